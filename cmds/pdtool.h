@@ -1,0 +1,67 @@
+/*
+ * pdtool.h - what the subcommands share: the per-run context, the command
+ * table entry, error reporting and opening a capture.  Private to cmds/.
+ */
+#ifndef PDTOOL_H
+#define PDTOOL_H
+
+#include "pd_config.h"
+#include "pd.h"
+#include "pde.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* E9 exit codes */
+#define EXIT_UNRESOLVED 1
+#define EXIT_FATAL 2
+#define EXIT_USAGE 64
+
+enum cmd_flags {
+	CMD_NEEDS_INPUT = 1u << 0,
+	CMD_NEEDS_DEBUGINFO = 1u << 1,
+};
+
+/* One run's state: no option globals (C2). */
+struct pd_ctx {
+	const char *cmd;	/* "info", for messages */
+	int verbose;		/* -v count: raises the library's log level */
+	bool strict;		/* --strict: unresolved or skipped -> exit 1 */
+	unsigned nr_warnings;	/* library warnings printed */
+	FILE *out;		/* stdout */
+};
+
+struct cmd_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct pd_ctx *ctx);
+	unsigned flags;
+	const char *usage;	/* the SYNOPSIS line(s) */
+	const char *summary;	/* one line for `pdtool help` */
+	const char *options;	/* the OPTIONS text of --help */
+};
+
+/* E8: print "pdtool CMD: msg" and exit 2 */
+PD_NORETURN void die(const struct pd_ctx *ctx, const char *fmt, ...)
+	PD_PRINTF(2, 3);
+/* print "pdtool CMD: msg"; returns -1 */
+int error(const struct pd_ctx *ctx, const char *fmt, ...) PD_PRINTF(2, 3);
+/* print "pdtool CMD: warning: msg" */
+void warning(struct pd_ctx *ctx, const char *fmt, ...) PD_PRINTF(2, 3);
+/* usage error: message, then the command's usage; exits 64 */
+PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
+	PD_PRINTF(2, 3);
+
+/* Open path ("-" = stdin) with the stderr logger; dies on failure. */
+struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
+
+/* --help for the current command; returns 0 */
+int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
+
+/* The commands, one file each. */
+int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+
+extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
+extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];
+
+#endif /* PDTOOL_H */

@@ -1,0 +1,125 @@
+/*
+ * pd_absorb.c - perf's own records that change what the file is: events
+ * announced in the stream (HEADER_ATTR, HEADER_EVENT_TYPE, EVENT_UPDATE)
+ * and feature sections sent as HEADER_FEATURE records, as pipe mode
+ * does.  format.md §5.
+ */
+#include "pd_int.h"
+
+#define EVENT_UPDATE_UNIT 0
+#define EVENT_UPDATE_SCALE 1
+#define EVENT_UPDATE_NAME 2
+#define EVENT_UPDATE_CPUS 3
+
+static int absorb_attr(struct pd_file *f, const struct pd_rec *rec)
+{
+	struct pd_attr attr;
+	size_t attr_len, nr_ids;
+	uint64_t *ids;
+	int rc;
+
+	rc = pd_attr_decode(f, rec->data + 8, rec->size - 8, rec->offset + 8,
+			    &attr, &attr_len);
+	if (rc < 0)
+		return rc;
+	nr_ids = (rec->size - 8 - attr_len) / 8;
+	ids = pd_malloc(&f->mem, (nr_ids + 1) * sizeof(*ids));
+	if (!ids)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < nr_ids; i++)
+		ids[i] = pd_load_u64(rec->data + 8 + attr_len + i * 8, f->swap);
+	rc = pd_file_add_evsel(f, &attr, ids, nr_ids, NULL);
+	pd_free(&f->mem, ids);
+	if (rc == 0)
+		pd_file_apply_event_desc(f);
+	return rc;
+}
+
+static int absorb_feature(struct pd_file *f, const struct pd_rec *rec)
+{
+	uint64_t feat;
+	void *copy;
+
+	if (rec->size < 16)
+		return PD_CORRUPT(f,
+				  "HEADER_FEATURE at offset 0x%llx: size %u < 16",
+				  (unsigned long long)rec->offset, rec->size);
+	feat = pd_load_u64(rec->data + 8, f->swap);
+	if (feat == 0 || feat >= PD_FEAT_MAX) {
+		pd_logf(&f->log, PD_LOG_WARN,
+			"%s: HEADER_FEATURE at offset 0x%llx: unknown feature "
+			"%llu skipped",
+			f->name, (unsigned long long)rec->offset,
+			(unsigned long long)feat);
+		return 0;
+	}
+	copy = pd_malloc(&f->mem, rec->size - 16);
+	if (!copy)
+		return PD_ERR_NOMEM;
+	memcpy(copy, rec->data + 16, rec->size - 16);
+	pd_free(&f->mem, f->feat[feat].owned);
+	f->feat[feat].owned = copy;
+	f->feat[feat].data = copy;
+	f->feat[feat].size = rec->size - 16;
+	f->hdr.features[feat / 64] |= 1ull << (feat % 64);
+	pd_file_env_invalidate(f);
+	if (feat == PD_FEAT_EVENT_DESC)
+		pd_file_apply_event_desc(f);
+	return 0;
+}
+
+static int absorb_event_update(struct pd_file *f, const struct pd_rec *rec)
+{
+	const struct pd_evsel *e;
+	uint64_t type, id;
+
+	if (rec->size < 24)
+		return PD_CORRUPT(f,
+				  "EVENT_UPDATE at offset 0x%llx: size %u < 24",
+				  (unsigned long long)rec->offset, rec->size);
+	type = pd_load_u64(rec->data + 8, f->swap);
+	id = pd_load_u64(rec->data + 16, f->swap);
+	if (type != EVENT_UPDATE_NAME)
+		return 0;
+	e = pd_file_evsel_by_id(f, id);
+	if (!e)
+		return 0;
+	return pd_evsel_set_name(f, f->evsels[e->idx],
+				 (const char *)rec->data + 24, rec->size - 24);
+}
+
+/* HEADER_EVENT_TYPE: u64 event_id (attr config), char name[64] */
+static int absorb_event_type(struct pd_file *f, const struct pd_rec *rec)
+{
+	uint64_t config;
+
+	if (rec->size < 16)
+		return 0;
+	config = pd_load_u64(rec->data + 8, f->swap);
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		struct pd_evsel *e = f->evsels[i];
+
+		if (e->attr.type == 2 /* tracepoint */ &&
+		    e->attr.config == config)
+			return pd_evsel_set_name(f, e,
+						 (const char *)rec->data + 16,
+						 rec->size - 16);
+	}
+	return 0;
+}
+
+int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec)
+{
+	switch (rec->type) {
+	case PD_REC_HEADER_ATTR:
+		return absorb_attr(f, rec);
+	case PD_REC_HEADER_FEATURE:
+		return absorb_feature(f, rec);
+	case PD_REC_EVENT_UPDATE:
+		return absorb_event_update(f, rec);
+	case PD_REC_HEADER_EVENT_TYPE:
+		return absorb_event_type(f, rec);
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,140 @@
+/*
+ * pd_int.h - libpd's private header: the pd_file handle, allocation,
+ * error and logging helpers shared by the reader's files.
+ */
+#ifndef PD_INT_H
+#define PD_INT_H
+
+#include "pd_config.h"
+#include "pd.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* ---- allocation (O4, O5) ------------------------------------------- */
+
+struct pd_mem {
+	struct pd_alloc hooks;
+};
+
+void *pd_malloc(const struct pd_mem *m, size_t size);
+void *pd_zalloc(const struct pd_mem *m, size_t size);
+void *pd_realloc(const struct pd_mem *m, void *p, size_t size);
+void pd_free(const struct pd_mem *m, void *p);
+char *pd_strndup(const struct pd_mem *m, const char *s, size_t len);
+
+/*
+ * Grow (*arr) of element size elem so that it holds at least want
+ * elements, doubling, capped at max elements.  *alloc holds the capacity.
+ * @return 0 or PD_ERR_NOMEM (the array unchanged).
+ */
+int pd_grow(const struct pd_mem *m, void **arr, size_t elem, size_t *alloc,
+	    size_t want, size_t max);
+
+#define PD_GROW(m, arr, alloc, want, max)                                  \
+	pd_grow((m), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
+
+/* ---- logging and errors (E3..E6) ----------------------------------- */
+
+struct pd_log {
+	pd_log_fn fn;
+	void *arg;
+	enum pd_log_level level;
+};
+
+void pd_logf(const struct pd_log *log, enum pd_log_level level,
+	     const char *fmt, ...) PD_PRINTF(3, 4);
+
+/* Set f's message and return err. */
+int pd_set_err(struct pd_file *f, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+
+#define PD_CORRUPT(f, ...) pd_set_err((f), PD_ERR_FORMAT, __VA_ARGS__)
+
+#define PD_TRY(expr)                                                        \
+	do {                                                                \
+		int pd_try_rc_ = (expr);                                    \
+		if (pd_try_rc_ < 0)                                         \
+			return pd_try_rc_;                                  \
+	} while (0)
+
+/* ---- the file handle ----------------------------------------------- */
+
+/* A contiguous piece of data-section bytes held in memory. */
+struct pd_region {
+	const unsigned char *base; /* start of the mapping (file offset 0) */
+	uint64_t map_size;
+	uint64_t start, end;	   /* the data section, as file offsets */
+	void *unmap;		   /* mmap()ed: munmap(unmap, map_size) */
+};
+
+struct pd_feat_sec {
+	const unsigned char *data; /* NULL when absent */
+	size_t size;
+	void *owned;		   /* pipe mode: copied from the record */
+};
+
+struct pd_env_int; /* pd_feature.c */
+
+struct pd_file {
+	struct pd_mem mem;
+	struct pd_log log;
+	char *name;
+	char errmsg[512];
+
+	struct pd_header_info hdr;
+	int swap;
+
+	/* memory-backed files (file, mem, pipe-format file, directory) */
+	struct pd_region *regions;
+	size_t nr_regions;
+
+	/* streamed input */
+	int fd;			/* -1 unless opened with pd_file_open_fd */
+	bool fd_reader_used;
+
+	/* events */
+	struct pd_evsel **evsels;
+	size_t nr_evsels, alloc_evsels;
+
+	/* id -> evsel index, open addressing; keys 0 are stored aside */
+	struct pd_id_slot {
+		uint64_t id;
+		uint32_t evsel;	/* index + 1; 0 = empty */
+	} *id_table;
+	size_t id_cap, id_count;
+
+	/* sample layout shared by every event (perf requires it) */
+	int sample_id_pos;	/* -1 when the events disagree */
+	int trailer_is_pos;
+
+	struct pd_feat_sec feat[PD_FEAT_MAX];
+	struct pd_env *env;	/* decoded lazily by pd_file_env() */
+	bool env_stale;
+};
+
+/* pd_attr.c */
+int pd_attr_decode(struct pd_file *f, const unsigned char *p, size_t avail,
+		   uint64_t off, struct pd_attr *attr, size_t *attr_size);
+int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
+		      const uint64_t *ids, size_t nr_ids,
+		      struct pd_evsel **out);
+int pd_evsel_set_name(struct pd_file *f, struct pd_evsel *evsel,
+		      const char *name, size_t len);
+int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
+		      const uint64_t *ids, size_t nr_ids);
+void pd_file_release_evsels(struct pd_file *f);
+/* the default name perf gives an attr without a recorded one */
+int pd_attr_default_name(const struct pd_attr *attr, char *buf,
+			 size_t size);
+
+/* pd_feature.c: called when a section arrives (file open, HEADER_FEATURE) */
+void pd_file_env_invalidate(struct pd_file *f);
+void pd_env_free(struct pd_file *f, struct pd_env *env);
+/* apply EVENT_DESC names to evsels, once features are known */
+void pd_file_apply_event_desc(struct pd_file *f);
+
+/* pd_reader.c: a user record that changes the file's state */
+int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec);
+
+#endif /* PD_INT_H */

@@ -1,0 +1,234 @@
+/*
+ * pd_order.c - delivering records in time order, the way perf's ordered
+ * events do.
+ *
+ * Kernel records with a timestamp are queued; records without one (perf's
+ * own, or events sampled without TIME) pass straight through.  At each
+ * FINISHED_ROUND the queued records up to the newest timestamp seen
+ * before the *previous* round are sorted and delivered: every CPU's
+ * buffer has been flushed past that point, so nothing older can still
+ * arrive.  Memory is thus bounded by two rounds, not by the file.  A
+ * directory capture's files are read one after the other, so their
+ * rounds do not bound each other; there the queue is flushed at the end.
+ */
+#include "pd_reader_int.h"
+
+#include <stdlib.h>
+
+#define MAX_QUEUE_BYTES ((size_t)1 << 32)
+
+struct qent {
+	uint64_t time;
+	uint64_t seq;		/* arrival order, for equal times */
+	uint64_t offset;	/* record's file offset */
+	size_t at;		/* byte offset in the queue buffer */
+	uint32_t size;
+	uint64_t payload;
+	unsigned flags;
+};
+
+struct pd_order {
+	struct qent *q;		/* queued, unsorted */
+	size_t nq, q_alloc;
+	unsigned char *qbuf;
+	size_t qlen, qcap;
+
+	struct qent *out;	/* sorted, being delivered */
+	size_t nout, out_alloc, out_pos;
+	unsigned char *obuf;	/* the bytes of out */
+	size_t ocap;
+
+	uint64_t seq;
+	uint64_t max_time;	/* newest timestamp queued so far */
+	uint64_t next_flush;	/* newest at the previous round */
+	bool flush_at_end_only;
+	bool eof;
+	uint64_t nr_unordered;	/* older than what was already delivered */
+	uint64_t last_flushed;
+};
+
+int pd_order_init(struct pd_reader *r)
+{
+	r->order = pd_zalloc(&r->f->mem, sizeof(*r->order));
+	if (!r->order)
+		return PD_ERR_NOMEM;
+	r->order->flush_at_end_only = r->f->hdr.kind == PD_KIND_DIR;
+	return 0;
+}
+
+void pd_order_release(struct pd_reader *r)
+{
+	const struct pd_mem *m = &r->f->mem;
+	struct pd_order *o = r->order;
+
+	if (!o)
+		return;
+	pd_free(m, o->q);
+	pd_free(m, o->qbuf);
+	pd_free(m, o->out);
+	pd_free(m, o->obuf);
+	pd_free(m, o);
+	r->order = NULL;
+}
+
+static int cmp_qent(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
+		   uint64_t time)
+{
+	struct pd_order *o = r->order;
+	const struct pd_mem *m = &r->f->mem;
+	const uint64_t bytes = rec->size + rec->payload_size;
+	struct qent *e;
+
+	if (o->qlen + bytes > MAX_QUEUE_BYTES)
+		return pd_set_err(r->f, PD_ERR_NOMEM,
+				  "ordering queue over %zu bytes before record "
+				  "at offset 0x%llx: the capture has no "
+				  "FINISHED_ROUND records",
+				  MAX_QUEUE_BYTES,
+				  (unsigned long long)rec->offset);
+	PD_TRY(PD_GROW(m, o->q, o->q_alloc, o->nq + 1, SIZE_MAX / sizeof(*e)));
+	PD_TRY(pd_grow(m, (void **)&o->qbuf, 1, &o->qcap, o->qlen + bytes,
+		       MAX_QUEUE_BYTES));
+	e = &o->q[o->nq++];
+	e->time = time;
+	e->seq = o->seq++;
+	e->offset = rec->offset;
+	e->at = o->qlen;
+	e->size = rec->size;
+	e->payload = rec->payload_size;
+	e->flags = rec->flags;
+	memcpy(o->qbuf + o->qlen, rec->data, rec->size);
+	if (rec->payload_size)
+		memcpy(o->qbuf + o->qlen + rec->size, rec->payload,
+		       rec->payload_size);
+	o->qlen += bytes;
+	if (time > o->max_time)
+		o->max_time = time;
+	if (time < o->last_flushed)
+		o->nr_unordered++;
+	return 0;
+}
+
+/*
+ * Move the queued records with time <= limit to the delivery list, in
+ * order; the rest stay queued (copied to a fresh buffer).
+ */
+static int flush_upto(struct pd_reader *r, uint64_t limit)
+{
+	struct pd_order *o = r->order;
+	const struct pd_mem *m = &r->f->mem;
+	size_t nready = 0, keep_bytes = 0, ready_bytes = 0;
+	unsigned char *nb;
+	size_t ncap = 0;
+
+	if (!o->nq)
+		return 0;
+	qsort(o->q, o->nq, sizeof(*o->q), cmp_qent);
+	while (nready < o->nq && o->q[nready].time <= limit)
+		nready++;
+	if (!nready)
+		return 0;
+	for (size_t i = 0; i < o->nq; i++) {
+		const size_t b = o->q[i].size + o->q[i].payload;
+
+		if (i < nready)
+			ready_bytes += b;
+		else
+			keep_bytes += b;
+	}
+	/* the delivery list: copies of the ready records, in order */
+	PD_TRY(PD_GROW(m, o->out, o->out_alloc, nready,
+		       SIZE_MAX / sizeof(*o->out)));
+	PD_TRY(pd_grow(m, (void **)&o->obuf, 1, &o->ocap, ready_bytes,
+		       MAX_QUEUE_BYTES));
+	nb = NULL;
+	if (keep_bytes)
+		PD_TRY(pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
+			       MAX_QUEUE_BYTES));
+	{
+		size_t at = 0;
+
+		for (size_t i = 0; i < nready; i++) {
+			const size_t b = o->q[i].size + o->q[i].payload;
+
+			memcpy(o->obuf + at, o->qbuf + o->q[i].at, b);
+			o->out[i] = o->q[i];
+			o->out[i].at = at;
+			at += b;
+		}
+		at = 0;
+		for (size_t i = nready; i < o->nq; i++) {
+			const size_t b = o->q[i].size + o->q[i].payload;
+
+			memcpy(nb + at, o->qbuf + o->q[i].at, b);
+			o->q[i - nready] = o->q[i];
+			o->q[i - nready].at = at;
+			at += b;
+		}
+	}
+	o->nout = nready;
+	o->out_pos = 0;
+	o->nq -= nready;
+	o->qlen = keep_bytes;
+	pd_free(m, o->qbuf);
+	o->qbuf = nb;
+	o->qcap = ncap;
+	o->last_flushed = o->out[nready - 1].time;
+	return 0;
+}
+
+static void deliver(struct pd_reader *r, struct pd_rec *rec)
+{
+	struct pd_order *o = r->order;
+	const struct qent *e = &o->out[o->out_pos++];
+
+	pd_fill_rec(r, rec, o->obuf + e->at, e->size, e->payload, e->offset,
+		    e->flags);
+}
+
+int pd_order_next(struct pd_reader *r, struct pd_rec *rec)
+{
+	struct pd_order *o = r->order;
+	uint64_t time;
+	int rc;
+
+	for (;;) {
+		if (o->out_pos < o->nout) {
+			deliver(r, rec);
+			return 1;
+		}
+		if (o->eof) {
+			if (!o->nq)
+				return 0;
+			PD_TRY(flush_upto(r, UINT64_MAX));
+			continue;
+		}
+		rc = pd_reader_next_raw(r, rec);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			o->eof = true;
+			continue;
+		}
+		if (rec->type == PD_REC_FINISHED_ROUND) {
+			if (!o->flush_at_end_only) {
+				PD_TRY(flush_upto(r, o->next_flush));
+				o->next_flush = o->max_time;
+			}
+			return 1;
+		}
+		pd_rec_time(r->f, rec, &time);
+		if (time == 0 || time == UINT64_MAX)
+			return 1; /* no timestamp: as it comes */
+		PD_TRY(enqueue(r, rec, time));
+	}
+}

@@ -1,0 +1,422 @@
+/*
+ * pd_reader.c - iterating the data section: record framing, pipe-mode
+ * streams read from a file descriptor, zstd-compressed chunks (COMPRESSED
+ * and COMPRESSED2, with records that span chunks), payloads that follow
+ * AUXTRACE and TRACING_DATA records, and the accounting of damage.
+ * format.md §6 (records) and §7 (compression).
+ */
+#include "pd_reader_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <zstd.h>
+#include <stdarg.h>
+
+#define REC_HDR 8
+#define MAX_PAYLOAD (1ull << 32)	/* AUXTRACE chunks are far smaller */
+#define MAX_DECOMP (1ull << 31)		/* one chunk's output, bytes */
+#define STREAM_CHUNK (1u << 20)
+
+static uint64_t align8(uint64_t v)
+{
+	return (v + 7) & ~7ull;
+}
+
+void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
+		       const char *fmt, ...)
+{
+	struct pd_reader_stats *st = &r->stats;
+	va_list ap;
+
+	if (st->damaged)
+		return;
+	st->damaged = 1;
+	st->damage_offset = off;
+	st->bytes_unread = unread;
+	va_start(ap, fmt);
+	vsnprintf(st->damage, sizeof(st->damage), fmt, ap);
+	va_end(ap);
+	pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name, st->damage);
+}
+
+int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
+{
+	struct pd_reader *r;
+
+	*out = NULL;
+	if (flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED))
+		return PD_ERR_API;
+	if (f->fd >= 0) {
+		if (f->fd_reader_used)
+			return pd_set_err(f, PD_ERR_API,
+					  "a streamed capture can be read once");
+		f->fd_reader_used = true;
+	}
+	r = pd_zalloc(&f->mem, sizeof(*r));
+	if (!r)
+		return PD_ERR_NOMEM;
+	r->f = f;
+	r->flags = flags;
+	r->soff = f->hdr.data_offset;
+	if (f->nr_regions)
+		r->pos = f->regions[0].start;
+	if (flags & PD_READ_ORDERED) {
+		int rc = pd_order_init(r);
+
+		if (rc < 0) {
+			pd_reader_free(r);
+			return rc;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
+void pd_reader_free(struct pd_reader *r)
+{
+	const struct pd_mem *m;
+
+	if (!r)
+		return;
+	m = &r->f->mem;
+	pd_order_release(r);
+	if (r->dctx)
+		ZSTD_freeDStream(r->dctx);
+	pd_free(m, r->sbuf);
+	pd_free(m, r->dbuf);
+	pd_free(m, r->dnext);
+	pd_free(m, r);
+}
+
+const struct pd_reader_stats *pd_reader_stats(const struct pd_reader *r)
+{
+	return &r->stats;
+}
+
+/*
+ * Bytes a record occupies in the stream: header.size, plus the payload
+ * that AUXTRACE and HEADER_TRACING_DATA records carry after themselves.
+ * Needs `avail` bytes at p (at least the header).  Returns 0 and the
+ * sizes, 1 when more bytes are needed to tell, or PD_ERR_FORMAT.
+ */
+int pd_rec_extent(struct pd_reader *r, const unsigned char *p,
+		  size_t avail, uint64_t off, uint32_t *rec_size,
+		      uint64_t *payload)
+{
+	const int sw = r->f->swap;
+	const uint32_t type = pd_load_u32(p, sw);
+	uint32_t size = pd_load_u16(p + 6, sw);
+
+	*payload = 0;
+	if (size < REC_HDR)
+		return PD_CORRUPT(r->f,
+				  "record at offset 0x%llx: size %u < header "
+				  "size 8 (type %u)",
+				  (unsigned long long)off, size, type);
+	switch (type) {
+	case PD_REC_AUXTRACE:
+		if (size < 16)
+			break;
+		if (avail < 16)
+			return 1;
+		*payload = pd_load_u64(p + 8, sw);
+		break;
+	case PD_REC_HEADER_TRACING_DATA:
+		/*
+		 * perf's record is 12 bytes (16 once padded) and the data
+		 * follows it; simpleperf puts the data inside the record.
+		 */
+		if (size != 12 && size != 16)
+			break;
+		if (avail < 12)
+			return 1;
+		*payload = pd_load_u32(p + 8, sw);
+		break;
+	case PD_REC_COMPRESSED2: {
+		uint64_t data_size, want;
+
+		if (size < 16 && size != 0)
+			break;
+		if (avail < 16)
+			return 1;
+		data_size = pd_load_u64(p + 8, sw);
+		want = align8(16 + data_size);
+		/*
+		 * perf >= 6.16 writes header.size as a u16 that wraps for a
+		 * chunk over 64 KiB; data_size is the truth.
+		 */
+		if (want != size && want < (1ull << 32) &&
+		    (want & 0xffff) == size) {
+			r->stats.nr_size_wrapped++;
+			size = (uint32_t)want;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (*payload > MAX_PAYLOAD)
+		return PD_CORRUPT(r->f,
+				  "record at offset 0x%llx: %s payload of %llu "
+				  "bytes",
+				  (unsigned long long)off,
+				  pd_rec_type_name(type),
+				  (unsigned long long)*payload);
+	*rec_size = size;
+	return 0;
+}
+
+void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
+		     const unsigned char *p, uint32_t size, uint64_t payload,
+		     uint64_t off, unsigned flags)
+{
+	const int sw = r->f->swap;
+
+	rec->type = pd_load_u32(p, sw);
+	rec->misc = pd_load_u16(p + 4, sw);
+	rec->size = size;
+	rec->offset = off;
+	rec->flags = flags;
+	rec->data = p;
+	rec->payload = payload ? p + size : NULL;
+	rec->payload_size = payload;
+}
+
+/* fd mode: make n bytes available at sbuf + spos.  1 ok, 0 eof, <0 error */
+static int stream_ensure(struct pd_reader *r, uint64_t n)
+{
+	struct pd_file *f = r->f;
+
+	if (r->slen - r->spos >= n)
+		return 1;
+	if (r->spos) {
+		memmove(r->sbuf, r->sbuf + r->spos, r->slen - r->spos);
+		r->soff += r->spos;
+		r->slen -= r->spos;
+		r->spos = 0;
+	}
+	if (n > r->scap) {
+		size_t cap = r->scap ? r->scap : STREAM_CHUNK;
+		void *p;
+
+		while (cap < n)
+			cap *= 2;
+		p = pd_realloc(&f->mem, r->sbuf, cap);
+		if (!p)
+			return PD_ERR_NOMEM;
+		r->sbuf = p;
+		r->scap = cap;
+	}
+	while (r->slen < n && !r->seof) {
+		ssize_t got = read(f->fd, r->sbuf + r->slen, r->scap - r->slen);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return pd_set_err(f, PD_ERR_IO,
+					  "cannot read '%s' at offset 0x%llx: "
+					  "%s",
+					  f->name,
+					  (unsigned long long)(r->soff + r->slen),
+					  strerror(errno));
+		if (got == 0)
+			r->seof = true;
+		r->slen += (size_t)got;
+	}
+	return r->slen >= n;
+}
+
+/*
+ * The next record from the file itself (not from a compressed chunk).
+ * 1 record, 0 end, <0 error.
+ */
+static int next_outer(struct pd_reader *r, struct pd_rec *rec)
+{
+	struct pd_file *f = r->f;
+	uint32_t size;
+	uint64_t payload, total;
+	int rc;
+
+	if (f->fd >= 0) {
+		const unsigned char *p;
+
+		rc = stream_ensure(r, REC_HDR);
+		if (rc <= 0) {
+			if (rc == 0 && r->slen > r->spos)
+				pd_reader_damage(r, r->soff + r->spos,
+					   r->slen - r->spos,
+					   "record at offset 0x%llx: the stream "
+					   "ends inside its header",
+					   (unsigned long long)(r->soff + r->spos));
+			return rc;
+		}
+		for (;;) {
+			p = r->sbuf + r->spos;
+			rc = pd_rec_extent(r, p, r->slen - r->spos,
+					r->soff + r->spos, &size, &payload);
+			if (rc < 0) {
+				pd_reader_damage(r, r->soff + r->spos, 0, "%s",
+					   f->errmsg);
+				return 0;
+			}
+			if (rc == 0)
+				break;
+			rc = stream_ensure(r, 16);
+			if (rc < 0)
+				return rc;
+			if (rc == 0) {
+				pd_reader_damage(r, r->soff + r->spos,
+					   r->slen - r->spos,
+					   "record at offset 0x%llx: the stream "
+					   "ends inside it",
+					   (unsigned long long)(r->soff + r->spos));
+				return 0;
+			}
+		}
+		total = size + payload;
+		rc = stream_ensure(r, total);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			pd_reader_damage(r, r->soff + r->spos, r->slen - r->spos,
+				   "record at offset 0x%llx (%s, %llu bytes) "
+				   "is cut short by the end of the stream",
+				   (unsigned long long)(r->soff + r->spos),
+				   pd_rec_type_name(pd_load_u32(
+					   r->sbuf + r->spos, f->swap))
+					   ?: "?",
+				   (unsigned long long)total);
+			return 0;
+		}
+		pd_fill_rec(r, rec, r->sbuf + r->spos, size, payload,
+			 r->soff + r->spos, 0);
+		r->spos += total;
+		return 1;
+	}
+
+	while (r->region < f->nr_regions) {
+		const struct pd_region *reg = &f->regions[r->region];
+		const unsigned char *p = reg->base + r->pos;
+		uint64_t left = reg->end - r->pos;
+
+		if (left == 0) {
+			r->region++;
+			if (r->region < f->nr_regions)
+				r->pos = f->regions[r->region].start;
+			PD_TRY(pd_decomp_region_end(r));
+			continue;
+		}
+		if (left < REC_HDR) {
+			pd_reader_damage(r, r->pos, left,
+				   "record at offset 0x%llx: %llu bytes left, "
+				   "too few for a record header",
+				   (unsigned long long)r->pos,
+				   (unsigned long long)left);
+			return 0;
+		}
+		rc = pd_rec_extent(r, p, left, r->pos, &size, &payload);
+		if (rc == 1) {
+			pd_reader_damage(r, r->pos, left,
+				   "record at offset 0x%llx is cut short by "
+				   "the end of the data",
+				   (unsigned long long)r->pos);
+			return 0;
+		}
+		if (rc < 0) {
+			pd_reader_damage(r, r->pos, left, "%s", f->errmsg);
+			return 0;
+		}
+		total = size + payload;
+		if (total > left) {
+			pd_reader_damage(r, r->pos, left,
+				   "record at offset 0x%llx (%s, %llu bytes) "
+				   "runs past the end of the data at 0x%llx",
+				   (unsigned long long)r->pos,
+				   pd_rec_type_name(pd_load_u32(p, f->swap))
+					   ?: "unknown type",
+				   (unsigned long long)total,
+				   (unsigned long long)reg->end);
+			return 0;
+		}
+		pd_fill_rec(r, rec, p, size, payload, r->pos, 0);
+		r->pos += total;
+		return 1;
+	}
+	return 0;
+}
+
+/* Records waiting in the decompressed buffer come first. */
+static int next_raw(struct pd_reader *r, struct pd_rec *rec)
+{
+	int rc;
+
+	for (;;) {
+		rc = pd_decomp_next(r, rec);
+		if (rc != 0 || r->dstop)
+			return rc;
+		rc = next_outer(r, rec);
+		if (rc <= 0) {
+			if (rc == 0)
+				PD_TRY(pd_decomp_region_end(r));
+			return rc;
+		}
+		if ((rec->type == PD_REC_COMPRESSED ||
+		     rec->type == PD_REC_COMPRESSED2) &&
+		    !(r->flags & PD_READ_KEEP_COMPRESSED)) {
+			rc = pd_decomp_chunk(r, rec);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		return 1;
+	}
+}
+
+int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
+{
+	int rc;
+
+	if (r->done)
+		return 0;
+	rc = next_raw(r, rec);
+	if (rc <= 0) {
+		r->done = true;
+		return rc;
+	}
+	if (rec->type >= PD_REC_USER_TYPE_START) {
+		rc = pd_file_absorb_rec(r->f, rec);
+		if (rc < 0 && rc != PD_ERR_FORMAT)
+			return rc;
+		if (rc == PD_ERR_FORMAT)
+			pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
+				r->f->errmsg);
+	}
+	return 1;
+}
+
+static void count(struct pd_reader *r, const struct pd_rec *rec)
+{
+	struct pd_reader_stats *st = &r->stats;
+
+	st->nr_records++;
+	if (rec->type < PD_REC_TYPE_MAX)
+		st->by_type[rec->type]++;
+	else
+		st->nr_other_type++;
+	if (!pd_rec_type_name(rec->type))
+		st->nr_unknown++;
+}
+
+int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
+{
+	int rc;
+
+	if (r->flags & PD_READ_ORDERED)
+		rc = pd_order_next(r, rec);
+	else
+		rc = pd_reader_next_raw(r, rec);
+	if (rc > 0)
+		count(r, rec);
+	return rc;
+}

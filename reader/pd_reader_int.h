@@ -1,0 +1,68 @@
+/*
+ * pd_reader_int.h - the reader's state, shared by pd_reader.c (framing),
+ * pd_decomp.c (zstd chunks) and pd_order.c (time order).
+ */
+#ifndef PD_READER_INT_H
+#define PD_READER_INT_H
+
+#include "pd_int.h"
+
+struct ZSTD_DCtx_s;
+struct pd_order;
+
+struct pd_reader {
+	struct pd_file *f;
+	unsigned flags;
+	bool done;
+
+	/* memory-backed: current region and file offset in it */
+	size_t region;
+	uint64_t pos;
+
+	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
+	unsigned char *sbuf;
+	size_t slen, spos, scap;
+	uint64_t soff;
+	bool seof;
+
+	/*
+	 * Decompressed records: dbuf[dpos..dlen) is output not yet
+	 * delivered, possibly ending with the head of a record whose tail
+	 * is in the next chunk.  dnext is the buffer the next chunk is
+	 * decompressed into (the two swap so a delivered record stays
+	 * valid until the next call).
+	 */
+	struct ZSTD_DCtx_s *dctx;
+	unsigned char *dbuf, *dnext;
+	size_t dlen, dpos, dcap, dnext_cap;
+	uint64_t dchunk_off;	/* offset of the chunk being delivered */
+	bool dstop;		/* a broken chunk ended the reading */
+
+	struct pd_order *order;
+	struct pd_reader_stats stats;
+};
+
+/* pd_reader.c */
+int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec);
+int pd_rec_extent(struct pd_reader *r, const unsigned char *p, size_t avail,
+		  uint64_t off, uint32_t *rec_size, uint64_t *payload);
+void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
+		 const unsigned char *p, uint32_t size, uint64_t payload,
+		 uint64_t off, unsigned flags);
+void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
+		      const char *fmt, ...) PD_PRINTF(4, 5);
+
+/* pd_decomp.c */
+int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);
+int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec);
+int pd_decomp_region_end(struct pd_reader *r);
+
+/* pd_order.c */
+int pd_order_init(struct pd_reader *r);
+void pd_order_release(struct pd_reader *r);
+int pd_order_next(struct pd_reader *r, struct pd_rec *rec);
+
+/* pd_sample.c: the record's timestamp; 0 when it has none */
+int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time);
+
+#endif /* PD_READER_INT_H */

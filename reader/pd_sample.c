@@ -1,0 +1,445 @@
+/*
+ * pd_sample.c - PERF_RECORD_SAMPLE decoding in the kernel's field order,
+ * the sample_id_all trailer of other kernel records, and finding the
+ * event a record belongs to.  format.md §8.
+ */
+#include "pd_reader_int.h"
+
+#include <stdio.h>
+
+/* A bounds-checked cursor over one record's body. */
+struct cur {
+	const unsigned char *p, *end;
+	int swap;
+};
+
+static bool take(struct cur *c, uint64_t n, const unsigned char **out)
+{
+	if ((uint64_t)(c->end - c->p) < n)
+		return false;
+	*out = c->p;
+	c->p += n;
+	return true;
+}
+
+static bool u64(struct cur *c, uint64_t *v)
+{
+	const unsigned char *p;
+
+	if (!take(c, 8, &p))
+		return false;
+	*v = pd_load_u64(p, c->swap);
+	return true;
+}
+
+static bool u32pair(struct cur *c, uint32_t *a, uint32_t *b)
+{
+	const unsigned char *p;
+
+	if (!take(c, 8, &p))
+		return false;
+	*a = pd_load_u32(p, c->swap);
+	if (b)
+		*b = pd_load_u32(p + 4, c->swap);
+	return true;
+}
+
+/*
+ * The event of a SAMPLE: by the id at the common position when there are
+ * several events, else the only one.
+ */
+static const struct pd_evsel *sample_evsel(struct pd_file *f,
+					   const struct pd_rec *rec)
+{
+	uint64_t id;
+	int pos;
+
+	if (f->nr_evsels == 1)
+		return f->evsels[0];
+	if (f->nr_evsels == 0)
+		return NULL;
+	pos = f->sample_id_pos;
+	if (pos < 0) {
+		/* events disagree: IDENTIFIER (first u64) is the only rule */
+		if (!(f->evsels[0]->attr.sample_type & PD_SAMPLE_IDENTIFIER))
+			return f->evsels[0];
+		pos = 0;
+	}
+	if (rec->size < 8 + 8 * (uint32_t)pos + 8)
+		return NULL;
+	id = pd_load_u64(rec->data + 8 + 8 * pos, f->swap);
+	return pd_file_evsel_by_id(f, id);
+}
+
+static int short_sample(struct pd_file *f, const struct pd_rec *rec,
+			const char *field)
+{
+	return PD_CORRUPT(f,
+			  "SAMPLE at offset 0x%llx: %u bytes end before its "
+			  "%s field",
+			  (unsigned long long)rec->offset, rec->size, field);
+}
+
+static int decode_regs(struct cur *c, uint64_t mask, struct pd_regs *regs)
+{
+	const unsigned char *p;
+	uint64_t nr;
+
+	regs->mask = mask;
+	if (!u64(c, &regs->abi))
+		return -1;
+	regs->regs.swap = c->swap;
+	if (regs->abi == 0)
+		return 0;
+	nr = (uint64_t)__builtin_popcountll(mask);
+	if (!take(c, nr * 8, &p))
+		return -1;
+	regs->regs.nr = nr;
+	regs->regs.raw = p;
+	return 0;
+}
+
+int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
+		     struct pd_sample *s)
+{
+	const struct pd_evsel *e;
+	const struct pd_attr *a;
+	struct cur c;
+	uint64_t st, v;
+	const unsigned char *p;
+
+	memset(s, 0, sizeof(*s));
+	if (rec->type != PD_REC_SAMPLE)
+		return pd_set_err(f, PD_ERR_API, "record at offset 0x%llx is "
+				  "not a SAMPLE",
+				  (unsigned long long)rec->offset);
+	e = sample_evsel(f, rec);
+	if (!e)
+		return PD_CORRUPT(f,
+				  "SAMPLE at offset 0x%llx: no event with its "
+				  "id",
+				  (unsigned long long)rec->offset);
+	a = &e->attr;
+	st = a->sample_type;
+	s->mask = st;
+	s->evsel = e;
+	s->misc = rec->misc;
+	s->swap = f->swap;
+	c.p = rec->data + 8;
+	c.end = rec->data + rec->size;
+	c.swap = f->swap;
+
+#define NEED(ok, name)                                                      \
+	do {                                                                \
+		if (!(ok))                                                  \
+			return short_sample(f, rec, name);                  \
+	} while (0)
+
+	if (st & PD_SAMPLE_IDENTIFIER)
+		NEED(u64(&c, &s->id), "IDENTIFIER");
+	if (st & PD_SAMPLE_IP)
+		NEED(u64(&c, &s->ip), "IP");
+	if (st & PD_SAMPLE_TID)
+		NEED(u32pair(&c, &s->pid, &s->tid), "TID");
+	if (st & PD_SAMPLE_TIME)
+		NEED(u64(&c, &s->time), "TIME");
+	if (st & PD_SAMPLE_ADDR)
+		NEED(u64(&c, &s->addr), "ADDR");
+	if (st & PD_SAMPLE_ID)
+		NEED(u64(&c, &s->id), "ID");
+	if (st & PD_SAMPLE_STREAM_ID)
+		NEED(u64(&c, &s->stream_id), "STREAM_ID");
+	if (st & PD_SAMPLE_CPU)
+		NEED(u32pair(&c, &s->cpu, NULL), "CPU");
+	if (st & PD_SAMPLE_PERIOD)
+		NEED(u64(&c, &s->period), "PERIOD");
+	else if (!PD_ATTR_HAS(a, freq))
+		s->period = a->sample_period;
+	if (st & PD_SAMPLE_READ) {
+		const uint64_t rf = a->read_format;
+		size_t entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) +
+			       (rf & PD_FORMAT_LOST ? 8 : 0);
+
+		s->read.entry_size = entry;
+		if (rf & PD_FORMAT_GROUP) {
+			NEED(u64(&c, &s->read.nr), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
+				NEED(u64(&c, &s->read.time_enabled), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
+				NEED(u64(&c, &s->read.time_running), "READ");
+			NEED(s->read.nr <= (uint64_t)(c.end - c.p) / entry,
+			     "READ");
+			NEED(take(&c, s->read.nr * entry, &s->read.raw),
+			     "READ");
+		} else {
+			/* value, [enabled], [running], [id], [lost] */
+			s->read.nr = 1;
+			NEED(take(&c, 8, &s->read.raw), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
+				NEED(u64(&c, &s->read.time_enabled), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
+				NEED(u64(&c, &s->read.time_running), "READ");
+			s->read.entry_size = 0; /* see pd_sample_read_value */
+			NEED(take(&c, entry - 8, &p), "READ");
+		}
+	}
+	if (st & PD_SAMPLE_CALLCHAIN) {
+		NEED(u64(&c, &v), "CALLCHAIN");
+		NEED(v <= (uint64_t)(c.end - c.p) / 8, "CALLCHAIN");
+		s->callchain.nr = v;
+		s->callchain.swap = f->swap;
+		NEED(take(&c, v * 8, &s->callchain.raw), "CALLCHAIN");
+	}
+	if (st & PD_SAMPLE_RAW) {
+		/* u32 size and the data together keep u64 alignment */
+		NEED(take(&c, 4, &p), "RAW");
+		s->raw.size = pd_load_u32(p, f->swap);
+		NEED(take(&c, s->raw.size, &s->raw.data), "RAW");
+	}
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		NEED(u64(&c, &s->branch.nr), "BRANCH_STACK");
+		if (a->branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
+			s->branch.has_hw_idx = 1;
+			NEED(u64(&c, &s->branch.hw_idx), "BRANCH_STACK");
+		}
+		NEED(s->branch.nr <= (uint64_t)(c.end - c.p) / 24,
+		     "BRANCH_STACK");
+		NEED(take(&c, s->branch.nr * 24, &s->branch.entries),
+		     "BRANCH_STACK");
+		s->branch.counters.swap = f->swap;
+		if (a->branch_sample_type & PD_BRANCH_SAMPLE_COUNTERS) {
+			s->branch.counters.nr = s->branch.nr;
+			NEED(take(&c, s->branch.nr * 8, &s->branch.counters.raw),
+			     "BRANCH_STACK counters");
+		}
+	}
+	if (st & PD_SAMPLE_REGS_USER)
+		NEED(decode_regs(&c, a->sample_regs_user, &s->regs_user) == 0,
+		     "REGS_USER");
+	if (st & PD_SAMPLE_STACK_USER) {
+		NEED(u64(&c, &s->stack_user.size), "STACK_USER");
+		NEED(take(&c, s->stack_user.size, &s->stack_user.data),
+		     "STACK_USER");
+		if (s->stack_user.size)
+			NEED(u64(&c, &s->stack_user.dyn_size), "STACK_USER");
+	}
+	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)) {
+		NEED(u64(&c, &s->weight), "WEIGHT");
+		if (st & PD_SAMPLE_WEIGHT_STRUCT) {
+			/* uapi orders the members per byte order, so the
+			 * value of the word means the same everywhere */
+			s->weight_var1 = (uint32_t)s->weight;
+			s->weight_var2 = (uint16_t)(s->weight >> 32);
+			s->weight_var3 = (uint16_t)(s->weight >> 48);
+		}
+	}
+	if (st & PD_SAMPLE_DATA_SRC)
+		NEED(u64(&c, &s->data_src), "DATA_SRC");
+	if (st & PD_SAMPLE_TRANSACTION)
+		NEED(u64(&c, &s->transaction), "TRANSACTION");
+	if (st & PD_SAMPLE_REGS_INTR)
+		NEED(decode_regs(&c, a->sample_regs_intr, &s->regs_intr) == 0,
+		     "REGS_INTR");
+	if (st & PD_SAMPLE_PHYS_ADDR)
+		NEED(u64(&c, &s->phys_addr), "PHYS_ADDR");
+	if (st & PD_SAMPLE_CGROUP)
+		NEED(u64(&c, &s->cgroup), "CGROUP");
+	if (st & PD_SAMPLE_DATA_PAGE_SIZE)
+		NEED(u64(&c, &s->data_page_size), "DATA_PAGE_SIZE");
+	if (st & PD_SAMPLE_CODE_PAGE_SIZE)
+		NEED(u64(&c, &s->code_page_size), "CODE_PAGE_SIZE");
+	if (st & PD_SAMPLE_AUX) {
+		NEED(u64(&c, &s->aux.size), "AUX");
+		NEED(take(&c, s->aux.size, &s->aux.data), "AUX");
+	}
+#undef NEED
+	return 0;
+}
+
+/*
+ * Big-endian compilers allocate struct perf_branch_entry's flag bits from
+ * the top of the word: a field at little-endian bit offset o of width w
+ * sits at bit 64 - o - w.
+ */
+static uint64_t bits(uint64_t v, unsigned off, unsigned width, int be)
+{
+	const unsigned shift = be ? 64 - off - width : off;
+
+	return (v >> shift) & ((1ull << width) - 1);
+}
+
+void pd_sample_branch(const struct pd_sample *s, uint64_t i,
+		      struct pd_branch *out)
+{
+	const unsigned char *p = s->branch.entries + i * 24;
+	const int sw = s->swap;
+	uint64_t fl = pd_load_u64(p + 16, sw);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	const int be = !sw;
+#else
+	const int be = sw;
+#endif
+
+	out->from = pd_load_u64(p, sw);
+	out->to = pd_load_u64(p + 8, sw);
+	out->mispred = bits(fl, 0, 1, be);
+	out->predicted = bits(fl, 1, 1, be);
+	out->in_tx = bits(fl, 2, 1, be);
+	out->abort = bits(fl, 3, 1, be);
+	out->cycles = bits(fl, 4, 16, be);
+	out->type = bits(fl, 20, 4, be);
+	out->spec = bits(fl, 24, 2, be);
+	out->new_type = bits(fl, 26, 4, be);
+	out->priv = bits(fl, 30, 3, be);
+	out->flags_raw = (uint64_t)out->mispred | (uint64_t)out->predicted << 1 |
+			 (uint64_t)out->in_tx << 2 | (uint64_t)out->abort << 3 |
+			 (uint64_t)out->cycles << 4 | (uint64_t)out->type << 20 |
+			 (uint64_t)out->spec << 24 |
+			 (uint64_t)out->new_type << 26 |
+			 (uint64_t)out->priv << 30;
+}
+
+void pd_sample_read_value(const struct pd_sample *s, uint64_t i,
+			  struct pd_read_value *out)
+{
+	const uint64_t rf = s->evsel->attr.read_format;
+	const unsigned char *p;
+
+	memset(out, 0, sizeof(*out));
+	if (rf & PD_FORMAT_GROUP) {
+		p = s->read.raw + i * s->read.entry_size;
+		out->value = pd_load_u64(p, s->swap);
+		p += 8;
+	} else {
+		/* value, then [enabled], [running] already taken, [id] */
+		out->value = pd_load_u64(s->read.raw, s->swap);
+		p = s->read.raw + 8 +
+		    (rf & PD_FORMAT_TOTAL_TIME_ENABLED ? 8 : 0) +
+		    (rf & PD_FORMAT_TOTAL_TIME_RUNNING ? 8 : 0);
+	}
+	if (rf & PD_FORMAT_ID) {
+		out->id = pd_load_u64(p, s->swap);
+		p += 8;
+	}
+	if (rf & PD_FORMAT_LOST)
+		out->lost = pd_load_u64(p, s->swap);
+}
+
+/* ---- sample_id_all trailers ---------------------------------------- */
+
+static const struct pd_evsel *trailer_evsel(struct pd_file *f,
+					    const struct pd_rec *rec)
+{
+	int pos;
+
+	if (f->nr_evsels == 1)
+		return f->evsels[0];
+	if (f->nr_evsels == 0)
+		return NULL;
+	pos = f->trailer_is_pos;
+	if (pos < 0) {
+		if (!(f->evsels[0]->attr.sample_type & PD_SAMPLE_IDENTIFIER))
+			return f->evsels[0];
+		pos = 1;
+	}
+	if (rec->size < 8 + 8 * (uint32_t)pos)
+		return NULL;
+	return pd_file_evsel_by_id(
+		f, pd_load_u64(rec->data + rec->size - 8 * pos, f->swap));
+}
+
+int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
+		     struct pd_sample_id *s)
+{
+	const struct pd_evsel *e;
+	uint64_t st;
+	struct cur c;
+
+	memset(s, 0, sizeof(*s));
+	if (rec->type == PD_REC_SAMPLE || rec->type >= PD_REC_USER_TYPE_START)
+		return pd_set_err(f, PD_ERR_API,
+				  "record at offset 0x%llx has no "
+				  "sample_id_all trailer",
+				  (unsigned long long)rec->offset);
+	e = trailer_evsel(f, rec);
+	s->evsel = e;
+	if (!e || !e->id_hdr_size)
+		return 0;
+	if (rec->size < 8 + e->id_hdr_size)
+		return PD_CORRUPT(f,
+				  "%s record at offset 0x%llx: %u bytes, too "
+				  "short for its %zu-byte sample_id trailer",
+				  pd_rec_type_name(rec->type)
+					  ? pd_rec_type_name(rec->type)
+					  : "unknown",
+				  (unsigned long long)rec->offset, rec->size,
+				  e->id_hdr_size);
+	st = e->attr.sample_type;
+	s->mask = st & (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
+			PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
+			PD_SAMPLE_IDENTIFIER);
+	c.p = rec->data + rec->size - e->id_hdr_size;
+	c.end = rec->data + rec->size;
+	c.swap = f->swap;
+	/* the kernel's __perf_event__output_id_sample order */
+	if (st & PD_SAMPLE_TID)
+		u32pair(&c, &s->pid, &s->tid);
+	if (st & PD_SAMPLE_TIME)
+		u64(&c, &s->time);
+	if (st & PD_SAMPLE_ID)
+		u64(&c, &s->id);
+	if (st & PD_SAMPLE_STREAM_ID)
+		u64(&c, &s->stream_id);
+	if (st & PD_SAMPLE_CPU)
+		u32pair(&c, &s->cpu, NULL);
+	if (st & PD_SAMPLE_IDENTIFIER)
+		u64(&c, &s->id);
+	return 0;
+}
+
+int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time)
+{
+	const struct pd_evsel *e;
+	uint64_t st;
+	unsigned idx;
+
+	*time = 0;
+	if (rec->type >= PD_REC_USER_TYPE_START)
+		return 0;
+	if (rec->type != PD_REC_SAMPLE) {
+		struct pd_sample_id sid;
+
+		if (pd_rec_sample_id(f, rec, &sid) < 0)
+			return 0;
+		if (sid.mask & PD_SAMPLE_TIME)
+			*time = sid.time;
+		return 0;
+	}
+	e = sample_evsel(f, rec);
+	if (!e)
+		return 0;
+	st = e->attr.sample_type;
+	if (!(st & PD_SAMPLE_TIME))
+		return 0;
+	idx = (st & PD_SAMPLE_IDENTIFIER ? 1 : 0) + (st & PD_SAMPLE_IP ? 1 : 0) +
+	      (st & PD_SAMPLE_TID ? 1 : 0);
+	if (rec->size < 8 + 8 * idx + 8)
+		return 0;
+	*time = pd_load_u64(rec->data + 8 + 8 * idx, f->swap);
+	return 0;
+}
+
+void pd_data_src_decode(uint64_t v, struct pd_data_src *o)
+{
+	/* union perf_mem_data_src, the same value in either byte order */
+	o->op = (unsigned)(v & 0x1f);
+	o->lvl = (unsigned)((v >> 5) & 0x3fff);
+	o->snoop = (unsigned)((v >> 19) & 0x1f);
+	o->lock = (unsigned)((v >> 24) & 0x3);
+	o->dtlb = (unsigned)((v >> 26) & 0x7f);
+	o->lvl_num = (unsigned)((v >> 33) & 0xf);
+	o->remote = (unsigned)((v >> 37) & 0x1);
+	o->snoopx = (unsigned)((v >> 38) & 0x3);
+	o->blk = (unsigned)((v >> 40) & 0x7);
+	o->hops = (unsigned)((v >> 43) & 0x7);
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# run.sh - the CLI tests.
+#
+# Golden tests (STYLE T5): tests/cli/<cmd>/<case>.sh runs with PDTOOL set
+# and the repository root as its working directory; its stdout, stderr and
+# exit status are compared byte for byte with <case>.stdout, <case>.stderr
+# and <case>.exit under LC_ALL=C TZ=UTC.  BLESS=1 rewrites them; a missing
+# golden is written and the test fails.
+#
+# Scripted tests: tests/cli/<cmd>/<case>.test exits 0 (pass), 77 (skipped:
+# it prints why) or anything else (fail).
+#
+# Prints one line per test and closes with "N passed, N failed, N skipped".
+set -u
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+: "${PDTOOL:?set PDTOOL to the pdtool binary}"
+export PDTOOL
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0 skip=0
+only=${CLI_ONLY:-}
+
+for t in tests/cli/*/*.sh tests/cli/*/*.test; do
+	[ -f "$t" ] || continue
+	case "$t" in *"$only"*) ;; *) continue ;; esac
+	case "$t" in
+	*.sh)
+		base=${t%.sh}
+		sh "$t" >"$tmp/out" 2>"$tmp/err"
+		echo $? >"$tmp/exit"
+		ok=1
+		for k in stdout stderr exit; do
+			src=$tmp/out
+			[ $k = stderr ] && src=$tmp/err
+			[ $k = exit ] && src=$tmp/exit
+			if [ "${BLESS:-}" = 1 ] || [ ! -f "$base.$k" ]; then
+				[ -f "$base.$k" ] || { echo "  missing golden $base.$k (written)"; ok=0; }
+				cp "$src" "$base.$k"
+			elif ! cmp -s "$src" "$base.$k"; then
+				echo "  $base.$k differs:"
+				diff "$base.$k" "$src" | head -20 | sed 's/^/    /'
+				ok=0
+			fi
+		done
+		if [ $ok = 1 ]; then
+			pass=$((pass + 1)); echo "PASS $t"
+		else
+			fail=$((fail + 1)); echo "FAIL $t"
+		fi
+		;;
+	*.test)
+		sh "$t" >"$tmp/log" 2>&1
+		rc=$?
+		if [ $rc = 0 ]; then
+			pass=$((pass + 1)); echo "PASS $t"
+		elif [ $rc = 77 ]; then
+			skip=$((skip + 1)); echo "SKIP $t: $(tail -n 1 "$tmp/log")"
+		else
+			fail=$((fail + 1)); echo "FAIL $t (exit $rc)"
+			tail -n 30 "$tmp/log" | sed 's/^/    /'
+		fi
+		;;
+	esac
+done
+echo "cli: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]
