@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define PERF_MAGIC2 0x32454c4946524550ull	/* "PERFILE2" read as LE */
 #define PERF_MAGIC2_SWAPPED 0x50455246494c4532ull
@@ -90,6 +91,9 @@ void pd_file_close(struct pd_file *f)
 		if (f->regions[i].unmap)
 			munmap(f->regions[i].unmap, f->regions[i].map_size);
 	pd_free(&mem, f->regions);
+	pd_free(&mem, f->unzstd_buf);
+	if (f->own_fd)
+		close(f->fd);
 	pd_file_release_evsels(f);
 	for (unsigned i = 0; i < PD_FEAT_MAX; i++)
 		pd_free(&mem, f->feat[i].owned);
@@ -166,6 +170,15 @@ static int check_magic(struct pd_file *f, const unsigned char *p, size_t len)
 		return pd_set_err(f, PD_ERR_UNSUPPORTED,
 				  "perf.data version 1 ('PERFFILE' magic, "
 				  "perf before 2.6.37) is not supported");
+	} else if (p[0] == 0x1f && p[1] == 0x8b) {
+		return pd_set_err(f, PD_ERR_UNSUPPORTED,
+				  "not a perf.data file but gzip data: "
+				  "gunzip it first");
+	} else if (memcmp(p, "BZh", 3) == 0 ||
+		   memcmp(p, "\xfd" "7zXZ", 5) == 0) {
+		return pd_set_err(f, PD_ERR_UNSUPPORTED,
+				  "not a perf.data file but bzip2 or xz data: "
+				  "decompress it first");
 	} else {
 		return PD_CORRUPT(f,
 				  "not a perf.data file: bad magic "
@@ -390,9 +403,74 @@ static int parse_file_header(struct pd_file *f, const unsigned char *base,
 	return add_region(f, base, file_size, h->data_offset, data_end, NULL);
 }
 
+#define ZSTD_FRAME_MAGIC "\x28\xb5\x2f\xfd"
+#define MAX_UNZSTD ((uint64_t)1 << 34)
+
+/*
+ * A capture stored zstd-compressed as a whole (NAME.perf.data.zst, as
+ * testdata keeps them) is decompressed into memory the file owns.
+ */
+static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
+		  unsigned char **out, uint64_t *out_len)
+{
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_inBuffer in = { src, (size_t)len, 0 };
+	unsigned char *buf = NULL;
+	size_t cap = 0, used = 0;
+	int rc = 0;
+
+	if (!ds)
+		return PD_ERR_NOMEM;
+	ZSTD_initDStream(ds);
+	for (;;) {
+		ZSTD_outBuffer ob;
+		size_t ret;
+
+		if (cap - used < (1u << 20)) {
+			if (pd_grow(&f->mem, (void **)&buf, 1, &cap,
+				    cap ? cap * 2 : (size_t)len * 4 + (1u << 20),
+				    MAX_UNZSTD) < 0) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+		}
+		ob.dst = buf + used;
+		ob.size = cap - used;
+		ob.pos = 0;
+		ret = ZSTD_decompressStream(ds, &ob, &in);
+		used += ob.pos;
+		if (ZSTD_isError(ret)) {
+			rc = PD_CORRUPT(f, "zstd-compressed file: %s at input "
+					"offset 0x%zx",
+					ZSTD_getErrorName(ret), in.pos);
+			break;
+		}
+		if (in.pos == in.size && ob.pos < ob.size)
+			break;
+	}
+	ZSTD_freeDStream(ds);
+	if (rc < 0) {
+		pd_free(&f->mem, buf);
+		return rc;
+	}
+	*out = buf;
+	*out_len = used;
+	return 0;
+}
+
 static int open_mapped(struct pd_file *f, const unsigned char *base,
 		       uint64_t size)
 {
+	if (size >= 4 && memcmp(base, ZSTD_FRAME_MAGIC, 4) == 0 &&
+	    !f->unzstd_buf) {
+		unsigned char *buf;
+		uint64_t len;
+
+		PD_TRY(unzstd(f, base, size, &buf, &len));
+		f->unzstd_buf = buf;
+		base = buf;
+		size = len;
+	}
 	PD_TRY(check_magic(f, base, size));
 	PD_TRY(parse_file_header(f, base, size));
 	pd_file_apply_event_desc(f);
@@ -415,6 +493,22 @@ int pd_file_open_mem(const void *buf, size_t len,
 		return open_fail(f, opts, rc, out);
 	*out = f;
 	return 0;
+}
+
+/*
+ * The header file's mapping: region 0 reads from it, unless the file was
+ * a .zst whose inflated copy the regions use instead.
+ */
+static void adopt_map(struct pd_file *f, void *unmap, uint64_t size)
+{
+	if (!unmap)
+		return;
+	if (f->nr_regions && !f->unzstd_buf && !f->regions[0].unmap) {
+		f->regions[0].unmap = unmap;
+		f->regions[0].map_size = size;
+	} else {
+		munmap(unmap, size);
+	}
 }
 
 static int data_file_cmp(const void *a, const void *b)
@@ -483,10 +577,7 @@ static int open_dir(struct pd_file *f, const char *path)
 			return rc;
 		if (i == 0) {
 			rc = open_mapped(f, base, size);
-			if (rc == 0 && f->nr_regions == 1)
-				f->regions[0].unmap = unmap;
-			else if (unmap)
-				munmap(unmap, size);
+			adopt_map(f, unmap, size);
 			if (rc == 0 && f->hdr.kind != PD_KIND_FILE)
 				rc = PD_CORRUPT(f,
 						"'%s': a directory capture's "
@@ -536,10 +627,10 @@ int pd_file_open(const char *path, const struct pd_open_opts *opts,
 		f->name = NULL;
 		pd_file_close(f);
 		rc = pd_file_open_fd(fd, path, opts, out);
-		if (rc == 0) {
-			/* we own this fd; remember to close it */
-			(*out)->hdr.file_size = 0;
-		}
+		if (rc == 0)
+			(*out)->own_fd = true;
+		else
+			close(fd);
 		return rc;
 	}
 	rc = map_fd(f, fd, path, &base, &size, &unmap);
@@ -547,10 +638,7 @@ int pd_file_open(const char *path, const struct pd_open_opts *opts,
 	if (rc < 0)
 		return open_fail(f, opts, rc, out);
 	rc = open_mapped(f, base, size);
-	if (f->nr_regions)
-		f->regions[0].unmap = unmap;
-	else if (unmap)
-		munmap(unmap, size);
+	adopt_map(f, unmap, size);
 	if (rc < 0)
 		return open_fail(f, opts, rc, out);
 	*out = f;

@@ -88,9 +88,11 @@ struct pd_file {
 	/* memory-backed files (file, mem, pipe-format file, directory) */
 	struct pd_region *regions;
 	size_t nr_regions;
+	unsigned char *unzstd_buf; /* a whole-file .zst capture, inflated */
 
 	/* streamed input */
 	int fd;			/* -1 unless opened with pd_file_open_fd */
+	bool own_fd;		/* pd_file_open opened a FIFO: close it */
 	bool fd_reader_used;
 
 	/* events */
