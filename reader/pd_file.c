@@ -123,6 +123,7 @@ static int add_region(struct pd_file *f, const unsigned char *base,
 	r->map_size = map_size;
 	r->start = start;
 	r->end = end;
+	r->declared_end = end;
 	r->unmap = unmap;
 	return 0;
 }
@@ -395,10 +396,13 @@ static int parse_file_header(struct pd_file *f, const unsigned char *base,
 		data_end = h->data_offset + h->data_size;
 		if (data_end < h->data_offset || data_end > file_size) {
 			/* the reader reports what was lost */
-			data_end = file_size;
-		} else {
-			PD_TRY(read_feature_table(f, base, file_size));
+			PD_TRY(add_region(f, base, file_size, h->data_offset,
+					  file_size, NULL));
+			f->regions[0].declared_end =
+				data_end < h->data_offset ? UINT64_MAX : data_end;
+			return 0;
 		}
+		PD_TRY(read_feature_table(f, base, file_size));
 	}
 	return add_region(f, base, file_size, h->data_offset, data_end, NULL);
 }

@@ -65,6 +65,7 @@ struct pd_region {
 	const unsigned char *base; /* start of the mapping (file offset 0) */
 	uint64_t map_size;
 	uint64_t start, end;	   /* the data section, as file offsets */
+	uint64_t declared_end;	   /* where the header says it ends */
 	void *unmap;		   /* mmap()ed: munmap(unmap, map_size) */
 };
 

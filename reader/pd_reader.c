@@ -301,6 +301,16 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 		uint64_t left = reg->end - r->pos;
 
 		if (left == 0) {
+			if (reg->declared_end > reg->end)
+				pd_reader_damage(
+					r, reg->end, 0,
+					"the data section should end at 0x%llx, "
+					"but the file ends at 0x%llx: %llu bytes "
+					"of records are missing",
+					(unsigned long long)reg->declared_end,
+					(unsigned long long)reg->end,
+					(unsigned long long)(reg->declared_end -
+							     reg->end));
 			r->region++;
 			if (r->region < f->nr_regions)
 				r->pos = f->regions[r->region].start;
