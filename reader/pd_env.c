@@ -1,5 +1,687 @@
-/* pd_env.c - decoding the feature sections into struct pd_env. */
-#include "pd_int.h"
+/*
+ * pd_env.c - decoding the feature sections into struct pd_env: the
+ * driver, the arena and cursor helpers, and the sections about the
+ * capture itself (tracing data, build ids, the uname strings, nrcpus,
+ * memory, cmdline, event descriptions, times, clocks, compression) and
+ * simpleperf's.  Machine layout is in pd_env_topo.c, PMUs and BPF in
+ * pd_env_pmu.c.  format.md §4; the layouts follow perf's
+ * tools/perf/util/header.c write_* / process_* functions.
+ */
+#include "pd_env_int.h"
+
+#include <stdio.h>
+
+#define ENV_BLOCK_MIN 4096
+#define BUILD_ID_BYTES 20
+
+/* ---- arena --------------------------------------------------------- */
+
+struct env_block {
+	struct env_block *next;
+	size_t used, cap;
+	unsigned char data[];
+};
+
+void *env_alloc(struct env_dec *d, size_t size)
+{
+	struct env_block *b = d->ei->blocks;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (size == 0)
+		size = 8;
+	if (!b || b->cap - b->used < size) {
+		size_t cap = size > ENV_BLOCK_MIN ? size : ENV_BLOCK_MIN;
+
+		if (cap > SIZE_MAX - sizeof(*b))
+			return NULL;
+		b = pd_malloc(&d->f->mem, sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		b->next = d->ei->blocks;
+		d->ei->blocks = b;
+	}
+	p = b->data + b->used;
+	b->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+void *env_array(struct env_dec *d, uint64_t nr, size_t elem)
+{
+	if (elem && nr > SIZE_MAX / elem)
+		return NULL;
+	return env_alloc(d, (size_t)nr * elem);
+}
+
+char *env_strndup(struct env_dec *d, const unsigned char *s, size_t max)
+{
+	const unsigned char *nul = memchr(s, '\0', max);
+	size_t len = nul ? (size_t)(nul - s) : max;
+	char *p = env_alloc(d, len + 1);
+
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}
+
+int env_bad(struct env_dec *d, const struct env_cur *c, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(d->why, sizeof(d->why), "at byte %zu of %zu: %s",
+		 (size_t)(c->p - c->start), (size_t)(c->end - c->start), what);
+	return ENV_DAMAGED;
+}
+
+int cur_str(struct env_dec *d, struct env_cur *c, const char **out)
+{
+	uint32_t len;
+	char *s;
+
+	if (!cur_u32(c, &len))
+		return env_bad(d, c, "no room for a string length");
+	if (len > cur_left(c)) {
+		c->p -= 4;
+		return env_bad(d, c, "string of %u bytes, %zu left", len,
+			       cur_left(c) - 4);
+	}
+	s = env_strndup(d, c->p, len);
+	ENV_NEED(s);
+	c->p += len;
+	*out = s;
+	return ENV_OK;
+}
+
+int cur_strlist(struct env_dec *d, struct env_cur *c, uint32_t *nr,
+		const char *const **out)
+{
+	const char **v;
+	uint32_t n;
+
+	if (!cur_u32(c, &n))
+		return env_bad(d, c, "no room for a count");
+	/* every string takes at least its 4-byte length */
+	if (n > cur_left(c) / 4) {
+		c->p -= 4;
+		return env_bad(d, c, "%u strings cannot fit in %zu bytes", n,
+			       cur_left(c) - 4);
+	}
+	v = env_array(d, n, sizeof(*v));
+	ENV_NEED(v);
+	*out = v;
+	for (*nr = 0; *nr < n; (*nr)++)
+		ENV_TRY(cur_str(d, c, &v[*nr]));
+	return ENV_OK;
+}
+
+/* ---- the capture --------------------------------------------------- */
+
+/*
+ * format.md §4.1 TRACING_DATA: perf's tracing file, starting "\027\010D"
+ * "tracing", a NUL-terminated version, then a byte that is 1 when the
+ * data is big-endian, sizeof(long), and the page size in that byte order.
+ */
+static int env_tracing(struct env_dec *d, struct env_cur *c)
+{
+	static const unsigned char magic[10] = { 23, 8, 68, 't', 'r',
+						 'a', 'c', 'i', 'n', 'g' };
+	const uint16_t one = 1;
+	const int host_be = *(const unsigned char *)&one == 0;
+	const struct pd_feat_sec *sec = &d->f->feat[PD_FEAT_TRACING_DATA];
+	const unsigned char *nul;
+	uint32_t page_size;
+
+	d->env->tracing.data = c->p;
+	d->env->tracing.size = cur_left(c);
+	if (!sec->owned && d->f->nr_regions &&
+	    sec->data >= d->f->regions[0].base &&
+	    (uint64_t)(sec->data - d->f->regions[0].base) <
+		    d->f->regions[0].map_size)
+		d->env->tracing.offset =
+			(uint64_t)(sec->data - d->f->regions[0].base);
+	if (cur_left(c) < sizeof(magic) || memcmp(c->p, magic, sizeof(magic)))
+		return env_bad(d, c, "no tracing data header");
+	c->p += sizeof(magic);
+	nul = memchr(c->p, '\0', cur_left(c));
+	if (!nul)
+		return env_bad(d, c, "tracing version not terminated");
+	d->env->tracing.version = env_strndup(d, c->p, (size_t)(nul - c->p));
+	ENV_NEED(d->env->tracing.version);
+	c->p = nul + 1;
+	if (cur_left(c) < 6)
+		return env_bad(d, c, "tracing header cut short");
+	d->env->tracing.big_endian = c->p[0] != 0;
+	d->env->tracing.long_size = c->p[1];
+	page_size = pd_load_u32(c->p + 2, d->env->tracing.big_endian != host_be);
+	d->env->tracing.page_size = page_size;
+	/* the rest (event formats, kallsyms, printk) stays in data */
+	return ENV_OK;
+}
+
+/* One build-id entry's layout, decided once for the whole table. */
+#define BID_NEW_FILENAME 36 /* header, pid, build_id[24] */
+#define BID_OLD_FILENAME 32 /* header, build_id[24]: no pid */
+
+/*
+ * format.md §4.2 BUILD_ID: perf_record_header_build_id entries, each
+ * header.size long.  perf before the pid field (2.6.35) wrote no pid;
+ * like perf's abi quirk, such a table is recognized by its kernel entry,
+ * whose "[kernel.kallsyms]" then reads 4 bytes short.
+ */
+static int env_build_id(struct env_dec *d, struct env_cur *c)
+{
+	struct pd_env_build_id *bids;
+	const unsigned char *p;
+	size_t nr = 0, i;
+	int old = 0, rc = ENV_OK;
+
+	for (p = c->p; (size_t)(c->end - p) >= 8;) {
+		uint16_t size = pd_load_u16(p + 6, c->swap);
+
+		if (size < BID_OLD_FILENAME || size > (size_t)(c->end - p))
+			break;
+		if (size >= BID_NEW_FILENAME + 13 &&
+		    memcmp(p + BID_NEW_FILENAME, "nel.kallsyms]", 13) == 0)
+			old = 1;
+		nr++;
+		p += size;
+	}
+	bids = env_array(d, nr, sizeof(*bids));
+	ENV_NEED(bids);
+	d->env->build_ids = bids;
+	for (i = 0; i < nr; i++) {
+		struct pd_env_build_id *b = &bids[i];
+		const uint16_t misc = pd_load_u16(c->p + 4, c->swap);
+		const uint16_t size = pd_load_u16(c->p + 6, c->swap);
+		const size_t fname = old ? BID_OLD_FILENAME : BID_NEW_FILENAME;
+
+		if (size < fname) {
+			rc = env_bad(d, c, "build-id entry of %u bytes", size);
+			break;
+		}
+		b->misc = misc;
+		b->cpumode = misc & PD_MISC_CPUMODE_MASK;
+		b->old_abi = old;
+		if (old) {
+			b->pid = (misc == PD_MISC_GUEST_USER ||
+				  misc == PD_MISC_GUEST_KERNEL)
+					 ? PD_ENV_GUEST_KERNEL_PID
+					 : PD_ENV_HOST_KERNEL_PID;
+			memcpy(b->build_id, c->p + 8, BUILD_ID_BYTES);
+		} else {
+			b->pid = (int32_t)pd_load_u32(c->p + 8, c->swap);
+			memcpy(b->build_id, c->p + 12, BUILD_ID_BYTES);
+		}
+		b->size = BUILD_ID_BYTES;
+		if (!old && (misc & PD_MISC_BUILD_ID_SIZE)) {
+			b->size = c->p[12 + BUILD_ID_BYTES];
+			if (b->size > BUILD_ID_BYTES) {
+				rc = env_bad(d, c, "build-id size %u > %u",
+					     b->size, BUILD_ID_BYTES);
+				b->size = BUILD_ID_BYTES;
+			}
+		}
+		b->filename = env_strndup(d, c->p + fname, size - fname);
+		ENV_NEED(b->filename);
+		c->p += size;
+		d->env->nr_build_ids = i + 1;
+	}
+	if (rc == ENV_OK && cur_left(c) >= 8)
+		return env_bad(d, c, "build-id entry of %u bytes",
+			       pd_load_u16(c->p + 6, c->swap));
+	/* fewer than 8 trailing bytes: perf's own padding, at most */
+	return rc;
+}
+
+static int env_string(struct env_dec *d, struct env_cur *c, const char **out)
+{
+	return cur_str(d, c, out);
+}
+
+/* format.md §4.7 NRCPUS: u32 nr_cpus_avail, u32 nr_cpus_online */
+static int env_nrcpus(struct env_dec *d, struct env_cur *c)
+{
+	if (!cur_u32(c, &d->env->nr_cpus_avail) ||
+	    !cur_u32(c, &d->env->nr_cpus_online))
+		return env_bad(d, c, "need 8 bytes");
+	return ENV_OK;
+}
+
+static int env_u64(struct env_dec *d, struct env_cur *c, uint64_t *out)
+{
+	if (!cur_u64(c, out))
+		return env_bad(d, c, "need 8 bytes");
+	return ENV_OK;
+}
+
+/*
+ * format.md §4.12 EVENT_DESC: u32 nr, u32 attr_size, then per event: the
+ * attr (attr_size bytes), u32 nr_ids, the name, u64 ids[nr_ids].
+ */
+static int env_event_desc(struct env_dec *d, struct env_cur *c)
+{
+	struct pd_env_event *ev;
+	uint32_t nr, sz;
+
+	if (!cur_u32(c, &nr) || !cur_u32(c, &sz))
+		return env_bad(d, c, "need 8 bytes");
+	d->env->event_attr_size = sz;
+	if (sz < 64)
+		return env_bad(d, c, "attr size %u < 64", sz);
+	if (nr > cur_left(c) / ((uint64_t)sz + 8))
+		return env_bad(d, c, "%u events cannot fit", nr);
+	ev = env_array(d, nr, sizeof(*ev));
+	ENV_NEED(ev);
+	d->env->events = ev;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pd_env_event *e = &ev[i];
+		size_t attr_len;
+		uint64_t *ids;
+
+		if (cur_left(c) < (uint64_t)sz + 4)
+			return env_bad(d, c, "event %u cut short", i);
+		if (pd_attr_decode(d->f, c->p, sz, (uint64_t)(c->p - c->start),
+				   &e->attr, &attr_len) < 0)
+			return env_bad(d, c, "event %u: %s", i,
+				       pd_file_errmsg(d->f));
+		c->p += sz;
+		(void)cur_u32(c, &e->nr_ids);
+		ENV_TRY(cur_str(d, c, &e->name));
+		if (e->nr_ids > cur_left(c) / 8)
+			return env_bad(d, c, "event %u: %u ids, %zu bytes left",
+				       i, e->nr_ids, cur_left(c));
+		ids = env_array(d, e->nr_ids, sizeof(*ids));
+		ENV_NEED(ids);
+		for (uint32_t j = 0; j < e->nr_ids; j++)
+			(void)cur_u64(c, &ids[j]);
+		e->ids = ids;
+		d->env->nr_events = i + 1;
+	}
+	return ENV_OK;
+}
+
+/* format.md §4.21 SAMPLE_TIME: u64 first, u64 last */
+static int env_sample_time(struct env_dec *d, struct env_cur *c)
+{
+	if (!cur_u64(c, &d->env->first_sample_time) ||
+	    !cur_u64(c, &d->env->last_sample_time))
+		return env_bad(d, c, "need 16 bytes");
+	return ENV_OK;
+}
+
+/* format.md §4.27 COMPRESSED: u32 version, type, level, ratio, mmap_len */
+static int env_compressed(struct env_dec *d, struct env_cur *c)
+{
+	if (!cur_u32(c, &d->env->compressed.version) ||
+	    !cur_u32(c, &d->env->compressed.type) ||
+	    !cur_u32(c, &d->env->compressed.level) ||
+	    !cur_u32(c, &d->env->compressed.ratio) ||
+	    !cur_u32(c, &d->env->compressed.mmap_len))
+		return env_bad(d, c, "need 20 bytes");
+	return ENV_OK;
+}
+
+/*
+ * format.md §4.29 CLOCK_DATA: u32 version (1), u32 clockid, u64 wall-clock
+ * ns, u64 clockid ns.  perf rejects other versions; so do we.
+ */
+static int env_clock_data(struct env_dec *d, struct env_cur *c)
+{
+	if (!cur_u32(c, &d->env->clock_data.version))
+		return env_bad(d, c, "need 24 bytes");
+	if (d->env->clock_data.version != 1)
+		return env_bad(d, c, "version %u", d->env->clock_data.version);
+	if (!cur_u32(c, &d->env->clock_data.clockid) ||
+	    !cur_u64(c, &d->env->clock_data.tod_ns) ||
+	    !cur_u64(c, &d->env->clock_data.clockid_ns))
+		return env_bad(d, c, "need 24 bytes");
+	return ENV_OK;
+}
+
+/* E_MACHINE: u32 e_machine (widened from ELF's u16), u32 e_flags */
+static int env_e_machine(struct env_dec *d, struct env_cur *c)
+{
+	if (!cur_u32(c, &d->env->e_machine) || !cur_u32(c, &d->env->e_flags))
+		return env_bad(d, c, "need 8 bytes");
+	return ENV_OK;
+}
+
+/* ---- simpleperf's sections (bits 128 and up) ------------------------ */
+
+/* META_INFO: "key\0value\0" pairs, neither empty. */
+static int env_meta_info(struct env_dec *d, struct env_cur *c)
+{
+	struct pd_env_kv *kv;
+	uint32_t nr = 0;
+
+	for (const unsigned char *p = c->p; p < c->end;) {
+		const unsigned char *k = memchr(p, '\0', (size_t)(c->end - p));
+		const unsigned char *v;
+
+		if (!k || k == p)
+			break;
+		v = memchr(k + 1, '\0', (size_t)(c->end - k - 1));
+		if (!v || v == k + 1)
+			break;
+		nr++;
+		p = v + 1;
+	}
+	kv = env_array(d, nr, sizeof(*kv));
+	ENV_NEED(kv);
+	d->env->meta_info = kv;
+	for (uint32_t i = 0; i < nr; i++) {
+		size_t klen = strlen((const char *)c->p);
+
+		kv[i].key = env_strndup(d, c->p, klen);
+		ENV_NEED(kv[i].key);
+		c->p += klen + 1;
+		klen = strlen((const char *)c->p);
+		kv[i].value = env_strndup(d, c->p, klen);
+		ENV_NEED(kv[i].value);
+		c->p += klen + 1;
+		d->env->nr_meta_info = i + 1;
+	}
+	if (cur_left(c))
+		return env_bad(d, c, "key/value pair not terminated or empty");
+	return ENV_OK;
+}
+
+/*
+ * The path of a FILE2 entry: a protobuf FileFeature whose field 1 (the
+ * path, a length-delimited string) comes first.  NULL when it does not.
+ */
+static const char *proto_path(struct env_dec *d, const unsigned char *p,
+			      size_t len, int *nomem)
+{
+	uint64_t slen = 0;
+	unsigned shift = 0;
+	size_t i = 1;
+	char *s;
+
+	if (len < 2 || p[0] != 0x0a)
+		return NULL;
+	for (;; i++) {
+		if (i >= len || shift > 63)
+			return NULL;
+		slen |= (uint64_t)(p[i] & 0x7f) << shift;
+		shift += 7;
+		if (!(p[i] & 0x80))
+			break;
+	}
+	i++;
+	if (slen > len - i)
+		return NULL;
+	s = env_strndup(d, p + i, (size_t)slen);
+	if (!s)
+		*nomem = 1;
+	return s;
+}
+
+/*
+ * FILE (128) and FILE2 (132): entries of u32 size then size bytes; FILE's
+ * start with the NUL-terminated path, FILE2's are protobuf.
+ */
+static int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
+{
+	const char **paths;
+	uint32_t nr = 0;
+	int nomem = 0;
+
+	if (d->env->simpleperf_file_paths)
+		return ENV_OK; /* FILE and FILE2 both: keep the first */
+	for (const unsigned char *p = c->p; (size_t)(c->end - p) >= 4;) {
+		uint32_t size = pd_load_u32(p, c->swap);
+
+		if (size > (size_t)(c->end - p) - 4)
+			break;
+		nr++;
+		p += 4 + (size_t)size;
+	}
+	paths = env_array(d, nr, sizeof(*paths));
+	ENV_NEED(paths);
+	d->env->simpleperf_file_paths = paths;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t size = 0;
+
+		(void)cur_u32(c, &size);
+		if (v2) {
+			paths[i] = proto_path(d, c->p, size, &nomem);
+			if (nomem)
+				return PD_ERR_NOMEM;
+		} else {
+			paths[i] = env_strndup(d, c->p, size);
+			ENV_NEED(paths[i]);
+		}
+		c->p += size;
+		d->env->nr_simpleperf_files = i + 1;
+	}
+	if (cur_left(c))
+		return env_bad(d, c, "file entry runs past the section");
+	return ENV_OK;
+}
+
+/* ---- the driver ---------------------------------------------------- */
+
+/* Bits past PD_FEAT_PMU_CAPS, as perf's header.h numbers them. */
+#define FEAT_CPU_DOMAIN_INFO 32
+#define FEAT_E_MACHINE 33
+#define FEAT_CLN_SIZE 34
+
+static int decode_feature(struct env_dec *d, unsigned feat,
+			  struct env_cur *c)
+{
+	struct pd_env *env = d->env;
+
+	switch (feat) {
+	case PD_FEAT_TRACING_DATA:
+		return env_tracing(d, c);
+	case PD_FEAT_BUILD_ID:
+		return env_build_id(d, c);
+	case PD_FEAT_HOSTNAME:
+		return env_string(d, c, &env->hostname);
+	case PD_FEAT_OSRELEASE:
+		return env_string(d, c, &env->os_release);
+	case PD_FEAT_VERSION:
+		return env_string(d, c, &env->version);
+	case PD_FEAT_ARCH:
+		return env_string(d, c, &env->arch);
+	case PD_FEAT_NRCPUS:
+		return env_nrcpus(d, c);
+	case PD_FEAT_CPUDESC:
+		return env_string(d, c, &env->cpu_desc);
+	case PD_FEAT_CPUID:
+		return env_string(d, c, &env->cpuid);
+	case PD_FEAT_TOTAL_MEM:
+		return env_u64(d, c, &env->total_mem_kb);
+	case PD_FEAT_CMDLINE:
+		return cur_strlist(d, c, &env->nr_cmdline, &env->cmdline);
+	case PD_FEAT_EVENT_DESC:
+		return env_event_desc(d, c);
+	case PD_FEAT_CPU_TOPOLOGY:
+		return env_cpu_topology(d, c);
+	case PD_FEAT_NUMA_TOPOLOGY:
+		return env_numa_topology(d, c);
+	case PD_FEAT_BRANCH_STACK:
+	case PD_FEAT_STAT:
+		return ENV_OK; /* flags without data */
+	case PD_FEAT_PMU_MAPPINGS:
+		return env_pmu_mappings(d, c);
+	case PD_FEAT_GROUP_DESC:
+		return env_group_desc(d, c);
+	case PD_FEAT_AUXTRACE:
+		return env_auxtrace(d, c);
+	case PD_FEAT_CACHE:
+		return env_cache(d, c);
+	case PD_FEAT_SAMPLE_TIME:
+		return env_sample_time(d, c);
+	case PD_FEAT_MEM_TOPOLOGY:
+		return env_mem_topology(d, c);
+	case PD_FEAT_CLOCKID:
+		return env_u64(d, c, &env->clockid_res_ns);
+	case PD_FEAT_DIR_FORMAT:
+		return env_u64(d, c, &env->dir_format_version);
+	case PD_FEAT_BPF_PROG_INFO:
+		return env_bpf_prog_info(d, c);
+	case PD_FEAT_BPF_BTF:
+		return env_bpf_btf(d, c);
+	case PD_FEAT_COMPRESSED:
+		return env_compressed(d, c);
+	case PD_FEAT_CPU_PMU_CAPS:
+		return env_cpu_pmu_caps(d, c);
+	case PD_FEAT_CLOCK_DATA:
+		return env_clock_data(d, c);
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		return env_hybrid_topology(d, c);
+	case PD_FEAT_PMU_CAPS:
+		return env_pmu_caps(d, c);
+	case FEAT_CPU_DOMAIN_INFO:
+		return env_cpu_domain_info(d, c);
+	case FEAT_E_MACHINE:
+		return env_e_machine(d, c);
+	case PD_FEAT_SIMPLEPERF_FILE:
+		return env_simpleperf_file(d, c, 0);
+	case PD_FEAT_SIMPLEPERF_FILE2:
+		return env_simpleperf_file(d, c, 1);
+	case PD_FEAT_SIMPLEPERF_META_INFO:
+		return env_meta_info(d, c);
+	default:
+		return ENV_DAMAGED; /* not reached: see feature_known() */
+	}
+}
+
+enum feat_kind { FEAT_UNKNOWN, FEAT_DECODED, FEAT_RAW };
+
+static enum feat_kind feature_kind(unsigned feat)
+{
+	switch (feat) {
+	case FEAT_CLN_SIZE:
+	case PD_FEAT_SIMPLEPERF_DEBUG_UNWIND:
+	case PD_FEAT_SIMPLEPERF_DEBUG_UNWIND_FILE:
+	case PD_FEAT_SIMPLEPERF_ETM_BRANCH_LIST:
+	case PD_FEAT_SIMPLEPERF_INIT_MAP:
+		return FEAT_RAW; /* layouts we do not parse (protobuf...) */
+	case FEAT_CPU_DOMAIN_INFO:
+	case FEAT_E_MACHINE:
+	case PD_FEAT_SIMPLEPERF_FILE:
+	case PD_FEAT_SIMPLEPERF_FILE2:
+	case PD_FEAT_SIMPLEPERF_META_INFO:
+		return FEAT_DECODED;
+	default:
+		return feat >= 1 && feat <= PD_FEAT_PMU_CAPS ? FEAT_DECODED
+							     : FEAT_UNKNOWN;
+	}
+}
+
+static const char *feat_label(unsigned feat, char *buf, size_t size)
+{
+	switch (feat) {
+	case FEAT_CPU_DOMAIN_INFO:
+		return "cpu_domain_info";
+	case FEAT_E_MACHINE:
+		return "e_machine";
+	case FEAT_CLN_SIZE:
+		return "cln_size";
+	default:
+		break;
+	}
+	if (pd_feature_name(feat))
+		return pd_feature_name(feat);
+	snprintf(buf, size, "bit %u", feat);
+	return buf;
+}
+
+static bool warn_once(struct env_dec *d, unsigned feat)
+{
+	uint64_t *w = &d->ei->warned[feat / 64];
+	const uint64_t bit = 1ull << (feat % 64);
+
+	if (*w & bit)
+		return false;
+	*w |= bit;
+	return true;
+}
+
+static int decode_all(struct env_dec *d)
+{
+	struct pd_file *f = d->f;
+	struct pd_env *env = d->env;
+	char label[16];
+
+	for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++) {
+		const struct pd_feat_sec *sec = &f->feat[feat];
+		enum feat_kind kind;
+		struct env_cur c;
+		int rc;
+
+		if (!(f->hdr.features[feat / 64] >> (feat % 64) & 1))
+			continue;
+		env->nr_features++;
+		kind = feature_kind(feat);
+		if (kind == FEAT_UNKNOWN) {
+			env->status[feat] = PD_ENV_UNKNOWN;
+			env->nr_unknown_features++;
+			if (warn_once(d, feat))
+				pd_logf(&f->log, PD_LOG_WARN,
+					"%s: feature bit %u is set but not "
+					"known to this reader; its section "
+					"is skipped",
+					f->name, feat);
+			continue;
+		}
+		if (!sec->data) {
+			/* pd_file.c warned when it dropped the section */
+			env->status[feat] = PD_ENV_MISSING;
+			env->nr_damaged++;
+			continue;
+		}
+		if (kind == FEAT_RAW) {
+			env->status[feat] = PD_ENV_RAW;
+			continue;
+		}
+		c.start = c.p = sec->data;
+		c.end = sec->data + sec->size;
+		c.swap = f->swap;
+		d->why[0] = '\0';
+		rc = decode_feature(d, feat, &c);
+		if (rc < 0)
+			return rc;
+		if (rc == ENV_OK) {
+			env->status[feat] = PD_ENV_OK;
+			continue;
+		}
+		env->status[feat] = PD_ENV_DAMAGED;
+		env->nr_damaged++;
+		if (warn_once(d, feat))
+			pd_logf(&f->log, PD_LOG_WARN,
+				"%s: feature section %s is damaged (%s); "
+				"what came before the damage is kept",
+				f->name, feat_label(feat, label, sizeof(label)),
+				d->why);
+	}
+	return 0;
+}
+
+/* ---- public -------------------------------------------------------- */
+
+static void free_one(struct pd_file *f, struct pd_env_int *ei)
+{
+	struct env_block *b = ei->blocks;
+
+	while (b) {
+		struct env_block *next = b->next;
+
+		pd_free(&f->mem, b);
+		b = next;
+	}
+	pd_free(&f->mem, ei);
+}
 
 void pd_file_env_invalidate(struct pd_file *f)
 {
@@ -8,10 +690,74 @@ void pd_file_env_invalidate(struct pd_file *f)
 
 void pd_env_free(struct pd_file *f, struct pd_env *env)
 {
-	pd_free(&f->mem, env);
+	/* env is the first member of its pd_env_int */
+	struct pd_env_int *ei = (struct pd_env_int *)(void *)env;
+
+	while (ei) {
+		struct pd_env_int *older = ei->older;
+
+		free_one(f, ei);
+		ei = older;
+	}
 }
 
-const struct pd_env *pd_file_env(const struct pd_file *f)
+/* pd_file_env is a lazy accessor of f: the cache it fills is f's own */
+static struct pd_file *mutable_file(const struct pd_file *f)
 {
+	union {
+		const struct pd_file *c;
+		struct pd_file *m;
+	} u = { f };
+
+	return u.m;
+}
+
+const struct pd_env *pd_file_env(const struct pd_file *cf)
+{
+	struct pd_file *f = mutable_file(cf);
+	struct pd_env_int *ei, *old;
+	struct env_dec d;
+
+	if (!f)
+		return NULL;
+	if (f->env && !f->env_stale)
+		return f->env;
+	old = (struct pd_env_int *)(void *)f->env;
+	ei = pd_zalloc(&f->mem, sizeof(*ei));
+	if (!ei)
+		return NULL;
+	if (old)
+		memcpy(ei->warned, old->warned, sizeof(ei->warned));
+	memset(&d, 0, sizeof(d));
+	d.f = f;
+	d.ei = ei;
+	d.env = &ei->env;
+	if (decode_all(&d) < 0) {
+		free_one(f, ei);
+		return NULL;
+	}
+	ei->older = old;
+	f->env = &ei->env;
+	f->env_stale = false;
 	return f->env;
+}
+
+const char *pd_env_status_name(int status)
+{
+	switch (status) {
+	case PD_ENV_ABSENT:
+		return "absent";
+	case PD_ENV_OK:
+		return "ok";
+	case PD_ENV_DAMAGED:
+		return "damaged";
+	case PD_ENV_MISSING:
+		return "missing";
+	case PD_ENV_RAW:
+		return "raw";
+	case PD_ENV_UNKNOWN:
+		return "unknown";
+	default:
+		return "?";
+	}
 }
