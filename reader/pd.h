@@ -674,5 +674,6 @@ PD_API void pd_data_src_decode(uint64_t data_src, struct pd_data_src *out);
 #endif
 
 #include "pd_env.h"
+#include "pd_event.h"
 
 #endif /* PD_H */
