@@ -579,6 +579,23 @@ static enum feat_kind feature_kind(unsigned feat)
 	}
 }
 
+/* Sections that may hold nothing: flags, and lists that can be empty. */
+static bool may_be_empty(unsigned feat)
+{
+	switch (feat) {
+	case PD_FEAT_BRANCH_STACK:
+	case PD_FEAT_STAT:
+	case PD_FEAT_BUILD_ID:
+	case PD_FEAT_AUXTRACE:
+	case PD_FEAT_SIMPLEPERF_FILE:
+	case PD_FEAT_SIMPLEPERF_FILE2:
+	case PD_FEAT_SIMPLEPERF_META_INFO:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const char *feat_label(unsigned feat, char *buf, size_t size)
 {
 	switch (feat) {
@@ -622,8 +639,21 @@ static int decode_all(struct env_dec *d)
 
 		if (!(f->hdr.features[feat / 64] >> (feat % 64) & 1))
 			continue;
-		env->nr_features++;
 		kind = feature_kind(feat);
+		if (f->hdr.kind == PD_KIND_PIPE && sec->data && sec->size == 0 &&
+		    !may_be_empty(feat)) {
+			/*
+			 * perf ends its pipe-mode features with an empty
+			 * HEADER_FEATURE for its HEADER_LAST_FEATURE, a bit
+			 * that is no feature for the perf that wrote it.
+			 */
+			pd_logf(&f->log, PD_LOG_DEBUG,
+				"%s: empty HEADER_FEATURE for bit %u: the end "
+				"of perf's features",
+				f->name, feat);
+			continue;
+		}
+		env->nr_features++;
 		if (kind == FEAT_UNKNOWN) {
 			env->status[feat] = PD_ENV_UNKNOWN;
 			env->nr_unknown_features++;
@@ -649,7 +679,12 @@ static int decode_all(struct env_dec *d)
 		c.end = sec->data + sec->size;
 		c.swap = f->swap;
 		d->why[0] = '\0';
-		rc = decode_feature(d, feat, &c);
+		if (sec->size == 0 && !may_be_empty(feat)) {
+			/* perf leaves a section empty when writing it failed */
+			rc = ENV_DAMAGED;
+		} else {
+			rc = decode_feature(d, feat, &c);
+		}
 		if (rc < 0)
 			return rc;
 		if (rc == ENV_OK) {
@@ -658,7 +693,14 @@ static int decode_all(struct env_dec *d)
 		}
 		env->status[feat] = PD_ENV_DAMAGED;
 		env->nr_damaged++;
-		if (warn_once(d, feat))
+		if (!warn_once(d, feat))
+			continue;
+		if (sec->size == 0)
+			pd_logf(&f->log, PD_LOG_WARN,
+				"%s: feature section %s is empty (perf could "
+				"not write it)",
+				f->name, feat_label(feat, label, sizeof(label)));
+		else
 			pd_logf(&f->log, PD_LOG_WARN,
 				"%s: feature section %s is damaged (%s); "
 				"what came before the damage is kept",
