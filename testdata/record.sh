@@ -1,0 +1,204 @@
+#!/bin/sh
+# record.sh - rebuild the testdata programs and re-record every capture.
+#
+#	sh testdata/record.sh [NAME...]		(as root, or with
+#						 perf_event_paranoid <= 1 for
+#						 the non-system-wide ones)
+#
+# Builds testdata/src/*.c{,pp} into testdata/bin/, records each capture
+# named (default: all) with the perf on $PATH (the captures in git were
+# written by perf 6.1 on Debian 12; see each NAME.md), compresses any
+# capture file over 64 KiB with zstd (STYLE T3), and rewrites the recipe
+# NAME.md from the command actually run, so recipe and capture never
+# disagree.  Afterwards regenerate perf's goldens:
+# sh tests/golden/perf/regen.sh.
+#
+# The captures hold this host's name, kernel and CPU description in their
+# header, like any perf.data; nothing else from the host.
+set -eu
+cd "$(dirname "$0")"
+
+CFLAGS='-O1 -g -fno-omit-frame-pointer'
+PERF=${PERF:-perf}
+LIMIT=65536	# STYLE T3: bigger files are stored as NAME.zst
+
+command -v "$PERF" >/dev/null || { echo "record.sh: no perf" >&2; exit 2; }
+command -v zstd >/dev/null || { echo "record.sh: no zstd" >&2; exit 2; }
+perf_version=$("$PERF" version | sed 's/^perf version //')
+kernel=$(uname -r)
+case $perf_version in
+6.1.*) ;;
+*) echo "record.sh: warning: perf $perf_version, the captures in git" \
+	"were written by perf 6.1" >&2 ;;
+esac
+
+mkdir -p bin
+gcc $CFLAGS -pthread -o bin/demo src/demo.c
+g++ $CFLAGS -o bin/inline src/inline.cpp
+cc_version=$(gcc --version | head -n 1)
+cxx_version=$(g++ --version | head -n 1)
+
+# compress PATH: store a file over $LIMIT bytes as PATH.zst.
+compress()
+{
+	if [ "$(wc -c <"$1")" -gt $LIMIT ]; then
+		zstd -q -19 --rm -f "$1" -o "$1.zst"
+	fi
+}
+
+# recipe NAME PROGRAM WHAT COMMAND: write NAME.md.
+recipe()
+{
+	name=$1 prog=$2 what=$3 cmd=$4
+	case $prog in
+	demo) src=src/demo.c compiler="$cc_version"
+	      build="gcc $CFLAGS -pthread -o bin/demo src/demo.c" ;;
+	inline) src=src/inline.cpp compiler="$cxx_version"
+		build="g++ $CFLAGS -o bin/inline src/inline.cpp" ;;
+	*) src='(none: the command is the workload)' compiler=- build=- ;;
+	esac
+	if [ -d "$name.perf.data" ]; then
+		stored="directory \`$name.perf.data/\` ($(ls "$name.perf.data" |
+			tr '\n' ' ' | sed 's/ $//'))"
+	elif [ -f "$name.perf.data.zst" ]; then
+		plain=$(zstd -q -d -c "$name.perf.data.zst" | wc -c)
+		stored="\`$name.perf.data.zst\` (zstd -19 of $plain bytes)"
+	else
+		stored="\`$name.perf.data\` ($(wc -c <"$name.perf.data") bytes)"
+	fi
+	cat >"$name.md" <<EOF
+# testdata/$name
+
+$what
+
+- Stored as: $stored
+- Program: $src, built into testdata/bin/ by record.sh with
+  \`$build\` ($compiler)
+- Recorded with: perf $perf_version, kernel $kernel, x86_64, as root
+  (a VM with only software events: no PMU)
+- Command (run in testdata/ by \`sh testdata/record.sh $name\`):
+
+      $cmd
+
+- perf's view: tests/golden/perf/testdata/$name.stats and .samples
+  (\`sh tests/golden/perf/regen.sh\`); checked by tests/cli/diff/.
+EOF
+}
+
+# record NAME PROGRAM WHAT COMMAND...: run COMMAND (which writes
+# NAME.perf.data), compress, write the recipe.
+record()
+{
+	name=$1 prog=$2 what=$3
+	shift 3
+	rm -rf "$name.perf.data" "$name.perf.data.zst" "$name.perf.data.old"
+	echo "== $name: $*" >&2
+	sh -c "$*" >/dev/null
+	rm -rf "$name.perf.data.old"
+	if [ -d "$name.perf.data" ]; then
+		for f in "$name.perf.data"/*; do
+			compress "$f"
+		done
+	else
+		compress "$name.perf.data"
+	fi
+	recipe "$name" "$prog" "$what" "$*"
+}
+
+want()
+{
+	[ $# -eq 0 ] && return 0
+	for w; do [ "$w" = "$name_wanted" ] && return 0; done
+	return 1
+}
+
+# -N: do not fill ~/.debug; the build-id table in the header is still
+# written.
+R="$PERF record -N"
+
+name_wanted=demo; if want "$@"; then
+record demo demo "The README's demo: cpu-clock at 149 Hz with frame-pointer \
+callchains (-g) of the C program (main plus two threads, each in a small \
+tree of nested functions: walk -> mix -> hash_block/sum_squares) for one \
+second.  Exercises: a plain file-mode capture with CALLCHAIN samples from \
+three threads, FORK/COMM/EXIT/MMAP2, and the build-id table." \
+	"$R -e cpu-clock -F 149 -g -o demo.perf.data -- bin/demo 1000"
+fi
+
+name_wanted=fp; if want "$@"; then
+record fp inline "Frame-pointer callchains (-g) of the C++ program, user \
+space only (cpu-clock:u), 499 Hz for 0.3 s.  Exercises: callchains without \
+kernel frames (PERF_CONTEXT_USER only), C++ symbols and an always_inline \
+function (square_sum in Accumulator::run) for inline-frame symbolization." \
+	"$R -e cpu-clock:u -F 499 -g -o fp.perf.data -- bin/inline 300"
+fi
+
+name_wanted=dwarf; if want "$@"; then
+record dwarf demo "DWARF callchains (--call-graph dwarf,2048) of the C \
+program, 249 Hz for 0.3 s.  Exercises: REGS_USER (the x86_64 user register \
+mask) and STACK_USER (2048 bytes of stack per sample, with dyn_size), the \
+kernel-only CALLCHAIN perf records in DWARF mode, and the ADDR and DATA_SRC \
+bits perf turns on with it." \
+	"$R -e cpu-clock -F 249 --call-graph dwarf,2048 -o dwarf.perf.data -- bin/demo 300"
+fi
+
+name_wanted=zstd; if want "$@"; then
+record zstd demo "A zstd-compressed capture (-z): the records after the \
+synthesized ones sit in PERF_RECORD_COMPRESSED chunks, and the header has \
+the COMPRESSED feature.  cpu-clock, 499 Hz, -g, 0.3 s of the C program." \
+	"$R -z -e cpu-clock -F 499 -g -o zstd.perf.data -- bin/demo 300"
+fi
+
+name_wanted=pipe; if want "$@"; then
+record pipe demo "Pipe mode (-o -): a perf.data stream with the short pipe \
+header, HEADER_ATTR, HEADER_FEATURE, EVENT_UPDATE and the other synthesized \
+records in the data stream instead of header sections.  cpu-clock, 499 Hz, \
+-g, 0.3 s of the C program." \
+	"$R -e cpu-clock -F 499 -g -o - -- bin/demo 300 > pipe.perf.data"
+fi
+
+name_wanted=threads; if want "$@"; then
+record threads demo "The directory format of perf record --threads: \
+threads.perf.data/ holds 'data' (the header, with the DIR_FORMAT feature, \
+and the synthesized records) and one data.N per recording thread (one per \
+CPU here) with that thread's kernel records; no FINISHED_ROUND.  cpu-clock, \
+499 Hz, -g, 0.3 s of the C program." \
+	"$R --threads -e cpu-clock -F 499 -g -o threads.perf.data -- bin/demo 300"
+fi
+
+name_wanted=multi; if want "$@"; then
+record multi demo "Three software events with different sample types in \
+one capture: cpu-clock with frame-pointer callchains, task-clock, and \
+page-faults with a fixed period of 1 (sample_period, not freq); \
+--sample-cpu adds CPU to all.  The samples carry ID, so each maps to its \
+attr by id.  0.2 s of the C program." \
+	"$R -e cpu-clock/call-graph=fp/ -e task-clock -e page-faults/period=1/ -F 499 --sample-cpu -o multi.perf.data -- bin/demo 200"
+fi
+
+name_wanted=switch; if want "$@"; then
+record switch demo "Context-switch records (--switch-events): \
+PERF_RECORD_SWITCH with and without the SWITCH_OUT (and preempt) misc bits, \
+each with a sample_id_all trailer.  cpu-clock, 499 Hz, 0.2 s of the C \
+program." \
+	"$R --switch-events -e cpu-clock -F 499 -o switch.perf.data -- bin/demo 200"
+fi
+
+name_wanted=statrec; if want "$@"; then
+record statrec demo "perf stat record: no samples; attrs with sample_type \
+IDENTIFIER and read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, the STAT \
+feature, and the records STAT_CONFIG, STAT (one per event, cpu and thread), \
+STAT_ROUND, THREAD_MAP, CPU_MAP and EVENT_UPDATE (names) plus one MMAP.  0.1 \
+s of the C program." \
+	"$PERF stat record -o statrec.perf.data -e cpu-clock,task-clock,context-switches -- bin/demo 100"
+fi
+
+name_wanted=sysw; if want "$@"; then
+record sysw none "A system-wide capture (-a) for 0.2 s of a mostly idle \
+machine: cpu-clock at 99 Hz on every CPU with callchains, samples of the \
+idle task (pid 0) and of other processes, CPU in the sample type, a dummy \
+event for the side-band records, and the synthesized MMAP/COMM records of \
+every process that was running." \
+	"$R -a -e cpu-clock -F 99 -g -o sysw.perf.data -- sleep 0.2"
+fi
+
+echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2
