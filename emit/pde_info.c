@@ -223,8 +223,9 @@ static void text_topology(FILE *out, const struct pd_env *env)
 	for (uint32_t i = 0; i < env->nr_numa_nodes; i++) {
 		const struct pd_env_numa_node *n = &env->numa_nodes[i];
 
-		fprintf(out, "numa node %-7" PRIu32 " %" PRIu64 " kB total, %"
-			PRIu64 " kB free, cpus ",
+		key(out, "numa node:");
+		fprintf(out, "%" PRIu32 ": %" PRIu64 " kB total, %" PRIu64
+			" kB free, cpus ",
 			n->node, n->mem_total_kb, n->mem_free_kb);
 		text_str(out, n->cpus);
 		fputc('\n', out);
@@ -423,9 +424,14 @@ static void text_damage(FILE *out, const struct pde_info *info)
 			st->damage, st->bytes_unread, st->damage_offset);
 	}
 	if (env && (env->nr_damaged || env->nr_unknown_features)) {
-		key(out, "damaged features:");
-		fprintf(out, "%u damaged or missing, %u unknown\n",
-			env->nr_damaged, env->nr_unknown_features);
+		unsigned nr_missing = 0;
+
+		for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++)
+			nr_missing += env->status[feat] == PD_ENV_MISSING;
+		key(out, "feature problems:");
+		fprintf(out, "%u damaged, %u missing, %u unknown\n",
+			env->nr_damaged - nr_missing, nr_missing,
+			env->nr_unknown_features);
 	}
 }
 

@@ -629,6 +629,7 @@ static int decode_all(struct env_dec *d)
 {
 	struct pd_file *f = d->f;
 	struct pd_env *env = d->env;
+	unsigned nr_missing = 0;
 	char label[16];
 
 	for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++) {
@@ -666,9 +667,9 @@ static int decode_all(struct env_dec *d)
 			continue;
 		}
 		if (!sec->data) {
-			/* pd_file.c warned when it dropped the section */
 			env->status[feat] = PD_ENV_MISSING;
 			env->nr_damaged++;
+			nr_missing++;
 			continue;
 		}
 		if (kind == FEAT_RAW) {
@@ -707,6 +708,13 @@ static int decode_all(struct env_dec *d)
 				f->name, feat_label(feat, label, sizeof(label)),
 				d->why);
 	}
+	/* bit 0 is never a feature: it stands for this one warning */
+	if (nr_missing && warn_once(d, 0))
+		pd_logf(&f->log, PD_LOG_WARN,
+			"%s: %u of the %u feature sections the header lists "
+			"cannot be read (the file ends before them, or they "
+			"lie outside it)",
+			f->name, nr_missing, env->nr_features);
 	return 0;
 }
 

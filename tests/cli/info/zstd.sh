@@ -1,0 +1,2 @@
+# perf record -z: COMPRESSED chunks count, and so do the records in them.
+"$PDTOOL" info testdata/zstd.perf.data
