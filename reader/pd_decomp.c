@@ -136,13 +136,14 @@ int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec)
 int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec)
 {
 	const size_t left = r->dlen - r->dpos;
-	const unsigned char *p = r->dbuf + r->dpos;
+	const unsigned char *p;
 	uint32_t size;
 	uint64_t payload;
 	int rc;
 
 	if (left < 8)
 		return 0;
+	p = r->dbuf + r->dpos; /* dbuf is NULL before the first chunk */
 	rc = pd_rec_extent(r, p, left, r->dchunk_off, &size, &payload);
 	if (rc < 0) {
 		pd_reader_damage(r, r->dchunk_off, left,

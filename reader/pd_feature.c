@@ -28,11 +28,12 @@ int pd_file_feature(const struct pd_file *f, unsigned feat, const void **data,
 void pd_file_apply_event_desc(struct pd_file *f)
 {
 	const struct pd_feat_sec *sec = &f->feat[PD_FEAT_EVENT_DESC];
-	const unsigned char *p = sec->data, *end = p + sec->size;
+	const unsigned char *p = sec->data, *end;
 	uint32_t nr, attr_size;
 
 	if (!p || sec->size < 8)
 		return;
+	end = p + sec->size; /* not before: NULL + 0 is undefined */
 	nr = pd_load_u32(p, f->swap);
 	attr_size = pd_load_u32(p + 4, f->swap);
 	p += 8;
