@@ -165,13 +165,12 @@ static unsigned nr_warnings;
 
 static void log_fn(void *arg, enum pd_log_level level, const char *msg)
 {
+	size_t used = strlen(logbuf);
+
 	(void)arg;
 	if (level == PD_LOG_WARN)
 		nr_warnings++;
-	if (strlen(logbuf) + strlen(msg) + 2 < sizeof(logbuf)) {
-		strcat(logbuf, msg);
-		strcat(logbuf, "\n");
-	}
+	snprintf(logbuf + used, sizeof(logbuf) - used, "%s\n", msg);
 }
 
 static struct pd_file *open_capture(struct capture *c)
