@@ -152,32 +152,36 @@ static int time_conv(struct pd_evcur *c, struct pd_ev_time_conv *t)
 /*
  * char prog_name[BPF_PROG_NAME_LEN]; u64 nr_entries; entries.  perf sets
  * BPF_PROG_NAME_LEN to KSYM_NAME_LEN, which is 256 in libperf's header
- * and 512 where the kernel's kallsyms.h is seen first; the one that
- * accounts for the record's size exactly is the one that was written.
+ * and 512 where the kernel's kallsyms.h is seen first.  perf zeroes the
+ * name before writing it, and no program name is 256 bytes long, so
+ * bytes 256..511 all zero mean the 512-byte form: in the 256-byte form a
+ * record with entries has its non-zero nr_entries there.
  */
 static int bpf_metadata(struct pd_evcur *c, struct pd_ev_bpf_metadata *m)
 {
-	static const uint64_t name_lens[] = { 256, 512 };
-	const uint64_t left = evc_left(c);
-	uint64_t name_len = 256, nr;
+	uint64_t name_len = 256;
 
-	for (size_t i = 0; i < sizeof(name_lens) / sizeof(name_lens[0]); i++) {
-		const uint64_t n = name_lens[i];
-
-		if (left < n + 8)
-			continue;
-		nr = pd_load_u64(c->p + n, c->swap);
-		if (nr <= (left - n - 8) / BPF_METADATA_ENTRY &&
-		    left - n - 8 == nr * BPF_METADATA_ENTRY) {
-			name_len = n;
-			break;
-		}
+	if (evc_left(c) >= 512 + 8) {
+		name_len = 512;
+		for (size_t i = 256; i < 512; i++)
+			if (c->p[i]) {
+				name_len = 256;
+				break;
+			}
 	}
 	NEED(c, evc_left(c) >= name_len, "prog_name");
 	evc_str(c, name_len, &m->prog_name);
 	NEED(c, evc_u64(c, &m->nr_entries), "nr_entries");
 	NEED(c, evc_array(c, m->nr_entries, BPF_METADATA_ENTRY, &m->entries),
 	     "entries");
+	/* perf writes the record to the byte; more is a cut 512 form */
+	if (evc_left(c))
+		return PD_CORRUPT(c->f,
+				  "BPF_METADATA at offset 0x%llx: %llu bytes "
+				  "after its %llu entries",
+				  (unsigned long long)c->rec->offset,
+				  (unsigned long long)evc_left(c),
+				  (unsigned long long)m->nr_entries);
 	return 0;
 }
 
