@@ -14,7 +14,7 @@
 
 const char cmd_dump_usage[] =
 	"pdtool dump [--json] [--ordered] [--count] [--strict] [-v] "
-	"[-i] FILE";
+	"{FILE | -i FILE}";
 const char cmd_dump_summary[] =
 	"print every record of a capture, one per line";
 const char cmd_dump_options[] =
