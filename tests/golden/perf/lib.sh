@@ -1,0 +1,95 @@
+# lib.sh - shell helpers shared by the perf golden files and the
+# differential tests; source it from the repository root:
+#
+#	. tests/golden/perf/lib.sh
+#	pd_tmp_init			# a private temp dir, removed on exit
+#	for name in $(pd_captures); do
+#		file=$(pd_capture "$name")	# a plain path perf can read
+#	done
+#
+# STYLE T3 keeps a testdata capture over 64 KiB zstd-compressed, as
+# testdata/NAME.perf.data.zst; a directory capture (perf record --threads)
+# is testdata/NAME.perf.data/ whose big data files are stored as *.zst.
+# pd_capture turns either into a plain file or directory under $PD_TMP, so
+# perf and pdtool both read exactly what record.sh wrote.
+
+PD_TESTDATA=${PD_TESTDATA:-testdata}
+PD_CORPUS=${PD_CORPUS:-../shared/corpus}
+
+# Create $PD_TMP and remove it when the calling shell exits.
+pd_tmp_init()
+{
+	PD_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pdtool-test.XXXXXX") || exit 2
+	export PD_TMP
+	trap 'rm -rf "$PD_TMP"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+# The names of the testdata captures (demo, fp, ...), one per line, sorted.
+pd_captures()
+{
+	for f in "$PD_TESTDATA"/*.perf.data "$PD_TESTDATA"/*.perf.data.zst; do
+		[ -e "$f" ] || continue
+		f=${f##*/}
+		echo "${f%%.perf.data*}"
+	done | sort -u
+}
+
+# Print a plain path for capture NAME, decompressing into $PD_TMP where the
+# stored form is compressed.  Fails (status 1, message on stderr) when the
+# capture does not exist or does not decompress.
+pd_capture()
+{
+	_src=$PD_TESTDATA/$1.perf.data
+	_dst=${PD_TMP:?call pd_tmp_init first}/$1.perf.data
+	if [ -e "$_dst" ]; then
+		echo "$_dst"
+	elif [ -f "$_src" ]; then
+		echo "$_src"
+	elif [ -f "$_src.zst" ]; then
+		zstd -q -d -o "$_dst" "$_src.zst" || {
+			echo "pd_capture: cannot decompress '$_src.zst'" >&2
+			return 1
+		}
+		echo "$_dst"
+	elif [ -d "$_src" ]; then
+		if ! ls "$_src" | grep -q '\.zst$'; then
+			echo "$_src"
+			return 0
+		fi
+		mkdir -p "$_dst" || return 1
+		for _f in "$_src"/*; do
+			case "$_f" in
+			*.zst)	_b=${_f##*/}
+				zstd -q -d -o "$_dst/${_b%.zst}" "$_f" || {
+					echo "pd_capture: cannot decompress '$_f'" >&2
+					return 1
+				} ;;
+			*)	cp "$_f" "$_dst/" || return 1 ;;
+			esac
+		done
+		echo "$_dst"
+	else
+		echo "pd_capture: no capture '$1' in $PD_TESTDATA" >&2
+		return 1
+	fi
+}
+
+# The corpus captures perf 6.1 was run on, one "PATH VERDICT" line each
+# (PATH relative to $PD_CORPUS, VERDICT the first word of MANIFEST.md's last
+# column: yes, partly, NO, only).  Companion files have no verdict column
+# and are not listed.
+pd_corpus_captures()
+{
+	python3 - "$PD_CORPUS/MANIFEST.md" <<'PYEOF'
+import sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    if not line.startswith("| `"):
+        continue
+    cols = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cols) < 12:
+        continue
+    verdict = cols[-1].split()[0].rstrip(":").strip("*")
+    print(cols[0].strip("`"), verdict)
+PYEOF
+}

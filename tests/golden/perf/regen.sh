@@ -1,0 +1,114 @@
+#!/bin/sh
+# regen.sh - rewrite perf 6.1's golden view of every capture.
+#
+#	sh tests/golden/perf/regen.sh [NAME|CORPUS_PATH...]
+#
+# For each testdata capture (testdata/NAME.perf.data[.zst], or the
+# directory of perf record --threads) and each capture in ../shared/corpus
+# that MANIFEST.md says perf 6.1 reads ("yes" or "partly" in its last
+# column), writes under tests/golden/perf/:
+#
+#   testdata/NAME.stats, corpus/PATH.stats
+#	perf report --stats, "TYPE count" per record type (perf's names)
+#   testdata/NAME.samples, corpus/PATH.samples
+#	one line per sample, in file order: pid tid time cpu period ip nr
+#	(nr = raw callchain length), from perf's raw dump
+#
+# A golden over 32 KiB is stored zstd-compressed (NAME.samples.zst).  A
+# "# partial: ..." line says perf stopped early and why; the differential
+# tests (tests/cli/diff/) then compare what perf did read.  Arguments
+# restrict the run to those captures.  Needs perf 6.1 (the oracle), python3
+# and zstd; run from anywhere.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+
+PERF=${PERF:-perf}
+GOLD=tests/golden/perf
+BIG=32768
+# no symbol loading: the goldens must not depend on this host's binaries
+# or kallsyms, and perf is much faster without
+NOSYM="--symfs /nonexistent"
+STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
+
+v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
+case $v in
+"perf version 6.1."*) ;;
+*) echo "regen.sh: $v is not perf 6.1, the oracle the goldens name" >&2
+   exit 2 ;;
+esac
+pd_tmp_init
+
+wanted()
+{
+	[ $# -eq 0 ] && return 0
+	for w; do [ "$w" = "$cur" ] && return 0; done
+	return 1
+}
+
+# golden FILE OUT: write OUT.stats and OUT.samples[.zst] for capture FILE.
+golden()
+{
+	file=$1 out=$2 t=$PD_TMP/run
+	mkdir -p "$(dirname "$out")"
+	rm -f "$out.stats" "$out.samples" "$out.samples.zst"
+
+	"$PERF" report -f --stats $NOSYM -i "$file" >"$t.report" 2>"$t.rerr"
+	rc=$?
+	# perf report exits 0 even where it stopped reading; these messages
+	# say it did, and its counts then cover only part of the file
+	if grep -Eq "$STOPPED" "$t.rerr"; then
+		why=$(grep -E "$STOPPED" "$t.rerr" | head -n 1)
+		echo "# partial: perf report --stats stopped early" \
+			"(exit $rc: $why)" >"$out.stats"
+		if grep -q '^Aggregated stats' "$t.report"; then
+			python3 $GOLD/perfgolden.py stats "$t.report" \
+				>>"$out.stats" || return 1
+		fi
+	elif grep -q '^Aggregated stats' "$t.report"; then
+		python3 $GOLD/perfgolden.py stats "$t.report" >"$out.stats" ||
+			return 1
+	else
+		why=$(grep -v '^Error:$' "$t.rerr" | grep . | tail -n 1)
+		echo "# partial: perf report --stats printed no stats" \
+			"(exit $rc: $why)" >"$out.stats"
+	fi
+
+	"$PERF" evlist -v -f -i "$file" >"$t.evlist" 2>"$t.eerr"
+	"$PERF" script -f $NOSYM --dump-unsorted-raw-trace -F event \
+		-i "$file" >"$t.dump" 2>"$t.serr"
+	rc=$?
+	status=
+	if [ $rc != 0 ]; then
+		why=$(grep . "$t.serr" | tail -n 1)
+		status="perf script --dump-unsorted-raw-trace exited $rc: $why"
+	fi
+	python3 $GOLD/perfgolden.py samples "$t.evlist" "$t.dump" \
+		"$status" >"$out.samples" || return 1
+	if [ "$(wc -c <"$out.samples")" -gt $BIG ]; then
+		zstd -q -19 --rm -f "$out.samples" -o "$out.samples.zst"
+	fi
+	printf '%-60s %6s samples%s\n' "$out" \
+		"$( { cat "$out.samples" 2>/dev/null ||
+		   zstd -q -d -c "$out.samples.zst"; } | grep -c '^[^#]')" \
+		"${status:+ (partial)}"
+}
+
+fail=0
+for cur in $(pd_captures); do
+	wanted "$@" || continue
+	f=$(pd_capture "$cur") || { fail=1; continue; }
+	golden "$f" "$GOLD/testdata/$cur" || fail=1
+done
+
+if [ -d "$PD_CORPUS" ]; then
+	pd_corpus_captures >"$PD_TMP/corpus.list"
+	while read -r cur verdict; do
+		case $verdict in yes|partly) ;; *) continue ;; esac
+		wanted "$@" || continue
+		golden "$PD_CORPUS/$cur" "$GOLD/corpus/$cur" </dev/null || fail=1
+	done <"$PD_TMP/corpus.list"
+else
+	echo "regen.sh: no $PD_CORPUS: corpus goldens left as they are" >&2
+fi
+exit $fail
