@@ -15,8 +15,7 @@
 const char cmd_dump_usage[] =
 	"pdtool dump [--json] [--ordered] [--count] [--strict] [-v] "
 	"{FILE | -i FILE}";
-const char cmd_dump_summary[] =
-	"print every record of a capture, one per line";
+const char cmd_dump_summary[] = "print every record of a capture, one per line";
 const char cmd_dump_options[] =
 	"  -i, --input FILE   the capture to read ('-' reads a pipe-mode\n"
 	"                     stream from stdin); the same as FILE\n"
@@ -41,13 +40,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct dump_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "ordered", no_argument, NULL, OPT_ORDERED },
-		{ "count", no_argument, NULL, OPT_COUNT },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
+		{"input", required_argument, NULL, 'i'},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"ordered", no_argument, NULL, OPT_ORDERED},
+		{"count", no_argument, NULL, OPT_COUNT},
+		{"strict", no_argument, NULL, OPT_STRICT},
+		{"verbose", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -157,7 +156,7 @@ static int dump_records(struct pd_file *f, struct pd_reader *r,
 
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 {
-	struct dump_opts o = { NULL, false, false, false };
+	struct dump_opts o = {NULL, false, false, false};
 	const struct pd_reader_stats *st;
 	struct pde_dump_totals *totals;
 	struct pd_reader *r;

@@ -135,7 +135,7 @@ static void f_str(struct pde_dump *d, const char *key, struct pd_str s)
 
 static void f_cstr(struct pde_dump *d, const char *key, const char *s)
 {
-	struct pd_str v = { s, strlen(s) };
+	struct pd_str v = {s, strlen(s)};
 
 	f_str(d, key, v);
 }
@@ -216,8 +216,7 @@ void pde_dump_init(struct pde_dump *d, FILE *out, bool json)
 	pde_json_init(&d->j, out, false);
 }
 
-static void begin_rec(struct pde_dump *d, const struct pd_rec *rec,
-		      bool known)
+static void begin_rec(struct pde_dump *d, const struct pd_rec *rec, bool known)
 {
 	const char *name = pd_rec_type_name(rec->type);
 	char unknown[32];
@@ -283,10 +282,9 @@ static void sample_id(struct pde_dump *d, const struct pd_sample_id *s)
 }
 
 /* read_format values, of a SAMPLE or a READ record */
-static void read_values(struct pde_dump *d, uint64_t rf,
-			uint64_t time_enabled, uint64_t time_running,
-			uint64_t nr, const struct pd_sample *s,
-			const struct pd_ev_read *r)
+static void read_values(struct pde_dump *d, uint64_t rf, uint64_t time_enabled,
+			uint64_t time_running, uint64_t nr,
+			const struct pd_sample *s, const struct pd_ev_read *r)
 {
 	struct pd_read_value v;
 
@@ -767,7 +765,8 @@ static void user_fields(struct pde_dump *d, const struct pd_event *ev)
 		f_array(d, "data");
 		for (uint64_t i = 0; i < ev->stat_config.nr; i++) {
 			f_object(d, NULL);
-			f_u64(d, "tag", pd_u64s_get(&ev->stat_config.data, 2 * i));
+			f_u64(d, "tag",
+			      pd_u64s_get(&ev->stat_config.data, 2 * i));
 			f_u64(d, "val",
 			      pd_u64s_get(&ev->stat_config.data, 2 * i + 1));
 			close_(d);
@@ -811,16 +810,15 @@ static void user_fields(struct pde_dump *d, const struct pd_event *ev)
 			f_u64(d, "time_cycles", t->time_cycles);
 			f_hex(d, "time_mask", t->time_mask);
 			f_u64(d, "cap_user_time_zero", t->cap_user_time_zero);
-			f_u64(d, "cap_user_time_short",
-			      t->cap_user_time_short);
+			f_u64(d, "cap_user_time_short", t->cap_user_time_short);
 		}
 		break;
 	}
 	case PD_REC_HEADER_FEATURE: {
-		const char *name = pd_feature_name(
-			ev->feature.feat_id < PD_FEAT_MAX
-				? (unsigned)ev->feature.feat_id
-				: 0);
+		const char *name =
+			pd_feature_name(ev->feature.feat_id < PD_FEAT_MAX
+						? (unsigned)ev->feature.feat_id
+						: 0);
 
 		f_u64(d, "feat_id", ev->feature.feat_id);
 		if (name)

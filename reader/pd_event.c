@@ -6,10 +6,10 @@
  */
 #include "pd_event_int.h"
 
-#define BPF_METADATA_ENTRY 320	/* char key[64], value[256] */
-#define THREAD_MAP_ENTRY 24	/* u64 pid, char comm[16] */
-#define ID_INDEX_ENTRY 32	/* id, idx, cpu, tid */
-#define ID_INDEX_ENTRY2 16	/* machine_pid, vcpu */
+#define BPF_METADATA_ENTRY 320 /* char key[64], value[256] */
+#define THREAD_MAP_ENTRY 24    /* u64 pid, char comm[16] */
+#define ID_INDEX_ENTRY 32      /* id, idx, cpu, tid */
+#define ID_INDEX_ENTRY2 16     /* machine_pid, vcpu */
 
 int pd_ev_short(const struct pd_evcur *c, const char *field)
 {
@@ -56,7 +56,8 @@ int pd_event_decode(struct pd_file *f, const struct pd_rec *rec,
 				  "pd_sample_decode()",
 				  (unsigned long long)rec->offset);
 	if (rec->size < 8 || !rec->data)
-		return PD_CORRUPT(f, "record at offset 0x%llx: size %u < header "
+		return PD_CORRUPT(f,
+				  "record at offset 0x%llx: size %u < header "
 				  "size 8",
 				  (unsigned long long)rec->offset, rec->size);
 	if (!pd_rec_type_name(rec->type))
@@ -126,10 +127,11 @@ int pd_ev_cpu_map(struct pd_evcur *c, struct pd_cpu_map *m)
 		PD_EV_NEED(c, evc_u16(c, &m->end_cpu), "cpu map end_cpu");
 		return 0;
 	default:
-		return pd_set_err(c->f, PD_ERR_UNSUPPORTED,
-				  "%s at offset 0x%llx: unknown cpu map type %u",
-				  pd_rec_type_name(c->rec->type),
-				  (unsigned long long)c->rec->offset, m->type);
+		return pd_set_err(
+			c->f, PD_ERR_UNSUPPORTED,
+			"%s at offset 0x%llx: unknown cpu map type %u",
+			pd_rec_type_name(c->rec->type),
+			(unsigned long long)c->rec->offset, m->type);
 	}
 }
 
@@ -153,8 +155,9 @@ int pd_cpu_map_next(const struct pd_cpu_map *m, uint64_t *pos, int *cpu)
 		while (*pos < total) {
 			const uint64_t word = *pos / bits;
 			const unsigned char *p = m->raw + word * m->long_size;
-			uint64_t w = m->long_size == 8 ? pd_load_u64(p, m->swap)
-						       : pd_load_u32(p, m->swap);
+			uint64_t w = m->long_size == 8
+					     ? pd_load_u64(p, m->swap)
+					     : pd_load_u32(p, m->swap);
 
 			w >>= *pos % bits;
 			if (!w) {
@@ -169,17 +172,18 @@ int pd_cpu_map_next(const struct pd_cpu_map *m, uint64_t *pos, int *cpu)
 		return 0;
 	}
 	case PD_CPU_MAP_RANGE: {
-		const uint64_t span = m->end_cpu >= m->start_cpu
-					      ? (uint64_t)m->end_cpu -
-							m->start_cpu + 1
-					      : 0;
+		const uint64_t span =
+			m->end_cpu >= m->start_cpu
+				? (uint64_t)m->end_cpu - m->start_cpu + 1
+				: 0;
 
 		if (*pos >= span + m->any_cpu)
 			return 0;
 		if (m->any_cpu && *pos == 0)
 			*cpu = -1;
 		else
-			*cpu = (int)(m->start_cpu + *pos - (m->any_cpu ? 1 : 0));
+			*cpu = (int)(m->start_cpu + *pos -
+				     (m->any_cpu ? 1 : 0));
 		(*pos)++;
 		return 1;
 	}
@@ -194,8 +198,8 @@ void pd_ev_read_value(const struct pd_ev_read *r, uint64_t i,
 		      struct pd_read_value *out)
 {
 	const uint64_t rf = r->read_format;
-	const size_t entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) +
-			     (rf & PD_FORMAT_LOST ? 8 : 0);
+	const size_t entry =
+		8 + (rf & PD_FORMAT_ID ? 8 : 0) + (rf & PD_FORMAT_LOST ? 8 : 0);
 	const unsigned char *p;
 
 	memset(out, 0, sizeof(*out));

@@ -36,41 +36,41 @@ struct pd_str {
 
 /* ---- kernel records (PERF_RECORD_*, types 1..63) ---------------------- */
 
-struct pd_ev_mmap {			/* MMAP */
+struct pd_ev_mmap { /* MMAP */
 	uint32_t pid, tid;
-	uint64_t start, len, pgoff;	/* bytes */
+	uint64_t start, len, pgoff; /* bytes */
 	struct pd_str filename;
 };
 
-struct pd_ev_mmap2 {			/* MMAP2 */
+struct pd_ev_mmap2 { /* MMAP2 */
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
-	int has_build_id;		/* misc has PD_MISC_MMAP_BUILD_ID */
-	uint32_t maj, min;		/* inode form */
+	int has_build_id;  /* misc has PD_MISC_MMAP_BUILD_ID */
+	uint32_t maj, min; /* inode form */
 	uint64_t ino, ino_generation;
-	uint8_t build_id_size;		/* build-id form; at most 20 */
-	const unsigned char *build_id;	/* build_id_size bytes */
-	uint32_t prot, flags;		/* PROT_*, MAP_* */
+	uint8_t build_id_size;	       /* build-id form; at most 20 */
+	const unsigned char *build_id; /* build_id_size bytes */
+	uint32_t prot, flags;	       /* PROT_*, MAP_* */
 	struct pd_str filename;
 };
 
-struct pd_ev_lost {			/* LOST */
+struct pd_ev_lost { /* LOST */
 	uint64_t id;
-	uint64_t lost;			/* records lost */
+	uint64_t lost; /* records lost */
 };
 
-struct pd_ev_comm {			/* COMM; PD_MISC_COMM_EXEC in misc */
+struct pd_ev_comm { /* COMM; PD_MISC_COMM_EXEC in misc */
 	uint32_t pid, tid;
 	struct pd_str comm;
 };
 
-struct pd_ev_fork {			/* FORK and EXIT */
+struct pd_ev_fork { /* FORK and EXIT */
 	uint32_t pid, ppid;
 	uint32_t tid, ptid;
-	uint64_t time;			/* ns */
+	uint64_t time; /* ns */
 };
 
-struct pd_ev_throttle {			/* THROTTLE and UNTHROTTLE */
+struct pd_ev_throttle { /* THROTTLE and UNTHROTTLE */
 	uint64_t time, id, stream_id;
 };
 
@@ -80,23 +80,23 @@ struct pd_ev_throttle {			/* THROTTLE and UNTHROTTLE */
  */
 struct pd_ev_read {
 	uint32_t pid, tid;
-	uint64_t read_format;		/* the event's; PD_FORMAT_* bits */
+	uint64_t read_format;		     /* the event's; PD_FORMAT_* bits */
 	uint64_t time_enabled, time_running; /* when in read_format */
-	uint64_t nr;			/* values: 1 unless GROUP */
+	uint64_t nr;			     /* values: 1 unless GROUP */
 	const unsigned char *raw;
 	int swap;
 };
 
-struct pd_ev_aux {			/* AUX */
-	uint64_t aux_offset, aux_size;	/* bytes */
-	uint64_t flags;			/* PERF_AUX_FLAG_* */
+struct pd_ev_aux {		       /* AUX */
+	uint64_t aux_offset, aux_size; /* bytes */
+	uint64_t flags;		       /* PERF_AUX_FLAG_* */
 };
 
-struct pd_ev_itrace_start {		/* ITRACE_START */
+struct pd_ev_itrace_start { /* ITRACE_START */
 	uint32_t pid, tid;
 };
 
-struct pd_ev_lost_samples {		/* LOST_SAMPLES */
+struct pd_ev_lost_samples { /* LOST_SAMPLES */
 	uint64_t lost;
 };
 
@@ -109,37 +109,37 @@ struct pd_ev_switch {
 struct pd_ev_namespaces {
 	uint32_t pid, tid;
 	uint64_t nr_namespaces;
-	struct pd_u64s link_info;	/* 2 * nr_namespaces u64 */
+	struct pd_u64s link_info; /* 2 * nr_namespaces u64 */
 };
 
-struct pd_ev_ksymbol {			/* KSYMBOL */
+struct pd_ev_ksymbol { /* KSYMBOL */
 	uint64_t addr;
-	uint32_t len;			/* bytes */
-	uint16_t ksym_type;		/* PERF_RECORD_KSYMBOL_TYPE_* */
-	uint16_t flags;			/* bit 0: unregister */
+	uint32_t len;	    /* bytes */
+	uint16_t ksym_type; /* PERF_RECORD_KSYMBOL_TYPE_* */
+	uint16_t flags;	    /* bit 0: unregister */
 	struct pd_str name;
 };
 
-struct pd_ev_bpf_event {		/* BPF_EVENT */
-	uint16_t type;			/* PERF_BPF_EVENT_* */
+struct pd_ev_bpf_event { /* BPF_EVENT */
+	uint16_t type;	 /* PERF_BPF_EVENT_* */
 	uint16_t flags;
-	uint32_t id;			/* BPF program id */
-	const unsigned char *tag;	/* 8 bytes */
+	uint32_t id;		  /* BPF program id */
+	const unsigned char *tag; /* 8 bytes */
 };
 
-struct pd_ev_cgroup {			/* CGROUP */
+struct pd_ev_cgroup { /* CGROUP */
 	uint64_t id;
 	struct pd_str path;
 };
 
-struct pd_ev_text_poke {		/* TEXT_POKE */
+struct pd_ev_text_poke { /* TEXT_POKE */
 	uint64_t addr;
 	uint16_t old_len, new_len;	/* bytes */
 	const unsigned char *old_bytes; /* old_len bytes */
 	const unsigned char *new_bytes; /* new_len bytes */
 };
 
-struct pd_ev_aux_output_hw_id {		/* AUX_OUTPUT_HW_ID */
+struct pd_ev_aux_output_hw_id { /* AUX_OUTPUT_HW_ID */
 	uint64_t hw_id;
 };
 
@@ -154,13 +154,13 @@ struct pd_ev_callchain_deferred {
 
 /* ---- perf's own records (types 64 and up) ----------------------------- */
 
-struct pd_ev_header_attr {		/* HEADER_ATTR */
+struct pd_ev_header_attr { /* HEADER_ATTR */
 	struct pd_attr attr;
 	struct pd_u64s ids;
 };
 
-struct pd_ev_event_type {		/* HEADER_EVENT_TYPE */
-	uint64_t event_id;		/* tracepoint config */
+struct pd_ev_event_type {  /* HEADER_EVENT_TYPE */
+	uint64_t event_id; /* tracepoint config */
 	struct pd_str name;
 };
 
@@ -169,15 +169,15 @@ struct pd_ev_event_type {		/* HEADER_EVENT_TYPE */
  * reader's rec->payload); simpleperf writes it inside.
  */
 struct pd_ev_tracing_data {
-	uint32_t size;			/* bytes, as the record says */
+	uint32_t size; /* bytes, as the record says */
 	const unsigned char *data;
-	uint64_t data_size;		/* bytes available at data */
+	uint64_t data_size; /* bytes available at data */
 };
 
-struct pd_ev_build_id {			/* HEADER_BUILD_ID */
-	int32_t pid;			/* -1 kernel, 0 host user space */
-	uint8_t size;			/* build-id bytes, at most 20; 20
-					 * without PD_MISC_BUILD_ID_SIZE */
+struct pd_ev_build_id { /* HEADER_BUILD_ID */
+	int32_t pid;	/* -1 kernel, 0 host user space */
+	uint8_t size;	/* build-id bytes, at most 20; 20
+			 * without PD_MISC_BUILD_ID_SIZE */
 	const unsigned char *build_id;
 	struct pd_str filename;
 };
@@ -185,30 +185,30 @@ struct pd_ev_build_id {			/* HEADER_BUILD_ID */
 /* One entry of an ID_INDEX. */
 struct pd_id_index_entry {
 	uint64_t id, idx, cpu, tid;
-	int has_vm;			/* machine_pid and vcpu are present */
+	int has_vm; /* machine_pid and vcpu are present */
 	uint64_t machine_pid, vcpu;
 };
 
 /* ID_INDEX: entries through pd_ev_id_index_get(). */
 struct pd_ev_id_index {
 	uint64_t nr;
-	int has_vm;			/* the id_index_entry_2 extension */
-	const unsigned char *entries;	/* nr * 32 bytes */
-	const unsigned char *entries2;	/* nr * 16 bytes when has_vm */
+	int has_vm;		       /* the id_index_entry_2 extension */
+	const unsigned char *entries;  /* nr * 32 bytes */
+	const unsigned char *entries2; /* nr * 16 bytes when has_vm */
 	int swap;
 };
 
-struct pd_ev_auxtrace_info {		/* AUXTRACE_INFO */
-	uint32_t type;			/* PERF_AUXTRACE_* */
+struct pd_ev_auxtrace_info { /* AUXTRACE_INFO */
+	uint32_t type;	     /* PERF_AUXTRACE_* */
 	struct pd_u64s priv;
 };
 
 /* AUXTRACE: the trace data follows the record (rec->payload). */
 struct pd_ev_auxtrace {
-	uint64_t size;			/* bytes of trace data */
+	uint64_t size; /* bytes of trace data */
 	uint64_t offset, reference;
 	uint32_t idx, tid, cpu;
-	const unsigned char *data;	/* NULL unless the reader had it */
+	const unsigned char *data; /* NULL unless the reader had it */
 	uint64_t data_size;
 };
 
@@ -221,7 +221,7 @@ struct pd_ev_auxtrace_error {
 	uint64_t ip;
 	int has_time;
 	uint64_t time;
-	struct pd_str msg;		/* at most 64 bytes */
+	struct pd_str msg; /* at most 64 bytes */
 	int has_vm;
 	uint32_t machine_pid, vcpu;
 };
@@ -229,7 +229,7 @@ struct pd_ev_auxtrace_error {
 /* THREAD_MAP: entries through pd_ev_thread_map_get(). */
 struct pd_ev_thread_map {
 	uint64_t nr;
-	const unsigned char *entries;	/* nr * 24 bytes */
+	const unsigned char *entries; /* nr * 24 bytes */
 	int swap;
 };
 
@@ -238,34 +238,34 @@ struct pd_ev_thread_map {
  * one of three forms.  The CPUs are listed by pd_cpu_map_next().
  */
 enum pd_cpu_map_type {
-	PD_CPU_MAP_CPUS = 0,		/* nr u16 CPU numbers */
-	PD_CPU_MAP_MASK = 1,		/* nr bitmap words of long_size */
-	PD_CPU_MAP_RANGE = 2,		/* [any_cpu,] start_cpu..end_cpu */
+	PD_CPU_MAP_CPUS = 0,  /* nr u16 CPU numbers */
+	PD_CPU_MAP_MASK = 1,  /* nr bitmap words of long_size */
+	PD_CPU_MAP_RANGE = 2, /* [any_cpu,] start_cpu..end_cpu */
 };
 
 struct pd_cpu_map {
-	uint16_t type;			/* pd_cpu_map_type */
-	uint16_t nr;			/* CPUS: entries; MASK: words */
-	uint16_t long_size;		/* MASK: 4 or 8 */
-	uint8_t any_cpu;		/* RANGE: -1 is in the map */
-	uint16_t start_cpu, end_cpu;	/* RANGE */
-	const unsigned char *raw;	/* CPUS / MASK data */
+	uint16_t type;		     /* pd_cpu_map_type */
+	uint16_t nr;		     /* CPUS: entries; MASK: words */
+	uint16_t long_size;	     /* MASK: 4 or 8 */
+	uint8_t any_cpu;	     /* RANGE: -1 is in the map */
+	uint16_t start_cpu, end_cpu; /* RANGE */
+	const unsigned char *raw;    /* CPUS / MASK data */
 	int swap;
 };
 
-struct pd_ev_stat_config {		/* STAT_CONFIG */
+struct pd_ev_stat_config { /* STAT_CONFIG */
 	uint64_t nr;
-	struct pd_u64s data;		/* nr {tag, val} pairs: 2 * nr */
+	struct pd_u64s data; /* nr {tag, val} pairs: 2 * nr */
 };
 
-struct pd_ev_stat {			/* STAT */
+struct pd_ev_stat { /* STAT */
 	uint64_t id;
 	uint32_t cpu, thread;
 	uint64_t val, ena, run;
 };
 
-struct pd_ev_stat_round {		/* STAT_ROUND */
-	uint64_t type;			/* 0 interval, 1 final */
+struct pd_ev_stat_round { /* STAT_ROUND */
+	uint64_t type;	  /* 0 interval, 1 final */
 	uint64_t time;
 };
 
@@ -278,11 +278,11 @@ enum pd_event_update_type {
 };
 
 struct pd_ev_event_update {
-	uint64_t type;			/* pd_event_update_type */
-	uint64_t id;			/* a sample id of the event */
-	struct pd_str str;		/* UNIT, NAME */
-	double scale;			/* SCALE */
-	struct pd_cpu_map cpus;		/* CPUS */
+	uint64_t type;		/* pd_event_update_type */
+	uint64_t id;		/* a sample id of the event */
+	struct pd_str str;	/* UNIT, NAME */
+	double scale;		/* SCALE */
+	struct pd_cpu_map cpus; /* CPUS */
 };
 
 /* TIME_CONV: short form (perf < 5.11) or long form (has_long). */
@@ -293,9 +293,9 @@ struct pd_ev_time_conv {
 	uint8_t cap_user_time_zero, cap_user_time_short;
 };
 
-struct pd_ev_header_feature {		/* HEADER_FEATURE */
-	uint64_t feat_id;		/* pd_feature */
-	const unsigned char *data;	/* the section, file byte order */
+struct pd_ev_header_feature {	   /* HEADER_FEATURE */
+	uint64_t feat_id;	   /* pd_feature */
+	const unsigned char *data; /* the section, file byte order */
 	size_t size;
 };
 
@@ -304,10 +304,10 @@ struct pd_ev_header_feature {		/* HEADER_FEATURE */
  * PD_READ_KEEP_COMPRESSED): a zstd frame piece.
  */
 struct pd_ev_compressed {
-	uint64_t data_size;		/* COMPRESSED2's field, or the
-					 * bytes after the header */
+	uint64_t data_size; /* COMPRESSED2's field, or the
+			     * bytes after the header */
 	const unsigned char *data;
-	size_t avail;			/* bytes of data in the record */
+	size_t avail; /* bytes of data in the record */
 };
 
 /*
@@ -317,13 +317,13 @@ struct pd_ev_compressed {
 struct pd_ev_bpf_metadata {
 	struct pd_str prog_name;
 	uint64_t nr_entries;
-	const unsigned char *entries;	/* nr_entries * 320 bytes */
+	const unsigned char *entries; /* nr_entries * 320 bytes */
 };
 
 /* ---- the decoded record --------------------------------------------- */
 
 struct pd_event {
-	uint32_t type;			/* rec->type */
+	uint32_t type; /* rec->type */
 	uint16_t misc;
 	/*
 	 * Kernel records: the sample_id_all trailer (mask 0 when the
@@ -398,9 +398,8 @@ PD_API void pd_ev_id_index_get(const struct pd_ev_id_index *x, uint64_t i,
 			       struct pd_id_index_entry *out);
 
 /* Entry i of a THREAD_MAP (i < m->nr): its pid and comm. */
-PD_API void pd_ev_thread_map_get(const struct pd_ev_thread_map *m,
-				 uint64_t i, uint64_t *pid,
-				 struct pd_str *comm);
+PD_API void pd_ev_thread_map_get(const struct pd_ev_thread_map *m, uint64_t i,
+				 uint64_t *pid, struct pd_str *comm);
 
 /* Entry i of a BPF_METADATA (i < m->nr_entries). */
 PD_API void pd_ev_bpf_metadata_get(const struct pd_ev_bpf_metadata *m,
@@ -411,8 +410,7 @@ PD_API void pd_ev_bpf_metadata_get(const struct pd_ev_bpf_metadata *m,
  * The CPUs of a CPU map, in order.  Start with *pos = 0.
  * @return 1 and *cpu (-1 stands for "any CPU"), or 0 after the last.
  */
-PD_API int pd_cpu_map_next(const struct pd_cpu_map *m, uint64_t *pos,
-			   int *cpu);
+PD_API int pd_cpu_map_next(const struct pd_cpu_map *m, uint64_t *pos, int *cpu);
 
 #ifdef __cplusplus
 }

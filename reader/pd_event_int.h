@@ -101,8 +101,7 @@ static inline void evc_str_at(const unsigned char *p, size_t max,
  * the body for a variable-length name, or a fixed-size char array that
  * a short record may have cut.
  */
-static inline void evc_str(struct pd_evcur *c, uint64_t max,
-			   struct pd_str *s)
+static inline void evc_str(struct pd_evcur *c, uint64_t max, struct pd_str *s)
 {
 	const uint64_t n = evc_left(c) < max ? evc_left(c) : max;
 
@@ -119,8 +118,7 @@ static inline bool evc_array(struct pd_evcur *c, uint64_t nr, uint64_t elem,
 	return evc_take(c, nr * elem, out);
 }
 
-static inline bool evc_u64s(struct pd_evcur *c, uint64_t nr,
-			    struct pd_u64s *a)
+static inline bool evc_u64s(struct pd_evcur *c, uint64_t nr, struct pd_u64s *a)
 {
 	a->swap = c->swap;
 	if (!evc_array(c, nr, 8, &a->raw))
@@ -132,10 +130,10 @@ static inline bool evc_u64s(struct pd_evcur *c, uint64_t nr,
 /* Set the file's message for a field the record is too short for. */
 int pd_ev_short(const struct pd_evcur *c, const char *field);
 
-#define PD_EV_NEED(c, ok, field)                                            \
-	do {                                                                \
-		if (!(ok))                                                  \
-			return pd_ev_short((c), (field));                   \
+#define PD_EV_NEED(c, ok, field)                                               \
+	do {                                                                   \
+		if (!(ok))                                                     \
+			return pd_ev_short((c), (field));                      \
 	} while (0)
 
 /* pd_event_kernel.c: types 1..63 but SAMPLE; c ends before the trailer */

@@ -20,8 +20,7 @@ static int header_attr(struct pd_evcur *c, struct pd_ev_header_attr *a)
 			      c->rec->offset + 8, &a->attr, &attr_len));
 	c->p += attr_len;
 	/* the ids fill the rest; perf ignores a ragged tail too */
-	return evc_u64s(c, evc_left(c) / 8, &a->ids) ? 0
-						     : pd_ev_short(c, "id");
+	return evc_u64s(c, evc_left(c) / 8, &a->ids) ? 0 : pd_ev_short(c, "id");
 }
 
 /*
@@ -47,8 +46,7 @@ static int tracing_data(struct pd_evcur *c, struct pd_ev_tracing_data *t)
 }
 
 /* s32 pid; u8 build_id[20], u8 size, u8 + u16 reserved; filename */
-static int build_id(struct pd_evcur *c, uint16_t misc,
-		    struct pd_ev_build_id *b)
+static int build_id(struct pd_evcur *c, uint16_t misc, struct pd_ev_build_id *b)
 {
 	uint32_t pid;
 

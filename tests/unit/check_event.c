@@ -13,9 +13,9 @@
 #include <string.h>
 
 /* the event's sample_id_all trailer: 6 u64 */
-#define ID_SAMPLE_TYPE                                                      \
-	(PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |                    \
-	 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
+#define ID_SAMPLE_TYPE                                                         \
+	(PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | \
+	 PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
 #define TRAILER 48
 #define EVENT_ID 0x77
 #define T_PID 0x1234
@@ -48,15 +48,15 @@ static bool str_is(struct pd_str s, const char *want)
 	return s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
 }
 
-#define ck_str(s, want)                                                     \
-	ck_assert_msg(str_is((s), (want)), "%s is '%.*s', not '%s'", #s,     \
+#define ck_str(s, want)                                                        \
+	ck_assert_msg(str_is((s), (want)), "%s is '%.*s', not '%s'", #s,       \
 		      (int)(s).len, (s).ptr, (want))
 
 struct ev_case {
 	const char *name;
 	uint32_t type;
-	uint64_t read_format;		/* of the event */
-	uint32_t min_len;		/* shorter: PD_ERR_FORMAT */
+	uint64_t read_format; /* of the event */
+	uint32_t min_len;     /* shorter: PD_ERR_FORMAT */
 	void (*build)(struct tf *t);
 	void (*check)(const struct pd_event *ev);
 };
@@ -178,8 +178,8 @@ static void c_throttle(const struct pd_event *ev)
 	ck_assert_uint_eq(ev->throttle.stream_id, 55);
 }
 
-#define RF_ONE                                                              \
-	(PD_FORMAT_TOTAL_TIME_ENABLED | PD_FORMAT_TOTAL_TIME_RUNNING |      \
+#define RF_ONE                                                                 \
+	(PD_FORMAT_TOTAL_TIME_ENABLED | PD_FORMAT_TOTAL_TIME_RUNNING |         \
 	 PD_FORMAT_ID | PD_FORMAT_LOST)
 #define RF_GROUP (PD_FORMAT_GROUP | PD_FORMAT_ID | PD_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -292,8 +292,8 @@ static void c_mmap2(const struct pd_event *ev)
 }
 
 static const unsigned char build_id20[20] = {
-	0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6,
-	7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	0xde, 0xad, 0xbe, 0xef, 1,  2,	3,  4,	5,  6,
+	7,    8,    9,	  10,	11, 12, 13, 14, 15, 16,
 };
 
 static void b_mmap2_build_id(struct tf *t)
@@ -396,7 +396,7 @@ static void b_namespaces(struct tf *t)
 	tf_u32(t, 60);
 	tf_u32(t, 61);
 	tf_u64(t, 2);
-	tf_u64(t, 4);	/* dev */
+	tf_u64(t, 4); /* dev */
 	tf_u64(t, 0xf0000001);
 	tf_u64(t, 4);
 	tf_u64(t, 0xf0000002);
@@ -438,8 +438,8 @@ static void c_ksymbol(const struct pd_event *ev)
 	ck_str(ev->ksymbol.name, "bpf_prog_6deef7357e7b4530");
 }
 
-static const unsigned char tag8[8] = { 0x6d, 0xee, 0xf7, 0x35,
-				       0x7e, 0x7b, 0x45, 0x30 };
+static const unsigned char tag8[8] = {0x6d, 0xee, 0xf7, 0x35,
+				      0x7e, 0x7b, 0x45, 0x30};
 
 static void b_bpf_event(struct tf *t)
 {
@@ -475,8 +475,8 @@ static void c_cgroup(const struct pd_event *ev)
 	ck_str(ev->cgroup.path, "/user.slice");
 }
 
-static const unsigned char poke_old[3] = { 0x0f, 0x1f, 0x00 };
-static const unsigned char poke_new[2] = { 0xeb, 0x05 };
+static const unsigned char poke_old[3] = {0x0f, 0x1f, 0x00};
+static const unsigned char poke_new[2] = {0xeb, 0x05};
 
 static void b_text_poke(struct tf *t)
 {
@@ -890,8 +890,7 @@ static void put_range(struct tf *t)
 	tf_u16(t, 6);
 }
 
-static void check_cpus(const struct pd_cpu_map *m, const int *want,
-		       size_t n)
+static void check_cpus(const struct pd_cpu_map *m, const int *want, size_t n)
 {
 	uint64_t pos = 0;
 	size_t i = 0;
@@ -907,10 +906,10 @@ static void check_cpus(const struct pd_cpu_map *m, const int *want,
 
 static void c_cpu_map_any(const struct pd_cpu_map *m)
 {
-	static const int cpus[] = { -1, 2, 5 };
-	static const int mask32[] = { 0, 2, 31, 33 };
-	static const int mask64[] = { 0, 1, 63 };
-	static const int range[] = { -1, 4, 5, 6 };
+	static const int cpus[] = {-1, 2, 5};
+	static const int mask32[] = {0, 2, 31, 33};
+	static const int mask64[] = {0, 1, 63};
+	static const int range[] = {-1, 4, 5, 6};
 
 	switch (m->type) {
 	case PD_CPU_MAP_CPUS:
@@ -932,20 +931,20 @@ static void c_cpu_map_any(const struct pd_cpu_map *m)
 	}
 }
 
-#define CPU_MAP_CASE(form)                                                  \
-	static void b_cpu_map_##form(struct tf *t)                          \
-	{                                                                   \
-		tf_begin(t, PD_REC_CPU_MAP, 0);                             \
-		put_##form(t);                                              \
-		tf_end(t);                                                  \
-	}                                                                   \
-	static void b_update_##form(struct tf *t)                           \
-	{                                                                   \
-		tf_begin(t, PD_REC_EVENT_UPDATE, 0);                        \
-		tf_u64(t, PD_EVENT_UPDATE_CPUS);                            \
-		tf_u64(t, EVENT_ID);                                        \
-		put_##form(t);                                              \
-		tf_end(t);                                                  \
+#define CPU_MAP_CASE(form)                                                     \
+	static void b_cpu_map_##form(struct tf *t)                             \
+	{                                                                      \
+		tf_begin(t, PD_REC_CPU_MAP, 0);                                \
+		put_##form(t);                                                 \
+		tf_end(t);                                                     \
+	}                                                                      \
+	static void b_update_##form(struct tf *t)                              \
+	{                                                                      \
+		tf_begin(t, PD_REC_EVENT_UPDATE, 0);                           \
+		tf_u64(t, PD_EVENT_UPDATE_CPUS);                               \
+		tf_u64(t, EVENT_ID);                                           \
+		put_##form(t);                                                 \
+		tf_end(t);                                                     \
 	}
 CPU_MAP_CASE(cpus)
 CPU_MAP_CASE(mask32)
@@ -1043,7 +1042,7 @@ static void c_update_str(const struct pd_event *ev)
 	ck_assert_uint_eq(ev->event_update.id, EVENT_ID);
 	ck_str(ev->event_update.str,
 	       ev->event_update.type == PD_EVENT_UPDATE_UNIT ? "msec"
-							      : "task-clock");
+							     : "task-clock");
 }
 
 static void b_update_scale(struct tf *t)
@@ -1128,7 +1127,7 @@ static void c_header_feature(const struct pd_event *ev)
 	ck_assert_mem_eq(ev->feature.data + 4, "myhost", 7);
 }
 
-static const unsigned char zbytes[5] = { 0x28, 0xb5, 0x2f, 0xfd, 0x00 };
+static const unsigned char zbytes[5] = {0x28, 0xb5, 0x2f, 0xfd, 0x00};
 
 static void b_compressed(struct tf *t)
 {
@@ -1196,112 +1195,106 @@ static void c_bpf_metadata(const struct pd_event *ev)
 #define K(n) (8 + (n) + TRAILER) /* shortest kernel record, body n */
 
 static const struct ev_case ev_cases[] = {
-	{ "MMAP", PD_REC_MMAP, 0, K(32), b_mmap, c_mmap },
-	{ "LOST", PD_REC_LOST, 0, K(16), b_lost, c_lost },
-	{ "COMM", PD_REC_COMM, 0, K(8), b_comm, c_comm },
-	{ "EXIT", PD_REC_EXIT, 0, K(24), b_exit, c_fork },
-	{ "THROTTLE", PD_REC_THROTTLE, 0, K(24), b_throttle, c_throttle },
-	{ "UNTHROTTLE", PD_REC_UNTHROTTLE, 0, K(24), b_unthrottle,
-	  c_throttle },
-	{ "FORK", PD_REC_FORK, 0, K(24), b_fork, c_fork },
-	{ "READ", PD_REC_READ, RF_ONE, K(48), b_read, c_read },
-	{ "READ group", PD_REC_READ, RF_GROUP, K(56), b_read_group,
-	  c_read_group },
-	{ "MMAP2", PD_REC_MMAP2, 0, K(64), b_mmap2, c_mmap2 },
-	{ "MMAP2 build-id", PD_REC_MMAP2, 0, K(64), b_mmap2_build_id,
-	  c_mmap2_build_id },
-	{ "AUX", PD_REC_AUX, 0, K(24), b_aux, c_aux },
-	{ "ITRACE_START", PD_REC_ITRACE_START, 0, K(8), b_itrace_start,
-	  c_itrace_start },
-	{ "LOST_SAMPLES", PD_REC_LOST_SAMPLES, 0, K(8), b_lost_samples,
-	  c_lost_samples },
-	{ "SWITCH", PD_REC_SWITCH, 0, K(0), b_switch, c_switch },
-	{ "SWITCH_CPU_WIDE", PD_REC_SWITCH_CPU_WIDE, 0, K(8),
-	  b_switch_cpu_wide, c_switch_cpu_wide },
-	{ "NAMESPACES", PD_REC_NAMESPACES, 0, K(48), b_namespaces,
-	  c_namespaces },
-	{ "KSYMBOL", PD_REC_KSYMBOL, 0, K(16), b_ksymbol, c_ksymbol },
-	{ "BPF_EVENT", PD_REC_BPF_EVENT, 0, K(16), b_bpf_event, c_bpf_event },
-	{ "CGROUP", PD_REC_CGROUP, 0, K(8), b_cgroup, c_cgroup },
-	{ "TEXT_POKE", PD_REC_TEXT_POKE, 0, K(17), b_text_poke, c_text_poke },
-	{ "AUX_OUTPUT_HW_ID", PD_REC_AUX_OUTPUT_HW_ID, 0, K(8),
-	  b_aux_output_hw_id, c_aux_output_hw_id },
-	{ "CALLCHAIN_DEFERRED", PD_REC_CALLCHAIN_DEFERRED, 0, K(40),
-	  b_callchain_deferred, c_callchain_deferred },
+	{"MMAP", PD_REC_MMAP, 0, K(32), b_mmap, c_mmap},
+	{"LOST", PD_REC_LOST, 0, K(16), b_lost, c_lost},
+	{"COMM", PD_REC_COMM, 0, K(8), b_comm, c_comm},
+	{"EXIT", PD_REC_EXIT, 0, K(24), b_exit, c_fork},
+	{"THROTTLE", PD_REC_THROTTLE, 0, K(24), b_throttle, c_throttle},
+	{"UNTHROTTLE", PD_REC_UNTHROTTLE, 0, K(24), b_unthrottle, c_throttle},
+	{"FORK", PD_REC_FORK, 0, K(24), b_fork, c_fork},
+	{"READ", PD_REC_READ, RF_ONE, K(48), b_read, c_read},
+	{"READ group", PD_REC_READ, RF_GROUP, K(56), b_read_group,
+	 c_read_group},
+	{"MMAP2", PD_REC_MMAP2, 0, K(64), b_mmap2, c_mmap2},
+	{"MMAP2 build-id", PD_REC_MMAP2, 0, K(64), b_mmap2_build_id,
+	 c_mmap2_build_id},
+	{"AUX", PD_REC_AUX, 0, K(24), b_aux, c_aux},
+	{"ITRACE_START", PD_REC_ITRACE_START, 0, K(8), b_itrace_start,
+	 c_itrace_start},
+	{"LOST_SAMPLES", PD_REC_LOST_SAMPLES, 0, K(8), b_lost_samples,
+	 c_lost_samples},
+	{"SWITCH", PD_REC_SWITCH, 0, K(0), b_switch, c_switch},
+	{"SWITCH_CPU_WIDE", PD_REC_SWITCH_CPU_WIDE, 0, K(8), b_switch_cpu_wide,
+	 c_switch_cpu_wide},
+	{"NAMESPACES", PD_REC_NAMESPACES, 0, K(48), b_namespaces, c_namespaces},
+	{"KSYMBOL", PD_REC_KSYMBOL, 0, K(16), b_ksymbol, c_ksymbol},
+	{"BPF_EVENT", PD_REC_BPF_EVENT, 0, K(16), b_bpf_event, c_bpf_event},
+	{"CGROUP", PD_REC_CGROUP, 0, K(8), b_cgroup, c_cgroup},
+	{"TEXT_POKE", PD_REC_TEXT_POKE, 0, K(17), b_text_poke, c_text_poke},
+	{"AUX_OUTPUT_HW_ID", PD_REC_AUX_OUTPUT_HW_ID, 0, K(8),
+	 b_aux_output_hw_id, c_aux_output_hw_id},
+	{"CALLCHAIN_DEFERRED", PD_REC_CALLCHAIN_DEFERRED, 0, K(40),
+	 b_callchain_deferred, c_callchain_deferred},
 
-	{ "HEADER_ATTR", PD_REC_HEADER_ATTR, 0, 8 + TF_ATTR_SIZE,
-	  b_header_attr, c_header_attr },
-	{ "HEADER_EVENT_TYPE", PD_REC_HEADER_EVENT_TYPE, 0, 16, b_event_type,
-	  c_event_type },
-	{ "HEADER_TRACING_DATA", PD_REC_HEADER_TRACING_DATA, 0, 12,
-	  b_tracing_data, c_tracing_data },
-	{ "HEADER_TRACING_DATA inside", PD_REC_HEADER_TRACING_DATA, 0, 12,
-	  b_tracing_data_inside, c_tracing_data_inside },
-	{ "HEADER_BUILD_ID", PD_REC_HEADER_BUILD_ID, 0, 36, b_build_id,
-	  c_build_id },
-	{ "HEADER_BUILD_ID sized", PD_REC_HEADER_BUILD_ID, 0, 36,
-	  b_build_id_size, c_build_id },
-	{ "FINISHED_ROUND", PD_REC_FINISHED_ROUND, 0, 8, b_finished_round,
-	  c_nothing },
-	{ "ID_INDEX", PD_REC_ID_INDEX, 0, 80, b_id_index, c_id_index },
-	{ "ID_INDEX vm", PD_REC_ID_INDEX, 0, 80, b_id_index_vm,
-	  c_id_index_vm },
-	{ "AUXTRACE_INFO", PD_REC_AUXTRACE_INFO, 0, 16, b_auxtrace_info,
-	  c_auxtrace_info },
-	{ "AUXTRACE", PD_REC_AUXTRACE, 0, 44, b_auxtrace, c_auxtrace },
-	{ "AUXTRACE_ERROR fmt 0", PD_REC_AUXTRACE_ERROR, 0, 40,
-	  b_auxtrace_error0, c_auxtrace_error },
-	{ "AUXTRACE_ERROR fmt 1", PD_REC_AUXTRACE_ERROR, 0, 48,
-	  b_auxtrace_error1, c_auxtrace_error },
-	{ "AUXTRACE_ERROR fmt 2", PD_REC_AUXTRACE_ERROR, 0, 48,
-	  b_auxtrace_error2, c_auxtrace_error },
-	{ "THREAD_MAP", PD_REC_THREAD_MAP, 0, 64, b_thread_map,
-	  c_thread_map },
-	{ "CPU_MAP cpus", PD_REC_CPU_MAP, 0, 18, b_cpu_map_cpus, c_cpu_map },
-	{ "CPU_MAP mask32", PD_REC_CPU_MAP, 0, 22, b_cpu_map_mask32,
-	  c_cpu_map },
-	{ "CPU_MAP mask64", PD_REC_CPU_MAP, 0, 26, b_cpu_map_mask64,
-	  c_cpu_map },
-	{ "CPU_MAP range", PD_REC_CPU_MAP, 0, 16, b_cpu_map_range, c_cpu_map },
-	{ "STAT_CONFIG", PD_REC_STAT_CONFIG, 0, 64, b_stat_config,
-	  c_stat_config },
-	{ "STAT", PD_REC_STAT, 0, 56, b_stat, c_stat },
-	{ "STAT_ROUND", PD_REC_STAT_ROUND, 0, 24, b_stat_round, c_stat_round },
-	{ "EVENT_UPDATE unit", PD_REC_EVENT_UPDATE, 0, 24, b_update_unit,
-	  c_update_str },
-	{ "EVENT_UPDATE scale", PD_REC_EVENT_UPDATE, 0, 32, b_update_scale,
-	  c_update_scale },
-	{ "EVENT_UPDATE name", PD_REC_EVENT_UPDATE, 0, 24, b_update_name,
-	  c_update_str },
-	{ "EVENT_UPDATE cpus", PD_REC_EVENT_UPDATE, 0, 34, b_update_cpus,
-	  c_update_cpus },
-	{ "EVENT_UPDATE mask32", PD_REC_EVENT_UPDATE, 0, 38,
-	  b_update_mask32, c_update_cpus },
-	{ "EVENT_UPDATE mask64", PD_REC_EVENT_UPDATE, 0, 42,
-	  b_update_mask64, c_update_cpus },
-	{ "EVENT_UPDATE range", PD_REC_EVENT_UPDATE, 0, 32, b_update_range,
-	  c_update_cpus },
-	{ "TIME_CONV", PD_REC_TIME_CONV, 0, 32, b_time_conv, c_time_conv },
-	{ "TIME_CONV long", PD_REC_TIME_CONV, 0, 32, b_time_conv_long,
-	  c_time_conv_long },
-	{ "HEADER_FEATURE", PD_REC_HEADER_FEATURE, 0, 16, b_header_feature,
-	  c_header_feature },
-	{ "COMPRESSED", PD_REC_COMPRESSED, 0, 8, b_compressed, c_compressed },
-	{ "FINISHED_INIT", PD_REC_FINISHED_INIT, 0, 8, b_finished_init,
-	  c_nothing },
-	{ "COMPRESSED2", PD_REC_COMPRESSED2, 0, 21, b_compressed2,
-	  c_compressed2 },
-	{ "BPF_METADATA", PD_REC_BPF_METADATA, 0, 8 + 256 + 8 + 640,
-	  b_bpf_metadata, c_bpf_metadata },
-	{ "BPF_METADATA 512", PD_REC_BPF_METADATA, 0, 8 + 512 + 8 + 640,
-	  b_bpf_metadata512, c_bpf_metadata },
+	{"HEADER_ATTR", PD_REC_HEADER_ATTR, 0, 8 + TF_ATTR_SIZE, b_header_attr,
+	 c_header_attr},
+	{"HEADER_EVENT_TYPE", PD_REC_HEADER_EVENT_TYPE, 0, 16, b_event_type,
+	 c_event_type},
+	{"HEADER_TRACING_DATA", PD_REC_HEADER_TRACING_DATA, 0, 12,
+	 b_tracing_data, c_tracing_data},
+	{"HEADER_TRACING_DATA inside", PD_REC_HEADER_TRACING_DATA, 0, 12,
+	 b_tracing_data_inside, c_tracing_data_inside},
+	{"HEADER_BUILD_ID", PD_REC_HEADER_BUILD_ID, 0, 36, b_build_id,
+	 c_build_id},
+	{"HEADER_BUILD_ID sized", PD_REC_HEADER_BUILD_ID, 0, 36,
+	 b_build_id_size, c_build_id},
+	{"FINISHED_ROUND", PD_REC_FINISHED_ROUND, 0, 8, b_finished_round,
+	 c_nothing},
+	{"ID_INDEX", PD_REC_ID_INDEX, 0, 80, b_id_index, c_id_index},
+	{"ID_INDEX vm", PD_REC_ID_INDEX, 0, 80, b_id_index_vm, c_id_index_vm},
+	{"AUXTRACE_INFO", PD_REC_AUXTRACE_INFO, 0, 16, b_auxtrace_info,
+	 c_auxtrace_info},
+	{"AUXTRACE", PD_REC_AUXTRACE, 0, 44, b_auxtrace, c_auxtrace},
+	{"AUXTRACE_ERROR fmt 0", PD_REC_AUXTRACE_ERROR, 0, 40,
+	 b_auxtrace_error0, c_auxtrace_error},
+	{"AUXTRACE_ERROR fmt 1", PD_REC_AUXTRACE_ERROR, 0, 48,
+	 b_auxtrace_error1, c_auxtrace_error},
+	{"AUXTRACE_ERROR fmt 2", PD_REC_AUXTRACE_ERROR, 0, 48,
+	 b_auxtrace_error2, c_auxtrace_error},
+	{"THREAD_MAP", PD_REC_THREAD_MAP, 0, 64, b_thread_map, c_thread_map},
+	{"CPU_MAP cpus", PD_REC_CPU_MAP, 0, 18, b_cpu_map_cpus, c_cpu_map},
+	{"CPU_MAP mask32", PD_REC_CPU_MAP, 0, 22, b_cpu_map_mask32, c_cpu_map},
+	{"CPU_MAP mask64", PD_REC_CPU_MAP, 0, 26, b_cpu_map_mask64, c_cpu_map},
+	{"CPU_MAP range", PD_REC_CPU_MAP, 0, 16, b_cpu_map_range, c_cpu_map},
+	{"STAT_CONFIG", PD_REC_STAT_CONFIG, 0, 64, b_stat_config,
+	 c_stat_config},
+	{"STAT", PD_REC_STAT, 0, 56, b_stat, c_stat},
+	{"STAT_ROUND", PD_REC_STAT_ROUND, 0, 24, b_stat_round, c_stat_round},
+	{"EVENT_UPDATE unit", PD_REC_EVENT_UPDATE, 0, 24, b_update_unit,
+	 c_update_str},
+	{"EVENT_UPDATE scale", PD_REC_EVENT_UPDATE, 0, 32, b_update_scale,
+	 c_update_scale},
+	{"EVENT_UPDATE name", PD_REC_EVENT_UPDATE, 0, 24, b_update_name,
+	 c_update_str},
+	{"EVENT_UPDATE cpus", PD_REC_EVENT_UPDATE, 0, 34, b_update_cpus,
+	 c_update_cpus},
+	{"EVENT_UPDATE mask32", PD_REC_EVENT_UPDATE, 0, 38, b_update_mask32,
+	 c_update_cpus},
+	{"EVENT_UPDATE mask64", PD_REC_EVENT_UPDATE, 0, 42, b_update_mask64,
+	 c_update_cpus},
+	{"EVENT_UPDATE range", PD_REC_EVENT_UPDATE, 0, 32, b_update_range,
+	 c_update_cpus},
+	{"TIME_CONV", PD_REC_TIME_CONV, 0, 32, b_time_conv, c_time_conv},
+	{"TIME_CONV long", PD_REC_TIME_CONV, 0, 32, b_time_conv_long,
+	 c_time_conv_long},
+	{"HEADER_FEATURE", PD_REC_HEADER_FEATURE, 0, 16, b_header_feature,
+	 c_header_feature},
+	{"COMPRESSED", PD_REC_COMPRESSED, 0, 8, b_compressed, c_compressed},
+	{"FINISHED_INIT", PD_REC_FINISHED_INIT, 0, 8, b_finished_init,
+	 c_nothing},
+	{"COMPRESSED2", PD_REC_COMPRESSED2, 0, 21, b_compressed2,
+	 c_compressed2},
+	{"BPF_METADATA", PD_REC_BPF_METADATA, 0, 8 + 256 + 8 + 640,
+	 b_bpf_metadata, c_bpf_metadata},
+	{"BPF_METADATA 512", PD_REC_BPF_METADATA, 0, 8 + 512 + 8 + 640,
+	 b_bpf_metadata512, c_bpf_metadata},
 };
 #define NR_EV_CASES ((int)(sizeof(ev_cases) / sizeof(ev_cases[0])))
 
 static void build_file(struct tf *t, bool be, uint64_t read_format)
 {
 	struct tf_attr a;
-	const uint64_t ids[] = { EVENT_ID, EVENT_ID + 1 };
+	const uint64_t ids[] = {EVENT_ID, EVENT_ID + 1};
 
 	memset(&a, 0, sizeof(a));
 	a.type = 1;
@@ -1392,9 +1385,8 @@ START_TEST(test_event_case)
 			ck_assert_uint_eq(ev.bpf_metadata.nr_entries, 0);
 		} else if (len < c->min_len) {
 			ck_assert_msg(rc == PD_ERR_FORMAT,
-				      "%s (%s) cut to %u of %u: rc %d",
-				      c->name, be ? "BE" : "LE", len, size,
-				      rc);
+				      "%s (%s) cut to %u of %u: rc %d", c->name,
+				      be ? "BE" : "LE", len, size, rc);
 			ck_assert_str_ne(pd_file_errmsg(f), "");
 		} else {
 			ck_assert_msg(rc == 0 || rc == PD_ERR_FORMAT,
@@ -1410,7 +1402,7 @@ END_TEST
 /* Every known type has a case above; unknown ones are not errors. */
 START_TEST(test_event_unknown)
 {
-	static const uint32_t unknown[] = { 0, 23, 50, 63, 85, 99, 1000 };
+	static const uint32_t unknown[] = {0, 23, 50, 63, 85, 99, 1000};
 	struct tf t;
 	struct pd_file *f;
 	struct pd_rec rec;
@@ -1423,8 +1415,7 @@ START_TEST(test_event_unknown)
 			continue;
 		for (int i = 0; i < NR_EV_CASES; i++)
 			covered |= ev_cases[i].type == type;
-		ck_assert_msg(covered, "no test case for record type %u",
-			      type);
+		ck_assert_msg(covered, "no test case for record type %u", type);
 	}
 	build_file(&t, false, 0);
 	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
@@ -1465,7 +1456,7 @@ START_TEST(test_event_trailer_rules)
 	struct pd_file *f;
 	struct pd_rec rec;
 	struct pd_event ev;
-	const uint64_t ids0[] = { 1 }, ids1[] = { 2 };
+	const uint64_t ids0[] = {1}, ids1[] = {2};
 
 	memset(&a, 0, sizeof(a));
 	tf_init(&t, _i);
@@ -1519,12 +1510,11 @@ END_TEST
 /* Counts that do not fit their record fail without wrapping. */
 START_TEST(test_event_huge_counts)
 {
-	static const uint32_t types[] = { PD_REC_NAMESPACES,
-					  PD_REC_CALLCHAIN_DEFERRED,
-					  PD_REC_ID_INDEX, PD_REC_THREAD_MAP,
-					  PD_REC_STAT_CONFIG,
-					  PD_REC_BPF_METADATA };
-	static const uint64_t counts[] = { ~0ull, 1ull << 60, 1ull << 59 };
+	static const uint32_t types[] = {
+		PD_REC_NAMESPACES,  PD_REC_CALLCHAIN_DEFERRED,
+		PD_REC_ID_INDEX,    PD_REC_THREAD_MAP,
+		PD_REC_STAT_CONFIG, PD_REC_BPF_METADATA};
+	static const uint64_t counts[] = {~0ull, 1ull << 60, 1ull << 59};
 	struct tf t;
 	struct pd_file *f;
 	struct pd_rec rec;

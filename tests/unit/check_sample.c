@@ -18,11 +18,35 @@
 /* Which value a field holds: distinct per field and index, and never
  * equal to its own byte swap. */
 enum field {
-	F_ID = 1, F_IP, F_PID, F_TID, F_TIME, F_ADDR, F_STREAM, F_CPU,
-	F_PERIOD, F_ENABLED, F_RUNNING, F_VALUE, F_VALUE_ID, F_LOST,
-	F_CALLCHAIN, F_FROM, F_TO, F_HW_IDX, F_COUNTER, F_REGS_USER,
-	F_DYN_SIZE, F_WEIGHT, F_DATA_SRC, F_TRANSACTION, F_REGS_INTR,
-	F_PHYS, F_CGROUP, F_DATA_PAGE, F_CODE_PAGE,
+	F_ID = 1,
+	F_IP,
+	F_PID,
+	F_TID,
+	F_TIME,
+	F_ADDR,
+	F_STREAM,
+	F_CPU,
+	F_PERIOD,
+	F_ENABLED,
+	F_RUNNING,
+	F_VALUE,
+	F_VALUE_ID,
+	F_LOST,
+	F_CALLCHAIN,
+	F_FROM,
+	F_TO,
+	F_HW_IDX,
+	F_COUNTER,
+	F_REGS_USER,
+	F_DYN_SIZE,
+	F_WEIGHT,
+	F_DATA_SRC,
+	F_TRANSACTION,
+	F_REGS_INTR,
+	F_PHYS,
+	F_CGROUP,
+	F_DATA_PAGE,
+	F_CODE_PAGE,
 };
 
 static uint64_t val(enum field f, uint64_t i)
@@ -33,25 +57,25 @@ static uint64_t val(enum field f, uint64_t i)
 struct spec {
 	uint64_t st, rf, bst;
 	uint64_t regs_user_mask, regs_intr_mask;
-	uint64_t abi;		/* of both register sets: 0 or 2 */
-	uint64_t nr_group;	/* READ with GROUP */
+	uint64_t abi;	   /* of both register sets: 0 or 2 */
+	uint64_t nr_group; /* READ with GROUP */
 	uint64_t nr_callchain, nr_branch;
-	uint32_t raw_size;	/* 4 + raw_size is a multiple of 8 */
+	uint32_t raw_size; /* 4 + raw_size is a multiple of 8 */
 	uint64_t stack_size, aux_size;
 };
 
 /* struct perf_branch_entry's flag fields of entry i */
 static void branch_fields(uint64_t i, unsigned f[9])
 {
-	f[0] = i & 1;			/* mispred */
-	f[1] = !(i & 1);		/* predicted */
-	f[2] = (i >> 1) & 1;		/* in_tx */
-	f[3] = (i >> 2) & 1;		/* abort */
-	f[4] = (unsigned)(0x1234 + i);	/* cycles */
+	f[0] = i & 1;			  /* mispred */
+	f[1] = !(i & 1);		  /* predicted */
+	f[2] = (i >> 1) & 1;		  /* in_tx */
+	f[3] = (i >> 2) & 1;		  /* abort */
+	f[4] = (unsigned)(0x1234 + i);	  /* cycles */
 	f[5] = (unsigned)((i + 3) & 0xf); /* type */
-	f[6] = (unsigned)(i & 3);	/* spec */
+	f[6] = (unsigned)(i & 3);	  /* spec */
 	f[7] = (unsigned)((i + 5) & 0xf); /* new_type */
-	f[8] = (unsigned)((i + 1) & 7); /* priv */
+	f[8] = (unsigned)((i + 1) & 7);	  /* priv */
 }
 
 /*
@@ -61,8 +85,8 @@ static void branch_fields(uint64_t i, unsigned f[9])
  */
 static uint64_t branch_flags_word(uint64_t i, bool be)
 {
-	static const unsigned off[9] = { 0, 1, 2, 3, 4, 20, 24, 26, 30 };
-	static const unsigned width[9] = { 1, 1, 1, 1, 16, 4, 2, 4, 3 };
+	static const unsigned off[9] = {0, 1, 2, 3, 4, 20, 24, 26, 30};
+	static const unsigned width[9] = {1, 1, 1, 1, 16, 4, 2, 4, 3};
 	unsigned f[9];
 	uint64_t w = 0;
 
@@ -86,8 +110,7 @@ static void put_pattern(struct tf *t, uint64_t n)
 		tf_u8(t, pattern(i));
 }
 
-static void put_regs(struct tf *t, uint64_t abi, uint64_t mask,
-		     enum field f)
+static void put_regs(struct tf *t, uint64_t abi, uint64_t mask, enum field f)
 {
 	tf_u64(t, abi);
 	if (abi)
@@ -146,7 +169,8 @@ static uint32_t put_sample(struct tf *t, const struct spec *s)
 	if (st & PD_SAMPLE_CALLCHAIN) {
 		tf_u64(t, s->nr_callchain);
 		for (uint64_t i = 0; i < s->nr_callchain; i++)
-			tf_u64(t, i == 0 ? PD_CONTEXT_USER : val(F_CALLCHAIN, i));
+			tf_u64(t,
+			       i == 0 ? PD_CONTEXT_USER : val(F_CALLCHAIN, i));
 	}
 	if (st & PD_SAMPLE_RAW) {
 		tf_u32(t, s->raw_size);
@@ -229,10 +253,10 @@ static void check_read(const struct pd_sample *d, const struct spec *s)
 	for (uint64_t i = 0; i < nr; i++) {
 		pd_sample_read_value(d, i, &v);
 		ck_assert_uint_eq(v.value, val(F_VALUE, i));
-		ck_assert_uint_eq(v.id, rf & PD_FORMAT_ID ? val(F_VALUE_ID, i)
-							  : 0);
-		ck_assert_uint_eq(v.lost, rf & PD_FORMAT_LOST ? val(F_LOST, i)
-							      : 0);
+		ck_assert_uint_eq(v.id,
+				  rf & PD_FORMAT_ID ? val(F_VALUE_ID, i) : 0);
+		ck_assert_uint_eq(v.lost,
+				  rf & PD_FORMAT_LOST ? val(F_LOST, i) : 0);
 	}
 }
 
@@ -264,7 +288,8 @@ static void check_branches(const struct pd_sample *d, const struct spec *s)
 		ck_assert_uint_eq(b.flags_raw, branch_flags_word(i, false));
 	}
 	ck_assert_uint_eq(d->branch.counters.nr,
-			  s->bst & PD_BRANCH_SAMPLE_COUNTERS ? s->nr_branch : 0);
+			  s->bst & PD_BRANCH_SAMPLE_COUNTERS ? s->nr_branch
+							     : 0);
 	for (uint64_t i = 0; i < d->branch.counters.nr; i++)
 		ck_assert_uint_eq(pd_u64s_get(&d->branch.counters, i),
 				  val(F_COUNTER, i));
@@ -384,8 +409,7 @@ static void add_case(struct spec s)
 
 static void make_cases(void)
 {
-	static const uint64_t masks[] = { 0, 1, 0xff, (1ull << 63) | 1,
-					  ~0ull };
+	static const uint64_t masks[] = {0, 1, 0xff, (1ull << 63) | 1, ~0ull};
 	struct spec s;
 
 	/* each bit alone, then all of them (WEIGHT_STRUCT beats WEIGHT) */
@@ -418,7 +442,8 @@ static void make_cases(void)
 	/* registers: masks, and abi 0 (no values follow) */
 	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
 		for (uint64_t abi = 0; abi <= 2; abi += 2) {
-			s = base_spec(PD_SAMPLE_REGS_USER | PD_SAMPLE_REGS_INTR |
+			s = base_spec(PD_SAMPLE_REGS_USER |
+				      PD_SAMPLE_REGS_INTR |
 				      PD_SAMPLE_STACK_USER);
 			s.regs_user_mask = masks[m];
 			s.regs_intr_mask = masks[m] ^ 0x5;
@@ -443,7 +468,7 @@ static void make_cases(void)
 static void build_file(struct tf *t, const struct spec *s, bool be)
 {
 	struct tf_attr a;
-	const uint64_t ids[] = { val(F_ID, 0) };
+	const uint64_t ids[] = {val(F_ID, 0)};
 
 	memset(&a, 0, sizeof(a));
 	a.type = 1; /* PERF_TYPE_SOFTWARE */
@@ -502,8 +527,8 @@ START_TEST(test_sample_case)
 			check_sample(&s, sp);
 		} else {
 			ck_assert_msg(rc == PD_ERR_FORMAT,
-				      "case %d cut to %u of %u: rc %d",
-				      _i / 2, len, size, rc);
+				      "case %d cut to %u of %u: rc %d", _i / 2,
+				      len, size, rc);
 			ck_assert_str_ne(pd_file_errmsg(f), "");
 		}
 		tf_rec_free(&cut);
@@ -522,7 +547,7 @@ START_TEST(test_sample_identifier)
 	struct pd_file *f;
 	struct pd_rec rec;
 	struct pd_sample s;
-	const uint64_t ids0[] = { 10, 11 }, ids1[] = { 20 };
+	const uint64_t ids0[] = {10, 11}, ids1[] = {20};
 
 	memset(&a, 0, sizeof(a));
 	tf_init(&t, be);
@@ -588,12 +613,11 @@ END_TEST
 /* A count that does not fit must not wrap the bounds check. */
 START_TEST(test_sample_huge_counts)
 {
-	static const uint64_t bits[] = { PD_SAMPLE_CALLCHAIN,
-					 PD_SAMPLE_BRANCH_STACK,
-					 PD_SAMPLE_STACK_USER, PD_SAMPLE_AUX,
-					 PD_SAMPLE_READ };
-	static const uint64_t counts[] = { ~0ull, 1ull << 61, 1ull << 60,
-					   0x0aaaaaaaaaaaaaabull };
+	static const uint64_t bits[] = {
+		PD_SAMPLE_CALLCHAIN, PD_SAMPLE_BRANCH_STACK,
+		PD_SAMPLE_STACK_USER, PD_SAMPLE_AUX, PD_SAMPLE_READ};
+	static const uint64_t counts[] = {~0ull, 1ull << 61, 1ull << 60,
+					  0x0aaaaaaaaaaaaaabull};
 
 	for (size_t b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]);
@@ -630,8 +654,8 @@ START_TEST(test_data_src_decode)
 	 * dtlb L1|HIT (0x8|0x2)... lvl_num 1, remote 1, snoopx 2, blk 4,
 	 * hops 3 */
 	const uint64_t v = 2ull | 0xaull << 5 | 2ull << 19 | 1ull << 24 |
-			   0xaull << 26 | 1ull << 33 | 1ull << 37 |
-			   2ull << 38 | 4ull << 40 | 3ull << 43;
+			   0xaull << 26 | 1ull << 33 | 1ull << 37 | 2ull << 38 |
+			   4ull << 40 | 3ull << 43;
 
 	pd_data_src_decode(v, &d);
 	ck_assert_uint_eq(d.op, 2);

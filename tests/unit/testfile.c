@@ -180,14 +180,14 @@ static void put_attr(struct tf_buf *b, bool be, const struct tf_attr *a)
 	put_int(b, be, a->sample_type, 8);
 	put_int(b, be, a->read_format, 8);
 	put_int(b, be, be ? flags_be_layout(a->flags) : a->flags, 8);
-	put_int(b, be, 0, 4);	/* wakeup_events */
-	put_int(b, be, 0, 4);	/* bp_type */
-	put_int(b, be, 0, 8);	/* config1 */
-	put_int(b, be, 0, 8);	/* config2 */
+	put_int(b, be, 0, 4); /* wakeup_events */
+	put_int(b, be, 0, 4); /* bp_type */
+	put_int(b, be, 0, 8); /* config1 */
+	put_int(b, be, 0, 8); /* config2 */
 	put_int(b, be, a->branch_sample_type, 8);
 	put_int(b, be, a->sample_regs_user, 8);
 	put_int(b, be, a->sample_stack_user, 4);
-	put_int(b, be, 0, 4);	/* clockid */
+	put_int(b, be, 0, 4); /* clockid */
 	put_int(b, be, a->sample_regs_intr, 8);
 	while (b->len - start < TF_ATTR_SIZE)
 		put_int(b, be, 0, 8);
@@ -210,7 +210,7 @@ const unsigned char *tf_build(struct tf *t, size_t *len)
 	const uint64_t attrs_size = t->nr_attrs * (TF_ATTR_SIZE + IDS_SECTION);
 	const uint64_t data_off = tf_data_offset(t);
 	uint64_t ids_off = attrs_off + attrs_size;
-	struct tf_buf b = { NULL, 0, 0 };
+	struct tf_buf b = {NULL, 0, 0};
 
 	/* "PERFILE2" is the magic read as a little-endian u64 */
 	put_int(&b, be, 0x32454c4946524550ull, 8);
@@ -220,7 +220,7 @@ const unsigned char *tf_build(struct tf *t, size_t *len)
 	put_int(&b, be, attrs_size, 8);
 	put_int(&b, be, data_off, 8);
 	put_int(&b, be, t->data.len, 8);
-	put_int(&b, be, 0, 8);	/* event_types */
+	put_int(&b, be, 0, 8); /* event_types */
 	put_int(&b, be, 0, 8);
 	for (int i = 0; i < 4; i++)
 		put_int(&b, be, 0, 8); /* no features */
@@ -275,12 +275,11 @@ struct pd_rec tf_rec_copy(const struct tf *t, size_t at, uint32_t len)
 		copy[7] = (unsigned char)(len >> 8);
 	}
 	memset(&rec, 0, sizeof(rec));
-	rec.type = t->big_endian ? (uint32_t)copy[0] << 24 |
-					   (uint32_t)copy[1] << 16 |
-					   (uint32_t)copy[2] << 8 | copy[3]
-				 : (uint32_t)copy[3] << 24 |
-					   (uint32_t)copy[2] << 16 |
-					   (uint32_t)copy[1] << 8 | copy[0];
+	rec.type = t->big_endian
+			   ? (uint32_t)copy[0] << 24 | (uint32_t)copy[1] << 16 |
+				     (uint32_t)copy[2] << 8 | copy[3]
+			   : (uint32_t)copy[3] << 24 | (uint32_t)copy[2] << 16 |
+				     (uint32_t)copy[1] << 8 | copy[0];
 	rec.misc = t->big_endian ? (uint16_t)(copy[4] << 8 | copy[5])
 				 : (uint16_t)(copy[5] << 8 | copy[4]);
 	rec.size = len;
@@ -294,7 +293,7 @@ void tf_rec_free(struct pd_rec *rec)
 	union {
 		const unsigned char *c;
 		unsigned char *m;
-	} u = { rec->data };
+	} u = {rec->data};
 
 	free(u.m);
 	rec->data = NULL;

@@ -63,9 +63,9 @@ struct tf {
 	uint64_t *ids[TF_MAX_ATTRS];
 	size_t nr_ids[TF_MAX_ATTRS];
 	size_t nr_attrs;
-	struct tf_buf data;	/* the data section */
-	size_t rec_start;	/* offset in data of the open record */
-	unsigned char *file;	/* tf_build()'s result, owned */
+	struct tf_buf data;  /* the data section */
+	size_t rec_start;    /* offset in data of the open record */
+	unsigned char *file; /* tf_build()'s result, owned */
 	size_t file_len;
 };
 
