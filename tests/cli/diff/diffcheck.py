@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""diffcheck.py - compare pdtool with perf 6.1's golden view of a capture.
+"""diffcheck.py - compare pdtool with perf 6.1 and with the corpus.
 
     diffcheck.py goldens GOLDEN_DIR NAME=CAPTURE...
+    diffcheck.py expected CORPUS_DIR TMP_DIR
 
+expected: check every capture MANIFEST.md lists against the corpus's own
+expectations (see expected() and tests/cli/diff/expected.test).
+
+goldens:
 For each NAME, GOLDEN_DIR/NAME.stats and NAME.samples[.zst] (written by
 tests/golden/perf/regen.sh) hold what perf 6.1 reads in CAPTURE; this
 checks that
@@ -15,8 +20,9 @@ checks that
     ("-" in the golden: the sample's event does not sample that field, so
     pdtool must not print it; "?": perf does not tell, not compared).
 
-Where perf stopped early ("# partial" in the golden), the counts are not
-compared and pdtool's samples must begin with the ones perf read.  A
+Where perf stopped early ("# partial" in the golden), pdtool must count at
+least what perf counted and its samples must begin with the ones perf
+read.  A
 directory capture (perf record --threads) has no one file order: perf
 reads its files interleaved, so when the order differs the samples are
 compared as multisets and the test says so.
@@ -24,8 +30,10 @@ compared as multisets and the test says so.
 Prints one line per capture and the totals; for each failing capture the
 first differences.  Exit status 0 when everything agrees, 1 otherwise.
 """
+import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -263,9 +271,339 @@ def goldens(golden_dir, pairs):
     return 1 if failed else 0
 
 
+# ---- the corpus's own expectations --------------------------------------
+
+# sample_type bits MANIFEST.md's "features" column names; "basic" means
+# none of them
+NOTABLE_BITS = {"CALLCHAIN", "REGS_USER", "STACK_USER", "DATA_SRC", "ADDR",
+                "READ", "RAW", "BRANCH_STACK", "WEIGHT", "WEIGHT_STRUCT",
+                "REGS_INTR", "TRANSACTION", "PHYS_ADDR", "AUX", "CGROUP",
+                "DATA_PAGE_SIZE", "CODE_PAGE_SIZE"}
+
+
+def manifest_rows(corpus):
+    """{path: {column: text}} of MANIFEST.md's capture tables."""
+    rows = {}
+    for line in open(os.path.join(corpus, "MANIFEST.md"), encoding="utf-8"):
+        if not line.startswith("| `"):
+            continue
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cols) < 12:
+            continue
+        rows[cols[0].strip("`")] = {
+            "contents": cols[4], "arch": cols[5], "version": cols[6],
+            "endian": cols[7], "mode": cols[8], "events": cols[9],
+            "features": cols[10], "verdict": cols[11]}
+    return rows
+
+
+def manifest_facts(row, info, problems):
+    """Check pdtool info against one MANIFEST row; returns what it checked."""
+    checked = []
+    feats = row["features"]
+    samples = info.get("samples")
+    m = re.search(r"samples: (\d+)", feats)
+    if m:
+        want = int(m.group(1))
+        if "zstd" in row["mode"] and want > samples:
+            # MANIFEST counts only the samples outside compressed chunks
+            problems.append("MANIFEST: at least %d samples, pdtool %s"
+                            % (want, samples))
+        elif "zstd" not in row["mode"] and want != samples:
+            problems.append("MANIFEST: %d samples, pdtool %s"
+                            % (want, samples))
+        checked.append("samples")
+    counts = info.get("record_counts") or {}
+    m = re.search(r"records: ([A-Z0-9_, ]+?)(?:;|$)", feats)
+    if m:
+        for rec in m.group(1).split(","):
+            rec = rec.strip()
+            alias = {v: k for k, v in PERF_ALIASES.items()}.get(rec)
+            if not counts.get(rec) and not (alias and counts.get(alias)):
+                problems.append("MANIFEST lists %s records, pdtool counts "
+                                "none" % rec)
+        checked.append("record types")
+    union = set()
+    for ev in info.get("events") or []:
+        union |= set(ev.get("sample_type") or [])
+    listed = set(re.findall(r"\b([A-Z][A-Z_]+)(?:\(bst=0x[0-9a-f]+\))?",
+                            feats.split(";")[0]))
+    if feats.startswith("basic"):
+        if union & NOTABLE_BITS:
+            problems.append("MANIFEST: basic sample types, pdtool has %s"
+                            % sorted(union & NOTABLE_BITS))
+        checked.append("sample types")
+    elif listed:
+        if listed - union:
+            problems.append("MANIFEST: sample types %s, pdtool lacks %s"
+                            % (sorted(listed), sorted(listed - union)))
+        checked.append("sample types")
+    # MANIFEST names some events, "a, b (+2)" abbreviating the rest
+    names = [e.strip() for e in row["events"].split(",") if e.strip()]
+    if names:
+        mine = [e.get("name") for e in info.get("events") or []]
+        m = re.match(r"(.*) \(\+(\d+)\)$", names[-1])
+        if m:
+            names[-1] = m.group(1)
+            if len(mine) != len(names) + int(m.group(2)):
+                problems.append("MANIFEST: %d events, pdtool %d" % (
+                    len(names) + int(m.group(2)), len(mine)))
+        missing = [n for n in names if n not in mine]
+        if missing:
+            problems.append("MANIFEST: events %s, pdtool %s lacks %s"
+                            % (names, mine, missing))
+        checked.append("events")
+    arch = row["arch"]
+    if arch and not re.search(r"inferred|unknown|\?", arch):
+        if info.get("arch") != arch:
+            problems.append("MANIFEST: arch %s, pdtool %s"
+                            % (arch, info.get("arch")))
+        checked.append("arch")
+    m = re.match(r"([0-9][^ ]*)", row["version"])
+    if m:
+        if info.get("perf_version") != m.group(1):
+            problems.append("MANIFEST: perf %s, pdtool %s"
+                            % (m.group(1), info.get("perf_version")))
+        checked.append("version")
+    m = re.search(r"\(kernel ([^)]+)\)", row["version"])
+    if m:
+        if info.get("os_release") != m.group(1):
+            problems.append("MANIFEST: kernel %s, pdtool %s"
+                            % (m.group(1), info.get("os_release")))
+        checked.append("kernel")
+    if row["endian"] in ("little", "big"):
+        if info.get("byte_order") != row["endian"]:
+            problems.append("MANIFEST: %s-endian, pdtool %s"
+                            % (row["endian"], info.get("byte_order")))
+        checked.append("byte order")
+    m = re.search(r"cmdline: `([^`]+)`", row["contents"])
+    if m:
+        want = m.group(1)
+        mine = " ".join(info.get("cmdline") or [])
+        ok = (mine.startswith(want[:-3]) if want.endswith("...")
+              else mine == want)
+        if not ok:
+            problems.append("MANIFEST: cmdline %r, pdtool %r" % (want, mine))
+        checked.append("cmdline")
+    return checked
+
+
+def pd_sample_records(path):
+    """[SAMPLE record] of pdtool dump --json PATH, or raise RuntimeError."""
+    rc, out, err = run_pdtool(["dump", "--json", path])
+    if rc != 0:
+        raise RuntimeError("pdtool dump exited %d: %s" % (rc, err.strip()))
+    return [r for r in map(json.loads, out.splitlines())
+            if r.get("type") == "SAMPLE"]
+
+
+def perfparser_expected(capture, expected, problems):
+    """perfparser's *.expected.txt: one block per sample whose first line
+    is "comm<TAB>pid<TAB>tid<TAB>seconds.nanoseconds" and second
+    "<TAB>event: period" ("<TAB>event: system name N" for a tracepoint:
+    no period).  perfparser sorts by time; compared as a multiset of
+    (time, pid, tid, event, period), a sample without PERIOD having its
+    event's fixed sample_period, as perfparser shows it."""
+    want = []
+    lines = open(expected, encoding="utf-8", errors="replace").read()
+    lines = lines.splitlines()
+    for i, line in enumerate(lines):
+        f = line.split("\t")
+        if line.startswith("\t") or len(f) != 4:
+            continue
+        sec, ns = f[3].split(".")
+        m = re.match(r"^\t(.+?): (?:(\d+)|.* \d+)$", lines[i + 1])
+        if not m:
+            problems.append("%s:%d: no event line" % (expected, i + 2))
+            return 0
+        want.append((int(sec) * 10**9 + int(ns), int(f[1]), int(f[2]),
+                     m.group(1), int(m.group(2)) if m.group(2) else None))
+    info, err = pd_info(capture)
+    if err:
+        problems.append(err)
+        return 0
+    fixed = {e.get("name"): e.get("sample_period")
+             for e in info.get("events") or []}
+    no_period = {w[3] for w in want if w[4] is None}
+    mine = [(r.get("time"), r.get("pid"), r.get("tid"), r.get("event"),
+             None if r.get("event") in no_period else
+             r.get("period", fixed.get(r.get("event"))))
+            for r in pd_sample_records(capture)]
+    if sorted(want) != sorted(mine):
+        problems.append("%s: %d samples, pdtool %d; first differences:"
+                        % (os.path.basename(expected), len(want), len(mine)))
+        only_w = sorted(set(want) - set(mine))[:MAX_SHOWN]
+        only_m = sorted(set(mine) - set(want))[:MAX_SHOWN]
+        problems.extend("    perfparser only: %s" % (x,) for x in only_w)
+        problems.extend("    pdtool only:     %s" % (x,) for x in only_m)
+    return len(want)
+
+
+def lpfr_expected(capture, expected, problems):
+    """linux-perf-file-reader's dump.stdout: "Sample: ip: HEX pid: P tid: T
+    time: N period: Q" per sample in file order, and "Comm:", "Exit:",
+    "Mmap:", "Mmap2:" per record."""
+    want = []
+    kinds = {"Comm": 0, "Exit": 0, "Mmap": 0, "Mmap2": 0}
+    for line in open(expected, encoding="utf-8"):
+        m = re.match(r"^ Sample: ip: ([0-9a-f]+) pid: (\d+) tid: (\d+) "
+                     r"time: (\d+) period: (\d+)$", line)
+        if m:
+            want.append((int(m.group(1), 16),) +
+                        tuple(int(x) for x in m.group(2, 3, 4, 5)))
+        m = re.match(r"^ (Comm|Exit|Mmap|Mmap2):", line)
+        if m:
+            kinds[m.group(1)] += 1
+    mine = [(r.get("ip"), r.get("pid"), r.get("tid"), r.get("time"),
+             r.get("period")) for r in pd_sample_records(capture)]
+    for i, (w, m) in enumerate(zip(want, mine)):
+        if w != m:
+            problems.append("dump.stdout sample #%d: %s, pdtool %s"
+                            % (i + 1, w, m))
+            break
+    if len(want) != len(mine):
+        problems.append("dump.stdout: %d samples, pdtool %d"
+                        % (len(want), len(mine)))
+    info, err = pd_info(capture)
+    if err:
+        problems.append(err)
+        return len(want)
+    counts = info.get("record_counts") or {}
+    have = {"Comm": counts.get("COMM", 0), "Exit": counts.get("EXIT", 0),
+            "Mmap": counts.get("MMAP", 0), "Mmap2": counts.get("MMAP2", 0)}
+    if have != kinds:
+        problems.append("dump.stdout records %s, pdtool %s" % (kinds, have))
+    return len(want)
+
+
+def quipper_buildids(capture, expected, problems):
+    """quipper's *.buildids: "HEX filename" per DSO with a build id."""
+    want = set()
+    for line in open(expected, encoding="utf-8", errors="replace"):
+        f = line.split(None, 1)
+        if len(f) == 2 and re.match(r"^[0-9a-f]+$", f[0]):
+            want.add((f[0], f[1].strip()))
+    info, err = pd_info(capture)
+    if err:
+        problems.append(err)
+        return 0
+    mine = {(b.get("build_id"), b.get("filename"))
+            for b in info.get("build_ids") or []}
+    for b in sorted(want - mine)[:MAX_SHOWN]:
+        problems.append("%s lists %s %s, pdtool does not"
+                        % (os.path.basename(expected), b[0], b[1]))
+    return len(want)
+
+
+# mstange/linux-perf-data tests/{compressed,compressed2,uncompressed}.rs
+# (commit 3884b637) assert these of its fixtures, which the corpus copies:
+# (samples at least, records at least); its record count leaves out the
+# COMPRESSED and COMPRESSED2 records it decompresses
+UPSTREAM_MINIMA = {
+    "linux-perf-data/fibo.compressed2.pipe.data": (501, 1001),
+    "linux-perf-data/sleep.compressed2.pipe.data": (1, 100),
+    "linux-perf-data/sleep.compressed2.data": (1, 10),
+    "linux-perf-data/sleep.compressed.pipe.data": (1, 1),
+    "linux-perf-data/sleep.compressed.data": (1, 1),
+    "linux-perf-data/sleep.data": (1, 10),
+}
+
+
+def expected(corpus, tmp):
+    rows = manifest_rows(corpus)
+    failed = []
+    nr_files = nr_checks = 0
+    for path, row in rows.items():
+        full = os.path.join(corpus, path)
+        problems, notes = [], []
+        readable = row["verdict"].split()[0].rstrip(":") == "yes"
+        info, err = pd_info(full)
+        with open(full, "rb") as f:
+            magic = f.read(8)
+        if err and magic[:2] == b"\x1f\x8b":
+            # issue 2: a clear error, then the same facts on the content
+            if "gzip" not in err:
+                problems.append("gzip input: %s" % err)
+            notes.append("gzip refused with %r" % err.split(": ")[-1])
+            plain = os.path.join(tmp, os.path.basename(path) + ".plain")
+            with gzip.open(full) as src, open(plain, "wb") as dst:
+                dst.write(src.read())
+            full = plain
+            info, err = pd_info(full)
+        if err and v1_refused(full, err):
+            notes.append("refused: v1 'PERFFILE' magic (issue 2)")
+            info = None
+        elif err:
+            problems.append(err)
+        if info:
+            checked = manifest_facts(row, info, problems)
+            nr_checks += len(checked)
+            notes.append("MANIFEST " + ", ".join(checked))
+            st = info.get("sample_time") or {}
+            if not readable and (st.get("first_ns") or st.get("last_ns")):
+                # HEADER_SAMPLE_TIME: first and last sample time as the
+                # recording perf saw them
+                nr_checks += 1
+                notes.append("sample_time feature")
+                got = (info.get("time_first_ns"), info.get("time_last_ns"))
+                if got != (st.get("first_ns"), st.get("last_ns")):
+                    problems.append("sample_time feature %s..%s, samples "
+                                    "%s..%s" % (st.get("first_ns"),
+                                                st.get("last_ns"), *got))
+            if path in UPSTREAM_MINIMA:
+                nr_checks += 1
+                min_samples, min_records = UPSTREAM_MINIMA[path]
+                counts = info.get("record_counts") or {}
+                records = sum(v for k, v in counts.items()
+                              if k not in ("COMPRESSED", "COMPRESSED2"))
+                notes.append("linux-perf-data's own test minima")
+                if info.get("samples", 0) < min_samples or \
+                        records < min_records:
+                    problems.append("linux-perf-data's tests expect >= %d "
+                                    "samples and >= %d records; pdtool %s "
+                                    "and %d" % (min_samples, min_records,
+                                                info.get("samples"),
+                                                records))
+        companions = []
+        if os.path.exists(full + ".expected.txt"):
+            companions.append(("perfparser expected.txt",
+                               perfparser_expected, full + ".expected.txt"))
+        lpfr = os.path.join(os.path.dirname(full), "dump.stdout")
+        if path.startswith("linux-perf-file-reader/") and \
+                os.path.exists(lpfr):
+            companions.append(("dump.stdout", lpfr_expected, lpfr))
+        if os.path.exists(full + ".buildids"):
+            companions.append(("quipper .buildids", quipper_buildids,
+                               full + ".buildids"))
+        for what, fn, exp in companions:
+            try:
+                n = fn(full, exp, problems)
+            except (RuntimeError, OSError, ValueError) as e:
+                problems.append("%s: %s" % (what, e))
+                n = 0
+            nr_checks += 1
+            notes.append("%s (%d entries)" % (what, n))
+        nr_files += 1
+        print("%s %s [perf 6.1: %s]: %s" % (
+            "FAIL" if problems else "ok", path, row["verdict"].split()[0],
+            "; ".join(notes)))
+        if problems:
+            failed.append((path, problems))
+    for path, problems in failed:
+        print("\n%s:" % path)
+        for p in problems[:MAX_SHOWN * 2]:
+            print("    " + p)
+    print("\nchecked %d corpus captures against their expectations "
+          "(%d checks): %d agree, %d differ"
+          % (nr_files, nr_checks, nr_files - len(failed), len(failed)))
+    return 1 if failed else 0
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "goldens":
         sys.exit(goldens(sys.argv[2], sys.argv[3:]))
+    if len(sys.argv) == 4 and sys.argv[1] == "expected":
+        sys.exit(expected(sys.argv[2], sys.argv[3]))
     sys.exit(__doc__)
 
 
