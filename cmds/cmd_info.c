@@ -140,44 +140,12 @@ static void count_lost(const struct pd_file *f, const struct pd_rec *rec,
 		c->lost_samples += pd_load_u64(rec->data + 8, swap);
 }
 
-/*
- * The reader delivers what compressed chunks hold, not the chunks; perf
- * counts both.  Count the chunks by type from a second, silent opening
- * that keeps them whole (a second reader on the same pd_file would
- * absorb pipe-mode HEADER_ATTR records twice).  Standard input cannot
- * be read twice: its chunks all count as COMPRESSED.
- */
-static void count_chunks(struct pd_ctx *ctx, const char *path,
-			 const struct pd_reader_stats *st,
+/* The reader delivers what compressed chunks hold; perf counts both. */
+static void count_chunks(const struct pd_reader_stats *st,
 			 struct pde_info_counts *c)
 {
-	PD_OPTS(opts, .log = NULL);
-	struct pd_file *f2 = NULL;
-	struct pd_reader *r = NULL;
-	uint64_t n81 = 0, n83 = 0;
-	struct pd_rec rec;
-	int rc = -1;
-
-	if (strcmp(path, "-") != 0 && pd_file_open(path, &opts, &f2) == 0 &&
-	    pd_reader_new(f2, PD_READ_KEEP_COMPRESSED, &r) == 0) {
-		pd_for_each_rec(r, &rec, rc) {
-			n81 += rec.type == PD_REC_COMPRESSED;
-			n83 += rec.type == PD_REC_COMPRESSED2;
-		}
-	}
-	pd_reader_free(r);
-	pd_file_close(f2);
-	if (rc < 0 || n81 + n83 != st->nr_compressed) {
-		if (ctx->verbose)
-			fprintf(stderr,
-				"pdtool info: %llu compressed chunks counted "
-				"as COMPRESSED: their types could not be told\n",
-				(unsigned long long)st->nr_compressed);
-		n81 = st->nr_compressed;
-		n83 = 0;
-	}
-	count_type(c, PD_REC_COMPRESSED, n81);
-	count_type(c, PD_REC_COMPRESSED2, n83);
+	count_type(c, PD_REC_COMPRESSED, st->nr_compressed - st->nr_compressed2);
+	count_type(c, PD_REC_COMPRESSED2, st->nr_compressed2);
 }
 
 static struct pd_reader *read_records(struct pd_ctx *ctx, struct pd_file *f,
@@ -204,7 +172,7 @@ static struct pd_reader *read_records(struct pd_ctx *ctx, struct pd_file *f,
 		die(ctx, "'%s': %s", path,
 		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
 	if (pd_reader_stats(r)->nr_compressed)
-		count_chunks(ctx, path, pd_reader_stats(r), c);
+		count_chunks(pd_reader_stats(r), c);
 	if (c->nr_bad_samples > 1)
 		warning(ctx, "'%s': %llu samples could not be decoded", path,
 			(unsigned long long)c->nr_bad_samples);

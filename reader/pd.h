@@ -331,7 +331,8 @@ PD_API const struct pd_evsel *pd_file_evsel_by_id(const struct pd_file *f,
 	X(CACHE, 20) X(SAMPLE_TIME, 21) X(MEM_TOPOLOGY, 22) X(CLOCKID, 23)  \
 	X(DIR_FORMAT, 24) X(BPF_PROG_INFO, 25) X(BPF_BTF, 26)               \
 	X(COMPRESSED, 27) X(CPU_PMU_CAPS, 28) X(CLOCK_DATA, 29)             \
-	X(HYBRID_TOPOLOGY, 30) X(PMU_CAPS, 31) X(E_MACHINE, 32)
+	X(HYBRID_TOPOLOGY, 30) X(PMU_CAPS, 31) X(CPU_DOMAIN_INFO, 32)    \
+	X(E_MACHINE, 33) X(CLN_SIZE, 34)
 
 enum pd_feature {
 #define PD_FEAT_ENUM(name, bit) PD_FEAT_##name = (bit),
@@ -421,7 +422,9 @@ struct pd_reader_stats {
 	uint64_t by_type[PD_REC_TYPE_MAX];
 	uint64_t nr_other_type;		/* types >= PD_REC_TYPE_MAX */
 	uint64_t nr_unknown;		/* types the reader does not know */
-	uint64_t nr_compressed;		/* COMPRESSED/COMPRESSED2 chunks */
+	uint64_t nr_compressed;		/* COMPRESSED and COMPRESSED2 chunks
+					 * unpacked (not delivered) */
+	uint64_t nr_compressed2;	/* of which COMPRESSED2 */
 	uint64_t compressed_bytes;	/* bytes of zstd input */
 	uint64_t decompressed_bytes;	/* bytes of zstd output */
 	uint64_t nr_size_wrapped;	/* COMPRESSED2 with a wrapped size */

@@ -45,6 +45,14 @@ static int absorb_feature(struct pd_file *f, const struct pd_rec *rec)
 				  "HEADER_FEATURE at offset 0x%llx: size %u < 16",
 				  (unsigned long long)rec->offset, rec->size);
 	feat = pd_load_u64(rec->data + 8, f->swap);
+	/*
+	 * perf closes its pipe-mode features with an empty record for its
+	 * HEADER_LAST_FEATURE, whose number grows with each perf version.
+	 * Only BRANCH_STACK and STAT are empty by design.
+	 */
+	if (rec->size == 16 && feat != PD_FEAT_BRANCH_STACK &&
+	    feat != PD_FEAT_STAT)
+		return 0;
 	if (feat == 0 || feat >= PD_FEAT_MAX) {
 		pd_logf(&f->log, PD_LOG_WARN,
 			"%s: HEADER_FEATURE at offset 0x%llx: unknown feature "
@@ -110,6 +118,16 @@ static int absorb_event_type(struct pd_file *f, const struct pd_rec *rec)
 
 int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec)
 {
+	/*
+	 * A second reader over a memory-backed pipe capture passes the same
+	 * records again; HEADER_ATTR must not add its events twice.  perf
+	 * writes these records uncompressed, so their offsets are their own.
+	 */
+	if (!(rec->flags & PD_RECF_DECOMPRESSED)) {
+		if (rec->offset < f->absorb_upto)
+			return 0;
+		f->absorb_upto = rec->offset + 1;
+	}
 	switch (rec->type) {
 	case PD_REC_HEADER_ATTR:
 		return absorb_attr(f, rec);

@@ -118,6 +118,7 @@ int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec)
 		PD_TRY(grow_next(r, used, r->dnext_cap));
 	}
 	r->stats.nr_compressed++;
+	r->stats.nr_compressed2 += rec->type == PD_REC_COMPRESSED2;
 	r->stats.compressed_bytes += src_len;
 	r->stats.decompressed_bytes += used - rem;
 

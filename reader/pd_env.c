@@ -470,9 +470,6 @@ static int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
 /* ---- the driver ---------------------------------------------------- */
 
 /* Bits past PD_FEAT_PMU_CAPS, as perf's header.h numbers them. */
-#define FEAT_CPU_DOMAIN_INFO 32
-#define FEAT_E_MACHINE 33
-#define FEAT_CLN_SIZE 34
 
 static int decode_feature(struct env_dec *d, unsigned feat,
 			  struct env_cur *c)
@@ -541,9 +538,9 @@ static int decode_feature(struct env_dec *d, unsigned feat,
 		return env_hybrid_topology(d, c);
 	case PD_FEAT_PMU_CAPS:
 		return env_pmu_caps(d, c);
-	case FEAT_CPU_DOMAIN_INFO:
+	case PD_FEAT_CPU_DOMAIN_INFO:
 		return env_cpu_domain_info(d, c);
-	case FEAT_E_MACHINE:
+	case PD_FEAT_E_MACHINE:
 		return env_e_machine(d, c);
 	case PD_FEAT_SIMPLEPERF_FILE:
 		return env_simpleperf_file(d, c, 0);
@@ -561,14 +558,14 @@ enum feat_kind { FEAT_UNKNOWN, FEAT_DECODED, FEAT_RAW };
 static enum feat_kind feature_kind(unsigned feat)
 {
 	switch (feat) {
-	case FEAT_CLN_SIZE:
+	case PD_FEAT_CLN_SIZE:
 	case PD_FEAT_SIMPLEPERF_DEBUG_UNWIND:
 	case PD_FEAT_SIMPLEPERF_DEBUG_UNWIND_FILE:
 	case PD_FEAT_SIMPLEPERF_ETM_BRANCH_LIST:
 	case PD_FEAT_SIMPLEPERF_INIT_MAP:
 		return FEAT_RAW; /* layouts we do not parse (protobuf...) */
-	case FEAT_CPU_DOMAIN_INFO:
-	case FEAT_E_MACHINE:
+	case PD_FEAT_CPU_DOMAIN_INFO:
+	case PD_FEAT_E_MACHINE:
 	case PD_FEAT_SIMPLEPERF_FILE:
 	case PD_FEAT_SIMPLEPERF_FILE2:
 	case PD_FEAT_SIMPLEPERF_META_INFO:
@@ -599,11 +596,11 @@ static bool may_be_empty(unsigned feat)
 static const char *feat_label(unsigned feat, char *buf, size_t size)
 {
 	switch (feat) {
-	case FEAT_CPU_DOMAIN_INFO:
+	case PD_FEAT_CPU_DOMAIN_INFO:
 		return "cpu_domain_info";
-	case FEAT_E_MACHINE:
+	case PD_FEAT_E_MACHINE:
 		return "e_machine";
-	case FEAT_CLN_SIZE:
+	case PD_FEAT_CLN_SIZE:
 		return "cln_size";
 	default:
 		break;

@@ -111,6 +111,8 @@ struct pd_file {
 	int sample_id_pos;	/* -1 when the events disagree */
 	int trailer_is_pos;
 
+	uint64_t absorb_upto;	/* records before this were absorbed */
+
 	struct pd_feat_sec feat[PD_FEAT_MAX];
 	struct pd_env *env;	/* decoded lazily by pd_file_env() */
 	bool env_stale;

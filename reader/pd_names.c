@@ -66,7 +66,9 @@ const char *pd_feature_name(unsigned feat)
 	case PD_FEAT_CLOCK_DATA: return "clock_data";
 	case PD_FEAT_HYBRID_TOPOLOGY: return "hybrid_topology";
 	case PD_FEAT_PMU_CAPS: return "pmu_caps";
+	case PD_FEAT_CPU_DOMAIN_INFO: return "cpu_domain_info";
 	case PD_FEAT_E_MACHINE: return "e_machine";
+	case PD_FEAT_CLN_SIZE: return "cln_size";
 	case PD_FEAT_SIMPLEPERF_FILE: return "simpleperf_file";
 	case PD_FEAT_SIMPLEPERF_META_INFO: return "simpleperf_meta_info";
 	case PD_FEAT_SIMPLEPERF_DEBUG_UNWIND: return "simpleperf_debug_unwind";
