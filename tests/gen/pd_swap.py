@@ -34,13 +34,14 @@ What a big-endian writer does, and so what this program does:
     little-endian together: a reader must take the tracepoint byte order
     from the tracing data header, as perf does.
   * COMPRESSED and COMPRESSED2 payloads hold records, which a big-endian
-    host writes big-endian: the zstd stream is decompressed with the zstd
-    command-line tool, the records are converted, and each original chunk
-    is recompressed on its own (one zstd frame per chunk, at the level the
-    COMPRESSED feature names), keeping every chunk's decompressed bytes,
-    so records that span two chunks still do.  The compressed sizes change,
-    so offsets after the first compressed record move; the AUXTRACE index
-    and every header offset are updated to match.
+    host writes big-endian: the zstd stream is decompressed chunk by chunk
+    as perf's reader does, the records are converted, and the big-endian
+    bytes are compressed again as one stream flushed at the end of each
+    chunk, at the level the COMPRESSED feature names, as perf's writer does.
+    Every chunk decompresses to as many bytes as before, so records that
+    span two chunks still do.  The compressed sizes change, so offsets after
+    the first compressed record move; the AUXTRACE index and every header
+    offset are updated to match.
 
 Everything is checked: each byte of a record, attr, id array and feature
 section must be claimed by exactly one field, a record whose fields do not
@@ -53,7 +54,6 @@ something this program does not model (the message names it), 64 usage.
 
 import os
 import struct
-import subprocess
 import sys
 
 MAGIC_LE = b"PERFILE2"
@@ -1161,41 +1161,125 @@ def conv_feature(buf, feat, start, end, st, conv, padded=False):
 
 
 # ---------------------------------------------------------------------------
-# zstd, through the command-line tool
+# zstd.  perf keeps one compression stream for the whole capture and flushes
+# it at the end of every COMPRESSED record without ending the frame; its
+# reader feeds each record's payload to one decompression stream and takes
+# what comes out.  Reproducing that needs a streaming zstd: Python's own
+# compression.zstd (3.14 and later) or libzstd through ctypes.  The zstd
+# command-line tool cannot be used: it holds back output when its input
+# stops inside a frame, so it cannot tell how much each chunk yields.
 
-def zstd(args, data):
+def _zstd_stdlib():
     try:
-        proc = subprocess.run(["zstd", "-q", "-c"] + args, input=data,
-                              stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, check=False)
-    except OSError as err:
-        raise Unsupported("compressed records need the zstd command: %s"
-                          % err)
-    return proc.returncode, proc.stdout
+        from compression import zstd as czstd   # Python >= 3.14
+    except ImportError:
+        return None
+
+    class Backend:
+        name = "compression.zstd"
+
+        @staticmethod
+        def decompressor():
+            dec = czstd.ZstdDecompressor()
+            return dec.decompress
+
+        @staticmethod
+        def compressor(level):
+            comp = czstd.ZstdCompressor(level=level)
+            return lambda data: comp.compress(data,
+                                              mode=comp.FLUSH_BLOCK)
+    return Backend
 
 
-def decompress_chunks(payloads, name):
-    """Split one zstd stream, cut into payloads, into what each payload
-    adds to the decompressed output.  perf flushes the stream at the end
-    of every chunk without ending the frame, so a prefix of the stream
-    decompresses to exactly the records written so far."""
-    stream = b"".join(payloads)
-    _, total = zstd(["-d"], stream)
-    chunks = []
-    done = 0
-    prefix = 0
-    for i, payload in enumerate(payloads):
-        prefix += len(payload)
-        if i + 1 < len(payloads):
-            _, out = zstd(["-d"], stream[:prefix])
-        else:
-            out = total
-        if out[:done] != total[:done] or total[:len(out)] != out:
-            raise Malformed("%s: compressed chunk %d does not continue the "
-                            "zstd stream" % (name, i))
-        chunks.append(out[done:])
-        done = len(out)
-    return chunks
+def _zstd_ctypes():
+    import ctypes
+    import ctypes.util
+    path = ctypes.util.find_library("zstd")
+    try:
+        lib = ctypes.CDLL(path or "libzstd.so.1")
+    except OSError:
+        return None
+
+    class InBuf(ctypes.Structure):
+        _fields_ = [("src", ctypes.c_void_p), ("size", ctypes.c_size_t),
+                    ("pos", ctypes.c_size_t)]
+
+    class OutBuf(ctypes.Structure):
+        _fields_ = [("dst", ctypes.c_void_p), ("size", ctypes.c_size_t),
+                    ("pos", ctypes.c_size_t)]
+
+    vp, sz = ctypes.c_void_p, ctypes.c_size_t
+    lib.ZSTD_createDCtx.restype = vp
+    lib.ZSTD_createCCtx.restype = vp
+    lib.ZSTD_freeDCtx.argtypes = [vp]
+    lib.ZSTD_freeCCtx.argtypes = [vp]
+    lib.ZSTD_decompressStream.argtypes = [vp, ctypes.POINTER(OutBuf),
+                                          ctypes.POINTER(InBuf)]
+    lib.ZSTD_decompressStream.restype = sz
+    lib.ZSTD_compressStream2.argtypes = [vp, ctypes.POINTER(OutBuf),
+                                         ctypes.POINTER(InBuf), ctypes.c_int]
+    lib.ZSTD_compressStream2.restype = sz
+    lib.ZSTD_CCtx_setParameter.argtypes = [vp, ctypes.c_int, ctypes.c_int]
+    lib.ZSTD_CCtx_setParameter.restype = sz
+    lib.ZSTD_isError.argtypes = [sz]
+    lib.ZSTD_getErrorName.argtypes = [sz]
+    lib.ZSTD_getErrorName.restype = ctypes.c_char_p
+    ZSTD_c_compressionLevel = 100
+    ZSTD_e_flush = 1
+    step = 1 << 20
+
+    def check(ret, what):
+        if lib.ZSTD_isError(ret):
+            raise Malformed("zstd %s: %s" % (what, lib.ZSTD_getErrorName(
+                ret).decode()))
+
+    def pump(call, data):
+        """Run call(out, in) until data is consumed and call says no more
+        output is pending."""
+        src = ctypes.create_string_buffer(data, len(data))
+        inb = InBuf(ctypes.cast(src, vp), len(data), 0)
+        out = bytearray()
+        dst = ctypes.create_string_buffer(step)
+        while True:
+            outb = OutBuf(ctypes.cast(dst, vp), step, 0)
+            more = call(ctypes.byref(outb), ctypes.byref(inb), outb)
+            out += dst.raw[:outb.pos]
+            if inb.pos == inb.size and not more:
+                return bytes(out)
+
+    class Backend:
+        name = "libzstd"
+
+        @staticmethod
+        def decompressor():
+            ctx = lib.ZSTD_createDCtx()
+
+            def call(outp, inp, outb):
+                check(lib.ZSTD_decompressStream(ctx, outp, inp),
+                      "decompression")
+                return outb.pos == outb.size    # full: maybe more
+            return lambda data: pump(call, data)
+
+        @staticmethod
+        def compressor(level):
+            ctx = lib.ZSTD_createCCtx()
+            check(lib.ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel,
+                                             level), "level")
+
+            def call(outp, inp, outb):
+                ret = lib.ZSTD_compressStream2(ctx, outp, inp, ZSTD_e_flush)
+                check(ret, "compression")
+                return ret != 0                 # bytes left to flush
+            return lambda data: pump(call, data)
+    return Backend
+
+
+def zstd_backend():
+    backend = _zstd_stdlib() or _zstd_ctypes()
+    if backend is None:
+        raise Unsupported("compressed records need a streaming zstd: "
+                          "Python's compression.zstd or libzstd")
+    return backend
 
 
 # ---------------------------------------------------------------------------
@@ -1228,14 +1312,25 @@ class Converter:
             size = struct.unpack_from("<H", buf.src, pos + 6)[0] \
                 if end - pos >= 8 else 0
             if buf is self.buf and (size < 8 or pos + size > end):
-                # Not a whole record: a capture cut short, a zero-sized
-                # record, or text a shell appended to a pipe capture.  No
-                # reader gets past it, and its bytes are whatever was
-                # written, so they are copied as they are.
+                # Not a whole record: a capture cut short, a record whose
+                # size field was damaged, or text a shell appended to a
+                # pipe capture.  No reader gets past it.  A record cut
+                # short has a big-endian header on a big-endian host;
+                # which of the three it is cannot be told, so the first 8
+                # bytes are swapped as a header (a reader then reports the
+                # same type and size in both byte orders) and the rest is
+                # copied as it is.
                 sys.stderr.write("pd_swap: %s: %d bytes at %#x to the end "
-                                 "are not a whole record; copied as they "
-                                 "are\n" % (buf.name, end - pos, pos))
-                buf.keep(pos, end - pos, "tail")
+                                 "are not a whole record; header swapped, "
+                                 "the rest copied\n"
+                                 % (buf.name, end - pos, pos))
+                head = 0
+                if end - pos >= 8:
+                    buf.swap("I", pos, "tail.type")
+                    buf.swap("H", pos + 4, "tail.misc")
+                    buf.swap("H", pos + 6, "tail.size")
+                    head = 8
+                buf.keep(pos + head, end - pos - head, "tail")
                 recs.append((pos, end - pos, -1))
                 break
             if end - pos < 8:
@@ -1302,25 +1397,29 @@ class Converter:
         return bytes(out)
 
     def recompress(self, comp):
-        payloads = [self.payload(pos, rtype) for pos, _, rtype in comp]
-        plain = decompress_chunks(payloads, self.name)
+        """Decompress the chunks as perf's reader does, convert the records
+        they hold, and compress the big-endian bytes of each chunk as one
+        flushed piece of a single stream, as perf's writer does: every
+        chunk decompresses to the same number of bytes as before, so a
+        record that spans two chunks still does."""
+        backend = zstd_backend()
+        feed = backend.decompressor()
+        plain = [feed(self.payload(pos, rtype)) for pos, _, rtype in comp]
         inner = Buf(b"".join(plain), self.name + " (decompressed)")
         self.walk(inner, 0, len(inner.src))
         level = self.st.comp_level or 1
         self.note("%d compressed records, %d bytes decompressed, "
-                  "recompressed at level %d" % (len(comp), len(inner.src),
-                                                level))
+                  "recompressed at level %d with %s"
+                  % (len(comp), len(inner.src), level, backend.name))
+        compress = backend.compressor(level)
         result = {}
         done = 0
         for (pos, _, rtype), chunk in zip(comp, plain):
             be = bytes(inner.out[done:done + len(chunk)])
             done += len(chunk)
-            rc, frame = zstd(["-%d" % level, "--no-check"], be)
-            if rc:
-                raise Unsupported("%s: zstd failed to compress" % self.name)
             result[pos] = compressed_records(rtype,
                                              self.buf.get("H", pos + 4),
-                                             frame)
+                                             compress(be))
         return result
 
 
@@ -1484,6 +1583,9 @@ def convert_file(conv, src):
 
 
 def convert(src, name, verbose=False):
+    if src[:8] == b"PERFFILE":
+        raise Unsupported("%s: the legacy PERFFILE (version 1) header, "
+                          "which has no byte-order magic" % name)
     if len(src) < 16 or src[:8] != MAGIC_LE:
         if src[:8] == MAGIC_BE:
             raise Malformed("%s: already big-endian" % name)
