@@ -122,6 +122,8 @@ int pd_ev_cpu_map(struct pd_evcur *c, struct pd_cpu_map *m)
 		return 0;
 	case PD_CPU_MAP_RANGE:
 		PD_EV_NEED(c, evc_u8(c, &m->any_cpu), "cpu map any_cpu");
+		/* a flag, however many bits the writer set */
+		m->any_cpu = m->any_cpu != 0;
 		PD_EV_NEED(c, evc_skip(c, 1), "cpu map start_cpu");
 		PD_EV_NEED(c, evc_u16(c, &m->start_cpu), "cpu map start_cpu");
 		PD_EV_NEED(c, evc_u16(c, &m->end_cpu), "cpu map end_cpu");
@@ -177,7 +179,7 @@ int pd_cpu_map_next(const struct pd_cpu_map *m, uint64_t *pos, int *cpu)
 				? (uint64_t)m->end_cpu - m->start_cpu + 1
 				: 0;
 
-		if (*pos >= span + m->any_cpu)
+		if (*pos >= span + (m->any_cpu ? 1 : 0))
 			return 0;
 		if (m->any_cpu && *pos == 0)
 			*cpu = -1;

@@ -881,10 +881,11 @@ static void put_mask64(struct tf *t)
 	tf_u64(t, 0x8000000000000003ull); /* 0, 1, 63 */
 }
 
+/* any_cpu is a flag: a writer's 2 still means one -1 */
 static void put_range(struct tf *t)
 {
 	tf_u16(t, PD_CPU_MAP_RANGE);
-	tf_u8(t, 1);
+	tf_u8(t, 2);
 	tf_u8(t, 0);
 	tf_u16(t, 4);
 	tf_u16(t, 6);
