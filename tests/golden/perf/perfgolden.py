@@ -3,6 +3,7 @@
 
     perfgolden.py stats REPORT_OUT > NAME.stats
     perfgolden.py samples EVLIST_OUT DUMP_OUT [STATUS] > NAME.samples
+    perfgolden.py recount NAME.stats NR_COMPRESSED2 NR_COMPRESSED
 
 stats: REPORT_OUT is `perf report --stats` output.  Its "Aggregated stats"
 block becomes one "TYPE count" line per record type, as perf names it
@@ -186,11 +187,21 @@ def samples(evlist_path, dump_path, status):
     known = [t for t in types.values() if t is not None]
     uniform = all(t == known[0] for t in types.values())
     out = header(status)
+    matched = {}
     for _, _, vals, name in parse_dump(dump_path, set().union(*known)):
         if vals is None:
             out.append(" ".join("?" for _ in COLUMNS))
             continue
         bits = known[0] if uniform else types.get(name)
+        if bits is None and not uniform and name is not None:
+            # in pipe mode perf evlist names events from their attrs
+            # ("cycles:ppp"), perf script from EVENT_UPDATE ("cycles:P"):
+            # match on the name without modifiers when that is unique
+            base = [n for n in types if n and
+                    n.split(":")[0] == name.split(":")[0]]
+            if len(base) == 1:
+                bits = types[base[0]]
+                matched[name] = base[0]
         if bits is None:
             sys.exit("perfgolden: cannot tell the sample type of event "
                      "'%s' in %s" % (name, dump_path))
@@ -204,6 +215,9 @@ def samples(evlist_path, dump_path, status):
                          "of '%s' in %s" % (col, name, dump_path))
             cols.append(str(v))
         out.append(" ".join(cols))
+    if matched:
+        out.insert(1, "# event names matched without modifiers: " +
+                   ", ".join("%s = %s" % kv for kv in sorted(matched.items())))
     return out
 
 
@@ -244,7 +258,41 @@ def guessed_samples(attrs, dump_path, status):
     return out
 
 
+def recount(path, nr_comp2, nr_comp1):
+    """Turn the counts perf made of a comp2to1.py copy back into the
+    original's: NR_COMP2 of its COMPRESSED records were COMPRESSED2 there,
+    and NR_COMP1 were COMPRESSED.  When perf stopped early it may have
+    counted only some of them: then only an original without COMPRESSED
+    tells which they were."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    partial = any(l.startswith("# partial:") for l in lines)
+    out = []
+    for line in lines:
+        if line.startswith("#") or not line:
+            out.append(line)
+            continue
+        name, count = line.split()
+        if name != "COMPRESSED":
+            out.append(line)
+            continue
+        count = int(count)
+        if nr_comp1 == 0:
+            out.append("COMPRESSED2 %d" % count)
+        elif not partial and count == nr_comp1 + nr_comp2:
+            out.append("COMPRESSED %d" % nr_comp1)
+            out.append("COMPRESSED2 %d" % nr_comp2)
+        elif not partial:
+            sys.exit("perfgolden: perf counted %d COMPRESSED in %s, the "
+                     "copy has %d" % (count, path, nr_comp1 + nr_comp2))
+    return out
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "recount":
+        lines = recount(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        with open(sys.argv[2], "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "stats":
         lines = stats(sys.argv[2])
     elif len(sys.argv) in (4, 5) and sys.argv[1] == "samples":

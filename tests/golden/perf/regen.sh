@@ -6,13 +6,20 @@
 # For each testdata capture (testdata/NAME.perf.data[.zst], or the
 # directory of perf record --threads) and each capture in ../shared/corpus
 # that MANIFEST.md says perf 6.1 reads ("yes" or "partly" in its last
-# column), writes under tests/golden/perf/:
+# column) or only refuses for its attr size, writes under
+# tests/golden/perf/:
 #
 #   testdata/NAME.stats, corpus/PATH.stats
 #	perf report --stats, "TYPE count" per record type (perf's names)
 #   testdata/NAME.samples, corpus/PATH.samples
 #	one line per sample, in file order: pid tid time cpu period ip nr
 #	(nr = raw callchain length), from perf's raw dump
+#
+# Where perf 6.1 cannot read a capture as it is, it reads a converted copy
+# and the goldens say so in their first line: attrshrink.py cuts attrs
+# written by perf >= 6.3 (136 bytes) to the 128 bytes perf 6.1 knows when
+# the extra bytes are zero, comp2to1.py rewrites COMPRESSED2 chunks (perf
+# 6.16) as COMPRESSED ones; neither touches another record.
 #
 # A golden over 32 KiB is stored zstd-compressed (NAME.samples.zst).  A
 # "# partial: ..." line says perf stopped early and why; the differential
@@ -94,6 +101,36 @@ golden()
 		"${status:+ (partial)}"
 }
 
+# convert NAME IN OUT: run NAME.py to make OUT, a copy of IN perf 6.1
+# reads; no OUT when NAME does not apply to IN (exit 3, said here);
+# fails on an error.
+convert()
+{
+	rm -f "$3"
+	python3 "$GOLD/$1.py" "$2" "$3" >"$PD_TMP/$1.out" 2>"$PD_TMP/convert.err"
+	case $? in
+	0) ;;
+	3) [ "$1" = comp2to1 ] || echo "${2#$PD_CORPUS/}: no golden:" \
+		"$(cat "$PD_TMP/convert.err")"
+	   rm -f "$3" ;;
+	*) cat "$PD_TMP/convert.err" >&2; fail=1; return 1 ;;
+	esac
+}
+
+# add_note OUT LINE: put LINE first in OUT's goldens.
+add_note()
+{
+	for g in "$1.stats" "$1.samples"; do
+		[ -f "$g" ] || continue
+		{ echo "$2"; cat "$g"; } >"$PD_TMP/g" && cp "$PD_TMP/g" "$g"
+	done
+	if [ -f "$1.samples.zst" ]; then
+		zstd -q -d -c "$1.samples.zst" | { echo "$2"; cat; } |
+			zstd -q -19 -f -o "$PD_TMP/g.zst" &&
+			cp "$PD_TMP/g.zst" "$1.samples.zst"
+	fi
+}
+
 fail=0
 for cur in $(pd_captures); do
 	wanted "$@" || continue
@@ -104,9 +141,35 @@ done
 if [ -d "$PD_CORPUS" ]; then
 	pd_corpus_captures >"$PD_TMP/corpus.list"
 	while read -r cur verdict; do
-		case $verdict in yes|partly) ;; *) continue ;; esac
 		wanted "$@" || continue
-		golden "$PD_CORPUS/$cur" "$GOLD/corpus/$cur" </dev/null || fail=1
+		src=$PD_CORPUS/$cur
+		note=
+		case $verdict in
+		yes|partly) ;;
+		*)	# perf 6.1 refuses it; if only for its attr size, it
+			# reads a copy with the attrs cut to 128 bytes
+			convert attrshrink "$src" "$PD_TMP/shrunk" || continue
+			if [ -f "$PD_TMP/shrunk" ]; then
+				src=$PD_TMP/shrunk
+				note="attrs cut to 128 bytes by attrshrink.py"
+			else
+				continue
+			fi ;;
+		esac
+		convert comp2to1 "$src" "$PD_TMP/comp1" || continue
+		if [ -f "$PD_TMP/comp1" ]; then
+			src=$PD_TMP/comp1
+			note="${note:+$note; }COMPRESSED2 rewritten as COMPRESSED by comp2to1.py"
+		fi
+		golden "$src" "$GOLD/corpus/$cur" </dev/null || fail=1
+		if [ -f "$PD_TMP/comp1" ]; then
+			# count the chunks as the file has them
+			python3 $GOLD/perfgolden.py recount \
+				"$GOLD/corpus/$cur.stats" $(cat "$PD_TMP/comp2to1.out") ||
+				fail=1
+		fi
+		[ -n "$note" ] && add_note "$GOLD/corpus/$cur" \
+			"# perf 6.1 read a copy: $note (records otherwise untouched)"
 	done <"$PD_TMP/corpus.list"
 else
 	echo "regen.sh: no $PD_CORPUS: corpus goldens left as they are" >&2
