@@ -55,6 +55,7 @@ something this program does not model (the message names it), 64 usage.
 import os
 import struct
 import sys
+import weakref
 
 MAGIC_LE = b"PERFILE2"
 MAGIC_BE = b"2ELIFREP"
@@ -250,9 +251,6 @@ class Cur:
         value = self.buf.swap(fmt, self.pos, self.what + "." + field)
         self.pos += size
         return value
-
-    def u8(self, field):
-        return self.keep(1, field)[0]
 
     def u16(self, field):
         return self._swap("H", 2, field)
@@ -614,7 +612,7 @@ def conv_kernel_body(cur, rtype, misc):
             cur.u32("prot")
             cur.u32("flags")
         cur.rest("filename")
-    elif rtype in (2,):                         # LOST
+    elif rtype == 2:                            # LOST
         cur.u64("id")
         cur.u64("lost")
     elif rtype == 3:                            # COMM
@@ -690,8 +688,7 @@ def conv_cpu_map_data(cur):
     """struct perf_record_cpu_map_data (packed): u16 type, then per type."""
     kind = cur.u16("type")
     if kind == 0:                               # PERF_CPU_MAP__CPUS
-        cur_nr = cur.u16("nr")
-        for _ in range(cur_nr):
+        for _ in range(cur.u16("nr")):
             cur.u16("cpu")
     elif kind == 1:                             # PERF_CPU_MAP__MASK
         nr = cur.u16("nr")
@@ -1258,7 +1255,11 @@ def _zstd_ctypes():
                 check(lib.ZSTD_decompressStream(ctx, outp, inp),
                       "decompression")
                 return outb.pos == outb.size    # full: maybe more
-            return lambda data: pump(call, data)
+
+            def feed(data):
+                return pump(call, data)
+            weakref.finalize(feed, lib.ZSTD_freeDCtx, ctx)
+            return feed
 
         @staticmethod
         def compressor(level):
@@ -1270,7 +1271,11 @@ def _zstd_ctypes():
                 ret = lib.ZSTD_compressStream2(ctx, outp, inp, ZSTD_e_flush)
                 check(ret, "compression")
                 return ret != 0                 # bytes left to flush
-            return lambda data: pump(call, data)
+
+            def feed(data):
+                return pump(call, data)
+            weakref.finalize(feed, lib.ZSTD_freeCCtx, ctx)
+            return feed
     return Backend
 
 
