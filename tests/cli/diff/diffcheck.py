@@ -54,8 +54,11 @@ def pdtool():
 
 def run_pdtool(args):
     """(exit status, stdout, stderr) of pdtool ARGS."""
-    p = subprocess.run([pdtool()] + args, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
+    try:
+        p = subprocess.run([pdtool()] + args, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    except OSError as e:
+        return 127, "", "cannot run %s: %s" % (pdtool(), e)
     return (p.returncode, p.stdout.decode("utf-8", "replace"),
             p.stderr.decode("utf-8", "replace"))
 
