@@ -101,6 +101,9 @@ int pd_attr_decode(struct pd_file *f, const unsigned char *p, size_t avail,
 	attr->sample_max_stack = pd_load_u16(buf + 108, sw);
 	attr->aux_sample_size = pd_load_u32(buf + 112, sw);
 	attr->aux_action = pd_load_u32(buf + 116, sw);
+	/* aux_start_paused, aux_pause, aux_resume: one-bit fields too */
+	if (f->hdr.big_endian)
+		attr->aux_action = (uint32_t)(rev_bits64(attr->aux_action) >> 32);
 	attr->sig_data = pd_load_u64(buf + 120, sw);
 	attr->config3 = pd_load_u64(buf + 128, sw);
 	*attr_size = size;

@@ -256,10 +256,15 @@ static int read_attrs(struct pd_file *f, const unsigned char *base,
 			break;
 		}
 		nr_ids = ids_size / 8;
-		ids = pd_realloc(&f->mem, ids, (nr_ids + 1) * sizeof(*ids));
-		if (!ids) {
-			rc = PD_ERR_NOMEM;
-			break;
+		{
+			uint64_t *grown = pd_realloc(&f->mem, ids,
+						     (nr_ids + 1) * sizeof(*ids));
+
+			if (!grown) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			ids = grown;
 		}
 		for (uint64_t j = 0; j < nr_ids; j++)
 			ids[j] = pd_load_u64(base + ids_off + j * 8, f->swap);

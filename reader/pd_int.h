@@ -107,6 +107,11 @@ struct pd_file {
 	} *id_table;
 	size_t id_cap, id_count;
 
+	/* the last sample id looked up, and the event count then */
+	uint64_t last_id;
+	const struct pd_evsel *last_evsel;
+	size_t last_evsel_gen;
+
 	/* sample layout shared by every event (perf requires it) */
 	int sample_id_pos;	/* -1 when the events disagree */
 	int trailer_is_pos;

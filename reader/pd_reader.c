@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zstd.h>
 #include <stdarg.h>
@@ -228,6 +229,30 @@ static int stream_ensure(struct pd_reader *r, uint64_t n)
 }
 
 /*
+ * Hand back the mapped pages already read, so that resident memory stays
+ * flat however large the capture: a file mapping's pages are counted as
+ * the process's own once touched.  Only our own read-only mappings, and
+ * only what lies behind the record just delivered.
+ */
+#define RELEASE_STEP ((uint64_t)8 << 20)
+
+static void release_behind(struct pd_reader *r, const struct pd_region *reg,
+			   uint64_t rec_off)
+{
+	uint64_t from, to;
+
+	if (!reg->unmap || rec_off < r->released + 2 * RELEASE_STEP)
+		return;
+	from = r->released > reg->start ? r->released : reg->start;
+	from = (from + 4095) & ~4095ull;
+	to = (rec_off - RELEASE_STEP) & ~4095ull;
+	if (to > from)
+		madvise((void *)((uintptr_t)reg->unmap + from), to - from,
+			MADV_DONTNEED);
+	r->released = to;
+}
+
+/*
  * The next record from the file itself (not from a compressed chunk).
  * 1 record, 0 end, <0 error.
  */
@@ -312,6 +337,7 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 					(unsigned long long)(reg->declared_end -
 							     reg->end));
 			r->region++;
+			r->released = 0;
 			if (r->region < f->nr_regions)
 				r->pos = f->regions[r->region].start;
 			PD_TRY(pd_decomp_region_end(r));
@@ -350,6 +376,7 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 			return 0;
 		}
 		pd_fill_rec(r, rec, p, size, payload, r->pos, 0);
+		release_behind(r, reg, r->pos);
 		r->pos += total;
 		return 1;
 	}

@@ -18,6 +18,8 @@ struct pd_reader {
 	/* memory-backed: current region and file offset in it */
 	size_t region;
 	uint64_t pos;
+	uint64_t released;	/* pages of the mapping before this were
+				 * handed back (pd_reader.c release_behind) */
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;

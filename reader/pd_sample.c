@@ -68,7 +68,14 @@ static const struct pd_evsel *sample_evsel(struct pd_file *f,
 	if (rec->size < 8 + 8 * (uint32_t)pos + 8)
 		return NULL;
 	id = pd_load_u64(rec->data + 8 + 8 * pos, f->swap);
-	return pd_file_evsel_by_id(f, id);
+	/* runs of samples from one event are the rule */
+	if (f->last_evsel && id == f->last_id &&
+	    f->last_evsel_gen == f->nr_evsels)
+		return f->last_evsel;
+	f->last_evsel = pd_file_evsel_by_id(f, id);
+	f->last_id = id;
+	f->last_evsel_gen = f->nr_evsels;
+	return f->last_evsel;
 }
 
 static int short_sample(struct pd_file *f, const struct pd_rec *rec,
