@@ -31,7 +31,7 @@ static int absorb_attr(struct pd_file *f, const struct pd_rec *rec)
 	rc = pd_file_add_evsel(f, &attr, ids, nr_ids, NULL);
 	pd_free(&f->mem, ids);
 	if (rc == 0)
-		pd_file_apply_event_desc(f);
+		rc = pd_file_apply_event_desc(f);
 	return rc;
 }
 
@@ -72,7 +72,7 @@ static int absorb_feature(struct pd_file *f, const struct pd_rec *rec)
 	f->hdr.features[feat / 64] |= 1ull << (feat % 64);
 	pd_file_env_invalidate(f);
 	if (feat == PD_FEAT_EVENT_DESC)
-		pd_file_apply_event_desc(f);
+		return pd_file_apply_event_desc(f);
 	return 0;
 }
 

@@ -9,18 +9,43 @@
  */
 #include "pd_reader_int.h"
 
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
 
 #define MAX_DECOMP_BYTES ((size_t)1 << 31)
+
+static void *zstd_alloc(void *opaque, size_t size)
+{
+	return pd_malloc(opaque, size);
+}
+
+static void zstd_free(void *opaque, void *p)
+{
+	pd_free(opaque, p);
+}
+
+/* A decompression stream whose memory goes through the caller's hooks. */
+struct ZSTD_DCtx_s *pd_dstream_new(const struct pd_mem *m)
+{
+	ZSTD_customMem cm;
+	ZSTD_DStream *ds;
+
+	cm.customAlloc = zstd_alloc;
+	cm.customFree = zstd_free;
+	cm.opaque = (void *)(uintptr_t)m;
+	ds = ZSTD_createDStream_advanced(cm);
+	if (ds)
+		ZSTD_initDStream(ds);
+	return ds;
+}
 
 static int ensure_dctx(struct pd_reader *r)
 {
 	if (r->dctx)
 		return 0;
-	r->dctx = ZSTD_createDStream();
+	r->dctx = pd_dstream_new(&r->f->mem);
 	if (!r->dctx)
 		return PD_ERR_NOMEM;
-	ZSTD_initDStream(r->dctx);
 	return 0;
 }
 

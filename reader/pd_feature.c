@@ -23,16 +23,16 @@ int pd_file_feature(const struct pd_file *f, unsigned feat, const void **data,
  * event: the attr, u32 nr_ids, a perf string (u32 len incl. padding, then
  * the bytes), nr_ids u64 ids.  A name is matched to its event by the
  * first id, else by position.  Damage stops the naming, with a warning;
- * the events keep their default names.
+ * the events keep their default names.  @return 0 or PD_ERR_NOMEM.
  */
-void pd_file_apply_event_desc(struct pd_file *f)
+int pd_file_apply_event_desc(struct pd_file *f)
 {
 	const struct pd_feat_sec *sec = &f->feat[PD_FEAT_EVENT_DESC];
 	const unsigned char *p = sec->data, *end;
 	uint32_t nr, attr_size;
 
 	if (!p || sec->size < 8)
-		return;
+		return 0;
 	end = p + sec->size; /* not before: NULL + 0 is undefined */
 	nr = pd_load_u32(p, f->swap);
 	attr_size = pd_load_u32(p + 4, f->swap);
@@ -63,13 +63,14 @@ void pd_file_apply_event_desc(struct pd_file *f)
 		if (!e && i < f->nr_evsels && (nr_ids == 0 || f->nr_evsels == nr))
 			e = f->evsels[i];
 		p += (size_t)nr_ids * 8;
-		if (e && len && pd_evsel_set_name(f, e, name, len) < 0)
-			return;
+		if (e && len)
+			PD_TRY(pd_evsel_set_name(f, e, name, len));
 	}
-	return;
+	return 0;
 bad:
 	pd_logf(&f->log, PD_LOG_WARN,
 		"%s: feature event_desc is damaged; some events keep default "
 		"names",
 		f->name);
+	return 0;
 }

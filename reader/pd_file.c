@@ -422,7 +422,7 @@ static int parse_file_header(struct pd_file *f, const unsigned char *base,
 static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
 		  unsigned char **out, uint64_t *out_len)
 {
-	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_DStream *ds = pd_dstream_new(&f->mem);
 	ZSTD_inBuffer in = { src, (size_t)len, 0 };
 	unsigned char *buf = NULL;
 	size_t cap = 0, used = 0;
@@ -430,7 +430,6 @@ static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
 
 	if (!ds)
 		return PD_ERR_NOMEM;
-	ZSTD_initDStream(ds);
 	for (;;) {
 		ZSTD_outBuffer ob;
 		size_t ret;
@@ -482,8 +481,7 @@ static int open_mapped(struct pd_file *f, const unsigned char *base,
 	}
 	PD_TRY(check_magic(f, base, size));
 	PD_TRY(parse_file_header(f, base, size));
-	pd_file_apply_event_desc(f);
-	return 0;
+	return pd_file_apply_event_desc(f);
 }
 
 int pd_file_open_mem(const void *buf, size_t len,

@@ -142,7 +142,11 @@ int pd_attr_default_name(const struct pd_attr *attr, char *buf,
 void pd_file_env_invalidate(struct pd_file *f);
 void pd_env_free(struct pd_file *f, struct pd_env *env);
 /* apply EVENT_DESC names to evsels, once features are known */
-void pd_file_apply_event_desc(struct pd_file *f);
+int pd_file_apply_event_desc(struct pd_file *f);
+
+/* pd_decomp.c: a zstd DStream allocating through m; NULL on NOMEM */
+struct ZSTD_DCtx_s;
+struct ZSTD_DCtx_s *pd_dstream_new(const struct pd_mem *m);
 
 /* pd_reader.c: a user record that changes the file's state */
 int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec);
