@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 	int decode, rc;
 	double t0;
 
-	if (argc != 3 || (strcmp(argv[1], "frame") && strcmp(argv[1], "decode"))) {
+	if (argc != 3 ||
+	    (strcmp(argv[1], "frame") && strcmp(argv[1], "decode"))) {
 		fprintf(stderr, "usage: bench_reader frame|decode FILE\n");
 		return 64;
 	}

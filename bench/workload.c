@@ -45,11 +45,11 @@ static uint64_t __attribute__((noinline)) leaf(uint64_t v, unsigned char *buf)
 	return v;
 }
 
-static uint64_t __attribute__((noinline)) descend_a(uint64_t v, int depth,
-						     unsigned char *buf);
+static uint64_t __attribute__((noinline))
+descend_a(uint64_t v, int depth, unsigned char *buf);
 
-static uint64_t __attribute__((noinline)) descend_b(uint64_t v, int depth,
-						     unsigned char *buf)
+static uint64_t __attribute__((noinline))
+descend_b(uint64_t v, int depth, unsigned char *buf)
 {
 	v = leaf(v, buf);
 	if (depth <= 0)
@@ -57,8 +57,8 @@ static uint64_t __attribute__((noinline)) descend_b(uint64_t v, int depth,
 	return descend_a(v ^ 0x55, depth - 1, buf) + 1;
 }
 
-static uint64_t __attribute__((noinline)) descend_a(uint64_t v, int depth,
-						     unsigned char *buf)
+static uint64_t __attribute__((noinline))
+descend_a(uint64_t v, int depth, unsigned char *buf)
 {
 	v = leaf(v, buf);
 	if (depth <= 0)

@@ -48,10 +48,10 @@ static char not_a_file;
 /* A cap on one allocation: beyond it the hook fails, as a real limit. */
 #define FUZZ_MAX_ALLOC ((size_t)64 << 20)
 
-#define CHECK(cond)                                                         \
-	do {                                                                \
-		if (!(cond))                                                \
-			check_failed(__LINE__, #cond);                      \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			check_failed(__LINE__, #cond);                         \
 	} while (0)
 
 static void check_failed(int line, const char *what)
@@ -64,11 +64,11 @@ static void check_failed(int line, const char *what)
 /* ---- allocation hooks --------------------------------------------- */
 
 struct fz_alloc {
-	uint64_t nr_calls;	/* malloc and realloc calls so far */
-	uint64_t fail_at;	/* 1-based call to fail; 0 = none */
-	bool persistent;	/* fail every call from fail_at on */
-	uint64_t nr_failed;	/* calls we failed (injected or capped) */
-	int64_t live;		/* blocks allocated and not freed */
+	uint64_t nr_calls;  /* malloc and realloc calls so far */
+	uint64_t fail_at;   /* 1-based call to fail; 0 = none */
+	bool persistent;    /* fail every call from fail_at on */
+	uint64_t nr_failed; /* calls we failed (injected or capped) */
+	int64_t live;	    /* blocks allocated and not freed */
 };
 
 static bool fz_should_fail(struct fz_alloc *a, size_t size)
@@ -124,7 +124,7 @@ struct fz_run {
 	const uint8_t *data;
 	size_t size;
 	struct fz_alloc alloc;
-	bool nomem_seen;	/* some call reported PD_ERR_NOMEM */
+	bool nomem_seen; /* some call reported PD_ERR_NOMEM */
 	unsigned nr_logged;
 	bool opened;
 	/* per reading pass: records and an order-free digest of them */
@@ -219,11 +219,10 @@ static void walk_evsels(struct fz_run *run, struct pd_file *f)
 		 * Not after a failed allocation: pd_file_add_evsel() keeps
 		 * an event whose ids did not all make it into the table.
 		 */
-		for (size_t j = 0; j < e->nr_ids && j < 8 &&
-				   !run->alloc.nr_failed;
-		     j++) {
-			const struct pd_evsel *by = pd_file_evsel_by_id(
-				f, e->ids[j]);
+		for (size_t j = 0;
+		     j < e->nr_ids && j < 8 && !run->alloc.nr_failed; j++) {
+			const struct pd_evsel *by =
+				pd_file_evsel_by_id(f, e->ids[j]);
 			bool has = false;
 
 			CHECK(by != NULL);
@@ -389,8 +388,7 @@ static void walk_regs(const struct pd_rec *rec, const struct pd_regs *regs)
 {
 	if (regs->abi == 0)
 		return;
-	CHECK(regs->regs.nr ==
-	      (uint64_t)__builtin_popcountll(regs->mask));
+	CHECK(regs->regs.nr == (uint64_t)__builtin_popcountll(regs->mask));
 	CHECK(in_rec(rec, regs->regs.raw, regs->regs.nr * 8));
 	for (uint64_t i = 0; i < regs->regs.nr; i++)
 		sink += pd_u64s_get(&regs->regs, i);
@@ -697,8 +695,8 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 	CHECK(pd_load_u16(rec->data + 4, sw) == rec->misc);
 	hsize = pd_load_u16(rec->data + 6, sw);
 	/* only a wrapped COMPRESSED2 may differ from its header */
-	CHECK(hsize == rec->size ||
-	      (rec->type == PD_REC_COMPRESSED2 && hsize == (rec->size & 0xffff)));
+	CHECK(hsize == rec->size || (rec->type == PD_REC_COMPRESSED2 &&
+				     hsize == (rec->size & 0xffff)));
 	CHECK(rec->payload_size == 0 || rec->payload != NULL);
 	CHECK((rec->flags & ~(unsigned)PD_RECF_DECOMPRESSED) == 0);
 	CHECK(rec->offset <= run->size);
@@ -708,8 +706,7 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 		CHECK(memcmp(rec->data, run->data + rec->offset, rec->size) ==
 		      0);
 		CHECK(rec->payload_size == 0 ||
-		      memcmp(rec->payload,
-			     run->data + rec->offset + rec->size,
+		      memcmp(rec->payload, run->data + rec->offset + rec->size,
 			     rec->payload_size) == 0);
 	} else {
 		touch(rec->data, rec->size);
@@ -783,9 +780,8 @@ static int run_once(struct fz_run *run)
 		.arg = &run->alloc,
 	};
 	char err[256];
-	PD_OPTS(opts, .log = fz_log, .log_arg = run,
-		.log_level = PD_LOG_DEBUG, .alloc = &hooks, .errbuf = err,
-		.errbuf_size = sizeof(err));
+	PD_OPTS(opts, .log = fz_log, .log_arg = run, .log_level = PD_LOG_DEBUG,
+		.alloc = &hooks, .errbuf = err, .errbuf_size = sizeof(err));
 	/* a failed open must clear *out: start from a non-NULL junk value */
 	struct pd_file *f = (struct pd_file *)(void *)&not_a_file;
 	int rc;

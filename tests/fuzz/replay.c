@@ -87,7 +87,7 @@ static void collect(struct paths *ps, const char *path, int top)
 {
 	struct stat st;
 	struct dirent *de;
-	struct paths sub = { 0 };
+	struct paths sub = {0};
 	DIR *dir;
 
 	if (stat(path, &st) < 0) {
@@ -182,7 +182,7 @@ static unsigned char *unzstd(const unsigned char *src, size_t len,
 			     size_t *out_len)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
-	ZSTD_inBuffer in = { src, len, 0 };
+	ZSTD_inBuffer in = {src, len, 0};
 	unsigned char *buf = NULL;
 	size_t cap = 0, n = 0;
 
@@ -288,7 +288,7 @@ static int replay_one(const char *path, unsigned timeout, int verbose)
 
 int main(int argc, char **argv)
 {
-	struct paths ps = { 0 };
+	struct paths ps = {0};
 	unsigned timeout = DEFAULT_TIMEOUT;
 	unsigned nr_failed = 0;
 	const char *env;
@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 	printf("fuzz replay: %zu inputs, %u failures (out-of-memory "
 	       "injection: %s)\n",
 	       ps.nr, nr_failed,
-	       fuzz_oom == FUZZ_OOM_SWEEP	? "sweep"
+	       fuzz_oom == FUZZ_OOM_SWEEP     ? "sweep"
 	       : fuzz_oom == FUZZ_OOM_SAMPLED ? "sampled"
 					      : "off");
 	return nr_failed ? 1 : 0;
