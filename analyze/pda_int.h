@@ -1,0 +1,129 @@
+/*
+ * pda_int.h - libpda's private header: the seams between the machine
+ * state and DSO lookup (pda_machine.c, pda_dso.c, pda_kallsyms.c,
+ * pda_jit.c, pda_session.c) and the ELF/DWARF side (pda_elf.c,
+ * pda_symtab.c, pda_dwarf.c, pda_demangle.c).
+ */
+#ifndef PDA_INT_H
+#define PDA_INT_H
+
+#include "pd_config.h"
+#include "pda.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- session services (pda_session.c, pda_intern.c) ---------------- */
+
+/* Allocation through the session's hooks (opts.alloc). */
+void *pda_malloc(struct pda_session *s, size_t size);
+void *pda_zalloc(struct pda_session *s, size_t size);
+void *pda_realloc(struct pda_session *s, void *p, size_t size);
+void pda_free(struct pda_session *s, void *p);
+
+/* Log through opts.log. */
+void pda_logf(struct pda_session *s, enum pd_log_level level,
+	      const char *fmt, ...) PD_PRINTF(3, 4);
+
+/* Set the session's error message and return err. */
+int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+
+/*
+ * The session's string intern table: the same bytes give the same
+ * pointer, valid until the session is freed.  NULL only on NOMEM.
+ */
+const char *pda_intern(struct pda_session *s, const char *str, size_t len);
+
+/* The session's options (never NULL). */
+const struct pda_opts *pda_session_opts(const struct pda_session *s);
+
+/* ---- DSOs (pda_dso.c) ---------------------------------------------- */
+
+struct pda_elf;
+
+enum pda_dso_state {
+	PDA_DSO_UNTRIED = 0, /* not looked up yet */
+	PDA_DSO_FOUND,	     /* elf is open */
+	PDA_DSO_MISSING,     /* looked up, nothing usable; why says */
+};
+
+#define PDA_BUILD_ID_MAX 32
+
+/* One binary (or the kernel) as the capture names it. */
+struct pda_dso {
+	const char *name;	/* interned recorded path */
+	unsigned char build_id[PDA_BUILD_ID_MAX];
+	unsigned build_id_size;	/* 0: unknown */
+	bool kernel;		/* [kernel.kallsyms], kernel modules */
+	enum pda_dso_state state;
+	struct pda_elf *elf;	/* the binary, for addresses and .symtab */
+	struct pda_elf *debug;	/* separate debug info, or NULL */
+	const char *why;	/* when MISSING */
+	const char **tried;	/* paths looked at, NULL-terminated */
+	uint64_t nr_samples;	/* samples with a frame in it */
+};
+
+/* ---- ELF and DWARF (pda_elf.c, pda_symtab.c, pda_dwarf.c) ---------- */
+
+/*
+ * Open an ELF file and read its program headers, build-id and
+ * .gnu_debuglink; symbols and DWARF load lazily on first use.
+ * @return 0, PD_ERR_NOTFOUND (no such file), PD_ERR_FORMAT (not ELF).
+ */
+int pda_elf_open(struct pda_session *s, const char *path,
+		 struct pda_elf **out);
+void pda_elf_close(struct pda_session *s, struct pda_elf *e);
+
+/* The file's GNU build-id, or size 0. */
+void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
+		      unsigned *size);
+
+/* .gnu_debuglink's file name and CRC, or NULL. */
+const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);
+
+/*
+ * A file offset (a map's pgoff + (ip - start)) to the ELF's virtual
+ * address, through the PT_LOAD segment that holds it.  @return 0 or
+ * PD_ERR_NOTFOUND.
+ */
+int pda_elf_offset_to_vaddr(const struct pda_elf *e, uint64_t off,
+			    uint64_t *vaddr);
+
+/*
+ * The function covering vaddr: from .symtab, else .dynsym and
+ * MiniDebugInfo (.gnu_debugdata), PLT entries named as perf names them
+ * ("func@plt"); a symbol's size is honoured.  name is interned (mangled:
+ * the caller demangles).  @return 0 or PD_ERR_NOTFOUND.
+ */
+int pda_elf_symbol(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		   const char **name, uint64_t *start, uint64_t *size);
+
+/* One inlined call at an address, innermost first. */
+struct pda_inline {
+	const char *func;	/* interned, as DWARF names it */
+	const char *file;	/* interned call site / line of the frame */
+	unsigned line;
+};
+
+/*
+ * The inline chain at vaddr from DWARF, innermost first: out[0] is the
+ * innermost inlined function, and each entry's file:line is where the
+ * code at vaddr is in that function.  *nr = 0 when none.  @return 0 or a
+ * negative pd_err.
+ */
+int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    struct pda_inline *out, size_t max, size_t *nr);
+
+/* The source file and line of vaddr.  @return 0 or PD_ERR_NOTFOUND. */
+int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    const char **file, unsigned *line);
+
+/* ---- names (pda_demangle.c) ---------------------------------------- */
+
+/* C++, Rust (legacy and v0) and D names demangled; others as they are.
+ * Interned. */
+const char *pda_demangle(struct pda_session *s, const char *name);
+
+#endif /* PDA_INT_H */
