@@ -202,8 +202,7 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	info.path = o.path;
 	info.f = f;
-	info.env = pd_file_env(f);
-	if (!info.env)
+	if (pd_file_env(f, &info.env) < 0)
 		die(ctx, "'%s': %s", o.path, pd_strerror(PD_ERR_NOMEM));
 	info.stats = st;
 	info.counts = &counts;

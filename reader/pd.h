@@ -361,9 +361,13 @@ PD_API const char *pd_feature_name(unsigned feat);
 PD_API int pd_file_feature(const struct pd_file *f, unsigned feat,
 			   const void **data, size_t *size);
 
-/* The decoded feature sections.  See pd_env below. */
 struct pd_env;
-PD_API const struct pd_env *pd_file_env(const struct pd_file *f);
+/*
+ * Decode the feature sections (once; again after pipe-mode HEADER_FEATURE
+ * records arrive).  @return 0 and *out, valid until pd_file_close(), or
+ * PD_ERR_NOMEM.  Damaged sections are not an error: see pd_env.status.
+ */
+PD_API int pd_file_env(struct pd_file *f, const struct pd_env **out);
 
 /* ---- 7. reader ----------------------------------------------------- */
 

@@ -748,31 +748,20 @@ void pd_env_free(struct pd_file *f, struct pd_env *env)
 	}
 }
 
-/* pd_file_env is a lazy accessor of f: the cache it fills is f's own */
-static struct pd_file *mutable_file(const struct pd_file *f)
+int pd_file_env(struct pd_file *f, const struct pd_env **out)
 {
-	union {
-		const struct pd_file *c;
-		struct pd_file *m;
-	} u = { f };
-
-	return u.m;
-}
-
-const struct pd_env *pd_file_env(const struct pd_file *cf)
-{
-	struct pd_file *f = mutable_file(cf);
 	struct pd_env_int *ei, *old;
 	struct env_dec d;
 
-	if (!f)
-		return NULL;
-	if (f->env && !f->env_stale)
-		return f->env;
+	*out = NULL;
+	if (f->env && !f->env_stale) {
+		*out = f->env;
+		return 0;
+	}
 	old = (struct pd_env_int *)(void *)f->env;
 	ei = pd_zalloc(&f->mem, sizeof(*ei));
 	if (!ei)
-		return NULL;
+		return PD_ERR_NOMEM;
 	if (old)
 		memcpy(ei->warned, old->warned, sizeof(ei->warned));
 	memset(&d, 0, sizeof(d));
@@ -781,12 +770,13 @@ const struct pd_env *pd_file_env(const struct pd_file *cf)
 	d.env = &ei->env;
 	if (decode_all(&d) < 0) {
 		free_one(f, ei);
-		return NULL;
+		return PD_ERR_NOMEM;
 	}
 	ei->older = old;
 	f->env = &ei->env;
 	f->env_stale = false;
-	return f->env;
+	*out = f->env;
+	return 0;
 }
 
 const char *pd_env_status_name(int status)

@@ -2,7 +2,9 @@
  * pd_env.h - part of pd.h (included at its end): the decoded feature
  * sections, perf's "environment" of a capture.
  *
- *	const struct pd_env *env = pd_file_env(f);
+ *	const struct pd_env *env;
+ *	if (pd_file_env(f, &env) < 0)
+ *		fail();
  *
  *	if (env && env->hostname)
  *		printf("host %s\n", env->hostname);

@@ -273,10 +273,10 @@ static void walk_strings(const char *const *v, uint64_t nr)
 /* Every string and array of a decoded environment is readable. */
 static void walk_env(struct fz_run *run, struct pd_file *f)
 {
-	const struct pd_env *env = pd_file_env(f);
+	const struct pd_env *env;
 	unsigned nr_set = 0, nr_damaged = 0, nr_unknown = 0;
 
-	if (!env) {
+	if (pd_file_env(f, &env) < 0) {
 		/* no memory for it: the one way the accessor can fail */
 		if (run->alloc.nr_failed)
 			run->nomem_seen = true;

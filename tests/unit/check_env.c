@@ -196,6 +196,14 @@ static void close_capture(struct capture *c, struct pd_file *f)
 
 /* ---- the host strings, in both byte orders ------------------------- */
 
+/* pd_file_env's result, or NULL when it fails (only on NOMEM) */
+static const struct pd_env *env_of(struct pd_file *f)
+{
+	const struct pd_env *env;
+
+	return pd_file_env(f, &env) == 0 ? env : NULL;
+}
+
 START_TEST(test_strings)
 {
 	struct capture c = { .swap = _i };
@@ -221,7 +229,7 @@ START_TEST(test_strings)
 	f = open_capture(&c);
 	ck_assert_int_eq(pd_file_header(f)->big_endian,
 			 _i ^ (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_ptr_nonnull(env);
 	ck_assert_str_eq(env->hostname, "host-1");
 	ck_assert_str_eq(env->os_release, "6.1.0-13-amd64");
@@ -241,7 +249,7 @@ START_TEST(test_strings)
 	ck_assert_int_eq(env->status[PD_FEAT_BUILD_ID], PD_ENV_ABSENT);
 	ck_assert_uint_eq(nr_warnings, 0);
 	/* decoded once: the same answer again */
-	ck_assert_ptr_eq(pd_file_env(f), env);
+	ck_assert_ptr_eq(env_of(f), env);
 	close_capture(&c, f);
 }
 END_TEST
@@ -279,7 +287,7 @@ START_TEST(test_build_id)
 	put_bid(b, 0, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE, 1234, 0xcd, 16,
 		"/usr/lib/libc.so.6");
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_build_ids, 2);
 	ck_assert_int_eq(env->build_ids[0].pid, -1);
 	ck_assert_uint_eq(env->build_ids[0].cpumode, PD_MISC_KERNEL);
@@ -307,7 +315,7 @@ START_TEST(test_build_id_old_abi)
 	put_bid(b, 1, PD_MISC_KERNEL, 0, 0x11, -1, "[kernel.kallsyms]");
 	put_bid(b, 1, PD_MISC_GUEST_KERNEL, 0, 0x22, -1, "[guest.kernel]");
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_build_ids, 2);
 	ck_assert_int_eq(env->build_ids[0].old_abi, 1);
 	ck_assert_int_eq(env->build_ids[0].pid, PD_ENV_HOST_KERNEL_PID);
@@ -365,7 +373,7 @@ START_TEST(test_cpu_topology)
 		put_u32(b, 0);
 	}
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_int_eq(env->status[PD_FEAT_CPU_TOPOLOGY], PD_ENV_OK);
 	ck_assert_uint_eq(env->cpu_topology.nr_core_siblings, 1);
 	ck_assert_str_eq(env->cpu_topology.core_siblings[0], "0-1");
@@ -399,7 +407,7 @@ START_TEST(test_cpu_topology_damaged)
 	put_u32(b, 0); /* core of cpu 0, then nothing */
 	put_str(section(&c, PD_FEAT_CPUID), "after");
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_int_eq(env->status[PD_FEAT_CPU_TOPOLOGY], PD_ENV_DAMAGED);
 	ck_assert_uint_eq(env->cpu_topology.nr_thread_siblings, 2);
 	ck_assert_int_eq(env->cpu_topology.has_cpu_ids, 0);
@@ -481,7 +489,7 @@ START_TEST(test_machine_sections)
 	put_str(b, "cpu_atom");
 	put_str(b, "4-11");
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_damaged, 0);
 	ck_assert_uint_eq(env->nr_numa_nodes, 1);
 	ck_assert_uint_eq(env->numa_nodes[0].mem_total_kb, 1000);
@@ -564,7 +572,7 @@ START_TEST(test_pmu_bpf_aux_sections)
 	put_u32(b, 62);
 	put_u32(b, 0);
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_damaged, 0);
 	ck_assert_uint_eq(env->nr_auxtrace, 2);
 	ck_assert_uint_eq(env->auxtrace[1].offset, 0x2000);
@@ -607,7 +615,7 @@ START_TEST(test_simpleperf_sections)
 	b = section(&c, PD_FEAT_SIMPLEPERF_META_INFO);
 	put(b, meta, sizeof(meta) - 1);
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_damaged, 0);
 	ck_assert_uint_eq(env->nr_auxtrace, 1);
 	ck_assert_uint_eq(env->auxtrace[0].size, 48);
@@ -650,7 +658,7 @@ START_TEST(test_event_desc_and_tracing)
 	put_u64(b, 11);
 	put_u64(b, 12);
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_damaged, 0);
 	ck_assert_str_eq(env->tracing.version, "0.6");
 	ck_assert_uint_eq(env->tracing.page_size, 4096);
@@ -735,7 +743,7 @@ START_TEST(test_damaged_sections)
 	}
 	put_str(section(&c, PD_FEAT_CPUID), "after");
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_ptr_nonnull(env);
 	ck_assert_int_eq(env->status[feat], PD_ENV_DAMAGED);
 	ck_assert_uint_eq(env->nr_damaged, 1);
@@ -769,7 +777,7 @@ START_TEST(test_unknown_feature)
 	put_u64(section(&c, 77), 1);
 	put_u64(section(&c, 200), 2);
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_uint_eq(env->nr_unknown_features, 2);
 	ck_assert_int_eq(env->status[77], PD_ENV_UNKNOWN);
 	ck_assert_int_eq(env->status[200], PD_ENV_UNKNOWN);
@@ -792,7 +800,7 @@ START_TEST(test_raw_sections)
 	put_u64(section(&c, 34), 64); /* CLN_SIZE */
 	put(section(&c, PD_FEAT_SIMPLEPERF_DEBUG_UNWIND), "\x0a\x00", 2);
 	f = open_capture(&c);
-	env = pd_file_env(f);
+	env = env_of(f);
 	ck_assert_int_eq(env->status[34], PD_ENV_RAW);
 	ck_assert_int_eq(env->status[PD_FEAT_SIMPLEPERF_DEBUG_UNWIND],
 			 PD_ENV_RAW);
@@ -842,14 +850,14 @@ START_TEST(test_pipe_features)
 
 		ck_assert_int_eq(pd_file_open_mem(b.p, b.len, &opts, &f), 0);
 	}
-	before = pd_file_env(f);
+	before = env_of(f);
 	ck_assert_ptr_nonnull(before);
 	ck_assert_ptr_null(before->hostname);
 	ck_assert_uint_eq(before->nr_features, 0);
 	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
 	pd_for_each_rec(r, &rec, rc);
 	ck_assert_int_eq(rc, 0);
-	after = pd_file_env(f);
+	after = env_of(f);
 	ck_assert_ptr_ne(after, before);
 	ck_assert_str_eq(after->hostname, "piped");
 	ck_assert_str_eq(after->arch, "aarch64");
@@ -918,7 +926,7 @@ START_TEST(test_env_nomem)
 		alloc_budget = 1000;
 		ck_assert_int_eq(pd_file_open_mem(c.file, c.len, &opts, &f), 0);
 		alloc_budget = n;
-		env = pd_file_env(f);
+		env = env_of(f);
 		if (env) {
 			ck_assert_str_eq(env->cmdline[1], "record");
 			succeeded = 1;
@@ -926,7 +934,7 @@ START_TEST(test_env_nomem)
 		alloc_budget = 1000;
 		/* after a failure, a later call may succeed */
 		if (!env)
-			ck_assert_ptr_nonnull(pd_file_env(f));
+			ck_assert_ptr_nonnull(env_of(f));
 		pd_file_close(f);
 	}
 	ck_assert(succeeded);
