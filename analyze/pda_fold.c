@@ -1,0 +1,937 @@
+/*
+ * pda_fold.c - stacks into folded lines ("comm;outer;...;leaf count"), the
+ * aggregation behind `pdtool fold` and `pdtool flame`.
+ *
+ * Every name the output can hold (a symbol as perf's stackcollapse.py
+ * writes it, "[unknown]", "dso+0x1f", a comm root) is an atom: a string
+ * interned by content in this aggregator's own table, so equal names are
+ * the same pointer and a stack is just an array of atom pointers.  The
+ * per-sample path turns each pda_frame into an atom through a cache keyed
+ * by the frame's interned pointers (the session interns sym, dso and
+ * srcfile, so a pointer stands for its string), hashes the atom array and
+ * finds or inserts it in the stack table.  Nothing is allocated unless a
+ * stack, name or comm is new (or a table grows); rendering the lines and
+ * sorting them happen once, in pda_fold_finish().
+ */
+#include "pd_config.h"
+#include "pda.h"
+
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_CHUNK (64 * 1024)
+#define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
+#define HTAB_MIN 256
+
+/* ---- memory -------------------------------------------------------- */
+
+struct mem {
+	struct pd_alloc hooks;
+};
+
+static void *mem_alloc(const struct mem *m, size_t size)
+{
+	if (m->hooks.malloc_fn)
+		return m->hooks.malloc_fn(m->hooks.arg, size);
+	return malloc(size);
+}
+
+static void *mem_realloc(const struct mem *m, void *p, size_t size)
+{
+	if (m->hooks.realloc_fn)
+		return m->hooks.realloc_fn(m->hooks.arg, p, size);
+	return realloc(p, size);
+}
+
+static void mem_free(const struct mem *m, void *p)
+{
+	if (!p)
+		return;
+	if (m->hooks.free_fn)
+		m->hooks.free_fn(m->hooks.arg, p);
+	else
+		free(p);
+}
+
+/*
+ * An arena: chunks that are only ever appended to and are freed together.
+ * Invariant: head is the chunk being filled, used <= size; items are
+ * 8-byte aligned; an item larger than ARENA_CHUNK gets a chunk of its own.
+ */
+struct chunk {
+	struct chunk *next;
+	size_t size, used;
+	unsigned char data[];
+};
+
+struct arena {
+	struct chunk *head;
+};
+
+static void *arena_alloc(const struct mem *m, struct arena *a, size_t size)
+{
+	struct chunk *c = a->head;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!c || c->size - c->used < size) {
+		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = mem_alloc(m, sizeof(*c) + want);
+		if (!c)
+			return NULL;
+		c->size = want;
+		c->used = 0;
+		if (a->head && size > ARENA_CHUNK) {
+			/* keep filling the current chunk afterwards */
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	p = c->data + c->used;
+	c->used += size;
+	return p;
+}
+
+static void arena_release(const struct mem *m, struct arena *a)
+{
+	struct chunk *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		mem_free(m, c);
+	}
+	a->head = NULL;
+}
+
+/*
+ * ---- hash table (open addressing, linear probing) ------------------
+ *
+ * Slots hold a full 64-bit hash and an item pointer (NULL = empty).  The
+ * capacity is a power of two, at least HTAB_MIN, and doubles before an
+ * insertion would fill more than 3/4 of it, so a probe always ends at an
+ * empty slot.  Items are never removed.  Not thread-safe.
+ *
+ *	if (htab_reserve(m, &h) < 0) fail;
+ *	slot = htab_find(&h, hash, eq, key);
+ *	if (!slot->item) { slot->hash = hash; slot->item = new; h.nr++; }
+ */
+struct slot {
+	uint64_t hash;
+	void *item;
+};
+
+struct htab {
+	struct slot *slots;
+	size_t mask; /* capacity - 1; capacity 0 before the first reserve */
+	size_t nr;
+};
+
+static int htab_reserve(const struct mem *m, struct htab *h)
+{
+	size_t cap = h->slots ? h->mask + 1 : 0, new_cap;
+	struct slot *slots;
+
+	if ((h->nr + 1) * 4 <= cap * 3)
+		return 0;
+	new_cap = cap ? cap * 2 : HTAB_MIN;
+	if (new_cap > SIZE_MAX / sizeof(*slots))
+		return PD_ERR_NOMEM;
+	slots = mem_alloc(m, new_cap * sizeof(*slots));
+	if (!slots)
+		return PD_ERR_NOMEM;
+	memset(slots, 0, new_cap * sizeof(*slots));
+	for (size_t i = 0; i < cap; i++) {
+		size_t j;
+
+		if (!h->slots[i].item)
+			continue;
+		j = h->slots[i].hash & (new_cap - 1);
+		while (slots[j].item)
+			j = (j + 1) & (new_cap - 1);
+		slots[j] = h->slots[i];
+	}
+	mem_free(m, h->slots);
+	h->slots = slots;
+	h->mask = new_cap - 1;
+	return 0;
+}
+
+typedef bool (*htab_eq_fn)(const void *item, const void *key);
+
+/* The slot holding an item equal to key, else the empty slot where it
+ * goes.  Needs a prior htab_reserve(). */
+static inline struct slot *htab_find(struct htab *h, uint64_t hash,
+				     htab_eq_fn eq, const void *key)
+{
+	size_t i = hash & h->mask;
+
+	for (;; i = (i + 1) & h->mask) {
+		struct slot *s = &h->slots[i];
+
+		if (!s->item || (s->hash == hash && eq(s->item, key)))
+			return s;
+	}
+}
+
+static void htab_release(const struct mem *m, struct htab *h)
+{
+	mem_free(m, h->slots);
+	h->slots = NULL;
+	h->mask = 0;
+	h->nr = 0;
+}
+
+/* ---- hashing ------------------------------------------------------- */
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+	uint64_t w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ mix64(w)) * 0x100000001b3ull;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	return mix64(h ^ w);
+}
+
+/* ---- the aggregator ------------------------------------------------ */
+
+enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
+
+struct atom {
+	struct pda_fold_frame pub;   /* pub.name points at str */
+	signed char match[NR_MATCH]; /* -1 not tried, 0 no, 1 yes */
+	char str[];
+};
+
+enum dkind {
+	D_SYM = 1, /* p1 sym; n bit 0: kernel suffix */
+	D_SRCLINE, /* p1 sym, p2 srcfile; n line << 1 | kernel */
+	D_ADDR,	   /* p1 dso; n dso_addr; p2 (void *)1: kernel */
+	D_IP,	   /* n ip; p2 (void *)1: kernel */
+	D_ROOT,	   /* p1 comm atom; n pid << 32 | tid */
+	D_DSO,	   /* p1 dso: the dso as an atom, for dso_re */
+};
+
+/* A cache entry: a frame's (or comm's) identity to its atom. */
+struct dkey {
+	uint32_t kind;
+	const void *p1, *p2;
+	uint64_t n;
+	struct atom *atom;
+};
+
+struct stack {
+	uint64_t weight;
+	struct atom *root; /* NULL: no root frame */
+	uint32_t nr;
+	struct atom *frames[]; /* leaf first */
+};
+
+struct pda_fold {
+	struct mem mem;
+	unsigned flags;
+	unsigned max_stack;
+	bool finished;
+	bool has_re[NR_MATCH];
+	regex_t re[NR_MATCH];
+	struct arena arena;
+	struct htab atoms;	 /* struct atom, by content */
+	struct htab dkeys;	 /* struct dkey */
+	struct htab stacks;	 /* struct stack */
+	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
+	struct atom **buf;	 /* the stack being added */
+	size_t buf_alloc;
+	struct pda_fold_line *lines;
+	size_t nr_lines;
+	struct pda_fold_totals totals;
+};
+
+struct str_key {
+	const char *s;
+	size_t len;
+};
+
+static bool atom_eq(const void *item, const void *key)
+{
+	const struct atom *a = item;
+	const struct str_key *k = key;
+
+	return a->pub.len == k->len && memcmp(a->str, k->s, k->len) == 0;
+}
+
+/* The atom for len bytes of s (which need not be NUL-terminated). */
+static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
+			   unsigned flags)
+{
+	const struct str_key key = {s, len};
+	const uint64_t h = hash_bytes(s, len);
+	struct slot *slot;
+	struct atom *a;
+
+	if (htab_reserve(&fd->mem, &fd->atoms) < 0)
+		return NULL;
+	slot = htab_find(&fd->atoms, h, atom_eq, &key);
+	if (slot->item)
+		return slot->item;
+	a = arena_alloc(&fd->mem, &fd->arena, sizeof(*a) + len + 1);
+	if (!a)
+		return NULL;
+	memcpy(a->str, s, len);
+	a->str[len] = '\0';
+	a->pub.name = a->str;
+	a->pub.len = len;
+	a->pub.flags = flags;
+	memset(a->match, -1, sizeof(a->match));
+	slot->hash = h;
+	slot->item = a;
+	fd->atoms.nr++;
+	return a;
+}
+
+/* A growable string for building a name before interning it. */
+struct sbuf {
+	char small[256];
+	char *p;
+	size_t len, alloc;
+	bool oom;
+};
+
+static void sbuf_init(struct sbuf *b)
+{
+	b->p = b->small;
+	b->len = 0;
+	b->alloc = sizeof(b->small);
+	b->oom = false;
+}
+
+static void sbuf_add(const struct mem *m, struct sbuf *b, const char *s,
+		     size_t len)
+{
+	if (b->oom)
+		return;
+	if (b->len + len + 1 > b->alloc) {
+		size_t want = (b->len + len + 1) * 2;
+		char *p = b->p == b->small ? mem_alloc(m, want)
+					   : mem_realloc(m, b->p, want);
+
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		if (b->p == b->small)
+			memcpy(p, b->small, b->len);
+		b->p = p;
+		b->alloc = want;
+	}
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+static void sbuf_addf(const struct mem *m, struct sbuf *b, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+static void sbuf_addf(const struct mem *m, struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sbuf_add(m, b, tmp,
+			 (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* s with each of from replaced by to, as perf's script replaces ';' in
+ * symbols and ' ' in comms. */
+static void sbuf_add_replaced(const struct mem *m, struct sbuf *b,
+			      const char *s, char from, char to)
+{
+	size_t start = b->len;
+
+	sbuf_add(m, b, s, strlen(s));
+	if (b->oom)
+		return;
+	for (size_t i = start; i < b->len; i++)
+		if (b->p[i] == from)
+			b->p[i] = to;
+}
+
+static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
+				unsigned flags)
+{
+	struct atom *a = NULL;
+
+	if (!b->oom)
+		a = intern(fd, b->p, b->len, flags);
+	if (b->p != b->small)
+		mem_free(&fd->mem, b->p);
+	sbuf_init(b);
+	return a;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool dkey_eq(const void *item, const void *key)
+{
+	const struct dkey *a = item, *b = key;
+
+	return a->kind == b->kind && a->p1 == b->p1 && a->p2 == b->p2 &&
+	       a->n == b->n;
+}
+
+static uint64_t dkey_hash(const struct dkey *k)
+{
+	return mix64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
+	       mix64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
+}
+
+/* Render the name of a cache miss. */
+static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
+			   const struct pda_frame *fr)
+{
+	const struct mem *m = &fd->mem;
+	struct sbuf b;
+	bool kernel = false;
+
+	sbuf_init(&b);
+	switch ((enum dkind)k->kind) {
+	case D_SYM:
+		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		kernel = k->n & 1;
+		break;
+	case D_SRCLINE:
+		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		sbuf_add(m, &b, ":", 1);
+		sbuf_add_replaced(m, &b, base_name(k->p2), ';', ':');
+		sbuf_addf(m, &b, ":%u", (unsigned)(k->n >> 1));
+		kernel = k->n & 1;
+		break;
+	case D_ADDR:
+		sbuf_add_replaced(m, &b, base_name(k->p1), ';', ':');
+		sbuf_addf(m, &b, "+0x%llx", (unsigned long long)k->n);
+		kernel = k->p2 != NULL;
+		break;
+	case D_IP:
+		sbuf_addf(m, &b, "0x%llx", (unsigned long long)k->n);
+		kernel = k->p2 != NULL;
+		break;
+	case D_ROOT: {
+		const struct atom *comm = k->p1;
+		const uint32_t pid = (uint32_t)(k->n >> 32);
+		const uint32_t tid = (uint32_t)k->n;
+		const char *sep = "-";
+
+		sbuf_add(m, &b, comm->str, comm->pub.len);
+		if (fd->flags & PDA_FOLD_PID) {
+			sbuf_addf(m, &b, "-%u", pid);
+			sep = "/";
+		}
+		if (fd->flags & PDA_FOLD_TID)
+			sbuf_addf(m, &b, "%s%u", sep, tid);
+		return sbuf_intern(fd, &b, 0);
+	}
+	case D_DSO:
+		sbuf_add(m, &b, k->p1, strlen(k->p1));
+		return sbuf_intern(fd, &b, 0);
+	}
+	if (kernel)
+		sbuf_add(m, &b, "_[k]", 4);
+	return sbuf_intern(fd, &b, fr ? fr->flags : 0);
+}
+
+static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
+			   const struct pda_frame *fr)
+{
+	const uint64_t h = dkey_hash(k);
+	struct slot *slot;
+	struct dkey *e;
+	struct atom *a;
+
+	if (htab_reserve(&fd->mem, &fd->dkeys) < 0)
+		return NULL;
+	slot = htab_find(&fd->dkeys, h, dkey_eq, k);
+	if (slot->item)
+		return ((struct dkey *)slot->item)->atom;
+	a = derive(fd, k, fr);
+	if (!a)
+		return NULL;
+	e = arena_alloc(&fd->mem, &fd->arena, sizeof(*e));
+	if (!e)
+		return NULL;
+	*e = *k;
+	e->atom = a;
+	/* derive() did not touch dkeys, so slot is still where k goes */
+	slot->hash = h;
+	slot->item = e;
+	fd->dkeys.nr++;
+	return a;
+}
+
+static bool re_match(struct pda_fold *fd, int which, struct atom *a)
+{
+	if (!fd->has_re[which])
+		return true;
+	if (a->match[which] < 0)
+		a->match[which] =
+			regexec(&fd->re[which], a->str, 0, NULL, 0) == 0;
+	return a->match[which];
+}
+
+int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
+{
+	struct pda_fold *fd;
+	const char *res[NR_MATCH];
+	struct mem m = {{NULL, NULL, NULL, NULL}};
+
+	*out = NULL;
+	if (!opts || opts->sz < sizeof(size_t))
+		return PD_ERR_API;
+	if (opts->sz > sizeof(*opts)) {
+		/* a newer caller: its extra option bytes must be zero */
+		const unsigned char *p = (const unsigned char *)opts;
+
+		for (size_t i = sizeof(*opts); i < opts->sz; i++)
+			if (p[i])
+				return PD_ERR_API;
+	}
+	if (opts->alloc)
+		m.hooks = *opts->alloc;
+	fd = mem_alloc(&m, sizeof(*fd));
+	if (!fd)
+		return PD_ERR_NOMEM;
+	memset(fd, 0, sizeof(*fd));
+	fd->mem = m;
+	fd->flags = opts->flags;
+	fd->max_stack = opts->max_stack ? opts->max_stack : PDA_FOLD_MAX_STACK;
+	res[MATCH_SYM] = opts->sym_re;
+	res[MATCH_DSO] = opts->dso_re;
+	res[MATCH_COMM] = opts->comm_re;
+	for (int i = 0; i < NR_MATCH; i++) {
+		int rc;
+
+		if (!res[i])
+			continue;
+		rc = regcomp(&fd->re[i], res[i], REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			if (opts->errbuf && opts->errbuf_size) {
+				char why[128];
+
+				regerror(rc, &fd->re[i], why, sizeof(why));
+				snprintf(opts->errbuf, opts->errbuf_size,
+					 "bad regular expression '%s': %s",
+					 res[i], why);
+			}
+			pda_fold_free(fd);
+			return PD_ERR_API;
+		}
+		fd->has_re[i] = true;
+	}
+	fd->unknown[0] = intern(fd, "[unknown]", 9, PDA_FRAME_NO_SYMBOL);
+	fd->unknown[1] = intern(fd, "[unknown]_[k]", 13,
+				PDA_FRAME_NO_SYMBOL | PDA_FRAME_KERNEL);
+	if (!fd->unknown[0] || !fd->unknown[1]) {
+		pda_fold_free(fd);
+		return PD_ERR_NOMEM;
+	}
+	*out = fd;
+	return 0;
+}
+
+void pda_fold_free(struct pda_fold *fd)
+{
+	struct mem m;
+
+	if (!fd)
+		return;
+	m = fd->mem;
+	for (int i = 0; i < NR_MATCH; i++)
+		if (fd->has_re[i])
+			regfree(&fd->re[i]);
+	htab_release(&m, &fd->atoms);
+	htab_release(&m, &fd->dkeys);
+	htab_release(&m, &fd->stacks);
+	arena_release(&m, &fd->arena);
+	mem_free(&m, fd->buf);
+	mem_free(&m, fd->lines);
+	mem_free(&m, fd);
+}
+
+static int grow_buf(struct pda_fold *fd, size_t want)
+{
+	size_t n = fd->buf_alloc ? fd->buf_alloc : 64;
+	struct atom **p;
+
+	if (want <= fd->buf_alloc)
+		return 0;
+	if (want > MAX_FRAMES)
+		return PD_ERR_NOMEM;
+	while (n < want)
+		n *= 2;
+	p = mem_realloc(&fd->mem, fd->buf, n * sizeof(*p));
+	if (!p)
+		return PD_ERR_NOMEM;
+	fd->buf = p;
+	fd->buf_alloc = n;
+	return 0;
+}
+
+struct stack_key {
+	const struct atom *root;
+	struct atom *const *frames;
+	size_t nr;
+};
+
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct stack *s = item;
+	const struct stack_key *k = key;
+
+	return s->root == k->root && s->nr == k->nr &&
+	       memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0;
+}
+
+/* Count weight for the stack root + fd->buf[0..nr). */
+static int count_stack(struct pda_fold *fd, struct atom *root, size_t nr,
+		       uint64_t weight, bool unresolved)
+{
+	const struct stack_key key = {root, fd->buf, nr};
+	uint64_t h = mix64((uintptr_t)root ^ nr);
+	struct slot *slot;
+	struct stack *st;
+
+	for (size_t i = 0; i < nr; i++)
+		h = mix64(h ^ (uintptr_t)fd->buf[i]) + i;
+	if (htab_reserve(&fd->mem, &fd->stacks) < 0)
+		return PD_ERR_NOMEM;
+	slot = htab_find(&fd->stacks, h, stack_eq, &key);
+	st = slot->item;
+	if (!st) {
+		st = arena_alloc(&fd->mem, &fd->arena,
+				 sizeof(*st) + nr * sizeof(st->frames[0]));
+		if (!st)
+			return PD_ERR_NOMEM;
+		st->weight = 0;
+		st->root = root;
+		st->nr = (uint32_t)nr;
+		memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
+		slot->hash = h;
+		slot->item = st;
+		fd->stacks.nr++;
+		fd->totals.nr_stacks = fd->stacks.nr;
+	}
+	st->weight += weight;
+	fd->totals.nr_samples++;
+	fd->totals.weight += weight;
+	if (unresolved)
+		fd->totals.weight_unresolved += weight;
+	return 1;
+}
+
+/* The root atom for a comm and a sample's pid and tid. */
+static struct atom *root_atom(struct pda_fold *fd, const char *comm,
+			      uint32_t pid, uint32_t tid, bool *keep)
+{
+	struct sbuf b;
+	struct atom *c;
+	struct dkey k;
+
+	sbuf_init(&b);
+	if (comm && comm[0]) {
+		sbuf_add_replaced(&fd->mem, &b, comm, ' ', '_');
+	} else {
+		/* perf names a thread it saw no COMM for ":TID" */
+		sbuf_addf(&fd->mem, &b, ":%d", (int32_t)tid);
+	}
+	c = sbuf_intern(fd, &b, 0);
+	if (!c)
+		return NULL;
+	*keep = re_match(fd, MATCH_COMM, c);
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		return c; /* unused but non-NULL */
+	if (!(fd->flags & (PDA_FOLD_PID | PDA_FOLD_TID)))
+		return c;
+	k = (struct dkey){.kind = D_ROOT, .p1 = c};
+	k.n = (uint64_t)(fd->flags & PDA_FOLD_PID ? pid : 0) << 32 |
+	      (fd->flags & PDA_FOLD_TID ? tid : 0);
+	return lookup(fd, &k, NULL);
+}
+
+static struct atom *frame_atom(struct pda_fold *fd, const struct pda_frame *fr)
+{
+	const bool kernel =
+		(fd->flags & PDA_FOLD_KERNEL) && (fr->flags & PDA_FRAME_KERNEL);
+	struct dkey k = {0};
+
+	if (fr->sym) {
+		if ((fd->flags & PDA_FOLD_SRCLINE) && fr->srcfile) {
+			k.kind = D_SRCLINE;
+			k.p2 = fr->srcfile;
+			k.n = (uint64_t)fr->line << 1 | kernel;
+		} else {
+			k.kind = D_SYM;
+			k.n = kernel;
+		}
+		k.p1 = fr->sym;
+	} else if (fd->flags & PDA_FOLD_ADDRS) {
+		if (fr->dso) {
+			k.kind = D_ADDR;
+			k.p1 = fr->dso;
+			k.n = fr->dso_addr;
+		} else {
+			k.kind = D_IP;
+			k.n = fr->ip;
+		}
+		k.p2 = kernel ? (const void *)1 : NULL;
+	} else {
+		return fd->unknown[kernel];
+	}
+	return lookup(fd, &k, fr);
+}
+
+static bool dso_matches(struct pda_fold *fd, const char *dso)
+{
+	struct dkey k = {.kind = D_DSO, .p1 = dso};
+	struct atom *a;
+
+	if (!dso)
+		return false;
+	a = lookup(fd, &k, NULL);
+	return a && re_match(fd, MATCH_DSO, a);
+}
+
+int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
+		 const struct pda_stack *st, const char *comm)
+{
+	struct atom *root;
+	size_t nr = 0, cut = 0, counted = 0;
+	bool keep = true, unresolved = false;
+	bool dso_hit = !fd->has_re[MATCH_DSO];
+	bool sym_hit = !fd->has_re[MATCH_SYM];
+
+	if (fd->finished)
+		return PD_ERR_API;
+	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
+	if (!root)
+		return PD_ERR_NOMEM;
+	if (!keep) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		root = NULL;
+	if (st) {
+		/* perf keeps max_stack callchain entries from the leaf; the
+		 * inlined frames an entry expands to come with it */
+		for (cut = 0; cut < st->nr; cut++) {
+			if (st->frames[cut].flags & PDA_FRAME_INLINED)
+				continue;
+			if (counted == fd->max_stack)
+				break;
+			counted++;
+		}
+		while (cut > 0 && cut < st->nr &&
+		       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+			cut--;
+		if (cut < st->nr)
+			fd->totals.nr_truncated++;
+		if (grow_buf(fd, cut) < 0)
+			return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < cut; i++) {
+		const struct pda_frame *fr = &st->frames[i];
+		struct atom *a = frame_atom(fd, fr);
+
+		if (!a)
+			return PD_ERR_NOMEM;
+		fd->buf[nr++] = a;
+		if (!fr->sym ||
+		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
+			unresolved = true;
+		if (!dso_hit && dso_matches(fd, fr->dso))
+			dso_hit = true;
+		if (!sym_hit && re_match(fd, MATCH_SYM, a))
+			sym_hit = true;
+	}
+	if (!dso_hit || !sym_hit) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	return count_stack(fd, root, nr,
+			   fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
+			   unresolved);
+}
+
+int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
+{
+	struct atom *root = NULL, *comm;
+	bool dso_hit = !fd->has_re[MATCH_DSO];
+	bool sym_hit = !fd->has_re[MATCH_SYM];
+
+	if (fd->finished)
+		return PD_ERR_API;
+	if (n->root) {
+		root = intern(fd, n->root, strlen(n->root), 0);
+		if (!root)
+			return PD_ERR_NOMEM;
+	}
+	if (fd->has_re[MATCH_COMM]) {
+		const char *c = n->comm ? n->comm : n->root ? n->root : "";
+
+		comm = intern(fd, c, strlen(c), 0);
+		if (!comm)
+			return PD_ERR_NOMEM;
+		if (!re_match(fd, MATCH_COMM, comm)) {
+			fd->totals.nr_filtered++;
+			return 0;
+		}
+	}
+	if (grow_buf(fd, n->nr) < 0)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < n->nr; i++) {
+		struct atom *a = intern(fd, n->names[i], strlen(n->names[i]),
+					n->flags ? n->flags[i] : 0);
+
+		if (!a)
+			return PD_ERR_NOMEM;
+		fd->buf[i] = a;
+		if (!sym_hit && re_match(fd, MATCH_SYM, a))
+			sym_hit = true;
+		if (!dso_hit && n->dsos && n->dsos[i]) {
+			struct atom *d =
+				intern(fd, n->dsos[i], strlen(n->dsos[i]), 0);
+
+			if (!d)
+				return PD_ERR_NOMEM;
+			dso_hit = re_match(fd, MATCH_DSO, d);
+		}
+	}
+	if (!dso_hit || !sym_hit) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	return count_stack(fd, root, n->nr, n->weight, n->unresolved);
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct pda_fold_line *x = a, *y = b;
+	const size_t n = x->len < y->len ? x->len : y->len;
+	const int c = memcmp(x->stack, y->stack, n);
+
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+int pda_fold_finish(struct pda_fold *fd)
+{
+	struct pda_fold_line *lines;
+	size_t nr = 0, out = 0;
+
+	if (fd->finished)
+		return 0;
+	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
+		return PD_ERR_NOMEM;
+	lines = mem_alloc(&fd->mem,
+			  (fd->stacks.nr ? fd->stacks.nr : 1) * sizeof(*lines));
+	if (!lines)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; fd->stacks.slots && i <= fd->stacks.mask; i++) {
+		const struct stack *st = fd->stacks.slots[i].item;
+		const size_t nf = st ? st->nr + (st->root != NULL) : 0;
+		const struct pda_fold_frame **frames;
+		size_t len = 0, k = 0;
+		char *s, *p;
+
+		if (!st)
+			continue;
+		frames = arena_alloc(&fd->mem, &fd->arena,
+				     (nf ? nf : 1) * sizeof(*frames));
+		if (!frames)
+			goto nomem;
+		if (st->root)
+			frames[k++] = &st->root->pub;
+		for (size_t j = st->nr; j-- > 0;)
+			frames[k++] = &st->frames[j]->pub;
+		for (size_t j = 0; j < nf; j++)
+			len += frames[j]->len + (j > 0);
+		s = arena_alloc(&fd->mem, &fd->arena, len + 1);
+		if (!s)
+			goto nomem;
+		p = s;
+		for (size_t j = 0; j < nf; j++) {
+			if (j > 0)
+				*p++ = ';';
+			memcpy(p, frames[j]->name, frames[j]->len);
+			p += frames[j]->len;
+		}
+		*p = '\0';
+		lines[nr].stack = s;
+		lines[nr].len = len;
+		lines[nr].weight = st->weight;
+		lines[nr].nr_frames = nf;
+		lines[nr].frames = frames;
+		nr++;
+	}
+	qsort(lines, nr, sizeof(*lines), line_cmp);
+	/* distinct stacks can render alike (a comm holding ';') */
+	for (size_t i = 0; i < nr; i++) {
+		if (out > 0 && line_cmp(&lines[out - 1], &lines[i]) == 0) {
+			lines[out - 1].weight += lines[i].weight;
+			continue;
+		}
+		lines[out++] = lines[i];
+	}
+	fd->lines = lines;
+	fd->nr_lines = out;
+	fd->totals.nr_stacks = out;
+	fd->finished = true;
+	return 0;
+nomem:
+	mem_free(&fd->mem, lines);
+	return PD_ERR_NOMEM;
+}
+
+size_t pda_fold_nr_lines(const struct pda_fold *fd)
+{
+	return fd->nr_lines;
+}
+
+const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
+{
+	return i < fd->nr_lines ? &fd->lines[i] : NULL;
+}
+
+const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
+{
+	return &fd->totals;
+}
