@@ -158,6 +158,18 @@ void pde_info_text(FILE *out, const struct pde_info *info);
 /* One JSON object and a newline (docs/man/pdtool-info.1.md). */
 void pde_info_json(FILE *out, const struct pde_info *info);
 
+/* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
+
+struct pda_fold; /* pda.h: a finished aggregator */
+
+/*
+ * Write fd's lines in their sorted order, "stack weight\n" each (the
+ * format of stackcollapse-perf.pl).  fd must be finished
+ * (pda_fold_finish).  @return 0, or -1 when writing failed (ferror(out)
+ * is set).
+ */
+int pde_folded_write(FILE *out, const struct pda_fold *fd);
+
 #ifdef __cplusplus
 }
 #endif
