@@ -39,6 +39,86 @@ const char *pda_intern(struct pda_session *s, const char *str, size_t len);
 /* The session's options (never NULL). */
 const struct pda_opts *pda_session_opts(const struct pda_session *s);
 
+/*
+ * Grow (*arr) of element size elem so that it holds at least want
+ * elements, doubling, capped at max elements (O5).  *alloc holds the
+ * capacity.  @return 0 or PD_ERR_NOMEM (the array unchanged).
+ */
+int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
+	     size_t want, size_t max);
+
+#define PDA_GROW(s, arr, alloc, want, max)                                  \
+	pda_grow((s), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
+
+/*
+ * The session's arena (pda_intern.c): size bytes, 16-byte aligned, valid
+ * until the session is freed, never freed one by one.  For what lives as
+ * long as the session (interned strings, cached resolutions, symbol
+ * tables).  NULL only on NOMEM.
+ */
+void *pda_arena_alloc(struct pda_session *s, size_t size);
+
+/*
+ * The hash table (pda_hash.c), the only one in libpda (P3): intrusive
+ * chaining, the caller embeds a pda_hash_node in its entry and keeps the
+ * entry's memory.
+ *
+ * Invariants: nr_buckets is 0 or a power of two; every node sits in the
+ * chain of bucket (hash & (nr_buckets - 1)); nr counts the nodes.  The
+ * table grows (doubling, rehashing from the stored hashes) when nr would
+ * exceed nr_buckets, up to PDA_HASH_MAX_BUCKETS; past that, chains just
+ * get longer.  Not thread-safe.
+ *
+ *	struct ent { struct pda_hash_node node; uint64_t key; };
+ *	static bool ent_eq(const struct pda_hash_node *n, const void *key)
+ *	{
+ *		return ((const struct ent *)n)->key == *(const uint64_t *)key;
+ *	}
+ *	n = pda_hash_find(&h, pda_hash_u64(k), ent_eq, &k);
+ *	if (!n) {
+ *		e->node.hash = pda_hash_u64(k);
+ *		rc = pda_hash_add(s, &h, &e->node);
+ *	}
+ *	pda_hash_release(s, &h);
+ */
+struct pda_hash_node {
+	struct pda_hash_node *next;
+	uint64_t hash;
+};
+
+struct pda_hash {
+	struct pda_hash_node **buckets;
+	size_t nr_buckets;
+	size_t nr;
+};
+
+#define PDA_HASH_INIT { NULL, 0, 0 }
+#define PDA_HASH_MAX_BUCKETS ((size_t)1 << 28)
+
+typedef bool (*pda_hash_eq_fn)(const struct pda_hash_node *node,
+			       const void *key);
+
+/* The node with this hash for which eq(node, key) holds, or NULL. */
+struct pda_hash_node *pda_hash_find(const struct pda_hash *h, uint64_t hash,
+				    pda_hash_eq_fn eq, const void *key);
+/* Add node (node->hash set by the caller; duplicates are not checked).
+ * @return 0 or PD_ERR_NOMEM (the table unchanged, node not added). */
+int pda_hash_add(struct pda_session *s, struct pda_hash *h,
+		 struct pda_hash_node *node);
+/* Unlink node, which must be in h. */
+void pda_hash_remove(struct pda_hash *h, struct pda_hash_node *node);
+/*
+ * Iterate: start with *pos = 0 and node = NULL; @return the next node or
+ * NULL at the end.  The table must not change during the walk.
+ */
+struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
+				    struct pda_hash_node *node);
+/* Free the buckets (not the nodes); h is then empty and reusable. */
+void pda_hash_release(struct pda_session *s, struct pda_hash *h);
+
+uint64_t pda_hash_bytes(const void *p, size_t len);
+uint64_t pda_hash_u64(uint64_t v);
+
 /* ---- DSOs (pda_dso.c) ---------------------------------------------- */
 
 struct pda_elf;

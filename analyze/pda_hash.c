@@ -1,0 +1,141 @@
+/*
+ * pda_hash.c - libpda's one hash table (P3): intrusive chaining over a
+ * power-of-two bucket array, grown by doubling.  The invariants and a
+ * usage example are in pda_int.h.  Used for the intern table, threads,
+ * processes, DSOs and the per-address resolution cache.
+ */
+#include "pda_int.h"
+
+#include <string.h>
+
+/* splitmix64's finalizer: every input bit reaches every output bit. */
+uint64_t pda_hash_u64(uint64_t v)
+{
+	v ^= v >> 30;
+	v *= 0xbf58476d1ce4e5b9ull;
+	v ^= v >> 27;
+	v *= 0x94d049bb133111ebull;
+	v ^= v >> 31;
+	return v;
+}
+
+/*
+ * Eight bytes at a time, each word mixed into the state by a multiply and
+ * a rotate; the length is folded in so that "a" and "a\0" differ.  Not
+ * cryptographic: keys come from the capture, but a hostile capture can at
+ * worst make chains long.
+ */
+uint64_t pda_hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t h =
+		0x9e3779b97f4a7c15ull ^ ((uint64_t)len * 0xff51afd7ed558ccdull);
+	uint64_t w;
+
+	while (len >= 8) {
+		memcpy(&w, b, 8);
+		h ^= w * 0x87c37b91114253d5ull;
+		h = (h << 31 | h >> 33) * 0x4cf5ad432745937full;
+		b += 8;
+		len -= 8;
+	}
+	w = 0;
+	memcpy(&w, b, len);
+	h ^= w * 0x87c37b91114253d5ull;
+	return pda_hash_u64(h);
+}
+
+struct pda_hash_node *pda_hash_find(const struct pda_hash *h, uint64_t hash,
+				    pda_hash_eq_fn eq, const void *key)
+{
+	struct pda_hash_node *n;
+
+	if (!h->nr_buckets)
+		return NULL;
+	for (n = h->buckets[hash & (h->nr_buckets - 1)]; n; n = n->next)
+		if (n->hash == hash && eq(n, key))
+			return n;
+	return NULL;
+}
+
+static int rehash(struct pda_session *s, struct pda_hash *h, size_t nr_buckets)
+{
+	struct pda_hash_node **buckets;
+
+	buckets = pda_zalloc(s, nr_buckets * sizeof(*buckets));
+	if (!buckets)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < h->nr_buckets; i++) {
+		struct pda_hash_node *n = h->buckets[i], *next;
+
+		for (; n; n = next) {
+			size_t b = n->hash & (nr_buckets - 1);
+
+			next = n->next;
+			n->next = buckets[b];
+			buckets[b] = n;
+		}
+	}
+	pda_free(s, h->buckets);
+	h->buckets = buckets;
+	h->nr_buckets = nr_buckets;
+	return 0;
+}
+
+int pda_hash_add(struct pda_session *s, struct pda_hash *h,
+		 struct pda_hash_node *node)
+{
+	size_t b;
+
+	if (h->nr >= h->nr_buckets && h->nr_buckets < PDA_HASH_MAX_BUCKETS) {
+		int rc = rehash(s, h, h->nr_buckets ? h->nr_buckets * 2 : 64);
+
+		/* without a first bucket array there is nowhere to put it */
+		if (rc < 0 && !h->nr_buckets)
+			return rc;
+		/* otherwise a failed growth only lengthens the chains */
+	}
+	b = node->hash & (h->nr_buckets - 1);
+	node->next = h->buckets[b];
+	h->buckets[b] = node;
+	h->nr++;
+	return 0;
+}
+
+void pda_hash_remove(struct pda_hash *h, struct pda_hash_node *node)
+{
+	struct pda_hash_node **pp;
+
+	if (!h->nr_buckets)
+		return;
+	pp = &h->buckets[node->hash & (h->nr_buckets - 1)];
+	for (; *pp; pp = &(*pp)->next) {
+		if (*pp == node) {
+			*pp = node->next;
+			node->next = NULL;
+			h->nr--;
+			return;
+		}
+	}
+}
+
+struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
+				    struct pda_hash_node *node)
+{
+	if (node && node->next)
+		return node->next;
+	if (node)
+		(*pos)++;
+	for (; *pos < h->nr_buckets; (*pos)++)
+		if (h->buckets[*pos])
+			return h->buckets[*pos];
+	return NULL;
+}
+
+void pda_hash_release(struct pda_session *s, struct pda_hash *h)
+{
+	pda_free(s, h->buckets);
+	h->buckets = NULL;
+	h->nr_buckets = 0;
+	h->nr = 0;
+}

@@ -1,0 +1,777 @@
+/*
+ * pda_session.c - the analysis session: options, allocation, logging and
+ * errors, and pda_sample_stack(), which turns a sample's callchain into
+ * named frames.
+ *
+ * A callchain is walked as perf's thread__resolve_callchain_sample walks
+ * it (tools/perf/util/machine.c): leaf first, PERF_CONTEXT_* markers
+ * switch the cpumode of the addresses that follow (user until the first
+ * marker), a marker perf does not know discards the whole chain.  Every
+ * address, return addresses included, is looked up as it is: perf 6.1
+ * does not subtract 1 from return addresses for symbols, inline frames
+ * or source lines (checked on testdata/fp.perf.data: `perf script -F
+ * ip,sym,srcline` names 0x2724a in libc libc-start.c:74, the line of
+ * 0x2724a, where 0x27249 is line 58).  The guest markers, which perf 6.1
+ * rejects, switch to guest modes here: guest frames are flagged and left
+ * unresolved (guest machines are not followed).
+ *
+ * Each (DSO, address) is resolved once: the frames it gives (inlined
+ * ones first) are kept in a hash table, in the arena.
+ */
+#include "pda_session_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STACK_MAX ((size_t)1 << 20) /* frames in one resolved stack */
+#define INLINE_MAX 64		    /* inline depth kept per address */
+#define MISSING_MAX ((size_t)1 << 20)
+
+/* ---- allocation, logging, errors ----------------------------------- */
+
+void *pda_malloc(struct pda_session *s, size_t size)
+{
+	if (size == 0)
+		size = 1;
+	if (s->alloc.malloc_fn)
+		return s->alloc.malloc_fn(s->alloc.arg, size);
+	return malloc(size);
+}
+
+void *pda_zalloc(struct pda_session *s, size_t size)
+{
+	void *p = pda_malloc(s, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void *pda_realloc(struct pda_session *s, void *p, size_t size)
+{
+	if (size == 0)
+		size = 1;
+	if (s->alloc.realloc_fn)
+		return s->alloc.realloc_fn(s->alloc.arg, p, size);
+	return realloc(p, size);
+}
+
+void pda_free(struct pda_session *s, void *p)
+{
+	if (!p)
+		return;
+	if (s->alloc.free_fn)
+		s->alloc.free_fn(s->alloc.arg, p);
+	else
+		free(p);
+}
+
+int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
+	     size_t want, size_t max)
+{
+	size_t cap = *alloc;
+	void *p;
+
+	if (want <= cap)
+		return 0;
+	if (want > max || want > SIZE_MAX / elem)
+		return PD_ERR_NOMEM;
+	if (cap < 16)
+		cap = 16;
+	while (cap < want)
+		cap = cap > max / 2 ? max : cap * 2;
+	p = pda_realloc(s, *arr, cap * elem);
+	if (!p)
+		return PD_ERR_NOMEM;
+	*arr = p;
+	*alloc = cap;
+	return 0;
+}
+
+void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
+	      ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!s->opts.log || level > s->opts.log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s->opts.log(s->opts.log_arg, level, buf);
+}
+
+int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *pda_session_errmsg(const struct pda_session *s)
+{
+	return s ? s->errmsg : "";
+}
+
+const struct pda_opts *pda_session_opts(const struct pda_session *s)
+{
+	return &s->opts;
+}
+
+/* ---- the session --------------------------------------------------- */
+
+static int fail_new(const struct pda_opts *opts, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+
+static int fail_new(const struct pda_opts *opts, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (opts && opts->errbuf && opts->errbuf_size) {
+		va_start(ap, fmt);
+		vsnprintf(opts->errbuf, opts->errbuf_size, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static const char *arena_strdup(struct pda_session *s, const char *str)
+{
+	size_t len;
+	char *p;
+
+	if (!str)
+		return NULL;
+	len = strlen(str);
+	p = pda_arena_alloc(s, len + 1);
+	if (p)
+		memcpy(p, str, len + 1);
+	return p;
+}
+
+/* Copy the string options; make symfs absolute.  0, NOMEM, NOTFOUND. */
+static int setup_paths(struct pda_session *s, const struct pda_opts *in)
+{
+	struct pda_opts *o = &s->opts;
+	char real[PDA_PATH_MAX];
+	const char *home;
+
+	o->symfs = arena_strdup(s, in->symfs);
+	o->buildid_dir = arena_strdup(s, in->buildid_dir);
+	o->kallsyms = arena_strdup(s, in->kallsyms);
+	o->vmlinux = arena_strdup(s, in->vmlinux);
+	o->jit_dir = arena_strdup(s, in->jit_dir);
+	if ((in->symfs && !o->symfs) || (in->buildid_dir && !o->buildid_dir) ||
+	    (in->kallsyms && !o->kallsyms) || (in->vmlinux && !o->vmlinux) ||
+	    (in->jit_dir && !o->jit_dir))
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (o->symfs && *o->symfs) {
+		if (!realpath(o->symfs, real))
+			return pda_set_err(s, PD_ERR_NOTFOUND,
+					   "symfs '%s': no such directory",
+					   o->symfs);
+		s->dsos.symfs = arena_strdup(s, real);
+		if (!s->dsos.symfs)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	}
+	if (o->buildid_dir) {
+		s->dsos.buildid_dir = o->buildid_dir;
+	} else if ((home = getenv("HOME")) && *home) {
+		snprintf(real, sizeof(real), "%s/.debug", home);
+		s->dsos.buildid_dir = arena_strdup(s, real);
+		if (!s->dsos.buildid_dir)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
+		    struct pda_session **out)
+{
+	static const struct pda_opts defaults = {.sz = sizeof(defaults)};
+	struct pda_opts in = {0};
+	struct pda_session boot = {0}, *s;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (!f || !out)
+		return fail_new(opts, PD_ERR_API, "no file or no out pointer");
+	if (opts->sz < sizeof(size_t) || opts->sz > 4096)
+		return fail_new(opts, PD_ERR_API, "bad pda_opts size %zu",
+				opts->sz);
+	if (opts->sz > sizeof(in)) {
+		/* R2: non-zero bytes past ours are options we lack */
+		const unsigned char *tail = (const unsigned char *)opts;
+
+		for (size_t i = sizeof(in); i < opts->sz; i++)
+			if (tail[i])
+				return fail_new(opts, PD_ERR_API,
+						"unknown pda_opts field set");
+	}
+	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
+	if (in.alloc)
+		boot.alloc = *in.alloc;
+	s = pda_zalloc(&boot, sizeof(*s));
+	if (!s)
+		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
+	s->alloc = boot.alloc;
+	s->f = f;
+	s->opts = in;
+	s->opts.errbuf = NULL;
+	s->opts.errbuf_size = 0;
+	rc = setup_paths(s, &in);
+	if (rc == 0 && (rc = pda_machine_init(s)) < 0)
+		pda_set_err(s, rc, "out of memory");
+	if (rc == 0 && (rc = pda_machine_absorb_env(s)) < 0)
+		pda_set_err(s, rc, "reading the build-id table: %s",
+			    pd_strerror(rc));
+	if (rc < 0) {
+		fail_new(opts, rc, "%s", s->errmsg);
+		pda_session_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void pda_session_free(struct pda_session *s)
+{
+	if (!s)
+		return;
+	pda_dsos_release(s);
+	pda_machine_release(s);
+	pda_hash_release(s, &s->addr_cache);
+	pda_hash_release(s, &s->intern);
+	pda_free(s, s->missing);
+	pda_free(s, s->inl);
+	pda_arena_release(s, &s->arena);
+	pda_free(s, s);
+}
+
+int pda_session_feed(struct pda_session *s, const struct pd_rec *rec)
+{
+	int rc = pda_machine_feed(s, rec);
+
+	if (rc < 0)
+		return pda_set_err(s, rc, "%s record at offset 0x%llx: %s",
+				   pd_rec_type_name(rec->type),
+				   (unsigned long long)rec->offset,
+				   pd_strerror(rc));
+	return 0;
+}
+
+/* ---- resolving addresses ------------------------------------------- */
+
+struct addr_ent {
+	struct pda_hash_node node;
+	const struct pda_dso_ent *dso;
+	uint64_t addr;
+	size_t nr;
+	struct pda_frame frames[]; /* ip and dso are set per use */
+};
+
+struct addr_key {
+	const struct pda_dso_ent *dso;
+	uint64_t addr;
+};
+
+static bool addr_eq(const struct pda_hash_node *n, const void *key)
+{
+	const struct addr_ent *e = (const struct addr_ent *)n;
+	const struct addr_key *k = key;
+
+	return e->dso == k->dso && e->addr == k->addr;
+}
+
+static uint64_t addr_hash(const struct addr_key *k)
+{
+	return pda_hash_u64(k->addr ^ pda_hash_u64((uintptr_t)k->dso));
+}
+
+static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
+				size_t nr)
+{
+	struct addr_ent *e;
+
+	e = pda_arena_alloc(s, sizeof(*e) + nr * sizeof(e->frames[0]));
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e) + nr * sizeof(e->frames[0]));
+	e->dso = k->dso;
+	e->addr = k->addr;
+	e->nr = nr;
+	e->node.hash = addr_hash(k);
+	return e;
+}
+
+static const char *demangle(struct pda_session *s, const char *name)
+{
+	return s->opts.no_demangle ? name : pda_demangle(s, name);
+}
+
+/*
+ * The frames of file offset off in d: inlined functions first, then the
+ * function holding them.  NULL on NOMEM.
+ */
+static struct addr_ent *resolve_file(struct pda_session *s,
+				     struct pda_dso_ent *d,
+				     const struct addr_key *k)
+{
+	struct pda_elf *e;
+	const char *name, *file = NULL;
+	uint64_t vaddr, start, size;
+	size_t nr_inl = 0;
+	unsigned line = 0;
+	struct addr_ent *ent;
+	int rc;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	e = d->d.elf;
+	if (d->d.state != PDA_DSO_FOUND || !e ||
+	    pda_elf_offset_to_vaddr(e, k->addr, &vaddr) < 0) {
+		ent = new_ent(s, k, 1);
+		if (ent) {
+			ent->frames[0].dso_addr = k->addr;
+			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		}
+		return ent;
+	}
+	rc = pda_elf_symbol(s, e, vaddr, &name, &start, &size);
+	if (rc == PD_ERR_NOMEM)
+		return NULL;
+	if (rc < 0) {
+		ent = new_ent(s, k, 1);
+		if (ent) {
+			ent->frames[0].dso_addr = vaddr;
+			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		}
+		return ent;
+	}
+	if (!s->opts.no_inline) {
+		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
+		    0)
+			return NULL;
+		if (pda_elf_inlines(s, e, vaddr, s->inl, INLINE_MAX, &nr_inl) <
+		    0)
+			return NULL;
+	}
+	if (s->opts.srcline && (s->opts.no_inline || nr_inl == 0)) {
+		/* the line table's row: the innermost line, as perf shows */
+		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+	}
+	if (s->opts.no_inline || nr_inl < 2) {
+		ent = new_ent(s, k, 1);
+		if (!ent)
+			return NULL;
+		ent->frames[0].sym = demangle(s, name);
+		if (!ent->frames[0].sym)
+			return NULL;
+		if (s->opts.srcline && !s->opts.no_inline && nr_inl == 1) {
+			file = s->inl[0].file;
+			line = s->inl[0].line;
+		}
+		ent->frames[0].srcfile = file;
+		ent->frames[0].line = file ? line : 0;
+		ent->frames[0].dso_addr = vaddr;
+		ent->frames[0].sym_off = vaddr - start;
+		return ent;
+	}
+	ent = new_ent(s, k, nr_inl);
+	if (!ent)
+		return NULL;
+	for (size_t i = 0; i < nr_inl; i++) {
+		struct pda_frame *fr = &ent->frames[i];
+		bool outer = i + 1 == nr_inl;
+
+		/* the out-of-line function keeps its symbol's name */
+		fr->sym = demangle(s, outer ? name : s->inl[i].func);
+		if (!fr->sym)
+			return NULL;
+		fr->flags = outer ? 0 : PDA_FRAME_INLINED;
+		fr->dso_addr = vaddr;
+		fr->sym_off = vaddr - start;
+		if (s->opts.srcline) {
+			fr->srcfile = s->inl[i].file;
+			fr->line = s->inl[i].file ? s->inl[i].line : 0;
+		}
+	}
+	return ent;
+}
+
+static struct addr_ent *resolve_kernel(struct pda_session *s,
+				       struct pda_dso_ent *d,
+				       const struct addr_key *k, bool module)
+{
+	struct addr_ent *ent;
+	const char *name = NULL;
+	uint64_t start = 0;
+	int rc;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	ent = new_ent(s, k, 1);
+	if (!ent)
+		return NULL;
+	ent->frames[0].dso_addr = k->addr;
+	if (d->ksyms) {
+		/* the kernel moves with KASLR, modules are where they are */
+		uint64_t a = module ? k->addr : k->addr + (uint64_t)d->kdelta;
+		const struct pda_ksym *ks = pda_ksyms_find(d->ksyms, a);
+
+		if (ks && !ks->module == !module) {
+			name = pda_intern(s, ks->name, strlen(ks->name));
+			if (!name)
+				return NULL;
+			start = ks->start;
+			ent->frames[0].dso_addr = a;
+		}
+	} else if (d->d.elf && !module) {
+		uint64_t a = k->addr + (uint64_t)d->kdelta, size;
+
+		rc = pda_elf_symbol(s, d->d.elf, a, &name, &start, &size);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+		if (rc == 0)
+			ent->frames[0].dso_addr = a;
+	}
+	if (!name) {
+		ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		return ent;
+	}
+	ent->frames[0].sym = name;
+	ent->frames[0].sym_off = ent->frames[0].dso_addr - start;
+	return ent;
+}
+
+static struct addr_ent *resolve_jit(struct pda_session *s,
+				    struct pda_dso_ent *d,
+				    const struct addr_key *k)
+{
+	const struct pda_jitsym *js = NULL;
+	struct addr_ent *ent;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	ent = new_ent(s, k, 1);
+	if (!ent)
+		return NULL;
+	ent->frames[0].dso_addr = k->addr;
+	ent->frames[0].flags = PDA_FRAME_JIT;
+	if (d->jit)
+		js = pda_jitmap_find(d->jit, k->addr);
+	if (!js) {
+		ent->frames[0].flags |= PDA_FRAME_NO_SYMBOL;
+		return ent;
+	}
+	ent->frames[0].sym = demangle(s, js->name);
+	if (!ent->frames[0].sym)
+		return NULL;
+	ent->frames[0].sym_off = k->addr - js->start;
+	return ent;
+}
+
+/* The cached frames of (d, addr), resolving them the first time. */
+static const struct addr_ent *lookup(struct pda_session *s,
+				     struct pda_dso_ent *d, uint64_t addr,
+				     enum pda_map_kind kind)
+{
+	struct addr_key k = {d, addr};
+	struct pda_hash_node *n;
+	struct addr_ent *ent;
+
+	n = pda_hash_find(&s->addr_cache, addr_hash(&k), addr_eq, &k);
+	if (n)
+		return (const struct addr_ent *)n;
+	switch (d->kind) {
+	case PDA_DSO_FILE:
+	case PDA_DSO_VDSO:
+		ent = resolve_file(s, d, &k);
+		break;
+	case PDA_DSO_KERNEL:
+		ent = resolve_kernel(s, d, &k, kind == PDA_MAP_MODULE);
+		break;
+	case PDA_DSO_JIT:
+		ent = resolve_jit(s, d, &k);
+		break;
+	default:
+		ent = NULL;
+		break;
+	}
+	if (!ent || pda_hash_add(s, &s->addr_cache, &ent->node) < 0)
+		return NULL;
+	s->nr_cached++;
+	return ent;
+}
+
+struct walk {
+	struct pda_stack *st;
+	const struct pd_sample *sample;
+	bool unresolved;
+};
+
+static int push(struct pda_session *s, struct walk *w,
+		const struct pda_frame *fr)
+{
+	struct pda_stack *st = w->st;
+
+	if (PDA_GROW(s, st->frames, st->alloc, st->nr + 1, STACK_MAX) < 0)
+		return PD_ERR_NOMEM;
+	st->frames[st->nr++] = *fr;
+	if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)) {
+		w->unresolved = true;
+		s->stats.nr_frames_unresolved++;
+	}
+	s->stats.nr_frames++;
+	return 0;
+}
+
+static void count_dso(struct pda_session *s, struct pda_dso_ent *d)
+{
+	if (d && d->sample_seq != s->sample_seq) {
+		d->sample_seq = s->sample_seq;
+		d->d.nr_samples++;
+	}
+}
+
+/*
+ * perf records the kernel map as [_text, _etext), but on the recording
+ * host it reads /proc/kcore, whose maps also cover init text and the
+ * rest of the image: so an address past the recorded map that kallsyms
+ * still places in the kernel (below its last non-module symbol) is the
+ * kernel's.
+ */
+static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
+{
+	struct pda_machine *m = &s->machine;
+	const struct pda_dso_ent *d = m->kimage.dso;
+
+	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start ||
+	    pda_dso_load(s, m->kimage.dso) < 0 || !d->ksyms ||
+	    ip + (uint64_t)d->kdelta >= d->ksyms->kernel_end)
+		return NULL;
+	return &m->kimage;
+}
+
+static const struct pda_map *find_map(struct pda_session *s, uint32_t pid,
+				      unsigned cpumode, uint64_t ip)
+{
+	const struct pda_map *map;
+	struct pda_maps *maps;
+
+	if (cpumode == PD_MISC_KERNEL) {
+		map = pda_maps_find(&s->machine.kmaps, ip);
+		return map ? map : kernel_image(s, ip);
+	}
+	maps = pda_machine_maps(s, pid);
+	return maps ? pda_maps_find(maps, ip) : NULL;
+}
+
+/* Resolve ip in cpumode and push its frames. */
+static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
+		      unsigned cpumode, bool fallback)
+{
+	struct pda_frame fr = {0};
+	const struct pda_map *map = NULL;
+	const struct addr_ent *ent;
+	uint64_t addr;
+
+	fr.ip = ip;
+	switch (cpumode) {
+	case PD_MISC_GUEST_KERNEL:
+		fr.flags = PDA_FRAME_KERNEL | PDA_FRAME_GUEST;
+		break;
+	case PD_MISC_GUEST_USER:
+		fr.flags = PDA_FRAME_GUEST;
+		break;
+	case PD_MISC_KERNEL:
+	case PD_MISC_USER:
+		map = find_map(s, w->sample->pid, cpumode, ip);
+		/* the sample's own ip: perf tries the other space too */
+		if (!map && fallback) {
+			cpumode = cpumode == PD_MISC_KERNEL ? PD_MISC_USER
+							    : PD_MISC_KERNEL;
+			map = find_map(s, w->sample->pid, cpumode, ip);
+		}
+		if (cpumode == PD_MISC_KERNEL)
+			fr.flags = PDA_FRAME_KERNEL;
+		break;
+	default:
+		/* hypervisor and unknown: no maps */
+		break;
+	}
+	if (!map) {
+		fr.flags |= PDA_FRAME_NO_MAP | PDA_FRAME_NO_SYMBOL;
+		return push(s, w, &fr);
+	}
+	fr.dso = map->name;
+	switch (map->kind) {
+	case PDA_MAP_ANON:
+		fr.dso_addr = ip;
+		fr.flags |= PDA_FRAME_NO_SYMBOL;
+		return push(s, w, &fr);
+	case PDA_MAP_KSYM:
+		fr.sym = map->sym;
+		fr.dso_addr = ip;
+		fr.sym_off = ip - map->start;
+		return push(s, w, &fr);
+	case PDA_MAP_JIT:
+	case PDA_MAP_KERNEL:
+	case PDA_MAP_MODULE:
+		/* JIT code and kernel symbols use absolute addresses */
+		addr = map->kind == PDA_MAP_JIT
+			       ? ip
+			       : map->pgoff + (ip - map->start);
+		break;
+	case PDA_MAP_FILE:
+	case PDA_MAP_VDSO:
+	default:
+		addr = map->pgoff + (ip - map->start);
+		break;
+	}
+	count_dso(s, map->dso);
+	ent = lookup(s, map->dso, addr, map->kind);
+	if (!ent)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ent->nr; i++) {
+		struct pda_frame f = ent->frames[i];
+		int rc;
+
+		f.ip = ip;
+		f.dso = map->name;
+		f.flags |= fr.flags;
+		if ((rc = push(s, w, &f)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void pda_stack_release(struct pda_session *s, struct pda_stack *st)
+{
+	if (!st)
+		return;
+	if (s)
+		pda_free(s, st->frames);
+	st->frames = NULL;
+	st->nr = st->alloc = 0;
+}
+
+int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st)
+{
+	struct walk w = {st, sample, false};
+	const struct pd_u64s *cc = &sample->callchain;
+	int rc = 0;
+
+	st->nr = 0;
+	s->sample_seq++;
+	if (!(sample->mask & PD_SAMPLE_CALLCHAIN)) {
+		unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
+
+		if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
+			cpumode = PD_MISC_USER;
+		if (sample->mask & PD_SAMPLE_IP)
+			rc = resolve_ip(s, &w, sample->ip, cpumode, true);
+	} else {
+		unsigned cpumode = PD_MISC_USER;
+
+		for (uint64_t i = 0; i < cc->nr && rc == 0; i++) {
+			uint64_t ip = pd_u64s_get(cc, i);
+
+			if (ip < PD_CONTEXT_MAX) {
+				rc = resolve_ip(s, &w, ip, cpumode, false);
+				continue;
+			}
+			switch (ip) {
+			case PD_CONTEXT_HV:
+				cpumode = PD_MISC_HYPERVISOR;
+				continue;
+			case PD_CONTEXT_KERNEL:
+				cpumode = PD_MISC_KERNEL;
+				continue;
+			case PD_CONTEXT_USER:
+				cpumode = PD_MISC_USER;
+				continue;
+			case PD_CONTEXT_GUEST:
+			case PD_CONTEXT_GUEST_KERNEL:
+				cpumode = PD_MISC_GUEST_KERNEL;
+				continue;
+			case PD_CONTEXT_GUEST_USER:
+				cpumode = PD_MISC_GUEST_USER;
+				continue;
+			case PD_CONTEXT_USER_DEFERRED:
+				/* the user part comes in a CALLCHAIN_DEFERRED
+				 * record, not followed: the chain ends here */
+				i = cc->nr;
+				continue;
+			default:
+				/* perf: "invalid callchain context", the
+				 * chain is dropped */
+				pda_logf(s, PD_LOG_DEBUG,
+					 "invalid callchain context %lld",
+					 (long long)ip);
+				st->nr = 0;
+				w.unresolved = false;
+				i = cc->nr;
+				continue;
+			}
+		}
+	}
+	if (rc < 0) {
+		st->nr = 0;
+		return rc;
+	}
+	s->stats.nr_samples++;
+	if (w.unresolved)
+		s->stats.nr_samples_unresolved++;
+	return 0;
+}
+
+/* ---- statistics ---------------------------------------------------- */
+
+static int cmp_missing(const void *a, const void *b)
+{
+	const struct pda_missing_dso *x = a, *y = b;
+
+	if (x->nr_samples != y->nr_samples)
+		return x->nr_samples > y->nr_samples ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
+const struct pda_stats *pda_session_stats(struct pda_session *s)
+{
+	static const char *const none[] = {NULL};
+	const struct pda_dso_ent *d;
+	size_t nr = 0;
+
+	for (d = s->dsos.all; d; d = d->next_all) {
+		struct pda_missing_dso *m;
+
+		if (d->d.state != PDA_DSO_MISSING || !d->d.nr_samples)
+			continue;
+		if (PDA_GROW(s, s->missing, s->missing_alloc, nr + 1,
+			     MISSING_MAX) < 0)
+			break; /* a shorter list beats none */
+		m = &s->missing[nr++];
+		m->dso = d->d.name;
+		m->nr_samples = d->d.nr_samples;
+		m->tried = d->d.tried ? (const char *const *)d->d.tried : none;
+		m->why = d->d.why ? d->d.why : "not found";
+	}
+	if (nr)
+		qsort(s->missing, nr, sizeof(*s->missing), cmp_missing);
+	s->stats.nr_missing = nr;
+	s->stats.missing = s->missing;
+	return &s->stats;
+}

@@ -1,0 +1,279 @@
+/*
+ * pda_session_int.h - the session's own state, shared by the files that
+ * follow the machine and find binaries: pda_session.c, pda_intern.c,
+ * pda_machine.c, pda_dso.c, pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
+ * side sees only pda_int.h.
+ */
+#ifndef PDA_SESSION_INT_H
+#define PDA_SESSION_INT_H
+
+#include "pda_int.h"
+
+/* ---- arena (pda_intern.c) ------------------------------------------ */
+
+struct pda_arena_block;
+
+/*
+ * Invariants: blocks form a list from head; cur points at the free space
+ * of head, left bytes of it.  Memory is only ever released all at once.
+ */
+struct pda_arena {
+	struct pda_arena_block *head;
+	unsigned char *cur;
+	size_t left;
+	uint64_t total; /* bytes taken from the allocator */
+};
+
+void pda_arena_release(struct pda_session *s, struct pda_arena *a);
+
+/* ---- maps and threads (pda_machine.c) ------------------------------ */
+
+struct pda_dso_ent;
+
+enum pda_map_kind {
+	PDA_MAP_FILE,	/* a file: its ELF is looked up */
+	PDA_MAP_VDSO,	/* [vdso]: found by build-id; pgoff taken as 0 */
+	PDA_MAP_JIT,	/* executable memory without a file: perf-PID.map */
+	PDA_MAP_ANON,	/* memory without a file and not executable */
+	PDA_MAP_KERNEL, /* [kernel.kallsyms] */
+	PDA_MAP_MODULE, /* a kernel module, symbols from kallsyms */
+	PDA_MAP_KSYM,	/* a KSYMBOL: a BPF program, out-of-line code */
+};
+
+struct pda_map {
+	uint64_t start, end;	 /* [start, end) */
+	uint64_t pgoff;		 /* file offset of start (bytes) */
+	const char *name;	 /* interned; what perf calls the dso */
+	struct pda_dso_ent *dso; /* NULL for ANON */
+	enum pda_map_kind kind;
+	const char *sym; /* KSYM: the symbol's name */
+};
+
+/* Invariants: v[0..nr) sorted by start, no two overlap. */
+struct pda_maps {
+	struct pda_map *v;
+	size_t nr, alloc;
+	size_t hint; /* index of the last hit */
+};
+
+#define PDA_MAPS_MAX ((size_t)1 << 22)
+
+/* A map covering addr, or NULL. */
+const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr);
+/* Insert, cutting what it overlaps out of the maps already there. */
+int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
+		    const struct pda_map *map);
+/* Remove the maps that cover exactly [start, end). */
+void pda_maps_remove(struct pda_maps *m, uint64_t start, uint64_t end);
+void pda_maps_release(struct pda_session *s, struct pda_maps *m);
+
+struct pda_proc;
+struct pda_thread;
+
+struct pda_machine {
+	struct pda_hash procs;	 /* by pid */
+	struct pda_hash threads; /* by tid */
+	struct pda_proc *last_proc;
+	struct pda_maps kmaps;	    /* kernel, modules, KSYMBOL */
+	struct pda_dso_ent *kernel; /* [kernel.kallsyms], once mapped */
+	struct pda_map kimage;	    /* the kernel map, kind 0 until mapped */
+	const char *ref_name;	    /* the kernel map's reloc symbol: "_text" */
+	uint64_t ref_addr;	    /* its address at record time, 0 unknown */
+	uint64_t nr_guest;	    /* records of guest machines, skipped */
+	uint64_t nr_bad;	    /* records that did not decode, skipped */
+};
+
+int pda_machine_init(struct pda_session *s);
+void pda_machine_release(struct pda_session *s);
+int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec);
+/* Take the build-ids of the HEADER_BUILD_ID feature. */
+int pda_machine_absorb_env(struct pda_session *s);
+/* The maps of process pid (created empty when new); NULL on NOMEM. */
+struct pda_maps *pda_machine_maps(struct pda_session *s, uint32_t pid);
+
+/* ---- DSOs (pda_dso.c) ---------------------------------------------- */
+
+enum pda_dso_kind {
+	PDA_DSO_FILE,	/* a user-space ELF file */
+	PDA_DSO_VDSO,	/* [vdso] */
+	PDA_DSO_KERNEL, /* [kernel.kallsyms]: kallsyms or a vmlinux */
+	PDA_DSO_JIT,	/* /tmp/perf-PID.map */
+};
+
+struct pda_ksyms;
+struct pda_jitmap;
+
+struct pda_dso_ent {
+	struct pda_hash_node node;
+	struct pda_dso d;
+	enum pda_dso_kind kind;
+	uint32_t pid;		 /* JIT: the process */
+	struct pda_ksyms *ksyms; /* KERNEL, from kallsyms */
+	int64_t kdelta;		 /* KERNEL: add to a recorded address to
+				  * get the symbol source's address */
+	struct pda_jitmap *jit;	 /* JIT */
+	size_t nr_tried, tried_alloc;
+	bool mismatch;	     /* some candidate had another build-id */
+	uint64_t sample_seq; /* the last sample counted in nr_samples */
+	struct pda_dso_ent *next_all; /* every DSO, for stats and freeing */
+};
+
+/*
+ * The DSO for a recorded name (and build-id, when one is known: the
+ * MMAP2 build-id form, or HEADER_BUILD_ID by name).  One per build-id,
+ * else per name.  NULL on NOMEM.
+ */
+struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
+				const char *name, size_t len,
+				const unsigned char *build_id,
+				unsigned build_id_size, uint32_t pid);
+/* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
+int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
+/* Remember a build-id by recorded name (HEADER_BUILD_ID). */
+int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
+			  bool kernel, const unsigned char *id, unsigned size);
+/* Add "path" or "path (why)" to d's tried list.  0 or NOMEM. */
+int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
+		  const char *path, const char *why);
+/*
+ * Open path as one of d's files and check its build-id against d's.
+ * @return 0 and *out, PD_ERR_NOTFOUND (absent, not ELF or another
+ * build-id: then in tried, and warned about once), or NOMEM.
+ */
+int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
+		    const char *path, struct pda_elf **out);
+void pda_dsos_release(struct pda_session *s);
+
+struct debuginfod_client;
+
+struct pda_dsos {
+	struct pda_hash by_key;	       /* by build-id, else by name */
+	struct pda_hash bid_by_name;   /* HEADER_BUILD_ID */
+	struct pda_hash warned;	       /* paths already logged as rejected */
+	struct debuginfod_client *dfd; /* made on first use */
+	struct pda_dso_ent *all;
+	size_t nr_all;
+	const char *buildid_dir; /* resolved: opts or $HOME/.debug */
+	const char *symfs;	 /* opts.symfs made absolute, or NULL */
+};
+
+/* A build-id in lowercase hex; out holds 2 * size + 1 bytes. */
+void pda_hex(char *out, const unsigned char *id, unsigned size);
+
+/*
+ * Hex digits at *p (no 0x, either case) into *v.  @return false when
+ * there are none or the value does not fit 64 bits.  *p moves past them.
+ */
+bool pda_parse_hex(const char **p, const char *end, uint64_t *v);
+
+/* The longest path we build. */
+#define PDA_PATH_MAX 4096
+
+/* snprintf into a PDA_PATH_MAX buffer; false when it did not fit. */
+bool pda_pathf(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
+
+/*
+ * path resolved under root: ".." never leaves it, and a symlink that
+ * points outside it is refused.  @return 0 and the path in out,
+ * PD_ERR_NOTFOUND (does not exist, or leaves root: *escaped set).
+ */
+int pda_path_under(const char *root, const char *path, char *out, size_t size,
+		   bool *escaped);
+
+/* ---- kernel symbols (pda_kallsyms.c) ------------------------------- */
+
+struct pda_ksym {
+	uint64_t start, end; /* [start, end) */
+	const char *name;    /* points into the file's bytes */
+	const char *module;  /* "nf_tables" for "[nf_tables]"; NULL */
+};
+
+struct pda_ksyms {
+	struct pda_ksym *v; /* sorted by start */
+	size_t nr, alloc;
+	char *buf; /* the file, NUL-split */
+	size_t buf_size;
+	uint64_t kernel_end; /* end of the last kernel (not module)
+			      * symbol */
+};
+
+/*
+ * Parse a /proc/kallsyms copy held in buf (len bytes, which the table
+ * takes over: freed by pda_ksyms_free).  Text and data symbols are kept
+ * as perf keeps them (types T, W, D, B in either case).
+ * @return 0 and *out; PD_ERR_FORMAT when no line parses or every address
+ * is 0 (kptr_restrict), with the reason in *why; NOMEM.
+ */
+int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
+		    struct pda_ksyms **out, const char **why);
+/*
+ * Read a whole file (also /proc files, whose size reads as 0), at most
+ * max bytes, into a NUL-terminated buffer of the session's allocator.
+ * @return 0, PD_ERR_NOTFOUND (cannot open), PD_ERR_IO, PD_ERR_NOMEM (or
+ * over max).
+ */
+int pda_read_file(struct pda_session *s, const char *path, size_t max,
+		  char **buf, size_t *len);
+int pda_read_fd(struct pda_session *s, int fd, size_t max, char **buf,
+		size_t *len);
+const struct pda_ksym *pda_ksyms_find(const struct pda_ksyms *k, uint64_t addr);
+/* A symbol's address by name, or 0. */
+uint64_t pda_ksyms_addr(const struct pda_ksyms *k, const char *name);
+void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k);
+/* Find the kernel's symbols (the order is in pda_kallsyms.c). */
+int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d);
+/* This host's kernel build-id from notes_path (/sys/kernel/notes). */
+int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
+			     unsigned char *id, unsigned *size);
+
+/* ---- JIT maps (pda_jit.c) ------------------------------------------ */
+
+struct pda_jitsym {
+	uint64_t start, end; /* [start, end) */
+	const char *name;    /* into buf */
+};
+
+struct pda_jitmap {
+	struct pda_jitsym *v; /* sorted by start; for one start the last
+			       * line wins */
+	size_t nr, alloc;
+	size_t nr_bad; /* lines that did not parse */
+	char *buf;
+};
+
+/*
+ * Parse a perf-PID.map held in buf (taken over, like pda_ksyms_parse):
+ * "START SIZE name" lines, START and SIZE in hex without 0x.  Lines that
+ * do not parse (bad hex, over 64 bits, START + SIZE past 2^64, no name)
+ * are skipped and counted.  @return 0 and *out, or NOMEM.
+ */
+int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
+		     struct pda_jitmap **out);
+const struct pda_jitsym *pda_jitmap_find(const struct pda_jitmap *m,
+					 uint64_t addr);
+void pda_jitmap_free(struct pda_session *s, struct pda_jitmap *m);
+/* Load d's perf-PID.map from opts.jit_dir (or /tmp). */
+int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
+
+/* ---- the session (pda_session.c) ----------------------------------- */
+
+struct pda_session {
+	struct pd_file *f;
+	struct pda_opts opts; /* strings copied into the arena */
+	struct pd_alloc alloc;
+	char errmsg[256];
+	struct pda_arena arena;
+	struct pda_hash intern;
+	struct pda_machine machine;
+	struct pda_dsos dsos;
+	struct pda_hash addr_cache; /* (dso, address) -> frames */
+	uint64_t nr_cached;
+	uint64_t sample_seq;
+	struct pda_stats stats;
+	struct pda_missing_dso *missing;
+	size_t missing_alloc;
+	struct pda_inline *inl; /* scratch for pda_elf_inlines */
+	size_t inl_alloc;
+};
+
+#endif /* PDA_SESSION_INT_H */
