@@ -148,13 +148,26 @@ struct pda_dso {
 /* ---- ELF and DWARF (pda_elf.c, pda_symtab.c, pda_dwarf.c) ---------- */
 
 /*
- * Open an ELF file and read its program headers, build-id and
- * .gnu_debuglink; symbols and DWARF load lazily on first use.
- * @return 0, PD_ERR_NOTFOUND (no such file), PD_ERR_FORMAT (not ELF).
+ * Open an ELF file of any class, byte order and machine, and read its
+ * program headers, build-id and .gnu_debuglink; symbols and DWARF load
+ * lazily on first use, once.  The file stays mapped; no descriptor stays
+ * open.  @return 0, PD_ERR_NOTFOUND (no such file), PD_ERR_FORMAT (not an
+ * ELF executable, shared object or relocatable object), PD_ERR_IO or
+ * PD_ERR_NOMEM.
  */
 int pda_elf_open(struct pda_session *s, const char *path,
 		 struct pda_elf **out);
+/* Accepts NULL.  Leaves the debug file of pda_elf_set_debug open. */
 void pda_elf_close(struct pda_session *s, struct pda_elf *e);
+
+/*
+ * Use debug, a separate debug file of e (found by build-id or
+ * .gnu_debuglink), as perf does: its .symtab, when it has one, replaces
+ * e's symbol tables, and its DWARF serves when e has none; PLT entries
+ * still come from e.  Call before the first lookup in e; debug must stay
+ * open as long as e.
+ */
+void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug);
 
 /* The file's GNU build-id, or size 0. */
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
@@ -165,45 +178,68 @@ const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);
 
 /*
  * A file offset (a map's pgoff + (ip - start)) to the ELF's virtual
- * address, through the PT_LOAD segment that holds it.  @return 0 or
- * PD_ERR_NOTFOUND.
+ * address, through the PT_LOAD segment whose file bytes hold it.  A
+ * relocatable object (a kernel module) has no segments: its addresses
+ * are file offsets, vaddr = off.  @return 0 or PD_ERR_NOTFOUND.
  */
 int pda_elf_offset_to_vaddr(const struct pda_elf *e, uint64_t off,
 			    uint64_t *vaddr);
 
 /*
- * The function covering vaddr: from .symtab, else .dynsym and
- * MiniDebugInfo (.gnu_debugdata), PLT entries named as perf names them
- * ("func@plt"); a symbol's size is honoured.  name is interned (mangled:
- * the caller demangles).  @return 0 or PD_ERR_NOTFOUND.
+ * The symbol covering vaddr, chosen as perf 6.1 chooses it so that names
+ * match `perf script` (the rules are in pda_symtab.c): the functions,
+ * objects and labels of .symtab (a debug file's first) and .dynsym, or
+ * of MiniDebugInfo (.gnu_debugdata) and .dynsym when there is no .symtab;
+ * a zero-size symbol reaches to the next one; of symbols at one address,
+ * one is kept; a relocatable object's .text symbols.  PLT entries are
+ * "func@plt" by perf's current rules (.plt, .plt.sec, .plt.got; ".plt"
+ * for the lazy-binding header).  name is interned and mangled (the caller
+ * demangles; perf leaves kernel modules' names as they are); start is the
+ * symbol's vaddr, size its extent after those rules.  @return 0,
+ * PD_ERR_NOTFOUND or PD_ERR_NOMEM.
  */
 int pda_elf_symbol(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		   const char **name, uint64_t *start, uint64_t *size);
 
-/* One inlined call at an address, innermost first. */
+/* One function of the inline chain at an address. */
 struct pda_inline {
-	const char *func;	/* interned, as DWARF names it */
-	const char *file;	/* interned call site / line of the frame */
-	unsigned line;
+	const char *func;	/* interned: DWARF's linkage name (mangled),
+				 * else its name; never NULL */
+	const char *file;	/* interned, as DWARF names it; NULL unknown */
+	unsigned line;		/* 0 unknown */
 };
 
 /*
- * The inline chain at vaddr from DWARF, innermost first: out[0] is the
- * innermost inlined function, and each entry's file:line is where the
- * code at vaddr is in that function.  *nr = 0 when none.  @return 0 or a
- * negative pd_err.
+ * The inline chain at vaddr from DWARF, as `addr2line -f -i` reports it
+ * and perf 6.1 shows it in DWARF-unwound callchains: out[0] is the
+ * innermost function (an inlined one when vaddr is in inlined code), each
+ * next entry the function the one before was inlined into, and the last
+ * the out-of-line function (DW_TAG_subprogram) holding them.  Each
+ * entry's file:line is where the code at vaddr is in that function: the
+ * line table's row for out[0], the call site of the entry before for the
+ * others.  *nr = 1 when vaddr is in no inlined code, 0 when DWARF does not
+ * describe vaddr; at most max entries, the innermost.  @return 0 or
+ * PD_ERR_NOMEM.
  */
 int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    struct pda_inline *out, size_t max, size_t *nr);
 
-/* The source file and line of vaddr.  @return 0 or PD_ERR_NOTFOUND. */
+/*
+ * The source file (as DWARF names it, usually absolute) and line of vaddr
+ * from the line table.  @return 0, PD_ERR_NOTFOUND or PD_ERR_NOMEM.
+ */
 int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    const char **file, unsigned *line);
 
 /* ---- names (pda_demangle.c) ---------------------------------------- */
 
-/* C++, Rust (legacy and v0) and D names demangled; others as they are.
- * Interned. */
+/*
+ * A symbol name demangled as perf 6.1 demangles it by default: C++ and
+ * Rust (legacy, without its hash, and v0) by libiberty without parameter
+ * lists ("ns::f", not "ns::f(int)"), OCaml ("camlA__b" as "A.b"); plus D
+ * ("_D..."), which perf leaves as it is.  A "@plt" suffix is kept.  Other
+ * names come back as they are.  Interned; NULL only on NOMEM.
+ */
 const char *pda_demangle(struct pda_session *s, const char *name);
 
 #endif /* PDA_INT_H */
