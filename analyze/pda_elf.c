@@ -1,0 +1,374 @@
+/*
+ * pda_elf.c - an ELF file opened for symbolization: its load segments,
+ * GNU build-id and .gnu_debuglink, read once at open.  Symbols
+ * (pda_symtab.c) and DWARF (pda_dwarf.c) hang off the same handle and
+ * load on first use.
+ *
+ * Any ELF class, byte order and machine is read (libelf's gelf layer
+ * converts), so captures from aarch64, armv7 or i686 hosts resolve here.
+ */
+#include "pda_elf_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+/* More program headers than any linker writes: a corrupt file. */
+#define PDA_ELF_MAX_SEGS 4096
+
+/* NT_GNU_BUILD_ID, in case an old elf.h lacks it. */
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+Elf_Scn *pda_elf_section(const struct pda_elf *e, const char *name,
+			 GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+		const char *sname;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		sname = elf_strptr(e->elf, e->shstrndx, shdr->sh_name);
+		if (sname && !strcmp(sname, name))
+			return scn;
+	}
+	return NULL;
+}
+
+const char *pda_elf_scn_name(const struct pda_elf *e, const GElf_Shdr *shdr)
+{
+	const char *name = elf_strptr(e->elf, e->shstrndx, shdr->sh_name);
+
+	return name ? name : "";
+}
+
+const struct pda_elf_seg *pda_elf_seg_of_vaddr(const struct pda_elf *e,
+					       uint64_t vaddr)
+{
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+		uint64_t sz = g->memsz > g->filesz ? g->memsz : g->filesz;
+
+		if (sz && vaddr >= g->vaddr && vaddr - g->vaddr < sz)
+			return g;
+	}
+	return NULL;
+}
+
+static int read_segments(struct pda_session *s, struct pda_elf *e)
+{
+	size_t nr_phdrs;
+
+	if (elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+		return pda_set_err(s, PD_ERR_FORMAT,
+				   "%s: bad program headers: %s", e->path,
+				   elf_errmsg(-1));
+	if (nr_phdrs > PDA_ELF_MAX_SEGS)
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: %zu program headers",
+				   e->path, nr_phdrs);
+	if (!nr_phdrs)
+		return 0;
+	e->segs = pda_malloc(s, nr_phdrs * sizeof(*e->segs));
+	if (!e->segs)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph))
+			return pda_set_err(s, PD_ERR_FORMAT,
+					   "%s: program header %zu: %s",
+					   e->path, i, elf_errmsg(-1));
+		if (ph.p_type != PT_LOAD)
+			continue;
+		e->segs[e->nr_segs].vaddr = ph.p_vaddr;
+		e->segs[e->nr_segs].offset = ph.p_offset;
+		e->segs[e->nr_segs].filesz = ph.p_filesz;
+		e->segs[e->nr_segs].memsz = ph.p_memsz;
+		e->nr_segs++;
+	}
+	return 0;
+}
+
+/* The first NT_GNU_BUILD_ID note named "GNU" in data, if any. */
+static bool build_id_from_notes(struct pda_elf *e, Elf_Data *data)
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) >
+		       0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
+		    nh.n_descsz > 0) {
+			e->build_id_size = nh.n_descsz < PDA_BUILD_ID_MAX
+						   ? nh.n_descsz
+						   : PDA_BUILD_ID_MAX;
+			memcpy(e->build_id,
+			       (const char *)data->d_buf + desc_off,
+			       e->build_id_size);
+			return true;
+		}
+		off = next;
+	}
+	return false;
+}
+
+/*
+ * The build-id from the note sections or, in a file without section
+ * headers, the PT_NOTE segments.  A malformed note is no build-id, not
+ * an error: the file can still give symbols (perf reads it the same way).
+ */
+static void read_build_id(struct pda_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t nr_phdrs;
+	bool any_scn = false;
+
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+		Elf_Data *data;
+
+		any_scn = true;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data && data->d_buf && build_id_from_notes(e, data))
+			return;
+	}
+	if (any_scn || elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+		return;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+		Elf_Data *data;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		data = elf_getdata_rawchunk(e->elf, (int64_t)ph.p_offset,
+					    ph.p_filesz, ELF_T_NHDR);
+		if (data && build_id_from_notes(e, data))
+			return;
+	}
+}
+
+/*
+ * .gnu_debuglink: a NUL-terminated file name, zero padding to a multiple
+ * of 4, then the CRC32 of the debug file in the file's byte order.
+ */
+static int read_debuglink(struct pda_session *s, struct pda_elf *e)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = pda_elf_section(e, ".gnu_debuglink", &sh);
+	Elf_Data *data, crc_data, crc_src;
+	const char *name;
+	size_t len, crc_off;
+
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf)
+		return 0;
+	name = data->d_buf;
+	len = strnlen(name, data->d_size);
+	crc_off = (len + 4) & ~(size_t)3;
+	if (!len || len == data->d_size || crc_off + 4 > data->d_size) {
+		pda_logf(s, PD_LOG_WARN, "%s: malformed .gnu_debuglink ignored",
+			 e->path);
+		return 0;
+	}
+	/* xlatetom turns the file's byte order into ours */
+	crc_src.d_buf = (char *)data->d_buf + crc_off;
+	crc_src.d_type = ELF_T_WORD;
+	crc_src.d_size = 4;
+	crc_src.d_version = EV_CURRENT;
+	crc_data = crc_src;
+	crc_data.d_buf = &e->debuglink_crc;
+	if (!gelf_xlatetom(e->elf, &crc_data, &crc_src,
+			   elf_getident(e->elf, NULL)[EI_DATA]))
+		return 0;
+	e->debuglink = pda_intern(s, name, len);
+	return e->debuglink ? 0 : PD_ERR_NOMEM;
+}
+
+static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
+{
+	GElf_Ehdr eh;
+	int err;
+
+	e->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf)
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
+				   elf_errmsg(-1));
+	if (elf_kind(e->elf) != ELF_K_ELF)
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: not an ELF file",
+				   e->path);
+	/*
+	 * Take everything in (the mapping, or a read when mapping failed) so
+	 * that the descriptor can go: a capture can name thousands of DSOs.
+	 */
+	if (elf_cntl(e->elf, ELF_C_FDREAD) != 0)
+		return pda_set_err(s, PD_ERR_IO, "%s: %s", e->path,
+				   elf_errmsg(-1));
+	if (!gelf_getehdr(e->elf, &eh))
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
+				   elf_errmsg(-1));
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN && eh.e_type != ET_REL)
+		return pda_set_err(
+			s, PD_ERR_FORMAT,
+			"%s: ELF type %u is not an executable, shared "
+			"object or relocatable object",
+			e->path, (unsigned)eh.e_type);
+	e->type = eh.e_type;
+	e->machine = eh.e_machine;
+	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
+	if (elf_getshdrstrndx(e->elf, &e->shstrndx) != 0)
+		e->shstrndx = 0;
+	err = read_segments(s, e);
+	if (err)
+		return err;
+	read_build_id(e);
+	return read_debuglink(s, e);
+}
+
+int pda_elf_open(struct pda_session *s, const char *path, struct pda_elf **out)
+{
+	struct pda_elf *e;
+	int fd, err;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	e = pda_zalloc(s, sizeof(*e));
+	if (!e)
+		return PD_ERR_NOMEM;
+	e->path = pda_intern(s, path, strlen(path));
+	if (!e->path) {
+		pda_free(s, e);
+		return PD_ERR_NOMEM;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		pda_free(s, e);
+		if (err == ENOENT || err == ENOTDIR)
+			return pda_set_err(s, PD_ERR_NOTFOUND, "%s: %s", path,
+					   strerror(err));
+		return pda_set_err(s, PD_ERR_IO, "%s: %s", path, strerror(err));
+	}
+	err = open_elf(s, e, fd);
+	if (e->elf)
+		elf_cntl(e->elf, ELF_C_FDDONE);
+	close(fd);
+	if (err) {
+		pda_elf_close(s, e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+void pda_elf_close(struct pda_session *s, struct pda_elf *e)
+{
+	if (!e)
+		return;
+	pda_dwarf_free(s, e->dwarf);
+	pda_symtab_free(s, e->syms);
+	if (e->elf)
+		elf_end(e->elf);
+	pda_free(s, e->segs);
+	pda_free(s, e);
+}
+
+void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
+{
+	if (debug != e)
+		e->debug = debug;
+}
+
+void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
+		      unsigned *size)
+{
+	*id = e->build_id;
+	*size = e->build_id_size;
+}
+
+const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc)
+{
+	if (crc)
+		*crc = e->debuglink ? e->debuglink_crc : 0;
+	return e->debuglink;
+}
+
+/*
+ * Where the page that a segment's first or last byte sits in spills past
+ * the segment, a mapping of the file still covers those bytes (section
+ * padding, the start of .bss); perf names them by file offset like any
+ * other.  Pages are taken as 4 KiB.
+ */
+#define SLACK_PAGE ((uint64_t)4096)
+
+int pda_elf_offset_to_vaddr(const struct pda_elf *e, uint64_t off,
+			    uint64_t *vaddr)
+{
+	if (e->type == ET_REL) {
+		*vaddr = off;
+		return 0;
+	}
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+
+		if (off >= g->offset && off - g->offset < g->filesz) {
+			*vaddr = g->vaddr + (off - g->offset);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+		uint64_t lo = g->offset & ~(SLACK_PAGE - 1);
+		uint64_t hi = g->offset + g->filesz;
+
+		if (hi < g->offset || hi > UINT64_MAX - SLACK_PAGE)
+			continue;
+		hi = (hi + SLACK_PAGE - 1) & ~(SLACK_PAGE - 1);
+		if (off >= lo && off < hi) {
+			*vaddr = off - g->offset + g->vaddr;
+			return 0;
+		}
+	}
+	return PD_ERR_NOTFOUND;
+}
+
+int pda_elf_vaddr_to_offset(const struct pda_elf *e, uint64_t vaddr,
+			    uint64_t *off)
+{
+	const struct pda_elf_seg *g;
+
+	if (e->type == ET_REL) {
+		*off = vaddr;
+		return 0;
+	}
+	g = pda_elf_seg_of_vaddr(e, vaddr);
+	if (g) {
+		*off = vaddr - (g->vaddr - g->offset);
+		return 0;
+	}
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		uint64_t lo, hi, sz;
+
+		g = &e->segs[i];
+		sz = g->memsz > g->filesz ? g->memsz : g->filesz;
+		lo = g->vaddr & ~(SLACK_PAGE - 1);
+		hi = g->vaddr + sz;
+		if (hi < g->vaddr || hi > UINT64_MAX - SLACK_PAGE)
+			continue;
+		hi = (hi + SLACK_PAGE - 1) & ~(SLACK_PAGE - 1);
+		if (vaddr >= lo && vaddr < hi) {
+			*off = vaddr - g->vaddr + g->offset;
+			return 0;
+		}
+	}
+	return PD_ERR_NOTFOUND;
+}
