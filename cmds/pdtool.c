@@ -21,6 +21,8 @@ static const char help_options[] = "";
 static const struct cmd_entry cmds[] = {
 	{ "dump", cmd_dump, CMD_NEEDS_INPUT, cmd_dump_usage, cmd_dump_summary,
 	  cmd_dump_options },
+	{ "flame", cmd_flame, CMD_NEEDS_INPUT, cmd_flame_usage,
+	  cmd_flame_summary, cmd_flame_options },
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },

@@ -59,6 +59,9 @@ int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
 /* The commands, one file each. */
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_flame(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_flame_usage[], cmd_flame_summary[],
+	cmd_flame_options[];
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];

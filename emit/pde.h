@@ -158,6 +158,73 @@ void pde_info_text(FILE *out, const struct pde_info *info);
 /* One JSON object and a newline (docs/man/pdtool-info.1.md). */
 void pde_info_json(FILE *out, const struct pde_info *info);
 
+/* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
+
+struct pda_flame_node; /* pda.h: the finished tree's nodes, depth first */
+
+enum pde_flame_palette {
+	PDE_PALETTE_DEFAULT = 0, /* by kind: kernel (_[k]), JIT (_[j]),
+				  * inlined (_[i]), unknown, user code */
+	PDE_PALETTE_HOT,
+	PDE_PALETTE_MEM,
+	PDE_PALETTE_IO,
+	PDE_PALETTE_MAX,
+};
+
+/* "default", "hot", "mem", "io"; NULL past the end. */
+const char *pde_flame_palette_name(enum pde_flame_palette p);
+
+struct pde_flame_opts {
+	const char *title;	/* NULL: "Flame Graph" ("Icicle Graph") */
+	const char *subtitle;	/* NULL: none */
+	const char *countname;	/* NULL: "samples" */
+	unsigned width;		/* image width, px; 0: 1200 */
+	unsigned frame_height;	/* px; 0: 16 */
+	unsigned font_size;	/* px; 0: 12 */
+	double min_width;	/* px: narrower frames are left out */
+	bool inverted;		/* icicle: the root at the top */
+	bool hash;		/* colour by name, not by position */
+	enum pde_flame_palette palette;
+};
+
+/*
+ * Geometry shared by the writer and its tests: the frames' area is
+ * width - 2 * PDE_FLAME_XPAD px wide, and a node of `total` samples out
+ * of the root's `all` is total * (width - 2 * PDE_FLAME_XPAD) / all px.
+ */
+#define PDE_FLAME_XPAD 10
+
+/*
+ * A self-contained interactive SVG flame graph of nodes[0..nr) (as
+ * pda_flame_nodes() returns them): click to zoom, search with a regular
+ * expression, tooltips; no external resources.  The same nodes and
+ * options give the same bytes.  @return the number of frames drawn.
+ */
+size_t pde_flame_svg(FILE *out, const struct pda_flame_node *nodes,
+		     size_t nr, const struct pde_flame_opts *opts);
+
+/*
+ * A frame's fill colour.  With hash, it depends on the name only;
+ * otherwise on the name's kind (the default palette) and its place.
+ */
+void pde_flame_color(const struct pde_flame_opts *opts,
+		     const struct pda_flame_node *node, unsigned char rgb[3]);
+
+struct pde_speedscope_opts {
+	const char *name;	/* the profile's name, e.g. the input file */
+	const char *exporter;	/* e.g. "pdtool 0.1.0" */
+};
+
+/*
+ * speedscope's JSON file format (https://www.speedscope.app/
+ * file-format-schema.json): one "sampled" profile, a sample per leaf
+ * with its stack of frame indices (root first, the "all" root left out)
+ * and its count as weight.  @return 0 or PD_ERR_NOMEM (nothing
+ * written).
+ */
+int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
+		   const struct pde_speedscope_opts *opts);
+
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
 struct pda_fold; /* pda.h: a finished aggregator */
