@@ -23,6 +23,8 @@ static const struct cmd_entry cmds[] = {
 	  cmd_dump_options },
 	{ "flame", cmd_flame, CMD_NEEDS_INPUT, cmd_flame_usage,
 	  cmd_flame_summary, cmd_flame_options },
+	{ "fold", cmd_fold, CMD_NEEDS_INPUT, cmd_fold_usage, cmd_fold_summary,
+	  cmd_fold_options },
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },

@@ -62,6 +62,8 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_flame_usage[], cmd_flame_summary[],
 	cmd_flame_options[];
+int cmd_fold(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_fold_usage[], cmd_fold_summary[], cmd_fold_options[];
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];

@@ -18,6 +18,9 @@
 #	same kernel symbols on any host; regen.sh checks that perf's output
 #	with it equals its output with the host's own kallsyms, and rewrites
 #	it only on the kernel testdata was recorded on.
+#   testdata/NAME.script[.zst]
+#	perf script --kallsyms tests/golden/fold/kallsyms -i FILE: the text
+#	stackcollapse-perf.pl reads, for `pdtool fold --from-script`.
 #   corpus/PATH.folded[.zst]
 #	perf --buildid-dir EMPTY script -s stackcollapse.py --kallsyms EMPTY
 #	--symfs SYSROOT -i FILE.  SYSROOT holds the capture's companion
@@ -32,7 +35,8 @@
 # A golden's first lines may be "# " notes: "# partial: ..." when perf
 # stopped early (its output then covers part of the file), "# dwarf: ..."
 # when the capture's user stacks need DWARF unwinding, "# lbr: ..." when
-# perf builds its call stacks from an LBR branch stack, "# perf 6.1 read
+# perf builds its call stacks from an LBR branch stack, "# auxtrace: ..."
+# when perf synthesizes samples from a hardware trace, "# perf 6.1 read
 # a copy: ...".  A golden over 32 KiB is stored zstd-compressed.  Needs perf
 # 6.1, python3 and zstd.
 set -u
@@ -101,7 +105,7 @@ collapse()
 	store "$out"
 }
 
-# kind_notes FILE: the notes on how FILE's stacks were taken
+# kind_notes FILE [STATS]: the notes on how FILE's stacks were taken
 kind_notes()
 {
 	"$PERF" evlist -v -i "$1" 2>/dev/null </dev/null >"$PD_TMP/evlist"
@@ -110,6 +114,10 @@ kind_notes()
 	fi
 	if grep -q 'branch_sample_type: .*CALL_STACK' "$PD_TMP/evlist"; then
 		echo "# lbr: perf stitches call stacks from the branch stack"
+	fi
+	# perf's record counts (tests/golden/perf) show AUXTRACE data
+	if grep -qs '^AUXTRACE ' "$2"; then
+		echo "# auxtrace: perf adds samples it decodes from the trace"
 	fi
 }
 
@@ -140,6 +148,10 @@ for cur in $(pd_captures); do
 	note=$(kind_notes "$f")
 	collapse "$f" "$GOLD/testdata/$cur.folded" "$note" \
 		--kallsyms $GOLD/kallsyms || fail=1
+	rm -f "$GOLD/testdata/$cur.script" "$GOLD/testdata/$cur.script.zst"
+	"$PERF" script --kallsyms $GOLD/kallsyms -i "$f" \
+		>"$GOLD/testdata/$cur.script" 2>/dev/null || fail=1
+	store "$GOLD/testdata/$cur.script"
 	if [ $host_ok = 1 ]; then
 		"$PERF" script -s "$script" -i "$f" >"$PD_TMP/host" 2>/dev/null
 		if ! grep -v '^#' "$GOLD/testdata/$cur.folded" |
@@ -195,7 +207,7 @@ while read -r cur verdict; do
 		note="${note:+$note; }COMPRESSED2 rewritten as COMPRESSED by comp2to1.py"
 	fi
 	[ -n "$note" ] && note="# perf 6.1 read a copy: $note"
-	kinds=$(kind_notes "$src")
+	kinds=$(kind_notes "$src" "$PGOLD/corpus/$cur.stats")
 	[ -n "$kinds" ] && note="${note:+$note
 }$kinds"
 	# the sysroot: companions at the paths the capture recorded

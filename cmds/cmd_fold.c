@@ -1,0 +1,856 @@
+/*
+ * cmd_fold.c - `pdtool fold`: a capture's samples as folded stacks
+ * ("comm;outer;...;leaf count"), the input of flamegraph.pl, speedscope
+ * and inferno.  By default the output is what `perf script report
+ * stackcollapse` prints for the capture; with --from-script the input is
+ * `perf script` text and the output is what stackcollapse-perf.pl prints.
+ */
+#include "pdtool.h"
+#include "pda.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char cmd_fold_usage[] =
+	"pdtool fold [OPTIONS] {FILE | -i FILE | --from-script FILE}";
+const char cmd_fold_summary[] =
+	"fold a capture's stacks into lines for flame graphs";
+const char cmd_fold_options[] =
+	"  -i, --input FILE      the capture ('-': a pipe-mode stream on\n"
+	"                        stdin); the same as FILE\n"
+	"      --from-script     the input is `perf script` text ('-':\n"
+	"                        stdin), folded as stackcollapse-perf.pl does\n"
+	"  -o, --output FILE     write there instead of stdout\n"
+	"      --pid             root frames \"comm-PID\"\n"
+	"      --tid             root frames \"comm-PID/TID\" (\"comm-TID\"\n"
+	"                        without --pid, as perf's script)\n"
+	"      --no-comm         no root frame for the comm\n"
+	"      --kernel          \"_[k]\" after kernel frames\n"
+	"      --jit             \"_[j]\" after JIT frames (--from-script)\n"
+	"      --all             --kernel and --jit (--from-script)\n"
+	"      --addrs           frames without a symbol as dso+0xOFFSET\n"
+	"                        (--from-script: \"[dso <ip>]\")\n"
+	"      --srcline         frames as func:file:line where known\n"
+	"      --event NAME      only samples of event NAME (\"cycles\" or\n"
+	"                        \"cycles:u\"); default: all events "
+	"(capture),\n"
+	"                        the first one seen (--from-script)\n"
+	"      --all-events      every event (--from-script)\n"
+	"      --weight KIND     samples (default) or period\n"
+	"      --comm RE         only samples whose comm matches RE\n"
+	"      --pid-filter LIST only samples of these pids (comma-separated)\n"
+	"      --dso RE          only stacks with a frame in a DSO matching "
+	"RE\n"
+	"      --symbol RE       only stacks with a frame named to match RE\n"
+	"                        (RE: POSIX extended, unanchored)\n"
+	"      --time START,END  only samples in this time range, in seconds\n"
+	"                        as perf prints them (1234.5678); either end\n"
+	"                        may be left empty\n"
+	"      --max-stack N     frames kept from the leaf (default 127, as\n"
+	"                        perf script)\n"
+	"      --symfs DIR       look for binaries under DIR\n"
+	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
+	"                        recording host\n"
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --no-demangle     C++, Rust and D names as they are\n"
+	"      --inline          inlined functions as frames of their own\n"
+	"                        (perf 6.1 shows none in frame-pointer\n"
+	"                        callchains, so the default is --no-inline)\n"
+	"      --no-inline       no inlined frames (the default)\n"
+	"      --strict          exit 1 when anything was unresolved, lost or\n"
+	"                        skipped\n"
+	"  -v, --verbose         a coverage block instead of a line; more\n"
+	"                        library messages (repeatable)\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_FROM_SCRIPT = 256,
+	OPT_PID,
+	OPT_TID,
+	OPT_NO_COMM,
+	OPT_KERNEL,
+	OPT_JIT,
+	OPT_ALL,
+	OPT_ADDRS,
+	OPT_SRCLINE,
+	OPT_EVENT,
+	OPT_ALL_EVENTS,
+	OPT_WEIGHT,
+	OPT_COMM,
+	OPT_PID_FILTER,
+	OPT_DSO,
+	OPT_SYMBOL,
+	OPT_TIME,
+	OPT_MAX_STACK,
+	OPT_SYMFS,
+	OPT_BUILDID_DIR,
+	OPT_KALLSYMS,
+	OPT_VMLINUX,
+	OPT_JIT_DIR,
+	OPT_NO_DEMANGLE,
+	OPT_NO_INLINE,
+	OPT_INLINE,
+	OPT_STRICT,
+};
+
+#define MAX_PIDS 1024
+
+struct fold_opts {
+	const char *path;
+	const char *output;
+	bool from_script;
+	bool pid, tid, no_comm, kernel, jit, addrs, srcline, all_events;
+	bool period;
+	const char *event;
+	const char *comm_re, *dso_re, *sym_re;
+	uint32_t pids[MAX_PIDS];
+	size_t nr_pids;
+	bool has_start, has_end;
+	uint64_t start, end;
+	unsigned max_stack;
+	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
+	bool no_demangle, inline_frames;
+};
+
+/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
+static bool parse_time(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
+			return false;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0)
+		return false;
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (++digits > 9)
+				return false;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		}
+	}
+	if (i != len)
+		return false;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return true;
+}
+
+static void parse_time_range(struct pd_ctx *ctx, struct fold_opts *o,
+			     const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma)
+		usage_error(ctx, "--time '%s': expected START,END", arg);
+	o->has_start = comma > arg;
+	o->has_end = comma[1] != '\0';
+	if ((o->has_start &&
+	     !parse_time(arg, (size_t)(comma - arg), &o->start)) ||
+	    (o->has_end && !parse_time(comma + 1, strlen(comma + 1), &o->end)))
+		usage_error(ctx,
+			    "--time '%s': times are seconds with up to 9 "
+			    "decimals, as perf prints them",
+			    arg);
+	if (o->has_start && o->has_end && o->end < o->start)
+		usage_error(ctx, "--time '%s': the end is before the start",
+			    arg);
+}
+
+static void parse_pids(struct pd_ctx *ctx, struct fold_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX ||
+		    (*end && *end != ','))
+			usage_error(ctx,
+				    "--pid-filter '%s': not a list of pids",
+				    arg);
+		if (o->nr_pids == MAX_PIDS)
+			usage_error(ctx, "--pid-filter: more than %d pids",
+				    MAX_PIDS);
+		o->pids[o->nr_pids++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!o->nr_pids)
+		usage_error(ctx, "--pid-filter needs at least one pid");
+}
+
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct fold_opts *o)
+{
+	static const struct option longopts[] = {
+		{"input", required_argument, NULL, 'i'},
+		{"output", required_argument, NULL, 'o'},
+		{"from-script", no_argument, NULL, OPT_FROM_SCRIPT},
+		{"pid", no_argument, NULL, OPT_PID},
+		{"tid", no_argument, NULL, OPT_TID},
+		{"no-comm", no_argument, NULL, OPT_NO_COMM},
+		{"kernel", no_argument, NULL, OPT_KERNEL},
+		{"jit", no_argument, NULL, OPT_JIT},
+		{"all", no_argument, NULL, OPT_ALL},
+		{"addrs", no_argument, NULL, OPT_ADDRS},
+		{"srcline", no_argument, NULL, OPT_SRCLINE},
+		{"event", required_argument, NULL, OPT_EVENT},
+		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
+		{"weight", required_argument, NULL, OPT_WEIGHT},
+		{"comm", required_argument, NULL, OPT_COMM},
+		{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
+		{"dso", required_argument, NULL, OPT_DSO},
+		{"symbol", required_argument, NULL, OPT_SYMBOL},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+		{"symfs", required_argument, NULL, OPT_SYMFS},
+		{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
+		{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
+		{"vmlinux", required_argument, NULL, OPT_VMLINUX},
+		{"jit-dir", required_argument, NULL, OPT_JIT_DIR},
+		{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+		{"inline", no_argument, NULL, OPT_INLINE},
+		{"strict", no_argument, NULL, OPT_STRICT},
+		{"verbose", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":i:o:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (o->path)
+				usage_error(ctx, "more than one input");
+			o->path = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FROM_SCRIPT:
+			o->from_script = true;
+			break;
+		case OPT_PID:
+			o->pid = true;
+			break;
+		case OPT_TID:
+			o->tid = true;
+			break;
+		case OPT_NO_COMM:
+			o->no_comm = true;
+			break;
+		case OPT_KERNEL:
+			o->kernel = true;
+			break;
+		case OPT_JIT:
+			o->jit = true;
+			break;
+		case OPT_ALL:
+			o->kernel = o->jit = true;
+			break;
+		case OPT_ADDRS:
+			o->addrs = true;
+			break;
+		case OPT_SRCLINE:
+			o->srcline = true;
+			break;
+		case OPT_EVENT:
+			o->event = optarg;
+			break;
+		case OPT_ALL_EVENTS:
+			o->all_events = true;
+			break;
+		case OPT_WEIGHT:
+			if (strcmp(optarg, "period") == 0)
+				o->period = true;
+			else if (strcmp(optarg, "samples") == 0)
+				o->period = false;
+			else
+				usage_error(ctx,
+					    "--weight '%s': samples or period",
+					    optarg);
+			break;
+		case OPT_COMM:
+			o->comm_re = optarg;
+			break;
+		case OPT_PID_FILTER:
+			parse_pids(ctx, o, optarg);
+			break;
+		case OPT_DSO:
+			o->dso_re = optarg;
+			break;
+		case OPT_SYMBOL:
+			o->sym_re = optarg;
+			break;
+		case OPT_TIME:
+			parse_time_range(ctx, o, optarg);
+			break;
+		case OPT_MAX_STACK: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (*end || end == optarg || errno || v == 0 ||
+			    v > 1u << 20)
+				usage_error(ctx,
+					    "--max-stack '%s': a count from 1",
+					    optarg);
+			o->max_stack = (unsigned)v;
+			break;
+		}
+		case OPT_SYMFS:
+			o->symfs = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			o->buildid_dir = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case OPT_VMLINUX:
+			o->vmlinux = optarg;
+			break;
+		case OPT_JIT_DIR:
+			o->jit_dir = optarg;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->no_demangle = true;
+			break;
+		case OPT_NO_INLINE:
+			o->inline_frames = false;
+			break;
+		case OPT_INLINE:
+			o->inline_frames = true;
+			break;
+		case OPT_STRICT:
+			ctx->strict = true;
+			break;
+		case 'v':
+			ctx->verbose++;
+			break;
+		case ':':
+			usage_error(ctx, "option '%s' needs a value",
+				    argv[optind - 1]);
+		default:
+			usage_error(ctx, "unknown option '%s'",
+				    argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		if (o->path)
+			usage_error(ctx, "more than one input");
+		o->path = argv[optind++];
+	}
+	if (optind < argc)
+		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+	if (!o->path)
+		usage_error(ctx, "no input file");
+	if (o->no_comm && (o->pid || o->tid))
+		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
+	if (!o->from_script && (o->jit || o->all_events))
+		usage_error(ctx, "--jit, --all and --all-events go with "
+				 "--from-script");
+	if (o->from_script &&
+	    (o->srcline || o->max_stack || o->symfs || o->buildid_dir ||
+	     o->kallsyms || o->vmlinux || o->jit_dir || o->no_demangle ||
+	     o->inline_frames))
+		usage_error(ctx, "--from-script reads names perf resolved: "
+				 "symbol options do not apply");
+}
+
+static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	char err[256] = "";
+	PDA_FOLD_OPTS(fo, .max_stack = o->max_stack, .comm_re = o->comm_re,
+		      .dso_re = o->dso_re, .sym_re = o->sym_re, .errbuf = err,
+		      .errbuf_size = sizeof(err));
+	struct pda_fold *fd;
+	int rc;
+
+	fo.flags = (o->no_comm ? PDA_FOLD_NO_COMM : 0) |
+		   (o->pid ? PDA_FOLD_PID : 0) | (o->tid ? PDA_FOLD_TID : 0) |
+		   (o->kernel ? PDA_FOLD_KERNEL : 0) |
+		   (o->addrs ? PDA_FOLD_ADDRS : 0) |
+		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
+		   (o->period ? PDA_FOLD_PERIOD : 0);
+	rc = pda_fold_new(&fo, &fd);
+	if (rc == PD_ERR_API)
+		usage_error(ctx, "%s", err[0] ? err : "bad filter");
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	return fd;
+}
+
+static FILE *open_output(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	FILE *out;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return ctx->out;
+	out = fopen(o->output, "w");
+	if (!out)
+		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
+	return out;
+}
+
+static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
+			 FILE *out, struct pda_fold *fd)
+{
+	int rc = pda_fold_finish(fd);
+
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
+		die(ctx, "cannot write '%s': %s",
+		    o->output ? o->output : "stdout", strerror(errno));
+	if (out != ctx->out && fclose(out) != 0)
+		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* ---- progress (a terminal only) ------------------------------------ */
+
+struct progress {
+	bool on;
+	struct timespec start, last;
+	bool shown;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress_init(struct progress *p)
+{
+	p->on = isatty(STDERR_FILENO);
+	p->shown = false;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->last = p->start;
+}
+
+/* Called every few thousand records: a line after a second of work,
+ * redrawn four times a second. */
+static void progress_show(struct pd_ctx *ctx, struct progress *p, uint64_t done,
+			  uint64_t total, uint64_t samples)
+{
+	struct timespec now;
+
+	if (!p->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25)
+		return;
+	p->last = now;
+	p->shown = true;
+	if (total)
+		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
+			ctx->cmd, pct(done, total), samples);
+	else
+		fprintf(stderr,
+			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
+			ctx->cmd, done >> 20, samples);
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r\033[K");
+}
+
+/* ---- perf script text ---------------------------------------------- */
+
+static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	struct pda_fold *fd = new_fold(ctx, o);
+	PDA_SCRIPT_OPTS(so, .event = o->event, .pids = o->pids,
+			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
+			.has_time_end = o->has_end, .time_start = o->start,
+			.time_end = o->end);
+	const struct pda_script_stats *st;
+	const struct pda_fold_totals *t;
+	struct pda_script *ps;
+	struct progress prog;
+	FILE *in = stdin, *out;
+	static char buf[1 << 16];
+	uint64_t done = 0;
+	size_t n;
+	int rc;
+
+	so.flags = (o->pid ? PDA_SCRIPT_PID : 0) |
+		   (o->tid ? PDA_SCRIPT_PID | PDA_SCRIPT_TID : 0) |
+		   (o->no_comm ? PDA_SCRIPT_NO_COMM : 0) |
+		   (o->kernel ? PDA_SCRIPT_KERNEL : 0) |
+		   (o->jit ? PDA_SCRIPT_JIT : 0) |
+		   (o->addrs ? PDA_SCRIPT_ADDRS : 0) |
+		   (o->all_events ? PDA_SCRIPT_ALL_EVENTS : 0) |
+		   (o->period ? PDA_SCRIPT_PERIOD : 0);
+	rc = pda_script_new(&so, fd, &ps);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	if (strcmp(o->path, "-") != 0) {
+		in = fopen(o->path, "r");
+		if (!in)
+			die(ctx, "cannot open '%s': %s", o->path,
+			    strerror(errno));
+	}
+	out = open_output(ctx, o);
+	progress_init(&prog);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		rc = pda_script_feed(ps, buf, n);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
+		done += n;
+		progress_show(ctx, &prog, done, 0,
+			      pda_script_stats(ps)->nr_samples);
+	}
+	if (ferror(in))
+		die(ctx, "cannot read '%s': %s", o->path, strerror(errno));
+	rc = pda_script_finish(ps);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, pd_strerror(rc));
+	progress_end(&prog);
+	if (in != stdin)
+		fclose(in);
+	write_output(ctx, o, out, fd);
+
+	st = pda_script_stats(ps);
+	t = pda_fold_totals(fd);
+	fprintf(stderr,
+		"pdtool fold: %" PRIu64 " samples folded into %zu stacks; "
+		"%.1f%% of weight with unresolved frames",
+		t->nr_samples, t->nr_stacks,
+		pct(t->weight_unresolved, t->weight));
+	if (st->event && st->nr_events > 1)
+		fprintf(stderr,
+			"; event '%s' only (%" PRIu64
+			" samples of %zu other events skipped)",
+			st->event, st->nr_event_skipped, st->nr_events - 1);
+	if (st->nr_filtered || t->nr_filtered)
+		fprintf(stderr, "; %" PRIu64 " filtered out",
+			st->nr_filtered + t->nr_filtered);
+	if (st->nr_unrecognized)
+		fprintf(stderr,
+			"; %" PRIu64
+			" unrecognized lines (the first: line %" PRIu64 ")",
+			st->nr_unrecognized, st->first_unrecognized);
+	fputc('\n', stderr);
+	rc = ctx->strict && (t->weight_unresolved || st->nr_unrecognized)
+		     ? EXIT_UNRESOLVED
+		     : 0;
+	pda_script_free(ps);
+	pda_fold_free(fd);
+	return rc;
+}
+
+/* ---- a capture ----------------------------------------------------- */
+
+static void log_lib(void *arg, enum pd_log_level level, const char *msg)
+{
+	struct pd_ctx *ctx = arg;
+
+	if (level == PD_LOG_WARN)
+		warning(ctx, "%s", msg);
+	else
+		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
+}
+
+/* --event NAME names an event as perf prints it, with or without its
+ * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
+static bool event_matches(const char *want, const char *name)
+{
+	const size_t n = strlen(want);
+
+	if (strcmp(want, name) == 0)
+		return true;
+	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
+	       (name[n] == ':' || name[n] == '/');
+}
+
+struct events {
+	const struct pd_evsel *last; /* the last sample's event */
+	bool last_ok;
+	size_t nr_seen; /* distinct events with samples */
+	const struct pd_evsel *seen[8];
+	bool any_matched;
+};
+
+#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
+
+/*
+ * Without --event every event is folded, as perf's stackcollapse.py
+ * does, except tracepoints: perf's Python engine hands their samples to a
+ * handler named after the event (or trace_unhandled), never to the
+ * script's process_event.  --event NAME picks any event, tracepoints too.
+ */
+static bool sample_event_ok(struct events *ev, const char *want,
+			    const struct pd_evsel *e)
+{
+	if (e == ev->last)
+		return ev->last_ok;
+	ev->last = e;
+	if (want)
+		ev->last_ok = e && event_matches(want, e->name);
+	else
+		ev->last_ok = !e || e->attr.type != PERF_TYPE_TRACEPOINT;
+	if (ev->last_ok)
+		ev->any_matched = true;
+	if (e) {
+		size_t i;
+
+		for (i = 0; i < ev->nr_seen && i < 8; i++)
+			if (ev->seen[i] == e)
+				break;
+		if (i == ev->nr_seen) {
+			if (ev->nr_seen < 8)
+				ev->seen[ev->nr_seen] = e;
+			ev->nr_seen++;
+		}
+	}
+	return ev->last_ok;
+}
+
+static bool pid_ok(const struct fold_opts *o, uint32_t pid)
+{
+	if (!o->nr_pids)
+		return true;
+	for (size_t i = 0; i < o->nr_pids; i++)
+		if (o->pids[i] == pid)
+			return true;
+	return false;
+}
+
+struct counts {
+	uint64_t nr_samples;   /* SAMPLE records */
+	uint64_t bad;	       /* that did not decode */
+	uint64_t other_events; /* left out by --event */
+	uint64_t out_of_time, other_pids;
+	uint64_t lost; /* LOST + LOST_SAMPLES */
+	uint64_t stack_errors;
+};
+
+static void coverage(struct pd_ctx *ctx, const struct counts *c,
+		     const struct events *ev, bool mixed,
+		     const struct pda_fold_totals *t,
+		     const struct pda_stats *ps)
+{
+	const uint64_t filtered = c->other_events + c->out_of_time +
+				  c->other_pids + t->nr_filtered;
+
+	if (ctx->verbose) {
+		fprintf(stderr,
+			"pdtool fold: samples folded: %" PRIu64 " of %" PRIu64
+			" (%" PRIu64 " filtered out, %" PRIu64
+			" undecodable)\n",
+			t->nr_samples, c->nr_samples, filtered, c->bad);
+		fprintf(stderr, "pdtool fold: distinct stacks: %zu\n",
+			t->nr_stacks);
+		fprintf(stderr,
+			"pdtool fold: weight with unresolved frames: %.1f%% "
+			"(%" PRIu64 " of %" PRIu64 ")\n",
+			pct(t->weight_unresolved, t->weight),
+			t->weight_unresolved, t->weight);
+		fprintf(stderr, "pdtool fold: lost samples: %" PRIu64 "\n",
+			c->lost);
+		if (t->nr_truncated)
+			fprintf(stderr,
+				"pdtool fold: stacks cut at --max-stack: "
+				"%" PRIu64 "\n",
+				t->nr_truncated);
+		for (size_t i = 0; i < ev->nr_seen && i < 8; i++)
+			fprintf(stderr, "pdtool fold: event: %s\n",
+				ev->seen[i]->name);
+		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
+			const struct pda_missing_dso *m = &ps->missing[i];
+
+			fprintf(stderr,
+				"pdtool fold: binary not found: %s (%" PRIu64
+				" samples; %s)",
+				m->dso, m->nr_samples, m->why ? m->why : "");
+			for (size_t j = 0; m->tried && m->tried[j]; j++)
+				fprintf(stderr, "%s%s",
+					j ? ", " : "; tried: ", m->tried[j]);
+			fputc('\n', stderr);
+		}
+		return;
+	}
+	fprintf(stderr,
+		"pdtool fold: %" PRIu64 " samples folded into %zu stacks; "
+		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
+		t->nr_samples, t->nr_stacks,
+		pct(t->weight_unresolved, t->weight), c->lost);
+	if (filtered)
+		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
+	if (mixed)
+		fprintf(stderr,
+			"; %zu events folded together (--event picks "
+			"one)",
+			ev->nr_seen);
+	if (ps && ps->nr_missing) {
+		const struct pda_missing_dso *m = &ps->missing[0];
+
+		fprintf(stderr, "; %zu binaries not found: %s (tried %s",
+			ps->nr_missing, m->dso,
+			m->tried && m->tried[0] ? m->tried[0] : "nothing");
+		for (size_t j = 1; m->tried && m->tried[j]; j++)
+			fprintf(stderr, ", %s", m->tried[j]);
+		fprintf(stderr, ")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
+	}
+	fputc('\n', stderr);
+}
+
+static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	struct pd_file *f = ctx_open(ctx, o->path);
+	struct pda_fold *fd = new_fold(ctx, o);
+	char err[512] = "";
+	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
+		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
+		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
+		 .no_inline = !o->inline_frames, .srcline = o->srcline,
+		 .use_host_kallsyms = true, .log = log_lib, .log_arg = ctx,
+		 .errbuf = err, .errbuf_size = sizeof(err));
+	struct pda_stack st = PDA_STACK_INIT;
+	const struct pd_reader_stats *rs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
+	struct pd_reader *r;
+	struct counts c = {0};
+	struct events ev = {0};
+	struct progress prog;
+	struct pd_sample sample;
+	struct pd_rec rec;
+	uint64_t total = pd_file_header(f)->data_size;
+	FILE *out;
+	int rc;
+
+	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
+		       : ctx->verbose == 1 ? PD_LOG_INFO
+					   : PD_LOG_WARN;
+	rc = pda_session_new(f, &po, &s);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	out = open_output(ctx, o);
+	progress_init(&prog);
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		const bool swap = pd_file_header(f)->swap;
+
+		rc = pda_session_feed(s, &rec);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o->path, pda_session_errmsg(s));
+		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
+		if (rec.type == PD_REC_LOST && rec.size >= 24)
+			c.lost += pd_load_u64(rec.data + 16, swap);
+		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
+			c.lost += pd_load_u64(rec.data + 8, swap);
+		if (rec.type != PD_REC_SAMPLE)
+			continue;
+		if ((++c.nr_samples & 4095) == 0)
+			progress_show(ctx, &prog, rec.offset, total,
+				      c.nr_samples);
+		if (pd_sample_decode(f, &rec, &sample) < 0) {
+			if (c.bad++ == 0)
+				warning(ctx, "'%s': %s", o->path,
+					pd_file_errmsg(f));
+			continue;
+		}
+		if (!sample_event_ok(&ev, o->event, sample.evsel)) {
+			c.other_events++;
+			continue;
+		}
+		/* perf's --time: inclusive at both ends */
+		if ((o->has_start && sample.time < o->start) ||
+		    (o->has_end && sample.time > o->end)) {
+			c.out_of_time++;
+			continue;
+		}
+		if (!pid_ok(o, sample.pid)) {
+			c.other_pids++;
+			continue;
+		}
+		/* perf folds a sample without a callchain to its comm */
+		if (sample.mask & PD_SAMPLE_CALLCHAIN) {
+			rc = pda_sample_stack(s, &sample, &st);
+			if (rc == PD_ERR_NOMEM)
+				die(ctx, "%s", pd_strerror(rc));
+			if (rc < 0) {
+				if (c.stack_errors++ == 0)
+					warning(ctx, "'%s': %s", o->path,
+						pda_session_errmsg(s));
+				continue;
+			}
+		}
+		rc = pda_fold_add(fd, &sample,
+				  sample.mask & PD_SAMPLE_CALLCHAIN ? &st
+								    : NULL,
+				  pda_thread_comm(s, sample.pid, sample.tid));
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+	}
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	progress_end(&prog);
+	if (o->event && !ev.any_matched) {
+		fprintf(stderr,
+			"pdtool fold: no samples of event '%s'; the "
+			"capture's events:",
+			o->event);
+		for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+			fprintf(stderr, " %s", pd_file_evsel(f, i)->name);
+		fputc('\n', stderr);
+	}
+	write_output(ctx, o, out, fd);
+
+	rs = pd_reader_stats(r);
+	ps = pda_session_stats(s);
+	coverage(ctx, &c, &ev, !o->event && ev.nr_seen > 1, pda_fold_totals(fd),
+		 ps);
+	rc = 0;
+	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
+			    c.bad || c.stack_errors || rs->damaged ||
+			    (ps && ps->nr_missing) || ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	pda_stack_release(s, &st);
+	pda_fold_free(fd);
+	pd_reader_free(r);
+	pda_session_free(s);
+	pd_file_close(f);
+	return rc;
+}
+
+int cmd_fold(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct fold_opts o;
+
+	memset(&o, 0, sizeof(o));
+	parse_args(argc, argv, ctx, &o);
+	if (o.from_script)
+		return fold_script(ctx, &o);
+	return fold_capture(ctx, &o);
+}
