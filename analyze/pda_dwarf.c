@@ -313,6 +313,29 @@ static int call_site(struct pda_session *s, Dwarf_Die *cudie, Dwarf_Die *die,
 	return *file ? 0 : PD_ERR_NOMEM;
 }
 
+/*
+ * gas describes each function symbol of an assembler unit as its own
+ * subprogram, so aliases (memcpy and memmove variants in glibc) come as
+ * subprograms with the same extent.  addr2line takes the last of them,
+ * libdw the first: take the last, as perf's addr2line does.
+ */
+static void last_alias(Dwarf_Die *cudie, Dwarf_Die *sub)
+{
+	Dwarf_Addr low, high, l2, h2;
+	Dwarf_Die child;
+
+	if (dwarf_srclang(cudie) != DW_LANG_Mips_Assembler ||
+	    dwarf_lowpc(sub, &low) != 0 || dwarf_highpc(sub, &high) != 0 ||
+	    dwarf_child(cudie, &child) != 0)
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram &&
+		    dwarf_lowpc(&child, &l2) == 0 &&
+		    dwarf_highpc(&child, &h2) == 0 && l2 == low && h2 == high)
+			*sub = child;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    struct pda_inline *out, size_t max, size_t *nr)
 {
@@ -348,6 +371,8 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		if (tag != DW_TAG_inlined_subroutine &&
 		    tag != DW_TAG_subprogram)
 			continue;
+		if (tag == DW_TAG_subprogram)
+			last_alias(&cudie, &scopes[i]);
 		name = die_func_name(&scopes[i]);
 		out[n].func = pda_intern(s, name, strlen(name));
 		if (!out[n].func) {

@@ -39,6 +39,20 @@ Elf_Scn *pda_elf_section(const struct pda_elf *e, const char *name,
 	return NULL;
 }
 
+Elf_Scn *pda_elf_find_table(Elf *elf, Elf64_Word type, GElf_Shdr *sh,
+			    size_t *idx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type) {
+			if (idx)
+				*idx = elf_ndxscn(scn);
+			return scn;
+		}
+	return NULL;
+}
+
 const char *pda_elf_scn_name(const struct pda_elf *e, const GElf_Shdr *shdr)
 {
 	const char *name = elf_strptr(e->elf, e->shstrndx, shdr->sh_name);

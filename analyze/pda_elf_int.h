@@ -54,7 +54,11 @@ struct pda_elf {
 /* The section named name (its header in *shdr), or NULL. */
 Elf_Scn *pda_elf_section(const struct pda_elf *e, const char *name,
 			 GElf_Shdr *shdr);
-/* Section index idx's name, or "" (never NULL). */
+/* The first section of type (SHT_SYMTAB, SHT_DYNSYM) in elf, its index
+ * in *idx when idx is not NULL; or NULL. */
+Elf_Scn *pda_elf_find_table(Elf *elf, Elf64_Word type, GElf_Shdr *sh,
+			    size_t *idx);
+/* A section's name, or "" (never NULL). */
 const char *pda_elf_scn_name(const struct pda_elf *e, const GElf_Shdr *shdr);
 /*
  * The PT_LOAD segment holding vaddr in memory ([vaddr, vaddr +
