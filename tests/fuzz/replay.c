@@ -41,14 +41,18 @@
 
 /*
  * "sampled" rather than "sweep" while a reader bug the sweep finds is
- * open, so that `make check` stays green: pd_decomp_chunk() reports a
- * zstd allocation failure (ZSTD_error_memory_allocation, now that zstd
- * allocates through our hooks) as damage in the file, a warning and exit
- * 0, not as PD_ERR_NOMEM.  `FUZZ_OOM=sweep make check-fuzz` shows it on
- * every -z capture.  Set to "sweep" once it is fixed.  (The sweep's
- * earlier finds, the ids leak in read_attrs() and the NOMEM dropped by
- * pd_file_apply_event_desc(), are fixed; tests/fuzz/corpus/oom-* are the
- * inputs libFuzzer found them with.)
+ * open, so that `make check` stays green: a zstd allocation failure
+ * (ZSTD_error_memory_allocation, now that zstd allocates through our
+ * hooks) is reported as damage in the file, not as PD_ERR_NOMEM, in
+ * pd_decomp_chunk() (a warning and exit 0) and in unzstd() in pd_file.c
+ * (PD_ERR_FORMAT).  Checking ZSTD_getErrorCode(ret) ==
+ * ZSTD_error_memory_allocation (<zstd_errors.h>) before the damage path
+ * in both makes the sweep pass on testdata, testdata/corrupt,
+ * ../shared/corpus and every input libFuzzer found.  `FUZZ_OOM=sweep
+ * make check-fuzz` shows the bug; set this to "sweep" once it is fixed.
+ * (The sweep's earlier finds, the ids leak in read_attrs() and the NOMEM
+ * dropped by pd_file_apply_event_desc(), are fixed; tests/fuzz/corpus/
+ * oom-* are the inputs libFuzzer found them with.)
  */
 #define REPLAY_OOM_DEFAULT "sampled"
 
