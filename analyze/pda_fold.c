@@ -248,8 +248,11 @@ struct stack {
 	struct atom *frames[]; /* leaf first */
 };
 
+#define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
+
 struct pda_fold {
 	struct mem mem;
+	struct dkey front[FRONT_SIZE];
 	unsigned flags;
 	unsigned max_stack;
 	bool finished;
@@ -471,16 +474,27 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 			   const struct pda_frame *fr)
 {
-	const uint64_t h = dkey_hash(k);
+	/* most frames repeat the previous samples': a direct-mapped entry
+	 * answers them without hashing the key fully */
+	struct dkey *front = &fd->front[((uintptr_t)k->p1 >> 3 ^ k->n ^
+					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
+					(FRONT_SIZE - 1)];
+	uint64_t h;
 	struct slot *slot;
 	struct dkey *e;
 	struct atom *a;
 
+	if (front->atom && dkey_eq(front, k))
+		return front->atom;
+	h = dkey_hash(k);
+
 	if (htab_reserve(&fd->mem, &fd->dkeys) < 0)
 		return NULL;
 	slot = htab_find(&fd->dkeys, h, dkey_eq, k);
-	if (slot->item)
-		return ((struct dkey *)slot->item)->atom;
+	if (slot->item) {
+		*front = *(struct dkey *)slot->item;
+		return front->atom;
+	}
 	a = derive(fd, k, fr);
 	if (!a)
 		return NULL;
@@ -493,6 +507,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	slot->hash = h;
 	slot->item = e;
 	fd->dkeys.nr++;
+	*front = *e;
 	return a;
 }
 
@@ -628,8 +643,11 @@ static int count_stack(struct pda_fold *fd, struct atom *root, size_t nr,
 	struct slot *slot;
 	struct stack *st;
 
+	/* one multiply per frame, one mix at the end: atoms are arena
+	 * pointers, distinct in their low bits */
 	for (size_t i = 0; i < nr; i++)
-		h = mix64(h ^ (uintptr_t)fd->buf[i]) + i;
+		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
+	h = mix64(h);
 	if (htab_reserve(&fd->mem, &fd->stacks) < 0)
 		return PD_ERR_NOMEM;
 	slot = htab_find(&fd->stacks, h, stack_eq, &key);
