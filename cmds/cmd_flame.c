@@ -1,12 +1,15 @@
 /*
  * cmd_flame.c - `pdtool flame`: a flame graph (interactive SVG) or a
- * speedscope profile of folded stacks.
+ * speedscope profile of a capture or of folded stacks.
  *
- * The input is read in chunks and split into lines here; the tree
- * (analyze/pda_flame.c) merges them and the writers (emit/pde_flame.c,
- * emit/pde_speedscope.c) draw it.  A perf.data capture is recognised by
- * its magic and refused with a pointer to folded input, until the fold
- * pipeline can run here.
+ * The input's first bytes decide: perf.data's magic (or a zstd frame, or
+ * a directory) is a capture, anything else folded text.  A capture is
+ * folded by `pdtool fold --kernel` itself (cmd_fold(), in process, its
+ * output into memory), so `pdtool flame FILE` draws exactly what
+ * `pdtool fold --kernel FILE | pdtool flame -` draws; fold's options that
+ * choose and name the samples are passed on.  Folded text is read in
+ * chunks and split into lines here; the tree (analyze/pda_flame.c) merges
+ * them and the writers (emit/pde_flame.c, emit/pde_speedscope.c) draw it.
  */
 #include "pdtool.h"
 #include "pda.h"
@@ -15,47 +18,58 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-const char cmd_flame_usage[] =
-	"pdtool flame [-o OUT] [--format svg|speedscope] [OPTIONS] FOLDED";
+const char cmd_flame_usage[] = "pdtool flame [-o OUT] [--format "
+			       "svg|speedscope] [OPTIONS] {FILE | FOLDED}";
 const char cmd_flame_summary[] =
-	"draw folded stacks as a flame graph (SVG) or a speedscope profile";
+	"draw a capture or folded stacks as a flame graph or speedscope "
+	"profile";
 const char cmd_flame_options[] =
-	"  FOLDED              folded stacks, 'frame;frame;... COUNT' per "
-	"line,\n"
-	"                      root first (pdtool fold, "
-	"stackcollapse-perf.pl,\n"
-	"                      perf script report stackcollapse); '-' reads\n"
-	"                      standard input\n"
+	"  FILE                a perf.data capture, folded as\n"
+	"                      'pdtool fold --kernel FILE' folds it\n"
+	"  FOLDED              folded stacks, 'frame;...;frame COUNT' a\n"
+	"                      line, root first (pdtool fold,\n"
+	"                      stackcollapse-perf.pl, perf script report\n"
+	"                      stackcollapse); '-' reads standard input\n"
 	"  -o, --output OUT    write to OUT instead of standard output\n"
-	"      --format FMT    svg (the default): an interactive flame graph;\n"
-	"                      speedscope: speedscope's JSON file format\n"
-	"      --title TEXT    the SVG's title (default \"Flame Graph\", or\n"
-	"                      \"Icicle Graph\" with --inverted)\n"
+	"      --format FMT    svg (the default): an interactive flame\n"
+	"                      graph; speedscope: speedscope's JSON format\n"
+	"      --title TEXT    the SVG's title (default \"Flame Graph\",\n"
+	"                      or \"Icicle Graph\" with --inverted)\n"
 	"      --subtitle TEXT a second line under the title\n"
 	"      --width PX      image width (default 1200)\n"
 	"      --height PX     frame height (default 16)\n"
 	"      --fontsize PX   font size (default 12)\n"
-	"      --minwidth W    leave out frames narrower than W px, or W% of\n"
-	"                      the samples with a % sign (default 0.1)\n"
+	"      --minwidth W    leave out frames narrower than W px, or W%\n"
+	"                      of the samples with a % sign (default 0.1)\n"
 	"      --colors NAME   palette: default (kernel _[k], JIT _[j],\n"
-	"                      inlined _[i], [unknown] and user frames "
-	"apart),\n"
-	"                      hot, mem, io\n"
-	"      --hash          colour by name, so a function keeps its colour\n"
-	"                      (default: by position)\n"
+	"                      inlined _[i], [unknown] and user frames\n"
+	"                      apart), hot, mem, io\n"
+	"      --hash          colour by name, so a function keeps its\n"
+	"                      colour (default: by position)\n"
 	"      --inverted      an icicle graph: the root at the top\n"
-	"      --reverse       reverse each stack before merging: the leaves\n"
-	"                      become the roots\n"
-	"      --countname NAME  what the counts are, in tooltips (default\n"
-	"                      \"samples\"); must not contain '('\n"
-	"      --strict        exit 1 when input lines were ignored\n"
+	"      --reverse       reverse each stack before merging: the\n"
+	"                      leaves become the roots\n"
+	"      --countname NAME  what the counts are, in tooltips\n"
+	"                      (default \"samples\"); no '(' in it\n"
+	"      --strict        exit 1 when input lines were ignored, there\n"
+	"                      were no stacks, or (a capture) as\n"
+	"                      'pdtool fold --strict' does\n"
 	"  -v, --verbose       more messages\n"
-	"  -h, --help          show this help\n";
+	"  -h, --help          show this help\n"
+	"\n"
+	"For a capture, these options of pdtool fold apply (see\n"
+	"'pdtool fold --help'): --pid, --tid, --no-comm, --addrs,\n"
+	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
+	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
+	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
+	"--no-inline.\n";
 
 enum {
 	OPT_FORMAT = 256,
@@ -71,6 +85,7 @@ enum {
 	OPT_REVERSE,
 	OPT_COUNTNAME,
 	OPT_STRICT,
+	OPT_FOLD, /* one of pdtool fold's: passed on for a capture */
 };
 
 /* Lines longer than this are an error, not a reason to run out of
@@ -85,12 +100,25 @@ struct flame_opts {
 	bool reverse;
 	const char *min_width; /* as given */
 	struct pde_flame_opts svg;
+	/* pdtool fold's options as given, for a capture */
+	char **fold_args;
+	size_t nr_fold_args;
 };
 
 struct input_stats {
 	uint64_t nr_lines;
 	uint64_t nr_ignored;
 	uint64_t first_ignored; /* line number */
+};
+
+/* What has been read of the input and not yet taken as lines. */
+struct input {
+	const char *path;
+	int fd;
+	char *buf;
+	size_t cap, len;
+	bool eof;
+	bool dir; /* a directory: perf record --threads */
 };
 
 static unsigned parse_uint(const struct pd_ctx *ctx, const char *opt,
@@ -137,100 +165,164 @@ static double parse_min_width(const struct pd_ctx *ctx, const char *arg,
 	return v;
 }
 
+/*
+ * pdtool fold's options that choose and name the samples of a capture
+ * (cmd_fold.c); its input, output, --from-script ones, --strict and -v
+ * are not among them (flame has its own --strict and -v, which fold sees
+ * through ctx).
+ */
+static const struct option fold_options[] = {
+	{"pid", no_argument, NULL, OPT_FOLD},
+	{"tid", no_argument, NULL, OPT_FOLD},
+	{"no-comm", no_argument, NULL, OPT_FOLD},
+	{"addrs", no_argument, NULL, OPT_FOLD},
+	{"srcline", no_argument, NULL, OPT_FOLD},
+	{"event", required_argument, NULL, OPT_FOLD},
+	{"weight", required_argument, NULL, OPT_FOLD},
+	{"comm", required_argument, NULL, OPT_FOLD},
+	{"pid-filter", required_argument, NULL, OPT_FOLD},
+	{"dso", required_argument, NULL, OPT_FOLD},
+	{"symbol", required_argument, NULL, OPT_FOLD},
+	{"time", required_argument, NULL, OPT_FOLD},
+	{"max-stack", required_argument, NULL, OPT_FOLD},
+	{"symfs", required_argument, NULL, OPT_FOLD},
+	{"buildid-dir", required_argument, NULL, OPT_FOLD},
+	{"kallsyms", required_argument, NULL, OPT_FOLD},
+	{"vmlinux", required_argument, NULL, OPT_FOLD},
+	{"jit-dir", required_argument, NULL, OPT_FOLD},
+	{"no-demangle", no_argument, NULL, OPT_FOLD},
+	{"inline", no_argument, NULL, OPT_FOLD},
+	{"no-inline", no_argument, NULL, OPT_FOLD},
+};
+#define NR_FOLD_OPTIONS (sizeof(fold_options) / sizeof(fold_options[0]))
+
+static const struct option flame_options[] = {
+	{"output", required_argument, NULL, 'o'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"title", required_argument, NULL, OPT_TITLE},
+	{"subtitle", required_argument, NULL, OPT_SUBTITLE},
+	{"width", required_argument, NULL, OPT_WIDTH},
+	{"height", required_argument, NULL, OPT_HEIGHT},
+	{"fontsize", required_argument, NULL, OPT_FONTSIZE},
+	{"minwidth", required_argument, NULL, OPT_MINWIDTH},
+	{"colors", required_argument, NULL, OPT_COLORS},
+	{"hash", no_argument, NULL, OPT_HASH},
+	{"inverted", no_argument, NULL, OPT_INVERTED},
+	{"reverse", no_argument, NULL, OPT_REVERSE},
+	{"countname", required_argument, NULL, OPT_COUNTNAME},
+	{"strict", no_argument, NULL, OPT_STRICT},
+	{"verbose", no_argument, NULL, 'v'},
+};
+#define NR_FLAME_OPTIONS (sizeof(flame_options) / sizeof(flame_options[0]))
+
+/* Keep a fold option for the capture's fold: "--name" or "--name=arg". */
+static void keep_fold_option(const struct pd_ctx *ctx, struct flame_opts *o,
+			     const struct option *opt, const char *arg)
+{
+	const size_t n = strlen(opt->name) + 4 + (arg ? strlen(arg) : 0);
+	char *s = malloc(n);
+
+	if (!s)
+		die(ctx, "out of memory");
+	snprintf(s, n, "--%s%s%s", opt->name, arg ? "=" : "", arg ? arg : "");
+	o->fold_args[o->nr_fold_args++] = s;
+}
+
+static void handle_option(int c, struct pd_ctx *ctx, struct flame_opts *o)
+{
+	switch (c) {
+	case 'o':
+		o->output = optarg;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(optarg, "speedscope") == 0)
+			o->speedscope = true;
+		else if (strcmp(optarg, "svg") == 0)
+			o->speedscope = false;
+		else
+			usage_error(ctx,
+				    "unknown format '%s' (svg, speedscope)",
+				    optarg);
+		break;
+	case OPT_TITLE:
+		o->svg.title = optarg;
+		break;
+	case OPT_SUBTITLE:
+		o->svg.subtitle = optarg;
+		break;
+	case OPT_WIDTH:
+		o->svg.width = parse_uint(ctx, "--width", optarg, 100, 1000000);
+		break;
+	case OPT_HEIGHT:
+		o->svg.frame_height =
+			parse_uint(ctx, "--height", optarg, 4, 1000);
+		break;
+	case OPT_FONTSIZE:
+		o->svg.font_size =
+			parse_uint(ctx, "--fontsize", optarg, 1, 1000);
+		break;
+	case OPT_MINWIDTH:
+		o->min_width = optarg;
+		break;
+	case OPT_COLORS:
+		o->svg.palette = parse_palette(ctx, optarg);
+		break;
+	case OPT_HASH:
+		o->svg.hash = true;
+		break;
+	case OPT_INVERTED:
+		o->svg.inverted = true;
+		break;
+	case OPT_REVERSE:
+		o->reverse = true;
+		break;
+	case OPT_COUNTNAME:
+		/* the script finds a frame's name in its title as
+		 * everything before the last " (" */
+		if (strchr(optarg, '('))
+			usage_error(ctx, "--countname must not contain '('");
+		o->svg.countname = optarg;
+		break;
+	case OPT_STRICT:
+		ctx->strict = true;
+		break;
+	case 'v':
+		ctx->verbose++;
+		break;
+	default:
+		break;
+	}
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct flame_opts *o)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"title", required_argument, NULL, OPT_TITLE},
-		{"subtitle", required_argument, NULL, OPT_SUBTITLE},
-		{"width", required_argument, NULL, OPT_WIDTH},
-		{"height", required_argument, NULL, OPT_HEIGHT},
-		{"fontsize", required_argument, NULL, OPT_FONTSIZE},
-		{"minwidth", required_argument, NULL, OPT_MINWIDTH},
-		{"colors", required_argument, NULL, OPT_COLORS},
-		{"hash", no_argument, NULL, OPT_HASH},
-		{"inverted", no_argument, NULL, OPT_INVERTED},
-		{"reverse", no_argument, NULL, OPT_REVERSE},
-		{"countname", required_argument, NULL, OPT_COUNTNAME},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+	struct option longopts[NR_FLAME_OPTIONS + NR_FOLD_OPTIONS + 1];
+	int c, index;
 
+	memcpy(longopts, flame_options, sizeof(flame_options));
+	memcpy(longopts + NR_FLAME_OPTIONS, fold_options, sizeof(fold_options));
+	memset(&longopts[NR_FLAME_OPTIONS + NR_FOLD_OPTIONS], 0,
+	       sizeof(longopts[0]));
+	o->fold_args = calloc((size_t)argc + 1, sizeof(*o->fold_args));
+	if (!o->fold_args)
+		die(ctx, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:v", longopts, &index)) != -1) {
 		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "speedscope") == 0)
-				o->speedscope = true;
-			else if (strcmp(optarg, "svg") == 0)
-				o->speedscope = false;
-			else
-				usage_error(ctx,
-					    "unknown format '%s' (svg, "
-					    "speedscope)",
-					    optarg);
-			break;
-		case OPT_TITLE:
-			o->svg.title = optarg;
-			break;
-		case OPT_SUBTITLE:
-			o->svg.subtitle = optarg;
-			break;
-		case OPT_WIDTH:
-			o->svg.width = parse_uint(ctx, "--width", optarg, 100,
-						  1000000);
-			break;
-		case OPT_HEIGHT:
-			o->svg.frame_height =
-				parse_uint(ctx, "--height", optarg, 4, 1000);
-			break;
-		case OPT_FONTSIZE:
-			o->svg.font_size =
-				parse_uint(ctx, "--fontsize", optarg, 1, 1000);
-			break;
-		case OPT_MINWIDTH:
-			o->min_width = optarg;
-			break;
-		case OPT_COLORS:
-			o->svg.palette = parse_palette(ctx, optarg);
-			break;
-		case OPT_HASH:
-			o->svg.hash = true;
-			break;
-		case OPT_INVERTED:
-			o->svg.inverted = true;
-			break;
-		case OPT_REVERSE:
-			o->reverse = true;
-			break;
-		case OPT_COUNTNAME:
-			/* the script finds a frame's name in its title as
-			 * everything before the last " (" */
-			if (strchr(optarg, '('))
-				usage_error(ctx, "--countname must not contain "
-						 "'('");
-			o->svg.countname = optarg;
-			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
-		case 'v':
-			ctx->verbose++;
+		case OPT_FOLD:
+			keep_fold_option(ctx, o, &longopts[index], optarg);
 			break;
 		case ':':
 			usage_error(ctx, "option '%s' needs a value",
 				    argv[optind - 1]);
-		default:
+		case '?':
 			usage_error(ctx, "unknown option '%s'",
 				    argv[optind - 1]);
+		default:
+			handle_option(c, ctx, o);
+			break;
 		}
 	}
 	if (optind < argc)
@@ -243,6 +335,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		parse_min_width(ctx, o->min_width ? o->min_width : "0.1",
 				o->svg.width ? o->svg.width : 1200);
 }
+
+/* ---- input --------------------------------------------------------- */
 
 /*
  * A capture rather than text: perf.data's magic in either byte order
@@ -260,14 +354,31 @@ static bool is_capture(const unsigned char *p, size_t n)
 	return n >= 4 && memcmp(p, zstd, 4) == 0;
 }
 
-static void refuse_capture(const struct pd_ctx *ctx, const char *path)
+/* Read once more into in->buf, growing it when it is nearly full. */
+static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line)
 {
-	const bool in = strcmp(path, "-") == 0;
+	ssize_t got;
 
-	die(ctx,
-	    "'%s' is a perf.data capture; pdtool flame reads folded stacks "
-	    "(perf script report stackcollapse -i %s%s%s | pdtool flame -)",
-	    path, in ? "" : "'", in ? "FILE" : path, in ? "" : "'");
+	if (in->cap - in->len < CHUNK) {
+		size_t ncap = in->cap ? in->cap * 2 : 2 * CHUNK;
+		char *nb;
+
+		if (ncap > MAX_LINE + CHUNK)
+			die(ctx, "'%s': line %llu is longer than %u MiB",
+			    in->path, (unsigned long long)line, MAX_LINE >> 20);
+		nb = realloc(in->buf, ncap);
+		if (!nb)
+			die(ctx, "out of memory");
+		in->buf = nb;
+		in->cap = ncap;
+	}
+	do
+		got = read(in->fd, in->buf + in->len, in->cap - in->len);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		die(ctx, "cannot read '%s': %s", in->path, strerror(errno));
+	in->eof = got == 0;
+	in->len += (size_t)got;
 }
 
 static void add_line(const struct pd_ctx *ctx, struct pda_flame *fl,
@@ -288,90 +399,167 @@ static void add_line(const struct pd_ctx *ctx, struct pda_flame *fl,
 	}
 }
 
-/*
- * Read fd to its end, one line at a time into fl.  The first bytes are
- * checked for a capture's magic before any line is taken.
- */
-static void read_folded(const struct pd_ctx *ctx, int fd, const char *path,
+/* Every line of buf[0..len) into fl, the last one even without '\n'. */
+static void add_lines(const struct pd_ctx *ctx, struct pda_flame *fl,
+		      const char *path, const char *buf, size_t len,
+		      struct input_stats *st)
+{
+	while (len > 0) {
+		const char *nl = memchr(buf, '\n', len);
+		const size_t n = nl ? (size_t)(nl - buf) + 1 : len;
+
+		add_line(ctx, fl, path, buf, n, st);
+		buf += n;
+		len -= n;
+	}
+}
+
+/* Folded text, from what in holds already to the end. */
+static void read_folded(const struct pd_ctx *ctx, struct input *in,
 			struct pda_flame *fl, struct input_stats *st)
 {
-	char *buf = NULL;
-	size_t cap = 0, len = 0, scanned = 0;
-	bool checked = false, eof = false;
+	size_t scanned = 0;
 
-	while (!eof || len > 0) {
-		char *nl;
+	for (;;) {
+		const char *nl;
+		size_t done = 0;
 
-		if (!eof) {
-			ssize_t got;
+		/* every complete line */
+		while ((nl = memchr(in->buf + scanned, '\n',
+				    in->len - scanned))) {
+			const size_t n = (size_t)(nl - in->buf) + 1;
 
-			if (cap - len < CHUNK) {
-				size_t ncap = cap ? cap * 2 : 2 * CHUNK;
-				char *nb;
+			add_line(ctx, fl, in->path, in->buf + done, n - done,
+				 st);
+			done = n;
+			scanned = n;
+		}
+		memmove(in->buf, in->buf + done, in->len - done);
+		in->len -= done;
+		scanned = in->len;
+		if (in->eof)
+			break;
+		fill(ctx, in, st->nr_lines + 1);
+	}
+	if (in->len)
+		add_line(ctx, fl, in->path, in->buf, in->len, st);
+	in->len = 0;
+}
 
-				if (ncap > MAX_LINE + CHUNK)
-					die(ctx,
-					    "'%s': line %llu is longer "
-					    "than %u MiB",
-					    path,
-					    (unsigned long long)st->nr_lines +
-						    1,
-					    MAX_LINE >> 20);
-				nb = realloc(buf, ncap);
-				if (!nb)
-					die(ctx, "out of memory");
-				buf = nb;
-				cap = ncap;
+/*
+ * Put the bytes already read from standard input back in front of the
+ * rest: a child writes them, then copies the rest, into a pipe that
+ * becomes our standard input.  @return the child's pid.
+ */
+static pid_t unread_stdin(const struct pd_ctx *ctx, const struct input *in)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		die(ctx, "cannot make a pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die(ctx, "cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		char buf[CHUNK];
+		const char *from = in->buf;
+		size_t left = in->len;
+		ssize_t n = 0;
+
+		close(p[0]);
+		for (;;) {
+			while (left > 0) {
+				n = write(p[1], from, left);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0)
+					_exit(0); /* the reader is gone */
+				from += n;
+				left -= (size_t)n;
 			}
-			got = read(fd, buf + len, cap - len);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				die(ctx, "cannot read '%s': %s", path,
-				    strerror(errno));
-			eof = got == 0;
-			len += (size_t)got;
-		}
-		if (!checked) {
-			if (len < 8 && !eof)
-				continue;
-			if (is_capture((const unsigned char *)buf, len))
-				refuse_capture(ctx, path);
-			checked = true;
-		}
-		/* every complete line; at the end, the last one too */
-		while ((nl = memchr(buf + scanned, '\n', len - scanned))) {
-			size_t n = (size_t)(nl - buf) + 1;
-
-			add_line(ctx, fl, path, buf, n, st);
-			memmove(buf, buf + n, len - n);
-			len -= n;
-			scanned = 0;
-		}
-		scanned = len;
-		if (eof && len > 0) {
-			add_line(ctx, fl, path, buf, len, st);
-			len = 0;
+			do
+				n = read(STDIN_FILENO, buf, sizeof(buf));
+			while (n < 0 && errno == EINTR);
+			if (n <= 0)
+				_exit(n < 0 ? 1 : 0);
+			from = buf;
+			left = (size_t)n;
 		}
 	}
-	free(buf);
+	close(p[1]);
+	if (dup2(p[0], STDIN_FILENO) < 0)
+		die(ctx, "cannot read the pipe: %s", strerror(errno));
+	close(p[0]);
+	return pid;
 }
 
-static int open_input(const struct pd_ctx *ctx, const char *path)
+/*
+ * Fold a capture with `pdtool fold --kernel` (kernel frames "_[k]", for
+ * the palette) and the fold options given, into memory, then take its
+ * lines.  @return fold's exit status.
+ */
+static int fold_capture(struct pd_ctx *ctx, const struct flame_opts *o,
+			struct input *in, struct pda_flame *fl,
+			struct input_stats *st)
+{
+	char **argv = calloc(o->nr_fold_args + 5, sizeof(*argv));
+	char *text = NULL;
+	size_t len = 0, argc = 0;
+	FILE *saved = ctx->out, *mem;
+	pid_t child = -1;
+	int rc, status;
+
+	if (!argv)
+		die(ctx, "out of memory");
+	argv[argc++] = (char *)(uintptr_t) "fold";
+	argv[argc++] = (char *)(uintptr_t) "--kernel";
+	for (size_t i = 0; i < o->nr_fold_args; i++)
+		argv[argc++] = o->fold_args[i];
+	argv[argc++] = (char *)(uintptr_t) "--";
+	argv[argc++] = (char *)(uintptr_t)o->path;
+	if (in->fd == STDIN_FILENO)
+		child = unread_stdin(ctx, in);
+	else
+		close(in->fd);
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		die(ctx, "out of memory");
+	ctx->out = mem;
+	rc = cmd_fold((int)argc, argv, ctx);
+	ctx->out = saved;
+	if (fclose(mem) != 0)
+		die(ctx, "out of memory");
+	if (child > 0) {
+		/* fold may stop before the end of its input */
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	add_lines(ctx, fl, o->path, text, len, st);
+	free(text);
+	free(argv);
+	return rc;
+}
+
+static void open_input(const struct pd_ctx *ctx, const char *path,
+		       struct input *in)
 {
 	struct stat sb;
-	int fd;
 
-	if (strcmp(path, "-") == 0)
-		return STDIN_FILENO;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	if (strcmp(path, "-") == 0) {
+		in->fd = STDIN_FILENO;
+		return;
+	}
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
 		die(ctx, "cannot open '%s': %s", path, strerror(errno));
-	/* a perf record --threads capture is a directory */
-	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode))
-		refuse_capture(ctx, path);
-	return fd;
+	if (fstat(in->fd, &sb) == 0 && S_ISDIR(sb.st_mode))
+		in->dir = in->eof = true;
 }
+
+/* ---- output -------------------------------------------------------- */
 
 static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 			 const struct pda_flame *fl)
@@ -415,10 +603,11 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	struct flame_opts o = {0};
 	struct input_stats st = {0};
 	struct pda_flame *fl;
-	int fd, rc;
+	struct input in;
+	size_t nr;
+	int rc, fold_rc = 0;
 
 	parse_args(argc, argv, ctx, &o);
-	fd = open_input(ctx, o.path);
 	{
 		PDA_FLAME_OPTS(fo, .reverse = o.reverse);
 
@@ -426,9 +615,22 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	read_folded(ctx, fd, o.path, fl, &st);
-	if (fd != STDIN_FILENO)
-		close(fd);
+	open_input(ctx, o.path, &in);
+	while (in.len < 8 && !in.eof)
+		fill(ctx, &in, 1);
+	if (in.dir || is_capture((const unsigned char *)in.buf, in.len)) {
+		fold_rc = fold_capture(ctx, &o, &in, fl, &st);
+	} else {
+		if (o.nr_fold_args)
+			usage_error(ctx,
+				    "'%s' holds folded stacks: '%s' applies to "
+				    "a capture",
+				    o.path, o.fold_args[0]);
+		read_folded(ctx, &in, fl, &st);
+		if (in.fd != STDIN_FILENO)
+			close(in.fd);
+	}
+	free(in.buf);
 	if (pda_flame_finish(fl) < 0)
 		die(ctx, "%s", pda_flame_errmsg(fl));
 	if (st.nr_ignored == 1)
@@ -440,14 +642,15 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 			"(the first: line %llu)",
 			o.path, (unsigned long long)st.nr_ignored,
 			(unsigned long long)st.first_ignored);
-	{
-		size_t nr;
-
-		if (pda_flame_nodes(fl, &nr)[0].total == 0)
-			warning(ctx, "'%s': no stacks", o.path);
-	}
+	if (pda_flame_nodes(fl, &nr)[0].total == 0)
+		warning(ctx, "'%s': no stacks", o.path);
 	write_output(ctx, &o, fl);
 	pda_flame_free(fl);
+	for (size_t i = 0; i < o.nr_fold_args; i++)
+		free(o.fold_args[i]);
+	free(o.fold_args);
+	if (fold_rc)
+		return fold_rc;
 	if (ctx->strict && ctx->nr_warnings)
 		return EXIT_UNRESOLVED;
 	return 0;

@@ -76,8 +76,9 @@ def main():
     folded, svg, o = parse_args(sys.argv[1:])
     nodes = walk(oracle(folded, o["reverse"]))
     total = nodes[0][3]
-    scale = (o["width"] - 2 * XPAD) / total
-    want = [n for n in nodes if n[3] * scale >= o["minwidth"]]
+    # no samples: no frames, not even "all"
+    scale = (o["width"] - 2 * XPAD) / total if total else 0
+    want = [n for n in nodes if n[3] and n[3] * scale >= o["minwidth"]]
     doc = ET.parse(svg).getroot()
     frames = doc.find(NS + "g[@id='frames']")
     got = frames.findall(NS + "g")
