@@ -396,6 +396,7 @@ static int warn_once(struct pda_session *s, struct pda_dso_ent *d,
 int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
 		    const char *path, struct pda_elf **out)
 {
+	unsigned char got[PDA_BUILD_ID_MAX];
 	const unsigned char *id;
 	unsigned size;
 	struct stat st;
@@ -429,9 +430,13 @@ int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
 		*out = e;
 		return 0;
 	}
+	/* the file's id outlives its handle for the message */
+	if (size > PDA_BUILD_ID_MAX)
+		size = PDA_BUILD_ID_MAX;
+	memcpy(got, id, size);
 	pda_elf_close(s, e);
 	d->mismatch = true;
-	rc = warn_once(s, d, path, "build-id mismatch", id, size);
+	rc = warn_once(s, d, path, "build-id mismatch", got, size);
 	if (rc == 0)
 		rc = pda_dso_tried(s, d, path, "build-id mismatch");
 	return rc < 0 ? rc : PD_ERR_NOTFOUND;
@@ -716,10 +721,15 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 		pda_elf_set_debug(d->d.elf, d->d.debug);
 	if (d->d.elf) {
 		d->d.state = PDA_DSO_FOUND;
+		pda_logf(s, PD_LOG_DEBUG, "'%s': %s%s%s", d->d.name,
+			 f.bin ? "binary found" : "debug file found",
+			 f.bin && f.dbg ? ", with a debug file" : "",
+			 d->d.build_id_size ? "" : " (no build-id to check)");
 		return 0;
 	}
 	d->d.state = PDA_DSO_MISSING;
 	d->d.why = d->mismatch ? "build-id mismatch" : "not found";
+	pda_logf(s, PD_LOG_DEBUG, "'%s': %s", d->d.name, d->d.why);
 	return 0;
 }
 

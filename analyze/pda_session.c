@@ -578,6 +578,17 @@ static const struct pda_map *find_map(struct pda_session *s, uint32_t pid,
 	return maps ? pda_maps_find(maps, ip) : NULL;
 }
 
+/* The space an address is in: perf's machine__addr_cpumode, with the
+ * kernel starting at its map, else at 2^63. */
+static unsigned addr_cpumode(const struct pda_session *s, uint64_t ip)
+{
+	const struct pda_machine *m = &s->machine;
+	uint64_t kstart =
+		m->kimage.kind == PDA_MAP_KERNEL ? m->kimage.start : 1ull << 63;
+
+	return ip >= kstart ? PD_MISC_KERNEL : PD_MISC_USER;
+}
+
 /* Resolve ip in cpumode and push its frames. */
 static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		      unsigned cpumode, bool fallback)
@@ -598,11 +609,15 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	case PD_MISC_KERNEL:
 	case PD_MISC_USER:
 		map = find_map(s, w->sample->pid, cpumode, ip);
-		/* the sample's own ip: perf tries the other space too */
-		if (!map && fallback) {
-			cpumode = cpumode == PD_MISC_KERNEL ? PD_MISC_USER
-							    : PD_MISC_KERNEL;
-			map = find_map(s, w->sample->pid, cpumode, ip);
+		/*
+		 * the sample's own ip: perf (thread__find_map_fb) tries the
+		 * space the address belongs to when that is the other one
+		 */
+		if (!map && fallback && addr_cpumode(s, ip) != cpumode) {
+			map = find_map(s, w->sample->pid, addr_cpumode(s, ip),
+				       ip);
+			if (map)
+				cpumode = addr_cpumode(s, ip);
 		}
 		if (cpumode == PD_MISC_KERNEL)
 			fr.flags = PDA_FRAME_KERNEL;

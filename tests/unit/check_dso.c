@@ -1,0 +1,462 @@
+/*
+ * check_dso.c - where libpda finds a capture's binaries, through the
+ * public API: --symfs containment (".." and symlinks), the perf build-id
+ * cache layouts, build-id checks (a mismatched file is not used, is
+ * logged once and is listed with the reason), kernel symbols from a
+ * kallsyms copy, the build-id cache or this host, and perf-PID.map
+ * files.  The ELF is testdata/bin/demo (a PIE with a build-id); what to
+ * expect of it is read with libelf by pdatest.c.
+ */
+#include "pdatest.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define U PD_MISC_USER
+#define K PD_MISC_KERNEL
+#define PROT_RX 5u
+#define PROT_RWX 7u
+#define MAP_PRIVATE_ 2u
+#define PMAX PT_PATH_MAX
+
+static char *tmp;
+static char demo[PMAX];
+static struct pt_elf elf;
+static uint64_t hash_block, hash_block_size;
+
+static void setup(void)
+{
+	tmp = pt_tmpdir();
+	pt_path(demo, "%s", pt_abs("../../testdata/bin/demo"));
+	ck_assert(pt_elf_info(demo, &elf));
+	ck_assert(
+		pt_elf_sym(demo, "hash_block", &hash_block, &hash_block_size));
+}
+
+static void teardown(void)
+{
+	pt_rmtree(tmp);
+	free(tmp);
+}
+
+#define OPTS(name, ...)                                                        \
+	PDA_OPTS(name, .buildid_dir = tmp, .no_debuginfod = true,              \
+		 .no_inline = true, __VA_ARGS__)
+
+/* The address hash_block + 1 has when demo is mapped at start. */
+static uint64_t demo_ip(uint64_t start)
+{
+	return start + (hash_block - (elf.vaddr & ~0xfffull)) + 1;
+}
+
+/* demo's text mapped at start under name (MMAP2, with or without the
+ * build-id), and one sample in hash_block */
+static void map_demo(struct tf *t, uint32_t pid, uint64_t start,
+		     const char *name, const unsigned char *id)
+{
+	uint64_t ip = demo_ip(start);
+	const uint64_t cc[] = {PD_CONTEXT_USER, ip};
+
+	pt_mmap2(t, U, pid, pid, start, elf.filesz, elf.off & ~0xfffull,
+		 PROT_RX, MAP_PRIVATE_, name, id, id ? elf.build_id_size : 0);
+	pt_sample(t, U, pid, pid, ip, cc, 2);
+}
+
+static bool resolved(const struct pt_run *r, size_t i)
+{
+	const struct pda_frame *f;
+
+	ck_assert_uint_lt(i, r->nr);
+	ck_assert_uint_eq(r->stacks[i].nr, 1);
+	f = &r->stacks[i].frames[0];
+	if (!f->sym)
+		return false;
+	ck_assert_str_eq(f->sym, "hash_block");
+	ck_assert_uint_eq(f->sym_off, 1);
+	return true;
+}
+
+START_TEST(t_symfs)
+{
+	char root[PMAX], p[PMAX], outside[PMAX], shown[PMAX];
+	const struct pda_missing_dso *m;
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .symfs = root);
+
+	pt_path(root, "%s/root", tmp);
+	pt_path(p, "%s/usr/bin/demo", root);
+	pt_copy(demo, p);
+	/* a copy outside the root that nothing may reach */
+	pt_path(outside, "%s/outside/demo", tmp);
+	pt_copy(demo, outside);
+	/* an absolute link is the recording host's: inside the root */
+	pt_path(p, "%s/lib/abs", root);
+	pt_symlink("/usr/bin/demo", p);
+	/* a relative link climbing out stops at the root */
+	pt_path(p, "%s/lib/rel", root);
+	pt_path(shown, "../../../../../../../../../..%s", outside);
+	pt_symlink(shown, p);
+
+	pt_begin(&t);
+	map_demo(&t, 100, 0x10000000, "/usr/bin/demo", NULL);
+	map_demo(&t, 100, 0x20000000, "/usr/../../../usr/bin/./demo", NULL);
+	map_demo(&t, 100, 0x30000000, "/lib/abs", NULL);
+	map_demo(&t, 100, 0x40000000, "/lib/rel", NULL);
+	/* on the host, not in the root: no build-id to vouch for it */
+	map_demo(&t, 100, 0x50000000, outside, NULL);
+	pt_run(&t, &o, &r);
+
+	ck_assert(resolved(&r, 0));
+	ck_assert_str_eq(r.stacks[0].frames[0].dso, "/usr/bin/demo");
+	ck_assert(resolved(&r, 1));
+	ck_assert(resolved(&r, 2));
+	ck_assert(!resolved(&r, 3));
+	ck_assert(!resolved(&r, 4));
+	m = pt_missing(&r, "/lib/rel");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->why, "not found");
+	m = pt_missing(&r, outside);
+	ck_assert_ptr_nonnull(m);
+	/* looked for inside the root only */
+	ck_assert(pt_tried(m, root, NULL));
+	ck_assert(!pt_tried(m, outside, NULL));
+	pt_run_free(&r);
+	tf_release(&t);
+
+	/* with the capture's build-id, the host's file can be checked */
+	pt_begin(&t);
+	map_demo(&t, 100, 0x50000000, outside, elf.build_id);
+	pt_run(&t, &o, &r);
+	ck_assert(resolved(&r, 0));
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+/* perf's build-id cache: .build-id/xx/rest a directory (elf, debug), or
+ * the file itself (older perf), and the PATH/BUILDID/elf layout. */
+START_TEST(t_buildid_cache)
+{
+	static const char *const layouts[] = {
+		".build-id/xx/rest/elf", ".build-id/xx/rest",
+		"PATH/BUILDID/elf", ".build-id/xx/rest/debug"};
+	char id[41], p[PMAX], cache[PMAX];
+
+	for (unsigned i = 0; i < elf.build_id_size; i++)
+		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
+	for (size_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+		struct tf t;
+		struct pt_run r;
+		OPTS(o);
+
+		pt_path(cache, "%s/cache%zu", tmp, l);
+		o.buildid_dir = cache;
+		switch (l) {
+		case 0:
+			pt_path(p, "%s/.build-id/%.2s/%s/elf", cache, id,
+				id + 2);
+			break;
+		case 1:
+			pt_path(p, "%s/.build-id/%.2s/%s", cache, id, id + 2);
+			break;
+		case 2:
+			pt_path(p, "%s/nonexistent/x/demo/%s/elf", cache, id);
+			break;
+		default:
+			pt_path(p, "%s/.build-id/%.2s/%s/debug", cache, id,
+				id + 2);
+			break;
+		}
+		pt_copy(demo, p);
+		pt_begin(&t);
+		if (l == 1) {
+			/* the build-id from a HEADER_BUILD_ID record */
+			pt_build_id(&t, U, -1, elf.build_id, elf.build_id_size,
+				    "/nonexistent/x/demo");
+			map_demo(&t, 100, 0x10000000, "/nonexistent/x/demo",
+				 NULL);
+		} else {
+			map_demo(&t, 100, 0x10000000, "/nonexistent/x/demo",
+				 elf.build_id);
+		}
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0), "layout %s", layouts[l]);
+		ck_assert_str_eq(r.stacks[0].frames[0].dso,
+				 "/nonexistent/x/demo");
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
+START_TEST(t_buildid_mismatch)
+{
+	unsigned char wrong[20], wrong2[20];
+	const struct pda_missing_dso *m;
+	char deleted[PMAX];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o);
+
+	memcpy(wrong, elf.build_id, sizeof(wrong));
+	wrong[0] ^= 0xff;
+	memcpy(wrong2, elf.build_id, sizeof(wrong2));
+	wrong2[1] ^= 0xff;
+	pt_path(deleted, "%s (deleted)", demo);
+	pt_begin(&t);
+	map_demo(&t, 100, 0x10000000, demo, wrong);
+	map_demo(&t, 200, 0x10000000, demo, wrong);
+	map_demo(&t, 300, 0x10000000, demo, wrong2);
+	map_demo(&t, 400, 0x10000000, demo, elf.build_id);
+	/* the kernel's name for a file deleted since: looked up without */
+	map_demo(&t, 500, 0x10000000, deleted, NULL);
+	pt_run(&t, &o, &r);
+
+	ck_assert(!resolved(&r, 0));
+	ck_assert(!resolved(&r, 1));
+	ck_assert(!resolved(&r, 2));
+	ck_assert(resolved(&r, 3));
+	ck_assert(resolved(&r, 4));
+	ck_assert_str_eq(r.stacks[4].frames[0].dso, deleted);
+	/* once per file, however many DSOs and samples */
+	ck_assert_uint_eq(r.nr_warn, 1);
+	ck_assert_msg(strstr(r.last_warn, "build-id mismatch") &&
+			      strstr(r.last_warn, demo),
+		      "warning: %s", r.last_warn);
+	m = pt_missing(&r, demo);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->why, "build-id mismatch");
+	ck_assert(pt_tried(m, demo, "(build-id mismatch)"));
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+/* ---- kernel ---------------------------------------------------------- */
+
+static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
+{
+	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
+
+	pt_begin(t);
+	if (id)
+		pt_build_id(t, K, -1, id, size, "[kernel.kallsyms]");
+	pt_mmap(t, K, (uint32_t)-1, 0, 0xffffffff81000000ull, 0x100000,
+		0xffffffff81000000ull, "[kernel.kallsyms]_text");
+	pt_sample(t, K, 100, 100, cc[1], cc, 2);
+}
+
+START_TEST(t_kallsyms_cache)
+{
+	static const unsigned char kid[20] = {0x4b, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	char p[PMAX], id[41];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o);
+
+	for (unsigned i = 0; i < 20; i++)
+		snprintf(id + 2 * i, 3, "%02x", kid[i]);
+	for (int l = 0; l < 2; l++) {
+		if (l == 0)
+			pt_path(p, "%s/[kernel.kallsyms]/%s/kallsyms", tmp, id);
+		else
+			pt_path(p, "%s/.build-id/%.2s/%s/kallsyms", tmp, id,
+				id + 2);
+		pt_write(p, "ffffffff81000000 T _text\n"
+			    "ffffffff81000200 T cached_fn\n"
+			    "ffffffff81000300 T next_fn\n");
+		kernel_sample(&t, kid, 20);
+		pt_run(&t, &o, &r);
+		ck_assert_ptr_nonnull(r.stacks[0].frames[0].sym);
+		ck_assert_str_eq(r.stacks[0].frames[0].sym, "cached_fn");
+		ck_assert_str_eq(r.stacks[0].frames[0].dso,
+				 "[kernel.kallsyms]");
+		pt_run_free(&r);
+		tf_release(&t);
+		unlink(p);
+	}
+	/* without the build-id the cache cannot be used */
+	kernel_sample(&t, NULL, 0);
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+/* This host's notes, read here without libpda. */
+static unsigned host_build_id(unsigned char *id)
+{
+	unsigned char buf[4096];
+	size_t len, off = 0;
+	FILE *fp = fopen("/sys/kernel/notes", "rb");
+
+	if (!fp)
+		return 0;
+	len = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	while (off + 12 <= len) {
+		uint32_t nsz, dsz, type;
+
+		memcpy(&nsz, buf + off, 4);
+		memcpy(&dsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		if (type == 3 && nsz == 4 && dsz <= 20 &&
+		    off + 16 + dsz <= len &&
+		    !memcmp(buf + off + 12, "GNU", 4)) {
+			memcpy(id, buf + off + 16, dsz);
+			return dsz;
+		}
+		off += 12 + ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
+	}
+	return 0;
+}
+
+START_TEST(t_host_kallsyms)
+{
+	unsigned char id[20] = {0}, other[20];
+	unsigned size = host_build_id(id);
+	const struct pda_missing_dso *m;
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .use_host_kallsyms = true);
+
+	/* another kernel's capture: /proc/kallsyms is not used */
+	memcpy(other, id, sizeof(other));
+	other[0] ^= 0x5a;
+	kernel_sample(&t, other, 20);
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+	m = pt_missing(&r, "[kernel.kallsyms]");
+	ck_assert_ptr_nonnull(m);
+	ck_assert(pt_tried(m, "/proc/kallsyms", "another kernel"));
+	pt_run_free(&r);
+	tf_release(&t);
+
+	/* not asked: not used, even for this kernel */
+	o.use_host_kallsyms = false;
+	kernel_sample(&t, id, size ? size : 20);
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+	pt_run_free(&r);
+	tf_release(&t);
+	if (!size)
+		printf("check_dso: no /sys/kernel/notes build-id: this host's "
+		       "kallsyms not tried\n");
+}
+END_TEST
+
+/* ---- perf-PID.map ---------------------------------------------------- */
+
+START_TEST(t_perf_map)
+{
+	char p[PMAX];
+	struct tf t;
+	struct pt_run r;
+	const uint64_t ips[] = {0x1010, 0x1030, 0x1050, 0x2000, 0x3008, 0x4001};
+	OPTS(o, .jit_dir = tmp);
+
+	pt_path(p, "%s/perf-77.map", tmp);
+	pt_write(p, "1000 20 first\r\n"
+		    "1000 20 first_again\n" /* recompiled: the last wins */
+		    "1020 20 with spaces (and args)\n"
+		    "\n"
+		    "0x1040 20 hex_prefix\n"	     /* bad */
+		    "1040 0 zero_size\n"	     /* bad */
+		    "3000 10\n"			     /* bad: no name */
+		    "10000000000000000 10 too_big\n" /* bad */
+		    "4000 f fine\n");
+	pt_begin(&t);
+	pt_mmap2(&t, U, 77, 77, 0x1000, 0x4000, 0, PROT_RWX, MAP_PRIVATE_,
+		 "//anon", NULL, 0);
+	for (size_t i = 0; i < sizeof(ips) / sizeof(ips[0]); i++) {
+		const uint64_t cc[] = {PD_CONTEXT_USER, ips[i]};
+
+		pt_sample(&t, U, 77, 77, ips[i], cc, 2);
+	}
+	pt_run(&t, &o, &r);
+	ck_assert_str_eq(r.stacks[0].frames[0].sym, "first_again");
+	ck_assert_str_eq(r.stacks[1].frames[0].sym, "with spaces (and args)");
+	ck_assert_ptr_null(r.stacks[2].frames[0].sym);
+	ck_assert_ptr_null(r.stacks[3].frames[0].sym);
+	ck_assert_ptr_null(r.stacks[4].frames[0].sym);
+	ck_assert_str_eq(r.stacks[5].frames[0].sym, "fine");
+	ck_assert_str_eq(r.stacks[5].frames[0].dso, "/tmp/perf-77.map");
+	ck_assert_uint_eq(r.nr_warn, 1);
+	ck_assert_msg(strstr(r.last_warn, "4 lines skipped"), "warning: %s",
+		      r.last_warn);
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+/* ddprof's test map: upper-case hex with leading zeros, a name of 2 KB,
+ * and three lines to refuse (bad hex, 17 digits, past 2^64). */
+START_TEST(t_perf_map_corpus)
+{
+	static const char corpus[] = "../../../shared/corpus/ddprof/perf-1.map";
+	static const char prefix[] = "int32 [System.Private.CoreLib] "
+				     "System.SpanHelpers::IndexOfSomeText";
+	char p[PMAX];
+	struct tf t;
+	struct pt_run r;
+	const uint64_t ips[] = {0x7FB06149E6A0ull + 0x1af, 0x7FB0614A7BE0ull,
+				0x7FB0614AABE0ull, 0x7FB06149E6A0ull + 0x1b0};
+	OPTS(o, .jit_dir = tmp);
+
+	if (access(corpus, R_OK) != 0) {
+		printf("check_dso: %s absent: perf-1.map test skipped\n",
+		       corpus);
+		return;
+	}
+	pt_path(p, "%s/perf-1.map", tmp);
+	pt_copy(corpus, p);
+	pt_begin(&t);
+	pt_mmap2(&t, U, 1, 1, 0x7FB061400000ull, 0x200000, 0, PROT_RWX,
+		 MAP_PRIVATE_, "//anon", NULL, 0);
+	for (size_t i = 0; i < sizeof(ips) / sizeof(ips[0]); i++) {
+		const uint64_t cc[] = {PD_CONTEXT_USER, ips[i]};
+
+		pt_sample(&t, U, 1, 1, ips[i], cc, 2);
+	}
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_nonnull(r.stacks[0].frames[0].sym);
+	ck_assert_msg(
+		!strncmp(r.stacks[0].frames[0].sym, prefix, strlen(prefix)) &&
+			strstr(r.stacks[0].frames[0].sym,
+			       "SomeText(char&,char,int32)"),
+		"%s", r.stacks[0].frames[0].sym);
+	ck_assert_uint_eq(r.stacks[0].frames[0].sym_off, 0x1af);
+	ck_assert_str_eq(r.stacks[1].frames[0].sym,
+			 "bool [System.Private.CoreLib] "
+			 "System.SpanHelpers::Contains(char&,char,int32)"
+			 "[OptimizedTier1]");
+	ck_assert_ptr_null(r.stacks[2].frames[0].sym);
+	ck_assert_ptr_null(r.stacks[3].frames[0].sym); /* past its size */
+	ck_assert_msg(strstr(r.last_warn, "3 lines skipped"), "warning: %s",
+		      r.last_warn);
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+Suite *dso_suite(void)
+{
+	Suite *s = suite_create("dso");
+	TCase *tc = tcase_create("dso");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, t_symfs);
+	tcase_add_test(tc, t_buildid_cache);
+	tcase_add_test(tc, t_buildid_mismatch);
+	tcase_add_test(tc, t_kallsyms_cache);
+	tcase_add_test(tc, t_host_kallsyms);
+	tcase_add_test(tc, t_perf_map);
+	tcase_add_test(tc, t_perf_map_corpus);
+	suite_add_tcase(s, tc);
+	return s;
+}

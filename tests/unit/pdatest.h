@@ -1,0 +1,127 @@
+/*
+ * pdatest.h - helpers for the libpda session tests (check_machine.c,
+ * check_dso.c): records of the machine's life built with testfile.h, a
+ * session run over them through the public API, what an ELF file says
+ * read with libelf (so the expectations do not come from libpda's own
+ * code), and temporary directories.
+ *
+ *	struct tf t;
+ *	struct pt_run r;
+ *	PDA_OPTS(o, .no_debuginfod = true);
+ *
+ *	pt_begin(&t);
+ *	pt_mmap(&t, PD_MISC_USER, 10, 10, 0x400000, 0x1000, 0, "/bin/x");
+ *	pt_sample(&t, PD_MISC_USER, 10, 10, 0x400010, NULL, 0);
+ *	pt_run(&t, &o, &r);		// r.stacks[0] is the sample's stack
+ *	...
+ *	pt_run_free(&r);
+ *	tf_release(&t);
+ */
+#ifndef PDATEST_H
+#define PDATEST_H
+
+#include "pd_config.h"
+#include "pda.h"
+#include "testfile.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- records (no sample_id_all trailers) ---------------------------- */
+
+/* Sample type of pt_begin's event: IP, TID, CALLCHAIN. */
+#define PT_SAMPLE_TYPE (PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN)
+
+void pt_begin(struct tf *t);
+/* Like pt_begin, but samples carry no callchain (IP and TID only). */
+void pt_begin_nocallchain(struct tf *t);
+void pt_comm(struct tf *t, uint32_t pid, uint32_t tid, const char *comm,
+	     bool exec);
+void pt_fork(struct tf *t, uint16_t misc, uint32_t pid, uint32_t ppid,
+	     uint32_t tid, uint32_t ptid);
+void pt_exit(struct tf *t, uint32_t pid, uint32_t tid);
+void pt_mmap(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+	     uint64_t start, uint64_t len, uint64_t pgoff, const char *name);
+/* MMAP2, inode form when build_id is NULL, else the build-id form */
+void pt_mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+	      uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+	      uint32_t flags, const char *name, const unsigned char *build_id,
+	      unsigned build_id_size);
+void pt_ksymbol(struct tf *t, uint64_t addr, uint32_t len, bool unregister,
+		const char *name);
+/* HEADER_BUILD_ID as perf writes it in pipe mode */
+void pt_build_id(struct tf *t, uint16_t cpumode, int32_t pid,
+		 const unsigned char *id, unsigned size, const char *name);
+/* A sample; with pt_begin's event its callchain is cc[0..nr) (markers
+ * included), with pt_begin_nocallchain cc is ignored. */
+void pt_sample(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+	       uint64_t ip, const uint64_t *cc, size_t nr);
+
+/* ---- running a session ---------------------------------------------- */
+
+#define PT_MAX_STACKS 64
+
+struct pt_stack {
+	uint32_t pid, tid;
+	const char *comm; /* pda_thread_comm() at the sample */
+	size_t nr;
+	struct pda_frame *frames; /* a copy; strings live with the session */
+};
+
+struct pt_run {
+	struct pd_file *f;
+	struct pda_session *s;
+	size_t nr;
+	struct pt_stack stacks[PT_MAX_STACKS];
+	unsigned nr_warn; /* warnings logged */
+	char last_warn[512];
+};
+
+/*
+ * Open t, make a session with o (its log hook replaced by the run's),
+ * feed every record in file order and resolve every sample.  Fails the
+ * test on an error.
+ */
+void pt_run(struct tf *t, const struct pda_opts *o, struct pt_run *r);
+void pt_run_free(struct pt_run *r);
+
+/* The missing DSO named name in the session's stats, or NULL. */
+const struct pda_missing_dso *pt_missing(struct pt_run *r, const char *name);
+/* Whether tried lists a string that starts with prefix and holds infix. */
+bool pt_tried(const struct pda_missing_dso *m, const char *prefix,
+	      const char *infix);
+
+/* ---- ELF facts, read with libelf -------------------------------------- */
+
+struct pt_elf {
+	uint64_t off, vaddr, filesz; /* the executable PT_LOAD */
+	unsigned char build_id[20];
+	unsigned build_id_size;
+};
+
+bool pt_elf_info(const char *path, struct pt_elf *out);
+/* Symbol name's value and size in .symtab. */
+bool pt_elf_sym(const char *path, const char *name, uint64_t *value,
+		uint64_t *size);
+/* path made absolute (tests run in tests/unit); a static buffer. */
+const char *pt_abs(const char *path);
+
+/* ---- files ----------------------------------------------------------- */
+
+#define PT_PATH_MAX 4096
+
+/* snprintf into a PT_PATH_MAX buffer; fails the test if it does not fit. */
+void pt_path(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
+
+/* A new directory under $TMPDIR or /tmp; free the string. */
+char *pt_tmpdir(void);
+/* Remove dir and everything under it (symlinks are not followed). */
+void pt_rmtree(const char *dir);
+/* mkdir -p of path's directories and a copy of from at path. */
+void pt_copy(const char *from, const char *path);
+/* mkdir -p of path's directories and a file with these bytes. */
+void pt_write(const char *path, const char *text);
+/* mkdir -p of path's directories and a symlink path -> target. */
+void pt_symlink(const char *target, const char *path);
+
+#endif /* PDATEST_H */
