@@ -48,8 +48,9 @@
  *    6.1's own PLT symbols still go into the tree, so its shape, and every
  *    other answer, stays perf 6.1's.
  *  - MiniDebugInfo (.gnu_debugdata, an xz-compressed ELF whose .symtab
- *    holds the functions .dynsym lacks): read as the .symtab pass when the
- *    file has no .symtab.  perf 6.1 ignores it.
+ *    holds the functions .dynsym lacks): when the file has no .symtab,
+ *    its symbols and .dynsym's, together, make the .symtab pass, as the
+ *    unstripped file's .symtab would.  perf 6.1 ignores it.
  *
  * A relocatable object (a kernel module) contributes its .text symbols,
  * keyed by file offset (st_value + the section's sh_offset), as perf's
@@ -218,12 +219,12 @@ static bool is_mapping_symbol(const char *name)
  * holding the table: e, its debug file or MiniDebugInfo), section
  * headers of NOBITS sections taken from rt, the runtime file.
  */
-static int load_pass(struct pda_session *s, struct pda_symtab *t,
-		     const struct pda_elf *rt, Elf *elf, Elf_Scn *scn,
-		     const GElf_Shdr *symsh)
+static int insert_table(struct pda_session *s, struct pda_symtab *t,
+			const struct pda_elf *rt, Elf *elf, Elf_Scn *scn,
+			const GElf_Shdr *symsh, size_t *nr_added)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t nr_syms, shstrndx, nr_added = 0;
+	size_t nr_syms, shstrndx;
 	uint16_t machine = rt->machine;
 	bool rel = rt->type == ET_REL;
 	int err;
@@ -306,10 +307,27 @@ static int load_pass(struct pda_session *s, struct pda_symtab *t,
 		}
 		if (err)
 			return err;
-		nr_added++;
+		(*nr_added)++;
 	}
-	if (!nr_added)
-		return 0;
+	return 0;
+}
+
+/*
+ * One pass of perf's dso__load_sym_internal: the tables' symbols, then
+ * the fixups over the whole tree (only when the pass added any).
+ */
+static int load_pass(struct pda_session *s, struct pda_symtab *t,
+		     const struct pda_elf *rt, Elf *elf, Elf_Scn *scn,
+		     const GElf_Shdr *symsh, Elf *elf2, Elf_Scn *scn2,
+		     const GElf_Shdr *symsh2)
+{
+	size_t nr_added = 0;
+	int err = insert_table(s, t, rt, elf, scn, symsh, &nr_added);
+
+	if (!err && scn2)
+		err = insert_table(s, t, rt, elf2, scn2, symsh2, &nr_added);
+	if (err || !nr_added)
+		return err;
 	fixup_end(t);
 	return fixup_duplicate(s, t);
 }
@@ -402,8 +420,8 @@ void pda_symtab_free(struct pda_session *s, struct pda_symtab *t)
 static int build(struct pda_session *s, struct pda_elf *e, struct pda_symtab *t)
 {
 	const struct pda_elf *src = e;
-	GElf_Shdr sh;
-	Elf_Scn *scn;
+	GElf_Shdr sh, dynsh;
+	Elf_Scn *scn, *dynscn;
 	int err;
 
 	t->root = PDA_SYM_NIL;
@@ -412,24 +430,31 @@ static int build(struct pda_session *s, struct pda_elf *e, struct pda_symtab *t)
 	if (e->debug &&
 	    pda_elf_find_table(e->debug->elf, SHT_SYMTAB, &sh, NULL))
 		src = e->debug;
+	dynscn = pda_elf_find_table(src->elf, SHT_DYNSYM, &dynsh, NULL);
 	scn = pda_elf_find_table(src->elf, SHT_SYMTAB, &sh, NULL);
 	if (scn) {
-		err = load_pass(s, t, e, src->elf, scn, &sh);
+		err = load_pass(s, t, e, src->elf, scn, &sh, NULL, NULL, NULL);
 	} else {
+		/*
+		 * MiniDebugInfo holds what stripping took from .symtab and
+		 * .dynsym lacks: the two together stand for the .symtab, so
+		 * that a zero-size symbol reaches the next one of either.
+		 */
 		err = open_minidebug(s, t, e);
-		if (!err && t->minidebug_elf) {
+		scn = NULL;
+		if (!err && t->minidebug_elf)
 			scn = pda_elf_find_table(t->minidebug_elf, SHT_SYMTAB,
 						 &sh, NULL);
-			if (scn)
-				err = load_pass(s, t, e, t->minidebug_elf, scn,
-						&sh);
-		}
+		if (!err && scn)
+			err = load_pass(s, t, e, t->minidebug_elf, scn, &sh,
+					dynscn ? src->elf : NULL, dynscn,
+					&dynsh);
 	}
 	if (err)
 		return err;
-	scn = pda_elf_find_table(src->elf, SHT_DYNSYM, &sh, NULL);
-	if (scn) {
-		err = load_pass(s, t, e, src->elf, scn, &sh);
+	if (dynscn) {
+		err = load_pass(s, t, e, src->elf, dynscn, &dynsh, NULL, NULL,
+				NULL);
 		if (err)
 			return err;
 	}
