@@ -10,6 +10,12 @@
  * mangled for the caller to demangle as perf does), with the call site
  * (DW_AT_call_file, DW_AT_call_line) as the line in the caller.
  *
+ * The inline chain comes from an index built once per unit: every
+ * function and inlined call with code, their address ranges sorted, each
+ * range linked to the innermost one holding its start (scopes nest), so
+ * that the scopes at an address are a binary search and a short walk up,
+ * not a walk of the unit's whole DIE tree (dwarf_getscopes) each time.
+ *
  * The compilation unit of an address comes from .debug_aranges
  * (dwarf_addrdie) or, where a producer left that out (clang by default),
  * from a table of every unit's address ranges built once.
@@ -27,20 +33,65 @@ struct cu_range {
 	Dwarf_Die cudie;
 };
 
+/* A function or inlined call with code, in its unit's index. */
+struct scope {
+	Dwarf_Die die;
+	uint32_t parent; /* the scope holding it, or NIL */
+	bool sub;	 /* a DW_TAG_subprogram: the chain ends here */
+};
+
+/* One address range of a scope. */
+struct srange {
+	uint64_t low, high; /* [low, high) */
+	uint32_t scope;
+	uint32_t up; /* the innermost range holding low, or NIL */
+};
+
+/*
+ * A unit's scopes, built on first use.  Invariants: ranges are sorted
+ * by cmp_srange; scopes nest, so the ranges holding an address are the
+ * last range starting at or before it and its chain of ups.
+ */
+struct cu_index {
+	struct pda_hash_node node; /* key: off */
+	Dwarf_Off off;		   /* of the unit's DIE */
+	Dwarf_Die cudie;
+	struct scope *scopes;
+	size_t nr_scopes, scopes_alloc;
+	struct srange *ranges;
+	size_t nr_ranges, ranges_alloc;
+	struct cu_index *next_all;
+};
+
 struct pda_dwarf {
 	Dwarf *dw;
-	struct cu_range *ranges; /* sorted by low; built on first need */
+	struct pda_hash units;	    /* cu_index by unit offset */
+	struct cu_index *all_units; /* the same, listed for freeing */
+	struct cu_range *ranges;    /* sorted by low; built on first need */
 	size_t nr_ranges, ranges_alloc;
 	bool ranges_built;
 };
 
 /* Caps on what one file may make us hold (O5). */
 #define MAX_CU_RANGES ((size_t)1 << 24)
+#define MAX_SCOPES ((size_t)1 << 24)
+/* Deeper DIE nesting than any compiler writes: a corrupt file. */
+#define MAX_DEPTH 256
+#define NIL UINT32_MAX
+
+static void cu_index_free(struct pda_session *s, struct cu_index *ci);
 
 void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d)
 {
 	if (!d)
 		return;
+	while (d->all_units) {
+		struct cu_index *next = d->all_units->next_all;
+
+		cu_index_free(s, d->all_units);
+		d->all_units = next;
+	}
+	pda_hash_release(s, &d->units);
 	if (d->dw)
 		dwarf_end(d->dw);
 	pda_free(s, d->ranges);
@@ -313,35 +364,209 @@ static int call_site(struct pda_session *s, Dwarf_Die *cudie, Dwarf_Die *die,
 	return *file ? 0 : PD_ERR_NOMEM;
 }
 
-/*
- * gas describes each function symbol of an assembler unit as its own
- * subprogram, so aliases (memcpy and memmove variants in glibc) come as
- * subprograms with the same extent.  addr2line takes the last of them,
- * libdw the first: take the last, as perf's addr2line does.
- */
-static void last_alias(Dwarf_Die *cudie, Dwarf_Die *sub)
-{
-	Dwarf_Addr low, high, l2, h2;
-	Dwarf_Die child;
+/* ---- the scopes of a unit ---------------------------------------------- */
 
-	if (dwarf_srclang(cudie) != DW_LANG_Mips_Assembler ||
-	    dwarf_lowpc(sub, &low) != 0 || dwarf_highpc(sub, &high) != 0 ||
-	    dwarf_child(cudie, &child) != 0)
-		return;
+static bool cu_eq(const struct pda_hash_node *n, const void *key)
+{
+	return ((const struct cu_index *)n)->off == *(const Dwarf_Off *)key;
+}
+
+static int add_scope(struct pda_session *s, struct cu_index *ci, Dwarf_Die *die,
+		     uint32_t parent, bool sub, uint32_t *idx)
+{
+	ptrdiff_t pos = 0;
+	Dwarf_Addr base, low, high;
+	size_t first = ci->nr_ranges;
+
+	while ((pos = dwarf_ranges(die, pos, &base, &low, &high)) > 0) {
+		if (low >= high)
+			continue;
+		if (ci->nr_ranges == ci->ranges_alloc) {
+			size_t want =
+				ci->ranges_alloc ? ci->ranges_alloc * 2 : 64;
+			struct srange *v;
+
+			if (ci->nr_ranges >= MAX_SCOPES)
+				return PD_ERR_UNSUPPORTED;
+			v = pda_realloc(s, ci->ranges, want * sizeof(*v));
+			if (!v)
+				return PD_ERR_NOMEM;
+			ci->ranges = v;
+			ci->ranges_alloc = want;
+		}
+		ci->ranges[ci->nr_ranges].low = low;
+		ci->ranges[ci->nr_ranges].high = high;
+		ci->ranges[ci->nr_ranges].scope = (uint32_t)ci->nr_scopes;
+		ci->ranges[ci->nr_ranges].up = NIL;
+		ci->nr_ranges++;
+	}
+	*idx = parent;
+	if (ci->nr_ranges == first)
+		return 0; /* no code: a declaration or an abstract instance */
+	if (ci->nr_scopes == ci->scopes_alloc) {
+		size_t want = ci->scopes_alloc ? ci->scopes_alloc * 2 : 64;
+		struct scope *v;
+
+		if (ci->nr_scopes >= MAX_SCOPES)
+			return PD_ERR_UNSUPPORTED;
+		v = pda_realloc(s, ci->scopes, want * sizeof(*v));
+		if (!v)
+			return PD_ERR_NOMEM;
+		ci->scopes = v;
+		ci->scopes_alloc = want;
+	}
+	ci->scopes[ci->nr_scopes].die = *die;
+	ci->scopes[ci->nr_scopes].parent = parent;
+	ci->scopes[ci->nr_scopes].sub = sub;
+	*idx = (uint32_t)ci->nr_scopes++;
+	return 0;
+}
+
+/* Every function and inlined call under die, parent the scope holding it. */
+static int walk(struct pda_session *s, struct cu_index *ci, Dwarf_Die *die,
+		uint32_t parent, unsigned depth)
+{
+	Dwarf_Die child;
+	int err;
+
+	if (depth > MAX_DEPTH || dwarf_child(die, &child) != 0)
+		return 0;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_subprogram &&
-		    dwarf_lowpc(&child, &l2) == 0 &&
-		    dwarf_highpc(&child, &h2) == 0 && l2 == low && h2 == high)
-			*sub = child;
+		int tag = dwarf_tag(&child);
+		uint32_t scope = parent;
+
+		if (tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_inlined_subroutine) {
+			err = add_scope(s, ci, &child, parent,
+					tag == DW_TAG_subprogram, &scope);
+			if (err)
+				return err;
+		}
+		if (dwarf_haschildren(&child)) {
+			err = walk(s, ci, &child, scope, depth + 1);
+			if (err)
+				return err;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/*
+ * By start; of ranges that start together, the longer first and then
+ * the later in the unit, so that an inner range always comes after the
+ * ones holding it.
+ */
+static int cmp_srange(const void *a, const void *b)
+{
+	const struct srange *ra = a, *rb = b;
+
+	if (ra->low != rb->low)
+		return ra->low < rb->low ? -1 : 1;
+	if (ra->high != rb->high)
+		return ra->high > rb->high ? -1 : 1;
+	return ra->scope < rb->scope ? -1 : ra->scope > rb->scope;
+}
+
+/* ranges sorted; each range's up: the innermost range holding its start */
+static int link_ranges(struct pda_session *s, struct cu_index *ci)
+{
+	uint32_t *stack, depth = 0;
+
+	qsort(ci->ranges, ci->nr_ranges, sizeof(*ci->ranges), cmp_srange);
+	stack = pda_malloc(s, (ci->nr_ranges + 1) * sizeof(*stack));
+	if (!stack)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < ci->nr_ranges; i++) {
+		while (depth &&
+		       ci->ranges[stack[depth - 1]].high <= ci->ranges[i].low)
+			depth--;
+		ci->ranges[i].up = depth ? stack[depth - 1] : NIL;
+		stack[depth++] = (uint32_t)i;
+	}
+	pda_free(s, stack);
+	return 0;
+}
+
+static void cu_index_free(struct pda_session *s, struct cu_index *ci)
+{
+	pda_free(s, ci->scopes);
+	pda_free(s, ci->ranges);
+	pda_free(s, ci);
+}
+
+/* The scope index of cudie's unit, built on first use. */
+static int get_index(struct pda_session *s, struct pda_dwarf *d,
+		     Dwarf_Die *cudie, struct cu_index **out)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	struct pda_hash_node *n;
+	struct cu_index *ci;
+	int err;
+
+	n = pda_hash_find(&d->units, pda_hash_u64(off), cu_eq, &off);
+	if (n) {
+		*out = (struct cu_index *)n;
+		return 0;
+	}
+	ci = pda_zalloc(s, sizeof(*ci));
+	if (!ci)
+		return PD_ERR_NOMEM;
+	ci->off = off;
+	ci->cudie = *cudie;
+	err = walk(s, ci, cudie, NIL, 0);
+	if (err == PD_ERR_UNSUPPORTED) {
+		pda_logf(s, PD_LOG_WARN,
+			 "DWARF unit at %#llx: over %zu "
+			 "scopes, the rest ignored",
+			 (unsigned long long)off, MAX_SCOPES);
+		err = 0;
+	}
+	if (!err)
+		err = link_ranges(s, ci);
+	ci->node.hash = pda_hash_u64(off);
+	if (!err)
+		err = pda_hash_add(s, &d->units, &ci->node);
+	if (err) {
+		cu_index_free(s, ci);
+		return err;
+	}
+	ci->next_all = d->all_units;
+	d->all_units = ci;
+	*out = ci;
+	return 0;
+}
+
+/* The innermost scope holding vaddr, or NIL. */
+static uint32_t innermost(const struct cu_index *ci, uint64_t vaddr)
+{
+	size_t lo = 0, hi = ci->nr_ranges;
+	uint32_t r;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ci->ranges[mid].low <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NIL;
+	/* the ranges holding vaddr all hold the last range starting before */
+	for (r = (uint32_t)(lo - 1); r != NIL; r = ci->ranges[r].up)
+		if (vaddr < ci->ranges[r].high)
+			return ci->ranges[r].scope;
+	return NIL;
 }
 
 int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    struct pda_inline *out, size_t max, size_t *nr)
 {
 	struct pda_dwarf *d;
-	Dwarf_Die cudie, *scopes = NULL;
-	int nr_scopes, err, found;
+	struct cu_index *ci;
+	Dwarf_Die cudie;
+	uint32_t sc;
+	int err, found;
 	size_t n = 0;
 
 	*nr = 0;
@@ -351,56 +576,40 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	found = find_cu(s, d, vaddr, &cudie);
 	if (found <= 0)
 		return found;
+	err = get_index(s, d, &cudie, &ci);
+	if (err)
+		return err;
 	/*
-	 * dwarf_getscopes continues past an inlined instance into its
-	 * abstract origin's scopes; the callers are the physical parents of
-	 * the innermost scope, as eu-addr2line walks them.
+	 * Up from the innermost scope: each inlined call's name with the
+	 * line in it, up to the function holding them.  Of scopes with the
+	 * same extent the later in the unit counts as inner, as addr2line
+	 * takes it: an inlined call covering all of its caller, and gas's
+	 * subprograms for the aliases of an assembler function.
 	 */
-	nr_scopes = dwarf_getscopes(&cudie, vaddr, &scopes);
-	if (nr_scopes > 0) {
-		Dwarf_Die inner = scopes[0];
+	for (sc = innermost(ci, vaddr); sc != NIL && n < max;
+	     sc = ci->scopes[sc].parent) {
+		struct scope *sp = &ci->scopes[sc];
+		const char *name = die_func_name(&sp->die);
 
-		free(scopes);
-		scopes = NULL;
-		nr_scopes = dwarf_getscopes_die(&inner, &scopes);
-	}
-	for (int i = 0; i < nr_scopes && n < max; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		const char *name;
-
-		if (tag != DW_TAG_inlined_subroutine &&
-		    tag != DW_TAG_subprogram)
-			continue;
-		if (tag == DW_TAG_subprogram)
-			last_alias(&cudie, &scopes[i]);
-		name = die_func_name(&scopes[i]);
 		out[n].func = pda_intern(s, name, strlen(name));
-		if (!out[n].func) {
-			err = PD_ERR_NOMEM;
-			break;
-		}
-		/* the line in this function: the row, or the call below it */
+		if (!out[n].func)
+			return PD_ERR_NOMEM;
 		if (!n) {
 			err = line_of(s, &cudie, vaddr, &out[n].file,
 				      &out[n].line);
-			if (err == PD_ERR_NOTFOUND)
-				err = 0;
+			if (err && err != PD_ERR_NOTFOUND)
+				return err;
 		}
-		if (err)
-			break;
 		n++;
-		if (tag == DW_TAG_subprogram)
+		if (sp->sub)
 			break;
 		if (n < max) {
-			err = call_site(s, &cudie, &scopes[i], &out[n].file,
+			err = call_site(s, &cudie, &sp->die, &out[n].file,
 					&out[n].line);
 			if (err)
-				break;
+				return err;
 		}
 	}
-	free(scopes);
-	if (err)
-		return err;
 	*nr = n;
 	return 0;
 }
