@@ -11,8 +11,9 @@
  * headers.  Each role takes the first usable file in this order (issue
  * 3):
  *
- *   1. --symfs DIR: DIR + the recorded path, resolved as the recording
- *      host would (pda_path_under: nothing leaves DIR);
+ *   1. --symfs DIR: DIR + the recorded path, resolved as a chroot
+ *      would (pda_path_under): ".." stops at DIR, an absolute symlink
+ *      is taken inside DIR, and nothing leads outside it;
  *   2. the perf build-id cache (--buildid-dir, else $HOME/.debug):
  *      .build-id/xx/rest, a directory holding elf and debug (perf >= 4.x)
  *      or the file itself, and the PATH/BUILDID/elf layout;
@@ -92,8 +93,18 @@ static void pop_comp(char *out, size_t *len)
  * the result must still lie under root's realpath (a mount point or a
  * change on disk while we walked).
  */
-int pda_path_under(const char *root, const char *path, char *out, size_t size,
-		   bool *escaped)
+static bool is_under(const char *real, const char *rroot)
+{
+	size_t n = strlen(rroot);
+
+	if (n == 1 && rroot[0] == '/')
+		return true;
+	return strncmp(real, rroot, n) == 0 &&
+	       (real[n] == '/' || real[n] == '\0');
+}
+
+static int walk_under(const char *root, const char *path, char *out,
+		      size_t size, bool *escaped)
 {
 	char rel[PDA_PATH_MAX];	 /* the resolved part, relative to root */
 	char todo[PDA_PATH_MAX]; /* what is left to walk */
@@ -163,16 +174,34 @@ int pda_path_under(const char *root, const char *path, char *out, size_t size,
 		return PD_ERR_NOTFOUND;
 	if (!realpath(full, real) || !realpath(root, rroot))
 		return PD_ERR_NOTFOUND;
-	root_len = strlen(rroot);
-	if (strncmp(real, rroot, root_len) != 0 ||
-	    (real[root_len] != '/' && real[root_len] != '\0' &&
-	     !(root_len == 1 && rroot[0] == '/'))) {
+	if (!is_under(real, rroot)) {
 		*escaped = true;
 		return PD_ERR_NOTFOUND;
 	}
 	if (snprintf(out, size, "%s", real) >= (int)size)
 		return PD_ERR_NOTFOUND;
 	return 0;
+}
+
+int pda_path_under(const char *root, const char *path, char *out, size_t size,
+		   bool *escaped)
+{
+	char full[PDA_PATH_MAX], real[PDA_PATH_MAX], rroot[PDA_PATH_MAX];
+	int rc = walk_under(root, path, out, size, escaped);
+
+	if (rc == 0 || *escaped)
+		return rc;
+	/*
+	 * Not there.  Say so more precisely when a symlink would have led
+	 * outside root had it been followed as it stands (perf's open of
+	 * root + path): such a link is refused, not missed.
+	 */
+	if (snprintf(full, sizeof(full), "%s/%s", root, path) <
+		    (int)sizeof(full) &&
+	    realpath(full, real) && realpath(root, rroot) &&
+	    !is_under(real, rroot))
+		*escaped = true;
+	return rc;
 }
 
 /* ---- the DSO table ------------------------------------------------- */
@@ -474,6 +503,8 @@ static int try_symfs(struct pda_session *s, struct pda_dso_ent *d,
 		if (!pda_pathf(shown, "%s%s%s", s->dsos.symfs,
 			       path[0] == '/' ? "" : "/", path))
 			return 0;
+		if (escaped)
+			d->escaped = true;
 		return pda_dso_tried(s, d, shown,
 				     escaped ? "outside --symfs" : NULL);
 	}
@@ -728,7 +759,9 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 		return 0;
 	}
 	d->d.state = PDA_DSO_MISSING;
-	d->d.why = d->mismatch ? "build-id mismatch" : "not found";
+	d->d.why = d->mismatch	? "build-id mismatch"
+		   : d->escaped ? "outside --symfs"
+				: "not found";
 	pda_logf(s, PD_LOG_DEBUG, "'%s': %s", d->d.name, d->d.why);
 	return 0;
 }

@@ -114,6 +114,7 @@ struct pda_dso_ent {
 	struct pda_jitmap *jit;	 /* JIT */
 	size_t nr_tried, tried_alloc;
 	bool mismatch;	     /* some candidate had another build-id */
+	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	struct pda_dso_ent *next_all; /* every DSO, for stats and freeing */
 };
@@ -173,9 +174,11 @@ bool pda_parse_hex(const char **p, const char *end, uint64_t *v);
 bool pda_pathf(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
 
 /*
- * path resolved under root: ".." never leaves it, and a symlink that
- * points outside it is refused.  @return 0 and the path in out,
- * PD_ERR_NOTFOUND (does not exist, or leaves root: *escaped set).
+ * path resolved under root as a chroot resolves it: ".." stops at root,
+ * a symlink's absolute target is taken inside root.  So nothing leads
+ * outside root; a path that would, followed as perf follows it (open of
+ * root + path), is refused with *escaped set.  @return 0 and the real
+ * path in out, or PD_ERR_NOTFOUND.
  */
 int pda_path_under(const char *root, const char *path, char *out, size_t size,
 		   bool *escaped);

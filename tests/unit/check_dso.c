@@ -100,6 +100,9 @@ START_TEST(t_symfs)
 	pt_path(p, "%s/lib/rel", root);
 	pt_path(shown, "../../../../../../../../../..%s", outside);
 	pt_symlink(shown, p);
+	/* an absolute link to a file outside: inside the root, not there */
+	pt_path(p, "%s/lib/out", root);
+	pt_symlink(outside, p);
 
 	pt_begin(&t);
 	map_demo(&t, 100, 0x10000000, "/usr/bin/demo", NULL);
@@ -108,6 +111,9 @@ START_TEST(t_symfs)
 	map_demo(&t, 100, 0x40000000, "/lib/rel", NULL);
 	/* on the host, not in the root: no build-id to vouch for it */
 	map_demo(&t, 100, 0x50000000, outside, NULL);
+	map_demo(&t, 100, 0x60000000, "/lib/out", NULL);
+	map_demo(&t, 100, 0x70000000, "/../../../../../../..//etc/../lib/out",
+		 NULL);
 	pt_run(&t, &o, &r);
 
 	ck_assert(resolved(&r, 0));
@@ -116,9 +122,16 @@ START_TEST(t_symfs)
 	ck_assert(resolved(&r, 2));
 	ck_assert(!resolved(&r, 3));
 	ck_assert(!resolved(&r, 4));
+	ck_assert(!resolved(&r, 5));
+	ck_assert(!resolved(&r, 6));
+	/* refused, and said so: followed as they stand, they lead out */
 	m = pt_missing(&r, "/lib/rel");
 	ck_assert_ptr_nonnull(m);
-	ck_assert_str_eq(m->why, "not found");
+	ck_assert_str_eq(m->why, "outside --symfs");
+	ck_assert(pt_tried(m, root, "(outside --symfs)"));
+	m = pt_missing(&r, "/lib/out");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->why, "outside --symfs");
 	m = pt_missing(&r, outside);
 	ck_assert_ptr_nonnull(m);
 	/* looked for inside the root only */
