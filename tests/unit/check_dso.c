@@ -301,6 +301,92 @@ START_TEST(t_kallsyms_cache)
 }
 END_TEST
 
+/*
+ * --vmlinux: symbols from an ELF, placed through the reloc symbol the
+ * kernel map names ("[kernel.kallsyms]_start" here: demo stands in for a
+ * vmlinux), its build-id checked against the capture's.
+ */
+START_TEST(t_vmlinux)
+{
+	uint64_t start_sym, size, kbase = 0xffffffff81000000ull;
+	unsigned char wrong[20];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .vmlinux = demo);
+
+	ck_assert(pt_elf_sym(demo, "_start", &start_sym, &size));
+	memcpy(wrong, elf.build_id, sizeof(wrong));
+	wrong[3] ^= 1;
+	for (int run = 0; run < 2; run++) {
+		const uint64_t cc[] = {PD_CONTEXT_KERNEL,
+				       kbase + hash_block + 1};
+
+		pt_begin(&t);
+		pt_build_id(&t, K, -1, run ? wrong : elf.build_id,
+			    elf.build_id_size, "[kernel.kallsyms]");
+		/* _start recorded at kbase + its link address */
+		pt_mmap(&t, K, (uint32_t)-1, 0, kbase, 0x100000,
+			kbase + start_sym, "[kernel.kallsyms]_start");
+		pt_sample(&t, K, 100, 100, cc[1], cc, 2);
+		pt_run(&t, &o, &r);
+		if (run == 0) {
+			ck_assert_ptr_nonnull(r.stacks[0].frames[0].sym);
+			ck_assert_str_eq(r.stacks[0].frames[0].sym,
+					 "hash_block");
+			ck_assert_uint_eq(r.stacks[0].frames[0].sym_off, 1);
+			ck_assert_str_eq(r.stacks[0].frames[0].dso,
+					 "[kernel.kallsyms]");
+		} else {
+			const struct pda_missing_dso *m =
+				pt_missing(&r, "[kernel.kallsyms]");
+
+			ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+			ck_assert_ptr_nonnull(m);
+			ck_assert(pt_tried(m, demo, "(build-id mismatch)"));
+		}
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
+/*
+ * debuginfod through libdebuginfod, with a file:// server (libcurl reads
+ * it as a directory of buildid/ID/executable): only when DEBUGINFOD_URLS
+ * is set, never with no_debuginfod.
+ */
+START_TEST(t_debuginfod)
+{
+	char id[41], p[PMAX], url[PMAX], cache[PMAX];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o);
+
+	for (unsigned i = 0; i < elf.build_id_size; i++)
+		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
+	pt_path(p, "%s/server/buildid/%s/executable", tmp, id);
+	pt_copy(demo, p);
+	pt_path(url, "file://%s/server", tmp);
+	pt_path(cache, "%s/dcache", tmp);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	unsetenv("DEBUGINFOD_PROGRESS");
+	for (int run = 0; run < 3; run++) {
+		if (run == 0)
+			unsetenv("DEBUGINFOD_URLS");
+		else
+			setenv("DEBUGINFOD_URLS", url, 1);
+		o.no_debuginfod = run == 2;
+		pt_begin(&t);
+		map_demo(&t, 100, 0x10000000, "/nonexistent/dbg/demo",
+			 elf.build_id);
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0) == (run == 1), "run %d", run);
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
 /* This host's notes, read here without libpda. */
 static unsigned host_build_id(unsigned char *id)
 {
@@ -467,6 +553,8 @@ Suite *dso_suite(void)
 	tcase_add_test(tc, t_buildid_cache);
 	tcase_add_test(tc, t_buildid_mismatch);
 	tcase_add_test(tc, t_kallsyms_cache);
+	tcase_add_test(tc, t_vmlinux);
+	tcase_add_test(tc, t_debuginfod);
 	tcase_add_test(tc, t_host_kallsyms);
 	tcase_add_test(tc, t_perf_map);
 	tcase_add_test(tc, t_perf_map_corpus);
