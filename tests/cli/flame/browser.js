@@ -4,7 +4,7 @@
 //
 //	node browser.js SPEC.json
 //
-// SPEC: { chromium, svg, zoom: [names from the root's child down],
+// SPEC (flamespec.py): { browser, svg, zoom: [names from the root's child down],
 //         visible: frames shown when zoomed, regex, matchedZoomed,
 //         matchedAll (strings as the page prints them, "12.34"),
 //         shots: a directory for PNGs, or null }
@@ -51,7 +51,7 @@ async function shot(page, name) {
 
 (async () => {
 	const browser = await chromium.launch({
-		executablePath: spec.chromium,
+		executablePath: spec.browser,
 		args: ['--no-sandbox', '--disable-gpu'],
 	});
 	const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
