@@ -178,6 +178,8 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d)
 	rc = read_owned(s, path, &buf, &len, &why);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
+	if (rc == PD_ERR_UNSUPPORTED)
+		why = "too big";
 	if (rc < 0) {
 		d->d.state = PDA_DSO_MISSING;
 		d->d.why = why ? why : "not found";

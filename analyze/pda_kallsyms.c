@@ -54,7 +54,7 @@ int pda_read_fd(struct pda_session *s, int fd, size_t max, char **buf,
 
 		/* one byte kept for the NUL */
 		if (used + 1 >= alloc &&
-		    (rc = PDA_GROW(s, p, alloc, used + 65536, max + 1)) < 0)
+		    (rc = PDA_GROW(s, p, alloc, used + 65536, max + 65536)) < 0)
 			break;
 		n = read(fd, p + used, alloc - used - 1);
 		if (n < 0 && errno == EINTR)
@@ -67,7 +67,7 @@ int pda_read_fd(struct pda_session *s, int fd, size_t max, char **buf,
 			break;
 		used += (size_t)n;
 		if (used >= max) {
-			rc = PD_ERR_NOMEM; /* over the cap */
+			rc = PD_ERR_UNSUPPORTED; /* over the cap */
 			break;
 		}
 	}
@@ -363,10 +363,10 @@ static int try_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
 	int rc;
 
 	rc = pda_read_file(s, path, KALLSYMS_MAX, &buf, &len);
-	if (rc == PD_ERR_NOMEM && !buf) {
-		/* over the cap or out of memory: say so, go on */
-		return pda_dso_tried(s, d, path, "too big or out of memory");
-	}
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc == PD_ERR_UNSUPPORTED)
+		return pda_dso_tried(s, d, path, "too big");
 	if (rc < 0)
 		return pda_dso_tried(s, d, path, NULL);
 	rc = pda_ksyms_parse(s, buf, len, &k, &why);

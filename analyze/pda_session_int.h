@@ -212,8 +212,8 @@ int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
 /*
  * Read a whole file (also /proc files, whose size reads as 0), at most
  * max bytes, into a NUL-terminated buffer of the session's allocator.
- * @return 0, PD_ERR_NOTFOUND (cannot open), PD_ERR_IO, PD_ERR_NOMEM (or
- * over max).
+ * @return 0, PD_ERR_NOTFOUND (cannot open), PD_ERR_IO, PD_ERR_UNSUPPORTED
+ * (more than max bytes) or PD_ERR_NOMEM.
  */
 int pda_read_file(struct pda_session *s, const char *path, size_t max,
 		  char **buf, size_t *len);
