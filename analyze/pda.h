@@ -129,7 +129,10 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 struct pda_missing_dso {
 	const char *dso;	/* as recorded */
 	uint64_t nr_samples;	/* samples with a frame in it */
-	const char *const *tried; /* paths looked at, NULL-terminated */
+	const char *const *tried; /* paths looked at, NULL-terminated;
+				   * "PATH (why)" when PATH was there but
+				   * not used ("build-id mismatch",
+				   * "outside --symfs", "not ELF"...) */
 	const char *why;	/* "not found", "build-id mismatch", ... */
 };
 
@@ -429,8 +432,8 @@ int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 int pda_flame_add_folded(struct pda_flame *fl, const char *line,
 			 size_t len);
 
-/* Sort and lay out the tree; no stacks can be added after it.
- * @return 0 or PD_ERR_NOMEM. */
+/* Sort and lay out the tree; no stacks can be added after it, and after
+ * a failure the tree can only be freed.  @return 0 or PD_ERR_NOMEM. */
 int pda_flame_finish(struct pda_flame *fl);
 
 /* The nodes, after pda_flame_finish() (else NULL, *nr = 0).  Valid until
