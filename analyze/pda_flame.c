@@ -61,6 +61,7 @@ struct pda_flame {
 	const struct pd_alloc *alloc;
 	bool reverse;
 	bool finished;
+	bool broken; /* pda_flame_finish() failed: free only */
 	char errmsg[128];
 
 	struct bnode *nodes;
@@ -388,7 +389,7 @@ int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 	uint32_t cur = 0, name;
 	int rc;
 
-	if (fl->finished)
+	if (fl->finished || fl->broken)
 		return set_err(fl, PD_ERR_API, "stack added after finish");
 	if (count == 0)
 		return 0;
@@ -556,9 +557,18 @@ int pda_flame_finish(struct pda_flame *fl)
 
 	if (fl->finished)
 		return 0;
+	if (fl->broken)
+		return set_err(fl, PD_ERR_API, "finish failed before");
+	fl->broken = true; /* until it succeeds */
 	rc = sort_children(fl);
 	if (rc < 0)
 		return set_err(fl, rc, "out of memory");
+	/* no more lookups: the tables' memory can go before the layout's
+	 * arrives (a tree of millions of nodes) */
+	xfree(fl, fl->kids.slots);
+	xfree(fl, fl->name_tab.slots);
+	memset(&fl->kids, 0, sizeof(fl->kids));
+	memset(&fl->name_tab, 0, sizeof(fl->name_tab));
 	fl->out = xmalloc(fl, fl->nr_nodes * sizeof(*fl->out));
 	name_map = xmalloc(fl, fl->nr_names * sizeof(*name_map));
 	if (!fl->out || !name_map ||
@@ -617,6 +627,11 @@ int pda_flame_finish(struct pda_flame *fl)
 	fl->nr_out = nr_out;
 	fl->nr_names_out = nr_names_out;
 	fl->finished = true;
+	fl->broken = false;
+	/* the output holds all a caller needs; the names stay */
+	xfree(fl, fl->nodes);
+	fl->nodes = NULL;
+	fl->nr_nodes = fl->alloc_nodes = 0;
 out:
 	xfree(fl, stack);
 	xfree(fl, name_map);

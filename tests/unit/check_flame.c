@@ -313,9 +313,21 @@ START_TEST(test_nomem)
 		for (size_t i = 0; rc == 0 && i < 5; i++)
 			rc = pda_flame_add_folded(fl, lines[i],
 						  strlen(lines[i]));
-		if (rc == 0)
-			rc = pda_flame_finish(fl);
-		if (rc == 0) {
+		if (rc < 0) {
+			ck_assert_int_eq(rc, PD_ERR_NOMEM);
+			pda_flame_free(fl);
+			ck_assert_int_eq(f.nr_live, 0);
+			continue;
+		}
+		rc = pda_flame_finish(fl);
+		if (rc < 0) {
+			/* after a failed finish, only free */
+			ck_assert_int_eq(rc, PD_ERR_NOMEM);
+			f.left = 1000;
+			ck_assert_int_eq(pda_flame_finish(fl), PD_ERR_API);
+			ck_assert_int_eq(pda_flame_add_folded(fl, "a 1", 3),
+					 PD_ERR_API);
+		} else {
 			char *d = describe(fl);
 
 			ck_assert_str_eq(d, "all 15 0 0 0 0\n"
@@ -328,8 +340,6 @@ START_TEST(test_nomem)
 					    "g 5 5 10 1 0\n");
 			free(d);
 			done = true;
-		} else {
-			ck_assert_int_eq(rc, PD_ERR_NOMEM);
 		}
 		pda_flame_free(fl);
 		ck_assert_int_eq(f.nr_live, 0);
