@@ -11,6 +11,7 @@
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define MAX_DECOMP_BYTES ((size_t)1 << 31)
 
@@ -128,6 +129,10 @@ int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec)
 		out.size = r->dnext_cap - used;
 		out.pos = 0;
 		ret = ZSTD_decompressStream(r->dctx, &out, &in);
+		/* our allocator said no: that is not damage in the file */
+		if (ZSTD_isError(ret) &&
+		    ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation)
+			return PD_ERR_NOMEM;
 		if (ZSTD_isError(ret)) {
 			pd_reader_damage(r, rec->offset, 0,
 					 "%s record at offset 0x%llx: zstd: %s",

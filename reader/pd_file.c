@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define PERF_MAGIC2 0x32454c4946524550ull	/* "PERFILE2" read as LE */
 #define PERF_MAGIC2_SWAPPED 0x50455246494c4532ull
@@ -447,6 +448,11 @@ static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
 		ob.pos = 0;
 		ret = ZSTD_decompressStream(ds, &ob, &in);
 		used += ob.pos;
+		if (ZSTD_isError(ret) &&
+		    ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation) {
+			rc = PD_ERR_NOMEM;
+			break;
+		}
 		if (ZSTD_isError(ret)) {
 			rc = PD_CORRUPT(f, "zstd-compressed file: %s at input "
 					"offset 0x%zx",

@@ -40,21 +40,14 @@
 #define DEFAULT_SWEEP_MAX (64 * 1024)
 
 /*
- * "sampled" rather than "sweep" while a reader bug the sweep finds is
- * open, so that `make check` stays green: a zstd allocation failure
- * (ZSTD_error_memory_allocation, now that zstd allocates through our
- * hooks) is reported as damage in the file, not as PD_ERR_NOMEM, in
- * pd_decomp_chunk() (a warning and exit 0) and in unzstd() in pd_file.c
- * (PD_ERR_FORMAT).  Checking ZSTD_getErrorCode(ret) ==
- * ZSTD_error_memory_allocation (<zstd_errors.h>) before the damage path
- * in both makes the sweep pass on testdata, testdata/corrupt,
- * ../shared/corpus and every input libFuzzer found.  `FUZZ_OOM=sweep
- * make check-fuzz` shows the bug; set this to "sweep" once it is fixed.
- * (The sweep's earlier finds, the ids leak in read_attrs() and the NOMEM
- * dropped by pd_file_apply_event_desc(), are fixed; tests/fuzz/corpus/
- * oom-* are the inputs libFuzzer found them with.)
+ * "sweep": every allocation of each input fails once in turn, so each
+ * out-of-memory path is taken on every input (about 50 ms in all).  The
+ * inputs libFuzzer found with it are kept in tests/fuzz/corpus/ (oom-*,
+ * crash-*): the ids leak in read_attrs(), the NOMEM dropped by
+ * pd_file_apply_event_desc(), and zstd allocation failures reported as
+ * damage instead of PD_ERR_NOMEM.
  */
-#define REPLAY_OOM_DEFAULT "sampled"
+#define REPLAY_OOM_DEFAULT "sweep"
 
 struct paths {
 	char **v;
