@@ -28,8 +28,7 @@
 const char cmd_flame_usage[] = "pdtool flame [-o OUT] [--format "
 			       "svg|speedscope] [OPTIONS] {FILE | FOLDED}";
 const char cmd_flame_summary[] =
-	"draw a capture or folded stacks as a flame graph or speedscope "
-	"profile";
+	"draw a flame graph (SVG) or a speedscope profile";
 const char cmd_flame_options[] =
 	"  FILE                a perf.data capture, folded as\n"
 	"                      'pdtool fold --kernel FILE' folds it\n"
