@@ -155,13 +155,19 @@ static uint64_t hash_id(uint64_t id)
 	return id;
 }
 
-static int id_table_put(struct pd_file *f, uint64_t id, uint32_t evsel_idx);
+static void id_table_put(struct pd_file *f, uint64_t id, uint32_t evsel_idx);
 
-static int id_table_grow(struct pd_file *f)
+/* Room for `more` ids without growing again (so inserting cannot fail). */
+static int id_table_reserve(struct pd_file *f, size_t more)
 {
 	struct pd_id_slot *old = f->id_table;
 	size_t old_cap = f->id_cap;
-	size_t cap = old_cap ? old_cap * 2 : 64;
+	size_t cap = old_cap ? old_cap : 64;
+
+	while ((f->id_count + more) * 2 > cap)
+		cap *= 2;
+	if (cap == old_cap)
+		return 0;
 
 	f->id_table = pd_zalloc(&f->mem, cap * sizeof(*f->id_table));
 	if (!f->id_table) {
@@ -177,25 +183,23 @@ static int id_table_grow(struct pd_file *f)
 	return 0;
 }
 
-static int id_table_put(struct pd_file *f, uint64_t id, uint32_t evsel_idx)
+/* Insert into a table with room reserved: never allocates. */
+static void id_table_put(struct pd_file *f, uint64_t id, uint32_t evsel_idx)
 {
 	size_t i;
 
-	if ((f->id_count + 1) * 2 > f->id_cap)
-		PD_TRY(id_table_grow(f));
 	i = hash_id(id) & (f->id_cap - 1);
 	while (f->id_table[i].evsel) {
 		if (f->id_table[i].id == id) {
 			/* perf keeps the last; so do we */
 			f->id_table[i].evsel = evsel_idx + 1;
-			return 0;
+			return;
 		}
 		i = (i + 1) & (f->id_cap - 1);
 	}
 	f->id_table[i].id = id;
 	f->id_table[i].evsel = evsel_idx + 1;
 	f->id_count++;
-	return 0;
 }
 
 const struct pd_evsel *pd_file_evsel_by_id(const struct pd_file *f,
@@ -227,6 +231,8 @@ int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
 		return PD_CORRUPT(f, "event '%s': more than %u sample ids",
 				  evsel->name, MAX_IDS_PER_EVSEL);
 	total = evsel->nr_ids + nr_ids;
+	/* O6: both allocations first, so a failure changes nothing */
+	PD_TRY(id_table_reserve(f, nr_ids));
 	all = pd_realloc(&f->mem, owned(evsel->ids), total * sizeof(*all));
 	if (!all)
 		return PD_ERR_NOMEM;
@@ -234,21 +240,28 @@ int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
 	evsel->ids = all;
 	evsel->nr_ids = total;
 	for (size_t i = 0; i < nr_ids; i++)
-		PD_TRY(id_table_put(f, ids[i], evsel->idx));
+		id_table_put(f, ids[i], evsel->idx);
 	return 0;
 }
 
-static void update_common_layout(struct pd_file *f, const struct pd_evsel *e)
+/* The id positions every event shares, or -2 when they disagree. */
+static void update_common_layout(struct pd_file *f)
 {
-	if (f->nr_evsels == 1) {
-		f->sample_id_pos = e->id_pos;
-		f->trailer_is_pos = e->is_pos;
-		return;
+	f->sample_id_pos = -1;
+	f->trailer_is_pos = -1;
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		const struct pd_evsel *e = f->evsels[i];
+
+		if (i == 0) {
+			f->sample_id_pos = e->id_pos;
+			f->trailer_is_pos = e->is_pos;
+			continue;
+		}
+		if (f->sample_id_pos != e->id_pos)
+			f->sample_id_pos = -2;
+		if (f->trailer_is_pos != e->is_pos)
+			f->trailer_is_pos = -2;
 	}
-	if (f->sample_id_pos != e->id_pos)
-		f->sample_id_pos = -2;
-	if (f->trailer_is_pos != e->is_pos)
-		f->trailer_is_pos = -2;
 }
 
 int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
@@ -276,10 +289,15 @@ int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
 	}
 	evsel_calc_layout(e);
 	f->evsels[f->nr_evsels++] = e;
-	update_common_layout(f, e);
 	rc = pd_file_index_ids(f, e, ids, nr_ids);
-	if (rc < 0)
-		return rc; /* e stays listed, so it is freed with f */
+	if (rc < 0) {
+		/* O6: the file is as it was before the call */
+		f->nr_evsels--;
+		pd_free(&f->mem, owned(e->name));
+		pd_free(&f->mem, e);
+		return rc;
+	}
+	update_common_layout(f);
 	if (out)
 		*out = e;
 	return 0;
