@@ -186,8 +186,14 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "cannot read '%s': %s", pd_file_name(f),
 		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
-	if (o.count)
+	if (o.count) {
+		const struct pd_reader_stats *rs = pd_reader_stats(r);
+
+		totals->nr_compressed = rs->nr_compressed;
+		totals->compressed_bytes = rs->compressed_bytes;
+		totals->decompressed_bytes = rs->decompressed_bytes;
 		pde_dump_totals(ctx->out, o.json, totals);
+	}
 
 	st = pd_reader_stats(r);
 	if (st->damaged) {

@@ -112,6 +112,9 @@ struct pde_dump_totals {
 	uint64_t nr_other_type;		/* types >= PD_REC_TYPE_MAX */
 	uint64_t samples_decoded;
 	uint64_t failed;		/* records that failed to decode */
+	uint64_t nr_compressed;		/* zstd chunks unpacked */
+	uint64_t compressed_bytes;	/* their input */
+	uint64_t decompressed_bytes;	/* their output */
 };
 
 /* The totals as a table, or as one JSON object with json. */

@@ -907,6 +907,13 @@ void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
 		pde_json_end_object(&j);
 		pde_json_u64(&j, "samples_decoded", t->samples_decoded);
 		pde_json_u64(&j, "failed", t->failed);
+		if (t->nr_compressed) {
+			pde_json_u64(&j, "compressed_chunks", t->nr_compressed);
+			pde_json_u64(&j, "compressed_bytes",
+				     t->compressed_bytes);
+			pde_json_u64(&j, "decompressed_bytes",
+				     t->decompressed_bytes);
+		}
 		pde_json_end_object(&j);
 		pde_json_newline(&j);
 		return;
@@ -914,4 +921,10 @@ void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
 	fprintf(out, "%-24s %12" PRIu64 "\n", "samples decoded",
 		t->samples_decoded);
 	fprintf(out, "%-24s %12" PRIu64 "\n", "failed to decode", t->failed);
+	if (t->nr_compressed)
+		fprintf(out,
+			"%-24s %12" PRIu64 " (%" PRIu64 " bytes of zstd to %" PRIu64
+			" bytes of records)\n",
+			"compressed chunks", t->nr_compressed,
+			t->compressed_bytes, t->decompressed_bytes);
 }
