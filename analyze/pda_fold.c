@@ -630,8 +630,10 @@ static bool stack_eq(const void *item, const void *key)
 	const struct stack *s = item;
 	const struct stack_key *k = key;
 
+	/* a stack of no frames (a sample without a callchain) has no array */
 	return s->root == k->root && s->nr == k->nr &&
-	       memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0;
+	       (k->nr == 0 ||
+		memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0);
 }
 
 /* Count weight for the stack root + fd->buf[0..nr). */
@@ -660,7 +662,8 @@ static int count_stack(struct pda_fold *fd, struct atom *root, size_t nr,
 		st->weight = 0;
 		st->root = root;
 		st->nr = (uint32_t)nr;
-		memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
+		if (nr)
+			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
 		slot->hash = h;
 		slot->item = st;
 		fd->stacks.nr++;

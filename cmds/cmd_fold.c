@@ -715,7 +715,7 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		fprintf(stderr, "; %zu binaries not found: %s (tried %s",
 			ps->nr_missing, m->dso,
 			m->tried && m->tried[0] ? m->tried[0] : "nothing");
-		for (size_t j = 1; m->tried && m->tried[j]; j++)
+		for (size_t j = 1; m->tried && m->tried[0] && m->tried[j]; j++)
 			fprintf(stderr, ", %s", m->tried[j]);
 		fprintf(stderr, ")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
 	}
