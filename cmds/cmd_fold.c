@@ -540,9 +540,9 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	st = pda_script_stats(ps);
 	t = pda_fold_totals(fd);
 	fprintf(stderr,
-		"pdtool fold: %" PRIu64 " samples folded into %zu stacks; "
+		"pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
 		"%.1f%% of weight with unresolved frames",
-		t->nr_samples, t->nr_stacks,
+		ctx->cmd, t->nr_samples, t->nr_stacks,
 		pct(t->weight_unresolved, t->weight));
 	if (st->event && st->nr_events > 1)
 		fprintf(stderr,
@@ -662,34 +662,36 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 
 	if (ctx->verbose) {
 		fprintf(stderr,
-			"pdtool fold: samples folded: %" PRIu64 " of %" PRIu64
+			"pdtool %s: samples folded: %" PRIu64 " of %" PRIu64
 			" (%" PRIu64 " filtered out, %" PRIu64
 			" undecodable)\n",
-			t->nr_samples, c->nr_samples, filtered, c->bad);
-		fprintf(stderr, "pdtool fold: distinct stacks: %zu\n",
+			ctx->cmd, t->nr_samples, c->nr_samples, filtered,
+			c->bad);
+		fprintf(stderr, "pdtool %s: distinct stacks: %zu\n", ctx->cmd,
 			t->nr_stacks);
 		fprintf(stderr,
-			"pdtool fold: weight with unresolved frames: %.1f%% "
+			"pdtool %s: weight with unresolved frames: %.1f%% "
 			"(%" PRIu64 " of %" PRIu64 ")\n",
-			pct(t->weight_unresolved, t->weight),
+			ctx->cmd, pct(t->weight_unresolved, t->weight),
 			t->weight_unresolved, t->weight);
-		fprintf(stderr, "pdtool fold: lost samples: %" PRIu64 "\n",
-			c->lost);
+		fprintf(stderr, "pdtool %s: lost samples: %" PRIu64 "\n",
+			ctx->cmd, c->lost);
 		if (t->nr_truncated)
 			fprintf(stderr,
-				"pdtool fold: stacks cut at --max-stack: "
+				"pdtool %s: stacks cut at --max-stack: "
 				"%" PRIu64 "\n",
-				t->nr_truncated);
+				ctx->cmd, t->nr_truncated);
 		for (size_t i = 0; i < ev->nr_seen && i < 8; i++)
-			fprintf(stderr, "pdtool fold: event: %s\n",
+			fprintf(stderr, "pdtool %s: event: %s\n", ctx->cmd,
 				ev->seen[i]->name);
 		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
 			const struct pda_missing_dso *m = &ps->missing[i];
 
 			fprintf(stderr,
-				"pdtool fold: binary not found: %s (%" PRIu64
+				"pdtool %s: binary not found: %s (%" PRIu64
 				" samples; %s)",
-				m->dso, m->nr_samples, m->why ? m->why : "");
+				ctx->cmd, m->dso, m->nr_samples,
+				m->why ? m->why : "");
 			for (size_t j = 0; m->tried && m->tried[j]; j++)
 				fprintf(stderr, "%s%s",
 					j ? ", " : "; tried: ", m->tried[j]);
@@ -698,9 +700,9 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		return;
 	}
 	fprintf(stderr,
-		"pdtool fold: %" PRIu64 " samples folded into %zu stacks; "
+		"pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
-		t->nr_samples, t->nr_stacks,
+		ctx->cmd, t->nr_samples, t->nr_stacks,
 		pct(t->weight_unresolved, t->weight), c->lost);
 	if (filtered)
 		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
@@ -818,9 +820,9 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	progress_end(&prog);
 	if (o->event && !ev.any_matched) {
 		fprintf(stderr,
-			"pdtool fold: no samples of event '%s'; the "
+			"pdtool %s: no samples of event '%s'; the "
 			"capture's events:",
-			o->event);
+			ctx->cmd, o->event);
 		for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
 			fprintf(stderr, " %s", pd_file_evsel(f, i)->name);
 		fputc('\n', stderr);
