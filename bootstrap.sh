@@ -37,6 +37,25 @@ if [ -n "$missing" ]; then
 fi
 
 target=${1:-demo}
+
+# The tests also drive a real browser (tests/cli/flame/browser.test): on
+# the test targets, install Debian's chromium and the npm packages the
+# browser tests use.  Without them those tests skip, saying why.
+case "$target" in
+check | asan)
+	if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+		echo "bootstrap: installing chromium for the browser tests"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends chromium ||
+			echo "bootstrap: chromium not installed; browser tests will skip"
+	fi
+	if command -v npm >/dev/null 2>&1 &&
+		[ ! -d tests/cli/flame/node_modules ]; then
+		(cd tests/cli/flame && npm ci --no-audit --no-fund --loglevel=error) ||
+			echo "bootstrap: npm ci failed; browser and schema tests will skip"
+	fi
+	;;
+esac
 [ $# -gt 0 ] && shift
 jobs=$(nproc 2>/dev/null || echo 2)
 make -j"$jobs" "$@"
