@@ -200,7 +200,8 @@ static int build_ranges(struct pda_session *s, struct pda_dwarf *d)
 		}
 		off = next;
 	}
-	qsort(d->ranges, d->nr_ranges, sizeof(*d->ranges), cmp_range);
+	if (d->nr_ranges > 1)
+		qsort(d->ranges, d->nr_ranges, sizeof(*d->ranges), cmp_range);
 	return 0;
 }
 
@@ -472,7 +473,9 @@ static int link_ranges(struct pda_session *s, struct cu_index *ci)
 {
 	uint32_t *stack, depth = 0;
 
-	qsort(ci->ranges, ci->nr_ranges, sizeof(*ci->ranges), cmp_srange);
+	if (ci->nr_ranges > 1)
+		qsort(ci->ranges, ci->nr_ranges, sizeof(*ci->ranges),
+		      cmp_srange);
 	stack = pda_malloc(s, (ci->nr_ranges + 1) * sizeof(*stack));
 	if (!stack)
 		return PD_ERR_NOMEM;

@@ -81,6 +81,13 @@ static int cmp_relpos(const void *a, const void *b)
 	return pa->idx < pb->idx ? -1 : pa->idx > pb->idx;
 }
 
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct relpos *pa = a, *pb = b;
+
+	return pa->offset < pb->offset ? -1 : pa->offset > pb->offset;
+}
+
 /* ri->order: the relocations by the GOT slot they fill. */
 static int sort_by_slot(struct pda_session *s, struct relinfo *ri)
 {
@@ -175,7 +182,7 @@ int pda_plt_perf61(struct pda_session *s, struct pda_symtab *t,
 	if (!ri.data || !syms)
 		return 0;
 	ri.rela = relsh.sh_type == SHT_RELA;
-	ri.nr = relsh.sh_size / relsh.sh_entsize;
+	ri.nr = ri.data->d_size / relsh.sh_entsize;
 	ri.order = NULL;
 	switch (e->machine) {
 	case EM_ARM:
@@ -239,7 +246,7 @@ static int plt_add(struct pda_session *s, struct pda_symtab *t, uint64_t start,
 		struct pda_pltent *v;
 
 		if (t->nr_plt >= PDA_SYMS_MAX)
-			return 0;
+			return PD_ERR_UNSUPPORTED;
 		v = pda_realloc(s, t->plt, want * sizeof(*v));
 		if (!v)
 			return PD_ERR_NOMEM;
@@ -315,20 +322,57 @@ static uint64_t x86_64_plt_disp(const unsigned char *p, size_t avail)
 	return n + 6 + (uint64_t)disp;
 }
 
-/* .plt.got entries, named by the .rela.dyn relocation of their GOT slot. */
+/* .rela.dyn's relocations that name a symbol, by the slot they fill. */
+static int slots_of(struct pda_session *s, Elf_Data *rel, size_t nr,
+		    struct relpos **out, size_t *nr_out)
+{
+	struct relpos *v = nr ? pda_malloc(s, nr * sizeof(*v)) : NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (nr && !v)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Rela ra;
+
+		if (!gelf_getrela(rel, (int)i, &ra))
+			break;
+		if (!GELF_R_SYM(ra.r_info))
+			continue;
+		v[n].offset = ra.r_offset;
+		v[n].idx = (uint32_t)GELF_R_SYM(ra.r_info);
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_relpos);
+	*out = v;
+	*nr_out = n;
+	return 0;
+}
+
+/*
+ * .plt.got entries, named by the .rela.dyn relocation of the GOT slot
+ * their jmp reads.  (perf computes the slot from .plt.got's file offset
+ * where it means its address; they are equal in PIEs and shared objects,
+ * and here the address is used.)
+ */
 static int plt_got(struct pda_session *s, struct pda_symtab *t,
 		   const struct pda_elf *e)
 {
 	GElf_Shdr sh, relsh, dynsh;
 	Elf_Scn *scn = pda_elf_section(e, ".plt.got", &sh), *relscn, *dynscn;
 	Elf_Data *code, *rel = NULL, *syms = NULL;
-	size_t nr_rel = 0;
-	int err;
+	struct relpos *slots = NULL;
+	size_t nr_slots = 0;
+	int err = 0;
 
 	if (!scn || !sh.sh_entsize || sh.sh_type == SHT_NOBITS)
 		return 0;
-	plt_scn(t, &sh);
 	code = elf_getdata(scn, NULL);
+	if (!code || !code->d_buf)
+		return 0;
+	plt_scn(t, &sh);
 	if (e->machine == EM_X86_64) {
 		relscn = pda_elf_section(e, ".rela.dyn", &relsh);
 		if (relscn && relsh.sh_link && relsh.sh_entsize &&
@@ -338,45 +382,35 @@ static int plt_got(struct pda_session *s, struct pda_symtab *t,
 			    dynsh.sh_link) {
 				rel = elf_getdata(relscn, NULL);
 				syms = elf_getdata(dynscn, NULL);
-				nr_rel = relsh.sh_size / relsh.sh_entsize;
 			}
 		}
+		if (rel && syms)
+			err = slots_of(s, rel, rel->d_size / relsh.sh_entsize,
+				       &slots, &nr_slots);
 	}
-	for (uint64_t i = 0; i < sh.sh_size; i += sh.sh_entsize) {
+	for (uint64_t i = 0; !err && i < code->d_size; i += sh.sh_entsize) {
 		const char *base = "", *name;
-		uint64_t disp = 0;
+		uint64_t disp =
+			x86_64_plt_disp((const unsigned char *)code->d_buf + i,
+					code->d_size - i);
+		struct relpos key, *hit;
 
-		if (rel && syms && code && code->d_buf && i < code->d_size)
-			disp = x86_64_plt_disp(
-				(const unsigned char *)code->d_buf + i,
-				code->d_size - i);
-		if (disp) {
-			/* the GOT slot, as perf compares it: an offset */
-			uint64_t slot = sh.sh_offset + i + disp;
-
-			for (size_t r = 0; r < nr_rel; r++) {
-				GElf_Rela ra;
-
-				if (!gelf_getrela(rel, (int)r, &ra))
-					break;
-				if (GELF_R_SYM(ra.r_info) &&
-				    ra.r_offset == slot) {
-					base = dynsym_name(e->elf, syms,
-							   dynsh.sh_link,
-							   (uint32_t)GELF_R_SYM(
-								   ra.r_info));
-					break;
-				}
-			}
+		if (disp && nr_slots) {
+			key.offset = sh.sh_addr + i + disp;
+			key.idx = 0;
+			hit = bsearch(&key, slots, nr_slots, sizeof(*slots),
+				      cmp_slot);
+			if (hit)
+				base = dynsym_name(e->elf, syms, dynsh.sh_link,
+						   hit->idx);
 		}
 		err = intern_plt_name(s, base, sh.sh_offset + i, &name);
 		if (!err)
 			err = plt_add(s, t, sh.sh_offset + i, sh.sh_entsize,
 				      sh.sh_addr + i, name);
-		if (err)
-			return err;
 	}
-	return 0;
+	pda_free(s, slots);
+	return err == PD_ERR_UNSUPPORTED ? 0 : err;
 }
 
 /* An IRELATIVE entry's name: the IFUNC its addend (resolver) names. */
@@ -403,8 +437,8 @@ static const char *ifunc_name(const struct pda_symtab *t,
 }
 
 /* The PLT as perf 6.3 and later name it (dso__synthesize_plt_symbols). */
-int pda_plt_current(struct pda_session *s, struct pda_symtab *t,
-		    const struct pda_elf *e)
+static int build_current(struct pda_session *s, struct pda_symtab *t,
+			 const struct pda_elf *e)
 {
 	GElf_Shdr pltsh, secsh, relsh, symsh;
 	Elf_Scn *relscn, *symscn;
@@ -467,7 +501,7 @@ int pda_plt_current(struct pda_session *s, struct pda_symtab *t,
 	if (!syms || !ri.data)
 		return 0;
 	ri.rela = relsh.sh_type == SHT_RELA;
-	ri.nr = relsh.sh_size / relsh.sh_entsize;
+	ri.nr = ri.data->d_size / relsh.sh_entsize;
 	if (lazy) {
 		/* as many entries as relocations: not lazy, no header */
 		if (ri.nr * entsize == pltsh.sh_size) {
@@ -508,7 +542,18 @@ int pda_plt_current(struct pda_session *s, struct pda_symtab *t,
 		off += entsize;
 	}
 	pda_free(s, ri.order);
-	if (!err)
+	return err;
+}
+
+int pda_plt_current(struct pda_session *s, struct pda_symtab *t,
+		    const struct pda_elf *e)
+{
+	int err = build_current(s, t, e);
+
+	/* past PDA_SYMS_MAX entries, the rest are left out */
+	if (err == PD_ERR_UNSUPPORTED)
+		err = 0;
+	if (!err && t->nr_plt > 1)
 		qsort(t->plt, t->nr_plt, sizeof(*t->plt), cmp_plt);
 	return err;
 }
