@@ -22,7 +22,10 @@
 # Environment: BENCH_MIN_MB (size of big.perf.data, default 300),
 # BENCH_THREADS (workload threads, default the number of CPUs),
 # BENCH_PERIOD (cpu-clock period in ns, default 20000), BENCH_RUNS
-# (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only.
+# (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only, BENCH_ONLY
+# (reader or fold) runs one of the two benchmarks.
+#
+# The fold benchmark, bench/fold.sh, runs after this one (see there).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -41,6 +44,9 @@ die() {
 }
 
 [ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
+if [ "${BENCH_ONLY:-}" = fold ]; then
+	PDTOOL=$PDTOOL exec sh bench/fold.sh
+fi
 [ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
 command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
 mkdir -p "$data" || exit 2
@@ -173,3 +179,6 @@ done
 	python3 bench/report.py "$tmp/files" "$tmp/rows"
 } >"$data/results.md"
 cat "$data/results.md"
+
+[ "${BENCH_ONLY:-}" = reader ] && exit 0
+PDTOOL=$PDTOOL sh bench/fold.sh

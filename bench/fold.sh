@@ -1,0 +1,217 @@
+#!/bin/sh
+# fold.sh - the fold benchmark of `make bench` (STYLE P4, issue 3), run at
+# the end of bench/run.sh or alone:
+#
+#   PDTOOL=build/default/pdtool sh bench/fold.sh
+#
+# Captures (bench/data/, git-ignored, recorded once): a callchain capture
+# of at least 100 MB and 500k samples of bench/workload.c, `perf record -e
+# cpu-clock -g`: run.sh's small.perf.data when it qualifies, else
+# fold.perf.data recorded here; and foldz.perf.data, the same recording
+# length with -z.  Then, from the page cache, the median wall time of
+# BENCH_RUNS (default 3) runs and the largest peak RSS (/usr/bin/time -f
+# %M) of each of
+#   pdtool fold FILE
+#   perf script report stackcollapse -i FILE
+#   perf script -i FILE > /dev/null
+#   perf report --stdio -i FILE > /dev/null
+#   hotspot-perfparser --input FILE --output /dev/null
+#   cat FILE > /dev/null
+# on both captures, and a Markdown report (bench/fold_report.py): the
+# table, samples per second, the ratios the issue sets as targets, and
+# whether pdtool fold's lines equal perf's stackcollapse by weight
+# (tests/cli/fold/cmpfold.py).  The report is also written to
+# bench/data/fold-results.md.
+#
+# Environment: BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as for run.sh;
+# BENCH_FOLD_MIN_MB (default 100) and BENCH_FOLD_MIN_SAMPLES (default
+# 500000), the size the fold capture must reach; BENCH_SKIP_PERF=1 times
+# pdtool and cat only (no comparison); PERFPARSER, the perfparser binary.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+PDTOOL=${PDTOOL:-$top/build/default/pdtool}
+data=bench/data
+min_mb=${BENCH_FOLD_MIN_MB:-100}
+min_samples=${BENCH_FOLD_MIN_SAMPLES:-500000}
+ncpu=$(nproc 2>/dev/null || echo 2)
+threads=${BENCH_THREADS:-$ncpu}
+period=${BENCH_PERIOD:-20000}
+runs=${BENCH_RUNS:-3}
+TIME=/usr/bin/time
+PERFPARSER=${PERFPARSER:-}
+
+die() {
+	echo "bench: $*" >&2
+	exit 2
+}
+
+[ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
+[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
+command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
+if [ -z "$PERFPARSER" ]; then
+	for p in /usr/lib/*/libexec/hotspot-perfparser \
+		 /usr/libexec/hotspot-perfparser \
+		 "$(command -v hotspot-perfparser 2>/dev/null)"; do
+		[ -x "$p" ] && PERFPARSER=$p && break
+	done
+fi
+[ -n "$PERFPARSER" ] || [ "${BENCH_SKIP_PERF:-}" = 1 ] ||
+	die "no hotspot-perfparser: apt-get install hotspot (or BENCH_SKIP_PERF=1)"
+mkdir -p "$data" || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+filesize() {
+	wc -c <"$1" | tr -d ' '
+}
+
+# ---- recording (once) --------------------------------------------------
+
+if [ ! -x "$data/workload" ] || [ bench/workload.c -nt "$data/workload" ]; then
+	${CC:-cc} -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
+		-o "$data/workload" bench/workload.c || die "cannot build workload"
+fi
+libpd=$(dirname "$PDTOOL")/libpd.a
+if [ ! -x "$data/bench_reader" ] || [ bench/bench_reader.c -nt "$data/bench_reader" ]; then
+	[ -f "$libpd" ] || die "no libpd.a next to '$PDTOOL'"
+	${CC:-cc} -std=c11 -O2 -g -Ireader -o "$data/bench_reader" \
+		bench/bench_reader.c "$libpd" $(pkg-config --libs libzstd) ||
+		die "cannot build bench_reader"
+fi
+
+# samples FILE: its SAMPLE records
+samples() {
+	"$data/bench_reader" frame "$1" | sed -n 's/.*samples=\([0-9]*\).*/\1/p'
+}
+
+# qualifies FILE: big enough, and recorded from the current workload
+qualifies() {
+	[ -f "$1" ] && [ ! "$data/workload" -nt "$1" ] &&
+		[ "$(filesize "$1")" -ge $((min_mb * 1000 * 1000)) ] &&
+		[ "$(samples "$1")" -ge "$min_samples" ]
+}
+
+# record NAME SECONDS [perf record options]
+record() {
+	rec_name=$1 rec_secs=$2
+	shift 2
+	echo "bench: recording $rec_name.perf.data: $rec_secs s of $threads threads, cpu-clock every $period ns $*" >&2
+	timeout $((rec_secs * 4 + 300)) \
+		perf record -q -N -e cpu-clock -c "$period" -g -m 16M "$@" \
+		-o "$data/$rec_name.tmp" -- "$data/workload" "$rec_secs" "$threads" \
+		>"$tmp/record.log" 2>&1 || {
+		cat "$tmp/record.log" >&2
+		die "perf record failed"
+	}
+	mv "$data/$rec_name.tmp" "$data/$rec_name.perf.data"
+}
+
+if qualifies "$data/small.perf.data"; then
+	plain=$data/small.perf.data
+	secs=$(( ($(cat "$data/big.seconds" 2>/dev/null || echo 60) + 3) / 4 ))
+else
+	plain=$data/fold.perf.data
+	if ! qualifies "$plain"; then
+		# enough seconds for both the size and the sample count,
+		# from a short probe; once more if that fell short
+		record fold 5
+		secs=5
+		while ! qualifies "$plain"; do
+			secs=$(awk -v s="$secs" -v b="$(filesize "$plain")" \
+				-v n="$(samples "$plain")" -v mb="$min_mb" \
+				-v mn="$min_samples" 'BEGIN {
+				f = mb * 1e6 / (b + 1)
+				if (mn / (n + 1) > f) f = mn / (n + 1)
+				printf "%d", s * f * 1.2 + 1 }')
+			[ "$secs" -le 1800 ] || die "$secs s of recording for $min_mb MB is too long"
+			record fold "$secs"
+		done
+		echo "$secs" >"$data/fold.seconds"
+		rm -f "$data/foldz.perf.data"
+	fi
+	secs=$(cat "$data/fold.seconds" 2>/dev/null || echo 20)
+fi
+zfile=$data/foldz.perf.data
+if [ ! -f "$zfile" ] || [ "$data/workload" -nt "$zfile" ] ||
+   [ "$plain" -nt "$zfile" ]; then
+	record foldz "$secs" -z
+fi
+
+# ---- timing --------------------------------------------------------------
+
+# measure LABEL FILE OUT CMD...: median wall time of $runs runs and the
+# largest peak RSS (KB), appended to $tmp/rows as "label file us kb"; the
+# first run's stdout goes to OUT (the others' to /dev/null)
+measure() {
+	label=$1 file=$2 first_out=$3
+	shift 3
+	: >"$tmp/times"
+	maxrss=0
+	i=0
+	while [ $i -lt "$runs" ]; do
+		out=/dev/null
+		[ $i = 0 ] && out=$first_out
+		start=$(date +%s%N)
+		"$TIME" -f %M -o "$tmp/rss" "$@" >"$out" 2>"$tmp/err"
+		rc=$?
+		end=$(date +%s%N)
+		if [ $rc != 0 ]; then
+			echo "bench: '$*' failed (exit $rc):" >&2
+			head -n 5 "$tmp/err" >&2
+		fi
+		echo $(( (end - start) / 1000 )) >>"$tmp/times"
+		rss=$(tail -n 1 "$tmp/rss")
+		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
+		i=$((i + 1))
+	done
+	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
+	printf '%s\t%s\t%s\t%s\n' "$label" "$file" "$med" "$maxrss" >>"$tmp/rows"
+}
+
+: >"$tmp/rows"
+: >"$tmp/files"
+: >"$tmp/cmp"
+for f in "$plain" "$zfile"; do
+	name=$(basename "$f" .perf.data)
+	echo "bench: timing on $f" >&2
+	cat "$f" >/dev/null
+	cat "$f" >/dev/null
+	measure "cat" "$f" /dev/null cat "$f"
+	measure "pdtool fold" "$f" "$tmp/$name.pd" "$PDTOOL" fold "$f"
+	if [ "${BENCH_SKIP_PERF:-}" != 1 ]; then
+		measure "perf script report stackcollapse" "$f" "$tmp/$name.perf" \
+			perf script report stackcollapse -i "$f"
+		measure "perf script" "$f" /dev/null perf script -i "$f"
+		measure "perf report --stdio" "$f" /dev/null \
+			perf report --stdio -i "$f"
+		measure "hotspot-perfparser" "$f" /dev/null \
+			"$PERFPARSER" --input "$f" --output /dev/null
+		printf '%s\t%s\n' "$f" "$(python3 tests/cli/fold/cmpfold.py \
+			"$tmp/$name.perf" "$tmp/$name.pd" 0 | tr '\n' '\v')" \
+			>>"$tmp/cmp"
+	fi
+	echo "$f $(filesize "$f") $("$data/bench_reader" frame "$f")" >>"$tmp/files"
+done
+
+# ---- report --------------------------------------------------------------
+
+{
+	echo "Made by \`make bench\` (bench/fold.sh) on $(date -u +%Y-%m-%d) at" \
+		"commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
+		"$(perf --version 2>/dev/null)," \
+		"$("$PERFPARSER" --version 2>/dev/null | head -n 1)."
+	echo "Machine: $(nproc) CPUs," \
+		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+		"$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) RAM," \
+		"Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)" \
+		"at the end."
+	echo "Captures: \`perf record -e cpu-clock -c $period -g\` of" \
+		"bench/workload.c with $threads threads for $secs s; the" \
+		"zstd one is the same recording length with -z.  Times: median" \
+		"of $runs runs from the page cache, output to /dev/null; RSS:" \
+		"the largest of the runs."
+	echo
+	python3 bench/fold_report.py "$tmp/files" "$tmp/rows" "$tmp/cmp"
+} >"$data/fold-results.md"
+cat "$data/fold-results.md"
