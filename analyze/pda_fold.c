@@ -12,6 +12,15 @@
  * finds or inserts it in the stack table.  Nothing is allocated unless a
  * stack, name or comm is new (or a table grows); rendering the lines and
  * sorting them happen once, in pda_fold_finish().
+ *
+ * The sort orders stacks as their rendered lines compare bytewise without
+ * rendering them: each atom gets two ranks, of its name followed by ';'
+ * and by the end of the line, among all such tokens.  As no name holds
+ * ';' or NUL, the tokens are prefix-free, so comparing two stacks' token
+ * ranks root first compares their lines (except that no frames and one
+ * empty name both render as ""); a multikey quicksort then looks at each
+ * stack's frames about once.  A name holding ';' (a comm can)
+ * breaks this: then the lines are rendered and sorted as strings.
  */
 #include "pd_config.h"
 #include "pda.h"
@@ -218,11 +227,19 @@ static uint64_t hash_bytes(const char *s, size_t len)
 
 enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
 
+/* pub comes first: a stack holds &atom->pub, and atom_of() goes back */
 struct atom {
 	struct pda_fold_frame pub;   /* pub.name points at str */
+	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
+				      * of name at the line's end [1], from 1 */
 	signed char match[NR_MATCH]; /* -1 not tried, 0 no, 1 yes */
 	char str[];
 };
+
+static inline const struct atom *atom_of(const struct pda_fold_frame *f)
+{
+	return (const struct atom *)f;
+}
 
 enum dkind {
 	D_SYM = 1, /* p1 sym; n bit 0: kernel suffix */
@@ -241,11 +258,11 @@ struct dkey {
 	struct atom *atom;
 };
 
+/* A distinct stack: its frames root first, the root frame (comm) too. */
 struct stack {
 	uint64_t weight;
-	struct atom *root; /* NULL: no root frame */
 	uint32_t nr;
-	struct atom *frames[]; /* leaf first */
+	const struct pda_fold_frame *frames[]; /* of atoms: &atom->pub */
 };
 
 #define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
@@ -263,7 +280,9 @@ struct pda_fold {
 	struct htab dkeys;	 /* struct dkey */
 	struct htab stacks;	 /* struct stack */
 	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
-	struct atom **buf;	 /* the stack being added */
+	bool has_semi;		 /* an atom's name holds ';' */
+	const struct pda_fold_frame **buf; /* the stack being added,
+					    * root first */
 	size_t buf_alloc;
 	struct pda_fold_line *lines;
 	size_t nr_lines;
@@ -305,7 +324,10 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	a->pub.name = a->str;
 	a->pub.len = len;
 	a->pub.flags = flags;
+	a->rank[0] = a->rank[1] = 0;
 	memset(a->match, -1, sizeof(a->match));
+	if (memchr(s, ';', len))
+		fd->has_semi = true;
 	slot->hash = h;
 	slot->item = a;
 	fd->atoms.nr++;
@@ -603,7 +625,7 @@ void pda_fold_free(struct pda_fold *fd)
 static int grow_buf(struct pda_fold *fd, size_t want)
 {
 	size_t n = fd->buf_alloc ? fd->buf_alloc : 64;
-	struct atom **p;
+	const struct pda_fold_frame **p;
 
 	if (want <= fd->buf_alloc)
 		return 0;
@@ -620,8 +642,7 @@ static int grow_buf(struct pda_fold *fd, size_t want)
 }
 
 struct stack_key {
-	const struct atom *root;
-	struct atom *const *frames;
+	const struct pda_fold_frame *const *frames;
 	size_t nr;
 };
 
@@ -630,18 +651,22 @@ static bool stack_eq(const void *item, const void *key)
 	const struct stack *s = item;
 	const struct stack_key *k = key;
 
-	/* a stack of no frames (a sample without a callchain) has no array */
-	return s->root == k->root && s->nr == k->nr &&
+	/* a stack of no frames (--no-comm, no callchain) has no array */
+	return s->nr == k->nr &&
 	       (k->nr == 0 ||
 		memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0);
 }
 
-/* Count weight for the stack root + fd->buf[0..nr). */
-static int count_stack(struct pda_fold *fd, struct atom *root, size_t nr,
-		       uint64_t weight, bool unresolved)
+/*
+ * Count weight for the stack fd->buf[0..nr), root first.  A root is the
+ * first frame like any other: "a" at the root of "b" and "a;b" without a
+ * root render alike, and are one stack.
+ */
+static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
+		       bool unresolved)
 {
-	const struct stack_key key = {root, fd->buf, nr};
-	uint64_t h = mix64((uintptr_t)root ^ nr);
+	const struct stack_key key = {fd->buf, nr};
+	uint64_t h = mix64(nr);
 	struct slot *slot;
 	struct stack *st;
 
@@ -660,7 +685,6 @@ static int count_stack(struct pda_fold *fd, struct atom *root, size_t nr,
 		if (!st)
 			return PD_ERR_NOMEM;
 		st->weight = 0;
-		st->root = root;
 		st->nr = (uint32_t)nr;
 		if (nr)
 			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
@@ -753,7 +777,7 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		 const struct pda_stack *st, const char *comm)
 {
 	struct atom *root;
-	size_t nr = 0, cut = 0, counted = 0;
+	size_t cut = 0, counted = 0, off;
 	bool keep = true, unresolved = false;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
@@ -784,16 +808,20 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 			cut--;
 		if (cut < st->nr)
 			fd->totals.nr_truncated++;
-		if (grow_buf(fd, cut) < 0)
-			return PD_ERR_NOMEM;
 	}
+	off = root != NULL;
+	if (grow_buf(fd, cut + off) < 0)
+		return PD_ERR_NOMEM;
+	if (root)
+		fd->buf[0] = &root->pub;
 	for (size_t i = 0; i < cut; i++) {
 		const struct pda_frame *fr = &st->frames[i];
 		struct atom *a = frame_atom(fd, fr);
 
 		if (!a)
 			return PD_ERR_NOMEM;
-		fd->buf[nr++] = a;
+		/* leaf first in, root first in the stack */
+		fd->buf[off + cut - 1 - i] = &a->pub;
 		if (!fr->sym ||
 		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
 			unresolved = true;
@@ -806,7 +834,7 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		fd->totals.nr_filtered++;
 		return 0;
 	}
-	return count_stack(fd, root, nr,
+	return count_stack(fd, off + cut,
 			   fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
 			   unresolved);
 }
@@ -814,6 +842,7 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 {
 	struct atom *root = NULL, *comm;
+	size_t off;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
 
@@ -835,15 +864,18 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 			return 0;
 		}
 	}
-	if (grow_buf(fd, n->nr) < 0)
+	off = root != NULL;
+	if (n->nr > MAX_FRAMES || grow_buf(fd, n->nr + off) < 0)
 		return PD_ERR_NOMEM;
+	if (root)
+		fd->buf[0] = &root->pub;
 	for (size_t i = 0; i < n->nr; i++) {
 		struct atom *a = intern(fd, n->names[i], strlen(n->names[i]),
 					n->flags ? n->flags[i] : 0);
 
 		if (!a)
 			return PD_ERR_NOMEM;
-		fd->buf[i] = a;
+		fd->buf[off + n->nr - 1 - i] = &a->pub;
 		if (!sym_hit && re_match(fd, MATCH_SYM, a))
 			sym_hit = true;
 		if (!dso_hit && n->dsos && n->dsos[i]) {
@@ -859,7 +891,7 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 		fd->totals.nr_filtered++;
 		return 0;
 	}
-	return count_stack(fd, root, n->nr, n->weight, n->unresolved);
+	return count_stack(fd, off + n->nr, n->weight, n->unresolved);
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -873,9 +905,176 @@ static int line_cmp(const void *a, const void *b)
 	return x->len < y->len ? -1 : x->len > y->len;
 }
 
+/* ---- sorting by token ranks ---------------------------------------- */
+
+struct token {
+	const struct atom *atom;
+	unsigned end; /* 0: name ';', 1: name at the line's end */
+};
+
+/* Bytewise, as the tokens' bytes compare (';' is 0x3b, the end 0). */
+static int token_cmp(const void *a, const void *b)
+{
+	const struct token *x = a, *y = b;
+	const size_t lx = x->atom->pub.len, ly = y->atom->pub.len;
+	const int c = memcmp(x->atom->str, y->atom->str, lx < ly ? lx : ly);
+	unsigned char cx, cy;
+
+	if (c)
+		return c;
+	cx = lx > ly ? (unsigned char)x->atom->str[ly] : x->end ? 0 : ';';
+	cy = ly > lx ? (unsigned char)y->atom->str[lx] : y->end ? 0 : ';';
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	return lx == ly ? (int)x->end - (int)y->end : 0;
+}
+
+/* Give every atom its two ranks.  @return 0 or PD_ERR_NOMEM. */
+static int rank_atoms(struct pda_fold *fd)
+{
+	const size_t nr = fd->atoms.nr * 2;
+	struct token *t;
+	size_t k = 0;
+
+	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
+		return PD_ERR_NOMEM;
+	t = mem_alloc(&fd->mem, (nr ? nr : 1) * sizeof(*t));
+	if (!t)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; fd->atoms.slots && i <= fd->atoms.mask; i++) {
+		const struct atom *a = fd->atoms.slots[i].item;
+
+		if (!a)
+			continue;
+		t[k++] = (struct token){a, 0};
+		t[k++] = (struct token){a, 1};
+	}
+	qsort(t, k, sizeof(*t), token_cmp);
+	for (size_t i = 0; i < k; i++) {
+		/* the table's atoms, const only in the token */
+		struct atom *a = (struct atom *)(uintptr_t)t[i].atom;
+
+		a->rank[t[i].end] = (uint32_t)(i + 1);
+	}
+	mem_free(&fd->mem, t);
+	return 0;
+}
+
+/* Frame d's token rank; 0 past the end (lower than any rank). */
+static inline uint32_t skey(const struct stack *st, size_t d)
+{
+	if (d >= st->nr)
+		return 0;
+	return atom_of(st->frames[d])->rank[d + 1 == st->nr];
+}
+
+static int stack_cmp_from(const struct stack *a, const struct stack *b,
+			  size_t d)
+{
+	for (;; d++) {
+		const uint32_t x = skey(a, d), y = skey(b, d);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+}
+
+static int stack_qcmp(const void *a, const void *b)
+{
+	return stack_cmp_from(*(const struct stack *const *)a,
+			      *(const struct stack *const *)b, 0);
+}
+
+#define MKQS_SMALL 12 /* insertion sort below this */
+#define MKQS_DEPTH 48 /* nested partitions before falling back to qsort */
+
+/*
+ * Sort v[0..n), stacks whose first d tokens are equal, by the tokens from
+ * d on: Bentley and Sedgewick's multikey quicksort, partitioning on one
+ * token at a time so that common prefixes are not compared again.  Bad
+ * pivots cannot nest more than MKQS_DEPTH deep: qsort takes over there.
+ */
+static void mkqs(const struct stack **v, size_t n, size_t d, unsigned depth)
+{
+	while (n > MKQS_SMALL) {
+		uint32_t a, b, c, pivot;
+		size_t lt = 0, i = 0, gt = n;
+
+		if (depth == 0) {
+			qsort(v, n, sizeof(*v), stack_qcmp);
+			return;
+		}
+		a = skey(v[0], d);
+		b = skey(v[n / 2], d);
+		c = skey(v[n - 1], d);
+		pivot = a < b ? (b < c ? b : a < c ? c : a)
+			      : (a < c ? a : b < c ? c : b);
+		while (i < gt) {
+			const uint32_t k = skey(v[i], d);
+			const struct stack *t = v[i];
+
+			if (k < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = t;
+			} else if (k > pivot) {
+				v[i] = v[--gt];
+				v[gt] = t;
+			} else {
+				i++;
+			}
+		}
+		mkqs(v, lt, d, depth - 1);
+		mkqs(v + gt, n - gt, d, depth - 1);
+		if (!pivot)
+			return; /* ended at d: equal, so one at most */
+		v += lt;
+		n = gt - lt;
+		d++;
+	}
+	for (size_t i = 1; i < n; i++) {
+		const struct stack *t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && stack_cmp_from(v[j - 1], t, d) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/* Render st into line.  @return 0 or PD_ERR_NOMEM. */
+static int render(struct pda_fold *fd, const struct stack *st,
+		  struct pda_fold_line *line)
+{
+	size_t len = 0;
+	char *s, *p;
+
+	for (size_t j = 0; j < st->nr; j++)
+		len += st->frames[j]->len + (j > 0);
+	s = arena_alloc(&fd->mem, &fd->arena, len + 1);
+	if (!s)
+		return PD_ERR_NOMEM;
+	p = s;
+	for (size_t j = 0; j < st->nr; j++) {
+		if (j > 0)
+			*p++ = ';';
+		memcpy(p, st->frames[j]->name, st->frames[j]->len);
+		p += st->frames[j]->len;
+	}
+	*p = '\0';
+	line->stack = s;
+	line->len = len;
+	line->weight = st->weight;
+	line->nr_frames = st->nr;
+	line->frames = st->frames;
+	return 0;
+}
+
 int pda_fold_finish(struct pda_fold *fd)
 {
 	struct pda_fold_line *lines;
+	const struct stack **v;
 	size_t nr = 0, out = 0;
 
 	if (fd->finished)
@@ -884,60 +1083,49 @@ int pda_fold_finish(struct pda_fold *fd)
 		return PD_ERR_NOMEM;
 	lines = mem_alloc(&fd->mem,
 			  (fd->stacks.nr ? fd->stacks.nr : 1) * sizeof(*lines));
-	if (!lines)
-		return PD_ERR_NOMEM;
-	for (size_t i = 0; fd->stacks.slots && i <= fd->stacks.mask; i++) {
-		const struct stack *st = fd->stacks.slots[i].item;
-		const size_t nf = st ? st->nr + (st->root != NULL) : 0;
-		const struct pda_fold_frame **frames;
-		size_t len = 0, k = 0;
-		char *s, *p;
-
-		if (!st)
-			continue;
-		frames = arena_alloc(&fd->mem, &fd->arena,
-				     (nf ? nf : 1) * sizeof(*frames));
-		if (!frames)
+	v = mem_alloc(&fd->mem, (fd->stacks.nr ? fd->stacks.nr : 1) * sizeof(*v));
+	if (!lines || !v)
+		goto nomem;
+	for (size_t i = 0; fd->stacks.slots && i <= fd->stacks.mask; i++)
+		if (fd->stacks.slots[i].item)
+			v[nr++] = fd->stacks.slots[i].item;
+	if (!fd->has_semi) {
+		if (rank_atoms(fd) < 0)
 			goto nomem;
-		if (st->root)
-			frames[k++] = &st->root->pub;
-		for (size_t j = st->nr; j-- > 0;)
-			frames[k++] = &st->frames[j]->pub;
-		for (size_t j = 0; j < nf; j++)
-			len += frames[j]->len + (j > 0);
-		s = arena_alloc(&fd->mem, &fd->arena, len + 1);
-		if (!s)
-			goto nomem;
-		p = s;
-		for (size_t j = 0; j < nf; j++) {
-			if (j > 0)
-				*p++ = ';';
-			memcpy(p, frames[j]->name, frames[j]->len);
-			p += frames[j]->len;
+		mkqs(v, nr, 0, MKQS_DEPTH);
+		for (size_t i = 0; i < nr; i++) {
+			if (render(fd, v[i], &lines[out]) < 0)
+				goto nomem;
+			/* the one pair that renders alike: no frames and one
+			 * frame of an empty name; both sort first */
+			if (out == 1 && lines[0].len == 0 && lines[1].len == 0)
+				lines[0].weight += lines[1].weight;
+			else
+				out++;
 		}
-		*p = '\0';
-		lines[nr].stack = s;
-		lines[nr].len = len;
-		lines[nr].weight = st->weight;
-		lines[nr].nr_frames = nf;
-		lines[nr].frames = frames;
-		nr++;
-	}
-	qsort(lines, nr, sizeof(*lines), line_cmp);
-	/* distinct stacks can render alike (a comm holding ';') */
-	for (size_t i = 0; i < nr; i++) {
-		if (out > 0 && line_cmp(&lines[out - 1], &lines[i]) == 0) {
-			lines[out - 1].weight += lines[i].weight;
-			continue;
+	} else {
+		for (size_t i = 0; i < nr; i++)
+			if (render(fd, v[i], &lines[i]) < 0)
+				goto nomem;
+		qsort(lines, nr, sizeof(*lines), line_cmp);
+		/* distinct stacks can render alike (a comm holding ';') */
+		for (size_t i = 0; i < nr; i++) {
+			if (out > 0 &&
+			    line_cmp(&lines[out - 1], &lines[i]) == 0) {
+				lines[out - 1].weight += lines[i].weight;
+				continue;
+			}
+			lines[out++] = lines[i];
 		}
-		lines[out++] = lines[i];
 	}
+	mem_free(&fd->mem, v);
 	fd->lines = lines;
 	fd->nr_lines = out;
 	fd->totals.nr_stacks = out;
 	fd->finished = true;
 	return 0;
 nomem:
+	mem_free(&fd->mem, v);
 	mem_free(&fd->mem, lines);
 	return PD_ERR_NOMEM;
 }
