@@ -16,7 +16,10 @@
  * unresolved (guest machines are not followed).
  *
  * Each (DSO, address) is resolved once: the frames it gives (inlined
- * ones first) are kept in a hash table, in the arena.
+ * ones first) are kept in a hash table, in the arena, with a direct-mapped
+ * cache in front of it (a callchain's addresses repeat from sample to
+ * sample).  A sample's process is looked up once, at its first user
+ * address, and its frames are written into the stack in place.
  */
 #include "pda_session_int.h"
 
@@ -488,12 +491,19 @@ static const struct addr_ent *lookup(struct pda_session *s,
 				     enum pda_map_kind kind)
 {
 	struct addr_key k = {d, addr};
+	const struct addr_ent **front =
+		&s->addr_front[(addr ^ (uintptr_t)d >> 4) &
+			       (PDA_ADDR_FRONT - 1)];
 	struct pda_hash_node *n;
 	struct addr_ent *ent;
 
+	if (*front && (*front)->addr == addr && (*front)->dso == d)
+		return *front;
 	n = pda_hash_find(&s->addr_cache, addr_hash(&k), addr_eq, &k);
-	if (n)
-		return (const struct addr_ent *)n;
+	if (n) {
+		*front = (const struct addr_ent *)n;
+		return *front;
+	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
 	case PDA_DSO_VDSO:
@@ -512,28 +522,46 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	if (!ent || pda_hash_add(s, &s->addr_cache, &ent->node) < 0)
 		return NULL;
 	s->nr_cached++;
+	*front = ent;
 	return ent;
 }
 
 struct walk {
 	struct pda_stack *st;
 	const struct pd_sample *sample;
+	struct pda_maps *umaps; /* the sample's process's, once looked up */
 	bool unresolved;
 };
 
-static int push(struct pda_session *s, struct walk *w,
-		const struct pda_frame *fr)
+/* Room for nr more frames in w's stack.  0 or PD_ERR_NOMEM. */
+static inline int reserve(struct pda_session *s, struct walk *w, size_t nr)
 {
 	struct pda_stack *st = w->st;
 
-	if (PDA_GROW(s, st->frames, st->alloc, st->nr + 1, STACK_MAX) < 0)
-		return PD_ERR_NOMEM;
-	st->frames[st->nr++] = *fr;
+	if (st->alloc - st->nr >= nr)
+		return 0;
+	return PDA_GROW(s, st->frames, st->alloc, st->nr + nr, STACK_MAX);
+}
+
+/* Count the frame just written at the top of w's stack. */
+static inline void pushed(struct pda_session *s, struct walk *w)
+{
+	const struct pda_frame *fr = &w->st->frames[w->st->nr++];
+
 	if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)) {
 		w->unresolved = true;
 		s->stats.nr_frames_unresolved++;
 	}
 	s->stats.nr_frames++;
+}
+
+static int push(struct pda_session *s, struct walk *w,
+		const struct pda_frame *fr)
+{
+	if (reserve(s, w, 1) < 0)
+		return PD_ERR_NOMEM;
+	w->st->frames[w->st->nr] = *fr;
+	pushed(s, w);
 	return 0;
 }
 
@@ -564,18 +592,18 @@ static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
 	return &m->kimage;
 }
 
-static const struct pda_map *find_map(struct pda_session *s, uint32_t pid,
+static const struct pda_map *find_map(struct pda_session *s, struct walk *w,
 				      unsigned cpumode, uint64_t ip)
 {
 	const struct pda_map *map;
-	struct pda_maps *maps;
 
 	if (cpumode == PD_MISC_KERNEL) {
 		map = pda_maps_find(&s->machine.kmaps, ip);
 		return map ? map : kernel_image(s, ip);
 	}
-	maps = pda_machine_maps(s, pid);
-	return maps ? pda_maps_find(maps, ip) : NULL;
+	if (!w->umaps)
+		w->umaps = pda_machine_maps(s, w->sample->pid);
+	return w->umaps ? pda_maps_find(w->umaps, ip) : NULL;
 }
 
 /* The space an address is in: perf's machine__addr_cpumode, with the
@@ -608,14 +636,13 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		break;
 	case PD_MISC_KERNEL:
 	case PD_MISC_USER:
-		map = find_map(s, w->sample->pid, cpumode, ip);
+		map = find_map(s, w, cpumode, ip);
 		/*
 		 * the sample's own ip: perf (thread__find_map_fb) tries the
 		 * space the address belongs to when that is the other one
 		 */
 		if (!map && fallback && addr_cpumode(s, ip) != cpumode) {
-			map = find_map(s, w->sample->pid, addr_cpumode(s, ip),
-				       ip);
+			map = find_map(s, w, addr_cpumode(s, ip), ip);
 			if (map)
 				cpumode = addr_cpumode(s, ip);
 		}
@@ -657,17 +684,16 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	}
 	count_dso(s, map->dso);
 	ent = lookup(s, map->dso, addr, map->kind);
-	if (!ent)
+	if (!ent || reserve(s, w, ent->nr) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < ent->nr; i++) {
-		struct pda_frame f = ent->frames[i];
-		int rc;
+		struct pda_frame *f = &w->st->frames[w->st->nr];
 
-		f.ip = ip;
-		f.dso = map->name;
-		f.flags |= fr.flags;
-		if ((rc = push(s, w, &f)) < 0)
-			return rc;
+		*f = ent->frames[i];
+		f->ip = ip;
+		f->dso = map->name;
+		f->flags |= fr.flags;
+		pushed(s, w);
 	}
 	return 0;
 }
@@ -685,7 +711,7 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	struct walk w = {st, sample, false};
+	struct walk w = {st, sample, NULL, false};
 	const struct pd_u64s *cc = &sample->callchain;
 	int rc = 0;
 

@@ -260,6 +260,10 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
 
 /* ---- the session (pda_session.c) ----------------------------------- */
 
+struct addr_ent;
+
+#define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
+
 struct pda_session {
 	struct pd_file *f;
 	struct pda_opts opts; /* strings copied into the arena */
@@ -270,6 +274,7 @@ struct pda_session {
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pda_hash addr_cache; /* (dso, address) -> frames */
+	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
 	uint64_t nr_cached;
 	uint64_t sample_seq;
 	struct pda_stats stats;
