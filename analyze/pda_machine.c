@@ -108,6 +108,7 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 			return rc;
 	}
 	memmove(&m->v[i + nr_new], &m->v[j], (m->nr - j) * sizeof(*m->v));
+	m->gen++;
 	m->nr = m->nr + nr_new - nr_old;
 	if (has_left)
 		m->v[i++] = left;
@@ -125,6 +126,7 @@ void pda_maps_remove(struct pda_maps *m, uint64_t start, uint64_t end)
 	if (i < m->nr && m->v[i].start == start && m->v[i].end == end) {
 		memmove(&m->v[i], &m->v[i + 1],
 			(m->nr - i - 1) * sizeof(*m->v));
+		m->gen++;
 		m->nr--;
 		m->hint = 0;
 	}
@@ -132,8 +134,11 @@ void pda_maps_remove(struct pda_maps *m, uint64_t start, uint64_t end)
 
 void pda_maps_release(struct pda_session *s, struct pda_maps *m)
 {
+	const uint64_t gen = m->gen;
+
 	pda_free(s, m->v);
 	memset(m, 0, sizeof(*m));
+	m->gen = gen + 1; /* what was cached of m stays stale */
 }
 
 static int maps_copy(struct pda_session *s, struct pda_maps *dst,
@@ -141,6 +146,7 @@ static int maps_copy(struct pda_session *s, struct pda_maps *dst,
 {
 	dst->nr = 0;
 	dst->hint = 0;
+	dst->gen++;
 	if (!src->nr)
 		return 0;
 	if (PDA_GROW(s, dst->v, dst->alloc, src->nr, PDA_MAPS_MAX) < 0)
@@ -473,6 +479,7 @@ static int kernel_mmap(struct pda_session *s, const struct mmap_args *a)
 			m->ref_addr = a->pgoff;
 		}
 		m->kimage = map;
+		m->kmaps.gen++; /* kernel addresses may land in kimage */
 	} else if (a->name_len && (a->name[0] == '/' || a->name[0] == '[')) {
 		map.kind = PDA_MAP_MODULE;
 		map.name = pda_intern(s, a->name, a->name_len);

@@ -18,8 +18,11 @@
  * Each (DSO, address) is resolved once: the frames it gives (inlined
  * ones first) are kept in a hash table, in the arena, with a direct-mapped
  * cache in front of it (a callchain's addresses repeat from sample to
- * sample).  A sample's process is looked up once, at its first user
- * address, and its frames are written into the stack in place.
+ * sample).  In front of both, a direct-mapped cache takes an address in a
+ * process's (or the kernel's) maps straight to its map and frames, for as
+ * long as those maps do not change (their generation, pda_maps.gen).  A
+ * sample's process is looked up once, at its first user address, and its
+ * frames are written into the stack in place.
  */
 #include "pda_session_int.h"
 
@@ -592,18 +595,28 @@ static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
 	return &m->kimage;
 }
 
+/* The maps an address in cpumode (user or kernel) is looked up in. */
+static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
+				   unsigned cpumode)
+{
+	if (cpumode == PD_MISC_KERNEL)
+		return &s->machine.kmaps;
+	if (!w->umaps)
+		w->umaps = pda_machine_maps(s, w->sample->pid);
+	return w->umaps;
+}
+
 static const struct pda_map *find_map(struct pda_session *s, struct walk *w,
 				      unsigned cpumode, uint64_t ip)
 {
+	struct pda_maps *maps = space_maps(s, w, cpumode);
 	const struct pda_map *map;
 
 	if (cpumode == PD_MISC_KERNEL) {
-		map = pda_maps_find(&s->machine.kmaps, ip);
+		map = pda_maps_find(maps, ip);
 		return map ? map : kernel_image(s, ip);
 	}
-	if (!w->umaps)
-		w->umaps = pda_machine_maps(s, w->sample->pid);
-	return w->umaps ? pda_maps_find(w->umaps, ip) : NULL;
+	return maps ? pda_maps_find(maps, ip) : NULL;
 }
 
 /* The space an address is in: perf's machine__addr_cpumode, with the
@@ -617,6 +630,25 @@ static unsigned addr_cpumode(const struct pda_session *s, uint64_t ip)
 	return ip >= kstart ? PD_MISC_KERNEL : PD_MISC_USER;
 }
 
+/* Push ent's frames for ip in map. */
+static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
+		    const struct pda_map *map, const struct addr_ent *ent,
+		    unsigned flags)
+{
+	if (reserve(s, w, ent->nr) < 0)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ent->nr; i++) {
+		struct pda_frame *f = &w->st->frames[w->st->nr];
+
+		*f = ent->frames[i];
+		f->ip = ip;
+		f->dso = map->name;
+		f->flags |= flags;
+		pushed(s, w);
+	}
+	return 0;
+}
+
 /* Resolve ip in cpumode and push its frames. */
 static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		      unsigned cpumode, bool fallback)
@@ -624,8 +656,23 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	struct pda_frame fr = {0};
 	const struct pda_map *map = NULL;
 	const struct addr_ent *ent;
+	struct pda_ip_ent *ic = NULL;
+	struct pda_maps *maps;
 	uint64_t addr;
 
+	if (!fallback &&
+	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) &&
+	    (maps = space_maps(s, w, cpumode)) != NULL) {
+		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6) &
+				  (PDA_IP_FRONT - 1)];
+		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen) {
+			count_dso(s, ic->map->dso);
+			return push_ent(s, w, ip, ic->map, ic->ent,
+					cpumode == PD_MISC_KERNEL
+						? PDA_FRAME_KERNEL
+						: 0);
+		}
+	}
 	fr.ip = ip;
 	switch (cpumode) {
 	case PD_MISC_GUEST_KERNEL:
@@ -684,18 +731,18 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	}
 	count_dso(s, map->dso);
 	ent = lookup(s, map->dso, addr, map->kind);
-	if (!ent || reserve(s, w, ent->nr) < 0)
+	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < ent->nr; i++) {
-		struct pda_frame *f = &w->st->frames[w->st->nr];
-
-		*f = ent->frames[i];
-		f->ip = ip;
-		f->dso = map->name;
-		f->flags |= fr.flags;
-		pushed(s, w);
+	if (ic) {
+		/* the maps searched are the ones ic was picked for: fallback
+		 * is off, so cpumode did not change */
+		ic->ip = ip;
+		ic->maps = space_maps(s, w, cpumode);
+		ic->gen = ic->maps->gen;
+		ic->map = map;
+		ic->ent = ent;
 	}
-	return 0;
+	return push_ent(s, w, ip, map, ent, fr.flags);
 }
 
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)

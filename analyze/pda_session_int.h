@@ -49,11 +49,13 @@ struct pda_map {
 	const char *sym; /* KSYM: the symbol's name */
 };
 
-/* Invariants: v[0..nr) sorted by start, no two overlap. */
+/* Invariants: v[0..nr) sorted by start, no two overlap; gen changes
+ * whenever v does (a map pointer into v is valid while gen is). */
 struct pda_maps {
 	struct pda_map *v;
 	size_t nr, alloc;
 	size_t hint; /* index of the last hit */
+	uint64_t gen;
 };
 
 #define PDA_MAPS_MAX ((size_t)1 << 22)
@@ -263,6 +265,16 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
 struct addr_ent;
 
 #define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
+#define PDA_IP_FRONT 4096   /* direct-mapped entries before both */
+
+/* An address in maps, resolved while maps->gen was gen. */
+struct pda_ip_ent {
+	uint64_t ip;
+	const struct pda_maps *maps; /* NULL: empty */
+	uint64_t gen;
+	const struct pda_map *map;
+	const struct addr_ent *ent;
+};
 
 struct pda_session {
 	struct pd_file *f;
@@ -275,6 +287,7 @@ struct pda_session {
 	struct pda_dsos dsos;
 	struct pda_hash addr_cache; /* (dso, address) -> frames */
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
+	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 	uint64_t nr_cached;
 	uint64_t sample_seq;
 	struct pda_stats stats;
