@@ -37,6 +37,9 @@ struct pd_order {
 	size_t nout, out_alloc, out_pos;
 	unsigned char *obuf;	/* the bytes of out */
 	size_t ocap;
+	unsigned char *spare;	/* the queue buffer of the previous round,
+				 * reused so each round maps no new pages */
+	size_t spare_cap;
 
 	uint64_t seq;
 	uint64_t max_time;	/* newest timestamp queued so far */
@@ -67,6 +70,7 @@ void pd_order_release(struct pd_reader *r)
 	pd_free(m, o->qbuf);
 	pd_free(m, o->out);
 	pd_free(m, o->obuf);
+	pd_free(m, o->spare);
 	pd_free(m, o);
 	r->order = NULL;
 }
@@ -150,10 +154,17 @@ static int flush_upto(struct pd_reader *r, uint64_t limit)
 		       SIZE_MAX / sizeof(*o->out)));
 	PD_TRY(pd_grow(m, (void **)&o->obuf, 1, &o->ocap, ready_bytes,
 		       MAX_QUEUE_BYTES));
-	nb = NULL;
-	if (keep_bytes)
-		PD_TRY(pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
-			       MAX_QUEUE_BYTES));
+	nb = o->spare;
+	ncap = o->spare_cap;
+	if (keep_bytes) {
+		int rc = pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
+				 MAX_QUEUE_BYTES);
+
+		if (rc < 0)
+			return rc; /* nb is still o->spare, unchanged */
+		o->spare = nb;
+		o->spare_cap = ncap;
+	}
 	{
 		size_t at = 0;
 
@@ -179,7 +190,9 @@ static int flush_upto(struct pd_reader *r, uint64_t limit)
 	o->out_pos = 0;
 	o->nq -= nready;
 	o->qlen = keep_bytes;
-	pd_free(m, o->qbuf);
+	/* swap: the old queue buffer becomes next round's spare */
+	o->spare = o->qbuf;
+	o->spare_cap = o->qcap;
 	o->qbuf = nb;
 	o->qcap = ncap;
 	o->last_flushed = o->out[nready - 1].time;
