@@ -28,15 +28,12 @@ struct qent {
 };
 
 struct pd_order {
-	struct qent *q;		/* queued, unsorted */
+	struct qent *q;		/* queued; sorted while delivering */
 	size_t nq, q_alloc;
 	unsigned char *qbuf;
 	size_t qlen, qcap;
 
-	struct qent *out;	/* sorted, being delivered */
-	size_t nout, out_alloc, out_pos;
-	unsigned char *obuf;	/* the bytes of out */
-	size_t ocap;
+	size_t nout, out_pos;	/* q[out_pos..nout) are being delivered */
 	unsigned char *spare;	/* the queue buffer of the previous round,
 				 * reused so each round maps no new pages */
 	size_t spare_cap;
@@ -68,8 +65,6 @@ void pd_order_release(struct pd_reader *r)
 		return;
 	pd_free(m, o->q);
 	pd_free(m, o->qbuf);
-	pd_free(m, o->out);
-	pd_free(m, o->obuf);
 	pd_free(m, o->spare);
 	pd_free(m, o);
 	r->order = NULL;
@@ -123,88 +118,71 @@ static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
 }
 
 /*
- * Move the queued records with time <= limit to the delivery list, in
- * order; the rest stay queued (copied to a fresh buffer).
+ * Sort the queue and mark its records with time <= limit for delivery.
+ * They are delivered in place, from the queue buffer; compact() then
+ * moves the records that stay to the front of the other buffer.
  */
-static int flush_upto(struct pd_reader *r, uint64_t limit)
+static void flush_upto(struct pd_reader *r, uint64_t limit)
 {
 	struct pd_order *o = r->order;
-	const struct pd_mem *m = &r->f->mem;
-	size_t nready = 0, keep_bytes = 0, ready_bytes = 0;
-	unsigned char *nb;
-	size_t ncap = 0;
+	size_t nready = 0;
 
 	if (!o->nq)
-		return 0;
+		return;
 	qsort(o->q, o->nq, sizeof(*o->q), cmp_qent);
 	while (nready < o->nq && o->q[nready].time <= limit)
 		nready++;
 	if (!nready)
-		return 0;
-	for (size_t i = 0; i < o->nq; i++) {
-		const size_t b = o->q[i].size + o->q[i].payload;
+		return;
+	o->nout = nready;
+	o->out_pos = 0;
+	o->last_flushed = o->q[nready - 1].time;
+}
 
-		if (i < nready)
-			ready_bytes += b;
-		else
-			keep_bytes += b;
-	}
-	/* the delivery list: copies of the ready records, in order */
-	PD_TRY(PD_GROW(m, o->out, o->out_alloc, nready,
-		       SIZE_MAX / sizeof(*o->out)));
-	PD_TRY(pd_grow(m, (void **)&o->obuf, 1, &o->ocap, ready_bytes,
-		       MAX_QUEUE_BYTES));
-	nb = o->spare;
-	ncap = o->spare_cap;
+/* After a delivery: the queued records that stay, copied to the spare
+ * buffer, which becomes the queue (no new pages each round). */
+static int compact(struct pd_reader *r)
+{
+	struct pd_order *o = r->order;
+	const struct pd_mem *m = &r->f->mem;
+	size_t keep_bytes = 0, at = 0;
+	unsigned char *nb = o->spare;
+	size_t ncap = o->spare_cap;
+
+	for (size_t i = o->nout; i < o->nq; i++)
+		keep_bytes += o->q[i].size + o->q[i].payload;
 	if (keep_bytes) {
-		int rc = pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
-				 MAX_QUEUE_BYTES);
-
-		if (rc < 0)
-			return rc; /* nb is still o->spare, unchanged */
+		/* on failure nothing changed, and a later call can retry */
+		PD_TRY(pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
+			       MAX_QUEUE_BYTES));
 		o->spare = nb;
 		o->spare_cap = ncap;
 	}
-	{
-		size_t at = 0;
+	for (size_t i = o->nout; i < o->nq; i++) {
+		const size_t b = o->q[i].size + o->q[i].payload;
 
-		for (size_t i = 0; i < nready; i++) {
-			const size_t b = o->q[i].size + o->q[i].payload;
-
-			memcpy(o->obuf + at, o->qbuf + o->q[i].at, b);
-			o->out[i] = o->q[i];
-			o->out[i].at = at;
-			at += b;
-		}
-		at = 0;
-		for (size_t i = nready; i < o->nq; i++) {
-			const size_t b = o->q[i].size + o->q[i].payload;
-
-			memcpy(nb + at, o->qbuf + o->q[i].at, b);
-			o->q[i - nready] = o->q[i];
-			o->q[i - nready].at = at;
-			at += b;
-		}
+		memcpy(nb + at, o->qbuf + o->q[i].at, b);
+		o->q[i - o->nout] = o->q[i];
+		o->q[i - o->nout].at = at;
+		at += b;
 	}
-	o->nout = nready;
-	o->out_pos = 0;
-	o->nq -= nready;
+	o->nq -= o->nout;
 	o->qlen = keep_bytes;
-	/* swap: the old queue buffer becomes next round's spare */
+	o->nout = 0;
+	o->out_pos = 0;
 	o->spare = o->qbuf;
 	o->spare_cap = o->qcap;
 	o->qbuf = nb;
 	o->qcap = ncap;
-	o->last_flushed = o->out[nready - 1].time;
 	return 0;
 }
 
 static void deliver(struct pd_reader *r, struct pd_rec *rec)
 {
 	struct pd_order *o = r->order;
-	const struct qent *e = &o->out[o->out_pos++];
+	const struct qent *e = &o->q[o->out_pos++];
 
-	pd_fill_rec(r, rec, o->obuf + e->at, e->size, e->payload, e->offset,
+	pd_fill_rec(r, rec, o->qbuf + e->at, e->size, e->payload, e->offset,
 		    e->flags);
 }
 
@@ -219,10 +197,12 @@ int pd_order_next(struct pd_reader *r, struct pd_rec *rec)
 			deliver(r, rec);
 			return 1;
 		}
+		if (o->nout)
+			PD_TRY(compact(r));
 		if (o->eof) {
 			if (!o->nq)
 				return 0;
-			PD_TRY(flush_upto(r, UINT64_MAX));
+			flush_upto(r, UINT64_MAX);
 			continue;
 		}
 		rc = pd_reader_next_raw(r, rec);
@@ -234,7 +214,7 @@ int pd_order_next(struct pd_reader *r, struct pd_rec *rec)
 		}
 		if (rec->type == PD_REC_FINISHED_ROUND) {
 			if (!o->flush_at_end_only) {
-				PD_TRY(flush_upto(r, o->next_flush));
+				flush_upto(r, o->next_flush);
 				o->next_flush = o->max_time;
 			}
 			return 1;
