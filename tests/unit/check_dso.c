@@ -20,7 +20,7 @@
 #define PROT_RX 5u
 #define PROT_RWX 7u
 #define MAP_PRIVATE_ 2u
-#define PMAX PT_PATH_MAX
+#define PMAX ET_PATH_MAX
 
 static char *tmp;
 static char demo[PMAX];
@@ -29,16 +29,16 @@ static uint64_t hash_block, hash_block_size;
 
 static void setup(void)
 {
-	tmp = pt_tmpdir();
-	pt_path(demo, "%s", pt_abs("../../testdata/bin/demo"));
+	tmp = et_tmpdir();
+	et_path(demo, "%s", pt_abs("../../testdata/bin/demo"));
 	ck_assert(pt_elf_info(demo, &elf));
 	ck_assert(
-		pt_elf_sym(demo, "hash_block", &hash_block, &hash_block_size));
+		et_elf_sym(demo, "hash_block", &hash_block, &hash_block_size));
 }
 
 static void teardown(void)
 {
-	pt_rmtree(tmp);
+	et_rmtree(tmp);
 	free(tmp);
 }
 
@@ -87,21 +87,21 @@ START_TEST(t_symfs)
 	struct pt_run r;
 	OPTS(o, .symfs = root);
 
-	pt_path(root, "%s/root", tmp);
-	pt_path(p, "%s/usr/bin/demo", root);
+	et_path(root, "%s/root", tmp);
+	et_path(p, "%s/usr/bin/demo", root);
 	pt_copy(demo, p);
 	/* a copy outside the root that nothing may reach */
-	pt_path(outside, "%s/outside/demo", tmp);
+	et_path(outside, "%s/outside/demo", tmp);
 	pt_copy(demo, outside);
 	/* an absolute link is the recording host's: inside the root */
-	pt_path(p, "%s/lib/abs", root);
+	et_path(p, "%s/lib/abs", root);
 	pt_symlink("/usr/bin/demo", p);
 	/* a relative link climbing out stops at the root */
-	pt_path(p, "%s/lib/rel", root);
-	pt_path(shown, "../../../../../../../../../..%s", outside);
+	et_path(p, "%s/lib/rel", root);
+	et_path(shown, "../../../../../../../../../..%s", outside);
 	pt_symlink(shown, p);
 	/* an absolute link to a file outside: inside the root, not there */
-	pt_path(p, "%s/lib/out", root);
+	et_path(p, "%s/lib/out", root);
 	pt_symlink(outside, p);
 
 	pt_begin(&t);
@@ -166,21 +166,21 @@ START_TEST(t_buildid_cache)
 		struct pt_run r;
 		OPTS(o);
 
-		pt_path(cache, "%s/cache%zu", tmp, l);
+		et_path(cache, "%s/cache%zu", tmp, l);
 		o.buildid_dir = cache;
 		switch (l) {
 		case 0:
-			pt_path(p, "%s/.build-id/%.2s/%s/elf", cache, id,
+			et_path(p, "%s/.build-id/%.2s/%s/elf", cache, id,
 				id + 2);
 			break;
 		case 1:
-			pt_path(p, "%s/.build-id/%.2s/%s", cache, id, id + 2);
+			et_path(p, "%s/.build-id/%.2s/%s", cache, id, id + 2);
 			break;
 		case 2:
-			pt_path(p, "%s/nonexistent/x/demo/%s/elf", cache, id);
+			et_path(p, "%s/nonexistent/x/demo/%s/elf", cache, id);
 			break;
 		default:
-			pt_path(p, "%s/.build-id/%.2s/%s/debug", cache, id,
+			et_path(p, "%s/.build-id/%.2s/%s/debug", cache, id,
 				id + 2);
 			break;
 		}
@@ -219,7 +219,7 @@ START_TEST(t_buildid_mismatch)
 	wrong[0] ^= 0xff;
 	memcpy(wrong2, elf.build_id, sizeof(wrong2));
 	wrong2[1] ^= 0xff;
-	pt_path(deleted, "%s (deleted)", demo);
+	et_path(deleted, "%s (deleted)", demo);
 	pt_begin(&t);
 	map_demo(&t, 100, 0x10000000, demo, wrong);
 	map_demo(&t, 200, 0x10000000, demo, wrong);
@@ -275,9 +275,9 @@ START_TEST(t_kallsyms_cache)
 		snprintf(id + 2 * i, 3, "%02x", kid[i]);
 	for (int l = 0; l < 2; l++) {
 		if (l == 0)
-			pt_path(p, "%s/[kernel.kallsyms]/%s/kallsyms", tmp, id);
+			et_path(p, "%s/[kernel.kallsyms]/%s/kallsyms", tmp, id);
 		else
-			pt_path(p, "%s/.build-id/%.2s/%s/kallsyms", tmp, id,
+			et_path(p, "%s/.build-id/%.2s/%s/kallsyms", tmp, id,
 				id + 2);
 		pt_write(p, "ffffffff81000000 T _text\n"
 			    "ffffffff81000200 T cached_fn\n"
@@ -314,7 +314,7 @@ START_TEST(t_vmlinux)
 	struct pt_run r;
 	OPTS(o, .vmlinux = demo);
 
-	ck_assert(pt_elf_sym(demo, "_start", &start_sym, &size));
+	ck_assert(et_elf_sym(demo, "_start", &start_sym, &size));
 	memcpy(wrong, elf.build_id, sizeof(wrong));
 	wrong[3] ^= 1;
 	for (int run = 0; run < 2; run++) {
@@ -364,10 +364,10 @@ START_TEST(t_debuginfod)
 
 	for (unsigned i = 0; i < elf.build_id_size; i++)
 		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
-	pt_path(p, "%s/server/buildid/%s/executable", tmp, id);
+	et_path(p, "%s/server/buildid/%s/executable", tmp, id);
 	pt_copy(demo, p);
-	pt_path(url, "file://%s/server", tmp);
-	pt_path(cache, "%s/dcache", tmp);
+	et_path(url, "file://%s/server", tmp);
+	et_path(cache, "%s/dcache", tmp);
 	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
 	unsetenv("DEBUGINFOD_PROGRESS");
 	for (int run = 0; run < 3; run++) {
@@ -459,7 +459,7 @@ START_TEST(t_perf_map)
 	const uint64_t ips[] = {0x1010, 0x1030, 0x1050, 0x2000, 0x3008, 0x4001};
 	OPTS(o, .jit_dir = tmp);
 
-	pt_path(p, "%s/perf-77.map", tmp);
+	et_path(p, "%s/perf-77.map", tmp);
 	pt_write(p, "1000 20 first\r\n"
 		    "1000 20 first_again\n" /* recompiled: the last wins */
 		    "1020 20 with spaces (and args)\n"
@@ -512,7 +512,7 @@ START_TEST(t_perf_map_corpus)
 		       corpus);
 		return;
 	}
-	pt_path(p, "%s/perf-1.map", tmp);
+	et_path(p, "%s/perf-1.map", tmp);
 	pt_copy(corpus, p);
 	pt_begin(&t);
 	pt_mmap2(&t, U, 1, 1, 0x7FB061400000ull, 0x200000, 0, PROT_RWX,

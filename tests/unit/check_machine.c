@@ -26,12 +26,12 @@ static char *tmp;
 
 static void setup(void)
 {
-	tmp = pt_tmpdir();
+	tmp = et_tmpdir();
 }
 
 static void teardown(void)
 {
-	pt_rmtree(tmp);
+	et_rmtree(tmp);
 	free(tmp);
 }
 
@@ -232,7 +232,7 @@ START_TEST(t_anon_jit_vdso)
 	const struct pda_missing_dso *m;
 	OPTS(o, .jit_dir = tmp);
 
-	pt_path(path, "%s/perf-100.map", tmp);
+	et_path(path, "%s/perf-100.map", tmp);
 	pt_write(path, "7f0000000000 40 jit_one\n"
 		       "7f0000000040 40 jit_two\n"
 		       "7f0000001000 100 in_memfd\n");
@@ -304,7 +304,7 @@ START_TEST(t_jit_map_missing)
 	m = pt_missing(&r, "/tmp/perf-4242.map");
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->nr_samples, 2);
-	pt_path(want, "%s/perf-4242.map", tmp);
+	et_path(want, "%s/perf-4242.map", tmp);
 	ck_assert(pt_tried(m, want, NULL));
 	pt_run_free(&r);
 	tf_release(&t);
@@ -382,7 +382,7 @@ START_TEST(t_kernel_kallsyms)
 	char path[4096];
 	OPTS(o, .kallsyms = path);
 
-	pt_path(path, "%s/kallsyms", tmp);
+	et_path(path, "%s/kallsyms", tmp);
 	pt_write(path, kallsyms);
 	kernel_capture(&t, 0xffffffff81000000ull);
 	pt_run(&t, &o, &r);
@@ -402,7 +402,7 @@ START_TEST(t_kernel_kaslr)
 	char path[4096];
 	OPTS(o, .kallsyms = path);
 
-	pt_path(path, "%s/kallsyms", tmp);
+	et_path(path, "%s/kallsyms", tmp);
 	pt_write(path, kallsyms);
 	kernel_capture(&t, 0xffffffff91000000ull);
 	pt_run(&t, &o, &r);
@@ -421,7 +421,7 @@ START_TEST(t_kernel_unresolved)
 	OPTS(o, .kallsyms = path);
 
 	/* kptr_restrict: every address 0; and no kallsyms at all */
-	pt_path(path, "%s/kallsyms", tmp);
+	et_path(path, "%s/kallsyms", tmp);
 	pt_write(path, "0000000000000000 T _text\n"
 		       "0000000000000000 T func_c\n");
 	for (int run = 0; run < 2; run++) {
@@ -562,10 +562,10 @@ START_TEST(t_symbols_over_time)
 	const struct pda_stats *st;
 	OPTS(o, .no_inline = true);
 
-	pt_path(path, "%s", bin);
+	et_path(path, "%s", bin);
 	ck_assert(pt_elf_info(path, &e));
-	ck_assert(pt_elf_sym(path, "hash_block", &hb, &hb_size));
-	ck_assert(pt_elf_sym(path, "walk", &walk, &walk_size));
+	ck_assert(et_elf_sym(path, "hash_block", &hb, &hb_size));
+	ck_assert(et_elf_sym(path, "walk", &walk, &walk_size));
 	start = base + (e.vaddr & ~0xfffull);
 	ip_hb = start + (hb - (e.vaddr & ~0xfffull)) + 3;
 	ip_walk = start + (walk - (e.vaddr & ~0xfffull)) + 1;
@@ -728,14 +728,14 @@ START_TEST(t_alloc_failures)
 	unsigned long n;
 	OPTS(o, .kallsyms = path, .jit_dir = tmp);
 
-	pt_path(path, "%s/kallsyms", tmp);
+	et_path(path, "%s/kallsyms", tmp);
 	pt_write(path, kallsyms);
-	pt_path(jit, "%s/perf-100.map", tmp);
+	et_path(jit, "%s/perf-100.map", tmp);
 	pt_write(jit, "7f0000000000 40 jit_one\n");
-	pt_path(path, "%s", bin);
+	et_path(path, "%s", bin);
 	ck_assert(pt_elf_info(path, &e));
-	ck_assert(pt_elf_sym(path, "hash_block", &hb, &hb_size));
-	pt_path(path, "%s/kallsyms", tmp);
+	ck_assert(et_elf_sym(path, "hash_block", &hb, &hb_size));
+	et_path(path, "%s/kallsyms", tmp);
 	kernel_capture(&t, 0xffffffff81000000ull);
 	pt_comm(&t, 100, 100, "app", false);
 	pt_fork(&t, 0, 200, 100, 200, 100);

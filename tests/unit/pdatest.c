@@ -318,44 +318,6 @@ bool pt_elf_info(const char *path, struct pt_elf *out)
 	return exec && out->build_id_size;
 }
 
-bool pt_elf_sym(const char *path, const char *name, uint64_t *value,
-		uint64_t *size)
-{
-	Elf_Scn *scn = NULL;
-	bool found = false;
-	int fd;
-	Elf *e = elf_open_path(path, &fd);
-
-	if (!e)
-		return false;
-	while (!found && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			n = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (n && !strcmp(n, name)) {
-				*value = sym.st_value;
-				*size = sym.st_size;
-				found = true;
-				break;
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return found;
-}
-
 const char *pt_abs(const char *path)
 {
 	static char buf[PATH_MAX];
@@ -366,53 +328,6 @@ const char *pt_abs(const char *path)
 }
 
 /* ---- files --------------------------------------------------------- */
-
-void pt_path(char *out, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(out, PT_PATH_MAX, fmt, ap);
-	va_end(ap);
-	ck_assert_msg(n >= 0 && n < PT_PATH_MAX, "path too long");
-}
-
-char *pt_tmpdir(void)
-{
-	const char *base = getenv("TMPDIR");
-	char *dir;
-
-	if (!base || !*base)
-		base = "/tmp";
-	dir = malloc(strlen(base) + 32);
-	ck_assert_ptr_nonnull(dir);
-	snprintf(dir, strlen(base) + 32, "%s/pdatest.XXXXXX", base);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return dir;
-}
-
-void pt_rmtree(const char *dir)
-{
-	char path[PT_PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	DIR *d = opendir(dir);
-
-	while (d && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		pt_path(path, "%s/%s", dir, de->d_name);
-		/* lstat: a link is removed, never followed */
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			pt_rmtree(path);
-		else
-			unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
 
 static void mkdirs(const char *path)
 {

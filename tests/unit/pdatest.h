@@ -22,6 +22,7 @@
 
 #include "pd_config.h"
 #include "pda.h"
+#include "elftest.h"
 #include "testfile.h"
 
 #include <stdbool.h>
@@ -100,23 +101,13 @@ struct pt_elf {
 };
 
 bool pt_elf_info(const char *path, struct pt_elf *out);
-/* Symbol name's value and size in .symtab. */
-bool pt_elf_sym(const char *path, const char *name, uint64_t *value,
-		uint64_t *size);
 /* path made absolute (tests run in tests/unit); a static buffer. */
 const char *pt_abs(const char *path);
 
 /* ---- files ----------------------------------------------------------- */
 
-#define PT_PATH_MAX 4096
-
-/* snprintf into a PT_PATH_MAX buffer; fails the test if it does not fit. */
-void pt_path(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
-
-/* A new directory under $TMPDIR or /tmp; free the string. */
-char *pt_tmpdir(void);
-/* Remove dir and everything under it (symlinks are not followed). */
-void pt_rmtree(const char *dir);
+/* Paths, temporary directories and .symtab lookups: elftest.h's
+ * et_path, et_tmpdir, et_rmtree and et_elf_sym. */
 /* mkdir -p of path's directories and a copy of from at path. */
 void pt_copy(const char *from, const char *path);
 /* mkdir -p of path's directories and a file with these bytes. */
