@@ -302,6 +302,50 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
 		e->debug = debug;
 }
 
+const char *pda_elf_path(const struct pda_elf *e)
+{
+	return e->path;
+}
+
+unsigned pda_elf_machine(const struct pda_elf *e)
+{
+	return e->machine;
+}
+
+const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
+{
+	const char *p = elf_rawfile(e->elf, size);
+
+	if (!p)
+		*size = 0;
+	return (const unsigned char *)p;
+}
+
+int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
+{
+	size_t nr_phdrs;
+	bool first = true;
+
+	if (e->type == ET_REL || elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+		return PD_ERR_NOTFOUND;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			/* libdwfl's main.vaddr: p_vaddr & -p_align */
+			*lo = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align
+					     : ph.p_vaddr;
+			*hi = ph.p_vaddr + ph.p_memsz;
+			first = false;
+		} else if (ph.p_vaddr + ph.p_memsz > *hi) {
+			*hi = ph.p_vaddr + ph.p_memsz;
+		}
+	}
+	return first ? PD_ERR_NOTFOUND : 0;
+}
+
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size)
 {

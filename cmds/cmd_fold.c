@@ -60,10 +60,11 @@ const char cmd_fold_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
-	"      --inline          inlined functions as frames of their own\n"
-	"                        (perf 6.1 shows none in frame-pointer\n"
-	"                        callchains, so the default is --no-inline)\n"
-	"      --no-inline       no inlined frames (the default)\n"
+	"      --inline          inlined functions as frames of their own on\n"
+	"                        every stack (by default only DWARF-unwound\n"
+	"                        user stacks get them, as perf 6.1 shows\n"
+	"                        them)\n"
+	"      --no-inline       no inlined frames on any stack\n"
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
@@ -116,7 +117,7 @@ struct fold_opts {
 	uint64_t start, end;
 	unsigned max_stack;
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
-	bool no_demangle, inline_frames;
+	bool no_demangle, inline_frames, no_inline;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -335,9 +336,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
+			o->no_inline = true;
 			break;
 		case OPT_INLINE:
 			o->inline_frames = true;
+			o->no_inline = false;
 			break;
 		case OPT_STRICT:
 			ctx->strict = true;
@@ -370,7 +373,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || o->symfs || o->buildid_dir ||
 	     o->kallsyms || o->vmlinux || o->jit_dir || o->no_demangle ||
-	     o->inline_frames))
+	     o->inline_frames || o->no_inline))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -732,7 +735,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
 		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
 		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
-		 .no_inline = !o->inline_frames, .srcline = o->srcline,
+		 .no_inline = o->no_inline,
+		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
 		 .use_host_kallsyms = true, .log = log_lib, .log_arg = ctx,
 		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
