@@ -346,6 +346,31 @@ int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
 	return first ? PD_ERR_NOTFOUND : 0;
 }
 
+int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
+		     uint64_t *bias)
+{
+	uint64_t vaddr;
+
+	if (e->type == ET_EXEC) {
+		*bias = 0;
+		return 0;
+	}
+	/* offset_to_vaddr would place pgoff in the segment before, whose
+	 * last page the map's first page may share (lld's layouts) */
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+
+		if (g->offset >= pgoff && g->offset - pgoff < 0x10000) {
+			*bias = start + (g->offset - pgoff) - g->vaddr;
+			return 0;
+		}
+	}
+	if (pda_elf_offset_to_vaddr(e, pgoff, &vaddr) < 0)
+		return PD_ERR_NOTFOUND;
+	*bias = start - vaddr;
+	return 0;
+}
+
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size)
 {

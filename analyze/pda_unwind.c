@@ -644,6 +644,12 @@ int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
 		return rc;
 	*ips = res.ips;
 	*nr = res.nr;
+	if (res.stop != PDA_UNWIND_END && res.stop != PDA_UNWIND_MAX_FRAMES)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "unwind: tid %u at %#llx: %s after %zu frames at %#llx",
+			 (unsigned)sample->tid, (unsigned long long)req.pc,
+			 pda_unwind_stop_name(res.stop), res.nr,
+			 (unsigned long long)res.stop_pc);
 out:
 	return account(s, u, sample, maps, res.stop, res.stop_pc, res.nr);
 }

@@ -211,7 +211,7 @@ static int ensure_module(struct pda_unwind_proc *p, uint64_t pc)
 	struct pda_elf *e;
 	struct ld_mod *m;
 	Dwfl_Module *mod;
-	uint64_t vaddr, lo, hi, bias;
+	uint64_t lo, hi, bias;
 	void **userdata;
 	int rc;
 
@@ -223,10 +223,9 @@ static int ensure_module(struct pda_unwind_proc *p, uint64_t pc)
 	rc = pda_unwind_dso_elf(s, map->dso, &e);
 	if (rc < 0 || !e)
 		return rc;
-	if (pda_elf_offset_to_vaddr(e, map->pgoff, &vaddr) < 0 ||
+	if (pda_elf_map_bias(e, map->start, map->pgoff, &bias) < 0 ||
 	    pda_elf_load_span(e, &lo, &hi) < 0)
 		return 0;
-	bias = map->start - vaddr;
 	if (PDA_GROW(s, p->mods, p->mods_alloc, p->nr_mods + 1, MODS_MAX) < 0)
 		return PD_ERR_NOMEM;
 	m = pda_malloc(s, sizeof(*m));
@@ -272,11 +271,11 @@ static void maps_changed(struct pda_session *s, struct pda_unwind_proc *p,
 	for (size_t i = 0; i < p->nr_mods; i++) {
 		const struct ld_mod *m = p->mods[i];
 		const struct pda_map *map = pda_maps_lookup(maps, m->anchor);
-		uint64_t vaddr;
+		uint64_t bias;
 
 		if (!map || map->dso != m->dso ||
-		    pda_elf_offset_to_vaddr(m->elf, map->pgoff, &vaddr) < 0 ||
-		    map->start - vaddr != m->bias) {
+		    pda_elf_map_bias(m->elf, map->start, map->pgoff, &bias) < 0 ||
+		    bias != m->bias) {
 			drop_dwfl(p);
 			return;
 		}
