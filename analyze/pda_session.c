@@ -11,9 +11,14 @@
  * does not subtract 1 from return addresses for symbols, inline frames
  * or source lines (checked on testdata/fp.perf.data: `perf script -F
  * ip,sym,srcline` names 0x2724a in libc libc-start.c:74, the line of
- * 0x2724a, where 0x27249 is line 58).  The guest markers, which perf 6.1
- * rejects, switch to guest modes here: guest frames are flagged and left
- * unresolved (guest machines are not followed).
+ * 0x2724a, where 0x27249 is line 58).  A `--call-graph dwarf` sample's
+ * user frames come after the callchain's (its kernel part), from the
+ * unwinder (pda_unwind.h), as thread__resolve_callchain puts them; those
+ * are return addresses less 1 already, as perf's unwinders give them, and
+ * get their inlined frames (machine.c unwind_entry), which callchain
+ * addresses get only with inline_callchain.  The guest markers, which
+ * perf 6.1 rejects, switch to guest modes here: guest frames are flagged
+ * and left unresolved (guest machines are not followed).
  *
  * Each (DSO, address) is resolved once: the frames it gives (inlined
  * ones first) are kept in a hash table, in the arena, with a direct-mapped

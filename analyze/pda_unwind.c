@@ -41,6 +41,15 @@
  * DWARF numbers: the psABIs, as elfutils' backends (*_initreg.c) take
  * them.
  */
+/* ppc64, either byte order: r0-r31; lr, xer, ctr as elfutils'
+ * ppc_initreg numbers them */
+#define PPC64_REGS                                                          \
+	.is64 = true, .perf_pc = 32, .perf_sp = 1, .nr_dwarf = 32,          \
+	.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,       \
+			  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,       \
+			  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},          \
+	.nr_extra = 3, .extra = {{65, 36}, {101, 37}, {109, 35}}
+
 static const struct pda_unwind_arch arches[] = {
 	{
 		.name = "x86_64", .e_machine = EM_X86_64, .is64 = true,
@@ -70,24 +79,11 @@ static const struct pda_unwind_arch arches[] = {
 				  8, 9, 10, 11, 12, 13, 14, 15},
 	},
 	{
-		.name = "ppc64le", .e_machine = EM_PPC64, .is64 = true,
-		.perf_pc = 32, .perf_sp = 1, .nr_dwarf = 32,
-		.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
-				  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-				  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
-		/* lr, xer, ctr (elfutils' ppc_initreg numbering) */
-		.nr_extra = 3,
-		.extra = {{65, 36}, {101, 37}, {109, 35}},
+		.name = "ppc64le", .e_machine = EM_PPC64, PPC64_REGS,
 	},
 	{
-		.name = "ppc64", .e_machine = EM_PPC64, .is64 = true,
-		.big_endian = true,
-		.perf_pc = 32, .perf_sp = 1, .nr_dwarf = 32,
-		.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
-				  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-				  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
-		.nr_extra = 3,
-		.extra = {{65, 36}, {101, 37}, {109, 35}},
+		.name = "ppc64", .e_machine = EM_PPC64, .big_endian = true,
+		PPC64_REGS,
 	},
 	{
 		.name = "s390x", .e_machine = EM_S390, .is64 = true,
