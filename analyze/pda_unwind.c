@@ -488,16 +488,16 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 
 	p = (struct uproc *)pda_hash_find(&u->procs, hash, proc_eq, maps);
 	if (!p) {
-		p = pda_zalloc(s, sizeof(*p));
+		/* as long as the session: there are few */
+		p = pda_arena_alloc(s, sizeof(*p));
 		if (!p)
 			return PD_ERR_NOMEM;
+		memset(p, 0, sizeof(*p));
 		p->node.hash = hash;
 		p->maps = maps;
 		p->gen = maps->gen;
-		if (pda_hash_add(s, &u->procs, &p->node) < 0) {
-			pda_free(s, p);
+		if (pda_hash_add(s, &u->procs, &p->node) < 0)
 			return PD_ERR_NOMEM;
-		}
 	}
 	if (p->arch != arch) {
 		/* an exec into another abi: start over */

@@ -55,6 +55,7 @@ struct pda_unwind_proc {
 	bool faulted;		/* a memory read failed since that frame */
 	unsigned fault;
 	bool hit_max;
+	bool unsupported;	/* libebl cannot unwind the target */
 	int err;		/* NOMEM inside a callback */
 };
 
@@ -427,8 +428,16 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 	res->nr = 0;
 	res->stop = PDA_UNWIND_NO_ARCH;
 	res->stop_pc = req->pc;
-	if (!p->dwfl && (rc = build_dwfl(p)) < 0)
-		return rc == PD_ERR_UNSUPPORTED ? 0 : rc;
+	if (!p->dwfl && !p->unsupported && (rc = build_dwfl(p)) < 0) {
+		if (rc != PD_ERR_UNSUPPORTED)
+			return rc;
+		p->unsupported = true; /* not tried again for each sample */
+	}
+	if (p->unsupported) {
+		/* the leaf is known without unwinding, as perf keeps it */
+		res->ips[res->nr++] = req->pc;
+		return 0;
+	}
 	p->req = req;
 	p->res = res;
 	p->last_pc = req->pc;

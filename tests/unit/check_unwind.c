@@ -133,6 +133,63 @@ START_TEST(test_reg_values)
 }
 END_TEST
 
+/*
+ * Every arch through the libdw backend: libebl attaches to its bare ELF
+ * header (machine, class, byte order) whatever this host, and a pc in no
+ * map gives the leaf alone, stopped with NO_MAP.
+ */
+START_TEST(test_backend_arches)
+{
+	static const struct {
+		const char *name;
+		uint64_t abi;
+	} cases[] = {{"x86_64", 2},  {"i686", 1},    {"aarch64", 2},
+		     {"armv7l", 1},  {"ppc64le", 2}, {"ppc64", 2},
+		     {"s390x", 2},   {"riscv64", 2}};
+	struct et_session es;
+	struct pda_session *s = et_session_new(&es, NULL);
+	const struct pda_maps maps = {0};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *name = cases[i].name;
+		const uint64_t abi = cases[i].abi;
+		const struct pda_unwind_arch *a =
+			pda_unwind_arch_find(name, 0, abi);
+		uint64_t vals[2], ips[4];
+		unsigned char stack[64] = {0};
+		struct pda_unwind_req req = {0};
+		struct pda_unwind_res res = {ips, 0, 0, 0};
+		struct pda_unwind_proc *p;
+
+		ck_assert_ptr_nonnull(a);
+		/* values in bit order: the smaller register number first */
+		vals[a->perf_pc < a->perf_sp ? 0 : 1] = 0x4000;
+		vals[a->perf_pc < a->perf_sp ? 1 : 0] = 0x7000;
+		req.arch = a;
+		req.regs = &(struct pd_regs){
+			abi, (1ull << a->perf_pc) | (1ull << a->perf_sp),
+			{2, (const unsigned char *)vals, 0}};
+		req.stack = stack;
+		req.stack_size = sizeof(stack);
+		req.sp = 0x7000;
+		req.pc = 0x4000;
+		req.maps = &maps;
+		req.max_frames = 4;
+		ck_assert_int_eq(pda_unwind_libdw.proc_new(s, a, &p), 0);
+		ck_assert_int_eq(pda_unwind_libdw.unwind(s, p, &req, &res), 0);
+		ck_assert_msg(res.nr >= 1 && ips[0] == 0x4000, "%s: %zu frames",
+			      name, res.nr);
+		ck_assert_msg(res.stop == PDA_UNWIND_NO_MAP, "%s: %s", name,
+			      pda_unwind_stop_name(res.stop));
+		ck_assert_str_eq(a->name, i == 1   ? "i386"
+					  : i == 3 ? "arm"
+						   : name);
+		pda_unwind_libdw.proc_free(s, p);
+	}
+	et_session_free(&es);
+}
+END_TEST
+
 /* ---- whole captures ------------------------------------------------- */
 
 static char *tmp;
@@ -437,6 +494,7 @@ Suite *unwind_suite(void)
 	tcase_add_test(tc, test_arch_registers);
 	tcase_add_test(tc, test_reg_values);
 	tcase_add_test(tc, test_unknown_unwinder);
+	tcase_add_test(tc, test_backend_arches);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tw, setup, teardown);
 	tcase_set_timeout(tw, 60);
