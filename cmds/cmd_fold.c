@@ -69,7 +69,7 @@ const char cmd_fold_options[] =
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
+	"                        skipped, or a DWARF unwind stopped early\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
@@ -912,7 +912,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = 0;
 	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
 			    c.bad || c.stack_errors || rs->damaged ||
-			    (ps && ps->nr_missing) || ctx->nr_warnings))
+			    (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
+			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_stack_release(s, &st);
 	pda_fold_free(fd);
