@@ -210,10 +210,12 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 				pde_annot_pct(w, &in->counts[ev],
 					      &fn->sym->counts[ev]),
 				pde_annot_pct(w, &in->counts[ev], &totals[ev]));
-	fprintf(out, "%s %c %8" PRIx64 ":  %-7s", col[0] ? COL_OFF : "", mark,
-		in->addr, in->mnemonic);
+	fprintf(out, "%s %c %8" PRIx64 ":  ", col[0] ? COL_OFF : "", mark,
+		in->addr);
 	if (in->operands[0])
-		fprintf(out, " %s", in->operands);
+		fprintf(out, "%-7s %s", in->mnemonic, in->operands);
+	else
+		fputs(in->mnemonic, out);
 	if (in->target_name)
 		fprintf(out, " <%s>", in->target_name);
 	fputc('\n', out);
