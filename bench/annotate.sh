@@ -11,17 +11,19 @@
 # disassembles kernel functions from kallsyms), and it is recorded long
 # enough to reach BENCH_ANNOTATE_MIN_MB (default 300) MB.
 #
-# Timed, from the page cache, median wall time of BENCH_RUNS (default 3)
-# runs and the largest peak RSS:
+# Timed, from the page cache, the median of BENCH_RUNS (default 3) runs
+# of wall time and of CPU time (user + system, children included: perf
+# runs objdump), and the largest peak RSS, of
 #   pdtool annotate --stdio --top 20 FILE
-#   perf annotate --stdio -i FILE          every function with samples:
-#                                          perf takes no list of symbols,
-#                                          and one pass over the file is
-#                                          what it needs for any number
-#   perf annotate --stdio -i FILE SYMBOL   the hottest function alone
+#   perf annotate --stdio -d DSO -i FILE SYMBOL, once for each of those
+#                                          20 functions (perf annotates
+#                                          one symbol or all of them)
+#   perf annotate --stdio -i FILE          every function with samples in
+#                                          one pass, more than 20
 # and it checks that pdtool's top 20 are functions perf annotated, with
 # each instruction's percentage within 0.1 point of perf's
-# (tests/cli/annotate/cmpannot.py).  Prints a Markdown report, also
+# (tests/cli/annotate/cmpannot.py perf-subset).  The machine may be shared:
+# CPU time is the steadier measure then.  Prints a Markdown report, also
 # written to bench/data/annotate-results.md.
 #
 # Environment: BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as for run.sh;
@@ -83,48 +85,56 @@ if [ ! -f "$file" ] || [ "$data/workload" -nt "$file" ] ||
 	done
 fi
 
-# measure LABEL OUT CMD...: median wall time (ms) of $runs runs and the
-# largest peak RSS (MB) as "LABEL<TAB>ms<TAB>MB" in $tmp/rows; the first
-# run's stdout goes to OUT
+# measure LABEL OUT CMD...: median wall and CPU time (ms) of $runs runs
+# and the largest peak RSS (MB), "LABEL<TAB>wall<TAB>cpu<TAB>MB" in
+# $tmp/rows; the first run's stdout goes to OUT.  CMD may be "sh -c ...".
 measure() {
 	label=$1 first=$2
 	shift 2
 	: >"$tmp/times"
+	: >"$tmp/cpus"
 	maxrss=0
 	i=0
 	while [ $i -lt "$runs" ]; do
 		out=/dev/null
 		[ $i = 0 ] && out=$first
-		start=$(date +%s%N)
-		"$TIME" -f %M -o "$tmp/rss" "$@" >"$out" 2>"$tmp/err" ||
+		"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$out" 2>"$tmp/err" ||
 			{ echo "bench: '$*' failed:" >&2; head -n 5 "$tmp/err" >&2; }
-		end=$(date +%s%N)
-		echo $(( (end - start) / 1000000 )) >>"$tmp/times"
-		rss=$(tail -n 1 "$tmp/rss")
+		read -r e u s rss <<EOT
+$(tail -n 1 "$tmp/t")
+EOT
+		awk -v e="$e" 'BEGIN { printf "%d\n", e * 1000 }' >>"$tmp/times"
+		awk -v u="$u" -v s="$s" 'BEGIN { printf "%d\n", (u + s) * 1000 }' >>"$tmp/cpus"
 		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
 		i=$((i + 1))
 	done
 	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\n' "$label" "$med" $((maxrss / 1024)) >>"$tmp/rows"
-	echo "bench: $label: $med ms" >&2
+	cpu=$(sort -n "$tmp/cpus" | sed -n "$(( (runs + 1) / 2 ))p")
+	printf '%s\t%s\t%s\t%s\n' "$label" "$med" "$cpu" $((maxrss / 1024)) >>"$tmp/rows"
+	echo "bench: $label: $med ms wall, $cpu ms CPU" >&2
 }
 
 : >"$tmp/rows"
 cat "$file" >/dev/null
 "$PDTOOL" annotate --top 20 --format json "$file" >"$tmp/top.json" \
 	2>/dev/null || die "pdtool annotate failed"
-hottest=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["functions"][0]["name"])' "$tmp/top.json")
-nr_top=$(python3 -c 'import json, sys
-print(len(json.load(open(sys.argv[1]))["functions"]))' "$tmp/top.json")
+# the 20 functions, one perf command line each
+python3 - "$tmp/top.json" "$file" >"$tmp/perf20.sh" <<'PYEOF'
+import json, shlex, sys
+for f in json.load(open(sys.argv[1]))["functions"]:
+    print("perf annotate --stdio --stdio-color never -d %s -i %s %s" %
+          (shlex.quote(f["dso"].rsplit("/", 1)[-1]), shlex.quote(sys.argv[2]),
+           shlex.quote(f["name"])))
+PYEOF
+nr_top=$(grep -c . "$tmp/perf20.sh")
 measure "pdtool annotate --stdio --top 20" "$tmp/pd.txt" \
 	"$PDTOOL" annotate --stdio --top 20 "$file"
-measure "perf annotate --stdio (every function)" "$tmp/perf.txt" \
+measure "perf annotate --stdio -d DSO SYMBOL, $nr_top runs" "$tmp/perf20.txt" \
+	sh "$tmp/perf20.sh"
+measure "perf annotate --stdio (every function, one run)" "$tmp/perf.txt" \
 	perf annotate --stdio --stdio-color never -i "$file"
-measure "perf annotate --stdio $hottest" /dev/null \
-	perf annotate --stdio --stdio-color never -i "$file" "$hottest"
 nr_perf=$(grep -c '^ Percent |' "$tmp/perf.txt")
-python3 tests/cli/annotate/cmpannot.py perf "$tmp/perf.txt" \
+python3 tests/cli/annotate/cmpannot.py perf-subset "$tmp/perf20.txt" \
 	"$tmp/top.json" >"$tmp/cmp" 2>&1
 cmp_rc=$?
 
@@ -133,21 +143,18 @@ cmp_rc=$?
 	echo
 	echo "$(basename "$file"): $(( $(size "$file") / 1000000 )) MB," \
 		"cpu-clock:u with callchains of bench/workload.c;" \
-		"$nr_top functions in pdtool's top 20, perf annotated" \
-		"$nr_perf sections (one per function and event)." \
+		"$nr_top functions in pdtool's top 20; perf's one run" \
+		"annotates $nr_perf." \
 		"Median of $runs runs, page cache warm."
 	echo
-	echo "| command | wall ms | peak RSS MB |"
-	echo "|---|---:|---:|"
-	awk -F '\t' '{ printf "| `%s` | %d | %d |\n", $1, $2, $3 }' "$tmp/rows"
+	echo "| command | wall ms | CPU ms | peak RSS MB |"
+	echo "|---|---:|---:|---:|"
+	awk -F '\t' '{ printf "| `%s` | %d | %d | %d |\n", $1, $2, $3, $4 }' "$tmp/rows"
 	echo
-	pd=$(sed -n 1p "$tmp/rows" | cut -f 2)
-	all=$(sed -n 2p "$tmp/rows" | cut -f 2)
-	one=$(sed -n 3p "$tmp/rows" | cut -f 2)
-	awk -v pd="$pd" -v all="$all" -v one="$one" -v n="$nr_top" 'BEGIN {
-		printf "perf annotate (every function, one pass) / pdtool: %.1fx (target: 10x)\n\n", all / pd
-		printf "perf annotate once per function, %d runs (%d ms each, the hottest alone) / pdtool: %.1fx\n\n", n, one, n * one / pd
-	}'
+	awk -F '\t' 'NR == 1 { pw = $2; pc = $3 }
+		NR == 2 { printf "perf annotate for the same %s functions / pdtool: %.1fx wall, %.1fx CPU (target: 10x)\n\n", n, $2 / pw, $3 / pc }
+		NR == 3 { printf "perf annotate of all %s functions in one run / pdtool: %.1fx wall, %.1fx CPU\n\n", all, $2 / pw, $3 / pc }' \
+		n="$nr_top" all="$nr_perf" "$tmp/rows"
 	echo "Percentages against perf's ($( [ $cmp_rc = 0 ] && echo agree || echo DIFFER )):"
 	echo
 	sed 's/^/    /' "$tmp/cmp"
