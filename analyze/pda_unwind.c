@@ -401,8 +401,12 @@ static int maps_machine(struct pda_session *s, const struct pda_maps *maps,
 		rc = pda_unwind_dso_elf(s, maps->v[i].dso, &e);
 		if (rc < 0)
 			return rc;
-		if (e)
-			*em = pda_elf_machine(e);
+		if (e) {
+			struct pda_elf_arch ea;
+
+			pda_elf_arch(e, &ea);
+			*em = ea.machine;
+		}
 	}
 	return 0;
 }
