@@ -715,6 +715,21 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	return rc;
 }
 
+/* Set a file DSO's files and state: under the session's lock while
+ * other threads unwind, as pda_unwind_dso_elf reads them there. */
+static void publish(struct pda_session *s, struct pda_dso_ent *d,
+		    struct pda_elf *elf, struct pda_elf *debug,
+		    enum pda_dso_state state)
+{
+	if (s->mt.on)
+		pthread_mutex_lock(&s->mt.lock);
+	d->d.elf = elf;
+	d->d.debug = debug;
+	d->d.state = state;
+	if (s->mt.on)
+		pthread_mutex_unlock(&s->mt.lock);
+}
+
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 {
 	struct found f = {NULL, NULL};
@@ -729,8 +744,8 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 		return pda_jit_load(s, d);
 	case PDA_DSO_VDSO:
 		if (!d->d.build_id_size) {
-			d->d.state = PDA_DSO_MISSING;
 			d->d.why = "no build-id for the vdso in the capture";
+			publish(s, d, NULL, NULL, PDA_DSO_MISSING);
 			return 0;
 		}
 		break;
@@ -745,23 +760,22 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 			pda_elf_close(s, f.dbg);
 		return rc;
 	}
-	d->d.elf = f.bin ? f.bin : f.dbg;
-	d->d.debug = f.bin ? f.dbg : NULL;
 	/* lookups go through the binary, which defers to its debug file */
-	if (d->d.debug)
-		pda_elf_set_debug(d->d.elf, d->d.debug);
-	if (d->d.elf) {
-		d->d.state = PDA_DSO_FOUND;
+	if (f.bin && f.dbg)
+		pda_elf_set_debug(f.bin, f.dbg);
+	if (f.bin || f.dbg) {
+		publish(s, d, f.bin ? f.bin : f.dbg, f.bin ? f.dbg : NULL,
+			PDA_DSO_FOUND);
 		pda_logf(s, PD_LOG_DEBUG, "'%s': %s%s%s", d->d.name,
 			 f.bin ? "binary found" : "debug file found",
 			 f.bin && f.dbg ? ", with a debug file" : "",
 			 d->d.build_id_size ? "" : " (no build-id to check)");
 		return 0;
 	}
-	d->d.state = PDA_DSO_MISSING;
 	d->d.why = d->mismatch	? "build-id mismatch"
 		   : d->escaped ? "outside --symfs"
 				: "not found";
+	publish(s, d, NULL, NULL, PDA_DSO_MISSING);
 	pda_logf(s, PD_LOG_DEBUG, "'%s': %s", d->d.name, d->d.why);
 	return 0;
 }

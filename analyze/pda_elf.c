@@ -98,6 +98,15 @@ static int read_segments(struct pda_session *s, struct pda_elf *e)
 					   e->path, i, elf_errmsg(-1));
 		if (ph.p_type != PT_LOAD)
 			continue;
+		if (!e->has_span) {
+			/* libdwfl's main.vaddr: p_vaddr & -p_align */
+			e->span_lo = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align
+						    : ph.p_vaddr;
+			e->span_hi = ph.p_vaddr + ph.p_memsz;
+			e->has_span = true;
+		} else if (ph.p_vaddr + ph.p_memsz > e->span_hi) {
+			e->span_hi = ph.p_vaddr + ph.p_memsz;
+		}
 		e->segs[e->nr_segs].vaddr = ph.p_vaddr;
 		e->segs[e->nr_segs].offset = ph.p_offset;
 		e->segs[e->nr_segs].filesz = ph.p_filesz;
@@ -244,6 +253,9 @@ static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
 	err = read_segments(s, e);
 	if (err)
 		return err;
+	e->image = (const unsigned char *)elf_rawfile(e->elf, &e->image_size);
+	if (!e->image)
+		e->image_size = 0;
 	read_build_id(e);
 	return read_debuglink(s, e);
 }
@@ -304,36 +316,17 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
 
 const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
 {
-	const char *p = elf_rawfile(e->elf, size);
-
-	if (!p)
-		*size = 0;
-	return (const unsigned char *)p;
+	*size = e->image_size;
+	return e->image;
 }
 
 int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
 {
-	size_t nr_phdrs;
-	bool first = true;
-
-	if (e->type == ET_REL || elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+	if (e->type == ET_REL || !e->has_span)
 		return PD_ERR_NOTFOUND;
-	for (size_t i = 0; i < nr_phdrs; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (first) {
-			/* libdwfl's main.vaddr: p_vaddr & -p_align */
-			*lo = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align
-					     : ph.p_vaddr;
-			*hi = ph.p_vaddr + ph.p_memsz;
-			first = false;
-		} else if (ph.p_vaddr + ph.p_memsz > *hi) {
-			*hi = ph.p_vaddr + ph.p_memsz;
-		}
-	}
-	return first ? PD_ERR_NOTFOUND : 0;
+	*lo = e->span_lo;
+	*hi = e->span_hi;
+	return 0;
 }
 
 int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,

@@ -39,6 +39,12 @@ struct pda_elf {
 	size_t shstrndx;
 	struct pda_elf_seg *segs;
 	size_t nr_segs;
+	/* read at open, so that unwinding threads never call libelf on
+	 * this handle (pda_elf_image, pda_elf_load_span) */
+	const unsigned char *image;
+	size_t image_size;
+	bool has_span;
+	uint64_t span_lo, span_hi;
 	unsigned char build_id[PDA_BUILD_ID_MAX];
 	unsigned build_id_size;
 	const char *debuglink; /* interned, or NULL */

@@ -606,12 +606,9 @@ int pda_machine_absorb_env(struct pda_session *s)
 	return absorb_env(s);
 }
 
-int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
+bool pda_machine_changes(uint32_t type)
 {
-	struct pd_event ev;
-	int rc;
-
-	switch (rec->type) {
+	switch (type) {
 	case PD_REC_COMM:
 	case PD_REC_FORK:
 	case PD_REC_EXIT:
@@ -620,10 +617,19 @@ int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
 	case PD_REC_KSYMBOL:
 	case PD_REC_HEADER_BUILD_ID:
 	case PD_REC_HEADER_FEATURE:
-		break;
+		return true;
 	default:
-		return 0;
+		return false;
 	}
+}
+
+int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
+{
+	struct pd_event ev;
+	int rc;
+
+	if (!pda_machine_changes(rec->type))
+		return 0;
 	rc = pd_event_decode(s->f, rec, &ev);
 	if (rc != 0) {
 		/* E5: counted and warned about, never silent */

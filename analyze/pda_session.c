@@ -42,13 +42,22 @@
 
 /* ---- allocation, logging, errors ----------------------------------- */
 
+/* The hooks may not be thread-safe: while other threads unwind, they
+ * are called under the session's lock (libc's allocator needs none). */
 void *pda_malloc(struct pda_session *s, size_t size)
 {
+	void *p;
+
 	if (size == 0)
 		size = 1;
-	if (s->alloc.malloc_fn)
+	if (!s->alloc.malloc_fn)
+		return malloc(size);
+	if (!s->mt.on)
 		return s->alloc.malloc_fn(s->alloc.arg, size);
-	return malloc(size);
+	pthread_mutex_lock(&s->mt.lock);
+	p = s->alloc.malloc_fn(s->alloc.arg, size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return p;
 }
 
 void *pda_zalloc(struct pda_session *s, size_t size)
@@ -62,21 +71,33 @@ void *pda_zalloc(struct pda_session *s, size_t size)
 
 void *pda_realloc(struct pda_session *s, void *p, size_t size)
 {
+	void *q;
+
 	if (size == 0)
 		size = 1;
-	if (s->alloc.realloc_fn)
+	if (!s->alloc.realloc_fn)
+		return realloc(p, size);
+	if (!s->mt.on)
 		return s->alloc.realloc_fn(s->alloc.arg, p, size);
-	return realloc(p, size);
+	pthread_mutex_lock(&s->mt.lock);
+	q = s->alloc.realloc_fn(s->alloc.arg, p, size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return q;
 }
 
 void pda_free(struct pda_session *s, void *p)
 {
 	if (!p)
 		return;
-	if (s->alloc.free_fn)
-		s->alloc.free_fn(s->alloc.arg, p);
-	else
+	if (!s->alloc.free_fn) {
 		free(p);
+	} else if (!s->mt.on) {
+		s->alloc.free_fn(s->alloc.arg, p);
+	} else {
+		pthread_mutex_lock(&s->mt.lock);
+		s->alloc.free_fn(s->alloc.arg, p);
+		pthread_mutex_unlock(&s->mt.lock);
+	}
 }
 
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
@@ -112,7 +133,13 @@ void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (!s->mt.on) {
+		s->opts.log(s->opts.log_arg, level, buf);
+		return;
+	}
+	pthread_mutex_lock(&s->mt.lock);
 	s->opts.log(s->opts.log_arg, level, buf);
+	pthread_mutex_unlock(&s->mt.lock);
 }
 
 int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
@@ -235,6 +262,10 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	s->alloc = boot.alloc;
+	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
+		pda_free(&boot, s);
+		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
+	}
 	s->f = f;
 	s->opts = in;
 	s->opts.errbuf = NULL;
@@ -268,6 +299,7 @@ void pda_session_free(struct pda_session *s)
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pda_arena_release(s, &s->arena);
+	pthread_mutex_destroy(&s->mt.lock);
 	pda_free(s, s);
 }
 
@@ -545,6 +577,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 struct walk {
 	struct pda_stack *st;
 	const struct pd_sample *sample;
+	struct pda_unwind_job *job; /* the unwind begun elsewhere, or NULL */
 	struct pda_maps *umaps; /* the sample's process's, once looked up */
 	const struct pda_map *map; /* of the last address resolved, or NULL */
 	bool unresolved;
@@ -772,8 +805,12 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	size_t nr;
 	int rc;
 
-	rc = pda_unwind_sample(s, s->unwinder, w->sample,
-			       space_maps(s, w, PD_MISC_USER), &ips, &nr);
+	if (w->job)
+		rc = pda_unwind_finish(s, s->unwinder, w->job, &ips, &nr);
+	else
+		rc = pda_unwind_sample(s, s->unwinder, w->sample,
+				       space_maps(s, w, PD_MISC_USER), &ips,
+				       &nr);
 	if (rc < 0)
 		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
 	/* perf expands inlined frames on these (machine.c unwind_entry) */
@@ -796,7 +833,13 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	struct walk w = {st, sample, NULL, NULL, false,
+	return pda_sample_stack_job(s, sample, st, NULL);
+}
+
+int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_unwind_job *job)
+{
+	struct walk w = {st, sample, job, NULL, NULL, false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	int rc = 0;
@@ -874,7 +917,7 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso)
 {
-	struct walk w = {st, sample, NULL, NULL, false,
+	struct walk w = {st, sample, NULL, NULL, NULL, false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;

@@ -9,6 +9,8 @@
 
 #include "pda_int.h"
 
+#include <pthread.h>
+
 /* ---- arena (pda_intern.c) ------------------------------------------ */
 
 struct pda_arena_block;
@@ -92,6 +94,9 @@ struct pda_machine {
 int pda_machine_init(struct pda_session *s);
 void pda_machine_release(struct pda_session *s);
 int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec);
+/* Whether a record of type may change threads, comms or maps (else
+ * pda_machine_feed ignores it). */
+bool pda_machine_changes(uint32_t type);
 /* Take the build-ids of the HEADER_BUILD_ID feature. */
 int pda_machine_absorb_env(struct pda_session *s);
 /* The maps of process pid (created empty when new); NULL on NOMEM. */
@@ -282,6 +287,21 @@ struct pda_ip_ent {
 	bool inl;
 };
 
+/*
+ * While a pipeline (pda_pipe.c) runs unwinds on other threads, on is set
+ * and those threads reach the session only through the backends'
+ * services: allocation through opts.alloc's hooks and logging take lock,
+ * pda_dso_load publishes a DSO's files under it, and a binary is loaded
+ * (pda_unwind_dso_elf) only on owner, the session's thread, while
+ * may_load: elsewhere the unwind is redone there (PDA_UNWIND_AGAIN).
+ */
+struct pda_mt {
+	bool on;
+	bool may_load;
+	pthread_t owner;
+	pthread_mutex_t lock;
+};
+
 struct pda_session {
 	struct pd_file *f;
 	struct pda_opts opts; /* strings copied into the arena */
@@ -302,6 +322,7 @@ struct pda_session {
 	struct pda_inline *inl; /* scratch for pda_elf_inlines */
 	size_t inl_alloc;
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
+	struct pda_mt mt;
 };
 
 #endif /* PDA_SESSION_INT_H */

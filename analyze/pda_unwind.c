@@ -206,11 +206,27 @@ static uint64_t load(const unsigned char *p, unsigned size, bool big)
 int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
 		       struct pda_elf **out)
 {
+	enum pda_dso_state state;
+	struct pda_elf *e;
 	int rc;
 
 	*out = NULL;
 	if (!d || (d->kind != PDA_DSO_FILE && d->kind != PDA_DSO_VDSO))
 		return 0;
+	if (s->mt.on &&
+	    (!pthread_equal(pthread_self(), s->mt.owner) || !s->mt.may_load)) {
+		/* another thread unwinds: it loads nothing, so that binaries
+		 * are loaded (and warned about) in sample order, as with one
+		 * thread; pda_dso_load publishes under the lock */
+		pthread_mutex_lock(&s->mt.lock);
+		state = d->d.state;
+		e = d->d.elf;
+		pthread_mutex_unlock(&s->mt.lock);
+		if (state == PDA_DSO_UNTRIED)
+			return PDA_UNWIND_AGAIN;
+		*out = state == PDA_DSO_FOUND ? e : NULL;
+		return 0;
+	}
 	if (d->d.state == PDA_DSO_UNTRIED && (rc = pda_dso_load(s, d)) < 0)
 		return rc;
 	if (d->d.state == PDA_DSO_FOUND)
@@ -286,13 +302,16 @@ static const struct pda_unwind_backend *const backends[] = {
 	&pda_unwind_libdw,
 };
 
-struct uproc {
+/* A process as unwound: one backend state per unwinding thread (slot). */
+struct pda_unwind_uproc {
 	struct pda_hash_node node;
 	const struct pda_maps *maps; /* the key: the process's maps */
 	uint64_t gen;		     /* maps->gen at the last unwind */
 	const struct pda_unwind_arch *arch;
-	struct pda_unwind_proc *bp; /* NULL: released, or unsupported */
-	bool unsupported;
+	struct pda_unwind_proc **bp; /* [nr_bp], NULL: not made */
+	unsigned nr_bp;
+	bool live;		     /* some bp[] is made */
+	bool unsupported;	     /* the backend cannot unwind arch */
 	uint64_t last_use;
 };
 
@@ -306,6 +325,8 @@ struct pda_unwinder {
 	struct pda_hash procs;
 	size_t nr_live;
 	uint64_t use_seq;
+	unsigned nr_slots;	 /* unwinding threads: 1 + workers */
+	bool hold;		 /* unwinds are under way: no eviction */
 	bool env_read;
 	const char *arch_name;	 /* HEADER_ARCH, or NULL */
 	unsigned e_machine;	 /* E_MACHINE feature, or 0 */
@@ -351,8 +372,32 @@ int pda_unwinder_new(struct pda_session *s, const char *name,
 	if (!u)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	u->be = be;
+	u->nr_slots = 1;
 	*out = u;
 	return 0;
+}
+
+int pda_unwinder_use(struct pda_unwinder *u,
+		     const struct pda_unwind_backend *be)
+{
+	if (u->procs.nr)
+		return PD_ERR_API;
+	u->be = be;
+	return 0;
+}
+
+/* Release p's backend states (it stays, to be made again). */
+static void release_states(struct pda_session *s, struct pda_unwinder *u,
+			   struct pda_unwind_uproc *p)
+{
+	for (unsigned i = 0; i < p->nr_bp; i++) {
+		if (p->bp[i])
+			u->be->proc_free(s, p->bp[i]);
+		p->bp[i] = NULL;
+	}
+	if (p->live)
+		u->nr_live--;
+	p->live = false;
 }
 
 void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
@@ -363,10 +408,10 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 	if (!u)
 		return;
 	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct uproc *p = (struct uproc *)n;
+		struct pda_unwind_uproc *p = (struct pda_unwind_uproc *)n;
 
-		if (p->bp)
-			u->be->proc_free(s, p->bp);
+		release_states(s, u, p);
+		pda_free(s, p->bp);
 	}
 	pda_hash_release(s, &u->procs);
 	pda_hash_release(s, &u->stopped);
@@ -384,7 +429,7 @@ bool pda_unwind_wanted(const struct pd_sample *sample)
 
 static bool proc_eq(const struct pda_hash_node *n, const void *key)
 {
-	return ((const struct uproc *)n)->maps == key;
+	return ((const struct pda_unwind_uproc *)n)->maps == key;
 }
 
 /* The e_machine of a binary the process maps, or 0. */
@@ -448,6 +493,7 @@ static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
 	}
 	a = pda_unwind_arch_find(u->arch_name, u->e_machine, r->abi);
 	if (!a) {
+		/* PDA_UNWIND_AGAIN too: redone where binaries may load */
 		rc = maps_machine(s, maps, &em);
 		if (rc < 0)
 			return rc;
@@ -462,35 +508,87 @@ static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
 	return 0;
 }
 
-/* Release the least recently used backend state past PROCS_LIVE_MAX. */
+/* Release the least recently used backend states past PROCS_LIVE_MAX. */
 static void evict(struct pda_session *s, struct pda_unwinder *u)
 {
 	struct pda_hash_node *n = NULL;
-	struct uproc *old = NULL;
+	struct pda_unwind_uproc *old = NULL;
 	size_t pos = 0;
 
 	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct uproc *p = (struct uproc *)n;
+		struct pda_unwind_uproc *p = (struct pda_unwind_uproc *)n;
 
-		if (p->bp && (!old || p->last_use < old->last_use))
+		if (p->live && (!old || p->last_use < old->last_use))
 			old = p;
 	}
-	if (!old)
-		return;
-	u->be->proc_free(s, old->bp);
-	old->bp = NULL;
-	u->nr_live--;
+	if (old)
+		release_states(s, u, old);
+}
+
+void pda_unwind_hold(struct pda_session *s, struct pda_unwinder *u, bool hold)
+{
+	u->hold = hold;
+	while (!hold && u->nr_live > PROCS_LIVE_MAX)
+		evict(s, u);
+}
+
+int pda_unwind_set_slots(struct pda_session *s, struct pda_unwinder *u,
+			 unsigned nr)
+{
+	(void)s;
+	if (nr > u->nr_slots)
+		u->nr_slots = nr;
+	return 0;
+}
+
+/* Backend states for each slot of p.  0 or NOMEM. */
+static int make_states(struct pda_session *s, struct pda_unwinder *u,
+		       struct pda_unwind_uproc *p)
+{
+	int rc;
+
+	if (p->nr_bp < u->nr_slots) {
+		struct pda_unwind_proc **bp;
+
+		bp = pda_realloc(s, p->bp, u->nr_slots * sizeof(*bp));
+		if (!bp)
+			return PD_ERR_NOMEM;
+		for (unsigned i = p->nr_bp; i < u->nr_slots; i++)
+			bp[i] = NULL;
+		p->bp = bp;
+		p->nr_bp = u->nr_slots;
+	}
+	if (!p->live) {
+		if (u->nr_live >= PROCS_LIVE_MAX && !u->hold)
+			evict(s, u);
+		p->live = true;
+		u->nr_live++;
+	}
+	for (unsigned i = 0; i < p->nr_bp; i++) {
+		if (p->bp[i])
+			continue;
+		rc = u->be->proc_new(s, p->arch, &p->bp[i]);
+		if (rc == PD_ERR_UNSUPPORTED) {
+			release_states(s, u, p);
+			p->unsupported = true;
+			return 0;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 		     const struct pda_maps *maps,
-		     const struct pda_unwind_arch *arch, struct uproc **out)
+		     const struct pda_unwind_arch *arch,
+		     struct pda_unwind_uproc **out)
 {
 	uint64_t hash = pda_hash_u64((uintptr_t)maps);
-	struct uproc *p;
-	int rc;
+	struct pda_unwind_uproc *p;
 
-	p = (struct uproc *)pda_hash_find(&u->procs, hash, proc_eq, maps);
+	p = (struct pda_unwind_uproc *)pda_hash_find(&u->procs, hash, proc_eq,
+						    maps);
 	if (!p) {
 		/* as long as the session: there are few */
 		p = pda_arena_alloc(s, sizeof(*p));
@@ -504,32 +602,24 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 	}
 	if (p->arch != arch) {
-		/* an exec into another abi: start over */
-		if (p->bp) {
-			u->be->proc_free(s, p->bp);
-			p->bp = NULL;
-			u->nr_live--;
-		}
+		/* an exec into another abi: start over, once no unwind of
+		 * the old one is under way */
+		if (p->live && u->hold)
+			return PDA_UNWIND_AGAIN;
+		release_states(s, u, p);
 		p->arch = arch;
 		p->unsupported = false;
 	}
 	p->last_use = ++u->use_seq;
-	if (p->bp && p->gen != maps->gen && u->be->maps_changed)
-		u->be->maps_changed(s, p->bp, maps);
+	if (p->live && p->gen != maps->gen && u->be->maps_changed)
+		for (unsigned i = 0; i < p->nr_bp; i++)
+			if (p->bp[i])
+				u->be->maps_changed(s, p->bp[i], maps);
 	p->gen = maps->gen;
-	if (!p->bp && !p->unsupported) {
-		if (u->nr_live >= PROCS_LIVE_MAX)
-			evict(s, u);
-		rc = u->be->proc_new(s, arch, &p->bp);
-		if (rc == PD_ERR_UNSUPPORTED)
-			p->unsupported = true;
-		else if (rc < 0)
-			return rc;
-		else
-			u->nr_live++;
-	}
 	*out = p;
-	return 0;
+	if (p->unsupported || (p->live && p->nr_bp >= u->nr_slots))
+		return 0;
+	return make_states(s, u, p);
 }
 
 static bool stopped_eq(const struct pda_hash_node *n, const void *key)
@@ -582,76 +672,132 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 	return 0;
 }
 
-int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
-		      const struct pd_sample *sample, struct pda_maps *maps,
-		      const uint64_t **ips, size_t *nr)
+size_t pda_unwind_max_frames(const struct pda_session *s)
+{
+	return s->opts.max_stack ? s->opts.max_stack : PDA_FOLD_MAX_STACK;
+}
+
+int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
+		    const struct pd_sample *sample, struct pda_maps *maps,
+		    uint64_t *ips, struct pda_unwind_job *job)
 {
 	const struct pda_unwind_arch *arch = NULL;
-	const unsigned max = s->opts.max_stack ? s->opts.max_stack
-					       : PDA_FOLD_MAX_STACK;
-	struct pda_unwind_req req = {0};
-	struct pda_unwind_res res = {0};
-	struct uproc *p;
+	struct pda_unwind_req *req = &job->req;
 	int rc;
 
-	*ips = NULL;
-	*nr = 0;
+	memset(job, 0, sizeof(*job));
+	job->sample = sample;
+	job->maps = maps;
+	job->res.ips = ips;
+	job->res.stop = PDA_UNWIND_NO_ARCH;
 	if (!u->st.unwinder)
 		u->st.unwinder = u->be->name;
-	if (PDA_GROW(s, u->ips, u->ips_alloc, max, max) < 0)
-		return PD_ERR_NOMEM;
-	res.ips = u->ips;
-	res.stop = PDA_UNWIND_NO_ARCH;
 	if (!maps)
 		return PD_ERR_NOMEM;
 	rc = sample_arch(s, u, sample, maps, &arch);
 	if (rc < 0)
 		return rc;
-	req.arch = arch;
-	req.regs = &sample->regs_user;
-	req.stack = sample->stack_user.data;
-	req.stack_size = sample->stack_user.dyn_size < sample->stack_user.size
-				 ? sample->stack_user.dyn_size
-				 : sample->stack_user.size;
-	req.maps = maps;
-	req.pid = sample->pid;
-	req.tid = sample->tid;
-	req.max_frames = max;
+	req->arch = arch;
+	req->regs = &sample->regs_user;
+	req->stack = sample->stack_user.data;
+	req->stack_size = sample->stack_user.dyn_size < sample->stack_user.size
+				  ? sample->stack_user.dyn_size
+				  : sample->stack_user.size;
+	req->maps = maps;
+	req->pid = sample->pid;
+	req->tid = sample->tid;
+	req->max_frames = pda_unwind_max_frames(s);
+	job->prepped = true;
 	if (!arch)
-		goto out;
+		return 0;
 	if (!u->st.arch)
 		u->st.arch = arch->name;
-	if (!req.stack_size || !req.stack) {
-		res.stop = PDA_UNWIND_NO_STACK;
-		goto out;
+	if (!req->stack_size || !req->stack) {
+		job->res.stop = PDA_UNWIND_NO_STACK;
+		return 0;
 	}
-	if (!pda_unwind_reg(req.regs, arch->perf_pc, &req.pc) ||
-	    !pda_unwind_reg(req.regs, arch->perf_sp, &req.sp)) {
-		res.stop = PDA_UNWIND_NO_REGS;
-		goto out;
+	if (!pda_unwind_reg(req->regs, arch->perf_pc, &req->pc) ||
+	    !pda_unwind_reg(req->regs, arch->perf_sp, &req->sp)) {
+		job->res.stop = PDA_UNWIND_NO_REGS;
+		return 0;
 	}
 	if (!arch->is64) {
-		req.pc &= 0xffffffffu;
-		req.sp &= 0xffffffffu;
+		req->pc &= 0xffffffffu;
+		req->sp &= 0xffffffffu;
 	}
-	rc = find_proc(s, u, maps, arch, &p);
-	if (rc < 0)
+	rc = find_proc(s, u, maps, arch, &job->proc);
+	if (rc < 0) {
+		job->prepped = false;
 		return rc;
-	if (!p->bp)
-		goto out; /* the backend cannot unwind arch: NO_ARCH */
-	rc = u->be->unwind(s, p->bp, &req, &res);
-	if (rc < 0)
-		return rc;
-	*ips = res.ips;
-	*nr = res.nr;
-	if (res.stop != PDA_UNWIND_END && res.stop != PDA_UNWIND_MAX_FRAMES)
+	}
+	return 0;
+}
+
+int pda_unwind_run(struct pda_session *s, struct pda_unwinder *u,
+		   struct pda_unwind_job *job, unsigned slot)
+{
+	struct pda_unwind_uproc *p = job->proc;
+
+	job->ran = true;
+	job->rc = 0;
+	/* none: the backend cannot unwind arch, NO_ARCH */
+	job->unwound = p && slot < p->nr_bp && p->bp[slot];
+	if (job->unwound)
+		job->rc = u->be->unwind(s, p->bp[slot], &job->req, &job->res);
+	return job->rc;
+}
+
+int pda_unwind_finish(struct pda_session *s, struct pda_unwinder *u,
+		      struct pda_unwind_job *job, const uint64_t **ips,
+		      size_t *nr)
+{
+	struct pda_unwind_res *res = &job->res;
+	int rc;
+
+	*ips = NULL;
+	*nr = 0;
+	if (!job->prepped) {
+		rc = pda_unwind_prep(s, u, job->sample, job->maps, res->ips,
+				     job);
+		if (rc < 0)
+			return rc;
+	}
+	if (job->proc && (!job->ran || job->rc == PDA_UNWIND_AGAIN))
+		pda_unwind_run(s, u, job, 0);
+	if (job->rc < 0)
+		return job->rc;
+	if (job->unwound) {
+		*ips = res->ips;
+		*nr = res->nr;
+	}
+	if (job->unwound && res->stop != PDA_UNWIND_END &&
+	    res->stop != PDA_UNWIND_MAX_FRAMES)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "unwind: tid %u at %#llx: %s after %zu frames at %#llx",
-			 (unsigned)sample->tid, (unsigned long long)req.pc,
-			 pda_unwind_stop_name(res.stop), res.nr,
-			 (unsigned long long)res.stop_pc);
-out:
-	return account(s, u, sample, maps, res.stop, res.stop_pc, res.nr);
+			 (unsigned)job->sample->tid,
+			 (unsigned long long)job->req.pc,
+			 pda_unwind_stop_name(res->stop), res->nr,
+			 (unsigned long long)res->stop_pc);
+	return account(s, u, job->sample, job->maps, res->stop, res->stop_pc,
+		       *nr);
+}
+
+int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
+		      const struct pd_sample *sample, struct pda_maps *maps,
+		      const uint64_t **ips, size_t *nr)
+{
+	const size_t max = pda_unwind_max_frames(s);
+	struct pda_unwind_job job;
+
+	*ips = NULL;
+	*nr = 0;
+	if (PDA_GROW(s, u->ips, u->ips_alloc, max, max) < 0)
+		return PD_ERR_NOMEM;
+	memset(&job, 0, sizeof(job));
+	job.sample = sample;
+	job.maps = maps;
+	job.res.ips = u->ips;
+	return pda_unwind_finish(s, u, &job, ips, nr);
 }
 
 static int cmp_stopped(const void *a, const void *b)

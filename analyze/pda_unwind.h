@@ -14,9 +14,11 @@
  *			(kept while its maps hold), the stack dump and the
  *			mapped files as memory, why an unwind stopped, the
  *			statistics;
- *   a backend		pda_unwind_libdw.c (elfutils), and beside it later
+ *   a backend		pda_unwind_libdw.c (elfutils, with its cached CFI
+ *			rows in pda_unwind_cfi.c), and beside it later
  *			pda_unwind_libunwind.c: the unwinding itself, behind
- *			struct pda_unwind_backend.
+ *			struct pda_unwind_backend;
+ *   pda_pipe.c		runs the unwinds of a pipeline on several threads.
  *
  * A backend sees a request (struct pda_unwind_req): the sample's
  * registers, its stack dump, the process's maps at that moment (const:
@@ -29,15 +31,26 @@
  * longer holds.
  *
  * Threads.  An unwind touches only its process's state, the request and
- * the result: no session-global state.  The exceptions all go through
- * pda_unwind_dso_elf(), the one function that may load a binary (DSO
- * lookup, ELF open, interning, logging): a change that runs unwinds on
- * worker threads puts it under a lock, runs each process's samples on one
- * worker at a time (a pda_unwind_proc is not thread-safe), and freezes
- * the maps for the batch.  pda_unwind_sample() itself also counts the
- * statistics and finds the process's state: a worker change splits it
- * into a lookup (on the decoding thread), the unwind (a worker) and the
- * accounting (the aggregating thread).
+ * the result: no session-global state.  A pipeline (pda_pipe.c) runs
+ * unwinds on several threads, each with its own backend state per process
+ * (a slot: pda_unwind_proc is not thread-safe), while the maps are frozen
+ * (records that change them wait until the unwinds under way are done).
+ * It splits pda_unwind_sample() in three: pda_unwind_prep() on the
+ * session's thread finds the arch and the process's state; any thread
+ * runs pda_unwind_run() with its slot; pda_unwind_finish() on the
+ * session's thread, in sample order, redoes what could not run elsewhere
+ * and counts the statistics.  On the other threads a backend may use
+ * only pda_malloc/pda_realloc/pda_free, pda_logf (both locked while
+ * threads run), pda_unwind_read, pda_unwind_classify, pda_unwind_dso_elf,
+ * pda_maps_lookup and the read-only pda_elf accessors it already uses
+ * (pda_elf_image, pda_elf_load_span, pda_elf_map_bias, pda_elf_path,
+ * pda_elf_arch); never pda_set_err, pda_intern or the arena.  A binary is
+ * loaded only on the session's thread: elsewhere pda_unwind_dso_elf (and
+ * so pda_unwind_read and pda_unwind_classify) returns PDA_UNWIND_AGAIN
+ * for one not loaded yet, which the backend passes up as it passes up
+ * NOMEM, leaving its state consistent; the unwind is then redone on the
+ * session's thread, so that binaries load, and are warned about, in
+ * sample order whatever the number of threads.
  */
 #ifndef PDA_UNWIND_H
 #define PDA_UNWIND_H
@@ -112,16 +125,24 @@ struct pda_unwind_res {
  * order, as the backends' memory callbacks do: from the stack dump, else
  * from the file bytes of the map holding addr (perf's access_dso_mem).
  * @return 1 and *val; 0 with *why PDA_UNWIND_STACK_SHORT (past the dump's
- * end, where the stack goes on) or PDA_UNWIND_BAD_ADDR; PD_ERR_NOMEM.
+ * end, where the stack goes on) or PDA_UNWIND_BAD_ADDR; PD_ERR_NOMEM,
+ * PDA_UNWIND_AGAIN.
  */
 int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
 		    uint64_t addr, unsigned size, uint64_t *val, unsigned *why);
 
 /*
+ * Not an error: the unwind needs a binary that only the session's thread
+ * may load (see Threads above).  No pd_err has this value.
+ */
+#define PDA_UNWIND_AGAIN (-1000)
+
+/*
  * The binary of d in *out (looked up on first use), NULL when it is
- * missing or d is no file: the one way an unwinder loads files, so that a
- * threaded change can put it under a lock.  Its separate debug file, if
- * any, is d->d.debug.  @return 0 or PD_ERR_NOMEM.
+ * missing or d is no file: the one way an unwinder loads files.  Its
+ * separate debug file, if any, is d->d.debug.  @return 0, PD_ERR_NOMEM,
+ * or PDA_UNWIND_AGAIN off the session's thread when d is not looked up
+ * yet.
  */
 int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
 		       struct pda_elf **out);
@@ -131,7 +152,7 @@ int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
  * unwinder subtracted it) stopped, as far as the maps tell: NO_MAP,
  * NO_CFI (JIT or anonymous code), NO_BINARY; PDA_UNWIND_NR_STOPS when
  * pc is in a binary that was found, whose CFI the backend then looks at.
- * @return 0 or PD_ERR_NOMEM.
+ * @return 0, PD_ERR_NOMEM or PDA_UNWIND_AGAIN.
  */
 int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
 			uint64_t pc, unsigned *why);
@@ -153,13 +174,47 @@ struct pda_unwind_backend {
 	void (*maps_changed)(struct pda_session *s, struct pda_unwind_proc *p,
 			     const struct pda_maps *maps);
 	/* Unwind one sample: res->ips[0] is req->pc; never fails for want
-	 * of CFI or memory (that is res->stop).  @return 0 or NOMEM. */
+	 * of CFI or memory (that is res->stop).  @return 0, NOMEM or
+	 * PDA_UNWIND_AGAIN (passed up from the services above). */
 	int (*unwind)(struct pda_session *s, struct pda_unwind_proc *p,
 		      const struct pda_unwind_req *req,
 		      struct pda_unwind_res *res);
 };
 
 extern const struct pda_unwind_backend pda_unwind_libdw;
+/* For tests: libdw without its cached CFI rows (pda_unwind_cfi.c), every
+ * frame through libdwfl. */
+extern const struct pda_unwind_backend pda_unwind_libdwfl;
+
+/* ---- the libdw backend's cached CFI rows (pda_unwind_cfi.c) --------- */
+
+struct pda_cfi_cache;
+struct Dwfl_Module;
+
+/* Where rows come from: the module (reported to the backend's Dwfl) that
+ * holds addr, or NULL.  @return 0, NOMEM or AGAIN. */
+struct pda_cfi_src {
+	int (*module)(void *arg, uint64_t addr, struct Dwfl_Module **mod);
+	void *arg;
+};
+
+/* A cache for a process of arch; *out NULL (and 0) when arch is not one
+ * the rows can follow.  @return 0 or NOMEM. */
+int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
+		      struct pda_cfi_cache **out);
+/* Forget every row (the modules changed). */
+void pda_cfi_cache_clear(struct pda_session *s, struct pda_cfi_cache *c);
+/* Accepts NULL. */
+void pda_cfi_cache_free(struct pda_session *s, struct pda_cfi_cache *c);
+/*
+ * Unwind req through cached rows into res as the libdw backend would
+ * through libdwfl, or leave it (*done false) to libdwfl.  @return 0,
+ * NOMEM or AGAIN.
+ */
+int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
+		   const struct pda_cfi_src *src,
+		   const struct pda_unwind_req *req, struct pda_unwind_res *res,
+		   bool *done);
 
 /* ---- the session's unwinder (pda_unwind.c) -------------------------- */
 
@@ -170,6 +225,10 @@ struct pda_unwinder;
 int pda_unwinder_new(struct pda_session *s, const char *name,
 		     struct pda_unwinder **out);
 void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u);
+/* For tests: unwind with be instead, before the first unwind.  @return 0
+ * or PD_ERR_API (too late). */
+int pda_unwinder_use(struct pda_unwinder *u,
+		     const struct pda_unwind_backend *be);
 
 /* Whether sample carries what DWARF unwinding needs (REGS_USER with an
  * abi, STACK_USER), as perf checks it before unwinding. */
@@ -180,11 +239,73 @@ bool pda_unwind_wanted(const struct pd_sample *sample);
  * leaf first, into *ips (valid until the next call), and its stop reason
  * counted in the statistics.  *nr is 0 when nothing could be unwound
  * (no stack dump, no pc); the stop reason then says why.  @return 0 or
- * PD_ERR_NOMEM.
+ * PD_ERR_NOMEM.  The same as prep, run on slot 0 and finish.
  */
 int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
 		      const struct pd_sample *sample, struct pda_maps *maps,
 		      const uint64_t **ips, size_t *nr);
+
+/* ---- unwinding on several threads (pda_pipe.c) ---------------------- */
+
+struct pda_unwind_job;
+
+/*
+ * pda_sample_stack() with the user stack's unwind begun in job (prepped
+ * for sample, maybe run on another thread), or NULL: done here
+ * (pda_session.c).
+ */
+int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_unwind_job *job);
+
+struct pda_unwind_uproc; /* a process: its backend state per slot */
+
+/* One sample's unwind, from prep to finish. */
+struct pda_unwind_job {
+	const struct pd_sample *sample;
+	struct pda_maps *maps;
+	struct pda_unwind_req req;
+	struct pda_unwind_res res;	/* res.ips: the caller's, of
+					 * pda_unwind_max_frames() entries */
+	struct pda_unwind_uproc *proc;	/* NULL: nothing to run (res.stop
+					 * says why) */
+	bool prepped;			/* false: prep to be redone */
+	bool ran, unwound;		/* run was called; the backend too */
+	int rc;				/* run's */
+};
+
+/* User frames an unwind gives at most (opts.max_stack). */
+size_t pda_unwind_max_frames(const struct pda_session *s);
+
+/* Unwinding threads, the session's included: each gets a slot
+ * 0..nr-1 (the session's thread 0).  Only grows.  @return 0. */
+int pda_unwind_set_slots(struct pda_session *s, struct pda_unwinder *u,
+			 unsigned nr);
+
+/* While hold, unwinds may be under way: no backend state is released
+ * (more than the cap may live); releasing the hold trims them. */
+void pda_unwind_hold(struct pda_session *s, struct pda_unwinder *u, bool hold);
+
+/*
+ * On the session's thread: set job up for sample in maps, its ips into
+ * ips.  @return 0 (job->proc NULL when there is nothing to run),
+ * PD_ERR_NOMEM, or PDA_UNWIND_AGAIN (job->prepped false: the arch needs a
+ * binary loaded; finish preps it again).
+ */
+int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
+		    const struct pd_sample *sample, struct pda_maps *maps,
+		    uint64_t *ips, struct pda_unwind_job *job);
+/* On the thread of slot: the backend's unwind of a prepped job.  @return
+ * (also in job->rc) 0, NOMEM or PDA_UNWIND_AGAIN. */
+int pda_unwind_run(struct pda_session *s, struct pda_unwinder *u,
+		   struct pda_unwind_job *job, unsigned slot);
+/*
+ * On the session's thread, in sample order: prep and run what could not
+ * be done elsewhere (slot 0), count the job in the statistics and hand
+ * back its ips (valid as long as job->res.ips).  @return 0 or NOMEM.
+ */
+int pda_unwind_finish(struct pda_session *s, struct pda_unwinder *u,
+		      struct pda_unwind_job *job, const uint64_t **ips,
+		      size_t *nr);
 
 /* The statistics so far into *st (its DSO list valid until the next
  * call; a shorter list on NOMEM). */

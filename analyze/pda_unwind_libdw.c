@@ -19,6 +19,12 @@
  * The architecture is given to dwfl_attach_state as a bare ELF header of
  * the capture's machine, class and byte order, so libebl picks the
  * target's backend whatever the host and whatever binaries are found.
+ *
+ * On x86_64 and aarch64 a sample is first stepped through CFI rows cached
+ * per address (pda_unwind_cfi.c), which give what libdwfl gives without
+ * its per-frame lookups; what they cannot express goes through
+ * dwfl_getthread_frames as above.  pda_unwind_libdwfl is the same backend
+ * without them, for tests.
  */
 #include "pda_unwind.h"
 
@@ -57,6 +63,7 @@ struct pda_unwind_proc {
 	bool hit_max;
 	bool unsupported;	/* libebl cannot unwind the target */
 	int err;		/* NOMEM inside a callback */
+	struct pda_cfi_cache *cfi; /* NULL: every frame through libdwfl */
 };
 
 /* ---- libdwfl callbacks ---------------------------------------------- */
@@ -260,6 +267,8 @@ static void drop_dwfl(struct pda_unwind_proc *p)
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
+	/* its rows came from the modules that go with it */
+	pda_cfi_cache_clear(p->s, p->cfi);
 	for (size_t i = 0; i < p->nr_mods; i++)
 		pda_free(p->s, p->mods[i]);
 	p->nr_mods = 0;
@@ -327,8 +336,26 @@ static int proc_new(struct pda_session *s, const struct pda_unwind_arch *arch,
 		pda_free(s, p);
 		return PD_ERR_NOMEM;
 	}
+	if (pda_cfi_cache_new(s, arch, &p->cfi) < 0) {
+		elf_end(p->arch_elf);
+		pda_free(s, p);
+		return PD_ERR_NOMEM;
+	}
 	*out = p;
 	return 0;
+}
+
+static int proc_new_slow(struct pda_session *s,
+			 const struct pda_unwind_arch *arch,
+			 struct pda_unwind_proc **out)
+{
+	int rc = proc_new(s, arch, out);
+
+	if (rc == 0) {
+		pda_cfi_cache_free(s, (*out)->cfi);
+		(*out)->cfi = NULL;
+	}
+	return rc;
 }
 
 static void proc_free(struct pda_session *s, struct pda_unwind_proc *p)
@@ -336,6 +363,7 @@ static void proc_free(struct pda_session *s, struct pda_unwind_proc *p)
 	if (!p)
 		return;
 	drop_dwfl(p);
+	pda_cfi_cache_free(s, p->cfi);
 	elf_end(p->arch_elf);
 	pda_free(s, p->mods);
 	pda_free(s, p);
@@ -396,6 +424,17 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* pda_cfi_src's module: the one reported for addr, as libdwfl finds
+ * it. */
+static int cfi_module(void *arg, uint64_t addr, struct Dwfl_Module **mod)
+{
+	struct pda_unwind_proc *p = arg;
+	int rc = ensure_module(p, addr);
+
+	*mod = rc < 0 ? NULL : dwfl_addrmodule(p->dwfl, addr);
+	return rc;
+}
+
 /* Whether some CFI of the module at pc covers it. */
 static bool cfi_there(struct pda_unwind_proc *p, uint64_t pc)
 {
@@ -439,6 +478,19 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		return 0;
 	}
 	p->req = req;
+	if (p->cfi) {
+		const struct pda_cfi_src src = {cfi_module, p};
+		bool done;
+
+		rc = pda_cfi_unwind(s, p->cfi, &src, req, res, &done);
+		if (rc < 0 || done) {
+			p->req = NULL;
+			return rc;
+		}
+		res->nr = 0;
+		res->stop = PDA_UNWIND_NO_ARCH;
+		res->stop_pc = req->pc;
+	}
 	p->res = res;
 	p->last_pc = req->pc;
 	p->faulted = p->hit_max = false;
@@ -478,6 +530,14 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 const struct pda_unwind_backend pda_unwind_libdw = {
 	.name = "libdw",
 	.proc_new = proc_new,
+	.proc_free = proc_free,
+	.maps_changed = maps_changed,
+	.unwind = unwind,
+};
+
+const struct pda_unwind_backend pda_unwind_libdwfl = {
+	.name = "libdw",
+	.proc_new = proc_new_slow,
 	.proc_free = proc_free,
 	.maps_changed = maps_changed,
 	.unwind = unwind,

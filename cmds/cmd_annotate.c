@@ -343,78 +343,115 @@ static struct pda_annot *new_annot(struct pd_ctx *ctx,
 	return a;
 }
 
+/* What the pipeline's callbacks see. */
+struct annot_run {
+	struct pd_ctx *ctx;
+	const struct annotate_opts *o;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct counts *c;
+	struct pda_annot *a;
+	const struct pd_evsel *last;
+	bool last_ok;
+};
+
+static bool want_sample(void *arg, const struct pd_sample *sample)
+{
+	struct annot_run *ar = arg;
+
+	if (!sample->evsel) {
+		ar->c->no_event++;
+		return false;
+	}
+	if (sample->evsel != ar->last) {
+		ar->last = sample->evsel;
+		ar->last_ok = !ar->o->event ||
+			      cmd_event_matches(ar->o->event, ar->last->name);
+	}
+	if (!ar->last_ok)
+		ar->c->other_events++;
+	return ar->last_ok;
+}
+
+static int annotate_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct annot_run *ar = arg;
+	const struct pd_sample *sample = it->sample;
+	int rc;
+
+	if (!ar->a)
+		ar->a = new_annot(ar->ctx, ar->o, ar->f, ar->s, ar->c);
+	if (sample->evsel->idx >= ar->c->nr_events) {
+		/* an event announced after the first sample */
+		ar->c->no_event++;
+		return 0;
+	}
+	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
+	if (rc < 0)
+		die(ar->ctx, "'%s': %s", ar->o->path,
+		    rc == PD_ERR_NOMEM ? pd_strerror(rc)
+				       : pda_session_errmsg(ar->s));
+	return 0;
+}
+
+/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
+ * counted, an error is fatal. */
+static void feed_done(struct annot_run *ar, int rc)
+{
+	if (rc == 1 && ar->c->bad++ == 0)
+		warning(ar->ctx, "'%s': %s", ar->o->path, pd_file_errmsg(ar->f));
+	if (rc < 0)
+		die(ar->ctx, "'%s': %s", ar->o->path,
+		    rc == PD_ERR_NOMEM ? pd_strerror(rc)
+				       : pda_session_errmsg(ar->s));
+}
+
+/*
+ * The samples through the pipeline the commands share (pda_pipe), in time
+ * order; only their leaves matter, so their stacks are not resolved.
+ */
 static struct pda_annot *read_samples(struct pd_ctx *ctx,
 				      const struct annotate_opts *o,
 				      struct pd_file *f, struct pda_session *s,
 				      struct counts *c)
 {
-	struct pda_annot *a = NULL;
+	struct annot_run ar = {ctx, o, f, s, c, NULL, NULL, false};
+	PDA_PIPE_OPTS(po, .no_stack = true, .want = want_sample,
+		      .fn = annotate_one, .arg = &ar);
 	struct cmd_progress prog;
-	struct pd_sample sample;
+	struct pda_pipe *pipe;
 	struct pd_reader *r;
 	struct pd_rec rec;
-	const struct pd_evsel *last = NULL;
-	bool last_ok = false;
 	uint64_t total = pd_file_header(f)->data_size;
 	int rc;
 
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	rc = pda_pipe_new(s, &po, &pipe);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
 
-		rc = pda_session_feed(s, &rec);
-		if (rc < 0)
-			die(ctx, "'%s': %s", o->path, pda_session_errmsg(s));
 		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
 		if (rec.type == PD_REC_LOST && rec.size >= 24)
 			c->lost += pd_load_u64(rec.data + 16, swap);
 		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
 			c->lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type != PD_REC_SAMPLE)
-			continue;
-		if ((++c->nr_samples & 4095) == 0)
+		if (rec.type == PD_REC_SAMPLE && (++c->nr_samples & 4095) == 0)
 			cmd_progress_show(ctx, &prog, rec.offset, total,
 					  c->nr_samples);
-		if (pd_sample_decode(f, &rec, &sample) < 0) {
-			if (c->bad++ == 0)
-				warning(ctx, "'%s': %s", o->path,
-					pd_file_errmsg(f));
-			continue;
-		}
-		if (!sample.evsel) {
-			c->no_event++;
-			continue;
-		}
-		if (sample.evsel != last) {
-			last = sample.evsel;
-			last_ok = !o->event ||
-				  cmd_event_matches(o->event, last->name);
-		}
-		if (!last_ok) {
-			c->other_events++;
-			continue;
-		}
-		if (!a)
-			a = new_annot(ctx, o, f, s, c);
-		if (sample.evsel->idx >= c->nr_events) {
-			/* an event announced after the first sample */
-			c->no_event++;
-			continue;
-		}
-		rc = pda_annot_add(a, &sample, sample.evsel->idx);
-		if (rc < 0)
-			die(ctx, "'%s': %s", o->path,
-			    rc == PD_ERR_NOMEM ? pd_strerror(rc)
-					       : pda_session_errmsg(s));
+		feed_done(&ar, pda_pipe_feed(pipe, &rec));
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	feed_done(&ar, pda_pipe_finish(pipe));
 	cmd_progress_end(&prog);
+	pda_pipe_free(pipe);
 	pd_reader_free(r);
-	return a ? a : new_annot(ctx, o, f, s, c);
+	return ar.a ? ar.a : new_annot(ctx, o, f, s, c);
 }
 
 static FILE *open_output(struct pd_ctx *ctx, const struct annotate_opts *o)

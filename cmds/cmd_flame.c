@@ -68,7 +68,7 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
-	"--no-inline.\n";
+	"--no-inline, -j/--jobs.\n";
 
 enum {
 	OPT_FORMAT = 256,
@@ -192,6 +192,7 @@ static const struct option fold_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_FOLD},
 	{"inline", no_argument, NULL, OPT_FOLD},
 	{"no-inline", no_argument, NULL, OPT_FOLD},
+	{"jobs", required_argument, NULL, OPT_FOLD},
 };
 #define NR_FOLD_OPTIONS (sizeof(fold_options) / sizeof(fold_options[0]))
 
@@ -308,10 +309,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		die(ctx, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:v", longopts, &index)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:v", longopts, &index)) !=
+	       -1) {
 		switch (c) {
 		case OPT_FOLD:
 			keep_fold_option(ctx, o, &longopts[index], optarg);
+			break;
+		case 'j':
+			keep_fold_option(ctx, o,
+					 &fold_options[NR_FOLD_OPTIONS - 1],
+					 optarg);
 			break;
 		case ':':
 			usage_error(ctx, "option '%s' needs a value",

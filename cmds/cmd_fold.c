@@ -68,6 +68,9 @@ const char cmd_fold_options[] =
 	"      --stats           after the coverage line, how the DWARF\n"
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
+	"  -j, --jobs N          unwind DWARF stacks on N threads (default:\n"
+	"                        the online CPUs; 1: none besides this one);\n"
+	"                        the output is the same for any N\n"
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped, or a DWARF unwind stopped early\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
@@ -117,6 +120,7 @@ struct fold_opts {
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
 	bool stats;
+	unsigned jobs;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -222,6 +226,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"stats", no_argument, NULL, OPT_STATS},
+		{"jobs", required_argument, NULL, 'j'},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
@@ -229,7 +234,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:j:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (o->path)
@@ -325,6 +330,19 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_STATS:
 			o->stats = true;
 			break;
+		case 'j': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (*end || end == optarg || errno || v == 0 ||
+			    v > PDA_PIPE_MAX_JOBS)
+				usage_error(ctx, "--jobs '%s': a count from 1 to %d",
+					    optarg, PDA_PIPE_MAX_JOBS);
+			o->jobs = (unsigned)v;
+			break;
+		}
 		case 'v':
 			ctx->verbose++;
 			break;
@@ -353,7 +371,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats))
+	     o->inline_frames || o->no_inline || o->stats || o->jobs))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -694,96 +712,121 @@ static void unwind_stats(struct pd_ctx *ctx, const struct pda_unwind_stats *u)
 	}
 }
 
+/* What the pipeline's callbacks see. */
+struct fold_run {
+	struct pd_ctx *ctx;
+	const struct fold_opts *o;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_fold *fd;
+	struct counts c;
+	struct events ev;
+};
+
+static bool want_sample(void *arg, const struct pd_sample *sample)
+{
+	struct fold_run *fr = arg;
+	const struct fold_opts *o = fr->o;
+
+	if (!sample_event_ok(&fr->ev, o->event, sample->evsel)) {
+		fr->c.other_events++;
+		return false;
+	}
+	/* perf's --time: inclusive at both ends */
+	if ((o->has_start && sample->time < o->start) ||
+	    (o->has_end && sample->time > o->end)) {
+		fr->c.out_of_time++;
+		return false;
+	}
+	if (!pid_ok(o, sample->pid)) {
+		fr->c.other_pids++;
+		return false;
+	}
+	return true;
+}
+
+static int fold_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct fold_run *fr = arg;
+	int rc;
+
+	if (it->err) {
+		if (fr->c.stack_errors++ == 0)
+			warning(fr->ctx, "'%s': %s", fr->o->path,
+				pda_session_errmsg(fr->s));
+		return 0;
+	}
+	/* perf folds a sample without a callchain to its comm (stack NULL) */
+	rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
+	if (rc < 0)
+		die(fr->ctx, "%s", pd_strerror(rc));
+	return 0;
+}
+
+/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
+ * counted, an error is fatal. */
+static void feed_done(struct pd_ctx *ctx, struct fold_run *fr, int rc)
+{
+	if (rc == 1 && fr->c.bad++ == 0)
+		warning(ctx, "'%s': %s", fr->o->path,
+			pd_file_errmsg(fr->f));
+	if (rc == PD_ERR_NOMEM)
+		die(ctx, "%s", pd_strerror(rc));
+	if (rc < 0)
+		die(ctx, "'%s': %s", fr->o->path, pda_session_errmsg(fr->s));
+}
+
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open(ctx, o->path);
-	struct pda_fold *fd = new_fold(ctx, o);
+	struct fold_run fr = {.ctx = ctx, .o = o, .f = f, .fd = new_fold(ctx, o)};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
 		 .errbuf = err, .errbuf_size = sizeof(err));
-	struct pda_stack st = PDA_STACK_INIT;
+	PDA_PIPE_OPTS(pipe_opts, .jobs = o->jobs, .want = want_sample,
+		      .fn = fold_one, .arg = &fr);
 	const struct pd_reader_stats *rs;
 	const struct pda_stats *ps;
-	struct pda_session *s;
+	struct pda_pipe *pipe;
 	struct pd_reader *r;
-	struct counts c = {0};
-	struct events ev = {0};
 	struct cmd_progress prog;
-	struct pd_sample sample;
 	struct pd_rec rec;
 	uint64_t total = pd_file_header(f)->data_size;
 	FILE *out;
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
-	rc = pda_session_new(f, &po, &s);
+	rc = pda_session_new(f, &po, &fr.s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	rc = pda_pipe_new(fr.s, &pipe_opts, &pipe);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 	out = open_output(ctx, o);
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
 
-		rc = pda_session_feed(s, &rec);
-		if (rc < 0)
-			die(ctx, "'%s': %s", o->path, pda_session_errmsg(s));
 		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
 		if (rec.type == PD_REC_LOST && rec.size >= 24)
-			c.lost += pd_load_u64(rec.data + 16, swap);
+			fr.c.lost += pd_load_u64(rec.data + 16, swap);
 		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
-			c.lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type != PD_REC_SAMPLE)
-			continue;
-		if ((++c.nr_samples & 4095) == 0)
+			fr.c.lost += pd_load_u64(rec.data + 8, swap);
+		if (rec.type == PD_REC_SAMPLE &&
+		    (++fr.c.nr_samples & 4095) == 0)
 			cmd_progress_show(ctx, &prog, rec.offset, total,
-				      c.nr_samples);
-		if (pd_sample_decode(f, &rec, &sample) < 0) {
-			if (c.bad++ == 0)
-				warning(ctx, "'%s': %s", o->path,
-					pd_file_errmsg(f));
-			continue;
-		}
-		if (!sample_event_ok(&ev, o->event, sample.evsel)) {
-			c.other_events++;
-			continue;
-		}
-		/* perf's --time: inclusive at both ends */
-		if ((o->has_start && sample.time < o->start) ||
-		    (o->has_end && sample.time > o->end)) {
-			c.out_of_time++;
-			continue;
-		}
-		if (!pid_ok(o, sample.pid)) {
-			c.other_pids++;
-			continue;
-		}
-		/* perf folds a sample without a callchain to its comm */
-		if (sample.mask & PD_SAMPLE_CALLCHAIN) {
-			rc = pda_sample_stack(s, &sample, &st);
-			if (rc == PD_ERR_NOMEM)
-				die(ctx, "%s", pd_strerror(rc));
-			if (rc < 0) {
-				if (c.stack_errors++ == 0)
-					warning(ctx, "'%s': %s", o->path,
-						pda_session_errmsg(s));
-				continue;
-			}
-		}
-		rc = pda_fold_add(fd, &sample,
-				  sample.mask & PD_SAMPLE_CALLCHAIN ? &st
-								    : NULL,
-				  pda_thread_comm(s, sample.pid, sample.tid));
-		if (rc < 0)
-			die(ctx, "%s", pd_strerror(rc));
+					  fr.c.nr_samples);
+		feed_done(ctx, &fr, pda_pipe_feed(pipe, &rec));
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	feed_done(ctx, &fr, pda_pipe_finish(pipe));
 	cmd_progress_end(&prog);
-	if (o->event && !ev.any_matched) {
+	if (o->event && !fr.ev.any_matched) {
 		fprintf(stderr,
 			"pdtool %s: no samples of event '%s'; the "
 			"capture's events:",
@@ -792,24 +835,25 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 			fprintf(stderr, " %s", pd_file_evsel(f, i)->name);
 		fputc('\n', stderr);
 	}
-	write_output(ctx, o, out, fd);
+	write_output(ctx, o, out, fr.fd);
 
 	rs = pd_reader_stats(r);
-	ps = pda_session_stats(s);
-	coverage(ctx, &c, &ev, !o->event && ev.nr_seen > 1, pda_fold_totals(fd),
-		 ps, o->period);
+	ps = pda_session_stats(fr.s);
+	coverage(ctx, &fr.c, &fr.ev, !o->event && fr.ev.nr_seen > 1,
+		 pda_fold_totals(fr.fd), ps, o->period);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
 	rc = 0;
-	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
-			    c.bad || c.stack_errors || rs->damaged ||
-			    (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
-			    ctx->nr_warnings))
+	if (ctx->strict &&
+	    (pda_fold_totals(fr.fd)->weight_unresolved || fr.c.lost ||
+	     fr.c.bad || fr.c.stack_errors || rs->damaged ||
+	     (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
+	     ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
-	pda_stack_release(s, &st);
-	pda_fold_free(fd);
+	pda_pipe_free(pipe);
+	pda_fold_free(fr.fd);
 	pd_reader_free(r);
-	pda_session_free(s);
+	pda_session_free(fr.s);
 	pd_file_close(f);
 	return rc;
 }

@@ -208,21 +208,7 @@ static void teardown(void)
 /* A build-id cache in tmp holding the testdata binaries. */
 static void cache_testdata(void)
 {
-	static const char *const bins[] = {"demo", "inline"};
-
-	for (size_t i = 0; i < 2; i++) {
-		char bin[ET_PATH_MAX], link[ET_PATH_MAX], hex[65];
-		unsigned char id[32];
-		unsigned size;
-
-		et_path(link, "../../testdata/bin/%s", bins[i]);
-		et_path(bin, "%s", pt_abs(link));
-		ck_assert(et_elf_build_id(bin, id, &size));
-		for (unsigned j = 0; j < size; j++)
-			snprintf(hex + 2 * j, 3, "%02x", id[j]);
-		et_path(link, "%s/.build-id/%.2s/%s/elf", tmp, hex, hex + 2);
-		pt_symlink(bin, link);
-	}
+	pt_cache_testdata(tmp);
 }
 
 struct capture {

@@ -114,5 +114,8 @@ void pt_copy(const char *from, const char *path);
 void pt_write(const char *path, const char *text);
 /* mkdir -p of path's directories and a symlink path -> target. */
 void pt_symlink(const char *target, const char *path);
+/* A build-id cache in dir holding the binaries of the DWARF testdata
+ * captures (testdata/bin/demo and inline). */
+void pt_cache_testdata(const char *dir);
 
 #endif /* PDATEST_H */

@@ -93,3 +93,20 @@ for line in open(sys.argv[1], encoding="utf-8"):
     print(cols[0].strip("`"), verdict)
 PYEOF
 }
+
+# Put the companion binaries of corpus capture PATH (relative to
+# $PD_CORPUS) at their recorded paths under $PD_TMP/sysroot, as
+# tests/golden/fold/corpus/PATH.symfs lists them ("recorded<TAB>file"),
+# for --symfs.  Hard links or copies, not symlinks: --symfs resolves an
+# absolute symlink inside the sysroot, as a chroot would.
+pd_sysroot()
+{
+	rm -rf "$PD_TMP/sysroot"
+	mkdir -p "$PD_TMP/sysroot"
+	[ -f "tests/golden/fold/corpus/$1.symfs" ] || return 0
+	while IFS='	' read -r _rec _file; do
+		mkdir -p "$PD_TMP/sysroot$(dirname "$_rec")"
+		ln "$PD_CORPUS/$_file" "$PD_TMP/sysroot$_rec" 2>/dev/null ||
+			cp "$PD_CORPUS/$_file" "$PD_TMP/sysroot$_rec"
+	done <"tests/golden/fold/corpus/$1.symfs"
+}

@@ -1,0 +1,428 @@
+/*
+ * check_pipe.c - the sample pipeline (analyze/pda_pipe.c) and the libdw
+ * backend's cached CFI rows (analyze/pda_unwind_cfi.c), both of which
+ * must change nothing but the speed.  Whatever the number of threads and
+ * the size of the batches, every sample comes back in record order with
+ * the same stack, comm and error as on one thread, the session's
+ * statistics end the same, and a failing allocator gives PD_ERR_NOMEM,
+ * never a crash or a leak (make asan).  Every DWARF capture unwinds to
+ * the same frames, frame by frame through libdwfl
+ * (pda_unwind_libdwfl) as through the cached rows.  Captures: testdata's
+ * DWARF ones (their binaries by build-id), its frame-pointer one
+ * (nothing to unwind: never batched), and the corpus's DWARF captures
+ * when there, their binaries in a --symfs sysroot as
+ * tests/golden/fold/corpus/CAPTURE.symfs lists them.
+ */
+#include "pdatest.h"
+#include "pda_unwind.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *tmp;
+
+static void setup(void)
+{
+	tmp = et_tmpdir();
+	pt_cache_testdata(tmp);
+}
+
+static void teardown(void)
+{
+	et_rmtree(tmp);
+	free(tmp);
+}
+
+/* A growing text: what a run saw, to compare runs by. */
+struct sig {
+	char *p;
+	size_t len, alloc;
+	uint64_t nr, nr_skipped;
+};
+
+static void sig_add(struct sig *g, const char *fmt, ...) PD_PRINTF(2, 3);
+
+static void sig_add(struct sig *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(g->p + g->len, g->alloc - g->len, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if ((size_t)n < g->alloc - g->len)
+			break;
+		g->alloc = g->alloc * 2 + (size_t)n + 256;
+		g->p = realloc(g->p, g->alloc);
+		ck_assert_ptr_nonnull(g->p);
+	}
+	g->len += (size_t)n;
+}
+
+/* every third sample is not wanted, to run the filter too */
+static bool want(void *arg, const struct pd_sample *sample)
+{
+	struct sig *g = arg;
+
+	(void)sample;
+	if (++g->nr % 3)
+		return true;
+	g->nr_skipped++;
+	return false;
+}
+
+static int add(void *arg, const struct pda_pipe_item *it)
+{
+	struct sig *g = arg;
+	const struct pda_stack *st = it->stack;
+
+	sig_add(g, "%u/%u %s %llu err %d:", (unsigned)it->sample->pid,
+		(unsigned)it->sample->tid, it->comm,
+		(unsigned long long)it->sample->time, it->err);
+	for (size_t i = 0; st && i < st->nr; i++) {
+		const struct pda_frame *fr = &st->frames[i];
+
+		sig_add(g, " %llx %s@%s+%llx/%x", (unsigned long long)fr->ip,
+			fr->sym ? fr->sym : "?", fr->dso ? fr->dso : "?",
+			(unsigned long long)fr->dso_addr, fr->flags);
+	}
+	sig_add(g, "\n");
+	return 0;
+}
+
+/* The session's statistics that a run must end with, whatever jobs. */
+static void sig_stats(struct sig *g, struct pda_session *s)
+{
+	const struct pda_stats *st = pda_session_stats(s);
+	const struct pda_unwind_stats *u = &st->unwind;
+
+	sig_add(g, "stacks %llu frames %llu unresolved %llu/%llu missing %zu\n",
+		(unsigned long long)st->nr_samples,
+		(unsigned long long)st->nr_frames,
+		(unsigned long long)st->nr_frames_unresolved,
+		(unsigned long long)st->nr_samples_unresolved, st->nr_missing);
+	sig_add(g, "unwind %s %s %llu %llu %llu",
+		u->unwinder ? u->unwinder : "-", u->arch ? u->arch : "-",
+		(unsigned long long)u->nr_samples,
+		(unsigned long long)u->nr_frames,
+		(unsigned long long)u->nr_stopped);
+	for (unsigned i = 0; i < PDA_UNWIND_NR_STOPS; i++)
+		sig_add(g, " %llu", (unsigned long long)u->by_stop[i]);
+	for (size_t i = 0; i < u->nr_stopped_dsos; i++)
+		sig_add(g, " [%s %u %llu]",
+			u->stopped_dsos[i].dso ? u->stopped_dsos[i].dso : "-",
+			u->stopped_dsos[i].why,
+			(unsigned long long)u->stopped_dsos[i].nr_samples);
+	sig_add(g, "\n");
+}
+
+/* Allocation that fails from the fail_at-th call on (0: never). */
+struct fail_alloc {
+	unsigned long calls, fail_at;
+};
+
+static void *f_malloc(void *arg, size_t size)
+{
+	struct fail_alloc *fa = arg;
+
+	if (fa->fail_at && ++fa->calls >= fa->fail_at)
+		return NULL;
+	return malloc(size);
+}
+
+static void *f_realloc(void *arg, void *p, size_t size)
+{
+	struct fail_alloc *fa = arg;
+
+	if (fa->fail_at && ++fa->calls >= fa->fail_at)
+		return NULL;
+	return realloc(p, size);
+}
+
+static void f_free(void *arg, void *p)
+{
+	(void)arg;
+	free(p);
+}
+
+/*
+ * Run path through a pipeline of jobs threads and batches of batch
+ * samples into *g.  @return 0, or the first error (allocation failures
+ * when fa->fail_at is set).  false when the capture is absent.
+ */
+static bool run_with(const char *path, const struct pda_opts *base,
+		     unsigned jobs, unsigned batch, struct fail_alloc *fa,
+		     const struct pda_unwind_backend *be, struct sig *g,
+		     int *rc)
+{
+	struct pd_alloc al = {f_malloc, f_realloc, f_free, fa};
+	struct pda_opts o = *base;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_pipe *p = NULL;
+	struct pd_reader *r = NULL;
+	struct pd_rec rec;
+	PDA_PIPE_OPTS(po, .jobs = jobs, .batch = batch, .want = want, .fn = add,
+		      .arg = g);
+
+	memset(g, 0, sizeof(*g));
+	*rc = 0;
+	if (pd_file_open(path, NULL, &f) != 0)
+		return false;
+	if (fa)
+		o.alloc = &al;
+	*rc = pda_session_new(f, &o, &s);
+	if (*rc < 0) {
+		pd_file_close(f);
+		return true;
+	}
+	*rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	ck_assert_int_eq(*rc, 0);
+	if (be)
+		ck_assert_int_eq(pda_unwinder_use(s->unwinder, be), 0);
+	*rc = pda_pipe_new(s, &po, &p);
+	ck_assert(*rc < 0 || pda_pipe_jobs(p) == jobs);
+	while (*rc == 0 && (*rc = pd_reader_next(r, &rec)) > 0) {
+		*rc = pda_pipe_feed(p, &rec);
+		ck_assert_int_ne(*rc, 1); /* every sample decodes */
+	}
+	if (*rc == 0)
+		*rc = pda_pipe_finish(p);
+	if (*rc == 0)
+		sig_stats(g, s);
+	pda_pipe_free(p);
+	pd_reader_free(r);
+	pda_session_free(s);
+	pd_file_close(f);
+	return true;
+}
+
+static bool run(const char *path, const struct pda_opts *base, unsigned jobs,
+		unsigned batch, struct fail_alloc *fa, struct sig *g, int *rc)
+{
+	return run_with(path, base, jobs, batch, fa, NULL, g, rc);
+}
+
+static const struct {
+	const char *path;
+	bool symfs; /* binaries absent: --symfs an empty directory */
+} captures[] = {
+	{"../../testdata/dwarf.perf.data.zst", false},
+	{"../../testdata/dwarfcpp.perf.data.zst", false},
+	{"../../testdata/fp.perf.data", false},
+	{"../../../shared/corpus/simpleperf/perf_no_unwind.data", true},
+	{"../../../shared/corpus/simpleperf/perf_with_arm_regs.data", true},
+};
+
+#define NR_CAPTURES (sizeof(captures) / sizeof(captures[0]))
+
+/* threads and batch sizes, each run against one thread */
+static const unsigned configs[][2] = {
+	{2, 0}, {2, 1}, {2, 3}, {3, 2}, {4, 5}, {4, 0},
+};
+
+START_TEST(test_same_output)
+{
+	struct sig ref, got;
+	int rc;
+	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
+
+	if (captures[_i].symfs)
+		o.symfs = tmp;
+	for (int inl = 0; inl < 2; inl++) {
+		/* inlined frames and source lines on every stack, or none */
+		o.inline_callchain = inl;
+		o.srcline = inl;
+		o.no_inline = !inl;
+		if (!run(captures[_i].path, &o, 1, 0, NULL, &ref, &rc)) {
+			fprintf(stderr,
+				"test_same_output: %s absent, skipped\n",
+				captures[_i].path);
+			return;
+		}
+		ck_assert_int_eq(rc, 0);
+		ck_assert_uint_gt(ref.nr, 0);
+		for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]);
+		     c++) {
+			ck_assert(run(captures[_i].path, &o, configs[c][0],
+				      configs[c][1], NULL, &got, &rc));
+			ck_assert_int_eq(rc, 0);
+			ck_assert_uint_eq(got.nr_skipped, ref.nr_skipped);
+			ck_assert_msg(got.len == ref.len &&
+					      !memcmp(got.p, ref.p, ref.len),
+				      "%s: -j %u, batch %u differs from -j 1",
+				      captures[_i].path, configs[c][0],
+				      configs[c][1]);
+			free(got.p);
+		}
+		free(ref.p);
+	}
+}
+END_TEST
+
+/* T9: every allocation failing in turn, threads running: NOMEM or the
+ * same output, nothing else (ASan checks for leaks). */
+START_TEST(test_nomem)
+{
+	const char *path = "../../testdata/dwarf.perf.data.zst";
+	struct fail_alloc fa = {0, 0};
+	struct sig ref, got;
+	unsigned long nr_fail = 0, step = 1;
+	int rc;
+	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
+
+	ck_assert(run(path, &o, 1, 0, NULL, &ref, &rc));
+	ck_assert_int_eq(rc, 0);
+	for (fa.fail_at = 1;; fa.fail_at += step) {
+		fa.calls = 0;
+		ck_assert(run(path, &o, 2, 2, &fa, &got, &rc));
+		free(got.p);
+		if (rc == 0)
+			break;
+		ck_assert_msg(rc == PD_ERR_NOMEM, "allocation %lu: %d",
+			      fa.fail_at, rc);
+		nr_fail++;
+		/* every one of the first hundred, then sparser */
+		if (fa.fail_at > 100)
+			step = fa.fail_at / 20;
+	}
+	ck_assert_uint_gt(nr_fail, 20);
+	/* with no failure, the output is the same */
+	fa.fail_at = 0;
+	ck_assert(run(path, &o, 2, 2, &fa, &got, &rc));
+	ck_assert_int_eq(rc, 0);
+	ck_assert(got.len == ref.len && !memcmp(got.p, ref.p, ref.len));
+	free(got.p);
+	free(ref.p);
+}
+END_TEST
+
+/* The DWARF captures of the corpus, relative to it. */
+static const char *const corpus[] = {
+	"perfparser/vector_static_gcc/perf.data",
+	"perfparser/vector_static_gcc/perf.data.zstd",
+	"perfparser/vector_static_clang/perf.data",
+	"perfparser/fork_static_gcc/perf.data.zstd",
+	"perfparser/parallel_static_gcc/perf.data.zstd",
+	"perfparser/cpp-inlining/cpp-inlining.perf.data",
+	"perfparser/contentsize.data",
+	"hotspot/historical/cpp-recursion/perf.data",
+	"hotspot/historical/cpp-recursion/perf.data.old",
+	"hotspot/perf.data.PerfFormatLost",
+	"hotspot/perf.data.true.v2",
+	"linux-perf-data/fibo.compressed2.pipe.data",
+	"simpleperf/perf_no_unwind.data",
+};
+
+#define CORPUS "../../../shared/corpus/"
+
+/* The corpus capture's binaries at their recorded paths under root. */
+static void sysroot(const char *capture, const char *root)
+{
+	char path[ET_PATH_MAX], line[2 * ET_PATH_MAX];
+	FILE *fp;
+
+	et_path(path, "../../tests/golden/fold/corpus/%s.symfs", capture);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+		char from[ET_PATH_MAX], to[ET_PATH_MAX];
+
+		if (!tab)
+			continue;
+		*tab = '\0';
+		if (nl)
+			*nl = '\0';
+		et_path(from, CORPUS "%s", tab + 1);
+		et_path(to, "%s%s", root, line);
+		pt_copy(from, to);
+	}
+	fclose(fp);
+}
+
+/* testdata's DWARF captures, then the corpus's */
+#define NR_CFI_CASES (2 + sizeof(corpus) / sizeof(corpus[0]))
+
+START_TEST(test_cached_rows)
+{
+	char path[ET_PATH_MAX];
+	struct sig fast, slow;
+	int rc;
+	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
+
+	if (_i < 2) {
+		et_path(path, "../../testdata/%s.perf.data.zst",
+			_i ? "dwarfcpp" : "dwarf");
+	} else {
+		/* the sysroot is tmp, beside its build-id cache */
+		et_path(path, CORPUS "%s", corpus[_i - 2]);
+		sysroot(corpus[_i - 2], tmp);
+		o.symfs = tmp;
+	}
+	if (!run_with(path, &o, 1, 0, NULL, &pda_unwind_libdwfl, &slow, &rc)) {
+		fprintf(stderr, "test_cached_rows: %s absent, skipped\n", path);
+		return;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert(run_with(path, &o, 1, 0, NULL, NULL, &fast, &rc));
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(fast.len == slow.len && !memcmp(fast.p, slow.p, slow.len),
+		      "%s: cached CFI rows unwind otherwise than libdwfl",
+		      path);
+	free(fast.p);
+	free(slow.p);
+}
+END_TEST
+
+static int never(void *arg, const struct pda_pipe_item *it)
+{
+	(void)arg;
+	(void)it;
+	return PD_ERR_API;
+}
+
+START_TEST(test_api)
+{
+	struct et_session es;
+	struct pda_pipe *p = (struct pda_pipe *)&es;
+	PDA_PIPE_OPTS(none);
+	PDA_PIPE_OPTS(big, .jobs = 1000, .fn = never);
+	PDA_PIPE_OPTS(leaf, .jobs = 4, .no_stack = true, .fn = never);
+
+	et_session_new(&es, NULL);
+	ck_assert_int_eq(pda_pipe_new(es.s, &none, &p), PD_ERR_API);
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(pda_pipe_new(es.s, &big, &p), 0);
+	ck_assert_uint_eq(pda_pipe_jobs(p), PDA_PIPE_MAX_JOBS);
+	pda_pipe_free(p);
+	/* nothing to unwind without stacks */
+	ck_assert_int_eq(pda_pipe_new(es.s, &leaf, &p), 0);
+	ck_assert_uint_eq(pda_pipe_jobs(p), 1);
+	ck_assert_int_eq(pda_pipe_finish(p), 0);
+	pda_pipe_free(p);
+	pda_pipe_free(NULL);
+	et_session_free(&es);
+}
+END_TEST
+
+Suite *pipe_suite(void)
+{
+	Suite *s = suite_create("pipe");
+	TCase *tc = tcase_create("pipe");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_api);
+	tcase_add_loop_test(tc, test_same_output, 0, NR_CAPTURES);
+	tcase_add_test(tc, test_nomem);
+	tcase_add_loop_test(tc, test_cached_rows, 0, NR_CFI_CASES);
+	suite_add_tcase(s, tc);
+	return s;
+}
