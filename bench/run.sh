@@ -25,7 +25,9 @@
 # (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only, BENCH_ONLY
 # (reader or fold) runs one of the two benchmarks.
 #
-# The fold benchmark, bench/fold.sh, runs after this one (see there).
+# The fold benchmark, bench/fold.sh, and the annotate benchmark,
+# bench/annotate.sh, run after this one (see there); BENCH_ONLY=fold or
+# annotate runs one of them alone.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -46,6 +48,9 @@ die() {
 [ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
 if [ "${BENCH_ONLY:-}" = fold ]; then
 	PDTOOL=$PDTOOL exec sh bench/fold.sh
+fi
+if [ "${BENCH_ONLY:-}" = annotate ]; then
+	PDTOOL=$PDTOOL exec sh bench/annotate.sh
 fi
 [ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
 command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
@@ -182,3 +187,4 @@ cat "$data/results.md"
 
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
 PDTOOL=$PDTOOL sh bench/fold.sh
+PDTOOL=$PDTOOL sh bench/annotate.sh
