@@ -223,25 +223,37 @@ START_TEST(test_find_disjoint)
 }
 END_TEST
 
-/* The subtree at n as "start colour(left,right)", "-" for none. */
-static void shape(const struct pda_symtab *t, uint32_t n, char *out,
-		  size_t size)
+/* Append "start colour" or a single character to out, which holds *len. */
+static void put(char *out, size_t size, size_t *len, uint64_t start, char c)
 {
-	char l[256], r[256];
+	int w = start == UINT64_MAX
+			? snprintf(out + *len, size - *len, "%c", c)
+			: snprintf(out + *len, size - *len, "%llu%c",
+				   (unsigned long long)start, c);
+
+	ck_assert(w > 0 && (size_t)w < size - *len);
+	*len += (size_t)w;
+}
+
+/* Append the subtree at n as "start colour(left,right)", "-" for none. */
+static void shape(const struct pda_symtab *t, uint32_t n, char *out,
+		  size_t size, size_t *len)
+{
+	const struct pda_sym *p;
 
 	if (n == NIL) {
-		snprintf(out, size, "-");
+		put(out, size, len, UINT64_MAX, '-');
 		return;
 	}
-	if (t->v[n].left == NIL && t->v[n].right == NIL) {
-		snprintf(out, size, "%llu%c", (unsigned long long)t->v[n].start,
-			 t->v[n].red ? 'R' : 'B');
+	p = &t->v[n];
+	put(out, size, len, p->start, p->red ? 'R' : 'B');
+	if (p->left == NIL && p->right == NIL)
 		return;
-	}
-	shape(t, t->v[n].left, l, sizeof(l));
-	shape(t, t->v[n].right, r, sizeof(r));
-	snprintf(out, size, "%llu%c(%s,%s)", (unsigned long long)t->v[n].start,
-		 t->v[n].red ? 'R' : 'B', l, r);
+	put(out, size, len, UINT64_MAX, '(');
+	shape(t, p->left, out, size, len);
+	put(out, size, len, UINT64_MAX, ',');
+	shape(t, p->right, out, size, len);
+	put(out, size, len, UINT64_MAX, ')');
 }
 
 /*
@@ -279,6 +291,7 @@ START_TEST(test_shapes)
 	struct pda_sym v[16];
 	struct pda_symtab t;
 	char got[512];
+	size_t len = 0;
 	uint32_t nr = 0;
 
 	memset(v, 0, sizeof(v));
@@ -300,7 +313,7 @@ START_TEST(test_shapes)
 			v[n].start = UINT64_MAX; /* not found again */
 		}
 	}
-	shape(&t, t.root, got, sizeof(got));
+	shape(&t, t.root, got, sizeof(got), &len);
 	ck_assert_str_eq(got, shapes[_i].want);
 }
 END_TEST
