@@ -210,7 +210,7 @@ void pda_symtree_erase(struct pda_symtab *t, uint32_t n)
 
 	if (node(t, n)->left == NIL || node(t, n)->right == NIL) {
 		x = node(t, n)->left == NIL ? node(t, n)->right
-					   : node(t, n)->left;
+					    : node(t, n)->left;
 		xp = node(t, n)->parent;
 		gone_red = node(t, n)->red;
 		transplant(t, n, x);

@@ -76,7 +76,8 @@ static void check_rules(const struct pda_symtab *t, size_t nr_live, int op)
 		ck_abort_msg("red root after operation %d", op);
 	if (check_node(t, t->root, NIL, &count) < 0)
 		ck_abort_msg("red-black rules or links broken after operation "
-			     "%d", op);
+			     "%d",
+			     op);
 	if (count != nr_live)
 		ck_abort_msg("%zu nodes linked, %zu live", count, nr_live);
 }
@@ -115,7 +116,8 @@ static void check_order(const struct pda_symtab *t, const struct model *m)
 		n = pda_symtree_next(t, n);
 	if (i != m->nr || n != NIL)
 		ck_abort_msg("the in-order walk differs from the model at node "
-			     "%zu", i);
+			     "%zu",
+			     i);
 }
 
 /* Loop index: the range starts are drawn from, and the share of erasures. */
@@ -154,9 +156,9 @@ START_TEST(test_random)
 			uint64_t key = rng() % (range + 8);
 			uint32_t hit = pda_symtree_find(&t, key);
 
-			if (hit != NIL && !(v[hit].start <= key &&
-					    (key < v[hit].end ||
-					     key == v[hit].start)))
+			if (hit != NIL &&
+			    !(v[hit].start <= key &&
+			      (key < v[hit].end || key == v[hit].start)))
 				ck_abort_msg("find(%llu) gave a symbol that "
 					     "does not hold it",
 					     (unsigned long long)key);
