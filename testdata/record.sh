@@ -218,7 +218,7 @@ name_wanted=diff; if want "$@"; then
 	mkdir -p diff diff-a diff-b
 	cp bin/diffwork_a diff-a/diffwork
 	cp bin/diffwork_b diff-b/diffwork
-	diff_cmd="$R -e cpu-clock -F 999 -g -o diff/NAME.perf.data -- diff-X/diffwork 1000"
+	diff_cmd="$R -e cpu-clock -F 999 -g -o diff/NAME.perf.data -- diff-X/diffwork 3000"
 	# a1 b1 a2 b2 a3 b3 interleaved, so that both builds meet the same
 	# machine; a4..a6 then make six captures of build A
 	for c in $DIFF_NAMES; do
@@ -249,13 +249,17 @@ print(buildid_dir.build_id(sys.argv[1]))' "bin/diffwork_$b")
 # testdata/diff
 
 Two builds of one program for \`pdtool diff\`.  src/diffwork.c repeats a
-step of four functions (parse, checksum, transform, report) for one
-second.  Build A (bin/diffwork_a) runs transform's loop once a step;
+step of four functions (parse, checksum, transform, report) for a given
+time.  Build A (bin/diffwork_a) runs transform's loop once a step;
 build B (bin/diffwork_b, \`-DBUILD_B\`) has two rounds compiled in, so
 transform does twice the work, and GCC clones it for the constant as
 transform.constprop.0 (and step as step.constprop.0): the names differ
 between the builds as compiler clones' names do.  Each capture is
-cpu-clock at 999 Hz with frame-pointer callchains (-g) for one second.
+cpu-clock at 999 Hz with frame-pointer callchains (-g) for three
+seconds: a first recording of one second each, on this machine shared
+with other jobs, had one capture of B with transform at 45% of the
+samples against 54% and 57% in the others; longer runs average out more
+of the other jobs' interference.
 GCC gives the work functions (leaves) no frame, so their caller, step,
 is missing from their stacks, in both builds alike.
 
