@@ -626,9 +626,11 @@ struct pda_diff_summary {
 	bool runs_tested;	/* two runs or more on each side */
 	size_t nr_stacks;	/* distinct stacks after normalisation */
 	size_t nr_renamed;	/* distinct names normalisation changed */
-	/* after finish's PD_ERR_NOTFOUND: the run it is about */
+	/* after finish's PD_ERR_NOTFOUND: the run it is about, and whether
+	 * it lacks samples of the scale symbol (else any samples) */
 	enum pda_diff_side bad_side;
 	unsigned bad_run;
+	bool bad_symbol;
 };
 
 /* Valid until the next call on d. */

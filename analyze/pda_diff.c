@@ -338,6 +338,7 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 		return PD_ERR_NOMEM;
 	}
 	d->dso_run = UINT32_MAX;
+	d->sum.scale_symbol = d->o.scale_symbol;
 	*out = d;
 	return 0;
 }
@@ -710,6 +711,7 @@ static int denominators(struct pda_diff *d, double *den)
 		case PDA_DIFF_SCALE_SYMBOL:
 			if (!sym || !sym->incl || !sym->incl[g]) {
 				bad_run(d, g, "has no samples of ");
+				d->sum.bad_symbol = true;
 				/* the message, with the symbol */
 				snprintf(d->errmsg + strlen(d->errmsg),
 					 sizeof(d->errmsg) - strlen(d->errmsg),

@@ -561,7 +561,7 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 	struct pde_flame_opts svg = o->svg;
 	const struct pda_flame_node *nodes;
 	struct pda_flame *fl;
-	char subtitle[512], scaling[256];
+	char subtitle[512];
 	FILE *out;
 	size_t nr;
 	int rc;
@@ -569,11 +569,15 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 	rc = pda_diff_flame(d, o->negate, &fl);
 	if (rc < 0)
 		die(ctx, "the flame graph: %s", pd_strerror(rc));
+	/* short enough for the default width */
 	snprintf(subtitle, sizeof(subtitle),
-		 "width: %s's samples; red: grew from A to B, blue: shrank; "
-		 "%s",
+		 "widths: %s's samples; red grew, blue shrank from A to B, "
+		 "%s%s",
 		 o->negate ? "A" : "B",
-		 pde_diff_scaling_text(d, scaling, sizeof(scaling)));
+		 sum->scale == PDA_DIFF_SCALE_TOTAL  ? "as shares of each side"
+		 : sum->scale == PDA_DIFF_SCALE_NONE ? "in samples"
+						     : "per sample of ",
+		 sum->scale == PDA_DIFF_SCALE_SYMBOL ? sum->scale_symbol : "");
 	svg.diff = &df;
 	svg.subtitle = subtitle;
 	out = fopen(o->output, "w");
@@ -673,8 +677,13 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc == PD_ERR_NOTFOUND) {
 		const struct pda_diff_summary *s = pda_diff_summary(d);
 
-		die(ctx, "'%s': %s", o.paths[s->bad_side][s->bad_run],
-		    pda_diff_errmsg(d));
+		if (s->bad_symbol)
+			die(ctx, "'%s': no samples of '%s' (--scale)",
+			    o.paths[s->bad_side][s->bad_run], s->scale_symbol);
+		die(ctx, "'%s': no samples%s%s%s",
+		    o.paths[s->bad_side][s->bad_run],
+		    o.event ? " of event '" : "", o.event ? o.event : "",
+		    o.event ? "'" : "");
 	}
 	if (rc < 0)
 		die(ctx, "%s", pda_diff_errmsg(d));

@@ -1,0 +1,6 @@
+# fatal errors exit 2 and name the input
+in=tests/cli/diff/inputs
+"$PDTOOL" diff $in/before.folded $in/missing.folded; echo "exit $?"
+"$PDTOOL" diff --scale nosuch $in/before.folded $in/after.folded; echo "exit $?"
+"$PDTOOL" diff $in/before.folded $in/../inputs/../../../../README.md; echo "exit $?"
+"$PDTOOL" diff $in/before.folded testdata/corrupt/truncated_header.perf.data; echo "exit $?"
