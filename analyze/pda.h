@@ -538,6 +538,15 @@ int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
 		 uint64_t weight);
 
 /*
+ * Add every line of a finished fold (pda_fold_finish()) to run `run` of
+ * side, as pda_diff_add() would, looking each distinct frame's name up
+ * once.  fd is not kept.  Same returns; on error, the lines before the
+ * failing one are counted.
+ */
+int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_fold *fd);
+
+/*
  * Add one folded line, "frame;frame;... COUNT" (a trailing newline
  * allowed; the count a whole number after the last blank).  @return 0
  * (added), 1 (blank or not a folded line: nothing added) or a negative
@@ -644,8 +653,13 @@ struct pda_diff_stack {
 	uint64_t count[2];	/* samples of A and of B, all runs */
 };
 
-/* After finish: the stacks, ordered as their lines "a;b;c" compare
- * bytewise; NULL when i is out of range.  Valid until pda_diff_free(). */
+/*
+ * After finish: the stacks, in the order they were first added, or
+ * after pda_diff_sort_stacks() as their lines "a;b;c" compare bytewise
+ * (a sort that only the folded output needs); NULL when i is out of
+ * range.  Valid until pda_diff_free().
+ */
+void pda_diff_sort_stacks(struct pda_diff *d);
 size_t pda_diff_nr_stacks(const struct pda_diff *d);
 const struct pda_diff_stack *pda_diff_stack(const struct pda_diff *d,
 					    size_t i);

@@ -32,6 +32,7 @@
 #define MAX_FRAMES (1u << 20)	 /* frames of one stack (O5) */
 #define MAX_ITEMS (UINT32_MAX / 2) /* names, stacks: stamps are uint32_t */
 #define DSO_CACHE 256		 /* direct-mapped, by a session's pointer */
+#define FOLD_CACHE 4096		 /* direct-mapped, by a fold's frame */
 
 /* A name: a symbol, a comm, or (in the DSO table) a DSO's file name. */
 struct dname {
@@ -61,6 +62,7 @@ struct pda_diff {
 	char *scale_symbol;	/* o.scale_symbol's copy */
 	unsigned nr_runs;	/* both sides */
 	bool finished, broken;
+	bool sorted;		/* the stacks, by pda_diff_sort_stacks() */
 	char errmsg[256];
 
 	struct pda_hash names;	/* struct dname, by string */
@@ -476,15 +478,19 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 	return 0;
 }
 
-int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
-		 const char *const *frames, const size_t *lens, size_t nr,
-		 uint64_t weight)
+/*
+ * Add a stack of nr frames, each given by frame(arg, i, &name, &len),
+ * for weight samples to run g: the common part of pda_diff_add() and
+ * pda_diff_add_fold(), which looks names up through a cache.
+ */
+static int add_stack(struct pda_diff *d, unsigned g, size_t nr,
+		     uint64_t weight,
+		     const struct dname *(*frame)(struct pda_diff *d,
+						  const void *arg, size_t i),
+		     const void *arg)
 {
-	const int g = run_index(d, side, run);
 	int rc;
 
-	if (g < 0)
-		return PD_ERR_API;
 	if (weight == 0)
 		return 0;
 	if (d->run_weight[g] > UINT64_MAX - weight)
@@ -494,17 +500,90 @@ int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
 				    sizeof(*d->buf), MAX_FRAMES) < 0)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
-		const struct dname *e = frame_name(d, frames[i], lens[i]);
+		const struct dname *e = frame(d, arg, i);
 
 		if (!e)
 			return set_err(d, PD_ERR_NOMEM, "out of memory");
 		d->buf[i] = e->str;
 	}
-	rc = count_stack(d, nr, (unsigned)g, weight);
+	rc = count_stack(d, nr, g, weight);
 	if (rc < 0)
 		return set_err(d, rc, "out of memory");
 	d->run_weight[g] += weight;
 	return 0;
+}
+
+/* The frames of pda_diff_add(). */
+struct named {
+	const char *const *frames;
+	const size_t *lens;
+};
+
+static const struct dname *named_frame(struct pda_diff *d, const void *arg,
+				       size_t i)
+{
+	const struct named *n = arg;
+
+	return frame_name(d, n->frames[i], n->lens[i]);
+}
+
+int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
+		 const char *const *frames, const size_t *lens, size_t nr,
+		 uint64_t weight)
+{
+	const int g = run_index(d, side, run);
+	const struct named n = {frames, lens};
+
+	if (g < 0)
+		return PD_ERR_API;
+	return add_stack(d, (unsigned)g, nr, weight, named_frame, &n);
+}
+
+/* A line of a fold, with the cache of its frames' entries. */
+struct fold_frames {
+	const struct pda_fold_line *line;
+	struct fold_slot {
+		const struct pda_fold_frame *key;
+		const struct dname *ent;
+	} *cache;
+};
+
+static const struct dname *fold_frame(struct pda_diff *d, const void *arg,
+				      size_t i)
+{
+	const struct fold_frames *ff = arg;
+	const struct pda_fold_frame *f = ff->line->frames[i];
+	struct fold_slot *slot =
+		&ff->cache[pda_hash_u64((uintptr_t)f) & (FOLD_CACHE - 1)];
+
+	if (slot->key != f) {
+		slot->ent = frame_name(d, f->name, f->len);
+		slot->key = slot->ent ? f : NULL;
+	}
+	return slot->ent;
+}
+
+int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_fold *fd)
+{
+	const int g = run_index(d, side, run);
+	struct fold_frames ff = {NULL, NULL};
+	int rc = 0;
+
+	if (g < 0)
+		return PD_ERR_API;
+	/* a fold's frames are interned: a frame's address stands for its
+	 * name while the fold lives, that is during this call */
+	ff.cache = xzalloc(d, FOLD_CACHE * sizeof(*ff.cache));
+	if (!ff.cache)
+		return set_err(d, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < pda_fold_nr_lines(fd); i++) {
+		ff.line = pda_fold_line(fd, i);
+		rc = add_stack(d, (unsigned)g, ff.line->nr_frames,
+			       ff.line->weight, fold_frame, &ff);
+	}
+	xfree(d, ff.cache);
+	return rc;
 }
 
 static bool is_blank(char c)
@@ -603,11 +682,15 @@ int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
 	stamp = ++d->dso_stamp;
 	for (size_t i = 0; i < st->nr; i++) {
 		const char *p = st->frames[i].dso;
-		struct dso_slot *slot =
-			&d->dso_cache[(pda_hash_u64((uintptr_t)p)) &
-				      (DSO_CACHE - 1)];
-		struct dname *e = slot->ent;
+		struct dso_slot *slot;
+		struct dname *e;
 
+		/* runs of frames in one DSO are the rule */
+		if (i > 0 && p == st->frames[i - 1].dso)
+			continue;
+		slot = &d->dso_cache[(pda_hash_u64((uintptr_t)p)) &
+				     (DSO_CACHE - 1)];
+		e = slot->ent;
 		if (!e || slot->ptr != p) {
 			e = dso_entry(d, p);
 			if (!e || !e->self)
@@ -966,7 +1049,6 @@ int pda_diff_finish(struct pda_diff *d)
 		for (unsigned g = 0; g < d->nr_runs; g++)
 			st->pub.count[g >= na] += st->runs[g];
 	}
-	qsort(d->stack_list, d->nr_stacks, sizeof(*d->stack_list), cmp_lines);
 	d->finished = true;
 	d->broken = false;
 	return 0;
@@ -988,6 +1070,14 @@ const struct pda_diff_row *pda_diff_rows(const struct pda_diff *d,
 const struct pda_diff_summary *pda_diff_summary(const struct pda_diff *d)
 {
 	return &d->sum;
+}
+
+void pda_diff_sort_stacks(struct pda_diff *d)
+{
+	if (d->finished && !d->sorted)
+		qsort(d->stack_list, d->nr_stacks, sizeof(*d->stack_list),
+		      cmp_lines);
+	d->sorted = d->finished;
 }
 
 size_t pda_diff_nr_stacks(const struct pda_diff *d)

@@ -23,9 +23,10 @@
 # BENCH_THREADS (workload threads, default the number of CPUs),
 # BENCH_PERIOD (cpu-clock period in ns, default 20000), BENCH_RUNS
 # (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only, BENCH_ONLY
-# (reader or fold) runs one of the two benchmarks.
+# (reader, fold or diff) runs one of the benchmarks.
 #
-# The fold benchmark, bench/fold.sh, runs after this one (see there).
+# The fold benchmark, bench/fold.sh, and the diff benchmark,
+# bench/diff.sh, run after this one (see there).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -46,6 +47,9 @@ die() {
 [ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
 if [ "${BENCH_ONLY:-}" = fold ]; then
 	PDTOOL=$PDTOOL exec sh bench/fold.sh
+fi
+if [ "${BENCH_ONLY:-}" = diff ]; then
+	PDTOOL=$PDTOOL exec sh bench/diff.sh
 fi
 [ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
 command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
@@ -182,3 +186,4 @@ cat "$data/results.md"
 
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
 PDTOOL=$PDTOOL sh bench/fold.sh
+PDTOOL=$PDTOOL sh bench/diff.sh

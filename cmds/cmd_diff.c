@@ -410,23 +410,6 @@ static bool event_ok(const struct diff_opts *o, const struct pd_evsel *e)
 		(e->name[n] == ':' || e->name[n] == '/'));
 }
 
-/* The names of a folded line's frames into the scratch arrays. */
-static void line_names(const struct pd_ctx *ctx, const struct pda_fold_line *l,
-		       const char ***names, size_t **lens, size_t *alloc)
-{
-	if (l->nr_frames > *alloc) {
-		*alloc = l->nr_frames;
-		*names = realloc(*names, *alloc * sizeof(**names));
-		*lens = realloc(*lens, *alloc * sizeof(**lens));
-		if (!*names || !*lens)
-			die(ctx, "out of memory");
-	}
-	for (size_t i = 0; i < l->nr_frames; i++) {
-		(*names)[i] = l->frames[i]->name;
-		(*lens)[i] = l->frames[i]->len;
-	}
-}
-
 /*
  * The record loop: fold a capture as `pdtool fold` does (samples, not
  * periods; comm roots unless --no-comm), counting each sample's DSOs as
@@ -454,8 +437,6 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	struct pd_reader *r;
 	struct pd_sample sample;
 	struct pd_rec rec;
-	const char **names = NULL;
-	size_t *lens = NULL, alloc = 0;
 	int rc;
 
 	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
@@ -516,14 +497,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
 	if (pda_fold_finish(fd) < 0)
 		die(ctx, "out of memory");
-	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++) {
-		const struct pda_fold_line *l = pda_fold_line(fd, i);
-
-		line_names(ctx, l, &names, &lens, &alloc);
-		if (pda_diff_add(d, side, run, names, lens, l->nr_frames,
-				 l->weight) < 0)
-			die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
-	}
+	if (pda_diff_add_fold(d, side, run, fd) < 0)
+		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
 	t = pda_fold_totals(fd);
 	ps = pda_session_stats(s);
 	ss->samples += t->nr_samples;
@@ -537,8 +512,6 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
-	free(names);
-	free(lens);
 	pda_stack_release(s, &st);
 	pda_fold_free(fd);
 	pd_reader_free(r);
@@ -688,6 +661,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "%s", pda_diff_errmsg(d));
 	if (o.folded) {
+		pda_diff_sort_stacks(d);
 		if (pde_diff_folded(ctx->out, d) < 0 && errno != EPIPE)
 			die(ctx, "cannot write stdout: %s", strerror(errno));
 	} else {

@@ -271,10 +271,10 @@ struct pda_diff; /* pda.h: a finished diff */
 
 /*
  * difffolded.pl's format, "stack countA countB\n" a line, in the stacks'
- * order: B's count as it is, A's at B's scale (times the summary's
- * factor, rounded to the nearest whole number, as the scaled counts of
- * difffolded.pl -n, which truncates).  @return 0, or -1 when writing
- * failed (ferror(out) is set).
+ * order (pda_diff_sort_stacks() first, for bytewise order): B's count as
+ * it is, A's at B's scale (times the summary's factor, rounded to the
+ * nearest whole number, where difffolded.pl -n truncates).  @return 0,
+ * or -1 when writing failed (ferror(out) is set).
  */
 int pde_diff_folded(FILE *out, const struct pda_diff *d);
 

@@ -241,13 +241,14 @@ static const struct pda_diff_row *row_of(const struct pda_diff *d,
 	return NULL;
 }
 
-static char *folded_of(const struct pda_diff *d)
+static char *folded_of(struct pda_diff *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(fp);
+	pda_diff_sort_stacks(d);
 	ck_assert_int_eq(pde_diff_folded(fp, d), 0);
 	fclose(fp);
 	return buf;
