@@ -437,6 +437,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	struct pd_reader *r;
 	struct pd_sample sample;
 	struct pd_rec rec;
+	const struct pd_evsel *events[8]; /* the first with samples */
+	size_t nr_events = 0;
 	int rc;
 
 	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
@@ -472,6 +474,15 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ss->other_events++;
 			continue;
 		}
+		/* two events' samples together are seldom what is meant */
+		if (nr_events < 8) {
+			size_t i = 0;
+
+			while (i < nr_events && events[i] != sample.evsel)
+				i++;
+			if (i == nr_events)
+				events[nr_events++] = sample.evsel;
+		}
 		/* perf folds a sample without a callchain to its comm */
 		chain = sample.mask & PD_SAMPLE_CALLCHAIN;
 		if (chain) {
@@ -495,6 +506,11 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	if (nr_events > 1)
+		warning(ctx,
+			"'%s': samples of %zu%s events diffed together "
+			"(--event picks one)",
+			path, nr_events, nr_events == 8 ? " or more" : "");
 	if (pda_fold_finish(fd) < 0)
 		die(ctx, "out of memory");
 	if (pda_diff_add_fold(d, side, run, fd) < 0)

@@ -540,6 +540,50 @@ START_TEST(test_dsos)
 }
 END_TEST
 
+/* A fold's lines, added at once, count as the same lines one by one. */
+START_TEST(test_add_fold)
+{
+	static const char *const names[][3] = {
+		{"prog", "main", "work.isra.0"}, {"prog", "main", "work"},
+		{"prog", "parse", NULL},
+	};
+	PDA_FOLD_OPTS(fo, .flags = 0);
+	PDA_DIFF_OPTS(o, .nr_runs = {1, 1}, .root_is_comm = true,
+		      .scale = PDA_DIFF_SCALE_NONE);
+	struct pda_fold *fd;
+	struct pda_diff *d;
+	char *f;
+
+	ck_assert_int_eq(pda_fold_new(&fo, &fd), 0);
+	for (size_t i = 0; i < NR(names); i++) {
+		/* pda_fold_names wants frames leaf first, no root */
+		const char *leaf_first[2];
+		const size_t nr = names[i][2] ? 2 : 1;
+		struct pda_fold_names n = {.root = names[i][0],
+					   .names = leaf_first, .nr = nr,
+					   .weight = 10 * (i + 1)};
+
+		leaf_first[0] = names[i][nr];
+		leaf_first[1] = names[i][1];
+		ck_assert_int_eq(pda_fold_add_names(fd, &n), 1);
+	}
+	ck_assert_int_eq(pda_fold_finish(fd), 0);
+	ck_assert_int_eq(pda_diff_new(&o, &d), 0);
+	ck_assert_int_eq(pda_diff_add_fold(d, PDA_DIFF_A, 0, fd), 0);
+	ck_assert_int_eq(pda_diff_add_folded(d, PDA_DIFF_B, 0,
+					     "prog;main;work 30", 17),
+			 0);
+	ck_assert_int_eq(pda_diff_add_fold(d, PDA_DIFF_B, 1, fd), PD_ERR_API);
+	ck_assert_int_eq(pda_diff_finish(d), 0);
+	f = folded_of(d);
+	/* work.isra.0 (10) and work (20) are one stack */
+	ck_assert_str_eq(f, "prog;main;work 30 30\nprog;parse 30 0\n");
+	free(f);
+	pda_diff_free(d);
+	pda_fold_free(fd);
+}
+END_TEST
+
 /* The stacks' order is their lines' bytewise order. */
 START_TEST(test_stack_order)
 {
@@ -833,6 +877,7 @@ Suite *diff_suite(void)
 	tcase_add_test(td, test_verdicts);
 	tcase_add_test(td, test_errors);
 	tcase_add_test(td, test_dsos);
+	tcase_add_test(td, test_add_fold);
 	tcase_add_test(td, test_stack_order);
 	tcase_add_test(td, test_flame);
 	tcase_add_test(td, test_svg);
