@@ -83,12 +83,6 @@ enum {
 	OPT_ALPHA,
 	OPT_NO_COMM,
 	OPT_EVENT,
-	OPT_SYMFS,
-	OPT_BUILDID_DIR,
-	OPT_KALLSYMS,
-	OPT_VMLINUX,
-	OPT_JIT_DIR,
-	OPT_NO_DEMANGLE,
 	OPT_STRICT,
 };
 
@@ -103,8 +97,7 @@ struct diff_opts {
 	size_t top;
 	double min_delta, alpha;
 	const char *event;
-	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
-	bool no_demangle;
+	struct cmd_symopts sym;
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -204,24 +197,6 @@ static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
 	case OPT_EVENT:
 		o->event = optarg;
 		break;
-	case OPT_SYMFS:
-		o->symfs = optarg;
-		break;
-	case OPT_BUILDID_DIR:
-		o->buildid_dir = optarg;
-		break;
-	case OPT_KALLSYMS:
-		o->kallsyms = optarg;
-		break;
-	case OPT_VMLINUX:
-		o->vmlinux = optarg;
-		break;
-	case OPT_JIT_DIR:
-		o->jit_dir = optarg;
-		break;
-	case OPT_NO_DEMANGLE:
-		o->no_demangle = true;
-		break;
 	case OPT_STRICT:
 		ctx->strict = true;
 		break;
@@ -229,6 +204,7 @@ static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
 		ctx->verbose++;
 		break;
 	default:
+		cmd_symopt(&o->sym, c, optarg);
 		break;
 	}
 }
@@ -257,12 +233,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"alpha", required_argument, NULL, OPT_ALPHA},
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
-		{"symfs", required_argument, NULL, OPT_SYMFS},
-		{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-		{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-		{"jit-dir", required_argument, NULL, OPT_JIT_DIR},
-		{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+		CMD_SYMBOL_LONGOPTS,
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
@@ -382,32 +353,14 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	ss->ignored_lines += ignored;
 }
 
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
-}
-
 #define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
 
-/* --event NAME: the event as perf prints it, with or without its
- * modifiers; without it every event but tracepoints, as pdtool fold. */
+/* --event NAME; without it every event but tracepoints, as pdtool fold. */
 static bool event_ok(const struct diff_opts *o, const struct pd_evsel *e)
 {
-	size_t n;
-
 	if (!o->event)
 		return !e || e->attr.type != PERF_TYPE_TRACEPOINT;
-	if (!e)
-		return false;
-	n = strlen(o->event);
-	return strcmp(e->name, o->event) == 0 ||
-	       (strncmp(e->name, o->event, n) == 0 &&
-		(e->name[n] == ':' || e->name[n] == '/'));
+	return e && cmd_event_matches(o->event, e->name);
 }
 
 /*
@@ -422,11 +375,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 {
 	struct pd_file *f = ctx_open(ctx, path);
 	char err[512] = "";
-	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
-		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
-		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
-		 .no_inline = true, .use_host_kallsyms = true, .log = log_lib,
-		 .log_arg = ctx, .errbuf = err, .errbuf_size = sizeof(err));
+	PDA_OPTS(po, .no_inline = true, .errbuf = err,
+		 .errbuf_size = sizeof(err));
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pda_fold_totals *t;
@@ -439,11 +389,12 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	struct pd_rec rec;
 	const struct pd_evsel *events[8]; /* the first with samples */
 	size_t nr_events = 0;
+	const uint64_t total = pd_file_header(f)->data_size;
+	uint64_t nr_records = 0; /* SAMPLE records */
+	struct cmd_progress prog;
 	int rc;
 
-	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
-		       : ctx->verbose == 1 ? PD_LOG_INFO
-					   : PD_LOG_WARN;
+	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
@@ -452,6 +403,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		bool chain;
 
@@ -464,6 +416,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ss->lost += pd_load_u64(rec.data + 8, swap);
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
+		if ((++nr_records & 4095) == 0)
+			cmd_progress_show(ctx, &prog, rec.offset, total,
+					  nr_records);
 		if (pd_sample_decode(f, &rec, &sample) < 0) {
 			if (ss->bad++ == 0)
 				warning(ctx, "'%s': %s", path,
@@ -506,6 +461,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	cmd_progress_end(&prog);
 	if (nr_events > 1)
 		warning(ctx,
 			"'%s': samples of %zu%s events diffed together "

@@ -89,12 +89,6 @@ enum {
 	OPT_SYMBOL,
 	OPT_TIME,
 	OPT_MAX_STACK,
-	OPT_SYMFS,
-	OPT_BUILDID_DIR,
-	OPT_KALLSYMS,
-	OPT_VMLINUX,
-	OPT_JIT_DIR,
-	OPT_NO_DEMANGLE,
 	OPT_NO_INLINE,
 	OPT_INLINE,
 	OPT_STRICT,
@@ -115,8 +109,8 @@ struct fold_opts {
 	bool has_start, has_end;
 	uint64_t start, end;
 	unsigned max_stack;
-	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
-	bool no_demangle, inline_frames;
+	struct cmd_symopts sym;
+	bool inline_frames;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -217,12 +211,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"symbol", required_argument, NULL, OPT_SYMBOL},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
-		{"symfs", required_argument, NULL, OPT_SYMFS},
-		{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-		{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-		{"jit-dir", required_argument, NULL, OPT_JIT_DIR},
-		{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+		CMD_SYMBOL_LONGOPTS,
 		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"strict", no_argument, NULL, OPT_STRICT},
@@ -315,24 +304,6 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
-		case OPT_SYMFS:
-			o->symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			o->buildid_dir = optarg;
-			break;
-		case OPT_KALLSYMS:
-			o->kallsyms = optarg;
-			break;
-		case OPT_VMLINUX:
-			o->vmlinux = optarg;
-			break;
-		case OPT_JIT_DIR:
-			o->jit_dir = optarg;
-			break;
-		case OPT_NO_DEMANGLE:
-			o->no_demangle = true;
-			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
 			break;
@@ -349,8 +320,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			usage_error(ctx, "option '%s' needs a value",
 				    argv[optind - 1]);
 		default:
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+			if (!cmd_symopt(&o->sym, c, optarg))
+				usage_error(ctx, "unknown option '%s'",
+					    argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
@@ -368,8 +340,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		usage_error(ctx, "--jit, --all and --all-events go with "
 				 "--from-script");
 	if (o->from_script &&
-	    (o->srcline || o->max_stack || o->symfs || o->buildid_dir ||
-	     o->kallsyms || o->vmlinux || o->jit_dir || o->no_demangle ||
+	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
@@ -429,58 +400,6 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* ---- progress (a terminal only) ------------------------------------ */
-
-struct progress {
-	bool on;
-	struct timespec start, last;
-	bool shown;
-};
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void progress_init(struct progress *p)
-{
-	p->on = isatty(STDERR_FILENO);
-	p->shown = false;
-	clock_gettime(CLOCK_MONOTONIC, &p->start);
-	p->last = p->start;
-}
-
-/* Called every few thousand records: a line after a second of work,
- * redrawn four times a second. */
-static void progress_show(struct pd_ctx *ctx, struct progress *p, uint64_t done,
-			  uint64_t total, uint64_t samples)
-{
-	struct timespec now;
-
-	if (!p->on)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25)
-		return;
-	p->last = now;
-	p->shown = true;
-	if (total)
-		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
-			ctx->cmd, pct(done, total), samples);
-	else
-		fprintf(stderr,
-			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
-			ctx->cmd, done >> 20, samples);
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r\033[K");
-}
-
 /* ---- perf script text ---------------------------------------------- */
 
 static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
@@ -493,7 +412,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
-	struct progress prog;
+	struct cmd_progress prog;
 	FILE *in = stdin, *out;
 	static char buf[1 << 16];
 	uint64_t done = 0;
@@ -518,13 +437,13 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			    strerror(errno));
 	}
 	out = open_output(ctx, o);
-	progress_init(&prog);
+	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
 		done += n;
-		progress_show(ctx, &prog, done, 0,
+		cmd_progress_show(ctx, &prog, done, 0,
 			      pda_script_stats(ps)->nr_samples);
 	}
 	if (ferror(in))
@@ -532,7 +451,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pda_script_finish(ps);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_strerror(rc));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (in != stdin)
 		fclose(in);
 	write_output(ctx, o, out, fd);
@@ -568,28 +487,6 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 /* ---- a capture ----------------------------------------------------- */
 
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
-}
-
-/* --event NAME names an event as perf prints it, with or without its
- * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
-static bool event_matches(const char *want, const char *name)
-{
-	const size_t n = strlen(want);
-
-	if (strcmp(want, name) == 0)
-		return true;
-	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
-	       (name[n] == ':' || name[n] == '/');
-}
-
 struct events {
 	const struct pd_evsel *last; /* the last sample's event */
 	bool last_ok;
@@ -613,7 +510,7 @@ static bool sample_event_ok(struct events *ev, const char *want,
 		return ev->last_ok;
 	ev->last = e;
 	if (want)
-		ev->last_ok = e && event_matches(want, e->name);
+		ev->last_ok = e && cmd_event_matches(want, e->name);
 	else
 		ev->last_ok = !e || e->attr.type != PERF_TYPE_TRACEPOINT;
 	if (ev->last_ok)
@@ -729,11 +626,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct pd_file *f = ctx_open(ctx, o->path);
 	struct pda_fold *fd = new_fold(ctx, o);
 	char err[512] = "";
-	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
-		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
-		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
-		 .no_inline = !o->inline_frames, .srcline = o->srcline,
-		 .use_host_kallsyms = true, .log = log_lib, .log_arg = ctx,
+	PDA_OPTS(po, .no_inline = !o->inline_frames, .srcline = o->srcline,
 		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
@@ -742,16 +635,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct pd_reader *r;
 	struct counts c = {0};
 	struct events ev = {0};
-	struct progress prog;
+	struct cmd_progress prog;
 	struct pd_sample sample;
 	struct pd_rec rec;
 	uint64_t total = pd_file_header(f)->data_size;
 	FILE *out;
 	int rc;
 
-	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
-		       : ctx->verbose == 1 ? PD_LOG_INFO
-					   : PD_LOG_WARN;
+	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
@@ -759,7 +650,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
 	out = open_output(ctx, o);
-	progress_init(&prog);
+	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
 
@@ -774,7 +665,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
 		if ((++c.nr_samples & 4095) == 0)
-			progress_show(ctx, &prog, rec.offset, total,
+			cmd_progress_show(ctx, &prog, rec.offset, total,
 				      c.nr_samples);
 		if (pd_sample_decode(f, &rec, &sample) < 0) {
 			if (c.bad++ == 0)
@@ -817,7 +708,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (o->event && !ev.any_matched) {
 		fprintf(stderr,
 			"pdtool %s: no samples of event '%s'; the "

@@ -62,7 +62,63 @@ bool ctx_is_capture(const unsigned char *p, size_t n);
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
+/* ---- what the commands that resolve symbols share (cmd_session.c) -- */
+
+struct pda_opts;
+
+/* getopt_long values of the options that find binaries */
+enum {
+	CMD_OPT_SYMFS = 0x1000,
+	CMD_OPT_BUILDID_DIR,
+	CMD_OPT_KALLSYMS,
+	CMD_OPT_VMLINUX,
+	CMD_OPT_JIT_DIR,
+	CMD_OPT_NO_DEMANGLE,
+};
+
+#define CMD_SYMBOL_LONGOPTS                                                 \
+	{"symfs", required_argument, NULL, CMD_OPT_SYMFS},                  \
+	{"buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR},      \
+	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
+	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
+	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
+	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+
+struct cmd_symopts {
+	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
+	bool no_demangle;
+};
+
+/* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so. */
+bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg);
+/* Whether any of them was given. */
+bool cmd_symopts_given(const struct cmd_symopts *o);
+/* Fill po's symbol fields, logger and log level from o and ctx. */
+void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
+		  struct pda_opts *po);
+
+/* --event NAME names an event as perf prints it, with or without its
+ * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
+bool cmd_event_matches(const char *want, const char *name);
+
+/* A progress line on a terminal (stderr) for long reads. */
+struct cmd_progress {
+	bool on;
+	double start, last; /* seconds, CLOCK_MONOTONIC */
+	bool shown;
+};
+
+void cmd_progress_init(struct cmd_progress *p);
+/* Called every few thousand records: a line after a second of work,
+ * redrawn four times a second; done of total bytes (total 0: unknown). */
+void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
+		       uint64_t done, uint64_t total, uint64_t samples);
+void cmd_progress_end(struct cmd_progress *p);
+
 /* The commands, one file each. */
+int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_annotate_usage[], cmd_annotate_summary[],
+	cmd_annotate_options[];
 int cmd_diff(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_diff_usage[], cmd_diff_summary[], cmd_diff_options[];
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
