@@ -127,32 +127,11 @@ static void xfree(const struct pda_diff *d, void *p)
 }
 
 /* Make room for want elements of elem bytes in *p (capacity *alloc),
- * growing by half, at most max; on failure *p is unchanged. */
+ * at most max; on failure *p is unchanged. */
 static int grow(const struct pda_diff *d, void **p, size_t *alloc, size_t want,
 		size_t elem, size_t max)
 {
-	size_t n = *alloc;
-	void *np;
-
-	if (want <= n)
-		return 0;
-	if (want > max)
-		return PD_ERR_NOMEM;
-	n = n < 16 ? 16 : n + n / 2;
-	if (n < want)
-		n = want;
-	if (n > max)
-		n = max;
-	if (n > SIZE_MAX / elem)
-		return PD_ERR_NOMEM;
-	np = d->alloc.realloc_fn ? d->alloc.realloc_fn(d->alloc.arg, *p,
-						       n * elem)
-				 : realloc(*p, n * elem);
-	if (!np)
-		return PD_ERR_NOMEM;
-	*p = np;
-	*alloc = n;
-	return 0;
+	return pda_grow_mem(&d->alloc, p, elem, alloc, want, max);
 }
 
 static int set_err(struct pda_diff *d, int err, const char *fmt, ...)

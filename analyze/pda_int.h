@@ -47,6 +47,10 @@ const struct pda_opts *pda_session_opts(const struct pda_session *s);
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max);
 
+/* The same without a session: through a's hooks (NULL: libc). */
+int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
+		 size_t *alloc, size_t want, size_t max);
+
 #define PDA_GROW(s, arr, alloc, want, max)                                  \
 	pda_grow((s), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
 
