@@ -13,8 +13,10 @@
 # mostly), each run as bench/data/diff{a,b}/workload so that comm and
 # binary name match, `perf record -e cpu-clock -c $BENCH_PERIOD -g` until
 # each capture has at least BENCH_DIFF_MIN_MB (default 100) MB.  Then,
-# from the page cache, the median wall time of BENCH_RUNS (default 3) runs
-# and the largest peak RSS (/usr/bin/time -f %M) of
+# from the page cache, in BENCH_RUNS (default 3) rounds that run each
+# command in turn, the median wall time, the median CPU time (user +
+# system, which other jobs on the machine disturb less) and the largest
+# peak RSS (/usr/bin/time) of
 #   pdtool fold A, pdtool fold B          (their sum: "folding both")
 #   pdtool diff A B                       (the report)
 #   pdtool diff --folded A B
@@ -102,41 +104,62 @@ B=$data/diffb.perf.data
 
 # ---- timing --------------------------------------------------------------
 
-# measure LABEL CMD...: median wall time of $runs runs (microseconds) and
-# the largest peak RSS (KB), appended to $tmp/rows
-measure() {
+# run1 LABEL CMD...: one run of CMD, its output to /dev/null; appends
+# "label wall_us cpu_us rss_kb" to $tmp/runs (cpu: user + system)
+run1() {
 	label=$1
 	shift
-	: >"$tmp/times"
-	maxrss=0
-	i=0
-	while [ $i -lt "$runs" ]; do
-		start=$(date +%s%N)
-		"$TIME" -f %M -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err"
-		rc=$?
-		end=$(date +%s%N)
-		if [ $rc != 0 ]; then
-			echo "bench: '$*' failed (exit $rc):" >&2
-			head -n 5 "$tmp/err" >&2
-		fi
-		echo $(( (end - start) / 1000 )) >>"$tmp/times"
-		rss=$(tail -n 1 "$tmp/rss")
-		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
-		i=$((i + 1))
-	done
-	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\n' "$label" "$med" "$maxrss" >>"$tmp/rows"
+	start=$(date +%s%N)
+	"$TIME" -f '%U %S %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	end=$(date +%s%N)
+	if [ $rc != 0 ]; then
+		echo "bench: '$*' failed (exit $rc):" >&2
+		head -n 5 "$tmp/err" >&2
+	fi
+	tail -n 1 "$tmp/time" | awk -v l="$label" \
+		-v w=$(( (end - start) / 1000 )) \
+		'{ printf "%s\t%d\t%d\t%d\n", l, w, ($1 + $2) * 1e6, $3 }' \
+		>>"$tmp/runs"
 }
 
 cat "$A" "$B" >/dev/null
 cat "$A" "$B" >/dev/null
-: >"$tmp/rows"
-measure "cat A B" cat "$A" "$B"
-measure "pdtool fold A" "$PDTOOL" fold "$A"
-measure "pdtool fold B" "$PDTOOL" fold "$B"
-measure "pdtool diff A B" "$PDTOOL" diff "$A" "$B"
-measure "pdtool diff --folded A B" "$PDTOOL" diff --folded "$A" "$B"
-measure "pdtool diff -o diff.svg A B" "$PDTOOL" diff -o "$tmp/diff.svg" "$A" "$B"
+: >"$tmp/runs"
+# rounds of every command in turn, so that a change in the machine's
+# load falls on all of them alike
+i=0
+while [ $i -lt "$runs" ]; do
+	echo "bench: round $((i + 1)) of $runs" >&2
+	run1 "cat A B" cat "$A" "$B"
+	run1 "pdtool fold A" "$PDTOOL" fold "$A"
+	run1 "pdtool fold B" "$PDTOOL" fold "$B"
+	run1 "pdtool diff A B" "$PDTOOL" diff "$A" "$B"
+	run1 "pdtool diff --folded A B" "$PDTOOL" diff --folded "$A" "$B"
+	run1 "pdtool diff -o diff.svg A B" "$PDTOOL" diff -o "$tmp/diff.svg" \
+		"$A" "$B"
+	i=$((i + 1))
+done
+# the medians, per command in the order run: "label wall cpu rss"
+awk -F'\t' '
+	!($1 in n) { order[++nr] = $1 }
+	{ k = $1; n[k]++; w[k, n[k]] = $2; c[k, n[k]] = $3
+	  if ($4 > rss[k]) rss[k] = $4 }
+	function median(a, k, m,   i, j, t, v) {
+		for (i = 1; i <= m; i++) v[i] = a[k, i]
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		return v[int((m + 1) / 2)]
+	}
+	END {
+		for (i = 1; i <= nr; i++) {
+			k = order[i]
+			printf "%s\t%d\t%d\t%d\n", k, median(w, k, n[k]),
+				median(c, k, n[k]), rss[k]
+		}
+	}' "$tmp/runs" >"$tmp/rows"
 "$PDTOOL" diff --top 5 "$A" "$B" >"$tmp/report" 2>"$tmp/summary"
 
 # ---- report --------------------------------------------------------------
@@ -154,25 +177,24 @@ measure "pdtool diff -o diff.svg A B" "$PDTOOL" diff -o "$tmp/diff.svg" "$A" "$B
 		"bench/workload.c with $threads threads: A the -O1 build for" \
 		"$(cat "$data/diffa.seconds" 2>/dev/null || echo '?') s, B the -O2" \
 		"build for $(cat "$data/diffb.seconds" 2>/dev/null || echo '?') s." \
-		"Times: median of $runs runs from the page cache, output to" \
-		"/dev/null; RSS: the largest of the runs."
+		"Times: medians of $runs rounds of every command in turn, from" \
+		"the page cache, output to /dev/null; RSS: the largest of the runs."
 	echo
 	echo "- A: diffa.perf.data, $(awk -v b="$(filesize "$A")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 	echo "- B: diffb.perf.data, $(awk -v b="$(filesize "$B")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 	echo
-	echo "| command | median s | peak RSS MB |"
-	echo "|---|---:|---:|"
+	echo "| command | median wall s | median CPU s | peak RSS MB |"
+	echo "|---|---:|---:|---:|"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f |\n", $1, $2 / 1e6, $3 / 1e6, $4 / 1024 }' "$tmp/rows"
+	echo
 	awk -F'\t' '
-		$1 == "pdtool fold A" { fa = $2 }
-		$1 == "pdtool fold B" { fb = $2 }
-		END { printf "Folding both: %.3f s.  Target: diffing takes less than 1.5x that.\n\n", (fa + fb) / 1e6 }' "$tmp/rows"
-	awk -F'\t' '
-		$1 == "pdtool fold A" { fa = $2 }
-		$1 == "pdtool fold B" { fb = $2 }
-		$1 ~ /^pdtool diff/ { d[++n] = $1; t[n] = $2 }
+		$1 == "pdtool fold A" { fa = $2; ca = $3 }
+		$1 == "pdtool fold B" { fb = $2; cb = $3 }
+		$1 ~ /^pdtool diff/ { d[++n] = $1; w[n] = $2; c[n] = $3 }
 		END {
+			printf "Folding both: %.3f s wall, %.3f s CPU.  Target: diffing takes less than 1.5x that.\n\n", (fa + fb) / 1e6, (ca + cb) / 1e6
 			for (i = 1; i <= n; i++)
-				printf "- `%s`: %.3f s, %.2fx folding both (%s)\n", d[i], t[i] / 1e6, t[i] / (fa + fb), t[i] / (fa + fb) < 1.5 ? "met" : "NOT met"
+				printf "- `%s`: %.2fx folding both in wall time, %.2fx in CPU time (%s)\n", d[i], w[i] / (fa + fb), c[i] / (ca + cb), w[i] / (fa + fb) < 1.5 && c[i] / (ca + cb) < 1.5 ? "met" : "NOT met"
 		}' "$tmp/rows"
 	echo
 	echo "The summary line of \`pdtool diff\` on them:"
