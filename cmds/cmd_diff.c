@@ -390,7 +390,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	const struct pd_evsel *events[8]; /* the first with samples */
 	size_t nr_events = 0;
 	const uint64_t total = pd_file_header(f)->data_size;
-	uint64_t nr_records = 0; /* SAMPLE records */
+	uint64_t nr_samples = 0; /* SAMPLE records, for the progress line */
 	struct cmd_progress prog;
 	int rc;
 
@@ -416,9 +416,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ss->lost += pd_load_u64(rec.data + 8, swap);
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
-		if ((++nr_records & 4095) == 0)
+		if ((++nr_samples & 4095) == 0)
 			cmd_progress_show(ctx, &prog, rec.offset, total,
-					  nr_records);
+					  nr_samples);
 		if (pd_sample_decode(f, &rec, &sample) < 0) {
 			if (ss->bad++ == 0)
 				warning(ctx, "'%s': %s", path,
