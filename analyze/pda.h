@@ -43,7 +43,7 @@ struct pda_opts {
 	const char *vmlinux;	   /* --vmlinux */
 	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp */
 	bool no_demangle;	   /* --no-demangle */
-	bool no_inline;		   /* --no-inline */
+	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
 	bool no_debuginfod;	   /* never ask debuginfod */
 	bool use_host_kallsyms;	   /* read /proc/kallsyms when the capture's
@@ -54,6 +54,16 @@ struct pda_opts {
 	const struct pd_alloc *alloc;
 	char *errbuf;		   /* where a failed pda_session_new says why */
 	size_t errbuf_size;
+	/* Inlined frames on callchain stacks (frame pointers, kernel) too.
+	 * perf 6.1 expands them only on DWARF-unwound user stacks, so by
+	 * default only those get them; no_inline turns both off. */
+	bool inline_callchain;
+	/* The DWARF unwinder (pda_sample_stack on samples with REGS_USER and
+	 * STACK_USER): "libdw"; NULL: the default, libdw. */
+	const char *unwinder;
+	/* User frames the unwinder produces at most, the leaf included; 0:
+	 * PDA_FOLD_MAX_STACK, perf script's default. */
+	unsigned max_stack;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
@@ -119,8 +129,13 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st);
 
 /*
  * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT
- * markers consumed, as perf does) or, without one, its ip; inlined frames
- * expanded unless no_inline.  @return 0 or a negative pd_err.
+ * markers consumed, as perf does) or, without one, its ip.  A sample that
+ * carries user registers and a user stack dump (`--call-graph dwarf`)
+ * gets its user frames from the DWARF unwinder after the callchain's (the
+ * kernel part), as perf merges them; those frames are return addresses
+ * less 1 where perf subtracts it, with their inlined frames expanded
+ * unless no_inline (callchain frames only with inline_callchain).
+ * @return 0 or a negative pd_err.
  */
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st);
@@ -136,6 +151,59 @@ struct pda_missing_dso {
 	const char *why;	/* "not found", "build-id mismatch", ... */
 };
 
+/*
+ * Why the DWARF unwinding of a sample's user stack stopped.  END and
+ * MAX_FRAMES are how complete stacks end; every other reason means the
+ * stack lacks its outer frames (stopped early).
+ */
+#define PDA_UNWIND_STOPS(X)                                                 \
+	X(END, "end of stack")          /* CFI or a zero return address */  \
+	X(MAX_FRAMES, "max-stack reached")                                  \
+	X(NO_CFI, "no CFI for the pc")  /* no .eh_frame/.debug_frame entry  \
+					 * covers it (JIT code too) */      \
+	X(BAD_CFI, "CFI did not unwind") /* there, but no caller came of it */\
+	X(STACK_SHORT, "stack dump too small") /* CFI read past the dump */ \
+	X(BAD_ADDR, "read outside the stack dump and files")                \
+	X(NO_MAP, "pc outside any map")                                     \
+	X(NO_BINARY, "binary not found")                                    \
+	X(NO_STACK, "no stack dump")    /* registers but 0 stack bytes */   \
+	X(NO_REGS, "no pc or sp in the registers")                          \
+	X(NO_ARCH, "architecture not supported")
+
+enum pda_unwind_stop {
+#define PDA_UNWIND_STOP_ENUM(name, text) PDA_UNWIND_##name,
+	PDA_UNWIND_STOPS(PDA_UNWIND_STOP_ENUM)
+#undef PDA_UNWIND_STOP_ENUM
+	PDA_UNWIND_NR_STOPS
+};
+
+/* A stop reason as words ("stack dump too small"); "?" when unknown. */
+const char *pda_unwind_stop_name(unsigned stop);
+
+/* Unwinds that stopped early for one reason in one DSO. */
+struct pda_unwind_stopped {
+	const char *dso;	/* the map the last pc is in; NULL: none */
+	unsigned why;		/* enum pda_unwind_stop */
+	uint64_t nr_samples;
+	uint64_t period;
+};
+
+struct pda_unwind_stats {
+	const char *unwinder;		/* "libdw"; NULL: nothing unwound */
+	const char *arch;		/* as unwound: "x86_64", "aarch64" */
+	uint64_t nr_samples;		/* user stacks unwound */
+	uint64_t period;		/* their periods summed */
+	uint64_t nr_frames;		/* user frames they gave */
+	uint64_t nr_stopped;		/* stopped early (not END, MAX_FRAMES) */
+	uint64_t period_stopped;
+	uint64_t by_stop[PDA_UNWIND_NR_STOPS];	/* samples per reason */
+	uint64_t period_by_stop[PDA_UNWIND_NR_STOPS];
+	size_t nr_stopped_dsos;
+	const struct pda_unwind_stopped *stopped_dsos; /* the early stops by
+							* (DSO, reason),
+							* most samples first */
+};
+
 struct pda_stats {
 	uint64_t nr_samples;		/* stacks resolved */
 	uint64_t nr_frames;
@@ -143,6 +211,7 @@ struct pda_stats {
 	uint64_t nr_samples_unresolved;	/* with >= 1 such frame */
 	size_t nr_missing;
 	const struct pda_missing_dso *missing;
+	struct pda_unwind_stats unwind;	/* DWARF unwinding */
 };
 
 /* Valid until the next call on s. */

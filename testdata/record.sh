@@ -147,6 +147,15 @@ bits perf turns on with it." \
 	"$R -e cpu-clock -F 249 --call-graph dwarf,2048 -o dwarf.perf.data -- bin/demo 300"
 fi
 
+name_wanted=dwarfcpp; if want "$@"; then
+record dwarfcpp inline "DWARF callchains (--call-graph dwarf,4096) of the \
+C++ program, 499 Hz for 0.3 s.  Exercises: unwinding through C++ code and \
+libc from the stack copies, and the inlined frames perf 6.1 shows on \
+DWARF-unwound stacks (square_sum inlined into Accumulator::run, named as \
+addr2line names them)." \
+	"$R -e cpu-clock -F 499 --call-graph dwarf,4096 -o dwarfcpp.perf.data -- bin/inline 300"
+fi
+
 name_wanted=zstd; if want "$@"; then
 record zstd demo "A zstd-compressed capture (-z): the records after the \
 synthesized ones sit in PERF_RECORD_COMPRESSED chunks, and the header has \
