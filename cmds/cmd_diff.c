@@ -375,7 +375,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 {
 	struct pd_file *f = ctx_open(ctx, path);
 	char err[512] = "";
-	PDA_OPTS(po, .no_inline = true, .errbuf = err,
+	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
+	PDA_OPTS(po, .errbuf = err,
 		 .errbuf_size = sizeof(err));
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
 	struct pda_stack st = PDA_STACK_INIT;
