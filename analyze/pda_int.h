@@ -47,6 +47,10 @@ const struct pda_opts *pda_session_opts(const struct pda_session *s);
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max);
 
+/* The same without a session: through a's hooks (NULL: libc). */
+int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
+		 size_t *alloc, size_t want, size_t max);
+
 #define PDA_GROW(s, arr, alloc, want, max)                                  \
 	pda_grow((s), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
 
@@ -115,6 +119,10 @@ struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
 				    struct pda_hash_node *node);
 /* Free the buckets (not the nodes); h is then empty and reusable. */
 void pda_hash_release(struct pda_session *s, struct pda_hash *h);
+/* The same without a session: buckets come from a's hooks (NULL: libc). */
+int pda_hash_add_mem(const struct pd_alloc *a, struct pda_hash *h,
+		     struct pda_hash_node *node);
+void pda_hash_release_mem(const struct pd_alloc *a, struct pda_hash *h);
 
 uint64_t pda_hash_bytes(const void *p, size_t len);
 uint64_t pda_hash_u64(uint64_t v);
@@ -302,5 +310,29 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
  * names come back as they are.  Interned; NULL only on NOMEM.
  */
 const char *pda_demangle(struct pda_session *s, const char *name);
+
+/* ---- stacks from LBR call stacks (pda_lbr.c) ------------------------ */
+
+/* A walk over the addresses of one sample's LBR call stack. */
+struct pda_lbr_walk {
+	const struct pd_sample *sample;
+	uint64_t user_marker; /* callchain index of PERF_CONTEXT_USER */
+	uint64_t pos;
+	unsigned cpumode;
+};
+
+/*
+ * Whether sample's stack is built from its LBR call stack, as perf 6.1
+ * builds it (--call-graph lbr); then lw is set for pda_lbr_next().  On
+ * false, the callchain is to be walked as usual.  lw keeps a pointer to
+ * sample.
+ */
+bool pda_lbr_begin(const struct pd_sample *sample, struct pda_lbr_walk *lw);
+
+/*
+ * The next address of the stack, leaf first, and the space (PD_MISC_USER,
+ * _KERNEL or _HYPERVISOR) it is looked up in.  @return false at the end.
+ */
+bool pda_lbr_next(struct pda_lbr_walk *lw, uint64_t *ip, unsigned *cpumode);
 
 #endif /* PDA_INT_H */

@@ -100,8 +100,8 @@ void pda_free(struct pda_session *s, void *p)
 	}
 }
 
-int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
-	     size_t want, size_t max)
+int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
+		 size_t *alloc, size_t want, size_t max)
 {
 	size_t cap = *alloc;
 	void *p;
@@ -114,12 +114,19 @@ int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 		cap = 16;
 	while (cap < want)
 		cap = cap > max / 2 ? max : cap * 2;
-	p = pda_realloc(s, *arr, cap * elem);
+	p = a && a->realloc_fn ? a->realloc_fn(a->arg, *arr, cap * elem)
+			       : realloc(*arr, cap * elem);
 	if (!p)
 		return PD_ERR_NOMEM;
 	*arr = p;
 	*alloc = cap;
 	return 0;
+}
+
+int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
+	     size_t want, size_t max)
+{
+	return pda_grow_mem(&s->alloc, arr, elem, alloc, want, max);
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
@@ -842,6 +849,7 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 	struct walk w = {st, sample, job, NULL, NULL, false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
+	struct pda_lbr_walk lw;
 	int rc = 0;
 
 	st->nr = 0;
@@ -853,6 +861,13 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 			cpumode = PD_MISC_USER;
 		if (sample->mask & PD_SAMPLE_IP)
 			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+					w.inl_callchain);
+	} else if (pda_lbr_begin(sample, &lw)) {
+		uint64_t ip;
+		unsigned cpumode;
+
+		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
+			rc = resolve_ip(s, &w, ip, cpumode, false,
 					w.inl_callchain);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
