@@ -363,10 +363,77 @@ static bool event_ok(const struct diff_opts *o, const struct pd_evsel *e)
 	return e && cmd_event_matches(o->event, e->name);
 }
 
+/* What the pipeline's callbacks see. */
+struct diff_run {
+	struct pd_ctx *ctx;
+	const struct diff_opts *o;
+	const char *path;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_fold *fd;
+	struct pda_diff *d;
+	enum pda_diff_side side;
+	unsigned run;
+	struct side_stats *ss;
+	const struct pd_evsel *events[8]; /* the first with samples */
+	size_t nr_events;
+};
+
+static bool want_sample(void *arg, const struct pd_sample *sample)
+{
+	struct diff_run *dr = arg;
+	size_t i = 0;
+
+	if (!event_ok(dr->o, sample->evsel)) {
+		dr->ss->other_events++;
+		return false;
+	}
+	/* two events' samples together are seldom what is meant */
+	while (i < dr->nr_events && dr->events[i] != sample->evsel)
+		i++;
+	if (i == dr->nr_events && dr->nr_events < 8)
+		dr->events[dr->nr_events++] = sample->evsel;
+	return true;
+}
+
+static int diff_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct diff_run *dr = arg;
+	int rc;
+
+	if (it->err) {
+		if (dr->ss->bad++ == 0)
+			warning(dr->ctx, "'%s': %s", dr->path,
+				pda_session_errmsg(dr->s));
+		return 0;
+	}
+	/* perf folds a sample without a callchain to its comm (stack NULL) */
+	rc = pda_fold_add(dr->fd, it->sample, it->stack, it->comm);
+	if (rc < 0)
+		die(dr->ctx, "%s", pd_strerror(rc));
+	if (rc == 1 && it->stack &&
+	    pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack, 1) < 0)
+		die(dr->ctx, "%s", pda_diff_errmsg(dr->d));
+	return 0;
+}
+
+/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
+ * counted, an error is fatal. */
+static void feed_done(struct diff_run *dr, int rc)
+{
+	if (rc == 1 && dr->ss->bad++ == 0)
+		warning(dr->ctx, "'%s': %s", dr->path, pd_file_errmsg(dr->f));
+	if (rc == PD_ERR_NOMEM)
+		die(dr->ctx, "out of memory");
+	if (rc < 0)
+		die(dr->ctx, "'%s': %s", dr->path, pda_session_errmsg(dr->s));
+}
+
 /*
  * The record loop: fold a capture as `pdtool fold` does (samples, not
- * periods; comm roots unless --no-comm), counting each sample's DSOs as
- * it goes, then hand the folded stacks to d as run `run` of side.
+ * periods; comm roots unless --no-comm), through the pipeline the
+ * commands share (pda_pipe), counting each sample's DSOs as it goes, then
+ * hand the folded stacks to d as run `run` of side.
  */
 static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			 const char *path, enum pda_diff_side side,
@@ -376,104 +443,61 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	struct pd_file *f = ctx_open(ctx, path);
 	char err[512] = "";
 	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
-	PDA_OPTS(po, .errbuf = err,
-		 .errbuf_size = sizeof(err));
+	PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
-	struct pda_stack st = PDA_STACK_INIT;
+	struct diff_run dr = {.ctx = ctx, .o = o, .path = path, .f = f,
+			      .d = d, .side = side, .run = run, .ss = ss};
+	PDA_PIPE_OPTS(pipe_opts, .want = want_sample, .fn = diff_one,
+		      .arg = &dr);
 	const struct pda_fold_totals *t;
 	const struct pda_stats *ps;
 	const bool swap = pd_file_header(f)->swap;
-	struct pda_session *s;
-	struct pda_fold *fd;
+	struct pda_pipe *pipe;
 	struct pd_reader *r;
-	struct pd_sample sample;
 	struct pd_rec rec;
-	const struct pd_evsel *events[8]; /* the first with samples */
-	size_t nr_events = 0;
 	const uint64_t total = pd_file_header(f)->data_size;
 	uint64_t nr_samples = 0; /* SAMPLE records, for the progress line */
 	struct cmd_progress prog;
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
-	rc = pda_session_new(f, &po, &s);
+	rc = pda_session_new(f, &po, &dr.s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
-	if (pda_fold_new(&fo, &fd) < 0)
+	if (pda_fold_new(&fo, &dr.fd) < 0)
 		die(ctx, "out of memory");
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	if (pda_pipe_new(dr.s, &pipe_opts, &pipe) < 0)
+		die(ctx, "out of memory");
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		bool chain;
-
-		if (pda_session_feed(s, &rec) < 0)
-			die(ctx, "'%s': %s", path, pda_session_errmsg(s));
 		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
 		if (rec.type == PD_REC_LOST && rec.size >= 24)
 			ss->lost += pd_load_u64(rec.data + 16, swap);
 		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
 			ss->lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type != PD_REC_SAMPLE)
-			continue;
-		if ((++nr_samples & 4095) == 0)
+		if (rec.type == PD_REC_SAMPLE && (++nr_samples & 4095) == 0)
 			cmd_progress_show(ctx, &prog, rec.offset, total,
 					  nr_samples);
-		if (pd_sample_decode(f, &rec, &sample) < 0) {
-			if (ss->bad++ == 0)
-				warning(ctx, "'%s': %s", path,
-					pd_file_errmsg(f));
-			continue;
-		}
-		if (!event_ok(o, sample.evsel)) {
-			ss->other_events++;
-			continue;
-		}
-		/* two events' samples together are seldom what is meant */
-		if (nr_events < 8) {
-			size_t i = 0;
-
-			while (i < nr_events && events[i] != sample.evsel)
-				i++;
-			if (i == nr_events)
-				events[nr_events++] = sample.evsel;
-		}
-		/* perf folds a sample without a callchain to its comm */
-		chain = sample.mask & PD_SAMPLE_CALLCHAIN;
-		if (chain) {
-			rc = pda_sample_stack(s, &sample, &st);
-			if (rc == PD_ERR_NOMEM)
-				die(ctx, "out of memory");
-			if (rc < 0) {
-				if (ss->bad++ == 0)
-					warning(ctx, "'%s': %s", path,
-						pda_session_errmsg(s));
-				continue;
-			}
-		}
-		rc = pda_fold_add(fd, &sample, chain ? &st : NULL,
-				  pda_thread_comm(s, sample.pid, sample.tid));
-		if (rc < 0)
-			die(ctx, "%s", pd_strerror(rc));
-		if (rc == 1 && chain &&
-		    pda_diff_add_dsos(d, side, run, &st, 1) < 0)
-			die(ctx, "%s", pda_diff_errmsg(d));
+		feed_done(&dr, pda_pipe_feed(pipe, &rec));
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	feed_done(&dr, pda_pipe_finish(pipe));
 	cmd_progress_end(&prog);
-	if (nr_events > 1)
+	if (dr.nr_events > 1)
 		warning(ctx,
 			"'%s': samples of %zu%s events diffed together "
 			"(--event picks one)",
-			path, nr_events, nr_events == 8 ? " or more" : "");
-	if (pda_fold_finish(fd) < 0)
+			path, dr.nr_events, dr.nr_events == 8 ? " or more" : "");
+	if (pda_fold_finish(dr.fd) < 0)
 		die(ctx, "out of memory");
-	if (pda_diff_add_fold(d, side, run, fd) < 0)
+	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
-	t = pda_fold_totals(fd);
-	ps = pda_session_stats(s);
+	t = pda_fold_totals(dr.fd);
+	ps = pda_session_stats(dr.s);
 	ss->samples += t->nr_samples;
 	ss->unresolved += t->weight_unresolved;
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
@@ -485,10 +509,10 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
-	pda_stack_release(s, &st);
-	pda_fold_free(fd);
+	pda_pipe_free(pipe);
+	pda_fold_free(dr.fd);
 	pd_reader_free(r);
-	pda_session_free(s);
+	pda_session_free(dr.s);
 	pd_file_close(f);
 }
 
