@@ -6,12 +6,13 @@
  * With one job, a record is applied (pda_session_feed) and a wanted
  * sample resolved and handed back at once.  With more, a wanted sample
  * whose user stack needs unwinding (pda_unwind_wanted), and every sample
- * after it while any is under way, is copied into a batch (the reader
- * delivers records in place, only until the next one), decoded again
- * from the copy and its unwind prepped (pda_unwind_prep: the arch, the
- * process's state).  A full batch is submitted: the worker threads (slots
- * 1..jobs-1) and, when it has nothing else to do, this thread (slot 0)
- * take its samples a few at a time and run their unwinds
+ * after it while any is under way, goes into a batch: as it is when the
+ * record stays in the file's mapping (PD_RECF_STABLE), else copied (the
+ * reader delivers such records in place, only until the next one) and
+ * decoded again from the copy; its unwind is prepped there
+ * (pda_unwind_prep: the arch, the process's state).  A full batch is submitted:
+ * the worker threads (slots 1..jobs-1) and, when it has nothing else to do,
+ * this thread (slot 0) take its samples a few at a time and run their unwinds
  * (pda_unwind_run).  Up to NR_BATCHES batches are under way; when the
  * ring is full this thread helps with the oldest, waits for it, and
  * delivers it: each sample's stack resolved (pda_sample_stack_job, which
@@ -384,12 +385,15 @@ static int fill_batch(struct pda_pipe *p, size_t need, struct batch **out)
 	return 0;
 }
 
-/* Queue a wanted sample (rec, decoded in sample) behind the others. */
+/* Queue a wanted sample (rec, decoded in sample) behind the others: a
+ * record that stays where it is (PD_RECF_STABLE) as it is, another
+ * copied and decoded again from the copy. */
 static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 		   const struct pd_sample *sample, bool unwind)
 {
 	struct pda_session *s = p->s;
-	const size_t rec_bytes = (rec->size + 15) & ~(size_t)15;
+	const bool stable = rec->flags & PD_RECF_STABLE;
+	const size_t rec_bytes = stable ? 0 : (rec->size + 15) & ~(size_t)15;
 	const size_t ips_bytes = unwind ? p->max_frames * sizeof(uint64_t) : 0;
 	struct pd_rec copy = *rec;
 	struct batch *b;
@@ -406,13 +410,18 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (rc < 0)
 		return rc;
 	it = &b->items[b->nr];
-	memcpy(b->buf + b->used, rec->data, rec->size);
-	copy.data = b->buf + b->used;
 	ips = (uint64_t *)(void *)(b->buf + b->used + rec_bytes);
-	if (pd_sample_decode(s->f, &copy, &it->sample) < 0)
-		return pda_set_err(
-			s, PD_ERR_FORMAT, "sample at offset 0x%llx: %s",
-			(unsigned long long)rec->offset, pd_file_errmsg(s->f));
+	if (stable) {
+		it->sample = *sample;
+	} else {
+		memcpy(b->buf + b->used, rec->data, rec->size);
+		copy.data = b->buf + b->used;
+		if (pd_sample_decode(s->f, &copy, &it->sample) < 0)
+			return pda_set_err(s, PD_ERR_FORMAT,
+					   "sample at offset 0x%llx: %s",
+					   (unsigned long long)rec->offset,
+					   pd_file_errmsg(s->f));
+	}
 	it->unwind = unwind;
 	if (unwind) {
 		s->mt.may_load = false;

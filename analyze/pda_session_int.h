@@ -273,6 +273,7 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
 
 struct addr_ent;
 struct pda_unwinder;
+struct pda_cfi_store;
 
 #define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
 #define PDA_IP_FRONT 4096   /* direct-mapped entries before both */
@@ -322,6 +323,7 @@ struct pda_session {
 	struct pda_inline *inl; /* scratch for pda_elf_inlines */
 	size_t inl_alloc;
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
+	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
 };
 

@@ -196,11 +196,10 @@ bool pda_unwind_reg(const struct pd_regs *regs, unsigned reg, uint64_t *val)
 
 static uint64_t load(const unsigned char *p, unsigned size, bool big)
 {
-	uint64_t v = 0;
+	/* pd_load_*'s swap flag: the target's order is not this host's */
+	const int swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 
-	for (unsigned i = 0; i < size; i++)
-		v |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
-	return v;
+	return size == 8 ? pd_load_u64(p, swap) : pd_load_u32(p, swap);
 }
 
 int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
@@ -414,6 +413,9 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 		pda_free(s, p->bp);
 	}
 	pda_hash_release(s, &u->procs);
+	/* the rows the libdw backend's states shared */
+	pda_cfi_store_free(s, s->cfi_store);
+	s->cfi_store = NULL;
 	pda_hash_release(s, &u->stopped);
 	pda_free(s, u->ips);
 	pda_free(s, u->stopped_v);

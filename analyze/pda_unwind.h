@@ -189,6 +189,7 @@ extern const struct pda_unwind_backend pda_unwind_libdwfl;
 /* ---- the libdw backend's cached CFI rows (pda_unwind_cfi.c) --------- */
 
 struct pda_cfi_cache;
+struct pda_cfi_store; /* the session's rows, s->cfi_store */
 struct Dwfl_Module;
 
 /* Where rows come from: the module (reported to the backend's Dwfl) that
@@ -198,10 +199,13 @@ struct pda_cfi_src {
 	void *arg;
 };
 
-/* A cache for a process of arch; *out NULL (and 0) when arch is not one
- * the rows can follow.  @return 0 or NOMEM. */
+/* A cache for a process of arch, over *store (made when NULL, on the
+ * session's thread); *out NULL (and 0) when arch is not one the rows can
+ * follow.  @return 0 or NOMEM. */
 int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
-		      struct pda_cfi_cache **out);
+		      struct pda_cfi_store **store, struct pda_cfi_cache **out);
+/* Accepts NULL; after every cache over it. */
+void pda_cfi_store_free(struct pda_session *s, struct pda_cfi_store *st);
 /* Forget every row (the modules changed). */
 void pda_cfi_cache_clear(struct pda_session *s, struct pda_cfi_cache *c);
 /* Accepts NULL. */

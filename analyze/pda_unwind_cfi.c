@@ -6,10 +6,12 @@
  * a row built by running the CIE's and FDE's instructions, allocated and
  * freed) and evaluating every register's rule as a DWARF expression:
  * that is most of the cost of a DWARF capture.  Here the rules of the row
- * that covers an address are turned, once per (process, address), into a
- * compact table: for each register undefined, same value, at CFA + N,
- * CFA + N, or register R + N, and the CFA as register R + N.  A sample is
- * then stepped through those tables with the same results libdwfl gives
+ * that covers an address are turned, once per (DSO, offset in its file),
+ * into a compact table: for each register undefined, same value, at CFA
+ * + N, CFA + N, or register R + N, and the CFA as register R + N.  Such a
+ * row does not depend on where the DSO is loaded, so every process and
+ * every thread of the session shares it.  A sample is then stepped
+ * through those tables with the same results libdwfl gives
  * (libdwfl/frame_unwind.c: handle_cfi, __libdwfl_frame_unwind, and
  * dwfl_frame_pc for whether a frame is an activation): the same registers
  * set or left unset, the same return addresses, the same end.  Whatever
@@ -23,10 +25,17 @@
  * for the return address, the CFA and the registers rules read, so rows
  * keep those 32 and a rule that reads another register is complex.
  *
- * Invariants: by_addr maps an address looked up to its row (the shared
- * no_cfi row when no CFI covers it); by_range holds each distinct row
- * once, keyed by the start of the address range it covers; rows live in
- * blocks freed together.  Not thread-safe: one per backend state.
+ * Two levels: each backend state (a process, on one thread) maps the
+ * addresses it has looked up to rows without a lock (struct
+ * pda_cfi_cache); the session's store (struct pda_cfi_store) maps (DSO,
+ * file offset) to rows and holds the rows, each distinct row once, under
+ * its mutex, which is only taken when a process meets an address for the
+ * first time.  A row is found by a process's own Dwfl (the module at the
+ * address, its .eh_frame, else its .debug_frame), as libdwfl finds it.
+ *
+ * Invariants: rows are never changed or freed once in the store (they
+ * live as long as the session); by_key and by_content are the store's,
+ * under mu; by_addr is a cache's own.
  */
 #include "pda_unwind.h"
 
@@ -37,7 +46,7 @@
 #include <string.h>
 
 #define CFI_REGS 32		   /* DWARF registers followed at most */
-#define ROWS_MAX ((size_t)1 << 20) /* cached rows (and addresses) */
+#define ROWS_MAX ((size_t)1 << 20) /* keys (and rows) in a map, at most */
 #define ROW_BLOCK 256
 
 enum rule_kind {
@@ -60,95 +69,111 @@ enum row_state {
 	ROW_COMPLEX, /* CFI the table cannot express */
 };
 
+/* CFI_REGS rules whatever the arch: rows are few (shared by content). */
 struct row {
-	uint64_t start, end; /* [start, end) it covers, absolute */
-	uint8_t state;	     /* enum row_state */
-	bool eh;	     /* from .eh_frame, else .debug_frame */
-	bool signal;	     /* the CIE's 'S': a signal trampoline */
-	uint8_t ra;	     /* the return-address column */
-	bool cfa_ok;	     /* false: the CFA is undefined */
+	uint8_t state; /* enum row_state */
+	bool signal;   /* the CIE's 'S': a signal trampoline */
+	uint8_t ra;    /* the return-address column */
+	bool cfa_ok;   /* false: the CFA is undefined */
 	uint8_t cfa_reg;
 	int32_t cfa_off;
-	struct rule r[]; /* [nregs] */
+	struct rule r[CFI_REGS];
 };
 
-/* An open-addressing map from a 64-bit key to a row. */
+/* An open-addressing map from a two-word key to a row. */
+struct row_key {
+	uintptr_t a; /* a DSO, or 0 */
+	uint64_t b;  /* an offset, an address or a hash */
+};
+
 struct row_map {
-	uint64_t *keys;
-	struct row **vals; /* NULL: empty slot */
-	size_t cap, nr;	   /* cap a power of two, or 0 */
+	struct row_key *keys;
+	const struct row **vals; /* NULL: empty slot */
+	size_t cap, nr;		 /* cap a power of two, or 0 */
 };
 
 struct row_block {
 	struct row_block *next;
 	size_t used;
-	unsigned char mem[];
+	struct row rows[ROW_BLOCK];
+};
+
+struct pda_cfi_store {
+	pthread_mutex_t mu;
+	struct row_map by_key;	   /* (DSO, file offset) -> row */
+	struct row_map by_content; /* (0, hash of the row) -> row */
+	struct row_block *blocks;
+	struct row no_cfi;
 };
 
 struct pda_cfi_cache {
-	unsigned nregs; /* registers in a row: 17 (x86_64) or 32 */
-	size_t row_size;
-	struct row_map by_addr, by_range;
-	struct row_block *blocks;
-	struct row *no_cfi;
-	struct row *scratch;	   /* a row when the cache is full */
+	struct pda_cfi_store *store;
+	unsigned nregs;		   /* registers in a row: 17 or 32 */
+	struct row_map by_addr;	   /* (0, address) -> row */
+	struct row scratch;	   /* a row when the maps are full */
 	uint64_t nr_fast, nr_slow; /* samples unwound here, by libdwfl */
 };
 
-static size_t slot_of(uint64_t key, size_t cap)
+static size_t slot_of(const struct row_key *k, size_t cap)
 {
-	key ^= key >> 29;
-	key *= 0xbf58476d1ce4e5b9ull;
-	key ^= key >> 32;
-	return (size_t)key & (cap - 1);
+	uint64_t h = k->b ^ (uint64_t)k->a * 0x9e3779b97f4a7c15ull;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (size_t)h & (cap - 1);
 }
 
-static struct row *map_get(const struct row_map *m, uint64_t key)
+static const struct row *map_get(const struct row_map *m,
+				 const struct row_key *k)
 {
 	size_t i;
 
 	if (!m->cap)
 		return NULL;
-	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
+	for (i = slot_of(k, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i].a == k->a && m->keys[i].b == k->b)
 			return m->vals[i];
 	return NULL;
 }
 
-/* Add key (not there).  0, or NOMEM with the map unchanged. */
-static int map_put(struct pda_session *s, struct row_map *m, uint64_t key,
-		   struct row *val)
+/* Add k (not there), unless the map is full.  0, or NOMEM with the map
+ * unchanged. */
+static int map_put(struct pda_session *s, struct row_map *m,
+		   const struct row_key *k, const struct row *val)
 {
 	size_t i;
 
+	if (m->nr >= ROWS_MAX)
+		return 0;
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
-		uint64_t *keys = pda_malloc(s, cap * sizeof(*keys));
-		struct row **vals = pda_zalloc(s, cap * sizeof(*vals));
+		struct row_key *keys = pda_malloc(s, cap * sizeof(*keys));
+		const struct row **vals = pda_zalloc(s, cap * sizeof(*vals));
 
 		if (!keys || !vals) {
 			pda_free(s, keys);
-			pda_free(s, vals);
+			pda_free(s, (void *)vals);
 			return PD_ERR_NOMEM;
 		}
 		for (size_t j = 0; j < m->cap; j++) {
 			if (!m->vals[j])
 				continue;
-			for (i = slot_of(m->keys[j], cap); vals[i];
+			for (i = slot_of(&m->keys[j], cap); vals[i];
 			     i = (i + 1) & (cap - 1))
 				;
 			keys[i] = m->keys[j];
 			vals[i] = m->vals[j];
 		}
 		pda_free(s, m->keys);
-		pda_free(s, m->vals);
+		pda_free(s, (void *)m->vals);
 		m->keys = keys;
 		m->vals = vals;
 		m->cap = cap;
 	}
-	for (i = slot_of(key, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
+	for (i = slot_of(k, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
 		;
-	m->keys[i] = key;
+	m->keys[i] = *k;
 	m->vals[i] = val;
 	m->nr++;
 	return 0;
@@ -157,30 +182,28 @@ static int map_put(struct pda_session *s, struct row_map *m, uint64_t key,
 static void map_release(struct pda_session *s, struct row_map *m)
 {
 	pda_free(s, m->keys);
-	pda_free(s, m->vals);
+	pda_free(s, (void *)m->vals);
 	memset(m, 0, sizeof(*m));
 }
 
-static struct row *row_alloc(struct pda_session *s, struct pda_cfi_cache *c)
+void pda_cfi_store_free(struct pda_session *s, struct pda_cfi_store *st)
 {
-	struct row_block *b = c->blocks;
-	struct row *r;
+	struct row_block *b, *next;
 
-	if (!b || b->used == ROW_BLOCK) {
-		b = pda_malloc(s, sizeof(*b) + ROW_BLOCK * c->row_size);
-		if (!b)
-			return NULL;
-		b->next = c->blocks;
-		b->used = 0;
-		c->blocks = b;
+	if (!st)
+		return;
+	map_release(s, &st->by_key);
+	map_release(s, &st->by_content);
+	for (b = st->blocks; b; b = next) {
+		next = b->next;
+		pda_free(s, b);
 	}
-	r = (struct row *)(void *)(b->mem + b->used++ * c->row_size);
-	memset(r, 0, c->row_size);
-	return r;
+	pthread_mutex_destroy(&st->mu);
+	pda_free(s, st);
 }
 
 int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
-		      struct pda_cfi_cache **out)
+		      struct pda_cfi_store **store, struct pda_cfi_cache **out)
 {
 	struct pda_cfi_cache *c;
 
@@ -189,56 +212,75 @@ int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
 	 * renumbering, no return-address offset) */
 	if (a->e_machine != EM_X86_64 && a->e_machine != EM_AARCH64)
 		return 0;
+	if (!*store) {
+		struct pda_cfi_store *st = pda_zalloc(s, sizeof(*st));
+
+		if (!st)
+			return PD_ERR_NOMEM;
+		if (pthread_mutex_init(&st->mu, NULL) != 0) {
+			pda_free(s, st);
+			return PD_ERR_NOMEM;
+		}
+		st->no_cfi.state = ROW_NO_CFI;
+		*store = st;
+	}
 	c = pda_zalloc(s, sizeof(*c));
 	if (!c)
 		return PD_ERR_NOMEM;
+	c->store = *store;
 	c->nregs = a->e_machine == EM_X86_64 ? 17 : CFI_REGS;
-	c->row_size =
-		(sizeof(struct row) + c->nregs * sizeof(struct rule) + 7) &
-		~(size_t)7;
-	c->no_cfi = row_alloc(s, c);
-	c->scratch = row_alloc(s, c);
-	if (!c->no_cfi || !c->scratch) {
-		pda_free(s, c->blocks);
-		pda_free(s, c);
-		return PD_ERR_NOMEM;
-	}
-	c->no_cfi->state = ROW_NO_CFI;
 	*out = c;
 	return 0;
 }
 
 void pda_cfi_cache_clear(struct pda_session *s, struct pda_cfi_cache *c)
 {
-	struct row_block *b, *next;
-
-	if (!c)
-		return;
-	map_release(s, &c->by_addr);
-	map_release(s, &c->by_range);
-	/* the oldest block holds no_cfi and scratch: keep it */
-	for (b = c->blocks; b && b->next; b = next) {
-		next = b->next;
-		pda_free(s, b);
-	}
-	c->blocks = b;
-	if (b)
-		b->used = 2;
+	if (c)
+		map_release(s, &c->by_addr);
 }
 
 void pda_cfi_cache_free(struct pda_session *s, struct pda_cfi_cache *c)
 {
 	if (!c)
 		return;
-	pda_cfi_cache_clear(s, c);
-	pda_free(s, c->blocks);
 	if (c->nr_fast + c->nr_slow)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "unwind: %llu samples through cached CFI rows, %llu "
-			 "through libdwfl",
+			 "through libdwfl; %zu addresses",
 			 (unsigned long long)c->nr_fast,
-			 (unsigned long long)c->nr_slow);
+			 (unsigned long long)c->nr_slow, c->by_addr.nr);
+	pda_cfi_cache_clear(s, c);
 	pda_free(s, c);
+}
+
+/* The store's copy of row (an equal one if there is), or NULL on NOMEM;
+ * row itself when the store is full.  Under st->mu. */
+static const struct row *share(struct pda_session *s, struct pda_cfi_store *st,
+			       const struct row *row)
+{
+	const struct row_key k = {0, pda_hash_bytes(row, sizeof(*row))};
+	const struct row *old = map_get(&st->by_content, &k);
+	struct row_block *b = st->blocks;
+	struct row *copy;
+
+	if (old && !memcmp(old, row, sizeof(*row)))
+		return old;
+	if (st->by_content.nr >= ROWS_MAX)
+		return row;
+	if (!b || b->used == ROW_BLOCK) {
+		b = pda_malloc(s, sizeof(*b));
+		if (!b)
+			return NULL;
+		b->next = st->blocks;
+		b->used = 0;
+		st->blocks = b;
+	}
+	copy = &b->rows[b->used++];
+	*copy = *row;
+	/* a colliding hash keeps its first row */
+	if (!old && map_put(s, &st->by_content, &k, copy) < 0)
+		return NULL;
+	return copy;
 }
 
 /* ---- rows from libdw's CFI ------------------------------------------ */
@@ -368,24 +410,41 @@ static void fill_row(const struct pda_cfi_cache *c, struct row *row,
 
 /*
  * The row for addr, as __libdwfl_frame_unwind finds its CFI: the module
- * at addr, its .eh_frame, else its .debug_frame.  0, NOMEM or AGAIN.
+ * at addr, its .eh_frame, else its .debug_frame; first from the cache,
+ * then from the store by the DSO mapped at addr.  0, NOMEM or AGAIN.
  */
 static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
-		    const struct pda_cfi_src *src, uint64_t addr,
-		    struct row **out)
+		    const struct pda_cfi_src *src,
+		    const struct pda_unwind_req *req, uint64_t addr,
+		    const struct row **out)
 {
+	struct pda_cfi_store *st = c->store;
+	const struct row_key ak = {0, addr};
+	struct row_key dk = {0, 0};
+	const struct pda_map *map;
+	const struct row *row;
 	Dwfl_Module *mod = NULL;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr bias = 0, start, end;
-	struct row *row;
-	bool eh = true, signal;
-	uint64_t key;
-	int rc, ra;
+	Dwarf_Addr bias = 0;
+	bool signal;
+	int rc;
 
-	row = map_get(&c->by_addr, addr);
+	row = map_get(&c->by_addr, &ak);
 	if (row) {
 		*out = row;
 		return 0;
+	}
+	/* a row depends on the DSO and the offset in it only */
+	map = pda_maps_lookup(req->maps, addr);
+	if (map && map->dso &&
+	    (map->kind == PDA_MAP_FILE || map->kind == PDA_MAP_VDSO)) {
+		dk.a = (uintptr_t)map->dso;
+		dk.b = map->pgoff + (addr - map->start);
+		pthread_mutex_lock(&st->mu);
+		row = map_get(&st->by_key, &dk);
+		pthread_mutex_unlock(&st->mu);
+		if (row)
+			goto found;
 	}
 	rc = src->module(src->arg, addr, &mod);
 	if (rc < 0)
@@ -395,7 +454,6 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 
 		if (!cfi ||
 		    dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0) {
-			eh = false;
 			frame = NULL;
 			cfi = dwfl_module_dwarf_cfi(mod, &bias);
 			if (cfi &&
@@ -403,36 +461,28 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 				frame = NULL;
 		}
 	}
-	row = c->no_cfi;
+	row = &st->no_cfi;
 	if (frame) {
-		ra = dwarf_frame_info(frame, &start, &end, &signal);
-		key = (start + bias) << 1 | eh;
-		row = map_get(&c->by_range, key);
-		if (!row || row->end != end + bias) {
-			/* a full cache: a row for this step only */
-			row = c->by_range.nr < ROWS_MAX ? row_alloc(s, c)
-							: c->scratch;
-			if (!row) {
-				free(frame); /* libdw's malloc */
-				return PD_ERR_NOMEM;
-			}
-			memset(row, 0, c->row_size);
-			row->start = start + bias;
-			row->end = end + bias;
-			row->eh = eh;
-			row->signal = signal;
-			fill_row(c, row, frame, ra);
-			if (row != c->scratch && !map_get(&c->by_range, key) &&
-			    map_put(s, &c->by_range, key, row) < 0) {
-				free(frame);
-				return PD_ERR_NOMEM;
-			}
-		}
-		free(frame);
+		int ra = dwarf_frame_info(frame, NULL, NULL, &signal);
+
+		memset(&c->scratch, 0, sizeof(c->scratch));
+		c->scratch.signal = ra >= 0 && signal;
+		fill_row(c, &c->scratch, frame, ra);
+		free(frame); /* libdw's malloc */
+		row = &c->scratch;
 	}
-	if (row != c->scratch && c->by_addr.nr < ROWS_MAX &&
-	    map_put(s, &c->by_addr, addr, row) < 0)
-		return PD_ERR_NOMEM;
+	pthread_mutex_lock(&st->mu);
+	if (row == &c->scratch)
+		row = share(s, st, row);
+	rc = row ? 0 : PD_ERR_NOMEM;
+	if (row && dk.a && row != &c->scratch)
+		rc = map_put(s, &st->by_key, &dk, row);
+	pthread_mutex_unlock(&st->mu);
+	if (rc < 0)
+		return rc;
+found:
+	if (row != &c->scratch && (rc = map_put(s, &c->by_addr, &ak, row)) < 0)
+		return rc;
 	*out = row;
 	return 0;
 }
@@ -540,11 +590,11 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		/* the caller's pc is a return address: its call is before */
 		const uint64_t addr = initial || signal ? pc : pc - 1;
 		enum pc_state state = PC_ERROR;
-		struct row *row;
+		const struct row *row;
 		bool activation;
 		uint64_t last;
 
-		rc = find_row(s, c, src, addr, &row);
+		rc = find_row(s, c, src, req, addr, &row);
 		if (rc < 0)
 			return rc;
 		if (row->state == ROW_OK) {

@@ -336,7 +336,7 @@ static int proc_new(struct pda_session *s, const struct pda_unwind_arch *arch,
 		pda_free(s, p);
 		return PD_ERR_NOMEM;
 	}
-	if (pda_cfi_cache_new(s, arch, &p->cfi) < 0) {
+	if (pda_cfi_cache_new(s, arch, &s->cfi_store, &p->cfi) < 0) {
 		elf_end(p->arch_elf);
 		pda_free(s, p);
 		return PD_ERR_NOMEM;
@@ -362,8 +362,9 @@ static void proc_free(struct pda_session *s, struct pda_unwind_proc *p)
 {
 	if (!p)
 		return;
-	drop_dwfl(p);
 	pda_cfi_cache_free(s, p->cfi);
+	p->cfi = NULL;
+	drop_dwfl(p);
 	elf_end(p->arch_elf);
 	pda_free(s, p->mods);
 	pda_free(s, p);

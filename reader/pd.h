@@ -397,6 +397,11 @@ struct pd_rec {
 
 enum pd_rec_flags {
 	PD_RECF_DECOMPRESSED = 1u << 0, /* came out of a compressed chunk */
+	PD_RECF_STABLE = 1u << 1,	/* data and payload point into the
+					 * file's mapping (or the buffer of
+					 * pd_file_open_mem): valid until
+					 * pd_file_close(), not only until
+					 * the next record */
 };
 
 /*

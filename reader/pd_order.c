@@ -10,6 +10,12 @@
  * arrive.  Memory is thus bounded by two rounds, not by the file.  A
  * directory capture's files are read one after the other, so their
  * rounds do not bound each other; there the queue is flushed at the end.
+ *
+ * A record that stays where it is until the file is closed (the mapping,
+ * PD_RECF_STABLE) is queued by reference; the others (out of a
+ * compressed chunk, or a stream's buffer) are copied into the queue
+ * buffer.  A mapped page handed back behind the reader (release_behind)
+ * reads back from the file when a queued record is delivered.
  */
 #include "pd_reader_int.h"
 
@@ -21,7 +27,8 @@ struct qent {
 	uint64_t time;
 	uint64_t seq;		/* arrival order, for equal times */
 	uint64_t offset;	/* record's file offset */
-	size_t at;		/* byte offset in the queue buffer */
+	const unsigned char *ref; /* a stable record where it is, or NULL */
+	size_t at;		/* else its byte offset in the queue buffer */
 	uint32_t size;
 	uint64_t payload;
 	unsigned flags;
@@ -95,21 +102,29 @@ static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
 				  MAX_QUEUE_BYTES,
 				  (unsigned long long)rec->offset);
 	PD_TRY(PD_GROW(m, o->q, o->q_alloc, o->nq + 1, SIZE_MAX / sizeof(*e)));
-	PD_TRY(pd_grow(m, (void **)&o->qbuf, 1, &o->qcap, o->qlen + bytes,
-		       MAX_QUEUE_BYTES));
+	if (!(rec->flags & PD_RECF_STABLE))
+		PD_TRY(pd_grow(m, (void **)&o->qbuf, 1, &o->qcap,
+			       o->qlen + bytes, MAX_QUEUE_BYTES));
 	e = &o->q[o->nq++];
 	e->time = time;
 	e->seq = o->seq++;
 	e->offset = rec->offset;
-	e->at = o->qlen;
 	e->size = rec->size;
 	e->payload = rec->payload_size;
 	e->flags = rec->flags;
-	memcpy(o->qbuf + o->qlen, rec->data, rec->size);
-	if (rec->payload_size)
-		memcpy(o->qbuf + o->qlen + rec->size, rec->payload,
-		       rec->payload_size);
-	o->qlen += bytes;
+	if (rec->flags & PD_RECF_STABLE) {
+		/* the payload follows the record where it is */
+		e->ref = rec->data;
+		e->at = 0;
+	} else {
+		e->ref = NULL;
+		e->at = o->qlen;
+		memcpy(o->qbuf + o->qlen, rec->data, rec->size);
+		if (rec->payload_size)
+			memcpy(o->qbuf + o->qlen + rec->size, rec->payload,
+			       rec->payload_size);
+		o->qlen += bytes;
+	}
 	if (time > o->max_time)
 		o->max_time = time;
 	if (time < o->last_flushed)
@@ -150,7 +165,8 @@ static int compact(struct pd_reader *r)
 	size_t ncap = o->spare_cap;
 
 	for (size_t i = o->nout; i < o->nq; i++)
-		keep_bytes += o->q[i].size + o->q[i].payload;
+		if (!o->q[i].ref)
+			keep_bytes += o->q[i].size + o->q[i].payload;
 	if (keep_bytes) {
 		/* on failure nothing changed, and a later call can retry */
 		PD_TRY(pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
@@ -161,8 +177,10 @@ static int compact(struct pd_reader *r)
 	for (size_t i = o->nout; i < o->nq; i++) {
 		const size_t b = o->q[i].size + o->q[i].payload;
 
-		memcpy(nb + at, o->qbuf + o->q[i].at, b);
 		o->q[i - o->nout] = o->q[i];
+		if (o->q[i].ref)
+			continue;
+		memcpy(nb + at, o->qbuf + o->q[i].at, b);
 		o->q[i - o->nout].at = at;
 		at += b;
 	}
@@ -182,8 +200,8 @@ static void deliver(struct pd_reader *r, struct pd_rec *rec)
 	struct pd_order *o = r->order;
 	const struct qent *e = &o->q[o->out_pos++];
 
-	pd_fill_rec(r, rec, o->qbuf + e->at, e->size, e->payload, e->offset,
-		    e->flags);
+	pd_fill_rec(r, rec, e->ref ? e->ref : o->qbuf + e->at, e->size,
+		    e->payload, e->offset, e->flags);
 }
 
 int pd_order_next(struct pd_reader *r, struct pd_rec *rec)

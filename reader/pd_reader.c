@@ -375,7 +375,7 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 				   (unsigned long long)reg->end);
 			return 0;
 		}
-		pd_fill_rec(r, rec, p, size, payload, r->pos, 0);
+		pd_fill_rec(r, rec, p, size, payload, r->pos, PD_RECF_STABLE);
 		release_behind(r, reg, r->pos);
 		r->pos += total;
 		return 1;

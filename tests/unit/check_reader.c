@@ -392,6 +392,13 @@ START_TEST(test_compressed_spanning)
 	ck_assert_int_eq(read_all(f, 0, &nr_comm, &nr_total), 0);
 	ck_assert_uint_eq(nr_comm, 12);
 	ck_assert_uint_eq(nr_total, 12 + 3); /* + FINISHED_ROUNDs */
+	/* decompressed records live until the next chunk only */
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	while (pd_reader_next(r, &rec) > 0)
+		ck_assert_msg(!(rec.flags & PD_RECF_STABLE) ==
+				      !!(rec.flags & PD_RECF_DECOMPRESSED),
+			      "%s", pd_rec_type_name(rec.type));
+	pd_reader_free(r);
 	/* the chunks themselves, when asked for */
 	ck_assert_int_eq(pd_reader_new(f, PD_READ_KEEP_COMPRESSED, &r), 0);
 	nr_total = 0;
@@ -588,6 +595,7 @@ START_TEST(test_ordered)
 	struct pd_reader *r;
 	struct pd_rec rec;
 	size_t n = 0, rounds = 0;
+	struct pd_rec kept[sizeof(want) / sizeof(want[0])];
 	struct tf t;
 
 	tf_init(&t, false);
@@ -611,10 +619,19 @@ START_TEST(test_ordered)
 		ck_assert_uint_lt(n, sizeof(want) / sizeof(want[0]));
 		ck_assert_uint_eq(s.time, want[n]);
 		ck_assert_uint_eq(s.ip, 0x400000 + want[n]);
-		n++;
+		/* from the file's bytes (queued by reference): valid until
+		 * the file is closed */
+		ck_assert(rec.flags & PD_RECF_STABLE);
+		kept[n++] = rec;
 	}
 	ck_assert_uint_eq(n, sizeof(want) / sizeof(want[0]));
 	ck_assert_uint_eq(rounds, 3);
+	for (size_t i = 0; i < n; i++) {
+		struct pd_sample s;
+
+		ck_assert_int_eq(pd_sample_decode(f, &kept[i], &s), 0);
+		ck_assert_uint_eq(s.time, want[i]);
+	}
 	pd_reader_free(r);
 	pd_file_close(f);
 	tf_release(&t);
