@@ -46,6 +46,7 @@
 #include <string.h>
 
 #define CFI_REGS 32		   /* DWARF registers followed at most */
+#define CFI_PROBES 8		   /* reads of registers not followed */
 #define ROWS_MAX ((size_t)1 << 20) /* keys (and rows) in a map, at most */
 #define ROW_BLOCK 256
 
@@ -78,6 +79,11 @@ struct row {
 	uint8_t cfa_reg;
 	int32_t cfa_off;
 	struct rule r[CFI_REGS];
+	/* libdwfl also reads the registers past those followed (aarch64's
+	 * d8-d15) at CFA + probe[i]: read them too, for what a failed
+	 * read says (and to load what it would load) */
+	uint8_t nr_probes;
+	int32_t probe[CFI_PROBES];
 };
 
 /* An open-addressing map from a two-word key to a row. */
@@ -108,7 +114,8 @@ struct pda_cfi_store {
 
 struct pda_cfi_cache {
 	struct pda_cfi_store *store;
-	unsigned nregs;		   /* registers in a row: 17 or 32 */
+	unsigned nregs;		   /* registers followed: 17 or 32 */
+	unsigned nr_ebl;	   /* registers libdwfl unwinds: 17 or 97 */
 	struct row_map by_addr;	   /* (0, address) -> row */
 	struct row scratch;	   /* a row when the maps are full */
 	uint64_t nr_fast, nr_slow; /* samples unwound here, by libdwfl */
@@ -228,7 +235,9 @@ int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
 	if (!c)
 		return PD_ERR_NOMEM;
 	c->store = *store;
+	/* libebl's frame_nregs (backends/{x86_64,aarch64}_init.c) */
 	c->nregs = a->e_machine == EM_X86_64 ? 17 : CFI_REGS;
+	c->nr_ebl = a->e_machine == EM_X86_64 ? 17 : 97;
 	*out = c;
 	return 0;
 }
@@ -405,6 +414,20 @@ static void fill_row(const struct pda_cfi_cache *c, struct row *row,
 			return;
 		}
 	}
+	for (unsigned regno = c->nregs; regno < c->nr_ebl; regno++) {
+		if (dwarf_frame_register(frame, (int)regno, mem, &ops, &nops) !=
+		    0)
+			return;
+		if (!nops)
+			continue; /* undefined or same value: no read */
+		if (!eval_sym(ops, nops, true, &v, &loc) || !fits32(v.off))
+			return;
+		if (!loc)
+			continue; /* a value: no read */
+		if (v.kind != SYM_CFA || row->nr_probes == CFI_PROBES)
+			return;
+		row->probe[row->nr_probes++] = (int32_t)v.off;
+	}
 	row->state = ROW_OK;
 }
 
@@ -500,7 +523,8 @@ enum pc_state { PC_ERROR, PC_SET, PC_UNDEFINED };
 static int step(struct pda_session *s, const struct pda_cfi_cache *c,
 		const struct pda_unwind_req *req, const struct row *row,
 		const uint64_t *regs, uint64_t set, uint64_t *next,
-		uint64_t *next_set, uint64_t *pc, enum pc_state *state)
+		uint64_t *next_set, uint64_t *pc, enum pc_state *state,
+		unsigned *fault)
 {
 	const unsigned size = req->arch->is64 ? 8 : 4;
 	uint64_t cfa = 0, val;
@@ -533,8 +557,10 @@ static int step(struct pda_session *s, const struct pda_cfi_cache *c,
 					     &why);
 			if (rc < 0)
 				return rc;
-			if (rc == 0)
+			if (rc == 0) {
+				*fault = why;
 				continue;
+			}
 			break;
 		case RULE_CFA:
 			if (!cfa_ok)
@@ -550,6 +576,15 @@ static int step(struct pda_session *s, const struct pda_cfi_cache *c,
 		}
 		next[regno] = val;
 		*next_set |= 1ull << regno;
+	}
+	for (unsigned i = 0; cfa_ok && i < row->nr_probes; i++) {
+		rc = pda_unwind_read(s, req,
+				     cfa + (uint64_t)(int64_t)row->probe[i],
+				     size, &val, &why);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			*fault = why;
 	}
 	if (*state == PC_ERROR) {
 		/* set, or undefined: the end of the stack */
@@ -590,6 +625,7 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		/* the caller's pc is a return address: its call is before */
 		const uint64_t addr = initial || signal ? pc : pc - 1;
 		enum pc_state state = PC_ERROR;
+		unsigned fault = PDA_UNWIND_NR_STOPS;
 		const struct row *row;
 		bool activation;
 		uint64_t last;
@@ -599,7 +635,7 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 			return rc;
 		if (row->state == ROW_OK) {
 			rc = step(s, c, req, row, regs, set, next, &next_set,
-				  &next_pc, &state);
+				  &next_pc, &state, &fault);
 			if (rc < 0)
 				return rc;
 		}
@@ -624,7 +660,11 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		if (row->state != ROW_OK)
 			break; /* libebl's guess, or the end: libdwfl says */
 		if (state != PC_SET) {
-			res->stop = PDA_UNWIND_END;
+			/* libdwfl ends the stack where the return address
+			 * cannot be read: the backend says why */
+			res->stop = fault != PDA_UNWIND_NR_STOPS
+					    ? fault
+					    : PDA_UNWIND_END;
 			*done = true;
 			break;
 		}

@@ -58,7 +58,8 @@ struct pda_unwind_proc {
 	const struct pda_unwind_req *req;
 	struct pda_unwind_res *res;
 	uint64_t last_pc;	/* the last frame's pc, as adjusted */
-	bool faulted;		/* a memory read failed since that frame */
+	bool faulted;		/* a read failed in the step from the last
+				 * frame */
 	unsigned fault;
 	bool hit_max;
 	bool unsupported;	/* libebl cannot unwind the target */
@@ -398,6 +399,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	bool activation;
 	int rc;
 
+	/* what the step to this frame read is no longer of interest; the
+	 * step from it (made by the activation test or after the callback)
+	 * may fail to read, and if it ends the stack that read is why */
+	p->faulted = false;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* libdwfl looks up pc - 1 for a caller: both need their module
@@ -415,7 +420,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		pc &= 0xffffffffu;
 	/* perf's entries: a caller's pc less 1, and no zero pc */
 	p->last_pc = activation || !pc ? pc : pc - 1;
-	p->faulted = false;
 	if (p->last_pc)
 		res->ips[res->nr++] = p->last_pc;
 	if (res->nr >= p->req->max_frames) {
@@ -508,7 +512,9 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		res->ips[res->nr++] = req->pc;
 	}
 	if (rc == 0) {
-		res->stop = PDA_UNWIND_END;
+		/* libdwfl ends the stack where the return address cannot be
+		 * read (past the dump, most often): that is no end */
+		res->stop = p->faulted ? p->fault : PDA_UNWIND_END;
 		return 0;
 	}
 	if (p->hit_max) {
