@@ -31,12 +31,22 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define NR_BATCHES 4		      /* batches under way at most */
 #define BATCH_BYTES ((size_t)4 << 20) /* record copies and ips of one */
-#define BATCH_ITEMS 512		      /* samples in one, at most */
-#define CHUNK 4			      /* samples a thread takes at once */
+/*
+ * Stable records a batch refers to, at most: the reader hands the
+ * mapping's pages back 8 MB behind the record it reads (release_behind in
+ * reader/pd_reader.c), and a page handed back that is touched again is
+ * read from the file again; NR_BATCHES of these and the ordering queue's
+ * two rounds stay well inside those 8 MB.
+ */
+#define BATCH_HELD ((size_t)1 << 20)
+#define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
+#define BATCH_ITEMS 512		   /* samples in one, at most */
+#define CHUNK 4			   /* samples a thread takes at once */
 
 struct item {
 	struct pd_sample sample; /* decoded from the batch's copy */
@@ -52,6 +62,7 @@ struct item {
 struct batch {
 	unsigned char *buf;
 	size_t used;
+	size_t held; /* bytes of the stable records it refers to */
 	struct item *items;
 	size_t nr;
 	bool submitted;
@@ -81,6 +92,10 @@ struct pda_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 	bool quit;
+	/* under mu: just past the last stable record queued, and how far
+	 * the capture's mapping was populated ahead of it */
+	uintptr_t ahead_from, populated;
+	uintptr_t last_stable; /* this thread's: the last one queued */
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -170,6 +185,29 @@ static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot)
 	return true;
 }
 
+/*
+ * The reader's time goes mostly into faulting the capture's mapping in,
+ * page by page: with nothing to unwind, map the pages ahead of the last
+ * stable record queued (MADV_POPULATE_READ, Linux 5.14; an error, such
+ * as a range past the mapping's end, costs nothing).  Called with mu
+ * held, returns with it held; false when there is nothing to do.
+ */
+static bool populate_ahead(struct pda_pipe *p)
+{
+	uintptr_t from =
+		p->populated > p->ahead_from ? p->populated : p->ahead_from;
+	uintptr_t to = (p->ahead_from + AHEAD) & ~(uintptr_t)4095;
+
+	from &= ~(uintptr_t)4095;
+	if (!p->ahead_from || to <= from)
+		return false;
+	p->populated = to;
+	pthread_mutex_unlock(&p->mu);
+	madvise((void *)from, to - from, MADV_POPULATE_READ);
+	pthread_mutex_lock(&p->mu);
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -177,7 +215,7 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->quit) {
-		if (!take_and_run(p, NULL, w->slot))
+		if (!take_and_run(p, NULL, w->slot) && !populate_ahead(p))
 			pthread_cond_wait(&p->work, &p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -329,7 +367,7 @@ static int complete_oldest(struct pda_pipe *p)
 	}
 	/* under mu: a worker may still be looking at it in claimable() */
 	pthread_mutex_lock(&p->mu);
-	b->nr = b->used = b->next = b->nr_done = 0;
+	b->nr = b->used = b->held = b->next = b->nr_done = 0;
 	b->submitted = false;
 	p->first = (p->first + 1) % NR_BATCHES;
 	p->nr_used--;
@@ -352,7 +390,8 @@ static int drain(struct pda_pipe *p)
 }
 
 /* The batch being filled, with room for need bytes and a sample. */
-static int fill_batch(struct pda_pipe *p, size_t need, struct batch **out)
+static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
+		      struct batch **out)
 {
 	struct batch *b = NULL;
 	int rc;
@@ -360,10 +399,12 @@ static int fill_batch(struct pda_pipe *p, size_t need, struct batch **out)
 	if (p->nr_used) {
 		b = &p->b[(p->first + p->nr_used - 1) % NR_BATCHES];
 		if (b->submitted || b->nr == p->batch_items ||
-		    BATCH_BYTES - b->used < need) {
+		    BATCH_BYTES - b->used < need ||
+		    (b->nr && BATCH_HELD - b->held < held)) {
 			if (!b->submitted) {
 				pthread_mutex_lock(&p->mu);
 				b->submitted = true;
+				p->ahead_from = p->last_stable;
 				pthread_cond_broadcast(&p->work);
 				pthread_mutex_unlock(&p->mu);
 			}
@@ -406,7 +447,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 		rc = drain(p);
 		return rc < 0 ? rc : deliver(p, sample, NULL);
 	}
-	rc = fill_batch(p, rec_bytes + ips_bytes, &b);
+	rc = fill_batch(p, rec_bytes + ips_bytes, stable ? rec->size : 0, &b);
 	if (rc < 0)
 		return rc;
 	it = &b->items[b->nr];
@@ -440,6 +481,10 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 					   pd_strerror(rc));
 	}
 	b->used += rec_bytes + ips_bytes;
+	if (stable) {
+		b->held += rec->size;
+		p->last_stable = (uintptr_t)rec->data + rec->size;
+	}
 	b->nr++;
 	return 0;
 }
