@@ -11,9 +11,11 @@
 
 /*
  * Eight bytes at a time, each word mixed into the state by a multiply and
- * a rotate; the length is folded in so that "a" and "a\0" differ.  Not
- * cryptographic: keys come from the capture, but a hostile capture can at
- * worst make probes long.
+ * a rotate; the length is folded in so that "a" and "a\0" differ, and so
+ * that the last 1 to 7 bytes can be read as two overlapping loads (as
+ * wyhash reads them) rather than copied byte by byte into a word, which
+ * stalls the load that follows.  Not cryptographic: keys come from the
+ * capture, but a hostile capture can at worst make probes long.
  */
 uint64_t pda_hash_bytes(const void *p, size_t len)
 {
@@ -29,20 +31,27 @@ uint64_t pda_hash_bytes(const void *p, size_t len)
 		b += 8;
 		len -= 8;
 	}
-	w = 0;
-	memcpy(&w, b, len);
+	if (len >= 4) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, b, 4);
+		memcpy(&hi, b + len - 4, 4);
+		w = (uint64_t)hi << 32 | lo;
+	} else if (len > 0) {
+		w = (uint64_t)b[0] << 16 | (uint64_t)b[len / 2] << 8 | b[len - 1];
+	} else {
+		w = 0;
+	}
 	h ^= w * 0x87c37b91114253d5ull;
 	return pda_hash_u64(h);
 }
 
-int pda_hash_reserve(const struct pd_alloc *a, struct pda_hash *h)
+int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
 {
 	const size_t nr_slots = h->slots ? h->mask + 1 : 0;
 	size_t new_nr;
 	struct pda_hash_slot *slots;
 
-	if ((h->nr + 1) * 4 <= nr_slots * 3)
-		return 0;
 	new_nr = nr_slots ? nr_slots * 2 : PDA_HASH_MIN_SLOTS;
 	if (new_nr > PDA_HASH_MAX_SLOTS || new_nr > SIZE_MAX / sizeof(*slots))
 		return PD_ERR_NOMEM;

@@ -138,8 +138,18 @@ struct pda_hash {
 
 typedef bool (*pda_hash_eq_fn)(const void *item, const void *key);
 
+/* Double the slots (or make the first ones).
+ * @return 0 or PD_ERR_NOMEM (h unchanged). */
+int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h);
+
 /* Room for one more item.  @return 0 or PD_ERR_NOMEM (h unchanged). */
-int pda_hash_reserve(const struct pd_alloc *a, struct pda_hash *h);
+static inline int pda_hash_reserve(const struct pd_alloc *a,
+				   struct pda_hash *h)
+{
+	if (h->slots && (h->nr + 1) * 4 <= (h->mask + 1) * 3)
+		return 0;
+	return pda_hash_grow(a, h);
+}
 
 /*
  * The slot holding the item for which eq(item, key) holds, else the
