@@ -31,9 +31,20 @@ void pda_mem_free(const struct pd_alloc *a, void *p); /* accepts NULL */
  * Grow (*arr) of element size elem so that it holds at least want
  * elements, doubling from 16, capped at max elements (O5).  *alloc holds
  * the capacity.  @return 0 or PD_ERR_NOMEM (the array unchanged).
+ * Inline for the parsers' per-line and per-frame calls, which seldom
+ * need to grow; pda_mem_regrow() is the growing.
  */
-int pda_mem_grow(const struct pd_alloc *a, void **arr, size_t elem,
-		 size_t *alloc, size_t want, size_t max);
+int pda_mem_regrow(const struct pd_alloc *a, void **arr, size_t elem,
+		   size_t *alloc, size_t want, size_t max);
+
+static inline int pda_mem_grow(const struct pd_alloc *a, void **arr,
+			       size_t elem, size_t *alloc, size_t want,
+			       size_t max)
+{
+	if (want <= *alloc)
+		return 0;
+	return pda_mem_regrow(a, arr, elem, alloc, want, max);
+}
 
 #define PDA_MEM_GROW(a, arr, alloc, want, max)                               \
 	pda_mem_grow((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), \

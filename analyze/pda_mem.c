@@ -47,8 +47,8 @@ void pda_mem_free(const struct pd_alloc *a, void *p)
 		free(p);
 }
 
-int pda_mem_grow(const struct pd_alloc *a, void **arr, size_t elem,
-		 size_t *alloc, size_t want, size_t max)
+int pda_mem_regrow(const struct pd_alloc *a, void **arr, size_t elem,
+		   size_t *alloc, size_t want, size_t max)
 {
 	size_t cap = *alloc;
 	void *p;
