@@ -9,7 +9,6 @@
 #include "pda.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,34 +69,38 @@ const char cmd_fold_options[] =
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* fold's own options; its sample options are CMD_FOLD_OPT_* (pdtool.h) */
 enum {
 	OPT_FROM_SCRIPT = 256,
-	OPT_PID,
-	OPT_TID,
-	OPT_NO_COMM,
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_ALL,
-	OPT_ADDRS,
-	OPT_SRCLINE,
-	OPT_EVENT,
 	OPT_ALL_EVENTS,
-	OPT_WEIGHT,
-	OPT_COMM,
-	OPT_PID_FILTER,
-	OPT_DSO,
-	OPT_SYMBOL,
-	OPT_TIME,
-	OPT_MAX_STACK,
-	OPT_SYMFS,
-	OPT_BUILDID_DIR,
-	OPT_KALLSYMS,
-	OPT_VMLINUX,
-	OPT_JIT_DIR,
-	OPT_NO_DEMANGLE,
-	OPT_NO_INLINE,
-	OPT_INLINE,
-	OPT_STRICT,
+};
+
+const struct option cmd_fold_sample_options[] = {
+	{"pid", no_argument, NULL, CMD_FOLD_OPT_PID},
+	{"tid", no_argument, NULL, CMD_FOLD_OPT_TID},
+	{"no-comm", no_argument, NULL, CMD_FOLD_OPT_NO_COMM},
+	{"addrs", no_argument, NULL, CMD_FOLD_OPT_ADDRS},
+	{"srcline", no_argument, NULL, CMD_FOLD_OPT_SRCLINE},
+	{"event", required_argument, NULL, CMD_FOLD_OPT_EVENT},
+	{"weight", required_argument, NULL, CMD_FOLD_OPT_WEIGHT},
+	{"comm", required_argument, NULL, CMD_FOLD_OPT_COMM},
+	{"pid-filter", required_argument, NULL, CMD_FOLD_OPT_PID_FILTER},
+	{"dso", required_argument, NULL, CMD_FOLD_OPT_DSO},
+	{"symbol", required_argument, NULL, CMD_FOLD_OPT_SYMBOL},
+	{"time", required_argument, NULL, CMD_FOLD_OPT_TIME},
+	{"max-stack", required_argument, NULL, CMD_FOLD_OPT_MAX_STACK},
+	{"symfs", required_argument, NULL, CMD_FOLD_OPT_SYMFS},
+	{"buildid-dir", required_argument, NULL, CMD_FOLD_OPT_BUILDID_DIR},
+	{"kallsyms", required_argument, NULL, CMD_FOLD_OPT_KALLSYMS},
+	{"vmlinux", required_argument, NULL, CMD_FOLD_OPT_VMLINUX},
+	{"jit-dir", required_argument, NULL, CMD_FOLD_OPT_JIT_DIR},
+	{"no-demangle", no_argument, NULL, CMD_FOLD_OPT_NO_DEMANGLE},
+	{"inline", no_argument, NULL, CMD_FOLD_OPT_INLINE},
+	{"no-inline", no_argument, NULL, CMD_FOLD_OPT_NO_INLINE},
+	{NULL, 0, NULL, 0},
 };
 
 #define MAX_PIDS 1024
@@ -197,62 +200,36 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
 		{"from-script", no_argument, NULL, OPT_FROM_SCRIPT},
-		{"pid", no_argument, NULL, OPT_PID},
-		{"tid", no_argument, NULL, OPT_TID},
-		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"kernel", no_argument, NULL, OPT_KERNEL},
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
-		{"addrs", no_argument, NULL, OPT_ADDRS},
-		{"srcline", no_argument, NULL, OPT_SRCLINE},
-		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
-		{"weight", required_argument, NULL, OPT_WEIGHT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
-		{"dso", required_argument, NULL, OPT_DSO},
-		{"symbol", required_argument, NULL, OPT_SYMBOL},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
-		{"symfs", required_argument, NULL, OPT_SYMFS},
-		{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-		{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-		{"jit-dir", required_argument, NULL, OPT_JIT_DIR},
-		{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
-		{"inline", no_argument, NULL, OPT_INLINE},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:",
+			     .own_longopts = longopts,
+			     .more_longopts = cmd_fold_sample_options};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
 		case OPT_FROM_SCRIPT:
 			o->from_script = true;
 			break;
-		case OPT_PID:
+		case CMD_FOLD_OPT_PID:
 			o->pid = true;
 			break;
-		case OPT_TID:
+		case CMD_FOLD_OPT_TID:
 			o->tid = true;
 			break;
-		case OPT_NO_COMM:
+		case CMD_FOLD_OPT_NO_COMM:
 			o->no_comm = true;
 			break;
 		case OPT_KERNEL:
@@ -264,19 +241,19 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_ALL:
 			o->kernel = o->jit = true;
 			break;
-		case OPT_ADDRS:
+		case CMD_FOLD_OPT_ADDRS:
 			o->addrs = true;
 			break;
-		case OPT_SRCLINE:
+		case CMD_FOLD_OPT_SRCLINE:
 			o->srcline = true;
 			break;
-		case OPT_EVENT:
+		case CMD_FOLD_OPT_EVENT:
 			o->event = optarg;
 			break;
 		case OPT_ALL_EVENTS:
 			o->all_events = true;
 			break;
-		case OPT_WEIGHT:
+		case CMD_FOLD_OPT_WEIGHT:
 			if (strcmp(optarg, "period") == 0)
 				o->period = true;
 			else if (strcmp(optarg, "samples") == 0)
@@ -286,22 +263,22 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 					    "--weight '%s': samples or period",
 					    optarg);
 			break;
-		case OPT_COMM:
+		case CMD_FOLD_OPT_COMM:
 			o->comm_re = optarg;
 			break;
-		case OPT_PID_FILTER:
+		case CMD_FOLD_OPT_PID_FILTER:
 			parse_pids(ctx, o, optarg);
 			break;
-		case OPT_DSO:
+		case CMD_FOLD_OPT_DSO:
 			o->dso_re = optarg;
 			break;
-		case OPT_SYMBOL:
+		case CMD_FOLD_OPT_SYMBOL:
 			o->sym_re = optarg;
 			break;
-		case OPT_TIME:
+		case CMD_FOLD_OPT_TIME:
 			parse_time_range(ctx, o, optarg);
 			break;
-		case OPT_MAX_STACK: {
+		case CMD_FOLD_OPT_MAX_STACK: {
 			char *end;
 			unsigned long v;
 
@@ -315,53 +292,35 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
-		case OPT_SYMFS:
+		case CMD_FOLD_OPT_SYMFS:
 			o->symfs = optarg;
 			break;
-		case OPT_BUILDID_DIR:
+		case CMD_FOLD_OPT_BUILDID_DIR:
 			o->buildid_dir = optarg;
 			break;
-		case OPT_KALLSYMS:
+		case CMD_FOLD_OPT_KALLSYMS:
 			o->kallsyms = optarg;
 			break;
-		case OPT_VMLINUX:
+		case CMD_FOLD_OPT_VMLINUX:
 			o->vmlinux = optarg;
 			break;
-		case OPT_JIT_DIR:
+		case CMD_FOLD_OPT_JIT_DIR:
 			o->jit_dir = optarg;
 			break;
-		case OPT_NO_DEMANGLE:
+		case CMD_FOLD_OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;
-		case OPT_NO_INLINE:
+		case CMD_FOLD_OPT_NO_INLINE:
 			o->inline_frames = false;
 			break;
-		case OPT_INLINE:
+		case CMD_FOLD_OPT_INLINE:
 			o->inline_frames = true;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
 	if (!o->from_script && (o->jit || o->all_events))
