@@ -202,31 +202,20 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 
 int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 {
+	struct pda_flame_opts o = {0};
 	struct pda_flame *fl;
-	const struct pd_alloc *alloc = NULL;
-	bool reverse = false;
+	const struct pd_alloc *alloc;
 	uint32_t root_name;
 
 	*out = NULL;
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return PD_ERR_API;
-		/* fields this version does not know must be zero (R2) */
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return PD_ERR_API;
-		if (opts->sz >= offsetof(struct pda_flame_opts, alloc) +
-					sizeof(opts->alloc))
-			alloc = opts->alloc;
-		if (opts->sz >= offsetof(struct pda_flame_opts, reverse) +
-					sizeof(opts->reverse))
-			reverse = opts->reverse;
-	}
+	if (opts && pda_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	alloc = o.alloc;
 	fl = pda_mem_zalloc(alloc, sizeof(*fl));
 	if (!fl)
 		return PD_ERR_NOMEM;
 	fl->alloc = alloc;
-	fl->reverse = reverse;
+	fl->reverse = o.reverse;
 	/* the root: its own parent, depth 0 */
 	if (PDA_MEM_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
 	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {

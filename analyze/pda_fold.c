@@ -411,29 +411,22 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	struct pda_fold *fd;
 	const char *res[NR_MATCH];
 	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_fold_opts o;
 
 	*out = NULL;
-	if (!opts || opts->sz < sizeof(size_t))
+	if (!opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
-	if (opts->sz > sizeof(*opts)) {
-		/* a newer caller: its extra option bytes must be zero */
-		const unsigned char *p = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (p[i])
-				return PD_ERR_API;
-	}
-	if (opts->alloc)
-		m = *opts->alloc;
+	if (o.alloc)
+		m = *o.alloc;
 	fd = pda_mem_zalloc(&m, sizeof(*fd));
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
-	fd->flags = opts->flags;
-	fd->max_stack = opts->max_stack ? opts->max_stack : PDA_FOLD_MAX_STACK;
-	res[MATCH_SYM] = opts->sym_re;
-	res[MATCH_DSO] = opts->dso_re;
-	res[MATCH_COMM] = opts->comm_re;
+	fd->flags = o.flags;
+	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
+	res[MATCH_SYM] = o.sym_re;
+	res[MATCH_DSO] = o.dso_re;
+	res[MATCH_COMM] = o.comm_re;
 	for (int i = 0; i < NR_MATCH; i++) {
 		int rc;
 
@@ -441,11 +434,11 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 			continue;
 		rc = regcomp(&fd->re[i], res[i], REG_EXTENDED | REG_NOSUB);
 		if (rc != 0) {
-			if (opts->errbuf && opts->errbuf_size) {
+			if (o.errbuf && o.errbuf_size) {
 				char why[128];
 
 				regerror(rc, &fd->re[i], why, sizeof(why));
-				snprintf(opts->errbuf, opts->errbuf_size,
+				snprintf(o.errbuf, o.errbuf_size,
 					 "bad regular expression '%s': %s",
 					 res[i], why);
 			}

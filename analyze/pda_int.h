@@ -50,6 +50,26 @@ static inline int pda_mem_grow(const struct pd_alloc *a, void **arr,
 	pda_mem_grow((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), \
 		     (max))
 
+/*
+ * R2 for the constructors: copy a caller's options struct (its size_t sz
+ * first) into ours, ours_size bytes, zero-filling what an older caller's
+ * smaller struct lacks.  @return 0, or PD_ERR_API when sz cannot hold sz
+ * itself or a byte past ours is set (an option of a newer version).
+ */
+int pda_opts_copy(void *ours, size_t ours_size, const void *opts);
+
+/* A hex digit's value, or -1. */
+static inline int pda_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* ---- session services (pda_session.c, pda_intern.c) ---------------- */
 
 /* The session's allocation hooks (opts.alloc), for pda_mem_* and the

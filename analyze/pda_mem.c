@@ -1,7 +1,8 @@
 /*
  * pda_mem.c - libpda's allocation through struct pd_alloc hooks (O4):
  * the session's (pda_malloc() and friends wrap these) and those of the
- * aggregators that have no session (pda_fold, pda_flame, pda_script).
+ * aggregators that have no session (pda_fold, pda_flame, pda_script),
+ * and the copy of a caller's options their constructors start with.
  * reader/pd_util.c has the reader's own: the layer rule (L1) keeps the
  * two apart.
  */
@@ -66,5 +67,22 @@ int pda_mem_regrow(const struct pd_alloc *a, void **arr, size_t elem,
 		return PD_ERR_NOMEM;
 	*arr = p;
 	*alloc = cap;
+	return 0;
+}
+
+int pda_opts_copy(void *ours, size_t ours_size, const void *opts)
+{
+	const unsigned char *p = opts;
+	size_t sz;
+
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(sz))
+		return PD_ERR_API;
+	/* a newer caller: the options we do not know must be unset */
+	for (size_t i = ours_size; i < sz; i++)
+		if (p[i])
+			return PD_ERR_API;
+	memset(ours, 0, ours_size);
+	memcpy(ours, opts, sz < ours_size ? sz : ours_size);
 	return 0;
 }

@@ -94,34 +94,28 @@ int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
 		   struct pda_script **out)
 {
 	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_script_opts o;
 	struct pda_script *ps;
 
 	*out = NULL;
-	if (!opts || !fd || opts->sz < sizeof(size_t))
+	if (!opts || !fd || pda_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
-	if (opts->sz > sizeof(*opts)) {
-		const unsigned char *p = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (p[i])
-				return PD_ERR_API;
-	}
-	if (opts->alloc)
-		m = *opts->alloc;
+	if (o.alloc)
+		m = *o.alloc;
 	ps = pda_mem_zalloc(&m, sizeof(*ps));
 	if (!ps)
 		return PD_ERR_NOMEM;
 	ps->mem = m;
-	ps->flags = opts->flags;
+	ps->flags = o.flags;
 	ps->fd = fd;
-	ps->pids = opts->pids;
-	ps->nr_pids = opts->pids ? opts->nr_pids : 0;
-	ps->has_start = opts->has_time_start;
-	ps->has_end = opts->has_time_end;
-	ps->start = opts->time_start;
-	ps->end = opts->time_end;
-	if (opts->event) {
-		ps->event = dup_n(&m, opts->event, strlen(opts->event));
+	ps->pids = o.pids;
+	ps->nr_pids = o.pids ? o.nr_pids : 0;
+	ps->has_start = o.has_time_start;
+	ps->has_end = o.has_time_end;
+	ps->start = o.time_start;
+	ps->end = o.time_end;
+	if (o.event) {
+		ps->event = dup_n(&m, o.event, strlen(o.event));
 		if (!ps->event) {
 			pda_script_free(ps);
 			return PD_ERR_NOMEM;
