@@ -358,6 +358,45 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    const char **file, unsigned *line);
 
+/* The file's e_machine, class and byte order. */
+struct pda_elf_arch {
+	uint16_t machine;	/* EM_X86_64, EM_AARCH64, ... */
+	bool is64;		/* ELFCLASS64 */
+	bool big_endian;	/* ELFDATA2MSB */
+};
+
+void pda_elf_arch(const struct pda_elf *e, struct pda_elf_arch *out);
+/* The path e was opened from (interned). */
+const char *pda_elf_path(const struct pda_elf *e);
+
+/*
+ * The code bytes at [vaddr, vaddr + size) from the section that holds
+ * them (SHT_PROGBITS and SHF_EXECINSTR or SHF_ALLOC): *bytes points into
+ * the mapped file, valid while e is open; *len may be less than size
+ * when the section ends first.  @return 0, or PD_ERR_NOTFOUND when no
+ * section of e has file bytes there (a separate debug file keeps the
+ * headers but not the code: SHT_NOBITS).
+ */
+int pda_elf_code(struct pda_elf *e, uint64_t vaddr, uint64_t size,
+		 const unsigned char **bytes, size_t *len);
+
+/*
+ * Whether the ARM code at vaddr is Thumb: by the mapping symbols ($t,
+ * $a) of .symtab (e's or its debug file's), else by bit 0 of the
+ * function symbol covering it.  false for other machines.
+ */
+bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr);
+
+/*
+ * pda_sample_stack() for the sample's own address only (its ip, in the
+ * space perf's thread__find_map_fb picks): the frames of that address,
+ * inlined ones first, the out-of-line function last, and *dso the DSO of
+ * its map (NULL: none, anonymous memory or a KSYMBOL).  @return 0 or a
+ * negative pd_err.
+ */
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso);
+
 /* ---- names (pda_demangle.c) ---------------------------------------- */
 
 /*

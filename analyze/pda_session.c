@@ -505,6 +505,7 @@ struct walk {
 	struct pda_stack *st;
 	const struct pd_sample *sample;
 	struct pda_maps *umaps; /* the sample's process's, once looked up */
+	const struct pda_map *map; /* of the last address resolved, or NULL */
 	bool unresolved;
 };
 
@@ -638,6 +639,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6) &
 				  (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen) {
+			w->map = ic->map;
 			count_dso(s, ic->map->dso);
 			return push_ent(s, w, ip, ic->map, ic->ent,
 					cpumode == PD_MISC_KERNEL
@@ -646,6 +648,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		}
 	}
 	fr.ip = ip;
+	w->map = NULL;
 	switch (cpumode) {
 	case PD_MISC_GUEST_KERNEL:
 		fr.flags = PDA_FRAME_KERNEL | PDA_FRAME_GUEST;
@@ -677,6 +680,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		return push(s, w, &fr);
 	}
 	fr.dso = map->name;
+	w->map = map;
 	switch (map->kind) {
 	case PDA_MAP_ANON:
 		fr.dso_addr = ip;
@@ -730,7 +734,7 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	struct walk w = {st, sample, NULL, false};
+	struct walk w = {st, sample, NULL, NULL, false};
 	const struct pd_u64s *cc = &sample->callchain;
 	int rc = 0;
 
@@ -795,6 +799,29 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	s->stats.nr_samples++;
 	if (w.unresolved)
 		s->stats.nr_samples_unresolved++;
+	return 0;
+}
+
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso)
+{
+	struct walk w = {st, sample, NULL, NULL, false};
+	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
+	int rc = 0;
+
+	st->nr = 0;
+	*dso = NULL;
+	s->sample_seq++;
+	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
+		cpumode = PD_MISC_USER;
+	if (sample->mask & PD_SAMPLE_IP)
+		rc = resolve_ip(s, &w, sample->ip, cpumode, true);
+	if (rc < 0) {
+		st->nr = 0;
+		return rc;
+	}
+	if (w.map && w.map->dso)
+		*dso = &w.map->dso->d;
 	return 0;
 }
 

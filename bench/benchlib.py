@@ -2,8 +2,8 @@
 two inputs bench/run.sh and bench/fold.sh hand them.
 
 FILES: one line per capture, "path size key=value..." (bench_reader's
-counts).  ROWS: tab-separated "command, path, median microseconds, peak
-RSS KB" (bench/lib.sh's measure).
+counts).  ROWS: tab-separated "command, path, median wall microseconds,
+peak RSS KB, median CPU microseconds" (bench/lib.sh's measure).
 """
 
 
@@ -32,7 +32,7 @@ def read_rows(name):
     by (command, path)."""
     rows = []
     for line in open(name):
-        cmd, path, us, kb = line.rstrip("\n").split("\t")
+        cmd, path, us, kb = line.rstrip("\n").split("\t")[:4]
         rows.append((cmd, path, int(us) / 1e6, int(kb)))
     t = {(c, p): s for c, p, s, _ in rows}
     rss = {(c, p): k for c, p, _, k in rows}

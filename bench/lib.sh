@@ -9,9 +9,11 @@
 #   threads, period, runs   BENCH_THREADS (default: the CPUs),
 #           BENCH_PERIOD (cpu-clock period in ns, default 20000),
 #           BENCH_RUNS (default 3)
+#   event   the event record() samples: cpu-clock (a script may change it)
 #   tmp     a scratch folder, removed on exit
 #
-# and defines die, filesize, build_tools, record and measure (below).
+# and defines die, filesize, build_workload, build_tools, record and
+# measure (below).
 # sh has no locals: each function's variables carry its prefix.
 
 PDTOOL=${PDTOOL:-$(pwd)/build/default/pdtool}
@@ -20,6 +22,7 @@ ncpu=$(nproc 2>/dev/null || echo 2)
 threads=${BENCH_THREADS:-$ncpu}
 period=${BENCH_PERIOD:-20000}
 runs=${BENCH_RUNS:-3}
+event=cpu-clock
 TIME=/usr/bin/time
 
 die() {
@@ -38,14 +41,20 @@ mkdir -p "$data" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# build_tools: $data/workload (the program recorded) and
-# $data/bench_reader (libpd timed alone), when missing or out of date
-build_tools() {
+# build_workload: $data/workload, the program recorded, when missing or
+# out of date
+build_workload() {
 	if [ ! -x "$data/workload" ] || [ bench/workload.c -nt "$data/workload" ]; then
 		${CC:-cc} -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
 			-o "$data/workload" bench/workload.c ||
 			die "cannot build workload"
 	fi
+}
+
+# build_tools: build_workload, and $data/bench_reader (libpd timed alone)
+# when missing or out of date
+build_tools() {
+	build_workload
 	bt_libpd=$(dirname "$PDTOOL")/libpd.a
 	[ -f "$bt_libpd" ] || die "no libpd.a next to '$PDTOOL'"
 	if [ ! -x "$data/bench_reader" ] ||
@@ -59,13 +68,13 @@ build_tools() {
 }
 
 # record NAME SECONDS [perf record options]: $data/NAME.perf.data, SECONDS
-# of workload.c on $threads threads, `perf record -e cpu-clock -g`
+# of workload.c on $threads threads, `perf record -e $event -g`
 record() {
 	rec_name=$1 rec_secs=$2
 	shift 2
-	echo "bench: recording $rec_name.perf.data: $rec_secs s of $threads threads, cpu-clock every $period ns $*" >&2
+	echo "bench: recording $rec_name.perf.data: $rec_secs s of $threads threads, $event every $period ns $*" >&2
 	timeout $((rec_secs * 4 + 300)) \
-		perf record -q -N -e cpu-clock -c "$period" -g -m 16M "$@" \
+		perf record -q -N -e "$event" -c "$period" -g -m 16M "$@" \
 		-o "$data/$rec_name.tmp" -- "$data/workload" "$rec_secs" "$threads" \
 		>"$tmp/record.log" 2>&1 || {
 		cat "$tmp/record.log" >&2
@@ -74,21 +83,24 @@ record() {
 	mv "$data/$rec_name.tmp" "$data/$rec_name.perf.data"
 }
 
-# measure LABEL FILE OUT CMD...: the median wall time of $runs runs of CMD
-# and the largest peak RSS (/usr/bin/time -f %M), appended to $tmp/rows as
-# "label<TAB>file<TAB>microseconds<TAB>KB"; the first run's stdout goes to
-# OUT, the others' to /dev/null.  A failing run is reported and counted.
+# measure LABEL FILE OUT CMD...: the median wall time and the median CPU
+# time (user + system, children included) of $runs runs of CMD, and the
+# largest peak RSS (/usr/bin/time), appended to $tmp/rows as
+# "label<TAB>file<TAB>wall us<TAB>KB<TAB>CPU us"; the first run's stdout
+# goes to OUT, the others' to /dev/null.  A failing run is reported and
+# counted.  A machine shared with other jobs makes CPU time the steadier.
 measure() {
 	m_label=$1 m_file=$2 m_out=$3
 	shift 3
 	: >"$tmp/times"
+	: >"$tmp/cpus"
 	m_maxrss=0
 	m_i=0
 	while [ $m_i -lt "$runs" ]; do
 		m_to=/dev/null
 		[ $m_i = 0 ] && m_to=$m_out
 		m_start=$(date +%s%N)
-		"$TIME" -f %M -o "$tmp/rss" "$@" >"$m_to" 2>"$tmp/err"
+		"$TIME" -f '%M %U %S' -o "$tmp/rss" "$@" >"$m_to" 2>"$tmp/err"
 		m_rc=$?
 		m_end=$(date +%s%N)
 		if [ $m_rc != 0 ]; then
@@ -96,10 +108,16 @@ measure() {
 			head -n 5 "$tmp/err" >&2
 		fi
 		echo $(( (m_end - m_start) / 1000 )) >>"$tmp/times"
-		m_rss=$(tail -n 1 "$tmp/rss")
+		read -r m_rss m_user m_sys <<EOT
+$(tail -n 1 "$tmp/rss")
+EOT
+		awk -v u="$m_user" -v s="$m_sys" \
+			'BEGIN { printf "%d\n", (u + s) * 1e6 }' >>"$tmp/cpus"
 		[ "$m_rss" -gt "$m_maxrss" ] && m_maxrss=$m_rss
 		m_i=$((m_i + 1))
 	done
 	m_med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\t%s\n' "$m_label" "$m_file" "$m_med" "$m_maxrss" >>"$tmp/rows"
+	m_cpu=$(sort -n "$tmp/cpus" | sed -n "$(( (runs + 1) / 2 ))p")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$m_label" "$m_file" "$m_med" \
+		"$m_maxrss" "$m_cpu" >>"$tmp/rows"
 }

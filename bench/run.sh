@@ -20,7 +20,7 @@
 # report is also written to bench/data/results.md.
 #
 # Environment: BENCH_MIN_MB (size of big.perf.data, default 300),
-# BENCH_ONLY (reader or fold) runs one of the two benchmarks; BENCH_DATA,
+# BENCH_ONLY (reader, fold or annotate) runs one benchmark; BENCH_DATA,
 # BENCH_THREADS, BENCH_PERIOD and BENCH_RUNS as bench/lib.sh says;
 # BENCH_SKIP_PERF=1 times pdtool and cat only.  A trial run on small
 # captures, kept apart from the real ones:
@@ -28,12 +28,17 @@
 #   BENCH_DATA=/tmp/bench BENCH_MIN_MB=3 BENCH_FOLD_MIN_MB=2 \
 #   BENCH_FOLD_MIN_SAMPLES=1000 BENCH_RUNS=1 make bench
 #
-# The fold benchmark, bench/fold.sh, runs after this one (see there).
+# The fold benchmark, bench/fold.sh, and the annotate benchmark,
+# bench/annotate.sh, run after this one (see there); BENCH_ONLY=fold or
+# annotate runs one of them alone.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 if [ "${BENCH_ONLY:-}" = fold ]; then
 	exec sh bench/fold.sh
+fi
+if [ "${BENCH_ONLY:-}" = annotate ]; then
+	exec sh bench/annotate.sh
 fi
 . bench/lib.sh
 min_mb=${BENCH_MIN_MB:-300}
@@ -115,3 +120,4 @@ cat "$data/results.md"
 
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/fold.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/annotate.sh

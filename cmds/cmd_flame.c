@@ -271,7 +271,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		die(ctx, "out of memory");
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1) {
-		if (c >= CMD_FOLD_OPT_FIRST && c <= CMD_FOLD_OPT_LAST)
+		if (p.in_more)
 			keep_fold_option(ctx, o, p.opt, optarg);
 		else
 			handle_option(c, ctx, o);

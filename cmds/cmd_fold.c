@@ -69,37 +69,48 @@ const char cmd_fold_options[] =
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
-/* fold's own options; its sample options are CMD_FOLD_OPT_* (pdtool.h) */
+/* getopt_long vals: fold's own options, then its sample options (below
+ * 0x1000, where the symbol options' CMD_OPT_* start) */
 enum {
 	OPT_FROM_SCRIPT = 256,
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_ALL,
 	OPT_ALL_EVENTS,
+	OPT_PID,
+	OPT_TID,
+	OPT_NO_COMM,
+	OPT_ADDRS,
+	OPT_SRCLINE,
+	OPT_EVENT,
+	OPT_WEIGHT,
+	OPT_COMM,
+	OPT_PID_FILTER,
+	OPT_DSO,
+	OPT_SYMBOL,
+	OPT_TIME,
+	OPT_MAX_STACK,
+	OPT_NO_INLINE,
+	OPT_INLINE,
 };
 
 const struct option cmd_fold_sample_options[] = {
-	{"pid", no_argument, NULL, CMD_FOLD_OPT_PID},
-	{"tid", no_argument, NULL, CMD_FOLD_OPT_TID},
-	{"no-comm", no_argument, NULL, CMD_FOLD_OPT_NO_COMM},
-	{"addrs", no_argument, NULL, CMD_FOLD_OPT_ADDRS},
-	{"srcline", no_argument, NULL, CMD_FOLD_OPT_SRCLINE},
-	{"event", required_argument, NULL, CMD_FOLD_OPT_EVENT},
-	{"weight", required_argument, NULL, CMD_FOLD_OPT_WEIGHT},
-	{"comm", required_argument, NULL, CMD_FOLD_OPT_COMM},
-	{"pid-filter", required_argument, NULL, CMD_FOLD_OPT_PID_FILTER},
-	{"dso", required_argument, NULL, CMD_FOLD_OPT_DSO},
-	{"symbol", required_argument, NULL, CMD_FOLD_OPT_SYMBOL},
-	{"time", required_argument, NULL, CMD_FOLD_OPT_TIME},
-	{"max-stack", required_argument, NULL, CMD_FOLD_OPT_MAX_STACK},
-	{"symfs", required_argument, NULL, CMD_FOLD_OPT_SYMFS},
-	{"buildid-dir", required_argument, NULL, CMD_FOLD_OPT_BUILDID_DIR},
-	{"kallsyms", required_argument, NULL, CMD_FOLD_OPT_KALLSYMS},
-	{"vmlinux", required_argument, NULL, CMD_FOLD_OPT_VMLINUX},
-	{"jit-dir", required_argument, NULL, CMD_FOLD_OPT_JIT_DIR},
-	{"no-demangle", no_argument, NULL, CMD_FOLD_OPT_NO_DEMANGLE},
-	{"inline", no_argument, NULL, CMD_FOLD_OPT_INLINE},
-	{"no-inline", no_argument, NULL, CMD_FOLD_OPT_NO_INLINE},
+	{"pid", no_argument, NULL, OPT_PID},
+	{"tid", no_argument, NULL, OPT_TID},
+	{"no-comm", no_argument, NULL, OPT_NO_COMM},
+	{"addrs", no_argument, NULL, OPT_ADDRS},
+	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"event", required_argument, NULL, OPT_EVENT},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"symbol", required_argument, NULL, OPT_SYMBOL},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	CMD_SYMBOL_LONGOPTS,
+	{"inline", no_argument, NULL, OPT_INLINE},
+	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -118,8 +129,8 @@ struct fold_opts {
 	bool has_start, has_end;
 	uint64_t start, end;
 	unsigned max_stack;
-	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
-	bool no_demangle, inline_frames;
+	struct cmd_symopts sym;
+	bool inline_frames;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -223,13 +234,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_FROM_SCRIPT:
 			o->from_script = true;
 			break;
-		case CMD_FOLD_OPT_PID:
+		case OPT_PID:
 			o->pid = true;
 			break;
-		case CMD_FOLD_OPT_TID:
+		case OPT_TID:
 			o->tid = true;
 			break;
-		case CMD_FOLD_OPT_NO_COMM:
+		case OPT_NO_COMM:
 			o->no_comm = true;
 			break;
 		case OPT_KERNEL:
@@ -241,19 +252,19 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_ALL:
 			o->kernel = o->jit = true;
 			break;
-		case CMD_FOLD_OPT_ADDRS:
+		case OPT_ADDRS:
 			o->addrs = true;
 			break;
-		case CMD_FOLD_OPT_SRCLINE:
+		case OPT_SRCLINE:
 			o->srcline = true;
 			break;
-		case CMD_FOLD_OPT_EVENT:
+		case OPT_EVENT:
 			o->event = optarg;
 			break;
 		case OPT_ALL_EVENTS:
 			o->all_events = true;
 			break;
-		case CMD_FOLD_OPT_WEIGHT:
+		case OPT_WEIGHT:
 			if (strcmp(optarg, "period") == 0)
 				o->period = true;
 			else if (strcmp(optarg, "samples") == 0)
@@ -263,22 +274,22 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 					    "--weight '%s': samples or period",
 					    optarg);
 			break;
-		case CMD_FOLD_OPT_COMM:
+		case OPT_COMM:
 			o->comm_re = optarg;
 			break;
-		case CMD_FOLD_OPT_PID_FILTER:
+		case OPT_PID_FILTER:
 			parse_pids(ctx, o, optarg);
 			break;
-		case CMD_FOLD_OPT_DSO:
+		case OPT_DSO:
 			o->dso_re = optarg;
 			break;
-		case CMD_FOLD_OPT_SYMBOL:
+		case OPT_SYMBOL:
 			o->sym_re = optarg;
 			break;
-		case CMD_FOLD_OPT_TIME:
+		case OPT_TIME:
 			parse_time_range(ctx, o, optarg);
 			break;
-		case CMD_FOLD_OPT_MAX_STACK: {
+		case OPT_MAX_STACK: {
 			char *end;
 			unsigned long v;
 
@@ -292,31 +303,15 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
-		case CMD_FOLD_OPT_SYMFS:
-			o->symfs = optarg;
-			break;
-		case CMD_FOLD_OPT_BUILDID_DIR:
-			o->buildid_dir = optarg;
-			break;
-		case CMD_FOLD_OPT_KALLSYMS:
-			o->kallsyms = optarg;
-			break;
-		case CMD_FOLD_OPT_VMLINUX:
-			o->vmlinux = optarg;
-			break;
-		case CMD_FOLD_OPT_JIT_DIR:
-			o->jit_dir = optarg;
-			break;
-		case CMD_FOLD_OPT_NO_DEMANGLE:
-			o->no_demangle = true;
-			break;
-		case CMD_FOLD_OPT_NO_INLINE:
+		case OPT_NO_INLINE:
 			o->inline_frames = false;
 			break;
-		case CMD_FOLD_OPT_INLINE:
+		case OPT_INLINE:
 			o->inline_frames = true;
 			break;
 		default:
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
 			break;
 		}
 	}
@@ -327,8 +322,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		usage_error(ctx, "--jit, --all and --all-events go with "
 				 "--from-script");
 	if (o->from_script &&
-	    (o->srcline || o->max_stack || o->symfs || o->buildid_dir ||
-	     o->kallsyms || o->vmlinux || o->jit_dir || o->no_demangle ||
+	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
@@ -388,58 +382,6 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* ---- progress (a terminal only) ------------------------------------ */
-
-struct progress {
-	bool on;
-	struct timespec start, last;
-	bool shown;
-};
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void progress_init(struct progress *p)
-{
-	p->on = isatty(STDERR_FILENO);
-	p->shown = false;
-	clock_gettime(CLOCK_MONOTONIC, &p->start);
-	p->last = p->start;
-}
-
-/* Called every few thousand records: a line after a second of work,
- * redrawn four times a second. */
-static void progress_show(struct pd_ctx *ctx, struct progress *p, uint64_t done,
-			  uint64_t total, uint64_t samples)
-{
-	struct timespec now;
-
-	if (!p->on)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25)
-		return;
-	p->last = now;
-	p->shown = true;
-	if (total)
-		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
-			ctx->cmd, pct(done, total), samples);
-	else
-		fprintf(stderr,
-			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
-			ctx->cmd, done >> 20, samples);
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r\033[K");
-}
-
 /* ---- perf script text ---------------------------------------------- */
 
 static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
@@ -452,7 +394,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
-	struct progress prog;
+	struct cmd_progress prog;
 	FILE *in = stdin, *out;
 	static char buf[1 << 16];
 	uint64_t done = 0;
@@ -477,13 +419,13 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			    strerror(errno));
 	}
 	out = open_output(ctx, o);
-	progress_init(&prog);
+	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
 		done += n;
-		progress_show(ctx, &prog, done, 0,
+		cmd_progress_show(ctx, &prog, done, 0,
 			      pda_script_stats(ps)->nr_samples);
 	}
 	if (ferror(in))
@@ -491,7 +433,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pda_script_finish(ps);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_strerror(rc));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (in != stdin)
 		fclose(in);
 	write_output(ctx, o, out, fd);
@@ -527,28 +469,6 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 /* ---- a capture ----------------------------------------------------- */
 
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
-}
-
-/* --event NAME names an event as perf prints it, with or without its
- * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
-static bool event_matches(const char *want, const char *name)
-{
-	const size_t n = strlen(want);
-
-	if (strcmp(want, name) == 0)
-		return true;
-	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
-	       (name[n] == ':' || name[n] == '/');
-}
-
 struct events {
 	const struct pd_evsel *last; /* the last sample's event */
 	bool last_ok;
@@ -572,7 +492,7 @@ static bool sample_event_ok(struct events *ev, const char *want,
 		return ev->last_ok;
 	ev->last = e;
 	if (want)
-		ev->last_ok = e && event_matches(want, e->name);
+		ev->last_ok = e && cmd_event_matches(want, e->name);
 	else
 		ev->last_ok = !e || e->attr.type != PERF_TYPE_TRACEPOINT;
 	if (ev->last_ok)
@@ -688,11 +608,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct pd_file *f = ctx_open(ctx, o->path);
 	struct pda_fold *fd = new_fold(ctx, o);
 	char err[512] = "";
-	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
-		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
-		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
-		 .no_inline = !o->inline_frames, .srcline = o->srcline,
-		 .use_host_kallsyms = true, .log = log_lib, .log_arg = ctx,
+	PDA_OPTS(po, .no_inline = !o->inline_frames, .srcline = o->srcline,
 		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
@@ -701,16 +617,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct pd_reader *r;
 	struct counts c = {0};
 	struct events ev = {0};
-	struct progress prog;
+	struct cmd_progress prog;
 	struct pd_sample sample;
 	struct pd_rec rec;
 	uint64_t total = pd_file_header(f)->data_size;
 	FILE *out;
 	int rc;
 
-	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
-		       : ctx->verbose == 1 ? PD_LOG_INFO
-					   : PD_LOG_WARN;
+	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
@@ -718,7 +632,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
 	out = open_output(ctx, o);
-	progress_init(&prog);
+	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
 
@@ -733,7 +647,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
 		if ((++c.nr_samples & 4095) == 0)
-			progress_show(ctx, &prog, rec.offset, total,
+			cmd_progress_show(ctx, &prog, rec.offset, total,
 				      c.nr_samples);
 		if (pd_sample_decode(f, &rec, &sample) < 0) {
 			if (c.bad++ == 0)
@@ -776,7 +690,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (o->event && !ev.any_matched) {
 		fprintf(stderr,
 			"pdtool %s: no samples of event '%s'; the "

@@ -40,6 +40,7 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 	p->argv = argv;
 	p->input = NULL;
 	p->opt = NULL;
+	p->in_more = false;
 	p->nr_longopts = 0;
 	/* ':' first: a missing value is ':', not a message from getopt */
 	n = snprintf(p->shortopts, sizeof(p->shortopts), ":%s%s%s",
@@ -55,6 +56,7 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 	if (p->flags & CMD_OPT_VERBOSE)
 		add_option(p, &verbose);
 	add_table(p, p->own_longopts);
+	p->first_more = p->nr_longopts;
 	add_table(p, p->more_longopts);
 	memset(&p->longopts[p->nr_longopts], 0, sizeof(p->longopts[0]));
 	opterr = 0;
@@ -102,6 +104,7 @@ int cmd_getopt(struct cmd_opts *p)
 		c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts,
 				&index);
 		p->opt = index >= 0 ? &p->longopts[index] : NULL;
+		p->in_more = index >= 0 && (size_t)index >= p->first_more;
 		if (p->opt && c != '?') {
 			const char *token = opt_token(p, p->opt);
 

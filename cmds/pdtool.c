@@ -19,6 +19,8 @@ static const char help_options[] = "";
 
 /* C1: sorted by name */
 static const struct cmd_entry cmds[] = {
+	{ "annotate", cmd_annotate, CMD_NEEDS_INPUT, cmd_annotate_usage,
+	  cmd_annotate_summary, cmd_annotate_options },
 	{ "dump", cmd_dump, CMD_NEEDS_INPUT, cmd_dump_usage, cmd_dump_summary,
 	  cmd_dump_options },
 	{ "flame", cmd_flame, CMD_NEEDS_INPUT, cmd_flame_usage,

@@ -110,6 +110,7 @@ struct cmd_opts {
 	const struct option *opt; /* the long option just returned (a copy
 				   * of the table's entry), NULL after a
 				   * short one */
+	bool in_more;		  /* opt came from more_longopts */
 
 	/* private */
 	struct pd_ctx *ctx;
@@ -118,6 +119,7 @@ struct cmd_opts {
 	char shortopts[32];
 	struct option longopts[CMD_OPTS_MAX + 1];
 	size_t nr_longopts;
+	size_t first_more; /* longopts[first_more..] are more_longopts' */
 };
 
 /* Start parsing argv (argv[0] is the command's name). */
@@ -135,7 +137,63 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
+/* ---- what the commands that resolve symbols share (cmd_session.c) -- */
+
+struct pda_opts;
+
+/* getopt_long values of the options that find binaries */
+enum {
+	CMD_OPT_SYMFS = 0x1000,
+	CMD_OPT_BUILDID_DIR,
+	CMD_OPT_KALLSYMS,
+	CMD_OPT_VMLINUX,
+	CMD_OPT_JIT_DIR,
+	CMD_OPT_NO_DEMANGLE,
+};
+
+#define CMD_SYMBOL_LONGOPTS                                                 \
+	{"symfs", required_argument, NULL, CMD_OPT_SYMFS},                  \
+	{"buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR},      \
+	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
+	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
+	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
+	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+
+struct cmd_symopts {
+	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
+	bool no_demangle;
+};
+
+/* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so. */
+bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg);
+/* Whether any of them was given. */
+bool cmd_symopts_given(const struct cmd_symopts *o);
+/* Fill po's symbol fields, logger and log level from o and ctx. */
+void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
+		  struct pda_opts *po);
+
+/* --event NAME names an event as perf prints it, with or without its
+ * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
+bool cmd_event_matches(const char *want, const char *name);
+
+/* A progress line on a terminal (stderr) for long reads. */
+struct cmd_progress {
+	bool on;
+	double start, last; /* seconds, CLOCK_MONOTONIC */
+	bool shown;
+};
+
+void cmd_progress_init(struct cmd_progress *p);
+/* Called every few thousand records: a line after a second of work,
+ * redrawn four times a second; done of total bytes (total 0: unknown). */
+void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
+		       uint64_t done, uint64_t total, uint64_t samples);
+void cmd_progress_end(struct cmd_progress *p);
+
 /* The commands, one file each. */
+int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_annotate_usage[], cmd_annotate_summary[],
+	cmd_annotate_options[];
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_flame_usage[], cmd_flame_summary[],
@@ -145,35 +203,10 @@ extern const char cmd_fold_usage[], cmd_fold_summary[], cmd_fold_options[];
 
 /*
  * pdtool fold's options that choose and name a capture's samples
- * (cmd_fold.c, {NULL}-terminated): pdtool flame takes them as well and
- * passes them on to the fold it runs on a capture.  Their vals are
- * CMD_FOLD_OPT_FIRST and up, apart from any command's own.
+ * (cmd_fold.c, {NULL}-terminated, CMD_SYMBOL_LONGOPTS among them): pdtool
+ * flame takes them as well, as its more_longopts, and passes them on to
+ * the fold it runs on a capture.
  */
-enum cmd_fold_opt {
-	CMD_FOLD_OPT_FIRST = 0x1000,
-	CMD_FOLD_OPT_PID = CMD_FOLD_OPT_FIRST,
-	CMD_FOLD_OPT_TID,
-	CMD_FOLD_OPT_NO_COMM,
-	CMD_FOLD_OPT_ADDRS,
-	CMD_FOLD_OPT_SRCLINE,
-	CMD_FOLD_OPT_EVENT,
-	CMD_FOLD_OPT_WEIGHT,
-	CMD_FOLD_OPT_COMM,
-	CMD_FOLD_OPT_PID_FILTER,
-	CMD_FOLD_OPT_DSO,
-	CMD_FOLD_OPT_SYMBOL,
-	CMD_FOLD_OPT_TIME,
-	CMD_FOLD_OPT_MAX_STACK,
-	CMD_FOLD_OPT_SYMFS,
-	CMD_FOLD_OPT_BUILDID_DIR,
-	CMD_FOLD_OPT_KALLSYMS,
-	CMD_FOLD_OPT_VMLINUX,
-	CMD_FOLD_OPT_JIT_DIR,
-	CMD_FOLD_OPT_NO_DEMANGLE,
-	CMD_FOLD_OPT_INLINE,
-	CMD_FOLD_OPT_NO_INLINE,
-	CMD_FOLD_OPT_LAST = CMD_FOLD_OPT_NO_INLINE,
-};
 extern const struct option cmd_fold_sample_options[];
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 

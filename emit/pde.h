@@ -240,6 +240,48 @@ struct pda_fold; /* pda.h: a finished aggregator */
  */
 int pde_folded_write(FILE *out, const struct pda_fold *fd);
 
+/* ---- annotation (pde_annotate*.c; `pdtool annotate`) --------------- */
+
+struct pda_annot;	/* pda.h: finished, with its functions */
+struct pda_annot_func;
+
+enum pde_annot_format {
+	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
+	PDE_ANNOT_MD,		/* Markdown: tables and a code block */
+	PDE_ANNOT_HTML,		/* one standalone page */
+	PDE_ANNOT_JSON,		/* one JSON object */
+};
+
+struct pde_annot_opts {
+	enum pde_annot_format format;
+	bool color;		/* text: ANSI colours on hot lines */
+	bool hits;		/* percentages of samples, not of periods */
+	const char *const *events; /* event names, [nr_events] */
+	size_t nr_events;
+	const char *input;	/* the capture, for titles */
+	size_t nr_hot_lines;	/* hottest source lines listed; 0: 10 */
+};
+
+/*
+ * A writer of annotated functions: begin, one call per function (in the
+ * order given), end.  Percentages: an instruction's (or line's) samples
+ * over its function's ("func", perf's local) and over the event's
+ * ("total", perf's global), of periods or, with hits, of samples.  Not
+ * thread-safe; one per FILE.
+ */
+struct pde_annot {
+	FILE *out;
+	struct pde_annot_opts o;
+	struct pda_annot *a;
+	struct pde_json j;
+	size_t nr_funcs;
+};
+
+void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
+		     const struct pde_annot_opts *opts);
+void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
+void pde_annot_end(struct pde_annot *w);
+
 #ifdef __cplusplus
 }
 #endif

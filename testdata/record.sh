@@ -201,4 +201,18 @@ every process that was running." \
 	"$R -a -e cpu-clock -F 99 -g -o sysw.perf.data -- sleep 0.2"
 fi
 
+# A capture of another architecture: this x86_64 VM cannot record one, so
+# tests/gen/pd_arch_synth.py writes the samples of an aarch64 build of
+# src/loop.c as perf record would have written them there (see
+# loop-aarch64.md).  Needs aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu).
+name_wanted=loop-aarch64; if want "$@"; then
+	# the build directory recorded in DWARF is /pdtool/testdata, wherever
+	# this runs: tests map it back with --prefix-map
+	aarch64-linux-gnu-gcc $CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/loop-aarch64 src/loop.c
+	python3 ../tests/gen/pd_arch_synth.py bin/loop-aarch64 \
+		/opt/pdtool/loop-aarch64 aarch64 loop-aarch64.perf.data \
+		$(cat loop-aarch64.samples)
+fi
+
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2
