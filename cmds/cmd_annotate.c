@@ -391,18 +391,6 @@ static struct pda_annot *read_samples(struct pd_ctx *ctx,
 	return a ? a : new_annot(ctx, o, f, s, c);
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct annotate_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct annotate_opts o;
@@ -444,7 +432,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		events[ev] = ev < pd_file_nr_evsels(f)
 				     ? pd_file_evsel(f, ev)->name
 				     : "?";
-	out = open_output(ctx, &o);
+	out = ctx_open_output(ctx, o.output);
 	{
 		struct pde_annot_opts wo = {
 			.format = o.format,
@@ -483,8 +471,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		nr_shown++;
 	}
 	pde_annot_end(&w);
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o.output, strerror(errno));
+	ctx_close_output(ctx, out, o.output);
 
 	fprintf(stderr,
 		"pdtool %s: %" PRIu64 " samples, %zu functions with samples, "

@@ -511,16 +511,10 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 			 const struct pda_flame *fl)
 {
 	const struct pda_flame_node *nodes;
-	FILE *out = ctx->out;
+	FILE *out = ctx_open_output(ctx, o->output);
 	size_t nr;
 	char exporter[64];
 
-	if (o->output) {
-		out = fopen(o->output, "w");
-		if (!out)
-			die(ctx, "cannot open '%s': %s", o->output,
-			    strerror(errno));
-	}
 	nodes = pda_flame_nodes(fl, &nr);
 	if (o->speedscope) {
 		const char *base = strrchr(o->path, '/');
@@ -537,11 +531,7 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 	} else {
 		pde_flame_svg(out, nodes, nr, &o->svg);
 	}
-	if (o->output) {
-		if (ferror(out) | fclose(out))
-			die(ctx, "cannot write '%s': %s", o->output,
-			    strerror(errno));
-	}
+	ctx_close_output(ctx, out, o->output);
 }
 
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)

@@ -351,18 +351,6 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 	return fd;
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 			 FILE *out, struct pda_fold *fd)
 {
@@ -373,8 +361,7 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
 		die(ctx, "cannot write '%s': %s",
 		    o->output ? o->output : "stdout", strerror(errno));
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	ctx_close_output(ctx, out, o->output);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -418,7 +405,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
@@ -631,7 +618,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;

@@ -131,6 +131,16 @@ int cmd_getopt(struct cmd_opts *p);
 /* After cmd_getopt()'s -1: the one input, from -i or the operand. */
 const char *cmd_opts_input(struct cmd_opts *p);
 
+/* The stderr logger for the libraries (arg: the pd_ctx): warnings go
+ * through warning(), the rest as "pdtool CMD: msg". */
+void ctx_log(void *arg, enum pd_log_level level, const char *msg);
+
+/* -o PATH: the file, created (dies when it cannot be), or ctx->out for
+ * NULL or "-"; ctx_close_output() closes it, dying on a write error, and
+ * leaves ctx->out to main (E10). */
+FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path);
+void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path);
+
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 
