@@ -302,6 +302,65 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
 		e->debug = debug;
 }
 
+const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
+{
+	const char *p = elf_rawfile(e->elf, size);
+
+	if (!p)
+		*size = 0;
+	return (const unsigned char *)p;
+}
+
+int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
+{
+	size_t nr_phdrs;
+	bool first = true;
+
+	if (e->type == ET_REL || elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+		return PD_ERR_NOTFOUND;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			/* libdwfl's main.vaddr: p_vaddr & -p_align */
+			*lo = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align
+					     : ph.p_vaddr;
+			*hi = ph.p_vaddr + ph.p_memsz;
+			first = false;
+		} else if (ph.p_vaddr + ph.p_memsz > *hi) {
+			*hi = ph.p_vaddr + ph.p_memsz;
+		}
+	}
+	return first ? PD_ERR_NOTFOUND : 0;
+}
+
+int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
+		     uint64_t *bias)
+{
+	uint64_t vaddr;
+
+	if (e->type == ET_EXEC) {
+		*bias = 0;
+		return 0;
+	}
+	/* offset_to_vaddr would place pgoff in the segment before, whose
+	 * last page the map's first page may share (lld's layouts) */
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+
+		if (g->offset >= pgoff && g->offset - pgoff < 0x10000) {
+			*bias = start + (g->offset - pgoff) - g->vaddr;
+			return 0;
+		}
+	}
+	if (pda_elf_offset_to_vaddr(e, pgoff, &vaddr) < 0)
+		return PD_ERR_NOTFOUND;
+	*bias = start - vaddr;
+	return 0;
+}
+
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size)
 {

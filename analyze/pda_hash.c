@@ -7,6 +7,7 @@
  */
 #include "pda_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*

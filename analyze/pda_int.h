@@ -296,6 +296,28 @@ void pda_elf_close(struct pda_session *s, struct pda_elf *e);
  */
 void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug);
 
+/* The file's bytes as mapped: valid while e is open.  NULL if libelf
+ * holds none (then *size = 0). */
+const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size);
+
+/*
+ * The span of the file's loaded segments as libdwfl reckons a module:
+ * from the first PT_LOAD's p_vaddr rounded down to its p_align, to the
+ * highest p_vaddr + p_memsz.  @return 0, or PD_ERR_NOTFOUND (no PT_LOAD,
+ * or a relocatable object).
+ */
+int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi);
+
+/*
+ * The load bias (address - ELF vaddr) of a map of e at start with file
+ * offset pgoff: 0 for an executable; else that of the PT_LOAD segment the
+ * map begins (the loader maps a segment from its offset rounded down to a
+ * page, so pgoff is at most 64 KiB below the segment's offset).  @return 0
+ * or PD_ERR_NOTFOUND.
+ */
+int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
+		     uint64_t *bias);
+
 /* The file's GNU build-id, or size 0. */
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size);

@@ -73,6 +73,13 @@ const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr)
 	return &m->v[i];
 }
 
+const struct pda_map *pda_maps_lookup(const struct pda_maps *m, uint64_t addr)
+{
+	size_t i = first_above(m, addr);
+
+	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
+}
+
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		    const struct pda_map *map)
 {

@@ -20,17 +20,19 @@
 # report is also written to bench/data/results.md.
 #
 # Environment: BENCH_MIN_MB (size of big.perf.data, default 300),
-# BENCH_ONLY (reader, fold or annotate) runs one benchmark; BENCH_DATA,
-# BENCH_THREADS, BENCH_PERIOD and BENCH_RUNS as bench/lib.sh says;
-# BENCH_SKIP_PERF=1 times pdtool and cat only.  A trial run on small
+# BENCH_ONLY (reader, fold, annotate or diff) runs one benchmark;
+# BENCH_DATA, BENCH_THREADS, BENCH_PERIOD and BENCH_RUNS as bench/lib.sh
+# says; BENCH_SKIP_PERF=1 times pdtool and cat only.  A trial run on small
 # captures, kept apart from the real ones:
 #
 #   BENCH_DATA=/tmp/bench BENCH_MIN_MB=3 BENCH_FOLD_MIN_MB=2 \
-#   BENCH_FOLD_MIN_SAMPLES=1000 BENCH_RUNS=1 make bench
+#   BENCH_FOLD_MIN_SAMPLES=1000 BENCH_ANNOTATE_MIN_MB=2 \
+#   BENCH_DIFF_MIN_MB=2 BENCH_RUNS=1 make bench
 #
-# The fold benchmark, bench/fold.sh, and the annotate benchmark,
-# bench/annotate.sh, run after this one (see there); BENCH_ONLY=fold or
-# annotate runs one of them alone.
+# The fold benchmark, bench/fold.sh, the annotate benchmark,
+# bench/annotate.sh, and the diff benchmark, bench/diff.sh, run after this
+# one (see there); BENCH_ONLY=fold, annotate or diff runs one of them
+# alone.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -39,6 +41,9 @@ if [ "${BENCH_ONLY:-}" = fold ]; then
 fi
 if [ "${BENCH_ONLY:-}" = annotate ]; then
 	exec sh bench/annotate.sh
+fi
+if [ "${BENCH_ONLY:-}" = diff ]; then
+	exec sh bench/diff.sh
 fi
 . bench/lib.sh
 min_mb=${BENCH_MIN_MB:-300}
@@ -121,3 +126,4 @@ cat "$data/results.md"
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/fold.sh
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/annotate.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/diff.sh

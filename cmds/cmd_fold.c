@@ -59,12 +59,16 @@ const char cmd_fold_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
-	"      --inline          inlined functions as frames of their own\n"
-	"                        (perf 6.1 shows none in frame-pointer\n"
-	"                        callchains, so the default is --no-inline)\n"
-	"      --no-inline       no inlined frames (the default)\n"
+	"      --inline          inlined functions as frames of their own on\n"
+	"                        every stack (by default only DWARF-unwound\n"
+	"                        user stacks get them, as perf 6.1 shows\n"
+	"                        them)\n"
+	"      --no-inline       no inlined frames on any stack\n"
+	"      --stats           after the coverage line, how the DWARF\n"
+	"                        unwinding of user stacks ended, by reason\n"
+	"                        and by binary\n"
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
+	"                        skipped, or a DWARF unwind stopped early\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
@@ -77,6 +81,7 @@ enum {
 	OPT_JIT,
 	OPT_ALL,
 	OPT_ALL_EVENTS,
+	OPT_STATS,
 	OPT_PID,
 	OPT_TID,
 	OPT_NO_COMM,
@@ -130,7 +135,8 @@ struct fold_opts {
 	uint64_t start, end;
 	unsigned max_stack;
 	struct cmd_symopts sym;
-	bool inline_frames;
+	bool inline_frames, no_inline;
+	bool stats;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -217,6 +223,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
+		{"stats", no_argument, NULL, OPT_STATS},
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
@@ -305,9 +312,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		}
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
+			o->no_inline = true;
 			break;
 		case OPT_INLINE:
 			o->inline_frames = true;
+			o->no_inline = false;
+			break;
+		case OPT_STATS:
+			o->stats = true;
 			break;
 		default:
 			/* the only vals left are the symbol options' */
@@ -323,7 +335,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames))
+	     o->inline_frames || o->no_inline || o->stats))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -518,13 +530,22 @@ struct counts {
 	uint64_t stack_errors;
 };
 
+/* The share of DWARF unwinds that stopped early: of samples, or of
+ * their periods with --weight period. */
+static double stopped_share(const struct pda_unwind_stats *u, bool period)
+{
+	return period ? pct(u->period_stopped, u->period)
+		      : pct(u->nr_stopped, u->nr_samples);
+}
+
 static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		     const struct events *ev, bool mixed,
 		     const struct pda_fold_totals *t,
-		     const struct pda_stats *ps)
+		     const struct pda_stats *ps, bool period)
 {
 	const uint64_t filtered = c->other_events + c->out_of_time +
 				  c->other_pids + t->nr_filtered;
+	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
 	if (ctx->verbose) {
 		fprintf(stderr,
@@ -542,6 +563,13 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 			t->weight_unresolved, t->weight);
 		fprintf(stderr, "pdtool %s: lost samples: %" PRIu64 "\n",
 			ctx->cmd, c->lost);
+		if (u && u->nr_samples)
+			fprintf(stderr,
+				"pdtool %s: DWARF unwinds stopped early: "
+				"%.1f%% (%" PRIu64 " of %" PRIu64
+				" samples; --stats says why)\n",
+				ctx->cmd, stopped_share(u, period),
+				u->nr_stopped, u->nr_samples);
 		if (t->nr_truncated)
 			fprintf(stderr,
 				"pdtool %s: stacks cut at --max-stack: "
@@ -572,6 +600,9 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		pct(t->weight_unresolved, t->weight), c->lost);
 	if (filtered)
 		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
+	if (u && u->nr_samples)
+		fprintf(stderr, "; %.1f%% of DWARF unwinds stopped early",
+			stopped_share(u, period));
 	if (mixed)
 		fprintf(stderr,
 			"; %zu events folded together (--event picks "
@@ -590,12 +621,55 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 	fputc('\n', stderr);
 }
 
+/* --stats: how the DWARF unwinds ended, by reason, then the early stops
+ * by binary. */
+static void unwind_stats(struct pd_ctx *ctx, const struct pda_unwind_stats *u)
+{
+	if (!u->nr_samples) {
+		fprintf(stderr, "pdtool %s: no DWARF unwinding: no sample "
+				"carries user registers and stack\n",
+			ctx->cmd);
+		return;
+	}
+	fprintf(stderr,
+		"pdtool %s: DWARF unwinding (%s, %s): %" PRIu64
+		" samples, %" PRIu64 " user frames, %" PRIu64
+		" stopped early (%.1f%%; %.1f%% of period)\n",
+		ctx->cmd, u->unwinder, u->arch ? u->arch : "unknown arch",
+		u->nr_samples, u->nr_frames, u->nr_stopped,
+		stopped_share(u, false), stopped_share(u, true));
+	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
+		"period", "ended by");
+	for (unsigned i = 0; i < PDA_UNWIND_NR_STOPS; i++)
+		if (u->by_stop[i])
+			fprintf(stderr,
+				"pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s%s\n",
+				ctx->cmd, u->by_stop[i], u->period_by_stop[i],
+				pda_unwind_stop_name(i),
+				i == PDA_UNWIND_END || i == PDA_UNWIND_MAX_FRAMES
+					? ""
+					: " (early)");
+	if (!u->nr_stopped_dsos)
+		return;
+	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
+		"period", "stopped early in");
+	for (size_t i = 0; i < u->nr_stopped_dsos; i++) {
+		const struct pda_unwind_stopped *d = &u->stopped_dsos[i];
+
+		fprintf(stderr, "pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s: %s\n",
+			ctx->cmd, d->nr_samples, d->period,
+			d->dso ? d->dso : "(no map)",
+			pda_unwind_stop_name(d->why));
+	}
+}
+
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open(ctx, o->path);
 	struct pda_fold *fd = new_fold(ctx, o);
 	char err[512] = "";
-	PDA_OPTS(po, .no_inline = !o->inline_frames, .srcline = o->srcline,
+	PDA_OPTS(po, .no_inline = o->no_inline,
+		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
 		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
@@ -692,11 +766,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rs = pd_reader_stats(r);
 	ps = pda_session_stats(s);
 	coverage(ctx, &c, &ev, !o->event && ev.nr_seen > 1, pda_fold_totals(fd),
-		 ps);
+		 ps, o->period);
+	if (o->stats)
+		unwind_stats(ctx, &ps->unwind);
 	rc = 0;
 	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
 			    c.bad || c.stack_errors || rs->damaged ||
-			    (ps && ps->nr_missing) || ctx->nr_warnings))
+			    (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
+			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_stack_release(s, &st);
 	pda_fold_free(fd);
