@@ -110,7 +110,6 @@ struct pda_ksyms;
 struct pda_jitmap;
 
 struct pda_dso_ent {
-	struct pda_hash_node node;
 	struct pda_dso d;
 	enum pda_dso_kind kind;
 	uint32_t pid;		 /* JIT: the process */

@@ -287,7 +287,6 @@ static const struct pda_unwind_backend *const backends[] = {
 };
 
 struct uproc {
-	struct pda_hash_node node;
 	const struct pda_maps *maps; /* the key: the process's maps */
 	uint64_t gen;		     /* maps->gen at the last unwind */
 	const struct pda_unwind_arch *arch;
@@ -297,8 +296,7 @@ struct uproc {
 };
 
 struct stopped_ent {
-	struct pda_hash_node node;
-	struct pda_unwind_stopped st;
+	struct pda_unwind_stopped st; /* (dso, why): the key */
 };
 
 struct pda_unwinder {
@@ -357,19 +355,16 @@ int pda_unwinder_new(struct pda_session *s, const char *name,
 
 void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 {
-	struct pda_hash_node *n = NULL;
+	struct uproc *p;
 	size_t pos = 0;
 
 	if (!u)
 		return;
-	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct uproc *p = (struct uproc *)n;
-
+	while ((p = pda_hash_next(&u->procs, &pos)))
 		if (p->bp)
 			u->be->proc_free(s, p->bp);
-	}
-	pda_hash_release(s, &u->procs);
-	pda_hash_release(s, &u->stopped);
+	pda_hash_release(pda_session_alloc(s), &u->procs);
+	pda_hash_release(pda_session_alloc(s), &u->stopped);
 	pda_free(s, u->ips);
 	pda_free(s, u->stopped_v);
 	pda_free(s, u);
@@ -382,9 +377,9 @@ bool pda_unwind_wanted(const struct pd_sample *sample)
 	return (sample->mask & need) == need && sample->regs_user.abi;
 }
 
-static bool proc_eq(const struct pda_hash_node *n, const void *key)
+static bool proc_eq(const void *item, const void *key)
 {
-	return ((const struct uproc *)n)->maps == key;
+	return ((const struct uproc *)item)->maps == key;
 }
 
 /* The e_machine of a binary the process maps, or 0. */
@@ -465,16 +460,12 @@ static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
 /* Release the least recently used backend state past PROCS_LIVE_MAX. */
 static void evict(struct pda_session *s, struct pda_unwinder *u)
 {
-	struct pda_hash_node *n = NULL;
-	struct uproc *old = NULL;
+	struct uproc *old = NULL, *p;
 	size_t pos = 0;
 
-	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct uproc *p = (struct uproc *)n;
-
+	while ((p = pda_hash_next(&u->procs, &pos)))
 		if (p->bp && (!old || p->last_use < old->last_use))
 			old = p;
-	}
 	if (!old)
 		return;
 	u->be->proc_free(s, old->bp);
@@ -490,17 +481,16 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 	struct uproc *p;
 	int rc;
 
-	p = (struct uproc *)pda_hash_find(&u->procs, hash, proc_eq, maps);
+	p = pda_hash_find(&u->procs, hash, proc_eq, maps);
 	if (!p) {
 		/* as long as the session: there are few */
 		p = pda_arena_alloc(s, sizeof(*p));
 		if (!p)
 			return PD_ERR_NOMEM;
 		memset(p, 0, sizeof(*p));
-		p->node.hash = hash;
 		p->maps = maps;
 		p->gen = maps->gen;
-		if (pda_hash_add(s, &u->procs, &p->node) < 0)
+		if (pda_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
 			return PD_ERR_NOMEM;
 	}
 	if (p->arch != arch) {
@@ -532,9 +522,9 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 	return 0;
 }
 
-static bool stopped_eq(const struct pda_hash_node *n, const void *key)
+static bool stopped_eq(const void *item, const void *key)
 {
-	const struct pda_unwind_stopped *a = &((const struct stopped_ent *)n)->st;
+	const struct pda_unwind_stopped *a = &((const struct stopped_ent *)item)->st;
 	const struct pda_unwind_stopped *b = key;
 
 	return a->dso == b->dso && a->why == b->why;
@@ -563,8 +553,7 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 	key.dso = map ? map->name : NULL;
 	key.why = stop;
 	hash = pda_hash_u64((uintptr_t)key.dso ^ pda_hash_u64(stop));
-	e = (struct stopped_ent *)pda_hash_find(&u->stopped, hash, stopped_eq,
-						&key);
+	e = pda_hash_find(&u->stopped, hash, stopped_eq, &key);
 	if (!e) {
 		if (u->stopped.nr >= STOPPED_MAX)
 			return 0; /* counted in by_stop; the table is full */
@@ -573,8 +562,7 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 		memset(e, 0, sizeof(*e));
 		e->st = key;
-		e->node.hash = hash;
-		if (pda_hash_add(s, &u->stopped, &e->node) < 0)
+		if (pda_hash_add(pda_session_alloc(s), &u->stopped, hash, e) < 0)
 			return PD_ERR_NOMEM;
 	}
 	e->st.nr_samples++;
@@ -670,7 +658,7 @@ static int cmp_stopped(const void *a, const void *b)
 void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 		      struct pda_unwind_stats *st)
 {
-	struct pda_hash_node *n = NULL;
+	const struct stopped_ent *e;
 	size_t pos = 0, nr = 0;
 
 	if (!u) {
@@ -678,11 +666,11 @@ void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 		return;
 	}
 	*st = u->st;
-	while ((n = pda_hash_next(&u->stopped, &pos, n))) {
+	while ((e = pda_hash_next(&u->stopped, &pos))) {
 		if (PDA_GROW(s, u->stopped_v, u->stopped_alloc, nr + 1,
 			     STOPPED_MAX) < 0)
 			break; /* a shorter list beats none */
-		u->stopped_v[nr++] = ((struct stopped_ent *)n)->st;
+		u->stopped_v[nr++] = e->st;
 	}
 	if (nr)
 		qsort(u->stopped_v, nr, sizeof(*u->stopped_v), cmp_stopped);

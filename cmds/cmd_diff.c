@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -83,7 +82,6 @@ enum {
 	OPT_ALPHA,
 	OPT_NO_COMM,
 	OPT_EVENT,
-	OPT_STRICT,
 };
 
 struct diff_opts {
@@ -141,7 +139,8 @@ static void set_scale(const struct pd_ctx *ctx, struct diff_opts *o,
 	}
 }
 
-static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
+static void handle_option(int c, const struct pd_ctx *ctx,
+			  struct diff_opts *o)
 {
 	switch (c) {
 	case OPT_FOLDED:
@@ -197,13 +196,8 @@ static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
 	case OPT_EVENT:
 		o->event = optarg;
 		break;
-	case OPT_STRICT:
-		ctx->strict = true;
-		break;
-	case 'v':
-		ctx->verbose++;
-		break;
 	default:
+		/* the only vals left are the symbol options' */
 		cmd_symopt(&o->sym, c, optarg);
 		break;
 	}
@@ -234,10 +228,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
 		CMD_SYMBOL_LONGOPTS,
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
+			     .own_shortopts = "o:",
+			     .own_longopts = longopts};
 	int split = argc, c;
 
 	for (int i = 1; i < argc; i++) {
@@ -248,22 +243,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	}
 	o->svg.min_width = 0.1;
 	o->top = 20;
-	opterr = 0;
-	optind = 1;
-	/* main() answers --help */
-	while ((c = getopt_long(split, argv, ":o:v", longopts, NULL)) != -1) {
-		switch (c) {
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
-		case '?':
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
-		default:
-			handle_option(c, ctx, o);
-			break;
-		}
-	}
+	/* main() answers --help; the operands are argv[optind..split) */
+	cmd_opts_start(&p, ctx, split, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		handle_option(c, ctx, o);
 	o->paths[0] = (const char *const *)(argv + optind);
 	o->nr_paths[0] = (unsigned)(split - optind);
 	if (split < argc) {

@@ -9,7 +9,6 @@
 #include "pda.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,18 +73,21 @@ const char cmd_fold_options[] =
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* getopt_long vals: fold's own options, then its sample options (below
+ * 0x1000, where the symbol options' CMD_OPT_* start) */
 enum {
 	OPT_FROM_SCRIPT = 256,
-	OPT_PID,
-	OPT_TID,
-	OPT_NO_COMM,
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_ALL,
+	OPT_ALL_EVENTS,
+	OPT_STATS,
+	OPT_PID,
+	OPT_TID,
+	OPT_NO_COMM,
 	OPT_ADDRS,
 	OPT_SRCLINE,
 	OPT_EVENT,
-	OPT_ALL_EVENTS,
 	OPT_WEIGHT,
 	OPT_COMM,
 	OPT_PID_FILTER,
@@ -95,8 +97,26 @@ enum {
 	OPT_MAX_STACK,
 	OPT_NO_INLINE,
 	OPT_INLINE,
-	OPT_STRICT,
-	OPT_STATS,
+};
+
+const struct option cmd_fold_sample_options[] = {
+	{"pid", no_argument, NULL, OPT_PID},
+	{"tid", no_argument, NULL, OPT_TID},
+	{"no-comm", no_argument, NULL, OPT_NO_COMM},
+	{"addrs", no_argument, NULL, OPT_ADDRS},
+	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"event", required_argument, NULL, OPT_EVENT},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"symbol", required_argument, NULL, OPT_SYMBOL},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	CMD_SYMBOL_LONGOPTS,
+	{"inline", no_argument, NULL, OPT_INLINE},
+	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+	{NULL, 0, NULL, 0},
 };
 
 #define MAX_PIDS 1024
@@ -197,45 +217,24 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
 		{"from-script", no_argument, NULL, OPT_FROM_SCRIPT},
-		{"pid", no_argument, NULL, OPT_PID},
-		{"tid", no_argument, NULL, OPT_TID},
-		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"kernel", no_argument, NULL, OPT_KERNEL},
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
-		{"addrs", no_argument, NULL, OPT_ADDRS},
-		{"srcline", no_argument, NULL, OPT_SRCLINE},
-		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
-		{"weight", required_argument, NULL, OPT_WEIGHT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
-		{"dso", required_argument, NULL, OPT_DSO},
-		{"symbol", required_argument, NULL, OPT_SYMBOL},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
-		CMD_SYMBOL_LONGOPTS,
-		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
-		{"inline", no_argument, NULL, OPT_INLINE},
-		{"strict", no_argument, NULL, OPT_STRICT},
 		{"stats", no_argument, NULL, OPT_STATS},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:",
+			     .own_longopts = longopts,
+			     .more_longopts = cmd_fold_sample_options};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -319,33 +318,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->inline_frames = true;
 			o->no_inline = false;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
 		case OPT_STATS:
 			o->stats = true;
 			break;
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			if (!cmd_symopt(&o->sym, c, optarg))
-				usage_error(ctx, "unknown option '%s'",
-					    argv[optind - 1]);
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
 	if (!o->from_script && (o->jit || o->all_events))
@@ -381,18 +363,6 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 	return fd;
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 			 FILE *out, struct pda_fold *fd)
 {
@@ -403,8 +373,7 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
 		die(ctx, "cannot write '%s': %s",
 		    o->output ? o->output : "stdout", strerror(errno));
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	ctx_close_output(ctx, out, o->output);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -448,7 +417,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
@@ -723,7 +692,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;

@@ -43,16 +43,6 @@ bool cmd_symopts_given(const struct cmd_symopts *o)
 	       o->jit_dir || o->no_demangle;
 }
 
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
-}
-
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po)
 {
@@ -63,7 +53,7 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->jit_dir = o->jit_dir;
 	po->no_demangle = o->no_demangle;
 	po->use_host_kallsyms = true;
-	po->log = log_lib;
+	po->log = ctx_log;
 	po->log_arg = ctx;
 	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
 			: ctx->verbose == 1 ? PD_LOG_INFO
