@@ -65,6 +65,9 @@ const char cmd_fold_options[] =
 	"                        user stacks get them, as perf 6.1 shows\n"
 	"                        them)\n"
 	"      --no-inline       no inlined frames on any stack\n"
+	"      --unwinder NAME   how DWARF user stacks (--call-graph dwarf)\n"
+	"                        are unwound: libdw (the default, any\n"
+	"                        architecture) or libunwind (x86_64 only)\n"
 	"      --stats           after the coverage line, how the DWARF\n"
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
@@ -97,6 +100,7 @@ enum {
 	OPT_INLINE,
 	OPT_STRICT,
 	OPT_STATS,
+	OPT_UNWINDER,
 };
 
 #define MAX_PIDS 1024
@@ -117,6 +121,7 @@ struct fold_opts {
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
 	bool stats;
+	const char *unwinder;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -222,6 +227,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"stats", no_argument, NULL, OPT_STATS},
+		{"unwinder", required_argument, NULL, OPT_UNWINDER},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
@@ -311,6 +317,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
+		case OPT_UNWINDER:
+			if (strcmp(optarg, "libdw") != 0 &&
+			    strcmp(optarg, "libunwind") != 0)
+				usage_error(ctx,
+					    "--unwinder '%s': libdw or libunwind",
+					    optarg);
+			o->unwinder = optarg;
+			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
 			o->no_inline = true;
@@ -353,7 +367,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats))
+	     o->inline_frames || o->no_inline || o->stats || o->unwinder))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -701,7 +715,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
-		 .errbuf = err, .errbuf_size = sizeof(err));
+		 .unwinder = o->unwinder, .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
 	const struct pda_stats *ps;
