@@ -30,9 +30,24 @@
  * .eh_frame lacks a pc that libdw finds in .debug_frame the two backends
  * differ (the unwind stops "no CFI for the pc" here).
  *
- * Frames follow libdw's convention, not perf's libunwind one: a frame's
- * pc is exact when it or the frame below it is a signal frame (perf's
- * libunwind code subtracts 1 from the interrupted frame's).
+ * The policy is libdw's, so that the two backends give the same stacks
+ * and stop for the same reasons; libunwind only runs the CFI:
+ *
+ *   - a frame's pc is exact when it or the frame below it is a signal
+ *     frame, else less 1 (perf's libunwind code subtracts 1 from the
+ *     interrupted frame's too);
+ *   - libunwind's own guesses when the CFI fails (x86_64 unw_step follows
+ *     rbp, or takes [rsp] for the return address when the pc it unwound
+ *     to is not readable) are kept out: find_proc_info answers "stop"
+ *     (UNW_ESTOPUNWIND), not "no info", which is what lets unw_step
+ *     guess;
+ *   - instead, where the CFI cannot unwind a frame (none covers its pc,
+ *     or a read failed), the frame-pointer step elfutils' x86_64 backend
+ *     takes (x86_64_unwind.c) is taken here: the return address at
+ *     [rbp + 8], the caller's rbp at [rbp], its sp rbp + 16, every other
+ *     register unknown; not when rbp is 0 or the sp would not grow.  The
+ *     cursor then starts over from those registers, its pc looked up less
+ *     1 like any caller's.
  */
 #include "pda_unwind.h"
 
@@ -94,6 +109,9 @@ struct pda_unwind_proc {
 	const struct lu_range *last_range; /* the last read's: most repeat */
 	/* the unwind under way */
 	const struct pda_unwind_req *req;
+	bool fp_regs;	  /* access_reg serves fp_{ip,sp,bp}, not req's */
+	uint64_t fp_ip, fp_sp, fp_bp;
+	uint64_t caller_ip; /* look it up less 1 (a frame-pointer step's) */
 	bool faulted; /* a memory read failed in the last step */
 	unsigned fault;
 	int err;      /* NOMEM inside a callback */
@@ -503,15 +521,20 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip,
 	struct lu_dso *d;
 	int rc;
 
+	/* a frame-pointer step's return address, as libunwind's first frame */
+	if (p->caller_ip && ip == p->caller_ip)
+		ip--;
 	rc = dso_at(p, ip, &d);
 	if (rc < 0) {
 		p->err = rc;
 		return -UNW_ENOMEM;
 	}
 	if (!d || !d->has_table)
-		return -UNW_ENOINFO;
-	return UNW_OBJ(dwarf_search_unwind_table)(as, ip, &d->di, pi,
-						  need_unwind_info, arg);
+		return -UNW_ESTOPUNWIND;
+	rc = UNW_OBJ(dwarf_search_unwind_table)(as, ip, &d->di, pi,
+						need_unwind_info, arg);
+	/* not ENOINFO: unw_step would guess (see the top) */
+	return rc == -UNW_ENOINFO ? -UNW_ESTOPUNWIND : rc;
 }
 
 static void put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi,
@@ -591,6 +614,16 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *valp,
 	(void)as;
 	if (write)
 		return -UNW_EREADONLYREG;
+	if (p->fp_regs) {
+		/* after a frame-pointer step: these three, nothing else */
+		if (reg != UNW_REG_IP && reg != UNW_REG_SP &&
+		    reg != UNW_X86_64_RBP)
+			return -UNW_EBADREG;
+		*valp = reg == UNW_REG_IP   ? p->fp_ip
+			: reg == UNW_REG_SP ? p->fp_sp
+					    : p->fp_bp;
+		return 0;
+	}
 	if (reg == UNW_REG_IP) {
 		*valp = p->req->pc;
 		return 0;
@@ -709,10 +742,35 @@ static bool cfi_there(struct pda_unwind_proc *p, uint64_t pc)
 	return find_proc_info(p->as, pc, &pi, 0, p) == 0;
 }
 
+/*
+ * elfutils' x86_64 frame-pointer step from the frame at cursor c: the
+ * caller's registers in p->fp_*.  @return false where libdw's returns
+ * false (rbp unknown or 0, the return address unreadable, sp not grown).
+ */
+static bool fp_step(struct pda_unwind_proc *p, unw_cursor_t *c)
+{
+	unw_word_t bp, sp, prev_bp, ret;
+	unw_addr_space_t as = p->as;
+
+	if (unw_get_reg(c, UNW_X86_64_RBP, &bp) < 0 || bp == 0)
+		return false;
+	if (unw_get_reg(c, UNW_REG_SP, &sp) < 0)
+		sp = 0;
+	if (access_mem(as, bp, &prev_bp, 0, p) < 0)
+		prev_bp = 0;
+	if (bp > UINT64_MAX - 16 || access_mem(as, bp + 8, &ret, 0, p) < 0 ||
+	    sp >= bp + 16)
+		return false;
+	p->fp_ip = ret;
+	p->fp_sp = bp + 16;
+	p->fp_bp = prev_bp;
+	return true;
+}
+
 static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		  const struct pda_unwind_req *req, struct pda_unwind_res *res)
 {
-	unw_cursor_t c;
+	unw_cursor_t c, prev;
 	uint64_t last_pc = req->pc;
 	bool sig;
 	unsigned why;
@@ -728,19 +786,36 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 	p->req = req;
 	p->err = 0;
 	p->faulted = false;
+	p->fp_regs = false;
+	p->caller_ip = 0;
 	ret = unw_init_remote(&c, p->as, p);
 	sig = ret == 0 && unw_is_signal_frame(&c) > 0;
-	while (ret == 0 && res->nr < req->max_frames) {
+	while (ret == 0 && res->nr < req->max_frames && !p->err) {
 		unw_word_t ip;
 		bool next_sig;
 
+		prev = c;
 		p->faulted = false;
 		ret = unw_step(&c);
-		if (ret <= 0 || p->err)
+		if (ret == 0 || p->err)
+			break; /* the end, or out of memory */
+		if (ret < 0) {
+			/* the CFI could not: libdw's frame-pointer step */
+			if (!fp_step(p, &prev))
+				break;
+			p->fp_regs = true;
+			p->caller_ip = p->fp_ip;
+			ret = unw_init_remote(&c, p->as, p);
+			if (ret < 0)
+				break;
+		} else {
+			ret = 0;
+			p->caller_ip = 0;
+		}
+		if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0) {
+			ret = -1;
 			break;
-		ret = 0;
-		if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0)
-			break;
+		}
 		/* libdw's activation: exact when this frame or the one
 		 * below is a signal frame */
 		next_sig = unw_is_signal_frame(&c) > 0;
@@ -769,6 +844,7 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		const unsigned fault = p->fault;
 
 		p->req = req;
+		p->caller_ip = 0;
 		if (!cfi_there(p, last_pc))
 			why = PDA_UNWIND_NO_CFI;
 		else
