@@ -68,7 +68,7 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
-	"--no-inline.\n";
+	"--no-inline, --unwinder.\n";
 
 enum {
 	OPT_FORMAT = 256,
@@ -192,6 +192,7 @@ static const struct option fold_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_FOLD},
 	{"inline", no_argument, NULL, OPT_FOLD},
 	{"no-inline", no_argument, NULL, OPT_FOLD},
+	{"unwinder", required_argument, NULL, OPT_FOLD},
 };
 #define NR_FOLD_OPTIONS (sizeof(fold_options) / sizeof(fold_options[0]))
 

@@ -814,6 +814,15 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		 ps, o->period);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
+	if (ps && ps->unwind.unwinder && ps->unwind.arch &&
+	    !strcmp(ps->unwind.unwinder, "libunwind") &&
+	    ps->unwind.by_stop[PDA_UNWIND_NO_ARCH])
+		warning(ctx,
+			"'%s': libunwind unwinds x86_64 only: %" PRIu64
+			" samples (%s) kept their leaf; --unwinder libdw "
+			"unwinds them",
+			o->path, ps->unwind.by_stop[PDA_UNWIND_NO_ARCH],
+			ps->unwind.arch);
 	rc = 0;
 	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
 			    c.bad || c.stack_errors || rs->damaged ||
