@@ -41,13 +41,16 @@
  *     to is not readable) are kept out: find_proc_info answers "stop"
  *     (UNW_ESTOPUNWIND), not "no info", which is what lets unw_step
  *     guess;
- *   - instead, where the CFI cannot unwind a frame (none covers its pc,
- *     or a read failed), the frame-pointer step elfutils' x86_64 backend
+ *   - instead, where no CFI covers a frame's pc, the frame-pointer step
+ *     elfutils' x86_64 backend
  *     takes (x86_64_unwind.c) is taken here: the return address at
  *     [rbp + 8], the caller's rbp at [rbp], its sp rbp + 16, every other
  *     register unknown; not when rbp is 0 or the sp would not grow.  The
  *     cursor then starts over from those registers, its pc looked up less
- *     1 like any caller's.
+ *     1 like any caller's;
+ *   - a read the CFI needs that fails (a return address past the end of
+ *     the stack dump, mostly) ends the unwind there, as libdw ends it,
+ *     and the stop says why.
  */
 #include "pda_unwind.h"
 
@@ -800,8 +803,10 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		if (ret == 0 || p->err)
 			break; /* the end, or out of memory */
 		if (ret < 0) {
-			/* the CFI could not: libdw's frame-pointer step */
-			if (!fp_step(p, &prev))
+			/* no CFI: libdw's frame-pointer step; a read that
+			 * failed (the return address past the dump): the
+			 * end, as libdw takes an unreadable one */
+			if (p->faulted || !fp_step(p, &prev))
 				break;
 			p->fp_regs = true;
 			p->caller_ip = p->fp_ip;
