@@ -36,6 +36,7 @@ struct bnode {		 /* a node while building */
 	uint32_t nr_children;
 	uint32_t depth;
 	uint64_t total, self;
+	uint64_t other; /* pda_flame_add_pair()'s second count */
 };
 
 struct bname {
@@ -383,23 +384,25 @@ static int set_err(struct pda_flame *fl, int err, const char *msg)
 	return err;
 }
 
-int pda_flame_add(struct pda_flame *fl, const char *const *frames,
-		  const size_t *lens, size_t nr_frames, uint64_t count)
+int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
+		       const size_t *lens, size_t nr_frames, uint64_t count,
+		       uint64_t other)
 {
 	uint32_t cur = 0, name;
 	int rc;
 
 	if (fl->finished || fl->broken)
 		return set_err(fl, PD_ERR_API, "stack added after finish");
-	if (count == 0)
+	if (count == 0 && other == 0)
 		return 0;
-	if (fl->nodes[0].total > UINT64_MAX - count)
+	if (fl->nodes[0].total > UINT64_MAX - count ||
+	    fl->nodes[0].other > UINT64_MAX - other)
 		return set_err(fl, PD_ERR_FORMAT,
 			       "the total count does not fit in 64 bits");
 	/*
 	 * Find or add every node first, then count: a failure half way
 	 * leaves the counts as they were (O6); a node added with no count
-	 * yet is pruned at finish.
+	 * yet is pruned at finish, and so is one that only other reaches.
 	 */
 	for (size_t i = 0; i < nr_frames; i++) {
 		size_t k = fl->reverse ? nr_frames - 1 - i : i;
@@ -413,11 +416,18 @@ int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 	fl->nodes[cur].self += count;
 	for (;;) {
 		fl->nodes[cur].total += count;
+		fl->nodes[cur].other += other;
 		if (cur == 0)
 			break;
 		cur = fl->nodes[cur].parent;
 	}
 	return 0;
+}
+
+int pda_flame_add(struct pda_flame *fl, const char *const *frames,
+		  const size_t *lens, size_t nr_frames, uint64_t count)
+{
+	return pda_flame_add_pair(fl, frames, lens, nr_frames, count, 0);
 }
 
 /* Space or tab: what separates the count from the stack. */
@@ -596,6 +606,7 @@ int pda_flame_finish(struct pda_flame *fl)
 		o->start = w.start;
 		o->total = n->total;
 		o->self = n->self;
+		o->other = n->other;
 		o->depth = n->depth;
 		o->parent = w.parent;
 		if (n->depth > fl->max_depth)

@@ -6,6 +6,7 @@
  */
 #include "pda_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* splitmix64's finalizer: every input bit reaches every output bit. */
@@ -58,13 +59,14 @@ struct pda_hash_node *pda_hash_find(const struct pda_hash *h, uint64_t hash,
 	return NULL;
 }
 
-static int rehash(struct pda_session *s, struct pda_hash *h, size_t nr_buckets)
+/* Move every node of h into buckets (nr_buckets, zeroed, a power of
+ * two); @return h's old bucket array, for the caller to free. */
+static struct pda_hash_node **relink(struct pda_hash *h,
+				     struct pda_hash_node **buckets,
+				     size_t nr_buckets)
 {
-	struct pda_hash_node **buckets;
+	struct pda_hash_node **old = h->buckets;
 
-	buckets = pda_zalloc(s, nr_buckets * sizeof(*buckets));
-	if (!buckets)
-		return PD_ERR_NOMEM;
 	for (size_t i = 0; i < h->nr_buckets; i++) {
 		struct pda_hash_node *n = h->buckets[i], *next;
 
@@ -76,30 +78,70 @@ static int rehash(struct pda_session *s, struct pda_hash *h, size_t nr_buckets)
 			buckets[b] = n;
 		}
 	}
-	pda_free(s, h->buckets);
 	h->buckets = buckets;
 	h->nr_buckets = nr_buckets;
+	return old;
+}
+
+/* The bucket count h should grow to before adding a node, or 0. */
+static size_t grow_to(const struct pda_hash *h)
+{
+	if (h->nr < h->nr_buckets || h->nr_buckets >= PDA_HASH_MAX_BUCKETS)
+		return 0;
+	return h->nr_buckets ? h->nr_buckets * 2 : 64;
+}
+
+/*
+ * Link node in.  Without a first bucket array there is nowhere to put
+ * it; otherwise a growth that failed before only lengthens the chains.
+ */
+static int link_node(struct pda_hash *h, struct pda_hash_node *node)
+{
+	size_t b;
+
+	if (!h->nr_buckets)
+		return PD_ERR_NOMEM;
+	b = node->hash & (h->nr_buckets - 1);
+	node->next = h->buckets[b];
+	h->buckets[b] = node;
+	h->nr++;
 	return 0;
 }
 
 int pda_hash_add(struct pda_session *s, struct pda_hash *h,
 		 struct pda_hash_node *node)
 {
-	size_t b;
+	const size_t n = grow_to(h);
 
-	if (h->nr >= h->nr_buckets && h->nr_buckets < PDA_HASH_MAX_BUCKETS) {
-		int rc = rehash(s, h, h->nr_buckets ? h->nr_buckets * 2 : 64);
+	if (n) {
+		struct pda_hash_node **b = pda_zalloc(s, n * sizeof(*b));
 
-		/* without a first bucket array there is nowhere to put it */
-		if (rc < 0 && !h->nr_buckets)
-			return rc;
-		/* otherwise a failed growth only lengthens the chains */
+		if (b)
+			pda_free(s, relink(h, b, n));
 	}
-	b = node->hash & (h->nr_buckets - 1);
-	node->next = h->buckets[b];
-	h->buckets[b] = node;
-	h->nr++;
-	return 0;
+	return link_node(h, node);
+}
+
+int pda_hash_add_mem(const struct pd_alloc *a, struct pda_hash *h,
+		     struct pda_hash_node *node)
+{
+	const size_t n = grow_to(h);
+
+	if (n) {
+		struct pda_hash_node **b =
+			a && a->malloc_fn ? a->malloc_fn(a->arg, n * sizeof(*b))
+					  : malloc(n * sizeof(*b));
+
+		if (b) {
+			memset(b, 0, n * sizeof(*b));
+			b = relink(h, b, n);
+			if (b && a && a->free_fn)
+				a->free_fn(a->arg, b);
+			else
+				free(b);
+		}
+	}
+	return link_node(h, node);
 }
 
 void pda_hash_remove(struct pda_hash *h, struct pda_hash_node *node)
@@ -135,6 +177,17 @@ struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
 void pda_hash_release(struct pda_session *s, struct pda_hash *h)
 {
 	pda_free(s, h->buckets);
+	h->buckets = NULL;
+	h->nr_buckets = 0;
+	h->nr = 0;
+}
+
+void pda_hash_release_mem(const struct pd_alloc *a, struct pda_hash *h)
+{
+	if (h->buckets && a && a->free_fn)
+		a->free_fn(a->arg, h->buckets);
+	else
+		free(h->buckets);
 	h->buckets = NULL;
 	h->nr_buckets = 0;
 	h->nr = 0;

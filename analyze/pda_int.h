@@ -47,6 +47,10 @@ const struct pda_opts *pda_session_opts(const struct pda_session *s);
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max);
 
+/* The same without a session: through a's hooks (NULL: libc). */
+int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
+		 size_t *alloc, size_t want, size_t max);
+
 #define PDA_GROW(s, arr, alloc, want, max)                                  \
 	pda_grow((s), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
 
@@ -115,6 +119,10 @@ struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
 				    struct pda_hash_node *node);
 /* Free the buckets (not the nodes); h is then empty and reusable. */
 void pda_hash_release(struct pda_session *s, struct pda_hash *h);
+/* The same without a session: buckets come from a's hooks (NULL: libc). */
+int pda_hash_add_mem(const struct pd_alloc *a, struct pda_hash *h,
+		     struct pda_hash_node *node);
+void pda_hash_release_mem(const struct pd_alloc *a, struct pda_hash *h);
 
 uint64_t pda_hash_bytes(const void *p, size_t len);
 uint64_t pda_hash_u64(uint64_t v);

@@ -79,8 +79,8 @@ void pda_free(struct pda_session *s, void *p)
 		free(p);
 }
 
-int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
-	     size_t want, size_t max)
+int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
+		 size_t *alloc, size_t want, size_t max)
 {
 	size_t cap = *alloc;
 	void *p;
@@ -93,12 +93,19 @@ int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 		cap = 16;
 	while (cap < want)
 		cap = cap > max / 2 ? max : cap * 2;
-	p = pda_realloc(s, *arr, cap * elem);
+	p = a && a->realloc_fn ? a->realloc_fn(a->arg, *arr, cap * elem)
+			       : realloc(*arr, cap * elem);
 	if (!p)
 		return PD_ERR_NOMEM;
 	*arr = p;
 	*alloc = cap;
 	return 0;
+}
+
+int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
+	     size_t want, size_t max)
+{
+	return pda_grow_mem(&s->alloc, arr, elem, alloc, want, max);
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,

@@ -23,11 +23,12 @@
 # BENCH_THREADS (workload threads, default the number of CPUs),
 # BENCH_PERIOD (cpu-clock period in ns, default 20000), BENCH_RUNS
 # (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only, BENCH_ONLY
-# (reader or fold) runs one of the two benchmarks.
+# (reader, fold, annotate or diff) runs one of the benchmarks.
 #
-# The fold benchmark, bench/fold.sh, and the annotate benchmark,
-# bench/annotate.sh, run after this one (see there); BENCH_ONLY=fold or
-# annotate runs one of them alone.
+# The fold benchmark, bench/fold.sh, the annotate benchmark,
+# bench/annotate.sh, and the diff benchmark, bench/diff.sh, run after this
+# one (see there); BENCH_ONLY=fold, annotate or diff runs one of them
+# alone.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -51,6 +52,9 @@ if [ "${BENCH_ONLY:-}" = fold ]; then
 fi
 if [ "${BENCH_ONLY:-}" = annotate ]; then
 	PDTOOL=$PDTOOL exec sh bench/annotate.sh
+fi
+if [ "${BENCH_ONLY:-}" = diff ]; then
+	PDTOOL=$PDTOOL exec sh bench/diff.sh
 fi
 [ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
 command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
@@ -188,3 +192,4 @@ cat "$data/results.md"
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
 PDTOOL=$PDTOOL sh bench/fold.sh
 PDTOOL=$PDTOOL sh bench/annotate.sh
+PDTOOL=$PDTOOL sh bench/diff.sh

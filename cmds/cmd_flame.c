@@ -338,22 +338,6 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 
 /* ---- input --------------------------------------------------------- */
 
-/*
- * A capture rather than text: perf.data's magic in either byte order
- * (format.md §1), version 1's, or a zstd frame (pdtool opens compressed
- * captures).
- */
-static bool is_capture(const unsigned char *p, size_t n)
-{
-	static const unsigned char zstd[4] = {0x28, 0xb5, 0x2f, 0xfd};
-
-	if (n >= 8 &&
-	    (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0 ||
-	     memcmp(p, "PERFFILE", 8) == 0))
-		return true;
-	return n >= 4 && memcmp(p, zstd, 4) == 0;
-}
-
 /* Read once more into in->buf, growing it when it is nearly full. */
 static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line)
 {
@@ -618,7 +602,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	open_input(ctx, o.path, &in);
 	while (in.len < 8 && !in.eof)
 		fill(ctx, &in, 1);
-	if (in.dir || is_capture((const unsigned char *)in.buf, in.len)) {
+	if (in.dir || ctx_is_capture((const unsigned char *)in.buf, in.len)) {
 		fold_rc = fold_capture(ctx, &o, &in, fl, &st);
 	} else {
 		if (o.nr_fold_args)

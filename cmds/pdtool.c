@@ -21,6 +21,8 @@ static const char help_options[] = "";
 static const struct cmd_entry cmds[] = {
 	{ "annotate", cmd_annotate, CMD_NEEDS_INPUT, cmd_annotate_usage,
 	  cmd_annotate_summary, cmd_annotate_options },
+	{ "diff", cmd_diff, CMD_NEEDS_INPUT, cmd_diff_usage, cmd_diff_summary,
+	  cmd_diff_options },
 	{ "dump", cmd_dump, CMD_NEEDS_INPUT, cmd_dump_usage, cmd_dump_summary,
 	  cmd_dump_options },
 	{ "flame", cmd_flame, CMD_NEEDS_INPUT, cmd_flame_usage,
@@ -129,6 +131,18 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
 	}
 	return f;
+}
+
+bool ctx_is_capture(const unsigned char *p, size_t n)
+{
+	static const unsigned char zstd[4] = {0x28, 0xb5, 0x2f, 0xfd};
+
+	/* format.md §1 */
+	if (n >= 8 &&
+	    (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0 ||
+	     memcmp(p, "PERFFILE", 8) == 0))
+		return true;
+	return n >= 4 && memcmp(p, zstd, 4) == 0;
 }
 
 static void print_cmd_help(const struct cmd_entry *c, FILE *out)

@@ -54,6 +54,11 @@ PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 
+/* Whether a file's first n bytes make it a capture rather than text:
+ * perf.data's magic in either byte order, version 1's, or a zstd frame
+ * (pdtool opens compressed captures). */
+bool ctx_is_capture(const unsigned char *p, size_t n);
+
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
@@ -114,6 +119,8 @@ void cmd_progress_end(struct cmd_progress *p);
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_annotate_usage[], cmd_annotate_summary[],
 	cmd_annotate_options[];
+int cmd_diff(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_diff_usage[], cmd_diff_summary[], cmd_diff_options[];
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx);
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_flame_usage[], cmd_flame_summary[],
