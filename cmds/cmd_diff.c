@@ -63,6 +63,7 @@ const char cmd_diff_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_UNWINDER_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        ignored\n"
 	"  -v, --verbose         a line per input; more library messages\n"
@@ -98,6 +99,7 @@ struct diff_opts {
 	double min_delta, alpha;
 	const char *event;
 	struct cmd_symopts sym;
+	const char *unwinder;
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -203,6 +205,9 @@ static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
 	case 'v':
 		ctx->verbose++;
 		break;
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, optarg);
+		break;
 	default:
 		cmd_symopt(&o->sym, c, optarg);
 		break;
@@ -234,6 +239,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
 		CMD_SYMBOL_LONGOPTS,
+		CMD_UNWINDER_LONGOPT,
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
@@ -396,6 +402,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
+	po.unwinder = o->unwinder;
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));

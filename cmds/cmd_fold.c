@@ -65,9 +65,7 @@ const char cmd_fold_options[] =
 	"                        user stacks get them, as perf 6.1 shows\n"
 	"                        them)\n"
 	"      --no-inline       no inlined frames on any stack\n"
-	"      --unwinder NAME   how DWARF user stacks (--call-graph dwarf)\n"
-	"                        are unwound: libdw (the default, any\n"
-	"                        architecture) or libunwind (x86_64 only)\n"
+	CMD_UNWINDER_HELP
 	"      --stats           after the coverage line, how the DWARF\n"
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
@@ -100,7 +98,6 @@ enum {
 	OPT_INLINE,
 	OPT_STRICT,
 	OPT_STATS,
-	OPT_UNWINDER,
 };
 
 #define MAX_PIDS 1024
@@ -227,7 +224,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"stats", no_argument, NULL, OPT_STATS},
-		{"unwinder", required_argument, NULL, OPT_UNWINDER},
+		CMD_UNWINDER_LONGOPT,
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
@@ -317,13 +314,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
-		case OPT_UNWINDER:
-			if (strcmp(optarg, "libdw") != 0 &&
-			    strcmp(optarg, "libunwind") != 0)
-				usage_error(ctx,
-					    "--unwinder '%s': libdw or libunwind",
-					    optarg);
-			o->unwinder = optarg;
+		case CMD_OPT_UNWINDER:
+			o->unwinder = cmd_unwinder(ctx, optarg);
 			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
