@@ -806,6 +806,7 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	struct walk w = {st, sample, NULL, NULL, false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
+	struct pda_lbr_walk lw;
 	int rc = 0;
 
 	st->nr = 0;
@@ -817,6 +818,13 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 			cpumode = PD_MISC_USER;
 		if (sample->mask & PD_SAMPLE_IP)
 			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+					w.inl_callchain);
+	} else if (pda_lbr_begin(sample, &lw)) {
+		uint64_t ip;
+		unsigned cpumode;
+
+		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
+			rc = resolve_ip(s, &w, ip, cpumode, false,
 					w.inl_callchain);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
