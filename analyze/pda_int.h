@@ -301,6 +301,14 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug);
 const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size);
 
 /*
+ * Where the section called name is: its address (sh_addr) and its bytes,
+ * [off, off + size) of pda_elf_image's.  @return 0, or PD_ERR_NOTFOUND
+ * (no such section, SHT_NOBITS, or its bytes are not all in the file).
+ */
+int pda_elf_section_at(const struct pda_elf *e, const char *name,
+		       uint64_t *vaddr, uint64_t *off, uint64_t *size);
+
+/*
  * The span of the file's loaded segments as libdwfl reckons a module:
  * from the first PT_LOAD's p_vaddr rounded down to its p_align, to the
  * highest p_vaddr + p_memsz.  @return 0, or PD_ERR_NOTFOUND (no PT_LOAD,

@@ -284,6 +284,7 @@ int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
 
 static const struct pda_unwind_backend *const backends[] = {
 	&pda_unwind_libdw,
+	&pda_unwind_libunwind,
 };
 
 struct uproc {
@@ -343,7 +344,8 @@ int pda_unwinder_new(struct pda_session *s, const char *name,
 			be = backends[i];
 	if (!be)
 		return pda_set_err(s, PD_ERR_UNSUPPORTED,
-				   "unwinder '%s': not built in (libdw is)",
+				   "unwinder '%s': not built in (libdw and "
+				   "libunwind are)",
 				   name);
 	u = pda_zalloc(s, sizeof(*u));
 	if (!u)

@@ -14,9 +14,9 @@
  *			(kept while its maps hold), the stack dump and the
  *			mapped files as memory, why an unwind stopped, the
  *			statistics;
- *   a backend		pda_unwind_libdw.c (elfutils), and beside it later
- *			pda_unwind_libunwind.c: the unwinding itself, behind
- *			struct pda_unwind_backend.
+ *   a backend		pda_unwind_libdw.c (elfutils, the default) or
+ *			pda_unwind_libunwind.c (x86_64 only): the unwinding
+ *			itself, behind struct pda_unwind_backend.
  *
  * A backend sees a request (struct pda_unwind_req): the sample's
  * registers, its stack dump, the process's maps at that moment (const:
@@ -160,6 +160,7 @@ struct pda_unwind_backend {
 };
 
 extern const struct pda_unwind_backend pda_unwind_libdw;
+extern const struct pda_unwind_backend pda_unwind_libunwind;
 
 /* ---- the session's unwinder (pda_unwind.c) -------------------------- */
 

@@ -380,13 +380,15 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		p->err = rc;
 		return DWARF_CB_ABORT;
 	}
+	/* asking for the activation unwinds the caller: the reads that
+	 * fail are the next frame's, kept for the stop reason */
+	p->faulted = false;
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!p->arch->is64)
 		pc &= 0xffffffffu;
 	/* perf's entries: a caller's pc less 1, and no zero pc */
 	p->last_pc = activation || !pc ? pc : pc - 1;
-	p->faulted = false;
 	if (p->last_pc)
 		res->ips[res->nr++] = p->last_pc;
 	if (res->nr >= p->req->max_frames) {
@@ -455,7 +457,9 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		res->ips[res->nr++] = req->pc;
 	}
 	if (rc == 0) {
-		res->stop = PDA_UNWIND_END;
+		/* libdwfl ends where the return address cannot be read (an
+		 * unset register): that is the dump's end, not the stack's */
+		res->stop = p->faulted ? p->fault : PDA_UNWIND_END;
 		return 0;
 	}
 	if (p->hit_max) {

@@ -62,6 +62,7 @@ const char cmd_diff_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_UNWINDER_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        ignored\n"
 	"  -v, --verbose         a line per input; more library messages\n"
@@ -96,6 +97,7 @@ struct diff_opts {
 	double min_delta, alpha;
 	const char *event;
 	struct cmd_symopts sym;
+	const char *unwinder;
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -196,6 +198,9 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 	case OPT_EVENT:
 		o->event = optarg;
 		break;
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, optarg);
+		break;
 	default:
 		/* the only vals left are the symbol options' */
 		cmd_symopt(&o->sym, c, optarg);
@@ -228,6 +233,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
 		CMD_SYMBOL_LONGOPTS,
+		CMD_UNWINDER_LONGOPT,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
@@ -379,6 +385,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
+	po.unwinder = o->unwinder;
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));

@@ -67,7 +67,7 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
-	"--no-inline.\n";
+	"--no-inline, --unwinder.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -64,6 +64,7 @@ const char cmd_fold_options[] =
 	"                        user stacks get them, as perf 6.1 shows\n"
 	"                        them)\n"
 	"      --no-inline       no inlined frames on any stack\n"
+	CMD_UNWINDER_HELP
 	"      --stats           after the coverage line, how the DWARF\n"
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
@@ -116,6 +117,7 @@ const struct option cmd_fold_sample_options[] = {
 	CMD_SYMBOL_LONGOPTS,
 	{"inline", no_argument, NULL, OPT_INLINE},
 	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+	CMD_UNWINDER_LONGOPT,
 	{NULL, 0, NULL, 0},
 };
 
@@ -137,6 +139,7 @@ struct fold_opts {
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
 	bool stats;
+	const char *unwinder;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -310,6 +313,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
+		case CMD_OPT_UNWINDER:
+			o->unwinder = cmd_unwinder(ctx, optarg);
+			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
 			o->no_inline = true;
@@ -335,7 +341,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats))
+	     o->inline_frames || o->no_inline || o->stats || o->unwinder))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -670,7 +676,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
-		 .errbuf = err, .errbuf_size = sizeof(err));
+		 .unwinder = o->unwinder, .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
 	const struct pda_stats *ps;
@@ -769,6 +775,15 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		 ps, o->period);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
+	if (ps && ps->unwind.unwinder && ps->unwind.arch &&
+	    !strcmp(ps->unwind.unwinder, "libunwind") &&
+	    ps->unwind.by_stop[PDA_UNWIND_NO_ARCH])
+		warning(ctx,
+			"'%s': libunwind unwinds x86_64 only: %" PRIu64
+			" samples (%s) kept their leaf; --unwinder libdw "
+			"unwinds them",
+			o->path, ps->unwind.by_stop[PDA_UNWIND_NO_ARCH],
+			ps->unwind.arch);
 	rc = 0;
 	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
 			    c.bad || c.stack_errors || rs->damaged ||

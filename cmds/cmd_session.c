@@ -37,6 +37,13 @@ bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
 	}
 }
 
+const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg)
+{
+	if (strcmp(arg, "libdw") != 0 && strcmp(arg, "libunwind") != 0)
+		usage_error(ctx, "--unwinder '%s': libdw or libunwind", arg);
+	return arg;
+}
+
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||

@@ -164,6 +164,7 @@ enum {
 	CMD_OPT_VMLINUX,
 	CMD_OPT_JIT_DIR,
 	CMD_OPT_NO_DEMANGLE,
+	CMD_OPT_UNWINDER,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -173,6 +174,17 @@ enum {
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
 	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+
+/* --unwinder NAME, for the commands that resolve DWARF user stacks */
+#define CMD_UNWINDER_LONGOPT                                                \
+	{"unwinder", required_argument, NULL, CMD_OPT_UNWINDER}
+#define CMD_UNWINDER_HELP                                                   \
+	"      --unwinder NAME   how DWARF user stacks (--call-graph dwarf)\n" \
+	"                        are unwound: libdw (the default, any\n"        \
+	"                        architecture) or libunwind (x86_64 only)\n"
+/* --unwinder's argument: @return it when it names an unwinder; else a
+ * usage error. */
+const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg);
 
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
