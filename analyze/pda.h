@@ -43,7 +43,7 @@ struct pda_opts {
 	const char *vmlinux;	   /* --vmlinux */
 	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp */
 	bool no_demangle;	   /* --no-demangle */
-	bool no_inline;		   /* --no-inline */
+	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
 	bool no_debuginfod;	   /* never ask debuginfod */
 	bool use_host_kallsyms;	   /* read /proc/kallsyms when the capture's
@@ -54,6 +54,16 @@ struct pda_opts {
 	const struct pd_alloc *alloc;
 	char *errbuf;		   /* where a failed pda_session_new says why */
 	size_t errbuf_size;
+	/* Inlined frames on callchain stacks (frame pointers, kernel) too.
+	 * perf 6.1 expands them only on DWARF-unwound user stacks, so by
+	 * default only those get them; no_inline turns both off. */
+	bool inline_callchain;
+	/* The DWARF unwinder (pda_sample_stack on samples with REGS_USER and
+	 * STACK_USER): "libdw"; NULL: the default, libdw. */
+	const char *unwinder;
+	/* User frames the unwinder produces at most, the leaf included; 0:
+	 * PDA_FOLD_MAX_STACK, perf script's default. */
+	unsigned max_stack;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
@@ -119,8 +129,13 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st);
 
 /*
  * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT
- * markers consumed, as perf does) or, without one, its ip; inlined frames
- * expanded unless no_inline.  @return 0 or a negative pd_err.
+ * markers consumed, as perf does) or, without one, its ip.  A sample that
+ * carries user registers and a user stack dump (`--call-graph dwarf`)
+ * gets its user frames from the DWARF unwinder after the callchain's (the
+ * kernel part), as perf merges them; those frames are return addresses
+ * less 1 where perf subtracts it, with their inlined frames expanded
+ * unless no_inline (callchain frames only with inline_callchain).
+ * @return 0 or a negative pd_err.
  */
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st);
@@ -136,6 +151,59 @@ struct pda_missing_dso {
 	const char *why;	/* "not found", "build-id mismatch", ... */
 };
 
+/*
+ * Why the DWARF unwinding of a sample's user stack stopped.  END and
+ * MAX_FRAMES are how complete stacks end; every other reason means the
+ * stack lacks its outer frames (stopped early).
+ */
+#define PDA_UNWIND_STOPS(X)                                                 \
+	X(END, "end of stack")          /* CFI or a zero return address */  \
+	X(MAX_FRAMES, "max-stack reached")                                  \
+	X(NO_CFI, "no CFI for the pc")  /* no .eh_frame/.debug_frame entry  \
+					 * covers it (JIT code too) */      \
+	X(BAD_CFI, "CFI did not unwind") /* there, but no caller came of it */\
+	X(STACK_SHORT, "stack dump too small") /* CFI read past the dump */ \
+	X(BAD_ADDR, "read outside the stack dump and files")                \
+	X(NO_MAP, "pc outside any map")                                     \
+	X(NO_BINARY, "binary not found")                                    \
+	X(NO_STACK, "no stack dump")    /* registers but 0 stack bytes */   \
+	X(NO_REGS, "no pc or sp in the registers")                          \
+	X(NO_ARCH, "architecture not supported")
+
+enum pda_unwind_stop {
+#define PDA_UNWIND_STOP_ENUM(name, text) PDA_UNWIND_##name,
+	PDA_UNWIND_STOPS(PDA_UNWIND_STOP_ENUM)
+#undef PDA_UNWIND_STOP_ENUM
+	PDA_UNWIND_NR_STOPS
+};
+
+/* A stop reason as words ("stack dump too small"); "?" when unknown. */
+const char *pda_unwind_stop_name(unsigned stop);
+
+/* Unwinds that stopped early for one reason in one DSO. */
+struct pda_unwind_stopped {
+	const char *dso;	/* the map the last pc is in; NULL: none */
+	unsigned why;		/* enum pda_unwind_stop */
+	uint64_t nr_samples;
+	uint64_t period;
+};
+
+struct pda_unwind_stats {
+	const char *unwinder;		/* "libdw"; NULL: nothing unwound */
+	const char *arch;		/* as unwound: "x86_64", "aarch64" */
+	uint64_t nr_samples;		/* user stacks unwound */
+	uint64_t period;		/* their periods summed */
+	uint64_t nr_frames;		/* user frames they gave */
+	uint64_t nr_stopped;		/* stopped early (not END, MAX_FRAMES) */
+	uint64_t period_stopped;
+	uint64_t by_stop[PDA_UNWIND_NR_STOPS];	/* samples per reason */
+	uint64_t period_by_stop[PDA_UNWIND_NR_STOPS];
+	size_t nr_stopped_dsos;
+	const struct pda_unwind_stopped *stopped_dsos; /* the early stops by
+							* (DSO, reason),
+							* most samples first */
+};
+
 struct pda_stats {
 	uint64_t nr_samples;		/* stacks resolved */
 	uint64_t nr_frames;
@@ -143,6 +211,7 @@ struct pda_stats {
 	uint64_t nr_samples_unresolved;	/* with >= 1 such frame */
 	size_t nr_missing;
 	const struct pda_missing_dso *missing;
+	struct pda_unwind_stats unwind;	/* DWARF unwinding */
 };
 
 /* Valid until the next call on s. */
@@ -404,6 +473,8 @@ struct pda_flame_node {
 	uint64_t start;		/* samples left of it at its depth: its x */
 	uint64_t total;		/* samples in it and its callees: its width */
 	uint64_t self;		/* samples with it as the leaf */
+	uint64_t other;		/* the second count of pda_flame_add_pair()
+				 * in it and its callees; 0 otherwise */
 };
 
 /* @return 0 and *out, or PD_ERR_NOMEM, PD_ERR_API (bad opts). */
@@ -422,6 +493,18 @@ const char *pda_flame_errmsg(const struct pda_flame *fl);
  */
 int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 		  const size_t *lens, size_t nr_frames, uint64_t count);
+
+/*
+ * The same with a second count, other, summed into each node's other
+ * (a differential flame graph: count draws the frames, other is the
+ * profile they are compared with).  Only count makes frames: a stack
+ * with count 0 adds its other to the nodes it shares with stacks that
+ * have a count (the root at least), and no frame of its own.  Same
+ * returns.
+ */
+int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
+		       const size_t *lens, size_t nr_frames, uint64_t count,
+		       uint64_t other);
 
 /*
  * Add one folded line, "frame;frame;... COUNT", a trailing newline
@@ -444,6 +527,456 @@ const struct pda_flame_node *pda_flame_nodes(const struct pda_flame *fl,
 size_t pda_flame_nr_names(const struct pda_flame *fl);
 /* The deepest node's depth, after pda_flame_finish(). */
 uint32_t pda_flame_max_depth(const struct pda_flame *fl);
+
+/* ---- profile differences (pda_diff.c; `pdtool diff`) --------------- */
+
+/*
+ * What changed between two profiles, A (before) and B (after), each of
+ * one run (capture) or more.  Stacks are matched by their frames' names,
+ * not addresses, after normalisation (pda_diff_normalize_name()) unless
+ * no_normalize, so that two builds of one program line up.
+ * pda_diff_finish() compares, per symbol (self and inclusive) and per
+ * DSO, each side's value under the chosen scaling, and tests each change
+ * against sampling noise and, with two runs or more on each side,
+ * against the spread between runs (pda_diff_stats.c).  It needs no
+ * session.  Not thread-safe.
+ *
+ *	struct pda_diff *d;
+ *	PDA_DIFF_OPTS(o, .nr_runs = {1, 1}, .root_is_comm = true);
+ *	pda_diff_new(&o, &d);
+ *	pda_diff_add_folded(d, PDA_DIFF_A, 0, line, len);  (every line)
+ *	pda_diff_add_folded(d, PDA_DIFF_B, 0, line, len);
+ *	pda_diff_finish(d);
+ *	rows = pda_diff_rows(d, PDA_DIFF_SELF, &nr);
+ *	pda_diff_free(d);
+ */
+struct pda_diff;
+
+enum pda_diff_side { PDA_DIFF_A = 0, PDA_DIFF_B = 1 };
+
+enum pda_diff_scale {
+	PDA_DIFF_SCALE_TOTAL = 0, /* a count over its run's samples: a
+				   * longer run does not look slower */
+	PDA_DIFF_SCALE_NONE,	  /* counts as they are (a side's mean per
+				   * run) */
+	PDA_DIFF_SCALE_SYMBOL,	  /* a count over the samples of a symbol
+				   * (inclusive): per unit of work */
+};
+
+#define PDA_DIFF_MAX_RUNS 1024 /* a side's runs */
+
+struct pda_diff_opts {
+	size_t sz;		/* sizeof(struct pda_diff_opts) */
+	unsigned nr_runs[2];	/* runs of A and of B: 1..PDA_DIFF_MAX_RUNS */
+	enum pda_diff_scale scale;
+	const char *scale_symbol; /* SCALE_SYMBOL: the symbol, normalised
+				   * as frame names are */
+	double alpha;		/* significance level in (0, 1); 0: 0.05 */
+	bool no_normalize;	/* match names exactly as they are */
+	bool root_is_comm;	/* each stack's first frame names the
+				 * process (as pdtool fold writes them):
+				 * left out of the symbol tables */
+	bool dsos;		/* pda_diff_add_dsos() gets every sample of
+				 * every run: the DSO tables are made */
+	const struct pd_alloc *alloc;
+	char *errbuf;		/* why pda_diff_new() failed */
+	size_t errbuf_size;
+};
+
+#define PDA_DIFF_OPTS(name, ...)                                            \
+	struct pda_diff_opts name = { .sz = sizeof(struct pda_diff_opts),   \
+				      __VA_ARGS__ }
+
+/* @return 0 and *out; PD_ERR_API (bad options, reason in opts->errbuf)
+ * or PD_ERR_NOMEM with *out = NULL. */
+int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out);
+/* Accepts NULL. */
+void pda_diff_free(struct pda_diff *d);
+/* The last error's detail.  Never NULL. */
+const char *pda_diff_errmsg(const struct pda_diff *d);
+
+/*
+ * Add weight samples of one stack, frames root first, each lens[i]
+ * bytes, to run `run` (0-based) of side.  Nothing here is kept past the
+ * call.  @return 0, PD_ERR_NOMEM, PD_ERR_FORMAT (a run's total would
+ * overflow 64 bits) or PD_ERR_API (bad side or run, or after finish); on
+ * error nothing is counted.
+ */
+int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
+		 const char *const *frames, const size_t *lens, size_t nr,
+		 uint64_t weight);
+
+/*
+ * Add every line of a finished fold (pda_fold_finish()) to run `run` of
+ * side, as pda_diff_add() would, looking each distinct frame's name up
+ * once.  fd is not kept.  Same returns; on error, the lines before the
+ * failing one are counted.
+ */
+int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_fold *fd);
+
+/*
+ * Add one folded line, "frame;frame;... COUNT" (a trailing newline
+ * allowed; the count a whole number after the last blank).  @return 0
+ * (added), 1 (blank or not a folded line: nothing added) or a negative
+ * pd_err as pda_diff_add().
+ */
+int pda_diff_add_folded(struct pda_diff *d, enum pda_diff_side side,
+			unsigned run, const char *line, size_t len);
+
+/*
+ * Count a sample's DSOs (by file name, so that two builds in different
+ * directories line up): its leaf's for self, each one in the stack once
+ * for inclusive.  st is its stack as pda_sample_stack() resolved it and
+ * weight what it was folded with; NULL or no frames: nothing.  Only with
+ * opts.dsos, for every sample pda_diff_add() counts through its folded
+ * line; dso pointers must stay valid during a run (a session's).
+ * @return 0, PD_ERR_NOMEM or PD_ERR_API.
+ */
+int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_stack *st,
+		      uint64_t weight);
+
+/*
+ * Compare: tables, tests, the stacks' order.  Adding is over after it.
+ * @return 0, PD_ERR_NOMEM, or PD_ERR_NOTFOUND: a run has no samples, or
+ * no samples of the scale symbol (pda_diff_summary() names the run).
+ * After a failure the diff can only be freed.
+ */
+int pda_diff_finish(struct pda_diff *d);
+
+enum pda_diff_table {
+	PDA_DIFF_SELF = 0,	/* symbols, as the leaf */
+	PDA_DIFF_INCL,		/* symbols, anywhere in a stack (once) */
+	PDA_DIFF_DSO_SELF,	/* the leaf's DSO (opts.dsos) */
+	PDA_DIFF_DSO_INCL,	/* any frame's DSO (opts.dsos) */
+	PDA_DIFF_NR_TABLES,
+};
+
+enum pda_diff_verdict {
+	PDA_DIFF_NOISE = 0,	/* within sampling noise */
+	PDA_DIFF_SAMPLING,	/* beyond sampling noise only: run-to-run
+				 * variation is not tested (one run on a
+				 * side) or explains it */
+	PDA_DIFF_REAL,		/* beyond sampling noise and beyond the
+				 * spread between runs */
+};
+
+/* One symbol's or DSO's change.  name is valid until pda_diff_free(). */
+struct pda_diff_row {
+	const char *name;
+	uint64_t count[2];	/* samples of A and of B, all runs */
+	double value[2];	/* A's and B's value, in the summary's unit */
+	double delta;		/* value[B] - value[A] */
+	double p_sampling;	/* the sampling test's p, Holm-adjusted over
+				 * the table */
+	double p_runs;		/* Welch's t-test's p, Holm-adjusted over
+				 * the table's changes beyond sampling
+				 * noise, the only ones it can make
+				 * significant; NaN for the others and
+				 * with one run on a side */
+	double t, df;		/* Welch's t (B - A) and degrees of freedom;
+				 * NaN likewise, and df when both spreads
+				 * are 0 */
+	enum pda_diff_verdict verdict;
+};
+
+/*
+ * After finish: table t's rows, largest |delta| first (then by name), or
+ * NULL and *nr = 0 (a DSO table without opts.dsos).  Valid until
+ * pda_diff_free().
+ */
+const struct pda_diff_row *pda_diff_rows(const struct pda_diff *d,
+					 enum pda_diff_table t, size_t *nr);
+
+struct pda_diff_summary {
+	unsigned nr_runs[2];
+	uint64_t weight[2];	/* samples of A and of B, all runs */
+	double denom[2];	/* what a side's counts are divided by: its
+				 * samples, its number of runs, or the
+				 * scale symbol's samples */
+	double unit;		/* 100: values are percentages; 1: samples */
+	double factor;		/* denom[B] / denom[A]: A's counts at B's
+				 * scale */
+	enum pda_diff_scale scale;
+	const char *scale_symbol; /* as normalised; NULL unless SYMBOL */
+	double alpha;
+	bool runs_tested;	/* two runs or more on each side */
+	size_t nr_stacks;	/* distinct stacks after normalisation */
+	size_t nr_renamed;	/* distinct names normalisation changed */
+	/* after finish's PD_ERR_NOTFOUND: the run it is about, and whether
+	 * it lacks samples of the scale symbol (else any samples) */
+	enum pda_diff_side bad_side;
+	unsigned bad_run;
+	bool bad_symbol;
+};
+
+/* Valid until the next call on d. */
+const struct pda_diff_summary *pda_diff_summary(const struct pda_diff *d);
+
+/* A distinct stack, after finish. */
+struct pda_diff_stack {
+	const char *const *frames; /* root first, normalised; NUL-terminated,
+				    * no ';' unless the input had one */
+	size_t nr;
+	uint64_t count[2];	/* samples of A and of B, all runs */
+};
+
+/*
+ * After finish: the stacks, in the order they were first added, or
+ * after pda_diff_sort_stacks() as their lines "a;b;c" compare bytewise
+ * (a sort that only the folded output needs); NULL when i is out of
+ * range.  Valid until pda_diff_free().
+ */
+void pda_diff_sort_stacks(struct pda_diff *d);
+size_t pda_diff_nr_stacks(const struct pda_diff *d);
+const struct pda_diff_stack *pda_diff_stack(const struct pda_diff *d,
+					    size_t i);
+
+/*
+ * A differential flame graph's tree, after finish: shaped like B (like
+ * A with negate): each node's total is that side's samples, its other
+ * the other side's (raw counts; multiply A's by the summary's factor to
+ * compare at B's scale).  Frames only the other side has are not in it.
+ * @return 0 and *out, which the caller frees, or PD_ERR_NOMEM,
+ * PD_ERR_FORMAT (counts past 64 bits) or PD_ERR_API (before finish).
+ */
+int pda_diff_flame(const struct pda_diff *d, bool negate,
+		   struct pda_flame **out);
+
+/*
+ * A frame name without the suffixes that compilers and toolchains add to
+ * one function's name, so that builds line up: GCC's clones and splits
+ * (".cold", ".cold.N", ".isra.N", ".constprop.N", ".part.N",
+ * ".lto_priv.N", and their C++ demangled forms " [clone .isra.N]"...),
+ * any chain of them, and Rust's legacy hash "::h" + 16 hex digits.  A
+ * fold annotation ("_[k]", "_[j]", "_[i]") is kept at the end.  A name
+ * that is nothing but suffixes stays as it is.  Writes the name (not
+ * NUL-terminated) to out, which has room for len bytes, and @return its
+ * length.
+ */
+size_t pda_diff_normalize_name(const char *name, size_t len, char *out);
+
+/* ---- statistics (pda_diff_stats.c) --------------------------------- */
+
+/*
+ * The regularized incomplete beta function I_x(a, b), for a, b > 0 and
+ * 0 <= x <= 1 (NaN otherwise), by its continued fraction; about 1e-14
+ * relative accuracy.
+ */
+double pda_stat_betainc(double a, double b, double x);
+/* Student's t distribution's CDF P(T <= t), df > 0 (need not be whole;
+ * +inf: the normal's); NaN for df <= 0 or NaN. */
+double pda_stat_t_cdf(double t, double df);
+/* Two-sided p of Student's t: P(|T| >= |t|), accurate in the tail. */
+double pda_stat_t_p2(double t, double df);
+/* Two-sided p of a standard normal: P(|Z| >= |z|). */
+double pda_stat_normal_p2(double z);
+
+struct pda_stat_test {
+	double stat;	/* t or z, of B - A */
+	double df;	/* degrees of freedom (Welch); NaN for z */
+	double p;	/* two-sided */
+};
+
+/*
+ * Welch's unequal-variances t-test of mean(b) - mean(a), df by the
+ * Welch-Satterthwaite equation.  With both sample variances 0: t = 0 and
+ * p = 1 when the means are equal, else t = +-inf and p = 0, df NaN.
+ * @return 0, or PD_ERR_API with fewer than two values on a side.
+ */
+int pda_stat_welch(const double *a, size_t na, const double *b, size_t nb,
+		   struct pda_stat_test *out);
+
+/*
+ * The sampling-noise test of a change in x / denominator between A (xa
+ * of da) and B (xb of db), a z-test with the pooled variance under "no
+ * change": SCALE_TOTAL, two proportions (x of d samples); SCALE_NONE,
+ * Poisson counts (x samples in d runs); SCALE_SYMBOL, a ratio of Poisson
+ * counts (x samples per d samples of the symbol; the delta method's
+ * variance rho (1 + rho) / d, conservative when x is part of d).  No
+ * variance (no samples): z = 0, p = 1.
+ */
+void pda_stat_sampling(enum pda_diff_scale scale, double xa, double da,
+		       double xb, double db, struct pda_stat_test *out);
+
+/*
+ * Holm's step-down adjustment of n p-values for multiple comparisons
+ * (a NaN counts as 1): adj[i] for p[i]; order is scratch for n indices.
+ * p and adj may be the same array.
+ */
+void pda_stat_holm(const double *p, size_t n, size_t *order, double *adj);
+/* ---- annotation (pda_annotate*.c; `pdtool annotate`) ---------------- */
+
+/*
+ * Samples counted by the instruction they hit, grouped by function, and
+ * each function's disassembly (capstone, in the ELF's own architecture),
+ * source lines, inline boundaries, branch targets and loop back-edges.
+ * As `perf annotate` counts, a sample counts at its own address (the
+ * leaf, never its callers) in the function that holds it, once per
+ * event, with its period.
+ *
+ *	struct pda_annot *a;
+ *	PDA_ANNOT_OPTS(ao, .nr_events = pd_file_nr_evsels(f));
+ *	pda_annot_new(s, &ao, &a);
+ *	(for each sample, after pda_session_feed)
+ *		pda_annot_add(a, &sample, sample.evsel->idx);
+ *	pda_annot_finish(a);
+ *	for (size_t i = 0; i < pda_annot_nr_syms(a); i++) {
+ *		pda_annot_func_new(a, i, &fn);	// disassembled here
+ *		(write fn)
+ *		pda_annot_func_free(a, fn);
+ *	}
+ *	pda_annot_free(a);
+ *
+ * Not thread-safe; it uses the session, which must outlive it.
+ */
+struct pda_annot;
+
+enum pda_annot_syntax {
+	PDA_SYNTAX_ATT = 0,	/* x86: AT&T, as objdump and perf (default) */
+	PDA_SYNTAX_INTEL,	/* x86: Intel */
+};
+
+struct pda_annot_opts {
+	size_t sz;			/* by PDA_ANNOT_OPTS */
+	size_t nr_events;		/* event indexes 0..nr_events-1 */
+	enum pda_annot_syntax syntax;
+	/* "OLD=NEW": a DWARF path starting with OLD is read at NEW... */
+	const char *const *prefix_maps;
+	size_t nr_prefix_maps;
+	/* ...and, when not there, under each DIR (DIR/path, DIR/basename) */
+	const char *const *source_dirs;
+	size_t nr_source_dirs;
+	bool no_source;			/* never read source files */
+};
+
+#define PDA_ANNOT_OPTS(name, ...)                                           \
+	struct pda_annot_opts name = { .sz = sizeof(struct pda_annot_opts), \
+				       __VA_ARGS__ }
+
+/* Samples and the sum of their periods. */
+struct pda_annot_count {
+	uint64_t hits;
+	uint64_t period;
+};
+
+/* @return 0 and *out, PD_ERR_API (bad options) or PD_ERR_NOMEM. */
+int pda_annot_new(struct pda_session *s, const struct pda_annot_opts *opts,
+		  struct pda_annot **out);
+/* Accepts NULL. */
+void pda_annot_free(struct pda_annot *a);
+
+/*
+ * Count one decoded sample of event index event.  @return 1 counted in a
+ * function, 0 not (no map, no symbol; still in the event's total), or a
+ * negative pd_err (PD_ERR_API: event out of range or after finish).
+ */
+int pda_annot_add(struct pda_annot *a, const struct pd_sample *sample,
+		  size_t event);
+
+/* Sort the functions, most samples first.  @return 0 or PD_ERR_NOMEM. */
+int pda_annot_finish(struct pda_annot *a);
+
+/* A function that has samples.  Valid until pda_annot_free(). */
+struct pda_annot_sym {
+	const char *name;	/* demangled unless the session's no_demangle */
+	const char *dso;	/* the map's name as recorded */
+	const char *path;	/* the file it was found in, NULL: none */
+	uint64_t start;		/* its address in the DSO (ELF vaddr) */
+	bool kernel;
+	const struct pda_annot_count *counts; /* [nr_events]: its samples */
+	double share;		/* max over events of its share of the
+				 * event's period: how it is ranked */
+};
+
+size_t pda_annot_nr_syms(const struct pda_annot *a);
+/* After pda_annot_finish(): function i, most samples first (NULL past
+ * the end). */
+const struct pda_annot_sym *pda_annot_sym(const struct pda_annot *a,
+					  size_t i);
+/* Every sample added, per event ([nr_events]): the global total. */
+const struct pda_annot_count *pda_annot_totals(const struct pda_annot *a);
+/* Samples added that no function took (no map or no symbol). */
+uint64_t pda_annot_nr_unresolved(const struct pda_annot *a);
+
+enum pda_insn_flags {
+	PDA_INSN_JUMP = 1u << 0,	/* a branch, conditional or not */
+	PDA_INSN_CALL = 1u << 1,
+	PDA_INSN_RET = 1u << 2,
+	PDA_INSN_BACK_EDGE = 1u << 3,	/* a jump to itself or an earlier
+					 * instruction of the function */
+	PDA_INSN_LOOP_HEAD = 1u << 4,	/* the target of a back-edge */
+	PDA_INSN_INLINE_START = 1u << 5,/* the inline chain differs from
+					 * the instruction before's */
+	PDA_INSN_LINE_START = 1u << 6,	/* the source line differs */
+	PDA_INSN_BAD = 1u << 7,		/* bytes capstone cannot decode
+					 * (".byte"), skipped one unit */
+};
+
+/* One instruction.  Strings live as long as the function. */
+struct pda_annot_insn {
+	uint64_t addr;		/* ELF vaddr */
+	unsigned size;		/* bytes */
+	const char *mnemonic;	/* as capstone prints it */
+	const char *operands;
+	const struct pda_annot_count *counts; /* [nr_events]: samples in
+					       * [addr, addr + size) */
+	const char *srcfile;	/* line table's row, NULL unknown */
+	unsigned line;
+	unsigned flags;		/* pda_insn_flags */
+	uint64_t target;	/* with JUMP or CALL: the address, when the
+				 * operand is one */
+	const char *target_name;/* "sym+0xOFF" (demangled), NULL unknown */
+	unsigned inline_depth;	/* inlined functions around it, 0 none */
+	const char *inline_func;/* the innermost, NULL with depth 0 */
+	const char *call_file;	/* where it was inlined, NULL unknown */
+	unsigned call_line;
+};
+
+/* One source line's sum over the instructions of the function. */
+struct pda_annot_line {
+	const char *file;	/* as DWARF names it */
+	unsigned line;
+	const struct pda_annot_count *counts; /* [nr_events] */
+	size_t nr_insns;
+};
+
+struct pda_annot_func {
+	const struct pda_annot_sym *sym;
+	uint64_t size;		/* of the symbol, bytes */
+	const char *arch;	/* "x86_64", "aarch64", ... */
+	const char *error;	/* why there is no disassembly (no binary,
+				 * a debug file without code, an
+				 * architecture capstone lacks); NULL:
+				 * insns are there */
+	size_t nr_insns;
+	const struct pda_annot_insn *insns;
+	size_t nr_lines;	/* source lines with instructions, hottest
+				 * first */
+	const struct pda_annot_line *lines;
+	size_t nr_events;
+};
+
+/*
+ * Disassemble function i and place its samples.  A function that cannot
+ * be disassembled comes back with error set and no instructions.
+ * @return 0 and *out, PD_ERR_API (i out of range) or PD_ERR_NOMEM.
+ */
+int pda_annot_func_new(struct pda_annot *a, size_t i,
+		       struct pda_annot_func **out);
+/* Accepts NULL. */
+void pda_annot_func_free(struct pda_annot *a, struct pda_annot_func *fn);
+
+/*
+ * The text of line (1-based) of source file (as DWARF names it), after
+ * --prefix-map and --source-dir, without its newline: *len bytes, valid
+ * until pda_annot_free().  NULL when the file or the line is not there.
+ */
+const char *pda_annot_source(struct pda_annot *a, const char *file,
+			     unsigned line, size_t *len);
+/* Where the source file was read, NULL when it was not found. */
+const char *pda_annot_source_path(struct pda_annot *a, const char *file);
 
 #ifdef __cplusplus
 }

@@ -302,6 +302,65 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
 		e->debug = debug;
 }
 
+const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
+{
+	const char *p = elf_rawfile(e->elf, size);
+
+	if (!p)
+		*size = 0;
+	return (const unsigned char *)p;
+}
+
+int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
+{
+	size_t nr_phdrs;
+	bool first = true;
+
+	if (e->type == ET_REL || elf_getphdrnum(e->elf, &nr_phdrs) != 0)
+		return PD_ERR_NOTFOUND;
+	for (size_t i = 0; i < nr_phdrs; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			/* libdwfl's main.vaddr: p_vaddr & -p_align */
+			*lo = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align
+					     : ph.p_vaddr;
+			*hi = ph.p_vaddr + ph.p_memsz;
+			first = false;
+		} else if (ph.p_vaddr + ph.p_memsz > *hi) {
+			*hi = ph.p_vaddr + ph.p_memsz;
+		}
+	}
+	return first ? PD_ERR_NOTFOUND : 0;
+}
+
+int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
+		     uint64_t *bias)
+{
+	uint64_t vaddr;
+
+	if (e->type == ET_EXEC) {
+		*bias = 0;
+		return 0;
+	}
+	/* offset_to_vaddr would place pgoff in the segment before, whose
+	 * last page the map's first page may share (lld's layouts) */
+	for (size_t i = 0; i < e->nr_segs; i++) {
+		const struct pda_elf_seg *g = &e->segs[i];
+
+		if (g->offset >= pgoff && g->offset - pgoff < 0x10000) {
+			*bias = start + (g->offset - pgoff) - g->vaddr;
+			return 0;
+		}
+	}
+	if (pda_elf_offset_to_vaddr(e, pgoff, &vaddr) < 0)
+		return PD_ERR_NOTFOUND;
+	*bias = start - vaddr;
+	return 0;
+}
+
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size)
 {
@@ -385,4 +444,102 @@ int pda_elf_vaddr_to_offset(const struct pda_elf *e, uint64_t vaddr,
 		}
 	}
 	return PD_ERR_NOTFOUND;
+}
+
+void pda_elf_arch(const struct pda_elf *e, struct pda_elf_arch *out)
+{
+	const char *ident = elf_getident(e->elf, NULL);
+
+	out->machine = e->machine;
+	out->is64 = e->is64;
+	out->big_endian = ident && ident[EI_DATA] == ELFDATA2MSB;
+}
+
+int pda_elf_code(struct pda_elf *e, uint64_t vaddr, uint64_t size,
+		 const unsigned char **bytes, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+		Elf_Data *data;
+		uint64_t base, off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		/* a relocatable object's addresses are file offsets */
+		base = e->type == ET_REL ? sh.sh_offset : sh.sh_addr;
+		if (vaddr < base || vaddr - base >= sh.sh_size)
+			continue;
+		data = elf_getdata(scn, NULL);
+		off = vaddr - base;
+		if (!data || !data->d_buf || off >= data->d_size)
+			return PD_ERR_NOTFOUND;
+		*bytes = (const unsigned char *)data->d_buf + off;
+		*len = data->d_size - off < size ? (size_t)(data->d_size - off)
+						 : (size_t)size;
+		return 0;
+	}
+	return PD_ERR_NOTFOUND;
+}
+
+/* The mapping symbol or function at or below vaddr in elf's .symtab: 1
+ * Thumb, 0 ARM, -1 none found. */
+static int thumb_by_symtab(Elf *elf, uint64_t vaddr)
+{
+	GElf_Shdr symsh;
+	Elf_Scn *scn = pda_elf_find_table(elf, SHT_SYMTAB, &symsh, NULL);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	uint64_t best = 0, func_best = 0;
+	int kind = -1, func_kind = -1;
+	size_t nr;
+
+	if (!data || !symsh.sh_entsize)
+		return -1;
+	nr = data->d_size / symsh.sh_entsize;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		const char *name;
+		uint64_t v;
+
+		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		v = sym.st_value & ~(uint64_t)1;
+		if (name[0] == '$' && (name[1] == 't' || name[1] == 'a') &&
+		    (name[2] == '\0' || name[2] == '.')) {
+			if (v <= vaddr && (kind < 0 || v >= best)) {
+				best = v;
+				kind = name[1] == 't';
+			}
+		} else if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && v <= vaddr &&
+			   vaddr - v < (sym.st_size ? sym.st_size : 1) &&
+			   (func_kind < 0 || v >= func_best)) {
+			func_best = v;
+			func_kind = (int)(sym.st_value & 1);
+		}
+	}
+	return kind >= 0 ? kind : func_kind;
+}
+
+bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr)
+{
+	int kind = -1;
+
+	if (e->machine != EM_ARM)
+		return false;
+	if (e->debug)
+		kind = thumb_by_symtab(e->debug->elf, vaddr);
+	if (kind < 0)
+		kind = thumb_by_symtab(e->elf, vaddr);
+	return kind > 0;
+}
+
+const char *pda_elf_path(const struct pda_elf *e)
+{
+	return e->path;
 }

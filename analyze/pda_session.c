@@ -11,9 +11,14 @@
  * does not subtract 1 from return addresses for symbols, inline frames
  * or source lines (checked on testdata/fp.perf.data: `perf script -F
  * ip,sym,srcline` names 0x2724a in libc libc-start.c:74, the line of
- * 0x2724a, where 0x27249 is line 58).  The guest markers, which perf 6.1
- * rejects, switch to guest modes here: guest frames are flagged and left
- * unresolved (guest machines are not followed).
+ * 0x2724a, where 0x27249 is line 58).  A `--call-graph dwarf` sample's
+ * user frames come after the callchain's (its kernel part), from the
+ * unwinder (pda_unwind.h), as thread__resolve_callchain puts them; those
+ * are return addresses less 1 already, as perf's unwinders give them, and
+ * get their inlined frames (machine.c unwind_entry), which callchain
+ * addresses get only with inline_callchain.  The guest markers, which
+ * perf 6.1 rejects, switch to guest modes here: guest frames are flagged
+ * and left unresolved (guest machines are not followed).
  *
  * Each (DSO, address) is resolved once: the frames it gives (inlined
  * ones first) are kept in a hash table, in the arena, with a direct-mapped
@@ -24,7 +29,7 @@
  * sample's process is looked up once, at its first user address, and its
  * frames are written into the stack in place.
  */
-#include "pda_session_int.h"
+#include "pda_unwind.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,63 +42,35 @@
 
 /* ---- allocation, logging, errors ----------------------------------- */
 
+const struct pd_alloc *pda_session_alloc(const struct pda_session *s)
+{
+	return &s->alloc;
+}
+
 void *pda_malloc(struct pda_session *s, size_t size)
 {
-	if (size == 0)
-		size = 1;
-	if (s->alloc.malloc_fn)
-		return s->alloc.malloc_fn(s->alloc.arg, size);
-	return malloc(size);
+	return pda_mem_alloc(&s->alloc, size);
 }
 
 void *pda_zalloc(struct pda_session *s, size_t size)
 {
-	void *p = pda_malloc(s, size);
-
-	if (p)
-		memset(p, 0, size);
-	return p;
+	return pda_mem_zalloc(&s->alloc, size);
 }
 
 void *pda_realloc(struct pda_session *s, void *p, size_t size)
 {
-	if (size == 0)
-		size = 1;
-	if (s->alloc.realloc_fn)
-		return s->alloc.realloc_fn(s->alloc.arg, p, size);
-	return realloc(p, size);
+	return pda_mem_realloc(&s->alloc, p, size);
 }
 
 void pda_free(struct pda_session *s, void *p)
 {
-	if (!p)
-		return;
-	if (s->alloc.free_fn)
-		s->alloc.free_fn(s->alloc.arg, p);
-	else
-		free(p);
+	pda_mem_free(&s->alloc, p);
 }
 
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max)
 {
-	size_t cap = *alloc;
-	void *p;
-
-	if (want <= cap)
-		return 0;
-	if (want > max || want > SIZE_MAX / elem)
-		return PD_ERR_NOMEM;
-	if (cap < 16)
-		cap = 16;
-	while (cap < want)
-		cap = cap > max / 2 ? max : cap * 2;
-	p = pda_realloc(s, *arr, cap * elem);
-	if (!p)
-		return PD_ERR_NOMEM;
-	*arr = p;
-	*alloc = cap;
-	return 0;
+	return pda_mem_grow(&s->alloc, arr, elem, alloc, want, max);
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
@@ -202,7 +179,8 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 {
 	static const struct pda_opts defaults = {.sz = sizeof(defaults)};
 	struct pda_opts in = {0};
-	struct pda_session boot = {0}, *s;
+	struct pd_alloc alloc = {0};
+	struct pda_session *s;
 	int rc;
 
 	if (out)
@@ -225,11 +203,11 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	}
 	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
 	if (in.alloc)
-		boot.alloc = *in.alloc;
-	s = pda_zalloc(&boot, sizeof(*s));
+		alloc = *in.alloc;
+	s = pda_mem_zalloc(&alloc, sizeof(*s));
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
-	s->alloc = boot.alloc;
+	s->alloc = alloc;
 	s->f = f;
 	s->opts = in;
 	s->opts.errbuf = NULL;
@@ -240,6 +218,8 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	if (rc == 0 && (rc = pda_machine_absorb_env(s)) < 0)
 		pda_set_err(s, rc, "reading the build-id table: %s",
 			    pd_strerror(rc));
+	if (rc == 0)
+		rc = pda_unwinder_new(s, in.unwinder, &s->unwinder);
 	if (rc < 0) {
 		fail_new(opts, rc, "%s", s->errmsg);
 		pda_session_free(s);
@@ -253,10 +233,11 @@ void pda_session_free(struct pda_session *s)
 {
 	if (!s)
 		return;
+	pda_unwinder_free(s, s->unwinder);
 	pda_dsos_release(s);
 	pda_machine_release(s);
-	pda_hash_release(s, &s->addr_cache);
-	pda_hash_release(s, &s->intern);
+	pda_hash_release(&s->alloc, &s->addr_cache);
+	pda_hash_release(&s->alloc, &s->intern);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pda_arena_release(s, &s->arena);
@@ -278,9 +259,9 @@ int pda_session_feed(struct pda_session *s, const struct pd_rec *rec)
 /* ---- resolving addresses ------------------------------------------- */
 
 struct addr_ent {
-	struct pda_hash_node node;
 	const struct pda_dso_ent *dso;
 	uint64_t addr;
+	bool inl; /* inlined frames expanded */
 	size_t nr;
 	struct pda_frame frames[]; /* ip and dso are set per use */
 };
@@ -288,19 +269,21 @@ struct addr_ent {
 struct addr_key {
 	const struct pda_dso_ent *dso;
 	uint64_t addr;
+	bool inl;
 };
 
-static bool addr_eq(const struct pda_hash_node *n, const void *key)
+static bool addr_eq(const void *item, const void *key)
 {
-	const struct addr_ent *e = (const struct addr_ent *)n;
+	const struct addr_ent *e = item;
 	const struct addr_key *k = key;
 
-	return e->dso == k->dso && e->addr == k->addr;
+	return e->dso == k->dso && e->addr == k->addr && e->inl == k->inl;
 }
 
 static uint64_t addr_hash(const struct addr_key *k)
 {
-	return pda_hash_u64(k->addr ^ pda_hash_u64((uintptr_t)k->dso));
+	return pda_hash_u64(k->addr ^
+			    pda_hash_u64((uintptr_t)k->dso + k->inl));
 }
 
 static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
@@ -314,8 +297,8 @@ static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
 	memset(e, 0, sizeof(*e) + nr * sizeof(e->frames[0]));
 	e->dso = k->dso;
 	e->addr = k->addr;
+	e->inl = k->inl;
 	e->nr = nr;
-	e->node.hash = addr_hash(k);
 	return e;
 }
 
@@ -363,7 +346,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		}
 		return ent;
 	}
-	if (!s->opts.no_inline) {
+	if (k->inl) {
 		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
 		    0)
 			return NULL;
@@ -371,41 +354,41 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		    0)
 			return NULL;
 	}
-	if (s->opts.srcline && (s->opts.no_inline || nr_inl == 0)) {
+	if (s->opts.srcline && (!k->inl || nr_inl == 0)) {
 		/* the line table's row: the innermost line, as perf shows */
 		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
 		if (rc == PD_ERR_NOMEM)
 			return NULL;
 	}
-	if (s->opts.no_inline || nr_inl < 2) {
+	if (!k->inl || nr_inl == 0) {
 		ent = new_ent(s, k, 1);
 		if (!ent)
 			return NULL;
 		ent->frames[0].sym = demangle(s, name);
 		if (!ent->frames[0].sym)
 			return NULL;
-		if (s->opts.srcline && !s->opts.no_inline && nr_inl == 1) {
-			file = s->inl[0].file;
-			line = s->inl[0].line;
-		}
 		ent->frames[0].srcfile = file;
 		ent->frames[0].line = file ? line : 0;
 		ent->frames[0].dso_addr = vaddr;
 		ent->frames[0].sym_off = vaddr - start;
 		return ent;
 	}
+	/*
+	 * perf's append_inlines: where DWARF describes the address, every
+	 * frame, the out-of-line function's too, takes the name addr2line
+	 * gives it (DWARF's), demangled: "__libc_start_main_impl" where
+	 * .symtab prefers its alias "__libc_start_main@@GLIBC_2.34".
+	 */
 	ent = new_ent(s, k, nr_inl);
 	if (!ent)
 		return NULL;
 	for (size_t i = 0; i < nr_inl; i++) {
 		struct pda_frame *fr = &ent->frames[i];
-		bool outer = i + 1 == nr_inl;
 
-		/* the out-of-line function keeps its symbol's name */
-		fr->sym = demangle(s, outer ? name : s->inl[i].func);
+		fr->sym = demangle(s, s->inl[i].func);
 		if (!fr->sym)
 			return NULL;
-		fr->flags = outer ? 0 : PDA_FRAME_INLINED;
+		fr->flags = i + 1 < nr_inl ? PDA_FRAME_INLINED : 0;
 		fr->dso_addr = vaddr;
 		fr->sym_off = vaddr - start;
 		if (s->opts.srcline) {
@@ -491,21 +474,23 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 /* The cached frames of (d, addr), resolving them the first time. */
 static const struct addr_ent *lookup(struct pda_session *s,
 				     struct pda_dso_ent *d, uint64_t addr,
-				     enum pda_map_kind kind)
+				     enum pda_map_kind kind, bool inl)
 {
-	struct addr_key k = {d, addr};
+	struct addr_key k = {d, addr, inl};
 	const struct addr_ent **front =
-		&s->addr_front[(addr ^ (uintptr_t)d >> 4) &
+		&s->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
 			       (PDA_ADDR_FRONT - 1)];
-	struct pda_hash_node *n;
+	uint64_t hash;
 	struct addr_ent *ent;
 
-	if (*front && (*front)->addr == addr && (*front)->dso == d)
+	if (*front && (*front)->addr == addr && (*front)->dso == d &&
+	    (*front)->inl == inl)
 		return *front;
-	n = pda_hash_find(&s->addr_cache, addr_hash(&k), addr_eq, &k);
-	if (n) {
-		*front = (const struct addr_ent *)n;
-		return *front;
+	hash = addr_hash(&k);
+	ent = pda_hash_find(&s->addr_cache, hash, addr_eq, &k);
+	if (ent) {
+		*front = ent;
+		return ent;
 	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
@@ -522,7 +507,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 		ent = NULL;
 		break;
 	}
-	if (!ent || pda_hash_add(s, &s->addr_cache, &ent->node) < 0)
+	if (!ent || pda_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
 	s->nr_cached++;
 	*front = ent;
@@ -533,7 +518,9 @@ struct walk {
 	struct pda_stack *st;
 	const struct pd_sample *sample;
 	struct pda_maps *umaps; /* the sample's process's, once looked up */
+	const struct pda_map *map; /* of the last address resolved, or NULL */
 	bool unresolved;
+	bool inl_callchain; /* inlined frames on callchain addresses */
 };
 
 /* Room for nr more frames in w's stack.  0 or PD_ERR_NOMEM. */
@@ -649,9 +636,9 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 	return 0;
 }
 
-/* Resolve ip in cpumode and push its frames. */
+/* Resolve ip in cpumode and push its frames, inlined ones too when inl. */
 static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
-		      unsigned cpumode, bool fallback)
+		      unsigned cpumode, bool fallback, bool inl)
 {
 	struct pda_frame fr = {0};
 	const struct pda_map *map = NULL;
@@ -663,9 +650,11 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	if (!fallback &&
 	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) &&
 	    (maps = space_maps(s, w, cpumode)) != NULL) {
-		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6) &
+		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
 				  (PDA_IP_FRONT - 1)];
-		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen) {
+		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
+		    ic->inl == inl) {
+			w->map = ic->map;
 			count_dso(s, ic->map->dso);
 			return push_ent(s, w, ip, ic->map, ic->ent,
 					cpumode == PD_MISC_KERNEL
@@ -674,6 +663,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		}
 	}
 	fr.ip = ip;
+	w->map = NULL;
 	switch (cpumode) {
 	case PD_MISC_GUEST_KERNEL:
 		fr.flags = PDA_FRAME_KERNEL | PDA_FRAME_GUEST;
@@ -705,6 +695,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		return push(s, w, &fr);
 	}
 	fr.dso = map->name;
+	w->map = map;
 	switch (map->kind) {
 	case PDA_MAP_ANON:
 		fr.dso_addr = ip;
@@ -730,19 +721,38 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		break;
 	}
 	count_dso(s, map->dso);
-	ent = lookup(s, map->dso, addr, map->kind);
+	ent = lookup(s, map->dso, addr, map->kind, inl);
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {
 		/* the maps searched are the ones ic was picked for: fallback
 		 * is off, so cpumode did not change */
 		ic->ip = ip;
+		ic->inl = inl;
 		ic->maps = space_maps(s, w, cpumode);
 		ic->gen = ic->maps->gen;
 		ic->map = map;
 		ic->ent = ent;
 	}
 	return push_ent(s, w, ip, map, ent, fr.flags);
+}
+
+/* The user frames of a `--call-graph dwarf` sample, from the unwinder. */
+static int unwind_user(struct pda_session *s, struct walk *w)
+{
+	const uint64_t *ips;
+	size_t nr;
+	int rc;
+
+	rc = pda_unwind_sample(s, s->unwinder, w->sample,
+			       space_maps(s, w, PD_MISC_USER), &ips, &nr);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	/* perf expands inlined frames on these (machine.c unwind_entry) */
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		rc = resolve_ip(s, w, ips[i], PD_MISC_USER, false,
+				!s->opts.no_inline);
+	return rc;
 }
 
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)
@@ -758,8 +768,10 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	struct walk w = {st, sample, NULL, false};
+	struct walk w = {st, sample, NULL, NULL, false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
+	struct pda_lbr_walk lw;
 	int rc = 0;
 
 	st->nr = 0;
@@ -770,7 +782,15 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
 			cpumode = PD_MISC_USER;
 		if (sample->mask & PD_SAMPLE_IP)
-			rc = resolve_ip(s, &w, sample->ip, cpumode, true);
+			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+					w.inl_callchain);
+	} else if (pda_lbr_begin(sample, &lw)) {
+		uint64_t ip;
+		unsigned cpumode;
+
+		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
+			rc = resolve_ip(s, &w, ip, cpumode, false,
+					w.inl_callchain);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
 
@@ -778,7 +798,8 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 			uint64_t ip = pd_u64s_get(cc, i);
 
 			if (ip < PD_CONTEXT_MAX) {
-				rc = resolve_ip(s, &w, ip, cpumode, false);
+				rc = resolve_ip(s, &w, ip, cpumode, false,
+						w.inl_callchain);
 				continue;
 			}
 			switch (ip) {
@@ -816,6 +837,10 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 			}
 		}
 	}
+	/* perf's thread__resolve_callchain, callee order: the callchain
+	 * (the kernel part), then the unwound user stack */
+	if (rc == 0 && pda_unwind_wanted(sample))
+		rc = unwind_user(s, &w);
 	if (rc < 0) {
 		st->nr = 0;
 		return rc;
@@ -823,6 +848,31 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	s->stats.nr_samples++;
 	if (w.unresolved)
 		s->stats.nr_samples_unresolved++;
+	return 0;
+}
+
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso)
+{
+	struct walk w = {st, sample, NULL, NULL, false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
+	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
+	int rc = 0;
+
+	st->nr = 0;
+	*dso = NULL;
+	s->sample_seq++;
+	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
+		cpumode = PD_MISC_USER;
+	if (sample->mask & PD_SAMPLE_IP)
+		rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+				w.inl_callchain);
+	if (rc < 0) {
+		st->nr = 0;
+		return rc;
+	}
+	if (w.map && w.map->dso)
+		*dso = &w.map->dso->d;
 	return 0;
 }
 
@@ -861,5 +911,6 @@ const struct pda_stats *pda_session_stats(struct pda_session *s)
 		qsort(s->missing, nr, sizeof(*s->missing), cmp_missing);
 	s->stats.nr_missing = nr;
 	s->stats.missing = s->missing;
+	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
 	return &s->stats;
 }

@@ -62,6 +62,10 @@ struct pda_maps {
 
 /* A map covering addr, or NULL. */
 const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr);
+/* The same without the hint, so m stays unchanged (unwinders, whose maps
+ * are frozen for them). */
+const struct pda_map *pda_maps_lookup(const struct pda_maps *m,
+				      uint64_t addr);
 /* Insert, cutting what it overlaps out of the maps already there. */
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		    const struct pda_map *map);
@@ -106,7 +110,6 @@ struct pda_ksyms;
 struct pda_jitmap;
 
 struct pda_dso_ent {
-	struct pda_hash_node node;
 	struct pda_dso d;
 	enum pda_dso_kind kind;
 	uint32_t pid;		 /* JIT: the process */
@@ -263,6 +266,7 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
 /* ---- the session (pda_session.c) ----------------------------------- */
 
 struct addr_ent;
+struct pda_unwinder;
 
 #define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
 #define PDA_IP_FRONT 4096   /* direct-mapped entries before both */
@@ -274,6 +278,7 @@ struct pda_ip_ent {
 	uint64_t gen;
 	const struct pda_map *map;
 	const struct addr_ent *ent;
+	bool inl;
 };
 
 struct pda_session {
@@ -295,6 +300,7 @@ struct pda_session {
 	size_t missing_alloc;
 	struct pda_inline *inl; /* scratch for pda_elf_inlines */
 	size_t inl_alloc;
+	struct pda_unwinder *unwinder; /* pda_unwind.c */
 };
 
 #endif /* PDA_SESSION_INT_H */

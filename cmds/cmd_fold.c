@@ -9,7 +9,6 @@
 #include "pda.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,28 +59,35 @@ const char cmd_fold_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
-	"      --inline          inlined functions as frames of their own\n"
-	"                        (perf 6.1 shows none in frame-pointer\n"
-	"                        callchains, so the default is --no-inline)\n"
-	"      --no-inline       no inlined frames (the default)\n"
+	"      --inline          inlined functions as frames of their own on\n"
+	"                        every stack (by default only DWARF-unwound\n"
+	"                        user stacks get them, as perf 6.1 shows\n"
+	"                        them)\n"
+	"      --no-inline       no inlined frames on any stack\n"
+	"      --stats           after the coverage line, how the DWARF\n"
+	"                        unwinding of user stacks ended, by reason\n"
+	"                        and by binary\n"
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
+	"                        skipped, or a DWARF unwind stopped early\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* getopt_long vals: fold's own options, then its sample options (below
+ * 0x1000, where the symbol options' CMD_OPT_* start) */
 enum {
 	OPT_FROM_SCRIPT = 256,
-	OPT_PID,
-	OPT_TID,
-	OPT_NO_COMM,
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_ALL,
+	OPT_ALL_EVENTS,
+	OPT_STATS,
+	OPT_PID,
+	OPT_TID,
+	OPT_NO_COMM,
 	OPT_ADDRS,
 	OPT_SRCLINE,
 	OPT_EVENT,
-	OPT_ALL_EVENTS,
 	OPT_WEIGHT,
 	OPT_COMM,
 	OPT_PID_FILTER,
@@ -89,15 +95,28 @@ enum {
 	OPT_SYMBOL,
 	OPT_TIME,
 	OPT_MAX_STACK,
-	OPT_SYMFS,
-	OPT_BUILDID_DIR,
-	OPT_KALLSYMS,
-	OPT_VMLINUX,
-	OPT_JIT_DIR,
-	OPT_NO_DEMANGLE,
 	OPT_NO_INLINE,
 	OPT_INLINE,
-	OPT_STRICT,
+};
+
+const struct option cmd_fold_sample_options[] = {
+	{"pid", no_argument, NULL, OPT_PID},
+	{"tid", no_argument, NULL, OPT_TID},
+	{"no-comm", no_argument, NULL, OPT_NO_COMM},
+	{"addrs", no_argument, NULL, OPT_ADDRS},
+	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"event", required_argument, NULL, OPT_EVENT},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"symbol", required_argument, NULL, OPT_SYMBOL},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	CMD_SYMBOL_LONGOPTS,
+	{"inline", no_argument, NULL, OPT_INLINE},
+	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+	{NULL, 0, NULL, 0},
 };
 
 #define MAX_PIDS 1024
@@ -115,8 +134,9 @@ struct fold_opts {
 	bool has_start, has_end;
 	uint64_t start, end;
 	unsigned max_stack;
-	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
-	bool no_demangle, inline_frames;
+	struct cmd_symopts sym;
+	bool inline_frames, no_inline;
+	bool stats;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -197,49 +217,24 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
 		{"from-script", no_argument, NULL, OPT_FROM_SCRIPT},
-		{"pid", no_argument, NULL, OPT_PID},
-		{"tid", no_argument, NULL, OPT_TID},
-		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"kernel", no_argument, NULL, OPT_KERNEL},
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
-		{"addrs", no_argument, NULL, OPT_ADDRS},
-		{"srcline", no_argument, NULL, OPT_SRCLINE},
-		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
-		{"weight", required_argument, NULL, OPT_WEIGHT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
-		{"dso", required_argument, NULL, OPT_DSO},
-		{"symbol", required_argument, NULL, OPT_SYMBOL},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
-		{"symfs", required_argument, NULL, OPT_SYMFS},
-		{"buildid-dir", required_argument, NULL, OPT_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-		{"vmlinux", required_argument, NULL, OPT_VMLINUX},
-		{"jit-dir", required_argument, NULL, OPT_JIT_DIR},
-		{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
-		{"inline", no_argument, NULL, OPT_INLINE},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
+		{"stats", no_argument, NULL, OPT_STATS},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:",
+			     .own_longopts = longopts,
+			     .more_longopts = cmd_fold_sample_options};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -315,62 +310,32 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
-		case OPT_SYMFS:
-			o->symfs = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			o->buildid_dir = optarg;
-			break;
-		case OPT_KALLSYMS:
-			o->kallsyms = optarg;
-			break;
-		case OPT_VMLINUX:
-			o->vmlinux = optarg;
-			break;
-		case OPT_JIT_DIR:
-			o->jit_dir = optarg;
-			break;
-		case OPT_NO_DEMANGLE:
-			o->no_demangle = true;
-			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
+			o->no_inline = true;
 			break;
 		case OPT_INLINE:
 			o->inline_frames = true;
+			o->no_inline = false;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
+		case OPT_STATS:
+			o->stats = true;
 			break;
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
 	if (!o->from_script && (o->jit || o->all_events))
 		usage_error(ctx, "--jit, --all and --all-events go with "
 				 "--from-script");
 	if (o->from_script &&
-	    (o->srcline || o->max_stack || o->symfs || o->buildid_dir ||
-	     o->kallsyms || o->vmlinux || o->jit_dir || o->no_demangle ||
-	     o->inline_frames))
+	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
+	     o->inline_frames || o->no_inline || o->stats))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -398,18 +363,6 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 	return fd;
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 			 FILE *out, struct pda_fold *fd)
 {
@@ -420,65 +373,12 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
 		die(ctx, "cannot write '%s': %s",
 		    o->output ? o->output : "stdout", strerror(errno));
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	ctx_close_output(ctx, out, o->output);
 }
 
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-/* ---- progress (a terminal only) ------------------------------------ */
-
-struct progress {
-	bool on;
-	struct timespec start, last;
-	bool shown;
-};
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void progress_init(struct progress *p)
-{
-	p->on = isatty(STDERR_FILENO);
-	p->shown = false;
-	clock_gettime(CLOCK_MONOTONIC, &p->start);
-	p->last = p->start;
-}
-
-/* Called every few thousand records: a line after a second of work,
- * redrawn four times a second. */
-static void progress_show(struct pd_ctx *ctx, struct progress *p, uint64_t done,
-			  uint64_t total, uint64_t samples)
-{
-	struct timespec now;
-
-	if (!p->on)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25)
-		return;
-	p->last = now;
-	p->shown = true;
-	if (total)
-		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
-			ctx->cmd, pct(done, total), samples);
-	else
-		fprintf(stderr,
-			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
-			ctx->cmd, done >> 20, samples);
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r\033[K");
 }
 
 /* ---- perf script text ---------------------------------------------- */
@@ -493,7 +393,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
-	struct progress prog;
+	struct cmd_progress prog;
 	FILE *in = stdin, *out;
 	static char buf[1 << 16];
 	uint64_t done = 0;
@@ -517,14 +417,14 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
-	out = open_output(ctx, o);
-	progress_init(&prog);
+	out = ctx_open_output(ctx, o->output);
+	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
 		done += n;
-		progress_show(ctx, &prog, done, 0,
+		cmd_progress_show(ctx, &prog, done, 0,
 			      pda_script_stats(ps)->nr_samples);
 	}
 	if (ferror(in))
@@ -532,7 +432,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pda_script_finish(ps);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_strerror(rc));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (in != stdin)
 		fclose(in);
 	write_output(ctx, o, out, fd);
@@ -568,28 +468,6 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 /* ---- a capture ----------------------------------------------------- */
 
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
-}
-
-/* --event NAME names an event as perf prints it, with or without its
- * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
-static bool event_matches(const char *want, const char *name)
-{
-	const size_t n = strlen(want);
-
-	if (strcmp(want, name) == 0)
-		return true;
-	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
-	       (name[n] == ':' || name[n] == '/');
-}
-
 struct events {
 	const struct pd_evsel *last; /* the last sample's event */
 	bool last_ok;
@@ -613,7 +491,7 @@ static bool sample_event_ok(struct events *ev, const char *want,
 		return ev->last_ok;
 	ev->last = e;
 	if (want)
-		ev->last_ok = e && event_matches(want, e->name);
+		ev->last_ok = e && cmd_event_matches(want, e->name);
 	else
 		ev->last_ok = !e || e->attr.type != PERF_TYPE_TRACEPOINT;
 	if (ev->last_ok)
@@ -652,13 +530,22 @@ struct counts {
 	uint64_t stack_errors;
 };
 
+/* The share of DWARF unwinds that stopped early: of samples, or of
+ * their periods with --weight period. */
+static double stopped_share(const struct pda_unwind_stats *u, bool period)
+{
+	return period ? pct(u->period_stopped, u->period)
+		      : pct(u->nr_stopped, u->nr_samples);
+}
+
 static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		     const struct events *ev, bool mixed,
 		     const struct pda_fold_totals *t,
-		     const struct pda_stats *ps)
+		     const struct pda_stats *ps, bool period)
 {
 	const uint64_t filtered = c->other_events + c->out_of_time +
 				  c->other_pids + t->nr_filtered;
+	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
 	if (ctx->verbose) {
 		fprintf(stderr,
@@ -676,6 +563,13 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 			t->weight_unresolved, t->weight);
 		fprintf(stderr, "pdtool %s: lost samples: %" PRIu64 "\n",
 			ctx->cmd, c->lost);
+		if (u && u->nr_samples)
+			fprintf(stderr,
+				"pdtool %s: DWARF unwinds stopped early: "
+				"%.1f%% (%" PRIu64 " of %" PRIu64
+				" samples; --stats says why)\n",
+				ctx->cmd, stopped_share(u, period),
+				u->nr_stopped, u->nr_samples);
 		if (t->nr_truncated)
 			fprintf(stderr,
 				"pdtool %s: stacks cut at --max-stack: "
@@ -706,6 +600,9 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		pct(t->weight_unresolved, t->weight), c->lost);
 	if (filtered)
 		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
+	if (u && u->nr_samples)
+		fprintf(stderr, "; %.1f%% of DWARF unwinds stopped early",
+			stopped_share(u, period));
 	if (mixed)
 		fprintf(stderr,
 			"; %zu events folded together (--event picks "
@@ -724,16 +621,55 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 	fputc('\n', stderr);
 }
 
+/* --stats: how the DWARF unwinds ended, by reason, then the early stops
+ * by binary. */
+static void unwind_stats(struct pd_ctx *ctx, const struct pda_unwind_stats *u)
+{
+	if (!u->nr_samples) {
+		fprintf(stderr, "pdtool %s: no DWARF unwinding: no sample "
+				"carries user registers and stack\n",
+			ctx->cmd);
+		return;
+	}
+	fprintf(stderr,
+		"pdtool %s: DWARF unwinding (%s, %s): %" PRIu64
+		" samples, %" PRIu64 " user frames, %" PRIu64
+		" stopped early (%.1f%%; %.1f%% of period)\n",
+		ctx->cmd, u->unwinder, u->arch ? u->arch : "unknown arch",
+		u->nr_samples, u->nr_frames, u->nr_stopped,
+		stopped_share(u, false), stopped_share(u, true));
+	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
+		"period", "ended by");
+	for (unsigned i = 0; i < PDA_UNWIND_NR_STOPS; i++)
+		if (u->by_stop[i])
+			fprintf(stderr,
+				"pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s%s\n",
+				ctx->cmd, u->by_stop[i], u->period_by_stop[i],
+				pda_unwind_stop_name(i),
+				i == PDA_UNWIND_END || i == PDA_UNWIND_MAX_FRAMES
+					? ""
+					: " (early)");
+	if (!u->nr_stopped_dsos)
+		return;
+	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
+		"period", "stopped early in");
+	for (size_t i = 0; i < u->nr_stopped_dsos; i++) {
+		const struct pda_unwind_stopped *d = &u->stopped_dsos[i];
+
+		fprintf(stderr, "pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s: %s\n",
+			ctx->cmd, d->nr_samples, d->period,
+			d->dso ? d->dso : "(no map)",
+			pda_unwind_stop_name(d->why));
+	}
+}
+
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open(ctx, o->path);
 	struct pda_fold *fd = new_fold(ctx, o);
 	char err[512] = "";
-	PDA_OPTS(po, .symfs = o->symfs, .buildid_dir = o->buildid_dir,
-		 .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
-		 .jit_dir = o->jit_dir, .no_demangle = o->no_demangle,
-		 .no_inline = !o->inline_frames, .srcline = o->srcline,
-		 .use_host_kallsyms = true, .log = log_lib, .log_arg = ctx,
+	PDA_OPTS(po, .no_inline = o->no_inline,
+		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
 		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct pda_stack st = PDA_STACK_INIT;
 	const struct pd_reader_stats *rs;
@@ -742,24 +678,22 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct pd_reader *r;
 	struct counts c = {0};
 	struct events ev = {0};
-	struct progress prog;
+	struct cmd_progress prog;
 	struct pd_sample sample;
 	struct pd_rec rec;
 	uint64_t total = pd_file_header(f)->data_size;
 	FILE *out;
 	int rc;
 
-	po.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
-		       : ctx->verbose == 1 ? PD_LOG_INFO
-					   : PD_LOG_WARN;
+	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	out = open_output(ctx, o);
-	progress_init(&prog);
+	out = ctx_open_output(ctx, o->output);
+	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
 
@@ -774,7 +708,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
 		if ((++c.nr_samples & 4095) == 0)
-			progress_show(ctx, &prog, rec.offset, total,
+			cmd_progress_show(ctx, &prog, rec.offset, total,
 				      c.nr_samples);
 		if (pd_sample_decode(f, &rec, &sample) < 0) {
 			if (c.bad++ == 0)
@@ -817,7 +751,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	}
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	progress_end(&prog);
+	cmd_progress_end(&prog);
 	if (o->event && !ev.any_matched) {
 		fprintf(stderr,
 			"pdtool %s: no samples of event '%s'; the "
@@ -832,11 +766,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rs = pd_reader_stats(r);
 	ps = pda_session_stats(s);
 	coverage(ctx, &c, &ev, !o->event && ev.nr_seen > 1, pda_fold_totals(fd),
-		 ps);
+		 ps, o->period);
+	if (o->stats)
+		unwind_stats(ctx, &ps->unwind);
 	rc = 0;
 	if (ctx->strict && (pda_fold_totals(fd)->weight_unresolved || c.lost ||
 			    c.bad || c.stack_errors || rs->damaged ||
-			    (ps && ps->nr_missing) || ctx->nr_warnings))
+			    (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
+			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_stack_release(s, &st);
 	pda_fold_free(fd);

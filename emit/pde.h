@@ -177,6 +177,22 @@ enum pde_flame_palette {
 /* "default", "hot", "mem", "io"; NULL past the end. */
 const char *pde_flame_palette_name(enum pde_flame_palette p);
 
+/*
+ * A differential flame graph (`pdtool diff -o`): the nodes come from
+ * pda_diff_flame(), each node's total the shape side's samples and its
+ * other the other side's.  A side's value of a node is its count / denom
+ * of that side * unit; a frame is coloured by B's value minus A's: red
+ * where it grew, blue where it shrank, white where it held, saturated in
+ * proportion to the change over the largest change drawn.
+ */
+struct pde_flame_diff {
+	double denom[2];	/* A's and B's, as pda_diff_summary() */
+	double unit;		/* 100: values are percentages; 1: samples */
+	const char *of;		/* percentages of this symbol's samples;
+				 * NULL: of the side's samples */
+	bool negate;		/* shaped like A: total is A's, other B's */
+};
+
 struct pde_flame_opts {
 	const char *title;	/* NULL: "Flame Graph" ("Icicle Graph") */
 	const char *subtitle;	/* NULL: none */
@@ -188,6 +204,9 @@ struct pde_flame_opts {
 	bool inverted;		/* icicle: the root at the top */
 	bool hash;		/* colour by name, not by position */
 	enum pde_flame_palette palette;
+	const struct pde_flame_diff *diff; /* non-NULL: a differential
+					    * graph, coloured by change,
+					    * the palette unused */
 };
 
 /*
@@ -212,6 +231,12 @@ size_t pde_flame_svg(FILE *out, const struct pda_flame_node *nodes,
  */
 void pde_flame_color(const struct pde_flame_opts *opts,
 		     const struct pda_flame_node *node, unsigned char rgb[3]);
+
+/* A node's change in a differential graph: B's value minus A's. */
+double pde_flame_diff_change(const struct pde_flame_diff *diff,
+			     const struct pda_flame_node *node);
+/* Its colour, for a change of `change` when the largest drawn is max. */
+void pde_flame_diff_color(double change, double max, unsigned char rgb[3]);
 
 struct pde_speedscope_opts {
 	const char *name;	/* the profile's name, e.g. the input file */
@@ -239,6 +264,93 @@ struct pda_fold; /* pda.h: a finished aggregator */
  * is set).
  */
 int pde_folded_write(FILE *out, const struct pda_fold *fd);
+
+/* ---- profile differences (pde_diff.c; `pdtool diff`) -------------- */
+
+struct pda_diff; /* pda.h: a finished diff */
+
+/*
+ * difffolded.pl's format, "stack countA countB\n" a line, in the stacks'
+ * order (pda_diff_sort_stacks() first, for bytewise order): B's count as
+ * it is, A's at B's scale (times the summary's factor, rounded to the
+ * nearest whole number, where difffolded.pl -n truncates).  @return 0,
+ * or -1 when writing failed (ferror(out) is set).
+ */
+int pde_diff_folded(FILE *out, const struct pda_diff *d);
+
+enum pde_diff_format {
+	PDE_DIFF_TEXT = 0,	/* aligned columns for a terminal */
+	PDE_DIFF_MARKDOWN,	/* Markdown paragraphs and tables */
+};
+
+struct pde_diff_opts {
+	enum pde_diff_format format;
+	size_t top;		/* rows a table at most; 0: all */
+	double min_delta;	/* leave out changes smaller than this */
+	bool significant;	/* only changes beyond everything tested:
+				 * sampling noise, and the spread between
+				 * runs when there are several a side */
+	const char *const *paths[2]; /* each side's inputs, as named */
+};
+
+/*
+ * The report: the inputs, the scaling and the tests used (saying so
+ * plainly when run-to-run variation is not covered), then the largest
+ * changes of each table (self and inclusive per symbol, and per DSO when
+ * the diff has them): before, after, change, p-values and verdict.
+ */
+void pde_diff_report(FILE *out, const struct pda_diff *d,
+		     const struct pde_diff_opts *opts);
+
+/*
+ * One line each on how values are scaled and how changes are tested,
+ * for messages: "each capture scaled to its samples (--scale total)"...
+ * Static strings or (the symbol) written into buf.
+ */
+const char *pde_diff_scaling_text(const struct pda_diff *d, char *buf,
+				  size_t size);
+const char *pde_diff_tests_text(const struct pda_diff *d);
+/* ---- annotation (pde_annotate*.c; `pdtool annotate`) --------------- */
+
+struct pda_annot;	/* pda.h: finished, with its functions */
+struct pda_annot_func;
+
+enum pde_annot_format {
+	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
+	PDE_ANNOT_MD,		/* Markdown: tables and a code block */
+	PDE_ANNOT_HTML,		/* one standalone page */
+	PDE_ANNOT_JSON,		/* one JSON object */
+};
+
+struct pde_annot_opts {
+	enum pde_annot_format format;
+	bool color;		/* text: ANSI colours on hot lines */
+	bool hits;		/* percentages of samples, not of periods */
+	const char *const *events; /* event names, [nr_events] */
+	size_t nr_events;
+	const char *input;	/* the capture, for titles */
+	size_t nr_hot_lines;	/* hottest source lines listed; 0: 10 */
+};
+
+/*
+ * A writer of annotated functions: begin, one call per function (in the
+ * order given), end.  Percentages: an instruction's (or line's) samples
+ * over its function's ("func", perf's local) and over the event's
+ * ("total", perf's global), of periods or, with hits, of samples.  Not
+ * thread-safe; one per FILE.
+ */
+struct pde_annot {
+	FILE *out;
+	struct pde_annot_opts o;
+	struct pda_annot *a;
+	struct pde_json j;
+	size_t nr_funcs;
+};
+
+void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
+		     const struct pde_annot_opts *opts);
+void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
+void pde_annot_end(struct pde_annot *w);
 
 #ifdef __cplusplus
 }

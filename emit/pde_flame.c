@@ -17,6 +17,7 @@
 #include "pde_flame_int.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #define DEF_WIDTH 1200
@@ -36,6 +37,8 @@ struct layout {
 	unsigned top, bottom; /* space above and below the frames */
 	uint32_t depth;	      /* the deepest frame drawn */
 	unsigned height;
+	double max_change;    /* a differential graph's largest |change|
+			       * among the frames drawn */
 };
 
 static const char *const palette_names[PDE_PALETTE_MAX] = {
@@ -309,6 +312,33 @@ void pde_flame_color(const struct pde_flame_opts *o,
 	}
 }
 
+double pde_flame_diff_change(const struct pde_flame_diff *diff,
+			     const struct pda_flame_node *node)
+{
+	const uint64_t a = diff->negate ? node->total : node->other;
+	const uint64_t b = diff->negate ? node->other : node->total;
+
+	return ((double)b / diff->denom[1] - (double)a / diff->denom[0]) *
+	       diff->unit;
+}
+
+/* From near white (no change) to red (growth) or blue (shrinkage), in
+ * proportion to the change's share of the largest. */
+void pde_flame_diff_color(double change, double max, unsigned char rgb[3])
+{
+	static const unsigned char white[3] = {250, 250, 250};
+	static const unsigned char red[3] = {220, 30, 30};
+	static const unsigned char blue[3] = {30, 80, 220};
+	const unsigned char *to = change > 0 ? red : blue;
+	double v = max > 0 ? fabs(change) / max : 0;
+
+	if (!(v <= 1.0))
+		v = v > 1.0 ? 1.0 : 0.0; /* NaN: no change */
+	for (int i = 0; i < 3; i++)
+		rgb[i] = (unsigned char)(white[i] +
+					 ((double)to[i] - white[i]) * v + 0.5);
+}
+
 /* ---- the document -------------------------------------------------- */
 
 static bool drawn(const struct layout *l, const struct pda_flame_node *n)
@@ -333,9 +363,20 @@ static void lay_out(struct layout *l, const struct pda_flame_node *nodes,
 			  : 0;
 	l->min_width = o->min_width > 0 ? o->min_width : 0;
 	l->depth = 0;
-	for (size_t i = 0; i < nr; i++)
-		if (drawn(l, &nodes[i]) && nodes[i].depth > l->depth)
+	l->max_change = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (!drawn(l, &nodes[i]))
+			continue;
+		if (nodes[i].depth > l->depth)
 			l->depth = nodes[i].depth;
+		if (o->diff) {
+			const double c =
+				fabs(pde_flame_diff_change(o->diff, &nodes[i]));
+
+			if (c > l->max_change)
+				l->max_change = c;
+		}
+	}
 	/* title (and subtitle) above; details and "Matched" below */
 	l->top = l->font_size * 3 + (o->subtitle ? l->font_size * 2 : 0);
 	l->bottom = l->font_size * 2 + 10;
@@ -353,6 +394,8 @@ static void put_head(FILE *out, const struct layout *l)
 {
 	const bool cool = l->o->palette == PDE_PALETTE_MEM ||
 			  l->o->palette == PDE_PALETTE_IO;
+	/* a differential graph's white frames need a background apart */
+	const char *to = l->o->diff ? "#d0d0d0" : cool ? "#e0e0ff" : "#eeeeb0";
 
 	fprintf(out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" "
@@ -366,7 +409,7 @@ static void put_head(FILE *out, const struct layout *l)
 		"y2=\"1\"><stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
 		"<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
 		"</defs>\n",
-		cool ? "#e0e0ff" : "#eeeeb0");
+		to);
 	fprintf(out,
 		"<style type=\"text/css\"><![CDATA[\n"
 		"text { font-family: monospace; font-size: %upx; "
@@ -399,7 +442,9 @@ static void put_chrome(FILE *out, const struct layout *l)
 	const char *title = l->o->title;
 
 	if (!title)
-		title = l->o->inverted ? "Icicle Graph" : "Flame Graph";
+		title = l->o->diff	 ? "Differential Flame Graph"
+			: l->o->inverted ? "Icicle Graph"
+					 : "Flame Graph";
 	fprintf(out, "<text id=\"title\" x=\"%u\" y=\"%u\">", l->width / 2,
 		l->font_size * 2);
 	put_xml(out, title, SIZE_MAX);
@@ -429,6 +474,42 @@ static void put_chrome(FILE *out, const struct layout *l)
 			l->width / 2, l->top + l->frame_height);
 }
 
+/*
+ * A differential frame's tooltip after its name: both sides' samples,
+ * their values and the change, e.g. " (A 241, B 370 samples; 34.83% ->
+ * 56.57%, +21.75 points)".  The script takes the name as what comes
+ * before the last " (", so there is no other.
+ */
+static void put_diff_title(FILE *out, const struct layout *l,
+			   const struct pda_flame_node *n)
+{
+	const struct pde_flame_diff *df = l->o->diff;
+	const uint64_t a = df->negate ? n->total : n->other;
+	const uint64_t b = df->negate ? n->other : n->total;
+	const double va = (double)a / df->denom[0] * df->unit;
+	const double vb = (double)b / df->denom[1] * df->unit;
+
+	fputs(" (A ", out);
+	put_count(out, a);
+	fputs(", B ", out);
+	put_count(out, b);
+	fputc(' ', out);
+	put_xml(out, l->countname, SIZE_MAX);
+	if (df->unit == 1.0) {
+		/* samples: a side's mean per run */
+		fprintf(out, "; %+.1f ", vb - va);
+		put_xml(out, l->countname, SIZE_MAX);
+		fputs(")</title>", out);
+		return;
+	}
+	fprintf(out, "; %.2f%% -&gt; %.2f%%", va, vb);
+	if (df->of) {
+		fputs(" of ", out);
+		put_xml(out, df->of, SIZE_MAX);
+	}
+	fprintf(out, ", %+.2f points)</title>", vb - va);
+}
+
 static void put_frame(FILE *out, const struct layout *l,
 		      const struct pda_flame_node *n)
 {
@@ -437,18 +518,26 @@ static void put_frame(FILE *out, const struct layout *l,
 	const double y = frame_y(l, n->depth);
 	unsigned char rgb[3];
 
-	pde_flame_color(l->o, n, rgb);
+	if (l->o->diff)
+		pde_flame_diff_color(pde_flame_diff_change(l->o->diff, n),
+				     l->max_change, rgb);
+	else
+		pde_flame_color(l->o, n, rgb);
 	fprintf(out,
 		"<g class=\"f\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64
 		"\" data-d=\"%" PRIu32 "\"><title>",
 		n->start, n->total, n->depth);
 	put_xml(out, n->name, SIZE_MAX);
-	fputs(" (", out);
-	put_count(out, n->total);
-	fputc(' ', out);
-	put_xml(out, l->countname, SIZE_MAX);
-	fprintf(out, ", %.2f%%)</title>",
-		100.0 * (double)n->total / (double)l->all);
+	if (l->o->diff) {
+		put_diff_title(out, l, n);
+	} else {
+		fputs(" (", out);
+		put_count(out, n->total);
+		fputc(' ', out);
+		put_xml(out, l->countname, SIZE_MAX);
+		fprintf(out, ", %.2f%%)</title>",
+			100.0 * (double)n->total / (double)l->all);
+	}
 	fprintf(out,
 		"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%u\" "
 		"fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>",

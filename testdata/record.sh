@@ -35,6 +35,11 @@ esac
 mkdir -p bin
 gcc $CFLAGS -pthread -o bin/demo src/demo.c
 g++ $CFLAGS -o bin/inline src/inline.cpp
+# diffwork: two builds of one program for `pdtool diff` (testdata/diff.md);
+# -fipa-cp lets GCC clone a function for a constant argument, as -O2 does
+DIFF_CFLAGS="$CFLAGS -fipa-cp"
+gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c
+gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -142,6 +147,15 @@ bits perf turns on with it." \
 	"$R -e cpu-clock -F 249 --call-graph dwarf,2048 -o dwarf.perf.data -- bin/demo 300"
 fi
 
+name_wanted=dwarfcpp; if want "$@"; then
+record dwarfcpp inline "DWARF callchains (--call-graph dwarf,4096) of the \
+C++ program, 499 Hz for 0.3 s.  Exercises: unwinding through C++ code and \
+libc from the stack copies, and the inlined frames perf 6.1 shows on \
+DWARF-unwound stacks (square_sum inlined into Accumulator::run, named as \
+addr2line names them)." \
+	"$R -e cpu-clock -F 499 --call-graph dwarf,4096 -o dwarfcpp.perf.data -- bin/inline 300"
+fi
+
 name_wanted=zstd; if want "$@"; then
 record zstd demo "A zstd-compressed capture (-z): the records after the \
 synthesized ones sit in PERF_RECORD_COMPRESSED chunks, and the header has \
@@ -199,6 +213,103 @@ idle task (pid 0) and of other processes, CPU in the sample type, a dummy \
 event for the side-band records, and the synthesized MMAP/COMM records of \
 every process that was running." \
 	"$R -a -e cpu-clock -F 99 -g -o sysw.perf.data -- sleep 0.2"
+fi
+
+# The `pdtool diff` set: captures of the two diffwork builds, each run as
+# "diffwork" from a directory of its own (diff-a/, diff-b/, removed
+# afterwards; the captures find the binaries by build-id in
+# testdata/buildid), as two builds of one program are.  They are not
+# testdata/NAME.perf.data captures: they live in testdata/diff/ and share
+# one recipe, testdata/diff.md.
+DIFF_NAMES='a1 b1 a2 b2 a3 b3 a4 a5 a6'
+name_wanted=diff; if want "$@"; then
+	rm -rf diff diff-a diff-b
+	mkdir -p diff diff-a diff-b
+	cp bin/diffwork_a diff-a/diffwork
+	cp bin/diffwork_b diff-b/diffwork
+	diff_cmd="$R -e cpu-clock -F 999 -g -o diff/NAME.perf.data -- diff-X/diffwork 3000"
+	# a1 b1 a2 b2 a3 b3 interleaved, so that both builds meet the same
+	# machine; a4..a6 then make six captures of build A
+	for c in $DIFF_NAMES; do
+		b=$(echo "$c" | cut -c1)
+		cmd=$(echo "$diff_cmd" | sed "s|NAME|$c|; s|diff-X|diff-$b|")
+		echo "== diff/$c: $cmd" >&2
+		sh -c "$cmd" >/dev/null 2>&1
+		zstd -q -19 --rm -f "diff/$c.perf.data" -o "diff/$c.perf.data.zst"
+	done
+	rm -rf diff-a diff-b
+	# the build-id cache entries, as the others: .build-id/xx/rest ->
+	# the binary
+	for b in a b; do
+		id=$(python3 -c 'import sys
+sys.path.insert(0, "../tests/golden/fold")
+import buildid_dir
+print(buildid_dir.build_id(sys.argv[1]))' "bin/diffwork_$b")
+		d=buildid/.build-id/$(echo "$id" | cut -c1-2)
+		mkdir -p "$d"
+		ln -sfn "../../../bin/diffwork_$b" "$d/$(echo "$id" | cut -c3-)"
+	done
+	sizes=$(for c in $DIFF_NAMES; do
+		printf '%s %s/%s, ' "$c" \
+			"$(wc -c <"diff/$c.perf.data.zst" | tr -d ' ')" \
+			"$(zstd -q -d -c "diff/$c.perf.data.zst" | wc -c | tr -d ' ')"
+	done | sed 's/, $//')
+	cat >diff.md <<EOF
+# testdata/diff
+
+Two builds of one program for \`pdtool diff\`.  src/diffwork.c repeats a
+step of four functions (parse, checksum, transform, report) for a given
+time.  Build A (bin/diffwork_a) runs transform's loop once a step;
+build B (bin/diffwork_b, \`-DBUILD_B\`) has two rounds compiled in, so
+transform does twice the work, and GCC clones it for the constant as
+transform.constprop.0 (and step as step.constprop.0): the names differ
+between the builds as compiler clones' names do.  Each capture is
+cpu-clock at 999 Hz with frame-pointer callchains (-g) for three
+seconds: a first recording of one second each, on this machine shared
+with other jobs, had one capture of B with transform at 45% of the
+samples against 54% and 57% in the others; longer runs average out more
+of the other jobs' interference.
+GCC gives the work functions (leaves) no frame, so their caller, step,
+is missing from their stacks, in both builds alike.
+
+- Stored as: testdata/diff/NAME.perf.data.zst, NAME a1..a6 (build A) and
+  b1..b3 (build B), recorded in the order $DIFF_NAMES; bytes (zstd -19
+  / plain): $sizes
+- Program: src/diffwork.c, built into testdata/bin/ by record.sh with
+  \`gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c\` and
+  \`gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c\`
+  ($cc_version).  Both ran as diff-a/diffwork and diff-b/diffwork
+  (copies, removed afterwards), so that comm and binary name match
+  between the builds; the captures find the binaries by build-id in
+  testdata/buildid.
+- Recorded with: perf $perf_version, kernel $kernel, x86_64, as root
+  (a VM with only software events: no PMU), while other jobs ran on the
+  machine: run-to-run variation is part of what these captures hold.
+- Command (run in testdata/ by \`sh testdata/record.sh diff\`), for each
+  NAME, X its build (a or b):
+
+      $diff_cmd
+
+- Used by tests/cli/diff/: the top regression and its significance with
+  one and with three captures a side (builds.test), three captures of
+  build A against three others, where nothing may be significant, and a
+  pair of them, whose changes are sampling-only (noise.test), and the
+  folded, table and SVG outputs (folded.test, svg.test, browser.test).
+EOF
+fi
+
+# A capture of another architecture: this x86_64 VM cannot record one, so
+# tests/gen/pd_arch_synth.py writes the samples of an aarch64 build of
+# src/loop.c as perf record would have written them there (see
+# loop-aarch64.md).  Needs aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu).
+name_wanted=loop-aarch64; if want "$@"; then
+	# the build directory recorded in DWARF is /pdtool/testdata, wherever
+	# this runs: tests map it back with --prefix-map
+	aarch64-linux-gnu-gcc $CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/loop-aarch64 src/loop.c
+	python3 ../tests/gen/pd_arch_synth.py bin/loop-aarch64 \
+		/opt/pdtool/loop-aarch64 aarch64 loop-aarch64.perf.data \
+		$(cat loop-aarch64.samples)
 fi
 
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2

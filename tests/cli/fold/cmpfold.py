@@ -1,13 +1,109 @@
 #!/usr/bin/env python3
-"""cmpfold.py PERF PDTOOL [MIN%]: compare two folded-stack files.
+"""cmpfold.py PERF PDTOOL [MIN%] [--names] [--aliases BINARY]...
+[--all]: compare two folded-stack files.
 
 Lines starting with '#' in PERF are notes.  Prints the share of perf's
 sample weight whose folded stack pdtool has with the same weight (for each
 stack, min(perf, pdtool) counts as identical), and the stacks that differ,
-heaviest first.  Exits 0 when the share is >= MIN% (default 100: the files
-are equal after sorting), else 1.
+heaviest first (all of them with --all, else 8).  Exits 0 when the share
+is >= MIN% (default 100: the files are equal after sorting, judged
+disagreements aside), else 1.
+
+--suffix: a perf stack agrees where it is the leaf end of one of
+pdtool's, for captures perf could unwind no further than the leaf.
+
+--judged FILE names disagreements that were looked at: "SIDE<TAB>REGEX
+<TAB>WHY" lines, SIDE "oracle" (the first file has weight the second lacks)
+or "pdtool"; a differing stack REGEX matches (after --names and --no-comm)
+is printed with WHY, and the oracle's weight it explains counts as agreed.
+
+For another tool's stacks (perfparser's), whose names differ from perf's
+in form only: --names compares each frame by its function's bare name (no
+return type, scope, template arguments or parameters: "double
+std::accumulate<...>(...)" and "std::accumulate<...>" are "accumulate"),
+and --aliases BINARY also takes the names of functions at one address in
+BINARY's .symtab as one ("hypot" and "__hypot").  --no-comm leaves the
+root frame (the comm) out: perfparser names a sample by its process's
+comm, perf by its thread's at the time.
 """
+import re
+import subprocess
 import sys
+
+_OPEN = {"(": ")", "<": ">", "{": "}", "[": "]"}
+_OPERATORS = sorted(
+    "() [] <=> <<= >>= ->* -> << >> <= >= == != && || ++ -- += -= *= /= "
+    "%= &= |= ^= < > = ! ~ + - * / % & | ^ ,".split(), key=len, reverse=True)
+
+
+def bare(name):
+    """A demangled function name without its decorations."""
+    if name.startswith("[") and name.endswith("]"):
+        return name
+    out, depth, stack = [], 0, []
+    i = 0
+    while i < len(name):
+        c = name[i]
+        # "operator<" and friends: the bracket is the name
+        if name.startswith("operator", i):
+            j = i + len("operator")
+            for op in _OPERATORS:
+                if name.startswith(op, j):
+                    j += len(op)
+                    break
+            if depth == 0:
+                out.append(name[i:j])
+            i = j
+            continue
+        if c in _OPEN:
+            stack.append(_OPEN[c])
+            depth += 1
+        elif stack and c == stack[-1]:
+            stack.pop()
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+        i += 1
+    text = "".join(out).strip()
+    while text.endswith((" const", " volatile", "&")):
+        text = text.rstrip("&").rsplit(" ", 1)[0] if not text.endswith(
+            "&") else text.rstrip("&").rstrip()
+    text = text.split(" ")[-1] if " " in text else text
+    parts = [p for p in text.split("::") if p]
+    return parts[-1] if parts else text
+
+
+def alias_map(binaries):
+    """name -> one name for every function at its address."""
+    groups = {}
+    for path in binaries:
+        out = subprocess.run(["readelf", "-sW", path], capture_output=True,
+                             text=True, errors="replace").stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) < 8 or f[3] != "FUNC" or f[6] == "UND":
+                continue
+            groups.setdefault((path, f[1]), set()).add(
+                f[7].split("@")[0])
+    canon = {}
+    for names in groups.values():
+        first = min(names)
+        for n in names:
+            canon.setdefault(n, first)
+    return canon
+
+
+def normalize(stacks, aliases, comm=True):
+    out = {}
+    for stack, w in stacks.items():
+        frames = stack.split(";")
+        names = [frames[0] if comm else ""]
+        for f in frames[1:]:
+            b = bare(f) if aliases is not None else f
+            names.append(aliases.get(b, b) if aliases else b)
+        key = ";".join(names)
+        out[key] = out.get(key, 0) + w
+    return out
 
 
 def load(path):
@@ -22,22 +118,108 @@ def load(path):
     return stacks
 
 
+def load_judged(path):
+    """side<TAB>regex<TAB>why lines: differing stacks judged."""
+    judged = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            side, regex, why = line.split("\t", 2)
+            judged.append((side, re.compile(regex), why))
+    return judged
+
+
+def suffix_share(perf, pd):
+    """The weight of perf's stacks that end pdtool's: a perf that kept only
+    the leaf end of a stack agrees with a pdtool that unwound more."""
+    left = dict(perf)
+    agreed = 0
+    by_len = sorted(perf, key=lambda s: -s.count(";"))
+    for stack, w in sorted(pd.items()):
+        frames = stack.split(";")
+        for p in by_len:
+            pf = p.split(";")
+            if not left[p] or pf[0] != frames[0] or len(pf) > len(frames):
+                continue
+            if frames[len(frames) - len(pf) + 1:] == pf[1:] or len(pf) == 1:
+                take = min(w, left[p])
+                left[p] -= take
+                agreed += take
+                w -= take
+                if not w:
+                    break
+    return agreed, left
+
+
 def main():
-    perf, pd = load(sys.argv[1]), load(sys.argv[2])
-    need = float(sys.argv[3]) if len(sys.argv) > 3 else 100.0
+    args, aliases, names, show, comm = [], [], False, 8, True
+    suffix = False
+    judged = []
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a == "--names":
+            names = True
+        elif a == "--aliases":
+            aliases.append(argv.pop(0))
+            names = True
+        elif a == "--all":
+            show = None
+        elif a == "--no-comm":
+            comm = False
+        elif a == "--judged":
+            judged = load_judged(argv.pop(0))
+        elif a == "--suffix":
+            suffix = True
+        else:
+            args.append(a)
+    perf, pd = load(args[0]), load(args[1])
+    need = float(args[2]) if len(args) > 2 else 100.0
+    if names or not comm:
+        canon = alias_map(aliases) if names else None
+        perf = normalize(perf, canon, comm)
+        pd = normalize(pd, canon, comm)
     total = sum(perf.values())
+    if suffix:
+        same, left = suffix_share(perf, pd)
+        share = 100.0 * same / total if total else 100.0
+        print("%.2f%% of %d end pdtool's stacks (%d stacks do not)" % (
+            share, total, sum(1 for w in left.values() if w)))
+        for s, w in sorted(left.items(), key=lambda x: (-x[1], x[0])):
+            if w:
+                print("    perf %d: %s" % (w, s[:160]))
+        sys.exit(0 if share >= need else 1)
     same = sum(min(w, pd.get(s, 0)) for s, w in perf.items())
-    share = 100.0 * same / total if total else (100.0 if not pd else 0.0)
     diffs = []
     for s in set(perf) | set(pd):
         a, b = perf.get(s, 0), pd.get(s, 0)
         if a != b:
-            diffs.append((max(a, b) - min(a, b), s, a, b))
+            why = None
+            side = "oracle" if a > b else "pdtool"
+            for jside, regex, text in judged:
+                if jside == side and regex.search(s):
+                    why = text
+                    break
+            diffs.append((max(a, b) - min(a, b), s, a, b, why))
     diffs.sort(key=lambda d: (-d[0], d[1]))
-    print("%.2f%% of %d identical (%d stacks differ)" % (share, total, len(diffs)))
-    for _, s, a, b in diffs[:8]:
-        print("    perf %d pdtool %d: %s" % (a, b, s[:160]))
-    ok = share >= need if need < 100.0 else not diffs
+    explained = sum(d[0] for d in diffs if d[4] and d[2] > d[3])
+    share = 100.0 * same / total if total else (100.0 if not pd else 0.0)
+    line = "%.2f%% of %d identical (%d stacks differ)" % (share, total,
+                                                         len(diffs))
+    if judged:
+        share = 100.0 * (same + explained) / total if total else share
+        line += "; %.2f%% with the judged ones" % share
+    print(line)
+    unjudged = [d for d in diffs if not d[4]]
+    for _, s, a, b, why in diffs[:show]:
+        print("    %s %d pdtool %d: %s" % (
+            "oracle" if judged else "perf", a, b,
+            s if show is None else s[:160]))
+        if why:
+            print("        judged: " + why)
+    ok = share >= need if need < 100.0 else not unjudged
     sys.exit(0 if ok else 1)
 
 

@@ -116,7 +116,7 @@ kind_notes()
 		echo "# lbr: perf stitches call stacks from the branch stack"
 	fi
 	# perf's record counts (tests/golden/perf) show AUXTRACE data
-	if grep -qs '^AUXTRACE ' "$2"; then
+	if grep -qs "^AUXTRACE " "${2:-/dev/null}"; then
 		echo "# auxtrace: perf adds samples it decodes from the trace"
 	fi
 }

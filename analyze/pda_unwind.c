@@ -1,0 +1,679 @@
+/*
+ * pda_unwind.c - the generic half of DWARF unwinding (the seam is
+ * described in pda_unwind.h): the capture's architecture and its register
+ * mapping, one backend state per process kept while the process's maps
+ * hold, the stack dump and the mapped files as the target's memory, why
+ * an unwind stopped, and the statistics of it.
+ *
+ * perf unwinds a sample only when its event samples REGS_USER and
+ * STACK_USER and the sample carries registers (abi != 0) and a non-empty
+ * dump (thread__resolve_callchain_unwind); the dump's valid size is its
+ * dyn_size.  The architecture is the capture's, never this host's: its
+ * HEADER_ARCH (uname -m, as perf_env__arch reads it), else its E_MACHINE
+ * feature, else the e_machine of a binary the process maps, else the
+ * register mask's shape; a 32-bit process (abi 1) on x86_64 or aarch64 is
+ * i386 or arm.
+ */
+#include "pda_unwind.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROCS_LIVE_MAX 256	 /* backend states kept; the least recently
+				  * used goes first */
+#define STACK_REACH (8ull << 20) /* reads this far past a dump's end are
+				  * taken as the stack going on */
+#define STOPPED_MAX ((size_t)1 << 16)
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+/* ---- architectures -------------------------------------------------- */
+
+/*
+ * perf register numbers: tools/perf/arch/ARCH/include/uapi/asm/perf_regs.h
+ * (x86: AX 0, BX 1, CX 2, DX 3, SI 4, DI 5, BP 6, SP 7, IP 8, R8-R15 16-23;
+ * arm64: X0-X30 0-30, SP 31, PC 32; arm: R0-R10, FP, IP, SP, LR, PC 0-15;
+ * powerpc: R0-R31 0-31, NIP 32, CTR 35, LINK 36, XER 37; s390: R0-R15
+ * 0-15, FP0-FP15 16-31, MASK 32, PC 33; riscv: PC 0, then x1-x31 as 1-31).
+ * DWARF numbers: the psABIs, as elfutils' backends (*_initreg.c) take
+ * them.
+ */
+/* ppc64, either byte order: r0-r31; lr, xer, ctr as elfutils'
+ * ppc_initreg numbers them */
+#define PPC64_REGS                                                          \
+	.is64 = true, .perf_pc = 32, .perf_sp = 1, .nr_dwarf = 32,          \
+	.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,       \
+			  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,       \
+			  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},          \
+	.nr_extra = 3, .extra = {{65, 36}, {101, 37}, {109, 35}}
+
+static const struct pda_unwind_arch arches[] = {
+	{
+		.name = "x86_64", .e_machine = EM_X86_64, .is64 = true,
+		.perf_pc = 8, .perf_sp = 7, .nr_dwarf = 17,
+		/* rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+		.perf_of_dwarf = {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20,
+				  21, 22, 23, 8},
+	},
+	{
+		.name = "i386", .e_machine = EM_386,
+		.perf_pc = 8, .perf_sp = 7, .nr_dwarf = 9,
+		/* eax ecx edx ebx esp ebp esi edi eip */
+		.perf_of_dwarf = {0, 2, 3, 1, 7, 6, 4, 5, 8},
+	},
+	{
+		.name = "aarch64", .e_machine = EM_AARCH64, .is64 = true,
+		.perf_pc = 32, .perf_sp = 31, .nr_dwarf = 32,
+		/* x0-x30, sp; the pc is passed apart */
+		.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+				  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+				  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
+	},
+	{
+		.name = "arm", .e_machine = EM_ARM,
+		.perf_pc = 15, .perf_sp = 13, .nr_dwarf = 16,
+		.perf_of_dwarf = {0, 1, 2,  3,  4,  5,  6,  7,
+				  8, 9, 10, 11, 12, 13, 14, 15},
+	},
+	{
+		.name = "ppc64le", .e_machine = EM_PPC64, PPC64_REGS,
+	},
+	{
+		.name = "ppc64", .e_machine = EM_PPC64, .big_endian = true,
+		PPC64_REGS,
+	},
+	{
+		.name = "s390x", .e_machine = EM_S390, .is64 = true,
+		.big_endian = true,
+		.perf_pc = 33, .perf_sp = 15, .nr_dwarf = 32,
+		/* r0-r15, then f0 f2 f4 f6 f1 f3 f5 f7 f8 f10 f12 f14 f9
+		 * f11 f13 f15 */
+		.perf_of_dwarf = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+				  11, 12, 13, 14, 15, 16, 18, 20, 22, 17, 19,
+				  21, 23, 24, 26, 28, 30, 25, 27, 29, 31},
+	},
+	{
+		.name = "riscv64", .e_machine = EM_RISCV, .is64 = true,
+		.perf_pc = 0, .perf_sp = 2, .nr_dwarf = 32,
+		/* x0 is zero, not sampled; x1-x31 */
+		.perf_of_dwarf = {-1, 1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+				  11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+				  22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
+	},
+};
+
+static const struct pda_unwind_arch *arch_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (strcmp(arches[i].name, name) == 0)
+			return &arches[i];
+	return NULL;
+}
+
+/* uname -m as perf_env__arch normalizes it, to our names; NULL unknown. */
+static const char *normal_name(const char *m)
+{
+	if (!strcmp(m, "x86_64") || !strcmp(m, "amd64"))
+		return "x86_64";
+	if (!strcmp(m, "x86") || (m[0] == 'i' && strlen(m) == 4 &&
+				  m[1] >= '3' && m[1] <= '6' &&
+				  !strcmp(m + 2, "86")))
+		return "i386";
+	if (!strcmp(m, "aarch64") || !strcmp(m, "arm64"))
+		return "aarch64";
+	if (!strncmp(m, "arm", 3))
+		return "arm";
+	if (!strcmp(m, "ppc64le") || !strcmp(m, "powerpc64le"))
+		return "ppc64le";
+	if (!strcmp(m, "ppc64") || !strcmp(m, "powerpc64"))
+		return "ppc64";
+	if (!strcmp(m, "s390x"))
+		return "s390x";
+	if (!strcmp(m, "riscv64"))
+		return "riscv64";
+	return NULL;
+}
+
+static const char *machine_name(unsigned e_machine)
+{
+	switch (e_machine) {
+	case EM_X86_64:
+		return "x86_64";
+	case EM_386:
+		return "i386";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_ARM:
+		return "arm";
+	case EM_PPC64:
+		return "ppc64le"; /* the byte order is not in e_machine */
+	case EM_S390:
+		return "s390x";
+	case EM_RISCV:
+		return "riscv64";
+	default:
+		return NULL;
+	}
+}
+
+const struct pda_unwind_arch *pda_unwind_arch_find(const char *name,
+						   unsigned e_machine,
+						   uint64_t abi)
+{
+	const char *n = name && *name ? normal_name(name) : NULL;
+
+	if (!n)
+		n = machine_name(e_machine);
+	if (!n)
+		return NULL;
+	/* PERF_SAMPLE_REGS_ABI_32: a compat process */
+	if (abi == 1 && !strcmp(n, "x86_64"))
+		n = "i386";
+	else if (abi == 1 && !strcmp(n, "aarch64"))
+		n = "arm";
+	return arch_named(n);
+}
+
+bool pda_unwind_reg(const struct pd_regs *regs, unsigned reg, uint64_t *val)
+{
+	uint64_t below;
+	unsigned idx;
+
+	if (reg >= 64 || !regs->abi || !(regs->mask >> reg & 1))
+		return false;
+	below = reg ? regs->mask & ((1ull << reg) - 1) : 0;
+	idx = (unsigned)__builtin_popcountll(below);
+	if (idx >= regs->regs.nr)
+		return false;
+	*val = pd_u64s_get(&regs->regs, idx);
+	return true;
+}
+
+/* ---- memory --------------------------------------------------------- */
+
+static uint64_t load(const unsigned char *p, unsigned size, bool big)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++)
+		v |= (uint64_t)p[big ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return v;
+}
+
+int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
+		       struct pda_elf **out)
+{
+	int rc;
+
+	*out = NULL;
+	if (!d || (d->kind != PDA_DSO_FILE && d->kind != PDA_DSO_VDSO))
+		return 0;
+	if (d->d.state == PDA_DSO_UNTRIED && (rc = pda_dso_load(s, d)) < 0)
+		return rc;
+	if (d->d.state == PDA_DSO_FOUND)
+		*out = d->d.elf;
+	return 0;
+}
+
+int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
+		    uint64_t addr, unsigned size, uint64_t *val, unsigned *why)
+{
+	const uint64_t end = req->sp + req->stack_size;
+	const struct pda_map *map;
+	const unsigned char *image;
+	struct pda_elf *e;
+	size_t image_size;
+	uint64_t off;
+	int rc;
+
+	if (addr >= req->sp && addr < end && end - addr >= size) {
+		*val = load(req->stack + (addr - req->sp), size,
+			    req->arch->big_endian);
+		return 1;
+	}
+	/* perf's access_dso_mem: what the file holds there */
+	map = pda_maps_lookup(req->maps, addr);
+	if (map && (map->kind == PDA_MAP_FILE || map->kind == PDA_MAP_VDSO)) {
+		rc = pda_unwind_dso_elf(s, map->dso, &e);
+		if (rc < 0)
+			return rc;
+		image = e ? pda_elf_image(e, &image_size) : NULL;
+		off = map->pgoff + (addr - map->start);
+		if (image && off < image_size && image_size - off >= size) {
+			*val = load(image + off, size, req->arch->big_endian);
+			return 1;
+		}
+	}
+	*why = addr >= end && addr - end < STACK_REACH
+		       ? PDA_UNWIND_STACK_SHORT
+		       : PDA_UNWIND_BAD_ADDR;
+	return 0;
+}
+
+int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
+			uint64_t pc, unsigned *why)
+{
+	const struct pda_map *map = pda_maps_lookup(req->maps, pc);
+	struct pda_elf *e;
+	int rc;
+
+	if (!map) {
+		*why = PDA_UNWIND_NO_MAP;
+		return 0;
+	}
+	if (map->kind != PDA_MAP_FILE && map->kind != PDA_MAP_VDSO) {
+		/* JIT code, anonymous memory: nothing describes it */
+		*why = PDA_UNWIND_NO_CFI;
+		return 0;
+	}
+	rc = pda_unwind_dso_elf(s, map->dso, &e);
+	if (rc < 0)
+		return rc;
+	if (!e) {
+		*why = PDA_UNWIND_NO_BINARY;
+		return 0;
+	}
+	*why = PDA_UNWIND_NR_STOPS; /* the backend looks at the CFI */
+	return 0;
+}
+
+/* ---- the session's unwinder ----------------------------------------- */
+
+static const struct pda_unwind_backend *const backends[] = {
+	&pda_unwind_libdw,
+};
+
+struct uproc {
+	const struct pda_maps *maps; /* the key: the process's maps */
+	uint64_t gen;		     /* maps->gen at the last unwind */
+	const struct pda_unwind_arch *arch;
+	struct pda_unwind_proc *bp; /* NULL: released, or unsupported */
+	bool unsupported;
+	uint64_t last_use;
+};
+
+struct stopped_ent {
+	struct pda_unwind_stopped st; /* (dso, why): the key */
+};
+
+struct pda_unwinder {
+	const struct pda_unwind_backend *be;
+	struct pda_hash procs;
+	size_t nr_live;
+	uint64_t use_seq;
+	bool env_read;
+	const char *arch_name;	 /* HEADER_ARCH, or NULL */
+	unsigned e_machine;	 /* E_MACHINE feature, or 0 */
+	const struct pda_unwind_arch *last_arch; /* the last sample's */
+	uint64_t last_abi;
+	bool arch_cached;	 /* last_arch (maybe NULL) is for last_abi */
+	uint64_t *ips;
+	size_t ips_alloc;
+	struct pda_unwind_stats st;
+	struct pda_hash stopped; /* (dso, why) -> counts */
+	struct pda_unwind_stopped *stopped_v;
+	size_t stopped_alloc;
+};
+
+static const char *const stop_names[] = {
+#define PDA_UNWIND_STOP_NAME(name, text) text,
+	PDA_UNWIND_STOPS(PDA_UNWIND_STOP_NAME)
+#undef PDA_UNWIND_STOP_NAME
+};
+
+const char *pda_unwind_stop_name(unsigned stop)
+{
+	return stop < PDA_UNWIND_NR_STOPS ? stop_names[stop] : "?";
+}
+
+int pda_unwinder_new(struct pda_session *s, const char *name,
+		     struct pda_unwinder **out)
+{
+	const struct pda_unwind_backend *be = NULL;
+	struct pda_unwinder *u;
+
+	*out = NULL;
+	if (!name)
+		name = backends[0]->name;
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			be = backends[i];
+	if (!be)
+		return pda_set_err(s, PD_ERR_UNSUPPORTED,
+				   "unwinder '%s': not built in (libdw is)",
+				   name);
+	u = pda_zalloc(s, sizeof(*u));
+	if (!u)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	u->be = be;
+	*out = u;
+	return 0;
+}
+
+void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
+{
+	struct uproc *p;
+	size_t pos = 0;
+
+	if (!u)
+		return;
+	while ((p = pda_hash_next(&u->procs, &pos)))
+		if (p->bp)
+			u->be->proc_free(s, p->bp);
+	pda_hash_release(pda_session_alloc(s), &u->procs);
+	pda_hash_release(pda_session_alloc(s), &u->stopped);
+	pda_free(s, u->ips);
+	pda_free(s, u->stopped_v);
+	pda_free(s, u);
+}
+
+bool pda_unwind_wanted(const struct pd_sample *sample)
+{
+	const uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return (sample->mask & need) == need && sample->regs_user.abi;
+}
+
+static bool proc_eq(const void *item, const void *key)
+{
+	return ((const struct uproc *)item)->maps == key;
+}
+
+/* The e_machine of a binary the process maps, or 0. */
+static int maps_machine(struct pda_session *s, const struct pda_maps *maps,
+			unsigned *em)
+{
+	*em = 0;
+	for (size_t i = 0; i < maps->nr && !*em; i++) {
+		struct pda_elf *e;
+		int rc;
+
+		if (maps->v[i].kind != PDA_MAP_FILE)
+			continue;
+		rc = pda_unwind_dso_elf(s, maps->v[i].dso, &e);
+		if (rc < 0)
+			return rc;
+		if (e) {
+			struct pda_elf_arch ea;
+
+			pda_elf_arch(e, &ea);
+			*em = ea.machine;
+		}
+	}
+	return 0;
+}
+
+/* The register mask perf samples by default, where no header says more. */
+static const char *mask_name(uint64_t mask)
+{
+	if (mask == 0xff0fff)
+		return "x86_64";
+	if (mask == (1ull << 33) - 1)
+		return "aarch64";
+	if (mask == 0xffff)
+		return "arm";
+	return NULL;
+}
+
+static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
+		       const struct pd_sample *sample,
+		       const struct pda_maps *maps,
+		       const struct pda_unwind_arch **out)
+{
+	const struct pd_regs *r = &sample->regs_user;
+	const struct pda_unwind_arch *a;
+	unsigned em = 0;
+	int rc;
+
+	if (!u->env_read) {
+		const struct pd_env *env;
+
+		if (pd_file_env(s->f, &env) < 0)
+			return PD_ERR_NOMEM;
+		u->arch_name = env->arch;
+		u->e_machine = env->e_machine;
+		u->env_read = true;
+	}
+	if (u->arch_cached && u->last_abi == r->abi) {
+		*out = u->last_arch;
+		return 0;
+	}
+	a = pda_unwind_arch_find(u->arch_name, u->e_machine, r->abi);
+	if (!a) {
+		rc = maps_machine(s, maps, &em);
+		if (rc < 0)
+			return rc;
+		a = pda_unwind_arch_find(NULL, em, r->abi);
+	}
+	if (!a)
+		a = pda_unwind_arch_find(mask_name(r->mask), 0, r->abi);
+	u->last_arch = a;
+	u->last_abi = r->abi;
+	u->arch_cached = true;
+	*out = a;
+	return 0;
+}
+
+/* Release the least recently used backend state past PROCS_LIVE_MAX. */
+static void evict(struct pda_session *s, struct pda_unwinder *u)
+{
+	struct uproc *old = NULL, *p;
+	size_t pos = 0;
+
+	while ((p = pda_hash_next(&u->procs, &pos)))
+		if (p->bp && (!old || p->last_use < old->last_use))
+			old = p;
+	if (!old)
+		return;
+	u->be->proc_free(s, old->bp);
+	old->bp = NULL;
+	u->nr_live--;
+}
+
+static int find_proc(struct pda_session *s, struct pda_unwinder *u,
+		     const struct pda_maps *maps,
+		     const struct pda_unwind_arch *arch, struct uproc **out)
+{
+	uint64_t hash = pda_hash_u64((uintptr_t)maps);
+	struct uproc *p;
+	int rc;
+
+	p = pda_hash_find(&u->procs, hash, proc_eq, maps);
+	if (!p) {
+		/* as long as the session: there are few */
+		p = pda_arena_alloc(s, sizeof(*p));
+		if (!p)
+			return PD_ERR_NOMEM;
+		memset(p, 0, sizeof(*p));
+		p->maps = maps;
+		p->gen = maps->gen;
+		if (pda_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
+			return PD_ERR_NOMEM;
+	}
+	if (p->arch != arch) {
+		/* an exec into another abi: start over */
+		if (p->bp) {
+			u->be->proc_free(s, p->bp);
+			p->bp = NULL;
+			u->nr_live--;
+		}
+		p->arch = arch;
+		p->unsupported = false;
+	}
+	p->last_use = ++u->use_seq;
+	if (p->bp && p->gen != maps->gen && u->be->maps_changed)
+		u->be->maps_changed(s, p->bp, maps);
+	p->gen = maps->gen;
+	if (!p->bp && !p->unsupported) {
+		if (u->nr_live >= PROCS_LIVE_MAX)
+			evict(s, u);
+		rc = u->be->proc_new(s, arch, &p->bp);
+		if (rc == PD_ERR_UNSUPPORTED)
+			p->unsupported = true;
+		else if (rc < 0)
+			return rc;
+		else
+			u->nr_live++;
+	}
+	*out = p;
+	return 0;
+}
+
+static bool stopped_eq(const void *item, const void *key)
+{
+	const struct pda_unwind_stopped *a = &((const struct stopped_ent *)item)->st;
+	const struct pda_unwind_stopped *b = key;
+
+	return a->dso == b->dso && a->why == b->why;
+}
+
+static int account(struct pda_session *s, struct pda_unwinder *u,
+		   const struct pd_sample *sample, const struct pda_maps *maps,
+		   unsigned stop, uint64_t stop_pc, size_t nr_frames)
+{
+	struct pda_unwind_stats *st = &u->st;
+	struct pda_unwind_stopped key = {0};
+	const struct pda_map *map;
+	struct stopped_ent *e;
+	uint64_t hash;
+
+	st->nr_samples++;
+	st->period += sample->period;
+	st->nr_frames += nr_frames;
+	st->by_stop[stop]++;
+	st->period_by_stop[stop] += sample->period;
+	if (stop == PDA_UNWIND_END || stop == PDA_UNWIND_MAX_FRAMES)
+		return 0;
+	st->nr_stopped++;
+	st->period_stopped += sample->period;
+	map = maps && nr_frames ? pda_maps_lookup(maps, stop_pc) : NULL;
+	key.dso = map ? map->name : NULL;
+	key.why = stop;
+	hash = pda_hash_u64((uintptr_t)key.dso ^ pda_hash_u64(stop));
+	e = pda_hash_find(&u->stopped, hash, stopped_eq, &key);
+	if (!e) {
+		if (u->stopped.nr >= STOPPED_MAX)
+			return 0; /* counted in by_stop; the table is full */
+		e = pda_arena_alloc(s, sizeof(*e));
+		if (!e)
+			return PD_ERR_NOMEM;
+		memset(e, 0, sizeof(*e));
+		e->st = key;
+		if (pda_hash_add(pda_session_alloc(s), &u->stopped, hash, e) < 0)
+			return PD_ERR_NOMEM;
+	}
+	e->st.nr_samples++;
+	e->st.period += sample->period;
+	return 0;
+}
+
+int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
+		      const struct pd_sample *sample, struct pda_maps *maps,
+		      const uint64_t **ips, size_t *nr)
+{
+	const struct pda_unwind_arch *arch = NULL;
+	const unsigned max = s->opts.max_stack ? s->opts.max_stack
+					       : PDA_FOLD_MAX_STACK;
+	struct pda_unwind_req req = {0};
+	struct pda_unwind_res res = {0};
+	struct uproc *p;
+	int rc;
+
+	*ips = NULL;
+	*nr = 0;
+	if (!u->st.unwinder)
+		u->st.unwinder = u->be->name;
+	if (PDA_GROW(s, u->ips, u->ips_alloc, max, max) < 0)
+		return PD_ERR_NOMEM;
+	res.ips = u->ips;
+	res.stop = PDA_UNWIND_NO_ARCH;
+	if (!maps)
+		return PD_ERR_NOMEM;
+	rc = sample_arch(s, u, sample, maps, &arch);
+	if (rc < 0)
+		return rc;
+	req.arch = arch;
+	req.regs = &sample->regs_user;
+	req.stack = sample->stack_user.data;
+	req.stack_size = sample->stack_user.dyn_size < sample->stack_user.size
+				 ? sample->stack_user.dyn_size
+				 : sample->stack_user.size;
+	req.maps = maps;
+	req.pid = sample->pid;
+	req.tid = sample->tid;
+	req.max_frames = max;
+	if (!arch)
+		goto out;
+	if (!u->st.arch)
+		u->st.arch = arch->name;
+	if (!req.stack_size || !req.stack) {
+		res.stop = PDA_UNWIND_NO_STACK;
+		goto out;
+	}
+	if (!pda_unwind_reg(req.regs, arch->perf_pc, &req.pc) ||
+	    !pda_unwind_reg(req.regs, arch->perf_sp, &req.sp)) {
+		res.stop = PDA_UNWIND_NO_REGS;
+		goto out;
+	}
+	if (!arch->is64) {
+		req.pc &= 0xffffffffu;
+		req.sp &= 0xffffffffu;
+	}
+	rc = find_proc(s, u, maps, arch, &p);
+	if (rc < 0)
+		return rc;
+	if (!p->bp)
+		goto out; /* the backend cannot unwind arch: NO_ARCH */
+	rc = u->be->unwind(s, p->bp, &req, &res);
+	if (rc < 0)
+		return rc;
+	*ips = res.ips;
+	*nr = res.nr;
+	if (res.stop != PDA_UNWIND_END && res.stop != PDA_UNWIND_MAX_FRAMES)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "unwind: tid %u at %#llx: %s after %zu frames at %#llx",
+			 (unsigned)sample->tid, (unsigned long long)req.pc,
+			 pda_unwind_stop_name(res.stop), res.nr,
+			 (unsigned long long)res.stop_pc);
+out:
+	return account(s, u, sample, maps, res.stop, res.stop_pc, res.nr);
+}
+
+static int cmp_stopped(const void *a, const void *b)
+{
+	const struct pda_unwind_stopped *x = a, *y = b;
+
+	if (x->nr_samples != y->nr_samples)
+		return x->nr_samples > y->nr_samples ? -1 : 1;
+	if (x->why != y->why)
+		return x->why < y->why ? -1 : 1;
+	if (!x->dso || !y->dso)
+		return !x->dso - !y->dso;
+	return strcmp(x->dso, y->dso);
+}
+
+void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
+		      struct pda_unwind_stats *st)
+{
+	const struct stopped_ent *e;
+	size_t pos = 0, nr = 0;
+
+	if (!u) {
+		memset(st, 0, sizeof(*st));
+		return;
+	}
+	*st = u->st;
+	while ((e = pda_hash_next(&u->stopped, &pos))) {
+		if (PDA_GROW(s, u->stopped_v, u->stopped_alloc, nr + 1,
+			     STOPPED_MAX) < 0)
+			break; /* a shorter list beats none */
+		u->stopped_v[nr++] = e->st;
+	}
+	if (nr)
+		qsort(u->stopped_v, nr, sizeof(*u->stopped_v), cmp_stopped);
+	st->nr_stopped_dsos = nr;
+	st->stopped_dsos = u->stopped_v;
+}

@@ -1,0 +1,507 @@
+/*
+ * cmd_annotate.c - `pdtool annotate`: the hot functions of a capture,
+ * instruction by instruction, with their source.  Samples are counted as
+ * perf annotate counts them (analyze/pda_annotate.c), functions are
+ * disassembled with capstone in their binary's own architecture
+ * (analyze/pda_annotate_func.c), and the writers of emit/pde_annotate*.c
+ * print them.
+ */
+#include "pdtool.h"
+#include "pda.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cmd_annotate_usage[] =
+	"pdtool annotate [OPTIONS] [--symbol NAME] [--dso NAME] "
+	"{FILE | -i FILE}";
+const char cmd_annotate_summary[] =
+	"show hot functions instruction by instruction, with their source";
+const char cmd_annotate_options[] =
+	"  -i, --input FILE      the capture ('-': a pipe-mode stream on\n"
+	"                        stdin); the same as FILE\n"
+	"  -o, --output FILE     write there instead of stdout\n"
+	"  -s, --symbol NAME     only the function NAME, as perf names it\n"
+	"                        (repeatable)\n"
+	"  -d, --dso NAME        only functions of the DSO NAME: its path as\n"
+	"                        recorded or its file name (repeatable)\n"
+	"      --percent-limit P only functions with at least P% of an\n"
+	"                        event's samples (default 0: all)\n"
+	"      --top N           only the N hottest functions\n"
+	"      --percent-type T  local-period (the default), global-period,\n"
+	"                        local-hits or global-hits, as perf: periods\n"
+	"                        or samples; both the function's (local) and\n"
+	"                        the event's (global) share are shown\n"
+	"      --event NAME      only samples of event NAME (\"cycles\" or\n"
+	"                        \"cycles:u\"); default: every event, a\n"
+	"                        column each\n"
+	"      --stdio           plain text, no colours (the default on a\n"
+	"                        terminal colours hot lines)\n"
+	"      --format FMT      text, md, html (one standalone page, source\n"
+	"                        and assembly side by side) or json\n"
+	"  -M, --disassembler-style STYLE\n"
+	"                        x86 syntax: att (the default, as objdump) or\n"
+	"                        intel\n"
+	"      --source-dir DIR  look for source files under DIR too\n"
+	"                        (repeatable)\n"
+	"      --prefix-map OLD=NEW\n"
+	"                        read source paths starting with OLD at NEW\n"
+	"                        (repeatable; the first that applies wins)\n"
+	"      --no-source       no source text, file:line only\n"
+	"      --hot-lines N     hottest source lines listed per function\n"
+	"                        (default 10)\n"
+	"      --symfs DIR       look for binaries under DIR\n"
+	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
+	"                        recording host\n"
+	"      --vmlinux FILE    the kernel image, for kernel functions'\n"
+	"                        code\n"
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --no-demangle     C++, Rust and D names as they are\n"
+	"      --strict          exit 1 when a function could not be\n"
+	"                        disassembled, a --symbol had no samples, or\n"
+	"                        samples were lost or unresolved\n"
+	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_PERCENT_LIMIT = 256,
+	OPT_TOP,
+	OPT_PERCENT_TYPE,
+	OPT_EVENT,
+	OPT_STDIO,
+	OPT_FORMAT,
+	OPT_SOURCE_DIR,
+	OPT_PREFIX_MAP,
+	OPT_NO_SOURCE,
+	OPT_HOT_LINES,
+};
+
+#define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
+
+struct list {
+	const char *v[MAX_LIST];
+	size_t nr;
+};
+
+struct annotate_opts {
+	const char *path;
+	const char *output;
+	struct list symbols, dsos, source_dirs, prefix_maps;
+	double percent_limit;
+	size_t top;
+	bool hits;
+	const char *event;
+	bool stdio;
+	enum pde_annot_format format;
+	bool intel;
+	bool no_source;
+	size_t hot_lines;
+	struct cmd_symopts sym;
+};
+
+static void add(struct pd_ctx *ctx, struct list *l, const char *opt,
+		const char *v)
+{
+	if (l->nr == MAX_LIST)
+		usage_error(ctx, "more than %d %s options", MAX_LIST, opt);
+	l->v[l->nr++] = v;
+}
+
+static size_t parse_count(struct pd_ctx *ctx, const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v == 0 ||
+	    v > 1000000)
+		usage_error(ctx, "%s '%s': a count from 1", opt, arg);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct annotate_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"symbol", required_argument, NULL, 's'},
+		{"dso", required_argument, NULL, 'd'},
+		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"top", required_argument, NULL, OPT_TOP},
+		{"percent-type", required_argument, NULL, OPT_PERCENT_TYPE},
+		{"event", required_argument, NULL, OPT_EVENT},
+		{"stdio", no_argument, NULL, OPT_STDIO},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"disassembler-style", required_argument, NULL, 'M'},
+		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
+		{"prefix-map", required_argument, NULL, OPT_PREFIX_MAP},
+		{"no-source", no_argument, NULL, OPT_NO_SOURCE},
+		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
+		CMD_SYMBOL_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:s:d:M:",
+			     .own_longopts = longopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 's':
+			add(ctx, &o->symbols, "--symbol", optarg);
+			break;
+		case 'd':
+			add(ctx, &o->dsos, "--dso", optarg);
+			break;
+		case OPT_PERCENT_LIMIT: {
+			char *end;
+
+			errno = 0;
+			o->percent_limit = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(o->percent_limit >= 0 &&
+			      o->percent_limit <= 100))
+				usage_error(ctx,
+					    "--percent-limit '%s': a percentage "
+					    "from 0 to 100",
+					    optarg);
+			break;
+		}
+		case OPT_TOP:
+			o->top = parse_count(ctx, "--top", optarg);
+			break;
+		case OPT_PERCENT_TYPE:
+			if (!strcmp(optarg, "local-period") ||
+			    !strcmp(optarg, "global-period"))
+				o->hits = false;
+			else if (!strcmp(optarg, "local-hits") ||
+				 !strcmp(optarg, "global-hits"))
+				o->hits = true;
+			else
+				usage_error(ctx,
+					    "--percent-type '%s': local-period, "
+					    "global-period, local-hits or "
+					    "global-hits",
+					    optarg);
+			break;
+		case OPT_EVENT:
+			o->event = optarg;
+			break;
+		case OPT_STDIO:
+			o->stdio = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o->format = PDE_ANNOT_TEXT;
+			else if (!strcmp(optarg, "md"))
+				o->format = PDE_ANNOT_MD;
+			else if (!strcmp(optarg, "html"))
+				o->format = PDE_ANNOT_HTML;
+			else if (!strcmp(optarg, "json"))
+				o->format = PDE_ANNOT_JSON;
+			else
+				usage_error(ctx,
+					    "--format '%s': text, md, html or "
+					    "json",
+					    optarg);
+			break;
+		case 'M':
+			if (!strcmp(optarg, "intel"))
+				o->intel = true;
+			else if (!strcmp(optarg, "att"))
+				o->intel = false;
+			else
+				usage_error(ctx,
+					    "--disassembler-style '%s': att or "
+					    "intel",
+					    optarg);
+			break;
+		case OPT_SOURCE_DIR:
+			add(ctx, &o->source_dirs, "--source-dir", optarg);
+			break;
+		case OPT_PREFIX_MAP:
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				usage_error(ctx,
+					    "--prefix-map '%s': expected OLD=NEW",
+					    optarg);
+			add(ctx, &o->prefix_maps, "--prefix-map", optarg);
+			break;
+		case OPT_NO_SOURCE:
+			o->no_source = true;
+			break;
+		case OPT_HOT_LINES:
+			o->hot_lines = parse_count(ctx, "--hot-lines", optarg);
+			break;
+		default:
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
+			break;
+		}
+	}
+	o->path = cmd_opts_input(&p);
+	if (o->stdio && o->format != PDE_ANNOT_TEXT)
+		usage_error(ctx, "--stdio is the text format: not with "
+				 "--format");
+}
+
+/* --dso NAME: the recorded path or its last component. */
+static bool dso_wanted(const struct annotate_opts *o, const char *dso)
+{
+	const char *base;
+
+	if (!o->dsos.nr)
+		return true;
+	if (!dso)
+		return false;
+	base = strrchr(dso, '/');
+	base = base ? base + 1 : dso;
+	for (size_t i = 0; i < o->dsos.nr; i++)
+		if (!strcmp(o->dsos.v[i], dso) || !strcmp(o->dsos.v[i], base))
+			return true;
+	return false;
+}
+
+/* --symbol NAME: the name as shown; which names were met in *met. */
+static bool symbol_wanted(const struct annotate_opts *o, const char *name,
+			  bool *met)
+{
+	bool any = false;
+
+	if (!o->symbols.nr)
+		return true;
+	for (size_t i = 0; i < o->symbols.nr; i++)
+		if (!strcmp(o->symbols.v[i], name)) {
+			met[i] = true;
+			any = true;
+		}
+	return any;
+}
+
+struct counts {
+	uint64_t nr_samples, bad, no_event, other_events, lost;
+	size_t nr_events; /* the annotation's */
+};
+
+/*
+ * The annotation, made once the capture's events are known: a pipe-mode
+ * stream names them in HEADER_ATTR records ahead of its first sample.
+ */
+static struct pda_annot *new_annot(struct pd_ctx *ctx,
+				   const struct annotate_opts *o,
+				   struct pd_file *f, struct pda_session *s,
+				   struct counts *c)
+{
+	size_t nr = pd_file_nr_evsels(f);
+	PDA_ANNOT_OPTS(ao, .nr_events = nr ? nr : 1,
+		       .syntax = o->intel ? PDA_SYNTAX_INTEL : PDA_SYNTAX_ATT,
+		       .prefix_maps = o->prefix_maps.v,
+		       .nr_prefix_maps = o->prefix_maps.nr,
+		       .source_dirs = o->source_dirs.v,
+		       .nr_source_dirs = o->source_dirs.nr,
+		       .no_source = o->no_source);
+	struct pda_annot *a;
+	int rc = pda_annot_new(s, &ao, &a);
+
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	c->nr_events = ao.nr_events;
+	return a;
+}
+
+static struct pda_annot *read_samples(struct pd_ctx *ctx,
+				      const struct annotate_opts *o,
+				      struct pd_file *f, struct pda_session *s,
+				      struct counts *c)
+{
+	struct pda_annot *a = NULL;
+	struct cmd_progress prog;
+	struct pd_sample sample;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	const struct pd_evsel *last = NULL;
+	bool last_ok = false;
+	uint64_t total = pd_file_header(f)->data_size;
+	int rc;
+
+	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	cmd_progress_init(&prog);
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		const bool swap = pd_file_header(f)->swap;
+
+		rc = pda_session_feed(s, &rec);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o->path, pda_session_errmsg(s));
+		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
+		if (rec.type == PD_REC_LOST && rec.size >= 24)
+			c->lost += pd_load_u64(rec.data + 16, swap);
+		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
+			c->lost += pd_load_u64(rec.data + 8, swap);
+		if (rec.type != PD_REC_SAMPLE)
+			continue;
+		if ((++c->nr_samples & 4095) == 0)
+			cmd_progress_show(ctx, &prog, rec.offset, total,
+					  c->nr_samples);
+		if (pd_sample_decode(f, &rec, &sample) < 0) {
+			if (c->bad++ == 0)
+				warning(ctx, "'%s': %s", o->path,
+					pd_file_errmsg(f));
+			continue;
+		}
+		if (!sample.evsel) {
+			c->no_event++;
+			continue;
+		}
+		if (sample.evsel != last) {
+			last = sample.evsel;
+			last_ok = !o->event ||
+				  cmd_event_matches(o->event, last->name);
+		}
+		if (!last_ok) {
+			c->other_events++;
+			continue;
+		}
+		if (!a)
+			a = new_annot(ctx, o, f, s, c);
+		if (sample.evsel->idx >= c->nr_events) {
+			/* an event announced after the first sample */
+			c->no_event++;
+			continue;
+		}
+		rc = pda_annot_add(a, &sample, sample.evsel->idx);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o->path,
+			    rc == PD_ERR_NOMEM ? pd_strerror(rc)
+					       : pda_session_errmsg(s));
+	}
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
+	cmd_progress_end(&prog);
+	pd_reader_free(r);
+	return a ? a : new_annot(ctx, o, f, s, c);
+}
+
+int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct annotate_opts o;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_annot *a;
+	struct pde_annot w;
+	struct counts c = {0};
+	const char **events;
+	bool met[MAX_LIST] = {false};
+	char err[512] = "";
+	size_t nr_events, nr_shown = 0, nr_failed = 0;
+	FILE *out;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	parse_args(argc, argv, ctx, &o);
+	f = ctx_open(ctx, o.path);
+	{
+		PDA_OPTS(po, .no_inline = true, .errbuf = err,
+			 .errbuf_size = sizeof(err));
+
+		cmd_pda_opts(ctx, &o.sym, &po);
+		rc = pda_session_new(f, &po, &s);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o.path,
+			    err[0] ? err : pd_strerror(rc));
+	}
+	a = read_samples(ctx, &o, f, s, &c);
+	nr_events = c.nr_events;
+	rc = pda_annot_finish(a);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+
+	events = calloc(nr_events ? nr_events : 1, sizeof(*events));
+	if (!events)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	for (size_t ev = 0; ev < nr_events; ev++)
+		events[ev] = ev < pd_file_nr_evsels(f)
+				     ? pd_file_evsel(f, ev)->name
+				     : "?";
+	out = ctx_open_output(ctx, o.output);
+	{
+		struct pde_annot_opts wo = {
+			.format = o.format,
+			.color = o.format == PDE_ANNOT_TEXT && !o.stdio &&
+				 out == ctx->out && isatty(STDOUT_FILENO),
+			.hits = o.hits,
+			.events = events,
+			.nr_events = nr_events,
+			.input = o.path,
+			.nr_hot_lines = o.hot_lines,
+		};
+
+		pde_annot_begin(&w, out, a, &wo);
+	}
+	for (size_t i = 0; i < pda_annot_nr_syms(a); i++) {
+		const struct pda_annot_sym *sym = pda_annot_sym(a, i);
+		struct pda_annot_func *fn;
+
+		if (o.top && nr_shown == o.top)
+			break;
+		if (!symbol_wanted(&o, sym->name, met) ||
+		    !dso_wanted(&o, sym->dso) ||
+		    100.0 * sym->share < o.percent_limit)
+			continue;
+		rc = pda_annot_func_new(a, i, &fn);
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+		if (fn->error) {
+			nr_failed++;
+			if (ctx->verbose)
+				warning(ctx, "%s (%s): %s", sym->name,
+					sym->dso ? sym->dso : "?", fn->error);
+		}
+		pde_annot_func(&w, fn);
+		pda_annot_func_free(a, fn);
+		nr_shown++;
+	}
+	pde_annot_end(&w);
+	ctx_close_output(ctx, out, o.output);
+
+	fprintf(stderr,
+		"pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
+		"%zu annotated",
+		ctx->cmd, c.nr_samples, pda_annot_nr_syms(a), nr_shown);
+	if (nr_failed)
+		fprintf(stderr, " (%zu without disassembly%s)", nr_failed,
+			ctx->verbose ? "" : ": -v says why");
+	fprintf(stderr, "; %" PRIu64 " samples without a symbol; %" PRIu64
+			" lost",
+		pda_annot_nr_unresolved(a), c.lost);
+	if (c.other_events)
+		fprintf(stderr, "; %" PRIu64 " of other events", c.other_events);
+	if (c.no_event)
+		fprintf(stderr, "; %" PRIu64 " of no known event", c.no_event);
+	fputc('\n', stderr);
+	rc = 0;
+	for (size_t i = 0; i < o.symbols.nr; i++)
+		if (!met[i]) {
+			fprintf(stderr, "pdtool %s: no samples in '%s'\n",
+				ctx->cmd, o.symbols.v[i]);
+			if (ctx->strict)
+				rc = EXIT_UNRESOLVED;
+		}
+	if (ctx->strict && (nr_failed || c.lost || c.bad ||
+			    pda_annot_nr_unresolved(a) || ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	free(events);
+	pda_annot_free(a);
+	pda_session_free(s);
+	pd_file_close(f);
+	return rc;
+}

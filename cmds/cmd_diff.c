@@ -1,0 +1,647 @@
+/*
+ * cmd_diff.c - `pdtool diff`: what changed between two builds (or runs),
+ * and whether it is real: a report of the largest changes per symbol and
+ * per DSO with their significance, difffolded.pl's folded lines, and a
+ * differential flame graph.
+ *
+ * Each input is a capture, folded here as `pdtool fold` folds it (the
+ * record loop is read_capture(), in one function), or folded stacks; its
+ * first bytes tell, as for `pdtool flame`.  The stacks go into a
+ * pda_diff (analyze/pda_diff.c), which normalises names, compares and
+ * tests; emit/pde_diff.c and emit/pde_flame.c write the results.
+ */
+#include "pdtool.h"
+#include "pda.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_diff_usage[] =
+	"pdtool diff [OPTIONS] {A B | A1 A2... -- B1 B2...}";
+const char cmd_diff_summary[] =
+	"compare two profiles: what changed, and whether it is real";
+const char cmd_diff_options[] =
+	"  A, B                  the profiles before (A) and after (B): perf.data\n"
+	"                        captures or folded stacks, mixed as needed;\n"
+	"                        several captures a side go before and after\n"
+	"                        '--'\n"
+	"      --folded          print difffolded.pl's format, \"stack\n"
+	"                        countA countB\" (A at B's scale), not the\n"
+	"                        report\n"
+	"  -o, --output FILE     also write a differential flame graph (SVG)\n"
+	"      --negate          the flame graph shaped like A (default: B)\n"
+	"      --title TEXT      its title (default \"Differential Flame "
+	"Graph\")\n"
+	"      --width PX        its width (default 1200)\n"
+	"      --minwidth PX     leave out frames narrower (default 0.1)\n"
+	"      --scale HOW       total (default): each side over its samples;\n"
+	"                        none: samples as they are; SYMBOL: per sample\n"
+	"                        of SYMBOL (inclusive), a unit of work\n"
+	"      --no-normalize-names  match names exactly (default: strip\n"
+	"                        .cold, .isra.N, .constprop.N, .part.N,\n"
+	"                        .lto_priv.N and Rust's ::h<hash>)\n"
+	"      --format FMT      the report as text (default) or markdown\n"
+	"      --top N           changes a table (default 20; 0: all)\n"
+	"      --min-delta X     leave out changes smaller than X (the\n"
+	"                        report's unit: points of a percentage, or\n"
+	"                        samples with --scale none)\n"
+	"      --significant     only changes beyond every test made\n"
+	"      --alpha P         significance level (default 0.05)\n"
+	"      --no-comm         captures folded without the comm root, and\n"
+	"                        folded inputs' first frame is a symbol\n"
+	"      --event NAME      only samples of event NAME (captures)\n"
+	"      --symfs DIR       look for binaries under DIR\n"
+	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	"      --kallsyms FILE   kernel symbols of the recording host\n"
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --no-demangle     C++, Rust and D names as they are\n"
+	"      --strict          exit 1 when anything was unresolved, lost or\n"
+	"                        ignored\n"
+	"  -v, --verbose         a line per input; more library messages\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_FOLDED = 256,
+	OPT_NEGATE,
+	OPT_TITLE,
+	OPT_WIDTH,
+	OPT_MINWIDTH,
+	OPT_SCALE,
+	OPT_NO_NORMALIZE,
+	OPT_FORMAT,
+	OPT_TOP,
+	OPT_MIN_DELTA,
+	OPT_SIGNIFICANT,
+	OPT_ALPHA,
+	OPT_NO_COMM,
+	OPT_EVENT,
+};
+
+struct diff_opts {
+	const char *const *paths[2]; /* each side's inputs */
+	unsigned nr_paths[2];
+	bool folded, negate, no_normalize, significant, no_comm, markdown;
+	const char *output;
+	struct pde_flame_opts svg;
+	enum pda_diff_scale scale;
+	const char *scale_symbol;
+	size_t top;
+	double min_delta, alpha;
+	const char *event;
+	struct cmd_symopts sym;
+};
+
+/* What reading the inputs of a side found, for the summary line. */
+struct side_stats {
+	uint64_t samples;	/* folded */
+	uint64_t unresolved;	/* of them, with an unresolved frame */
+	uint64_t lost, bad, other_events, ignored_lines;
+	unsigned missing_dsos;
+};
+
+/* ---- options ------------------------------------------------------- */
+
+static double parse_number(const struct pd_ctx *ctx, const char *opt,
+			   const char *arg, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		usage_error(ctx, "%s wants a number from %g to %g, not '%s'",
+			    opt, min, max, arg);
+	return v;
+}
+
+static void set_scale(const struct pd_ctx *ctx, struct diff_opts *o,
+		      const char *arg)
+{
+	if (strcmp(arg, "total") == 0) {
+		o->scale = PDA_DIFF_SCALE_TOTAL;
+	} else if (strcmp(arg, "none") == 0) {
+		o->scale = PDA_DIFF_SCALE_NONE;
+	} else if (arg[0] && !strchr(arg, ';')) {
+		o->scale = PDA_DIFF_SCALE_SYMBOL;
+		o->scale_symbol = arg;
+	} else {
+		usage_error(ctx, "--scale wants none, total or a symbol, not "
+				 "'%s'",
+			    arg);
+	}
+}
+
+static void handle_option(int c, const struct pd_ctx *ctx,
+			  struct diff_opts *o)
+{
+	switch (c) {
+	case OPT_FOLDED:
+		o->folded = true;
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case OPT_NEGATE:
+		o->negate = true;
+		break;
+	case OPT_TITLE:
+		o->svg.title = optarg;
+		break;
+	case OPT_WIDTH:
+		o->svg.width = (unsigned)parse_number(ctx, "--width", optarg,
+						      100, 1000000);
+		break;
+	case OPT_MINWIDTH:
+		o->svg.min_width =
+			parse_number(ctx, "--minwidth", optarg, 0, 1e6);
+		break;
+	case OPT_SCALE:
+		set_scale(ctx, o, optarg);
+		break;
+	case OPT_NO_NORMALIZE:
+		o->no_normalize = true;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(optarg, "markdown") == 0)
+			o->markdown = true;
+		else if (strcmp(optarg, "text") == 0)
+			o->markdown = false;
+		else
+			usage_error(ctx, "unknown format '%s' (text, markdown)",
+				    optarg);
+		break;
+	case OPT_TOP:
+		o->top = (size_t)parse_number(ctx, "--top", optarg, 0, 1e9);
+		break;
+	case OPT_MIN_DELTA:
+		o->min_delta = parse_number(ctx, "--min-delta", optarg, 0, 1e18);
+		break;
+	case OPT_SIGNIFICANT:
+		o->significant = true;
+		break;
+	case OPT_ALPHA:
+		o->alpha = parse_number(ctx, "--alpha", optarg, 1e-300, 0.5);
+		break;
+	case OPT_NO_COMM:
+		o->no_comm = true;
+		break;
+	case OPT_EVENT:
+		o->event = optarg;
+		break;
+	default:
+		/* the only vals left are the symbol options' */
+		cmd_symopt(&o->sym, c, optarg);
+		break;
+	}
+}
+
+/*
+ * Options anywhere before a lone "--"; what comes after it is B's inputs,
+ * all of them (as "--" ends options anywhere).  Without "--", the inputs
+ * are exactly A and B.
+ */
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct diff_opts *o)
+{
+	static const struct option longopts[] = {
+		{"folded", no_argument, NULL, OPT_FOLDED},
+		{"output", required_argument, NULL, 'o'},
+		{"negate", no_argument, NULL, OPT_NEGATE},
+		{"title", required_argument, NULL, OPT_TITLE},
+		{"width", required_argument, NULL, OPT_WIDTH},
+		{"minwidth", required_argument, NULL, OPT_MINWIDTH},
+		{"scale", required_argument, NULL, OPT_SCALE},
+		{"no-normalize-names", no_argument, NULL, OPT_NO_NORMALIZE},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"top", required_argument, NULL, OPT_TOP},
+		{"min-delta", required_argument, NULL, OPT_MIN_DELTA},
+		{"significant", no_argument, NULL, OPT_SIGNIFICANT},
+		{"alpha", required_argument, NULL, OPT_ALPHA},
+		{"no-comm", no_argument, NULL, OPT_NO_COMM},
+		{"event", required_argument, NULL, OPT_EVENT},
+		CMD_SYMBOL_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
+			     .own_shortopts = "o:",
+			     .own_longopts = longopts};
+	int split = argc, c;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			split = i;
+			break;
+		}
+	}
+	o->svg.min_width = 0.1;
+	o->top = 20;
+	/* main() answers --help; the operands are argv[optind..split) */
+	cmd_opts_start(&p, ctx, split, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		handle_option(c, ctx, o);
+	o->paths[0] = (const char *const *)(argv + optind);
+	o->nr_paths[0] = (unsigned)(split - optind);
+	if (split < argc) {
+		o->paths[1] = (const char *const *)(argv + split + 1);
+		o->nr_paths[1] = (unsigned)(argc - split - 1);
+	} else if (o->nr_paths[0] == 2) {
+		o->paths[1] = o->paths[0] + 1;
+		o->nr_paths[0] = o->nr_paths[1] = 1;
+	} else if (o->nr_paths[0] > 2) {
+		usage_error(ctx, "%u inputs: several captures a side go "
+				 "before and after '--'",
+			    o->nr_paths[0]);
+	}
+	if (!o->nr_paths[0] || !o->nr_paths[1])
+		usage_error(ctx, "two sides needed: A and B, or A1 A2... -- "
+				 "B1 B2...");
+	if (o->nr_paths[0] > PDA_DIFF_MAX_RUNS ||
+	    o->nr_paths[1] > PDA_DIFF_MAX_RUNS)
+		usage_error(ctx, "at most %d inputs a side", PDA_DIFF_MAX_RUNS);
+	if (o->folded && o->markdown)
+		usage_error(ctx, "--format applies to the report, not to "
+				 "--folded");
+}
+
+/* ---- inputs -------------------------------------------------------- */
+
+/* Whether path is a capture: a directory, or perf.data's magic or a zstd
+ * frame in its first bytes. */
+static bool input_is_capture(const struct pd_ctx *ctx, const char *path)
+{
+	unsigned char head[8];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		usage_error(ctx, "'-': diff reads files, not standard input");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(ctx, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close(fd);
+		return true;
+	}
+	do
+		n = read(fd, head, sizeof(head));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		die(ctx, "cannot read '%s': %s", path, strerror(errno));
+	close(fd);
+	return ctx_is_capture(head, (size_t)n);
+}
+
+static void read_folded(struct pd_ctx *ctx, const char *path,
+			enum pda_diff_side side, unsigned run,
+			struct pda_diff *d, struct side_stats *ss)
+{
+	FILE *in = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t nr = 0, ignored = 0, first_ignored = 0;
+	ssize_t len;
+
+	if (!in)
+		die(ctx, "cannot open '%s': %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, in)) > 0) {
+		int rc = pda_diff_add_folded(d, side, run, line, (size_t)len);
+
+		nr++;
+		if (rc < 0)
+			die(ctx, "'%s': line %" PRIu64 ": %s", path, nr,
+			    pda_diff_errmsg(d));
+		/* a blank line is not worth a warning */
+		if (rc == 1 && strspn(line, " \t\r\n") < (size_t)len &&
+		    ignored++ == 0)
+			first_ignored = nr;
+	}
+	if (ferror(in))
+		die(ctx, "cannot read '%s': %s", path, strerror(errno));
+	fclose(in);
+	free(line);
+	if (ignored)
+		warning(ctx,
+			"'%s': %" PRIu64 " lines are not 'stack count'; "
+			"ignored (the first: line %" PRIu64 ")",
+			path, ignored, first_ignored);
+	ss->ignored_lines += ignored;
+}
+
+#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
+
+/* --event NAME; without it every event but tracepoints, as pdtool fold. */
+static bool event_ok(const struct diff_opts *o, const struct pd_evsel *e)
+{
+	if (!o->event)
+		return !e || e->attr.type != PERF_TYPE_TRACEPOINT;
+	return e && cmd_event_matches(o->event, e->name);
+}
+
+/*
+ * The record loop: fold a capture as `pdtool fold` does (samples, not
+ * periods; comm roots unless --no-comm), counting each sample's DSOs as
+ * it goes, then hand the folded stacks to d as run `run` of side.
+ */
+static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
+			 const char *path, enum pda_diff_side side,
+			 unsigned run, struct pda_diff *d,
+			 struct side_stats *ss)
+{
+	struct pd_file *f = ctx_open(ctx, path);
+	char err[512] = "";
+	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
+	PDA_OPTS(po, .errbuf = err,
+		 .errbuf_size = sizeof(err));
+	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
+	struct pda_stack st = PDA_STACK_INIT;
+	const struct pda_fold_totals *t;
+	const struct pda_stats *ps;
+	const bool swap = pd_file_header(f)->swap;
+	struct pda_session *s;
+	struct pda_fold *fd;
+	struct pd_reader *r;
+	struct pd_sample sample;
+	struct pd_rec rec;
+	const struct pd_evsel *events[8]; /* the first with samples */
+	size_t nr_events = 0;
+	const uint64_t total = pd_file_header(f)->data_size;
+	uint64_t nr_samples = 0; /* SAMPLE records, for the progress line */
+	struct cmd_progress prog;
+	int rc;
+
+	cmd_pda_opts(ctx, &o->sym, &po);
+	rc = pda_session_new(f, &po, &s);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
+	if (pda_fold_new(&fo, &fd) < 0)
+		die(ctx, "out of memory");
+	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	cmd_progress_init(&prog);
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		bool chain;
+
+		if (pda_session_feed(s, &rec) < 0)
+			die(ctx, "'%s': %s", path, pda_session_errmsg(s));
+		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
+		if (rec.type == PD_REC_LOST && rec.size >= 24)
+			ss->lost += pd_load_u64(rec.data + 16, swap);
+		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
+			ss->lost += pd_load_u64(rec.data + 8, swap);
+		if (rec.type != PD_REC_SAMPLE)
+			continue;
+		if ((++nr_samples & 4095) == 0)
+			cmd_progress_show(ctx, &prog, rec.offset, total,
+					  nr_samples);
+		if (pd_sample_decode(f, &rec, &sample) < 0) {
+			if (ss->bad++ == 0)
+				warning(ctx, "'%s': %s", path,
+					pd_file_errmsg(f));
+			continue;
+		}
+		if (!event_ok(o, sample.evsel)) {
+			ss->other_events++;
+			continue;
+		}
+		/* two events' samples together are seldom what is meant */
+		if (nr_events < 8) {
+			size_t i = 0;
+
+			while (i < nr_events && events[i] != sample.evsel)
+				i++;
+			if (i == nr_events)
+				events[nr_events++] = sample.evsel;
+		}
+		/* perf folds a sample without a callchain to its comm */
+		chain = sample.mask & PD_SAMPLE_CALLCHAIN;
+		if (chain) {
+			rc = pda_sample_stack(s, &sample, &st);
+			if (rc == PD_ERR_NOMEM)
+				die(ctx, "out of memory");
+			if (rc < 0) {
+				if (ss->bad++ == 0)
+					warning(ctx, "'%s': %s", path,
+						pda_session_errmsg(s));
+				continue;
+			}
+		}
+		rc = pda_fold_add(fd, &sample, chain ? &st : NULL,
+				  pda_thread_comm(s, sample.pid, sample.tid));
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+		if (rc == 1 && chain &&
+		    pda_diff_add_dsos(d, side, run, &st, 1) < 0)
+			die(ctx, "%s", pda_diff_errmsg(d));
+	}
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	cmd_progress_end(&prog);
+	if (nr_events > 1)
+		warning(ctx,
+			"'%s': samples of %zu%s events diffed together "
+			"(--event picks one)",
+			path, nr_events, nr_events == 8 ? " or more" : "");
+	if (pda_fold_finish(fd) < 0)
+		die(ctx, "out of memory");
+	if (pda_diff_add_fold(d, side, run, fd) < 0)
+		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
+	t = pda_fold_totals(fd);
+	ps = pda_session_stats(s);
+	ss->samples += t->nr_samples;
+	ss->unresolved += t->weight_unresolved;
+	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
+	if (ctx->verbose)
+		fprintf(stderr,
+			"pdtool %s: %c: '%s': %" PRIu64
+			" samples into %zu stacks, %" PRIu64
+			" with unresolved frames, %zu binaries not found\n",
+			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
+			t->nr_samples, t->nr_stacks, t->weight_unresolved,
+			ps ? ps->nr_missing : 0);
+	pda_stack_release(s, &st);
+	pda_fold_free(fd);
+	pd_reader_free(r);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+
+/* ---- output -------------------------------------------------------- */
+
+static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
+		      const struct pda_diff *d)
+{
+	const struct pda_diff_summary *sum = pda_diff_summary(d);
+	struct pde_flame_diff df = {
+		.denom = {sum->denom[0], sum->denom[1]},
+		.unit = sum->unit,
+		.of = sum->scale_symbol,
+		.negate = o->negate,
+	};
+	struct pde_flame_opts svg = o->svg;
+	const struct pda_flame_node *nodes;
+	struct pda_flame *fl;
+	char subtitle[512];
+	FILE *out;
+	size_t nr;
+	int rc;
+
+	rc = pda_diff_flame(d, o->negate, &fl);
+	if (rc < 0)
+		die(ctx, "the flame graph: %s", pd_strerror(rc));
+	/* short enough for the default width */
+	snprintf(subtitle, sizeof(subtitle),
+		 "widths: %s's samples; red grew, blue shrank from A to B, "
+		 "%s%s",
+		 o->negate ? "A" : "B",
+		 sum->scale == PDA_DIFF_SCALE_TOTAL  ? "as shares of each side"
+		 : sum->scale == PDA_DIFF_SCALE_NONE ? "in samples"
+						     : "per sample of ",
+		 sum->scale == PDA_DIFF_SCALE_SYMBOL ? sum->scale_symbol : "");
+	svg.diff = &df;
+	svg.subtitle = subtitle;
+	out = fopen(o->output, "w");
+	if (!out)
+		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
+	nodes = pda_flame_nodes(fl, &nr);
+	pde_flame_svg(out, nodes, nr, &svg);
+	if (ferror(out) | fclose(out))
+		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	pda_flame_free(fl);
+}
+
+/* The line on standard error: what was compared, and how. */
+static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
+			 const struct side_stats *ss)
+{
+	const struct pda_diff_summary *s = pda_diff_summary(d);
+	char scaling[256];
+
+	for (int side = 0; side < 2; side++) {
+		fprintf(stderr,
+			"%s%s%s%c %u capture%s, %" PRIu64 " samples",
+			side ? "; " : "pdtool ", side ? "" : ctx->cmd,
+			side ? "" : ": ", side ? 'B' : 'A',
+			s->nr_runs[side], s->nr_runs[side] == 1 ? "" : "s",
+			s->weight[side]);
+		if (ss[side].unresolved)
+			fprintf(stderr, " (%.1f%% with unresolved frames)",
+				ss[side].samples
+					? 100.0 * (double)ss[side].unresolved /
+						  (double)ss[side].samples
+					: 0.0);
+		if (ss[side].lost)
+			fprintf(stderr, " (%" PRIu64 " lost)", ss[side].lost);
+	}
+	fprintf(stderr, "; scaling: %s; %s",
+		pde_diff_scaling_text(d, scaling, sizeof(scaling)),
+		pde_diff_tests_text(d));
+	if (!s->runs_tested)
+		fputs("; run-to-run variation is not covered (one capture on "
+		      "a side)",
+		      stderr);
+	fputc('\n', stderr);
+}
+
+int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct diff_opts o;
+	struct side_stats ss[2];
+	struct pda_diff *d;
+	char err[256] = "";
+	bool all_captures = true;
+	bool *capture[2];
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	memset(ss, 0, sizeof(ss));
+	parse_args(argc, argv, ctx, &o);
+	for (int side = 0; side < 2; side++) {
+		capture[side] = calloc(o.nr_paths[side], sizeof(bool));
+		if (!capture[side])
+			die(ctx, "out of memory");
+		for (unsigned i = 0; i < o.nr_paths[side]; i++) {
+			capture[side][i] =
+				input_is_capture(ctx, o.paths[side][i]);
+			all_captures &= capture[side][i];
+		}
+	}
+	{
+		PDA_DIFF_OPTS(dop, .nr_runs = {o.nr_paths[0], o.nr_paths[1]},
+			      .scale = o.scale,
+			      .scale_symbol = o.scale_symbol,
+			      .alpha = o.alpha,
+			      .no_normalize = o.no_normalize,
+			      .root_is_comm = !o.no_comm,
+			      .dsos = all_captures, .errbuf = err,
+			      .errbuf_size = sizeof(err));
+
+		rc = pda_diff_new(&dop, &d);
+	}
+	if (rc == PD_ERR_API)
+		usage_error(ctx, "%s", err);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	for (int side = 0; side < 2; side++) {
+		for (unsigned i = 0; i < o.nr_paths[side]; i++) {
+			if (capture[side][i])
+				read_capture(ctx, &o, o.paths[side][i], side,
+					     i, d, &ss[side]);
+			else
+				read_folded(ctx, o.paths[side][i], side, i, d,
+					    &ss[side]);
+		}
+		free(capture[side]);
+	}
+	rc = pda_diff_finish(d);
+	if (rc == PD_ERR_NOTFOUND) {
+		const struct pda_diff_summary *s = pda_diff_summary(d);
+
+		if (s->bad_symbol)
+			die(ctx, "'%s': no samples of '%s' (--scale)",
+			    o.paths[s->bad_side][s->bad_run], s->scale_symbol);
+		die(ctx, "'%s': no samples%s%s%s",
+		    o.paths[s->bad_side][s->bad_run],
+		    o.event ? " of event '" : "", o.event ? o.event : "",
+		    o.event ? "'" : "");
+	}
+	if (rc < 0)
+		die(ctx, "%s", pda_diff_errmsg(d));
+	if (o.folded) {
+		pda_diff_sort_stacks(d);
+		if (pde_diff_folded(ctx->out, d) < 0 && errno != EPIPE)
+			die(ctx, "cannot write stdout: %s", strerror(errno));
+	} else {
+		struct pde_diff_opts ro = {
+			.format = o.markdown ? PDE_DIFF_MARKDOWN
+					     : PDE_DIFF_TEXT,
+			.top = o.top,
+			.min_delta = o.min_delta,
+			.significant = o.significant,
+			.paths = {o.paths[0], o.paths[1]},
+		};
+
+		pde_diff_report(ctx->out, d, &ro);
+	}
+	if (o.output)
+		write_svg(ctx, &o, d);
+	summary_line(ctx, d, ss);
+	rc = 0;
+	if (ctx->strict &&
+	    (ss[0].unresolved || ss[1].unresolved || ss[0].lost ||
+	     ss[1].lost || ss[0].bad || ss[1].bad || ss[0].ignored_lines ||
+	     ss[1].ignored_lines || ss[0].missing_dsos ||
+	     ss[1].missing_dsos || ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	pda_diff_free(d);
+	return rc;
+}

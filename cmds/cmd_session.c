@@ -1,0 +1,115 @@
+/*
+ * cmd_session.c - what the commands that read samples and resolve their
+ * symbols share (fold, annotate): the options that find binaries, the
+ * library logger, event names, and the progress line.
+ */
+#include "pdtool.h"
+#include "pda.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_SYMFS:
+		o->symfs = arg;
+		return true;
+	case CMD_OPT_BUILDID_DIR:
+		o->buildid_dir = arg;
+		return true;
+	case CMD_OPT_KALLSYMS:
+		o->kallsyms = arg;
+		return true;
+	case CMD_OPT_VMLINUX:
+		o->vmlinux = arg;
+		return true;
+	case CMD_OPT_JIT_DIR:
+		o->jit_dir = arg;
+		return true;
+	case CMD_OPT_NO_DEMANGLE:
+		o->no_demangle = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool cmd_symopts_given(const struct cmd_symopts *o)
+{
+	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
+	       o->jit_dir || o->no_demangle;
+}
+
+void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
+		  struct pda_opts *po)
+{
+	po->symfs = o->symfs;
+	po->buildid_dir = o->buildid_dir;
+	po->kallsyms = o->kallsyms;
+	po->vmlinux = o->vmlinux;
+	po->jit_dir = o->jit_dir;
+	po->no_demangle = o->no_demangle;
+	po->use_host_kallsyms = true;
+	po->log = ctx_log;
+	po->log_arg = ctx;
+	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
+			: ctx->verbose == 1 ? PD_LOG_INFO
+					    : PD_LOG_WARN;
+}
+
+bool cmd_event_matches(const char *want, const char *name)
+{
+	const size_t n = strlen(want);
+
+	if (strcmp(want, name) == 0)
+		return true;
+	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
+	       (name[n] == ':' || name[n] == '/');
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cmd_progress_init(struct cmd_progress *p)
+{
+	p->on = isatty(STDERR_FILENO);
+	p->shown = false;
+	p->start = p->last = now();
+}
+
+void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
+		       uint64_t done, uint64_t total, uint64_t samples)
+{
+	double t;
+
+	if (!p->on)
+		return;
+	t = now();
+	if (t - p->start < 1.0 || t - p->last < 0.25)
+		return;
+	p->last = t;
+	p->shown = true;
+	if (total)
+		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
+			ctx->cmd, 100.0 * (double)done / (double)total,
+			samples);
+	else
+		fprintf(stderr,
+			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
+			ctx->cmd, done >> 20, samples);
+	fflush(stderr);
+}
+
+void cmd_progress_end(struct cmd_progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r\033[K");
+}

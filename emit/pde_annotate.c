@@ -1,0 +1,445 @@
+/*
+ * pde_annotate.c - annotated functions as text (the layout of perf
+ * annotate --stdio: percentages, then address and instruction, source
+ * lines between them) and Markdown, and the dispatch to the HTML and
+ * JSON writers.
+ *
+ * A function's listing: a header (function, DSO, file, architecture,
+ * samples per event), then for each instruction, in address order, a
+ * row "func% total% M addr: mnemonic operands <target>" per event shown
+ * (those with samples in the function), preceded by its source line
+ * when the line changes and by an inline marker when the inline chain
+ * changes.  M is '^' on a loop back-edge (a jump to an earlier or the
+ * same instruction of the function) and '>' on the loop head it jumps
+ * to.  Last, the hottest source lines.
+ */
+#include "pde_annotate_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define COL_RED "\033[31m"
+#define COL_GREEN "\033[32m"
+#define COL_CYAN "\033[36m"
+#define COL_DIM "\033[2m"
+#define COL_OFF "\033[m"
+
+double pde_annot_pct(const struct pde_annot *w,
+		     const struct pda_annot_count *part,
+		     const struct pda_annot_count *whole)
+{
+	uint64_t p = w->o.hits ? part->hits : part->period;
+	uint64_t t = w->o.hits ? whole->hits : whole->period;
+
+	if (!t && !w->o.hits) {
+		/* an event without periods: by samples */
+		p = part->hits;
+		t = whole->hits;
+	}
+	return t ? 100.0 * (double)p / (double)t : 0.0;
+}
+
+bool pde_annot_event_in(const struct pda_annot_func *fn, size_t ev)
+{
+	return fn->sym->counts[ev].hits > 0;
+}
+
+const char *pde_annot_event(const struct pde_annot *w, size_t ev)
+{
+	if (ev < w->o.nr_events && w->o.events && w->o.events[ev])
+		return w->o.events[ev];
+	return "?";
+}
+
+const char *pde_annot_base(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ? path : "";
+}
+
+double pde_annot_max_pct(const struct pde_annot *w,
+			 const struct pda_annot_func *fn,
+			 const struct pda_annot_count *counts)
+{
+	double best = 0;
+
+	for (size_t ev = 0; ev < fn->nr_events; ev++) {
+		double p;
+
+		if (!pde_annot_event_in(fn, ev))
+			continue;
+		p = pde_annot_pct(w, &counts[ev], &fn->sym->counts[ev]);
+		if (p > best)
+			best = p;
+	}
+	return best;
+}
+
+/* ---- text ---------------------------------------------------------- */
+
+/* Source text with its tabs expanded to 8-column stops. */
+static void src_text(FILE *out, const char *text, size_t len)
+{
+	size_t col = 0, from = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\t')
+			continue;
+		pde_text_str(out, text + from, i - from);
+		col += i - from;
+		if (i < len) {
+			do
+				fputc(' ', out);
+			while (++col % 8);
+		}
+		from = i + 1;
+	}
+}
+
+static void text_header(struct pde_annot *w, const struct pda_annot_func *fn,
+			bool color)
+{
+	const struct pda_annot_sym *sym = fn->sym;
+	const struct pda_annot_count *totals = pda_annot_totals(w->a);
+	FILE *out = w->out;
+
+	fprintf(out, "%s%s%s (%s", color ? "\033[1m" : "", sym->name,
+		color ? COL_OFF : "", sym->dso ? sym->dso : "[unknown]");
+	if (sym->path && (!sym->dso || strcmp(sym->path, sym->dso)))
+		fprintf(out, ", from %s", sym->path);
+	fprintf(out, "), %s, 0x%" PRIx64 " size 0x%" PRIx64 "\n", fn->arch,
+		sym->start, fn->size);
+	for (size_t ev = 0; ev < fn->nr_events; ev++) {
+		if (!pde_annot_event_in(fn, ev))
+			continue;
+		fprintf(out,
+			"  %s: %" PRIu64 " samples, %.2f%% of the event's "
+			"(period %" PRIu64 ")\n",
+			pde_annot_event(w, ev), sym->counts[ev].hits,
+			pde_annot_pct(w, &sym->counts[ev], &totals[ev]),
+			sym->counts[ev].period);
+	}
+}
+
+/* The columns' heads: each event's name over its two columns. */
+static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	FILE *out = w->out;
+
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fprintf(out, " %-13.13s", pde_annot_event(w, ev));
+	fputc('\n', out);
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fprintf(out, "   func  total");
+	fprintf(out, "    address  instruction\n");
+}
+
+/* Blank percentage columns, for source and inline rows. */
+static void text_blank(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fputs("              ", w->out);
+	fputs("   ", w->out);
+}
+
+static void text_source(struct pde_annot *w, const struct pda_annot_func *fn,
+			const struct pda_annot_insn *in, bool color)
+{
+	const char *text;
+	size_t len;
+
+	text_blank(w, fn);
+	if (!in->srcfile) {
+		fprintf(w->out, "%s(no source line)%s\n", color ? COL_DIM : "",
+			color ? COL_OFF : "");
+		return;
+	}
+	fprintf(w->out, "%s%s:%u%s", color ? COL_DIM : "",
+		pde_annot_base(in->srcfile), in->line, color ? COL_OFF : "");
+	text = pda_annot_source(w->a, in->srcfile, in->line, &len);
+	if (text) {
+		fputs("  ", w->out);
+		src_text(w->out, text, len);
+	}
+	fputc('\n', w->out);
+}
+
+static void text_inline(struct pde_annot *w, const struct pda_annot_func *fn,
+			const struct pda_annot_insn *in,
+			const struct pda_annot_insn *prev, bool color)
+{
+	text_blank(w, fn);
+	fputs(color ? COL_CYAN : "", w->out);
+	if (in->inline_depth) {
+		fprintf(w->out, "[inlined %s", in->inline_func);
+		if (in->call_file)
+			fprintf(w->out, ", called at %s:%u",
+				pde_annot_base(in->call_file), in->call_line);
+		if (in->inline_depth > 1)
+			fprintf(w->out, ", depth %u", in->inline_depth);
+		fputc(']', w->out);
+	} else {
+		fprintf(w->out, "[end of inlined %s]",
+			prev && prev->inline_func ? prev->inline_func : "code");
+	}
+	fprintf(w->out, "%s\n", color ? COL_OFF : "");
+}
+
+static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
+		      const struct pda_annot_insn *in, bool color)
+{
+	const double hot = pde_annot_max_pct(w, fn, in->counts);
+	const char *col = !color		 ? ""
+			  : hot >= PDE_ANNOT_HOT ? COL_RED
+			  : hot >= PDE_ANNOT_WARM ? COL_GREEN
+						 : "";
+	const struct pda_annot_count *totals = pda_annot_totals(w->a);
+	FILE *out = w->out;
+	char mark = (in->flags & PDA_INSN_BACK_EDGE)	? '^'
+		    : (in->flags & PDA_INSN_LOOP_HEAD) ? '>'
+						       : ' ';
+
+	fputs(col, out);
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fprintf(out, " %6.2f %6.2f",
+				pde_annot_pct(w, &in->counts[ev],
+					      &fn->sym->counts[ev]),
+				pde_annot_pct(w, &in->counts[ev], &totals[ev]));
+	fprintf(out, "%s %c %8" PRIx64 ":  ", col[0] ? COL_OFF : "", mark,
+		in->addr);
+	if (in->operands[0])
+		fprintf(out, "%-7s %s", in->mnemonic, in->operands);
+	else
+		fputs(in->mnemonic, out);
+	if (in->target_name)
+		fprintf(out, " <%s>", in->target_name);
+	fputc('\n', out);
+}
+
+static void text_hot_lines(struct pde_annot *w,
+			   const struct pda_annot_func *fn)
+{
+	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	FILE *out = w->out;
+
+	if (!fn->nr_lines)
+		return;
+	fprintf(out, "\n  hottest source lines (func %%");
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fprintf(out, ", %s", pde_annot_event(w, ev));
+	fprintf(out, "):\n");
+	for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+		const struct pda_annot_line *l = &fn->lines[i];
+		const char *text;
+		size_t len;
+
+		if (pde_annot_max_pct(w, fn, l->counts) <= 0)
+			break;
+		fputs(" ", out);
+		for (size_t ev = 0; ev < fn->nr_events; ev++)
+			if (pde_annot_event_in(fn, ev))
+				fprintf(out, " %6.2f",
+					pde_annot_pct(w, &l->counts[ev],
+						      &fn->sym->counts[ev]));
+		fprintf(out, "  %s:%u", pde_annot_base(l->file), l->line);
+		text = pda_annot_source(w->a, l->file, l->line, &len);
+		if (text) {
+			while (len && (*text == ' ' || *text == '\t')) {
+				text++;
+				len--;
+			}
+			fputs("  ", out);
+			src_text(out, text, len);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The listing alone: columns, rows, and the hot lines with hot. */
+static void text_listing(struct pde_annot *w, const struct pda_annot_func *fn,
+			 bool color, bool hot)
+{
+	if (fn->error) {
+		fprintf(w->out, "  (no disassembly: %s)\n", fn->error);
+		return;
+	}
+	text_columns(w, fn);
+	for (size_t i = 0; i < fn->nr_insns; i++) {
+		const struct pda_annot_insn *in = &fn->insns[i];
+
+		if (in->flags & PDA_INSN_INLINE_START)
+			text_inline(w, fn, in, i ? &fn->insns[i - 1] : NULL,
+				    color);
+		if (in->flags & PDA_INSN_LINE_START)
+			text_source(w, fn, in, color);
+		text_insn(w, fn, in, color);
+	}
+	if (hot)
+		text_hot_lines(w, fn);
+}
+
+static void text_func(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	if (w->nr_funcs)
+		fputc('\n', w->out);
+	text_header(w, fn, w->o.color);
+	text_listing(w, fn, w->o.color, true);
+}
+
+/* ---- Markdown ------------------------------------------------------ */
+
+/* s for a table cell: '|' escaped, backticks kept out of code spans. */
+static void md_cell(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		if (s[i] == '|')
+			fputs("\\|", out);
+		else if (s[i] == '`')
+			fputc('\'', out);
+		else if (s[i] == '\t')
+			fputc(' ', out);
+		else
+			pde_text_str(out, &s[i], 1);
+	}
+}
+
+static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	const struct pda_annot_sym *sym = fn->sym;
+	const struct pda_annot_count *totals = pda_annot_totals(w->a);
+	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	FILE *out = w->out;
+
+	fprintf(out, "\n## `");
+	md_cell(out, sym->name, strlen(sym->name));
+	fprintf(out, "` in %s\n\n", sym->dso ? sym->dso : "[unknown]");
+	fprintf(out, "%s, 0x%" PRIx64 ", %" PRIu64 " bytes", fn->arch,
+		sym->start, fn->size);
+	if (sym->path)
+		fprintf(out, ", read from `%s`", sym->path);
+	fprintf(out, ".\n\n| event | samples | period | of the event |\n"
+		     "|---|---:|---:|---:|\n");
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			fprintf(out,
+				"| %s | %" PRIu64 " | %" PRIu64 " | %.2f%% |\n",
+				pde_annot_event(w, ev), sym->counts[ev].hits,
+				sym->counts[ev].period,
+				pde_annot_pct(w, &sym->counts[ev],
+					      &totals[ev]));
+	if (fn->nr_lines) {
+		fprintf(out, "\n### Hottest source lines\n\n|");
+		for (size_t ev = 0; ev < fn->nr_events; ev++)
+			if (pde_annot_event_in(fn, ev))
+				fprintf(out, " %s %% |", pde_annot_event(w, ev));
+		fprintf(out, " line | source |\n|");
+		for (size_t ev = 0; ev < fn->nr_events; ev++)
+			if (pde_annot_event_in(fn, ev))
+				fprintf(out, "---:|");
+		fprintf(out, "---|---|\n");
+		for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+			const struct pda_annot_line *l = &fn->lines[i];
+			const char *text;
+			size_t len;
+
+			if (pde_annot_max_pct(w, fn, l->counts) <= 0)
+				break;
+			fputc('|', out);
+			for (size_t ev = 0; ev < fn->nr_events; ev++)
+				if (pde_annot_event_in(fn, ev))
+					fprintf(out, " %.2f |",
+						pde_annot_pct(
+							w, &l->counts[ev],
+							&sym->counts[ev]));
+			fprintf(out, " %s:%u | ", pde_annot_base(l->file),
+				l->line);
+			text = pda_annot_source(w->a, l->file, l->line, &len);
+			if (text) {
+				while (len && (*text == ' ' || *text == '\t')) {
+					text++;
+					len--;
+				}
+				fputc('`', out);
+				md_cell(out, text, len);
+				fputc('`', out);
+			}
+			fprintf(out, " |\n");
+		}
+	}
+	fprintf(out, "\n### Disassembly\n\n```text\n");
+	text_listing(w, fn, false, false);
+	fprintf(out, "```\n");
+}
+
+/* ---- dispatch ------------------------------------------------------ */
+
+void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
+		     const struct pde_annot_opts *opts)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->o = *opts;
+	w->a = a;
+	switch (w->o.format) {
+	case PDE_ANNOT_MD:
+		fprintf(out, "# Annotation of %s\n\n",
+			opts->input ? opts->input : "a capture");
+		fprintf(out,
+			"Percentages are of the function's %s (func) and of "
+			"the event's (total).  `^` marks a loop back-edge, "
+			"`>` the loop head it jumps to.\n",
+			opts->hits ? "samples" : "periods");
+		break;
+	case PDE_ANNOT_HTML:
+		pde_annot_html_begin(w);
+		break;
+	case PDE_ANNOT_JSON:
+		pde_annot_json_begin(w);
+		break;
+	case PDE_ANNOT_TEXT:
+	default:
+		break;
+	}
+}
+
+void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	switch (w->o.format) {
+	case PDE_ANNOT_MD:
+		md_func(w, fn);
+		break;
+	case PDE_ANNOT_HTML:
+		pde_annot_html_func(w, fn);
+		break;
+	case PDE_ANNOT_JSON:
+		pde_annot_json_func(w, fn);
+		break;
+	case PDE_ANNOT_TEXT:
+	default:
+		text_func(w, fn);
+		break;
+	}
+	w->nr_funcs++;
+}
+
+void pde_annot_end(struct pde_annot *w)
+{
+	switch (w->o.format) {
+	case PDE_ANNOT_HTML:
+		pde_annot_html_end(w);
+		break;
+	case PDE_ANNOT_JSON:
+		pde_annot_json_end(w);
+		break;
+	case PDE_ANNOT_MD:
+	case PDE_ANNOT_TEXT:
+	default:
+		break;
+	}
+}

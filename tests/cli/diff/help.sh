@@ -1,0 +1,1 @@
+"$PDTOOL" diff --help

@@ -1,0 +1,13 @@
+# usage errors exit 64 and say why
+"$PDTOOL" diff tests/cli/diff/inputs/before.folded; echo "exit $?"
+"$PDTOOL" diff a b c; echo "exit $?"
+"$PDTOOL" diff a --; echo "exit $?"
+"$PDTOOL" diff -- a b; echo "exit $?"
+"$PDTOOL" diff --scale 'a;b' a b; echo "exit $?"
+"$PDTOOL" diff --format html a b; echo "exit $?"
+"$PDTOOL" diff --folded --format markdown a b; echo "exit $?"
+"$PDTOOL" diff --alpha 0 a b; echo "exit $?"
+"$PDTOOL" diff --top many a b; echo "exit $?"
+"$PDTOOL" diff --bogus a b; echo "exit $?"
+"$PDTOOL" diff --scale; echo "exit $?"
+"$PDTOOL" diff - tests/cli/diff/inputs/after.folded; echo "exit $?"

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pd_arch_synth.py - write a perf.data capture of samples in a binary of
+any architecture, for annotating foreign captures without that machine.
+
+    pd_arch_synth.py ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
+
+This VM is x86_64 and has no aarch64 (or other) CPU to record on, so this
+writes what perf record would have written there: a file-mode capture
+whose HEADER_ARCH is ARCH, one process mapping ELF's executable segment
+(an MMAP2 in its build-id form, perf 5.12+, carrying ELF's GNU build-id
+and RECORDED_PATH) and COUNT cpu-clock samples at each SYM+OFF (OFF in
+hex, from the symbol's value in ELF's .symtab), each with period 1000000.
+The samples are the ground truth: an instruction's share of its function
+is its COUNT over the function's total.
+"""
+
+import struct
+import sys
+
+import pd_synth
+
+PID = 4343
+BASE = 0xaaaa00000000          # where the process maps the binary
+PERIOD = 1000000
+TIME0 = 5000000000
+# IP TID TIME PERIOD
+SAMPLE_TYPE = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 8)
+FLAGS = ["disabled", "inherit", "mmap", "comm", "freq", "sample_id_all",
+         "mmap2", "comm_exec", "enable_on_exec"]
+MISC_USER = 2
+MISC_MMAP_BUILD_ID = 1 << 14
+
+
+class Elf:
+    def __init__(self, data):
+        if data[:4] != b"\x7fELF":
+            raise SystemExit("not an ELF file")
+        self.data = data
+        self.is64 = data[4] == 2
+        self.e = "<" if data[5] == 1 else ">"
+        e = self.e
+        if self.is64:
+            (self.phoff, self.shoff) = struct.unpack_from(e + "QQ", data, 0x20)
+            (self.phentsize, self.phnum, self.shentsize, self.shnum) = \
+                struct.unpack_from(e + "HHHH", data, 0x36)
+        else:
+            (self.phoff, self.shoff) = struct.unpack_from(e + "II", data, 0x1C)
+            (self.phentsize, self.phnum, self.shentsize, self.shnum) = \
+                struct.unpack_from(e + "HHHH", data, 0x2A)
+
+    def phdrs(self):
+        e = self.e
+        for i in range(self.phnum):
+            off = self.phoff + i * self.phentsize
+            if self.is64:
+                typ, flags, offset, vaddr, _, filesz, memsz, _ = \
+                    struct.unpack_from(e + "IIQQQQQQ", self.data, off)
+            else:
+                typ, offset, vaddr, _, filesz, memsz, flags, _ = \
+                    struct.unpack_from(e + "IIIIIIII", self.data, off)
+            yield typ, flags, offset, vaddr, filesz, memsz
+
+    def shdrs(self):
+        e = self.e
+        for i in range(self.shnum):
+            off = self.shoff + i * self.shentsize
+            if self.is64:
+                (name, typ, _, addr, offset, size, link, _, _, entsize) = \
+                    struct.unpack_from(e + "IIQQQQIIQQ", self.data, off)
+            else:
+                (name, typ, _, addr, offset, size, link, _, _, entsize) = \
+                    struct.unpack_from(e + "IIIIIIIIII", self.data, off)
+            yield typ, offset, size, link, entsize
+
+    def symbols(self):
+        shdrs = list(self.shdrs())
+        for typ, offset, size, link, entsize in shdrs:
+            if typ != 2 or not entsize:     # SHT_SYMTAB
+                continue
+            stroff = shdrs[link][1]
+            for i in range(size // entsize):
+                off = offset + i * entsize
+                if self.is64:
+                    name, _, _, _, value, _ = struct.unpack_from(
+                        self.e + "IBBHQQ", self.data, off)
+                else:
+                    name, value, _, _, _, _ = struct.unpack_from(
+                        self.e + "IIIBBH", self.data, off)
+                end = self.data.index(b"\0", stroff + name)
+                yield self.data[stroff + name:end].decode(), value
+
+    def build_id(self):
+        for typ, offset, size, _, _ in self.shdrs():
+            if typ != 7:                    # SHT_NOTE
+                continue
+            pos = offset
+            while pos + 12 <= offset + size:
+                namesz, descsz, ntype = struct.unpack_from(self.e + "III",
+                                                           self.data, pos)
+                name_end = pos + 12 + ((namesz + 3) & ~3)
+                if ntype == 3 and self.data[pos + 12:pos + 15] == b"GNU":
+                    return self.data[name_end:name_end + descsz]
+                pos = name_end + ((descsz + 3) & ~3)
+        raise SystemExit("no GNU build-id note")
+
+
+def attr():
+    flags = 0
+    for name in FLAGS:
+        flags |= 1 << pd_synth.FLAG_BITS[name]
+    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", 1, 128, 0, 4000,
+                       SAMPLE_TYPE, 0, flags, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0, 0, 0)[:128]
+
+
+def sample_id(time):
+    return struct.pack("<IIQ", PID, PID, time)
+
+
+def main(argv):
+    if len(argv) < 6:
+        sys.stderr.write(__doc__)
+        return 64
+    elf_path, recorded, arch, out = argv[1:5]
+    elf = Elf(open(elf_path, "rb").read())
+    syms = dict(elf.symbols())
+    text = [p for p in elf.phdrs() if p[0] == 1 and p[1] & 1]   # PT_LOAD X
+    if not text:
+        raise SystemExit("no executable PT_LOAD")
+    _, _, offset, vaddr, filesz, memsz = text[0]
+    page = 0x1000
+    start = BASE + (vaddr & ~(page - 1))
+    pgoff = offset & ~(page - 1)
+    length = (vaddr + memsz - (vaddr & ~(page - 1)) + page - 1) & ~(page - 1)
+    bid = elf.build_id()
+
+    recs = [pd_synth.record(3, 0, struct.pack("<II", PID, PID) +
+                            pd_synth.pad8(b"loop\0") + sample_id(TIME0))]
+    body = struct.pack("<IIQQQBBH20sII", PID, PID, start, length, pgoff,
+                       len(bid), 0, 0, bid, 5, 2)
+    body += pd_synth.pad8(recorded.encode() + b"\0") + sample_id(TIME0 + 1)
+    recs.append(pd_synth.record(10, MISC_USER | MISC_MMAP_BUILD_ID, body))
+    n = 0
+    for spec in argv[5:]:
+        where, count = spec.split("=")
+        name, off = where.split("+")
+        if name not in syms:
+            raise SystemExit("no symbol %s" % name)
+        va = (syms[name] & ~1) + int(off, 16)
+        ip = start + (va - (vaddr & ~(page - 1)))
+        for _ in range(int(count)):
+            n += 1
+            recs.append(pd_synth.record(9, MISC_USER, struct.pack(
+                "<QIIQQ", ip, PID, PID, TIME0 + 1000 * n, PERIOD)))
+    recs.append(pd_synth.record(68, 0, b""))        # FINISHED_ROUND
+    data = b"".join(recs)
+
+    cmdline = [b"perf", b"record", b"-e", b"cpu-clock", b"--", b"loop"]
+    cmd = struct.pack("<I", len(cmdline))
+    for arg in cmdline:
+        cmd += pd_synth.string_feature(arg.decode())
+    desc = struct.pack("<II", 1, 128) + attr() + struct.pack("<I", 0) + \
+        pd_synth.string_feature("cpu-clock")
+    feats = [
+        (3, pd_synth.string_feature("synth-%s" % arch)),
+        (4, pd_synth.string_feature("6.1.0-synth")),
+        (5, pd_synth.string_feature("6.1.187")),
+        (6, pd_synth.string_feature(arch)),
+        (7, struct.pack("<II", 1, 1)),
+        (11, cmd),
+        (12, desc),
+    ]
+    attrs_off = 104
+    attrs = attr() + struct.pack("<QQ", 0, 0)
+    data_off = attrs_off + len(attrs)
+    table_off = data_off + len(data)
+    table = b""
+    sections = b""
+    pos = table_off + 16 * len(feats)
+    bits = [0, 0, 0, 0]
+    for feat, section in feats:
+        table += struct.pack("<QQ", pos + len(sections), len(section))
+        sections += section
+        bits[feat // 64] |= 1 << (feat % 64)
+    header = b"PERFILE2" + struct.pack(
+        "<QQQQQQQQ4Q", 104, 144, attrs_off, len(attrs), data_off, len(data),
+        0, 0, *bits)
+    with open(out, "wb") as f:
+        f.write(header + attrs + data + table + sections)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,304 @@
+/*
+ * check_annotate.c - the annotation model (analyze/pda_annotate*.c) on
+ * testdata/loop-aarch64.perf.data, whose samples are known by
+ * construction (testdata/loop-aarch64.samples): the counts per function
+ * and instruction, the disassembly's targets, back-edges and inline
+ * chains, source lines and files through --prefix-map and --source-dir,
+ * misuse, and every allocation failing in turn (T9).
+ */
+#include "pdatest.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAPTURE "../../testdata/loop-aarch64.perf.data"
+#define BUILDID "../../testdata/buildid"
+
+struct fail {
+	long left; /* allocations that succeed before one fails; <0 none */
+	long live;
+};
+
+static void *fail_malloc(void *arg, size_t size)
+{
+	struct fail *f = arg;
+	void *p;
+
+	if (f->left-- == 0)
+		return NULL;
+	p = malloc(size);
+	f->live += p != NULL;
+	return p;
+}
+
+static void *fail_realloc(void *arg, void *p, size_t size)
+{
+	struct fail *f = arg;
+	void *q;
+
+	if (f->left-- == 0)
+		return NULL;
+	q = realloc(p, size);
+	f->live += q && !p;
+	return q;
+}
+
+static void fail_free(void *arg, void *p)
+{
+	struct fail *f = arg;
+
+	if (p)
+		f->live--;
+	free(p);
+}
+
+struct run {
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_annot *a;
+};
+
+/* Open the capture, count every sample.  0 or the first error. */
+static int run(struct run *r, const struct pd_alloc *alloc,
+	       const struct pda_annot_opts *ao)
+{
+	char bid[4096];
+	PDA_OPTS(po, .buildid_dir = bid, .no_inline = true,
+		 .no_debuginfod = true, .alloc = alloc);
+	struct pd_reader *rd;
+	struct pd_sample sample;
+	struct pd_rec rec;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	/* pt_abs's buffer is reused by the next call */
+	snprintf(bid, sizeof(bid), "%s", pt_abs(BUILDID));
+	ck_assert_int_eq(pd_file_open(pt_abs(CAPTURE), NULL, &r->f), 0);
+	rc = pda_session_new(r->f, &po, &r->s);
+	if (rc == 0)
+		rc = pda_annot_new(r->s, ao, &r->a);
+	if (rc < 0)
+		return rc;
+	ck_assert_int_eq(pd_reader_new(r->f, PD_READ_ORDERED, &rd), 0);
+	while ((rc = pd_reader_next(rd, &rec)) > 0) {
+		rc = pda_session_feed(r->s, &rec);
+		if (rc < 0 || rec.type != PD_REC_SAMPLE)
+			continue;
+		ck_assert_int_eq(pd_sample_decode(r->f, &rec, &sample), 0);
+		rc = pda_annot_add(r->a, &sample, sample.evsel->idx);
+		if (rc < 0)
+			break;
+	}
+	pd_reader_free(rd);
+	if (rc == 0)
+		rc = pda_annot_finish(r->a);
+	return rc;
+}
+
+static void run_free(struct run *r)
+{
+	pda_annot_free(r->a);
+	pda_session_free(r->s);
+	pd_file_close(r->f);
+}
+
+static const struct pda_annot_insn *insn_at(const struct pda_annot_func *fn,
+					    uint64_t addr)
+{
+	for (size_t i = 0; i < fn->nr_insns; i++)
+		if (fn->insns[i].addr == addr)
+			return &fn->insns[i];
+	return NULL;
+}
+
+START_TEST(test_model)
+{
+	PDA_ANNOT_OPTS(ao, .nr_events = 1);
+	const struct pda_annot_insn *in;
+	const struct pda_annot_sym *sym;
+	struct pda_annot_func *fn;
+	struct run r;
+
+	ck_assert_int_eq(run(&r, NULL, &ao), 0);
+	ck_assert_uint_eq(pda_annot_nr_syms(r.a), 3);
+	ck_assert_uint_eq(pda_annot_totals(r.a)[0].hits, 88);
+	ck_assert_uint_eq(pda_annot_nr_unresolved(r.a), 0);
+	sym = pda_annot_sym(r.a, 0);
+	ck_assert_str_eq(sym->name, "checksum");
+	ck_assert_str_eq(sym->dso, "/opt/pdtool/loop-aarch64");
+	ck_assert_uint_eq(sym->start, 0x854);
+	ck_assert_uint_eq(sym->counts[0].hits, 73);
+	ck_assert_uint_eq(sym->counts[0].period, 73000000);
+	ck_assert_str_eq(pda_annot_sym(r.a, 1)->name, "fill");
+	ck_assert_str_eq(pda_annot_sym(r.a, 2)->name, "main");
+	ck_assert_ptr_null(pda_annot_sym(r.a, 3));
+
+	ck_assert_int_eq(pda_annot_func_new(r.a, 0, &fn), 0);
+	ck_assert_ptr_null(fn->error);
+	ck_assert_str_eq(fn->arch, "aarch64");
+	ck_assert_uint_eq(fn->size, 0x54);
+	ck_assert_uint_eq(fn->nr_insns, 0x54 / 4);
+	/* checksum+0x2c=30: the mul of the inlined mix() */
+	in = insn_at(fn, 0x880);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_str_eq(in->mnemonic, "mul");
+	ck_assert_uint_eq(in->counts[0].hits, 30);
+	ck_assert_uint_eq(in->inline_depth, 1);
+	ck_assert_str_eq(in->inline_func, "mix");
+	ck_assert_uint_eq(in->call_line, 25);
+	ck_assert_uint_eq(in->line, 15);
+	ck_assert_ptr_nonnull(strstr(in->srcfile, "/src/loop.c"));
+	/* the loop: b.ne back to the ldr, a loop head */
+	in = insn_at(fn, 0x88c);
+	ck_assert_str_eq(in->mnemonic, "b.ne");
+	ck_assert(in->flags & PDA_INSN_JUMP);
+	ck_assert(in->flags & PDA_INSN_BACK_EDGE);
+	ck_assert_uint_eq(in->target, 0x878);
+	ck_assert_str_eq(in->target_name, "checksum+0x24");
+	ck_assert(insn_at(fn, 0x878)->flags & PDA_INSN_LOOP_HEAD);
+	ck_assert(insn_at(fn, 0x878)->flags & PDA_INSN_INLINE_START);
+	ck_assert(insn_at(fn, 0x87c)->flags & PDA_INSN_INLINE_START);
+	ck_assert(insn_at(fn, 0x890)->flags & PDA_INSN_RET);
+	/* a forward branch is no back-edge */
+	in = insn_at(fn, 0x854);
+	ck_assert_str_eq(in->mnemonic, "cbz");
+	ck_assert(!(in->flags & PDA_INSN_BACK_EDGE));
+	ck_assert_str_eq(in->target_name, "checksum+0x40");
+	/* the hottest line: loop.c:15 (h *= ...), the mul alone */
+	ck_assert_uint_gt(fn->nr_lines, 3);
+	ck_assert_uint_eq(fn->lines[0].line, 15);
+	ck_assert_uint_eq(fn->lines[0].counts[0].hits, 30);
+	pda_annot_func_free(r.a, fn);
+
+	/* main has a call: its target named by the symbol it lands in */
+	ck_assert_int_eq(pda_annot_func_new(r.a, 2, &fn), 0);
+	for (size_t i = 0; i < fn->nr_insns; i++)
+		if (fn->insns[i].flags & PDA_INSN_CALL &&
+		    fn->insns[i].target_name &&
+		    !strcmp(fn->insns[i].target_name, "fill"))
+			goto found;
+	ck_abort_msg("no call to fill in main");
+found:
+	pda_annot_func_free(r.a, fn);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_misuse)
+{
+	PDA_ANNOT_OPTS(ao, .nr_events = 1);
+	PDA_ANNOT_OPTS(none, .nr_events = 0);
+	struct pda_annot_func *fn;
+	struct pda_annot *a;
+	struct pd_sample sample = {0};
+	struct run r;
+
+	ck_assert_int_eq(run(&r, NULL, &ao), 0);
+	ck_assert_int_eq(pda_annot_new(r.s, &none, &a), PD_ERR_API);
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(pda_annot_func_new(r.a, 3, &fn), PD_ERR_API);
+	ck_assert_ptr_null(fn);
+	/* after finish nothing more is counted */
+	ck_assert_int_eq(pda_annot_add(r.a, &sample, 0), PD_ERR_API);
+	run_free(&r);
+
+	ck_assert_int_eq(pd_file_open(pt_abs(CAPTURE), NULL, &r.f), 0);
+	ck_assert_int_eq(pda_session_new(r.f, NULL, &r.s), 0);
+	ck_assert_int_eq(pda_annot_new(r.s, &ao, &r.a), 0);
+	ck_assert_int_eq(pda_annot_add(r.a, &sample, 1), PD_ERR_API);
+	ck_assert_int_eq(pda_annot_func_new(r.a, 0, &fn), PD_ERR_API);
+	pda_annot_free(NULL);
+	pda_annot_func_free(r.a, NULL);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_sources)
+{
+	static const char *const maps[] = {"/nowhere=/nothing",
+					   "/pdtool/testdata=../../testdata"};
+	static const char *const dirs[] = {"/nonexistent", "../../testdata/src"};
+	PDA_ANNOT_OPTS(mapped, .nr_events = 1, .prefix_maps = maps,
+		       .nr_prefix_maps = 2);
+	PDA_ANNOT_OPTS(bydir, .nr_events = 1, .source_dirs = dirs,
+		       .nr_source_dirs = 2);
+	PDA_ANNOT_OPTS(plain, .nr_events = 1, .no_source = true,
+		       .source_dirs = dirs, .nr_source_dirs = 2);
+	const char *file = "/pdtool/testdata/src/loop.c", *text;
+	size_t len;
+	struct run r;
+
+	ck_assert_int_eq(run(&r, NULL, &mapped), 0);
+	text = pda_annot_source(r.a, file, 15, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(memcmp(text, "\th *= 0x100000001b3ull;", len), 0);
+	ck_assert_uint_eq(len, strlen("\th *= 0x100000001b3ull;"));
+	ck_assert_str_eq(pda_annot_source_path(r.a, file),
+			 "../../testdata/src/loop.c");
+	ck_assert_ptr_null(pda_annot_source(r.a, file, 100000, &len));
+	ck_assert_ptr_null(pda_annot_source(r.a, "/nowhere/x.c", 1, &len));
+	ck_assert_ptr_null(pda_annot_source(r.a, NULL, 1, &len));
+	run_free(&r);
+
+	ck_assert_int_eq(run(&r, NULL, &bydir), 0);
+	ck_assert_str_eq(pda_annot_source_path(r.a, file),
+			 "../../testdata/src/loop.c");
+	run_free(&r);
+
+	ck_assert_int_eq(run(&r, NULL, &plain), 0);
+	ck_assert_ptr_null(pda_annot_source(r.a, file, 15, &len));
+	run_free(&r);
+}
+END_TEST
+
+/* Fail each allocation in turn: a clean PD_ERR_NOMEM and nothing leaked. */
+START_TEST(test_alloc_failures)
+{
+	static const char *const maps[] = {"/pdtool/testdata=../../testdata"};
+	bool completed = false;
+
+	for (long n = 0; !completed && n < 200000; n++) {
+		struct fail fl = {n, 0};
+		const struct pd_alloc hooks = {fail_malloc, fail_realloc,
+					       fail_free, &fl};
+		PDA_ANNOT_OPTS(ao, .nr_events = 1, .prefix_maps = maps,
+			       .nr_prefix_maps = 1);
+		struct run r;
+		int rc = run(&r, &hooks, &ao);
+
+		for (size_t i = 0; rc == 0 && i < pda_annot_nr_syms(r.a); i++) {
+			struct pda_annot_func *fn;
+			size_t len;
+
+			rc = pda_annot_func_new(r.a, i, &fn);
+			if (rc == 0 && fn->nr_insns)
+				pda_annot_source(r.a, fn->insns[0].srcfile,
+						 fn->insns[0].line, &len);
+			pda_annot_func_free(r.a, fn);
+		}
+		if (rc == 0)
+			completed = true;
+		else
+			ck_assert_int_eq(rc, PD_ERR_NOMEM);
+		run_free(&r);
+		ck_assert_int_eq(fl.live, 0);
+	}
+	ck_assert(completed);
+}
+END_TEST
+
+Suite *annotate_suite(void)
+{
+	Suite *s = suite_create("annotate");
+	TCase *tc = tcase_create("annotate");
+
+	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_misuse);
+	tcase_add_test(tc, test_sources);
+	tcase_add_test(tc, test_alloc_failures);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return s;
+}
