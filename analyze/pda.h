@@ -59,7 +59,10 @@ struct pda_opts {
 	 * default only those get them; no_inline turns both off. */
 	bool inline_callchain;
 	/* The DWARF unwinder (pda_sample_stack on samples with REGS_USER and
-	 * STACK_USER): "libdw"; NULL: the default, libdw. */
+	 * STACK_USER): "libdw" (any arch libebl knows) or "libunwind"
+	 * (x86_64 only: others keep their leaf, stopped NO_ARCH); NULL:
+	 * the default, libdw.  An unknown name fails pda_session_new with
+	 * PD_ERR_UNSUPPORTED. */
 	const char *unwinder;
 	/* User frames the unwinder produces at most, the leaf included; 0:
 	 * PDA_FOLD_MAX_STACK, perf script's default. */
@@ -189,7 +192,8 @@ struct pda_unwind_stopped {
 };
 
 struct pda_unwind_stats {
-	const char *unwinder;		/* "libdw"; NULL: nothing unwound */
+	const char *unwinder;		/* "libdw", "libunwind"; NULL: nothing
+					 * unwound */
 	const char *arch;		/* as unwound: "x86_64", "aarch64" */
 	uint64_t nr_samples;		/* user stacks unwound */
 	uint64_t period;		/* their periods summed */

@@ -61,8 +61,8 @@ void pda_annot_free(struct pda_annot *a)
 		a->all_syms = next;
 	}
 	pda_annot_src_release(a);
-	pda_hash_release(s, &a->addrs);
-	pda_hash_release(s, &a->syms);
+	pda_hash_release(pda_session_alloc(s), &a->addrs);
+	pda_hash_release(pda_session_alloc(s), &a->syms);
 	pda_stack_release(s, &a->st);
 	pda_free(s, a->sorted);
 	pda_free(s, a->totals);
@@ -79,17 +79,17 @@ static uint64_t key_hash(const struct key *k)
 	return pda_hash_u64(k->vaddr ^ pda_hash_u64((uintptr_t)k->dso));
 }
 
-static bool addr_eq(const struct pda_hash_node *n, const void *key)
+static bool addr_eq(const void *item, const void *key)
 {
-	const struct annot_addr *e = (const struct annot_addr *)n;
+	const struct annot_addr *e = item;
 	const struct key *k = key;
 
 	return e->dso == k->dso && e->vaddr == k->vaddr;
 }
 
-static bool sym_eq(const struct pda_hash_node *n, const void *key)
+static bool sym_eq(const void *item, const void *key)
 {
-	const struct annot_sym *e = (const struct annot_sym *)n;
+	const struct annot_sym *e = item;
 	const struct key *k = key;
 
 	return e->dso == k->dso && e->pub.start == k->vaddr;
@@ -101,15 +101,13 @@ static struct annot_sym *find_sym(struct pda_annot *a, struct pda_dso *dso,
 	const size_t nr = a->opts.nr_events;
 	struct key k = {dso, fr->dso_addr - fr->sym_off};
 	uint64_t h = key_hash(&k);
-	struct pda_hash_node *n = pda_hash_find(&a->syms, h, sym_eq, &k);
-	struct annot_sym *sym;
+	struct annot_sym *sym = pda_hash_find(&a->syms, h, sym_eq, &k);
 
-	if (n)
-		return (struct annot_sym *)n;
+	if (sym)
+		return sym;
 	sym = pda_zalloc(a->s, sizeof(*sym) + nr * sizeof(sym->counts[0]));
 	if (!sym)
 		return NULL;
-	sym->node.hash = h;
 	sym->dso = dso;
 	sym->pub.name = fr->sym;
 	sym->pub.dso = fr->dso;
@@ -119,7 +117,7 @@ static struct annot_sym *find_sym(struct pda_annot *a, struct pda_dso *dso,
 	sym->pub.start = k.vaddr;
 	sym->pub.kernel = fr->flags & PDA_FRAME_KERNEL;
 	sym->pub.counts = sym->counts;
-	if (pda_hash_add(a->s, &a->syms, &sym->node) < 0) {
+	if (pda_hash_add(pda_session_alloc(a->s), &a->syms, h, sym) < 0) {
 		pda_free(a->s, sym);
 		return NULL;
 	}
@@ -135,23 +133,21 @@ static struct annot_addr *find_addr(struct pda_annot *a, struct pda_dso *dso,
 	const size_t nr = a->opts.nr_events;
 	struct key k = {dso, fr->dso_addr};
 	uint64_t h = key_hash(&k);
-	struct pda_hash_node *n = pda_hash_find(&a->addrs, h, addr_eq, &k);
-	struct annot_addr *e;
+	struct annot_addr *e = pda_hash_find(&a->addrs, h, addr_eq, &k);
 	struct annot_sym *sym;
 
-	if (n)
-		return (struct annot_addr *)n;
+	if (e)
+		return e;
 	sym = find_sym(a, dso, fr);
 	if (!sym)
 		return NULL;
 	e = pda_zalloc(a->s, sizeof(*e) + nr * sizeof(e->counts[0]));
 	if (!e)
 		return NULL;
-	e->node.hash = h;
 	e->dso = dso;
 	e->vaddr = k.vaddr;
 	e->sym = sym;
-	if (pda_hash_add(a->s, &a->addrs, &e->node) < 0) {
+	if (pda_hash_add(pda_session_alloc(a->s), &a->addrs, h, e) < 0) {
 		pda_free(a->s, e);
 		return NULL;
 	}

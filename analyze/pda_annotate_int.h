@@ -10,8 +10,7 @@
 
 /* Samples at one address of a function, for every event. */
 struct annot_addr {
-	struct pda_hash_node node; /* in pda_annot.addrs, by (dso, vaddr) */
-	const struct pda_dso *dso;
+	const struct pda_dso *dso; /* with vaddr, its key in pda_annot.addrs */
 	uint64_t vaddr;
 	struct annot_sym *sym;
 	struct annot_addr *next_in_sym;
@@ -21,8 +20,7 @@ struct annot_addr {
 
 /* A function with samples. */
 struct annot_sym {
-	struct pda_hash_node node; /* in pda_annot.syms, by (dso, start) */
-	struct pda_annot_sym pub;
+	struct pda_annot_sym pub; /* in pda_annot.syms, by (dso, pub.start) */
 	struct pda_dso *dso;
 	struct annot_addr *addrs; /* its addresses, in no order */
 	size_t nr_addrs;

@@ -17,9 +17,8 @@
 #define SRC_MAX_LINES ((size_t)1 << 24)
 
 struct annot_srcfile {
-	struct pda_hash_node node; /* by the DWARF path's pointer */
-	const char *dwarf_path;	   /* interned */
-	const char *path;	   /* where it was read (interned), or NULL */
+	const char *dwarf_path; /* interned; the key in pda_annot.srcfiles */
+	const char *path;	/* where it was read (interned), or NULL */
 	char *buf;
 	size_t len;
 	size_t *starts; /* offset of each line */
@@ -37,7 +36,7 @@ void pda_annot_src_release(struct pda_annot *a)
 		pda_free(a->s, a->all_srcfiles);
 		a->all_srcfiles = next;
 	}
-	pda_hash_release(a->s, &a->srcfiles);
+	pda_hash_release(pda_session_alloc(a->s), &a->srcfiles);
 }
 
 /* Read path whole.  0, PD_ERR_NOTFOUND or PD_ERR_NOMEM. */
@@ -178,26 +177,25 @@ static int find(struct pda_annot *a, struct annot_srcfile *sf)
 	return 0;
 }
 
-static bool src_eq(const struct pda_hash_node *n, const void *key)
+static bool src_eq(const void *item, const void *key)
 {
-	return ((const struct annot_srcfile *)n)->dwarf_path == key;
+	return ((const struct annot_srcfile *)item)->dwarf_path == key;
 }
 
 /* The file's entry, read on first use; NULL on NOMEM. */
 static struct annot_srcfile *get(struct pda_annot *a, const char *file)
 {
 	uint64_t h = pda_hash_u64((uintptr_t)file);
-	struct pda_hash_node *n = pda_hash_find(&a->srcfiles, h, src_eq, file);
-	struct annot_srcfile *sf;
+	struct annot_srcfile *sf = pda_hash_find(&a->srcfiles, h, src_eq, file);
 
-	if (n)
-		return (struct annot_srcfile *)n;
+	if (sf)
+		return sf;
 	sf = pda_zalloc(a->s, sizeof(*sf));
 	if (!sf)
 		return NULL;
 	sf->dwarf_path = file;
-	sf->node.hash = h;
-	if (find(a, sf) < 0 || pda_hash_add(a->s, &a->srcfiles, &sf->node) < 0) {
+	if (find(a, sf) < 0 ||
+	    pda_hash_add(pda_session_alloc(a->s), &a->srcfiles, h, sf) < 0) {
 		pda_free(a->s, sf->buf);
 		pda_free(a->s, sf->starts);
 		pda_free(a->s, sf);

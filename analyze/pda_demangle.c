@@ -23,21 +23,11 @@
 
 #include <libiberty/demangle.h>
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* perf's ocaml_demangle_sym, into out (at least strlen(name) + 1). */
 static bool ocaml_demangle(const char *name, size_t len, char *out)
 {
 	size_t i = 4, j = 0;
+	int hi, lo;
 
 	if (len < 5 || strncmp(name, "caml", 4) ||
 	    !isupper((unsigned char)name[4]))
@@ -47,11 +37,11 @@ static bool ocaml_demangle(const char *name, size_t len, char *out)
 			out[j++] = '.';
 			i += 2;
 		} else if (name[i] == '$' && i + 2 < len &&
-			   hexval((unsigned char)name[i + 1]) >= 0 &&
-			   hexval((unsigned char)name[i + 2]) >= 0) {
-			out[j++] =
-				(char)(hexval((unsigned char)name[i + 1]) << 4 |
-				       hexval((unsigned char)name[i + 2]));
+			   (hi = pda_hex_digit((unsigned char)name[i + 1])) >=
+				   0 &&
+			   (lo = pda_hex_digit((unsigned char)name[i + 2])) >=
+				   0) {
+			out[j++] = (char)(hi << 4 | lo);
 			i += 3;
 		} else {
 			out[j++] = name[i++];

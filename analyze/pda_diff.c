@@ -36,7 +36,6 @@
 
 /* A name: a symbol, a comm, or (in the DSO table) a DSO's file name. */
 struct dname {
-	struct pda_hash_node node;
 	struct dname *norm;	/* the entry of its normal form */
 	uint32_t stamp;		/* the last stack (or sample) counted in */
 	uint64_t *self, *incl;	/* per run; NULL until counted */
@@ -46,7 +45,6 @@ struct dname {
 
 /* A distinct stack: frames root first, then per-run counts. */
 struct dstack {
-	struct pda_hash_node node;
 	struct pda_diff_stack pub;
 	uint64_t *runs;
 };
@@ -98,41 +96,7 @@ struct pda_diff {
 	struct pda_diff_summary sum;
 };
 
-/* ---- memory and errors --------------------------------------------- */
-
-static void *xmalloc(const struct pda_diff *d, size_t size)
-{
-	if (d->alloc.malloc_fn)
-		return d->alloc.malloc_fn(d->alloc.arg, size ? size : 1);
-	return malloc(size ? size : 1);
-}
-
-static void *xzalloc(const struct pda_diff *d, size_t size)
-{
-	void *p = xmalloc(d, size);
-
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
-static void xfree(const struct pda_diff *d, void *p)
-{
-	if (!p)
-		return;
-	if (d->alloc.free_fn)
-		d->alloc.free_fn(d->alloc.arg, p);
-	else
-		free(p);
-}
-
-/* Make room for want elements of elem bytes in *p (capacity *alloc),
- * at most max; on failure *p is unchanged. */
-static int grow(const struct pda_diff *d, void **p, size_t *alloc, size_t want,
-		size_t elem, size_t max)
-{
-	return pda_grow_mem(&d->alloc, p, elem, alloc, want, max);
-}
+/* ---- errors (memory: pda_mem.c, on d->alloc) --------------------- */
 
 static int set_err(struct pda_diff *d, int err, const char *fmt, ...)
 	PD_PRINTF(3, 4);
@@ -158,9 +122,9 @@ struct str_key {
 	size_t len;
 };
 
-static bool name_eq(const struct pda_hash_node *n, const void *key)
+static bool name_eq(const void *item, const void *key)
 {
-	const struct dname *e = (const struct dname *)n;
+	const struct dname *e = item;
 	const struct str_key *k = key;
 
 	return e->len == k->len && memcmp(e->str, k->s, k->len) == 0;
@@ -173,17 +137,16 @@ static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
 {
 	const struct str_key key = {s, len};
 	const uint64_t hash = pda_hash_bytes(s, len);
-	struct pda_hash_node *n = pda_hash_find(h, hash, name_eq, &key);
-	struct dname *e;
+	struct dname *e = pda_hash_find(h, hash, name_eq, &key);
 
 	*added = false;
-	if (n)
-		return (struct dname *)n;
+	if (e)
+		return e;
 	if (len > SIZE_MAX - sizeof(*e) - 1 ||
-	    grow(d, (void **)list, alloc, *nr + 1, sizeof(**list),
-		 MAX_ITEMS) < 0)
+	    pda_mem_grow(&d->alloc, (void **)list, sizeof(**list), alloc,
+			 *nr + 1, MAX_ITEMS) < 0)
 		return NULL;
-	e = xmalloc(d, sizeof(*e) + len + 1);
+	e = pda_mem_alloc(&d->alloc, sizeof(*e) + len + 1);
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
@@ -191,9 +154,8 @@ static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
 	e->str[len] = '\0';
 	e->len = len;
 	e->norm = e;
-	e->node.hash = hash;
-	if (pda_hash_add_mem(&d->alloc, h, &e->node) < 0) {
-		xfree(d, e);
+	if (pda_hash_add(&d->alloc, h, hash, e) < 0) {
+		pda_mem_free(&d->alloc, e);
 		return NULL;
 	}
 	(*list)[(*nr)++] = e;
@@ -208,12 +170,12 @@ static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
 	size_t nlen;
 	bool added;
 
-	e = intern(d, &d->names, &d->name_list, &d->nr_names,
-		   &d->alloc_names, s, len, &added);
+	e = intern(d, &d->names, &d->name_list, &d->nr_names, &d->alloc_names,
+		   s, len, &added);
 	if (!e || !added || d->o.no_normalize)
 		return e ? e->norm : NULL;
-	if (grow(d, (void **)&d->norm, &d->alloc_norm, len + 1, 1, SIZE_MAX) <
-	    0)
+	if (pda_mem_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
+			 len + 1, SIZE_MAX) < 0)
 		return NULL;
 	nlen = pda_diff_normalize_name(s, len, d->norm);
 	if (nlen == len && memcmp(d->norm, s, len) == 0)
@@ -283,10 +245,9 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 	}
 	if (opts->alloc)
 		a = *opts->alloc;
-	d = a.malloc_fn ? a.malloc_fn(a.arg, sizeof(*d)) : malloc(sizeof(*d));
+	d = pda_mem_zalloc(&a, sizeof(*d));
 	if (!d)
 		return PD_ERR_NOMEM;
-	memset(d, 0, sizeof(*d));
 	d->alloc = a;
 	d->o = *opts;
 	d->o.alloc = NULL;
@@ -294,13 +255,14 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 	if (d->o.alpha == 0)
 		d->o.alpha = 0.05;
 	d->nr_runs = opts->nr_runs[0] + opts->nr_runs[1];
-	d->run_weight = xzalloc(d, d->nr_runs * sizeof(*d->run_weight));
+	d->run_weight =
+		pda_mem_zalloc(&d->alloc, d->nr_runs * sizeof(*d->run_weight));
 	d->o.scale_symbol = NULL;
 	if (opts->scale == PDA_DIFF_SCALE_SYMBOL) {
 		const size_t n = strlen(opts->scale_symbol);
 
 		/* normalised as the frames are, so that it names one */
-		d->scale_symbol = xmalloc(d, n + 1);
+		d->scale_symbol = pda_mem_alloc(&d->alloc, n + 1);
 		if (d->scale_symbol) {
 			size_t len = n;
 
@@ -327,10 +289,10 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 static void free_counts(struct pda_diff *d, struct dname **list, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
-		xfree(d, list[i]->self);
-		xfree(d, list[i]);
+		pda_mem_free(&d->alloc, list[i]->self);
+		pda_mem_free(&d->alloc, list[i]);
 	}
-	xfree(d, list);
+	pda_mem_free(&d->alloc, list);
 }
 
 void pda_diff_free(struct pda_diff *d)
@@ -340,20 +302,20 @@ void pda_diff_free(struct pda_diff *d)
 	free_counts(d, d->name_list, d->nr_names);
 	free_counts(d, d->dso_list, d->nr_dsos);
 	for (size_t i = 0; i < d->nr_stacks; i++)
-		xfree(d, d->stack_list[i]);
-	xfree(d, d->stack_list);
-	pda_hash_release_mem(&d->alloc, &d->names);
-	pda_hash_release_mem(&d->alloc, &d->stacks);
-	pda_hash_release_mem(&d->alloc, &d->dsos);
+		pda_mem_free(&d->alloc, d->stack_list[i]);
+	pda_mem_free(&d->alloc, d->stack_list);
+	pda_hash_release(&d->alloc, &d->names);
+	pda_hash_release(&d->alloc, &d->stacks);
+	pda_hash_release(&d->alloc, &d->dsos);
 	for (int t = 0; t < PDA_DIFF_NR_TABLES; t++)
-		xfree(d, d->rows[t]);
-	xfree(d, d->run_weight);
-	xfree(d, d->scale_symbol);
-	xfree(d, d->buf);
-	xfree(d, d->split);
-	xfree(d, d->split_lens);
-	xfree(d, d->norm);
-	xfree(d, d);
+		pda_mem_free(&d->alloc, d->rows[t]);
+	pda_mem_free(&d->alloc, d->run_weight);
+	pda_mem_free(&d->alloc, d->scale_symbol);
+	pda_mem_free(&d->alloc, d->buf);
+	pda_mem_free(&d->alloc, d->split);
+	pda_mem_free(&d->alloc, d->split_lens);
+	pda_mem_free(&d->alloc, d->norm);
+	pda_mem_free(&d->alloc, d);
 }
 
 const char *pda_diff_errmsg(const struct pda_diff *d)
@@ -384,9 +346,9 @@ struct stack_key {
 	size_t nr;
 };
 
-static bool stack_eq(const struct pda_hash_node *n, const void *key)
+static bool stack_eq(const void *item, const void *key)
 {
-	const struct dstack *st = (const struct dstack *)n;
+	const struct dstack *st = item;
 	const struct stack_key *k = key;
 
 	return st->pub.nr == k->nr &&
@@ -402,12 +364,12 @@ static int grow_split(struct pda_diff *d, size_t nr)
 
 	if (nr <= d->alloc_split)
 		return 0;
-	rc = grow(d, (void **)&d->split, &a, nr, sizeof(*d->split),
-		  MAX_FRAMES);
+	rc = pda_mem_grow(&d->alloc, (void **)&d->split, sizeof(*d->split), &a,
+			  nr, MAX_FRAMES);
 	if (rc == 0) {
 		a = d->alloc_split;
-		rc = grow(d, (void **)&d->split_lens, &a, nr,
-			  sizeof(*d->split_lens), MAX_FRAMES);
+		rc = pda_mem_grow(&d->alloc, (void **)&d->split_lens,
+				  sizeof(*d->split_lens), &a, nr, MAX_FRAMES);
 	}
 	if (rc == 0)
 		d->alloc_split = a;
@@ -420,25 +382,24 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 {
 	const struct stack_key key = {d->buf, nr};
 	uint64_t h = pda_hash_u64(nr);
-	struct pda_hash_node *n;
 	struct dstack *st;
 	size_t size;
 
 	/* names are interned: their addresses stand for them */
 	for (size_t i = 0; i < nr; i++)
 		h = pda_hash_u64(h ^ (uintptr_t)d->buf[i]);
-	n = pda_hash_find(&d->stacks, h, stack_eq, &key);
-	if (n) {
-		st = (struct dstack *)n;
+	st = pda_hash_find(&d->stacks, h, stack_eq, &key);
+	if (st) {
 		st->runs[g] += weight;
 		return 0;
 	}
-	if (grow(d, (void **)&d->stack_list, &d->alloc_stacks,
-		 d->nr_stacks + 1, sizeof(*d->stack_list), MAX_ITEMS) < 0)
+	if (pda_mem_grow(&d->alloc, (void **)&d->stack_list,
+			 sizeof(*d->stack_list), &d->alloc_stacks,
+			 d->nr_stacks + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
 	size = sizeof(*st) + d->nr_runs * sizeof(uint64_t) +
 	       nr * sizeof(const char *);
-	st = xzalloc(d, size);
+	st = pda_mem_zalloc(&d->alloc, size);
 	if (!st)
 		return PD_ERR_NOMEM;
 	st->runs = (uint64_t *)(st + 1);
@@ -447,9 +408,8 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		memcpy((void *)(uintptr_t)st->pub.frames, d->buf,
 		       nr * sizeof(d->buf[0]));
 	st->pub.nr = nr;
-	st->node.hash = h;
-	if (pda_hash_add_mem(&d->alloc, &d->stacks, &st->node) < 0) {
-		xfree(d, st);
+	if (pda_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
+		pda_mem_free(&d->alloc, st);
 		return PD_ERR_NOMEM;
 	}
 	d->stack_list[d->nr_stacks++] = st;
@@ -475,8 +435,9 @@ static int add_stack(struct pda_diff *d, unsigned g, size_t nr,
 	if (d->run_weight[g] > UINT64_MAX - weight)
 		return set_err(d, PD_ERR_FORMAT,
 			       "a run's samples do not fit in 64 bits");
-	if (nr > MAX_FRAMES || grow(d, (void **)&d->buf, &d->alloc_buf, nr,
-				    sizeof(*d->buf), MAX_FRAMES) < 0)
+	if (nr > MAX_FRAMES ||
+	    pda_mem_grow(&d->alloc, (void **)&d->buf, sizeof(*d->buf),
+			 &d->alloc_buf, nr, MAX_FRAMES) < 0)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
 		const struct dname *e = frame(d, arg, i);
@@ -553,7 +514,7 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 		return PD_ERR_API;
 	/* a fold's frames are interned: a frame's address stands for its
 	 * name while the fold lives, that is during this call */
-	ff.cache = xzalloc(d, FOLD_CACHE * sizeof(*ff.cache));
+	ff.cache = pda_mem_zalloc(&d->alloc, FOLD_CACHE * sizeof(*ff.cache));
 	if (!ff.cache)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; rc == 0 && i < pda_fold_nr_lines(fd); i++) {
@@ -561,7 +522,7 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 		rc = add_stack(d, (unsigned)g, ff.line->nr_frames,
 			       ff.line->weight, fold_frame, &ff);
 	}
-	xfree(d, ff.cache);
+	pda_mem_free(&d->alloc, ff.cache);
 	return rc;
 }
 
@@ -626,7 +587,7 @@ static struct dname *dso_entry(struct pda_diff *d, const char *path)
 	e = intern(d, &d->dsos, &d->dso_list, &d->nr_dsos, &d->alloc_dsos,
 		   base, strlen(base), &added);
 	if (e && added) {
-		e->self = xzalloc(d, 2 * d->nr_runs * sizeof(*e->self));
+		e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
 		if (!e->self)
 			return NULL; /* freed with the list */
 		e->incl = e->self + d->nr_runs;
@@ -695,7 +656,7 @@ static int ensure_counts(struct pda_diff *d, struct dname *e)
 {
 	if (e->self)
 		return 0;
-	e->self = xzalloc(d, 2 * d->nr_runs * sizeof(*e->self));
+	e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
 	if (!e->self)
 		return PD_ERR_NOMEM;
 	e->incl = e->self + d->nr_runs;
@@ -753,12 +714,12 @@ static int denominators(struct pda_diff *d, double *den)
 	if (d->o.scale == PDA_DIFF_SCALE_SYMBOL) {
 		const struct str_key key = {d->scale_symbol,
 					    strlen(d->scale_symbol)};
-		struct pda_hash_node *n =
+		const struct dname *n =
 			pda_hash_find(&d->names,
 				      pda_hash_bytes(key.s, key.len), name_eq,
 				      &key);
 
-		sym = n ? ((const struct dname *)n)->norm : NULL;
+		sym = n ? n->norm : NULL;
 	}
 	for (unsigned g = 0; g < d->nr_runs; g++) {
 		if (!d->run_weight[g])
@@ -886,14 +847,14 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 			any |= x[g];
 		nr_rows += any != 0;
 	}
-	rows = xzalloc(d, nr_rows * sizeof(*rows));
-	sc.va = xmalloc(d, d->nr_runs * sizeof(double));
-	sc.vb = xmalloc(d, d->nr_runs * sizeof(double));
-	sc.ps = xmalloc(d, nr_rows * sizeof(double));
-	sc.pr = xmalloc(d, nr_rows * sizeof(double));
-	sc.order = xmalloc(d, nr_rows * sizeof(size_t));
+	rows = pda_mem_zalloc(&d->alloc, nr_rows * sizeof(*rows));
+	sc.va = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.vb = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.ps = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
+	sc.pr = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
+	sc.order = pda_mem_alloc(&d->alloc, nr_rows * sizeof(size_t));
 	if (!rows || !sc.va || !sc.vb || !sc.ps || !sc.pr || !sc.order) {
-		xfree(d, rows);
+		pda_mem_free(&d->alloc, rows);
 		goto out;
 	}
 	for (size_t i = 0, k = 0; i < nr; i++) {
@@ -923,11 +884,11 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 	d->nr_rows[t] = nr_rows;
 	rc = 0;
 out:
-	xfree(d, sc.va);
-	xfree(d, sc.vb);
-	xfree(d, sc.ps);
-	xfree(d, sc.pr);
-	xfree(d, sc.order);
+	pda_mem_free(&d->alloc, sc.va);
+	pda_mem_free(&d->alloc, sc.vb);
+	pda_mem_free(&d->alloc, sc.ps);
+	pda_mem_free(&d->alloc, sc.pr);
+	pda_mem_free(&d->alloc, sc.order);
 	return rc;
 }
 
@@ -983,14 +944,14 @@ int pda_diff_finish(struct pda_diff *d)
 	if (d->broken)
 		return set_err(d, PD_ERR_API, "pda_diff_finish() failed before");
 	d->broken = true; /* until it succeeds */
-	den = xmalloc(d, d->nr_runs * sizeof(*den));
+	den = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(*den));
 	if (!den)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	rc = count_names(d);
 	if (rc == 0)
 		rc = denominators(d, den);
 	if (rc < 0) {
-		xfree(d, den);
+		pda_mem_free(&d->alloc, den);
 		return rc == PD_ERR_NOMEM ? set_err(d, rc, "out of memory")
 					  : rc;
 	}
@@ -1019,7 +980,7 @@ int pda_diff_finish(struct pda_diff *d)
 	if (rc == 0 && d->o.dsos)
 		rc = make_rows(d, PDA_DIFF_DSO_INCL, d->dso_list, d->nr_dsos,
 			       false, den);
-	xfree(d, den);
+	pda_mem_free(&d->alloc, den);
 	if (rc < 0)
 		return set_err(d, rc, "out of memory");
 	for (size_t i = 0; i < d->nr_stacks; i++) {
@@ -1090,8 +1051,8 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
 	for (size_t i = 0; rc == 0 && i < d->nr_stacks; i++) {
 		const struct pda_diff_stack *st = &d->stack_list[i]->pub;
 
-		rc = grow(d, (void **)&lens, &alloc_lens, st->nr ? st->nr : 1,
-			  sizeof(*lens), MAX_FRAMES);
+		rc = pda_mem_grow(&d->alloc, (void **)&lens, sizeof(*lens),
+				  &alloc_lens, st->nr ? st->nr : 1, MAX_FRAMES);
 		for (size_t k = 0; rc == 0 && k < st->nr; k++)
 			lens[k] = name_of(st->frames[k])->len;
 		if (rc == 0)
@@ -1099,7 +1060,7 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
 						st->count[shape],
 						st->count[!shape]);
 	}
-	xfree(d, lens);
+	pda_mem_free(&d->alloc, lens);
 	if (rc == 0)
 		rc = pda_flame_finish(fl);
 	if (rc < 0) {

@@ -220,9 +220,9 @@ static uint64_t key_hash(const struct dso_key *k)
 	return pda_hash_u64((uint64_t)(uintptr_t)k->name) ^ k->kind;
 }
 
-static bool dso_eq(const struct pda_hash_node *n, const void *key)
+static bool dso_eq(const void *item, const void *key)
 {
-	const struct pda_dso_ent *d = (const struct pda_dso_ent *)n;
+	const struct pda_dso_ent *d = item;
 	const struct dso_key *k = key;
 
 	if (d->kind != k->kind || d->d.build_id_size != k->build_id_size)
@@ -234,7 +234,6 @@ static bool dso_eq(const struct pda_hash_node *n, const void *key)
 }
 
 struct bid_ent {
-	struct pda_hash_node node;
 	const char *name; /* interned */
 	bool kernel;
 	unsigned size;
@@ -246,12 +245,17 @@ struct bid_key {
 	bool kernel;
 };
 
-static bool bid_eq(const struct pda_hash_node *n, const void *key)
+static bool bid_eq(const void *item, const void *key)
 {
-	const struct bid_ent *e = (const struct bid_ent *)n;
+	const struct bid_ent *e = item;
 	const struct bid_key *k = key;
 
 	return e->name == k->name && e->kernel == k->kernel;
+}
+
+static uint64_t bid_hash(const char *name, bool kernel)
+{
+	return pda_hash_u64((uint64_t)(uintptr_t)name) ^ kernel;
 }
 
 static const struct bid_ent *find_bid(struct pda_session *s, const char *name,
@@ -259,9 +263,8 @@ static const struct bid_ent *find_bid(struct pda_session *s, const char *name,
 {
 	struct bid_key k = {name, kernel};
 
-	return (const struct bid_ent *)pda_hash_find(
-		&s->dsos.bid_by_name,
-		pda_hash_u64((uint64_t)(uintptr_t)name) ^ kernel, bid_eq, &k);
+	return pda_hash_find(&s->dsos.bid_by_name, bid_hash(name, kernel),
+			     bid_eq, &k);
 }
 
 int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
@@ -290,8 +293,8 @@ int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
 	e->kernel = kernel;
 	e->size = size;
 	memcpy(e->id, id, size);
-	e->node.hash = pda_hash_u64((uint64_t)(uintptr_t)iname) ^ kernel;
-	return pda_hash_add(s, &s->dsos.bid_by_name, &e->node);
+	return pda_hash_add(&s->alloc, &s->dsos.bid_by_name,
+			    bid_hash(iname, kernel), e);
 }
 
 struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
@@ -318,8 +321,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 		}
 	}
 	hash = key_hash(&k);
-	d = (struct pda_dso_ent *)pda_hash_find(&s->dsos.by_key, hash, dso_eq,
-						&k);
+	d = pda_hash_find(&s->dsos.by_key, hash, dso_eq, &k);
 	if (d)
 		return d;
 	d = pda_arena_alloc(s, sizeof(*d));
@@ -334,8 +336,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 	if (k.build_id_size)
 		memcpy(d->d.build_id, k.build_id, k.build_id_size);
 	d->sample_seq = UINT64_MAX;
-	d->node.hash = hash;
-	if (pda_hash_add(s, &s->dsos.by_key, &d->node) < 0)
+	if (pda_hash_add(&s->alloc, &s->dsos.by_key, hash, d) < 0)
 		return NULL;
 	d->next_all = s->dsos.all;
 	s->dsos.all = d;
@@ -386,9 +387,9 @@ void pda_hex(char *out, const unsigned char *id, unsigned size)
 	out[2 * size] = '\0';
 }
 
-static bool warned_eq(const struct pda_hash_node *n, const void *key)
+static bool warned_eq(const void *item, const void *key)
 {
-	return ((const struct bid_ent *)n)->name == key;
+	return ((const struct bid_ent *)item)->name == key;
 }
 
 /* Log a rejected file once per path for the whole session. */
@@ -411,8 +412,7 @@ static int warn_once(struct pda_session *s, struct pda_dso_ent *d,
 		return PD_ERR_NOMEM;
 	memset(e, 0, sizeof(*e));
 	e->name = ipath;
-	e->node.hash = hash;
-	if (pda_hash_add(s, &s->dsos.warned, &e->node) < 0)
+	if (pda_hash_add(&s->alloc, &s->dsos.warned, hash, e) < 0)
 		return PD_ERR_NOMEM;
 	pda_hex(want, d->d.build_id, d->d.build_id_size);
 	pda_hex(got, id, size);
@@ -797,9 +797,9 @@ void pda_dsos_release(struct pda_session *s)
 	}
 	s->dsos.all = NULL;
 	s->dsos.nr_all = 0;
-	pda_hash_release(s, &s->dsos.by_key);
-	pda_hash_release(s, &s->dsos.bid_by_name);
-	pda_hash_release(s, &s->dsos.warned);
+	pda_hash_release(&s->alloc, &s->dsos.by_key);
+	pda_hash_release(&s->alloc, &s->dsos.bid_by_name);
+	pda_hash_release(&s->alloc, &s->dsos.warned);
 	if (s->dsos.dfd)
 		debuginfod_end(s->dsos.dfd);
 	s->dsos.dfd = NULL;

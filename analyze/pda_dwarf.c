@@ -53,8 +53,7 @@ struct srange {
  * last range starting at or before it and its chain of ups.
  */
 struct cu_index {
-	struct pda_hash_node node; /* key: off */
-	Dwarf_Off off;		   /* of the unit's DIE */
+	Dwarf_Off off; /* of the unit's DIE; the key in units */
 	Dwarf_Die cudie;
 	struct scope *scopes;
 	size_t nr_scopes, scopes_alloc;
@@ -91,7 +90,7 @@ void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d)
 		cu_index_free(s, d->all_units);
 		d->all_units = next;
 	}
-	pda_hash_release(s, &d->units);
+	pda_hash_release(pda_session_alloc(s), &d->units);
 	if (d->dw)
 		dwarf_end(d->dw);
 	pda_free(s, d->ranges);
@@ -367,9 +366,9 @@ static int call_site(struct pda_session *s, Dwarf_Die *cudie, Dwarf_Die *die,
 
 /* ---- the scopes of a unit ---------------------------------------------- */
 
-static bool cu_eq(const struct pda_hash_node *n, const void *key)
+static bool cu_eq(const void *item, const void *key)
 {
-	return ((const struct cu_index *)n)->off == *(const Dwarf_Off *)key;
+	return ((const struct cu_index *)item)->off == *(const Dwarf_Off *)key;
 }
 
 static int add_scope(struct pda_session *s, struct cu_index *ci, Dwarf_Die *die,
@@ -502,13 +501,12 @@ static int get_index(struct pda_session *s, struct pda_dwarf *d,
 		     Dwarf_Die *cudie, struct cu_index **out)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
-	struct pda_hash_node *n;
 	struct cu_index *ci;
 	int err;
 
-	n = pda_hash_find(&d->units, pda_hash_u64(off), cu_eq, &off);
-	if (n) {
-		*out = (struct cu_index *)n;
+	ci = pda_hash_find(&d->units, pda_hash_u64(off), cu_eq, &off);
+	if (ci) {
+		*out = ci;
 		return 0;
 	}
 	ci = pda_zalloc(s, sizeof(*ci));
@@ -526,9 +524,9 @@ static int get_index(struct pda_session *s, struct pda_dwarf *d,
 	}
 	if (!err)
 		err = link_ranges(s, ci);
-	ci->node.hash = pda_hash_u64(off);
 	if (!err)
-		err = pda_hash_add(s, &d->units, &ci->node);
+		err = pda_hash_add(pda_session_alloc(s), &d->units,
+				   pda_hash_u64(off), ci);
 	if (err) {
 		cu_index_free(s, ci);
 		return err;

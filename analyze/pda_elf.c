@@ -320,6 +320,22 @@ const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
 	return e->image;
 }
 
+int pda_elf_section_at(const struct pda_elf *e, const char *name,
+		       uint64_t *vaddr, uint64_t *off, uint64_t *size)
+{
+	GElf_Shdr sh;
+	size_t image_size;
+
+	if (!pda_elf_section(e, name, &sh) || sh.sh_type == SHT_NOBITS ||
+	    !elf_rawfile(e->elf, &image_size) || sh.sh_offset > image_size ||
+	    sh.sh_size > image_size - sh.sh_offset)
+		return PD_ERR_NOTFOUND;
+	*vaddr = sh.sh_addr;
+	*off = sh.sh_offset;
+	*size = sh.sh_size;
+	return 0;
+}
+
 int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi)
 {
 	if (e->type == ET_REL || !e->has_span)

@@ -4,9 +4,10 @@
  * report stackcollapse` write them).
  *
  * Building: every stack walks down from the root, finding or adding one
- * child per frame; a hash table keyed by (parent, name) finds a child in
- * O(1), and a second one interns the names, so equal names share one copy
- * and one id.  Nothing depends on the order the stacks came in:
+ * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
+ * a child in O(1), and a second one interns the names, so equal names
+ * share one copy and one id.  Both tables hold ids + 1 as their items:
+ * the arrays they index move as they grow.  Nothing depends on the order the stacks came in:
  * pda_flame_finish() sorts each node's children by name (bytewise) and
  * lays the tree out depth first, so the same stacks in any order give the
  * same nodes, and the same input gives byte-identical output downstream.
@@ -18,8 +19,7 @@
  *     root; names: the name -> name id table holds every distinct name.
  * Not thread-safe: one tree per thread.
  */
-#include "pd_config.h"
-#include "pda.h"
+#include "pda_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,20 +42,12 @@ struct bnode {		 /* a node while building */
 struct bname {
 	const char *str; /* NUL-terminated, in a name block */
 	size_t len;
-	uint64_t hash;
 };
 
 struct name_block {
 	struct name_block *next;
 	size_t used, size;
 	char data[];
-};
-
-/* An open-addressing table of uint32_t ids + 1 (0 = empty slot). */
-struct idtab {
-	uint32_t *slots;
-	size_t mask; /* nr slots - 1; 0 before the first grow */
-	size_t nr;
 };
 
 struct pda_flame {
@@ -69,7 +61,7 @@ struct pda_flame {
 	size_t nr_nodes, alloc_nodes;
 	struct bname *names;
 	size_t nr_names, alloc_names;
-	struct idtab kids, name_tab;
+	struct pda_hash kids, name_tab; /* of id_item(id) */
 	struct name_block *blocks;
 
 	/* the frames of the stack being added, reused */
@@ -84,121 +76,42 @@ struct pda_flame {
 	uint32_t max_depth;
 };
 
-static void *xmalloc(const struct pda_flame *fl, size_t size)
+/* A table item for an id: never NULL. */
+static void *id_item(uint32_t id)
 {
-	const struct pd_alloc *a = fl->alloc;
-
-	if (a && a->malloc_fn)
-		return a->malloc_fn(a->arg, size);
-	return malloc(size);
+	return (void *)((uintptr_t)id + 1);
 }
 
-static void *xrealloc(const struct pda_flame *fl, void *p, size_t size)
+static uint32_t item_id(const void *item)
 {
-	const struct pd_alloc *a = fl->alloc;
-
-	if (a && a->realloc_fn)
-		return a->realloc_fn(a->arg, p, size);
-	return realloc(p, size);
+	return (uint32_t)((uintptr_t)item - 1);
 }
 
-static void xfree(const struct pda_flame *fl, void *p)
-{
-	const struct pd_alloc *a = fl->alloc;
+struct name_key {
+	const struct pda_flame *fl;
+	const char *s;
+	size_t len;
+};
 
-	if (!p)
-		return;
-	if (a && a->free_fn)
-		a->free_fn(a->arg, p);
-	else
-		free(p);
+static bool name_eq(const void *item, const void *key)
+{
+	const struct name_key *k = key;
+	const struct bname *nm = &k->fl->names[item_id(item)];
+
+	return nm->len == k->len && memcmp(nm->str, k->s, k->len) == 0;
 }
 
-/*
- * Make room for need items of elem bytes in *p (capacity *alloc), growing
- * by half again, never past max items.  On failure *p is unchanged.
- */
-static int grow(struct pda_flame *fl, void **p, size_t *alloc, size_t need,
-		size_t elem, size_t max)
+struct kid_key {
+	const struct pda_flame *fl;
+	uint32_t parent, name;
+};
+
+static bool kid_eq(const void *item, const void *key)
 {
-	size_t n = *alloc;
-	void *np;
+	const struct kid_key *k = key;
+	const struct bnode *n = &k->fl->nodes[item_id(item)];
 
-	if (need <= n)
-		return 0;
-	if (need > max)
-		return PD_ERR_NOMEM;
-	n = n < 16 ? 16 : n + n / 2;
-	if (n < need)
-		n = need;
-	if (n > max)
-		n = max;
-	if (n > SIZE_MAX / elem)
-		return PD_ERR_NOMEM;
-	np = xrealloc(fl, *p, n * elem);
-	if (!np)
-		return PD_ERR_NOMEM;
-	*p = np;
-	*alloc = n;
-	return 0;
-}
-
-/* FNV-1a, then a final mix so the low bits index the table well. */
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h ^ (h >> 29);
-}
-
-static uint64_t hash_kid(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
-
-	return h ^ (h >> 31);
-}
-
-static uint64_t slot_hash(const struct pda_flame *fl, const struct idtab *t,
-			  uint32_t id)
-{
-	const struct bnode *n;
-
-	if (t == &fl->name_tab)
-		return fl->names[id].hash;
-	n = &fl->nodes[id];
-	return hash_kid(n->parent, n->name);
-}
-
-/* Keep the load under 1/2: double the table and reinsert. */
-static int idtab_grow(struct pda_flame *fl, struct idtab *t)
-{
-	size_t nr_slots = t->mask ? (t->mask + 1) * 2 : 64;
-	uint32_t *slots;
-
-	if (nr_slots > SIZE_MAX / sizeof(*slots))
-		return PD_ERR_NOMEM;
-	slots = xmalloc(fl, nr_slots * sizeof(*slots));
-	if (!slots)
-		return PD_ERR_NOMEM;
-	memset(slots, 0, nr_slots * sizeof(*slots));
-	for (size_t i = 0; t->mask && i <= t->mask; i++) {
-		size_t j;
-
-		if (!t->slots[i])
-			continue;
-		j = slot_hash(fl, t, t->slots[i] - 1) & (nr_slots - 1);
-		while (slots[j])
-			j = (j + 1) & (nr_slots - 1);
-		slots[j] = t->slots[i];
-	}
-	xfree(fl, t->slots);
-	t->slots = slots;
-	t->mask = nr_slots - 1;
-	return 0;
+	return n->parent == k->parent && n->name == k->name;
 }
 
 static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
@@ -211,7 +124,7 @@ static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
 
 		if (size > SIZE_MAX - sizeof(*b))
 			return NULL;
-		b = xmalloc(fl, sizeof(*b) + size);
+		b = pda_mem_alloc(fl->alloc, sizeof(*b) + size);
 		if (!b)
 			return NULL;
 		b->used = 0;
@@ -229,38 +142,29 @@ static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
 /* The id of name s[0..len), added if new.  @return 0 or PD_ERR_NOMEM. */
 static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
 {
-	const uint64_t h = hash_bytes(s, len);
-	struct idtab *t = &fl->name_tab;
+	const struct name_key key = {fl, s, len};
+	const uint64_t h = pda_hash_bytes(s, len);
+	struct pda_hash_slot *slot;
 	struct bname *nm;
-	size_t j;
-	int rc;
 
-	if ((fl->nr_names + 1) * 2 > t->mask) {
-		rc = idtab_grow(fl, t);
-		if (rc < 0)
-			return rc;
+	if (pda_hash_reserve(fl->alloc, &fl->name_tab) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->name_tab, h, name_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
 	}
-	for (j = h & t->mask; t->slots[j]; j = (j + 1) & t->mask) {
-		nm = &fl->names[t->slots[j] - 1];
-		if (nm->hash == h && nm->len == len &&
-		    memcmp(nm->str, s, len) == 0) {
-			*id = t->slots[j] - 1;
-			return 0;
-		}
-	}
-	rc = grow(fl, (void **)&fl->names, &fl->alloc_names, fl->nr_names + 1,
-		  sizeof(*fl->names), MAX_ITEMS);
-	if (rc < 0)
-		return rc;
+	/* names is not in the table: slot stays where the name goes */
+	if (PDA_MEM_GROW(fl->alloc, fl->names, fl->alloc_names,
+			 fl->nr_names + 1, MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
 	nm = &fl->names[fl->nr_names];
 	nm->str = store_name(fl, s, len);
 	if (!nm->str)
 		return PD_ERR_NOMEM;
 	nm->len = len;
-	nm->hash = h;
 	*id = (uint32_t)fl->nr_names++;
-	t->slots[j] = *id + 1;
-	t->nr++;
+	pda_hash_fill(&fl->name_tab, slot, h, id_item(*id));
 	return 0;
 }
 
@@ -268,28 +172,22 @@ static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
 static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 		 uint32_t *out)
 {
-	const uint64_t h = hash_kid(parent, name);
-	struct idtab *t = &fl->kids;
+	const struct kid_key key = {fl, parent, name};
+	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
+	struct pda_hash_slot *slot;
 	struct bnode *n;
-	size_t j;
-	int rc;
 
-	if ((fl->nr_nodes + 1) * 2 > t->mask) {
-		rc = idtab_grow(fl, t);
-		if (rc < 0)
-			return rc;
+	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
+	if (slot->item) {
+		*out = item_id(slot->item);
+		return 0;
 	}
-	for (j = h & t->mask; t->slots[j]; j = (j + 1) & t->mask) {
-		n = &fl->nodes[t->slots[j] - 1];
-		if (n->parent == parent && n->name == name) {
-			*out = t->slots[j] - 1;
-			return 0;
-		}
-	}
-	rc = grow(fl, (void **)&fl->nodes, &fl->alloc_nodes, fl->nr_nodes + 1,
-		  sizeof(*fl->nodes), MAX_ITEMS);
-	if (rc < 0)
-		return rc;
+	/* nor is nodes: slot stays where the child goes */
+	if (PDA_MEM_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
+			 fl->nr_nodes + 1, MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
 	n = &fl->nodes[fl->nr_nodes];
 	memset(n, 0, sizeof(*n));
 	n->name = name;
@@ -299,44 +197,28 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 	fl->nodes[parent].first_child = (uint32_t)fl->nr_nodes;
 	fl->nodes[parent].nr_children++;
 	*out = (uint32_t)fl->nr_nodes++;
-	t->slots[j] = *out + 1;
-	t->nr++;
+	pda_hash_fill(&fl->kids, slot, h, id_item(*out));
 	return 0;
 }
 
 int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 {
+	struct pda_flame_opts o = {0};
 	struct pda_flame *fl;
-	const struct pd_alloc *alloc = NULL;
-	bool reverse = false;
+	const struct pd_alloc *alloc;
 	uint32_t root_name;
 
 	*out = NULL;
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return PD_ERR_API;
-		/* fields this version does not know must be zero (R2) */
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return PD_ERR_API;
-		if (opts->sz >= offsetof(struct pda_flame_opts, alloc) +
-					sizeof(opts->alloc))
-			alloc = opts->alloc;
-		if (opts->sz >= offsetof(struct pda_flame_opts, reverse) +
-					sizeof(opts->reverse))
-			reverse = opts->reverse;
-	}
-	fl = alloc && alloc->malloc_fn
-		     ? alloc->malloc_fn(alloc->arg, sizeof(*fl))
-		     : malloc(sizeof(*fl));
+	if (opts && pda_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	alloc = o.alloc;
+	fl = pda_mem_zalloc(alloc, sizeof(*fl));
 	if (!fl)
 		return PD_ERR_NOMEM;
-	memset(fl, 0, sizeof(*fl));
 	fl->alloc = alloc;
-	fl->reverse = reverse;
+	fl->reverse = o.reverse;
 	/* the root: its own parent, depth 0 */
-	if (grow(fl, (void **)&fl->nodes, &fl->alloc_nodes, 1,
-		 sizeof(*fl->nodes), MAX_ITEMS) < 0 ||
+	if (PDA_MEM_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
 	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {
 		pda_flame_free(fl);
 		return PD_ERR_NOMEM;
@@ -356,16 +238,16 @@ void pda_flame_free(struct pda_flame *fl)
 		return;
 	for (b = fl->blocks; b; b = next) {
 		next = b->next;
-		xfree(fl, b);
+		pda_mem_free(fl->alloc, b);
 	}
-	xfree(fl, fl->nodes);
-	xfree(fl, fl->names);
-	xfree(fl, fl->kids.slots);
-	xfree(fl, fl->name_tab.slots);
-	xfree(fl, fl->frame_ptr);
-	xfree(fl, fl->frame_len);
-	xfree(fl, fl->out);
-	xfree(fl, fl);
+	pda_mem_free(fl->alloc, fl->nodes);
+	pda_mem_free(fl->alloc, fl->names);
+	pda_hash_release(fl->alloc, &fl->kids);
+	pda_hash_release(fl->alloc, &fl->name_tab);
+	pda_mem_free(fl->alloc, fl->frame_ptr);
+	pda_mem_free(fl->alloc, fl->frame_len);
+	pda_mem_free(fl->alloc, fl->out);
+	pda_mem_free(fl->alloc, fl);
 }
 
 const char *pda_flame_errmsg(const struct pda_flame *fl)
@@ -478,13 +360,14 @@ int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
 		if (nr == fl->alloc_frames) {
 			size_t a = fl->alloc_frames;
 
-			rc = grow(fl, (void **)&fl->frame_ptr, &a, nr + 1,
-				  sizeof(*fl->frame_ptr), MAX_FRAMES_PER_STACK);
+			/* the two arrays share alloc_frames: both grow
+			 * alike from it */
+			rc = PDA_MEM_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
+					  MAX_FRAMES_PER_STACK);
 			if (rc == 0) {
 				a = fl->alloc_frames;
-				rc = grow(fl, (void **)&fl->frame_len, &a,
-					  nr + 1, sizeof(*fl->frame_len),
-					  MAX_FRAMES_PER_STACK);
+				rc = PDA_MEM_GROW(fl->alloc, fl->frame_len, a,
+						  nr + 1, MAX_FRAMES_PER_STACK);
 			}
 			if (rc < 0)
 				return set_err(fl, rc, "out of memory");
@@ -538,8 +421,8 @@ static int sort_children(struct pda_flame *fl)
 
 		if (n->nr_children < 2)
 			continue;
-		rc = grow(fl, (void **)&kids, &alloc_kids, n->nr_children,
-			  sizeof(*kids), MAX_ITEMS);
+		rc = PDA_MEM_GROW(fl->alloc, kids, alloc_kids, n->nr_children,
+				  MAX_ITEMS);
 		if (rc < 0)
 			break;
 		for (uint32_t c = n->first_child; c;
@@ -554,7 +437,7 @@ static int sort_children(struct pda_flame *fl)
 			fl->nodes[kids[k].node].next_sibling = kids[k + 1].node;
 		fl->nodes[kids[nr - 1].node].next_sibling = 0;
 	}
-	xfree(fl, kids);
+	pda_mem_free(fl->alloc, kids);
 	return rc;
 }
 
@@ -575,15 +458,12 @@ int pda_flame_finish(struct pda_flame *fl)
 		return set_err(fl, rc, "out of memory");
 	/* no more lookups: the tables' memory can go before the layout's
 	 * arrives (a tree of millions of nodes) */
-	xfree(fl, fl->kids.slots);
-	xfree(fl, fl->name_tab.slots);
-	memset(&fl->kids, 0, sizeof(fl->kids));
-	memset(&fl->name_tab, 0, sizeof(fl->name_tab));
-	fl->out = xmalloc(fl, fl->nr_nodes * sizeof(*fl->out));
-	name_map = xmalloc(fl, fl->nr_names * sizeof(*name_map));
+	pda_hash_release(fl->alloc, &fl->kids);
+	pda_hash_release(fl->alloc, &fl->name_tab);
+	fl->out = pda_mem_alloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
+	name_map = pda_mem_alloc(fl->alloc, fl->nr_names * sizeof(*name_map));
 	if (!fl->out || !name_map ||
-	    grow(fl, (void **)&stack, &alloc_stack, 1, sizeof(*stack),
-		 MAX_ITEMS) < 0) {
+	    PDA_MEM_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
 		rc = PD_ERR_NOMEM;
 		goto out;
 	}
@@ -618,8 +498,8 @@ int pda_flame_finish(struct pda_flame *fl)
 			if (fl->nodes[c].total)
 				nr_kids++;
 		o->nr_children = (uint32_t)nr_kids;
-		rc = grow(fl, (void **)&stack, &alloc_stack, sp + nr_kids,
-			  sizeof(*stack), MAX_ITEMS);
+		rc = PDA_MEM_GROW(fl->alloc, stack, alloc_stack, sp + nr_kids,
+				  MAX_ITEMS);
 		if (rc < 0)
 			goto out;
 		/* pushed last first, so the first child pops first; each
@@ -640,12 +520,12 @@ int pda_flame_finish(struct pda_flame *fl)
 	fl->finished = true;
 	fl->broken = false;
 	/* the output holds all a caller needs; the names stay */
-	xfree(fl, fl->nodes);
+	pda_mem_free(fl->alloc, fl->nodes);
 	fl->nodes = NULL;
 	fl->nr_nodes = fl->alloc_nodes = 0;
 out:
-	xfree(fl, stack);
-	xfree(fl, name_map);
+	pda_mem_free(fl->alloc, stack);
+	pda_mem_free(fl->alloc, name_map);
 	return rc < 0 ? set_err(fl, rc, "out of memory") : 0;
 }
 

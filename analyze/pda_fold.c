@@ -22,8 +22,7 @@
  * stack's frames about once.  A name holding ';' (a comm can)
  * breaks this: then the lines are rendered and sorted as strings.
  */
-#include "pd_config.h"
-#include "pda.h"
+#include "pda_int.h"
 
 #include <regex.h>
 #include <stdarg.h>
@@ -33,39 +32,10 @@
 
 #define ARENA_CHUNK (64 * 1024)
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
-#define HTAB_MIN 256
-
-/* ---- memory -------------------------------------------------------- */
-
-struct mem {
-	struct pd_alloc hooks;
-};
-
-static void *mem_alloc(const struct mem *m, size_t size)
-{
-	if (m->hooks.malloc_fn)
-		return m->hooks.malloc_fn(m->hooks.arg, size);
-	return malloc(size);
-}
-
-static void *mem_realloc(const struct mem *m, void *p, size_t size)
-{
-	if (m->hooks.realloc_fn)
-		return m->hooks.realloc_fn(m->hooks.arg, p, size);
-	return realloc(p, size);
-}
-
-static void mem_free(const struct mem *m, void *p)
-{
-	if (!p)
-		return;
-	if (m->hooks.free_fn)
-		m->hooks.free_fn(m->hooks.arg, p);
-	else
-		free(p);
-}
 
 /*
+ * ---- memory: pda_mem.c's allocation on the caller's hooks -----------
+ *
  * An arena: chunks that are only ever appended to and are freed together.
  * Invariant: head is the chunk being filled, used <= size; items are
  * 8-byte aligned; an item larger than ARENA_CHUNK gets a chunk of its own.
@@ -80,7 +50,8 @@ struct arena {
 	struct chunk *head;
 };
 
-static void *arena_alloc(const struct mem *m, struct arena *a, size_t size)
+static void *arena_alloc(const struct pd_alloc *m, struct arena *a,
+			 size_t size)
 {
 	struct chunk *c = a->head;
 	void *p;
@@ -89,7 +60,7 @@ static void *arena_alloc(const struct mem *m, struct arena *a, size_t size)
 	if (!c || c->size - c->used < size) {
 		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
-		c = mem_alloc(m, sizeof(*c) + want);
+		c = pda_mem_alloc(m, sizeof(*c) + want);
 		if (!c)
 			return NULL;
 		c->size = want;
@@ -108,119 +79,15 @@ static void *arena_alloc(const struct mem *m, struct arena *a, size_t size)
 	return p;
 }
 
-static void arena_release(const struct mem *m, struct arena *a)
+static void arena_release(const struct pd_alloc *m, struct arena *a)
 {
 	struct chunk *c = a->head, *next;
 
 	for (; c; c = next) {
 		next = c->next;
-		mem_free(m, c);
+		pda_mem_free(m, c);
 	}
 	a->head = NULL;
-}
-
-/*
- * ---- hash table (open addressing, linear probing) ------------------
- *
- * Slots hold a full 64-bit hash and an item pointer (NULL = empty).  The
- * capacity is a power of two, at least HTAB_MIN, and doubles before an
- * insertion would fill more than 3/4 of it, so a probe always ends at an
- * empty slot.  Items are never removed.  Not thread-safe.
- *
- *	if (htab_reserve(m, &h) < 0) fail;
- *	slot = htab_find(&h, hash, eq, key);
- *	if (!slot->item) { slot->hash = hash; slot->item = new; h.nr++; }
- */
-struct slot {
-	uint64_t hash;
-	void *item;
-};
-
-struct htab {
-	struct slot *slots;
-	size_t mask; /* capacity - 1; capacity 0 before the first reserve */
-	size_t nr;
-};
-
-static int htab_reserve(const struct mem *m, struct htab *h)
-{
-	size_t cap = h->slots ? h->mask + 1 : 0, new_cap;
-	struct slot *slots;
-
-	if ((h->nr + 1) * 4 <= cap * 3)
-		return 0;
-	new_cap = cap ? cap * 2 : HTAB_MIN;
-	if (new_cap > SIZE_MAX / sizeof(*slots))
-		return PD_ERR_NOMEM;
-	slots = mem_alloc(m, new_cap * sizeof(*slots));
-	if (!slots)
-		return PD_ERR_NOMEM;
-	memset(slots, 0, new_cap * sizeof(*slots));
-	for (size_t i = 0; i < cap; i++) {
-		size_t j;
-
-		if (!h->slots[i].item)
-			continue;
-		j = h->slots[i].hash & (new_cap - 1);
-		while (slots[j].item)
-			j = (j + 1) & (new_cap - 1);
-		slots[j] = h->slots[i];
-	}
-	mem_free(m, h->slots);
-	h->slots = slots;
-	h->mask = new_cap - 1;
-	return 0;
-}
-
-typedef bool (*htab_eq_fn)(const void *item, const void *key);
-
-/* The slot holding an item equal to key, else the empty slot where it
- * goes.  Needs a prior htab_reserve(). */
-static inline struct slot *htab_find(struct htab *h, uint64_t hash,
-				     htab_eq_fn eq, const void *key)
-{
-	size_t i = hash & h->mask;
-
-	for (;; i = (i + 1) & h->mask) {
-		struct slot *s = &h->slots[i];
-
-		if (!s->item || (s->hash == hash && eq(s->item, key)))
-			return s;
-	}
-}
-
-static void htab_release(const struct mem *m, struct htab *h)
-{
-	mem_free(m, h->slots);
-	h->slots = NULL;
-	h->mask = 0;
-	h->nr = 0;
-}
-
-/* ---- hashing ------------------------------------------------------- */
-
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-	uint64_t w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ mix64(w)) * 0x100000001b3ull;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	return mix64(h ^ w);
 }
 
 /* ---- the aggregator ------------------------------------------------ */
@@ -268,7 +135,7 @@ struct stack {
 #define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
 
 struct pda_fold {
-	struct mem mem;
+	struct pd_alloc mem;
 	struct dkey front[FRONT_SIZE];
 	unsigned flags;
 	unsigned max_stack;
@@ -276,9 +143,9 @@ struct pda_fold {
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
 	struct arena arena;
-	struct htab atoms;	 /* struct atom, by content */
-	struct htab dkeys;	 /* struct dkey */
-	struct htab stacks;	 /* struct stack */
+	struct pda_hash atoms;	 /* struct atom, by content */
+	struct pda_hash dkeys;	 /* struct dkey */
+	struct pda_hash stacks;	 /* struct stack */
 	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
 	bool has_semi;		 /* an atom's name holds ';' */
 	const struct pda_fold_frame **buf; /* the stack being added,
@@ -307,13 +174,13 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 			   unsigned flags)
 {
 	const struct str_key key = {s, len};
-	const uint64_t h = hash_bytes(s, len);
-	struct slot *slot;
+	const uint64_t h = pda_hash_bytes(s, len);
+	struct pda_hash_slot *slot;
 	struct atom *a;
 
-	if (htab_reserve(&fd->mem, &fd->atoms) < 0)
+	if (pda_hash_reserve(&fd->mem, &fd->atoms) < 0)
 		return NULL;
-	slot = htab_find(&fd->atoms, h, atom_eq, &key);
+	slot = pda_hash_probe(&fd->atoms, h, atom_eq, &key);
 	if (slot->item)
 		return slot->item;
 	a = arena_alloc(&fd->mem, &fd->arena, sizeof(*a) + len + 1);
@@ -328,9 +195,7 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	memset(a->match, -1, sizeof(a->match));
 	if (memchr(s, ';', len))
 		fd->has_semi = true;
-	slot->hash = h;
-	slot->item = a;
-	fd->atoms.nr++;
+	pda_hash_fill(&fd->atoms, slot, h, a);
 	return a;
 }
 
@@ -350,15 +215,15 @@ static void sbuf_init(struct sbuf *b)
 	b->oom = false;
 }
 
-static void sbuf_add(const struct mem *m, struct sbuf *b, const char *s,
+static void sbuf_add(const struct pd_alloc *m, struct sbuf *b, const char *s,
 		     size_t len)
 {
 	if (b->oom)
 		return;
 	if (b->len + len + 1 > b->alloc) {
 		size_t want = (b->len + len + 1) * 2;
-		char *p = b->p == b->small ? mem_alloc(m, want)
-					   : mem_realloc(m, b->p, want);
+		char *p = b->p == b->small ? pda_mem_alloc(m, want)
+					   : pda_mem_realloc(m, b->p, want);
 
 		if (!p) {
 			b->oom = true;
@@ -374,9 +239,9 @@ static void sbuf_add(const struct mem *m, struct sbuf *b, const char *s,
 	b->p[b->len] = '\0';
 }
 
-static void sbuf_addf(const struct mem *m, struct sbuf *b, const char *fmt, ...)
+static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
 	PD_PRINTF(3, 4);
-static void sbuf_addf(const struct mem *m, struct sbuf *b, const char *fmt, ...)
+static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
 {
 	char tmp[64];
 	va_list ap;
@@ -392,7 +257,7 @@ static void sbuf_addf(const struct mem *m, struct sbuf *b, const char *fmt, ...)
 
 /* s with each of from replaced by to, as perf's script replaces ';' in
  * symbols and ' ' in comms. */
-static void sbuf_add_replaced(const struct mem *m, struct sbuf *b,
+static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
 			      const char *s, char from, char to)
 {
 	size_t start = b->len;
@@ -413,7 +278,7 @@ static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
 	if (!b->oom)
 		a = intern(fd, b->p, b->len, flags);
 	if (b->p != b->small)
-		mem_free(&fd->mem, b->p);
+		pda_mem_free(&fd->mem, b->p);
 	sbuf_init(b);
 	return a;
 }
@@ -435,15 +300,15 @@ static bool dkey_eq(const void *item, const void *key)
 
 static uint64_t dkey_hash(const struct dkey *k)
 {
-	return mix64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
-	       mix64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
+	return pda_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
+	       pda_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
 }
 
 /* Render the name of a cache miss. */
 static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 			   const struct pda_frame *fr)
 {
-	const struct mem *m = &fd->mem;
+	const struct pd_alloc *m = &fd->mem;
 	struct sbuf b;
 	bool kernel = false;
 
@@ -502,7 +367,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
 					(FRONT_SIZE - 1)];
 	uint64_t h;
-	struct slot *slot;
+	struct pda_hash_slot *slot;
 	struct dkey *e;
 	struct atom *a;
 
@@ -510,9 +375,9 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 		return front->atom;
 	h = dkey_hash(k);
 
-	if (htab_reserve(&fd->mem, &fd->dkeys) < 0)
+	if (pda_hash_reserve(&fd->mem, &fd->dkeys) < 0)
 		return NULL;
-	slot = htab_find(&fd->dkeys, h, dkey_eq, k);
+	slot = pda_hash_probe(&fd->dkeys, h, dkey_eq, k);
 	if (slot->item) {
 		*front = *(struct dkey *)slot->item;
 		return front->atom;
@@ -526,9 +391,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	*e = *k;
 	e->atom = a;
 	/* derive() did not touch dkeys, so slot is still where k goes */
-	slot->hash = h;
-	slot->item = e;
-	fd->dkeys.nr++;
+	pda_hash_fill(&fd->dkeys, slot, h, e);
 	*front = *e;
 	return a;
 }
@@ -547,31 +410,23 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 {
 	struct pda_fold *fd;
 	const char *res[NR_MATCH];
-	struct mem m = {{NULL, NULL, NULL, NULL}};
+	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_fold_opts o;
 
 	*out = NULL;
-	if (!opts || opts->sz < sizeof(size_t))
+	if (!opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
-	if (opts->sz > sizeof(*opts)) {
-		/* a newer caller: its extra option bytes must be zero */
-		const unsigned char *p = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (p[i])
-				return PD_ERR_API;
-	}
-	if (opts->alloc)
-		m.hooks = *opts->alloc;
-	fd = mem_alloc(&m, sizeof(*fd));
+	if (o.alloc)
+		m = *o.alloc;
+	fd = pda_mem_zalloc(&m, sizeof(*fd));
 	if (!fd)
 		return PD_ERR_NOMEM;
-	memset(fd, 0, sizeof(*fd));
 	fd->mem = m;
-	fd->flags = opts->flags;
-	fd->max_stack = opts->max_stack ? opts->max_stack : PDA_FOLD_MAX_STACK;
-	res[MATCH_SYM] = opts->sym_re;
-	res[MATCH_DSO] = opts->dso_re;
-	res[MATCH_COMM] = opts->comm_re;
+	fd->flags = o.flags;
+	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
+	res[MATCH_SYM] = o.sym_re;
+	res[MATCH_DSO] = o.dso_re;
+	res[MATCH_COMM] = o.comm_re;
 	for (int i = 0; i < NR_MATCH; i++) {
 		int rc;
 
@@ -579,11 +434,11 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 			continue;
 		rc = regcomp(&fd->re[i], res[i], REG_EXTENDED | REG_NOSUB);
 		if (rc != 0) {
-			if (opts->errbuf && opts->errbuf_size) {
+			if (o.errbuf && o.errbuf_size) {
 				char why[128];
 
 				regerror(rc, &fd->re[i], why, sizeof(why));
-				snprintf(opts->errbuf, opts->errbuf_size,
+				snprintf(o.errbuf, o.errbuf_size,
 					 "bad regular expression '%s': %s",
 					 res[i], why);
 			}
@@ -605,7 +460,7 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 
 void pda_fold_free(struct pda_fold *fd)
 {
-	struct mem m;
+	struct pd_alloc m;
 
 	if (!fd)
 		return;
@@ -613,32 +468,19 @@ void pda_fold_free(struct pda_fold *fd)
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
-	htab_release(&m, &fd->atoms);
-	htab_release(&m, &fd->dkeys);
-	htab_release(&m, &fd->stacks);
+	pda_hash_release(&m, &fd->atoms);
+	pda_hash_release(&m, &fd->dkeys);
+	pda_hash_release(&m, &fd->stacks);
 	arena_release(&m, &fd->arena);
-	mem_free(&m, fd->buf);
-	mem_free(&m, fd->lines);
-	mem_free(&m, fd);
+	pda_mem_free(&m, fd->buf);
+	pda_mem_free(&m, fd->lines);
+	pda_mem_free(&m, fd);
 }
 
 static int grow_buf(struct pda_fold *fd, size_t want)
 {
-	size_t n = fd->buf_alloc ? fd->buf_alloc : 64;
-	const struct pda_fold_frame **p;
-
-	if (want <= fd->buf_alloc)
-		return 0;
-	if (want > MAX_FRAMES)
-		return PD_ERR_NOMEM;
-	while (n < want)
-		n *= 2;
-	p = mem_realloc(&fd->mem, fd->buf, n * sizeof(*p));
-	if (!p)
-		return PD_ERR_NOMEM;
-	fd->buf = p;
-	fd->buf_alloc = n;
-	return 0;
+	return PDA_MEM_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
+			    MAX_FRAMES);
 }
 
 struct stack_key {
@@ -666,18 +508,18 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		       bool unresolved)
 {
 	const struct stack_key key = {fd->buf, nr};
-	uint64_t h = mix64(nr);
-	struct slot *slot;
+	uint64_t h = pda_hash_u64(nr);
+	struct pda_hash_slot *slot;
 	struct stack *st;
 
 	/* one multiply per frame, one mix at the end: atoms are arena
 	 * pointers, distinct in their low bits */
 	for (size_t i = 0; i < nr; i++)
 		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
-	h = mix64(h);
-	if (htab_reserve(&fd->mem, &fd->stacks) < 0)
+	h = pda_hash_u64(h);
+	if (pda_hash_reserve(&fd->mem, &fd->stacks) < 0)
 		return PD_ERR_NOMEM;
-	slot = htab_find(&fd->stacks, h, stack_eq, &key);
+	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
 	st = slot->item;
 	if (!st) {
 		st = arena_alloc(&fd->mem, &fd->arena,
@@ -688,9 +530,7 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		st->nr = (uint32_t)nr;
 		if (nr)
 			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
-		slot->hash = h;
-		slot->item = st;
-		fd->stacks.nr++;
+		pda_hash_fill(&fd->stacks, slot, h, st);
 		fd->totals.nr_stacks = fd->stacks.nr;
 	}
 	st->weight += weight;
@@ -933,21 +773,18 @@ static int token_cmp(const void *a, const void *b)
 static int rank_atoms(struct pda_fold *fd)
 {
 	const size_t nr = fd->atoms.nr * 2;
+	const struct atom *atom;
 	struct token *t;
-	size_t k = 0;
+	size_t k = 0, pos = 0;
 
 	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
 		return PD_ERR_NOMEM;
-	t = mem_alloc(&fd->mem, (nr ? nr : 1) * sizeof(*t));
+	t = pda_mem_alloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
-	for (size_t i = 0; fd->atoms.slots && i <= fd->atoms.mask; i++) {
-		const struct atom *a = fd->atoms.slots[i].item;
-
-		if (!a)
-			continue;
-		t[k++] = (struct token){a, 0};
-		t[k++] = (struct token){a, 1};
+	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
+		t[k++] = (struct token){atom, 0};
+		t[k++] = (struct token){atom, 1};
 	}
 	qsort(t, k, sizeof(*t), token_cmp);
 	for (size_t i = 0; i < k; i++) {
@@ -956,7 +793,7 @@ static int rank_atoms(struct pda_fold *fd)
 
 		a->rank[t[i].end] = (uint32_t)(i + 1);
 	}
-	mem_free(&fd->mem, t);
+	pda_mem_free(&fd->mem, t);
 	return 0;
 }
 
@@ -1075,20 +912,19 @@ int pda_fold_finish(struct pda_fold *fd)
 {
 	struct pda_fold_line *lines;
 	const struct stack **v;
-	size_t nr = 0, out = 0;
+	const struct stack *st;
+	size_t nr = 0, out = 0, pos = 0;
 
 	if (fd->finished)
 		return 0;
 	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
 		return PD_ERR_NOMEM;
-	lines = mem_alloc(&fd->mem,
-			  (fd->stacks.nr ? fd->stacks.nr : 1) * sizeof(*lines));
-	v = mem_alloc(&fd->mem, (fd->stacks.nr ? fd->stacks.nr : 1) * sizeof(*v));
+	lines = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
+	v = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*v));
 	if (!lines || !v)
 		goto nomem;
-	for (size_t i = 0; fd->stacks.slots && i <= fd->stacks.mask; i++)
-		if (fd->stacks.slots[i].item)
-			v[nr++] = fd->stacks.slots[i].item;
+	while ((st = pda_hash_next(&fd->stacks, &pos)))
+		v[nr++] = st;
 	if (!fd->has_semi) {
 		if (rank_atoms(fd) < 0)
 			goto nomem;
@@ -1118,15 +954,15 @@ int pda_fold_finish(struct pda_fold *fd)
 			lines[out++] = lines[i];
 		}
 	}
-	mem_free(&fd->mem, v);
+	pda_mem_free(&fd->mem, v);
 	fd->lines = lines;
 	fd->nr_lines = out;
 	fd->totals.nr_stacks = out;
 	fd->finished = true;
 	return 0;
 nomem:
-	mem_free(&fd->mem, v);
-	mem_free(&fd->mem, lines);
+	pda_mem_free(&fd->mem, v);
+	pda_mem_free(&fd->mem, lines);
 	return PD_ERR_NOMEM;
 }
 

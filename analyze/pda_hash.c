@@ -1,30 +1,22 @@
 /*
- * pda_hash.c - libpda's one hash table (P3): intrusive chaining over a
- * power-of-two bucket array, grown by doubling.  The invariants and a
- * usage example are in pda_int.h.  Used for the intern table, threads,
- * processes, DSOs and the per-address resolution cache.
+ * pda_hash.c - libpda's one hash table (P3): open addressing with linear
+ * probing, grown by doubling.  The invariants, a usage example and the
+ * inline lookups are in pda_int.h.  Used for the session's intern table,
+ * threads, processes, DSOs, DWARF units and per-address resolution cache,
+ * pda_fold's names and stacks and pda_flame's names and tree nodes.
  */
 #include "pda_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-uint64_t pda_hash_u64(uint64_t v)
-{
-	v ^= v >> 30;
-	v *= 0xbf58476d1ce4e5b9ull;
-	v ^= v >> 27;
-	v *= 0x94d049bb133111ebull;
-	v ^= v >> 31;
-	return v;
-}
-
 /*
  * Eight bytes at a time, each word mixed into the state by a multiply and
- * a rotate; the length is folded in so that "a" and "a\0" differ.  Not
- * cryptographic: keys come from the capture, but a hostile capture can at
- * worst make chains long.
+ * a rotate; the length is folded in so that "a" and "a\0" differ, and so
+ * that the last 1 to 7 bytes can be read as two overlapping loads (as
+ * wyhash reads them) rather than copied byte by byte into a word, which
+ * stalls the load that follows.  Not cryptographic: keys come from the
+ * capture, but a hostile capture can at worst make probes long.
  */
 uint64_t pda_hash_bytes(const void *p, size_t len)
 {
@@ -40,155 +32,74 @@ uint64_t pda_hash_bytes(const void *p, size_t len)
 		b += 8;
 		len -= 8;
 	}
-	w = 0;
-	memcpy(&w, b, len);
+	if (len >= 4) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, b, 4);
+		memcpy(&hi, b + len - 4, 4);
+		w = (uint64_t)hi << 32 | lo;
+	} else if (len > 0) {
+		w = (uint64_t)b[0] << 16 | (uint64_t)b[len / 2] << 8 | b[len - 1];
+	} else {
+		w = 0;
+	}
 	h ^= w * 0x87c37b91114253d5ull;
 	return pda_hash_u64(h);
 }
 
-struct pda_hash_node *pda_hash_find(const struct pda_hash *h, uint64_t hash,
-				    pda_hash_eq_fn eq, const void *key)
+int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
 {
-	struct pda_hash_node *n;
+	const size_t nr_slots = h->slots ? h->mask + 1 : 0;
+	size_t new_nr;
+	struct pda_hash_slot *slots;
 
-	if (!h->nr_buckets)
-		return NULL;
-	for (n = h->buckets[hash & (h->nr_buckets - 1)]; n; n = n->next)
-		if (n->hash == hash && eq(n, key))
-			return n;
-	return NULL;
-}
-
-/* Move every node of h into buckets (nr_buckets, zeroed, a power of
- * two); @return h's old bucket array, for the caller to free. */
-static struct pda_hash_node **relink(struct pda_hash *h,
-				     struct pda_hash_node **buckets,
-				     size_t nr_buckets)
-{
-	struct pda_hash_node **old = h->buckets;
-
-	for (size_t i = 0; i < h->nr_buckets; i++) {
-		struct pda_hash_node *n = h->buckets[i], *next;
-
-		for (; n; n = next) {
-			size_t b = n->hash & (nr_buckets - 1);
-
-			next = n->next;
-			n->next = buckets[b];
-			buckets[b] = n;
-		}
-	}
-	h->buckets = buckets;
-	h->nr_buckets = nr_buckets;
-	return old;
-}
-
-/* The bucket count h should grow to before adding a node, or 0. */
-static size_t grow_to(const struct pda_hash *h)
-{
-	if (h->nr < h->nr_buckets || h->nr_buckets >= PDA_HASH_MAX_BUCKETS)
-		return 0;
-	return h->nr_buckets ? h->nr_buckets * 2 : 64;
-}
-
-/*
- * Link node in.  Without a first bucket array there is nowhere to put
- * it; otherwise a growth that failed before only lengthens the chains.
- */
-static int link_node(struct pda_hash *h, struct pda_hash_node *node)
-{
-	size_t b;
-
-	if (!h->nr_buckets)
+	new_nr = nr_slots ? nr_slots * 2 : PDA_HASH_MIN_SLOTS;
+	if (new_nr > PDA_HASH_MAX_SLOTS || new_nr > SIZE_MAX / sizeof(*slots))
 		return PD_ERR_NOMEM;
-	b = node->hash & (h->nr_buckets - 1);
-	node->next = h->buckets[b];
-	h->buckets[b] = node;
-	h->nr++;
+	slots = pda_mem_zalloc(a, new_nr * sizeof(*slots));
+	if (!slots)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < nr_slots; i++) {
+		size_t j;
+
+		if (!h->slots[i].item)
+			continue;
+		j = h->slots[i].hash & (new_nr - 1);
+		while (slots[j].item)
+			j = (j + 1) & (new_nr - 1);
+		slots[j] = h->slots[i];
+	}
+	pda_mem_free(a, h->slots);
+	h->slots = slots;
+	h->mask = new_nr - 1;
 	return 0;
 }
 
-int pda_hash_add(struct pda_session *s, struct pda_hash *h,
-		 struct pda_hash_node *node)
+int pda_hash_add(const struct pd_alloc *a, struct pda_hash *h, uint64_t hash,
+		 void *item)
 {
-	const size_t n = grow_to(h);
+	size_t i;
 
-	if (n) {
-		struct pda_hash_node **b = pda_zalloc(s, n * sizeof(*b));
-
-		if (b)
-			pda_free(s, relink(h, b, n));
-	}
-	return link_node(h, node);
+	if (pda_hash_reserve(a, h) < 0)
+		return PD_ERR_NOMEM;
+	for (i = hash & h->mask; h->slots[i].item; i = (i + 1) & h->mask)
+		;
+	pda_hash_fill(h, &h->slots[i], hash, item);
+	return 0;
 }
 
-int pda_hash_add_mem(const struct pd_alloc *a, struct pda_hash *h,
-		     struct pda_hash_node *node)
+void *pda_hash_next(const struct pda_hash *h, size_t *pos)
 {
-	const size_t n = grow_to(h);
-
-	if (n) {
-		struct pda_hash_node **b =
-			a && a->malloc_fn ? a->malloc_fn(a->arg, n * sizeof(*b))
-					  : malloc(n * sizeof(*b));
-
-		if (b) {
-			memset(b, 0, n * sizeof(*b));
-			b = relink(h, b, n);
-			if (b && a && a->free_fn)
-				a->free_fn(a->arg, b);
-			else
-				free(b);
-		}
-	}
-	return link_node(h, node);
-}
-
-void pda_hash_remove(struct pda_hash *h, struct pda_hash_node *node)
-{
-	struct pda_hash_node **pp;
-
-	if (!h->nr_buckets)
-		return;
-	pp = &h->buckets[node->hash & (h->nr_buckets - 1)];
-	for (; *pp; pp = &(*pp)->next) {
-		if (*pp == node) {
-			*pp = node->next;
-			node->next = NULL;
-			h->nr--;
-			return;
-		}
-	}
-}
-
-struct pda_hash_node *pda_hash_next(const struct pda_hash *h, size_t *pos,
-				    struct pda_hash_node *node)
-{
-	if (node && node->next)
-		return node->next;
-	if (node)
-		(*pos)++;
-	for (; *pos < h->nr_buckets; (*pos)++)
-		if (h->buckets[*pos])
-			return h->buckets[*pos];
+	for (; h->slots && *pos <= h->mask; (*pos)++)
+		if (h->slots[*pos].item)
+			return h->slots[(*pos)++].item;
 	return NULL;
 }
 
-void pda_hash_release(struct pda_session *s, struct pda_hash *h)
+void pda_hash_release(const struct pd_alloc *a, struct pda_hash *h)
 {
-	pda_free(s, h->buckets);
-	h->buckets = NULL;
-	h->nr_buckets = 0;
-	h->nr = 0;
-}
-
-void pda_hash_release_mem(const struct pd_alloc *a, struct pda_hash *h)
-{
-	if (h->buckets && a && a->free_fn)
-		a->free_fn(a->arg, h->buckets);
-	else
-		free(h->buckets);
-	h->buckets = NULL;
-	h->nr_buckets = 0;
+	pda_mem_free(a, h->slots);
+	h->slots = NULL;
+	h->mask = 0;
 	h->nr = 0;
 }

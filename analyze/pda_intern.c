@@ -91,7 +91,6 @@ void pda_arena_release(struct pda_session *s, struct pda_arena *a)
 }
 
 struct intern_ent {
-	struct pda_hash_node node;
 	size_t len;
 	char str[];
 };
@@ -101,9 +100,9 @@ struct intern_key {
 	size_t len;
 };
 
-static bool intern_eq(const struct pda_hash_node *n, const void *key)
+static bool intern_eq(const void *item, const void *key)
 {
-	const struct intern_ent *e = (const struct intern_ent *)n;
+	const struct intern_ent *e = item;
 	const struct intern_key *k = key;
 
 	return e->len == k->len && memcmp(e->str, k->str, k->len) == 0;
@@ -113,22 +112,20 @@ const char *pda_intern(struct pda_session *s, const char *str, size_t len)
 {
 	struct intern_key key = {str, len};
 	uint64_t hash = pda_hash_bytes(str, len);
-	struct pda_hash_node *n;
 	struct intern_ent *e;
 
-	n = pda_hash_find(&s->intern, hash, intern_eq, &key);
-	if (n)
-		return ((struct intern_ent *)n)->str;
+	e = pda_hash_find(&s->intern, hash, intern_eq, &key);
+	if (e)
+		return e->str;
 	if (len > SIZE_MAX - sizeof(*e) - 1)
 		return NULL;
 	e = pda_arena_alloc(s, sizeof(*e) + len + 1);
 	if (!e)
 		return NULL;
-	e->node.hash = hash;
 	e->len = len;
 	memcpy(e->str, str, len);
 	e->str[len] = '\0';
-	if (pda_hash_add(s, &s->intern, &e->node) < 0)
+	if (pda_hash_add(&s->alloc, &s->intern, hash, e) < 0)
 		return NULL;
 	return e->str;
 }

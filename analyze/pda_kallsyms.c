@@ -105,26 +105,15 @@ static bool keep_type(char type)
 	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool pda_parse_hex(const char **p, const char *end, uint64_t *v)
 {
 	const char *q = *p;
 	uint64_t x = 0;
 	int d;
 
-	if (q == end || hexval(*q) < 0)
+	if (q == end || pda_hex_digit((unsigned char)*q) < 0)
 		return false;
-	for (; q < end && (d = hexval(*q)) >= 0; q++) {
+	for (; q < end && (d = pda_hex_digit((unsigned char)*q)) >= 0; q++) {
 		if (x >> 60)
 			return false;
 		x = x << 4 | (uint64_t)d;

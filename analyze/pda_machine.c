@@ -30,13 +30,11 @@
 #define KSYMBOL_UNREGISTER 1u
 
 struct pda_proc {
-	struct pda_hash_node node;
 	uint32_t pid;
 	struct pda_maps maps;
 };
 
 struct pda_thread {
-	struct pda_hash_node node;
 	uint32_t tid, pid;
 	const char *comm; /* NULL until a COMM or FORK set it */
 	bool dead;
@@ -165,14 +163,15 @@ static int maps_copy(struct pda_session *s, struct pda_maps *dst,
 
 /* ---- processes and threads ----------------------------------------- */
 
-static bool proc_eq(const struct pda_hash_node *n, const void *key)
+static bool proc_eq(const void *item, const void *key)
 {
-	return ((const struct pda_proc *)n)->pid == *(const uint32_t *)key;
+	return ((const struct pda_proc *)item)->pid == *(const uint32_t *)key;
 }
 
-static bool thread_eq(const struct pda_hash_node *n, const void *key)
+static bool thread_eq(const void *item, const void *key)
 {
-	return ((const struct pda_thread *)n)->tid == *(const uint32_t *)key;
+	return ((const struct pda_thread *)item)->tid ==
+	       *(const uint32_t *)key;
 }
 
 static struct pda_proc *find_proc(struct pda_session *s, uint32_t pid)
@@ -181,8 +180,8 @@ static struct pda_proc *find_proc(struct pda_session *s, uint32_t pid)
 
 	if (m->last_proc && m->last_proc->pid == pid)
 		return m->last_proc;
-	m->last_proc = (struct pda_proc *)pda_hash_find(
-		&m->procs, pda_hash_u64(pid), proc_eq, &pid);
+	m->last_proc = pda_hash_find(&m->procs, pda_hash_u64(pid), proc_eq,
+				     &pid);
 	return m->last_proc;
 }
 
@@ -197,8 +196,8 @@ static struct pda_proc *findnew_proc(struct pda_session *s, uint32_t pid)
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	p->node.hash = pda_hash_u64(pid);
-	if (pda_hash_add(s, &s->machine.procs, &p->node) < 0)
+	if (pda_hash_add(&s->alloc, &s->machine.procs, pda_hash_u64(pid), p) <
+	    0)
 		return NULL;
 	s->machine.last_proc = p;
 	return p;
@@ -213,8 +212,8 @@ struct pda_maps *pda_machine_maps(struct pda_session *s, uint32_t pid)
 
 static struct pda_thread *find_thread(struct pda_session *s, uint32_t tid)
 {
-	return (struct pda_thread *)pda_hash_find(
-		&s->machine.threads, pda_hash_u64(tid), thread_eq, &tid);
+	return pda_hash_find(&s->machine.threads, pda_hash_u64(tid), thread_eq,
+			     &tid);
 }
 
 static struct pda_thread *findnew_thread(struct pda_session *s, uint32_t pid,
@@ -230,8 +229,8 @@ static struct pda_thread *findnew_thread(struct pda_session *s, uint32_t pid,
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
-	t->node.hash = pda_hash_u64(tid);
-	if (pda_hash_add(s, &s->machine.threads, &t->node) < 0)
+	if (pda_hash_add(&s->alloc, &s->machine.threads, pda_hash_u64(tid),
+			 t) < 0)
 		return NULL;
 	return t;
 }
@@ -259,13 +258,13 @@ int pda_machine_init(struct pda_session *s)
 void pda_machine_release(struct pda_session *s)
 {
 	struct pda_machine *m = &s->machine;
-	struct pda_hash_node *n = NULL;
+	struct pda_proc *p;
 	size_t pos = 0;
 
-	while ((n = pda_hash_next(&m->procs, &pos, n)))
-		pda_maps_release(s, &((struct pda_proc *)n)->maps);
-	pda_hash_release(s, &m->procs);
-	pda_hash_release(s, &m->threads);
+	while ((p = pda_hash_next(&m->procs, &pos)))
+		pda_maps_release(s, &p->maps);
+	pda_hash_release(&s->alloc, &m->procs);
+	pda_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
 	m->last_proc = NULL;
 }

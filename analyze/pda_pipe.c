@@ -269,9 +269,7 @@ static int start(struct pda_pipe *p)
 		pthread_mutex_destroy(&p->mu);
 		return PD_ERR_NOMEM;
 	}
-	s->mt.owner = pthread_self();
-	s->mt.may_load = true;
-	s->mt.on = true;
+	pda_session_threads(s, true);
 	for (unsigned i = 0; i + 1 < p->jobs; i++) {
 		struct worker *w = &p->workers[i];
 
@@ -282,7 +280,7 @@ static int start(struct pda_pipe *p)
 		p->nr_workers++;
 	}
 	if (!p->nr_workers) {
-		s->mt.on = false;
+		pda_session_threads(s, false);
 		pthread_cond_destroy(&p->work);
 		pthread_cond_destroy(&p->done);
 		pthread_mutex_destroy(&p->mu);
@@ -303,7 +301,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	s = p->s;
 	stop_workers(p);
 	if (p->threaded) {
-		s->mt.on = false;
+		pda_session_threads(s, false);
 		pda_unwind_hold(s, s->unwinder, false);
 	}
 	for (size_t i = 0; i < NR_BATCHES; i++) {

@@ -16,8 +16,7 @@
  * buffer reused from sample to sample, so parsing allocates only when a
  * longer line or a deeper stack than any before arrives.
  */
-#include "pd_config.h"
-#include "pda.h"
+#include "pda_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,55 +25,6 @@
 #define MAX_FRAMES (1u << 20) /* cap on one sample's frames */
 #define MAX_EVENTS 64	      /* distinct event names remembered */
 
-struct mem {
-	struct pd_alloc hooks;
-};
-
-static void *mem_realloc(const struct mem *m, void *p, size_t size)
-{
-	if (m->hooks.realloc_fn)
-		return m->hooks.realloc_fn(m->hooks.arg, p, size);
-	if (m->hooks.malloc_fn && !p)
-		return m->hooks.malloc_fn(m->hooks.arg, size);
-	return realloc(p, size);
-}
-
-static void mem_free(const struct mem *m, void *p)
-{
-	if (!p)
-		return;
-	if (m->hooks.free_fn)
-		m->hooks.free_fn(m->hooks.arg, p);
-	else
-		free(p);
-}
-
-/* Grow *p (elem bytes each) to hold want, doubling, up to max. */
-static int grow(const struct mem *m, void **p, size_t elem, size_t *alloc,
-		size_t want, size_t max)
-{
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	if (want <= *alloc)
-		return 0;
-	if (want > max)
-		return PD_ERR_NOMEM;
-	while (n < want)
-		n *= 2;
-	if (n > max)
-		n = max;
-	q = mem_realloc(m, *p, n * elem);
-	if (!q)
-		return PD_ERR_NOMEM;
-	*p = q;
-	*alloc = n;
-	return 0;
-}
-
-#define GROW(m, arr, alloc, want, max)                                         \
-	grow((m), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
-
 /* One frame of the sample being read: offsets into names. */
 struct sframe {
 	size_t name, dso; /* offsets into ps->names; dso SIZE_MAX: none */
@@ -82,7 +32,7 @@ struct sframe {
 };
 
 struct pda_script {
-	struct mem mem;
+	struct pd_alloc mem;
 	unsigned flags;
 	struct pda_fold *fd;
 	const uint32_t *pids;
@@ -129,9 +79,9 @@ static bool is_word(char c)
 	       (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static char *dup_n(const struct mem *m, const char *s, size_t len)
+static char *dup_n(const struct pd_alloc *m, const char *s, size_t len)
 {
-	char *p = mem_realloc(m, NULL, len + 1);
+	char *p = pda_mem_alloc(m, len + 1);
 
 	if (p) {
 		memcpy(p, s, len);
@@ -143,36 +93,29 @@ static char *dup_n(const struct mem *m, const char *s, size_t len)
 int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
 		   struct pda_script **out)
 {
-	struct mem m = {{NULL, NULL, NULL, NULL}};
+	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_script_opts o;
 	struct pda_script *ps;
 
 	*out = NULL;
-	if (!opts || !fd || opts->sz < sizeof(size_t))
+	if (!opts || !fd || pda_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
-	if (opts->sz > sizeof(*opts)) {
-		const unsigned char *p = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (p[i])
-				return PD_ERR_API;
-	}
-	if (opts->alloc)
-		m.hooks = *opts->alloc;
-	ps = mem_realloc(&m, NULL, sizeof(*ps));
+	if (o.alloc)
+		m = *o.alloc;
+	ps = pda_mem_zalloc(&m, sizeof(*ps));
 	if (!ps)
 		return PD_ERR_NOMEM;
-	memset(ps, 0, sizeof(*ps));
 	ps->mem = m;
-	ps->flags = opts->flags;
+	ps->flags = o.flags;
 	ps->fd = fd;
-	ps->pids = opts->pids;
-	ps->nr_pids = opts->pids ? opts->nr_pids : 0;
-	ps->has_start = opts->has_time_start;
-	ps->has_end = opts->has_time_end;
-	ps->start = opts->time_start;
-	ps->end = opts->time_end;
-	if (opts->event) {
-		ps->event = dup_n(&m, opts->event, strlen(opts->event));
+	ps->pids = o.pids;
+	ps->nr_pids = o.pids ? o.nr_pids : 0;
+	ps->has_start = o.has_time_start;
+	ps->has_end = o.has_time_end;
+	ps->start = o.time_start;
+	ps->end = o.time_end;
+	if (o.event) {
+		ps->event = dup_n(&m, o.event, strlen(o.event));
 		if (!ps->event) {
 			pda_script_free(ps);
 			return PD_ERR_NOMEM;
@@ -185,28 +128,28 @@ int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
 
 void pda_script_free(struct pda_script *ps)
 {
-	struct mem m;
+	struct pd_alloc m;
 
 	if (!ps)
 		return;
 	m = ps->mem;
-	mem_free(&m, ps->line);
-	mem_free(&m, ps->names);
-	mem_free(&m, ps->frames);
-	mem_free(&m, ps->ptrs);
-	mem_free(&m, ps->fflags);
-	mem_free(&m, ps->event);
+	pda_mem_free(&m, ps->line);
+	pda_mem_free(&m, ps->names);
+	pda_mem_free(&m, ps->frames);
+	pda_mem_free(&m, ps->ptrs);
+	pda_mem_free(&m, ps->fflags);
+	pda_mem_free(&m, ps->event);
 	for (size_t i = 0; i < ps->stats.nr_events && i < MAX_EVENTS; i++)
-		mem_free(&m, ps->events[i]);
-	mem_free(&m, ps);
+		pda_mem_free(&m, ps->events[i]);
+	pda_mem_free(&m, ps);
 }
 
 /* Append len bytes and a NUL to the sample's names; the offset. */
 static int add_name(struct pda_script *ps, const char *s, size_t len,
 		    size_t *off)
 {
-	if (GROW(&ps->mem, ps->names, ps->names_alloc, ps->names_len + len + 1,
-		 (size_t)MAX_LINE * 4) < 0)
+	if (PDA_MEM_GROW(&ps->mem, ps->names, ps->names_alloc,
+			 ps->names_len + len + 1, (size_t)MAX_LINE * 4) < 0)
 		return PD_ERR_NOMEM;
 	memcpy(ps->names + ps->names_len, s, len);
 	ps->names[ps->names_len + len] = '\0';
@@ -232,10 +175,10 @@ static int end_sample(struct pda_script *ps)
 
 	if (!ps->in_sample)
 		return 0;
-	if (GROW(&ps->mem, ps->ptrs, ps->ptrs_alloc, 2 * nr + 1,
-		 2 * (size_t)MAX_FRAMES + 1) < 0 ||
-	    GROW(&ps->mem, ps->fflags, ps->fflags_alloc, nr + 1,
-		 (size_t)MAX_FRAMES + 1) < 0)
+	if (PDA_MEM_GROW(&ps->mem, ps->ptrs, ps->ptrs_alloc, 2 * nr + 1,
+			 2 * (size_t)MAX_FRAMES + 1) < 0 ||
+	    PDA_MEM_GROW(&ps->mem, ps->fflags, ps->fflags_alloc, nr + 1,
+			 (size_t)MAX_FRAMES + 1) < 0)
 		return PD_ERR_NOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		const struct sframe *f = &ps->frames[i];
@@ -683,8 +626,8 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 	}
 	if (mod_len == 7 && memcmp(mod, "inlined", 7) == 0)
 		flags |= PDA_FRAME_INLINED;
-	if (GROW(&ps->mem, ps->frames, ps->frames_alloc, ps->nr_frames + 1,
-		 (size_t)MAX_FRAMES) < 0)
+	if (PDA_MEM_GROW(&ps->mem, ps->frames, ps->frames_alloc,
+			 ps->nr_frames + 1, (size_t)MAX_FRAMES) < 0)
 		return PD_ERR_NOMEM;
 	ps->frames[ps->nr_frames].name = start;
 	ps->frames[ps->nr_frames].dso = dso_off;
@@ -790,8 +733,9 @@ int pda_script_feed(struct pda_script *ps, const char *buf, size_t len)
 		int rc;
 
 		if (!nl || ps->line_len) {
-			if (GROW(&ps->mem, ps->line, ps->line_alloc,
-				 ps->line_len + n, (size_t)MAX_LINE) < 0)
+			if (PDA_MEM_GROW(&ps->mem, ps->line, ps->line_alloc,
+					 ps->line_len + n,
+					 (size_t)MAX_LINE) < 0)
 				return PD_ERR_NOMEM;
 			memcpy(ps->line + ps->line_len, buf, n);
 			ps->line_len += n;

@@ -42,91 +42,102 @@
 
 /* ---- allocation, logging, errors ----------------------------------- */
 
-/* The hooks may not be thread-safe: while other threads unwind, they
- * are called under the session's lock (libc's allocator needs none). */
+const struct pd_alloc *pda_session_alloc(const struct pda_session *s)
+{
+	return &s->alloc;
+}
+
 void *pda_malloc(struct pda_session *s, size_t size)
 {
-	void *p;
-
-	if (size == 0)
-		size = 1;
-	if (!s->alloc.malloc_fn)
-		return malloc(size);
-	if (!s->mt.on)
-		return s->alloc.malloc_fn(s->alloc.arg, size);
-	pthread_mutex_lock(&s->mt.lock);
-	p = s->alloc.malloc_fn(s->alloc.arg, size);
-	pthread_mutex_unlock(&s->mt.lock);
-	return p;
+	return pda_mem_alloc(&s->alloc, size);
 }
 
 void *pda_zalloc(struct pda_session *s, size_t size)
 {
-	void *p = pda_malloc(s, size);
-
-	if (p)
-		memset(p, 0, size);
-	return p;
+	return pda_mem_zalloc(&s->alloc, size);
 }
 
 void *pda_realloc(struct pda_session *s, void *p, size_t size)
 {
-	void *q;
-
-	if (size == 0)
-		size = 1;
-	if (!s->alloc.realloc_fn)
-		return realloc(p, size);
-	if (!s->mt.on)
-		return s->alloc.realloc_fn(s->alloc.arg, p, size);
-	pthread_mutex_lock(&s->mt.lock);
-	q = s->alloc.realloc_fn(s->alloc.arg, p, size);
-	pthread_mutex_unlock(&s->mt.lock);
-	return q;
+	return pda_mem_realloc(&s->alloc, p, size);
 }
 
 void pda_free(struct pda_session *s, void *p)
 {
-	if (!p)
-		return;
-	if (!s->alloc.free_fn) {
-		free(p);
-	} else if (!s->mt.on) {
-		s->alloc.free_fn(s->alloc.arg, p);
-	} else {
-		pthread_mutex_lock(&s->mt.lock);
-		s->alloc.free_fn(s->alloc.arg, p);
-		pthread_mutex_unlock(&s->mt.lock);
-	}
+	pda_mem_free(&s->alloc, p);
 }
 
-int pda_grow_mem(const struct pd_alloc *a, void **arr, size_t elem,
-		 size_t *alloc, size_t want, size_t max)
+/*
+ * The caller's hooks may not be thread-safe: while other threads unwind,
+ * s->alloc holds these, which call them (or libc, where one is NULL, as
+ * pda_mem_* would) under the session's lock.
+ */
+static void *locked_malloc(void *arg, size_t size)
 {
-	size_t cap = *alloc;
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
 	void *p;
 
-	if (want <= cap)
-		return 0;
-	if (want > max || want > SIZE_MAX / elem)
-		return PD_ERR_NOMEM;
-	if (cap < 16)
-		cap = 16;
-	while (cap < want)
-		cap = cap > max / 2 ? max : cap * 2;
-	p = a && a->realloc_fn ? a->realloc_fn(a->arg, *arr, cap * elem)
-			       : realloc(*arr, cap * elem);
-	if (!p)
-		return PD_ERR_NOMEM;
-	*arr = p;
-	*alloc = cap;
-	return 0;
+	pthread_mutex_lock(&s->mt.lock);
+	p = a->malloc_fn ? a->malloc_fn(a->arg, size) : malloc(size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return p;
+}
+
+static void *locked_realloc(void *arg, void *p, size_t size)
+{
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
+	void *q;
+
+	pthread_mutex_lock(&s->mt.lock);
+	q = a->realloc_fn ? a->realloc_fn(a->arg, p, size) : realloc(p, size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return q;
+}
+
+static void locked_free(void *arg, void *p)
+{
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
+
+	pthread_mutex_lock(&s->mt.lock);
+	if (a->free_fn)
+		a->free_fn(a->arg, p);
+	else
+		free(p);
+	pthread_mutex_unlock(&s->mt.lock);
+}
+
+void pda_session_threads(struct pda_session *s, bool on)
+{
+	const bool hooked = s->mt.on ? s->mt.hooked
+				     : s->alloc.malloc_fn ||
+						   s->alloc.realloc_fn ||
+						   s->alloc.free_fn;
+
+	if (on == s->mt.on)
+		return;
+	if (on) {
+		s->mt.owner = pthread_self();
+		s->mt.may_load = true;
+		s->mt.hooked = hooked;
+		if (hooked) {
+			s->mt.hooks = s->alloc;
+			s->alloc = (struct pd_alloc){locked_malloc,
+						     locked_realloc,
+						     locked_free, s};
+		}
+	} else if (hooked) {
+		s->alloc = s->mt.hooks;
+	}
+	s->mt.on = on;
 }
 
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max)
 {
-	return pda_grow_mem(&s->alloc, arr, elem, alloc, want, max);
+	return pda_mem_grow(&s->alloc, arr, elem, alloc, want, max);
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
@@ -241,7 +252,8 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 {
 	static const struct pda_opts defaults = {.sz = sizeof(defaults)};
 	struct pda_opts in = {0};
-	struct pda_session boot = {0}, *s;
+	struct pd_alloc alloc = {0};
+	struct pda_session *s;
 	int rc;
 
 	if (out)
@@ -264,13 +276,13 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	}
 	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
 	if (in.alloc)
-		boot.alloc = *in.alloc;
-	s = pda_zalloc(&boot, sizeof(*s));
+		alloc = *in.alloc;
+	s = pda_mem_zalloc(&alloc, sizeof(*s));
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
-	s->alloc = boot.alloc;
+	s->alloc = alloc;
 	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
-		pda_free(&boot, s);
+		pda_mem_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	}
 	s->f = f;
@@ -301,8 +313,8 @@ void pda_session_free(struct pda_session *s)
 	pda_unwinder_free(s, s->unwinder);
 	pda_dsos_release(s);
 	pda_machine_release(s);
-	pda_hash_release(s, &s->addr_cache);
-	pda_hash_release(s, &s->intern);
+	pda_hash_release(&s->alloc, &s->addr_cache);
+	pda_hash_release(&s->alloc, &s->intern);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pda_arena_release(s, &s->arena);
@@ -325,7 +337,6 @@ int pda_session_feed(struct pda_session *s, const struct pd_rec *rec)
 /* ---- resolving addresses ------------------------------------------- */
 
 struct addr_ent {
-	struct pda_hash_node node;
 	const struct pda_dso_ent *dso;
 	uint64_t addr;
 	bool inl; /* inlined frames expanded */
@@ -339,9 +350,9 @@ struct addr_key {
 	bool inl;
 };
 
-static bool addr_eq(const struct pda_hash_node *n, const void *key)
+static bool addr_eq(const void *item, const void *key)
 {
-	const struct addr_ent *e = (const struct addr_ent *)n;
+	const struct addr_ent *e = item;
 	const struct addr_key *k = key;
 
 	return e->dso == k->dso && e->addr == k->addr && e->inl == k->inl;
@@ -366,7 +377,6 @@ static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
 	e->addr = k->addr;
 	e->inl = k->inl;
 	e->nr = nr;
-	e->node.hash = addr_hash(k);
 	return e;
 }
 
@@ -548,16 +558,17 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	const struct addr_ent **front =
 		&s->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
 			       (PDA_ADDR_FRONT - 1)];
-	struct pda_hash_node *n;
+	uint64_t hash;
 	struct addr_ent *ent;
 
 	if (*front && (*front)->addr == addr && (*front)->dso == d &&
 	    (*front)->inl == inl)
 		return *front;
-	n = pda_hash_find(&s->addr_cache, addr_hash(&k), addr_eq, &k);
-	if (n) {
-		*front = (const struct addr_ent *)n;
-		return *front;
+	hash = addr_hash(&k);
+	ent = pda_hash_find(&s->addr_cache, hash, addr_eq, &k);
+	if (ent) {
+		*front = ent;
+		return ent;
 	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
@@ -574,7 +585,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 		ent = NULL;
 		break;
 	}
-	if (!ent || pda_hash_add(s, &s->addr_cache, &ent->node) < 0)
+	if (!ent || pda_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
 	s->nr_cached++;
 	*front = ent;

@@ -115,7 +115,6 @@ struct pda_ksyms;
 struct pda_jitmap;
 
 struct pda_dso_ent {
-	struct pda_hash_node node;
 	struct pda_dso d;
 	enum pda_dso_kind kind;
 	uint32_t pid;		 /* JIT: the process */
@@ -291,17 +290,24 @@ struct pda_ip_ent {
 /*
  * While a pipeline (pda_pipe.c) runs unwinds on other threads, on is set
  * and those threads reach the session only through the backends'
- * services: allocation through opts.alloc's hooks and logging take lock,
- * pda_dso_load publishes a DSO's files under it, and a binary is loaded
+ * services: allocation through opts.alloc's hooks (s->alloc then calls
+ * them, saved in hooks, under lock) and logging take lock, pda_dso_load
+ * publishes a DSO's files under it, and a binary is loaded
  * (pda_unwind_dso_elf) only on owner, the session's thread, while
  * may_load: elsewhere the unwind is redone there (PDA_UNWIND_AGAIN).
  */
 struct pda_mt {
 	bool on;
 	bool may_load;
+	bool hooked;	      /* s->alloc is the locking one */
+	struct pd_alloc hooks; /* the caller's, while hooked */
 	pthread_t owner;
 	pthread_mutex_t lock;
 };
+
+/* Threads are about to unwind for s (on), or no longer do: on the
+ * session's thread, with no other running. */
+void pda_session_threads(struct pda_session *s, bool on);
 
 struct pda_session {
 	struct pd_file *f;

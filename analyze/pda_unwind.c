@@ -299,11 +299,11 @@ int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
 
 static const struct pda_unwind_backend *const backends[] = {
 	&pda_unwind_libdw,
+	&pda_unwind_libunwind,
 };
 
 /* A process as unwound: one backend state per unwinding thread (slot). */
 struct pda_unwind_uproc {
-	struct pda_hash_node node;
 	const struct pda_maps *maps; /* the key: the process's maps */
 	uint64_t gen;		     /* maps->gen at the last unwind */
 	const struct pda_unwind_arch *arch;
@@ -315,8 +315,7 @@ struct pda_unwind_uproc {
 };
 
 struct stopped_ent {
-	struct pda_hash_node node;
-	struct pda_unwind_stopped st;
+	struct pda_unwind_stopped st; /* (dso, why): the key */
 };
 
 struct pda_unwinder {
@@ -365,7 +364,8 @@ int pda_unwinder_new(struct pda_session *s, const char *name,
 			be = backends[i];
 	if (!be)
 		return pda_set_err(s, PD_ERR_UNSUPPORTED,
-				   "unwinder '%s': not built in (libdw is)",
+				   "unwinder '%s': not built in (libdw and "
+				   "libunwind are)",
 				   name);
 	u = pda_zalloc(s, sizeof(*u));
 	if (!u)
@@ -401,22 +401,20 @@ static void release_states(struct pda_session *s, struct pda_unwinder *u,
 
 void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 {
-	struct pda_hash_node *n = NULL;
+	struct pda_unwind_uproc *p;
 	size_t pos = 0;
 
 	if (!u)
 		return;
-	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct pda_unwind_uproc *p = (struct pda_unwind_uproc *)n;
-
+	while ((p = pda_hash_next(&u->procs, &pos))) {
 		release_states(s, u, p);
 		pda_free(s, p->bp);
 	}
-	pda_hash_release(s, &u->procs);
+	pda_hash_release(pda_session_alloc(s), &u->procs);
 	/* the rows the libdw backend's states shared */
 	pda_cfi_store_free(s, s->cfi_store);
 	s->cfi_store = NULL;
-	pda_hash_release(s, &u->stopped);
+	pda_hash_release(pda_session_alloc(s), &u->stopped);
 	pda_free(s, u->ips);
 	pda_free(s, u->stopped_v);
 	pda_free(s, u);
@@ -429,9 +427,9 @@ bool pda_unwind_wanted(const struct pd_sample *sample)
 	return (sample->mask & need) == need && sample->regs_user.abi;
 }
 
-static bool proc_eq(const struct pda_hash_node *n, const void *key)
+static bool proc_eq(const void *item, const void *key)
 {
-	return ((const struct pda_unwind_uproc *)n)->maps == key;
+	return ((const struct pda_unwind_uproc *)item)->maps == key;
 }
 
 /* The e_machine of a binary the process maps, or 0. */
@@ -513,16 +511,12 @@ static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
 /* Release the least recently used backend states past PROCS_LIVE_MAX. */
 static void evict(struct pda_session *s, struct pda_unwinder *u)
 {
-	struct pda_hash_node *n = NULL;
-	struct pda_unwind_uproc *old = NULL;
+	struct pda_unwind_uproc *old = NULL, *p;
 	size_t pos = 0;
 
-	while ((n = pda_hash_next(&u->procs, &pos, n))) {
-		struct pda_unwind_uproc *p = (struct pda_unwind_uproc *)n;
-
+	while ((p = pda_hash_next(&u->procs, &pos)))
 		if (p->live && (!old || p->last_use < old->last_use))
 			old = p;
-	}
 	if (old)
 		release_states(s, u, old);
 }
@@ -589,18 +583,16 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 	uint64_t hash = pda_hash_u64((uintptr_t)maps);
 	struct pda_unwind_uproc *p;
 
-	p = (struct pda_unwind_uproc *)pda_hash_find(&u->procs, hash, proc_eq,
-						    maps);
+	p = pda_hash_find(&u->procs, hash, proc_eq, maps);
 	if (!p) {
 		/* as long as the session: there are few */
 		p = pda_arena_alloc(s, sizeof(*p));
 		if (!p)
 			return PD_ERR_NOMEM;
 		memset(p, 0, sizeof(*p));
-		p->node.hash = hash;
 		p->maps = maps;
 		p->gen = maps->gen;
-		if (pda_hash_add(s, &u->procs, &p->node) < 0)
+		if (pda_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
 			return PD_ERR_NOMEM;
 	}
 	if (p->arch != arch) {
@@ -624,9 +616,9 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 	return make_states(s, u, p);
 }
 
-static bool stopped_eq(const struct pda_hash_node *n, const void *key)
+static bool stopped_eq(const void *item, const void *key)
 {
-	const struct pda_unwind_stopped *a = &((const struct stopped_ent *)n)->st;
+	const struct pda_unwind_stopped *a = &((const struct stopped_ent *)item)->st;
 	const struct pda_unwind_stopped *b = key;
 
 	return a->dso == b->dso && a->why == b->why;
@@ -655,8 +647,7 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 	key.dso = map ? map->name : NULL;
 	key.why = stop;
 	hash = pda_hash_u64((uintptr_t)key.dso ^ pda_hash_u64(stop));
-	e = (struct stopped_ent *)pda_hash_find(&u->stopped, hash, stopped_eq,
-						&key);
+	e = pda_hash_find(&u->stopped, hash, stopped_eq, &key);
 	if (!e) {
 		if (u->stopped.nr >= STOPPED_MAX)
 			return 0; /* counted in by_stop; the table is full */
@@ -665,8 +656,7 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 		memset(e, 0, sizeof(*e));
 		e->st = key;
-		e->node.hash = hash;
-		if (pda_hash_add(s, &u->stopped, &e->node) < 0)
+		if (pda_hash_add(pda_session_alloc(s), &u->stopped, hash, e) < 0)
 			return PD_ERR_NOMEM;
 	}
 	e->st.nr_samples++;
@@ -818,7 +808,7 @@ static int cmp_stopped(const void *a, const void *b)
 void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 		      struct pda_unwind_stats *st)
 {
-	struct pda_hash_node *n = NULL;
+	const struct stopped_ent *e;
 	size_t pos = 0, nr = 0;
 
 	if (!u) {
@@ -826,11 +816,11 @@ void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 		return;
 	}
 	*st = u->st;
-	while ((n = pda_hash_next(&u->stopped, &pos, n))) {
+	while ((e = pda_hash_next(&u->stopped, &pos))) {
 		if (PDA_GROW(s, u->stopped_v, u->stopped_alloc, nr + 1,
 			     STOPPED_MAX) < 0)
 			break; /* a shorter list beats none */
-		u->stopped_v[nr++] = ((struct stopped_ent *)n)->st;
+		u->stopped_v[nr++] = e->st;
 	}
 	if (nr)
 		qsort(u->stopped_v, nr, sizeof(*u->stopped_v), cmp_stopped);

@@ -14,10 +14,10 @@
  *			(kept while its maps hold), the stack dump and the
  *			mapped files as memory, why an unwind stopped, the
  *			statistics;
- *   a backend		pda_unwind_libdw.c (elfutils, with its cached CFI
- *			rows in pda_unwind_cfi.c), and beside it later
- *			pda_unwind_libunwind.c: the unwinding itself, behind
- *			struct pda_unwind_backend;
+ *   a backend		pda_unwind_libdw.c (elfutils, the default, with its
+ *			cached CFI rows in pda_unwind_cfi.c) or
+ *			pda_unwind_libunwind.c (x86_64 only): the unwinding
+ *			itself, behind struct pda_unwind_backend;
  *   pda_pipe.c		runs the unwinds of a pipeline on several threads.
  *
  * A backend sees a request (struct pda_unwind_req): the sample's
@@ -182,6 +182,7 @@ struct pda_unwind_backend {
 };
 
 extern const struct pda_unwind_backend pda_unwind_libdw;
+extern const struct pda_unwind_backend pda_unwind_libunwind;
 /* For tests: libdw without its cached CFI rows (pda_unwind_cfi.c), every
  * frame through libdwfl. */
 extern const struct pda_unwind_backend pda_unwind_libdwfl;

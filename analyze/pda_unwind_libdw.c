@@ -399,10 +399,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	bool activation;
 	int rc;
 
-	/* what the step to this frame read is no longer of interest; the
-	 * step from it (made by the activation test or after the callback)
-	 * may fail to read, and if it ends the stack that read is why */
-	p->faulted = false;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* libdwfl looks up pc - 1 for a caller: both need their module
@@ -414,6 +410,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		p->err = rc;
 		return DWARF_CB_ABORT;
 	}
+	/* asking for the activation unwinds the caller: the reads that
+	 * fail are the next frame's, kept for the stop reason */
+	p->faulted = false;
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!p->arch->is64)
@@ -512,8 +511,8 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		res->ips[res->nr++] = req->pc;
 	}
 	if (rc == 0) {
-		/* libdwfl ends the stack where the return address cannot be
-		 * read (past the dump, most often): that is no end */
+		/* libdwfl ends where the return address cannot be read (an
+		 * unset register): that is the dump's end, not the stack's */
 		res->stop = p->faulted ? p->fault : PDA_UNWIND_END;
 		return 0;
 	}

@@ -26,94 +26,30 @@
 # CPU time is the steadier measure then.  Prints a Markdown report, also
 # written to bench/data/annotate-results.md.
 #
-# Environment: BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as for run.sh;
-# BENCH_ANNOTATE_MIN_MB.
+# Environment: BENCH_DATA, BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as
+# bench/lib.sh says; BENCH_ANNOTATE_MIN_MB.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-PDTOOL=${PDTOOL:-$top/build/default/pdtool}
-data=bench/data
+. bench/lib.sh
 min_mb=${BENCH_ANNOTATE_MIN_MB:-300}
-ncpu=$(nproc 2>/dev/null || echo 2)
-threads=${BENCH_THREADS:-$ncpu}
-period=${BENCH_PERIOD:-20000}
-runs=${BENCH_RUNS:-3}
-TIME=/usr/bin/time
+event=cpu-clock:u
 file=$data/annotate.perf.data
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-[ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
-[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
-command -v perf >/dev/null 2>&1 || die "perf is needed"
-mkdir -p "$data" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-if [ ! -x "$data/workload" ] || [ bench/workload.c -nt "$data/workload" ]; then
-	${CC:-cc} -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
-		-o "$data/workload" bench/workload.c || die "cannot build workload"
-fi
-
-size() {
-	wc -c <"$1" | tr -d ' '
-}
-
-record() {
-	echo "bench: recording $file: $1 s of $threads threads" >&2
-	perf record -q -N -e cpu-clock:u -c "$period" -g -m 16M \
-		-o "$file.tmp" -- "$data/workload" "$1" "$threads" \
-		>"$tmp/record.log" 2>&1 || {
-		cat "$tmp/record.log" >&2
-		die "perf record failed"
-	}
-	mv "$file.tmp" "$file"
-}
-
+build_workload
 if [ ! -f "$file" ] || [ "$data/workload" -nt "$file" ] ||
-   [ "$(size "$file")" -lt $((min_mb * 1000 * 1000)) ]; then
+   [ "$(filesize "$file")" -lt $((min_mb * 1000 * 1000)) ]; then
 	secs=5
-	record $secs
-	while [ "$(size "$file")" -lt $((min_mb * 1000 * 1000)) ]; do
-		secs=$(awk -v s="$secs" -v b="$(size "$file")" -v mb="$min_mb" \
+	record annotate $secs
+	while [ "$(filesize "$file")" -lt $((min_mb * 1000 * 1000)) ]; do
+		secs=$(awk -v s="$secs" -v b="$(filesize "$file")" -v mb="$min_mb" \
 			'BEGIN { printf "%d", s * mb * 1e6 / (b + 1) * 1.1 + 1 }')
 		[ "$secs" -le 1800 ] || die "$secs s of recording is too long"
-		record "$secs"
+		record annotate "$secs"
 	done
 fi
 
-# measure LABEL OUT CMD...: median wall and CPU time (ms) of $runs runs
-# and the largest peak RSS (MB), "LABEL<TAB>wall<TAB>cpu<TAB>MB" in
-# $tmp/rows; the first run's stdout goes to OUT.  CMD may be "sh -c ...".
-measure() {
-	label=$1 first=$2
-	shift 2
-	: >"$tmp/times"
-	: >"$tmp/cpus"
-	maxrss=0
-	i=0
-	while [ $i -lt "$runs" ]; do
-		out=/dev/null
-		[ $i = 0 ] && out=$first
-		"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$out" 2>"$tmp/err" ||
-			{ echo "bench: '$*' failed:" >&2; head -n 5 "$tmp/err" >&2; }
-		read -r e u s rss <<EOT
-$(tail -n 1 "$tmp/t")
-EOT
-		awk -v e="$e" 'BEGIN { printf "%d\n", e * 1000 }' >>"$tmp/times"
-		awk -v u="$u" -v s="$s" 'BEGIN { printf "%d\n", (u + s) * 1000 }' >>"$tmp/cpus"
-		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
-		i=$((i + 1))
-	done
-	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	cpu=$(sort -n "$tmp/cpus" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\t%s\n' "$label" "$med" "$cpu" $((maxrss / 1024)) >>"$tmp/rows"
-	echo "bench: $label: $med ms wall, $cpu ms CPU" >&2
-}
-
+# measure (bench/lib.sh): its rows are "label file wall_us KB cpu_us"
 : >"$tmp/rows"
 cat "$file" >/dev/null
 "$PDTOOL" annotate --top 20 --format json "$file" >"$tmp/top.json" \
@@ -127,11 +63,13 @@ for f in json.load(open(sys.argv[1]))["functions"]:
            shlex.quote(f["name"])))
 PYEOF
 nr_top=$(grep -c . "$tmp/perf20.sh")
-measure "pdtool annotate --stdio --top 20" "$tmp/pd.txt" \
+measure "pdtool annotate --stdio --top 20" "$file" "$tmp/pd.txt" \
 	"$PDTOOL" annotate --stdio --top 20 "$file"
-measure "perf annotate --stdio -d DSO SYMBOL, $nr_top runs" "$tmp/perf20.txt" \
+measure "perf annotate --stdio -d DSO SYMBOL, $nr_top runs" "$file" \
+	"$tmp/perf20.txt" \
 	sh "$tmp/perf20.sh"
-measure "perf annotate --stdio (every function, one run)" "$tmp/perf.txt" \
+measure "perf annotate --stdio (every function, one run)" "$file" \
+	"$tmp/perf.txt" \
 	perf annotate --stdio --stdio-color never -i "$file"
 nr_perf=$(grep -c '^ Percent |' "$tmp/perf.txt")
 python3 tests/cli/annotate/cmpannot.py perf-subset "$tmp/perf20.txt" \
@@ -141,7 +79,7 @@ cmp_rc=$?
 {
 	echo "### pdtool annotate against perf annotate"
 	echo
-	echo "$(basename "$file"): $(( $(size "$file") / 1000000 )) MB," \
+	echo "$(basename "$file"): $(( $(filesize "$file") / 1000000 )) MB," \
 		"cpu-clock:u with callchains of bench/workload.c;" \
 		"$nr_top functions in pdtool's top 20; perf's one run" \
 		"annotates $nr_perf." \
@@ -149,11 +87,11 @@ cmp_rc=$?
 	echo
 	echo "| command | wall ms | CPU ms | peak RSS MB |"
 	echo "|---|---:|---:|---:|"
-	awk -F '\t' '{ printf "| `%s` | %d | %d | %d |\n", $1, $2, $3, $4 }' "$tmp/rows"
+	awk -F '\t' '{ printf "| `%s` | %d | %d | %d |\n", $1, $3 / 1000, $5 / 1000, $4 / 1024 }' "$tmp/rows"
 	echo
-	awk -F '\t' 'NR == 1 { pw = $2; pc = $3 }
-		NR == 2 { printf "perf annotate for the same %s functions / pdtool: %.1fx wall, %.1fx CPU (target: 10x)\n\n", n, $2 / pw, $3 / pc }
-		NR == 3 { printf "perf annotate of all %s functions in one run / pdtool: %.1fx wall, %.1fx CPU\n\n", all, $2 / pw, $3 / pc }' \
+	awk -F '\t' 'NR == 1 { pw = $3; pc = $5 }
+		NR == 2 { printf "perf annotate for the same %s functions / pdtool: %.1fx wall, %.1fx CPU (target: 10x)\n\n", n, $3 / pw, $5 / pc }
+		NR == 3 { printf "perf annotate of all %s functions in one run / pdtool: %.1fx wall, %.1fx CPU\n\n", all, $3 / pw, $5 / pc }' \
 		n="$nr_top" all="$nr_perf" "$tmp/rows"
 	echo "Percentages against perf's ($( [ $cmp_rc = 0 ] && echo agree || echo DIFFER )):"
 	echo

@@ -25,61 +25,19 @@
 # and a Markdown report: the table and the ratio to folding both.  It is
 # also written to bench/data/diff-results.md.
 #
-# Environment: BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as for run.sh;
-# BENCH_DIFF_MIN_MB.
+# Environment: BENCH_DATA, BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as
+# bench/lib.sh says; BENCH_DIFF_MIN_MB.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-PDTOOL=${PDTOOL:-$top/build/default/pdtool}
-data=bench/data
+. bench/lib.sh
 min_mb=${BENCH_DIFF_MIN_MB:-100}
-ncpu=$(nproc 2>/dev/null || echo 2)
-threads=${BENCH_THREADS:-$ncpu}
-period=${BENCH_PERIOD:-20000}
-runs=${BENCH_RUNS:-3}
-TIME=/usr/bin/time
-
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-[ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
-[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
-command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
 mkdir -p "$data/diffa" "$data/diffb" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-filesize() {
-	wc -c <"$1" | tr -d ' '
-}
 
 # ---- recording (once) --------------------------------------------------
 
-build() { # OUT FLAGS
-	out=$1
-	shift
-	if [ ! -x "$out" ] || [ bench/workload.c -nt "$out" ]; then
-		${CC:-cc} -std=c11 "$@" -g -fno-omit-frame-pointer -pthread \
-			-o "$out" bench/workload.c || die "cannot build $out"
-	fi
-}
-build "$data/diffa/workload" -O1
-build "$data/diffb/workload" -O2
-
-# record SIDE SECONDS: bench/data/diff$SIDE.perf.data
-record() {
-	echo "bench: recording diff$1.perf.data: $2 s of $threads threads, cpu-clock every $period ns" >&2
-	timeout $(($2 * 4 + 300)) \
-		perf record -q -N -e cpu-clock -c "$period" -g -m 16M \
-		-o "$data/diff$1.tmp" -- "$data/diff$1/workload" "$2" "$threads" \
-		>"$tmp/record.log" 2>&1 || {
-		cat "$tmp/record.log" >&2
-		die "perf record failed"
-	}
-	mv "$data/diff$1.tmp" "$data/diff$1.perf.data"
-}
+build_workload "$data/diffa/workload" -O1
+build_workload "$data/diffb/workload" -O2
 
 min_bytes=$((min_mb * 1000 * 1000))
 for side in a b; do
@@ -90,76 +48,43 @@ for side in a b; do
 	fi
 	# a probe for the rate, then enough seconds; longer if that fell
 	# short (the machine may be busy: cpu-clock counts CPU time)
-	record "$side" 3
+	workload=$data/diff$side/workload
+	record "diff$side" 3
 	secs=3
 	while [ "$(filesize "$f")" -lt "$min_bytes" ]; do
 		secs=$(( secs * min_bytes * 12 / 10 / ($(filesize "$f") + 1) + 1 ))
 		[ "$secs" -le 1800 ] || die "$secs s for $min_mb MB is too long"
-		record "$side" "$secs"
+		record "diff$side" "$secs"
 	done
 	echo "$secs" >"$data/diff$side.seconds"
 done
 A=$data/diffa.perf.data
 B=$data/diffb.perf.data
 
-# ---- timing --------------------------------------------------------------
-
-# run1 LABEL CMD...: one run of CMD, its output to /dev/null; appends
-# "label wall_us cpu_us rss_kb" to $tmp/runs (cpu: user + system)
-run1() {
-	label=$1
-	shift
-	start=$(date +%s%N)
-	"$TIME" -f '%U %S %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err"
-	rc=$?
-	end=$(date +%s%N)
-	if [ $rc != 0 ]; then
-		echo "bench: '$*' failed (exit $rc):" >&2
-		head -n 5 "$tmp/err" >&2
-	fi
-	tail -n 1 "$tmp/time" | awk -v l="$label" \
-		-v w=$(( (end - start) / 1000 )) \
-		'{ printf "%s\t%d\t%d\t%d\n", l, w, ($1 + $2) * 1e6, $3 }' \
-		>>"$tmp/runs"
-}
+# ---- timing (run_once, medians: bench/lib.sh) -------------------------
 
 cat "$A" "$B" >/dev/null
 cat "$A" "$B" >/dev/null
 : >"$tmp/runs"
+: >"$tmp/rows"
 # rounds of every command in turn, so that a change in the machine's
 # load falls on all of them alike
 i=0
 while [ $i -lt "$runs" ]; do
 	echo "bench: round $((i + 1)) of $runs" >&2
-	run1 "cat A B" cat "$A" "$B"
-	run1 "pdtool fold A" "$PDTOOL" fold "$A"
-	run1 "pdtool fold B" "$PDTOOL" fold "$B"
-	run1 "pdtool diff A B" "$PDTOOL" diff "$A" "$B"
-	run1 "pdtool diff --folded A B" "$PDTOOL" diff --folded "$A" "$B"
-	run1 "pdtool diff -o diff.svg A B" "$PDTOOL" diff -o "$tmp/diff.svg" \
-		"$A" "$B"
+	run_once "$tmp/runs" "cat A B" "A B" /dev/null cat "$A" "$B"
+	run_once "$tmp/runs" "pdtool fold A" A /dev/null "$PDTOOL" fold "$A"
+	run_once "$tmp/runs" "pdtool fold B" B /dev/null "$PDTOOL" fold "$B"
+	run_once "$tmp/runs" "pdtool diff A B" "A B" /dev/null \
+		"$PDTOOL" diff "$A" "$B"
+	run_once "$tmp/runs" "pdtool diff --folded A B" "A B" /dev/null \
+		"$PDTOOL" diff --folded "$A" "$B"
+	run_once "$tmp/runs" "pdtool diff -o diff.svg A B" "A B" /dev/null \
+		"$PDTOOL" diff -o "$tmp/diff.svg" "$A" "$B"
 	i=$((i + 1))
 done
-# the medians, per command in the order run: "label wall cpu rss"
-awk -F'\t' '
-	!($1 in n) { order[++nr] = $1 }
-	{ k = $1; n[k]++; w[k, n[k]] = $2; c[k, n[k]] = $3
-	  if ($4 > rss[k]) rss[k] = $4 }
-	function median(a, k, m,   i, j, t, v) {
-		for (i = 1; i <= m; i++) v[i] = a[k, i]
-		for (i = 2; i <= m; i++)
-			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-			}
-		return v[int((m + 1) / 2)]
-	}
-	END {
-		for (i = 1; i <= nr; i++) {
-			k = order[i]
-			printf "%s\t%d\t%d\t%d\n", k, median(w, k, n[k]),
-				median(c, k, n[k]), rss[k]
-		}
-	}' "$tmp/runs" >"$tmp/rows"
+# the medians, per command in the order run
+medians "$tmp/runs"
 "$PDTOOL" diff --top 5 "$A" "$B" >"$tmp/report" 2>"$tmp/summary"
 
 # ---- report --------------------------------------------------------------
@@ -185,12 +110,12 @@ awk -F'\t' '
 	echo
 	echo "| command | median wall s | median CPU s | peak RSS MB |"
 	echo "|---|---:|---:|---:|"
-	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f |\n", $1, $2 / 1e6, $3 / 1e6, $4 / 1024 }' "$tmp/rows"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f |\n", $1, $3 / 1e6, $5 / 1e6, $4 / 1024 }' "$tmp/rows"
 	echo
 	awk -F'\t' '
-		$1 == "pdtool fold A" { fa = $2; ca = $3 }
-		$1 == "pdtool fold B" { fb = $2; cb = $3 }
-		$1 ~ /^pdtool diff/ { d[++n] = $1; w[n] = $2; c[n] = $3 }
+		$1 == "pdtool fold A" { fa = $3; ca = $5 }
+		$1 == "pdtool fold B" { fb = $3; cb = $5 }
+		$1 ~ /^pdtool diff/ { d[++n] = $1; w[n] = $3; c[n] = $5 }
 		END {
 			printf "Folding both: %.3f s wall, %.3f s CPU.  Target: diffing takes less than 1.5x that.\n\n", (fa + fb) / 1e6, (ca + cb) / 1e6
 			for (i = 1; i <= n; i++)

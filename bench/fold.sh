@@ -26,32 +26,19 @@
 # (tests/cli/fold/cmpfold.py).  The report is also written to
 # bench/data/fold-results.md.
 #
-# Environment: BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as for run.sh;
-# BENCH_FOLD_MIN_MB (default 100) and BENCH_FOLD_MIN_SAMPLES (default
-# 500000), the size the fold capture must reach; BENCH_SKIP_PERF=1 times
-# pdtool and cat only (no comparison); PERFPARSER, the perfparser binary.
+# Environment: BENCH_DATA, BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as
+# bench/lib.sh says; BENCH_FOLD_MIN_MB (default 100) and
+# BENCH_FOLD_MIN_SAMPLES (default 500000), the size the fold capture must
+# reach; BENCH_SKIP_PERF=1 times pdtool and cat only (no comparison);
+# PERFPARSER, the perfparser binary.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-PDTOOL=${PDTOOL:-$top/build/default/pdtool}
-data=bench/data
+. bench/lib.sh
 min_mb=${BENCH_FOLD_MIN_MB:-100}
 min_samples=${BENCH_FOLD_MIN_SAMPLES:-500000}
-ncpu=$(nproc 2>/dev/null || echo 2)
-threads=${BENCH_THREADS:-$ncpu}
-period=${BENCH_PERIOD:-20000}
-runs=${BENCH_RUNS:-3}
-TIME=/usr/bin/time
 PERFPARSER=${PERFPARSER:-}
 
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-[ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
-[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
-command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
 if [ -z "$PERFPARSER" ]; then
 	for p in /usr/lib/*/libexec/hotspot-perfparser \
 		 /usr/libexec/hotspot-perfparser \
@@ -61,27 +48,10 @@ if [ -z "$PERFPARSER" ]; then
 fi
 [ -n "$PERFPARSER" ] || [ "${BENCH_SKIP_PERF:-}" = 1 ] ||
 	die "no hotspot-perfparser: apt-get install hotspot (or BENCH_SKIP_PERF=1)"
-mkdir -p "$data" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-filesize() {
-	wc -c <"$1" | tr -d ' '
-}
 
 # ---- recording (once) --------------------------------------------------
 
-if [ ! -x "$data/workload" ] || [ bench/workload.c -nt "$data/workload" ]; then
-	${CC:-cc} -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
-		-o "$data/workload" bench/workload.c || die "cannot build workload"
-fi
-libpd=$(dirname "$PDTOOL")/libpd.a
-if [ ! -x "$data/bench_reader" ] || [ bench/bench_reader.c -nt "$data/bench_reader" ]; then
-	[ -f "$libpd" ] || die "no libpd.a next to '$PDTOOL'"
-	${CC:-cc} -std=c11 -O2 -g -Ireader -o "$data/bench_reader" \
-		bench/bench_reader.c "$libpd" $(pkg-config --libs libzstd) ||
-		die "cannot build bench_reader"
-fi
+build_tools
 
 # samples FILE: its SAMPLE records
 samples() {
@@ -93,21 +63,6 @@ qualifies() {
 	[ -f "$1" ] && [ ! "$data/workload" -nt "$1" ] &&
 		[ "$(filesize "$1")" -ge $((min_mb * 1000 * 1000)) ] &&
 		[ "$(samples "$1")" -ge "$min_samples" ]
-}
-
-# record NAME SECONDS [perf record options]
-record() {
-	rec_name=$1 rec_secs=$2
-	shift 2
-	echo "bench: recording $rec_name.perf.data: $rec_secs s of $threads threads, cpu-clock every $period ns $*" >&2
-	timeout $((rec_secs * 4 + 300)) \
-		perf record -q -N -e cpu-clock -c "$period" -g -m 16M "$@" \
-		-o "$data/$rec_name.tmp" -- "$data/workload" "$rec_secs" "$threads" \
-		>"$tmp/record.log" 2>&1 || {
-		cat "$tmp/record.log" >&2
-		die "perf record failed"
-	}
-	mv "$data/$rec_name.tmp" "$data/$rec_name.perf.data"
 }
 
 if qualifies "$data/small.perf.data"; then
@@ -144,36 +99,7 @@ if [ ! -f "$zfile" ] || [ "$data/workload" -nt "$zfile" ] ||
 	echo "$zflags" >"$data/foldz.flags"
 fi
 
-# ---- timing --------------------------------------------------------------
-
-# measure LABEL FILE OUT CMD...: median wall time of $runs runs and the
-# largest peak RSS (KB), appended to $tmp/rows as "label file us kb"; the
-# first run's stdout goes to OUT (the others' to /dev/null)
-measure() {
-	label=$1 file=$2 first_out=$3
-	shift 3
-	: >"$tmp/times"
-	maxrss=0
-	i=0
-	while [ $i -lt "$runs" ]; do
-		out=/dev/null
-		[ $i = 0 ] && out=$first_out
-		start=$(date +%s%N)
-		"$TIME" -f %M -o "$tmp/rss" "$@" >"$out" 2>"$tmp/err"
-		rc=$?
-		end=$(date +%s%N)
-		if [ $rc != 0 ]; then
-			echo "bench: '$*' failed (exit $rc):" >&2
-			head -n 5 "$tmp/err" >&2
-		fi
-		echo $(( (end - start) / 1000 )) >>"$tmp/times"
-		rss=$(tail -n 1 "$tmp/rss")
-		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
-		i=$((i + 1))
-	done
-	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\t%s\n' "$label" "$file" "$med" "$maxrss" >>"$tmp/rows"
-}
+# ---- timing (measure: bench/lib.sh) ----------------------------------
 
 : >"$tmp/rows"
 : >"$tmp/files"

@@ -14,35 +14,20 @@ time against cat's (aim: within 5x).
 """
 import sys
 
+from benchlib import read_files, read_rows, short
+
 PDTOOL = "pdtool fold"
 COLLAPSE = "perf script report stackcollapse"
 REPORT = "perf report --stdio"
 
 
-def short(p):
-    return p.rsplit("/", 1)[-1]
-
-
 def main():
-    files = {}
-    order = []
-    for line in open(sys.argv[1]):
-        parts = line.split()
-        info = dict(p.split("=", 1) for p in parts[2:] if "=" in p)
-        files[parts[0]] = {"size": int(parts[1]),
-                           "samples": int(info.get("samples", 0)),
-                           "decomp": int(info.get("decompressed_bytes", 0))}
-        order.append(parts[0])
-    rows = []
-    for line in open(sys.argv[2]):
-        cmd, path, us, kb = line.rstrip("\n").split("\t")
-        rows.append((cmd, path, int(us) / 1e6, int(kb)))
+    files, order = read_files(sys.argv[1])
+    rows, t, rss = read_rows(sys.argv[2])
     cmp = {}
     for line in open(sys.argv[3]):
         path, text = line.rstrip("\n").split("\t", 1)
         cmp[path] = text.split("\v")
-    t = {(c, p): s for c, p, s, _ in rows}
-    rss = {(c, p): k for c, p, _, k in rows}
 
     print("Captures:")
     print()

@@ -11,30 +11,15 @@ and at least 1 GB/s, with flat memory as the file grows.
 """
 import sys
 
+from benchlib import read_files, read_rows, short
+
 PDTOOL = "pdtool dump --count"
 PERF_SCRIPT = "perf script -F ip,tid,time"
 
 
 def main():
-    files = {}
-    order = []
-    for line in open(sys.argv[1]):
-        parts = line.split()
-        info = dict(p.split("=", 1) for p in parts[2:] if "=" in p)
-        files[parts[0]] = {"size": int(parts[1]),
-                           "records": int(info.get("records", 0)),
-                           "samples": int(info.get("samples", 0)),
-                           "decomp": int(info.get("decompressed_bytes", 0))}
-        order.append(parts[0])
-    rows = []
-    for line in open(sys.argv[2]):
-        cmd, path, us, kb = line.rstrip("\n").split("\t")
-        rows.append((cmd, path, int(us) / 1e6, int(kb)))
-    t = {(c, p): s for c, p, s, _ in rows}
-    rss = {(c, p): k for c, p, _, k in rows}
-
-    def short(p):
-        return p.rsplit("/", 1)[-1]
+    files, order = read_files(sys.argv[1])
+    rows, t, rss = read_rows(sys.argv[2])
 
     print("Captures:")
     print()

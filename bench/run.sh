@@ -20,10 +20,14 @@
 # report is also written to bench/data/results.md.
 #
 # Environment: BENCH_MIN_MB (size of big.perf.data, default 300),
-# BENCH_THREADS (workload threads, default the number of CPUs),
-# BENCH_PERIOD (cpu-clock period in ns, default 20000), BENCH_RUNS
-# (default 3), BENCH_SKIP_PERF=1 times pdtool and cat only, BENCH_ONLY
-# (reader, fold, annotate or diff) runs one of the benchmarks.
+# BENCH_ONLY (reader, fold, annotate or diff) runs one benchmark;
+# BENCH_DATA, BENCH_THREADS, BENCH_PERIOD and BENCH_RUNS as bench/lib.sh
+# says; BENCH_SKIP_PERF=1 times pdtool and cat only.  A trial run on small
+# captures, kept apart from the real ones:
+#
+#   BENCH_DATA=/tmp/bench BENCH_MIN_MB=3 BENCH_FOLD_MIN_MB=2 \
+#   BENCH_FOLD_MIN_SAMPLES=1000 BENCH_ANNOTATE_MIN_MB=2 \
+#   BENCH_DIFF_MIN_MB=2 BENCH_RUNS=1 make bench
 #
 # The fold benchmark, bench/fold.sh, the annotate benchmark,
 # bench/annotate.sh, and the diff benchmark, bench/diff.sh, run after this
@@ -32,68 +36,21 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-PDTOOL=${PDTOOL:-$top/build/default/pdtool}
-data=bench/data
-min_mb=${BENCH_MIN_MB:-300}
-ncpu=$(nproc 2>/dev/null || echo 2)
-threads=${BENCH_THREADS:-$ncpu}
-period=${BENCH_PERIOD:-20000}
-runs=${BENCH_RUNS:-3}
-TIME=/usr/bin/time
-
-die() {
-	echo "bench: $*" >&2
-	exit 2
-}
-
-[ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
 if [ "${BENCH_ONLY:-}" = fold ]; then
-	PDTOOL=$PDTOOL exec sh bench/fold.sh
+	exec sh bench/fold.sh
 fi
 if [ "${BENCH_ONLY:-}" = annotate ]; then
-	PDTOOL=$PDTOOL exec sh bench/annotate.sh
+	exec sh bench/annotate.sh
 fi
 if [ "${BENCH_ONLY:-}" = diff ]; then
-	PDTOOL=$PDTOOL exec sh bench/diff.sh
+	exec sh bench/diff.sh
 fi
-[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
-command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
-mkdir -p "$data" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-filesize() {
-	wc -c <"$1" | tr -d ' '
-}
+. bench/lib.sh
+min_mb=${BENCH_MIN_MB:-300}
 
 # ---- recording (once) --------------------------------------------------
 
-if [ ! -x "$data/workload" ] || [ bench/workload.c -nt "$data/workload" ]; then
-	${CC:-cc} -std=c11 -O1 -g -fno-omit-frame-pointer -pthread \
-		-o "$data/workload" bench/workload.c || die "cannot build workload"
-fi
-
-libpd=$(dirname "$PDTOOL")/libpd.a
-[ -f "$libpd" ] || die "no libpd.a next to '$PDTOOL'"
-${CC:-cc} -std=c11 -O2 -g -Ireader -o "$data/bench_reader" bench/bench_reader.c \
-	"$libpd" $(pkg-config --libs libzstd) || die "cannot build bench_reader"
-
-# record NAME SECONDS [perf record options]
-# (sh has no locals: rec_* are this function's own)
-record() {
-	rec_name=$1 rec_secs=$2
-	shift 2
-	echo "bench: recording $rec_name.perf.data: $rec_secs s of $threads threads, cpu-clock every $period ns $*" >&2
-	timeout $((rec_secs * 4 + 300)) \
-		perf record -q -N -e cpu-clock -c "$period" -g -m 16M "$@" \
-		-o "$data/$rec_name.tmp" -- "$data/workload" "$rec_secs" "$threads" \
-		>"$tmp/record.log" 2>&1 || {
-		cat "$tmp/record.log" >&2
-		die "perf record failed"
-	}
-	mv "$data/$rec_name.tmp" "$data/$rec_name.perf.data"
-}
-
+build_tools
 min_bytes=$((min_mb * 1000 * 1000))
 if [ ! -f "$data/big.perf.data" ] ||
    [ "$(filesize "$data/big.perf.data")" -lt "$min_bytes" ]; then
@@ -121,48 +78,25 @@ if [ ! -f "$data/bigz.perf.data" ]; then
 	record bigz "$secs" -z
 fi
 
-# ---- timing --------------------------------------------------------------
-
-# measure LABEL FILE CMD...: median wall time of $runs runs (seconds) and
-# the largest peak RSS (KB), appended to $tmp/rows as "label file us kb"
-# (tab-separated)
-measure() {
-	label=$1 file=$2
-	shift 2
-	: >"$tmp/times"
-	maxrss=0
-	i=0
-	while [ $i -lt "$runs" ]; do
-		start=$(date +%s%N)
-		"$TIME" -f %M -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err"
-		rc=$?
-		end=$(date +%s%N)
-		if [ $rc != 0 ]; then
-			echo "bench: '$*' failed (exit $rc):" >&2
-			head -n 5 "$tmp/err" >&2
-		fi
-		echo $(( (end - start) / 1000 )) >>"$tmp/times"
-		rss=$(tail -n 1 "$tmp/rss")
-		[ "$rss" -gt "$maxrss" ] && maxrss=$rss
-		i=$((i + 1))
-	done
-	med=$(sort -n "$tmp/times" | sed -n "$(( (runs + 1) / 2 ))p")
-	printf '%s\t%s\t%s\t%s\n' "$label" "$file" "$med" "$maxrss" >>"$tmp/rows"
-}
+# ---- timing (measure: bench/lib.sh) ----------------------------------
 
 : >"$tmp/rows"
 for name in small big bigz; do
 	f=$data/$name.perf.data
 	cat "$f" >/dev/null
 	cat "$f" >/dev/null
-	measure "cat" "$f" cat "$f"
-	measure "pdtool dump --count" "$f" "$PDTOOL" dump --count "$f"
-	measure "pdtool dump --count --ordered" "$f" "$PDTOOL" dump --count --ordered "$f"
-	measure "libpd: records only" "$f" "$data/bench_reader" frame "$f"
-	measure "libpd: records + decode" "$f" "$data/bench_reader" decode "$f"
+	measure "cat" "$f" /dev/null cat "$f"
+	measure "pdtool dump --count" "$f" /dev/null "$PDTOOL" dump --count "$f"
+	measure "pdtool dump --count --ordered" "$f" /dev/null \
+		"$PDTOOL" dump --count --ordered "$f"
+	measure "libpd: records only" "$f" /dev/null "$data/bench_reader" frame "$f"
+	measure "libpd: records + decode" "$f" /dev/null \
+		"$data/bench_reader" decode "$f"
 	if [ "${BENCH_SKIP_PERF:-}" != 1 ]; then
-		measure "perf script -F ip,tid,time" "$f" perf script -F ip,tid,time -i "$f"
-		measure "perf report --stats" "$f" perf report --stats -i "$f"
+		measure "perf script -F ip,tid,time" "$f" /dev/null \
+			perf script -F ip,tid,time -i "$f"
+		measure "perf report --stats" "$f" /dev/null \
+			perf report --stats -i "$f"
 	fi
 done
 
@@ -190,6 +124,6 @@ done
 cat "$data/results.md"
 
 [ "${BENCH_ONLY:-}" = reader ] && exit 0
-PDTOOL=$PDTOOL sh bench/fold.sh
-PDTOOL=$PDTOOL sh bench/annotate.sh
-PDTOOL=$PDTOOL sh bench/diff.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/fold.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/annotate.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/diff.sh

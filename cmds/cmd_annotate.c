@@ -10,7 +10,6 @@
 #include "pda.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,6 @@ enum {
 	OPT_PREFIX_MAP,
 	OPT_NO_SOURCE,
 	OPT_HOT_LINES,
-	OPT_STRICT,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -130,7 +128,6 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct annotate_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
 		{"symbol", required_argument, NULL, 's'},
 		{"dso", required_argument, NULL, 'd'},
@@ -146,22 +143,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-source", no_argument, NULL, OPT_NO_SOURCE},
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		CMD_SYMBOL_LONGOPTS,
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:s:d:M:",
+			     .own_longopts = longopts};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:s:d:M:v", longopts, NULL)) !=
-	       -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -250,30 +241,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_HOT_LINES:
 			o->hot_lines = parse_count(ctx, "--hot-lines", optarg);
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			if (!cmd_symopt(&o->sym, c, optarg))
-				usage_error(ctx, "unknown option '%s'",
-					    argv[optind - 1]);
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	if (o->stdio && o->format != PDE_ANNOT_TEXT)
 		usage_error(ctx, "--stdio is the text format: not with "
 				 "--format");
@@ -454,18 +428,6 @@ static struct pda_annot *read_samples(struct pd_ctx *ctx,
 	return ar.a ? ar.a : new_annot(ctx, o, f, s, c);
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct annotate_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct annotate_opts o;
@@ -507,7 +469,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		events[ev] = ev < pd_file_nr_evsels(f)
 				     ? pd_file_evsel(f, ev)->name
 				     : "?";
-	out = open_output(ctx, &o);
+	out = ctx_open_output(ctx, o.output);
 	{
 		struct pde_annot_opts wo = {
 			.format = o.format,
@@ -546,8 +508,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		nr_shown++;
 	}
 	pde_annot_end(&w);
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o.output, strerror(errno));
+	ctx_close_output(ctx, out, o.output);
 
 	fprintf(stderr,
 		"pdtool %s: %" PRIu64 " samples, %zu functions with samples, "

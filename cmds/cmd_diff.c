@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +62,8 @@ const char cmd_diff_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_UNWINDER_HELP
+	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        ignored\n"
 	"  -v, --verbose         a line per input; more library messages\n"
@@ -83,7 +84,6 @@ enum {
 	OPT_ALPHA,
 	OPT_NO_COMM,
 	OPT_EVENT,
-	OPT_STRICT,
 };
 
 struct diff_opts {
@@ -98,6 +98,8 @@ struct diff_opts {
 	double min_delta, alpha;
 	const char *event;
 	struct cmd_symopts sym;
+	const char *unwinder;
+	unsigned jobs;
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -141,7 +143,8 @@ static void set_scale(const struct pd_ctx *ctx, struct diff_opts *o,
 	}
 }
 
-static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
+static void handle_option(int c, const struct pd_ctx *ctx,
+			  struct diff_opts *o)
 {
 	switch (c) {
 	case OPT_FOLDED:
@@ -197,13 +200,15 @@ static void handle_option(int c, struct pd_ctx *ctx, struct diff_opts *o)
 	case OPT_EVENT:
 		o->event = optarg;
 		break;
-	case OPT_STRICT:
-		ctx->strict = true;
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, optarg);
 		break;
-	case 'v':
-		ctx->verbose++;
+	case 'j':
+	case CMD_OPT_JOBS:
+		o->jobs = cmd_jobs(ctx, optarg);
 		break;
 	default:
+		/* the only vals left are the symbol options' */
 		cmd_symopt(&o->sym, c, optarg);
 		break;
 	}
@@ -234,10 +239,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
 		CMD_SYMBOL_LONGOPTS,
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
+		CMD_UNWINDER_LONGOPT,
+		CMD_JOBS_LONGOPT,
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
+			     .own_shortopts = "o:j:",
+			     .own_longopts = longopts};
 	int split = argc, c;
 
 	for (int i = 1; i < argc; i++) {
@@ -248,22 +256,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	}
 	o->svg.min_width = 0.1;
 	o->top = 20;
-	opterr = 0;
-	optind = 1;
-	/* main() answers --help */
-	while ((c = getopt_long(split, argv, ":o:v", longopts, NULL)) != -1) {
-		switch (c) {
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
-		case '?':
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
-		default:
-			handle_option(c, ctx, o);
-			break;
-		}
-	}
+	/* main() answers --help; the operands are argv[optind..split) */
+	cmd_opts_start(&p, ctx, split, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		handle_option(c, ctx, o);
 	o->paths[0] = (const char *const *)(argv + optind);
 	o->nr_paths[0] = (unsigned)(split - optind);
 	if (split < argc) {
@@ -447,7 +443,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
 	struct diff_run dr = {.ctx = ctx, .o = o, .path = path, .f = f,
 			      .d = d, .side = side, .run = run, .ss = ss};
-	PDA_PIPE_OPTS(pipe_opts, .want = want_sample, .fn = diff_one,
+	PDA_PIPE_OPTS(pipe_opts, .jobs = o->jobs, .want = want_sample,
+		      .fn = diff_one,
 		      .arg = &dr);
 	const struct pda_fold_totals *t;
 	const struct pda_stats *ps;
@@ -461,6 +458,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
+	po.unwinder = o->unwinder;
 	rc = pda_session_new(f, &po, &dr.s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));

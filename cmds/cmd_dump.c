@@ -5,7 +5,6 @@
  */
 #include "pdtool.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -34,34 +33,23 @@ struct dump_opts {
 	bool count;
 };
 
-enum { OPT_JSON = 256, OPT_ORDERED, OPT_COUNT, OPT_STRICT };
+enum { OPT_JSON = 256, OPT_ORDERED, OPT_COUNT };
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct dump_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"ordered", no_argument, NULL, OPT_ORDERED},
 		{"count", no_argument, NULL, OPT_COUNT},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON, .own_longopts = longopts};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:i:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input file");
-			o->path = optarg;
-			break;
-		case 'v':
-			ctx->verbose++;
-			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -71,24 +59,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_COUNT:
 			o->count = true;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
+			break;
 		}
 	}
-	for (; optind < argc; optind++) {
-		if (o->path)
-			usage_error(ctx, "more than one input file");
-		o->path = argv[optind];
-	}
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 }
 
 /*

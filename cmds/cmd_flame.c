@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -68,7 +67,7 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
-	"--no-inline, -j/--jobs.\n";
+	"--no-inline, --unwinder, -j/--jobs.\n";
 
 enum {
 	OPT_FORMAT = 256,
@@ -83,8 +82,6 @@ enum {
 	OPT_INVERTED,
 	OPT_REVERSE,
 	OPT_COUNTNAME,
-	OPT_STRICT,
-	OPT_FOLD, /* one of pdtool fold's: passed on for a capture */
 };
 
 /* Lines longer than this are an error, not a reason to run out of
@@ -164,38 +161,6 @@ static double parse_min_width(const struct pd_ctx *ctx, const char *arg,
 	return v;
 }
 
-/*
- * pdtool fold's options that choose and name the samples of a capture
- * (cmd_fold.c); its input, output, --from-script ones, --strict and -v
- * are not among them (flame has its own --strict and -v, which fold sees
- * through ctx).
- */
-static const struct option fold_options[] = {
-	{"pid", no_argument, NULL, OPT_FOLD},
-	{"tid", no_argument, NULL, OPT_FOLD},
-	{"no-comm", no_argument, NULL, OPT_FOLD},
-	{"addrs", no_argument, NULL, OPT_FOLD},
-	{"srcline", no_argument, NULL, OPT_FOLD},
-	{"event", required_argument, NULL, OPT_FOLD},
-	{"weight", required_argument, NULL, OPT_FOLD},
-	{"comm", required_argument, NULL, OPT_FOLD},
-	{"pid-filter", required_argument, NULL, OPT_FOLD},
-	{"dso", required_argument, NULL, OPT_FOLD},
-	{"symbol", required_argument, NULL, OPT_FOLD},
-	{"time", required_argument, NULL, OPT_FOLD},
-	{"max-stack", required_argument, NULL, OPT_FOLD},
-	{"symfs", required_argument, NULL, OPT_FOLD},
-	{"buildid-dir", required_argument, NULL, OPT_FOLD},
-	{"kallsyms", required_argument, NULL, OPT_FOLD},
-	{"vmlinux", required_argument, NULL, OPT_FOLD},
-	{"jit-dir", required_argument, NULL, OPT_FOLD},
-	{"no-demangle", no_argument, NULL, OPT_FOLD},
-	{"inline", no_argument, NULL, OPT_FOLD},
-	{"no-inline", no_argument, NULL, OPT_FOLD},
-	{"jobs", required_argument, NULL, OPT_FOLD},
-};
-#define NR_FOLD_OPTIONS (sizeof(fold_options) / sizeof(fold_options[0]))
-
 static const struct option flame_options[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"format", required_argument, NULL, OPT_FORMAT},
@@ -210,10 +175,8 @@ static const struct option flame_options[] = {
 	{"inverted", no_argument, NULL, OPT_INVERTED},
 	{"reverse", no_argument, NULL, OPT_REVERSE},
 	{"countname", required_argument, NULL, OPT_COUNTNAME},
-	{"strict", no_argument, NULL, OPT_STRICT},
-	{"verbose", no_argument, NULL, 'v'},
+	{NULL, 0, NULL, 0},
 };
-#define NR_FLAME_OPTIONS (sizeof(flame_options) / sizeof(flame_options[0]))
 
 /* Keep a fold option for the capture's fold: "--name" or "--name=arg". */
 static void keep_fold_option(const struct pd_ctx *ctx, struct flame_opts *o,
@@ -228,7 +191,8 @@ static void keep_fold_option(const struct pd_ctx *ctx, struct flame_opts *o,
 	o->fold_args[o->nr_fold_args++] = s;
 }
 
-static void handle_option(int c, struct pd_ctx *ctx, struct flame_opts *o)
+static void handle_option(int c, const struct pd_ctx *ctx,
+			  struct flame_opts *o)
 {
 	switch (c) {
 	case 'o':
@@ -283,60 +247,41 @@ static void handle_option(int c, struct pd_ctx *ctx, struct flame_opts *o)
 			usage_error(ctx, "--countname must not contain '('");
 		o->svg.countname = optarg;
 		break;
-	case OPT_STRICT:
-		ctx->strict = true;
-		break;
-	case 'v':
-		ctx->verbose++;
-		break;
 	default:
 		break;
 	}
 }
 
+/* -j N, fold's --jobs N */
+static const struct option jobs_option = CMD_JOBS_LONGOPT;
+
+/*
+ * Flame's own options, and pdtool fold's sample options (cmd_fold.c),
+ * which only a capture's fold takes (flame's --strict and -v reach that
+ * fold through ctx).
+ */
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct flame_opts *o)
 {
-	struct option longopts[NR_FLAME_OPTIONS + NR_FOLD_OPTIONS + 1];
-	int c, index;
+	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
+			     .own_shortopts = "o:j:",
+			     .own_longopts = flame_options,
+			     .more_longopts = cmd_fold_sample_options};
+	int c;
 
-	memcpy(longopts, flame_options, sizeof(flame_options));
-	memcpy(longopts + NR_FLAME_OPTIONS, fold_options, sizeof(fold_options));
-	memset(&longopts[NR_FLAME_OPTIONS + NR_FOLD_OPTIONS], 0,
-	       sizeof(longopts[0]));
 	o->fold_args = calloc((size_t)argc + 1, sizeof(*o->fold_args));
 	if (!o->fold_args)
 		die(ctx, "out of memory");
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:j:v", longopts, &index)) !=
-	       -1) {
-		switch (c) {
-		case OPT_FOLD:
-			keep_fold_option(ctx, o, &longopts[index], optarg);
-			break;
-		case 'j':
-			keep_fold_option(ctx, o,
-					 &fold_options[NR_FOLD_OPTIONS - 1],
-					 optarg);
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
-		case '?':
-			usage_error(ctx, "unknown option '%s'",
-				    argv[optind - 1]);
-		default:
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
+		if (c == 'j')
+			keep_fold_option(ctx, o, &jobs_option, optarg);
+		else if (p.in_more)
+			keep_fold_option(ctx, o, p.opt, optarg);
+		else
 			handle_option(c, ctx, o);
-			break;
-		}
 	}
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	o->svg.min_width =
 		parse_min_width(ctx, o->min_width ? o->min_width : "0.1",
 				o->svg.width ? o->svg.width : 1200);
@@ -555,16 +500,10 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 			 const struct pda_flame *fl)
 {
 	const struct pda_flame_node *nodes;
-	FILE *out = ctx->out;
+	FILE *out = ctx_open_output(ctx, o->output);
 	size_t nr;
 	char exporter[64];
 
-	if (o->output) {
-		out = fopen(o->output, "w");
-		if (!out)
-			die(ctx, "cannot open '%s': %s", o->output,
-			    strerror(errno));
-	}
 	nodes = pda_flame_nodes(fl, &nr);
 	if (o->speedscope) {
 		const char *base = strrchr(o->path, '/');
@@ -581,11 +520,7 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 	} else {
 		pde_flame_svg(out, nodes, nr, &o->svg);
 	}
-	if (o->output) {
-		if (ferror(out) | fclose(out))
-			die(ctx, "cannot write '%s': %s", o->output,
-			    strerror(errno));
-	}
+	ctx_close_output(ctx, out, o->output);
 }
 
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)

@@ -9,7 +9,6 @@
 #include "pda.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,30 +64,32 @@ const char cmd_fold_options[] =
 	"                        user stacks get them, as perf 6.1 shows\n"
 	"                        them)\n"
 	"      --no-inline       no inlined frames on any stack\n"
+	CMD_UNWINDER_HELP
 	"      --stats           after the coverage line, how the DWARF\n"
 	"                        unwinding of user stacks ended, by reason\n"
 	"                        and by binary\n"
-	"  -j, --jobs N          unwind DWARF stacks on N threads (default:\n"
-	"                        the online CPUs; 1: none besides this one);\n"
-	"                        the output is the same for any N\n"
+	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped, or a DWARF unwind stopped early\n"
 	"  -v, --verbose         a coverage block instead of a line; more\n"
 	"                        library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* getopt_long vals: fold's own options, then its sample options (below
+ * 0x1000, where the symbol options' CMD_OPT_* start) */
 enum {
 	OPT_FROM_SCRIPT = 256,
-	OPT_PID,
-	OPT_TID,
-	OPT_NO_COMM,
 	OPT_KERNEL,
 	OPT_JIT,
 	OPT_ALL,
+	OPT_ALL_EVENTS,
+	OPT_STATS,
+	OPT_PID,
+	OPT_TID,
+	OPT_NO_COMM,
 	OPT_ADDRS,
 	OPT_SRCLINE,
 	OPT_EVENT,
-	OPT_ALL_EVENTS,
 	OPT_WEIGHT,
 	OPT_COMM,
 	OPT_PID_FILTER,
@@ -98,8 +99,28 @@ enum {
 	OPT_MAX_STACK,
 	OPT_NO_INLINE,
 	OPT_INLINE,
-	OPT_STRICT,
-	OPT_STATS,
+};
+
+const struct option cmd_fold_sample_options[] = {
+	{"pid", no_argument, NULL, OPT_PID},
+	{"tid", no_argument, NULL, OPT_TID},
+	{"no-comm", no_argument, NULL, OPT_NO_COMM},
+	{"addrs", no_argument, NULL, OPT_ADDRS},
+	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"event", required_argument, NULL, OPT_EVENT},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"comm", required_argument, NULL, OPT_COMM},
+	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
+	{"dso", required_argument, NULL, OPT_DSO},
+	{"symbol", required_argument, NULL, OPT_SYMBOL},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	CMD_SYMBOL_LONGOPTS,
+	{"inline", no_argument, NULL, OPT_INLINE},
+	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+	CMD_UNWINDER_LONGOPT,
+	CMD_JOBS_LONGOPT,
+	{NULL, 0, NULL, 0},
 };
 
 #define MAX_PIDS 1024
@@ -120,6 +141,7 @@ struct fold_opts {
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
 	bool stats;
+	const char *unwinder;
 	unsigned jobs;
 };
 
@@ -201,46 +223,24 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
 {
 	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
 		{"output", required_argument, NULL, 'o'},
 		{"from-script", no_argument, NULL, OPT_FROM_SCRIPT},
-		{"pid", no_argument, NULL, OPT_PID},
-		{"tid", no_argument, NULL, OPT_TID},
-		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"kernel", no_argument, NULL, OPT_KERNEL},
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
-		{"addrs", no_argument, NULL, OPT_ADDRS},
-		{"srcline", no_argument, NULL, OPT_SRCLINE},
-		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
-		{"weight", required_argument, NULL, OPT_WEIGHT},
-		{"comm", required_argument, NULL, OPT_COMM},
-		{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
-		{"dso", required_argument, NULL, OPT_DSO},
-		{"symbol", required_argument, NULL, OPT_SYMBOL},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
-		CMD_SYMBOL_LONGOPTS,
-		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
-		{"inline", no_argument, NULL, OPT_INLINE},
-		{"strict", no_argument, NULL, OPT_STRICT},
 		{"stats", no_argument, NULL, OPT_STATS},
-		{"jobs", required_argument, NULL, 'j'},
-		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:j:",
+			     .own_longopts = longopts,
+			     .more_longopts = cmd_fold_sample_options};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:o:j:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -316,6 +316,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->max_stack = (unsigned)v;
 			break;
 		}
+		case CMD_OPT_UNWINDER:
+			o->unwinder = cmd_unwinder(ctx, optarg);
+			break;
 		case OPT_NO_INLINE:
 			o->inline_frames = false;
 			o->no_inline = true;
@@ -324,46 +327,20 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->inline_frames = true;
 			o->no_inline = false;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
 		case OPT_STATS:
 			o->stats = true;
 			break;
-		case 'j': {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (*end || end == optarg || errno || v == 0 ||
-			    v > PDA_PIPE_MAX_JOBS)
-				usage_error(ctx, "--jobs '%s': a count from 1 to %d",
-					    optarg, PDA_PIPE_MAX_JOBS);
-			o->jobs = (unsigned)v;
+		case 'j':
+		case CMD_OPT_JOBS:
+			o->jobs = cmd_jobs(ctx, optarg);
 			break;
-		}
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			if (!cmd_symopt(&o->sym, c, optarg))
-				usage_error(ctx, "unknown option '%s'",
-					    argv[optind - 1]);
+			/* the only vals left are the symbol options' */
+			cmd_symopt(&o->sym, c, optarg);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
 	if (!o->from_script && (o->jit || o->all_events))
@@ -371,7 +348,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats || o->jobs))
+	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
+	     o->jobs))
 		usage_error(ctx, "--from-script reads names perf resolved: "
 				 "symbol options do not apply");
 }
@@ -399,18 +377,6 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 	return fd;
 }
 
-static FILE *open_output(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	FILE *out;
-
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return ctx->out;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
-	return out;
-}
-
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 			 FILE *out, struct pda_fold *fd)
 {
@@ -421,8 +387,7 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
 		die(ctx, "cannot write '%s': %s",
 		    o->output ? o->output : "stdout", strerror(errno));
-	if (out != ctx->out && fclose(out) != 0)
-		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	ctx_close_output(ctx, out, o->output);
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -466,7 +431,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
@@ -783,7 +748,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
-		 .errbuf = err, .errbuf_size = sizeof(err));
+		 .unwinder = o->unwinder, .errbuf = err,
+		 .errbuf_size = sizeof(err));
 	PDA_PIPE_OPTS(pipe_opts, .jobs = o->jobs, .want = want_sample,
 		      .fn = fold_one, .arg = &fr);
 	const struct pd_reader_stats *rs;
@@ -806,7 +772,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pda_pipe_new(fr.s, &pipe_opts, &pipe);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	out = open_output(ctx, o);
+	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		const bool swap = pd_file_header(f)->swap;
@@ -843,6 +809,15 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		 pda_fold_totals(fr.fd), ps, o->period);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
+	if (ps && ps->unwind.unwinder && ps->unwind.arch &&
+	    !strcmp(ps->unwind.unwinder, "libunwind") &&
+	    ps->unwind.by_stop[PDA_UNWIND_NO_ARCH])
+		warning(ctx,
+			"'%s': libunwind unwinds x86_64 only: %" PRIu64
+			" samples (%s) kept their leaf; --unwinder libdw "
+			"unwinds them",
+			o->path, ps->unwind.by_stop[PDA_UNWIND_NO_ARCH],
+			ps->unwind.arch);
 	rc = 0;
 	if (ctx->strict &&
 	    (pda_fold_totals(fr.fd)->weight_unresolved || fr.c.lost ||

@@ -5,7 +5,6 @@
  */
 #include "pdtool.h"
 
-#include <getopt.h>
 #include <string.h>
 
 const char cmd_info_usage[] =
@@ -26,7 +25,7 @@ const char cmd_info_options[] =
 	"  -v, --verbose     more messages from the reader (repeatable)\n"
 	"  -h, --help        show this help\n";
 
-enum { OPT_JSON = 256, OPT_HEADER_ONLY, OPT_STRICT };
+enum { OPT_JSON = 256, OPT_HEADER_ONLY };
 
 struct info_opts {
 	const char *path;
@@ -38,52 +37,27 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct info_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
+		{"json", no_argument, NULL, OPT_JSON},
+		{"header-only", no_argument, NULL, OPT_HEADER_ONLY},
+		{NULL, 0, NULL, 0},
 	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON, .own_longopts = longopts};
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:v", longopts, NULL)) != -1) {
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1) {
 		switch (c) {
-		case 'i':
-			if (o->path)
-				usage_error(ctx, "more than one input");
-			o->path = optarg;
-			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
 		case OPT_HEADER_ONLY:
 			o->header_only = true;
 			break;
-		case OPT_STRICT:
-			ctx->strict = true;
-			break;
-		case 'v':
-			ctx->verbose++;
-			break;
-		case ':':
-			usage_error(ctx, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind < argc) {
-		if (o->path)
-			usage_error(ctx, "more than one input");
-		o->path = argv[optind++];
-	}
-	if (optind < argc)
-		usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-	if (!o->path)
-		usage_error(ctx, "no input file");
+	o->path = cmd_opts_input(&p);
 }
 
 static void count_type(struct pde_info_counts *c, uint32_t type, uint64_t n)

@@ -6,7 +6,9 @@
 #include "pdtool.h"
 #include "pda.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,20 +39,30 @@ bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
 	}
 }
 
+const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg)
+{
+	if (strcmp(arg, "libdw") != 0 && strcmp(arg, "libunwind") != 0)
+		usage_error(ctx, "--unwinder '%s': libdw or libunwind", arg);
+	return arg;
+}
+
+unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || end == arg || errno || v == 0 || v > PDA_PIPE_MAX_JOBS)
+		usage_error(ctx, "--jobs '%s': a count from 1 to %d", arg,
+			    PDA_PIPE_MAX_JOBS);
+	return (unsigned)v;
+}
+
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
 	       o->jit_dir || o->no_demangle;
-}
-
-static void log_lib(void *arg, enum pd_log_level level, const char *msg)
-{
-	struct pd_ctx *ctx = arg;
-
-	if (level == PD_LOG_WARN)
-		warning(ctx, "%s", msg);
-	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
 }
 
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
@@ -63,7 +75,7 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->jit_dir = o->jit_dir;
 	po->no_demangle = o->no_demangle;
 	po->use_host_kallsyms = true;
-	po->log = log_lib;
+	po->log = ctx_log;
 	po->log_arg = ctx;
 	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
 			: ctx->verbose == 1 ? PD_LOG_INFO

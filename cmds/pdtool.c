@@ -98,7 +98,7 @@ void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-static void log_to_stderr(void *arg, enum pd_log_level level, const char *msg)
+void ctx_log(void *arg, enum pd_log_level level, const char *msg)
 {
 	struct pd_ctx *ctx = arg;
 
@@ -111,7 +111,7 @@ static void log_to_stderr(void *arg, enum pd_log_level level, const char *msg)
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 {
 	char err[512] = "";
-	PD_OPTS(opts, .log = log_to_stderr, .log_arg = ctx,
+	PD_OPTS(opts, .log = ctx_log, .log_arg = ctx,
 		.log_level = ctx->verbose >= 2	 ? PD_LOG_DEBUG
 			     : ctx->verbose == 1 ? PD_LOG_INFO
 						 : PD_LOG_WARN,
@@ -131,6 +131,26 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
 	}
 	return f;
+}
+
+FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path)
+{
+	FILE *out;
+
+	if (!path || strcmp(path, "-") == 0)
+		return ctx->out;
+	out = fopen(path, "w");
+	if (!out)
+		die(ctx, "cannot open '%s': %s", path, strerror(errno));
+	return out;
+}
+
+void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path)
+{
+	if (out == ctx->out)
+		return;
+	if (ferror(out) | fclose(out))
+		die(ctx, "cannot write '%s': %s", path, strerror(errno));
 }
 
 bool ctx_is_capture(const unsigned char *p, size_t n)

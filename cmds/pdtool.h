@@ -9,6 +9,7 @@
 #include "pd.h"
 #include "pde.h"
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -51,6 +52,95 @@ void warning(struct pd_ctx *ctx, const char *fmt, ...) PD_PRINTF(2, 3);
 PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	PD_PRINTF(2, 3);
 
+/*
+ * Option parsing (cmd_opts.c), for every command (C4): getopt_long over
+ * the command's own options and the shared ones it asks for in flags,
+ * which cmd_getopt() handles itself:
+ *
+ *	-i, --input FILE   CMD_OPT_INPUT: the input, as the FILE operand
+ *	    --strict       CMD_OPT_STRICT: ctx->strict = true
+ *	-v, --verbose      CMD_OPT_VERBOSE: ctx->verbose++ (repeatable)
+ *
+ * A missing value ("option '-i' needs a value"), an unknown option
+ * ("unknown option '--bogus'") and, in cmd_opts_input(), a second input
+ * ("more than one input file") or none ("no input file") are usage
+ * errors: the message and the usage line on stderr, exit 64.  Operands
+ * and options may come in any order; "--" ends the options.  Long options
+ * match exactly: getopt_long's abbreviations ("--jit" for "--jit-dir")
+ * are unknown options, so that a new option never changes what an older
+ * command line means (C3's rule for command names).
+ *
+ *	static const struct option longopts[] = {
+ *		{"json", no_argument, NULL, OPT_JSON},
+ *		{NULL, 0, NULL, 0},
+ *	};
+ *	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+ *			     .own_longopts = longopts};
+ *	int c;
+ *
+ *	cmd_opts_start(&p, ctx, argc, argv);
+ *	while ((c = cmd_getopt(&p)) != -1)
+ *		if (c == OPT_JSON)
+ *			json = true;
+ *	path = cmd_opts_input(&p);
+ *
+ * A command with other operands (two inputs, say) reads them itself from
+ * argv[optind..argc) once cmd_getopt() has returned -1, instead of
+ * calling cmd_opts_input().  Not reentrant: getopt's state is global.
+ */
+enum cmd_opt_flags {
+	CMD_OPT_INPUT = 1u << 0,
+	CMD_OPT_STRICT = 1u << 1,
+	CMD_OPT_VERBOSE = 1u << 2,
+};
+#define CMD_OPT_COMMON (CMD_OPT_INPUT | CMD_OPT_STRICT | CMD_OPT_VERBOSE)
+#define CMD_OPTS_MAX 64 /* long options in all, shared ones included */
+/* a command's own vals: a short option's letter, or 256 up to this */
+#define CMD_OPT_VAL_MAX 0x7fff
+
+struct cmd_opts {
+	/* set by the command before cmd_opts_start() */
+	unsigned flags;			   /* enum cmd_opt_flags */
+	const char *own_shortopts;	   /* as getopt's ("o:"), or NULL */
+	const struct option *own_longopts; /* {NULL}-terminated, or NULL */
+	const struct option *more_longopts; /* a second such table, or NULL */
+
+	/* set by cmd_getopt() and cmd_opts_input() */
+	const char *input;	  /* -i's value, then the FILE operand */
+	const struct option *opt; /* the long option just returned (a copy
+				   * of the table's entry), NULL after a
+				   * short one */
+	bool in_more;		  /* opt came from more_longopts */
+
+	/* private */
+	struct pd_ctx *ctx;
+	int argc;
+	char **argv;
+	char shortopts[32];
+	struct option longopts[CMD_OPTS_MAX + 1];
+	size_t nr_longopts;
+	size_t first_more; /* longopts[first_more..] are more_longopts' */
+};
+
+/* Start parsing argv (argv[0] is the command's name). */
+void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
+		    char **argv);
+/* The next of the command's own options: its val (the value in optarg,
+ * as getopt_long's), or -1 when the options end. */
+int cmd_getopt(struct cmd_opts *p);
+/* After cmd_getopt()'s -1: the one input, from -i or the operand. */
+const char *cmd_opts_input(struct cmd_opts *p);
+
+/* The stderr logger for the libraries (arg: the pd_ctx): warnings go
+ * through warning(), the rest as "pdtool CMD: msg". */
+void ctx_log(void *arg, enum pd_log_level level, const char *msg);
+
+/* -o PATH: the file, created (dies when it cannot be), or ctx->out for
+ * NULL or "-"; ctx_close_output() closes it, dying on a write error, and
+ * leaves ctx->out to main (E10). */
+FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path);
+void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path);
+
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 
@@ -74,6 +164,8 @@ enum {
 	CMD_OPT_VMLINUX,
 	CMD_OPT_JIT_DIR,
 	CMD_OPT_NO_DEMANGLE,
+	CMD_OPT_UNWINDER,
+	CMD_OPT_JOBS,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -83,6 +175,28 @@ enum {
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
 	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+
+/* --unwinder NAME, for the commands that resolve DWARF user stacks */
+#define CMD_UNWINDER_LONGOPT                                                \
+	{"unwinder", required_argument, NULL, CMD_OPT_UNWINDER}
+#define CMD_UNWINDER_HELP                                                   \
+	"      --unwinder NAME   how DWARF user stacks (--call-graph dwarf)\n" \
+	"                        are unwound: libdw (the default, any\n"        \
+	"                        architecture) or libunwind (x86_64 only)\n"
+/* --unwinder's argument: @return it when it names an unwinder; else a
+ * usage error. */
+const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg);
+
+/* -j/--jobs N, for the commands that unwind DWARF user stacks (the
+ * command takes 'j' among its short options) */
+#define CMD_JOBS_LONGOPT {"jobs", required_argument, NULL, CMD_OPT_JOBS}
+#define CMD_JOBS_HELP                                                       \
+	"  -j, --jobs N          unwind DWARF user stacks on N threads\n"     \
+	"                        (default: the online CPUs; 1: no other\n"    \
+	"                        thread); the output is the same for any N\n"
+/* --jobs's argument: @return it, 1 to PDA_PIPE_MAX_JOBS; else a usage
+ * error. */
+unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
 
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
@@ -127,6 +241,14 @@ extern const char cmd_flame_usage[], cmd_flame_summary[],
 	cmd_flame_options[];
 int cmd_fold(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_fold_usage[], cmd_fold_summary[], cmd_fold_options[];
+
+/*
+ * pdtool fold's options that choose and name a capture's samples
+ * (cmd_fold.c, {NULL}-terminated, CMD_SYMBOL_LONGOPTS among them): pdtool
+ * flame takes them as well, as its more_longopts, and passes them on to
+ * the fold it runs on a capture.
+ */
+extern const struct option cmd_fold_sample_options[];
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];

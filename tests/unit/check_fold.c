@@ -411,6 +411,39 @@ static char *fold_script(const char *text, size_t piece, unsigned fflags,
 	return out;
 }
 
+/* R2: an older caller's smaller struct, a newer caller's larger one. */
+START_TEST(test_opts_sizes)
+{
+	union {
+		struct pda_fold_opts o;
+		unsigned char bytes[sizeof(struct pda_fold_opts) + 8];
+	} u;
+	struct pda_fold *fd;
+	char *out;
+
+	/* only sz is the caller's: the bytes after it are not options */
+	memset(&u, 0xff, sizeof(u));
+	u.o.sz = sizeof(size_t);
+	ck_assert_int_eq(pda_fold_new(&u.o, &fd), 0);
+	add(fd, "w", 1, 1, NULL, 0);
+	out = render(fd);
+	ck_assert_str_eq(out, "w 1\n");
+	free(out);
+	pda_fold_free(fd);
+	/* a newer caller's unknown option set, then left unset */
+	memset(&u, 0, sizeof(u));
+	u.o.sz = sizeof(u);
+	u.bytes[sizeof(u) - 1] = 1;
+	ck_assert_int_eq(pda_fold_new(&u.o, &fd), PD_ERR_API);
+	ck_assert_ptr_null(fd);
+	u.bytes[sizeof(u) - 1] = 0;
+	ck_assert_int_eq(pda_fold_new(&u.o, &fd), 0);
+	pda_fold_free(fd);
+	u.o.sz = sizeof(size_t) - 1;
+	ck_assert_int_eq(pda_fold_new(&u.o, &fd), PD_ERR_API);
+}
+END_TEST
+
 START_TEST(test_script_basic)
 {
 	static const size_t pieces[] = {1, 7, 4096};
@@ -695,6 +728,7 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_merge_alike);
 	tcase_add_test(tc, test_growth);
+	tcase_add_test(tc, test_opts_sizes);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_add_test(tc, test_script_alloc_failures);
 	suite_add_tcase(s, tc);

@@ -133,13 +133,21 @@ START_TEST(test_reg_values)
 }
 END_TEST
 
+/* the backends, for loop tests: _i indexes them */
+static const struct pda_unwind_backend *const backends[] = {
+	&pda_unwind_libdw,
+	&pda_unwind_libunwind,
+};
+
 /*
- * Every arch through the libdw backend: libebl attaches to its bare ELF
- * header (machine, class, byte order) whatever this host, and a pc in no
- * map gives the leaf alone, stopped with NO_MAP.
+ * Every arch through each backend.  libdw: libebl attaches to its bare
+ * ELF header (machine, class, byte order) whatever this host, and a pc in
+ * no map gives the leaf alone, stopped with NO_MAP.  libunwind: the same
+ * on x86_64; every other arch keeps its leaf, stopped with NO_ARCH.
  */
 START_TEST(test_backend_arches)
 {
+	const struct pda_unwind_backend *be = backends[_i];
 	static const struct {
 		const char *name;
 		uint64_t abi;
@@ -175,16 +183,19 @@ START_TEST(test_backend_arches)
 		req.pc = 0x4000;
 		req.maps = &maps;
 		req.max_frames = 4;
-		ck_assert_int_eq(pda_unwind_libdw.proc_new(s, a, &p), 0);
-		ck_assert_int_eq(pda_unwind_libdw.unwind(s, p, &req, &res), 0);
+		ck_assert_int_eq(be->proc_new(s, a, &p), 0);
+		ck_assert_int_eq(be->unwind(s, p, &req, &res), 0);
 		ck_assert_msg(res.nr >= 1 && ips[0] == 0x4000, "%s: %zu frames",
 			      name, res.nr);
-		ck_assert_msg(res.stop == PDA_UNWIND_NO_MAP, "%s: %s", name,
+		ck_assert_msg(res.stop == (be == &pda_unwind_libunwind && i
+						   ? PDA_UNWIND_NO_ARCH
+						   : PDA_UNWIND_NO_MAP),
+			      "%s %s: %s", be->name, name,
 			      pda_unwind_stop_name(res.stop));
 		ck_assert_str_eq(a->name, i == 1   ? "i386"
 					  : i == 3 ? "arm"
 						   : name);
-		pda_unwind_libdw.proc_free(s, p);
+		be->proc_free(s, p);
 	}
 	et_session_free(&es);
 }
@@ -326,12 +337,14 @@ static void count_dwarf(const struct pd_sample *smp,
 		n->leaf_is_ip++;
 }
 
+/* The same stacks from either unwinder (_i: backends[]). */
 START_TEST(test_testdata_dwarf)
 {
 	struct dwarf_counts n = {0};
 	struct capture c;
 	const struct pda_stats *st;
-	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
+	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true,
+		 .unwinder = backends[_i]->name);
 
 	cache_testdata();
 	ck_assert(capture_open(&c, "../../testdata/dwarf.perf.data.zst", &o));
@@ -343,7 +356,7 @@ START_TEST(test_testdata_dwarf)
 	ck_assert_uint_eq(n.with_worker, n.nr);
 	ck_assert_uint_eq(n.leaf_is_ip, n.nr);
 	ck_assert_uint_eq(st->unwind.nr_samples, 76);
-	ck_assert_str_eq(st->unwind.unwinder, "libdw");
+	ck_assert_str_eq(st->unwind.unwinder, backends[_i]->name);
 	ck_assert_str_eq(st->unwind.arch, "x86_64");
 	ck_assert_uint_eq(st->unwind.by_stop[PDA_UNWIND_END] +
 				  st->unwind.nr_stopped,
@@ -480,11 +493,13 @@ Suite *unwind_suite(void)
 	tcase_add_test(tc, test_arch_registers);
 	tcase_add_test(tc, test_reg_values);
 	tcase_add_test(tc, test_unknown_unwinder);
-	tcase_add_test(tc, test_backend_arches);
+	tcase_add_loop_test(tc, test_backend_arches, 0,
+			    (int)(sizeof(backends) / sizeof(backends[0])));
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tw, setup, teardown);
 	tcase_set_timeout(tw, 60);
-	tcase_add_test(tw, test_testdata_dwarf);
+	tcase_add_loop_test(tw, test_testdata_dwarf, 0,
+			    (int)(sizeof(backends) / sizeof(backends[0])));
 	tcase_add_test(tw, test_testdata_inline);
 	tcase_add_test(tw, test_corpus_arm64);
 	suite_add_tcase(s, tw);

@@ -16,3 +16,11 @@ echo "exit $?"
 $PDTOOL fold --from-script --symfs / -
 echo "exit $?"
 $PDTOOL fold testdata/nonexistent.perf.data
+echo "exit $?"
+# long options match exactly: no getopt_long abbreviations
+$PDTOOL fold --kern testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL fold --ev
+echo "exit $?"
+$PDTOOL fold -i testdata/demo.perf.data testdata/demo.perf.data
+echo "exit $?"

@@ -1,0 +1,162 @@
+/*
+ * cmd_opts.c - the option parsing every command shares (C4): getopt_long
+ * over the command's own options plus -i/--input, --strict and
+ * -v/--verbose, with one wording for the usage errors (exit 64, E9).
+ * The contract is in pdtool.h.
+ */
+#include "pdtool.h"
+
+#include <assert.h>
+#include <string.h>
+
+enum { OPT_STRICT = CMD_OPT_VAL_MAX + 1 };
+
+static void add_option(struct cmd_opts *p, const struct option *opt)
+{
+	/* a command table longer than this is a bug, not an input */
+	assert(p->nr_longopts < CMD_OPTS_MAX);
+	p->longopts[p->nr_longopts++] = *opt;
+}
+
+static void add_table(struct cmd_opts *p, const struct option *table)
+{
+	for (; table && table->name; table++)
+		add_option(p, table);
+}
+
+void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
+		    char **argv)
+{
+	static const struct option input = {"input", required_argument, NULL,
+					    'i'};
+	static const struct option strict = {"strict", no_argument, NULL,
+					     OPT_STRICT};
+	static const struct option verbose = {"verbose", no_argument, NULL,
+					      'v'};
+	int n;
+
+	p->ctx = ctx;
+	p->argc = argc;
+	p->argv = argv;
+	p->input = NULL;
+	p->opt = NULL;
+	p->in_more = false;
+	p->nr_longopts = 0;
+	/* ':' first: a missing value is ':', not a message from getopt */
+	n = snprintf(p->shortopts, sizeof(p->shortopts), ":%s%s%s",
+		     p->flags & CMD_OPT_INPUT ? "i:" : "",
+		     p->flags & CMD_OPT_VERBOSE ? "v" : "",
+		     p->own_shortopts ? p->own_shortopts : "");
+	assert(n > 0 && (size_t)n < sizeof(p->shortopts));
+	(void)n;
+	if (p->flags & CMD_OPT_INPUT)
+		add_option(p, &input);
+	if (p->flags & CMD_OPT_STRICT)
+		add_option(p, &strict);
+	if (p->flags & CMD_OPT_VERBOSE)
+		add_option(p, &verbose);
+	add_table(p, p->own_longopts);
+	p->first_more = p->nr_longopts;
+	add_table(p, p->more_longopts);
+	memset(&p->longopts[p->nr_longopts], 0, sizeof(p->longopts[0]));
+	opterr = 0;
+	optind = 1;
+}
+
+/*
+ * The argument getopt_long() took opt from: the one before its value when
+ * the value came as an argument of its own.
+ */
+static const char *opt_token(const struct cmd_opts *p, const struct option *opt)
+{
+	if (opt->has_arg != no_argument && optarg && optind >= 2 &&
+	    optarg == p->argv[optind - 1])
+		return p->argv[optind - 2];
+	return p->argv[optind - 1];
+}
+
+/* "--name" or "--name=...", not getopt_long's abbreviation of name. */
+static bool exact(const char *token, const char *name)
+{
+	const size_t len = strlen(name);
+
+	return strncmp(token, "--", 2) == 0 &&
+	       strncmp(token + 2, name, len) == 0 &&
+	       (token[2 + len] == '\0' || token[2 + len] == '=');
+}
+
+/* A short option's token, or a long one named in full. */
+static bool known(const struct cmd_opts *p, const char *token)
+{
+	if (strncmp(token, "--", 2) != 0)
+		return true;
+	for (size_t i = 0; i < p->nr_longopts; i++)
+		if (exact(token, p->longopts[i].name))
+			return true;
+	return false;
+}
+
+int cmd_getopt(struct cmd_opts *p)
+{
+	for (;;) {
+		int index = -1, c;
+
+		c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts,
+				&index);
+		p->opt = index >= 0 ? &p->longopts[index] : NULL;
+		p->in_more = index >= 0 && (size_t)index >= p->first_more;
+		if (p->opt && c != '?') {
+			const char *token = opt_token(p, p->opt);
+
+			if (!exact(token, p->opt->name))
+				usage_error(p->ctx, "unknown option '%s'",
+					    token);
+		}
+		switch (c) {
+		case -1:
+			return -1;
+		case ':':
+			/* getopt_long names no option here: an abbreviation
+			 * is told apart by the table */
+			if (!known(p, p->argv[optind - 1]))
+				usage_error(p->ctx, "unknown option '%s'",
+					    p->argv[optind - 1]);
+			usage_error(p->ctx, "option '%s' needs a value",
+				    p->argv[optind - 1]);
+		case '?':
+			usage_error(p->ctx, "unknown option '%s'",
+				    p->argv[optind - 1]);
+		case 'i':
+			if (!(p->flags & CMD_OPT_INPUT))
+				return c;
+			if (p->input)
+				usage_error(p->ctx, "more than one input file");
+			p->input = optarg;
+			break;
+		case 'v':
+			if (!(p->flags & CMD_OPT_VERBOSE))
+				return c;
+			p->ctx->verbose++;
+			break;
+		case OPT_STRICT:
+			p->ctx->strict = true;
+			break;
+		default:
+			return c;
+		}
+	}
+}
+
+const char *cmd_opts_input(struct cmd_opts *p)
+{
+	if (optind < p->argc) {
+		if (p->input)
+			usage_error(p->ctx, "more than one input file");
+		p->input = p->argv[optind++];
+	}
+	if (optind < p->argc)
+		usage_error(p->ctx, "more than one input file");
+	if (!p->input)
+		usage_error(p->ctx, "no input file");
+	return p->input;
+}
