@@ -347,8 +347,8 @@ static void sysroot(const char *capture, const char *root)
 	fclose(fp);
 }
 
-/* testdata's DWARF captures, then the corpus's */
-#define NR_CFI_CASES (2 + sizeof(corpus) / sizeof(corpus[0]))
+/* testdata's DWARF captures (x86_64, aarch64), then the corpus's */
+#define NR_CFI_CASES (3 + sizeof(corpus) / sizeof(corpus[0]))
 
 START_TEST(test_cached_rows)
 {
@@ -360,10 +360,15 @@ START_TEST(test_cached_rows)
 	if (_i < 2) {
 		et_path(path, "../../testdata/%s.perf.data.zst",
 			_i ? "dwarfcpp" : "dwarf");
+	} else if (_i == 2) {
+		/* aarch64, recorded in a guest: its binaries and [vdso] */
+		et_path(path, "../../testdata/arm64/dwarf.perf.data.zst");
+		o.symfs = "../../testdata/arm64/sysroot";
+		o.buildid_dir = "../../testdata/arm64/buildid";
 	} else {
 		/* the sysroot is tmp, beside its build-id cache */
-		et_path(path, CORPUS "%s", corpus[_i - 2]);
-		sysroot(corpus[_i - 2], tmp);
+		et_path(path, CORPUS "%s", corpus[_i - 3]);
+		sysroot(corpus[_i - 3], tmp);
 		o.symfs = tmp;
 	}
 	if (!run_with(path, &o, 1, 0, NULL, &pda_unwind_libdwfl, &slow, &rc)) {
