@@ -20,19 +20,21 @@
 # report is also written to bench/data/results.md.
 #
 # Environment: BENCH_MIN_MB (size of big.perf.data, default 300),
-# BENCH_ONLY (reader, fold, annotate or diff) runs one benchmark;
+# BENCH_ONLY (reader, fold, annotate, diff or unwind) runs one benchmark;
 # BENCH_DATA, BENCH_THREADS, BENCH_PERIOD and BENCH_RUNS as bench/lib.sh
 # says; BENCH_SKIP_PERF=1 times pdtool and cat only.  A trial run on small
 # captures, kept apart from the real ones:
 #
 #   BENCH_DATA=/tmp/bench BENCH_MIN_MB=3 BENCH_FOLD_MIN_MB=2 \
 #   BENCH_FOLD_MIN_SAMPLES=1000 BENCH_ANNOTATE_MIN_MB=2 \
-#   BENCH_DIFF_MIN_MB=2 BENCH_RUNS=1 make bench
+#   BENCH_DIFF_MIN_MB=2 BENCH_UNWIND_MIN_MB=2 BENCH_UNWIND_FUNCS=1 \
+#   BENCH_RUNS=1 make bench
 #
 # The fold benchmark, bench/fold.sh, the annotate benchmark,
-# bench/annotate.sh, and the diff benchmark, bench/diff.sh, run after this
-# one (see there); BENCH_ONLY=fold, annotate or diff runs one of them
-# alone.
+# bench/annotate.sh, the diff benchmark, bench/diff.sh, and the DWARF
+# unwinding benchmark, bench/unwind.sh (the longest: perf takes half an
+# hour on its capture), run after this one (see there); BENCH_ONLY=fold,
+# annotate, diff or unwind runs one of them alone.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -44,6 +46,9 @@ if [ "${BENCH_ONLY:-}" = annotate ]; then
 fi
 if [ "${BENCH_ONLY:-}" = diff ]; then
 	exec sh bench/diff.sh
+fi
+if [ "${BENCH_ONLY:-}" = unwind ]; then
+	exec sh bench/unwind.sh
 fi
 . bench/lib.sh
 min_mb=${BENCH_MIN_MB:-300}
@@ -127,3 +132,4 @@ cat "$data/results.md"
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/fold.sh
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/annotate.sh
 PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/diff.sh
+PDTOOL=$PDTOOL BENCH_DATA=$data sh bench/unwind.sh
