@@ -80,6 +80,69 @@ const struct pda_map *pda_maps_lookup(const struct pda_maps *m, uint64_t addr)
 	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
 }
 
+/* A frozen copy shares m's v: give m a copy of its own, which it may
+ * change.  0 or NOMEM (m unchanged). */
+static int unshare(struct pda_session *s, struct pda_maps *m)
+{
+	struct pda_map *v = NULL;
+
+	if (!m->snap)
+		return 0;
+	if (m->alloc) {
+		v = pda_malloc(s, m->alloc * sizeof(*v));
+		if (!v)
+			return PD_ERR_NOMEM;
+		memcpy(v, m->v, m->nr * sizeof(*v));
+	}
+	m->snap->live = NULL;
+	m->snap = NULL;
+	m->v = v;
+	return 0;
+}
+
+/* m's v goes to its frozen copy, if any, m keeps none. */
+static void detach(struct pda_maps *m)
+{
+	if (!m->snap)
+		return;
+	m->snap->live = NULL;
+	m->snap = NULL;
+	m->v = NULL;
+	m->nr = m->alloc = 0;
+}
+
+int pda_maps_freeze(struct pda_session *s, struct pda_maps *m,
+		    struct pda_maps_snap **out)
+{
+	struct pda_maps_snap *snap = m->snap;
+
+	/* m->snap is dropped at m's first change: it is as m is */
+	if (!snap) {
+		snap = pda_zalloc(s, sizeof(*snap));
+		if (!snap)
+			return PD_ERR_NOMEM;
+		snap->m.v = m->v;
+		snap->m.nr = m->nr;
+		snap->m.gen = 1ull << 63 | ++s->machine.nr_snaps;
+		snap->live = m;
+		snap->src_gen = m->gen;
+		m->snap = snap;
+	}
+	*out = snap;
+	return 0;
+}
+
+void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap)
+{
+	if (!snap)
+		return;
+	if (snap->live)
+		snap->live->snap = NULL;
+	else
+		pda_free(s, snap->m.v);
+	pda_free(s, snap);
+}
+
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		    const struct pda_map *map)
 {
@@ -89,6 +152,8 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 
 	if (map->end <= map->start)
 		return 0;
+	if (unshare(s, m) < 0)
+		return PD_ERR_NOMEM;
 	i = first_above(m, map->start);
 	for (j = i; j < m->nr && m->v[j].start < map->end; j++)
 		;
@@ -124,23 +189,28 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 	return 0;
 }
 
-void pda_maps_remove(struct pda_maps *m, uint64_t start, uint64_t end)
+int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
+		    uint64_t end)
 {
 	size_t i = first_above(m, start);
 
 	if (i < m->nr && m->v[i].start == start && m->v[i].end == end) {
+		if (unshare(s, m) < 0)
+			return PD_ERR_NOMEM;
 		memmove(&m->v[i], &m->v[i + 1],
 			(m->nr - i - 1) * sizeof(*m->v));
 		m->gen++;
 		m->nr--;
 		m->hint = 0;
 	}
+	return 0;
 }
 
 void pda_maps_release(struct pda_session *s, struct pda_maps *m)
 {
 	const uint64_t gen = m->gen;
 
+	detach(m);
 	pda_free(s, m->v);
 	memset(m, 0, sizeof(*m));
 	m->gen = gen + 1; /* what was cached of m stays stale */
@@ -149,6 +219,7 @@ void pda_maps_release(struct pda_session *s, struct pda_maps *m)
 static int maps_copy(struct pda_session *s, struct pda_maps *dst,
 		     const struct pda_maps *src)
 {
+	detach(dst);
 	dst->nr = 0;
 	dst->hint = 0;
 	dst->gen++;
@@ -546,10 +617,8 @@ static int on_ksymbol(struct pda_session *s, const struct pd_event *ev)
 
 	map.start = k->addr;
 	map.end = map_end(k->addr, k->len);
-	if (k->flags & KSYMBOL_UNREGISTER) {
-		pda_maps_remove(&m->kmaps, map.start, map.end);
-		return 0;
-	}
+	if (k->flags & KSYMBOL_UNREGISTER)
+		return pda_maps_remove(s, &m->kmaps, map.start, map.end);
 	map.kind = PDA_MAP_KSYM;
 	map.pgoff = map.start;
 	map.sym = pda_intern(s, k->name.ptr, k->name.len);

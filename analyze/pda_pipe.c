@@ -52,6 +52,7 @@ struct item {
 	struct pd_sample sample; /* decoded from the batch's copy */
 	bool unwind;		 /* uj is set up */
 	struct pda_unwind_job uj;
+	struct pda_maps_snap *snap; /* its process's maps then, or NULL */
 };
 
 /*
@@ -67,12 +68,15 @@ struct batch {
 	size_t nr;
 	bool submitted;
 	size_t next, nr_done;
+	uint64_t end_seq; /* the items before it are in this or an older
+			   * batch */
 };
 
 struct worker {
 	struct pda_pipe *p;
 	unsigned slot;
 	pthread_t thread;
+	uint64_t nr_run, nr_waits; /* unwinds run, waits for work */
 };
 
 struct pda_pipe {
@@ -95,7 +99,10 @@ struct pda_pipe {
 	/* under mu: just past the last stable record queued, and how far
 	 * the capture's mapping was populated ahead of it */
 	uintptr_t ahead_from, populated;
-	uintptr_t last_stable; /* this thread's: the last one queued */
+	uintptr_t last_stable;	     /* this thread's: the last one queued */
+	uint64_t nr_run, nr_batches; /* unwinds run here, batches */
+	uint64_t seq;		     /* items queued so far */
+	struct pda_maps_snap *snaps; /* frozen maps items use */
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -152,22 +159,30 @@ static struct batch *claimable(struct pda_pipe *p)
 
 /* Run items [from, to) of b on slot.  Their errors stay in the jobs:
  * finishing on the session's thread redoes or reports them. */
-static void run_items(struct pda_pipe *p, struct batch *b, size_t from,
-		      size_t to, unsigned slot)
+static uint64_t run_items(struct pda_pipe *p, struct batch *b, size_t from,
+			  size_t to, unsigned slot)
 {
+	uint64_t nr = 0;
+
 	for (size_t i = from; i < to; i++) {
 		struct item *it = &b->items[i];
 
-		if (it->unwind && it->uj.prepped && it->uj.proc)
+		if (it->unwind && it->uj.prepped && it->uj.proc) {
 			pda_unwind_run(p->s, p->s->unwinder, &it->uj, slot);
+			nr++;
+		}
 	}
+	return nr;
 }
 
-/* Take a chunk of b (NULL: any batch) and run it; false when there was
- * none.  Called with mu held, returns with it held. */
-static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot)
+/* Take a chunk of b (NULL: any batch) and run it, counting its unwinds
+ * in *nr_run; false when there was none.  Called with mu held, returns
+ * with it held. */
+static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot,
+			 uint64_t *nr_run)
 {
 	size_t from, to;
+	uint64_t nr;
 
 	if (!b)
 		b = claimable(p);
@@ -177,8 +192,9 @@ static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot)
 	to = from + CHUNK < b->nr ? from + CHUNK : b->nr;
 	b->next = to;
 	pthread_mutex_unlock(&p->mu);
-	run_items(p, b, from, to, slot);
+	nr = run_items(p, b, from, to, slot);
 	pthread_mutex_lock(&p->mu);
+	*nr_run += nr;
 	b->nr_done += to - from;
 	if (b->nr_done == b->nr)
 		pthread_cond_broadcast(&p->done);
@@ -215,8 +231,11 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->quit) {
-		if (!take_and_run(p, NULL, w->slot) && !populate_ahead(p))
+		if (!take_and_run(p, NULL, w->slot, &w->nr_run) &&
+		    !populate_ahead(p)) {
+			w->nr_waits++;
 			pthread_cond_wait(&p->work, &p->mu);
+		}
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -292,14 +311,45 @@ static int start(struct pda_pipe *p)
 	return 0;
 }
 
+/* Free the frozen maps that no item from seq on uses. */
+static void release_snaps(struct pda_pipe *p, uint64_t seq)
+{
+	struct pda_maps_snap **pp = &p->snaps;
+
+	while (*pp) {
+		struct pda_maps_snap *snap = *pp;
+
+		if (snap->last_use >= seq) {
+			pp = &snap->next;
+			continue;
+		}
+		*pp = snap->next;
+		pda_maps_snap_free(p->s, snap);
+	}
+}
+
 void pda_pipe_free(struct pda_pipe *p)
 {
 	struct pda_session *s;
+	unsigned nr_workers;
 
 	if (!p)
 		return;
 	s = p->s;
+	nr_workers = p->nr_workers;
 	stop_workers(p);
+	for (unsigned i = 0; i < nr_workers; i++)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: thread %u unwound %llu samples, waited %llu "
+			 "times",
+			 p->workers[i].slot,
+			 (unsigned long long)p->workers[i].nr_run,
+			 (unsigned long long)p->workers[i].nr_waits);
+	if (p->threaded)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: %llu batches; this thread unwound %llu samples",
+			 (unsigned long long)p->nr_batches,
+			 (unsigned long long)p->nr_run);
 	if (p->threaded) {
 		pda_session_threads(s, false);
 		pda_unwind_hold(s, s->unwinder, false);
@@ -308,6 +358,7 @@ void pda_pipe_free(struct pda_pipe *p)
 		pda_free(s, p->b[i].buf);
 		pda_free(s, p->b[i].items);
 	}
+	release_snaps(p, UINT64_MAX);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
 	pda_free(s, p);
@@ -318,13 +369,17 @@ void pda_pipe_free(struct pda_pipe *p)
 /* Resolve one sample's stack (its unwind finished here) and hand it
  * back. */
 static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
-		   struct pda_unwind_job *uj)
+		   struct pda_unwind_job *uj, struct pda_maps_snap *snap)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0};
 	int rc;
 
 	if (!p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN)) {
-		rc = pda_sample_stack_job(p->s, sample, &p->st, uj);
+		/* the maps of its time: the live ones while unchanged since
+		 * (they share their copy's v), for their caches */
+		rc = pda_sample_stack_job(p->s, sample, &p->st, uj,
+					  snap && !snap->live ? &snap->m
+							      : NULL);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc < 0)
@@ -352,7 +407,7 @@ static int complete_oldest(struct pda_pipe *p)
 	/* binaries load in sample order, when delivering (pda_unwind.h) */
 	p->s->mt.may_load = false;
 	pthread_mutex_lock(&p->mu);
-	while (take_and_run(p, b, 0))
+	while (take_and_run(p, b, 0, &p->nr_run))
 		;
 	while (b->nr_done < b->nr)
 		pthread_cond_wait(&p->done, &p->mu);
@@ -361,11 +416,14 @@ static int complete_oldest(struct pda_pipe *p)
 	for (size_t i = 0; i < b->nr && rc == 0; i++) {
 		struct item *it = &b->items[i];
 
-		rc = deliver(p, &it->sample, it->unwind ? &it->uj : NULL);
+		rc = deliver(p, &it->sample, it->unwind ? &it->uj : NULL,
+			     it->snap);
 	}
+	release_snaps(p, b->end_seq);
 	/* under mu: a worker may still be looking at it in claimable() */
 	pthread_mutex_lock(&p->mu);
 	b->nr = b->used = b->held = b->next = b->nr_done = 0;
+	b->end_seq = 0;
 	b->submitted = false;
 	p->first = (p->first + 1) % NR_BATCHES;
 	p->nr_used--;
@@ -382,8 +440,10 @@ static int drain(struct pda_pipe *p)
 		return 0;
 	while (p->nr_used && rc == 0)
 		rc = complete_oldest(p);
-	if (rc == 0)
+	if (rc == 0) {
+		release_snaps(p, UINT64_MAX);
 		pda_unwind_hold(p->s, p->s->unwinder, false);
+	}
 	return rc;
 }
 
@@ -418,6 +478,7 @@ static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
 			pda_unwind_hold(p->s, p->s->unwinder, true);
 		pthread_mutex_lock(&p->mu);
 		p->nr_used++;
+		p->nr_batches++;
 		pthread_mutex_unlock(&p->mu);
 	}
 	*out = b;
@@ -435,6 +496,8 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	const size_t rec_bytes = stable ? 0 : (rec->size + 15) & ~(size_t)15;
 	const size_t ips_bytes = unwind ? p->max_frames * sizeof(uint64_t) : 0;
 	struct pd_rec copy = *rec;
+	struct pda_maps_snap *snap = NULL;
+	struct pda_maps *live = NULL;
 	struct batch *b;
 	struct item *it;
 	uint64_t *ips;
@@ -443,7 +506,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (rec_bytes + ips_bytes > BATCH_BYTES) {
 		/* too big for a batch (a huge --max-stack): on its own */
 		rc = drain(p);
-		return rc < 0 ? rc : deliver(p, sample, NULL);
+		return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
 	}
 	rc = fill_batch(p, rec_bytes + ips_bytes, stable ? rec->size : 0, &b);
 	if (rc < 0)
@@ -462,32 +525,60 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 					   pd_file_errmsg(s->f));
 	}
 	it->unwind = unwind;
+	it->snap = NULL;
+	if (it->sample.mask & PD_SAMPLE_CALLCHAIN) {
+		/* its user addresses are looked up in its process's maps as
+		 * they are now, whatever MMAPs come before it is done */
+		live = pda_machine_maps(s, sample->pid);
+		if (!live || pda_maps_freeze(s, live, &snap) < 0)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		if (!snap->last_use) {
+			snap->next = p->snaps;
+			p->snaps = snap;
+		}
+		snap->last_use = ++p->seq;
+	}
 	if (unwind) {
 		s->mt.may_load = false;
-		rc = pda_unwind_prep(s, s->unwinder, &it->sample,
-				     pda_machine_maps(s, sample->pid), ips,
-				     &it->uj);
+		rc = pda_unwind_prep(s, s->unwinder, &it->sample, live,
+				     &snap->m, ips, &it->uj);
 		s->mt.may_load = true;
 		if (rc == PDA_UNWIND_AGAIN) {
 			/* it needs a binary loaded, or its process's state
 			 * released: once nothing is under way, on its own */
 			rc = drain(p);
-			return rc < 0 ? rc : deliver(p, sample, NULL);
+			return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
 		}
 		if (rc < 0)
 			return pda_set_err(s, rc, "unwinding: %s",
 					   pd_strerror(rc));
 	}
+	it->snap = snap;
 	b->used += rec_bytes + ips_bytes;
 	if (stable) {
 		b->held += rec->size;
 		p->last_stable = (uintptr_t)rec->data + rec->size;
 	}
 	b->nr++;
+	b->end_seq = p->seq + 1;
 	return 0;
 }
 
 /* ---- feeding -------------------------------------------------------- */
+
+/*
+ * Whether rec changes what the samples under way see: their threads'
+ * comms, or kernel maps, which they share.  A process's MMAP does not:
+ * each sample under way has its process's maps frozen (pda_maps_freeze),
+ * and perf writes an MMAP for every data mapping of a `--call-graph
+ * dwarf` capture (it samples data addresses then).
+ */
+static bool needs_drain(const struct pd_rec *rec)
+{
+	if (rec->type == PD_REC_MMAP || rec->type == PD_REC_MMAP2)
+		return (rec->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL;
+	return pda_machine_changes(rec->type);
+}
 
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 {
@@ -497,7 +588,7 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	int rc;
 
 	if (rec->type != PD_REC_SAMPLE) {
-		if (pda_machine_changes(rec->type) && (rc = drain(p)) < 0)
+		if (needs_drain(rec) && (rc = drain(p)) < 0)
 			return rc;
 		return pda_session_feed(s, rec);
 	}
@@ -513,7 +604,7 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	/* in order: behind the samples under way, if any */
 	if (p->threaded && (unwind || p->nr_used))
 		return enqueue(p, rec, &sample, unwind);
-	return deliver(p, &sample, NULL);
+	return deliver(p, &sample, NULL, NULL);
 }
 
 int pda_pipe_finish(struct pda_pipe *p)

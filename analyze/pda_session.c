@@ -851,13 +851,14 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	return pda_sample_stack_job(s, sample, st, NULL);
+	return pda_sample_stack_job(s, sample, st, NULL, NULL);
 }
 
 int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job)
+			 struct pda_stack *st, struct pda_unwind_job *job,
+			 struct pda_maps *umaps)
 {
-	struct walk w = {st, sample, job, NULL, NULL, false,
+	struct walk w = {st, sample, job, umaps, NULL, false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	struct pda_lbr_walk lw;

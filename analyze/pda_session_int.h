@@ -51,14 +51,41 @@ struct pda_map {
 	const char *sym; /* KSYM: the symbol's name */
 };
 
+struct pda_maps_snap;
+
 /* Invariants: v[0..nr) sorted by start, no two overlap; gen changes
- * whenever v does (a map pointer into v is valid while gen is). */
+ * whenever v does (a map pointer into v is valid while gen is); while
+ * snap is set, v is shared with that frozen copy and is copied before it
+ * changes. */
 struct pda_maps {
 	struct pda_map *v;
 	size_t nr, alloc;
 	size_t hint; /* index of the last hit */
 	uint64_t gen;
+	struct pda_maps_snap *snap;
 };
+
+/*
+ * A process's maps frozen as they were (pda_pipe.c: for the unwinds and
+ * resolutions under way while records change the live ones): m shares
+ * the live maps' v until they change, then owns it.  m.gen is unique in
+ * the session (its top bit set), so caches keyed by (maps, gen) never
+ * take one copy for another.
+ */
+struct pda_maps_snap {
+	struct pda_maps m;
+	struct pda_maps *live;	/* whose v m shares, or NULL: m owns v */
+	uint64_t src_gen;	/* live->gen when frozen */
+	uint64_t last_use;	/* the user's: when last handed out */
+	struct pda_maps_snap *next; /* the user's list */
+};
+
+/* m frozen as it is now (the same copy while m does not change).  @return
+ * 0 and *out, or NOMEM. */
+int pda_maps_freeze(struct pda_session *s, struct pda_maps *m,
+		    struct pda_maps_snap **out);
+/* Accepts NULL. */
+void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap);
 
 #define PDA_MAPS_MAX ((size_t)1 << 22)
 
@@ -71,8 +98,9 @@ const struct pda_map *pda_maps_lookup(const struct pda_maps *m,
 /* Insert, cutting what it overlaps out of the maps already there. */
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		    const struct pda_map *map);
-/* Remove the maps that cover exactly [start, end). */
-void pda_maps_remove(struct pda_maps *m, uint64_t start, uint64_t end);
+/* Remove the maps that cover exactly [start, end).  0 or NOMEM. */
+int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
+		    uint64_t end);
 void pda_maps_release(struct pda_session *s, struct pda_maps *m);
 
 struct pda_proc;
@@ -89,6 +117,7 @@ struct pda_machine {
 	uint64_t ref_addr;	    /* its address at record time, 0 unknown */
 	uint64_t nr_guest;	    /* records of guest machines, skipped */
 	uint64_t nr_bad;	    /* records that did not decode, skipped */
+	uint64_t nr_snaps;	    /* pda_maps_freeze()s, for unique gens */
 };
 
 int pda_machine_init(struct pda_session *s);

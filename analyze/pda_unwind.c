@@ -305,9 +305,11 @@ static const struct pda_unwind_backend *const backends[] = {
 /* A process as unwound: one backend state per unwinding thread (slot). */
 struct pda_unwind_uproc {
 	const struct pda_maps *maps; /* the key: the process's maps */
-	uint64_t gen;		     /* maps->gen at the last unwind */
 	const struct pda_unwind_arch *arch;
 	struct pda_unwind_proc **bp; /* [nr_bp], NULL: not made */
+	uint64_t *seen;		     /* [nr_bp]: the gen of the maps bp[i]
+				      * last unwound in, + 1; 0: none
+				      * (bp[i]'s thread's own) */
 	unsigned nr_bp;
 	bool live;		     /* some bp[] is made */
 	bool unsupported;	     /* the backend cannot unwind arch */
@@ -393,6 +395,7 @@ static void release_states(struct pda_session *s, struct pda_unwinder *u,
 		if (p->bp[i])
 			u->be->proc_free(s, p->bp[i]);
 		p->bp[i] = NULL;
+		p->seen[i] = 0;
 	}
 	if (p->live)
 		u->nr_live--;
@@ -409,6 +412,7 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 	while ((p = pda_hash_next(&u->procs, &pos))) {
 		release_states(s, u, p);
 		pda_free(s, p->bp);
+		pda_free(s, p->seen);
 	}
 	pda_hash_release(pda_session_alloc(s), &u->procs);
 	/* the rows the libdw backend's states shared */
@@ -545,13 +549,20 @@ static int make_states(struct pda_session *s, struct pda_unwinder *u,
 
 	if (p->nr_bp < u->nr_slots) {
 		struct pda_unwind_proc **bp;
+		uint64_t *seen;
 
 		bp = pda_realloc(s, p->bp, u->nr_slots * sizeof(*bp));
 		if (!bp)
 			return PD_ERR_NOMEM;
-		for (unsigned i = p->nr_bp; i < u->nr_slots; i++)
-			bp[i] = NULL;
 		p->bp = bp;
+		seen = pda_realloc(s, p->seen, u->nr_slots * sizeof(*seen));
+		if (!seen)
+			return PD_ERR_NOMEM;
+		p->seen = seen;
+		for (unsigned i = p->nr_bp; i < u->nr_slots; i++) {
+			bp[i] = NULL;
+			seen[i] = 0;
+		}
 		p->nr_bp = u->nr_slots;
 	}
 	if (!p->live) {
@@ -591,7 +602,6 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 		memset(p, 0, sizeof(*p));
 		p->maps = maps;
-		p->gen = maps->gen;
 		if (pda_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
 			return PD_ERR_NOMEM;
 	}
@@ -605,11 +615,6 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 		p->unsupported = false;
 	}
 	p->last_use = ++u->use_seq;
-	if (p->live && p->gen != maps->gen && u->be->maps_changed)
-		for (unsigned i = 0; i < p->nr_bp; i++)
-			if (p->bp[i])
-				u->be->maps_changed(s, p->bp[i], maps);
-	p->gen = maps->gen;
 	*out = p;
 	if (p->unsupported || (p->live && p->nr_bp >= u->nr_slots))
 		return 0;
@@ -670,8 +675,9 @@ size_t pda_unwind_max_frames(const struct pda_session *s)
 }
 
 int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
-		    const struct pd_sample *sample, struct pda_maps *maps,
-		    uint64_t *ips, struct pda_unwind_job *job)
+		    const struct pd_sample *sample, struct pda_maps *key,
+		    const struct pda_maps *maps, uint64_t *ips,
+		    struct pda_unwind_job *job)
 {
 	const struct pda_unwind_arch *arch = NULL;
 	struct pda_unwind_req *req = &job->req;
@@ -679,7 +685,9 @@ int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
 
 	memset(job, 0, sizeof(*job));
 	job->sample = sample;
-	job->maps = maps;
+	job->key = key;
+	job->maps = maps ? maps : key;
+	maps = job->maps;
 	job->res.ips = ips;
 	job->res.stop = PDA_UNWIND_NO_ARCH;
 	if (!u->st.unwinder)
@@ -717,7 +725,7 @@ int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
 		req->pc &= 0xffffffffu;
 		req->sp &= 0xffffffffu;
 	}
-	rc = find_proc(s, u, maps, arch, &job->proc);
+	rc = find_proc(s, u, key, arch, &job->proc);
 	if (rc < 0) {
 		job->prepped = false;
 		return rc;
@@ -734,8 +742,16 @@ int pda_unwind_run(struct pda_session *s, struct pda_unwinder *u,
 	job->rc = 0;
 	/* none: the backend cannot unwind arch, NO_ARCH */
 	job->unwound = p && slot < p->nr_bp && p->bp[slot];
-	if (job->unwound)
-		job->rc = u->be->unwind(s, p->bp[slot], &job->req, &job->res);
+	if (!job->unwound)
+		return 0;
+	/* here, on bp[slot]'s own thread: the maps it last unwound in may
+	 * have changed since (a frozen copy of them, pda_pipe.c) */
+	if (p->seen[slot] != job->maps->gen + 1) {
+		if (p->seen[slot] && u->be->maps_changed)
+			u->be->maps_changed(s, p->bp[slot], job->maps);
+		p->seen[slot] = job->maps->gen + 1;
+	}
+	job->rc = u->be->unwind(s, p->bp[slot], &job->req, &job->res);
 	return job->rc;
 }
 
@@ -749,7 +765,8 @@ int pda_unwind_finish(struct pda_session *s, struct pda_unwinder *u,
 	*ips = NULL;
 	*nr = 0;
 	if (!job->prepped) {
-		rc = pda_unwind_prep(s, u, job->sample, job->maps, res->ips,
+		rc = pda_unwind_prep(s, u, job->sample, job->key, job->maps,
+				     res->ips,
 				     job);
 		if (rc < 0)
 			return rc;
@@ -787,6 +804,7 @@ int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
 		return PD_ERR_NOMEM;
 	memset(&job, 0, sizeof(job));
 	job.sample = sample;
+	job.key = maps;
 	job.maps = maps;
 	job.res.ips = u->ips;
 	return pda_unwind_finish(s, u, &job, ips, nr);

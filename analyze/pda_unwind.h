@@ -256,18 +256,23 @@ struct pda_unwind_job;
 
 /*
  * pda_sample_stack() with the user stack's unwind begun in job (prepped
- * for sample, maybe run on another thread), or NULL: done here
+ * for sample, maybe run on another thread), or NULL: done here, and user
+ * addresses resolved in umaps (a frozen copy of the process's maps as
+ * they were at the sample), or NULL: in the process's maps now
  * (pda_session.c).
  */
 int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job);
+			 struct pda_stack *st, struct pda_unwind_job *job,
+			 struct pda_maps *umaps);
 
 struct pda_unwind_uproc; /* a process: its backend state per slot */
 
 /* One sample's unwind, from prep to finish. */
 struct pda_unwind_job {
 	const struct pd_sample *sample;
-	struct pda_maps *maps;
+	struct pda_maps *key;		/* the process's live maps: its state */
+	const struct pda_maps *maps;	/* the maps unwound in (a frozen copy
+					 * of key while they change, or key) */
 	struct pda_unwind_req req;
 	struct pda_unwind_res res;	/* res.ips: the caller's, of
 					 * pda_unwind_max_frames() entries */
@@ -291,16 +296,20 @@ int pda_unwind_set_slots(struct pda_session *s, struct pda_unwinder *u,
 void pda_unwind_hold(struct pda_session *s, struct pda_unwinder *u, bool hold);
 
 /*
- * On the session's thread: set job up for sample in maps, its ips into
- * ips.  @return 0 (job->proc NULL when there is nothing to run),
- * PD_ERR_NOMEM, or PDA_UNWIND_AGAIN (job->prepped false: the arch needs a
- * binary loaded; finish preps it again).
+ * On the session's thread: set job up for sample of the process whose
+ * live maps are key, unwound in maps (a frozen copy of key, or NULL: key
+ * itself), its ips into ips.  @return 0 (job->proc NULL when there is
+ * nothing to run), PD_ERR_NOMEM, or PDA_UNWIND_AGAIN (job->prepped false:
+ * the arch needs a binary loaded, or the process's state to be released;
+ * finish preps it again).
  */
 int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,
-		    const struct pd_sample *sample, struct pda_maps *maps,
-		    uint64_t *ips, struct pda_unwind_job *job);
-/* On the thread of slot: the backend's unwind of a prepped job.  @return
- * (also in job->rc) 0, NOMEM or PDA_UNWIND_AGAIN. */
+		    const struct pd_sample *sample, struct pda_maps *key,
+		    const struct pda_maps *maps, uint64_t *ips,
+		    struct pda_unwind_job *job);
+/* On the thread of slot: the backend's unwind of a prepped job (first
+ * telling the slot's state when the maps changed since its last unwind).
+ * @return (also in job->rc) 0, NOMEM or PDA_UNWIND_AGAIN. */
 int pda_unwind_run(struct pda_session *s, struct pda_unwinder *u,
 		   struct pda_unwind_job *job, unsigned slot);
 /*

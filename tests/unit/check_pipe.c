@@ -386,6 +386,104 @@ START_TEST(test_cached_rows)
 }
 END_TEST
 
+/* What test_mmap_under_way sees of each sample: its first frame. */
+struct first_frames {
+	size_t nr;
+	unsigned flags[4];
+	const char *dso[4];
+};
+
+static int keep_first(void *arg, const struct pda_pipe_item *it)
+{
+	struct first_frames *ff = arg;
+
+	ck_assert_ptr_nonnull(it->stack);
+	ck_assert_uint_ge(it->stack->nr, 1);
+	ck_assert_uint_lt(ff->nr, 4);
+	ff->flags[ff->nr] = it->stack->frames[0].flags;
+	ff->dso[ff->nr++] = it->stack->frames[0].dso;
+	return 0;
+}
+
+/* A DWARF sample (registers, an empty stack dump) of pid 7 whose
+ * callchain's user part is ip. */
+static void dwarf_sample(struct tf *t, uint64_t ip)
+{
+	tf_begin(t, PD_REC_SAMPLE, PD_MISC_USER);
+	tf_u64(t, ip);
+	tf_u32(t, 7);
+	tf_u32(t, 7);
+	tf_u64(t, 2); /* callchain */
+	tf_u64(t, PD_CONTEXT_USER);
+	tf_u64(t, ip);
+	tf_u64(t, 2); /* regs_user: abi 64, sp (7) and ip (8) */
+	tf_u64(t, 0x7ffff000);
+	tf_u64(t, ip);
+	tf_u64(t, 0); /* stack_user: none */
+	tf_end(t);
+}
+
+/*
+ * A process's MMAP does not wait for its samples under way (pda_pipe.c
+ * needs_drain): each is still resolved in the maps of its time, so that
+ * an address mapped after a sample stays unmapped for it.
+ */
+START_TEST(test_mmap_under_way)
+{
+	struct tf_attr a = {
+		.type = 1,
+		.sample_period = 1000,
+		.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID |
+			       PD_SAMPLE_CALLCHAIN | PD_SAMPLE_REGS_USER |
+			       PD_SAMPLE_STACK_USER,
+		.flags = 1ull << PD_ATTR_mmap | 1ull << PD_ATTR_comm |
+			 1ull << PD_ATTR_task,
+		.sample_regs_user = 3ull << 7,
+		.sample_stack_user = 4096};
+	struct first_frames ff[2];
+	struct tf t;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, NULL, 0);
+	pt_mmap(&t, PD_MISC_USER, 7, 7, 0x400000, 0x1000, 0, "/bin/a");
+	dwarf_sample(&t, 0x400010);
+	dwarf_sample(&t, 0x500010); /* not mapped yet */
+	pt_mmap(&t, PD_MISC_USER, 7, 7, 0x500000, 0x1000, 0, "/bin/b");
+	dwarf_sample(&t, 0x500010);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct first_frames *f = &ff[jobs - 1];
+		PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true,
+			 .symfs = tmp);
+		PDA_PIPE_OPTS(po, .jobs = jobs, .fn = keep_first, .arg = f);
+		struct pd_file *file = tf_open(&t);
+		struct pda_session *s;
+		struct pda_pipe *p;
+		struct pd_reader *r;
+		struct pd_rec rec;
+
+		memset(f, 0, sizeof(*f));
+		ck_assert_int_eq(pda_session_new(file, &o, &s), 0);
+		ck_assert_int_eq(pd_reader_new(file, 0, &r), 0);
+		ck_assert_int_eq(pda_pipe_new(s, &po, &p), 0);
+		while (pd_reader_next(r, &rec) > 0)
+			ck_assert_int_eq(pda_pipe_feed(p, &rec), 0);
+		ck_assert_int_eq(pda_pipe_finish(p), 0);
+		ck_assert_uint_eq(f->nr, 3);
+		ck_assert_str_eq(f->dso[0], "/bin/a");
+		ck_assert(f->flags[1] & PDA_FRAME_NO_MAP);
+		ck_assert_ptr_null(f->dso[1]);
+		ck_assert_str_eq(f->dso[2], "/bin/b");
+		/* the three went through one batch, under way together */
+		ck_assert_uint_eq(pda_session_stats(s)->unwind.nr_samples, 3);
+		pda_pipe_free(p);
+		pd_reader_free(r);
+		pda_session_free(s);
+		pd_file_close(file);
+	}
+	tf_release(&t);
+}
+END_TEST
+
 static int never(void *arg, const struct pda_pipe_item *it)
 {
 	(void)arg;
@@ -427,6 +525,7 @@ Suite *pipe_suite(void)
 	tcase_add_test(tc, test_api);
 	tcase_add_loop_test(tc, test_same_output, 0, NR_CAPTURES);
 	tcase_add_test(tc, test_nomem);
+	tcase_add_test(tc, test_mmap_under_way);
 	tcase_add_loop_test(tc, test_cached_rows, 0, NR_CFI_CASES);
 	suite_add_tcase(s, tc);
 	return s;
