@@ -233,6 +233,34 @@ int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
 	return 0;
 }
 
+/*
+ * arm64 pointer authentication (-mbranch-protection=pac-ret): a return
+ * address saved in the stack or held in x30 carries a code in bits
+ * [54:VA] (TBI leaves the top byte out; VA is the user address space's
+ * size).  perf records no mask (the kernel's PERF_SAMPLE_ARCH_1 for it
+ * was never merged, and libdw 0.188 takes none), so VA is the highest
+ * address the process maps, where Linux puts its stack, rounded up to a
+ * size arm64 kernels use.  A value with bit 55 clear and bits in [54:VA]
+ * is no user address: it is taken for a signed one and stripped.
+ */
+uint64_t pda_unwind_strip(const struct pda_unwind_req *req, uint64_t v)
+{
+	static const unsigned sizes[] = {39, 42, 47, 48, 52};
+	const struct pda_maps *m = req->maps;
+	uint64_t top, mask;
+	unsigned va, i;
+
+	if (req->arch->e_machine != EM_AARCH64 || v >> 55 || !m || !m->nr)
+		return v;
+	top = m->v[m->nr - 1].end - 1;
+	va = top ? 64 - (unsigned)__builtin_clzll(top) : 1;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]) - 1; i++)
+		if (va <= sizes[i])
+			break;
+	mask = (1ull << 55) - (1ull << sizes[i]);
+	return v & ~mask;
+}
+
 int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
 		    uint64_t addr, unsigned size, uint64_t *val, unsigned *why)
 {
@@ -247,6 +275,8 @@ int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
 	if (addr >= req->sp && addr < end && end - addr >= size) {
 		*val = load(req->stack + (addr - req->sp), size,
 			    req->arch->big_endian);
+		if (size == 8)
+			*val = pda_unwind_strip(req, *val);
 		return 1;
 	}
 	/* perf's access_dso_mem: what the file holds there */
@@ -259,6 +289,8 @@ int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
 		off = map->pgoff + (addr - map->start);
 		if (image && off < image_size && image_size - off >= size) {
 			*val = load(image + off, size, req->arch->big_endian);
+			if (size == 8)
+				*val = pda_unwind_strip(req, *val);
 			return 1;
 		}
 	}

@@ -121,9 +121,18 @@ struct pda_unwind_res {
 };
 
 /*
+ * v without the pointer authentication code an arm64 return address may
+ * carry (the rule is in pda_unwind.c); v itself on other targets and for
+ * values that are user addresses.  Backends apply it to the registers
+ * they start from; pda_unwind_read applies it to what it reads.
+ */
+uint64_t pda_unwind_strip(const struct pda_unwind_req *req, uint64_t v);
+
+/*
  * Read size (4 or 8) bytes of target memory at addr, in the target's byte
  * order, as the backends' memory callbacks do: from the stack dump, else
- * from the file bytes of the map holding addr (perf's access_dso_mem).
+ * from the file bytes of the map holding addr (perf's access_dso_mem);
+ * 8 bytes pass through pda_unwind_strip().
  * @return 1 and *val; 0 with *why PDA_UNWIND_STACK_SHORT (past the dump's
  * end, where the stack goes on) or PDA_UNWIND_BAD_ADDR; PD_ERR_NOMEM,
  * PDA_UNWIND_AGAIN.

@@ -617,7 +617,7 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		if (a->perf_of_dwarf[i] >= 0 &&
 		    pda_unwind_reg(req->regs, (unsigned)a->perf_of_dwarf[i],
 				   &v)) {
-			regs[i] = v;
+			regs[i] = pda_unwind_strip(req, v);
 			set |= 1ull << i;
 		}
 	}

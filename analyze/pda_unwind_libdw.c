@@ -182,7 +182,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		    pda_unwind_reg(regs, (unsigned)a->perf_of_dwarf[i], &v)) {
 			if (nr == 0)
 				first = i;
-			vals[nr++] = a->is64 ? v : v & 0xffffffffu;
+			vals[nr++] = a->is64 ? pda_unwind_strip(p->req, v)
+					     : v & 0xffffffffu;
 			continue;
 		}
 		if (!set_run(thread, first, nr, vals))

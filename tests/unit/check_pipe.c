@@ -484,6 +484,99 @@ START_TEST(test_mmap_under_way)
 }
 END_TEST
 
+/* arm64 return addresses signed by pointer authentication. */
+START_TEST(test_pac_strip)
+{
+	const struct pda_unwind_arch *a64 =
+		pda_unwind_arch_find("aarch64", 0, 2);
+	const struct pda_unwind_arch *x64 =
+		pda_unwind_arch_find("x86_64", 0, 2);
+	struct pda_map map = {.start = 0xfffff0000000ull,
+			      .end = 0xfffff0021000ull};
+	struct pda_maps maps = {.v = &map, .nr = 1};
+	struct pda_unwind_req req = {.arch = a64, .maps = &maps};
+
+	/* as perf 6.1 printed one in the arm64 guest (a 48-bit VA): the
+	 * return address 0xffff7f606b8b, signed */
+	ck_assert_uint_eq(pda_unwind_strip(&req, 0x0066ffff7f606b8bull),
+			  0xffff7f606b8bull);
+	ck_assert_uint_eq(pda_unwind_strip(&req, 0xffff7f606b8bull),
+			  0xffff7f606b8bull);
+	/* bit 55: a kernel address, not a user one */
+	ck_assert_uint_eq(pda_unwind_strip(&req, 0xffffd6e4b5811548ull),
+			  0xffffd6e4b5811548ull);
+	/* a 39-bit VA (the stack below 2^39): the code from bit 39 up */
+	map.start = 0x7ffff00000ull;
+	map.end = 0x7fffff0000ull;
+	ck_assert_uint_eq(pda_unwind_strip(&req, 0x0012007f80001234ull),
+			  0x7f80001234ull);
+	/* other targets keep what they read */
+	req.arch = x64;
+	ck_assert_uint_eq(pda_unwind_strip(&req, 0x0066ffff7f606b8bull),
+			  0x0066ffff7f606b8bull);
+}
+END_TEST
+
+struct vdso_callers {
+	unsigned nr, clock_gettime;
+};
+
+static int vdso_caller(void *arg, const struct pda_pipe_item *it)
+{
+	struct vdso_callers *v = arg;
+	const struct pda_stack *st = it->stack;
+
+	for (size_t i = 0; st && i + 1 < st->nr; i++) {
+		if (!st->frames[i].sym ||
+		    strcmp(st->frames[i].sym, "__kernel_clock_gettime"))
+			continue;
+		v->nr++;
+		v->clock_gettime +=
+			st->frames[i + 1].sym &&
+			!strcmp(st->frames[i + 1].sym, "clock_gettime");
+		break;
+	}
+	return 0;
+}
+
+/*
+ * testdata/arm64/dwarf was recorded on a CPU with pointer
+ * authentication, whose kernel built the vdso with it: perf leaves the
+ * signed return address of __kernel_clock_gettime as it is ("66ffff7f606b8b
+ * [unknown]"), pdtool strips it and finds libc's clock_gettime there.
+ */
+START_TEST(test_pac_arm64)
+{
+	struct vdso_callers v = {0, 0};
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_pipe *p;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	PDA_OPTS(o, .symfs = "../../testdata/arm64/sysroot",
+		 .buildid_dir = "../../testdata/arm64/buildid",
+		 .no_debuginfod = true);
+	PDA_PIPE_OPTS(po, .fn = vdso_caller, .arg = &v);
+
+	ck_assert_int_eq(
+		pd_file_open("../../testdata/arm64/dwarf.perf.data.zst", NULL,
+			     &f),
+		0);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pd_reader_new(f, PD_READ_ORDERED, &r), 0);
+	ck_assert_int_eq(pda_pipe_new(s, &po, &p), 0);
+	while (pd_reader_next(r, &rec) > 0)
+		ck_assert_int_eq(pda_pipe_feed(p, &rec), 0);
+	ck_assert_int_eq(pda_pipe_finish(p), 0);
+	ck_assert_uint_ge(v.nr, 8);
+	ck_assert_uint_eq(v.clock_gettime, v.nr);
+	pda_pipe_free(p);
+	pd_reader_free(r);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+END_TEST
+
 static int never(void *arg, const struct pda_pipe_item *it)
 {
 	(void)arg;
@@ -526,6 +619,8 @@ Suite *pipe_suite(void)
 	tcase_add_loop_test(tc, test_same_output, 0, NR_CAPTURES);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_mmap_under_way);
+	tcase_add_test(tc, test_pac_strip);
+	tcase_add_test(tc, test_pac_arm64);
 	tcase_add_loop_test(tc, test_cached_rows, 0, NR_CFI_CASES);
 	suite_add_tcase(s, tc);
 	return s;
