@@ -49,6 +49,7 @@
 #define CFI_PROBES 8		   /* reads of registers not followed */
 #define ROWS_MAX ((size_t)1 << 20) /* keys (and rows) in a map, at most */
 #define ROW_BLOCK 256
+#define FRONT 2048 /* direct-mapped slots before by_addr */
 
 enum rule_kind {
 	RULE_UNDEF,  /* unset in the caller: "undefined" */
@@ -114,6 +115,12 @@ struct pda_cfi_store {
 
 struct pda_cfi_cache {
 	struct pda_cfi_store *store;
+	/* the last row found for an address, by the address's bits: most
+	 * frames are return addresses met before */
+	struct {
+		uint64_t addr;
+		const struct row *row; /* NULL: empty */
+	} front[FRONT];
 	unsigned nregs;		   /* registers followed: 17 or 32 */
 	unsigned nr_ebl;	   /* registers libdwfl unwinds: 17 or 97 */
 	struct row_map by_addr;	   /* (0, address) -> row */
@@ -244,8 +251,10 @@ int pda_cfi_cache_new(struct pda_session *s, const struct pda_unwind_arch *a,
 
 void pda_cfi_cache_clear(struct pda_session *s, struct pda_cfi_cache *c)
 {
-	if (c)
-		map_release(s, &c->by_addr);
+	if (!c)
+		return;
+	map_release(s, &c->by_addr);
+	memset(c->front, 0, sizeof(c->front));
 }
 
 void pda_cfi_cache_free(struct pda_session *s, struct pda_cfi_cache *c)
@@ -443,6 +452,7 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 {
 	struct pda_cfi_store *st = c->store;
 	const struct row_key ak = {0, addr};
+	const size_t fi = (size_t)(addr ^ addr >> 11) & (FRONT - 1);
 	struct row_key dk = {0, 0};
 	const struct pda_map *map;
 	const struct row *row;
@@ -452,8 +462,14 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	bool signal;
 	int rc;
 
+	if (c->front[fi].row && c->front[fi].addr == addr) {
+		*out = c->front[fi].row;
+		return 0;
+	}
 	row = map_get(&c->by_addr, &ak);
 	if (row) {
+		c->front[fi].addr = addr;
+		c->front[fi].row = row;
 		*out = row;
 		return 0;
 	}
@@ -504,8 +520,12 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	if (rc < 0)
 		return rc;
 found:
-	if (row != &c->scratch && (rc = map_put(s, &c->by_addr, &ak, row)) < 0)
-		return rc;
+	if (row != &c->scratch) {
+		if ((rc = map_put(s, &c->by_addr, &ak, row)) < 0)
+			return rc;
+		c->front[fi].addr = addr;
+		c->front[fi].row = row;
+	}
 	*out = row;
 	return 0;
 }
