@@ -249,7 +249,13 @@ int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
 		pda_ksyms_free(s, k);
 		return PD_ERR_FORMAT;
 	}
-	qsort(k->v, k->nr, sizeof(*k->v), cmp_ksym);
+	/* /proc/kallsyms comes sorted, bar modules: sort only when not */
+	for (size_t i = 1; i < k->nr; i++) {
+		if (cmp_ksym(&k->v[i - 1], &k->v[i]) > 0) {
+			qsort(k->v, k->nr, sizeof(*k->v), cmp_ksym);
+			break;
+		}
+	}
 	fixup_ends(k);
 	*out = k;
 	return 0;
