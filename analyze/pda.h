@@ -240,12 +240,11 @@ const struct pda_stats *pda_session_stats(struct pda_session *s);
  *	pda_pipe_free(p);
  *
  * Samples whose user stack is unwound from DWARF (`--call-graph dwarf`)
- * are unwound on jobs threads, the caller's included: the pipeline copies
- * such samples into batches, keeps the maps as they are while a batch is
- * under way (a record that changes threads, comms or maps waits until the
- * batches before it are delivered), unwinds the batch on every thread,
- * then resolves the stacks and calls back in order on the caller's
- * thread.  The output (stacks, comms, order, the session's statistics
+ * are unwound on jobs threads, the caller's included: the pipeline puts
+ * such samples into batches, each with its process's maps frozen as they
+ * were (a record that changes threads or comms waits until the batches
+ * before it are delivered), unwinds the batch on every thread, then
+ * resolves the stacks and calls back in order on the caller's thread.  The output (stacks, comms, order, the session's statistics
  * and the binaries it loads, in which order) is the same for any jobs.
  * While a pipeline runs, the session must not be used otherwise.
  */

@@ -10,18 +10,29 @@
  * record stays in the file's mapping (PD_RECF_STABLE), else copied (the
  * reader delivers such records in place, only until the next one) and
  * decoded again from the copy; its unwind is prepped there
- * (pda_unwind_prep: the arch, the process's state).  A full batch is submitted:
- * the worker threads (slots 1..jobs-1) and, when it has nothing else to do,
- * this thread (slot 0) take its samples a few at a time and run their unwinds
- * (pda_unwind_run).  Up to NR_BATCHES batches are under way; when the
- * ring is full this thread helps with the oldest, waits for it, and
- * delivers it: each sample's stack resolved (pda_sample_stack_job, which
- * finishes the unwind: what could not run on a worker, for a binary not
- * loaded yet, runs again here, and the statistics are counted in order)
- * and handed back.  A record that changes threads, comms or maps first
- * drains the pipeline (every batch delivered), so the maps stay as they
- * are while unwinds are under way and each sample sees the comm and maps
- * of its own time.
+ * (pda_unwind_prep: the arch, the process's state).  A full batch is
+ * submitted: the worker threads (slots 1..jobs-1) and, when it has
+ * nothing else to do, this thread (slot 0) take its samples a few at a
+ * time and run their unwinds (pda_unwind_run); a worker with nothing to
+ * unwind maps the capture's next pages for the reader.  Up to NR_BATCHES
+ * batches are under way; when the ring is full this thread helps with
+ * the oldest, waits for it, and delivers it: each sample's stack resolved
+ * (pda_sample_stack_job, which finishes the unwind: what could not run on
+ * a worker, for a binary not loaded yet, runs again here, and the
+ * statistics are counted in order) and handed back.  A record that
+ * changes threads or comms first drains the pipeline (every batch
+ * delivered), so that each sample sees the comm of its own time; maps are
+ * frozen instead (below).
+ *
+ * Frozen maps: a process's MMAP (perf writes one for every data mapping
+ * of a `--call-graph dwarf` capture) does not drain the pipeline.  Each
+ * queued sample keeps its process's maps frozen as they were
+ * (pda_maps_freeze: the live maps copy their array before they next
+ * change); its unwind runs in them, each thread's backend state learning
+ * of changed maps on its own thread (pda_unwind_run), and its stack is
+ * resolved in them when they changed since, else in the live ones.  The
+ * other records that change the machine (COMM, FORK, EXIT, kernel MMAPs,
+ * KSYMBOL) still drain: they are rare.
  *
  * Lock order: pipe->mu is never held while the session's lock is taken
  * by this thread, and workers take the session's lock only inside the
@@ -218,9 +229,11 @@ static bool populate_ahead(struct pda_pipe *p)
 	if (!p->ahead_from || to <= from)
 		return false;
 	p->populated = to;
+#ifdef MADV_POPULATE_READ
 	pthread_mutex_unlock(&p->mu);
 	madvise((void *)from, to - from, MADV_POPULATE_READ);
 	pthread_mutex_lock(&p->mu);
+#endif
 	return true;
 }
 

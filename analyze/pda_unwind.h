@@ -33,8 +33,9 @@
  * Threads.  An unwind touches only its process's state, the request and
  * the result: no session-global state.  A pipeline (pda_pipe.c) runs
  * unwinds on several threads, each with its own backend state per process
- * (a slot: pda_unwind_proc is not thread-safe), while the maps are frozen
- * (records that change them wait until the unwinds under way are done).
+ * (a slot: pda_unwind_proc is not thread-safe), each unwind in a frozen
+ * copy of its process's maps (req->maps; maps_changed is called on the
+ * slot's own thread, by pda_unwind_run, when a slot meets other maps).
  * It splits pda_unwind_sample() in three: pda_unwind_prep() on the
  * session's thread finds the arch and the process's state; any thread
  * runs pda_unwind_run() with its slot; pda_unwind_finish() on the
