@@ -698,8 +698,15 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 	CHECK(hsize == rec->size || (rec->type == PD_REC_COMPRESSED2 &&
 				     hsize == (rec->size & 0xffff)));
 	CHECK(rec->payload_size == 0 || rec->payload != NULL);
-	CHECK((rec->flags & ~(unsigned)PD_RECF_DECOMPRESSED) == 0);
+	CHECK((rec->flags & ~(unsigned)(PD_RECF_DECOMPRESSED |
+					PD_RECF_STABLE)) == 0);
+	/* a record from the input (not out of a compressed chunk) is where
+	 * it is in it, until the file is closed */
+	CHECK(!(rec->flags & PD_RECF_STABLE) ==
+	      !!(rec->flags & PD_RECF_DECOMPRESSED));
 	CHECK(rec->offset <= run->size);
+	if (rec->flags & PD_RECF_STABLE)
+		CHECK(rec->data == run->data + rec->offset);
 	if (!(rec->flags & PD_RECF_DECOMPRESSED)) {
 		/* the record is the input's bytes at its offset */
 		CHECK(rec->size + rec->payload_size <= run->size - rec->offset);
