@@ -308,6 +308,40 @@ static const char *demangle(struct pda_session *s, const char *name)
 }
 
 /*
+ * The frame of file offset off in d, whose binary was not found, from
+ * the symbols a simpleperf capture recorded for it (pda_spsym.c); *ent
+ * NULL when it recorded none for d.  0 or PD_ERR_NOMEM.
+ */
+static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
+			    const struct addr_key *k, struct addr_ent **ent)
+{
+	const struct pda_spsyms *t;
+	const struct pda_spsym *sym;
+	uint64_t vaddr;
+
+	*ent = NULL;
+	if (pda_spsyms_get(s, d, &t) < 0)
+		return PD_ERR_NOMEM;
+	if (!t)
+		return 0;
+	vaddr = pda_spsyms_vaddr(t, k->addr);
+	sym = pda_spsyms_find(t, vaddr);
+	*ent = new_ent(s, k, 1);
+	if (!*ent)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].dso_addr = vaddr;
+	if (!sym) {
+		(*ent)->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		return 0;
+	}
+	(*ent)->frames[0].sym = demangle(s, sym->name);
+	if (!(*ent)->frames[0].sym)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].sym_off = vaddr - sym->start;
+	return 0;
+}
+
+/*
  * The frames of file offset off in d: inlined functions first, then the
  * function holding them.  NULL on NOMEM.
  */
@@ -326,6 +360,12 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	if (pda_dso_load(s, d) < 0)
 		return NULL;
 	e = d->d.elf;
+	if (d->d.state != PDA_DSO_FOUND) {
+		if (resolve_recorded(s, d, k, &ent) < 0)
+			return NULL;
+		if (ent)
+			return ent;
+	}
 	if (d->d.state != PDA_DSO_FOUND || !e ||
 	    pda_elf_offset_to_vaddr(e, k->addr, &vaddr) < 0) {
 		ent = new_ent(s, k, 1);
