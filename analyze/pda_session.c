@@ -755,6 +755,32 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	return rc;
 }
 
+/*
+ * arm64 -g: before the first frame-pointer caller (next) of the leaf at
+ * pc, the caller perf 6.1 recovers from the sampled LR
+ * (machine.c thread__resolve_callchain_sample, callee order), when it
+ * differs from next.  perf does so only for frame-pointer callchains, not
+ * DWARF or LBR ones.
+ */
+static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
+		       uint64_t next)
+{
+	const uint64_t not_fp = PD_SAMPLE_STACK_USER | PD_SAMPLE_BRANCH_STACK;
+	uint64_t caller;
+	int rc;
+
+	if ((w->sample->mask & not_fp) ||
+	    !(w->sample->mask & PD_SAMPLE_REGS_USER))
+		return 0;
+	rc = pda_unwind_leaf_caller(s, s->unwinder, w->sample,
+				    space_maps(s, w, PD_MISC_USER), pc, &caller);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	if (!caller || caller == next)
+		return 0;
+	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain);
+}
+
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 {
 	if (!st)
@@ -798,8 +824,13 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 			uint64_t ip = pd_u64s_get(cc, i);
 
 			if (ip < PD_CONTEXT_MAX) {
-				rc = resolve_ip(s, &w, ip, cpumode, false,
-						w.inl_callchain);
+				if (i >= 2 && cpumode == PD_MISC_USER &&
+				    pd_u64s_get(cc, i - 2) == PD_CONTEXT_USER)
+					rc = leaf_caller(s, &w, pd_u64s_get(cc, i - 1),
+							 ip);
+				if (rc == 0)
+					rc = resolve_ip(s, &w, ip, cpumode, false,
+							w.inl_callchain);
 				continue;
 			}
 			switch (ip) {
