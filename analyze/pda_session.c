@@ -350,8 +350,16 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
 		    0)
 			return NULL;
-		if (pda_elf_inlines(s, e, vaddr, s->inl, INLINE_MAX, &nr_inl) <
-		    0)
+		/* with --srcline perf's addr2line has been asked for the
+		 * address's line before its inlines (tests/golden/fold's
+		 * --inline --srcline stacks show it): that first answer is
+		 * the one whose names differ (pda_elf_inlines_a2l) */
+		if (s->opts.srcline &&
+		    pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
+			return NULL;
+		if (pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
 			return NULL;
 	}
 	if (s->opts.srcline && (!k->inl || nr_inl == 0)) {
@@ -359,6 +367,18 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
 		if (rc == PD_ERR_NOMEM)
 			return NULL;
+	}
+	if (k->inl && nr_inl == 0) {
+		/* perf still asks addr2line, which names the address after
+		 * bfd's pick of the symbols there */
+		const char *a2l;
+		uint64_t a2l_start;
+
+		rc = pda_elf_symbol_a2l(s, e, vaddr, &a2l, &a2l_start);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+		if (rc == 0 && a2l_start == start)
+			name = a2l;
 	}
 	if (!k->inl || nr_inl == 0) {
 		ent = new_ent(s, k, 1);
