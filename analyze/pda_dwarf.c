@@ -38,6 +38,8 @@ struct scope {
 	Dwarf_Die die;
 	uint32_t parent; /* the scope holding it, or NIL */
 	bool sub;	 /* a DW_TAG_subprogram: the chain ends here */
+	bool a2l_fixed;	 /* a2l_name holds (pda_elf_inlines_a2l) */
+	const char *a2l_name;
 };
 
 /* One address range of a scope. */
@@ -324,8 +326,8 @@ int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	return err;
 }
 
-/* A function's name as addr2line gives it: linkage name, else name. */
-static const char *die_func_name(Dwarf_Die *die)
+/* A function's name in DWARF: linkage name (*linkage), else name. */
+static const char *die_name(Dwarf_Die *die, bool *linkage)
 {
 	Dwarf_Attribute attr;
 	const char *name = NULL;
@@ -333,9 +335,18 @@ static const char *die_func_name(Dwarf_Die *die)
 	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
 		name = dwarf_formstring(&attr);
+	*linkage = name != NULL;
 	if (!name && dwarf_attr_integrate(die, DW_AT_name, &attr))
 		name = dwarf_formstring(&attr);
 	return name ? name : "??";
+}
+
+/* A function's name as addr2line gives it: linkage name, else name. */
+static const char *die_func_name(Dwarf_Die *die)
+{
+	bool linkage;
+
+	return die_name(die, &linkage);
 }
 
 /* An inlined call's call site, in the unit's file table. */
@@ -418,6 +429,8 @@ static int add_scope(struct pda_session *s, struct cu_index *ci, Dwarf_Die *die,
 	ci->scopes[ci->nr_scopes].die = *die;
 	ci->scopes[ci->nr_scopes].parent = parent;
 	ci->scopes[ci->nr_scopes].sub = sub;
+	ci->scopes[ci->nr_scopes].a2l_fixed = false;
+	ci->scopes[ci->nr_scopes].a2l_name = NULL;
 	*idx = (uint32_t)ci->nr_scopes++;
 	return 0;
 }
@@ -560,8 +573,85 @@ static uint32_t innermost(const struct cu_index *ci, uint64_t vaddr)
 	return NIL;
 }
 
-int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
-		    struct pda_inline *out, size_t max, size_t *nr)
+/* A scope's first address, as binutils keeps it (arange.low): its
+ * low_pc, else the first of its ranges; 0 when it has neither. */
+static uint64_t scope_low(Dwarf_Die *die)
+{
+	Dwarf_Addr low = 0, base, start, end;
+
+	if (dwarf_lowpc(die, &low) == 0)
+		return low;
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0)
+		return start;
+	return 0;
+}
+
+/* Whether binutils takes the unit's language to mangle names
+ * (dwarf2.c mangle_style): in C and the like a DW_AT_name is as good as a
+ * linkage name. */
+static bool mangles(Dwarf_Die *cudie)
+{
+	switch (dwarf_srclang(cudie)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x2c: /* DW_LANG_C17 */
+	case DW_LANG_Mips_Assembler:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Fortran90:
+	case DW_LANG_Fortran95:
+	case DW_LANG_Pascal83:
+	case DW_LANG_Modula2:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
+ * binutils' naming (dwarf2.c _bfd_dwarf2_find_nearest_line): a function
+ * record without a linkage name, the first time it is the innermost at a
+ * looked-up address, is named after the ELF symbol covering the address
+ * for that lookup, and keeps that symbol's name for good when the symbol
+ * starts where the record does (else its DWARF name); callers are named
+ * by their records as they are then.
+ */
+static int a2l_name(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    Dwarf_Die *cudie, struct scope *sp, bool innermost,
+		    const char **name)
+{
+	const char *sym;
+	uint64_t start;
+	bool linkage;
+	int rc;
+
+	*name = die_name(&sp->die, &linkage);
+	if (linkage || !mangles(cudie))
+		return 0;
+	if (sp->a2l_fixed) {
+		*name = sp->a2l_name;
+		return 0;
+	}
+	if (!innermost)
+		return 0;
+	rc = pda_elf_symbol_a2l(s, e, vaddr, &sym, &start);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	sp->a2l_fixed = true;
+	sp->a2l_name = *name;
+	if (rc == 0) {
+		if (start == scope_low(&sp->die))
+			sp->a2l_name = sym;
+		*name = sym;
+	}
+	return 0;
+}
+
+static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		   struct pda_inline *out, size_t max, size_t *nr, bool a2l)
 {
 	struct pda_dwarf *d;
 	struct cu_index *ci;
@@ -592,6 +682,10 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		struct scope *sp = &ci->scopes[sc];
 		const char *name = die_func_name(&sp->die);
 
+		if (a2l && (err = a2l_name(s, e, vaddr, &cudie, sp, !n,
+					   &name)) < 0)
+			return err;
+
 		out[n].func = pda_intern(s, name, strlen(name));
 		if (!out[n].func)
 			return PD_ERR_NOMEM;
@@ -613,4 +707,17 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	}
 	*nr = n;
 	return 0;
+}
+
+int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    struct pda_inline *out, size_t max, size_t *nr)
+{
+	return inlines(s, e, vaddr, out, max, nr, false);
+}
+
+int pda_elf_inlines_a2l(struct pda_session *s, struct pda_elf *e,
+			uint64_t vaddr, struct pda_inline *out, size_t max,
+			size_t *nr)
+{
+	return inlines(s, e, vaddr, out, max, nr, true);
 }

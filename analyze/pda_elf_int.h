@@ -1,6 +1,7 @@
 /*
- * pda_elf_int.h - what pda_elf.c, pda_symtab.c and pda_dwarf.c share
- * about an open ELF file.  Nothing outside those three files includes it:
+ * pda_elf_int.h - what pda_elf.c, pda_symtab.c, pda_dwarf.c and
+ * pda_a2lsym.c share about an open ELF file.  Nothing outside those files
+ * includes it:
  * the rest of libpda sees struct pda_elf only through pda_int.h.
  */
 #ifndef PDA_ELF_INT_H

@@ -382,6 +382,27 @@ int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    struct pda_inline *out, size_t max, size_t *nr);
 
 /*
+ * The ELF symbol binutils' addr2line names vaddr after where DWARF does
+ * not (pda_a2lsym.c): interned in *name, its start in *start.  @return 0,
+ * PD_ERR_NOTFOUND or PD_ERR_NOMEM.
+ */
+int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
+		       uint64_t vaddr, const char **name, uint64_t *start);
+
+/*
+ * The same, named as perf 6.1's addr2line (binutils, one long-lived
+ * process per binary) names them: a function without a linkage name is
+ * named after the ELF symbol at vaddr the first time it is the innermost,
+ * and keeps the symbol's name from then on when the symbol starts where
+ * it does.  So the names depend on the order of the lookups, as perf's
+ * do: the session asks in perf's order (samples in time order, frames
+ * leaf first, each address once).  @return 0 or PD_ERR_NOMEM.
+ */
+int pda_elf_inlines_a2l(struct pda_session *s, struct pda_elf *e,
+			uint64_t vaddr, struct pda_inline *out, size_t max,
+			size_t *nr);
+
+/*
  * The source file (as DWARF names it, usually absolute) and line of vaddr
  * from the line table.  @return 0, PD_ERR_NOTFOUND or PD_ERR_NOMEM.
  */

@@ -27,6 +27,9 @@
 #define MISC_FORK_EXEC (1u << 13) /* perf-internal: a synthesized FORK */
 #define MAP_HUGETLB_FLAG 0x40000u /* MAP_HUGETLB, in MMAP2 flags */
 #define PROT_EXEC_FLAG 0x4u	  /* PROT_EXEC, in MMAP2 prot */
+/* simpleperf's map_flags::PROT_JIT_SYMFILE_MAP, in MMAP2 prot: a map of
+ * ART's JIT code, whose symbols (FILE feature) are at its addresses */
+#define PROT_JIT_SYMFILE_FLAG 0x4000u
 #define KSYMBOL_UNREGISTER 1u
 
 struct pda_proc {
@@ -598,6 +601,10 @@ static int on_mmap(struct pda_session *s, const struct pd_event *ev)
 		a.name_len = ev->mmap2.filename.len;
 		a.exec = ev->mmap2.prot & PROT_EXEC_FLAG;
 		a.hugetlb = ev->mmap2.flags & MAP_HUGETLB_FLAG;
+		/* simpleperf looks such a map's symbols up by address: make
+		 * its offsets the addresses (pgoff + ip - start = ip) */
+		if (ev->mmap2.prot & PROT_JIT_SYMFILE_FLAG)
+			a.pgoff = a.start;
 		if (ev->mmap2.has_build_id && ev->mmap2.build_id_size) {
 			a.build_id = ev->mmap2.build_id;
 			a.build_id_size = ev->mmap2.build_id_size;

@@ -386,6 +386,40 @@ static const char *demangle(struct pda_session *s, const char *name)
 }
 
 /*
+ * The frame of file offset off in d, whose binary was not found, from
+ * the symbols a simpleperf capture recorded for it (pda_spsym.c); *ent
+ * NULL when it recorded none for d.  0 or PD_ERR_NOMEM.
+ */
+static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
+			    const struct addr_key *k, struct addr_ent **ent)
+{
+	const struct pda_spsyms *t;
+	const struct pda_spsym *sym;
+	uint64_t vaddr;
+
+	*ent = NULL;
+	if (pda_spsyms_get(s, d, &t) < 0)
+		return PD_ERR_NOMEM;
+	if (!t)
+		return 0;
+	vaddr = pda_spsyms_vaddr(t, k->addr);
+	sym = pda_spsyms_find(t, vaddr);
+	*ent = new_ent(s, k, 1);
+	if (!*ent)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].dso_addr = vaddr;
+	if (!sym) {
+		(*ent)->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		return 0;
+	}
+	(*ent)->frames[0].sym = demangle(s, sym->name);
+	if (!(*ent)->frames[0].sym)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].sym_off = vaddr - sym->start;
+	return 0;
+}
+
+/*
  * The frames of file offset off in d: inlined functions first, then the
  * function holding them.  NULL on NOMEM.
  */
@@ -404,6 +438,12 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	if (pda_dso_load(s, d) < 0)
 		return NULL;
 	e = d->d.elf;
+	if (d->d.state != PDA_DSO_FOUND) {
+		if (resolve_recorded(s, d, k, &ent) < 0)
+			return NULL;
+		if (ent)
+			return ent;
+	}
 	if (d->d.state != PDA_DSO_FOUND || !e ||
 	    pda_elf_offset_to_vaddr(e, k->addr, &vaddr) < 0) {
 		ent = new_ent(s, k, 1);
@@ -428,8 +468,16 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
 		    0)
 			return NULL;
-		if (pda_elf_inlines(s, e, vaddr, s->inl, INLINE_MAX, &nr_inl) <
-		    0)
+		/* with --srcline perf's addr2line has been asked for the
+		 * address's line before its inlines (tests/golden/fold's
+		 * --inline --srcline stacks show it): that first answer is
+		 * the one whose names differ (pda_elf_inlines_a2l) */
+		if (s->opts.srcline &&
+		    pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
+			return NULL;
+		if (pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
 			return NULL;
 	}
 	if (s->opts.srcline && (!k->inl || nr_inl == 0)) {
@@ -437,6 +485,18 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
 		if (rc == PD_ERR_NOMEM)
 			return NULL;
+	}
+	if (k->inl && nr_inl == 0) {
+		/* perf still asks addr2line, which names the address after
+		 * bfd's pick of the symbols there */
+		const char *a2l;
+		uint64_t a2l_start;
+
+		rc = pda_elf_symbol_a2l(s, e, vaddr, &a2l, &a2l_start);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+		if (rc == 0 && a2l_start == start)
+			name = a2l;
 	}
 	if (!k->inl || nr_inl == 0) {
 		ent = new_ent(s, k, 1);
@@ -838,6 +898,33 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	return rc;
 }
 
+/*
+ * arm64 -g: before the first frame-pointer caller (next) of the leaf at
+ * pc, the caller perf 6.1 recovers from the sampled LR
+ * (machine.c thread__resolve_callchain_sample, callee order), when it
+ * differs from next.  perf does so only for frame-pointer callchains, not
+ * DWARF or LBR ones.
+ */
+static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
+		       uint64_t next)
+{
+	const uint64_t not_fp = PD_SAMPLE_STACK_USER | PD_SAMPLE_BRANCH_STACK;
+	uint64_t caller;
+	int rc;
+
+	if ((w->sample->mask & not_fp) ||
+	    !(w->sample->mask & PD_SAMPLE_REGS_USER))
+		return 0;
+	rc = pda_unwind_leaf_caller(s, s->unwinder, w->sample,
+				    pda_machine_maps(s, w->sample->pid),
+				    space_maps(s, w, PD_MISC_USER), pc, &caller);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	if (!caller || caller == next)
+		return 0;
+	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain);
+}
+
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 {
 	if (!st)
@@ -888,8 +975,13 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 			uint64_t ip = pd_u64s_get(cc, i);
 
 			if (ip < PD_CONTEXT_MAX) {
-				rc = resolve_ip(s, &w, ip, cpumode, false,
-						w.inl_callchain);
+				if (i >= 2 && cpumode == PD_MISC_USER &&
+				    pd_u64s_get(cc, i - 2) == PD_CONTEXT_USER)
+					rc = leaf_caller(s, &w, pd_u64s_get(cc, i - 1),
+							 ip);
+				if (rc == 0)
+					rc = resolve_ip(s, &w, ip, cpumode, false,
+							w.inl_callchain);
 				continue;
 			}
 			switch (ip) {

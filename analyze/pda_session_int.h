@@ -151,12 +151,41 @@ struct pda_dso_ent {
 	int64_t kdelta;		 /* KERNEL: add to a recorded address to
 				  * get the symbol source's address */
 	struct pda_jitmap *jit;	 /* JIT */
+	const struct pda_spsyms *sp; /* simpleperf's symbols, when missing */
+	bool sp_tried;
 	size_t nr_tried, tried_alloc;
 	bool mismatch;	     /* some candidate had another build-id */
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	struct pda_dso_ent *next_all; /* every DSO, for stats and freeing */
 };
+
+/* ---- simpleperf's recorded symbols (pda_spsym.c) ------------------ */
+
+struct pda_spsym {
+	uint64_t start, end;	/* [start, end) in the file's addresses */
+	const char *name;	/* mangled, as recorded */
+};
+
+struct pda_spsyms {
+	const struct pd_sp_file *file;
+	size_t nr;
+	struct pda_spsym *syms; /* by start */
+};
+
+/*
+ * The symbols the capture's simpleperf FILE feature has for d's recorded
+ * path (ELF and dex files), once per DSO; *out NULL when it has none.
+ * 0 or PD_ERR_NOMEM.
+ */
+int pda_spsyms_get(struct pda_session *s, struct pda_dso_ent *d,
+		   const struct pda_spsyms **out);
+/* The address in the file of file offset off of a map, by simpleperf's
+ * rule for the file's type. */
+uint64_t pda_spsyms_vaddr(const struct pda_spsyms *t, uint64_t off);
+/* The symbol holding vaddr, or NULL. */
+const struct pda_spsym *pda_spsyms_find(const struct pda_spsyms *t,
+					uint64_t vaddr);
 
 /*
  * The DSO for a recorded name (and build-id, when one is known: the

@@ -877,3 +877,78 @@ void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 	st->nr_stopped_dsos = nr;
 	st->stopped_dsos = u->stopped_v;
 }
+
+/* ---- arm64's link-register leaf caller ------------------------------ */
+
+/*
+ * perf 6.1 on arm64 (arm64-frame-pointer-unwind-support.c): a -g sample
+ * that also samples the user LR (bit 30, as perf record -g asks for on
+ * arm64) gets the leaf's caller from a two-frame unwind of the leaf with
+ * no stack dump: the registers unsampled are 0 (sp too), the pc is the
+ * callchain's first user entry.  Only where the leaf's CFI still keeps
+ * the return address in LR does that unwind reach a second frame; where
+ * the leaf saved it to the stack, the read fails and nothing is added.
+ * Debian's perf 6.1 unwinds with libunwind, whose aarch64 step takes LR
+ * as the return address whenever the CFI step itself fails: no FDE for
+ * the pc, or a CFA rule on a register the sample lacks (x29 once the
+ * frame record is set up, while the return address is already saved).
+ * libdw stops there instead, so that case is decided here: a stop that
+ * did not come of a failed memory read takes LR.
+ */
+int pda_unwind_leaf_caller(struct pda_session *s, struct pda_unwinder *u,
+			   const struct pd_sample *sample, struct pda_maps *key,
+			   const struct pda_maps *maps, uint64_t pc,
+			   uint64_t *caller)
+{
+	enum { LR = 30, SP = 31, PC = 32 };
+	const struct pda_unwind_arch *arch;
+	unsigned char raw[3 * 8] = {0};
+	struct pd_regs regs = {2, 7ull << LR, {3, raw, 0}};
+	struct pda_unwind_req req = {0};
+	struct pda_unwind_res res = {0};
+	uint64_t ips[2], lr;
+	struct pda_unwind_job job;
+	struct pda_unwind_uproc *p;
+	int rc;
+
+	*caller = 0;
+	if (!key || !maps || !pda_unwind_reg(&sample->regs_user, LR, &lr))
+		return 0;
+	rc = sample_arch(s, u, sample, maps, &arch);
+	if (rc < 0 || !arch || arch->e_machine != EM_AARCH64)
+		return rc;
+	memcpy(raw, &lr, 8);
+	memcpy(raw + 2 * 8, &pc, 8);
+	req.arch = arch;
+	req.regs = &regs;
+	req.pc = pc;
+	req.maps = maps;
+	req.pid = sample->pid;
+	req.tid = sample->tid;
+	req.max_frames = 2;
+	res.ips = ips;
+	rc = find_proc(s, u, key, arch, &p);
+	if (rc == PDA_UNWIND_AGAIN)
+		return 0; /* its state is being replaced: no caller */
+	if (rc < 0 || p->unsupported)
+		return rc;
+	/* on this thread's slot, as an unwind of its own */
+	memset(&job, 0, sizeof(job));
+	job.sample = sample;
+	job.key = key;
+	job.maps = maps;
+	job.req = req;
+	job.res = res;
+	job.proc = p;
+	job.prepped = true;
+	rc = pda_unwind_run(s, u, &job, 0);
+	if (rc < 0 || !job.unwound)
+		return rc == PDA_UNWIND_AGAIN ? 0 : rc;
+	res = job.res;
+	if (res.nr == 2)
+		*caller = ips[1];
+	else if (res.stop != PDA_UNWIND_STACK_SHORT &&
+		 res.stop != PDA_UNWIND_BAD_ADDR && lr)
+		*caller = lr - 1; /* libunwind's fallback: see above */
+	return 0;
+}

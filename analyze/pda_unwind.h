@@ -260,6 +260,19 @@ int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
 		      const struct pd_sample *sample, struct pda_maps *maps,
 		      const uint64_t **ips, size_t *nr);
 
+/*
+ * arm64's leaf caller on a frame-pointer (-g) sample that sampled the
+ * user LR: the caller of the leaf at pc (the callchain's first user
+ * entry) as perf 6.1 recovers it, less 1, in *caller, or 0 when the
+ * leaf's return address is no longer in LR (or the capture is not
+ * aarch64).  key and maps as for pda_unwind_prep.  Not counted in the
+ * statistics.  @return 0 or NOMEM.
+ */
+int pda_unwind_leaf_caller(struct pda_session *s, struct pda_unwinder *u,
+			   const struct pd_sample *sample, struct pda_maps *key,
+			   const struct pda_maps *maps, uint64_t pc,
+			   uint64_t *caller);
+
 /* ---- unwinding on several threads (pda_pipe.c) ---------------------- */
 
 struct pda_unwind_job;

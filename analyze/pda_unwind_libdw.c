@@ -28,6 +28,7 @@
  */
 #include "pda_unwind.h"
 
+#include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -464,6 +465,54 @@ static bool cfi_there(struct pda_unwind_proc *p, uint64_t pc)
 }
 
 static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
+		  const struct pda_unwind_req *req, struct pda_unwind_res *res);
+
+/*
+ * An aarch64 leaf with no CFI (a PLT entry: ld emits none for .plt
+ * there): perf's libunwind takes LR as the return address and goes on
+ * with the caller's CFI; libdwfl's frame-record fallback loses the
+ * caller's frame after it.  So the caller is unwound as a leaf of its
+ * own at LR, its pc then taken as a return address (less 1), behind the
+ * leaf.  @return 1 when pc has CFI (or no LR to go by): unwind as usual;
+ * 0 when done; NOMEM.
+ */
+static int plt_leaf(struct pda_session *s, struct pda_unwind_proc *p,
+		    const struct pda_unwind_req *req,
+		    struct pda_unwind_res *res)
+{
+	struct pda_unwind_req up = *req;
+	struct pda_unwind_res ur = *res;
+	uint64_t lr;
+	int rc;
+
+	if (p->arch->e_machine != EM_AARCH64 || req->max_frames < 2 ||
+	    !pda_unwind_reg(req->regs, 30, &lr) || !lr || lr == req->pc)
+		return 1;
+	p->req = req; /* ensure_module's maps */
+	rc = ensure_module(p, req->pc);
+	if (rc == 0 && !cfi_there(p, req->pc))
+		rc = ensure_module(p, lr - 1);
+	p->req = NULL;
+	if (rc < 0)
+		return rc;
+	if (cfi_there(p, req->pc) || !cfi_there(p, lr - 1))
+		return 1;
+	up.pc = lr;
+	up.max_frames = req->max_frames - 1;
+	ur.ips = res->ips + 1;
+	rc = unwind(s, p, &up, &ur);
+	if (rc < 0)
+		return rc;
+	res->ips[0] = req->pc;
+	if (ur.nr && ur.ips[0] == lr)
+		ur.ips[0] = lr - 1;
+	res->nr = ur.nr + 1;
+	res->stop = ur.stop;
+	res->stop_pc = ur.stop_pc;
+	return 0;
+}
+
+static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		  const struct pda_unwind_req *req, struct pda_unwind_res *res)
 {
 	unsigned why;
@@ -482,6 +531,9 @@ static int unwind(struct pda_session *s, struct pda_unwind_proc *p,
 		res->ips[res->nr++] = req->pc;
 		return 0;
 	}
+	rc = plt_leaf(s, p, req, res);
+	if (rc <= 0)
+		return rc;
 	p->req = req;
 	if (p->cfi) {
 		const struct pda_cfi_src src = {cfi_module, p};

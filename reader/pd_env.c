@@ -3,8 +3,8 @@
  * driver, the arena and cursor helpers, and the sections about the
  * capture itself (tracing data, build ids, the uname strings, nrcpus,
  * memory, cmdline, event descriptions, times, clocks, compression) and
- * simpleperf's.  Machine layout is in pd_env_topo.c, PMUs and BPF in
- * pd_env_pmu.c.  format.md §4; the layouts follow perf's
+ * simpleperf's META_INFO.  Machine layout is in pd_env_topo.c, PMUs and
+ * BPF in pd_env_pmu.c, simpleperf's FILE tables in pd_env_simpleperf.c.  format.md §4; the layouts follow perf's
  * tools/perf/util/header.c write_* / process_* functions.
  */
 #include "pd_env_int.h"
@@ -390,80 +390,6 @@ static int env_meta_info(struct env_dec *d, struct env_cur *c)
 	}
 	if (cur_left(c))
 		return env_bad(d, c, "key/value pair not terminated or empty");
-	return ENV_OK;
-}
-
-/*
- * The path of a FILE2 entry: a protobuf FileFeature whose field 1 (the
- * path, a length-delimited string) comes first.  NULL when it does not.
- */
-static const char *proto_path(struct env_dec *d, const unsigned char *p,
-			      size_t len, int *nomem)
-{
-	uint64_t slen = 0;
-	unsigned shift = 0;
-	size_t i = 1;
-	char *s;
-
-	if (len < 2 || p[0] != 0x0a)
-		return NULL;
-	for (;; i++) {
-		if (i >= len || shift > 63)
-			return NULL;
-		slen |= (uint64_t)(p[i] & 0x7f) << shift;
-		shift += 7;
-		if (!(p[i] & 0x80))
-			break;
-	}
-	i++;
-	if (slen > len - i)
-		return NULL;
-	s = env_strndup(d, p + i, (size_t)slen);
-	if (!s)
-		*nomem = 1;
-	return s;
-}
-
-/*
- * FILE (128) and FILE2 (132): entries of u32 size then size bytes; FILE's
- * start with the NUL-terminated path, FILE2's are protobuf.
- */
-static int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
-{
-	const char **paths;
-	uint32_t nr = 0;
-	int nomem = 0;
-
-	if (d->env->simpleperf_file_paths)
-		return ENV_OK; /* FILE and FILE2 both: keep the first */
-	for (const unsigned char *p = c->p; (size_t)(c->end - p) >= 4;) {
-		uint32_t size = pd_load_u32(p, c->swap);
-
-		if (size > (size_t)(c->end - p) - 4)
-			break;
-		nr++;
-		p += 4 + (size_t)size;
-	}
-	paths = env_array(d, nr, sizeof(*paths));
-	ENV_NEED(paths);
-	d->env->simpleperf_file_paths = paths;
-	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t size = 0;
-
-		(void)cur_u32(c, &size);
-		if (v2) {
-			paths[i] = proto_path(d, c->p, size, &nomem);
-			if (nomem)
-				return PD_ERR_NOMEM;
-		} else {
-			paths[i] = env_strndup(d, c->p, size);
-			ENV_NEED(paths[i]);
-		}
-		c->p += size;
-		d->env->nr_simpleperf_files = i + 1;
-	}
-	if (cur_left(c))
-		return env_bad(d, c, "file entry runs past the section");
 	return ENV_OK;
 }
 

@@ -164,6 +164,37 @@ struct pd_env_cpu_domains {
 	const struct pd_env_sched_domain *domains;
 };
 
+/*
+ * One file simpleperf sampled, with the symbols it read from it on the
+ * recording device (FILE feature): format facts from simpleperf's
+ * record_file_format.h / record_file_reader.cpp ReadFileV1Feature.
+ */
+enum pd_sp_dso_type {
+	PD_SP_DSO_KERNEL = 0,
+	PD_SP_DSO_KERNEL_MODULE = 1,
+	PD_SP_DSO_ELF_FILE = 2,
+	PD_SP_DSO_DEX_FILE = 3,	/* .vdex/.jar/.odex: dex file offsets */
+};
+
+struct pd_sp_symbol {
+	uint64_t vaddr;		/* in the file's address space (see below) */
+	uint32_t len;
+	const char *name;	/* as simpleperf stored it: mangled C++ */
+};
+
+struct pd_sp_file {
+	const char *path;
+	uint32_t type;		/* enum pd_sp_dso_type */
+	uint64_t min_vaddr;
+	/* UINT64_MAX when the entry does not say (older simpleperf, or not
+	 * an ELF file / kernel module) */
+	uint64_t file_offset_of_min_vaddr;
+	uint32_t nr_symbols;
+	const struct pd_sp_symbol *symbols; /* as stored, not sorted */
+	uint32_t nr_dex_file_offsets;
+	const uint64_t *dex_file_offsets;
+};
+
 struct pd_env_kv {
 	const char *key;
 	const char *value;
@@ -331,8 +362,11 @@ struct pd_env {
 
 	/* simpleperf FILE (128) and FILE2 (132): one entry per file */
 	uint32_t nr_simpleperf_files;
-	const char *const *simpleperf_file_paths; /* FILE only; NULL for
-						   * FILE2 (protobuf) */
+	const char *const *simpleperf_file_paths; /* NULL when a FILE2
+						   * entry has none */
+	/* FILE only (FILE2's protobuf is not decoded past the path): NULL
+	 * otherwise, else nr_simpleperf_files entries */
+	const struct pd_sp_file *simpleperf_files;
 };
 
 /* Name of an enum pd_env_status ("ok", "damaged"), never NULL. */

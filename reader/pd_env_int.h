@@ -101,6 +101,9 @@ static inline int cur_u64(struct env_cur *c, uint64_t *v)
 			return PD_ERR_NOMEM;                                \
 	} while (0)
 
+/* pd_env_simpleperf.c: FILE (128) and FILE2 (132), v2 = FILE2 */
+int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2);
+
 /* pd_env_topo.c: sections about the machine's layout */
 int env_cpu_topology(struct env_dec *d, struct env_cur *c);
 int env_numa_topology(struct env_dec *d, struct env_cur *c);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pd.h"
 
@@ -602,6 +603,7 @@ START_TEST(test_simpleperf_sections)
 	static const char meta[] =
 		"simpleperf_version\0" "1.1\0" "clockid\0" "monotonic\0";
 	struct capture c = { .swap = 0 };
+	const struct pd_sp_file *sf;
 	const struct pd_env *env;
 	struct pd_file *f;
 	struct fbuf *b;
@@ -610,8 +612,34 @@ START_TEST(test_simpleperf_sections)
 	put_u64(b, 0x1000);
 	put_u64(b, 48);
 	b = section(&c, PD_FEAT_SIMPLEPERF_FILE);
-	put_u32(b, 11);
-	put(b, "/bin/ls\0\0\0\0", 11);
+	/* an ELF file: path, type 2, min_vaddr, 2 symbols, file offset */
+	put_u32(b, 8 + 4 + 8 + 4 + (12 + 5) + (12 + 2) + 8);
+	put(b, "/bin/ls", 8);
+	put_u32(b, 2);
+	put_u64(b, 0x4000);
+	put_u32(b, 2);
+	put_u64(b, 0x4100);
+	put_u32(b, 0x20);
+	put(b, "main", 5);
+	put_u64(b, 0x4120);
+	put_u32(b, 0);
+	put(b, "f", 2);
+	put_u64(b, 0x3000);
+	/* a dex file: no symbols, two dex file offsets */
+	put_u32(b, 6 + 4 + 8 + 4 + 4 + 16);
+	put(b, "a.jar", 6);
+	put_u32(b, 3);
+	put_u64(b, 0);
+	put_u32(b, 0);
+	put_u32(b, 2);
+	put_u64(b, 0x2c);
+	put_u64(b, 0x91b1c4);
+	/* an older ELF entry: no file offset */
+	put_u32(b, 5 + 4 + 8 + 4);
+	put(b, "b.so", 5);
+	put_u32(b, 2);
+	put_u64(b, 0x1000);
+	put_u32(b, 0);
 	b = section(&c, PD_FEAT_SIMPLEPERF_META_INFO);
 	put(b, meta, sizeof(meta) - 1);
 	f = open_capture(&c);
@@ -619,12 +647,97 @@ START_TEST(test_simpleperf_sections)
 	ck_assert_uint_eq(env->nr_damaged, 0);
 	ck_assert_uint_eq(env->nr_auxtrace, 1);
 	ck_assert_uint_eq(env->auxtrace[0].size, 48);
-	ck_assert_uint_eq(env->nr_simpleperf_files, 1);
+	ck_assert_uint_eq(env->nr_simpleperf_files, 3);
 	ck_assert_str_eq(env->simpleperf_file_paths[0], "/bin/ls");
+	ck_assert_ptr_nonnull(env->simpleperf_files);
+	sf = env->simpleperf_files;
+	ck_assert_str_eq(sf[0].path, "/bin/ls");
+	ck_assert_uint_eq(sf[0].type, PD_SP_DSO_ELF_FILE);
+	ck_assert_uint_eq(sf[0].min_vaddr, 0x4000);
+	ck_assert_uint_eq(sf[0].file_offset_of_min_vaddr, 0x3000);
+	ck_assert_uint_eq(sf[0].nr_symbols, 2);
+	ck_assert_uint_eq(sf[0].symbols[0].vaddr, 0x4100);
+	ck_assert_uint_eq(sf[0].symbols[0].len, 0x20);
+	ck_assert_str_eq(sf[0].symbols[0].name, "main");
+	ck_assert_str_eq(sf[0].symbols[1].name, "f");
+	ck_assert_uint_eq(sf[1].type, PD_SP_DSO_DEX_FILE);
+	ck_assert_uint_eq(sf[1].nr_symbols, 0);
+	ck_assert_uint_eq(sf[1].nr_dex_file_offsets, 2);
+	ck_assert_uint_eq(sf[1].dex_file_offsets[1], 0x91b1c4);
+	ck_assert_uint_eq(sf[1].file_offset_of_min_vaddr, UINT64_MAX);
+	ck_assert_str_eq(sf[2].path, "b.so");
+	ck_assert_uint_eq(sf[2].file_offset_of_min_vaddr, UINT64_MAX);
 	ck_assert_uint_eq(env->nr_meta_info, 2);
 	ck_assert_str_eq(env->meta_info[0].key, "simpleperf_version");
 	ck_assert_str_eq(env->meta_info[1].value, "monotonic");
 	close_capture(&c, f);
+}
+END_TEST
+
+/* A FILE entry whose symbol count runs past it: paths kept, no table. */
+START_TEST(test_simpleperf_file_damaged)
+{
+	struct capture c = { .swap = 0 };
+	const struct pd_env *env;
+	struct pd_file *f;
+	struct fbuf *b;
+
+	b = section(&c, PD_FEAT_SIMPLEPERF_FILE);
+	put_u32(b, 8 + 4 + 8 + 4);
+	put(b, "/bin/ls", 8);
+	put_u32(b, 2);
+	put_u64(b, 0);
+	put_u32(b, 1000);
+	f = open_capture(&c);
+	env = env_of(f);
+	ck_assert_uint_eq(env->nr_damaged, 1);
+	ck_assert_uint_eq(env->nr_simpleperf_files, 1);
+	ck_assert_str_eq(env->simpleperf_file_paths[0], "/bin/ls");
+	ck_assert_ptr_null(env->simpleperf_files);
+	close_capture(&c, f);
+}
+END_TEST
+
+/* The corpus's simpleperf capture: its symbol tables, JIT code's too. */
+START_TEST(test_simpleperf_file_corpus)
+{
+	static const char path[] = "../../../shared/corpus/simpleperf/"
+				   "perf_with_jit_symbol.data";
+	const struct pd_sp_file *sf, *jit = NULL, *libc = NULL;
+	const struct pd_env *env;
+	struct pd_file *f;
+	PD_OPTS(opts);
+
+	if (access(path, R_OK) != 0) {
+		printf("check_env: %s absent: corpus test skipped\n", path);
+		return;
+	}
+	ck_assert_int_eq(pd_file_open(path, &opts, &f), 0);
+	env = env_of(f);
+	ck_assert_uint_eq(env->nr_damaged, 0);
+	ck_assert_uint_eq(env->nr_simpleperf_files, 28);
+	sf = env->simpleperf_files;
+	ck_assert_ptr_nonnull(sf);
+	for (uint32_t i = 0; i < env->nr_simpleperf_files; i++) {
+		if (strstr(sf[i].path, "jit_app_cache"))
+			jit = &sf[i];
+		if (strstr(sf[i].path, "/libc.so"))
+			libc = &sf[i];
+		if (sf[i].type == PD_SP_DSO_DEX_FILE)
+			ck_assert_uint_ge(sf[i].nr_dex_file_offsets, 1);
+	}
+	ck_assert_ptr_nonnull(jit);
+	ck_assert_uint_eq(jit->type, PD_SP_DSO_ELF_FILE);
+	ck_assert_uint_eq(jit->nr_symbols, 3);
+	ck_assert_str_eq(jit->symbols[0].name,
+			 "com.android.simpleperf.debuggable.MainActivity$1.run");
+	ck_assert_ptr_nonnull(libc);
+	ck_assert_uint_eq(libc->min_vaddr, 0x3b000);
+	ck_assert_uint_eq(libc->file_offset_of_min_vaddr, 0x3b000);
+	ck_assert_uint_eq(libc->nr_symbols, 5);
+	ck_assert_str_eq(libc->symbols[0].name, "syscall");
+	ck_assert_uint_eq(libc->symbols[0].vaddr, 296336);
+	pd_file_close(f);
 }
 END_TEST
 
@@ -956,6 +1069,8 @@ Suite *env_suite(void)
 	tcase_add_loop_test(tc, test_machine_sections, 0, 2);
 	tcase_add_loop_test(tc, test_pmu_bpf_aux_sections, 0, 2);
 	tcase_add_test(tc, test_simpleperf_sections);
+	tcase_add_test(tc, test_simpleperf_file_damaged);
+	tcase_add_test(tc, test_simpleperf_file_corpus);
 	tcase_add_loop_test(tc, test_event_desc_and_tracing, 0, 2);
 	tcase_add_loop_test(tc, test_damaged_sections, 0, 2 * DMG_NR);
 	tcase_add_loop_test(tc, test_unknown_feature, 0, 2);

@@ -25,6 +25,23 @@ and --aliases BINARY also takes the names of functions at one address in
 BINARY's .symtab as one ("hypot" and "__hypot").  --no-comm leaves the
 root frame (the comm) out: perfparser names a sample by its process's
 comm, perf by its thread's at the time.
+
+--simpleperf: the first file is simpleperf's stackcollapse.py output,
+whose names differ from perf's (which pdtool follows) in form only:
+simpleperf demangles C++ with parameter lists ("__pthread_start(void*)"),
+perf without ("__pthread_start"); it names a frame without a symbol
+"unknown" ("unknown_[k]" in the kernel), perf "[unknown]"; with
+--addrs, simpleperf writes "dso[+hex]", pdtool "dso+0xhex"; its --jit puts "_[j]" after JIT frames,
+which pdtool marks for --from-script input only.  Each of its frames is
+taken in perf's form (no trailing parameter list, no "_[j]", perf's
+unknown and address forms) before comparing.
+
+--subseq: an oracle stack agrees with a pdtool stack of the same root
+that holds all its frames in order, others between them allowed: for a
+tool whose report hides frames pdtool shows (simpleperf's hides the ART
+interpreter's frames next to Java ones and folds a JIT frame into the
+interpreted one of the same method).  Each pdtool stack's weight is
+taken once.
 """
 import re
 import subprocess
@@ -71,6 +88,34 @@ def bare(name):
     text = text.split(" ")[-1] if " " in text else text
     parts = [p for p in text.split("::") if p]
     return parts[-1] if parts else text
+
+
+def simpleperf_frame(f):
+    """A simpleperf frame in perf's form (see --simpleperf)."""
+    if f.endswith("_[j]"):
+        f = f[:-4]
+    if f in ("unknown", "unknown_[k]"):
+        return "[unknown]" + f[7:]
+    m = re.fullmatch(r"(.+)\[\+([0-9a-f]+)\]", f)
+    if m:
+        return "%s+0x%s" % (m.group(1), m.group(2))
+    if f.endswith(")") and not f.startswith("["):
+        depth = 0
+        for i in range(len(f) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(f[i], 0)
+            if depth == 0:
+                # "operator()(int)": the last group is the parameters
+                return f[:i] if i else f
+    return f
+
+
+def simpleperf_form(stacks):
+    out = {}
+    for stack, w in stacks.items():
+        frames = stack.split(";")
+        key = ";".join(frames[:1] + [simpleperf_frame(f) for f in frames[1:]])
+        out[key] = out.get(key, 0) + w
+    return out
 
 
 def alias_map(binaries):
@@ -153,9 +198,44 @@ def suffix_share(perf, pd):
     return agreed, left
 
 
+def is_subseq(short, long):
+    it = iter(long)
+    return all(f in it for f in short)
+
+
+def subseq_share(perf, pd):
+    """The weight of perf's stacks found in order within pdtool's."""
+    left, pd = dict(perf), dict(pd)
+    agreed = 0
+
+    def holds(p, stack):
+        pf, frames = p.split(";"), stack.split(";")
+        return pf[0] == frames[0] and is_subseq(pf[1:], frames[1:])
+
+    # a stack of the same weight first: weights pair samples best
+    for stack, w in sorted(pd.items()):
+        for p in sorted(perf):
+            if left[p] == w and holds(p, stack):
+                left[p] = pd[stack] = 0
+                agreed += w
+                break
+    for stack, w in sorted(pd.items(), key=lambda x: (-x[1], x[0])):
+        for p in sorted(perf, key=lambda s: (-s.count(";"), s)):
+            if not w:
+                break
+            if left[p] and holds(p, stack):
+                take = min(w, left[p])
+                left[p] -= take
+                agreed += take
+                w -= take
+                if not w:
+                    break
+    return agreed, left
+
+
 def main():
     args, aliases, names, show, comm = [], [], False, 8, True
-    suffix = False
+    suffix = simpleperf = subseq = False
     judged = []
     argv = sys.argv[1:]
     while argv:
@@ -173,20 +253,27 @@ def main():
             judged = load_judged(argv.pop(0))
         elif a == "--suffix":
             suffix = True
+        elif a == "--subseq":
+            subseq = True
+        elif a == "--simpleperf":
+            simpleperf = True
         else:
             args.append(a)
     perf, pd = load(args[0]), load(args[1])
+    if simpleperf:
+        perf = simpleperf_form(perf)
     need = float(args[2]) if len(args) > 2 else 100.0
     if names or not comm:
         canon = alias_map(aliases) if names else None
         perf = normalize(perf, canon, comm)
         pd = normalize(pd, canon, comm)
     total = sum(perf.values())
-    if suffix:
-        same, left = suffix_share(perf, pd)
+    if suffix or subseq:
+        same, left = (suffix_share if suffix else subseq_share)(perf, pd)
         share = 100.0 * same / total if total else 100.0
-        print("%.2f%% of %d end pdtool's stacks (%d stacks do not)" % (
-            share, total, sum(1 for w in left.values() if w)))
+        print("%.2f%% of %d %s pdtool's stacks (%d stacks do not)" % (
+            share, total, "end" if suffix else "are in order in",
+            sum(1 for w in left.values() if w)))
         for s, w in sorted(left.items(), key=lambda x: (-x[1], x[0])):
             if w:
                 print("    perf %d: %s" % (w, s[:160]))
