@@ -14,6 +14,7 @@
  */
 #include "pda_elf_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef STT_GNU_IFUNC
@@ -49,21 +50,53 @@ static bool better(const struct fit *best, uint64_t off, uint64_t size,
 	return size < best->size;
 }
 
-/* The best symbol of table scn for vaddr in section shndx into *f. */
-static void scan(const struct pda_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
-		 size_t shndx, uint64_t vaddr, struct fit *f)
+/*
+ * The symbols a lookup may pick, read once per file: by section, then
+ * address, table order kept among equal addresses (bfd's tie-break runs
+ * in table order).  Invariants: v[0..nr) sorted by (shndx, off, idx).
+ */
+struct a2l_sym {
+	uint64_t off, size; /* st_value; st_size, 1 when 0 */
+	size_t idx;	    /* in the table */
+	const char *name;   /* in the file's string table */
+	size_t shndx;
+	int type;
+};
+
+struct pda_a2l {
+	struct a2l_sym *v;
+	size_t nr;
+	bool built;
+};
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct a2l_sym *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The symbols of table scn that count (see the top).  0 or NOMEM. */
+static int build(struct pda_session *s, const struct pda_elf *e,
+		 Elf_Scn *scn, const GElf_Shdr *sh, struct pda_a2l *a)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
+	a->v = n ? pda_malloc(s, n * sizeof(*a->v)) : NULL;
+	if (n && !a->v)
+		return PD_ERR_NOMEM;
 	for (size_t i = 1; data && i < n; i++) {
+		struct a2l_sym *y = &a->v[a->nr];
 		GElf_Sym sym;
 		const char *name;
-		uint64_t size;
 		int type;
 
-		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != shndx ||
-		    sym.st_value > vaddr)
+		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type == STT_OBJECT || type == STT_SECTION ||
@@ -74,16 +107,69 @@ static void scan(const struct pda_elf *e, Elf_Scn *scn, const GElf_Shdr *sh,
 		    type == STT_NOTYPE &&
 		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
 			continue;
-		size = sym.st_size ? sym.st_size : 1;
-		if (!better(f, sym.st_value, size, type, vaddr))
-			continue;
 		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		f->off = sym.st_value;
-		f->size = size;
-		f->type = type;
-		f->name = name;
+		y->off = sym.st_value;
+		y->size = sym.st_size ? sym.st_size : 1;
+		y->idx = i;
+		y->name = name;
+		y->shndx = sym.st_shndx;
+		y->type = type;
+		a->nr++;
+	}
+	if (a->nr)
+		qsort(a->v, a->nr, sizeof(*a->v), cmp_sym);
+	return 0;
+}
+
+void pda_a2l_free(struct pda_session *s, struct pda_a2l *a)
+{
+	if (!a)
+		return;
+	pda_free(s, a->v);
+	pda_free(s, a);
+}
+
+/*
+ * The best symbol for vaddr in section shndx into *f, as a scan of the
+ * table in order would find it: a symbol further on only wins by a
+ * larger start (better()), so the winner starts at the largest start at
+ * or below vaddr in the section, and is picked among the symbols there
+ * in table order.
+ */
+static void pick(const struct pda_a2l *a, size_t shndx, uint64_t vaddr,
+		 struct fit *f)
+{
+	size_t lo = 0, hi = a->nr, i;
+	uint64_t off;
+
+	/* the first symbol past (shndx, vaddr) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct a2l_sym *y = &a->v[mid];
+
+		if (y->shndx < shndx || (y->shndx == shndx && y->off <= vaddr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	if (!i || a->v[i - 1].shndx != shndx)
+		return;
+	off = a->v[i - 1].off;
+	while (i > 0 && a->v[i - 1].shndx == shndx && a->v[i - 1].off == off)
+		i--;
+	for (; i < a->nr && a->v[i].shndx == shndx && a->v[i].off == off;
+	     i++) {
+		const struct a2l_sym *y = &a->v[i];
+
+		if (!better(f, y->off, y->size, y->type, vaddr))
+			continue;
+		f->off = y->off;
+		f->size = y->size;
+		f->type = y->type;
+		f->name = y->name;
 	}
 }
 
@@ -94,6 +180,7 @@ int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 	Elf_Scn *scn = NULL, *tab;
 	GElf_Shdr sh, tsh;
 	size_t shndx = 0;
+	int rc;
 
 	while ((scn = elf_nextscn(e->elf, scn)) != NULL)
 		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
@@ -104,11 +191,20 @@ int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 		}
 	if (!shndx)
 		return PD_ERR_NOTFOUND;
-	tab = pda_elf_find_table(e->elf, SHT_SYMTAB, &tsh, NULL);
-	if (!tab || tsh.sh_size <= tsh.sh_entsize)
-		tab = pda_elf_find_table(e->elf, SHT_DYNSYM, &tsh, NULL);
-	if (tab)
-		scan(e, tab, &tsh, shndx, vaddr, &f);
+	if (!e->a2l) {
+		e->a2l = pda_zalloc(s, sizeof(*e->a2l));
+		if (!e->a2l)
+			return PD_ERR_NOMEM;
+	}
+	if (!e->a2l->built) {
+		tab = pda_elf_find_table(e->elf, SHT_SYMTAB, &tsh, NULL);
+		if (!tab || tsh.sh_size <= tsh.sh_entsize)
+			tab = pda_elf_find_table(e->elf, SHT_DYNSYM, &tsh, NULL);
+		if (tab && (rc = build(s, e, tab, &tsh, e->a2l)) < 0)
+			return rc;
+		e->a2l->built = true;
+	}
+	pick(e->a2l, shndx, vaddr, &f);
 	if (!f.name)
 		return PD_ERR_NOTFOUND;
 	*name = pda_intern(s, f.name, strlen(f.name));

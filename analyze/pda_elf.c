@@ -302,6 +302,7 @@ void pda_elf_close(struct pda_session *s, struct pda_elf *e)
 		return;
 	pda_dwarf_free(s, e->dwarf);
 	pda_symtab_free(s, e->syms);
+	pda_a2l_free(s, e->a2l);
 	if (e->elf)
 		elf_end(e->elf);
 	pda_free(s, e->segs);

@@ -23,6 +23,7 @@ struct pda_elf_seg {
 };
 
 struct pda_symtab; /* pda_symtab.c */
+struct pda_a2l;	   /* pda_a2lsym.c */
 struct pda_dwarf;  /* pda_dwarf.c */
 
 /*
@@ -56,6 +57,7 @@ struct pda_elf {
 	struct pda_symtab *syms;
 	int dwarf_state; /* 0 untried, 1 open, <0 none */
 	struct pda_dwarf *dwarf;
+	struct pda_a2l *a2l; /* pda_a2lsym.c's index, made on first use */
 };
 
 /* The section named name (its header in *shdr), or NULL. */
@@ -92,6 +94,7 @@ int pda_elf_symbol_perf61(struct pda_session *s, struct pda_elf *e,
 			  uint64_t *size);
 
 void pda_symtab_free(struct pda_session *s, struct pda_symtab *t);
+void pda_a2l_free(struct pda_session *s, struct pda_a2l *a);
 void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d);
 
 #endif /* PDA_ELF_INT_H */
