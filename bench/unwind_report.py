@@ -50,6 +50,32 @@ def no_root_unknown(stack):
     return ";".join(frames[:1] + frames[i:])
 
 
+def leaf_end(a, b, key=lambda s: s):
+    """The share of a's weight whose stack (after key) is the leaf end of
+    one of b's with the same root frame (the comm): where a's unwinder
+    stopped earlier than b's.  Longer stacks of a take b's weight first."""
+    ends = collections.defaultdict(list)
+    left = collections.Counter()
+    for s, w in b.items():
+        frames = key(s).split(";")
+        left[s] += w
+        for i in range(1, len(frames)):
+            ends[(frames[0], tuple(frames[i:]))].append(s)
+    total = got = 0
+    for s, w in sorted(a.items(), key=lambda x: -x[0].count(";")):
+        frames = key(s).split(";")
+        total += w
+        need = w
+        for t in ends.get((frames[0], tuple(frames[1:])), ()):
+            take = min(need, left[t])
+            left[t] -= take
+            need -= take
+            if not need:
+                break
+        got += w - need
+    return got / total
+
+
 def main():
     files_f, rows_f, cmp_f, stats_f, perf_f, pd_f, ncpu = sys.argv[1:8]
     files, order = read_files(files_f)
@@ -107,6 +133,11 @@ def main():
         print(f"- identical: {100 * share(perf, pd):.2f}% ({first})")
         print(f"- identical once the [unknown] frames at the root end are "
               f"set aside: {100 * share(perf, pd, no_root_unknown):.2f}%")
+        print(f"- perf's stack is the leaf end of pdtool's (perf's unwinding "
+              f"stopped earlier, or equal): "
+              f"{100 * leaf_end(perf, pd):.2f}%; with the [unknown] frames "
+              f"at perf's root end set aside: "
+              f"{100 * leaf_end(perf, pd, no_root_unknown):.2f}%")
     print()
     print("pdtool fold --stats:")
     print()
