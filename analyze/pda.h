@@ -303,8 +303,9 @@ void pda_pipe_free(struct pda_pipe *p);
  * (pda_session_errmsg() says why) or the callback failed.
  */
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
-/* End of input: the samples still under way are handed back.  @return
- * 0 or a negative pd_err as pda_pipe_feed(). */
+/* End of input: the samples still under way are handed back, and the
+ * batches' memory freed; pda_pipe_feed() after it fails (PD_ERR_API).
+ * @return 0 or a negative pd_err as pda_pipe_feed(). */
 int pda_pipe_finish(struct pda_pipe *p);
 /* The threads the pipeline unwinds on (jobs resolved), 1 without. */
 unsigned pda_pipe_jobs(const struct pda_pipe *p);

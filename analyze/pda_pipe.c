@@ -49,12 +49,14 @@
 #define BATCH_BYTES ((size_t)4 << 20) /* record copies and ips of one */
 /*
  * Stable records a batch refers to, at most: the reader hands the
- * mapping's pages back 8 MB behind the record it reads (release_behind in
+ * mapping's pages back 4 MB behind the record it reads (release_behind in
  * reader/pd_reader.c), and a page handed back that is touched again is
- * read from the file again; NR_BATCHES of these and the ordering queue's
- * two rounds stay well inside those 8 MB.
+ * read from the file again (and stays: resident memory grows); the
+ * NR_BATCHES of these (2 MB) and the ordering queue's rounds stay inside
+ * those 4 MB on the captures measured (bench/unwind.sh: page faults with
+ * -j 2 within 5% of -j 1's).
  */
-#define BATCH_HELD ((size_t)1 << 20)
+#define BATCH_HELD ((size_t)512 << 10)
 #define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
 #define BATCH_ITEMS 512		   /* samples in one, at most */
 #define CHUNK 4			   /* samples a thread takes at once */
@@ -107,6 +109,7 @@ struct pda_pipe {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 	bool quit;
+	bool finished;		/* pda_pipe_finish() ran: no more input */
 	/* under mu: just past the last stable record queued, and how far
 	 * the capture's mapping was populated ahead of it */
 	uintptr_t ahead_from, populated;
@@ -600,6 +603,9 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	bool unwind;
 	int rc;
 
+	if (p->finished)
+		return pda_set_err(s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
 	if (rec->type != PD_REC_SAMPLE) {
 		if (needs_drain(rec) && (rc = drain(p)) < 0)
 			return rc;
@@ -622,5 +628,18 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 
 int pda_pipe_finish(struct pda_pipe *p)
 {
-	return drain(p);
+	int rc = drain(p);
+
+	if (rc < 0)
+		return rc;
+	/* the batches' memory goes to what the caller does next (folding,
+	 * rendering); the idle workers wait for pda_pipe_free() */
+	p->finished = true;
+	for (size_t i = 0; i < NR_BATCHES; i++) {
+		pda_free(p->s, p->b[i].buf);
+		pda_free(p->s, p->b[i].items);
+		p->b[i].buf = NULL;
+		p->b[i].items = NULL;
+	}
+	return 0;
 }

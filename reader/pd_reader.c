@@ -232,9 +232,11 @@ static int stream_ensure(struct pd_reader *r, uint64_t n)
  * Hand back the mapped pages already read, so that resident memory stays
  * flat however large the capture: a file mapping's pages are counted as
  * the process's own once touched.  Only our own read-only mappings, and
- * only what lies behind the record just delivered.
+ * only what lies behind the record just delivered: between one and two
+ * RELEASE_STEPs behind it (analyze/pda_pipe.c keeps its batches' records
+ * inside one).
  */
-#define RELEASE_STEP ((uint64_t)8 << 20)
+#define RELEASE_STEP ((uint64_t)4 << 20)
 
 static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 			   uint64_t rec_off)
@@ -445,6 +447,30 @@ static void count(struct pd_reader *r, const struct pd_rec *rec)
 		st->nr_unknown++;
 }
 
+/*
+ * At the end, every data section's mapped pages go back too: what runs
+ * after the last record (folding, rendering, writing) then has the
+ * memory.  A record still held (the caller's last ones) is read from the
+ * file again when touched, as release_behind says.
+ */
+static void release_all(struct pd_reader *r)
+{
+	const struct pd_file *f = r->f;
+
+	if (r->released_all)
+		return;
+	r->released_all = true;
+	for (size_t i = 0; i < f->nr_regions; i++) {
+		const struct pd_region *reg = &f->regions[i];
+		uint64_t from = (reg->start + 4095) & ~4095ull;
+		uint64_t to = reg->end & ~4095ull;
+
+		if (reg->unmap && to > from)
+			madvise((void *)((uintptr_t)reg->unmap + from),
+				to - from, MADV_DONTNEED);
+	}
+}
+
 int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 {
 	int rc;
@@ -455,5 +481,7 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 		rc = pd_reader_next_raw(r, rec);
 	if (rc > 0)
 		count(r, rec);
+	else if (rc == 0)
+		release_all(r);
 	return rc;
 }

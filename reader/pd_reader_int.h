@@ -20,6 +20,7 @@ struct pd_reader {
 	uint64_t pos;
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
+	bool released_all;	/* at the end, all of them (release_all) */
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;

@@ -588,6 +588,7 @@ START_TEST(test_api)
 {
 	struct et_session es;
 	struct pda_pipe *p = (struct pda_pipe *)&es;
+	struct pd_rec rec;
 	PDA_PIPE_OPTS(none);
 	PDA_PIPE_OPTS(big, .jobs = 1000, .fn = never);
 	PDA_PIPE_OPTS(leaf, .jobs = 4, .no_stack = true, .fn = never);
@@ -602,6 +603,9 @@ START_TEST(test_api)
 	ck_assert_int_eq(pda_pipe_new(es.s, &leaf, &p), 0);
 	ck_assert_uint_eq(pda_pipe_jobs(p), 1);
 	ck_assert_int_eq(pda_pipe_finish(p), 0);
+	/* no input after the end */
+	memset(&rec, 0, sizeof(rec));
+	ck_assert_int_eq(pda_pipe_feed(p, &rec), PD_ERR_API);
 	pda_pipe_free(p);
 	pda_pipe_free(NULL);
 	et_session_free(&es);
