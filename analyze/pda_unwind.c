@@ -300,6 +300,18 @@ int pda_unwind_read(struct pda_session *s, const struct pda_unwind_req *req,
 	return 0;
 }
 
+bool pda_unwind_still_mapped(const struct pda_maps *maps, uint64_t anchor,
+			     const struct pda_dso_ent *dso, struct pda_elf *elf,
+			     uint64_t bias)
+{
+	const struct pda_map *map = pda_maps_lookup(maps, anchor);
+	uint64_t now;
+
+	return map && map->dso == dso &&
+	       pda_elf_map_bias(elf, map->start, map->pgoff, &now) == 0 &&
+	       now == bias;
+}
+
 int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
 			uint64_t pc, unsigned *why)
 {

@@ -167,6 +167,16 @@ int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
 int pda_unwind_classify(struct pda_session *s, const struct pda_unwind_req *req,
 			uint64_t pc, unsigned *why);
 
+/*
+ * Whether a binary a backend placed from the map that began at anchor
+ * (dso's file elf, at load bias) is still there in maps: the same DSO
+ * mapped at anchor with the same bias.  The backends' maps_changed drop
+ * what no longer holds.
+ */
+bool pda_unwind_still_mapped(const struct pda_maps *maps, uint64_t anchor,
+			     const struct pda_dso_ent *dso, struct pda_elf *elf,
+			     uint64_t bias);
+
 /* ---- backends ------------------------------------------------------- */
 
 struct pda_unwind_proc; /* a backend's state for one process */

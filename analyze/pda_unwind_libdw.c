@@ -283,12 +283,9 @@ static void maps_changed(struct pda_session *s, struct pda_unwind_proc *p,
 	(void)s;
 	for (size_t i = 0; i < p->nr_mods; i++) {
 		const struct ld_mod *m = p->mods[i];
-		const struct pda_map *map = pda_maps_lookup(maps, m->anchor);
-		uint64_t bias;
 
-		if (!map || map->dso != m->dso ||
-		    pda_elf_map_bias(m->elf, map->start, map->pgoff, &bias) < 0 ||
-		    bias != m->bias) {
+		if (!pda_unwind_still_mapped(maps, m->anchor, m->dso,
+					     m->elf, m->bias)) {
 			drop_dwfl(p);
 			return;
 		}

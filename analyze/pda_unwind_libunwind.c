@@ -502,12 +502,9 @@ static void maps_changed(struct pda_session *s, struct pda_unwind_proc *p,
 	(void)s;
 	for (size_t i = 0; i < p->nr_dsos; i++) {
 		const struct lu_dso *d = p->dsos[i];
-		const struct pda_map *map = pda_maps_lookup(maps, d->anchor);
-		uint64_t bias;
 
-		if (!map || map->dso != d->dso ||
-		    pda_elf_map_bias(d->elf, map->start, map->pgoff, &bias) < 0 ||
-		    bias != d->bias) {
+		if (!pda_unwind_still_mapped(maps, d->anchor, d->dso,
+					     d->elf, d->bias)) {
 			/* libunwind's caches know nothing of maps: all go */
 			drop_dsos(p);
 			return;
