@@ -46,8 +46,10 @@ struct pda_opts {
 	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
 	bool no_debuginfod;	   /* never ask debuginfod */
-	bool use_host_kallsyms;	   /* read /proc/kallsyms when the capture's
-				    * kernel build-id matches this host's */
+	bool use_host_kernel;	   /* this host's /proc/kallsyms and vdso
+				    * stand for the recording kernel's when
+				    * its build-id is this host's (or, with
+				    * none recorded, its host and release) */
 	pd_log_fn log;
 	void *log_arg;
 	enum pd_log_level log_level;

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -730,6 +731,55 @@ static void publish(struct pda_session *s, struct pda_dso_ent *d,
 		pthread_mutex_unlock(&s->mt.lock);
 }
 
+/*
+ * This process's own vdso, as perf takes its own (util/vdso.c): when its
+ * build-id is the capture's, or the capture has none (pipe mode) and was
+ * recorded on this host's running kernel.  0 (*out NULL when not) or
+ * NOMEM.
+ */
+static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_elf **out)
+{
+	static const char name[] = "[vdso] of this process";
+	const uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	unsigned long lo, hi;
+	const unsigned char *id;
+	unsigned size;
+	char line[512];
+	bool found = false;
+	FILE *maps;
+	int rc;
+
+	*out = NULL;
+	if (!base || !s->opts.use_host_kernel ||
+	    (!d->d.build_id_size && !pda_same_host_kernel(s)))
+		return 0;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return 0;
+	while (!found && fgets(line, sizeof(line), maps))
+		found = strstr(line, "[vdso]") &&
+			sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base &&
+			hi > lo;
+	fclose(maps);
+	if (!found)
+		return 0;
+	rc = pda_elf_open_image(s, name, (const void *)base, hi - lo, out);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0)
+		return pda_dso_tried(s, d, name, "not ELF");
+	pda_elf_build_id(*out, &id, &size);
+	if (d->d.build_id_size &&
+	    (size != d->d.build_id_size ||
+	     memcmp(id, d->d.build_id, size) != 0)) {
+		pda_elf_close(s, *out);
+		*out = NULL;
+		return pda_dso_tried(s, d, name, "another build-id");
+	}
+	return 0;
+}
+
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 {
 	struct found f = {NULL, NULL};
@@ -743,16 +793,24 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 	case PDA_DSO_JIT:
 		return pda_jit_load(s, d);
 	case PDA_DSO_VDSO:
-		if (!d->d.build_id_size) {
-			d->d.why = "no build-id for the vdso in the capture";
-			publish(s, d, NULL, NULL, PDA_DSO_MISSING);
+		if (d->d.build_id_size)
+			break;
+		if ((rc = host_vdso(s, d, &f.bin)) < 0)
+			return rc;
+		if (f.bin) {
+			publish(s, d, f.bin, NULL, PDA_DSO_FOUND);
 			return 0;
 		}
-		break;
+		d->d.why = "no build-id for the vdso in the capture, and its "
+			   "host or kernel release is not this one";
+		publish(s, d, NULL, NULL, PDA_DSO_MISSING);
+		return 0;
 	case PDA_DSO_FILE:
 		break;
 	}
 	rc = find_files(s, d, &f);
+	if (rc == 0 && d->kind == PDA_DSO_VDSO && !f.bin && !f.dbg)
+		rc = host_vdso(s, d, &f.bin);
 	if (rc < 0) {
 		if (f.bin)
 			pda_elf_close(s, f.bin);

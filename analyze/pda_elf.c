@@ -217,25 +217,15 @@ static int read_debuglink(struct pda_session *s, struct pda_elf *e)
 	return e->debuglink ? 0 : PD_ERR_NOMEM;
 }
 
-static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
+/* The rest of opening, once e->elf holds every byte of the file. */
+static int read_elf(struct pda_session *s, struct pda_elf *e)
 {
 	GElf_Ehdr eh;
 	int err;
 
-	e->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e->elf)
-		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
-				   elf_errmsg(-1));
 	if (elf_kind(e->elf) != ELF_K_ELF)
 		return pda_set_err(s, PD_ERR_FORMAT, "%s: not an ELF file",
 				   e->path);
-	/*
-	 * Take everything in (the mapping, or a read when mapping failed) so
-	 * that the descriptor can go: a capture can name thousands of DSOs.
-	 */
-	if (elf_cntl(e->elf, ELF_C_FDREAD) != 0)
-		return pda_set_err(s, PD_ERR_IO, "%s: %s", e->path,
-				   elf_errmsg(-1));
 	if (!gelf_getehdr(e->elf, &eh))
 		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
 				   elf_errmsg(-1));
@@ -260,21 +250,71 @@ static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
 	return read_debuglink(s, e);
 }
 
+static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
+{
+	e->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf)
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
+				   elf_errmsg(-1));
+	/*
+	 * Take everything in (the mapping, or a read when mapping failed) so
+	 * that the descriptor can go: a capture can name thousands of DSOs.
+	 */
+	if (elf_kind(e->elf) == ELF_K_ELF && elf_cntl(e->elf, ELF_C_FDREAD) != 0)
+		return pda_set_err(s, PD_ERR_IO, "%s: %s", e->path,
+				   elf_errmsg(-1));
+	return read_elf(s, e);
+}
+
+/* A handle named name, nothing read yet; NULL on NOMEM. */
+static struct pda_elf *new_elf(struct pda_session *s, const char *name)
+{
+	struct pda_elf *e;
+
+	elf_version(EV_CURRENT);
+	e = pda_zalloc(s, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->path = pda_intern(s, name, strlen(name));
+	if (!e->path) {
+		pda_free(s, e);
+		return NULL;
+	}
+	return e;
+}
+
+int pda_elf_open_image(struct pda_session *s, const char *name,
+		       const void *image, size_t size, struct pda_elf **out)
+{
+	struct pda_elf *e;
+	int err;
+
+	*out = NULL;
+	e = new_elf(s, name);
+	if (!e)
+		return PD_ERR_NOMEM;
+	/* libelf only reads an image opened ELF_C_READ: the cast is safe */
+	e->elf = elf_memory((char *)(uintptr_t)image, size);
+	err = e->elf ? read_elf(s, e)
+		     : pda_set_err(s, PD_ERR_FORMAT, "%s: %s", name,
+				   elf_errmsg(-1));
+	if (err) {
+		pda_elf_close(s, e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
 int pda_elf_open(struct pda_session *s, const char *path, struct pda_elf **out)
 {
 	struct pda_elf *e;
 	int fd, err;
 
 	*out = NULL;
-	elf_version(EV_CURRENT);
-	e = pda_zalloc(s, sizeof(*e));
+	e = new_elf(s, path);
 	if (!e)
 		return PD_ERR_NOMEM;
-	e->path = pda_intern(s, path, strlen(path));
-	if (!e->path) {
-		pda_free(s, e);
-		return PD_ERR_NOMEM;
-	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;

@@ -284,6 +284,10 @@ struct pda_dso {
  */
 int pda_elf_open(struct pda_session *s, const char *path,
 		 struct pda_elf **out);
+/* pda_elf_open for an ELF image in memory that outlives the handle (this
+ * process's vdso); name is what messages call it. */
+int pda_elf_open_image(struct pda_session *s, const char *name,
+		       const void *image, size_t size, struct pda_elf **out);
 /* Accepts NULL.  Leaves the debug file of pda_elf_set_debug open. */
 void pda_elf_close(struct pda_session *s, struct pda_elf *e);
 

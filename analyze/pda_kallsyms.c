@@ -9,9 +9,10 @@
  *   2. --vmlinux FILE, its build-id checked against the capture's;
  *   3. the perf build-id cache: .build-id/xx/rest/kallsyms and
  *      [kernel.kallsyms]/BUILDID/kallsyms, which perf record keeps;
- *   4. /proc/kallsyms, only with opts.use_host_kallsyms and only when
+ *   4. /proc/kallsyms, only with opts.use_host_kernel and only when
  *      the capture's kernel build-id equals this host's
- *      (/sys/kernel/notes).
+ *      (/sys/kernel/notes), or, for a capture without one (pipe mode),
+ *      when its hostname and kernel release are this host's.
  * Otherwise kernel frames stay unresolved, as perf shows them for a
  * capture from another host, never under a wrong name.  Module symbols
  * come from kallsyms' "[module]" tags.
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define KALLSYMS_MAX ((size_t)512 << 20) /* bytes of a kallsyms file */
@@ -298,6 +300,18 @@ void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k)
 
 /* ---- the host's kernel --------------------------------------------- */
 
+bool pda_same_host_kernel(struct pda_session *s)
+{
+	const struct pd_env *env;
+	struct utsname u;
+
+	if (pd_file_env(s->f, &env) < 0 || !env->hostname ||
+	    !env->os_release || uname(&u) < 0)
+		return false;
+	return strcmp(env->hostname, u.nodename) == 0 &&
+	       strcmp(env->os_release, u.release) == 0;
+}
+
 int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
 			     unsigned char *id, unsigned *size)
 {
@@ -465,20 +479,26 @@ int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d)
 	if (d->d.state != PDA_DSO_UNTRIED)
 		return 0;
 	d->d.state = PDA_DSO_MISSING;
-	if (!o->use_host_kallsyms) {
+	if (!o->use_host_kernel) {
 		d->d.why = "no kallsyms for the recording kernel";
 		return 0;
 	}
 	if (!d->d.build_id_size) {
-		d->d.why = "the capture has no kernel build-id to check "
-			   "/proc/kallsyms against";
-		return 0;
-	}
-	rc = pda_host_kernel_build_id(s, "/sys/kernel/notes", host, &host_size);
-	if (rc == PD_ERR_NOMEM)
+		/*
+		 * pipe mode records no build-ids; perf then reads
+		 * /proc/kallsyms whatever kernel runs.  Only when the capture
+		 * names this host and its running kernel release here.
+		 */
+		if (!pda_same_host_kernel(s)) {
+			d->d.why = "the capture has no kernel build-id, and "
+				   "its host or kernel release is not this one";
+			return 0;
+		}
+	} else if ((rc = pda_host_kernel_build_id(s, "/sys/kernel/notes", host,
+						  &host_size)) == PD_ERR_NOMEM) {
 		return rc;
-	if (rc < 0 || host_size != d->d.build_id_size ||
-	    memcmp(host, d->d.build_id, host_size) != 0) {
+	} else if (rc < 0 || host_size != d->d.build_id_size ||
+		   memcmp(host, d->d.build_id, host_size) != 0) {
 		d->d.why = "recorded on another kernel than this host's";
 		return pda_dso_tried(s, d, "/proc/kallsyms",
 				     "another kernel's build-id");

@@ -860,7 +860,13 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		break;
 	}
 	count_dso(s, map->dso);
-	ent = lookup(s, map->dso, addr, map->kind, inl);
+	/*
+	 * perf runs addr2line only on DSOs with a file name (srcline.c
+	 * dso__name): "[vdso]" keeps perf's own symbol choice
+	 * ("__vdso_clock_gettime", not addr2line's "clock_gettime")
+	 */
+	ent = lookup(s, map->dso, addr, map->kind,
+		     inl && map->name && map->name[0] != '[');
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {

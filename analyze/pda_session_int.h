@@ -212,6 +212,10 @@ int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
 int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
 		    const char *path, struct pda_elf **out);
 void pda_dsos_release(struct pda_session *s);
+/* Whether the capture names this host and the kernel release it runs
+ * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by
+ * before this host's /proc/kallsyms or vdso stand for its kernel's. */
+bool pda_same_host_kernel(struct pda_session *s);
 
 struct debuginfod_client;
 

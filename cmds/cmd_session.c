@@ -74,7 +74,9 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;
 	po->no_demangle = o->no_demangle;
-	po->use_host_kallsyms = true;
+	/* a user who names the recording host's files (a sysroot, its
+	 * kallsyms or vmlinux) is not on that host */
+	po->use_host_kernel = !o->symfs && !o->kallsyms && !o->vmlinux;
 	po->log = ctx_log;
 	po->log_arg = ctx;
 	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG

@@ -222,6 +222,18 @@ fi
 # testdata/NAME.perf.data captures: they live in testdata/diff/ and share
 # one recipe, testdata/diff.md.
 DIFF_NAMES='a1 b1 a2 b2 a3 b3 a4 a5 a6'
+name_wanted=exec; if want "$@"; then
+record exec demo "DWARF callchains (--call-graph dwarf,4096, user space \
+only) of the C program started by bash, which forks and execs it, with \
+address-space randomization off (setarch -R), 499 Hz for 0.3 s.  \
+Exercises: a process whose maps are copied from its parent at FORK and \
+replaced by its own at exec; the parent's libc and ld.so lie below the \
+child's (bash also loads libtinfo), which makes perf 6.1 look for their \
+.eh_frame_hdr in the parent's stale map: its libunwind then finds no CFI \
+for libc's frames and its stacks stop there (tests/cli/fold/dwarf.test \
+judges it).  pdtool places each map by its own load bias." \
+	"$R -e cpu-clock:u -F 499 --call-graph dwarf,4096 -o exec.perf.data -- setarch -R bash -c 'bin/demo 300; true'"
+fi
 name_wanted=diff; if want "$@"; then
 	rm -rf diff diff-a diff-b
 	mkdir -p diff diff-a diff-b

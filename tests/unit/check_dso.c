@@ -422,7 +422,7 @@ START_TEST(t_host_kallsyms)
 	const struct pda_missing_dso *m;
 	struct tf t;
 	struct pt_run r;
-	OPTS(o, .use_host_kallsyms = true);
+	OPTS(o, .use_host_kernel = true);
 
 	/* another kernel's capture: /proc/kallsyms is not used */
 	memcpy(other, id, sizeof(other));
@@ -437,7 +437,7 @@ START_TEST(t_host_kallsyms)
 	tf_release(&t);
 
 	/* not asked: not used, even for this kernel */
-	o.use_host_kallsyms = false;
+	o.use_host_kernel = false;
 	kernel_sample(&t, id, size ? size : 20);
 	pt_run(&t, &o, &r);
 	ck_assert_ptr_null(r.stacks[0].frames[0].sym);

@@ -26,6 +26,12 @@ BINARY's .symtab as one ("hypot" and "__hypot").  --no-comm leaves the
 root frame (the comm) out: perfparser names a sample by its process's
 comm, perf by its thread's at the time.
 
+A judgment of SIDE "oracle-end" is checked, not taken on trust: the
+weight the oracle has beyond pdtool's on stacks REGEX matches counts as
+agreed only as far as each such stack is the leaf end of a stack that
+pdtool has beyond the oracle (the oracle stopped unwinding early, and
+pdtool's frames past that point are the only difference).
+
 --simpleperf: the first file is simpleperf's stackcollapse.py output,
 whose names differ from perf's (which pdtool follows) in form only:
 simpleperf demangles C++ with parameter lists ("__pthread_start(void*)"),
@@ -233,6 +239,39 @@ def subseq_share(perf, pd):
     return agreed, left
 
 
+def ends_explained(perf, pd, judged):
+    """For the "oracle-end" judgments: {stack: (weight, why)} of the
+    oracle's excess weight that is the leaf end of pdtool's excess weight,
+    and of the pdtool excess weight it was matched with."""
+    rules = [(r, t) for side, r, t in judged if side == "oracle-end"]
+    if not rules:
+        return {}
+    over_o = {s: w - pd.get(s, 0) for s, w in perf.items()
+              if w > pd.get(s, 0)}
+    over_p = {s: w - perf.get(s, 0) for s, w in pd.items()
+              if w > perf.get(s, 0)}
+    out = {}
+    for s in sorted(over_o, key=lambda x: (-x.count(";"), x)):
+        text = next((t for r, t in rules if r.search(s)), None)
+        if text is None:
+            continue
+        sf = s.split(";")
+        for p in sorted(over_p, key=lambda x: (-over_p[x], x)):
+            if not over_o[s]:
+                break
+            pf = p.split(";")
+            if not over_p[p] or pf[0] != sf[0] or len(pf) <= len(sf) or \
+                    pf[len(pf) - len(sf) + 1:] != sf[1:]:
+                continue
+            take = min(over_o[s], over_p[p])
+            over_o[s] -= take
+            over_p[p] -= take
+            for k in (s, p):
+                w, _ = out.get(k, (0, text))
+                out[k] = (w + take, text)
+    return out
+
+
 def main():
     args, aliases, names, show, comm = [], [], False, 8, True
     suffix = simpleperf = subseq = False
@@ -279,6 +318,7 @@ def main():
                 print("    perf %d: %s" % (w, s[:160]))
         sys.exit(0 if share >= need else 1)
     same = sum(min(w, pd.get(s, 0)) for s, w in perf.items())
+    ends = ends_explained(perf, pd, judged)
     diffs = []
     for s in set(perf) | set(pd):
         a, b = perf.get(s, 0), pd.get(s, 0)
@@ -289,7 +329,17 @@ def main():
                 if jside == side and regex.search(s):
                     why = text
                     break
-            diffs.append((max(a, b) - min(a, b), s, a, b, why))
+            d = max(a, b) - min(a, b)
+            if why is None and s in ends:
+                # verified: only the weight matched as a leaf end
+                w, text = ends[s]
+                if side == "pdtool":
+                    text = "(extends the oracle's stack) " + text
+                diffs.append((w, s, a, b, text))
+                d -= w
+                if not d:
+                    continue
+            diffs.append((d, s, a, b, why))
     diffs.sort(key=lambda d: (-d[0], d[1]))
     explained = sum(d[0] for d in diffs if d[4] and d[2] > d[3])
     share = 100.0 * same / total if total else (100.0 if not pd else 0.0)
