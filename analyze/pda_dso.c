@@ -793,22 +793,13 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 	case PDA_DSO_JIT:
 		return pda_jit_load(s, d);
 	case PDA_DSO_VDSO:
-		if (d->d.build_id_size)
-			break;
-		if ((rc = host_vdso(s, d, &f.bin)) < 0)
-			return rc;
-		if (f.bin) {
-			publish(s, d, f.bin, NULL, PDA_DSO_FOUND);
-			return 0;
-		}
-		d->d.why = "no build-id for the vdso in the capture, and its "
-			   "host or kernel release is not this one";
-		publish(s, d, NULL, NULL, PDA_DSO_MISSING);
-		return 0;
 	case PDA_DSO_FILE:
 		break;
 	}
-	rc = find_files(s, d, &f);
+	/* a vdso is looked up by build-id only, then this process's */
+	rc = d->kind != PDA_DSO_VDSO || d->d.build_id_size
+		     ? find_files(s, d, &f)
+		     : 0;
 	if (rc == 0 && d->kind == PDA_DSO_VDSO && !f.bin && !f.dbg)
 		rc = host_vdso(s, d, &f.bin);
 	if (rc < 0) {
@@ -832,7 +823,10 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 	}
 	d->d.why = d->mismatch	? "build-id mismatch"
 		   : d->escaped ? "outside --symfs"
-				: "not found";
+		   : d->kind == PDA_DSO_VDSO && !d->d.build_id_size
+			? "no build-id for the vdso in the capture, and its "
+			  "host or kernel release is not this one"
+			: "not found";
 	publish(s, d, NULL, NULL, PDA_DSO_MISSING);
 	pda_logf(s, PD_LOG_DEBUG, "'%s': %s", d->d.name, d->d.why);
 	return 0;

@@ -494,14 +494,17 @@ int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d)
 				   "its host or kernel release is not this one";
 			return 0;
 		}
-	} else if ((rc = pda_host_kernel_build_id(s, "/sys/kernel/notes", host,
-						  &host_size)) == PD_ERR_NOMEM) {
-		return rc;
-	} else if (rc < 0 || host_size != d->d.build_id_size ||
-		   memcmp(host, d->d.build_id, host_size) != 0) {
-		d->d.why = "recorded on another kernel than this host's";
-		return pda_dso_tried(s, d, "/proc/kallsyms",
-				     "another kernel's build-id");
+	} else {
+		rc = pda_host_kernel_build_id(s, "/sys/kernel/notes", host,
+					      &host_size);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc < 0 || host_size != d->d.build_id_size ||
+		    memcmp(host, d->d.build_id, host_size) != 0) {
+			d->d.why = "recorded on another kernel than this host's";
+			return pda_dso_tried(s, d, "/proc/kallsyms",
+					     "another kernel's build-id");
+		}
 	}
 	d->d.state = PDA_DSO_UNTRIED;
 	if ((rc = try_kallsyms(s, d, "/proc/kallsyms")) < 0)

@@ -250,17 +250,26 @@ def ends_explained(perf, pd, judged):
               if w > pd.get(s, 0)}
     over_p = {s: w - perf.get(s, 0) for s, w in pd.items()
               if w > perf.get(s, 0)}
+    # pdtool's stacks by comm and by (comm, leaf): the candidates of a
+    # leaf end, so each oracle stack is not checked against all of them
+    by_comm, by_leaf = {}, {}
+    for p in over_p:
+        pf = p.split(";")
+        by_comm.setdefault(pf[0], []).append(p)
+        by_leaf.setdefault((pf[0], pf[-1]), []).append(p)
     out = {}
     for s in sorted(over_o, key=lambda x: (-x.count(";"), x)):
         text = next((t for r, t in rules if r.search(s)), None)
         if text is None:
             continue
         sf = s.split(";")
-        for p in sorted(over_p, key=lambda x: (-over_p[x], x)):
+        cands = by_comm.get(sf[0], []) if len(sf) == 1 else \
+            by_leaf.get((sf[0], sf[-1]), [])
+        for p in sorted(cands, key=lambda x: (-over_p[x], x)):
             if not over_o[s]:
                 break
             pf = p.split(";")
-            if not over_p[p] or pf[0] != sf[0] or len(pf) <= len(sf) or \
+            if not over_p[p] or len(pf) <= len(sf) or \
                     pf[len(pf) - len(sf) + 1:] != sf[1:]:
                 continue
             take = min(over_o[s], over_p[p])
