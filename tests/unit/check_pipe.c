@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *tmp;
 
@@ -368,6 +369,12 @@ START_TEST(test_cached_rows)
 	} else {
 		/* the sysroot is tmp, beside its build-id cache */
 		et_path(path, CORPUS "%s", corpus[_i - 3]);
+		/* the sysroot's binaries come from beside the capture */
+		if (access(path, R_OK) != 0) {
+			fprintf(stderr, "test_cached_rows: %s absent, skipped\n",
+				path);
+			return;
+		}
 		sysroot(corpus[_i - 3], tmp);
 		o.symfs = tmp;
 	}
