@@ -1,13 +1,15 @@
 /*
  * cmd_annotate.c - `pdtool annotate`: the hot functions of a capture,
  * instruction by instruction, with their source.  Samples are counted as
- * perf annotate counts them (analyze/pda_annotate.c), functions are
+ * perf annotate counts them (analyze/annotate/pda_annotate.c), functions are
  * disassembled with capstone in their binary's own architecture
- * (analyze/pda_annotate_func.c), and the writers of emit/pde_annotate*.c
+ * (analyze/annotate/pda_annotate_func.c), and the writers of emit/pde_annotate*.c
  * print them.
  */
 #include "pdtool.h"
-#include "pda.h"
+#include "pda_annotate.h"
+#include "pda_pipe.h"
+#include "pda_session.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,11 +7,15 @@
  * Each input is a capture, folded here as `pdtool fold` folds it (the
  * record loop is read_capture(), in one function), or folded stacks; its
  * first bytes tell, as for `pdtool flame`.  The stacks go into a
- * pda_diff (analyze/pda_diff.c), which normalises names, compares and
+ * pda_diff (analyze/profile/pda_diff.c), which normalises names, compares and
  * tests; emit/pde_diff.c and emit/pde_flame.c write the results.
  */
 #include "pdtool.h"
-#include "pda.h"
+#include "pda_diff.h"
+#include "pda_flame.h"
+#include "pda_fold.h"
+#include "pda_pipe.h"
+#include "pda_session.h"
 
 #include <errno.h>
 #include <fcntl.h>

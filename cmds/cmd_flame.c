@@ -8,11 +8,11 @@
  * output into memory), so `pdtool flame FILE` draws exactly what
  * `pdtool fold --kernel FILE | pdtool flame -` draws; fold's options that
  * choose and name the samples are passed on.  Folded text is read in
- * chunks and split into lines here; the tree (analyze/pda_flame.c) merges
+ * chunks and split into lines here; the tree (analyze/profile/pda_flame.c) merges
  * them and the writers (emit/pde_flame.c, emit/pde_speedscope.c) draw it.
  */
 #include "pdtool.h"
-#include "pda.h"
+#include "pda_flame.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,9 @@
  * `perf script` text and the output is what stackcollapse-perf.pl prints.
  */
 #include "pdtool.h"
-#include "pda.h"
+#include "pda_fold.h"
+#include "pda_pipe.h"
+#include "pda_session.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -4,7 +4,7 @@
  * library logger, event names, and the progress line.
  */
 #include "pdtool.h"
-#include "pda.h"
+#include "pda_pipe.h"
 
 #include <errno.h>
 #include <inttypes.h>

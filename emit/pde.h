@@ -163,7 +163,7 @@ void pde_info_json(FILE *out, const struct pde_info *info);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 
-struct pda_flame_node; /* pda.h: the finished tree's nodes, depth first */
+struct pda_flame_node; /* pda_flame.h: the finished tree's nodes, depth first */
 
 enum pde_flame_palette {
 	PDE_PALETTE_DEFAULT = 0, /* by kind: kernel (_[k]), JIT (_[j]),
@@ -255,7 +255,7 @@ int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
-struct pda_fold; /* pda.h: a finished aggregator */
+struct pda_fold; /* pda_fold.h: a finished aggregator */
 
 /*
  * Write fd's lines in their sorted order, "stack weight\n" each (the
@@ -267,7 +267,7 @@ int pde_folded_write(FILE *out, const struct pda_fold *fd);
 
 /* ---- profile differences (pde_diff.c; `pdtool diff`) -------------- */
 
-struct pda_diff; /* pda.h: a finished diff */
+struct pda_diff; /* pda_diff.h: a finished diff */
 
 /*
  * difffolded.pl's format, "stack countA countB\n" a line, in the stacks'
@@ -312,7 +312,7 @@ const char *pde_diff_scaling_text(const struct pda_diff *d, char *buf,
 const char *pde_diff_tests_text(const struct pda_diff *d);
 /* ---- annotation (pde_annotate*.c; `pdtool annotate`) --------------- */
 
-struct pda_annot;	/* pda.h: finished, with its functions */
+struct pda_annot;	/* pda_annotate.h: finished, with its functions */
 struct pda_annot_func;
 
 enum pde_annot_format {

@@ -7,7 +7,7 @@
 #define PDE_ANNOTATE_INT_H
 
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_annotate.h"
 #include "pde.h"
 
 /* perf's colour thresholds (ui/browsers: MIN_RED, MIN_GREEN), percent */

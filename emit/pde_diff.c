@@ -5,7 +5,7 @@
  * how it was scaled and how it was tested.
  */
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_diff.h"
 #include "pde.h"
 
 #include <inttypes.h>

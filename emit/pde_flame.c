@@ -12,7 +12,7 @@
  * the input: no clocks, no randomness, no locale.
  */
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_flame.h"
 #include "pde.h"
 #include "pde_flame_int.h"
 

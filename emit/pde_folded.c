@@ -4,7 +4,7 @@
  * report stackcollapse`, which flamegraph.pl, speedscope and inferno read.
  */
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_fold.h"
 #include "pde.h"
 
 #include <stdio.h>

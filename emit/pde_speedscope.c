@@ -8,7 +8,7 @@
  * frame wherever it appears, and the output is a function of the tree.
  */
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_flame.h"
 #include "pde.h"
 
 #include <stdlib.h>

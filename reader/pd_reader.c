@@ -233,7 +233,7 @@ static int stream_ensure(struct pd_reader *r, uint64_t n)
  * flat however large the capture: a file mapping's pages are counted as
  * the process's own once touched.  Only our own read-only mappings, and
  * only what lies behind the record just delivered: between one and two
- * RELEASE_STEPs behind it (analyze/pda_pipe.c keeps its batches' records
+ * RELEASE_STEPs behind it (analyze/session/pda_pipe.c keeps its batches' records
  * inside one).
  */
 #define RELEASE_STEP ((uint64_t)4 << 20)

@@ -1,5 +1,5 @@
 /*
- * check_annotate.c - the annotation model (analyze/pda_annotate*.c) on
+ * check_annotate.c - the annotation model (analyze/annotate/pda_annotate*.c) on
  * testdata/loop-aarch64.perf.data, whose samples are known by
  * construction (testdata/loop-aarch64.samples): the counts per function
  * and instruction, the disassembly's targets, back-edges and inline

@@ -9,7 +9,7 @@
  */
 #include "elftest.h"
 
-#include "pda_int.h"
+#include "pda_symbols_int.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * check_diff.c - `pdtool diff`'s library side: the statistics
- * (analyze/pda_diff_stats.c) against values computed independently by
+ * (analyze/profile/pda_diff_stats.c) against values computed independently by
  * tests/unit/data/diff_stats_gen.py, name normalisation
  * (pda_diff_names.c), the comparison of stacks (pda_diff.c: matching,
  * self and inclusive counts, scalings, verdicts, errors, allocation
@@ -8,7 +8,10 @@
  * emit/pde_flame.c).
  */
 #include "pd_config.h" /* open_memstream */
-#include "pda.h"
+#include "pda_diff.h"
+#include "pda_flame.h"
+#include "pda_fold.h"
+#include "pda_session.h"
 #include "pde.h"
 
 #include <check.h>

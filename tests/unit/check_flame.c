@@ -1,5 +1,5 @@
 /*
- * check_flame.c - the flame graph's tree (analyze/pda_flame.c) and its
+ * check_flame.c - the flame graph's tree (analyze/profile/pda_flame.c) and its
  * writers (emit/pde_flame.c, emit/pde_speedscope.c): stacks merge into
  * one node per path, children are sorted by name whatever the input
  * order, x and width follow the counts, frames under --minwidth are left
@@ -7,7 +7,7 @@
  * function of the input, and allocation failures leave clean errors.
  */
 #include "pd_config.h" /* open_memstream */
-#include "pda.h"
+#include "pda_flame.h"
 #include "pde.h"
 
 #include <check.h>

@@ -5,7 +5,8 @@
  * growth and allocation failures.
  */
 #include "pd_config.h" /* open_memstream */
-#include "pda.h"
+#include "pda_fold.h"
+#include "pda_session.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * the branch entries.  What is expected is written out by hand from
  * perf 6.1's rule (tools/perf/util/machine.c, resolve_lbr_callchain_sample).
  */
-#include "pda_int.h"
+#include "pda_stack_int.h"
 
 #include <check.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * not exist unless a test needs symbols: a frame then still says which
  * map (dso) and which file offset it is at.  The rules are perf's
  * (tools/perf/util/machine.c, thread.c, map.c), summed up in
- * analyze/pda_machine.c.
+ * analyze/machine/pda_machine.c.
  */
 #include "pdatest.h"
 

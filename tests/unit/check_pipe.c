@@ -1,6 +1,6 @@
 /*
- * check_pipe.c - the sample pipeline (analyze/pda_pipe.c) and the libdw
- * backend's cached CFI rows (analyze/pda_unwind_cfi.c), both of which
+ * check_pipe.c - the sample pipeline (analyze/session/pda_pipe.c) and the libdw
+ * backend's cached CFI rows (analyze/unwind/pda_unwind_cfi.c), both of which
  * must change nothing but the speed.  Whatever the number of threads and
  * the size of the batches, every sample comes back in record order with
  * the same stack, comm and error as on one thread, the session's
@@ -14,7 +14,8 @@
  * tests/golden/fold/corpus/CAPTURE.symfs lists them.
  */
 #include "pdatest.h"
-#include "pda_unwind.h"
+#include "pda_unwind_int.h"
+#include "pda_pipe.h"
 
 #include <check.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * check_unwind.c - DWARF unwinding (analyze/pda_unwind*.c): the capture's
+ * check_unwind.c - DWARF unwinding (analyze/unwind/pda_unwind*.c): the capture's
  * architecture and perf's register numbers mapped to DWARF's (facts from
  * perf's arch/ARCH/util/unwind-libdw.c and the psABIs), and whole
  * captures unwound through the public API: testdata/dwarf (C, frame
@@ -8,7 +8,8 @@
  * captures from the corpus, whose binaries are absent, for the accounting.
  */
 #include "pdatest.h"
-#include "pda_unwind.h"
+#include "pda_unwind_int.h"
+#include "pda_pipe.h"
 
 #include <check.h>
 #include <elf.h>

@@ -13,7 +13,7 @@
 #define ELFTEST_H
 
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_session.h"
 #include "testfile.h"
 
 #include <stdbool.h>

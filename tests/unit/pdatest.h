@@ -21,7 +21,7 @@
 #define PDATEST_H
 
 #include "pd_config.h"
-#include "pda.h"
+#include "pda_session.h"
 #include "elftest.h"
 #include "testfile.h"
 

@@ -14,7 +14,7 @@
  * an error.
  */
 #include "pd.h"
-#include "pda.h"
+#include "pda_session.h"
 
 #include <inttypes.h>
 #include <stdio.h>

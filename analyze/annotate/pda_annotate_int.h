@@ -1,0 +1,60 @@
+/*
+ * pda_annotate_int.h - what the annotation's files share: the sample
+ * counts (pda_annotate.c), the disassembly of one function
+ * (pda_annotate_func.c) and the source files (pda_annotate_src.c).
+ */
+#ifndef PDA_ANNOTATE_INT_H
+#define PDA_ANNOTATE_INT_H
+
+#include "pda_symbols_int.h"
+#include "pda_stack_int.h"
+#include "pda_annotate.h"
+
+/* Samples at one address of a function, for every event. */
+struct annot_addr {
+	const struct pda_dso *dso; /* with vaddr, its key in pda_annot.addrs */
+	uint64_t vaddr;
+	struct annot_sym *sym;
+	struct annot_addr *next_in_sym;
+	struct annot_addr *next_all;
+	struct pda_annot_count counts[]; /* [nr_events] */
+};
+
+/* A function with samples. */
+struct annot_sym {
+	struct pda_annot_sym pub; /* in pda_annot.syms, by (dso, pub.start) */
+	struct pda_dso *dso;
+	struct annot_addr *addrs; /* its addresses, in no order */
+	size_t nr_addrs;
+	struct annot_sym *next_all;
+	struct pda_annot_count counts[]; /* [nr_events], pub.counts */
+};
+
+struct annot_srcfile; /* pda_annotate_src.c */
+
+/*
+ * Invariants: every annot_addr is in addrs and on its symbol's list;
+ * every annot_sym is in syms and on all_syms; sorted holds them all,
+ * ranked, once finished.  Nothing is freed before pda_annot_free().
+ */
+struct pda_annot {
+	struct pda_session *s;
+	struct pda_annot_opts opts;
+	struct pda_hash addrs;
+	struct pda_hash syms;
+	struct annot_addr *all_addrs;
+	struct annot_sym *all_syms;
+	size_t nr_syms;
+	struct annot_sym **sorted;
+	bool finished;
+	struct pda_stack st;
+	struct pda_annot_count *totals; /* [nr_events] */
+	uint64_t nr_unresolved;
+	struct pda_hash srcfiles; /* pda_annotate_src.c */
+	struct annot_srcfile *all_srcfiles;
+	char path[4096];	  /* scratch for source paths */
+};
+
+void pda_annot_src_release(struct pda_annot *a);
+
+#endif /* PDA_ANNOTATE_INT_H */

@@ -1,0 +1,517 @@
+/*
+ * pda_kallsyms.c - kernel symbols: a /proc/kallsyms copy, a vmlinux, or
+ * this host's /proc/kallsyms when the capture was recorded on this very
+ * kernel.
+ *
+ * The kernel DSO's symbols come from the first of:
+ *   1. --kallsyms FILE (the user vouches for it: kallsyms has no
+ *      build-id);
+ *   2. --vmlinux FILE, its build-id checked against the capture's;
+ *   3. the perf build-id cache: .build-id/xx/rest/kallsyms and
+ *      [kernel.kallsyms]/BUILDID/kallsyms, which perf record keeps;
+ *   4. /proc/kallsyms, only with opts.use_host_kernel and only when
+ *      the capture's kernel build-id equals this host's
+ *      (/sys/kernel/notes), or, for a capture without one (pipe mode),
+ *      when its hostname and kernel release are this host's.
+ * Otherwise kernel frames stay unresolved, as perf shows them for a
+ * capture from another host, never under a wrong name.  Module symbols
+ * come from kallsyms' "[module]" tags.
+ *
+ * Symbol extents follow perf (symbols__fixup_end and _duplicate): a
+ * symbol ends where the next one starts, except at a boundary between
+ * the kernel and a module, where it ends at the next page; the last one
+ * ends a page after its start's page; of symbols at one address the last
+ * listed is used.  When the capture says where its reloc symbol ("_text",
+ * from the "[kernel.kallsyms]_text" map) was, kernel (not module)
+ * addresses are shifted by the difference to the file's, so a kallsyms of
+ * another boot (KASLR) still fits.
+ */
+#include "pda_machine_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define KALLSYMS_MAX ((size_t)512 << 20) /* bytes of a kallsyms file */
+#define KSYMS_MAX ((size_t)1 << 24)	 /* symbols */
+#define PAGE 4096u
+
+int pda_read_fd(struct pda_session *s, int fd, size_t max, char **buf,
+		size_t *len)
+{
+	size_t alloc = 0, used = 0;
+	char *p = NULL;
+	int rc = 0;
+
+	*buf = NULL;
+	*len = 0;
+	for (;;) {
+		ssize_t n;
+
+		/* one byte kept for the NUL */
+		if (used + 1 >= alloc &&
+		    (rc = PDA_GROW(s, p, alloc, used + 65536, max + 65536)) < 0)
+			break;
+		n = read(fd, p + used, alloc - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = PD_ERR_IO;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used >= max) {
+			rc = PD_ERR_UNSUPPORTED; /* over the cap */
+			break;
+		}
+	}
+	if (rc < 0) {
+		pda_free(s, p);
+		return rc;
+	}
+	if (!p && (p = pda_malloc(s, 1)) == NULL)
+		return PD_ERR_NOMEM;
+	p[used] = '\0';
+	*buf = p;
+	*len = used;
+	return 0;
+}
+
+int pda_read_file(struct pda_session *s, const char *path, size_t max,
+		  char **buf, size_t *len)
+{
+	int fd, rc;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOMEM ? PD_ERR_NOMEM : PD_ERR_NOTFOUND;
+	rc = pda_read_fd(s, fd, max, buf, len);
+	close(fd);
+	return rc;
+}
+
+/* perf's symbol_type__filter: text, weak, data and bss symbols. */
+static bool keep_type(char type)
+{
+	type = (char)toupper((unsigned char)type);
+	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+}
+
+bool pda_parse_hex(const char **p, const char *end, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+	int d;
+
+	if (q == end || pda_hex_digit((unsigned char)*q) < 0)
+		return false;
+	for (; q < end && (d = pda_hex_digit((unsigned char)*q)) >= 0; q++) {
+		if (x >> 60)
+			return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*p = q;
+	*v = x;
+	return true;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct pda_ksym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* equal starts keep file order (end holds the line index) */
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static uint64_t page_up(uint64_t v)
+{
+	return v > UINT64_MAX - (PAGE - 1)
+		       ? UINT64_MAX
+		       : (v + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+}
+
+static void fixup_ends(struct pda_ksyms *k)
+{
+	size_t out = 0;
+
+	if (!k->nr)
+		return;
+	for (size_t i = 0; i + 1 < k->nr; i++) {
+		struct pda_ksym *prev = &k->v[i];
+		const struct pda_ksym *cur = &k->v[i + 1];
+
+		/* perf: no symbol spans the kernel/module gap */
+		if (!prev->module != !cur->module)
+			prev->end = prev->start > UINT64_MAX - 2 * PAGE
+					    ? UINT64_MAX
+					    : page_up(prev->start + PAGE);
+		else
+			prev->end = cur->start;
+	}
+	{
+		struct pda_ksym *last = &k->v[k->nr - 1];
+
+		last->end = page_up(last->start) > UINT64_MAX - PAGE
+				    ? UINT64_MAX
+				    : page_up(last->start) + PAGE;
+	}
+	/* of several at one address, the last listed (the one with size) */
+	for (size_t i = 0; i < k->nr; i++) {
+		if (i + 1 < k->nr && k->v[i + 1].start == k->v[i].start)
+			continue;
+		k->v[out++] = k->v[i];
+		if (!k->v[i].module && k->v[i].end > k->kernel_end)
+			k->kernel_end = k->v[i].end;
+	}
+	k->nr = out;
+}
+
+int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
+		    struct pda_ksyms **out, const char **why)
+{
+	struct pda_ksyms *k;
+	char *line = buf, *end = buf + len;
+	size_t nr_lines = 0, nr_nonzero = 0;
+
+	*out = NULL;
+	*why = NULL;
+	k = pda_zalloc(s, sizeof(*k));
+	if (!k) {
+		pda_free(s, buf);
+		return PD_ERR_NOMEM;
+	}
+	k->buf = buf;
+	k->buf_size = len;
+	while (line < end) {
+		char *eol = memchr(line, '\n', (size_t)(end - line));
+		const char *p = line;
+		char *name, *tab;
+		uint64_t addr;
+		char type;
+
+		if (!eol)
+			eol = end;
+		*eol = '\0';
+		if (eol > line && eol[-1] == '\r')
+			eol[-1] = '\0';
+		/* "ADDR TYPE NAME[\t[MODULE]]" */
+		if (!pda_parse_hex(&p, eol, &addr) || *p != ' ' || !p[1] ||
+		    p[2] != ' ' || !p[3])
+			goto next;
+		nr_lines++;
+		type = p[1];
+		if (!keep_type(type))
+			goto next;
+		name = (char *)line + (p + 3 - line);
+		tab = strchr(name, '\t');
+		if (PDA_GROW(s, k->v, k->alloc, k->nr + 1, KSYMS_MAX) < 0) {
+			pda_ksyms_free(s, k);
+			return PD_ERR_NOMEM;
+		}
+		k->v[k->nr].start = addr;
+		k->v[k->nr].end = k->nr; /* file order, for the sort */
+		k->v[k->nr].name = name;
+		k->v[k->nr].module = NULL;
+		if (tab) {
+			char *mod = tab + 1;
+			size_t n;
+
+			*tab = '\0';
+			n = strlen(mod);
+			if (n >= 2 && mod[0] == '[' && mod[n - 1] == ']') {
+				mod[n - 1] = '\0';
+				k->v[k->nr].module = mod + 1;
+			}
+		}
+		if (addr)
+			nr_nonzero++;
+		k->nr++;
+	next:
+		line = eol + 1;
+	}
+	if (!nr_lines) {
+		*why = "no kallsyms lines";
+		pda_ksyms_free(s, k);
+		return PD_ERR_FORMAT;
+	}
+	if (!nr_nonzero) {
+		*why = "every address is 0 (kptr_restrict)";
+		pda_ksyms_free(s, k);
+		return PD_ERR_FORMAT;
+	}
+	/* /proc/kallsyms comes sorted, bar modules: sort only when not */
+	for (size_t i = 1; i < k->nr; i++) {
+		if (cmp_ksym(&k->v[i - 1], &k->v[i]) > 0) {
+			qsort(k->v, k->nr, sizeof(*k->v), cmp_ksym);
+			break;
+		}
+	}
+	fixup_ends(k);
+	*out = k;
+	return 0;
+}
+
+const struct pda_ksym *pda_ksyms_find(const struct pda_ksyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->nr;
+
+	/* the last symbol starting at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= k->v[lo - 1].end)
+		return NULL;
+	return &k->v[lo - 1];
+}
+
+uint64_t pda_ksyms_addr(const struct pda_ksyms *k, const char *name)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		if (!k->v[i].module && strcmp(k->v[i].name, name) == 0)
+			return k->v[i].start;
+	return 0;
+}
+
+void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k)
+{
+	if (!k)
+		return;
+	pda_free(s, k->v);
+	pda_free(s, k->buf);
+	pda_free(s, k);
+}
+
+/* ---- the host's kernel --------------------------------------------- */
+
+bool pda_same_host_kernel(struct pda_session *s)
+{
+	const struct pd_env *env;
+	struct utsname u;
+
+	if (pd_file_env(s->f, &env) < 0 || !env->hostname ||
+	    !env->os_release || uname(&u) < 0)
+		return false;
+	return strcmp(env->hostname, u.nodename) == 0 &&
+	       strcmp(env->os_release, u.release) == 0;
+}
+
+int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
+			     unsigned char *id, unsigned *size)
+{
+	char *buf;
+	size_t len, off = 0;
+	int rc;
+
+	*size = 0;
+	rc = pda_read_file(s, notes_path, 1 << 20, &buf, &len);
+	if (rc < 0)
+		return rc;
+	rc = PD_ERR_NOTFOUND;
+	/* ELF notes: namesz, descsz, type, then name and desc 4-aligned */
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || next > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    memcmp(buf + name_off, "GNU", 4) == 0) {
+			*size = descsz > PDA_BUILD_ID_MAX ? PDA_BUILD_ID_MAX
+							  : descsz;
+			memcpy(id, buf + desc_off, *size);
+			rc = 0;
+			break;
+		}
+		off = next;
+	}
+	pda_free(s, buf);
+	return rc;
+}
+
+/* ---- loading ------------------------------------------------------- */
+
+static int64_t ref_delta(struct pda_session *s, uint64_t file_addr)
+{
+	const struct pda_machine *m = &s->machine;
+
+	if (!m->ref_addr || !file_addr)
+		return 0;
+	return (int64_t)(file_addr - m->ref_addr);
+}
+
+/* Parse a kallsyms file for d; 0 (found or not, tried noted) or NOMEM. */
+static int try_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
+			const char *path)
+{
+	struct pda_ksyms *k;
+	const char *why;
+	char *buf;
+	size_t len;
+	int rc;
+
+	rc = pda_read_file(s, path, KALLSYMS_MAX, &buf, &len);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc == PD_ERR_UNSUPPORTED)
+		return pda_dso_tried(s, d, path, "too big");
+	if (rc < 0)
+		return pda_dso_tried(s, d, path, NULL);
+	rc = pda_ksyms_parse(s, buf, len, &k, &why);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0)
+		return pda_dso_tried(s, d, path, why);
+	d->ksyms = k;
+	if (s->machine.ref_name)
+		d->kdelta =
+			ref_delta(s, pda_ksyms_addr(k, s->machine.ref_name));
+	d->d.state = PDA_DSO_FOUND;
+	return 0;
+}
+
+/* The address of symbol name in an ELF file's .symtab, or 0. */
+static uint64_t elf_symbol_addr(const char *path, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t addr = 0;
+	Elf *elf;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && !addr && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize;
+		     i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && strcmp(n, name) == 0) {
+				addr = sym.st_value;
+				break;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return addr;
+}
+
+static int try_vmlinux(struct pda_session *s, struct pda_dso_ent *d,
+		       const char *path)
+{
+	struct pda_elf *e;
+	int rc = pda_dso_try_elf(s, d, path, &e);
+
+	if (rc == PD_ERR_NOTFOUND)
+		return 0;
+	if (rc < 0)
+		return rc;
+	d->d.elf = e;
+	if (s->machine.ref_name)
+		d->kdelta = ref_delta(
+			s, elf_symbol_addr(path, s->machine.ref_name));
+	d->d.state = PDA_DSO_FOUND;
+	return 0;
+}
+
+int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d)
+{
+	const struct pda_opts *o = &s->opts;
+	char id[2 * PDA_BUILD_ID_MAX + 1], p[PDA_PATH_MAX];
+	unsigned char host[PDA_BUILD_ID_MAX];
+	unsigned host_size;
+	int rc;
+
+	if (o->kallsyms && (rc = try_kallsyms(s, d, o->kallsyms)) < 0)
+		return rc;
+	if (d->d.state == PDA_DSO_UNTRIED && o->vmlinux &&
+	    (rc = try_vmlinux(s, d, o->vmlinux)) < 0)
+		return rc;
+	if (d->d.state == PDA_DSO_UNTRIED && d->d.build_id_size &&
+	    s->dsos.buildid_dir) {
+		pda_hex(id, d->d.build_id, d->d.build_id_size);
+		if (pda_pathf(p, "%s/.build-id/%.2s/%s/kallsyms",
+			      s->dsos.buildid_dir, id, id + 2) &&
+		    (rc = try_kallsyms(s, d, p)) < 0)
+			return rc;
+		if (d->d.state == PDA_DSO_UNTRIED &&
+		    pda_pathf(p, "%s/[kernel.kallsyms]/%s/kallsyms",
+			      s->dsos.buildid_dir, id) &&
+		    (rc = try_kallsyms(s, d, p)) < 0)
+			return rc;
+	}
+	if (d->d.state != PDA_DSO_UNTRIED)
+		return 0;
+	d->d.state = PDA_DSO_MISSING;
+	if (!o->use_host_kernel) {
+		d->d.why = "no kallsyms for the recording kernel";
+		return 0;
+	}
+	if (!d->d.build_id_size) {
+		/*
+		 * pipe mode records no build-ids; perf then reads
+		 * /proc/kallsyms whatever kernel runs.  Only when the capture
+		 * names this host and its running kernel release here.
+		 */
+		if (!pda_same_host_kernel(s)) {
+			d->d.why = "the capture has no kernel build-id, and "
+				   "its host or kernel release is not this one";
+			return 0;
+		}
+	} else {
+		rc = pda_host_kernel_build_id(s, "/sys/kernel/notes", host,
+					      &host_size);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc < 0 || host_size != d->d.build_id_size ||
+		    memcmp(host, d->d.build_id, host_size) != 0) {
+			d->d.why = "recorded on another kernel than this host's";
+			return pda_dso_tried(s, d, "/proc/kallsyms",
+					     "another kernel's build-id");
+		}
+	}
+	d->d.state = PDA_DSO_UNTRIED;
+	if ((rc = try_kallsyms(s, d, "/proc/kallsyms")) < 0)
+		return rc;
+	if (d->d.state == PDA_DSO_UNTRIED) {
+		d->d.state = PDA_DSO_MISSING;
+		d->d.why = "/proc/kallsyms unreadable or its addresses hidden";
+	}
+	return 0;
+}

@@ -1,0 +1,743 @@
+/*
+ * pda_machine.c - the recording host's processes, threads and memory maps
+ * over time, from COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL records fed in
+ * time order (perf's synthesized records for what was running at the
+ * start come first).
+ *
+ * The model is perf's (tools/perf/util/machine.c, thread.c, map.c):
+ * - maps belong to a process; its threads share them.  A FORK that makes
+ *   a new process copies the parent's maps, unless perf marked the FORK
+ *   as synthesized (misc bit 13, PERF_RECORD_MISC_FORK_EXEC), and a FORK
+ *   that reuses a thread id forgets the old thread;
+ * - a new map cuts what it overlaps out of the maps already there;
+ * - exec (COMM with COMM_EXEC) changes the comm and keeps the maps: the
+ *   new image's MMAPs replace what they overlap;
+ * - an executable map of anonymous memory is JIT code, named
+ *   /tmp/perf-PID.map as perf names it;
+ * - kernel maps (cpumode KERNEL, pid -1) are the machine's: the kernel
+ *   ("[kernel.kallsyms]_text" and the like), modules by path or
+ *   "[name]", and KSYMBOL ranges;
+ * - records of guest machines (cpumode GUEST_*) are counted and skipped.
+ */
+#include "pda_machine_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MISC_FORK_EXEC (1u << 13) /* perf-internal: a synthesized FORK */
+#define MAP_HUGETLB_FLAG 0x40000u /* MAP_HUGETLB, in MMAP2 flags */
+#define PROT_EXEC_FLAG 0x4u	  /* PROT_EXEC, in MMAP2 prot */
+/* simpleperf's map_flags::PROT_JIT_SYMFILE_MAP, in MMAP2 prot: a map of
+ * ART's JIT code, whose symbols (FILE feature) are at its addresses */
+#define PROT_JIT_SYMFILE_FLAG 0x4000u
+#define KSYMBOL_UNREGISTER 1u
+
+struct pda_proc {
+	uint32_t pid;
+	struct pda_maps maps;
+};
+
+struct pda_thread {
+	uint32_t tid, pid;
+	const char *comm; /* NULL until a COMM or FORK set it */
+	bool dead;
+};
+
+/* ---- maps ---------------------------------------------------------- */
+
+/* The index of the first map whose end is above addr (nr if none). */
+static size_t first_above(const struct pda_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nr;
+
+	/* ends are sorted too: the maps do not overlap */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr)
+{
+	size_t i;
+
+	if (m->hint < m->nr && m->v[m->hint].start <= addr &&
+	    addr < m->v[m->hint].end)
+		return &m->v[m->hint];
+	i = first_above(m, addr);
+	if (i == m->nr || m->v[i].start > addr)
+		return NULL;
+	m->hint = i;
+	return &m->v[i];
+}
+
+const struct pda_map *pda_maps_lookup(const struct pda_maps *m, uint64_t addr)
+{
+	size_t i = first_above(m, addr);
+
+	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
+}
+
+/* A frozen copy shares m's v: give m a copy of its own, which it may
+ * change.  0 or NOMEM (m unchanged). */
+static int unshare(struct pda_session *s, struct pda_maps *m)
+{
+	struct pda_map *v = NULL;
+
+	if (!m->snap)
+		return 0;
+	if (m->alloc) {
+		v = pda_malloc(s, m->alloc * sizeof(*v));
+		if (!v)
+			return PD_ERR_NOMEM;
+		memcpy(v, m->v, m->nr * sizeof(*v));
+	}
+	m->snap->live = NULL;
+	m->snap = NULL;
+	m->v = v;
+	return 0;
+}
+
+/* m's v goes to its frozen copy, if any, m keeps none. */
+static void detach(struct pda_maps *m)
+{
+	if (!m->snap)
+		return;
+	m->snap->live = NULL;
+	m->snap = NULL;
+	m->v = NULL;
+	m->nr = m->alloc = 0;
+}
+
+int pda_maps_freeze(struct pda_session *s, struct pda_maps *m,
+		    struct pda_maps_snap **out)
+{
+	struct pda_maps_snap *snap = m->snap;
+
+	/* m->snap is dropped at m's first change: it is as m is */
+	if (!snap) {
+		snap = pda_zalloc(s, sizeof(*snap));
+		if (!snap)
+			return PD_ERR_NOMEM;
+		snap->m.v = m->v;
+		snap->m.nr = m->nr;
+		snap->m.gen = 1ull << 63 | ++s->machine.nr_snaps;
+		snap->live = m;
+		snap->src_gen = m->gen;
+		m->snap = snap;
+	}
+	*out = snap;
+	return 0;
+}
+
+void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap)
+{
+	if (!snap)
+		return;
+	if (snap->live)
+		snap->live->snap = NULL;
+	else
+		pda_free(s, snap->m.v);
+	pda_free(s, snap);
+}
+
+int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
+		    const struct pda_map *map)
+{
+	struct pda_map left, right;
+	bool has_left = false, has_right = false;
+	size_t i, j, nr_new, nr_old;
+
+	if (map->end <= map->start)
+		return 0;
+	if (unshare(s, m) < 0)
+		return PD_ERR_NOMEM;
+	i = first_above(m, map->start);
+	for (j = i; j < m->nr && m->v[j].start < map->end; j++)
+		;
+	if (i < j && m->v[i].start < map->start) {
+		left = m->v[i];
+		left.end = map->start;
+		has_left = true;
+	}
+	if (i < j && m->v[j - 1].end > map->end) {
+		right = m->v[j - 1];
+		right.pgoff += map->end - right.start;
+		right.start = map->end;
+		has_right = true;
+	}
+	nr_old = j - i;
+	nr_new = 1 + has_left + has_right;
+	if (nr_new > nr_old) {
+		int rc = PDA_GROW(s, m->v, m->alloc, m->nr + nr_new - nr_old,
+				  PDA_MAPS_MAX);
+
+		if (rc < 0)
+			return rc;
+	}
+	memmove(&m->v[i + nr_new], &m->v[j], (m->nr - j) * sizeof(*m->v));
+	m->gen++;
+	m->nr = m->nr + nr_new - nr_old;
+	if (has_left)
+		m->v[i++] = left;
+	m->hint = i;
+	m->v[i++] = *map;
+	if (has_right)
+		m->v[i] = right;
+	return 0;
+}
+
+int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
+		    uint64_t end)
+{
+	size_t i = first_above(m, start);
+
+	if (i < m->nr && m->v[i].start == start && m->v[i].end == end) {
+		if (unshare(s, m) < 0)
+			return PD_ERR_NOMEM;
+		memmove(&m->v[i], &m->v[i + 1],
+			(m->nr - i - 1) * sizeof(*m->v));
+		m->gen++;
+		m->nr--;
+		m->hint = 0;
+	}
+	return 0;
+}
+
+void pda_maps_release(struct pda_session *s, struct pda_maps *m)
+{
+	const uint64_t gen = m->gen;
+
+	detach(m);
+	pda_free(s, m->v);
+	memset(m, 0, sizeof(*m));
+	m->gen = gen + 1; /* what was cached of m stays stale */
+}
+
+static int maps_copy(struct pda_session *s, struct pda_maps *dst,
+		     const struct pda_maps *src)
+{
+	detach(dst);
+	dst->nr = 0;
+	dst->hint = 0;
+	dst->gen++;
+	if (!src->nr)
+		return 0;
+	if (PDA_GROW(s, dst->v, dst->alloc, src->nr, PDA_MAPS_MAX) < 0)
+		return PD_ERR_NOMEM;
+	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
+	dst->nr = src->nr;
+	return 0;
+}
+
+/* ---- processes and threads ----------------------------------------- */
+
+static bool proc_eq(const void *item, const void *key)
+{
+	return ((const struct pda_proc *)item)->pid == *(const uint32_t *)key;
+}
+
+static bool thread_eq(const void *item, const void *key)
+{
+	return ((const struct pda_thread *)item)->tid ==
+	       *(const uint32_t *)key;
+}
+
+static struct pda_proc *find_proc(struct pda_session *s, uint32_t pid)
+{
+	struct pda_machine *m = &s->machine;
+
+	if (m->last_proc && m->last_proc->pid == pid)
+		return m->last_proc;
+	m->last_proc = pda_hash_find(&m->procs, pda_hash_u64(pid), proc_eq,
+				     &pid);
+	return m->last_proc;
+}
+
+static struct pda_proc *findnew_proc(struct pda_session *s, uint32_t pid)
+{
+	struct pda_proc *p = find_proc(s, pid);
+
+	if (p)
+		return p;
+	p = pda_arena_alloc(s, sizeof(*p));
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	if (pda_hash_add(&s->alloc, &s->machine.procs, pda_hash_u64(pid), p) <
+	    0)
+		return NULL;
+	s->machine.last_proc = p;
+	return p;
+}
+
+struct pda_maps *pda_machine_maps(struct pda_session *s, uint32_t pid)
+{
+	struct pda_proc *p = findnew_proc(s, pid);
+
+	return p ? &p->maps : NULL;
+}
+
+static struct pda_thread *find_thread(struct pda_session *s, uint32_t tid)
+{
+	return pda_hash_find(&s->machine.threads, pda_hash_u64(tid), thread_eq,
+			     &tid);
+}
+
+static struct pda_thread *findnew_thread(struct pda_session *s, uint32_t pid,
+					 uint32_t tid)
+{
+	struct pda_thread *t = find_thread(s, tid);
+
+	if (t)
+		return t;
+	t = pda_arena_alloc(s, sizeof(*t));
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	if (pda_hash_add(&s->alloc, &s->machine.threads, pda_hash_u64(tid),
+			 t) < 0)
+		return NULL;
+	return t;
+}
+
+const char *pda_thread_comm(struct pda_session *s, uint32_t pid, uint32_t tid)
+{
+	const struct pda_thread *t = find_thread(s, tid);
+
+	(void)pid;
+	return t && t->comm ? t->comm : "";
+}
+
+int pda_machine_init(struct pda_session *s)
+{
+	struct pda_thread *idle;
+
+	/* perf names the idle task's thread 0/0 "swapper" itself */
+	idle = findnew_thread(s, 0, 0);
+	if (!idle)
+		return PD_ERR_NOMEM;
+	idle->comm = pda_intern(s, "swapper", 7);
+	return idle->comm ? 0 : PD_ERR_NOMEM;
+}
+
+void pda_machine_release(struct pda_session *s)
+{
+	struct pda_machine *m = &s->machine;
+	struct pda_proc *p;
+	size_t pos = 0;
+
+	while ((p = pda_hash_next(&m->procs, &pos)))
+		pda_maps_release(s, &p->maps);
+	pda_hash_release(&s->alloc, &m->procs);
+	pda_hash_release(&s->alloc, &m->threads);
+	pda_maps_release(s, &m->kmaps);
+	m->last_proc = NULL;
+}
+
+/* ---- records ------------------------------------------------------- */
+
+static bool is_guest(uint16_t misc)
+{
+	unsigned cpumode = misc & PD_MISC_CPUMODE_MASK;
+
+	return cpumode == PD_MISC_GUEST_KERNEL || cpumode == PD_MISC_GUEST_USER;
+}
+
+static int on_comm(struct pda_session *s, const struct pd_event *ev)
+{
+	struct pda_thread *t;
+	const char *comm;
+
+	t = findnew_thread(s, ev->comm.pid, ev->comm.tid);
+	comm = pda_intern(s, ev->comm.comm.ptr, ev->comm.comm.len);
+	if (!t || !comm)
+		return PD_ERR_NOMEM;
+	t->pid = ev->comm.pid;
+	t->comm = comm;
+	return 0;
+}
+
+static int on_fork(struct pda_session *s, const struct pd_event *ev)
+{
+	const struct pd_ev_fork *fk = &ev->fork;
+	struct pda_thread *child, *parent;
+	struct pda_proc *cp, *pp;
+
+	parent = find_thread(s, fk->ptid);
+	child = findnew_thread(s, fk->pid, fk->tid);
+	if (!child)
+		return PD_ERR_NOMEM;
+	/* a reused thread id: the old thread is gone */
+	child->pid = fk->pid;
+	child->dead = false;
+	child->comm = parent ? parent->comm : NULL;
+	if (fk->pid == fk->ppid)
+		return 0; /* a new thread: it shares its process's maps */
+	cp = findnew_proc(s, fk->pid);
+	if (!cp)
+		return PD_ERR_NOMEM;
+	cp->maps.nr = 0; /* a reused pid: a new process */
+	cp->maps.hint = 0;
+	if (ev->misc & MISC_FORK_EXEC)
+		return 0;
+	pp = find_proc(s, fk->ppid);
+	return pp ? maps_copy(s, &cp->maps, &pp->maps) : 0;
+}
+
+static int on_exit_rec(struct pda_session *s, const struct pd_event *ev)
+{
+	struct pda_thread *t = find_thread(s, ev->fork.tid);
+
+	/* samples after EXIT (the exit path) still resolve, as in perf */
+	if (t)
+		t->dead = true;
+	return 0;
+}
+
+static bool has_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+static bool is_name(const char *s, size_t len, const char *name)
+{
+	return len == strlen(name) && memcmp(s, name, len) == 0;
+}
+
+/* What a user-space map's name says it is (perf's map__new). */
+static enum pda_map_kind user_map_kind(const char *name, size_t len, bool exec,
+				       bool hugetlb)
+{
+	bool anon, no_dso;
+
+	if (is_name(name, len, "[vdso]") || is_name(name, len, "[vdso32]") ||
+	    is_name(name, len, "[vdsox32]"))
+		return PDA_MAP_VDSO;
+	anon = is_name(name, len, "//anon") ||
+	       has_prefix(name, len, "/dev/zero") ||
+	       has_prefix(name, len, "/anon_hugepage") || hugetlb;
+	no_dso = has_prefix(name, len, "[stack") ||
+		 has_prefix(name, len, "/SYSV") || is_name(name, len, "[heap]");
+	/*
+	 * perf 6.1 treats memfd code as a file it cannot find; JIT engines
+	 * that map code through a memfd write perf-PID.map like the others,
+	 * so it is looked up there.
+	 */
+	if (has_prefix(name, len, "/memfd:"))
+		return exec ? PDA_MAP_JIT : PDA_MAP_ANON;
+	if (anon || no_dso)
+		return exec ? PDA_MAP_JIT : PDA_MAP_ANON;
+	/* "[vsyscall]", "[uprobes]", "[anon:name]": not files */
+	if (len && name[0] == '[')
+		return PDA_MAP_ANON;
+	return PDA_MAP_FILE;
+}
+
+struct mmap_args {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	const char *name;
+	size_t name_len;
+	bool exec, hugetlb;
+	const unsigned char *build_id;
+	unsigned build_id_size;
+};
+
+static uint64_t map_end(uint64_t start, uint64_t len)
+{
+	return len > UINT64_MAX - start ? UINT64_MAX : start + len;
+}
+
+static int user_mmap(struct pda_session *s, const struct mmap_args *a)
+{
+	struct pda_map map = {0};
+	struct pda_maps *maps;
+	char jit_name[64];
+
+	map.start = a->start;
+	map.end = map_end(a->start, a->len);
+	map.pgoff = a->pgoff;
+	map.kind = user_map_kind(a->name, a->name_len, a->exec, a->hugetlb);
+	switch (map.kind) {
+	case PDA_MAP_FILE:
+	case PDA_MAP_VDSO:
+		map.name = pda_intern(s, a->name, a->name_len);
+		map.dso = pda_dso_get(
+			s,
+			map.kind == PDA_MAP_VDSO ? PDA_DSO_VDSO : PDA_DSO_FILE,
+			a->name, a->name_len, a->build_id, a->build_id_size, 0);
+		if (!map.name || !map.dso)
+			return PD_ERR_NOMEM;
+		if (map.kind == PDA_MAP_VDSO)
+			map.pgoff = 0; /* as perf: the image starts the map */
+		break;
+	case PDA_MAP_JIT:
+		snprintf(jit_name, sizeof(jit_name), "/tmp/perf-%u.map",
+			 (unsigned)a->pid);
+		/* memfd code keeps its own name, as perf shows it */
+		if (has_prefix(a->name, a->name_len, "/memfd:"))
+			map.name = pda_intern(s, a->name, a->name_len);
+		else
+			map.name = pda_intern(s, jit_name, strlen(jit_name));
+		map.dso = pda_dso_get(s, PDA_DSO_JIT, jit_name,
+				      strlen(jit_name), NULL, 0, a->pid);
+		if (!map.name || !map.dso)
+			return PD_ERR_NOMEM;
+		break;
+	case PDA_MAP_ANON:
+		map.name = pda_intern(s, a->name, a->name_len);
+		if (!map.name)
+			return PD_ERR_NOMEM;
+		break;
+	case PDA_MAP_KERNEL:
+	case PDA_MAP_MODULE:
+	case PDA_MAP_KSYM:
+		break;
+	}
+	maps = pda_machine_maps(s, a->pid);
+	if (!maps)
+		return PD_ERR_NOMEM;
+	return pda_maps_insert(s, maps, &map);
+}
+
+static struct pda_dso_ent *kernel_dso(struct pda_session *s,
+				      const struct mmap_args *a)
+{
+	static const char kname[] = "[kernel.kallsyms]";
+	struct pda_machine *m = &s->machine;
+	struct pda_dso_ent *d;
+
+	d = pda_dso_get(s, PDA_DSO_KERNEL, kname, sizeof(kname) - 1,
+			a->build_id, a->build_id_size, 0);
+	if (d && !m->kernel)
+		m->kernel = d;
+	return d;
+}
+
+static int kernel_mmap(struct pda_session *s, const struct mmap_args *a)
+{
+	static const char kname[] = "[kernel.kallsyms]";
+	struct pda_machine *m = &s->machine;
+	struct pda_map map = {0};
+	bool is_kernel;
+
+	is_kernel = has_prefix(a->name, a->name_len, kname);
+	map.start = a->start;
+	map.end = map_end(a->start, a->len);
+	if (a->start == 0 && a->len == 0)
+		map.end = UINT64_MAX; /* perf: the whole address space */
+	map.dso = kernel_dso(s, a);
+	if (!map.dso)
+		return PD_ERR_NOMEM;
+	if (is_kernel) {
+		const char *ref = a->name + sizeof(kname) - 1;
+		size_t ref_len = a->name_len - (sizeof(kname) - 1);
+
+		map.kind = PDA_MAP_KERNEL;
+		map.name = pda_intern(s, kname, sizeof(kname) - 1);
+		/* kallsyms addresses: the map is identity-mapped */
+		map.pgoff = map.start;
+		/*
+		 * pgoff is the address of the reloc symbol the name ends
+		 * with ("_text"); 0 when kptr_restrict hid it.
+		 */
+		if (a->pgoff && ref_len) {
+			m->ref_name = pda_intern(s, ref, ref_len);
+			if (!m->ref_name)
+				return PD_ERR_NOMEM;
+			m->ref_addr = a->pgoff;
+		}
+		m->kimage = map;
+		m->kmaps.gen++; /* kernel addresses may land in kimage */
+	} else if (a->name_len && (a->name[0] == '/' || a->name[0] == '[')) {
+		map.kind = PDA_MAP_MODULE;
+		map.name = pda_intern(s, a->name, a->name_len);
+		map.pgoff = map.start;
+	} else {
+		/*
+		 * perf's extra kernel maps (x86 entry trampolines): code
+		 * whose kallsyms address is pgoff.
+		 */
+		map.kind = PDA_MAP_KERNEL;
+		map.name = pda_intern(s, kname, sizeof(kname) - 1);
+		map.pgoff = a->pgoff;
+	}
+	if (!map.name)
+		return PD_ERR_NOMEM;
+	return pda_maps_insert(s, &m->kmaps, &map);
+}
+
+static int on_mmap(struct pda_session *s, const struct pd_event *ev)
+{
+	struct mmap_args a = {0};
+	unsigned cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+
+	if (ev->type == PD_REC_MMAP) {
+		a.pid = ev->mmap.pid;
+		a.start = ev->mmap.start;
+		a.len = ev->mmap.len;
+		a.pgoff = ev->mmap.pgoff;
+		a.name = ev->mmap.filename.ptr;
+		a.name_len = ev->mmap.filename.len;
+		/* perf: an MMAP is code unless it says MMAP_DATA */
+		a.exec = !(ev->misc & PD_MISC_MMAP_DATA);
+	} else {
+		a.pid = ev->mmap2.pid;
+		a.start = ev->mmap2.start;
+		a.len = ev->mmap2.len;
+		a.pgoff = ev->mmap2.pgoff;
+		a.name = ev->mmap2.filename.ptr;
+		a.name_len = ev->mmap2.filename.len;
+		a.exec = ev->mmap2.prot & PROT_EXEC_FLAG;
+		a.hugetlb = ev->mmap2.flags & MAP_HUGETLB_FLAG;
+		/* simpleperf looks such a map's symbols up by address: make
+		 * its offsets the addresses (pgoff + ip - start = ip) */
+		if (ev->mmap2.prot & PROT_JIT_SYMFILE_FLAG)
+			a.pgoff = a.start;
+		if (ev->mmap2.has_build_id && ev->mmap2.build_id_size) {
+			a.build_id = ev->mmap2.build_id;
+			a.build_id_size = ev->mmap2.build_id_size;
+		}
+	}
+	if (cpumode == PD_MISC_KERNEL)
+		return kernel_mmap(s, &a);
+	return user_mmap(s, &a);
+}
+
+static int on_ksymbol(struct pda_session *s, const struct pd_event *ev)
+{
+	const struct pd_ev_ksymbol *k = &ev->ksymbol;
+	struct pda_machine *m = &s->machine;
+	const struct pda_map *cover;
+	struct pda_map map = {0};
+
+	map.start = k->addr;
+	map.end = map_end(k->addr, k->len);
+	if (k->flags & KSYMBOL_UNREGISTER)
+		return pda_maps_remove(s, &m->kmaps, map.start, map.end);
+	map.kind = PDA_MAP_KSYM;
+	map.pgoff = map.start;
+	map.sym = pda_intern(s, k->name.ptr, k->name.len);
+	if (!map.sym)
+		return PD_ERR_NOMEM;
+	/*
+	 * perf gives the symbol to a kernel map that covers it, else a map
+	 * and dso named after the symbol.
+	 */
+	cover = pda_maps_find(&m->kmaps, k->addr);
+	map.name = cover && cover->kind != PDA_MAP_KSYM ? cover->name : map.sym;
+	return pda_maps_insert(s, &m->kmaps, &map);
+}
+
+static int on_build_id(struct pda_session *s, const struct pd_event *ev)
+{
+	const struct pd_ev_build_id *b = &ev->build_id;
+	unsigned cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+
+	if (is_guest(ev->misc))
+		return 0;
+	return pda_dso_note_build_id(s, b->filename.ptr, b->filename.len,
+				     cpumode == PD_MISC_KERNEL, b->build_id,
+				     b->size);
+}
+
+/* Build-ids of the HEADER_BUILD_ID feature (file mode, or pipe mode
+ * once its HEADER_FEATURE arrived). */
+static int absorb_env(struct pda_session *s)
+{
+	const struct pd_env *env;
+	int rc = pd_file_env(s->f, &env);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < env->nr_build_ids; i++) {
+		const struct pd_env_build_id *b = &env->build_ids[i];
+
+		if (b->cpumode == PD_MISC_GUEST_KERNEL ||
+		    b->cpumode == PD_MISC_GUEST_USER || !b->filename)
+			continue;
+		rc = pda_dso_note_build_id(s, b->filename, strlen(b->filename),
+					   b->cpumode == PD_MISC_KERNEL,
+					   b->build_id, b->size);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int pda_machine_absorb_env(struct pda_session *s)
+{
+	return absorb_env(s);
+}
+
+bool pda_machine_changes(uint32_t type)
+{
+	switch (type) {
+	case PD_REC_COMM:
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+	case PD_REC_KSYMBOL:
+	case PD_REC_HEADER_BUILD_ID:
+	case PD_REC_HEADER_FEATURE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
+{
+	struct pd_event ev;
+	int rc;
+
+	if (!pda_machine_changes(rec->type))
+		return 0;
+	rc = pd_event_decode(s->f, rec, &ev);
+	if (rc != 0) {
+		/* E5: counted and warned about, never silent */
+		s->machine.nr_bad++;
+		pda_logf(s, PD_LOG_WARN,
+			 "%s record at offset 0x%llx skipped: %s",
+			 pd_rec_type_name(rec->type),
+			 (unsigned long long)rec->offset,
+			 rc < 0 ? pd_file_errmsg(s->f) : "unknown type");
+		return rc == PD_ERR_NOMEM ? rc : 0;
+	}
+	if (rec->type < PD_REC_USER_TYPE_START && is_guest(ev.misc)) {
+		s->machine.nr_guest++;
+		return 0;
+	}
+	switch (rec->type) {
+	case PD_REC_COMM:
+		return on_comm(s, &ev);
+	case PD_REC_FORK:
+		return on_fork(s, &ev);
+	case PD_REC_EXIT:
+		return on_exit_rec(s, &ev);
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		return on_mmap(s, &ev);
+	case PD_REC_KSYMBOL:
+		return on_ksymbol(s, &ev);
+	case PD_REC_HEADER_BUILD_ID:
+		return on_build_id(s, &ev);
+	case PD_REC_HEADER_FEATURE:
+		return ev.feature.feat_id == PD_FEAT_BUILD_ID ? absorb_env(s)
+							      : 0;
+	default:
+		return 0;
+	}
+}

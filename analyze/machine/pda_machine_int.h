@@ -1,0 +1,398 @@
+/*
+ * pda_machine_int.h - the session's own state, shared by the files that
+ * follow the machine and find binaries: pda_session.c, pda_intern.c,
+ * pda_machine.c, pda_dso.c, pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
+ * side (analyze/symbols) sees only pda_base_int.h.
+ */
+#ifndef PDA_MACHINE_INT_H
+#define PDA_MACHINE_INT_H
+
+#include "pda_symbols_int.h"
+
+#include <pthread.h>
+
+/* ---- arena (pda_intern.c) ------------------------------------------ */
+
+struct pda_arena_block;
+
+/*
+ * Invariants: blocks form a list from head; cur points at the free space
+ * of head, left bytes of it.  Memory is only ever released all at once.
+ */
+struct pda_arena {
+	struct pda_arena_block *head;
+	unsigned char *cur;
+	size_t left;
+	uint64_t total; /* bytes taken from the allocator */
+};
+
+void pda_arena_release(struct pda_session *s, struct pda_arena *a);
+
+/* ---- maps and threads (pda_machine.c) ------------------------------ */
+
+struct pda_dso_ent;
+
+enum pda_map_kind {
+	PDA_MAP_FILE,	/* a file: its ELF is looked up */
+	PDA_MAP_VDSO,	/* [vdso]: found by build-id; pgoff taken as 0 */
+	PDA_MAP_JIT,	/* executable memory without a file: perf-PID.map */
+	PDA_MAP_ANON,	/* memory without a file and not executable */
+	PDA_MAP_KERNEL, /* [kernel.kallsyms] */
+	PDA_MAP_MODULE, /* a kernel module, symbols from kallsyms */
+	PDA_MAP_KSYM,	/* a KSYMBOL: a BPF program, out-of-line code */
+};
+
+struct pda_map {
+	uint64_t start, end;	 /* [start, end) */
+	uint64_t pgoff;		 /* file offset of start (bytes) */
+	const char *name;	 /* interned; what perf calls the dso */
+	struct pda_dso_ent *dso; /* NULL for ANON */
+	enum pda_map_kind kind;
+	const char *sym; /* KSYM: the symbol's name */
+};
+
+struct pda_maps_snap;
+
+/* Invariants: v[0..nr) sorted by start, no two overlap; gen changes
+ * whenever v does (a map pointer into v is valid while gen is); while
+ * snap is set, v is shared with that frozen copy and is copied before it
+ * changes. */
+struct pda_maps {
+	struct pda_map *v;
+	size_t nr, alloc;
+	size_t hint; /* index of the last hit */
+	uint64_t gen;
+	struct pda_maps_snap *snap;
+};
+
+/*
+ * A process's maps frozen as they were (pda_pipe.c: for the unwinds and
+ * resolutions under way while records change the live ones): m shares
+ * the live maps' v until they change, then owns it.  m.gen is unique in
+ * the session (its top bit set), so caches keyed by (maps, gen) never
+ * take one copy for another.
+ */
+struct pda_maps_snap {
+	struct pda_maps m;
+	struct pda_maps *live;	/* whose v m shares, or NULL: m owns v */
+	uint64_t src_gen;	/* live->gen when frozen */
+	uint64_t last_use;	/* the user's: when last handed out */
+	struct pda_maps_snap *next; /* the user's list */
+};
+
+/* m frozen as it is now (the same copy while m does not change).  @return
+ * 0 and *out, or NOMEM. */
+int pda_maps_freeze(struct pda_session *s, struct pda_maps *m,
+		    struct pda_maps_snap **out);
+/* Accepts NULL. */
+void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap);
+
+#define PDA_MAPS_MAX ((size_t)1 << 22)
+
+/* A map covering addr, or NULL. */
+const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr);
+/* The same without the hint, so m stays unchanged (unwinders, whose maps
+ * are frozen for them). */
+const struct pda_map *pda_maps_lookup(const struct pda_maps *m,
+				      uint64_t addr);
+/* Insert, cutting what it overlaps out of the maps already there. */
+int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
+		    const struct pda_map *map);
+/* Remove the maps that cover exactly [start, end).  0 or NOMEM. */
+int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
+		    uint64_t end);
+void pda_maps_release(struct pda_session *s, struct pda_maps *m);
+
+struct pda_proc;
+struct pda_thread;
+
+struct pda_machine {
+	struct pda_hash procs;	 /* by pid */
+	struct pda_hash threads; /* by tid */
+	struct pda_proc *last_proc;
+	struct pda_maps kmaps;	    /* kernel, modules, KSYMBOL */
+	struct pda_dso_ent *kernel; /* [kernel.kallsyms], once mapped */
+	struct pda_map kimage;	    /* the kernel map, kind 0 until mapped */
+	const char *ref_name;	    /* the kernel map's reloc symbol: "_text" */
+	uint64_t ref_addr;	    /* its address at record time, 0 unknown */
+	uint64_t nr_guest;	    /* records of guest machines, skipped */
+	uint64_t nr_bad;	    /* records that did not decode, skipped */
+	uint64_t nr_snaps;	    /* pda_maps_freeze()s, for unique gens */
+};
+
+int pda_machine_init(struct pda_session *s);
+void pda_machine_release(struct pda_session *s);
+int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec);
+/* Whether a record of type may change threads, comms or maps (else
+ * pda_machine_feed ignores it). */
+bool pda_machine_changes(uint32_t type);
+/* Take the build-ids of the HEADER_BUILD_ID feature. */
+int pda_machine_absorb_env(struct pda_session *s);
+/* The maps of process pid (created empty when new); NULL on NOMEM. */
+struct pda_maps *pda_machine_maps(struct pda_session *s, uint32_t pid);
+
+/* ---- DSOs (pda_dso.c) ---------------------------------------------- */
+
+enum pda_dso_kind {
+	PDA_DSO_FILE,	/* a user-space ELF file */
+	PDA_DSO_VDSO,	/* [vdso] */
+	PDA_DSO_KERNEL, /* [kernel.kallsyms]: kallsyms or a vmlinux */
+	PDA_DSO_JIT,	/* /tmp/perf-PID.map */
+};
+
+struct pda_ksyms;
+struct pda_jitmap;
+
+struct pda_dso_ent {
+	struct pda_dso d;
+	enum pda_dso_kind kind;
+	uint32_t pid;		 /* JIT: the process */
+	struct pda_ksyms *ksyms; /* KERNEL, from kallsyms */
+	int64_t kdelta;		 /* KERNEL: add to a recorded address to
+				  * get the symbol source's address */
+	struct pda_jitmap *jit;	 /* JIT */
+	const struct pda_spsyms *sp; /* simpleperf's symbols, when missing */
+	bool sp_tried;
+	size_t nr_tried, tried_alloc;
+	bool mismatch;	     /* some candidate had another build-id */
+	bool escaped;	     /* a --symfs path led outside it */
+	uint64_t sample_seq; /* the last sample counted in nr_samples */
+	struct pda_dso_ent *next_all; /* every DSO, for stats and freeing */
+};
+
+/* ---- simpleperf's recorded symbols (pda_spsym.c) ------------------ */
+
+struct pda_spsym {
+	uint64_t start, end;	/* [start, end) in the file's addresses */
+	const char *name;	/* mangled, as recorded */
+};
+
+struct pda_spsyms {
+	const struct pd_sp_file *file;
+	size_t nr;
+	struct pda_spsym *syms; /* by start */
+};
+
+/*
+ * The symbols the capture's simpleperf FILE feature has for d's recorded
+ * path (ELF and dex files), once per DSO; *out NULL when it has none.
+ * 0 or PD_ERR_NOMEM.
+ */
+int pda_spsyms_get(struct pda_session *s, struct pda_dso_ent *d,
+		   const struct pda_spsyms **out);
+/* The address in the file of file offset off of a map, by simpleperf's
+ * rule for the file's type. */
+uint64_t pda_spsyms_vaddr(const struct pda_spsyms *t, uint64_t off);
+/* The symbol holding vaddr, or NULL. */
+const struct pda_spsym *pda_spsyms_find(const struct pda_spsyms *t,
+					uint64_t vaddr);
+
+/*
+ * The DSO for a recorded name (and build-id, when one is known: the
+ * MMAP2 build-id form, or HEADER_BUILD_ID by name).  One per build-id,
+ * else per name.  NULL on NOMEM.
+ */
+struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
+				const char *name, size_t len,
+				const unsigned char *build_id,
+				unsigned build_id_size, uint32_t pid);
+/* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
+int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
+/* Remember a build-id by recorded name (HEADER_BUILD_ID). */
+int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
+			  bool kernel, const unsigned char *id, unsigned size);
+/* Add "path" or "path (why)" to d's tried list.  0 or NOMEM. */
+int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
+		  const char *path, const char *why);
+/*
+ * Open path as one of d's files and check its build-id against d's.
+ * @return 0 and *out, PD_ERR_NOTFOUND (absent, not ELF or another
+ * build-id: then in tried, and warned about once), or NOMEM.
+ */
+int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
+		    const char *path, struct pda_elf **out);
+void pda_dsos_release(struct pda_session *s);
+/* Whether the capture names this host and the kernel release it runs
+ * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by
+ * before this host's /proc/kallsyms or vdso stand for its kernel's. */
+bool pda_same_host_kernel(struct pda_session *s);
+
+struct debuginfod_client;
+
+struct pda_dsos {
+	struct pda_hash by_key;	       /* by build-id, else by name */
+	struct pda_hash bid_by_name;   /* HEADER_BUILD_ID */
+	struct pda_hash warned;	       /* paths already logged as rejected */
+	struct debuginfod_client *dfd; /* made on first use */
+	struct pda_dso_ent *all;
+	size_t nr_all;
+	const char *buildid_dir; /* resolved: opts or $HOME/.debug */
+	const char *symfs;	 /* opts.symfs made absolute, or NULL */
+};
+
+/* A build-id in lowercase hex; out holds 2 * size + 1 bytes. */
+void pda_hex(char *out, const unsigned char *id, unsigned size);
+
+/*
+ * Hex digits at *p (no 0x, either case) into *v.  @return false when
+ * there are none or the value does not fit 64 bits.  *p moves past them.
+ */
+bool pda_parse_hex(const char **p, const char *end, uint64_t *v);
+
+/* The longest path we build. */
+#define PDA_PATH_MAX 4096
+
+/* snprintf into a PDA_PATH_MAX buffer; false when it did not fit. */
+bool pda_pathf(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
+
+/*
+ * path resolved under root as a chroot resolves it: ".." stops at root,
+ * a symlink's absolute target is taken inside root.  So nothing leads
+ * outside root; a path that would, followed as perf follows it (open of
+ * root + path), is refused with *escaped set.  @return 0 and the real
+ * path in out, or PD_ERR_NOTFOUND.
+ */
+int pda_path_under(const char *root, const char *path, char *out, size_t size,
+		   bool *escaped);
+
+/* ---- kernel symbols (pda_kallsyms.c) ------------------------------- */
+
+struct pda_ksym {
+	uint64_t start, end; /* [start, end) */
+	const char *name;    /* points into the file's bytes */
+	const char *module;  /* "nf_tables" for "[nf_tables]"; NULL */
+};
+
+struct pda_ksyms {
+	struct pda_ksym *v; /* sorted by start */
+	size_t nr, alloc;
+	char *buf; /* the file, NUL-split */
+	size_t buf_size;
+	uint64_t kernel_end; /* end of the last kernel (not module)
+			      * symbol */
+};
+
+/*
+ * Parse a /proc/kallsyms copy held in buf (len bytes, which the table
+ * takes over: freed by pda_ksyms_free).  Text and data symbols are kept
+ * as perf keeps them (types T, W, D, B in either case).
+ * @return 0 and *out; PD_ERR_FORMAT when no line parses or every address
+ * is 0 (kptr_restrict), with the reason in *why; NOMEM.
+ */
+int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
+		    struct pda_ksyms **out, const char **why);
+/*
+ * Read a whole file (also /proc files, whose size reads as 0), at most
+ * max bytes, into a NUL-terminated buffer of the session's allocator.
+ * @return 0, PD_ERR_NOTFOUND (cannot open), PD_ERR_IO, PD_ERR_UNSUPPORTED
+ * (more than max bytes) or PD_ERR_NOMEM.
+ */
+int pda_read_file(struct pda_session *s, const char *path, size_t max,
+		  char **buf, size_t *len);
+int pda_read_fd(struct pda_session *s, int fd, size_t max, char **buf,
+		size_t *len);
+const struct pda_ksym *pda_ksyms_find(const struct pda_ksyms *k, uint64_t addr);
+/* A symbol's address by name, or 0. */
+uint64_t pda_ksyms_addr(const struct pda_ksyms *k, const char *name);
+void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k);
+/* Find the kernel's symbols (the order is in pda_kallsyms.c). */
+int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d);
+/* This host's kernel build-id from notes_path (/sys/kernel/notes). */
+int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
+			     unsigned char *id, unsigned *size);
+
+/* ---- JIT maps (pda_jit.c) ------------------------------------------ */
+
+struct pda_jitsym {
+	uint64_t start, end; /* [start, end) */
+	const char *name;    /* into buf */
+};
+
+struct pda_jitmap {
+	struct pda_jitsym *v; /* sorted by start; for one start the last
+			       * line wins */
+	size_t nr, alloc;
+	size_t nr_bad; /* lines that did not parse */
+	char *buf;
+};
+
+/*
+ * Parse a perf-PID.map held in buf (taken over, like pda_ksyms_parse):
+ * "START SIZE name" lines, START and SIZE in hex without 0x.  Lines that
+ * do not parse (bad hex, over 64 bits, START + SIZE past 2^64, no name)
+ * are skipped and counted.  @return 0 and *out, or NOMEM.
+ */
+int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
+		     struct pda_jitmap **out);
+const struct pda_jitsym *pda_jitmap_find(const struct pda_jitmap *m,
+					 uint64_t addr);
+void pda_jitmap_free(struct pda_session *s, struct pda_jitmap *m);
+/* Load d's perf-PID.map from opts.jit_dir (or /tmp). */
+int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
+
+/* ---- the session (pda_session.c) ----------------------------------- */
+
+struct addr_ent;
+struct pda_unwinder;
+struct pda_cfi_store;
+
+#define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
+#define PDA_IP_FRONT 4096   /* direct-mapped entries before both */
+
+/* An address in maps, resolved while maps->gen was gen. */
+struct pda_ip_ent {
+	uint64_t ip;
+	const struct pda_maps *maps; /* NULL: empty */
+	uint64_t gen;
+	const struct pda_map *map;
+	const struct addr_ent *ent;
+	bool inl;
+};
+
+/*
+ * While a pipeline (pda_pipe.c) runs unwinds on other threads, on is set
+ * and those threads reach the session only through the backends'
+ * services: allocation through opts.alloc's hooks (s->alloc then calls
+ * them, saved in hooks, under lock) and logging take lock, pda_dso_load
+ * publishes a DSO's files under it, and a binary is loaded
+ * (pda_unwind_dso_elf) only on owner, the session's thread, while
+ * may_load: elsewhere the unwind is redone there (PDA_UNWIND_AGAIN).
+ */
+struct pda_mt {
+	bool on;
+	bool may_load;
+	bool hooked;	      /* s->alloc is the locking one */
+	struct pd_alloc hooks; /* the caller's, while hooked */
+	pthread_t owner;
+	pthread_mutex_t lock;
+};
+
+/* Threads are about to unwind for s (on), or no longer do: on the
+ * session's thread, with no other running. */
+void pda_session_threads(struct pda_session *s, bool on);
+
+struct pda_session {
+	struct pd_file *f;
+	struct pda_opts opts; /* strings copied into the arena */
+	struct pd_alloc alloc;
+	char errmsg[256];
+	struct pda_arena arena;
+	struct pda_hash intern;
+	struct pda_machine machine;
+	struct pda_dsos dsos;
+	struct pda_hash addr_cache; /* (dso, address) -> frames */
+	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
+	struct pda_ip_ent ip_front[PDA_IP_FRONT];
+	uint64_t nr_cached;
+	uint64_t sample_seq;
+	struct pda_stats stats;
+	struct pda_missing_dso *missing;
+	size_t missing_alloc;
+	struct pda_inline *inl; /* scratch for pda_elf_inlines */
+	size_t inl_alloc;
+	struct pda_unwinder *unwinder; /* pda_unwind.c */
+	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
+	struct pda_mt mt;
+};
+
+#endif /* PDA_MACHINE_INT_H */

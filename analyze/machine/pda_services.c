@@ -1,0 +1,153 @@
+/*
+ * pda_services.c - what a session gives the modules below it: allocation
+ * through the caller's hooks (locked while unwinding threads run),
+ * logging and errors.  Declared in pda_base_int.h on an opaque session;
+ * here, where the session's state is known.
+ */
+#include "pda_machine_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- allocation, logging, errors ----------------------------------- */
+
+const struct pd_alloc *pda_session_alloc(const struct pda_session *s)
+{
+	return &s->alloc;
+}
+
+void *pda_malloc(struct pda_session *s, size_t size)
+{
+	return pda_mem_alloc(&s->alloc, size);
+}
+
+void *pda_zalloc(struct pda_session *s, size_t size)
+{
+	return pda_mem_zalloc(&s->alloc, size);
+}
+
+void *pda_realloc(struct pda_session *s, void *p, size_t size)
+{
+	return pda_mem_realloc(&s->alloc, p, size);
+}
+
+void pda_free(struct pda_session *s, void *p)
+{
+	pda_mem_free(&s->alloc, p);
+}
+
+/*
+ * The caller's hooks may not be thread-safe: while other threads unwind,
+ * s->alloc holds these, which call them (or libc, where one is NULL, as
+ * pda_mem_* would) under the session's lock.
+ */
+static void *locked_malloc(void *arg, size_t size)
+{
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
+	void *p;
+
+	pthread_mutex_lock(&s->mt.lock);
+	p = a->malloc_fn ? a->malloc_fn(a->arg, size) : malloc(size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return p;
+}
+
+static void *locked_realloc(void *arg, void *p, size_t size)
+{
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
+	void *q;
+
+	pthread_mutex_lock(&s->mt.lock);
+	q = a->realloc_fn ? a->realloc_fn(a->arg, p, size) : realloc(p, size);
+	pthread_mutex_unlock(&s->mt.lock);
+	return q;
+}
+
+static void locked_free(void *arg, void *p)
+{
+	struct pda_session *s = arg;
+	const struct pd_alloc *a = &s->mt.hooks;
+
+	pthread_mutex_lock(&s->mt.lock);
+	if (a->free_fn)
+		a->free_fn(a->arg, p);
+	else
+		free(p);
+	pthread_mutex_unlock(&s->mt.lock);
+}
+
+void pda_session_threads(struct pda_session *s, bool on)
+{
+	const bool hooked = s->mt.on ? s->mt.hooked
+				     : s->alloc.malloc_fn ||
+						   s->alloc.realloc_fn ||
+						   s->alloc.free_fn;
+
+	if (on == s->mt.on)
+		return;
+	if (on) {
+		s->mt.owner = pthread_self();
+		s->mt.may_load = true;
+		s->mt.hooked = hooked;
+		if (hooked) {
+			s->mt.hooks = s->alloc;
+			s->alloc = (struct pd_alloc){locked_malloc,
+						     locked_realloc,
+						     locked_free, s};
+		}
+	} else if (hooked) {
+		s->alloc = s->mt.hooks;
+	}
+	s->mt.on = on;
+}
+
+int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
+	     size_t want, size_t max)
+{
+	return pda_mem_grow(&s->alloc, arr, elem, alloc, want, max);
+}
+
+void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
+	      ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!s->opts.log || level > s->opts.log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!s->mt.on) {
+		s->opts.log(s->opts.log_arg, level, buf);
+		return;
+	}
+	pthread_mutex_lock(&s->mt.lock);
+	s->opts.log(s->opts.log_arg, level, buf);
+	pthread_mutex_unlock(&s->mt.lock);
+}
+
+int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *pda_session_errmsg(const struct pda_session *s)
+{
+	return s ? s->errmsg : "";
+}
+
+const struct pda_opts *pda_session_opts(const struct pda_session *s)
+{
+	return &s->opts;
+}
+

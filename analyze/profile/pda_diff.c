@@ -1,0 +1,1073 @@
+/*
+ * pda_diff.c - two profiles, A and B, of one run or more each, merged by
+ * stack and compared per symbol and per DSO (`pdtool diff`).
+ *
+ * Names: every string a stack brings is looked up in one table of names;
+ * a new one is normalised (pda_diff_names.c) and points at the entry of
+ * its normal form (itself when it is normal already), so a frame costs
+ * one lookup however many builds spell it.  A stack is the array of its
+ * frames' normal names (their interned strings), root first, with a
+ * count per run; equal arrays are one stack.
+ *
+ * pda_diff_finish() walks the stacks once: a leaf's name gets the
+ * stack's counts as self, every distinct name in it as inclusive (a
+ * recursive function counts once per stack).  Each name or DSO then has
+ * a count x_r and a denominator d_r per run r (the run's samples, 1, or
+ * the scale symbol's samples); a side's value is sum x / sum d, and a
+ * run's is x_r / d_r, which Welch's test compares across runs
+ * (pda_diff_stats.c).  Rows are sorted by the size of their change.
+ *
+ * Invariants: every name entry's norm is an entry whose norm is itself;
+ * stacks hold norm entries' strings only; counts are per run, A's runs
+ * first.  Not thread-safe.
+ */
+#include "pda_base_int.h"
+#include "pda_diff.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES (1u << 20)	 /* frames of one stack (O5) */
+#define MAX_ITEMS (UINT32_MAX / 2) /* names, stacks: stamps are uint32_t */
+#define DSO_CACHE 256		 /* direct-mapped, by a session's pointer */
+#define FOLD_CACHE 4096		 /* direct-mapped, by a fold's frame */
+
+/* A name: a symbol, a comm, or (in the DSO table) a DSO's file name. */
+struct dname {
+	struct dname *norm;	/* the entry of its normal form */
+	uint32_t stamp;		/* the last stack (or sample) counted in */
+	uint64_t *self, *incl;	/* per run; NULL until counted */
+	size_t len;
+	char str[];
+};
+
+/* A distinct stack: frames root first, then per-run counts. */
+struct dstack {
+	struct pda_diff_stack pub;
+	uint64_t *runs;
+};
+
+struct dso_slot {
+	const char *ptr; /* a session's interned DSO path */
+	struct dname *ent;
+};
+
+struct pda_diff {
+	struct pd_alloc alloc;
+	struct pda_diff_opts o;
+	char *scale_symbol;	/* o.scale_symbol's copy */
+	unsigned nr_runs;	/* both sides */
+	bool finished, broken;
+	bool sorted;		/* the stacks, by pda_diff_sort_stacks() */
+	char errmsg[256];
+
+	struct pda_hash names;	/* struct dname, by string */
+	struct pda_hash stacks;	/* struct dstack, by frames */
+	struct pda_hash dsos;	/* struct dname, DSO file names */
+	struct dname **name_list;
+	size_t nr_names, alloc_names;
+	struct dstack **stack_list;
+	size_t nr_stacks, alloc_stacks;
+	struct dname **dso_list;
+	size_t nr_dsos, alloc_dsos;
+	uint64_t *run_weight;	/* per run: samples added */
+	size_t nr_renamed;
+
+	/* pda_diff_add_dsos(): the run being counted and its cache */
+	unsigned dso_run;
+	uint32_t dso_stamp;
+	struct dso_slot dso_cache[DSO_CACHE];
+	struct dname *dso_unknown;
+
+	/* scratch */
+	const char **buf;	/* the stack being added: normal names */
+	size_t alloc_buf;
+	const char **split;	/* a folded line's frames */
+	size_t *split_lens;
+	size_t alloc_split;
+	char *norm;		/* a name being normalised */
+	size_t alloc_norm;
+
+	/* after finish */
+	struct pda_diff_row *rows[PDA_DIFF_NR_TABLES];
+	size_t nr_rows[PDA_DIFF_NR_TABLES];
+	struct pda_diff_summary sum;
+};
+
+/* ---- errors (memory: pda_mem.c, on d->alloc) --------------------- */
+
+static int set_err(struct pda_diff *d, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+static int set_err(struct pda_diff *d, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->errmsg, sizeof(d->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static struct dname *name_of(const char *str)
+{
+	return (struct dname *)(uintptr_t)(str - offsetof(struct dname, str));
+}
+
+/* ---- names --------------------------------------------------------- */
+
+struct str_key {
+	const char *s;
+	size_t len;
+};
+
+static bool name_eq(const void *item, const void *key)
+{
+	const struct dname *e = item;
+	const struct str_key *k = key;
+
+	return e->len == k->len && memcmp(e->str, k->s, k->len) == 0;
+}
+
+/* The entry of s[0..len) in table h (list: its array), added if new. */
+static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
+			    struct dname ***list, size_t *nr, size_t *alloc,
+			    const char *s, size_t len, bool *added)
+{
+	const struct str_key key = {s, len};
+	const uint64_t hash = pda_hash_bytes(s, len);
+	struct dname *e = pda_hash_find(h, hash, name_eq, &key);
+
+	*added = false;
+	if (e)
+		return e;
+	if (len > SIZE_MAX - sizeof(*e) - 1 ||
+	    pda_mem_grow(&d->alloc, (void **)list, sizeof(**list), alloc,
+			 *nr + 1, MAX_ITEMS) < 0)
+		return NULL;
+	e = pda_mem_alloc(&d->alloc, sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	memcpy(e->str, s, len);
+	e->str[len] = '\0';
+	e->len = len;
+	e->norm = e;
+	if (pda_hash_add(&d->alloc, h, hash, e) < 0) {
+		pda_mem_free(&d->alloc, e);
+		return NULL;
+	}
+	(*list)[(*nr)++] = e;
+	*added = true;
+	return e;
+}
+
+/* The normal entry for frame name s[0..len). */
+static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
+{
+	struct dname *e, *norm;
+	size_t nlen;
+	bool added;
+
+	e = intern(d, &d->names, &d->name_list, &d->nr_names, &d->alloc_names,
+		   s, len, &added);
+	if (!e || !added || d->o.no_normalize)
+		return e ? e->norm : NULL;
+	if (pda_mem_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
+			 len + 1, SIZE_MAX) < 0)
+		return NULL;
+	nlen = pda_diff_normalize_name(s, len, d->norm);
+	if (nlen == len && memcmp(d->norm, s, len) == 0)
+		return e;
+	norm = intern(d, &d->names, &d->name_list, &d->nr_names,
+		      &d->alloc_names, d->norm, nlen, &added);
+	if (!norm)
+		return NULL;
+	/* the normal form of a normal form is itself */
+	e->norm = norm;
+	d->nr_renamed++;
+	return norm;
+}
+
+/* ---- construction -------------------------------------------------- */
+
+static int check_opts(const struct pda_diff_opts *o, char *why, size_t n)
+{
+	if (o->nr_runs[0] < 1 || o->nr_runs[0] > PDA_DIFF_MAX_RUNS ||
+	    o->nr_runs[1] < 1 || o->nr_runs[1] > PDA_DIFF_MAX_RUNS) {
+		snprintf(why, n, "each side needs 1 to %d runs",
+			 PDA_DIFF_MAX_RUNS);
+		return PD_ERR_API;
+	}
+	if (o->alpha < 0 || o->alpha >= 1 || isnan(o->alpha)) {
+		snprintf(why, n, "the significance level must be in (0, 1)");
+		return PD_ERR_API;
+	}
+	switch (o->scale) {
+	case PDA_DIFF_SCALE_TOTAL:
+	case PDA_DIFF_SCALE_NONE:
+		return 0;
+	case PDA_DIFF_SCALE_SYMBOL:
+		if (o->scale_symbol && o->scale_symbol[0])
+			return 0;
+		snprintf(why, n, "scaling by a symbol needs its name");
+		return PD_ERR_API;
+	}
+	snprintf(why, n, "unknown scaling %d", (int)o->scale);
+	return PD_ERR_API;
+}
+
+int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
+{
+	struct pd_alloc a = {NULL, NULL, NULL, NULL};
+	char why[128] = "bad options";
+	struct pda_diff *d;
+	int rc = PD_ERR_API;
+
+	*out = NULL;
+	if (opts && opts->sz >= sizeof(size_t)) {
+		rc = 0;
+		/* a newer caller's extra option bytes must be zero (R2) */
+		for (size_t i = sizeof(*opts); i < opts->sz; i++)
+			if (((const unsigned char *)opts)[i])
+				rc = PD_ERR_API;
+		if (rc == 0 && opts->sz < sizeof(*opts))
+			rc = PD_ERR_API; /* no older layout to read */
+		if (rc == 0)
+			rc = check_opts(opts, why, sizeof(why));
+	}
+	if (rc < 0) {
+		if (opts && opts->sz >= sizeof(*opts) && opts->errbuf &&
+		    opts->errbuf_size)
+			snprintf(opts->errbuf, opts->errbuf_size, "%s", why);
+		return rc;
+	}
+	if (opts->alloc)
+		a = *opts->alloc;
+	d = pda_mem_zalloc(&a, sizeof(*d));
+	if (!d)
+		return PD_ERR_NOMEM;
+	d->alloc = a;
+	d->o = *opts;
+	d->o.alloc = NULL;
+	d->o.errbuf = NULL;
+	if (d->o.alpha == 0)
+		d->o.alpha = 0.05;
+	d->nr_runs = opts->nr_runs[0] + opts->nr_runs[1];
+	d->run_weight =
+		pda_mem_zalloc(&d->alloc, d->nr_runs * sizeof(*d->run_weight));
+	d->o.scale_symbol = NULL;
+	if (opts->scale == PDA_DIFF_SCALE_SYMBOL) {
+		const size_t n = strlen(opts->scale_symbol);
+
+		/* normalised as the frames are, so that it names one */
+		d->scale_symbol = pda_mem_alloc(&d->alloc, n + 1);
+		if (d->scale_symbol) {
+			size_t len = n;
+
+			if (opts->no_normalize)
+				memcpy(d->scale_symbol, opts->scale_symbol, n);
+			else
+				len = pda_diff_normalize_name(
+					opts->scale_symbol, n, d->scale_symbol);
+			d->scale_symbol[len] = '\0';
+			d->o.scale_symbol = d->scale_symbol;
+		}
+	}
+	if (!d->run_weight ||
+	    (opts->scale == PDA_DIFF_SCALE_SYMBOL && !d->scale_symbol)) {
+		pda_diff_free(d);
+		return PD_ERR_NOMEM;
+	}
+	d->dso_run = UINT32_MAX;
+	d->sum.scale_symbol = d->o.scale_symbol;
+	*out = d;
+	return 0;
+}
+
+static void free_counts(struct pda_diff *d, struct dname **list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		pda_mem_free(&d->alloc, list[i]->self);
+		pda_mem_free(&d->alloc, list[i]);
+	}
+	pda_mem_free(&d->alloc, list);
+}
+
+void pda_diff_free(struct pda_diff *d)
+{
+	if (!d)
+		return;
+	free_counts(d, d->name_list, d->nr_names);
+	free_counts(d, d->dso_list, d->nr_dsos);
+	for (size_t i = 0; i < d->nr_stacks; i++)
+		pda_mem_free(&d->alloc, d->stack_list[i]);
+	pda_mem_free(&d->alloc, d->stack_list);
+	pda_hash_release(&d->alloc, &d->names);
+	pda_hash_release(&d->alloc, &d->stacks);
+	pda_hash_release(&d->alloc, &d->dsos);
+	for (int t = 0; t < PDA_DIFF_NR_TABLES; t++)
+		pda_mem_free(&d->alloc, d->rows[t]);
+	pda_mem_free(&d->alloc, d->run_weight);
+	pda_mem_free(&d->alloc, d->scale_symbol);
+	pda_mem_free(&d->alloc, d->buf);
+	pda_mem_free(&d->alloc, d->split);
+	pda_mem_free(&d->alloc, d->split_lens);
+	pda_mem_free(&d->alloc, d->norm);
+	pda_mem_free(&d->alloc, d);
+}
+
+const char *pda_diff_errmsg(const struct pda_diff *d)
+{
+	return d->errmsg;
+}
+
+/* ---- adding -------------------------------------------------------- */
+
+/* The index of a run among both sides' runs, or -1 (API error). */
+static int run_index(struct pda_diff *d, enum pda_diff_side side,
+		     unsigned run)
+{
+	if (d->finished || d->broken) {
+		set_err(d, PD_ERR_API, "added after pda_diff_finish()");
+		return -1;
+	}
+	if ((side != PDA_DIFF_A && side != PDA_DIFF_B) ||
+	    run >= d->o.nr_runs[side]) {
+		set_err(d, PD_ERR_API, "no run %u of side %d", run, (int)side);
+		return -1;
+	}
+	return (int)(side == PDA_DIFF_A ? run : d->o.nr_runs[0] + run);
+}
+
+struct stack_key {
+	const char *const *frames;
+	size_t nr;
+};
+
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct dstack *st = item;
+	const struct stack_key *k = key;
+
+	return st->pub.nr == k->nr &&
+	       (k->nr == 0 || memcmp(st->pub.frames, k->frames,
+				     k->nr * sizeof(k->frames[0])) == 0);
+}
+
+/* Room for nr frames in the folded line splitter's arrays. */
+static int grow_split(struct pda_diff *d, size_t nr)
+{
+	size_t a = d->alloc_split;
+	int rc;
+
+	if (nr <= d->alloc_split)
+		return 0;
+	rc = pda_mem_grow(&d->alloc, (void **)&d->split, sizeof(*d->split), &a,
+			  nr, MAX_FRAMES);
+	if (rc == 0) {
+		a = d->alloc_split;
+		rc = pda_mem_grow(&d->alloc, (void **)&d->split_lens,
+				  sizeof(*d->split_lens), &a, nr, MAX_FRAMES);
+	}
+	if (rc == 0)
+		d->alloc_split = a;
+	return rc;
+}
+
+/* Count weight for the stack d->buf[0..nr) of normal names in run g. */
+static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
+		       uint64_t weight)
+{
+	const struct stack_key key = {d->buf, nr};
+	uint64_t h = pda_hash_u64(nr);
+	struct dstack *st;
+	size_t size;
+
+	/* names are interned: their addresses stand for them */
+	for (size_t i = 0; i < nr; i++)
+		h = pda_hash_u64(h ^ (uintptr_t)d->buf[i]);
+	st = pda_hash_find(&d->stacks, h, stack_eq, &key);
+	if (st) {
+		st->runs[g] += weight;
+		return 0;
+	}
+	if (pda_mem_grow(&d->alloc, (void **)&d->stack_list,
+			 sizeof(*d->stack_list), &d->alloc_stacks,
+			 d->nr_stacks + 1, MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	size = sizeof(*st) + d->nr_runs * sizeof(uint64_t) +
+	       nr * sizeof(const char *);
+	st = pda_mem_zalloc(&d->alloc, size);
+	if (!st)
+		return PD_ERR_NOMEM;
+	st->runs = (uint64_t *)(st + 1);
+	st->pub.frames = (const char *const *)(st->runs + d->nr_runs);
+	if (nr)
+		memcpy((void *)(uintptr_t)st->pub.frames, d->buf,
+		       nr * sizeof(d->buf[0]));
+	st->pub.nr = nr;
+	if (pda_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
+		pda_mem_free(&d->alloc, st);
+		return PD_ERR_NOMEM;
+	}
+	d->stack_list[d->nr_stacks++] = st;
+	st->runs[g] = weight;
+	return 0;
+}
+
+/*
+ * Add a stack of nr frames, each given by frame(arg, i, &name, &len),
+ * for weight samples to run g: the common part of pda_diff_add() and
+ * pda_diff_add_fold(), which looks names up through a cache.
+ */
+static int add_stack(struct pda_diff *d, unsigned g, size_t nr,
+		     uint64_t weight,
+		     const struct dname *(*frame)(struct pda_diff *d,
+						  const void *arg, size_t i),
+		     const void *arg)
+{
+	int rc;
+
+	if (weight == 0)
+		return 0;
+	if (d->run_weight[g] > UINT64_MAX - weight)
+		return set_err(d, PD_ERR_FORMAT,
+			       "a run's samples do not fit in 64 bits");
+	if (nr > MAX_FRAMES ||
+	    pda_mem_grow(&d->alloc, (void **)&d->buf, sizeof(*d->buf),
+			 &d->alloc_buf, nr, MAX_FRAMES) < 0)
+		return set_err(d, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < nr; i++) {
+		const struct dname *e = frame(d, arg, i);
+
+		if (!e)
+			return set_err(d, PD_ERR_NOMEM, "out of memory");
+		d->buf[i] = e->str;
+	}
+	rc = count_stack(d, nr, g, weight);
+	if (rc < 0)
+		return set_err(d, rc, "out of memory");
+	d->run_weight[g] += weight;
+	return 0;
+}
+
+/* The frames of pda_diff_add(). */
+struct named {
+	const char *const *frames;
+	const size_t *lens;
+};
+
+static const struct dname *named_frame(struct pda_diff *d, const void *arg,
+				       size_t i)
+{
+	const struct named *n = arg;
+
+	return frame_name(d, n->frames[i], n->lens[i]);
+}
+
+int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
+		 const char *const *frames, const size_t *lens, size_t nr,
+		 uint64_t weight)
+{
+	const int g = run_index(d, side, run);
+	const struct named n = {frames, lens};
+
+	if (g < 0)
+		return PD_ERR_API;
+	return add_stack(d, (unsigned)g, nr, weight, named_frame, &n);
+}
+
+/* A line of a fold, with the cache of its frames' entries. */
+struct fold_frames {
+	const struct pda_fold_line *line;
+	struct fold_slot {
+		const struct pda_fold_frame *key;
+		const struct dname *ent;
+	} *cache;
+};
+
+static const struct dname *fold_frame(struct pda_diff *d, const void *arg,
+				      size_t i)
+{
+	const struct fold_frames *ff = arg;
+	const struct pda_fold_frame *f = ff->line->frames[i];
+	struct fold_slot *slot =
+		&ff->cache[pda_hash_u64((uintptr_t)f) & (FOLD_CACHE - 1)];
+
+	if (slot->key != f) {
+		slot->ent = frame_name(d, f->name, f->len);
+		slot->key = slot->ent ? f : NULL;
+	}
+	return slot->ent;
+}
+
+int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_fold *fd)
+{
+	const int g = run_index(d, side, run);
+	struct fold_frames ff = {NULL, NULL};
+	int rc = 0;
+
+	if (g < 0)
+		return PD_ERR_API;
+	/* a fold's frames are interned: a frame's address stands for its
+	 * name while the fold lives, that is during this call */
+	ff.cache = pda_mem_zalloc(&d->alloc, FOLD_CACHE * sizeof(*ff.cache));
+	if (!ff.cache)
+		return set_err(d, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < pda_fold_nr_lines(fd); i++) {
+		ff.line = pda_fold_line(fd, i);
+		rc = add_stack(d, (unsigned)g, ff.line->nr_frames,
+			       ff.line->weight, fold_frame, &ff);
+	}
+	pda_mem_free(&d->alloc, ff.cache);
+	return rc;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int pda_diff_add_folded(struct pda_diff *d, enum pda_diff_side side,
+			unsigned run, const char *line, size_t len)
+{
+	size_t end = len, count_start, nr = 0, start = 0;
+	uint64_t count = 0;
+
+	if (run_index(d, side, run) < 0)
+		return PD_ERR_API;
+	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
+			   is_blank(line[end - 1])))
+		end--;
+	count_start = end;
+	while (count_start > 0 && line[count_start - 1] >= '0' &&
+	       line[count_start - 1] <= '9')
+		count_start--;
+	/* a whole number, and a blank between it and the stack */
+	if (count_start == end || count_start == 0 ||
+	    !is_blank(line[count_start - 1]))
+		return 1;
+	for (size_t i = count_start; i < end; i++) {
+		const unsigned digit = (unsigned)(line[i] - '0');
+
+		if (count > (UINT64_MAX - digit) / 10)
+			return 1;
+		count = count * 10 + digit;
+	}
+	end = count_start - 1;
+	while (end > 0 && is_blank(line[end - 1]))
+		end--;
+	for (size_t i = 0; end > 0 && i <= end; i++) {
+		if (i < end && line[i] != ';')
+			continue;
+		if (nr >= MAX_FRAMES || grow_split(d, nr + 1) < 0)
+			return set_err(d, PD_ERR_NOMEM, "out of memory");
+		d->split[nr] = line + start;
+		d->split_lens[nr++] = i - start;
+		start = i + 1;
+	}
+	return pda_diff_add(d, side, run, d->split, d->split_lens, nr, count);
+}
+
+/* The DSO entry of a session's DSO path (NULL: no map), by file name. */
+static struct dname *dso_entry(struct pda_diff *d, const char *path)
+{
+	const char *base = "[unknown]";
+	struct dname *e;
+	bool added;
+
+	if (path) {
+		const char *slash = strrchr(path, '/');
+
+		base = slash && slash[1] ? slash + 1 : path;
+	}
+	e = intern(d, &d->dsos, &d->dso_list, &d->nr_dsos, &d->alloc_dsos,
+		   base, strlen(base), &added);
+	if (e && added) {
+		e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
+		if (!e->self)
+			return NULL; /* freed with the list */
+		e->incl = e->self + d->nr_runs;
+	}
+	return e;
+}
+
+int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_stack *st,
+		      uint64_t weight)
+{
+	const int g = run_index(d, side, run);
+	uint32_t stamp;
+
+	if (g < 0)
+		return PD_ERR_API;
+	if (!d->o.dsos)
+		return set_err(d, PD_ERR_API, "DSOs counted without opts.dsos");
+	if (!st || !st->nr || !weight)
+		return 0;
+	if ((unsigned)g != d->dso_run) {
+		/* another run: another session, whose pointers may reuse
+		 * the last one's addresses */
+		memset(d->dso_cache, 0, sizeof(d->dso_cache));
+		d->dso_run = (unsigned)g;
+	}
+	if (d->dso_stamp == UINT32_MAX) {
+		for (size_t i = 0; i < d->nr_dsos; i++)
+			d->dso_list[i]->stamp = 0;
+		d->dso_stamp = 0;
+	}
+	stamp = ++d->dso_stamp;
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *p = st->frames[i].dso;
+		struct dso_slot *slot;
+		struct dname *e;
+
+		/* runs of frames in one DSO are the rule */
+		if (i > 0 && p == st->frames[i - 1].dso)
+			continue;
+		slot = &d->dso_cache[(pda_hash_u64((uintptr_t)p)) &
+				     (DSO_CACHE - 1)];
+		e = slot->ent;
+		if (!e || slot->ptr != p) {
+			e = dso_entry(d, p);
+			if (!e || !e->self)
+				return set_err(d, PD_ERR_NOMEM,
+					       "out of memory");
+			slot->ptr = p;
+			slot->ent = e;
+		}
+		if (i == 0)
+			e->self[g] += weight;
+		if (e->stamp != stamp) {
+			e->stamp = stamp;
+			e->incl[g] += weight;
+		}
+	}
+	return 0;
+}
+
+/* ---- comparing ----------------------------------------------------- */
+
+/* Per-run self and inclusive counts for e, zeroed, once. */
+static int ensure_counts(struct pda_diff *d, struct dname *e)
+{
+	if (e->self)
+		return 0;
+	e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
+	if (!e->self)
+		return PD_ERR_NOMEM;
+	e->incl = e->self + d->nr_runs;
+	return 0;
+}
+
+/* Every stack's counts into its names' self and inclusive counts. */
+static int count_names(struct pda_diff *d)
+{
+	const size_t first = d->o.root_is_comm ? 1 : 0;
+	const unsigned r = d->nr_runs;
+
+	for (size_t si = 0; si < d->nr_stacks; si++) {
+		const struct dstack *st = d->stack_list[si];
+		const uint32_t stamp = (uint32_t)si + 1;
+		struct dname *leaf;
+
+		if (st->pub.nr <= first)
+			continue;
+		for (size_t k = first; k < st->pub.nr; k++) {
+			struct dname *e = name_of(st->pub.frames[k]);
+
+			if (ensure_counts(d, e) < 0)
+				return PD_ERR_NOMEM;
+			/* a recursive function counts once a stack */
+			if (e->stamp == stamp)
+				continue;
+			e->stamp = stamp;
+			for (unsigned g = 0; g < r; g++)
+				e->incl[g] += st->runs[g];
+		}
+		leaf = name_of(st->pub.frames[st->pub.nr - 1]);
+		for (unsigned g = 0; g < r; g++)
+			leaf->self[g] += st->runs[g];
+	}
+	return 0;
+}
+
+/* A run's name for messages: "A" or "B", and its number from 1. */
+static int bad_run(struct pda_diff *d, unsigned g, const char *why)
+{
+	const bool b = g >= d->o.nr_runs[0];
+
+	d->sum.bad_side = b ? PDA_DIFF_B : PDA_DIFF_A;
+	d->sum.bad_run = b ? g - d->o.nr_runs[0] : g;
+	return set_err(d, PD_ERR_NOTFOUND, "capture %u of %c %s",
+		       d->sum.bad_run + 1, b ? 'B' : 'A', why);
+}
+
+/* Each run's denominator: its samples, 1, or the scale symbol's. */
+static int denominators(struct pda_diff *d, double *den)
+{
+	const struct dname *sym = NULL;
+
+	if (d->o.scale == PDA_DIFF_SCALE_SYMBOL) {
+		const struct str_key key = {d->scale_symbol,
+					    strlen(d->scale_symbol)};
+		const struct dname *n =
+			pda_hash_find(&d->names,
+				      pda_hash_bytes(key.s, key.len), name_eq,
+				      &key);
+
+		sym = n ? n->norm : NULL;
+	}
+	for (unsigned g = 0; g < d->nr_runs; g++) {
+		if (!d->run_weight[g])
+			return bad_run(d, g, "has no samples");
+		switch (d->o.scale) {
+		case PDA_DIFF_SCALE_TOTAL:
+			den[g] = (double)d->run_weight[g];
+			break;
+		case PDA_DIFF_SCALE_NONE:
+			den[g] = 1.0;
+			break;
+		case PDA_DIFF_SCALE_SYMBOL:
+			if (!sym || !sym->incl || !sym->incl[g]) {
+				bad_run(d, g, "has no samples of ");
+				d->sum.bad_symbol = true;
+				/* the message, with the symbol */
+				snprintf(d->errmsg + strlen(d->errmsg),
+					 sizeof(d->errmsg) - strlen(d->errmsg),
+					 "'%s'", d->scale_symbol);
+				return PD_ERR_NOTFOUND;
+			}
+			den[g] = (double)sym->incl[g];
+			break;
+		}
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct pda_diff_row *a = x, *b = y;
+	const double da = fabs(a->delta), db = fabs(b->delta);
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Scratch for one table's tests. */
+struct table_scratch {
+	double *va, *vb;	/* per-run values of A and B */
+	double *ps, *pr;	/* raw p-values, then adjusted */
+	size_t *order;
+};
+
+/* One row's values and raw p-values from its per-run counts x. */
+static void fill_row(const struct pda_diff *d, const double *den,
+		     const uint64_t *x, struct table_scratch *sc, size_t k,
+		     struct pda_diff_row *row)
+{
+	const unsigned na = d->o.nr_runs[0], nb = d->o.nr_runs[1];
+	const double unit = d->sum.unit;
+	double xs[2] = {0, 0}, ds[2] = {0, 0};
+	struct pda_stat_test t;
+
+	for (unsigned g = 0; g < na + nb; g++) {
+		const int s = g >= na;
+
+		row->count[s] += x[g];
+		xs[s] += (double)x[g];
+		ds[s] += den[g];
+		if (s)
+			sc->vb[g - na] = (double)x[g] / den[g] * unit;
+		else
+			sc->va[g] = (double)x[g] / den[g] * unit;
+	}
+	row->value[0] = xs[0] / ds[0] * unit;
+	row->value[1] = xs[1] / ds[1] * unit;
+	row->delta = row->value[1] - row->value[0];
+	pda_stat_sampling(d->o.scale, xs[0], ds[0], xs[1], ds[1], &t);
+	sc->ps[k] = t.p;
+	row->t = row->df = row->p_runs = sc->pr[k] = NAN;
+	if (d->sum.runs_tested && pda_stat_welch(sc->va, na, sc->vb, nb, &t) == 0) {
+		row->t = t.stat;
+		row->df = t.df;
+		sc->pr[k] = t.p;
+	}
+}
+
+/*
+ * Welch's test decides only between "sampling-only" and "significant",
+ * for the changes beyond sampling noise: its p-values are adjusted over
+ * those (a change within sampling noise is never significant, so it
+ * makes no comparison), which with a few runs a side is what leaves the
+ * test any power in a table of many symbols.
+ */
+static void runs_verdicts(const struct pda_diff *d, struct pda_diff_row *rows,
+			  size_t nr_rows, struct table_scratch *sc)
+{
+	size_t nr = 0;
+
+	/* compact the candidates' p-values to the front of ps */
+	for (size_t k = 0; k < nr_rows; k++)
+		if (rows[k].verdict == PDA_DIFF_SAMPLING)
+			sc->ps[nr++] = sc->pr[k];
+	pda_stat_holm(sc->ps, nr, sc->order, sc->ps);
+	nr = 0;
+	for (size_t k = 0; k < nr_rows; k++) {
+		if (rows[k].verdict != PDA_DIFF_SAMPLING) {
+			rows[k].p_runs = NAN;
+			continue;
+		}
+		rows[k].p_runs = sc->ps[nr++];
+		if (rows[k].p_runs < d->o.alpha)
+			rows[k].verdict = PDA_DIFF_REAL;
+	}
+}
+
+/* The rows of table t from the names in list (their self or inclusive
+ * counts), tested, adjusted and sorted. */
+static int make_rows(struct pda_diff *d, enum pda_diff_table t,
+		     struct dname *const *list, size_t nr, bool self,
+		     const double *den)
+{
+	struct table_scratch sc = {NULL, NULL, NULL, NULL, NULL};
+	struct pda_diff_row *rows;
+	size_t nr_rows = 0;
+	int rc = PD_ERR_NOMEM;
+
+	for (size_t i = 0; i < nr; i++) {
+		const uint64_t *x = self ? list[i]->self : list[i]->incl;
+		uint64_t any = 0;
+
+		for (unsigned g = 0; x && g < d->nr_runs; g++)
+			any |= x[g];
+		nr_rows += any != 0;
+	}
+	rows = pda_mem_zalloc(&d->alloc, nr_rows * sizeof(*rows));
+	sc.va = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.vb = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.ps = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
+	sc.pr = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
+	sc.order = pda_mem_alloc(&d->alloc, nr_rows * sizeof(size_t));
+	if (!rows || !sc.va || !sc.vb || !sc.ps || !sc.pr || !sc.order) {
+		pda_mem_free(&d->alloc, rows);
+		goto out;
+	}
+	for (size_t i = 0, k = 0; i < nr; i++) {
+		const uint64_t *x = self ? list[i]->self : list[i]->incl;
+		uint64_t any = 0;
+
+		for (unsigned g = 0; x && g < d->nr_runs; g++)
+			any |= x[g];
+		if (!any)
+			continue;
+		rows[k].name = list[i]->str;
+		fill_row(d, den, x, &sc, k, &rows[k]);
+		k++;
+	}
+	/* the sampling test's p-values are adjusted over the table, the
+	 * family of changes the reader scans */
+	pda_stat_holm(sc.ps, nr_rows, sc.order, sc.ps);
+	for (size_t k = 0; k < nr_rows; k++) {
+		rows[k].p_sampling = sc.ps[k];
+		rows[k].verdict = sc.ps[k] < d->o.alpha ? PDA_DIFF_SAMPLING
+							: PDA_DIFF_NOISE;
+	}
+	if (d->sum.runs_tested)
+		runs_verdicts(d, rows, nr_rows, &sc);
+	qsort(rows, nr_rows, sizeof(*rows), cmp_rows);
+	d->rows[t] = rows;
+	d->nr_rows[t] = nr_rows;
+	rc = 0;
+out:
+	pda_mem_free(&d->alloc, sc.va);
+	pda_mem_free(&d->alloc, sc.vb);
+	pda_mem_free(&d->alloc, sc.ps);
+	pda_mem_free(&d->alloc, sc.pr);
+	pda_mem_free(&d->alloc, sc.order);
+	return rc;
+}
+
+/*
+ * Two stacks as their lines "a;b;c" compare bytewise, without rendering
+ * them: frames are interned, so the first pair that differs by address
+ * decides, by its bytes, each name followed by ';' or, for the last, by
+ * the line's end.
+ */
+static int cmp_lines(const void *x, const void *y)
+{
+	const struct pda_diff_stack *a = &(*(struct dstack *const *)x)->pub;
+	const struct pda_diff_stack *b = &(*(struct dstack *const *)y)->pub;
+	const size_t n = a->nr < b->nr ? a->nr : b->nr;
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = (const unsigned char *)a->frames[i];
+		const unsigned char *q = (const unsigned char *)b->frames[i];
+		const unsigned char ta = i + 1 < a->nr ? ';' : '\0';
+		const unsigned char tb = i + 1 < b->nr ? ';' : '\0';
+
+		if (p == q)
+			continue;
+		while (*p && *p == *q) {
+			p++;
+			q++;
+		}
+		if (*p && *q)
+			return *p < *q ? -1 : 1;
+		/* one name ended: its terminator against the other's byte;
+		 * a name holding ';' (from a comm) may tie here, and then
+		 * the shorter name goes first */
+		{
+			const unsigned char ca = *p ? *p : ta;
+			const unsigned char cb = *q ? *q : tb;
+
+			if (ca != cb)
+				return ca < cb ? -1 : 1;
+			return *p ? 1 : -1;
+		}
+	}
+	return (a->nr > b->nr) - (a->nr < b->nr);
+}
+
+int pda_diff_finish(struct pda_diff *d)
+{
+	const unsigned na = d->o.nr_runs[0];
+	double *den;
+	int rc;
+
+	if (d->finished)
+		return 0;
+	if (d->broken)
+		return set_err(d, PD_ERR_API, "pda_diff_finish() failed before");
+	d->broken = true; /* until it succeeds */
+	den = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(*den));
+	if (!den)
+		return set_err(d, PD_ERR_NOMEM, "out of memory");
+	rc = count_names(d);
+	if (rc == 0)
+		rc = denominators(d, den);
+	if (rc < 0) {
+		pda_mem_free(&d->alloc, den);
+		return rc == PD_ERR_NOMEM ? set_err(d, rc, "out of memory")
+					  : rc;
+	}
+	d->sum.nr_runs[0] = na;
+	d->sum.nr_runs[1] = d->o.nr_runs[1];
+	d->sum.denom[0] = d->sum.denom[1] = 0;
+	for (unsigned g = 0; g < d->nr_runs; g++) {
+		d->sum.weight[g >= na] += d->run_weight[g];
+		d->sum.denom[g >= na] += den[g];
+	}
+	d->sum.unit = d->o.scale == PDA_DIFF_SCALE_NONE ? 1.0 : 100.0;
+	d->sum.factor = d->sum.denom[1] / d->sum.denom[0];
+	d->sum.scale = d->o.scale;
+	d->sum.scale_symbol = d->o.scale_symbol;
+	d->sum.alpha = d->o.alpha;
+	d->sum.runs_tested = na >= 2 && d->o.nr_runs[1] >= 2;
+	d->sum.nr_stacks = d->nr_stacks;
+	d->sum.nr_renamed = d->nr_renamed;
+	rc = make_rows(d, PDA_DIFF_SELF, d->name_list, d->nr_names, true, den);
+	if (rc == 0)
+		rc = make_rows(d, PDA_DIFF_INCL, d->name_list, d->nr_names,
+			       false, den);
+	if (rc == 0 && d->o.dsos)
+		rc = make_rows(d, PDA_DIFF_DSO_SELF, d->dso_list, d->nr_dsos,
+			       true, den);
+	if (rc == 0 && d->o.dsos)
+		rc = make_rows(d, PDA_DIFF_DSO_INCL, d->dso_list, d->nr_dsos,
+			       false, den);
+	pda_mem_free(&d->alloc, den);
+	if (rc < 0)
+		return set_err(d, rc, "out of memory");
+	for (size_t i = 0; i < d->nr_stacks; i++) {
+		struct dstack *st = d->stack_list[i];
+
+		for (unsigned g = 0; g < d->nr_runs; g++)
+			st->pub.count[g >= na] += st->runs[g];
+	}
+	d->finished = true;
+	d->broken = false;
+	return 0;
+}
+
+/* ---- results ------------------------------------------------------- */
+
+const struct pda_diff_row *pda_diff_rows(const struct pda_diff *d,
+					 enum pda_diff_table t, size_t *nr)
+{
+	if (!d->finished || (unsigned)t >= PDA_DIFF_NR_TABLES) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = d->nr_rows[t];
+	return d->rows[t];
+}
+
+const struct pda_diff_summary *pda_diff_summary(const struct pda_diff *d)
+{
+	return &d->sum;
+}
+
+void pda_diff_sort_stacks(struct pda_diff *d)
+{
+	if (d->finished && !d->sorted)
+		qsort(d->stack_list, d->nr_stacks, sizeof(*d->stack_list),
+		      cmp_lines);
+	d->sorted = d->finished;
+}
+
+size_t pda_diff_nr_stacks(const struct pda_diff *d)
+{
+	return d->finished ? d->nr_stacks : 0;
+}
+
+const struct pda_diff_stack *pda_diff_stack(const struct pda_diff *d,
+					    size_t i)
+{
+	if (!d->finished || i >= d->nr_stacks)
+		return NULL;
+	return &d->stack_list[i]->pub;
+}
+
+int pda_diff_flame(const struct pda_diff *d, bool negate,
+		   struct pda_flame **out)
+{
+	const int shape = negate ? PDA_DIFF_A : PDA_DIFF_B;
+	PDA_FLAME_OPTS(fo, .alloc = d->alloc.malloc_fn ? &d->alloc : NULL);
+	struct pda_flame *fl;
+	size_t *lens = NULL, alloc_lens = 0;
+	int rc;
+
+	*out = NULL;
+	if (!d->finished)
+		return PD_ERR_API;
+	rc = pda_flame_new(&fo, &fl);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; rc == 0 && i < d->nr_stacks; i++) {
+		const struct pda_diff_stack *st = &d->stack_list[i]->pub;
+
+		rc = pda_mem_grow(&d->alloc, (void **)&lens, sizeof(*lens),
+				  &alloc_lens, st->nr ? st->nr : 1, MAX_FRAMES);
+		for (size_t k = 0; rc == 0 && k < st->nr; k++)
+			lens[k] = name_of(st->frames[k])->len;
+		if (rc == 0)
+			rc = pda_flame_add_pair(fl, st->frames, lens, st->nr,
+						st->count[shape],
+						st->count[!shape]);
+	}
+	pda_mem_free(&d->alloc, lens);
+	if (rc == 0)
+		rc = pda_flame_finish(fl);
+	if (rc < 0) {
+		pda_flame_free(fl);
+		return rc;
+	}
+	*out = fl;
+	return 0;
+}

@@ -1,0 +1,552 @@
+/*
+ * pda_flame.c - the frame tree of a flame graph, built from folded stacks
+ * (`comm;outer;...;leaf count`, as stackcollapse-perf.pl and `perf script
+ * report stackcollapse` write them).
+ *
+ * Building: every stack walks down from the root, finding or adding one
+ * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
+ * a child in O(1), and a second one interns the names, so equal names
+ * share one copy and one id.  Both tables hold ids + 1 as their items:
+ * the arrays they index move as they grow.  Nothing depends on the order the stacks came in:
+ * pda_flame_finish() sorts each node's children by name (bytewise) and
+ * lays the tree out depth first, so the same stacks in any order give the
+ * same nodes, and the same input gives byte-identical output downstream.
+ *
+ * Invariants while building (node 0 is the root, "all"):
+ *   - a node's total is the sum of its self and its children's totals;
+ *   - a node's total is never 0 (zero counts add nothing);
+ *   - kids: the (parent, name) -> node table holds every node but the
+ *     root; names: the name -> name id table holds every distinct name.
+ * Not thread-safe: one tree per thread.
+ */
+#include "pda_base_int.h"
+#include "pda_flame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ROOT_NAME "all"
+#define MAX_ITEMS (UINT32_MAX / 2) /* nodes, names: ids are uint32_t */
+#define MAX_FRAMES_PER_STACK (1u << 20)
+#define NAME_BLOCK (64u * 1024)
+
+struct bnode {		 /* a node while building */
+	uint32_t name;	 /* name id */
+	uint32_t parent; /* node index; the root is its own parent */
+	uint32_t first_child, next_sibling; /* 0: none (0 is the root) */
+	uint32_t nr_children;
+	uint32_t depth;
+	uint64_t total, self;
+	uint64_t other; /* pda_flame_add_pair()'s second count */
+};
+
+struct bname {
+	const char *str; /* NUL-terminated, in a name block */
+	size_t len;
+};
+
+struct name_block {
+	struct name_block *next;
+	size_t used, size;
+	char data[];
+};
+
+struct pda_flame {
+	const struct pd_alloc *alloc;
+	bool reverse;
+	bool finished;
+	bool broken; /* pda_flame_finish() failed: free only */
+	char errmsg[128];
+
+	struct bnode *nodes;
+	size_t nr_nodes, alloc_nodes;
+	struct bname *names;
+	size_t nr_names, alloc_names;
+	struct pda_hash kids, name_tab; /* of id_item(id) */
+	struct name_block *blocks;
+
+	/* the frames of the stack being added, reused */
+	const char **frame_ptr;
+	size_t *frame_len;
+	size_t alloc_frames;
+
+	/* after pda_flame_finish() */
+	struct pda_flame_node *out;
+	size_t nr_out;
+	uint32_t nr_names_out;
+	uint32_t max_depth;
+};
+
+/* A table item for an id: never NULL. */
+static void *id_item(uint32_t id)
+{
+	return (void *)((uintptr_t)id + 1);
+}
+
+static uint32_t item_id(const void *item)
+{
+	return (uint32_t)((uintptr_t)item - 1);
+}
+
+struct name_key {
+	const struct pda_flame *fl;
+	const char *s;
+	size_t len;
+};
+
+static bool name_eq(const void *item, const void *key)
+{
+	const struct name_key *k = key;
+	const struct bname *nm = &k->fl->names[item_id(item)];
+
+	return nm->len == k->len && memcmp(nm->str, k->s, k->len) == 0;
+}
+
+struct kid_key {
+	const struct pda_flame *fl;
+	uint32_t parent, name;
+};
+
+static bool kid_eq(const void *item, const void *key)
+{
+	const struct kid_key *k = key;
+	const struct bnode *n = &k->fl->nodes[item_id(item)];
+
+	return n->parent == k->parent && n->name == k->name;
+}
+
+static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
+{
+	struct name_block *b = fl->blocks;
+	char *p;
+
+	if (!b || b->size - b->used < len + 1) {
+		size_t size = len + 1 > NAME_BLOCK ? len + 1 : NAME_BLOCK;
+
+		if (size > SIZE_MAX - sizeof(*b))
+			return NULL;
+		b = pda_mem_alloc(fl->alloc, sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->size = size;
+		b->next = fl->blocks;
+		fl->blocks = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	b->used += len + 1;
+	return p;
+}
+
+/* The id of name s[0..len), added if new.  @return 0 or PD_ERR_NOMEM. */
+static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
+{
+	const struct name_key key = {fl, s, len};
+	const uint64_t h = pda_hash_bytes(s, len);
+	struct pda_hash_slot *slot;
+	struct bname *nm;
+
+	if (pda_hash_reserve(fl->alloc, &fl->name_tab) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->name_tab, h, name_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
+	}
+	/* names is not in the table: slot stays where the name goes */
+	if (PDA_MEM_GROW(fl->alloc, fl->names, fl->alloc_names,
+			 fl->nr_names + 1, MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	nm = &fl->names[fl->nr_names];
+	nm->str = store_name(fl, s, len);
+	if (!nm->str)
+		return PD_ERR_NOMEM;
+	nm->len = len;
+	*id = (uint32_t)fl->nr_names++;
+	pda_hash_fill(&fl->name_tab, slot, h, id_item(*id));
+	return 0;
+}
+
+/* The child of parent named name, added if new. */
+static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
+		 uint32_t *out)
+{
+	const struct kid_key key = {fl, parent, name};
+	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
+	struct pda_hash_slot *slot;
+	struct bnode *n;
+
+	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
+	if (slot->item) {
+		*out = item_id(slot->item);
+		return 0;
+	}
+	/* nor is nodes: slot stays where the child goes */
+	if (PDA_MEM_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
+			 fl->nr_nodes + 1, MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	n = &fl->nodes[fl->nr_nodes];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	n->parent = parent;
+	n->depth = fl->nodes[parent].depth + 1;
+	n->next_sibling = fl->nodes[parent].first_child;
+	fl->nodes[parent].first_child = (uint32_t)fl->nr_nodes;
+	fl->nodes[parent].nr_children++;
+	*out = (uint32_t)fl->nr_nodes++;
+	pda_hash_fill(&fl->kids, slot, h, id_item(*out));
+	return 0;
+}
+
+int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
+{
+	struct pda_flame_opts o = {0};
+	struct pda_flame *fl;
+	const struct pd_alloc *alloc;
+	uint32_t root_name;
+
+	*out = NULL;
+	if (opts && pda_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	alloc = o.alloc;
+	fl = pda_mem_zalloc(alloc, sizeof(*fl));
+	if (!fl)
+		return PD_ERR_NOMEM;
+	fl->alloc = alloc;
+	fl->reverse = o.reverse;
+	/* the root: its own parent, depth 0 */
+	if (PDA_MEM_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
+	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {
+		pda_flame_free(fl);
+		return PD_ERR_NOMEM;
+	}
+	memset(&fl->nodes[0], 0, sizeof(fl->nodes[0]));
+	fl->nodes[0].name = root_name;
+	fl->nr_nodes = 1;
+	*out = fl;
+	return 0;
+}
+
+void pda_flame_free(struct pda_flame *fl)
+{
+	struct name_block *b, *next;
+
+	if (!fl)
+		return;
+	for (b = fl->blocks; b; b = next) {
+		next = b->next;
+		pda_mem_free(fl->alloc, b);
+	}
+	pda_mem_free(fl->alloc, fl->nodes);
+	pda_mem_free(fl->alloc, fl->names);
+	pda_hash_release(fl->alloc, &fl->kids);
+	pda_hash_release(fl->alloc, &fl->name_tab);
+	pda_mem_free(fl->alloc, fl->frame_ptr);
+	pda_mem_free(fl->alloc, fl->frame_len);
+	pda_mem_free(fl->alloc, fl->out);
+	pda_mem_free(fl->alloc, fl);
+}
+
+const char *pda_flame_errmsg(const struct pda_flame *fl)
+{
+	return fl->errmsg;
+}
+
+static int set_err(struct pda_flame *fl, int err, const char *msg)
+{
+	size_t n = strlen(msg);
+
+	if (n >= sizeof(fl->errmsg))
+		n = sizeof(fl->errmsg) - 1;
+	memcpy(fl->errmsg, msg, n);
+	fl->errmsg[n] = '\0';
+	return err;
+}
+
+int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
+		       const size_t *lens, size_t nr_frames, uint64_t count,
+		       uint64_t other)
+{
+	uint32_t cur = 0, name;
+	int rc;
+
+	if (fl->finished || fl->broken)
+		return set_err(fl, PD_ERR_API, "stack added after finish");
+	if (count == 0 && other == 0)
+		return 0;
+	if (fl->nodes[0].total > UINT64_MAX - count ||
+	    fl->nodes[0].other > UINT64_MAX - other)
+		return set_err(fl, PD_ERR_FORMAT,
+			       "the total count does not fit in 64 bits");
+	/*
+	 * Find or add every node first, then count: a failure half way
+	 * leaves the counts as they were (O6); a node added with no count
+	 * yet is pruned at finish, and so is one that only other reaches.
+	 */
+	for (size_t i = 0; i < nr_frames; i++) {
+		size_t k = fl->reverse ? nr_frames - 1 - i : i;
+
+		rc = intern(fl, frames[k], lens[k], &name);
+		if (rc == 0)
+			rc = child(fl, cur, name, &cur);
+		if (rc < 0)
+			return set_err(fl, rc, "out of memory");
+	}
+	fl->nodes[cur].self += count;
+	for (;;) {
+		fl->nodes[cur].total += count;
+		fl->nodes[cur].other += other;
+		if (cur == 0)
+			break;
+		cur = fl->nodes[cur].parent;
+	}
+	return 0;
+}
+
+int pda_flame_add(struct pda_flame *fl, const char *const *frames,
+		  const size_t *lens, size_t nr_frames, uint64_t count)
+{
+	return pda_flame_add_pair(fl, frames, lens, nr_frames, count, 0);
+}
+
+/* Space or tab: what separates the count from the stack. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
+{
+	size_t end = len, count_start, nr = 0, start;
+	uint64_t count = 0;
+	int rc;
+
+	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
+			   is_blank(line[end - 1])))
+		end--;
+	if (end == 0)
+		return 1;
+	count_start = end;
+	while (count_start > 0 && line[count_start - 1] >= '0' &&
+	       line[count_start - 1] <= '9')
+		count_start--;
+	/* a count, and blanks between it and the stack */
+	if (count_start == end || count_start == 0 ||
+	    !is_blank(line[count_start - 1]))
+		return 1;
+	for (size_t i = count_start; i < end; i++) {
+		unsigned d = (unsigned)(line[i] - '0');
+
+		if (count > (UINT64_MAX - d) / 10)
+			return 1;
+		count = count * 10 + d;
+	}
+	end = count_start - 1;
+	while (end > 0 && is_blank(line[end - 1]))
+		end--;
+	/* split the stack at ';' */
+	start = 0;
+	for (size_t i = 0; i <= end; i++) {
+		if (i < end && line[i] != ';')
+			continue;
+		if (end == 0)
+			break; /* an empty stack: the count is the root's */
+		if (nr >= MAX_FRAMES_PER_STACK)
+			return set_err(fl, PD_ERR_NOMEM,
+				       "a stack has too many frames");
+		if (nr == fl->alloc_frames) {
+			size_t a = fl->alloc_frames;
+
+			/* the two arrays share alloc_frames: both grow
+			 * alike from it */
+			rc = PDA_MEM_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
+					  MAX_FRAMES_PER_STACK);
+			if (rc == 0) {
+				a = fl->alloc_frames;
+				rc = PDA_MEM_GROW(fl->alloc, fl->frame_len, a,
+						  nr + 1, MAX_FRAMES_PER_STACK);
+			}
+			if (rc < 0)
+				return set_err(fl, rc, "out of memory");
+			fl->alloc_frames = a;
+		}
+		fl->frame_ptr[nr] = line + start;
+		fl->frame_len[nr] = i - start;
+		nr++;
+		start = i + 1;
+	}
+	return pda_flame_add(fl, fl->frame_ptr, fl->frame_len, nr, count);
+}
+
+struct kid_ref {
+	const char *name;
+	size_t len;
+	uint32_t node;
+};
+
+static int cmp_kid(const void *a, const void *b)
+{
+	const struct kid_ref *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* A node waiting in pda_flame_finish()'s walk. */
+struct walk {
+	uint32_t node;
+	uint32_t parent; /* output index of its parent */
+	uint64_t start;
+};
+
+/*
+ * Sort every node's children by name, relinking the sibling lists, so a
+ * depth-first walk visits them in order.
+ */
+static int sort_children(struct pda_flame *fl)
+{
+	struct kid_ref *kids = NULL;
+	size_t alloc_kids = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < fl->nr_nodes; i++) {
+		struct bnode *n = &fl->nodes[i];
+		size_t nr = 0;
+
+		if (n->nr_children < 2)
+			continue;
+		rc = PDA_MEM_GROW(fl->alloc, kids, alloc_kids, n->nr_children,
+				  MAX_ITEMS);
+		if (rc < 0)
+			break;
+		for (uint32_t c = n->first_child; c;
+		     c = fl->nodes[c].next_sibling) {
+			kids[nr].name = fl->names[fl->nodes[c].name].str;
+			kids[nr].len = fl->names[fl->nodes[c].name].len;
+			kids[nr++].node = c;
+		}
+		qsort(kids, nr, sizeof(*kids), cmp_kid);
+		n->first_child = kids[0].node;
+		for (size_t k = 0; k + 1 < nr; k++)
+			fl->nodes[kids[k].node].next_sibling = kids[k + 1].node;
+		fl->nodes[kids[nr - 1].node].next_sibling = 0;
+	}
+	pda_mem_free(fl->alloc, kids);
+	return rc;
+}
+
+int pda_flame_finish(struct pda_flame *fl)
+{
+	struct walk *stack = NULL;
+	size_t alloc_stack = 0, sp = 0, nr_out = 0;
+	uint32_t *name_map = NULL, nr_names_out = 0;
+	int rc;
+
+	if (fl->finished)
+		return 0;
+	if (fl->broken)
+		return set_err(fl, PD_ERR_API, "finish failed before");
+	fl->broken = true; /* until it succeeds */
+	rc = sort_children(fl);
+	if (rc < 0)
+		return set_err(fl, rc, "out of memory");
+	/* no more lookups: the tables' memory can go before the layout's
+	 * arrives (a tree of millions of nodes) */
+	pda_hash_release(fl->alloc, &fl->kids);
+	pda_hash_release(fl->alloc, &fl->name_tab);
+	fl->out = pda_mem_alloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
+	name_map = pda_mem_alloc(fl->alloc, fl->nr_names * sizeof(*name_map));
+	if (!fl->out || !name_map ||
+	    PDA_MEM_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
+		rc = PD_ERR_NOMEM;
+		goto out;
+	}
+	/* name ids in order of first use in the walk, so they too do not
+	 * depend on the order of the input */
+	memset(name_map, 0xff, fl->nr_names * sizeof(*name_map));
+	stack[sp++] = (struct walk){0, 0, 0};
+	fl->max_depth = 0;
+	while (sp) {
+		const struct walk w = stack[--sp];
+		const struct bnode *n = &fl->nodes[w.node];
+		struct pda_flame_node *o = &fl->out[nr_out];
+		uint64_t x = w.start;
+		size_t nr_kids = 0, k = 0;
+
+		o->name = fl->names[n->name].str;
+		if (name_map[n->name] == UINT32_MAX)
+			name_map[n->name] = nr_names_out++;
+		o->name_id = name_map[n->name];
+		o->start = w.start;
+		o->total = n->total;
+		o->self = n->self;
+		o->other = n->other;
+		o->depth = n->depth;
+		o->parent = w.parent;
+		if (n->depth > fl->max_depth)
+			fl->max_depth = n->depth;
+		/* a node added by a stack whose adding failed half way has
+		 * no count: leave it out */
+		for (uint32_t c = n->first_child; c;
+		     c = fl->nodes[c].next_sibling)
+			if (fl->nodes[c].total)
+				nr_kids++;
+		o->nr_children = (uint32_t)nr_kids;
+		rc = PDA_MEM_GROW(fl->alloc, stack, alloc_stack, sp + nr_kids,
+				  MAX_ITEMS);
+		if (rc < 0)
+			goto out;
+		/* pushed last first, so the first child pops first; each
+		 * begins where the one before it ended */
+		for (uint32_t c = n->first_child; c;
+		     c = fl->nodes[c].next_sibling) {
+			if (!fl->nodes[c].total)
+				continue;
+			stack[sp + nr_kids - 1 - k++] =
+				(struct walk){c, (uint32_t)nr_out, x};
+			x += fl->nodes[c].total;
+		}
+		sp += nr_kids;
+		nr_out++;
+	}
+	fl->nr_out = nr_out;
+	fl->nr_names_out = nr_names_out;
+	fl->finished = true;
+	fl->broken = false;
+	/* the output holds all a caller needs; the names stay */
+	pda_mem_free(fl->alloc, fl->nodes);
+	fl->nodes = NULL;
+	fl->nr_nodes = fl->alloc_nodes = 0;
+out:
+	pda_mem_free(fl->alloc, stack);
+	pda_mem_free(fl->alloc, name_map);
+	return rc < 0 ? set_err(fl, rc, "out of memory") : 0;
+}
+
+const struct pda_flame_node *pda_flame_nodes(const struct pda_flame *fl,
+					     size_t *nr)
+{
+	if (!fl->finished) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = fl->nr_out;
+	return fl->out;
+}
+
+size_t pda_flame_nr_names(const struct pda_flame *fl)
+{
+	return fl->finished ? fl->nr_names_out : 0;
+}
+
+uint32_t pda_flame_max_depth(const struct pda_flame *fl)
+{
+	return fl->finished ? fl->max_depth : 0;
+}

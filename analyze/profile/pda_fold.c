@@ -1,0 +1,983 @@
+/*
+ * pda_fold.c - stacks into folded lines ("comm;outer;...;leaf count"), the
+ * aggregation behind `pdtool fold` and `pdtool flame`.
+ *
+ * Every name the output can hold (a symbol as perf's stackcollapse.py
+ * writes it, "[unknown]", "dso+0x1f", a comm root) is an atom: a string
+ * interned by content in this aggregator's own table, so equal names are
+ * the same pointer and a stack is just an array of atom pointers.  The
+ * per-sample path turns each pda_frame into an atom through a cache keyed
+ * by the frame's interned pointers (the session interns sym, dso and
+ * srcfile, so a pointer stands for its string), hashes the atom array and
+ * finds or inserts it in the stack table.  Nothing is allocated unless a
+ * stack, name or comm is new (or a table grows); rendering the lines and
+ * sorting them happen once, in pda_fold_finish().
+ *
+ * The sort orders stacks as their rendered lines compare bytewise without
+ * rendering them: each atom gets two ranks, of its name followed by ';'
+ * and by the end of the line, among all such tokens.  As no name holds
+ * ';' or NUL, the tokens are prefix-free, so comparing two stacks' token
+ * ranks root first compares their lines (except that no frames and one
+ * empty name both render as ""); a multikey quicksort then looks at each
+ * stack's frames about once.  A name holding ';' (a comm can)
+ * breaks this: then the lines are rendered and sorted as strings.
+ */
+#include "pda_base_int.h"
+#include "pda_fold.h"
+
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_CHUNK (64 * 1024)
+#define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
+
+/*
+ * ---- memory: pda_mem.c's allocation on the caller's hooks -----------
+ *
+ * An arena: chunks that are only ever appended to and are freed together.
+ * Invariant: head is the chunk being filled, used <= size; items are
+ * 8-byte aligned; an item larger than ARENA_CHUNK gets a chunk of its own.
+ */
+struct chunk {
+	struct chunk *next;
+	size_t size, used;
+	unsigned char data[];
+};
+
+struct arena {
+	struct chunk *head;
+};
+
+static void *arena_alloc(const struct pd_alloc *m, struct arena *a,
+			 size_t size)
+{
+	struct chunk *c = a->head;
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!c || c->size - c->used < size) {
+		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = pda_mem_alloc(m, sizeof(*c) + want);
+		if (!c)
+			return NULL;
+		c->size = want;
+		c->used = 0;
+		if (a->head && size > ARENA_CHUNK) {
+			/* keep filling the current chunk afterwards */
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	p = c->data + c->used;
+	c->used += size;
+	return p;
+}
+
+static void arena_release(const struct pd_alloc *m, struct arena *a)
+{
+	struct chunk *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		pda_mem_free(m, c);
+	}
+	a->head = NULL;
+}
+
+/* ---- the aggregator ------------------------------------------------ */
+
+enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
+
+/* pub comes first: a stack holds &atom->pub, and atom_of() goes back */
+struct atom {
+	struct pda_fold_frame pub;   /* pub.name points at str */
+	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
+				      * of name at the line's end [1], from 1 */
+	signed char match[NR_MATCH]; /* -1 not tried, 0 no, 1 yes */
+	char str[];
+};
+
+static inline const struct atom *atom_of(const struct pda_fold_frame *f)
+{
+	return (const struct atom *)f;
+}
+
+enum dkind {
+	D_SYM = 1, /* p1 sym; n bit 0: kernel suffix */
+	D_SRCLINE, /* p1 sym, p2 srcfile; n line << 1 | kernel */
+	D_ADDR,	   /* p1 dso; n dso_addr; p2 (void *)1: kernel */
+	D_IP,	   /* n ip; p2 (void *)1: kernel */
+	D_ROOT,	   /* p1 comm atom; n pid << 32 | tid */
+	D_DSO,	   /* p1 dso: the dso as an atom, for dso_re */
+};
+
+/* A cache entry: a frame's (or comm's) identity to its atom. */
+struct dkey {
+	uint32_t kind;
+	const void *p1, *p2;
+	uint64_t n;
+	struct atom *atom;
+};
+
+/* A distinct stack: its frames root first, the root frame (comm) too. */
+struct stack {
+	uint64_t weight;
+	uint32_t nr;
+	const struct pda_fold_frame *frames[]; /* of atoms: &atom->pub */
+};
+
+#define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
+
+struct pda_fold {
+	struct pd_alloc mem;
+	struct dkey front[FRONT_SIZE];
+	unsigned flags;
+	unsigned max_stack;
+	bool finished;
+	bool has_re[NR_MATCH];
+	regex_t re[NR_MATCH];
+	struct arena arena;
+	struct pda_hash atoms;	 /* struct atom, by content */
+	struct pda_hash dkeys;	 /* struct dkey */
+	struct pda_hash stacks;	 /* struct stack */
+	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
+	bool has_semi;		 /* an atom's name holds ';' */
+	const struct pda_fold_frame **buf; /* the stack being added,
+					    * root first */
+	size_t buf_alloc;
+	struct pda_fold_line *lines;
+	size_t nr_lines;
+	struct pda_fold_totals totals;
+};
+
+struct str_key {
+	const char *s;
+	size_t len;
+};
+
+static bool atom_eq(const void *item, const void *key)
+{
+	const struct atom *a = item;
+	const struct str_key *k = key;
+
+	return a->pub.len == k->len && memcmp(a->str, k->s, k->len) == 0;
+}
+
+/* The atom for len bytes of s (which need not be NUL-terminated). */
+static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
+			   unsigned flags)
+{
+	const struct str_key key = {s, len};
+	const uint64_t h = pda_hash_bytes(s, len);
+	struct pda_hash_slot *slot;
+	struct atom *a;
+
+	if (pda_hash_reserve(&fd->mem, &fd->atoms) < 0)
+		return NULL;
+	slot = pda_hash_probe(&fd->atoms, h, atom_eq, &key);
+	if (slot->item)
+		return slot->item;
+	a = arena_alloc(&fd->mem, &fd->arena, sizeof(*a) + len + 1);
+	if (!a)
+		return NULL;
+	memcpy(a->str, s, len);
+	a->str[len] = '\0';
+	a->pub.name = a->str;
+	a->pub.len = len;
+	a->pub.flags = flags;
+	a->rank[0] = a->rank[1] = 0;
+	memset(a->match, -1, sizeof(a->match));
+	if (memchr(s, ';', len))
+		fd->has_semi = true;
+	pda_hash_fill(&fd->atoms, slot, h, a);
+	return a;
+}
+
+/* A growable string for building a name before interning it. */
+struct sbuf {
+	char small[256];
+	char *p;
+	size_t len, alloc;
+	bool oom;
+};
+
+static void sbuf_init(struct sbuf *b)
+{
+	b->p = b->small;
+	b->len = 0;
+	b->alloc = sizeof(b->small);
+	b->oom = false;
+}
+
+static void sbuf_add(const struct pd_alloc *m, struct sbuf *b, const char *s,
+		     size_t len)
+{
+	if (b->oom)
+		return;
+	if (b->len + len + 1 > b->alloc) {
+		size_t want = (b->len + len + 1) * 2;
+		char *p = b->p == b->small ? pda_mem_alloc(m, want)
+					   : pda_mem_realloc(m, b->p, want);
+
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		if (b->p == b->small)
+			memcpy(p, b->small, b->len);
+		b->p = p;
+		b->alloc = want;
+	}
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sbuf_add(m, b, tmp,
+			 (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* s with each of from replaced by to, as perf's script replaces ';' in
+ * symbols and ' ' in comms. */
+static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
+			      const char *s, char from, char to)
+{
+	size_t start = b->len;
+
+	sbuf_add(m, b, s, strlen(s));
+	if (b->oom)
+		return;
+	for (size_t i = start; i < b->len; i++)
+		if (b->p[i] == from)
+			b->p[i] = to;
+}
+
+static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
+				unsigned flags)
+{
+	struct atom *a = NULL;
+
+	if (!b->oom)
+		a = intern(fd, b->p, b->len, flags);
+	if (b->p != b->small)
+		pda_mem_free(&fd->mem, b->p);
+	sbuf_init(b);
+	return a;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool dkey_eq(const void *item, const void *key)
+{
+	const struct dkey *a = item, *b = key;
+
+	return a->kind == b->kind && a->p1 == b->p1 && a->p2 == b->p2 &&
+	       a->n == b->n;
+}
+
+static uint64_t dkey_hash(const struct dkey *k)
+{
+	return pda_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
+	       pda_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
+}
+
+/* Render the name of a cache miss. */
+static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
+			   const struct pda_frame *fr)
+{
+	const struct pd_alloc *m = &fd->mem;
+	struct sbuf b;
+	bool kernel = false;
+
+	sbuf_init(&b);
+	switch ((enum dkind)k->kind) {
+	case D_SYM:
+		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		kernel = k->n & 1;
+		break;
+	case D_SRCLINE:
+		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		sbuf_add(m, &b, ":", 1);
+		sbuf_add_replaced(m, &b, base_name(k->p2), ';', ':');
+		sbuf_addf(m, &b, ":%u", (unsigned)(k->n >> 1));
+		kernel = k->n & 1;
+		break;
+	case D_ADDR:
+		sbuf_add_replaced(m, &b, base_name(k->p1), ';', ':');
+		sbuf_addf(m, &b, "+0x%llx", (unsigned long long)k->n);
+		kernel = k->p2 != NULL;
+		break;
+	case D_IP:
+		sbuf_addf(m, &b, "0x%llx", (unsigned long long)k->n);
+		kernel = k->p2 != NULL;
+		break;
+	case D_ROOT: {
+		const struct atom *comm = k->p1;
+		const uint32_t pid = (uint32_t)(k->n >> 32);
+		const uint32_t tid = (uint32_t)k->n;
+		const char *sep = "-";
+
+		sbuf_add(m, &b, comm->str, comm->pub.len);
+		if (fd->flags & PDA_FOLD_PID) {
+			sbuf_addf(m, &b, "-%u", pid);
+			sep = "/";
+		}
+		if (fd->flags & PDA_FOLD_TID)
+			sbuf_addf(m, &b, "%s%u", sep, tid);
+		return sbuf_intern(fd, &b, 0);
+	}
+	case D_DSO:
+		sbuf_add(m, &b, k->p1, strlen(k->p1));
+		return sbuf_intern(fd, &b, 0);
+	}
+	if (kernel)
+		sbuf_add(m, &b, "_[k]", 4);
+	return sbuf_intern(fd, &b, fr ? fr->flags : 0);
+}
+
+static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
+			   const struct pda_frame *fr)
+{
+	/* most frames repeat the previous samples': a direct-mapped entry
+	 * answers them without hashing the key fully */
+	struct dkey *front = &fd->front[((uintptr_t)k->p1 >> 3 ^ k->n ^
+					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
+					(FRONT_SIZE - 1)];
+	uint64_t h;
+	struct pda_hash_slot *slot;
+	struct dkey *e;
+	struct atom *a;
+
+	if (front->atom && dkey_eq(front, k))
+		return front->atom;
+	h = dkey_hash(k);
+
+	if (pda_hash_reserve(&fd->mem, &fd->dkeys) < 0)
+		return NULL;
+	slot = pda_hash_probe(&fd->dkeys, h, dkey_eq, k);
+	if (slot->item) {
+		*front = *(struct dkey *)slot->item;
+		return front->atom;
+	}
+	a = derive(fd, k, fr);
+	if (!a)
+		return NULL;
+	e = arena_alloc(&fd->mem, &fd->arena, sizeof(*e));
+	if (!e)
+		return NULL;
+	*e = *k;
+	e->atom = a;
+	/* derive() did not touch dkeys, so slot is still where k goes */
+	pda_hash_fill(&fd->dkeys, slot, h, e);
+	*front = *e;
+	return a;
+}
+
+static bool re_match(struct pda_fold *fd, int which, struct atom *a)
+{
+	if (!fd->has_re[which])
+		return true;
+	if (a->match[which] < 0)
+		a->match[which] =
+			regexec(&fd->re[which], a->str, 0, NULL, 0) == 0;
+	return a->match[which];
+}
+
+int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
+{
+	struct pda_fold *fd;
+	const char *res[NR_MATCH];
+	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_fold_opts o;
+
+	*out = NULL;
+	if (!opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	if (o.alloc)
+		m = *o.alloc;
+	fd = pda_mem_zalloc(&m, sizeof(*fd));
+	if (!fd)
+		return PD_ERR_NOMEM;
+	fd->mem = m;
+	fd->flags = o.flags;
+	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
+	res[MATCH_SYM] = o.sym_re;
+	res[MATCH_DSO] = o.dso_re;
+	res[MATCH_COMM] = o.comm_re;
+	for (int i = 0; i < NR_MATCH; i++) {
+		int rc;
+
+		if (!res[i])
+			continue;
+		rc = regcomp(&fd->re[i], res[i], REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			if (o.errbuf && o.errbuf_size) {
+				char why[128];
+
+				regerror(rc, &fd->re[i], why, sizeof(why));
+				snprintf(o.errbuf, o.errbuf_size,
+					 "bad regular expression '%s': %s",
+					 res[i], why);
+			}
+			pda_fold_free(fd);
+			return PD_ERR_API;
+		}
+		fd->has_re[i] = true;
+	}
+	fd->unknown[0] = intern(fd, "[unknown]", 9, PDA_FRAME_NO_SYMBOL);
+	fd->unknown[1] = intern(fd, "[unknown]_[k]", 13,
+				PDA_FRAME_NO_SYMBOL | PDA_FRAME_KERNEL);
+	if (!fd->unknown[0] || !fd->unknown[1]) {
+		pda_fold_free(fd);
+		return PD_ERR_NOMEM;
+	}
+	*out = fd;
+	return 0;
+}
+
+void pda_fold_free(struct pda_fold *fd)
+{
+	struct pd_alloc m;
+
+	if (!fd)
+		return;
+	m = fd->mem;
+	for (int i = 0; i < NR_MATCH; i++)
+		if (fd->has_re[i])
+			regfree(&fd->re[i]);
+	pda_hash_release(&m, &fd->atoms);
+	pda_hash_release(&m, &fd->dkeys);
+	pda_hash_release(&m, &fd->stacks);
+	arena_release(&m, &fd->arena);
+	pda_mem_free(&m, fd->buf);
+	pda_mem_free(&m, fd->lines);
+	pda_mem_free(&m, fd);
+}
+
+static int grow_buf(struct pda_fold *fd, size_t want)
+{
+	return PDA_MEM_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
+			    MAX_FRAMES);
+}
+
+struct stack_key {
+	const struct pda_fold_frame *const *frames;
+	size_t nr;
+};
+
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct stack *s = item;
+	const struct stack_key *k = key;
+
+	/* a stack of no frames (--no-comm, no callchain) has no array */
+	return s->nr == k->nr &&
+	       (k->nr == 0 ||
+		memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0);
+}
+
+/*
+ * Count weight for the stack fd->buf[0..nr), root first.  A root is the
+ * first frame like any other: "a" at the root of "b" and "a;b" without a
+ * root render alike, and are one stack.
+ */
+static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
+		       bool unresolved)
+{
+	const struct stack_key key = {fd->buf, nr};
+	uint64_t h = pda_hash_u64(nr);
+	struct pda_hash_slot *slot;
+	struct stack *st;
+
+	/* one multiply per frame, one mix at the end: atoms are arena
+	 * pointers, distinct in their low bits */
+	for (size_t i = 0; i < nr; i++)
+		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
+	h = pda_hash_u64(h);
+	if (pda_hash_reserve(&fd->mem, &fd->stacks) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
+	st = slot->item;
+	if (!st) {
+		st = arena_alloc(&fd->mem, &fd->arena,
+				 sizeof(*st) + nr * sizeof(st->frames[0]));
+		if (!st)
+			return PD_ERR_NOMEM;
+		st->weight = 0;
+		st->nr = (uint32_t)nr;
+		if (nr)
+			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
+		pda_hash_fill(&fd->stacks, slot, h, st);
+		fd->totals.nr_stacks = fd->stacks.nr;
+	}
+	st->weight += weight;
+	fd->totals.nr_samples++;
+	fd->totals.weight += weight;
+	if (unresolved)
+		fd->totals.weight_unresolved += weight;
+	return 1;
+}
+
+/* The root atom for a comm and a sample's pid and tid. */
+static struct atom *root_atom(struct pda_fold *fd, const char *comm,
+			      uint32_t pid, uint32_t tid, bool *keep)
+{
+	struct sbuf b;
+	struct atom *c;
+	struct dkey k;
+
+	sbuf_init(&b);
+	if (comm && comm[0]) {
+		sbuf_add_replaced(&fd->mem, &b, comm, ' ', '_');
+	} else {
+		/* perf names a thread it saw no COMM for ":TID" */
+		sbuf_addf(&fd->mem, &b, ":%d", (int32_t)tid);
+	}
+	c = sbuf_intern(fd, &b, 0);
+	if (!c)
+		return NULL;
+	*keep = re_match(fd, MATCH_COMM, c);
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		return c; /* unused but non-NULL */
+	if (!(fd->flags & (PDA_FOLD_PID | PDA_FOLD_TID)))
+		return c;
+	k = (struct dkey){.kind = D_ROOT, .p1 = c};
+	k.n = (uint64_t)(fd->flags & PDA_FOLD_PID ? pid : 0) << 32 |
+	      (fd->flags & PDA_FOLD_TID ? tid : 0);
+	return lookup(fd, &k, NULL);
+}
+
+static struct atom *frame_atom(struct pda_fold *fd, const struct pda_frame *fr)
+{
+	const bool kernel =
+		(fd->flags & PDA_FOLD_KERNEL) && (fr->flags & PDA_FRAME_KERNEL);
+	struct dkey k = {0};
+
+	if (fr->sym) {
+		if ((fd->flags & PDA_FOLD_SRCLINE) && fr->srcfile) {
+			k.kind = D_SRCLINE;
+			k.p2 = fr->srcfile;
+			k.n = (uint64_t)fr->line << 1 | kernel;
+		} else {
+			k.kind = D_SYM;
+			k.n = kernel;
+		}
+		k.p1 = fr->sym;
+	} else if (fd->flags & PDA_FOLD_ADDRS) {
+		if (fr->dso) {
+			k.kind = D_ADDR;
+			k.p1 = fr->dso;
+			k.n = fr->dso_addr;
+		} else {
+			k.kind = D_IP;
+			k.n = fr->ip;
+		}
+		k.p2 = kernel ? (const void *)1 : NULL;
+	} else {
+		return fd->unknown[kernel];
+	}
+	return lookup(fd, &k, fr);
+}
+
+static bool dso_matches(struct pda_fold *fd, const char *dso)
+{
+	struct dkey k = {.kind = D_DSO, .p1 = dso};
+	struct atom *a;
+
+	if (!dso)
+		return false;
+	a = lookup(fd, &k, NULL);
+	return a && re_match(fd, MATCH_DSO, a);
+}
+
+int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
+		 const struct pda_stack *st, const char *comm)
+{
+	struct atom *root;
+	size_t cut = 0, counted = 0, off;
+	bool keep = true, unresolved = false;
+	bool dso_hit = !fd->has_re[MATCH_DSO];
+	bool sym_hit = !fd->has_re[MATCH_SYM];
+
+	if (fd->finished)
+		return PD_ERR_API;
+	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
+	if (!root)
+		return PD_ERR_NOMEM;
+	if (!keep) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		root = NULL;
+	if (st) {
+		/* perf keeps max_stack callchain entries from the leaf; the
+		 * inlined frames an entry expands to come with it */
+		for (cut = 0; cut < st->nr; cut++) {
+			if (st->frames[cut].flags & PDA_FRAME_INLINED)
+				continue;
+			if (counted == fd->max_stack)
+				break;
+			counted++;
+		}
+		while (cut > 0 && cut < st->nr &&
+		       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+			cut--;
+		if (cut < st->nr)
+			fd->totals.nr_truncated++;
+	}
+	off = root != NULL;
+	if (grow_buf(fd, cut + off) < 0)
+		return PD_ERR_NOMEM;
+	if (root)
+		fd->buf[0] = &root->pub;
+	for (size_t i = 0; i < cut; i++) {
+		const struct pda_frame *fr = &st->frames[i];
+		struct atom *a = frame_atom(fd, fr);
+
+		if (!a)
+			return PD_ERR_NOMEM;
+		/* leaf first in, root first in the stack */
+		fd->buf[off + cut - 1 - i] = &a->pub;
+		if (!fr->sym ||
+		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
+			unresolved = true;
+		if (!dso_hit && dso_matches(fd, fr->dso))
+			dso_hit = true;
+		if (!sym_hit && re_match(fd, MATCH_SYM, a))
+			sym_hit = true;
+	}
+	if (!dso_hit || !sym_hit) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	return count_stack(fd, off + cut,
+			   fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
+			   unresolved);
+}
+
+int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
+{
+	struct atom *root = NULL, *comm;
+	size_t off;
+	bool dso_hit = !fd->has_re[MATCH_DSO];
+	bool sym_hit = !fd->has_re[MATCH_SYM];
+
+	if (fd->finished)
+		return PD_ERR_API;
+	if (n->root) {
+		root = intern(fd, n->root, strlen(n->root), 0);
+		if (!root)
+			return PD_ERR_NOMEM;
+	}
+	if (fd->has_re[MATCH_COMM]) {
+		const char *c = n->comm ? n->comm : n->root ? n->root : "";
+
+		comm = intern(fd, c, strlen(c), 0);
+		if (!comm)
+			return PD_ERR_NOMEM;
+		if (!re_match(fd, MATCH_COMM, comm)) {
+			fd->totals.nr_filtered++;
+			return 0;
+		}
+	}
+	off = root != NULL;
+	if (n->nr > MAX_FRAMES || grow_buf(fd, n->nr + off) < 0)
+		return PD_ERR_NOMEM;
+	if (root)
+		fd->buf[0] = &root->pub;
+	for (size_t i = 0; i < n->nr; i++) {
+		struct atom *a = intern(fd, n->names[i], strlen(n->names[i]),
+					n->flags ? n->flags[i] : 0);
+
+		if (!a)
+			return PD_ERR_NOMEM;
+		fd->buf[off + n->nr - 1 - i] = &a->pub;
+		if (!sym_hit && re_match(fd, MATCH_SYM, a))
+			sym_hit = true;
+		if (!dso_hit && n->dsos && n->dsos[i]) {
+			struct atom *d =
+				intern(fd, n->dsos[i], strlen(n->dsos[i]), 0);
+
+			if (!d)
+				return PD_ERR_NOMEM;
+			dso_hit = re_match(fd, MATCH_DSO, d);
+		}
+	}
+	if (!dso_hit || !sym_hit) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	return count_stack(fd, off + n->nr, n->weight, n->unresolved);
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct pda_fold_line *x = a, *y = b;
+	const size_t n = x->len < y->len ? x->len : y->len;
+	const int c = memcmp(x->stack, y->stack, n);
+
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* ---- sorting by token ranks ---------------------------------------- */
+
+struct token {
+	const struct atom *atom;
+	unsigned end; /* 0: name ';', 1: name at the line's end */
+};
+
+/* Bytewise, as the tokens' bytes compare (';' is 0x3b, the end 0). */
+static int token_cmp(const void *a, const void *b)
+{
+	const struct token *x = a, *y = b;
+	const size_t lx = x->atom->pub.len, ly = y->atom->pub.len;
+	const int c = memcmp(x->atom->str, y->atom->str, lx < ly ? lx : ly);
+	unsigned char cx, cy;
+
+	if (c)
+		return c;
+	cx = lx > ly ? (unsigned char)x->atom->str[ly] : x->end ? 0 : ';';
+	cy = ly > lx ? (unsigned char)y->atom->str[lx] : y->end ? 0 : ';';
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	return lx == ly ? (int)x->end - (int)y->end : 0;
+}
+
+/* Give every atom its two ranks.  @return 0 or PD_ERR_NOMEM. */
+static int rank_atoms(struct pda_fold *fd)
+{
+	const size_t nr = fd->atoms.nr * 2;
+	const struct atom *atom;
+	struct token *t;
+	size_t k = 0, pos = 0;
+
+	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
+		return PD_ERR_NOMEM;
+	t = pda_mem_alloc(&fd->mem, nr * sizeof(*t));
+	if (!t)
+		return PD_ERR_NOMEM;
+	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
+		t[k++] = (struct token){atom, 0};
+		t[k++] = (struct token){atom, 1};
+	}
+	qsort(t, k, sizeof(*t), token_cmp);
+	for (size_t i = 0; i < k; i++) {
+		/* the table's atoms, const only in the token */
+		struct atom *a = (struct atom *)(uintptr_t)t[i].atom;
+
+		a->rank[t[i].end] = (uint32_t)(i + 1);
+	}
+	pda_mem_free(&fd->mem, t);
+	return 0;
+}
+
+/* Frame d's token rank; 0 past the end (lower than any rank). */
+static inline uint32_t skey(const struct stack *st, size_t d)
+{
+	if (d >= st->nr)
+		return 0;
+	return atom_of(st->frames[d])->rank[d + 1 == st->nr];
+}
+
+static int stack_cmp_from(const struct stack *a, const struct stack *b,
+			  size_t d)
+{
+	for (;; d++) {
+		const uint32_t x = skey(a, d), y = skey(b, d);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+}
+
+static int stack_qcmp(const void *a, const void *b)
+{
+	return stack_cmp_from(*(const struct stack *const *)a,
+			      *(const struct stack *const *)b, 0);
+}
+
+#define MKQS_SMALL 12 /* insertion sort below this */
+#define MKQS_DEPTH 48 /* nested partitions before falling back to qsort */
+
+/*
+ * Sort v[0..n), stacks whose first d tokens are equal, by the tokens from
+ * d on: Bentley and Sedgewick's multikey quicksort, partitioning on one
+ * token at a time so that common prefixes are not compared again.  Bad
+ * pivots cannot nest more than MKQS_DEPTH deep: qsort takes over there.
+ */
+static void mkqs(const struct stack **v, size_t n, size_t d, unsigned depth)
+{
+	while (n > MKQS_SMALL) {
+		uint32_t a, b, c, pivot;
+		size_t lt = 0, i = 0, gt = n;
+
+		if (depth == 0) {
+			qsort(v, n, sizeof(*v), stack_qcmp);
+			return;
+		}
+		a = skey(v[0], d);
+		b = skey(v[n / 2], d);
+		c = skey(v[n - 1], d);
+		pivot = a < b ? (b < c ? b : a < c ? c : a)
+			      : (a < c ? a : b < c ? c : b);
+		while (i < gt) {
+			const uint32_t k = skey(v[i], d);
+			const struct stack *t = v[i];
+
+			if (k < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = t;
+			} else if (k > pivot) {
+				v[i] = v[--gt];
+				v[gt] = t;
+			} else {
+				i++;
+			}
+		}
+		mkqs(v, lt, d, depth - 1);
+		mkqs(v + gt, n - gt, d, depth - 1);
+		if (!pivot)
+			return; /* ended at d: equal, so one at most */
+		v += lt;
+		n = gt - lt;
+		d++;
+	}
+	for (size_t i = 1; i < n; i++) {
+		const struct stack *t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && stack_cmp_from(v[j - 1], t, d) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+}
+
+/* Render st into line.  @return 0 or PD_ERR_NOMEM. */
+static int render(struct pda_fold *fd, const struct stack *st,
+		  struct pda_fold_line *line)
+{
+	size_t len = 0;
+	char *s, *p;
+
+	for (size_t j = 0; j < st->nr; j++)
+		len += st->frames[j]->len + (j > 0);
+	s = arena_alloc(&fd->mem, &fd->arena, len + 1);
+	if (!s)
+		return PD_ERR_NOMEM;
+	p = s;
+	for (size_t j = 0; j < st->nr; j++) {
+		if (j > 0)
+			*p++ = ';';
+		memcpy(p, st->frames[j]->name, st->frames[j]->len);
+		p += st->frames[j]->len;
+	}
+	*p = '\0';
+	line->stack = s;
+	line->len = len;
+	line->weight = st->weight;
+	line->nr_frames = st->nr;
+	line->frames = st->frames;
+	return 0;
+}
+
+int pda_fold_finish(struct pda_fold *fd)
+{
+	struct pda_fold_line *lines;
+	const struct stack **v;
+	const struct stack *st;
+	size_t nr = 0, out = 0, pos = 0;
+
+	if (fd->finished)
+		return 0;
+	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
+		return PD_ERR_NOMEM;
+	lines = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
+	v = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*v));
+	if (!lines || !v)
+		goto nomem;
+	while ((st = pda_hash_next(&fd->stacks, &pos)))
+		v[nr++] = st;
+	if (!fd->has_semi) {
+		if (rank_atoms(fd) < 0)
+			goto nomem;
+		mkqs(v, nr, 0, MKQS_DEPTH);
+		for (size_t i = 0; i < nr; i++) {
+			if (render(fd, v[i], &lines[out]) < 0)
+				goto nomem;
+			/* the one pair that renders alike: no frames and one
+			 * frame of an empty name; both sort first */
+			if (out == 1 && lines[0].len == 0 && lines[1].len == 0)
+				lines[0].weight += lines[1].weight;
+			else
+				out++;
+		}
+	} else {
+		for (size_t i = 0; i < nr; i++)
+			if (render(fd, v[i], &lines[i]) < 0)
+				goto nomem;
+		qsort(lines, nr, sizeof(*lines), line_cmp);
+		/* distinct stacks can render alike (a comm holding ';') */
+		for (size_t i = 0; i < nr; i++) {
+			if (out > 0 &&
+			    line_cmp(&lines[out - 1], &lines[i]) == 0) {
+				lines[out - 1].weight += lines[i].weight;
+				continue;
+			}
+			lines[out++] = lines[i];
+		}
+	}
+	pda_mem_free(&fd->mem, v);
+	fd->lines = lines;
+	fd->nr_lines = out;
+	fd->totals.nr_stacks = out;
+	fd->finished = true;
+	return 0;
+nomem:
+	pda_mem_free(&fd->mem, v);
+	pda_mem_free(&fd->mem, lines);
+	return PD_ERR_NOMEM;
+}
+
+size_t pda_fold_nr_lines(const struct pda_fold *fd)
+{
+	return fd->nr_lines;
+}
+
+const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
+{
+	return i < fd->nr_lines ? &fd->lines[i] : NULL;
+}
+
+const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
+{
+	return &fd->totals;
+}

@@ -1,0 +1,230 @@
+/*
+ * pda_fold.h - folded stacks: aggregating resolved stacks into
+ * "comm;outer;...;leaf weight" lines, and reading perf script text.
+ */
+#ifndef PDA_FOLD_H
+#define PDA_FOLD_H
+
+#include "pda_session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * An aggregator of stacks into folded lines, "comm;outer;...;leaf
+ * weight", the input of flamegraph tools.  It needs no session: frame
+ * names are copied into its own intern table, so it outlives the session
+ * that resolved them.  The per-sample path allocates only for a stack,
+ * a name or a comm not seen before.  Not thread-safe.
+ *
+ *	struct pda_fold *fd;
+ *	PDA_FOLD_OPTS(fo, .flags = PDA_FOLD_KERNEL);
+ *	pda_fold_new(&fo, &fd);
+ *	(for each sample)
+ *		pda_sample_stack(s, &sample, &st);
+ *		pda_fold_add(fd, &sample, &st,
+ *			     pda_thread_comm(s, sample.pid, sample.tid));
+ *	pda_fold_finish(fd);
+ *	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++)
+ *		line = pda_fold_line(fd, i);	// sorted as perf sorts
+ *	pda_fold_free(fd);
+ *
+ * Frame names follow perf's `perf script report stackcollapse`: the
+ * symbol, "[unknown]" where there is none, ';' replaced by ':'; the comm
+ * (spaces replaced by '_') is the root, ":TID" when the thread's comm is
+ * unknown, as perf names such threads.
+ */
+struct pda_fold;
+
+enum pda_fold_flags {
+	PDA_FOLD_NO_COMM = 1u << 0,	/* no comm frame at the root */
+	PDA_FOLD_PID = 1u << 1,		/* root "comm-PID" */
+	PDA_FOLD_TID = 1u << 2,		/* root "comm-TID", "comm-PID/TID"
+					 * with PDA_FOLD_PID */
+	PDA_FOLD_KERNEL = 1u << 3,	/* "_[k]" after kernel frames */
+	PDA_FOLD_ADDRS = 1u << 4,	/* frames without a symbol as
+					 * "dso+0xOFF" ("0xIP" without a map) */
+	PDA_FOLD_SRCLINE = 1u << 5,	/* "func:file:line" where known */
+	PDA_FOLD_PERIOD = 1u << 6,	/* weigh samples by period, not 1 */
+};
+
+#define PDA_FOLD_MAX_STACK PDA_MAX_STACK
+
+struct pda_fold_opts {
+	size_t sz;		/* sizeof(struct pda_fold_opts), by
+				 * PDA_FOLD_OPTS */
+	unsigned flags;		/* pda_fold_flags */
+	unsigned max_stack;	/* frames kept from the leaf, inlined ones
+				 * not counted; 0: PDA_FOLD_MAX_STACK */
+	/* Filters, POSIX extended regexes matched anywhere in the string
+	 * (anchor with ^...$ for an exact name); NULL: no filter.  A sample
+	 * is kept when its comm matches comm_re, and when one of its
+	 * frames' DSO paths matches dso_re, and when one of its folded
+	 * frame names matches sym_re. */
+	const char *comm_re;
+	const char *dso_re;
+	const char *sym_re;
+	const struct pd_alloc *alloc;
+	char *errbuf;		/* why pda_fold_new failed (a bad regex) */
+	size_t errbuf_size;
+};
+
+#define PDA_FOLD_OPTS(name, ...)                                            \
+	struct pda_fold_opts name = { .sz = sizeof(struct pda_fold_opts),   \
+				      __VA_ARGS__ }
+
+/*
+ * @return 0 and *out; PD_ERR_API (a bad regex or unknown option bytes,
+ * reason in opts->errbuf) or PD_ERR_NOMEM with *out = NULL.
+ */
+int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out);
+/* Accepts NULL. */
+void pda_fold_free(struct pda_fold *fd);
+
+/*
+ * Add one sample.  sample gives pid, tid and period; st is its stack,
+ * leaf first, as pda_sample_stack() resolves it, or NULL for a sample
+ * without a callchain: perf folds those to the comm alone.  comm is the
+ * thread's ("" or NULL: unknown).  Nothing here is kept past the call.
+ * @return 1 added, 0 filtered out, or PD_ERR_NOMEM (nothing added) or
+ * PD_ERR_API (after pda_fold_finish()).
+ */
+int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
+		 const struct pda_stack *st, const char *comm);
+
+/* One sample whose frames are named already, for pda_fold_add_names(). */
+struct pda_fold_names {
+	const char *root;		/* the root frame ("comm-PID"), NULL:
+					 * none */
+	const char *comm;		/* what comm_re matches; NULL: root */
+	const char *const *names;	/* nr frame names, leaf first, used
+					 * as they are */
+	const char *const *dsos;	/* each frame's DSO for dso_re (an
+					 * entry may be NULL), or NULL */
+	const unsigned *flags;		/* each frame's pda_frame_flags, or
+					 * NULL: all 0 */
+	size_t nr;
+	uint64_t weight;
+	bool unresolved;		/* counts in weight_unresolved */
+};
+
+/* Add a sample named by the caller (perf script text).  Same returns. */
+int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n);
+
+/*
+ * Sort the stacks (by byte value, as Python's sorted() sorts perf's
+ * lines) and merge any that render alike.  Adding is over after it.
+ * @return 0 or PD_ERR_NOMEM (then the aggregator can only be freed).
+ */
+int pda_fold_finish(struct pda_fold *fd);
+
+/* A frame of a folded line. */
+struct pda_fold_frame {
+	const char *name;	/* as written, NUL-terminated, no ';' */
+	size_t len;
+	unsigned flags;		/* pda_frame_flags of the first frame that
+				 * had this name; 0 for the root */
+};
+
+/* A folded line.  Valid until pda_fold_free(). */
+struct pda_fold_line {
+	const char *stack;	/* "comm;outer;...;leaf", NUL-terminated */
+	size_t len;		/* of stack */
+	uint64_t weight;	/* samples, or periods with PDA_FOLD_PERIOD */
+	size_t nr_frames;
+	const struct pda_fold_frame *const *frames; /* root first */
+};
+
+/* After pda_fold_finish(): the number of lines, and line i (NULL when
+ * out of range), in sorted order. */
+size_t pda_fold_nr_lines(const struct pda_fold *fd);
+const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd,
+					  size_t i);
+
+struct pda_fold_totals {
+	uint64_t nr_samples;		/* added (after the filters) */
+	uint64_t nr_filtered;		/* left out by the filters */
+	uint64_t weight;		/* sum of the lines' weights */
+	uint64_t weight_unresolved;	/* of samples with a frame without a
+					 * symbol or a map */
+	uint64_t nr_truncated;		/* stacks cut at max_stack */
+	size_t nr_stacks;		/* distinct lines */
+};
+
+/* Valid until the next call on fd. */
+const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd);
+
+/*
+ * perf script text to folded stacks, following stackcollapse-perf.pl's
+ * rules: samples are headed by a "comm pid[/tid] ... event:" line and
+ * followed by their frames ("ip sym+off (dso)"), leaf first; frame names
+ * are tidied (';' to ':', from the first '(' on dropped except in "(anonymous
+ * namespace)" and Go method names, quotes dropped), "[unknown]" becomes
+ * "[dso]", and by default only the first event seen is kept.
+ */
+struct pda_script;
+
+enum pda_script_flags {
+	PDA_SCRIPT_PID = 1u << 0,	/* root "comm-PID" ("?" unknown) */
+	PDA_SCRIPT_TID = 1u << 1,	/* root "comm-PID/TID" */
+	PDA_SCRIPT_NO_COMM = 1u << 2,	/* no root frame */
+	PDA_SCRIPT_KERNEL = 1u << 3,	/* "_[k]" on kernel frames */
+	PDA_SCRIPT_JIT = 1u << 4,	/* "_[j]" on perf-PID.map and
+					 * jitted-*.so frames */
+	PDA_SCRIPT_ADDRS = 1u << 5,	/* "[dso <ip>]" for unknown frames */
+	PDA_SCRIPT_ALL_EVENTS = 1u << 6, /* keep every event */
+	PDA_SCRIPT_PERIOD = 1u << 7,	/* weigh by the period field */
+};
+
+struct pda_script_opts {
+	size_t sz;		/* by PDA_SCRIPT_OPTS */
+	unsigned flags;		/* pda_script_flags */
+	const char *event;	/* keep only this event ("cycles", or with
+				 * its ':' modifiers as printed); NULL: the
+				 * first one seen, unless ALL_EVENTS */
+	const uint32_t *pids;	/* keep only these pids (or tids when the
+				 * header has one number); NULL: all */
+	size_t nr_pids;
+	bool has_time_start, has_time_end;
+	uint64_t time_start, time_end;	/* ns, inclusive */
+	const struct pd_alloc *alloc;
+};
+
+#define PDA_SCRIPT_OPTS(name, ...)                                          \
+	struct pda_script_opts name = { .sz = sizeof(struct pda_script_opts), \
+					__VA_ARGS__ }
+
+/* Parses into fd, which stays the caller's.  @return 0, PD_ERR_API,
+ * PD_ERR_NOMEM. */
+int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
+		   struct pda_script **out);
+void pda_script_free(struct pda_script *ps);
+
+/*
+ * Feed the next bytes of the text, in any pieces (a line may span
+ * calls).  @return 0 or a negative pd_err from pda_fold_add_names().
+ */
+int pda_script_feed(struct pda_script *ps, const char *buf, size_t len);
+/* End of input: the last sample is added.  @return as pda_script_feed. */
+int pda_script_finish(struct pda_script *ps);
+
+struct pda_script_stats {
+	uint64_t nr_lines;
+	uint64_t nr_samples;		/* sample headers read */
+	uint64_t nr_event_skipped;	/* samples of other events */
+	uint64_t nr_filtered;		/* left out by pid or time */
+	uint64_t nr_unrecognized;	/* lines that are none of the above */
+	uint64_t first_unrecognized;	/* its line number, 1-based */
+	const char *event;		/* the event kept, NULL: all */
+	size_t nr_events;		/* distinct events seen */
+};
+
+/* Valid until the next call on ps. */
+const struct pda_script_stats *pda_script_stats(const struct pda_script *ps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_FOLD_H */

@@ -1,0 +1,646 @@
+/*
+ * pda_pipe.c - the sample pipeline (pda_pipe.h): the record loop of the
+ * commands, which unwinds DWARF stacks on several threads and hands the
+ * samples back in order.
+ *
+ * With one job, a record is applied (pda_session_feed) and a wanted
+ * sample resolved and handed back at once.  With more, a wanted sample
+ * whose user stack needs unwinding (pda_unwind_wanted), and every sample
+ * after it while any is under way, goes into a batch: as it is when the
+ * record stays in the file's mapping (PD_RECF_STABLE), else copied (the
+ * reader delivers such records in place, only until the next one) and
+ * decoded again from the copy; its unwind is prepped there
+ * (pda_unwind_prep: the arch, the process's state).  A full batch is
+ * submitted: the worker threads (slots 1..jobs-1) and, when it has
+ * nothing else to do, this thread (slot 0) take its samples a few at a
+ * time and run their unwinds (pda_unwind_run); a worker with nothing to
+ * unwind maps the capture's next pages for the reader.  Up to NR_BATCHES
+ * batches are under way; when the ring is full this thread helps with
+ * the oldest, waits for it, and delivers it: each sample's stack resolved
+ * (pda_sample_stack_job, which finishes the unwind: what could not run on
+ * a worker, for a binary not loaded yet, runs again here, and the
+ * statistics are counted in order) and handed back.  A record that
+ * changes threads or comms first drains the pipeline (every batch
+ * delivered), so that each sample sees the comm of its own time; maps are
+ * frozen instead (below).
+ *
+ * Frozen maps: a process's MMAP (perf writes one for every data mapping
+ * of a `--call-graph dwarf` capture) does not drain the pipeline.  Each
+ * queued sample keeps its process's maps frozen as they were
+ * (pda_maps_freeze: the live maps copy their array before they next
+ * change); its unwind runs in them, each thread's backend state learning
+ * of changed maps on its own thread (pda_unwind_run), and its stack is
+ * resolved in them when they changed since, else in the live ones.  The
+ * other records that change the machine (COMM, FORK, EXIT, kernel MMAPs,
+ * KSYMBOL) still drain: they are rare.
+ *
+ * Lock order: pipe->mu is never held while the session's lock is taken
+ * by this thread, and workers take the session's lock only inside the
+ * services the backends use (pda_unwind_int.h, Threads).
+ */
+#include "pda_unwind_int.h"
+#include "pda_pipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define NR_BATCHES 4		      /* batches under way at most */
+#define BATCH_BYTES ((size_t)4 << 20) /* record copies and ips of one */
+/*
+ * Stable records a batch refers to, at most: the reader hands the
+ * mapping's pages back 4 MB behind the record it reads (release_behind in
+ * reader/pd_reader.c), and a page handed back that is touched again is
+ * read from the file again (and stays: resident memory grows); the
+ * NR_BATCHES of these (2 MB) and the ordering queue's rounds stay inside
+ * those 4 MB on the captures measured (bench/unwind.sh: page faults with
+ * -j 2 within 5% of -j 1's).
+ */
+#define BATCH_HELD ((size_t)512 << 10)
+#define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
+#define BATCH_ITEMS 512		   /* samples in one, at most */
+#define CHUNK 4			   /* samples a thread takes at once */
+
+struct item {
+	struct pd_sample sample; /* decoded from the batch's copy */
+	bool unwind;		 /* uj is set up */
+	struct pda_unwind_job uj;
+	struct pda_maps_snap *snap; /* its process's maps then, or NULL */
+};
+
+/*
+ * Invariants: items[0..nr) point into buf[0..used); under pipe->mu, a
+ * submitted batch's items [0..next) are taken and nr_done of them are
+ * done; next == nr_done == nr when it is complete.
+ */
+struct batch {
+	unsigned char *buf;
+	size_t used;
+	size_t held; /* bytes of the stable records it refers to */
+	struct item *items;
+	size_t nr;
+	bool submitted;
+	size_t next, nr_done;
+	uint64_t end_seq; /* the items before it are in this or an older
+			   * batch */
+};
+
+struct worker {
+	struct pda_pipe *p;
+	unsigned slot;
+	pthread_t thread;
+	uint64_t nr_run, nr_waits; /* unwinds run, waits for work */
+};
+
+struct pda_pipe {
+	struct pda_session *s;
+	struct pda_pipe_opts o;
+	unsigned jobs;
+	size_t batch_items; /* samples in a batch, at most */
+	size_t max_frames;
+	struct pda_stack st;
+	/* the ring: batches [first, first + nr_used) mod NR_BATCHES are in
+	 * use, oldest first; the last is being filled unless submitted */
+	struct batch b[NR_BATCHES];
+	size_t first, nr_used;
+	bool threaded;		/* the workers run (s->mt.on) */
+	struct worker *workers; /* jobs - 1 */
+	unsigned nr_workers;	/* started */
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	bool quit;
+	bool finished;		/* pda_pipe_finish() ran: no more input */
+	/* under mu: just past the last stable record queued, and how far
+	 * the capture's mapping was populated ahead of it */
+	uintptr_t ahead_from, populated;
+	uintptr_t last_stable;	     /* this thread's: the last one queued */
+	uint64_t nr_run, nr_batches; /* unwinds run here, batches */
+	uint64_t seq;		     /* items queued so far */
+	struct pda_maps_snap *snaps; /* frozen maps items use */
+};
+
+int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
+		 struct pda_pipe **out)
+{
+	struct pda_pipe *p;
+	long cpus;
+
+	*out = NULL;
+	if (!s || !opts || opts->sz < sizeof(size_t) ||
+	    opts->sz > sizeof(*opts) || !opts->fn)
+		return PD_ERR_API;
+	p = pda_zalloc(s, sizeof(*p));
+	if (!p)
+		return PD_ERR_NOMEM;
+	p->s = s;
+	memcpy(&p->o, opts, opts->sz);
+	p->jobs = p->o.jobs;
+	if (!p->jobs) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		p->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (p->jobs > PDA_PIPE_MAX_JOBS)
+		p->jobs = PDA_PIPE_MAX_JOBS;
+	if (p->o.no_stack)
+		p->jobs = 1;
+	p->batch_items = p->o.batch && p->o.batch < BATCH_ITEMS ? p->o.batch
+								: BATCH_ITEMS;
+	p->max_frames = pda_unwind_max_frames(s);
+	*out = p;
+	return 0;
+}
+
+unsigned pda_pipe_jobs(const struct pda_pipe *p)
+{
+	return p->jobs;
+}
+
+/* ---- the workers ---------------------------------------------------- */
+
+/* The oldest submitted batch with samples not taken, or NULL.  Under mu. */
+static struct batch *claimable(struct pda_pipe *p)
+{
+	for (size_t i = 0; i < p->nr_used; i++) {
+		struct batch *b = &p->b[(p->first + i) % NR_BATCHES];
+
+		if (!b->submitted)
+			break;
+		if (b->next < b->nr)
+			return b;
+	}
+	return NULL;
+}
+
+/* Run items [from, to) of b on slot.  Their errors stay in the jobs:
+ * finishing on the session's thread redoes or reports them. */
+static uint64_t run_items(struct pda_pipe *p, struct batch *b, size_t from,
+			  size_t to, unsigned slot)
+{
+	uint64_t nr = 0;
+
+	for (size_t i = from; i < to; i++) {
+		struct item *it = &b->items[i];
+
+		if (it->unwind && it->uj.prepped && it->uj.proc) {
+			pda_unwind_run(p->s, p->s->unwinder, &it->uj, slot);
+			nr++;
+		}
+	}
+	return nr;
+}
+
+/* Take a chunk of b (NULL: any batch) and run it, counting its unwinds
+ * in *nr_run; false when there was none.  Called with mu held, returns
+ * with it held. */
+static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot,
+			 uint64_t *nr_run)
+{
+	size_t from, to;
+	uint64_t nr;
+
+	if (!b)
+		b = claimable(p);
+	if (!b || !b->submitted || b->next >= b->nr)
+		return false;
+	from = b->next;
+	to = from + CHUNK < b->nr ? from + CHUNK : b->nr;
+	b->next = to;
+	pthread_mutex_unlock(&p->mu);
+	nr = run_items(p, b, from, to, slot);
+	pthread_mutex_lock(&p->mu);
+	*nr_run += nr;
+	b->nr_done += to - from;
+	if (b->nr_done == b->nr)
+		pthread_cond_broadcast(&p->done);
+	return true;
+}
+
+/*
+ * The reader's time goes mostly into faulting the capture's mapping in,
+ * page by page: with nothing to unwind, map the pages ahead of the last
+ * stable record queued (MADV_POPULATE_READ, Linux 5.14; an error, such
+ * as a range past the mapping's end, costs nothing).  Called with mu
+ * held, returns with it held; false when there is nothing to do.
+ */
+static bool populate_ahead(struct pda_pipe *p)
+{
+	uintptr_t from =
+		p->populated > p->ahead_from ? p->populated : p->ahead_from;
+	uintptr_t to = (p->ahead_from + AHEAD) & ~(uintptr_t)4095;
+
+	from &= ~(uintptr_t)4095;
+	if (!p->ahead_from || to <= from)
+		return false;
+	p->populated = to;
+#ifdef MADV_POPULATE_READ
+	pthread_mutex_unlock(&p->mu);
+	madvise((void *)from, to - from, MADV_POPULATE_READ);
+	pthread_mutex_lock(&p->mu);
+#endif
+	return true;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pda_pipe *p = w->p;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->quit) {
+		if (!take_and_run(p, NULL, w->slot, &w->nr_run) &&
+		    !populate_ahead(p)) {
+			w->nr_waits++;
+			pthread_cond_wait(&p->work, &p->mu);
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void stop_workers(struct pda_pipe *p)
+{
+	if (!p->nr_workers)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < p->nr_workers; i++)
+		pthread_join(p->workers[i].thread, NULL);
+	p->nr_workers = 0;
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->mu);
+}
+
+/* Start the workers and the batches.  0 or NOMEM; on a thread that will
+ * not start, fewer run (none: one job, sample by sample). */
+static int start(struct pda_pipe *p)
+{
+	struct pda_session *s = p->s;
+	int rc;
+
+	for (size_t i = 0; i < NR_BATCHES; i++) {
+		p->b[i].buf = pda_malloc(s, BATCH_BYTES);
+		p->b[i].items =
+			pda_malloc(s, BATCH_ITEMS * sizeof(struct item));
+		if (!p->b[i].buf || !p->b[i].items)
+			return PD_ERR_NOMEM;
+	}
+	p->workers = pda_zalloc(s, (p->jobs - 1) * sizeof(*p->workers));
+	if (!p->workers)
+		return PD_ERR_NOMEM;
+	rc = pda_unwind_set_slots(s, s->unwinder, p->jobs);
+	if (rc < 0)
+		return rc;
+	if (pthread_mutex_init(&p->mu, NULL) != 0)
+		return PD_ERR_NOMEM;
+	if (pthread_cond_init(&p->work, NULL) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		return PD_ERR_NOMEM;
+	}
+	if (pthread_cond_init(&p->done, NULL) != 0) {
+		pthread_cond_destroy(&p->work);
+		pthread_mutex_destroy(&p->mu);
+		return PD_ERR_NOMEM;
+	}
+	pda_session_threads(s, true);
+	for (unsigned i = 0; i + 1 < p->jobs; i++) {
+		struct worker *w = &p->workers[i];
+
+		w->p = p;
+		w->slot = i + 1;
+		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+			break;
+		p->nr_workers++;
+	}
+	if (!p->nr_workers) {
+		pda_session_threads(s, false);
+		pthread_cond_destroy(&p->work);
+		pthread_cond_destroy(&p->done);
+		pthread_mutex_destroy(&p->mu);
+		pda_logf(s, PD_LOG_INFO, "no thread started: unwinding on one");
+		p->jobs = 1;
+		return 0;
+	}
+	p->threaded = true;
+	return 0;
+}
+
+/* Free the frozen maps that no item from seq on uses. */
+static void release_snaps(struct pda_pipe *p, uint64_t seq)
+{
+	struct pda_maps_snap **pp = &p->snaps;
+
+	while (*pp) {
+		struct pda_maps_snap *snap = *pp;
+
+		if (snap->last_use >= seq) {
+			pp = &snap->next;
+			continue;
+		}
+		*pp = snap->next;
+		pda_maps_snap_free(p->s, snap);
+	}
+}
+
+void pda_pipe_free(struct pda_pipe *p)
+{
+	struct pda_session *s;
+	unsigned nr_workers;
+
+	if (!p)
+		return;
+	s = p->s;
+	nr_workers = p->nr_workers;
+	stop_workers(p);
+	for (unsigned i = 0; i < nr_workers; i++)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: thread %u unwound %llu samples, waited %llu "
+			 "times",
+			 p->workers[i].slot,
+			 (unsigned long long)p->workers[i].nr_run,
+			 (unsigned long long)p->workers[i].nr_waits);
+	if (p->threaded)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: %llu batches; this thread unwound %llu samples",
+			 (unsigned long long)p->nr_batches,
+			 (unsigned long long)p->nr_run);
+	if (p->threaded) {
+		pda_session_threads(s, false);
+		pda_unwind_hold(s, s->unwinder, false);
+	}
+	for (size_t i = 0; i < NR_BATCHES; i++) {
+		pda_free(s, p->b[i].buf);
+		pda_free(s, p->b[i].items);
+	}
+	release_snaps(p, UINT64_MAX);
+	pda_free(s, p->workers);
+	pda_stack_release(s, &p->st);
+	pda_free(s, p);
+}
+
+/* ---- delivering ----------------------------------------------------- */
+
+/* Resolve one sample's stack (its unwind finished here) and hand it
+ * back. */
+static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
+		   struct pda_unwind_job *uj, struct pda_maps_snap *snap)
+{
+	struct pda_pipe_item it = {sample, NULL, NULL, 0};
+	int rc;
+
+	if (!p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN)) {
+		/* the maps of its time: the live ones while unchanged since
+		 * (they share their copy's v), for their caches */
+		rc = pda_sample_stack_job(p->s, sample, &p->st, uj,
+					  snap && !snap->live ? &snap->m
+							      : NULL);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc < 0)
+			it.err = rc;
+		else
+			it.stack = &p->st;
+	}
+	it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+	return p->o.fn(p->o.arg, &it);
+}
+
+/* Help with the oldest batch, wait for it, deliver it and free its
+ * place. */
+static int complete_oldest(struct pda_pipe *p)
+{
+	struct batch *b = &p->b[p->first];
+	int rc = 0;
+
+	if (!b->submitted) {
+		pthread_mutex_lock(&p->mu);
+		b->submitted = true;
+		pthread_cond_broadcast(&p->work);
+		pthread_mutex_unlock(&p->mu);
+	}
+	/* binaries load in sample order, when delivering (pda_unwind_int.h) */
+	p->s->mt.may_load = false;
+	pthread_mutex_lock(&p->mu);
+	while (take_and_run(p, b, 0, &p->nr_run))
+		;
+	while (b->nr_done < b->nr)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	p->s->mt.may_load = true;
+	for (size_t i = 0; i < b->nr && rc == 0; i++) {
+		struct item *it = &b->items[i];
+
+		rc = deliver(p, &it->sample, it->unwind ? &it->uj : NULL,
+			     it->snap);
+	}
+	release_snaps(p, b->end_seq);
+	/* under mu: a worker may still be looking at it in claimable() */
+	pthread_mutex_lock(&p->mu);
+	b->nr = b->used = b->held = b->next = b->nr_done = 0;
+	b->end_seq = 0;
+	b->submitted = false;
+	p->first = (p->first + 1) % NR_BATCHES;
+	p->nr_used--;
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+/* Deliver every batch; the backend states may then be trimmed. */
+static int drain(struct pda_pipe *p)
+{
+	int rc = 0;
+
+	if (!p->threaded)
+		return 0;
+	while (p->nr_used && rc == 0)
+		rc = complete_oldest(p);
+	if (rc == 0) {
+		release_snaps(p, UINT64_MAX);
+		pda_unwind_hold(p->s, p->s->unwinder, false);
+	}
+	return rc;
+}
+
+/* The batch being filled, with room for need bytes and a sample. */
+static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
+		      struct batch **out)
+{
+	struct batch *b = NULL;
+	int rc;
+
+	if (p->nr_used) {
+		b = &p->b[(p->first + p->nr_used - 1) % NR_BATCHES];
+		if (b->submitted || b->nr == p->batch_items ||
+		    BATCH_BYTES - b->used < need ||
+		    (b->nr && BATCH_HELD - b->held < held)) {
+			if (!b->submitted) {
+				pthread_mutex_lock(&p->mu);
+				b->submitted = true;
+				p->ahead_from = p->last_stable;
+				pthread_cond_broadcast(&p->work);
+				pthread_mutex_unlock(&p->mu);
+			}
+			b = NULL;
+		}
+	}
+	if (!b) {
+		if (p->nr_used == NR_BATCHES && (rc = complete_oldest(p)) < 0)
+			return rc;
+		b = &p->b[(p->first + p->nr_used) % NR_BATCHES];
+		/* backend states stay while samples that use them wait */
+		if (!p->nr_used)
+			pda_unwind_hold(p->s, p->s->unwinder, true);
+		pthread_mutex_lock(&p->mu);
+		p->nr_used++;
+		p->nr_batches++;
+		pthread_mutex_unlock(&p->mu);
+	}
+	*out = b;
+	return 0;
+}
+
+/* Queue a wanted sample (rec, decoded in sample) behind the others: a
+ * record that stays where it is (PD_RECF_STABLE) as it is, another
+ * copied and decoded again from the copy. */
+static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
+		   const struct pd_sample *sample, bool unwind)
+{
+	struct pda_session *s = p->s;
+	const bool stable = rec->flags & PD_RECF_STABLE;
+	const size_t rec_bytes = stable ? 0 : (rec->size + 15) & ~(size_t)15;
+	const size_t ips_bytes = unwind ? p->max_frames * sizeof(uint64_t) : 0;
+	struct pd_rec copy = *rec;
+	struct pda_maps_snap *snap = NULL;
+	struct pda_maps *live = NULL;
+	struct batch *b;
+	struct item *it;
+	uint64_t *ips;
+	int rc;
+
+	if (rec_bytes + ips_bytes > BATCH_BYTES) {
+		/* too big for a batch (a huge --max-stack): on its own */
+		rc = drain(p);
+		return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
+	}
+	rc = fill_batch(p, rec_bytes + ips_bytes, stable ? rec->size : 0, &b);
+	if (rc < 0)
+		return rc;
+	it = &b->items[b->nr];
+	ips = (uint64_t *)(void *)(b->buf + b->used + rec_bytes);
+	if (stable) {
+		it->sample = *sample;
+	} else {
+		memcpy(b->buf + b->used, rec->data, rec->size);
+		copy.data = b->buf + b->used;
+		if (pd_sample_decode(s->f, &copy, &it->sample) < 0)
+			return pda_set_err(s, PD_ERR_FORMAT,
+					   "sample at offset 0x%llx: %s",
+					   (unsigned long long)rec->offset,
+					   pd_file_errmsg(s->f));
+	}
+	it->unwind = unwind;
+	it->snap = NULL;
+	if (it->sample.mask & PD_SAMPLE_CALLCHAIN) {
+		/* its user addresses are looked up in its process's maps as
+		 * they are now, whatever MMAPs come before it is done */
+		live = pda_machine_maps(s, sample->pid);
+		if (!live || pda_maps_freeze(s, live, &snap) < 0)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		if (!snap->last_use) {
+			snap->next = p->snaps;
+			p->snaps = snap;
+		}
+		snap->last_use = ++p->seq;
+	}
+	if (unwind) {
+		s->mt.may_load = false;
+		rc = pda_unwind_prep(s, s->unwinder, &it->sample, live,
+				     &snap->m, ips, &it->uj);
+		s->mt.may_load = true;
+		if (rc == PDA_UNWIND_AGAIN) {
+			/* it needs a binary loaded, or its process's state
+			 * released: once nothing is under way, on its own */
+			rc = drain(p);
+			return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
+		}
+		if (rc < 0)
+			return pda_set_err(s, rc, "unwinding: %s",
+					   pd_strerror(rc));
+	}
+	it->snap = snap;
+	b->used += rec_bytes + ips_bytes;
+	if (stable) {
+		b->held += rec->size;
+		p->last_stable = (uintptr_t)rec->data + rec->size;
+	}
+	b->nr++;
+	b->end_seq = p->seq + 1;
+	return 0;
+}
+
+/* ---- feeding -------------------------------------------------------- */
+
+/*
+ * Whether rec changes what the samples under way see: their threads'
+ * comms, or kernel maps, which they share.  A process's MMAP does not:
+ * each sample under way has its process's maps frozen (pda_maps_freeze),
+ * and perf writes an MMAP for every data mapping of a `--call-graph
+ * dwarf` capture (it samples data addresses then).
+ */
+static bool needs_drain(const struct pd_rec *rec)
+{
+	if (rec->type == PD_REC_MMAP || rec->type == PD_REC_MMAP2)
+		return (rec->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL;
+	return pda_machine_changes(rec->type);
+}
+
+int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
+{
+	struct pda_session *s = p->s;
+	struct pd_sample sample;
+	bool unwind;
+	int rc;
+
+	if (p->finished)
+		return pda_set_err(s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (rec->type != PD_REC_SAMPLE) {
+		if (needs_drain(rec) && (rc = drain(p)) < 0)
+			return rc;
+		return pda_session_feed(s, rec);
+	}
+	if (pd_sample_decode(s->f, rec, &sample) < 0)
+		return 1;
+	if (p->o.want && !p->o.want(p->o.arg, &sample))
+		return 0;
+	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
+		 pda_unwind_wanted(&sample);
+	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
+		return pda_set_err(s, rc, "starting threads: %s",
+				   pd_strerror(rc));
+	/* in order: behind the samples under way, if any */
+	if (p->threaded && (unwind || p->nr_used))
+		return enqueue(p, rec, &sample, unwind);
+	return deliver(p, &sample, NULL, NULL);
+}
+
+int pda_pipe_finish(struct pda_pipe *p)
+{
+	int rc = drain(p);
+
+	if (rc < 0)
+		return rc;
+	/* the batches' memory goes to what the caller does next (folding,
+	 * rendering); the idle workers wait for pda_pipe_free() */
+	p->finished = true;
+	for (size_t i = 0; i < NR_BATCHES; i++) {
+		pda_free(p->s, p->b[i].buf);
+		pda_free(p->s, p->b[i].items);
+		p->b[i].buf = NULL;
+		p->b[i].items = NULL;
+	}
+	return 0;
+}

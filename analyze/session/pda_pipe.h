@@ -1,0 +1,104 @@
+/*
+ * pda_pipe.h - the sample pipeline: the record loop the commands share.
+ */
+#ifndef PDA_PIPE_H
+#define PDA_PIPE_H
+
+#include "pda_session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The record loop the commands share: feed it every record in time order
+ * (PD_READ_ORDERED) instead of pda_session_feed(); it applies them to the
+ * session, decodes the samples, asks the caller which it wants, resolves
+ * their stacks (pda_sample_stack) and hands each back, in record order,
+ * with its thread's comm at the time of the sample, to the caller's
+ * callback, always on the caller's thread.
+ *
+ *	struct pda_pipe *p;
+ *	PDA_PIPE_OPTS(po, .jobs = 0, .want = want, .fn = fold_one, .arg = x);
+ *	pda_pipe_new(s, &po, &p);
+ *	while (pd_reader_next(r, &rec) > 0)
+ *		pda_pipe_feed(p, &rec);		// the callback runs in here
+ *	pda_pipe_finish(p);			// and here, for the rest
+ *	pda_pipe_free(p);
+ *
+ * Samples whose user stack is unwound from DWARF (`--call-graph dwarf`)
+ * are unwound on jobs threads, the caller's included: the pipeline puts
+ * such samples into batches, each with its process's maps frozen as they
+ * were (a record that changes threads or comms waits until the batches
+ * before it are delivered), unwinds the batch on every thread, then
+ * resolves the stacks and calls back in order on the caller's thread.  The output (stacks, comms, order, the session's statistics
+ * and the binaries it loads, in which order) is the same for any jobs.
+ * While a pipeline runs, the session must not be used otherwise.
+ */
+struct pda_pipe;
+
+/* A sample handed back: everything valid during the callback only. */
+struct pda_pipe_item {
+	const struct pd_sample *sample;
+	/* Its stack, leaf first; NULL for a sample without a callchain
+	 * (perf folds those to the comm), with no_stack, or on err. */
+	const struct pda_stack *stack;
+	const char *comm;	/* pda_thread_comm() at the sample; "" unknown */
+	int err;		/* < 0: pda_sample_stack failed (not NOMEM);
+				 * pda_session_errmsg() says why */
+};
+
+/* Whether the caller wants sample (its event, time, pid): only those are
+ * resolved and handed back. */
+typedef bool (*pda_pipe_want_fn)(void *arg, const struct pd_sample *sample);
+/* A wanted sample: @return 0, or a negative pd_err that stops the
+ * pipeline and comes back from pda_pipe_feed() or pda_pipe_finish(). */
+typedef int (*pda_pipe_fn)(void *arg, const struct pda_pipe_item *item);
+
+struct pda_pipe_opts {
+	size_t sz;		/* by PDA_PIPE_OPTS */
+	/* Threads that unwind, the caller's included; 0: the online CPUs;
+	 * 1: everything on the caller's thread, sample by sample. */
+	unsigned jobs;
+	bool no_stack;		/* hand samples back unresolved (annotate:
+				 * only the leaf matters) */
+	unsigned batch;		/* samples a batch holds at most; 0: 512
+				 * (tests make many small ones) */
+	pda_pipe_want_fn want;	/* NULL: every sample */
+	pda_pipe_fn fn;
+	void *arg;
+};
+
+#define PDA_PIPE_OPTS(name, ...)                                            \
+	struct pda_pipe_opts name = { .sz = sizeof(struct pda_pipe_opts),   \
+				      __VA_ARGS__ }
+
+/* Threads a pipeline runs at most. */
+#define PDA_PIPE_MAX_JOBS 64
+
+/* @return 0 and *out; PD_ERR_API (no fn, bad options) or PD_ERR_NOMEM.
+ * Threads start when the first sample needs them. */
+int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
+		 struct pda_pipe **out);
+/* Stops the threads.  Accepts NULL. */
+void pda_pipe_free(struct pda_pipe *p);
+
+/*
+ * Feed one record.  @return 0; 1 when it is a sample that did not decode
+ * (pd_file_errmsg() of the session's file says why; skipped); a negative
+ * pd_err when the session could not apply a record or resolve a stack
+ * (pda_session_errmsg() says why) or the callback failed.
+ */
+int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
+/* End of input: the samples still under way are handed back, and the
+ * batches' memory freed; pda_pipe_feed() after it fails (PD_ERR_API).
+ * @return 0 or a negative pd_err as pda_pipe_feed(). */
+int pda_pipe_finish(struct pda_pipe *p);
+/* The threads the pipeline unwinds on (jobs resolved), 1 without. */
+unsigned pda_pipe_jobs(const struct pda_pipe *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_PIPE_H */

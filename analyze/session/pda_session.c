@@ -1,0 +1,965 @@
+/*
+ * pda_session.c - the analysis session: its lifetime and options, and
+ * pda_sample_stack(), which turns a sample's callchain into
+ * named frames.
+ *
+ * A callchain is walked as perf's thread__resolve_callchain_sample walks
+ * it (tools/perf/util/machine.c): leaf first, PERF_CONTEXT_* markers
+ * switch the cpumode of the addresses that follow (user until the first
+ * marker), a marker perf does not know discards the whole chain.  Every
+ * address, return addresses included, is looked up as it is: perf 6.1
+ * does not subtract 1 from return addresses for symbols, inline frames
+ * or source lines (checked on testdata/fp.perf.data: `perf script -F
+ * ip,sym,srcline` names 0x2724a in libc libc-start.c:74, the line of
+ * 0x2724a, where 0x27249 is line 58).  A `--call-graph dwarf` sample's
+ * user frames come after the callchain's (its kernel part), from the
+ * unwinder (pda_unwind_int.h), as thread__resolve_callchain puts them; those
+ * are return addresses less 1 already, as perf's unwinders give them, and
+ * get their inlined frames (machine.c unwind_entry), which callchain
+ * addresses get only with inline_callchain.  The guest markers, which
+ * perf 6.1 rejects, switch to guest modes here: guest frames are flagged
+ * and left unresolved (guest machines are not followed).
+ *
+ * Each (DSO, address) is resolved once: the frames it gives (inlined
+ * ones first) are kept in a hash table, in the arena, with a direct-mapped
+ * cache in front of it (a callchain's addresses repeat from sample to
+ * sample).  In front of both, a direct-mapped cache takes an address in a
+ * process's (or the kernel's) maps straight to its map and frames, for as
+ * long as those maps do not change (their generation, pda_maps.gen).  A
+ * sample's process is looked up once, at its first user address, and its
+ * frames are written into the stack in place.
+ */
+#include "pda_unwind_int.h"
+#include "pda_stack_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STACK_MAX ((size_t)1 << 20) /* frames in one resolved stack */
+#define INLINE_MAX 64		    /* inline depth kept per address */
+#define MISSING_MAX ((size_t)1 << 20)
+
+/* ---- the session --------------------------------------------------- */
+
+static int fail_new(const struct pda_opts *opts, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+
+static int fail_new(const struct pda_opts *opts, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (opts && opts->errbuf && opts->errbuf_size) {
+		va_start(ap, fmt);
+		vsnprintf(opts->errbuf, opts->errbuf_size, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static const char *arena_strdup(struct pda_session *s, const char *str)
+{
+	size_t len;
+	char *p;
+
+	if (!str)
+		return NULL;
+	len = strlen(str);
+	p = pda_arena_alloc(s, len + 1);
+	if (p)
+		memcpy(p, str, len + 1);
+	return p;
+}
+
+/* Copy the string options; make symfs absolute.  0, NOMEM, NOTFOUND. */
+static int setup_paths(struct pda_session *s, const struct pda_opts *in)
+{
+	struct pda_opts *o = &s->opts;
+	char real[PDA_PATH_MAX];
+	const char *home;
+
+	o->symfs = arena_strdup(s, in->symfs);
+	o->buildid_dir = arena_strdup(s, in->buildid_dir);
+	o->kallsyms = arena_strdup(s, in->kallsyms);
+	o->vmlinux = arena_strdup(s, in->vmlinux);
+	o->jit_dir = arena_strdup(s, in->jit_dir);
+	if ((in->symfs && !o->symfs) || (in->buildid_dir && !o->buildid_dir) ||
+	    (in->kallsyms && !o->kallsyms) || (in->vmlinux && !o->vmlinux) ||
+	    (in->jit_dir && !o->jit_dir))
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (o->symfs && *o->symfs) {
+		if (!realpath(o->symfs, real))
+			return pda_set_err(s, PD_ERR_NOTFOUND,
+					   "symfs '%s': no such directory",
+					   o->symfs);
+		s->dsos.symfs = arena_strdup(s, real);
+		if (!s->dsos.symfs)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	}
+	if (o->buildid_dir) {
+		s->dsos.buildid_dir = o->buildid_dir;
+	} else if ((home = getenv("HOME")) && *home) {
+		snprintf(real, sizeof(real), "%s/.debug", home);
+		s->dsos.buildid_dir = arena_strdup(s, real);
+		if (!s->dsos.buildid_dir)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
+		    struct pda_session **out)
+{
+	static const struct pda_opts defaults = {.sz = sizeof(defaults)};
+	struct pda_opts in = {0};
+	struct pd_alloc alloc = {0};
+	struct pda_session *s;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (!f || !out)
+		return fail_new(opts, PD_ERR_API, "no file or no out pointer");
+	if (opts->sz < sizeof(size_t) || opts->sz > 4096)
+		return fail_new(opts, PD_ERR_API, "bad pda_opts size %zu",
+				opts->sz);
+	if (opts->sz > sizeof(in)) {
+		/* R2: non-zero bytes past ours are options we lack */
+		const unsigned char *tail = (const unsigned char *)opts;
+
+		for (size_t i = sizeof(in); i < opts->sz; i++)
+			if (tail[i])
+				return fail_new(opts, PD_ERR_API,
+						"unknown pda_opts field set");
+	}
+	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
+	if (in.alloc)
+		alloc = *in.alloc;
+	s = pda_mem_zalloc(&alloc, sizeof(*s));
+	if (!s)
+		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
+	s->alloc = alloc;
+	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
+		pda_mem_free(&alloc, s);
+		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
+	}
+	s->f = f;
+	s->opts = in;
+	s->opts.errbuf = NULL;
+	s->opts.errbuf_size = 0;
+	rc = setup_paths(s, &in);
+	if (rc == 0 && (rc = pda_machine_init(s)) < 0)
+		pda_set_err(s, rc, "out of memory");
+	if (rc == 0 && (rc = pda_machine_absorb_env(s)) < 0)
+		pda_set_err(s, rc, "reading the build-id table: %s",
+			    pd_strerror(rc));
+	if (rc == 0)
+		rc = pda_unwinder_new(s, in.unwinder, &s->unwinder);
+	if (rc < 0) {
+		fail_new(opts, rc, "%s", s->errmsg);
+		pda_session_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void pda_session_free(struct pda_session *s)
+{
+	if (!s)
+		return;
+	pda_unwinder_free(s, s->unwinder);
+	pda_dsos_release(s);
+	pda_machine_release(s);
+	pda_hash_release(&s->alloc, &s->addr_cache);
+	pda_hash_release(&s->alloc, &s->intern);
+	pda_free(s, s->missing);
+	pda_free(s, s->inl);
+	pda_arena_release(s, &s->arena);
+	pthread_mutex_destroy(&s->mt.lock);
+	pda_free(s, s);
+}
+
+int pda_session_feed(struct pda_session *s, const struct pd_rec *rec)
+{
+	int rc = pda_machine_feed(s, rec);
+
+	if (rc < 0)
+		return pda_set_err(s, rc, "%s record at offset 0x%llx: %s",
+				   pd_rec_type_name(rec->type),
+				   (unsigned long long)rec->offset,
+				   pd_strerror(rc));
+	return 0;
+}
+
+/* ---- resolving addresses ------------------------------------------- */
+
+struct addr_ent {
+	const struct pda_dso_ent *dso;
+	uint64_t addr;
+	bool inl; /* inlined frames expanded */
+	size_t nr;
+	struct pda_frame frames[]; /* ip and dso are set per use */
+};
+
+struct addr_key {
+	const struct pda_dso_ent *dso;
+	uint64_t addr;
+	bool inl;
+};
+
+static bool addr_eq(const void *item, const void *key)
+{
+	const struct addr_ent *e = item;
+	const struct addr_key *k = key;
+
+	return e->dso == k->dso && e->addr == k->addr && e->inl == k->inl;
+}
+
+static uint64_t addr_hash(const struct addr_key *k)
+{
+	return pda_hash_u64(k->addr ^
+			    pda_hash_u64((uintptr_t)k->dso + k->inl));
+}
+
+static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
+				size_t nr)
+{
+	struct addr_ent *e;
+
+	e = pda_arena_alloc(s, sizeof(*e) + nr * sizeof(e->frames[0]));
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e) + nr * sizeof(e->frames[0]));
+	e->dso = k->dso;
+	e->addr = k->addr;
+	e->inl = k->inl;
+	e->nr = nr;
+	return e;
+}
+
+static const char *demangle(struct pda_session *s, const char *name)
+{
+	return s->opts.no_demangle ? name : pda_demangle(s, name);
+}
+
+/*
+ * The frame of file offset off in d, whose binary was not found, from
+ * the symbols a simpleperf capture recorded for it (pda_spsym.c); *ent
+ * NULL when it recorded none for d.  0 or PD_ERR_NOMEM.
+ */
+static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
+			    const struct addr_key *k, struct addr_ent **ent)
+{
+	const struct pda_spsyms *t;
+	const struct pda_spsym *sym;
+	uint64_t vaddr;
+
+	*ent = NULL;
+	if (pda_spsyms_get(s, d, &t) < 0)
+		return PD_ERR_NOMEM;
+	if (!t)
+		return 0;
+	vaddr = pda_spsyms_vaddr(t, k->addr);
+	sym = pda_spsyms_find(t, vaddr);
+	*ent = new_ent(s, k, 1);
+	if (!*ent)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].dso_addr = vaddr;
+	if (!sym) {
+		(*ent)->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		return 0;
+	}
+	(*ent)->frames[0].sym = demangle(s, sym->name);
+	if (!(*ent)->frames[0].sym)
+		return PD_ERR_NOMEM;
+	(*ent)->frames[0].sym_off = vaddr - sym->start;
+	return 0;
+}
+
+/*
+ * The frames of file offset off in d: inlined functions first, then the
+ * function holding them.  NULL on NOMEM.
+ */
+static struct addr_ent *resolve_file(struct pda_session *s,
+				     struct pda_dso_ent *d,
+				     const struct addr_key *k)
+{
+	struct pda_elf *e;
+	const char *name, *file = NULL;
+	uint64_t vaddr, start, size;
+	size_t nr_inl = 0;
+	unsigned line = 0;
+	struct addr_ent *ent;
+	int rc;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	e = d->d.elf;
+	if (d->d.state != PDA_DSO_FOUND) {
+		if (resolve_recorded(s, d, k, &ent) < 0)
+			return NULL;
+		if (ent)
+			return ent;
+	}
+	if (d->d.state != PDA_DSO_FOUND || !e ||
+	    pda_elf_offset_to_vaddr(e, k->addr, &vaddr) < 0) {
+		ent = new_ent(s, k, 1);
+		if (ent) {
+			ent->frames[0].dso_addr = k->addr;
+			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		}
+		return ent;
+	}
+	rc = pda_elf_symbol(s, e, vaddr, &name, &start, &size);
+	if (rc == PD_ERR_NOMEM)
+		return NULL;
+	if (rc < 0) {
+		ent = new_ent(s, k, 1);
+		if (ent) {
+			ent->frames[0].dso_addr = vaddr;
+			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		}
+		return ent;
+	}
+	if (k->inl) {
+		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
+		    0)
+			return NULL;
+		/* with --srcline perf's addr2line has been asked for the
+		 * address's line before its inlines (tests/golden/fold's
+		 * --inline --srcline stacks show it): that first answer is
+		 * the one whose names differ (pda_elf_inlines_a2l) */
+		if (s->opts.srcline &&
+		    pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
+			return NULL;
+		if (pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+					&nr_inl) < 0)
+			return NULL;
+	}
+	if (s->opts.srcline && (!k->inl || nr_inl == 0)) {
+		/* the line table's row: the innermost line, as perf shows */
+		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+	}
+	if (k->inl && nr_inl == 0) {
+		/* perf still asks addr2line, which names the address after
+		 * bfd's pick of the symbols there */
+		const char *a2l;
+		uint64_t a2l_start;
+
+		rc = pda_elf_symbol_a2l(s, e, vaddr, &a2l, &a2l_start);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+		if (rc == 0 && a2l_start == start)
+			name = a2l;
+	}
+	if (!k->inl || nr_inl == 0) {
+		ent = new_ent(s, k, 1);
+		if (!ent)
+			return NULL;
+		ent->frames[0].sym = demangle(s, name);
+		if (!ent->frames[0].sym)
+			return NULL;
+		ent->frames[0].srcfile = file;
+		ent->frames[0].line = file ? line : 0;
+		ent->frames[0].dso_addr = vaddr;
+		ent->frames[0].sym_off = vaddr - start;
+		return ent;
+	}
+	/*
+	 * perf's append_inlines: where DWARF describes the address, every
+	 * frame, the out-of-line function's too, takes the name addr2line
+	 * gives it (DWARF's), demangled: "__libc_start_main_impl" where
+	 * .symtab prefers its alias "__libc_start_main@@GLIBC_2.34".
+	 */
+	ent = new_ent(s, k, nr_inl);
+	if (!ent)
+		return NULL;
+	for (size_t i = 0; i < nr_inl; i++) {
+		struct pda_frame *fr = &ent->frames[i];
+
+		fr->sym = demangle(s, s->inl[i].func);
+		if (!fr->sym)
+			return NULL;
+		fr->flags = i + 1 < nr_inl ? PDA_FRAME_INLINED : 0;
+		fr->dso_addr = vaddr;
+		fr->sym_off = vaddr - start;
+		if (s->opts.srcline) {
+			fr->srcfile = s->inl[i].file;
+			fr->line = s->inl[i].file ? s->inl[i].line : 0;
+		}
+	}
+	return ent;
+}
+
+static struct addr_ent *resolve_kernel(struct pda_session *s,
+				       struct pda_dso_ent *d,
+				       const struct addr_key *k, bool module)
+{
+	struct addr_ent *ent;
+	const char *name = NULL;
+	uint64_t start = 0;
+	int rc;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	ent = new_ent(s, k, 1);
+	if (!ent)
+		return NULL;
+	ent->frames[0].dso_addr = k->addr;
+	if (d->ksyms) {
+		/* the kernel moves with KASLR, modules are where they are */
+		uint64_t a = module ? k->addr : k->addr + (uint64_t)d->kdelta;
+		const struct pda_ksym *ks = pda_ksyms_find(d->ksyms, a);
+
+		if (ks && !ks->module == !module) {
+			name = pda_intern(s, ks->name, strlen(ks->name));
+			if (!name)
+				return NULL;
+			start = ks->start;
+			ent->frames[0].dso_addr = a;
+		}
+	} else if (d->d.elf && !module) {
+		uint64_t a = k->addr + (uint64_t)d->kdelta, size;
+
+		rc = pda_elf_symbol(s, d->d.elf, a, &name, &start, &size);
+		if (rc == PD_ERR_NOMEM)
+			return NULL;
+		if (rc == 0)
+			ent->frames[0].dso_addr = a;
+	}
+	if (!name) {
+		ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		return ent;
+	}
+	ent->frames[0].sym = name;
+	ent->frames[0].sym_off = ent->frames[0].dso_addr - start;
+	return ent;
+}
+
+static struct addr_ent *resolve_jit(struct pda_session *s,
+				    struct pda_dso_ent *d,
+				    const struct addr_key *k)
+{
+	const struct pda_jitsym *js = NULL;
+	struct addr_ent *ent;
+
+	if (pda_dso_load(s, d) < 0)
+		return NULL;
+	ent = new_ent(s, k, 1);
+	if (!ent)
+		return NULL;
+	ent->frames[0].dso_addr = k->addr;
+	ent->frames[0].flags = PDA_FRAME_JIT;
+	if (d->jit)
+		js = pda_jitmap_find(d->jit, k->addr);
+	if (!js) {
+		ent->frames[0].flags |= PDA_FRAME_NO_SYMBOL;
+		return ent;
+	}
+	ent->frames[0].sym = demangle(s, js->name);
+	if (!ent->frames[0].sym)
+		return NULL;
+	ent->frames[0].sym_off = k->addr - js->start;
+	return ent;
+}
+
+/* The cached frames of (d, addr), resolving them the first time. */
+static const struct addr_ent *lookup(struct pda_session *s,
+				     struct pda_dso_ent *d, uint64_t addr,
+				     enum pda_map_kind kind, bool inl)
+{
+	struct addr_key k = {d, addr, inl};
+	const struct addr_ent **front =
+		&s->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
+			       (PDA_ADDR_FRONT - 1)];
+	uint64_t hash;
+	struct addr_ent *ent;
+
+	if (*front && (*front)->addr == addr && (*front)->dso == d &&
+	    (*front)->inl == inl)
+		return *front;
+	hash = addr_hash(&k);
+	ent = pda_hash_find(&s->addr_cache, hash, addr_eq, &k);
+	if (ent) {
+		*front = ent;
+		return ent;
+	}
+	switch (d->kind) {
+	case PDA_DSO_FILE:
+	case PDA_DSO_VDSO:
+		ent = resolve_file(s, d, &k);
+		break;
+	case PDA_DSO_KERNEL:
+		ent = resolve_kernel(s, d, &k, kind == PDA_MAP_MODULE);
+		break;
+	case PDA_DSO_JIT:
+		ent = resolve_jit(s, d, &k);
+		break;
+	default:
+		ent = NULL;
+		break;
+	}
+	if (!ent || pda_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
+		return NULL;
+	s->nr_cached++;
+	*front = ent;
+	return ent;
+}
+
+struct walk {
+	struct pda_stack *st;
+	const struct pd_sample *sample;
+	struct pda_unwind_job *job; /* the unwind begun elsewhere, or NULL */
+	struct pda_maps *umaps; /* the sample's process's, once looked up */
+	const struct pda_map *map; /* of the last address resolved, or NULL */
+	bool unresolved;
+	bool inl_callchain; /* inlined frames on callchain addresses */
+};
+
+/* Room for nr more frames in w's stack.  0 or PD_ERR_NOMEM. */
+static inline int reserve(struct pda_session *s, struct walk *w, size_t nr)
+{
+	struct pda_stack *st = w->st;
+
+	if (st->alloc - st->nr >= nr)
+		return 0;
+	return PDA_GROW(s, st->frames, st->alloc, st->nr + nr, STACK_MAX);
+}
+
+/* Count the frame just written at the top of w's stack. */
+static inline void pushed(struct pda_session *s, struct walk *w)
+{
+	const struct pda_frame *fr = &w->st->frames[w->st->nr++];
+
+	if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)) {
+		w->unresolved = true;
+		s->stats.nr_frames_unresolved++;
+	}
+	s->stats.nr_frames++;
+}
+
+static int push(struct pda_session *s, struct walk *w,
+		const struct pda_frame *fr)
+{
+	if (reserve(s, w, 1) < 0)
+		return PD_ERR_NOMEM;
+	w->st->frames[w->st->nr] = *fr;
+	pushed(s, w);
+	return 0;
+}
+
+static void count_dso(struct pda_session *s, struct pda_dso_ent *d)
+{
+	if (d && d->sample_seq != s->sample_seq) {
+		d->sample_seq = s->sample_seq;
+		d->d.nr_samples++;
+	}
+}
+
+/*
+ * perf records the kernel map as [_text, _etext), but on the recording
+ * host it reads /proc/kcore, whose maps also cover init text and the
+ * rest of the image: so an address past the recorded map that kallsyms
+ * still places in the kernel (below its last non-module symbol) is the
+ * kernel's.
+ */
+static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
+{
+	struct pda_machine *m = &s->machine;
+	const struct pda_dso_ent *d = m->kimage.dso;
+
+	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start ||
+	    pda_dso_load(s, m->kimage.dso) < 0 || !d->ksyms ||
+	    ip + (uint64_t)d->kdelta >= d->ksyms->kernel_end)
+		return NULL;
+	return &m->kimage;
+}
+
+/* The maps an address in cpumode (user or kernel) is looked up in. */
+static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
+				   unsigned cpumode)
+{
+	if (cpumode == PD_MISC_KERNEL)
+		return &s->machine.kmaps;
+	if (!w->umaps)
+		w->umaps = pda_machine_maps(s, w->sample->pid);
+	return w->umaps;
+}
+
+static const struct pda_map *find_map(struct pda_session *s, struct walk *w,
+				      unsigned cpumode, uint64_t ip)
+{
+	struct pda_maps *maps = space_maps(s, w, cpumode);
+	const struct pda_map *map;
+
+	if (cpumode == PD_MISC_KERNEL) {
+		map = pda_maps_find(maps, ip);
+		return map ? map : kernel_image(s, ip);
+	}
+	return maps ? pda_maps_find(maps, ip) : NULL;
+}
+
+/* The space an address is in: perf's machine__addr_cpumode, with the
+ * kernel starting at its map, else at 2^63. */
+static unsigned addr_cpumode(const struct pda_session *s, uint64_t ip)
+{
+	const struct pda_machine *m = &s->machine;
+	uint64_t kstart =
+		m->kimage.kind == PDA_MAP_KERNEL ? m->kimage.start : 1ull << 63;
+
+	return ip >= kstart ? PD_MISC_KERNEL : PD_MISC_USER;
+}
+
+/* Push ent's frames for ip in map. */
+static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
+		    const struct pda_map *map, const struct addr_ent *ent,
+		    unsigned flags)
+{
+	if (reserve(s, w, ent->nr) < 0)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < ent->nr; i++) {
+		struct pda_frame *f = &w->st->frames[w->st->nr];
+
+		*f = ent->frames[i];
+		f->ip = ip;
+		f->dso = map->name;
+		f->flags |= flags;
+		pushed(s, w);
+	}
+	return 0;
+}
+
+/* Resolve ip in cpumode and push its frames, inlined ones too when inl. */
+static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
+		      unsigned cpumode, bool fallback, bool inl)
+{
+	struct pda_frame fr = {0};
+	const struct pda_map *map = NULL;
+	const struct addr_ent *ent;
+	struct pda_ip_ent *ic = NULL;
+	struct pda_maps *maps;
+	uint64_t addr;
+
+	if (!fallback &&
+	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) &&
+	    (maps = space_maps(s, w, cpumode)) != NULL) {
+		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
+				  (PDA_IP_FRONT - 1)];
+		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
+		    ic->inl == inl) {
+			w->map = ic->map;
+			count_dso(s, ic->map->dso);
+			return push_ent(s, w, ip, ic->map, ic->ent,
+					cpumode == PD_MISC_KERNEL
+						? PDA_FRAME_KERNEL
+						: 0);
+		}
+	}
+	fr.ip = ip;
+	w->map = NULL;
+	switch (cpumode) {
+	case PD_MISC_GUEST_KERNEL:
+		fr.flags = PDA_FRAME_KERNEL | PDA_FRAME_GUEST;
+		break;
+	case PD_MISC_GUEST_USER:
+		fr.flags = PDA_FRAME_GUEST;
+		break;
+	case PD_MISC_KERNEL:
+	case PD_MISC_USER:
+		map = find_map(s, w, cpumode, ip);
+		/*
+		 * the sample's own ip: perf (thread__find_map_fb) tries the
+		 * space the address belongs to when that is the other one
+		 */
+		if (!map && fallback && addr_cpumode(s, ip) != cpumode) {
+			map = find_map(s, w, addr_cpumode(s, ip), ip);
+			if (map)
+				cpumode = addr_cpumode(s, ip);
+		}
+		if (cpumode == PD_MISC_KERNEL)
+			fr.flags = PDA_FRAME_KERNEL;
+		break;
+	default:
+		/* hypervisor and unknown: no maps */
+		break;
+	}
+	if (!map) {
+		fr.flags |= PDA_FRAME_NO_MAP | PDA_FRAME_NO_SYMBOL;
+		return push(s, w, &fr);
+	}
+	fr.dso = map->name;
+	w->map = map;
+	switch (map->kind) {
+	case PDA_MAP_ANON:
+		fr.dso_addr = ip;
+		fr.flags |= PDA_FRAME_NO_SYMBOL;
+		return push(s, w, &fr);
+	case PDA_MAP_KSYM:
+		fr.sym = map->sym;
+		fr.dso_addr = ip;
+		fr.sym_off = ip - map->start;
+		return push(s, w, &fr);
+	case PDA_MAP_JIT:
+	case PDA_MAP_KERNEL:
+	case PDA_MAP_MODULE:
+		/* JIT code and kernel symbols use absolute addresses */
+		addr = map->kind == PDA_MAP_JIT
+			       ? ip
+			       : map->pgoff + (ip - map->start);
+		break;
+	case PDA_MAP_FILE:
+	case PDA_MAP_VDSO:
+	default:
+		addr = map->pgoff + (ip - map->start);
+		break;
+	}
+	count_dso(s, map->dso);
+	/*
+	 * perf runs addr2line only on DSOs with a file name (srcline.c
+	 * dso__name): "[vdso]" keeps perf's own symbol choice
+	 * ("__vdso_clock_gettime", not addr2line's "clock_gettime")
+	 */
+	ent = lookup(s, map->dso, addr, map->kind,
+		     inl && map->name && map->name[0] != '[');
+	if (!ent)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (ic) {
+		/* the maps searched are the ones ic was picked for: fallback
+		 * is off, so cpumode did not change */
+		ic->ip = ip;
+		ic->inl = inl;
+		ic->maps = space_maps(s, w, cpumode);
+		ic->gen = ic->maps->gen;
+		ic->map = map;
+		ic->ent = ent;
+	}
+	return push_ent(s, w, ip, map, ent, fr.flags);
+}
+
+/* The user frames of a `--call-graph dwarf` sample, from the unwinder. */
+static int unwind_user(struct pda_session *s, struct walk *w)
+{
+	const uint64_t *ips;
+	size_t nr;
+	int rc;
+
+	if (w->job)
+		rc = pda_unwind_finish(s, s->unwinder, w->job, &ips, &nr);
+	else
+		rc = pda_unwind_sample(s, s->unwinder, w->sample,
+				       space_maps(s, w, PD_MISC_USER), &ips,
+				       &nr);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	/* perf expands inlined frames on these (machine.c unwind_entry) */
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		rc = resolve_ip(s, w, ips[i], PD_MISC_USER, false,
+				!s->opts.no_inline);
+	return rc;
+}
+
+/*
+ * arm64 -g: before the first frame-pointer caller (next) of the leaf at
+ * pc, the caller perf 6.1 recovers from the sampled LR
+ * (machine.c thread__resolve_callchain_sample, callee order), when it
+ * differs from next.  perf does so only for frame-pointer callchains, not
+ * DWARF or LBR ones.
+ */
+static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
+		       uint64_t next)
+{
+	const uint64_t not_fp = PD_SAMPLE_STACK_USER | PD_SAMPLE_BRANCH_STACK;
+	uint64_t caller;
+	int rc;
+
+	if ((w->sample->mask & not_fp) ||
+	    !(w->sample->mask & PD_SAMPLE_REGS_USER))
+		return 0;
+	rc = pda_unwind_leaf_caller(s, s->unwinder, w->sample,
+				    pda_machine_maps(s, w->sample->pid),
+				    space_maps(s, w, PD_MISC_USER), pc, &caller);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	if (!caller || caller == next)
+		return 0;
+	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain);
+}
+
+void pda_stack_release(struct pda_session *s, struct pda_stack *st)
+{
+	if (!st)
+		return;
+	if (s)
+		pda_free(s, st->frames);
+	st->frames = NULL;
+	st->nr = st->alloc = 0;
+}
+
+int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st)
+{
+	return pda_sample_stack_job(s, sample, st, NULL, NULL);
+}
+
+int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_unwind_job *job,
+			 struct pda_maps *umaps)
+{
+	struct walk w = {st, sample, job, umaps, NULL, false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
+	const struct pd_u64s *cc = &sample->callchain;
+	struct pda_lbr_walk lw;
+	int rc = 0;
+
+	st->nr = 0;
+	s->sample_seq++;
+	if (!(sample->mask & PD_SAMPLE_CALLCHAIN)) {
+		unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
+
+		if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
+			cpumode = PD_MISC_USER;
+		if (sample->mask & PD_SAMPLE_IP)
+			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+					w.inl_callchain);
+	} else if (pda_lbr_begin(sample, &lw)) {
+		uint64_t ip;
+		unsigned cpumode;
+
+		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
+			rc = resolve_ip(s, &w, ip, cpumode, false,
+					w.inl_callchain);
+	} else {
+		unsigned cpumode = PD_MISC_USER;
+
+		for (uint64_t i = 0; i < cc->nr && rc == 0; i++) {
+			uint64_t ip = pd_u64s_get(cc, i);
+
+			if (ip < PD_CONTEXT_MAX) {
+				if (i >= 2 && cpumode == PD_MISC_USER &&
+				    pd_u64s_get(cc, i - 2) == PD_CONTEXT_USER)
+					rc = leaf_caller(s, &w, pd_u64s_get(cc, i - 1),
+							 ip);
+				if (rc == 0)
+					rc = resolve_ip(s, &w, ip, cpumode, false,
+							w.inl_callchain);
+				continue;
+			}
+			switch (ip) {
+			case PD_CONTEXT_HV:
+				cpumode = PD_MISC_HYPERVISOR;
+				continue;
+			case PD_CONTEXT_KERNEL:
+				cpumode = PD_MISC_KERNEL;
+				continue;
+			case PD_CONTEXT_USER:
+				cpumode = PD_MISC_USER;
+				continue;
+			case PD_CONTEXT_GUEST:
+			case PD_CONTEXT_GUEST_KERNEL:
+				cpumode = PD_MISC_GUEST_KERNEL;
+				continue;
+			case PD_CONTEXT_GUEST_USER:
+				cpumode = PD_MISC_GUEST_USER;
+				continue;
+			case PD_CONTEXT_USER_DEFERRED:
+				/* the user part comes in a CALLCHAIN_DEFERRED
+				 * record, not followed: the chain ends here */
+				i = cc->nr;
+				continue;
+			default:
+				/* perf: "invalid callchain context", the
+				 * chain is dropped */
+				pda_logf(s, PD_LOG_DEBUG,
+					 "invalid callchain context %lld",
+					 (long long)ip);
+				st->nr = 0;
+				w.unresolved = false;
+				i = cc->nr;
+				continue;
+			}
+		}
+	}
+	/* perf's thread__resolve_callchain, callee order: the callchain
+	 * (the kernel part), then the unwound user stack */
+	if (rc == 0 && pda_unwind_wanted(sample))
+		rc = unwind_user(s, &w);
+	if (rc < 0) {
+		st->nr = 0;
+		return rc;
+	}
+	s->stats.nr_samples++;
+	if (w.unresolved)
+		s->stats.nr_samples_unresolved++;
+	return 0;
+}
+
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso)
+{
+	struct walk w = {st, sample, NULL, NULL, NULL, false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
+	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
+	int rc = 0;
+
+	st->nr = 0;
+	*dso = NULL;
+	s->sample_seq++;
+	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
+		cpumode = PD_MISC_USER;
+	if (sample->mask & PD_SAMPLE_IP)
+		rc = resolve_ip(s, &w, sample->ip, cpumode, true,
+				w.inl_callchain);
+	if (rc < 0) {
+		st->nr = 0;
+		return rc;
+	}
+	if (w.map && w.map->dso)
+		*dso = &w.map->dso->d;
+	return 0;
+}
+
+/* ---- statistics ---------------------------------------------------- */
+
+static int cmp_missing(const void *a, const void *b)
+{
+	const struct pda_missing_dso *x = a, *y = b;
+
+	if (x->nr_samples != y->nr_samples)
+		return x->nr_samples > y->nr_samples ? -1 : 1;
+	return strcmp(x->dso, y->dso);
+}
+
+const struct pda_stats *pda_session_stats(struct pda_session *s)
+{
+	static const char *const none[] = {NULL};
+	const struct pda_dso_ent *d;
+	size_t nr = 0;
+
+	for (d = s->dsos.all; d; d = d->next_all) {
+		struct pda_missing_dso *m;
+
+		if (d->d.state != PDA_DSO_MISSING || !d->d.nr_samples)
+			continue;
+		if (PDA_GROW(s, s->missing, s->missing_alloc, nr + 1,
+			     MISSING_MAX) < 0)
+			break; /* a shorter list beats none */
+		m = &s->missing[nr++];
+		m->dso = d->d.name;
+		m->nr_samples = d->d.nr_samples;
+		m->tried = d->d.tried ? (const char *const *)d->d.tried : none;
+		m->why = d->d.why ? d->d.why : "not found";
+	}
+	if (nr)
+		qsort(s->missing, nr, sizeof(*s->missing), cmp_missing);
+	s->stats.nr_missing = nr;
+	s->stats.missing = s->missing;
+	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
+	return &s->stats;
+}

@@ -1,0 +1,232 @@
+/*
+ * pda_session.h - libpda's session: what a capture's samples mean.
+ *
+ * libpda follows a capture's processes, threads and memory maps over time
+ * (COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL), finds the binaries the maps
+ * name (--symfs, build-id caches, debug directories, debuginfod, the
+ * recorded path), and turns sample addresses into functions, inlined
+ * frames and source lines.  It builds on libpd (reader/pd.h) and, like
+ * it, never prints and keeps no global state.
+ *
+ *	struct pda_session *s;
+ *	PDA_OPTS(o, .symfs = "/sysroot");
+ *	pda_session_new(f, &o, &s);
+ *	(read records with PD_READ_ORDERED)
+ *		pda_session_feed(s, &rec);		// every record
+ *		if (rec.type == PD_REC_SAMPLE) {
+ *			pd_sample_decode(f, &rec, &sample);
+ *			pda_sample_stack(s, &sample, &stack);
+ *		}
+ *	pda_session_free(s);
+ *
+ * A session and everything it hands out may be used by one thread at a
+ * time.
+ */
+#ifndef PDA_SESSION_H
+#define PDA_SESSION_H
+
+#include "pd.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pda_session;
+
+#define PDA_MAX_STACK 127 /* perf script's default --max-stack */
+
+struct pda_opts {
+	size_t sz;		   /* sizeof(struct pda_opts), by PDA_OPTS */
+	const char *symfs;	   /* --symfs: a sysroot of the recording host */
+	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug */
+	const char *kallsyms;	   /* --kallsyms: /proc/kallsyms of the host */
+	const char *vmlinux;	   /* --vmlinux */
+	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp */
+	bool no_demangle;	   /* --no-demangle */
+	bool no_inline;		   /* --no-inline: no inlined frames at all */
+	bool srcline;		   /* resolve file:line for each frame */
+	bool no_debuginfod;	   /* never ask debuginfod */
+	bool use_host_kernel;	   /* this host's /proc/kallsyms and vdso
+				    * stand for the recording kernel's when
+				    * its build-id is this host's (or, with
+				    * none recorded, its host and release) */
+	pd_log_fn log;
+	void *log_arg;
+	enum pd_log_level log_level;
+	const struct pd_alloc *alloc;
+	char *errbuf;		   /* where a failed pda_session_new says why */
+	size_t errbuf_size;
+	/* Inlined frames on callchain stacks (frame pointers, kernel) too.
+	 * perf 6.1 expands them only on DWARF-unwound user stacks, so by
+	 * default only those get them; no_inline turns both off. */
+	bool inline_callchain;
+	/* The DWARF unwinder (pda_sample_stack on samples with REGS_USER and
+	 * STACK_USER): "libdw" (any arch libebl knows) or "libunwind"
+	 * (x86_64 only: others keep their leaf, stopped NO_ARCH); NULL:
+	 * the default, libdw.  An unknown name fails pda_session_new with
+	 * PD_ERR_UNSUPPORTED. */
+	const char *unwinder;
+	/* User frames the unwinder produces at most, the leaf included; 0:
+	 * PDA_MAX_STACK, perf script's default. */
+	unsigned max_stack;
+};
+
+#define PDA_OPTS(name, ...)                                                 \
+	struct pda_opts name = { .sz = sizeof(struct pda_opts), __VA_ARGS__ }
+
+/*
+ * A session over an open capture; f must outlive it.  @return 0 and *out,
+ * or a negative pd_err with *out = NULL and the reason in opts->errbuf.
+ */
+int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
+		    struct pda_session **out);
+/* Accepts NULL. */
+void pda_session_free(struct pda_session *s);
+/* The last error's detail.  Never NULL. */
+const char *pda_session_errmsg(const struct pda_session *s);
+
+/*
+ * Apply a record to the machine state: threads, comms and maps.  Feed
+ * every record, in time order (PD_READ_ORDERED), samples included (they
+ * are ignored here).  @return 0 or a negative pd_err (NOMEM).
+ */
+int pda_session_feed(struct pda_session *s, const struct pd_rec *rec);
+
+/* The comm of a thread at the time of the last record fed. "" unknown.
+ * Valid until the session is freed. */
+const char *pda_thread_comm(struct pda_session *s, uint32_t pid,
+			    uint32_t tid);
+
+enum pda_frame_flags {
+	PDA_FRAME_KERNEL = 1u << 0,	/* kernel address */
+	PDA_FRAME_INLINED = 1u << 1,	/* an inlined call, from DWARF */
+	PDA_FRAME_NO_SYMBOL = 1u << 2,	/* no symbol covers ip */
+	PDA_FRAME_NO_MAP = 1u << 3,	/* no map covers ip */
+	PDA_FRAME_JIT = 1u << 4,	/* from a perf-PID.map */
+	PDA_FRAME_GUEST = 1u << 5,
+};
+
+/*
+ * One frame of a resolved stack.  Strings are interned: valid until the
+ * session is freed, and equal strings are the same pointer.
+ */
+struct pda_frame {
+	uint64_t ip;
+	const char *sym;	/* demangled unless no_demangle; NULL none */
+	const char *dso;	/* the map's name as recorded, e.g.
+				 * "/usr/lib/x86_64-linux-gnu/libc.so.6",
+				 * "[kernel.kallsyms]"; NULL: no map */
+	uint64_t dso_addr;	/* ip in the DSO's own address space */
+	uint64_t sym_off;	/* ip - symbol start */
+	const char *srcfile;	/* with opts.srcline; NULL unknown */
+	unsigned line;
+	unsigned flags;		/* pda_frame_flags */
+};
+
+/* A stack, leaf first.  Reused across calls: init once, release once. */
+struct pda_stack {
+	struct pda_frame *frames;
+	size_t nr, alloc;
+};
+
+#define PDA_STACK_INIT { NULL, 0, 0 }
+void pda_stack_release(struct pda_session *s, struct pda_stack *st);
+
+/*
+ * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT
+ * markers consumed, as perf does) or, without one, its ip.  A sample that
+ * carries user registers and a user stack dump (`--call-graph dwarf`)
+ * gets its user frames from the DWARF unwinder after the callchain's (the
+ * kernel part), as perf merges them; those frames are return addresses
+ * less 1 where perf subtracts it, with their inlined frames expanded
+ * unless no_inline (callchain frames only with inline_callchain).
+ * @return 0 or a negative pd_err.
+ */
+int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st);
+
+/* What could not be resolved, for the coverage line. */
+struct pda_missing_dso {
+	const char *dso;	/* as recorded */
+	uint64_t nr_samples;	/* samples with a frame in it */
+	const char *const *tried; /* paths looked at, NULL-terminated;
+				   * "PATH (why)" when PATH was there but
+				   * not used ("build-id mismatch",
+				   * "outside --symfs", "not ELF"...) */
+	const char *why;	/* "not found", "build-id mismatch", ... */
+};
+
+/*
+ * Why the DWARF unwinding of a sample's user stack stopped.  END and
+ * MAX_FRAMES are how complete stacks end; every other reason means the
+ * stack lacks its outer frames (stopped early).
+ */
+#define PDA_UNWIND_STOPS(X)                                                 \
+	X(END, "end of stack")          /* CFI or a zero return address */  \
+	X(MAX_FRAMES, "max-stack reached")                                  \
+	X(NO_CFI, "no CFI for the pc")  /* no .eh_frame/.debug_frame entry  \
+					 * covers it (JIT code too) */      \
+	X(BAD_CFI, "CFI did not unwind") /* there, but no caller came of it */\
+	X(STACK_SHORT, "stack dump too small") /* CFI read past the dump */ \
+	X(BAD_ADDR, "read outside the stack dump and files")                \
+	X(NO_MAP, "pc outside any map")                                     \
+	X(NO_BINARY, "binary not found")                                    \
+	X(NO_STACK, "no stack dump")    /* registers but 0 stack bytes */   \
+	X(NO_REGS, "no pc or sp in the registers")                          \
+	X(NO_ARCH, "architecture not supported")
+
+enum pda_unwind_stop {
+#define PDA_UNWIND_STOP_ENUM(name, text) PDA_UNWIND_##name,
+	PDA_UNWIND_STOPS(PDA_UNWIND_STOP_ENUM)
+#undef PDA_UNWIND_STOP_ENUM
+	PDA_UNWIND_NR_STOPS
+};
+
+/* A stop reason as words ("stack dump too small"); "?" when unknown. */
+const char *pda_unwind_stop_name(unsigned stop);
+
+/* Unwinds that stopped early for one reason in one DSO. */
+struct pda_unwind_stopped {
+	const char *dso;	/* the map the last pc is in; NULL: none */
+	unsigned why;		/* enum pda_unwind_stop */
+	uint64_t nr_samples;
+	uint64_t period;
+};
+
+struct pda_unwind_stats {
+	const char *unwinder;		/* "libdw", "libunwind"; NULL: nothing
+					 * unwound */
+	const char *arch;		/* as unwound: "x86_64", "aarch64" */
+	uint64_t nr_samples;		/* user stacks unwound */
+	uint64_t period;		/* their periods summed */
+	uint64_t nr_frames;		/* user frames they gave */
+	uint64_t nr_stopped;		/* stopped early (not END, MAX_FRAMES) */
+	uint64_t period_stopped;
+	uint64_t by_stop[PDA_UNWIND_NR_STOPS];	/* samples per reason */
+	uint64_t period_by_stop[PDA_UNWIND_NR_STOPS];
+	size_t nr_stopped_dsos;
+	const struct pda_unwind_stopped *stopped_dsos; /* the early stops by
+							* (DSO, reason),
+							* most samples first */
+};
+
+struct pda_stats {
+	uint64_t nr_samples;		/* stacks resolved */
+	uint64_t nr_frames;
+	uint64_t nr_frames_unresolved;	/* no symbol or no map */
+	uint64_t nr_samples_unresolved;	/* with >= 1 such frame */
+	size_t nr_missing;
+	const struct pda_missing_dso *missing;
+	struct pda_unwind_stats unwind;	/* DWARF unwinding */
+};
+
+/* Valid until the next call on s. */
+const struct pda_stats *pda_session_stats(struct pda_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_SESSION_H */

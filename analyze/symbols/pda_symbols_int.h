@@ -1,0 +1,219 @@
+/*
+ * pda_symbols_int.h - the ELF/DWARF module's interface to the rest of
+ * libpda: opening binaries, their symbols, inlined frames, source lines,
+ * code bytes, and demangling.  It knows nothing of processes or maps.
+ */
+#ifndef PDA_SYMBOLS_INT_H
+#define PDA_SYMBOLS_INT_H
+
+#include "pda_base_int.h"
+
+/* ---- DSOs (pda_dso.c) ---------------------------------------------- */
+
+struct pda_elf;
+
+enum pda_dso_state {
+	PDA_DSO_UNTRIED = 0, /* not looked up yet */
+	PDA_DSO_FOUND,	     /* elf is open */
+	PDA_DSO_MISSING,     /* looked up, nothing usable; why says */
+};
+
+#define PDA_BUILD_ID_MAX 32
+
+/* One binary (or the kernel) as the capture names it. */
+struct pda_dso {
+	const char *name;	/* interned recorded path */
+	unsigned char build_id[PDA_BUILD_ID_MAX];
+	unsigned build_id_size;	/* 0: unknown */
+	bool kernel;		/* [kernel.kallsyms], kernel modules */
+	enum pda_dso_state state;
+	struct pda_elf *elf;	/* the binary, for addresses and .symtab */
+	struct pda_elf *debug;	/* separate debug info, or NULL */
+	const char *why;	/* when MISSING */
+	const char **tried;	/* paths looked at, NULL-terminated */
+	uint64_t nr_samples;	/* samples with a frame in it */
+};
+
+/* ---- ELF and DWARF (pda_elf.c, pda_symtab.c, pda_dwarf.c) ---------- */
+
+/*
+ * Open an ELF file of any class, byte order and machine, and read its
+ * program headers, build-id and .gnu_debuglink; symbols and DWARF load
+ * lazily on first use, once.  The file stays mapped; no descriptor stays
+ * open.  @return 0, PD_ERR_NOTFOUND (no such file), PD_ERR_FORMAT (not an
+ * ELF executable, shared object or relocatable object), PD_ERR_IO or
+ * PD_ERR_NOMEM.
+ */
+int pda_elf_open(struct pda_session *s, const char *path,
+		 struct pda_elf **out);
+/* pda_elf_open for an ELF image in memory that outlives the handle (this
+ * process's vdso); name is what messages call it. */
+int pda_elf_open_image(struct pda_session *s, const char *name,
+		       const void *image, size_t size, struct pda_elf **out);
+/* Accepts NULL.  Leaves the debug file of pda_elf_set_debug open. */
+void pda_elf_close(struct pda_session *s, struct pda_elf *e);
+
+/*
+ * Use debug, a separate debug file of e (found by build-id or
+ * .gnu_debuglink), as perf does: its .symtab, when it has one, replaces
+ * e's symbol tables, and its DWARF serves when e has none; PLT entries
+ * still come from e.  Call before the first lookup in e; debug must stay
+ * open as long as e.
+ */
+void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug);
+
+/* The file's bytes as mapped: valid while e is open.  NULL if libelf
+ * holds none (then *size = 0). */
+const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size);
+
+/*
+ * Where the section called name is: its address (sh_addr) and its bytes,
+ * [off, off + size) of pda_elf_image's.  @return 0, or PD_ERR_NOTFOUND
+ * (no such section, SHT_NOBITS, or its bytes are not all in the file).
+ */
+int pda_elf_section_at(const struct pda_elf *e, const char *name,
+		       uint64_t *vaddr, uint64_t *off, uint64_t *size);
+
+/*
+ * The span of the file's loaded segments as libdwfl reckons a module:
+ * from the first PT_LOAD's p_vaddr rounded down to its p_align, to the
+ * highest p_vaddr + p_memsz.  @return 0, or PD_ERR_NOTFOUND (no PT_LOAD,
+ * or a relocatable object).
+ */
+int pda_elf_load_span(const struct pda_elf *e, uint64_t *lo, uint64_t *hi);
+
+/*
+ * The load bias (address - ELF vaddr) of a map of e at start with file
+ * offset pgoff: 0 for an executable; else that of the PT_LOAD segment the
+ * map begins (the loader maps a segment from its offset rounded down to a
+ * page, so pgoff is at most 64 KiB below the segment's offset).  @return 0
+ * or PD_ERR_NOTFOUND.
+ */
+int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
+		     uint64_t *bias);
+
+/* The file's GNU build-id, or size 0. */
+void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
+		      unsigned *size);
+
+/* .gnu_debuglink's file name and CRC, or NULL. */
+const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);
+
+/*
+ * A file offset (a map's pgoff + (ip - start)) to the ELF's virtual
+ * address, through the PT_LOAD segment whose file bytes hold it.  A
+ * relocatable object (a kernel module) has no segments: its addresses
+ * are file offsets, vaddr = off.  @return 0 or PD_ERR_NOTFOUND.
+ */
+int pda_elf_offset_to_vaddr(const struct pda_elf *e, uint64_t off,
+			    uint64_t *vaddr);
+
+/*
+ * The symbol covering vaddr, chosen as perf 6.1 chooses it so that names
+ * match `perf script` (the rules are in pda_symtab.c): the functions,
+ * objects and labels of .symtab (a debug file's first) and .dynsym, or
+ * of MiniDebugInfo (.gnu_debugdata) and .dynsym when there is no .symtab;
+ * a zero-size symbol reaches to the next one; of symbols at one address,
+ * one is kept; a relocatable object's .text symbols.  PLT entries are
+ * "func@plt" by perf's current rules (.plt, .plt.sec, .plt.got; ".plt"
+ * for the lazy-binding header).  name is interned and mangled (the caller
+ * demangles; perf leaves kernel modules' names as they are); start is the
+ * symbol's vaddr, size its extent after those rules.  @return 0,
+ * PD_ERR_NOTFOUND or PD_ERR_NOMEM.
+ */
+int pda_elf_symbol(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		   const char **name, uint64_t *start, uint64_t *size);
+
+/* One function of the inline chain at an address. */
+struct pda_inline {
+	const char *func;	/* interned: DWARF's linkage name (mangled),
+				 * else its name; never NULL */
+	const char *file;	/* interned, as DWARF names it; NULL unknown */
+	unsigned line;		/* 0 unknown */
+};
+
+/*
+ * The inline chain at vaddr from DWARF, as `addr2line -f -i` reports it
+ * and perf 6.1 shows it in DWARF-unwound callchains: out[0] is the
+ * innermost function (an inlined one when vaddr is in inlined code), each
+ * next entry the function the one before was inlined into, and the last
+ * the out-of-line function (DW_TAG_subprogram) holding them.  Each
+ * entry's file:line is where the code at vaddr is in that function: the
+ * line table's row for out[0], the call site of the entry before for the
+ * others.  *nr = 1 when vaddr is in no inlined code, 0 when DWARF does not
+ * describe vaddr; at most max entries, the innermost.  @return 0 or
+ * PD_ERR_NOMEM.
+ */
+int pda_elf_inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    struct pda_inline *out, size_t max, size_t *nr);
+
+/*
+ * The ELF symbol binutils' addr2line names vaddr after where DWARF does
+ * not (pda_a2lsym.c): interned in *name, its start in *start.  @return 0,
+ * PD_ERR_NOTFOUND or PD_ERR_NOMEM.
+ */
+int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
+		       uint64_t vaddr, const char **name, uint64_t *start);
+
+/*
+ * The same, named as perf 6.1's addr2line (binutils, one long-lived
+ * process per binary) names them: a function without a linkage name is
+ * named after the ELF symbol at vaddr the first time it is the innermost,
+ * and keeps the symbol's name from then on when the symbol starts where
+ * it does.  So the names depend on the order of the lookups, as perf's
+ * do: the session asks in perf's order (samples in time order, frames
+ * leaf first, each address once).  @return 0 or PD_ERR_NOMEM.
+ */
+int pda_elf_inlines_a2l(struct pda_session *s, struct pda_elf *e,
+			uint64_t vaddr, struct pda_inline *out, size_t max,
+			size_t *nr);
+
+/*
+ * The source file (as DWARF names it, usually absolute) and line of vaddr
+ * from the line table.  @return 0, PD_ERR_NOTFOUND or PD_ERR_NOMEM.
+ */
+int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		    const char **file, unsigned *line);
+
+/* The file's e_machine, class and byte order. */
+struct pda_elf_arch {
+	uint16_t machine;	/* EM_X86_64, EM_AARCH64, ... */
+	bool is64;		/* ELFCLASS64 */
+	bool big_endian;	/* ELFDATA2MSB */
+};
+
+void pda_elf_arch(const struct pda_elf *e, struct pda_elf_arch *out);
+/* The path e was opened from (interned). */
+const char *pda_elf_path(const struct pda_elf *e);
+
+/*
+ * The code bytes at [vaddr, vaddr + size) from the section that holds
+ * them (SHT_PROGBITS and SHF_EXECINSTR or SHF_ALLOC): *bytes points into
+ * the mapped file, valid while e is open; *len may be less than size
+ * when the section ends first.  @return 0, or PD_ERR_NOTFOUND when no
+ * section of e has file bytes there (a separate debug file keeps the
+ * headers but not the code: SHT_NOBITS).
+ */
+int pda_elf_code(struct pda_elf *e, uint64_t vaddr, uint64_t size,
+		 const unsigned char **bytes, size_t *len);
+
+/*
+ * Whether the ARM code at vaddr is Thumb: by the mapping symbols ($t,
+ * $a) of .symtab (e's or its debug file's), else by bit 0 of the
+ * function symbol covering it.  false for other machines.
+ */
+bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr);
+
+
+/* ---- names (pda_demangle.c) ---------------------------------------- */
+
+/*
+ * A symbol name demangled as perf 6.1 demangles it by default: C++ and
+ * Rust (legacy, without its hash, and v0) by libiberty without parameter
+ * lists ("ns::f", not "ns::f(int)"), OCaml ("camlA__b" as "A.b"); plus D
+ * ("_D..."), which perf leaves as it is.  A "@plt" suffix is kept.  Other
+ * names come back as they are.  Interned; NULL only on NOMEM.
+ */
+const char *pda_demangle(struct pda_session *s, const char *name);
+
+#endif /* PDA_SYMBOLS_INT_H */
