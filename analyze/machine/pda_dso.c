@@ -731,6 +731,23 @@ static void publish(struct pda_session *s, struct pda_dso_ent *d,
 		pthread_mutex_unlock(&s->mt.lock);
 }
 
+bool pda_dso_may_load(const struct pda_session *s)
+{
+	return !s->mt.on ||
+	       (pthread_equal(pthread_self(), s->mt.owner) && s->mt.may_load);
+}
+
+void pda_dso_published(struct pda_session *s, const struct pda_dso_ent *d,
+		       enum pda_dso_state *state, struct pda_elf **elf)
+{
+	if (s->mt.on)
+		pthread_mutex_lock(&s->mt.lock);
+	*state = d->d.state;
+	*elf = d->d.elf;
+	if (s->mt.on)
+		pthread_mutex_unlock(&s->mt.lock);
+}
+
 /*
  * This process's own vdso, as perf takes its own (util/vdso.c): when its
  * build-id is the capture's, or the capture has none (pipe mode) and was

@@ -198,6 +198,19 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 				unsigned build_id_size, uint32_t pid);
 /* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
+/* Whether the calling thread may load a binary now: always without
+ * unwinding threads; while they run, only the session's own thread, and
+ * only while the pipeline lets it (struct pda_mt). */
+bool pda_dso_may_load(const struct pda_session *s);
+/* d's state and ELF as pda_dso_load last published them, read under the
+ * threads' lock while they run: what another thread may use of d. */
+void pda_dso_published(struct pda_session *s, const struct pda_dso_ent *d,
+		       enum pda_dso_state *state, struct pda_elf **elf);
+/* Where the unwind module keeps the CFI rows its backend states share
+ * (pda_unwind_cfi.c): one per session, owned and freed by that module. */
+struct pda_cfi_store **pda_session_cfi_store(struct pda_session *s);
+/* The capture the session reads (never NULL). */
+struct pd_file *pda_session_file(const struct pda_session *s);
 /* Remember a build-id by recorded name (HEADER_BUILD_ID). */
 int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
 			  bool kernel, const unsigned char *id, unsigned size);

@@ -151,3 +151,13 @@ const struct pda_opts *pda_session_opts(const struct pda_session *s)
 	return &s->opts;
 }
 
+struct pd_file *pda_session_file(const struct pda_session *s)
+{
+	return s->f;
+}
+
+struct pda_cfi_store **pda_session_cfi_store(struct pda_session *s)
+{
+	return &s->cfi_store;
+}
+

@@ -212,15 +212,11 @@ int pda_unwind_dso_elf(struct pda_session *s, struct pda_dso_ent *d,
 	*out = NULL;
 	if (!d || (d->kind != PDA_DSO_FILE && d->kind != PDA_DSO_VDSO))
 		return 0;
-	if (s->mt.on &&
-	    (!pthread_equal(pthread_self(), s->mt.owner) || !s->mt.may_load)) {
+	if (!pda_dso_may_load(s)) {
 		/* another thread unwinds: it loads nothing, so that binaries
 		 * are loaded (and warned about) in sample order, as with one
 		 * thread; pda_dso_load publishes under the lock */
-		pthread_mutex_lock(&s->mt.lock);
-		state = d->d.state;
-		e = d->d.elf;
-		pthread_mutex_unlock(&s->mt.lock);
+		pda_dso_published(s, d, &state, &e);
 		if (state == PDA_DSO_UNTRIED)
 			return PDA_UNWIND_AGAIN;
 		*out = state == PDA_DSO_FOUND ? e : NULL;
@@ -460,8 +456,8 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 	}
 	pda_hash_release(pda_session_alloc(s), &u->procs);
 	/* the rows the libdw backend's states shared */
-	pda_cfi_store_free(s, s->cfi_store);
-	s->cfi_store = NULL;
+	pda_cfi_store_free(s, *pda_session_cfi_store(s));
+	*pda_session_cfi_store(s) = NULL;
 	pda_hash_release(pda_session_alloc(s), &u->stopped);
 	pda_free(s, u->ips);
 	pda_free(s, u->stopped_v);
@@ -529,7 +525,7 @@ static int sample_arch(struct pda_session *s, struct pda_unwinder *u,
 	if (!u->env_read) {
 		const struct pd_env *env;
 
-		if (pd_file_env(s->f, &env) < 0)
+		if (pd_file_env(pda_session_file(s), &env) < 0)
 			return PD_ERR_NOMEM;
 		u->arch_name = env->arch;
 		u->e_machine = env->e_machine;
@@ -715,7 +711,9 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 
 size_t pda_unwind_max_frames(const struct pda_session *s)
 {
-	return s->opts.max_stack ? s->opts.max_stack : PDA_MAX_STACK;
+	const unsigned max = pda_session_opts(s)->max_stack;
+
+	return max ? max : PDA_MAX_STACK;
 }
 
 int pda_unwind_prep(struct pda_session *s, struct pda_unwinder *u,

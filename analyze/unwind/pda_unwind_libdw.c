@@ -336,7 +336,7 @@ static int proc_new(struct pda_session *s, const struct pda_unwind_arch *arch,
 		pda_free(s, p);
 		return PD_ERR_NOMEM;
 	}
-	if (pda_cfi_cache_new(s, arch, &s->cfi_store, &p->cfi) < 0) {
+	if (pda_cfi_cache_new(s, arch, pda_session_cfi_store(s), &p->cfi) < 0) {
 		elf_end(p->arch_elf);
 		pda_free(s, p);
 		return PD_ERR_NOMEM;
