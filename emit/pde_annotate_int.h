@@ -9,6 +9,7 @@
 #include "pd_config.h"
 #include "pda_annotate.h"
 #include "pde.h"
+#include "pde_text_int.h"
 
 /* perf's colour thresholds (ui/browsers: MIN_RED, MIN_GREEN), percent */
 #define PDE_ANNOT_HOT 5.0

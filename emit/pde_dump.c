@@ -7,8 +7,7 @@
  * `"pid":1` in JSON and ` pid=1` in text, so the two cannot drift apart.
  * In text, addresses are hexadecimal; in JSON every integer is a number.
  */
-#include "pd_config.h"
-#include "pde.h"
+#include "pde_text_int.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -72,57 +71,6 @@ static void f_double(struct pde_dump *d, const char *key, double v)
 	fprintf(d->out, "%g", v);
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/* text: a quoted string; quotes, backslashes and non-text bytes escaped */
-static void text_quoted(FILE *out, const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	fputc('"', out);
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-
-		if (s[i] == '"' || s[i] == '\\') {
-			fputc('\\', out);
-			fputc(s[i], out);
-		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
-			fputc(s[i], out);
-		} else if (s[i] >= 0x80 && (len = utf8_seq(s + i, n - i))) {
-			fwrite(s + i, 1, len, out);
-			i += len - 1;
-		} else {
-			fprintf(out, "\\x%02x", s[i]);
-		}
-	}
-	fputc('"', out);
-}
-
 static void f_str(struct pde_dump *d, const char *key, struct pd_str s)
 {
 	if (d->json) {
@@ -130,7 +78,7 @@ static void f_str(struct pde_dump *d, const char *key, struct pd_str s)
 		return;
 	}
 	text_sep(d, key);
-	text_quoted(d->out, s.ptr, s.len);
+	pde_text_quoted(d->out, s.ptr, s.len);
 }
 
 static void f_cstr(struct pde_dump *d, const char *key, const char *s)
@@ -251,14 +199,15 @@ static void begin_rec(struct pde_dump *d, const struct pd_rec *rec, bool known)
 		fputs(" decompressed=true", d->out);
 }
 
-static void end_rec(struct pde_dump *d)
+static int end_rec(struct pde_dump *d)
 {
 	if (d->json) {
 		pde_json_end_object(&d->j);
 		pde_json_newline(&d->j);
-		return;
+	} else {
+		fputc('\n', d->out);
 	}
-	fputc('\n', d->out);
+	return pde_out_rc(d->out);
 }
 
 static void sample_id(struct pde_dump *d, const struct pd_sample_id *s)
@@ -376,8 +325,8 @@ static void data_src(struct pde_dump *d, uint64_t v)
 	close_(d);
 }
 
-void pde_dump_sample(struct pde_dump *d, const struct pd_rec *rec,
-		     const struct pd_sample *s)
+int pde_dump_sample(struct pde_dump *d, const struct pd_rec *rec,
+		    const struct pd_sample *s)
 {
 	const uint64_t st = s->mask;
 
@@ -441,21 +390,21 @@ void pde_dump_sample(struct pde_dump *d, const struct pd_rec *rec,
 		f_u64(d, "code_page_size", s->code_page_size);
 	if (st & PD_SAMPLE_AUX)
 		f_u64(d, "aux_size", s->aux.size);
-	end_rec(d);
+	return end_rec(d);
 }
 
-void pde_dump_failed(struct pde_dump *d, const struct pd_rec *rec,
-		     const char *reason)
+int pde_dump_failed(struct pde_dump *d, const struct pd_rec *rec,
+		    const char *reason)
 {
 	begin_rec(d, rec, true);
 	f_cstr(d, "error", reason);
-	end_rec(d);
+	return end_rec(d);
 }
 
-void pde_dump_unknown(struct pde_dump *d, const struct pd_rec *rec)
+int pde_dump_unknown(struct pde_dump *d, const struct pd_rec *rec)
 {
 	begin_rec(d, rec, false);
-	end_rec(d);
+	return end_rec(d);
 }
 
 static void attr(struct pde_dump *d, const struct pd_attr *a)
@@ -852,8 +801,8 @@ static void user_fields(struct pde_dump *d, const struct pd_event *ev)
 	}
 }
 
-void pde_dump_event(struct pde_dump *d, const struct pd_rec *rec,
-		    const struct pd_event *ev)
+int pde_dump_event(struct pde_dump *d, const struct pd_rec *rec,
+		   const struct pd_event *ev)
 {
 	begin_rec(d, rec, true);
 	if (rec->type < PD_REC_USER_TYPE_START) {
@@ -862,12 +811,12 @@ void pde_dump_event(struct pde_dump *d, const struct pd_rec *rec,
 	} else {
 		user_fields(d, ev);
 	}
-	end_rec(d);
+	return end_rec(d);
 }
 
 /* ---- --count totals ------------------------------------------------- */
 
-void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
+int pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
 {
 	struct pde_json j;
 	char unknown[32];
@@ -916,7 +865,7 @@ void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
 		}
 		pde_json_end_object(&j);
 		pde_json_newline(&j);
-		return;
+		return pde_out_rc(out);
 	}
 	fprintf(out, "%-24s %12" PRIu64 "\n", "samples decoded",
 		t->samples_decoded);
@@ -927,4 +876,5 @@ void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t)
 			" bytes of records)\n",
 			"compressed chunks", t->nr_compressed,
 			t->compressed_bytes, t->decompressed_bytes);
+	return pde_out_rc(out);
 }

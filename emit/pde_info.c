@@ -3,8 +3,7 @@
  * sections and record counts say, as readable text (perf report
  * --header-only and --stats, side by side) or as one JSON object.
  */
-#include "pd_config.h"
-#include "pde.h"
+#include "pde_text_int.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -435,7 +434,7 @@ static void text_damage(FILE *out, const struct pde_info *info)
 	}
 }
 
-void pde_info_text(FILE *out, const struct pde_info *info)
+int pde_info_text(FILE *out, const struct pde_info *info)
 {
 	text_file(out, info);
 	if (info->env)
@@ -449,6 +448,7 @@ void pde_info_text(FILE *out, const struct pde_info *info)
 	}
 	text_records(out, info);
 	text_damage(out, info);
+	return pde_out_rc(out);
 }
 
 /* ---- JSON ---------------------------------------------------------- */
@@ -780,7 +780,7 @@ static void json_records(struct pde_json *j, const struct pde_info *info)
 	}
 }
 
-void pde_info_json(FILE *out, const struct pde_info *info)
+int pde_info_json(FILE *out, const struct pde_info *info)
 {
 	const struct pd_header_info *h = pd_file_header(info->f);
 	const struct pd_env *env = info->env;
@@ -823,4 +823,5 @@ void pde_info_json(FILE *out, const struct pde_info *info)
 	json_records(&j, info);
 	pde_json_end_object(&j);
 	pde_json_newline(&j);
+	return pde_out_rc(out);
 }

@@ -687,7 +687,7 @@ static void write_svg(FILE *fp, const struct pda_diff *d, const void *arg)
 
 	ck_assert_int_eq(pda_diff_flame(d, false, &fl), 0);
 	n = pda_flame_nodes(fl, &nr);
-	pde_flame_svg(fp, n, nr, &fo);
+	ck_assert_int_eq(pde_flame_svg(fp, n, nr, &fo, NULL), 0);
 	pda_flame_free(fl);
 }
 
@@ -720,7 +720,7 @@ END_TEST
 
 static void write_report(FILE *fp, const struct pda_diff *d, const void *arg)
 {
-	pde_diff_report(fp, d, arg);
+	ck_assert_int_eq(pde_diff_report(fp, d, arg), 0);
 }
 
 START_TEST(test_report)
