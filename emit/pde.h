@@ -96,9 +96,25 @@ void pde_md_text(FILE *out, const char *s, size_t n);
  * in_cell: the span is in a table row, where '|' is escaped. */
 void pde_md_code(FILE *out, const char *s, size_t n, bool in_cell);
 
-/* ---- dump (pde_dump.c) --------------------------------------------- */
+/* ---- records as text or JSON (pde_fields.c) ------------------------ */
 
-#define PDE_DUMP_MAX_DEPTH 8
+#define PDE_FIELDS_MAX_DEPTH 8
+
+/*
+ * The state of a writer that writes records and structs field by field,
+ * as text or JSON from the same calls (dump, info).  Its calls are
+ * emit's own; other layers only embed it, through the writers below.
+ */
+struct pde_fields {
+	FILE *out;
+	bool json;
+	struct pde_json j;
+	int depth;				/* nesting inside a record */
+	bool first[PDE_FIELDS_MAX_DEPTH];	/* no value yet at a depth */
+	bool in_array[PDE_FIELDS_MAX_DEPTH];
+};
+
+/* ---- dump (pde_dump.c) --------------------------------------------- */
 
 /*
  * Writes records one per line: text (`0x1a8 48 COMM pid=1 tid=1
@@ -114,12 +130,7 @@ void pde_md_code(FILE *out, const char *s, size_t n, bool in_cell);
  *		pde_dump_failed(&d, &rec, pd_file_errmsg(f));
  */
 struct pde_dump {
-	FILE *out;
-	bool json;
-	struct pde_json j;
-	int depth;				/* nesting inside a record */
-	bool first[PDE_DUMP_MAX_DEPTH];		/* no value yet at a depth */
-	bool in_array[PDE_DUMP_MAX_DEPTH];
+	struct pde_fields f;
 };
 
 void pde_dump_init(struct pde_dump *d, FILE *out, bool json);

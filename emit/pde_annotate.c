@@ -76,6 +76,30 @@ double pde_annot_max_pct(const struct pde_annot *w,
 	return best;
 }
 
+size_t pde_annot_nr_hot(const struct pde_annot *w,
+			const struct pda_annot_func *fn)
+{
+	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	size_t nr = 0;
+
+	while (nr < fn->nr_lines && nr < max &&
+	       pde_annot_max_pct(w, fn, fn->lines[nr].counts) > 0)
+		nr++;
+	return nr;
+}
+
+const char *pde_annot_hot_text(const struct pde_annot *w,
+			       const struct pda_annot_line *l, size_t *len)
+{
+	const char *text = pda_annot_source(w->a, l->file, l->line, len);
+
+	while (text && *len && (*text == ' ' || *text == '\t')) {
+		text++;
+		(*len)--;
+	}
+	return text;
+}
+
 /* ---- text ---------------------------------------------------------- */
 
 /* Source text with its tabs expanded to 8-column stops. */
@@ -224,7 +248,7 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 static void text_hot_lines(struct pde_annot *w,
 			   const struct pda_annot_func *fn)
 {
-	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
 	if (!fn->nr_lines)
@@ -234,13 +258,11 @@ static void text_hot_lines(struct pde_annot *w,
 		if (pde_annot_event_in(fn, ev))
 			fprintf(out, ", %s", pde_annot_event(w, ev));
 	fprintf(out, "):\n");
-	for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+	for (size_t i = 0; i < nr_hot; i++) {
 		const struct pda_annot_line *l = &fn->lines[i];
 		const char *text;
 		size_t len;
 
-		if (pde_annot_max_pct(w, fn, l->counts) <= 0)
-			break;
 		fputs(" ", out);
 		for (size_t ev = 0; ev < fn->nr_events; ev++)
 			if (pde_annot_event_in(fn, ev))
@@ -248,12 +270,8 @@ static void text_hot_lines(struct pde_annot *w,
 					pde_annot_pct(w, &l->counts[ev],
 						      &fn->sym->counts[ev]));
 		fprintf(out, "  %s:%u", pde_annot_base(l->file), l->line);
-		text = pda_annot_source(w->a, l->file, l->line, &len);
+		text = pde_annot_hot_text(w, l, &len);
 		if (text) {
-			while (len && (*text == ' ' || *text == '\t')) {
-				text++;
-				len--;
-			}
 			fputs("  ", out);
 			src_text(out, text, len);
 		}
@@ -303,7 +321,7 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 {
 	const struct pda_annot_sym *sym = fn->sym;
 	const struct pda_annot_count *totals = pda_annot_totals(w->a);
-	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
 	fprintf(out, "\n## ");
@@ -343,13 +361,11 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 			if (pde_annot_event_in(fn, ev))
 				fprintf(out, "---:|");
 		fprintf(out, "---|---|\n");
-		for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+		for (size_t i = 0; i < nr_hot; i++) {
 			const struct pda_annot_line *l = &fn->lines[i];
 			const char *text;
 			size_t len;
 
-			if (pde_annot_max_pct(w, fn, l->counts) <= 0)
-				break;
 			fputc('|', out);
 			for (size_t ev = 0; ev < fn->nr_events; ev++)
 				if (pde_annot_event_in(fn, ev))
@@ -360,14 +376,9 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 			fputc(' ', out);
 			md_text(out, pde_annot_base(l->file));
 			fprintf(out, ":%u | ", l->line);
-			text = pda_annot_source(w->a, l->file, l->line, &len);
-			if (text) {
-				while (len && (*text == ' ' || *text == '\t')) {
-					text++;
-					len--;
-				}
+			text = pde_annot_hot_text(w, l, &len);
+			if (text)
 				pde_md_code(out, text, len, true);
-			}
 			fprintf(out, " |\n");
 		}
 	}

@@ -763,6 +763,35 @@ START_TEST(test_report)
 }
 END_TEST
 
+/* Names from a capture show as text in the Markdown report: no HTML, no
+ * extra table cells, the inputs' paths in code spans. */
+START_TEST(test_report_markdown_names)
+{
+	static const char *const lines[] = {
+		"p;std::vector<int>::at 100\n", "p;<img src=x onerror=f()> 300\n",
+		"p;a|b 50\n", "||", "p;std::vector<int>::at 400\n",
+		"p;<img src=x onerror=f()> 100\n", "p;a|b 50\n"};
+	static const char *const pa[] = {"a`|.folded"},
+				 *const pb[] = {"<b>.folded"};
+	PDA_DIFF_OPTS(o, .root_is_comm = true);
+	struct pda_diff *d = diff_of(&o, lines, NR(lines));
+	struct pde_diff_opts ro = {.format = PDE_DIFF_MARKDOWN,
+				   .paths = {pa, pb}};
+	char *t = text_of(write_report, d, &ro);
+
+	ck_assert_ptr_nonnull(strstr(t, " | std::vector\\<int\\>::at |\n"));
+	ck_assert_ptr_nonnull(
+		strstr(t, " | \\<img src=x onerror=f()\\> |\n"));
+	ck_assert_ptr_nonnull(strstr(t, " | a\\|b |\n"));
+	ck_assert_ptr_nonnull(strstr(t, ": ``a`|.folded``\n"));
+	ck_assert_ptr_nonnull(strstr(t, ": `<b>.folded`\n"));
+	ck_assert_ptr_null(strstr(t, " <img"));
+	ck_assert_ptr_null(strstr(t, "<int>"));
+	free(t);
+	pda_diff_free(d);
+}
+END_TEST
+
 /* ---- allocation failures ------------------------------------------- */
 
 struct failing {
@@ -885,6 +914,7 @@ Suite *diff_suite(void)
 	tcase_add_test(td, test_flame);
 	tcase_add_test(td, test_svg);
 	tcase_add_test(td, test_report);
+	tcase_add_test(td, test_report_markdown_names);
 	tcase_add_test(td, test_nomem);
 	suite_add_tcase(s, td);
 	return s;
