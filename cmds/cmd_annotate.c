@@ -484,7 +484,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			.nr_hot_lines = o.hot_lines,
 		};
 
-		pde_annot_begin(&w, out, a, &wo);
+		ctx_check_write(ctx, pde_annot_begin(&w, out, a, &wo),
+				o.output);
 	}
 	for (size_t i = 0; i < pda_annot_nr_syms(a); i++) {
 		const struct pda_annot_sym *sym = pda_annot_sym(a, i);
@@ -505,11 +506,11 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 				warning(ctx, "%s (%s): %s", sym->name,
 					sym->dso ? sym->dso : "?", fn->error);
 		}
-		pde_annot_func(&w, fn);
+		ctx_check_write(ctx, pde_annot_func(&w, fn), o.output);
 		pda_annot_func_free(a, fn);
 		nr_shown++;
 	}
-	pde_annot_end(&w);
+	ctx_check_write(ctx, pde_annot_end(&w), o.output);
 	ctx_close_output(ctx, out, o.output);
 
 	fprintf(stderr,

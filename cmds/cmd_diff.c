@@ -556,8 +556,8 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 	if (!out)
 		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
 	nodes = pda_flame_nodes(fl, &nr);
-	pde_flame_svg(out, nodes, nr, &svg);
-	if (ferror(out) | fclose(out))
+	rc = pde_flame_svg(out, nodes, nr, &svg, NULL);
+	if ((rc < 0) | fclose(out))
 		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
 	pda_flame_free(fl);
 }
@@ -661,8 +661,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 		die(ctx, "%s", pda_diff_errmsg(d));
 	if (o.folded) {
 		pda_diff_sort_stacks(d);
-		if (pde_diff_folded(ctx->out, d) < 0 && errno != EPIPE)
-			die(ctx, "cannot write stdout: %s", strerror(errno));
+		ctx_check_write(ctx, pde_diff_folded(ctx->out, d), NULL);
 	} else {
 		struct pde_diff_opts ro = {
 			.format = o.markdown ? PDE_DIFF_MARKDOWN
@@ -673,7 +672,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 			.paths = {o.paths[0], o.paths[1]},
 		};
 
-		pde_diff_report(ctx->out, d, &ro);
+		ctx_check_write(ctx, pde_diff_report(ctx->out, d, &ro), NULL);
 	}
 	if (o.output)
 		write_svg(ctx, &o, d);

@@ -101,8 +101,9 @@ static int count_records(struct pd_ctx *ctx, struct pd_file *f,
 	return rc;
 }
 
-static int dump_records(struct pd_file *f, struct pd_reader *r,
-			struct pde_dump *d, uint64_t *failed)
+static int dump_records(struct pd_ctx *ctx, struct pd_file *f,
+			struct pd_reader *r, struct pde_dump *d,
+			uint64_t *failed)
 {
 	struct pd_rec rec;
 	struct pd_sample s;
@@ -113,16 +114,21 @@ static int dump_records(struct pd_file *f, struct pd_reader *r,
 		if (rec.type == PD_REC_SAMPLE) {
 			drc = pd_sample_decode(f, &rec, &s);
 			if (drc == 0)
-				pde_dump_sample(d, &rec, &s);
+				ctx_check_write(ctx, pde_dump_sample(d, &rec, &s),
+						NULL);
 		} else {
 			drc = pd_event_decode(f, &rec, &ev);
 			if (drc == PD_EVENT_UNKNOWN)
-				pde_dump_unknown(d, &rec);
+				ctx_check_write(ctx, pde_dump_unknown(d, &rec),
+						NULL);
 			else if (drc == 0)
-				pde_dump_event(d, &rec, &ev);
+				ctx_check_write(ctx, pde_dump_event(d, &rec, &ev),
+						NULL);
 		}
 		if (drc < 0) {
-			pde_dump_failed(d, &rec, pd_file_errmsg(f));
+			ctx_check_write(ctx,
+					pde_dump_failed(d, &rec, pd_file_errmsg(f)),
+					NULL);
 			(*failed)++;
 		}
 	}
@@ -156,7 +162,7 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 		failed = totals->failed;
 	} else {
 		pde_dump_init(&d, ctx->out, o.json);
-		rc = dump_records(f, r, &d, &failed);
+		rc = dump_records(ctx, f, r, &d, &failed);
 	}
 	if (rc < 0)
 		die(ctx, "cannot read '%s': %s", pd_file_name(f),
@@ -167,7 +173,8 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 		totals->nr_compressed = rs->nr_compressed;
 		totals->compressed_bytes = rs->compressed_bytes;
 		totals->decompressed_bytes = rs->decompressed_bytes;
-		pde_dump_totals(ctx->out, o.json, totals);
+		ctx_check_write(ctx, pde_dump_totals(ctx->out, o.json, totals),
+				NULL);
 	}
 
 	st = pd_reader_stats(r);

@@ -515,10 +515,11 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 		};
 
 		snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
-		if (pde_speedscope(out, nodes, nr, &so) < 0)
-			die(ctx, "out of memory");
+		ctx_check_write(ctx, pde_speedscope(out, nodes, nr, &so),
+				o->output);
 	} else {
-		pde_flame_svg(out, nodes, nr, &o->svg);
+		ctx_check_write(ctx, pde_flame_svg(out, nodes, nr, &o->svg, NULL),
+				o->output);
 	}
 	ctx_close_output(ctx, out, o->output);
 }

@@ -386,9 +386,7 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	if (pde_folded_write(out, fd) < 0 && errno != EPIPE)
-		die(ctx, "cannot write '%s': %s",
-		    o->output ? o->output : "stdout", strerror(errno));
+	ctx_check_write(ctx, pde_folded_write(out, fd), o->output);
 	ctx_close_output(ctx, out, o->output);
 }
 

@@ -180,10 +180,9 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
 		die(ctx, "'%s': %s", o.path, pd_strerror(PD_ERR_NOMEM));
 	info.stats = st;
 	info.counts = &counts;
-	if (o.json)
-		pde_info_json(ctx->out, &info);
-	else
-		pde_info_text(ctx->out, &info);
+	ctx_check_write(ctx, o.json ? pde_info_json(ctx->out, &info)
+				    : pde_info_text(ctx->out, &info),
+			NULL);
 
 	problems = ctx->nr_warnings > 0 || (st && st->damaged) ||
 		   info.env->nr_damaged || info.env->nr_unknown_features ||

@@ -153,6 +153,19 @@ void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path)
 		die(ctx, "cannot write '%s': %s", path, strerror(errno));
 }
 
+void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path)
+{
+	if (rc >= 0)
+		return;
+	if (rc != PD_ERR_IO)
+		die(ctx, "%s", pd_strerror(rc));
+	/* E10: a closed pipe is not a failure */
+	if (errno != EPIPE)
+		die(ctx, "cannot write '%s': %s",
+		    path && strcmp(path, "-") ? path : "stdout",
+		    strerror(errno));
+}
+
 bool ctx_is_capture(const unsigned char *p, size_t n)
 {
 	static const unsigned char zstd[4] = {0x28, 0xb5, 0x2f, 0xfd};

@@ -140,6 +140,10 @@ void ctx_log(void *arg, enum pd_log_level level, const char *msg);
  * leaves ctx->out to main (E10). */
 FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path);
 void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path);
+/* What a pde_* writer returned (emit/pde.h): dies on PD_ERR_NOMEM and on
+ * a write error other than a closed pipe, naming path ("stdout" for NULL
+ * or "-"). */
+void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path);
 
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);

@@ -1,7 +1,18 @@
 /*
  * pde.h - the emit layer: writers of pdtool's output formats.  Writers
- * take decoded data from libpd (and later libpda) and a FILE *; they
- * never read input or decide policy.
+ * take decoded data from libpd and libpda and a FILE *; they never read
+ * input (source lines come from libpda too) or decide policy.
+ *
+ * Return convention (STYLE E1), for every writer below: int, 0 when its
+ * output was written, or a negative pd_err:
+ *   PD_ERR_IO     writing failed: out's error indicator is set (errno as
+ *                 stdio left it).  It is checked when the writer returns,
+ *                 so an earlier failed write on out counts too.
+ *   PD_ERR_NOMEM  the writer needed memory (nothing written).
+ * The building blocks (pde_json_*, pde_text_str, pde_md_*), the *_init
+ * functions and the helpers that compute a colour or a label return
+ * nothing or their value: they write through stdio, and the writer that
+ * uses them checks out when it returns.
  */
 #ifndef PDE_H
 #define PDE_H
@@ -66,9 +77,44 @@ void pde_json_newline(struct pde_json *j);
  * bytes as they are, others as \xNN. */
 void pde_text_str(FILE *out, const char *s, size_t n);
 
-/* ---- dump (pde_dump.c) --------------------------------------------- */
+/* ---- Markdown (pde_md.c) ------------------------------------------- */
 
-#define PDE_DUMP_MAX_DEPTH 8
+/*
+ * GitHub-flavoured Markdown for strings a capture controls (symbol
+ * names, DSO paths, file and event names): whatever they hold shows as
+ * those characters, never as HTML (std::vector<int>, <img src=x
+ * onerror=...>), a link, emphasis or a table cell's end (a|b).  Control
+ * characters and bytes that are not UTF-8 show as \xNN.  Every Markdown
+ * output writes such strings through these two; neither starts a line.
+ */
+/* n bytes of s (up to a NUL) as inline text: in a paragraph, a heading
+ * or a table cell; \ ` * _ [ ] < > & # | ~ $ backslash-escaped where they
+ * could act as syntax. */
+void pde_md_text(FILE *out, const char *s, size_t n);
+/* n bytes of s (up to a NUL) as one code span, its backtick fence
+ * included (longer than any run of backticks in s); tabs as spaces.
+ * in_cell: the span is in a table row, where '|' is escaped. */
+void pde_md_code(FILE *out, const char *s, size_t n, bool in_cell);
+
+/* ---- records as text or JSON (pde_fields.c) ------------------------ */
+
+#define PDE_FIELDS_MAX_DEPTH 8
+
+/*
+ * The state of a writer that writes records and structs field by field,
+ * as text or JSON from the same calls (dump, info).  Its calls are
+ * emit's own; other layers only embed it, through the writers below.
+ */
+struct pde_fields {
+	FILE *out;
+	bool json;
+	struct pde_json j;
+	int depth;				/* nesting inside a record */
+	bool first[PDE_FIELDS_MAX_DEPTH];	/* no value yet at a depth */
+	bool in_array[PDE_FIELDS_MAX_DEPTH];
+};
+
+/* ---- dump (pde_dump.c) --------------------------------------------- */
 
 /*
  * Writes records one per line: text (`0x1a8 48 COMM pid=1 tid=1
@@ -84,26 +130,21 @@ void pde_text_str(FILE *out, const char *s, size_t n);
  *		pde_dump_failed(&d, &rec, pd_file_errmsg(f));
  */
 struct pde_dump {
-	FILE *out;
-	bool json;
-	struct pde_json j;
-	int depth;				/* nesting inside a record */
-	bool first[PDE_DUMP_MAX_DEPTH];		/* no value yet at a depth */
-	bool in_array[PDE_DUMP_MAX_DEPTH];
+	struct pde_fields f;
 };
 
 void pde_dump_init(struct pde_dump *d, FILE *out, bool json);
-/* A SAMPLE that pd_sample_decode() decoded. */
-void pde_dump_sample(struct pde_dump *d, const struct pd_rec *rec,
-		     const struct pd_sample *s);
+/* A SAMPLE that pd_sample_decode() decoded.  0 or PD_ERR_IO. */
+int pde_dump_sample(struct pde_dump *d, const struct pd_rec *rec,
+		    const struct pd_sample *s);
 /* Another record that pd_event_decode() decoded (it returned 0). */
-void pde_dump_event(struct pde_dump *d, const struct pd_rec *rec,
-		    const struct pd_event *ev);
+int pde_dump_event(struct pde_dump *d, const struct pd_rec *rec,
+		   const struct pd_event *ev);
 /* A record of a type libpd does not know: type, offset and size. */
-void pde_dump_unknown(struct pde_dump *d, const struct pd_rec *rec);
+int pde_dump_unknown(struct pde_dump *d, const struct pd_rec *rec);
 /* A record that failed to decode, with the reason in an "error" field. */
-void pde_dump_failed(struct pde_dump *d, const struct pd_rec *rec,
-		     const char *reason);
+int pde_dump_failed(struct pde_dump *d, const struct pd_rec *rec,
+		    const char *reason);
 
 /* What `pdtool dump --count` counts. */
 struct pde_dump_totals {
@@ -117,8 +158,9 @@ struct pde_dump_totals {
 	uint64_t decompressed_bytes;	/* their output */
 };
 
-/* The totals as a table, or as one JSON object with json. */
-void pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t);
+/* The totals as a table, or as one JSON object with json.  0 or
+ * PD_ERR_IO. */
+int pde_dump_totals(FILE *out, bool json, const struct pde_dump_totals *t);
 
 /* ---- info (`pdtool info`) ------------------------------------------ */
 
@@ -156,10 +198,11 @@ struct pde_info {
 	const struct pde_info_counts *counts;
 };
 
-/* Readable text, like `perf report --header-only` plus `--stats`. */
-void pde_info_text(FILE *out, const struct pde_info *info);
+/* Readable text, like `perf report --header-only` plus `--stats`.  0 or
+ * PD_ERR_IO. */
+int pde_info_text(FILE *out, const struct pde_info *info);
 /* One JSON object and a newline (docs/man/pdtool-info.1.md). */
-void pde_info_json(FILE *out, const struct pde_info *info);
+int pde_info_json(FILE *out, const struct pde_info *info);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 
@@ -220,10 +263,11 @@ struct pde_flame_opts {
  * A self-contained interactive SVG flame graph of nodes[0..nr) (as
  * pda_flame_nodes() returns them): click to zoom, search with a regular
  * expression, tooltips; no external resources.  The same nodes and
- * options give the same bytes.  @return the number of frames drawn.
+ * options give the same bytes.  *nr_drawn (unless NULL): the number of
+ * frames drawn.  @return 0 or PD_ERR_IO.
  */
-size_t pde_flame_svg(FILE *out, const struct pda_flame_node *nodes,
-		     size_t nr, const struct pde_flame_opts *opts);
+int pde_flame_svg(FILE *out, const struct pda_flame_node *nodes, size_t nr,
+		  const struct pde_flame_opts *opts, size_t *nr_drawn);
 
 /*
  * A frame's fill colour.  With hash, it depends on the name only;
@@ -247,8 +291,8 @@ struct pde_speedscope_opts {
  * speedscope's JSON file format (https://www.speedscope.app/
  * file-format-schema.json): one "sampled" profile, a sample per leaf
  * with its stack of frame indices (root first, the "all" root left out)
- * and its count as weight.  @return 0 or PD_ERR_NOMEM (nothing
- * written).
+ * and its count as weight.  @return 0, PD_ERR_NOMEM (nothing written)
+ * or PD_ERR_IO.
  */
 int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 		   const struct pde_speedscope_opts *opts);
@@ -260,8 +304,7 @@ struct pda_fold; /* pda_fold.h: a finished aggregator */
 /*
  * Write fd's lines in their sorted order, "stack weight\n" each (the
  * format of stackcollapse-perf.pl).  fd must be finished
- * (pda_fold_finish).  @return 0, or -1 when writing failed (ferror(out)
- * is set).
+ * (pda_fold_finish).  @return 0 or PD_ERR_IO.
  */
 int pde_folded_write(FILE *out, const struct pda_fold *fd);
 
@@ -273,8 +316,8 @@ struct pda_diff; /* pda_diff.h: a finished diff */
  * difffolded.pl's format, "stack countA countB\n" a line, in the stacks'
  * order (pda_diff_sort_stacks() first, for bytewise order): B's count as
  * it is, A's at B's scale (times the summary's factor, rounded to the
- * nearest whole number, where difffolded.pl -n truncates).  @return 0,
- * or -1 when writing failed (ferror(out) is set).
+ * nearest whole number, where difffolded.pl -n truncates).  @return 0
+ * or PD_ERR_IO.
  */
 int pde_diff_folded(FILE *out, const struct pda_diff *d);
 
@@ -298,9 +341,10 @@ struct pde_diff_opts {
  * plainly when run-to-run variation is not covered), then the largest
  * changes of each table (self and inclusive per symbol, and per DSO when
  * the diff has them): before, after, change, p-values and verdict.
+ * @return 0 or PD_ERR_IO.
  */
-void pde_diff_report(FILE *out, const struct pda_diff *d,
-		     const struct pde_diff_opts *opts);
+int pde_diff_report(FILE *out, const struct pda_diff *d,
+		    const struct pde_diff_opts *opts);
 
 /*
  * One line each on how values are scaled and how changes are tested,
@@ -336,8 +380,9 @@ struct pde_annot_opts {
  * A writer of annotated functions: begin, one call per function (in the
  * order given), end.  Percentages: an instruction's (or line's) samples
  * over its function's ("func", perf's local) and over the event's
- * ("total", perf's global), of periods or, with hits, of samples.  Not
- * thread-safe; one per FILE.
+ * ("total", perf's global), of periods or, with hits, of samples.  Source
+ * lines come from pda_annot_source().  Each call returns 0 or PD_ERR_IO.
+ * Not thread-safe; one per FILE.
  */
 struct pde_annot {
 	FILE *out;
@@ -347,10 +392,10 @@ struct pde_annot {
 	size_t nr_funcs;
 };
 
-void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
-		     const struct pde_annot_opts *opts);
-void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
-void pde_annot_end(struct pde_annot *w);
+int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
+		    const struct pde_annot_opts *opts);
+int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
+int pde_annot_end(struct pde_annot *w);
 
 #ifdef __cplusplus
 }

@@ -76,6 +76,30 @@ double pde_annot_max_pct(const struct pde_annot *w,
 	return best;
 }
 
+size_t pde_annot_nr_hot(const struct pde_annot *w,
+			const struct pda_annot_func *fn)
+{
+	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	size_t nr = 0;
+
+	while (nr < fn->nr_lines && nr < max &&
+	       pde_annot_max_pct(w, fn, fn->lines[nr].counts) > 0)
+		nr++;
+	return nr;
+}
+
+const char *pde_annot_hot_text(const struct pde_annot *w,
+			       const struct pda_annot_line *l, size_t *len)
+{
+	const char *text = pda_annot_source(w->a, l->file, l->line, len);
+
+	while (text && *len && (*text == ' ' || *text == '\t')) {
+		text++;
+		(*len)--;
+	}
+	return text;
+}
+
 /* ---- text ---------------------------------------------------------- */
 
 /* Source text with its tabs expanded to 8-column stops. */
@@ -224,7 +248,7 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 static void text_hot_lines(struct pde_annot *w,
 			   const struct pda_annot_func *fn)
 {
-	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
 	if (!fn->nr_lines)
@@ -234,13 +258,11 @@ static void text_hot_lines(struct pde_annot *w,
 		if (pde_annot_event_in(fn, ev))
 			fprintf(out, ", %s", pde_annot_event(w, ev));
 	fprintf(out, "):\n");
-	for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+	for (size_t i = 0; i < nr_hot; i++) {
 		const struct pda_annot_line *l = &fn->lines[i];
 		const char *text;
 		size_t len;
 
-		if (pde_annot_max_pct(w, fn, l->counts) <= 0)
-			break;
 		fputs(" ", out);
 		for (size_t ev = 0; ev < fn->nr_events; ev++)
 			if (pde_annot_event_in(fn, ev))
@@ -248,12 +270,8 @@ static void text_hot_lines(struct pde_annot *w,
 					pde_annot_pct(w, &l->counts[ev],
 						      &fn->sym->counts[ev]));
 		fprintf(out, "  %s:%u", pde_annot_base(l->file), l->line);
-		text = pda_annot_source(w->a, l->file, l->line, &len);
+		text = pde_annot_hot_text(w, l, &len);
 		if (text) {
-			while (len && (*text == ' ' || *text == '\t')) {
-				text++;
-				len--;
-			}
 			fputs("  ", out);
 			src_text(out, text, len);
 		}
@@ -294,62 +312,60 @@ static void text_func(struct pde_annot *w, const struct pda_annot_func *fn)
 
 /* ---- Markdown ------------------------------------------------------ */
 
-/* s for a table cell: '|' escaped, backticks kept out of code spans. */
-static void md_cell(FILE *out, const char *s, size_t n)
+static void md_text(FILE *out, const char *s)
 {
-	for (size_t i = 0; i < n && s[i]; i++) {
-		if (s[i] == '|')
-			fputs("\\|", out);
-		else if (s[i] == '`')
-			fputc('\'', out);
-		else if (s[i] == '\t')
-			fputc(' ', out);
-		else
-			pde_text_str(out, &s[i], 1);
-	}
+	pde_md_text(out, s, strlen(s));
 }
 
 static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 {
 	const struct pda_annot_sym *sym = fn->sym;
 	const struct pda_annot_count *totals = pda_annot_totals(w->a);
-	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
-	fprintf(out, "\n## `");
-	md_cell(out, sym->name, strlen(sym->name));
-	fprintf(out, "` in %s\n\n", sym->dso ? sym->dso : "[unknown]");
-	fprintf(out, "%s, 0x%" PRIx64 ", %" PRIu64 " bytes", fn->arch,
+	fprintf(out, "\n## ");
+	pde_md_code(out, sym->name, strlen(sym->name), false);
+	fputs(" in ", out);
+	if (sym->dso)
+		md_text(out, sym->dso);
+	else
+		fputs("\\[unknown\\]", out);
+	fprintf(out, "\n\n%s, 0x%" PRIx64 ", %" PRIu64 " bytes", fn->arch,
 		sym->start, fn->size);
-	if (sym->path)
-		fprintf(out, ", read from `%s`", sym->path);
+	if (sym->path) {
+		fputs(", read from ", out);
+		pde_md_code(out, sym->path, strlen(sym->path), false);
+	}
 	fprintf(out, ".\n\n| event | samples | period | of the event |\n"
 		     "|---|---:|---:|---:|\n");
-	for (size_t ev = 0; ev < fn->nr_events; ev++)
-		if (pde_annot_event_in(fn, ev))
-			fprintf(out,
-				"| %s | %" PRIu64 " | %" PRIu64 " | %.2f%% |\n",
-				pde_annot_event(w, ev), sym->counts[ev].hits,
-				sym->counts[ev].period,
-				pde_annot_pct(w, &sym->counts[ev],
-					      &totals[ev]));
+	for (size_t ev = 0; ev < fn->nr_events; ev++) {
+		if (!pde_annot_event_in(fn, ev))
+			continue;
+		fputs("| ", out);
+		md_text(out, pde_annot_event(w, ev));
+		fprintf(out, " | %" PRIu64 " | %" PRIu64 " | %.2f%% |\n",
+			sym->counts[ev].hits, sym->counts[ev].period,
+			pde_annot_pct(w, &sym->counts[ev], &totals[ev]));
+	}
 	if (fn->nr_lines) {
 		fprintf(out, "\n### Hottest source lines\n\n|");
 		for (size_t ev = 0; ev < fn->nr_events; ev++)
-			if (pde_annot_event_in(fn, ev))
-				fprintf(out, " %s %% |", pde_annot_event(w, ev));
+			if (pde_annot_event_in(fn, ev)) {
+				fputc(' ', out);
+				md_text(out, pde_annot_event(w, ev));
+				fputs(" % |", out);
+			}
 		fprintf(out, " line | source |\n|");
 		for (size_t ev = 0; ev < fn->nr_events; ev++)
 			if (pde_annot_event_in(fn, ev))
 				fprintf(out, "---:|");
 		fprintf(out, "---|---|\n");
-		for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+		for (size_t i = 0; i < nr_hot; i++) {
 			const struct pda_annot_line *l = &fn->lines[i];
 			const char *text;
 			size_t len;
 
-			if (pde_annot_max_pct(w, fn, l->counts) <= 0)
-				break;
 			fputc('|', out);
 			for (size_t ev = 0; ev < fn->nr_events; ev++)
 				if (pde_annot_event_in(fn, ev))
@@ -357,18 +373,12 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 						pde_annot_pct(
 							w, &l->counts[ev],
 							&sym->counts[ev]));
-			fprintf(out, " %s:%u | ", pde_annot_base(l->file),
-				l->line);
-			text = pda_annot_source(w->a, l->file, l->line, &len);
-			if (text) {
-				while (len && (*text == ' ' || *text == '\t')) {
-					text++;
-					len--;
-				}
-				fputc('`', out);
-				md_cell(out, text, len);
-				fputc('`', out);
-			}
+			fputc(' ', out);
+			md_text(out, pde_annot_base(l->file));
+			fprintf(out, ":%u | ", l->line);
+			text = pde_annot_hot_text(w, l, &len);
+			if (text)
+				pde_md_code(out, text, len, true);
 			fprintf(out, " |\n");
 		}
 	}
@@ -379,8 +389,8 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 
 /* ---- dispatch ------------------------------------------------------ */
 
-void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
-		     const struct pde_annot_opts *opts)
+int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
+		    const struct pde_annot_opts *opts)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
@@ -388,9 +398,13 @@ void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 	w->a = a;
 	switch (w->o.format) {
 	case PDE_ANNOT_MD:
-		fprintf(out, "# Annotation of %s\n\n",
-			opts->input ? opts->input : "a capture");
+		fputs("# Annotation of ", out);
+		if (opts->input)
+			md_text(out, opts->input);
+		else
+			fputs("a capture", out);
 		fprintf(out,
+			"\n\n"
 			"Percentages are of the function's %s (func) and of "
 			"the event's (total).  `^` marks a loop back-edge, "
 			"`>` the loop head it jumps to.\n",
@@ -406,9 +420,10 @@ void pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 	default:
 		break;
 	}
+	return pde_out_rc(out);
 }
 
-void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn)
+int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn)
 {
 	switch (w->o.format) {
 	case PDE_ANNOT_MD:
@@ -426,9 +441,10 @@ void pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn)
 		break;
 	}
 	w->nr_funcs++;
+	return pde_out_rc(w->out);
 }
 
-void pde_annot_end(struct pde_annot *w)
+int pde_annot_end(struct pde_annot *w)
 {
 	switch (w->o.format) {
 	case PDE_ANNOT_HTML:
@@ -442,4 +458,5 @@ void pde_annot_end(struct pde_annot *w)
 	default:
 		break;
 	}
+	return pde_out_rc(w->out);
 }

@@ -173,18 +173,35 @@ static void src_file(struct pde_annot *w, const struct pda_annot_func *fn,
 	}
 }
 
-static void src_column(struct pde_annot *w, const struct pda_annot_func *fn)
+/* A code table's head row: the events shown, then the other columns. */
+static void head_row(struct pde_annot *w, const struct pda_annot_func *fn,
+		     const char *rest)
 {
 	FILE *out = w->out;
 
-	fputs("<div><table class=\"code\"><tr>", out);
+	fputs("<table class=\"code\"><tr>", out);
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev)) {
 			fputs("<th>", out);
 			escs(out, pde_annot_event(w, ev));
 			fputs("</th>", out);
 		}
-	fputs("<th>line</th><th>source</th></tr>\n", out);
+	fprintf(out, "%s</tr>\n", rest);
+}
+
+/* A file name and line, as a cell's text or an attribute's value. */
+static void file_line(FILE *out, const char *file, unsigned line)
+{
+	escs(out, pde_annot_base(file));
+	fprintf(out, ":%u", line);
+}
+
+static void src_column(struct pde_annot *w, const struct pda_annot_func *fn)
+{
+	FILE *out = w->out;
+
+	fputs("<div>", out);
+	head_row(w, fn, "<th>line</th><th>source</th>");
 	/* each file once, in the order of its first instruction */
 	for (size_t i = 0; i < fn->nr_insns; i++) {
 		const char *file = fn->insns[i].srcfile;
@@ -204,14 +221,8 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 {
 	FILE *out = w->out;
 
-	fputs("<div><table class=\"code\"><tr>", out);
-	for (size_t ev = 0; ev < fn->nr_events; ev++)
-		if (pde_annot_event_in(fn, ev)) {
-			fputs("<th>", out);
-			escs(out, pde_annot_event(w, ev));
-			fputs("</th>", out);
-		}
-	fputs("<th>address</th><th></th><th>instruction</th></tr>\n", out);
+	fputs("<div>", out);
+	head_row(w, fn, "<th>address</th><th></th><th>instruction</th>");
 	for (size_t i = 0; i < fn->nr_insns; i++) {
 		const struct pda_annot_insn *in = &fn->insns[i];
 		size_t k = line_index(fn, in->srcfile, in->line);
@@ -223,10 +234,11 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 			if (in->inline_depth) {
 				fputs("inlined ", out);
 				escs(out, in->inline_func);
-				if (in->call_file)
-					fprintf(out, ", called at %s:%u",
-						pde_annot_base(in->call_file),
-						in->call_line);
+				if (in->call_file) {
+					fputs(", called at ", out);
+					file_line(out, in->call_file,
+						  in->call_line);
+				}
 			} else {
 				fputs("end of inlined code", out);
 			}
@@ -235,9 +247,11 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 		fputs("<tr", out);
 		if (k < fn->nr_lines)
 			fprintf(out, " data-l=\"%zu\"", k);
-		if (in->srcfile)
-			fprintf(out, " title=\"%s:%u\"",
-				pde_annot_base(in->srcfile), in->line);
+		if (in->srcfile) {
+			fputs(" title=\"", out);
+			file_line(out, in->srcfile, in->line);
+			fputc('"', out);
+		}
 		shade(out, pde_annot_max_pct(w, fn, in->counts));
 		fputc('>', out);
 		pct_cells(w, fn, in->counts);
@@ -263,30 +277,23 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 
 static void hot_lines(struct pde_annot *w, const struct pda_annot_func *fn)
 {
-	const size_t max = w->o.nr_hot_lines ? w->o.nr_hot_lines : 10;
+	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
 	if (!fn->nr_lines)
 		return;
-	fputs("<h3>Hottest source lines</h3>\n<table class=\"code\"><tr>", out);
-	for (size_t ev = 0; ev < fn->nr_events; ev++)
-		if (pde_annot_event_in(fn, ev)) {
-			fputs("<th>", out);
-			escs(out, pde_annot_event(w, ev));
-			fputs("</th>", out);
-		}
-	fputs("<th>line</th><th>source</th></tr>\n", out);
-	for (size_t i = 0; i < fn->nr_lines && i < max; i++) {
+	fputs("<h3>Hottest source lines</h3>\n", out);
+	head_row(w, fn, "<th>line</th><th>source</th>");
+	for (size_t i = 0; i < nr_hot; i++) {
 		const struct pda_annot_line *l = &fn->lines[i];
 		const char *text;
 		size_t len;
 
-		if (pde_annot_max_pct(w, fn, l->counts) <= 0)
-			break;
 		fprintf(out, "<tr data-l=\"%zu\">", i);
 		pct_cells(w, fn, l->counts);
-		fprintf(out, "<td>%s:%u</td><td>", pde_annot_base(l->file),
-			l->line);
+		fputs("<td>", out);
+		file_line(out, l->file, l->line);
+		fputs("</td><td>", out);
 		text = pda_annot_source(w->a, l->file, l->line, &len);
 		if (text)
 			esc(out, text, len);

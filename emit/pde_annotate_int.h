@@ -9,6 +9,7 @@
 #include "pd_config.h"
 #include "pda_annotate.h"
 #include "pde.h"
+#include "pde_text_int.h"
 
 /* perf's colour thresholds (ui/browsers: MIN_RED, MIN_GREEN), percent */
 #define PDE_ANNOT_HOT 5.0
@@ -28,6 +29,15 @@ const char *pde_annot_base(const char *path);
 double pde_annot_max_pct(const struct pde_annot *w,
 			 const struct pda_annot_func *fn,
 			 const struct pda_annot_count *counts);
+
+/* How many of fn's hottest lines are listed: up to the writer's
+ * nr_hot_lines, the first without samples ending the list. */
+size_t pde_annot_nr_hot(const struct pde_annot *w,
+			const struct pda_annot_func *fn);
+/* Hot line i's source text (from libpda), its leading blanks left out;
+ * NULL when there is none. */
+const char *pde_annot_hot_text(const struct pde_annot *w,
+			       const struct pda_annot_line *l, size_t *len);
 
 void pde_annot_html_begin(struct pde_annot *w);
 void pde_annot_html_func(struct pde_annot *w, const struct pda_annot_func *fn);

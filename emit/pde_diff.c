@@ -4,9 +4,8 @@
  * largest changes per symbol and per DSO, headed by what was compared,
  * how it was scaled and how it was tested.
  */
-#include "pd_config.h"
 #include "pda_diff.h"
-#include "pde.h"
+#include "pde_text_int.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -28,10 +27,17 @@ int pde_diff_folded(FILE *out, const struct pda_diff *d)
 		}
 		fprintf(out, " %.0f %" PRIu64 "\n", a, st->count[1]);
 		if (ferror(out))
-			return -1;
+			return PD_ERR_IO;
 	}
-	return ferror(out) ? -1 : 0;
+	return pde_out_rc(out);
 }
+
+/* --scale SYMBOL's sentence, around the symbol (twice) */
+static const char scale_symbol_text[3][48] = {
+	"per unit of work (--scale ",
+	"): values are percentages of the samples in ",
+	" (inclusive)",
+};
 
 const char *pde_diff_scaling_text(const struct pda_diff *d, char *buf,
 				  size_t size)
@@ -43,10 +49,9 @@ const char *pde_diff_scaling_text(const struct pda_diff *d, char *buf,
 		return "not scaled (--scale none): values are samples, a "
 		       "side's mean per capture";
 	case PDA_DIFF_SCALE_SYMBOL:
-		snprintf(buf, size,
-			 "per unit of work (--scale %s): values are "
-			 "percentages of the samples in %s (inclusive)",
-			 s->scale_symbol, s->scale_symbol);
+		snprintf(buf, size, "%s%s%s%s%s", scale_symbol_text[0],
+			 s->scale_symbol, scale_symbol_text[1],
+			 s->scale_symbol, scale_symbol_text[2]);
 		return buf;
 	case PDA_DIFF_SCALE_TOTAL:
 		break;
@@ -112,10 +117,15 @@ static void put_inputs(const struct report *r)
 			r->s->nr_runs[side] == 1 ? "" : "s",
 			r->s->weight[side]);
 		for (unsigned i = 0; r->o->paths[side] && i < r->s->nr_runs[side];
-		     i++)
-			fprintf(r->out, "%s%s%s%s", i ? ", " : ": ",
-				r->md ? "`" : "", r->o->paths[side][i],
-				r->md ? "`" : "");
+		     i++) {
+			const char *path = r->o->paths[side][i];
+
+			fputs(i ? ", " : ": ", r->out);
+			if (r->md)
+				pde_md_code(r->out, path, strlen(path), false);
+			else
+				fputs(path, r->out);
+		}
 		fputc('\n', r->out);
 	}
 	if (r->md)
@@ -127,8 +137,18 @@ static void put_method(const struct report *r)
 	const struct pda_diff_summary *s = r->s;
 	char buf[512];
 
-	fprintf(r->out, "Scaling: %s.",
-		pde_diff_scaling_text(r->d, buf, sizeof(buf)));
+	if (r->md && s->scale == PDA_DIFF_SCALE_SYMBOL) {
+		const size_t len = strlen(s->scale_symbol);
+
+		fprintf(r->out, "Scaling: %s", scale_symbol_text[0]);
+		pde_md_text(r->out, s->scale_symbol, len);
+		fputs(scale_symbol_text[1], r->out);
+		pde_md_text(r->out, s->scale_symbol, len);
+		fprintf(r->out, "%s.", scale_symbol_text[2]);
+	} else {
+		fprintf(r->out, "Scaling: %s.",
+			pde_diff_scaling_text(r->d, buf, sizeof(buf)));
+	}
 	if (s->unit != 1.0)
 		fputs(" Changes are in percentage points.", r->out);
 	if (s->nr_renamed)
@@ -230,12 +250,7 @@ static void put_row(const struct report *r, const struct pda_diff_row *row)
 		if (r->s->runs_tested)
 			fprintf(r->out, " %s |", pr);
 		fprintf(r->out, " %s | ", verdict_name(row->verdict));
-		/* a name's '|' would end the cell */
-		for (const char *c = row->name; *c; c++) {
-			if (*c == '|')
-				fputc('\\', r->out);
-			fputc(*c, r->out);
-		}
+		pde_md_text(r->out, row->name, strlen(row->name));
 		fputs(" |\n", r->out);
 		return;
 	}
@@ -289,8 +304,8 @@ static void put_table(const struct report *r, enum pda_diff_table t,
 	fputc('\n', r->out);
 }
 
-void pde_diff_report(FILE *out, const struct pda_diff *d,
-		     const struct pde_diff_opts *opts)
+int pde_diff_report(FILE *out, const struct pda_diff *d,
+		    const struct pde_diff_opts *opts)
 {
 	const struct report r = {out, d, pda_diff_summary(d), opts,
 				 opts->format == PDE_DIFF_MARKDOWN};
@@ -310,4 +325,5 @@ void pde_diff_report(FILE *out, const struct pda_diff *d,
 		put_table(&r, PDA_DIFF_DSO_SELF, "Self, per DSO", "DSO");
 		put_table(&r, PDA_DIFF_DSO_INCL, "Inclusive, per DSO", "DSO");
 	}
+	return pde_out_rc(out);
 }

@@ -548,11 +548,11 @@ static void put_frame(FILE *out, const struct layout *l,
 	fputs("</text></g>\n", out);
 }
 
-size_t pde_flame_svg(FILE *out, const struct pda_flame_node *nodes, size_t nr,
-		     const struct pde_flame_opts *opts)
+int pde_flame_svg(FILE *out, const struct pda_flame_node *nodes, size_t nr,
+		  const struct pde_flame_opts *opts, size_t *nr_drawn)
 {
 	struct layout l;
-	size_t nr_drawn = 0;
+	size_t nr_frames = 0;
 
 	lay_out(&l, nodes, nr, opts);
 	put_head(out, &l);
@@ -565,8 +565,10 @@ size_t pde_flame_svg(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 		if (!drawn(&l, &nodes[i]))
 			continue;
 		put_frame(out, &l, &nodes[i]);
-		nr_drawn++;
+		nr_frames++;
 	}
 	fputs("</g>\n</svg>\n", out);
-	return nr_drawn;
+	if (nr_drawn)
+		*nr_drawn = nr_frames;
+	return ferror(out) ? PD_ERR_IO : 0;
 }

@@ -29,7 +29,7 @@ int pde_folded_write(FILE *out, const struct pda_fold *fd)
 		if (fwrite(l->stack, 1, l->len, out) != l->len ||
 		    fwrite(p, 1, (size_t)(num + sizeof(num) - p), out) !=
 			    (size_t)(num + sizeof(num) - p))
-			return -1;
+			return PD_ERR_IO;
 	}
-	return ferror(out) ? -1 : 0;
+	return ferror(out) ? PD_ERR_IO : 0;
 }

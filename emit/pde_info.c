@@ -3,8 +3,7 @@
  * sections and record counts say, as readable text (perf report
  * --header-only and --stats, side by side) or as one JSON object.
  */
-#include "pd_config.h"
-#include "pde.h"
+#include "pde_fields_int.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -41,14 +40,18 @@ static const char *feat_name(unsigned feat, char *buf, size_t size)
 	return buf;
 }
 
-static const char *rec_name(uint32_t type, char *buf, size_t size)
+/* The record counts, as rows of text or an object's members in JSON. */
+static void rec_counts(struct pde_fields *fw, const struct pde_info_counts *c)
 {
-	const char *name = pd_rec_type_name(type);
+	char buf[32];
 
-	if (name)
-		return name;
-	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
-	return buf;
+	pde_f_rec_counts(fw, c->by_type);
+	for (unsigned i = 0; i < c->nr_other; i++)
+		pde_f_count(fw, pde_rec_name(c->other[i].type, buf),
+			    c->other[i].count);
+	if (c->nr_other_lumped)
+		pde_f_count(fw, fw->json ? "UNKNOWN_OTHER" : "(other types)",
+			    c->nr_other_lumped);
 }
 
 /* The events: from the attrs section (or HEADER_ATTR records). */
@@ -165,13 +168,15 @@ static void text_events(FILE *out, const struct pd_file *f)
 
 		fputs("  ", out);
 		text_str(out, e->name);
-		fprintf(out, ": type %" PRIu32 ", config 0x%" PRIx64 ", %s %" PRIu64
+		fprintf(out,
+			": type %" PRIu32 ", config 0x%" PRIx64 ", %s %" PRIu64
 			", sample_type ",
 			e->attr.type, e->attr.config,
 			evsel_freq(e) ? "sample_freq" : "sample_period",
 			e->attr.sample_period);
 		sample_type_text(out, e->attr.sample_type);
-		fprintf(out, ", %zu id%s\n", e->nr_ids, e->nr_ids == 1 ? "" : "s");
+		fprintf(out, ", %zu id%s\n", e->nr_ids,
+			e->nr_ids == 1 ? "" : "s");
 	}
 }
 
@@ -188,7 +193,8 @@ static void text_features(FILE *out, const struct pd_env *env)
 			feat_name(feat, buf, sizeof(buf)));
 		if (env->status[feat] != PD_ENV_OK &&
 		    env->status[feat] != PD_ENV_RAW)
-			fprintf(out, "(%s)", pd_env_status_name(env->status[feat]));
+			fprintf(out, "(%s)",
+				pd_env_status_name(env->status[feat]));
 		any = 1;
 	}
 	fputs(any ? "\n" : "-\n", out);
@@ -224,7 +230,8 @@ static void text_topology(FILE *out, const struct pd_env *env)
 		const struct pd_env_numa_node *n = &env->numa_nodes[i];
 
 		key(out, "numa node:");
-		fprintf(out, "%" PRIu32 ": %" PRIu64 " kB total, %" PRIu64
+		fprintf(out,
+			"%" PRIu32 ": %" PRIu64 " kB total, %" PRIu64
 			" kB free, cpus ",
 			n->node, n->mem_total_kb, n->mem_free_kb);
 		text_str(out, n->cpus);
@@ -332,9 +339,11 @@ static void text_misc(FILE *out, const struct pd_env *env)
 		key(out, "auxtrace index:");
 		fprintf(out, "%" PRIu64 " entries\n", env->nr_auxtrace);
 	}
-	if (env_has(env, PD_FEAT_BPF_PROG_INFO) || env_has(env, PD_FEAT_BPF_BTF)) {
+	if (env_has(env, PD_FEAT_BPF_PROG_INFO) ||
+	    env_has(env, PD_FEAT_BPF_BTF)) {
 		key(out, "bpf:");
-		fprintf(out, "%" PRIu32 " programs (%" PRIu64 " bytes), %" PRIu32
+		fprintf(out,
+			"%" PRIu32 " programs (%" PRIu64 " bytes), %" PRIu32
 			" btfs (%" PRIu64 " bytes)\n",
 			env->nr_bpf_progs, env->bpf_prog_bytes, env->nr_btfs,
 			env->btf_bytes);
@@ -373,28 +382,20 @@ static void text_misc(FILE *out, const struct pd_env *env)
 static void text_records(FILE *out, const struct pde_info *info)
 {
 	const struct pde_info_counts *c = info->counts;
-	char buf[32];
+	struct pde_fields fw;
 
 	if (!c || !c->read)
 		return;
+	pde_fields_init(&fw, out, false);
 	fputs("records:\n", out);
-	for (uint32_t t = 0; t < PD_REC_TYPE_MAX; t++)
-		if (c->by_type[t])
-			fprintf(out, "  %-22s %12" PRIu64 "\n",
-				rec_name(t, buf, sizeof(buf)), c->by_type[t]);
-	for (unsigned i = 0; i < c->nr_other; i++)
-		fprintf(out, "  %-22s %12" PRIu64 "\n",
-			rec_name(c->other[i].type, buf, sizeof(buf)),
-			c->other[i].count);
-	if (c->nr_other_lumped)
-		fprintf(out, "  %-22s %12" PRIu64 "\n", "(other types)",
-			c->nr_other_lumped);
-	fprintf(out, "  %-22s %12" PRIu64 "\n", "total", c->total);
+	rec_counts(&fw, c);
+	pde_f_count(&fw, "total", c->total);
 	key(out, "samples:");
 	fprintf(out, "%" PRIu64 "\n", c->nr_samples);
 	key(out, "lost samples:");
-	fprintf(out, "%" PRIu64 " (LOST %" PRIu64 ", LOST_SAMPLES %" PRIu64
-		")\n", c->lost + c->lost_samples, c->lost, c->lost_samples);
+	fprintf(out,
+		"%" PRIu64 " (LOST %" PRIu64 ", LOST_SAMPLES %" PRIu64 ")\n",
+		c->lost + c->lost_samples, c->lost, c->lost_samples);
 	key(out, "time span:");
 	if (c->has_time) {
 		time_text(out, c->time_first_ns);
@@ -419,7 +420,8 @@ static void text_damage(FILE *out, const struct pde_info *info)
 
 	if (st && st->damaged) {
 		key(out, "damaged:");
-		fprintf(out, "%s; %" PRIu64 " bytes from offset 0x%" PRIx64
+		fprintf(out,
+			"%s; %" PRIu64 " bytes from offset 0x%" PRIx64
 			" not read\n",
 			st->damage, st->bytes_unread, st->damage_offset);
 	}
@@ -435,7 +437,7 @@ static void text_damage(FILE *out, const struct pde_info *info)
 	}
 }
 
-void pde_info_text(FILE *out, const struct pde_info *info)
+int pde_info_text(FILE *out, const struct pde_info *info)
 {
 	text_file(out, info);
 	if (info->env)
@@ -449,41 +451,48 @@ void pde_info_text(FILE *out, const struct pde_info *info)
 	}
 	text_records(out, info);
 	text_damage(out, info);
+	return pde_out_rc(out);
 }
 
 /* ---- JSON ---------------------------------------------------------- */
 
-static void json_strlist(struct pde_json *j, const char *k, uint32_t nr,
-			 const char *const *v)
+/* a JSON key: a name the capture left out is "" */
+static const char *key_or_empty(const char *name)
 {
-	pde_json_begin_array(j, k);
-	for (uint32_t i = 0; i < nr; i++)
-		pde_json_str(j, NULL, v[i]);
-	pde_json_end_array(j);
+	return name ? name : "";
 }
 
-static void json_u32_or_null(struct pde_json *j, const char *k, int has,
+static void json_strlist(struct pde_fields *j, const char *k, uint32_t nr,
+			 const char *const *v)
+{
+	pde_f_array(j, k);
+	for (uint32_t i = 0; i < nr; i++)
+		pde_f_cstr(j, NULL, v[i]);
+	pde_f_close(j);
+}
+
+static void json_u32_or_null(struct pde_fields *j, const char *k, int has,
 			     uint64_t v)
 {
 	if (has)
-		pde_json_u64(j, k, v);
+		pde_f_u64(j, k, v);
 	else
-		pde_json_null(j, k);
+		pde_f_null(j, k);
 }
 
-static void json_events(struct pde_json *j, const struct pd_file *f)
+static void json_events(struct pde_fields *j, const struct pd_file *f)
 {
 	const size_t nr = pd_file_nr_evsels(f);
 
-	pde_json_begin_array(j, "events");
+	pde_f_array(j, "events");
 	for (size_t i = 0; i < nr; i++) {
 		const struct pd_evsel *e = pd_file_evsel(f, i);
 
-		pde_json_begin_object(j, NULL);
-		pde_json_str(j, "name", e->name);
-		pde_json_u64(j, "type", e->attr.type);
-		pde_json_u64(j, "config", e->attr.config);
-		pde_json_begin_array(j, "sample_type");
+		pde_f_object(j, NULL);
+		pde_f_cstr(j, "name", e->name);
+		pde_f_u64(j, "type", e->attr.type);
+		pde_f_u64(j, "config", e->attr.config);
+		pde_f_array(j, "sample_type");
 		for (unsigned bit = 0; bit < 64; bit++) {
 			char buf[16];
 			const char *name = pd_sample_bit_name(bit);
@@ -494,72 +503,71 @@ static void json_events(struct pde_json *j, const struct pd_file *f)
 				snprintf(buf, sizeof(buf), "bit%u", bit);
 				name = buf;
 			}
-			pde_json_str(j, NULL, name);
+			pde_f_cstr(j, NULL, name);
 		}
-		pde_json_end_array(j);
-		pde_json_u64(j, evsel_freq(e) ? "sample_freq" : "sample_period",
-			     e->attr.sample_period);
-		pde_json_u64(j, "read_format", e->attr.read_format);
-		pde_json_begin_array(j, "ids");
+		pde_f_close(j);
+		pde_f_u64(j, evsel_freq(e) ? "sample_freq" : "sample_period",
+			  e->attr.sample_period);
+		pde_f_u64(j, "read_format", e->attr.read_format);
+		pde_f_array(j, "ids");
 		for (size_t k = 0; k < e->nr_ids; k++)
-			pde_json_u64(j, NULL, e->ids[k]);
-		pde_json_end_array(j);
-		pde_json_end_object(j);
+			pde_f_u64(j, NULL, e->ids[k]);
+		pde_f_close(j);
+		pde_f_close(j);
 	}
-	pde_json_end_array(j);
+	pde_f_close(j);
 }
 
-static void json_features(struct pde_json *j, const struct pd_env *env)
+static void json_features(struct pde_fields *j, const struct pd_env *env)
 {
 	char buf[16];
 
-	pde_json_begin_array(j, "features");
+	pde_f_array(j, "features");
 	for (unsigned feat = 1; env && feat < PD_FEAT_MAX; feat++)
 		if (env->status[feat] != PD_ENV_ABSENT)
-			pde_json_str(j, NULL, feat_name(feat, buf, sizeof(buf)));
-	pde_json_end_array(j);
+			pde_f_cstr(j, NULL, feat_name(feat, buf, sizeof(buf)));
+	pde_f_close(j);
 	/* every section that did not decode cleanly, with what became of it */
-	pde_json_begin_object(j, "feature_problems");
+	pde_f_object(j, "feature_problems");
 	for (unsigned feat = 1; env && feat < PD_FEAT_MAX; feat++)
 		if (env->status[feat] == PD_ENV_DAMAGED ||
 		    env->status[feat] == PD_ENV_MISSING ||
 		    env->status[feat] == PD_ENV_UNKNOWN)
-			pde_json_str(j, feat_name(feat, buf, sizeof(buf)),
-				     pd_env_status_name(env->status[feat]));
-	pde_json_end_object(j);
+			pde_f_cstr(j, feat_name(feat, buf, sizeof(buf)),
+				   pd_env_status_name(env->status[feat]));
+	pde_f_close(j);
 }
 
-static void json_build_ids(struct pde_json *j, const struct pd_env *env)
+static void json_build_ids(struct pde_fields *j, const struct pd_env *env)
 {
-	pde_json_begin_array(j, "build_ids");
+	pde_f_array(j, "build_ids");
 	for (size_t i = 0; env && i < env->nr_build_ids; i++) {
 		const struct pd_env_build_id *b = &env->build_ids[i];
 
-		pde_json_begin_object(j, NULL);
-		pde_json_i64(j, "pid", b->pid);
-		pde_json_hexbytes(j, "build_id", b->build_id, b->size);
-		pde_json_str(j, "filename", b->filename);
-		pde_json_u64(j, "cpumode", b->cpumode);
-		pde_json_end_object(j);
+		pde_f_object(j, NULL);
+		pde_f_i64(j, "pid", b->pid);
+		pde_f_hexbytes(j, "build_id", b->build_id, b->size);
+		pde_f_cstr(j, "filename", b->filename);
+		pde_f_u64(j, "cpumode", b->cpumode);
+		pde_f_close(j);
 	}
-	pde_json_end_array(j);
+	pde_f_close(j);
 }
 
-static void json_caps(struct pde_json *j, const char *k, uint32_t nr,
+static void json_caps(struct pde_fields *j, const char *k, uint32_t nr,
 		      const struct pd_env_cap *caps)
 {
-	pde_json_begin_object(j, k);
+	pde_f_object(j, k);
 	for (uint32_t i = 0; i < nr; i++)
-		pde_json_str(j, caps[i].name ? caps[i].name : "",
-			     caps[i].value);
-	pde_json_end_object(j);
+		pde_f_cstr(j, key_or_empty(caps[i].name), caps[i].value);
+	pde_f_close(j);
 }
 
-static void json_topology(struct pde_json *j, const struct pd_env *env)
+static void json_topology(struct pde_fields *j, const struct pd_env *env)
 {
 	if (env->status[PD_FEAT_CPU_TOPOLOGY] == PD_ENV_OK ||
 	    env->status[PD_FEAT_CPU_TOPOLOGY] == PD_ENV_DAMAGED) {
-		pde_json_begin_object(j, "cpu_topology");
+		pde_f_object(j, "cpu_topology");
 		json_strlist(j, "core_siblings",
 			     env->cpu_topology.nr_core_siblings,
 			     env->cpu_topology.core_siblings);
@@ -569,258 +577,244 @@ static void json_topology(struct pde_json *j, const struct pd_env *env)
 		json_strlist(j, "die_siblings",
 			     env->cpu_topology.nr_die_siblings,
 			     env->cpu_topology.die_siblings);
-		pde_json_begin_array(j, "cpus");
+		pde_f_array(j, "cpus");
 		for (uint32_t i = 0; i < env->cpu_topology.nr_cpus; i++) {
 			const struct pd_env_cpu *c = &env->cpu_topology.cpus[i];
 
-			pde_json_begin_object(j, NULL);
-			pde_json_u64(j, "core_id", c->core_id);
-			pde_json_u64(j, "socket_id", c->socket_id);
+			pde_f_object(j, NULL);
+			pde_f_u64(j, "core_id", c->core_id);
+			pde_f_u64(j, "socket_id", c->socket_id);
 			if (env->cpu_topology.has_die_ids)
-				pde_json_u64(j, "die_id", c->die_id);
-			pde_json_end_object(j);
+				pde_f_u64(j, "die_id", c->die_id);
+			pde_f_close(j);
 		}
-		pde_json_end_array(j);
-		pde_json_end_object(j);
+		pde_f_close(j);
+		pde_f_close(j);
 	}
 	if (env->nr_numa_nodes) {
-		pde_json_begin_array(j, "numa_nodes");
+		pde_f_array(j, "numa_nodes");
 		for (uint32_t i = 0; i < env->nr_numa_nodes; i++) {
 			const struct pd_env_numa_node *n = &env->numa_nodes[i];
 
-			pde_json_begin_object(j, NULL);
-			pde_json_u64(j, "node", n->node);
-			pde_json_u64(j, "mem_total_kb", n->mem_total_kb);
-			pde_json_u64(j, "mem_free_kb", n->mem_free_kb);
-			pde_json_str(j, "cpus", n->cpus);
-			pde_json_end_object(j);
+			pde_f_object(j, NULL);
+			pde_f_u64(j, "node", n->node);
+			pde_f_u64(j, "mem_total_kb", n->mem_total_kb);
+			pde_f_u64(j, "mem_free_kb", n->mem_free_kb);
+			pde_f_cstr(j, "cpus", n->cpus);
+			pde_f_close(j);
 		}
-		pde_json_end_array(j);
+		pde_f_close(j);
 	}
 	if (env->nr_caches) {
-		pde_json_begin_array(j, "caches");
+		pde_f_array(j, "caches");
 		for (uint32_t i = 0; i < env->nr_caches; i++) {
 			const struct pd_env_cache *c = &env->caches[i];
 
-			pde_json_begin_object(j, NULL);
-			pde_json_u64(j, "level", c->level);
-			pde_json_u64(j, "line_size", c->line_size);
-			pde_json_u64(j, "sets", c->sets);
-			pde_json_u64(j, "ways", c->ways);
-			pde_json_str(j, "type", c->type);
-			pde_json_str(j, "size", c->size);
-			pde_json_str(j, "map", c->map);
-			pde_json_end_object(j);
+			pde_f_object(j, NULL);
+			pde_f_u64(j, "level", c->level);
+			pde_f_u64(j, "line_size", c->line_size);
+			pde_f_u64(j, "sets", c->sets);
+			pde_f_u64(j, "ways", c->ways);
+			pde_f_cstr(j, "type", c->type);
+			pde_f_cstr(j, "size", c->size);
+			pde_f_cstr(j, "map", c->map);
+			pde_f_close(j);
 		}
-		pde_json_end_array(j);
+		pde_f_close(j);
 	}
 	if (env->nr_hybrid_nodes) {
-		pde_json_begin_object(j, "hybrid_topology");
+		pde_f_object(j, "hybrid_topology");
 		for (uint32_t i = 0; i < env->nr_hybrid_nodes; i++)
-			pde_json_str(j, env->hybrid_nodes[i].pmu_name
-						? env->hybrid_nodes[i].pmu_name
-						: "",
-				     env->hybrid_nodes[i].cpus);
-		pde_json_end_object(j);
+			pde_f_cstr(j,
+				   key_or_empty(env->hybrid_nodes[i].pmu_name),
+				   env->hybrid_nodes[i].cpus);
+		pde_f_close(j);
 	}
 	if (env_has(env, PD_FEAT_MEM_TOPOLOGY)) {
-		pde_json_begin_object(j, "mem_topology");
-		pde_json_u64(j, "block_size", env->mem_block_size);
-		pde_json_begin_array(j, "nodes");
+		pde_f_object(j, "mem_topology");
+		pde_f_u64(j, "block_size", env->mem_block_size);
+		pde_f_array(j, "nodes");
 		for (uint64_t i = 0; i < env->nr_mem_nodes; i++) {
-			pde_json_begin_object(j, NULL);
-			pde_json_u64(j, "node", env->mem_nodes[i].node);
-			pde_json_u64(j, "blocks", env->mem_nodes[i].nr_set);
-			pde_json_end_object(j);
+			pde_f_object(j, NULL);
+			pde_f_u64(j, "node", env->mem_nodes[i].node);
+			pde_f_u64(j, "blocks", env->mem_nodes[i].nr_set);
+			pde_f_close(j);
 		}
-		pde_json_end_array(j);
-		pde_json_end_object(j);
+		pde_f_close(j);
+		pde_f_close(j);
 	}
 }
 
-static void json_pmus(struct pde_json *j, const struct pd_env *env)
+static void json_pmus(struct pde_fields *j, const struct pd_env *env)
 {
 	if (env->nr_pmu_mappings) {
-		pde_json_begin_object(j, "pmu_mappings");
+		pde_f_object(j, "pmu_mappings");
 		for (uint32_t i = 0; i < env->nr_pmu_mappings; i++)
-			pde_json_u64(j, env->pmu_mappings[i].name
-						? env->pmu_mappings[i].name
-						: "",
-				     env->pmu_mappings[i].type);
-		pde_json_end_object(j);
+			pde_f_u64(j, key_or_empty(env->pmu_mappings[i].name),
+				  env->pmu_mappings[i].type);
+		pde_f_close(j);
 	}
 	if (env->nr_groups) {
-		pde_json_begin_array(j, "groups");
+		pde_f_array(j, "groups");
 		for (uint32_t i = 0; i < env->nr_groups; i++) {
-			pde_json_begin_object(j, NULL);
-			pde_json_str(j, "name", env->groups[i].name);
-			pde_json_u64(j, "leader_idx", env->groups[i].leader_idx);
-			pde_json_u64(j, "nr_members", env->groups[i].nr_members);
-			pde_json_end_object(j);
+			pde_f_object(j, NULL);
+			pde_f_cstr(j, "name", env->groups[i].name);
+			pde_f_u64(j, "leader_idx", env->groups[i].leader_idx);
+			pde_f_u64(j, "nr_members", env->groups[i].nr_members);
+			pde_f_close(j);
 		}
-		pde_json_end_array(j);
+		pde_f_close(j);
 	}
 	if (env->status[PD_FEAT_CPU_PMU_CAPS] == PD_ENV_OK)
 		json_caps(j, "cpu_pmu_caps", env->nr_cpu_pmu_caps,
 			  env->cpu_pmu_caps);
 	if (env->nr_pmu_caps) {
-		pde_json_begin_object(j, "pmu_caps");
+		pde_f_object(j, "pmu_caps");
 		for (uint32_t i = 0; i < env->nr_pmu_caps; i++)
-			json_caps(j, env->pmu_caps[i].pmu_name
-					     ? env->pmu_caps[i].pmu_name
-					     : "",
+			json_caps(j, key_or_empty(env->pmu_caps[i].pmu_name),
 				  env->pmu_caps[i].nr_caps,
 				  env->pmu_caps[i].caps);
-		pde_json_end_object(j);
+		pde_f_close(j);
 	}
 }
 
-static void json_misc(struct pde_json *j, const struct pd_env *env)
+static void json_misc(struct pde_fields *j, const struct pd_env *env)
 {
 	if (env_has(env, PD_FEAT_SAMPLE_TIME)) {
-		pde_json_begin_object(j, "sample_time");
-		pde_json_u64(j, "first_ns", env->first_sample_time);
-		pde_json_u64(j, "last_ns", env->last_sample_time);
-		pde_json_end_object(j);
+		pde_f_object(j, "sample_time");
+		pde_f_u64(j, "first_ns", env->first_sample_time);
+		pde_f_u64(j, "last_ns", env->last_sample_time);
+		pde_f_close(j);
 	}
 	if (env_has(env, PD_FEAT_CLOCKID))
-		pde_json_u64(j, "clockid_res_ns", env->clockid_res_ns);
+		pde_f_u64(j, "clockid_res_ns", env->clockid_res_ns);
 	if (env_has(env, PD_FEAT_CLOCK_DATA)) {
-		pde_json_begin_object(j, "clock_data");
-		pde_json_u64(j, "clockid", env->clock_data.clockid);
-		pde_json_u64(j, "tod_ns", env->clock_data.tod_ns);
-		pde_json_u64(j, "clockid_ns", env->clock_data.clockid_ns);
-		pde_json_end_object(j);
+		pde_f_object(j, "clock_data");
+		pde_f_u64(j, "clockid", env->clock_data.clockid);
+		pde_f_u64(j, "tod_ns", env->clock_data.tod_ns);
+		pde_f_u64(j, "clockid_ns", env->clock_data.clockid_ns);
+		pde_f_close(j);
 	}
 	if (env_has(env, PD_FEAT_COMPRESSED)) {
-		pde_json_begin_object(j, "compressed");
-		pde_json_u64(j, "version", env->compressed.version);
-		pde_json_u64(j, "type", env->compressed.type);
-		pde_json_u64(j, "level", env->compressed.level);
-		pde_json_u64(j, "ratio", env->compressed.ratio);
-		pde_json_u64(j, "mmap_len", env->compressed.mmap_len);
-		pde_json_end_object(j);
+		pde_f_object(j, "compressed");
+		pde_f_u64(j, "version", env->compressed.version);
+		pde_f_u64(j, "type", env->compressed.type);
+		pde_f_u64(j, "level", env->compressed.level);
+		pde_f_u64(j, "ratio", env->compressed.ratio);
+		pde_f_u64(j, "mmap_len", env->compressed.mmap_len);
+		pde_f_close(j);
 	}
 	if (env_has(env, PD_FEAT_TRACING_DATA)) {
-		pde_json_begin_object(j, "tracing_data");
-		pde_json_str(j, "version", env->tracing.version);
-		pde_json_u64(j, "offset", env->tracing.offset);
-		pde_json_u64(j, "size", env->tracing.size);
-		pde_json_str(j, "byte_order",
-			     env->tracing.big_endian ? "big" : "little");
-		pde_json_u64(j, "long_size", env->tracing.long_size);
-		pde_json_u64(j, "page_size", env->tracing.page_size);
-		pde_json_end_object(j);
+		pde_f_object(j, "tracing_data");
+		pde_f_cstr(j, "version", env->tracing.version);
+		pde_f_u64(j, "offset", env->tracing.offset);
+		pde_f_u64(j, "size", env->tracing.size);
+		pde_f_cstr(j, "byte_order",
+			   env->tracing.big_endian ? "big" : "little");
+		pde_f_u64(j, "long_size", env->tracing.long_size);
+		pde_f_u64(j, "page_size", env->tracing.page_size);
+		pde_f_close(j);
 	}
 	if (env_has(env, PD_FEAT_AUXTRACE))
-		pde_json_u64(j, "auxtrace_index_entries", env->nr_auxtrace);
+		pde_f_u64(j, "auxtrace_index_entries", env->nr_auxtrace);
 	if (env_has(env, PD_FEAT_BPF_PROG_INFO)) {
-		pde_json_u64(j, "bpf_progs", env->nr_bpf_progs);
-		pde_json_u64(j, "bpf_prog_bytes", env->bpf_prog_bytes);
+		pde_f_u64(j, "bpf_progs", env->nr_bpf_progs);
+		pde_f_u64(j, "bpf_prog_bytes", env->bpf_prog_bytes);
 	}
 	if (env_has(env, PD_FEAT_BPF_BTF)) {
-		pde_json_u64(j, "bpf_btfs", env->nr_btfs);
-		pde_json_u64(j, "bpf_btf_bytes", env->btf_bytes);
+		pde_f_u64(j, "bpf_btfs", env->nr_btfs);
+		pde_f_u64(j, "bpf_btf_bytes", env->btf_bytes);
 	}
 	if (env_has(env, PD_FEAT_DIR_FORMAT))
-		pde_json_u64(j, "dir_format_version", env->dir_format_version);
+		pde_f_u64(j, "dir_format_version", env->dir_format_version);
 	if (env->nr_meta_info) {
-		pde_json_begin_object(j, "simpleperf_meta_info");
+		pde_f_object(j, "simpleperf_meta_info");
 		for (uint32_t i = 0; i < env->nr_meta_info; i++)
-			pde_json_str(j, env->meta_info[i].key,
-				     env->meta_info[i].value);
-		pde_json_end_object(j);
+			pde_f_cstr(j, env->meta_info[i].key,
+				   env->meta_info[i].value);
+		pde_f_close(j);
 	}
 	if (env->nr_simpleperf_files)
-		pde_json_u64(j, "simpleperf_files", env->nr_simpleperf_files);
+		pde_f_u64(j, "simpleperf_files", env->nr_simpleperf_files);
 }
 
-static void json_records(struct pde_json *j, const struct pde_info *info)
+static void json_records(struct pde_fields *j, const struct pde_info *info)
 {
 	const struct pde_info_counts *c = info->counts;
 	const struct pd_reader_stats *st = info->stats;
-	char buf[32];
 
 	if (!c || !c->read) {
-		pde_json_null(j, "record_counts");
+		pde_f_null(j, "record_counts");
 		return;
 	}
-	pde_json_begin_object(j, "record_counts");
-	for (uint32_t t = 0; t < PD_REC_TYPE_MAX; t++)
-		if (c->by_type[t])
-			pde_json_u64(j, rec_name(t, buf, sizeof(buf)),
-				     c->by_type[t]);
-	for (unsigned i = 0; i < c->nr_other; i++)
-		pde_json_u64(j, rec_name(c->other[i].type, buf, sizeof(buf)),
-			     c->other[i].count);
-	if (c->nr_other_lumped)
-		pde_json_u64(j, "UNKNOWN_OTHER", c->nr_other_lumped);
-	pde_json_end_object(j);
-	pde_json_u64(j, "nr_records", c->total);
-	pde_json_u64(j, "samples", c->nr_samples);
-	pde_json_u64(j, "lost_samples", c->lost + c->lost_samples);
-	pde_json_u64(j, "lost_in_lost_records", c->lost);
-	pde_json_u64(j, "lost_in_lost_samples_records", c->lost_samples);
+	pde_f_object(j, "record_counts");
+	rec_counts(j, c);
+	pde_f_close(j);
+	pde_f_u64(j, "nr_records", c->total);
+	pde_f_u64(j, "samples", c->nr_samples);
+	pde_f_u64(j, "lost_samples", c->lost + c->lost_samples);
+	pde_f_u64(j, "lost_in_lost_records", c->lost);
+	pde_f_u64(j, "lost_in_lost_samples_records", c->lost_samples);
 	if (c->has_time) {
-		pde_json_u64(j, "time_first_ns", c->time_first_ns);
-		pde_json_u64(j, "time_last_ns", c->time_last_ns);
+		pde_f_u64(j, "time_first_ns", c->time_first_ns);
+		pde_f_u64(j, "time_last_ns", c->time_last_ns);
 	} else {
-		pde_json_null(j, "time_first_ns");
-		pde_json_null(j, "time_last_ns");
+		pde_f_null(j, "time_first_ns");
+		pde_f_null(j, "time_last_ns");
 	}
-	pde_json_u64(j, "undecodable_samples", c->nr_bad_samples);
+	pde_f_u64(j, "undecodable_samples", c->nr_bad_samples);
 	if (st && st->damaged) {
-		pde_json_begin_object(j, "damage");
-		pde_json_str(j, "message", st->damage);
-		pde_json_u64(j, "offset", st->damage_offset);
-		pde_json_u64(j, "bytes_unread", st->bytes_unread);
-		pde_json_end_object(j);
+		pde_f_object(j, "damage");
+		pde_f_cstr(j, "message", st->damage);
+		pde_f_u64(j, "offset", st->damage_offset);
+		pde_f_u64(j, "bytes_unread", st->bytes_unread);
+		pde_f_close(j);
 	} else {
-		pde_json_null(j, "damage");
+		pde_f_null(j, "damage");
 	}
 }
 
-void pde_info_json(FILE *out, const struct pde_info *info)
+int pde_info_json(FILE *out, const struct pde_info *info)
 {
 	const struct pd_header_info *h = pd_file_header(info->f);
 	const struct pd_env *env = info->env;
 	static const struct pd_env none;
-	struct pde_json j;
+	struct pde_fields j;
 
 	if (!env)
 		env = &none;
-	pde_json_init(&j, out, false);
-	pde_json_begin_object(&j, NULL);
-	pde_json_str(&j, "file", info->path);
-	pde_json_str(&j, "kind", kind_name(h->kind));
-	pde_json_str(&j, "byte_order", h->big_endian ? "big" : "little");
-	pde_json_u64(&j, "file_size", h->file_size);
-	pde_json_u64(&j, "data_offset", h->data_offset);
-	pde_json_u64(&j, "data_size", h->data_size);
+	pde_fields_init(&j, out, true);
+	pde_f_object(&j, NULL);
+	pde_f_cstr(&j, "file", info->path);
+	pde_f_cstr(&j, "kind", kind_name(h->kind));
+	pde_f_cstr(&j, "byte_order", h->big_endian ? "big" : "little");
+	pde_f_u64(&j, "file_size", h->file_size);
+	pde_f_u64(&j, "data_offset", h->data_offset);
+	pde_f_u64(&j, "data_size", h->data_size);
 	json_features(&j, env);
-	pde_json_str(&j, "hostname", env->hostname);
-	pde_json_str(&j, "os_release", env->os_release);
-	pde_json_str(&j, "perf_version", env->version);
-	pde_json_str(&j, "arch", env->arch);
+	pde_f_cstr(&j, "hostname", env->hostname);
+	pde_f_cstr(&j, "os_release", env->os_release);
+	pde_f_cstr(&j, "perf_version", env->version);
+	pde_f_cstr(&j, "arch", env->arch);
 	json_u32_or_null(&j, "nr_cpus_online", env_has(env, PD_FEAT_NRCPUS),
 			 env->nr_cpus_online);
 	json_u32_or_null(&j, "nr_cpus_avail", env_has(env, PD_FEAT_NRCPUS),
 			 env->nr_cpus_avail);
-	pde_json_str(&j, "cpu_desc", env->cpu_desc);
-	pde_json_str(&j, "cpuid", env->cpuid);
+	pde_f_cstr(&j, "cpu_desc", env->cpu_desc);
+	pde_f_cstr(&j, "cpuid", env->cpuid);
 	json_u32_or_null(&j, "total_mem_kb", env_has(env, PD_FEAT_TOTAL_MEM),
 			 env->total_mem_kb);
 	if (env->status[PD_FEAT_CMDLINE] == PD_ENV_OK ||
 	    env->status[PD_FEAT_CMDLINE] == PD_ENV_DAMAGED)
 		json_strlist(&j, "cmdline", env->nr_cmdline, env->cmdline);
 	else
-		pde_json_null(&j, "cmdline");
+		pde_f_null(&j, "cmdline");
 	json_events(&j, info->f);
 	json_build_ids(&j, env);
 	json_topology(&j, env);
 	json_pmus(&j, env);
 	json_misc(&j, env);
 	json_records(&j, info);
-	pde_json_end_object(&j);
-	pde_json_newline(&j);
+	pde_f_close(&j);
+	return pde_fields_end_line(&j);
 }

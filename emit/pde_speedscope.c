@@ -95,5 +95,5 @@ int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 	pde_json_end_object(&j);
 	pde_json_newline(&j);
 	free(path);
-	return 0;
+	return ferror(out) ? PD_ERR_IO : 0;
 }

@@ -116,6 +116,14 @@ for f in reader/*.c analyze/*/*.c; do
 		fail "$f: the library must not print or exit"
 	fi
 done
+# emit's writers get their data, source lines included, from the layers
+# below (pde.h): they open and read no file themselves
+for f in emit/*.c; do
+	if grep -nE '\b(fopen|freopen|fdopen|open|openat|opendir|fread|read|pread|mmap|stat)\s*\(' "$f" |
+		grep -v '^\s*[0-9]*:\s*/\?\*'; then
+		fail "$f: emit/ must not read files; get the data from libpda"
+	fi
+done
 if [ -s "$tmp" ]; then
 	echo "check-deps: FAILED"
 	exit 1

@@ -687,7 +687,7 @@ static void write_svg(FILE *fp, const struct pda_diff *d, const void *arg)
 
 	ck_assert_int_eq(pda_diff_flame(d, false, &fl), 0);
 	n = pda_flame_nodes(fl, &nr);
-	pde_flame_svg(fp, n, nr, &fo);
+	ck_assert_int_eq(pde_flame_svg(fp, n, nr, &fo, NULL), 0);
 	pda_flame_free(fl);
 }
 
@@ -720,7 +720,7 @@ END_TEST
 
 static void write_report(FILE *fp, const struct pda_diff *d, const void *arg)
 {
-	pde_diff_report(fp, d, arg);
+	ck_assert_int_eq(pde_diff_report(fp, d, arg), 0);
 }
 
 START_TEST(test_report)
@@ -758,6 +758,39 @@ START_TEST(test_report)
 	ro.min_delta = 30;
 	t = text_of(write_report, d, &ro);
 	ck_assert_ptr_nonnull(strstr(t, "(no change passes the filters)"));
+	free(t);
+	pda_diff_free(d);
+}
+END_TEST
+
+/* Names from a capture show as text in the Markdown report: no HTML, no
+ * extra table cells, the inputs' paths in code spans. */
+START_TEST(test_report_markdown_names)
+{
+	static const char *const lines[] = {
+		"p;std::vector<int>::at 100\n", "p;<img src=x onerror=f()> 300\n",
+		"p;a|b 50\n", "||", "p;std::vector<int>::at 400\n",
+		"p;<img src=x onerror=f()> 100\n", "p;a|b 50\n"};
+	static const char *const pa[] = {"a`|.folded"},
+				 *const pb[] = {"<b>.folded"};
+	static const char *const want[] = {
+		" | std::vector\\<int\\>::at |\n",
+		" | \\<img src=x onerror=f()\\> |\n",
+		" | a\\|b |\n",
+		": ``a`|.folded``\n",
+		": `<b>.folded`\n",
+	};
+	PDA_DIFF_OPTS(o, .root_is_comm = true);
+	struct pda_diff *d = diff_of(&o, lines, NR(lines));
+	struct pde_diff_opts ro = {.format = PDE_DIFF_MARKDOWN,
+				   .paths = {pa, pb}};
+	char *t = text_of(write_report, d, &ro);
+
+	for (size_t i = 0; i < NR(want); i++)
+		ck_assert_msg(strstr(t, want[i]), "no '%s' in:\n%s", want[i], t);
+	/* no raw tag anywhere */
+	ck_assert_ptr_null(strstr(t, " <img"));
+	ck_assert_ptr_null(strstr(t, "<int>"));
 	free(t);
 	pda_diff_free(d);
 }
@@ -885,6 +918,7 @@ Suite *diff_suite(void)
 	tcase_add_test(td, test_flame);
 	tcase_add_test(td, test_svg);
 	tcase_add_test(td, test_report);
+	tcase_add_test(td, test_report_markdown_names);
 	tcase_add_test(td, test_nomem);
 	suite_add_tcase(s, td);
 	return s;

@@ -61,7 +61,7 @@ static char *svg_of(const struct pda_flame *fl, const struct pde_flame_opts *o,
 
 	ck_assert_ptr_nonnull(fp);
 	n = pda_flame_nodes(fl, &nr);
-	*nr_drawn = pde_flame_svg(fp, n, nr, o);
+	ck_assert_int_eq(pde_flame_svg(fp, n, nr, o, nr_drawn), 0);
 	fclose(fp);
 	return buf;
 }
