@@ -32,5 +32,6 @@ int main(void)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	corpus_report(stdout);
+	corpus_tap(getenv("CK_TAP_LOG_FILE_NAME"));
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -55,6 +55,12 @@ void corpus_add(TCase *tc, const TTest *t, int start, int end);
  * the corpus is present).
  */
 unsigned corpus_report(FILE *out);
+/*
+ * The same checks added to the TAP log Check wrote at path (NULL: none),
+ * as "ok N - ... # SKIP why" lines before its closing plan, so that what
+ * reads the log sees them skipped rather than absent.
+ */
+void corpus_tap(const char *path);
 /* The tags main.c excludes: "corpus" plus CK_EXCLUDE_TAGS when the corpus
  * is absent, NULL (CK_EXCLUDE_TAGS alone) when it is present. */
 const char *corpus_exclude_tags(void);
