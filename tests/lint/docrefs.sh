@@ -19,7 +19,7 @@ trap 'rm -f "$tmp"' EXIT
 # the section numbers format.md defines, one per line
 sed -n 's/^#\{2,\} §\([0-9][0-9.]*\) .*/\1/p' "$fmt" | sed 's/\.$//' >"$tmp"
 
-files=$(git ls-files 2>/dev/null | grep -vE '^(testdata/|tests/golden/|tests/fuzz/corpus/)|\.(stdout|stderr|exit)$')
+files=$(sh tests/lint/sources.sh)
 for f in $files; do
 	[ -f "$f" ] || continue
 	grep -HnoIE '§[0-9]+(\.[0-9]+)*' "$f" 2>/dev/null

@@ -33,7 +33,7 @@ CITE="$CITE|^[[:space:]]*(/\*|\*|#|//)[[:space:]]*$ID(\.\.$ID)?([:,]|[[:space:]]
 rules=docs/contributing.md
 defined=$(sed -n 's/^### \([A-Z][0-9]*\)\. .*/\1/p' "$rules" 2>/dev/null)
 [ -n "$defined" ] || { echo "$rules: no '### ID. title' rule headings"; bad=1; }
-all=$(git ls-files 2>/dev/null | grep -vE '^(testdata/|tests/golden/|tests/fuzz/corpus/)|\.(stdout|stderr|exit)$')
+all=$(sh tests/lint/sources.sh)
 for f in $all; do
 	[ -f "$f" ] || continue
 	grep -HnoIE "$CITE" "$f" 2>/dev/null
