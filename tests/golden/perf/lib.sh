@@ -34,6 +34,14 @@ pd_need_corpus()
 	exit 77
 }
 
+# Say that part of a test was skipped, and why, for a test that passes
+# on what it could check: tests/cli/run.sh shows the reason beside PASS
+# and counts the test as partly skipped.
+pd_partly_skipped()
+{
+	echo "partly skipped: $*"
+}
+
 # Create $PD_TMP and remove it when the calling shell exits.
 pd_tmp_init()
 {
