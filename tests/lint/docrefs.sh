@@ -3,7 +3,8 @@
 #
 #  - a "§N" or "§N.M" anywhere in the tree (docs, code comments citing
 #    "format.md §4.2") names a heading "## §N ..." or "### §N.M ..." of
-#    docs/format.md, the one document numbered that way;
+#    docs/format.md; in a docs/*.md file with "§" headings of its own,
+#    one of those;
 #  - in a man page source (docs/man/*.1.md), "see OUTPUT FORMAT" names a
 #    "# OUTPUT FORMAT" section of the same page, and "see Values above"
 #    (or below) a heading or a bold "**Values.**" paragraph title there.
@@ -16,16 +17,24 @@ bad=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 
-# the section numbers format.md defines, one per line
-sed -n 's/^#\{2,\} §\([0-9][0-9.]*\) .*/\1/p' "$fmt" | sed 's/\.$//' >"$tmp"
+# sections FILE: the section numbers FILE's headings define, one per line
+sections()
+{
+	sed -n 's/^#\{2,\} §\([0-9][0-9.]*\) .*/\1/p' "$1" | sed 's/\.$//'
+}
 
 files=$(sh tests/lint/sources.sh)
 for f in $files; do
 	[ -f "$f" ] || continue
 	grep -HnoIE '§[0-9]+(\.[0-9]+)*' "$f" 2>/dev/null
 done | while IFS=: read -r f line ref; do
+	doc=$fmt
+	case $f in
+	docs/*.md) sections "$f" | grep -q . && doc=$f ;;
+	esac
+	sections "$doc" >"$tmp"
 	grep -qxF "${ref#§}" "$tmp" ||
-		echo "$f:$line: $ref: no such section in $fmt"
+		echo "$f:$line: $ref: no such section in $doc"
 done >"$tmp.out"
 if [ -s "$tmp.out" ]; then
 	cat "$tmp.out"
