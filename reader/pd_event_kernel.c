@@ -3,7 +3,7 @@
  * CALLCHAIN_DEFERRED), as include/uapi/linux/perf_event.h lays them out.
  * The cursor ends where the sample_id_all trailer begins, so a string
  * that fills the rest of a record (comm, filename, name, path) never
- * takes the trailer's bytes.  format.md §6.1.
+ * takes the trailer's bytes.  format.md §6 and §6.2 (the trailer).
  */
 #include "pd_event_int.h"
 

@@ -1,7 +1,7 @@
 /*
  * pd_event_user.c - perf's own records (HEADER_ATTR .. BPF_METADATA), as
  * tools/lib/perf/include/perf/event.h lays them out, in every version
- * perf has written.  format.md §6.2.
+ * perf has written.  format.md §5 and §6.1 (payloads after a record).
  */
 #include "pd_event_int.h"
 

@@ -8,9 +8,12 @@
 # golden is written and the test fails.
 #
 # Scripted tests: tests/cli/<cmd>/<case>.test exits 0 (pass), 77 (skipped:
-# it prints why) or anything else (fail).
+# it prints why) or anything else (fail).  A test that passes on part of
+# what it checks prints "partly skipped: why" (pd_partly_skipped), shown
+# beside its PASS and counted.
 #
-# Prints one line per test and closes with "N passed, N failed, N skipped".
+# Prints one line per test and closes with "N passed, N failed, N skipped"
+# (and ", N partly skipped" when any was).
 set -u
 LC_ALL=C
 TZ=UTC
@@ -21,7 +24,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 partly=0
 only=${CLI_ONLY:-}
 
 for t in tests/cli/*/*.sh tests/cli/*/*.test; do
@@ -56,7 +59,13 @@ for t in tests/cli/*/*.sh tests/cli/*/*.test; do
 		sh "$t" >"$tmp/log" 2>&1
 		rc=$?
 		if [ $rc = 0 ]; then
-			pass=$((pass + 1)); echo "PASS $t"
+			pass=$((pass + 1))
+			why=$(sed -n 's/^partly skipped: //p' "$tmp/log" | head -n 1)
+			if [ -n "$why" ]; then
+				partly=$((partly + 1)); echo "PASS $t (partly skipped: $why)"
+			else
+				echo "PASS $t"
+			fi
 		elif [ $rc = 77 ]; then
 			skip=$((skip + 1)); echo "SKIP $t: $(tail -n 1 "$tmp/log")"
 		else
@@ -66,5 +75,9 @@ for t in tests/cli/*/*.sh tests/cli/*/*.test; do
 		;;
 	esac
 done
-echo "cli: $pass passed, $fail failed, $skip skipped"
+if [ $partly -gt 0 ]; then
+	echo "cli: $pass passed, $fail failed, $skip skipped, $partly partly skipped"
+else
+	echo "cli: $pass passed, $fail failed, $skip skipped"
+fi
 [ $fail = 0 ]

@@ -4,8 +4,8 @@
 #   tests/fuzz/run.sh [SECONDS]          default 600
 #
 # Builds build/fuzz/fuzz_reader with `make fuzz` (clang, ASan + UBSan),
-# seeds a scratch corpus from testdata/, ../shared/corpus/ (when present)
-# and tests/fuzz/corpus/, and fuzzes for SECONDS in libFuzzer's fork mode,
+# seeds a scratch corpus from testdata/, $PD_CORPUS (../shared/corpus;
+# when present) and tests/fuzz/corpus/, and fuzzes for SECONDS in libFuzzer's fork mode,
 # which keeps going after a crash.  Every crash, leak, timeout or
 # out-of-memory input is copied into tests/fuzz/corpus/, where `make
 # check-fuzz` replays it from then on.  Prints executions, coverage and
@@ -18,6 +18,7 @@ set -u
 secs=${1:-600}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
+. tests/golden/perf/lib.sh
 
 ncpu=$(nproc 2>/dev/null || echo 2)
 jobs=${FUZZ_JOBS:-$((ncpu / 2))}
@@ -36,7 +37,7 @@ fi
 mkdir -p "$work/corpus" "$work/artifacts" tests/fuzz/corpus
 
 # Seeds: every file, .zst ones decompressed; names made unique by path.
-for dir in testdata ../shared/corpus tests/fuzz/corpus; do
+for dir in testdata "$PD_CORPUS" tests/fuzz/corpus; do
 	if [ ! -d "$dir" ]; then
 		echo "seed directory '$dir' is absent, skipped"
 		continue

@@ -8,6 +8,7 @@
  * expect of it is read with libelf by pdatest.c.
  */
 #include "pdatest.h"
+#include "testcorpus.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -497,7 +498,7 @@ END_TEST
  * and three lines to refuse (bad hex, 17 digits, past 2^64). */
 START_TEST(t_perf_map_corpus)
 {
-	static const char corpus[] = "../../../shared/corpus/ddprof/perf-1.map";
+	char corpus[CORPUS_PATH_MAX];
 	static const char prefix[] = "int32 [System.Private.CoreLib] "
 				     "System.SpanHelpers::IndexOfSomeText";
 	char p[PMAX];
@@ -507,11 +508,7 @@ START_TEST(t_perf_map_corpus)
 				0x7FB0614AABE0ull, 0x7FB06149E6A0ull + 0x1b0};
 	OPTS(o, .jit_dir = tmp);
 
-	if (access(corpus, R_OK) != 0) {
-		printf("check_dso: %s absent: perf-1.map test skipped\n",
-		       corpus);
-		return;
-	}
+	corpus_path(corpus, "ddprof/perf-1.map");
 	et_path(p, "%s/perf-1.map", tmp);
 	pt_copy(corpus, p);
 	pt_begin(&t);
@@ -547,6 +544,7 @@ Suite *dso_suite(void)
 {
 	Suite *s = suite_create("dso");
 	TCase *tc = tcase_create("dso");
+	TCase *tk;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, t_symfs);
@@ -557,7 +555,9 @@ Suite *dso_suite(void)
 	tcase_add_test(tc, t_debuginfod);
 	tcase_add_test(tc, t_host_kallsyms);
 	tcase_add_test(tc, t_perf_map);
-	tcase_add_test(tc, t_perf_map_corpus);
 	suite_add_tcase(s, tc);
+	tk = corpus_tcase(s, "dso");
+	tcase_add_checked_fixture(tk, setup, teardown);
+	corpus_add(tk, t_perf_map_corpus, 0, 1);
 	return s;
 }

@@ -7,10 +7,11 @@
  * below), objdump's PLT labels, binutils addr2line, and perf 6.1's answers
  * recorded in data/perf61/ by data/perf61-symbols.py.  The binaries are
  * built from data/elfsyms.c by data/build.sh once per test case; the
- * captures' binaries in testdata/bin and the shared corpus are used where
- * they are (a corpus file that is absent is skipped, with a message).
+ * captures' binaries in testdata/bin and the shared corpus are used (the
+ * corpus's in the "corpus" case, skipped and counted when it is absent).
  */
 #include "elftest.h"
+#include "testcorpus.h"
 
 #include "pda_elf_int.h"
 
@@ -25,7 +26,6 @@
 #include <unistd.h>
 
 #define PMAX ET_PATH_MAX
-#define CORPUS "../../../shared/corpus"
 
 static char *bindir;
 
@@ -444,21 +444,14 @@ END_TEST
  */
 START_TEST(test_aarch64_minidebuginfo)
 {
-	const char *path = CORPUS "/simpleperf/etm/etm_test_loop";
+	char path[CORPUS_PATH_MAX];
 	FILE *f = fopen("data/etm_test_loop.syms", "r");
 	char line[512];
 	struct pda_elf *e;
 	size_t nr = 0;
 
 	ck_assert_ptr_nonnull(f);
-	if (!exists(path)) {
-		fprintf(stderr,
-			"test_aarch64_minidebuginfo: %s absent, "
-			"skipped\n",
-			path);
-		fclose(f);
-		return;
-	}
+	corpus_path(path, "simpleperf/etm/etm_test_loop");
 	e = open_elf(path);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long vaddr, size;
@@ -528,12 +521,17 @@ END_TEST
 
 /* ---- perf 6.1, address by address -------------------------------------- */
 
+/* testdata's binaries, then (from PERF61_FIRST_CORPUS) the corpus's */
 static const char *const perf61_files[] = {
 	"inline",	   "demo",
 	"libro_sample",	   "propeller_sample_1",
 	"autofdo_test",	   "cpp-inlining",
 	"fork_static_gcc", "vector_static_clang",
 };
+
+#define PERF61_FIRST_CORPUS 2
+/* how data/perf61-symbols.py names a corpus binary (from the repo root) */
+#define PERF61_CORPUS "../shared/corpus/"
 
 /*
  * The names perf 6.1 gives file offsets of these binaries: its symbol
@@ -546,6 +544,7 @@ START_TEST(test_perf61)
 	struct pda_elf *e;
 	FILE *f;
 	size_t nr = 0;
+	bool in_corpus;
 
 	et_path(golden, "data/perf61/%s.txt", perf61_files[_i]);
 	f = fopen(golden, "r");
@@ -557,12 +556,15 @@ START_TEST(test_perf61)
 				rel),
 			 1);
 	/* recorded from the repository root; tests run in tests/unit */
-	et_path(path, "../../%s", rel);
-	if (!exists(path)) {
-		fprintf(stderr, "test_perf61: %s absent, skipped\n", path);
-		fclose(f);
-		return;
-	}
+	in_corpus = !strncmp(rel, PERF61_CORPUS, strlen(PERF61_CORPUS));
+	ck_assert_msg(in_corpus == (_i >= PERF61_FIRST_CORPUS),
+		      "%s: keep the corpus's binaries from PERF61_FIRST_CORPUS",
+		      golden);
+	if (in_corpus)
+		corpus_path(path, "%s", rel + strlen(PERF61_CORPUS));
+	else
+		et_path(path, "../../%s", rel);
+	ck_assert_msg(exists(path), "%s absent", path);
 	e = open_elf(path);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long off;
@@ -777,14 +779,10 @@ END_TEST
 
 START_TEST(test_inline_corpus)
 {
-	const char *path = CORPUS "/perfparser/cpp-inlining/cpp-inlining";
+	char path[CORPUS_PATH_MAX];
 	uint64_t main_addr;
 
-	if (!exists(path)) {
-		fprintf(stderr, "test_inline_corpus: %s absent, skipped\n",
-			path);
-		return;
-	}
+	corpus_path(path, "perfparser/cpp-inlining/cpp-inlining");
 	/* a static binary: the program's own code, with DWARF, is near main */
 	main_addr = sym_value(path, "main", NULL);
 	compare_addr2line(path, main_addr, main_addr + 0x300, 4096);
@@ -882,6 +880,7 @@ Suite *elf_suite(void)
 {
 	Suite *s = suite_create("elf");
 	TCase *tc = tcase_create("elf");
+	TCase *tk;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, build_bins, remove_bins);
@@ -893,16 +892,20 @@ Suite *elf_suite(void)
 	tcase_add_loop_test(tc, test_symbols, 0, 4);
 	tcase_add_loop_test(tc, test_plt, 0, 4);
 	tcase_add_test(tc, test_minidebuginfo);
-	tcase_add_test(tc, test_aarch64_minidebuginfo);
 	tcase_add_test(tc, test_debug_file);
 	tcase_add_test(tc, test_relocatable);
-	tcase_add_loop_test(tc, test_perf61, 0,
-			    sizeof(perf61_files) / sizeof(perf61_files[0]));
+	tcase_add_loop_test(tc, test_perf61, 0, PERF61_FIRST_CORPUS);
 	tcase_add_test(tc, test_inline_testdata);
 	tcase_add_test(tc, test_inline_elfsyms);
-	tcase_add_test(tc, test_inline_corpus);
 	tcase_add_test(tc, test_inline_chain);
 	tcase_add_test(tc, test_nomem);
 	suite_add_tcase(s, tc);
+	tk = corpus_tcase(s, "elf");
+	tcase_set_timeout(tk, 60);
+	tcase_add_checked_fixture(tk, session_setup, session_teardown);
+	corpus_add(tk, test_aarch64_minidebuginfo, 0, 1);
+	corpus_add(tk, test_perf61, PERF61_FIRST_CORPUS,
+		   sizeof(perf61_files) / sizeof(perf61_files[0]));
+	corpus_add(tk, test_inline_corpus, 0, 1);
 	return s;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pd.h"
+#include "testcorpus.h"
 
 /* ---- building captures --------------------------------------------- */
 
@@ -701,17 +702,13 @@ END_TEST
 /* The corpus's simpleperf capture: its symbol tables, JIT code's too. */
 START_TEST(test_simpleperf_file_corpus)
 {
-	static const char path[] = "../../../shared/corpus/simpleperf/"
-				   "perf_with_jit_symbol.data";
+	char path[CORPUS_PATH_MAX];
 	const struct pd_sp_file *sf, *jit = NULL, *libc = NULL;
 	const struct pd_env *env;
 	struct pd_file *f;
 	PD_OPTS(opts);
 
-	if (access(path, R_OK) != 0) {
-		printf("check_env: %s absent: corpus test skipped\n", path);
-		return;
-	}
+	corpus_path(path, "simpleperf/perf_with_jit_symbol.data");
 	ck_assert_int_eq(pd_file_open(path, &opts, &f), 0);
 	env = env_of(f);
 	ck_assert_uint_eq(env->nr_damaged, 0);
@@ -1059,6 +1056,7 @@ Suite *env_suite(void)
 {
 	Suite *s = suite_create("env");
 	TCase *tc = tcase_create("env");
+	TCase *tk;
 
 	tcase_add_loop_test(tc, test_strings, 0, 2);
 	tcase_add_loop_test(tc, test_build_id, 0, 2);
@@ -1070,7 +1068,6 @@ Suite *env_suite(void)
 	tcase_add_loop_test(tc, test_pmu_bpf_aux_sections, 0, 2);
 	tcase_add_test(tc, test_simpleperf_sections);
 	tcase_add_test(tc, test_simpleperf_file_damaged);
-	tcase_add_test(tc, test_simpleperf_file_corpus);
 	tcase_add_loop_test(tc, test_event_desc_and_tracing, 0, 2);
 	tcase_add_loop_test(tc, test_damaged_sections, 0, 2 * DMG_NR);
 	tcase_add_loop_test(tc, test_unknown_feature, 0, 2);
@@ -1078,5 +1075,7 @@ Suite *env_suite(void)
 	tcase_add_test(tc, test_pipe_features);
 	tcase_add_test(tc, test_env_nomem);
 	suite_add_tcase(s, tc);
+	tk = corpus_tcase(s, "env");
+	corpus_add(tk, test_simpleperf_file_corpus, 0, 1);
 	return s;
 }

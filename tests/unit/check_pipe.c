@@ -10,10 +10,11 @@
  * (pda_unwind_libdwfl) as through the cached rows.  Captures: testdata's
  * DWARF ones (their binaries by build-id), its frame-pointer one
  * (nothing to unwind: never batched), and the corpus's DWARF captures
- * when there, their binaries in a --symfs sysroot as
+ * (in the "corpus" case), their binaries in a --symfs sysroot as
  * tests/golden/fold/corpus/CAPTURE.symfs lists them.
  */
 #include "pdatest.h"
+#include "testcorpus.h"
 #include "pda_unwind_int.h"
 #include "pda_pipe.h"
 
@@ -210,6 +211,8 @@ static bool run(const char *path, const struct pda_opts *base, unsigned jobs,
 	return run_with(path, base, jobs, batch, fa, NULL, g, rc);
 }
 
+/* testdata's, then (from FIRST_CORPUS_CAPTURE) the corpus's, relative
+ * to the corpus */
 static const struct {
 	const char *path;
 	bool symfs; /* binaries absent: --symfs an empty directory */
@@ -217,11 +220,12 @@ static const struct {
 	{"../../testdata/dwarf.perf.data.zst", false},
 	{"../../testdata/dwarfcpp.perf.data.zst", false},
 	{"../../testdata/fp.perf.data", false},
-	{"../../../shared/corpus/simpleperf/perf_no_unwind.data", true},
-	{"../../../shared/corpus/simpleperf/perf_with_arm_regs.data", true},
+	{"simpleperf/perf_no_unwind.data", true},
+	{"simpleperf/perf_with_arm_regs.data", true},
 };
 
 #define NR_CAPTURES (sizeof(captures) / sizeof(captures[0]))
+#define FIRST_CORPUS_CAPTURE 3
 
 /* threads and batch sizes, each run against one thread */
 static const unsigned configs[][2] = {
@@ -230,10 +234,15 @@ static const unsigned configs[][2] = {
 
 START_TEST(test_same_output)
 {
+	char path[ET_PATH_MAX];
 	struct sig ref, got;
 	int rc;
 	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
 
+	if (_i >= FIRST_CORPUS_CAPTURE)
+		corpus_path(path, "%s", captures[_i].path);
+	else
+		et_path(path, "%s", captures[_i].path);
 	if (captures[_i].symfs)
 		o.symfs = tmp;
 	for (int inl = 0; inl < 2; inl++) {
@@ -241,25 +250,20 @@ START_TEST(test_same_output)
 		o.inline_callchain = inl;
 		o.srcline = inl;
 		o.no_inline = !inl;
-		if (!run(captures[_i].path, &o, 1, 0, NULL, &ref, &rc)) {
-			fprintf(stderr,
-				"test_same_output: %s absent, skipped\n",
-				captures[_i].path);
-			return;
-		}
+		ck_assert_msg(run(path, &o, 1, 0, NULL, &ref, &rc),
+			      "cannot open %s", path);
 		ck_assert_int_eq(rc, 0);
 		ck_assert_uint_gt(ref.nr, 0);
 		for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]);
 		     c++) {
-			ck_assert(run(captures[_i].path, &o, configs[c][0],
-				      configs[c][1], NULL, &got, &rc));
+			ck_assert(run(path, &o, configs[c][0], configs[c][1],
+				      NULL, &got, &rc));
 			ck_assert_int_eq(rc, 0);
 			ck_assert_uint_eq(got.nr_skipped, ref.nr_skipped);
 			ck_assert_msg(got.len == ref.len &&
 					      !memcmp(got.p, ref.p, ref.len),
 				      "%s: -j %u, batch %u differs from -j 1",
-				      captures[_i].path, configs[c][0],
-				      configs[c][1]);
+				      path, configs[c][0], configs[c][1]);
 			free(got.p);
 		}
 		free(ref.p);
@@ -321,8 +325,6 @@ static const char *const corpus[] = {
 	"simpleperf/perf_no_unwind.data",
 };
 
-#define CORPUS "../../../shared/corpus/"
-
 /* The corpus capture's binaries at their recorded paths under root. */
 static void sysroot(const char *capture, const char *root)
 {
@@ -342,7 +344,7 @@ static void sysroot(const char *capture, const char *root)
 		*tab = '\0';
 		if (nl)
 			*nl = '\0';
-		et_path(from, CORPUS "%s", tab + 1);
+		corpus_path(from, "%s", tab + 1);
 		et_path(to, "%s%s", root, line);
 		pt_copy(from, to);
 	}
@@ -350,7 +352,9 @@ static void sysroot(const char *capture, const char *root)
 }
 
 /* testdata's DWARF captures (x86_64, aarch64), then the corpus's */
-#define NR_CFI_CASES (3 + sizeof(corpus) / sizeof(corpus[0]))
+#define FIRST_CORPUS_CFI_CASE 3
+#define NR_CFI_CASES \
+	(FIRST_CORPUS_CFI_CASE + sizeof(corpus) / sizeof(corpus[0]))
 
 START_TEST(test_cached_rows)
 {
@@ -369,20 +373,14 @@ START_TEST(test_cached_rows)
 		o.buildid_dir = "../../testdata/arm64/buildid";
 	} else {
 		/* the sysroot is tmp, beside its build-id cache */
-		et_path(path, CORPUS "%s", corpus[_i - 3]);
+		corpus_path(path, "%s", corpus[_i - FIRST_CORPUS_CFI_CASE]);
 		/* the sysroot's binaries come from beside the capture */
-		if (access(path, R_OK) != 0) {
-			fprintf(stderr, "test_cached_rows: %s absent, skipped\n",
-				path);
-			return;
-		}
-		sysroot(corpus[_i - 3], tmp);
+		sysroot(corpus[_i - FIRST_CORPUS_CFI_CASE], tmp);
 		o.symfs = tmp;
 	}
-	if (!run_with(path, &o, 1, 0, NULL, &pda_unwind_libdwfl, &slow, &rc)) {
-		fprintf(stderr, "test_cached_rows: %s absent, skipped\n", path);
-		return;
-	}
+	ck_assert_msg(
+		run_with(path, &o, 1, 0, NULL, &pda_unwind_libdwfl, &slow, &rc),
+		"cannot open %s", path);
 	ck_assert_int_eq(rc, 0);
 	ck_assert(run_with(path, &o, 1, 0, NULL, NULL, &fast, &rc));
 	ck_assert_int_eq(rc, 0);
@@ -624,16 +622,22 @@ Suite *pipe_suite(void)
 {
 	Suite *s = suite_create("pipe");
 	TCase *tc = tcase_create("pipe");
+	TCase *tk;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_api);
-	tcase_add_loop_test(tc, test_same_output, 0, NR_CAPTURES);
+	tcase_add_loop_test(tc, test_same_output, 0, FIRST_CORPUS_CAPTURE);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_mmap_under_way);
 	tcase_add_test(tc, test_pac_strip);
 	tcase_add_test(tc, test_pac_arm64);
-	tcase_add_loop_test(tc, test_cached_rows, 0, NR_CFI_CASES);
+	tcase_add_loop_test(tc, test_cached_rows, 0, FIRST_CORPUS_CFI_CASE);
 	suite_add_tcase(s, tc);
+	tk = corpus_tcase(s, "pipe");
+	tcase_add_checked_fixture(tk, setup, teardown);
+	tcase_set_timeout(tk, 120);
+	corpus_add(tk, test_same_output, FIRST_CORPUS_CAPTURE, NR_CAPTURES);
+	corpus_add(tk, test_cached_rows, FIRST_CORPUS_CFI_CASE, NR_CFI_CASES);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include "pdatest.h"
 #include "pda_unwind_int.h"
 #include "pda_pipe.h"
+#include "testcorpus.h"
 
 #include <check.h>
 #include <elf.h>
@@ -428,41 +429,33 @@ static void ignore(const struct pd_sample *smp, const struct pda_stack *st,
 }
 
 /* simpleperf's arm64 captures: no binaries here, every stop counted. */
+static const struct {
+	const char *path, *arch;
+	unsigned stop;
+	uint64_t nr;
+} arm64_cases[] = {
+	{"perf_with_arm_regs.data", "arm", PDA_UNWIND_NO_STACK, 1},
+	{"perf_no_unwind.data", "aarch64", PDA_UNWIND_NO_BINARY, 8},
+};
+
 START_TEST(test_corpus_arm64)
 {
-	static const struct {
-		const char *path, *arch;
-		unsigned stop;
-		uint64_t nr;
-	} cases[] = {
-		{"perf_with_arm_regs.data", "arm", PDA_UNWIND_NO_STACK, 1},
-		{"perf_no_unwind.data", "aarch64", PDA_UNWIND_NO_BINARY, 8},
-	};
 	struct capture c;
-	char path[ET_PATH_MAX];
+	char path[CORPUS_PATH_MAX];
+	const struct pda_unwind_stats *u;
 
 	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true,
 		 .symfs = tmp);
-	for (size_t i = 0; i < 2; i++) {
-		const struct pda_unwind_stats *u;
-
-		et_path(path, "../../../shared/corpus/simpleperf/%s",
-			cases[i].path);
-		if (!capture_open(&c, path, &o)) {
-			fprintf(stderr, "test_corpus_arm64: %s absent, "
-					"skipped\n",
-				path);
-			continue;
-		}
-		each_stack(&c, ignore, NULL);
-		u = &pda_session_stats(c.s)->unwind;
-		ck_assert_str_eq(u->arch, cases[i].arch);
-		ck_assert_uint_eq(u->nr_samples, cases[i].nr);
-		ck_assert_uint_eq(u->by_stop[cases[i].stop], cases[i].nr);
-		ck_assert_uint_eq(u->nr_stopped, cases[i].nr);
-		ck_assert_uint_ge(u->nr_stopped_dsos, 1);
-		capture_close(&c);
-	}
+	corpus_path(path, "simpleperf/%s", arm64_cases[_i].path);
+	ck_assert_msg(capture_open(&c, path, &o), "cannot open %s", path);
+	each_stack(&c, ignore, NULL);
+	u = &pda_session_stats(c.s)->unwind;
+	ck_assert_str_eq(u->arch, arm64_cases[_i].arch);
+	ck_assert_uint_eq(u->nr_samples, arm64_cases[_i].nr);
+	ck_assert_uint_eq(u->by_stop[arm64_cases[_i].stop], arm64_cases[_i].nr);
+	ck_assert_uint_eq(u->nr_stopped, arm64_cases[_i].nr);
+	ck_assert_uint_ge(u->nr_stopped_dsos, 1);
+	capture_close(&c);
 }
 END_TEST
 
@@ -489,6 +482,7 @@ Suite *unwind_suite(void)
 	Suite *s = suite_create("unwind");
 	TCase *tc = tcase_create("arch");
 	TCase *tw = tcase_create("captures");
+	TCase *tk;
 
 	tcase_add_test(tc, test_arch_names);
 	tcase_add_test(tc, test_arch_registers);
@@ -502,7 +496,11 @@ Suite *unwind_suite(void)
 	tcase_add_loop_test(tw, test_testdata_dwarf, 0,
 			    (int)(sizeof(backends) / sizeof(backends[0])));
 	tcase_add_test(tw, test_testdata_inline);
-	tcase_add_test(tw, test_corpus_arm64);
 	suite_add_tcase(s, tw);
+	tk = corpus_tcase(s, "unwind");
+	tcase_add_checked_fixture(tk, setup, teardown);
+	tcase_set_timeout(tk, 60);
+	corpus_add(tk, test_corpus_arm64, 0,
+		   (int)(sizeof(arm64_cases) / sizeof(arm64_cases[0])));
 	return s;
 }

@@ -20,7 +20,7 @@ case $("$PERF" version 2>/dev/null) in
 "perf version 6.1."*) ;;
 *) echo "regen.sh: needs perf 6.1" >&2; exit 2 ;;
 esac
-[ -f "$PD_CORPUS/MANIFEST.md" ] || { echo "regen.sh: no corpus" >&2; exit 2; }
+pd_have_corpus || { echo "regen.sh: no corpus" >&2; exit 2; }
 pd_tmp_init
 fail=0
 pd_corpus_captures >"$PD_TMP/list"

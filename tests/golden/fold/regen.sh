@@ -164,7 +164,7 @@ for cur in $(pd_captures); do
 done
 
 # ---- corpus --------------------------------------------------------
-if [ ! -d "$PD_CORPUS" ]; then
+if ! pd_have_corpus; then
 	echo "regen.sh: no $PD_CORPUS: corpus goldens left as they are" >&2
 	exit $fail
 fi

@@ -6,7 +6,7 @@
 #	sh tests/golden/header/regen.sh
 #
 # For each testdata capture (testdata/NAME.perf.data, .zst or a
-# --threads directory) and each capture in ../shared/corpus that
+# --threads directory) and each capture in the corpus ($PD_CORPUS) that
 # MANIFEST.md says perf 6.1 reads ("yes" or "partly" in its last column),
 # writes `perf report --header-only -i FILE` to
 # tests/golden/header/testdata/NAME.header or corpus/PATH.header, less
@@ -17,7 +17,8 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 PERF=${PERF:-perf}
 GOLD=tests/golden/header
-CORPUS=../shared/corpus
+. tests/golden/perf/lib.sh
+CORPUS=$PD_CORPUS
 
 v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
 case $v in
@@ -53,7 +54,7 @@ for f in testdata/*.perf.data testdata/*.perf.data.zst; do
 	esac
 	golden "$in" "$GOLD/testdata/$name.header"
 done
-if [ -f "$CORPUS/MANIFEST.md" ]; then
+if pd_have_corpus; then
 	# rows: | `path` | ... | perf 6.1 reads it? |
 	sed -n 's/^| `\([^`]*\)` |.*| \(yes\|partly\)[^|]* |$/\1/p' \
 		"$CORPUS/MANIFEST.md" | while read -r p; do

@@ -14,7 +14,33 @@
 # perf and pdtool both read exactly what record.sh wrote.
 
 PD_TESTDATA=${PD_TESTDATA:-testdata}
+# The shared corpus of real captures (read-only, never copied into the
+# tree): $PD_CORPUS, relative to the repository root unless absolute.
+# The unit tests read the same variable (tests/unit/testcorpus.c).
 PD_CORPUS=${PD_CORPUS:-../shared/corpus}
+
+# Whether the corpus is there (its MANIFEST.md is).
+pd_have_corpus()
+{
+	[ -f "$PD_CORPUS/MANIFEST.md" ]
+}
+
+# Exit 77 (skipped), saying why, when the corpus is absent: for a test
+# that checks nothing else.
+pd_need_corpus()
+{
+	pd_have_corpus && return 0
+	echo "skipped: corpus not found at $PD_CORPUS (set PD_CORPUS)"
+	exit 77
+}
+
+# Say that part of a test was skipped, and why, for a test that passes
+# on what it could check: tests/cli/run.sh shows the reason beside PASS
+# and counts the test as partly skipped.
+pd_partly_skipped()
+{
+	echo "partly skipped: $*"
+}
 
 # Create $PD_TMP and remove it when the calling shell exits.
 pd_tmp_init()

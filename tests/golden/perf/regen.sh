@@ -138,7 +138,7 @@ for cur in $(pd_captures); do
 	golden "$f" "$GOLD/testdata/$cur" || fail=1
 done
 
-if [ -d "$PD_CORPUS" ]; then
+if pd_have_corpus; then
 	pd_corpus_captures >"$PD_TMP/corpus.list"
 	while read -r cur verdict; do
 		wanted "$@" || continue

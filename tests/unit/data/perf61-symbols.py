@@ -45,6 +45,9 @@ BINARIES = [
      "../shared/corpus/perfparser/vector_static_clang/vector_static_clang_v8.0.1"),
 ]
 MAX_OFFSETS = 800
+# How the header names a corpus binary, whatever $PD_CORPUS says: from the
+# repository root, as check_elf.c's PERF61_CORPUS expects it.
+CORPUS_NAME = "../shared/corpus/"
 # C++ (functions, templates, namespaces, lambdas, constructors, thunks,
 # operators, clones), Rust legacy and v0, OCaml, plain C.  D names are
 # left out: pdtool demangles them, perf does not (check_demangle.c).
@@ -203,13 +206,21 @@ def demangle_table(version, outdir, tmp):
     print("demangle: %d names" % len(DEMANGLE))
 
 
+def located(rel):
+    """Where rel is read from: the corpus is $PD_CORPUS when it is set."""
+    corpus = os.environ.get("PD_CORPUS")
+    if corpus and rel.startswith(CORPUS_NAME):
+        return os.path.join(corpus, rel[len(CORPUS_NAME):])
+    return rel
+
+
 def main():
     version = subprocess.run(["perf", "version"], capture_output=True,
                              text=True, check=True).stdout.strip()
     outdir = os.path.join(os.path.dirname(sys.argv[0]), "perf61")
     os.makedirs(outdir, exist_ok=True)
     for name, rel in BINARIES:
-        path = os.path.abspath(rel)
+        path = os.path.abspath(located(rel))
         if not os.path.exists(path):
             print("%s: %s absent, kept as it was" % (name, rel))
             continue
