@@ -140,8 +140,7 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec)
 	return rc;
 }
 
-static int step(struct pda_capture *c, const struct pd_rec *rec,
-		uint64_t total)
+static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total)
 {
 	int rc;
 
@@ -151,7 +150,7 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
 	if (rec->type == PD_REC_SAMPLE &&
 	    ++c->st.nr_samples % PDA_CAPTURE_PROGRESS_EVERY == 0 &&
 	    c->o.progress) {
-		rc = c->o.progress(c->o.arg, rec->offset, total,
+		rc = c->o.progress(c->o.progress_arg, rec->offset, total,
 				   c->st.nr_samples);
 		if (rc < 0)
 			return callback_failed(c, rc);
@@ -173,12 +172,14 @@ static int stop(struct pda_capture *c, int rc)
 
 int pda_capture_run(struct pda_capture *c)
 {
-	const uint64_t total = pd_file_header(c->f)->data_size;
 	struct pd_rec rec;
+	uint64_t total;
 	int rc;
 
-	if (!c->r || c->failed_in != PDA_CAPTURE_OK)
+	if (!c->r || c->ran || c->failed_in != PDA_CAPTURE_OK)
 		return PD_ERR_API;
+	c->ran = true;
+	total = pd_file_header(c->f)->data_size;
 	while ((rc = pd_reader_next(c->r, &rec)) > 0) {
 		rc = step(c, &rec, total);
 		if (rc < 0)

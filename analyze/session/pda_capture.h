@@ -14,7 +14,7 @@
  *
  *	struct pda_capture c;
  *	PDA_CAPTURE_OPTS(co, .filter = &flt, .sample_fn = fold_one,
- *			 .progress = show, .arg = x);
+ *			 .progress = show, .progress_arg = line, .arg = x);
  *
  *	rc = pda_capture_init(&c, f, s, &co);	// the reader and pipeline
  *	if (rc == 0)
@@ -86,7 +86,8 @@ struct pda_capture_opts {
 	/* both */
 	pda_capture_skip_fn skip_fn;	 /* NULL: skipped quietly */
 	pda_capture_progress_fn progress; /* NULL: none */
-	void *arg;		/* the callbacks' */
+	void *progress_arg;	/* progress's (a command's progress line) */
+	void *arg;		/* the other callbacks' */
 };
 
 #define PDA_CAPTURE_OPTS(name, ...)                                         \
@@ -123,6 +124,7 @@ struct pda_capture {
 	struct pda_pipe *pipe;
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;
+	bool ran;		/* pda_capture_run() was called */
 	bool msg_set;		/* a callback set errmsg */
 	char errmsg[512];
 };
@@ -142,7 +144,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
  * Read every record.  @return 0 at the end of the capture; a negative
  * pd_err when reading, the session or a callback failed (the run stops
  * there, the pipeline's threads stopped; pda_capture_failed_in() says
- * which and pda_capture_errmsg() why).  Once only.
+ * which and pda_capture_errmsg() why).  Once only: PD_ERR_API after.
  */
 int pda_capture_run(struct pda_capture *c);
 
@@ -150,7 +152,7 @@ int pda_capture_run(struct pda_capture *c);
  * init failed, or one zeroed. */
 void pda_capture_release(struct pda_capture *c);
 
-/* Valid until pda_capture_release(). */
+/* Valid as long as c, pda_capture_release() included. */
 const struct pda_capture_stats *pda_capture_stats(const struct pda_capture *c);
 
 /* Why the last call failed; "" if nothing did.  Valid as stats. */

@@ -34,8 +34,7 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
 }
 
 /* The event rules, once per run of samples of one event. */
-static bool event_ok(const struct pda_filter_opts *o,
-		     const struct pd_evsel *e)
+static bool event_ok(const struct pda_filter_opts *o, const struct pd_evsel *e)
 {
 	if (o->event)
 		return e && pda_event_matches(o->event, e->name);

@@ -7,6 +7,7 @@
  * misuse, and every allocation failing in turn (T9).
  */
 #include "pdatest.h"
+#include "pda_annotate.h"
 
 #include <check.h>
 #include <stdio.h>
