@@ -8,6 +8,7 @@
 #include "pda_capture.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,8 +268,8 @@ static void build(struct tf *t)
 struct got {
 	size_t nr;
 	uint64_t ips[16];
-	const char *comms[16];
-	int fail_at; /* fail the nth sample (1-based), 0 never */
+	char comms[16][16]; /* copies: the session's go with it */
+	int fail_at;	    /* fail the nth sample (1-based), 0 never */
 	int fail_rc;
 	struct pda_capture *c;
 	size_t nr_skips;
@@ -289,7 +290,7 @@ static int on_sample(void *arg, const struct pda_pipe_item *it)
 					   g->nr + 1);
 	ck_assert_uint_lt(g->nr, 16);
 	g->ips[g->nr] = it->sample->ip;
-	g->comms[g->nr++] = it->comm;
+	snprintf(g->comms[g->nr++], sizeof(g->comms[0]), "%s", it->comm);
 	return 0;
 }
 
