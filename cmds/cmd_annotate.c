@@ -8,7 +8,7 @@
  */
 #include "pdtool.h"
 #include "pda_annotate.h"
-#include "pda_pipe.h"
+#include "pda_capture.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -288,19 +288,14 @@ static bool symbol_wanted(const struct annotate_opts *o, const char *name,
 	return any;
 }
 
-struct counts {
-	uint64_t nr_samples, bad, no_event, other_events, lost;
-	size_t nr_events; /* the annotation's */
-};
-
 /*
  * The annotation, made once the capture's events are known: a pipe-mode
  * stream names them in HEADER_ATTR records ahead of its first sample.
+ * @return 0 or a negative pd_err.
  */
-static struct pda_annot *new_annot(struct pd_ctx *ctx,
-				   const struct annotate_opts *o,
-				   struct pd_file *f, struct pda_session *s,
-				   struct counts *c)
+static int new_annot(const struct annotate_opts *o, struct pd_file *f,
+		     struct pda_session *s, struct pda_annot **out,
+		     size_t *nr_events)
 {
 	size_t nr = pd_file_nr_evsels(f);
 	PDA_ANNOT_OPTS(ao, .nr_events = nr ? nr : 1,
@@ -310,44 +305,24 @@ static struct pda_annot *new_annot(struct pd_ctx *ctx,
 		       .source_dirs = o->source_dirs.v,
 		       .nr_source_dirs = o->source_dirs.nr,
 		       .no_source = o->no_source);
-	struct pda_annot *a;
-	int rc = pda_annot_new(s, &ao, &a);
 
-	if (rc < 0)
-		die(ctx, "%s", pd_strerror(rc));
-	c->nr_events = ao.nr_events;
-	return a;
+	*nr_events = ao.nr_events;
+	return pda_annot_new(s, &ao, out);
 }
 
-/* What the pipeline's callbacks see. */
+/* What the capture's callbacks see. */
 struct annot_run {
 	struct pd_ctx *ctx;
 	const struct annotate_opts *o;
 	struct pd_file *f;
 	struct pda_session *s;
-	struct counts *c;
 	struct pda_annot *a;
-	const struct pd_evsel *last;
-	bool last_ok;
+	size_t nr_events;	/* the annotation's */
+	uint64_t no_event;	/* samples of no event it knows */
+	uint64_t other_events;	/* of others than --event's */
+	bool new_failed;	/* new_annot() failed */
+	struct pda_capture c;
 };
-
-static bool want_sample(void *arg, const struct pd_sample *sample)
-{
-	struct annot_run *ar = arg;
-
-	if (!sample->evsel) {
-		ar->c->no_event++;
-		return false;
-	}
-	if (sample->evsel != ar->last) {
-		ar->last = sample->evsel;
-		ar->last_ok = !ar->o->event ||
-			      cmd_event_matches(ar->o->event, ar->last->name);
-	}
-	if (!ar->last_ok)
-		ar->c->other_events++;
-	return ar->last_ok;
-}
 
 static int annotate_one(void *arg, const struct pda_pipe_item *it)
 {
@@ -355,79 +330,86 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 	const struct pd_sample *sample = it->sample;
 	int rc;
 
-	if (!ar->a)
-		ar->a = new_annot(ar->ctx, ar->o, ar->f, ar->s, ar->c);
-	if (sample->evsel->idx >= ar->c->nr_events) {
+	if (!ar->a) {
+		rc = new_annot(ar->o, ar->f, ar->s, &ar->a, &ar->nr_events);
+		if (rc < 0) {
+			ar->new_failed = true;
+			return rc;
+		}
+	}
+	if (sample->evsel->idx >= ar->nr_events) {
 		/* an event announced after the first sample */
-		ar->c->no_event++;
+		ar->no_event++;
 		return 0;
 	}
 	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
 	if (rc < 0)
-		die(ar->ctx, "'%s': %s", ar->o->path,
-		    rc == PD_ERR_NOMEM ? pd_strerror(rc)
-				       : pda_session_errmsg(ar->s));
+		return pda_capture_set_err(&ar->c, rc, "%s",
+					   rc == PD_ERR_NOMEM
+						   ? pd_strerror(rc)
+						   : pda_session_errmsg(ar->s));
 	return 0;
 }
 
-/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
- * counted, an error is fatal. */
-static void feed_done(struct annot_run *ar, int rc)
+/* The first sample that does not decode gets a warning. */
+static int annotate_skip(void *arg, enum pda_capture_skip what,
+			 const char *why)
 {
-	if (rc == 1 && ar->c->bad++ == 0)
-		warning(ar->ctx, "'%s': %s", ar->o->path, pd_file_errmsg(ar->f));
-	if (rc < 0)
-		die(ar->ctx, "'%s': %s", ar->o->path,
-		    rc == PD_ERR_NOMEM ? pd_strerror(rc)
-				       : pda_session_errmsg(ar->s));
+	struct annot_run *ar = arg;
+
+	if (what == PDA_CAPTURE_BAD_SAMPLE &&
+	    !pda_capture_stats(&ar->c)->nr_bad_samples)
+		warning(ar->ctx, "'%s': %s", ar->o->path, why);
+	return 0;
 }
 
 /*
- * The samples through the pipeline the commands share (pda_pipe), in time
- * order; only their leaves matter, so their stacks are not resolved.
+ * The samples through the capture loop, in time order; only their
+ * leaves matter, so their stacks are not resolved.  Samples of no known
+ * event are left out (counted), and of other events than --event's.
  */
-static struct pda_annot *read_samples(struct pd_ctx *ctx,
-				      const struct annotate_opts *o,
-				      struct pd_file *f, struct pda_session *s,
-				      struct counts *c)
+static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 {
-	struct annot_run ar = {ctx, o, f, s, c, NULL, NULL, false};
-	PDA_PIPE_OPTS(po, .no_stack = true, .want = want_sample,
-		      .fn = annotate_one, .arg = &ar);
+	const struct annotate_opts *o = ar->o;
 	struct cmd_progress prog;
-	struct pda_pipe *pipe;
-	struct pd_reader *r;
-	struct pd_rec rec;
-	uint64_t total = pd_file_header(f)->data_size;
+	struct pda_filter flt;
+	PDA_FILTER_OPTS(fo, .event = o->event,
+			.flags = PDA_FILTER_TRACEPOINTS | PDA_FILTER_NEED_EVENT);
+	PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = true,
+			 .sample_fn = annotate_one, .skip_fn = annotate_skip,
+			 .progress = cmd_progress_fn, .progress_arg = &prog,
+			 .arg = ar);
+	const struct pda_filter_stats *fs;
 	int rc;
 
-	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
-	if (rc < 0)
-		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	rc = pda_pipe_new(s, &po, &pipe);
+	if (pda_filter_init(&flt, &fo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	rc = pda_capture_init(&ar->c, ar->f, ar->s, &co);
+	if (rc < 0 && pda_capture_failed_in(&ar->c) == PDA_CAPTURE_READER)
+		die(ctx, "'%s': %s", o->path, pda_capture_errmsg(&ar->c));
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	cmd_progress_init(&prog);
-	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		const bool swap = pd_file_header(f)->swap;
-
-		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
-		if (rec.type == PD_REC_LOST && rec.size >= 24)
-			c->lost += pd_load_u64(rec.data + 16, swap);
-		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
-			c->lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type == PD_REC_SAMPLE && (++c->nr_samples & 4095) == 0)
-			cmd_progress_show(ctx, &prog, rec.offset, total,
-					  c->nr_samples);
-		feed_done(&ar, pda_pipe_feed(pipe, &rec));
-	}
-	if (rc < 0)
-		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	feed_done(&ar, pda_pipe_finish(pipe));
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&ar->c);
 	cmd_progress_end(&prog);
-	pda_pipe_free(pipe);
-	pd_reader_free(r);
-	return ar.a ? ar.a : new_annot(ctx, o, f, s, c);
+	/* the threads and the reader go before the annotation's work */
+	pda_capture_release(&ar->c);
+	if (rc < 0 && ar->new_failed)
+		die(ctx, "%s", pd_strerror(rc));
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path,
+		    rc == PD_ERR_NOMEM && pda_capture_failed_in(&ar->c) !=
+						  PDA_CAPTURE_READER
+			    ? pd_strerror(rc)
+			    : pda_capture_errmsg(&ar->c));
+	if (!ar->a) {
+		rc = new_annot(o, ar->f, ar->s, &ar->a, &ar->nr_events);
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+	}
+	fs = pda_filter_stats(&flt);
+	ar->no_event += fs->by_reason[PDA_FILTER_OUT_NO_EVENT];
+	ar->other_events = fs->by_reason[PDA_FILTER_OUT_EVENT];
 }
 
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
@@ -437,7 +419,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	struct pda_session *s;
 	struct pda_annot *a;
 	struct pde_annot w;
-	struct counts c = {0};
+	struct annot_run ar = {.ctx = ctx, .o = &o};
+	const struct pda_capture_stats *cs;
+	uint64_t lost;
 	const char **events;
 	bool met[MAX_LIST] = {false};
 	char err[512] = "";
@@ -458,8 +442,13 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			die(ctx, "'%s': %s", o.path,
 			    err[0] ? err : pd_strerror(rc));
 	}
-	a = read_samples(ctx, &o, f, s, &c);
-	nr_events = c.nr_events;
+	ar.f = f;
+	ar.s = s;
+	read_samples(ctx, &ar);
+	a = ar.a;
+	nr_events = ar.nr_events;
+	cs = pda_capture_stats(&ar.c);
+	lost = cs->nr_lost + cs->nr_lost_samples;
 	rc = pda_annot_finish(a);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
@@ -516,17 +505,18 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	fprintf(stderr,
 		"pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
 		"%zu annotated",
-		ctx->cmd, c.nr_samples, pda_annot_nr_syms(a), nr_shown);
+		ctx->cmd, cs->nr_samples, pda_annot_nr_syms(a), nr_shown);
 	if (nr_failed)
 		fprintf(stderr, " (%zu without disassembly%s)", nr_failed,
 			ctx->verbose ? "" : ": -v says why");
 	fprintf(stderr, "; %" PRIu64 " samples without a symbol; %" PRIu64
 			" lost",
-		pda_annot_nr_unresolved(a), c.lost);
-	if (c.other_events)
-		fprintf(stderr, "; %" PRIu64 " of other events", c.other_events);
-	if (c.no_event)
-		fprintf(stderr, "; %" PRIu64 " of no known event", c.no_event);
+		pda_annot_nr_unresolved(a), lost);
+	if (ar.other_events)
+		fprintf(stderr, "; %" PRIu64 " of other events",
+			ar.other_events);
+	if (ar.no_event)
+		fprintf(stderr, "; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
 	rc = 0;
 	for (size_t i = 0; i < o.symbols.nr; i++)
@@ -536,7 +526,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			if (ctx->strict)
 				rc = EXIT_UNRESOLVED;
 		}
-	if (ctx->strict && (nr_failed || c.lost || c.bad ||
+	if (ctx->strict && (nr_failed || lost || cs->nr_bad_samples ||
 			    pda_annot_nr_unresolved(a) || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	free(events);

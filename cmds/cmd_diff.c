@@ -4,17 +4,17 @@
  * per DSO with their significance, difffolded.pl's folded lines, and a
  * differential flame graph.
  *
- * Each input is a capture, folded here as `pdtool fold` folds it (the
- * record loop is read_capture(), in one function), or folded stacks; its
+ * Each input is a capture, folded here as `pdtool fold` folds it (through
+ * the capture loop of libpda, pda_capture.h), or folded stacks; its
  * first bytes tell, as for `pdtool flame`.  The stacks go into a
  * pda_diff (analyze/profile/pda_diff.c), which normalises names, compares and
  * tests; emit/pde_diff.c and emit/pde_flame.c write the results.
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 #include "pda_diff.h"
 #include "pda_flame.h"
 #include "pda_fold.h"
-#include "pda_pipe.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -110,7 +110,7 @@ struct diff_opts {
 struct side_stats {
 	uint64_t samples;	/* folded */
 	uint64_t unresolved;	/* of them, with an unresolved frame */
-	uint64_t lost, bad, other_events, ignored_lines;
+	uint64_t lost, bad, ignored_lines;
 	unsigned missing_dsos;
 };
 
@@ -353,87 +353,64 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	ss->ignored_lines += ignored;
 }
 
-#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
-
-/* --event NAME; without it every event but tracepoints, as pdtool fold. */
-static bool event_ok(const struct diff_opts *o, const struct pd_evsel *e)
-{
-	if (!o->event)
-		return !e || e->attr.type != PERF_TYPE_TRACEPOINT;
-	return e && cmd_event_matches(o->event, e->name);
-}
-
-/* What the pipeline's callbacks see. */
+/* What the capture's callbacks see. */
 struct diff_run {
 	struct pd_ctx *ctx;
-	const struct diff_opts *o;
 	const char *path;
-	struct pd_file *f;
-	struct pda_session *s;
 	struct pda_fold *fd;
 	struct pda_diff *d;
 	enum pda_diff_side side;
 	unsigned run;
 	struct side_stats *ss;
-	const struct pd_evsel *events[8]; /* the first with samples */
-	size_t nr_events;
+	struct pda_capture c;
 };
-
-static bool want_sample(void *arg, const struct pd_sample *sample)
-{
-	struct diff_run *dr = arg;
-	size_t i = 0;
-
-	if (!event_ok(dr->o, sample->evsel)) {
-		dr->ss->other_events++;
-		return false;
-	}
-	/* two events' samples together are seldom what is meant */
-	while (i < dr->nr_events && dr->events[i] != sample->evsel)
-		i++;
-	if (i == dr->nr_events && dr->nr_events < 8)
-		dr->events[dr->nr_events++] = sample->evsel;
-	return true;
-}
 
 static int diff_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct diff_run *dr = arg;
-	int rc;
-
-	if (it->err) {
-		if (dr->ss->bad++ == 0)
-			warning(dr->ctx, "'%s': %s", dr->path,
-				pda_session_errmsg(dr->s));
-		return 0;
-	}
 	/* perf folds a sample without a callchain to its comm (stack NULL) */
-	rc = pda_fold_add(dr->fd, it->sample, it->stack, it->comm);
+	int rc = pda_fold_add(dr->fd, it->sample, it->stack, it->comm);
+
 	if (rc < 0)
-		die(dr->ctx, "%s", pd_strerror(rc));
+		return rc;
 	if (rc == 1 && it->stack &&
-	    pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack, 1) < 0)
-		die(dr->ctx, "%s", pda_diff_errmsg(dr->d));
+	    (rc = pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack,
+				    1)) < 0)
+		return pda_capture_set_err(&dr->c, rc, "%s",
+					   pda_diff_errmsg(dr->d));
 	return 0;
 }
 
-/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
- * counted, an error is fatal. */
-static void feed_done(struct diff_run *dr, int rc)
+/* A bad sample or a stack that did not resolve: the side's first gets a
+ * warning. */
+static int diff_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
-	if (rc == 1 && dr->ss->bad++ == 0)
-		warning(dr->ctx, "'%s': %s", dr->path, pd_file_errmsg(dr->f));
-	if (rc == PD_ERR_NOMEM)
-		die(dr->ctx, "out of memory");
-	if (rc < 0)
-		die(dr->ctx, "'%s': %s", dr->path, pda_session_errmsg(dr->s));
+	struct diff_run *dr = arg;
+
+	(void)what;
+	if (dr->ss->bad++ == 0)
+		warning(dr->ctx, "'%s': %s", dr->path, why);
+	return 0;
+}
+
+/* Events with samples diffed, at most 8: two events' samples together
+ * are seldom what is meant. */
+static size_t nr_events_diffed(const struct pda_filter_stats *fs)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < fs->nr_events && i < PDA_FILTER_MAX_EVENTS &&
+			   nr < 8;
+	     i++)
+		nr += fs->events[i].nr_kept > 0;
+	return nr;
 }
 
 /*
- * The record loop: fold a capture as `pdtool fold` does (samples, not
- * periods; comm roots unless --no-comm), through the pipeline the
- * commands share (pda_pipe), counting each sample's DSOs as it goes, then
- * hand the folded stacks to d as run `run` of side.
+ * Fold a capture as `pdtool fold` does (samples, not periods; comm roots
+ * unless --no-comm; without --event every event but tracepoints), counting
+ * each sample's DSOs as it goes, then hand the folded stacks to d as run
+ * `run` of side.
  */
 static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			 const char *path, enum pda_diff_side side,
@@ -445,61 +422,53 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
 	PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
-	struct diff_run dr = {.ctx = ctx, .o = o, .path = path, .f = f,
-			      .d = d, .side = side, .run = run, .ss = ss};
-	PDA_PIPE_OPTS(pipe_opts, .jobs = o->jobs, .want = want_sample,
-		      .fn = diff_one,
-		      .arg = &dr);
+	PDA_FILTER_OPTS(flo, .event = o->event);
+	struct diff_run dr = {.ctx = ctx, .path = path, .d = d, .side = side,
+			      .run = run, .ss = ss};
+	struct pda_filter flt;
+	struct cmd_progress prog;
+	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = o->jobs,
+			 .sample_fn = diff_one, .skip_fn = diff_skip,
+			 .progress = cmd_progress_fn, .progress_arg = &prog,
+			 .arg = &dr);
+	const struct pda_capture_stats *cs;
 	const struct pda_fold_totals *t;
 	const struct pda_stats *ps;
-	const bool swap = pd_file_header(f)->swap;
-	struct pda_pipe *pipe;
-	struct pd_reader *r;
-	struct pd_rec rec;
-	const uint64_t total = pd_file_header(f)->data_size;
-	uint64_t nr_samples = 0; /* SAMPLE records, for the progress line */
-	struct cmd_progress prog;
+	struct pda_session *s;
+	size_t nr_events;
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
 	po.unwinder = o->unwinder;
-	rc = pda_session_new(f, &po, &dr.s);
+	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
 	if (pda_fold_new(&fo, &dr.fd) < 0)
 		die(ctx, "out of memory");
-	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	if (pda_filter_init(&flt, &flo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	rc = pda_capture_init(&dr.c, f, s, &co);
 	if (rc < 0)
-		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
-	if (pda_pipe_new(dr.s, &pipe_opts, &pipe) < 0)
-		die(ctx, "out of memory");
-	cmd_progress_init(&prog);
-	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
-		if (rec.type == PD_REC_LOST && rec.size >= 24)
-			ss->lost += pd_load_u64(rec.data + 16, swap);
-		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
-			ss->lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type == PD_REC_SAMPLE && (++nr_samples & 4095) == 0)
-			cmd_progress_show(ctx, &prog, rec.offset, total,
-					  nr_samples);
-		feed_done(&dr, pda_pipe_feed(pipe, &rec));
-	}
-	if (rc < 0)
-		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
-	feed_done(&dr, pda_pipe_finish(pipe));
+		cmd_capture_die(ctx, path, &dr.c, rc);
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&dr.c);
 	cmd_progress_end(&prog);
-	if (dr.nr_events > 1)
+	if (rc < 0)
+		cmd_capture_die(ctx, path, &dr.c, rc);
+	nr_events = nr_events_diffed(pda_filter_stats(&flt));
+	if (nr_events > 1)
 		warning(ctx,
 			"'%s': samples of %zu%s events diffed together "
 			"(--event picks one)",
-			path, dr.nr_events, dr.nr_events == 8 ? " or more" : "");
+			path, nr_events, nr_events == 8 ? " or more" : "");
 	if (pda_fold_finish(dr.fd) < 0)
 		die(ctx, "out of memory");
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
+	cs = pda_capture_stats(&dr.c);
 	t = pda_fold_totals(dr.fd);
-	ps = pda_session_stats(dr.s);
+	ps = pda_session_stats(s);
+	ss->lost += cs->nr_lost + cs->nr_lost_samples;
 	ss->samples += t->nr_samples;
 	ss->unresolved += t->weight_unresolved;
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
@@ -511,10 +480,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
-	pda_pipe_free(pipe);
+	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
-	pd_reader_free(r);
-	pda_session_free(dr.s);
+	pda_session_free(s);
 	pd_file_close(f);
 }
 

@@ -4,7 +4,9 @@
  * totals of decoding everything.
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -66,71 +68,83 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->path = cmd_opts_input(&p);
 }
 
+/* What the capture's callbacks see. */
+struct dump_run {
+	struct pd_ctx *ctx;
+	struct pd_file *f;
+	struct pde_dump d;
+	struct pde_dump_totals *t;
+	uint64_t failed;
+	int write_rc;	/* a writer's failure, which stopped the run */
+	int write_errno;
+};
+
+/* A writer's result: a closed pipe is not a failure (E10); any other
+ * stops the run, and the command reports it once the run is over. */
+static int wrote(struct dump_run *dr, int rc)
+{
+	if (rc >= 0 || (rc == PD_ERR_IO && errno == EPIPE))
+		return 0;
+	dr->write_rc = rc;
+	dr->write_errno = errno;
+	return rc;
+}
+
 /*
  * --count: the benchmarked path.  Every record is decoded into structs on
  * the stack; nothing is allocated or formatted per record.
  */
-static int count_records(struct pd_ctx *ctx, struct pd_file *f,
-			 struct pd_reader *r, struct pde_dump_totals *t)
+static int count_rec(void *arg, const struct pd_rec *rec)
 {
-	struct pd_rec rec;
+	struct dump_run *dr = arg;
+	struct pde_dump_totals *t = dr->t;
 	struct pd_sample s;
 	struct pd_event ev;
-	int rc, drc;
+	int drc;
 
-	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		t->nr_records++;
-		if (rec.type < PD_REC_TYPE_MAX)
-			t->by_type[rec.type]++;
-		else
-			t->nr_other_type++;
-		if (rec.type == PD_REC_SAMPLE) {
-			drc = pd_sample_decode(f, &rec, &s);
-			if (drc == 0)
-				t->samples_decoded++;
-		} else {
-			drc = pd_event_decode(f, &rec, &ev);
-		}
-		if (PD_UNLIKELY(drc < 0)) {
-			if (t->failed < MAX_REPORTED_FAILURES)
-				warning(ctx, "'%s': %s", pd_file_name(f),
-					pd_file_errmsg(f));
-			t->failed++;
-		}
+	t->nr_records++;
+	if (rec->type < PD_REC_TYPE_MAX)
+		t->by_type[rec->type]++;
+	else
+		t->nr_other_type++;
+	if (rec->type == PD_REC_SAMPLE) {
+		drc = pd_sample_decode(dr->f, rec, &s);
+		if (drc == 0)
+			t->samples_decoded++;
+	} else {
+		drc = pd_event_decode(dr->f, rec, &ev);
 	}
-	return rc;
+	if (PD_UNLIKELY(drc < 0)) {
+		if (t->failed < MAX_REPORTED_FAILURES)
+			warning(dr->ctx, "'%s': %s", pd_file_name(dr->f),
+				pd_file_errmsg(dr->f));
+		t->failed++;
+	}
+	return 0;
 }
 
-static int dump_records(struct pd_ctx *ctx, struct pd_file *f,
-			struct pd_reader *r, struct pde_dump *d,
-			uint64_t *failed)
+static int dump_rec(void *arg, const struct pd_rec *rec)
 {
-	struct pd_rec rec;
+	struct dump_run *dr = arg;
 	struct pd_sample s;
 	struct pd_event ev;
-	int rc, drc;
+	int drc, rc = 0;
 
-	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		if (rec.type == PD_REC_SAMPLE) {
-			drc = pd_sample_decode(f, &rec, &s);
-			if (drc == 0)
-				ctx_check_write(ctx, pde_dump_sample(d, &rec, &s),
-						NULL);
-		} else {
-			drc = pd_event_decode(f, &rec, &ev);
-			if (drc == PD_EVENT_UNKNOWN)
-				ctx_check_write(ctx, pde_dump_unknown(d, &rec),
-						NULL);
-			else if (drc == 0)
-				ctx_check_write(ctx, pde_dump_event(d, &rec, &ev),
-						NULL);
-		}
-		if (drc < 0) {
-			ctx_check_write(ctx,
-					pde_dump_failed(d, &rec, pd_file_errmsg(f)),
-					NULL);
-			(*failed)++;
-		}
+	if (rec->type == PD_REC_SAMPLE) {
+		drc = pd_sample_decode(dr->f, rec, &s);
+		if (drc == 0)
+			rc = wrote(dr, pde_dump_sample(&dr->d, rec, &s));
+	} else {
+		drc = pd_event_decode(dr->f, rec, &ev);
+		if (drc == PD_EVENT_UNKNOWN)
+			rc = wrote(dr, pde_dump_unknown(&dr->d, rec));
+		else if (drc == 0)
+			rc = wrote(dr, pde_dump_event(&dr->d, rec, &ev));
+	}
+	if (rc == 0 && drc < 0) {
+		rc = wrote(dr, pde_dump_failed(&dr->d, rec,
+					       pd_file_errmsg(dr->f)));
+		dr->failed++;
 	}
 	return rc;
 }
@@ -139,45 +153,50 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct dump_opts o = {NULL, false, false, false};
 	const struct pd_reader_stats *st;
-	struct pde_dump_totals *totals;
-	struct pd_reader *r;
+	struct dump_run dr = {.ctx = ctx};
+	struct pda_capture cap;
 	struct pd_file *f;
-	struct pde_dump d;
 	unsigned warnings_before;
-	uint64_t failed = 0;
+	uint64_t failed;
 	int rc, status = 0;
 
 	parse_args(argc, argv, ctx, &o);
 	f = ctx_open(ctx, o.path);
-	rc = pd_reader_new(f, o.ordered ? PD_READ_ORDERED : 0, &r);
-	if (rc < 0)
-		die(ctx, "cannot read '%s': %s", pd_file_name(f),
-		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
-	totals = calloc(1, sizeof(*totals));
-	if (!totals)
-		die(ctx, "out of memory");
-	warnings_before = ctx->nr_warnings;
-	if (o.count) {
-		rc = count_records(ctx, f, r, totals);
-		failed = totals->failed;
-	} else {
-		pde_dump_init(&d, ctx->out, o.json);
-		rc = dump_records(ctx, f, r, &d, &failed);
+	dr.f = f;
+	{
+		PDA_CAPTURE_OPTS(co, .ordered = o.ordered,
+				 .rec_fn = o.count ? count_rec : dump_rec,
+				 .arg = &dr);
+
+		rc = pda_capture_init(&cap, f, NULL, &co);
 	}
 	if (rc < 0)
 		die(ctx, "cannot read '%s': %s", pd_file_name(f),
-		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
+		    pda_capture_errmsg(&cap));
+	dr.t = calloc(1, sizeof(*dr.t));
+	if (!dr.t)
+		die(ctx, "out of memory");
+	warnings_before = ctx->nr_warnings;
+	if (!o.count)
+		pde_dump_init(&dr.d, ctx->out, o.json);
+	rc = pda_capture_run(&cap);
+	if (dr.write_rc) {
+		errno = dr.write_errno;
+		ctx_check_write(ctx, dr.write_rc, NULL);
+	}
+	if (rc < 0)
+		die(ctx, "cannot read '%s': %s", pd_file_name(f),
+		    pda_capture_errmsg(&cap));
+	st = &pda_capture_stats(&cap)->reader;
+	failed = o.count ? dr.t->failed : dr.failed;
 	if (o.count) {
-		const struct pd_reader_stats *rs = pd_reader_stats(r);
-
-		totals->nr_compressed = rs->nr_compressed;
-		totals->compressed_bytes = rs->compressed_bytes;
-		totals->decompressed_bytes = rs->decompressed_bytes;
-		ctx_check_write(ctx, pde_dump_totals(ctx->out, o.json, totals),
+		dr.t->nr_compressed = st->nr_compressed;
+		dr.t->compressed_bytes = st->compressed_bytes;
+		dr.t->decompressed_bytes = st->decompressed_bytes;
+		ctx_check_write(ctx, pde_dump_totals(ctx->out, o.json, dr.t),
 				NULL);
 	}
 
-	st = pd_reader_stats(r);
 	if (st->damaged) {
 		/* the library's logger has normally said it already */
 		if (ctx->nr_warnings == warnings_before)
@@ -191,8 +210,8 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 		if (ctx->strict)
 			status = EXIT_UNRESOLVED;
 	}
-	free(totals);
-	pd_reader_free(r);
+	free(dr.t);
+	pda_capture_release(&cap);
 	pd_file_close(f);
 	return status;
 }

@@ -6,8 +6,8 @@
  * `perf script` text and the output is what stackcollapse-perf.pl prints.
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 #include "pda_fold.h"
-#include "pda_pipe.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -432,14 +432,14 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 			    strerror(errno));
 	}
 	out = ctx_open_output(ctx, o->output);
-	cmd_progress_init(&prog);
+	cmd_progress_init(&prog, ctx);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
 		done += n;
-		cmd_progress_show(ctx, &prog, done, 0,
-			      pda_script_stats(ps)->nr_samples);
+		cmd_progress_show(&prog, done, 0,
+				  pda_script_stats(ps)->nr_samples);
 	}
 	if (ferror(in))
 		die(ctx, "cannot read '%s': %s", o->path, strerror(errno));
@@ -482,67 +482,24 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 /* ---- a capture ----------------------------------------------------- */
 
-struct events {
-	const struct pd_evsel *last; /* the last sample's event */
-	bool last_ok;
-	size_t nr_seen; /* distinct events with samples */
-	const struct pd_evsel *seen[8];
-	bool any_matched;
-};
-
-#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
-
 /*
- * Without --event every event is folded, as perf's stackcollapse.py
- * does, except tracepoints: perf's Python engine hands their samples to a
- * handler named after the event (or trace_unhandled), never to the
- * script's process_event.  --event NAME picks any event, tracepoints too.
+ * Which samples: --event (without it every event but tracepoints, as
+ * perf's stackcollapse.py), --time, --pid-filter.  --comm, --dso and
+ * --symbol are pda_fold's: they match the names folded.
  */
-static bool sample_event_ok(struct events *ev, const char *want,
-			    const struct pd_evsel *e)
+static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
+		       struct pda_filter *flt)
 {
-	if (e == ev->last)
-		return ev->last_ok;
-	ev->last = e;
-	if (want)
-		ev->last_ok = e && cmd_event_matches(want, e->name);
-	else
-		ev->last_ok = !e || e->attr.type != PERF_TYPE_TRACEPOINT;
-	if (ev->last_ok)
-		ev->any_matched = true;
-	if (e) {
-		size_t i;
+	PDA_FILTER_OPTS(fo, .event = o->event,
+			.pids = o->nr_pids ? o->pids : NULL,
+			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
+			.has_time_end = o->has_end, .time_start = o->start,
+			.time_end = o->end);
 
-		for (i = 0; i < ev->nr_seen && i < 8; i++)
-			if (ev->seen[i] == e)
-				break;
-		if (i == ev->nr_seen) {
-			if (ev->nr_seen < 8)
-				ev->seen[ev->nr_seen] = e;
-			ev->nr_seen++;
-		}
-	}
-	return ev->last_ok;
+	/* parse_args checked the range */
+	if (pda_filter_init(flt, &fo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
 }
-
-static bool pid_ok(const struct fold_opts *o, uint32_t pid)
-{
-	if (!o->nr_pids)
-		return true;
-	for (size_t i = 0; i < o->nr_pids; i++)
-		if (o->pids[i] == pid)
-			return true;
-	return false;
-}
-
-struct counts {
-	uint64_t nr_samples;   /* SAMPLE records */
-	uint64_t bad;	       /* that did not decode */
-	uint64_t other_events; /* left out by --event */
-	uint64_t out_of_time, other_pids;
-	uint64_t lost; /* LOST + LOST_SAMPLES */
-	uint64_t stack_errors;
-};
 
 /* The share of DWARF unwinds that stopped early: of samples, or of
  * their periods with --weight period. */
@@ -552,13 +509,13 @@ static double stopped_share(const struct pda_unwind_stats *u, bool period)
 		      : pct(u->nr_stopped, u->nr_samples);
 }
 
-static void coverage(struct pd_ctx *ctx, const struct counts *c,
-		     const struct events *ev, bool mixed,
+static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
+		     const struct pda_filter_stats *fs, bool mixed,
 		     const struct pda_fold_totals *t,
 		     const struct pda_stats *ps, bool period)
 {
-	const uint64_t filtered = c->other_events + c->out_of_time +
-				  c->other_pids + t->nr_filtered;
+	const uint64_t filtered = fs->nr_left_out + t->nr_filtered;
+	const uint64_t lost = c->nr_lost + c->nr_lost_samples;
 	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
 	if (ctx->verbose) {
@@ -567,7 +524,7 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 			" (%" PRIu64 " filtered out, %" PRIu64
 			" undecodable)\n",
 			ctx->cmd, t->nr_samples, c->nr_samples, filtered,
-			c->bad);
+			c->nr_bad_samples);
 		fprintf(stderr, "pdtool %s: distinct stacks: %zu\n", ctx->cmd,
 			t->nr_stacks);
 		fprintf(stderr,
@@ -576,7 +533,7 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 			ctx->cmd, pct(t->weight_unresolved, t->weight),
 			t->weight_unresolved, t->weight);
 		fprintf(stderr, "pdtool %s: lost samples: %" PRIu64 "\n",
-			ctx->cmd, c->lost);
+			ctx->cmd, lost);
 		if (u && u->nr_samples)
 			fprintf(stderr,
 				"pdtool %s: DWARF unwinds stopped early: "
@@ -589,9 +546,9 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 				"pdtool %s: stacks cut at --max-stack: "
 				"%" PRIu64 "\n",
 				ctx->cmd, t->nr_truncated);
-		for (size_t i = 0; i < ev->nr_seen && i < 8; i++)
+		for (size_t i = 0; i < fs->nr_events && i < 8; i++)
 			fprintf(stderr, "pdtool %s: event: %s\n", ctx->cmd,
-				ev->seen[i]->name);
+				fs->events[i].evsel->name);
 		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
 			const struct pda_missing_dso *m = &ps->missing[i];
 
@@ -611,7 +568,7 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		"pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
 		ctx->cmd, t->nr_samples, t->nr_stacks,
-		pct(t->weight_unresolved, t->weight), c->lost);
+		pct(t->weight_unresolved, t->weight), lost);
 	if (filtered)
 		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
 	if (u && u->nr_samples)
@@ -621,7 +578,7 @@ static void coverage(struct pd_ctx *ctx, const struct counts *c,
 		fprintf(stderr,
 			"; %zu events folded together (--event picks "
 			"one)",
-			ev->nr_seen);
+			fs->nr_events);
 	if (ps && ps->nr_missing) {
 		const struct pda_missing_dso *m = &ps->missing[0];
 
@@ -677,122 +634,72 @@ static void unwind_stats(struct pd_ctx *ctx, const struct pda_unwind_stats *u)
 	}
 }
 
-/* What the pipeline's callbacks see. */
+/* What the capture's callbacks see. */
 struct fold_run {
 	struct pd_ctx *ctx;
 	const struct fold_opts *o;
-	struct pd_file *f;
-	struct pda_session *s;
 	struct pda_fold *fd;
-	struct counts c;
-	struct events ev;
+	struct pda_filter flt;
+	struct pda_capture c;
 };
-
-static bool want_sample(void *arg, const struct pd_sample *sample)
-{
-	struct fold_run *fr = arg;
-	const struct fold_opts *o = fr->o;
-
-	if (!sample_event_ok(&fr->ev, o->event, sample->evsel)) {
-		fr->c.other_events++;
-		return false;
-	}
-	/* perf's --time: inclusive at both ends */
-	if ((o->has_start && sample->time < o->start) ||
-	    (o->has_end && sample->time > o->end)) {
-		fr->c.out_of_time++;
-		return false;
-	}
-	if (!pid_ok(o, sample->pid)) {
-		fr->c.other_pids++;
-		return false;
-	}
-	return true;
-}
 
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
-	int rc;
-
-	if (it->err) {
-		if (fr->c.stack_errors++ == 0)
-			warning(fr->ctx, "'%s': %s", fr->o->path,
-				pda_session_errmsg(fr->s));
-		return 0;
-	}
 	/* perf folds a sample without a callchain to its comm (stack NULL) */
-	rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
-	if (rc < 0)
-		die(fr->ctx, "%s", pd_strerror(rc));
-	return 0;
+	int rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
+
+	return rc < 0 ? rc : 0;
 }
 
-/* What pda_pipe_feed or pda_pipe_finish returned: a bad sample is
- * counted, an error is fatal. */
-static void feed_done(struct pd_ctx *ctx, struct fold_run *fr, int rc)
+/* The first sample that does not decode and the first stack that does
+ * not resolve get a warning; the rest are counted. */
+static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
-	if (rc == 1 && fr->c.bad++ == 0)
-		warning(ctx, "'%s': %s", fr->o->path,
-			pd_file_errmsg(fr->f));
-	if (rc == PD_ERR_NOMEM)
-		die(ctx, "%s", pd_strerror(rc));
-	if (rc < 0)
-		die(ctx, "'%s': %s", fr->o->path, pda_session_errmsg(fr->s));
+	struct fold_run *fr = arg;
+	const struct pda_capture_stats *cs = pda_capture_stats(&fr->c);
+
+	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
+					   : !cs->nr_stack_errors)
+		warning(fr->ctx, "'%s': %s", fr->o->path, why);
+	return 0;
 }
 
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open(ctx, o->path);
-	struct fold_run fr = {.ctx = ctx, .o = o, .f = f, .fd = new_fold(ctx, o)};
+	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o)};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
 		 .unwinder = o->unwinder, .errbuf = err,
 		 .errbuf_size = sizeof(err));
-	PDA_PIPE_OPTS(pipe_opts, .jobs = o->jobs, .want = want_sample,
-		      .fn = fold_one, .arg = &fr);
-	const struct pd_reader_stats *rs;
-	const struct pda_stats *ps;
-	struct pda_pipe *pipe;
-	struct pd_reader *r;
 	struct cmd_progress prog;
-	struct pd_rec rec;
-	uint64_t total = pd_file_header(f)->data_size;
+	PDA_CAPTURE_OPTS(co, .filter = &fr.flt, .jobs = o->jobs,
+			 .sample_fn = fold_one, .skip_fn = fold_skip,
+			 .progress = cmd_progress_fn, .progress_arg = &prog,
+			 .arg = &fr);
+	const struct pda_capture_stats *cs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
 	FILE *out;
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
-	rc = pda_session_new(f, &po, &fr.s);
+	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
-	rc = pd_reader_new(f, PD_READ_ORDERED, &r);
+	set_filter(ctx, o, &fr.flt);
+	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
-		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	rc = pda_pipe_new(fr.s, &pipe_opts, &pipe);
-	if (rc < 0)
-		die(ctx, "%s", pd_strerror(rc));
+		cmd_capture_die(ctx, o->path, &fr.c, rc);
 	out = ctx_open_output(ctx, o->output);
-	cmd_progress_init(&prog);
-	while ((rc = pd_reader_next(r, &rec)) > 0) {
-		const bool swap = pd_file_header(f)->swap;
-
-		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
-		if (rec.type == PD_REC_LOST && rec.size >= 24)
-			fr.c.lost += pd_load_u64(rec.data + 16, swap);
-		else if (rec.type == PD_REC_LOST_SAMPLES && rec.size >= 16)
-			fr.c.lost += pd_load_u64(rec.data + 8, swap);
-		if (rec.type == PD_REC_SAMPLE &&
-		    (++fr.c.nr_samples & 4095) == 0)
-			cmd_progress_show(ctx, &prog, rec.offset, total,
-					  fr.c.nr_samples);
-		feed_done(ctx, &fr, pda_pipe_feed(pipe, &rec));
-	}
-	if (rc < 0)
-		die(ctx, "'%s': %s", o->path, pd_file_errmsg(f));
-	feed_done(ctx, &fr, pda_pipe_finish(pipe));
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&fr.c);
 	cmd_progress_end(&prog);
-	if (o->event && !fr.ev.any_matched) {
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
 		fprintf(stderr,
 			"pdtool %s: no samples of event '%s'; the "
 			"capture's events:",
@@ -803,9 +710,10 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	}
 	write_output(ctx, o, out, fr.fd);
 
-	rs = pd_reader_stats(r);
-	ps = pda_session_stats(fr.s);
-	coverage(ctx, &fr.c, &fr.ev, !o->event && fr.ev.nr_seen > 1,
+	cs = pda_capture_stats(&fr.c);
+	ps = pda_session_stats(s);
+	coverage(ctx, cs, pda_filter_stats(&fr.flt),
+		 !o->event && pda_filter_stats(&fr.flt)->nr_events > 1,
 		 pda_fold_totals(fr.fd), ps, o->period);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
@@ -820,15 +728,15 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 			ps->unwind.arch);
 	rc = 0;
 	if (ctx->strict &&
-	    (pda_fold_totals(fr.fd)->weight_unresolved || fr.c.lost ||
-	     fr.c.bad || fr.c.stack_errors || rs->damaged ||
+	    (pda_fold_totals(fr.fd)->weight_unresolved || cs->nr_lost ||
+	     cs->nr_lost_samples || cs->nr_bad_samples ||
+	     cs->nr_stack_errors || cs->reader.damaged ||
 	     (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
 	     ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
-	pda_pipe_free(pipe);
+	pda_capture_release(&fr.c);
 	pda_fold_free(fr.fd);
-	pd_reader_free(r);
-	pda_session_free(fr.s);
+	pda_session_free(s);
 	pd_file_close(f);
 	return rc;
 }

@@ -4,6 +4,7 @@
  * samples, lost samples, time span).
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 
 #include <string.h>
 
@@ -102,18 +103,6 @@ static void count_sample(struct pd_ctx *ctx, struct pd_file *f,
 	c->has_time = 1;
 }
 
-/* LOST: u64 id, u64 lost.  LOST_SAMPLES: u64 lost.  (perf_event.h) */
-static void count_lost(const struct pd_file *f, const struct pd_rec *rec,
-		       struct pde_info_counts *c)
-{
-	const int swap = pd_file_header(f)->swap;
-
-	if (rec->type == PD_REC_LOST && rec->size >= 24)
-		c->lost += pd_load_u64(rec->data + 16, swap);
-	else if (rec->type == PD_REC_LOST_SAMPLES && rec->size >= 16)
-		c->lost_samples += pd_load_u64(rec->data + 8, swap);
-}
-
 /* The reader delivers what compressed chunks hold; perf counts both. */
 static void count_chunks(const struct pd_reader_stats *st,
 			 struct pde_info_counts *c)
@@ -122,36 +111,47 @@ static void count_chunks(const struct pd_reader_stats *st,
 	count_type(c, PD_REC_COMPRESSED2, st->nr_compressed2);
 }
 
-static struct pd_reader *read_records(struct pd_ctx *ctx, struct pd_file *f,
-				      const char *path,
-				      struct pde_info_counts *c)
+/* What the capture's callback sees. */
+struct info_run {
+	struct pd_ctx *ctx;
+	struct pd_file *f;
+	struct pde_info_counts *c;
+};
+
+static int info_rec(void *arg, const struct pd_rec *rec)
 {
-	struct pd_reader *r;
-	struct pd_rec rec;
+	struct info_run *ir = arg;
+
+	count_type(ir->c, rec->type, 1);
+	if (rec->type == PD_REC_SAMPLE)
+		count_sample(ir->ctx, ir->f, rec, ir->c);
+	return 0;
+}
+
+/* Every record, in file order, counted into c; the capture run in cap
+ * holds the reader's statistics. */
+static void read_records(struct pd_ctx *ctx, struct pd_file *f,
+			 const char *path, struct pde_info_counts *c,
+			 struct pda_capture *cap)
+{
+	struct info_run ir = {ctx, f, c};
+	PDA_CAPTURE_OPTS(co, .rec_fn = info_rec, .arg = &ir);
+	const struct pda_capture_stats *cs = pda_capture_stats(cap);
 	int rc;
 
-	rc = pd_reader_new(f, 0, &r);
+	rc = pda_capture_init(cap, f, NULL, &co);
+	if (rc == 0)
+		rc = pda_capture_run(cap);
 	if (rc < 0)
-		die(ctx, "'%s': %s", path,
-		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
-	pd_for_each_rec(r, &rec, rc) {
-		count_type(c, rec.type, 1);
-		if (rec.type == PD_REC_SAMPLE)
-			count_sample(ctx, f, &rec, c);
-		else if (rec.type == PD_REC_LOST ||
-			 rec.type == PD_REC_LOST_SAMPLES)
-			count_lost(f, &rec, c);
-	}
-	if (rc < 0)
-		die(ctx, "'%s': %s", path,
-		    pd_file_errmsg(f)[0] ? pd_file_errmsg(f) : pd_strerror(rc));
-	if (pd_reader_stats(r)->nr_compressed)
-		count_chunks(pd_reader_stats(r), c);
+		die(ctx, "'%s': %s", path, pda_capture_errmsg(cap));
+	c->lost = cs->nr_lost;
+	c->lost_samples = cs->nr_lost_samples;
+	if (cs->reader.nr_compressed)
+		count_chunks(&cs->reader, c);
 	if (c->nr_bad_samples > 1)
 		warning(ctx, "'%s': %llu samples could not be decoded", path,
 			(unsigned long long)c->nr_bad_samples);
 	c->read = 1;
-	return r;
 }
 
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
@@ -159,7 +159,7 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
 	struct info_opts o = { 0 };
 	struct pde_info_counts counts;
 	struct pde_info info = { 0 };
-	struct pd_reader *r = NULL;
+	struct pda_capture cap;
 	const struct pd_reader_stats *st = NULL;
 	struct pd_file *f;
 	bool problems;
@@ -167,10 +167,11 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
 	parse_args(argc, argv, ctx, &o);
 	f = ctx_open(ctx, o.path);
 	memset(&counts, 0, sizeof(counts));
+	memset(&cap, 0, sizeof(cap));
 	/* a pipe-mode header (attrs, features) is in its record stream */
 	if (!o.header_only || pd_file_header(f)->kind == PD_KIND_PIPE) {
-		r = read_records(ctx, f, o.path, &counts);
-		st = pd_reader_stats(r);
+		read_records(ctx, f, o.path, &counts, &cap);
+		st = &pda_capture_stats(&cap)->reader;
 		if (o.header_only)
 			counts.read = 0;
 	}
@@ -187,7 +188,7 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx)
 	problems = ctx->nr_warnings > 0 || (st && st->damaged) ||
 		   info.env->nr_damaged || info.env->nr_unknown_features ||
 		   counts.nr_bad_samples;
-	pd_reader_free(r);
+	pda_capture_release(&cap);
 	pd_file_close(f);
 	return ctx->strict && problems ? EXIT_UNRESOLVED : 0;
 }

@@ -1,10 +1,10 @@
 /*
  * cmd_session.c - what the commands that read samples and resolve their
- * symbols share (fold, annotate): the options that find binaries, the
- * library logger, event names, and the progress line.
+ * symbols share (fold, diff, annotate): the options that find binaries,
+ * the library logger, and the progress line.
  */
 #include "pdtool.h"
-#include "pda_pipe.h"
+#include "pda_capture.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -84,14 +84,15 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 					    : PD_LOG_WARN;
 }
 
-bool cmd_event_matches(const char *want, const char *name)
+void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
+		     const struct pda_capture *c, int rc)
 {
-	const size_t n = strlen(want);
+	const enum pda_capture_stage where = pda_capture_failed_in(c);
 
-	if (strcmp(want, name) == 0)
-		return true;
-	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
-	       (name[n] == ':' || name[n] == '/');
+	if (where == PDA_CAPTURE_CALLBACK ||
+	    (where == PDA_CAPTURE_SESSION && rc == PD_ERR_NOMEM))
+		die(ctx, "%s", pda_capture_errmsg(c));
+	die(ctx, "'%s': %s", path, pda_capture_errmsg(c));
 }
 
 static double now(void)
@@ -102,16 +103,18 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void cmd_progress_init(struct cmd_progress *p)
+void cmd_progress_init(struct cmd_progress *p, struct pd_ctx *ctx)
 {
+	p->ctx = ctx;
 	p->on = isatty(STDERR_FILENO);
 	p->shown = false;
 	p->start = p->last = now();
 }
 
-void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
-		       uint64_t done, uint64_t total, uint64_t samples)
+void cmd_progress_show(struct cmd_progress *p, uint64_t done, uint64_t total,
+		       uint64_t samples)
 {
+	const struct pd_ctx *ctx = p->ctx;
 	double t;
 
 	if (!p->on)
@@ -130,6 +133,13 @@ void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
 			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
 			ctx->cmd, done >> 20, samples);
 	fflush(stderr);
+}
+
+int cmd_progress_fn(void *arg, uint64_t done, uint64_t total,
+		    uint64_t samples)
+{
+	cmd_progress_show(arg, done, total, samples);
+	return 0;
 }
 
 void cmd_progress_end(struct cmd_progress *p)

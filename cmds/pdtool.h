@@ -215,22 +215,33 @@ bool cmd_symopts_given(const struct cmd_symopts *o);
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po);
 
-/* --event NAME names an event as perf prints it, with or without its
- * modifiers: "cycles" matches "cycles:u" and "page-faults/period=1/". */
-bool cmd_event_matches(const char *want, const char *name);
+struct pda_capture;
+
+/*
+ * die() after a capture run (pda_capture_init or _run) failed with rc:
+ * "'PATH': why" when reading or the session failed, "why" alone when a
+ * callback failed or memory ran out.
+ */
+PD_NORETURN void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
+				 const struct pda_capture *c, int rc);
 
 /* A progress line on a terminal (stderr) for long reads. */
 struct cmd_progress {
+	struct pd_ctx *ctx;
 	bool on;
 	double start, last; /* seconds, CLOCK_MONOTONIC */
 	bool shown;
 };
 
-void cmd_progress_init(struct cmd_progress *p);
+void cmd_progress_init(struct cmd_progress *p, struct pd_ctx *ctx);
 /* Called every few thousand records: a line after a second of work,
  * redrawn four times a second; done of total bytes (total 0: unknown). */
-void cmd_progress_show(struct pd_ctx *ctx, struct cmd_progress *p,
-		       uint64_t done, uint64_t total, uint64_t samples);
+void cmd_progress_show(struct cmd_progress *p, uint64_t done, uint64_t total,
+		       uint64_t samples);
+/* cmd_progress_show() as a pda_capture_progress_fn (arg: the
+ * cmd_progress); @return 0. */
+int cmd_progress_fn(void *arg, uint64_t done, uint64_t total,
+		    uint64_t samples);
 void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */

@@ -95,6 +95,45 @@ int pd_event_decode(struct pd_file *f, const struct pd_rec *rec,
  *   RANGE: u8 any_cpu, u8 pad, u16 start_cpu, u16 end_cpu
  * perf before 6.0 wrote the same bytes through unpacked structs.
  */
+/*
+ * The count of a LOST or LOST_SAMPLES record, from its body alone: lost
+ * accounting reads every record of a capture, and the count is at a
+ * fixed place whatever the trailer holds.
+ */
+int pd_lost_decode(struct pd_file *f, const struct pd_rec *rec,
+		   struct pd_ev_lost *out)
+{
+	const int swap = f->swap;
+	const char *name = pd_rec_type_name(rec->type);
+
+	out->id = out->lost = 0;
+	if (rec->type != PD_REC_LOST && rec->type != PD_REC_LOST_SAMPLES)
+		return pd_set_err(f, PD_ERR_API,
+				  "record at offset 0x%llx is %s, not LOST or "
+				  "LOST_SAMPLES",
+				  (unsigned long long)rec->offset,
+				  name ? name : "of an unknown type");
+	/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost (perf_event.h) */
+	if (rec->type == PD_REC_LOST) {
+		if (rec->size < 24 || !rec->data)
+			return PD_CORRUPT(f,
+					  "LOST at offset 0x%llx: %u bytes end "
+					  "before its lost field",
+					  (unsigned long long)rec->offset,
+					  rec->size);
+		out->id = pd_load_u64(rec->data + 8, swap);
+		out->lost = pd_load_u64(rec->data + 16, swap);
+		return 0;
+	}
+	if (rec->size < 16 || !rec->data)
+		return PD_CORRUPT(f,
+				  "LOST_SAMPLES at offset 0x%llx: %u bytes end "
+				  "before its lost field",
+				  (unsigned long long)rec->offset, rec->size);
+	out->lost = pd_load_u64(rec->data + 8, swap);
+	return 0;
+}
+
 int pd_ev_cpu_map(struct pd_evcur *c, struct pd_cpu_map *m)
 {
 	memset(m, 0, sizeof(*m));

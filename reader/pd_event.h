@@ -389,6 +389,17 @@ struct pd_event {
 PD_API int pd_event_decode(struct pd_file *f, const struct pd_rec *rec,
 			   struct pd_event *ev);
 
+/*
+ * The count of a LOST record (id and lost) or a LOST_SAMPLES record (lost;
+ * id 0), read from the body only: cheaper than pd_event_decode() for a
+ * loop that only counts what was lost, and blind to a damaged trailer.
+ * @return 0; PD_ERR_FORMAT when the record ends before the count;
+ * PD_ERR_API for another type (*out zeroed on failure; the detail in
+ * pd_file_errmsg()).
+ */
+PD_API int pd_lost_decode(struct pd_file *f, const struct pd_rec *rec,
+			  struct pd_ev_lost *out);
+
 /* Value i of a READ record (i < r->nr). */
 PD_API void pd_ev_read_value(const struct pd_ev_read *r, uint64_t i,
 			     struct pd_read_value *out);

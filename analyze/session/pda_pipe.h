@@ -1,5 +1,6 @@
 /*
- * pda_pipe.h - the sample pipeline: the record loop the commands share.
+ * pda_pipe.h - the sample pipeline: the engine of the capture loop
+ * (pda_capture.h), which the commands use instead of feeding it.
  */
 #ifndef PDA_PIPE_H
 #define PDA_PIPE_H
@@ -11,12 +12,12 @@ extern "C" {
 #endif
 
 /*
- * The record loop the commands share: feed it every record in time order
- * (PD_READ_ORDERED) instead of pda_session_feed(); it applies them to the
- * session, decodes the samples, asks the caller which it wants, resolves
- * their stacks (pda_sample_stack) and hands each back, in record order,
- * with its thread's comm at the time of the sample, to the caller's
- * callback, always on the caller's thread.
+ * The sample pipeline under pda_capture_run(): feed it every record in
+ * time order (PD_READ_ORDERED) instead of pda_session_feed(); it applies
+ * them to the session, decodes the samples, asks the caller which it
+ * wants, resolves their stacks (pda_sample_stack) and hands each back, in
+ * record order, with its thread's comm at the time of the sample, to the
+ * caller's callback, always on the caller's thread.
  *
  *	struct pda_pipe *p;
  *	PDA_PIPE_OPTS(po, .jobs = 0, .want = want, .fn = fold_one, .arg = x);

@@ -1582,6 +1582,61 @@ START_TEST(test_event_cpu_map_bad)
 }
 END_TEST
 
+/*
+ * pd_lost_decode(): the counts of LOST and LOST_SAMPLES from the body,
+ * with or without a trailer, in both byte orders; every cut shorter than
+ * the count is PD_ERR_FORMAT, and another type PD_ERR_API.
+ */
+START_TEST(test_lost_decode)
+{
+	const bool be = _i & 1;
+	struct tf t;
+	struct pd_file *f;
+	struct pd_ev_lost lost;
+	size_t at[3], len[3];
+	const uint32_t min[2] = {24, 16};
+
+	build_file(&t, be, 0);
+	at[0] = t.data.len;
+	b_lost(&t);
+	at[1] = t.data.len;
+	b_lost_samples(&t);
+	at[2] = t.data.len;
+	b_comm(&t);
+	len[0] = at[1] - at[0];
+	len[1] = at[2] - at[1];
+	len[2] = t.data.len - at[2];
+	f = tf_open(&t);
+	for (int i = 0; i < 2; i++) {
+		for (uint32_t n = (uint32_t)len[i]; n >= 8; n--) {
+			struct pd_rec cut = tf_rec_copy(&t, at[i], n);
+			int rc = pd_lost_decode(f, &cut, &lost);
+
+			if (n < min[i]) {
+				ck_assert_int_eq(rc, PD_ERR_FORMAT);
+				ck_assert_str_ne(pd_file_errmsg(f), "");
+				ck_assert_uint_eq(lost.lost, 0);
+			} else {
+				ck_assert_int_eq(rc, 0);
+				ck_assert_uint_eq(lost.lost,
+						  i == 0 ? 12345 : 77777);
+				ck_assert_uint_eq(lost.id,
+						  i == 0 ? EVENT_ID : 0);
+			}
+			tf_rec_free(&cut);
+		}
+	}
+	{
+		struct pd_rec comm = tf_rec_copy(&t, at[2], (uint32_t)len[2]);
+
+		ck_assert_int_eq(pd_lost_decode(f, &comm, &lost), PD_ERR_API);
+		tf_rec_free(&comm);
+	}
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
 Suite *event_suite(void)
 {
 	Suite *s = suite_create("event");
@@ -1589,6 +1644,7 @@ Suite *event_suite(void)
 
 	tcase_add_loop_test(tc, test_event_case, 0, 2 * NR_EV_CASES);
 	tcase_add_test(tc, test_event_unknown);
+	tcase_add_loop_test(tc, test_lost_decode, 0, 2);
 	tcase_add_loop_test(tc, test_event_trailer_rules, 0, 2);
 	tcase_add_test(tc, test_event_huge_counts);
 	tcase_add_loop_test(tc, test_event_cpu_map_bad, 0, 2);

@@ -1,0 +1,170 @@
+/*
+ * pda_capture.h - the capture loop: one run over a capture's records,
+ * the loop every command that reads records shares.
+ *
+ * With a session, the run reads the records in time order and feeds them
+ * to a sample pipeline (pda_pipe.h): the filter picks the samples, their
+ * stacks are resolved (unless no_stack) and each kept one is handed to
+ * sample_fn, in record order, on the caller's thread.  Without one, every
+ * record is handed to rec_fn as the reader delivers it (per-record mode:
+ * `pdtool dump`, `pdtool info`).  Either way the run counts the records,
+ * the samples, what LOST and LOST_SAMPLES records say was lost, samples
+ * that did not decode and stacks that did not resolve, and reports its
+ * progress.
+ *
+ *	struct pda_capture c;
+ *	PDA_CAPTURE_OPTS(co, .filter = &flt, .sample_fn = fold_one,
+ *			 .progress = show, .progress_arg = line, .arg = x);
+ *
+ *	rc = pda_capture_init(&c, f, s, &co);	// the reader and pipeline
+ *	if (rc == 0)
+ *		rc = pda_capture_run(&c);	// the callbacks run in here
+ *	if (rc < 0)
+ *		(pda_capture_errmsg(&c) says why, pda_capture_failed_in(&c)
+ *		 where)
+ *	pda_capture_stats(&c)->nr_lost;
+ *	pda_capture_release(&c);
+ *
+ * Callbacks never stop the run by other means than their return value:
+ * a negative pd_err stops it (the pipeline's threads stopped) and comes
+ * back from pda_capture_run().  A callback may say why with
+ * pda_capture_set_err() first; otherwise the message is pd_strerror()'s.
+ */
+#ifndef PDA_CAPTURE_H
+#define PDA_CAPTURE_H
+
+#include "pda_filter.h"
+#include "pda_pipe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pda_capture;
+
+/* Per-record mode: every record as delivered.  @return 0, or a negative
+ * pd_err that stops the run. */
+typedef int (*pda_capture_rec_fn)(void *arg, const struct pd_rec *rec);
+
+/* What the run left out and goes on without. */
+enum pda_capture_skip {
+	PDA_CAPTURE_BAD_SAMPLE,	 /* did not decode: pd_file_errmsg() */
+	PDA_CAPTURE_STACK_ERROR, /* its stack did not resolve:
+				  * pda_session_errmsg() (sample mode) */
+};
+
+/*
+ * Called as each is skipped, with its reason in words (valid during the
+ * call), before the statistics count it.  @return 0, or a negative
+ * pd_err that stops the run.
+ */
+typedef int (*pda_capture_skip_fn)(void *arg, enum pda_capture_skip what,
+				   const char *why);
+
+/*
+ * Progress, every PDA_CAPTURE_PROGRESS_EVERY samples: done bytes of
+ * total (the data section's size; 0 when unknown, as in a pipe), and
+ * the samples read so far.  @return 0 or a negative pd_err (stops).
+ */
+typedef int (*pda_capture_progress_fn)(void *arg, uint64_t done,
+				       uint64_t total, uint64_t nr_samples);
+
+#define PDA_CAPTURE_PROGRESS_EVERY 4096
+
+struct pda_capture_opts {
+	size_t sz;		/* by PDA_CAPTURE_OPTS */
+	/* sample mode (with a session) */
+	struct pda_filter *filter;	/* NULL: every sample */
+	unsigned jobs;		/* as pda_pipe_opts */
+	bool no_stack;		/* as pda_pipe_opts */
+	unsigned batch;		/* as pda_pipe_opts */
+	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never
+				 * set: those go to skip_fn */
+	/* per-record mode (no session) */
+	pda_capture_rec_fn rec_fn;
+	bool ordered;		/* time order (always with a session) */
+	/* both */
+	pda_capture_skip_fn skip_fn;	 /* NULL: skipped quietly */
+	pda_capture_progress_fn progress; /* NULL: none */
+	void *progress_arg;	/* progress's (a command's progress line) */
+	void *arg;		/* the other callbacks' */
+};
+
+#define PDA_CAPTURE_OPTS(name, ...)                                         \
+	struct pda_capture_opts name = {                                    \
+		.sz = sizeof(struct pda_capture_opts), __VA_ARGS__ }
+
+struct pda_capture_stats {
+	uint64_t nr_records;	  /* delivered by the reader */
+	uint64_t nr_samples;	  /* SAMPLE records among them */
+	uint64_t nr_bad_samples;  /* that did not decode (sample mode) */
+	uint64_t nr_stack_errors; /* kept samples whose stack did not
+				   * resolve */
+	uint64_t nr_lost;	  /* events lost, as LOST records say */
+	uint64_t nr_lost_samples; /* samples lost, as LOST_SAMPLES say */
+	uint64_t nr_bad_lost;	  /* LOST records too short to say */
+	/* the reader's, when the run ended (damage, compressed chunks) */
+	struct pd_reader_stats reader;
+};
+
+/* Where a run failed. */
+enum pda_capture_stage {
+	PDA_CAPTURE_OK,
+	PDA_CAPTURE_READER,	/* reading records: the file's message */
+	PDA_CAPTURE_SESSION,	/* the session or the pipeline: its message */
+	PDA_CAPTURE_CALLBACK,	/* a callback returned an error */
+};
+
+/* Embedded; the fields are private: use the functions below. */
+struct pda_capture {
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_capture_opts o;
+	struct pd_reader *r;
+	struct pda_pipe *pipe;
+	struct pda_capture_stats st;
+	enum pda_capture_stage failed_in;
+	bool ran;		/* pda_capture_run() was called */
+	bool msg_set;		/* a callback set errmsg */
+	char errmsg[512];
+};
+
+/*
+ * Set up a run over f: its reader (ordered with a session) and, with
+ * session s, the pipeline.  f (and s) must outlive c; while c runs, s must
+ * not be used otherwise.  @return 0, or a negative pd_err with the
+ * reason in pda_capture_errmsg() (PD_ERR_API: bad options, sample_fn
+ * missing with a session or rec_fn without); c is released either way
+ * only by pda_capture_release().
+ */
+int pda_capture_init(struct pda_capture *c, struct pd_file *f,
+		     struct pda_session *s, const struct pda_capture_opts *opts);
+
+/*
+ * Read every record.  @return 0 at the end of the capture; a negative
+ * pd_err when reading, the session or a callback failed (the run stops
+ * there, the pipeline's threads stopped; pda_capture_failed_in() says
+ * which and pda_capture_errmsg() why).  Once only: PD_ERR_API after.
+ */
+int pda_capture_run(struct pda_capture *c);
+
+/* Stops what runs and frees the reader and pipeline.  Accepts a c whose
+ * init failed, or one zeroed. */
+void pda_capture_release(struct pda_capture *c);
+
+/* Valid as long as c, pda_capture_release() included. */
+const struct pda_capture_stats *pda_capture_stats(const struct pda_capture *c);
+
+/* Why the last call failed; "" if nothing did.  Valid as stats. */
+const char *pda_capture_errmsg(const struct pda_capture *c);
+enum pda_capture_stage pda_capture_failed_in(const struct pda_capture *c);
+
+/* For a callback about to fail the run: its reason.  @return err. */
+int pda_capture_set_err(struct pda_capture *c, int err, const char *fmt, ...)
+	PD_PRINTF(3, 4);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_CAPTURE_H */

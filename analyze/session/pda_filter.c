@@ -1,0 +1,128 @@
+/*
+ * pda_filter.c - which samples a command looks at (pda_filter.h): the
+ * event, pid, tid and time rules, and what each left out.
+ */
+#include "pda_base_int.h"
+#include "pda_filter.h"
+
+#include <string.h>
+
+#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
+
+bool pda_event_matches(const char *want, const char *name)
+{
+	const size_t n = strlen(want);
+
+	if (strcmp(want, name) == 0)
+		return true;
+	return !strpbrk(want, ":/") && strncmp(name, want, n) == 0 &&
+	       (name[n] == ':' || name[n] == '/');
+}
+
+int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
+{
+	struct pda_filter_opts o;
+
+	if (!flt || !opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	if (!o.pids != !o.nr_pids || !o.tids != !o.nr_tids ||
+	    (o.has_time_start && o.has_time_end && o.time_end < o.time_start))
+		return PD_ERR_API;
+	memset(flt, 0, sizeof(*flt));
+	flt->o = o;
+	return 0;
+}
+
+/* The event rules, once per run of samples of one event. */
+static bool event_ok(const struct pda_filter_opts *o, const struct pd_evsel *e)
+{
+	if (o->event)
+		return e && pda_event_matches(o->event, e->name);
+	return !e || (o->flags & PDA_FILTER_TRACEPOINTS) ||
+	       e->attr.type != PERF_TYPE_TRACEPOINT;
+}
+
+/* e's entry in the statistics, added on its first sample; NULL for no
+ * event, or for one past PDA_FILTER_MAX_EVENTS (then counted once). */
+static struct pda_filter_event *event_entry(struct pda_filter_stats *st,
+					    const struct pd_evsel *e)
+{
+	size_t i;
+
+	if (!e)
+		return NULL;
+	for (i = 0; i < st->nr_events && i < PDA_FILTER_MAX_EVENTS; i++)
+		if (st->events[i].evsel == e)
+			return &st->events[i];
+	if (st->nr_events >= PDA_FILTER_MAX_EVENTS) {
+		/* more than can be told apart: one more says so */
+		st->nr_events = PDA_FILTER_MAX_EVENTS + 1;
+		return NULL;
+	}
+	st->events[i].evsel = e;
+	st->nr_events++;
+	return &st->events[i];
+}
+
+static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
+{
+	if (!nr)
+		return true;
+	for (size_t i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* The first rule sample fails, or PDA_FILTER_NR_REASONS for none. */
+static enum pda_filter_reason check(struct pda_filter *flt,
+				    const struct pd_sample *sample)
+{
+	const struct pda_filter_opts *o = &flt->o;
+
+	if (!sample->evsel && (o->flags & PDA_FILTER_NEED_EVENT))
+		return PDA_FILTER_OUT_NO_EVENT;
+	if (!flt->last_ok)
+		return PDA_FILTER_OUT_EVENT;
+	flt->st.nr_event_ok++;
+	/* perf's --time: inclusive at both ends */
+	if ((o->has_time_start && sample->time < o->time_start) ||
+	    (o->has_time_end && sample->time > o->time_end))
+		return PDA_FILTER_OUT_TIME;
+	if (!in_list(o->pids, o->nr_pids, sample->pid))
+		return PDA_FILTER_OUT_PID;
+	if (!in_list(o->tids, o->nr_tids, sample->tid))
+		return PDA_FILTER_OUT_TID;
+	return PDA_FILTER_NR_REASONS;
+}
+
+bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
+{
+	struct pda_filter_stats *st = &flt->st;
+	enum pda_filter_reason why;
+
+	/* samples come in runs of one event: decide once per run */
+	if (sample->evsel != flt->last || !st->nr_samples) {
+		flt->last = sample->evsel;
+		flt->last_ok = event_ok(&flt->o, sample->evsel);
+		flt->last_ev = event_entry(st, sample->evsel);
+	}
+	st->nr_samples++;
+	if (flt->last_ev)
+		flt->last_ev->nr_samples++;
+	why = check(flt, sample);
+	if (why != PDA_FILTER_NR_REASONS) {
+		st->by_reason[why]++;
+		st->nr_left_out++;
+		return false;
+	}
+	st->nr_kept++;
+	if (flt->last_ev)
+		flt->last_ev->nr_kept++;
+	return true;
+}
+
+const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt)
+{
+	return &flt->st;
+}
