@@ -35,7 +35,7 @@
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
 
 /*
- * ---- memory: pda_mem.c's allocation on the caller's hooks -----------
+ * ---- memory: pdc_alloc.c's allocation on the caller's hooks -----------
  *
  * An arena: chunks that are only ever appended to and are freed together.
  * Invariant: head is the chunk being filled, used <= size; items are
@@ -61,7 +61,7 @@ static void *arena_alloc(const struct pd_alloc *m, struct arena *a,
 	if (!c || c->size - c->used < size) {
 		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
-		c = pda_mem_alloc(m, sizeof(*c) + want);
+		c = pdc_malloc(m, sizeof(*c) + want);
 		if (!c)
 			return NULL;
 		c->size = want;
@@ -86,7 +86,7 @@ static void arena_release(const struct pd_alloc *m, struct arena *a)
 
 	for (; c; c = next) {
 		next = c->next;
-		pda_mem_free(m, c);
+		pdc_free(m, c);
 	}
 	a->head = NULL;
 }
@@ -223,8 +223,8 @@ static void sbuf_add(const struct pd_alloc *m, struct sbuf *b, const char *s,
 		return;
 	if (b->len + len + 1 > b->alloc) {
 		size_t want = (b->len + len + 1) * 2;
-		char *p = b->p == b->small ? pda_mem_alloc(m, want)
-					   : pda_mem_realloc(m, b->p, want);
+		char *p = b->p == b->small ? pdc_malloc(m, want)
+					   : pdc_realloc(m, b->p, want);
 
 		if (!p) {
 			b->oom = true;
@@ -279,7 +279,7 @@ static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
 	if (!b->oom)
 		a = intern(fd, b->p, b->len, flags);
 	if (b->p != b->small)
-		pda_mem_free(&fd->mem, b->p);
+		pdc_free(&fd->mem, b->p);
 	sbuf_init(b);
 	return a;
 }
@@ -415,11 +415,11 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	struct pda_fold_opts o;
 
 	*out = NULL;
-	if (!opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
+	if (!opts || pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	if (o.alloc)
 		m = *o.alloc;
-	fd = pda_mem_zalloc(&m, sizeof(*fd));
+	fd = pdc_zalloc(&m, sizeof(*fd));
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
@@ -473,14 +473,14 @@ void pda_fold_free(struct pda_fold *fd)
 	pda_hash_release(&m, &fd->dkeys);
 	pda_hash_release(&m, &fd->stacks);
 	arena_release(&m, &fd->arena);
-	pda_mem_free(&m, fd->buf);
-	pda_mem_free(&m, fd->lines);
-	pda_mem_free(&m, fd);
+	pdc_free(&m, fd->buf);
+	pdc_free(&m, fd->lines);
+	pdc_free(&m, fd);
 }
 
 static int grow_buf(struct pda_fold *fd, size_t want)
 {
-	return PDA_MEM_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
+	return PDC_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
 			    MAX_FRAMES);
 }
 
@@ -780,7 +780,7 @@ static int rank_atoms(struct pda_fold *fd)
 
 	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
 		return PD_ERR_NOMEM;
-	t = pda_mem_alloc(&fd->mem, nr * sizeof(*t));
+	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
 	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
@@ -794,7 +794,7 @@ static int rank_atoms(struct pda_fold *fd)
 
 		a->rank[t[i].end] = (uint32_t)(i + 1);
 	}
-	pda_mem_free(&fd->mem, t);
+	pdc_free(&fd->mem, t);
 	return 0;
 }
 
@@ -920,8 +920,8 @@ int pda_fold_finish(struct pda_fold *fd)
 		return 0;
 	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
 		return PD_ERR_NOMEM;
-	lines = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
-	v = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*v));
+	lines = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
+	v = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*v));
 	if (!lines || !v)
 		goto nomem;
 	while ((st = pda_hash_next(&fd->stacks, &pos)))
@@ -955,15 +955,15 @@ int pda_fold_finish(struct pda_fold *fd)
 			lines[out++] = lines[i];
 		}
 	}
-	pda_mem_free(&fd->mem, v);
+	pdc_free(&fd->mem, v);
 	fd->lines = lines;
 	fd->nr_lines = out;
 	fd->totals.nr_stacks = out;
 	fd->finished = true;
 	return 0;
 nomem:
-	pda_mem_free(&fd->mem, v);
-	pda_mem_free(&fd->mem, lines);
+	pdc_free(&fd->mem, v);
+	pdc_free(&fd->mem, lines);
 	return PD_ERR_NOMEM;
 }
 

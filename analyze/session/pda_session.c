@@ -138,12 +138,12 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
 	if (in.alloc)
 		alloc = *in.alloc;
-	s = pda_mem_zalloc(&alloc, sizeof(*s));
+	s = pdc_zalloc(&alloc, sizeof(*s));
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	s->alloc = alloc;
 	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
-		pda_mem_free(&alloc, s);
+		pdc_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	}
 	s->f = f;
