@@ -33,4 +33,12 @@
  */
 int pdc_opts_copy(void *ours, size_t ours_size, const void *opts);
 
+/*
+ * Whether the caller's options (of struct type, with its sz) cover
+ * field: for what must be read even when pdc_opts_copy() rejects them,
+ * such as the buffer for the rejection's message.
+ */
+#define PDC_OPTS_HAS(opts, type, field)                                        \
+	((opts)->sz >= offsetof(type, field) + sizeof(((const type *)0)->field))
+
 #endif /* PDC_OPTS_H */

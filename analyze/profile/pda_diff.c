@@ -224,34 +224,27 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 {
 	struct pd_alloc a = {NULL, NULL, NULL, NULL};
 	char why[128] = "bad options";
+	struct pda_diff_opts o;
 	struct pda_diff *d;
 	int rc = PD_ERR_API;
 
 	*out = NULL;
-	if (opts && opts->sz >= sizeof(size_t)) {
-		rc = 0;
-		/* a newer caller's extra option bytes must be zero (R2) */
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				rc = PD_ERR_API;
-		if (rc == 0 && opts->sz < sizeof(*opts))
-			rc = PD_ERR_API; /* no older layout to read */
-		if (rc == 0)
-			rc = check_opts(opts, why, sizeof(why));
-	}
+	if (opts && pdc_opts_copy(&o, sizeof(o), opts) == 0)
+		rc = check_opts(&o, why, sizeof(why));
 	if (rc < 0) {
-		if (opts && opts->sz >= sizeof(*opts) && opts->errbuf &&
-		    opts->errbuf_size)
+		if (opts &&
+		    PDC_OPTS_HAS(opts, struct pda_diff_opts, errbuf_size) &&
+		    opts->errbuf && opts->errbuf_size)
 			snprintf(opts->errbuf, opts->errbuf_size, "%s", why);
 		return rc;
 	}
-	if (opts->alloc)
-		a = *opts->alloc;
+	if (o.alloc)
+		a = *o.alloc;
 	d = pdc_zalloc(&a, sizeof(*d));
 	if (!d)
 		return PD_ERR_NOMEM;
 	d->alloc = a;
-	d->o = *opts;
+	d->o = o;
 	d->o.alloc = NULL;
 	d->o.errbuf = NULL;
 	if (d->o.alpha == 0)
