@@ -15,6 +15,8 @@
 #include "pda_session.h"
 #include "pde.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -766,43 +768,6 @@ END_TEST
 
 /* ---- allocation failures ------------------------------------------- */
 
-struct failing {
-	int left; /* allocations that succeed; then every one fails */
-	int nr_live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = malloc(size);
-	f->nr_live += p != NULL;
-	return p;
-}
-
-static void *fail_realloc(void *arg, void *ptr, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = realloc(ptr, size);
-	f->nr_live += p && !ptr;
-	return p;
-}
-
-static void fail_free(void *arg, void *ptr)
-{
-	struct failing *f = arg;
-
-	f->nr_live -= ptr != NULL;
-	free(ptr);
-}
-
 /* Fail the Nth allocation for every N until a whole run succeeds: each
  * failure is PD_ERR_NOMEM, the diff stays freeable, nothing leaks. */
 START_TEST(test_nomem)
@@ -816,9 +781,9 @@ START_TEST(test_nomem)
 	bool done = false;
 
 	for (int n = 0; !done && n < 10000; n++) {
-		struct failing f = {n, 0};
-		const struct pd_alloc a = {fail_malloc, fail_realloc,
-					   fail_free, &f};
+		struct failalloc f = {.fail_at = (unsigned long)n + 1,
+				      .persistent = true};
+		const struct pd_alloc a = failalloc_hooks(&f);
 		PDA_DIFF_OPTS(o, .nr_runs = {1, 2}, .alloc = &a,
 			      .scale = PDA_DIFF_SCALE_SYMBOL,
 			      .scale_symbol = "main", .dsos = true,
@@ -852,7 +817,7 @@ START_TEST(test_nomem)
 		}
 		pda_flame_free(fl);
 		pda_diff_free(d);
-		ck_assert_int_eq(f.nr_live, 0);
+		ck_assert_int_eq(f.live, 0);
 	}
 	ck_assert(done);
 }
