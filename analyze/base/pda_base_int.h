@@ -15,6 +15,7 @@
 #include "pda_session.h"
 #include "pdc_alloc.h"
 #include "pdc_opts.h"
+#include "pdc_strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>

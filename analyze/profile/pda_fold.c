@@ -200,70 +200,14 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	return a;
 }
 
-/* A growable string for building a name before interning it. */
-struct sbuf {
-	char small[256];
-	char *p;
-	size_t len, alloc;
-	bool oom;
-};
-
-static void sbuf_init(struct sbuf *b)
-{
-	b->p = b->small;
-	b->len = 0;
-	b->alloc = sizeof(b->small);
-	b->oom = false;
-}
-
-static void sbuf_add(const struct pd_alloc *m, struct sbuf *b, const char *s,
-		     size_t len)
-{
-	if (b->oom)
-		return;
-	if (b->len + len + 1 > b->alloc) {
-		size_t want = (b->len + len + 1) * 2;
-		char *p = b->p == b->small ? pdc_malloc(m, want)
-					   : pdc_realloc(m, b->p, want);
-
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		if (b->p == b->small)
-			memcpy(p, b->small, b->len);
-		b->p = p;
-		b->alloc = want;
-	}
-	memcpy(b->p + b->len, s, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-}
-
-static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
-	PD_PRINTF(3, 4);
-static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[64];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		sbuf_add(m, b, tmp,
-			 (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
 /* s with each of from replaced by to, as perf's script replaces ';' in
  * symbols and ' ' in comms. */
-static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
-			      const char *s, char from, char to)
+static void sbuf_add_replaced(struct pdc_strbuf *b, const char *s, char from,
+			      char to)
 {
 	size_t start = b->len;
 
-	sbuf_add(m, b, s, strlen(s));
+	pdc_strbuf_add(b, s, strlen(s));
 	if (b->oom)
 		return;
 	for (size_t i = start; i < b->len; i++)
@@ -271,16 +215,14 @@ static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
 			b->p[i] = to;
 }
 
-static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
+static struct atom *sbuf_intern(struct pda_fold *fd, struct pdc_strbuf *b,
 				unsigned flags)
 {
 	struct atom *a = NULL;
 
 	if (!b->oom)
-		a = intern(fd, b->p, b->len, flags);
-	if (b->p != b->small)
-		pdc_free(&fd->mem, b->p);
-	sbuf_init(b);
+		a = intern(fd, pdc_strbuf_str(b), b->len, flags);
+	pdc_strbuf_release(b);
 	return a;
 }
 
@@ -309,30 +251,30 @@ static uint64_t dkey_hash(const struct dkey *k)
 static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 			   const struct pda_frame *fr)
 {
-	const struct pd_alloc *m = &fd->mem;
-	struct sbuf b;
+	char small[256];
+	struct pdc_strbuf b;
 	bool kernel = false;
 
-	sbuf_init(&b);
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
 	switch ((enum dkind)k->kind) {
 	case D_SYM:
-		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		sbuf_add_replaced(&b, k->p1, ';', ':');
 		kernel = k->n & 1;
 		break;
 	case D_SRCLINE:
-		sbuf_add_replaced(m, &b, k->p1, ';', ':');
-		sbuf_add(m, &b, ":", 1);
-		sbuf_add_replaced(m, &b, base_name(k->p2), ';', ':');
-		sbuf_addf(m, &b, ":%u", (unsigned)(k->n >> 1));
+		sbuf_add_replaced(&b, k->p1, ';', ':');
+		pdc_strbuf_add(&b, ":", 1);
+		sbuf_add_replaced(&b, base_name(k->p2), ';', ':');
+		pdc_strbuf_addf(&b, ":%u", (unsigned)(k->n >> 1));
 		kernel = k->n & 1;
 		break;
 	case D_ADDR:
-		sbuf_add_replaced(m, &b, base_name(k->p1), ';', ':');
-		sbuf_addf(m, &b, "+0x%llx", (unsigned long long)k->n);
+		sbuf_add_replaced(&b, base_name(k->p1), ';', ':');
+		pdc_strbuf_addf(&b, "+0x%llx", (unsigned long long)k->n);
 		kernel = k->p2 != NULL;
 		break;
 	case D_IP:
-		sbuf_addf(m, &b, "0x%llx", (unsigned long long)k->n);
+		pdc_strbuf_addf(&b, "0x%llx", (unsigned long long)k->n);
 		kernel = k->p2 != NULL;
 		break;
 	case D_ROOT: {
@@ -341,21 +283,21 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 		const uint32_t tid = (uint32_t)k->n;
 		const char *sep = "-";
 
-		sbuf_add(m, &b, comm->str, comm->pub.len);
+		pdc_strbuf_add(&b, comm->str, comm->pub.len);
 		if (fd->flags & PDA_FOLD_PID) {
-			sbuf_addf(m, &b, "-%u", pid);
+			pdc_strbuf_addf(&b, "-%u", pid);
 			sep = "/";
 		}
 		if (fd->flags & PDA_FOLD_TID)
-			sbuf_addf(m, &b, "%s%u", sep, tid);
+			pdc_strbuf_addf(&b, "%s%u", sep, tid);
 		return sbuf_intern(fd, &b, 0);
 	}
 	case D_DSO:
-		sbuf_add(m, &b, k->p1, strlen(k->p1));
+		pdc_strbuf_add(&b, k->p1, strlen(k->p1));
 		return sbuf_intern(fd, &b, 0);
 	}
 	if (kernel)
-		sbuf_add(m, &b, "_[k]", 4);
+		pdc_strbuf_add(&b, "_[k]", 4);
 	return sbuf_intern(fd, &b, fr ? fr->flags : 0);
 }
 
@@ -546,16 +488,17 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 static struct atom *root_atom(struct pda_fold *fd, const char *comm,
 			      uint32_t pid, uint32_t tid, bool *keep)
 {
-	struct sbuf b;
+	char small[256];
+	struct pdc_strbuf b;
 	struct atom *c;
 	struct dkey k;
 
-	sbuf_init(&b);
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
 	if (comm && comm[0]) {
-		sbuf_add_replaced(&fd->mem, &b, comm, ' ', '_');
+		sbuf_add_replaced(&b, comm, ' ', '_');
 	} else {
 		/* perf names a thread it saw no COMM for ":TID" */
-		sbuf_addf(&fd->mem, &b, ":%d", (int32_t)tid);
+		pdc_strbuf_addf(&b, ":%d", (int32_t)tid);
 	}
 	c = sbuf_intern(fd, &b, 0);
 	if (!c)
