@@ -9,6 +9,7 @@
  */
 #include "pd_config.h"
 #include "pde.h"
+#include "pdc_utf8.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -72,33 +73,6 @@ static void f_double(struct pde_dump *d, const char *key, double v)
 	fprintf(d->out, "%g", v);
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 /* text: a quoted string; quotes, backslashes and non-text bytes escaped */
 static void text_quoted(FILE *out, const char *str, size_t n)
 {
@@ -113,7 +87,7 @@ static void text_quoted(FILE *out, const char *str, size_t n)
 			fputc(s[i], out);
 		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
 			fputc(s[i], out);
-		} else if (s[i] >= 0x80 && (len = utf8_seq(s + i, n - i))) {
+		} else if (s[i] >= 0x80 && (len = pdc_utf8_len(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
 			i += len - 1;
 		} else {

@@ -4,6 +4,7 @@
  */
 #include "pd_config.h"
 #include "pde.h"
+#include "pdc_utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -83,36 +84,6 @@ void pde_json_end_array(struct pde_json *j)
 	close_(j, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong, surrogate or beyond U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 static void write_escaped(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -144,7 +115,7 @@ static void write_escaped(FILE *out, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		len = utf8_len(s + i, n - i);
+		len = pdc_utf8_len(s + i, n - i);
 		if (len == 0) {
 			/* not UTF-8: the byte's value as a code point */
 			fprintf(out, "\\u%04x", c);
@@ -236,7 +207,7 @@ void pde_text_str(FILE *out, const char *str, size_t n)
 		if (s[i] >= 0x20 && s[i] < 0x7f)
 			fputc(s[i], out);
 		else if (s[i] >= 0x80) {
-			size_t len = utf8_len(s + i, n - i);
+			size_t len = pdc_utf8_len(s + i, n - i);
 
 			if (len) {
 				fwrite(s + i, 1, len, out);
