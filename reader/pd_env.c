@@ -11,42 +11,13 @@
 
 #include <stdio.h>
 
-#define ENV_BLOCK_MIN 4096
 #define BUILD_ID_BYTES 20
 
 /* ---- arena --------------------------------------------------------- */
 
-struct env_block {
-	struct env_block *next;
-	size_t used, cap;
-	unsigned char data[];
-};
-
 void *pd_env_dec_alloc(struct env_dec *d, size_t size)
 {
-	struct env_block *b = d->ei->blocks;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (size == 0)
-		size = 8;
-	if (!b || b->cap - b->used < size) {
-		size_t cap = size > ENV_BLOCK_MIN ? size : ENV_BLOCK_MIN;
-
-		if (cap > SIZE_MAX - sizeof(*b))
-			return NULL;
-		b = pd_malloc(&d->f->mem, sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->cap = cap;
-		b->used = 0;
-		b->next = d->ei->blocks;
-		d->ei->blocks = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
-	memset(p, 0, size);
-	return p;
+	return pdc_arena_zalloc(&d->ei->arena, &d->f->mem.hooks, size);
 }
 
 void *pd_env_dec_array(struct env_dec *d, uint64_t nr, size_t elem)
@@ -653,14 +624,7 @@ static int decode_all(struct env_dec *d)
 
 static void free_one(struct pd_file *f, struct pd_env_int *ei)
 {
-	struct env_block *b = ei->blocks;
-
-	while (b) {
-		struct env_block *next = b->next;
-
-		pd_free(&f->mem, b);
-		b = next;
-	}
+	pdc_arena_release(&ei->arena, &f->mem.hooks);
 	pd_free(&f->mem, ei);
 }
 

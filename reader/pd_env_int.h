@@ -21,16 +21,15 @@
 #define PD_ENV_INT_H
 
 #include "pd_int.h"
+#include "pdc_arena.h"
 #include "pdc_cur.h"
 
 #define ENV_OK 0
 #define ENV_DAMAGED 1
 
-struct env_block;
-
 struct pd_env_int {
 	struct pd_env env;	/* first: a pd_env * is a pd_env_int * */
-	struct env_block *blocks;
+	struct pdc_arena arena; /* on the file's hooks */
 	struct pd_env_int *older; /* replaced by this one; freed at close */
 	uint64_t warned[PD_FEAT_MAX / 64]; /* features already warned of */
 };
@@ -43,7 +42,7 @@ struct env_dec {
 	char why[200];		/* the damage of the current section */
 };
 
-/* Zeroed, 8-byte aligned memory from the arena; NULL when out of memory. */
+/* Zeroed, 16-byte aligned memory from the arena; NULL when out of memory. */
 void *pd_env_dec_alloc(struct env_dec *d, size_t size);
 /* nr elements of elem bytes, overflow-checked. */
 void *pd_env_dec_array(struct env_dec *d, uint64_t nr, size_t elem);

@@ -14,6 +14,7 @@
 #include "pd_config.h"
 #include "pda_session.h"
 #include "pdc_alloc.h"
+#include "pdc_arena.h"
 #include "pdc_opts.h"
 #include "pdc_strbuf.h"
 

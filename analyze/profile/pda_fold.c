@@ -31,65 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_CHUNK (64 * 1024)
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
 
 /*
- * ---- memory: pdc_alloc.c's allocation on the caller's hooks -----------
- *
- * An arena: chunks that are only ever appended to and are freed together.
- * Invariant: head is the chunk being filled, used <= size; items are
- * 8-byte aligned; an item larger than ARENA_CHUNK gets a chunk of its own.
+ * ---- memory: common/'s allocation and arena (pdc_arena.c) on the
+ * caller's hooks
  */
-struct chunk {
-	struct chunk *next;
-	size_t size, used;
-	unsigned char data[];
-};
-
-struct arena {
-	struct chunk *head;
-};
-
-static void *arena_alloc(const struct pd_alloc *m, struct arena *a,
-			 size_t size)
-{
-	struct chunk *c = a->head;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (!c || c->size - c->used < size) {
-		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-
-		c = pdc_malloc(m, sizeof(*c) + want);
-		if (!c)
-			return NULL;
-		c->size = want;
-		c->used = 0;
-		if (a->head && size > ARENA_CHUNK) {
-			/* keep filling the current chunk afterwards */
-			c->next = a->head->next;
-			a->head->next = c;
-		} else {
-			c->next = a->head;
-			a->head = c;
-		}
-	}
-	p = c->data + c->used;
-	c->used += size;
-	return p;
-}
-
-static void arena_release(const struct pd_alloc *m, struct arena *a)
-{
-	struct chunk *c = a->head, *next;
-
-	for (; c; c = next) {
-		next = c->next;
-		pdc_free(m, c);
-	}
-	a->head = NULL;
-}
 
 /* ---- the aggregator ------------------------------------------------ */
 
@@ -143,7 +90,7 @@ struct pda_fold {
 	bool finished;
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
-	struct arena arena;
+	struct pdc_arena arena;
 	struct pda_hash atoms;	 /* struct atom, by content */
 	struct pda_hash dkeys;	 /* struct dkey */
 	struct pda_hash stacks;	 /* struct stack */
@@ -184,7 +131,7 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	slot = pda_hash_probe(&fd->atoms, h, atom_eq, &key);
 	if (slot->item)
 		return slot->item;
-	a = arena_alloc(&fd->mem, &fd->arena, sizeof(*a) + len + 1);
+	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
 	if (!a)
 		return NULL;
 	memcpy(a->str, s, len);
@@ -328,7 +275,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	a = derive(fd, k, fr);
 	if (!a)
 		return NULL;
-	e = arena_alloc(&fd->mem, &fd->arena, sizeof(*e));
+	e = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*e));
 	if (!e)
 		return NULL;
 	*e = *k;
@@ -414,7 +361,7 @@ void pda_fold_free(struct pda_fold *fd)
 	pda_hash_release(&m, &fd->atoms);
 	pda_hash_release(&m, &fd->dkeys);
 	pda_hash_release(&m, &fd->stacks);
-	arena_release(&m, &fd->arena);
+	pdc_arena_release(&fd->arena, &m);
 	pdc_free(&m, fd->buf);
 	pdc_free(&m, fd->lines);
 	pdc_free(&m, fd);
@@ -465,8 +412,8 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
 	st = slot->item;
 	if (!st) {
-		st = arena_alloc(&fd->mem, &fd->arena,
-				 sizeof(*st) + nr * sizeof(st->frames[0]));
+		st = pdc_arena_alloc(&fd->arena, &fd->mem,
+				     sizeof(*st) + nr * sizeof(st->frames[0]));
 		if (!st)
 			return PD_ERR_NOMEM;
 		st->weight = 0;
@@ -833,7 +780,7 @@ static int render(struct pda_fold *fd, const struct stack *st,
 
 	for (size_t j = 0; j < st->nr; j++)
 		len += st->frames[j]->len + (j > 0);
-	s = arena_alloc(&fd->mem, &fd->arena, len + 1);
+	s = pdc_arena_alloc(&fd->arena, &fd->mem, len + 1);
 	if (!s)
 		return PD_ERR_NOMEM;
 	p = s;

@@ -171,7 +171,7 @@ void pda_session_free(struct pda_session *s)
 	pda_hash_release(&s->alloc, &s->intern);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
-	pda_arena_release(s, &s->arena);
+	pdc_arena_release(&s->arena, &s->alloc);
 	pthread_mutex_destroy(&s->mt.lock);
 	pda_free(s, s);
 }
