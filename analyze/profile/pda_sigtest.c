@@ -33,7 +33,8 @@ static double log_beta(double a, double b)
 {
 	int sign;
 
-	return lgamma_r(a, &sign) + lgamma_r(b, &sign) - lgamma_r(a + b, &sign);
+	return lgamma_r(a, &sign) + lgamma_r(b, &sign) -
+	       lgamma_r(a + b, &sign);
 }
 
 /* Keep a Lentz term away from 0, where the next division would blow up. */
@@ -73,7 +74,8 @@ double pda_sigtest_betainc(double a, double b, double x)
 {
 	double front;
 
-	if (!(a > 0) || !(b > 0) || !(x >= 0 && x <= 1) || isinf(a) || isinf(b))
+	if (!(a > 0) || !(b > 0) || !(x >= 0 && x <= 1) || isinf(a) ||
+	    isinf(b))
 		return NAN;
 	if (x == 0 || x == 1)
 		return x;
@@ -101,8 +103,8 @@ double pda_sigtest_t_p2(double t, double df)
 	/* df / (df + t^2) loses t when t^2 is tiny next to df; 1 - x is
 	 * then t^2 / (df + t^2), which I_x's symmetry uses */
 	if (t * t < df * 1e-8)
-		return 1.0 -
-		       pda_sigtest_betainc(0.5, df / 2.0, t * t / (df + t * t));
+		return 1.0 - pda_sigtest_betainc(0.5, df / 2.0,
+					      t * t / (df + t * t));
 	return pda_sigtest_betainc(df / 2.0, 0.5, df / (df + t * t));
 }
 
