@@ -15,6 +15,7 @@
 #include "pda_flame.h"
 #include "pde.h"
 #include "pde_flame_int.h"
+#include "pdc_utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -70,29 +71,9 @@ static size_t xml_char_len(const unsigned char *s, size_t n)
 			return 0;
 		return 1;
 	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, past U+10FFFF, the non-characters */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp == 0xfffe ||
-	    cp == 0xffff)
+	len = pdc_utf8_decode(s, n, &cp);
+	/* the non-characters XML forbids */
+	if (!len || cp == 0xfffe || cp == 0xffff)
 		return 0;
 	return len;
 }

@@ -3,6 +3,7 @@
  * whatever bytes a capture's strings hold.
  */
 #include "pde_text_int.h"
+#include "pdc_utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -113,7 +114,7 @@ static void write_escaped(FILE *out, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		len = pde_utf8_len(s + i, n - i);
+		len = pdc_utf8_len(s + i, n - i);
 		if (len == 0) {
 			/* not UTF-8: the byte's value as a code point */
 			fprintf(out, "\\u%04x", c);

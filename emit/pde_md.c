@@ -13,6 +13,7 @@
  * than any run of backticks it holds.
  */
 #include "pde_text_int.h"
+#include "pdc_utf8.h"
 
 #include <string.h>
 
@@ -68,7 +69,7 @@ static size_t md_len(const char *s, size_t n)
 /* A byte that is not text: control characters, DEL, invalid UTF-8. */
 static size_t put_visible(FILE *out, const unsigned char *s, size_t n)
 {
-	size_t len = s[0] >= 0x80 ? pde_utf8_len(s, n) : 0;
+	size_t len = s[0] >= 0x80 ? pdc_utf8_len(s, n) : 0;
 
 	if (len) {
 		fwrite(s, 1, len, out);

@@ -1,22 +1,13 @@
 /*
  * pde_text_int.h - the byte-level helpers emit's writers share
  * (pde_text.c).  Private to emit/.
- *
- * UTF-8 is checked here once for every writer (JSON, text, Markdown); a
- * common/ UTF-8 check, when the tree has one, would replace this one.
+ * UTF-8 is checked by common/pdc_utf8.h, for every writer.
  */
 #ifndef PDE_TEXT_INT_H
 #define PDE_TEXT_INT_H
 
 #include "pd_config.h"
 #include "pde.h"
-
-/*
- * The length of the valid UTF-8 sequence at s (n >= 1 bytes left): 1 for
- * ASCII, 2 to 4 for a well-formed sequence; 0 for an invalid one
- * (overlong, a surrogate, beyond U+10FFFF, truncated or a stray byte).
- */
-size_t pde_utf8_len(const unsigned char *s, size_t n);
 
 /*
  * n bytes of s in double quotes for a text file: '"' and '\\'

@@ -92,12 +92,15 @@ typedef void (*pd_log_fn)(void *arg, enum pd_log_level level,
  * Allocation hooks.  All of the library's heap memory goes through them,
  * so tests can fail the Nth allocation.  Any hook left NULL uses libc.
  */
+#ifndef PD_ALLOC_DEFINED /* common/pdc_alloc.h repeats it */
+#define PD_ALLOC_DEFINED
 struct pd_alloc {
 	void *(*malloc_fn)(void *arg, size_t size);
 	void *(*realloc_fn)(void *arg, void *ptr, size_t size);
 	void (*free_fn)(void *arg, void *ptr);
 	void *arg;
 };
+#endif
 
 /* ---- 6. file ------------------------------------------------------- */
 

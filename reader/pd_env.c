@@ -11,63 +11,35 @@
 
 #include <stdio.h>
 
-#define ENV_BLOCK_MIN 4096
 #define BUILD_ID_BYTES 20
 
 /* ---- arena --------------------------------------------------------- */
 
-struct env_block {
-	struct env_block *next;
-	size_t used, cap;
-	unsigned char data[];
-};
-
-void *env_alloc(struct env_dec *d, size_t size)
+void *pd_env_dec_alloc(struct env_dec *d, size_t size)
 {
-	struct env_block *b = d->ei->blocks;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (size == 0)
-		size = 8;
-	if (!b || b->cap - b->used < size) {
-		size_t cap = size > ENV_BLOCK_MIN ? size : ENV_BLOCK_MIN;
-
-		if (cap > SIZE_MAX - sizeof(*b))
-			return NULL;
-		b = pd_malloc(&d->f->mem, sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->cap = cap;
-		b->used = 0;
-		b->next = d->ei->blocks;
-		d->ei->blocks = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
-	memset(p, 0, size);
-	return p;
+	return pdc_arena_zalloc(&d->ei->arena, &d->f->mem.hooks, size);
 }
 
-void *env_array(struct env_dec *d, uint64_t nr, size_t elem)
+void *pd_env_dec_array(struct env_dec *d, uint64_t nr, size_t elem)
 {
 	if (elem && nr > SIZE_MAX / elem)
 		return NULL;
-	return env_alloc(d, (size_t)nr * elem);
+	return pd_env_dec_alloc(d, (size_t)nr * elem);
 }
 
-char *env_strndup(struct env_dec *d, const unsigned char *s, size_t max)
+char *pd_env_dec_strndup(struct env_dec *d, const unsigned char *s, size_t max)
 {
 	const unsigned char *nul = memchr(s, '\0', max);
 	size_t len = nul ? (size_t)(nul - s) : max;
-	char *p = env_alloc(d, len + 1);
+	char *p = pd_env_dec_alloc(d, len + 1);
 
 	if (p)
 		memcpy(p, s, len);
 	return p;
 }
 
-int env_bad(struct env_dec *d, const struct env_cur *c, const char *fmt, ...)
+int pd_env_dec_bad(struct env_dec *d, const struct pdc_cur *c, const char *fmt,
+		   ...)
 {
 	char what[160];
 	va_list ap;
@@ -76,48 +48,49 @@ int env_bad(struct env_dec *d, const struct env_cur *c, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	snprintf(d->why, sizeof(d->why), "at byte %zu of %zu: %s",
-		 (size_t)(c->p - c->start), (size_t)(c->end - c->start), what);
+		 pdc_cur_pos(c), (size_t)(c->end - c->start), what);
 	return ENV_DAMAGED;
 }
 
-int cur_str(struct env_dec *d, struct env_cur *c, const char **out)
+int pd_env_dec_str(struct env_dec *d, struct pdc_cur *c, const char **out)
 {
 	uint32_t len;
 	char *s;
 
-	if (!cur_u32(c, &len))
-		return env_bad(d, c, "no room for a string length");
-	if (len > cur_left(c)) {
+	if (!pdc_cur_u32(c, &len))
+		return pd_env_dec_bad(d, c, "no room for a string length");
+	if (len > pdc_cur_left(c)) {
 		c->p -= 4;
-		return env_bad(d, c, "string of %u bytes, %zu left", len,
-			       cur_left(c) - 4);
+		return pd_env_dec_bad(d, c, "string of %u bytes, %zu left", len,
+				      pdc_cur_left(c) - 4);
 	}
-	s = env_strndup(d, c->p, len);
+	s = pd_env_dec_strndup(d, c->p, len);
 	ENV_NEED(s);
 	c->p += len;
 	*out = s;
 	return ENV_OK;
 }
 
-int cur_strlist(struct env_dec *d, struct env_cur *c, uint32_t *nr,
-		const char *const **out)
+int pd_env_dec_strlist(struct env_dec *d, struct pdc_cur *c, uint32_t *nr,
+		       const char *const **out)
 {
 	const char **v;
 	uint32_t n;
 
-	if (!cur_u32(c, &n))
-		return env_bad(d, c, "no room for a count");
+	if (!pdc_cur_u32(c, &n))
+		return pd_env_dec_bad(d, c, "no room for a count");
 	/* every string takes at least its 4-byte length */
-	if (n > cur_left(c) / 4) {
+	if (n > pdc_cur_left(c) / 4) {
 		c->p -= 4;
-		return env_bad(d, c, "%u strings cannot fit in %zu bytes", n,
-			       cur_left(c) - 4);
+		return pd_env_dec_bad(d, c,
+				      "%u strings cannot fit in %zu bytes", n,
+				      pdc_cur_left(c) - 4);
 	}
-	v = env_array(d, n, sizeof(*v));
+	v = pd_env_dec_array(d, n, sizeof(*v));
 	ENV_NEED(v);
 	*out = v;
 	for (*nr = 0; *nr < n; (*nr)++)
-		ENV_TRY(cur_str(d, c, &v[*nr]));
+		ENV_TRY(pd_env_dec_str(d, c, &v[*nr]));
 	return ENV_OK;
 }
 
@@ -128,7 +101,7 @@ int cur_strlist(struct env_dec *d, struct env_cur *c, uint32_t *nr,
  * "tracing", a NUL-terminated version, then a byte that is 1 when the
  * data is big-endian, sizeof(long), and the page size in that byte order.
  */
-static int env_tracing(struct env_dec *d, struct env_cur *c)
+static int env_tracing(struct env_dec *d, struct pdc_cur *c)
 {
 	static const unsigned char magic[10] = { 23, 8, 68, 't', 'r',
 						 'a', 'c', 'i', 'n', 'g' };
@@ -139,24 +112,26 @@ static int env_tracing(struct env_dec *d, struct env_cur *c)
 	uint32_t page_size;
 
 	d->env->tracing.data = c->p;
-	d->env->tracing.size = cur_left(c);
+	d->env->tracing.size = pdc_cur_left(c);
 	if (!sec->owned && d->f->nr_regions &&
 	    sec->data >= d->f->regions[0].base &&
 	    (uint64_t)(sec->data - d->f->regions[0].base) <
 		    d->f->regions[0].map_size)
 		d->env->tracing.offset =
 			(uint64_t)(sec->data - d->f->regions[0].base);
-	if (cur_left(c) < sizeof(magic) || memcmp(c->p, magic, sizeof(magic)))
-		return env_bad(d, c, "no tracing data header");
+	if (pdc_cur_left(c) < sizeof(magic) ||
+	    memcmp(c->p, magic, sizeof(magic)))
+		return pd_env_dec_bad(d, c, "no tracing data header");
 	c->p += sizeof(magic);
-	nul = memchr(c->p, '\0', cur_left(c));
+	nul = memchr(c->p, '\0', pdc_cur_left(c));
 	if (!nul)
-		return env_bad(d, c, "tracing version not terminated");
-	d->env->tracing.version = env_strndup(d, c->p, (size_t)(nul - c->p));
+		return pd_env_dec_bad(d, c, "tracing version not terminated");
+	d->env->tracing.version =
+		pd_env_dec_strndup(d, c->p, (size_t)(nul - c->p));
 	ENV_NEED(d->env->tracing.version);
 	c->p = nul + 1;
-	if (cur_left(c) < 6)
-		return env_bad(d, c, "tracing header cut short");
+	if (pdc_cur_left(c) < 6)
+		return pd_env_dec_bad(d, c, "tracing header cut short");
 	d->env->tracing.big_endian = c->p[0] != 0;
 	d->env->tracing.long_size = c->p[1];
 	page_size = pd_load_u32(c->p + 2, d->env->tracing.big_endian != host_be);
@@ -175,7 +150,7 @@ static int env_tracing(struct env_dec *d, struct env_cur *c)
  * like perf's abi quirk, such a table is recognized by its kernel entry,
  * whose "[kernel.kallsyms]" then reads 4 bytes short.
  */
-static int env_build_id(struct env_dec *d, struct env_cur *c)
+static int env_build_id(struct env_dec *d, struct pdc_cur *c)
 {
 	struct pd_env_build_id *bids;
 	const unsigned char *p;
@@ -193,7 +168,7 @@ static int env_build_id(struct env_dec *d, struct env_cur *c)
 		nr++;
 		p += size;
 	}
-	bids = env_array(d, nr, sizeof(*bids));
+	bids = pd_env_dec_array(d, nr, sizeof(*bids));
 	ENV_NEED(bids);
 	d->env->build_ids = bids;
 	for (i = 0; i < nr; i++) {
@@ -203,7 +178,8 @@ static int env_build_id(struct env_dec *d, struct env_cur *c)
 		const size_t fname = old ? BID_OLD_FILENAME : BID_NEW_FILENAME;
 
 		if (size < fname) {
-			rc = env_bad(d, c, "build-id entry of %u bytes", size);
+			rc = pd_env_dec_bad(d, c, "build-id entry of %u bytes",
+					    size);
 			break;
 		}
 		b->misc = misc;
@@ -223,41 +199,42 @@ static int env_build_id(struct env_dec *d, struct env_cur *c)
 		if (!old && (misc & PD_MISC_BUILD_ID_SIZE)) {
 			b->size = c->p[12 + BUILD_ID_BYTES];
 			if (b->size > BUILD_ID_BYTES) {
-				rc = env_bad(d, c, "build-id size %u > %u",
-					     b->size, BUILD_ID_BYTES);
+				rc = pd_env_dec_bad(d, c,
+						    "build-id size %u > %u",
+						    b->size, BUILD_ID_BYTES);
 				b->size = BUILD_ID_BYTES;
 			}
 		}
-		b->filename = env_strndup(d, c->p + fname, size - fname);
+		b->filename = pd_env_dec_strndup(d, c->p + fname, size - fname);
 		ENV_NEED(b->filename);
 		c->p += size;
 		d->env->nr_build_ids = i + 1;
 	}
-	if (rc == ENV_OK && cur_left(c) >= 8)
-		return env_bad(d, c, "build-id entry of %u bytes",
-			       pd_load_u16(c->p + 6, c->swap));
+	if (rc == ENV_OK && pdc_cur_left(c) >= 8)
+		return pd_env_dec_bad(d, c, "build-id entry of %u bytes",
+				      pd_load_u16(c->p + 6, c->swap));
 	/* fewer than 8 trailing bytes: perf's own padding, at most */
 	return rc;
 }
 
-static int env_string(struct env_dec *d, struct env_cur *c, const char **out)
+static int env_string(struct env_dec *d, struct pdc_cur *c, const char **out)
 {
-	return cur_str(d, c, out);
+	return pd_env_dec_str(d, c, out);
 }
 
 /* format.md §4.7 NRCPUS: u32 nr_cpus_avail, u32 nr_cpus_online */
-static int env_nrcpus(struct env_dec *d, struct env_cur *c)
+static int env_nrcpus(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!cur_u32(c, &d->env->nr_cpus_avail) ||
-	    !cur_u32(c, &d->env->nr_cpus_online))
-		return env_bad(d, c, "need 8 bytes");
+	if (!pdc_cur_u32(c, &d->env->nr_cpus_avail) ||
+	    !pdc_cur_u32(c, &d->env->nr_cpus_online))
+		return pd_env_dec_bad(d, c, "need 8 bytes");
 	return ENV_OK;
 }
 
-static int env_u64(struct env_dec *d, struct env_cur *c, uint64_t *out)
+static int env_u64(struct env_dec *d, struct pdc_cur *c, uint64_t *out)
 {
-	if (!cur_u64(c, out))
-		return env_bad(d, c, "need 8 bytes");
+	if (!pdc_cur_u64(c, out))
+		return pd_env_dec_bad(d, c, "need 8 bytes");
 	return ENV_OK;
 }
 
@@ -265,19 +242,19 @@ static int env_u64(struct env_dec *d, struct env_cur *c, uint64_t *out)
  * format.md §4.12 EVENT_DESC: u32 nr, u32 attr_size, then per event: the
  * attr (attr_size bytes), u32 nr_ids, the name, u64 ids[nr_ids].
  */
-static int env_event_desc(struct env_dec *d, struct env_cur *c)
+static int env_event_desc(struct env_dec *d, struct pdc_cur *c)
 {
 	struct pd_env_event *ev;
 	uint32_t nr, sz;
 
-	if (!cur_u32(c, &nr) || !cur_u32(c, &sz))
-		return env_bad(d, c, "need 8 bytes");
+	if (!pdc_cur_u32(c, &nr) || !pdc_cur_u32(c, &sz))
+		return pd_env_dec_bad(d, c, "need 8 bytes");
 	d->env->event_attr_size = sz;
 	if (sz < 64)
-		return env_bad(d, c, "attr size %u < 64", sz);
-	if (nr > cur_left(c) / ((uint64_t)sz + 8))
-		return env_bad(d, c, "%u events cannot fit", nr);
-	ev = env_array(d, nr, sizeof(*ev));
+		return pd_env_dec_bad(d, c, "attr size %u < 64", sz);
+	if (nr > pdc_cur_left(c) / ((uint64_t)sz + 8))
+		return pd_env_dec_bad(d, c, "%u events cannot fit", nr);
+	ev = pd_env_dec_array(d, nr, sizeof(*ev));
 	ENV_NEED(ev);
 	d->env->events = ev;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -285,22 +262,23 @@ static int env_event_desc(struct env_dec *d, struct env_cur *c)
 		size_t attr_len;
 		uint64_t *ids;
 
-		if (cur_left(c) < (uint64_t)sz + 4)
-			return env_bad(d, c, "event %u cut short", i);
+		if (pdc_cur_left(c) < (uint64_t)sz + 4)
+			return pd_env_dec_bad(d, c, "event %u cut short", i);
 		if (pd_attr_decode(d->f, c->p, sz, (uint64_t)(c->p - c->start),
 				   &e->attr, &attr_len) < 0)
-			return env_bad(d, c, "event %u: %s", i,
-				       pd_file_errmsg(d->f));
+			return pd_env_dec_bad(d, c, "event %u: %s", i,
+					      pd_file_errmsg(d->f));
 		c->p += sz;
-		(void)cur_u32(c, &e->nr_ids);
-		ENV_TRY(cur_str(d, c, &e->name));
-		if (e->nr_ids > cur_left(c) / 8)
-			return env_bad(d, c, "event %u: %u ids, %zu bytes left",
-				       i, e->nr_ids, cur_left(c));
-		ids = env_array(d, e->nr_ids, sizeof(*ids));
+		(void)pdc_cur_u32(c, &e->nr_ids);
+		ENV_TRY(pd_env_dec_str(d, c, &e->name));
+		if (e->nr_ids > pdc_cur_left(c) / 8)
+			return pd_env_dec_bad(
+				d, c, "event %u: %u ids, %zu bytes left", i,
+				e->nr_ids, pdc_cur_left(c));
+		ids = pd_env_dec_array(d, e->nr_ids, sizeof(*ids));
 		ENV_NEED(ids);
 		for (uint32_t j = 0; j < e->nr_ids; j++)
-			(void)cur_u64(c, &ids[j]);
+			(void)pdc_cur_u64(c, &ids[j]);
 		e->ids = ids;
 		d->env->nr_events = i + 1;
 	}
@@ -308,23 +286,23 @@ static int env_event_desc(struct env_dec *d, struct env_cur *c)
 }
 
 /* format.md §4.21 SAMPLE_TIME: u64 first, u64 last */
-static int env_sample_time(struct env_dec *d, struct env_cur *c)
+static int env_sample_time(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!cur_u64(c, &d->env->first_sample_time) ||
-	    !cur_u64(c, &d->env->last_sample_time))
-		return env_bad(d, c, "need 16 bytes");
+	if (!pdc_cur_u64(c, &d->env->first_sample_time) ||
+	    !pdc_cur_u64(c, &d->env->last_sample_time))
+		return pd_env_dec_bad(d, c, "need 16 bytes");
 	return ENV_OK;
 }
 
 /* format.md §4.27 COMPRESSED: u32 version, type, level, ratio, mmap_len */
-static int env_compressed(struct env_dec *d, struct env_cur *c)
+static int env_compressed(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!cur_u32(c, &d->env->compressed.version) ||
-	    !cur_u32(c, &d->env->compressed.type) ||
-	    !cur_u32(c, &d->env->compressed.level) ||
-	    !cur_u32(c, &d->env->compressed.ratio) ||
-	    !cur_u32(c, &d->env->compressed.mmap_len))
-		return env_bad(d, c, "need 20 bytes");
+	if (!pdc_cur_u32(c, &d->env->compressed.version) ||
+	    !pdc_cur_u32(c, &d->env->compressed.type) ||
+	    !pdc_cur_u32(c, &d->env->compressed.level) ||
+	    !pdc_cur_u32(c, &d->env->compressed.ratio) ||
+	    !pdc_cur_u32(c, &d->env->compressed.mmap_len))
+		return pd_env_dec_bad(d, c, "need 20 bytes");
 	return ENV_OK;
 }
 
@@ -332,31 +310,33 @@ static int env_compressed(struct env_dec *d, struct env_cur *c)
  * format.md §4.29 CLOCK_DATA: u32 version (1), u32 clockid, u64 wall-clock
  * ns, u64 clockid ns.  perf rejects other versions; so do we.
  */
-static int env_clock_data(struct env_dec *d, struct env_cur *c)
+static int env_clock_data(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!cur_u32(c, &d->env->clock_data.version))
-		return env_bad(d, c, "need 24 bytes");
+	if (!pdc_cur_u32(c, &d->env->clock_data.version))
+		return pd_env_dec_bad(d, c, "need 24 bytes");
 	if (d->env->clock_data.version != 1)
-		return env_bad(d, c, "version %u", d->env->clock_data.version);
-	if (!cur_u32(c, &d->env->clock_data.clockid) ||
-	    !cur_u64(c, &d->env->clock_data.tod_ns) ||
-	    !cur_u64(c, &d->env->clock_data.clockid_ns))
-		return env_bad(d, c, "need 24 bytes");
+		return pd_env_dec_bad(d, c, "version %u",
+				      d->env->clock_data.version);
+	if (!pdc_cur_u32(c, &d->env->clock_data.clockid) ||
+	    !pdc_cur_u64(c, &d->env->clock_data.tod_ns) ||
+	    !pdc_cur_u64(c, &d->env->clock_data.clockid_ns))
+		return pd_env_dec_bad(d, c, "need 24 bytes");
 	return ENV_OK;
 }
 
 /* E_MACHINE: u32 e_machine (widened from ELF's u16), u32 e_flags */
-static int env_e_machine(struct env_dec *d, struct env_cur *c)
+static int env_e_machine(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!cur_u32(c, &d->env->e_machine) || !cur_u32(c, &d->env->e_flags))
-		return env_bad(d, c, "need 8 bytes");
+	if (!pdc_cur_u32(c, &d->env->e_machine) ||
+	    !pdc_cur_u32(c, &d->env->e_flags))
+		return pd_env_dec_bad(d, c, "need 8 bytes");
 	return ENV_OK;
 }
 
 /* ---- simpleperf's sections (bits 128 and up) ------------------------ */
 
 /* META_INFO: "key\0value\0" pairs, neither empty. */
-static int env_meta_info(struct env_dec *d, struct env_cur *c)
+static int env_meta_info(struct env_dec *d, struct pdc_cur *c)
 {
 	struct pd_env_kv *kv;
 	uint32_t nr = 0;
@@ -373,23 +353,24 @@ static int env_meta_info(struct env_dec *d, struct env_cur *c)
 		nr++;
 		p = v + 1;
 	}
-	kv = env_array(d, nr, sizeof(*kv));
+	kv = pd_env_dec_array(d, nr, sizeof(*kv));
 	ENV_NEED(kv);
 	d->env->meta_info = kv;
 	for (uint32_t i = 0; i < nr; i++) {
 		size_t klen = strlen((const char *)c->p);
 
-		kv[i].key = env_strndup(d, c->p, klen);
+		kv[i].key = pd_env_dec_strndup(d, c->p, klen);
 		ENV_NEED(kv[i].key);
 		c->p += klen + 1;
 		klen = strlen((const char *)c->p);
-		kv[i].value = env_strndup(d, c->p, klen);
+		kv[i].value = pd_env_dec_strndup(d, c->p, klen);
 		ENV_NEED(kv[i].value);
 		c->p += klen + 1;
 		d->env->nr_meta_info = i + 1;
 	}
-	if (cur_left(c))
-		return env_bad(d, c, "key/value pair not terminated or empty");
+	if (pdc_cur_left(c))
+		return pd_env_dec_bad(d, c,
+				      "key/value pair not terminated or empty");
 	return ENV_OK;
 }
 
@@ -397,8 +378,7 @@ static int env_meta_info(struct env_dec *d, struct env_cur *c)
 
 /* Bits past PD_FEAT_PMU_CAPS, as perf's header.h numbers them. */
 
-static int decode_feature(struct env_dec *d, unsigned feat,
-			  struct env_cur *c)
+static int decode_feature(struct env_dec *d, unsigned feat, struct pdc_cur *c)
 {
 	struct pd_env *env = d->env;
 
@@ -424,54 +404,55 @@ static int decode_feature(struct env_dec *d, unsigned feat,
 	case PD_FEAT_TOTAL_MEM:
 		return env_u64(d, c, &env->total_mem_kb);
 	case PD_FEAT_CMDLINE:
-		return cur_strlist(d, c, &env->nr_cmdline, &env->cmdline);
+		return pd_env_dec_strlist(d, c, &env->nr_cmdline,
+					  &env->cmdline);
 	case PD_FEAT_EVENT_DESC:
 		return env_event_desc(d, c);
 	case PD_FEAT_CPU_TOPOLOGY:
-		return env_cpu_topology(d, c);
+		return pd_env_dec_cpu_topology(d, c);
 	case PD_FEAT_NUMA_TOPOLOGY:
-		return env_numa_topology(d, c);
+		return pd_env_dec_numa_topology(d, c);
 	case PD_FEAT_BRANCH_STACK:
 	case PD_FEAT_STAT:
 		return ENV_OK; /* flags without data */
 	case PD_FEAT_PMU_MAPPINGS:
-		return env_pmu_mappings(d, c);
+		return pd_env_dec_pmu_mappings(d, c);
 	case PD_FEAT_GROUP_DESC:
-		return env_group_desc(d, c);
+		return pd_env_dec_group_desc(d, c);
 	case PD_FEAT_AUXTRACE:
-		return env_auxtrace(d, c);
+		return pd_env_dec_auxtrace(d, c);
 	case PD_FEAT_CACHE:
-		return env_cache(d, c);
+		return pd_env_dec_cache(d, c);
 	case PD_FEAT_SAMPLE_TIME:
 		return env_sample_time(d, c);
 	case PD_FEAT_MEM_TOPOLOGY:
-		return env_mem_topology(d, c);
+		return pd_env_dec_mem_topology(d, c);
 	case PD_FEAT_CLOCKID:
 		return env_u64(d, c, &env->clockid_res_ns);
 	case PD_FEAT_DIR_FORMAT:
 		return env_u64(d, c, &env->dir_format_version);
 	case PD_FEAT_BPF_PROG_INFO:
-		return env_bpf_prog_info(d, c);
+		return pd_env_dec_bpf_prog_info(d, c);
 	case PD_FEAT_BPF_BTF:
-		return env_bpf_btf(d, c);
+		return pd_env_dec_bpf_btf(d, c);
 	case PD_FEAT_COMPRESSED:
 		return env_compressed(d, c);
 	case PD_FEAT_CPU_PMU_CAPS:
-		return env_cpu_pmu_caps(d, c);
+		return pd_env_dec_cpu_pmu_caps(d, c);
 	case PD_FEAT_CLOCK_DATA:
 		return env_clock_data(d, c);
 	case PD_FEAT_HYBRID_TOPOLOGY:
-		return env_hybrid_topology(d, c);
+		return pd_env_dec_hybrid_topology(d, c);
 	case PD_FEAT_PMU_CAPS:
-		return env_pmu_caps(d, c);
+		return pd_env_dec_pmu_caps(d, c);
 	case PD_FEAT_CPU_DOMAIN_INFO:
-		return env_cpu_domain_info(d, c);
+		return pd_env_dec_cpu_domain_info(d, c);
 	case PD_FEAT_E_MACHINE:
 		return env_e_machine(d, c);
 	case PD_FEAT_SIMPLEPERF_FILE:
-		return env_simpleperf_file(d, c, 0);
+		return pd_env_dec_simpleperf_file(d, c, 0);
 	case PD_FEAT_SIMPLEPERF_FILE2:
-		return env_simpleperf_file(d, c, 1);
+		return pd_env_dec_simpleperf_file(d, c, 1);
 	case PD_FEAT_SIMPLEPERF_META_INFO:
 		return env_meta_info(d, c);
 	default:
@@ -558,7 +539,7 @@ static int decode_all(struct env_dec *d)
 	for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++) {
 		const struct pd_feat_sec *sec = &f->feat[feat];
 		enum feat_kind kind;
-		struct env_cur c;
+		struct pdc_cur c;
 		int rc;
 
 		if (!(f->hdr.features[feat / 64] >> (feat % 64) & 1))
@@ -599,9 +580,7 @@ static int decode_all(struct env_dec *d)
 			env->status[feat] = PD_ENV_RAW;
 			continue;
 		}
-		c.start = c.p = sec->data;
-		c.end = sec->data + sec->size;
-		c.swap = f->swap;
+		pdc_cur_init(&c, sec->data, sec->size, f->swap);
 		d->why[0] = '\0';
 		if (sec->size == 0 && !may_be_empty(feat)) {
 			/* perf leaves a section empty when writing it failed */
@@ -645,14 +624,7 @@ static int decode_all(struct env_dec *d)
 
 static void free_one(struct pd_file *f, struct pd_env_int *ei)
 {
-	struct env_block *b = ei->blocks;
-
-	while (b) {
-		struct env_block *next = b->next;
-
-		pd_free(&f->mem, b);
-		b = next;
-	}
+	pdc_arena_release(&ei->arena, &f->mem.hooks);
 	pd_free(&f->mem, ei);
 }
 

@@ -45,21 +45,21 @@ static const char *proto_path(struct env_dec *d, const unsigned char *p,
 	i++;
 	if (slen > len - i)
 		return NULL;
-	s = env_strndup(d, p + i, (size_t)slen);
+	s = pd_env_dec_strndup(d, p + i, (size_t)slen);
 	if (!s)
 		*nomem = 1;
 	return s;
 }
 
 /* A NUL-terminated string at the cursor; ENV_DAMAGED when unterminated. */
-static int cur_cstr(struct env_dec *d, struct env_cur *c, const char **out)
+static int cur_cstr(struct env_dec *d, struct pdc_cur *c, const char **out)
 {
-	const unsigned char *nul = memchr(c->p, '\0', cur_left(c));
+	const unsigned char *nul = memchr(c->p, '\0', pdc_cur_left(c));
 	char *s;
 
 	if (!nul)
 		return ENV_DAMAGED;
-	s = env_strndup(d, c->p, (size_t)(nul - c->p));
+	s = pd_env_dec_strndup(d, c->p, (size_t)(nul - c->p));
 	ENV_NEED(s);
 	*out = s;
 	c->p = nul + 1;
@@ -67,7 +67,7 @@ static int cur_cstr(struct env_dec *d, struct env_cur *c, const char **out)
 }
 
 /* One FILE entry, the cursor spanning exactly its bytes. */
-static int sp_file_entry(struct env_dec *d, struct env_cur *c,
+static int sp_file_entry(struct env_dec *d, struct pdc_cur *c,
 			 struct pd_sp_file *f)
 {
 	struct pd_sp_symbol *syms;
@@ -76,37 +76,39 @@ static int sp_file_entry(struct env_dec *d, struct env_cur *c,
 
 	f->file_offset_of_min_vaddr = UINT64_MAX;
 	ENV_TRY(cur_cstr(d, c, &f->path));
-	if (!cur_u32(c, &f->type) || !cur_u64(c, &f->min_vaddr) ||
-	    !cur_u32(c, &nr))
+	if (!pdc_cur_u32(c, &f->type) || !pdc_cur_u64(c, &f->min_vaddr) ||
+	    !pdc_cur_u32(c, &nr))
 		return ENV_DAMAGED;
-	if (nr > cur_left(c) / SP_SYMBOL_MIN)
+	if (nr > pdc_cur_left(c) / SP_SYMBOL_MIN)
 		return ENV_DAMAGED;
-	syms = env_array(d, nr, sizeof(*syms));
+	syms = pd_env_dec_array(d, nr, sizeof(*syms));
 	ENV_NEED(syms);
 	f->symbols = syms;
 	for (uint32_t i = 0; i < nr; i++) {
-		if (!cur_u64(c, &syms[i].vaddr) || !cur_u32(c, &syms[i].len))
+		if (!pdc_cur_u64(c, &syms[i].vaddr) ||
+		    !pdc_cur_u32(c, &syms[i].len))
 			return ENV_DAMAGED;
 		ENV_TRY(cur_cstr(d, c, &syms[i].name));
 		f->nr_symbols = i + 1;
 	}
 	if (f->type == PD_SP_DSO_DEX_FILE) {
-		if (!cur_u32(c, &nr) || nr > cur_left(c) / 8)
+		if (!pdc_cur_u32(c, &nr) || nr > pdc_cur_left(c) / 8)
 			return ENV_DAMAGED;
-		offs = env_array(d, nr, sizeof(*offs));
+		offs = pd_env_dec_array(d, nr, sizeof(*offs));
 		ENV_NEED(offs);
 		for (uint32_t i = 0; i < nr; i++)
-			(void)cur_u64(c, &offs[i]);
+			(void)pdc_cur_u64(c, &offs[i]);
 		f->dex_file_offsets = offs;
 		f->nr_dex_file_offsets = nr;
 	}
 	if ((f->type == PD_SP_DSO_ELF_FILE ||
-	     f->type == PD_SP_DSO_KERNEL_MODULE) && cur_left(c) >= 8)
-		(void)cur_u64(c, &f->file_offset_of_min_vaddr);
-	return cur_left(c) ? ENV_DAMAGED : ENV_OK;
+	     f->type == PD_SP_DSO_KERNEL_MODULE) &&
+	    pdc_cur_left(c) >= 8)
+		(void)pdc_cur_u64(c, &f->file_offset_of_min_vaddr);
+	return pdc_cur_left(c) ? ENV_DAMAGED : ENV_OK;
 }
 
-int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
+int pd_env_dec_simpleperf_file(struct env_dec *d, struct pdc_cur *c, int v2)
 {
 	struct pd_sp_file *files = NULL;
 	const char **paths;
@@ -123,19 +125,19 @@ int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
 		nr++;
 		p += 4 + (size_t)size;
 	}
-	paths = env_array(d, nr, sizeof(*paths));
+	paths = pd_env_dec_array(d, nr, sizeof(*paths));
 	ENV_NEED(paths);
 	d->env->simpleperf_file_paths = paths;
 	if (!v2) {
-		files = env_array(d, nr, sizeof(*files));
+		files = pd_env_dec_array(d, nr, sizeof(*files));
 		ENV_NEED(files);
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		struct env_cur e = *c;
+		struct pdc_cur e = *c;
 		uint32_t size = 0;
 		int rc;
 
-		(void)cur_u32(c, &size);
+		(void)pdc_cur_u32(c, &size);
 		e.p = c->p;
 		e.end = c->p + size;
 		if (v2) {
@@ -143,23 +145,26 @@ int env_simpleperf_file(struct env_dec *d, struct env_cur *c, int v2)
 			if (nomem)
 				return PD_ERR_NOMEM;
 		} else {
-			paths[i] = env_strndup(d, c->p, size);
+			paths[i] = pd_env_dec_strndup(d, c->p, size);
 			ENV_NEED(paths[i]);
 			rc = sp_file_entry(d, &e, &files[i]);
 			if (rc == PD_ERR_NOMEM)
 				return rc;
 			if (rc != ENV_OK) {
 				d->env->nr_simpleperf_files = i + 1;
-				return env_bad(d, &e, "file entry %" PRIu32
-					       " (%s) is not a simpleperf "
-					       "FILE entry", i, paths[i]);
+				return pd_env_dec_bad(
+					d, &e,
+					"file entry %" PRIu32
+					" (%s) is not a simpleperf "
+					"FILE entry",
+					i, paths[i]);
 			}
 		}
 		c->p += size;
 		d->env->nr_simpleperf_files = i + 1;
 	}
-	if (cur_left(c))
-		return env_bad(d, c, "file entry runs past the section");
+	if (pdc_cur_left(c))
+		return pd_env_dec_bad(d, c, "file entry runs past the section");
 	d->env->simpleperf_files = files;
 	return ENV_OK;
 }

@@ -64,9 +64,7 @@ int pd_event_decode(struct pd_file *f, const struct pd_rec *rec,
 		return PD_EVENT_UNKNOWN;
 	c.f = f;
 	c.rec = rec;
-	c.p = rec->data + 8;
-	c.end = rec->data + rec->size;
-	c.swap = f->swap;
+	pdc_cur_init(&c.cur, rec->data + 8, rec->size - 8, f->swap);
 	if (rec->type >= PD_REC_USER_TYPE_START)
 		return pd_ev_decode_user(&c, ev);
 
@@ -74,14 +72,14 @@ int pd_event_decode(struct pd_file *f, const struct pd_rec *rec,
 	trailer = ev->sample_id.evsel ? ev->sample_id.evsel->id_hdr_size
 				      : common_trailer(f);
 	/* the body (strings above all) ends where the trailer begins */
-	if (trailer > (size_t)(c.end - c.p))
+	if (trailer > (size_t)(c.cur.end - c.cur.p))
 		return PD_CORRUPT(f,
 				  "%s at offset 0x%llx: %u bytes, too short "
 				  "for its %zu-byte sample_id trailer",
 				  pd_rec_type_name(rec->type),
 				  (unsigned long long)rec->offset, rec->size,
 				  trailer);
-	c.end -= trailer;
+	c.cur.end -= trailer;
 	return pd_ev_decode_kernel(&c, ev);
 }
 
@@ -137,7 +135,7 @@ int pd_lost_decode(struct pd_file *f, const struct pd_rec *rec,
 int pd_ev_cpu_map(struct pd_evcur *c, struct pd_cpu_map *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->swap = c->swap;
+	m->swap = c->cur.swap;
 	PD_EV_NEED(c, evc_u16(c, &m->type), "cpu map type");
 	switch (m->type) {
 	case PD_CPU_MAP_CPUS:

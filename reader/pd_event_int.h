@@ -3,87 +3,62 @@
  * pd_event_kernel.c and pd_event_user.c share: a bounds-checked cursor
  * over one record's body.
  *
- * Invariant: c->p <= c->end, and [p, end) lies inside the record (for a
+ * Invariant: c->cur (common/pdc_cur.h) lies inside the record (for a
  * kernel record, before its sample_id_all trailer).  Every take checks
  * the bytes left first, so a decoder can never read past end; a failed
  * take leaves the cursor where it was.
  *
- *	struct pd_evcur c = { f, rec, rec->data + 8, rec->data + rec->size,
- *			      f->swap };
+ *	struct pd_evcur c = { f, rec };
+ *	pdc_cur_init(&c.cur, rec->data + 8, rec->size - 8, f->swap);
  *	PD_EV_NEED(&c, evc_u64(&c, &ev->lost.id), "id");
  */
 #ifndef PD_EVENT_INT_H
 #define PD_EVENT_INT_H
 
 #include "pd_int.h"
+#include "pdc_cur.h"
 
 struct pd_evcur {
 	struct pd_file *f;
 	const struct pd_rec *rec;
-	const unsigned char *p, *end;
-	int swap;
+	struct pdc_cur cur;
 };
 
+/* The record decoders' names for common/pdc_cur.h on c->cur. */
 static inline uint64_t evc_left(const struct pd_evcur *c)
 {
-	return (uint64_t)(c->end - c->p);
+	return pdc_cur_left(&c->cur);
 }
 
 static inline bool evc_take(struct pd_evcur *c, uint64_t n,
 			    const unsigned char **out)
 {
-	if (evc_left(c) < n)
-		return false;
-	*out = c->p;
-	c->p += n;
-	return true;
+	return pdc_cur_take(&c->cur, n, out);
 }
 
 static inline bool evc_skip(struct pd_evcur *c, uint64_t n)
 {
-	const unsigned char *p;
-
-	return evc_take(c, n, &p);
+	return pdc_cur_skip(&c->cur, n);
 }
 
 static inline bool evc_u64(struct pd_evcur *c, uint64_t *v)
 {
-	const unsigned char *p;
-
-	if (!evc_take(c, 8, &p))
-		return false;
-	*v = pd_load_u64(p, c->swap);
-	return true;
+	return pdc_cur_u64(&c->cur, v);
 }
 
 static inline bool evc_u32(struct pd_evcur *c, uint32_t *v)
 {
-	const unsigned char *p;
-
-	if (!evc_take(c, 4, &p))
-		return false;
-	*v = pd_load_u32(p, c->swap);
-	return true;
+	return pdc_cur_u32(&c->cur, v);
 }
 
 static inline bool evc_u16(struct pd_evcur *c, uint16_t *v)
 {
-	const unsigned char *p;
-
-	if (!evc_take(c, 2, &p))
-		return false;
-	*v = pd_load_u16(p, c->swap);
-	return true;
+	return pdc_cur_u16(&c->cur, v);
 }
 
 static inline bool evc_u8(struct pd_evcur *c, uint8_t *v)
 {
-	const unsigned char *p;
-
-	if (!evc_take(c, 1, &p))
-		return false;
-	*v = p[0];
-	return true;
+	return pdc_cur_u8(&c->cur, v);
 }
 
 /* A string of at most max bytes at p (the field's size). */
@@ -105,8 +80,8 @@ static inline void evc_str(struct pd_evcur *c, uint64_t max, struct pd_str *s)
 {
 	const uint64_t n = evc_left(c) < max ? evc_left(c) : max;
 
-	evc_str_at(c->p, (size_t)n, s);
-	c->p += n;
+	evc_str_at(c->cur.p, (size_t)n, s);
+	c->cur.p += n;
 }
 
 /* An array of nr elements of elem bytes, nr taken from the file. */
@@ -120,7 +95,7 @@ static inline bool evc_array(struct pd_evcur *c, uint64_t nr, uint64_t elem,
 
 static inline bool evc_u64s(struct pd_evcur *c, uint64_t nr, struct pd_u64s *a)
 {
-	a->swap = c->swap;
+	a->swap = c->cur.swap;
 	if (!evc_array(c, nr, 8, &a->raw))
 		return false;
 	a->nr = nr;

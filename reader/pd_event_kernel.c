@@ -67,7 +67,7 @@ static int read_values(struct pd_evcur *c, const struct pd_evsel *e,
 	rf = e->attr.read_format;
 	entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) + (rf & PD_FORMAT_LOST ? 8 : 0);
 	r->read_format = rf;
-	r->swap = c->swap;
+	r->swap = c->cur.swap;
 	if (rf & PD_FORMAT_GROUP) {
 		NEED(c, evc_u64(c, &r->nr), "read nr");
 		if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)

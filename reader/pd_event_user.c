@@ -16,9 +16,9 @@ static int header_attr(struct pd_evcur *c, struct pd_ev_header_attr *a)
 {
 	size_t attr_len;
 
-	PD_TRY(pd_attr_decode(c->f, c->p, (size_t)evc_left(c),
+	PD_TRY(pd_attr_decode(c->f, c->cur.p, (size_t)evc_left(c),
 			      c->rec->offset + 8, &a->attr, &attr_len));
-	c->p += attr_len;
+	c->cur.p += attr_len;
 	/* the ids fill the rest; perf ignores a ragged tail too */
 	return evc_u64s(c, evc_left(c) / 8, &a->ids) ? 0 : pd_ev_short(c, "id");
 }
@@ -68,12 +68,12 @@ static int build_id(struct pd_evcur *c, uint16_t misc, struct pd_ev_build_id *b)
 static int id_index(struct pd_evcur *c, struct pd_ev_id_index *x)
 {
 	NEED(c, evc_u64(c, &x->nr), "nr");
-	x->swap = c->swap;
+	x->swap = c->cur.swap;
 	NEED(c, evc_array(c, x->nr, 32, &x->entries), "entries");
 	if (x->nr && x->nr <= evc_left(c) / 16) {
 		x->has_vm = 1;
-		x->entries2 = c->p;
-		c->p += x->nr * 16;
+		x->entries2 = c->cur.p;
+		c->cur.p += x->nr * 16;
 	}
 	return 0;
 }
@@ -162,7 +162,7 @@ static int bpf_metadata(struct pd_evcur *c, struct pd_ev_bpf_metadata *m)
 	if (evc_left(c) >= 512 + 8) {
 		name_len = 512;
 		for (size_t i = 256; i < 512; i++)
-			if (c->p[i]) {
+			if (c->cur.p[i]) {
 				name_len = 256;
 				break;
 			}
@@ -228,7 +228,7 @@ int pd_ev_decode_user(struct pd_evcur *c, struct pd_event *ev)
 		struct pd_ev_thread_map *m = &ev->thread_map;
 
 		NEED(c, evc_u64(c, &m->nr), "nr");
-		m->swap = c->swap;
+		m->swap = c->cur.swap;
 		NEED(c, evc_array(c, m->nr, 24, &m->entries), "entries");
 		return 0;
 	}
@@ -263,11 +263,11 @@ int pd_ev_decode_user(struct pd_evcur *c, struct pd_event *ev)
 		return time_conv(c, &ev->time_conv);
 	case PD_REC_HEADER_FEATURE:
 		NEED(c, evc_u64(c, &ev->feature.feat_id), "feat_id");
-		ev->feature.data = c->p;
+		ev->feature.data = c->cur.p;
 		ev->feature.size = (size_t)evc_left(c);
 		return 0;
 	case PD_REC_COMPRESSED:
-		ev->compressed.data = c->p;
+		ev->compressed.data = c->cur.p;
 		ev->compressed.avail = (size_t)evc_left(c);
 		ev->compressed.data_size = evc_left(c);
 		return 0;
@@ -275,7 +275,7 @@ int pd_ev_decode_user(struct pd_evcur *c, struct pd_event *ev)
 		struct pd_ev_compressed *z = &ev->compressed;
 
 		NEED(c, evc_u64(c, &z->data_size), "data_size");
-		z->data = c->p;
+		z->data = c->cur.p;
 		z->avail = (size_t)evc_left(c);
 		/* header.size counts the padding; data_size does not */
 		NEED(c, z->data_size <= z->avail, "data");

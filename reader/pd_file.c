@@ -4,6 +4,7 @@
  * and directory-format captures.  format.md §1-§4.
  */
 #include "pd_int.h"
+#include "pdc_opts.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,22 +29,17 @@ static int file_new(const struct pd_open_opts *opts, const char *name,
 		    struct pd_file **out)
 {
 	static const struct pd_open_opts defaults = { .sz = sizeof(defaults) };
+	struct pd_open_opts o;
 	struct pd_mem mem = { { 0 } };
 	struct pd_file *f;
 
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
-	if (opts->sz < sizeof(size_t) || opts->sz > 4096)
+	/* R2: an older caller's struct is read only as far as its sz */
+	if (pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
-	if (opts->sz > sizeof(*opts)) {
-		/* R2: unknown non-zero tail bytes are options we lack */
-		const unsigned char *tail = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (tail[i])
-				return PD_ERR_API;
-	}
+	opts = &o;
 	if (opts->alloc)
 		mem.hooks = *opts->alloc;
 	f = pd_zalloc(&mem, sizeof(*f));
@@ -68,7 +64,8 @@ static int file_new(const struct pd_open_opts *opts, const char *name,
 static int open_fail(struct pd_file *f, const struct pd_open_opts *opts,
 		     int rc, struct pd_file **out)
 {
-	if (opts && opts->errbuf && opts->errbuf_size) {
+	if (opts && PDC_OPTS_HAS(opts, struct pd_open_opts, errbuf_size) &&
+	    opts->errbuf && opts->errbuf_size) {
 		if (f && f->errmsg[0])
 			snprintf(opts->errbuf, opts->errbuf_size, "%s",
 				 f->errmsg);

@@ -7,6 +7,7 @@
 
 #include "pd_config.h"
 #include "pd.h"
+#include "pdc_alloc.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,19 +18,40 @@ struct pd_mem {
 	struct pd_alloc hooks;
 };
 
-void *pd_malloc(const struct pd_mem *m, size_t size);
-void *pd_zalloc(const struct pd_mem *m, size_t size);
-void *pd_realloc(const struct pd_mem *m, void *p, size_t size);
-void pd_free(const struct pd_mem *m, void *p);
-char *pd_strndup(const struct pd_mem *m, const char *s, size_t len);
+/* The reader's names for common/pdc_alloc.h on the handle's hooks. */
+static inline void *pd_malloc(const struct pd_mem *m, size_t size)
+{
+	return pdc_malloc(&m->hooks, size);
+}
 
-/*
- * Grow (*arr) of element size elem so that it holds at least want
- * elements, doubling, capped at max elements.  *alloc holds the capacity.
- * @return 0 or PD_ERR_NOMEM (the array unchanged).
- */
-int pd_grow(const struct pd_mem *m, void **arr, size_t elem, size_t *alloc,
-	    size_t want, size_t max);
+static inline void *pd_zalloc(const struct pd_mem *m, size_t size)
+{
+	return pdc_zalloc(&m->hooks, size);
+}
+
+static inline void *pd_realloc(const struct pd_mem *m, void *p, size_t size)
+{
+	return pdc_realloc(&m->hooks, p, size);
+}
+
+static inline void pd_free(const struct pd_mem *m, void *p)
+{
+	pdc_free(&m->hooks, p);
+}
+
+static inline char *pd_strndup(const struct pd_mem *m, const char *s,
+			       size_t len)
+{
+	return pdc_strndup(&m->hooks, s, len);
+}
+
+/* pdc_grow() on the handle's hooks: doubling, capped at max elements,
+ * overflow-checked.  @return 0 or PD_ERR_NOMEM (the array unchanged). */
+static inline int pd_grow(const struct pd_mem *m, void **arr, size_t elem,
+			  size_t *alloc, size_t want, size_t max)
+{
+	return pdc_grow(&m->hooks, arr, elem, alloc, want, max);
+}
 
 #define PD_GROW(m, arr, alloc, want, max)                                  \
 	pd_grow((m), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))

@@ -4,39 +4,15 @@
  * event a record belongs to.  format.md §8.
  */
 #include "pd_reader_int.h"
+#include "pdc_cur.h"
 
 #include <stdio.h>
 
-/* A bounds-checked cursor over one record's body. */
-struct cur {
-	const unsigned char *p, *end;
-	int swap;
-};
-
-static bool take(struct cur *c, uint64_t n, const unsigned char **out)
-{
-	if ((uint64_t)(c->end - c->p) < n)
-		return false;
-	*out = c->p;
-	c->p += n;
-	return true;
-}
-
-static bool u64(struct cur *c, uint64_t *v)
+static bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
 {
 	const unsigned char *p;
 
-	if (!take(c, 8, &p))
-		return false;
-	*v = pd_load_u64(p, c->swap);
-	return true;
-}
-
-static bool u32pair(struct cur *c, uint32_t *a, uint32_t *b)
-{
-	const unsigned char *p;
-
-	if (!take(c, 8, &p))
+	if (!pdc_cur_take(c, 8, &p))
 		return false;
 	*a = pd_load_u32(p, c->swap);
 	if (b)
@@ -87,19 +63,19 @@ static int short_sample(struct pd_file *f, const struct pd_rec *rec,
 			  (unsigned long long)rec->offset, rec->size, field);
 }
 
-static int decode_regs(struct cur *c, uint64_t mask, struct pd_regs *regs)
+static int decode_regs(struct pdc_cur *c, uint64_t mask, struct pd_regs *regs)
 {
 	const unsigned char *p;
 	uint64_t nr;
 
 	regs->mask = mask;
-	if (!u64(c, &regs->abi))
+	if (!pdc_cur_u64(c, &regs->abi))
 		return -1;
 	regs->regs.swap = c->swap;
 	if (regs->abi == 0)
 		return 0;
 	nr = (uint64_t)__builtin_popcountll(mask);
-	if (!take(c, nr * 8, &p))
+	if (!pdc_cur_take(c, nr * 8, &p))
 		return -1;
 	regs->regs.nr = nr;
 	regs->regs.raw = p;
@@ -111,7 +87,7 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 {
 	const struct pd_evsel *e;
 	const struct pd_attr *a;
-	struct cur c;
+	struct pdc_cur c;
 	uint64_t st, v;
 	const unsigned char *p;
 
@@ -132,9 +108,7 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 	s->evsel = e;
 	s->misc = rec->misc;
 	s->swap = f->swap;
-	c.p = rec->data + 8;
-	c.end = rec->data + rec->size;
-	c.swap = f->swap;
+	pdc_cur_init(&c, rec->data + 8, rec->size - 8, f->swap);
 
 #define NEED(ok, name)                                                      \
 	do {                                                                \
@@ -143,23 +117,23 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 	} while (0)
 
 	if (st & PD_SAMPLE_IDENTIFIER)
-		NEED(u64(&c, &s->id), "IDENTIFIER");
+		NEED(pdc_cur_u64(&c, &s->id), "IDENTIFIER");
 	if (st & PD_SAMPLE_IP)
-		NEED(u64(&c, &s->ip), "IP");
+		NEED(pdc_cur_u64(&c, &s->ip), "IP");
 	if (st & PD_SAMPLE_TID)
 		NEED(u32pair(&c, &s->pid, &s->tid), "TID");
 	if (st & PD_SAMPLE_TIME)
-		NEED(u64(&c, &s->time), "TIME");
+		NEED(pdc_cur_u64(&c, &s->time), "TIME");
 	if (st & PD_SAMPLE_ADDR)
-		NEED(u64(&c, &s->addr), "ADDR");
+		NEED(pdc_cur_u64(&c, &s->addr), "ADDR");
 	if (st & PD_SAMPLE_ID)
-		NEED(u64(&c, &s->id), "ID");
+		NEED(pdc_cur_u64(&c, &s->id), "ID");
 	if (st & PD_SAMPLE_STREAM_ID)
-		NEED(u64(&c, &s->stream_id), "STREAM_ID");
+		NEED(pdc_cur_u64(&c, &s->stream_id), "STREAM_ID");
 	if (st & PD_SAMPLE_CPU)
 		NEED(u32pair(&c, &s->cpu, NULL), "CPU");
 	if (st & PD_SAMPLE_PERIOD)
-		NEED(u64(&c, &s->period), "PERIOD");
+		NEED(pdc_cur_u64(&c, &s->period), "PERIOD");
 	else if (!PD_ATTR_HAS(a, freq))
 		s->period = a->sample_period;
 	if (st & PD_SAMPLE_READ) {
@@ -169,54 +143,58 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 
 		s->read.entry_size = entry;
 		if (rf & PD_FORMAT_GROUP) {
-			NEED(u64(&c, &s->read.nr), "READ");
+			NEED(pdc_cur_u64(&c, &s->read.nr), "READ");
 			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
-				NEED(u64(&c, &s->read.time_enabled), "READ");
+				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
+				     "READ");
 			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
-				NEED(u64(&c, &s->read.time_running), "READ");
-			NEED(s->read.nr <= (uint64_t)(c.end - c.p) / entry,
-			     "READ");
-			NEED(take(&c, s->read.nr * entry, &s->read.raw),
+				NEED(pdc_cur_u64(&c, &s->read.time_running),
+				     "READ");
+			NEED(s->read.nr <= pdc_cur_left(&c) / entry, "READ");
+			NEED(pdc_cur_take(&c, s->read.nr * entry, &s->read.raw),
 			     "READ");
 		} else {
 			/* value, [enabled], [running], [id], [lost] */
 			s->read.nr = 1;
-			NEED(take(&c, 8, &s->read.raw), "READ");
+			NEED(pdc_cur_take(&c, 8, &s->read.raw), "READ");
 			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
-				NEED(u64(&c, &s->read.time_enabled), "READ");
+				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
+				     "READ");
 			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
-				NEED(u64(&c, &s->read.time_running), "READ");
+				NEED(pdc_cur_u64(&c, &s->read.time_running),
+				     "READ");
 			s->read.entry_size = 0; /* see pd_sample_read_value */
-			NEED(take(&c, entry - 8, &p), "READ");
+			NEED(pdc_cur_take(&c, entry - 8, &p), "READ");
 		}
 	}
 	if (st & PD_SAMPLE_CALLCHAIN) {
-		NEED(u64(&c, &v), "CALLCHAIN");
-		NEED(v <= (uint64_t)(c.end - c.p) / 8, "CALLCHAIN");
+		NEED(pdc_cur_u64(&c, &v), "CALLCHAIN");
+		NEED(v <= pdc_cur_left(&c) / 8, "CALLCHAIN");
 		s->callchain.nr = v;
 		s->callchain.swap = f->swap;
-		NEED(take(&c, v * 8, &s->callchain.raw), "CALLCHAIN");
+		NEED(pdc_cur_take(&c, v * 8, &s->callchain.raw), "CALLCHAIN");
 	}
 	if (st & PD_SAMPLE_RAW) {
 		/* u32 size and the data together keep u64 alignment */
-		NEED(take(&c, 4, &p), "RAW");
+		NEED(pdc_cur_take(&c, 4, &p), "RAW");
 		s->raw.size = pd_load_u32(p, f->swap);
-		NEED(take(&c, s->raw.size, &s->raw.data), "RAW");
+		NEED(pdc_cur_take(&c, s->raw.size, &s->raw.data), "RAW");
 	}
 	if (st & PD_SAMPLE_BRANCH_STACK) {
-		NEED(u64(&c, &s->branch.nr), "BRANCH_STACK");
+		NEED(pdc_cur_u64(&c, &s->branch.nr), "BRANCH_STACK");
 		if (a->branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
 			s->branch.has_hw_idx = 1;
-			NEED(u64(&c, &s->branch.hw_idx), "BRANCH_STACK");
+			NEED(pdc_cur_u64(&c, &s->branch.hw_idx),
+			     "BRANCH_STACK");
 		}
-		NEED(s->branch.nr <= (uint64_t)(c.end - c.p) / 24,
-		     "BRANCH_STACK");
-		NEED(take(&c, s->branch.nr * 24, &s->branch.entries),
+		NEED(s->branch.nr <= pdc_cur_left(&c) / 24, "BRANCH_STACK");
+		NEED(pdc_cur_take(&c, s->branch.nr * 24, &s->branch.entries),
 		     "BRANCH_STACK");
 		s->branch.counters.swap = f->swap;
 		if (a->branch_sample_type & PD_BRANCH_SAMPLE_COUNTERS) {
 			s->branch.counters.nr = s->branch.nr;
-			NEED(take(&c, s->branch.nr * 8, &s->branch.counters.raw),
+			NEED(pdc_cur_take(&c, s->branch.nr * 8,
+					  &s->branch.counters.raw),
 			     "BRANCH_STACK counters");
 		}
 	}
@@ -224,14 +202,15 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		NEED(decode_regs(&c, a->sample_regs_user, &s->regs_user) == 0,
 		     "REGS_USER");
 	if (st & PD_SAMPLE_STACK_USER) {
-		NEED(u64(&c, &s->stack_user.size), "STACK_USER");
-		NEED(take(&c, s->stack_user.size, &s->stack_user.data),
+		NEED(pdc_cur_u64(&c, &s->stack_user.size), "STACK_USER");
+		NEED(pdc_cur_take(&c, s->stack_user.size, &s->stack_user.data),
 		     "STACK_USER");
 		if (s->stack_user.size)
-			NEED(u64(&c, &s->stack_user.dyn_size), "STACK_USER");
+			NEED(pdc_cur_u64(&c, &s->stack_user.dyn_size),
+			     "STACK_USER");
 	}
 	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)) {
-		NEED(u64(&c, &s->weight), "WEIGHT");
+		NEED(pdc_cur_u64(&c, &s->weight), "WEIGHT");
 		if (st & PD_SAMPLE_WEIGHT_STRUCT) {
 			/* uapi orders the members per byte order, so the
 			 * value of the word means the same everywhere */
@@ -241,23 +220,23 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		}
 	}
 	if (st & PD_SAMPLE_DATA_SRC)
-		NEED(u64(&c, &s->data_src), "DATA_SRC");
+		NEED(pdc_cur_u64(&c, &s->data_src), "DATA_SRC");
 	if (st & PD_SAMPLE_TRANSACTION)
-		NEED(u64(&c, &s->transaction), "TRANSACTION");
+		NEED(pdc_cur_u64(&c, &s->transaction), "TRANSACTION");
 	if (st & PD_SAMPLE_REGS_INTR)
 		NEED(decode_regs(&c, a->sample_regs_intr, &s->regs_intr) == 0,
 		     "REGS_INTR");
 	if (st & PD_SAMPLE_PHYS_ADDR)
-		NEED(u64(&c, &s->phys_addr), "PHYS_ADDR");
+		NEED(pdc_cur_u64(&c, &s->phys_addr), "PHYS_ADDR");
 	if (st & PD_SAMPLE_CGROUP)
-		NEED(u64(&c, &s->cgroup), "CGROUP");
+		NEED(pdc_cur_u64(&c, &s->cgroup), "CGROUP");
 	if (st & PD_SAMPLE_DATA_PAGE_SIZE)
-		NEED(u64(&c, &s->data_page_size), "DATA_PAGE_SIZE");
+		NEED(pdc_cur_u64(&c, &s->data_page_size), "DATA_PAGE_SIZE");
 	if (st & PD_SAMPLE_CODE_PAGE_SIZE)
-		NEED(u64(&c, &s->code_page_size), "CODE_PAGE_SIZE");
+		NEED(pdc_cur_u64(&c, &s->code_page_size), "CODE_PAGE_SIZE");
 	if (st & PD_SAMPLE_AUX) {
-		NEED(u64(&c, &s->aux.size), "AUX");
-		NEED(take(&c, s->aux.size, &s->aux.data), "AUX");
+		NEED(pdc_cur_u64(&c, &s->aux.size), "AUX");
+		NEED(pdc_cur_take(&c, s->aux.size, &s->aux.data), "AUX");
 	}
 #undef NEED
 	return 0;
@@ -360,7 +339,7 @@ int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 {
 	const struct pd_evsel *e;
 	uint64_t st;
-	struct cur c;
+	struct pdc_cur c;
 
 	memset(s, 0, sizeof(*s));
 	if (rec->type == PD_REC_SAMPLE || rec->type >= PD_REC_USER_TYPE_START)
@@ -385,22 +364,21 @@ int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 	s->mask = st & (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
 			PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
 			PD_SAMPLE_IDENTIFIER);
-	c.p = rec->data + rec->size - e->id_hdr_size;
-	c.end = rec->data + rec->size;
-	c.swap = f->swap;
+	pdc_cur_init(&c, rec->data + rec->size - e->id_hdr_size, e->id_hdr_size,
+		     f->swap);
 	/* the kernel's __perf_event__output_id_sample order */
 	if (st & PD_SAMPLE_TID)
 		u32pair(&c, &s->pid, &s->tid);
 	if (st & PD_SAMPLE_TIME)
-		u64(&c, &s->time);
+		pdc_cur_u64(&c, &s->time);
 	if (st & PD_SAMPLE_ID)
-		u64(&c, &s->id);
+		pdc_cur_u64(&c, &s->id);
 	if (st & PD_SAMPLE_STREAM_ID)
-		u64(&c, &s->stream_id);
+		pdc_cur_u64(&c, &s->stream_id);
 	if (st & PD_SAMPLE_CPU)
 		u32pair(&c, &s->cpu, NULL);
 	if (st & PD_SAMPLE_IDENTIFIER)
-		u64(&c, &s->id);
+		pdc_cur_u64(&c, &s->id);
 	return 0;
 }
 

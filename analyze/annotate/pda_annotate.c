@@ -20,19 +20,19 @@
 int pda_annot_new(struct pda_session *s, const struct pda_annot_opts *opts,
 		  struct pda_annot **out)
 {
+	struct pda_annot_opts o;
 	struct pda_annot *a;
 
 	*out = NULL;
-	if (!s || !opts || opts->sz < sizeof(size_t) ||
-	    opts->sz > sizeof(*opts) || !opts->nr_events ||
-	    opts->nr_events > ANNOT_EVENTS_MAX)
+	if (!s || !opts || pdc_opts_copy(&o, sizeof(o), opts) < 0 ||
+	    !o.nr_events || o.nr_events > ANNOT_EVENTS_MAX)
 		return PD_ERR_API;
 	a = pda_zalloc(s, sizeof(*a));
 	if (!a)
 		return PD_ERR_NOMEM;
 	a->s = s;
-	memcpy(&a->opts, opts, opts->sz);
-	a->totals = pda_zalloc(s, opts->nr_events * sizeof(*a->totals));
+	a->opts = o;
+	a->totals = pda_zalloc(s, o.nr_events * sizeof(*a->totals));
 	if (!a->totals) {
 		pda_free(s, a);
 		return PD_ERR_NOMEM;

@@ -1,6 +1,7 @@
 /*
  * pda_base_int.h - what every libpda module builds on: allocation through
- * the caller's hooks, options validation, the hash table, and the
+ * the caller's hooks and options validation (common/pdc_alloc.h and
+ * pdc_opts.h), the hash table, and the
  * services a session gives the modules below it (allocation, the arena
  * and intern table, logging, errors).  The services are declared here on
  * an opaque struct pda_session so that the ELF/DWARF module can use them
@@ -12,54 +13,14 @@
 
 #include "pd_config.h"
 #include "pda_session.h"
+#include "pdc_alloc.h"
+#include "pdc_arena.h"
+#include "pdc_opts.h"
+#include "pdc_strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* ---- memory (pda_mem.c) ------------------------------------------- */
-
-/*
- * Allocation through struct pd_alloc hooks (O4), for the parts of libpda
- * that have no session (pda_fold, pda_flame, pda_script) as for the
- * session itself.  a may be NULL, and any of its functions NULL: libc's
- * then.  A size of 0 is taken as 1, so NULL always means out of memory.
- */
-void *pda_mem_alloc(const struct pd_alloc *a, size_t size);
-void *pda_mem_zalloc(const struct pd_alloc *a, size_t size);
-void *pda_mem_realloc(const struct pd_alloc *a, void *p, size_t size);
-void pda_mem_free(const struct pd_alloc *a, void *p); /* accepts NULL */
-
-/*
- * Grow (*arr) of element size elem so that it holds at least want
- * elements, doubling from 16, capped at max elements (O5).  *alloc holds
- * the capacity.  @return 0 or PD_ERR_NOMEM (the array unchanged).
- * Inline for the parsers' per-line and per-frame calls, which seldom
- * need to grow; pda_mem_regrow() is the growing.
- */
-int pda_mem_regrow(const struct pd_alloc *a, void **arr, size_t elem,
-		   size_t *alloc, size_t want, size_t max);
-
-static inline int pda_mem_grow(const struct pd_alloc *a, void **arr,
-			       size_t elem, size_t *alloc, size_t want,
-			       size_t max)
-{
-	if (want <= *alloc)
-		return 0;
-	return pda_mem_regrow(a, arr, elem, alloc, want, max);
-}
-
-#define PDA_MEM_GROW(a, arr, alloc, want, max)                               \
-	pda_mem_grow((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), \
-		     (max))
-
-/*
- * R2 for the constructors: copy a caller's options struct (its size_t sz
- * first) into ours, ours_size bytes, zero-filling what an older caller's
- * smaller struct lacks.  @return 0, or PD_ERR_API when sz cannot hold sz
- * itself or a byte past ours is set (an option of a newer version).
- */
-int pda_opts_copy(void *ours, size_t ours_size, const void *opts);
 
 /* A hex digit's value, or -1. */
 static inline int pda_hex_digit(int c)
@@ -75,11 +36,11 @@ static inline int pda_hex_digit(int c)
 
 /* ---- session services (pda_session.c, pda_intern.c) ---------------- */
 
-/* The session's allocation hooks (opts.alloc), for pda_mem_* and the
+/* The session's allocation hooks (opts.alloc), for pdc_* and the
  * hash table; never NULL, valid as long as the session. */
 const struct pd_alloc *pda_session_alloc(const struct pda_session *s);
 
-/* Allocation through the session's hooks: pda_mem_* on them. */
+/* Allocation through the session's hooks: pdc_* on them. */
 void *pda_malloc(struct pda_session *s, size_t size);
 void *pda_zalloc(struct pda_session *s, size_t size);
 void *pda_realloc(struct pda_session *s, void *p, size_t size);
@@ -102,7 +63,7 @@ const char *pda_intern(struct pda_session *s, const char *str, size_t len);
 /* The session's options (never NULL). */
 const struct pda_opts *pda_session_opts(const struct pda_session *s);
 
-/* pda_mem_grow() on the session's hooks. */
+/* pdc_grow() on the session's hooks. */
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max);
 

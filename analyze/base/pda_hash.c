@@ -56,7 +56,7 @@ int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
 	new_nr = nr_slots ? nr_slots * 2 : PDA_HASH_MIN_SLOTS;
 	if (new_nr > PDA_HASH_MAX_SLOTS || new_nr > SIZE_MAX / sizeof(*slots))
 		return PD_ERR_NOMEM;
-	slots = pda_mem_zalloc(a, new_nr * sizeof(*slots));
+	slots = pdc_zalloc(a, new_nr * sizeof(*slots));
 	if (!slots)
 		return PD_ERR_NOMEM;
 	for (size_t i = 0; i < nr_slots; i++) {
@@ -69,7 +69,7 @@ int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
 			j = (j + 1) & (new_nr - 1);
 		slots[j] = h->slots[i];
 	}
-	pda_mem_free(a, h->slots);
+	pdc_free(a, h->slots);
 	h->slots = slots;
 	h->mask = new_nr - 1;
 	return 0;
@@ -98,7 +98,7 @@ void *pda_hash_next(const struct pda_hash *h, size_t *pos)
 
 void pda_hash_release(const struct pd_alloc *a, struct pda_hash *h)
 {
-	pda_mem_free(a, h->slots);
+	pdc_free(a, h->slots);
 	h->slots = NULL;
 	h->mask = 0;
 	h->nr = 0;

@@ -11,23 +11,6 @@
 
 #include <pthread.h>
 
-/* ---- arena (pda_intern.c) ------------------------------------------ */
-
-struct pda_arena_block;
-
-/*
- * Invariants: blocks form a list from head; cur points at the free space
- * of head, left bytes of it.  Memory is only ever released all at once.
- */
-struct pda_arena {
-	struct pda_arena_block *head;
-	unsigned char *cur;
-	size_t left;
-	uint64_t total; /* bytes taken from the allocator */
-};
-
-void pda_arena_release(struct pda_session *s, struct pda_arena *a);
-
 /* ---- maps and threads (pda_machine.c) ------------------------------ */
 
 struct pda_dso_ent;
@@ -389,7 +372,7 @@ struct pda_session {
 	struct pda_opts opts; /* strings copied into the arena */
 	struct pd_alloc alloc;
 	char errmsg[256];
-	struct pda_arena arena;
+	struct pdc_arena arena; /* on alloc (pda_intern.c) */
 	struct pda_hash intern;
 	struct pda_machine machine;
 	struct pda_dsos dsos;

@@ -20,28 +20,28 @@ const struct pd_alloc *pda_session_alloc(const struct pda_session *s)
 
 void *pda_malloc(struct pda_session *s, size_t size)
 {
-	return pda_mem_alloc(&s->alloc, size);
+	return pdc_malloc(&s->alloc, size);
 }
 
 void *pda_zalloc(struct pda_session *s, size_t size)
 {
-	return pda_mem_zalloc(&s->alloc, size);
+	return pdc_zalloc(&s->alloc, size);
 }
 
 void *pda_realloc(struct pda_session *s, void *p, size_t size)
 {
-	return pda_mem_realloc(&s->alloc, p, size);
+	return pdc_realloc(&s->alloc, p, size);
 }
 
 void pda_free(struct pda_session *s, void *p)
 {
-	pda_mem_free(&s->alloc, p);
+	pdc_free(&s->alloc, p);
 }
 
 /*
  * The caller's hooks may not be thread-safe: while other threads unwind,
  * s->alloc holds these, which call them (or libc, where one is NULL, as
- * pda_mem_* would) under the session's lock.
+ * pdc_* would) under the session's lock.
  */
 static void *locked_malloc(void *arg, size_t size)
 {
@@ -108,7 +108,7 @@ void pda_session_threads(struct pda_session *s, bool on)
 int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max)
 {
-	return pda_mem_grow(&s->alloc, arr, elem, alloc, want, max);
+	return pdc_grow(&s->alloc, arr, elem, alloc, want, max);
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,

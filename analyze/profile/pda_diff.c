@@ -15,7 +15,7 @@
  * a count x_r and a denominator d_r per run r (the run's samples, 1, or
  * the scale symbol's samples); a side's value is sum x / sum d, and a
  * run's is x_r / d_r, which Welch's test compares across runs
- * (pda_diff_stats.c).  Rows are sorted by the size of their change.
+ * (pda_sigtest.c).  Rows are sorted by the size of their change.
  *
  * Invariants: every name entry's norm is an entry whose norm is itself;
  * stacks hold norm entries' strings only; counts are per run, A's runs
@@ -23,6 +23,7 @@
  */
 #include "pda_base_int.h"
 #include "pda_diff.h"
+#include "pda_sigtest_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -97,7 +98,7 @@ struct pda_diff {
 	struct pda_diff_summary sum;
 };
 
-/* ---- errors (memory: pda_mem.c, on d->alloc) --------------------- */
+/* ---- errors (memory: pdc_alloc.c, on d->alloc) --------------------- */
 
 static int set_err(struct pda_diff *d, int err, const char *fmt, ...)
 	PD_PRINTF(3, 4);
@@ -144,10 +145,10 @@ static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
 	if (e)
 		return e;
 	if (len > SIZE_MAX - sizeof(*e) - 1 ||
-	    pda_mem_grow(&d->alloc, (void **)list, sizeof(**list), alloc,
+	    pdc_grow(&d->alloc, (void **)list, sizeof(**list), alloc,
 			 *nr + 1, MAX_ITEMS) < 0)
 		return NULL;
-	e = pda_mem_alloc(&d->alloc, sizeof(*e) + len + 1);
+	e = pdc_malloc(&d->alloc, sizeof(*e) + len + 1);
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
@@ -156,7 +157,7 @@ static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
 	e->len = len;
 	e->norm = e;
 	if (pda_hash_add(&d->alloc, h, hash, e) < 0) {
-		pda_mem_free(&d->alloc, e);
+		pdc_free(&d->alloc, e);
 		return NULL;
 	}
 	(*list)[(*nr)++] = e;
@@ -175,7 +176,7 @@ static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
 		   s, len, &added);
 	if (!e || !added || d->o.no_normalize)
 		return e ? e->norm : NULL;
-	if (pda_mem_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
+	if (pdc_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
 			 len + 1, SIZE_MAX) < 0)
 		return NULL;
 	nlen = pda_diff_normalize_name(s, len, d->norm);
@@ -223,47 +224,40 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 {
 	struct pd_alloc a = {NULL, NULL, NULL, NULL};
 	char why[128] = "bad options";
+	struct pda_diff_opts o;
 	struct pda_diff *d;
 	int rc = PD_ERR_API;
 
 	*out = NULL;
-	if (opts && opts->sz >= sizeof(size_t)) {
-		rc = 0;
-		/* a newer caller's extra option bytes must be zero (R2) */
-		for (size_t i = sizeof(*opts); i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				rc = PD_ERR_API;
-		if (rc == 0 && opts->sz < sizeof(*opts))
-			rc = PD_ERR_API; /* no older layout to read */
-		if (rc == 0)
-			rc = check_opts(opts, why, sizeof(why));
-	}
+	if (opts && pdc_opts_copy(&o, sizeof(o), opts) == 0)
+		rc = check_opts(&o, why, sizeof(why));
 	if (rc < 0) {
-		if (opts && opts->sz >= sizeof(*opts) && opts->errbuf &&
-		    opts->errbuf_size)
+		if (opts &&
+		    PDC_OPTS_HAS(opts, struct pda_diff_opts, errbuf_size) &&
+		    opts->errbuf && opts->errbuf_size)
 			snprintf(opts->errbuf, opts->errbuf_size, "%s", why);
 		return rc;
 	}
-	if (opts->alloc)
-		a = *opts->alloc;
-	d = pda_mem_zalloc(&a, sizeof(*d));
+	if (o.alloc)
+		a = *o.alloc;
+	d = pdc_zalloc(&a, sizeof(*d));
 	if (!d)
 		return PD_ERR_NOMEM;
 	d->alloc = a;
-	d->o = *opts;
+	d->o = o;
 	d->o.alloc = NULL;
 	d->o.errbuf = NULL;
 	if (d->o.alpha == 0)
 		d->o.alpha = 0.05;
 	d->nr_runs = opts->nr_runs[0] + opts->nr_runs[1];
 	d->run_weight =
-		pda_mem_zalloc(&d->alloc, d->nr_runs * sizeof(*d->run_weight));
+		pdc_zalloc(&d->alloc, d->nr_runs * sizeof(*d->run_weight));
 	d->o.scale_symbol = NULL;
 	if (opts->scale == PDA_DIFF_SCALE_SYMBOL) {
 		const size_t n = strlen(opts->scale_symbol);
 
 		/* normalised as the frames are, so that it names one */
-		d->scale_symbol = pda_mem_alloc(&d->alloc, n + 1);
+		d->scale_symbol = pdc_malloc(&d->alloc, n + 1);
 		if (d->scale_symbol) {
 			size_t len = n;
 
@@ -290,10 +284,10 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 static void free_counts(struct pda_diff *d, struct dname **list, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
-		pda_mem_free(&d->alloc, list[i]->self);
-		pda_mem_free(&d->alloc, list[i]);
+		pdc_free(&d->alloc, list[i]->self);
+		pdc_free(&d->alloc, list[i]);
 	}
-	pda_mem_free(&d->alloc, list);
+	pdc_free(&d->alloc, list);
 }
 
 void pda_diff_free(struct pda_diff *d)
@@ -303,20 +297,20 @@ void pda_diff_free(struct pda_diff *d)
 	free_counts(d, d->name_list, d->nr_names);
 	free_counts(d, d->dso_list, d->nr_dsos);
 	for (size_t i = 0; i < d->nr_stacks; i++)
-		pda_mem_free(&d->alloc, d->stack_list[i]);
-	pda_mem_free(&d->alloc, d->stack_list);
+		pdc_free(&d->alloc, d->stack_list[i]);
+	pdc_free(&d->alloc, d->stack_list);
 	pda_hash_release(&d->alloc, &d->names);
 	pda_hash_release(&d->alloc, &d->stacks);
 	pda_hash_release(&d->alloc, &d->dsos);
 	for (int t = 0; t < PDA_DIFF_NR_TABLES; t++)
-		pda_mem_free(&d->alloc, d->rows[t]);
-	pda_mem_free(&d->alloc, d->run_weight);
-	pda_mem_free(&d->alloc, d->scale_symbol);
-	pda_mem_free(&d->alloc, d->buf);
-	pda_mem_free(&d->alloc, d->split);
-	pda_mem_free(&d->alloc, d->split_lens);
-	pda_mem_free(&d->alloc, d->norm);
-	pda_mem_free(&d->alloc, d);
+		pdc_free(&d->alloc, d->rows[t]);
+	pdc_free(&d->alloc, d->run_weight);
+	pdc_free(&d->alloc, d->scale_symbol);
+	pdc_free(&d->alloc, d->buf);
+	pdc_free(&d->alloc, d->split);
+	pdc_free(&d->alloc, d->split_lens);
+	pdc_free(&d->alloc, d->norm);
+	pdc_free(&d->alloc, d);
 }
 
 const char *pda_diff_errmsg(const struct pda_diff *d)
@@ -365,11 +359,11 @@ static int grow_split(struct pda_diff *d, size_t nr)
 
 	if (nr <= d->alloc_split)
 		return 0;
-	rc = pda_mem_grow(&d->alloc, (void **)&d->split, sizeof(*d->split), &a,
+	rc = pdc_grow(&d->alloc, (void **)&d->split, sizeof(*d->split), &a,
 			  nr, MAX_FRAMES);
 	if (rc == 0) {
 		a = d->alloc_split;
-		rc = pda_mem_grow(&d->alloc, (void **)&d->split_lens,
+		rc = pdc_grow(&d->alloc, (void **)&d->split_lens,
 				  sizeof(*d->split_lens), &a, nr, MAX_FRAMES);
 	}
 	if (rc == 0)
@@ -394,13 +388,13 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		st->runs[g] += weight;
 		return 0;
 	}
-	if (pda_mem_grow(&d->alloc, (void **)&d->stack_list,
+	if (pdc_grow(&d->alloc, (void **)&d->stack_list,
 			 sizeof(*d->stack_list), &d->alloc_stacks,
 			 d->nr_stacks + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
 	size = sizeof(*st) + d->nr_runs * sizeof(uint64_t) +
 	       nr * sizeof(const char *);
-	st = pda_mem_zalloc(&d->alloc, size);
+	st = pdc_zalloc(&d->alloc, size);
 	if (!st)
 		return PD_ERR_NOMEM;
 	st->runs = (uint64_t *)(st + 1);
@@ -410,7 +404,7 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		       nr * sizeof(d->buf[0]));
 	st->pub.nr = nr;
 	if (pda_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
-		pda_mem_free(&d->alloc, st);
+		pdc_free(&d->alloc, st);
 		return PD_ERR_NOMEM;
 	}
 	d->stack_list[d->nr_stacks++] = st;
@@ -437,7 +431,7 @@ static int add_stack(struct pda_diff *d, unsigned g, size_t nr,
 		return set_err(d, PD_ERR_FORMAT,
 			       "a run's samples do not fit in 64 bits");
 	if (nr > MAX_FRAMES ||
-	    pda_mem_grow(&d->alloc, (void **)&d->buf, sizeof(*d->buf),
+	    pdc_grow(&d->alloc, (void **)&d->buf, sizeof(*d->buf),
 			 &d->alloc_buf, nr, MAX_FRAMES) < 0)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++) {
@@ -515,7 +509,7 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 		return PD_ERR_API;
 	/* a fold's frames are interned: a frame's address stands for its
 	 * name while the fold lives, that is during this call */
-	ff.cache = pda_mem_zalloc(&d->alloc, FOLD_CACHE * sizeof(*ff.cache));
+	ff.cache = pdc_zalloc(&d->alloc, FOLD_CACHE * sizeof(*ff.cache));
 	if (!ff.cache)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; rc == 0 && i < pda_fold_nr_lines(fd); i++) {
@@ -523,7 +517,7 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 		rc = add_stack(d, (unsigned)g, ff.line->nr_frames,
 			       ff.line->weight, fold_frame, &ff);
 	}
-	pda_mem_free(&d->alloc, ff.cache);
+	pdc_free(&d->alloc, ff.cache);
 	return rc;
 }
 
@@ -588,7 +582,7 @@ static struct dname *dso_entry(struct pda_diff *d, const char *path)
 	e = intern(d, &d->dsos, &d->dso_list, &d->nr_dsos, &d->alloc_dsos,
 		   base, strlen(base), &added);
 	if (e && added) {
-		e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
+		e->self = pdc_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
 		if (!e->self)
 			return NULL; /* freed with the list */
 		e->incl = e->self + d->nr_runs;
@@ -657,7 +651,7 @@ static int ensure_counts(struct pda_diff *d, struct dname *e)
 {
 	if (e->self)
 		return 0;
-	e->self = pda_mem_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
+	e->self = pdc_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
 	if (!e->self)
 		return PD_ERR_NOMEM;
 	e->incl = e->self + d->nr_runs;
@@ -774,7 +768,7 @@ static void fill_row(const struct pda_diff *d, const double *den,
 	const unsigned na = d->o.nr_runs[0], nb = d->o.nr_runs[1];
 	const double unit = d->sum.unit;
 	double xs[2] = {0, 0}, ds[2] = {0, 0};
-	struct pda_stat_test t;
+	struct pda_sigtest t;
 
 	for (unsigned g = 0; g < na + nb; g++) {
 		const int s = g >= na;
@@ -790,10 +784,10 @@ static void fill_row(const struct pda_diff *d, const double *den,
 	row->value[0] = xs[0] / ds[0] * unit;
 	row->value[1] = xs[1] / ds[1] * unit;
 	row->delta = row->value[1] - row->value[0];
-	pda_stat_sampling(d->o.scale, xs[0], ds[0], xs[1], ds[1], &t);
+	pda_sigtest_sampling(d->o.scale, xs[0], ds[0], xs[1], ds[1], &t);
 	sc->ps[k] = t.p;
 	row->t = row->df = row->p_runs = sc->pr[k] = NAN;
-	if (d->sum.runs_tested && pda_stat_welch(sc->va, na, sc->vb, nb, &t) == 0) {
+	if (d->sum.runs_tested && pda_sigtest_welch(sc->va, na, sc->vb, nb, &t) == 0) {
 		row->t = t.stat;
 		row->df = t.df;
 		sc->pr[k] = t.p;
@@ -816,7 +810,7 @@ static void runs_verdicts(const struct pda_diff *d, struct pda_diff_row *rows,
 	for (size_t k = 0; k < nr_rows; k++)
 		if (rows[k].verdict == PDA_DIFF_SAMPLING)
 			sc->ps[nr++] = sc->pr[k];
-	pda_stat_holm(sc->ps, nr, sc->order, sc->ps);
+	pda_sigtest_holm(sc->ps, nr, sc->order, sc->ps);
 	nr = 0;
 	for (size_t k = 0; k < nr_rows; k++) {
 		if (rows[k].verdict != PDA_DIFF_SAMPLING) {
@@ -848,14 +842,14 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 			any |= x[g];
 		nr_rows += any != 0;
 	}
-	rows = pda_mem_zalloc(&d->alloc, nr_rows * sizeof(*rows));
-	sc.va = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
-	sc.vb = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(double));
-	sc.ps = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
-	sc.pr = pda_mem_alloc(&d->alloc, nr_rows * sizeof(double));
-	sc.order = pda_mem_alloc(&d->alloc, nr_rows * sizeof(size_t));
+	rows = pdc_zalloc(&d->alloc, nr_rows * sizeof(*rows));
+	sc.va = pdc_malloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.vb = pdc_malloc(&d->alloc, d->nr_runs * sizeof(double));
+	sc.ps = pdc_malloc(&d->alloc, nr_rows * sizeof(double));
+	sc.pr = pdc_malloc(&d->alloc, nr_rows * sizeof(double));
+	sc.order = pdc_malloc(&d->alloc, nr_rows * sizeof(size_t));
 	if (!rows || !sc.va || !sc.vb || !sc.ps || !sc.pr || !sc.order) {
-		pda_mem_free(&d->alloc, rows);
+		pdc_free(&d->alloc, rows);
 		goto out;
 	}
 	for (size_t i = 0, k = 0; i < nr; i++) {
@@ -872,7 +866,7 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 	}
 	/* the sampling test's p-values are adjusted over the table, the
 	 * family of changes the reader scans */
-	pda_stat_holm(sc.ps, nr_rows, sc.order, sc.ps);
+	pda_sigtest_holm(sc.ps, nr_rows, sc.order, sc.ps);
 	for (size_t k = 0; k < nr_rows; k++) {
 		rows[k].p_sampling = sc.ps[k];
 		rows[k].verdict = sc.ps[k] < d->o.alpha ? PDA_DIFF_SAMPLING
@@ -885,11 +879,11 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 	d->nr_rows[t] = nr_rows;
 	rc = 0;
 out:
-	pda_mem_free(&d->alloc, sc.va);
-	pda_mem_free(&d->alloc, sc.vb);
-	pda_mem_free(&d->alloc, sc.ps);
-	pda_mem_free(&d->alloc, sc.pr);
-	pda_mem_free(&d->alloc, sc.order);
+	pdc_free(&d->alloc, sc.va);
+	pdc_free(&d->alloc, sc.vb);
+	pdc_free(&d->alloc, sc.ps);
+	pdc_free(&d->alloc, sc.pr);
+	pdc_free(&d->alloc, sc.order);
 	return rc;
 }
 
@@ -945,14 +939,14 @@ int pda_diff_finish(struct pda_diff *d)
 	if (d->broken)
 		return set_err(d, PD_ERR_API, "pda_diff_finish() failed before");
 	d->broken = true; /* until it succeeds */
-	den = pda_mem_alloc(&d->alloc, d->nr_runs * sizeof(*den));
+	den = pdc_malloc(&d->alloc, d->nr_runs * sizeof(*den));
 	if (!den)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
 	rc = count_names(d);
 	if (rc == 0)
 		rc = denominators(d, den);
 	if (rc < 0) {
-		pda_mem_free(&d->alloc, den);
+		pdc_free(&d->alloc, den);
 		return rc == PD_ERR_NOMEM ? set_err(d, rc, "out of memory")
 					  : rc;
 	}
@@ -981,7 +975,7 @@ int pda_diff_finish(struct pda_diff *d)
 	if (rc == 0 && d->o.dsos)
 		rc = make_rows(d, PDA_DIFF_DSO_INCL, d->dso_list, d->nr_dsos,
 			       false, den);
-	pda_mem_free(&d->alloc, den);
+	pdc_free(&d->alloc, den);
 	if (rc < 0)
 		return set_err(d, rc, "out of memory");
 	for (size_t i = 0; i < d->nr_stacks; i++) {
@@ -1052,7 +1046,7 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
 	for (size_t i = 0; rc == 0 && i < d->nr_stacks; i++) {
 		const struct pda_diff_stack *st = &d->stack_list[i]->pub;
 
-		rc = pda_mem_grow(&d->alloc, (void **)&lens, sizeof(*lens),
+		rc = pdc_grow(&d->alloc, (void **)&lens, sizeof(*lens),
 				  &alloc_lens, st->nr ? st->nr : 1, MAX_FRAMES);
 		for (size_t k = 0; rc == 0 && k < st->nr; k++)
 			lens[k] = name_of(st->frames[k])->len;
@@ -1061,7 +1055,7 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
 						st->count[shape],
 						st->count[!shape]);
 	}
-	pda_mem_free(&d->alloc, lens);
+	pdc_free(&d->alloc, lens);
 	if (rc == 0)
 		rc = pda_flame_finish(fl);
 	if (rc < 0) {

@@ -1,6 +1,6 @@
 /*
  * pda_diff.h - profile differences (`pdtool diff`) and the statistical
- * tests that judge them against sampling noise.
+ * tests that judge them against sampling noise (pda_sigtest_int.h).
  */
 #ifndef PDA_DIFF_H
 #define PDA_DIFF_H
@@ -19,7 +19,7 @@ extern "C" {
  * pda_diff_finish() compares, per symbol (self and inclusive) and per
  * DSO, each side's value under the chosen scaling, and tests each change
  * against sampling noise and, with two runs or more on each side,
- * against the spread between runs (pda_diff_stats.c).  It needs no
+ * against the spread between runs (pda_sigtest.c).  It needs no
  * session.  Not thread-safe.
  *
  *	struct pda_diff *d;
@@ -237,56 +237,6 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
  * length.
  */
 size_t pda_diff_normalize_name(const char *name, size_t len, char *out);
-
-/* ---- statistics (pda_diff_stats.c) --------------------------------- */
-
-/*
- * The regularized incomplete beta function I_x(a, b), for a, b > 0 and
- * 0 <= x <= 1 (NaN otherwise), by its continued fraction; about 1e-14
- * relative accuracy.
- */
-double pda_stat_betainc(double a, double b, double x);
-/* Student's t distribution's CDF P(T <= t), df > 0 (need not be whole;
- * +inf: the normal's); NaN for df <= 0 or NaN. */
-double pda_stat_t_cdf(double t, double df);
-/* Two-sided p of Student's t: P(|T| >= |t|), accurate in the tail. */
-double pda_stat_t_p2(double t, double df);
-/* Two-sided p of a standard normal: P(|Z| >= |z|). */
-double pda_stat_normal_p2(double z);
-
-struct pda_stat_test {
-	double stat;	/* t or z, of B - A */
-	double df;	/* degrees of freedom (Welch); NaN for z */
-	double p;	/* two-sided */
-};
-
-/*
- * Welch's unequal-variances t-test of mean(b) - mean(a), df by the
- * Welch-Satterthwaite equation.  With both sample variances 0: t = 0 and
- * p = 1 when the means are equal, else t = +-inf and p = 0, df NaN.
- * @return 0, or PD_ERR_API with fewer than two values on a side.
- */
-int pda_stat_welch(const double *a, size_t na, const double *b, size_t nb,
-		   struct pda_stat_test *out);
-
-/*
- * The sampling-noise test of a change in x / denominator between A (xa
- * of da) and B (xb of db), a z-test with the pooled variance under "no
- * change": SCALE_TOTAL, two proportions (x of d samples); SCALE_NONE,
- * Poisson counts (x samples in d runs); SCALE_SYMBOL, a ratio of Poisson
- * counts (x samples per d samples of the symbol; the delta method's
- * variance rho (1 + rho) / d, conservative when x is part of d).  No
- * variance (no samples): z = 0, p = 1.
- */
-void pda_stat_sampling(enum pda_diff_scale scale, double xa, double da,
-		       double xb, double db, struct pda_stat_test *out);
-
-/*
- * Holm's step-down adjustment of n p-values for multiple comparisons
- * (a NaN counts as 1): adj[i] for p[i]; order is scratch for n indices.
- * p and adj may be the same array.
- */
-void pda_stat_holm(const double *p, size_t n, size_t *order, double *adj);
 
 #ifdef __cplusplus
 }

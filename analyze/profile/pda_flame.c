@@ -125,7 +125,7 @@ static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
 
 		if (size > SIZE_MAX - sizeof(*b))
 			return NULL;
-		b = pda_mem_alloc(fl->alloc, sizeof(*b) + size);
+		b = pdc_malloc(fl->alloc, sizeof(*b) + size);
 		if (!b)
 			return NULL;
 		b->used = 0;
@@ -156,7 +156,7 @@ static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
 		return 0;
 	}
 	/* names is not in the table: slot stays where the name goes */
-	if (PDA_MEM_GROW(fl->alloc, fl->names, fl->alloc_names,
+	if (PDC_GROW(fl->alloc, fl->names, fl->alloc_names,
 			 fl->nr_names + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
 	nm = &fl->names[fl->nr_names];
@@ -186,7 +186,7 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 		return 0;
 	}
 	/* nor is nodes: slot stays where the child goes */
-	if (PDA_MEM_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
+	if (PDC_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
 			 fl->nr_nodes + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
 	n = &fl->nodes[fl->nr_nodes];
@@ -210,16 +210,16 @@ int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 	uint32_t root_name;
 
 	*out = NULL;
-	if (opts && pda_opts_copy(&o, sizeof(o), opts) < 0)
+	if (opts && pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	alloc = o.alloc;
-	fl = pda_mem_zalloc(alloc, sizeof(*fl));
+	fl = pdc_zalloc(alloc, sizeof(*fl));
 	if (!fl)
 		return PD_ERR_NOMEM;
 	fl->alloc = alloc;
 	fl->reverse = o.reverse;
 	/* the root: its own parent, depth 0 */
-	if (PDA_MEM_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
+	if (PDC_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
 	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {
 		pda_flame_free(fl);
 		return PD_ERR_NOMEM;
@@ -239,16 +239,16 @@ void pda_flame_free(struct pda_flame *fl)
 		return;
 	for (b = fl->blocks; b; b = next) {
 		next = b->next;
-		pda_mem_free(fl->alloc, b);
+		pdc_free(fl->alloc, b);
 	}
-	pda_mem_free(fl->alloc, fl->nodes);
-	pda_mem_free(fl->alloc, fl->names);
+	pdc_free(fl->alloc, fl->nodes);
+	pdc_free(fl->alloc, fl->names);
 	pda_hash_release(fl->alloc, &fl->kids);
 	pda_hash_release(fl->alloc, &fl->name_tab);
-	pda_mem_free(fl->alloc, fl->frame_ptr);
-	pda_mem_free(fl->alloc, fl->frame_len);
-	pda_mem_free(fl->alloc, fl->out);
-	pda_mem_free(fl->alloc, fl);
+	pdc_free(fl->alloc, fl->frame_ptr);
+	pdc_free(fl->alloc, fl->frame_len);
+	pdc_free(fl->alloc, fl->out);
+	pdc_free(fl->alloc, fl);
 }
 
 const char *pda_flame_errmsg(const struct pda_flame *fl)
@@ -363,11 +363,11 @@ int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
 
 			/* the two arrays share alloc_frames: both grow
 			 * alike from it */
-			rc = PDA_MEM_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
+			rc = PDC_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
 					  MAX_FRAMES_PER_STACK);
 			if (rc == 0) {
 				a = fl->alloc_frames;
-				rc = PDA_MEM_GROW(fl->alloc, fl->frame_len, a,
+				rc = PDC_GROW(fl->alloc, fl->frame_len, a,
 						  nr + 1, MAX_FRAMES_PER_STACK);
 			}
 			if (rc < 0)
@@ -422,7 +422,7 @@ static int sort_children(struct pda_flame *fl)
 
 		if (n->nr_children < 2)
 			continue;
-		rc = PDA_MEM_GROW(fl->alloc, kids, alloc_kids, n->nr_children,
+		rc = PDC_GROW(fl->alloc, kids, alloc_kids, n->nr_children,
 				  MAX_ITEMS);
 		if (rc < 0)
 			break;
@@ -438,7 +438,7 @@ static int sort_children(struct pda_flame *fl)
 			fl->nodes[kids[k].node].next_sibling = kids[k + 1].node;
 		fl->nodes[kids[nr - 1].node].next_sibling = 0;
 	}
-	pda_mem_free(fl->alloc, kids);
+	pdc_free(fl->alloc, kids);
 	return rc;
 }
 
@@ -461,10 +461,10 @@ int pda_flame_finish(struct pda_flame *fl)
 	 * arrives (a tree of millions of nodes) */
 	pda_hash_release(fl->alloc, &fl->kids);
 	pda_hash_release(fl->alloc, &fl->name_tab);
-	fl->out = pda_mem_alloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
-	name_map = pda_mem_alloc(fl->alloc, fl->nr_names * sizeof(*name_map));
+	fl->out = pdc_malloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
+	name_map = pdc_malloc(fl->alloc, fl->nr_names * sizeof(*name_map));
 	if (!fl->out || !name_map ||
-	    PDA_MEM_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
+	    PDC_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
 		rc = PD_ERR_NOMEM;
 		goto out;
 	}
@@ -499,7 +499,7 @@ int pda_flame_finish(struct pda_flame *fl)
 			if (fl->nodes[c].total)
 				nr_kids++;
 		o->nr_children = (uint32_t)nr_kids;
-		rc = PDA_MEM_GROW(fl->alloc, stack, alloc_stack, sp + nr_kids,
+		rc = PDC_GROW(fl->alloc, stack, alloc_stack, sp + nr_kids,
 				  MAX_ITEMS);
 		if (rc < 0)
 			goto out;
@@ -521,12 +521,12 @@ int pda_flame_finish(struct pda_flame *fl)
 	fl->finished = true;
 	fl->broken = false;
 	/* the output holds all a caller needs; the names stay */
-	pda_mem_free(fl->alloc, fl->nodes);
+	pdc_free(fl->alloc, fl->nodes);
 	fl->nodes = NULL;
 	fl->nr_nodes = fl->alloc_nodes = 0;
 out:
-	pda_mem_free(fl->alloc, stack);
-	pda_mem_free(fl->alloc, name_map);
+	pdc_free(fl->alloc, stack);
+	pdc_free(fl->alloc, name_map);
 	return rc < 0 ? set_err(fl, rc, "out of memory") : 0;
 }
 

@@ -31,65 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_CHUNK (64 * 1024)
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
 
 /*
- * ---- memory: pda_mem.c's allocation on the caller's hooks -----------
- *
- * An arena: chunks that are only ever appended to and are freed together.
- * Invariant: head is the chunk being filled, used <= size; items are
- * 8-byte aligned; an item larger than ARENA_CHUNK gets a chunk of its own.
+ * ---- memory: common/'s allocation and arena (pdc_arena.c) on the
+ * caller's hooks
  */
-struct chunk {
-	struct chunk *next;
-	size_t size, used;
-	unsigned char data[];
-};
-
-struct arena {
-	struct chunk *head;
-};
-
-static void *arena_alloc(const struct pd_alloc *m, struct arena *a,
-			 size_t size)
-{
-	struct chunk *c = a->head;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (!c || c->size - c->used < size) {
-		size_t want = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-
-		c = pda_mem_alloc(m, sizeof(*c) + want);
-		if (!c)
-			return NULL;
-		c->size = want;
-		c->used = 0;
-		if (a->head && size > ARENA_CHUNK) {
-			/* keep filling the current chunk afterwards */
-			c->next = a->head->next;
-			a->head->next = c;
-		} else {
-			c->next = a->head;
-			a->head = c;
-		}
-	}
-	p = c->data + c->used;
-	c->used += size;
-	return p;
-}
-
-static void arena_release(const struct pd_alloc *m, struct arena *a)
-{
-	struct chunk *c = a->head, *next;
-
-	for (; c; c = next) {
-		next = c->next;
-		pda_mem_free(m, c);
-	}
-	a->head = NULL;
-}
 
 /* ---- the aggregator ------------------------------------------------ */
 
@@ -143,7 +90,7 @@ struct pda_fold {
 	bool finished;
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
-	struct arena arena;
+	struct pdc_arena arena;
 	struct pda_hash atoms;	 /* struct atom, by content */
 	struct pda_hash dkeys;	 /* struct dkey */
 	struct pda_hash stacks;	 /* struct stack */
@@ -184,7 +131,7 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	slot = pda_hash_probe(&fd->atoms, h, atom_eq, &key);
 	if (slot->item)
 		return slot->item;
-	a = arena_alloc(&fd->mem, &fd->arena, sizeof(*a) + len + 1);
+	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
 	if (!a)
 		return NULL;
 	memcpy(a->str, s, len);
@@ -200,70 +147,14 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	return a;
 }
 
-/* A growable string for building a name before interning it. */
-struct sbuf {
-	char small[256];
-	char *p;
-	size_t len, alloc;
-	bool oom;
-};
-
-static void sbuf_init(struct sbuf *b)
-{
-	b->p = b->small;
-	b->len = 0;
-	b->alloc = sizeof(b->small);
-	b->oom = false;
-}
-
-static void sbuf_add(const struct pd_alloc *m, struct sbuf *b, const char *s,
-		     size_t len)
-{
-	if (b->oom)
-		return;
-	if (b->len + len + 1 > b->alloc) {
-		size_t want = (b->len + len + 1) * 2;
-		char *p = b->p == b->small ? pda_mem_alloc(m, want)
-					   : pda_mem_realloc(m, b->p, want);
-
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		if (b->p == b->small)
-			memcpy(p, b->small, b->len);
-		b->p = p;
-		b->alloc = want;
-	}
-	memcpy(b->p + b->len, s, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-}
-
-static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
-	PD_PRINTF(3, 4);
-static void sbuf_addf(const struct pd_alloc *m, struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[64];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		sbuf_add(m, b, tmp,
-			 (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
 /* s with each of from replaced by to, as perf's script replaces ';' in
  * symbols and ' ' in comms. */
-static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
-			      const char *s, char from, char to)
+static void sbuf_add_replaced(struct pdc_strbuf *b, const char *s, char from,
+			      char to)
 {
 	size_t start = b->len;
 
-	sbuf_add(m, b, s, strlen(s));
+	pdc_strbuf_add(b, s, strlen(s));
 	if (b->oom)
 		return;
 	for (size_t i = start; i < b->len; i++)
@@ -271,16 +162,14 @@ static void sbuf_add_replaced(const struct pd_alloc *m, struct sbuf *b,
 			b->p[i] = to;
 }
 
-static struct atom *sbuf_intern(struct pda_fold *fd, struct sbuf *b,
+static struct atom *sbuf_intern(struct pda_fold *fd, struct pdc_strbuf *b,
 				unsigned flags)
 {
 	struct atom *a = NULL;
 
 	if (!b->oom)
-		a = intern(fd, b->p, b->len, flags);
-	if (b->p != b->small)
-		pda_mem_free(&fd->mem, b->p);
-	sbuf_init(b);
+		a = intern(fd, pdc_strbuf_str(b), b->len, flags);
+	pdc_strbuf_release(b);
 	return a;
 }
 
@@ -309,30 +198,30 @@ static uint64_t dkey_hash(const struct dkey *k)
 static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 			   const struct pda_frame *fr)
 {
-	const struct pd_alloc *m = &fd->mem;
-	struct sbuf b;
+	char small[256];
+	struct pdc_strbuf b;
 	bool kernel = false;
 
-	sbuf_init(&b);
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
 	switch ((enum dkind)k->kind) {
 	case D_SYM:
-		sbuf_add_replaced(m, &b, k->p1, ';', ':');
+		sbuf_add_replaced(&b, k->p1, ';', ':');
 		kernel = k->n & 1;
 		break;
 	case D_SRCLINE:
-		sbuf_add_replaced(m, &b, k->p1, ';', ':');
-		sbuf_add(m, &b, ":", 1);
-		sbuf_add_replaced(m, &b, base_name(k->p2), ';', ':');
-		sbuf_addf(m, &b, ":%u", (unsigned)(k->n >> 1));
+		sbuf_add_replaced(&b, k->p1, ';', ':');
+		pdc_strbuf_add(&b, ":", 1);
+		sbuf_add_replaced(&b, base_name(k->p2), ';', ':');
+		pdc_strbuf_addf(&b, ":%u", (unsigned)(k->n >> 1));
 		kernel = k->n & 1;
 		break;
 	case D_ADDR:
-		sbuf_add_replaced(m, &b, base_name(k->p1), ';', ':');
-		sbuf_addf(m, &b, "+0x%llx", (unsigned long long)k->n);
+		sbuf_add_replaced(&b, base_name(k->p1), ';', ':');
+		pdc_strbuf_addf(&b, "+0x%llx", (unsigned long long)k->n);
 		kernel = k->p2 != NULL;
 		break;
 	case D_IP:
-		sbuf_addf(m, &b, "0x%llx", (unsigned long long)k->n);
+		pdc_strbuf_addf(&b, "0x%llx", (unsigned long long)k->n);
 		kernel = k->p2 != NULL;
 		break;
 	case D_ROOT: {
@@ -341,21 +230,21 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 		const uint32_t tid = (uint32_t)k->n;
 		const char *sep = "-";
 
-		sbuf_add(m, &b, comm->str, comm->pub.len);
+		pdc_strbuf_add(&b, comm->str, comm->pub.len);
 		if (fd->flags & PDA_FOLD_PID) {
-			sbuf_addf(m, &b, "-%u", pid);
+			pdc_strbuf_addf(&b, "-%u", pid);
 			sep = "/";
 		}
 		if (fd->flags & PDA_FOLD_TID)
-			sbuf_addf(m, &b, "%s%u", sep, tid);
+			pdc_strbuf_addf(&b, "%s%u", sep, tid);
 		return sbuf_intern(fd, &b, 0);
 	}
 	case D_DSO:
-		sbuf_add(m, &b, k->p1, strlen(k->p1));
+		pdc_strbuf_add(&b, k->p1, strlen(k->p1));
 		return sbuf_intern(fd, &b, 0);
 	}
 	if (kernel)
-		sbuf_add(m, &b, "_[k]", 4);
+		pdc_strbuf_add(&b, "_[k]", 4);
 	return sbuf_intern(fd, &b, fr ? fr->flags : 0);
 }
 
@@ -386,7 +275,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	a = derive(fd, k, fr);
 	if (!a)
 		return NULL;
-	e = arena_alloc(&fd->mem, &fd->arena, sizeof(*e));
+	e = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*e));
 	if (!e)
 		return NULL;
 	*e = *k;
@@ -415,11 +304,11 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	struct pda_fold_opts o;
 
 	*out = NULL;
-	if (!opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
+	if (!opts || pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	if (o.alloc)
 		m = *o.alloc;
-	fd = pda_mem_zalloc(&m, sizeof(*fd));
+	fd = pdc_zalloc(&m, sizeof(*fd));
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
@@ -472,15 +361,15 @@ void pda_fold_free(struct pda_fold *fd)
 	pda_hash_release(&m, &fd->atoms);
 	pda_hash_release(&m, &fd->dkeys);
 	pda_hash_release(&m, &fd->stacks);
-	arena_release(&m, &fd->arena);
-	pda_mem_free(&m, fd->buf);
-	pda_mem_free(&m, fd->lines);
-	pda_mem_free(&m, fd);
+	pdc_arena_release(&fd->arena, &m);
+	pdc_free(&m, fd->buf);
+	pdc_free(&m, fd->lines);
+	pdc_free(&m, fd);
 }
 
 static int grow_buf(struct pda_fold *fd, size_t want)
 {
-	return PDA_MEM_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
+	return PDC_GROW(&fd->mem, fd->buf, fd->buf_alloc, want,
 			    MAX_FRAMES);
 }
 
@@ -523,8 +412,8 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
 	st = slot->item;
 	if (!st) {
-		st = arena_alloc(&fd->mem, &fd->arena,
-				 sizeof(*st) + nr * sizeof(st->frames[0]));
+		st = pdc_arena_alloc(&fd->arena, &fd->mem,
+				     sizeof(*st) + nr * sizeof(st->frames[0]));
 		if (!st)
 			return PD_ERR_NOMEM;
 		st->weight = 0;
@@ -546,16 +435,17 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 static struct atom *root_atom(struct pda_fold *fd, const char *comm,
 			      uint32_t pid, uint32_t tid, bool *keep)
 {
-	struct sbuf b;
+	char small[256];
+	struct pdc_strbuf b;
 	struct atom *c;
 	struct dkey k;
 
-	sbuf_init(&b);
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
 	if (comm && comm[0]) {
-		sbuf_add_replaced(&fd->mem, &b, comm, ' ', '_');
+		sbuf_add_replaced(&b, comm, ' ', '_');
 	} else {
 		/* perf names a thread it saw no COMM for ":TID" */
-		sbuf_addf(&fd->mem, &b, ":%d", (int32_t)tid);
+		pdc_strbuf_addf(&b, ":%d", (int32_t)tid);
 	}
 	c = sbuf_intern(fd, &b, 0);
 	if (!c)
@@ -780,7 +670,7 @@ static int rank_atoms(struct pda_fold *fd)
 
 	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
 		return PD_ERR_NOMEM;
-	t = pda_mem_alloc(&fd->mem, nr * sizeof(*t));
+	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
 	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
@@ -794,7 +684,7 @@ static int rank_atoms(struct pda_fold *fd)
 
 		a->rank[t[i].end] = (uint32_t)(i + 1);
 	}
-	pda_mem_free(&fd->mem, t);
+	pdc_free(&fd->mem, t);
 	return 0;
 }
 
@@ -890,7 +780,7 @@ static int render(struct pda_fold *fd, const struct stack *st,
 
 	for (size_t j = 0; j < st->nr; j++)
 		len += st->frames[j]->len + (j > 0);
-	s = arena_alloc(&fd->mem, &fd->arena, len + 1);
+	s = pdc_arena_alloc(&fd->arena, &fd->mem, len + 1);
 	if (!s)
 		return PD_ERR_NOMEM;
 	p = s;
@@ -920,8 +810,8 @@ int pda_fold_finish(struct pda_fold *fd)
 		return 0;
 	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
 		return PD_ERR_NOMEM;
-	lines = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
-	v = pda_mem_alloc(&fd->mem, fd->stacks.nr * sizeof(*v));
+	lines = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
+	v = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*v));
 	if (!lines || !v)
 		goto nomem;
 	while ((st = pda_hash_next(&fd->stacks, &pos)))
@@ -955,15 +845,15 @@ int pda_fold_finish(struct pda_fold *fd)
 			lines[out++] = lines[i];
 		}
 	}
-	pda_mem_free(&fd->mem, v);
+	pdc_free(&fd->mem, v);
 	fd->lines = lines;
 	fd->nr_lines = out;
 	fd->totals.nr_stacks = out;
 	fd->finished = true;
 	return 0;
 nomem:
-	pda_mem_free(&fd->mem, v);
-	pda_mem_free(&fd->mem, lines);
+	pdc_free(&fd->mem, v);
+	pdc_free(&fd->mem, lines);
 	return PD_ERR_NOMEM;
 }
 

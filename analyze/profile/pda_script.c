@@ -82,7 +82,7 @@ static bool is_word(char c)
 
 static char *dup_n(const struct pd_alloc *m, const char *s, size_t len)
 {
-	char *p = pda_mem_alloc(m, len + 1);
+	char *p = pdc_malloc(m, len + 1);
 
 	if (p) {
 		memcpy(p, s, len);
@@ -99,11 +99,11 @@ int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
 	struct pda_script *ps;
 
 	*out = NULL;
-	if (!opts || !fd || pda_opts_copy(&o, sizeof(o), opts) < 0)
+	if (!opts || !fd || pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	if (o.alloc)
 		m = *o.alloc;
-	ps = pda_mem_zalloc(&m, sizeof(*ps));
+	ps = pdc_zalloc(&m, sizeof(*ps));
 	if (!ps)
 		return PD_ERR_NOMEM;
 	ps->mem = m;
@@ -134,22 +134,22 @@ void pda_script_free(struct pda_script *ps)
 	if (!ps)
 		return;
 	m = ps->mem;
-	pda_mem_free(&m, ps->line);
-	pda_mem_free(&m, ps->names);
-	pda_mem_free(&m, ps->frames);
-	pda_mem_free(&m, ps->ptrs);
-	pda_mem_free(&m, ps->fflags);
-	pda_mem_free(&m, ps->event);
+	pdc_free(&m, ps->line);
+	pdc_free(&m, ps->names);
+	pdc_free(&m, ps->frames);
+	pdc_free(&m, ps->ptrs);
+	pdc_free(&m, ps->fflags);
+	pdc_free(&m, ps->event);
 	for (size_t i = 0; i < ps->stats.nr_events && i < MAX_EVENTS; i++)
-		pda_mem_free(&m, ps->events[i]);
-	pda_mem_free(&m, ps);
+		pdc_free(&m, ps->events[i]);
+	pdc_free(&m, ps);
 }
 
 /* Append len bytes and a NUL to the sample's names; the offset. */
 static int add_name(struct pda_script *ps, const char *s, size_t len,
 		    size_t *off)
 {
-	if (PDA_MEM_GROW(&ps->mem, ps->names, ps->names_alloc,
+	if (PDC_GROW(&ps->mem, ps->names, ps->names_alloc,
 			 ps->names_len + len + 1, (size_t)MAX_LINE * 4) < 0)
 		return PD_ERR_NOMEM;
 	memcpy(ps->names + ps->names_len, s, len);
@@ -176,9 +176,9 @@ static int end_sample(struct pda_script *ps)
 
 	if (!ps->in_sample)
 		return 0;
-	if (PDA_MEM_GROW(&ps->mem, ps->ptrs, ps->ptrs_alloc, 2 * nr + 1,
+	if (PDC_GROW(&ps->mem, ps->ptrs, ps->ptrs_alloc, 2 * nr + 1,
 			 2 * (size_t)MAX_FRAMES + 1) < 0 ||
-	    PDA_MEM_GROW(&ps->mem, ps->fflags, ps->fflags_alloc, nr + 1,
+	    PDC_GROW(&ps->mem, ps->fflags, ps->fflags_alloc, nr + 1,
 			 (size_t)MAX_FRAMES + 1) < 0)
 		return PD_ERR_NOMEM;
 	for (size_t i = 0; i < nr; i++) {
@@ -627,7 +627,7 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 	}
 	if (mod_len == 7 && memcmp(mod, "inlined", 7) == 0)
 		flags |= PDA_FRAME_INLINED;
-	if (PDA_MEM_GROW(&ps->mem, ps->frames, ps->frames_alloc,
+	if (PDC_GROW(&ps->mem, ps->frames, ps->frames_alloc,
 			 ps->nr_frames + 1, (size_t)MAX_FRAMES) < 0)
 		return PD_ERR_NOMEM;
 	ps->frames[ps->nr_frames].name = start;
@@ -734,7 +734,7 @@ int pda_script_feed(struct pda_script *ps, const char *buf, size_t len)
 		int rc;
 
 		if (!nl || ps->line_len) {
-			if (PDA_MEM_GROW(&ps->mem, ps->line, ps->line_alloc,
+			if (PDC_GROW(&ps->mem, ps->line, ps->line_alloc,
 					 ps->line_len + n,
 					 (size_t)MAX_LINE) < 0)
 				return PD_ERR_NOMEM;

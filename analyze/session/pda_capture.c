@@ -88,7 +88,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	if (!f || !opts || pda_opts_copy(&c->o, sizeof(c->o), opts) < 0 ||
+	if (!f || !opts || pdc_opts_copy(&c->o, sizeof(c->o), opts) < 0 ||
 	    (s ? !c->o.sample_fn : !c->o.rec_fn)) {
 		snprintf(c->errmsg, sizeof(c->errmsg),
 			 "pda_capture_init: bad options");

@@ -23,7 +23,7 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
 {
 	struct pda_filter_opts o;
 
-	if (!flt || !opts || pda_opts_copy(&o, sizeof(o), opts) < 0)
+	if (!flt || !opts || pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	if (!o.pids != !o.nr_pids || !o.tids != !o.nr_tids ||
 	    (o.has_time_start && o.has_time_end && o.time_end < o.time_start))

@@ -123,18 +123,18 @@ struct pda_pipe {
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 		 struct pda_pipe **out)
 {
+	struct pda_pipe_opts o;
 	struct pda_pipe *p;
 	long cpus;
 
 	*out = NULL;
-	if (!s || !opts || opts->sz < sizeof(size_t) ||
-	    opts->sz > sizeof(*opts) || !opts->fn)
+	if (!s || !opts || pdc_opts_copy(&o, sizeof(o), opts) < 0 || !o.fn)
 		return PD_ERR_API;
 	p = pda_zalloc(s, sizeof(*p));
 	if (!p)
 		return PD_ERR_NOMEM;
 	p->s = s;
-	memcpy(&p->o, opts, opts->sz);
+	p->o = o;
 	p->jobs = p->o.jobs;
 	if (!p->jobs) {
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -50,7 +50,8 @@ static int fail_new(const struct pda_opts *opts, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (opts && opts->errbuf && opts->errbuf_size) {
+	if (opts && PDC_OPTS_HAS(opts, struct pda_opts, errbuf_size) &&
+	    opts->errbuf && opts->errbuf_size) {
 		va_start(ap, fmt);
 		vsnprintf(opts->errbuf, opts->errbuf_size, fmt, ap);
 		va_end(ap);
@@ -123,27 +124,19 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 		opts = &defaults;
 	if (!f || !out)
 		return fail_new(opts, PD_ERR_API, "no file or no out pointer");
-	if (opts->sz < sizeof(size_t) || opts->sz > 4096)
-		return fail_new(opts, PD_ERR_API, "bad pda_opts size %zu",
+	if (pdc_opts_copy(&in, sizeof(in), opts) < 0)
+		return fail_new(opts, PD_ERR_API,
+				"bad pda_opts: size %zu, or an option this "
+				"version lacks set",
 				opts->sz);
-	if (opts->sz > sizeof(in)) {
-		/* R2: non-zero bytes past ours are options we lack */
-		const unsigned char *tail = (const unsigned char *)opts;
-
-		for (size_t i = sizeof(in); i < opts->sz; i++)
-			if (tail[i])
-				return fail_new(opts, PD_ERR_API,
-						"unknown pda_opts field set");
-	}
-	memcpy(&in, opts, opts->sz < sizeof(in) ? opts->sz : sizeof(in));
 	if (in.alloc)
 		alloc = *in.alloc;
-	s = pda_mem_zalloc(&alloc, sizeof(*s));
+	s = pdc_zalloc(&alloc, sizeof(*s));
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	s->alloc = alloc;
 	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
-		pda_mem_free(&alloc, s);
+		pdc_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	}
 	s->f = f;
@@ -178,7 +171,7 @@ void pda_session_free(struct pda_session *s)
 	pda_hash_release(&s->alloc, &s->intern);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
-	pda_arena_release(s, &s->arena);
+	pdc_arena_release(&s->arena, &s->alloc);
 	pthread_mutex_destroy(&s->mt.lock);
 	pda_free(s, s);
 }

@@ -34,6 +34,7 @@
 #include "pd.h"
 
 #include "fuzz.h"
+#include "failalloc.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,67 +64,12 @@ static void check_failed(int line, const char *what)
 
 /* ---- allocation hooks --------------------------------------------- */
 
-struct fz_alloc {
-	uint64_t nr_calls;  /* malloc and realloc calls so far */
-	uint64_t fail_at;   /* 1-based call to fail; 0 = none */
-	bool persistent;    /* fail every call from fail_at on */
-	uint64_t nr_failed; /* calls we failed (injected or capped) */
-	int64_t live;	    /* blocks allocated and not freed */
-};
-
-static bool fz_should_fail(struct fz_alloc *a, size_t size)
-{
-	a->nr_calls++;
-	if (size > FUZZ_MAX_ALLOC ||
-	    (a->fail_at && (a->nr_calls == a->fail_at ||
-			    (a->persistent && a->nr_calls > a->fail_at)))) {
-		a->nr_failed++;
-		return true;
-	}
-	return false;
-}
-
-static void *fz_malloc(void *arg, size_t size)
-{
-	struct fz_alloc *a = arg;
-	void *p;
-
-	if (fz_should_fail(a, size))
-		return NULL;
-	p = malloc(size);
-	if (p)
-		a->live++;
-	return p;
-}
-
-static void *fz_realloc(void *arg, void *ptr, size_t size)
-{
-	struct fz_alloc *a = arg;
-	void *p;
-
-	if (fz_should_fail(a, size))
-		return NULL;
-	p = realloc(ptr, size);
-	if (p && !ptr)
-		a->live++;
-	return p;
-}
-
-static void fz_free(void *arg, void *ptr)
-{
-	struct fz_alloc *a = arg;
-
-	CHECK(ptr != NULL); /* pd_free filters NULL */
-	a->live--;
-	free(ptr);
-}
-
 /* ---- what one pass observed ---------------------------------------- */
 
 struct fz_run {
 	const uint8_t *data;
 	size_t size;
-	struct fz_alloc alloc;
+	struct failalloc alloc;
 	bool nomem_seen; /* some call reported PD_ERR_NOMEM */
 	unsigned nr_logged;
 	bool opened;
@@ -780,12 +726,7 @@ static void read_pass(struct fz_run *run, struct pd_file *f, unsigned pass)
 /* One full reading of the input.  @return the pd_err of the open. */
 static int run_once(struct fz_run *run)
 {
-	struct pd_alloc hooks = {
-		.malloc_fn = fz_malloc,
-		.realloc_fn = fz_realloc,
-		.free_fn = fz_free,
-		.arg = &run->alloc,
-	};
+	const struct pd_alloc hooks = failalloc_hooks(&run->alloc);
 	char err[256];
 	PD_OPTS(opts, .log = fz_log, .log_arg = run, .log_level = PD_LOG_DEBUG,
 		.alloc = &hooks, .errbuf = err, .errbuf_size = sizeof(err));
@@ -794,12 +735,13 @@ static int run_once(struct fz_run *run)
 	int rc;
 
 	err[0] = '\0';
+	run->alloc.max_size = FUZZ_MAX_ALLOC;
 	rc = pd_file_open_mem(run->data, run->size, &opts, &f);
 	if (rc < 0) {
 		check_rc(run, rc);
 		CHECK(f == NULL);
 		CHECK(err[0] != '\0' && memchr(err, '\0', sizeof(err)));
-		CHECK(run->alloc.live == 0);
+		CHECK(run->alloc.live == 0 && !run->alloc.nr_free_null);
 		return rc;
 	}
 	CHECK(rc == 0 && f != NULL);
@@ -815,7 +757,8 @@ static int run_once(struct fz_run *run)
 	walk_features(f);
 	walk_env(run, f);
 	pd_file_close(f);
-	CHECK(run->alloc.live == 0);
+	/* pd_free filters NULL */
+	CHECK(run->alloc.live == 0 && !run->alloc.nr_free_null);
 	return 0;
 }
 

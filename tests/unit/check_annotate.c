@@ -6,8 +6,11 @@
  * chains, source lines and files through --prefix-map and --source-dir,
  * misuse, and every allocation failing in turn (T9).
  */
+#include "pda_annotate.h"
 #include "pdatest.h"
 #include "pda_annotate.h"
+
+#include "failalloc.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -16,44 +19,6 @@
 
 #define CAPTURE "../../testdata/loop-aarch64.perf.data"
 #define BUILDID "../../testdata/buildid"
-
-struct fail {
-	long left; /* allocations that succeed before one fails; <0 none */
-	long live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct fail *f = arg;
-	void *p;
-
-	if (f->left-- == 0)
-		return NULL;
-	p = malloc(size);
-	f->live += p != NULL;
-	return p;
-}
-
-static void *fail_realloc(void *arg, void *p, size_t size)
-{
-	struct fail *f = arg;
-	void *q;
-
-	if (f->left-- == 0)
-		return NULL;
-	q = realloc(p, size);
-	f->live += q && !p;
-	return q;
-}
-
-static void fail_free(void *arg, void *p)
-{
-	struct fail *f = arg;
-
-	if (p)
-		f->live--;
-	free(p);
-}
 
 struct run {
 	struct pd_file *f;
@@ -261,9 +226,8 @@ START_TEST(test_alloc_failures)
 	bool completed = false;
 
 	for (long n = 0; !completed && n < 200000; n++) {
-		struct fail fl = {n, 0};
-		const struct pd_alloc hooks = {fail_malloc, fail_realloc,
-					       fail_free, &fl};
+		struct failalloc fl = {.fail_at = (unsigned long)n + 1};
+		const struct pd_alloc hooks = failalloc_hooks(&fl);
 		PDA_ANNOT_OPTS(ao, .nr_events = 1, .prefix_maps = maps,
 			       .nr_prefix_maps = 1);
 		struct run r;

@@ -11,6 +11,8 @@
 
 #include "pda_symbols_int.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,35 +20,13 @@
 
 static struct et_session es;
 static struct pda_session *S;
-static long countdown = -1;
-
-static void *t_malloc(void *arg, size_t size)
-{
-	(void)arg;
-	if (countdown >= 0 && countdown-- == 0)
-		return NULL;
-	return malloc(size);
-}
-
-static void *t_realloc(void *arg, void *p, size_t size)
-{
-	(void)arg;
-	if (countdown >= 0 && countdown-- == 0)
-		return NULL;
-	return realloc(p, size);
-}
-
-static void t_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
-static const struct pd_alloc counting = {t_malloc, t_realloc, t_free, NULL};
+static struct failalloc fa;
+static struct pd_alloc counting;
 
 static void setup(void)
 {
-	countdown = -1;
+	failalloc_init(&fa, 0, false);
+	counting = failalloc_hooks(&fa);
 	S = et_session_new(&es, &counting);
 }
 
@@ -141,10 +121,10 @@ START_TEST(test_nomem)
 	for (long n = 0; !done && n < 50; n++) {
 		const char *r;
 
-		countdown = n;
+		failalloc_init(&fa, (unsigned long)n + 1, false);
 		r = pda_demangle(S, "_ZNSo5flushEv@plt");
-		done = countdown >= 0;
-		countdown = -1;
+		done = !fa.nr_failed;
+		fa.fail_at = 0;
 		if (r)
 			ck_assert_str_eq(r, "std::ostream::flush@plt");
 		else

@@ -1,6 +1,6 @@
 /*
  * check_diff.c - `pdtool diff`'s library side: the statistics
- * (analyze/profile/pda_diff_stats.c) against values computed independently by
+ * (analyze/profile/pda_sigtest.c) against values computed independently by
  * tests/unit/data/diff_stats_gen.py, name normalisation
  * (pda_diff_names.c), the comparison of stacks (pda_diff.c: matching,
  * self and inclusive counts, scalings, verdicts, errors, allocation
@@ -9,10 +9,13 @@
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_diff.h"
+#include "pda_sigtest_int.h"
 #include "pda_flame.h"
 #include "pda_fold.h"
 #include "pda_session.h"
 #include "pde.h"
+
+#include "failalloc.h"
 
 #include <check.h>
 #include <math.h>
@@ -37,7 +40,7 @@ static void ck_near(double got, double want, double abs_tol, double rel_tol)
 
 START_TEST(test_betainc)
 {
-	ck_near(pda_stat_betainc(betainc_cases[_i].a, betainc_cases[_i].b,
+	ck_near(pda_sigtest_betainc(betainc_cases[_i].a, betainc_cases[_i].b,
 				 betainc_cases[_i].x),
 		betainc_cases[_i].want, 1e-14, 1e-12);
 }
@@ -47,20 +50,20 @@ START_TEST(test_t_dist)
 {
 	const double t = t_cases[_i].t, df = t_cases[_i].df;
 
-	ck_near(pda_stat_t_cdf(t, df), t_cases[_i].cdf, 1e-12, 1e-10);
-	ck_near(pda_stat_t_p2(t, df), t_cases[_i].p2, 1e-12, 1e-9);
+	ck_near(pda_sigtest_t_cdf(t, df), t_cases[_i].cdf, 1e-12, 1e-10);
+	ck_near(pda_sigtest_t_p2(t, df), t_cases[_i].p2, 1e-12, 1e-9);
 	/* and through the incomplete beta function itself */
 	if (t != 0)
-		ck_near(pda_stat_betainc(df / 2, 0.5, df / (df + t * t)),
+		ck_near(pda_sigtest_betainc(df / 2, 0.5, df / (df + t * t)),
 			t_cases[_i].p2, 1e-12, 1e-9);
 }
 END_TEST
 
 START_TEST(test_welch)
 {
-	struct pda_stat_test r;
+	struct pda_sigtest r;
 
-	ck_assert_int_eq(pda_stat_welch(welch_cases[_i].a, welch_cases[_i].na,
+	ck_assert_int_eq(pda_sigtest_welch(welch_cases[_i].a, welch_cases[_i].na,
 					welch_cases[_i].b, welch_cases[_i].nb,
 					&r),
 			 0);
@@ -72,9 +75,9 @@ END_TEST
 
 START_TEST(test_sampling)
 {
-	struct pda_stat_test r;
+	struct pda_sigtest r;
 
-	pda_stat_sampling(sampling_cases[_i].scale, sampling_cases[_i].xa,
+	pda_sigtest_sampling(sampling_cases[_i].scale, sampling_cases[_i].xa,
 			  sampling_cases[_i].da, sampling_cases[_i].xb,
 			  sampling_cases[_i].db, &r);
 	ck_near(r.stat, sampling_cases[_i].z, 1e-12, 1e-10);
@@ -89,9 +92,9 @@ START_TEST(test_holm)
 	size_t order[HOLM_MAX];
 	const size_t n = holm_cases[_i].n;
 
-	pda_stat_holm(holm_cases[_i].p, n, order, adj);
+	pda_sigtest_holm(holm_cases[_i].p, n, order, adj);
 	memcpy(same, holm_cases[_i].p, sizeof(same));
-	pda_stat_holm(same, n, order, same); /* in place */
+	pda_sigtest_holm(same, n, order, same); /* in place */
 	for (size_t k = 0; k < n; k++) {
 		ck_near(adj[k], holm_cases[_i].adj[k], 1e-15, 1e-12);
 		ck_near(same[k], holm_cases[_i].adj[k], 1e-15, 1e-12);
@@ -102,39 +105,39 @@ END_TEST
 START_TEST(test_stats_edges)
 {
 	const double one[1] = {1}, two[2] = {1, 1}, three[2] = {2, 2};
-	struct pda_stat_test r;
+	struct pda_sigtest r;
 	double p[2] = {NAN, 0.01}, adj[2];
 	size_t order[2];
 
-	ck_assert(isnan(pda_stat_betainc(0, 1, 0.5)));
-	ck_assert(isnan(pda_stat_betainc(1, 1, 1.5)));
-	ck_assert(isnan(pda_stat_betainc(NAN, 1, 0.5)));
-	ck_assert(pda_stat_betainc(2, 3, 0) == 0);
-	ck_assert(pda_stat_betainc(2, 3, 1) == 1);
-	ck_assert(isnan(pda_stat_t_cdf(1, 0)));
-	ck_assert(isnan(pda_stat_t_cdf(NAN, 3)));
-	ck_assert(pda_stat_t_cdf(INFINITY, 3) == 1);
-	ck_assert(pda_stat_t_cdf(-INFINITY, 3) == 0);
+	ck_assert(isnan(pda_sigtest_betainc(0, 1, 0.5)));
+	ck_assert(isnan(pda_sigtest_betainc(1, 1, 1.5)));
+	ck_assert(isnan(pda_sigtest_betainc(NAN, 1, 0.5)));
+	ck_assert(pda_sigtest_betainc(2, 3, 0) == 0);
+	ck_assert(pda_sigtest_betainc(2, 3, 1) == 1);
+	ck_assert(isnan(pda_sigtest_t_cdf(1, 0)));
+	ck_assert(isnan(pda_sigtest_t_cdf(NAN, 3)));
+	ck_assert(pda_sigtest_t_cdf(INFINITY, 3) == 1);
+	ck_assert(pda_sigtest_t_cdf(-INFINITY, 3) == 0);
 	/* infinite df: the normal distribution */
-	ck_near(pda_stat_t_p2(1.959963984540054, INFINITY), 0.05, 1e-12, 0);
-	ck_near(pda_stat_normal_p2(-1.959963984540054), 0.05, 1e-12, 0);
+	ck_near(pda_sigtest_t_p2(1.959963984540054, INFINITY), 0.05, 1e-12, 0);
+	ck_near(pda_sigtest_normal_p2(-1.959963984540054), 0.05, 1e-12, 0);
 	/* a tiny t against a huge df keeps its precision */
-	ck_near(pda_stat_t_p2(1e-6, 1e9), 1 - 7.978845608028654e-7, 1e-12, 0);
-	ck_assert_int_eq(pda_stat_welch(one, 1, two, 2, &r), PD_ERR_API);
-	ck_assert_int_eq(pda_stat_welch(two, 2, two, 2, &r), 0);
+	ck_near(pda_sigtest_t_p2(1e-6, 1e9), 1 - 7.978845608028654e-7, 1e-12, 0);
+	ck_assert_int_eq(pda_sigtest_welch(one, 1, two, 2, &r), PD_ERR_API);
+	ck_assert_int_eq(pda_sigtest_welch(two, 2, two, 2, &r), 0);
 	ck_assert(r.stat == 0 && r.p == 1 && isnan(r.df));
-	ck_assert_int_eq(pda_stat_welch(two, 2, three, 2, &r), 0);
+	ck_assert_int_eq(pda_sigtest_welch(two, 2, three, 2, &r), 0);
 	ck_assert(isinf(r.stat) && r.stat > 0 && r.p == 0);
 	/* no samples: no variance, no evidence */
-	pda_stat_sampling(PDA_DIFF_SCALE_TOTAL, 0, 10, 0, 10, &r);
+	pda_sigtest_sampling(PDA_DIFF_SCALE_TOTAL, 0, 10, 0, 10, &r);
 	ck_assert(r.stat == 0 && r.p == 1);
-	pda_stat_sampling(PDA_DIFF_SCALE_TOTAL, 10, 10, 10, 10, &r);
+	pda_sigtest_sampling(PDA_DIFF_SCALE_TOTAL, 10, 10, 10, 10, &r);
 	ck_assert(r.stat == 0 && r.p == 1);
 	/* a NaN (no test) counts as 1 */
-	pda_stat_holm(p, 2, order, adj);
+	pda_sigtest_holm(p, 2, order, adj);
 	ck_near(adj[0], 1, 0, 0);
 	ck_near(adj[1], 0.02, 1e-15, 0);
-	pda_stat_holm(p, 0, order, adj);
+	pda_sigtest_holm(p, 0, order, adj);
 }
 END_TEST
 
@@ -798,43 +801,6 @@ END_TEST
 
 /* ---- allocation failures ------------------------------------------- */
 
-struct failing {
-	int left; /* allocations that succeed; then every one fails */
-	int nr_live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = malloc(size);
-	f->nr_live += p != NULL;
-	return p;
-}
-
-static void *fail_realloc(void *arg, void *ptr, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = realloc(ptr, size);
-	f->nr_live += p && !ptr;
-	return p;
-}
-
-static void fail_free(void *arg, void *ptr)
-{
-	struct failing *f = arg;
-
-	f->nr_live -= ptr != NULL;
-	free(ptr);
-}
-
 /* Fail the Nth allocation for every N until a whole run succeeds: each
  * failure is PD_ERR_NOMEM, the diff stays freeable, nothing leaks. */
 START_TEST(test_nomem)
@@ -848,9 +814,9 @@ START_TEST(test_nomem)
 	bool done = false;
 
 	for (int n = 0; !done && n < 10000; n++) {
-		struct failing f = {n, 0};
-		const struct pd_alloc a = {fail_malloc, fail_realloc,
-					   fail_free, &f};
+		struct failalloc f = {.fail_at = (unsigned long)n + 1,
+				      .persistent = true};
+		const struct pd_alloc a = failalloc_hooks(&f);
 		PDA_DIFF_OPTS(o, .nr_runs = {1, 2}, .alloc = &a,
 			      .scale = PDA_DIFF_SCALE_SYMBOL,
 			      .scale_symbol = "main", .dsos = true,
@@ -884,7 +850,7 @@ START_TEST(test_nomem)
 		}
 		pda_flame_free(fl);
 		pda_diff_free(d);
-		ck_assert_int_eq(f.nr_live, 0);
+		ck_assert_int_eq(f.live, 0);
 	}
 	ck_assert(done);
 }

@@ -15,6 +15,8 @@
 
 #include "pda_elf_int.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <ctype.h>
 #include <errno.h>
@@ -57,44 +59,14 @@ static const char *bin(const char *name)
 static struct et_session es;
 static struct pda_session *S;
 
-/* The counting allocator of the out-of-memory test. */
-static long alloc_countdown = -1; /* fail when it reaches 0; <0: never */
-static bool alloc_failed;
-
-static bool should_fail(void)
-{
-	if (alloc_countdown < 0)
-		return false;
-	if (alloc_countdown-- == 0) {
-		alloc_failed = true;
-		return true;
-	}
-	return false;
-}
-
-static void *t_malloc(void *arg, size_t size)
-{
-	(void)arg;
-	return should_fail() ? NULL : malloc(size);
-}
-
-static void *t_realloc(void *arg, void *p, size_t size)
-{
-	(void)arg;
-	return should_fail() ? NULL : realloc(p, size);
-}
-
-static void t_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
-static const struct pd_alloc counting = {t_malloc, t_realloc, t_free, NULL};
+/* The failing allocator of the out-of-memory test. */
+static struct failalloc fa;
+static struct pd_alloc counting;
 
 static void session_setup(void)
 {
-	alloc_countdown = -1;
+	failalloc_init(&fa, 0, false);
+	counting = failalloc_hooks(&fa);
 	S = et_session_new(&es, &counting);
 }
 
@@ -844,8 +816,7 @@ START_TEST(test_nomem)
 		unsigned line;
 		int rc;
 
-		alloc_failed = false;
-		alloc_countdown = n;
+		failalloc_init(&fa, (unsigned long)n + 1, false);
 		rc = pda_elf_open(S, path, &e);
 		if (rc == 0) {
 			rc = pda_elf_symbol(S, e, helper, &name, &st, &sz);
@@ -857,7 +828,7 @@ START_TEST(test_nomem)
 			rc = pda_elf_srcline(S, e, helper, &file, &line);
 			ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
 			/* after a failure, the same calls work */
-			alloc_countdown = -1;
+			fa.fail_at = 0;
 			ck_assert_int_eq(
 				pda_elf_symbol(S, e, helper, &name, &st, &sz),
 				0);
@@ -869,9 +840,9 @@ START_TEST(test_nomem)
 			ck_assert_int_eq(rc, PD_ERR_NOMEM);
 			ck_assert_ptr_null(e);
 		}
-		done = !alloc_failed;
+		done = !fa.nr_failed;
 	}
-	alloc_countdown = -1;
+	fa.fail_at = 0;
 	ck_assert(done);
 }
 END_TEST

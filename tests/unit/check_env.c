@@ -5,6 +5,8 @@
  * pipe-mode stream whose features arrive as records; and allocation
  * failures.
  */
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -984,34 +986,10 @@ END_TEST
 
 /* ---- allocation failures (T9) -------------------------------------- */
 
-static long alloc_budget;
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	(void)arg;
-	if (alloc_budget-- <= 0)
-		return NULL;
-	return malloc(size);
-}
-
-static void *fail_realloc(void *arg, void *p, size_t size)
-{
-	(void)arg;
-	if (alloc_budget-- <= 0)
-		return NULL;
-	return realloc(p, size);
-}
-
-static void plain_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
 START_TEST(test_env_nomem)
 {
-	static const struct pd_alloc hooks = { fail_malloc, fail_realloc,
-					       plain_free, NULL };
+	struct failalloc fa = { .fail_at = 0 };
+	const struct pd_alloc hooks = failalloc_hooks(&fa);
 	struct capture c = { .swap = 0 };
 	struct fbuf *b;
 	int succeeded = 0;
@@ -1033,15 +1011,15 @@ START_TEST(test_env_nomem)
 		struct pd_file *f;
 		const struct pd_env *env;
 
-		alloc_budget = 1000;
+		fa.fail_at = 0;
 		ck_assert_int_eq(pd_file_open_mem(c.file, c.len, &opts, &f), 0);
-		alloc_budget = n;
+		failalloc_init(&fa, (unsigned long)n + 1, true);
 		env = env_of(f);
 		if (env) {
 			ck_assert_str_eq(env->cmdline[1], "record");
 			succeeded = 1;
 		}
-		alloc_budget = 1000;
+		fa.fail_at = 0;
 		/* after a failure, a later call may succeed */
 		if (!env)
 			ck_assert_ptr_nonnull(env_of(f));

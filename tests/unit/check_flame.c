@@ -10,6 +10,8 @@
 #include "pda_flame.h"
 #include "pde.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,46 +249,6 @@ END_TEST
 
 /* ---- allocation failures ------------------------------------------- */
 
-struct failing {
-	int left; /* allocations that succeed; then every one fails */
-	int nr_live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = malloc(size);
-	if (p)
-		f->nr_live++;
-	return p;
-}
-
-static void *fail_realloc(void *arg, void *ptr, size_t size)
-{
-	struct failing *f = arg;
-	void *p;
-
-	if (f->left-- <= 0)
-		return NULL;
-	p = realloc(ptr, size);
-	if (p && !ptr)
-		f->nr_live++;
-	return p;
-}
-
-static void fail_free(void *arg, void *ptr)
-{
-	struct failing *f = arg;
-
-	if (ptr)
-		f->nr_live--;
-	free(ptr);
-}
-
 /*
  * Fail the Nth allocation for every N until the whole run succeeds: each
  * failure is PD_ERR_NOMEM, the tree stays freeable, nothing leaks, and
@@ -297,8 +259,8 @@ START_TEST(test_nomem)
 	static const char *const lines[] = {
 		"a;b;c 1", "a;b;d 2", "e;f 3", "a;b;c 4", "g 5",
 	};
-	struct failing f;
-	struct pd_alloc alloc = {fail_malloc, fail_realloc, fail_free, &f};
+	struct failalloc f;
+	struct pd_alloc alloc = failalloc_hooks(&f);
 	bool done = false;
 
 	for (int n = 0; !done; n++) {
@@ -307,8 +269,7 @@ START_TEST(test_nomem)
 		int rc;
 
 		ck_assert_int_lt(n, 1000);
-		f.left = n;
-		f.nr_live = 0;
+		failalloc_init(&f, (unsigned long)n + 1, true);
 		rc = pda_flame_new(&o, &fl);
 		for (size_t i = 0; rc == 0 && i < 5; i++)
 			rc = pda_flame_add_folded(fl, lines[i],
@@ -316,14 +277,14 @@ START_TEST(test_nomem)
 		if (rc < 0) {
 			ck_assert_int_eq(rc, PD_ERR_NOMEM);
 			pda_flame_free(fl);
-			ck_assert_int_eq(f.nr_live, 0);
+			ck_assert_int_eq(f.live, 0);
 			continue;
 		}
 		rc = pda_flame_finish(fl);
 		if (rc < 0) {
 			/* after a failed finish, only free */
 			ck_assert_int_eq(rc, PD_ERR_NOMEM);
-			f.left = 1000;
+			f.fail_at = 0;
 			ck_assert_int_eq(pda_flame_finish(fl), PD_ERR_API);
 			ck_assert_int_eq(pda_flame_add_folded(fl, "a 1", 3),
 					 PD_ERR_API);
@@ -342,7 +303,7 @@ START_TEST(test_nomem)
 			done = true;
 		}
 		pda_flame_free(fl);
-		ck_assert_int_eq(f.nr_live, 0);
+		ck_assert_int_eq(f.live, 0);
 	}
 }
 END_TEST

@@ -8,6 +8,8 @@
 #include "pda_fold.h"
 #include "pda_session.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -592,44 +594,6 @@ END_TEST
 
 /* ---- allocation failure (T9) --------------------------------------- */
 
-struct fail {
-	long left; /* allocations that succeed before one fails */
-	long live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct fail *f = arg;
-	void *p;
-
-	if (f->left-- == 0)
-		return NULL;
-	p = malloc(size);
-	f->live += p != NULL;
-	return p;
-}
-
-static void *fail_realloc(void *arg, void *p, size_t size)
-{
-	struct fail *f = arg;
-	void *q;
-
-	if (f->left-- == 0)
-		return NULL;
-	q = realloc(p, size);
-	f->live += q && !p;
-	return q;
-}
-
-static void fail_free(void *arg, void *p)
-{
-	struct fail *f = arg;
-
-	if (p)
-		f->live--;
-	free(p);
-}
-
 /* Fail each allocation in turn: a clean PD_ERR_NOMEM, a usable or
  * freeable aggregator, and nothing leaked. */
 START_TEST(test_alloc_failures)
@@ -637,9 +601,8 @@ START_TEST(test_alloc_failures)
 	bool completed = false;
 
 	for (long n = 0; !completed && n < 100000; n++) {
-		struct fail fl = {n, 0};
-		const struct pd_alloc hooks = {fail_malloc, fail_realloc,
-					       fail_free, &fl};
+		struct failalloc fl = {.fail_at = (unsigned long)n + 1};
+		const struct pd_alloc hooks = failalloc_hooks(&fl);
 		PDA_FOLD_OPTS(o, .alloc = &hooks, .flags = PDA_FOLD_ADDRS);
 		struct pda_fold *fd;
 		char name[16];
@@ -680,9 +643,8 @@ START_TEST(test_script_alloc_failures)
 	bool completed = false;
 
 	for (long n = 0; !completed && n < 100000; n++) {
-		struct fail fl = {n, 0};
-		const struct pd_alloc hooks = {fail_malloc, fail_realloc,
-					       fail_free, &fl};
+		struct failalloc fl = {.fail_at = (unsigned long)n + 1};
+		const struct pd_alloc hooks = failalloc_hooks(&fl);
 		PDA_FOLD_OPTS(o, .alloc = &hooks);
 		PDA_SCRIPT_OPTS(so, .alloc = &hooks, .event = "cpu-clock");
 		struct pda_fold *fd = NULL;

@@ -10,6 +10,8 @@
  */
 #include "pdatest.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -645,44 +647,12 @@ END_TEST
 
 /* ---- allocation failures (T9) --------------------------------------- */
 
-struct failing {
-	unsigned long nr, fail_at;
-	bool failed;
-};
-
-static void *f_malloc(void *arg, size_t size)
-{
-	struct failing *fa = arg;
-
-	if (++fa->nr == fa->fail_at) {
-		fa->failed = true;
-		return NULL;
-	}
-	return malloc(size);
-}
-
-static void *f_realloc(void *arg, void *p, size_t size)
-{
-	struct failing *fa = arg;
-
-	if (++fa->nr == fa->fail_at) {
-		fa->failed = true;
-		return NULL;
-	}
-	return realloc(p, size);
-}
-
-static void f_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
 /* One pass over t with the fail_at-th allocation failing: every error
  * is PD_ERR_NOMEM, and everything is freed (ASan's leak check). */
-static void run_failing(struct tf *t, struct pda_opts *o, struct failing *fa)
+static void run_failing(struct tf *t, struct pda_opts *o,
+			struct failalloc *fa)
 {
-	struct pd_alloc hooks = {f_malloc, f_realloc, f_free, fa};
+	struct pd_alloc hooks = failalloc_hooks(fa);
 	struct pda_stack st = PDA_STACK_INIT;
 	struct pda_session *s = NULL;
 	struct pd_reader *rd;
@@ -715,7 +685,7 @@ static void run_failing(struct tf *t, struct pda_opts *o, struct failing *fa)
 	pd_file_close(f);
 	ck_assert_msg(rc == 0 || rc == PD_ERR_NOMEM,
 		      "allocation %lu failed: error %d", fa->fail_at, rc);
-	ck_assert_msg(rc == 0 || fa->failed, "error %d without a failure", rc);
+	ck_assert_msg(rc == 0 || fa->nr_failed, "error %d without a failure", rc);
 }
 
 START_TEST(t_alloc_failures)
@@ -752,10 +722,10 @@ START_TEST(t_alloc_failures)
 		pt_sample(&t, K, 200, 200, cc[1], cc, 5);
 	}
 	for (n = 1; n < 100000; n++) {
-		struct failing fa = {0, n, false};
+		struct failalloc fa = {.fail_at = n};
 
 		run_failing(&t, &o, &fa);
-		if (!fa.failed)
+		if (!fa.nr_failed)
 			break; /* every allocation has had its turn */
 	}
 	ck_assert_uint_gt(n, 10);

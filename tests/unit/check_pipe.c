@@ -18,6 +18,8 @@
 #include "pda_unwind_int.h"
 #include "pda_pipe.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -124,46 +126,17 @@ static void sig_stats(struct sig *g, struct pda_session *s)
 	sig_add(g, "\n");
 }
 
-/* Allocation that fails from the fail_at-th call on (0: never). */
-struct fail_alloc {
-	unsigned long calls, fail_at;
-};
-
-static void *f_malloc(void *arg, size_t size)
-{
-	struct fail_alloc *fa = arg;
-
-	if (fa->fail_at && ++fa->calls >= fa->fail_at)
-		return NULL;
-	return malloc(size);
-}
-
-static void *f_realloc(void *arg, void *p, size_t size)
-{
-	struct fail_alloc *fa = arg;
-
-	if (fa->fail_at && ++fa->calls >= fa->fail_at)
-		return NULL;
-	return realloc(p, size);
-}
-
-static void f_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
 /*
  * Run path through a pipeline of jobs threads and batches of batch
  * samples into *g.  @return 0, or the first error (allocation failures
  * when fa->fail_at is set).  false when the capture is absent.
  */
 static bool run_with(const char *path, const struct pda_opts *base,
-		     unsigned jobs, unsigned batch, struct fail_alloc *fa,
+		     unsigned jobs, unsigned batch, struct failalloc *fa,
 		     const struct pda_unwind_backend *be, struct sig *g,
 		     int *rc)
 {
-	struct pd_alloc al = {f_malloc, f_realloc, f_free, fa};
+	struct pd_alloc al = failalloc_hooks(fa);
 	struct pda_opts o = *base;
 	struct pd_file *f;
 	struct pda_session *s;
@@ -206,7 +179,7 @@ static bool run_with(const char *path, const struct pda_opts *base,
 }
 
 static bool run(const char *path, const struct pda_opts *base, unsigned jobs,
-		unsigned batch, struct fail_alloc *fa, struct sig *g, int *rc)
+		unsigned batch, struct failalloc *fa, struct sig *g, int *rc)
 {
 	return run_with(path, base, jobs, batch, fa, NULL, g, rc);
 }
@@ -276,7 +249,7 @@ END_TEST
 START_TEST(test_nomem)
 {
 	const char *path = "../../testdata/dwarf.perf.data.zst";
-	struct fail_alloc fa = {0, 0};
+	struct failalloc fa = {.persistent = true};
 	struct sig ref, got;
 	unsigned long nr_fail = 0, step = 1;
 	int rc;
@@ -285,7 +258,7 @@ START_TEST(test_nomem)
 	ck_assert(run(path, &o, 1, 0, NULL, &ref, &rc));
 	ck_assert_int_eq(rc, 0);
 	for (fa.fail_at = 1;; fa.fail_at += step) {
-		fa.calls = 0;
+		fa.nr_calls = 0;
 		ck_assert(run(path, &o, 2, 2, &fa, &got, &rc));
 		free(got.p);
 		if (rc == 0)

@@ -8,6 +8,8 @@
 #include "pd_config.h" /* _DEFAULT_SOURCE: mkdtemp */
 #include "testfile.h"
 
+#include "failalloc.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -725,43 +727,6 @@ END_TEST
 
 /* ---- allocation failure (T9) --------------------------------------- */
 
-struct failing {
-	long left; /* allocations that succeed before one fails */
-	long live;
-};
-
-static void *fail_malloc(void *arg, size_t size)
-{
-	struct failing *fa = arg;
-
-	if (fa->left-- <= 0)
-		return NULL;
-	fa->live++;
-	return malloc(size);
-}
-
-static void *fail_realloc(void *arg, void *p, size_t size)
-{
-	struct failing *fa = arg;
-	void *q;
-
-	if (fa->left-- <= 0)
-		return NULL;
-	q = realloc(p, size);
-	if (!p && q)
-		fa->live++;
-	return q;
-}
-
-static void fail_free(void *arg, void *p)
-{
-	struct failing *fa = arg;
-
-	if (p)
-		fa->live--;
-	free(p);
-}
-
 /*
  * Open and read a compressed, multi-record file with the Nth allocation
  * failing, for every N until none fails: each run ends in success or a
@@ -776,9 +741,9 @@ START_TEST(test_alloc_failures)
 	build_compressed(&data, 10, 40, cuts, 2, false);
 	wrap_file(&file, &data);
 	for (long n = 0; !completed && n < 1000; n++) {
-		struct failing fa = { .left = n };
-		const struct pd_alloc hooks = { fail_malloc, fail_realloc,
-						fail_free, &fa };
+		struct failalloc fa = { .fail_at = (unsigned long)n + 1,
+					.persistent = true };
+		const struct pd_alloc hooks = failalloc_hooks(&fa);
 		PD_OPTS(opts, .alloc = &hooks);
 		struct pd_file *f;
 		struct pd_reader *r;
@@ -799,7 +764,7 @@ START_TEST(test_alloc_failures)
 			      "n=%ld: rc %d", n, rc);
 		ck_assert_msg(fa.live == 0, "n=%ld: %ld blocks leaked", n,
 			      fa.live);
-		completed = rc == 0 && fa.left >= 0;
+		completed = rc == 0 && !fa.nr_failed;
 	}
 	ck_assert(completed);
 	free(data.p);

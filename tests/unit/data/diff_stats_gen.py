@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """diff_stats_gen.py - the expected values of tests/unit/check_diff.c's
 statistics tests, computed with Python's math and statistics modules by
-other means than analyze/profile/pda_diff_stats.c uses:
+other means than analyze/profile/pda_sigtest.c uses:
 
   - the regularized incomplete beta function I_x(a, b): for whole a and b
     the binomial sum I_x(a, b) = sum_{j=a}^{a+b-1} C(a+b-1, j) x^j

@@ -1,5 +1,5 @@
 /*
- * pda_diff_stats.c - the statistics of `pdtool diff`: Student's t
+ * pda_sigtest.c - the statistics of `pdtool diff`: Student's t
  * distribution through the regularized incomplete beta function, Welch's
  * t-test, the sampling-noise z-tests and Holm's adjustment.  libm only
  * (lgamma_r, erfc); no statistics library.
@@ -19,7 +19,7 @@
  *	P(|T| >= |t|) = I_(df / (df + t^2))(df / 2, 1 / 2).
  */
 #include "pd_config.h"
-#include "pda_diff.h"
+#include "pda_sigtest_int.h"
 
 #include <math.h>
 
@@ -70,7 +70,7 @@ static double beta_fraction(double a, double b, double x)
 	return f;
 }
 
-double pda_stat_betainc(double a, double b, double x)
+double pda_sigtest_betainc(double a, double b, double x)
 {
 	double front;
 
@@ -85,32 +85,32 @@ double pda_stat_betainc(double a, double b, double x)
 	return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
 }
 
-double pda_stat_normal_p2(double z)
+double pda_sigtest_normal_p2(double z)
 {
 	if (isnan(z))
 		return NAN;
 	return erfc(fabs(z) / sqrt(2.0));
 }
 
-double pda_stat_t_p2(double t, double df)
+double pda_sigtest_t_p2(double t, double df)
 {
 	if (isnan(t) || isnan(df) || !(df > 0))
 		return NAN;
 	if (isinf(t))
 		return 0.0;
 	if (isinf(df))
-		return pda_stat_normal_p2(t);
+		return pda_sigtest_normal_p2(t);
 	/* df / (df + t^2) loses t when t^2 is tiny next to df; 1 - x is
 	 * then t^2 / (df + t^2), which I_x's symmetry uses */
 	if (t * t < df * 1e-8)
-		return 1.0 - pda_stat_betainc(0.5, df / 2.0,
+		return 1.0 - pda_sigtest_betainc(0.5, df / 2.0,
 					      t * t / (df + t * t));
-	return pda_stat_betainc(df / 2.0, 0.5, df / (df + t * t));
+	return pda_sigtest_betainc(df / 2.0, 0.5, df / (df + t * t));
 }
 
-double pda_stat_t_cdf(double t, double df)
+double pda_sigtest_t_cdf(double t, double df)
 {
-	const double p2 = pda_stat_t_p2(t, df);
+	const double p2 = pda_sigtest_t_p2(t, df);
 
 	if (isnan(p2))
 		return NAN;
@@ -130,8 +130,8 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = ss / (double)(n - 1);
 }
 
-int pda_stat_welch(const double *a, size_t na, const double *b, size_t nb,
-		   struct pda_stat_test *out)
+int pda_sigtest_welch(const double *a, size_t na, const double *b, size_t nb,
+		      struct pda_sigtest *out)
 {
 	double ma, va, mb, vb, sa, sb, se2;
 
@@ -152,12 +152,12 @@ int pda_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 	/* Welch-Satterthwaite */
 	out->df = se2 * se2 /
 		  (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	out->p = pda_stat_t_p2(out->stat, out->df);
+	out->p = pda_sigtest_t_p2(out->stat, out->df);
 	return 0;
 }
 
-void pda_stat_sampling(enum pda_diff_scale scale, double xa, double da,
-		       double xb, double db, struct pda_stat_test *out)
+void pda_sigtest_sampling(enum pda_diff_scale scale, double xa, double da,
+			  double xb, double db, struct pda_sigtest *out)
 {
 	/* the common rate under "no change" */
 	const double r0 = (xa + xb) / (da + db);
@@ -181,7 +181,7 @@ void pda_stat_sampling(enum pda_diff_scale scale, double xa, double da,
 	}
 	out->stat =
 		(xb / db - xa / da) / sqrt(per_unit * (1.0 / da + 1.0 / db));
-	out->p = pda_stat_normal_p2(out->stat);
+	out->p = pda_sigtest_normal_p2(out->stat);
 }
 
 /* p[i] for sorting: a NaN (no test) counts as 1. */
@@ -220,7 +220,7 @@ static void sift(const double *p, size_t *order, size_t root, size_t n)
 	}
 }
 
-void pda_stat_holm(const double *p, size_t n, size_t *order, double *adj)
+void pda_sigtest_holm(const double *p, size_t n, size_t *order, double *adj)
 {
 	double run = 0;
 

@@ -1,0 +1,69 @@
+/*
+ * pdc_alloc.h - allocation through the caller's struct pd_alloc hooks
+ * (O4) and the one growth rule for arrays (O5), for every layer.
+ *
+ * common/ sits below reader/ and includes nothing of ours, so it repeats
+ * pd.h's definition of struct pd_alloc behind the guard pd.h uses: the
+ * struct is public ABI, frozen, and whichever header comes first defines
+ * it for the translation unit.
+ *
+ *	struct item *items = NULL;
+ *	size_t nr = 0, alloc = 0;
+ *	if (PDC_GROW(a, items, alloc, nr + 1, ITEMS_MAX) < 0)
+ *		return PD_ERR_NOMEM;	(items and alloc unchanged)
+ *	items[nr++] = it;
+ *	...
+ *	pdc_free(a, items);
+ */
+#ifndef PDC_ALLOC_H
+#define PDC_ALLOC_H
+
+#include <stddef.h>
+
+#ifndef PD_ALLOC_DEFINED
+#define PD_ALLOC_DEFINED
+struct pd_alloc {
+	void *(*malloc_fn)(void *arg, size_t size);
+	void *(*realloc_fn)(void *arg, void *ptr, size_t size);
+	void (*free_fn)(void *arg, void *ptr);
+	void *arg;
+};
+#endif
+
+/* Returned by pdc_regrow(); the same value as PD_ERR_NOMEM (pd.h). */
+#define PDC_ERR_NOMEM (-2)
+
+/*
+ * a may be NULL, and any of its functions NULL: libc's then.  A size of
+ * 0 is taken as 1, so NULL always means out of memory.
+ */
+void *pdc_malloc(const struct pd_alloc *a, size_t size);
+void *pdc_zalloc(const struct pd_alloc *a, size_t size);
+void *pdc_realloc(const struct pd_alloc *a, void *p, size_t size);
+void pdc_free(const struct pd_alloc *a, void *p); /* accepts NULL */
+/* A NUL-terminated copy of len bytes of s, or NULL (out of memory). */
+char *pdc_strndup(const struct pd_alloc *a, const char *s, size_t len);
+
+/*
+ * Grow (*arr) of element size elem so that it holds at least want
+ * elements, doubling from 16, capped at max elements; the byte size is
+ * checked for overflow.  *alloc holds the capacity.
+ * @return 0 or PDC_ERR_NOMEM (the array and *alloc unchanged).
+ * pdc_grow() is inline for the parsers' per-line and per-frame calls,
+ * which seldom need to grow; pdc_regrow() is the growing.
+ */
+int pdc_regrow(const struct pd_alloc *a, void **arr, size_t elem, size_t *alloc,
+	       size_t want, size_t max);
+
+static inline int pdc_grow(const struct pd_alloc *a, void **arr, size_t elem,
+			   size_t *alloc, size_t want, size_t max)
+{
+	if (want <= *alloc)
+		return 0;
+	return pdc_regrow(a, arr, elem, alloc, want, max);
+}
+
+#define PDC_GROW(a, arr, alloc, want, max)                                     \
+	pdc_grow((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
+
+#endif /* PDC_ALLOC_H */

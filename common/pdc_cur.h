@@ -1,0 +1,135 @@
+/*
+ * pdc_cur.h - a bounds-checked cursor over bytes in a file's byte order:
+ * a feature section, a record's body, a note.  Every layer that parses
+ * bytes it did not write uses it (R6).
+ *
+ * Invariants: start <= p <= end, and [start, end) is readable.  Every
+ * take checks the bytes left first, so a parser can never read past
+ * end, whatever a size field says; a failed take leaves the cursor where
+ * it was.  Loads are unaligned (memcpy) and swap when swap is set.
+ *
+ *	struct pdc_cur c;
+ *	uint32_t nr;
+ *
+ *	pdc_cur_init(&c, sec->data, sec->size, f->swap);
+ *	if (!pdc_cur_u32(&c, &nr) || nr > pdc_cur_left(&c) / 8)
+ *		return (corrupt: no count, or more than fits);
+ */
+#ifndef PDC_CUR_H
+#define PDC_CUR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct pdc_cur {
+	const unsigned char *start, *p, *end;
+	int swap; /* the bytes are in the other byte order */
+};
+
+/* Loads of file-order values; p need not be aligned. */
+static inline uint16_t pdc_load_u16(const void *p, int swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t pdc_load_u32(const void *p, int swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t pdc_load_u64(const void *p, int swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/* A cursor over the size bytes at p. */
+static inline void pdc_cur_init(struct pdc_cur *c, const void *p, size_t size,
+				int swap)
+{
+	c->start = c->p = p;
+	c->end = c->p + size;
+	c->swap = swap;
+}
+
+static inline size_t pdc_cur_left(const struct pdc_cur *c)
+{
+	return (size_t)(c->end - c->p);
+}
+
+/* The bytes consumed so far, for messages ("at byte N"). */
+static inline size_t pdc_cur_pos(const struct pdc_cur *c)
+{
+	return (size_t)(c->p - c->start);
+}
+
+/* Take n bytes: *out points at them.  false (nothing taken) when fewer
+ * are left. */
+static inline bool pdc_cur_take(struct pdc_cur *c, uint64_t n,
+				const unsigned char **out)
+{
+	if ((uint64_t)pdc_cur_left(c) < n)
+		return false;
+	*out = c->p;
+	c->p += n;
+	return true;
+}
+
+static inline bool pdc_cur_skip(struct pdc_cur *c, uint64_t n)
+{
+	const unsigned char *p;
+
+	return pdc_cur_take(c, n, &p);
+}
+
+static inline bool pdc_cur_u8(struct pdc_cur *c, uint8_t *v)
+{
+	const unsigned char *p;
+
+	if (!pdc_cur_take(c, 1, &p))
+		return false;
+	*v = *p;
+	return true;
+}
+
+static inline bool pdc_cur_u16(struct pdc_cur *c, uint16_t *v)
+{
+	const unsigned char *p;
+
+	if (!pdc_cur_take(c, 2, &p))
+		return false;
+	*v = pdc_load_u16(p, c->swap);
+	return true;
+}
+
+static inline bool pdc_cur_u32(struct pdc_cur *c, uint32_t *v)
+{
+	const unsigned char *p;
+
+	if (!pdc_cur_take(c, 4, &p))
+		return false;
+	*v = pdc_load_u32(p, c->swap);
+	return true;
+}
+
+static inline bool pdc_cur_u64(struct pdc_cur *c, uint64_t *v)
+{
+	const unsigned char *p;
+
+	if (!pdc_cur_take(c, 8, &p))
+		return false;
+	*v = pdc_load_u64(p, c->swap);
+	return true;
+}
+
+#endif /* PDC_CUR_H */
