@@ -6,6 +6,7 @@
  * chains, source lines and files through --prefix-map and --source-dir,
  * misuse, and every allocation failing in turn (T9).
  */
+#include "pda_annotate.h"
 #include "pdatest.h"
 
 #include <check.h>
