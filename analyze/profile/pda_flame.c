@@ -1,7 +1,8 @@
 /*
- * pda_flame.c - the frame tree of a flame graph, built from folded stacks
- * (`comm;outer;...;leaf count`, as stackcollapse-perf.pl and `perf script
- * report stackcollapse` write them).
+ * pda_flame.c - the frame tree of a flame graph, built from a structured
+ * profile's stacks (pda_profile.h), or from stacks given as names: folded
+ * lines (`comm;outer;...;leaf count`) through the one folded-line
+ * splitter, pda_folded_split().
  *
  * Building: every stack walks down from the root, finding or adding one
  * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
@@ -69,6 +70,7 @@ struct pda_flame {
 	const char **frame_ptr;
 	size_t *frame_len;
 	size_t alloc_frames;
+	struct pda_folded_split split; /* pda_flame_add_folded()'s */
 
 	/* after pda_flame_finish() */
 	struct pda_flame_node *out;
@@ -247,6 +249,7 @@ void pda_flame_free(struct pda_flame *fl)
 	pda_hash_release(fl->alloc, &fl->name_tab);
 	pda_mem_free(fl->alloc, fl->frame_ptr);
 	pda_mem_free(fl->alloc, fl->frame_len);
+	pda_folded_split_release(fl->alloc, &fl->split);
 	pda_mem_free(fl->alloc, fl->out);
 	pda_mem_free(fl->alloc, fl);
 }
@@ -307,79 +310,76 @@ int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
 	return 0;
 }
 
+/* Room for nr frames in frame_ptr and frame_len. */
+static int grow_frames(struct pda_flame *fl, size_t nr)
+{
+	size_t a = fl->alloc_frames;
+
+	if (nr <= a)
+		return 0;
+	/* the two arrays share alloc_frames: both grow alike from it */
+	if (PDA_MEM_GROW(fl->alloc, fl->frame_ptr, a, nr,
+			 MAX_FRAMES_PER_STACK) < 0)
+		return PD_ERR_NOMEM;
+	a = fl->alloc_frames;
+	if (PDA_MEM_GROW(fl->alloc, fl->frame_len, a, nr,
+			 MAX_FRAMES_PER_STACK) < 0)
+		return PD_ERR_NOMEM;
+	fl->alloc_frames = a;
+	return 0;
+}
+
 int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 		  const size_t *lens, size_t nr_frames, uint64_t count)
 {
 	return pda_flame_add_pair(fl, frames, lens, nr_frames, count, 0);
 }
 
-/* Space or tab: what separates the count from the stack. */
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
 {
-	size_t end = len, count_start, nr = 0, start;
-	uint64_t count = 0;
-	int rc;
+	int rc = pda_folded_split(fl->alloc, &fl->split, line, len);
 
-	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
-			   is_blank(line[end - 1])))
-		end--;
-	if (end == 0)
-		return 1;
-	count_start = end;
-	while (count_start > 0 && line[count_start - 1] >= '0' &&
-	       line[count_start - 1] <= '9')
-		count_start--;
-	/* a count, and blanks between it and the stack */
-	if (count_start == end || count_start == 0 ||
-	    !is_blank(line[count_start - 1]))
-		return 1;
-	for (size_t i = count_start; i < end; i++) {
-		unsigned d = (unsigned)(line[i] - '0');
+	if (rc < 0)
+		return set_err(fl, rc,
+			       fl->split.too_many ? "a stack has too many frames"
+						  : "out of memory");
+	if (rc > 0)
+		return rc;
+	return pda_flame_add(fl, fl->split.frames, fl->split.lens,
+			     fl->split.nr, fl->split.count);
+}
 
-		if (count > (UINT64_MAX - d) / 10)
-			return 1;
-		count = count * 10 + d;
-	}
-	end = count_start - 1;
-	while (end > 0 && is_blank(line[end - 1]))
-		end--;
-	/* split the stack at ';' */
-	start = 0;
-	for (size_t i = 0; i <= end; i++) {
-		if (i < end && line[i] != ';')
+int pda_flame_add_profile(struct pda_flame *fl, const struct pda_profile *p,
+			  unsigned col)
+{
+	int rc = 0;
+
+	if (col >= pda_profile_nr_columns(p))
+		return set_err(fl, PD_ERR_API, "no such column");
+	for (size_t i = 0; rc == 0 && i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *s = pda_profile_sample(p, i);
+		const struct pda_profile_stack *st =
+			pda_profile_stack(p, s->stack);
+		const size_t nr = st ? st->depth : 0;
+		size_t k = nr;
+
+		if (s->values[col] == 0)
 			continue;
-		if (end == 0)
-			break; /* an empty stack: the count is the root's */
-		if (nr >= MAX_FRAMES_PER_STACK)
-			return set_err(fl, PD_ERR_NOMEM,
-				       "a stack has too many frames");
-		if (nr == fl->alloc_frames) {
-			size_t a = fl->alloc_frames;
+		if (grow_frames(fl, nr) < 0)
+			return set_err(fl, PD_ERR_NOMEM, "out of memory");
+		/* the prefix links run leaf to root */
+		for (; st; st = pda_profile_stack(p, st->prefix)) {
+			const struct pda_profile_loc *l =
+				pda_profile_loc(p, st->loc);
 
-			/* the two arrays share alloc_frames: both grow
-			 * alike from it */
-			rc = PDA_MEM_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
-					  MAX_FRAMES_PER_STACK);
-			if (rc == 0) {
-				a = fl->alloc_frames;
-				rc = PDA_MEM_GROW(fl->alloc, fl->frame_len, a,
-						  nr + 1, MAX_FRAMES_PER_STACK);
-			}
-			if (rc < 0)
-				return set_err(fl, rc, "out of memory");
-			fl->alloc_frames = a;
+			k--;
+			fl->frame_ptr[k] =
+				pda_profile_str(p, l->label, &fl->frame_len[k]);
 		}
-		fl->frame_ptr[nr] = line + start;
-		fl->frame_len[nr] = i - start;
-		nr++;
-		start = i + 1;
+		rc = pda_flame_add(fl, fl->frame_ptr, fl->frame_len, nr,
+				   s->values[col]);
 	}
-	return pda_flame_add(fl, fl->frame_ptr, fl->frame_len, nr, count);
+	return rc;
 }
 
 struct kid_ref {
