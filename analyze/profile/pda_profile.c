@@ -721,6 +721,10 @@ int pda_profile_add_folded(struct pda_profile *p, const char *line,
 		if (rc < 0)
 			return set_err(p, rc, "out of memory");
 	}
+	/* nothing counted: no row, so the rows keep the order in which
+	 * stacks were first counted */
+	if (sp->count == 0)
+		return 0;
 	memset(p->scratch, 0, p->nr_columns * sizeof(*p->scratch));
 	p->scratch[col] = sp->count;
 	return pda_profile_add_sample(p, stack, p->scratch);

@@ -249,8 +249,9 @@ size_t pda_profile_stack_locs(const struct pda_profile *p, uint32_t stack,
  * blank, as stackcollapse-perf.pl, perf script report stackcollapse and
  * pdtool fold write it), added as a sample of count in column col (the
  * other columns 0): each frame a location by pda_profile_name_loc().  An
- * empty stack (" 5") is the empty stack's row.  A count of 0 makes the
- * stack's row with nothing in it.
+ * empty stack (" 5") is the empty stack's row.  A count of 0 counts
+ * nothing: the stack is made, but no row (so the rows keep the order in
+ * which stacks were first counted, as the flame and diff readers did).
  * @return 0 (added), 1 (blank or not a folded line: nothing added) or a
  * negative pd_err as pda_profile_add_sample() (PD_ERR_NOMEM also for a
  * stack of more than PDA_PROFILE_MAX_DEPTH frames), with the detail in
