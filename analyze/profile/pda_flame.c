@@ -6,9 +6,10 @@
  *
  * Building: every stack walks down from the root, finding or adding one
  * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
- * a child in O(1), and a second one interns the names, so equal names
- * share one copy and one id.  Both tables hold ids + 1 as their items:
- * the arrays they index move as they grow.  Nothing depends on the order the stacks came in:
+ * a child in O(1), and holds ids + 1 as its items (the node array moves
+ * as it grows).  Names are interned in a profile's string table
+ * (pda_profile_intern()), so equal names share one copy and one id.
+ * Nothing depends on the order the stacks came in:
  * pda_flame_finish() sorts each node's children by name (bytewise) and
  * lays the tree out depth first, so the same stacks in any order give the
  * same nodes, and the same input gives byte-identical output downstream.
@@ -17,7 +18,7 @@
  *   - a node's total is the sum of its self and its children's totals;
  *   - a node's total is never 0 (zero counts add nothing);
  *   - kids: the (parent, name) -> node table holds every node but the
- *     root; names: the name -> name id table holds every distinct name.
+ *     root; names: its strings hold every distinct name.
  * Not thread-safe: one tree per thread.
  */
 #include "pda_base_int.h"
@@ -29,7 +30,6 @@
 #define ROOT_NAME "all"
 #define MAX_ITEMS (UINT32_MAX / 2) /* nodes, names: ids are uint32_t */
 #define MAX_FRAMES_PER_STACK (1u << 20)
-#define NAME_BLOCK (64u * 1024)
 
 struct bnode {		 /* a node while building */
 	uint32_t name;	 /* name id */
@@ -41,17 +41,6 @@ struct bnode {		 /* a node while building */
 	uint64_t other; /* pda_flame_add_pair()'s second count */
 };
 
-struct bname {
-	const char *str; /* NUL-terminated, in a name block */
-	size_t len;
-};
-
-struct name_block {
-	struct name_block *next;
-	size_t used, size;
-	char data[];
-};
-
 struct pda_flame {
 	const struct pd_alloc *alloc;
 	bool reverse;
@@ -61,10 +50,9 @@ struct pda_flame {
 
 	struct bnode *nodes;
 	size_t nr_nodes, alloc_nodes;
-	struct bname *names;
-	size_t nr_names, alloc_names;
-	struct pda_hash kids, name_tab; /* of id_item(id) */
-	struct name_block *blocks;
+	struct pda_profile *names; /* its strings: a name's id is its
+				    * string id */
+	struct pda_hash kids; /* of id_item(id) */
 
 	/* the frames of the stack being added, reused */
 	const char **frame_ptr;
@@ -90,20 +78,6 @@ static uint32_t item_id(const void *item)
 	return (uint32_t)((uintptr_t)item - 1);
 }
 
-struct name_key {
-	const struct pda_flame *fl;
-	const char *s;
-	size_t len;
-};
-
-static bool name_eq(const void *item, const void *key)
-{
-	const struct name_key *k = key;
-	const struct bname *nm = &k->fl->names[item_id(item)];
-
-	return nm->len == k->len && memcmp(nm->str, k->s, k->len) == 0;
-}
-
 struct kid_key {
 	const struct pda_flame *fl;
 	uint32_t parent, name;
@@ -117,58 +91,17 @@ static bool kid_eq(const void *item, const void *key)
 	return n->parent == k->parent && n->name == k->name;
 }
 
-static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
-{
-	struct name_block *b = fl->blocks;
-	char *p;
-
-	if (!b || b->size - b->used < len + 1) {
-		size_t size = len + 1 > NAME_BLOCK ? len + 1 : NAME_BLOCK;
-
-		if (size > SIZE_MAX - sizeof(*b))
-			return NULL;
-		b = pda_mem_alloc(fl->alloc, sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->size = size;
-		b->next = fl->blocks;
-		fl->blocks = b;
-	}
-	p = b->data + b->used;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	b->used += len + 1;
-	return p;
-}
-
 /* The id of name s[0..len), added if new.  @return 0 or PD_ERR_NOMEM. */
 static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
 {
-	const struct name_key key = {fl, s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
-	struct bname *nm;
+	return pda_profile_intern(fl->names, s, len, id);
+}
 
-	if (pda_hash_reserve(fl->alloc, &fl->name_tab) < 0)
-		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fl->name_tab, h, name_eq, &key);
-	if (slot->item) {
-		*id = item_id(slot->item);
-		return 0;
-	}
-	/* names is not in the table: slot stays where the name goes */
-	if (PDA_MEM_GROW(fl->alloc, fl->names, fl->alloc_names,
-			 fl->nr_names + 1, MAX_ITEMS) < 0)
-		return PD_ERR_NOMEM;
-	nm = &fl->names[fl->nr_names];
-	nm->str = store_name(fl, s, len);
-	if (!nm->str)
-		return PD_ERR_NOMEM;
-	nm->len = len;
-	*id = (uint32_t)fl->nr_names++;
-	pda_hash_fill(&fl->name_tab, slot, h, id_item(*id));
-	return 0;
+/* Name id's bytes and length. */
+static const char *name_of(const struct pda_flame *fl, uint32_t id,
+			   size_t *len)
+{
+	return pda_profile_str(fl->names, id, len);
 }
 
 /* The child of parent named name, added if new. */
@@ -220,6 +153,14 @@ int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 		return PD_ERR_NOMEM;
 	fl->alloc = alloc;
 	fl->reverse = o.reverse;
+	{
+		PDA_PROFILE_OPTS(po, .alloc = alloc);
+
+		if (pda_profile_new(&po, &fl->names) < 0) {
+			pda_flame_free(fl);
+			return PD_ERR_NOMEM;
+		}
+	}
 	/* the root: its own parent, depth 0 */
 	if (PDA_MEM_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
 	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {
@@ -235,18 +176,11 @@ int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 
 void pda_flame_free(struct pda_flame *fl)
 {
-	struct name_block *b, *next;
-
 	if (!fl)
 		return;
-	for (b = fl->blocks; b; b = next) {
-		next = b->next;
-		pda_mem_free(fl->alloc, b);
-	}
+	pda_profile_free(fl->names);
 	pda_mem_free(fl->alloc, fl->nodes);
-	pda_mem_free(fl->alloc, fl->names);
 	pda_hash_release(fl->alloc, &fl->kids);
-	pda_hash_release(fl->alloc, &fl->name_tab);
 	pda_mem_free(fl->alloc, fl->frame_ptr);
 	pda_mem_free(fl->alloc, fl->frame_len);
 	pda_folded_split_release(fl->alloc, &fl->split);
@@ -428,8 +362,8 @@ static int sort_children(struct pda_flame *fl)
 			break;
 		for (uint32_t c = n->first_child; c;
 		     c = fl->nodes[c].next_sibling) {
-			kids[nr].name = fl->names[fl->nodes[c].name].str;
-			kids[nr].len = fl->names[fl->nodes[c].name].len;
+			kids[nr].name =
+				name_of(fl, fl->nodes[c].name, &kids[nr].len);
 			kids[nr++].node = c;
 		}
 		qsort(kids, nr, sizeof(*kids), cmp_kid);
@@ -447,6 +381,7 @@ int pda_flame_finish(struct pda_flame *fl)
 	struct walk *stack = NULL;
 	size_t alloc_stack = 0, sp = 0, nr_out = 0;
 	uint32_t *name_map = NULL, nr_names_out = 0;
+	size_t nr_names;
 	int rc;
 
 	if (fl->finished)
@@ -460,9 +395,9 @@ int pda_flame_finish(struct pda_flame *fl)
 	/* no more lookups: the tables' memory can go before the layout's
 	 * arrives (a tree of millions of nodes) */
 	pda_hash_release(fl->alloc, &fl->kids);
-	pda_hash_release(fl->alloc, &fl->name_tab);
 	fl->out = pda_mem_alloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
-	name_map = pda_mem_alloc(fl->alloc, fl->nr_names * sizeof(*name_map));
+	nr_names = pda_profile_nr_strs(fl->names);
+	name_map = pda_mem_alloc(fl->alloc, nr_names * sizeof(*name_map));
 	if (!fl->out || !name_map ||
 	    PDA_MEM_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
 		rc = PD_ERR_NOMEM;
@@ -470,7 +405,7 @@ int pda_flame_finish(struct pda_flame *fl)
 	}
 	/* name ids in order of first use in the walk, so they too do not
 	 * depend on the order of the input */
-	memset(name_map, 0xff, fl->nr_names * sizeof(*name_map));
+	memset(name_map, 0xff, nr_names * sizeof(*name_map));
 	stack[sp++] = (struct walk){0, 0, 0};
 	fl->max_depth = 0;
 	while (sp) {
@@ -480,7 +415,7 @@ int pda_flame_finish(struct pda_flame *fl)
 		uint64_t x = w.start;
 		size_t nr_kids = 0, k = 0;
 
-		o->name = fl->names[n->name].str;
+		o->name = name_of(fl, n->name, NULL);
 		if (name_map[n->name] == UINT32_MAX)
 			name_map[n->name] = nr_names_out++;
 		o->name_id = name_map[n->name];

@@ -8,6 +8,9 @@
  * array moves as it grows, so the table cannot hold pointers).  Entries
  * are zeroed before their fields are set, so padding compares equal.
  *
+ * Mappings and functions have no padding (static asserts below), so
+ * the caller's struct is the key.
+ *
  * Invariants: t->nr >= 1 once the profile is made; the hash holds every
  * entry but 0; rows[i].values points at values + i * nr_columns (fixed
  * up whenever values moves); row_of[s] is stack s's row + 1 (0: none).
@@ -83,6 +86,11 @@ const char *pda_profile_errmsg(const struct pda_profile *p)
 {
 	return p->errmsg;
 }
+
+_Static_assert(sizeof(struct pda_profile_mapping) == 4 * 2 + 8 * 3,
+	       "a mapping is compared as bytes: no padding");
+_Static_assert(sizeof(struct pda_profile_func) == 4 * 2,
+	       "a function is compared as bytes: no padding");
 
 static void *id_item(size_t id)
 {
@@ -162,6 +170,11 @@ int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
 	*id = (uint32_t)p->nr_strs++;
 	pda_hash_fill(&p->str_tab, slot, h, id_item(*id));
 	return 0;
+}
+
+size_t pda_profile_nr_strs(const struct pda_profile *p)
+{
+	return p->nr_strs;
 }
 
 const char *pda_profile_str(const struct pda_profile *p, uint32_t id,
@@ -352,30 +365,19 @@ pda_profile_column(const struct pda_profile *p, unsigned col)
 int pda_profile_add_mapping(struct pda_profile *p,
 			    const struct pda_profile_mapping *m, uint32_t *id)
 {
-	struct pda_profile_mapping k;
-
+	/* no padding: the caller's struct is the key */
 	if (m->name >= p->nr_strs || m->build_id >= p->nr_strs)
 		return PD_ERR_API;
-	memset(&k, 0, sizeof(k));
-	k.name = m->name;
-	k.build_id = m->build_id;
-	k.start = m->start;
-	k.limit = m->limit;
-	k.offset = m->offset;
-	return table_add(&p->mem, &p->mappings, &k, id);
+	return table_add(&p->mem, &p->mappings, m, id);
 }
 
 int pda_profile_add_func(struct pda_profile *p,
 			 const struct pda_profile_func *f, uint32_t *id)
 {
-	struct pda_profile_func k;
-
+	/* no padding: the caller's struct is the key */
 	if (f->name >= p->nr_strs || f->file >= p->nr_strs)
 		return PD_ERR_API;
-	memset(&k, 0, sizeof(k));
-	k.name = f->name;
-	k.file = f->file;
-	return table_add(&p->mem, &p->funcs, &k, id);
+	return table_add(&p->mem, &p->funcs, f, id);
 }
 
 int pda_profile_add_loc(struct pda_profile *p, const struct pda_profile_loc *l,

@@ -100,6 +100,8 @@ const char *pda_profile_errmsg(const struct pda_profile *p);
  * @return 0 or PD_ERR_NOMEM (*id unchanged). */
 int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
 		       uint32_t *id);
+/* Strings, "" included: ids run 0 .. nr - 1. */
+size_t pda_profile_nr_strs(const struct pda_profile *p);
 /* String id's bytes, NUL-terminated, and its length in *len (may be
  * NULL); "" for an unknown id.  Valid until pda_profile_free(). */
 const char *pda_profile_str(const struct pda_profile *p, uint32_t id,
