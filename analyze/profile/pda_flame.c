@@ -53,6 +53,7 @@ struct pda_flame {
 	struct pda_profile *names; /* its strings: a name's id is its
 				    * string id */
 	struct pda_hash kids; /* of id_item(id) */
+	bool kids_stale; /* nodes were added without kids */
 
 	/* the frames of the stack being added, reused */
 	const char **frame_ptr;
@@ -104,23 +105,12 @@ static const char *name_of(const struct pda_flame *fl, uint32_t id,
 	return pda_profile_str(fl->names, id, len);
 }
 
-/* The child of parent named name, added if new. */
-static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
-		 uint32_t *out)
+/* A new child of parent, named name, in no table yet. */
+static int new_node(struct pda_flame *fl, uint32_t parent, uint32_t name,
+		    uint32_t *out)
 {
-	const struct kid_key key = {fl, parent, name};
-	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
-	struct pda_hash_slot *slot;
 	struct bnode *n;
 
-	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
-		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
-	if (slot->item) {
-		*out = item_id(slot->item);
-		return 0;
-	}
-	/* nor is nodes: slot stays where the child goes */
 	if (PDA_MEM_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
 			 fl->nr_nodes + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
@@ -133,7 +123,52 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 	fl->nodes[parent].first_child = (uint32_t)fl->nr_nodes;
 	fl->nodes[parent].nr_children++;
 	*out = (uint32_t)fl->nr_nodes++;
+	return 0;
+}
+
+/* The child of parent named name, added if new. */
+static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
+		 uint32_t *out)
+{
+	const struct kid_key key = {fl, parent, name};
+	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
+	struct pda_hash_slot *slot;
+
+	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
+	if (slot->item) {
+		*out = item_id(slot->item);
+		return 0;
+	}
+	/* nor is nodes: slot stays where the child goes */
+	if (new_node(fl, parent, name, out) < 0)
+		return PD_ERR_NOMEM;
 	pda_hash_fill(&fl->kids, slot, h, id_item(*out));
+	return 0;
+}
+
+/*
+ * Make kids hold every node again, after pda_flame_add_profile() added
+ * nodes without it.  @return 0 or PD_ERR_NOMEM (still stale).
+ */
+static int rebuild_kids(struct pda_flame *fl)
+{
+	if (!fl->kids_stale)
+		return 0;
+	pda_hash_release(fl->alloc, &fl->kids);
+	for (size_t i = 1; i < fl->nr_nodes; i++) {
+		const struct bnode *n = &fl->nodes[i];
+
+		if (pda_hash_add(fl->alloc, &fl->kids,
+				 pda_hash_u64((uint64_t)n->parent << 32 |
+					      n->name),
+				 id_item((uint32_t)i)) < 0) {
+			pda_hash_release(fl->alloc, &fl->kids);
+			return PD_ERR_NOMEM;
+		}
+	}
+	fl->kids_stale = false;
 	return 0;
 }
 
@@ -215,6 +250,8 @@ int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
 		return set_err(fl, PD_ERR_API, "stack added after finish");
 	if (count == 0 && other == 0)
 		return 0;
+	if (rebuild_kids(fl) < 0)
+		return set_err(fl, PD_ERR_NOMEM, "out of memory");
 	if (fl->nodes[0].total > UINT64_MAX - count ||
 	    fl->nodes[0].other > UINT64_MAX - other)
 		return set_err(fl, PD_ERR_FORMAT,
@@ -283,13 +320,103 @@ int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
 			     fl->split.nr, fl->split.count);
 }
 
+/*
+ * Whether every location of p has a label no other location has: then
+ * p's stacks, unique by (prefix, location), are unique by (parent,
+ * name), that is, they are the tree's nodes.
+ */
+static int labels_unique(struct pda_flame *fl, const struct pda_profile *p,
+			 bool *unique)
+{
+	const size_t nr_strs = pda_profile_nr_strs(p);
+	uint32_t *loc_of = pda_mem_zalloc(fl->alloc, nr_strs * sizeof(*loc_of));
+
+	if (!loc_of)
+		return PD_ERR_NOMEM;
+	*unique = true;
+	for (uint32_t l = 1; *unique && l < pda_profile_nr_locs(p); l++) {
+		const uint32_t label = pda_profile_loc(p, l)->label;
+
+		*unique = !loc_of[label];
+		loc_of[label] = l;
+	}
+	pda_mem_free(fl->alloc, loc_of);
+	return 0;
+}
+
+/*
+ * pda_flame_add_profile() into an empty tree whose stacks are p's
+ * (labels_unique()): a node per stack, made in stack order (a prefix
+ * before its callees) without looking it up, then the counts, each
+ * node's total summed from its callees' in reverse order.
+ */
+static int add_profile_tree(struct pda_flame *fl, const struct pda_profile *p,
+			    unsigned col)
+{
+	const size_t nr_stacks = pda_profile_nr_stacks(p);
+	const size_t nr_strs = pda_profile_nr_strs(p);
+	uint32_t *node_of = pda_mem_alloc(fl->alloc, nr_stacks * sizeof(*node_of));
+	uint32_t *name_of = pda_mem_alloc(fl->alloc, nr_strs * sizeof(*name_of));
+	int rc = 0;
+
+	if (!node_of || !name_of) {
+		rc = PD_ERR_NOMEM;
+		goto out;
+	}
+	memset(name_of, 0xff, nr_strs * sizeof(*name_of));
+	fl->kids_stale = true;
+	node_of[0] = 0;
+	for (uint32_t s = 1; s < nr_stacks; s++) {
+		const struct pda_profile_stack *st = pda_profile_stack(p, s);
+		const uint32_t label = pda_profile_loc(p, st->loc)->label;
+
+		if (name_of[label] == UINT32_MAX) {
+			size_t len;
+			const char *str = pda_profile_str(p, label, &len);
+
+			rc = intern(fl, str, len, &name_of[label]);
+			if (rc < 0)
+				goto out;
+		}
+		rc = new_node(fl, node_of[st->prefix], name_of[label],
+			      &node_of[s]);
+		if (rc < 0)
+			goto out;
+	}
+	/* the profile's totals fit: so do the nodes' */
+	for (size_t i = 0; i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *r = pda_profile_sample(p, i);
+
+		fl->nodes[node_of[r->stack]].self += r->values[col];
+	}
+	for (size_t i = 0; i < fl->nr_nodes; i++)
+		fl->nodes[i].total = fl->nodes[i].self;
+	for (size_t i = fl->nr_nodes - 1; i > 0; i--)
+		fl->nodes[fl->nodes[i].parent].total += fl->nodes[i].total;
+out:
+	pda_mem_free(fl->alloc, node_of);
+	pda_mem_free(fl->alloc, name_of);
+	return rc < 0 ? set_err(fl, rc, "out of memory") : 0;
+}
+
 int pda_flame_add_profile(struct pda_flame *fl, const struct pda_profile *p,
 			  unsigned col)
 {
+	bool unique;
 	int rc = 0;
 
 	if (col >= pda_profile_nr_columns(p))
 		return set_err(fl, PD_ERR_API, "no such column");
+	if (fl->finished || fl->broken)
+		return set_err(fl, PD_ERR_API, "stack added after finish");
+	if (!fl->reverse && fl->nr_nodes == 1 && !fl->nodes[0].total &&
+	    !fl->nodes[0].other) {
+		rc = labels_unique(fl, p, &unique);
+		if (rc < 0)
+			return set_err(fl, rc, "out of memory");
+		if (unique)
+			return add_profile_tree(fl, p, col);
+	}
 	for (size_t i = 0; rc == 0 && i < pda_profile_nr_samples(p); i++) {
 		const struct pda_profile_sample *s = pda_profile_sample(p, i);
 		const struct pda_profile_stack *st =

@@ -500,31 +500,57 @@ int pda_profile_name_loc(struct pda_profile *p, const char *name, size_t len,
 
 /* ---- stacks and samples -------------------------------------------------- */
 
+struct stack_key {
+	const struct pda_profile_stack *arr;
+	uint32_t prefix, loc;
+};
+
+/* table_add()'s entry_eq for stacks, without a memcmp call: every
+ * folded frame looks a stack up */
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct stack_key *k = key;
+	const struct pda_profile_stack *st = &k->arr[item_id(item)];
+
+	return st->prefix == k->prefix && st->loc == k->loc;
+}
+
 int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 			  uint32_t loc, uint32_t *id)
 {
-	struct pda_profile_stack k = {prefix, loc, 1};
-	const size_t had = p->stacks.nr;
-	int rc;
+	struct table *t = &p->stacks;
+	struct pda_profile_stack *arr = (struct pda_profile_stack *)t->arr;
+	const struct stack_key key = {arr, prefix, loc};
+	const uint64_t h = pda_hash_u64((uint64_t)loc << 32 | prefix);
+	struct pda_hash_slot *slot;
+	uint32_t depth = 1;
 
-	if (prefix >= p->stacks.nr || loc == 0 || loc >= p->locs.nr)
+	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
 		return PD_ERR_API;
 	if (prefix) {
-		k.depth = pda_profile_stack(p, prefix)->depth + 1;
-		if (k.depth > PDA_PROFILE_MAX_DEPTH)
+		depth = arr[prefix].depth + 1;
+		if (depth > PDA_PROFILE_MAX_DEPTH)
 			return PD_ERR_API;
 	}
-	rc = table_add(&p->mem, &p->stacks, &k, id);
-	if (rc == 0 && p->stacks.nr > had &&
-	    PDA_MEM_GROW(&p->mem, p->row_of, p->alloc_row_of, p->stacks.nr,
-			 PDA_PROFILE_MAX_ITEMS) < 0) {
-		/* undo: row_of must cover every stack */
-		p->stacks.nr = had;
+	if (pda_hash_reserve(&p->mem, &t->h) < 0)
 		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
 	}
-	if (rc == 0 && p->stacks.nr > had)
-		p->row_of[*id] = 0;
-	return rc;
+	/* row_of covers every stack */
+	if (pda_mem_grow(&p->mem, (void **)&t->arr, t->elem, &t->alloc,
+			 t->nr + 1, PDA_PROFILE_MAX_ITEMS) < 0 ||
+	    PDA_MEM_GROW(&p->mem, p->row_of, p->alloc_row_of, t->nr + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	arr = (struct pda_profile_stack *)t->arr;
+	arr[t->nr] = (struct pda_profile_stack){prefix, loc, depth};
+	p->row_of[t->nr] = 0;
+	*id = (uint32_t)t->nr++;
+	pda_hash_fill(&t->h, slot, h, id_item(*id));
+	return 0;
 }
 
 const struct pda_profile_stack *
@@ -635,7 +661,7 @@ static bool is_blank(char c)
 int pda_folded_split(const struct pd_alloc *alloc,
 		     struct pda_folded_split *sp, const char *line, size_t len)
 {
-	size_t end = len, count_start, start = 0;
+	size_t end = len, count_start, start = 0, nr = 0;
 	uint64_t count = 0;
 
 	sp->nr = 0;
@@ -662,29 +688,35 @@ int pda_folded_split(const struct pd_alloc *alloc,
 	end = count_start - 1;
 	while (end > 0 && is_blank(line[end - 1]))
 		end--;
-	/* split at ';'; an empty stack has no frames */
+	/* split at ';'; an empty stack has no frames.  nr is a local: a
+	 * store to lens[] could alias sp->nr */
 	for (size_t i = 0; end > 0 && i <= end; i++) {
-		if (i < end && line[i] != ';')
-			continue;
-		if (sp->nr >= PDA_PROFILE_MAX_DEPTH) {
+		const char *semi;
+
+		if (i < end) {
+			semi = memchr(line + i, ';', end - i);
+			i = semi ? (size_t)(semi - line) : end;
+		}
+		if (nr >= PDA_PROFILE_MAX_DEPTH) {
 			sp->too_many = true;
 			return PD_ERR_NOMEM;
 		}
-		if (sp->nr == sp->alloc) {
+		if (nr == sp->alloc) {
 			size_t a = sp->alloc;
 
 			/* the two arrays share alloc: both grow alike */
-			if (PDA_MEM_GROW(alloc, sp->frames, a, sp->nr + 1,
+			if (PDA_MEM_GROW(alloc, sp->frames, a, nr + 1,
 					 PDA_PROFILE_MAX_DEPTH) < 0)
 				return PD_ERR_NOMEM;
 			a = sp->alloc;
-			if (PDA_MEM_GROW(alloc, sp->lens, a, sp->nr + 1,
+			if (PDA_MEM_GROW(alloc, sp->lens, a, nr + 1,
 					 PDA_PROFILE_MAX_DEPTH) < 0)
 				return PD_ERR_NOMEM;
 			sp->alloc = a;
 		}
-		sp->frames[sp->nr] = line + start;
-		sp->lens[sp->nr++] = i - start;
+		sp->frames[nr] = line + start;
+		sp->lens[nr++] = i - start;
+		sp->nr = nr;
 		start = i + 1;
 	}
 	return 0;
