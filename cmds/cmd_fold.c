@@ -329,7 +329,21 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 	}
 }
 
-static void check_args(struct pd_ctx *ctx, const struct fold_opts *o);
+/* What no option can say alone. */
+static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	if (o->no_comm && (o->pid || o->tid))
+		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
+	if (!o->from_script && (o->jit || o->all_events))
+		usage_error(ctx, "--jit, --all and --all-events go with "
+				 "--from-script");
+	if (o->from_script &&
+	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
+	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
+	     o->jobs))
+		usage_error(ctx, "--from-script reads names perf resolved: "
+				 "symbol options do not apply");
+}
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
@@ -357,21 +371,6 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	check_args(ctx, o);
 }
 
-/* What no option can say alone. */
-static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	if (o->no_comm && (o->pid || o->tid))
-		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
-	if (!o->from_script && (o->jit || o->all_events))
-		usage_error(ctx, "--jit, --all and --all-events go with "
-				 "--from-script");
-	if (o->from_script &&
-	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
-	     o->jobs))
-		usage_error(ctx, "--from-script reads names perf resolved: "
-				 "symbol options do not apply");
-}
 
 static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 {

@@ -29,7 +29,11 @@ extern "C" {
  *	pda_fold_finish(fd);
  *	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++)
  *		line = pda_fold_line(fd, i);	// sorted as perf sorts
+ *	pda_fold_profile(fd, &profile);		// the same, structured
  *	pda_fold_free(fd);
+ *
+ * The folded output, the flame graph and diff's runs are made from
+ * pda_fold_profile()'s profile (pda_profile.h), not from the lines.
  *
  * Frame names follow perf's `perf script report stackcollapse`: the
  * symbol, "[unknown]" where there is none, ';' replaced by ':'; the comm
