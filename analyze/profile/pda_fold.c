@@ -966,34 +966,45 @@ static void mkqs(const struct stack **v, size_t n, size_t d, unsigned depth)
 	}
 }
 
-/* Render st into line.  @return 0 or PD_ERR_NOMEM. */
-static int render(struct pda_fold *fd, const struct stack *st,
-		  struct pda_fold_line *line)
+/* The text of line, rendered into the arena.  @return 0 or
+ * PD_ERR_NOMEM. */
+static int render_text(struct pda_fold *fd, struct pda_fold_line *line)
 {
-	size_t len = 0;
-	char *s, *p;
+	char *s = arena_alloc(&fd->mem, &fd->arena, line->len + 1), *p = s;
 
-	for (size_t j = 0; j < st->nr; j++)
-		len += st->frames[j]->len + (j > 0);
-	s = arena_alloc(&fd->mem, &fd->arena, len + 1);
 	if (!s)
 		return PD_ERR_NOMEM;
-	p = s;
-	for (size_t j = 0; j < st->nr; j++) {
+	for (size_t j = 0; j < line->nr_frames; j++) {
 		if (j > 0)
 			*p++ = ';';
-		memcpy(p, st->frames[j]->name, st->frames[j]->len);
-		p += st->frames[j]->len;
+		memcpy(p, line->frames[j]->name, line->frames[j]->len);
+		p += line->frames[j]->len;
 	}
 	*p = '\0';
 	line->stack = s;
+	return 0;
+}
+
+/*
+ * Make st's line; its text too when text (the string sort needs it),
+ * else on the first pda_fold_line() (the outputs write the profile, so
+ * a capture's lines are seldom rendered).  @return 0 or PD_ERR_NOMEM.
+ */
+static int render(struct pda_fold *fd, const struct stack *st,
+		  struct pda_fold_line *line, bool text)
+{
+	size_t len = 0;
+
+	for (size_t j = 0; j < st->nr; j++)
+		len += st->frames[j]->len + (j > 0);
+	line->stack = NULL;
 	line->len = len;
 	line->weight = st->weight;
 	line->samples = st->samples;
 	line->period = st->period;
 	line->nr_frames = st->nr;
 	line->frames = st->frames;
-	return 0;
+	return text ? render_text(fd, line) : 0;
 }
 
 static void merge_line(struct pda_fold_line *into,
@@ -1026,7 +1037,7 @@ int pda_fold_finish(struct pda_fold *fd)
 			goto nomem;
 		mkqs(v, nr, 0, MKQS_DEPTH);
 		for (size_t i = 0; i < nr; i++) {
-			if (render(fd, v[i], &lines[out]) < 0)
+			if (render(fd, v[i], &lines[out], false) < 0)
 				goto nomem;
 			/* the one pair that renders alike: no frames and one
 			 * frame of an empty name; both sort first */
@@ -1037,7 +1048,7 @@ int pda_fold_finish(struct pda_fold *fd)
 		}
 	} else {
 		for (size_t i = 0; i < nr; i++)
-			if (render(fd, v[i], &lines[i]) < 0)
+			if (render(fd, v[i], &lines[i], true) < 0)
 				goto nomem;
 		qsort(lines, nr, sizeof(*lines), line_cmp);
 		/* distinct stacks can render alike (a comm holding ';') */
@@ -1069,7 +1080,17 @@ size_t pda_fold_nr_lines(const struct pda_fold *fd)
 
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
 {
-	return i < fd->nr_lines ? &fd->lines[i] : NULL;
+	struct pda_fold_line *l;
+
+	if (i >= fd->nr_lines)
+		return NULL;
+	l = &fd->lines[i];
+	/* the text is a cache of the frames: render it now, in the fold's
+	 * own arena (fd is const to the caller, not to itself) */
+	if (!l->stack &&
+	    render_text((struct pda_fold *)(uintptr_t)fd, l) < 0)
+		return NULL;
+	return l;
 }
 
 const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
@@ -1134,12 +1155,84 @@ static int atom_loc(struct pda_profile *p, struct atom *a, bool root,
 	return rc;
 }
 
-/* Add line l to p; prev holds the previous line's stack ids, reused
- * for the frames the two lines share (sorted lines share long prefixes). */
-static int profile_line(struct pda_profile *p, const struct pda_fold_line *l,
-			const struct pda_fold_line *prev, uint32_t *ids,
-			bool rooted)
+/* pda_fold_profile()'s state. */
+struct to_profile {
+	struct pda_profile *p;
+	struct pda_hash leaves; /* of the lines' last stacks, id + 1 */
+	uint32_t *ids;		/* the previous line's stacks */
+	size_t alloc_ids;
+	bool rooted;		/* frame 0 is a root */
+	bool sorted;		/* the lines are in byte order (!has_semi) */
+};
+
+struct leaf_key {
+	const struct pda_profile *p;
+	uint32_t prefix, loc;
+};
+
+static bool leaf_eq(const void *item, const void *key)
 {
+	const struct leaf_key *k = key;
+	const struct pda_profile_stack *st =
+		pda_profile_stack(k->p, (uint32_t)((uintptr_t)item - 1));
+
+	return st->prefix == k->prefix && st->loc == k->loc;
+}
+
+static uint64_t leaf_hash(uint32_t prefix, uint32_t loc)
+{
+	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+}
+
+/*
+ * The stack of loc under prefix at position i of line l, whose first
+ * same frames are the previous line's.  In byte order (no name holds
+ * ';'), a line that shares frames 0..i with an earlier line and goes on
+ * past i shares them with every line in between, so past `same` the
+ * stacks are new, and at `same` the stack can only be an earlier line's
+ * last one: only those are looked up.
+ */
+static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
+		      const struct pda_fold_line *l, size_t i, size_t same,
+		      uint32_t prefix, uint32_t loc, uint32_t *id)
+{
+	const struct leaf_key key = {tp->p, prefix, loc};
+	void *found;
+
+	if (!tp->sorted)
+		return pda_profile_add_stack(tp->p, prefix, loc, id);
+	if (i == same && i + 1 < l->nr_frames) {
+		found = pda_hash_find(&tp->leaves, leaf_hash(prefix, loc),
+				      leaf_eq, &key);
+		if (found) {
+			*id = (uint32_t)((uintptr_t)found - 1);
+			return 0;
+		}
+	}
+	if (i + 1 == l->nr_frames &&
+	    pda_hash_reserve(&fd->mem, &tp->leaves) < 0)
+		return PD_ERR_NOMEM;
+	if (pda_profile_append_stack(tp->p, prefix, loc, id) < 0)
+		return PD_ERR_NOMEM;
+	if (i + 1 == l->nr_frames)
+		pda_hash_fill(&tp->leaves,
+			      pda_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
+					     leaf_eq, &key),
+			      leaf_hash(prefix, loc),
+			      (void *)((uintptr_t)*id + 1));
+	return 0;
+}
+
+/* Add line l to the profile; the previous line's stack ids are reused
+ * for the frames the two lines share (sorted lines share long
+ * prefixes). */
+static int profile_line(const struct pda_fold *fd, struct to_profile *tp,
+			const struct pda_fold_line *l,
+			const struct pda_fold_line *prev)
+{
+	struct pda_profile *p = tp->p;
+	uint32_t *ids = tp->ids;
+	const bool rooted = tp->rooted;
 	uint64_t values[PDA_FOLD_NR_COLUMNS];
 	uint32_t stack = 0;
 	size_t same = 0;
@@ -1157,7 +1250,7 @@ static int profile_line(struct pda_profile *p, const struct pda_fold_line *l,
 
 		rc = atom_loc(p, a, rooted && i == 0, &loc);
 		if (rc == 0)
-			rc = pda_profile_add_stack(p, stack, loc, &stack);
+			rc = line_stack(fd, tp, l, i, same, stack, loc, &stack);
 		if (rc < 0)
 			return rc;
 		ids[i] = stack;
@@ -1172,10 +1265,9 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 {
 	PDA_PROFILE_OPTS(po, .nr_columns = PDA_FOLD_NR_COLUMNS,
 			 .alloc = &fd->mem);
-	const bool rooted = !(fd->flags & PDA_FOLD_NO_COMM);
+	struct to_profile tp = {.rooted = !(fd->flags & PDA_FOLD_NO_COMM),
+				.sorted = !fd->has_semi};
 	struct pda_profile *p;
-	uint32_t *ids = NULL;
-	size_t alloc_ids = 0;
 	int rc;
 
 	*out = NULL;
@@ -1193,16 +1285,18 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 	if (rc == 0)
 		rc = pda_profile_set_column(p, PDA_FOLD_COL_PERIOD, NULL,
 					    "period");
+	tp.p = p;
 	for (size_t i = 0; rc == 0 && i < fd->nr_lines; i++) {
 		const struct pda_fold_line *l = &fd->lines[i];
 
-		rc = PDA_MEM_GROW(&fd->mem, ids, alloc_ids, l->nr_frames + 1,
-				  MAX_FRAMES + 1);
+		rc = PDA_MEM_GROW(&fd->mem, tp.ids, tp.alloc_ids,
+				  l->nr_frames + 1, MAX_FRAMES + 1);
 		if (rc == 0)
-			rc = profile_line(p, l, i ? &fd->lines[i - 1] : NULL,
-					  ids, rooted);
+			rc = profile_line(fd, &tp, l,
+					  i ? &fd->lines[i - 1] : NULL);
 	}
-	pda_mem_free(&fd->mem, ids);
+	pda_mem_free(&fd->mem, tp.ids);
+	pda_hash_release(&fd->mem, &tp.leaves);
 	if (rc < 0) {
 		pda_profile_free(p);
 		return rc;

@@ -145,7 +145,8 @@ struct pda_fold_line {
 };
 
 /* After pda_fold_finish(): the number of lines, and line i (NULL when
- * out of range), in sorted order. */
+ * out of range, or out of memory for its text, which is rendered on the
+ * first call for line i), in sorted order. */
 size_t pda_fold_nr_lines(const struct pda_fold *fd);
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd,
 					  size_t i);

@@ -63,6 +63,8 @@ struct pda_profile {
 	uint32_t *row_of; /* by stack id */
 	size_t alloc_row_of;
 	uint32_t empty_row; /* the empty stack's row + 1 */
+	bool stacks_stale; /* pda_profile_append_stack() left stacks out of
+			    * stacks.h */
 
 	uint64_t *totals; /* nr_columns: the rows' sums */
 
@@ -515,14 +517,37 @@ static bool stack_eq(const void *item, const void *key)
 	return st->prefix == k->prefix && st->loc == k->loc;
 }
 
-int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
-			  uint32_t loc, uint32_t *id)
+static uint64_t stack_hash(uint32_t prefix, uint32_t loc)
+{
+	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+}
+
+/* Put every stack in stacks.h again.  @return 0 or PD_ERR_NOMEM (still
+ * stale). */
+static int rehash_stacks(struct pda_profile *p)
+{
+	const struct pda_profile_stack *arr =
+		(const struct pda_profile_stack *)p->stacks.arr;
+
+	pda_hash_release(&p->mem, &p->stacks.h);
+	for (size_t i = 1; i < p->stacks.nr; i++)
+		if (pda_hash_add(&p->mem, &p->stacks.h,
+				 stack_hash(arr[i].prefix, arr[i].loc),
+				 id_item(i)) < 0) {
+			pda_hash_release(&p->mem, &p->stacks.h);
+			return PD_ERR_NOMEM;
+		}
+	p->stacks_stale = false;
+	return 0;
+}
+
+/* Check (prefix, loc) and append its stack, unhashed.  @return 0 or a
+ * negative pd_err, as pda_profile_add_stack(). */
+static int append_stack(struct pda_profile *p, uint32_t prefix, uint32_t loc,
+			uint32_t *id)
 {
 	struct table *t = &p->stacks;
 	struct pda_profile_stack *arr = (struct pda_profile_stack *)t->arr;
-	const struct stack_key key = {arr, prefix, loc};
-	const uint64_t h = pda_hash_u64((uint64_t)loc << 32 | prefix);
-	struct pda_hash_slot *slot;
 	uint32_t depth = 1;
 
 	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
@@ -531,13 +556,6 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 		depth = arr[prefix].depth + 1;
 		if (depth > PDA_PROFILE_MAX_DEPTH)
 			return PD_ERR_API;
-	}
-	if (pda_hash_reserve(&p->mem, &t->h) < 0)
-		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
-	if (slot->item) {
-		*id = item_id(slot->item);
-		return 0;
 	}
 	/* row_of covers every stack */
 	if (pda_mem_grow(&p->mem, (void **)&t->arr, t->elem, &t->alloc,
@@ -549,8 +567,44 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 	arr[t->nr] = (struct pda_profile_stack){prefix, loc, depth};
 	p->row_of[t->nr] = 0;
 	*id = (uint32_t)t->nr++;
-	pda_hash_fill(&t->h, slot, h, id_item(*id));
 	return 0;
+}
+
+int pda_profile_append_stack(struct pda_profile *p, uint32_t prefix,
+			     uint32_t loc, uint32_t *id)
+{
+	const int rc = append_stack(p, prefix, loc, id);
+
+	if (rc == 0)
+		p->stacks_stale = true;
+	return rc;
+}
+
+int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
+			  uint32_t loc, uint32_t *id)
+{
+	struct table *t = &p->stacks;
+	const struct stack_key key = {
+		(const struct pda_profile_stack *)t->arr, prefix, loc};
+	const uint64_t h = stack_hash(prefix, loc);
+	struct pda_hash_slot *slot;
+	int rc;
+
+	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
+		return PD_ERR_API;
+	if ((p->stacks_stale && rehash_stacks(p) < 0) ||
+	    pda_hash_reserve(&p->mem, &t->h) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
+	}
+	rc = append_stack(p, prefix, loc, id);
+	/* append_stack() did not touch the table: slot is still free */
+	if (rc == 0)
+		pda_hash_fill(&t->h, slot, h, id_item(*id));
+	return rc;
 }
 
 const struct pda_profile_stack *

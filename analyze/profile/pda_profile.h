@@ -206,6 +206,16 @@ struct pda_profile_stack {
  * not in its table, or deeper than PDA_PROFILE_MAX_DEPTH). */
 int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 			  uint32_t loc, uint32_t *id);
+/*
+ * The same for a stack the caller knows is not in p yet (a builder that
+ * walks stacks in an order that tells it, as pda_fold_profile() does):
+ * appended without a lookup.  Adding a stack that is there already
+ * breaks the table's uniqueness.  The lookup table is rebuilt on the
+ * next pda_profile_add_stack().  Same returns.
+ */
+int pda_profile_append_stack(struct pda_profile *p, uint32_t prefix,
+			     uint32_t loc, uint32_t *id);
+
 /* Stack id, or NULL (0 or out of range).  Valid until the next call
  * that adds to p. */
 const struct pda_profile_stack *
