@@ -322,20 +322,29 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 			struct pda_diff *d, struct side_stats *ss)
 {
 	FILE *in = fopen(path, "r");
+	PDA_PROFILE_OPTS(po, .nr_columns = 1);
+	struct pda_profile *p;
 	char *line = NULL;
 	size_t cap = 0;
 	uint64_t nr = 0, ignored = 0, first_ignored = 0;
 	ssize_t len;
+	int rc;
 
 	if (!in)
 		die(ctx, "cannot open '%s': %s", path, strerror(errno));
+	if (pda_profile_new(&po, &p) < 0)
+		die(ctx, "out of memory");
 	while ((len = getline(&line, &cap, in)) > 0) {
-		int rc = pda_diff_add_folded(d, side, run, line, (size_t)len);
-
+		rc = pda_profile_add_folded(p, line, (size_t)len, 0);
 		nr++;
+		/* the file is one run: its total is the run's */
+		if (rc == PD_ERR_FORMAT)
+			die(ctx, "'%s': line %" PRIu64 ": a run's samples do "
+				 "not fit in 64 bits",
+			    path, nr);
 		if (rc < 0)
 			die(ctx, "'%s': line %" PRIu64 ": %s", path, nr,
-			    pda_diff_errmsg(d));
+			    pda_profile_errmsg(p));
 		/* a blank line is not worth a warning */
 		if (rc == 1 && strspn(line, " \t\r\n") < (size_t)len &&
 		    ignored++ == 0)
@@ -345,6 +354,10 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 		die(ctx, "cannot read '%s': %s", path, strerror(errno));
 	fclose(in);
 	free(line);
+	rc = pda_diff_add_profile(d, side, run, p, 0);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
+	pda_profile_free(p);
 	if (ignored)
 		warning(ctx,
 			"'%s': %" PRIu64 " lines are not 'stack count'; "

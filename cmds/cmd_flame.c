@@ -3,13 +3,14 @@
  * speedscope profile of a capture or of folded stacks.
  *
  * The input's first bytes decide: perf.data's magic (or a zstd frame, or
- * a directory) is a capture, anything else folded text.  A capture is
- * folded by `pdtool fold --kernel` itself (cmd_fold(), in process, its
- * output into memory), so `pdtool flame FILE` draws exactly what
- * `pdtool fold --kernel FILE | pdtool flame -` draws; fold's options that
- * choose and name the samples are passed on.  Folded text is read in
- * chunks and split into lines here; the tree (analyze/profile/pda_flame.c) merges
- * them and the writers (emit/pde_flame.c, emit/pde_speedscope.c) draw it.
+ * a directory) is a capture, anything else folded text.  Both become a
+ * structured profile (analyze/profile/pda_profile.h): a capture through
+ * pdtool fold's own code with --kernel and fold's options that choose and
+ * name the samples (cmd_fold_profile()), folded text through the one
+ * folded-text reader (pda_profile_add_folded()), so `pdtool flame FILE`
+ * draws exactly what `pdtool fold --kernel FILE | pdtool flame -` draws.
+ * The tree (analyze/profile/pda_flame.c) is built from the profile and
+ * the writers (emit/pde_flame.c, emit/pde_speedscope.c) draw it.
  */
 #include "pdtool.h"
 #include "pda_flame.h"
@@ -17,11 +18,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char cmd_flame_usage[] = "pdtool flame [-o OUT] [--format "
@@ -88,6 +87,13 @@ enum {
  * memory (O5). */
 #define MAX_LINE (256u << 20)
 #define CHUNK (64u * 1024)
+#define MAGIC_LEN 8 /* what ctx_is_capture() looks at */
+
+/* One of pdtool fold's options as getopt_long gave it. */
+struct fold_arg {
+	int c;
+	const char *arg;
+};
 
 struct flame_opts {
 	const char *path;
@@ -96,9 +102,10 @@ struct flame_opts {
 	bool reverse;
 	const char *min_width; /* as given */
 	struct pde_flame_opts svg;
-	/* pdtool fold's options as given, for a capture */
-	char **fold_args;
+	/* pdtool fold's options, for a capture */
+	struct fold_arg *fold_args;
 	size_t nr_fold_args;
+	char *first_fold_arg; /* "--name=arg", for a message */
 };
 
 struct input_stats {
@@ -178,17 +185,22 @@ static const struct option flame_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Keep a fold option for the capture's fold: "--name" or "--name=arg". */
+/* Keep a fold option for the capture's fold, and the first one's
+ * "--name" or "--name=arg". */
 static void keep_fold_option(const struct pd_ctx *ctx, struct flame_opts *o,
-			     const struct option *opt, const char *arg)
+			     const struct option *opt, int c, const char *arg)
 {
-	const size_t n = strlen(opt->name) + 4 + (arg ? strlen(arg) : 0);
-	char *s = malloc(n);
+	o->fold_args[o->nr_fold_args++] = (struct fold_arg){c, arg};
+	if (!o->first_fold_arg) {
+		const size_t n =
+			strlen(opt->name) + 4 + (arg ? strlen(arg) : 0);
 
-	if (!s)
-		die(ctx, "out of memory");
-	snprintf(s, n, "--%s%s%s", opt->name, arg ? "=" : "", arg ? arg : "");
-	o->fold_args[o->nr_fold_args++] = s;
+		o->first_fold_arg = malloc(n);
+		if (!o->first_fold_arg)
+			die(ctx, "out of memory");
+		snprintf(o->first_fold_arg, n, "--%s%s%s", opt->name,
+			 arg ? "=" : "", arg ? arg : "");
+	}
 }
 
 static void handle_option(int c, const struct pd_ctx *ctx,
@@ -275,9 +287,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1) {
 		if (c == 'j')
-			keep_fold_option(ctx, o, &jobs_option, optarg);
+			keep_fold_option(ctx, o, &jobs_option, c, optarg);
 		else if (p.in_more)
-			keep_fold_option(ctx, o, p.opt, optarg);
+			keep_fold_option(ctx, o, p.opt, c, optarg);
 		else
 			handle_option(c, ctx, o);
 	}
@@ -289,8 +301,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 
 /* ---- input --------------------------------------------------------- */
 
-/* Read once more into in->buf, growing it when it is nearly full. */
-static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line)
+/* Read once more into in->buf (at most max bytes), growing it when it is
+ * nearly full. */
+static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line,
+		 size_t max)
 {
 	ssize_t got;
 
@@ -307,8 +321,10 @@ static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line)
 		in->buf = nb;
 		in->cap = ncap;
 	}
+	if (max > in->cap - in->len)
+		max = in->cap - in->len;
 	do
-		got = read(in->fd, in->buf + in->len, in->cap - in->len);
+		got = read(in->fd, in->buf + in->len, max);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		die(ctx, "cannot read '%s': %s", in->path, strerror(errno));
@@ -316,17 +332,17 @@ static void fill(const struct pd_ctx *ctx, struct input *in, uint64_t line)
 	in->len += (size_t)got;
 }
 
-static void add_line(const struct pd_ctx *ctx, struct pda_flame *fl,
+static void add_line(const struct pd_ctx *ctx, struct pda_profile *p,
 		     const char *path, const char *line, size_t len,
 		     struct input_stats *st)
 {
 	int rc;
 
 	st->nr_lines++;
-	rc = pda_flame_add_folded(fl, line, len);
+	rc = pda_profile_add_folded(p, line, len, 0);
 	if (rc < 0)
 		die(ctx, "'%s': line %llu: %s", path,
-		    (unsigned long long)st->nr_lines, pda_flame_errmsg(fl));
+		    (unsigned long long)st->nr_lines, pda_profile_errmsg(p));
 	/* a blank line is not worth a warning */
 	if (rc == 1 && strspn(line, " \t\r\n") < len) {
 		if (st->nr_ignored++ == 0)
@@ -334,24 +350,9 @@ static void add_line(const struct pd_ctx *ctx, struct pda_flame *fl,
 	}
 }
 
-/* Every line of buf[0..len) into fl, the last one even without '\n'. */
-static void add_lines(const struct pd_ctx *ctx, struct pda_flame *fl,
-		      const char *path, const char *buf, size_t len,
-		      struct input_stats *st)
-{
-	while (len > 0) {
-		const char *nl = memchr(buf, '\n', len);
-		const size_t n = nl ? (size_t)(nl - buf) + 1 : len;
-
-		add_line(ctx, fl, path, buf, n, st);
-		buf += n;
-		len -= n;
-	}
-}
-
-/* Folded text, from what in holds already to the end. */
+/* Folded text, from what in holds already to the end, into p. */
 static void read_folded(const struct pd_ctx *ctx, struct input *in,
-			struct pda_flame *fl, struct input_stats *st)
+			struct pda_profile *p, struct input_stats *st)
 {
 	size_t scanned = 0;
 
@@ -364,7 +365,7 @@ static void read_folded(const struct pd_ctx *ctx, struct input *in,
 				    in->len - scanned))) {
 			const size_t n = (size_t)(nl - in->buf) + 1;
 
-			add_line(ctx, fl, in->path, in->buf + done, n - done,
+			add_line(ctx, p, in->path, in->buf + done, n - done,
 				 st);
 			done = n;
 			scanned = n;
@@ -374,105 +375,37 @@ static void read_folded(const struct pd_ctx *ctx, struct input *in,
 		scanned = in->len;
 		if (in->eof)
 			break;
-		fill(ctx, in, st->nr_lines + 1);
+		fill(ctx, in, st->nr_lines + 1, SIZE_MAX);
 	}
 	if (in->len)
-		add_line(ctx, fl, in->path, in->buf, in->len, st);
+		add_line(ctx, p, in->path, in->buf, in->len, st);
 	in->len = 0;
 }
 
 /*
- * Put the bytes already read from standard input back in front of the
- * rest: a child writes them, then copies the rest, into a pipe that
- * becomes our standard input.  @return the child's pid.
- */
-static pid_t unread_stdin(const struct pd_ctx *ctx, const struct input *in)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		die(ctx, "cannot make a pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die(ctx, "cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		char buf[CHUNK];
-		const char *from = in->buf;
-		size_t left = in->len;
-		ssize_t n = 0;
-
-		close(p[0]);
-		for (;;) {
-			while (left > 0) {
-				n = write(p[1], from, left);
-				if (n < 0 && errno == EINTR)
-					continue;
-				if (n < 0)
-					_exit(0); /* the reader is gone */
-				from += n;
-				left -= (size_t)n;
-			}
-			do
-				n = read(STDIN_FILENO, buf, sizeof(buf));
-			while (n < 0 && errno == EINTR);
-			if (n <= 0)
-				_exit(n < 0 ? 1 : 0);
-			from = buf;
-			left = (size_t)n;
-		}
-	}
-	close(p[1]);
-	if (dup2(p[0], STDIN_FILENO) < 0)
-		die(ctx, "cannot read the pipe: %s", strerror(errno));
-	close(p[0]);
-	return pid;
-}
-
-/*
- * Fold a capture with `pdtool fold --kernel` (kernel frames "_[k]", for
- * the palette) and the fold options given, into memory, then take its
- * lines.  @return fold's exit status.
+ * Fold a capture with pdtool fold's code, --kernel (kernel frames
+ * "_[k]", for the palette) and the fold options given, into *out.  What
+ * was read of standard input to tell it is a capture goes to the reader
+ * first.  @return fold's exit status.
  */
 static int fold_capture(struct pd_ctx *ctx, const struct flame_opts *o,
-			struct input *in, struct pda_flame *fl,
-			struct input_stats *st)
+			struct input *in, struct pda_profile **out)
 {
-	char **argv = calloc(o->nr_fold_args + 5, sizeof(*argv));
-	char *text = NULL;
-	size_t len = 0, argc = 0;
-	FILE *saved = ctx->out, *mem;
-	pid_t child = -1;
-	int rc, status;
+	struct fold_opts *fo = cmd_fold_opts_new(ctx);
+	int rc;
 
-	if (!argv)
-		die(ctx, "out of memory");
-	argv[argc++] = (char *)(uintptr_t) "fold";
-	argv[argc++] = (char *)(uintptr_t) "--kernel";
 	for (size_t i = 0; i < o->nr_fold_args; i++)
-		argv[argc++] = o->fold_args[i];
-	argv[argc++] = (char *)(uintptr_t) "--";
-	argv[argc++] = (char *)(uintptr_t)o->path;
-	if (in->fd == STDIN_FILENO)
-		child = unread_stdin(ctx, in);
-	else
+		cmd_fold_opt(ctx, fo, o->fold_args[i].c, o->fold_args[i].arg);
+	if (in->fd == STDIN_FILENO) {
+		ctx->stdin_head = (const unsigned char *)in->buf;
+		ctx->stdin_head_len = in->len;
+	} else {
 		close(in->fd);
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		die(ctx, "out of memory");
-	ctx->out = mem;
-	rc = cmd_fold((int)argc, argv, ctx);
-	ctx->out = saved;
-	if (fclose(mem) != 0)
-		die(ctx, "out of memory");
-	if (child > 0) {
-		/* fold may stop before the end of its input */
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
 	}
-	add_lines(ctx, fl, o->path, text, len, st);
-	free(text);
-	free(argv);
+	rc = cmd_fold_profile(ctx, fo, o->path, out);
+	ctx->stdin_head = NULL;
+	ctx->stdin_head_len = 0;
+	cmd_fold_opts_free(fo);
 	return rc;
 }
 
@@ -524,14 +457,48 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 	ctx_close_output(ctx, out, o->output);
 }
 
+/* The input as a profile, its counts in column 0.  @return fold's exit
+ * status for a capture, else 0. */
+static int read_input(struct pd_ctx *ctx, const struct flame_opts *o,
+		      struct input_stats *st, struct pda_profile **out)
+{
+	struct input in;
+	int rc = 0;
+
+	open_input(ctx, o->path, &in);
+	/* no more than the magic: a capture's bytes read here go to the
+	 * reader ahead of the rest (ctx->stdin_head) */
+	while (in.len < MAGIC_LEN && !in.eof)
+		fill(ctx, &in, 1, MAGIC_LEN - in.len);
+	if (in.dir || ctx_is_capture((const unsigned char *)in.buf, in.len)) {
+		rc = fold_capture(ctx, o, &in, out);
+	} else {
+		PDA_PROFILE_OPTS(po, .nr_columns = 1);
+
+		if (o->nr_fold_args)
+			usage_error(ctx,
+				    "'%s' holds folded stacks: '%s' applies to "
+				    "a capture",
+				    o->path, o->first_fold_arg);
+		rc = pda_profile_new(&po, out);
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+		read_folded(ctx, &in, *out, st);
+		if (in.fd != STDIN_FILENO)
+			close(in.fd);
+	}
+	free(in.buf);
+	return rc;
+}
+
 int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct flame_opts o = {0};
 	struct input_stats st = {0};
+	struct pda_profile *prof = NULL;
 	struct pda_flame *fl;
-	struct input in;
 	size_t nr;
-	int rc, fold_rc = 0;
+	int rc, fold_rc;
 
 	parse_args(argc, argv, ctx, &o);
 	{
@@ -541,22 +508,11 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	open_input(ctx, o.path, &in);
-	while (in.len < 8 && !in.eof)
-		fill(ctx, &in, 1);
-	if (in.dir || ctx_is_capture((const unsigned char *)in.buf, in.len)) {
-		fold_rc = fold_capture(ctx, &o, &in, fl, &st);
-	} else {
-		if (o.nr_fold_args)
-			usage_error(ctx,
-				    "'%s' holds folded stacks: '%s' applies to "
-				    "a capture",
-				    o.path, o.fold_args[0]);
-		read_folded(ctx, &in, fl, &st);
-		if (in.fd != STDIN_FILENO)
-			close(in.fd);
-	}
-	free(in.buf);
+	fold_rc = read_input(ctx, &o, &st, &prof);
+	/* column 0: the fold's weight, or the folded lines' counts */
+	if (pda_flame_add_profile(fl, prof, 0) < 0)
+		die(ctx, "'%s': %s", o.path, pda_flame_errmsg(fl));
+	pda_profile_free(prof);
 	if (pda_flame_finish(fl) < 0)
 		die(ctx, "%s", pda_flame_errmsg(fl));
 	if (st.nr_ignored == 1)
@@ -572,8 +528,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 		warning(ctx, "'%s': no stacks", o.path);
 	write_output(ctx, &o, fl);
 	pda_flame_free(fl);
-	for (size_t i = 0; i < o.nr_fold_args; i++)
-		free(o.fold_args[i]);
+	free(o.first_fold_arg);
 	free(o.fold_args);
 	if (fold_rc)
 		return fold_rc;

@@ -145,6 +145,9 @@ struct fold_opts {
 	bool stats;
 	const char *unwinder;
 	unsigned jobs;
+	/* cmd_fold_profile(): the profile goes here, and nothing to the
+	 * output */
+	struct pda_profile **profile;
 };
 
 /* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
@@ -221,6 +224,127 @@ static void parse_pids(struct pd_ctx *ctx, struct fold_opts *o, const char *arg)
 		usage_error(ctx, "--pid-filter needs at least one pid");
 }
 
+/* One of fold's options (c as getopt_long gives it, arg its value). */
+static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
+			const char *arg)
+{
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		break;
+	case OPT_FROM_SCRIPT:
+		o->from_script = true;
+		break;
+	case OPT_PID:
+		o->pid = true;
+		break;
+	case OPT_TID:
+		o->tid = true;
+		break;
+	case OPT_NO_COMM:
+		o->no_comm = true;
+		break;
+	case OPT_KERNEL:
+		o->kernel = true;
+		break;
+	case OPT_JIT:
+		o->jit = true;
+		break;
+	case OPT_ALL:
+		o->kernel = o->jit = true;
+		break;
+	case OPT_ADDRS:
+		o->addrs = true;
+		break;
+	case OPT_SRCLINE:
+		o->srcline = true;
+		break;
+	case OPT_EVENT:
+		o->event = arg;
+		break;
+	case OPT_ALL_EVENTS:
+		o->all_events = true;
+		break;
+	case OPT_WEIGHT:
+		if (strcmp(arg, "period") == 0)
+			o->period = true;
+		else if (strcmp(arg, "samples") == 0)
+			o->period = false;
+		else
+			usage_error(ctx,
+				    "--weight '%s': samples or period",
+				    arg);
+		break;
+	case OPT_COMM:
+		o->comm_re = arg;
+		break;
+	case OPT_PID_FILTER:
+		parse_pids(ctx, o, arg);
+		break;
+	case OPT_DSO:
+		o->dso_re = arg;
+		break;
+	case OPT_SYMBOL:
+		o->sym_re = arg;
+		break;
+	case OPT_TIME:
+		parse_time_range(ctx, o, arg);
+		break;
+	case OPT_MAX_STACK: {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (*end || end == arg || errno || v == 0 ||
+		    v > 1u << 20)
+			usage_error(ctx,
+				    "--max-stack '%s': a count from 1",
+				    arg);
+		o->max_stack = (unsigned)v;
+		break;
+	}
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, arg);
+		break;
+	case OPT_NO_INLINE:
+		o->inline_frames = false;
+		o->no_inline = true;
+		break;
+	case OPT_INLINE:
+		o->inline_frames = true;
+		o->no_inline = false;
+		break;
+	case OPT_STATS:
+		o->stats = true;
+		break;
+	case 'j':
+	case CMD_OPT_JOBS:
+		o->jobs = cmd_jobs(ctx, arg);
+		break;
+	default:
+		/* the only vals left are the symbol options' */
+		cmd_symopt(&o->sym, c, arg);
+		break;
+	}
+}
+
+/* What no option can say alone. */
+static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	if (o->no_comm && (o->pid || o->tid))
+		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
+	if (!o->from_script && (o->jit || o->all_events))
+		usage_error(ctx, "--jit, --all and --all-events go with "
+				 "--from-script");
+	if (o->from_script &&
+	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
+	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
+	     o->jobs))
+		usage_error(ctx, "--from-script reads names perf resolved: "
+				 "symbol options do not apply");
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct fold_opts *o)
 {
@@ -241,120 +365,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	int c;
 
 	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FROM_SCRIPT:
-			o->from_script = true;
-			break;
-		case OPT_PID:
-			o->pid = true;
-			break;
-		case OPT_TID:
-			o->tid = true;
-			break;
-		case OPT_NO_COMM:
-			o->no_comm = true;
-			break;
-		case OPT_KERNEL:
-			o->kernel = true;
-			break;
-		case OPT_JIT:
-			o->jit = true;
-			break;
-		case OPT_ALL:
-			o->kernel = o->jit = true;
-			break;
-		case OPT_ADDRS:
-			o->addrs = true;
-			break;
-		case OPT_SRCLINE:
-			o->srcline = true;
-			break;
-		case OPT_EVENT:
-			o->event = optarg;
-			break;
-		case OPT_ALL_EVENTS:
-			o->all_events = true;
-			break;
-		case OPT_WEIGHT:
-			if (strcmp(optarg, "period") == 0)
-				o->period = true;
-			else if (strcmp(optarg, "samples") == 0)
-				o->period = false;
-			else
-				usage_error(ctx,
-					    "--weight '%s': samples or period",
-					    optarg);
-			break;
-		case OPT_COMM:
-			o->comm_re = optarg;
-			break;
-		case OPT_PID_FILTER:
-			parse_pids(ctx, o, optarg);
-			break;
-		case OPT_DSO:
-			o->dso_re = optarg;
-			break;
-		case OPT_SYMBOL:
-			o->sym_re = optarg;
-			break;
-		case OPT_TIME:
-			parse_time_range(ctx, o, optarg);
-			break;
-		case OPT_MAX_STACK: {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (*end || end == optarg || errno || v == 0 ||
-			    v > 1u << 20)
-				usage_error(ctx,
-					    "--max-stack '%s': a count from 1",
-					    optarg);
-			o->max_stack = (unsigned)v;
-			break;
-		}
-		case CMD_OPT_UNWINDER:
-			o->unwinder = cmd_unwinder(ctx, optarg);
-			break;
-		case OPT_NO_INLINE:
-			o->inline_frames = false;
-			o->no_inline = true;
-			break;
-		case OPT_INLINE:
-			o->inline_frames = true;
-			o->no_inline = false;
-			break;
-		case OPT_STATS:
-			o->stats = true;
-			break;
-		case 'j':
-		case CMD_OPT_JOBS:
-			o->jobs = cmd_jobs(ctx, optarg);
-			break;
-		default:
-			/* the only vals left are the symbol options' */
-			cmd_symopt(&o->sym, c, optarg);
-			break;
-		}
-	}
+	while ((c = cmd_getopt(&p)) != -1)
+		fold_option(ctx, o, c, optarg);
 	o->path = cmd_opts_input(&p);
-	if (o->no_comm && (o->pid || o->tid))
-		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
-	if (!o->from_script && (o->jit || o->all_events))
-		usage_error(ctx, "--jit, --all and --all-events go with "
-				 "--from-script");
-	if (o->from_script &&
-	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
-	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
-	     o->jobs))
-		usage_error(ctx, "--from-script reads names perf resolved: "
-				 "symbol options do not apply");
+	check_args(ctx, o);
 }
+
 
 static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 {
@@ -382,11 +398,20 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 			 FILE *out, struct pda_fold *fd)
 {
+	struct pda_profile *p;
 	int rc = pda_fold_finish(fd);
 
+	if (rc == 0)
+		rc = pda_fold_profile(fd, &p);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	ctx_check_write(ctx, pde_folded_write(out, fd), o->output);
+	if (o->profile) {
+		*o->profile = p;
+		return;
+	}
+	ctx_check_write(ctx, pde_folded_write(out, p, PDA_FOLD_COL_WEIGHT),
+			o->output);
+	pda_profile_free(p);
 	ctx_close_output(ctx, out, o->output);
 }
 
@@ -750,4 +775,35 @@ int cmd_fold(int argc, char **argv, struct pd_ctx *ctx)
 	if (o.from_script)
 		return fold_script(ctx, &o);
 	return fold_capture(ctx, &o);
+}
+
+struct fold_opts *cmd_fold_opts_new(const struct pd_ctx *ctx)
+{
+	struct fold_opts *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		die(ctx, "out of memory");
+	return o;
+}
+
+void cmd_fold_opts_free(struct fold_opts *o)
+{
+	free(o);
+}
+
+void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
+		  const char *arg)
+{
+	fold_option(ctx, o, c, arg);
+}
+
+int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
+		     const char *path, struct pda_profile **out)
+{
+	o->path = path;
+	o->profile = out;
+	/* flame's palette tells kernel frames by their "_[k]" */
+	o->kernel = true;
+	check_args(ctx, o);
+	return fold_capture(ctx, o);
 }

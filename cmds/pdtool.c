@@ -119,10 +119,13 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 	struct pd_file *f;
 	int rc;
 
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0) {
+		opts.head = ctx->stdin_head;
+		opts.head_len = ctx->stdin_head_len;
 		rc = pd_file_open_fd(STDIN_FILENO, "<stdin>", &opts, &f);
-	else
+	} else {
 		rc = pd_file_open(path, &opts, &f);
+	}
 	if (rc < 0) {
 		/* the library's message names the path when it is about
 		 * opening; otherwise name it here */

@@ -30,6 +30,10 @@ struct pd_ctx {
 	bool strict;		/* --strict: unresolved or skipped -> exit 1 */
 	unsigned nr_warnings;	/* library warnings printed */
 	FILE *out;		/* stdout */
+	/* bytes already read from standard input (to tell a capture from
+	 * text), which ctx_open("-") hands the reader first: at most 16 */
+	const unsigned char *stdin_head;
+	size_t stdin_head_len;
 };
 
 struct cmd_entry {
@@ -264,6 +268,25 @@ extern const char cmd_fold_usage[], cmd_fold_summary[], cmd_fold_options[];
  * the fold it runs on a capture.
  */
 extern const struct option cmd_fold_sample_options[];
+
+/*
+ * A capture folded by pdtool fold's own code into a structured profile,
+ * for pdtool flame (cmd_fold.c): make the options, give each of
+ * cmd_fold_sample_options (and 'j') with cmd_fold_opt() as getopt_long
+ * returned it (arg must outlive the options), then cmd_fold_profile()
+ * folds path ("-": standard input) as `pdtool fold` with those options
+ * would, printing fold's messages, and hands back the profile
+ * (pda_fold_profile()'s, freed by the caller) instead of writing it.
+ * Errors exit as fold's do.  @return fold's exit status.
+ */
+struct fold_opts;
+struct pda_profile;
+struct fold_opts *cmd_fold_opts_new(const struct pd_ctx *ctx);
+void cmd_fold_opts_free(struct fold_opts *o);
+void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
+		  const char *arg);
+int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
+		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];

@@ -299,14 +299,16 @@ int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
-struct pda_fold; /* pda_fold.h: a finished aggregator */
+struct pda_profile; /* pda_profile.h */
 
 /*
- * Write fd's lines in their sorted order, "stack weight\n" each (the
- * format of stackcollapse-perf.pl).  fd must be finished
- * (pda_fold_finish).  @return 0 or PD_ERR_IO.
+ * Write p's sample rows in their order, "stack value\n" each (the format
+ * of stackcollapse-perf.pl): the stack's location labels root first,
+ * joined by ';', and the row's value in column col.  pda_fold_profile()
+ * gives the rows in fold's sorted order.  @return 0, PD_ERR_IO, PD_ERR_NOMEM,
+ * or PD_ERR_API when col is out of range.
  */
-int pde_folded_write(FILE *out, const struct pda_fold *fd);
+int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 
 /* ---- profile differences (pde_diff.c; `pdtool diff`) -------------- */
 

@@ -118,6 +118,13 @@ struct pd_open_opts {
 	 */
 	char *errbuf;
 	size_t errbuf_size;
+	/*
+	 * pd_file_open_fd() only: bytes the caller already read from the
+	 * fd (to tell a capture from other input), taken before the fd's;
+	 * at most 16, the pipe header's size.
+	 */
+	const void *head;
+	size_t head_len;
 };
 
 #define PD_OPTS(name, ...)                                                  \

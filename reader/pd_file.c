@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -673,6 +674,19 @@ int pd_file_open_fd(int fd, const char *name, const struct pd_open_opts *opts,
 	rc = file_new(opts, name, &f);
 	if (rc < 0)
 		return open_fail(NULL, opts, rc, out);
+	if (opts &&
+	    opts->sz >= offsetof(struct pd_open_opts, head_len) +
+				sizeof(opts->head_len) &&
+	    opts->head_len) {
+		if (opts->head_len > sizeof(hdr) || !opts->head) {
+			rc = pd_set_err(f, PD_ERR_API,
+					"%zu bytes read ahead: at most %zu",
+					opts->head_len, sizeof(hdr));
+			return open_fail(f, opts, rc, out);
+		}
+		memcpy(hdr, opts->head, opts->head_len);
+		got = opts->head_len;
+	}
 	while (got < sizeof(hdr)) {
 		ssize_t n = read(fd, hdr + got, sizeof(hdr) - got);
 

@@ -34,7 +34,6 @@
 #define MAX_FRAMES (1u << 20)	 /* frames of one stack (O5) */
 #define MAX_ITEMS (UINT32_MAX / 2) /* names, stacks: stamps are uint32_t */
 #define DSO_CACHE 256		 /* direct-mapped, by a session's pointer */
-#define FOLD_CACHE 4096		 /* direct-mapped, by a fold's frame */
 
 /* A name: a symbol, a comm, or (in the DSO table) a DSO's file name. */
 struct dname {
@@ -86,9 +85,7 @@ struct pda_diff {
 	/* scratch */
 	const char **buf;	/* the stack being added: normal names */
 	size_t alloc_buf;
-	const char **split;	/* a folded line's frames */
-	size_t *split_lens;
-	size_t alloc_split;
+	struct pda_folded_split split; /* a folded line's frames */
 	char *norm;		/* a name being normalised */
 	size_t alloc_norm;
 
@@ -307,8 +304,7 @@ void pda_diff_free(struct pda_diff *d)
 	pdc_free(&d->alloc, d->run_weight);
 	pdc_free(&d->alloc, d->scale_symbol);
 	pdc_free(&d->alloc, d->buf);
-	pdc_free(&d->alloc, d->split);
-	pdc_free(&d->alloc, d->split_lens);
+	pda_folded_split_release(&d->alloc, &d->split);
 	pdc_free(&d->alloc, d->norm);
 	pdc_free(&d->alloc, d);
 }
@@ -349,26 +345,6 @@ static bool stack_eq(const void *item, const void *key)
 	return st->pub.nr == k->nr &&
 	       (k->nr == 0 || memcmp(st->pub.frames, k->frames,
 				     k->nr * sizeof(k->frames[0])) == 0);
-}
-
-/* Room for nr frames in the folded line splitter's arrays. */
-static int grow_split(struct pda_diff *d, size_t nr)
-{
-	size_t a = d->alloc_split;
-	int rc;
-
-	if (nr <= d->alloc_split)
-		return 0;
-	rc = pdc_grow(&d->alloc, (void **)&d->split, sizeof(*d->split), &a,
-			  nr, MAX_FRAMES);
-	if (rc == 0) {
-		a = d->alloc_split;
-		rc = pdc_grow(&d->alloc, (void **)&d->split_lens,
-				  sizeof(*d->split_lens), &a, nr, MAX_FRAMES);
-	}
-	if (rc == 0)
-		d->alloc_split = a;
-	return rc;
 }
 
 /* Count weight for the stack d->buf[0..nr) of normal names in run g. */
@@ -474,97 +450,97 @@ int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
 	return add_stack(d, (unsigned)g, nr, weight, named_frame, &n);
 }
 
-/* A line of a fold, with the cache of its frames' entries. */
-struct fold_frames {
-	const struct pda_fold_line *line;
-	struct fold_slot {
-		const struct pda_fold_frame *key;
-		const struct dname *ent;
-	} *cache;
+/* A profile's stack, with the cache of its locations' entries. */
+struct prof_frames {
+	const struct pda_profile *p;
+	const uint32_t *locs;	  /* the stack's, root first */
+	const struct dname **ent; /* by location id; NULL: not yet */
 };
 
-static const struct dname *fold_frame(struct pda_diff *d, const void *arg,
+static const struct dname *prof_frame(struct pda_diff *d, const void *arg,
 				      size_t i)
 {
-	const struct fold_frames *ff = arg;
-	const struct pda_fold_frame *f = ff->line->frames[i];
-	struct fold_slot *slot =
-		&ff->cache[pda_hash_u64((uintptr_t)f) & (FOLD_CACHE - 1)];
+	const struct prof_frames *pf = arg;
+	const uint32_t loc = pf->locs[i];
 
-	if (slot->key != f) {
-		slot->ent = frame_name(d, f->name, f->len);
-		slot->key = slot->ent ? f : NULL;
+	if (!pf->ent[loc]) {
+		size_t len;
+		const char *s = pda_profile_str(
+			pf->p, pda_profile_loc(pf->p, loc)->label, &len);
+
+		pf->ent[loc] = frame_name(d, s, len);
 	}
-	return slot->ent;
+	return pf->ent[loc];
 }
 
-int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
-		      unsigned run, const struct pda_fold *fd)
+int pda_diff_add_profile(struct pda_diff *d, enum pda_diff_side side,
+			 unsigned run, const struct pda_profile *p,
+			 unsigned col)
 {
 	const int g = run_index(d, side, run);
-	struct fold_frames ff = {NULL, NULL};
+	struct prof_frames pf = {p, NULL, NULL};
+	uint32_t *locs = NULL;
+	size_t alloc_locs = 0;
 	int rc = 0;
 
-	if (g < 0)
+	if (g < 0 || col >= pda_profile_nr_columns(p))
 		return PD_ERR_API;
-	/* a fold's frames are interned: a frame's address stands for its
-	 * name while the fold lives, that is during this call */
-	ff.cache = pdc_zalloc(&d->alloc, FOLD_CACHE * sizeof(*ff.cache));
-	if (!ff.cache)
+	/* a location's label is one name: look each up once */
+	pf.ent = pdc_zalloc(&d->alloc,
+				pda_profile_nr_locs(p) * sizeof(*pf.ent));
+	if (!pf.ent)
 		return set_err(d, PD_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; rc == 0 && i < pda_fold_nr_lines(fd); i++) {
-		ff.line = pda_fold_line(fd, i);
-		rc = add_stack(d, (unsigned)g, ff.line->nr_frames,
-			       ff.line->weight, fold_frame, &ff);
+	for (size_t i = 0; rc == 0 && i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *s = pda_profile_sample(p, i);
+		const struct pda_profile_stack *st =
+			pda_profile_stack(p, s->stack);
+		const size_t nr = st ? st->depth : 0;
+
+		if (PDC_GROW(&d->alloc, locs, alloc_locs, nr + 1,
+				 MAX_FRAMES + 1) < 0) {
+			rc = set_err(d, PD_ERR_NOMEM, "out of memory");
+			break;
+		}
+		pda_profile_stack_locs(p, s->stack, locs);
+		pf.locs = locs;
+		rc = add_stack(d, (unsigned)g, nr, s->values[col], prof_frame,
+			       &pf);
 	}
-	pdc_free(&d->alloc, ff.cache);
+	pdc_free(&d->alloc, locs);
+	pdc_free(&d->alloc, (void *)pf.ent);
 	return rc;
 }
 
-static bool is_blank(char c)
+int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, struct pda_fold *fd)
 {
-	return c == ' ' || c == '\t';
+	struct pda_profile *p;
+	int rc;
+
+	if (run_index(d, side, run) < 0)
+		return PD_ERR_API;
+	rc = pda_fold_profile(fd, &p);
+	if (rc < 0)
+		return set_err(d, rc, "out of memory");
+	rc = pda_diff_add_profile(d, side, run, p, PDA_FOLD_COL_WEIGHT);
+	pda_profile_free(p);
+	return rc;
 }
 
 int pda_diff_add_folded(struct pda_diff *d, enum pda_diff_side side,
 			unsigned run, const char *line, size_t len)
 {
-	size_t end = len, count_start, nr = 0, start = 0;
-	uint64_t count = 0;
+	int rc;
 
 	if (run_index(d, side, run) < 0)
 		return PD_ERR_API;
-	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
-			   is_blank(line[end - 1])))
-		end--;
-	count_start = end;
-	while (count_start > 0 && line[count_start - 1] >= '0' &&
-	       line[count_start - 1] <= '9')
-		count_start--;
-	/* a whole number, and a blank between it and the stack */
-	if (count_start == end || count_start == 0 ||
-	    !is_blank(line[count_start - 1]))
-		return 1;
-	for (size_t i = count_start; i < end; i++) {
-		const unsigned digit = (unsigned)(line[i] - '0');
-
-		if (count > (UINT64_MAX - digit) / 10)
-			return 1;
-		count = count * 10 + digit;
-	}
-	end = count_start - 1;
-	while (end > 0 && is_blank(line[end - 1]))
-		end--;
-	for (size_t i = 0; end > 0 && i <= end; i++) {
-		if (i < end && line[i] != ';')
-			continue;
-		if (nr >= MAX_FRAMES || grow_split(d, nr + 1) < 0)
-			return set_err(d, PD_ERR_NOMEM, "out of memory");
-		d->split[nr] = line + start;
-		d->split_lens[nr++] = i - start;
-		start = i + 1;
-	}
-	return pda_diff_add(d, side, run, d->split, d->split_lens, nr, count);
+	rc = pda_folded_split(&d->alloc, &d->split, line, len);
+	if (rc < 0)
+		return set_err(d, rc, "out of memory");
+	if (rc > 0)
+		return rc;
+	return pda_diff_add(d, side, run, d->split.frames, d->split.lens,
+			    d->split.nr, d->split.count);
 }
 
 /* The DSO entry of a session's DSO path (NULL: no map), by file name. */

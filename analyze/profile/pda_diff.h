@@ -88,13 +88,23 @@ int pda_diff_add(struct pda_diff *d, enum pda_diff_side side, unsigned run,
 		 uint64_t weight);
 
 /*
+ * Add every sample row of a profile (pda_profile.h) with its value in
+ * column col to run `run` of side, as pda_diff_add() would with the
+ * locations' labels as frames, looking each location's name up once.  p
+ * is not kept.  Same returns; on error, the rows before the failing one
+ * are counted.
+ */
+int pda_diff_add_profile(struct pda_diff *d, enum pda_diff_side side,
+			 unsigned run, const struct pda_profile *p,
+			 unsigned col);
+
+/*
  * Add every line of a finished fold (pda_fold_finish()) to run `run` of
- * side, as pda_diff_add() would, looking each distinct frame's name up
- * once.  fd is not kept.  Same returns; on error, the lines before the
- * failing one are counted.
+ * side: pda_diff_add_profile() on pda_fold_profile()'s profile, column
+ * PDA_FOLD_COL_WEIGHT.  fd is not kept.  Same returns.
  */
 int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
-		      unsigned run, const struct pda_fold *fd);
+		      unsigned run, struct pda_fold *fd);
 
 /*
  * Add one folded line, "frame;frame;... COUNT" (a trailing newline

@@ -1,13 +1,15 @@
 /*
- * pda_flame.c - the frame tree of a flame graph, built from folded stacks
- * (`comm;outer;...;leaf count`, as stackcollapse-perf.pl and `perf script
- * report stackcollapse` write them).
+ * pda_flame.c - the frame tree of a flame graph, built from a structured
+ * profile's stacks (pda_profile.h), or from stacks given as names: folded
+ * lines (`comm;outer;...;leaf count`) through the one folded-line
+ * splitter, pda_folded_split().
  *
  * Building: every stack walks down from the root, finding or adding one
  * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
- * a child in O(1), and a second one interns the names, so equal names
- * share one copy and one id.  Both tables hold ids + 1 as their items:
- * the arrays they index move as they grow.  Nothing depends on the order the stacks came in:
+ * a child in O(1), and holds ids + 1 as its items (the node array moves
+ * as it grows).  Names are interned in a profile's string table
+ * (pda_profile_intern()), so equal names share one copy and one id.
+ * Nothing depends on the order the stacks came in:
  * pda_flame_finish() sorts each node's children by name (bytewise) and
  * lays the tree out depth first, so the same stacks in any order give the
  * same nodes, and the same input gives byte-identical output downstream.
@@ -16,7 +18,7 @@
  *   - a node's total is the sum of its self and its children's totals;
  *   - a node's total is never 0 (zero counts add nothing);
  *   - kids: the (parent, name) -> node table holds every node but the
- *     root; names: the name -> name id table holds every distinct name.
+ *     root; names: its strings hold every distinct name.
  * Not thread-safe: one tree per thread.
  */
 #include "pda_base_int.h"
@@ -28,7 +30,6 @@
 #define ROOT_NAME "all"
 #define MAX_ITEMS (UINT32_MAX / 2) /* nodes, names: ids are uint32_t */
 #define MAX_FRAMES_PER_STACK (1u << 20)
-#define NAME_BLOCK (64u * 1024)
 
 struct bnode {		 /* a node while building */
 	uint32_t name;	 /* name id */
@@ -40,17 +41,6 @@ struct bnode {		 /* a node while building */
 	uint64_t other; /* pda_flame_add_pair()'s second count */
 };
 
-struct bname {
-	const char *str; /* NUL-terminated, in a name block */
-	size_t len;
-};
-
-struct name_block {
-	struct name_block *next;
-	size_t used, size;
-	char data[];
-};
-
 struct pda_flame {
 	const struct pd_alloc *alloc;
 	bool reverse;
@@ -60,15 +50,16 @@ struct pda_flame {
 
 	struct bnode *nodes;
 	size_t nr_nodes, alloc_nodes;
-	struct bname *names;
-	size_t nr_names, alloc_names;
-	struct pda_hash kids, name_tab; /* of id_item(id) */
-	struct name_block *blocks;
+	struct pda_profile *names; /* its strings: a name's id is its
+				    * string id */
+	struct pda_hash kids; /* of id_item(id) */
+	bool kids_stale; /* nodes were added without kids */
 
 	/* the frames of the stack being added, reused */
 	const char **frame_ptr;
 	size_t *frame_len;
 	size_t alloc_frames;
+	struct pda_folded_split split; /* pda_flame_add_folded()'s */
 
 	/* after pda_flame_finish() */
 	struct pda_flame_node *out;
@@ -88,20 +79,6 @@ static uint32_t item_id(const void *item)
 	return (uint32_t)((uintptr_t)item - 1);
 }
 
-struct name_key {
-	const struct pda_flame *fl;
-	const char *s;
-	size_t len;
-};
-
-static bool name_eq(const void *item, const void *key)
-{
-	const struct name_key *k = key;
-	const struct bname *nm = &k->fl->names[item_id(item)];
-
-	return nm->len == k->len && memcmp(nm->str, k->s, k->len) == 0;
-}
-
 struct kid_key {
 	const struct pda_flame *fl;
 	uint32_t parent, name;
@@ -115,77 +92,25 @@ static bool kid_eq(const void *item, const void *key)
 	return n->parent == k->parent && n->name == k->name;
 }
 
-static const char *store_name(struct pda_flame *fl, const char *s, size_t len)
-{
-	struct name_block *b = fl->blocks;
-	char *p;
-
-	if (!b || b->size - b->used < len + 1) {
-		size_t size = len + 1 > NAME_BLOCK ? len + 1 : NAME_BLOCK;
-
-		if (size > SIZE_MAX - sizeof(*b))
-			return NULL;
-		b = pdc_malloc(fl->alloc, sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->size = size;
-		b->next = fl->blocks;
-		fl->blocks = b;
-	}
-	p = b->data + b->used;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	b->used += len + 1;
-	return p;
-}
-
 /* The id of name s[0..len), added if new.  @return 0 or PD_ERR_NOMEM. */
 static int intern(struct pda_flame *fl, const char *s, size_t len, uint32_t *id)
 {
-	const struct name_key key = {fl, s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
-	struct bname *nm;
-
-	if (pda_hash_reserve(fl->alloc, &fl->name_tab) < 0)
-		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fl->name_tab, h, name_eq, &key);
-	if (slot->item) {
-		*id = item_id(slot->item);
-		return 0;
-	}
-	/* names is not in the table: slot stays where the name goes */
-	if (PDC_GROW(fl->alloc, fl->names, fl->alloc_names,
-			 fl->nr_names + 1, MAX_ITEMS) < 0)
-		return PD_ERR_NOMEM;
-	nm = &fl->names[fl->nr_names];
-	nm->str = store_name(fl, s, len);
-	if (!nm->str)
-		return PD_ERR_NOMEM;
-	nm->len = len;
-	*id = (uint32_t)fl->nr_names++;
-	pda_hash_fill(&fl->name_tab, slot, h, id_item(*id));
-	return 0;
+	return pda_profile_intern(fl->names, s, len, id);
 }
 
-/* The child of parent named name, added if new. */
-static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
-		 uint32_t *out)
+/* Name id's bytes and length. */
+static const char *name_of(const struct pda_flame *fl, uint32_t id,
+			   size_t *len)
 {
-	const struct kid_key key = {fl, parent, name};
-	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
-	struct pda_hash_slot *slot;
+	return pda_profile_str(fl->names, id, len);
+}
+
+/* A new child of parent, named name, in no table yet. */
+static int new_node(struct pda_flame *fl, uint32_t parent, uint32_t name,
+		    uint32_t *out)
+{
 	struct bnode *n;
 
-	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
-		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
-	if (slot->item) {
-		*out = item_id(slot->item);
-		return 0;
-	}
-	/* nor is nodes: slot stays where the child goes */
 	if (PDC_GROW(fl->alloc, fl->nodes, fl->alloc_nodes,
 			 fl->nr_nodes + 1, MAX_ITEMS) < 0)
 		return PD_ERR_NOMEM;
@@ -198,7 +123,52 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 	fl->nodes[parent].first_child = (uint32_t)fl->nr_nodes;
 	fl->nodes[parent].nr_children++;
 	*out = (uint32_t)fl->nr_nodes++;
+	return 0;
+}
+
+/* The child of parent named name, added if new. */
+static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
+		 uint32_t *out)
+{
+	const struct kid_key key = {fl, parent, name};
+	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
+	struct pda_hash_slot *slot;
+
+	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
+	if (slot->item) {
+		*out = item_id(slot->item);
+		return 0;
+	}
+	/* nor is nodes: slot stays where the child goes */
+	if (new_node(fl, parent, name, out) < 0)
+		return PD_ERR_NOMEM;
 	pda_hash_fill(&fl->kids, slot, h, id_item(*out));
+	return 0;
+}
+
+/*
+ * Make kids hold every node again, after pda_flame_add_profile() added
+ * nodes without it.  @return 0 or PD_ERR_NOMEM (still stale).
+ */
+static int rebuild_kids(struct pda_flame *fl)
+{
+	if (!fl->kids_stale)
+		return 0;
+	pda_hash_release(fl->alloc, &fl->kids);
+	for (size_t i = 1; i < fl->nr_nodes; i++) {
+		const struct bnode *n = &fl->nodes[i];
+
+		if (pda_hash_add(fl->alloc, &fl->kids,
+				 pda_hash_u64((uint64_t)n->parent << 32 |
+					      n->name),
+				 id_item((uint32_t)i)) < 0) {
+			pda_hash_release(fl->alloc, &fl->kids);
+			return PD_ERR_NOMEM;
+		}
+	}
+	fl->kids_stale = false;
 	return 0;
 }
 
@@ -218,6 +188,14 @@ int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 		return PD_ERR_NOMEM;
 	fl->alloc = alloc;
 	fl->reverse = o.reverse;
+	{
+		PDA_PROFILE_OPTS(po, .alloc = alloc);
+
+		if (pda_profile_new(&po, &fl->names) < 0) {
+			pda_flame_free(fl);
+			return PD_ERR_NOMEM;
+		}
+	}
 	/* the root: its own parent, depth 0 */
 	if (PDC_GROW(alloc, fl->nodes, fl->alloc_nodes, 1, MAX_ITEMS) < 0 ||
 	    intern(fl, ROOT_NAME, strlen(ROOT_NAME), &root_name) < 0) {
@@ -233,20 +211,14 @@ int pda_flame_new(const struct pda_flame_opts *opts, struct pda_flame **out)
 
 void pda_flame_free(struct pda_flame *fl)
 {
-	struct name_block *b, *next;
-
 	if (!fl)
 		return;
-	for (b = fl->blocks; b; b = next) {
-		next = b->next;
-		pdc_free(fl->alloc, b);
-	}
+	pda_profile_free(fl->names);
 	pdc_free(fl->alloc, fl->nodes);
-	pdc_free(fl->alloc, fl->names);
 	pda_hash_release(fl->alloc, &fl->kids);
-	pda_hash_release(fl->alloc, &fl->name_tab);
 	pdc_free(fl->alloc, fl->frame_ptr);
 	pdc_free(fl->alloc, fl->frame_len);
+	pda_folded_split_release(fl->alloc, &fl->split);
 	pdc_free(fl->alloc, fl->out);
 	pdc_free(fl->alloc, fl);
 }
@@ -278,6 +250,8 @@ int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
 		return set_err(fl, PD_ERR_API, "stack added after finish");
 	if (count == 0 && other == 0)
 		return 0;
+	if (rebuild_kids(fl) < 0)
+		return set_err(fl, PD_ERR_NOMEM, "out of memory");
 	if (fl->nodes[0].total > UINT64_MAX - count ||
 	    fl->nodes[0].other > UINT64_MAX - other)
 		return set_err(fl, PD_ERR_FORMAT,
@@ -307,79 +281,166 @@ int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
 	return 0;
 }
 
+/* Room for nr frames in frame_ptr and frame_len. */
+static int grow_frames(struct pda_flame *fl, size_t nr)
+{
+	size_t a = fl->alloc_frames;
+
+	if (nr <= a)
+		return 0;
+	/* the two arrays share alloc_frames: both grow alike from it */
+	if (PDC_GROW(fl->alloc, fl->frame_ptr, a, nr,
+			 MAX_FRAMES_PER_STACK) < 0)
+		return PD_ERR_NOMEM;
+	a = fl->alloc_frames;
+	if (PDC_GROW(fl->alloc, fl->frame_len, a, nr,
+			 MAX_FRAMES_PER_STACK) < 0)
+		return PD_ERR_NOMEM;
+	fl->alloc_frames = a;
+	return 0;
+}
+
 int pda_flame_add(struct pda_flame *fl, const char *const *frames,
 		  const size_t *lens, size_t nr_frames, uint64_t count)
 {
 	return pda_flame_add_pair(fl, frames, lens, nr_frames, count, 0);
 }
 
-/* Space or tab: what separates the count from the stack. */
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 int pda_flame_add_folded(struct pda_flame *fl, const char *line, size_t len)
 {
-	size_t end = len, count_start, nr = 0, start;
-	uint64_t count = 0;
-	int rc;
+	int rc = pda_folded_split(fl->alloc, &fl->split, line, len);
 
-	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
-			   is_blank(line[end - 1])))
-		end--;
-	if (end == 0)
-		return 1;
-	count_start = end;
-	while (count_start > 0 && line[count_start - 1] >= '0' &&
-	       line[count_start - 1] <= '9')
-		count_start--;
-	/* a count, and blanks between it and the stack */
-	if (count_start == end || count_start == 0 ||
-	    !is_blank(line[count_start - 1]))
-		return 1;
-	for (size_t i = count_start; i < end; i++) {
-		unsigned d = (unsigned)(line[i] - '0');
+	if (rc < 0)
+		return set_err(fl, rc,
+			       fl->split.too_many ? "a stack has too many frames"
+						  : "out of memory");
+	if (rc > 0)
+		return rc;
+	return pda_flame_add(fl, fl->split.frames, fl->split.lens,
+			     fl->split.nr, fl->split.count);
+}
 
-		if (count > (UINT64_MAX - d) / 10)
-			return 1;
-		count = count * 10 + d;
+/*
+ * Whether every location of p has a label no other location has: then
+ * p's stacks, unique by (prefix, location), are unique by (parent,
+ * name), that is, they are the tree's nodes.
+ */
+static int labels_unique(struct pda_flame *fl, const struct pda_profile *p,
+			 bool *unique)
+{
+	const size_t nr_strs = pda_profile_nr_strs(p);
+	uint32_t *loc_of = pdc_zalloc(fl->alloc, nr_strs * sizeof(*loc_of));
+
+	if (!loc_of)
+		return PD_ERR_NOMEM;
+	*unique = true;
+	for (uint32_t l = 1; *unique && l < pda_profile_nr_locs(p); l++) {
+		const uint32_t label = pda_profile_loc(p, l)->label;
+
+		*unique = !loc_of[label];
+		loc_of[label] = l;
 	}
-	end = count_start - 1;
-	while (end > 0 && is_blank(line[end - 1]))
-		end--;
-	/* split the stack at ';' */
-	start = 0;
-	for (size_t i = 0; i <= end; i++) {
-		if (i < end && line[i] != ';')
-			continue;
-		if (end == 0)
-			break; /* an empty stack: the count is the root's */
-		if (nr >= MAX_FRAMES_PER_STACK)
-			return set_err(fl, PD_ERR_NOMEM,
-				       "a stack has too many frames");
-		if (nr == fl->alloc_frames) {
-			size_t a = fl->alloc_frames;
+	pdc_free(fl->alloc, loc_of);
+	return 0;
+}
 
-			/* the two arrays share alloc_frames: both grow
-			 * alike from it */
-			rc = PDC_GROW(fl->alloc, fl->frame_ptr, a, nr + 1,
-					  MAX_FRAMES_PER_STACK);
-			if (rc == 0) {
-				a = fl->alloc_frames;
-				rc = PDC_GROW(fl->alloc, fl->frame_len, a,
-						  nr + 1, MAX_FRAMES_PER_STACK);
-			}
+/*
+ * pda_flame_add_profile() into an empty tree whose stacks are p's
+ * (labels_unique()): a node per stack, made in stack order (a prefix
+ * before its callees) without looking it up, then the counts, each
+ * node's total summed from its callees' in reverse order.
+ */
+static int add_profile_tree(struct pda_flame *fl, const struct pda_profile *p,
+			    unsigned col)
+{
+	const size_t nr_stacks = pda_profile_nr_stacks(p);
+	const size_t nr_strs = pda_profile_nr_strs(p);
+	uint32_t *node_of = pdc_malloc(fl->alloc, nr_stacks * sizeof(*node_of));
+	uint32_t *name_of = pdc_malloc(fl->alloc, nr_strs * sizeof(*name_of));
+	int rc = 0;
+
+	if (!node_of || !name_of) {
+		rc = PD_ERR_NOMEM;
+		goto out;
+	}
+	memset(name_of, 0xff, nr_strs * sizeof(*name_of));
+	fl->kids_stale = true;
+	node_of[0] = 0;
+	for (uint32_t s = 1; s < nr_stacks; s++) {
+		const struct pda_profile_stack *st = pda_profile_stack(p, s);
+		const uint32_t label = pda_profile_loc(p, st->loc)->label;
+
+		if (name_of[label] == UINT32_MAX) {
+			size_t len;
+			const char *str = pda_profile_str(p, label, &len);
+
+			rc = intern(fl, str, len, &name_of[label]);
 			if (rc < 0)
-				return set_err(fl, rc, "out of memory");
-			fl->alloc_frames = a;
+				goto out;
 		}
-		fl->frame_ptr[nr] = line + start;
-		fl->frame_len[nr] = i - start;
-		nr++;
-		start = i + 1;
+		rc = new_node(fl, node_of[st->prefix], name_of[label],
+			      &node_of[s]);
+		if (rc < 0)
+			goto out;
 	}
-	return pda_flame_add(fl, fl->frame_ptr, fl->frame_len, nr, count);
+	/* the profile's totals fit: so do the nodes' */
+	for (size_t i = 0; i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *r = pda_profile_sample(p, i);
+
+		fl->nodes[node_of[r->stack]].self += r->values[col];
+	}
+	for (size_t i = 0; i < fl->nr_nodes; i++)
+		fl->nodes[i].total = fl->nodes[i].self;
+	for (size_t i = fl->nr_nodes - 1; i > 0; i--)
+		fl->nodes[fl->nodes[i].parent].total += fl->nodes[i].total;
+out:
+	pdc_free(fl->alloc, node_of);
+	pdc_free(fl->alloc, name_of);
+	return rc < 0 ? set_err(fl, rc, "out of memory") : 0;
+}
+
+int pda_flame_add_profile(struct pda_flame *fl, const struct pda_profile *p,
+			  unsigned col)
+{
+	bool unique;
+	int rc = 0;
+
+	if (col >= pda_profile_nr_columns(p))
+		return set_err(fl, PD_ERR_API, "no such column");
+	if (fl->finished || fl->broken)
+		return set_err(fl, PD_ERR_API, "stack added after finish");
+	if (!fl->reverse && fl->nr_nodes == 1 && !fl->nodes[0].total &&
+	    !fl->nodes[0].other) {
+		rc = labels_unique(fl, p, &unique);
+		if (rc < 0)
+			return set_err(fl, rc, "out of memory");
+		if (unique)
+			return add_profile_tree(fl, p, col);
+	}
+	for (size_t i = 0; rc == 0 && i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *s = pda_profile_sample(p, i);
+		const struct pda_profile_stack *st =
+			pda_profile_stack(p, s->stack);
+		const size_t nr = st ? st->depth : 0;
+		size_t k = nr;
+
+		if (s->values[col] == 0)
+			continue;
+		if (grow_frames(fl, nr) < 0)
+			return set_err(fl, PD_ERR_NOMEM, "out of memory");
+		/* the prefix links run leaf to root */
+		for (; st; st = pda_profile_stack(p, st->prefix)) {
+			const struct pda_profile_loc *l =
+				pda_profile_loc(p, st->loc);
+
+			k--;
+			fl->frame_ptr[k] =
+				pda_profile_str(p, l->label, &fl->frame_len[k]);
+		}
+		rc = pda_flame_add(fl, fl->frame_ptr, fl->frame_len, nr,
+				   s->values[col]);
+	}
+	return rc;
 }
 
 struct kid_ref {
@@ -428,8 +489,8 @@ static int sort_children(struct pda_flame *fl)
 			break;
 		for (uint32_t c = n->first_child; c;
 		     c = fl->nodes[c].next_sibling) {
-			kids[nr].name = fl->names[fl->nodes[c].name].str;
-			kids[nr].len = fl->names[fl->nodes[c].name].len;
+			kids[nr].name =
+				name_of(fl, fl->nodes[c].name, &kids[nr].len);
 			kids[nr++].node = c;
 		}
 		qsort(kids, nr, sizeof(*kids), cmp_kid);
@@ -447,6 +508,7 @@ int pda_flame_finish(struct pda_flame *fl)
 	struct walk *stack = NULL;
 	size_t alloc_stack = 0, sp = 0, nr_out = 0;
 	uint32_t *name_map = NULL, nr_names_out = 0;
+	size_t nr_names;
 	int rc;
 
 	if (fl->finished)
@@ -460,9 +522,9 @@ int pda_flame_finish(struct pda_flame *fl)
 	/* no more lookups: the tables' memory can go before the layout's
 	 * arrives (a tree of millions of nodes) */
 	pda_hash_release(fl->alloc, &fl->kids);
-	pda_hash_release(fl->alloc, &fl->name_tab);
 	fl->out = pdc_malloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
-	name_map = pdc_malloc(fl->alloc, fl->nr_names * sizeof(*name_map));
+	nr_names = pda_profile_nr_strs(fl->names);
+	name_map = pdc_malloc(fl->alloc, nr_names * sizeof(*name_map));
 	if (!fl->out || !name_map ||
 	    PDC_GROW(fl->alloc, stack, alloc_stack, 1, MAX_ITEMS) < 0) {
 		rc = PD_ERR_NOMEM;
@@ -470,7 +532,7 @@ int pda_flame_finish(struct pda_flame *fl)
 	}
 	/* name ids in order of first use in the walk, so they too do not
 	 * depend on the order of the input */
-	memset(name_map, 0xff, fl->nr_names * sizeof(*name_map));
+	memset(name_map, 0xff, nr_names * sizeof(*name_map));
 	stack[sp++] = (struct walk){0, 0, 0};
 	fl->max_depth = 0;
 	while (sp) {
@@ -480,7 +542,7 @@ int pda_flame_finish(struct pda_flame *fl)
 		uint64_t x = w.start;
 		size_t nr_kids = 0, k = 0;
 
-		o->name = fl->names[n->name].str;
+		o->name = name_of(fl, n->name, NULL);
 		if (name_map[n->name] == UINT32_MAX)
 			name_map[n->name] = nr_names_out++;
 		o->name_id = name_map[n->name];

@@ -11,15 +11,14 @@ extern "C" {
 #endif
 
 /*
- * The merged frame tree of a flame graph, built from stacks given root
- * first (folded stacks: `comm;outer;...;leaf count`).  It needs no
+ * The merged frame tree of a flame graph, built from a structured
+ * profile (pda_profile.h) or from stacks given root first.  It needs no
  * session.  Not thread-safe; one tree per thread.
  *
  *	struct pda_flame *fl;
  *	PDA_FLAME_OPTS(o, .reverse = false);
  *	pda_flame_new(&o, &fl);
- *	while (getline(&line, &cap, in) > 0)
- *		pda_flame_add_folded(fl, line, strlen(line));
+ *	pda_flame_add_profile(fl, profile, 0);
  *	pda_flame_finish(fl);
  *	nodes = pda_flame_nodes(fl, &nr);
  *	pda_flame_free(fl);
@@ -91,6 +90,15 @@ int pda_flame_add_pair(struct pda_flame *fl, const char *const *frames,
  */
 int pda_flame_add_folded(struct pda_flame *fl, const char *line,
 			 size_t len);
+
+/*
+ * Add every sample row of p with a value in column col (frames: the
+ * locations' labels, root first), as pda_flame_add() would.  p is not
+ * kept.  Same returns; on error the rows before the failing one are
+ * counted.
+ */
+int pda_flame_add_profile(struct pda_flame *fl, const struct pda_profile *p,
+			  unsigned col);
 
 /* Sort and lay out the tree; no stacks can be added after it, and after
  * a failure the tree can only be freed.  @return 0 or PD_ERR_NOMEM. */

@@ -24,6 +24,7 @@
  */
 #include "pda_base_int.h"
 #include "pda_fold.h"
+#include "pda_profile.h"
 
 #include <regex.h>
 #include <stdarg.h>
@@ -42,12 +43,27 @@
 
 enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
 
+/*
+ * What pda_fold_profile() makes a location of: the first frame that got
+ * an atom, its strings interned in the details table (they must outlive
+ * the session).
+ */
+struct detail {
+	const struct atom *func, *dso, *file; /* NULL: unknown */
+	uint64_t addr;
+	unsigned line;
+	unsigned flags; /* pda_loc_flags */
+};
+
 /* pub comes first: a stack holds &atom->pub, and atom_of() goes back */
 struct atom {
 	struct pda_fold_frame pub;   /* pub.name points at str */
 	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
 				      * of name at the line's end [1], from 1 */
 	signed char match[NR_MATCH]; /* -1 not tried, 0 no, 1 yes */
+	uint32_t loc[2];	     /* pda_fold_profile()'s location as a
+				      * frame [0] and as a root [1]; 0 none */
+	struct detail *detail;	     /* NULL: none */
 	char str[];
 };
 
@@ -76,6 +92,7 @@ struct dkey {
 /* A distinct stack: its frames root first, the root frame (comm) too. */
 struct stack {
 	uint64_t weight;
+	uint64_t samples, period;
 	uint32_t nr;
 	const struct pda_fold_frame *frames[]; /* of atoms: &atom->pub */
 };
@@ -92,6 +109,7 @@ struct pda_fold {
 	regex_t re[NR_MATCH];
 	struct pdc_arena arena;
 	struct pda_hash atoms;	 /* struct atom, by content */
+	struct pda_hash details; /* struct atom: detail strings, unranked */
 	struct pda_hash dkeys;	 /* struct dkey */
 	struct pda_hash stacks;	 /* struct stack */
 	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
@@ -117,18 +135,19 @@ static bool atom_eq(const void *item, const void *key)
 	return a->pub.len == k->len && memcmp(a->str, k->s, k->len) == 0;
 }
 
-/* The atom for len bytes of s (which need not be NUL-terminated). */
-static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
-			   unsigned flags)
+/* The atom for len bytes of s (which need not be NUL-terminated) in
+ * table (fd->atoms: a name of the output; fd->details: a detail). */
+static struct atom *intern_in(struct pda_fold *fd, struct pda_hash *table,
+			      const char *s, size_t len, unsigned flags)
 {
 	const struct str_key key = {s, len};
 	const uint64_t h = pda_hash_bytes(s, len);
 	struct pda_hash_slot *slot;
 	struct atom *a;
 
-	if (pda_hash_reserve(&fd->mem, &fd->atoms) < 0)
+	if (pda_hash_reserve(&fd->mem, table) < 0)
 		return NULL;
-	slot = pda_hash_probe(&fd->atoms, h, atom_eq, &key);
+	slot = pda_hash_probe(table, h, atom_eq, &key);
 	if (slot->item)
 		return slot->item;
 	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
@@ -140,11 +159,68 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 	a->pub.len = len;
 	a->pub.flags = flags;
 	a->rank[0] = a->rank[1] = 0;
+	a->loc[0] = a->loc[1] = 0;
+	a->detail = NULL;
 	memset(a->match, -1, sizeof(a->match));
-	if (memchr(s, ';', len))
+	if (table == &fd->atoms && memchr(s, ';', len))
 		fd->has_semi = true;
-	pda_hash_fill(&fd->atoms, slot, h, a);
+	pda_hash_fill(table, slot, h, a);
 	return a;
+}
+
+static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
+			   unsigned flags)
+{
+	return intern_in(fd, &fd->atoms, s, len, flags);
+}
+
+static const struct atom *detail_str(struct pda_fold *fd, const char *s,
+				     bool *oom)
+{
+	const struct atom *a;
+
+	if (!s)
+		return NULL;
+	a = intern_in(fd, &fd->details, s, strlen(s), 0);
+	if (!a)
+		*oom = true;
+	return a;
+}
+
+/*
+ * Keep what a location needs of fr, the first frame named a (atoms are
+ * by name: frames that fold alike share the first one's details).
+ * @return 0 or PD_ERR_NOMEM.
+ */
+static int add_detail(struct pda_fold *fd, struct atom *a,
+		      const struct pda_frame *fr)
+{
+	struct detail *d;
+	bool oom = false;
+
+	if (a->detail)
+		return 0;
+	d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	if (!d)
+		return PD_ERR_NOMEM;
+	d->func = detail_str(fd, fr->sym, &oom);
+	d->dso = detail_str(fd, fr->dso, &oom);
+	d->file = detail_str(fd, fr->srcfile, &oom);
+	if (oom)
+		return PD_ERR_NOMEM;
+	d->line = fr->line;
+	d->addr = fr->dso ? fr->dso_addr : fr->ip;
+	d->flags = (fr->dso ? PDA_LOC_DSO_OFFSET : 0) |
+		   (fr->flags & PDA_FRAME_KERNEL ? PDA_LOC_KERNEL
+						 : PDA_LOC_USER) |
+		   (fr->flags & PDA_FRAME_JIT ? PDA_LOC_JIT : 0) |
+		   (fr->flags & PDA_FRAME_INLINED ? PDA_LOC_INLINED : 0) |
+		   (!fr->sym || (fr->flags & (PDA_FRAME_NO_SYMBOL |
+					      PDA_FRAME_NO_MAP))
+			    ? PDA_LOC_UNKNOWN
+			    : 0);
+	a->detail = d;
+	return 0;
 }
 
 /* s with each of from replaced by to, as perf's script replaces ';' in
@@ -199,6 +275,7 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 			   const struct pda_frame *fr)
 {
 	char small[256];
+	struct atom *a;
 	struct pdc_strbuf b;
 	bool kernel = false;
 
@@ -245,7 +322,10 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 	}
 	if (kernel)
 		pdc_strbuf_add(&b, "_[k]", 4);
-	return sbuf_intern(fd, &b, fr ? fr->flags : 0);
+	a = sbuf_intern(fd, &b, fr ? fr->flags : 0);
+	if (a && fr && add_detail(fd, a, fr) < 0)
+		return NULL;
+	return a;
 }
 
 static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
@@ -359,6 +439,7 @@ void pda_fold_free(struct pda_fold *fd)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
 	pda_hash_release(&m, &fd->atoms);
+	pda_hash_release(&m, &fd->details);
 	pda_hash_release(&m, &fd->dkeys);
 	pda_hash_release(&m, &fd->stacks);
 	pdc_arena_release(&fd->arena, &m);
@@ -395,7 +476,7 @@ static bool stack_eq(const void *item, const void *key)
  * root render alike, and are one stack.
  */
 static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
-		       bool unresolved)
+		       uint64_t period, bool unresolved)
 {
 	const struct stack_key key = {fd->buf, nr};
 	uint64_t h = pda_hash_u64(nr);
@@ -416,7 +497,7 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 				     sizeof(*st) + nr * sizeof(st->frames[0]));
 		if (!st)
 			return PD_ERR_NOMEM;
-		st->weight = 0;
+		st->weight = st->samples = st->period = 0;
 		st->nr = (uint32_t)nr;
 		if (nr)
 			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
@@ -424,6 +505,8 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		fd->totals.nr_stacks = fd->stacks.nr;
 	}
 	st->weight += weight;
+	st->samples++;
+	st->period += period;
 	fd->totals.nr_samples++;
 	fd->totals.weight += weight;
 	if (unresolved)
@@ -567,7 +650,7 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 	}
 	return count_stack(fd, off + cut,
 			   fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
-			   unresolved);
+			   sample->period, unresolved);
 }
 
 int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
@@ -622,7 +705,9 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 		fd->totals.nr_filtered++;
 		return 0;
 	}
-	return count_stack(fd, off + n->nr, n->weight, n->unresolved);
+	return count_stack(fd, off + n->nr, n->weight,
+			   fd->flags & PDA_FOLD_PERIOD ? n->weight : 0,
+			   n->unresolved);
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -771,32 +856,53 @@ static void mkqs(const struct stack **v, size_t n, size_t d, unsigned depth)
 	}
 }
 
-/* Render st into line.  @return 0 or PD_ERR_NOMEM. */
-static int render(struct pda_fold *fd, const struct stack *st,
-		  struct pda_fold_line *line)
+/* The text of line, rendered into the arena.  @return 0 or
+ * PD_ERR_NOMEM. */
+static int render_text(struct pda_fold *fd, struct pda_fold_line *line)
 {
-	size_t len = 0;
-	char *s, *p;
+	char *s = pdc_arena_alloc(&fd->arena, &fd->mem, line->len + 1), *p = s;
 
-	for (size_t j = 0; j < st->nr; j++)
-		len += st->frames[j]->len + (j > 0);
-	s = pdc_arena_alloc(&fd->arena, &fd->mem, len + 1);
 	if (!s)
 		return PD_ERR_NOMEM;
-	p = s;
-	for (size_t j = 0; j < st->nr; j++) {
+	for (size_t j = 0; j < line->nr_frames; j++) {
 		if (j > 0)
 			*p++ = ';';
-		memcpy(p, st->frames[j]->name, st->frames[j]->len);
-		p += st->frames[j]->len;
+		memcpy(p, line->frames[j]->name, line->frames[j]->len);
+		p += line->frames[j]->len;
 	}
 	*p = '\0';
 	line->stack = s;
+	return 0;
+}
+
+/*
+ * Make st's line; its text too when text (the string sort needs it),
+ * else on the first pda_fold_line() (the outputs write the profile, so
+ * a capture's lines are seldom rendered).  @return 0 or PD_ERR_NOMEM.
+ */
+static int render(struct pda_fold *fd, const struct stack *st,
+		  struct pda_fold_line *line, bool text)
+{
+	size_t len = 0;
+
+	for (size_t j = 0; j < st->nr; j++)
+		len += st->frames[j]->len + (j > 0);
+	line->stack = NULL;
 	line->len = len;
 	line->weight = st->weight;
+	line->samples = st->samples;
+	line->period = st->period;
 	line->nr_frames = st->nr;
 	line->frames = st->frames;
-	return 0;
+	return text ? render_text(fd, line) : 0;
+}
+
+static void merge_line(struct pda_fold_line *into,
+		       const struct pda_fold_line *from)
+{
+	into->weight += from->weight;
+	into->samples += from->samples;
+	into->period += from->period;
 }
 
 int pda_fold_finish(struct pda_fold *fd)
@@ -821,25 +927,25 @@ int pda_fold_finish(struct pda_fold *fd)
 			goto nomem;
 		mkqs(v, nr, 0, MKQS_DEPTH);
 		for (size_t i = 0; i < nr; i++) {
-			if (render(fd, v[i], &lines[out]) < 0)
+			if (render(fd, v[i], &lines[out], false) < 0)
 				goto nomem;
 			/* the one pair that renders alike: no frames and one
 			 * frame of an empty name; both sort first */
 			if (out == 1 && lines[0].len == 0 && lines[1].len == 0)
-				lines[0].weight += lines[1].weight;
+				merge_line(&lines[0], &lines[1]);
 			else
 				out++;
 		}
 	} else {
 		for (size_t i = 0; i < nr; i++)
-			if (render(fd, v[i], &lines[i]) < 0)
+			if (render(fd, v[i], &lines[i], true) < 0)
 				goto nomem;
 		qsort(lines, nr, sizeof(*lines), line_cmp);
 		/* distinct stacks can render alike (a comm holding ';') */
 		for (size_t i = 0; i < nr; i++) {
 			if (out > 0 &&
 			    line_cmp(&lines[out - 1], &lines[i]) == 0) {
-				lines[out - 1].weight += lines[i].weight;
+				merge_line(&lines[out - 1], &lines[i]);
 				continue;
 			}
 			lines[out++] = lines[i];
@@ -864,10 +970,227 @@ size_t pda_fold_nr_lines(const struct pda_fold *fd)
 
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
 {
-	return i < fd->nr_lines ? &fd->lines[i] : NULL;
+	struct pda_fold_line *l;
+
+	if (i >= fd->nr_lines)
+		return NULL;
+	l = &fd->lines[i];
+	/* the text is a cache of the frames: render it now, in the fold's
+	 * own arena (fd is const to the caller, not to itself) */
+	if (!l->stack &&
+	    render_text((struct pda_fold *)(uintptr_t)fd, l) < 0)
+		return NULL;
+	return l;
 }
 
 const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
 {
 	return &fd->totals;
+}
+
+/* ---- the lines as a profile ------------------------------------------- */
+
+static int profile_str(struct pda_profile *p, const struct atom *a,
+		       uint32_t *id)
+{
+	*id = 0;
+	return a ? pda_profile_intern(p, a->str, a->pub.len, id) : 0;
+}
+
+/* Atom a's location in p, made on first use. */
+static int atom_loc(struct pda_profile *p, struct atom *a, bool root,
+		    uint32_t *id)
+{
+	const struct detail *d = a->detail;
+	struct pda_profile_loc l = {0};
+	struct pda_profile_func f = {0};
+	struct pda_profile_mapping m = {0};
+	int rc;
+
+	if (a->loc[root]) {
+		*id = a->loc[root];
+		return 0;
+	}
+	rc = pda_profile_intern(p, a->str, a->pub.len, &l.label);
+	if (rc == 0 && d) {
+		rc = profile_str(p, d->func, &f.name);
+		if (rc == 0)
+			rc = profile_str(p, d->file, &f.file);
+		if (rc == 0)
+			rc = profile_str(p, d->dso, &m.name);
+		if (rc == 0 && m.name)
+			rc = pda_profile_add_mapping(p, &m, &l.mapping);
+		l.address = d->addr;
+		l.line = d->line;
+		l.flags = d->flags;
+	} else {
+		/* a root, "[unknown]" or a name given by the caller */
+		f.name = l.label;
+		l.flags = (a->pub.flags & PDA_FRAME_KERNEL ? PDA_LOC_KERNEL : 0) |
+			  (a->pub.flags & PDA_FRAME_JIT ? PDA_LOC_JIT : 0) |
+			  (a->pub.flags & PDA_FRAME_INLINED ? PDA_LOC_INLINED
+							    : 0) |
+			  (a->pub.flags &
+					   (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)
+				   ? PDA_LOC_UNKNOWN
+				   : 0);
+	}
+	if (root)
+		l.flags = PDA_LOC_ROOT;
+	if (rc == 0 && f.name)
+		rc = pda_profile_add_func(p, &f, &l.func);
+	if (rc == 0)
+		rc = pda_profile_add_loc(p, &l, &a->loc[root]);
+	*id = a->loc[root];
+	return rc;
+}
+
+/* pda_fold_profile()'s state. */
+struct to_profile {
+	struct pda_profile *p;
+	struct pda_hash leaves; /* of the lines' last stacks, id + 1 */
+	uint32_t *ids;		/* the previous line's stacks */
+	size_t alloc_ids;
+	bool rooted;		/* frame 0 is a root */
+	bool sorted;		/* the lines are in byte order (!has_semi) */
+};
+
+struct leaf_key {
+	const struct pda_profile *p;
+	uint32_t prefix, loc;
+};
+
+static bool leaf_eq(const void *item, const void *key)
+{
+	const struct leaf_key *k = key;
+	const struct pda_profile_stack *st =
+		pda_profile_stack(k->p, (uint32_t)((uintptr_t)item - 1));
+
+	return st->prefix == k->prefix && st->loc == k->loc;
+}
+
+static uint64_t leaf_hash(uint32_t prefix, uint32_t loc)
+{
+	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+}
+
+/*
+ * The stack of loc under prefix at position i of line l, whose first
+ * same frames are the previous line's.  In byte order (no name holds
+ * ';'), a line that shares frames 0..i with an earlier line and goes on
+ * past i shares them with every line in between, so past `same` the
+ * stacks are new, and at `same` the stack can only be an earlier line's
+ * last one: only those are looked up.
+ */
+static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
+		      const struct pda_fold_line *l, size_t i, size_t same,
+		      uint32_t prefix, uint32_t loc, uint32_t *id)
+{
+	const struct leaf_key key = {tp->p, prefix, loc};
+	void *found;
+
+	if (!tp->sorted)
+		return pda_profile_add_stack(tp->p, prefix, loc, id);
+	if (i == same && i + 1 < l->nr_frames) {
+		found = pda_hash_find(&tp->leaves, leaf_hash(prefix, loc),
+				      leaf_eq, &key);
+		if (found) {
+			*id = (uint32_t)((uintptr_t)found - 1);
+			return 0;
+		}
+	}
+	if (i + 1 == l->nr_frames &&
+	    pda_hash_reserve(&fd->mem, &tp->leaves) < 0)
+		return PD_ERR_NOMEM;
+	if (pda_profile_append_stack(tp->p, prefix, loc, id) < 0)
+		return PD_ERR_NOMEM;
+	if (i + 1 == l->nr_frames)
+		pda_hash_fill(&tp->leaves,
+			      pda_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
+					     leaf_eq, &key),
+			      leaf_hash(prefix, loc),
+			      (void *)((uintptr_t)*id + 1));
+	return 0;
+}
+
+/* Add line l to the profile; the previous line's stack ids are reused
+ * for the frames the two lines share (sorted lines share long
+ * prefixes). */
+static int profile_line(const struct pda_fold *fd, struct to_profile *tp,
+			const struct pda_fold_line *l,
+			const struct pda_fold_line *prev)
+{
+	struct pda_profile *p = tp->p;
+	uint32_t *ids = tp->ids;
+	const bool rooted = tp->rooted;
+	uint64_t values[PDA_FOLD_NR_COLUMNS];
+	uint32_t stack = 0;
+	size_t same = 0;
+	int rc;
+
+	while (prev && same < l->nr_frames && same < prev->nr_frames &&
+	       l->frames[same] == prev->frames[same])
+		same++;
+	if (same)
+		stack = ids[same - 1];
+	for (size_t i = same; i < l->nr_frames; i++) {
+		/* the table's atoms, const only in the line */
+		struct atom *a = (struct atom *)(uintptr_t)atom_of(l->frames[i]);
+		uint32_t loc;
+
+		rc = atom_loc(p, a, rooted && i == 0, &loc);
+		if (rc == 0)
+			rc = line_stack(fd, tp, l, i, same, stack, loc, &stack);
+		if (rc < 0)
+			return rc;
+		ids[i] = stack;
+	}
+	values[PDA_FOLD_COL_WEIGHT] = l->weight;
+	values[PDA_FOLD_COL_SAMPLES] = l->samples;
+	values[PDA_FOLD_COL_PERIOD] = l->period;
+	return pda_profile_add_sample(p, stack, values);
+}
+
+int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
+{
+	PDA_PROFILE_OPTS(po, .nr_columns = PDA_FOLD_NR_COLUMNS,
+			 .alloc = &fd->mem);
+	struct to_profile tp = {.rooted = !(fd->flags & PDA_FOLD_NO_COMM),
+				.sorted = !fd->has_semi};
+	struct pda_profile *p;
+	int rc;
+
+	*out = NULL;
+	if (!fd->finished)
+		return PD_ERR_API;
+	rc = pda_profile_new(&po, &p);
+	if (rc < 0)
+		return rc;
+	rc = pda_profile_set_column(p, PDA_FOLD_COL_WEIGHT, NULL,
+				    fd->flags & PDA_FOLD_PERIOD ? "period"
+								: "samples");
+	if (rc == 0)
+		rc = pda_profile_set_column(p, PDA_FOLD_COL_SAMPLES, NULL,
+					    "samples");
+	if (rc == 0)
+		rc = pda_profile_set_column(p, PDA_FOLD_COL_PERIOD, NULL,
+					    "period");
+	tp.p = p;
+	for (size_t i = 0; rc == 0 && i < fd->nr_lines; i++) {
+		const struct pda_fold_line *l = &fd->lines[i];
+
+		rc = PDC_GROW(&fd->mem, tp.ids, tp.alloc_ids,
+				  l->nr_frames + 1, MAX_FRAMES + 1);
+		if (rc == 0)
+			rc = profile_line(fd, &tp, l,
+					  i ? &fd->lines[i - 1] : NULL);
+	}
+	pdc_free(&fd->mem, tp.ids);
+	pda_hash_release(&fd->mem, &tp.leaves);
+	if (rc < 0) {
+		pda_profile_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
 }

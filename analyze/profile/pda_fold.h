@@ -5,6 +5,7 @@
 #ifndef PDA_FOLD_H
 #define PDA_FOLD_H
 
+#include "pda_profile.h"
 #include "pda_session.h"
 
 #ifdef __cplusplus
@@ -28,7 +29,11 @@ extern "C" {
  *	pda_fold_finish(fd);
  *	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++)
  *		line = pda_fold_line(fd, i);	// sorted as perf sorts
+ *	pda_fold_profile(fd, &profile);		// the same, structured
  *	pda_fold_free(fd);
+ *
+ * The folded output, the flame graph and diff's runs are made from
+ * pda_fold_profile()'s profile (pda_profile.h), not from the lines.
  *
  * Frame names follow perf's `perf script report stackcollapse`: the
  * symbol, "[unknown]" where there is none, ';' replaced by ':'; the comm
@@ -134,10 +139,14 @@ struct pda_fold_line {
 	uint64_t weight;	/* samples, or periods with PDA_FOLD_PERIOD */
 	size_t nr_frames;
 	const struct pda_fold_frame *const *frames; /* root first */
+	uint64_t samples;	/* samples added */
+	uint64_t period;	/* their periods' sum (pda_fold_add_names():
+				 * the weight with PDA_FOLD_PERIOD, else 0) */
 };
 
 /* After pda_fold_finish(): the number of lines, and line i (NULL when
- * out of range), in sorted order. */
+ * out of range, or out of memory for its text, which is rendered on the
+ * first call for line i), in sorted order. */
 size_t pda_fold_nr_lines(const struct pda_fold *fd);
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd,
 					  size_t i);
@@ -154,6 +163,31 @@ struct pda_fold_totals {
 
 /* Valid until the next call on fd. */
 const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd);
+
+/* The columns of pda_fold_profile()'s profile. */
+enum {
+	PDA_FOLD_COL_WEIGHT = 0,	/* the lines' weight: what folded text
+					 * writes (samples, or periods with
+					 * PDA_FOLD_PERIOD) */
+	PDA_FOLD_COL_SAMPLES,		/* samples */
+	PDA_FOLD_COL_PERIOD,		/* periods' sum */
+	PDA_FOLD_NR_COLUMNS,
+};
+
+/*
+ * After pda_fold_finish(): the lines as a structured profile
+ * (pda_profile.h), one sample row per line, in the lines' order, with
+ * the three columns above.  Each distinct frame name is one location
+ * whose label is the name (fold's naming rules applied) and whose
+ * function, mapping, address (a DSO offset when there is a map), source
+ * line and flags are those of the first frame that folded to that name;
+ * without --no-comm (PDA_FOLD_NO_COMM) the first frame of every line is
+ * a PDA_LOC_ROOT location.  The profile does not refer to fd: free it
+ * with pda_profile_free(), before or after fd.
+ * @return 0 and *out, or PD_ERR_NOMEM, or PD_ERR_API (before finish),
+ * with *out = NULL.
+ */
+int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out);
 
 /*
  * perf script text to folded stacks, following stackcollapse-perf.pl's

@@ -1,0 +1,819 @@
+/*
+ * pda_profile.c - the structured profile's tables (pda_profile.h) and the
+ * one folded-text reader.
+ *
+ * Every table but the strings is a struct table: an array of fixed-size
+ * entries, entry 0 all zero ("none"), and a pda_hash over the first
+ * key_size bytes of each entry, which holds ids + 1 as its items (the
+ * array moves as it grows, so the table cannot hold pointers).  Entries
+ * are zeroed before their fields are set, so padding compares equal.
+ *
+ * Mappings and functions have no padding (static asserts below), so
+ * the caller's struct is the key.
+ *
+ * Invariants: t->nr >= 1 once the profile is made; the hash holds every
+ * entry but 0; rows[i].values points at values + i * nr_columns (fixed
+ * up whenever values moves); row_of[s] is stack s's row + 1 (0: none).
+ */
+#include "pda_base_int.h"
+#include "pda_profile.h"
+
+#include <string.h>
+
+#define STR_BLOCK (64u * 1024)
+
+struct table {
+	unsigned char *arr;
+	size_t nr, alloc;
+	size_t elem, key_size;
+	struct pda_hash h;
+};
+
+struct pstr {
+	const char *s; /* NUL-terminated, in a block */
+	size_t len;
+};
+
+struct str_block {
+	struct str_block *next;
+	size_t used, size;
+	char data[];
+};
+
+struct pda_profile {
+	struct pd_alloc mem;
+	unsigned nr_columns;
+	struct pda_profile_column *cols;
+
+	struct pstr *strs;
+	size_t nr_strs, alloc_strs;
+	struct pda_hash str_tab; /* of id + 1 */
+	struct str_block *blocks;
+
+	struct table mappings, funcs, locs, stacks;
+
+	uint32_t *name_loc; /* by string id: pda_profile_name_loc()'s
+			     * location, 0 none */
+	size_t alloc_name_loc;
+
+	struct pda_profile_sample *rows;
+	size_t nr_rows, alloc_rows;
+	uint64_t *values;
+	size_t alloc_values;
+	uint32_t *row_of; /* by stack id */
+	size_t alloc_row_of;
+	uint32_t empty_row; /* the empty stack's row + 1 */
+	bool stacks_stale; /* pda_profile_append_stack() left stacks out of
+			    * stacks.h */
+
+	uint64_t *totals; /* nr_columns: the rows' sums */
+
+	struct pda_folded_split split;
+	uint64_t *scratch; /* nr_columns values */
+	char errmsg[64];
+};
+
+static int set_err(struct pda_profile *p, int err, const char *msg)
+{
+	const size_t n = strlen(msg) < sizeof(p->errmsg) - 1
+				 ? strlen(msg)
+				 : sizeof(p->errmsg) - 1;
+
+	memcpy(p->errmsg, msg, n);
+	p->errmsg[n] = '\0';
+	return err;
+}
+
+const char *pda_profile_errmsg(const struct pda_profile *p)
+{
+	return p->errmsg;
+}
+
+_Static_assert(sizeof(struct pda_profile_mapping) == 4 * 2 + 8 * 3,
+	       "a mapping is compared as bytes: no padding");
+_Static_assert(sizeof(struct pda_profile_func) == 4 * 2,
+	       "a function is compared as bytes: no padding");
+
+static void *id_item(size_t id)
+{
+	return (void *)((uintptr_t)id + 1);
+}
+
+static uint32_t item_id(const void *item)
+{
+	return (uint32_t)((uintptr_t)item - 1);
+}
+
+/* ---- strings --------------------------------------------------------- */
+
+struct str_key {
+	const struct pda_profile *p;
+	const char *s;
+	size_t len;
+};
+
+static bool str_eq(const void *item, const void *key)
+{
+	const struct str_key *k = key;
+	const struct pstr *e = &k->p->strs[item_id(item)];
+
+	return e->len == k->len && memcmp(e->s, k->s, k->len) == 0;
+}
+
+static const char *store(struct pda_profile *p, const char *s, size_t len)
+{
+	struct str_block *b = p->blocks;
+	char *out;
+
+	if (!b || b->size - b->used < len + 1) {
+		const size_t size = len + 1 > STR_BLOCK ? len + 1 : STR_BLOCK;
+
+		if (size > SIZE_MAX - sizeof(*b))
+			return NULL;
+		b = pdc_malloc(&p->mem, sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->size = size;
+		b->next = p->blocks;
+		p->blocks = b;
+	}
+	out = b->data + b->used;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	b->used += len + 1;
+	return out;
+}
+
+int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
+		       uint32_t *id)
+{
+	const struct str_key key = {p, s, len};
+	const uint64_t h = pda_hash_bytes(s, len);
+	struct pda_hash_slot *slot;
+	struct pstr *e;
+
+	if (pda_hash_reserve(&p->mem, &p->str_tab) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&p->str_tab, h, str_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
+	}
+	/* strs is not in the table: slot stays where the string goes */
+	if (PDC_GROW(&p->mem, p->strs, p->alloc_strs, p->nr_strs + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	e = &p->strs[p->nr_strs];
+	e->s = store(p, s, len);
+	if (!e->s)
+		return PD_ERR_NOMEM;
+	e->len = len;
+	*id = (uint32_t)p->nr_strs++;
+	pda_hash_fill(&p->str_tab, slot, h, id_item(*id));
+	return 0;
+}
+
+size_t pda_profile_nr_strs(const struct pda_profile *p)
+{
+	return p->nr_strs;
+}
+
+const char *pda_profile_str(const struct pda_profile *p, uint32_t id,
+			    size_t *len)
+{
+	if (id >= p->nr_strs) {
+		if (len)
+			*len = 0;
+		return "";
+	}
+	if (len)
+		*len = p->strs[id].len;
+	return p->strs[id].s;
+}
+
+/* ---- the id tables ----------------------------------------------------- */
+
+struct entry_key {
+	const struct table *t;
+	const void *entry;
+};
+
+static bool entry_eq(const void *item, const void *key)
+{
+	const struct entry_key *k = key;
+
+	return memcmp(k->t->arr + item_id(item) * k->t->elem, k->entry,
+		      k->t->key_size) == 0;
+}
+
+static uint64_t entry_hash(const struct table *t, const void *entry)
+{
+	uint64_t v;
+
+	if (t->key_size != sizeof(v))
+		return pda_hash_bytes(entry, t->key_size);
+	memcpy(&v, entry, sizeof(v));
+	return pda_hash_u64(v);
+}
+
+static int table_init(const struct pd_alloc *m, struct table *t, size_t elem,
+		      size_t key_size)
+{
+	t->elem = elem;
+	t->key_size = key_size;
+	if (pdc_grow(m, (void **)&t->arr, elem, &t->alloc, 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	memset(t->arr, 0, elem);
+	t->nr = 1;
+	return 0;
+}
+
+static void table_release(const struct pd_alloc *m, struct table *t)
+{
+	pdc_free(m, t->arr);
+	pda_hash_release(m, &t->h);
+}
+
+/* The id of entry (elem bytes) in t, added if new. */
+static int table_add(const struct pd_alloc *m, struct table *t,
+		     const void *entry, uint32_t *id)
+{
+	const struct entry_key key = {t, entry};
+	const uint64_t h = entry_hash(t, entry);
+	struct pda_hash_slot *slot;
+
+	if (pda_hash_reserve(m, &t->h) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&t->h, h, entry_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
+	}
+	if (pdc_grow(m, (void **)&t->arr, t->elem, &t->alloc, t->nr + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	memcpy(t->arr + t->nr * t->elem, entry, t->elem);
+	*id = (uint32_t)t->nr++;
+	pda_hash_fill(&t->h, slot, h, id_item(*id));
+	return 0;
+}
+
+static const void *table_at(const struct table *t, uint32_t id)
+{
+	return id && id < t->nr ? t->arr + (size_t)id * t->elem : NULL;
+}
+
+/* ---- the profile ------------------------------------------------------- */
+
+int pda_profile_new(const struct pda_profile_opts *opts,
+		    struct pda_profile **out)
+{
+	struct pda_profile_opts o;
+	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	struct pda_profile *p;
+	uint32_t empty;
+
+	*out = NULL;
+	if (!opts || pdc_opts_copy(&o, sizeof(o), opts) < 0 ||
+	    o.nr_columns > PDA_PROFILE_MAX_COLUMNS)
+		return PD_ERR_API;
+	if (o.alloc)
+		m = *o.alloc;
+	p = pdc_zalloc(&m, sizeof(*p));
+	if (!p)
+		return PD_ERR_NOMEM;
+	p->mem = m;
+	p->nr_columns = o.nr_columns ? o.nr_columns : 1;
+	p->cols = pdc_zalloc(&m, p->nr_columns * sizeof(*p->cols));
+	p->scratch = pdc_zalloc(&m, p->nr_columns * sizeof(*p->scratch));
+	p->totals = pdc_zalloc(&m, p->nr_columns * sizeof(*p->totals));
+	if (!p->cols || !p->scratch || !p->totals ||
+	    table_init(&m, &p->mappings, sizeof(struct pda_profile_mapping),
+		       sizeof(struct pda_profile_mapping)) < 0 ||
+	    table_init(&m, &p->funcs, sizeof(struct pda_profile_func),
+		       sizeof(struct pda_profile_func)) < 0 ||
+	    table_init(&m, &p->locs, sizeof(struct pda_profile_loc),
+		       sizeof(struct pda_profile_loc)) < 0 ||
+	    /* a stack's key is (prefix, loc); depth follows from it */
+	    table_init(&m, &p->stacks, sizeof(struct pda_profile_stack),
+		       2 * sizeof(uint32_t)) < 0 ||
+	    pda_profile_intern(p, "", 0, &empty) < 0) {
+		pda_profile_free(p);
+		return PD_ERR_NOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void pda_profile_free(struct pda_profile *p)
+{
+	struct str_block *b, *next;
+	struct pd_alloc m;
+
+	if (!p)
+		return;
+	m = p->mem;
+	for (b = p->blocks; b; b = next) {
+		next = b->next;
+		pdc_free(&m, b);
+	}
+	pdc_free(&m, p->strs);
+	pda_hash_release(&m, &p->str_tab);
+	table_release(&m, &p->mappings);
+	table_release(&m, &p->funcs);
+	table_release(&m, &p->locs);
+	table_release(&m, &p->stacks);
+	pdc_free(&m, p->name_loc);
+	pdc_free(&m, p->rows);
+	pdc_free(&m, p->values);
+	pdc_free(&m, p->row_of);
+	pdc_free(&m, p->cols);
+	pdc_free(&m, p->scratch);
+	pdc_free(&m, p->totals);
+	pda_folded_split_release(&m, &p->split);
+	pdc_free(&m, p);
+}
+
+unsigned pda_profile_nr_columns(const struct pda_profile *p)
+{
+	return p->nr_columns;
+}
+
+int pda_profile_set_column(struct pda_profile *p, unsigned col,
+			   const char *event, const char *unit)
+{
+	uint32_t e = 0, u = 0;
+
+	if (col >= p->nr_columns)
+		return PD_ERR_API;
+	if ((event && pda_profile_intern(p, event, strlen(event), &e) < 0) ||
+	    (unit && pda_profile_intern(p, unit, strlen(unit), &u) < 0))
+		return PD_ERR_NOMEM;
+	p->cols[col].event = e;
+	p->cols[col].unit = u;
+	return 0;
+}
+
+const struct pda_profile_column *
+pda_profile_column(const struct pda_profile *p, unsigned col)
+{
+	return col < p->nr_columns ? &p->cols[col] : NULL;
+}
+
+/* ---- mappings, functions, locations ------------------------------------ */
+
+int pda_profile_add_mapping(struct pda_profile *p,
+			    const struct pda_profile_mapping *m, uint32_t *id)
+{
+	/* no padding: the caller's struct is the key */
+	if (m->name >= p->nr_strs || m->build_id >= p->nr_strs)
+		return PD_ERR_API;
+	return table_add(&p->mem, &p->mappings, m, id);
+}
+
+int pda_profile_add_func(struct pda_profile *p,
+			 const struct pda_profile_func *f, uint32_t *id)
+{
+	/* no padding: the caller's struct is the key */
+	if (f->name >= p->nr_strs || f->file >= p->nr_strs)
+		return PD_ERR_API;
+	return table_add(&p->mem, &p->funcs, f, id);
+}
+
+int pda_profile_add_loc(struct pda_profile *p, const struct pda_profile_loc *l,
+			uint32_t *id)
+{
+	struct pda_profile_loc k;
+
+	if (l->label >= p->nr_strs || l->func >= p->funcs.nr ||
+	    l->mapping >= p->mappings.nr)
+		return PD_ERR_API;
+	memset(&k, 0, sizeof(k));
+	k.label = l->label;
+	k.func = l->func;
+	k.mapping = l->mapping;
+	k.line = l->line;
+	k.address = l->address;
+	k.flags = l->flags;
+	return table_add(&p->mem, &p->locs, &k, id);
+}
+
+const struct pda_profile_mapping *
+pda_profile_mapping(const struct pda_profile *p, uint32_t id)
+{
+	return table_at(&p->mappings, id);
+}
+
+const struct pda_profile_func *pda_profile_func(const struct pda_profile *p,
+						uint32_t id)
+{
+	return table_at(&p->funcs, id);
+}
+
+const struct pda_profile_loc *pda_profile_loc(const struct pda_profile *p,
+					      uint32_t id)
+{
+	return table_at(&p->locs, id);
+}
+
+size_t pda_profile_nr_mappings(const struct pda_profile *p)
+{
+	return p->mappings.nr;
+}
+
+size_t pda_profile_nr_funcs(const struct pda_profile *p)
+{
+	return p->funcs.nr;
+}
+
+size_t pda_profile_nr_locs(const struct pda_profile *p)
+{
+	return p->locs.nr;
+}
+
+static bool has_suffix(const char *s, size_t len, const char *suffix)
+{
+	const size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* The location of a name, made: its flags and function from its
+ * suffix, as pdtool fold and stackcollapse-perf.pl annotate frames. */
+static int make_name_loc(struct pda_profile *p, uint32_t label,
+			 const char *name, size_t len, uint32_t *id)
+{
+	struct pda_profile_loc l = {.label = label};
+	struct pda_profile_func f = {0};
+	size_t base = len;
+	int rc;
+
+	if (has_suffix(name, len, "_[k]")) {
+		l.flags |= PDA_LOC_KERNEL;
+		base -= 4;
+	} else if (has_suffix(name, len, "_[j]")) {
+		l.flags |= PDA_LOC_JIT;
+		base -= 4;
+	} else if (has_suffix(name, len, "_[i]")) {
+		l.flags |= PDA_LOC_INLINED;
+		base -= 4;
+	}
+	if (base == 9 && memcmp(name, "[unknown]", 9) == 0)
+		l.flags |= PDA_LOC_UNKNOWN;
+	rc = base == len ? (f.name = label, 0)
+			 : pda_profile_intern(p, name, base, &f.name);
+	if (rc == 0)
+		rc = pda_profile_add_func(p, &f, &l.func);
+	if (rc == 0)
+		rc = pda_profile_add_loc(p, &l, id);
+	return rc;
+}
+
+int pda_profile_name_loc(struct pda_profile *p, const char *name, size_t len,
+			 uint32_t *id)
+{
+	uint32_t label, loc;
+	int rc = pda_profile_intern(p, name, len, &label);
+
+	if (rc < 0)
+		return rc;
+	if (label < p->alloc_name_loc && p->name_loc[label]) {
+		*id = p->name_loc[label];
+		return 0;
+	}
+	rc = make_name_loc(p, label, name, len, &loc);
+	if (rc < 0)
+		return rc;
+	if (label >= p->alloc_name_loc) {
+		const size_t had = p->alloc_name_loc;
+
+		if (PDC_GROW(&p->mem, p->name_loc, p->alloc_name_loc,
+				 (size_t)label + 1, PDA_PROFILE_MAX_ITEMS) < 0)
+			return PD_ERR_NOMEM;
+		memset(p->name_loc + had, 0,
+		       (p->alloc_name_loc - had) * sizeof(*p->name_loc));
+	}
+	p->name_loc[label] = loc;
+	*id = loc;
+	return 0;
+}
+
+/* ---- stacks and samples -------------------------------------------------- */
+
+struct stack_key {
+	const struct pda_profile_stack *arr;
+	uint32_t prefix, loc;
+};
+
+/* table_add()'s entry_eq for stacks, without a memcmp call: every
+ * folded frame looks a stack up */
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct stack_key *k = key;
+	const struct pda_profile_stack *st = &k->arr[item_id(item)];
+
+	return st->prefix == k->prefix && st->loc == k->loc;
+}
+
+static uint64_t stack_hash(uint32_t prefix, uint32_t loc)
+{
+	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+}
+
+/* Put every stack in stacks.h again.  @return 0 or PD_ERR_NOMEM (still
+ * stale). */
+static int rehash_stacks(struct pda_profile *p)
+{
+	const struct pda_profile_stack *arr =
+		(const struct pda_profile_stack *)p->stacks.arr;
+
+	pda_hash_release(&p->mem, &p->stacks.h);
+	for (size_t i = 1; i < p->stacks.nr; i++)
+		if (pda_hash_add(&p->mem, &p->stacks.h,
+				 stack_hash(arr[i].prefix, arr[i].loc),
+				 id_item(i)) < 0) {
+			pda_hash_release(&p->mem, &p->stacks.h);
+			return PD_ERR_NOMEM;
+		}
+	p->stacks_stale = false;
+	return 0;
+}
+
+/* Check (prefix, loc) and append its stack, unhashed.  @return 0 or a
+ * negative pd_err, as pda_profile_add_stack(). */
+static int append_stack(struct pda_profile *p, uint32_t prefix, uint32_t loc,
+			uint32_t *id)
+{
+	struct table *t = &p->stacks;
+	struct pda_profile_stack *arr = (struct pda_profile_stack *)t->arr;
+	uint32_t depth = 1;
+
+	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
+		return PD_ERR_API;
+	if (prefix) {
+		depth = arr[prefix].depth + 1;
+		if (depth > PDA_PROFILE_MAX_DEPTH)
+			return PD_ERR_API;
+	}
+	/* row_of covers every stack */
+	if (pdc_grow(&p->mem, (void **)&t->arr, t->elem, &t->alloc,
+			 t->nr + 1, PDA_PROFILE_MAX_ITEMS) < 0 ||
+	    PDC_GROW(&p->mem, p->row_of, p->alloc_row_of, t->nr + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	arr = (struct pda_profile_stack *)t->arr;
+	arr[t->nr] = (struct pda_profile_stack){prefix, loc, depth};
+	p->row_of[t->nr] = 0;
+	*id = (uint32_t)t->nr++;
+	return 0;
+}
+
+int pda_profile_append_stack(struct pda_profile *p, uint32_t prefix,
+			     uint32_t loc, uint32_t *id)
+{
+	const int rc = append_stack(p, prefix, loc, id);
+
+	if (rc == 0)
+		p->stacks_stale = true;
+	return rc;
+}
+
+int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
+			  uint32_t loc, uint32_t *id)
+{
+	struct table *t = &p->stacks;
+	const struct stack_key key = {
+		(const struct pda_profile_stack *)t->arr, prefix, loc};
+	const uint64_t h = stack_hash(prefix, loc);
+	struct pda_hash_slot *slot;
+	int rc;
+
+	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
+		return PD_ERR_API;
+	if ((p->stacks_stale && rehash_stacks(p) < 0) ||
+	    pda_hash_reserve(&p->mem, &t->h) < 0)
+		return PD_ERR_NOMEM;
+	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
+	if (slot->item) {
+		*id = item_id(slot->item);
+		return 0;
+	}
+	rc = append_stack(p, prefix, loc, id);
+	/* append_stack() did not touch the table: slot is still free */
+	if (rc == 0)
+		pda_hash_fill(&t->h, slot, h, id_item(*id));
+	return rc;
+}
+
+const struct pda_profile_stack *
+pda_profile_stack(const struct pda_profile *p, uint32_t id)
+{
+	return table_at(&p->stacks, id);
+}
+
+size_t pda_profile_nr_stacks(const struct pda_profile *p)
+{
+	return p->stacks.nr;
+}
+
+/* A new row for stack.  @return 0 or PD_ERR_NOMEM (nothing changed). */
+static int new_row(struct pda_profile *p, uint32_t stack)
+{
+	const size_t n = p->nr_columns;
+	const uint64_t *old = p->values;
+	struct pda_profile_sample *r;
+
+	if (PDC_GROW(&p->mem, p->rows, p->alloc_rows, p->nr_rows + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0 ||
+	    pdc_grow(&p->mem, (void **)&p->values, n * sizeof(uint64_t),
+			 &p->alloc_values, p->nr_rows + 1,
+			 PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	if (p->values != old)
+		for (size_t i = 0; i < p->nr_rows; i++)
+			p->rows[i].values = p->values + i * n;
+	r = &p->rows[p->nr_rows];
+	r->stack = stack;
+	r->values = p->values + p->nr_rows * n;
+	memset((uint64_t *)(uintptr_t)r->values, 0, n * sizeof(uint64_t));
+	p->nr_rows++;
+	if (stack)
+		p->row_of[stack] = (uint32_t)p->nr_rows;
+	else
+		p->empty_row = (uint32_t)p->nr_rows;
+	return 0;
+}
+
+int pda_profile_add_sample(struct pda_profile *p, uint32_t stack,
+			   const uint64_t *values)
+{
+	uint32_t row;
+	uint64_t *v;
+
+	if (stack >= p->stacks.nr)
+		return set_err(p, PD_ERR_API, "no such stack");
+	/* a column's total bounds its rows: no sum of them can wrap */
+	for (unsigned c = 0; c < p->nr_columns; c++)
+		if (p->totals[c] > UINT64_MAX - values[c])
+			return set_err(p, PD_ERR_FORMAT,
+				       "the total count does not fit in 64 "
+				       "bits");
+	row = stack ? p->row_of[stack] : p->empty_row;
+	if (!row) {
+		if (new_row(p, stack) < 0)
+			return set_err(p, PD_ERR_NOMEM, "out of memory");
+		row = (uint32_t)p->nr_rows;
+	}
+	v = p->values + (size_t)(row - 1) * p->nr_columns;
+	for (unsigned c = 0; c < p->nr_columns; c++) {
+		v[c] += values[c];
+		p->totals[c] += values[c];
+	}
+	return 0;
+}
+
+const uint64_t *pda_profile_totals(const struct pda_profile *p)
+{
+	return p->totals;
+}
+
+size_t pda_profile_nr_samples(const struct pda_profile *p)
+{
+	return p->nr_rows;
+}
+
+const struct pda_profile_sample *
+pda_profile_sample(const struct pda_profile *p, size_t i)
+{
+	return i < p->nr_rows ? &p->rows[i] : NULL;
+}
+
+size_t pda_profile_stack_locs(const struct pda_profile *p, uint32_t stack,
+			      uint32_t *locs)
+{
+	const struct pda_profile_stack *s = pda_profile_stack(p, stack);
+	size_t nr;
+
+	if (!s)
+		return 0;
+	nr = s->depth;
+	for (size_t i = nr; s; s = pda_profile_stack(p, s->prefix))
+		locs[--i] = s->loc;
+	return nr;
+}
+
+/* ---- folded text ------------------------------------------------------- */
+
+/* Space or tab: what separates the count from the stack. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int pda_folded_split(const struct pd_alloc *alloc,
+		     struct pda_folded_split *sp, const char *line, size_t len)
+{
+	size_t end = len, count_start, start = 0, nr = 0;
+	uint64_t count = 0;
+
+	sp->nr = 0;
+	sp->too_many = false;
+	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
+			   is_blank(line[end - 1])))
+		end--;
+	count_start = end;
+	while (count_start > 0 && line[count_start - 1] >= '0' &&
+	       line[count_start - 1] <= '9')
+		count_start--;
+	/* a whole number, and a blank between it and the stack */
+	if (count_start == end || count_start == 0 ||
+	    !is_blank(line[count_start - 1]))
+		return 1;
+	for (size_t i = count_start; i < end; i++) {
+		const unsigned digit = (unsigned)(line[i] - '0');
+
+		if (count > (UINT64_MAX - digit) / 10)
+			return 1;
+		count = count * 10 + digit;
+	}
+	sp->count = count;
+	end = count_start - 1;
+	while (end > 0 && is_blank(line[end - 1]))
+		end--;
+	/* split at ';'; an empty stack has no frames.  nr is a local: a
+	 * store to lens[] could alias sp->nr */
+	for (size_t i = 0; end > 0 && i <= end; i++) {
+		const char *semi;
+
+		if (i < end) {
+			semi = memchr(line + i, ';', end - i);
+			i = semi ? (size_t)(semi - line) : end;
+		}
+		if (nr >= PDA_PROFILE_MAX_DEPTH) {
+			sp->too_many = true;
+			return PD_ERR_NOMEM;
+		}
+		if (nr == sp->alloc) {
+			size_t a = sp->alloc;
+
+			/* the two arrays share alloc: both grow alike */
+			if (PDC_GROW(alloc, sp->frames, a, nr + 1,
+					 PDA_PROFILE_MAX_DEPTH) < 0)
+				return PD_ERR_NOMEM;
+			a = sp->alloc;
+			if (PDC_GROW(alloc, sp->lens, a, nr + 1,
+					 PDA_PROFILE_MAX_DEPTH) < 0)
+				return PD_ERR_NOMEM;
+			sp->alloc = a;
+		}
+		sp->frames[nr] = line + start;
+		sp->lens[nr++] = i - start;
+		sp->nr = nr;
+		start = i + 1;
+	}
+	return 0;
+}
+
+void pda_folded_split_release(const struct pd_alloc *alloc,
+			      struct pda_folded_split *sp)
+{
+	pdc_free(alloc, sp->frames);
+	pdc_free(alloc, sp->lens);
+	*sp = (struct pda_folded_split)PDA_FOLDED_SPLIT_INIT;
+}
+
+int pda_profile_add_folded(struct pda_profile *p, const char *line,
+			   size_t len, unsigned col)
+{
+	struct pda_folded_split *sp = &p->split;
+	uint32_t stack = 0;
+	int rc;
+
+	if (col >= p->nr_columns)
+		return set_err(p, PD_ERR_API, "no such column");
+	rc = pda_folded_split(&p->mem, sp, line, len);
+	if (rc < 0)
+		return set_err(p, rc,
+			       sp->too_many ? "a stack has too many frames"
+					    : "out of memory");
+	if (rc > 0)
+		return rc;
+	for (size_t i = 0; i < sp->nr; i++) {
+		uint32_t loc;
+
+		rc = pda_profile_name_loc(p, sp->frames[i], sp->lens[i], &loc);
+		if (rc == 0)
+			rc = pda_profile_add_stack(p, stack, loc, &stack);
+		if (rc < 0)
+			return set_err(p, rc, "out of memory");
+	}
+	/* nothing counted: no row, so the rows keep the order in which
+	 * stacks were first counted */
+	if (sp->count == 0)
+		return 0;
+	memset(p->scratch, 0, p->nr_columns * sizeof(*p->scratch));
+	p->scratch[col] = sp->count;
+	return pda_profile_add_sample(p, stack, p->scratch);
+}

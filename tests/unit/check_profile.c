@@ -1,0 +1,401 @@
+/*
+ * check_profile.c - the structured profile (analyze/profile/pda_profile.c):
+ * strings, mappings, functions and locations are interned; stacks share
+ * their callers' entries through prefix links; sample rows hold one
+ * value per column and refuse to wrap; the folded-text reader and writer
+ * (emit/pde_folded.c) round-trip; a fold's profile keeps its lines'
+ * order, values and frames' details.
+ */
+#include "pd_config.h" /* open_memstream */
+#include "pda_fold.h"
+#include "pda_profile.h"
+#include "pde.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct pda_profile *new_profile(unsigned nr_columns)
+{
+	PDA_PROFILE_OPTS(o, .nr_columns = nr_columns);
+	struct pda_profile *p;
+
+	ck_assert_int_eq(pda_profile_new(&o, &p), 0);
+	return p;
+}
+
+static uint32_t str(struct pda_profile *p, const char *s)
+{
+	uint32_t id;
+
+	ck_assert_int_eq(pda_profile_intern(p, s, strlen(s), &id), 0);
+	return id;
+}
+
+/* A location labelled name, its function name. */
+static uint32_t loc(struct pda_profile *p, const char *name)
+{
+	struct pda_profile_func f = {.name = str(p, name)};
+	struct pda_profile_loc l = {.label = f.name};
+
+	ck_assert_int_eq(pda_profile_add_func(p, &f, &l.func), 0);
+	ck_assert_int_eq(pda_profile_add_loc(p, &l, &l.func), 0);
+	return l.func;
+}
+
+/* The folded text pde_folded_write() makes of column col. */
+static char *folded(const struct pda_profile *p, unsigned col)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(pde_folded_write(fp, p, col), 0);
+	fclose(fp);
+	return buf;
+}
+
+static void add_text(struct pda_profile *p, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		const size_t n = nl ? (size_t)(nl - text) + 1 : strlen(text);
+
+		ck_assert_int_eq(pda_profile_add_folded(p, text, n, 0), 0);
+		text += n;
+	}
+}
+
+START_TEST(test_intern)
+{
+	struct pda_profile *p = new_profile(0);
+	struct pda_profile_mapping m = {0};
+	struct pda_profile_func f = {0};
+	uint32_t a, b, id1, id2;
+	size_t len;
+
+	ck_assert_uint_eq(pda_profile_nr_columns(p), 1);
+	/* string 0 is "" */
+	ck_assert_uint_eq(str(p, ""), 0);
+	a = str(p, "main");
+	b = str(p, "work");
+	ck_assert_uint_ne(a, b);
+	ck_assert_uint_eq(str(p, "main"), a);
+	ck_assert_int_eq(pda_profile_intern(p, "mainly", 4, &id1), 0);
+	ck_assert_uint_eq(id1, a);
+	ck_assert_str_eq(pda_profile_str(p, b, &len), "work");
+	ck_assert_uint_eq(len, 4);
+	ck_assert_str_eq(pda_profile_str(p, 1000, &len), "");
+
+	m.name = str(p, "/usr/lib/libc.so.6");
+	m.start = 0x1000;
+	ck_assert_int_eq(pda_profile_add_mapping(p, &m, &id1), 0);
+	ck_assert_int_eq(pda_profile_add_mapping(p, &m, &id2), 0);
+	ck_assert_uint_eq(id1, 1);
+	ck_assert_uint_eq(id2, id1);
+	m.start = 0x2000;
+	ck_assert_int_eq(pda_profile_add_mapping(p, &m, &id2), 0);
+	ck_assert_uint_eq(id2, 2);
+	ck_assert_uint_eq(pda_profile_mapping(p, 2)->start, 0x2000);
+	ck_assert_ptr_null(pda_profile_mapping(p, 0));
+	ck_assert_ptr_null(pda_profile_mapping(p, 3));
+	ck_assert_uint_eq(pda_profile_nr_mappings(p), 3);
+
+	f.name = a;
+	ck_assert_int_eq(pda_profile_add_func(p, &f, &id1), 0);
+	f.file = str(p, "main.c");
+	ck_assert_int_eq(pda_profile_add_func(p, &f, &id2), 0);
+	ck_assert_uint_ne(id1, id2);
+	ck_assert_uint_eq(loc(p, "main"), loc(p, "main"));
+	ck_assert_uint_ne(loc(p, "main"), loc(p, "work"));
+	/* an id that is not in its table */
+	f.name = 9999;
+	ck_assert_int_eq(pda_profile_add_func(p, &f, &id1), PD_ERR_API);
+	pda_profile_free(p);
+	pda_profile_free(NULL);
+}
+END_TEST
+
+START_TEST(test_stacks)
+{
+	struct pda_profile *p = new_profile(1);
+	const uint32_t main = loc(p, "main"), work = loc(p, "work"),
+		       leaf = loc(p, "leaf");
+	uint32_t s1, s2, s3, s4, locs[3];
+
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, main, &s1), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, s1, work, &s2), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, s2, leaf, &s3), 0);
+	/* main;leaf shares main's entry */
+	ck_assert_int_eq(pda_profile_add_stack(p, s1, leaf, &s4), 0);
+	ck_assert_uint_eq(pda_profile_nr_stacks(p), 5);
+	ck_assert_uint_eq(pda_profile_stack(p, s4)->prefix, s1);
+	ck_assert_uint_eq(pda_profile_stack(p, s3)->depth, 3);
+	ck_assert_uint_lt(pda_profile_stack(p, s3)->prefix, s3);
+	/* found again, not added */
+	ck_assert_int_eq(pda_profile_add_stack(p, s1, work, &s4), 0);
+	ck_assert_uint_eq(s4, s2);
+	ck_assert_uint_eq(pda_profile_nr_stacks(p), 5);
+	ck_assert_uint_eq(pda_profile_stack_locs(p, s3, locs), 3);
+	ck_assert_uint_eq(locs[0], main);
+	ck_assert_uint_eq(locs[1], work);
+	ck_assert_uint_eq(locs[2], leaf);
+	ck_assert_uint_eq(pda_profile_stack_locs(p, 0, locs), 0);
+	/* bad ids */
+	ck_assert_int_eq(pda_profile_add_stack(p, 99, main, &s4), PD_ERR_API);
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, 0, &s4), PD_ERR_API);
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, 99, &s4), PD_ERR_API);
+	pda_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_values)
+{
+	struct pda_profile *p = new_profile(4);
+	const uint32_t main = loc(p, "main"), work = loc(p, "work");
+	const uint64_t v1[4] = {1, 100, 0, 7}, v2[4] = {2, 50, 3, 0};
+	const uint64_t big[4] = {UINT64_MAX, 0, 0, 0};
+	const struct pda_profile_sample *r;
+	uint32_t s1, s2;
+
+	ck_assert_int_eq(pda_profile_set_column(p, 0, "cycles", "samples"), 0);
+	ck_assert_int_eq(pda_profile_set_column(p, 1, "cycles", "period"), 0);
+	ck_assert_int_eq(pda_profile_set_column(p, 4, "x", "y"), PD_ERR_API);
+	ck_assert_str_eq(pda_profile_str(p, pda_profile_column(p, 1)->unit,
+					 NULL),
+			 "period");
+	ck_assert_ptr_null(pda_profile_column(p, 4));
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, main, &s1), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, s1, work, &s2), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, s2, v1), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, 0, v2), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, s2, v2), 0);
+	/* rows in the order their stacks first got values */
+	ck_assert_uint_eq(pda_profile_nr_samples(p), 2);
+	r = pda_profile_sample(p, 0);
+	ck_assert_uint_eq(r->stack, s2);
+	ck_assert_uint_eq(r->values[0], 3);
+	ck_assert_uint_eq(r->values[1], 150);
+	ck_assert_uint_eq(r->values[2], 3);
+	ck_assert_uint_eq(r->values[3], 7);
+	r = pda_profile_sample(p, 1);
+	ck_assert_uint_eq(r->stack, 0);
+	ck_assert_uint_eq(r->values[1], 50);
+	ck_assert_ptr_null(pda_profile_sample(p, 2));
+	ck_assert_uint_eq(pda_profile_totals(p)[1], 200);
+	/* a column's total never wraps; nothing is added then */
+	ck_assert_int_eq(pda_profile_add_sample(p, s1, big), PD_ERR_FORMAT);
+	ck_assert_uint_eq(pda_profile_nr_samples(p), 2);
+	ck_assert_uint_eq(pda_profile_totals(p)[0], 5);
+	ck_assert_int_eq(pda_profile_add_sample(p, 99, v1), PD_ERR_API);
+	pda_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_many_rows)
+{
+	/* rows' values stay right as the arrays grow */
+	struct pda_profile *p = new_profile(3);
+	const uint32_t root = loc(p, "root");
+	uint32_t s;
+
+	for (uint64_t i = 0; i < 5000; i++) {
+		char name[32];
+		const uint64_t v[3] = {i, 2 * i, 3 * i};
+
+		snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		ck_assert_int_eq(pda_profile_add_stack(p, 0, root, &s), 0);
+		ck_assert_int_eq(pda_profile_add_stack(p, s, loc(p, name), &s),
+				 0);
+		ck_assert_int_eq(pda_profile_add_sample(p, s, v), 0);
+	}
+	ck_assert_uint_eq(pda_profile_nr_samples(p), 5000);
+	for (size_t i = 0; i < 5000; i++) {
+		const struct pda_profile_sample *r = pda_profile_sample(p, i);
+
+		ck_assert_uint_eq(r->values[0], i);
+		ck_assert_uint_eq(r->values[2], 3 * i);
+		ck_assert_uint_eq(pda_profile_stack(p, r->stack)->depth, 2);
+	}
+	pda_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_folded_reader)
+{
+	struct pda_profile *p = new_profile(2);
+	const struct pda_profile_loc *l;
+	const struct pda_profile_func *f;
+	uint32_t id;
+
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b;c 3\n", 8, 1), 0);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b 2", 5, 1), 0);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b;c\t4\r\n", 9, 1), 0);
+	/* not folded lines, blank lines: nothing added */
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b\n", 4, 1), 1);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b x3", 6, 1), 1);
+	ck_assert_int_eq(pda_profile_add_folded(p, "  \n", 3, 1), 1);
+	ck_assert_int_eq(
+		pda_profile_add_folded(p, "a 99999999999999999999", 22, 1), 1);
+	/* a count of 0: no row */
+	ck_assert_int_eq(pda_profile_add_folded(p, "z 0", 3, 1), 0);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a 1", 3, 2), PD_ERR_API);
+	ck_assert_uint_eq(pda_profile_nr_samples(p), 2);
+	ck_assert_uint_eq(pda_profile_sample(p, 0)->values[1], 7);
+	ck_assert_uint_eq(pda_profile_sample(p, 0)->values[0], 0);
+	ck_assert_uint_eq(pda_profile_sample(p, 1)->values[1], 2);
+	/* a name's suffix: flags and the function's name */
+	ck_assert_int_eq(pda_profile_name_loc(p, "do_sys_open_[k]", 15, &id),
+			 0);
+	l = pda_profile_loc(p, id);
+	ck_assert_uint_eq(l->flags, PDA_LOC_KERNEL);
+	ck_assert_str_eq(pda_profile_str(p, l->label, NULL),
+			 "do_sys_open_[k]");
+	f = pda_profile_func(p, l->func);
+	ck_assert_str_eq(pda_profile_str(p, f->name, NULL), "do_sys_open");
+	ck_assert_int_eq(pda_profile_name_loc(p, "[unknown]_[j]", 13, &id), 0);
+	ck_assert_uint_eq(pda_profile_loc(p, id)->flags,
+			  PDA_LOC_JIT | PDA_LOC_UNKNOWN);
+	pda_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_folded_round_trip)
+{
+	static const char text[] = "comm;main;work 5\n"
+				   "comm;main;work;leaf_[k] 3\n"
+				   "comm;main 1\n"
+				   " 4\n"
+				   "other;[unknown] 18446744073709551000\n"
+				   "comm;main;work 2\n";
+	static const char written[] = "comm;main;work 7\n"
+				      "comm;main;work;leaf_[k] 3\n"
+				      "comm;main 1\n"
+				      " 4\n"
+				      "other;[unknown] 18446744073709551000\n";
+	struct pda_profile *p = new_profile(1), *q = new_profile(1);
+	char *out, *again;
+
+	add_text(p, text);
+	out = folded(p, 0);
+	ck_assert_str_eq(out, written);
+	/* profile -> text -> profile: the same stacks and values */
+	add_text(q, out);
+	ck_assert_uint_eq(pda_profile_nr_samples(q), pda_profile_nr_samples(p));
+	for (size_t i = 0; i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *a = pda_profile_sample(p, i);
+		const struct pda_profile_sample *b = pda_profile_sample(q, i);
+
+		uint32_t la[4], lb[4];
+		const size_t n = pda_profile_stack_locs(p, a->stack, la);
+
+		ck_assert_uint_eq(a->values[0], b->values[0]);
+		ck_assert_uint_eq(pda_profile_stack_locs(q, b->stack, lb), n);
+		for (size_t k = 0; k < n; k++)
+			ck_assert_str_eq(
+				pda_profile_str(p, pda_profile_loc(p, la[k])->label,
+						NULL),
+				pda_profile_str(q, pda_profile_loc(q, lb[k])->label,
+						NULL));
+	}
+	again = folded(q, 0);
+	ck_assert_str_eq(again, written);
+	/* a column that does not exist */
+	ck_assert_int_eq(pde_folded_write(stdout, p, 1), PD_ERR_API);
+	free(out);
+	free(again);
+	pda_profile_free(p);
+	pda_profile_free(q);
+}
+END_TEST
+
+#define F(sym_, dso_, fl_) {.ip = 0x10, .sym = (sym_), .dso = (dso_), \
+			    .dso_addr = 0x4010, .flags = (fl_)}
+
+START_TEST(test_fold_profile)
+{
+	static const char libc[] = "/usr/lib/libc.so.6";
+	static const char kk[] = "[kernel.kallsyms]";
+	PDA_FOLD_OPTS(o, .flags = PDA_FOLD_KERNEL);
+	struct pda_frame a[] = {F("leaf", kk, PDA_FRAME_KERNEL),
+				F("mid", libc, 0), F("main", libc, 0)};
+	struct pda_frame b[] = {F(NULL, libc, PDA_FRAME_NO_SYMBOL),
+				F("main", libc, 0)};
+	struct pd_sample s;
+	const struct pda_profile_loc *l;
+	const struct pda_profile_sample *r;
+	struct pda_stack st = {a, 3, 3};
+	struct pda_profile *p;
+	struct pda_fold *fd;
+	uint32_t locs[4];
+	char *out;
+
+	memset(&s, 0, sizeof(s));
+	s.pid = s.tid = 7;
+	s.period = 1000;
+	ck_assert_int_eq(pda_fold_new(&o, &fd), 0);
+	ck_assert_int_eq(pda_fold_add(fd, &s, &st, "demo"), 1);
+	ck_assert_int_eq(pda_fold_add(fd, &s, &st, "demo"), 1);
+	st = (struct pda_stack){b, 2, 2};
+	s.period = 5;
+	ck_assert_int_eq(pda_fold_add(fd, &s, &st, "demo"), 1);
+	ck_assert_int_eq(pda_fold_profile(fd, &p), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_finish(fd), 0);
+	ck_assert_int_eq(pda_fold_profile(fd, &p), 0);
+	pda_fold_free(fd);
+
+	/* the lines, in fold's order, from the profile alone */
+	out = folded(p, PDA_FOLD_COL_WEIGHT);
+	ck_assert_str_eq(out, "demo;main;[unknown] 1\n"
+			      "demo;main;mid;leaf_[k] 2\n");
+	free(out);
+	ck_assert_uint_eq(pda_profile_nr_columns(p), PDA_FOLD_NR_COLUMNS);
+	r = pda_profile_sample(p, 1);
+	ck_assert_uint_eq(r->values[PDA_FOLD_COL_SAMPLES], 2);
+	ck_assert_uint_eq(r->values[PDA_FOLD_COL_PERIOD], 2000);
+	ck_assert_uint_eq(pda_profile_sample(p, 0)->values[PDA_FOLD_COL_PERIOD],
+			  5);
+	/* the frames' details */
+	ck_assert_uint_eq(pda_profile_stack_locs(p, r->stack, locs), 4);
+	l = pda_profile_loc(p, locs[0]);
+	ck_assert_uint_eq(l->flags, PDA_LOC_ROOT);
+	l = pda_profile_loc(p, locs[3]);
+	ck_assert_str_eq(pda_profile_str(p, l->label, NULL), "leaf_[k]");
+	ck_assert_str_eq(
+		pda_profile_str(p, pda_profile_func(p, l->func)->name, NULL),
+		"leaf");
+	ck_assert_str_eq(pda_profile_str(
+				 p, pda_profile_mapping(p, l->mapping)->name,
+				 NULL),
+			 kk);
+	ck_assert_uint_eq(l->address, 0x4010);
+	ck_assert_uint_eq(l->flags, PDA_LOC_KERNEL | PDA_LOC_DSO_OFFSET);
+	l = pda_profile_loc(p, locs[2]);
+	ck_assert_uint_eq(l->flags, PDA_LOC_USER | PDA_LOC_DSO_OFFSET);
+	/* main;mid and main;[unknown] share demo;main */
+	ck_assert_uint_eq(pda_profile_stack_locs(p, pda_profile_sample(p, 0)->stack,
+						 locs),
+			  3);
+	ck_assert_uint_eq(pda_profile_loc(p, locs[2])->flags & PDA_LOC_UNKNOWN,
+			  PDA_LOC_UNKNOWN);
+	ck_assert_uint_eq(pda_profile_nr_stacks(p), 6);
+	pda_profile_free(p);
+}
+END_TEST
+
+Suite *profile_suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("profile");
+
+	tcase_add_test(tc, test_intern);
+	tcase_add_test(tc, test_stacks);
+	tcase_add_test(tc, test_values);
+	tcase_add_test(tc, test_many_rows);
+	tcase_add_test(tc, test_folded_reader);
+	tcase_add_test(tc, test_folded_round_trip);
+	tcase_add_test(tc, test_fold_profile);
+	suite_add_tcase(s, tc);
+	return s;
+}
