@@ -65,7 +65,7 @@ build_tools() {
 	if [ ! -x "$data/bench_reader" ] ||
 	   [ bench/bench_reader.c -nt "$data/bench_reader" ] ||
 	   [ "$bt_libpd" -nt "$data/bench_reader" ]; then
-		${CC:-cc} -std=c11 -O2 -g -Ireader -o "$data/bench_reader" \
+		${CC:-cc} -std=c11 -O2 -g -Icommon -Ireader -o "$data/bench_reader" \
 			bench/bench_reader.c "$bt_libpd" \
 			$(pkg-config --libs libzstd) ||
 			die "cannot build bench_reader"

@@ -2,10 +2,8 @@
  * pdc_alloc.h - allocation through the caller's struct pd_alloc hooks
  * (O4) and the one growth rule for arrays (O5), for every layer.
  *
- * common/ sits below reader/ and includes nothing of ours, so it repeats
- * pd.h's definition of struct pd_alloc behind the guard pd.h uses: the
- * struct is public ABI, frozen, and whichever header comes first defines
- * it for the translation unit.
+ * struct pd_alloc is libpd's public type (pd.h publishes it); it is
+ * defined in pdc_abi.h so that common/ needs nothing above it.
  *
  *	struct item *items = NULL;
  *	size_t nr = 0, alloc = 0;
@@ -18,17 +16,9 @@
 #ifndef PDC_ALLOC_H
 #define PDC_ALLOC_H
 
-#include <stddef.h>
+#include "pdc_abi.h"
 
-#ifndef PD_ALLOC_DEFINED
-#define PD_ALLOC_DEFINED
-struct pd_alloc {
-	void *(*malloc_fn)(void *arg, size_t size);
-	void *(*realloc_fn)(void *arg, void *ptr, size_t size);
-	void (*free_fn)(void *arg, void *ptr);
-	void *arg;
-};
-#endif
+#include <stddef.h>
 
 /* Returned by pdc_regrow(); the same value as PD_ERR_NOMEM (pd.h). */
 #define PDC_ERR_NOMEM (-2)

@@ -6,7 +6,7 @@
  * Invariants: start <= p <= end, and [start, end) is readable.  Every
  * take checks the bytes left first, so a parser can never read past
  * end, whatever a size field says; a failed take leaves the cursor where
- * it was.  Loads are unaligned (memcpy) and swap when swap is set.
+ * it was.  Loads are unaligned (pd_load_*, pdc_abi.h) and swap when swap is set.
  *
  *	struct pdc_cur c;
  *	uint32_t nr;
@@ -18,6 +18,8 @@
 #ifndef PDC_CUR_H
 #define PDC_CUR_H
 
+#include "pdc_abi.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,31 +29,6 @@ struct pdc_cur {
 	const unsigned char *start, *p, *end;
 	int swap; /* the bytes are in the other byte order */
 };
-
-/* Loads of file-order values; p need not be aligned. */
-static inline uint16_t pdc_load_u16(const void *p, int swap)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap16(v) : v;
-}
-
-static inline uint32_t pdc_load_u32(const void *p, int swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static inline uint64_t pdc_load_u64(const void *p, int swap)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap64(v) : v;
-}
 
 /* A cursor over the size bytes at p. */
 static inline void pdc_cur_init(struct pdc_cur *c, const void *p, size_t size,
@@ -108,7 +85,7 @@ static inline bool pdc_cur_u16(struct pdc_cur *c, uint16_t *v)
 
 	if (!pdc_cur_take(c, 2, &p))
 		return false;
-	*v = pdc_load_u16(p, c->swap);
+	*v = pd_load_u16(p, c->swap);
 	return true;
 }
 
@@ -118,7 +95,7 @@ static inline bool pdc_cur_u32(struct pdc_cur *c, uint32_t *v)
 
 	if (!pdc_cur_take(c, 4, &p))
 		return false;
-	*v = pdc_load_u32(p, c->swap);
+	*v = pd_load_u32(p, c->swap);
 	return true;
 }
 
@@ -128,7 +105,7 @@ static inline bool pdc_cur_u64(struct pdc_cur *c, uint64_t *v)
 
 	if (!pdc_cur_take(c, 8, &p))
 		return false;
-	*v = pdc_load_u64(p, c->swap);
+	*v = pd_load_u64(p, c->swap);
 	return true;
 }
 

@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pdc_abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -88,19 +90,9 @@ enum pd_log_level {
 typedef void (*pd_log_fn)(void *arg, enum pd_log_level level,
 			  const char *msg);
 
-/*
- * Allocation hooks.  All of the library's heap memory goes through them,
- * so tests can fail the Nth allocation.  Any hook left NULL uses libc.
- */
-#ifndef PD_ALLOC_DEFINED /* common/pdc_alloc.h repeats it */
-#define PD_ALLOC_DEFINED
-struct pd_alloc {
-	void *(*malloc_fn)(void *arg, size_t size);
-	void *(*realloc_fn)(void *arg, void *ptr, size_t size);
-	void (*free_fn)(void *arg, void *ptr);
-	void *arg;
-};
-#endif
+/* struct pd_alloc: allocation hooks.  All of the library's heap memory
+ * goes through them, so tests can fail the Nth allocation; any hook left
+ * NULL uses libc.  Defined in common/pdc_abi.h, included above. */
 
 /* ---- 6. file ------------------------------------------------------- */
 
@@ -528,30 +520,8 @@ PD_API int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 
 /* ---- 9. samples ---------------------------------------------------- */
 
-/* Loads of file-order values; p need not be aligned. */
-static inline uint64_t pd_load_u64(const void *p, int swap)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap64(v) : v;
-}
-
-static inline uint32_t pd_load_u32(const void *p, int swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static inline uint16_t pd_load_u16(const void *p, int swap)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap16(v) : v;
-}
+/* pd_load_u64(p, swap), pd_load_u32, pd_load_u16: loads of file-order
+ * values, p need not be aligned (common/pdc_abi.h). */
 
 /* An array of u64 in file byte order, inside a record. */
 struct pd_u64s {

@@ -202,13 +202,13 @@ START_TEST(test_cursor)
 	ck_assert(pdc_cur_u8(&c, &v8));
 	ck_assert_uint_eq(v8, 1);
 	ck_assert(pdc_cur_u16(&c, &v16));
-	ck_assert_uint_eq(v16, pdc_load_u16(bytes + 1, 0));
+	ck_assert_uint_eq(v16, pd_load_u16(bytes + 1, 0));
 	ck_assert(pdc_cur_u32(&c, &v32));
-	ck_assert_uint_eq(v32, pdc_load_u32(bytes + 3, 0));
+	ck_assert_uint_eq(v32, pd_load_u32(bytes + 3, 0));
 	ck_assert_uint_eq(pdc_cur_pos(&c), 7);
 	ck_assert_uint_eq(pdc_cur_left(&c), 8);
 	ck_assert(pdc_cur_u64(&c, &v64));
-	ck_assert_uint_eq(v64, pdc_load_u64(bytes + 7, 0));
+	ck_assert_uint_eq(v64, pd_load_u64(bytes + 7, 0));
 	/* at the end: every take fails and the cursor stays */
 	ck_assert_uint_eq(pdc_cur_left(&c), 0);
 	ck_assert(!pdc_cur_u8(&c, &v8));
