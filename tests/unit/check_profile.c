@@ -2,10 +2,11 @@
  * check_profile.c - the structured profile (analyze/profile/pda_profile.c):
  * strings, mappings, functions and locations are interned; stacks share
  * their callers' entries through prefix links; sample rows hold one
- * value per column and refuse to wrap; the folded-text reader and writer
- * (emit/pde_folded.c) round-trip; a fold's profile keeps its lines'
- * order, values and frames' details; every allocation failure is a clean
- * PD_ERR_NOMEM that leaves the profile usable (T9, O6).
+ * value per column and refuse to wrap; the folded-text reader
+ * (analyze/profile/pda_folded.c) and writer (emit/pde_folded.c)
+ * round-trip; a fold's profile keeps its lines' order, values and
+ * frames' details; every allocation failure is a clean PD_ERR_NOMEM
+ * that leaves the profile usable (T9, O6).
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_fold.h"
