@@ -1,6 +1,6 @@
 /*
- * pda_profile.c - the structured profile's tables (pda_profile.h) and the
- * one folded-text reader.
+ * pda_profile.c - the structured profile's tables (pda_profile.h); the
+ * folded-text reader is pda_folded.c, through pda_profile_int.h.
  *
  * Every table but the strings is a struct table: an array of fixed-size
  * entries, entry 0 all zero ("none"), and a pda_hash over the first
@@ -16,7 +16,7 @@
  * up whenever values moves); row_of[s] is stack s's row + 1 (0: none).
  */
 #include "pda_base_int.h"
-#include "pda_profile.h"
+#include "pda_profile_int.h"
 
 #include <string.h>
 
@@ -87,6 +87,26 @@ static int set_err(struct pda_profile *p, int err, const char *msg)
 const char *pda_profile_errmsg(const struct pda_profile *p)
 {
 	return p->errmsg;
+}
+
+int pda_profile_set_err(struct pda_profile *p, int err, const char *msg)
+{
+	return set_err(p, err, msg);
+}
+
+const struct pd_alloc *pda_profile_mem(const struct pda_profile *p)
+{
+	return &p->mem;
+}
+
+struct pda_folded_split *pda_profile_split(struct pda_profile *p)
+{
+	return &p->split;
+}
+
+uint64_t *pda_profile_scratch(struct pda_profile *p)
+{
+	return p->scratch;
 }
 
 _Static_assert(sizeof(struct pda_profile_mapping) == 4 * 2 + 8 * 3,
@@ -702,118 +722,4 @@ size_t pda_profile_stack_locs(const struct pda_profile *p, uint32_t stack,
 	for (size_t i = nr; s; s = pda_profile_stack(p, s->prefix))
 		locs[--i] = s->loc;
 	return nr;
-}
-
-/* ---- folded text ------------------------------------------------------- */
-
-/* Space or tab: what separates the count from the stack. */
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-int pda_folded_split(const struct pd_alloc *alloc,
-		     struct pda_folded_split *sp, const char *line, size_t len)
-{
-	size_t end = len, count_start, start = 0, nr = 0;
-	uint64_t count = 0;
-
-	sp->nr = 0;
-	sp->too_many = false;
-	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
-			   is_blank(line[end - 1])))
-		end--;
-	count_start = end;
-	while (count_start > 0 && line[count_start - 1] >= '0' &&
-	       line[count_start - 1] <= '9')
-		count_start--;
-	/* a whole number, and a blank between it and the stack */
-	if (count_start == end || count_start == 0 ||
-	    !is_blank(line[count_start - 1]))
-		return 1;
-	for (size_t i = count_start; i < end; i++) {
-		const unsigned digit = (unsigned)(line[i] - '0');
-
-		if (count > (UINT64_MAX - digit) / 10)
-			return 1;
-		count = count * 10 + digit;
-	}
-	sp->count = count;
-	end = count_start - 1;
-	while (end > 0 && is_blank(line[end - 1]))
-		end--;
-	/* split at ';'; an empty stack has no frames.  nr is a local: a
-	 * store to lens[] could alias sp->nr */
-	for (size_t i = 0; end > 0 && i <= end; i++) {
-		const char *semi;
-
-		if (i < end) {
-			semi = memchr(line + i, ';', end - i);
-			i = semi ? (size_t)(semi - line) : end;
-		}
-		if (nr >= PDA_PROFILE_MAX_DEPTH) {
-			sp->too_many = true;
-			return PD_ERR_NOMEM;
-		}
-		if (nr == sp->alloc) {
-			size_t a = sp->alloc;
-
-			/* the two arrays share alloc: both grow alike */
-			if (PDC_GROW(alloc, sp->frames, a, nr + 1,
-					 PDA_PROFILE_MAX_DEPTH) < 0)
-				return PD_ERR_NOMEM;
-			a = sp->alloc;
-			if (PDC_GROW(alloc, sp->lens, a, nr + 1,
-					 PDA_PROFILE_MAX_DEPTH) < 0)
-				return PD_ERR_NOMEM;
-			sp->alloc = a;
-		}
-		sp->frames[nr] = line + start;
-		sp->lens[nr++] = i - start;
-		sp->nr = nr;
-		start = i + 1;
-	}
-	return 0;
-}
-
-void pda_folded_split_release(const struct pd_alloc *alloc,
-			      struct pda_folded_split *sp)
-{
-	pdc_free(alloc, sp->frames);
-	pdc_free(alloc, sp->lens);
-	*sp = (struct pda_folded_split)PDA_FOLDED_SPLIT_INIT;
-}
-
-int pda_profile_add_folded(struct pda_profile *p, const char *line,
-			   size_t len, unsigned col)
-{
-	struct pda_folded_split *sp = &p->split;
-	uint32_t stack = 0;
-	int rc;
-
-	if (col >= p->nr_columns)
-		return set_err(p, PD_ERR_API, "no such column");
-	rc = pda_folded_split(&p->mem, sp, line, len);
-	if (rc < 0)
-		return set_err(p, rc,
-			       sp->too_many ? "a stack has too many frames"
-					    : "out of memory");
-	if (rc > 0)
-		return rc;
-	for (size_t i = 0; i < sp->nr; i++) {
-		uint32_t loc;
-
-		rc = pda_profile_name_loc(p, sp->frames[i], sp->lens[i], &loc);
-		if (rc == 0)
-			rc = pda_profile_add_stack(p, stack, loc, &stack);
-		if (rc < 0)
-			return set_err(p, rc, "out of memory");
-	}
-	/* nothing counted: no row, so the rows keep the order in which
-	 * stacks were first counted */
-	if (sp->count == 0)
-		return 0;
-	memset(p->scratch, 0, p->nr_columns * sizeof(*p->scratch));
-	p->scratch[col] = sp->count;
-	return pda_profile_add_sample(p, stack, p->scratch);
 }

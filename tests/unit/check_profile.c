@@ -2,14 +2,17 @@
  * check_profile.c - the structured profile (analyze/profile/pda_profile.c):
  * strings, mappings, functions and locations are interned; stacks share
  * their callers' entries through prefix links; sample rows hold one
- * value per column and refuse to wrap; the folded-text reader and writer
- * (emit/pde_folded.c) round-trip; a fold's profile keeps its lines'
- * order, values and frames' details.
+ * value per column and refuse to wrap; the folded-text reader
+ * (analyze/profile/pda_folded.c) and writer (emit/pde_folded.c)
+ * round-trip; a fold's profile keeps its lines' order, values and
+ * frames' details; every allocation failure is a clean PD_ERR_NOMEM
+ * that leaves the profile usable (T9, O6).
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_fold.h"
 #include "pda_profile.h"
 #include "pde.h"
+#include "failalloc.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -384,6 +387,261 @@ START_TEST(test_fold_profile)
 }
 END_TEST
 
+/* ---- allocation failures (T9) ---------------------------------------- */
+
+/* Every table of p, by id, and its rows and totals: two profiles with
+ * the same dump hold the same entries under the same ids. */
+static char *dump(const struct pda_profile *p)
+{
+	const unsigned nr_cols = pda_profile_nr_columns(p);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	for (size_t i = 0; i < pda_profile_nr_strs(p); i++)
+		fprintf(fp, "str %zu %s\n", i,
+			pda_profile_str(p, (uint32_t)i, NULL));
+	for (unsigned c = 0; c < nr_cols; c++)
+		fprintf(fp, "col %u %u %u total %llu\n", c,
+			pda_profile_column(p, c)->event,
+			pda_profile_column(p, c)->unit,
+			(unsigned long long)pda_profile_totals(p)[c]);
+	for (uint32_t i = 1; i < pda_profile_nr_mappings(p); i++) {
+		const struct pda_profile_mapping *m = pda_profile_mapping(p, i);
+
+		fprintf(fp, "map %u %u %u %llx %llx %llx\n", i, m->name,
+			m->build_id, (unsigned long long)m->start,
+			(unsigned long long)m->limit,
+			(unsigned long long)m->offset);
+	}
+	for (uint32_t i = 1; i < pda_profile_nr_funcs(p); i++)
+		fprintf(fp, "func %u %u %u\n", i, pda_profile_func(p, i)->name,
+			pda_profile_func(p, i)->file);
+	for (uint32_t i = 1; i < pda_profile_nr_locs(p); i++) {
+		const struct pda_profile_loc *l = pda_profile_loc(p, i);
+
+		fprintf(fp, "loc %u %u %u %u %u %llx %x\n", i, l->label,
+			l->func, l->mapping, l->line,
+			(unsigned long long)l->address, l->flags);
+	}
+	for (uint32_t i = 1; i < pda_profile_nr_stacks(p); i++) {
+		const struct pda_profile_stack *st = pda_profile_stack(p, i);
+
+		fprintf(fp, "stack %u %u %u %u\n", i, st->prefix, st->loc,
+			st->depth);
+	}
+	for (size_t i = 0; i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *r = pda_profile_sample(p, i);
+
+		fprintf(fp, "row %zu %u", i, r->stack);
+		for (unsigned c = 0; c < nr_cols; c++)
+			fprintf(fp, " %llu", (unsigned long long)r->values[c]);
+		fputc('\n', fp);
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* One run of the out-of-memory tests. */
+struct nomem_run {
+	bool retry;	  /* on PD_ERR_NOMEM, call again (O6: the profile is
+			   * as before, so the run must end as without
+			   * failures); false: give up at once */
+	bool by_hand;	  /* add entries table by table before the text */
+	const char *text; /* folded lines for pda_profile_add_folded() */
+};
+
+/* A call that may fail only with PD_ERR_NOMEM: called again if the run
+ * retries, else its error returned. */
+#define STEP(run, call)                                                        \
+	do {                                                                   \
+		int rc_ = (call);                                              \
+		if (rc_ == PD_ERR_NOMEM && (run)->retry)                       \
+			rc_ = (call);                                          \
+		if (rc_ != 0) {                                                \
+			ck_assert_int_eq(rc_, PD_ERR_NOMEM);                   \
+			return rc_;                                            \
+		}                                                              \
+	} while (0)
+
+/* pda_profile_add_folded() of one line: its failure says why. */
+static int add_line(struct pda_profile *p, const char *line, size_t len,
+		    unsigned col)
+{
+	const int rc = pda_profile_add_folded(p, line, len, col);
+
+	if (rc == PD_ERR_NOMEM)
+		ck_assert_str_eq(pda_profile_errmsg(p), "out of memory");
+	return rc;
+}
+
+/* Build run's profile in *out (NULL if pda_profile_new() failed), every
+ * allocation through a.  @return 0 or PD_ERR_NOMEM. */
+static int build(const struct nomem_run *run, const struct pd_alloc *a,
+		 struct pda_profile **out)
+{
+	PDA_PROFILE_OPTS(o, .nr_columns = 2, .alloc = a);
+	const char *text = run->text;
+	struct pda_profile *p = NULL;
+	int rc = pda_profile_new(&o, &p);
+
+	if (rc == PD_ERR_NOMEM && run->retry)
+		rc = pda_profile_new(&o, &p);
+	*out = p;
+	if (rc != 0) {
+		ck_assert_int_eq(rc, PD_ERR_NOMEM);
+		ck_assert_ptr_null(p);
+		return rc;
+	}
+	if (run->by_hand) {
+		struct pda_profile_mapping m = {.start = 0x400000,
+						.limit = 0x401000};
+		struct pda_profile_func f = {0};
+		struct pda_profile_loc l = {.line = 42, .address = 0x1f};
+		const uint64_t v[2] = {3, 3000};
+		uint32_t main_loc, work_loc, leaf_loc, s1, s2;
+
+		STEP(run, pda_profile_set_column(p, 0, "cycles", "samples"));
+		STEP(run, pda_profile_set_column(p, 1, "cycles", "period"));
+		STEP(run, pda_profile_intern(p, "/usr/bin/demo", 13, &m.name));
+		STEP(run, pda_profile_intern(p, "abc123", 6, &m.build_id));
+		STEP(run, pda_profile_add_mapping(p, &m, &l.mapping));
+		STEP(run, pda_profile_intern(p, "main", 4, &f.name));
+		STEP(run, pda_profile_intern(p, "demo.c", 6, &f.file));
+		STEP(run, pda_profile_add_func(p, &f, &l.func));
+		l.label = f.name;
+		l.flags = PDA_LOC_USER | PDA_LOC_DSO_OFFSET;
+		STEP(run, pda_profile_add_loc(p, &l, &main_loc));
+		STEP(run, pda_profile_name_loc(p, "work_[i]", 8, &work_loc));
+		STEP(run, pda_profile_add_stack(p, 0, main_loc, &s1));
+		STEP(run, pda_profile_add_stack(p, s1, work_loc, &s2));
+		STEP(run, pda_profile_add_sample(p, s2, v));
+		STEP(run, pda_profile_add_sample(p, 0, v));
+		/* new, unhashed: the next add_stack() rehashes */
+		STEP(run, pda_profile_name_loc(p, "leaf_[k]", 8, &leaf_loc));
+		STEP(run, pda_profile_append_stack(p, s2, leaf_loc, &s1));
+		STEP(run, pda_profile_add_sample(p, s1, v));
+	}
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		const size_t n = nl ? (size_t)(nl - text) + 1 : strlen(text);
+
+		STEP(run, add_line(p, text, n, 0));
+		text += n;
+	}
+	return 0;
+}
+
+/*
+ * Run's build with the Nth allocation failing, for every N until one
+ * needs no failure: each failure is PD_ERR_NOMEM, the profile frees
+ * without a leak, and the run that succeeds (every run, when it
+ * retries) makes the profile a build without failures makes.
+ */
+static void nomem_loop(const struct nomem_run *run)
+{
+	struct failalloc fa;
+	const struct pd_alloc hooks = failalloc_hooks(&fa);
+	struct pda_profile *p;
+	char *want, *got;
+	unsigned long n;
+
+	failalloc_init(&fa, 0, false);
+	ck_assert_int_eq(build(run, &hooks, &p), 0);
+	want = dump(p);
+	pda_profile_free(p);
+	ck_assert_int_eq(fa.live, 0);
+	for (n = 1; n < 100000; n++) {
+		int rc;
+
+		failalloc_init(&fa, n, false);
+		rc = build(run, &hooks, &p);
+		/* nothing fails silently (E5) */
+		ck_assert_int_eq(
+			rc, run->retry || !fa.nr_failed ? 0 : PD_ERR_NOMEM);
+		if (rc == 0) {
+			/* not ck_assert_str_eq: a dump is too long for
+			 * Check's message */
+			got = dump(p);
+			ck_assert_msg(strcmp(got, want) == 0,
+				      "failing allocation %lu: another profile",
+				      n);
+			free(got);
+		}
+		pda_profile_free(p);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed)
+			break;
+	}
+	ck_assert_uint_gt(n, 1);
+	ck_assert_uint_lt(n, 100000);
+	free(want);
+}
+
+/* Folded lines enough for every array and hash of the profile to grow
+ * more than once and for a second string block, with the shapes the
+ * reader knows. */
+static char *nomem_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(" 4\n"
+	      "comm;main;work 5\n"
+	      "comm;main;zero 0\n"
+	      "other;[unknown]_[j] 18446744073709000000\n",
+	      fp);
+	for (unsigned i = 0; i < 40; i++)
+		fprintf(fp, "comm;main;f%u;g%u_[k]\t%u\r\n", i % 7, i, i + 1);
+	/* a name longer than a string block: a block of its own */
+	fputs("comm;", fp);
+	for (unsigned i = 0; i < 70000; i++)
+		fputc('x', fp);
+	fputs(" 6\n", fp);
+	fputs("comm;main;work 2", fp);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(test_nomem)
+{
+	char *text = nomem_text();
+	struct nomem_run run = {
+		.retry = _i != 0, .by_hand = true, .text = text};
+
+	nomem_loop(&run);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_nomem_round_trip)
+{
+	/* text -> profile -> text -> profile, the second read failing */
+	char *text = nomem_text(), *out;
+	struct nomem_run run = {
+		.retry = _i != 0, .by_hand = true, .text = text};
+	struct pda_profile *p, *q;
+
+	ck_assert_int_eq(build(&run, NULL, &p), 0);
+	out = folded(p, 0);
+	run.by_hand = false;
+	run.text = out;
+	nomem_loop(&run);
+	/* and the text it reads back is the text it was written from */
+	ck_assert_int_eq(build(&run, NULL, &q), 0);
+	free(text);
+	text = folded(q, 0);
+	ck_assert_str_eq(text, out);
+	free(text);
+	free(out);
+	pda_profile_free(p);
+	pda_profile_free(q);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -396,6 +654,9 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_folded_reader);
 	tcase_add_test(tc, test_folded_round_trip);
 	tcase_add_test(tc, test_fold_profile);
+	/* _i: 0 gives up at the failure, 1 retries the failed call */
+	tcase_add_loop_test(tc, test_nomem, 0, 2);
+	tcase_add_loop_test(tc, test_nomem_round_trip, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,23 @@
+/*
+ * pda_profile_int.h - what the folded-text reader (pda_folded.c) needs of
+ * a profile beyond pda_profile.h: its allocator, its error detail and the
+ * buffers it keeps from line to line, which live in the profile so that
+ * pda_profile_free() releases them.  Internal to the profile module.
+ */
+#ifndef PDA_PROFILE_INT_H
+#define PDA_PROFILE_INT_H
+
+#include "pda_profile.h"
+
+/* The hooks p allocates with.  Valid until pda_profile_free(). */
+const struct pd_alloc *pda_profile_mem(const struct pda_profile *p);
+/* Set pda_profile_errmsg()'s detail to msg (cut to fit).  @return err. */
+int pda_profile_set_err(struct pda_profile *p, int err, const char *msg);
+/* The folded reader's splitter, kept between lines.  Valid until
+ * pda_profile_free(). */
+struct pda_folded_split *pda_profile_split(struct pda_profile *p);
+/* pda_profile_nr_columns() values the folded reader may scribble on.
+ * Valid until pda_profile_free(). */
+uint64_t *pda_profile_scratch(struct pda_profile *p);
+
+#endif /* PDA_PROFILE_INT_H */
