@@ -20,6 +20,13 @@
 # BASE is left out.  Prints a Markdown table: each command's median wall
 # and CPU time and peak RSS at both commits, and the ratio HEAD / BASE;
 # also written to bench/data/compare-results.md.
+#
+# BENCH_CALLGRIND=1 counts instructions instead (valgrind's callgrind,
+# one run of each command at each commit): a VM shared with other work
+# varies its timings by 20-30% from run to run, instruction counts by
+# well under 0.1%.  Callgrind runs about 50 times slower: point
+# BENCH_DATA at smaller captures (the trial sizes of bench/run.sh).
+# Written to bench/data/compare-callgrind.md.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -58,6 +65,19 @@ OLD=$wt/build/default/pdtool
 
 # ---- timing (run_once, medians: bench/lib.sh) ------------------------
 
+# callgrind_once LABEL WHICH CMD...: CMD's instructions under callgrind,
+# appended to $tmp/ir as "label<TAB>which<TAB>instructions"
+callgrind_once() {
+	c_label=$1 c_which=$2
+	shift 2
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		>/dev/null 2>"$tmp/cg.err" ||
+		echo "bench: '$*' failed under callgrind" >&2
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err" |
+		awk -v l="$c_label" -v w="$c_which" '{ printf "%s\t%s\t%s\n", l, w, $1 }' \
+		>>"$tmp/ir"
+}
+
 # both LABEL CMD...: CMD with pdtool at BASE and at HEAD, one run each;
 # PD in CMD stands for the binary
 both() {
@@ -71,9 +91,61 @@ both() {
 			[ "$b_a" = PD ] && b_a=$b_bin
 			b_args="$b_args '$b_a'"
 		done
-		eval "run_once \"\$tmp/runs\" \"\$b_label\" $b_which /dev/null $b_args"
+		if [ "${BENCH_CALLGRIND:-}" = 1 ]; then
+			eval "callgrind_once \"\$b_label\" $b_which $b_args"
+		else
+			eval "run_once \"\$tmp/runs\" \"\$b_label\" $b_which /dev/null $b_args"
+		fi
 	done
 }
+
+mb() {
+	awk -v b="$(filesize "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'
+}
+captures() {
+	echo "Captures: fold $(basename "$fold_file") $(mb "$fold_file") MB;" \
+		"diff diffa $(mb "$data/diffa.perf.data") MB and diffb" \
+		"$(mb "$data/diffb.perf.data") MB; annotate" \
+		"$(mb "$data/annotate.perf.data") MB${dwarf_file:+; DWARF $(basename "$dwarf_file") $(mb "$dwarf_file") MB}."
+}
+
+if [ "${BENCH_CALLGRIND:-}" = 1 ]; then
+	command -v valgrind >/dev/null || die "BENCH_CALLGRIND=1 needs valgrind"
+	: >"$tmp/ir"
+	both "fold" PD fold "$fold_file"
+	both "fold -j 1" PD fold -j 1 "$fold_file"
+	both "flame -o x.svg" PD flame "$fold_file" -o "$tmp/x.svg"
+	[ -n "$dwarf_file" ] && both "fold (DWARF)" PD fold "$dwarf_file"
+	both "diff A B" PD diff "$data/diffa.perf.data" "$data/diffb.perf.data"
+	both "diff --folded A B" PD diff --folded "$data/diffa.perf.data" \
+		"$data/diffb.perf.data"
+	both "annotate --stdio --top 20" PD annotate --stdio --top 20 \
+		"$data/annotate.perf.data"
+	{
+		echo "Made by BENCH_CALLGRIND=1 bench/compare.sh on" \
+			"$(date -u +%Y-%m-%d): pdtool at $base_rev (base) and" \
+			"$head_rev (head), built alike; instructions counted by" \
+			"$(valgrind --version), one run each."
+		echo
+		captures
+		echo
+		echo "| command | base instructions | head instructions | head/base |"
+		echo "|---|---:|---:|---:|"
+		awk -F'\t' '
+			{ k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+			  ir[k, $2] = $3 }
+			END {
+				for (i = 1; i <= n; i++) {
+					k = order[i]
+					printf "| `%s` | %.1fM | %.1fM | %.3f |\n", k,
+						ir[k, "base"] / 1e6, ir[k, "head"] / 1e6,
+						ir[k, "base"] ? ir[k, "head"] / ir[k, "base"] : 0
+				}
+			}' "$tmp/ir"
+	} >"$data/compare-callgrind.md"
+	cat "$data/compare-callgrind.md"
+	exit 0
+fi
 
 cat "$fold_file" "$data"/diff[ab].perf.data "$data/annotate.perf.data" \
 	${dwarf_file:+"$dwarf_file"} >/dev/null
@@ -97,9 +169,6 @@ medians "$tmp/runs"
 
 # ---- report --------------------------------------------------------------
 
-mb() {
-	awk -v b="$(filesize "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'
-}
 {
 	echo "Made by bench/compare.sh on $(date -u +%Y-%m-%d): pdtool at" \
 		"$base_rev (base) and $head_rev (head), built alike."
@@ -110,10 +179,7 @@ mb() {
 		"each round, from the page cache, output to /dev/null; RSS: the" \
 		"largest of the runs."
 	echo
-	echo "Captures: fold $(basename "$fold_file") $(mb "$fold_file") MB;" \
-		"diff diffa $(mb "$data/diffa.perf.data") MB and diffb" \
-		"$(mb "$data/diffb.perf.data") MB; annotate" \
-		"$(mb "$data/annotate.perf.data") MB${dwarf_file:+; DWARF $(basename "$dwarf_file") $(mb "$dwarf_file") MB}."
+	captures
 	echo
 	echo "| command | base wall s | head wall s | head/base wall | base CPU s | head CPU s | head/base CPU | base RSS MB | head RSS MB |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

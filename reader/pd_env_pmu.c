@@ -61,11 +61,10 @@ int pd_env_dec_group_desc(struct env_dec *d, struct pdc_cur *c)
 int pd_env_dec_auxtrace(struct env_dec *d, struct pdc_cur *c)
 {
 	struct pd_env_auxtrace_entry *e;
-	uint64_t nr;
+	uint64_t nr = 0;
 
 	if (pdc_cur_left(c) % 16 == 8) {
-		(void)pdc_cur_u64(c, &nr);
-		if (nr > pdc_cur_left(c) / 16)
+		if (!pdc_cur_u64(c, &nr) || nr > pdc_cur_left(c) / 16)
 			return pd_env_dec_bad(d, c,
 					      "%llu index entries cannot fit",
 					      (unsigned long long)nr);
