@@ -98,10 +98,22 @@ struct stack {
 };
 
 #define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
+#define COMMS_SIZE 64	/* direct-mapped cache of comm atoms, by tid */
+#define COMM_CACHED 32	/* comms shorter than this are cached */
+
+/* A thread's comm as given and the atom it became, for root_atom(): a
+ * sample's comm is named once per run of samples, not once each. */
+struct comm_ent {
+	uint32_t tid;
+	bool set, keep;
+	char raw[COMM_CACHED];
+	struct atom *atom;
+};
 
 struct pda_fold {
 	struct pd_alloc mem;
 	struct dkey front[FRONT_SIZE];
+	struct comm_ent comms[COMMS_SIZE];
 	unsigned flags;
 	unsigned max_stack;
 	bool finished;
@@ -515,25 +527,49 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 }
 
 /* The root atom for a comm and a sample's pid and tid. */
-static struct atom *root_atom(struct pda_fold *fd, const char *comm,
-			      uint32_t pid, uint32_t tid, bool *keep)
+/* comm's atom, the thread named ":TID" when its comm is unknown, as perf
+ * names a thread it saw no COMM for; *keep: whether --comm keeps it. */
+static struct atom *comm_atom(struct pda_fold *fd, const char *comm,
+			      uint32_t tid, bool *keep)
 {
+	struct comm_ent *e = &fd->comms[tid & (COMMS_SIZE - 1)];
+	const size_t len = comm ? strlen(comm) : 0;
 	char small[256];
 	struct pdc_strbuf b;
 	struct atom *c;
-	struct dkey k;
 
-	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
-	if (comm && comm[0]) {
-		sbuf_add_replaced(&b, comm, ' ', '_');
-	} else {
-		/* perf names a thread it saw no COMM for ":TID" */
-		pdc_strbuf_addf(&b, ":%d", (int32_t)tid);
+	if (e->set && e->tid == tid && len < COMM_CACHED &&
+	    memcmp(e->raw, comm ? comm : "", len + 1) == 0) {
+		*keep = e->keep;
+		return e->atom;
 	}
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
+	if (len)
+		sbuf_add_replaced(&b, comm, ' ', '_');
+	else
+		pdc_strbuf_addf(&b, ":%d", (int32_t)tid);
 	c = sbuf_intern(fd, &b, 0);
 	if (!c)
 		return NULL;
 	*keep = re_match(fd, MATCH_COMM, c);
+	if (len < COMM_CACHED) {
+		e->set = true;
+		e->tid = tid;
+		memcpy(e->raw, comm ? comm : "", len + 1);
+		e->atom = c;
+		e->keep = *keep;
+	}
+	return c;
+}
+
+static struct atom *root_atom(struct pda_fold *fd, const char *comm,
+			      uint32_t pid, uint32_t tid, bool *keep)
+{
+	struct atom *c = comm_atom(fd, comm, tid, keep);
+	struct dkey k;
+
+	if (!c)
+		return NULL;
 	if (fd->flags & PDA_FOLD_NO_COMM)
 		return c; /* unused but non-NULL */
 	if (!(fd->flags & (PDA_FOLD_PID | PDA_FOLD_TID)))

@@ -146,6 +146,41 @@ START_TEST(test_roots)
 }
 END_TEST
 
+/* A thread's comm changes (exec), comms reuse one buffer, and comms too
+ * long for root_atom's cache: each sample is named by its own comm. */
+START_TEST(test_comm_changes)
+{
+	struct pda_fold *fd = new_fold(0);
+	struct pda_frame f[] = {F("f", libc, 0)};
+	const char *const lng = "a comm longer than the comm cache holds, "
+				"as perf script text can give";
+	char buf[64];
+	char *out;
+
+	add(fd, "sh", 1, 1, f, 1);
+	add(fd, "sh", 1, 1, f, 1);
+	add(fd, "make", 1, 1, f, 1);
+	add(fd, "", 1, 1, f, 1);
+	add(fd, "sh", 1, 1 + 64, f, 1); /* the same cache slot */
+	snprintf(buf, sizeof(buf), "cc 1");
+	add(fd, buf, 2, 2, f, 1);
+	snprintf(buf, sizeof(buf), "cc 2");
+	add(fd, buf, 2, 2, f, 1);
+	add(fd, lng, 3, 3, f, 1);
+	add(fd, lng, 3, 3, f, 1);
+	out = render(fd);
+	ck_assert_str_eq(out, ":1;f 1\n"
+			      "a_comm_longer_than_the_comm_cache_holds,_as_perf_"
+			      "script_text_can_give;f 2\n"
+			      "cc_1;f 1\n"
+			      "cc_2;f 1\n"
+			      "make;f 1\n"
+			      "sh;f 3\n");
+	free(out);
+	pda_fold_free(fd);
+}
+END_TEST
+
 START_TEST(test_kernel_addrs_srcline)
 {
 	struct pda_fold *fd =
@@ -683,6 +718,7 @@ Suite *fold_suite(void)
 
 	tcase_add_test(tc, test_basic);
 	tcase_add_loop_test(tc, test_roots, 0, 4);
+	tcase_add_test(tc, test_comm_changes);
 	tcase_add_test(tc, test_kernel_addrs_srcline);
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_max_stack);
