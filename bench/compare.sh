@@ -109,9 +109,8 @@ captures() {
 		"$(mb "$data/annotate.perf.data") MB${dwarf_file:+; DWARF $(basename "$dwarf_file") $(mb "$dwarf_file") MB}."
 }
 
-if [ "${BENCH_CALLGRIND:-}" = 1 ]; then
-	command -v valgrind >/dev/null || die "BENCH_CALLGRIND=1 needs valgrind"
-	: >"$tmp/ir"
+# every_command: each command, with both binaries
+every_command() {
 	both "fold" PD fold "$fold_file"
 	both "fold -j 1" PD fold -j 1 "$fold_file"
 	both "flame -o x.svg" PD flame "$fold_file" -o "$tmp/x.svg"
@@ -121,6 +120,12 @@ if [ "${BENCH_CALLGRIND:-}" = 1 ]; then
 		"$data/diffb.perf.data"
 	both "annotate --stdio --top 20" PD annotate --stdio --top 20 \
 		"$data/annotate.perf.data"
+}
+
+if [ "${BENCH_CALLGRIND:-}" = 1 ]; then
+	command -v valgrind >/dev/null || die "BENCH_CALLGRIND=1 needs valgrind"
+	: >"$tmp/ir"
+	every_command
 	{
 		echo "Made by BENCH_CALLGRIND=1 bench/compare.sh on" \
 			"$(date -u +%Y-%m-%d): pdtool at $base_rev (base) and" \
@@ -154,15 +159,7 @@ cat "$fold_file" "$data"/diff[ab].perf.data "$data/annotate.perf.data" \
 i=0
 while [ $i -lt "$runs" ]; do
 	echo "bench: round $((i + 1)) of $runs" >&2
-	both "fold" PD fold "$fold_file"
-	both "fold -j 1" PD fold -j 1 "$fold_file"
-	both "flame -o x.svg" PD flame "$fold_file" -o "$tmp/x.svg"
-	[ -n "$dwarf_file" ] && both "fold (DWARF)" PD fold "$dwarf_file"
-	both "diff A B" PD diff "$data/diffa.perf.data" "$data/diffb.perf.data"
-	both "diff --folded A B" PD diff --folded "$data/diffa.perf.data" \
-		"$data/diffb.perf.data"
-	both "annotate --stdio --top 20" PD annotate --stdio --top 20 \
-		"$data/annotate.perf.data"
+	every_command
 	i=$((i + 1))
 done
 medians "$tmp/runs"
