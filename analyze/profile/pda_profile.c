@@ -666,17 +666,19 @@ static int new_row(struct pda_profile *p, uint32_t stack)
 	return 0;
 }
 
-int pda_profile_add_sample(struct pda_profile *p, uint32_t stack,
-			   const uint64_t *values)
+int pda_profile_add_values(struct pda_profile *p, uint32_t stack,
+			   unsigned first, unsigned nr, const uint64_t *values)
 {
 	uint32_t row;
 	uint64_t *v;
 
 	if (stack >= p->stacks.nr)
 		return set_err(p, PD_ERR_API, "no such stack");
+	if (first > p->nr_columns || nr > p->nr_columns - first)
+		return set_err(p, PD_ERR_API, "no such column");
 	/* a column's total bounds its rows: no sum of them can wrap */
-	for (unsigned c = 0; c < p->nr_columns; c++)
-		if (p->totals[c] > UINT64_MAX - values[c])
+	for (unsigned c = 0; c < nr; c++)
+		if (p->totals[first + c] > UINT64_MAX - values[c])
 			return set_err(p, PD_ERR_FORMAT,
 				       "the total count does not fit in 64 "
 				       "bits");
@@ -686,11 +688,74 @@ int pda_profile_add_sample(struct pda_profile *p, uint32_t stack,
 			return set_err(p, PD_ERR_NOMEM, "out of memory");
 		row = (uint32_t)p->nr_rows;
 	}
-	v = p->values + (size_t)(row - 1) * p->nr_columns;
-	for (unsigned c = 0; c < p->nr_columns; c++) {
+	v = p->values + (size_t)(row - 1) * p->nr_columns + first;
+	for (unsigned c = 0; c < nr; c++) {
 		v[c] += values[c];
-		p->totals[c] += values[c];
+		p->totals[first + c] += values[c];
 	}
+	return 0;
+}
+
+int pda_profile_add_sample(struct pda_profile *p, uint32_t stack,
+			   const uint64_t *values)
+{
+	return pda_profile_add_values(p, stack, 0, p->nr_columns, values);
+}
+
+/* A copy of nr entries of elem_old bytes at from as entries of elem_new
+ * bytes, the added bytes zero; NULL when out of memory. */
+static void *widen(const struct pd_alloc *m, const void *from,
+		   size_t elem_old, size_t elem_new, size_t nr)
+{
+	unsigned char *to = pdc_zalloc(m, nr ? nr * elem_new : elem_new);
+
+	for (size_t i = 0; to && i < nr; i++)
+		memcpy(to + i * elem_new, (const unsigned char *)from +
+						  i * elem_old,
+		       elem_old);
+	return to;
+}
+
+int pda_profile_add_columns(struct pda_profile *p, unsigned nr,
+			    unsigned *first)
+{
+	const size_t old = p->nr_columns, n = old + nr;
+	const size_t u64 = sizeof(uint64_t);
+	struct pda_profile_column *cols;
+	uint64_t *totals, *scratch, *values;
+
+	if (nr == 0 || nr > PDA_PROFILE_MAX_COLUMNS - old)
+		return PD_ERR_API;
+	/* all or nothing: the old arrays go only once every new one is
+	 * made (sizes are small: n <= MAX_COLUMNS, rows < MAX_ITEMS) */
+	cols = widen(&p->mem, p->cols, old * sizeof(*cols), n * sizeof(*cols),
+		     1);
+	totals = widen(&p->mem, p->totals, old * u64, n * u64, 1);
+	scratch = widen(&p->mem, p->scratch, old * u64, n * u64, 1);
+	values = p->nr_rows > SIZE_MAX / (n * u64)
+			 ? NULL
+			 : widen(&p->mem, p->values, old * u64, n * u64,
+				 p->nr_rows);
+	if (!cols || !totals || !scratch || !values) {
+		pdc_free(&p->mem, cols);
+		pdc_free(&p->mem, totals);
+		pdc_free(&p->mem, scratch);
+		pdc_free(&p->mem, values);
+		return PD_ERR_NOMEM;
+	}
+	pdc_free(&p->mem, p->cols);
+	pdc_free(&p->mem, p->totals);
+	pdc_free(&p->mem, p->scratch);
+	pdc_free(&p->mem, p->values);
+	p->cols = cols;
+	p->totals = totals;
+	p->scratch = scratch;
+	p->values = values;
+	p->alloc_values = p->nr_rows ? p->nr_rows : 1;
+	p->nr_columns = (unsigned)n;
+	for (size_t i = 0; i < p->nr_rows; i++)
+		p->rows[i].values = p->values + i * n;
+	*first = (unsigned)old;
 	return 0;
 }
 

@@ -231,6 +231,24 @@ size_t pda_profile_nr_stacks(const struct pda_profile *p);
 int pda_profile_add_sample(struct pda_profile *p, uint32_t stack,
 			   const uint64_t *values);
 
+/*
+ * The same for nr columns from first: values[0 .. nr) go to columns
+ * first .. first + nr - 1, the others unchanged (a sample of one event
+ * among many).  Same returns; PD_ERR_API also for columns out of range.
+ */
+int pda_profile_add_values(struct pda_profile *p, uint32_t stack,
+			   unsigned first, unsigned nr, const uint64_t *values);
+
+/*
+ * Add nr columns after the last one, 0 in every row (an event first
+ * seen after rows were added: events arrive with the data in a pipe).
+ * @return 0 and *first, the first new column's index; PD_ERR_API (nr 0,
+ * or past PDA_PROFILE_MAX_COLUMNS) or PD_ERR_NOMEM, p unchanged.  Rows'
+ * values and pda_profile_totals() move: earlier pointers are invalid.
+ */
+int pda_profile_add_columns(struct pda_profile *p, unsigned nr,
+			    unsigned *first);
+
 /* Each column's sum over the rows (nr_columns of them), so that no sum
  * of a column's values can wrap.  Valid until the next call on p. */
 const uint64_t *pda_profile_totals(const struct pda_profile *p);

@@ -383,6 +383,14 @@ void pda_pipe_free(struct pda_pipe *p)
 
 /* ---- delivering ----------------------------------------------------- */
 
+/* Whether sample's stack is resolved: its callchain, or with
+ * ip_stacks, its ip as the one frame of a sample without one. */
+static bool has_stack(const struct pda_pipe *p, const struct pd_sample *sample)
+{
+	return !p->o.no_stack &&
+	       ((sample->mask & PD_SAMPLE_CALLCHAIN) || p->o.ip_stacks);
+}
+
 /* Resolve one sample's stack (its unwind finished here) and hand it
  * back. */
 static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
@@ -391,7 +399,7 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 	struct pda_pipe_item it = {sample, NULL, NULL, 0};
 	int rc;
 
-	if (!p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN)) {
+	if (has_stack(p, sample)) {
 		/* the maps of its time: the live ones while unchanged since
 		 * (they share their copy's v), for their caches */
 		rc = pda_sample_stack_job(p->s, sample, &p->st, uj,
@@ -543,7 +551,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	}
 	it->unwind = unwind;
 	it->snap = NULL;
-	if (it->sample.mask & PD_SAMPLE_CALLCHAIN) {
+	if (has_stack(p, &it->sample)) {
 		/* its user addresses are looked up in its process's maps as
 		 * they are now, whatever MMAPs come before it is done */
 		live = pda_machine_maps(s, sample->pid);

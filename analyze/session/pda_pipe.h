@@ -42,7 +42,8 @@ struct pda_pipe;
 struct pda_pipe_item {
 	const struct pd_sample *sample;
 	/* Its stack, leaf first; NULL for a sample without a callchain
-	 * (perf folds those to the comm), with no_stack, or on err. */
+	 * (perf folds those to the comm) unless ip_stacks, with no_stack,
+	 * or on err. */
 	const struct pda_stack *stack;
 	const char *comm;	/* pda_thread_comm() at the sample; "" unknown */
 	int err;		/* < 0: pda_sample_stack failed (not NOMEM);
@@ -63,6 +64,11 @@ struct pda_pipe_opts {
 	unsigned jobs;
 	bool no_stack;		/* hand samples back unresolved (annotate:
 				 * only the leaf matters) */
+	bool ip_stacks;		/* a sample without a callchain gets its
+				 * ip as its stack's one frame, as perf
+				 * report shows it; else its stack is NULL
+				 * (perf's stackcollapse.py folds it to the
+				 * comm) */
 	unsigned batch;		/* samples a batch holds at most; 0: 512
 				 * (tests make many small ones) */
 	pda_pipe_want_fn want;	/* NULL: every sample */

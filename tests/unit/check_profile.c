@@ -196,6 +196,77 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* Columns added after rows: old values kept, new ones 0; a ranged add
+ * touches only its columns; a failed widening changes nothing. */
+START_TEST(test_add_columns)
+{
+	struct pda_profile *p = new_profile(2);
+	const uint32_t main = loc(p, "main");
+	const uint64_t v[2] = {1, 10}, w[2] = {4, 40};
+	const struct pda_profile_sample *r;
+	struct failalloc fa;
+	struct pd_alloc hooks;
+	unsigned first = 99;
+	uint32_t s1;
+
+	ck_assert_int_eq(pda_profile_set_column(p, 1, "cycles", "period"), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, main, &s1), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, s1, v), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, 0, v), 0);
+	ck_assert_int_eq(pda_profile_add_columns(p, 0, &first), PD_ERR_API);
+	ck_assert_int_eq(pda_profile_add_columns(p, PDA_PROFILE_MAX_COLUMNS,
+						 &first),
+			 PD_ERR_API);
+	ck_assert_int_eq(pda_profile_add_columns(p, 2, &first), 0);
+	ck_assert_uint_eq(first, 2);
+	ck_assert_uint_eq(pda_profile_nr_columns(p), 4);
+	ck_assert_str_eq(pda_profile_str(p, pda_profile_column(p, 1)->event,
+					 NULL),
+			 "cycles");
+	ck_assert_uint_eq(pda_profile_column(p, 3)->event, 0);
+	ck_assert_int_eq(pda_profile_add_values(p, s1, 2, 2, w), 0);
+	ck_assert_int_eq(pda_profile_add_values(p, s1, 3, 2, w), PD_ERR_API);
+	ck_assert_int_eq(pda_profile_add_values(p, s1, 5, 0, w), PD_ERR_API);
+	r = pda_profile_sample(p, 0);
+	ck_assert_uint_eq(r->values[0], 1);
+	ck_assert_uint_eq(r->values[1], 10);
+	ck_assert_uint_eq(r->values[2], 4);
+	ck_assert_uint_eq(r->values[3], 40);
+	r = pda_profile_sample(p, 1);
+	ck_assert_uint_eq(r->values[1], 10);
+	ck_assert_uint_eq(r->values[2], 0);
+	ck_assert_uint_eq(pda_profile_totals(p)[0], 2);
+	ck_assert_uint_eq(pda_profile_totals(p)[3], 40);
+	pda_profile_free(p);
+
+	/* out of memory at each allocation: all or nothing, no leak */
+	for (unsigned long n = 1;; n++) {
+		PDA_PROFILE_OPTS(o, .nr_columns = 2, .alloc = &hooks);
+		int rc;
+
+		failalloc_init(&fa, 0, false);
+		hooks = failalloc_hooks(&fa);
+		ck_assert_int_eq(pda_profile_new(&o, &p), 0);
+		ck_assert_int_eq(pda_profile_add_stack(p, 0, loc(p, "main"),
+						       &s1),
+				 0);
+		ck_assert_int_eq(pda_profile_add_sample(p, s1, v), 0);
+		fa.fail_at = fa.nr_calls + n;
+		rc = pda_profile_add_columns(p, 3, &first);
+		ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
+		ck_assert_uint_eq(pda_profile_nr_columns(p), rc ? 2 : 5);
+		ck_assert_uint_eq(pda_profile_sample(p, 0)->values[1], 10);
+		ck_assert_uint_eq(pda_profile_totals(p)[1], 10);
+		pda_profile_free(p);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed) {
+			ck_assert_uint_gt(n, 1);
+			break;
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_many_rows)
 {
 	/* rows' values stay right as the arrays grow */
@@ -650,6 +721,7 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_intern);
 	tcase_add_test(tc, test_stacks);
 	tcase_add_test(tc, test_values);
+	tcase_add_test(tc, test_add_columns);
 	tcase_add_test(tc, test_many_rows);
 	tcase_add_test(tc, test_folded_reader);
 	tcase_add_test(tc, test_folded_round_trip);

@@ -35,12 +35,7 @@ PERF=${PERF:-perf}
 G=tests/golden/annotate/testdata
 CAPTURES="demo fp multi dwarf pipe loop-aarch64"
 
-v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
-case $v in
-"perf version 6.1."*) ;;
-*) echo "regen.sh: $v is not perf 6.1, the oracle the goldens name" >&2
-   exit 2 ;;
-esac
+pd_need_perf61
 for t in objdump aarch64-linux-gnu-objdump eu-addr2line; do
 	command -v $t >/dev/null || { echo "regen.sh: no $t" >&2; exit 2; }
 done
@@ -61,7 +56,7 @@ for name in $CAPTURES; do
 	esac
 	{
 		echo "# perf annotate --stdio --percent-type local-period" \
-			"--dsos $dsos -i testdata/$name ($v)"
+			"--dsos $dsos -i testdata/$name ($pd_v)"
 		# shellcheck disable=SC2086
 		HOME=$PD_TMP/home "$PERF" --buildid-dir "$PD_TMP/bid" annotate \
 			--stdio --stdio-color never $extra \

@@ -16,10 +16,7 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 PERF=${PERF:-perf}
 GOLD=tests/golden/branch
-case $("$PERF" version 2>/dev/null) in
-"perf version 6.1."*) ;;
-*) echo "regen.sh: needs perf 6.1" >&2; exit 2 ;;
-esac
+pd_need_perf61
 pd_have_corpus || { echo "regen.sh: no corpus" >&2; exit 2; }
 pd_tmp_init
 fail=0

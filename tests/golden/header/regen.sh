@@ -20,11 +20,7 @@ GOLD=tests/golden/header
 . tests/golden/perf/lib.sh
 CORPUS=$PD_CORPUS
 
-v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
-case $v in
-"perf version 6.1."*) ;;
-*) echo "regen.sh: $v is not perf 6.1, the oracle" >&2; exit 2 ;;
-esac
+pd_need_perf61
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -136,3 +136,16 @@ pd_sysroot()
 			cp "$PD_CORPUS/$_file" "$PD_TMP/sysroot$_rec"
 	done <"tests/golden/fold/corpus/$1.symfs"
 }
+
+# Exit 2, saying why, unless $PERF (default perf) is perf 6.1: the oracle
+# every golden file names.
+pd_need_perf61()
+{
+	pd_v=$("${PERF:-perf}" version 2>/dev/null) ||
+		{ echo "regen.sh: no perf" >&2; exit 2; }
+	case $pd_v in
+	"perf version 6.1."*) ;;
+	*) echo "regen.sh: $pd_v is not perf 6.1, the oracle the goldens name" >&2
+	   exit 2 ;;
+	esac
+}

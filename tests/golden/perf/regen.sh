@@ -38,12 +38,7 @@ BIG=32768
 NOSYM="--symfs /nonexistent"
 STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
 
-v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
-case $v in
-"perf version 6.1."*) ;;
-*) echo "regen.sh: $v is not perf 6.1, the oracle the goldens name" >&2
-   exit 2 ;;
-esac
+pd_need_perf61
 pd_tmp_init
 
 wanted()
