@@ -244,24 +244,22 @@ int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
 	return 0;
 }
 
-/* The id positions every event shares, or -2 when they disagree. */
-static void update_common_layout(struct pd_file *f)
+/*
+ * The id positions every event shares, or -2 when they disagree, with e
+ * (the last event added) taken in: one comparison per event, so adding
+ * n events stays linear (a capture may hold tens of thousands).
+ */
+static void merge_common_layout(struct pd_file *f, const struct pd_evsel *e)
 {
-	f->sample_id_pos = -1;
-	f->trailer_is_pos = -1;
-	for (size_t i = 0; i < f->nr_evsels; i++) {
-		const struct pd_evsel *e = f->evsels[i];
-
-		if (i == 0) {
-			f->sample_id_pos = e->id_pos;
-			f->trailer_is_pos = e->is_pos;
-			continue;
-		}
-		if (f->sample_id_pos != e->id_pos)
-			f->sample_id_pos = -2;
-		if (f->trailer_is_pos != e->is_pos)
-			f->trailer_is_pos = -2;
+	if (f->nr_evsels == 1) {
+		f->sample_id_pos = e->id_pos;
+		f->trailer_is_pos = e->is_pos;
+		return;
 	}
+	if (f->sample_id_pos != e->id_pos)
+		f->sample_id_pos = -2;
+	if (f->trailer_is_pos != e->is_pos)
+		f->trailer_is_pos = -2;
 }
 
 int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
@@ -297,7 +295,7 @@ int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
 		pd_free(&f->mem, e);
 		return rc;
 	}
-	update_common_layout(f);
+	merge_common_layout(f, e);
 	if (out)
 		*out = e;
 	return 0;

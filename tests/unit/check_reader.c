@@ -744,13 +744,18 @@ START_TEST(test_alloc_failures)
 		struct failalloc fa = { .fail_at = (unsigned long)n + 1,
 					.persistent = true };
 		const struct pd_alloc hooks = failalloc_hooks(&fa);
-		PD_OPTS(opts, .alloc = &hooks);
+		char err[256] = "";
+		PD_OPTS(opts, .alloc = &hooks, .errbuf = err,
+			.errbuf_size = sizeof(err));
 		struct pd_file *f;
 		struct pd_reader *r;
 		struct pd_rec rec;
 		int rc;
 
 		rc = pd_file_open_mem(file.p, file.len, &opts, &f);
+		/* a failure always says why: never an empty message */
+		if (rc < 0)
+			ck_assert_msg(err[0], "n=%ld: open failed silently", n);
 		if (rc == 0) {
 			rc = pd_reader_new(f, PD_READ_ORDERED, &r);
 			if (rc == 0) {
@@ -758,6 +763,10 @@ START_TEST(test_alloc_failures)
 					;
 				pd_reader_free(r);
 			}
+			if (rc < 0)
+				ck_assert_msg(pd_file_errmsg(f)[0],
+					      "n=%ld: rc %d with no message", n,
+					      rc);
 			pd_file_close(f);
 		}
 		ck_assert_msg(rc == 0 || rc == PD_ERR_NOMEM,
