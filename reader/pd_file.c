@@ -530,6 +530,44 @@ static int data_file_cmp(const void *a, const void *b)
 }
 
 /*
+ * One file of a directory capture: a regular file in the directory
+ * itself, never a link (it could name any file on the host) nor a FIFO
+ * or device (opening or reading one could block forever): perf writes
+ * only regular files there.
+ */
+static int open_dir_file(struct pd_file *f, const char *sub, int *out)
+{
+	struct stat st;
+	int fd = open(sub, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+				   O_NOCTTY);
+
+	if (fd < 0 && errno == ELOOP)
+		return pd_set_err(f, PD_ERR_FORMAT,
+				  "'%s' is a symbolic link: a directory "
+				  "capture's files must be regular files",
+				  sub);
+	if (fd < 0)
+		return pd_set_err(f, PD_ERR_IO, "cannot open '%s': %s", sub,
+				  strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		const int err = errno;
+
+		close(fd);
+		return pd_set_err(f, PD_ERR_IO, "cannot stat '%s': %s", sub,
+				  strerror(err));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return pd_set_err(f, PD_ERR_FORMAT,
+				  "'%s' is not a regular file: a directory "
+				  "capture's files must be",
+				  sub);
+	}
+	*out = fd;
+	return 0;
+}
+
+/*
  * `perf record --threads` writes a directory: "data" holds the header,
  * attrs, features and the main thread's records; each "data.N" holds
  * one writer thread's records, with no header of its own.
@@ -571,17 +609,16 @@ static int open_dir(struct pd_file *f, const char *path)
 		const unsigned char *base;
 		uint64_t size;
 		void *unmap;
-		int fd;
+		int fd = -1;
 
 		if (i == 0)
 			snprintf(sub, sizeof(sub), "%s/data", path);
 		else
 			snprintf(sub, sizeof(sub), "%s/data.%ld", path,
 				 nums[i - 1]);
-		fd = open(sub, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return pd_set_err(f, PD_ERR_IO, "cannot open '%s': %s",
-					  sub, strerror(errno));
+		rc = open_dir_file(f, sub, &fd);
+		if (rc < 0)
+			return rc;
 		rc = map_fd(f, fd, sub, &base, &size, &unmap);
 		close(fd);
 		if (rc < 0)
