@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,45 @@ void ctx_log(void *arg, enum pd_log_level level, const char *msg)
 		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
 }
 
+/*
+ * SIGBUS: the reader maps captures (flat memory on any size), and a
+ * page past the end of a file that shrank after it was mapped (another
+ * program truncating or rewriting it, a network filesystem) faults.
+ * Nothing can be read any more; the handler writes a message made
+ * beforehand, naming the capture, and exits.  A handler can reach only
+ * static data: this is pdtool's one piece of process-wide state.
+ */
+static char sigbus_msg[1024];
+static size_t sigbus_len;
+
+static void on_sigbus(int sig)
+{
+	ssize_t n = write(STDERR_FILENO, sigbus_msg, sigbus_len);
+
+	(void)sig;
+	(void)n;
+	_exit(EXIT_FATAL);
+}
+
+/* Name path in the message SIGBUS gives, and catch it. */
+static void sigbus_arm(const struct pd_ctx *ctx, const char *path)
+{
+	struct sigaction sa;
+	int n = snprintf(sigbus_msg, sizeof(sigbus_msg),
+			 "pdtool %s: '%s': a file being read shrank (another "
+			 "program truncated or rewrote it while pdtool read "
+			 "it); stopped, no output is complete\n",
+			 ctx->cmd, path);
+
+	sigbus_len = n < 0 ? 0
+		     : (size_t)n < sizeof(sigbus_msg) ? (size_t)n
+						       : sizeof(sigbus_msg) - 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 {
 	char err[512] = "";
@@ -119,6 +159,7 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 	struct pd_file *f;
 	int rc;
 
+	sigbus_arm(ctx, path);
 	if (strcmp(path, "-") == 0) {
 		opts.head = ctx->stdin_head;
 		opts.head_len = ctx->stdin_head_len;
@@ -179,6 +220,29 @@ bool ctx_is_capture(const unsigned char *p, size_t n)
 	     memcmp(p, "PERFFILE", 8) == 0))
 		return true;
 	return n >= 4 && memcmp(p, zstd, 4) == 0;
+}
+
+const char *ctx_not_text(const unsigned char *p, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *why;
+	} packed[] = {
+		{"\x1f\x8b", 2, "gzip-compressed: gunzip it first"},
+		{"\xfd" "7zXZ", 5, "xz-compressed: unxz it first"},
+		{"BZh", 3, "bzip2-compressed: bunzip2 it first"},
+	};
+
+	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++)
+		if (n >= packed[i].len && memcmp(p, packed[i].magic,
+						 packed[i].len) == 0)
+			return packed[i].why;
+	if (memchr(p, '\0', n))
+		return "binary data, but not a perf.data capture (its first "
+		       "bytes are not perf.data's magic: a damaged or "
+		       "foreign file)";
+	return NULL;
 }
 
 static void print_cmd_help(const struct cmd_entry *c, FILE *out)
