@@ -104,6 +104,7 @@ struct diff_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
+	bool all_captures;	/* no folded input: DSOs are compared */
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -291,10 +292,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 /* ---- inputs -------------------------------------------------------- */
 
 /* Whether path is a capture: a directory, or perf.data's magic or a zstd
- * frame in its first bytes. */
+ * frame in its first bytes; dies when it cannot be folded text either. */
 static bool input_is_capture(const struct pd_ctx *ctx, const char *path)
 {
 	unsigned char head[8];
+	const char *why;
 	struct stat sb;
 	ssize_t n;
 	int fd;
@@ -314,7 +316,12 @@ static bool input_is_capture(const struct pd_ctx *ctx, const char *path)
 	if (n < 0)
 		die(ctx, "cannot read '%s': %s", path, strerror(errno));
 	close(fd);
-	return ctx_is_capture(head, (size_t)n);
+	if (ctx_is_capture(head, (size_t)n))
+		return true;
+	why = ctx_not_text(head, (size_t)n);
+	if (why)
+		die(ctx, "'%s': %s", path, why);
+	return false;
 }
 
 static void read_folded(struct pd_ctx *ctx, const char *path,
@@ -326,7 +333,7 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	struct pda_profile *p;
 	char *line = NULL;
 	size_t cap = 0;
-	uint64_t nr = 0, ignored = 0, first_ignored = 0;
+	uint64_t nr = 0, ignored = 0, first_ignored = 0, added = 0;
 	ssize_t len;
 	int rc;
 
@@ -335,8 +342,16 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	if (pda_profile_new(&po, &p) < 0)
 		die(ctx, "out of memory");
 	while ((len = getline(&line, &cap, in)) > 0) {
-		rc = pda_profile_add_folded(p, line, (size_t)len, 0);
 		nr++;
+		/* folded text holds no NUL: a file of another kind */
+		if (memchr(line, '\0', (size_t)len))
+			die(ctx, "'%s': %s", path,
+			    nr == 1 ? ctx_not_text((const unsigned char *)line,
+						   (size_t)len)
+				    : "not folded stacks: a line holds a NUL "
+				      "byte");
+		rc = pda_profile_add_folded(p, line, (size_t)len, 0);
+		added += rc == 0;
 		/* the file is one run: its total is the run's */
 		if (rc == PD_ERR_FORMAT)
 			die(ctx, "'%s': line %" PRIu64 ": a run's samples do "
@@ -352,6 +367,12 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	}
 	if (ferror(in))
 		die(ctx, "cannot read '%s': %s", path, strerror(errno));
+	if (!added && ignored)
+		die(ctx,
+		    "'%s': neither a perf.data capture nor folded stacks: no "
+		    "line is 'frame;...;frame COUNT' (line %" PRIu64
+		    " is the first that is not blank)",
+		    path, first_ignored);
 	fclose(in);
 	free(line);
 	rc = pda_diff_add_profile(d, side, run, p, 0);
@@ -375,6 +396,7 @@ struct diff_run {
 	enum pda_diff_side side;
 	unsigned run;
 	struct side_stats *ss;
+	bool dsos;		/* count the DSOs (pda_diff_opts.dsos) */
 	struct pda_capture c;
 };
 
@@ -386,7 +408,7 @@ static int diff_one(void *arg, const struct pda_pipe_item *it)
 
 	if (rc < 0)
 		return rc;
-	if (rc == 1 && it->stack &&
+	if (rc == 1 && it->stack && dr->dsos &&
 	    (rc = pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack,
 				    1)) < 0)
 		return pda_capture_set_err(&dr->c, rc, "%s",
@@ -437,7 +459,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
 	PDA_FILTER_OPTS(flo, .event = o->event);
 	struct diff_run dr = {.ctx = ctx, .path = path, .d = d, .side = side,
-			      .run = run, .ss = ss};
+			      .run = run, .ss = ss, .dsos = o->all_captures};
 	struct pda_filter flt;
 	struct cmd_progress prog;
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = o->jobs,
@@ -582,13 +604,13 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	struct side_stats ss[2];
 	struct pda_diff *d;
 	char err[256] = "";
-	bool all_captures = true;
 	bool *capture[2];
 	int rc;
 
 	memset(&o, 0, sizeof(o));
 	memset(ss, 0, sizeof(ss));
 	parse_args(argc, argv, ctx, &o);
+	o.all_captures = true;
 	for (int side = 0; side < 2; side++) {
 		capture[side] = calloc(o.nr_paths[side], sizeof(bool));
 		if (!capture[side])
@@ -596,7 +618,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 		for (unsigned i = 0; i < o.nr_paths[side]; i++) {
 			capture[side][i] =
 				input_is_capture(ctx, o.paths[side][i]);
-			all_captures &= capture[side][i];
+			o.all_captures &= capture[side][i];
 		}
 	}
 	{
@@ -606,7 +628,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 			      .alpha = o.alpha,
 			      .no_normalize = o.no_normalize,
 			      .root_is_comm = !o.no_comm,
-			      .dsos = all_captures, .errbuf = err,
+			      .dsos = o.all_captures, .errbuf = err,
 			      .errbuf_size = sizeof(err));
 
 		rc = pda_diff_new(&dop, &d);

@@ -110,6 +110,7 @@ struct flame_opts {
 
 struct input_stats {
 	uint64_t nr_lines;
+	uint64_t nr_added;	/* folded lines */
 	uint64_t nr_ignored;
 	uint64_t first_ignored; /* line number */
 };
@@ -339,7 +340,14 @@ static void add_line(const struct pd_ctx *ctx, struct pda_profile *p,
 	int rc;
 
 	st->nr_lines++;
+	/* folded text holds no NUL: this is a file of another kind */
+	if (memchr(line, '\0', len))
+		die(ctx, "'%s': %s", path,
+		    st->nr_lines == 1
+			    ? ctx_not_text((const unsigned char *)line, len)
+			    : "not folded stacks: a line holds a NUL byte");
 	rc = pda_profile_add_folded(p, line, len, 0);
+	st->nr_added += rc == 0;
 	if (rc < 0)
 		die(ctx, "'%s': line %llu: %s", path,
 		    (unsigned long long)st->nr_lines, pda_profile_errmsg(p));
@@ -474,7 +482,11 @@ static int read_input(struct pd_ctx *ctx, const struct flame_opts *o,
 		rc = fold_capture(ctx, o, &in, out);
 	} else {
 		PDA_PROFILE_OPTS(po, .nr_columns = 1);
+		const char *why = ctx_not_text((const unsigned char *)in.buf,
+					       in.len);
 
+		if (why)
+			die(ctx, "'%s': %s", o->path, why);
 		if (o->nr_fold_args)
 			usage_error(ctx,
 				    "'%s' holds folded stacks: '%s' applies to "
@@ -484,6 +496,13 @@ static int read_input(struct pd_ctx *ctx, const struct flame_opts *o,
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
 		read_folded(ctx, &in, *out, st);
+		/* text, but none of it folded stacks: not a profile */
+		if (!st->nr_added && st->nr_ignored)
+			die(ctx,
+			    "'%s': neither a perf.data capture nor folded "
+			    "stacks: no line is 'frame;...;frame COUNT' (line "
+			    "%llu is the first that is not blank)",
+			    o->path, (unsigned long long)st->first_ignored);
 		if (in.fd != STDIN_FILENO)
 			close(in.fd);
 	}

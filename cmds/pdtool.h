@@ -157,6 +157,14 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
  * (pdtool opens compressed captures). */
 bool ctx_is_capture(const unsigned char *p, size_t n);
 
+/*
+ * Why an input whose first n bytes are p, not a capture, cannot be
+ * folded text either, or NULL when it may be: folded text holds no NUL
+ * byte (a capture whose magic is damaged does), and compressed files
+ * are named as such.
+ */
+const char *ctx_not_text(const unsigned char *p, size_t n);
+
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
