@@ -487,6 +487,13 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		    100.0 * sym->share < o.percent_limit)
 			continue;
 		rc = pda_annot_func_new(a, i, &fn);
+		/* one function's model not fitting in memory loses only it */
+		if (rc == PD_ERR_NOMEM) {
+			nr_failed++;
+			warning(ctx, "%s (%s): skipped: out of memory", sym->name,
+				sym->dso ? sym->dso : "?");
+			continue;
+		}
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
 		if (fn->error) {

@@ -19,7 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FUNC_MAX_BYTES ((uint64_t)64 << 20) /* a bigger symbol is damage */
+/*
+ * A bigger symbol is damage or hostile: the model takes about 40 bytes
+ * per code byte (64 MiB took 2.35 GB), and no compiled function comes
+ * near 4 MiB.
+ */
+#define FUNC_MAX_BYTES ((uint64_t)4 << 20)
 #define INSNS_MAX ((size_t)1 << 24)
 #define POOL_MAX ((size_t)1 << 30)
 #define INLINE_MAX 64
@@ -606,7 +611,8 @@ static int build_func(struct build *b, struct annot_sym *sym)
 		return 0;
 	}
 	if (size > FUNC_MAX_BYTES) {
-		b->fn->error = "the symbol is too big to disassemble";
+		b->fn->error = "the symbol is too big to disassemble (over "
+			       "4 MiB: a damaged symbol table?)";
 		return 0;
 	}
 	b->fn->size = size;

@@ -220,6 +220,103 @@ START_TEST(test_sources)
 END_TEST
 
 /* Fail each allocation in turn: a clean PD_ERR_NOMEM and nothing leaked. */
+/*
+ * A function too big to disassemble (a hostile or damaged symbol table
+ * can claim any size) is skipped with a reason; the others are still
+ * annotated.  Built here: big is 5 MiB of NOPs, over the 4 MiB limit
+ * (64 MiB took 2.35 GB and aborted the whole run).
+ */
+START_TEST(test_too_big)
+{
+	char *dir = et_tmpdir(), src[ET_PATH_MAX], bin[ET_PATH_MAX];
+	char cmd[3 * ET_PATH_MAX];
+	uint64_t big, big_size, small, small_size, base;
+	struct pt_elf elf;
+	struct tf t;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_annot *a;
+	struct pd_reader *rd;
+	struct pd_rec rec;
+	size_t nr_big = 0, nr_small = 0;
+	FILE *fp;
+	int rc;
+	PDA_OPTS(po, .no_debuginfod = true, .buildid_dir = dir);
+	PDA_ANNOT_OPTS(ao, .nr_events = 1, .no_source = true);
+
+	et_path(src, "%s/big.c", dir);
+	et_path(bin, "%s/big", dir);
+	fp = fopen(src, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs("__attribute__((naked)) void big(void)\n"
+	      "{ __asm__(\".fill 5242880, 1, 0x90\\n\\tret\"); }\n"
+	      "int small(int x) { return x * 3 + 1; }\n"
+	      "int main(void) { return small(2); }\n",
+	      fp);
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "gcc -O1 -o '%s' '%s'", bin, src);
+	if (system(cmd) != 0 || !pt_elf_info(bin, &elf) ||
+	    !et_elf_sym(bin, "big", &big, &big_size) ||
+	    !et_elf_sym(bin, "small", &small, &small_size)) {
+		et_rmtree(dir);
+		free(dir);
+		ck_abort_msg("cannot build the test binary with gcc");
+	}
+	ck_assert_uint_gt(big_size, 4u << 20);
+	/* mapped as the loader maps it: the exec segment at 0x555500000000 */
+	base = 0x555500000000ull;
+	pt_begin_nocallchain(&t);
+	pt_comm(&t, 7, 7, "big", true);
+	pt_mmap(&t, PD_MISC_USER, 7, 7, base + elf.vaddr, elf.filesz, elf.off,
+		bin);
+	pt_sample(&t, PD_MISC_USER, 7, 7, base + big + 64, NULL, 0);
+	pt_sample(&t, PD_MISC_USER, 7, 7, base + small, NULL, 0);
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, &po, &s), 0);
+	ck_assert_int_eq(pda_annot_new(s, &ao, &a), 0);
+	ck_assert_int_eq(pd_reader_new(f, PD_READ_ORDERED, &rd), 0);
+	while ((rc = pd_reader_next(rd, &rec)) > 0) {
+		struct pd_sample smp;
+
+		ck_assert_int_eq(pda_session_feed(s, &rec), 0);
+		if (rec.type != PD_REC_SAMPLE)
+			continue;
+		ck_assert_int_eq(pd_sample_decode(f, &rec, &smp), 0);
+		ck_assert_int_eq(pda_annot_add(a, &smp, 0), 1);
+	}
+	ck_assert_int_eq(rc, 0);
+	pd_reader_free(rd);
+	ck_assert_int_eq(pda_annot_finish(a), 0);
+	ck_assert_uint_eq(pda_annot_nr_syms(a), 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct pda_annot_func *fn;
+
+		ck_assert_int_eq(pda_annot_func_new(a, i, &fn), 0);
+		if (strcmp(fn->sym->name, "big") == 0) {
+			nr_big++;
+			ck_assert_ptr_nonnull(fn->error);
+			ck_assert_msg(strstr(fn->error, "too big"), "%s",
+				      fn->error);
+			ck_assert_uint_eq(fn->nr_insns, 0);
+		} else {
+			nr_small++;
+			ck_assert_str_eq(fn->sym->name, "small");
+			ck_assert_ptr_null(fn->error);
+			ck_assert_uint_gt(fn->nr_insns, 0);
+		}
+		pda_annot_func_free(a, fn);
+	}
+	ck_assert_uint_eq(nr_big, 1);
+	ck_assert_uint_eq(nr_small, 1);
+	pda_annot_free(a);
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+	et_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_alloc_failures)
 {
 	static const char *const maps[] = {"/pdtool/testdata=../../testdata"};
@@ -262,6 +359,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_misuse);
 	tcase_add_test(tc, test_sources);
+	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
