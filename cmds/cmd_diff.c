@@ -293,7 +293,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 
 /* Whether path is a capture: a directory, or perf.data's magic or a zstd
  * frame in its first bytes; dies when it cannot be folded text either. */
-static bool input_is_capture(const struct pd_ctx *ctx, const char *path)
+static bool input_is_capture(struct pd_ctx *ctx, const char *path)
 {
 	unsigned char head[8];
 	const char *why;
@@ -303,6 +303,7 @@ static bool input_is_capture(const struct pd_ctx *ctx, const char *path)
 
 	if (strcmp(path, "-") == 0)
 		usage_error(ctx, "'-': diff reads files, not standard input");
+	ctx_note_input(ctx, path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		die(ctx, "cannot open '%s': %s", path, strerror(errno));
@@ -555,13 +556,11 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 		 sum->scale == PDA_DIFF_SCALE_SYMBOL ? sum->scale_symbol : "");
 	svg.diff = &df;
 	svg.subtitle = subtitle;
-	out = fopen(o->output, "w");
-	if (!out)
-		die(ctx, "cannot open '%s': %s", o->output, strerror(errno));
+	out = ctx_open_output(ctx, o->output);
 	nodes = pda_flame_nodes(fl, &nr);
-	rc = pde_flame_svg(out, nodes, nr, &svg, NULL);
-	if ((rc < 0) | fclose(out))
-		die(ctx, "cannot write '%s': %s", o->output, strerror(errno));
+	ctx_check_write(ctx, pde_flame_svg(out, nodes, nr, &svg, NULL),
+			o->output);
+	ctx_close_output(ctx, out, o->output);
 	pda_flame_free(fl);
 }
 

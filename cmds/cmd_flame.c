@@ -417,13 +417,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct flame_opts *o,
 	return rc;
 }
 
-static void open_input(const struct pd_ctx *ctx, const char *path,
+static void open_input(struct pd_ctx *ctx, const char *path,
 		       struct input *in)
 {
 	struct stat sb;
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
+	ctx_note_input(ctx, path);
 	if (strcmp(path, "-") == 0) {
 		in->fd = STDIN_FILENO;
 		return;

@@ -450,6 +450,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 	rc = pda_script_new(&so, fd, &ps);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
+	ctx_note_input(ctx, o->path);
 	if (strcmp(o->path, "-") != 0) {
 		in = fopen(o->path, "r");
 		if (!in)

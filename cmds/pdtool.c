@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int cmd_help(int argc, char **argv, struct pd_ctx *ctx);
@@ -63,6 +64,10 @@ void die(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport(ctx, "", fmt, ap);
 	va_end(ap);
+	/* a half-written -o goes: what was at its path stays */
+	for (size_t i = 0; i < ctx->nr_outputs; i++)
+		if (ctx->outputs[i].tmp)
+			unlink(ctx->outputs[i].tmp);
 	exit(EXIT_FATAL);
 }
 
@@ -160,6 +165,7 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 	int rc;
 
 	sigbus_arm(ctx, path);
+	ctx_note_input(ctx, path);
 	if (strcmp(path, "-") == 0) {
 		opts.head = ctx->stdin_head;
 		opts.head_len = ctx->stdin_head_len;
@@ -177,24 +183,123 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 	return f;
 }
 
-FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path)
+void ctx_note_input(struct pd_ctx *ctx, const char *path)
 {
-	FILE *out;
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || stat(path, &sb) < 0 ||
+	    ctx->nr_inputs == CTX_MAX_INPUTS)
+		return;
+	ctx->inputs[ctx->nr_inputs].dev = sb.st_dev;
+	ctx->inputs[ctx->nr_inputs].ino = sb.st_ino;
+	ctx->nr_inputs++;
+}
+
+/* Die when path is one of the inputs.  @return whether path exists, its
+ * stat in *sb. */
+static bool check_not_input(const struct pd_ctx *ctx, const char *path,
+			    struct stat *sb)
+{
+	if (stat(path, sb) < 0)
+		return false;
+	for (size_t i = 0; i < ctx->nr_inputs; i++)
+		if (ctx->inputs[i].dev == sb->st_dev &&
+		    ctx->inputs[i].ino == sb->st_ino)
+			die(ctx,
+			    "'%s' is an input too: writing it would destroy "
+			    "it; give -o another file",
+			    path);
+	return true;
+}
+
+/* A temporary file beside path, mode as path's (or as fopen would make
+ * it); NULL and *tmp NULL when none can be made there. */
+static FILE *open_beside(const char *path, const struct stat *old,
+			 char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+	const size_t n = strlen(path) + 16;
+	mode_t mask;
+	FILE *fp;
+	int fd;
+
+	*tmp = malloc(n);
+	if (!*tmp)
+		return NULL;
+	snprintf(*tmp, n, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask) < 0 ||
+	    !(fp = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	return fp;
+}
+
+FILE *ctx_open_output(struct pd_ctx *ctx, const char *path)
+{
+	struct ctx_output *o;
+	struct stat sb;
+	bool exists;
 
 	if (!path || strcmp(path, "-") == 0)
 		return ctx->out;
-	out = fopen(path, "w");
-	if (!out)
+	if (ctx->nr_outputs == CTX_MAX_OUTPUTS)
+		die(ctx, "too many outputs");
+	exists = check_not_input(ctx, path, &sb);
+	o = &ctx->outputs[ctx->nr_outputs];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		die(ctx, "out of memory");
+	/* a FIFO or a device is written as it is, not replaced */
+	if (!exists || S_ISREG(sb.st_mode))
+		o->fp = open_beside(path, exists ? &sb : NULL, &o->tmp);
+	if (!o->fp)
+		o->fp = fopen(path, "w");
+	if (!o->fp)
 		die(ctx, "cannot open '%s': %s", path, strerror(errno));
-	return out;
+	ctx->nr_outputs++;
+	return o->fp;
 }
 
-void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path)
+void ctx_close_output(struct pd_ctx *ctx, FILE *out, const char *path)
 {
+	struct ctx_output *o = NULL;
+	struct stat sb;
+
 	if (out == ctx->out)
 		return;
+	for (size_t i = 0; i < ctx->nr_outputs; i++)
+		if (ctx->outputs[i].fp == out)
+			o = &ctx->outputs[i];
 	if (ferror(out) | fclose(out))
 		die(ctx, "cannot write '%s': %s", path, strerror(errno));
+	if (!o)
+		return;
+	o->fp = NULL;
+	if (o->tmp) {
+		/* an input opened after the output was: checked here too */
+		check_not_input(ctx, o->path, &sb);
+		if (rename(o->tmp, o->path) < 0)
+			die(ctx, "cannot write '%s': %s", o->path,
+			    strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	free(o->path);
+	*o = ctx->outputs[--ctx->nr_outputs];
 }
 
 void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path)

@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* E9 exit codes */
 #define EXIT_UNRESOLVED 1
@@ -24,6 +25,9 @@ enum cmd_flags {
 };
 
 /* One run's state: no option globals (C2). */
+#define CTX_MAX_INPUTS 64
+#define CTX_MAX_OUTPUTS 4
+
 struct pd_ctx {
 	const char *cmd;	/* "info", for messages */
 	int verbose;		/* -v count: raises the library's log level */
@@ -34,6 +38,19 @@ struct pd_ctx {
 	 * text), which ctx_open("-") hands the reader first: at most 16 */
 	const unsigned char *stdin_head;
 	size_t stdin_head_len;
+	/* the files read (ctx_note_input), so that no -o writes over one */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} inputs[CTX_MAX_INPUTS];
+	size_t nr_inputs;
+	/* -o files being written: a temporary file beside each, renamed
+	 * over it by ctx_close_output(), removed by die() */
+	struct ctx_output {
+		FILE *fp;
+		char *path, *tmp; /* tmp NULL: written in place */
+	} outputs[CTX_MAX_OUTPUTS];
+	size_t nr_outputs;
 };
 
 struct cmd_entry {
@@ -139,11 +156,19 @@ const char *cmd_opts_input(struct cmd_opts *p);
  * through warning(), the rest as "pdtool CMD: msg". */
 void ctx_log(void *arg, enum pd_log_level level, const char *msg);
 
-/* -o PATH: the file, created (dies when it cannot be), or ctx->out for
- * NULL or "-"; ctx_close_output() closes it, dying on a write error, and
- * leaves ctx->out to main (E10). */
-FILE *ctx_open_output(const struct pd_ctx *ctx, const char *path);
-void ctx_close_output(const struct pd_ctx *ctx, FILE *out, const char *path);
+/*
+ * -o PATH: ctx->out for NULL or "-"; else a temporary file beside PATH
+ * that ctx_close_output() renames over it once everything is written, so
+ * a run that fails leaves what was at PATH as it was (a FIFO, a device
+ * or a file in a directory pdtool cannot create files in is written in
+ * place).  Dies when PATH is one of the inputs (ctx_note_input), at open
+ * and again at close, or when it cannot be created.  ctx_close_output()
+ * dies on a write error and leaves ctx->out to main (E10).
+ */
+FILE *ctx_open_output(struct pd_ctx *ctx, const char *path);
+void ctx_close_output(struct pd_ctx *ctx, FILE *out, const char *path);
+/* Remember path ("-": nothing) as an input, which no -o may name. */
+void ctx_note_input(struct pd_ctx *ctx, const char *path);
 /* What a pde_* writer returned (emit/pde.h): dies on PD_ERR_NOMEM and on
  * a write error other than a closed pipe, naming path ("stdout" for NULL
  * or "-"). */
