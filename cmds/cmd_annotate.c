@@ -448,7 +448,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);
-	lost = cs->nr_lost + cs->nr_lost_samples;
+	lost = cs->lost;
 	rc = pda_annot_finish(a);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));

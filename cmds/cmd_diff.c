@@ -504,7 +504,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	cs = pda_capture_stats(&dr.c);
 	t = pda_fold_totals(dr.fd);
 	ps = pda_session_stats(s);
-	ss->lost += cs->nr_lost + cs->nr_lost_samples;
+	ss->lost += cs->lost;
 	ss->samples += t->nr_samples;
 	ss->unresolved += t->weight_unresolved;
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;

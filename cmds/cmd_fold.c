@@ -541,7 +541,7 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		     const struct pda_stats *ps, bool period)
 {
 	const uint64_t filtered = fs->nr_left_out + t->nr_filtered;
-	const uint64_t lost = c->nr_lost + c->nr_lost_samples;
+	const uint64_t lost = c->lost;
 	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
 	if (ctx->verbose) {
@@ -754,8 +754,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 			ps->unwind.arch);
 	rc = 0;
 	if (ctx->strict &&
-	    (pda_fold_totals(fr.fd)->weight_unresolved || cs->nr_lost ||
-	     cs->nr_lost_samples || cs->nr_bad_samples ||
+	    (pda_fold_totals(fr.fd)->weight_unresolved || cs->lost ||
+	     cs->nr_bad_samples ||
 	     cs->nr_stack_errors || cs->reader.damaged ||
 	     (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
 	     ctx->nr_warnings))

@@ -146,6 +146,8 @@ static void read_records(struct pd_ctx *ctx, struct pd_file *f,
 		die(ctx, "'%s': %s", path, pda_capture_errmsg(cap));
 	c->lost = cs->nr_lost;
 	c->lost_samples = cs->nr_lost_samples;
+	c->lost_total = cs->lost;
+	c->dropped_samples = cs->nr_dropped_samples;
 	if (cs->reader.nr_compressed)
 		count_chunks(&cs->reader, c);
 	if (c->nr_bad_samples > 1)

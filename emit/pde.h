@@ -186,6 +186,9 @@ struct pde_info_counts {
 	uint64_t nr_bad_samples;	/* SAMPLE records that did not decode */
 	uint64_t lost;			/* sum of LOST records' lost */
 	uint64_t lost_samples;		/* sum of LOST_SAMPLES records' lost */
+	uint64_t lost_total;		/* samples lost, as perf counts them
+					 * (pda_capture_lost_count()) */
+	uint64_t dropped_samples;	/* left out by a BPF filter */
 	int has_time;			/* some sample carried a time */
 	uint64_t time_first_ns, time_last_ns;
 };

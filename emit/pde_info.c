@@ -394,8 +394,17 @@ static void text_records(FILE *out, const struct pde_info *info)
 	fprintf(out, "%" PRIu64 "\n", c->nr_samples);
 	key(out, "lost samples:");
 	fprintf(out,
-		"%" PRIu64 " (LOST %" PRIu64 ", LOST_SAMPLES %" PRIu64 ")\n",
-		c->lost + c->lost_samples, c->lost, c->lost_samples);
+		"%" PRIu64 " (LOST %" PRIu64 ", LOST_SAMPLES %" PRIu64 "%s)\n",
+		c->lost_total, c->lost, c->lost_samples,
+		c->lost && c->lost_samples &&
+				c->lost_total < c->lost + c->lost_samples
+			? ": the same samples, counted by both"
+			: "");
+	if (c->dropped_samples) {
+		key(out, "filtered out:");
+		fprintf(out, "%" PRIu64 " samples (perf record --filter)\n",
+			c->dropped_samples);
+	}
 	key(out, "time span:");
 	if (c->has_time) {
 		time_text(out, c->time_first_ns);
@@ -752,9 +761,10 @@ static void json_records(struct pde_fields *j, const struct pde_info *info)
 	pde_f_close(j);
 	pde_f_u64(j, "nr_records", c->total);
 	pde_f_u64(j, "samples", c->nr_samples);
-	pde_f_u64(j, "lost_samples", c->lost + c->lost_samples);
+	pde_f_u64(j, "lost_samples", c->lost_total);
 	pde_f_u64(j, "lost_in_lost_records", c->lost);
 	pde_f_u64(j, "lost_in_lost_samples_records", c->lost_samples);
+	pde_f_u64(j, "filtered_samples", c->dropped_samples);
 	if (c->has_time) {
 		pde_f_u64(j, "time_first_ns", c->time_first_ns);
 		pde_f_u64(j, "time_last_ns", c->time_last_ns);

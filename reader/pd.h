@@ -493,8 +493,12 @@ PD_API const char *pd_rec_type_name(uint32_t type);
 				      * MMAP_BUILD_ID */
 #define PD_MISC_SWITCH_OUT_PREEMPT (1u << 14)
 #define PD_MISC_MMAP_BUILD_ID (1u << 14)
-#define PD_MISC_EXT_RESERVED (1u << 15) /* also BUILD_ID_SIZE */
+#define PD_MISC_EXT_RESERVED (1u << 15) /* also BUILD_ID_SIZE,
+					 * LOST_SAMPLES_BPF */
 #define PD_MISC_BUILD_ID_SIZE (1u << 15)
+#define PD_MISC_LOST_SAMPLES_BPF (1u << 15) /* samples a perf record
+					     * --filter BPF program left
+					     * out, not lost */
 
 /*
  * The sample_id_all trailer of a non-sample kernel record, or the same

@@ -197,6 +197,16 @@ program." \
 	"$R --switch-events -e cpu-clock -F 499 -o switch.perf.data -- bin/demo 200"
 fi
 
+name_wanted=lost; if want "$@"; then
+record lost demo "Lost samples: cpu-clock every 4000 ns with callchains \
+(-g) into a one-page ring buffer (-m 1) for 10 ms of the C program, so the \
+kernel drops samples: LOST records while recording, and, as perf >= 6.0 \
+writes, one LOST_SAMPLES record per event at the end (its read_format has \
+PERF_FORMAT_LOST) counting the same samples again.  perf report says \
+\"Total Lost Samples\" is the LOST_SAMPLES count." \
+	"$R -e cpu-clock -c 4000 -m 1 -g -o lost.perf.data -- bin/demo 10"
+fi
+
 name_wanted=statrec; if want "$@"; then
 record statrec demo "perf stat record: no samples; attrs with sample_type \
 IDENTIFIER and read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, the STAT \

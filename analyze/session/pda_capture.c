@@ -125,8 +125,19 @@ static void count_lost(struct pda_capture *c, const struct pd_rec *rec)
 	}
 	if (rec->type == PD_REC_LOST)
 		c->st.nr_lost += lost.lost;
+	else if (rec->misc & PD_MISC_LOST_SAMPLES_BPF)
+		c->st.nr_dropped_samples += lost.lost;
 	else
 		c->st.nr_lost_samples += lost.lost;
+}
+
+uint64_t pda_capture_lost_count(const struct pd_file *f, uint64_t lost,
+				uint64_t lost_samples)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.read_format & PD_FORMAT_LOST)
+			return lost > lost_samples ? lost : lost_samples;
+	return lost + lost_samples;
 }
 
 /* One record to the pipeline.  @return 0 or a negative pd_err. */
@@ -168,6 +179,8 @@ static int stop(struct pda_capture *c, int rc)
 	pda_pipe_free(c->pipe);
 	c->pipe = NULL;
 	c->st.reader = *pd_reader_stats(c->r);
+	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,
+					    c->st.nr_lost_samples);
 	return rc;
 }
 
@@ -198,6 +211,8 @@ int pda_capture_run(struct pda_capture *c)
 		}
 	}
 	c->st.reader = *pd_reader_stats(c->r);
+	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,
+					    c->st.nr_lost_samples);
 	return 0;
 }
 

@@ -102,7 +102,13 @@ struct pda_capture_stats {
 	uint64_t nr_stack_errors; /* kept samples whose stack did not
 				   * resolve */
 	uint64_t nr_lost;	  /* events lost, as LOST records say */
-	uint64_t nr_lost_samples; /* samples lost, as LOST_SAMPLES say */
+	uint64_t nr_lost_samples; /* samples lost, as LOST_SAMPLES say
+				   * (without the BPF-filter flag) */
+	uint64_t nr_dropped_samples; /* left out by a `perf record
+				      * --filter` BPF program, as flagged
+				      * LOST_SAMPLES say: not lost */
+	/* samples lost, counted as perf counts them: pda_capture_lost() */
+	uint64_t lost;
 	uint64_t nr_bad_lost;	  /* LOST records too short to say */
 	/* the reader's, when the run ended (damage, compressed chunks) */
 	struct pd_reader_stats reader;
@@ -153,7 +159,23 @@ int pda_capture_run(struct pda_capture *c);
  * init failed, or one zeroed. */
 void pda_capture_release(struct pda_capture *c);
 
-/* Valid as long as c, pda_capture_release() included. */
+/*
+ * The samples lost, counted as perf counts them, from what LOST and
+ * LOST_SAMPLES records say (lost, lost_samples) and the events of f:
+ * perf >= 6.0 reads each event's lost count (PERF_FORMAT_LOST in its
+ * read_format) at the end of a recording and writes it as LOST_SAMPLES,
+ * the same samples its LOST records counted during the recording, so
+ * with PERF_FORMAT_LOST the LOST_SAMPLES sum is the count (perf report's
+ * "Total Lost Samples"; the LOST records' sum is no smaller only when
+ * the end-of-run read failed, so the larger of the two is taken); without
+ * it, LOST_SAMPLES are the kernel's discarded precise samples and LOST
+ * records the ring buffer's overflows: different samples, added.
+ */
+uint64_t pda_capture_lost_count(const struct pd_file *f, uint64_t lost,
+				uint64_t lost_samples);
+
+/* Valid as long as c, pda_capture_release() included; stats->lost is set
+ * once the run ends. */
 const struct pda_capture_stats *pda_capture_stats(const struct pda_capture *c);
 
 /* Why the last call failed; "" if nothing did.  Valid as stats. */
