@@ -48,10 +48,17 @@ const char cmd_annotate_options[] =
 	"                        x86 syntax: att (the default, as objdump) or\n"
 	"                        intel\n"
 	"      --source-dir DIR  look for source files under DIR too\n"
-	"                        (repeatable)\n"
+	"                        (repeatable; '/' reads any path)\n"
 	"      --prefix-map OLD=NEW\n"
-	"                        read source paths starting with OLD at NEW\n"
-	"                        (repeatable; the first that applies wins)\n"
+	"                        read source paths starting with OLD under\n"
+	"                        NEW (repeatable; the first that applies\n"
+	"                        wins)\n"
+	"      --host-sources    read source files at the paths the\n"
+	"                        binaries name, on this host (the default\n"
+	"                        only for a capture from this host, without\n"
+	"                        --symfs)\n"
+	"      --no-host-sources never: only under --symfs, --source-dir\n"
+	"                        and --prefix-map\n"
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
@@ -79,6 +86,8 @@ enum {
 	OPT_SOURCE_DIR,
 	OPT_PREFIX_MAP,
 	OPT_NO_SOURCE,
+	OPT_HOST_SOURCES,
+	OPT_NO_HOST_SOURCES,
 	OPT_HOT_LINES,
 };
 
@@ -101,6 +110,7 @@ struct annotate_opts {
 	enum pde_annot_format format;
 	bool intel;
 	bool no_source;
+	enum pda_annot_host_src host_sources;
 	size_t hot_lines;
 	struct cmd_symopts sym;
 };
@@ -143,6 +153,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 		{"prefix-map", required_argument, NULL, OPT_PREFIX_MAP},
 		{"no-source", no_argument, NULL, OPT_NO_SOURCE},
+		{"host-sources", no_argument, NULL, OPT_HOST_SOURCES},
+		{"no-host-sources", no_argument, NULL, OPT_NO_HOST_SOURCES},
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -240,6 +252,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_NO_SOURCE:
 			o->no_source = true;
 			break;
+		case OPT_HOST_SOURCES:
+			o->host_sources = PDA_HOST_SRC_ALWAYS;
+			break;
+		case OPT_NO_HOST_SOURCES:
+			o->host_sources = PDA_HOST_SRC_NEVER;
+			break;
 		case OPT_HOT_LINES:
 			o->hot_lines = parse_count(ctx, "--hot-lines", optarg);
 			break;
@@ -304,7 +322,8 @@ static int new_annot(const struct annotate_opts *o, struct pd_file *f,
 		       .nr_prefix_maps = o->prefix_maps.nr,
 		       .source_dirs = o->source_dirs.v,
 		       .nr_source_dirs = o->source_dirs.nr,
-		       .no_source = o->no_source);
+		       .no_source = o->no_source,
+		       .host_sources = o->host_sources);
 
 	*nr_events = ao.nr_events;
 	return pda_annot_new(s, &ao, out);
@@ -410,6 +429,32 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 	fs = pda_filter_stats(&flt);
 	ar->no_event += fs->by_reason[PDA_FILTER_OUT_NO_EVENT];
 	ar->other_events = fs->by_reason[PDA_FILTER_OUT_EVENT];
+}
+
+/*
+ * Once, after the coverage line: how many source files were not read
+ * because their paths are this host's and the user did not allow them
+ * (analyze/annotate/pda_annotate_src.c), why, and what allows them.
+ */
+static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
+			  const struct pda_annot *a)
+{
+	const size_t nr = pda_annot_nr_withheld(a);
+	const char *why;
+
+	if (!nr)
+		return;
+	if (o->host_sources == PDA_HOST_SRC_NEVER)
+		why = "--no-host-sources was given";
+	else if (o->sym.symfs)
+		why = "they are outside --symfs";
+	else
+		why = "the capture is not from this host";
+	fprintf(stderr,
+		"pdtool %s: %zu source file%s not read at the path%s the "
+		"binaries name: %s; --host-sources reads them on this host, "
+		"--source-dir DIR or --prefix-map OLD=NEW elsewhere\n",
+		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
 }
 
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
@@ -525,6 +570,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (ar.no_event)
 		fprintf(stderr, "; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
+	withheld_note(ctx, &o, a);
 	rc = 0;
 	for (size_t i = 0; i < o.symbols.nr; i++)
 		if (!met[i]) {

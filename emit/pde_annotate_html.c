@@ -5,8 +5,15 @@
  * their share of the function, and the hottest source lines.  Pointing
  * at a source line lights up its instructions and the other way round
  * (rows of one source line share a data-l attribute).
+ *
+ * Everything from the capture or the binary (names, paths, source text,
+ * instructions) goes through esc(), in element text and in double-quoted
+ * attribute values alike; the page's only script and style are the two
+ * below, which its Content-Security-Policy allows by hash (pde_html.c),
+ * so rows are shaded by class, not by style attributes.
  */
 #include "pde_annotate_int.h"
+#include "pde_html_int.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -26,6 +33,8 @@ static void esc(FILE *out, const char *s, size_t n)
 			fputs("&amp;", out);
 		else if (c == '"')
 			fputs("&quot;", out);
+		else if (c == '\'')
+			fputs("&#39;", out);
 		else if (c == '\t')
 			fputs("        ", out);
 		else if (c < 0x20 || c == 0x7f)
@@ -41,7 +50,9 @@ static void escs(FILE *out, const char *s)
 		esc(out, s, strlen(s));
 }
 
+/* the page's style is this, then a rule per shade (style_text()) */
 static const char style[] =
+	"\n"
 	"body{font:13px/1.35 system-ui,sans-serif;margin:1em 2em;"
 	"color:#222}\n"
 	"h2{font-size:1.2em;margin:1.6em 0 .3em;border-bottom:1px solid "
@@ -61,7 +72,24 @@ static const char style[] =
 	"tr.sel td{outline:1px solid #06c;background:#cde !important}\n"
 	".err{color:#a00}\n";
 
+/* from 0.08 to 0.68 in hundredths: a row's shading by its share */
+#define SHADE_MIN 8
+#define SHADE_MAX 68
+
+/* The page's style, exactly as written between <style> and </style>. */
+static void style_text(char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", style);
+
+	for (int i = SHADE_MIN; i <= SHADE_MAX && len < size; i++)
+		len += (size_t)snprintf(
+			buf + len, size - len,
+			".s%d{background:rgba(255,80,0,.%02d)}\n", i, i);
+}
+
+/* The page's script, exactly as written between <script> and </script>. */
 static const char script[] =
+	"\n"
 	"document.addEventListener('mouseover',function(e){\n"
 	"  var r=e.target.closest('tr[data-l]');\n"
 	"  document.querySelectorAll('tr.sel').forEach(function(x){\n"
@@ -74,15 +102,19 @@ static const char script[] =
 
 void pde_annot_html_begin(struct pde_annot *w)
 {
+	char css[sizeof(style) + 64 * (SHADE_MAX - SHADE_MIN + 1)];
 	FILE *out = w->out;
 
+	style_text(css, sizeof(css));
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		     "<meta charset=\"utf-8\">\n<title>pdtool annotate");
+		     "<meta charset=\"utf-8\">\n");
+	pde_html_csp(out, script, css, false);
+	fputs("<title>pdtool annotate", out);
 	if (w->o.input) {
 		fputs(": ", out);
 		escs(out, w->o.input);
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
 	fprintf(out, "<h1>Annotation of ");
 	escs(out, w->o.input ? w->o.input : "a capture");
 	fprintf(out,
@@ -93,17 +125,18 @@ void pde_annot_html_begin(struct pde_annot *w)
 		w->o.hits ? "samples" : "periods");
 }
 
-/* A row's shading by its hottest share of the function. */
+/* A row's shading by its hottest share of the function: a class, as
+ * the policy allows no style attribute. */
 static void shade(FILE *out, double pct)
 {
 	double alpha = pct / 25.0;
 
-	if (pct <= 0)
+	if (!(pct > 0))
 		return;
 	if (alpha > 1)
 		alpha = 1;
-	fprintf(out, " style=\"background:rgba(255,80,0,%.2f)\"",
-		0.08 + 0.6 * alpha);
+	fprintf(out, " class=\"s%d\"",
+		SHADE_MIN + (int)((SHADE_MAX - SHADE_MIN) * alpha + 0.5));
 }
 
 /* The index of (file, line) in fn->lines, or nr_lines. */
@@ -312,8 +345,10 @@ void pde_annot_html_func(struct pde_annot *w, const struct pda_annot_func *fn)
 	escs(out, sym->name);
 	fputs(" <small>", out);
 	escs(out, sym->dso ? sym->dso : "[unknown]");
-	fprintf(out, ", %s, 0x%" PRIx64 ", %" PRIu64 " bytes</small></h2>\n",
-		fn->arch, sym->start, fn->size);
+	fputs(", ", out);
+	escs(out, fn->arch);
+	fprintf(out, ", 0x%" PRIx64 ", %" PRIu64 " bytes</small></h2>\n",
+		sym->start, fn->size);
 	fputs("<table><tr><th>event</th><th>samples</th><th>period</th>"
 	      "<th>of the event</th></tr>\n",
 	      out);
@@ -347,5 +382,5 @@ void pde_annot_html_end(struct pde_annot *w)
 {
 	if (!w->nr_funcs)
 		fputs("<p>No function has samples.</p>\n", w->out);
-	fprintf(w->out, "<script>\n%s</script>\n</body>\n</html>\n", script);
+	fprintf(w->out, "<script>%s</script>\n</body>\n</html>\n", script);
 }

@@ -3,6 +3,17 @@
  * tooltip, a <rect>, a <text> label), a title, buttons and the script of
  * pde_flame_js.c, in one file with no external resources.
  *
+ * Names from the capture go through put_xml() wherever they land (text,
+ * <title>, attribute values); the script sets only textContent and
+ * attributes, never markup.  The file carries a Content-Security-Policy
+ * too, though no standard gives an SVG one: a <meta http-equiv> in an
+ * XHTML <head> inside a <foreignObject>, which Chromium applies to an SVG
+ * opened by itself (as of Chromium 13x; tests/cli/flame/browser.test
+ * checks that it runs nothing but the file's own script and style) and
+ * other browsers may ignore, so the escaping is what every browser gets.
+ * The policy allows no handler attribute: init() runs from a load
+ * listener.
+ *
  * Layout, in px: frames are frame_height tall, depth 0 (the root, "all")
  * at the bottom, or at the top when inverted; the frames' area is
  * width - 2 * PDE_FLAME_XPAD wide and a frame is as wide as its share of
@@ -15,6 +26,7 @@
 #include "pda_flame.h"
 #include "pde.h"
 #include "pde_flame_int.h"
+#include "pde_html_int.h"
 #include "pdc_utf8.h"
 
 #include <inttypes.h>
@@ -377,39 +389,45 @@ static void put_head(FILE *out, const struct layout *l)
 			  l->o->palette == PDE_PALETTE_IO;
 	/* a differential graph's white frames need a background apart */
 	const char *to = l->o->diff ? "#d0d0d0" : cool ? "#e0e0ff" : "#eeeeb0";
+	char css[1024]; /* the style, exactly as between its CDATA marks */
 
+	snprintf(css, sizeof(css),
+		 "\n"
+		 "text { font-family: monospace; font-size: %upx; "
+		 "fill: #000000; }\n"
+		 "#title { text-anchor: middle; font-size: %upx; }\n"
+		 "#subtitle { text-anchor: middle; fill: #a0a0a0; }\n"
+		 "#matched { text-anchor: end; }\n"
+		 ".btn { cursor: pointer; }\n"
+		 ".btn:hover { text-decoration: underline; }\n"
+		 ".f { cursor: pointer; }\n"
+		 ".f text { pointer-events: none; }\n"
+		 ".f:hover > rect { stroke: #000000; stroke-width: 0.5; }\n"
+		 ".f.m > rect { fill: #e600e6; }\n"
+		 ".anc { opacity: 0.5; }\n"
+		 ".hide { display: none; }\n",
+		 l->font_size, l->font_size + 5);
 	fprintf(out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\" "
 		"standalone=\"yes\"?>\n"
 		"<svg version=\"1.1\" width=\"%u\" height=\"%u\" "
-		"viewBox=\"0 0 %u %u\" onload=\"init()\" "
+		"viewBox=\"0 0 %u %u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n",
 		l->width, l->height, l->width, l->height);
+	fputs("<foreignObject width=\"0\" height=\"0\"><html "
+	      "xmlns=\"http://www.w3.org/1999/xhtml\"><head>",
+	      out);
+	pde_html_csp(out, pde_flame_script, css, true);
+	fputs("</head></html></foreignObject>\n", out);
 	fprintf(out,
 		"<defs><linearGradient id=\"bg\" x1=\"0\" y1=\"0\" x2=\"0\" "
 		"y2=\"1\"><stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
 		"<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
 		"</defs>\n",
 		to);
+	fprintf(out, "<style type=\"text/css\"><![CDATA[%s]]></style>\n", css);
 	fprintf(out,
-		"<style type=\"text/css\"><![CDATA[\n"
-		"text { font-family: monospace; font-size: %upx; "
-		"fill: #000000; }\n"
-		"#title { text-anchor: middle; font-size: %upx; }\n"
-		"#subtitle { text-anchor: middle; fill: #a0a0a0; }\n"
-		"#matched { text-anchor: end; }\n"
-		".btn { cursor: pointer; }\n"
-		".btn:hover { text-decoration: underline; }\n"
-		".f { cursor: pointer; }\n"
-		".f text { pointer-events: none; }\n"
-		".f:hover > rect { stroke: #000000; stroke-width: 0.5; }\n"
-		".f.m > rect { fill: #e600e6; }\n"
-		".anc { opacity: 0.5; }\n"
-		".hide { display: none; }\n"
-		"]]></style>\n",
-		l->font_size, l->font_size + 5);
-	fprintf(out,
-		"<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
+		"<script type=\"text/ecmascript\"><![CDATA[%s]]>"
 		"</script>\n",
 		pde_flame_script);
 	fprintf(out,
@@ -450,8 +468,8 @@ static void put_chrome(FILE *out, const struct layout *l)
 		l->width - PDE_FLAME_XPAD, l->height - l->bottom / 2);
 	if (!l->all)
 		fprintf(out,
-			"<text x=\"%u\" y=\"%u\" style=\"text-anchor: "
-			"middle\">No samples</text>\n",
+			"<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
+			"No samples</text>\n",
 			l->width / 2, l->top + l->frame_height);
 }
 

@@ -10,11 +10,15 @@
  * Labels are cut to fit exactly as pde_flame.c cuts them.
  *
  * Kept free of double quotes and backslashes, so each line reads as it
- * runs; it must never contain the CDATA end "]]>".
+ * runs; it must never contain the CDATA end "]]>".  It is the whole text
+ * of its <script>, which the file's Content-Security-Policy allows by
+ * its sha256 (pde_flame.c), so it starts the graph itself on load: the
+ * policy runs no onload attribute.
  */
 #include "pde_flame_int.h"
 
 const char pde_flame_script[] =
+	"\n"
 	"'use strict';\n"
 	"/* frames: one per <g class='f'>: its samples [s, s + n), depth d */\n"
 	"var frames = [], byG = new Map(), zoomed = null, re = null;\n"
@@ -186,4 +190,6 @@ const char pde_flame_script[] =
 	"\t});\n"
 	"\tmatched.textContent = 'Matched: ' +\n"
 	"\t\t(hi > lo ? 100 * covered / (hi - lo) : 0).toFixed(2) + '%';\n"
-	"}\n";
+	"}\n"
+	"\n"
+	"window.addEventListener('load', init);\n";

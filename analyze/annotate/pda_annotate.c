@@ -25,13 +25,15 @@ int pda_annot_new(struct pda_session *s, const struct pda_annot_opts *opts,
 
 	*out = NULL;
 	if (!s || !opts || pdc_opts_copy(&o, sizeof(o), opts) < 0 ||
-	    !o.nr_events || o.nr_events > ANNOT_EVENTS_MAX)
+	    !o.nr_events || o.nr_events > ANNOT_EVENTS_MAX ||
+	    (unsigned)o.host_sources > PDA_HOST_SRC_ALWAYS)
 		return PD_ERR_API;
 	a = pda_zalloc(s, sizeof(*a));
 	if (!a)
 		return PD_ERR_NOMEM;
 	a->s = s;
 	a->opts = o;
+	pda_annot_src_init(a);
 	a->totals = pda_zalloc(s, o.nr_events * sizeof(*a->totals));
 	if (!a->totals) {
 		pda_free(s, a);

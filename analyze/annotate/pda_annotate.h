@@ -41,17 +41,44 @@ enum pda_annot_syntax {
 	PDA_SYNTAX_INTEL,	/* x86: Intel */
 };
 
+/*
+ * Whether a source file is read at the path the binary's DWARF names, on
+ * this host, as written (absolute, or relative to the working
+ * directory).  The file names come from the binary, which may be
+ * someone else's: read as written, "/etc/shadow" or a FIFO would be
+ * someone else's choice.
+ */
+enum pda_annot_host_src {
+	PDA_HOST_SRC_AUTO = 0,	/* only for a capture that names this
+				 * host (its HOSTNAME), and never with the
+				 * session's symfs */
+	PDA_HOST_SRC_NEVER,
+	PDA_HOST_SRC_ALWAYS,
+};
+
+/*
+ * Where source files are read (pda_annotate_src.c has the order): with a
+ * prefix map that applies, under its NEW; else, the path as written
+ * inside the session's symfs, and on this host when host_sources allows
+ * it; then under each source dir.  NEW, the symfs and each DIR are
+ * roots: a path is resolved inside them as a chroot would resolve it,
+ * so neither ".." nor a symlink leads out.  Only regular files up to
+ * 64 MiB are read, and a FIFO or a device is never opened.
+ */
 struct pda_annot_opts {
 	size_t sz;			/* by PDA_ANNOT_OPTS */
 	size_t nr_events;		/* event indexes 0..nr_events-1 */
 	enum pda_annot_syntax syntax;
-	/* "OLD=NEW": a DWARF path starting with OLD is read at NEW... */
+	/* "OLD=NEW": a DWARF path starting with OLD is read under NEW
+	 * (NEW + the rest; an empty NEW: the rest as a path on this
+	 * host)... */
 	const char *const *prefix_maps;
 	size_t nr_prefix_maps;
 	/* ...and, when not there, under each DIR (DIR/path, DIR/basename) */
 	const char *const *source_dirs;
 	size_t nr_source_dirs;
 	bool no_source;			/* never read source files */
+	enum pda_annot_host_src host_sources;
 };
 
 #define PDA_ANNOT_OPTS(name, ...)                                           \
@@ -180,6 +207,15 @@ const char *pda_annot_source(struct pda_annot *a, const char *file,
 			     unsigned line, size_t *len);
 /* Where the source file was read, NULL when it was not found. */
 const char *pda_annot_source_path(struct pda_annot *a, const char *file);
+/* Whether paths are read on this host as DWARF writes them: opts'
+ * host_sources, with PDA_HOST_SRC_AUTO decided for this capture. */
+bool pda_annot_host_sources(const struct pda_annot *a);
+/*
+ * Source files looked up so far that were not read because only this
+ * host's path, as DWARF writes it, was left to try and the policy
+ * withheld it (pda_annot_host_sources() false; found nowhere allowed).
+ */
+size_t pda_annot_nr_withheld(const struct pda_annot *a);
 
 #ifdef __cplusplus
 }

@@ -52,9 +52,13 @@ struct pda_annot {
 	uint64_t nr_unresolved;
 	struct pda_hash srcfiles; /* pda_annotate_src.c */
 	struct annot_srcfile *all_srcfiles;
-	char path[4096];	  /* scratch for source paths */
+	bool host_src;		  /* opts.host_sources, decided */
+	size_t nr_withheld;	  /* pda_annot_nr_withheld() */
+	char path[PDA_PATH_MAX];  /* scratch for source paths */
 };
 
+/* Decide opts.host_sources for the session's capture. */
+void pda_annot_src_init(struct pda_annot *a);
 void pda_annot_src_release(struct pda_annot *a);
 
 #endif /* PDA_ANNOTATE_INT_H */

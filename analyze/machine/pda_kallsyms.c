@@ -310,16 +310,28 @@ void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k)
 
 /* ---- the host's kernel --------------------------------------------- */
 
-bool pda_same_host_kernel(struct pda_session *s)
+/* Whether the capture's HOSTNAME (and, with release, OSRELEASE) are
+ * this host's. */
+static bool same_host(struct pda_session *s, bool release)
 {
 	const struct pd_env *env;
 	struct utsname u;
 
 	if (pd_file_env(s->f, &env) < 0 || !env->hostname ||
-	    !env->os_release || uname(&u) < 0)
+	    (release && !env->os_release) || uname(&u) < 0)
 		return false;
 	return strcmp(env->hostname, u.nodename) == 0 &&
-	       strcmp(env->os_release, u.release) == 0;
+	       (!release || strcmp(env->os_release, u.release) == 0);
+}
+
+bool pda_same_host(struct pda_session *s)
+{
+	return same_host(s, false);
+}
+
+bool pda_same_host_kernel(struct pda_session *s)
+{
+	return same_host(s, true);
 }
 
 int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,

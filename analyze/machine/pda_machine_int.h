@@ -212,6 +212,10 @@ void pda_dsos_release(struct pda_session *s);
  * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by
  * before this host's /proc/kallsyms or vdso stand for its kernel's. */
 bool pda_same_host_kernel(struct pda_session *s);
+/* Whether the capture names this host (HOSTNAME equals uname's nodename;
+ * false without one).  Only the capture's word: annotate's source files
+ * go by it (pda_annotate_src.c). */
+bool pda_same_host(struct pda_session *s);
 
 struct debuginfod_client;
 

@@ -3,7 +3,7 @@
 """pd_arch_synth.py - write a perf.data capture of samples in a binary of
 any architecture, for annotating foreign captures without that machine.
 
-    pd_arch_synth.py ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
+    pd_arch_synth.py [--hostname NAME] ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
 
 This VM is x86_64 and has no aarch64 (or other) CPU to record on, so this
 writes what perf record would have written there: a file-mode capture
@@ -12,7 +12,9 @@ whose HEADER_ARCH is ARCH, one process mapping ELF's executable segment
 and RECORDED_PATH) and COUNT cpu-clock samples at each SYM+OFF (OFF in
 hex, from the symbol's value in ELF's .symtab), each with period 1000000.
 The samples are the ground truth: an instruction's share of its function
-is its COUNT over the function's total.
+is its COUNT over the function's total.  HEADER_HOSTNAME is NAME, by
+default synth-ARCH: a test gives this host's name (uname -n) to make a
+capture of this host, or another to make one from elsewhere.
 """
 
 import struct
@@ -40,6 +42,7 @@ class Elf:
         self.is64 = data[4] == 2
         self.e = "<" if data[5] == 1 else ">"
         e = self.e
+        (self.machine,) = struct.unpack_from(e + "H", data, 0x12)
         if self.is64:
             (self.phoff, self.shoff) = struct.unpack_from(e + "QQ", data, 0x20)
             (self.phentsize, self.phnum, self.shentsize, self.shnum) = \
@@ -119,6 +122,10 @@ def sample_id(time):
 
 
 def main(argv):
+    hostname = None
+    if len(argv) > 2 and argv[1] == "--hostname":
+        hostname = argv[2]
+        argv = argv[:1] + argv[3:]
     if len(argv) < 6:
         sys.stderr.write(__doc__)
         return 64
@@ -147,7 +154,9 @@ def main(argv):
         name, off = where.split("+")
         if name not in syms:
             raise SystemExit("no symbol %s" % name)
-        va = (syms[name] & ~1) + int(off, 16)
+        va = syms[name] + int(off, 16)
+        if elf.machine == 40:                           # EM_ARM: Thumb bit
+            va &= ~1
         ip = start + (va - (vaddr & ~(page - 1)))
         for _ in range(int(count)):
             n += 1
@@ -163,7 +172,7 @@ def main(argv):
     desc = struct.pack("<II", 1, 128) + attr() + struct.pack("<I", 0) + \
         pd_synth.string_feature("cpu-clock")
     feats = [
-        (3, pd_synth.string_feature("synth-%s" % arch)),
+        (3, pd_synth.string_feature(hostname or "synth-%s" % arch)),
         (4, pd_synth.string_feature("6.1.0-synth")),
         (5, pd_synth.string_feature("6.1.187")),
         (6, pd_synth.string_feature(arch)),

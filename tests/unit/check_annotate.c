@@ -192,6 +192,11 @@ START_TEST(test_sources)
 		       .nr_source_dirs = 2);
 	PDA_ANNOT_OPTS(plain, .nr_events = 1, .no_source = true,
 		       .source_dirs = dirs, .nr_source_dirs = 2);
+	PDA_ANNOT_OPTS(host, .nr_events = 1,
+		       .host_sources = PDA_HOST_SRC_ALWAYS);
+	PDA_ANNOT_OPTS(bad, .nr_events = 1,
+		       .host_sources = (enum pda_annot_host_src)3);
+	struct pda_annot *a;
 	const char *file = "/pdtool/testdata/src/loop.c", *text;
 	size_t len;
 	struct run r;
@@ -211,6 +216,21 @@ START_TEST(test_sources)
 	ck_assert_int_eq(run(&r, NULL, &bydir), 0);
 	ck_assert_str_eq(pda_annot_source_path(r.a, file),
 			 "../../testdata/src/loop.c");
+	/* the capture names host synth-aarch64: its paths are withheld,
+	 * counted once per file, and a file found elsewhere is not */
+	ck_assert(!pda_annot_host_sources(r.a));
+	ck_assert_uint_eq(pda_annot_nr_withheld(r.a), 0);
+	ck_assert_ptr_null(pda_annot_source(r.a, "/elsewhere/x.c", 1, &len));
+	ck_assert_ptr_null(pda_annot_source(r.a, "/elsewhere/x.c", 2, &len));
+	ck_assert_uint_eq(pda_annot_nr_withheld(r.a), 1);
+	run_free(&r);
+
+	ck_assert_int_eq(run(&r, NULL, &host), 0);
+	ck_assert(pda_annot_host_sources(r.a));
+	ck_assert_ptr_null(pda_annot_source(r.a, "/elsewhere/x.c", 1, &len));
+	ck_assert_uint_eq(pda_annot_nr_withheld(r.a), 0);
+	ck_assert_int_eq(pda_annot_new(r.s, &bad, &a), PD_ERR_API);
+	ck_assert_ptr_null(a);
 	run_free(&r);
 
 	ck_assert_int_eq(run(&r, NULL, &plain), 0);

@@ -2,13 +2,14 @@
  * check_common.c - common/, the plumbing below the layers: growth with
  * its overflow check and cap, the options rule (R2), the cursor's bounds,
  * the string buffer's growth, UTF-8 validation and the arena, each with
- * its allocation failures (T9).
+ * its allocation failures (T9); SHA-256 against FIPS 180-4's examples.
  */
 #include "failalloc.h"
 #include "pdc_alloc.h"
 #include "pdc_arena.h"
 #include "pdc_cur.h"
 #include "pdc_opts.h"
+#include "pdc_sha256.h"
 #include "pdc_strbuf.h"
 #include "pdc_utf8.h"
 
@@ -347,6 +348,92 @@ START_TEST(test_utf8)
 }
 END_TEST
 
+/* ---- SHA-256 ------------------------------------------------------- */
+
+/*
+ * FIPS 180-2's examples (appendix B: one block, two blocks, a million
+ * 'a'), the 896-bit message of its SHA-512 examples, and messages of 'a'
+ * whose padding ends a block exactly or spills into the next (55, 56,
+ * 63, 64 bytes; digests from Python's hashlib).  b64 is the CSP form.
+ */
+static const struct {
+	const char *msg;
+	size_t repeat; /* msg is one character, this many times */
+	const char *hex, *b64;
+} sha_cases[] = {
+	{"", 0,
+	 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	 "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="},
+	{"abc", 0,
+	 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	 "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="},
+	{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 0,
+	 "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+	 "JI1qYdIGOLjlwCaTDD5gOaM85Flk/yFn9uzt1BnbBsE="},
+	{"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+	 "ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+	 0, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+	 "z1sWp3ivg4ADbOWeewSSNwskmxHo8HpRr6xFA3r+6dE="},
+	{"a", 1000000,
+	 "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	 "zcduXJkU+5KBocfihNc+Z/GAmkiklyAOBG05zMcRLNA="},
+	{"a", 55,
+	 "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
+	 "n0OQ+NMMLdkuyfCVtl4rmumwqSWlJY4kHJ8ekQ9zQxg="},
+	{"a", 56,
+	 "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a",
+	 "s1Q5pKxvCUi21vnjxq8PX1kM4g8b3nCQ73lwaG7Gc4o="},
+	{"a", 63,
+	 "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34",
+	 "fT50oF19sVvOStnsBljqmOPwbu7PFrTG//LaRX3cLzQ="},
+	{"a", 64,
+	 "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb",
+	 "/+BU/nrgy23GXDr5th1SCfQ5hR20PQulmXM33xVGaOs="},
+};
+
+static void sha_check(const unsigned char md[PDC_SHA256_SIZE], size_t i)
+{
+	char hex[2 * PDC_SHA256_SIZE + 1], b64[PDC_SHA256_B64_SIZE];
+
+	for (size_t k = 0; k < PDC_SHA256_SIZE; k++)
+		snprintf(hex + 2 * k, 3, "%02x", md[k]);
+	ck_assert_str_eq(hex, sha_cases[i].hex);
+	pdc_sha256_base64(md, b64);
+	ck_assert_str_eq(b64, sha_cases[i].b64);
+}
+
+/* Each message whole, then fed in pieces of 1, 3, 63, 64 and 65 bytes:
+ * the same digest whatever the split. */
+START_TEST(test_sha256)
+{
+	static const size_t pieces[] = {1, 3, 63, 64, 65};
+	const size_t len = sha_cases[_i].repeat ? sha_cases[_i].repeat
+						: strlen(sha_cases[_i].msg);
+	unsigned char md[PDC_SHA256_SIZE];
+	char *msg = malloc(len + 1);
+
+	ck_assert_ptr_nonnull(msg);
+	if (sha_cases[_i].repeat)
+		memset(msg, sha_cases[_i].msg[0], len);
+	else
+		memcpy(msg, sha_cases[_i].msg, len);
+	pdc_sha256(msg, len, md);
+	sha_check(md, (size_t)_i);
+	for (size_t p = 0; p < NR(pieces); p++) {
+		struct pdc_sha256 h;
+
+		pdc_sha256_init(&h);
+		for (size_t off = 0; off < len; off += pieces[p])
+			pdc_sha256_update(&h, msg + off,
+					  len - off < pieces[p] ? len - off
+								: pieces[p]);
+		pdc_sha256_final(&h, md);
+		sha_check(md, (size_t)_i);
+	}
+	free(msg);
+}
+END_TEST
+
 /* ---- the arena ----------------------------------------------------- */
 
 START_TEST(test_arena)
@@ -401,6 +488,7 @@ Suite *common_suite(void)
 	tcase_add_test(tc, test_strbuf);
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
 	tcase_add_test(tc, test_arena);
+	tcase_add_loop_test(tc, test_sha256, 0, (int)NR(sha_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }

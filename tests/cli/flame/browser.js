@@ -1,6 +1,8 @@
 // browser.js - drive a pdtool flame SVG in headless Chromium (playwright-
 // core): click a frame to zoom, search, reset.  Expectations come from the
-// caller (browser.test computes them from the folded text).
+// caller (browser.test computes them from the folded text).  All of it
+// under the file's own Content-Security-Policy (emit/pde_flame.c), which
+// must refuse nothing of the file's and refuse a script it did not carry.
 //
 //	node browser.js SPEC.json
 //
@@ -55,8 +57,9 @@ async function shot(page, name) {
 		args: ['--no-sandbox', '--disable-gpu'],
 	});
 	const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-	const errors = [];
+	const errors = [], messages = [];
 	page.on('pageerror', e => errors.push(e.message));
+	page.on('console', msg => messages.push(msg.text()));
 	await page.goto('file://' + spec.svg);
 	await shot(page, '1-loaded');
 	const before = await frames(page);
@@ -118,6 +121,20 @@ async function shot(page, name) {
 	check(m.trim() === '' && await page.locator('#frames > g.m').count() === 0,
 	      'Reset Search clears the marks');
 	check(errors.length === 0, `no script errors ${errors.join('; ')}`);
+
+	// the policy: nothing of the file's refused, a foreign script is
+	const refused = () => messages.filter(t => /Content Security Policy/i.test(t));
+	check(refused().length === 0,
+	      `the policy refuses nothing of the file's: ${JSON.stringify(refused())}`);
+	const ran = await page.evaluate(() => {
+		const s = document.createElementNS('http://www.w3.org/2000/svg',
+						   'script');
+		s.textContent = "document.documentElement.setAttribute('data-x', '1')";
+		document.documentElement.appendChild(s);
+		return document.documentElement.getAttribute('data-x');
+	});
+	check(ran === null && refused().length === 1,
+	      `the policy refuses a script the file did not carry (${ran})`);
 	await browser.close();
 	process.exit(failures ? 1 : 0);
 })().catch(e => {
