@@ -6,7 +6,7 @@
  * released with the session.
  *
  * Intern table: one entry per distinct byte string, in the arena, found
- * through the session's pda_hash.  Invariants: every entry's bytes are
+ * through the session's pdc_hash.  Invariants: every entry's bytes are
  * NUL-terminated and unique in the table, and pda_intern() returns the
  * entry's bytes, so equal strings are equal pointers for the session's
  * lifetime.
@@ -45,10 +45,10 @@ static bool intern_eq(const void *item, const void *key)
 const char *pda_intern(struct pda_session *s, const char *str, size_t len)
 {
 	struct intern_key key = {str, len};
-	uint64_t hash = pda_hash_bytes(str, len);
+	uint64_t hash = pdc_hash_bytes(str, len);
 	struct intern_ent *e;
 
-	e = pda_hash_find(&s->intern, hash, intern_eq, &key);
+	e = pdc_hash_find(&s->intern, hash, intern_eq, &key);
 	if (e)
 		return e->str;
 	if (len > SIZE_MAX - sizeof(*e) - 1)
@@ -59,7 +59,7 @@ const char *pda_intern(struct pda_session *s, const char *str, size_t len)
 	e->len = len;
 	memcpy(e->str, str, len);
 	e->str[len] = '\0';
-	if (pda_hash_add(&s->alloc, &s->intern, hash, e) < 0)
+	if (pdc_hash_add(&s->alloc, &s->intern, hash, e) < 0)
 		return NULL;
 	return e->str;
 }

@@ -64,9 +64,9 @@ struct pda_diff {
 	bool sorted;		/* the stacks, by pda_diff_sort_stacks() */
 	char errmsg[256];
 
-	struct pda_hash names;	/* struct dname, by string */
-	struct pda_hash stacks;	/* struct dstack, by frames */
-	struct pda_hash dsos;	/* struct dname, DSO file names */
+	struct pdc_hash names;	/* struct dname, by string */
+	struct pdc_hash stacks;	/* struct dstack, by frames */
+	struct pdc_hash dsos;	/* struct dname, DSO file names */
 	struct dname **name_list;
 	size_t nr_names, alloc_names;
 	struct dstack **stack_list;
@@ -130,13 +130,13 @@ static bool name_eq(const void *item, const void *key)
 }
 
 /* The entry of s[0..len) in table h (list: its array), added if new. */
-static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
+static struct dname *intern(struct pda_diff *d, struct pdc_hash *h,
 			    struct dname ***list, size_t *nr, size_t *alloc,
 			    const char *s, size_t len, bool *added)
 {
 	const struct str_key key = {s, len};
-	const uint64_t hash = pda_hash_bytes(s, len);
-	struct dname *e = pda_hash_find(h, hash, name_eq, &key);
+	const uint64_t hash = pdc_hash_bytes(s, len);
+	struct dname *e = pdc_hash_find(h, hash, name_eq, &key);
 
 	*added = false;
 	if (e)
@@ -153,7 +153,7 @@ static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
 	e->str[len] = '\0';
 	e->len = len;
 	e->norm = e;
-	if (pda_hash_add(&d->alloc, h, hash, e) < 0) {
+	if (pdc_hash_add(&d->alloc, h, hash, e) < 0) {
 		pdc_free(&d->alloc, e);
 		return NULL;
 	}
@@ -296,9 +296,9 @@ void pda_diff_free(struct pda_diff *d)
 	for (size_t i = 0; i < d->nr_stacks; i++)
 		pdc_free(&d->alloc, d->stack_list[i]);
 	pdc_free(&d->alloc, d->stack_list);
-	pda_hash_release(&d->alloc, &d->names);
-	pda_hash_release(&d->alloc, &d->stacks);
-	pda_hash_release(&d->alloc, &d->dsos);
+	pdc_hash_release(&d->alloc, &d->names);
+	pdc_hash_release(&d->alloc, &d->stacks);
+	pdc_hash_release(&d->alloc, &d->dsos);
 	for (int t = 0; t < PDA_DIFF_NR_TABLES; t++)
 		pdc_free(&d->alloc, d->rows[t]);
 	pdc_free(&d->alloc, d->run_weight);
@@ -352,14 +352,14 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		       uint64_t weight)
 {
 	const struct stack_key key = {d->buf, nr};
-	uint64_t h = pda_hash_u64(nr);
+	uint64_t h = pdc_hash_u64(nr);
 	struct dstack *st;
 	size_t size;
 
 	/* names are interned: their addresses stand for them */
 	for (size_t i = 0; i < nr; i++)
-		h = pda_hash_u64(h ^ (uintptr_t)d->buf[i]);
-	st = pda_hash_find(&d->stacks, h, stack_eq, &key);
+		h = pdc_hash_u64(h ^ (uintptr_t)d->buf[i]);
+	st = pdc_hash_find(&d->stacks, h, stack_eq, &key);
 	if (st) {
 		st->runs[g] += weight;
 		return 0;
@@ -379,7 +379,7 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		memcpy((void *)(uintptr_t)st->pub.frames, d->buf,
 		       nr * sizeof(d->buf[0]));
 	st->pub.nr = nr;
-	if (pda_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
+	if (pdc_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
 		pdc_free(&d->alloc, st);
 		return PD_ERR_NOMEM;
 	}
@@ -599,7 +599,7 @@ int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
 		/* runs of frames in one DSO are the rule */
 		if (i > 0 && p == st->frames[i - 1].dso)
 			continue;
-		slot = &d->dso_cache[(pda_hash_u64((uintptr_t)p)) &
+		slot = &d->dso_cache[(pdc_hash_u64((uintptr_t)p)) &
 				     (DSO_CACHE - 1)];
 		e = slot->ent;
 		if (!e || slot->ptr != p) {
@@ -686,8 +686,8 @@ static int denominators(struct pda_diff *d, double *den)
 		const struct str_key key = {d->scale_symbol,
 					    strlen(d->scale_symbol)};
 		const struct dname *n =
-			pda_hash_find(&d->names,
-				      pda_hash_bytes(key.s, key.len), name_eq,
+			pdc_hash_find(&d->names,
+				      pdc_hash_bytes(key.s, key.len), name_eq,
 				      &key);
 
 		sym = n ? n->norm : NULL;

@@ -120,10 +120,10 @@ struct pda_fold {
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
 	struct pdc_arena arena;
-	struct pda_hash atoms;	 /* struct atom, by content */
-	struct pda_hash details; /* struct atom: detail strings, unranked */
-	struct pda_hash dkeys;	 /* struct dkey */
-	struct pda_hash stacks;	 /* struct stack */
+	struct pdc_hash atoms;	 /* struct atom, by content */
+	struct pdc_hash details; /* struct atom: detail strings, unranked */
+	struct pdc_hash dkeys;	 /* struct dkey */
+	struct pdc_hash stacks;	 /* struct stack */
 	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
 	bool has_semi;		 /* an atom's name holds ';' */
 	const struct pda_fold_frame **buf; /* the stack being added,
@@ -149,17 +149,17 @@ static bool atom_eq(const void *item, const void *key)
 
 /* The atom for len bytes of s (which need not be NUL-terminated) in
  * table (fd->atoms: a name of the output; fd->details: a detail). */
-static struct atom *intern_in(struct pda_fold *fd, struct pda_hash *table,
+static struct atom *intern_in(struct pda_fold *fd, struct pdc_hash *table,
 			      const char *s, size_t len, unsigned flags)
 {
 	const struct str_key key = {s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
+	const uint64_t h = pdc_hash_bytes(s, len);
+	struct pdc_hash_slot *slot;
 	struct atom *a;
 
-	if (pda_hash_reserve(&fd->mem, table) < 0)
+	if (pdc_hash_reserve(&fd->mem, table) < 0)
 		return NULL;
-	slot = pda_hash_probe(table, h, atom_eq, &key);
+	slot = pdc_hash_probe(table, h, atom_eq, &key);
 	if (slot->item)
 		return slot->item;
 	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
@@ -176,7 +176,7 @@ static struct atom *intern_in(struct pda_fold *fd, struct pda_hash *table,
 	memset(a->match, -1, sizeof(a->match));
 	if (table == &fd->atoms && memchr(s, ';', len))
 		fd->has_semi = true;
-	pda_hash_fill(table, slot, h, a);
+	pdc_hash_fill(table, slot, h, a);
 	return a;
 }
 
@@ -278,8 +278,8 @@ static bool dkey_eq(const void *item, const void *key)
 
 static uint64_t dkey_hash(const struct dkey *k)
 {
-	return pda_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
-	       pda_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
+	return pdc_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
+	       pdc_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
 }
 
 /* Render the name of a cache miss. */
@@ -349,7 +349,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
 					(FRONT_SIZE - 1)];
 	uint64_t h;
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 	struct dkey *e;
 	struct atom *a;
 
@@ -357,9 +357,9 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 		return front->atom;
 	h = dkey_hash(k);
 
-	if (pda_hash_reserve(&fd->mem, &fd->dkeys) < 0)
+	if (pdc_hash_reserve(&fd->mem, &fd->dkeys) < 0)
 		return NULL;
-	slot = pda_hash_probe(&fd->dkeys, h, dkey_eq, k);
+	slot = pdc_hash_probe(&fd->dkeys, h, dkey_eq, k);
 	if (slot->item) {
 		*front = *(struct dkey *)slot->item;
 		return front->atom;
@@ -373,7 +373,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	*e = *k;
 	e->atom = a;
 	/* derive() did not touch dkeys, so slot is still where k goes */
-	pda_hash_fill(&fd->dkeys, slot, h, e);
+	pdc_hash_fill(&fd->dkeys, slot, h, e);
 	*front = *e;
 	return a;
 }
@@ -450,10 +450,10 @@ void pda_fold_free(struct pda_fold *fd)
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
-	pda_hash_release(&m, &fd->atoms);
-	pda_hash_release(&m, &fd->details);
-	pda_hash_release(&m, &fd->dkeys);
-	pda_hash_release(&m, &fd->stacks);
+	pdc_hash_release(&m, &fd->atoms);
+	pdc_hash_release(&m, &fd->details);
+	pdc_hash_release(&m, &fd->dkeys);
+	pdc_hash_release(&m, &fd->stacks);
 	pdc_arena_release(&fd->arena, &m);
 	pdc_free(&m, fd->buf);
 	pdc_free(&m, fd->lines);
@@ -491,18 +491,18 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		       uint64_t period, bool unresolved)
 {
 	const struct stack_key key = {fd->buf, nr};
-	uint64_t h = pda_hash_u64(nr);
-	struct pda_hash_slot *slot;
+	uint64_t h = pdc_hash_u64(nr);
+	struct pdc_hash_slot *slot;
 	struct stack *st;
 
 	/* one multiply per frame, one mix at the end: atoms are arena
 	 * pointers, distinct in their low bits */
 	for (size_t i = 0; i < nr; i++)
 		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
-	h = pda_hash_u64(h);
-	if (pda_hash_reserve(&fd->mem, &fd->stacks) < 0)
+	h = pdc_hash_u64(h);
+	if (pdc_hash_reserve(&fd->mem, &fd->stacks) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
+	slot = pdc_hash_probe(&fd->stacks, h, stack_eq, &key);
 	st = slot->item;
 	if (!st) {
 		st = pdc_arena_alloc(&fd->arena, &fd->mem,
@@ -513,7 +513,7 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		st->nr = (uint32_t)nr;
 		if (nr)
 			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
-		pda_hash_fill(&fd->stacks, slot, h, st);
+		pdc_hash_fill(&fd->stacks, slot, h, st);
 		fd->totals.nr_stacks = fd->stacks.nr;
 	}
 	st->weight += weight;
@@ -794,7 +794,7 @@ static int rank_atoms(struct pda_fold *fd)
 	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
-	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
+	while ((atom = pdc_hash_next(&fd->atoms, &pos))) {
 		t[k++] = (struct token){atom, 0};
 		t[k++] = (struct token){atom, 1};
 	}
@@ -956,7 +956,7 @@ int pda_fold_finish(struct pda_fold *fd)
 	v = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*v));
 	if (!lines || !v)
 		goto nomem;
-	while ((st = pda_hash_next(&fd->stacks, &pos)))
+	while ((st = pdc_hash_next(&fd->stacks, &pos)))
 		v[nr++] = st;
 	if (!fd->has_semi) {
 		if (rank_atoms(fd) < 0)
@@ -1084,7 +1084,7 @@ static int atom_loc(struct pda_profile *p, struct atom *a, bool root,
 /* pda_fold_profile()'s state. */
 struct to_profile {
 	struct pda_profile *p;
-	struct pda_hash leaves; /* of the lines' last stacks, id + 1 */
+	struct pdc_hash leaves; /* of the lines' last stacks, id + 1 */
 	uint32_t *ids;		/* the previous line's stacks */
 	size_t alloc_ids;
 	bool rooted;		/* frame 0 is a root */
@@ -1107,7 +1107,7 @@ static bool leaf_eq(const void *item, const void *key)
 
 static uint64_t leaf_hash(uint32_t prefix, uint32_t loc)
 {
-	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+	return pdc_hash_u64((uint64_t)loc << 32 | prefix);
 }
 
 /*
@@ -1128,7 +1128,7 @@ static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
 	if (!tp->sorted)
 		return pda_profile_add_stack(tp->p, prefix, loc, id);
 	if (i == same && i + 1 < l->nr_frames) {
-		found = pda_hash_find(&tp->leaves, leaf_hash(prefix, loc),
+		found = pdc_hash_find(&tp->leaves, leaf_hash(prefix, loc),
 				      leaf_eq, &key);
 		if (found) {
 			*id = (uint32_t)((uintptr_t)found - 1);
@@ -1136,13 +1136,13 @@ static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
 		}
 	}
 	if (i + 1 == l->nr_frames &&
-	    pda_hash_reserve(&fd->mem, &tp->leaves) < 0)
+	    pdc_hash_reserve(&fd->mem, &tp->leaves) < 0)
 		return PD_ERR_NOMEM;
 	if (pda_profile_append_stack(tp->p, prefix, loc, id) < 0)
 		return PD_ERR_NOMEM;
 	if (i + 1 == l->nr_frames)
-		pda_hash_fill(&tp->leaves,
-			      pda_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
+		pdc_hash_fill(&tp->leaves,
+			      pdc_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
 					     leaf_eq, &key),
 			      leaf_hash(prefix, loc),
 			      (void *)((uintptr_t)*id + 1));
@@ -1222,7 +1222,7 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 					  i ? &fd->lines[i - 1] : NULL);
 	}
 	pdc_free(&fd->mem, tp.ids);
-	pda_hash_release(&fd->mem, &tp.leaves);
+	pdc_hash_release(&fd->mem, &tp.leaves);
 	if (rc < 0) {
 		pda_profile_free(p);
 		return rc;

@@ -3,7 +3,7 @@
  * folded-text reader is pda_folded.c, through pda_profile_int.h.
  *
  * Every table but the strings is a struct table: an array of fixed-size
- * entries, entry 0 all zero ("none"), and a pda_hash over the first
+ * entries, entry 0 all zero ("none"), and a pdc_hash over the first
  * key_size bytes of each entry, which holds ids + 1 as its items (the
  * array moves as it grows, so the table cannot hold pointers).  Entries
  * are zeroed before their fields are set, so padding compares equal.
@@ -26,7 +26,7 @@ struct table {
 	unsigned char *arr;
 	size_t nr, alloc;
 	size_t elem, key_size;
-	struct pda_hash h;
+	struct pdc_hash h;
 };
 
 struct pstr {
@@ -47,7 +47,7 @@ struct pda_profile {
 
 	struct pstr *strs;
 	size_t nr_strs, alloc_strs;
-	struct pda_hash str_tab; /* of id + 1 */
+	struct pdc_hash str_tab; /* of id + 1 */
 	struct str_block *blocks;
 
 	struct table mappings, funcs, locs, stacks;
@@ -169,13 +169,13 @@ int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
 		       uint32_t *id)
 {
 	const struct str_key key = {p, s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
+	const uint64_t h = pdc_hash_bytes(s, len);
+	struct pdc_hash_slot *slot;
 	struct pstr *e;
 
-	if (pda_hash_reserve(&p->mem, &p->str_tab) < 0)
+	if (pdc_hash_reserve(&p->mem, &p->str_tab) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&p->str_tab, h, str_eq, &key);
+	slot = pdc_hash_probe(&p->str_tab, h, str_eq, &key);
 	if (slot->item) {
 		*id = item_id(slot->item);
 		return 0;
@@ -190,7 +190,7 @@ int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
 		return PD_ERR_NOMEM;
 	e->len = len;
 	*id = (uint32_t)p->nr_strs++;
-	pda_hash_fill(&p->str_tab, slot, h, id_item(*id));
+	pdc_hash_fill(&p->str_tab, slot, h, id_item(*id));
 	return 0;
 }
 
@@ -232,9 +232,9 @@ static uint64_t entry_hash(const struct table *t, const void *entry)
 	uint64_t v;
 
 	if (t->key_size != sizeof(v))
-		return pda_hash_bytes(entry, t->key_size);
+		return pdc_hash_bytes(entry, t->key_size);
 	memcpy(&v, entry, sizeof(v));
-	return pda_hash_u64(v);
+	return pdc_hash_u64(v);
 }
 
 static int table_init(const struct pd_alloc *m, struct table *t, size_t elem,
@@ -253,7 +253,7 @@ static int table_init(const struct pd_alloc *m, struct table *t, size_t elem,
 static void table_release(const struct pd_alloc *m, struct table *t)
 {
 	pdc_free(m, t->arr);
-	pda_hash_release(m, &t->h);
+	pdc_hash_release(m, &t->h);
 }
 
 /* The id of entry (elem bytes) in t, added if new. */
@@ -262,11 +262,11 @@ static int table_add(const struct pd_alloc *m, struct table *t,
 {
 	const struct entry_key key = {t, entry};
 	const uint64_t h = entry_hash(t, entry);
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 
-	if (pda_hash_reserve(m, &t->h) < 0)
+	if (pdc_hash_reserve(m, &t->h) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&t->h, h, entry_eq, &key);
+	slot = pdc_hash_probe(&t->h, h, entry_eq, &key);
 	if (slot->item) {
 		*id = item_id(slot->item);
 		return 0;
@@ -276,7 +276,7 @@ static int table_add(const struct pd_alloc *m, struct table *t,
 		return PD_ERR_NOMEM;
 	memcpy(t->arr + t->nr * t->elem, entry, t->elem);
 	*id = (uint32_t)t->nr++;
-	pda_hash_fill(&t->h, slot, h, id_item(*id));
+	pdc_hash_fill(&t->h, slot, h, id_item(*id));
 	return 0;
 }
 
@@ -340,7 +340,7 @@ void pda_profile_free(struct pda_profile *p)
 		pdc_free(&m, b);
 	}
 	pdc_free(&m, p->strs);
-	pda_hash_release(&m, &p->str_tab);
+	pdc_hash_release(&m, &p->str_tab);
 	table_release(&m, &p->mappings);
 	table_release(&m, &p->funcs);
 	table_release(&m, &p->locs);
@@ -539,7 +539,7 @@ static bool stack_eq(const void *item, const void *key)
 
 static uint64_t stack_hash(uint32_t prefix, uint32_t loc)
 {
-	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+	return pdc_hash_u64((uint64_t)loc << 32 | prefix);
 }
 
 /* Put every stack in stacks.h again.  @return 0 or PD_ERR_NOMEM (still
@@ -549,12 +549,12 @@ static int rehash_stacks(struct pda_profile *p)
 	const struct pda_profile_stack *arr =
 		(const struct pda_profile_stack *)p->stacks.arr;
 
-	pda_hash_release(&p->mem, &p->stacks.h);
+	pdc_hash_release(&p->mem, &p->stacks.h);
 	for (size_t i = 1; i < p->stacks.nr; i++)
-		if (pda_hash_add(&p->mem, &p->stacks.h,
+		if (pdc_hash_add(&p->mem, &p->stacks.h,
 				 stack_hash(arr[i].prefix, arr[i].loc),
 				 id_item(i)) < 0) {
-			pda_hash_release(&p->mem, &p->stacks.h);
+			pdc_hash_release(&p->mem, &p->stacks.h);
 			return PD_ERR_NOMEM;
 		}
 	p->stacks_stale = false;
@@ -607,15 +607,15 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 	const struct stack_key key = {
 		(const struct pda_profile_stack *)t->arr, prefix, loc};
 	const uint64_t h = stack_hash(prefix, loc);
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 	int rc;
 
 	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
 		return PD_ERR_API;
 	if ((p->stacks_stale && rehash_stacks(p) < 0) ||
-	    pda_hash_reserve(&p->mem, &t->h) < 0)
+	    pdc_hash_reserve(&p->mem, &t->h) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
+	slot = pdc_hash_probe(&t->h, h, stack_eq, &key);
 	if (slot->item) {
 		*id = item_id(slot->item);
 		return 0;
@@ -623,7 +623,7 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 	rc = append_stack(p, prefix, loc, id);
 	/* append_stack() did not touch the table: slot is still free */
 	if (rc == 0)
-		pda_hash_fill(&t->h, slot, h, id_item(*id));
+		pdc_hash_fill(&t->h, slot, h, id_item(*id));
 	return rc;
 }
 

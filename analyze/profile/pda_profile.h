@@ -50,7 +50,7 @@ extern "C" {
  * never wrap (an addition that would is refused with PD_ERR_FORMAT).
  *
  * Memory: all tables are arrays grown with PDC_GROW, strings live in
- * the profile's own blocks, hashing is pda_hash; nothing refers to a
+ * the profile's own blocks, hashing is pdc_hash; nothing refers to a
  * session, so a profile outlives the session that resolved it.  Adding
  * allocates only for what is new.  Not thread-safe.
  *

@@ -167,8 +167,8 @@ void pda_session_free(struct pda_session *s)
 	pda_unwinder_free(s, s->unwinder);
 	pda_dsos_release(s);
 	pda_machine_release(s);
-	pda_hash_release(&s->alloc, &s->addr_cache);
-	pda_hash_release(&s->alloc, &s->intern);
+	pdc_hash_release(&s->alloc, &s->addr_cache);
+	pdc_hash_release(&s->alloc, &s->intern);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pdc_arena_release(&s->arena, &s->alloc);
@@ -214,8 +214,8 @@ static bool addr_eq(const void *item, const void *key)
 
 static uint64_t addr_hash(const struct addr_key *k)
 {
-	return pda_hash_u64(k->addr ^
-			    pda_hash_u64((uintptr_t)k->dso + k->inl));
+	return pdc_hash_u64(k->addr ^
+			    pdc_hash_u64((uintptr_t)k->dso + k->inl));
 }
 
 static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
@@ -479,7 +479,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	    (*front)->inl == inl)
 		return *front;
 	hash = addr_hash(&k);
-	ent = pda_hash_find(&s->addr_cache, hash, addr_eq, &k);
+	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
 	if (ent) {
 		*front = ent;
 		return ent;
@@ -499,7 +499,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 		ent = NULL;
 		break;
 	}
-	if (!ent || pda_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
+	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
 	s->nr_cached++;
 	*front = ent;

@@ -2,12 +2,13 @@
  * check_common.c - common/, the plumbing below the layers: growth with
  * its overflow check and cap, the options rule (R2), the cursor's bounds,
  * the string buffer's growth, UTF-8 validation and the arena, each with
- * its allocation failures (T9).
+ * its allocation failures (T9), and the hash table.
  */
 #include "failalloc.h"
 #include "pdc_alloc.h"
 #include "pdc_arena.h"
 #include "pdc_cur.h"
+#include "pdc_hash.h"
 #include "pdc_opts.h"
 #include "pdc_strbuf.h"
 #include "pdc_utf8.h"
@@ -388,6 +389,136 @@ START_TEST(test_arena)
 }
 END_TEST
 
+/* ---- the hash table (P3) ------------------------------------------- */
+
+struct hent {
+	uint64_t key;
+	unsigned seen;
+};
+
+static bool hent_eq(const void *item, const void *key)
+{
+	return ((const struct hent *)item)->key == *(const uint64_t *)key;
+}
+
+/* A hash that collides on purpose: every key in one of four runs. */
+static uint64_t bad_hash(uint64_t key)
+{
+	return key & 3;
+}
+
+/* Every one of nr entries (keys 0..nr) is found, and no other key. */
+static void check_hash(const struct pdc_hash *h, const struct hent *ents,
+		       size_t nr, uint64_t (*hash)(uint64_t))
+{
+	for (uint64_t k = 0; k < nr + 3; k++)
+		ck_assert_ptr_eq(pdc_hash_find(h, hash(k), hent_eq, &k),
+				 k < nr ? &ents[k] : NULL);
+}
+
+START_TEST(test_hash)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	struct pdc_hash h = PDC_HASH_INIT;
+	enum { NR = 5000 };
+	struct hent *ents = calloc(NR, sizeof(*ents));
+	struct pdc_hash_slot *slot;
+	size_t pos = 0, nr_seen = 0;
+	struct hent *e;
+	uint64_t k = 7;
+
+	ck_assert_ptr_nonnull(ents);
+	/* empty: found nothing, holds no slots */
+	ck_assert_ptr_null(pdc_hash_find(&h, pdc_hash_u64(k), hent_eq, &k));
+	ck_assert_ptr_null(pdc_hash_next(&h, &pos));
+	ck_assert_uint_eq(fa.nr_calls, 0);
+	/* growth past many entries: doubling, never more than 3/4 full */
+	for (k = 0; k < NR; k++) {
+		ents[k].key = k;
+		ck_assert_int_eq(
+			pdc_hash_add(&a, &h, pdc_hash_u64(k), &ents[k]), 0);
+		ck_assert_uint_ge(h.mask + 1, PDC_HASH_MIN_SLOTS);
+		ck_assert_uint_eq((h.mask + 1) & h.mask, 0);
+		ck_assert_uint_le(h.nr * 4, (h.mask + 1) * 3);
+	}
+	ck_assert_uint_eq(h.mask + 1, 8192);
+	ck_assert_uint_eq(h.nr, NR);
+	check_hash(&h, ents, NR, pdc_hash_u64);
+	/* the walk gives every item once */
+	pos = 0;
+	while ((e = pdc_hash_next(&h, &pos))) {
+		e->seen++;
+		nr_seen++;
+	}
+	ck_assert_uint_eq(nr_seen, NR);
+	for (k = 0; k < NR; k++)
+		ck_assert_uint_eq(ents[k].seen, 1);
+	/* out of memory at the doubling: refused, h unchanged */
+	fa.fail_at = fa.nr_calls + 1;
+	for (k = NR; h.nr * 4 + 4 <= (h.mask + 1) * 3; k++)
+		ck_assert_int_eq(
+			pdc_hash_add(&a, &h, pdc_hash_u64(k), &ents[0]), 0);
+	nr_seen = h.nr;
+	ck_assert_int_eq(pdc_hash_add(&a, &h, 1, &ents[0]), PDC_ERR_NOMEM);
+	ck_assert_uint_eq(h.nr, nr_seen);
+	ck_assert_uint_eq(h.mask + 1, 8192);
+	check_hash(&h, ents, NR, pdc_hash_u64);
+	/* and grows at the next try */
+	ck_assert_int_eq(pdc_hash_reserve(&a, &h), 0);
+	ck_assert_uint_eq(h.mask + 1, 16384);
+	/* released: empty and reusable */
+	pdc_hash_release(&a, &h);
+	ck_assert_int_eq(fa.live, 0);
+	ck_assert_ptr_null(h.slots);
+	ck_assert_uint_eq(h.nr, 0);
+	/* find-or-add with one probe, through colliding hashes */
+	for (size_t round = 0; round < 2; round++) {
+		for (k = 0; k < 300; k++) {
+			ck_assert_int_eq(pdc_hash_reserve(&a, &h), 0);
+			slot = pdc_hash_probe(&h, bad_hash(k), hent_eq, &k);
+			if (round == 0) {
+				ck_assert_ptr_null(slot->item);
+				pdc_hash_fill(&h, slot, bad_hash(k), &ents[k]);
+			} else {
+				ck_assert_ptr_eq(slot->item, &ents[k]);
+			}
+		}
+		check_hash(&h, ents, 300, bad_hash);
+		ck_assert_uint_eq(h.nr, 300);
+	}
+	pdc_hash_release(&a, &h);
+	pdc_hash_release(&a, &h);
+	ck_assert_int_eq(fa.live, 0);
+	free(ents);
+}
+END_TEST
+
+START_TEST(test_hash_bytes)
+{
+	static const char bytes[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	static const char zeros[sizeof(bytes)];
+	uint64_t seen[2 * sizeof(bytes)];
+	size_t nr = 0;
+
+	/* every length its own hash, and a NUL counts as a byte */
+	for (size_t len = 0; len < sizeof(bytes); len++) {
+		seen[nr++] = pdc_hash_bytes(bytes, len);
+		if (len > 0)
+			seen[nr++] = pdc_hash_bytes(zeros, len);
+	}
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++)
+			ck_assert_msg(seen[i] != seen[j], "hashes %zu and %zu",
+				      i, j);
+	/* only the bytes count, not where they are */
+	ck_assert_uint_eq(pdc_hash_bytes(bytes + 1, 12),
+			  pdc_hash_bytes("bcdefghijklm", 12));
+	ck_assert_uint_ne(pdc_hash_bytes("a", 1), pdc_hash_bytes("a\0", 2));
+	ck_assert_uint_ne(pdc_hash_u64(1), pdc_hash_u64(2));
+}
+END_TEST
+
 Suite *common_suite(void)
 {
 	Suite *s = suite_create("common");
@@ -401,6 +532,8 @@ Suite *common_suite(void)
 	tcase_add_test(tc, test_strbuf);
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
 	tcase_add_test(tc, test_arena);
+	tcase_add_test(tc, test_hash);
+	tcase_add_test(tc, test_hash_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }
