@@ -1,12 +1,12 @@
 /*
  * pda_base_int.h - what every libpda module builds on: allocation through
  * the caller's hooks and options validation (common/pdc_alloc.h and
- * pdc_opts.h), the hash table (common/pdc_hash.h), and the
- * services a session gives the modules below it (allocation, the arena
- * and intern table, logging, errors).  The services are declared here on
- * an opaque struct pda_session so that the ELF/DWARF module can use them
- * without seeing the session; the machine module, which owns the
- * session's state, implements them.
+ * pdc_opts.h), the hash and intern tables (common/pdc_hash.h and
+ * pdc_intern.h), and the services a session gives the modules below it
+ * (allocation, the arena and intern table, logging, errors).  The
+ * services are declared here on an opaque struct pda_session so that the
+ * ELF/DWARF module can use them without seeing the session; the machine
+ * module, which owns the session's state, implements them.
  */
 #ifndef PDA_BASE_INT_H
 #define PDA_BASE_INT_H
@@ -16,6 +16,7 @@
 #include "pdc_alloc.h"
 #include "pdc_arena.h"
 #include "pdc_hash.h"
+#include "pdc_intern.h"
 #include "pdc_opts.h"
 #include "pdc_strbuf.h"
 
