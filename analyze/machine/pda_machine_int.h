@@ -372,8 +372,8 @@ struct pda_session {
 	struct pda_opts opts; /* strings copied into the arena */
 	struct pd_alloc alloc;
 	char errmsg[256];
-	struct pdc_arena arena; /* on alloc (pda_intern.c) */
-	struct pdc_hash intern;
+	struct pdc_arena arena;	  /* on alloc (pda_intern.c) */
+	struct pdc_intern intern; /* on alloc: no header, no ids */
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */

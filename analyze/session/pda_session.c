@@ -135,6 +135,7 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	s->alloc = alloc;
+	pdc_intern_init(&s->intern, 0, 0, 0);
 	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
 		pdc_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
@@ -168,7 +169,7 @@ void pda_session_free(struct pda_session *s)
 	pda_dsos_release(s);
 	pda_machine_release(s);
 	pdc_hash_release(&s->alloc, &s->addr_cache);
-	pdc_hash_release(&s->alloc, &s->intern);
+	pdc_intern_release(&s->intern, &s->alloc);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pdc_arena_release(&s->arena, &s->alloc);
