@@ -49,13 +49,14 @@ enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
  * the session).
  */
 struct detail {
-	const struct atom *func, *dso, *file; /* NULL: unknown */
+	const char *func, *dso, *file; /* fd->details' entries; NULL: unknown */
 	uint64_t addr;
 	unsigned line;
 	unsigned flags; /* pda_loc_flags */
 };
 
-/* pub comes first: a stack holds &atom->pub, and atom_of() goes back */
+/* pub comes first: a stack holds &atom->pub, and atom_of() goes back;
+ * an atom is the header of its entry in fd->atoms, str the string */
 struct atom {
 	struct pda_fold_frame pub;   /* pub.name points at str */
 	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
@@ -120,12 +121,12 @@ struct pda_fold {
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
 	struct pdc_arena arena;
-	struct pdc_hash atoms;	 /* struct atom, by content */
-	struct pdc_hash details; /* struct atom: detail strings, unranked */
-	struct pdc_hash dkeys;	 /* struct dkey */
-	struct pdc_hash stacks;	 /* struct stack */
-	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
-	bool has_semi;		 /* an atom's name holds ';' */
+	struct pdc_intern atoms;	   /* struct atom, by content */
+	struct pdc_intern details;	   /* detail strings, no header */
+	struct pdc_hash dkeys;		   /* struct dkey */
+	struct pdc_hash stacks;		   /* struct stack */
+	struct atom *unknown[2];	   /* "[unknown]", "[unknown]_[k]" */
+	bool has_semi;			   /* an atom's name holds ';' */
 	const struct pda_fold_frame **buf; /* the stack being added,
 					    * root first */
 	size_t buf_alloc;
@@ -134,69 +135,38 @@ struct pda_fold {
 	struct pda_fold_totals totals;
 };
 
-struct str_key {
-	const char *s;
-	size_t len;
-};
-
-static bool atom_eq(const void *item, const void *key)
-{
-	const struct atom *a = item;
-	const struct str_key *k = key;
-
-	return a->pub.len == k->len && memcmp(a->str, k->s, k->len) == 0;
-}
-
-/* The atom for len bytes of s (which need not be NUL-terminated) in
- * table (fd->atoms: a name of the output; fd->details: a detail). */
-static struct atom *intern_in(struct pda_fold *fd, struct pdc_hash *table,
-			      const char *s, size_t len, unsigned flags)
-{
-	const struct str_key key = {s, len};
-	const uint64_t h = pdc_hash_bytes(s, len);
-	struct pdc_hash_slot *slot;
-	struct atom *a;
-
-	if (pdc_hash_reserve(&fd->mem, table) < 0)
-		return NULL;
-	slot = pdc_hash_probe(table, h, atom_eq, &key);
-	if (slot->item)
-		return slot->item;
-	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
-	if (!a)
-		return NULL;
-	memcpy(a->str, s, len);
-	a->str[len] = '\0';
-	a->pub.name = a->str;
-	a->pub.len = len;
-	a->pub.flags = flags;
-	a->rank[0] = a->rank[1] = 0;
-	a->loc[0] = a->loc[1] = 0;
-	a->detail = NULL;
-	memset(a->match, -1, sizeof(a->match));
-	if (table == &fd->atoms && memchr(s, ';', len))
-		fd->has_semi = true;
-	pdc_hash_fill(table, slot, h, a);
-	return a;
-}
-
+/* The atom for len bytes of s (which need not be NUL-terminated). */
 static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 			   unsigned flags)
 {
-	return intern_in(fd, &fd->atoms, s, len, flags);
+	struct atom *a;
+	void *e;
+	const int rc = pdc_intern_add(&fd->atoms, &fd->mem, s, len, &e);
+
+	if (rc < 0)
+		return NULL;
+	a = e;
+	if (rc > 0) {
+		/* new: the rest of the header is zero */
+		a->pub.name = a->str;
+		a->pub.len = len;
+		a->pub.flags = flags;
+		memset(a->match, -1, sizeof(a->match));
+		if (memchr(s, ';', len))
+			fd->has_semi = true;
+	}
+	return a;
 }
 
-static const struct atom *detail_str(struct pda_fold *fd, const char *s,
-				     bool *oom)
+static const char *detail_str(struct pda_fold *fd, const char *s, bool *oom)
 {
-	const struct atom *a;
+	void *e;
 
 	if (!s)
 		return NULL;
-	a = intern_in(fd, &fd->details, s, strlen(s), 0);
-	if (!a)
+	if (pdc_intern_add(&fd->details, &fd->mem, s, strlen(s), &e) < 0)
 		*oom = true;
-	return a;
+	return e;
 }
 
 /*
@@ -404,6 +374,8 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
+	pdc_intern_init(&fd->atoms, offsetof(struct atom, str), 0, 0);
+	pdc_intern_init(&fd->details, 0, 0, 0);
 	fd->flags = o.flags;
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
@@ -450,8 +422,8 @@ void pda_fold_free(struct pda_fold *fd)
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
-	pdc_hash_release(&m, &fd->atoms);
-	pdc_hash_release(&m, &fd->details);
+	pdc_intern_release(&fd->atoms, &m);
+	pdc_intern_release(&fd->details, &m);
 	pdc_hash_release(&m, &fd->dkeys);
 	pdc_hash_release(&m, &fd->stacks);
 	pdc_arena_release(&fd->arena, &m);
@@ -784,7 +756,7 @@ static int token_cmp(const void *a, const void *b)
 /* Give every atom its two ranks.  @return 0 or PD_ERR_NOMEM. */
 static int rank_atoms(struct pda_fold *fd)
 {
-	const size_t nr = fd->atoms.nr * 2;
+	const size_t nr = pdc_intern_nr(&fd->atoms) * 2;
 	const struct atom *atom;
 	struct token *t;
 	size_t k = 0, pos = 0;
@@ -794,7 +766,7 @@ static int rank_atoms(struct pda_fold *fd)
 	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
-	while ((atom = pdc_hash_next(&fd->atoms, &pos))) {
+	while ((atom = pdc_intern_next(&fd->atoms, &pos))) {
 		t[k++] = (struct token){atom, 0};
 		t[k++] = (struct token){atom, 1};
 	}
@@ -1026,11 +998,12 @@ const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
 
 /* ---- the lines as a profile ------------------------------------------- */
 
-static int profile_str(struct pda_profile *p, const struct atom *a,
-		       uint32_t *id)
+static int profile_str(struct pda_profile *p, const char *detail, uint32_t *id)
 {
 	*id = 0;
-	return a ? pda_profile_intern(p, a->str, a->pub.len, id) : 0;
+	if (!detail)
+		return 0;
+	return pda_profile_intern(p, detail, pdc_intern_len(detail), id);
 }
 
 /* Atom a's location in p, made on first use. */
