@@ -56,7 +56,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	}
 	r = pd_zalloc(&f->mem, sizeof(*r));
 	if (!r)
-		return PD_ERR_NOMEM;
+		return pd_set_err(f, PD_ERR_NOMEM, "out of memory");
 	r->f = f;
 	r->flags = flags;
 	r->soff = f->hdr.data_offset;
@@ -67,7 +67,9 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 
 		if (rc < 0) {
 			pd_reader_free(r);
-			return rc;
+			return rc == PD_ERR_NOMEM && !f->errmsg[0]
+				       ? pd_set_err(f, rc, "out of memory")
+				       : rc;
 		}
 	}
 	*out = r;
@@ -483,5 +485,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 		count(r, rec);
 	else if (rc == 0)
 		release_all(r);
+	/* E3: a failure says why, out of memory included */
+	else if (rc == PD_ERR_NOMEM && !r->f->errmsg[0])
+		pd_set_err(r->f, rc, "out of memory");
 	return rc;
 }

@@ -63,8 +63,8 @@ void pda_annot_free(struct pda_annot *a)
 		a->all_syms = next;
 	}
 	pda_annot_src_release(a);
-	pda_hash_release(pda_session_alloc(s), &a->addrs);
-	pda_hash_release(pda_session_alloc(s), &a->syms);
+	pdc_hash_release(pda_session_alloc(s), &a->addrs);
+	pdc_hash_release(pda_session_alloc(s), &a->syms);
 	pda_stack_release(s, &a->st);
 	pda_free(s, a->sorted);
 	pda_free(s, a->totals);
@@ -78,7 +78,7 @@ struct key {
 
 static uint64_t key_hash(const struct key *k)
 {
-	return pda_hash_u64(k->vaddr ^ pda_hash_u64((uintptr_t)k->dso));
+	return pdc_hash_u64(k->vaddr ^ pdc_hash_u64((uintptr_t)k->dso));
 }
 
 static bool addr_eq(const void *item, const void *key)
@@ -103,7 +103,7 @@ static struct annot_sym *find_sym(struct pda_annot *a, struct pda_dso *dso,
 	const size_t nr = a->opts.nr_events;
 	struct key k = {dso, fr->dso_addr - fr->sym_off};
 	uint64_t h = key_hash(&k);
-	struct annot_sym *sym = pda_hash_find(&a->syms, h, sym_eq, &k);
+	struct annot_sym *sym = pdc_hash_find(&a->syms, h, sym_eq, &k);
 
 	if (sym)
 		return sym;
@@ -119,7 +119,7 @@ static struct annot_sym *find_sym(struct pda_annot *a, struct pda_dso *dso,
 	sym->pub.start = k.vaddr;
 	sym->pub.kernel = fr->flags & PDA_FRAME_KERNEL;
 	sym->pub.counts = sym->counts;
-	if (pda_hash_add(pda_session_alloc(a->s), &a->syms, h, sym) < 0) {
+	if (pdc_hash_add(pda_session_alloc(a->s), &a->syms, h, sym) < 0) {
 		pda_free(a->s, sym);
 		return NULL;
 	}
@@ -135,7 +135,7 @@ static struct annot_addr *find_addr(struct pda_annot *a, struct pda_dso *dso,
 	const size_t nr = a->opts.nr_events;
 	struct key k = {dso, fr->dso_addr};
 	uint64_t h = key_hash(&k);
-	struct annot_addr *e = pda_hash_find(&a->addrs, h, addr_eq, &k);
+	struct annot_addr *e = pdc_hash_find(&a->addrs, h, addr_eq, &k);
 	struct annot_sym *sym;
 
 	if (e)
@@ -149,7 +149,7 @@ static struct annot_addr *find_addr(struct pda_annot *a, struct pda_dso *dso,
 	e->dso = dso;
 	e->vaddr = k.vaddr;
 	e->sym = sym;
-	if (pda_hash_add(pda_session_alloc(a->s), &a->addrs, h, e) < 0) {
+	if (pdc_hash_add(pda_session_alloc(a->s), &a->addrs, h, e) < 0) {
 		pda_free(a->s, e);
 		return NULL;
 	}

@@ -40,8 +40,8 @@ struct annot_srcfile; /* pda_annotate_src.c */
 struct pda_annot {
 	struct pda_session *s;
 	struct pda_annot_opts opts;
-	struct pda_hash addrs;
-	struct pda_hash syms;
+	struct pdc_hash addrs;
+	struct pdc_hash syms;
 	struct annot_addr *all_addrs;
 	struct annot_sym *all_syms;
 	size_t nr_syms;
@@ -50,7 +50,7 @@ struct pda_annot {
 	struct pda_stack st;
 	struct pda_annot_count *totals; /* [nr_events] */
 	uint64_t nr_unresolved;
-	struct pda_hash srcfiles; /* pda_annotate_src.c */
+	struct pdc_hash srcfiles; /* pda_annotate_src.c */
 	struct annot_srcfile *all_srcfiles;
 	bool host_src;		  /* opts.host_sources, decided */
 	size_t nr_withheld;	  /* pda_annot_nr_withheld() */

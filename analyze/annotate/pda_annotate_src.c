@@ -89,7 +89,7 @@ void pda_annot_src_release(struct pda_annot *a)
 		pda_free(a->s, a->all_srcfiles);
 		a->all_srcfiles = next;
 	}
-	pda_hash_release(pda_session_alloc(a->s), &a->srcfiles);
+	pdc_hash_release(pda_session_alloc(a->s), &a->srcfiles);
 }
 
 /*
@@ -313,8 +313,8 @@ static bool src_eq(const void *item, const void *key)
 /* The file's entry, read on first use; NULL on NOMEM. */
 static struct annot_srcfile *get(struct pda_annot *a, const char *file)
 {
-	uint64_t h = pda_hash_u64((uintptr_t)file);
-	struct annot_srcfile *sf = pda_hash_find(&a->srcfiles, h, src_eq, file);
+	uint64_t h = pdc_hash_u64((uintptr_t)file);
+	struct annot_srcfile *sf = pdc_hash_find(&a->srcfiles, h, src_eq, file);
 
 	if (sf)
 		return sf;
@@ -323,7 +323,7 @@ static struct annot_srcfile *get(struct pda_annot *a, const char *file)
 		return NULL;
 	sf->dwarf_path = file;
 	if (find(a, sf) < 0 ||
-	    pda_hash_add(pda_session_alloc(a->s), &a->srcfiles, h, sf) < 0) {
+	    pdc_hash_add(pda_session_alloc(a->s), &a->srcfiles, h, sf) < 0) {
 		pda_free(a->s, sf->buf);
 		pda_free(a->s, sf->starts);
 		pda_free(a->s, sf);

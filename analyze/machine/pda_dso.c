@@ -217,8 +217,8 @@ struct dso_key {
 static uint64_t key_hash(const struct dso_key *k)
 {
 	if (k->build_id_size)
-		return pda_hash_bytes(k->build_id, k->build_id_size) ^ k->kind;
-	return pda_hash_u64((uint64_t)(uintptr_t)k->name) ^ k->kind;
+		return pdc_hash_bytes(k->build_id, k->build_id_size) ^ k->kind;
+	return pdc_hash_u64((uint64_t)(uintptr_t)k->name) ^ k->kind;
 }
 
 static bool dso_eq(const void *item, const void *key)
@@ -256,7 +256,7 @@ static bool bid_eq(const void *item, const void *key)
 
 static uint64_t bid_hash(const char *name, bool kernel)
 {
-	return pda_hash_u64((uint64_t)(uintptr_t)name) ^ kernel;
+	return pdc_hash_u64((uint64_t)(uintptr_t)name) ^ kernel;
 }
 
 static const struct bid_ent *find_bid(struct pda_session *s, const char *name,
@@ -264,7 +264,7 @@ static const struct bid_ent *find_bid(struct pda_session *s, const char *name,
 {
 	struct bid_key k = {name, kernel};
 
-	return pda_hash_find(&s->dsos.bid_by_name, bid_hash(name, kernel),
+	return pdc_hash_find(&s->dsos.bid_by_name, bid_hash(name, kernel),
 			     bid_eq, &k);
 }
 
@@ -294,7 +294,7 @@ int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
 	e->kernel = kernel;
 	e->size = size;
 	memcpy(e->id, id, size);
-	return pda_hash_add(&s->alloc, &s->dsos.bid_by_name,
+	return pdc_hash_add(&s->alloc, &s->dsos.bid_by_name,
 			    bid_hash(iname, kernel), e);
 }
 
@@ -322,7 +322,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 		}
 	}
 	hash = key_hash(&k);
-	d = pda_hash_find(&s->dsos.by_key, hash, dso_eq, &k);
+	d = pdc_hash_find(&s->dsos.by_key, hash, dso_eq, &k);
 	if (d)
 		return d;
 	d = pda_arena_alloc(s, sizeof(*d));
@@ -337,7 +337,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 	if (k.build_id_size)
 		memcpy(d->d.build_id, k.build_id, k.build_id_size);
 	d->sample_seq = UINT64_MAX;
-	if (pda_hash_add(&s->alloc, &s->dsos.by_key, hash, d) < 0)
+	if (pdc_hash_add(&s->alloc, &s->dsos.by_key, hash, d) < 0)
 		return NULL;
 	d->next_all = s->dsos.all;
 	s->dsos.all = d;
@@ -405,15 +405,15 @@ static int warn_once(struct pda_session *s, struct pda_dso_ent *d,
 
 	if (!ipath)
 		return PD_ERR_NOMEM;
-	hash = pda_hash_u64((uint64_t)(uintptr_t)ipath);
-	if (pda_hash_find(&s->dsos.warned, hash, warned_eq, ipath))
+	hash = pdc_hash_u64((uint64_t)(uintptr_t)ipath);
+	if (pdc_hash_find(&s->dsos.warned, hash, warned_eq, ipath))
 		return 0;
 	e = pda_arena_alloc(s, sizeof(*e));
 	if (!e)
 		return PD_ERR_NOMEM;
 	memset(e, 0, sizeof(*e));
 	e->name = ipath;
-	if (pda_hash_add(&s->alloc, &s->dsos.warned, hash, e) < 0)
+	if (pdc_hash_add(&s->alloc, &s->dsos.warned, hash, e) < 0)
 		return PD_ERR_NOMEM;
 	pda_hex(want, d->d.build_id, d->d.build_id_size);
 	pda_hex(got, id, size);
@@ -866,9 +866,9 @@ void pda_dsos_release(struct pda_session *s)
 	}
 	s->dsos.all = NULL;
 	s->dsos.nr_all = 0;
-	pda_hash_release(&s->alloc, &s->dsos.by_key);
-	pda_hash_release(&s->alloc, &s->dsos.bid_by_name);
-	pda_hash_release(&s->alloc, &s->dsos.warned);
+	pdc_hash_release(&s->alloc, &s->dsos.by_key);
+	pdc_hash_release(&s->alloc, &s->dsos.bid_by_name);
+	pdc_hash_release(&s->alloc, &s->dsos.warned);
 	if (s->dsos.dfd)
 		debuginfod_end(s->dsos.dfd);
 	s->dsos.dfd = NULL;

@@ -254,7 +254,7 @@ static struct pda_proc *find_proc(struct pda_session *s, uint32_t pid)
 
 	if (m->last_proc && m->last_proc->pid == pid)
 		return m->last_proc;
-	m->last_proc = pda_hash_find(&m->procs, pda_hash_u64(pid), proc_eq,
+	m->last_proc = pdc_hash_find(&m->procs, pdc_hash_u64(pid), proc_eq,
 				     &pid);
 	return m->last_proc;
 }
@@ -270,7 +270,7 @@ static struct pda_proc *findnew_proc(struct pda_session *s, uint32_t pid)
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	if (pda_hash_add(&s->alloc, &s->machine.procs, pda_hash_u64(pid), p) <
+	if (pdc_hash_add(&s->alloc, &s->machine.procs, pdc_hash_u64(pid), p) <
 	    0)
 		return NULL;
 	s->machine.last_proc = p;
@@ -286,7 +286,7 @@ struct pda_maps *pda_machine_maps(struct pda_session *s, uint32_t pid)
 
 static struct pda_thread *find_thread(struct pda_session *s, uint32_t tid)
 {
-	return pda_hash_find(&s->machine.threads, pda_hash_u64(tid), thread_eq,
+	return pdc_hash_find(&s->machine.threads, pdc_hash_u64(tid), thread_eq,
 			     &tid);
 }
 
@@ -303,7 +303,7 @@ static struct pda_thread *findnew_thread(struct pda_session *s, uint32_t pid,
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
-	if (pda_hash_add(&s->alloc, &s->machine.threads, pda_hash_u64(tid),
+	if (pdc_hash_add(&s->alloc, &s->machine.threads, pdc_hash_u64(tid),
 			 t) < 0)
 		return NULL;
 	return t;
@@ -335,10 +335,10 @@ void pda_machine_release(struct pda_session *s)
 	struct pda_proc *p;
 	size_t pos = 0;
 
-	while ((p = pda_hash_next(&m->procs, &pos)))
+	while ((p = pdc_hash_next(&m->procs, &pos)))
 		pda_maps_release(s, &p->maps);
-	pda_hash_release(&s->alloc, &m->procs);
-	pda_hash_release(&s->alloc, &m->threads);
+	pdc_hash_release(&s->alloc, &m->procs);
+	pdc_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
 	m->last_proc = NULL;
 }

@@ -90,8 +90,8 @@ struct pda_proc;
 struct pda_thread;
 
 struct pda_machine {
-	struct pda_hash procs;	 /* by pid */
-	struct pda_hash threads; /* by tid */
+	struct pdc_hash procs;	 /* by pid */
+	struct pdc_hash threads; /* by tid */
 	struct pda_proc *last_proc;
 	struct pda_maps kmaps;	    /* kernel, modules, KSYMBOL */
 	struct pda_dso_ent *kernel; /* [kernel.kallsyms], once mapped */
@@ -220,9 +220,9 @@ bool pda_same_host(struct pda_session *s);
 struct debuginfod_client;
 
 struct pda_dsos {
-	struct pda_hash by_key;	       /* by build-id, else by name */
-	struct pda_hash bid_by_name;   /* HEADER_BUILD_ID */
-	struct pda_hash warned;	       /* paths already logged as rejected */
+	struct pdc_hash by_key;	       /* by build-id, else by name */
+	struct pdc_hash bid_by_name;   /* HEADER_BUILD_ID */
+	struct pdc_hash warned;	       /* paths already logged as rejected */
 	struct debuginfod_client *dfd; /* made on first use */
 	struct pda_dso_ent *all;
 	size_t nr_all;
@@ -376,11 +376,11 @@ struct pda_session {
 	struct pda_opts opts; /* strings copied into the arena */
 	struct pd_alloc alloc;
 	char errmsg[256];
-	struct pdc_arena arena; /* on alloc (pda_intern.c) */
-	struct pda_hash intern;
+	struct pdc_arena arena;	  /* on alloc (pda_intern.c) */
+	struct pdc_intern intern; /* on alloc: no header, no ids */
 	struct pda_machine machine;
 	struct pda_dsos dsos;
-	struct pda_hash addr_cache; /* (dso, address) -> frames */
+	struct pdc_hash addr_cache; /* (dso, address) -> frames */
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
 	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 	uint64_t nr_cached;

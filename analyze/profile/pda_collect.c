@@ -43,7 +43,7 @@ struct pda_collect {
 	struct pda_profile *p;	/* NULL once handed over */
 	bool done;
 	struct pdc_arena arena; /* struct fent */
-	struct pda_hash frames; /* struct fent by key */
+	struct pdc_hash frames; /* struct fent by key */
 	struct event *events;
 	size_t alloc_events;
 	unsigned last_event;	/* index into events, or UINT_MAX */
@@ -64,10 +64,10 @@ static bool fent_eq(const void *item, const void *key)
 
 static uint64_t fkey_hash(const struct fkey *k)
 {
-	uint64_t h = pda_hash_u64((uintptr_t)k->sym ^ k->addr);
+	uint64_t h = pdc_hash_u64((uintptr_t)k->sym ^ k->addr);
 
-	h = pda_hash_u64(h ^ (uintptr_t)k->dso);
-	return pda_hash_u64(h ^ (uintptr_t)k->file ^
+	h = pdc_hash_u64(h ^ (uintptr_t)k->dso);
+	return pdc_hash_u64(h ^ (uintptr_t)k->file ^
 			    ((uint64_t)k->line << 32 | k->flags));
 }
 
@@ -116,7 +116,7 @@ void pda_collect_free(struct pda_collect *col)
 		return;
 	m = col->mem;
 	pda_profile_free(col->p);
-	pda_hash_release(&m, &col->frames);
+	pdc_hash_release(&m, &col->frames);
 	pdc_arena_release(&col->arena, &m);
 	pdc_free(&m, col->events);
 	pdc_free(&m, col->locs);
@@ -309,7 +309,7 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 		     uint32_t *id)
 {
 	struct fkey k;
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 	struct fent *e;
 	uint64_t h;
 	int rc;
@@ -322,9 +322,9 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 	k.line = fr->line;
 	k.flags = fr->flags;
 	h = fkey_hash(&k);
-	if (pda_hash_reserve(&col->mem, &col->frames) < 0)
+	if (pdc_hash_reserve(&col->mem, &col->frames) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&col->frames, h, fent_eq, &k);
+	slot = pdc_hash_probe(&col->frames, h, fent_eq, &k);
 	if (slot->item) {
 		*id = ((const struct fent *)slot->item)->loc;
 		return 0;
@@ -337,7 +337,7 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 		return rc;
 	e->k = k;
 	/* make_loc() did not touch col->frames: slot is still free */
-	pda_hash_fill(&col->frames, slot, h, e);
+	pdc_hash_fill(&col->frames, slot, h, e);
 	*id = e->loc;
 	return 0;
 }

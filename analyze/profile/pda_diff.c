@@ -35,12 +35,12 @@
 #define MAX_ITEMS (UINT32_MAX / 2) /* names, stacks: stamps are uint32_t */
 #define DSO_CACHE 256		 /* direct-mapped, by a session's pointer */
 
-/* A name: a symbol, a comm, or (in the DSO table) a DSO's file name. */
+/* A name: a symbol, a comm, or (in the DSO table) a DSO's file name;
+ * the header of its entry in d->names or d->dsos, str the string. */
 struct dname {
 	struct dname *norm;	/* the entry of its normal form */
 	uint32_t stamp;		/* the last stack (or sample) counted in */
 	uint64_t *self, *incl;	/* per run; NULL until counted */
-	size_t len;
 	char str[];
 };
 
@@ -64,15 +64,11 @@ struct pda_diff {
 	bool sorted;		/* the stacks, by pda_diff_sort_stacks() */
 	char errmsg[256];
 
-	struct pda_hash names;	/* struct dname, by string */
-	struct pda_hash stacks;	/* struct dstack, by frames */
-	struct pda_hash dsos;	/* struct dname, DSO file names */
-	struct dname **name_list;
-	size_t nr_names, alloc_names;
+	struct pdc_intern names; /* struct dname, by string, with ids */
+	struct pdc_hash stacks;	 /* struct dstack, by frames */
+	struct pdc_intern dsos;	 /* struct dname, DSO file names, ids */
 	struct dstack **stack_list;
 	size_t nr_stacks, alloc_stacks;
-	struct dname **dso_list;
-	size_t nr_dsos, alloc_dsos;
 	uint64_t *run_weight;	/* per run: samples added */
 	size_t nr_renamed;
 
@@ -114,52 +110,27 @@ static struct dname *name_of(const char *str)
 	return (struct dname *)(uintptr_t)(str - offsetof(struct dname, str));
 }
 
-/* ---- names --------------------------------------------------------- */
-
-struct str_key {
-	const char *s;
-	size_t len;
-};
-
-static bool name_eq(const void *item, const void *key)
+/* Name id of table t (d->names or d->dsos), in the order they came. */
+static struct dname *name_at(const struct pdc_intern *t, size_t id)
 {
-	const struct dname *e = item;
-	const struct str_key *k = key;
-
-	return e->len == k->len && memcmp(e->str, k->s, k->len) == 0;
+	return pdc_intern_at(t, id);
 }
 
-/* The entry of s[0..len) in table h (list: its array), added if new. */
-static struct dname *intern(struct pda_diff *d, struct pda_hash *h,
-			    struct dname ***list, size_t *nr, size_t *alloc,
+/* ---- names --------------------------------------------------------- */
+
+/* The entry of s[0..len) in table t, added if new.  @return it, or NULL
+ * (out of memory). */
+static struct dname *intern(struct pda_diff *d, struct pdc_intern *t,
 			    const char *s, size_t len, bool *added)
 {
-	const struct str_key key = {s, len};
-	const uint64_t hash = pda_hash_bytes(s, len);
-	struct dname *e = pda_hash_find(h, hash, name_eq, &key);
+	void *e;
+	const int rc = pdc_intern_add(t, &d->alloc, s, len, &e);
+	struct dname *n = e;
 
-	*added = false;
-	if (e)
-		return e;
-	if (len > SIZE_MAX - sizeof(*e) - 1 ||
-	    pdc_grow(&d->alloc, (void **)list, sizeof(**list), alloc,
-			 *nr + 1, MAX_ITEMS) < 0)
-		return NULL;
-	e = pdc_malloc(&d->alloc, sizeof(*e) + len + 1);
-	if (!e)
-		return NULL;
-	memset(e, 0, sizeof(*e));
-	memcpy(e->str, s, len);
-	e->str[len] = '\0';
-	e->len = len;
-	e->norm = e;
-	if (pda_hash_add(&d->alloc, h, hash, e) < 0) {
-		pdc_free(&d->alloc, e);
-		return NULL;
-	}
-	(*list)[(*nr)++] = e;
-	*added = true;
-	return e;
+	*added = rc > 0;
+	if (rc > 0)
+		n->norm = n; /* normal until frame_name() says otherwise */
+	return n;
 }
 
 /* The normal entry for frame name s[0..len). */
@@ -169,8 +140,7 @@ static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
 	size_t nlen;
 	bool added;
 
-	e = intern(d, &d->names, &d->name_list, &d->nr_names, &d->alloc_names,
-		   s, len, &added);
+	e = intern(d, &d->names, s, len, &added);
 	if (!e || !added || d->o.no_normalize)
 		return e ? e->norm : NULL;
 	if (pdc_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
@@ -179,8 +149,7 @@ static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
 	nlen = pda_diff_normalize_name(s, len, d->norm);
 	if (nlen == len && memcmp(d->norm, s, len) == 0)
 		return e;
-	norm = intern(d, &d->names, &d->name_list, &d->nr_names,
-		      &d->alloc_names, d->norm, nlen, &added);
+	norm = intern(d, &d->names, d->norm, nlen, &added);
 	if (!norm)
 		return NULL;
 	/* the normal form of a normal form is itself */
@@ -241,6 +210,10 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 	if (!d)
 		return PD_ERR_NOMEM;
 	d->alloc = a;
+	pdc_intern_init(&d->names, offsetof(struct dname, str), MAX_ITEMS,
+			PDC_INTERN_IDS);
+	pdc_intern_init(&d->dsos, offsetof(struct dname, str), MAX_ITEMS,
+			PDC_INTERN_IDS);
 	d->o = o;
 	d->o.alloc = NULL;
 	d->o.errbuf = NULL;
@@ -278,27 +251,24 @@ int pda_diff_new(const struct pda_diff_opts *opts, struct pda_diff **out)
 	return 0;
 }
 
-static void free_counts(struct pda_diff *d, struct dname **list, size_t nr)
+/* Free t's names' counts, then t. */
+static void free_names(struct pda_diff *d, struct pdc_intern *t)
 {
-	for (size_t i = 0; i < nr; i++) {
-		pdc_free(&d->alloc, list[i]->self);
-		pdc_free(&d->alloc, list[i]);
-	}
-	pdc_free(&d->alloc, list);
+	for (size_t i = 0; i < pdc_intern_nr(t); i++)
+		pdc_free(&d->alloc, name_at(t, i)->self);
+	pdc_intern_release(t, &d->alloc);
 }
 
 void pda_diff_free(struct pda_diff *d)
 {
 	if (!d)
 		return;
-	free_counts(d, d->name_list, d->nr_names);
-	free_counts(d, d->dso_list, d->nr_dsos);
+	free_names(d, &d->names);
+	free_names(d, &d->dsos);
 	for (size_t i = 0; i < d->nr_stacks; i++)
 		pdc_free(&d->alloc, d->stack_list[i]);
 	pdc_free(&d->alloc, d->stack_list);
-	pda_hash_release(&d->alloc, &d->names);
-	pda_hash_release(&d->alloc, &d->stacks);
-	pda_hash_release(&d->alloc, &d->dsos);
+	pdc_hash_release(&d->alloc, &d->stacks);
 	for (int t = 0; t < PDA_DIFF_NR_TABLES; t++)
 		pdc_free(&d->alloc, d->rows[t]);
 	pdc_free(&d->alloc, d->run_weight);
@@ -352,14 +322,14 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		       uint64_t weight)
 {
 	const struct stack_key key = {d->buf, nr};
-	uint64_t h = pda_hash_u64(nr);
+	uint64_t h = pdc_hash_u64(nr);
 	struct dstack *st;
 	size_t size;
 
 	/* names are interned: their addresses stand for them */
 	for (size_t i = 0; i < nr; i++)
-		h = pda_hash_u64(h ^ (uintptr_t)d->buf[i]);
-	st = pda_hash_find(&d->stacks, h, stack_eq, &key);
+		h = pdc_hash_u64(h ^ (uintptr_t)d->buf[i]);
+	st = pdc_hash_find(&d->stacks, h, stack_eq, &key);
 	if (st) {
 		st->runs[g] += weight;
 		return 0;
@@ -379,7 +349,7 @@ static int count_stack(struct pda_diff *d, size_t nr, unsigned g,
 		memcpy((void *)(uintptr_t)st->pub.frames, d->buf,
 		       nr * sizeof(d->buf[0]));
 	st->pub.nr = nr;
-	if (pda_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
+	if (pdc_hash_add(&d->alloc, &d->stacks, h, st) < 0) {
 		pdc_free(&d->alloc, st);
 		return PD_ERR_NOMEM;
 	}
@@ -555,12 +525,11 @@ static struct dname *dso_entry(struct pda_diff *d, const char *path)
 
 		base = slash && slash[1] ? slash + 1 : path;
 	}
-	e = intern(d, &d->dsos, &d->dso_list, &d->nr_dsos, &d->alloc_dsos,
-		   base, strlen(base), &added);
+	e = intern(d, &d->dsos, base, strlen(base), &added);
 	if (e && added) {
 		e->self = pdc_zalloc(&d->alloc, 2 * d->nr_runs * sizeof(*e->self));
 		if (!e->self)
-			return NULL; /* freed with the list */
+			return NULL; /* freed with the table */
 		e->incl = e->self + d->nr_runs;
 	}
 	return e;
@@ -586,8 +555,8 @@ int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
 		d->dso_run = (unsigned)g;
 	}
 	if (d->dso_stamp == UINT32_MAX) {
-		for (size_t i = 0; i < d->nr_dsos; i++)
-			d->dso_list[i]->stamp = 0;
+		for (size_t i = 0; i < pdc_intern_nr(&d->dsos); i++)
+			name_at(&d->dsos, i)->stamp = 0;
 		d->dso_stamp = 0;
 	}
 	stamp = ++d->dso_stamp;
@@ -599,7 +568,7 @@ int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
 		/* runs of frames in one DSO are the rule */
 		if (i > 0 && p == st->frames[i - 1].dso)
 			continue;
-		slot = &d->dso_cache[(pda_hash_u64((uintptr_t)p)) &
+		slot = &d->dso_cache[(pdc_hash_u64((uintptr_t)p)) &
 				     (DSO_CACHE - 1)];
 		e = slot->ent;
 		if (!e || slot->ptr != p) {
@@ -683,12 +652,8 @@ static int denominators(struct pda_diff *d, double *den)
 	const struct dname *sym = NULL;
 
 	if (d->o.scale == PDA_DIFF_SCALE_SYMBOL) {
-		const struct str_key key = {d->scale_symbol,
-					    strlen(d->scale_symbol)};
-		const struct dname *n =
-			pda_hash_find(&d->names,
-				      pda_hash_bytes(key.s, key.len), name_eq,
-				      &key);
+		const struct dname *n = pdc_intern_find(
+			&d->names, d->scale_symbol, strlen(d->scale_symbol));
 
 		sym = n ? n->norm : NULL;
 	}
@@ -799,19 +764,21 @@ static void runs_verdicts(const struct pda_diff *d, struct pda_diff_row *rows,
 	}
 }
 
-/* The rows of table t from the names in list (their self or inclusive
+/* The rows of table t from the names of names (their self or inclusive
  * counts), tested, adjusted and sorted. */
 static int make_rows(struct pda_diff *d, enum pda_diff_table t,
-		     struct dname *const *list, size_t nr, bool self,
+		     const struct pdc_intern *names, bool self,
 		     const double *den)
 {
+	const size_t nr = pdc_intern_nr(names);
 	struct table_scratch sc = {NULL, NULL, NULL, NULL, NULL};
 	struct pda_diff_row *rows;
 	size_t nr_rows = 0;
 	int rc = PD_ERR_NOMEM;
 
 	for (size_t i = 0; i < nr; i++) {
-		const uint64_t *x = self ? list[i]->self : list[i]->incl;
+		const struct dname *e = name_at(names, i);
+		const uint64_t *x = self ? e->self : e->incl;
 		uint64_t any = 0;
 
 		for (unsigned g = 0; x && g < d->nr_runs; g++)
@@ -829,14 +796,15 @@ static int make_rows(struct pda_diff *d, enum pda_diff_table t,
 		goto out;
 	}
 	for (size_t i = 0, k = 0; i < nr; i++) {
-		const uint64_t *x = self ? list[i]->self : list[i]->incl;
+		const struct dname *e = name_at(names, i);
+		const uint64_t *x = self ? e->self : e->incl;
 		uint64_t any = 0;
 
 		for (unsigned g = 0; x && g < d->nr_runs; g++)
 			any |= x[g];
 		if (!any)
 			continue;
-		rows[k].name = list[i]->str;
+		rows[k].name = e->str;
 		fill_row(d, den, x, &sc, k, &rows[k]);
 		k++;
 	}
@@ -941,16 +909,13 @@ int pda_diff_finish(struct pda_diff *d)
 	d->sum.runs_tested = na >= 2 && d->o.nr_runs[1] >= 2;
 	d->sum.nr_stacks = d->nr_stacks;
 	d->sum.nr_renamed = d->nr_renamed;
-	rc = make_rows(d, PDA_DIFF_SELF, d->name_list, d->nr_names, true, den);
+	rc = make_rows(d, PDA_DIFF_SELF, &d->names, true, den);
 	if (rc == 0)
-		rc = make_rows(d, PDA_DIFF_INCL, d->name_list, d->nr_names,
-			       false, den);
+		rc = make_rows(d, PDA_DIFF_INCL, &d->names, false, den);
 	if (rc == 0 && d->o.dsos)
-		rc = make_rows(d, PDA_DIFF_DSO_SELF, d->dso_list, d->nr_dsos,
-			       true, den);
+		rc = make_rows(d, PDA_DIFF_DSO_SELF, &d->dsos, true, den);
 	if (rc == 0 && d->o.dsos)
-		rc = make_rows(d, PDA_DIFF_DSO_INCL, d->dso_list, d->nr_dsos,
-			       false, den);
+		rc = make_rows(d, PDA_DIFF_DSO_INCL, &d->dsos, false, den);
 	pdc_free(&d->alloc, den);
 	if (rc < 0)
 		return set_err(d, rc, "out of memory");
@@ -1025,7 +990,7 @@ int pda_diff_flame(const struct pda_diff *d, bool negate,
 		rc = pdc_grow(&d->alloc, (void **)&lens, sizeof(*lens),
 				  &alloc_lens, st->nr ? st->nr : 1, MAX_FRAMES);
 		for (size_t k = 0; rc == 0 && k < st->nr; k++)
-			lens[k] = name_of(st->frames[k])->len;
+			lens[k] = pdc_intern_len(name_of(st->frames[k]));
 		if (rc == 0)
 			rc = pda_flame_add_pair(fl, st->frames, lens, st->nr,
 						st->count[shape],

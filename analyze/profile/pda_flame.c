@@ -5,9 +5,9 @@
  * splitter, pda_folded_split().
  *
  * Building: every stack walks down from the root, finding or adding one
- * child per frame; a hash table (pda_hash.c) keyed by (parent, name) finds
- * a child in O(1), and holds ids + 1 as its items (the node array moves
- * as it grows).  Names are interned in a profile's string table
+ * child per frame; a hash table (common/pdc_hash.c) keyed by (parent,
+ * name) finds a child in O(1), and holds ids + 1 as its items (the node
+ * array moves as it grows).  Names are interned in a profile's string table
  * (pda_profile_intern()), so equal names share one copy and one id.
  * Nothing depends on the order the stacks came in:
  * pda_flame_finish() sorts each node's children by name (bytewise) and
@@ -52,7 +52,7 @@ struct pda_flame {
 	size_t nr_nodes, alloc_nodes;
 	struct pda_profile *names; /* its strings: a name's id is its
 				    * string id */
-	struct pda_hash kids; /* of id_item(id) */
+	struct pdc_hash kids; /* of id_item(id) */
 	bool kids_stale; /* nodes were added without kids */
 
 	/* the frames of the stack being added, reused */
@@ -131,12 +131,12 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 		 uint32_t *out)
 {
 	const struct kid_key key = {fl, parent, name};
-	const uint64_t h = pda_hash_u64((uint64_t)parent << 32 | name);
-	struct pda_hash_slot *slot;
+	const uint64_t h = pdc_hash_u64((uint64_t)parent << 32 | name);
+	struct pdc_hash_slot *slot;
 
-	if (pda_hash_reserve(fl->alloc, &fl->kids) < 0)
+	if (pdc_hash_reserve(fl->alloc, &fl->kids) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fl->kids, h, kid_eq, &key);
+	slot = pdc_hash_probe(&fl->kids, h, kid_eq, &key);
 	if (slot->item) {
 		*out = item_id(slot->item);
 		return 0;
@@ -144,7 +144,7 @@ static int child(struct pda_flame *fl, uint32_t parent, uint32_t name,
 	/* nor is nodes: slot stays where the child goes */
 	if (new_node(fl, parent, name, out) < 0)
 		return PD_ERR_NOMEM;
-	pda_hash_fill(&fl->kids, slot, h, id_item(*out));
+	pdc_hash_fill(&fl->kids, slot, h, id_item(*out));
 	return 0;
 }
 
@@ -156,15 +156,15 @@ static int rebuild_kids(struct pda_flame *fl)
 {
 	if (!fl->kids_stale)
 		return 0;
-	pda_hash_release(fl->alloc, &fl->kids);
+	pdc_hash_release(fl->alloc, &fl->kids);
 	for (size_t i = 1; i < fl->nr_nodes; i++) {
 		const struct bnode *n = &fl->nodes[i];
 
-		if (pda_hash_add(fl->alloc, &fl->kids,
-				 pda_hash_u64((uint64_t)n->parent << 32 |
+		if (pdc_hash_add(fl->alloc, &fl->kids,
+				 pdc_hash_u64((uint64_t)n->parent << 32 |
 					      n->name),
 				 id_item((uint32_t)i)) < 0) {
-			pda_hash_release(fl->alloc, &fl->kids);
+			pdc_hash_release(fl->alloc, &fl->kids);
 			return PD_ERR_NOMEM;
 		}
 	}
@@ -215,7 +215,7 @@ void pda_flame_free(struct pda_flame *fl)
 		return;
 	pda_profile_free(fl->names);
 	pdc_free(fl->alloc, fl->nodes);
-	pda_hash_release(fl->alloc, &fl->kids);
+	pdc_hash_release(fl->alloc, &fl->kids);
 	pdc_free(fl->alloc, fl->frame_ptr);
 	pdc_free(fl->alloc, fl->frame_len);
 	pda_folded_split_release(fl->alloc, &fl->split);
@@ -521,7 +521,7 @@ int pda_flame_finish(struct pda_flame *fl)
 		return set_err(fl, rc, "out of memory");
 	/* no more lookups: the tables' memory can go before the layout's
 	 * arrives (a tree of millions of nodes) */
-	pda_hash_release(fl->alloc, &fl->kids);
+	pdc_hash_release(fl->alloc, &fl->kids);
 	fl->out = pdc_malloc(fl->alloc, fl->nr_nodes * sizeof(*fl->out));
 	nr_names = pda_profile_nr_strs(fl->names);
 	name_map = pdc_malloc(fl->alloc, nr_names * sizeof(*name_map));

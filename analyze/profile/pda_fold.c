@@ -49,13 +49,14 @@ enum { MATCH_SYM, MATCH_DSO, MATCH_COMM, NR_MATCH };
  * the session).
  */
 struct detail {
-	const struct atom *func, *dso, *file; /* NULL: unknown */
+	const char *func, *dso, *file; /* fd->details' entries; NULL: unknown */
 	uint64_t addr;
 	unsigned line;
 	unsigned flags; /* pda_loc_flags */
 };
 
-/* pub comes first: a stack holds &atom->pub, and atom_of() goes back */
+/* pub comes first: a stack holds &atom->pub, and atom_of() goes back;
+ * an atom is the header of its entry in fd->atoms, str the string */
 struct atom {
 	struct pda_fold_frame pub;   /* pub.name points at str */
 	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
@@ -120,12 +121,12 @@ struct pda_fold {
 	bool has_re[NR_MATCH];
 	regex_t re[NR_MATCH];
 	struct pdc_arena arena;
-	struct pda_hash atoms;	 /* struct atom, by content */
-	struct pda_hash details; /* struct atom: detail strings, unranked */
-	struct pda_hash dkeys;	 /* struct dkey */
-	struct pda_hash stacks;	 /* struct stack */
-	struct atom *unknown[2]; /* "[unknown]", "[unknown]_[k]" */
-	bool has_semi;		 /* an atom's name holds ';' */
+	struct pdc_intern atoms;	   /* struct atom, by content */
+	struct pdc_intern details;	   /* detail strings, no header */
+	struct pdc_hash dkeys;		   /* struct dkey */
+	struct pdc_hash stacks;		   /* struct stack */
+	struct atom *unknown[2];	   /* "[unknown]", "[unknown]_[k]" */
+	bool has_semi;			   /* an atom's name holds ';' */
 	const struct pda_fold_frame **buf; /* the stack being added,
 					    * root first */
 	size_t buf_alloc;
@@ -134,69 +135,38 @@ struct pda_fold {
 	struct pda_fold_totals totals;
 };
 
-struct str_key {
-	const char *s;
-	size_t len;
-};
-
-static bool atom_eq(const void *item, const void *key)
-{
-	const struct atom *a = item;
-	const struct str_key *k = key;
-
-	return a->pub.len == k->len && memcmp(a->str, k->s, k->len) == 0;
-}
-
-/* The atom for len bytes of s (which need not be NUL-terminated) in
- * table (fd->atoms: a name of the output; fd->details: a detail). */
-static struct atom *intern_in(struct pda_fold *fd, struct pda_hash *table,
-			      const char *s, size_t len, unsigned flags)
-{
-	const struct str_key key = {s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
-	struct atom *a;
-
-	if (pda_hash_reserve(&fd->mem, table) < 0)
-		return NULL;
-	slot = pda_hash_probe(table, h, atom_eq, &key);
-	if (slot->item)
-		return slot->item;
-	a = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*a) + len + 1);
-	if (!a)
-		return NULL;
-	memcpy(a->str, s, len);
-	a->str[len] = '\0';
-	a->pub.name = a->str;
-	a->pub.len = len;
-	a->pub.flags = flags;
-	a->rank[0] = a->rank[1] = 0;
-	a->loc[0] = a->loc[1] = 0;
-	a->detail = NULL;
-	memset(a->match, -1, sizeof(a->match));
-	if (table == &fd->atoms && memchr(s, ';', len))
-		fd->has_semi = true;
-	pda_hash_fill(table, slot, h, a);
-	return a;
-}
-
+/* The atom for len bytes of s (which need not be NUL-terminated). */
 static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 			   unsigned flags)
 {
-	return intern_in(fd, &fd->atoms, s, len, flags);
+	struct atom *a;
+	void *e;
+	const int rc = pdc_intern_add(&fd->atoms, &fd->mem, s, len, &e);
+
+	if (rc < 0)
+		return NULL;
+	a = e;
+	if (rc > 0) {
+		/* new: the rest of the header is zero */
+		a->pub.name = a->str;
+		a->pub.len = len;
+		a->pub.flags = flags;
+		memset(a->match, -1, sizeof(a->match));
+		if (memchr(s, ';', len))
+			fd->has_semi = true;
+	}
+	return a;
 }
 
-static const struct atom *detail_str(struct pda_fold *fd, const char *s,
-				     bool *oom)
+static const char *detail_str(struct pda_fold *fd, const char *s, bool *oom)
 {
-	const struct atom *a;
+	void *e;
 
 	if (!s)
 		return NULL;
-	a = intern_in(fd, &fd->details, s, strlen(s), 0);
-	if (!a)
+	if (pdc_intern_add(&fd->details, &fd->mem, s, strlen(s), &e) < 0)
 		*oom = true;
-	return a;
+	return e;
 }
 
 /*
@@ -278,8 +248,8 @@ static bool dkey_eq(const void *item, const void *key)
 
 static uint64_t dkey_hash(const struct dkey *k)
 {
-	return pda_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
-	       pda_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
+	return pdc_hash_u64(k->kind * 0x9e3779b97f4a7c15ull ^ (uintptr_t)k->p1) ^
+	       pdc_hash_u64((uintptr_t)k->p2 + k->n * 0xc2b2ae3d27d4eb4full);
 }
 
 /* Render the name of a cache miss. */
@@ -349,7 +319,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
 					(FRONT_SIZE - 1)];
 	uint64_t h;
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 	struct dkey *e;
 	struct atom *a;
 
@@ -357,9 +327,9 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 		return front->atom;
 	h = dkey_hash(k);
 
-	if (pda_hash_reserve(&fd->mem, &fd->dkeys) < 0)
+	if (pdc_hash_reserve(&fd->mem, &fd->dkeys) < 0)
 		return NULL;
-	slot = pda_hash_probe(&fd->dkeys, h, dkey_eq, k);
+	slot = pdc_hash_probe(&fd->dkeys, h, dkey_eq, k);
 	if (slot->item) {
 		*front = *(struct dkey *)slot->item;
 		return front->atom;
@@ -373,7 +343,7 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	*e = *k;
 	e->atom = a;
 	/* derive() did not touch dkeys, so slot is still where k goes */
-	pda_hash_fill(&fd->dkeys, slot, h, e);
+	pdc_hash_fill(&fd->dkeys, slot, h, e);
 	*front = *e;
 	return a;
 }
@@ -404,6 +374,8 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
+	pdc_intern_init(&fd->atoms, offsetof(struct atom, str), 0, 0);
+	pdc_intern_init(&fd->details, 0, 0, 0);
 	fd->flags = o.flags;
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
@@ -450,10 +422,10 @@ void pda_fold_free(struct pda_fold *fd)
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
-	pda_hash_release(&m, &fd->atoms);
-	pda_hash_release(&m, &fd->details);
-	pda_hash_release(&m, &fd->dkeys);
-	pda_hash_release(&m, &fd->stacks);
+	pdc_intern_release(&fd->atoms, &m);
+	pdc_intern_release(&fd->details, &m);
+	pdc_hash_release(&m, &fd->dkeys);
+	pdc_hash_release(&m, &fd->stacks);
 	pdc_arena_release(&fd->arena, &m);
 	pdc_free(&m, fd->buf);
 	pdc_free(&m, fd->lines);
@@ -491,18 +463,18 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		       uint64_t period, bool unresolved)
 {
 	const struct stack_key key = {fd->buf, nr};
-	uint64_t h = pda_hash_u64(nr);
-	struct pda_hash_slot *slot;
+	uint64_t h = pdc_hash_u64(nr);
+	struct pdc_hash_slot *slot;
 	struct stack *st;
 
 	/* one multiply per frame, one mix at the end: atoms are arena
 	 * pointers, distinct in their low bits */
 	for (size_t i = 0; i < nr; i++)
 		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
-	h = pda_hash_u64(h);
-	if (pda_hash_reserve(&fd->mem, &fd->stacks) < 0)
+	h = pdc_hash_u64(h);
+	if (pdc_hash_reserve(&fd->mem, &fd->stacks) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&fd->stacks, h, stack_eq, &key);
+	slot = pdc_hash_probe(&fd->stacks, h, stack_eq, &key);
 	st = slot->item;
 	if (!st) {
 		st = pdc_arena_alloc(&fd->arena, &fd->mem,
@@ -513,7 +485,7 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 		st->nr = (uint32_t)nr;
 		if (nr)
 			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
-		pda_hash_fill(&fd->stacks, slot, h, st);
+		pdc_hash_fill(&fd->stacks, slot, h, st);
 		fd->totals.nr_stacks = fd->stacks.nr;
 	}
 	st->weight += weight;
@@ -784,7 +756,7 @@ static int token_cmp(const void *a, const void *b)
 /* Give every atom its two ranks.  @return 0 or PD_ERR_NOMEM. */
 static int rank_atoms(struct pda_fold *fd)
 {
-	const size_t nr = fd->atoms.nr * 2;
+	const size_t nr = pdc_intern_nr(&fd->atoms) * 2;
 	const struct atom *atom;
 	struct token *t;
 	size_t k = 0, pos = 0;
@@ -794,7 +766,7 @@ static int rank_atoms(struct pda_fold *fd)
 	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
-	while ((atom = pda_hash_next(&fd->atoms, &pos))) {
+	while ((atom = pdc_intern_next(&fd->atoms, &pos))) {
 		t[k++] = (struct token){atom, 0};
 		t[k++] = (struct token){atom, 1};
 	}
@@ -956,7 +928,7 @@ int pda_fold_finish(struct pda_fold *fd)
 	v = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*v));
 	if (!lines || !v)
 		goto nomem;
-	while ((st = pda_hash_next(&fd->stacks, &pos)))
+	while ((st = pdc_hash_next(&fd->stacks, &pos)))
 		v[nr++] = st;
 	if (!fd->has_semi) {
 		if (rank_atoms(fd) < 0)
@@ -1026,11 +998,12 @@ const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
 
 /* ---- the lines as a profile ------------------------------------------- */
 
-static int profile_str(struct pda_profile *p, const struct atom *a,
-		       uint32_t *id)
+static int profile_str(struct pda_profile *p, const char *detail, uint32_t *id)
 {
 	*id = 0;
-	return a ? pda_profile_intern(p, a->str, a->pub.len, id) : 0;
+	if (!detail)
+		return 0;
+	return pda_profile_intern(p, detail, pdc_intern_len(detail), id);
 }
 
 /* Atom a's location in p, made on first use. */
@@ -1084,7 +1057,7 @@ static int atom_loc(struct pda_profile *p, struct atom *a, bool root,
 /* pda_fold_profile()'s state. */
 struct to_profile {
 	struct pda_profile *p;
-	struct pda_hash leaves; /* of the lines' last stacks, id + 1 */
+	struct pdc_hash leaves; /* of the lines' last stacks, id + 1 */
 	uint32_t *ids;		/* the previous line's stacks */
 	size_t alloc_ids;
 	bool rooted;		/* frame 0 is a root */
@@ -1107,7 +1080,7 @@ static bool leaf_eq(const void *item, const void *key)
 
 static uint64_t leaf_hash(uint32_t prefix, uint32_t loc)
 {
-	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+	return pdc_hash_u64((uint64_t)loc << 32 | prefix);
 }
 
 /*
@@ -1128,7 +1101,7 @@ static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
 	if (!tp->sorted)
 		return pda_profile_add_stack(tp->p, prefix, loc, id);
 	if (i == same && i + 1 < l->nr_frames) {
-		found = pda_hash_find(&tp->leaves, leaf_hash(prefix, loc),
+		found = pdc_hash_find(&tp->leaves, leaf_hash(prefix, loc),
 				      leaf_eq, &key);
 		if (found) {
 			*id = (uint32_t)((uintptr_t)found - 1);
@@ -1136,13 +1109,13 @@ static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
 		}
 	}
 	if (i + 1 == l->nr_frames &&
-	    pda_hash_reserve(&fd->mem, &tp->leaves) < 0)
+	    pdc_hash_reserve(&fd->mem, &tp->leaves) < 0)
 		return PD_ERR_NOMEM;
 	if (pda_profile_append_stack(tp->p, prefix, loc, id) < 0)
 		return PD_ERR_NOMEM;
 	if (i + 1 == l->nr_frames)
-		pda_hash_fill(&tp->leaves,
-			      pda_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
+		pdc_hash_fill(&tp->leaves,
+			      pdc_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
 					     leaf_eq, &key),
 			      leaf_hash(prefix, loc),
 			      (void *)((uintptr_t)*id + 1));
@@ -1222,7 +1195,7 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 					  i ? &fd->lines[i - 1] : NULL);
 	}
 	pdc_free(&fd->mem, tp.ids);
-	pda_hash_release(&fd->mem, &tp.leaves);
+	pdc_hash_release(&fd->mem, &tp.leaves);
 	if (rc < 0) {
 		pda_profile_free(p);
 		return rc;

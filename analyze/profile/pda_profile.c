@@ -2,8 +2,12 @@
  * pda_profile.c - the structured profile's tables (pda_profile.h); the
  * folded-text reader is pda_folded.c, through pda_profile_int.h.
  *
- * Every table but the strings is a struct table: an array of fixed-size
- * entries, entry 0 all zero ("none"), and a pda_hash over the first
+ * The strings are an intern table with ids (common/pdc_intern.h): a
+ * string's id is its entry's, so ids run 0 (""), 1, ... as strings are
+ * first added.
+ *
+ * Every other table is a struct table: an array of fixed-size
+ * entries, entry 0 all zero ("none"), and a pdc_hash over the first
  * key_size bytes of each entry, which holds ids + 1 as its items (the
  * array moves as it grows, so the table cannot hold pointers).  Entries
  * are zeroed before their fields are set, so padding compares equal.
@@ -20,24 +24,11 @@
 
 #include <string.h>
 
-#define STR_BLOCK (64u * 1024)
-
 struct table {
 	unsigned char *arr;
 	size_t nr, alloc;
 	size_t elem, key_size;
-	struct pda_hash h;
-};
-
-struct pstr {
-	const char *s; /* NUL-terminated, in a block */
-	size_t len;
-};
-
-struct str_block {
-	struct str_block *next;
-	size_t used, size;
-	char data[];
+	struct pdc_hash h;
 };
 
 struct pda_profile {
@@ -45,10 +36,7 @@ struct pda_profile {
 	unsigned nr_columns;
 	struct pda_profile_column *cols;
 
-	struct pstr *strs;
-	size_t nr_strs, alloc_strs;
-	struct pda_hash str_tab; /* of id + 1 */
-	struct str_block *blocks;
+	struct pdc_intern strs; /* no header; ids are the string ids */
 
 	struct table mappings, funcs, locs, stacks;
 
@@ -126,90 +114,30 @@ static uint32_t item_id(const void *item)
 
 /* ---- strings --------------------------------------------------------- */
 
-struct str_key {
-	const struct pda_profile *p;
-	const char *s;
-	size_t len;
-};
-
-static bool str_eq(const void *item, const void *key)
-{
-	const struct str_key *k = key;
-	const struct pstr *e = &k->p->strs[item_id(item)];
-
-	return e->len == k->len && memcmp(e->s, k->s, k->len) == 0;
-}
-
-static const char *store(struct pda_profile *p, const char *s, size_t len)
-{
-	struct str_block *b = p->blocks;
-	char *out;
-
-	if (!b || b->size - b->used < len + 1) {
-		const size_t size = len + 1 > STR_BLOCK ? len + 1 : STR_BLOCK;
-
-		if (size > SIZE_MAX - sizeof(*b))
-			return NULL;
-		b = pdc_malloc(&p->mem, sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->size = size;
-		b->next = p->blocks;
-		p->blocks = b;
-	}
-	out = b->data + b->used;
-	memcpy(out, s, len);
-	out[len] = '\0';
-	b->used += len + 1;
-	return out;
-}
-
 int pda_profile_intern(struct pda_profile *p, const char *s, size_t len,
 		       uint32_t *id)
 {
-	const struct str_key key = {p, s, len};
-	const uint64_t h = pda_hash_bytes(s, len);
-	struct pda_hash_slot *slot;
-	struct pstr *e;
+	void *e;
 
-	if (pda_hash_reserve(&p->mem, &p->str_tab) < 0)
+	if (pdc_intern_add(&p->strs, &p->mem, s, len, &e) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&p->str_tab, h, str_eq, &key);
-	if (slot->item) {
-		*id = item_id(slot->item);
-		return 0;
-	}
-	/* strs is not in the table: slot stays where the string goes */
-	if (PDC_GROW(&p->mem, p->strs, p->alloc_strs, p->nr_strs + 1,
-			 PDA_PROFILE_MAX_ITEMS) < 0)
-		return PD_ERR_NOMEM;
-	e = &p->strs[p->nr_strs];
-	e->s = store(p, s, len);
-	if (!e->s)
-		return PD_ERR_NOMEM;
-	e->len = len;
-	*id = (uint32_t)p->nr_strs++;
-	pda_hash_fill(&p->str_tab, slot, h, id_item(*id));
+	*id = (uint32_t)pdc_intern_id(e);
 	return 0;
 }
 
 size_t pda_profile_nr_strs(const struct pda_profile *p)
 {
-	return p->nr_strs;
+	return pdc_intern_nr(&p->strs);
 }
 
 const char *pda_profile_str(const struct pda_profile *p, uint32_t id,
 			    size_t *len)
 {
-	if (id >= p->nr_strs) {
-		if (len)
-			*len = 0;
-		return "";
-	}
+	const char *e = pdc_intern_at(&p->strs, id);
+
 	if (len)
-		*len = p->strs[id].len;
-	return p->strs[id].s;
+		*len = e ? pdc_intern_len(e) : 0;
+	return e ? e : "";
 }
 
 /* ---- the id tables ----------------------------------------------------- */
@@ -232,9 +160,9 @@ static uint64_t entry_hash(const struct table *t, const void *entry)
 	uint64_t v;
 
 	if (t->key_size != sizeof(v))
-		return pda_hash_bytes(entry, t->key_size);
+		return pdc_hash_bytes(entry, t->key_size);
 	memcpy(&v, entry, sizeof(v));
-	return pda_hash_u64(v);
+	return pdc_hash_u64(v);
 }
 
 static int table_init(const struct pd_alloc *m, struct table *t, size_t elem,
@@ -253,7 +181,7 @@ static int table_init(const struct pd_alloc *m, struct table *t, size_t elem,
 static void table_release(const struct pd_alloc *m, struct table *t)
 {
 	pdc_free(m, t->arr);
-	pda_hash_release(m, &t->h);
+	pdc_hash_release(m, &t->h);
 }
 
 /* The id of entry (elem bytes) in t, added if new. */
@@ -262,11 +190,11 @@ static int table_add(const struct pd_alloc *m, struct table *t,
 {
 	const struct entry_key key = {t, entry};
 	const uint64_t h = entry_hash(t, entry);
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 
-	if (pda_hash_reserve(m, &t->h) < 0)
+	if (pdc_hash_reserve(m, &t->h) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&t->h, h, entry_eq, &key);
+	slot = pdc_hash_probe(&t->h, h, entry_eq, &key);
 	if (slot->item) {
 		*id = item_id(slot->item);
 		return 0;
@@ -276,7 +204,7 @@ static int table_add(const struct pd_alloc *m, struct table *t,
 		return PD_ERR_NOMEM;
 	memcpy(t->arr + t->nr * t->elem, entry, t->elem);
 	*id = (uint32_t)t->nr++;
-	pda_hash_fill(&t->h, slot, h, id_item(*id));
+	pdc_hash_fill(&t->h, slot, h, id_item(*id));
 	return 0;
 }
 
@@ -305,6 +233,7 @@ int pda_profile_new(const struct pda_profile_opts *opts,
 	if (!p)
 		return PD_ERR_NOMEM;
 	p->mem = m;
+	pdc_intern_init(&p->strs, 0, PDA_PROFILE_MAX_ITEMS, PDC_INTERN_IDS);
 	p->nr_columns = o.nr_columns ? o.nr_columns : 1;
 	p->cols = pdc_zalloc(&m, p->nr_columns * sizeof(*p->cols));
 	p->scratch = pdc_zalloc(&m, p->nr_columns * sizeof(*p->scratch));
@@ -329,18 +258,12 @@ int pda_profile_new(const struct pda_profile_opts *opts,
 
 void pda_profile_free(struct pda_profile *p)
 {
-	struct str_block *b, *next;
 	struct pd_alloc m;
 
 	if (!p)
 		return;
 	m = p->mem;
-	for (b = p->blocks; b; b = next) {
-		next = b->next;
-		pdc_free(&m, b);
-	}
-	pdc_free(&m, p->strs);
-	pda_hash_release(&m, &p->str_tab);
+	pdc_intern_release(&p->strs, &m);
 	table_release(&m, &p->mappings);
 	table_release(&m, &p->funcs);
 	table_release(&m, &p->locs);
@@ -387,8 +310,10 @@ pda_profile_column(const struct pda_profile *p, unsigned col)
 int pda_profile_add_mapping(struct pda_profile *p,
 			    const struct pda_profile_mapping *m, uint32_t *id)
 {
+	const size_t nr_strs = pdc_intern_nr(&p->strs);
+
 	/* no padding: the caller's struct is the key */
-	if (m->name >= p->nr_strs || m->build_id >= p->nr_strs)
+	if (m->name >= nr_strs || m->build_id >= nr_strs)
 		return PD_ERR_API;
 	return table_add(&p->mem, &p->mappings, m, id);
 }
@@ -396,8 +321,10 @@ int pda_profile_add_mapping(struct pda_profile *p,
 int pda_profile_add_func(struct pda_profile *p,
 			 const struct pda_profile_func *f, uint32_t *id)
 {
+	const size_t nr_strs = pdc_intern_nr(&p->strs);
+
 	/* no padding: the caller's struct is the key */
-	if (f->name >= p->nr_strs || f->file >= p->nr_strs)
+	if (f->name >= nr_strs || f->file >= nr_strs)
 		return PD_ERR_API;
 	return table_add(&p->mem, &p->funcs, f, id);
 }
@@ -407,7 +334,7 @@ int pda_profile_add_loc(struct pda_profile *p, const struct pda_profile_loc *l,
 {
 	struct pda_profile_loc k;
 
-	if (l->label >= p->nr_strs || l->func >= p->funcs.nr ||
+	if (l->label >= pdc_intern_nr(&p->strs) || l->func >= p->funcs.nr ||
 	    l->mapping >= p->mappings.nr)
 		return PD_ERR_API;
 	memset(&k, 0, sizeof(k));
@@ -539,7 +466,7 @@ static bool stack_eq(const void *item, const void *key)
 
 static uint64_t stack_hash(uint32_t prefix, uint32_t loc)
 {
-	return pda_hash_u64((uint64_t)loc << 32 | prefix);
+	return pdc_hash_u64((uint64_t)loc << 32 | prefix);
 }
 
 /* Put every stack in stacks.h again.  @return 0 or PD_ERR_NOMEM (still
@@ -549,12 +476,12 @@ static int rehash_stacks(struct pda_profile *p)
 	const struct pda_profile_stack *arr =
 		(const struct pda_profile_stack *)p->stacks.arr;
 
-	pda_hash_release(&p->mem, &p->stacks.h);
+	pdc_hash_release(&p->mem, &p->stacks.h);
 	for (size_t i = 1; i < p->stacks.nr; i++)
-		if (pda_hash_add(&p->mem, &p->stacks.h,
+		if (pdc_hash_add(&p->mem, &p->stacks.h,
 				 stack_hash(arr[i].prefix, arr[i].loc),
 				 id_item(i)) < 0) {
-			pda_hash_release(&p->mem, &p->stacks.h);
+			pdc_hash_release(&p->mem, &p->stacks.h);
 			return PD_ERR_NOMEM;
 		}
 	p->stacks_stale = false;
@@ -607,15 +534,15 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 	const struct stack_key key = {
 		(const struct pda_profile_stack *)t->arr, prefix, loc};
 	const uint64_t h = stack_hash(prefix, loc);
-	struct pda_hash_slot *slot;
+	struct pdc_hash_slot *slot;
 	int rc;
 
 	if (prefix >= t->nr || loc == 0 || loc >= p->locs.nr)
 		return PD_ERR_API;
 	if ((p->stacks_stale && rehash_stacks(p) < 0) ||
-	    pda_hash_reserve(&p->mem, &t->h) < 0)
+	    pdc_hash_reserve(&p->mem, &t->h) < 0)
 		return PD_ERR_NOMEM;
-	slot = pda_hash_probe(&t->h, h, stack_eq, &key);
+	slot = pdc_hash_probe(&t->h, h, stack_eq, &key);
 	if (slot->item) {
 		*id = item_id(slot->item);
 		return 0;
@@ -623,7 +550,7 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 	rc = append_stack(p, prefix, loc, id);
 	/* append_stack() did not touch the table: slot is still free */
 	if (rc == 0)
-		pda_hash_fill(&t->h, slot, h, id_item(*id));
+		pdc_hash_fill(&t->h, slot, h, id_item(*id));
 	return rc;
 }
 

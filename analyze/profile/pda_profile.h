@@ -50,9 +50,9 @@ extern "C" {
  * never wrap (an addition that would is refused with PD_ERR_FORMAT).
  *
  * Memory: all tables are arrays grown with PDC_GROW, strings live in
- * the profile's own blocks, hashing is pda_hash; nothing refers to a
- * session, so a profile outlives the session that resolved it.  Adding
- * allocates only for what is new.  Not thread-safe.
+ * the profile's intern table (pdc_intern), hashing is pdc_hash; nothing
+ * refers to a session, so a profile outlives the session that resolved
+ * it.  Adding allocates only for what is new.  Not thread-safe.
  *
  *	struct pda_profile *p;
  *	PDA_PROFILE_OPTS(o, .nr_columns = 2);

@@ -135,6 +135,7 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 	if (!s)
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	s->alloc = alloc;
+	pdc_intern_init(&s->intern, 0, 0, 0);
 	if (pthread_mutex_init(&s->mt.lock, NULL) != 0) {
 		pdc_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
@@ -167,8 +168,8 @@ void pda_session_free(struct pda_session *s)
 	pda_unwinder_free(s, s->unwinder);
 	pda_dsos_release(s);
 	pda_machine_release(s);
-	pda_hash_release(&s->alloc, &s->addr_cache);
-	pda_hash_release(&s->alloc, &s->intern);
+	pdc_hash_release(&s->alloc, &s->addr_cache);
+	pdc_intern_release(&s->intern, &s->alloc);
 	pda_free(s, s->missing);
 	pda_free(s, s->inl);
 	pdc_arena_release(&s->arena, &s->alloc);
@@ -214,8 +215,8 @@ static bool addr_eq(const void *item, const void *key)
 
 static uint64_t addr_hash(const struct addr_key *k)
 {
-	return pda_hash_u64(k->addr ^
-			    pda_hash_u64((uintptr_t)k->dso + k->inl));
+	return pdc_hash_u64(k->addr ^
+			    pdc_hash_u64((uintptr_t)k->dso + k->inl));
 }
 
 static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
@@ -479,7 +480,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	    (*front)->inl == inl)
 		return *front;
 	hash = addr_hash(&k);
-	ent = pda_hash_find(&s->addr_cache, hash, addr_eq, &k);
+	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
 	if (ent) {
 		*front = ent;
 		return ent;
@@ -499,7 +500,7 @@ static const struct addr_ent *lookup(struct pda_session *s,
 		ent = NULL;
 		break;
 	}
-	if (!ent || pda_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
+	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
 	s->nr_cached++;
 	*front = ent;

@@ -66,7 +66,7 @@ struct cu_index {
 
 struct pda_dwarf {
 	Dwarf *dw;
-	struct pda_hash units;	    /* cu_index by unit offset */
+	struct pdc_hash units;	    /* cu_index by unit offset */
 	struct cu_index *all_units; /* the same, listed for freeing */
 	struct cu_range *ranges;    /* sorted by low; built on first need */
 	size_t nr_ranges, ranges_alloc;
@@ -92,7 +92,7 @@ void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d)
 		cu_index_free(s, d->all_units);
 		d->all_units = next;
 	}
-	pda_hash_release(pda_session_alloc(s), &d->units);
+	pdc_hash_release(pda_session_alloc(s), &d->units);
 	if (d->dw)
 		dwarf_end(d->dw);
 	pda_free(s, d->ranges);
@@ -517,7 +517,7 @@ static int get_index(struct pda_session *s, struct pda_dwarf *d,
 	struct cu_index *ci;
 	int err;
 
-	ci = pda_hash_find(&d->units, pda_hash_u64(off), cu_eq, &off);
+	ci = pdc_hash_find(&d->units, pdc_hash_u64(off), cu_eq, &off);
 	if (ci) {
 		*out = ci;
 		return 0;
@@ -538,8 +538,8 @@ static int get_index(struct pda_session *s, struct pda_dwarf *d,
 	if (!err)
 		err = link_ranges(s, ci);
 	if (!err)
-		err = pda_hash_add(pda_session_alloc(s), &d->units,
-				   pda_hash_u64(off), ci);
+		err = pdc_hash_add(pda_session_alloc(s), &d->units,
+				   pdc_hash_u64(off), ci);
 	if (err) {
 		cu_index_free(s, ci);
 		return err;

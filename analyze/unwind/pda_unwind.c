@@ -362,7 +362,7 @@ struct stopped_ent {
 
 struct pda_unwinder {
 	const struct pda_unwind_backend *be;
-	struct pda_hash procs;
+	struct pdc_hash procs;
 	size_t nr_live;
 	uint64_t use_seq;
 	unsigned nr_slots;	 /* unwinding threads: 1 + workers */
@@ -376,7 +376,7 @@ struct pda_unwinder {
 	uint64_t *ips;
 	size_t ips_alloc;
 	struct pda_unwind_stats st;
-	struct pda_hash stopped; /* (dso, why) -> counts */
+	struct pdc_hash stopped; /* (dso, why) -> counts */
 	struct pda_unwind_stopped *stopped_v;
 	size_t stopped_alloc;
 };
@@ -449,16 +449,16 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 
 	if (!u)
 		return;
-	while ((p = pda_hash_next(&u->procs, &pos))) {
+	while ((p = pdc_hash_next(&u->procs, &pos))) {
 		release_states(s, u, p);
 		pda_free(s, p->bp);
 		pda_free(s, p->seen);
 	}
-	pda_hash_release(pda_session_alloc(s), &u->procs);
+	pdc_hash_release(pda_session_alloc(s), &u->procs);
 	/* the rows the libdw backend's states shared */
 	pda_cfi_store_free(s, *pda_session_cfi_store(s));
 	*pda_session_cfi_store(s) = NULL;
-	pda_hash_release(pda_session_alloc(s), &u->stopped);
+	pdc_hash_release(pda_session_alloc(s), &u->stopped);
 	pda_free(s, u->ips);
 	pda_free(s, u->stopped_v);
 	pda_free(s, u);
@@ -558,7 +558,7 @@ static void evict(struct pda_session *s, struct pda_unwinder *u)
 	struct pda_unwind_uproc *old = NULL, *p;
 	size_t pos = 0;
 
-	while ((p = pda_hash_next(&u->procs, &pos)))
+	while ((p = pdc_hash_next(&u->procs, &pos)))
 		if (p->live && (!old || p->last_use < old->last_use))
 			old = p;
 	if (old)
@@ -631,10 +631,10 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 		     const struct pda_unwind_arch *arch,
 		     struct pda_unwind_uproc **out)
 {
-	uint64_t hash = pda_hash_u64((uintptr_t)maps);
+	uint64_t hash = pdc_hash_u64((uintptr_t)maps);
 	struct pda_unwind_uproc *p;
 
-	p = pda_hash_find(&u->procs, hash, proc_eq, maps);
+	p = pdc_hash_find(&u->procs, hash, proc_eq, maps);
 	if (!p) {
 		/* as long as the session: there are few */
 		p = pda_arena_alloc(s, sizeof(*p));
@@ -642,7 +642,7 @@ static int find_proc(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 		memset(p, 0, sizeof(*p));
 		p->maps = maps;
-		if (pda_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
+		if (pdc_hash_add(pda_session_alloc(s), &u->procs, hash, p) < 0)
 			return PD_ERR_NOMEM;
 	}
 	if (p->arch != arch) {
@@ -691,8 +691,8 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 	map = maps && nr_frames ? pda_maps_lookup(maps, stop_pc) : NULL;
 	key.dso = map ? map->name : NULL;
 	key.why = stop;
-	hash = pda_hash_u64((uintptr_t)key.dso ^ pda_hash_u64(stop));
-	e = pda_hash_find(&u->stopped, hash, stopped_eq, &key);
+	hash = pdc_hash_u64((uintptr_t)key.dso ^ pdc_hash_u64(stop));
+	e = pdc_hash_find(&u->stopped, hash, stopped_eq, &key);
 	if (!e) {
 		if (u->stopped.nr >= STOPPED_MAX)
 			return 0; /* counted in by_stop; the table is full */
@@ -701,7 +701,7 @@ static int account(struct pda_session *s, struct pda_unwinder *u,
 			return PD_ERR_NOMEM;
 		memset(e, 0, sizeof(*e));
 		e->st = key;
-		if (pda_hash_add(pda_session_alloc(s), &u->stopped, hash, e) < 0)
+		if (pdc_hash_add(pda_session_alloc(s), &u->stopped, hash, e) < 0)
 			return PD_ERR_NOMEM;
 	}
 	e->st.nr_samples++;
@@ -876,7 +876,7 @@ void pda_unwind_stats(struct pda_session *s, struct pda_unwinder *u,
 		return;
 	}
 	*st = u->st;
-	while ((e = pda_hash_next(&u->stopped, &pos))) {
+	while ((e = pdc_hash_next(&u->stopped, &pos))) {
 		if (PDA_GROW(s, u->stopped_v, u->stopped_alloc, nr + 1,
 			     STOPPED_MAX) < 0)
 			break; /* a shorter list beats none */

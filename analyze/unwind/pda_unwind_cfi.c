@@ -276,7 +276,7 @@ void pda_cfi_cache_free(struct pda_session *s, struct pda_cfi_cache *c)
 static const struct row *share(struct pda_session *s, struct pda_cfi_store *st,
 			       const struct row *row)
 {
-	const struct row_key k = {0, pda_hash_bytes(row, sizeof(*row))};
+	const struct row_key k = {0, pdc_hash_bytes(row, sizeof(*row))};
 	const struct row *old = map_get(&st->by_content, &k);
 	struct row_block *b = st->blocks;
 	struct row *copy;

@@ -2,12 +2,15 @@
  * check_common.c - common/, the plumbing below the layers: growth with
  * its overflow check and cap, the options rule (R2), the cursor's bounds,
  * the string buffer's growth, UTF-8 validation and the arena, each with
- * its allocation failures (T9); SHA-256 against FIPS 180-4's examples.
+ * its allocation failures (T9), the hash table and the intern table;
+ * SHA-256 against FIPS 180-4's examples.
  */
 #include "failalloc.h"
 #include "pdc_alloc.h"
 #include "pdc_arena.h"
 #include "pdc_cur.h"
+#include "pdc_hash.h"
+#include "pdc_intern.h"
 #include "pdc_opts.h"
 #include "pdc_sha256.h"
 #include "pdc_strbuf.h"
@@ -475,6 +478,435 @@ START_TEST(test_arena)
 }
 END_TEST
 
+/* ---- the hash table (P3) ------------------------------------------- */
+
+struct hent {
+	uint64_t key;
+	unsigned seen;
+};
+
+static bool hent_eq(const void *item, const void *key)
+{
+	return ((const struct hent *)item)->key == *(const uint64_t *)key;
+}
+
+/* A hash that collides on purpose: every key in one of four runs. */
+static uint64_t bad_hash(uint64_t key)
+{
+	return key & 3;
+}
+
+/* Every one of nr entries (keys 0..nr) is found, and no other key. */
+static void check_hash(const struct pdc_hash *h, const struct hent *ents,
+		       size_t nr, uint64_t (*hash)(uint64_t))
+{
+	for (uint64_t k = 0; k < nr + 3; k++)
+		ck_assert_ptr_eq(pdc_hash_find(h, hash(k), hent_eq, &k),
+				 k < nr ? &ents[k] : NULL);
+}
+
+START_TEST(test_hash)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	struct pdc_hash h = PDC_HASH_INIT;
+	enum { NR = 5000 };
+	struct hent *ents = calloc(NR, sizeof(*ents));
+	struct pdc_hash_slot *slot;
+	size_t pos = 0, nr_seen = 0;
+	struct hent *e;
+	uint64_t k = 7;
+
+	ck_assert_ptr_nonnull(ents);
+	/* empty: found nothing, holds no slots */
+	ck_assert_ptr_null(pdc_hash_find(&h, pdc_hash_u64(k), hent_eq, &k));
+	ck_assert_ptr_null(pdc_hash_next(&h, &pos));
+	ck_assert_uint_eq(fa.nr_calls, 0);
+	/* growth past many entries: doubling, never more than 3/4 full */
+	for (k = 0; k < NR; k++) {
+		ents[k].key = k;
+		ck_assert_int_eq(
+			pdc_hash_add(&a, &h, pdc_hash_u64(k), &ents[k]), 0);
+		ck_assert_uint_ge(h.mask + 1, PDC_HASH_MIN_SLOTS);
+		ck_assert_uint_eq((h.mask + 1) & h.mask, 0);
+		ck_assert_uint_le(h.nr * 4, (h.mask + 1) * 3);
+	}
+	ck_assert_uint_eq(h.mask + 1, 8192);
+	ck_assert_uint_eq(h.nr, NR);
+	check_hash(&h, ents, NR, pdc_hash_u64);
+	/* the walk gives every item once */
+	pos = 0;
+	while ((e = pdc_hash_next(&h, &pos))) {
+		e->seen++;
+		nr_seen++;
+	}
+	ck_assert_uint_eq(nr_seen, NR);
+	for (k = 0; k < NR; k++)
+		ck_assert_uint_eq(ents[k].seen, 1);
+	/* out of memory at the doubling: refused, h unchanged */
+	fa.fail_at = fa.nr_calls + 1;
+	for (k = NR; h.nr * 4 + 4 <= (h.mask + 1) * 3; k++)
+		ck_assert_int_eq(
+			pdc_hash_add(&a, &h, pdc_hash_u64(k), &ents[0]), 0);
+	nr_seen = h.nr;
+	ck_assert_int_eq(pdc_hash_add(&a, &h, 1, &ents[0]), PDC_ERR_NOMEM);
+	ck_assert_uint_eq(h.nr, nr_seen);
+	ck_assert_uint_eq(h.mask + 1, 8192);
+	check_hash(&h, ents, NR, pdc_hash_u64);
+	/* and grows at the next try */
+	ck_assert_int_eq(pdc_hash_reserve(&a, &h), 0);
+	ck_assert_uint_eq(h.mask + 1, 16384);
+	/* released: empty and reusable */
+	pdc_hash_release(&a, &h);
+	ck_assert_int_eq(fa.live, 0);
+	ck_assert_ptr_null(h.slots);
+	ck_assert_uint_eq(h.nr, 0);
+	/* find-or-add with one probe, through colliding hashes */
+	for (size_t round = 0; round < 2; round++) {
+		for (k = 0; k < 300; k++) {
+			ck_assert_int_eq(pdc_hash_reserve(&a, &h), 0);
+			slot = pdc_hash_probe(&h, bad_hash(k), hent_eq, &k);
+			if (round == 0) {
+				ck_assert_ptr_null(slot->item);
+				pdc_hash_fill(&h, slot, bad_hash(k), &ents[k]);
+			} else {
+				ck_assert_ptr_eq(slot->item, &ents[k]);
+			}
+		}
+		check_hash(&h, ents, 300, bad_hash);
+		ck_assert_uint_eq(h.nr, 300);
+	}
+	pdc_hash_release(&a, &h);
+	pdc_hash_release(&a, &h);
+	ck_assert_int_eq(fa.live, 0);
+	free(ents);
+}
+END_TEST
+
+START_TEST(test_hash_bytes)
+{
+	static const char bytes[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	static const char zeros[sizeof(bytes)];
+	uint64_t seen[2 * sizeof(bytes)];
+	size_t nr = 0;
+
+	/* every length its own hash, and a NUL counts as a byte */
+	for (size_t len = 0; len < sizeof(bytes); len++) {
+		seen[nr++] = pdc_hash_bytes(bytes, len);
+		if (len > 0)
+			seen[nr++] = pdc_hash_bytes(zeros, len);
+	}
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++)
+			ck_assert_msg(seen[i] != seen[j], "hashes %zu and %zu",
+				      i, j);
+	/* only the bytes count, not where they are */
+	ck_assert_uint_eq(pdc_hash_bytes(bytes + 1, 12),
+			  pdc_hash_bytes("bcdefghijklm", 12));
+	ck_assert_uint_ne(pdc_hash_bytes("a", 1), pdc_hash_bytes("a\0", 2));
+	ck_assert_uint_ne(pdc_hash_u64(1), pdc_hash_u64(2));
+}
+END_TEST
+
+/* ---- the intern table (O5) ----------------------------------------- */
+
+START_TEST(test_intern)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	struct pdc_intern t = PDC_INTERN_INIT;
+	/* "a" with 0, 1 and 2 NULs after it, and NULs inside */
+	static const char bytes[] = "a\0\0b\0c";
+	char buf[16];
+	void *e[8], *again;
+
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes, 1, &e[0]), 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes, 2, &e[1]), 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes, 3, &e[2]), 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes + 2, 3, &e[3]), 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes + 2, 4, &e[4]), 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, "", 0, &e[5]), 1);
+	ck_assert_uint_eq(pdc_intern_nr(&t), 6);
+	for (size_t i = 0; i < 6; i++)
+		for (size_t j = i + 1; j < 6; j++)
+			ck_assert_ptr_ne(e[i], e[j]);
+	/* the same bytes from anywhere: the same entry, nothing added */
+	memcpy(buf, "a\0\0xyz", 6);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, buf, 3, &again), 0);
+	ck_assert_ptr_eq(again, e[2]);
+	ck_assert_ptr_eq(pdc_intern_find(&t, buf, 2), e[1]);
+	ck_assert_ptr_eq(pdc_intern_find(&t, "", 0), e[5]);
+	ck_assert_ptr_null(pdc_intern_find(&t, "a\0\0\0", 4));
+	ck_assert_ptr_null(pdc_intern_find(&t, "b", 1));
+	ck_assert_uint_eq(pdc_intern_nr(&t), 6);
+	/* no header: the entry is its string, NUL-terminated at its length */
+	ck_assert_ptr_eq(pdc_intern_str(&t, e[4]), e[4]);
+	ck_assert_uint_eq(pdc_intern_len(e[4]), 4);
+	ck_assert_int_eq(memcmp(e[4], "\0b\0c\0", 5), 0);
+	ck_assert_uint_eq(pdc_intern_len(e[5]), 0);
+	ck_assert_str_eq(e[5], "");
+	/* ids count the entries before, with or without PDC_INTERN_IDS */
+	for (size_t i = 0; i < 6; i++)
+		ck_assert_uint_eq(pdc_intern_id(e[i]), i);
+	ck_assert_ptr_null(pdc_intern_at(&t, 0));
+	pdc_intern_release(&t, &a);
+	ck_assert_int_eq(fa.live, 0);
+	ck_assert_uint_eq(pdc_intern_nr(&t), 0);
+	/* released: empty and reusable */
+	ck_assert_ptr_null(pdc_intern_find(&t, bytes, 1));
+	ck_assert_int_eq(pdc_intern_add(&t, &a, bytes, 1, &e[0]), 1);
+	ck_assert_uint_eq(pdc_intern_id(e[0]), 0);
+	pdc_intern_release(&t, &a);
+	pdc_intern_release(&t, &a);
+	ck_assert_int_eq(fa.live, 0);
+}
+END_TEST
+
+/* Hooks whose memory comes dirty, to show what the table zeroes. */
+static void *dirty_malloc(void *arg, size_t size)
+{
+	void *p = malloc(size);
+
+	(void)arg;
+	if (p)
+		memset(p, 0xa5, size);
+	return p;
+}
+
+static void *dirty_realloc(void *arg, void *ptr, size_t size)
+{
+	(void)arg;
+	return realloc(ptr, size);
+}
+
+static void dirty_free(void *arg, void *ptr)
+{
+	(void)arg;
+	free(ptr);
+}
+
+/* A caller's header: the entry is the struct, str its string. */
+struct iname {
+	uint64_t count;
+	struct iname *other;
+	unsigned char flag;
+	char str[];
+};
+
+START_TEST(test_intern_header)
+{
+	const struct pd_alloc a = {dirty_malloc, dirty_realloc, dirty_free,
+				   NULL};
+	struct pdc_intern t;
+	struct iname *n[3];
+	void *e;
+
+	pdc_intern_init(&t, offsetof(struct iname, str), 0, 0);
+	for (unsigned i = 0; i < 3; i++) {
+		const char *name = i == 0 ? "main" : i == 1 ? "mai" : "work";
+
+		ck_assert_int_eq(pdc_intern_add(&t, &a, name, strlen(name), &e),
+				 1);
+		n[i] = e;
+		/* a new entry's header is zeroed, its string after it */
+		ck_assert_uint_eq(n[i]->count, 0);
+		ck_assert_ptr_null(n[i]->other);
+		ck_assert_uint_eq(n[i]->flag, 0);
+		ck_assert_str_eq(n[i]->str, name);
+		ck_assert_ptr_eq(pdc_intern_str(&t, n[i]), n[i]->str);
+		ck_assert_uint_eq(pdc_intern_len(n[i]), strlen(name));
+		ck_assert_uint_eq((uintptr_t)n[i] % PDC_ARENA_ALIGN, 0);
+		n[i]->count = 10 + i;
+		n[i]->other = n[0];
+		n[i]->flag = 0xff;
+	}
+	/* found again: the caller's header as the caller left it */
+	ck_assert_int_eq(pdc_intern_add(&t, &a, "main", 4, &e), 0);
+	ck_assert_ptr_eq(e, n[0]);
+	ck_assert_uint_eq(n[0]->count, 10);
+	ck_assert_ptr_eq(pdc_intern_find(&t, "work", 4), n[2]);
+	ck_assert_uint_eq(n[2]->count, 12);
+	ck_assert_ptr_eq(n[2]->other, n[0]);
+	pdc_intern_release(&t, &a);
+}
+END_TEST
+
+START_TEST(test_intern_ids)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	enum { NR = 20000 };
+	struct pdc_intern t;
+	const char *first;
+	char name[32];
+	void *e;
+
+	pdc_intern_init(&t, 0, 0, PDC_INTERN_IDS);
+	ck_assert_ptr_null(pdc_intern_at(&t, 0));
+	/* growth past many entries: ids dense and in the order of addition,
+	 * entries where they were (not ck_assert in the loops: Check's
+	 * asserts are slow in fork mode) */
+	ck_assert_int_eq(pdc_intern_add(&t, &a, "s0", 2, &e), 1);
+	first = e;
+	for (unsigned i = 0; i < NR; i++) {
+		const size_t len =
+			(size_t)snprintf(name, sizeof(name), "s%u", i);
+		const int rc = pdc_intern_add(&t, &a, name, len, &e);
+
+		if (rc != (i > 0) || pdc_intern_id(e) != i)
+			ck_abort_msg("entry %u: rc %d, id %zu", i, rc,
+				     pdc_intern_id(e));
+		/* every tenth is added again: no new id */
+		if (i % 10 == 0 &&
+		    (pdc_intern_add(&t, &a, name, len, &e) != 0 ||
+		     pdc_intern_id(e) != i))
+			ck_abort_msg("entry %u again", i);
+	}
+	ck_assert_uint_eq(pdc_intern_nr(&t), NR);
+	ck_assert_uint_eq(t.hash.mask + 1, 32768);
+	ck_assert_ptr_eq(pdc_intern_at(&t, 0), first);
+	ck_assert_str_eq(first, "s0");
+	for (unsigned i = 0; i < NR; i++) {
+		const char *s = pdc_intern_at(&t, i);
+		const size_t len =
+			(size_t)snprintf(name, sizeof(name), "s%u", i);
+
+		if (strcmp(s, name) != 0 || pdc_intern_len(s) != len ||
+		    pdc_intern_id(s) != i ||
+		    pdc_intern_find(&t, name, len) != s)
+			ck_abort_msg("entry %u: '%s'", i, s);
+	}
+	ck_assert_ptr_null(pdc_intern_at(&t, NR));
+	pdc_intern_release(&t, &a);
+	ck_assert_int_eq(fa.live, 0);
+}
+END_TEST
+
+START_TEST(test_intern_caps)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	static const char *const names[] = {"a", "b", "c"};
+	struct pdc_intern t;
+	void *e, *kept[3];
+
+	/* at most 3 entries: a fourth is refused, the three still found */
+	pdc_intern_init(&t, 8, 3, PDC_INTERN_IDS);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_int_eq(pdc_intern_add(&t, &a, names[i], 1, &kept[i]),
+				 1);
+	ck_assert_int_eq(pdc_intern_add(&t, &a, "d", 1, &e), PDC_ERR_NOMEM);
+	ck_assert_ptr_null(e);
+	ck_assert_uint_eq(pdc_intern_nr(&t), 3);
+	ck_assert_ptr_null(pdc_intern_find(&t, "d", 1));
+	for (unsigned i = 0; i < 3; i++) {
+		ck_assert_int_eq(pdc_intern_add(&t, &a, names[i], 1, &e), 0);
+		ck_assert_ptr_eq(e, kept[i]);
+		ck_assert_ptr_eq(pdc_intern_at(&t, i), kept[i]);
+	}
+	/* a string past the length cap is refused before its bytes are
+	 * read (this one has 2) */
+	ck_assert_int_eq(
+		pdc_intern_add(&t, &a, "x", PDC_INTERN_MAX_LEN + 1, &e),
+		PDC_ERR_NOMEM);
+	ck_assert_ptr_null(pdc_intern_find(&t, "x", PDC_INTERN_MAX_LEN + 1));
+	ck_assert_int_eq(pdc_intern_add(&t, &a, "x", SIZE_MAX, &e),
+			 PDC_ERR_NOMEM);
+	ck_assert_uint_eq(pdc_intern_nr(&t), 3);
+	pdc_intern_release(&t, &a);
+	ck_assert_int_eq(fa.live, 0);
+}
+END_TEST
+
+/* The strings of the out-of-memory sweep: enough for the hash and the
+ * ids to grow more than once and the arena to take a second block, and
+ * one past a quarter of a block (a block of its own). */
+#define NOMEM_NR 300
+static size_t nomem_str(unsigned i, char *buf, size_t size)
+{
+	if (i == NOMEM_NR / 2) {
+		ck_assert_uint_ge(size, PDC_ARENA_BLOCK);
+		memset(buf, 'x', PDC_ARENA_BLOCK);
+		return PDC_ARENA_BLOCK;
+	}
+	/* long enough that 300 of them pass one 64 KiB block */
+	return (size_t)snprintf(buf, size, "%0300u", i);
+}
+
+/*
+ * Table _i / 2 (bit 0: PDC_INTERN_IDS, bit 1: a header) filled with the
+ * Nth allocation failing, for every N until none needs to: each failure
+ * is PDC_ERR_NOMEM and leaves the table as it was (O6), a run that
+ * retries (_i odd) ends with the table a run without failures makes,
+ * and nothing leaks.
+ */
+START_TEST(test_intern_nomem)
+{
+	const bool retry = _i % 2;
+	const unsigned flags = (_i / 2) & 1 ? PDC_INTERN_IDS : 0;
+	const size_t hdr = (_i / 4) & 1 ? sizeof(struct iname) : 0;
+	char *buf = malloc(PDC_ARENA_BLOCK);
+	struct failalloc fa;
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	unsigned long n;
+
+	ck_assert_ptr_nonnull(buf);
+	for (n = 1; n < 100000; n++) {
+		struct pdc_intern t;
+		unsigned nr_ok = 0;
+		void *e;
+
+		failalloc_init(&fa, n, false);
+		pdc_intern_init(&t, hdr, 0, flags);
+		for (unsigned i = 0; i < NOMEM_NR; i++) {
+			const size_t len = nomem_str(i, buf, PDC_ARENA_BLOCK);
+			int rc = pdc_intern_add(&t, &a, buf, len, &e);
+
+			if (rc < 0) {
+				ck_assert_int_eq(rc, PDC_ERR_NOMEM);
+				ck_assert_ptr_null(e);
+				/* unchanged: the same entries, not this one */
+				ck_assert_uint_eq(pdc_intern_nr(&t), nr_ok);
+				ck_assert_ptr_null(
+					pdc_intern_find(&t, buf, len));
+				if (!retry)
+					break;
+				rc = pdc_intern_add(&t, &a, buf, len, &e);
+			}
+			/* not ck_assert: Check's asserts are slow in fork
+			 * mode, and these run 300 times a sweep */
+			if (rc != 1)
+				ck_abort_msg("string %u: %d", i, rc);
+			nr_ok++;
+		}
+		/* what was added is there, in order */
+		for (unsigned i = 0; i < nr_ok; i++) {
+			const size_t len = nomem_str(i, buf, PDC_ARENA_BLOCK);
+
+			e = pdc_intern_find(&t, buf, len);
+			if (!e || pdc_intern_id(e) != i ||
+			    memcmp(pdc_intern_str(&t, e), buf, len) != 0 ||
+			    ((flags & PDC_INTERN_IDS) &&
+			     pdc_intern_at(&t, i) != e))
+				ck_abort_msg("string %u lost", i);
+		}
+		/* a run that gives up stops at its failure */
+		if (retry || !fa.nr_failed)
+			ck_assert_uint_eq(nr_ok, NOMEM_NR);
+		else
+			ck_assert_uint_lt(nr_ok, NOMEM_NR);
+		pdc_intern_release(&t, &a);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed)
+			break;
+	}
+	/* every allocation was failed once: more than a handful */
+	ck_assert_uint_gt(n, 5);
+	ck_assert_uint_lt(n, 100000);
+	free(buf);
+}
+END_TEST
+
 Suite *common_suite(void)
 {
 	Suite *s = suite_create("common");
@@ -489,6 +921,14 @@ Suite *common_suite(void)
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
 	tcase_add_test(tc, test_arena);
 	tcase_add_loop_test(tc, test_sha256, 0, (int)NR(sha_cases));
+	tcase_add_test(tc, test_hash);
+	tcase_add_test(tc, test_hash_bytes);
+	tcase_add_test(tc, test_intern);
+	tcase_add_test(tc, test_intern_header);
+	tcase_add_test(tc, test_intern_ids);
+	tcase_add_test(tc, test_intern_caps);
+	/* _i: bit 0 retries a failed add, bit 1 ids, bit 2 a header */
+	tcase_add_loop_test(tc, test_intern_nomem, 0, 8);
 	suite_add_tcase(s, tc);
 	return s;
 }

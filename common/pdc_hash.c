@@ -1,11 +1,12 @@
 /*
- * pda_hash.c - libpda's one hash table (P3): open addressing with linear
+ * pdc_hash.c - pdtool's one hash table (P3): open addressing with linear
  * probing, grown by doubling.  The invariants, a usage example and the
- * inline lookups are in pda_base_int.h.  Used for the session's intern table,
- * threads, processes, DSOs, DWARF units and per-address resolution cache,
- * pda_fold's names and stacks and pda_flame's names and tree nodes.
+ * inline lookups are in pdc_hash.h.  Used for the string intern tables,
+ * the session's threads, processes, DSOs, DWARF units and per-address
+ * resolution cache, pda_fold's names and stacks, pda_flame's names and
+ * tree nodes, and the profile's id tables.
  */
-#include "pda_base_int.h"
+#include "pdc_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
  * stalls the load that follows.  Not cryptographic: keys come from the
  * capture, but a hostile capture can at worst make probes long.
  */
-uint64_t pda_hash_bytes(const void *p, size_t len)
+uint64_t pdc_hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *b = p;
 	uint64_t h =
@@ -39,26 +40,27 @@ uint64_t pda_hash_bytes(const void *p, size_t len)
 		memcpy(&hi, b + len - 4, 4);
 		w = (uint64_t)hi << 32 | lo;
 	} else if (len > 0) {
-		w = (uint64_t)b[0] << 16 | (uint64_t)b[len / 2] << 8 | b[len - 1];
+		w = (uint64_t)b[0] << 16 | (uint64_t)b[len / 2] << 8 |
+		    b[len - 1];
 	} else {
 		w = 0;
 	}
 	h ^= w * 0x87c37b91114253d5ull;
-	return pda_hash_u64(h);
+	return pdc_hash_u64(h);
 }
 
-int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
+int pdc_hash_grow(const struct pd_alloc *a, struct pdc_hash *h)
 {
 	const size_t nr_slots = h->slots ? h->mask + 1 : 0;
 	size_t new_nr;
-	struct pda_hash_slot *slots;
+	struct pdc_hash_slot *slots;
 
-	new_nr = nr_slots ? nr_slots * 2 : PDA_HASH_MIN_SLOTS;
-	if (new_nr > PDA_HASH_MAX_SLOTS || new_nr > SIZE_MAX / sizeof(*slots))
-		return PD_ERR_NOMEM;
+	new_nr = nr_slots ? nr_slots * 2 : PDC_HASH_MIN_SLOTS;
+	if (new_nr > PDC_HASH_MAX_SLOTS || new_nr > SIZE_MAX / sizeof(*slots))
+		return PDC_ERR_NOMEM;
 	slots = pdc_zalloc(a, new_nr * sizeof(*slots));
 	if (!slots)
-		return PD_ERR_NOMEM;
+		return PDC_ERR_NOMEM;
 	for (size_t i = 0; i < nr_slots; i++) {
 		size_t j;
 
@@ -75,20 +77,20 @@ int pda_hash_grow(const struct pd_alloc *a, struct pda_hash *h)
 	return 0;
 }
 
-int pda_hash_add(const struct pd_alloc *a, struct pda_hash *h, uint64_t hash,
+int pdc_hash_add(const struct pd_alloc *a, struct pdc_hash *h, uint64_t hash,
 		 void *item)
 {
 	size_t i;
 
-	if (pda_hash_reserve(a, h) < 0)
-		return PD_ERR_NOMEM;
+	if (pdc_hash_reserve(a, h) < 0)
+		return PDC_ERR_NOMEM;
 	for (i = hash & h->mask; h->slots[i].item; i = (i + 1) & h->mask)
 		;
-	pda_hash_fill(h, &h->slots[i], hash, item);
+	pdc_hash_fill(h, &h->slots[i], hash, item);
 	return 0;
 }
 
-void *pda_hash_next(const struct pda_hash *h, size_t *pos)
+void *pdc_hash_next(const struct pdc_hash *h, size_t *pos)
 {
 	for (; h->slots && *pos <= h->mask; (*pos)++)
 		if (h->slots[*pos].item)
@@ -96,7 +98,7 @@ void *pda_hash_next(const struct pda_hash *h, size_t *pos)
 	return NULL;
 }
 
-void pda_hash_release(const struct pd_alloc *a, struct pda_hash *h)
+void pdc_hash_release(const struct pd_alloc *a, struct pdc_hash *h)
 {
 	pdc_free(a, h->slots);
 	h->slots = NULL;
