@@ -554,28 +554,25 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_check_write(ctx, pde_annot_end(&w), o.output);
 	ctx_close_output(ctx, out, o.output);
 
-	fprintf(stderr,
-		"pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
+	eprintf("pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
 		"%zu annotated",
 		ctx->cmd, cs->nr_samples, pda_annot_nr_syms(a), nr_shown);
 	if (nr_failed)
-		fprintf(stderr, " (%zu without disassembly%s)", nr_failed,
+		eprintf(" (%zu without disassembly%s)", nr_failed,
 			ctx->verbose ? "" : ": -v says why");
-	fprintf(stderr, "; %" PRIu64 " samples without a symbol; %" PRIu64
-			" lost",
+	eprintf("; %" PRIu64 " samples without a symbol; %" PRIu64 " lost",
 		pda_annot_nr_unresolved(a), lost);
 	if (ar.other_events)
-		fprintf(stderr, "; %" PRIu64 " of other events",
-			ar.other_events);
+		eprintf("; %" PRIu64 " of other events", ar.other_events);
 	if (ar.no_event)
-		fprintf(stderr, "; %" PRIu64 " of no known event", ar.no_event);
+		eprintf("; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
 	withheld_note(ctx, &o, a);
 	rc = 0;
 	for (size_t i = 0; i < o.symbols.nr; i++)
 		if (!met[i]) {
-			fprintf(stderr, "pdtool %s: no samples in '%s'\n",
-				ctx->cmd, o.symbols.v[i]);
+			eprintf("pdtool %s: no samples in '%s'\n", ctx->cmd,
+				o.symbols.v[i]);
 			if (ctx->strict)
 				rc = EXIT_UNRESOLVED;
 		}

@@ -509,8 +509,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	ss->unresolved += t->weight_unresolved;
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
 	if (ctx->verbose)
-		fprintf(stderr,
-			"pdtool %s: %c: '%s': %" PRIu64
+		eprintf("pdtool %s: %c: '%s': %" PRIu64
 			" samples into %zu stacks, %" PRIu64
 			" with unresolved frames, %zu binaries not found\n",
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
@@ -572,22 +571,20 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 	char scaling[256];
 
 	for (int side = 0; side < 2; side++) {
-		fprintf(stderr,
-			"%s%s%s%c %u capture%s, %" PRIu64 " samples",
+		eprintf("%s%s%s%c %u capture%s, %" PRIu64 " samples",
 			side ? "; " : "pdtool ", side ? "" : ctx->cmd,
-			side ? "" : ": ", side ? 'B' : 'A',
-			s->nr_runs[side], s->nr_runs[side] == 1 ? "" : "s",
-			s->weight[side]);
+			side ? "" : ": ", side ? 'B' : 'A', s->nr_runs[side],
+			s->nr_runs[side] == 1 ? "" : "s", s->weight[side]);
 		if (ss[side].unresolved)
-			fprintf(stderr, " (%.1f%% with unresolved frames)",
+			eprintf(" (%.1f%% with unresolved frames)",
 				ss[side].samples
 					? 100.0 * (double)ss[side].unresolved /
 						  (double)ss[side].samples
 					: 0.0);
 		if (ss[side].lost)
-			fprintf(stderr, " (%" PRIu64 " lost)", ss[side].lost);
+			eprintf(" (%" PRIu64 " lost)", ss[side].lost);
 	}
-	fprintf(stderr, "; scaling: %s; %s",
+	eprintf("; scaling: %s; %s",
 		pde_diff_scaling_text(d, scaling, sizeof(scaling)),
 		pde_diff_tests_text(d));
 	if (!s->runs_tested)

@@ -479,22 +479,19 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 	st = pda_script_stats(ps);
 	t = pda_fold_totals(fd);
-	fprintf(stderr,
-		"pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
 		"%.1f%% of weight with unresolved frames",
 		ctx->cmd, t->nr_samples, t->nr_stacks,
 		pct(t->weight_unresolved, t->weight));
 	if (st->event && st->nr_events > 1)
-		fprintf(stderr,
-			"; event '%s' only (%" PRIu64
+		eprintf("; event '%s' only (%" PRIu64
 			" samples of %zu other events skipped)",
 			st->event, st->nr_event_skipped, st->nr_events - 1);
 	if (st->nr_filtered || t->nr_filtered)
-		fprintf(stderr, "; %" PRIu64 " filtered out",
+		eprintf("; %" PRIu64 " filtered out",
 			st->nr_filtered + t->nr_filtered);
 	if (st->nr_unrecognized)
-		fprintf(stderr,
-			"; %" PRIu64
+		eprintf("; %" PRIu64
 			" unrecognized lines (the first: line %" PRIu64 ")",
 			st->nr_unrecognized, st->first_unrecognized);
 	fputc('\n', stderr);
@@ -545,75 +542,68 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
 	if (ctx->verbose) {
-		fprintf(stderr,
-			"pdtool %s: samples folded: %" PRIu64 " of %" PRIu64
+		eprintf("pdtool %s: samples folded: %" PRIu64 " of %" PRIu64
 			" (%" PRIu64 " filtered out, %" PRIu64
 			" undecodable)\n",
 			ctx->cmd, t->nr_samples, c->nr_samples, filtered,
 			c->nr_bad_samples);
-		fprintf(stderr, "pdtool %s: distinct stacks: %zu\n", ctx->cmd,
+		eprintf("pdtool %s: distinct stacks: %zu\n", ctx->cmd,
 			t->nr_stacks);
-		fprintf(stderr,
-			"pdtool %s: weight with unresolved frames: %.1f%% "
+		eprintf("pdtool %s: weight with unresolved frames: %.1f%% "
 			"(%" PRIu64 " of %" PRIu64 ")\n",
 			ctx->cmd, pct(t->weight_unresolved, t->weight),
 			t->weight_unresolved, t->weight);
-		fprintf(stderr, "pdtool %s: lost samples: %" PRIu64 "\n",
-			ctx->cmd, lost);
+		eprintf("pdtool %s: lost samples: %" PRIu64 "\n", ctx->cmd,
+			lost);
 		if (u && u->nr_samples)
-			fprintf(stderr,
-				"pdtool %s: DWARF unwinds stopped early: "
+			eprintf("pdtool %s: DWARF unwinds stopped early: "
 				"%.1f%% (%" PRIu64 " of %" PRIu64
 				" samples; --stats says why)\n",
 				ctx->cmd, stopped_share(u, period),
 				u->nr_stopped, u->nr_samples);
 		if (t->nr_truncated)
-			fprintf(stderr,
-				"pdtool %s: stacks cut at --max-stack: "
+			eprintf("pdtool %s: stacks cut at --max-stack: "
 				"%" PRIu64 "\n",
 				ctx->cmd, t->nr_truncated);
 		for (size_t i = 0; i < fs->nr_events && i < 8; i++)
-			fprintf(stderr, "pdtool %s: event: %s\n", ctx->cmd,
+			eprintf("pdtool %s: event: %s\n", ctx->cmd,
 				fs->events[i].evsel->name);
 		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
 			const struct pda_missing_dso *m = &ps->missing[i];
 
-			fprintf(stderr,
-				"pdtool %s: binary not found: %s (%" PRIu64
+			eprintf("pdtool %s: binary not found: %s (%" PRIu64
 				" samples; %s)",
 				ctx->cmd, m->dso, m->nr_samples,
 				m->why ? m->why : "");
 			for (size_t j = 0; m->tried && m->tried[j]; j++)
-				fprintf(stderr, "%s%s",
+				eprintf("%s%s",
 					j ? ", " : "; tried: ", m->tried[j]);
 			fputc('\n', stderr);
 		}
 		return;
 	}
-	fprintf(stderr,
-		"pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
 		ctx->cmd, t->nr_samples, t->nr_stacks,
 		pct(t->weight_unresolved, t->weight), lost);
 	if (filtered)
-		fprintf(stderr, "; %" PRIu64 " filtered out", filtered);
+		eprintf("; %" PRIu64 " filtered out", filtered);
 	if (u && u->nr_samples)
-		fprintf(stderr, "; %.1f%% of DWARF unwinds stopped early",
+		eprintf("; %.1f%% of DWARF unwinds stopped early",
 			stopped_share(u, period));
 	if (mixed)
-		fprintf(stderr,
-			"; %zu events folded together (--event picks "
+		eprintf("; %zu events folded together (--event picks "
 			"one)",
 			fs->nr_events);
 	if (ps && ps->nr_missing) {
 		const struct pda_missing_dso *m = &ps->missing[0];
 
-		fprintf(stderr, "; %zu binaries not found: %s (tried %s",
+		eprintf("; %zu binaries not found: %s (tried %s",
 			ps->nr_missing, m->dso,
 			m->tried && m->tried[0] ? m->tried[0] : "nothing");
 		for (size_t j = 1; m->tried && m->tried[0] && m->tried[j]; j++)
-			fprintf(stderr, ", %s", m->tried[j]);
-		fprintf(stderr, ")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
+			eprintf(", %s", m->tried[j]);
+		eprintf(")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
 	}
 	fputc('\n', stderr);
 }
@@ -623,37 +613,37 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 static void unwind_stats(struct pd_ctx *ctx, const struct pda_unwind_stats *u)
 {
 	if (!u->nr_samples) {
-		fprintf(stderr, "pdtool %s: no DWARF unwinding: no sample "
-				"carries user registers and stack\n",
+		eprintf("pdtool %s: no DWARF unwinding: no sample "
+			"carries user registers and stack\n",
 			ctx->cmd);
 		return;
 	}
-	fprintf(stderr,
-		"pdtool %s: DWARF unwinding (%s, %s): %" PRIu64
+	eprintf("pdtool %s: DWARF unwinding (%s, %s): %" PRIu64
 		" samples, %" PRIu64 " user frames, %" PRIu64
 		" stopped early (%.1f%%; %.1f%% of period)\n",
 		ctx->cmd, u->unwinder, u->arch ? u->arch : "unknown arch",
 		u->nr_samples, u->nr_frames, u->nr_stopped,
 		stopped_share(u, false), stopped_share(u, true));
-	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
-		"period", "ended by");
+	eprintf("pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples", "period",
+		"ended by");
 	for (unsigned i = 0; i < PDA_UNWIND_NR_STOPS; i++)
 		if (u->by_stop[i])
-			fprintf(stderr,
-				"pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s%s\n",
+			eprintf("pdtool %s: %10" PRIu64 " %20" PRIu64
+				"  %s%s\n",
 				ctx->cmd, u->by_stop[i], u->period_by_stop[i],
 				pda_unwind_stop_name(i),
-				i == PDA_UNWIND_END || i == PDA_UNWIND_MAX_FRAMES
+				i == PDA_UNWIND_END ||
+						i == PDA_UNWIND_MAX_FRAMES
 					? ""
 					: " (early)");
 	if (!u->nr_stopped_dsos)
 		return;
-	fprintf(stderr, "pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples",
-		"period", "stopped early in");
+	eprintf("pdtool %s: %10s %20s  %s\n", ctx->cmd, "samples", "period",
+		"stopped early in");
 	for (size_t i = 0; i < u->nr_stopped_dsos; i++) {
 		const struct pda_unwind_stopped *d = &u->stopped_dsos[i];
 
-		fprintf(stderr, "pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s: %s\n",
+		eprintf("pdtool %s: %10" PRIu64 " %20" PRIu64 "  %s: %s\n",
 			ctx->cmd, d->nr_samples, d->period,
 			d->dso ? d->dso : "(no map)",
 			pda_unwind_stop_name(d->why));
@@ -726,12 +716,11 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
 	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
-		fprintf(stderr,
-			"pdtool %s: no samples of event '%s'; the "
+		eprintf("pdtool %s: no samples of event '%s'; the "
 			"capture's events:",
 			ctx->cmd, o->event);
 		for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
-			fprintf(stderr, " %s", pd_file_evsel(f, i)->name);
+			eprintf(" %s", pd_file_evsel(f, i)->name);
 		fputc('\n', stderr);
 	}
 	write_output(ctx, o, out, fr.fd);

@@ -45,6 +45,52 @@ static const struct cmd_entry *find_cmd(const char *name)
 	return NULL;
 }
 
+/*
+ * fmt's output on stderr through pde_text_str(): a message quotes names
+ * from captures and binaries (comms, paths, symbols), and none of their
+ * bytes may reach the terminal as an escape or start a line of its own.
+ * A newline that ends fmt is ours, and written as one.
+ */
+static void veprintf(const char *fmt, va_list ap)
+{
+	char small[512], *buf = small;
+	const size_t fmt_len = strlen(fmt);
+	const bool nl = fmt_len && fmt[fmt_len - 1] == '\n';
+	va_list aq;
+	size_t len;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	len = (size_t)n;
+	if (len >= sizeof(small)) {
+		buf = malloc(len + 1);
+		if (buf)
+			vsnprintf(buf, len + 1, fmt, ap);
+		else
+			buf = small, len = sizeof(small) - 1; /* cut short */
+	}
+	if (nl && len && buf[len - 1] == '\n')
+		len--;
+	pde_text_str(stderr, buf, len);
+	if (nl)
+		fputc('\n', stderr);
+	if (buf != small)
+		free(buf);
+}
+
+void eprintf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	veprintf(fmt, ap);
+	va_end(ap);
+}
+
 static void vreport(const struct pd_ctx *ctx, const char *prefix,
 		    const char *fmt, va_list ap)
 {
@@ -53,7 +99,7 @@ static void vreport(const struct pd_ctx *ctx, const char *prefix,
 		fprintf(stderr, "pdtool %s: %s", ctx->cmd, prefix);
 	else
 		fprintf(stderr, "pdtool: %s", prefix);
-	vfprintf(stderr, fmt, ap);
+	veprintf(fmt, ap);
 	fputc('\n', stderr);
 }
 
@@ -111,7 +157,7 @@ void ctx_log(void *arg, enum pd_log_level level, const char *msg)
 	if (level == PD_LOG_WARN)
 		warning(ctx, "%s", msg);
 	else
-		fprintf(stderr, "pdtool %s: %s\n", ctx->cmd, msg);
+		eprintf("pdtool %s: %s\n", ctx->cmd, msg);
 }
 
 /*

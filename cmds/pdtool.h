@@ -69,6 +69,15 @@ PD_NORETURN void die(const struct pd_ctx *ctx, const char *fmt, ...)
 int error(const struct pd_ctx *ctx, const char *fmt, ...) PD_PRINTF(2, 3);
 /* print "pdtool CMD: warning: msg" */
 void warning(struct pd_ctx *ctx, const char *fmt, ...) PD_PRINTF(2, 3);
+/*
+ * fprintf(stderr, fmt, ...) for messages that quote what a capture or a
+ * binary holds (comms, paths, symbols, event names): the whole output
+ * written through pde_text_str(), so such a string cannot reach the
+ * terminal as an escape sequence or start a line; a newline that ends
+ * fmt is written as one.  die(), error(), warning(), usage_error() and
+ * ctx_log() write their messages the same way.
+ */
+void eprintf(const char *fmt, ...) PD_PRINTF(1, 2);
 /* usage error: message, then the command's usage; exits 64 */
 PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	PD_PRINTF(2, 3);

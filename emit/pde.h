@@ -9,7 +9,7 @@
  *                 stdio left it).  It is checked when the writer returns,
  *                 so an earlier failed write on out counts too.
  *   PD_ERR_NOMEM  the writer needed memory (nothing written).
- * The building blocks (pde_json_*, pde_text_str, pde_md_*), the *_init
+ * The building blocks (pde_json_*, pde_text_*, pde_md_*), the *_init
  * functions and the helpers that compute a colour or a label return
  * nothing or their value: they write through stdio, and the writer that
  * uses them checks out when it returns.
@@ -73,9 +73,16 @@ void pde_json_hexbytes(struct pde_json *j, const char *key,
 /* ends a top-level value with a newline */
 void pde_json_newline(struct pde_json *j);
 
-/* Write n bytes of s (up to a NUL) for a terminal or text file: printable
- * bytes as they are, others as \xNN. */
+/*
+ * Write n bytes of s (up to a NUL) for a terminal or text file, by
+ * common/pdc_text.h's rule: printable ASCII and UTF-8 characters as they
+ * are, every other byte (C0 and C1 controls, DEL, bytes that are not
+ * UTF-8) as \xNN.  Every string from a capture or a binary that a text
+ * output or a message holds is written through these two.
+ */
 void pde_text_str(FILE *out, const char *s, size_t n);
+/* pde_text_str() of the NUL-terminated s; nothing for NULL. */
+void pde_text_puts(FILE *out, const char *s);
 
 /* ---- Markdown (pde_md.c) ------------------------------------------- */
 

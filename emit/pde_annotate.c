@@ -14,6 +14,8 @@
  * to.  Last, the hottest source lines.
  */
 #include "pde_annotate_int.h"
+#include "pdc_strbuf.h"
+#include "pdc_text.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -102,6 +104,26 @@ const char *pde_annot_hot_text(const struct pde_annot *w,
 
 /* ---- text ---------------------------------------------------------- */
 
+/*
+ * Names from the capture and the binary (symbols, branch targets, DSO
+ * paths, source file names, inlined functions, event names) are written
+ * with pde_text_puts(): no byte of theirs reaches a terminal as an
+ * escape or starts a line, also in the Markdown's code block, which the
+ * listing is (a name that started a line could close its fence).
+ */
+
+/* An event's name in a column of width characters, cut to fit. */
+static void put_column(FILE *out, const char *s, int width)
+{
+	char small[64];
+	struct pdc_strbuf b;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	pdc_strbuf_add_text(&b, s, strlen(s));
+	fprintf(out, " %-*.*s", width, width, pdc_strbuf_str(&b));
+	pdc_strbuf_release(&b);
+}
+
 /* Source text with its tabs expanded to 8-column stops. */
 static void src_text(FILE *out, const char *text, size_t len)
 {
@@ -128,19 +150,25 @@ static void text_header(struct pde_annot *w, const struct pda_annot_func *fn,
 	const struct pda_annot_count *totals = pda_annot_totals(w->a);
 	FILE *out = w->out;
 
-	fprintf(out, "%s%s%s (%s", color ? "\033[1m" : "", sym->name,
-		color ? COL_OFF : "", sym->dso ? sym->dso : "[unknown]");
-	if (sym->path && (!sym->dso || strcmp(sym->path, sym->dso)))
-		fprintf(out, ", from %s", sym->path);
+	fputs(color ? "\033[1m" : "", out);
+	pde_text_puts(out, sym->name);
+	fprintf(out, "%s (", color ? COL_OFF : "");
+	pde_text_puts(out, sym->dso ? sym->dso : "[unknown]");
+	if (sym->path && (!sym->dso || strcmp(sym->path, sym->dso))) {
+		fputs(", from ", out);
+		pde_text_puts(out, sym->path);
+	}
 	fprintf(out, "), %s, 0x%" PRIx64 " size 0x%" PRIx64 "\n", fn->arch,
 		sym->start, fn->size);
 	for (size_t ev = 0; ev < fn->nr_events; ev++) {
 		if (!pde_annot_event_in(fn, ev))
 			continue;
+		fputs("  ", out);
+		pde_text_puts(out, pde_annot_event(w, ev));
 		fprintf(out,
-			"  %s: %" PRIu64 " samples, %.2f%% of the event's "
+			": %" PRIu64 " samples, %.2f%% of the event's "
 			"(period %" PRIu64 ")\n",
-			pde_annot_event(w, ev), sym->counts[ev].hits,
+			sym->counts[ev].hits,
 			pde_annot_pct(w, &sym->counts[ev], &totals[ev]),
 			sym->counts[ev].period);
 	}
@@ -153,7 +181,7 @@ static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
 
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev))
-			fprintf(out, " %-13.13s", pde_annot_event(w, ev));
+			put_column(out, pde_annot_event(w, ev), 13);
 	fputc('\n', out);
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev))
@@ -182,8 +210,9 @@ static void text_source(struct pde_annot *w, const struct pda_annot_func *fn,
 			color ? COL_OFF : "");
 		return;
 	}
-	fprintf(w->out, "%s%s:%u%s", color ? COL_DIM : "",
-		pde_annot_base(in->srcfile), in->line, color ? COL_OFF : "");
+	fputs(color ? COL_DIM : "", w->out);
+	pde_text_puts(w->out, pde_annot_base(in->srcfile));
+	fprintf(w->out, ":%u%s", in->line, color ? COL_OFF : "");
 	text = pda_annot_source(w->a, in->srcfile, in->line, &len);
 	if (text) {
 		fputs("  ", w->out);
@@ -199,16 +228,22 @@ static void text_inline(struct pde_annot *w, const struct pda_annot_func *fn,
 	text_blank(w, fn);
 	fputs(color ? COL_CYAN : "", w->out);
 	if (in->inline_depth) {
-		fprintf(w->out, "[inlined %s", in->inline_func);
-		if (in->call_file)
-			fprintf(w->out, ", called at %s:%u",
-				pde_annot_base(in->call_file), in->call_line);
+		fputs("[inlined ", w->out);
+		pde_text_puts(w->out, in->inline_func);
+		if (in->call_file) {
+			fputs(", called at ", w->out);
+			pde_text_puts(w->out, pde_annot_base(in->call_file));
+			fprintf(w->out, ":%u", in->call_line);
+		}
 		if (in->inline_depth > 1)
 			fprintf(w->out, ", depth %u", in->inline_depth);
 		fputc(']', w->out);
 	} else {
-		fprintf(w->out, "[end of inlined %s]",
-			prev && prev->inline_func ? prev->inline_func : "code");
+		fputs("[end of inlined ", w->out);
+		pde_text_puts(w->out, prev && prev->inline_func
+					      ? prev->inline_func
+					      : "code");
+		fputc(']', w->out);
 	}
 	fprintf(w->out, "%s\n", color ? COL_OFF : "");
 }
@@ -240,8 +275,11 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 		fprintf(out, "%-7s %s", in->mnemonic, in->operands);
 	else
 		fputs(in->mnemonic, out);
-	if (in->target_name)
-		fprintf(out, " <%s>", in->target_name);
+	if (in->target_name) {
+		fputs(" <", out);
+		pde_text_puts(out, in->target_name);
+		fputc('>', out);
+	}
 	fputc('\n', out);
 }
 
@@ -255,8 +293,10 @@ static void text_hot_lines(struct pde_annot *w,
 		return;
 	fprintf(out, "\n  hottest source lines (func %%");
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
-		if (pde_annot_event_in(fn, ev))
-			fprintf(out, ", %s", pde_annot_event(w, ev));
+		if (pde_annot_event_in(fn, ev)) {
+			fputs(", ", out);
+			pde_text_puts(out, pde_annot_event(w, ev));
+		}
 	fprintf(out, "):\n");
 	for (size_t i = 0; i < nr_hot; i++) {
 		const struct pda_annot_line *l = &fn->lines[i];
@@ -269,7 +309,9 @@ static void text_hot_lines(struct pde_annot *w,
 				fprintf(out, " %6.2f",
 					pde_annot_pct(w, &l->counts[ev],
 						      &fn->sym->counts[ev]));
-		fprintf(out, "  %s:%u", pde_annot_base(l->file), l->line);
+		fputs("  ", out);
+		pde_text_puts(out, pde_annot_base(l->file));
+		fprintf(out, ":%u", l->line);
 		text = pde_annot_hot_text(w, l, &len);
 		if (text) {
 			fputs("  ", out);

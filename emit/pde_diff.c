@@ -23,7 +23,9 @@ int pde_diff_folded(FILE *out, const struct pda_diff *d)
 		for (size_t k = 0; k < st->nr; k++) {
 			if (k)
 				fputc(';', out);
-			fputs(st->frames[k], out);
+			/* a name read from folded text may hold any byte
+			 * but ';': none may end the line (pdc_text.h) */
+			pde_text_puts(out, st->frames[k]);
 		}
 		fprintf(out, " %.0f %" PRIu64 "\n", a, st->count[1]);
 		if (ferror(out))
@@ -124,7 +126,7 @@ static void put_inputs(const struct report *r)
 			if (r->md)
 				pde_md_code(r->out, path, strlen(path), false);
 			else
-				fputs(path, r->out);
+				pde_text_puts(r->out, path);
 		}
 		fputc('\n', r->out);
 	}
@@ -137,13 +139,15 @@ static void put_method(const struct report *r)
 	const struct pda_diff_summary *s = r->s;
 	char buf[512];
 
-	if (r->md && s->scale == PDA_DIFF_SCALE_SYMBOL) {
+	if (s->scale == PDA_DIFF_SCALE_SYMBOL) {
+		void (*put)(FILE *, const char *, size_t) =
+			r->md ? pde_md_text : pde_text_str;
 		const size_t len = strlen(s->scale_symbol);
 
 		fprintf(r->out, "Scaling: %s", scale_symbol_text[0]);
-		pde_md_text(r->out, s->scale_symbol, len);
+		put(r->out, s->scale_symbol, len);
 		fputs(scale_symbol_text[1], r->out);
-		pde_md_text(r->out, s->scale_symbol, len);
+		put(r->out, s->scale_symbol, len);
 		fprintf(r->out, "%s.", scale_symbol_text[2]);
 	} else {
 		fprintf(r->out, "Scaling: %s.",

@@ -14,6 +14,7 @@
 #include "pda_profile.h"
 #include "pde.h"
 #include "pde_text_int.h"
+#include "pdc_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,29 @@ static int reserve_depth(struct text *t, size_t depth)
 	return 0;
 }
 
+/*
+ * The rest of a label that holds a byte that is not printable text, at
+ * buf + len, with such bytes as \xNN (common/pdc_text.h), so that no
+ * label can end its line or reach a terminal raw: fold's own profiles
+ * have none, a profile from elsewhere may.  buf has room for 4 bytes a
+ * byte.  @return the new length.
+ */
+static size_t put_text(char *buf, size_t len, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		const size_t plain = pdc_text_plain(s + i, n - i);
+
+		memcpy(buf + len, s + i, plain);
+		len += plain;
+		i += plain;
+		if (i < n) {
+			pdc_text_esc((unsigned char)s[i++], buf + len);
+			len += PDC_TEXT_ESC_LEN;
+		}
+	}
+	return len;
+}
+
 /* Row s's line into t->buf, its value in col after it.  @return its
  * length, or 0 when out of memory (a line is never empty). */
 static size_t build(const struct pda_profile *p,
@@ -95,12 +119,18 @@ static size_t build(const struct pda_profile *p,
 				->label,
 			&nl);
 
-		if (reserve(t, len + nl + 1) < 0)
+		const size_t plain = pdc_text_plain(label, nl);
+
+		/* room for the label, all but its plain start as \xNN */
+		if (reserve(t, len + 1 + plain +
+				       (nl - plain) * PDC_TEXT_ESC_LEN) < 0)
 			return 0;
 		if (d > 0)
 			t->buf[len++] = ';';
-		memcpy(t->buf + len, label, nl);
-		len += nl;
+		memcpy(t->buf + len, label, plain);
+		len += plain;
+		if (plain < nl)
+			len = put_text(t->buf, len, label + plain, nl - plain);
 		t->end[d] = len;
 	}
 	t->depth = depth;

@@ -13,7 +13,7 @@
  * than any run of backticks it holds.
  */
 #include "pde_text_int.h"
-#include "pdc_utf8.h"
+#include "pdc_text.h"
 
 #include <string.h>
 
@@ -66,16 +66,19 @@ static size_t md_len(const char *s, size_t n)
 	return nul ? (size_t)(nul - s) : n;
 }
 
-/* A byte that is not text: control characters, DEL, invalid UTF-8. */
+/* A character past ASCII as it is, or a byte that is not text (control
+ * characters, DEL, invalid UTF-8) as \xNN: common/pdc_text.h's rule. */
 static size_t put_visible(FILE *out, const unsigned char *s, size_t n)
 {
-	size_t len = s[0] >= 0x80 ? pdc_utf8_len(s, n) : 0;
+	const size_t len = pdc_text_char(s, n);
+	char esc[PDC_TEXT_ESC_LEN];
 
 	if (len) {
 		fwrite(s, 1, len, out);
 		return len;
 	}
-	fprintf(out, "\\x%02x", s[0]);
+	pdc_text_esc(s[0], esc);
+	fwrite(esc, 1, sizeof(esc), out);
 	return 1;
 }
 

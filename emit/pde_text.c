@@ -1,39 +1,48 @@
 /*
- * pde_text.c - strings from a capture written as text: the plain and quoted forms that terminals and text
- * files get.  A capture's strings (comm, file names, symbols) can hold
- * any bytes; these writers show them without letting them act as
- * terminal escapes.
+ * pde_text.c - strings from a capture written as text: the plain and
+ * quoted forms that terminals and text files get.  A capture's strings
+ * (comm, file names, symbols) can hold any bytes; these writers show
+ * them by common/pdc_text.h's one rule, so that none acts as a terminal
+ * escape or starts a line.
  */
 #include "pde_text_int.h"
-#include "pdc_utf8.h"
+#include "pdc_text.h"
 
-#include <inttypes.h>
+#include <string.h>
 
 int pde_out_rc(FILE *out)
 {
 	return ferror(out) ? PD_ERR_IO : 0;
 }
 
+static void put_esc(FILE *out, unsigned char c)
+{
+	char esc[PDC_TEXT_ESC_LEN];
+
+	pdc_text_esc(c, esc);
+	fwrite(esc, 1, sizeof(esc), out);
+}
+
 void pde_text_str(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n && s[i]; i++) {
-		if (s[i] >= 0x20 && s[i] < 0x7f)
-			fputc(s[i], out);
-		else if (s[i] >= 0x80) {
-			size_t len = pdc_utf8_len(s + i, n - i);
+	while (i < n) {
+		const size_t plain = pdc_text_plain(s + i, n - i);
 
-			if (len) {
-				fwrite(s + i, 1, len, out);
-				i += len - 1;
-			} else {
-				fprintf(out, "\\x%02x", s[i]);
-			}
-		} else {
-			fprintf(out, "\\x%02x", s[i]);
-		}
+		fwrite(s + i, 1, plain, out);
+		i += plain;
+		if (i == n || s[i] == '\0')
+			break;
+		put_esc(out, s[i++]);
 	}
+}
+
+void pde_text_puts(FILE *out, const char *s)
+{
+	if (s)
+		pde_text_str(out, s, strlen(s));
 }
 
 void pde_text_quoted(FILE *out, const char *str, size_t n)
@@ -41,19 +50,17 @@ void pde_text_quoted(FILE *out, const char *str, size_t n)
 	const unsigned char *s = (const unsigned char *)str;
 
 	fputc('"', out);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n;) {
 		size_t len;
 
 		if (s[i] == '"' || s[i] == '\\') {
 			fputc('\\', out);
-			fputc(s[i], out);
-		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
-			fputc(s[i], out);
-		} else if (s[i] >= 0x80 && (len = pdc_utf8_len(s + i, n - i))) {
+			fputc(s[i++], out);
+		} else if ((len = pdc_text_char(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
-			i += len - 1;
+			i += len;
 		} else {
-			fprintf(out, "\\x%02x", s[i]);
+			put_esc(out, s[i++]);
 		}
 	}
 	fputc('"', out);

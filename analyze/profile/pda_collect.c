@@ -11,6 +11,7 @@
  */
 #include "pda_base_int.h"
 #include "pda_collect.h"
+#include "pdc_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -205,7 +206,7 @@ static int root_loc(struct pda_collect *col, const struct pd_sample *sample,
 	if (*comm) {
 		const size_t start = b.len;
 
-		pdc_strbuf_add(&b, comm, strlen(comm));
+		pdc_strbuf_add_text(&b, comm, strlen(comm));
 		for (size_t i = start; !b.oom && i < b.len; i++)
 			if (b.p[i] == ' ')
 				b.p[i] = '_';
@@ -244,19 +245,23 @@ static int intern_opt(struct pda_profile *p, const char *s, uint32_t *id)
 	return s ? pda_profile_intern(p, s, strlen(s), id) : 0;
 }
 
-/* The label: the symbol with ';' as ':' (fold's rule), "[unknown]". */
+/*
+ * The label: the symbol as fold writes it, ';' as ':' and what is not
+ * printable text as \xNN (common/pdc_text.h), or "[unknown]".
+ */
 static int frame_label(struct pda_collect *col, const char *sym, uint32_t *id)
 {
+	const size_t len = sym ? strlen(sym) : 0;
 	char small[256];
 	struct pdc_strbuf b;
 	int rc = PD_ERR_NOMEM;
 
 	if (!sym)
 		return pda_profile_intern(col->p, "[unknown]", 9, id);
-	if (!strchr(sym, ';'))
-		return pda_profile_intern(col->p, sym, strlen(sym), id);
+	if (!strchr(sym, ';') && pdc_text_plain(sym, len) == len)
+		return pda_profile_intern(col->p, sym, len, id);
 	pdc_strbuf_init(&b, &col->mem, small, sizeof(small));
-	pdc_strbuf_add(&b, sym, strlen(sym));
+	pdc_strbuf_add_text(&b, sym, len);
 	if (!b.oom) {
 		for (size_t i = 0; i < b.len; i++)
 			if (b.p[i] == ';')

@@ -26,7 +26,8 @@ extern "C" {
  *              locations of one function, and an inlined frame is a
  *              location of the inlined function at its call site's
  *              address.  The label is the frame's name as `pdtool fold`
- *              writes it by default: the symbol with ';' as ':', or
+ *              writes it by default: the symbol with ';' as ':' and
+ *              bytes that are not printable text as \xNN, or
  *              "[unknown]".
  *   functions  by (symbol, source file); mappings by DSO path.
  *   roots      unless PDA_COLLECT_NO_COMM, every stack starts at a

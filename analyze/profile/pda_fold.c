@@ -25,6 +25,7 @@
 #include "pda_base_int.h"
 #include "pda_fold.h"
 #include "pda_profile.h"
+#include "pdc_text.h"
 
 #include <regex.h>
 #include <stdarg.h>
@@ -136,8 +137,8 @@ struct pda_fold {
 };
 
 /* The atom for len bytes of s (which need not be NUL-terminated). */
-static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
-			   unsigned flags)
+static struct atom *intern_raw(struct pda_fold *fd, const char *s, size_t len,
+			       unsigned flags)
 {
 	struct atom *a;
 	void *e;
@@ -155,6 +156,33 @@ static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
 		if (memchr(s, ';', len))
 			fd->has_semi = true;
 	}
+	return a;
+}
+
+/*
+ * The atom of a name of the output.  A name shows no byte that is not
+ * printable text (common/pdc_text.h): a newline in a symbol or a comm
+ * would start a folded line of its own, with a count of its choosing, and
+ * ESC or BEL would reach the terminal fold writes to.  Such bytes become
+ * \xNN here, once per new name (derive() and comm_atom() run on cache
+ * misses only), so every output made from the atoms (folded text, the
+ * profile, the flame graph) sees the same names, sorted and merged as
+ * they are written.
+ */
+static struct atom *intern(struct pda_fold *fd, const char *s, size_t len,
+			   unsigned flags)
+{
+	char small[256];
+	struct pdc_strbuf b;
+	struct atom *a = NULL;
+
+	if (pdc_text_plain(s, len) == len)
+		return intern_raw(fd, s, len, flags);
+	pdc_strbuf_init(&b, &fd->mem, small, sizeof(small));
+	pdc_strbuf_add_text(&b, s, len);
+	if (!b.oom)
+		a = intern_raw(fd, pdc_strbuf_str(&b), b.len, flags);
+	pdc_strbuf_release(&b);
 	return a;
 }
 

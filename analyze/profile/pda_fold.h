@@ -38,7 +38,12 @@ extern "C" {
  * Frame names follow perf's `perf script report stackcollapse`: the
  * symbol, "[unknown]" where there is none, ';' replaced by ':'; the comm
  * (spaces replaced by '_') is the root, ":TID" when the thread's comm is
- * unknown, as perf names such threads.
+ * unknown, as perf names such threads.  In every name, the caller's
+ * (pda_fold_add_names()) included, a byte that is not printable text (a
+ * control character, DEL, a C1 control, a byte that is not UTF-8) is
+ * written as \xNN (common/pdc_text.h), so that no name can start a
+ * folded line of its own or reach a terminal raw; the filters match the
+ * names so written.
  */
 struct pda_fold;
 
@@ -104,7 +109,7 @@ struct pda_fold_names {
 					 * none */
 	const char *comm;		/* what comm_re matches; NULL: root */
 	const char *const *names;	/* nr frame names, leaf first, used
-					 * as they are */
+					 * as they are (but for \xNN) */
 	const char *const *dsos;	/* each frame's DSO for dso_re (an
 					 * entry may be NULL), or NULL */
 	const unsigned *flags;		/* each frame's pda_frame_flags, or
@@ -126,7 +131,8 @@ int pda_fold_finish(struct pda_fold *fd);
 
 /* A frame of a folded line. */
 struct pda_fold_frame {
-	const char *name;	/* as written, NUL-terminated, no ';' */
+	const char *name;	/* as written, NUL-terminated, no ';' and
+				 * nothing but printable text */
 	size_t len;
 	unsigned flags;		/* pda_frame_flags of the first frame that
 				 * had this name; 0 for the root */

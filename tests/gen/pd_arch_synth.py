@@ -109,12 +109,7 @@ class Elf:
 
 
 def attr():
-    flags = 0
-    for name in FLAGS:
-        flags |= 1 << pd_synth.FLAG_BITS[name]
-    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", 1, 128, 0, 4000,
-                       SAMPLE_TYPE, 0, flags, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                       0, 0, 0, 0, 0, 0, 0)[:128]
+    return pd_synth.cpu_clock_attr(FLAGS, SAMPLE_TYPE)
 
 
 def sample_id(time):
@@ -165,38 +160,12 @@ def main(argv):
     recs.append(pd_synth.record(68, 0, b""))        # FINISHED_ROUND
     data = b"".join(recs)
 
-    cmdline = [b"perf", b"record", b"-e", b"cpu-clock", b"--", b"loop"]
-    cmd = struct.pack("<I", len(cmdline))
-    for arg in cmdline:
-        cmd += pd_synth.string_feature(arg.decode())
-    desc = struct.pack("<II", 1, 128) + attr() + struct.pack("<I", 0) + \
-        pd_synth.string_feature("cpu-clock")
-    feats = [
-        (3, pd_synth.string_feature(hostname or "synth-%s" % arch)),
-        (4, pd_synth.string_feature("6.1.0-synth")),
-        (5, pd_synth.string_feature("6.1.187")),
-        (6, pd_synth.string_feature(arch)),
-        (7, struct.pack("<II", 1, 1)),
-        (11, cmd),
-        (12, desc),
-    ]
-    attrs_off = 104
+    feats = pd_synth.one_event_features(
+        hostname or "synth-%s" % arch, arch,
+        ["perf", "record", "-e", "cpu-clock", "--", "loop"], attr())
     attrs = attr() + struct.pack("<QQ", 0, 0)
-    data_off = attrs_off + len(attrs)
-    table_off = data_off + len(data)
-    table = b""
-    sections = b""
-    pos = table_off + 16 * len(feats)
-    bits = [0, 0, 0, 0]
-    for feat, section in feats:
-        table += struct.pack("<QQ", pos + len(sections), len(section))
-        sections += section
-        bits[feat // 64] |= 1 << (feat % 64)
-    header = b"PERFILE2" + struct.pack(
-        "<QQQQQQQQ4Q", 104, 144, attrs_off, len(attrs), data_off, len(data),
-        0, 0, *bits)
     with open(out, "wb") as f:
-        f.write(header + attrs + data + table + sections)
+        f.write(pd_synth.file_layout(b"", attrs, data, feats))
     return 0
 
 

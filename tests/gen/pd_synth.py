@@ -132,6 +132,17 @@ def attr_bytes(event, pipe):
         event["sig_data"], extra.get("config3", 0))[:size]
 
 
+def cpu_clock_attr(flags, sample_type):
+    """A 128-byte cpu-clock attr sampling at 4000 Hz, with the flags
+    named (FLAG_BITS) and sample_type."""
+    value = 0
+    for name in flags:
+        value |= 1 << FLAG_BITS[name]
+    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", 1, 128, 0, 4000,
+                       sample_type, 0, value, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0, 0, 0)[:128]
+
+
 def record(rtype, misc, body):
     return struct.pack("<IHH", rtype, misc, 8 + len(body)) + body
 
@@ -192,19 +203,33 @@ def features():
     ]
 
 
-def file_mode():
-    feats = features()
-    ids = b"".join(struct.pack("<%dQ" % len(e["ids"]), *e["ids"])
-                   for e in EVENTS)
+def one_event_features(hostname, arch, cmdline, attr):
+    """The features of a capture of one cpu-clock event (attr, without
+    ids) on one CPU: host name, release 6.1.0-synth, perf 6.1.187, arch,
+    CPUs, command line and event description."""
+    cmd = struct.pack("<I", len(cmdline))
+    for arg in cmdline:
+        cmd += string_feature(arg)
+    desc = struct.pack("<II", 1, len(attr)) + attr + struct.pack("<I", 0) + \
+        string_feature("cpu-clock")
+    return [
+        (3, string_feature(hostname)),
+        (4, string_feature("6.1.0-synth")),
+        (5, string_feature("6.1.187")),
+        (6, string_feature(arch)),
+        (7, struct.pack("<II", 1, 1)),
+        (11, cmd),
+        (12, desc),
+    ]
+
+
+def file_layout(ids, attrs, data, feats):
+    """A file-mode capture as perf lays it out: the 104-byte header, the
+    ids (which attrs points into, from offset 104), the attrs section,
+    the data section, then the feature table and sections, in bit
+    order."""
     attrs_off = 104 + len(ids)
-    attrs = b""
-    id_off = 104
-    for event in EVENTS:
-        attrs += attr_bytes(event, False)
-        attrs += struct.pack("<QQ", id_off, 8 * len(event["ids"]))
-        id_off += 8 * len(event["ids"])
     data_off = attrs_off + len(attrs)
-    data = data_records()
     table_off = data_off + len(data)
     table = b""
     body = b""
@@ -218,6 +243,18 @@ def file_mode():
         "<QQQQQQQQ4Q", 104, 144, attrs_off, len(attrs), data_off, len(data),
         0, 0, *bits)
     return header + ids + attrs + data + table + body
+
+
+def file_mode():
+    ids = b"".join(struct.pack("<%dQ" % len(e["ids"]), *e["ids"])
+                   for e in EVENTS)
+    attrs = b""
+    id_off = 104
+    for event in EVENTS:
+        attrs += attr_bytes(event, False)
+        attrs += struct.pack("<QQ", id_off, 8 * len(event["ids"]))
+        id_off += 8 * len(event["ids"])
+    return file_layout(ids, attrs, data_records(), features())
 
 
 def pipe_mode():

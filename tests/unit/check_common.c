@@ -1,9 +1,10 @@
 /*
  * check_common.c - common/, the plumbing below the layers: growth with
  * its overflow check and cap, the options rule (R2), the cursor's bounds,
- * the string buffer's growth, UTF-8 validation and the arena, each with
- * its allocation failures (T9), the hash table and the intern table;
- * SHA-256 against FIPS 180-4's examples.
+ * the string buffer's growth, UTF-8 validation, the text rule for names
+ * from captures (pdc_text.h) and the arena, each with its allocation
+ * failures (T9), the hash table and the intern table; SHA-256 against
+ * FIPS 180-4's examples.
  */
 #include "failalloc.h"
 #include "pdc_alloc.h"
@@ -14,6 +15,7 @@
 #include "pdc_opts.h"
 #include "pdc_sha256.h"
 #include "pdc_strbuf.h"
+#include "pdc_text.h"
 #include "pdc_utf8.h"
 
 #include <check.h>
@@ -434,6 +436,78 @@ START_TEST(test_sha256)
 		sha_check(md, (size_t)_i);
 	}
 	free(msg);
+}
+END_TEST
+
+/* ---- text: what shows as it is, \xNN for the rest (pdc_text.h) ------ */
+
+static const struct {
+	const char *bytes;
+	size_t n;
+	const char *text; /* pdc_strbuf_add_text()'s */
+	size_t plain;	  /* pdc_text_plain()'s */
+} text_cases[] = {
+	{"", 0, "", 0},
+	{"main", 4, "main", 4},
+	{"std::vector<int>", 16, "std::vector<int>", 16},
+	{"a b~", 4, "a b~", 4},
+	/* a newline would start a line; ESC, BEL an escape sequence */
+	{"evil;f 9\nx", 10, "evil;f 9\\x0ax", 8},
+	{"\x1b]0;t\x07", 6, "\\x1b]0;t\\x07", 0},
+	{"\r\t\x01\x1f", 4, "\\x0d\\x09\\x01\\x1f", 0},
+	{"a\0b", 3, "a\\x00b", 1},
+	{"del\x7f", 4, "del\\x7f", 3},
+	/* UTF-8 shows as it is, from U+00A0 on */
+	{"caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x94\xa5", 14,
+	 "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x94\xa5", 14},
+	{"\xc2\xa0", 2, "\xc2\xa0", 2},
+	/* a C1 control (U+009B, CSI) is a control: both its bytes */
+	{"x\xc2\x9b"
+	 "2J",
+	 5, "x\\xc2\\x9b2J", 1},
+	{"\xc2\x80", 2, "\\xc2\\x80", 0},
+	/* bytes that are not UTF-8, a lone 0x9b among them */
+	{"\x9b[", 2, "\\x9b[", 0},
+	{"bad\xff\xc3(", 6, "bad\\xff\\xc3(", 3},
+	{"\xed\xa0\x80", 3, "\\xed\\xa0\\x80", 0},
+	{"\xe2\x82", 2, "\\xe2\\x82", 0},
+	/* written text is written unchanged: no byte to escape is left */
+	{"\\x1b", 4, "\\x1b", 4},
+};
+
+START_TEST(test_text)
+{
+	struct failalloc fa = {.fail_at = 0};
+	const struct pd_alloc a = failalloc_hooks(&fa);
+	const char *s = text_cases[_i].bytes;
+	const size_t n = text_cases[_i].n;
+	char small[8];
+	struct pdc_strbuf b, again;
+
+	ck_assert_uint_eq(pdc_text_plain(s, n), text_cases[_i].plain);
+	if (n)
+		ck_assert_uint_eq(pdc_text_char(s, n) != 0,
+				  text_cases[_i].plain != 0);
+	pdc_strbuf_init(&b, &a, small, sizeof(small));
+	pdc_strbuf_add_text(&b, s, n);
+	ck_assert(!b.oom);
+	ck_assert_str_eq(pdc_strbuf_str(&b), text_cases[_i].text);
+	ck_assert_uint_eq(b.len, strlen(text_cases[_i].text));
+	/* no byte of the result needs escaping: a second pass is a copy */
+	ck_assert_uint_eq(pdc_text_plain(b.p, b.len), b.len);
+	pdc_strbuf_init(&again, &a, NULL, 0);
+	pdc_strbuf_add_text(&again, b.p, b.len);
+	ck_assert_str_eq(pdc_strbuf_str(&again), pdc_strbuf_str(&b));
+	pdc_strbuf_release(&again);
+	pdc_strbuf_release(&b);
+
+	/* out of memory: the buffer says so, and frees */
+	pdc_strbuf_init(&b, &a, NULL, 0);
+	fa.fail_at = fa.nr_calls + 1;
+	pdc_strbuf_add_text(&b, "\x1b[2J and more", 13);
+	ck_assert(b.oom);
+	pdc_strbuf_release(&b);
+	ck_assert_int_eq(fa.live, 0);
 }
 END_TEST
 
@@ -919,6 +993,7 @@ Suite *common_suite(void)
 	tcase_add_test(tc, test_cursor);
 	tcase_add_test(tc, test_strbuf);
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
+	tcase_add_loop_test(tc, test_text, 0, (int)NR(text_cases));
 	tcase_add_test(tc, test_arena);
 	tcase_add_loop_test(tc, test_sha256, 0, (int)NR(sha_cases));
 	tcase_add_test(tc, test_hash);

@@ -2,7 +2,7 @@
  * check_fold.c - the folded-stack aggregator (pda_fold) on hand-made
  * stacks, and the perf script text parser (pda_script) on hand-written
  * perf script output: names, roots, options, filters, truncation, order,
- * growth and allocation failures.
+ * names holding control characters, growth and allocation failures.
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_fold.h"
@@ -339,6 +339,46 @@ START_TEST(test_names)
 }
 END_TEST
 
+/*
+ * Names hold any byte (issue 11): a newline in a symbol, a comm or a
+ * file name must not start a folded line with a count of its choosing,
+ * nor ESC reach a terminal.  Every name of the output shows such bytes
+ * as \xNN (pdc_text.h), from captures and from perf script text alike.
+ */
+START_TEST(test_control_names)
+{
+	struct pda_fold *fd =
+		new_fold(PDA_FOLD_KERNEL | PDA_FOLD_ADDRS | PDA_FOLD_SRCLINE);
+	struct pda_frame f[] = {
+		F("evil;frame 999999\nx", kk, PDA_FRAME_KERNEL),
+		F(NULL, "/opt/lib\nforged 5\n.so", PDA_FRAME_NO_SYMBOL),
+		F("main\x1b[31m", "/bin/p", 0),
+	};
+	const char *names[] = {"jit\x1b]0;t\x07", "x\r\xc2\x9b\xff"};
+	struct pda_fold_names n = {
+		.root = "sh\n1 2", .names = names, .nr = 2, .weight = 4};
+	char *out;
+
+	f[1].dso_addr = 0x10;
+	f[2].srcfile = "/src/\tp.c";
+	f[2].line = 3;
+	add(fd, "c\nforged\t777", 1, 1, f, 3);
+	ck_assert_int_eq(pda_fold_add_names(fd, &n), 1);
+	/* the same name, raw and as written, is one name */
+	names[0] = "jit\\x1b]0;t\\x07";
+	ck_assert_int_eq(pda_fold_add_names(fd, &n), 1);
+	out = render(fd);
+	ck_assert_str_eq(out, "c\\x0aforged\\x09777;main\\x1b[31m:\\x09p.c:3;"
+			      "lib\\x0aforged 5\\x0a.so+0x10;"
+			      "evil:frame 999999\\x0ax_[k] 1\n"
+			      "sh\\x0a1 2;x\\x0d\\xc2\\x9b\\xff;"
+			      "jit\\x1b]0;t\\x07 8\n");
+	ck_assert_uint_eq(pda_fold_nr_lines(fd), 2);
+	free(out);
+	pda_fold_free(fd);
+}
+END_TEST
+
 /* distinct stacks that render alike are one line (a comm with ';') */
 START_TEST(test_merge_alike)
 {
@@ -634,14 +674,19 @@ END_TEST
 START_TEST(test_alloc_failures)
 {
 	bool completed = false;
+	char hostile[300];
 
+	/* a name to escape, past the escaper's small buffer */
+	memset(hostile, 'x', sizeof(hostile) - 1);
+	hostile[100] = '\n';
+	hostile[sizeof(hostile) - 1] = '\0';
 	for (long n = 0; !completed && n < 100000; n++) {
 		struct failalloc fl = {.fail_at = (unsigned long)n + 1};
 		const struct pd_alloc hooks = failalloc_hooks(&fl);
 		PDA_FOLD_OPTS(o, .alloc = &hooks, .flags = PDA_FOLD_ADDRS);
 		struct pda_fold *fd;
 		char name[16];
-		struct pda_frame f[2] = {F(NULL, libc, 0), F("x", libc, 0)};
+		struct pda_frame f[2] = {F(NULL, libc, 0), F(hostile, libc, 0)};
 		int rc = pda_fold_new(&o, &fd);
 
 		if (rc < 0) {
@@ -725,6 +770,7 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_default_max_stack);
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_control_names);
 	tcase_add_test(tc, test_merge_alike);
 	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_opts_sizes);

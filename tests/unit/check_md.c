@@ -57,6 +57,8 @@ static const struct {
 	/* control characters and bytes that are not UTF-8: visible */
 	{MD_TEXT, "a\tb\nc\x1b[31m\x7f", 0, "a\\x09b\\x0ac\\x1b\\[31m\\x7f"},
 	{MD_TEXT, "\xff\xc3", 0, "\\xff\\xc3"},
+	/* a C1 control (U+009B, CSI): both bytes */
+	{MD_TEXT, "x\xc2\x9b[2J", 0, "x\\xc2\\x9b\\[2J"},
 	/* n bytes, or up to a NUL */
 	{MD_TEXT, "ab\0cd", 5, "ab"},
 	{MD_TEXT, "a<b>", 2, "a\\<"},
@@ -73,6 +75,10 @@ static const struct {
 	{MD_CODE, "\tx", 0, "` x`"},
 	{MD_CODE, "", 0, "` `"},
 	{MD_CODE, "a\x01\n\xff", 0, "`a\\x01\\x0a\\xff`"},
+	{MD_CODE, "\xc2\x9b", 0, "`\\xc2\\x9b`"},
+	/* a newline and a fence cannot end the span, or a code block */
+	{MD_CODE, "a\n```\n<img src=x>", 0,
+	 "````a\\x0a```\\x0a<img src=x>````"},
 };
 
 START_TEST(test_escape)

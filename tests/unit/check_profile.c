@@ -4,9 +4,9 @@
  * their callers' entries through prefix links; sample rows hold one
  * value per column and refuse to wrap; the folded-text reader
  * (analyze/profile/pda_folded.c) and writer (emit/pde_folded.c)
- * round-trip; a fold's profile keeps its lines' order, values and
- * frames' details; every allocation failure is a clean PD_ERR_NOMEM
- * that leaves the profile usable (T9, O6).
+ * round-trip, the writer showing a label's control bytes as \xNN; a fold's
+ * profile keeps its lines' order, values and frames' details; every allocation
+ * failure is a clean PD_ERR_NOMEM that leaves the profile usable (T9, O6).
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_fold.h"
@@ -384,6 +384,37 @@ START_TEST(test_folded_round_trip)
 }
 END_TEST
 
+/*
+ * A profile made elsewhere may label a location with any byte: the
+ * folded writer shows those that are not text as \xNN (pdc_text.h), so a
+ * label's newline cannot start a line with a count of its own, also in
+ * the lines that share the label's stack with the line before.
+ */
+START_TEST(test_folded_control_labels)
+{
+	struct pda_profile *p = new_profile(1);
+	const uint32_t evil = loc(p, "evil;x 999999\nroot\x1b]0;t\x07");
+	const uint32_t a = loc(p, "a\r"), b = loc(p, "b\xc2\x9b");
+	const uint64_t five = 5, three = 3;
+	uint32_t root, sa, sb;
+	char *out;
+
+	ck_assert_int_eq(pda_profile_add_stack(p, 0, evil, &root), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, root, a, &sa), 0);
+	ck_assert_int_eq(pda_profile_add_stack(p, root, b, &sb), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, sa, &five), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, sb, &three), 0);
+	ck_assert_int_eq(pda_profile_add_sample(p, root, &three), 0);
+	out = folded(p, 0);
+	ck_assert_str_eq(out, "evil;x 999999\\x0aroot\\x1b]0;t\\x07;a\\x0d 5\n"
+			      "evil;x 999999\\x0aroot\\x1b]0;t\\x07;"
+			      "b\\xc2\\x9b 3\n"
+			      "evil;x 999999\\x0aroot\\x1b]0;t\\x07 3\n");
+	free(out);
+	pda_profile_free(p);
+}
+END_TEST
+
 #define F(sym_, dso_, fl_) {.ip = 0x10, .sym = (sym_), .dso = (dso_), \
 			    .dso_addr = 0x4010, .flags = (fl_)}
 
@@ -725,6 +756,7 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_many_rows);
 	tcase_add_test(tc, test_folded_reader);
 	tcase_add_test(tc, test_folded_round_trip);
+	tcase_add_test(tc, test_folded_control_labels);
 	tcase_add_test(tc, test_fold_profile);
 	/* _i: 0 gives up at the failure, 1 retries the failed call */
 	tcase_add_loop_test(tc, test_nomem, 0, 2);
