@@ -63,6 +63,7 @@ const char cmd_annotate_options[] =
 	"                        code\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	"      --strict          exit 1 when a function could not be\n"
 	"                        disassembled, a --symbol had no samples, or\n"
 	"                        samples were lost or unresolved\n"

@@ -66,6 +66,7 @@ const char cmd_diff_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"

@@ -61,6 +61,7 @@ const char cmd_fold_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	"      --inline          inlined functions as frames of their own on\n"
 	"                        every stack (by default only DWARF-unwound\n"
 	"                        user stacks get them, as perf 6.1 shows\n"

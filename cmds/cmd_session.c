@@ -34,6 +34,9 @@ bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
 	case CMD_OPT_NO_DEMANGLE:
 		o->no_demangle = true;
 		return true;
+	case CMD_OPT_HOST_FILES:
+		o->host_files = true;
+		return true;
 	default:
 		return false;
 	}
@@ -62,7 +65,7 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
-	       o->jit_dir || o->no_demangle;
+	       o->jit_dir || o->no_demangle || o->host_files;
 }
 
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
@@ -74,6 +77,7 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;
 	po->no_demangle = o->no_demangle;
+	po->host_files = o->host_files;
 	/* a user who names the recording host's files (a sysroot, its
 	 * kallsyms or vmlinux) is not on that host */
 	po->use_host_kernel = !o->symfs && !o->kallsyms && !o->vmlinux;

@@ -174,6 +174,7 @@ enum {
 	CMD_OPT_NO_DEMANGLE,
 	CMD_OPT_UNWINDER,
 	CMD_OPT_JOBS,
+	CMD_OPT_HOST_FILES,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -182,7 +183,15 @@ enum {
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
-	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE},            \
+	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES}
+
+/* --help's lines for the symbol options every such command shares, after
+ * its own --symfs ... --no-demangle lines */
+#define CMD_SYMBOL_HELP                                                     \
+	"      --host-files      with --symfs, read this host's files too:\n" \
+	"                        the recorded paths (checked by build-id),\n"  \
+	"                        ~/.debug, /usr/lib/debug and /tmp\n"
 
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
@@ -209,6 +218,7 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	bool no_demangle;
+	bool host_files;
 };
 
 /* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so. */

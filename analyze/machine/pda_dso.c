@@ -17,17 +17,22 @@
  *   2. the perf build-id cache (--buildid-dir, else $HOME/.debug):
  *      .build-id/xx/rest, a directory holding elf and debug (perf >= 4.x)
  *      or the file itself, and the PATH/BUILDID/elf layout;
- *   3. /usr/lib/debug/.build-id/xx/rest.debug (inside DIR too, with
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (inside DIR, with
  *      --symfs);
  *   4. the binary's .gnu_debuglink: next to it, in .debug/ beside it, and
- *      under /usr/lib/debug;
+ *      under /usr/lib/debug (inside DIR, with --symfs);
  *   5. debuginfod (libdebuginfod), when DEBUGINFOD_URLS is set and
  *      --no-debuginfod is not given: the debug file when the binary has
  *      a debuglink (its debug info was split out) or was not found, the
  *      binary only when the recorded path does not hold it (both are the
  *      same bytes, the build-id says so);
- *   6. the recorded path itself (with --symfs, only when a build-id can
- *      tell a wrong file).
+ *   6. the recorded path itself.
+ *
+ * With --symfs, nothing of this host is read that no option names
+ * (issue 11): not $HOME/.debug (an explicit --buildid-dir is read), not
+ * /usr/lib/debug, not the recorded path; --host-files (opts.host_files)
+ * adds them after DIR's, the recorded path only when a build-id can tell
+ * a wrong file (pda_host_files()).
  *
  * Whenever the capture gives a build-id, a file with another one (or
  * none) is not used: it is logged once and kept in the DSO's tried list
@@ -578,7 +583,7 @@ static int try_debug_dirs(struct pda_session *s, struct pda_dso_ent *d,
 		return 0;
 	if (s->dsos.symfs && (rc = try_symfs(s, d, p, &f->dbg)) < 0)
 		return rc;
-	return try_role(s, d, p, &f->dbg);
+	return pda_host_files(s) ? try_role(s, d, p, &f->dbg) : 0;
 }
 
 static int try_debuglink(struct pda_session *s, struct pda_dso_ent *d,
@@ -694,8 +699,15 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	 * recorded path holds (same build-id, same bytes) needs no
 	 * download: so the recorded path is looked at first.
 	 */
-	if (is_file && path[0] == '/' && (!s->dsos.symfs || known) &&
+	if (is_file && path[0] == '/' &&
+	    (!s->dsos.symfs || (s->opts.host_files && known)) &&
 	    (rc = try_role(s, d, path, &f->bin)) < 0)
+		return rc;
+	/* what the file-reading rule of --symfs left out, said where the
+	 * user looks for why a binary was not found */
+	if (is_file && path[0] == '/' && s->dsos.symfs && known && !f->bin &&
+	    !s->opts.host_files &&
+	    (rc = pda_dso_tried(s, d, path, "on this host: --host-files")) < 0)
 		return rc;
 	if (known && (rc = try_debuginfod(s, d, &f->bin, true)) < 0)
 		return rc;

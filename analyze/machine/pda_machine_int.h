@@ -391,4 +391,11 @@ struct pda_session {
 	struct pda_mt mt;
 };
 
+/* Whether this host's own files are looked at: always without symfs;
+ * with it only when asked (pda_opts.host_files). */
+static inline bool pda_host_files(const struct pda_session *s)
+{
+	return !s->dsos.symfs || s->opts.host_files;
+}
+
 #endif /* PDA_MACHINE_INT_H */

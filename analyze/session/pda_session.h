@@ -39,11 +39,14 @@ struct pda_session;
 
 struct pda_opts {
 	size_t sz;		   /* sizeof(struct pda_opts), by PDA_OPTS */
-	const char *symfs;	   /* --symfs: a sysroot of the recording host */
-	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug */
+	const char *symfs;	   /* --symfs: a sysroot of the recording host;
+				    * see host_files */
+	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug
+				    * (none with symfs, unless host_files) */
 	const char *kallsyms;	   /* --kallsyms: /proc/kallsyms of the host */
 	const char *vmlinux;	   /* --vmlinux */
-	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp */
+	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp
+				    * (symfs's /tmp with symfs) */
 	bool no_demangle;	   /* --no-demangle */
 	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
@@ -71,6 +74,16 @@ struct pda_opts {
 	/* User frames the unwinder produces at most, the leaf included; 0:
 	 * PDA_MAX_STACK, perf script's default. */
 	unsigned max_stack;
+	/*
+	 * With symfs, what is read is symfs and the files the options name
+	 * (buildid_dir, kallsyms, vmlinux, jit_dir), nothing else of this
+	 * host: host_files (--host-files) adds what is read without symfs,
+	 * after symfs: the recorded paths (only where the capture gives a
+	 * build-id to check them against), the build-id cache in
+	 * $HOME/.debug (when buildid_dir is NULL), /usr/lib/debug and
+	 * /tmp's perf-PID.map files.  Without symfs it changes nothing.
+	 */
+	bool host_files;
 };
 
 #define PDA_OPTS(name, ...)                                                 \

@@ -171,23 +171,8 @@ def main(argv):
         (11, cmd),
         (12, desc),
     ]
-    attrs_off = 104
-    attrs = attr() + struct.pack("<QQ", 0, 0)
-    data_off = attrs_off + len(attrs)
-    table_off = data_off + len(data)
-    table = b""
-    sections = b""
-    pos = table_off + 16 * len(feats)
-    bits = [0, 0, 0, 0]
-    for feat, section in feats:
-        table += struct.pack("<QQ", pos + len(sections), len(section))
-        sections += section
-        bits[feat // 64] |= 1 << (feat % 64)
-    header = b"PERFILE2" + struct.pack(
-        "<QQQQQQQQ4Q", 104, 144, attrs_off, len(attrs), data_off, len(data),
-        0, 0, *bits)
     with open(out, "wb") as f:
-        f.write(header + attrs + data + table + sections)
+        f.write(pd_synth.file_bytes([(attr(), [])], data, feats))
     return 0
 
 

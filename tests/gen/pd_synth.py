@@ -192,19 +192,20 @@ def features():
     ]
 
 
-def file_mode():
-    feats = features()
-    ids = b"".join(struct.pack("<%dQ" % len(e["ids"]), *e["ids"])
-                   for e in EVENTS)
+def file_bytes(events, data, feats):
+    """A file-mode perf.data as perf 6.1 lays it out: the header, the ids,
+    the attrs, the data section, the feature table and sections.  events
+    are (attr bytes, [ids]) pairs, feats (feature id, section bytes)."""
+    ids = b"".join(struct.pack("<%dQ" % len(i), *i) for _, i in events)
     attrs_off = 104 + len(ids)
     attrs = b""
     id_off = 104
-    for event in EVENTS:
-        attrs += attr_bytes(event, False)
-        attrs += struct.pack("<QQ", id_off, 8 * len(event["ids"]))
-        id_off += 8 * len(event["ids"])
+    for attr, event_ids in events:
+        attrs += attr
+        attrs += struct.pack("<QQ", id_off if event_ids else 0,
+                             8 * len(event_ids))
+        id_off += 8 * len(event_ids)
     data_off = attrs_off + len(attrs)
-    data = data_records()
     table_off = data_off + len(data)
     table = b""
     body = b""
@@ -218,6 +219,11 @@ def file_mode():
         "<QQQQQQQQ4Q", 104, 144, attrs_off, len(attrs), data_off, len(data),
         0, 0, *bits)
     return header + ids + attrs + data + table + body
+
+
+def file_mode():
+    return file_bytes([(attr_bytes(e, False), e["ids"]) for e in EVENTS],
+                      data_records(), features())
 
 
 def pipe_mode():

@@ -141,13 +141,74 @@ START_TEST(t_symfs)
 	pt_run_free(&r);
 	tf_release(&t);
 
-	/* with the capture's build-id, the host's file can be checked */
-	pt_begin(&t);
-	map_demo(&t, 100, 0x50000000, outside, elf.build_id);
-	pt_run(&t, &o, &r);
-	ck_assert(resolved(&r, 0));
-	pt_run_free(&r);
-	tf_release(&t);
+	/*
+	 * Even with the capture's build-id to check it, the host's file is
+	 * not read (issue 11): --symfs is all there is, unless host_files.
+	 */
+	for (int run = 0; run < 2; run++) {
+		o.host_files = run == 1;
+		pt_begin(&t);
+		map_demo(&t, 100, 0x50000000, outside, elf.build_id);
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0) == o.host_files, "run %d", run);
+		if (!o.host_files) {
+			m = pt_missing(&r, outside);
+			ck_assert_ptr_nonnull(m);
+			ck_assert(pt_tried(m, outside, "(on this host"));
+		}
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
+/*
+ * With --symfs, this host's build-id cache ($HOME/.debug) and perf-PID.map
+ * files in /tmp are not read: an explicit buildid_dir is, and the maps
+ * are looked for in DIR/tmp (issue 11).  host_files reads the host's.
+ */
+START_TEST(t_symfs_host)
+{
+	char root[PMAX], home[PMAX], cache[PMAX], id[41], p[PMAX];
+	char *saved = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	const uint64_t jit_ip = 0x1010;
+	const uint64_t cc[] = {PD_CONTEXT_USER, jit_ip};
+	struct tf t;
+	struct pt_run r;
+	PDA_OPTS(o, .no_debuginfod = true, .no_inline = true, .symfs = root);
+
+	for (unsigned i = 0; i < elf.build_id_size; i++)
+		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
+	et_path(root, "%s/root", tmp);
+	et_path(p, "%s/root/tmp/perf-77.map", tmp);
+	pt_write(p, "1000 20 jitted_in_root\n");
+	et_path(home, "%s/home", tmp);
+	et_path(p, "%s/.debug/.build-id/%.2s/%s/elf", home, id, id + 2);
+	pt_copy(demo, p);
+	et_path(cache, "%s/.debug", home);
+	setenv("HOME", home, 1);
+	for (int run = 0; run < 3; run++) {
+		/* 0: symfs alone, 1: host_files, 2: an explicit cache */
+		o.host_files = run == 1;
+		o.buildid_dir = run == 2 ? cache : NULL;
+		pt_begin(&t);
+		map_demo(&t, 100, 0x10000000, "/nonexistent/x/demo",
+			 elf.build_id);
+		pt_mmap2(&t, U, 77, 77, 0x1000, 0x4000, 0, PROT_RWX,
+			 MAP_PRIVATE_, "//anon", NULL, 0);
+		pt_sample(&t, U, 77, 77, jit_ip, cc, 2);
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0) == (run != 0), "run %d", run);
+		ck_assert_ptr_nonnull(r.stacks[1].frames[0].sym);
+		ck_assert_str_eq(r.stacks[1].frames[0].sym, "jitted_in_root");
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+	if (saved)
+		setenv("HOME", saved, 1);
+	else
+		unsetenv("HOME");
+	free(saved);
 }
 END_TEST
 
@@ -548,6 +609,7 @@ Suite *dso_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, t_symfs);
+	tcase_add_test(tc, t_symfs_host);
 	tcase_add_test(tc, t_buildid_cache);
 	tcase_add_test(tc, t_buildid_mismatch);
 	tcase_add_test(tc, t_kallsyms_cache);
