@@ -66,7 +66,8 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --host-files,\n"
-	"--inline, --no-inline, --unwinder, -j/--jobs.\n";
+	"--host-kernel, --no-host-kernel, --inline, --no-inline,\n"
+	"--unwinder, -j/--jobs.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -37,6 +37,12 @@ bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
 	case CMD_OPT_HOST_FILES:
 		o->host_files = true;
 		return true;
+	case CMD_OPT_HOST_KERNEL:
+		o->host_kernel = 1;
+		return true;
+	case CMD_OPT_NO_HOST_KERNEL:
+		o->host_kernel = -1;
+		return true;
 	default:
 		return false;
 	}
@@ -65,7 +71,8 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
-	       o->jit_dir || o->no_demangle || o->host_files;
+	       o->jit_dir || o->no_demangle || o->host_files ||
+	       o->host_kernel;
 }
 
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
@@ -79,8 +86,12 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->no_demangle = o->no_demangle;
 	po->host_files = o->host_files;
 	/* a user who names the recording host's files (a sysroot, its
-	 * kallsyms or vmlinux) is not on that host */
-	po->use_host_kernel = !o->symfs && !o->kallsyms && !o->vmlinux;
+	 * kallsyms or vmlinux) is not on that host; the library also
+	 * refuses a capture of another host (its HOSTNAME) unless asked */
+	po->use_host_kernel = o->host_kernel > 0 ||
+			      (!o->host_kernel && !o->symfs && !o->kallsyms &&
+			       !o->vmlinux);
+	po->host_kernel_any_host = o->host_kernel > 0;
 	po->log = ctx_log;
 	po->log_arg = ctx;
 	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG

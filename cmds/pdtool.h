@@ -175,6 +175,8 @@ enum {
 	CMD_OPT_UNWINDER,
 	CMD_OPT_JOBS,
 	CMD_OPT_HOST_FILES,
+	CMD_OPT_HOST_KERNEL,
+	CMD_OPT_NO_HOST_KERNEL,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -184,14 +186,22 @@ enum {
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
 	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE},            \
-	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES}
+	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES},              \
+	{"host-kernel", no_argument, NULL, CMD_OPT_HOST_KERNEL},            \
+	{"no-host-kernel", no_argument, NULL, CMD_OPT_NO_HOST_KERNEL}
 
 /* --help's lines for the symbol options every such command shares, after
  * its own --symfs ... --no-demangle lines */
 #define CMD_SYMBOL_HELP                                                     \
 	"      --host-files      with --symfs, read this host's files too:\n" \
 	"                        the recorded paths (checked by build-id),\n"  \
-	"                        ~/.debug, /usr/lib/debug and /tmp\n"
+	"                        ~/.debug, /usr/lib/debug and /tmp\n"      \
+	"      --host-kernel     this host's kernel symbols (/proc/kallsyms)\n"\
+	"                        and vdso for a capture of its kernel (same\n"\
+	"                        build-id) recorded on another host too\n"    \
+	"      --no-host-kernel  never this host's kernel symbols or vdso\n"  \
+	"                        (default for a capture of another host, and\n"\
+	"                        with --symfs, --kallsyms or --vmlinux)\n"
 
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
@@ -219,6 +229,7 @@ struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	bool no_demangle;
 	bool host_files;
+	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */
 };
 
 /* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so. */

@@ -763,8 +763,9 @@ void pda_dso_published(struct pda_session *s, const struct pda_dso_ent *d,
 /*
  * This process's own vdso, as perf takes its own (util/vdso.c): when its
  * build-id is the capture's, or the capture has none (pipe mode) and was
- * recorded on this host's running kernel.  0 (*out NULL when not) or
- * NOMEM.
+ * recorded on this host's running kernel; and only as far as this host's
+ * kernel may stand for the capture's (pda_host_kernel_allowed: its
+ * host).  0 (*out NULL when not) or NOMEM.
  */
 static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 		     struct pda_elf **out)
@@ -773,6 +774,7 @@ static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 	const uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	unsigned long lo, hi;
 	const unsigned char *id;
+	const char *why;
 	unsigned size;
 	char line[512];
 	bool found = false;
@@ -780,7 +782,7 @@ static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 	int rc;
 
 	*out = NULL;
-	if (!base || !s->opts.use_host_kernel ||
+	if (!base || !pda_host_kernel_allowed(s, &why) ||
 	    (!d->d.build_id_size && !pda_same_host_kernel(s)))
 		return 0;
 	maps = fopen("/proc/self/maps", "re");

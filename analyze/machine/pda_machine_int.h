@@ -212,6 +212,10 @@ void pda_dsos_release(struct pda_session *s);
  * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by
  * before this host's /proc/kallsyms or vdso stand for its kernel's. */
 bool pda_same_host_kernel(struct pda_session *s);
+/* Whether this host's kernel may stand for the capture's at all:
+ * opts.use_host_kernel, and the capture's HOSTNAME is this host's unless
+ * opts.host_kernel_any_host.  *why says why not. */
+bool pda_host_kernel_allowed(struct pda_session *s, const char **why);
 
 struct debuginfod_client;
 

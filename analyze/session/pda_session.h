@@ -54,7 +54,9 @@ struct pda_opts {
 	bool use_host_kernel;	   /* this host's /proc/kallsyms and vdso
 				    * stand for the recording kernel's when
 				    * its build-id is this host's (or, with
-				    * none recorded, its host and release) */
+				    * none recorded, its host and release),
+				    * and its HOSTNAME is this host's unless
+				    * host_kernel_any_host */
 	pd_log_fn log;
 	void *log_arg;
 	enum pd_log_level log_level;
@@ -84,6 +86,16 @@ struct pda_opts {
 	 * /tmp's perf-PID.map files.  Without symfs it changes nothing.
 	 */
 	bool host_files;
+	/*
+	 * use_host_kernel also for a capture whose HOSTNAME is not this
+	 * host's, or that names none (--host-kernel).  Without it such a
+	 * capture never gets this host's kernel symbols or vdso, whatever
+	 * kernel build-id it claims: else a hostile capture that claims
+	 * this kernel's could place its samples to learn, from the names
+	 * they get in a run as root, where this kernel's symbols are
+	 * (KASLR).
+	 */
+	bool host_kernel_any_host;
 };
 
 #define PDA_OPTS(name, ...)                                                 \

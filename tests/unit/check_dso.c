@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define U PD_MISC_USER
@@ -313,16 +314,26 @@ END_TEST
 
 /* ---- kernel ---------------------------------------------------------- */
 
-static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
+/* A kernel sample at _text + 0x210 of a capture whose kernel build-id is
+ * id (none: NULL) and whose HEADER_HOSTNAME is host (none: NULL). */
+static void kernel_sample_on(struct tf *t, const unsigned char *id,
+			     unsigned size, const char *host)
 {
 	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
 
 	pt_begin(t);
+	if (host)
+		pt_feature_string(t, PD_FEAT_HOSTNAME, host);
 	if (id)
 		pt_build_id(t, K, -1, id, size, "[kernel.kallsyms]");
 	pt_mmap(t, K, (uint32_t)-1, 0, 0xffffffff81000000ull, 0x100000,
 		0xffffffff81000000ull, "[kernel.kallsyms]_text");
 	pt_sample(t, K, 100, 100, cc[1], cc, 2);
+}
+
+static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
+{
+	kernel_sample_on(t, id, size, NULL);
 }
 
 START_TEST(t_kallsyms_cache)
@@ -511,6 +522,65 @@ START_TEST(t_host_kallsyms)
 }
 END_TEST
 
+/* Whether this process reads /proc/kallsyms with its addresses. */
+static bool kallsyms_visible(void)
+{
+	char line[256];
+	unsigned long long addr = 0;
+	FILE *fp = fopen("/proc/kallsyms", "r");
+
+	if (fp && fgets(line, sizeof(line), fp))
+		addr = strtoull(line, NULL, 16);
+	if (fp)
+		fclose(fp);
+	return addr != 0;
+}
+
+/*
+ * A capture claiming this kernel's build-id but recorded on another host
+ * (its HOSTNAME) does not get this host's /proc/kallsyms (issue 11,
+ * finding 13: a capture could place samples to learn, from the names a
+ * run as root gives them, where this kernel's symbols are), nor does one
+ * that names no host; host_kernel_any_host allows it, and a capture of
+ * this host gets it as before.
+ */
+START_TEST(t_host_kallsyms_other_host)
+{
+	unsigned char id[20] = {0};
+	unsigned size = host_build_id(id);
+	const struct pda_missing_dso *m;
+	struct utsname u;
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .use_host_kernel = true);
+
+	ck_assert_int_eq(uname(&u), 0);
+	if (!size || !kallsyms_visible()) {
+		printf("check_dso: this host's kernel build-id or kallsyms "
+		       "addresses are hidden: other-host check skipped\n");
+		return;
+	}
+	for (int run = 0; run < 4; run++) {
+		/* 0: another host, 1: no host, 2: allowed, 3: this host */
+		o.host_kernel_any_host = run == 2;
+		kernel_sample_on(&t, id, size,
+				 run == 1   ? NULL
+				 : run == 3 ? u.nodename
+					    : "not-this-host");
+		pt_run(&t, &o, &r);
+		ck_assert_msg((r.stacks[0].frames[0].sym != NULL) == (run >= 2),
+			      "run %d", run);
+		if (run < 2) {
+			m = pt_missing(&r, "[kernel.kallsyms]");
+			ck_assert_ptr_nonnull(m);
+			ck_assert(pt_tried(m, "/proc/kallsyms", "another host"));
+		}
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
 /* ---- perf-PID.map ---------------------------------------------------- */
 
 START_TEST(t_perf_map)
@@ -616,6 +686,7 @@ Suite *dso_suite(void)
 	tcase_add_test(tc, t_vmlinux);
 	tcase_add_test(tc, t_debuginfod);
 	tcase_add_test(tc, t_host_kallsyms);
+	tcase_add_test(tc, t_host_kallsyms_other_host);
 	tcase_add_test(tc, t_perf_map);
 	suite_add_tcase(s, tc);
 	tk = corpus_tcase(s, "dso");
