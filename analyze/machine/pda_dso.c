@@ -90,6 +90,38 @@ static void pop_comp(char *out, size_t *len)
 	out[*len] = '\0';
 }
 
+/* The next component of the path at *p, slashes skipped: *c and *n.
+ * false at the end. */
+static bool next_comp(const char **p, const char **c, size_t *n)
+{
+	while (**p == '/')
+		(*p)++;
+	if (!**p)
+		return false;
+	*c = *p;
+	while (**p && **p != '/')
+		(*p)++;
+	*n = (size_t)(*p - *c);
+	return true;
+}
+
+/*
+ * Apply component c (n bytes) to out[*len]: "." is nothing, ".." goes up
+ * (never above the root), anything else is appended.  @return 1 when
+ * appended, 0 when not, -1 when out is full.
+ */
+static int apply_comp(char *out, size_t size, size_t *len, const char *c,
+		      size_t n)
+{
+	if (n == 1 && c[0] == '.')
+		return 0;
+	if (n == 2 && c[0] == '.' && c[1] == '.') {
+		pop_comp(out, len);
+		return 0;
+	}
+	return push_comp(out, size, len, c, n) < 0 ? -1 : 1;
+}
+
 /*
  * Resolve path inside root the way a chroot would: components are
  * walked one by one, ".." stops at root, and a symlink is read and
@@ -127,29 +159,22 @@ static int walk_under(const char *root, const char *path, char *out,
 	while (root_len > 1 && root[root_len - 1] == '/')
 		root_len--;
 	p = todo;
-	while (*p) {
+	for (;;) {
 		const char *c;
 		size_t n;
 		struct stat st;
 		char target[PDA_PATH_MAX];
 		ssize_t tlen;
+		int pushed;
 
-		while (*p == '/')
-			p++;
-		if (!*p)
+		if (!next_comp(&p, &c, &n))
 			break;
-		c = p;
-		while (*p && *p != '/')
-			p++;
-		n = (size_t)(p - c);
-		if (n == 1 && c[0] == '.')
-			continue;
-		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			pop_comp(rel, &rel_len); /* never above root */
-			continue;
-		}
-		if (push_comp(rel, sizeof(rel), &rel_len, c, n) < 0)
+		/* ".." never above root */
+		pushed = apply_comp(rel, sizeof(rel), &rel_len, c, n);
+		if (pushed < 0)
 			return PD_ERR_NOTFOUND;
+		if (!pushed)
+			continue;
 		if (snprintf(full, sizeof(full), "%.*s%s", (int)root_len, root,
 			     rel) >= (int)sizeof(full))
 			return PD_ERR_NOTFOUND;
@@ -629,32 +654,52 @@ static bool use_debuginfod(const struct pda_session *s)
 	return !s->opts.no_debuginfod && urls && *urls;
 }
 
-static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
-			  struct pda_elf **slot, bool exec)
+/*
+ * Ask debuginfod for the executable (exec) or the debug file of build-id
+ * id, for d.  @return 0 with *path the file in libdebuginfod's cache
+ * (free() it) or NULL (not asked, not found: noted in d's tried list), or
+ * NOMEM.
+ */
+static int debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
+			    const unsigned char *id, unsigned size, bool exec,
+			    char **path)
 {
-	char *path = NULL;
-	int fd, rc;
+	int fd;
 
-	if (*slot || !d->d.build_id_size || !use_debuginfod(s))
+	*path = NULL;
+	if (!size || !use_debuginfod(s))
 		return 0;
 	if (!s->dsos.dfd) {
 		s->dsos.dfd = debuginfod_begin();
 		if (!s->dsos.dfd)
 			return 0;
 	}
-	fd = exec ? debuginfod_find_executable(s->dsos.dfd, d->d.build_id,
-					       (int)d->d.build_id_size, &path)
-		  : debuginfod_find_debuginfo(s->dsos.dfd, d->d.build_id,
-					      (int)d->d.build_id_size, &path);
+	fd = exec ? debuginfod_find_executable(s->dsos.dfd, id, (int)size, path)
+		  : debuginfod_find_debuginfo(s->dsos.dfd, id, (int)size, path);
 	if (fd < 0) {
 		char what[64];
 
+		*path = NULL;
 		snprintf(what, sizeof(what), "debuginfod %s: %s",
 			 exec ? "executable" : "debuginfo", strerror(-fd));
 		return pda_dso_tried(s, d, what, NULL);
 	}
 	close(fd);
-	rc = try_role(s, d, path, slot);
+	return 0;
+}
+
+static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
+			  struct pda_elf **slot, bool exec)
+{
+	char *path;
+	int rc;
+
+	if (*slot)
+		return 0;
+	rc = debuginfod_fetch(s, d, d->d.build_id, d->d.build_id_size, exec,
+			      &path);
+	if (rc == 0 && path)
+		rc = try_role(s, d, path, slot);
 	free(path); /* libdebuginfod's malloc */
 	return rc;
 }
@@ -726,6 +771,183 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	if (adopted)
 		d->d.build_id_size = 0; /* it was not the capture's */
 	return rc;
+}
+
+/* ---- .gnu_debugaltlink files ---------------------------------------- */
+
+/*
+ * A debug file that dwz shrank names, in .gnu_debugaltlink, the file
+ * holding what it shares with others ("/usr/lib/debug/.dwz/...", or a
+ * path relative to its own directory) and that file's build-id.  libdw
+ * would open the name as it stands, anywhere, unchecked (issue 11); the
+ * alt file is looked for here instead, as d's files are, and used only
+ * with the build-id the link names (pda_dwarf.c gives libdw this file or
+ * an empty one):
+ *
+ *   1. with --symfs DIR: the name inside DIR (a relative name from the
+ *      linking file's place in DIR), then DIR/usr/lib/debug/.build-id/
+ *      xx/rest.debug;
+ *   2. the build-id cache: .build-id/xx/rest/debug, .build-id/xx/rest;
+ *   3. this host (without --symfs, or with --host-files):
+ *      /usr/lib/debug/.build-id/xx/rest.debug, then the name when it
+ *      lies in /usr/lib/debug or the build-id cache (where distributions
+ *      and perf put debug files), not elsewhere;
+ *   4. debuginfod, for the alt file's build-id.
+ */
+
+/* path made absolute and lexically clean ("//", ".", ".." at the root
+ * stays) in out; false when path is relative or too long. */
+static bool clean_path(const char *path, char *out, size_t size)
+{
+	size_t len = 0, n;
+	const char *p = path, *c;
+
+	if (*p != '/' || size < 2)
+		return false;
+	out[0] = '\0';
+	while (next_comp(&p, &c, &n))
+		if (apply_comp(out, size, &len, c, n) < 0)
+			return false;
+	if (!len)
+		memcpy(out, "/", 2);
+	return true;
+}
+
+/* Whether an absolute, clean path is one a link may name on this host. */
+static bool debug_place(const struct pda_session *s, const char *path)
+{
+	return is_under(path, "/usr/lib/debug") ||
+	       (s->dsos.buildid_dir && is_under(path, s->dsos.buildid_dir));
+}
+
+/* Take path as e's alt file when it is a regular ELF file with the
+ * build-id the link names.  0 or NOMEM. */
+static int try_alt(struct pda_session *s, const struct pda_elf *e,
+		   const char *path, struct pda_elf **alt)
+{
+	const unsigned char *want, *got;
+	unsigned want_size, got_size;
+	struct stat st;
+	struct pda_elf *a;
+	int rc;
+
+	if (*alt || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	rc = pda_elf_open(s, path, &a);
+	if (rc < 0)
+		return rc == PD_ERR_NOMEM ? rc : 0;
+	pda_elf_altlink(e, &want, &want_size);
+	pda_elf_build_id(a, &got, &got_size);
+	if (got_size != want_size || memcmp(got, want, got_size) != 0) {
+		pda_logf(s, PD_LOG_WARN,
+			 "'%s' not used as the .gnu_debugaltlink file of '%s': "
+			 "build-id mismatch",
+			 path, pda_elf_path(e));
+		pda_elf_close(s, a);
+		return 0;
+	}
+	*alt = a;
+	return 0;
+}
+
+/* The link's name under DIR, from where e lies in DIR; false if none. */
+static bool name_in_symfs(const struct pda_session *s, const struct pda_elf *e,
+			  const char *name, char *out)
+{
+	const char *root = s->dsos.symfs, *holder = pda_elf_path(e), *slash;
+	size_t n = strlen(root);
+
+	if (name[0] == '/')
+		return pda_pathf(out, "%s", name);
+	if (!is_under(holder, root) || !(slash = strrchr(holder + n, '/')))
+		return false;
+	return pda_pathf(out, "%.*s/%s", (int)(slash - holder - n), holder + n,
+			 name);
+}
+
+/* The link's name on this host, clean, from the real place of e. */
+static bool name_on_host(const struct pda_elf *e, const char *name,
+			 char *out)
+{
+	char real[PDA_PATH_MAX], joined[PDA_PATH_MAX];
+	const char *slash;
+
+	if (name[0] == '/')
+		return clean_path(name, out, PDA_PATH_MAX);
+	if (!realpath(pda_elf_path(e), real) || !(slash = strrchr(real, '/')))
+		return false;
+	return pda_pathf(joined, "%.*s/%s", (int)(slash - real), real,
+			 name) &&
+	       clean_path(joined, out, PDA_PATH_MAX);
+}
+
+int pda_dso_find_alt(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_elf *e, struct pda_elf **alt)
+{
+	char hex[2 * PDA_BUILD_ID_MAX + 1], p[PDA_PATH_MAX], q[PDA_PATH_MAX];
+	const unsigned char *id;
+	const char *name;
+	unsigned size;
+	bool escaped, refused = false;
+	char *fetched;
+	int rc = 0;
+
+	*alt = NULL;
+	name = pda_elf_altlink(e, &id, &size);
+	if (!name)
+		return 0;
+	pda_hex(hex, id, size);
+	if (s->dsos.symfs) {
+		if (name_in_symfs(s, e, name, p) &&
+		    pda_path_under(s->dsos.symfs, p, q, sizeof(q), &escaped) ==
+			    0)
+			rc = try_alt(s, e, q, alt);
+		if (rc == 0 && !*alt &&
+		    pda_pathf(p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			      hex + 2) &&
+		    pda_path_under(s->dsos.symfs, p, q, sizeof(q), &escaped) ==
+			    0)
+			rc = try_alt(s, e, q, alt);
+	}
+	if (rc == 0 && !*alt && s->dsos.buildid_dir &&
+	    pda_pathf(p, "%s/.build-id/%.2s/%s/debug", s->dsos.buildid_dir,
+		      hex, hex + 2) &&
+	    (rc = try_alt(s, e, p, alt)) == 0 && !*alt &&
+	    pda_pathf(p, "%s/.build-id/%.2s/%s", s->dsos.buildid_dir, hex,
+		      hex + 2))
+		rc = try_alt(s, e, p, alt);
+	if (rc == 0 && !*alt && pda_host_files(s)) {
+		if (pda_pathf(p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			      hex + 2))
+			rc = try_alt(s, e, p, alt);
+		/* the name, where debug files are: its real path too, so
+		 * that no symlink leads elsewhere */
+		if (rc == 0 && !*alt && name_on_host(e, name, p)) {
+			refused = !debug_place(s, p) || !realpath(p, q) ||
+				  !debug_place(s, q);
+			if (!refused)
+				rc = try_alt(s, e, q, alt);
+		}
+	}
+	if (rc == 0 && !*alt) {
+		rc = debuginfod_fetch(s, d, id, size, false, &fetched);
+		if (rc == 0 && fetched)
+			rc = try_alt(s, e, fetched, alt);
+		free(fetched); /* libdebuginfod's malloc */
+	}
+	if (rc < 0 || *alt)
+		return rc;
+	if (refused)
+		pda_logf(s, PD_LOG_WARN,
+			 "'%s': .gnu_debugaltlink '%s' not read: not in a "
+			 "debug directory",
+			 pda_elf_path(e), name);
+	else
+		pda_logf(s, PD_LOG_INFO,
+			 "'%s': .gnu_debugaltlink file '%s' (build-id %s) not "
+			 "found",
+			 pda_elf_path(e), name, hex);
+	return 0;
 }
 
 /* Set a file DSO's files and state: under the session's lock while
@@ -833,13 +1055,23 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 		     : 0;
 	if (rc == 0 && d->kind == PDA_DSO_VDSO && !f.bin && !f.dbg)
 		rc = host_vdso(s, d, &f.bin);
+	if (rc == 0 && f.bin)
+		rc = pda_dso_find_alt(s, d, f.bin, &d->alts[0]);
+	if (rc == 0 && f.dbg)
+		rc = pda_dso_find_alt(s, d, f.dbg, &d->alts[1]);
 	if (rc < 0) {
-		if (f.bin)
-			pda_elf_close(s, f.bin);
-		if (f.dbg)
-			pda_elf_close(s, f.dbg);
+		pda_elf_close(s, f.bin);
+		pda_elf_close(s, f.dbg);
+		for (int i = 0; i < 2; i++) {
+			pda_elf_close(s, d->alts[i]);
+			d->alts[i] = NULL;
+		}
 		return rc;
 	}
+	if (f.bin)
+		pda_elf_set_alt(f.bin, d->alts[0]);
+	if (f.dbg)
+		pda_elf_set_alt(f.dbg, d->alts[1]);
 	/* lookups go through the binary, which defers to its debug file */
 	if (f.bin && f.dbg)
 		pda_elf_set_debug(f.bin, f.dbg);
@@ -872,6 +1104,8 @@ void pda_dsos_release(struct pda_session *s)
 			pda_elf_close(s, d->d.elf);
 		if (d->d.debug)
 			pda_elf_close(s, d->d.debug);
+		for (int i = 0; i < 2; i++)
+			pda_elf_close(s, d->alts[i]);
 		if (d->ksyms)
 			pda_ksyms_free(s, d->ksyms);
 		if (d->jit)

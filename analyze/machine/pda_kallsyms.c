@@ -475,8 +475,11 @@ static int try_vmlinux(struct pda_session *s, struct pda_dso_ent *d,
 
 	if (rc == PD_ERR_NOTFOUND)
 		return 0;
+	if (rc == 0 && (rc = pda_dso_find_alt(s, d, e, &d->alts[0])) < 0)
+		pda_elf_close(s, e);
 	if (rc < 0)
 		return rc;
+	pda_elf_set_alt(e, d->alts[0]);
 	d->d.elf = e;
 	if (s->machine.ref_name)
 		d->kdelta = ref_delta(

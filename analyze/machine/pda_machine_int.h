@@ -137,6 +137,8 @@ struct pda_dso_ent {
 	const struct pda_spsyms *sp; /* simpleperf's symbols, when missing */
 	bool sp_tried;
 	size_t nr_tried, tried_alloc;
+	struct pda_elf *alts[2]; /* the .gnu_debugaltlink files of
+				  * d.elf and d.debug (pda_dso_find_alt) */
 	bool mismatch;	     /* some candidate had another build-id */
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
@@ -207,6 +209,14 @@ int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
  */
 int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
 		    const char *path, struct pda_elf **out);
+/*
+ * The .gnu_debugaltlink (dwz) file of e, one of d's files: looked for
+ * only where d's files may be (the rules are in pda_dso.c) and used only
+ * with the build-id the link names.  @return 0 and *alt (NULL: none
+ * found, logged), or NOMEM.
+ */
+int pda_dso_find_alt(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_elf *e, struct pda_elf **alt);
 void pda_dsos_release(struct pda_session *s);
 /* Whether the capture names this host and the kernel release it runs
  * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by

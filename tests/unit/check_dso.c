@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -581,6 +583,167 @@ START_TEST(t_host_kallsyms_other_host)
 }
 END_TEST
 
+/* ---- .gnu_debugaltlink ------------------------------------------------ */
+
+#define ALT_ID "a17f11e5000102030405060708090a0b0c0d0e0f"
+
+/*
+ * data/libalt.so, built by data/altlink.sh with a .gnu_debugaltlink
+ * naming name (and build-id id, NULL: alt.debug's) into dir, mapped at
+ * 0x7f0000000000 + its text offset (its path as recorded: dir without
+ * o->symfs), and one sample where alt_named_fn, named from the alt file,
+ * is inlined into alt_fn; run with inlined frames on callchains.  *inner:
+ * the inlined frame's name, or NULL.
+ */
+static void run_alt(const char *dir, const char *name, const char *id,
+		    struct pda_opts *o, const char **inner)
+{
+	const size_t root_len = o->symfs ? strlen(o->symfs) : 0;
+	char cmd[3 * PMAX], lib[PMAX];
+	struct pt_elf e;
+	struct tf t;
+	struct pt_run r;
+	uint64_t start, ip, fn, size;
+
+	et_path(cmd, "sh data/altlink.sh '%s' '%s' %s", dir, name,
+		id ? id : "");
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	et_path(lib, "%s/libalt.so", dir);
+	ck_assert(pt_elf_info(lib, &e));
+	ck_assert(et_elf_sym(lib, "alt_fn", &fn, &size));
+	start = 0x7f0000000000ull + e.off;
+	ip = start + (fn - e.vaddr) + 0x10;
+	{
+		const uint64_t cc[] = {PD_CONTEXT_USER, ip};
+
+		pt_begin(&t);
+		pt_mmap2(&t, U, 100, 100, start, 0x1000, e.off, PROT_RX,
+			 MAP_PRIVATE_, lib + root_len, e.build_id,
+			 e.build_id_size);
+		pt_sample(&t, U, 100, 100, ip, cc, 2);
+	}
+	o->inline_callchain = true;
+	o->no_inline = false;
+	pt_run(&t, o, &r);
+	ck_assert_uint_eq(r.nr, 1);
+	ck_assert_uint_eq(r.stacks[0].nr, 2);
+	*inner = r.stacks[0].frames[0].sym;
+	ck_assert_ptr_nonnull(r.stacks[0].frames[1].sym);
+	ck_assert_str_eq(r.stacks[0].frames[1].sym, "alt_fn");
+	pt_run_free(&r);
+	tf_release(&t);
+}
+
+/* Whether an inotify watch saw path opened. */
+static bool was_opened(int ifd)
+{
+	union {
+		struct inotify_event ev; /* for its alignment */
+		char buf[4096];
+	} u;
+	ssize_t n = read(ifd, u.buf, sizeof(u.buf));
+
+	for (ssize_t off = 0; n > 0 && off < n;) {
+		const struct inotify_event *ev = (const void *)(u.buf + off);
+
+		if (ev->mask & IN_OPEN)
+			return true;
+		off += (ssize_t)sizeof(*ev) + ev->len;
+	}
+	return false;
+}
+
+/*
+ * A hostile .gnu_debugaltlink (issue 11, finding 5): libdw would open the
+ * path it names, anywhere (a secret file: read; a FIFO: the open blocks
+ * forever).  Not opened now, and the run ends (a hang is the test case's
+ * timeout).
+ */
+START_TEST(t_altlink_hostile)
+{
+	char dir[PMAX], fifo[PMAX], secret[PMAX], cache[PMAX];
+	const char *inner;
+	int ifd;
+	OPTS(o);
+
+	et_path(cache, "%s/cache", tmp);
+	o.buildid_dir = cache;
+	et_path(dir, "%s/lib", tmp);
+	et_path(fifo, "%s/fifo", tmp);
+	et_path(secret, "%s/secret", tmp);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pt_write(secret, "root:$6$secret:19000:0:99999:7:::\n");
+	ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	ck_assert_int_ge(ifd, 0);
+	ck_assert_int_ge(inotify_add_watch(ifd, secret, IN_OPEN), 0);
+	run_alt(dir, fifo, NULL, &o, &inner);
+	ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+	run_alt(dir, secret, NULL, &o, &inner);
+	ck_assert_msg(!was_opened(ifd), "%s was opened", secret);
+	close(ifd);
+}
+END_TEST
+
+/*
+ * The alt file found where pdtool looks for debug files, checked by its
+ * build-id: under --symfs (the name as it stands there, a relative one
+ * from the linking file's directory, and DIR/usr/lib/debug/.build-id),
+ * in the build-id cache; one with another build-id is not used.
+ */
+START_TEST(t_altlink_found)
+{
+	char root[PMAX], dir[PMAX], p[PMAX], from[PMAX], cache[PMAX];
+	static const char *const names[] = {
+		"/usr/lib/debug/.dwz/alt.debug", "dwz/alt.debug",
+		"/nonexistent/alt.debug"};
+	const char *inner;
+
+	et_path(root, "%s/root", tmp);
+	et_path(dir, "%s/lib", root);
+	for (size_t i = 0; i < 3; i++) {
+		OPTS(o, .symfs = root);
+
+		run_alt(dir, names[i], NULL, &o, &inner);
+		/* nothing there yet */
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		et_path(from, "%s/alt.debug", dir);
+		if (i == 0)
+			et_path(p, "%s%s", root, names[i]);
+		else if (i == 1)
+			et_path(p, "%s/%s", dir, names[i]);
+		else
+			et_path(p, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				root, ALT_ID, ALT_ID + 2);
+		pt_copy(from, p);
+		run_alt(dir, names[i], NULL, &o, &inner);
+		ck_assert_ptr_nonnull(inner);
+		ck_assert_str_eq(inner, "alt_named_fn");
+		/* a link naming another build-id: that file is not used */
+		run_alt(dir, names[i], "a27f11e5000102030405060708090a0b0c0d0e0f",
+			&o, &inner);
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		unlink(p);
+	}
+	/* the build-id cache, without --symfs */
+	{
+		OPTS(o);
+
+		et_path(cache, "%s/cache", tmp);
+		o.buildid_dir = cache;
+		et_path(dir, "%s/lib2", tmp);
+		run_alt(dir, "/nonexistent/alt.debug", NULL, &o, &inner);
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		et_path(from, "%s/alt.debug", dir);
+		et_path(p, "%s/.build-id/%.2s/%s/debug", cache, ALT_ID,
+			ALT_ID + 2);
+		pt_copy(from, p);
+		run_alt(dir, "/nonexistent/alt.debug", NULL, &o, &inner);
+		ck_assert_ptr_nonnull(inner);
+		ck_assert_str_eq(inner, "alt_named_fn");
+	}
+}
+END_TEST
+
 /* ---- perf-PID.map ---------------------------------------------------- */
 
 START_TEST(t_perf_map)
@@ -675,7 +838,7 @@ Suite *dso_suite(void)
 {
 	Suite *s = suite_create("dso");
 	TCase *tc = tcase_create("dso");
-	TCase *tk;
+	TCase *ta, *tk;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, t_symfs);
@@ -689,6 +852,13 @@ Suite *dso_suite(void)
 	tcase_add_test(tc, t_host_kallsyms_other_host);
 	tcase_add_test(tc, t_perf_map);
 	suite_add_tcase(s, tc);
+	ta = tcase_create("altlink");
+	tcase_add_checked_fixture(ta, setup, teardown);
+	/* gcc builds each case's files; a FIFO opened would block */
+	tcase_set_timeout(ta, 20);
+	tcase_add_test(ta, t_altlink_hostile);
+	tcase_add_test(ta, t_altlink_found);
+	suite_add_tcase(s, ta);
 	tk = corpus_tcase(s, "dso");
 	tcase_add_checked_fixture(tk, setup, teardown);
 	corpus_add(tk, t_perf_map_corpus, 0, 1);
