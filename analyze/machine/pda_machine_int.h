@@ -1,7 +1,8 @@
 /*
  * pda_machine_int.h - the session's own state, shared by the files that
  * follow the machine and find binaries: pda_session.c, pda_intern.c,
- * pda_machine.c, pda_dso.c, pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
+ * pda_machine.c, pda_dso.c (with pda_path.c and pda_altlink.c),
+ * pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
  * side (analyze/symbols) sees only pda_base_int.h.
  */
 #ifndef PDA_MACHINE_INT_H
@@ -249,6 +250,8 @@ void pda_hex(char *out, const unsigned char *id, unsigned size);
  */
 bool pda_parse_hex(const char **p, const char *end, uint64_t *v);
 
+/* ---- paths (pda_path.c) ------------------------------------------- */
+
 /* The longest path we build. */
 #define PDA_PATH_MAX 4096
 
@@ -264,6 +267,21 @@ bool pda_pathf(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
  */
 int pda_path_under(const char *root, const char *path, char *out, size_t size,
 		   bool *escaped);
+/* Whether path lies in dir (both absolute and clean): is dir or below. */
+bool pda_path_is_under(const char *path, const char *dir);
+/* An absolute path lexically clean in out: "//" and "." dropped, ".."
+ * up (never above "/").  false when path is relative or too long. */
+bool pda_path_clean(const char *path, char *out, size_t size);
+
+/*
+ * Ask debuginfod for the executable (exec) or the debug file of build-id
+ * id, for d.  @return 0 with *path the file in libdebuginfod's cache
+ * (free() it) or NULL (not asked, not found: noted in d's tried list), or
+ * NOMEM.
+ */
+int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
+			 const unsigned char *id, unsigned size, bool exec,
+			 char **path);
 
 /* ---- kernel symbols (pda_kallsyms.c) ------------------------------- */
 
