@@ -246,7 +246,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		default:
 			/* the only vals left are the symbol options' */
-			cmd_symopt(&o->sym, c, optarg);
+			cmd_symopt(ctx, &o->sym, c, optarg);
 			break;
 		}
 	}
@@ -519,6 +519,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (ar.no_event)
 		fprintf(stderr, "; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
+	cmd_fetch_add(ctx, &pda_session_stats(s)->debuginfod);
+	cmd_fetch_summary(ctx);
 	rc = 0;
 	for (size_t i = 0; i < o.symbols.nr; i++)
 		if (!met[i]) {

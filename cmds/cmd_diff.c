@@ -214,7 +214,7 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		break;
 	default:
 		/* the only vals left are the symbol options' */
-		cmd_symopt(&o->sym, c, optarg);
+		cmd_symopt(ctx, &o->sym, c, optarg);
 		break;
 	}
 }
@@ -494,6 +494,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
+	if (ps)
+		cmd_fetch_add(ctx, &ps->debuginfod);
 	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
 	pda_session_free(s);
@@ -575,6 +577,7 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 		      "a side)",
 		      stderr);
 	fputc('\n', stderr);
+	cmd_fetch_summary(ctx);
 }
 
 int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)

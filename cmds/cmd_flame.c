@@ -66,7 +66,8 @@ const char cmd_flame_options[] =
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
 	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --host-files,\n"
-	"--host-kernel, --no-host-kernel, --inline, --no-inline,\n"
+	"--host-kernel, --no-host-kernel, --debuginfod, --no-debuginfod,\n"
+	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
 	"--unwinder, -j/--jobs.\n";
 
 enum {

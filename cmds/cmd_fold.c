@@ -325,7 +325,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		break;
 	default:
 		/* the only vals left are the symbol options' */
-		cmd_symopt(&o->sym, c, arg);
+		cmd_symopt(ctx, &o->sym, c, arg);
 		break;
 	}
 }
@@ -741,6 +741,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	coverage(ctx, cs, pda_filter_stats(&fr.flt),
 		 !o->event && pda_filter_stats(&fr.flt)->nr_events > 1,
 		 pda_fold_totals(fr.fd), ps, o->period);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
 	if (ps && ps->unwind.unwinder && ps->unwind.arch &&

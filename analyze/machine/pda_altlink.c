@@ -145,7 +145,8 @@ int pda_dso_find_alt(struct pda_session *s, struct pda_dso_ent *d,
 		}
 	}
 	if (rc == 0 && !*alt) {
-		rc = pda_debuginfod_fetch(s, d, id, size, false, &fetched);
+		rc = pda_debuginfod_fetch(s, d, id, size, PDA_FETCH_ALT,
+					  &fetched);
 		if (rc == 0 && fetched)
 			rc = try_alt(s, e, fetched, alt);
 		free(fetched); /* libdebuginfod's malloc */

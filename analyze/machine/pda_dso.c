@@ -21,9 +21,10 @@
  *      --symfs);
  *   4. the binary's .gnu_debuglink: next to it, in .debug/ beside it, and
  *      under /usr/lib/debug (inside DIR, with --symfs);
- *   5. debuginfod (libdebuginfod), when DEBUGINFOD_URLS is set and
- *      --no-debuginfod is not given: the debug file when the binary has
- *      a debuglink (its debug info was split out) or was not found, the
+ *   5. debuginfod (pda_debuginfod.c: when DEBUGINFOD_URLS is set, not
+ *      with --no-debuginfod, with --symfs only given --debuginfod, and
+ *      within its limits): the debug file when the binary has a
+ *      debuglink (its debug info was split out) or was not found, the
  *      binary only when the recorded path does not hold it (both are the
  *      same bytes, the build-id says so);
  *   6. the recorded path itself.
@@ -41,7 +42,6 @@
  */
 #include "pda_machine_int.h"
 
-#include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,41 +464,6 @@ static int try_debuglink(struct pda_session *s, struct pda_dso_ent *d,
 	return 0;
 }
 
-static bool use_debuginfod(const struct pda_session *s)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-
-	return !s->opts.no_debuginfod && urls && *urls;
-}
-
-int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
-			 const unsigned char *id, unsigned size, bool exec,
-			 char **path)
-{
-	int fd;
-
-	*path = NULL;
-	if (!size || !use_debuginfod(s))
-		return 0;
-	if (!s->dsos.dfd) {
-		s->dsos.dfd = debuginfod_begin();
-		if (!s->dsos.dfd)
-			return 0;
-	}
-	fd = exec ? debuginfod_find_executable(s->dsos.dfd, id, (int)size, path)
-		  : debuginfod_find_debuginfo(s->dsos.dfd, id, (int)size, path);
-	if (fd < 0) {
-		char what[64];
-
-		*path = NULL;
-		snprintf(what, sizeof(what), "debuginfod %s: %s",
-			 exec ? "executable" : "debuginfo", strerror(-fd));
-		return pda_dso_tried(s, d, what, NULL);
-	}
-	close(fd);
-	return 0;
-}
-
 static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
 			  struct pda_elf **slot, bool exec)
 {
@@ -507,8 +472,10 @@ static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
 
 	if (*slot)
 		return 0;
-	rc = pda_debuginfod_fetch(s, d, d->d.build_id, d->d.build_id_size, exec,
-			      &path);
+	rc = pda_debuginfod_fetch(s, d, d->d.build_id, d->d.build_id_size,
+				  exec ? PDA_FETCH_EXECUTABLE
+				       : PDA_FETCH_DEBUGINFO,
+				  &path);
 	if (rc == 0 && path)
 		rc = try_role(s, d, path, slot);
 	free(path); /* libdebuginfod's malloc */
@@ -751,7 +718,5 @@ void pda_dsos_release(struct pda_session *s)
 	pda_hash_release(&s->alloc, &s->dsos.by_key);
 	pda_hash_release(&s->alloc, &s->dsos.bid_by_name);
 	pda_hash_release(&s->alloc, &s->dsos.warned);
-	if (s->dsos.dfd)
-		debuginfod_end(s->dsos.dfd);
-	s->dsos.dfd = NULL;
+	pda_debuginfod_release(s);
 }

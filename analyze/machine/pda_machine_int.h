@@ -230,11 +230,23 @@ bool pda_host_kernel_allowed(struct pda_session *s, const char **why);
 
 struct debuginfod_client;
 
+/* debuginfod's client, limits and record (pda_debuginfod.c). */
+struct pda_fetch {
+	struct debuginfod_client *client; /* made on first use */
+	struct pda_fetch_stats st;
+	struct pda_fetched *list; /* st.fetched */
+	size_t alloc;
+	/* the query under way */
+	struct pda_fetch_progress now;
+	uint64_t start, deadline; /* ms, CLOCK_MONOTONIC */
+	bool stopped;		  /* by the time limit */
+};
+
 struct pda_dsos {
 	struct pda_hash by_key;	       /* by build-id, else by name */
 	struct pda_hash bid_by_name;   /* HEADER_BUILD_ID */
 	struct pda_hash warned;	       /* paths already logged as rejected */
-	struct debuginfod_client *dfd; /* made on first use */
+	struct pda_fetch fetch;
 	struct pda_dso_ent *all;
 	size_t nr_all;
 	const char *buildid_dir; /* resolved: opts or $HOME/.debug */
@@ -273,15 +285,27 @@ bool pda_path_is_under(const char *path, const char *dir);
  * up (never above "/").  false when path is relative or too long. */
 bool pda_path_clean(const char *path, char *out, size_t size);
 
+/* ---- debuginfod (pda_debuginfod.c) -------------------------------- */
+
+enum pda_fetch_kind {
+	PDA_FETCH_EXECUTABLE,
+	PDA_FETCH_DEBUGINFO,
+	PDA_FETCH_ALT, /* a .gnu_debugaltlink file: a debuginfo query */
+};
+
 /*
- * Ask debuginfod for the executable (exec) or the debug file of build-id
- * id, for d.  @return 0 with *path the file in libdebuginfod's cache
- * (free() it) or NULL (not asked, not found: noted in d's tried list), or
- * NOMEM.
+ * Ask debuginfod for the file of kind of build-id id, for d, within the
+ * session's limits.  @return 0 with *path the file in libdebuginfod's
+ * cache (free() it) or NULL (not asked, not found, stopped: noted in d's
+ * tried list), or NOMEM.
  */
 int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
-			 const unsigned char *id, unsigned size, bool exec,
-			 char **path);
+			 const unsigned char *id, unsigned size,
+			 enum pda_fetch_kind kind, char **path);
+/* What was asked and fetched so far; valid until the next query. */
+void pda_debuginfod_stats(const struct pda_session *s,
+			  struct pda_fetch_stats *out);
+void pda_debuginfod_release(struct pda_session *s);
 
 /* ---- kernel symbols (pda_kallsyms.c) ------------------------------- */
 

@@ -954,5 +954,6 @@ const struct pda_stats *pda_session_stats(struct pda_session *s)
 	s->stats.nr_missing = nr;
 	s->stats.missing = s->missing;
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
+	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;
 }

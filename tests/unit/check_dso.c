@@ -425,17 +425,37 @@ START_TEST(t_vmlinux)
 }
 END_TEST
 
+/* What a progress callback saw (t_debuginfod). */
+struct fetch_seen {
+	unsigned nr_calls, nr_finished;
+	char dso[256];
+};
+
+static void on_fetch(void *arg, const struct pda_fetch_progress *p)
+{
+	struct fetch_seen *seen = arg;
+
+	seen->nr_calls++;
+	seen->nr_finished += p->finished;
+	snprintf(seen->dso, sizeof(seen->dso), "%s", p->dso);
+}
+
 /*
  * debuginfod through libdebuginfod, with a file:// server (libcurl reads
  * it as a directory of buildid/ID/executable): only when DEBUGINFOD_URLS
- * is set, never with no_debuginfod.
+ * is set, never with no_debuginfod, with symfs only when asked
+ * (opts.debuginfod: issue 11, finding 3), at most debuginfod_max_queries
+ * queries; the stats say what was asked and fetched where, and the
+ * progress callback sees each query end.
  */
 START_TEST(t_debuginfod)
 {
-	char id[41], p[PMAX], url[PMAX], cache[PMAX];
+	char id[41], p[PMAX], url[PMAX], cache[PMAX], root[PMAX];
+	const struct pda_fetch_stats *st;
+	struct fetch_seen seen;
 	struct tf t;
 	struct pt_run r;
-	OPTS(o);
+	OPTS(o, .fetch_progress = on_fetch, .fetch_arg = &seen);
 
 	for (unsigned i = 0; i < elf.build_id_size; i++)
 		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
@@ -443,19 +463,67 @@ START_TEST(t_debuginfod)
 	pt_copy(demo, p);
 	et_path(url, "file://%s/server", tmp);
 	et_path(cache, "%s/dcache", tmp);
+	et_path(root, "%s/root", tmp);
+	et_path(p, "%s/usr", root);
+	pt_write(p, "");
 	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
 	unsetenv("DEBUGINFOD_PROGRESS");
-	for (int run = 0; run < 3; run++) {
+	for (int run = 0; run < 6; run++) {
+		/* 0: no URLs, 1: asked, 2: no_debuginfod, 3: symfs, 4:
+		 * symfs and debuginfod, 5: one query at most */
 		if (run == 0)
 			unsetenv("DEBUGINFOD_URLS");
 		else
 			setenv("DEBUGINFOD_URLS", url, 1);
 		o.no_debuginfod = run == 2;
+		o.symfs = run == 3 || run == 4 ? root : NULL;
+		o.debuginfod = run == 4;
+		o.debuginfod_max_queries = run == 5 ? 1 : 0;
+		memset(&seen, 0, sizeof(seen));
 		pt_begin(&t);
-		map_demo(&t, 100, 0x10000000, "/nonexistent/dbg/demo",
+		/* a binary no query gives, then demo's */
+		map_demo(&t, 100, 0x10000000, "/nonexistent/dbg/other",
+			 (const unsigned char *)"0123456789abcdefghij");
+		map_demo(&t, 100, 0x20000000, "/nonexistent/dbg/demo",
 			 elf.build_id);
 		pt_run(&t, &o, &r);
-		ck_assert_msg(resolved(&r, 0) == (run == 1), "run %d", run);
+		ck_assert_msg(resolved(&r, 1) == (run == 1 || run == 4),
+			      "run %d", run);
+		st = &pda_session_stats(r.s)->debuginfod;
+		switch (run) {
+		case 0:
+		case 2:
+		case 3:
+			ck_assert_uint_eq(st->nr_queries, 0);
+			ck_assert_ptr_null(st->urls);
+			ck_assert_uint_eq(seen.nr_calls, 0);
+			break;
+		case 5:
+			/* the other binary's executable, then none: its
+			 * debuginfo, demo's executable and debuginfo */
+			ck_assert_uint_eq(st->nr_queries, 1);
+			ck_assert_uint_eq(st->nr_skipped, 3);
+			ck_assert(st->query_limit);
+			ck_assert_uint_eq(st->nr_found, 0);
+			break;
+		default:
+			/* other: executable and debuginfo; demo: executable */
+			ck_assert_uint_eq(st->nr_queries, 3);
+			ck_assert_uint_eq(st->nr_found, 1);
+			ck_assert_uint_eq(st->nr_failed, 2);
+			ck_assert_uint_eq(st->nr_skipped, 0);
+			ck_assert_str_eq(st->urls, url);
+			ck_assert_ptr_nonnull(st->cache);
+			ck_assert_str_eq(st->cache, cache);
+			ck_assert_uint_eq(st->nr_fetched, 1);
+			ck_assert_str_eq(st->fetched[0].dso,
+					 "/nonexistent/dbg/demo");
+			ck_assert_str_eq(st->fetched[0].what, "executable");
+			ck_assert_uint_gt(st->fetched[0].size, 0);
+			ck_assert_uint_eq(seen.nr_finished, 3);
+			ck_assert_str_eq(seen.dso, "/nonexistent/dbg/demo");
+			break;
+		}
 		pt_run_free(&r);
 		tf_release(&t);
 	}
