@@ -142,7 +142,10 @@ static int read_owned(struct pda_session *s, const char *path, char **buf,
 	int fd, rc;
 
 	*why = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* anyone may put a FIFO at /tmp/perf-PID.map for a PID the capture
+	 * chose: its open must not block (a regular file reads the same) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+				O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			*why = "a symlink";

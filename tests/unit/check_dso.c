@@ -856,6 +856,34 @@ START_TEST(t_perf_map)
 }
 END_TEST
 
+/* A FIFO where a perf-PID.map is looked for (anyone can make one in
+ * /tmp, for a PID a capture chose) is refused without blocking (the test
+ * case's timeout would end a hang). */
+START_TEST(t_perf_map_fifo)
+{
+	const struct pda_missing_dso *m;
+	const uint64_t cc[] = {PD_CONTEXT_USER, 0x1010};
+	char p[PMAX];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .jit_dir = tmp);
+
+	et_path(p, "%s/perf-78.map", tmp);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	pt_begin(&t);
+	pt_mmap2(&t, U, 78, 78, 0x1000, 0x4000, 0, PROT_RWX, MAP_PRIVATE_,
+		 "//anon", NULL, 0);
+	pt_sample(&t, U, 78, 78, cc[1], cc, 2);
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+	m = pt_missing(&r, "/tmp/perf-78.map");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->why, "not a regular file");
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
 /* ddprof's test map: upper-case hex with leading zeros, a name of 2 KB,
  * and three lines to refuse (bad hex, 17 digits, past 2^64). */
 START_TEST(t_perf_map_corpus)
@@ -919,6 +947,7 @@ Suite *dso_suite(void)
 	tcase_add_test(tc, t_host_kallsyms);
 	tcase_add_test(tc, t_host_kallsyms_other_host);
 	tcase_add_test(tc, t_perf_map);
+	tcase_add_test(tc, t_perf_map_fifo);
 	suite_add_tcase(s, tc);
 	ta = tcase_create("altlink");
 	tcase_add_checked_fixture(ta, setup, teardown);
