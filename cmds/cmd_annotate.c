@@ -70,6 +70,7 @@ const char cmd_annotate_options[] =
 	"                        code\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	"      --strict          exit 1 when a function could not be\n"
 	"                        disassembled, a --symbol had no samples, or\n"
 	"                        samples were lost or unresolved\n"
@@ -263,7 +264,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		default:
 			/* the only vals left are the symbol options' */
-			cmd_symopt(&o->sym, c, optarg);
+			cmd_symopt(ctx, &o->sym, c, optarg);
 			break;
 		}
 	}
@@ -568,6 +569,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		eprintf("; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
 	withheld_note(ctx, &o, a);
+	cmd_fetch_add(ctx, &pda_session_stats(s)->debuginfod);
+	cmd_fetch_summary(ctx);
 	rc = 0;
 	for (size_t i = 0; i < o.symbols.nr; i++)
 		if (!met[i]) {

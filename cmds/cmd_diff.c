@@ -66,6 +66,7 @@ const char cmd_diff_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
@@ -214,7 +215,7 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		break;
 	default:
 		/* the only vals left are the symbol options' */
-		cmd_symopt(&o->sym, c, optarg);
+		cmd_symopt(ctx, &o->sym, c, optarg);
 		break;
 	}
 }
@@ -515,6 +516,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
+	if (ps)
+		cmd_fetch_add(ctx, &ps->debuginfod);
 	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
 	pda_session_free(s);
@@ -592,6 +595,7 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 		      "a side)",
 		      stderr);
 	fputc('\n', stderr);
+	cmd_fetch_summary(ctx);
 }
 
 int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)

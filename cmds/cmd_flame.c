@@ -65,8 +65,10 @@ const char cmd_flame_options[] =
 	"'pdtool fold --help'): --pid, --tid, --no-comm, --addrs,\n"
 	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
 	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
-	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --inline,\n"
-	"--no-inline, --unwinder, -j/--jobs.\n";
+	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --host-files,\n"
+	"--host-kernel, --no-host-kernel, --debuginfod, --no-debuginfod,\n"
+	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
+	"--unwinder, -j/--jobs.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -61,6 +61,7 @@ const char cmd_fold_options[] =
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
 	"      --inline          inlined functions as frames of their own on\n"
 	"                        every stack (by default only DWARF-unwound\n"
 	"                        user stacks get them, as perf 6.1 shows\n"
@@ -324,7 +325,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		break;
 	default:
 		/* the only vals left are the symbol options' */
-		cmd_symopt(&o->sym, c, arg);
+		cmd_symopt(ctx, &o->sym, c, arg);
 		break;
 	}
 }
@@ -730,6 +731,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	coverage(ctx, cs, pda_filter_stats(&fr.flt),
 		 !o->event && pda_filter_stats(&fr.flt)->nr_events > 1,
 		 pda_fold_totals(fr.fd), ps, o->period);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
 	if (o->stats)
 		unwind_stats(ctx, &ps->unwind);
 	if (ps && ps->unwind.unwinder && ps->unwind.arch &&

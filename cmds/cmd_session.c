@@ -5,6 +5,7 @@
  */
 #include "pdtool.h"
 #include "pda_capture.h"
+#include "pda_session.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,9 +14,39 @@
 #include <time.h>
 #include <unistd.h>
 
-bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
+/* A count from 1 to max for option opt, else a usage error. */
+static unsigned count_arg(const struct pd_ctx *ctx, const char *opt,
+			  const char *arg, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || end == arg || arg[0] == '-' || errno || v == 0 || v > max)
+		usage_error(ctx, "%s '%s': a count from 1 to %lu", opt, arg,
+			    max);
+	return (unsigned)v;
+}
+
+bool cmd_symopt(const struct pd_ctx *ctx, struct cmd_symopts *o, int c,
+		const char *arg)
 {
 	switch (c) {
+	case CMD_OPT_DEBUGINFOD:
+		o->debuginfod = 1;
+		return true;
+	case CMD_OPT_NO_DEBUGINFOD:
+		o->debuginfod = -1;
+		return true;
+	case CMD_OPT_DEBUGINFOD_MAX:
+		o->debuginfod_max = count_arg(ctx, "--debuginfod-max", arg,
+					      100000);
+		return true;
+	case CMD_OPT_DEBUGINFOD_TIME:
+		o->debuginfod_ms =
+			1000 * count_arg(ctx, "--debuginfod-time", arg, 86400);
+		return true;
 	case CMD_OPT_SYMFS:
 		o->symfs = arg;
 		return true;
@@ -34,6 +65,15 @@ bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg)
 	case CMD_OPT_NO_DEMANGLE:
 		o->no_demangle = true;
 		return true;
+	case CMD_OPT_HOST_FILES:
+		o->host_files = true;
+		return true;
+	case CMD_OPT_HOST_KERNEL:
+		o->host_kernel = 1;
+		return true;
+	case CMD_OPT_NO_HOST_KERNEL:
+		o->host_kernel = -1;
+		return true;
 	default:
 		return false;
 	}
@@ -48,40 +88,178 @@ const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg)
 
 unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
 {
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (*end || end == arg || errno || v == 0 || v > PDA_PIPE_MAX_JOBS)
-		usage_error(ctx, "--jobs '%s': a count from 1 to %d", arg,
-			    PDA_PIPE_MAX_JOBS);
-	return (unsigned)v;
+	return count_arg(ctx, "--jobs", arg, PDA_PIPE_MAX_JOBS);
 }
 
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
-	       o->jit_dir || o->no_demangle;
+	       o->jit_dir || o->no_demangle || o->host_files ||
+	       o->host_kernel || o->debuginfod || o->debuginfod_max ||
+	       o->debuginfod_ms;
+}
+
+/*
+ * libdebuginfod waits up to DEBUGINFOD_TIMEOUT seconds (90 by default)
+ * for a server that sends nothing, and newer versions call the progress
+ * callback that enforces the run's time limit only once a server sends a
+ * file: a limit on each request's wait and time (DEBUGINFOD_MAXTIME) no
+ * longer than the run's, unless the user set one.
+ */
+static void limit_requests(uint64_t max_ms)
+{
+	char secs[32];
+
+	snprintf(secs, sizeof(secs), "%llu",
+		 (unsigned long long)((max_ms + 999) / 1000));
+	if (!getenv("DEBUGINFOD_TIMEOUT") && max_ms < 90000)
+		setenv("DEBUGINFOD_TIMEOUT", secs, 0);
+	setenv("DEBUGINFOD_MAXTIME", secs, 0);
+}
+
+/* opts.fetch_progress: a line on a terminal while a query lasts more
+ * than a second, gone when it ends. */
+static void fetch_progress(void *arg, const struct pda_fetch_progress *p)
+{
+	struct pd_ctx *ctx = arg;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (p->finished) {
+		if (ctx->fetch.shown)
+			fprintf(stderr, "\r\033[K");
+		ctx->fetch.shown = false;
+		return;
+	}
+	if (p->ms < 1000)
+		return;
+	ctx->fetch.shown = true;
+	if (p->total)
+		fprintf(stderr,
+			"\rpdtool %s: debuginfod: %s of '%s': %" PRIu64
+			" of %" PRIu64 " KB, %" PRIu64 " s\033[K",
+			ctx->cmd, p->what, p->dso, p->done >> 10,
+			p->total >> 10, p->ms / 1000);
+	else
+		fprintf(stderr,
+			"\rpdtool %s: debuginfod: %s of '%s': waiting, %" PRIu64
+			" s\033[K",
+			ctx->cmd, p->what, p->dso, p->ms / 1000);
+	fflush(stderr);
 }
 
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po)
 {
+	struct cmd_fetch *f = &ctx->fetch;
+	const char *urls;
+
 	po->symfs = o->symfs;
 	po->buildid_dir = o->buildid_dir;
 	po->kallsyms = o->kallsyms;
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;
 	po->no_demangle = o->no_demangle;
+	po->host_files = o->host_files;
 	/* a user who names the recording host's files (a sysroot, its
-	 * kallsyms or vmlinux) is not on that host */
-	po->use_host_kernel = !o->symfs && !o->kallsyms && !o->vmlinux;
+	 * kallsyms or vmlinux) is not on that host; the library also
+	 * refuses a capture of another host (its HOSTNAME) unless asked */
+	po->use_host_kernel = o->host_kernel > 0 ||
+			      (!o->host_kernel && !o->symfs && !o->kallsyms &&
+			       !o->vmlinux);
+	po->host_kernel_any_host = o->host_kernel > 0;
+	/* debuginfod: the run's limits, less what its sessions used */
+	f->max_queries = o->debuginfod_max ? o->debuginfod_max
+					   : PDA_DEBUGINFOD_MAX_QUERIES;
+	f->max_ms = o->debuginfod_ms ? o->debuginfod_ms
+				     : PDA_DEBUGINFOD_MAX_MS;
+	urls = getenv("DEBUGINFOD_URLS");
+	if (o->debuginfod > 0 && (!urls || !*urls) && !f->warned) {
+		f->warned = true;
+		warning(ctx, "--debuginfod: DEBUGINFOD_URLS is not set: no "
+			     "server to ask");
+	}
+	po->no_debuginfod = o->debuginfod < 0;
+	po->debuginfod = o->debuginfod > 0;
+	if (f->nr_queries >= f->max_queries || f->ms >= f->max_ms) {
+		/* used up by an earlier session: none asked from now */
+		po->no_debuginfod = true;
+	} else {
+		po->debuginfod_max_queries = f->max_queries - f->nr_queries;
+		po->debuginfod_max_ms = (unsigned)(f->max_ms - f->ms);
+	}
+	if (!po->no_debuginfod && urls && *urls &&
+	    (!o->symfs || po->debuginfod))
+		limit_requests(f->max_ms);
+	po->fetch_progress = fetch_progress;
+	po->fetch_arg = ctx;
 	po->log = ctx_log;
 	po->log_arg = ctx;
 	po->log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
 			: ctx->verbose == 1 ? PD_LOG_INFO
 					    : PD_LOG_WARN;
+}
+
+/* bytes as "12 KB", "3.4 MB" */
+static void print_size(uint64_t bytes)
+{
+	if (bytes < (1u << 20))
+		fprintf(stderr, "%" PRIu64 " KB", (bytes + 1023) >> 10);
+	else
+		fprintf(stderr, "%.1f MB", (double)bytes / (1 << 20));
+}
+
+void cmd_fetch_add(struct pd_ctx *ctx, const struct pda_fetch_stats *st)
+{
+	struct cmd_fetch *f = &ctx->fetch;
+
+	f->nr_queries += st->nr_queries;
+	f->nr_found += st->nr_found;
+	f->nr_failed += st->nr_failed;
+	f->nr_stopped += st->nr_stopped;
+	f->nr_skipped += st->nr_skipped;
+	f->query_limit |= st->query_limit;
+	f->time_limit |= st->time_limit;
+	f->bytes += st->bytes;
+	f->ms += st->ms;
+	if (st->urls && !f->urls[0])
+		snprintf(f->urls, sizeof(f->urls), "%s", st->urls);
+	if (st->cache && !f->cache[0])
+		snprintf(f->cache, sizeof(f->cache), "%s", st->cache);
+	for (size_t i = 0; ctx->verbose && i < st->nr_fetched; i++) {
+		const struct pda_fetched *e = &st->fetched[i];
+
+		fprintf(stderr, "pdtool %s: debuginfod: %s of '%s' (", ctx->cmd,
+			e->what, e->dso);
+		print_size(e->size);
+		fprintf(stderr, "): %s\n", e->path);
+	}
+}
+
+void cmd_fetch_summary(struct pd_ctx *ctx)
+{
+	const struct cmd_fetch *f = &ctx->fetch;
+
+	if (!f->nr_queries && !f->nr_skipped)
+		return;
+	fprintf(stderr,
+		"pdtool %s: debuginfod (%s): %u quer%s in %.1f s, %u file%s "
+		"fetched (",
+		ctx->cmd, f->urls[0] ? f->urls : "?", f->nr_queries,
+		f->nr_queries == 1 ? "y" : "ies", (double)f->ms / 1000,
+		f->nr_found, f->nr_found == 1 ? "" : "s");
+	print_size(f->bytes);
+	fprintf(stderr, ")");
+	if (f->nr_found && f->cache[0])
+		fprintf(stderr, " into %s", f->cache);
+	fprintf(stderr, ", %u not found", f->nr_failed);
+	if (f->nr_stopped)
+		fprintf(stderr, ", %u stopped at the time limit",
+			f->nr_stopped);
+	if (f->nr_skipped || f->time_limit || f->query_limit)
+		fprintf(stderr, "; %u not asked: %s reached", f->nr_skipped,
+			f->time_limit ? "--debuginfod-time" : "--debuginfod-max");
+	fputc('\n', stderr);
 }
 
 void cmd_capture_die(const struct pd_ctx *ctx, const char *path,

@@ -24,6 +24,20 @@ enum cmd_flags {
 	CMD_NEEDS_DEBUGINFO = 1u << 1,
 };
 
+/* debuginfod over a run, all its sessions (cmd_session.c): the limits
+ * and what was used of them, and the summary's counts. */
+struct cmd_fetch {
+	unsigned max_queries;	/* the run's limits */
+	uint64_t max_ms;
+	unsigned nr_queries, nr_found, nr_failed, nr_stopped, nr_skipped;
+	bool query_limit, time_limit;
+	uint64_t bytes, ms;
+	char urls[256];		/* DEBUGINFOD_URLS, cut */
+	char cache[256];	/* where the files are, cut; "" none */
+	bool shown;		/* a progress line is on the terminal */
+	bool warned;		/* --debuginfod without DEBUGINFOD_URLS */
+};
+
 /* One run's state: no option globals (C2). */
 #define CTX_MAX_INPUTS 64
 #define CTX_MAX_OUTPUTS 4
@@ -51,6 +65,7 @@ struct pd_ctx {
 		char *path, *tmp; /* tmp NULL: written in place */
 	} outputs[CTX_MAX_OUTPUTS];
 	size_t nr_outputs;
+	struct cmd_fetch fetch;	/* debuginfod, over the run's sessions */
 };
 
 struct cmd_entry {
@@ -216,6 +231,13 @@ enum {
 	CMD_OPT_NO_DEMANGLE,
 	CMD_OPT_UNWINDER,
 	CMD_OPT_JOBS,
+	CMD_OPT_HOST_FILES,
+	CMD_OPT_HOST_KERNEL,
+	CMD_OPT_NO_HOST_KERNEL,
+	CMD_OPT_DEBUGINFOD,
+	CMD_OPT_NO_DEBUGINFOD,
+	CMD_OPT_DEBUGINFOD_MAX,
+	CMD_OPT_DEBUGINFOD_TIME,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -224,7 +246,35 @@ enum {
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
-	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE}
+	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE},            \
+	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES},              \
+	{"host-kernel", no_argument, NULL, CMD_OPT_HOST_KERNEL},            \
+	{"no-host-kernel", no_argument, NULL, CMD_OPT_NO_HOST_KERNEL},      \
+	{"debuginfod", no_argument, NULL, CMD_OPT_DEBUGINFOD},              \
+	{"no-debuginfod", no_argument, NULL, CMD_OPT_NO_DEBUGINFOD},        \
+	{"debuginfod-max", required_argument, NULL, CMD_OPT_DEBUGINFOD_MAX}, \
+	{"debuginfod-time", required_argument, NULL, CMD_OPT_DEBUGINFOD_TIME}
+
+/* --help's lines for the symbol options every such command shares, after
+ * its own --symfs ... --no-demangle lines */
+#define CMD_SYMBOL_HELP                                                     \
+	"      --host-files      with --symfs, read this host's files too:\n" \
+	"                        the recorded paths (checked by build-id),\n"  \
+	"                        ~/.debug, /usr/lib/debug and /tmp\n"      \
+	"      --host-kernel     this host's kernel symbols (/proc/kallsyms)\n"\
+	"                        and vdso for a capture of its kernel (same\n"\
+	"                        build-id) recorded on another host too\n"    \
+	"      --no-host-kernel  never this host's kernel symbols or vdso\n"  \
+	"                        (default for a capture of another host, and\n"\
+	"                        with --symfs, --kallsyms or --vmlinux)\n"  \
+	"      --debuginfod      ask the servers of DEBUGINFOD_URLS for the\n"\
+	"                        binaries not found (sends their build-ids;\n"\
+	"                        the default when it is set, but not with\n"  \
+	"                        --symfs)\n"                                   \
+	"      --no-debuginfod   never ask debuginfod\n"                       \
+	"      --debuginfod-max N  at most N queries a run (default 64)\n"    \
+	"      --debuginfod-time S at most S seconds in queries a run\n"      \
+	"                        (default 60)\n"
 
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
@@ -251,15 +301,32 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	bool no_demangle;
+	bool host_files;
+	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */
+	int debuginfod;	 /* --debuginfod 1, --no-debuginfod -1, else 0 */
+	unsigned debuginfod_max; /* queries; 0: the default */
+	unsigned debuginfod_ms;	 /* 0: the default */
 };
 
-/* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so. */
-bool cmd_symopt(struct cmd_symopts *o, int c, const char *arg);
+/* Take getopt's c when it is one of CMD_SYMBOL_LONGOPTS: true if so (a
+ * bad value is a usage error). */
+bool cmd_symopt(const struct pd_ctx *ctx, struct cmd_symopts *o, int c,
+		const char *arg);
 /* Whether any of them was given. */
 bool cmd_symopts_given(const struct cmd_symopts *o);
-/* Fill po's symbol fields, logger and log level from o and ctx. */
+/* Fill po's symbol fields, logger and log level from o and ctx; its
+ * debuginfod limits are what the run's earlier sessions left of them
+ * (ctx->fetch). */
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po);
+
+struct pda_fetch_stats;
+/* Add a session's debuginfod record to the run's (before the session is
+ * freed): with -v, each file fetched is listed. */
+void cmd_fetch_add(struct pd_ctx *ctx, const struct pda_fetch_stats *st);
+/* The run's debuginfod line on stderr, when anything was asked or left
+ * unasked: queries, files fetched and where, limits reached. */
+void cmd_fetch_summary(struct pd_ctx *ctx);
 
 struct pda_capture;
 

@@ -17,17 +17,23 @@
  *   2. the perf build-id cache (--buildid-dir, else $HOME/.debug):
  *      .build-id/xx/rest, a directory holding elf and debug (perf >= 4.x)
  *      or the file itself, and the PATH/BUILDID/elf layout;
- *   3. /usr/lib/debug/.build-id/xx/rest.debug (inside DIR too, with
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (inside DIR, with
  *      --symfs);
  *   4. the binary's .gnu_debuglink: next to it, in .debug/ beside it, and
- *      under /usr/lib/debug;
- *   5. debuginfod (libdebuginfod), when DEBUGINFOD_URLS is set and
- *      --no-debuginfod is not given: the debug file when the binary has
- *      a debuglink (its debug info was split out) or was not found, the
+ *      under /usr/lib/debug (inside DIR, with --symfs);
+ *   5. debuginfod (pda_debuginfod.c: when DEBUGINFOD_URLS is set, not
+ *      with --no-debuginfod, with --symfs only given --debuginfod, and
+ *      within its limits): the debug file when the binary has a
+ *      debuglink (its debug info was split out) or was not found, the
  *      binary only when the recorded path does not hold it (both are the
  *      same bytes, the build-id says so);
- *   6. the recorded path itself (with --symfs, only when a build-id can
- *      tell a wrong file).
+ *   6. the recorded path itself.
+ *
+ * With --symfs, nothing of this host is read that no option names
+ * (issue 11): not $HOME/.debug (an explicit --buildid-dir is read), not
+ * /usr/lib/debug, not the recorded path; --host-files (opts.host_files)
+ * adds them after DIR's, the recorded path only when a build-id can tell
+ * a wrong file (pda_host_files()).
  *
  * Whenever the capture gives a build-id, a file with another one (or
  * none) is not used: it is logged once and kept in the DSO's tried list
@@ -36,9 +42,7 @@
  */
 #include "pda_machine_int.h"
 
-#include <elfutils/debuginfod.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,163 +51,6 @@
 #include <unistd.h>
 
 #define TRIED_MAX 64 /* paths kept per DSO */
-
-/* ---- paths inside a root ------------------------------------------- */
-
-bool pda_pathf(char *out, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(out, PDA_PATH_MAX, fmt, ap);
-	va_end(ap);
-	return n >= 0 && n < PDA_PATH_MAX;
-}
-
-#define LINKS_MAX 40 /* symlinks followed in one resolution (as ELOOP) */
-
-/* Append component c (len n) to out[*len], which holds "/..." or "". */
-static int push_comp(char *out, size_t size, size_t *len, const char *c,
-		     size_t n)
-{
-	if (*len + 1 + n + 1 > size)
-		return -1;
-	out[(*len)++] = '/';
-	memcpy(out + *len, c, n);
-	*len += n;
-	out[*len] = '\0';
-	return 0;
-}
-
-static void pop_comp(char *out, size_t *len)
-{
-	while (*len && out[*len - 1] != '/')
-		(*len)--;
-	if (*len)
-		(*len)--;
-	out[*len] = '\0';
-}
-
-/*
- * Resolve path inside root the way a chroot would: components are
- * walked one by one, ".." stops at root, and a symlink is read and
- * followed with an absolute target taken from root (a sysroot copied from
- * the recording host keeps the host's absolute links).  So no capture
- * path and no link can leave root.  As a last check, the realpath() of
- * the result must still lie under root's realpath (a mount point or a
- * change on disk while we walked).
- */
-static bool is_under(const char *real, const char *rroot)
-{
-	size_t n = strlen(rroot);
-
-	if (n == 1 && rroot[0] == '/')
-		return true;
-	return strncmp(real, rroot, n) == 0 &&
-	       (real[n] == '/' || real[n] == '\0');
-}
-
-static int walk_under(const char *root, const char *path, char *out,
-		      size_t size, bool *escaped)
-{
-	char rel[PDA_PATH_MAX];	 /* the resolved part, relative to root */
-	char todo[PDA_PATH_MAX]; /* what is left to walk */
-	char full[PDA_PATH_MAX], real[PDA_PATH_MAX], rroot[PDA_PATH_MAX];
-	size_t rel_len = 0, root_len;
-	unsigned nr_links = 0;
-	const char *p;
-
-	*escaped = false;
-	rel[0] = '\0';
-	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
-		return PD_ERR_NOTFOUND;
-	root_len = strlen(root);
-	while (root_len > 1 && root[root_len - 1] == '/')
-		root_len--;
-	p = todo;
-	while (*p) {
-		const char *c;
-		size_t n;
-		struct stat st;
-		char target[PDA_PATH_MAX];
-		ssize_t tlen;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		c = p;
-		while (*p && *p != '/')
-			p++;
-		n = (size_t)(p - c);
-		if (n == 1 && c[0] == '.')
-			continue;
-		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			pop_comp(rel, &rel_len); /* never above root */
-			continue;
-		}
-		if (push_comp(rel, sizeof(rel), &rel_len, c, n) < 0)
-			return PD_ERR_NOTFOUND;
-		if (snprintf(full, sizeof(full), "%.*s%s", (int)root_len, root,
-			     rel) >= (int)sizeof(full))
-			return PD_ERR_NOTFOUND;
-		if (lstat(full, &st) < 0)
-			return PD_ERR_NOTFOUND;
-		if (!S_ISLNK(st.st_mode))
-			continue;
-		if (++nr_links > LINKS_MAX)
-			return PD_ERR_NOTFOUND;
-		tlen = readlink(full, target, sizeof(target) - 1);
-		if (tlen <= 0)
-			return PD_ERR_NOTFOUND;
-		target[tlen] = '\0';
-		/* the rest of the walk: target, then what followed the link */
-		if (snprintf(full, sizeof(full), "%s%s", target, p) >=
-		    (int)sizeof(full))
-			return PD_ERR_NOTFOUND;
-		memcpy(todo, full, strlen(full) + 1);
-		p = todo;
-		pop_comp(rel, &rel_len);
-		if (target[0] == '/') {
-			rel_len = 0;
-			rel[0] = '\0';
-		}
-	}
-	if (snprintf(full, sizeof(full), "%.*s%s", (int)root_len, root, rel) >=
-	    (int)sizeof(full))
-		return PD_ERR_NOTFOUND;
-	if (!realpath(full, real) || !realpath(root, rroot))
-		return PD_ERR_NOTFOUND;
-	if (!is_under(real, rroot)) {
-		*escaped = true;
-		return PD_ERR_NOTFOUND;
-	}
-	if (snprintf(out, size, "%s", real) >= (int)size)
-		return PD_ERR_NOTFOUND;
-	return 0;
-}
-
-int pda_path_under(const char *root, const char *path, char *out, size_t size,
-		   bool *escaped)
-{
-	char full[PDA_PATH_MAX], real[PDA_PATH_MAX], rroot[PDA_PATH_MAX];
-	int rc = walk_under(root, path, out, size, escaped);
-
-	if (rc == 0 || *escaped)
-		return rc;
-	/*
-	 * Not there.  Say so more precisely when a symlink would have led
-	 * outside root had it been followed as it stands (perf's open of
-	 * root + path): such a link is refused, not missed.
-	 */
-	if (snprintf(full, sizeof(full), "%s/%s", root, path) <
-		    (int)sizeof(full) &&
-	    realpath(full, real) && realpath(root, rroot) &&
-	    !is_under(real, rroot))
-		*escaped = true;
-	return rc;
-}
 
 /* ---- the DSO table ------------------------------------------------- */
 
@@ -578,7 +425,7 @@ static int try_debug_dirs(struct pda_session *s, struct pda_dso_ent *d,
 		return 0;
 	if (s->dsos.symfs && (rc = try_symfs(s, d, p, &f->dbg)) < 0)
 		return rc;
-	return try_role(s, d, p, &f->dbg);
+	return pda_host_files(s) ? try_role(s, d, p, &f->dbg) : 0;
 }
 
 static int try_debuglink(struct pda_session *s, struct pda_dso_ent *d,
@@ -617,39 +464,20 @@ static int try_debuglink(struct pda_session *s, struct pda_dso_ent *d,
 	return 0;
 }
 
-static bool use_debuginfod(const struct pda_session *s)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-
-	return !s->opts.no_debuginfod && urls && *urls;
-}
-
 static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
 			  struct pda_elf **slot, bool exec)
 {
-	char *path = NULL;
-	int fd, rc;
+	char *path;
+	int rc;
 
-	if (*slot || !d->d.build_id_size || !use_debuginfod(s))
+	if (*slot)
 		return 0;
-	if (!s->dsos.dfd) {
-		s->dsos.dfd = debuginfod_begin();
-		if (!s->dsos.dfd)
-			return 0;
-	}
-	fd = exec ? debuginfod_find_executable(s->dsos.dfd, d->d.build_id,
-					       (int)d->d.build_id_size, &path)
-		  : debuginfod_find_debuginfo(s->dsos.dfd, d->d.build_id,
-					      (int)d->d.build_id_size, &path);
-	if (fd < 0) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "debuginfod %s: %s",
-			 exec ? "executable" : "debuginfo", strerror(-fd));
-		return pda_dso_tried(s, d, what, NULL);
-	}
-	close(fd);
-	rc = try_role(s, d, path, slot);
+	rc = pda_debuginfod_fetch(s, d, d->d.build_id, d->d.build_id_size,
+				  exec ? PDA_FETCH_EXECUTABLE
+				       : PDA_FETCH_DEBUGINFO,
+				  &path);
+	if (rc == 0 && path)
+		rc = try_role(s, d, path, slot);
 	free(path); /* libdebuginfod's malloc */
 	return rc;
 }
@@ -694,8 +522,15 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	 * recorded path holds (same build-id, same bytes) needs no
 	 * download: so the recorded path is looked at first.
 	 */
-	if (is_file && path[0] == '/' && (!s->dsos.symfs || known) &&
+	if (is_file && path[0] == '/' &&
+	    (!s->dsos.symfs || (s->opts.host_files && known)) &&
 	    (rc = try_role(s, d, path, &f->bin)) < 0)
+		return rc;
+	/* what the file-reading rule of --symfs left out, said where the
+	 * user looks for why a binary was not found */
+	if (is_file && path[0] == '/' && s->dsos.symfs && known && !f->bin &&
+	    !s->opts.host_files &&
+	    (rc = pda_dso_tried(s, d, path, "on this host: --host-files")) < 0)
 		return rc;
 	if (known && (rc = try_debuginfod(s, d, &f->bin, true)) < 0)
 		return rc;
@@ -751,8 +586,9 @@ void pda_dso_published(struct pda_session *s, const struct pda_dso_ent *d,
 /*
  * This process's own vdso, as perf takes its own (util/vdso.c): when its
  * build-id is the capture's, or the capture has none (pipe mode) and was
- * recorded on this host's running kernel.  0 (*out NULL when not) or
- * NOMEM.
+ * recorded on this host's running kernel; and only as far as this host's
+ * kernel may stand for the capture's (pda_host_kernel_allowed: its
+ * host).  0 (*out NULL when not) or NOMEM.
  */
 static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 		     struct pda_elf **out)
@@ -761,6 +597,7 @@ static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 	const uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	unsigned long lo, hi;
 	const unsigned char *id;
+	const char *why;
 	unsigned size;
 	char line[512];
 	bool found = false;
@@ -768,7 +605,7 @@ static int host_vdso(struct pda_session *s, struct pda_dso_ent *d,
 	int rc;
 
 	*out = NULL;
-	if (!base || !s->opts.use_host_kernel ||
+	if (!base || !pda_host_kernel_allowed(s, &why) ||
 	    (!d->d.build_id_size && !pda_same_host_kernel(s)))
 		return 0;
 	maps = fopen("/proc/self/maps", "re");
@@ -819,13 +656,23 @@ int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d)
 		     : 0;
 	if (rc == 0 && d->kind == PDA_DSO_VDSO && !f.bin && !f.dbg)
 		rc = host_vdso(s, d, &f.bin);
+	if (rc == 0 && f.bin)
+		rc = pda_dso_find_alt(s, d, f.bin, &d->alts[0]);
+	if (rc == 0 && f.dbg)
+		rc = pda_dso_find_alt(s, d, f.dbg, &d->alts[1]);
 	if (rc < 0) {
-		if (f.bin)
-			pda_elf_close(s, f.bin);
-		if (f.dbg)
-			pda_elf_close(s, f.dbg);
+		pda_elf_close(s, f.bin);
+		pda_elf_close(s, f.dbg);
+		for (int i = 0; i < 2; i++) {
+			pda_elf_close(s, d->alts[i]);
+			d->alts[i] = NULL;
+		}
 		return rc;
 	}
+	if (f.bin)
+		pda_elf_set_alt(f.bin, d->alts[0]);
+	if (f.dbg)
+		pda_elf_set_alt(f.dbg, d->alts[1]);
 	/* lookups go through the binary, which defers to its debug file */
 	if (f.bin && f.dbg)
 		pda_elf_set_debug(f.bin, f.dbg);
@@ -858,6 +705,8 @@ void pda_dsos_release(struct pda_session *s)
 			pda_elf_close(s, d->d.elf);
 		if (d->d.debug)
 			pda_elf_close(s, d->d.debug);
+		for (int i = 0; i < 2; i++)
+			pda_elf_close(s, d->alts[i]);
 		if (d->ksyms)
 			pda_ksyms_free(s, d->ksyms);
 		if (d->jit)
@@ -869,7 +718,5 @@ void pda_dsos_release(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &s->dsos.by_key);
 	pdc_hash_release(&s->alloc, &s->dsos.bid_by_name);
 	pdc_hash_release(&s->alloc, &s->dsos.warned);
-	if (s->dsos.dfd)
-		debuginfod_end(s->dsos.dfd);
-	s->dsos.dfd = NULL;
+	pda_debuginfod_release(s);
 }

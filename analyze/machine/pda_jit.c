@@ -7,6 +7,9 @@
  * process's executable anonymous maps (pda_machine.c names them
  * /tmp/perf-PID.map as perf does); memfd code is looked up there too.
  *
+ * With --symfs the file is looked for in DIR/tmp, and in this host's
+ * /tmp only with --host-files; --jit-dir names the directory itself.
+ *
  * /tmp is writable by anyone, so a map file is used only when it is a
  * regular file owned by us or by root (perf refuses others' files too).
  * Lines that do not parse are skipped and counted: bad hex, a START or
@@ -139,7 +142,10 @@ static int read_owned(struct pda_session *s, const char *path, char **buf,
 	int fd, rc;
 
 	*why = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* anyone may put a FIFO at /tmp/perf-PID.map for a PID the capture
+	 * chose: its open must not block (a regular file reads the same) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+				O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			*why = "a symlink";
@@ -161,36 +167,74 @@ static int read_owned(struct pda_session *s, const char *path, char **buf,
 	return rc;
 }
 
+/*
+ * Read path for d (0, or a negative pd_err with *why set where there is
+ * more to say than "not found"), noting a failure in d's tried list.
+ */
+static int try_map(struct pda_session *s, struct pda_dso_ent *d,
+		   const char *path, char **buf, size_t *len, const char **why)
+{
+	int rc = read_owned(s, path, buf, len, why);
+
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc == PD_ERR_UNSUPPORTED)
+		*why = "too big";
+	if (rc < 0) {
+		int err = pda_dso_tried(s, d, path, *why);
+
+		return err < 0 ? err : rc;
+	}
+	return 0;
+}
+
+/*
+ * The map file: in --jit-dir, else /tmp; with --symfs, in its /tmp
+ * (resolved inside it) and the host's /tmp only with --host-files.
+ */
 int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d)
 {
 	const char *dir = s->opts.jit_dir ? s->opts.jit_dir : "/tmp";
-	char path[PDA_PATH_MAX];
-	const char *why;
-	char *buf;
-	size_t len;
-	int rc;
+	char path[PDA_PATH_MAX], real[PDA_PATH_MAX];
+	const char *why = NULL, *used = real;
+	char *buf = NULL;
+	size_t len = 0;
+	bool escaped;
+	int rc = PD_ERR_NOTFOUND;
 
 	if (!pda_pathf(path, "%s/perf-%u.map", dir, (unsigned)d->pid)) {
 		d->d.state = PDA_DSO_MISSING;
 		d->d.why = "path too long";
 		return 0;
 	}
-	rc = read_owned(s, path, &buf, &len, &why);
+	if (!s->opts.jit_dir && s->dsos.symfs) {
+		if (pda_path_under(s->dsos.symfs, path, real, sizeof(real),
+				   &escaped) == 0)
+			rc = try_map(s, d, real, &buf, &len, &why);
+		else if (pda_pathf(real, "%s%s", s->dsos.symfs, path) &&
+			 (rc = pda_dso_tried(s, d, real,
+					     escaped ? "outside --symfs"
+						     : NULL)) == 0)
+			rc = PD_ERR_NOTFOUND;
+	}
+	if (rc < 0 && rc != PD_ERR_NOMEM &&
+	    (s->opts.jit_dir || pda_host_files(s))) {
+		used = path;
+		rc = try_map(s, d, path, &buf, &len, &why);
+	}
 	if (rc == PD_ERR_NOMEM)
 		return rc;
-	if (rc == PD_ERR_UNSUPPORTED)
-		why = "too big";
 	if (rc < 0) {
 		d->d.state = PDA_DSO_MISSING;
 		d->d.why = why ? why : "not found";
-		return pda_dso_tried(s, d, path, why);
+		return 0;
 	}
 	rc = pda_jitmap_parse(s, buf, len, &d->jit);
 	if (rc < 0)
 		return rc;
 	if (d->jit->nr_bad)
 		pda_logf(s, PD_LOG_WARN,
-			 "%s: %zu lines skipped (not START SIZE name)", path,
+			 "%s: %zu lines skipped (not START SIZE name)", used,
 			 d->jit->nr_bad);
 	d->d.state = PDA_DSO_FOUND;
 	return 0;

@@ -9,10 +9,13 @@
  *   2. --vmlinux FILE, its build-id checked against the capture's;
  *   3. the perf build-id cache: .build-id/xx/rest/kallsyms and
  *      [kernel.kallsyms]/BUILDID/kallsyms, which perf record keeps;
- *   4. /proc/kallsyms, only with opts.use_host_kernel and only when
- *      the capture's kernel build-id equals this host's
- *      (/sys/kernel/notes), or, for a capture without one (pipe mode),
- *      when its hostname and kernel release are this host's.
+ *   4. /proc/kallsyms, only with opts.use_host_kernel, only when the
+ *      capture's hostname is this host's (unless opts.host_kernel_any_host:
+ *      a capture claiming this kernel's build-id must not make a run as
+ *      root an oracle of where its symbols are), and only when the
+ *      capture's kernel build-id equals this host's (/sys/kernel/notes),
+ *      or, for a capture without one (pipe mode), when its kernel
+ *      release is this host's too.
  * Otherwise kernel frames stay unresolved, as perf shows them for a
  * capture from another host, never under a wrong name.  Module symbols
  * come from kallsyms' "[module]" tags.
@@ -310,18 +313,18 @@ void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k)
 
 /* ---- the host's kernel --------------------------------------------- */
 
-/* Whether the capture's HOSTNAME (and, with release, OSRELEASE) are
- * this host's. */
+/* Whether the capture names this host (and, with release, the kernel
+ * release it runs). */
 static bool same_host(struct pda_session *s, bool release)
 {
 	const struct pd_env *env;
 	struct utsname u;
 
-	if (pd_file_env(s->f, &env) < 0 || !env->hostname ||
-	    (release && !env->os_release) || uname(&u) < 0)
+	if (pd_file_env(s->f, &env) < 0 || !env->hostname || uname(&u) < 0)
 		return false;
 	return strcmp(env->hostname, u.nodename) == 0 &&
-	       (!release || strcmp(env->os_release, u.release) == 0);
+	       (!release ||
+		(env->os_release && strcmp(env->os_release, u.release) == 0));
 }
 
 bool pda_same_host(struct pda_session *s)
@@ -332,6 +335,21 @@ bool pda_same_host(struct pda_session *s)
 bool pda_same_host_kernel(struct pda_session *s)
 {
 	return same_host(s, true);
+}
+
+bool pda_host_kernel_allowed(struct pda_session *s, const char **why)
+{
+	*why = NULL;
+	if (!s->opts.use_host_kernel) {
+		*why = "no kallsyms for the recording kernel";
+		return false;
+	}
+	if (!s->opts.host_kernel_any_host && !same_host(s, false)) {
+		*why = "recorded on another host: this host's kernel symbols "
+		       "are not used for it";
+		return false;
+	}
+	return true;
 }
 
 int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
@@ -462,8 +480,11 @@ static int try_vmlinux(struct pda_session *s, struct pda_dso_ent *d,
 
 	if (rc == PD_ERR_NOTFOUND)
 		return 0;
+	if (rc == 0 && (rc = pda_dso_find_alt(s, d, e, &d->alts[0])) < 0)
+		pda_elf_close(s, e);
 	if (rc < 0)
 		return rc;
+	pda_elf_set_alt(e, d->alts[0]);
 	d->d.elf = e;
 	if (s->machine.ref_name)
 		d->kdelta = ref_delta(
@@ -528,6 +549,10 @@ int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d)
 					     "another kernel's build-id");
 		}
 	}
+	/* said where the user looks: the paths tried */
+	if (!pda_host_kernel_allowed(s, &d->d.why))
+		return pda_dso_tried(s, d, "/proc/kallsyms",
+				     "another host: --host-kernel");
 	d->d.state = PDA_DSO_UNTRIED;
 	if ((rc = try_kallsyms(s, d, "/proc/kallsyms")) < 0)
 		return rc;

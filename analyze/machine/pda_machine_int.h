@@ -1,7 +1,8 @@
 /*
  * pda_machine_int.h - the session's own state, shared by the files that
  * follow the machine and find binaries: pda_session.c, pda_intern.c,
- * pda_machine.c, pda_dso.c, pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
+ * pda_machine.c, pda_dso.c (with pda_path.c and pda_altlink.c),
+ * pda_kallsyms.c and pda_jit.c.  The ELF/DWARF
  * side (analyze/symbols) sees only pda_base_int.h.
  */
 #ifndef PDA_MACHINE_INT_H
@@ -137,6 +138,8 @@ struct pda_dso_ent {
 	const struct pda_spsyms *sp; /* simpleperf's symbols, when missing */
 	bool sp_tried;
 	size_t nr_tried, tried_alloc;
+	struct pda_elf *alts[2]; /* the .gnu_debugaltlink files of
+				  * d.elf and d.debug (pda_dso_find_alt) */
 	bool mismatch;	     /* some candidate had another build-id */
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
@@ -207,6 +210,14 @@ int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
  */
 int pda_dso_try_elf(struct pda_session *s, struct pda_dso_ent *d,
 		    const char *path, struct pda_elf **out);
+/*
+ * The .gnu_debugaltlink (dwz) file of e, one of d's files: looked for
+ * only where d's files may be (the rules are in pda_dso.c) and used only
+ * with the build-id the link names.  @return 0 and *alt (NULL: none
+ * found, logged), or NOMEM.
+ */
+int pda_dso_find_alt(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_elf *e, struct pda_elf **alt);
 void pda_dsos_release(struct pda_session *s);
 /* Whether the capture names this host and the kernel release it runs
  * (HOSTNAME, OSRELEASE): what a capture without build-ids has to go by
@@ -216,14 +227,30 @@ bool pda_same_host_kernel(struct pda_session *s);
  * false without one).  Only the capture's word: annotate's source files
  * go by it (pda_annotate_src.c). */
 bool pda_same_host(struct pda_session *s);
+/* Whether this host's kernel may stand for the capture's at all:
+ * opts.use_host_kernel, and the capture's HOSTNAME is this host's unless
+ * opts.host_kernel_any_host.  *why says why not. */
+bool pda_host_kernel_allowed(struct pda_session *s, const char **why);
 
 struct debuginfod_client;
+
+/* debuginfod's client, limits and record (pda_debuginfod.c). */
+struct pda_fetch {
+	struct debuginfod_client *client; /* made on first use */
+	struct pda_fetch_stats st;
+	struct pda_fetched *list; /* st.fetched */
+	size_t alloc;
+	/* the query under way */
+	struct pda_fetch_progress now;
+	uint64_t start, deadline; /* ms, CLOCK_MONOTONIC */
+	bool stopped;		  /* by the time limit */
+};
 
 struct pda_dsos {
 	struct pdc_hash by_key;	       /* by build-id, else by name */
 	struct pdc_hash bid_by_name;   /* HEADER_BUILD_ID */
 	struct pdc_hash warned;	       /* paths already logged as rejected */
-	struct debuginfod_client *dfd; /* made on first use */
+	struct pda_fetch fetch;
 	struct pda_dso_ent *all;
 	size_t nr_all;
 	const char *buildid_dir; /* resolved: opts or $HOME/.debug */
@@ -238,6 +265,8 @@ void pda_hex(char *out, const unsigned char *id, unsigned size);
  * there are none or the value does not fit 64 bits.  *p moves past them.
  */
 bool pda_parse_hex(const char **p, const char *end, uint64_t *v);
+
+/* ---- paths (pda_path.c) ------------------------------------------- */
 
 /* The longest path we build. */
 #define PDA_PATH_MAX 4096
@@ -254,6 +283,33 @@ bool pda_pathf(char *out, const char *fmt, ...) PD_PRINTF(2, 3);
  */
 int pda_path_under(const char *root, const char *path, char *out, size_t size,
 		   bool *escaped);
+/* Whether path lies in dir (both absolute and clean): is dir or below. */
+bool pda_path_is_under(const char *path, const char *dir);
+/* An absolute path lexically clean in out: "//" and "." dropped, ".."
+ * up (never above "/").  false when path is relative or too long. */
+bool pda_path_clean(const char *path, char *out, size_t size);
+
+/* ---- debuginfod (pda_debuginfod.c) -------------------------------- */
+
+enum pda_fetch_kind {
+	PDA_FETCH_EXECUTABLE,
+	PDA_FETCH_DEBUGINFO,
+	PDA_FETCH_ALT, /* a .gnu_debugaltlink file: a debuginfo query */
+};
+
+/*
+ * Ask debuginfod for the file of kind of build-id id, for d, within the
+ * session's limits.  @return 0 with *path the file in libdebuginfod's
+ * cache (free() it) or NULL (not asked, not found, stopped: noted in d's
+ * tried list), or NOMEM.
+ */
+int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
+			 const unsigned char *id, unsigned size,
+			 enum pda_fetch_kind kind, char **path);
+/* What was asked and fetched so far; valid until the next query. */
+void pda_debuginfod_stats(const struct pda_session *s,
+			  struct pda_fetch_stats *out);
+void pda_debuginfod_release(struct pda_session *s);
 
 /* ---- kernel symbols (pda_kallsyms.c) ------------------------------- */
 
@@ -394,5 +450,12 @@ struct pda_session {
 	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
 };
+
+/* Whether this host's own files are looked at: always without symfs;
+ * with it only when asked (pda_opts.host_files). */
+static inline bool pda_host_files(const struct pda_session *s)
+{
+	return !s->dsos.symfs || s->opts.host_files;
+}
 
 #endif /* PDA_MACHINE_INT_H */

@@ -100,7 +100,7 @@ static int setup_paths(struct pda_session *s, const struct pda_opts *in)
 	}
 	if (o->buildid_dir) {
 		s->dsos.buildid_dir = o->buildid_dir;
-	} else if ((home = getenv("HOME")) && *home) {
+	} else if (pda_host_files(s) && (home = getenv("HOME")) && *home) {
 		snprintf(real, sizeof(real), "%s/.debug", home);
 		s->dsos.buildid_dir = arena_strdup(s, real);
 		if (!s->dsos.buildid_dir)
@@ -955,5 +955,6 @@ const struct pda_stats *pda_session_stats(struct pda_session *s)
 	s->stats.nr_missing = nr;
 	s->stats.missing = s->missing;
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
+	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;
 }

@@ -37,21 +37,46 @@ struct pda_session;
 
 #define PDA_MAX_STACK 127 /* perf script's default --max-stack */
 
+/* debuginfod's limits per session when pda_opts gives none */
+#define PDA_DEBUGINFOD_MAX_QUERIES 64
+#define PDA_DEBUGINFOD_MAX_MS 60000
+
+/* A debuginfod query under way (pda_opts.fetch_progress). */
+struct pda_fetch_progress {
+	const char *dso;  /* the binary it is for, as recorded */
+	const char *what; /* "executable", "debuginfo" or "alt debuginfo"
+			   * (a .gnu_debugaltlink file) */
+	uint64_t done;	  /* bytes received, once a server sends the file */
+	uint64_t total;	  /* bytes in all; 0 while not known */
+	uint64_t ms;	  /* since the query began */
+	bool finished;	  /* the query is over: its last call */
+};
+
+/* Called on the session's thread about once a second while a query
+ * runs, and once when it ends; p is valid for the call only. */
+typedef void (*pda_fetch_progress_fn)(void *arg,
+				      const struct pda_fetch_progress *p);
+
 struct pda_opts {
 	size_t sz;		   /* sizeof(struct pda_opts), by PDA_OPTS */
-	const char *symfs;	   /* --symfs: a sysroot of the recording host */
-	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug */
+	const char *symfs;	   /* --symfs: a sysroot of the recording host;
+				    * see host_files */
+	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug
+				    * (none with symfs, unless host_files) */
 	const char *kallsyms;	   /* --kallsyms: /proc/kallsyms of the host */
 	const char *vmlinux;	   /* --vmlinux */
-	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp */
+	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp
+				    * (symfs's /tmp with symfs) */
 	bool no_demangle;	   /* --no-demangle */
 	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
-	bool no_debuginfod;	   /* never ask debuginfod */
+	bool no_debuginfod;	   /* never ask debuginfod; see debuginfod */
 	bool use_host_kernel;	   /* this host's /proc/kallsyms and vdso
 				    * stand for the recording kernel's when
 				    * its build-id is this host's (or, with
-				    * none recorded, its host and release) */
+				    * none recorded, its host and release),
+				    * and its HOSTNAME is this host's unless
+				    * host_kernel_any_host */
 	pd_log_fn log;
 	void *log_arg;
 	enum pd_log_level log_level;
@@ -71,6 +96,42 @@ struct pda_opts {
 	/* User frames the unwinder produces at most, the leaf included; 0:
 	 * PDA_MAX_STACK, perf script's default. */
 	unsigned max_stack;
+	/*
+	 * With symfs, what is read is symfs and the files the options name
+	 * (buildid_dir, kallsyms, vmlinux, jit_dir), nothing else of this
+	 * host: host_files (--host-files) adds what is read without symfs,
+	 * after symfs: the recorded paths (only where the capture gives a
+	 * build-id to check them against), the build-id cache in
+	 * $HOME/.debug (when buildid_dir is NULL), /usr/lib/debug and
+	 * /tmp's perf-PID.map files.  Without symfs it changes nothing.
+	 */
+	bool host_files;
+	/*
+	 * use_host_kernel also for a capture whose HOSTNAME is not this
+	 * host's, or that names none (--host-kernel).  Without it such a
+	 * capture never gets this host's kernel symbols or vdso, whatever
+	 * kernel build-id it claims: else a hostile capture that claims
+	 * this kernel's could place its samples to learn, from the names
+	 * they get in a run as root, where this kernel's symbols are
+	 * (KASLR).
+	 */
+	bool host_kernel_any_host;
+	/*
+	 * debuginfod: the servers of DEBUGINFOD_URLS are asked for the
+	 * binaries and debug files not found otherwise (when that is set,
+	 * never with no_debuginfod), with symfs only when debuginfod says
+	 * so (--debuginfod): a capture's build-ids are sent to them, and
+	 * libdebuginfod keeps what they send in its cache.  A session asks
+	 * at most debuginfod_max_queries times (0:
+	 * PDA_DEBUGINFOD_MAX_QUERIES) and spends at most
+	 * debuginfod_max_ms in queries (0: PDA_DEBUGINFOD_MAX_MS): the
+	 * query under way then is stopped, and no more are made.
+	 */
+	bool debuginfod;
+	unsigned debuginfod_max_queries;
+	unsigned debuginfod_max_ms;
+	pda_fetch_progress_fn fetch_progress; /* NULL: none */
+	void *fetch_arg;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
@@ -212,6 +273,32 @@ struct pda_unwind_stats {
 							* most samples first */
 };
 
+/* A file debuginfod gave. */
+struct pda_fetched {
+	const char *dso;  /* the binary it is for, as recorded */
+	const char *what; /* as pda_fetch_progress.what */
+	const char *path; /* where it is, in libdebuginfod's cache */
+	uint64_t size;	  /* bytes */
+};
+
+/* What debuginfod was asked and gave. */
+struct pda_fetch_stats {
+	const char *urls;	/* DEBUGINFOD_URLS as read; NULL: no query */
+	unsigned nr_queries;	/* asked */
+	unsigned nr_found;	/* answered with a file (cached or sent) */
+	unsigned nr_failed;	/* not found, or failed */
+	unsigned nr_stopped;	/* stopped at the time limit */
+	unsigned nr_skipped;	/* not asked: a limit was reached */
+	bool query_limit;	/* debuginfod_max_queries was reached */
+	bool time_limit;	/* debuginfod_max_ms was reached */
+	uint64_t bytes;		/* the files' sizes summed */
+	uint64_t ms;		/* time spent in queries */
+	const char *cache;	/* the directory holding the files (its
+				 * build-id folders), or NULL */
+	size_t nr_fetched;
+	const struct pda_fetched *fetched; /* the files, in query order */
+};
+
 struct pda_stats {
 	uint64_t nr_samples;		/* stacks resolved */
 	uint64_t nr_frames;
@@ -220,6 +307,7 @@ struct pda_stats {
 	size_t nr_missing;
 	const struct pda_missing_dso *missing;
 	struct pda_unwind_stats unwind;	/* DWARF unwinding */
+	struct pda_fetch_stats debuginfod;
 };
 
 /* Valid until the next call on s. */

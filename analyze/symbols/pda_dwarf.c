@@ -16,6 +16,9 @@
  * that the scopes at an address are a binary search and a short walk up,
  * not a walk of the unit's whole DIE tree (dwarf_getscopes) each time.
  *
+ * A file's .gnu_debugaltlink (dwz) file is given to libdw by set_alt():
+ * the one pdtool found, or an empty one, never libdw's own lookup.
+ *
  * The compilation unit of an address comes from .debug_aranges
  * (dwarf_addrdie) or, where a producer left that out (clang by default),
  * from a table of every unit's address ranges built once.
@@ -23,6 +26,8 @@
 #include "pda_elf_int.h"
 
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +71,10 @@ struct cu_index {
 
 struct pda_dwarf {
 	Dwarf *dw;
+	Dwarf *alt_dw;		    /* over the alt file's Elf, or NULL */
+	Dwarf *no_alt;		    /* an empty alt, or NULL (no_alt()) */
+	Elf *no_alt_elf;
+	void *no_alt_image;
 	struct pdc_hash units;	    /* cu_index by unit offset */
 	struct cu_index *all_units; /* the same, listed for freeing */
 	struct cu_range *ranges;    /* sorted by low; built on first need */
@@ -95,6 +104,13 @@ void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d)
 	pdc_hash_release(pda_session_alloc(s), &d->units);
 	if (d->dw)
 		dwarf_end(d->dw);
+	if (d->alt_dw)
+		dwarf_end(d->alt_dw);
+	if (d->no_alt)
+		dwarf_end(d->no_alt);
+	if (d->no_alt_elf)
+		elf_end(d->no_alt_elf);
+	pda_free(s, d->no_alt_image);
 	pda_free(s, d->ranges);
 	pda_free(s, d);
 }
@@ -105,6 +121,93 @@ static bool has_debug_info(const struct pda_elf *e)
 
 	return pda_elf_section(e, ".debug_info", &sh) &&
 	       sh.sh_type != SHT_NOBITS && sh.sh_size;
+}
+
+/*
+ * An ELF image with one section of DWARF (.debug_line, 4 bytes nothing
+ * reads) and no units: what libdw accepts as a Dwarf and where every alt
+ * reference finds nothing.
+ */
+struct empty_elf {
+	Elf64_Ehdr eh;
+	char names[24]; /* "", ".shstrtab", ".debug_line" */
+	unsigned char line[8];
+	Elf64_Shdr sh[3];
+};
+
+/* The empty alt of d, made once; NULL on NOMEM or a libelf failure. */
+static Dwarf *no_alt(struct pda_session *s, struct pda_dwarf *d)
+{
+	static const char names[] = "\0.shstrtab\0.debug_line";
+	const uint16_t one = 1;
+	struct empty_elf *img;
+
+	if (d->no_alt)
+		return d->no_alt;
+	img = pda_zalloc(s, sizeof(*img));
+	if (!img)
+		return NULL;
+	d->no_alt_image = img;
+	memcpy(img->eh.e_ident, ELFMAG, SELFMAG);
+	img->eh.e_ident[EI_CLASS] = ELFCLASS64;
+	img->eh.e_ident[EI_DATA] =
+		*(const unsigned char *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+	img->eh.e_ident[EI_VERSION] = EV_CURRENT;
+	img->eh.e_type = ET_REL;
+	img->eh.e_version = EV_CURRENT;
+	img->eh.e_ehsize = sizeof(img->eh);
+	img->eh.e_shoff = offsetof(struct empty_elf, sh);
+	img->eh.e_shentsize = sizeof(img->sh[0]);
+	img->eh.e_shnum = 3;
+	img->eh.e_shstrndx = 1;
+	memcpy(img->names, names, sizeof(names));
+	img->sh[1].sh_name = 1;
+	img->sh[1].sh_type = SHT_STRTAB;
+	img->sh[1].sh_offset = offsetof(struct empty_elf, names);
+	img->sh[1].sh_size = sizeof(names);
+	img->sh[1].sh_addralign = 1;
+	img->sh[2].sh_name = 11;
+	img->sh[2].sh_type = SHT_PROGBITS;
+	img->sh[2].sh_offset = offsetof(struct empty_elf, line);
+	img->sh[2].sh_size = 4;
+	img->sh[2].sh_addralign = 1;
+	d->no_alt_elf = elf_memory((char *)img, sizeof(*img));
+	if (d->no_alt_elf)
+		d->no_alt = dwarf_begin_elf(d->no_alt_elf, DWARF_C_READ, NULL);
+	return d->no_alt;
+}
+
+/*
+ * Give libdw the alt file of src, or an empty one, before anything reads
+ * an alt form: left to itself, dwarf_getalt() opens whatever path the
+ * .gnu_debugaltlink names (any absolute path, outside --symfs, a FIFO
+ * that blocks the open) without checking its build-id (issue 11).  The
+ * alt file was found and checked by pdtool's own lookup (pda_dso.c);
+ * its own alt references find nothing.  0 or NOMEM.
+ */
+static int set_alt(struct pda_session *s, struct pda_dwarf *d,
+		   const struct pda_elf *src)
+{
+	const char *name;
+	const void *id;
+	Dwarf *none;
+
+	/* what libdw itself would look at */
+	if (dwelf_dwarf_gnu_debugaltlink(d->dw, &name, &id) == 0)
+		return 0;
+	none = no_alt(s, d);
+	if (!none)
+		return PD_ERR_NOMEM;
+	if (src->alt) {
+		d->alt_dw = dwarf_begin_elf(src->alt->elf, DWARF_C_READ, NULL);
+		if (!d->alt_dw)
+			pda_logf(s, PD_LOG_WARN, "%s: DWARF not read: %s",
+				 src->alt->path, dwarf_errmsg(-1));
+	}
+	if (d->alt_dw)
+		dwarf_setalt(d->alt_dw, none);
+	dwarf_setalt(d->dw, d->alt_dw ? d->alt_dw : none);
+	return 0;
 }
 
 static int load(struct pda_session *s, struct pda_elf *e)
@@ -133,6 +236,10 @@ static int load(struct pda_session *s, struct pda_elf *e)
 		pda_free(s, d);
 		e->dwarf_state = -1;
 		return 0;
+	}
+	if (set_alt(s, d, src) < 0) {
+		pda_dwarf_free(s, d);
+		return PD_ERR_NOMEM;
 	}
 	e->dwarf = d;
 	e->dwarf_state = 1;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* More program headers than any linker writes: a corrupt file. */
@@ -178,22 +179,32 @@ static void read_build_id(struct pda_elf *e)
 	}
 }
 
+/* The bytes of the section called name, or NULL (none, or none in the
+ * file). */
+static Elf_Data *section_data(const struct pda_elf *e, const char *name)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = pda_elf_section(e, name, &sh);
+	Elf_Data *data;
+
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	data = elf_getdata(scn, NULL);
+	return data && data->d_buf ? data : NULL;
+}
+
 /*
  * .gnu_debuglink: a NUL-terminated file name, zero padding to a multiple
  * of 4, then the CRC32 of the debug file in the file's byte order.
  */
 static int read_debuglink(struct pda_session *s, struct pda_elf *e)
 {
-	GElf_Shdr sh;
-	Elf_Scn *scn = pda_elf_section(e, ".gnu_debuglink", &sh);
-	Elf_Data *data, crc_data, crc_src;
+	Elf_Data *data = section_data(e, ".gnu_debuglink");
+	Elf_Data crc_data, crc_src;
 	const char *name;
 	size_t len, crc_off;
 
-	if (!scn || sh.sh_type == SHT_NOBITS)
-		return 0;
-	data = elf_getdata(scn, NULL);
-	if (!data || !data->d_buf)
+	if (!data)
 		return 0;
 	name = data->d_buf;
 	len = strnlen(name, data->d_size);
@@ -215,6 +226,33 @@ static int read_debuglink(struct pda_session *s, struct pda_elf *e)
 		return 0;
 	e->debuglink = pda_intern(s, name, len);
 	return e->debuglink ? 0 : PD_ERR_NOMEM;
+}
+
+/*
+ * .gnu_debugaltlink: a NUL-terminated file name, then the alt file's
+ * build-id (the rest of the section).  A malformed one is none: then no
+ * alt file is looked for, and libdw is given none (pda_dwarf.c).
+ */
+static int read_altlink(struct pda_session *s, struct pda_elf *e)
+{
+	Elf_Data *data = section_data(e, ".gnu_debugaltlink");
+	const char *name;
+	size_t len, id_size;
+
+	if (!data)
+		return 0;
+	name = data->d_buf;
+	len = strnlen(name, data->d_size);
+	id_size = len < data->d_size ? data->d_size - len - 1 : 0;
+	if (!len || !id_size || id_size > PDA_BUILD_ID_MAX) {
+		pda_logf(s, PD_LOG_WARN,
+			 "%s: malformed .gnu_debugaltlink ignored", e->path);
+		return 0;
+	}
+	memcpy(e->altlink_id, name + len + 1, id_size);
+	e->altlink_id_size = (unsigned)id_size;
+	e->altlink = pda_intern(s, name, len);
+	return e->altlink ? 0 : PD_ERR_NOMEM;
 }
 
 /* The rest of opening, once e->elf holds every byte of the file. */
@@ -247,7 +285,8 @@ static int read_elf(struct pda_session *s, struct pda_elf *e)
 	if (!e->image)
 		e->image_size = 0;
 	read_build_id(e);
-	return read_debuglink(s, e);
+	err = read_debuglink(s, e);
+	return err ? err : read_altlink(s, e);
 }
 
 static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
@@ -309,13 +348,16 @@ int pda_elf_open_image(struct pda_session *s, const char *name,
 int pda_elf_open(struct pda_session *s, const char *path, struct pda_elf **out)
 {
 	struct pda_elf *e;
+	struct stat st;
 	int fd, err;
 
 	*out = NULL;
 	e = new_elf(s, path);
 	if (!e)
 		return PD_ERR_NOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO would block the open, a device the reads: paths come
+	 * from captures and binaries */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		err = errno;
 		pda_free(s, e);
@@ -323,6 +365,12 @@ int pda_elf_open(struct pda_session *s, const char *path, struct pda_elf **out)
 			return pda_set_err(s, PD_ERR_NOTFOUND, "%s: %s", path,
 					   strerror(err));
 		return pda_set_err(s, PD_ERR_IO, "%s: %s", path, strerror(err));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		pda_free(s, e);
+		return pda_set_err(s, PD_ERR_FORMAT, "%s: not a regular file",
+				   path);
 	}
 	err = open_elf(s, e, fd);
 	if (e->elf)
@@ -353,6 +401,20 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug)
 {
 	if (debug != e)
 		e->debug = debug;
+}
+
+const char *pda_elf_altlink(const struct pda_elf *e, const unsigned char **id,
+			    unsigned *size)
+{
+	*id = e->altlink_id;
+	*size = e->altlink_id_size;
+	return e->altlink;
+}
+
+void pda_elf_set_alt(struct pda_elf *e, struct pda_elf *alt)
+{
+	if (alt != e)
+		e->alt = alt;
 }
 
 const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)

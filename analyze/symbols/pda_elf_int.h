@@ -52,6 +52,10 @@ struct pda_elf {
 	const char *debuglink; /* interned, or NULL */
 	uint32_t debuglink_crc;
 	struct pda_elf *debug; /* pda_elf_set_debug, not owned */
+	const char *altlink;   /* .gnu_debugaltlink's name, or NULL */
+	unsigned char altlink_id[PDA_BUILD_ID_MAX];
+	unsigned altlink_id_size;
+	struct pda_elf *alt; /* pda_elf_set_alt, not owned */
 
 	int syms_state; /* 0 untried, 1 built, <0 error */
 	struct pda_symtab *syms;

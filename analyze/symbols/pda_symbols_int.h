@@ -40,9 +40,10 @@ struct pda_dso {
  * Open an ELF file of any class, byte order and machine, and read its
  * program headers, build-id and .gnu_debuglink; symbols and DWARF load
  * lazily on first use, once.  The file stays mapped; no descriptor stays
- * open.  @return 0, PD_ERR_NOTFOUND (no such file), PD_ERR_FORMAT (not an
- * ELF executable, shared object or relocatable object), PD_ERR_IO or
- * PD_ERR_NOMEM.
+ * open.  Only a regular file is read (a FIFO or a device named by a
+ * capture is refused without blocking).  @return 0, PD_ERR_NOTFOUND (no
+ * such file), PD_ERR_FORMAT (not an ELF executable, shared object or
+ * relocatable object; not a regular file), PD_ERR_IO or PD_ERR_NOMEM.
  */
 int pda_elf_open(struct pda_session *s, const char *path,
 		 struct pda_elf **out);
@@ -98,6 +99,24 @@ void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 
 /* .gnu_debuglink's file name and CRC, or NULL. */
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);
+
+/*
+ * .gnu_debugaltlink (dwz): the name of the file holding the strings and
+ * units e's DWARF shares with others (interned) and that file's build-id
+ * in *id (valid while e is open); NULL when e has none, or a malformed
+ * one.
+ */
+const char *pda_elf_altlink(const struct pda_elf *e, const unsigned char **id,
+			    unsigned *size);
+
+/*
+ * Use alt, e's .gnu_debugaltlink file, found and checked by the caller
+ * (its build-id), or NULL: none.  Either way e's DWARF then reads no
+ * other file: libdw would otherwise open the path the section names,
+ * wherever it points (issue 11).  Call before the first DWARF lookup in
+ * e; alt must stay open as long as e.
+ */
+void pda_elf_set_alt(struct pda_elf *e, struct pda_elf *alt);
 
 /*
  * A file offset (a map's pgoff + (ip - start)) to the ELF's virtual

@@ -104,9 +104,30 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	(void)modname;
 	(void)base;
 	(void)file_name;
-	(void)debuglink_file;
-	(void)debuglink_crc;
-	if (!m || !m->dso->d.debug)
+	if (!m)
+		return -1;
+	/*
+	 * libdwfl asks for a .gnu_debugaltlink file here too (CRC 0, the
+	 * link's name): only the one pda_dso_load found and checked, never a
+	 * file the link names.
+	 */
+	for (int i = 0; i < 2 && debuglink_file && !debuglink_crc; i++) {
+		const struct pda_elf *e = i ? m->dso->d.debug : m->dso->d.elf;
+		const unsigned char *id;
+		unsigned size;
+		const char *name = e ? pda_elf_altlink(e, &id, &size) : NULL;
+
+		if (!name || strcmp(name, debuglink_file) != 0)
+			continue;
+		if (!m->dso->alts[i])
+			return -1;
+		path = pda_elf_path(m->dso->alts[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0)
+			*debuginfo_file_name = strdup(path);
+		return fd;
+	}
+	if (!m->dso->d.debug)
 		return -1;
 	path = pda_elf_path(m->dso->d.debug);
 	fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -18,6 +18,10 @@ set -u
 LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
+# T1: nothing leaves this host.  A developer's DEBUGINFOD_URLS would send
+# the testdata's build-ids to those servers (and add debuginfod's line to
+# the goldens); the tests that want a server start their own.
+unset DEBUGINFOD_URLS
 : "${PDTOOL:?set PDTOOL to the pdtool binary}"
 export PDTOOL
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -245,16 +245,23 @@ def file_layout(ids, attrs, data, feats):
     return header + ids + attrs + data + table + body
 
 
-def file_mode():
-    ids = b"".join(struct.pack("<%dQ" % len(e["ids"]), *e["ids"])
-                   for e in EVENTS)
+def file_bytes(events, data, feats):
+    """file_layout() of events, (attr bytes, [ids]) pairs: the ids laid
+    out from offset 104 and each attr followed by where its ids are."""
+    ids = b"".join(struct.pack("<%dQ" % len(i), *i) for _, i in events)
     attrs = b""
     id_off = 104
-    for event in EVENTS:
-        attrs += attr_bytes(event, False)
-        attrs += struct.pack("<QQ", id_off, 8 * len(event["ids"]))
-        id_off += 8 * len(event["ids"])
-    return file_layout(ids, attrs, data_records(), features())
+    for attr, event_ids in events:
+        attrs += attr
+        attrs += struct.pack("<QQ", id_off if event_ids else 0,
+                             8 * len(event_ids))
+        id_off += 8 * len(event_ids)
+    return file_layout(ids, attrs, data, feats)
+
+
+def file_mode():
+    return file_bytes([(attr_bytes(e, False), e["ids"]) for e in EVENTS],
+                      data_records(), features())
 
 
 def pipe_mode():

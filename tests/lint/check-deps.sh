@@ -48,7 +48,7 @@ deps() {
 # module: the external libraries it may include
 libs() {
 	case $1 in
-	symbols) echo "elfutils/libdw.h gelf.h libelf.h dwarf.h lzma.h libiberty/demangle.h" ;;
+	symbols) echo "elfutils/libdw.h elfutils/libdwelf.h gelf.h libelf.h dwarf.h lzma.h libiberty/demangle.h" ;;
 	machine) echo "elfutils/debuginfod.h gelf.h" ;;
 	unwind) echo "elfutils/libdwfl.h gelf.h dwarf.h libunwind.h" ;;
 	annotate) echo "capstone/capstone.h" ;;

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define U PD_MISC_USER
@@ -141,13 +144,74 @@ START_TEST(t_symfs)
 	pt_run_free(&r);
 	tf_release(&t);
 
-	/* with the capture's build-id, the host's file can be checked */
-	pt_begin(&t);
-	map_demo(&t, 100, 0x50000000, outside, elf.build_id);
-	pt_run(&t, &o, &r);
-	ck_assert(resolved(&r, 0));
-	pt_run_free(&r);
-	tf_release(&t);
+	/*
+	 * Even with the capture's build-id to check it, the host's file is
+	 * not read (issue 11): --symfs is all there is, unless host_files.
+	 */
+	for (int run = 0; run < 2; run++) {
+		o.host_files = run == 1;
+		pt_begin(&t);
+		map_demo(&t, 100, 0x50000000, outside, elf.build_id);
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0) == o.host_files, "run %d", run);
+		if (!o.host_files) {
+			m = pt_missing(&r, outside);
+			ck_assert_ptr_nonnull(m);
+			ck_assert(pt_tried(m, outside, "(on this host"));
+		}
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
+/*
+ * With --symfs, this host's build-id cache ($HOME/.debug) and perf-PID.map
+ * files in /tmp are not read: an explicit buildid_dir is, and the maps
+ * are looked for in DIR/tmp (issue 11).  host_files reads the host's.
+ */
+START_TEST(t_symfs_host)
+{
+	char root[PMAX], home[PMAX], cache[PMAX], id[41], p[PMAX];
+	char *saved = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	const uint64_t jit_ip = 0x1010;
+	const uint64_t cc[] = {PD_CONTEXT_USER, jit_ip};
+	struct tf t;
+	struct pt_run r;
+	PDA_OPTS(o, .no_debuginfod = true, .no_inline = true, .symfs = root);
+
+	for (unsigned i = 0; i < elf.build_id_size; i++)
+		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
+	et_path(root, "%s/root", tmp);
+	et_path(p, "%s/root/tmp/perf-77.map", tmp);
+	pt_write(p, "1000 20 jitted_in_root\n");
+	et_path(home, "%s/home", tmp);
+	et_path(p, "%s/.debug/.build-id/%.2s/%s/elf", home, id, id + 2);
+	pt_copy(demo, p);
+	et_path(cache, "%s/.debug", home);
+	setenv("HOME", home, 1);
+	for (int run = 0; run < 3; run++) {
+		/* 0: symfs alone, 1: host_files, 2: an explicit cache */
+		o.host_files = run == 1;
+		o.buildid_dir = run == 2 ? cache : NULL;
+		pt_begin(&t);
+		map_demo(&t, 100, 0x10000000, "/nonexistent/x/demo",
+			 elf.build_id);
+		pt_mmap2(&t, U, 77, 77, 0x1000, 0x4000, 0, PROT_RWX,
+			 MAP_PRIVATE_, "//anon", NULL, 0);
+		pt_sample(&t, U, 77, 77, jit_ip, cc, 2);
+		pt_run(&t, &o, &r);
+		ck_assert_msg(resolved(&r, 0) == (run != 0), "run %d", run);
+		ck_assert_ptr_nonnull(r.stacks[1].frames[0].sym);
+		ck_assert_str_eq(r.stacks[1].frames[0].sym, "jitted_in_root");
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+	if (saved)
+		setenv("HOME", saved, 1);
+	else
+		unsetenv("HOME");
+	free(saved);
 }
 END_TEST
 
@@ -252,16 +316,26 @@ END_TEST
 
 /* ---- kernel ---------------------------------------------------------- */
 
-static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
+/* A kernel sample at _text + 0x210 of a capture whose kernel build-id is
+ * id (none: NULL) and whose HEADER_HOSTNAME is host (none: NULL). */
+static void kernel_sample_on(struct tf *t, const unsigned char *id,
+			     unsigned size, const char *host)
 {
 	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
 
 	pt_begin(t);
+	if (host)
+		pt_feature_string(t, PD_FEAT_HOSTNAME, host);
 	if (id)
 		pt_build_id(t, K, -1, id, size, "[kernel.kallsyms]");
 	pt_mmap(t, K, (uint32_t)-1, 0, 0xffffffff81000000ull, 0x100000,
 		0xffffffff81000000ull, "[kernel.kallsyms]_text");
 	pt_sample(t, K, 100, 100, cc[1], cc, 2);
+}
+
+static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
+{
+	kernel_sample_on(t, id, size, NULL);
 }
 
 START_TEST(t_kallsyms_cache)
@@ -351,17 +425,37 @@ START_TEST(t_vmlinux)
 }
 END_TEST
 
+/* What a progress callback saw (t_debuginfod). */
+struct fetch_seen {
+	unsigned nr_calls, nr_finished;
+	char dso[256];
+};
+
+static void on_fetch(void *arg, const struct pda_fetch_progress *p)
+{
+	struct fetch_seen *seen = arg;
+
+	seen->nr_calls++;
+	seen->nr_finished += p->finished;
+	snprintf(seen->dso, sizeof(seen->dso), "%s", p->dso);
+}
+
 /*
  * debuginfod through libdebuginfod, with a file:// server (libcurl reads
  * it as a directory of buildid/ID/executable): only when DEBUGINFOD_URLS
- * is set, never with no_debuginfod.
+ * is set, never with no_debuginfod, with symfs only when asked
+ * (opts.debuginfod: issue 11, finding 3), at most debuginfod_max_queries
+ * queries; the stats say what was asked and fetched where, and the
+ * progress callback sees each query end.
  */
 START_TEST(t_debuginfod)
 {
-	char id[41], p[PMAX], url[PMAX], cache[PMAX];
+	char id[41], p[PMAX], url[PMAX], cache[PMAX], root[PMAX];
+	const struct pda_fetch_stats *st;
+	struct fetch_seen seen;
 	struct tf t;
 	struct pt_run r;
-	OPTS(o);
+	OPTS(o, .fetch_progress = on_fetch, .fetch_arg = &seen);
 
 	for (unsigned i = 0; i < elf.build_id_size; i++)
 		snprintf(id + 2 * i, 3, "%02x", elf.build_id[i]);
@@ -369,19 +463,67 @@ START_TEST(t_debuginfod)
 	pt_copy(demo, p);
 	et_path(url, "file://%s/server", tmp);
 	et_path(cache, "%s/dcache", tmp);
+	et_path(root, "%s/root", tmp);
+	et_path(p, "%s/usr", root);
+	pt_write(p, "");
 	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
 	unsetenv("DEBUGINFOD_PROGRESS");
-	for (int run = 0; run < 3; run++) {
+	for (int run = 0; run < 6; run++) {
+		/* 0: no URLs, 1: asked, 2: no_debuginfod, 3: symfs, 4:
+		 * symfs and debuginfod, 5: one query at most */
 		if (run == 0)
 			unsetenv("DEBUGINFOD_URLS");
 		else
 			setenv("DEBUGINFOD_URLS", url, 1);
 		o.no_debuginfod = run == 2;
+		o.symfs = run == 3 || run == 4 ? root : NULL;
+		o.debuginfod = run == 4;
+		o.debuginfod_max_queries = run == 5 ? 1 : 0;
+		memset(&seen, 0, sizeof(seen));
 		pt_begin(&t);
-		map_demo(&t, 100, 0x10000000, "/nonexistent/dbg/demo",
+		/* a binary no query gives, then demo's */
+		map_demo(&t, 100, 0x10000000, "/nonexistent/dbg/other",
+			 (const unsigned char *)"0123456789abcdefghij");
+		map_demo(&t, 100, 0x20000000, "/nonexistent/dbg/demo",
 			 elf.build_id);
 		pt_run(&t, &o, &r);
-		ck_assert_msg(resolved(&r, 0) == (run == 1), "run %d", run);
+		ck_assert_msg(resolved(&r, 1) == (run == 1 || run == 4),
+			      "run %d", run);
+		st = &pda_session_stats(r.s)->debuginfod;
+		switch (run) {
+		case 0:
+		case 2:
+		case 3:
+			ck_assert_uint_eq(st->nr_queries, 0);
+			ck_assert_ptr_null(st->urls);
+			ck_assert_uint_eq(seen.nr_calls, 0);
+			break;
+		case 5:
+			/* the other binary's executable, then none: its
+			 * debuginfo, demo's executable and debuginfo */
+			ck_assert_uint_eq(st->nr_queries, 1);
+			ck_assert_uint_eq(st->nr_skipped, 3);
+			ck_assert(st->query_limit);
+			ck_assert_uint_eq(st->nr_found, 0);
+			break;
+		default:
+			/* other: executable and debuginfo; demo: executable */
+			ck_assert_uint_eq(st->nr_queries, 3);
+			ck_assert_uint_eq(st->nr_found, 1);
+			ck_assert_uint_eq(st->nr_failed, 2);
+			ck_assert_uint_eq(st->nr_skipped, 0);
+			ck_assert_str_eq(st->urls, url);
+			ck_assert_ptr_nonnull(st->cache);
+			ck_assert_str_eq(st->cache, cache);
+			ck_assert_uint_eq(st->nr_fetched, 1);
+			ck_assert_str_eq(st->fetched[0].dso,
+					 "/nonexistent/dbg/demo");
+			ck_assert_str_eq(st->fetched[0].what, "executable");
+			ck_assert_uint_gt(st->fetched[0].size, 0);
+			ck_assert_uint_eq(seen.nr_finished, 3);
+			ck_assert_str_eq(seen.dso, "/nonexistent/dbg/demo");
+			break;
+		}
 		pt_run_free(&r);
 		tf_release(&t);
 	}
@@ -450,6 +592,226 @@ START_TEST(t_host_kallsyms)
 }
 END_TEST
 
+/* Whether this process reads /proc/kallsyms with its addresses. */
+static bool kallsyms_visible(void)
+{
+	char line[256];
+	unsigned long long addr = 0;
+	FILE *fp = fopen("/proc/kallsyms", "r");
+
+	if (fp && fgets(line, sizeof(line), fp))
+		addr = strtoull(line, NULL, 16);
+	if (fp)
+		fclose(fp);
+	return addr != 0;
+}
+
+/*
+ * A capture claiming this kernel's build-id but recorded on another host
+ * (its HOSTNAME) does not get this host's /proc/kallsyms (issue 11,
+ * finding 13: a capture could place samples to learn, from the names a
+ * run as root gives them, where this kernel's symbols are), nor does one
+ * that names no host; host_kernel_any_host allows it, and a capture of
+ * this host gets it as before.
+ */
+START_TEST(t_host_kallsyms_other_host)
+{
+	unsigned char id[20] = {0};
+	unsigned size = host_build_id(id);
+	const struct pda_missing_dso *m;
+	struct utsname u;
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .use_host_kernel = true);
+
+	ck_assert_int_eq(uname(&u), 0);
+	if (!size || !kallsyms_visible()) {
+		printf("check_dso: this host's kernel build-id or kallsyms "
+		       "addresses are hidden: other-host check skipped\n");
+		return;
+	}
+	for (int run = 0; run < 4; run++) {
+		/* 0: another host, 1: no host, 2: allowed, 3: this host */
+		o.host_kernel_any_host = run == 2;
+		kernel_sample_on(&t, id, size,
+				 run == 1   ? NULL
+				 : run == 3 ? u.nodename
+					    : "not-this-host");
+		pt_run(&t, &o, &r);
+		ck_assert_msg((r.stacks[0].frames[0].sym != NULL) == (run >= 2),
+			      "run %d", run);
+		if (run < 2) {
+			m = pt_missing(&r, "[kernel.kallsyms]");
+			ck_assert_ptr_nonnull(m);
+			ck_assert(pt_tried(m, "/proc/kallsyms", "another host"));
+		}
+		pt_run_free(&r);
+		tf_release(&t);
+	}
+}
+END_TEST
+
+/* ---- .gnu_debugaltlink ------------------------------------------------ */
+
+#define ALT_ID "a17f11e5000102030405060708090a0b0c0d0e0f"
+
+/*
+ * data/libalt.so, built by data/altlink.sh with a .gnu_debugaltlink
+ * naming name (and build-id id, NULL: alt.debug's) into dir, mapped at
+ * 0x7f0000000000 + its text offset (its path as recorded: dir without
+ * o->symfs), and one sample where alt_named_fn, named from the alt file,
+ * is inlined into alt_fn; run with inlined frames on callchains.  *inner:
+ * the inlined frame's name, or NULL.
+ */
+static void run_alt(const char *dir, const char *name, const char *id,
+		    struct pda_opts *o, const char **inner)
+{
+	const size_t root_len = o->symfs ? strlen(o->symfs) : 0;
+	char cmd[3 * PMAX], lib[PMAX];
+	struct pt_elf e;
+	struct tf t;
+	struct pt_run r;
+	uint64_t start, ip, fn, size;
+
+	et_path(cmd, "sh data/altlink.sh '%s' '%s' %s", dir, name,
+		id ? id : "");
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	et_path(lib, "%s/libalt.so", dir);
+	ck_assert(pt_elf_info(lib, &e));
+	ck_assert(et_elf_sym(lib, "alt_fn", &fn, &size));
+	start = 0x7f0000000000ull + e.off;
+	ip = start + (fn - e.vaddr) + 0x10;
+	{
+		const uint64_t cc[] = {PD_CONTEXT_USER, ip};
+
+		pt_begin(&t);
+		pt_mmap2(&t, U, 100, 100, start, 0x1000, e.off, PROT_RX,
+			 MAP_PRIVATE_, lib + root_len, e.build_id,
+			 e.build_id_size);
+		pt_sample(&t, U, 100, 100, ip, cc, 2);
+	}
+	o->inline_callchain = true;
+	o->no_inline = false;
+	pt_run(&t, o, &r);
+	ck_assert_uint_eq(r.nr, 1);
+	ck_assert_uint_eq(r.stacks[0].nr, 2);
+	*inner = r.stacks[0].frames[0].sym;
+	ck_assert_ptr_nonnull(r.stacks[0].frames[1].sym);
+	ck_assert_str_eq(r.stacks[0].frames[1].sym, "alt_fn");
+	pt_run_free(&r);
+	tf_release(&t);
+}
+
+/* Whether an inotify watch saw path opened. */
+static bool was_opened(int ifd)
+{
+	union {
+		struct inotify_event ev; /* for its alignment */
+		char buf[4096];
+	} u;
+	ssize_t n = read(ifd, u.buf, sizeof(u.buf));
+
+	for (ssize_t off = 0; n > 0 && off < n;) {
+		const struct inotify_event *ev = (const void *)(u.buf + off);
+
+		if (ev->mask & IN_OPEN)
+			return true;
+		off += (ssize_t)sizeof(*ev) + ev->len;
+	}
+	return false;
+}
+
+/*
+ * A hostile .gnu_debugaltlink (issue 11, finding 5): libdw would open the
+ * path it names, anywhere (a secret file: read; a FIFO: the open blocks
+ * forever).  Not opened now, and the run ends (a hang is the test case's
+ * timeout).
+ */
+START_TEST(t_altlink_hostile)
+{
+	char dir[PMAX], fifo[PMAX], secret[PMAX], cache[PMAX];
+	const char *inner;
+	int ifd;
+	OPTS(o);
+
+	et_path(cache, "%s/cache", tmp);
+	o.buildid_dir = cache;
+	et_path(dir, "%s/lib", tmp);
+	et_path(fifo, "%s/fifo", tmp);
+	et_path(secret, "%s/secret", tmp);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pt_write(secret, "root:$6$secret:19000:0:99999:7:::\n");
+	ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	ck_assert_int_ge(ifd, 0);
+	ck_assert_int_ge(inotify_add_watch(ifd, secret, IN_OPEN), 0);
+	run_alt(dir, fifo, NULL, &o, &inner);
+	ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+	run_alt(dir, secret, NULL, &o, &inner);
+	ck_assert_msg(!was_opened(ifd), "%s was opened", secret);
+	close(ifd);
+}
+END_TEST
+
+/*
+ * The alt file found where pdtool looks for debug files, checked by its
+ * build-id: under --symfs (the name as it stands there, a relative one
+ * from the linking file's directory, and DIR/usr/lib/debug/.build-id),
+ * in the build-id cache; one with another build-id is not used.
+ */
+START_TEST(t_altlink_found)
+{
+	char root[PMAX], dir[PMAX], p[PMAX], from[PMAX], cache[PMAX];
+	static const char *const names[] = {
+		"/usr/lib/debug/.dwz/alt.debug", "dwz/alt.debug",
+		"/nonexistent/alt.debug"};
+	const char *inner;
+
+	et_path(root, "%s/root", tmp);
+	et_path(dir, "%s/lib", root);
+	for (size_t i = 0; i < 3; i++) {
+		OPTS(o, .symfs = root);
+
+		run_alt(dir, names[i], NULL, &o, &inner);
+		/* nothing there yet */
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		et_path(from, "%s/alt.debug", dir);
+		if (i == 0)
+			et_path(p, "%s%s", root, names[i]);
+		else if (i == 1)
+			et_path(p, "%s/%s", dir, names[i]);
+		else
+			et_path(p, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				root, ALT_ID, ALT_ID + 2);
+		pt_copy(from, p);
+		run_alt(dir, names[i], NULL, &o, &inner);
+		ck_assert_ptr_nonnull(inner);
+		ck_assert_str_eq(inner, "alt_named_fn");
+		/* a link naming another build-id: that file is not used */
+		run_alt(dir, names[i], "a27f11e5000102030405060708090a0b0c0d0e0f",
+			&o, &inner);
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		unlink(p);
+	}
+	/* the build-id cache, without --symfs */
+	{
+		OPTS(o);
+
+		et_path(cache, "%s/cache", tmp);
+		o.buildid_dir = cache;
+		et_path(dir, "%s/lib2", tmp);
+		run_alt(dir, "/nonexistent/alt.debug", NULL, &o, &inner);
+		ck_assert(!inner || strcmp(inner, "alt_named_fn") != 0);
+		et_path(from, "%s/alt.debug", dir);
+		et_path(p, "%s/.build-id/%.2s/%s/debug", cache, ALT_ID,
+			ALT_ID + 2);
+		pt_copy(from, p);
+		run_alt(dir, "/nonexistent/alt.debug", NULL, &o, &inner);
+		ck_assert_ptr_nonnull(inner);
+		ck_assert_str_eq(inner, "alt_named_fn");
+	}
+}
+END_TEST
+
 /* ---- perf-PID.map ---------------------------------------------------- */
 
 START_TEST(t_perf_map)
@@ -489,6 +851,34 @@ START_TEST(t_perf_map)
 	ck_assert_uint_eq(r.nr_warn, 1);
 	ck_assert_msg(strstr(r.last_warn, "4 lines skipped"), "warning: %s",
 		      r.last_warn);
+	pt_run_free(&r);
+	tf_release(&t);
+}
+END_TEST
+
+/* A FIFO where a perf-PID.map is looked for (anyone can make one in
+ * /tmp, for a PID a capture chose) is refused without blocking (the test
+ * case's timeout would end a hang). */
+START_TEST(t_perf_map_fifo)
+{
+	const struct pda_missing_dso *m;
+	const uint64_t cc[] = {PD_CONTEXT_USER, 0x1010};
+	char p[PMAX];
+	struct tf t;
+	struct pt_run r;
+	OPTS(o, .jit_dir = tmp);
+
+	et_path(p, "%s/perf-78.map", tmp);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	pt_begin(&t);
+	pt_mmap2(&t, U, 78, 78, 0x1000, 0x4000, 0, PROT_RWX, MAP_PRIVATE_,
+		 "//anon", NULL, 0);
+	pt_sample(&t, U, 78, 78, cc[1], cc, 2);
+	pt_run(&t, &o, &r);
+	ck_assert_ptr_null(r.stacks[0].frames[0].sym);
+	m = pt_missing(&r, "/tmp/perf-78.map");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->why, "not a regular file");
 	pt_run_free(&r);
 	tf_release(&t);
 }
@@ -544,18 +934,28 @@ Suite *dso_suite(void)
 {
 	Suite *s = suite_create("dso");
 	TCase *tc = tcase_create("dso");
-	TCase *tk;
+	TCase *ta, *tk;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, t_symfs);
+	tcase_add_test(tc, t_symfs_host);
 	tcase_add_test(tc, t_buildid_cache);
 	tcase_add_test(tc, t_buildid_mismatch);
 	tcase_add_test(tc, t_kallsyms_cache);
 	tcase_add_test(tc, t_vmlinux);
 	tcase_add_test(tc, t_debuginfod);
 	tcase_add_test(tc, t_host_kallsyms);
+	tcase_add_test(tc, t_host_kallsyms_other_host);
 	tcase_add_test(tc, t_perf_map);
+	tcase_add_test(tc, t_perf_map_fifo);
 	suite_add_tcase(s, tc);
+	ta = tcase_create("altlink");
+	tcase_add_checked_fixture(ta, setup, teardown);
+	/* gcc builds each case's files; a FIFO opened would block */
+	tcase_set_timeout(ta, 20);
+	tcase_add_test(ta, t_altlink_hostile);
+	tcase_add_test(ta, t_altlink_found);
+	suite_add_tcase(s, ta);
 	tk = corpus_tcase(s, "dso");
 	tcase_add_checked_fixture(tk, setup, teardown);
 	corpus_add(tk, t_perf_map_corpus, 0, 1);

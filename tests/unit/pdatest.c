@@ -156,6 +156,18 @@ void pt_build_id(struct tf *t, uint16_t cpumode, int32_t pid,
 	tf_end(t);
 }
 
+void pt_feature_string(struct tf *t, unsigned feat, const char *value)
+{
+	/* perf's do_write_string: u32 length padded to 64, then the bytes */
+	size_t len = (strlen(value) + 1 + 63) & ~(size_t)63;
+
+	tf_begin(t, PD_REC_HEADER_FEATURE, 0);
+	tf_u64(t, feat);
+	tf_u32(t, (uint32_t)len);
+	tf_str(t, value, len);
+	tf_end(t);
+}
+
 void pt_sample(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
 	       uint64_t ip, const uint64_t *cc, size_t nr)
 {

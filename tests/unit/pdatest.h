@@ -53,6 +53,9 @@ void pt_ksymbol(struct tf *t, uint64_t addr, uint32_t len, bool unregister,
 /* HEADER_BUILD_ID as perf writes it in pipe mode */
 void pt_build_id(struct tf *t, uint16_t cpumode, int32_t pid,
 		 const unsigned char *id, unsigned size, const char *name);
+/* A string feature (PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE...) sent as a
+ * HEADER_FEATURE record, as pipe mode sends it. */
+void pt_feature_string(struct tf *t, unsigned feat, const char *value);
 /* A sample; with pt_begin's event its callchain is cc[0..nr) (markers
  * included), with pt_begin_nocallchain cc is ignored. */
 void pt_sample(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
