@@ -6,6 +6,7 @@
 #include "pdc_utf8.h"
 
 #include <stdint.h>
+#include <string.h>
 
 size_t pdc_text_char(const void *str, size_t n)
 {
@@ -20,11 +21,36 @@ size_t pdc_text_char(const void *str, size_t n)
 	return len && cp >= 0xa0 ? len : 0;
 }
 
+/*
+ * Whether any of the 8 bytes of w is outside printable ASCII (below
+ * 0x20, or 0x7f and up): SWAR, so the common case costs about an
+ * instruction a byte (every folded line and name is scanned).
+ */
+static inline int has_unprintable(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t high = 0x8080808080808080ull;
+	/* a byte below 0x20: its high bit set by the borrow, not by itself */
+	const uint64_t low = (w - 0x20 * ones) & ~w & high;
+	/* a byte of 0x7f or more: itself, or itself plus 1, reaches 0x80 */
+	const uint64_t top = (w | (w + ones)) & high;
+
+	return (low | top) != 0;
+}
+
 size_t pdc_text_plain(const void *str, size_t n)
 {
 	const unsigned char *s = str;
 	size_t i = 0;
 
+	while (n - i >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		if (has_unprintable(w))
+			break;
+		i += 8;
+	}
 	while (i < n) {
 		size_t len;
 

@@ -23,9 +23,9 @@ int pde_diff_folded(FILE *out, const struct pda_diff *d)
 		for (size_t k = 0; k < st->nr; k++) {
 			if (k)
 				fputc(';', out);
-			/* a name read from folded text may hold any byte
-			 * but ';': none may end the line (pdc_text.h) */
-			pde_text_puts(out, st->frames[k]);
+			/* shown as text already (pda_diff.c): no name
+			 * ends the line or reaches a terminal */
+			fputs(st->frames[k], out);
 		}
 		fprintf(out, " %.0f %" PRIu64 "\n", a, st->count[1]);
 		if (ferror(out))

@@ -28,6 +28,9 @@ struct text {
 	size_t *end;	/* the text's length through depth d + 1 */
 	size_t alloc;	/* of ids and end */
 	size_t depth;
+	/* by location id: 0 not looked at yet, 1 its label is printable
+	 * text, 2 it holds a byte to write as \xNN; NULL: look every time */
+	unsigned char *plain;
 };
 
 static int reserve(struct text *t, size_t len)
@@ -112,14 +115,19 @@ static size_t build(const struct pda_profile *p,
 	}
 	len = d ? t->end[d - 1] : 0;
 	for (; d < depth; d++) {
-		size_t nl;
+		const uint32_t loc = pda_profile_stack(p, t->ids[d])->loc;
+		size_t nl, plain;
 		const char *label = pda_profile_str(
-			p,
-			pda_profile_loc(p, pda_profile_stack(p, t->ids[d])->loc)
-				->label,
-			&nl);
+			p, pda_profile_loc(p, loc)->label, &nl);
 
-		const size_t plain = pdc_text_plain(label, nl);
+		/* a label is looked at once, not once a line */
+		if (t->plain && t->plain[loc] == 1) {
+			plain = nl;
+		} else {
+			plain = pdc_text_plain(label, nl);
+			if (t->plain)
+				t->plain[loc] = plain == nl ? 1 : 2;
+		}
 
 		/* room for the label, all but its plain start as \xNN */
 		if (reserve(t, len + 1 + plain +
@@ -156,6 +164,8 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col)
 
 	if (col >= pda_profile_nr_columns(p))
 		return PD_ERR_API;
+	/* without it, each label is scanned as it is written */
+	t.plain = calloc(pda_profile_nr_locs(p), 1);
 	for (size_t i = 0; i < nr && rc == 0; i++) {
 		const size_t len = build(p, pda_profile_sample(p, i), col, &t);
 
@@ -167,5 +177,6 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col)
 	free(t.buf);
 	free(t.ids);
 	free(t.end);
+	free(t.plain);
 	return rc < 0 ? rc : pde_out_rc(out);
 }

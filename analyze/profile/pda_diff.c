@@ -24,6 +24,7 @@
 #include "pda_base_int.h"
 #include "pda_diff.h"
 #include "pda_sigtest_int.h"
+#include "pdc_text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -133,29 +134,70 @@ static struct dname *intern(struct pda_diff *d, struct pdc_intern *t,
 	return n;
 }
 
-/* The normal entry for frame name s[0..len). */
+/*
+ * The entry a new name e (s[0..len)) stands for: the name shown as text
+ * (bytes that are not printable text as \xNN, common/pdc_text.h: a name
+ * from folded text may hold any byte but ';', and none may end a line
+ * of the output or reach a terminal), normalized unless no_normalize.
+ * The entry of a shown name is itself, so names are scanned once each
+ * and the writers need not look at them again.
+ */
+static struct dname *shown_name(struct pda_diff *d, struct dname *e,
+				const char *s, size_t len)
+{
+	char small[256];
+	struct pdc_strbuf b;
+	struct dname *norm = NULL;
+	size_t nlen = len;
+	bool added, renamed = false;
+
+	pdc_strbuf_init(&b, &d->alloc, small, sizeof(small));
+	if (pdc_text_plain(s, len) != len) {
+		pdc_strbuf_add_text(&b, s, len);
+		if (b.oom)
+			goto out;
+		s = b.p;
+		len = b.len;
+	}
+	nlen = len;
+	if (!d->o.no_normalize) {
+		if (pdc_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
+			     len + 1, SIZE_MAX) < 0)
+			goto out;
+		nlen = pda_diff_normalize_name(s, len, d->norm);
+		renamed = nlen != len || memcmp(d->norm, s, len) != 0;
+		if (renamed)
+			s = d->norm;
+	}
+	if (s == e->str || (nlen == pdc_intern_len(e) &&
+			    memcmp(s, e->str, nlen) == 0)) {
+		norm = e;
+		goto out;
+	}
+	norm = intern(d, &d->names, s, nlen, &added);
+	/* seen before as a name of its own: what that one stands for */
+	if (norm && !added)
+		norm = norm->norm;
+	if (norm) {
+		/* the shown form of a shown form is itself */
+		e->norm = norm;
+		d->nr_renamed += renamed;
+	}
+out:
+	pdc_strbuf_release(&b);
+	return norm;
+}
+
+/* The entry shown for frame name s[0..len). */
 static struct dname *frame_name(struct pda_diff *d, const char *s, size_t len)
 {
-	struct dname *e, *norm;
-	size_t nlen;
+	struct dname *e;
 	bool added;
 
 	e = intern(d, &d->names, s, len, &added);
-	if (!e || !added || d->o.no_normalize)
+	if (!e || !added)
 		return e ? e->norm : NULL;
-	if (pdc_grow(&d->alloc, (void **)&d->norm, 1, &d->alloc_norm,
-			 len + 1, SIZE_MAX) < 0)
-		return NULL;
-	nlen = pda_diff_normalize_name(s, len, d->norm);
-	if (nlen == len && memcmp(d->norm, s, len) == 0)
-		return e;
-	norm = intern(d, &d->names, d->norm, nlen, &added);
-	if (!norm)
-		return NULL;
-	/* the normal form of a normal form is itself */
-	e->norm = norm;
-	d->nr_renamed++;
-	return norm;
+	return shown_name(d, e, s, len);
 }
 
 /* ---- construction -------------------------------------------------- */

@@ -475,6 +475,42 @@ static const struct {
 	{"\\x1b", 4, "\\x1b", 4},
 };
 
+/*
+ * pdc_text_plain() reads 8 bytes at a time while they are printable
+ * ASCII: one byte that is not, at every position of a longer string, in
+ * every class (controls, DEL, C1, bytes that are not UTF-8, the edges of
+ * printable ASCII), stops it exactly there; a valid UTF-8 character does
+ * not stop it.
+ */
+START_TEST(test_text_words)
+{
+	static const struct {
+		const char *bytes;
+		size_t n;
+		bool stops;
+	} probes[] = {
+		{"\0", 1, true},    {"\x01", 1, true},  {"\x1f", 1, true},
+		{"\x7f", 1, true},  {"\x80", 1, true},  {"\xc2\x9b", 2, true},
+		{"\xff", 1, true},  {"\xfe", 1, true},  {" ", 1, false},
+		{"~", 1, false},     {"\xc3\xa9", 2, false},
+		{"\xe2\x82\xac", 3, false},
+	};
+	char buf[40];
+
+	for (size_t k = 0; k < NR(probes); k++)
+		for (size_t at = 0; at + probes[k].n <= 33; at++) {
+			const size_t n = 33;
+
+			memset(buf, 'a', sizeof(buf));
+			memcpy(buf + at, probes[k].bytes, probes[k].n);
+			ck_assert_msg(pdc_text_plain(buf, n) ==
+					      (probes[k].stops ? at : n),
+				      "probe %zu at %zu: %zu", k, at,
+				      pdc_text_plain(buf, n));
+		}
+}
+END_TEST
+
 START_TEST(test_text)
 {
 	struct failalloc fa = {.fail_at = 0};
@@ -994,6 +1030,7 @@ Suite *common_suite(void)
 	tcase_add_test(tc, test_strbuf);
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
 	tcase_add_loop_test(tc, test_text, 0, (int)NR(text_cases));
+	tcase_add_test(tc, test_text_words);
 	tcase_add_test(tc, test_arena);
 	tcase_add_loop_test(tc, test_sha256, 0, (int)NR(sha_cases));
 	tcase_add_test(tc, test_hash);
