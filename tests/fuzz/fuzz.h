@@ -1,14 +1,34 @@
 /*
- * fuzz.h - what the libFuzzer targets share with the regression driver
- * (replay.c).  Under libFuzzer the defaults apply; replay.c tightens them.
+ * fuzz.h - what the libFuzzer targets share with each other and with the
+ * regression driver (replay.c).  Under libFuzzer the defaults apply;
+ * replay.c tightens them.
+ *
+ * A target is tests/fuzz/fuzz_NAME.c defining
+ *
+ *	int fuzz_NAME(const uint8_t *data, size_t size)
+ *
+ * listed in FUZZ_TARGETS below.  `make fuzz` links each one alone into
+ * build/fuzz/fuzz_NAME, with libfuzzer_main.c calling it from
+ * LLVMFuzzerTestOneInput; replay.c links them all and replays
+ * tests/fuzz/corpus/NAME/ through fuzz_NAME.
  */
 #ifndef FUZZ_H
 #define FUZZ_H
 
+#include "pd_config.h"
+
+#include "failalloc.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
+#define FUZZ_TARGETS(X) X(reader)
+
+#define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
+FUZZ_TARGETS(FUZZ_DECLARE)
+#undef FUZZ_DECLARE
 
 /*
  * Out-of-memory injection (STYLE T9).  FUZZ_OOM_SAMPLED, the default,
@@ -25,5 +45,44 @@ enum fuzz_oom_mode {
 
 extern enum fuzz_oom_mode fuzz_oom;
 extern size_t fuzz_oom_sweep_max;
+
+/* A cap on one allocation: beyond it the hooks fail, as a real limit
+ * would (failalloc's max_size). */
+#define FUZZ_MAX_ALLOC ((size_t)64 << 20)
+
+/* A property every input must keep: abort (libFuzzer keeps the input)
+ * naming the file and line. */
+#define CHECK(cond)                                                         \
+	do {                                                                \
+		if (!(cond))                                                \
+			fuzz_check_failed(__FILE__, __LINE__, #cond);       \
+	} while (0)
+
+void fuzz_check_failed(const char *file, int line, const char *what)
+	PD_NORETURN;
+
+/* FNV-1a of the input: picks what a run does, reproducibly. */
+uint64_t fuzz_hash(const uint8_t *data, size_t size);
+
+/* Keeps the compiler from dropping loads whose only use is ASan's check. */
+void fuzz_touch(const void *p, size_t len);
+void fuzz_touch_str(const char *s);
+
+/*
+ * One reading of an input with allocations through fa, for
+ * fuzz_with_oom().  @return true when some call reported PD_ERR_NOMEM
+ * (or its equivalent); everything it allocated must be freed by then.
+ */
+typedef bool (*fuzz_pass_fn)(const uint8_t *data, size_t size,
+			     struct failalloc *fa);
+
+/*
+ * Run pass once with every allocation granted, then, as fuzz_oom says,
+ * again with the Nth failing (once, or from then on).  Checks that no
+ * block is left live after a pass, and that a pass in which an
+ * allocation failed said so (E5).  @return the clean pass's calls.
+ */
+unsigned long fuzz_with_oom(const uint8_t *data, size_t size,
+			    fuzz_pass_fn pass);
 
 #endif /* FUZZ_H */

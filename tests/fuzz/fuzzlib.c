@@ -1,0 +1,104 @@
+/*
+ * fuzzlib.c - the helpers of fuzz.h, shared by every target.
+ */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fuzz_oom_mode fuzz_oom = FUZZ_OOM_SAMPLED;
+size_t fuzz_oom_sweep_max;
+
+/*
+ * The most out-of-memory passes a sweep makes of one input: past it, the
+ * failing call steps over the calls evenly (a DWARF unwind makes
+ * thousands of allocations, each pass a few milliseconds).
+ */
+#define SWEEP_MAX_PASSES 2048
+
+void fuzz_check_failed(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: property violated: %s\n", file, line, what);
+	abort();
+}
+
+uint64_t fuzz_hash(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ size;
+
+	for (size_t i = 0; i < size; i++) {
+		h ^= data[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static volatile uint64_t sink;
+
+void fuzz_touch(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < len; i++)
+		sum += b[i];
+	sink += sum;
+}
+
+void fuzz_touch_str(const char *s)
+{
+	if (s)
+		fuzz_touch(s, strlen(s) + 1);
+}
+
+/* One pass, its allocations failing as asked.  @return its calls. */
+static unsigned long run_pass(const uint8_t *data, size_t size,
+			      fuzz_pass_fn pass, unsigned long fail_at,
+			      bool persistent)
+{
+	struct failalloc fa;
+	bool nomem;
+
+	failalloc_init(&fa, fail_at, persistent);
+	fa.max_size = FUZZ_MAX_ALLOC;
+	nomem = pass(data, size, &fa);
+	CHECK(fa.live == 0);
+	CHECK(fa.live_bytes == 0);
+	/* an allocation that failed is reported, not swallowed (E5) */
+	if (fa.nr_failed)
+		CHECK(nomem);
+	return fa.nr_calls;
+}
+
+unsigned long fuzz_with_oom(const uint8_t *data, size_t size,
+			    fuzz_pass_fn pass)
+{
+	const unsigned long nr_calls = run_pass(data, size, pass, 0, false);
+	uint64_t h;
+
+	if (nr_calls == 0 || fuzz_oom == FUZZ_OOM_OFF)
+		return nr_calls;
+	if (fuzz_oom == FUZZ_OOM_SWEEP && size <= fuzz_oom_sweep_max) {
+		const unsigned long step =
+			nr_calls / SWEEP_MAX_PASSES + 1;
+
+		for (unsigned long n = 1; n <= nr_calls; n += step)
+			run_pass(data, size, pass, n, false);
+		run_pass(data, size, pass, 1 + nr_calls / 2, true);
+		return nr_calls;
+	}
+	h = fuzz_hash(data, size);
+	switch (h % 8) {
+	case 0:
+	case 1:
+		run_pass(data, size, pass, 1 + (h >> 8) % nr_calls, false);
+		break;
+	case 2:
+		run_pass(data, size, pass, 1 + (h >> 8) % nr_calls, true);
+		break;
+	default:
+		break;
+	}
+	return nr_calls;
+}
