@@ -52,14 +52,14 @@ extern size_t fuzz_oom_sweep_max;
 
 /* A property every input must keep: abort (libFuzzer keeps the input)
  * naming the file and line. */
-#define CHECK(cond)                                                         \
-	do {                                                                \
-		if (!(cond))                                                \
-			fuzz_check_failed(__FILE__, __LINE__, #cond);       \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			fuzz_check_failed(__FILE__, __LINE__, #cond);          \
 	} while (0)
 
-void fuzz_check_failed(const char *file, int line, const char *what)
-	PD_NORETURN;
+void fuzz_check_failed(const char *file, int line,
+		       const char *what) PD_NORETURN;
 
 /* FNV-1a of the input: picks what a run does, reproducibly. */
 uint64_t fuzz_hash(const uint8_t *data, size_t size);

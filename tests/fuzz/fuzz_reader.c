@@ -23,7 +23,9 @@
  *  - the reader's statistics count exactly the records it delivered;
  *  - time order delivers the same records as file order;
  *  - every allocation is freed once the file is closed (counted through
- *    the allocation hooks, so it holds without LeakSanitizer).
+ *    the allocation hooks, so it holds without LeakSanitizer);
+ *  - the most memory live at once stays within a budget of the input's
+ *    size (below).
  *
  * Out-of-memory paths (T9): three inputs in eight, chosen by a hash of
  * their bytes so a run is reproducible, are read a second time with the
@@ -40,6 +42,27 @@
 
 static char not_a_file;
 
+/*
+ * The memory budget: the most bytes live at once through the hooks (a
+ * request counts whether granted or refused, so the 64 MiB cap on one
+ * allocation hides nothing) is at most
+ *
+ *	BUDGET_PER_BYTE * input + BUDGET_PER_ZBYTE * compressed + BUDGET_FIXED
+ *
+ * where compressed counts the bytes of the input's COMPRESSED and
+ * COMPRESSED2 records.  From what real captures need (testdata/ and the
+ * shared corpus, tests/fuzz/README.md): a plain capture peaks at 1.6
+ * times its size plus 7 KB (the ordered reader's queue, ids, the
+ * environment); a compressed one at 7.4 MB for 55 KB, a zstd stream of
+ * 0.9 MB (perf's level 1, a 512 KiB window) and output buffers of 1-2
+ * MiB, its chunks expanding up to 126 times.  So: 8 per plain byte, 256
+ * per compressed byte, and 8 MiB for the stream (a window up to 8 MiB,
+ * zstd level 19) and its buffers.
+ */
+#define BUDGET_PER_BYTE 8
+#define BUDGET_PER_ZBYTE 256
+#define BUDGET_FIXED ((size_t)8 << 20)
+
 /* ---- what one pass observed ---------------------------------------- */
 
 struct fz_run {
@@ -54,11 +77,11 @@ struct fz_run {
 	uint64_t digest[3];
 	int end_rc[3];
 	int damaged[3];
+	uint64_t zbytes; /* bytes of the packed pass's compressed records */
 };
 
 /* Keeps the compiler from dropping loads whose only use is ASan's check. */
 static volatile uint64_t sink;
-
 
 static void check_rc(struct fz_run *run, int rc)
 {
@@ -230,7 +253,7 @@ static void walk_env(struct fz_run *run, struct pd_file *f)
 		     env->cpu_topology.nr_die_siblings);
 	CHECK(env->cpu_topology.nr_cpus == 0 || env->cpu_topology.cpus);
 	fuzz_touch(env->cpu_topology.cpus,
-	      env->cpu_topology.nr_cpus * sizeof(*env->cpu_topology.cpus));
+		   env->cpu_topology.nr_cpus * sizeof(*env->cpu_topology.cpus));
 	for (uint32_t i = 0; i < env->nr_numa_nodes; i++)
 		fuzz_touch_str(env->numa_nodes[i].cpus);
 	for (uint32_t i = 0; i < env->nr_pmu_mappings; i++)
@@ -605,8 +628,8 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 	CHECK(hsize == rec->size || (rec->type == PD_REC_COMPRESSED2 &&
 				     hsize == (rec->size & 0xffff)));
 	CHECK(rec->payload_size == 0 || rec->payload != NULL);
-	CHECK((rec->flags & ~(unsigned)(PD_RECF_DECOMPRESSED |
-					PD_RECF_STABLE)) == 0);
+	CHECK((rec->flags &
+	       ~(unsigned)(PD_RECF_DECOMPRESSED | PD_RECF_STABLE)) == 0);
 	/* a record from the input (not out of a compressed chunk) is where
 	 * it is in it, until the file is closed */
 	CHECK(!(rec->flags & PD_RECF_STABLE) ==
@@ -627,6 +650,9 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 		fuzz_touch(rec->payload, rec->payload_size);
 	}
 	run->nr_recs[pass]++;
+	if (pass == 2 &&
+	    (rec->type == PD_REC_COMPRESSED || rec->type == PD_REC_COMPRESSED2))
+		run->zbytes += rec->size + rec->payload_size;
 	run->digest[pass] +=
 		mix(mix(mix(rec->offset, rec->type), rec->size), rec->flags);
 	(void)pd_rec_type_name(rec->type);
@@ -752,6 +778,9 @@ int fuzz_reader(const uint8_t *data, size_t size)
 	run_once(&clean);
 	if (clean.alloc.nr_failed)
 		CHECK(clean.nomem_seen);
+	CHECK(clean.alloc.peak_bytes <=
+	      BUDGET_PER_BYTE * size + BUDGET_PER_ZBYTE * clean.zbytes +
+		      BUDGET_FIXED);
 	/*
 	 * Time order delivers the file-order records, no more, no fewer,
 	 * when both readings got to the end the same way.

@@ -71,8 +71,7 @@ static unsigned long run_pass(const uint8_t *data, size_t size,
 	return fa.nr_calls;
 }
 
-unsigned long fuzz_with_oom(const uint8_t *data, size_t size,
-			    fuzz_pass_fn pass)
+unsigned long fuzz_with_oom(const uint8_t *data, size_t size, fuzz_pass_fn pass)
 {
 	const unsigned long nr_calls = run_pass(data, size, pass, 0, false);
 	uint64_t h;
@@ -80,8 +79,7 @@ unsigned long fuzz_with_oom(const uint8_t *data, size_t size,
 	if (nr_calls == 0 || fuzz_oom == FUZZ_OOM_OFF)
 		return nr_calls;
 	if (fuzz_oom == FUZZ_OOM_SWEEP && size <= fuzz_oom_sweep_max) {
-		const unsigned long step =
-			nr_calls / SWEEP_MAX_PASSES + 1;
+		const unsigned long step = nr_calls / SWEEP_MAX_PASSES + 1;
 
 		for (unsigned long n = 1; n <= nr_calls; n += step)
 			run_pass(data, size, pass, n, false);

@@ -144,8 +144,8 @@ static void list_dir(const char *path, struct paths *names)
 		qsort(names->v, names->nr, sizeof(*names->v), cmp_str);
 }
 
-static void collect(struct paths *ps, const char *path,
-		    const struct target *t, int top)
+static void collect(struct paths *ps, const char *path, const struct target *t,
+		    int top)
 {
 	struct stat st;
 	struct paths sub = {0};
@@ -417,8 +417,9 @@ int main(int argc, char **argv)
 			if (collect_corpus(&ps, argv[i]) < 0)
 				return 64;
 		} else if (!target_named(argv[i], (size_t)(eq - argv[i]))) {
-			fprintf(stderr, "replay: no target '%.*s' (replay -l "
-					"lists them)\n",
+			fprintf(stderr,
+				"replay: no target '%.*s' (replay -l "
+				"lists them)\n",
 				(int)(eq - argv[i]), argv[i]);
 			return 64;
 		} else {
