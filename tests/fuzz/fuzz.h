@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
-#define FUZZ_TARGETS(X) X(reader)
+#define FUZZ_TARGETS(X) X(folded) X(reader)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)
@@ -84,5 +84,16 @@ typedef bool (*fuzz_pass_fn)(const uint8_t *data, size_t size,
  */
 unsigned long fuzz_with_oom(const uint8_t *data, size_t size,
 			    fuzz_pass_fn pass);
+
+/* ---- profiles -------------------------------------------------------- */
+
+struct pda_profile;
+
+/*
+ * A profile's tables refer only to earlier entries, a stack is one
+ * deeper than its prefix, no two rows share a stack, and each column's
+ * total is the sum of its rows (pda_profile.h's invariants).
+ */
+void fuzz_check_profile(const struct pda_profile *p);
 
 #endif /* FUZZ_H */

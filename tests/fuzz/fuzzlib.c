@@ -3,6 +3,8 @@
  */
 #include "fuzz.h"
 
+#include "pda_profile.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,4 +101,72 @@ unsigned long fuzz_with_oom(const uint8_t *data, size_t size, fuzz_pass_fn pass)
 		break;
 	}
 	return nr_calls;
+}
+
+void fuzz_check_profile(const struct pda_profile *p)
+{
+	const unsigned nr_columns = pda_profile_nr_columns(p);
+	const size_t nr_strs = pda_profile_nr_strs(p);
+	const size_t nr_maps = pda_profile_nr_mappings(p);
+	const size_t nr_funcs = pda_profile_nr_funcs(p);
+	const size_t nr_locs = pda_profile_nr_locs(p);
+	const size_t nr_stacks = pda_profile_nr_stacks(p);
+	const size_t nr_rows = pda_profile_nr_samples(p);
+	const uint64_t *totals = pda_profile_totals(p);
+	uint64_t *sums = calloc(nr_columns, sizeof(*sums));
+	unsigned char *seen = calloc(nr_stacks + 1, 1);
+
+	if (!sums || !seen)
+		abort();
+	for (uint32_t id = 0; id < nr_strs; id++) {
+		size_t len;
+		const char *s = pda_profile_str(p, id, &len);
+
+		CHECK(s && s[len] == '\0' && strlen(s) <= len);
+	}
+	for (uint32_t id = 1; id < nr_maps; id++) {
+		const struct pda_profile_mapping *m =
+			pda_profile_mapping(p, id);
+
+		CHECK(m && m->name < nr_strs && m->build_id < nr_strs);
+	}
+	for (uint32_t id = 1; id < nr_funcs; id++) {
+		const struct pda_profile_func *fn = pda_profile_func(p, id);
+
+		CHECK(fn && fn->name < nr_strs && fn->file < nr_strs);
+	}
+	for (uint32_t id = 1; id < nr_locs; id++) {
+		const struct pda_profile_loc *l = pda_profile_loc(p, id);
+
+		CHECK(l && l->label < nr_strs && l->func < nr_funcs &&
+		      l->mapping < nr_maps);
+	}
+	for (uint32_t id = 1; id < nr_stacks; id++) {
+		const struct pda_profile_stack *st = pda_profile_stack(p, id);
+
+		CHECK(st && st->prefix < id && st->loc >= 1 &&
+		      st->loc < nr_locs);
+		CHECK(st->depth ==
+		      (st->prefix ? pda_profile_stack(p, st->prefix)->depth
+				  : 0) +
+			      1);
+	}
+	CHECK(pda_profile_stack(p, 0) == NULL &&
+	      pda_profile_stack(p, (uint32_t)nr_stacks) == NULL);
+	for (size_t i = 0; i < nr_rows; i++) {
+		const struct pda_profile_sample *row = pda_profile_sample(p, i);
+
+		CHECK(row && row->stack < nr_stacks && !seen[row->stack]);
+		seen[row->stack] = 1;
+		for (unsigned c = 0; c < nr_columns; c++) {
+			/* the totals never wrap, so neither do these */
+			CHECK(sums[c] + row->values[c] >= sums[c]);
+			sums[c] += row->values[c];
+		}
+	}
+	CHECK(pda_profile_sample(p, nr_rows) == NULL);
+	for (unsigned c = 0; c < nr_columns; c++)
+		CHECK(totals[c] == sums[c]);
+	free(sums);
+	free(seen);
 }

@@ -53,8 +53,8 @@ mkdir -p "$work/corpus" "$work/artifacts" "tests/fuzz/corpus/$name"
 seeds=$(sed -n "s/^$name=//p" tests/fuzz/seeds)
 [ "$name" = reader ] && seeds="$seeds $PD_CORPUS"
 for dir in $seeds "tests/fuzz/corpus/$name"; do
-	if [ ! -d "$dir" ]; then
-		echo "seed directory '$dir' is absent, skipped"
+	if [ ! -e "$dir" ]; then
+		echo "seeds '$dir' are absent, skipped"
 		continue
 	fi
 	find "$dir" -type f | sort | while IFS= read -r f; do
