@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
-#define FUZZ_TARGETS(X) X(folded) X(reader)
+#define FUZZ_TARGETS(X) X(folded) X(reader) X(script)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)
