@@ -18,13 +18,15 @@
 #include "pd_config.h"
 
 #include "failalloc.h"
+#include "pda_session.h"
+#include "testfile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
-#define FUZZ_TARGETS(X) X(folded) X(reader) X(script)
+#define FUZZ_TARGETS(X) X(folded) X(jitmap) X(kallsyms) X(reader) X(script)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)
@@ -95,5 +97,34 @@ struct pda_profile;
  * total is the sum of its rows (pda_profile.h's invariants).
  */
 void fuzz_check_profile(const struct pda_profile *p);
+
+/* ---- a session over a capture built in memory ---------------------- */
+
+struct fuzz_session {
+	struct tf t; /* the capture (tests/unit/testfile.h) */
+	struct pd_file *f;
+	struct pda_session *s;
+};
+
+/* Start a capture of one event, attr; records follow with tf_*(). */
+void fuzz_session_begin(struct fuzz_session *fs, const struct tf_attr *attr);
+/*
+ * Open the capture and a session over it with opts (no debuginfod, no
+ * host kernel, whatever opts says), its allocations through hooks.
+ * @return 0, or what pda_session_new() returned (PD_ERR_NOMEM).
+ */
+int fuzz_session_open(struct fuzz_session *fs, const struct pd_alloc *hooks,
+		      const struct pda_opts *opts);
+/* Accepts a session that failed to open. */
+void fuzz_session_free(struct fuzz_session *fs);
+
+/*
+ * A session over a capture of one event and no records, allocating
+ * through hooks, and the input copied into a buffer of the session's
+ * with a NUL after it, as pda_read_fd() hands a file over to a parser.
+ * @return the buffer, or NULL when out of memory (fs then freed).
+ */
+char *fuzz_session_file(struct fuzz_session *fs, const struct pd_alloc *hooks,
+			const uint8_t *data, size_t size);
 
 #endif /* FUZZ_H */

@@ -3,6 +3,7 @@
  */
 #include "fuzz.h"
 
+#include "pda_base_int.h"
 #include "pda_profile.h"
 
 #include <stdio.h>
@@ -169,4 +170,59 @@ void fuzz_check_profile(const struct pda_profile *p)
 		CHECK(totals[c] == sums[c]);
 	free(sums);
 	free(seen);
+}
+
+void fuzz_session_begin(struct fuzz_session *fs, const struct tf_attr *attr)
+{
+	memset(fs, 0, sizeof(*fs));
+	tf_init(&fs->t, false);
+	tf_add_attr(&fs->t, attr, NULL, 0);
+}
+
+int fuzz_session_open(struct fuzz_session *fs, const struct pd_alloc *hooks,
+		      const struct pda_opts *opts)
+{
+	struct pda_opts o = *opts;
+	char err[256] = "";
+	int rc;
+
+	fs->f = tf_open(&fs->t);
+	o.sz = sizeof(o);
+	o.alloc = hooks;
+	o.no_debuginfod = true;
+	o.use_host_kernel = false;
+	o.errbuf = err;
+	o.errbuf_size = sizeof(err);
+	rc = pda_session_new(fs->f, &o, &fs->s);
+	CHECK(rc == 0 || rc == PD_ERR_NOMEM);
+	CHECK(rc == 0 || err[0] != '\0');
+	return rc;
+}
+
+void fuzz_session_free(struct fuzz_session *fs)
+{
+	pda_session_free(fs->s);
+	pd_file_close(fs->f);
+	tf_release(&fs->t);
+}
+
+char *fuzz_session_file(struct fuzz_session *fs, const struct pd_alloc *hooks,
+			const uint8_t *data, size_t size)
+{
+	const struct tf_attr attr = {.type = 1 /* cpu-clock */,
+				     .sample_period = 1,
+				     .sample_type = PD_SAMPLE_IP};
+	PDA_OPTS(o);
+	char *buf = NULL;
+
+	fuzz_session_begin(fs, &attr);
+	if (fuzz_session_open(fs, hooks, &o) == 0)
+		buf = pda_malloc(fs->s, size + 1);
+	if (!buf) {
+		fuzz_session_free(fs);
+		return NULL;
+	}
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	return buf;
 }
