@@ -26,7 +26,8 @@
 #include <stdint.h>
 
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
-#define FUZZ_TARGETS(X) X(folded) X(jitmap) X(kallsyms) X(reader) X(script)
+#define FUZZ_TARGETS(X)                                                        \
+	X(elf) X(folded) X(jitmap) X(kallsyms) X(reader) X(script)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)
@@ -126,5 +127,42 @@ void fuzz_session_free(struct fuzz_session *fs);
  */
 char *fuzz_session_file(struct fuzz_session *fs, const struct pd_alloc *hooks,
 			const uint8_t *data, size_t size);
+
+/* ---- an ELF image as a process's binary (fuzzelf.c) ----------------- */
+
+struct pda_elf;
+
+#define FUZZ_ELF_NAME "/fuzz/elf" /* the path the maps name */
+#define FUZZ_ELF_MAX_SEGS 8
+#define FUZZ_ELF_MAX_FUNCS 16
+
+/* What libelf says of an image, read apart from libpda's own reading. */
+struct fuzz_elf_info {
+	uint16_t machine;
+	bool is64;
+	bool exec; /* ET_EXEC: mapped at its own addresses */
+	struct {
+		uint64_t vaddr, offset, memsz;
+	} segs[FUZZ_ELF_MAX_SEGS]; /* the first PT_LOAD segments */
+	size_t nr_segs;
+	uint64_t funcs[FUZZ_ELF_MAX_FUNCS]; /* the entry point, and the
+					     * middle of function symbols */
+	size_t nr_funcs;
+};
+
+/* @return false when the image is no ELF file libelf reads. */
+bool fuzz_elf_info(const void *image, size_t size, struct fuzz_elf_info *inf);
+/* MMAP records of pid for each PT_LOAD segment as a loader maps them:
+ * at base + vaddr (an ET_EXEC at vaddr), from the page of its offset. */
+void fuzz_elf_maps(struct tf *t, const struct fuzz_elf_info *inf, uint64_t base,
+		   uint32_t pid);
+/*
+ * The session's DSO FUZZ_ELF_NAME found, its binary the image (which
+ * must outlive the session): the lookup of files replaced by
+ * pda_elf_open_image().  *out is the ELF handle, NULL when the image is
+ * not ELF (the DSO is then missing).  @return 0 or PD_ERR_NOMEM.
+ */
+int fuzz_elf_preload(struct pda_session *s, const void *image, size_t size,
+		     struct pda_elf **out);
 
 #endif /* FUZZ_H */
