@@ -56,7 +56,8 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	}
 	r = pd_zalloc(&f->mem, sizeof(*r));
 	if (!r)
-		return PD_ERR_NOMEM;
+		return pd_set_err(f, PD_ERR_NOMEM, "%s",
+				  pd_strerror(PD_ERR_NOMEM));
 	r->f = f;
 	r->flags = flags;
 	r->soff = f->hdr.data_offset;
@@ -67,7 +68,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 
 		if (rc < 0) {
 			pd_reader_free(r);
-			return rc;
+			return pd_set_err(f, rc, "%s", pd_strerror(rc));
 		}
 	}
 	*out = r;
@@ -483,5 +484,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 		count(r, rec);
 	else if (rc == 0)
 		release_all(r);
+	else if (rc == PD_ERR_NOMEM)
+		/* no allocation site says more than this (E3) */
+		pd_set_err(r->f, rc, "%s", pd_strerror(rc));
 	return rc;
 }

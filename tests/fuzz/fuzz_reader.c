@@ -685,6 +685,8 @@ static void read_pass(struct fz_run *run, struct pd_file *f, unsigned pass)
 	if (rc < 0) {
 		check_rc(run, rc);
 		CHECK(r == NULL);
+		/* a failure always says why (E3) */
+		CHECK(pd_file_errmsg(f)[0] != '\0');
 		run->end_rc[pass] = rc;
 		return;
 	}
@@ -692,6 +694,8 @@ static void read_pass(struct fz_run *run, struct pd_file *f, unsigned pass)
 	while ((rc = pd_reader_next(r, &rec)) > 0)
 		walk_rec(run, f, &rec, pass);
 	check_rc(run, rc);
+	if (rc < 0)
+		CHECK(pd_file_errmsg(f)[0] != '\0');
 	run->end_rc[pass] = rc;
 	/* the end is sticky */
 	if (rc == 0)
