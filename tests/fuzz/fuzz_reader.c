@@ -56,12 +56,12 @@ static char not_a_file;
  * environment); a compressed one at 7.4 MB for 55 KB, a zstd stream of
  * 0.9 MB (perf's level 1, a 512 KiB window) and output buffers of 1-2
  * MiB, its chunks expanding up to 126 times.  So: 8 per plain byte, 256
- * per compressed byte, and 8 MiB for the stream (a window up to 8 MiB,
- * zstd level 19) and its buffers.
+ * per compressed byte, and 16 MiB for the stream (a window up to 8 MiB,
+ * the most the reader decodes: format.md §7) and its buffers.
  */
 #define BUDGET_PER_BYTE 8
 #define BUDGET_PER_ZBYTE 256
-#define BUDGET_FIXED ((size_t)8 << 20)
+#define BUDGET_FIXED ((size_t)16 << 20)
 
 /* ---- what one pass observed ---------------------------------------- */
 
