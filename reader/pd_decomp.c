@@ -15,6 +15,15 @@
 
 #define MAX_DECOMP_BYTES ((size_t)1 << 31)
 
+/*
+ * The largest window a stream may ask for (O5): 8 MiB, what perf's
+ * levels 1 to 19 write (zstd's parameters for a stream of unknown size).
+ * Its levels 20 to 22 (32 to 128 MiB, zstd's "ultra") are refused with a
+ * message rather than given memory that a few bytes of the capture ask
+ * for.  format.md §7.
+ */
+#define ZSTD_WINDOW_LOG_MAX 23
+
 static void *zstd_alloc(void *opaque, size_t size)
 {
 	return pd_malloc(opaque, size);
@@ -35,9 +44,22 @@ struct ZSTD_DCtx_s *pd_dstream_new(const struct pd_mem *m)
 	cm.customFree = zstd_free;
 	cm.opaque = (void *)(uintptr_t)m;
 	ds = ZSTD_createDStream_advanced(cm);
+	if (ds && ZSTD_isError(ZSTD_DCtx_setParameter(
+			  ds, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG_MAX))) {
+		ZSTD_freeDStream(ds);
+		return NULL;
+	}
 	if (ds)
 		ZSTD_initDStream(ds);
 	return ds;
+}
+
+const char *pd_zstd_strerror(size_t ret)
+{
+	if (ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
+		return "a window over 8 MiB (perf -z 20 to 22, zstd --ultra) "
+		       "is not supported";
+	return ZSTD_getErrorName(ret);
 }
 
 static int ensure_dctx(struct pd_reader *r)
@@ -138,7 +160,7 @@ int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec)
 					 "%s record at offset 0x%llx: zstd: %s",
 					 pd_rec_type_name(rec->type),
 					 (unsigned long long)rec->offset,
-					 ZSTD_getErrorName(ret));
+					 pd_zstd_strerror(ret));
 			r->dstop = true;
 			return 0;
 		}

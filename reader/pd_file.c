@@ -454,7 +454,7 @@ static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
 		if (ZSTD_isError(ret)) {
 			rc = PD_CORRUPT(f, "zstd-compressed file: %s at input "
 					"offset 0x%zx",
-					ZSTD_getErrorName(ret), in.pos);
+					pd_zstd_strerror(ret), in.pos);
 			break;
 		}
 		if (in.pos == in.size && ob.pos < ob.size)

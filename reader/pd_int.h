@@ -166,9 +166,12 @@ void pd_env_free(struct pd_file *f, struct pd_env *env);
 /* apply EVENT_DESC names to evsels, once features are known */
 int pd_file_apply_event_desc(struct pd_file *f);
 
-/* pd_decomp.c: a zstd DStream allocating through m; NULL on NOMEM */
+/* pd_decomp.c: a zstd DStream allocating through m, its window at most
+ * PD_ZSTD_WINDOW_MAX; NULL on NOMEM */
 struct ZSTD_DCtx_s;
 struct ZSTD_DCtx_s *pd_dstream_new(const struct pd_mem *m);
+/* zstd's error ret in words, saying why a window is too large */
+const char *pd_zstd_strerror(size_t ret);
 
 /* pd_reader.c: a user record that changes the file's state */
 int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec);

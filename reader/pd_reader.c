@@ -56,7 +56,8 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	}
 	r = pd_zalloc(&f->mem, sizeof(*r));
 	if (!r)
-		return pd_set_err(f, PD_ERR_NOMEM, "out of memory");
+		return pd_set_err(f, PD_ERR_NOMEM, "%s",
+				  pd_strerror(PD_ERR_NOMEM));
 	r->f = f;
 	r->flags = flags;
 	r->soff = f->hdr.data_offset;
@@ -67,9 +68,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 
 		if (rc < 0) {
 			pd_reader_free(r);
-			return rc == PD_ERR_NOMEM && !f->errmsg[0]
-				       ? pd_set_err(f, rc, "out of memory")
-				       : rc;
+			return pd_set_err(f, rc, "%s", pd_strerror(rc));
 		}
 	}
 	*out = r;
@@ -485,8 +484,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 		count(r, rec);
 	else if (rc == 0)
 		release_all(r);
-	/* E3: a failure says why, out of memory included */
-	else if (rc == PD_ERR_NOMEM && !r->f->errmsg[0])
-		pd_set_err(r->f, rc, "out of memory");
+	else if (rc == PD_ERR_NOMEM)
+		/* no allocation site says more than this (E3) */
+		pd_set_err(r->f, rc, "%s", pd_strerror(rc));
 	return rc;
 }

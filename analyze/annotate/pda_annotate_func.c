@@ -235,25 +235,28 @@ static const char *demangle(struct pda_annot *a, const char *name)
 	return pda_demangle(a->s, name);
 }
 
-/* "sym+0xOFF" for a target address, interned; NULL unknown. */
-static const char *target_name(struct pda_annot *a, struct pda_elf *e,
-			       const struct pda_annot_sym *self, uint64_t size,
-			       uint64_t target)
+/* "sym+0xOFF" for a target address, interned, in *out (NULL unknown).
+ * @return 0 or PD_ERR_NOMEM: a failure is no unknown target (E5). */
+static int target_name(struct pda_annot *a, struct pda_elf *e,
+		       const struct pda_annot_sym *self, uint64_t size,
+		       uint64_t target, const char **out)
 {
 	const char *name;
 	uint64_t start, sz;
 	char buf[1024];
-	int n;
+	int n, rc;
 
+	*out = NULL;
 	if (target >= self->start && target - self->start < size) {
 		name = self->name;
 		start = self->start;
 	} else {
-		if (pda_elf_symbol(a->s, e, target, &name, &start, &sz) < 0)
-			return NULL;
+		rc = pda_elf_symbol(a->s, e, target, &name, &start, &sz);
+		if (rc < 0)
+			return rc == PD_ERR_NOMEM ? rc : 0;
 		name = demangle(a, name);
 		if (!name)
-			return NULL;
+			return PD_ERR_NOMEM;
 	}
 	if (target == start)
 		n = snprintf(buf, sizeof(buf), "%s", name);
@@ -261,8 +264,9 @@ static const char *target_name(struct pda_annot *a, struct pda_elf *e,
 		n = snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name,
 			     target - start);
 	if (n < 0 || (size_t)n >= sizeof(buf))
-		return NULL;
-	return pda_intern(a->s, buf, (size_t)n);
+		return 0;
+	*out = pda_intern(a->s, buf, (size_t)n);
+	return *out ? 0 : PD_ERR_NOMEM;
 }
 
 static int cmp_addr(const void *x, const void *y)
@@ -344,8 +348,8 @@ static int disassemble(struct build *b, struct pda_elf *e,
 				struct pda_annot_insn *pi = &b->insns[b->nr - 1];
 
 				pi->target = target;
-				pi->target_name = target_name(
-					a, e, b->fn->sym, b->fn->size, target);
+				rc = target_name(a, e, b->fn->sym, b->fn->size,
+						 target, &pi->target_name);
 				if ((kind & PDA_INSN_JUMP) &&
 				    target >= b->fn->sym->start && target <= at)
 					pi->flags |= PDA_INSN_BACK_EDGE;

@@ -91,7 +91,9 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 	next:
 		line = eol + 1;
 	}
-	qsort(m->v, m->nr, sizeof(*m->v), cmp_jitsym);
+	/* an empty map has no array at all: qsort must not see NULL */
+	if (m->nr > 1)
+		qsort(m->v, m->nr, sizeof(*m->v), cmp_jitsym);
 	for (size_t i = 0; i < m->nr; i++) {
 		if (i + 1 < m->nr && m->v[i + 1].start == m->v[i].start)
 			continue;

@@ -642,8 +642,11 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	uint64_t addr;
 
 	if (!fallback &&
-	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) &&
-	    (maps = space_maps(s, w, cpumode)) != NULL) {
+	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL)) {
+		/* NULL: no memory for the process's maps (E5) */
+		maps = space_maps(s, w, cpumode);
+		if (!maps)
+			return PD_ERR_NOMEM;
 		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
 				  (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
@@ -677,6 +680,11 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 			if (map)
 				cpumode = addr_cpumode(s, ip);
 		}
+		/* nor is it "no map" here */
+		if (!map && !w->umaps &&
+		    (cpumode == PD_MISC_USER ||
+		     (fallback && addr_cpumode(s, ip) == PD_MISC_USER)))
+			return PD_ERR_NOMEM;
 		if (cpumode == PD_MISC_KERNEL)
 			fr.flags = PDA_FRAME_KERNEL;
 		break;

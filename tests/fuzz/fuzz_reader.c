@@ -23,7 +23,9 @@
  *  - the reader's statistics count exactly the records it delivered;
  *  - time order delivers the same records as file order;
  *  - every allocation is freed once the file is closed (counted through
- *    the allocation hooks, so it holds without LeakSanitizer).
+ *    the allocation hooks, so it holds without LeakSanitizer);
+ *  - the most memory live at once stays within a budget of the input's
+ *    size (below).
  *
  * Out-of-memory paths (T9): three inputs in eight, chosen by a hash of
  * their bytes so a run is reproducible, are read a second time with the
@@ -31,38 +33,35 @@
  * back as PD_ERR_NOMEM (or a NULL environment), never be swallowed, and
  * must leak nothing.  replay.c can sweep every N on small inputs.
  */
+#include "fuzz.h"
+
 #include "pd.h"
 
-#include "fuzz.h"
-#include "failalloc.h"
-
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-enum fuzz_oom_mode fuzz_oom = FUZZ_OOM_SAMPLED;
-size_t fuzz_oom_sweep_max;
 
 static char not_a_file;
 
-/* A cap on one allocation: beyond it the hook fails, as a real limit. */
-#define FUZZ_MAX_ALLOC ((size_t)64 << 20)
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond))                                                   \
-			check_failed(__LINE__, #cond);                         \
-	} while (0)
-
-static void check_failed(int line, const char *what)
-{
-	fprintf(stderr, "fuzz_reader.c:%d: property violated: %s\n", line,
-		what);
-	abort();
-}
-
-/* ---- allocation hooks --------------------------------------------- */
+/*
+ * The memory budget: the most bytes live at once through the hooks (a
+ * request counts whether granted or refused, so the 64 MiB cap on one
+ * allocation hides nothing) is at most
+ *
+ *	BUDGET_PER_BYTE * input + BUDGET_PER_ZBYTE * compressed + BUDGET_FIXED
+ *
+ * where compressed counts the bytes of the input's COMPRESSED and
+ * COMPRESSED2 records.  From what real captures need (testdata/ and the
+ * shared corpus, tests/fuzz/README.md): a plain capture peaks at 1.6
+ * times its size plus 7 KB (the ordered reader's queue, ids, the
+ * environment); a compressed one at 7.4 MB for 55 KB, a zstd stream of
+ * 0.9 MB (perf's level 1, a 512 KiB window) and output buffers of 1-2
+ * MiB, its chunks expanding up to 126 times.  So: 8 per plain byte, 256
+ * per compressed byte, and 16 MiB for the stream (a window up to 8 MiB,
+ * the most the reader decodes: format.md §7) and its buffers.
+ */
+#define BUDGET_PER_BYTE 8
+#define BUDGET_PER_ZBYTE 256
+#define BUDGET_FIXED ((size_t)16 << 20)
 
 /* ---- what one pass observed ---------------------------------------- */
 
@@ -78,20 +77,11 @@ struct fz_run {
 	uint64_t digest[3];
 	int end_rc[3];
 	int damaged[3];
+	uint64_t zbytes; /* bytes of the packed pass's compressed records */
 };
 
 /* Keeps the compiler from dropping loads whose only use is ASan's check. */
 static volatile uint64_t sink;
-
-static void touch(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < len; i++)
-		sum += b[i];
-	sink += sum;
-}
 
 static void check_rc(struct fz_run *run, int rc)
 {
@@ -155,9 +145,9 @@ static void walk_evsels(struct fz_run *run, struct pd_file *f)
 		CHECK(e != NULL);
 		CHECK(e->idx == i);
 		CHECK(e->name != NULL);
-		touch(e->name, strlen(e->name));
+		fuzz_touch(e->name, strlen(e->name));
 		CHECK(e->nr_ids == 0 || e->ids != NULL);
-		touch(e->ids, e->nr_ids * sizeof(*e->ids));
+		fuzz_touch(e->ids, e->nr_ids * sizeof(*e->ids));
 		CHECK(e->id_pos >= -1 && e->is_pos >= -1);
 		CHECK(e->id_hdr_size % 8 == 0 && e->id_hdr_size <= 48);
 		/*
@@ -199,21 +189,15 @@ static void walk_features(struct pd_file *f)
 		CHECK(feat < PD_FEAT_MAX);
 		CHECK(h->features[feat / 64] >> (feat % 64) & 1);
 		CHECK(len == 0 || p != NULL);
-		touch(p, len);
+		fuzz_touch(p, len);
 	}
-}
-
-static void walk_string(const char *s)
-{
-	if (s)
-		touch(s, strlen(s) + 1);
 }
 
 static void walk_strings(const char *const *v, uint64_t nr)
 {
 	CHECK(nr == 0 || v != NULL);
 	for (uint64_t i = 0; i < nr; i++)
-		walk_string(v[i]);
+		fuzz_touch_str(v[i]);
 }
 
 /* Every string and array of a decoded environment is readable. */
@@ -241,25 +225,25 @@ static void walk_env(struct fz_run *run, struct pd_file *f)
 	CHECK(env->nr_damaged == nr_damaged);
 	CHECK(env->nr_unknown_features == nr_unknown);
 
-	touch(env->tracing.data, env->tracing.size);
-	walk_string(env->tracing.version);
+	fuzz_touch(env->tracing.data, env->tracing.size);
+	fuzz_touch_str(env->tracing.version);
 	CHECK(env->nr_build_ids == 0 || env->build_ids);
 	for (size_t i = 0; i < env->nr_build_ids; i++) {
 		CHECK(env->build_ids[i].size <= 20);
-		walk_string(env->build_ids[i].filename);
+		fuzz_touch_str(env->build_ids[i].filename);
 	}
-	walk_string(env->hostname);
-	walk_string(env->os_release);
-	walk_string(env->version);
-	walk_string(env->arch);
-	walk_string(env->cpu_desc);
-	walk_string(env->cpuid);
+	fuzz_touch_str(env->hostname);
+	fuzz_touch_str(env->os_release);
+	fuzz_touch_str(env->version);
+	fuzz_touch_str(env->arch);
+	fuzz_touch_str(env->cpu_desc);
+	fuzz_touch_str(env->cpuid);
 	walk_strings(env->cmdline, env->nr_cmdline);
 	CHECK(env->nr_events == 0 || env->events);
 	for (uint32_t i = 0; i < env->nr_events; i++) {
-		walk_string(env->events[i].name);
+		fuzz_touch_str(env->events[i].name);
 		CHECK(env->events[i].nr_ids == 0 || env->events[i].ids);
-		touch(env->events[i].ids, env->events[i].nr_ids * 8ull);
+		fuzz_touch(env->events[i].ids, env->events[i].nr_ids * 8ull);
 	}
 	walk_strings(env->cpu_topology.core_siblings,
 		     env->cpu_topology.nr_core_siblings);
@@ -268,45 +252,45 @@ static void walk_env(struct fz_run *run, struct pd_file *f)
 	walk_strings(env->cpu_topology.die_siblings,
 		     env->cpu_topology.nr_die_siblings);
 	CHECK(env->cpu_topology.nr_cpus == 0 || env->cpu_topology.cpus);
-	touch(env->cpu_topology.cpus,
-	      env->cpu_topology.nr_cpus * sizeof(*env->cpu_topology.cpus));
+	fuzz_touch(env->cpu_topology.cpus,
+		   env->cpu_topology.nr_cpus * sizeof(*env->cpu_topology.cpus));
 	for (uint32_t i = 0; i < env->nr_numa_nodes; i++)
-		walk_string(env->numa_nodes[i].cpus);
+		fuzz_touch_str(env->numa_nodes[i].cpus);
 	for (uint32_t i = 0; i < env->nr_pmu_mappings; i++)
-		walk_string(env->pmu_mappings[i].name);
+		fuzz_touch_str(env->pmu_mappings[i].name);
 	for (uint32_t i = 0; i < env->nr_groups; i++)
-		walk_string(env->groups[i].name);
+		fuzz_touch_str(env->groups[i].name);
 	CHECK(env->nr_auxtrace == 0 || env->auxtrace);
-	touch(env->auxtrace, env->nr_auxtrace * sizeof(*env->auxtrace));
+	fuzz_touch(env->auxtrace, env->nr_auxtrace * sizeof(*env->auxtrace));
 	for (uint32_t i = 0; i < env->nr_caches; i++) {
-		walk_string(env->caches[i].type);
-		walk_string(env->caches[i].size);
-		walk_string(env->caches[i].map);
+		fuzz_touch_str(env->caches[i].type);
+		fuzz_touch_str(env->caches[i].size);
+		fuzz_touch_str(env->caches[i].map);
 	}
 	for (uint64_t i = 0; i < env->nr_mem_nodes; i++) {
 		const struct pd_env_mem_node *n = &env->mem_nodes[i];
 
 		CHECK(n->nr_bits == 0 || n->bitmap);
-		touch(n->bitmap, (n->nr_bits + 63) / 64 * 8);
+		fuzz_touch(n->bitmap, (n->nr_bits + 63) / 64 * 8);
 	}
-	touch(env->bpf_progs, env->nr_bpf_progs * sizeof(*env->bpf_progs));
-	touch(env->btfs, env->nr_btfs * sizeof(*env->btfs));
+	fuzz_touch(env->bpf_progs, env->nr_bpf_progs * sizeof(*env->bpf_progs));
+	fuzz_touch(env->btfs, env->nr_btfs * sizeof(*env->btfs));
 	for (uint32_t i = 0; i < env->nr_cpu_pmu_caps; i++) {
-		walk_string(env->cpu_pmu_caps[i].name);
-		walk_string(env->cpu_pmu_caps[i].value);
+		fuzz_touch_str(env->cpu_pmu_caps[i].name);
+		fuzz_touch_str(env->cpu_pmu_caps[i].value);
 	}
 	for (uint32_t i = 0; i < env->nr_hybrid_nodes; i++) {
-		walk_string(env->hybrid_nodes[i].pmu_name);
-		walk_string(env->hybrid_nodes[i].cpus);
+		fuzz_touch_str(env->hybrid_nodes[i].pmu_name);
+		fuzz_touch_str(env->hybrid_nodes[i].cpus);
 	}
 	for (uint32_t i = 0; i < env->nr_pmu_caps; i++) {
 		const struct pd_env_pmu_caps *pc = &env->pmu_caps[i];
 
-		walk_string(pc->pmu_name);
+		fuzz_touch_str(pc->pmu_name);
 		CHECK(pc->nr_caps == 0 || pc->caps);
 		for (uint32_t j = 0; j < pc->nr_caps; j++) {
-			walk_string(pc->caps[j].name);
-			walk_string(pc->caps[j].value);
+			fuzz_touch_str(pc->caps[j].name);
+			fuzz_touch_str(pc->caps[j].value);
 		}
 	}
 	for (uint32_t i = 0; i < env->nr_cpu_domains; i++) {
@@ -314,14 +298,14 @@ static void walk_env(struct fz_run *run, struct pd_file *f)
 
 		CHECK(cd->nr_domains == 0 || cd->domains);
 		for (uint32_t j = 0; j < cd->nr_domains; j++) {
-			walk_string(cd->domains[j].name);
-			walk_string(cd->domains[j].cpumask);
-			walk_string(cd->domains[j].cpulist);
+			fuzz_touch_str(cd->domains[j].name);
+			fuzz_touch_str(cd->domains[j].cpumask);
+			fuzz_touch_str(cd->domains[j].cpulist);
 		}
 	}
 	for (uint32_t i = 0; i < env->nr_meta_info; i++) {
-		walk_string(env->meta_info[i].key);
-		walk_string(env->meta_info[i].value);
+		fuzz_touch_str(env->meta_info[i].key);
+		fuzz_touch_str(env->meta_info[i].value);
 	}
 	if (env->simpleperf_file_paths)
 		walk_strings(env->simpleperf_file_paths,
@@ -379,7 +363,7 @@ static void walk_sample(struct fz_run *run, struct pd_file *f,
 	}
 	if (s.mask & PD_SAMPLE_RAW)
 		CHECK(in_rec(rec, s.raw.data, s.raw.size));
-	touch(s.raw.data, s.raw.size);
+	fuzz_touch(s.raw.data, s.raw.size);
 	if (s.mask & PD_SAMPLE_BRANCH_STACK) {
 		CHECK(s.branch.nr <= rec->size / 24);
 		CHECK(in_rec(rec, s.branch.entries, s.branch.nr * 24));
@@ -402,11 +386,11 @@ static void walk_sample(struct fz_run *run, struct pd_file *f,
 	walk_regs(rec, &s.regs_intr);
 	if (s.mask & PD_SAMPLE_STACK_USER) {
 		CHECK(in_rec(rec, s.stack_user.data, s.stack_user.size));
-		touch(s.stack_user.data, s.stack_user.size);
+		fuzz_touch(s.stack_user.data, s.stack_user.size);
 	}
 	if (s.mask & PD_SAMPLE_AUX) {
 		CHECK(in_rec(rec, s.aux.data, s.aux.size));
-		touch(s.aux.data, s.aux.size);
+		fuzz_touch(s.aux.data, s.aux.size);
 	}
 	pd_data_src_decode(s.data_src, &ds);
 	sink += ds.op + ds.lvl + ds.snoop + ds.hops;
@@ -644,8 +628,8 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 	CHECK(hsize == rec->size || (rec->type == PD_REC_COMPRESSED2 &&
 				     hsize == (rec->size & 0xffff)));
 	CHECK(rec->payload_size == 0 || rec->payload != NULL);
-	CHECK((rec->flags & ~(unsigned)(PD_RECF_DECOMPRESSED |
-					PD_RECF_STABLE)) == 0);
+	CHECK((rec->flags &
+	       ~(unsigned)(PD_RECF_DECOMPRESSED | PD_RECF_STABLE)) == 0);
 	/* a record from the input (not out of a compressed chunk) is where
 	 * it is in it, until the file is closed */
 	CHECK(!(rec->flags & PD_RECF_STABLE) ==
@@ -662,10 +646,13 @@ static void walk_rec(struct fz_run *run, struct pd_file *f,
 		      memcmp(rec->payload, run->data + rec->offset + rec->size,
 			     rec->payload_size) == 0);
 	} else {
-		touch(rec->data, rec->size);
-		touch(rec->payload, rec->payload_size);
+		fuzz_touch(rec->data, rec->size);
+		fuzz_touch(rec->payload, rec->payload_size);
 	}
 	run->nr_recs[pass]++;
+	if (pass == 2 &&
+	    (rec->type == PD_REC_COMPRESSED || rec->type == PD_REC_COMPRESSED2))
+		run->zbytes += rec->size + rec->payload_size;
 	run->digest[pass] +=
 		mix(mix(mix(rec->offset, rec->type), rec->size), rec->flags);
 	(void)pd_rec_type_name(rec->type);
@@ -698,6 +685,8 @@ static void read_pass(struct fz_run *run, struct pd_file *f, unsigned pass)
 	if (rc < 0) {
 		check_rc(run, rc);
 		CHECK(r == NULL);
+		/* a failure always says why (E3) */
+		CHECK(pd_file_errmsg(f)[0] != '\0');
 		run->end_rc[pass] = rc;
 		return;
 	}
@@ -705,6 +694,8 @@ static void read_pass(struct fz_run *run, struct pd_file *f, unsigned pass)
 	while ((rc = pd_reader_next(r, &rec)) > 0)
 		walk_rec(run, f, &rec, pass);
 	check_rc(run, rc);
+	if (rc < 0)
+		CHECK(pd_file_errmsg(f)[0] != '\0');
 	run->end_rc[pass] = rc;
 	/* the end is sticky */
 	if (rc == 0)
@@ -764,17 +755,6 @@ static int run_once(struct fz_run *run)
 
 /* ---- the entry point ------------------------------------------------ */
 
-static uint64_t hash_input(const uint8_t *data, size_t size)
-{
-	uint64_t h = 0xcbf29ce484222325ull ^ size;
-
-	for (size_t i = 0; i < size; i++) {
-		h ^= data[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 static void run_oom(const uint8_t *data, size_t size, uint64_t fail_at,
 		    bool persistent)
 {
@@ -791,7 +771,7 @@ static void run_oom(const uint8_t *data, size_t size, uint64_t fail_at,
 		CHECK(run.nomem_seen);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_reader(const uint8_t *data, size_t size)
 {
 	struct fz_run clean;
 	uint64_t h, nr_calls;
@@ -802,6 +782,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_once(&clean);
 	if (clean.alloc.nr_failed)
 		CHECK(clean.nomem_seen);
+	CHECK(clean.alloc.peak_bytes <=
+	      BUDGET_PER_BYTE * size + BUDGET_PER_ZBYTE * clean.zbytes +
+		      BUDGET_FIXED);
 	/*
 	 * Time order delivers the file-order records, no more, no fewer,
 	 * when both readings got to the end the same way.
@@ -822,7 +805,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_oom(data, size, 1 + nr_calls / 2, true);
 		return 0;
 	}
-	h = hash_input(data, size);
+	h = fuzz_hash(data, size);
 	switch (h % 8) {
 	case 0:
 	case 1:

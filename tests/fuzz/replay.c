@@ -1,10 +1,18 @@
 /*
  * replay.c - the fuzz regression driver behind `make check-fuzz` (STYLE
- * T7): runs LLVMFuzzerTestOneInput on every file under the directories
- * given, without libFuzzer, so the crashes found once stay fixed and the
+ * T7): runs each target's fuzz_NAME() (fuzz.h) on every file of its
+ * inputs, without libFuzzer, so the crashes found once stay fixed and the
  * fixtures (testdata/, testdata/corrupt/) go through the same checks.
  *
- *	replay [-v] DIR|FILE...
+ *	replay [-v] CORPUS... [NAME=DIR|FILE]...
+ *	replay -l
+ *
+ * CORPUS is a directory with one subdirectory per target
+ * (tests/fuzz/corpus/reader/, .../folded/, ...): each is replayed through
+ * the target of its name, and a subdirectory or file named after no
+ * target is an error, so that no saved input goes unreplayed.
+ * NAME=PATH replays PATH (a seed directory such as testdata/) through
+ * target NAME.  -l lists the targets.
  *
  * Directories are walked recursively in name order; a missing one is
  * skipped with a note.  A file ending in .zst is decompressed first (the
@@ -18,7 +26,8 @@
  * FUZZ_OOM_SWEEP_MAX bytes, default 64 KiB, fails once in turn).  The
  * default is REPLAY_OOM_DEFAULT below.
  *
- * Prints "fuzz replay: N inputs, F failures"; exits 1 when F > 0.
+ * Prints "fuzz replay: N inputs, F failures"; exits 1 when F > 0, 64 on
+ * a usage error (an unknown target).
  */
 #include "pd_config.h"
 
@@ -42,29 +51,57 @@
 /*
  * "sweep": every allocation of each input fails once in turn, so each
  * out-of-memory path is taken on every input (about 50 ms in all).  The
- * inputs libFuzzer found with it are kept in tests/fuzz/corpus/ (oom-*,
- * crash-*): the ids leak in read_attrs(), the NOMEM dropped by
+ * inputs libFuzzer found with it are kept in tests/fuzz/corpus/reader/
+ * (oom-*, crash-*): the ids leak in read_attrs(), the NOMEM dropped by
  * pd_file_apply_event_desc(), and zstd allocation failures reported as
  * damage instead of PD_ERR_NOMEM.
  */
 #define REPLAY_OOM_DEFAULT "sweep"
 
+struct target {
+	const char *name;
+	int (*fn)(const uint8_t *data, size_t size);
+};
+
+#define FUZZ_ENTRY(name) {#name, fuzz_##name},
+static const struct target targets[] = {FUZZ_TARGETS(FUZZ_ENTRY)};
+#undef FUZZ_ENTRY
+#define NR_TARGETS (sizeof(targets) / sizeof(targets[0]))
+
+static const struct target *target_named(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NR_TARGETS; i++)
+		if (strlen(targets[i].name) == len &&
+		    memcmp(targets[i].name, name, len) == 0)
+			return &targets[i];
+	return NULL;
+}
+
+/* Inputs, each with the target it goes through. */
 struct paths {
 	char **v;
+	const struct target **t;
 	size_t nr, alloc;
 };
 
-static void paths_add(struct paths *ps, const char *path)
+static void *grow_or_die(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		fprintf(stderr, "replay: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void paths_add(struct paths *ps, const char *path,
+		      const struct target *t)
 {
 	if (ps->nr == ps->alloc) {
 		size_t n = ps->alloc ? ps->alloc * 2 : 64;
-		char **v = realloc(ps->v, n * sizeof(*v));
 
-		if (!v) {
-			fprintf(stderr, "replay: out of memory\n");
-			exit(2);
-		}
-		ps->v = v;
+		ps->v = grow_or_die(ps->v, n * sizeof(*ps->v));
+		ps->t = grow_or_die(ps->t, n * sizeof(*ps->t));
 		ps->alloc = n;
 	}
 	ps->v[ps->nr] = strdup(path);
@@ -72,6 +109,7 @@ static void paths_add(struct paths *ps, const char *path)
 		fprintf(stderr, "replay: out of memory\n");
 		exit(2);
 	}
+	ps->t[ps->nr] = t;
 	ps->nr++;
 }
 
@@ -80,25 +118,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void collect(struct paths *ps, const char *path, int top)
+/* The entries of directory path (no dot files), sorted, into names. */
+static void list_dir(const char *path, struct paths *names)
 {
-	struct stat st;
 	struct dirent *de;
-	struct paths sub = {0};
-	DIR *dir;
+	DIR *dir = opendir(path);
 
-	if (stat(path, &st) < 0) {
-		if (top)
-			printf("fuzz replay: '%s' is absent, skipped\n", path);
-		return;
-	}
-	if (S_ISREG(st.st_mode)) {
-		paths_add(ps, path);
-		return;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return;
-	dir = opendir(path);
 	if (!dir) {
 		fprintf(stderr, "replay: cannot open '%s': %s\n", path,
 			strerror(errno));
@@ -112,16 +137,70 @@ static void collect(struct paths *ps, const char *path, int top)
 		if ((size_t)snprintf(buf, sizeof(buf), "%s/%s", path,
 				     de->d_name) >= sizeof(buf))
 			continue;
-		paths_add(&sub, buf);
+		paths_add(names, buf, NULL);
 	}
 	closedir(dir);
-	if (sub.nr)
-		qsort(sub.v, sub.nr, sizeof(*sub.v), cmp_str);
+	if (names->nr)
+		qsort(names->v, names->nr, sizeof(*names->v), cmp_str);
+}
+
+static void collect(struct paths *ps, const char *path, const struct target *t,
+		    int top)
+{
+	struct stat st;
+	struct paths sub = {0};
+
+	if (stat(path, &st) < 0) {
+		if (top)
+			printf("fuzz replay: '%s' is absent, skipped\n", path);
+		return;
+	}
+	if (S_ISREG(st.st_mode)) {
+		paths_add(ps, path, t);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return;
+	list_dir(path, &sub);
 	for (size_t i = 0; i < sub.nr; i++) {
-		collect(ps, sub.v[i], 0);
+		collect(ps, sub.v[i], t, 0);
 		free(sub.v[i]);
 	}
 	free(sub.v);
+	free(sub.t);
+}
+
+/* A corpus root: each subdirectory through the target it names.
+ * @return 0, or -1 for an entry that names no target. */
+static int collect_corpus(struct paths *ps, const char *root)
+{
+	struct paths sub = {0};
+	struct stat st;
+	int rc = 0;
+
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "replay: '%s' is not a directory\n", root);
+		return -1;
+	}
+	list_dir(root, &sub);
+	for (size_t i = 0; i < sub.nr; i++) {
+		const char *name = strrchr(sub.v[i], '/') + 1;
+		const struct target *t = target_named(name, strlen(name));
+
+		if (!t || stat(sub.v[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr,
+				"replay: '%s' is not the directory of a "
+				"target (replay -l lists them)\n",
+				sub.v[i]);
+			rc = -1;
+		} else {
+			collect(ps, sub.v[i], t, 1);
+		}
+		free(sub.v[i]);
+	}
+	free(sub.v);
+	free(sub.t);
+	return rc;
 }
 
 /* @return 0 and the bytes (NULL when empty), or -1 */
@@ -221,7 +300,8 @@ static unsigned char *unzstd(const unsigned char *src, size_t len,
 }
 
 /* Run one input in a child.  @return 0 pass, 1 fail. */
-static int replay_one(const char *path, unsigned timeout, int verbose)
+static int replay_one(const char *path, const struct target *t,
+		      unsigned timeout, int verbose)
 {
 	unsigned char *raw, *data;
 	size_t len, data_len;
@@ -258,7 +338,7 @@ static int replay_one(const char *path, unsigned timeout, int verbose)
 		if (data_len)
 			memcpy(exact, data, data_len);
 		alarm(timeout);
-		LLVMFuzzerTestOneInput(exact, data_len);
+		t->fn(exact, data_len);
 		free(exact);
 		exit(0);
 	}
@@ -272,14 +352,17 @@ static int replay_one(const char *path, unsigned timeout, int verbose)
 		}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		if (verbose)
-			printf("ok   %s (%zu bytes)\n", path, data_len);
+			printf("ok   %s %s (%zu bytes)\n", t->name, path,
+			       data_len);
 		return 0;
 	}
 	if (WIFSIGNALED(status))
-		printf("FAIL %s: %s%s\n", path, strsignal(WTERMSIG(status)),
+		printf("FAIL %s %s: %s%s\n", t->name, path,
+		       strsignal(WTERMSIG(status)),
 		       WTERMSIG(status) == SIGALRM ? " (timed out)" : "");
 	else
-		printf("FAIL %s: exit status %d\n", path, WEXITSTATUS(status));
+		printf("FAIL %s %s: exit status %d\n", t->name, path,
+		       WEXITSTATUS(status));
 	return 1;
 }
 
@@ -291,12 +374,19 @@ int main(int argc, char **argv)
 	const char *env;
 	int verbose = 0, argi = 1;
 
+	if (argi < argc && strcmp(argv[argi], "-l") == 0) {
+		for (size_t i = 0; i < NR_TARGETS; i++)
+			printf("%s\n", targets[i].name);
+		return 0;
+	}
 	if (argi < argc && strcmp(argv[argi], "-v") == 0) {
 		verbose = 1;
 		argi++;
 	}
 	if (argi >= argc) {
-		fprintf(stderr, "usage: replay [-v] DIR|FILE...\n");
+		fprintf(stderr, "usage: replay [-v] CORPUS... "
+				"[NAME=DIR|FILE]...\n"
+				"       replay -l\n");
 		return 64;
 	}
 	env = getenv("REPLAY_TIMEOUT");
@@ -320,26 +410,44 @@ int main(int argc, char **argv)
 	fuzz_oom_sweep_max = env && *env ? (size_t)strtoull(env, NULL, 10)
 					 : DEFAULT_SWEEP_MAX;
 	for (int i = argi; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
 		size_t before = ps.nr;
 
-		collect(&ps, argv[i], 1);
+		if (!eq) {
+			if (collect_corpus(&ps, argv[i]) < 0)
+				return 64;
+		} else if (!target_named(argv[i], (size_t)(eq - argv[i]))) {
+			fprintf(stderr,
+				"replay: no target '%.*s' (replay -l "
+				"lists them)\n",
+				(int)(eq - argv[i]), argv[i]);
+			return 64;
+		} else {
+			collect(&ps, eq + 1,
+				target_named(argv[i], (size_t)(eq - argv[i])),
+				1);
+		}
 		/*
 		 * testdata/corrupt is both named and inside testdata: each
-		 * input runs once, where it was first found
+		 * input runs once per target, where it was first found
 		 */
 		for (size_t j = before; j < ps.nr; j++)
 			for (size_t k = 0; k < before; k++)
-				if (strcmp(ps.v[j], ps.v[k]) == 0) {
+				if (ps.t[j] == ps.t[k] &&
+				    strcmp(ps.v[j], ps.v[k]) == 0) {
 					free(ps.v[j]);
-					ps.v[j--] = ps.v[--ps.nr];
+					ps.nr--;
+					ps.v[j] = ps.v[ps.nr];
+					ps.t[j--] = ps.t[ps.nr];
 					break;
 				}
 	}
 	for (size_t i = 0; i < ps.nr; i++) {
-		nr_failed += replay_one(ps.v[i], timeout, verbose);
+		nr_failed += replay_one(ps.v[i], ps.t[i], timeout, verbose);
 		free(ps.v[i]);
 	}
 	free(ps.v);
+	free(ps.t);
 	printf("fuzz replay: %zu inputs, %u failures (out-of-memory "
 	       "injection: %s)\n",
 	       ps.nr, nr_failed,

@@ -2,7 +2,8 @@
  * failalloc.h - the failing allocator of the out-of-memory tests (T9),
  * for every unit test and the fuzz target: struct pd_alloc hooks that
  * fail the fail_at-th call (malloc or realloc), once or from then on,
- * and count the blocks still live so that a test can check for leaks.
+ * and count the blocks still live so that a test can check for leaks,
+ * and the bytes live at the worst moment, for memory budgets.
  *
  *	struct failalloc fa;
  *	for (unsigned long n = 1;; n++) {
@@ -34,6 +35,12 @@ struct failalloc {
 	unsigned long nr_failed;    /* calls failed (injected or capped) */
 	long live;		    /* blocks allocated and not yet freed */
 	unsigned long nr_free_null; /* free(NULL) calls the hooks saw */
+	size_t live_bytes;	    /* bytes of the live blocks (usable
+				     * sizes, as malloc_usable_size says) */
+	size_t peak_bytes;	    /* the most live_bytes would have been:
+				     * a request counts at its size whether
+				     * it is granted or failed, so a cap
+				     * (max_size) hides no large request */
 };
 
 /* Zero fa (counters included), then set fail_at and persistent. */

@@ -30,6 +30,8 @@
 
 /* ---- records (no sample_id_all trailers) ---------------------------- */
 
+/* Written by pdarec.c, which needs no Check: the fuzz targets use them. */
+
 /* Sample type of pt_begin's event: IP, TID, CALLCHAIN. */
 #define PT_SAMPLE_TYPE (PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN)
 

@@ -18,7 +18,8 @@
  *
  * Layout: the 104-byte header ("PERFILE2"), the attrs section (attr plus
  * {ids offset, ids size} per event), the ids, then the data section.  No
- * feature sections.  Allocation failures abort: this is test code.
+ * feature sections.  Allocation failures and misuse abort, saying why:
+ * this is test code, for the unit tests and the fuzz targets alike.
  */
 #ifndef TESTFILE_H
 #define TESTFILE_H
