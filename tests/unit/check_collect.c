@@ -383,6 +383,8 @@ START_TEST(test_api)
 	ck_assert_int_eq(pda_collect_new(&o, &col), PD_ERR_API);
 	ck_assert_int_eq(pda_collect_new(&ok, &col), 0);
 	ck_assert_int_eq(pda_collect_profile(col, &p), 0);
+	ck_assert_ptr_nonnull(p);
+	pda_profile_free(p);
 	ck_assert_int_eq(pda_collect_profile(col, &p), PD_ERR_API);
 	ck_assert_ptr_null(p);
 	pda_collect_free(col);

@@ -695,7 +695,14 @@ static void run_alt(const char *dir, const char *name, const char *id,
 	pt_run(&t, o, &r);
 	ck_assert_uint_eq(r.nr, 1);
 	ck_assert_uint_eq(r.stacks[0].nr, 2);
-	*inner = r.stacks[0].frames[0].sym;
+	{
+		/* the session's strings go with it: a copy outlives it */
+		static char copy[256];
+		const char *sym = r.stacks[0].frames[0].sym;
+
+		snprintf(copy, sizeof(copy), "%s", sym ? sym : "");
+		*inner = sym ? copy : NULL;
+	}
 	ck_assert_ptr_nonnull(r.stacks[0].frames[1].sym);
 	ck_assert_str_eq(r.stacks[0].frames[1].sym, "alt_fn");
 	pt_run_free(&r);
