@@ -346,12 +346,7 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	while ((len = getline(&line, &cap, in)) > 0) {
 		nr++;
 		/* folded text holds no NUL: a file of another kind */
-		if (memchr(line, '\0', (size_t)len))
-			die(ctx, "'%s': %s", path,
-			    nr == 1 ? ctx_not_text((const unsigned char *)line,
-						   (size_t)len)
-				    : "not folded stacks: a line holds a NUL "
-				      "byte");
+		ctx_check_folded_line(ctx, path, line, (size_t)len, nr);
 		rc = pda_profile_add_folded(p, line, (size_t)len, 0);
 		added += rc == 0;
 		/* the file is one run: its total is the run's */

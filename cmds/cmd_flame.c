@@ -343,11 +343,7 @@ static void add_line(const struct pd_ctx *ctx, struct pda_profile *p,
 
 	st->nr_lines++;
 	/* folded text holds no NUL: this is a file of another kind */
-	if (memchr(line, '\0', len))
-		die(ctx, "'%s': %s", path,
-		    st->nr_lines == 1
-			    ? ctx_not_text((const unsigned char *)line, len)
-			    : "not folded stacks: a line holds a NUL byte");
+	ctx_check_folded_line(ctx, path, line, len, st->nr_lines);
 	rc = pda_profile_add_folded(p, line, len, 0);
 	st->nr_added += rc == 0;
 	if (rc < 0)

@@ -396,6 +396,16 @@ const char *ctx_not_text(const unsigned char *p, size_t n)
 	return NULL;
 }
 
+void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
+			   const char *line, size_t len, uint64_t lineno)
+{
+	if (!memchr(line, '\0', len))
+		return;
+	die(ctx, "'%s': %s", path,
+	    lineno == 1 ? ctx_not_text((const unsigned char *)line, len)
+			: "not folded stacks: a line holds a NUL byte");
+}
+
 static void print_cmd_help(const struct cmd_entry *c, FILE *out)
 {
 	fprintf(out, "usage: %s\n\n%s\n", c->usage, c->summary);

@@ -214,6 +214,11 @@ bool ctx_is_capture(const unsigned char *p, size_t n);
  */
 const char *ctx_not_text(const unsigned char *p, size_t n);
 
+/* Die, naming path, when line number lineno (1-based) of what is read as
+ * folded text holds a NUL byte: the input is a file of another kind. */
+void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
+			   const char *line, size_t len, uint64_t lineno);
+
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
