@@ -32,7 +32,8 @@ const char cmd_fold_options[] =
 	"                        without --pid, as perf's script)\n"
 	"      --no-comm         no root frame for the comm\n"
 	"      --kernel          \"_[k]\" after kernel frames\n"
-	"      --jit             \"_[j]\" after JIT frames (--from-script)\n"
+	"      --jit             \"_[j]\" after perf-PID.map frames\n"
+	"                        (--from-script)\n"
 	"      --all             --kernel and --jit (--from-script)\n"
 	"      --addrs           frames without a symbol as dso+0xOFFSET\n"
 	"                        (--from-script: \"[dso <ip>]\")\n"
@@ -42,7 +43,9 @@ const char cmd_fold_options[] =
 	"(capture),\n"
 	"                        the first one seen (--from-script)\n"
 	"      --all-events      every event (--from-script)\n"
-	"      --weight KIND     samples (default) or period\n"
+	"      --weight KIND     samples or period; default: samples\n"
+	"                        (capture), period (--from-script, as\n"
+	"                        stackcollapse-perf.pl)\n"
 	"      --comm RE         only samples whose comm matches RE\n"
 	"      --pid-filter LIST only samples of these pids (comma-separated)\n"
 	"      --dso RE          only stacks with a frame in a DSO matching "
@@ -133,7 +136,7 @@ struct fold_opts {
 	const char *output;
 	bool from_script;
 	bool pid, tid, no_comm, kernel, jit, addrs, srcline, all_events;
-	bool period;
+	bool period, weight_given;
 	const char *event;
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
@@ -267,6 +270,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->all_events = true;
 		break;
 	case OPT_WEIGHT:
+		o->weight_given = true;
 		if (strcmp(arg, "period") == 0)
 			o->period = true;
 		else if (strcmp(arg, "samples") == 0)
@@ -765,6 +769,10 @@ int cmd_fold(int argc, char **argv, struct pd_ctx *ctx)
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, ctx, &o);
+	/* stackcollapse-perf.pl weighs a sample by the period perf script
+	 * prints (1 when it prints none) */
+	if (o.from_script && !o.weight_given)
+		o.period = true;
 	if (o.from_script)
 		return fold_script(ctx, &o);
 	return fold_capture(ctx, &o);

@@ -46,7 +46,7 @@ struct pda_script {
 
 	/* the sample being read */
 	bool in_sample; /* a kept header was read ($pname) */
-	bool java;	/* its root is exactly "java" */
+	bool java;	/* its root starts with "java" */
 	uint64_t weight;
 	bool unresolved;
 	char *names; /* NUL-separated root, comm, frame names */
@@ -299,12 +299,67 @@ static bool pid_wanted(const struct pda_script *ps, const char *s, size_t len)
 	return false;
 }
 
+/*
+ * The event and the period: /:\s*(\d+)*\s+(\S+):\s*$/.  The event is the
+ * line's last word less the ':' that ends it; blanks come before it, and
+ * before those a ':', or a run of digits (the period) after a ':' and
+ * optional blanks.  Only one ':' can start such a match, so no search is
+ * needed.  @return false when the line has no event (a tracepoint's
+ * fields after it, or no time).
+ */
+static bool match_event(const char *l, size_t len, size_t *ev_at,
+			size_t *ev_len, size_t *period_at, size_t *period_len)
+{
+	size_t end = len, t, w, d, v;
+
+	while (end > 0 && is_space(l[end - 1]))
+		end--;
+	for (t = end; t > 0 && !is_space(l[t - 1]); t--)
+		;
+	if (end - t < 2 || l[end - 1] != ':')
+		return false;
+	for (w = t; w > 0 && is_space(l[w - 1]); w--)
+		;
+	if (w == t || w == 0)
+		return false;
+	*ev_at = t;
+	*ev_len = end - 1 - t;
+	*period_at = w;
+	*period_len = 0;
+	if (l[w - 1] == ':')
+		return true;
+	for (d = w; d > 0 && is_digit(l[d - 1]); d--)
+		;
+	for (v = d; v > 0 && is_space(l[v - 1]); v--)
+		;
+	if (d == w || v == 0 || l[v - 1] != ':')
+		return false;
+	*period_at = d;
+	*period_len = w - d;
+	return true;
+}
+
+/* Decimal digits as a count, saturated rather than wrapped. */
+static uint64_t parse_count(const char *s, size_t len)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const uint64_t digit = (uint64_t)(s[i] - '0');
+
+		if (v > (UINT64_MAX - digit) / 10)
+			return UINT64_MAX;
+		v = v * 10 + digit;
+	}
+	return v;
+}
+
 static int header_line(struct pda_script *ps, const char *l, size_t len,
 		       size_t comm_len, size_t pid_at, size_t pid_len,
 		       size_t tid_at, size_t tid_len, size_t rest)
 {
 	const char *pid = l + pid_at, *tid = l + tid_at;
-	size_t end = len, tok, tok_end;
+	size_t ev_at, ev_len, period_at, period_len;
 	uint64_t ns;
 	char *root;
 
@@ -317,15 +372,11 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 		pid = "?";
 		pid_len = 1;
 	}
-	/* the event: the last token when it ends the line with ':' */
-	while (end > rest && is_space(l[end - 1]))
-		end--;
-	tok = end;
-	while (tok > rest && !is_space(l[tok - 1]))
-		tok--;
-	if (end > tok + 1 && l[end - 1] == ':') {
-		const char *ev = l + tok;
-		const size_t ev_len = end - 1 - tok;
+	/* the event and the period: /:\s*(\d+)*\s+(\S+):\s*$/ over the
+	 * whole line, so a comm that swallowed the numbers still has them */
+	ps->weight = 1;
+	if (match_event(l, len, &ev_at, &ev_len, &period_at, &period_len)) {
+		const char *ev = l + ev_at;
 
 		if (!remember_event(ps, ev, ev_len))
 			return PD_ERR_NOMEM;
@@ -342,23 +393,11 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 			ps->stats.nr_event_skipped++;
 			return 0;
 		}
-	}
-	/* the period (-F period, on by default) precedes the event, the
-	 * time ("541.987909:") precedes that */
-	ps->weight = 1;
-	tok_end = tok;
-	while (tok_end > rest && is_space(l[tok_end - 1]))
-		tok_end--;
-	tok = tok_end;
-	while (tok > rest && !is_space(l[tok - 1]))
-		tok--;
-	if (ps->flags & PDA_SCRIPT_PERIOD) {
-		uint64_t period = 0;
-		size_t i;
-
-		for (i = tok; i < tok_end && is_digit(l[i]); i++)
-			period = period * 10 + (uint64_t)(l[i] - '0');
-		ps->weight = i == tok_end && i > tok ? period : 0;
+		/* "$period = 1 if not $period": Perl's false is "" and "0",
+		 * so "00" weighs 0 */
+		if (ps->flags & PDA_SCRIPT_PERIOD && period_len &&
+		    !(period_len == 1 && l[period_at] == '0'))
+			ps->weight = parse_count(l + period_at, period_len);
 	}
 	if (ps->has_start || ps->has_end) {
 		bool have = false;
@@ -424,20 +463,23 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 		reset_sample(ps);
 		return 0;
 	}
-	ps->java = strcmp(root, "java") == 0;
+	ps->java = strncmp(root, "java", 4) == 0;
 	ps->in_sample = true;
 	return 0;
 }
 
 /*
- * A frame line: /^\s*(\w+)\s*(.+) \((\S*)\)/.  The greedy (.+) makes the
- * dso the last " (...)" whose inside has no blank.
+ * A frame line: /^\s*(\w+)\s*(.+) \((.*)\)/, unanchored at its end.  The
+ * dso runs from the last " (" that a ')' follows to the last ')'; the
+ * greedy (.+) starts as far right as the pattern lets it, so on a line
+ * such as "foo (dso)" with no address Perl backtracks into the word and
+ * the function is its last character: done the same here.
  */
 static bool match_frame(const char *l, size_t len, size_t *pc_at,
 			size_t *pc_len, size_t *func_at, size_t *func_len,
 			size_t *mod_at, size_t *mod_len)
 {
-	size_t i = 0, f;
+	size_t i = 0, word_end, func, close = SIZE_MAX, open = SIZE_MAX;
 
 	while (i < len && is_space(l[i]))
 		i++;
@@ -446,28 +488,30 @@ static bool match_frame(const char *l, size_t len, size_t *pc_at,
 		i++;
 	if (i == *pc_at)
 		return false;
-	*pc_len = i - *pc_at;
+	word_end = i;
 	while (i < len && is_space(l[i]))
 		i++;
-	f = i;
-	for (size_t j = len; j-- > f + 1;) {
-		size_t k, run, close = SIZE_MAX;
-
-		if (l[j] != ' ' || j + 1 >= len || l[j + 1] != '(')
-			continue;
-		k = j + 2;
-		for (run = k; run < len && !is_space(l[run]); run++)
-			if (l[run] == ')')
-				close = run;
-		if (close == SIZE_MAX)
-			continue;
-		*func_at = f;
-		*func_len = j - f;
-		*mod_at = k;
-		*mod_len = close - k;
-		return true;
-	}
-	return false;
+	func = i;
+	for (size_t j = len; j-- > 0 && close == SIZE_MAX;)
+		if (l[j] == ')')
+			close = j;
+	if (close == SIZE_MAX || close < 4)
+		return false;
+	for (size_t j = close - 1; j-- > 0;)
+		if (l[j] == ' ' && l[j + 1] == '(') {
+			open = j;
+			break;
+		}
+	if (open == SIZE_MAX || open < *pc_at + 2)
+		return false;
+	if (func > open - 1)
+		func = open - 1;
+	*pc_len = (func < word_end ? func : word_end) - *pc_at;
+	*func_at = func;
+	*func_len = open - func;
+	*mod_at = open + 2;
+	*mod_len = close - open - 2;
+	return true;
 }
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -487,8 +531,8 @@ static bool contains(const char *s, size_t len, const char *needle)
 	return false;
 }
 
-/* m:/tmp/perf-\d+\.map: and m:/jitted-\d+-\d+\.so: */
-static bool is_jit(const char *m, size_t len)
+/* m:/tmp/perf-\d+\.map:, and with jitted_so m:/jitted-\d+-\d+\.so: */
+static bool is_jit(const char *m, size_t len, bool jitted_so)
 {
 	for (size_t i = 0; i < len; i++) {
 		size_t j = i, d;
@@ -498,7 +542,7 @@ static bool is_jit(const char *m, size_t len)
 				;
 			if (j > d && starts(m + j, len - j, ".map"))
 				return true;
-		} else if (starts(m + i, len - i, "/jitted-")) {
+		} else if (jitted_so && starts(m + i, len - i, "/jitted-")) {
 			for (j = i + 8, d = j; j < len && is_digit(m[j]); j++)
 				;
 			if (j == d || j >= len || m[j] != '-')
@@ -531,7 +575,9 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 		      size_t mod_len, bool inlined, size_t dso_off)
 {
 	size_t start = ps->names_len, off, w = 0;
+	const char *suffix = NULL;
 	unsigned flags = 0;
+	bool kernel;
 	char *s;
 
 	if (len == 9 && memcmp(func, "[unknown]", 9) == 0) {
@@ -592,33 +638,34 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 		if (s[i] != '"' && s[i] != '\'')
 			s[w++] = s[i];
 	len = w;
-	/* tidy_java, for a root of exactly "java" */
+	/* tidy_java, for a root m/^java/ ("java-PID" too) */
 	if (ps->java && len > 0 && s[0] == 'L' && memchr(s, '/', len)) {
 		memmove(s, s + 1, len - 1);
 		len--;
 	}
 	ps->names_len = start + len;
 	ps->names[ps->names_len++] = '\0';
-	/* annotations */
-	if (inlined) {
+	/* annotations, each once: the pl adds "_[i]" and "_[j]" only to a
+	 * name without one, and "_[j]" to perf-PID.map frames only; the
+	 * flags also mark jitted-*.so frames as JIT code */
+	kernel = ((mod_len > 0 && mod[0] == '[') ||
+		  (mod_len >= 7 &&
+		   memcmp(mod + mod_len - 7, "vmlinux", 7) == 0)) &&
+		 !contains(mod, mod_len, "unknown");
+	if (inlined)
 		flags |= PDA_FRAME_INLINED;
-		if (add_name(ps, "_[i]", 4, &off) < 0)
-			return PD_ERR_NOMEM;
-	} else if ((mod_len > 0 && mod[0] == '[') ||
-		   (mod_len >= 7 &&
-		    memcmp(mod + mod_len - 7, "vmlinux", 7) == 0)) {
-		if (!contains(mod, mod_len, "unknown")) {
-			flags |= PDA_FRAME_KERNEL;
-			if (ps->flags & PDA_SCRIPT_KERNEL &&
-			    add_name(ps, "_[k]", 4, &off) < 0)
-				return PD_ERR_NOMEM;
-		}
-	} else if (is_jit(mod, mod_len)) {
+	else if (kernel)
+		flags |= PDA_FRAME_KERNEL;
+	else if (is_jit(mod, mod_len, true))
 		flags |= PDA_FRAME_JIT;
-		if (ps->flags & PDA_SCRIPT_JIT &&
-		    add_name(ps, "_[j]", 4, &off) < 0)
-			return PD_ERR_NOMEM;
-	}
+	if (inlined)
+		suffix = contains(s, len, "_[i]") ? NULL : "_[i]";
+	else if (ps->flags & PDA_SCRIPT_KERNEL && kernel)
+		suffix = "_[k]";
+	else if (ps->flags & PDA_SCRIPT_JIT && is_jit(mod, mod_len, false))
+		suffix = contains(s, len, "_[j]") ? NULL : "_[j]";
+	if (suffix && add_name(ps, suffix, 4, &off) < 0)
+		return PD_ERR_NOMEM;
 	/* add_name appended its own NUL: join the suffix to the name */
 	if (ps->names_len > start + len + 1) {
 		memmove(ps->names + start + len, ps->names + start + len + 1,
