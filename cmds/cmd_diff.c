@@ -252,6 +252,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
 			     .own_shortopts = "o:j:",
 			     .own_longopts = longopts};
+	bool svg_option = false;
 	int split = argc, c;
 
 	for (int i = 1; i < argc; i++) {
@@ -264,8 +265,22 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->top = 20;
 	/* main() answers --help; the operands are argv[optind..split) */
 	cmd_opts_start(&p, ctx, split, argv);
-	while ((c = cmd_getopt(&p)) != -1)
+	while ((c = cmd_getopt(&p)) != -1) {
+		svg_option |= c == OPT_NEGATE || c == OPT_TITLE ||
+			      c == OPT_WIDTH || c == OPT_MINWIDTH;
 		handle_option(c, ctx, o);
+	}
+	/* "--" ends the options: one after it would be read as B's input */
+	for (int i = split + 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) && argv[i][2] &&
+		    access(argv[i], F_OK) != 0)
+			usage_error(ctx,
+				    "'%s' comes after '--', where only B's "
+				    "inputs go: put options before '--'",
+				    argv[i]);
+	if (svg_option && !o->output)
+		usage_error(ctx, "--negate, --title, --width and --minwidth "
+				 "shape the flame graph of -o: give -o");
 	o->paths[0] = (const char *const *)(argv + optind);
 	o->nr_paths[0] = (unsigned)(split - optind);
 	if (split < argc) {

@@ -166,8 +166,18 @@ static double parse_min_width(const struct pd_ctx *ctx, const char *arg,
 		usage_error(ctx,
 			    "--minwidth wants px or a percentage, not '%s'",
 			    arg);
+	/* past the whole graph's width, nothing would be drawn */
+	if (*end == '%' && v > 100)
+		usage_error(ctx,
+			    "--minwidth '%s': a percentage from 0 to 100",
+			    arg);
 	if (*end == '%')
 		v = v / 100 * (width - 2 * PDE_FLAME_XPAD);
+	else if (v > width - 2 * PDE_FLAME_XPAD)
+		usage_error(ctx,
+			    "--minwidth '%s': wider than the graph (%u px of "
+			    "frames)",
+			    arg, width - 2 * PDE_FLAME_XPAD);
 	return v;
 }
 

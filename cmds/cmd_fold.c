@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -339,6 +340,9 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
+	if (o->event && o->all_events)
+		usage_error(ctx, "--event and --all-events contradict each "
+				 "other: give one");
 	if (!o->from_script && (o->jit || o->all_events))
 		usage_error(ctx, "--jit, --all and --all-events go with "
 				 "--from-script");
@@ -457,14 +461,30 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 		die(ctx, "%s", pd_strerror(rc));
 	ctx_note_input(ctx, o->path);
 	if (strcmp(o->path, "-") != 0) {
+		struct stat st_in;
+
+		if (stat(o->path, &st_in) == 0 && S_ISDIR(st_in.st_mode))
+			usage_error(ctx,
+				    "'%s' is a directory (perf record "
+				    "--threads?): --from-script reads `perf "
+				    "script` text; fold a capture without it",
+				    o->path);
 		in = fopen(o->path, "r");
 		if (!in)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
+	/* the text's first bytes tell a capture given by mistake, before
+	 * any output is created */
+	n = fread(buf, 1, sizeof(buf), in);
+	if (ctx_is_capture((const unsigned char *)buf, n))
+		usage_error(ctx,
+			    "'%s' is a perf.data capture, not `perf script` "
+			    "text: fold it without --from-script",
+			    o->path);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+	for (; n > 0; n = fread(buf, 1, sizeof(buf), in)) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));

@@ -165,6 +165,7 @@ struct cmd_opts {
 	struct option longopts[CMD_OPTS_MAX + 1];
 	size_t nr_longopts;
 	size_t first_more; /* longopts[first_more..] are more_longopts' */
+	bool seen[CMD_OPTS_MAX]; /* longopts[i] was given */
 };
 
 /* Start parsing argv (argv[0] is the command's name). */
