@@ -537,7 +537,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 /* ---- output -------------------------------------------------------- */
 
 static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
-		      const struct pda_diff *d)
+		      const struct pda_diff *d, FILE *out)
 {
 	const struct pda_diff_summary *sum = pda_diff_summary(d);
 	struct pde_flame_diff df = {
@@ -550,7 +550,6 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 	const struct pda_flame_node *nodes;
 	struct pda_flame *fl;
 	char subtitle[512];
-	FILE *out;
 	size_t nr;
 	int rc;
 
@@ -568,7 +567,6 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 		 sum->scale == PDA_DIFF_SCALE_SYMBOL ? sum->scale_symbol : "");
 	svg.diff = &df;
 	svg.subtitle = subtitle;
-	out = ctx_open_output(ctx, o->output);
 	nodes = pda_flame_nodes(fl, &nr);
 	ctx_check_write(ctx, pde_flame_svg(out, nodes, nr, &svg, NULL),
 			o->output);
@@ -615,6 +613,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	struct pda_diff *d;
 	char err[256] = "";
 	bool *capture[2];
+	FILE *svg_out = NULL;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
@@ -631,6 +630,9 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 			o.all_captures &= capture[side][i];
 		}
 	}
+	/* an unwritable -o fails here, not after the work */
+	if (o.output)
+		svg_out = ctx_open_output(ctx, o.output);
 	{
 		PDA_DIFF_OPTS(dop, .nr_runs = {o.nr_paths[0], o.nr_paths[1]},
 			      .scale = o.scale,
@@ -688,7 +690,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 		ctx_check_write(ctx, pde_diff_report(ctx->out, d, &ro), NULL);
 	}
 	if (o.output)
-		write_svg(ctx, &o, d);
+		write_svg(ctx, &o, d, svg_out);
 	summary_line(ctx, d, ss);
 	rc = 0;
 	if (ctx->strict &&

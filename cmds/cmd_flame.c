@@ -447,10 +447,9 @@ static void open_input(struct pd_ctx *ctx, const char *path,
 /* ---- output -------------------------------------------------------- */
 
 static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
-			 const struct pda_flame *fl)
+			 const struct pda_flame *fl, FILE *out)
 {
 	const struct pda_flame_node *nodes;
-	FILE *out = ctx_open_output(ctx, o->output);
 	size_t nr;
 	char exporter[64];
 
@@ -525,10 +524,18 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	struct input_stats st = {0};
 	struct pda_profile *prof = NULL;
 	struct pda_flame *fl;
+	FILE *out;
 	size_t nr;
 	int rc, fold_rc;
 
 	parse_args(argc, argv, ctx, &o);
+	if ((!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO))
+		usage_error(ctx, "standard output is a terminal: give -o "
+				 "FILE for the %s, or redirect it",
+			    o.speedscope ? "speedscope profile" : "SVG");
+	/* an unwritable -o fails here, not after the work */
+	ctx_note_input(ctx, o.path);
+	out = ctx_open_output(ctx, o.output);
 	{
 		PDA_FLAME_OPTS(fo, .reverse = o.reverse);
 
@@ -554,7 +561,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 			(unsigned long long)st.first_ignored);
 	if (pda_flame_nodes(fl, &nr)[0].total == 0)
 		warning(ctx, "'%s': no stacks", o.path);
-	write_output(ctx, &o, fl);
+	write_output(ctx, &o, fl, out);
 	pda_flame_free(fl);
 	free(o.first_fold_arg);
 	free(o.fold_args);

@@ -103,6 +103,16 @@ static void vreport(const struct pd_ctx *ctx, const char *prefix,
 	fputc('\n', stderr);
 }
 
+/* Before an exit on error: a half-written -o goes (what was at its path
+ * stays), and the pager shows what was written. */
+static void drop_outputs(const struct pd_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nr_outputs; i++)
+		if (ctx->outputs[i].tmp)
+			unlink(ctx->outputs[i].tmp);
+	ctx_end_pager(ctx);
+}
+
 void die(const struct pd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -110,10 +120,7 @@ void die(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport(ctx, "", fmt, ap);
 	va_end(ap);
-	/* a half-written -o goes: what was at its path stays */
-	for (size_t i = 0; i < ctx->nr_outputs; i++)
-		if (ctx->outputs[i].tmp)
-			unlink(ctx->outputs[i].tmp);
+	drop_outputs(ctx);
 	exit(EXIT_FATAL);
 }
 
@@ -147,6 +154,7 @@ void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (c)
 		fprintf(stderr, "usage: %s\n", c->usage);
+	drop_outputs(ctx);
 	exit(EXIT_USAGE);
 }
 
@@ -513,6 +521,7 @@ int main(int argc, char **argv)
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
 	frc = finish_stdout();
+	ctx_end_pager(&ctx);
 	if (frc)
 		return frc;
 	return rc;

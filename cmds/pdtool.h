@@ -66,6 +66,10 @@ struct pd_ctx {
 	} outputs[CTX_MAX_OUTPUTS];
 	size_t nr_outputs;
 	struct cmd_fetch fetch;	/* debuginfod, over the run's sessions */
+	/* ctx_start_pager(): the pager's pid (0: none), and a copy of the
+	 * terminal's stderr while stderr goes to the pager (-1: none) */
+	pid_t pager_pid;
+	int pager_stderr;
 };
 
 struct cmd_entry {
@@ -76,6 +80,16 @@ struct cmd_entry {
 	const char *summary;	/* one line for `pdtool help` */
 	const char *options;	/* the OPTIONS text of --help */
 };
+
+/*
+ * cmd_pager.c: whether to colour standard output (a terminal, NO_COLOR
+ * unset or empty); send standard output (and stderr when it is the same
+ * terminal) to $PAGER when standard output is a terminal, as git does;
+ * wait for the pager, which main(), die() and usage_error() do.
+ */
+bool ctx_use_color(void);
+void ctx_start_pager(struct pd_ctx *ctx);
+void ctx_end_pager(const struct pd_ctx *ctx);
 
 /* E8: print "pdtool CMD: msg" and exit 2 */
 PD_NORETURN void die(const struct pd_ctx *ctx, const char *fmt, ...)
