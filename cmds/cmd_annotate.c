@@ -570,14 +570,16 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	/* through a pager, stderr shares the pipe: the text first */
 	fflush(ctx->out);
 
-	eprintf("pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
-		"%zu annotated",
-		ctx->cmd, cs->nr_samples, pda_annot_nr_syms(a), nr_shown);
+	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu function%s with "
+		"samples, %zu annotated",
+		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples),
+		pda_annot_nr_syms(a), PLURAL(pda_annot_nr_syms(a)), nr_shown);
 	if (nr_failed)
 		eprintf(" (%zu without disassembly%s)", nr_failed,
 			ctx->verbose ? "" : ": -v says why");
-	eprintf("; %" PRIu64 " samples without a symbol; %" PRIu64 " lost",
-		pda_annot_nr_unresolved(a), lost);
+	eprintf("; %" PRIu64 " sample%s without a symbol; %" PRIu64 " lost",
+		pda_annot_nr_unresolved(a), PLURAL(pda_annot_nr_unresolved(a)),
+		lost);
 	if (ar.other_events)
 		eprintf("; %" PRIu64 " of other events", ar.other_events);
 	if (ar.no_event)

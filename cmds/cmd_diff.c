@@ -114,6 +114,7 @@ struct side_stats {
 	uint64_t unresolved;	/* of them, with an unresolved frame */
 	uint64_t lost, bad, ignored_lines;
 	unsigned missing_dsos;
+	unsigned nr_folded;	/* inputs that are folded text */
 };
 
 /* ---- options ------------------------------------------------------- */
@@ -290,7 +291,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		o->paths[1] = o->paths[0] + 1;
 		o->nr_paths[0] = o->nr_paths[1] = 1;
 	} else if (o->nr_paths[0] > 2) {
-		usage_error(ctx, "%u inputs: several captures a side go "
+		usage_error(ctx, "%u inputs: several inputs a side go "
 				 "before and after '--'",
 			    o->nr_paths[0]);
 	}
@@ -393,10 +394,12 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 	pda_profile_free(p);
 	if (ignored)
 		warning(ctx,
-			"'%s': %" PRIu64 " lines are not 'stack count'; "
+			"'%s': %" PRIu64 " line%s not 'stack count'; "
 			"ignored (the first: line %" PRIu64 ")",
-			path, ignored, first_ignored);
+			path, ignored, ignored == 1 ? " is" : "s are",
+			first_ignored);
 	ss->ignored_lines += ignored;
+	ss->nr_folded++;
 }
 
 /* What the capture's callbacks see. */
@@ -521,11 +524,13 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
 	if (ctx->verbose)
 		eprintf("pdtool %s: %c: '%s': %" PRIu64
-			" samples into %zu stacks, %" PRIu64
-			" with unresolved frames, %zu binaries not found\n",
+			" sample%s into %zu stack%s, %" PRIu64
+			" with unresolved frames, %zu binar%s not found\n",
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
-			t->nr_samples, t->nr_stacks, t->weight_unresolved,
-			ps ? ps->nr_missing : 0);
+			t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+			PLURAL(t->nr_stacks), t->weight_unresolved,
+			ps ? ps->nr_missing : 0,
+			ps && ps->nr_missing == 1 ? "y" : "ies");
 	if (ps)
 		cmd_fetch_add(ctx, &ps->debuginfod);
 	pda_capture_release(&dr.c);
@@ -582,10 +587,17 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 	char scaling[256];
 
 	for (int side = 0; side < 2; side++) {
-		eprintf("%s%s%s%c %u capture%s, %" PRIu64 " samples",
+		const unsigned nr = s->nr_runs[side];
+		const unsigned nr_folded = ss[side].nr_folded;
+
+		/* what the inputs are: captures, folded files or both */
+		eprintf("%s%s%s%c %u %s%s, %" PRIu64 " sample%s",
 			side ? "; " : "pdtool ", side ? "" : ctx->cmd,
-			side ? "" : ": ", side ? 'B' : 'A', s->nr_runs[side],
-			s->nr_runs[side] == 1 ? "" : "s", s->weight[side]);
+			side ? "" : ": ", side ? 'B' : 'A', nr,
+			!nr_folded	    ? "capture"
+			: nr_folded == nr ? "folded file"
+					  : "input",
+			PLURAL(nr), s->weight[side], PLURAL(s->weight[side]));
 		if (ss[side].unresolved)
 			eprintf(" (%.1f%% with unresolved frames)",
 				ss[side].samples
@@ -599,7 +611,7 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 		pde_diff_scaling_text(d, scaling, sizeof(scaling)),
 		pde_diff_tests_text(d));
 	if (!s->runs_tested)
-		fputs("; run-to-run variation is not covered (one capture on "
+		fputs("; run-to-run variation is not covered (one input on "
 		      "a side)",
 		      stderr);
 	fputc('\n', stderr);

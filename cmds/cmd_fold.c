@@ -350,8 +350,10 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
 	     o->jobs))
-		usage_error(ctx, "--from-script reads names perf resolved: "
-				 "symbol options do not apply");
+		usage_error(ctx, "--from-script reads the names perf script "
+				 "printed: --srcline, --max-stack, --inline, "
+				 "--no-inline, --stats, --unwinder, --jobs and "
+				 "the symbol options apply to a capture only");
 }
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
@@ -504,21 +506,24 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 	st = pda_script_stats(ps);
 	t = pda_fold_totals(fd);
-	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
 		"%.1f%% of weight with unresolved frames",
-		ctx->cmd, t->nr_samples, t->nr_stacks,
-		pct(t->weight_unresolved, t->weight));
+		ctx->cmd, t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+		PLURAL(t->nr_stacks), pct(t->weight_unresolved, t->weight));
 	if (st->event && st->nr_events > 1)
 		eprintf("; event '%s' only (%" PRIu64
-			" samples of %zu other events skipped)",
-			st->event, st->nr_event_skipped, st->nr_events - 1);
+			" sample%s of %zu other event%s skipped)",
+			st->event, st->nr_event_skipped,
+			PLURAL(st->nr_event_skipped), st->nr_events - 1,
+			PLURAL(st->nr_events - 1));
 	if (st->nr_filtered || t->nr_filtered)
 		eprintf("; %" PRIu64 " filtered out",
 			st->nr_filtered + t->nr_filtered);
 	if (st->nr_unrecognized)
 		eprintf("; %" PRIu64
-			" unrecognized lines (the first: line %" PRIu64 ")",
-			st->nr_unrecognized, st->first_unrecognized);
+			" unrecognized line%s (the first: line %" PRIu64 ")",
+			st->nr_unrecognized, PLURAL(st->nr_unrecognized),
+			st->first_unrecognized);
 	fputc('\n', stderr);
 	rc = ctx->strict && (t->weight_unresolved || st->nr_unrecognized)
 		     ? EXIT_UNRESOLVED
@@ -607,10 +612,11 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		}
 		return;
 	}
-	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
-		ctx->cmd, t->nr_samples, t->nr_stacks,
-		pct(t->weight_unresolved, t->weight), lost);
+		ctx->cmd, t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+		PLURAL(t->nr_stacks), pct(t->weight_unresolved, t->weight),
+		lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
 	if (u && u->nr_samples)
@@ -623,11 +629,13 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 	if (ps && ps->nr_missing) {
 		const struct pda_missing_dso *m = &ps->missing[0];
 
-		eprintf("; %zu binaries not found: %s (tried %s",
-			ps->nr_missing, m->dso,
-			m->tried && m->tried[0] ? m->tried[0] : "nothing");
-		for (size_t j = 1; m->tried && m->tried[0] && m->tried[j]; j++)
-			eprintf(", %s", m->tried[j]);
+		eprintf("; %zu binar%s not found: %s (", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies", m->dso);
+		/* no path to try (a kernel without kallsyms): the reason */
+		if (!m->tried || !m->tried[0])
+			eprintf("%s", m->why ? m->why : "not found");
+		for (size_t j = 0; m->tried && m->tried[j]; j++)
+			eprintf("%s%s", j ? ", " : "tried ", m->tried[j]);
 		eprintf(")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
 	}
 	fputc('\n', stderr);

@@ -91,6 +91,9 @@ bool ctx_use_color(void);
 void ctx_start_pager(struct pd_ctx *ctx);
 void ctx_end_pager(const struct pd_ctx *ctx);
 
+/* "s" after a count of n things, but one: "%zu stack%s", PLURAL(n) */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 /* E8: print "pdtool CMD: msg" and exit 2 */
 PD_NORETURN void die(const struct pd_ctx *ctx, const char *fmt, ...)
 	PD_PRINTF(2, 3);
