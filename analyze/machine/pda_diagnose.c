@@ -271,15 +271,23 @@ int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
 				      "--symfs";
 			return 0;
 		}
-		out->action =
+		/* a build-id cache and debuginfod need the capture's
+		 * build-id: pipe mode records none */
+		out->action = fmt(
+			s, "%s%s%s%s%s",
+			s->dsos.symfs ? "copy it from the recording host to "
+				      : "give the recording host's files with "
+					"--symfs",
+			s->dsos.symfs ? s->dsos.symfs : "",
+			s->dsos.symfs ? d->d.name : "",
+			d->d.build_id_size ? ", or its build-id cache (`perf "
+					     "archive`) with --buildid-dir"
+					   : " (the capture has no build-id "
+					     "to find it by)",
 			d->d.build_id_size && !debuginfod_on(s)
-				? "give the recording host's files with --symfs, "
-				  "or its build-id cache (`perf archive`) with "
-				  "--buildid-dir, or set DEBUGINFOD_URLS"
-				: "give the recording host's files with --symfs, "
-				  "or its build-id cache (`perf archive`) with "
-				  "--buildid-dir";
-		return 0;
+				? ", or set DEBUGINFOD_URLS"
+				: "");
+		return out->action ? 0 : PD_ERR_NOMEM;
 	}
 	if (d->d.elf && pda_elf_has_symtab(d->d.elf)) {
 		out->reason = PDA_UNRES_NO_SYMBOL;
