@@ -89,13 +89,20 @@ static const char *dpkg_package(struct pda_session *s, const char *file)
 	return pkg;
 }
 
-/* DEBUGINFOD_URLS would be asked for d (set, not refused by options). */
-static bool debuginfod_on(const struct pda_session *s)
+/* How debuginfod could help with a binary that has a build-id: "" when
+ * it was asked already. */
+static const char *debuginfod_hint(const struct pda_session *s)
 {
 	const char *u = getenv("DEBUGINFOD_URLS");
 
-	return u && *u && !s->opts.no_debuginfod &&
-	       (!s->dsos.symfs || s->opts.debuginfod);
+	if (!u || !*u)
+		return ", or set DEBUGINFOD_URLS";
+	if (s->opts.no_debuginfod)
+		return ", or drop --no-debuginfod";
+	/* a sysroot is another host's: its build-ids go out when asked */
+	if (s->dsos.symfs && !s->opts.debuginfod)
+		return ", or give --debuginfod";
+	return "";
 }
 
 /* A formatted string, interned; NULL on NOMEM. */
@@ -186,10 +193,18 @@ static bool recorded_here(struct pda_session *s, const struct pda_dso_ent *d)
 static int stripped_action(struct pda_session *s, struct pda_dso_ent *d,
 			   struct pda_missing_dso *out)
 {
-	const char *dinfo = debuginfod_on(s) ? "" : ", or set DEBUGINFOD_URLS";
-	const bool here = recorded_here(s, d);
+	const unsigned char *id;
+	unsigned size = 0;
+	const char *dinfo;
+	bool here;
 	struct stat st;
 
+	/* the binary's own build-id finds its debug file, the capture's or
+	 * not (pda_dso.c adopts it) */
+	if (d->d.elf)
+		pda_elf_build_id(d->d.elf, &id, &size);
+	dinfo = size ? debuginfod_hint(s) : "";
+	here = recorded_here(s, d);
 	/* this host's package says something only of this host's file */
 	if (!d->package_looked && here) {
 		d->package_looked = true;
@@ -280,13 +295,12 @@ int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
 					"--symfs",
 			s->dsos.symfs ? s->dsos.symfs : "",
 			s->dsos.symfs ? d->d.name : "",
-			d->d.build_id_size ? ", or its build-id cache (`perf "
-					     "archive`) with --buildid-dir"
+			d->d.build_id_size ? ", or give that host's build-id "
+					     "cache (`perf archive`) with "
+					     "--buildid-dir"
 					   : " (the capture has no build-id "
 					     "to find it by)",
-			d->d.build_id_size && !debuginfod_on(s)
-				? ", or set DEBUGINFOD_URLS"
-				: "");
+			d->d.build_id_size ? debuginfod_hint(s) : "");
 		return out->action ? 0 : PD_ERR_NOMEM;
 	}
 	if (d->d.elf && pda_elf_has_symtab(d->d.elf)) {
