@@ -507,6 +507,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		events[ev] = ev < pd_file_nr_evsels(f)
 				     ? pd_file_evsel(f, ev)->name
 				     : "?";
+	ps = pda_session_stats(s);
 	out = ctx_open_output(ctx, o.output);
 	{
 		struct pde_annot_opts wo = {
@@ -518,6 +519,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			.nr_events = nr_events,
 			.input = o.path,
 			.nr_hot_lines = o.hot_lines,
+			.unresolved = ps->unresolved_dsos,
+			.nr_unresolved = ps->nr_unresolved_dsos,
 		};
 
 		ctx_check_write(ctx, pde_annot_begin(&w, out, a, &wo),
@@ -569,7 +572,6 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (ar.no_event)
 		eprintf("; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
-	ps = pda_session_stats(s);
 	cmd_unresolved_block(ctx, ps, cs->nr_samples, NULL);
 	withheld_note(ctx, &o, a);
 	cmd_fetch_add(ctx, &ps->debuginfod);

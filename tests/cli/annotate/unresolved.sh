@@ -11,3 +11,9 @@ for strict in "" --strict; do
 	echo "exit $?"
 	sed "s|$d|ROOT|g" "$d/err"
 done
+# --format json holds the same as data
+"$PDTOOL" annotate --format json --symfs "$d/root" --buildid-dir "$d/cache" \
+	testdata/demo.perf.data 2>/dev/null |
+	python3 -c 'import json, sys
+u = json.load(sys.stdin)["unresolved"]
+print(json.dumps(u, indent=1).replace(sys.argv[1], "ROOT"))' "$d"
