@@ -551,8 +551,14 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, t->nr_stacks, t->weight_unresolved,
 			ps ? ps->nr_missing : 0);
-	if (ps)
+	if (ps) {
+		char label[4200]; /* a path, quoted */
+
+		snprintf(label, sizeof(label), "%c: '%s'",
+			 side == PDA_DIFF_A ? 'A' : 'B', path);
+		cmd_unresolved_block(ctx, ps, ps->nr_samples, label);
 		cmd_fetch_add(ctx, &ps->debuginfod);
+	}
 	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
 	pda_session_free(s);

@@ -615,18 +615,7 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 				fs->events[i].evsel->name);
 		if (events[0])
 			eprintf("pdtool %s: %s\n", ctx->cmd, events);
-		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
-			const struct pda_missing_dso *m = &ps->missing[i];
-
-			eprintf("pdtool %s: binary not found: %s (%" PRIu64
-				" samples; %s)",
-				ctx->cmd, m->dso, m->nr_samples,
-				m->why ? m->why : "");
-			for (size_t j = 0; m->tried && m->tried[j]; j++)
-				eprintf("%s%s",
-					j ? ", " : "; tried: ", m->tried[j]);
-			fputc('\n', stderr);
-		}
+		cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 		return;
 	}
 	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
@@ -640,17 +629,11 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			stopped_share(u, period));
 	if (events[0])
 		eprintf("; %s", events);
-	if (ps && ps->nr_missing) {
-		const struct pda_missing_dso *m = &ps->missing[0];
-
-		eprintf("; %zu binaries not found: %s (tried %s",
-			ps->nr_missing, m->dso,
-			m->tried && m->tried[0] ? m->tried[0] : "nothing");
-		for (size_t j = 1; m->tried && m->tried[0] && m->tried[j]; j++)
-			eprintf(", %s", m->tried[j]);
-		eprintf(")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
-	}
+	if (ps && ps->nr_missing)
+		eprintf("; %zu binar%s not found", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
 /* --stats: how the DWARF unwinds ended, by reason, then the early stops
