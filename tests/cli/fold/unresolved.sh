@@ -28,3 +28,9 @@ cp testdata/bin/demo "$d/root/work/main/testdata/bin/demo"
 printf 'ffffffffa0000000 T other_start\nffffffffa0001000 T other_end\n' \
 	>"$d/kallsyms"
 run --kallsyms "$d/kallsyms" --strict testdata/pipe.perf.data
+# a debuginfod server that cannot be reached: its error, not "not found"
+# (the query line's timing left out)
+rm -rf "$d/root/work"
+DEBUGINFOD_URLS=http://127.0.0.1:9 DEBUGINFOD_CACHE_PATH="$d/dcache" \
+	run --debuginfod --kallsyms tests/golden/fold/kallsyms \
+	testdata/demo.perf.data | grep -v ': debuginfod (http'
