@@ -85,9 +85,9 @@ cmp_rc=$?
 		"annotates $nr_perf." \
 		"Median of $runs runs, page cache warm."
 	echo
-	echo "| command | wall ms | CPU ms | peak RSS MB |"
-	echo "|---|---:|---:|---:|"
-	awk -F '\t' '{ printf "| `%s` | %d | %d | %d |\n", $1, $3 / 1000, $5 / 1000, $4 / 1024 }' "$tmp/rows"
+	echo "| command | wall ms | CPU ms | peak RSS MB | peak anon MB |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F '\t' '{ printf "| `%s` | %d | %d | %d | %d |\n", $1, $3 / 1000, $5 / 1000, $4 / 1024, $6 / 1024 }' "$tmp/rows"
 	echo
 	awk -F '\t' 'NR == 1 { pw = $3; pc = $5 }
 		NR == 2 { printf "perf annotate for the same %s functions / pdtool: %.1fx wall, %.1fx CPU (target: 10x)\n\n", n, $3 / pw, $5 / pc }

@@ -3,7 +3,8 @@ two inputs bench/run.sh and bench/fold.sh hand them.
 
 FILES: one line per capture, "path size key=value..." (bench_reader's
 counts).  ROWS: tab-separated "command, path, median wall microseconds,
-peak RSS KB, median CPU microseconds" (bench/lib.sh's measure).
+peak RSS KB, median CPU microseconds, peak anonymous KB" (bench/lib.sh's
+measure; rows written before memwatch have no anonymous column).
 """
 
 
@@ -37,3 +38,18 @@ def read_rows(name):
     t = {(c, p): s for c, p, s, _ in rows}
     rss = {(c, p): k for c, p, _, k in rows}
     return rows, t, rss
+
+
+def read_anon(name):
+    """ROWS' peak anonymous KB by (command, path); None where not
+    measured."""
+    anon = {}
+    for line in open(name):
+        f = line.rstrip("\n").split("\t")
+        anon[(f[0], f[1])] = int(f[5]) if len(f) > 5 else None
+    return anon
+
+
+def mb(kb):
+    """KB as MB for a table, "-" when not measured."""
+    return "-" if kb is None else "%.1f" % (kb / 1024)

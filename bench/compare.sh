@@ -173,25 +173,27 @@ medians "$tmp/runs"
 		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
 		"Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)" \
 		"at the end.  Medians of $runs rounds, both binaries in turn in" \
-		"each round, from the page cache, output to /dev/null; RSS: the" \
-		"largest of the runs."
+		"each round, from the page cache, output to /dev/null; RSS and" \
+		"anonymous memory (RssAnon, bench/memwatch.c): the largest of" \
+		"the runs."
 	echo
 	captures
 	echo
-	echo "| command | base wall s | head wall s | head/base wall | base CPU s | head CPU s | head/base CPU | base RSS MB | head RSS MB |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| command | base wall s | head wall s | head/base wall | base CPU s | head CPU s | head/base CPU | base RSS MB | head RSS MB | base anon MB | head anon MB |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	awk -F'\t' '
 		{ k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
-		  w[k, $2] = $3; r[k, $2] = $4; c[k, $2] = $5 }
+		  w[k, $2] = $3; r[k, $2] = $4; c[k, $2] = $5; a[k, $2] = $6 }
 		END {
 			for (i = 1; i <= n; i++) {
 				k = order[i]
-				printf "| `%s` | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f |\n", k,
+				printf "| `%s` | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | %.1f | %.1f |\n", k,
 					w[k, "base"] / 1e6, w[k, "head"] / 1e6,
 					w[k, "base"] ? w[k, "head"] / w[k, "base"] : 0,
 					c[k, "base"] / 1e6, c[k, "head"] / 1e6,
 					c[k, "base"] ? c[k, "head"] / c[k, "base"] : 0,
-					r[k, "base"] / 1024, r[k, "head"] / 1024
+					r[k, "base"] / 1024, r[k, "head"] / 1024,
+					a[k, "base"] / 1024, a[k, "head"] / 1024
 			}
 		}' "$tmp/rows"
 } >"$data/compare-results.md"

@@ -103,14 +103,14 @@ medians "$tmp/runs"
 		"$(cat "$data/diffa.seconds" 2>/dev/null || echo '?') s, B the -O2" \
 		"build for $(cat "$data/diffb.seconds" 2>/dev/null || echo '?') s." \
 		"Times: medians of $runs rounds of every command in turn, from" \
-		"the page cache, output to /dev/null; RSS: the largest of the runs."
+		"the page cache, output to /dev/null; RSS and anonymous memory (bench/memwatch.c): the largest of the runs."
 	echo
 	echo "- A: diffa.perf.data, $(awk -v b="$(filesize "$A")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 	echo "- B: diffb.perf.data, $(awk -v b="$(filesize "$B")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 	echo
-	echo "| command | median wall s | median CPU s | peak RSS MB |"
-	echo "|---|---:|---:|---:|"
-	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f |\n", $1, $3 / 1e6, $5 / 1e6, $4 / 1024 }' "$tmp/rows"
+	echo "| command | median wall s | median CPU s | peak RSS MB | peak anon MB |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n", $1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
 	echo
 	awk -F'\t' '
 		$1 == "pdtool fold A" { fa = $3; ca = $5 }

@@ -12,8 +12,8 @@
 # table with empty ids; MMAP2 records carry them instead, so that the
 # kernel and the binaries are identified in both captures).  Then, from
 # the page cache, the median wall time of
-# BENCH_RUNS (default 3) runs and the largest peak RSS (/usr/bin/time -f
-# %M) of each of
+# BENCH_RUNS (default 3) runs, the largest peak RSS (as /usr/bin/time -f
+# %M) and the largest peak anonymous memory (bench/memwatch.c) of each of
 #   pdtool fold FILE
 #   perf script report stackcollapse -i FILE
 #   perf script -i FILE > /dev/null

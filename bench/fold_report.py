@@ -14,7 +14,7 @@ time against cat's (aim: within 5x).
 """
 import sys
 
-from benchlib import read_files, read_rows, short
+from benchlib import mb, read_anon, read_files, read_rows, short
 
 PDTOOL = "pdtool fold"
 COLLAPSE = "perf script report stackcollapse"
@@ -24,6 +24,7 @@ REPORT = "perf report --stdio"
 def main():
     files, order = read_files(sys.argv[1])
     rows, t, rss = read_rows(sys.argv[2])
+    anon = read_anon(sys.argv[2])
     cmp = {}
     for line in open(sys.argv[3]):
         path, text = line.rstrip("\n").split("\t", 1)
@@ -40,15 +41,15 @@ def main():
               % (short(p), f["size"] / 1e6, f["samples"], extra))
     print()
     print("| file | command | median s | samples/s | peak RSS MB "
-          "| time / pdtool fold |")
-    print("|---|---|---:|---:|---:|---:|")
+          "| peak anon MB | time / pdtool fold |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for cmd, p, s, kb in rows:
         pd = t.get((PDTOOL, p))
         ratio = "%.1f" % (s / pd) if pd else "-"
-        print("| %s | `%s` | %.3f | %s | %.1f | %s |"
+        print("| %s | `%s` | %.3f | %s | %.1f | %s | %s |"
               % (short(p), cmd, s,
                  "%.0f" % (files[p]["samples"] / s) if s > 0 else "-",
-                 kb / 1024, ratio))
+                 kb / 1024, mb(anon.get((cmd, p))), ratio))
     print()
     print("Targets (issue 3):")
     print()

@@ -12,6 +12,8 @@
 #   event   the event record() samples: cpu-clock (a script may change it)
 #   workload  the program record() runs: $data/workload (likewise)
 #   tmp     a scratch folder, removed on exit
+#   MEMWATCH  bench/memwatch.c built into $tmp: times a command as
+#           /usr/bin/time does and adds its peak anonymous memory
 #
 # and defines die, filesize, build_workload, build_tools, record,
 # run_once, medians and measure (below).
@@ -25,7 +27,7 @@ period=${BENCH_PERIOD:-20000}
 runs=${BENCH_RUNS:-3}
 event=cpu-clock
 workload=$data/workload
-TIME=/usr/bin/time
+MEMWATCH=''
 
 die() {
 	echo "bench: $*" >&2
@@ -37,11 +39,13 @@ filesize() {
 }
 
 [ -x "$PDTOOL" ] || die "no pdtool at '$PDTOOL' (run make first)"
-[ -x "$TIME" ] || die "$TIME is missing: apt-get install time"
 command -v perf >/dev/null 2>&1 || die "perf is needed to record the captures"
 mkdir -p "$data" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+MEMWATCH=$tmp/memwatch
+${CC:-cc} -std=c11 -O2 -o "$MEMWATCH" bench/memwatch.c ||
+	die "cannot build bench/memwatch.c"
 
 # build_workload [OUT [OPTIMIZATION]]: bench/workload.c, the program
 # recorded, built into OUT (default $data/workload) with OPTIMIZATION
@@ -89,14 +93,15 @@ record() {
 }
 
 # run_once RUNS LABEL FILE OUT CMD...: one run of CMD, its stdout to OUT;
-# appends "label<TAB>file<TAB>wall us<TAB>peak RSS KB<TAB>CPU us" to the
-# file RUNS (CPU: user + system, children included, from /usr/bin/time).
-# A failing run is reported and counted.
+# appends "label<TAB>file<TAB>wall us<TAB>peak RSS KB<TAB>CPU us<TAB>peak
+# anonymous KB" to the file RUNS (CPU: user + system, children included;
+# anonymous memory: RssAnon summed over CMD's process tree, polled by
+# memwatch).  A failing run is reported and counted.
 run_once() {
 	r_runs=$1 r_label=$2 r_file=$3 r_out=$4
 	shift 4
 	r_start=$(date +%s%N)
-	"$TIME" -f '%M %U %S' -o "$tmp/time" "$@" >"$r_out" 2>"$tmp/err"
+	"$MEMWATCH" "$tmp/time" "$@" >"$r_out" 2>"$tmp/err"
 	r_rc=$?
 	r_end=$(date +%s%N)
 	if [ $r_rc != 0 ]; then
@@ -105,13 +110,15 @@ run_once() {
 	fi
 	tail -n 1 "$tmp/time" | awk -F' ' -v l="$r_label" -v f="$r_file" \
 		-v w=$(( (r_end - r_start) / 1000 )) \
-		'{ printf "%s\t%s\t%d\t%d\t%d\n", l, f, w, $1, ($2 + $3) * 1e6 }' \
+		'{ printf "%s\t%s\t%d\t%d\t%d\t%d\n", l, f, w, $1,
+		   ($2 + $3) * 1e6, $4 }' \
 		>>"$r_runs"
 }
 
 # medians RUNS: run_once's rows in RUNS, one row per label and file in the
 # order they first ran, appended to $tmp/rows: the median wall time, the
-# largest peak RSS and the median CPU time, in run_once's columns
+# largest peak RSS, the median CPU time and the largest peak anonymous
+# memory, in run_once's columns
 medians() {
 	awk -F'\t' '
 	function median(a, k, m,   i, j, t, v) {
@@ -128,19 +135,21 @@ medians() {
 		if (!(k in n)) { order[++nr] = k; label[k] = $1; file[k] = $2 }
 		n[k]++; w[k, n[k]] = $3; c[k, n[k]] = $5
 		if ($4 > rss[k]) rss[k] = $4
+		if ($6 > anon[k]) anon[k] = $6
 	}
 	END {
 		for (i = 1; i <= nr; i++) {
 			k = order[i]
-			printf "%s\t%s\t%d\t%d\t%d\n", label[k], file[k],
-				median(w, k, n[k]), rss[k], median(c, k, n[k])
+			printf "%s\t%s\t%d\t%d\t%d\t%d\n", label[k], file[k],
+				median(w, k, n[k]), rss[k], median(c, k, n[k]),
+				anon[k]
 		}
 	}' "$1" >>"$tmp/rows"
 }
 
 # measure LABEL FILE OUT CMD...: $runs runs of CMD in a row, the first
 # one's stdout to OUT, the others' to /dev/null, reduced by medians into
-# $tmp/rows ("label<TAB>file<TAB>wall us<TAB>KB<TAB>CPU us").  A machine
+# $tmp/rows ("label<TAB>file<TAB>wall us<TAB>KB<TAB>CPU us<TAB>anon KB").  A machine
 # shared with other jobs makes CPU time the steadier measure.
 measure() {
 	m_label=$1 m_file=$2 m_out=$3

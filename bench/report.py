@@ -11,7 +11,7 @@ and at least 1 GB/s, with flat memory as the file grows.
 """
 import sys
 
-from benchlib import read_files, read_rows, short
+from benchlib import mb, read_anon, read_files, read_rows, short
 
 PDTOOL = "pdtool dump --count"
 PERF_SCRIPT = "perf script -F ip,tid,time"
@@ -20,6 +20,7 @@ PERF_SCRIPT = "perf script -F ip,tid,time"
 def main():
     files, order = read_files(sys.argv[1])
     rows, t, rss = read_rows(sys.argv[2])
+    anon = read_anon(sys.argv[2])
 
     print("Captures:")
     print()
@@ -33,14 +34,14 @@ def main():
                  extra))
     print()
     print("| file | command | median s | GB/s | peak RSS MB "
-          "| time / pdtool |")
-    print("|---|---|---:|---:|---:|---:|")
+          "| peak anon MB | time / pdtool |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for cmd, p, s, kb in rows:
         pd = t.get((PDTOOL, p))
         ratio = "%.1f" % (s / pd) if pd else "-"
-        print("| %s | `%s` | %.3f | %.2f | %.1f | %s |"
+        print("| %s | `%s` | %.3f | %.2f | %.1f | %s | %s |"
               % (short(p), cmd, s, files[p]["size"] / s / 1e9, kb / 1024,
-                 ratio))
+                 mb(anon.get((cmd, p))), ratio))
     print()
     print("GB/s is file bytes per second (for bigz, the compressed file).")
     print()

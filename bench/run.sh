@@ -14,7 +14,8 @@
 #   perf script -F ip,tid,time -i FILE > /dev/null
 #   perf report --stats -i FILE > /dev/null
 #   cat FILE > /dev/null
-# with the peak RSS of each (/usr/bin/time -f %M), and prints a Markdown
+# with the peak RSS and anonymous memory of each (bench/memwatch.c), and
+# prints a Markdown
 # report: the table, GB/s, and the ratios the issue sets as targets
 # (pdtool at most 1/20 of perf script's time, at least 1 GB/s).  The
 # report is also written to bench/data/results.md.

@@ -475,6 +475,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	struct pde_annot w;
 	struct annot_run ar = {.ctx = ctx, .o = &o};
 	const struct pda_capture_stats *cs;
+	const struct pda_stats *ps;
 	uint64_t lost;
 	const char **events;
 	bool met[MAX_LIST] = {false};
@@ -517,6 +518,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		events[ev] = ev < pd_file_nr_evsels(f)
 				     ? pd_file_evsel(f, ev)->name
 				     : "?";
+	ps = pda_session_stats(s);
 	color = o.format == PDE_ANNOT_TEXT && !o.stdio && out == ctx->out &&
 		ctx_use_color();
 	if (out == ctx->out && !o.no_pager)
@@ -530,6 +532,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			.nr_events = nr_events,
 			.input = o.path,
 			.nr_hot_lines = o.hot_lines,
+			.unresolved = ps->unresolved_dsos,
+			.nr_unresolved = ps->nr_unresolved_dsos,
 		};
 
 		ctx_check_write(ctx, pde_annot_begin(&w, out, a, &wo),
@@ -585,17 +589,28 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (ar.no_event)
 		eprintf("; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, cs->nr_samples, NULL);
 	withheld_note(ctx, &o, a);
-	cmd_fetch_add(ctx, &pda_session_stats(s)->debuginfod);
+	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;
-	for (size_t i = 0; i < o.symbols.nr; i++)
-		if (!met[i]) {
+	for (size_t i = 0; i < o.symbols.nr; i++) {
+		if (met[i])
+			continue;
+		/* a function of a binary not resolved has its samples
+		 * among those without a symbol: say so, not "none" */
+		if (pda_annot_nr_unresolved(a))
+			eprintf("pdtool %s: no samples in '%s' among those "
+				"with a symbol; %" PRIu64 " samples have none "
+				"(above: by binary, why)\n",
+				ctx->cmd, o.symbols.v[i],
+				pda_annot_nr_unresolved(a));
+		else
 			eprintf("pdtool %s: no samples in '%s'\n", ctx->cmd,
 				o.symbols.v[i]);
-			if (ctx->strict)
-				rc = EXIT_UNRESOLVED;
-		}
+		if (ctx->strict)
+			rc = EXIT_UNRESOLVED;
+	}
 	if (ctx->strict && (nr_failed || lost || cs->nr_bad_samples ||
 			    pda_annot_nr_unresolved(a) || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;

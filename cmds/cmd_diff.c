@@ -59,7 +59,9 @@ const char cmd_diff_options[] =
 	"      --alpha P         significance level (default 0.05)\n"
 	"      --no-comm         captures folded without the comm root, and\n"
 	"                        folded inputs' first frame is a symbol\n"
-	"      --event NAME      only samples of event NAME (captures)\n"
+	"      --event NAME      only samples of event NAME (captures;\n"
+	"                        default: the first event sampled)\n"
+	"      --all-events      every event's samples together\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	"      --kallsyms FILE   kernel symbols of the recording host\n"
@@ -89,12 +91,14 @@ enum {
 	OPT_ALPHA,
 	OPT_NO_COMM,
 	OPT_EVENT,
+	OPT_ALL_EVENTS,
 };
 
 struct diff_opts {
 	const char *const *paths[2]; /* each side's inputs */
 	unsigned nr_paths[2];
 	bool folded, negate, no_normalize, significant, no_comm, markdown;
+	bool all_events;
 	const char *output;
 	struct pde_flame_opts svg;
 	enum pda_diff_scale scale;
@@ -115,6 +119,10 @@ struct side_stats {
 	uint64_t lost, bad, ignored_lines;
 	unsigned missing_dsos;
 	unsigned nr_folded;	/* inputs that are folded text */
+	/* captures of several events: the one diffed (the first sampled)
+	 * and the other events' samples left out */
+	char event[128];
+	uint64_t other_events;
 };
 
 /* ---- options ------------------------------------------------------- */
@@ -207,6 +215,9 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 	case OPT_EVENT:
 		o->event = optarg;
 		break;
+	case OPT_ALL_EVENTS:
+		o->all_events = true;
+		break;
 	case CMD_OPT_UNWINDER:
 		o->unwinder = cmd_unwinder(ctx, optarg);
 		break;
@@ -245,6 +256,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"alpha", required_argument, NULL, OPT_ALPHA},
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
+		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 		CMD_SYMBOL_LONGOPTS,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
@@ -304,6 +316,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->folded && o->markdown)
 		usage_error(ctx, "--format applies to the report, not to "
 				 "--folded");
+	if (o->event && o->all_events)
+		usage_error(ctx, "--event and --all-events: one or the other");
 }
 
 /* ---- inputs -------------------------------------------------------- */
@@ -418,7 +432,6 @@ struct diff_run {
 static int diff_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct diff_run *dr = arg;
-	/* perf folds a sample without a callchain to its comm (stack NULL) */
 	int rc = pda_fold_add(dr->fd, it->sample, it->stack, it->comm);
 
 	if (rc < 0)
@@ -456,6 +469,26 @@ static size_t nr_events_diffed(const struct pda_filter_stats *fs)
 	return nr;
 }
 
+/* A capture of several events had its first sampled event diffed: say
+ * which, and warn when another capture's was another. */
+static void note_event(struct pd_ctx *ctx, const char *path,
+		       const struct pda_filter *flt, struct side_stats *ss)
+{
+	const struct pd_evsel *e = pda_filter_first(flt);
+	const struct pda_filter_stats *fs = pda_filter_stats(flt);
+
+	if (!e)
+		return;
+	if (ss->event[0] && strcmp(ss->event, e->name) != 0)
+		warning(ctx,
+			"'%s': its first event is '%s', another input's "
+			"'%s': --event picks the one to compare",
+			path, e->name, ss->event);
+	if (!ss->event[0])
+		snprintf(ss->event, sizeof(ss->event), "%s", e->name);
+	ss->other_events += fs->by_reason[PDA_FILTER_OUT_EVENT];
+}
+
 /*
  * Fold a capture as `pdtool fold` does (samples, not periods; comm roots
  * unless --no-comm; without --event every event but tracepoints), counting
@@ -472,13 +505,19 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
 	PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));
 	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
-	PDA_FILTER_OPTS(flo, .event = o->event);
+	/* one event's samples unless told: two events' do not add up */
+	PDA_FILTER_OPTS(flo, .event = o->event,
+			.flags = o->event || o->all_events
+					 ? 0
+					 : PDA_FILTER_FIRST_EVENT);
 	struct diff_run dr = {.ctx = ctx, .path = path, .d = d, .side = side,
 			      .run = run, .ss = ss, .dsos = o->all_captures};
 	struct pda_filter flt;
 	struct cmd_progress prog;
+	/* a sample without a callchain: its ip is its stack, as in fold */
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = o->jobs,
-			 .sample_fn = diff_one, .skip_fn = diff_skip,
+			 .ip_stacks = true, .sample_fn = diff_one,
+			 .skip_fn = diff_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = &dr);
 	const struct pda_capture_stats *cs;
@@ -511,6 +550,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			"'%s': samples of %zu%s events diffed together "
 			"(--event picks one)",
 			path, nr_events, nr_events == 8 ? " or more" : "");
+	note_event(ctx, path, &flt, ss);
 	if (pda_fold_finish(dr.fd) < 0)
 		die(ctx, "out of memory");
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
@@ -531,8 +571,14 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			PLURAL(t->nr_stacks), t->weight_unresolved,
 			ps ? ps->nr_missing : 0,
 			ps && ps->nr_missing == 1 ? "y" : "ies");
-	if (ps)
+	if (ps) {
+		char label[4200]; /* a path, quoted */
+
+		snprintf(label, sizeof(label), "%c: '%s'",
+			 side == PDA_DIFF_A ? 'A' : 'B', path);
+		cmd_unresolved_block(ctx, ps, ps->nr_samples, label);
 		cmd_fetch_add(ctx, &ps->debuginfod);
+	}
 	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
 	pda_session_free(s);
@@ -606,6 +652,11 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 					: 0.0);
 		if (ss[side].lost)
 			eprintf(" (%" PRIu64 " lost)", ss[side].lost);
+		if (ss[side].other_events)
+			eprintf(" of event '%s' (%" PRIu64
+				" of other events left out: --event, "
+				"--all-events)",
+				ss[side].event, ss[side].other_events);
 	}
 	eprintf("; scaling: %s; %s",
 		pde_diff_scaling_text(d, scaling, sizeof(scaling)),
@@ -672,6 +723,12 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		free(capture[side]);
 	}
+	if (ss[0].event[0] && ss[1].event[0] &&
+	    strcmp(ss[0].event, ss[1].event) != 0)
+		warning(ctx,
+			"A's samples are of event '%s', B's of '%s': "
+			"--event picks one both have",
+			ss[0].event, ss[1].event);
 	rc = pda_diff_finish(d);
 	if (rc == PD_ERR_NOTFOUND) {
 		const struct pda_diff_summary *s = pda_diff_summary(d);

@@ -63,12 +63,14 @@ const char cmd_flame_options[] =
 	"\n"
 	"For a capture, these options of pdtool fold apply (see\n"
 	"'pdtool fold --help'): --pid, --tid, --no-comm, --addrs,\n"
-	"--srcline, --event, --weight, --comm, --pid-filter, --dso,\n"
-	"--symbol, --time, --max-stack, --symfs, --buildid-dir,\n"
-	"--kallsyms, --vmlinux, --jit-dir, --no-demangle, --host-files,\n"
-	"--host-kernel, --no-host-kernel, --debuginfod, --no-debuginfod,\n"
-	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
-	"--unwinder, -j/--jobs.\n";
+	"--srcline, --no-ip-frame, --event, --all-events, --weight,\n"
+	"--comm, --pid-filter, --dso, --symbol, --time, --max-stack,\n"
+	"--symfs, --buildid-dir, --kallsyms, --vmlinux, --jit-dir,\n"
+	"--no-demangle, --host-files, --host-kernel, --no-host-kernel,\n"
+	"--debuginfod, --no-debuginfod, --debuginfod-max,\n"
+	"--debuginfod-time, --inline, --no-inline, --unwinder,\n"
+	"-j/--jobs.  Unlike fold, flame draws the first event sampled\n"
+	"only, unless --event or --all-events says otherwise.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -39,6 +39,10 @@ const char cmd_fold_options[] =
 	"      --addrs           frames without a symbol as dso+0xOFFSET\n"
 	"                        (--from-script: \"[dso <ip>]\")\n"
 	"      --srcline         frames as func:file:line where known\n"
+	"      --no-ip-frame     a sample without a callchain folds to its\n"
+	"                        comm alone, as perf's stackcollapse.py\n"
+	"                        (default: its sampled ip is its one frame,\n"
+	"                        as perf report shows it)\n"
 	"      --event NAME      only samples of event NAME (\"cycles\" or\n"
 	"                        \"cycles:u\"); default: all events "
 	"(capture),\n"
@@ -106,6 +110,7 @@ enum {
 	OPT_MAX_STACK,
 	OPT_NO_INLINE,
 	OPT_INLINE,
+	OPT_NO_IP_FRAME,
 };
 
 const struct option cmd_fold_sample_options[] = {
@@ -114,7 +119,9 @@ const struct option cmd_fold_sample_options[] = {
 	{"no-comm", no_argument, NULL, OPT_NO_COMM},
 	{"addrs", no_argument, NULL, OPT_ADDRS},
 	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"no-ip-frame", no_argument, NULL, OPT_NO_IP_FRAME},
 	{"event", required_argument, NULL, OPT_EVENT},
+	{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
 	{"comm", required_argument, NULL, OPT_COMM},
 	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
@@ -137,6 +144,8 @@ struct fold_opts {
 	const char *output;
 	bool from_script;
 	bool pid, tid, no_comm, kernel, jit, addrs, srcline, all_events;
+	bool no_ip_frame;
+	bool first_event;	/* no --event: the first sampled event only */
 	bool period, weight_given;
 	const char *event;
 	const char *comm_re, *dso_re, *sym_re;
@@ -264,6 +273,9 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 	case OPT_SRCLINE:
 		o->srcline = true;
 		break;
+	case OPT_NO_IP_FRAME:
+		o->no_ip_frame = true;
+		break;
 	case OPT_EVENT:
 		o->event = arg;
 		break;
@@ -340,20 +352,20 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	if (o->no_comm && (o->pid || o->tid))
 		usage_error(ctx, "--pid and --tid need the comm (--no-comm)");
+	if (!o->from_script && o->jit)
+		usage_error(ctx, "--jit and --all go with --from-script");
 	if (o->event && o->all_events)
 		usage_error(ctx, "--event and --all-events contradict each "
 				 "other: give one");
-	if (!o->from_script && (o->jit || o->all_events))
-		usage_error(ctx, "--jit, --all and --all-events go with "
-				 "--from-script");
 	if (o->from_script &&
 	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
-	     o->jobs))
+	     o->jobs || o->no_ip_frame))
 		usage_error(ctx, "--from-script reads the names perf script "
 				 "printed: --srcline, --max-stack, --inline, "
-				 "--no-inline, --stats, --unwinder, --jobs and "
-				 "the symbol options apply to a capture only");
+				 "--no-inline, --no-ip-frame, --stats, "
+				 "--unwinder, --jobs and the symbol options "
+				 "apply to a capture only");
 }
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
@@ -365,7 +377,6 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"kernel", no_argument, NULL, OPT_KERNEL},
 		{"jit", no_argument, NULL, OPT_JIT},
 		{"all", no_argument, NULL, OPT_ALL},
-		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 		{"stats", no_argument, NULL, OPT_STATS},
 		{NULL, 0, NULL, 0},
 	};
@@ -544,6 +555,7 @@ static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
 		       struct pda_filter *flt)
 {
 	PDA_FILTER_OPTS(fo, .event = o->event,
+			.flags = o->first_event ? PDA_FILTER_FIRST_EVENT : 0,
 			.pids = o->nr_pids ? o->pids : NULL,
 			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
 			.has_time_end = o->has_end, .time_start = o->start,
@@ -562,15 +574,46 @@ static double stopped_share(const struct pda_unwind_stats *u, bool period)
 		      : pct(u->nr_stopped, u->nr_samples);
 }
 
-static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
-		     const struct pda_filter_stats *fs, bool mixed,
-		     const struct pda_fold_totals *t,
-		     const struct pda_stats *ps, bool period)
+/* Which events were folded, when the capture has samples of several:
+ * "; " and what, or "" for one. */
+static void events_folded(const struct fold_opts *o,
+			  const struct pda_filter *flt, char *buf, size_t size)
 {
-	const uint64_t filtered = fs->nr_left_out + t->nr_filtered;
+	const struct pda_filter_stats *fs = pda_filter_stats(flt);
+	const struct pd_evsel *first = pda_filter_first(flt);
+
+	buf[0] = '\0';
+	if (o->event || fs->nr_events < 2)
+		return;
+	if (!first) {
+		snprintf(buf, size, "%zu events folded together (--event "
+			 "picks one)", fs->nr_events);
+		return;
+	}
+	snprintf(buf, size,
+		 "event '%s' only: %" PRIu64 " samples of %zu other events "
+		 "left out (--event picks another, --all-events adds them)",
+		 first->name, fs->by_reason[PDA_FILTER_OUT_EVENT],
+		 fs->nr_events - 1);
+}
+
+static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
+		     const struct pda_filter *flt, const struct fold_opts *o,
+		     const struct pda_fold_totals *t,
+		     const struct pda_stats *ps)
+{
+	const struct pda_filter_stats *fs = pda_filter_stats(flt);
+	const bool period = o->period;
+	char events[512];
+	/* the other events' samples are said with the event folded */
+	const uint64_t filtered =
+		fs->nr_left_out + t->nr_filtered -
+		(pda_filter_first(flt) ? fs->by_reason[PDA_FILTER_OUT_EVENT]
+				       : 0);
 	const uint64_t lost = c->lost;
 	const struct pda_unwind_stats *u = ps ? &ps->unwind : NULL;
 
+	events_folded(o, flt, events, sizeof(events));
 	if (ctx->verbose) {
 		eprintf("pdtool %s: samples folded: %" PRIu64 " of %" PRIu64
 			" (%" PRIu64 " filtered out, %" PRIu64
@@ -598,18 +641,9 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		for (size_t i = 0; i < fs->nr_events && i < 8; i++)
 			eprintf("pdtool %s: event: %s\n", ctx->cmd,
 				fs->events[i].evsel->name);
-		for (size_t i = 0; ps && i < ps->nr_missing; i++) {
-			const struct pda_missing_dso *m = &ps->missing[i];
-
-			eprintf("pdtool %s: binary not found: %s (%" PRIu64
-				" samples; %s)",
-				ctx->cmd, m->dso, m->nr_samples,
-				m->why ? m->why : "");
-			for (size_t j = 0; m->tried && m->tried[j]; j++)
-				eprintf("%s%s",
-					j ? ", " : "; tried: ", m->tried[j]);
-			fputc('\n', stderr);
-		}
+		if (events[0])
+			eprintf("pdtool %s: %s\n", ctx->cmd, events);
+		cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 		return;
 	}
 	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
@@ -622,23 +656,13 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 	if (u && u->nr_samples)
 		eprintf("; %.1f%% of DWARF unwinds stopped early",
 			stopped_share(u, period));
-	if (mixed)
-		eprintf("; %zu events folded together (--event picks "
-			"one)",
-			fs->nr_events);
-	if (ps && ps->nr_missing) {
-		const struct pda_missing_dso *m = &ps->missing[0];
-
-		eprintf("; %zu binar%s not found: %s (", ps->nr_missing,
-			ps->nr_missing == 1 ? "y" : "ies", m->dso);
-		/* no path to try (a kernel without kallsyms): the reason */
-		if (!m->tried || !m->tried[0])
-			eprintf("%s", m->why ? m->why : "not found");
-		for (size_t j = 0; m->tried && m->tried[j]; j++)
-			eprintf("%s%s", j ? ", " : "tried ", m->tried[j]);
-		eprintf(")%s", ps->nr_missing > 1 ? ", ... (-v)" : "");
-	}
+	if (events[0])
+		eprintf("; %s", events);
+	if (ps && ps->nr_missing)
+		eprintf("; %zu binar%s not found", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
 /* --stats: how the DWARF unwinds ended, by reason, then the early stops
@@ -695,7 +719,7 @@ struct fold_run {
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
-	/* perf folds a sample without a callchain to its comm (stack NULL) */
+	/* stack NULL: no callchain and --no-ip-frame, folded to the comm */
 	int rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
 
 	return rc < 0 ? rc : 0;
@@ -724,8 +748,13 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		 .unwinder = o->unwinder, .errbuf = err,
 		 .errbuf_size = sizeof(err));
 	struct cmd_progress prog;
+	/* a sample without a callchain has its ip as its stack, as perf
+	 * report and perf script show it; perf's stackcollapse.py folds it
+	 * to the comm alone only because perf hands its scripts an empty
+	 * callchain, which --no-ip-frame keeps for comparing with it */
 	PDA_CAPTURE_OPTS(co, .filter = &fr.flt, .jobs = o->jobs,
-			 .sample_fn = fold_one, .skip_fn = fold_skip,
+			 .ip_stacks = !o->no_ip_frame, .sample_fn = fold_one,
+			 .skip_fn = fold_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = &fr);
 	const struct pda_capture_stats *cs;
@@ -760,9 +789,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 
 	cs = pda_capture_stats(&fr.c);
 	ps = pda_session_stats(s);
-	coverage(ctx, cs, pda_filter_stats(&fr.flt),
-		 !o->event && pda_filter_stats(&fr.flt)->nr_events > 1,
-		 pda_fold_totals(fr.fd), ps, o->period);
+	coverage(ctx, cs, &fr.flt, o, pda_fold_totals(fr.fd), ps);
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	if (o->stats)
@@ -833,6 +860,8 @@ int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 	o->profile = out;
 	/* flame's palette tells kernel frames by their "_[k]" */
 	o->kernel = true;
+	/* a flame graph adds up one event's samples unless told */
+	o->first_event = !o->event && !o->all_events;
 	check_args(ctx, o);
 	return fold_capture(ctx, o);
 }

@@ -262,6 +262,54 @@ void cmd_fetch_summary(struct pd_ctx *ctx)
 	fputc('\n', stderr);
 }
 
+#define BLOCK_LINES 5	/* binaries listed without -v */
+#define BLOCK_TRIED 3	/* paths shown per binary without -v */
+
+void cmd_unresolved_block(struct pd_ctx *ctx, const struct pda_stats *ps,
+			  uint64_t nr_samples, const char *label)
+{
+	const size_t nr = ps ? ps->nr_unresolved_dsos : 0;
+
+	if (!nr || !nr_samples)
+		return;
+	eprintf("pdtool %s: %s%sunresolved frames by binary, as a share of "
+		"%" PRIu64 " samples:\n",
+		ctx->cmd, label ? label : "", label ? ": " : "", nr_samples);
+	for (size_t i = 0; i < nr; i++) {
+		const struct pda_missing_dso *m = &ps->unresolved_dsos[i];
+
+		if (i == BLOCK_LINES && !ctx->verbose) {
+			eprintf("pdtool %s:   and %zu more (-v)\n", ctx->cmd,
+				nr - i);
+			break;
+		}
+		eprintf("pdtool %s: %6.1f%% %s: %s", ctx->cmd,
+			100.0 * (double)m->nr_unresolved / (double)nr_samples,
+			m->dso, pda_unres_reason_name(m->reason));
+		if (m->detail)
+			eprintf(" (%s)", m->detail);
+		else if (m->reason == PDA_UNRES_NOT_FOUND ||
+			 m->reason == PDA_UNRES_BUILD_ID) {
+			size_t j;
+
+			if (strcmp(m->why, "not found") != 0 &&
+			    strcmp(m->why, "build-id mismatch") != 0)
+				eprintf(": %s", m->why);
+			for (j = 0; m->tried[j]; j++) {
+				if (j == BLOCK_TRIED && !ctx->verbose)
+					break;
+				eprintf("%s%s", j ? ", " : " (tried ",
+					m->tried[j]);
+			}
+			if (m->tried[j])
+				eprintf(", ...");
+			if (j)
+				eprintf(")");
+		}
+		eprintf("; %s\n", m->action);
+	}
+}
+
 void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
 		     const struct pda_capture *c, int rc)
 {

@@ -351,6 +351,17 @@ void cmd_fetch_add(struct pd_ctx *ctx, const struct pda_fetch_stats *st);
  * unasked: queries, files fetched and where, limits reached. */
 void cmd_fetch_summary(struct pd_ctx *ctx);
 
+struct pda_stats;
+/*
+ * The "unresolved frames by binary" block on stderr (issue 13 item 6):
+ * one line per binary with unresolved frames, most first, with its share
+ * of nr_samples, why and what would resolve it; the first 5 unless -v.
+ * label ("A: 'a.data'") names the capture when a run reads several.
+ * Nothing when every frame resolved.
+ */
+void cmd_unresolved_block(struct pd_ctx *ctx, const struct pda_stats *ps,
+			  uint64_t nr_samples, const char *label);
+
 struct pda_capture;
 
 /*

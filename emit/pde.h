@@ -370,6 +370,7 @@ const char *pde_diff_tests_text(const struct pda_diff *d);
 
 struct pda_annot;	/* pda_annotate.h: finished, with its functions */
 struct pda_annot_func;
+struct pda_missing_dso;	/* pda_session.h: a binary with unresolved frames */
 
 enum pde_annot_format {
 	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
@@ -386,6 +387,10 @@ struct pde_annot_opts {
 	size_t nr_events;
 	const char *input;	/* the capture, for titles */
 	size_t nr_hot_lines;	/* hottest source lines listed; 0: 10 */
+	/* json: the binaries with unresolved frames, and why (pda_stats's
+	 * unresolved_dsos); their strings live as long as the writer */
+	const struct pda_missing_dso *unresolved;
+	size_t nr_unresolved;
 };
 
 /*

@@ -159,10 +159,38 @@ void pde_annot_json_func(struct pde_annot *w, const struct pda_annot_func *fn)
 	pde_json_end_object(j);
 }
 
+/* Why samples have no symbol: the block of the commands' stderr. */
+static void unresolved(struct pde_json *j, const struct pde_annot_opts *o)
+{
+	pde_json_begin_array(j, "unresolved");
+	for (size_t i = 0; i < o->nr_unresolved; i++) {
+		const struct pda_missing_dso *m = &o->unresolved[i];
+
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "dso", m->dso);
+		pde_json_u64(j, "samples", m->nr_samples);
+		pde_json_u64(j, "unresolved_samples", m->nr_unresolved);
+		pde_json_str(j, "reason", pda_unres_reason_name(m->reason));
+		if (m->detail)
+			pde_json_str(j, "detail", m->detail);
+		pde_json_str(j, "action", m->action);
+		if (m->package)
+			pde_json_str(j, "package", m->package);
+		pde_json_begin_array(j, "tried");
+		for (size_t t = 0; m->tried[t]; t++)
+			pde_json_str(j, NULL, m->tried[t]);
+		pde_json_end_array(j);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+}
+
 void pde_annot_json_end(struct pde_annot *w)
 {
 	pde_json_end_array(&w->j);
 	pde_json_u64(&w->j, "nr_functions", w->nr_funcs);
+	if (w->o.nr_unresolved)
+		unresolved(&w->j, &w->o);
 	pde_json_end_object(&w->j);
 	pde_json_newline(&w->j);
 }

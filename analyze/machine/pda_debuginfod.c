@@ -156,9 +156,11 @@ int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
 	}
 	if (!f->client) {
 		f->client = debuginfod_begin();
-		if (!f->client)
+		if (!f->client) {
+			d->fetch_err = "debuginfod: no client";
 			return pda_dso_tried(s, d, "debuginfod: no client",
 					     NULL);
+		}
 		debuginfod_set_user_data(f->client, s);
 		debuginfod_set_progressfn(f->client, on_progress);
 	}
@@ -197,6 +199,11 @@ int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
 			snprintf(why, sizeof(why), "debuginfod %s: %s", what,
 				 strerror(-fd));
 		}
+		/* a server that answered "no such file" did its job; any
+		 * other failure is the user's to fix (pda_dso_diagnose) */
+		if (fd != -ENOENT && !d->fetch_err &&
+		    !(d->fetch_err = pda_intern(s, why, strlen(why))))
+			return PD_ERR_NOMEM;
 		return pda_dso_tried(s, d, why, NULL);
 	}
 	rc = fetched(s, d, what, *path, fd);

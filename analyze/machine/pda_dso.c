@@ -43,11 +43,13 @@
 #include "pda_machine_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define TRIED_MAX 64 /* paths kept per DSO */
@@ -183,7 +185,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 	d->d.build_id_size = k.build_id_size;
 	if (k.build_id_size)
 		memcpy(d->d.build_id, k.build_id, k.build_id_size);
-	d->sample_seq = UINT64_MAX;
+	d->sample_seq = d->unres_seq = UINT64_MAX;
 	if (pdc_hash_add(&s->alloc, &s->dsos.by_key, hash, d) < 0)
 		return NULL;
 	d->next_all = s->dsos.all;
@@ -490,6 +492,47 @@ static int try_debuginfod(struct pda_session *s, struct pda_dso_ent *d,
 	return rc;
 }
 
+/*
+ * Without a build-id, whether the file at the recorded path is the one
+ * the capture mapped (issue 13 item 7): a rebuilt binary gives wrong
+ * names, not missing ones.  Only what is sure is said: the MMAP2's device
+ * and inode are this host's only when the capture is, and a file
+ * modified after the capture was written is not the file it recorded
+ * (a copy of it at best).  Sets d->changed; 0 or NOMEM.
+ */
+static int check_same_file(struct pda_session *s, struct pda_dso_ent *d,
+			   const char *path)
+{
+	char why[160];
+	struct stat st, cap;
+	const char *name = pd_file_name(s->f);
+
+	if (stat(path, &st) < 0)
+		return 0;
+	why[0] = '\0';
+	if (d->has_ino && pda_same_host(s) &&
+	    major(st.st_dev) == d->maj && minor(st.st_dev) == d->min &&
+	    (uint64_t)st.st_ino != d->ino)
+		snprintf(why, sizeof(why),
+			 "inode %" PRIu64 ", the capture mapped inode %" PRIu64
+			 " of the same device",
+			 (uint64_t)st.st_ino, d->ino);
+	else if (name && stat(name, &cap) == 0 && S_ISREG(cap.st_mode) &&
+		 st.st_mtime > cap.st_mtime)
+		snprintf(why, sizeof(why),
+			 "modified after the capture was written");
+	if (!why[0])
+		return 0;
+	d->changed = pda_intern(s, why, strlen(why));
+	if (!d->changed)
+		return PD_ERR_NOMEM;
+	pda_logf(s, PD_LOG_WARN,
+		 "'%s' is not the file the capture mapped (%s, and the "
+		 "capture has no build-id to tell): its names may be wrong",
+		 path, why);
+	return 0;
+}
+
 static int adopt_build_id(struct pda_dso_ent *d, struct pda_elf *e)
 {
 	const unsigned char *id;
@@ -531,9 +574,15 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	 * download: so the recorded path is looked at first.
 	 */
 	if (is_file && path[0] == '/' &&
-	    (!s->dsos.symfs || (s->opts.host_files && known)) &&
-	    (rc = try_role(s, d, path, &f->bin)) < 0)
-		return rc;
+	    (!s->dsos.symfs || (s->opts.host_files && known))) {
+		bool had = f->bin != NULL;
+
+		if ((rc = try_role(s, d, path, &f->bin)) < 0)
+			return rc;
+		if (!had && f->bin && !known &&
+		    (rc = check_same_file(s, d, path)) < 0)
+			return rc;
+	}
 	/* what the file-reading rule of --symfs left out, said where the
 	 * user looks for why a binary was not found */
 	if (is_file && path[0] == '/' && s->dsos.symfs && known && !f->bin &&

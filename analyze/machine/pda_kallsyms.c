@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,47 @@ static int64_t ref_delta(struct pda_session *s, uint64_t file_addr)
 	return (int64_t)(file_addr - m->ref_addr);
 }
 
+/*
+ * Whether kallsyms k, moved by d->kdelta, holds the capture's kernel
+ * (issue 13 item 8): the kernel map the capture recorded must start
+ * inside its kernel text, else every kernel frame would be [unknown] and
+ * nothing would say why.  Sets d->kcheck; 0 or NOMEM.
+ */
+static int check_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
+			  const struct pda_ksyms *k, const char *path)
+{
+	const struct pda_machine *m = &s->machine;
+	uint64_t lo = 0, start = m->kimage.start + (uint64_t)d->kdelta;
+	char why[200];
+	size_t i;
+
+	if (m->kimage.kind != PDA_MAP_KERNEL || !m->kimage.start)
+		return 0;
+	for (i = 0; i < k->nr && k->v[i].module; i++)
+		;
+	if (i < k->nr)
+		lo = k->v[i].start;
+	if (i < k->nr && start >= lo && start < k->kernel_end)
+		return 0;
+	if (m->ref_name && m->ref_addr && !pda_ksyms_addr(k, m->ref_name))
+		snprintf(why, sizeof(why),
+			 "it has no %s, and its kernel text [%#" PRIx64
+			 ", %#" PRIx64 ") misses the capture's kernel map at "
+			 "%#" PRIx64,
+			 m->ref_name, lo, k->kernel_end, m->kimage.start);
+	else
+		snprintf(why, sizeof(why),
+			 "its kernel text [%#" PRIx64 ", %#" PRIx64
+			 ") misses the capture's kernel map at %#" PRIx64,
+			 lo, k->kernel_end, start);
+	d->kcheck = pda_intern(s, why, strlen(why));
+	if (!d->kcheck)
+		return PD_ERR_NOMEM;
+	pda_logf(s, PD_LOG_WARN, "'%s' is not the capture's kernel's: %s",
+		 path, why);
+	return 0;
+}
+
 /* Parse a kallsyms file for d; 0 (found or not, tried noted) or NOMEM. */
 static int try_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
 			const char *path)
@@ -428,7 +470,7 @@ static int try_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
 		d->kdelta =
 			ref_delta(s, pda_ksyms_addr(k, s->machine.ref_name));
 	d->d.state = PDA_DSO_FOUND;
-	return 0;
+	return check_kallsyms(s, d, k, path);
 }
 
 /* The address of symbol name in an ELF file's .symtab, or 0. */

@@ -452,6 +452,9 @@ struct mmap_args {
 	bool exec, hugetlb;
 	const unsigned char *build_id;
 	unsigned build_id_size;
+	bool has_ino; /* MMAP2's inode form */
+	uint32_t maj, min;
+	uint64_t ino;
 };
 
 static uint64_t map_end(uint64_t start, uint64_t len)
@@ -479,6 +482,13 @@ static int user_mmap(struct pda_session *s, const struct mmap_args *a)
 			a->name, a->name_len, a->build_id, a->build_id_size, 0);
 		if (!map.name || !map.dso)
 			return PD_ERR_NOMEM;
+		/* the first mapping names the file (pda_dso_same_file) */
+		if (a->has_ino && !map.dso->has_ino) {
+			map.dso->has_ino = true;
+			map.dso->maj = a->maj;
+			map.dso->min = a->min;
+			map.dso->ino = a->ino;
+		}
 		if (map.kind == PDA_MAP_VDSO)
 			map.pgoff = 0; /* as perf: the image starts the map */
 		break;
@@ -608,6 +618,11 @@ static int on_mmap(struct pda_session *s, const struct pd_event *ev)
 		if (ev->mmap2.has_build_id && ev->mmap2.build_id_size) {
 			a.build_id = ev->mmap2.build_id;
 			a.build_id_size = ev->mmap2.build_id_size;
+		} else if (!ev->mmap2.has_build_id) {
+			a.has_ino = true;
+			a.maj = ev->mmap2.maj;
+			a.min = ev->mmap2.min;
+			a.ino = ev->mmap2.ino;
 		}
 	}
 	if (cpumode == PD_MISC_KERNEL)

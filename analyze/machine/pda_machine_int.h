@@ -143,6 +143,17 @@ struct pda_dso_ent {
 	bool mismatch;	     /* some candidate had another build-id */
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
+	uint64_t unres_seq;  /* the last one counted in nr_unresolved */
+	const char *fetch_err; /* debuginfod failed (not "no such file") */
+	const char *kcheck;  /* KERNEL: why its symbols are not the
+			      * capture's kernel's, or NULL */
+	/* the file the first MMAP2 of the DSO mapped (issue 13 item 7) */
+	bool has_ino;
+	uint32_t maj, min;
+	uint64_t ino;
+	const char *changed; /* the file read is not the one mapped: why */
+	const char *package; /* pda_dso_diagnose's dpkg lookup, once */
+	bool package_looked;
 	struct pda_dso_ent *next_all; /* every DSO, for stats and freeing */
 };
 
@@ -182,6 +193,13 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 				const char *name, size_t len,
 				const unsigned char *build_id,
 				unsigned build_id_size, uint32_t pid);
+/*
+ * Why d's frames are unresolved and what would resolve them
+ * (pda_diagnose.c): fills out's reason, detail, action and package from
+ * d's lookup; the counts and tried list are the caller's.  0 or NOMEM.
+ */
+int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_missing_dso *out);
 /* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
 /* Whether the calling thread may load a binary now: always without
@@ -444,6 +462,8 @@ struct pda_session {
 	struct pda_stats stats;
 	struct pda_missing_dso *missing;
 	size_t missing_alloc;
+	struct pda_missing_dso *unres; /* pda_stats.unresolved_dsos */
+	size_t unres_alloc;
 	struct pda_inline *inl; /* scratch for pda_elf_inlines */
 	size_t inl_alloc;
 	struct pda_unwinder *unwinder; /* pda_unwind.c */

@@ -34,12 +34,21 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
 }
 
 /* The event rules, once per run of samples of one event. */
-static bool event_ok(const struct pda_filter_opts *o, const struct pd_evsel *e)
+static bool event_ok(struct pda_filter *flt, const struct pd_evsel *e)
 {
+	const struct pda_filter_opts *o = &flt->o;
+
 	if (o->event)
 		return e && pda_event_matches(o->event, e->name);
-	return !e || (o->flags & PDA_FILTER_TRACEPOINTS) ||
-	       e->attr.type != PERF_TYPE_TRACEPOINT;
+	if (e && !(o->flags & PDA_FILTER_TRACEPOINTS) &&
+	    e->attr.type == PERF_TYPE_TRACEPOINT)
+		return false;
+	/* a sample of no known event is of the only one there is */
+	if (!e || !(o->flags & PDA_FILTER_FIRST_EVENT))
+		return true;
+	if (!flt->first)
+		flt->first = e;
+	return e == flt->first;
 }
 
 /* e's entry in the statistics, added on its first sample; NULL for no
@@ -104,7 +113,7 @@ bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 	/* samples come in runs of one event: decide once per run */
 	if (sample->evsel != flt->last || !st->nr_samples) {
 		flt->last = sample->evsel;
-		flt->last_ok = event_ok(&flt->o, sample->evsel);
+		flt->last_ok = event_ok(flt, sample->evsel);
 		flt->last_ev = event_entry(st, sample->evsel);
 	}
 	st->nr_samples++;
@@ -125,4 +134,9 @@ bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt)
 {
 	return &flt->st;
+}
+
+const struct pd_evsel *pda_filter_first(const struct pda_filter *flt)
+{
+	return flt->first;
 }

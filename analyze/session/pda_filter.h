@@ -40,6 +40,14 @@ enum pda_filter_flags {
 	/* Leave out samples whose event cannot be told (reason NO_EVENT,
 	 * before the event rule); by default they pass unless .event. */
 	PDA_FILTER_NEED_EVENT = 1u << 1,
+	/*
+	 * Without .event, keep only the event of the first sample that
+	 * passes the event rules (pda_filter_first()): the
+	 * samples of two events, cpu-clock ticks and page faults say, do
+	 * not add up to anything, so a flame graph or a diff draws one
+	 * unless told otherwise, as stackcollapse-perf.pl does.
+	 */
+	PDA_FILTER_FIRST_EVENT = 1u << 2,
 };
 
 struct pda_filter_opts {
@@ -102,6 +110,7 @@ struct pda_filter {
 	struct pda_filter_opts o;
 	struct pda_filter_stats st;
 	const struct pd_evsel *last;	/* the last sample's event */
+	const struct pd_evsel *first;	/* FIRST_EVENT's, once seen */
 	bool last_ok;			/* and whether it passed */
 	struct pda_filter_event *last_ev;
 };
@@ -117,6 +126,9 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts);
 /* Whether to keep sample (its evsel, pid, tid, time), counted either
  * way. */
 bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample);
+
+/* FIRST_EVENT's event, once a sample chose it; else NULL. */
+const struct pd_evsel *pda_filter_first(const struct pda_filter *flt);
 
 /* The counts so far.  Valid while flt is. */
 const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt);

@@ -171,6 +171,7 @@ void pda_session_free(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &s->addr_cache);
 	pdc_intern_release(&s->intern, &s->alloc);
 	pda_free(s, s->missing);
+	pda_free(s, s->unres);
 	pda_free(s, s->inl);
 	pdc_arena_release(&s->arena, &s->alloc);
 	pthread_mutex_destroy(&s->mt.lock);
@@ -616,6 +617,8 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    const struct pda_map *map, const struct addr_ent *ent,
 		    unsigned flags)
 {
+	struct pda_dso_ent *d = map->dso;
+
 	if (reserve(s, w, ent->nr) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < ent->nr; i++) {
@@ -625,6 +628,12 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		f->ip = ip;
 		f->dso = map->name;
 		f->flags |= flags;
+		/* the unresolved weight by binary (pda_dso_diagnose) */
+		if ((f->flags & PDA_FRAME_NO_SYMBOL) && d &&
+		    d->unres_seq != s->sample_seq) {
+			d->unres_seq = s->sample_seq;
+			d->d.nr_unresolved++;
+		}
 		pushed(s, w);
 	}
 	return 0;
@@ -938,30 +947,63 @@ static int cmp_missing(const void *a, const void *b)
 	return strcmp(x->dso, y->dso);
 }
 
-const struct pda_stats *pda_session_stats(struct pda_session *s)
+static int cmp_unresolved(const void *a, const void *b)
+{
+	const struct pda_missing_dso *x = a, *y = b;
+
+	if (x->nr_unresolved != y->nr_unresolved)
+		return x->nr_unresolved > y->nr_unresolved ? -1 : 1;
+	return cmp_missing(a, b);
+}
+
+/* pda_stats's lists from one walk of the DSOs: every binary with
+ * unresolved frames (unresolved_dsos), and of those the ones not found
+ * (missing), which the coverage line names. */
+static void dso_lists(struct pda_session *s)
 {
 	static const char *const none[] = {NULL};
-	const struct pda_dso_ent *d;
-	size_t nr = 0;
+	struct pda_dso_ent *d;
+	size_t nr = 0, nr_missing = 0;
 
 	for (d = s->dsos.all; d; d = d->next_all) {
 		struct pda_missing_dso *m;
 
-		if (d->d.state != PDA_DSO_MISSING || !d->d.nr_samples)
+		if (!d->d.nr_unresolved && !(d->kcheck && d->d.nr_samples) &&
+		    !(d->d.state == PDA_DSO_MISSING && d->d.nr_samples))
 			continue;
-		if (PDA_GROW(s, s->missing, s->missing_alloc, nr + 1,
+		if (PDA_GROW(s, s->unres, s->unres_alloc, nr + 1,
 			     MISSING_MAX) < 0)
 			break; /* a shorter list beats none */
-		m = &s->missing[nr++];
+		m = &s->unres[nr];
 		m->dso = d->d.name;
 		m->nr_samples = d->d.nr_samples;
+		m->nr_unresolved = d->d.nr_unresolved;
 		m->tried = d->d.tried ? (const char *const *)d->d.tried : none;
 		m->why = d->d.why ? d->d.why : "not found";
+		if (pda_dso_diagnose(s, d, m) < 0)
+			break;
+		nr++;
+		if (d->d.state != PDA_DSO_MISSING || !d->d.nr_samples)
+			continue;
+		if (PDA_GROW(s, s->missing, s->missing_alloc, nr_missing + 1,
+			     MISSING_MAX) < 0)
+			break;
+		s->missing[nr_missing++] = *m;
 	}
+	if (nr_missing)
+		qsort(s->missing, nr_missing, sizeof(*s->missing),
+		      cmp_missing);
 	if (nr)
-		qsort(s->missing, nr, sizeof(*s->missing), cmp_missing);
-	s->stats.nr_missing = nr;
+		qsort(s->unres, nr, sizeof(*s->unres), cmp_unresolved);
+	s->stats.nr_missing = nr_missing;
 	s->stats.missing = s->missing;
+	s->stats.nr_unresolved_dsos = nr;
+	s->stats.unresolved_dsos = s->unres;
+}
+
+const struct pda_stats *pda_session_stats(struct pda_session *s)
+{
+	dso_lists(s);
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
 	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;

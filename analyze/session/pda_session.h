@@ -208,7 +208,21 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st);
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st);
 
-/* What could not be resolved, for the coverage line. */
+/* Why a binary's frames are [unknown], the first that applies. */
+enum pda_unres_reason {
+	PDA_UNRES_NOT_FOUND,	/* no usable file: tried says where */
+	PDA_UNRES_BUILD_ID,	/* files there, none of the capture's build */
+	PDA_UNRES_DEBUGINFOD,	/* a debuginfod query failed: detail */
+	PDA_UNRES_STRIPPED,	/* found, but no .symtab and no debug file */
+	PDA_UNRES_NO_SYMBOL,	/* symbols, none covering the addresses */
+	PDA_UNRES_KALLSYMS,	/* kernel symbols not of the capture's kernel */
+};
+
+/*
+ * A binary with unresolved frames, and why: the coverage line's "not
+ * found" list and the "unresolved weight by binary" block.  Strings are
+ * interned or static: valid until the session is freed.
+ */
 struct pda_missing_dso {
 	const char *dso;	/* as recorded */
 	uint64_t nr_samples;	/* samples with a frame in it */
@@ -217,7 +231,20 @@ struct pda_missing_dso {
 				   * not used ("build-id mismatch",
 				   * "outside --symfs", "not ELF"...) */
 	const char *why;	/* "not found", "build-id mismatch", ... */
+	uint64_t nr_unresolved;	/* samples with an unresolved frame in it */
+	enum pda_unres_reason reason;
+	const char *detail;	/* the reason's particulars: "no debug file
+				 * by build-id or .gnu_debuglink 'x.debug'",
+				 * a debuginfod error, the kallsyms check */
+	const char *action;	/* what would resolve them, one sentence */
+	const char *package;	/* the package that installed the binary on
+				 * this host (dpkg), only when the capture is
+				 * of this host and the file is the recorded
+				 * one; NULL otherwise */
 };
+
+/* The reason as words: "not found", "stripped". */
+const char *pda_unres_reason_name(enum pda_unres_reason r);
 
 /*
  * Why the DWARF unwinding of a sample's user stack stopped.  END and
@@ -306,6 +333,10 @@ struct pda_stats {
 	uint64_t nr_samples_unresolved;	/* with >= 1 such frame */
 	size_t nr_missing;
 	const struct pda_missing_dso *missing;
+	/* every binary with unresolved frames, most such samples first
+	 * (not-found ones too, their entries as in missing) */
+	size_t nr_unresolved_dsos;
+	const struct pda_missing_dso *unresolved_dsos;
 	struct pda_unwind_stats unwind;	/* DWARF unwinding */
 	struct pda_fetch_stats debuginfod;
 };

@@ -480,6 +480,16 @@ void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 	*size = e->build_id_size;
 }
 
+bool pda_elf_has_symtab(const struct pda_elf *e)
+{
+	GElf_Shdr sh;
+
+	if (e->debug && pda_elf_has_symtab(e->debug))
+		return true;
+	return pda_elf_find_table(e->elf, SHT_SYMTAB, &sh, NULL) ||
+	       pda_elf_section(e, ".gnu_debugdata", &sh);
+}
+
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc)
 {
 	if (crc)

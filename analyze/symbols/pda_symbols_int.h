@@ -32,6 +32,7 @@ struct pda_dso {
 	const char *why;	/* when MISSING */
 	const char **tried;	/* paths looked at, NULL-terminated */
 	uint64_t nr_samples;	/* samples with a frame in it */
+	uint64_t nr_unresolved;	/* samples with an unresolved frame in it */
 };
 
 /* ---- ELF and DWARF (pda_elf.c, pda_symtab.c, pda_dwarf.c) ---------- */
@@ -96,6 +97,10 @@ int pda_elf_map_bias(const struct pda_elf *e, uint64_t start, uint64_t pgoff,
 /* The file's GNU build-id, or size 0. */
 void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 		      unsigned *size);
+
+/* Whether e (or its debug file) names functions beyond its dynamic
+ * symbols: a .symtab, or MiniDebugInfo (.gnu_debugdata). */
+bool pda_elf_has_symtab(const struct pda_elf *e);
 
 /* .gnu_debuglink's file name and CRC, or NULL. */
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);

@@ -138,6 +138,47 @@ START_TEST(test_filter_event)
 }
 END_TEST
 
+/* FIRST_EVENT: the event of the first sample past the tracepoint rule,
+ * and only it; a sample of no known event passes. */
+START_TEST(test_filter_first_event)
+{
+	struct pda_filter flt;
+	const struct pda_filter_stats *st;
+	struct pd_sample s;
+	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_FIRST_EVENT);
+
+	setup_evsels();
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
+	ck_assert_ptr_null(pda_filter_first(&flt));
+	s = mk(&ev_tp, 1, 1, 0);
+	ck_assert(!pda_filter_sample(&flt, &s));
+	ck_assert_ptr_null(pda_filter_first(&flt));
+	s = mk(&ev_faults, 1, 1, 0);
+	ck_assert(pda_filter_sample(&flt, &s));
+	s = mk(&ev_cycles, 1, 1, 0);
+	ck_assert(!pda_filter_sample(&flt, &s));
+	ck_assert(!pda_filter_sample(&flt, &s));
+	s = mk(NULL, 1, 1, 0);
+	ck_assert(pda_filter_sample(&flt, &s));
+	s = mk(&ev_faults, 1, 1, 0);
+	ck_assert(pda_filter_sample(&flt, &s));
+	ck_assert_ptr_eq(pda_filter_first(&flt), &ev_faults);
+	st = pda_filter_stats(&flt);
+	ck_assert_uint_eq(st->by_reason[PDA_FILTER_OUT_EVENT], 3);
+	ck_assert_uint_eq(st->nr_kept, 3);
+	ck_assert_uint_eq(st->nr_events, 3);
+
+	/* with .event, the flag has nothing to choose */
+	fo.event = "cycles";
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
+	s = mk(&ev_faults, 1, 1, 0);
+	ck_assert(!pda_filter_sample(&flt, &s));
+	s = mk(&ev_cycles, 1, 1, 0);
+	ck_assert(pda_filter_sample(&flt, &s));
+	ck_assert_ptr_null(pda_filter_first(&flt));
+}
+END_TEST
+
 /* perf's --time is inclusive at both ends; then pids, then tids. */
 START_TEST(test_filter_time_pids)
 {
@@ -545,6 +586,7 @@ Suite *capture_suite(void)
 	tcase_add_test(tc, test_event_matches);
 	tcase_add_test(tc, test_filter_default_events);
 	tcase_add_test(tc, test_filter_event);
+	tcase_add_test(tc, test_filter_first_event);
 	tcase_add_test(tc, test_filter_time_pids);
 	tcase_add_test(tc, test_filter_api);
 	suite_add_tcase(s, tc);

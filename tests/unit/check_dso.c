@@ -27,17 +27,14 @@
 #define PMAX ET_PATH_MAX
 
 static char *tmp;
-static char demo[PMAX];
-static struct pt_elf elf;
-static uint64_t hash_block, hash_block_size;
+static struct pt_demo dm;
+#define demo dm.path
+#define elf dm.elf
 
 static void setup(void)
 {
 	tmp = et_tmpdir();
-	et_path(demo, "%s", pt_abs("../../testdata/bin/demo"));
-	ck_assert(pt_elf_info(demo, &elf));
-	ck_assert(
-		et_elf_sym(demo, "hash_block", &hash_block, &hash_block_size));
+	pt_demo_load(&dm);
 }
 
 static void teardown(void)
@@ -50,24 +47,9 @@ static void teardown(void)
 	PDA_OPTS(name, .buildid_dir = tmp, .no_debuginfod = true,              \
 		 .no_inline = true, __VA_ARGS__)
 
-/* The address hash_block + 1 has when demo is mapped at start. */
-static uint64_t demo_ip(uint64_t start)
-{
-	return start + (hash_block - (elf.vaddr & ~0xfffull)) + 1;
-}
-
-/* demo's text mapped at start under name (MMAP2, with or without the
- * build-id), and one sample in hash_block */
-static void map_demo(struct tf *t, uint32_t pid, uint64_t start,
-		     const char *name, const unsigned char *id)
-{
-	uint64_t ip = demo_ip(start);
-	const uint64_t cc[] = {PD_CONTEXT_USER, ip};
-
-	pt_mmap2(t, U, pid, pid, start, elf.filesz, elf.off & ~0xfffull,
-		 PROT_RX, MAP_PRIVATE_, name, id, id ? elf.build_id_size : 0);
-	pt_sample(t, U, pid, pid, ip, cc, 2);
-}
+#define demo_ip(start) pt_demo_ip(&dm, start)
+#define map_demo(t, pid, start, name, id)                                      \
+	pt_map_demo(t, &dm, pid, start, name, id)
 
 static bool resolved(const struct pt_run *r, size_t i)
 {
@@ -394,7 +376,7 @@ START_TEST(t_vmlinux)
 	wrong[3] ^= 1;
 	for (int run = 0; run < 2; run++) {
 		const uint64_t cc[] = {PD_CONTEXT_KERNEL,
-				       kbase + hash_block + 1};
+				       kbase + dm.hash_block + 1};
 
 		pt_begin(&t);
 		pt_build_id(&t, K, -1, run ? wrong : elf.build_id,

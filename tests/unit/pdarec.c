@@ -88,10 +88,11 @@ void pt_mmap(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
 	tf_end(t);
 }
 
-void pt_mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
-	      uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
-	      uint32_t flags, const char *name, const unsigned char *build_id,
-	      unsigned build_id_size)
+static void mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+		  uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+		  uint32_t flags, const char *name,
+		  const unsigned char *build_id, unsigned build_id_size,
+		  uint32_t maj, uint32_t min, uint64_t ino)
 {
 	tf_begin(t, PD_REC_MMAP2,
 		 (uint16_t)(misc | (build_id ? PD_MISC_MMAP_BUILD_ID : 0)));
@@ -109,15 +110,33 @@ void pt_mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
 		tf_u16(t, 0);
 		tf_bytes(t, id, sizeof(id));
 	} else {
-		tf_u32(t, 254);	 /* maj */
-		tf_u32(t, 0);	 /* min */
-		tf_u64(t, 1234); /* ino */
-		tf_u64(t, 0);	 /* ino_generation */
+		tf_u32(t, maj);
+		tf_u32(t, min);
+		tf_u64(t, ino);
+		tf_u64(t, 0); /* ino_generation */
 	}
 	tf_u32(t, prot);
 	tf_u32(t, flags);
 	str8(t, name);
 	tf_end(t);
+}
+
+void pt_mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+	      uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+	      uint32_t flags, const char *name, const unsigned char *build_id,
+	      unsigned build_id_size)
+{
+	mmap2(t, misc, pid, tid, start, len, pgoff, prot, flags, name,
+	      build_id, build_id_size, 254, 0, 1234);
+}
+
+void pt_mmap2_ino(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+		  uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+		  uint32_t flags, const char *name, uint32_t maj, uint32_t min,
+		  uint64_t ino)
+{
+	mmap2(t, misc, pid, tid, start, len, pgoff, prot, flags, name, NULL,
+	      0, maj, min, ino);
 }
 
 void pt_ksymbol(struct tf *t, uint64_t addr, uint32_t len, bool unregister,

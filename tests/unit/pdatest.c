@@ -94,6 +94,43 @@ const struct pda_missing_dso *pt_missing(struct pt_run *r, const char *name)
 	return NULL;
 }
 
+void pt_demo_load(struct pt_demo *d)
+{
+	et_path(d->path, "%s", pt_abs("../../testdata/bin/demo"));
+	ck_assert(pt_elf_info(d->path, &d->elf));
+	ck_assert(et_elf_sym(d->path, "hash_block", &d->hash_block,
+			     &d->hash_block_size));
+}
+
+uint64_t pt_demo_ip(const struct pt_demo *d, uint64_t start)
+{
+	return start + (d->hash_block - (d->elf.vaddr & ~0xfffull)) + 1;
+}
+
+void pt_map_demo(struct tf *t, const struct pt_demo *d, uint32_t pid,
+		 uint64_t start, const char *name, const unsigned char *id)
+{
+	const uint64_t ip = pt_demo_ip(d, start);
+	const uint64_t cc[] = {PD_CONTEXT_USER, ip};
+
+	pt_mmap2(t, PD_MISC_USER, pid, pid, start, d->elf.filesz,
+		 d->elf.off & ~0xfffull, 5 /* PROT_READ | PROT_EXEC */,
+		 2 /* MAP_PRIVATE */, name, id,
+		 id ? d->elf.build_id_size : 0);
+	pt_sample(t, PD_MISC_USER, pid, pid, ip, cc, 2);
+}
+
+const struct pda_missing_dso *pt_unresolved(struct pt_run *r,
+					    const char *name)
+{
+	const struct pda_stats *st = pda_session_stats(r->s);
+
+	for (size_t i = 0; i < st->nr_unresolved_dsos; i++)
+		if (strcmp(st->unresolved_dsos[i].dso, name) == 0)
+			return &st->unresolved_dsos[i];
+	return NULL;
+}
+
 bool pt_tried(const struct pda_missing_dso *m, const char *prefix,
 	      const char *infix)
 {

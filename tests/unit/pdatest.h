@@ -50,6 +50,11 @@ void pt_mmap2(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
 	      uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 	      uint32_t flags, const char *name, const unsigned char *build_id,
 	      unsigned build_id_size);
+/* MMAP2 of the inode form naming device maj:min and inode ino */
+void pt_mmap2_ino(struct tf *t, uint16_t misc, uint32_t pid, uint32_t tid,
+		  uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+		  uint32_t flags, const char *name, uint32_t maj, uint32_t min,
+		  uint64_t ino);
 void pt_ksymbol(struct tf *t, uint64_t addr, uint32_t len, bool unregister,
 		const char *name);
 /* HEADER_BUILD_ID as perf writes it in pipe mode */
@@ -93,6 +98,9 @@ void pt_run_free(struct pt_run *r);
 
 /* The missing DSO named name in the session's stats, or NULL. */
 const struct pda_missing_dso *pt_missing(struct pt_run *r, const char *name);
+/* The DSO named name in the stats' unresolved_dsos, or NULL. */
+const struct pda_missing_dso *pt_unresolved(struct pt_run *r,
+					    const char *name);
 /* Whether tried lists a string that starts with prefix and holds infix. */
 bool pt_tried(const struct pda_missing_dso *m, const char *prefix,
 	      const char *infix);
@@ -108,6 +116,22 @@ struct pt_elf {
 bool pt_elf_info(const char *path, struct pt_elf *out);
 /* path made absolute (tests run in tests/unit); a static buffer. */
 const char *pt_abs(const char *path);
+
+/* testdata/bin/demo, the binary of check_dso.c and check_diagnose.c:
+ * its path, ELF facts and hash_block's address and size */
+struct pt_demo {
+	char path[ET_PATH_MAX];
+	struct pt_elf elf;
+	uint64_t hash_block, hash_block_size;
+};
+
+void pt_demo_load(struct pt_demo *d);
+/* The address hash_block + 1 has when demo is mapped at start. */
+uint64_t pt_demo_ip(const struct pt_demo *d, uint64_t start);
+/* demo's text mapped at start under name (MMAP2, with the build-id when
+ * id is not NULL), and one sample in hash_block */
+void pt_map_demo(struct tf *t, const struct pt_demo *d, uint32_t pid,
+		 uint64_t start, const char *name, const unsigned char *id);
 
 /* ---- files ----------------------------------------------------------- */
 

@@ -1,0 +1,328 @@
+/*
+ * pda_diagnose.c - why a binary's frames are [unknown], and what the
+ * user can do about it (issue 13 item 6).
+ *
+ * The reason comes from what the lookup of pda_dso.c (and pda_kallsyms.c,
+ * pda_jit.c, pda_debuginfod.c) left on the DSO: its state, why, tried
+ * paths, the build-id mismatches, a failed debuginfod query, the kallsyms
+ * check; for a binary that was found, whether it has a symbol table.
+ * The action says only what is sure from here: the package that holds a
+ * binary is known only for a capture of this host whose file was read at
+ * the recorded path; for another host's binary the user is told how to
+ * ask its host (`dpkg -S`, `rpm -qf`), never a guessed package name.
+ */
+#include "pda_machine_int.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DPKG_INFO "/var/lib/dpkg/info"
+#define DPKG_LISTS_MAX 20000 /* .list files read for one lookup */
+
+static const char *const reason_names[] = {
+	[PDA_UNRES_NOT_FOUND] = "not found",
+	[PDA_UNRES_BUILD_ID] = "build-id mismatch",
+	[PDA_UNRES_DEBUGINFOD] = "debuginfod error",
+	[PDA_UNRES_STRIPPED] = "stripped",
+	[PDA_UNRES_NO_SYMBOL] = "address outside every symbol",
+	[PDA_UNRES_KALLSYMS] = "kallsyms of another kernel",
+};
+
+const char *pda_unres_reason_name(enum pda_unres_reason r)
+{
+	return (unsigned)r < sizeof(reason_names) / sizeof(reason_names[0])
+		       ? reason_names[r]
+		       : "?";
+}
+
+/* Whether the .list file at path names file (a line of its own). */
+static bool list_has(const char *path, const char *file, const char *alt)
+{
+	char line[PDA_PATH_MAX];
+	bool found = false;
+	FILE *fp = fopen(path, "re");
+
+	if (!fp)
+		return false;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		found = strcmp(line, file) == 0 || (alt && !strcmp(line, alt));
+	}
+	fclose(fp);
+	return found;
+}
+
+/*
+ * The dpkg package holding file on this host ("gzip", "libc6:amd64"),
+ * or NULL.  With merged /usr a binary mapped from /usr/bin is listed
+ * under /bin, so both are looked for.
+ */
+static const char *dpkg_package(struct pda_session *s, const char *file)
+{
+	char path[PDA_PATH_MAX], alt[PDA_PATH_MAX];
+	const char *pkg = NULL;
+	const char *alt_file = NULL;
+	struct dirent *de;
+	unsigned nr = 0;
+	DIR *dir;
+
+	if (strncmp(file, "/usr/", 5) == 0 && pda_pathf(alt, "%s", file + 4))
+		alt_file = alt;
+	dir = opendir(DPKG_INFO);
+	if (!dir)
+		return NULL;
+	while (!pkg && nr < DPKG_LISTS_MAX && (de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".list") != 0)
+			continue;
+		nr++;
+		if (pda_pathf(path, "%s/%s", DPKG_INFO, de->d_name) &&
+		    list_has(path, file, alt_file))
+			pkg = pda_intern(s, de->d_name, len - 5);
+	}
+	closedir(dir);
+	return pkg;
+}
+
+/* How debuginfod could help with a binary that has a build-id: "" when
+ * it was asked already. */
+static const char *debuginfod_hint(const struct pda_session *s)
+{
+	const char *u = getenv("DEBUGINFOD_URLS");
+
+	if (!u || !*u)
+		return ", or set DEBUGINFOD_URLS";
+	if (s->opts.no_debuginfod)
+		return ", or drop --no-debuginfod";
+	/* a sysroot is another host's: its build-ids go out when asked */
+	if (s->dsos.symfs && !s->opts.debuginfod)
+		return ", or give --debuginfod";
+	return "";
+}
+
+/* A formatted string, interned; NULL on NOMEM. */
+static const char *fmt(struct pda_session *s, const char *f, ...)
+	PD_PRINTF(2, 3);
+
+static const char *fmt(struct pda_session *s, const char *f, ...)
+{
+	char buf[PDA_PATH_MAX + 512];
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	if (n < 0)
+		return "";
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	return pda_intern(s, buf, (size_t)n);
+}
+
+static int kernel_reason(struct pda_session *s, struct pda_dso_ent *d,
+			 struct pda_missing_dso *out)
+{
+	static const char copy[] =
+		"copy /proc/kallsyms from the recording host, as root and "
+		"before it reboots, and give it with --kallsyms (or give its "
+		"vmlinux with --vmlinux)";
+
+	out->action = copy;
+	if (d->d.state == PDA_DSO_MISSING) {
+		out->reason = PDA_UNRES_NOT_FOUND;
+		return 0;
+	}
+	if (d->kcheck) {
+		out->reason = PDA_UNRES_KALLSYMS;
+		out->detail = d->kcheck;
+		return 0;
+	}
+	/* a kallsyms that places the map but names little of what ran */
+	if (d->ksyms && out->nr_unresolved * 2 > out->nr_samples) {
+		char pct[32];
+
+		snprintf(pct, sizeof(pct), "%.0f%%",
+			 100.0 * (double)(out->nr_samples -
+					  out->nr_unresolved) /
+				 (double)out->nr_samples);
+		out->reason = PDA_UNRES_KALLSYMS;
+		out->detail = fmt(s, "it names only %s of the kernel samples",
+				  pct);
+		return out->detail ? 0 : PD_ERR_NOMEM;
+	}
+	out->reason = PDA_UNRES_NO_SYMBOL;
+	out->action = "none: no kernel symbol covers those addresses "
+		      "(BPF programs, modules loaded later)";
+	return 0;
+}
+
+/*
+ * Whether the file at d's recorded path on this host is the binary the
+ * capture mapped: the capture is of this host, no --symfs, and the file
+ * read was that path or has the build-id of the one that was (perf
+ * record copies binaries into ~/.debug, where they are found first).
+ */
+static bool recorded_here(struct pda_session *s, const struct pda_dso_ent *d)
+{
+	const char *path = d->d.elf ? pda_elf_path(d->d.elf) : NULL;
+	const unsigned char *id;
+	struct pda_elf *e;
+	unsigned size;
+	bool same;
+
+	if (s->dsos.symfs || !path || !pda_same_host(s))
+		return false;
+	if (strcmp(path, d->d.name) == 0)
+		return true;
+	if (!d->d.build_id_size || pda_elf_open(s, d->d.name, &e) < 0)
+		return false;
+	pda_elf_build_id(e, &id, &size);
+	same = size == d->d.build_id_size &&
+	       memcmp(id, d->d.build_id, size) == 0;
+	pda_elf_close(s, e);
+	return same;
+}
+
+/* The action for a binary found without symbols. */
+static int stripped_action(struct pda_session *s, struct pda_dso_ent *d,
+			   struct pda_missing_dso *out)
+{
+	const unsigned char *id;
+	unsigned size = 0;
+	const char *dinfo;
+	bool here;
+	struct stat st;
+
+	/* the binary's own build-id finds its debug file, the capture's or
+	 * not (pda_dso.c adopts it) */
+	if (d->d.elf)
+		pda_elf_build_id(d->d.elf, &id, &size);
+	dinfo = size ? debuginfod_hint(s) : "";
+	here = recorded_here(s, d);
+	/* this host's package says something only of this host's file */
+	if (!d->package_looked && here) {
+		d->package_looked = true;
+		d->package = dpkg_package(s, d->d.name);
+	}
+	out->package = d->package;
+	if (d->package) {
+		char buf[512];
+		const char *colon = strchr(d->package, ':');
+		const int len = (int)(colon ? (size_t)(colon - d->package)
+					    : strlen(d->package));
+		int n;
+
+		/* "libc6:amd64" installs as libc6-dbgsym:amd64; some
+		 * packages ship a -dbg one instead */
+		n = snprintf(buf, sizeof(buf),
+			     "install %.*s-dbgsym%s (or %.*s-dbg) from the "
+			     "debug archive%s",
+			     len, d->package, colon ? colon : "", len,
+			     d->package, dinfo);
+		if (n < 0)
+			return 0;
+		if ((size_t)n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		out->action = pda_intern(s, buf, (size_t)n);
+		return out->action ? 0 : PD_ERR_NOMEM;
+	}
+	if (here && stat(DPKG_INFO, &st) == 0) {
+		out->action = fmt(s,
+				  "no package here holds it: rebuild it with "
+				  "-g, or put its debug file under "
+				  "--buildid-dir%s",
+				  dinfo);
+		return out->action ? 0 : PD_ERR_NOMEM;
+	}
+	out->action = fmt(s,
+			  "on the recording host `dpkg -S %s` (or `rpm -qf`) "
+			  "names its package: install its -dbgsym "
+			  "(-debuginfo) there and give that host's files "
+			  "with --symfs%s",
+			  d->d.name, dinfo);
+	return out->action ? 0 : PD_ERR_NOMEM;
+}
+
+int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
+		     struct pda_missing_dso *out)
+{
+	uint32_t crc;
+	const char *link;
+
+	out->reason = PDA_UNRES_NOT_FOUND;
+	out->detail = NULL;
+	out->action = NULL;
+	out->package = NULL;
+	if (d->kind == PDA_DSO_KERNEL)
+		return kernel_reason(s, d, out);
+	if (d->kind == PDA_DSO_JIT) {
+		out->reason = d->d.state == PDA_DSO_MISSING
+				      ? PDA_UNRES_NOT_FOUND
+				      : PDA_UNRES_NO_SYMBOL;
+		out->action = "copy the JIT's perf-PID.map from the recording "
+			      "host and give its directory with --jit-dir";
+		return 0;
+	}
+	if (d->d.state == PDA_DSO_MISSING) {
+		if (d->mismatch) {
+			out->reason = PDA_UNRES_BUILD_ID;
+			out->action = "the file here is another build: give "
+				      "the recording host's files with --symfs, "
+				      "or its build-id cache (`perf archive`) "
+				      "with --buildid-dir";
+			return 0;
+		}
+		if (d->fetch_err) {
+			out->reason = PDA_UNRES_DEBUGINFOD;
+			out->detail = d->fetch_err;
+			out->action = "check DEBUGINFOD_URLS and the network, or "
+				      "give the recording host's files with "
+				      "--symfs";
+			return 0;
+		}
+		/* a build-id cache and debuginfod need the capture's
+		 * build-id: pipe mode records none */
+		out->action = fmt(
+			s, "%s%s%s%s%s",
+			s->dsos.symfs ? "copy it from the recording host to "
+				      : "give the recording host's files with "
+					"--symfs",
+			s->dsos.symfs ? s->dsos.symfs : "",
+			s->dsos.symfs ? d->d.name : "",
+			d->d.build_id_size ? ", or give that host's build-id "
+					     "cache (`perf archive`) with "
+					     "--buildid-dir"
+					   : " (the capture has no build-id "
+					     "to find it by)",
+			d->d.build_id_size ? debuginfod_hint(s) : "");
+		return out->action ? 0 : PD_ERR_NOMEM;
+	}
+	if (d->d.elf && pda_elf_has_symtab(d->d.elf)) {
+		out->reason = PDA_UNRES_NO_SYMBOL;
+		out->action = "none: the binary has no symbol there "
+			      "(hand-written or generated code)";
+		return 0;
+	}
+	if (d->fetch_err) {
+		out->reason = PDA_UNRES_DEBUGINFOD;
+		out->detail = d->fetch_err;
+		out->action = "check DEBUGINFOD_URLS and the network";
+		return 0;
+	}
+	out->reason = PDA_UNRES_STRIPPED;
+	link = d->d.elf ? pda_elf_debuglink(d->d.elf, &crc) : NULL;
+	out->detail = link ? fmt(s,
+				 "no debug file by build-id or by "
+				 ".gnu_debuglink '%s'",
+				 link)
+			   : "no debug file by build-id";
+	if (!out->detail)
+		return PD_ERR_NOMEM;
+	return stripped_action(s, d, out);
+}
