@@ -361,7 +361,8 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 			struct pda_diff *d, struct side_stats *ss)
 {
 	FILE *in = fopen(path, "r");
-	PDA_PROFILE_OPTS(po, .nr_columns = 1);
+	/* fractions read, to be refused by name below */
+	PDA_PROFILE_OPTS(po, .nr_columns = 1, .max_decimals = 6);
 	struct pda_profile *p;
 	char *line = NULL;
 	size_t cap = 0;
@@ -402,6 +403,13 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 		    path, first_ignored);
 	fclose(in);
 	free(line);
+	/* its tests take counts of samples: a fraction is none */
+	if (pda_profile_decimals(p))
+		die(ctx,
+		    "'%s': counts with decimals (flamegraph.pl's \"a;b 1.5\"): "
+		    "diff compares whole sample counts; pdtool flame draws "
+		    "them",
+		    path);
 	rc = pda_diff_add_profile(d, side, run, p, 0);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));

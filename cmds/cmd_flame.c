@@ -463,6 +463,7 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 				: base			  ? base + 1
 							  : o->path,
 			.exporter = exporter,
+			.decimals = o->svg.decimals,
 		};
 
 		snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
@@ -491,7 +492,8 @@ static int read_input(struct pd_ctx *ctx, const struct flame_opts *o,
 	if (in.dir || ctx_is_capture((const unsigned char *)in.buf, in.len)) {
 		rc = fold_capture(ctx, o, &in, out);
 	} else {
-		PDA_PROFILE_OPTS(po, .nr_columns = 1);
+		/* "a;b 1.5" as flamegraph.pl reads it, to a millionth */
+		PDA_PROFILE_OPTS(po, .nr_columns = 1, .max_decimals = 6);
 		const char *why = ctx_not_text((const unsigned char *)in.buf,
 					       in.len);
 
@@ -546,6 +548,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	fold_rc = read_input(ctx, &o, &st, &prof);
+	o.svg.decimals = pda_profile_decimals(prof);
 	/* column 0: the fold's weight, or the folded lines' counts */
 	if (pda_flame_add_profile(fl, prof, 0) < 0)
 		die(ctx, "'%s': %s", o.path, pda_flame_errmsg(fl));
