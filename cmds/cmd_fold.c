@@ -39,6 +39,9 @@ const char cmd_fold_options[] =
 	"      --addrs           frames without a symbol as dso+0xOFFSET\n"
 	"                        (--from-script: \"[dso <ip>]\")\n"
 	"      --srcline         frames as func:file:line where known\n"
+	"                        (--from-script: the text is perf script\n"
+	"                        -F+srcline's, as stackcollapse-perf.pl\n"
+	"                        --srcline reads it)\n"
 	"      --no-ip-frame     a sample without a callchain folds to its\n"
 	"                        comm alone, as perf's stackcollapse.py\n"
 	"                        (default: its sampled ip is its one frame,\n"
@@ -358,14 +361,14 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 		usage_error(ctx, "--event and --all-events contradict each "
 				 "other: give one");
 	if (o->from_script &&
-	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
+	    (o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
 	     o->jobs || o->no_ip_frame))
 		usage_error(ctx, "--from-script reads the names perf script "
-				 "printed: --srcline, --max-stack, --inline, "
-				 "--no-inline, --no-ip-frame, --stats, "
-				 "--unwinder, --jobs and the symbol options "
-				 "apply to a capture only");
+				 "printed: --max-stack, --inline, --no-inline, "
+				 "--no-ip-frame, --stats, --unwinder, --jobs "
+				 "and the symbol options apply to a capture "
+				 "only");
 }
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
@@ -468,6 +471,7 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->jit ? PDA_SCRIPT_JIT : 0) |
 		   (o->addrs ? PDA_SCRIPT_ADDRS : 0) |
 		   (o->all_events ? PDA_SCRIPT_ALL_EVENTS : 0) |
+		   (o->srcline ? PDA_SCRIPT_SRCLINE : 0) |
 		   (o->period ? PDA_SCRIPT_PERIOD : 0);
 	rc = pda_script_new(&so, fd, &ps);
 	if (rc < 0)

@@ -217,6 +217,11 @@ enum pda_script_flags {
 	PDA_SCRIPT_ALL_EVENTS = 1u << 6, /* keep every event */
 	PDA_SCRIPT_PERIOD = 1u << 7,	/* weigh by the period field (1
 					 * where there is none), as the pl */
+	PDA_SCRIPT_SRCLINE = 1u << 8,	/* the text is perf script
+					 * -F+srcline's: the line after each
+					 * frame's name is its source line,
+					 * appended "name:file.c:12" (the
+					 * pl's --srcline) */
 };
 
 struct pda_script_opts {

@@ -58,6 +58,11 @@ struct pda_script {
 	unsigned *fflags;
 	size_t ptrs_alloc, fflags_alloc;
 
+	/* PDA_SCRIPT_SRCLINE: frames whose source line is on the lines
+	 * to come, in that order (indices into frames) */
+	size_t src_frames[64];
+	size_t nr_src, src_next;
+
 	char *event;		  /* the event kept; owned */
 	char *events[MAX_EVENTS]; /* distinct events seen; owned */
 	struct pda_script_stats stats;
@@ -165,6 +170,7 @@ static void reset_sample(struct pda_script *ps)
 	ps->names_len = 0;
 	ps->nr_frames = 0;
 	ps->unresolved = false;
+	ps->nr_src = ps->src_next = 0;
 }
 
 /* The blank line after a sample: "remember_stack" with the root first. */
@@ -691,6 +697,7 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 	const char *func = l + func_at;
 	size_t dso_off, first = ps->nr_frames, nr;
 	size_t parts[64][2], nr_parts = 0;
+	bool unknown = false;
 	int rc;
 
 	if (!ps->in_sample)
@@ -735,10 +742,19 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 	while (nr_parts > 0 && parts[nr_parts - 1][1] == 0)
 		nr_parts--;
 	for (size_t p = 0; p < nr_parts; p++) {
+		/* "$is_unknown" is set by an [unknown] in [unknown] and stays
+		 * for the rest of the line */
+		unknown |= parts[p][1] == 9 &&
+			   !memcmp(func + parts[p][0], "[unknown]", 9) &&
+			   mod_len == 9 && !memcmp(l + mod_at, "[unknown]", 9);
 		rc = frame_name(ps, func + parts[p][0], parts[p][1], l + pc_at,
 				pc_len, l + mod_at, mod_len, p > 0, dso_off);
 		if (rc < 0)
 			return rc;
+		/* each name but an unknown one reads a source line */
+		if (ps->flags & PDA_SCRIPT_SRCLINE && !unknown &&
+		    ps->nr_src < 64)
+			ps->src_frames[ps->nr_src++] = ps->nr_frames - 1;
 	}
 	/* a line's names are root first ("unshift @stack, @inline"); the
 	 * frames are kept leaf first */
@@ -749,6 +765,58 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 		ps->frames[first + i] = ps->frames[first + nr - 1 - i];
 		ps->frames[first + nr - 1 - i] = t;
 	}
+	/* the source lines still go to the names in the line's order */
+	for (size_t i = 0; i < ps->nr_src; i++)
+		ps->src_frames[i] = first + nr - 1 - (ps->src_frames[i] - first);
+	return 0;
+}
+
+/*
+ * A source line of PDA_SCRIPT_SRCLINE, whatever it holds (the pl reads
+ * it with "<>"): s/\[.*?\]//g, trimmed, appended to its frame's name
+ * after a ':' unless empty.  The name moves to the end of names.
+ */
+static int source_line(struct pda_script *ps, const char *l, size_t len)
+{
+	struct sframe *f = &ps->frames[ps->src_frames[ps->src_next++]];
+	size_t start = ps->names_len, off, name_len, end;
+	char *s;
+
+	if (ps->src_next == ps->nr_src)
+		ps->nr_src = ps->src_next = 0;
+	name_len = strlen(ps->names + f->name);
+	if (PDC_GROW(&ps->mem, ps->names, ps->names_alloc,
+			 ps->names_len + name_len + len + 2,
+			 (size_t)MAX_LINE * 4) < 0)
+		return PD_ERR_NOMEM;
+	memmove(ps->names + start, ps->names + f->name, name_len);
+	ps->names_len += name_len;
+	if (add_name(ps, ":", 1, &off) < 0)
+		return PD_ERR_NOMEM;
+	ps->names_len--;
+	for (size_t i = 0; i < len; i++) {
+		const char *close;
+
+		if (l[i] == '[' &&
+		    (close = memchr(l + i + 1, ']', len - i - 1))) {
+			i = (size_t)(close - l);
+			continue;
+		}
+		ps->names[ps->names_len++] = l[i];
+	}
+	/* trimmed: leading blanks after the ':', trailing ones */
+	s = ps->names + start + name_len + 1;
+	end = ps->names_len - (start + name_len + 1);
+	while (end > 0 && is_space(s[end - 1]))
+		end--;
+	for (off = 0; off < end && is_space(s[off]); off++)
+		;
+	memmove(s, s + off, end - off);
+	end -= off;
+	/* "unless $_ eq ''": no ':' either */
+	ps->names_len = start + name_len + (end ? 1 + end : 0);
+	ps->names[ps->names_len++] = '\0';
+	f->name = start;
 	return 0;
 }
 
@@ -760,6 +828,8 @@ static int one_line(struct pda_script *ps, const char *l, size_t len)
 	/* chomp */
 	if (len > 0 && l[len - 1] == '\n')
 		len--;
+	if (ps->src_next < ps->nr_src)
+		return source_line(ps, l, len);
 	if (len > 0 && l[0] == '#')
 		return 0;
 	if (len == 0)

@@ -18,6 +18,10 @@
 #		before the period and the pl sees no event and no period
 #   flat	-G (no callchain): one line a sample, no blank line after it
 #   inline	--inline: inlined frames of DWARF stacks
+#   srcline	-F+srcline: a source line after each frame, for the pl's
+#		--srcline (not of dwarfcpp, whose binary perf 6.1 then
+#		reads no further; stackcollapse.test's own lines hold
+#		inlined names)
 # Needs perf 6.1 and zstd.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -55,4 +59,7 @@ done
 one fp flat -G
 one switch pidtid -F comm,pid,tid,time,event,ip,sym,dso
 one dwarfcpp inline --inline
+for name in demo multi sysw; do
+	one $name srcline -F+srcline
+done
 exit $fail
