@@ -265,7 +265,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
 			     .own_shortopts = "o:j:",
 			     .own_longopts = longopts};
-	bool svg_option = false;
+	bool svg_option = false, report_option = false;
 	int split = argc, c;
 
 	for (int i = 1; i < argc; i++) {
@@ -281,6 +281,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	while ((c = cmd_getopt(&p)) != -1) {
 		svg_option |= c == OPT_NEGATE || c == OPT_TITLE ||
 			      c == OPT_WIDTH || c == OPT_MINWIDTH;
+		report_option |= c == OPT_TOP || c == OPT_MIN_DELTA ||
+				 c == OPT_SIGNIFICANT;
 		handle_option(c, ctx, o);
 	}
 	/* "--" ends the options: one after it would be read as B's input */
@@ -313,6 +315,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->nr_paths[0] > PDA_DIFF_MAX_RUNS ||
 	    o->nr_paths[1] > PDA_DIFF_MAX_RUNS)
 		usage_error(ctx, "at most %d inputs a side", PDA_DIFF_MAX_RUNS);
+	if (o->folded && report_option)
+		usage_error(ctx, "--top, --min-delta and --significant choose "
+				 "what the report shows: not with --folded");
 	if (o->folded && o->markdown)
 		usage_error(ctx, "--format applies to the report, not to "
 				 "--folded");

@@ -294,6 +294,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			     .own_shortopts = "o:j:",
 			     .own_longopts = flame_options,
 			     .more_longopts = cmd_fold_sample_options};
+	const char *svg_option = NULL;
 	int c;
 
 	o->fold_args = calloc((size_t)argc + 1, sizeof(*o->fold_args));
@@ -307,7 +308,15 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			keep_fold_option(ctx, o, p.opt, c, optarg);
 		else
 			handle_option(c, ctx, o);
+		/* what only the SVG has: the first one, for the message */
+		if (!svg_option && p.opt && !p.in_more &&
+		    c != 'o' && c != OPT_FORMAT && c != OPT_REVERSE)
+			svg_option = p.opt->name;
 	}
+	if (o->speedscope && svg_option)
+		usage_error(ctx, "'--%s' shapes the SVG: not with --format "
+				 "speedscope",
+			    svg_option);
 	o->path = cmd_opts_input(&p);
 	o->svg.min_width =
 		parse_min_width(ctx, o->min_width ? o->min_width : "0.1",

@@ -32,3 +32,8 @@ echo "exit $?"
 # "--" ends diff's options: one after it is no input
 $PDTOOL diff testdata/demo.perf.data -- testdata/fp.perf.data --folded
 echo "exit $?"
+# options of one output given with another
+$PDTOOL flame --format speedscope --title T testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL diff --folded --top 3 testdata/demo.perf.data testdata/fp.perf.data
+echo "exit $?"
