@@ -109,7 +109,10 @@ static void check_opposite(struct cmd_opts *p, size_t index)
 	for (size_t i = 0; i < p->nr_longopts; i++) {
 		const char *other = p->longopts[i].name;
 
-		if (!p->seen[i] || i == index)
+		/* flags only: --comm RE is no opposite of --no-comm */
+		if (!p->seen[i] || i == index ||
+		    p->longopts[i].has_arg != no_argument ||
+		    p->longopts[index].has_arg != no_argument)
 			continue;
 		if ((strncmp(name, "no-", 3) == 0 && !strcmp(name + 3, other)) ||
 		    (strncmp(other, "no-", 3) == 0 && !strcmp(other + 3, name)))

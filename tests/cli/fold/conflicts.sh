@@ -37,3 +37,6 @@ $PDTOOL flame --format speedscope --title T testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL diff --folded --top 3 testdata/demo.perf.data testdata/fp.perf.data
 echo "exit $?"
+# --comm RE (a filter) is no opposite of --no-comm (no root frame)
+$PDTOOL fold --comm demo --no-comm testdata/demo.perf.data 2>/dev/null | head -n 1
+echo "exit $?"
