@@ -556,6 +556,15 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			t->weight_unresolved, t->weight);
 		eprintf("pdtool %s: lost samples: %" PRIu64 "\n", ctx->cmd,
 			lost);
+		if (c->reader.bytes_missing)
+			eprintf("pdtool %s: data missing (the capture is cut "
+				"short): %.1f%% (%" PRIu64 " of %" PRIu64
+				" bytes)\n",
+				ctx->cmd,
+				pct(c->reader.bytes_missing,
+				    c->reader.data_declared),
+				c->reader.bytes_missing,
+				c->reader.data_declared);
 		if (u && u->nr_samples)
 			eprintf("pdtool %s: DWARF unwinds stopped early: "
 				"%.1f%% (%" PRIu64 " of %" PRIu64
@@ -596,6 +605,10 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		eprintf("; %zu events folded together (--event picks "
 			"one)",
 			fs->nr_events);
+	if (c->reader.bytes_missing)
+		eprintf("; the capture is cut short: %.1f%% of its data is "
+			"missing",
+			pct(c->reader.bytes_missing, c->reader.data_declared));
 	if (ps && ps->nr_missing) {
 		const struct pda_missing_dso *m = &ps->missing[0];
 

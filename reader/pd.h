@@ -443,6 +443,11 @@ struct pd_reader_stats {
 	uint64_t damage_offset;		/* where */
 	uint64_t bytes_unread;		/* how much data was not read */
 	char damage[256];		/* what, one line */
+	/* A capture cut short: the data section the header declares (0
+	 * when it declares none: a pipe, a killed perf record) and how much
+	 * of it lies past the end of the file, known before reading */
+	uint64_t data_declared;		/* bytes */
+	uint64_t bytes_missing;		/* bytes */
 };
 
 /* Valid until pd_reader_free(). */
