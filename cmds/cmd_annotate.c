@@ -19,7 +19,7 @@
 
 const char cmd_annotate_usage[] =
 	"pdtool annotate [OPTIONS] [--symbol NAME] [--dso NAME] "
-	"{FILE | -i FILE}";
+	"[FILE | -i FILE]";
 const char cmd_annotate_summary[] =
 	"show hot functions instruction by instruction, with their source";
 const char cmd_annotate_options[] =

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 const char cmd_fold_usage[] =
-	"pdtool fold [OPTIONS] {FILE | -i FILE | --from-script FILE}";
+	"pdtool fold [OPTIONS] [FILE | -i FILE | --from-script FILE]";
 const char cmd_fold_summary[] =
 	"fold a capture's stacks into lines for flame graphs";
 const char cmd_fold_options[] =
@@ -368,6 +368,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1)
 		fold_option(ctx, o, c, optarg);
+	/* perf script's text is no perf.data */
+	p.no_default = o->from_script;
 	o->path = cmd_opts_input(&p);
 	check_args(ctx, o);
 }

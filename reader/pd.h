@@ -117,6 +117,10 @@ struct pd_open_opts {
 	 */
 	const void *head;
 	size_t head_len;
+	/* pd_file_open_mem() only: the name in messages and
+	 * pd_file_name() (NULL: "<memory>"), for a caller that read the
+	 * capture from a file itself (a compressed one, standard input) */
+	const char *name;
 };
 
 #define PD_OPTS(name, ...)                                                  \
