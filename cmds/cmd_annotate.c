@@ -494,6 +494,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);
+	cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
 	lost = cs->lost;
 	rc = pda_annot_finish(a);
 	if (rc < 0)

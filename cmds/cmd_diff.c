@@ -505,6 +505,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
 	cs = pda_capture_stats(&dr.c);
+	cmd_check_kind(ctx, path, f, &cs->reader, cs->nr_samples);
 	t = pda_fold_totals(dr.fd);
 	ps = pda_session_stats(s);
 	ss->lost += cs->lost;

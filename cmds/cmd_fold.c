@@ -731,6 +731,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	cmd_check_kind(ctx, o->path, f, &pda_capture_stats(&fr.c)->reader,
+		       pda_capture_stats(&fr.c)->nr_samples);
 	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
 		eprintf("pdtool %s: no samples of event '%s'; the "
 			"capture's events:",

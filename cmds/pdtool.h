@@ -370,6 +370,17 @@ void cmd_fetch_summary(struct pd_ctx *ctx);
 struct pda_capture;
 
 /*
+ * After a capture run (cmd_kind.c) that read nr_samples samples, with
+ * st the reader's record counts: die (exit 2) when there were none in a
+ * capture pdtool reads no samples from, saying what it holds and what
+ * reads it (an AUX-area trace: perf inject --itrace; perf stat record's
+ * counters: pdtool dump, perf stat report); warn when an AUX-area trace
+ * sits beside samples, since it is not decoded.
+ */
+void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		    const struct pd_reader_stats *st, uint64_t nr_samples);
+
+/*
  * die() after a capture run (pda_capture_init or _run) failed with rc:
  * "'PATH': why" when reading or the session failed, "why" alone when a
  * callback failed or memory ran out.

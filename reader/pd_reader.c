@@ -55,11 +55,14 @@ void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
 }
 
 /* What the header declares of the data sections, and what of that the
- * file lacks (a regions's declared_end past its end). */
+ * file lacks (a region's declared_end past its end). */
 static void count_missing(struct pd_reader *r)
 {
 	const struct pd_file *f = r->f;
 
+	/* a pipe's data, and a killed perf record's, have no declared size */
+	if (f->hdr.kind == PD_KIND_PIPE || f->hdr.data_size == 0)
+		return;
 	for (size_t i = 0; i < f->nr_regions; i++) {
 		const struct pd_region *reg = &f->regions[i];
 		const uint64_t end = reg->declared_end > reg->end
