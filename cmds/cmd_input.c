@@ -386,7 +386,8 @@ static size_t read_stdin_head(struct pd_ctx *ctx, unsigned char *head)
 {
 	size_t n = ctx->stdin_head_len;
 
-	memcpy(head, ctx->stdin_head, n);
+	if (n)
+		memcpy(head, ctx->stdin_head, n);
 	while (n < PIPE_HEADER) {
 		const ssize_t got = read(STDIN_FILENO, head + n,
 					 PIPE_HEADER - n);
