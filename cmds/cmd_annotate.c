@@ -19,7 +19,7 @@
 
 const char cmd_annotate_usage[] =
 	"pdtool annotate [OPTIONS] [--symbol NAME] [--dso NAME] "
-	"{FILE | -i FILE}";
+	"[FILE | -i FILE]";
 const char cmd_annotate_summary[] =
 	"show hot functions instruction by instruction, with their source";
 const char cmd_annotate_options[] =
@@ -495,6 +495,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);
+	cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
 	lost = cs->lost;
 	rc = pda_annot_finish(a);
 	if (rc < 0)

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 const char cmd_flame_usage[] = "pdtool flame [-o OUT] [--format "
-			       "svg|speedscope] [OPTIONS] {FILE | FOLDED}";
+			       "svg|speedscope] [OPTIONS] [FILE | FOLDED]";
 const char cmd_flame_summary[] =
 	"draw a flame graph (SVG) or a speedscope profile";
 const char cmd_flame_options[] =

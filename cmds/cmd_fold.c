@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 const char cmd_fold_usage[] =
-	"pdtool fold [OPTIONS] {FILE | -i FILE | --from-script FILE}";
+	"pdtool fold [OPTIONS] [FILE | -i FILE | --from-script FILE]";
 const char cmd_fold_summary[] =
 	"fold a capture's stacks into lines for flame graphs";
 const char cmd_fold_options[] =
@@ -380,6 +380,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1)
 		fold_option(ctx, o, c, optarg);
+	/* perf script's text is no perf.data */
+	p.no_default = o->from_script;
 	o->path = cmd_opts_input(&p);
 	check_args(ctx, o);
 }
@@ -600,6 +602,15 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			t->weight_unresolved, t->weight);
 		eprintf("pdtool %s: lost samples: %" PRIu64 "\n", ctx->cmd,
 			lost);
+		if (c->reader.bytes_missing)
+			eprintf("pdtool %s: data missing (the capture is cut "
+				"short): %.1f%% (%" PRIu64 " of %" PRIu64
+				" bytes)\n",
+				ctx->cmd,
+				pct(c->reader.bytes_missing,
+				    c->reader.data_declared),
+				c->reader.bytes_missing,
+				c->reader.data_declared);
 		if (u && u->nr_samples)
 			eprintf("pdtool %s: DWARF unwinds stopped early: "
 				"%.1f%% (%" PRIu64 " of %" PRIu64
@@ -629,6 +640,10 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			stopped_share(u, period));
 	if (events[0])
 		eprintf("; %s", events);
+	if (c->reader.bytes_missing)
+		eprintf("; the capture is cut short: %.1f%% of its data is "
+			"missing",
+			pct(c->reader.bytes_missing, c->reader.data_declared));
 	if (ps && ps->nr_missing)
 		eprintf("; %zu binar%s not found", ps->nr_missing,
 			ps->nr_missing == 1 ? "y" : "ies");
@@ -748,6 +763,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	cmd_check_kind(ctx, o->path, f, &pda_capture_stats(&fr.c)->reader,
+		       pda_capture_stats(&fr.c)->nr_samples);
 	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
 		eprintf("pdtool %s: no samples of event '%s'; the "
 			"capture's events:",

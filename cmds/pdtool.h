@@ -109,7 +109,8 @@ PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
  * A missing value ("option '-i' needs a value"), an unknown option
  * ("unknown option '--bogus'") and, in cmd_opts_input(), a second input
  * ("more than one input file") or none ("no input file") are usage
- * errors: the message and the usage line on stderr, exit 64.  Operands
+ * errors: the message and the usage line on stderr, exit 64; with no
+ * input given, ./perf.data is read when there is one.  Operands
  * and options may come in any order; "--" ends the options.  Long options
  * match exactly: getopt_long's abbreviations ("--jit" for "--jit-dir")
  * are unknown options, so that a new option never changes what an older
@@ -146,6 +147,7 @@ enum cmd_opt_flags {
 struct cmd_opts {
 	/* set by the command before cmd_opts_start() */
 	unsigned flags;			   /* enum cmd_opt_flags */
+	bool no_default;		   /* no CMD_DEFAULT_INPUT */
 	const char *own_shortopts;	   /* as getopt's ("o:"), or NULL */
 	const struct option *own_longopts; /* {NULL}-terminated, or NULL */
 	const struct option *more_longopts; /* a second such table, or NULL */
@@ -173,7 +175,11 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 /* The next of the command's own options: its val (the value in optarg,
  * as getopt_long's), or -1 when the options end. */
 int cmd_getopt(struct cmd_opts *p);
-/* After cmd_getopt()'s -1: the one input, from -i or the operand. */
+/* What a command reads when given no input, as perf does. */
+#define CMD_DEFAULT_INPUT "perf.data"
+
+/* After cmd_getopt()'s -1: the one input, from -i or the operand, else
+ * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
 /* The stderr logger for the libraries (arg: the pd_ctx): warnings go
@@ -201,16 +207,15 @@ void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path);
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 
-/* Whether a file's first n bytes make it a capture rather than text:
- * perf.data's magic in either byte order, version 1's, or a zstd frame
- * (pdtool opens compressed captures). */
+/* Whether a file's first n bytes (8 tell) make it a capture rather than
+ * text: perf.data's magic in either byte order, version 1's, a zstd
+ * frame, or gzip, xz or bzip2 (pdtool opens compressed captures). */
 bool ctx_is_capture(const unsigned char *p, size_t n);
 
 /*
  * Why an input whose first n bytes are p, not a capture, cannot be
  * folded text either, or NULL when it may be: folded text holds no NUL
- * byte (a capture whose magic is damaged does), and compressed files
- * are named as such.
+ * byte (a capture whose magic is damaged does).
  */
 const char *ctx_not_text(const unsigned char *p, size_t n);
 
@@ -218,6 +223,35 @@ const char *ctx_not_text(const unsigned char *p, size_t n);
  * folded text holds a NUL byte: the input is a file of another kind. */
 void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
 			   const char *line, size_t len, uint64_t lineno);
+
+/*
+ * Inputs the reader cannot open as they are (cmd_input.c).
+ *
+ * cmd_input_open(): open path ("-": standard input, ctx->stdin_head's
+ * bytes first) into *out as pd_file_open() would, and also: a file
+ * compressed whole with gzip, xz or bzip2 (told by its magic, not its
+ * name), and on standard input anything but a pipe-mode stream (a
+ * file-mode capture, a compressed one), is inflated or copied with
+ * cmd_input_spool() and opened from memory under its own name.  Sets
+ * opts->head and opts->name as it needs.  @return what the reader
+ * returned; dies when the copy cannot be made or the stream is corrupt
+ * (naming the file and the input offset).
+ */
+int cmd_input_open(struct pd_ctx *ctx, const char *path,
+		   struct pd_open_opts *opts, struct pd_file **out);
+/* "gzip", "xz" or "bzip2" when a file's first n bytes (8 tell) say it is
+ * compressed so, else NULL. */
+const char *cmd_input_packed(const unsigned char *p, size_t n);
+/*
+ * What fd holds after the head_len (at most 16) bytes read ahead, head,
+ * inflated when compressed, in an unlinked file of $TMPDIR mapped
+ * read-only: at most 16 GiB; a stream cut short is a warning and what
+ * it held is kept.  @return the bytes, *len of them (NULL for 0), valid
+ * until the process ends; dies on failure, naming name.
+ */
+const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
+			    const unsigned char *head, size_t head_len,
+			    size_t *len);
 
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
@@ -345,6 +379,17 @@ void cmd_unresolved_block(struct pd_ctx *ctx, const struct pda_stats *ps,
 			  uint64_t nr_samples, const char *label);
 
 struct pda_capture;
+
+/*
+ * After a capture run (cmd_kind.c) that read nr_samples samples, with
+ * st the reader's record counts: die (exit 2) when there were none in a
+ * capture pdtool reads no samples from, saying what it holds and what
+ * reads it (an AUX-area trace: perf inject --itrace; perf stat record's
+ * counters: pdtool dump, perf stat report); warn when an AUX-area trace
+ * sits beside samples, since it is not decoded.
+ */
+void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		    const struct pd_reader_stats *st, uint64_t nr_samples);
 
 /*
  * die() after a capture run (pda_capture_init or _run) failed with rc:
