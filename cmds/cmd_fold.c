@@ -705,9 +705,13 @@ struct fold_run {
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
-	/* stack NULL: no callchain and --no-ip-frame, folded to the comm */
-	int rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
+	int rc;
 
+	if (it->hit) /* a stack it folded before, in the same maps */
+		rc = pda_fold_add_again(fr->fd, it->sample, *it->cookie);
+	else /* stack NULL: no callchain and --no-ip-frame: the comm */
+		rc = pda_fold_add_keyed(fr->fd, it->sample, it->stack, it->comm,
+					it->cookie);
 	return rc < 0 ? rc : 0;
 }
 
@@ -739,7 +743,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	 * to the comm alone only because perf hands its scripts an empty
 	 * callchain, which --no-ip-frame keeps for comparing with it */
 	PDA_CAPTURE_OPTS(co, .filter = &fr.flt, .jobs = o->jobs,
-			 .ip_stacks = !o->no_ip_frame, .sample_fn = fold_one,
+			 .ip_stacks = !o->no_ip_frame, .memo = true,
+			 .memo_tid = o->tid, .sample_fn = fold_one,
 			 .skip_fn = fold_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = &fr);

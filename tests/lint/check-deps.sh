@@ -52,10 +52,11 @@ libs() {
 	machine) echo "elfutils/debuginfod.h gelf.h" ;;
 	unwind) echo "elfutils/libdwfl.h gelf.h dwarf.h libunwind.h" ;;
 	annotate) echo "capstone/capstone.h" ;;
+	session) echo "xxhash.h" ;;
 	*) echo "" ;;
 	esac
 }
-EXTERNAL='elfutils/|gelf\.h|libelf\.h|dwarf\.h|libdw|capstone|libunwind|lzma\.h|libiberty|zstd|zlib\.h|bzlib\.h'
+EXTERNAL='elfutils/|gelf\.h|libelf\.h|dwarf\.h|libdw|capstone|libunwind|lzma\.h|libiberty|zstd|zlib\.h|bzlib\.h|xxhash'
 
 check_file() { # file allowed-headers allowed-libs
 	f=$1 allowed=$2 libs_ok=$3
