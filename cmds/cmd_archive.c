@@ -273,9 +273,11 @@ static void make_hardlink(const struct extract *x,
 	size_t depth;
 	int tdir;
 
-	if (!clean_name(e->link, target, &depth, &why) || !depth)
-		refuse(x, e->name, "a hard link to '%s': %s", e->link,
-		       depth ? why : "an empty name");
+	if (!clean_name(e->link, target, &depth, &why))
+		refuse(x, e->name, "a hard link to '%s': %s", e->link, why);
+	if (!depth)
+		refuse(x, e->name, "a hard link to '%s': an empty name",
+		       e->link);
 	tdir = open_parent(x, e->name, target, &tbase, false);
 	if (tdir < 0 || fstatat(tdir, tbase, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(sb.st_mode))

@@ -268,13 +268,14 @@ int cmd_tar_next(struct cmd_tar *t, struct cmd_tar_entry *e)
 			return fail(t, "a damaged size at offset 0x%llx",
 				    (unsigned long long)t->pos);
 		flag = (char)h[F_TYPE];
-		if (!member_data(t, size))
-			return fail(t, "a member of %llu bytes at offset "
-				       "0x%llx, past the end of the archive "
-				       "(%llu bytes)",
-				    (unsigned long long)size,
+		if ((flag == 'L' || flag == 'K' || flag == 'x' ||
+		     flag == 'g') &&
+		    !member_data(t, size))
+			return fail(t, "an extended header at offset 0x%llx "
+				       "declares %llu bytes, past the end of "
+				       "the archive",
 				    (unsigned long long)t->pos,
-				    (unsigned long long)t->len);
+				    (unsigned long long)size);
 		switch (flag) {
 		case 'L':
 			if (long_name(t, size, next.name, "long name") < 0)
@@ -340,10 +341,12 @@ int cmd_tar_next(struct cmd_tar *t, struct cmd_tar_entry *e)
 		else
 			e->size = size;
 		if (!member_data(t, e->size))
-			return fail(t, "'%s' declares %llu bytes, past the end "
-				       "of the archive (%llu bytes)",
+			return fail(t, "member '%s' declares %llu bytes, but "
+				       "the archive ends %llu bytes after its "
+				       "header",
 				    e->name, (unsigned long long)e->size,
-				    (unsigned long long)t->len);
+				    (unsigned long long)(t->len - t->pos -
+							 BLOCK));
 		e->data = t->p + t->pos + BLOCK;
 		skip(t, e->type == CMD_TAR_OTHER && flag >= '3' && flag <= '6'
 				? 0 /* devices and FIFOs hold no data */
