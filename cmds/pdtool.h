@@ -315,6 +315,15 @@ enum {
 	{"debuginfod-max", required_argument, NULL, CMD_OPT_DEBUGINFOD_MAX}, \
 	{"debuginfod-time", required_argument, NULL, CMD_OPT_DEBUGINFOD_TIME}
 
+/* --help's lines for the build-id cache, in every command that resolves
+ * symbols (cmd_archive.c reads the tarballs) */
+#define CMD_BUILDID_HELP                                                    \
+	"      --buildid-dir DIR the build-id cache (default ~/.debug), or\n" \
+	"                        a perf archive tarball (as --archive)\n"   \
+	"      --archive FILE    the build-id cache a tarball of perf\n"     \
+	"                        archive holds (.tar.bz2, .tar.xz, ...),\n"  \
+	"                        read as it is\n"
+
 /* --help's lines for the symbol options every such command shares, after
  * its own --symfs ... --no-demangle lines */
 #define CMD_SYMBOL_HELP                                                     \
