@@ -480,9 +480,10 @@ static const unsigned char *archive_bytes(struct pd_ctx *ctx,
 		die(ctx, "%s: cannot read '%s': %s", opt, name,
 		    strerror(errno));
 	n = (size_t)got;
-	if (cmd_input_packed(head, n)) {
+	if (cmd_input_packed(head, n) || !S_ISREG(sb.st_mode)) {
+		/* a pipe too: --archive <(ssh host cat perf.data.tar.bz2) */
 		buf = cmd_input_spool(ctx, fd, name, head, n, len);
-	} else if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+	} else if (sb.st_size > 0) {
 		/* a tar as it is: read where it lies */
 		*len = (size_t)sb.st_size;
 		buf = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -518,23 +519,20 @@ static void extract(struct extract *x, const char *path, const char *name,
 	size_t len;
 	const unsigned char *buf = archive_bytes(x->ctx, path, name, opt,
 						 &len);
-	struct cmd_tar *t = malloc(sizeof(*t));
-	struct cmd_tar_entry *e = malloc(sizeof(*e));
+	/* on the stack: die() leaves nothing to free (24 KiB) */
+	struct cmd_tar t;
+	struct cmd_tar_entry e;
 	int rc;
 
-	if (!t || !e)
-		die(x->ctx, "out of memory");
 	x->archive = name;
-	cmd_tar_init(t, buf, len);
-	while ((rc = cmd_tar_next(t, e)) > 0)
-		extract_member(x, e);
+	cmd_tar_init(&t, buf, len);
+	while ((rc = cmd_tar_next(&t, &e)) > 0)
+		extract_member(x, &e);
 	if (rc < 0)
-		die(x->ctx, "'%s': %s; nothing of it is used", name, t->err);
+		die(x->ctx, "'%s': %s; nothing of it is used", name, t.err);
 	/* the copy (or the mapping) is read: its pages go back now, not
 	 * at exit */
 	munmap((void *)(uintptr_t)buf, len);
-	free(t);
-	free(e);
 }
 
 const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,

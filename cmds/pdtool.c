@@ -495,6 +495,7 @@ int main(int argc, char **argv)
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
 	cmd_archive_cleanup(&ctx);
+	free(ctx.archive_dir);
 	frc = finish_stdout();
 	if (frc)
 		return frc;

@@ -1,10 +1,10 @@
 # A perf archive tarball read as the build-id cache it holds (issue 13
 # item 9): --archive FILE, or --buildid-dir naming the file, resolves as
 # the extracted cache does, whether bzip2- (as perf archive writes it),
-# xz- or gzip-compressed or a plain tar, and in perf archive --all's
-# tar (perf.data beside perf.symbols.tar.bz2); fold, flame, diff and
-# annotate alike.  Off-host as in unresolved.sh: an empty --symfs root.
-# The tar is made as perf archive makes it (tar -T with the .build-id
+# xz- or gzip-compressed or a plain tar, from a pipe, and in perf
+# archive --all's tar (perf.data beside perf.symbols.tar.bz2); fold,
+# flame, diff and annotate alike.  Off-host as in unresolved.sh: an
+# empty --symfs root.  The tar is made as perf archive makes it (tar -T with the .build-id
 # link and the directory it names); the temporary tree goes with pdtool
 # ($d/tmp is left empty).  What is not such a tarball is refused.
 d=$(mktemp -d) && trap 'rm -rf "$d"' EXIT
@@ -69,6 +69,12 @@ for f in a.tar.bz2 a.tar.xz a.tar.gz a.tar all.tar.bz2; do
 done
 same "--buildid-dir a.tar.bz2" "$PDTOOL" fold --symfs "$d/root" \
 	--buildid-dir "$d/a.tar.bz2" $K $CAP
+# from a pipe, as --archive <(ssh host cat perf.data.tar.bz2) gives it
+mkfifo "$d/fifo"
+cat "$d/a.tar.xz" >"$d/fifo" &
+same "--archive FIFO" "$PDTOOL" fold --symfs "$d/root" --archive "$d/fifo" \
+	$K $CAP
+wait
 # the other commands that resolve symbols
 "$PDTOOL" flame --symfs "$d/root" --buildid-dir "$d/cache" $K $CAP \
 	-o "$d/ref" 2>/dev/null
