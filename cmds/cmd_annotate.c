@@ -63,7 +63,7 @@ const char cmd_annotate_options[] =
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
 	"                        recording host\n"
 	"      --vmlinux FILE    the kernel image, for kernel functions'\n"

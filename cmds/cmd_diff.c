@@ -63,7 +63,7 @@ const char cmd_diff_options[] =
 	"                        default: the first event sampled)\n"
 	"      --all-events      every event's samples together\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols of the recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"

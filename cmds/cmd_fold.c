@@ -59,7 +59,7 @@ const char cmd_fold_options[] =
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
 	"                        recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"

@@ -114,6 +114,7 @@ void die(const struct pd_ctx *ctx, const char *fmt, ...)
 	for (size_t i = 0; i < ctx->nr_outputs; i++)
 		if (ctx->outputs[i].tmp)
 			unlink(ctx->outputs[i].tmp);
+	cmd_archive_cleanup(ctx);
 	exit(EXIT_FATAL);
 }
 
@@ -147,6 +148,7 @@ void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (c)
 		fprintf(stderr, "usage: %s\n", c->usage);
+	cmd_archive_cleanup(ctx);
 	exit(EXIT_USAGE);
 }
 
@@ -492,6 +494,8 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
+	cmd_archive_cleanup(&ctx);
+	free(ctx.archive_dir);
 	frc = finish_stdout();
 	if (frc)
 		return frc;

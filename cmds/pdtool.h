@@ -66,6 +66,10 @@ struct pd_ctx {
 	} outputs[CTX_MAX_OUTPUTS];
 	size_t nr_outputs;
 	struct cmd_fetch fetch;	/* debuginfod, over the run's sessions */
+	/* a perf archive extracted (cmd_archive.c): the temporary tree,
+	 * removed at exit and by die(), and its watcher's pipe */
+	char *archive_dir;
+	int archive_watch;
 };
 
 struct cmd_entry {
@@ -253,6 +257,21 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 			    const unsigned char *head, size_t head_len,
 			    size_t *len);
 
+/*
+ * perf archive tarballs (cmd_archive.c): path, a tar compressed with
+ * bzip2 (as perf archive writes it), xz or gzip, or not at all, is
+ * extracted, the first time in a run, into a private directory of
+ * $TMPDIR, safely (nothing outside it is written, whatever the tar
+ * holds); a tar of `perf archive --all` is read through the archive it
+ * holds.  opt ("--archive") names the option in messages.  @return the
+ * directory, a build-id cache (valid until the process ends); dies when
+ * path is not such a tarball, naming it and the member at fault.
+ */
+const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
+			    const char *opt);
+/* Remove what cmd_archive_dir() extracted: main and die() call it. */
+void cmd_archive_cleanup(const struct pd_ctx *ctx);
+
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
 
@@ -277,11 +296,13 @@ enum {
 	CMD_OPT_NO_DEBUGINFOD,
 	CMD_OPT_DEBUGINFOD_MAX,
 	CMD_OPT_DEBUGINFOD_TIME,
+	CMD_OPT_ARCHIVE,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
 	{"symfs", required_argument, NULL, CMD_OPT_SYMFS},                  \
 	{"buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR},      \
+	{"archive", required_argument, NULL, CMD_OPT_ARCHIVE},              \
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
@@ -293,6 +314,15 @@ enum {
 	{"no-debuginfod", no_argument, NULL, CMD_OPT_NO_DEBUGINFOD},        \
 	{"debuginfod-max", required_argument, NULL, CMD_OPT_DEBUGINFOD_MAX}, \
 	{"debuginfod-time", required_argument, NULL, CMD_OPT_DEBUGINFOD_TIME}
+
+/* --help's lines for the build-id cache, in every command that resolves
+ * symbols (cmd_archive.c reads the tarballs) */
+#define CMD_BUILDID_HELP                                                    \
+	"      --buildid-dir DIR the build-id cache (default ~/.debug), or\n" \
+	"                        a perf archive tarball (as --archive)\n"   \
+	"      --archive FILE    the build-id cache a tarball of perf\n"     \
+	"                        archive holds (.tar.bz2, .tar.xz, ...),\n"  \
+	"                        read as it is\n"
 
 /* --help's lines for the symbol options every such command shares, after
  * its own --symfs ... --no-demangle lines */
@@ -339,6 +369,7 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
 
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
+	const char *archive;	 /* --archive: a perf archive tarball */
 	bool no_demangle;
 	bool host_files;
 	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */
