@@ -19,7 +19,7 @@
 
 const char cmd_annotate_usage[] =
 	"pdtool annotate [OPTIONS] [--symbol NAME] [--dso NAME] "
-	"{FILE | -i FILE}";
+	"[FILE | -i FILE]";
 const char cmd_annotate_summary[] =
 	"show hot functions instruction by instruction, with their source";
 const char cmd_annotate_options[] =
@@ -66,7 +66,7 @@ const char cmd_annotate_options[] =
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
 	"                        recording host\n"
 	"      --vmlinux FILE    the kernel image, for kernel functions'\n"
@@ -506,6 +506,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);
+	cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
 	lost = cs->lost;
 	rc = pda_annot_finish(a);
 	if (rc < 0)

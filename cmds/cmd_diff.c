@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 const char cmd_diff_usage[] =
-	"pdtool diff [OPTIONS] {A B | A1 A2... -- B1 B2...}";
+	"pdtool diff [OPTIONS] [A B | A1 A2... -- B1 B2...]";
 const char cmd_diff_summary[] =
 	"compare two profiles: what changed, and whether it is real";
 const char cmd_diff_options[] =
@@ -63,7 +63,7 @@ const char cmd_diff_options[] =
 	"                        default: the first event sampled)\n"
 	"      --all-events      every event's samples together\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols of the recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
@@ -265,6 +265,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	struct cmd_opts p = {.flags = CMD_OPT_STRICT | CMD_OPT_VERBOSE,
 			     .own_shortopts = "o:j:",
 			     .own_longopts = longopts};
+	/* perf diff's: the capture before the last, and the last */
+	static const char *const defaults[2] = {"perf.data.old",
+						CMD_DEFAULT_INPUT};
 	bool svg_option = false, report_option = false;
 	int split = argc, c;
 
@@ -303,6 +306,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		o->nr_paths[1] = (unsigned)(argc - split - 1);
 	} else if (o->nr_paths[0] == 2) {
 		o->paths[1] = o->paths[0] + 1;
+		o->nr_paths[0] = o->nr_paths[1] = 1;
+	} else if (o->nr_paths[0] == 0) {
+		o->paths[0] = defaults;
+		o->paths[1] = defaults + 1;
 		o->nr_paths[0] = o->nr_paths[1] = 1;
 	} else if (o->nr_paths[0] > 2) {
 		usage_error(ctx, "%u inputs: several inputs a side go "
@@ -569,6 +576,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
 	cs = pda_capture_stats(&dr.c);
+	cmd_check_kind(ctx, path, f, &cs->reader, cs->nr_samples);
 	t = pda_fold_totals(dr.fd);
 	ps = pda_session_stats(s);
 	ss->lost += cs->lost;

@@ -15,7 +15,7 @@
 
 const char cmd_dump_usage[] =
 	"pdtool dump [--json] [--ordered] [--count] [--strict] [-v] "
-	"{FILE | -i FILE}";
+	"[FILE | -i FILE]";
 const char cmd_dump_summary[] = "print every record of a capture, one per line";
 const char cmd_dump_options[] =
 	"  -i, --input FILE   the capture to read ('-' reads a pipe-mode\n"

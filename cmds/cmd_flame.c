@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 const char cmd_flame_usage[] = "pdtool flame [-o OUT] [--format "
-			       "svg|speedscope] [OPTIONS] {FILE | FOLDED}";
+			       "svg|speedscope] [OPTIONS] [FILE | FOLDED]";
 const char cmd_flame_summary[] =
 	"draw a flame graph (SVG) or a speedscope profile";
 const char cmd_flame_options[] =
@@ -65,12 +65,13 @@ const char cmd_flame_options[] =
 	"'pdtool fold --help'): --pid, --tid, --no-comm, --addrs,\n"
 	"--srcline, --no-ip-frame, --event, --all-events, --weight,\n"
 	"--comm, --pid-filter, --dso, --symbol, --time, --max-stack,\n"
-	"--symfs, --buildid-dir, --kallsyms, --vmlinux, --jit-dir,\n"
-	"--no-demangle, --host-files, --host-kernel, --no-host-kernel,\n"
-	"--debuginfod, --no-debuginfod, --debuginfod-max,\n"
-	"--debuginfod-time, --inline, --no-inline, --unwinder,\n"
-	"-j/--jobs.  Unlike fold, flame draws the first event sampled\n"
-	"only, unless --event or --all-events says otherwise.\n";
+	"--symfs, --buildid-dir, --archive, --kallsyms, --vmlinux,\n"
+	"--jit-dir, --no-demangle, --host-files, --host-kernel,\n"
+	"--no-host-kernel, --debuginfod, --no-debuginfod,\n"
+	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
+	"--unwinder, -j/--jobs.  Unlike fold, flame draws the first\n"
+	"event sampled only, unless --event or --all-events says\n"
+	"otherwise.\n";
 
 enum {
 	OPT_FORMAT = 256,

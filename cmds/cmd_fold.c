@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 const char cmd_fold_usage[] =
-	"pdtool fold [OPTIONS] {FILE | -i FILE | --from-script FILE}";
+	"pdtool fold [OPTIONS] [FILE | -i FILE | --from-script FILE]";
 const char cmd_fold_summary[] =
 	"fold a capture's stacks into lines for flame graphs";
 const char cmd_fold_options[] =
@@ -66,7 +66,7 @@ const char cmd_fold_options[] =
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
 	"      --symfs DIR       look for binaries under DIR\n"
-	"      --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
 	"                        recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
@@ -392,6 +392,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1)
 		fold_option(ctx, o, c, optarg);
+	/* perf script's text is no perf.data */
+	p.no_default = o->from_script;
 	o->path = cmd_opts_input(&p);
 	check_args(ctx, o);
 }
@@ -632,6 +634,15 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			t->weight_unresolved, t->weight);
 		eprintf("pdtool %s: lost samples: %" PRIu64 "\n", ctx->cmd,
 			lost);
+		if (c->reader.bytes_missing)
+			eprintf("pdtool %s: data missing (the capture is cut "
+				"short): %.1f%% (%" PRIu64 " of %" PRIu64
+				" bytes)\n",
+				ctx->cmd,
+				pct(c->reader.bytes_missing,
+				    c->reader.data_declared),
+				c->reader.bytes_missing,
+				c->reader.data_declared);
 		if (u && u->nr_samples)
 			eprintf("pdtool %s: DWARF unwinds stopped early: "
 				"%.1f%% (%" PRIu64 " of %" PRIu64
@@ -662,6 +673,10 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 			stopped_share(u, period));
 	if (events[0])
 		eprintf("; %s", events);
+	if (c->reader.bytes_missing)
+		eprintf("; the capture is cut short: %.1f%% of its data is "
+			"missing",
+			pct(c->reader.bytes_missing, c->reader.data_declared));
 	if (ps && ps->nr_missing)
 		eprintf("; %zu binar%s not found", ps->nr_missing,
 			ps->nr_missing == 1 ? "y" : "ies");
@@ -723,9 +738,13 @@ struct fold_run {
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
-	/* stack NULL: no callchain and --no-ip-frame, folded to the comm */
-	int rc = pda_fold_add(fr->fd, it->sample, it->stack, it->comm);
+	int rc;
 
+	if (it->hit) /* a stack it folded before, in the same maps */
+		rc = pda_fold_add_again(fr->fd, it->sample, *it->cookie);
+	else /* stack NULL: no callchain and --no-ip-frame: the comm */
+		rc = pda_fold_add_keyed(fr->fd, it->sample, it->stack, it->comm,
+					it->cookie);
 	return rc < 0 ? rc : 0;
 }
 
@@ -757,7 +776,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	 * to the comm alone only because perf hands its scripts an empty
 	 * callchain, which --no-ip-frame keeps for comparing with it */
 	PDA_CAPTURE_OPTS(co, .filter = &fr.flt, .jobs = o->jobs,
-			 .ip_stacks = !o->no_ip_frame, .sample_fn = fold_one,
+			 .ip_stacks = !o->no_ip_frame, .memo = true,
+			 .memo_tid = o->tid, .sample_fn = fold_one,
 			 .skip_fn = fold_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = &fr);
@@ -781,6 +801,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	cmd_check_kind(ctx, o->path, f, &pda_capture_stats(&fr.c)->reader,
+		       pda_capture_stats(&fr.c)->nr_samples);
 	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
 		eprintf("pdtool %s: no samples of event '%s'; the "
 			"capture's events:",

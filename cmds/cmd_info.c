@@ -9,7 +9,7 @@
 #include <string.h>
 
 const char cmd_info_usage[] =
-	"pdtool info [--json] [--header-only] [--strict] [-v] {FILE | -i FILE}";
+	"pdtool info [--json] [--header-only] [--strict] [-v] [FILE | -i FILE]";
 const char cmd_info_summary[] =
 	"describe a capture: host, events, features, record counts";
 const char cmd_info_options[] =

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_STRICT = CMD_OPT_VAL_MAX + 1 };
 
@@ -183,6 +184,15 @@ const char *cmd_opts_input(struct cmd_opts *p)
 	}
 	if (optind < p->argc)
 		usage_error(p->ctx, "more than one input file");
+	if (!p->input && !p->no_default) {
+		/* as perf does: the file perf record writes by default */
+		if (access(CMD_DEFAULT_INPUT, F_OK) != 0)
+			usage_error(p->ctx,
+				    "no input file, and no '%s' in the current "
+				    "directory",
+				    CMD_DEFAULT_INPUT);
+		p->input = CMD_DEFAULT_INPUT;
+	}
 	if (!p->input)
 		usage_error(p->ctx, "no input file");
 	return p->input;

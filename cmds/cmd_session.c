@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +54,9 @@ bool cmd_symopt(const struct pd_ctx *ctx, struct cmd_symopts *o, int c,
 	case CMD_OPT_BUILDID_DIR:
 		o->buildid_dir = arg;
 		return true;
+	case CMD_OPT_ARCHIVE:
+		o->archive = arg;
+		return true;
 	case CMD_OPT_KALLSYMS:
 		o->kallsyms = arg;
 		return true;
@@ -93,7 +97,8 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
 
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
-	return o->symfs || o->buildid_dir || o->kallsyms || o->vmlinux ||
+	return o->symfs || o->buildid_dir || o->archive || o->kallsyms ||
+	       o->vmlinux ||
 	       o->jit_dir || o->no_demangle || o->host_files ||
 	       o->host_kernel || o->debuginfod || o->debuginfod_max ||
 	       o->debuginfod_ms;
@@ -148,6 +153,27 @@ static void fetch_progress(void *arg, const struct pda_fetch_progress *p)
 	fflush(stderr);
 }
 
+/*
+ * The build-id cache: --buildid-dir's, or the tree of the perf archive
+ * tarball --archive names, or --buildid-dir does (a file, where a cache
+ * is a directory): a user who moved the tarball need not extract it.
+ */
+static const char *buildid_dir(struct pd_ctx *ctx,
+			       const struct cmd_symopts *o)
+{
+	struct stat sb;
+
+	if (o->archive && o->buildid_dir)
+		usage_error(ctx, "--archive and --buildid-dir both name the "
+				 "build-id cache: give one");
+	if (o->archive)
+		return cmd_archive_dir(ctx, o->archive, "--archive");
+	if (o->buildid_dir && stat(o->buildid_dir, &sb) == 0 &&
+	    !S_ISDIR(sb.st_mode))
+		return cmd_archive_dir(ctx, o->buildid_dir, "--buildid-dir");
+	return o->buildid_dir;
+}
+
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po)
 {
@@ -155,7 +181,7 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	const char *urls;
 
 	po->symfs = o->symfs;
-	po->buildid_dir = o->buildid_dir;
+	po->buildid_dir = buildid_dir(ctx, o);
 	po->kallsyms = o->kallsyms;
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;

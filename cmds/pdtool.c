@@ -104,12 +104,14 @@ static void vreport(const struct pd_ctx *ctx, const char *prefix,
 }
 
 /* Before an exit on error: a half-written -o goes (what was at its path
- * stays), and the pager shows what was written. */
+ * stays), so does an extracted archive, and the pager shows what was
+ * written. */
 static void drop_outputs(const struct pd_ctx *ctx)
 {
 	for (size_t i = 0; i < ctx->nr_outputs; i++)
 		if (ctx->outputs[i].tmp)
 			unlink(ctx->outputs[i].tmp);
+	cmd_archive_cleanup(ctx);
 	ctx_end_pager(ctx);
 }
 
@@ -220,13 +222,7 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 
 	sigbus_arm(ctx, path);
 	ctx_note_input(ctx, path);
-	if (strcmp(path, "-") == 0) {
-		opts.head = ctx->stdin_head;
-		opts.head_len = ctx->stdin_head_len;
-		rc = pd_file_open_fd(STDIN_FILENO, "<stdin>", &opts, &f);
-	} else {
-		rc = pd_file_open(path, &opts, &f);
-	}
+	rc = cmd_input_open(ctx, path, &opts, &f);
 	if (rc < 0) {
 		/* the library's message names the path when it is about
 		 * opening; otherwise name it here */
@@ -378,25 +374,11 @@ bool ctx_is_capture(const unsigned char *p, size_t n)
 	    (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "2ELIFREP", 8) == 0 ||
 	     memcmp(p, "PERFFILE", 8) == 0))
 		return true;
-	return n >= 4 && memcmp(p, zstd, 4) == 0;
+	return (n >= 4 && memcmp(p, zstd, 4) == 0) || cmd_input_packed(p, n);
 }
 
 const char *ctx_not_text(const unsigned char *p, size_t n)
 {
-	static const struct {
-		const char *magic;
-		size_t len;
-		const char *why;
-	} packed[] = {
-		{"\x1f\x8b", 2, "gzip-compressed: gunzip it first"},
-		{"\xfd" "7zXZ", 5, "xz-compressed: unxz it first"},
-		{"BZh", 3, "bzip2-compressed: bunzip2 it first"},
-	};
-
-	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++)
-		if (n >= packed[i].len && memcmp(p, packed[i].magic,
-						 packed[i].len) == 0)
-			return packed[i].why;
 	if (memchr(p, '\0', n))
 		return "binary data, but not a perf.data capture (its first "
 		       "bytes are not perf.data's magic: a damaged or "
@@ -520,6 +502,8 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
+	cmd_archive_cleanup(&ctx);
+	free(ctx.archive_dir);
 	frc = finish_stdout();
 	ctx_end_pager(&ctx);
 	if (frc)

@@ -70,6 +70,10 @@ struct pd_ctx {
 	 * terminal's stderr while stderr goes to the pager (-1: none) */
 	pid_t pager_pid;
 	int pager_stderr;
+	/* a perf archive extracted (cmd_archive.c): the temporary tree,
+	 * removed at exit and by die(), and its watcher's pipe */
+	char *archive_dir;
+	int archive_watch;
 };
 
 struct cmd_entry {
@@ -126,7 +130,8 @@ PD_NORETURN void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
  * A missing value ("option '-i' needs a value"), an unknown option
  * ("unknown option '--bogus'") and, in cmd_opts_input(), a second input
  * ("more than one input file") or none ("no input file") are usage
- * errors: the message and the usage line on stderr, exit 64.  Operands
+ * errors: the message and the usage line on stderr, exit 64; with no
+ * input given, ./perf.data is read when there is one.  Operands
  * and options may come in any order; "--" ends the options.  Long options
  * match exactly: getopt_long's abbreviations ("--jit" for "--jit-dir")
  * are unknown options, so that a new option never changes what an older
@@ -163,6 +168,7 @@ enum cmd_opt_flags {
 struct cmd_opts {
 	/* set by the command before cmd_opts_start() */
 	unsigned flags;			   /* enum cmd_opt_flags */
+	bool no_default;		   /* no CMD_DEFAULT_INPUT */
 	const char *own_shortopts;	   /* as getopt's ("o:"), or NULL */
 	const struct option *own_longopts; /* {NULL}-terminated, or NULL */
 	const struct option *more_longopts; /* a second such table, or NULL */
@@ -191,7 +197,11 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 /* The next of the command's own options: its val (the value in optarg,
  * as getopt_long's), or -1 when the options end. */
 int cmd_getopt(struct cmd_opts *p);
-/* After cmd_getopt()'s -1: the one input, from -i or the operand. */
+/* What a command reads when given no input, as perf does. */
+#define CMD_DEFAULT_INPUT "perf.data"
+
+/* After cmd_getopt()'s -1: the one input, from -i or the operand, else
+ * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
 /* The stderr logger for the libraries (arg: the pd_ctx): warnings go
@@ -219,16 +229,15 @@ void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path);
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
 
-/* Whether a file's first n bytes make it a capture rather than text:
- * perf.data's magic in either byte order, version 1's, or a zstd frame
- * (pdtool opens compressed captures). */
+/* Whether a file's first n bytes (8 tell) make it a capture rather than
+ * text: perf.data's magic in either byte order, version 1's, a zstd
+ * frame, or gzip, xz or bzip2 (pdtool opens compressed captures). */
 bool ctx_is_capture(const unsigned char *p, size_t n);
 
 /*
  * Why an input whose first n bytes are p, not a capture, cannot be
  * folded text either, or NULL when it may be: folded text holds no NUL
- * byte (a capture whose magic is damaged does), and compressed files
- * are named as such.
+ * byte (a capture whose magic is damaged does).
  */
 const char *ctx_not_text(const unsigned char *p, size_t n);
 
@@ -236,6 +245,50 @@ const char *ctx_not_text(const unsigned char *p, size_t n);
  * folded text holds a NUL byte: the input is a file of another kind. */
 void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
 			   const char *line, size_t len, uint64_t lineno);
+
+/*
+ * Inputs the reader cannot open as they are (cmd_input.c).
+ *
+ * cmd_input_open(): open path ("-": standard input, ctx->stdin_head's
+ * bytes first) into *out as pd_file_open() would, and also: a file
+ * compressed whole with gzip, xz or bzip2 (told by its magic, not its
+ * name), and on standard input anything but a pipe-mode stream (a
+ * file-mode capture, a compressed one), is inflated or copied with
+ * cmd_input_spool() and opened from memory under its own name.  Sets
+ * opts->head and opts->name as it needs.  @return what the reader
+ * returned; dies when the copy cannot be made or the stream is corrupt
+ * (naming the file and the input offset).
+ */
+int cmd_input_open(struct pd_ctx *ctx, const char *path,
+		   struct pd_open_opts *opts, struct pd_file **out);
+/* "gzip", "xz" or "bzip2" when a file's first n bytes (8 tell) say it is
+ * compressed so, else NULL. */
+const char *cmd_input_packed(const unsigned char *p, size_t n);
+/*
+ * What fd holds after the head_len (at most 16) bytes read ahead, head,
+ * inflated when compressed, in an unlinked file of $TMPDIR mapped
+ * read-only: at most 16 GiB; a stream cut short is a warning and what
+ * it held is kept.  @return the bytes, *len of them (NULL for 0), valid
+ * until the process ends; dies on failure, naming name.
+ */
+const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
+			    const unsigned char *head, size_t head_len,
+			    size_t *len);
+
+/*
+ * perf archive tarballs (cmd_archive.c): path, a tar compressed with
+ * bzip2 (as perf archive writes it), xz or gzip, or not at all, is
+ * extracted, the first time in a run, into a private directory of
+ * $TMPDIR, safely (nothing outside it is written, whatever the tar
+ * holds); a tar of `perf archive --all` is read through the archive it
+ * holds.  opt ("--archive") names the option in messages.  @return the
+ * directory, a build-id cache (valid until the process ends); dies when
+ * path is not such a tarball, naming it and the member at fault.
+ */
+const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
+			    const char *opt);
+/* Remove what cmd_archive_dir() extracted: main and die() call it. */
+void cmd_archive_cleanup(const struct pd_ctx *ctx);
 
 /* --help for the current command; returns 0 */
 int cmd_help_for(const struct pd_ctx *ctx, FILE *out);
@@ -261,11 +314,13 @@ enum {
 	CMD_OPT_NO_DEBUGINFOD,
 	CMD_OPT_DEBUGINFOD_MAX,
 	CMD_OPT_DEBUGINFOD_TIME,
+	CMD_OPT_ARCHIVE,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
 	{"symfs", required_argument, NULL, CMD_OPT_SYMFS},                  \
 	{"buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR},      \
+	{"archive", required_argument, NULL, CMD_OPT_ARCHIVE},              \
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
@@ -277,6 +332,15 @@ enum {
 	{"no-debuginfod", no_argument, NULL, CMD_OPT_NO_DEBUGINFOD},        \
 	{"debuginfod-max", required_argument, NULL, CMD_OPT_DEBUGINFOD_MAX}, \
 	{"debuginfod-time", required_argument, NULL, CMD_OPT_DEBUGINFOD_TIME}
+
+/* --help's lines for the build-id cache, in every command that resolves
+ * symbols (cmd_archive.c reads the tarballs) */
+#define CMD_BUILDID_HELP                                                    \
+	"      --buildid-dir DIR the build-id cache (default ~/.debug), or\n" \
+	"                        a perf archive tarball (as --archive)\n"   \
+	"      --archive FILE    the build-id cache a tarball of perf\n"     \
+	"                        archive holds (.tar.bz2, .tar.xz, ...),\n"  \
+	"                        read as it is\n"
 
 /* --help's lines for the symbol options every such command shares, after
  * its own --symfs ... --no-demangle lines */
@@ -323,6 +387,7 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
 
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
+	const char *archive;	 /* --archive: a perf archive tarball */
 	bool no_demangle;
 	bool host_files;
 	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */
@@ -363,6 +428,17 @@ void cmd_unresolved_block(struct pd_ctx *ctx, const struct pda_stats *ps,
 			  uint64_t nr_samples, const char *label);
 
 struct pda_capture;
+
+/*
+ * After a capture run (cmd_kind.c) that read nr_samples samples, with
+ * st the reader's record counts: die (exit 2) when there were none in a
+ * capture pdtool reads no samples from, saying what it holds and what
+ * reads it (an AUX-area trace: perf inject --itrace; perf stat record's
+ * counters: pdtool dump, perf stat report); warn when an AUX-area trace
+ * sits beside samples, since it is not decoded.
+ */
+void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		    const struct pd_reader_stats *st, uint64_t nr_samples);
 
 /*
  * die() after a capture run (pda_capture_init or _run) failed with rc:

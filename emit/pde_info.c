@@ -434,6 +434,16 @@ static void text_damage(FILE *out, const struct pde_info *info)
 			" not read\n",
 			st->damage, st->bytes_unread, st->damage_offset);
 	}
+	if (st && st->bytes_missing) {
+		key(out, "cut short:");
+		fprintf(out,
+			"%" PRIu64 " of the %" PRIu64 " bytes of data the "
+			"header declares are missing (%.1f%%): the file ends "
+			"before them\n",
+			st->bytes_missing, st->data_declared,
+			100.0 * (double)st->bytes_missing /
+				(double)st->data_declared);
+	}
 	if (env && (env->nr_damaged || env->nr_unknown_features)) {
 		unsigned nr_missing = 0;
 
@@ -778,6 +788,8 @@ static void json_records(struct pde_fields *j, const struct pde_info *info)
 		pde_f_cstr(j, "message", st->damage);
 		pde_f_u64(j, "offset", st->damage_offset);
 		pde_f_u64(j, "bytes_unread", st->bytes_unread);
+		pde_f_u64(j, "data_declared", st->data_declared);
+		pde_f_u64(j, "bytes_missing", st->bytes_missing);
 		pde_f_close(j);
 	} else {
 		pde_f_null(j, "damage");

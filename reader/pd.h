@@ -117,6 +117,10 @@ struct pd_open_opts {
 	 */
 	const void *head;
 	size_t head_len;
+	/* pd_file_open_mem() only: the name in messages and
+	 * pd_file_name() (NULL: "<memory>"), for a caller that read the
+	 * capture from a file itself (a compressed one, standard input) */
+	const char *name;
 };
 
 #define PD_OPTS(name, ...)                                                  \
@@ -443,6 +447,11 @@ struct pd_reader_stats {
 	uint64_t damage_offset;		/* where */
 	uint64_t bytes_unread;		/* how much data was not read */
 	char damage[256];		/* what, one line */
+	/* A capture cut short: the data section the header declares (0
+	 * when it declares none: a pipe, a killed perf record) and how much
+	 * of it lies past the end of the file, known before reading */
+	uint64_t data_declared;		/* bytes */
+	uint64_t bytes_missing;		/* bytes */
 };
 
 /* Valid until pd_reader_free(). */

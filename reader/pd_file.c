@@ -488,6 +488,17 @@ static int open_mapped(struct pd_file *f, const unsigned char *base,
 	return pd_file_apply_event_desc(f);
 }
 
+/* opts->name when the caller's struct has it (R2), else "<memory>" */
+static const char *mem_name(const struct pd_open_opts *opts)
+{
+	if (opts &&
+	    opts->sz >= offsetof(struct pd_open_opts, name) +
+				sizeof(opts->name) &&
+	    opts->name)
+		return opts->name;
+	return "<memory>";
+}
+
 int pd_file_open_mem(const void *buf, size_t len,
 		     const struct pd_open_opts *opts, struct pd_file **out)
 {
@@ -496,7 +507,7 @@ int pd_file_open_mem(const void *buf, size_t len,
 
 	if (!out || (!buf && len))
 		return PD_ERR_API;
-	rc = file_new(opts, "<memory>", &f);
+	rc = file_new(opts, mem_name(opts), &f);
 	if (rc < 0)
 		return open_fail(NULL, opts, rc, out);
 	rc = open_mapped(f, buf, len);

@@ -52,6 +52,11 @@ struct pd_order {
 	bool eof;
 	uint64_t nr_unordered;	/* older than what was already delivered */
 	uint64_t last_flushed;
+	/* sort_queue()'s: the merge's other array, and where runs start */
+	struct qent *tmp;
+	size_t tmp_alloc;
+	size_t *runs;
+	size_t runs_alloc;
 };
 
 int pd_order_init(struct pd_reader *r)
@@ -71,19 +76,86 @@ void pd_order_release(struct pd_reader *r)
 	if (!o)
 		return;
 	pd_free(m, o->q);
+	pd_free(m, o->tmp);
+	pd_free(m, o->runs);
 	pd_free(m, o->qbuf);
 	pd_free(m, o->spare);
 	pd_free(m, o);
 	r->order = NULL;
 }
 
-static int cmp_qent(const void *a, const void *b)
+/* Whether x goes before y: by time, then as they came (seq is unique,
+ * so the order is total and the sort's result is the one order). */
+static inline bool before(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Merge a[0..n1) and b[0..n2), each in order, into out. */
+static void merge(const struct qent *a, size_t n1, const struct qent *b,
+		  size_t n2, struct qent *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < n1 && j < n2)
+		out[k++] = before(&b[j], &a[i]) ? b[j++] : a[i++];
+	memcpy(out + k, a + i, (n1 - i) * sizeof(*a));
+	memcpy(out + k + n1 - i, b + j, (n2 - j) * sizeof(*b));
+}
+
+/*
+ * Sort the queue by (time, seq): a natural merge sort.  A round holds a
+ * few runs already in order (perf writes each CPU's buffer in turn, each
+ * in time order, and the records kept from the last round are sorted),
+ * so finding the runs and merging them pairwise costs n log(runs)
+ * moves and compares instead of qsort's n log n calls.
+ */
+static int sort_queue(struct pd_reader *r)
+{
+	struct pd_order *o = r->order;
+	const struct pd_mem *m = &r->f->mem;
+	size_t nruns = 0;
+
+	PD_TRY(PD_GROW(m, o->runs, o->runs_alloc, 2, SIZE_MAX / sizeof(size_t)));
+	o->runs[nruns++] = 0;
+	for (size_t i = 1; i < o->nq; i++) {
+		if (!before(&o->q[i], &o->q[i - 1]))
+			continue;
+		PD_TRY(PD_GROW(m, o->runs, o->runs_alloc, nruns + 2,
+			       SIZE_MAX / sizeof(size_t)));
+		o->runs[nruns++] = i;
+	}
+	if (nruns == 1)
+		return 0;
+	o->runs[nruns] = o->nq;
+	PD_TRY(PD_GROW(m, o->tmp, o->tmp_alloc, o->nq,
+		       SIZE_MAX / sizeof(*o->tmp)));
+	while (nruns > 1) {
+		size_t out = 0;
+		struct qent *t;
+		size_t a;
+
+		for (size_t i = 0; i < nruns; i += 2) {
+			const size_t lo = o->runs[i];
+			const size_t mid = o->runs[i + 1];
+			const size_t hi = i + 2 <= nruns ? o->runs[i + 2]
+							 : mid;
+
+			merge(o->q + lo, mid - lo, o->q + mid, hi - mid,
+			      o->tmp + lo);
+			o->runs[out++] = lo;
+		}
+		o->runs[out] = o->nq;
+		nruns = out;
+		/* the merged runs are in tmp: it becomes the queue */
+		t = o->q;
+		o->q = o->tmp;
+		o->tmp = t;
+		a = o->q_alloc;
+		o->q_alloc = o->tmp_alloc;
+		o->tmp_alloc = a;
+	}
+	return 0;
 }
 
 static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
@@ -137,21 +209,22 @@ static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
  * They are delivered in place, from the queue buffer; compact() then
  * moves the records that stay to the front of the other buffer.
  */
-static void flush_upto(struct pd_reader *r, uint64_t limit)
+static int flush_upto(struct pd_reader *r, uint64_t limit)
 {
 	struct pd_order *o = r->order;
 	size_t nready = 0;
 
 	if (!o->nq)
-		return;
-	qsort(o->q, o->nq, sizeof(*o->q), cmp_qent);
+		return 0;
+	PD_TRY(sort_queue(r));
 	while (nready < o->nq && o->q[nready].time <= limit)
 		nready++;
 	if (!nready)
-		return;
+		return 0;
 	o->nout = nready;
 	o->out_pos = 0;
 	o->last_flushed = o->q[nready - 1].time;
+	return 0;
 }
 
 /* After a delivery: the queued records that stay, copied to the spare
@@ -220,7 +293,7 @@ int pd_order_next(struct pd_reader *r, struct pd_rec *rec)
 		if (o->eof) {
 			if (!o->nq)
 				return 0;
-			flush_upto(r, UINT64_MAX);
+			PD_TRY(flush_upto(r, UINT64_MAX));
 			continue;
 		}
 		rc = pd_reader_next_raw(r, rec);
@@ -232,7 +305,7 @@ int pd_order_next(struct pd_reader *r, struct pd_rec *rec)
 		}
 		if (rec->type == PD_REC_FINISHED_ROUND) {
 			if (!o->flush_at_end_only) {
-				flush_upto(r, o->next_flush);
+				PD_TRY(flush_upto(r, o->next_flush));
 				o->next_flush = o->max_time;
 			}
 			return 1;

@@ -38,7 +38,43 @@ void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
 	va_start(ap, fmt);
 	vsnprintf(st->damage, sizeof(st->damage), fmt, ap);
 	va_end(ap);
-	pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name, st->damage);
+	/* the record cut short is the least of it: say how much of the
+	 * data section the file lacks */
+	if (st->bytes_missing)
+		pd_logf(&r->f->log, PD_LOG_WARN,
+			"%s: %s; the file ends %llu bytes (%.1f%%) short of "
+			"the %llu-byte data section its header declares",
+			r->f->name, st->damage,
+			(unsigned long long)st->bytes_missing,
+			100.0 * (double)st->bytes_missing /
+				(double)st->data_declared,
+			(unsigned long long)st->data_declared);
+	else
+		pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
+			st->damage);
+}
+
+/* What the header declares of the data sections, and what of that the
+ * file lacks (a region's declared_end past its end). */
+static void count_missing(struct pd_reader *r)
+{
+	const struct pd_file *f = r->f;
+
+	/* a pipe's data, and a killed perf record's, have no declared size */
+	if (f->hdr.kind == PD_KIND_PIPE || f->hdr.data_size == 0)
+		return;
+	for (size_t i = 0; i < f->nr_regions; i++) {
+		const struct pd_region *reg = &f->regions[i];
+		const uint64_t end = reg->declared_end > reg->end
+					     ? reg->declared_end
+					     : reg->end;
+
+		/* UINT64_MAX: a size that wraps, nothing to measure */
+		if (reg->declared_end == UINT64_MAX)
+			continue;
+		r->stats.data_declared += end - reg->start;
+		r->stats.bytes_missing += end - reg->end;
+	}
 }
 
 int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
@@ -63,6 +99,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	r->soff = f->hdr.data_offset;
 	if (f->nr_regions)
 		r->pos = f->regions[0].start;
+	count_missing(r);
 	if (flags & PD_READ_ORDERED) {
 		int rc = pd_order_init(r);
 
@@ -333,12 +370,9 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 				pd_reader_damage(
 					r, reg->end, 0,
 					"the data section should end at 0x%llx, "
-					"but the file ends at 0x%llx: %llu bytes "
-					"of records are missing",
+					"but the file ends at 0x%llx",
 					(unsigned long long)reg->declared_end,
-					(unsigned long long)reg->end,
-					(unsigned long long)(reg->declared_end -
-							     reg->end));
+					(unsigned long long)reg->end);
 			r->region++;
 			r->released = 0;
 			if (r->region < f->nr_regions)

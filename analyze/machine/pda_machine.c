@@ -146,6 +146,12 @@ void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap)
 	pda_free(s, snap);
 }
 
+void pda_maps_bump(struct pda_session *s, struct pda_maps *m)
+{
+	/* below the snapshots' gens, which have the top bit set */
+	m->gen = ++s->machine.nr_gens;
+}
+
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		    const struct pda_map *map)
 {
@@ -181,7 +187,7 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 			return rc;
 	}
 	memmove(&m->v[i + nr_new], &m->v[j], (m->nr - j) * sizeof(*m->v));
-	m->gen++;
+	pda_maps_bump(s, m);
 	m->nr = m->nr + nr_new - nr_old;
 	if (has_left)
 		m->v[i++] = left;
@@ -202,7 +208,7 @@ int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
 			return PD_ERR_NOMEM;
 		memmove(&m->v[i], &m->v[i + 1],
 			(m->nr - i - 1) * sizeof(*m->v));
-		m->gen++;
+		pda_maps_bump(s, m);
 		m->nr--;
 		m->hint = 0;
 	}
@@ -211,12 +217,10 @@ int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
 
 void pda_maps_release(struct pda_session *s, struct pda_maps *m)
 {
-	const uint64_t gen = m->gen;
-
 	detach(m);
 	pda_free(s, m->v);
 	memset(m, 0, sizeof(*m));
-	m->gen = gen + 1; /* what was cached of m stays stale */
+	pda_maps_bump(s, m); /* what was cached of m stays stale */
 }
 
 static int maps_copy(struct pda_session *s, struct pda_maps *dst,
@@ -225,7 +229,7 @@ static int maps_copy(struct pda_session *s, struct pda_maps *dst,
 	detach(dst);
 	dst->nr = 0;
 	dst->hint = 0;
-	dst->gen++;
+	pda_maps_bump(s, dst);
 	if (!src->nr)
 		return 0;
 	if (PDA_GROW(s, dst->v, dst->alloc, src->nr, PDA_MAPS_MAX) < 0)
@@ -569,7 +573,8 @@ static int kernel_mmap(struct pda_session *s, const struct mmap_args *a)
 			m->ref_addr = a->pgoff;
 		}
 		m->kimage = map;
-		m->kmaps.gen++; /* kernel addresses may land in kimage */
+		/* kernel addresses may land in kimage */
+		pda_maps_bump(s, &m->kmaps);
 	} else if (a->name_len && (a->name[0] == '/' || a->name[0] == '[')) {
 		map.kind = PDA_MAP_MODULE;
 		map.name = pda_intern(s, a->name, a->name_len);

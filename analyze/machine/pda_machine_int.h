@@ -38,7 +38,10 @@ struct pda_map {
 struct pda_maps_snap;
 
 /* Invariants: v[0..nr) sorted by start, no two overlap; gen changes
- * whenever v does (a map pointer into v is valid while gen is); while
+ * whenever v does (a map pointer into v is valid while gen is), to a
+ * value no other maps of the session had (pda_maps_bump), so (maps,
+ * gen) names one state of one process's maps for the session's life
+ * (the pipeline's memo keys on it); while
  * snap is set, v is shared with that frozen copy and is copied before it
  * changes. */
 struct pda_maps {
@@ -73,6 +76,9 @@ void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap);
 
 #define PDA_MAPS_MAX ((size_t)1 << 22)
 
+/* Give m a gen of its own: after each change. */
+void pda_maps_bump(struct pda_session *s, struct pda_maps *m);
+
 /* A map covering addr, or NULL. */
 const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr);
 /* The same without the hint, so m stays unchanged (unwinders, whose maps
@@ -102,6 +108,7 @@ struct pda_machine {
 	uint64_t nr_guest;	    /* records of guest machines, skipped */
 	uint64_t nr_bad;	    /* records that did not decode, skipped */
 	uint64_t nr_snaps;	    /* pda_maps_freeze()s, for unique gens */
+	uint64_t nr_gens;	    /* the last live maps' gen given */
 };
 
 int pda_machine_init(struct pda_session *s);
@@ -469,6 +476,9 @@ struct pda_session {
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
 	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
+	/* while set, the binaries a sample's resolution counts are noted
+	 * there too (pda_stack_int.h, the pipeline's memo) */
+	struct pda_memo_rec *memo_rec;
 };
 
 /* Whether this host's own files are looked at: always without symfs;

@@ -25,6 +25,7 @@
 #include "pda_base_int.h"
 #include "pda_fold.h"
 #include "pda_profile.h"
+#include "pdc_arena.h"
 #include "pdc_text.h"
 
 #include <regex.h>
@@ -488,7 +489,7 @@ static bool stack_eq(const void *item, const void *key)
  * root render alike, and are one stack.
  */
 static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
-		       uint64_t period, bool unresolved)
+		       uint64_t period, bool unresolved, struct stack **out)
 {
 	const struct stack_key key = {fd->buf, nr};
 	uint64_t h = pdc_hash_u64(nr);
@@ -523,8 +524,24 @@ static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
 	fd->totals.weight += weight;
 	if (unresolved)
 		fd->totals.weight_unresolved += weight;
+	if (out)
+		*out = st;
 	return 1;
 }
+
+/*
+ * A cookie of pda_fold_add_keyed(): a stack's address (arena entries
+ * are PDC_ARENA_ALIGN-aligned, so its low bits are free) or none, and
+ * what else the sample counted.
+ */
+enum {
+	COOKIE_FILTERED = 1,	/* left out by a filter: no stack */
+	COOKIE_UNRESOLVED = 2,
+	COOKIE_TRUNCATED = 4,	/* cut at max_stack */
+	COOKIE_FLAGS = 7,
+};
+_Static_assert(PDC_ARENA_ALIGN > COOKIE_FLAGS,
+	       "a stack's address leaves the cookie's flags free");
 
 /* The root atom for a comm and a sample's pid and tid. */
 /* comm's atom, the thread named ":TID" when its comm is unknown, as perf
@@ -626,6 +643,42 @@ static bool dso_matches(struct pda_fold *fd, const char *dso)
 int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		 const struct pda_stack *st, const char *comm)
 {
+	return pda_fold_add_keyed(fd, sample, st, comm, NULL);
+}
+
+int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
+		       uint64_t cookie)
+{
+	struct stack *st = (struct stack *)(uintptr_t)(cookie & ~(uint64_t)COOKIE_FLAGS);
+	const uint64_t weight =
+		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
+
+	if (fd->finished)
+		return PD_ERR_API;
+	if (cookie & COOKIE_TRUNCATED)
+		fd->totals.nr_truncated++;
+	if (cookie & COOKIE_FILTERED) {
+		fd->totals.nr_filtered++;
+		return 0;
+	}
+	/* as count_stack() counts a stack it found */
+	st->weight += weight;
+	st->samples++;
+	st->period += sample->period;
+	fd->totals.nr_samples++;
+	fd->totals.weight += weight;
+	if (cookie & COOKIE_UNRESOLVED)
+		fd->totals.weight_unresolved += weight;
+	return 1;
+}
+
+int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
+		       const struct pda_stack *st, const char *comm,
+		       uint64_t *cookie)
+{
+	struct stack *line;
+	uint64_t flags = 0;
+	int rc;
 	struct atom *root;
 	size_t cut = 0, counted = 0, off;
 	bool keep = true, unresolved = false;
@@ -639,6 +692,8 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		return PD_ERR_NOMEM;
 	if (!keep) {
 		fd->totals.nr_filtered++;
+		if (cookie)
+			*cookie = COOKIE_FILTERED;
 		return 0;
 	}
 	if (fd->flags & PDA_FOLD_NO_COMM)
@@ -656,8 +711,10 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		while (cut > 0 && cut < st->nr &&
 		       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
 			cut--;
-		if (cut < st->nr)
+		if (cut < st->nr) {
 			fd->totals.nr_truncated++;
+			flags |= COOKIE_TRUNCATED;
+		}
 	}
 	off = root != NULL;
 	if (grow_buf(fd, cut + off) < 0)
@@ -682,11 +739,17 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 	}
 	if (!dso_hit || !sym_hit) {
 		fd->totals.nr_filtered++;
+		if (cookie)
+			*cookie = flags | COOKIE_FILTERED;
 		return 0;
 	}
-	return count_stack(fd, off + cut,
-			   fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
-			   sample->period, unresolved);
+	rc = count_stack(fd, off + cut,
+			 fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
+			 sample->period, unresolved, &line);
+	if (rc > 0 && cookie)
+		*cookie = (uintptr_t)line | flags |
+			  (unresolved ? COOKIE_UNRESOLVED : 0);
+	return rc;
 }
 
 int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
@@ -743,7 +806,7 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 	}
 	return count_stack(fd, off + n->nr, n->weight,
 			   fd->flags & PDA_FOLD_PERIOD ? n->weight : 0,
-			   n->unresolved);
+			   n->unresolved, NULL);
 }
 
 static int line_cmp(const void *a, const void *b)

@@ -103,6 +103,25 @@ void pda_fold_free(struct pda_fold *fd);
 int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		 const struct pda_stack *st, const char *comm);
 
+/*
+ * pda_fold_add(), and in *cookie (not 0) what the sample became: its
+ * line, or that the filters left it out, for pda_fold_add_again() to
+ * count a sample of the same stack, pid and comm (and tid with
+ * PDA_FOLD_TID) without its frames (the pipeline's memo,
+ * pda_pipe_item.cookie).  *cookie is left alone on an error.
+ */
+int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
+		       const struct pda_stack *st, const char *comm,
+		       uint64_t *cookie);
+
+/*
+ * Count sample as the one whose pda_fold_add_keyed() gave cookie was
+ * counted, with its own period.  @return as pda_fold_add(): 1 added, 0
+ * filtered out, PD_ERR_API after pda_fold_finish().
+ */
+int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
+		       uint64_t cookie);
+
 /* One sample whose frames are named already, for pda_fold_add_names(). */
 struct pda_fold_names {
 	const char *root;		/* the root frame ("comm-PID"), NULL:

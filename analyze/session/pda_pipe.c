@@ -40,11 +40,17 @@
  */
 #include "pda_unwind_int.h"
 #include "pda_pipe.h"
+#include "pda_stack_int.h"
+#include "pdc_hash.h"
+#include "pdc_arena.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #define NR_BATCHES 4		      /* batches under way at most */
 #define BATCH_BYTES ((size_t)4 << 20) /* record copies and ips of one */
@@ -58,6 +64,40 @@
  * -j 2 within 5% of -j 1's).
  */
 #define BATCH_HELD ((size_t)512 << 10)
+
+/*
+ * The memo (pda_pipe_opts.memo): a sample whose stack follows from its
+ * callchain (or its ip) and its process's maps alone is keyed by the
+ * 128-bit XXH3 hash, seeded at random for each pipeline, of its pid,
+ * comm, tid (memo_tid), cpumode, the generations of its process's maps
+ * and of the kernel's (unique in the session: pda_maps_bump), its ip and
+ * its callchain.  A key names its stack: two different ones meet with a
+ * chance of about n^2 / 2^129 for n keys, below 10^-25 for the capture
+ * of ten million distinct stacks no machine holds, and the seed keeps a
+ * capture from being made to collide.  The first sample of a key is
+ * resolved, recording what it counted (pda_sample_stack_rec); the entry
+ * keeps that and the callback's cookie, and the samples after it cost a
+ * hash and a probe.  At most MEMO_MAX entries: past that, samples are
+ * resolved each time.
+ */
+#define MEMO_MAX ((size_t)1 << 22)
+
+struct memo_ent {
+	XXH128_hash_t key;
+	uint64_t cookie;		/* the callback's; 0 none yet */
+	struct pda_memo_counts c;
+	struct pda_dso_ent *dsos[];	/* c.nr_dsos + c.nr_unres */
+};
+
+/* What a memo key is hashed from, before the callchain's bytes. */
+struct memo_head {
+	uint64_t ugen, kgen;
+	uint64_t ip;
+	uint64_t comm;			/* its interned pointer */
+	uint32_t pid, tid;
+	uint32_t cpumode;
+	uint32_t nr;			/* callchain entries; 0 none */
+};
 #define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
 #define BATCH_ITEMS 512		   /* samples in one, at most */
 #define CHUNK 4			   /* samples a thread takes at once */
@@ -118,6 +158,14 @@ struct pda_pipe {
 	uint64_t nr_run, nr_batches; /* unwinds run here, batches */
 	uint64_t seq;		     /* items queued so far */
 	struct pda_maps_snap *snaps; /* frozen maps items use */
+	/* the memo: struct memo_ent by key, in memo_arena */
+	struct pdc_hash memo;
+	struct pdc_arena memo_arena;
+	uint64_t memo_seed;
+	unsigned char *memo_buf;     /* a key's bytes */
+	size_t memo_buf_alloc;
+	struct pda_memo_rec rec;
+	uint64_t nr_memo_hits;
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -146,6 +194,10 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 		p->jobs = 1;
 	p->batch_items = p->o.batch && p->o.batch < BATCH_ITEMS ? p->o.batch
 								: BATCH_ITEMS;
+	/* a seed no capture can know; time only where getrandom fails */
+	if (getrandom(&p->memo_seed, sizeof(p->memo_seed), GRND_NONBLOCK) !=
+	    sizeof(p->memo_seed))
+		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
 	p->max_frames = pda_unwind_max_frames(s);
 	*out = p;
 	return 0;
@@ -376,6 +428,13 @@ void pda_pipe_free(struct pda_pipe *p)
 		pda_free(s, p->b[i].items);
 	}
 	release_snaps(p, UINT64_MAX);
+	if (p->o.memo)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: memo: %zu stacks, %llu samples counted from it",
+			 p->memo.nr, (unsigned long long)p->nr_memo_hits);
+	pdc_hash_release(&s->alloc, &p->memo);
+	pdc_arena_release(&p->memo_arena, &s->alloc);
+	pda_free(s, p->memo_buf);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
 	pda_free(s, p);
@@ -391,20 +450,146 @@ static bool has_stack(const struct pda_pipe *p, const struct pd_sample *sample)
 	       ((sample->mask & PD_SAMPLE_CALLCHAIN) || p->o.ip_stacks);
 }
 
+/* Whether sample's stack follows from its callchain or ip and the maps
+ * alone: what a memo key covers. */
+static bool memo_ok(const struct pda_pipe *p, const struct pd_sample *sample)
+{
+	/* user registers: an arm64 -g leaf's caller comes from its LR */
+	const uint64_t more = PD_SAMPLE_STACK_USER | PD_SAMPLE_REGS_USER |
+			      PD_SAMPLE_BRANCH_STACK;
+
+	return p->o.memo && !(sample->mask & more);
+}
+
+static bool memo_eq(const void *item, const void *key)
+{
+	const struct memo_ent *e = item;
+	const XXH128_hash_t *k = key;
+
+	return XXH128_isEqual(e->key, *k);
+}
+
+/* sample's memo key, in the maps umaps (NULL: its process's live ones).
+ * @return 0, or NOMEM. */
+static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
+		    struct pda_maps *umaps, const char *comm,
+		    XXH128_hash_t *key)
+{
+	struct pda_session *s = p->s;
+	struct pda_maps *um = umaps ? umaps : pda_machine_maps(s, sample->pid);
+	const bool cc = sample->mask & PD_SAMPLE_CALLCHAIN;
+	const size_t chain = cc ? (size_t)sample->callchain.nr * 8 : 0;
+	struct memo_head h;
+
+	if (!um)
+		return PD_ERR_NOMEM;
+	memset(&h, 0, sizeof(h));
+	h.ugen = um->gen;
+	h.kgen = s->machine.kmaps.gen;
+	h.ip = cc ? 0 : sample->ip;
+	h.comm = (uintptr_t)comm;
+	h.pid = sample->pid;
+	h.tid = p->o.memo_tid ? sample->tid : 0;
+	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
+	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
+	if (PDA_GROW(s, p->memo_buf, p->memo_buf_alloc, sizeof(h) + chain,
+		     SIZE_MAX / 2) < 0)
+		return PD_ERR_NOMEM;
+	memcpy(p->memo_buf, &h, sizeof(h));
+	if (chain)
+		memcpy(p->memo_buf + sizeof(h), sample->callchain.raw, chain);
+	*key = XXH3_128bits_withSeed(p->memo_buf, sizeof(h) + chain,
+				     p->memo_seed);
+	return 0;
+}
+
+/* Keep what the sample just resolved counted, under key.  NULL when
+ * the memo is full or out of memory: the sample goes without a slot. */
+static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
+				 struct pdc_hash_slot *slot, uint64_t h)
+{
+	const struct pda_memo_rec *r = &p->rec;
+	const unsigned nr = r->nr_dsos + r->nr_unres;
+	struct memo_ent *e;
+
+	if (r->overflow || p->memo.nr >= MEMO_MAX ||
+	    r->nr_frames > UINT32_MAX)
+		return NULL;
+	e = pdc_arena_alloc(&p->memo_arena, &p->s->alloc,
+			    sizeof(*e) + nr * sizeof(e->dsos[0]));
+	if (!e)
+		return NULL;
+	e->key = key;
+	e->cookie = 0;
+	e->c.nr_frames = (uint32_t)r->nr_frames;
+	e->c.nr_frames_unresolved = (uint32_t)r->nr_frames_unresolved;
+	e->c.unresolved = r->unresolved;
+	e->c.nr_dsos = (uint8_t)r->nr_dsos;
+	e->c.nr_unres = (uint8_t)r->nr_unres;
+	memcpy(e->dsos, r->dsos, r->nr_dsos * sizeof(e->dsos[0]));
+	memcpy(e->dsos + r->nr_dsos, r->unres,
+	       r->nr_unres * sizeof(e->dsos[0]));
+	pdc_hash_fill(&p->memo, slot, h, e);
+	return e;
+}
+
+/*
+ * A memoizable sample: counted from its memo entry when the callback
+ * left a cookie there, else resolved (recording what it counts, for
+ * the entry made for it).
+ */
+static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
+			struct pda_maps *umaps, struct pda_pipe_item *it)
+{
+	struct pdc_hash_slot *slot;
+	struct memo_ent *e;
+	XXH128_hash_t key;
+	int rc = memo_key(p, sample, umaps, it->comm, &key);
+
+	if (rc < 0 || pdc_hash_reserve(&p->s->alloc, &p->memo) < 0)
+		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
+	slot = pdc_hash_probe(&p->memo, key.low64, memo_eq, &key);
+	e = slot->item;
+	if (e && e->cookie) {
+		pda_memo_replay(p->s, &e->c, e->dsos);
+		p->nr_memo_hits++;
+		it->cookie = &e->cookie;
+		it->hit = true;
+		return 0;
+	}
+	rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps, &p->rec);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0) {
+		it->err = rc;
+		return 0;
+	}
+	it->stack = &p->st;
+	/* resolving did not touch the memo: slot is still where key goes */
+	if (!e)
+		e = memo_add(p, key, slot, key.low64);
+	it->cookie = e ? &e->cookie : NULL;
+	return 0;
+}
+
 /* Resolve one sample's stack (its unwind finished here) and hand it
  * back. */
 static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 		   struct pda_unwind_job *uj, struct pda_maps_snap *snap)
 {
-	struct pda_pipe_item it = {sample, NULL, NULL, 0};
+	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false};
+	/* the maps of its time: the live ones while unchanged since (they
+	 * share their copy's v), for their caches */
+	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
 	int rc;
 
-	if (has_stack(p, sample)) {
-		/* the maps of its time: the live ones while unchanged since
-		 * (they share their copy's v), for their caches */
-		rc = pda_sample_stack_job(p->s, sample, &p->st, uj,
-					  snap && !snap->live ? &snap->m
-							      : NULL);
+	it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+	if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
+		rc = deliver_memo(p, sample, umaps, &it);
+		if (rc < 0)
+			return rc;
+	} else if (has_stack(p, sample)) {
+		rc = pda_sample_stack_job(p->s, sample, &p->st, uj, umaps);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc < 0)
@@ -412,7 +597,6 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 		else
 			it.stack = &p->st;
 	}
-	it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
 	return p->o.fn(p->o.arg, &it);
 }
 

@@ -48,6 +48,19 @@ struct pda_pipe_item {
 	const char *comm;	/* pda_thread_comm() at the sample; "" unknown */
 	int err;		/* < 0: pda_sample_stack failed (not NOMEM);
 				 * pda_session_errmsg() says why */
+	/*
+	 * With memo (pda_pipe_opts): the memo slot of a sample whose stack
+	 * follows from its callchain (or ip) and its process's maps alone
+	 * (no DWARF unwinding, no branch stack, no user registers), shared
+	 * by every sample with the same callchain, pid, comm (and tid with
+	 * memo_tid) in the same state of those maps and the kernel's.  The
+	 * callback may store a non-zero cookie there: what it made of the
+	 * stack.  Each later such sample then comes with hit set, stack
+	 * NULL and *cookie that value, not resolved again; the session's
+	 * statistics count it as its first was counted.  NULL: no slot.
+	 */
+	uint64_t *cookie;
+	bool hit;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are
@@ -71,6 +84,9 @@ struct pda_pipe_opts {
 				 * comm) */
 	unsigned batch;		/* samples a batch holds at most; 0: 512
 				 * (tests make many small ones) */
+	bool memo;		/* memo slots for the callback (above) */
+	bool memo_tid;		/* the callback's result depends on the tid
+				 * too, not only the pid */
 	pda_pipe_want_fn want;	/* NULL: every sample */
 	pda_pipe_fn fn;
 	void *arg;

@@ -550,11 +550,27 @@ static int push(struct pda_session *s, struct walk *w,
 	return 0;
 }
 
+/* Note d in the memo's record, once per list (the callers count each
+ * binary once a sample). */
+static void memo_note(struct pda_session *s, struct pda_dso_ent *d, bool unres)
+{
+	struct pda_memo_rec *r = s->memo_rec;
+	unsigned *nr = unres ? &r->nr_unres : &r->nr_dsos;
+
+	if (*nr == PDA_MEMO_MAX_DSOS) {
+		r->overflow = true;
+		return;
+	}
+	(unres ? r->unres : r->dsos)[(*nr)++] = d;
+}
+
 static void count_dso(struct pda_session *s, struct pda_dso_ent *d)
 {
 	if (d && d->sample_seq != s->sample_seq) {
 		d->sample_seq = s->sample_seq;
 		d->d.nr_samples++;
+		if (s->memo_rec)
+			memo_note(s, d, false);
 	}
 }
 
@@ -633,6 +649,8 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    d->unres_seq != s->sample_seq) {
 			d->unres_seq = s->sample_seq;
 			d->d.nr_unresolved++;
+			if (s->memo_rec)
+				memo_note(s, d, true);
 		}
 		pushed(s, w);
 	}
@@ -909,6 +927,46 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 	if (w.unresolved)
 		s->stats.nr_samples_unresolved++;
 	return 0;
+}
+
+int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_maps *umaps,
+			 struct pda_memo_rec *rec)
+{
+	const uint64_t frames = s->stats.nr_frames;
+	const uint64_t unres = s->stats.nr_frames_unresolved;
+	const uint64_t samples_unres = s->stats.nr_samples_unresolved;
+	int rc;
+
+	rec->nr_dsos = rec->nr_unres = 0;
+	rec->overflow = false;
+	s->memo_rec = rec;
+	rc = pda_sample_stack_job(s, sample, st, NULL, umaps);
+	s->memo_rec = NULL;
+	rec->nr_frames = s->stats.nr_frames - frames;
+	rec->nr_frames_unresolved = s->stats.nr_frames_unresolved - unres;
+	rec->unresolved = s->stats.nr_samples_unresolved != samples_unres;
+	return rc;
+}
+
+void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
+		     struct pda_dso_ent *const *dsos)
+{
+	/* as pda_sample_stack_job() counts a sample it resolves */
+	s->sample_seq++;
+	s->stats.nr_frames += c->nr_frames;
+	s->stats.nr_frames_unresolved += c->nr_frames_unresolved;
+	s->stats.nr_samples++;
+	if (c->unresolved)
+		s->stats.nr_samples_unresolved++;
+	for (unsigned i = 0; i < c->nr_dsos; i++) {
+		dsos[i]->sample_seq = s->sample_seq;
+		dsos[i]->d.nr_samples++;
+	}
+	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
+		dsos[i]->unres_seq = s->sample_seq;
+		dsos[i]->d.nr_unresolved++;
+	}
 }
 
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,

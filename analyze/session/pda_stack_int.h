@@ -17,6 +17,45 @@
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso);
 
+/* ---- what resolving a sample counted (the pipeline's memo) ---------- */
+
+#define PDA_MEMO_MAX_DSOS 16
+
+/*
+ * The statistics one sample's resolution (pda_sample_stack_job) added,
+ * so that a sample with the same stack in the same state of its
+ * process's maps can count them without being resolved (pda_pipe.c's
+ * memo): the session's frame and sample counts, and the binaries whose
+ * samples, and samples with unresolved frames, it counted.  More
+ * binaries than PDA_MEMO_MAX_DSOS set overflow: such a stack is resolved
+ * every time.
+ */
+struct pda_memo_rec {
+	uint64_t nr_frames, nr_frames_unresolved;
+	bool unresolved;
+	bool overflow;
+	unsigned nr_dsos, nr_unres;
+	struct pda_dso_ent *dsos[PDA_MEMO_MAX_DSOS];
+	struct pda_dso_ent *unres[PDA_MEMO_MAX_DSOS];
+};
+
+/* pda_sample_stack_job() (no unwind job) noting what it counts in
+ * *rec. */
+int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_maps *umaps,
+			 struct pda_memo_rec *rec);
+
+/* What a memo keeps of a record: the counts, then nr_dsos + nr_unres
+ * binaries (dsos[] of the record, then unres[]). */
+struct pda_memo_counts {
+	uint32_t nr_frames, nr_frames_unresolved;
+	uint8_t unresolved, nr_dsos, nr_unres;
+};
+
+/* Count again, for one more sample, what a recorded sample counted. */
+void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
+		     struct pda_dso_ent *const *dsos);
+
 /* ---- stacks from LBR call stacks (pda_lbr.c) ------------------------ */
 
 /* A walk over the addresses of one sample's LBR call stack. */

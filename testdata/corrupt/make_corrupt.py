@@ -176,10 +176,14 @@ def main():
     i = cap.rec_index(9, 20)
     off, rtype, rsize = cap.records[i]
     cut = off + rsize // 2
+    missing = cap.data_end - cut
+    declared = cap.data_end - cap.data_offset
     case("truncated_record", cap.data[:cut],
          damaged("record at offset %s (SAMPLE, %d bytes) runs "
-                 "past the end of the data at %s" % (hx(off), rsize,
-                                                      hx(cut)), i))
+                 "past the end of the data at %s; the file ends %d bytes "
+                 "(%.1f%%) short of the %d-byte data section its header "
+                 "declares" % (hx(off), rsize, hx(cut), missing,
+                               100.0 * missing / declared, declared), i))
     # killed perf record: data_size 0, nothing after the data
     b = cap.copy()[:cap.data_end]
     put_u64(b, 48, 0)

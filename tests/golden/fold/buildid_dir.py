@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""buildid_dir.py DIR ELF...: a perf build-id cache in DIR holding each
-ELF file, DIR/.build-id/xx/rest/elf -> the file, so pdtool (or perf) finds
-a binary by its build-id wherever it now lives.  Files without a GNU
-build-id note are left out (and named on stderr)."""
+"""buildid_dir.py [--perf-layout] DIR ELF...: a perf build-id cache in DIR
+holding each ELF file, DIR/.build-id/xx/rest/elf -> the file, so pdtool (or
+perf) finds a binary by its build-id wherever it now lives.  Files without
+a GNU build-id note are left out (and named on stderr).
+
+--perf-layout: the layout perf buildid-cache makes and perf archive packs,
+a copy of the file in DIR/PATH/BUILDID/elf (PATH: its absolute path) and
+DIR/.build-id/xx/rest -> ../../PATH/BUILDID, for tarballs made as perf
+archive makes them."""
 import os
+import shutil
 import struct
 import sys
 
@@ -42,12 +48,32 @@ def build_id(path):
     return None
 
 
+def perf_layout(top, path, bid):
+    rel = os.path.abspath(path).lstrip("/")
+    d = os.path.join(top, rel, bid)
+    os.makedirs(d, exist_ok=True)
+    shutil.copyfile(path, os.path.join(d, "elf"))
+    links = os.path.join(top, ".build-id", bid[:2])
+    os.makedirs(links, exist_ok=True)
+    link = os.path.join(links, bid[2:])
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(os.path.join("..", "..", rel, bid), link)
+
+
 def main():
-    top = sys.argv[1]
-    for path in sys.argv[2:]:
+    args = sys.argv[1:]
+    layout = args[:1] == ["--perf-layout"]
+    if layout:
+        args = args[1:]
+    top = args[0]
+    for path in args[1:]:
         bid = build_id(path)
         if not bid:
             print("buildid_dir.py: no build-id in " + path, file=sys.stderr)
+            continue
+        if layout:
+            perf_layout(top, path, bid)
             continue
         d = os.path.join(top, ".build-id", bid[:2], bid[2:])
         os.makedirs(d, exist_ok=True)
