@@ -41,7 +41,10 @@ const char cmd_annotate_options[] =
 	"                        \"cycles:u\"); default: every event, a\n"
 	"                        column each\n"
 	"      --stdio           plain text, no colours (the default on a\n"
-	"                        terminal colours hot lines)\n"
+	"                        terminal colours hot lines, unless\n"
+	"                        NO_COLOR is set)\n"
+	"      --no-pager        on a terminal, print instead of going\n"
+	"                        through $PAGER (default less)\n"
 	"      --format FMT      text, md, html (one standalone page, source\n"
 	"                        and assembly side by side) or json\n"
 	"  -M, --disassembler-style STYLE\n"
@@ -90,6 +93,7 @@ enum {
 	OPT_HOST_SOURCES,
 	OPT_NO_HOST_SOURCES,
 	OPT_HOT_LINES,
+	OPT_NO_PAGER,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -107,7 +111,7 @@ struct annotate_opts {
 	size_t top;
 	bool hits;
 	const char *event;
-	bool stdio;
+	bool stdio, no_pager;
 	enum pde_annot_format format;
 	bool intel;
 	bool no_source;
@@ -157,6 +161,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"host-sources", no_argument, NULL, OPT_HOST_SOURCES},
 		{"no-host-sources", no_argument, NULL, OPT_NO_HOST_SOURCES},
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
+		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -261,6 +266,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_HOT_LINES:
 			o->hot_lines = parse_count(ctx, "--hot-lines", optarg);
+			break;
+		case OPT_NO_PAGER:
+			o->no_pager = true;
 			break;
 		default:
 			/* the only vals left are the symbol options' */
@@ -474,11 +482,14 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	char err[512] = "";
 	size_t nr_events, nr_shown = 0, nr_failed = 0;
 	FILE *out;
+	bool color;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, ctx, &o);
 	f = ctx_open(ctx, o.path);
+	/* an unwritable -o fails here, not after the work */
+	out = ctx_open_output(ctx, o.output);
 	{
 		PDA_OPTS(po, .no_inline = true, .errbuf = err,
 			 .errbuf_size = sizeof(err));
@@ -509,12 +520,14 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 				     ? pd_file_evsel(f, ev)->name
 				     : "?";
 	ps = pda_session_stats(s);
-	out = ctx_open_output(ctx, o.output);
+	color = o.format == PDE_ANNOT_TEXT && !o.stdio && out == ctx->out &&
+		ctx_use_color();
+	if (out == ctx->out && !o.no_pager)
+		ctx_start_pager(ctx);
 	{
 		struct pde_annot_opts wo = {
 			.format = o.format,
-			.color = o.format == PDE_ANNOT_TEXT && !o.stdio &&
-				 out == ctx->out && isatty(STDOUT_FILENO),
+			.color = color,
 			.hits = o.hits,
 			.events = events,
 			.nr_events = nr_events,
@@ -559,15 +572,19 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	ctx_check_write(ctx, pde_annot_end(&w), o.output);
 	ctx_close_output(ctx, out, o.output);
+	/* through a pager, stderr shares the pipe: the text first */
+	fflush(ctx->out);
 
-	eprintf("pdtool %s: %" PRIu64 " samples, %zu functions with samples, "
-		"%zu annotated",
-		ctx->cmd, cs->nr_samples, pda_annot_nr_syms(a), nr_shown);
+	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu function%s with "
+		"samples, %zu annotated",
+		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples),
+		pda_annot_nr_syms(a), PLURAL(pda_annot_nr_syms(a)), nr_shown);
 	if (nr_failed)
 		eprintf(" (%zu without disassembly%s)", nr_failed,
 			ctx->verbose ? "" : ": -v says why");
-	eprintf("; %" PRIu64 " samples without a symbol; %" PRIu64 " lost",
-		pda_annot_nr_unresolved(a), lost);
+	eprintf("; %" PRIu64 " sample%s without a symbol; %" PRIu64 " lost",
+		pda_annot_nr_unresolved(a), PLURAL(pda_annot_nr_unresolved(a)),
+		lost);
 	if (ar.other_events)
 		eprintf("; %" PRIu64 " of other events", ar.other_events);
 	if (ar.no_event)

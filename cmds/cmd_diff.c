@@ -118,6 +118,7 @@ struct side_stats {
 	uint64_t unresolved;	/* of them, with an unresolved frame */
 	uint64_t lost, bad, ignored_lines;
 	unsigned missing_dsos;
+	unsigned nr_folded;	/* inputs that are folded text */
 	/* captures of several events: the one diffed (the first sampled)
 	 * and the other events' samples left out */
 	char event[128];
@@ -267,6 +268,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	/* perf diff's: the capture before the last, and the last */
 	static const char *const defaults[2] = {"perf.data.old",
 						CMD_DEFAULT_INPUT};
+	bool svg_option = false, report_option = false;
 	int split = argc, c;
 
 	for (int i = 1; i < argc; i++) {
@@ -279,8 +281,24 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->top = 20;
 	/* main() answers --help; the operands are argv[optind..split) */
 	cmd_opts_start(&p, ctx, split, argv);
-	while ((c = cmd_getopt(&p)) != -1)
+	while ((c = cmd_getopt(&p)) != -1) {
+		svg_option |= c == OPT_NEGATE || c == OPT_TITLE ||
+			      c == OPT_WIDTH || c == OPT_MINWIDTH;
+		report_option |= c == OPT_TOP || c == OPT_MIN_DELTA ||
+				 c == OPT_SIGNIFICANT;
 		handle_option(c, ctx, o);
+	}
+	/* "--" ends the options: one after it would be read as B's input */
+	for (int i = split + 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) && argv[i][2] &&
+		    access(argv[i], F_OK) != 0)
+			usage_error(ctx,
+				    "'%s' comes after '--', where only B's "
+				    "inputs go: put options before '--'",
+				    argv[i]);
+	if (svg_option && !o->output)
+		usage_error(ctx, "--negate, --title, --width and --minwidth "
+				 "shape the flame graph of -o: give -o");
 	o->paths[0] = (const char *const *)(argv + optind);
 	o->nr_paths[0] = (unsigned)(split - optind);
 	if (split < argc) {
@@ -294,7 +312,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		o->paths[1] = defaults + 1;
 		o->nr_paths[0] = o->nr_paths[1] = 1;
 	} else if (o->nr_paths[0] > 2) {
-		usage_error(ctx, "%u inputs: several captures a side go "
+		usage_error(ctx, "%u inputs: several inputs a side go "
 				 "before and after '--'",
 			    o->nr_paths[0]);
 	}
@@ -304,6 +322,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->nr_paths[0] > PDA_DIFF_MAX_RUNS ||
 	    o->nr_paths[1] > PDA_DIFF_MAX_RUNS)
 		usage_error(ctx, "at most %d inputs a side", PDA_DIFF_MAX_RUNS);
+	if (o->folded && report_option)
+		usage_error(ctx, "--top, --min-delta and --significant choose "
+				 "what the report shows: not with --folded");
 	if (o->folded && o->markdown)
 		usage_error(ctx, "--format applies to the report, not to "
 				 "--folded");
@@ -352,7 +373,8 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 			struct pda_diff *d, struct side_stats *ss)
 {
 	FILE *in = fopen(path, "r");
-	PDA_PROFILE_OPTS(po, .nr_columns = 1);
+	/* fractions read, to be refused by name below */
+	PDA_PROFILE_OPTS(po, .nr_columns = 1, .max_decimals = 6);
 	struct pda_profile *p;
 	char *line = NULL;
 	size_t cap = 0;
@@ -393,16 +415,25 @@ static void read_folded(struct pd_ctx *ctx, const char *path,
 		    path, first_ignored);
 	fclose(in);
 	free(line);
+	/* its tests take counts of samples: a fraction is none */
+	if (pda_profile_decimals(p))
+		die(ctx,
+		    "'%s': counts with decimals (flamegraph.pl's \"a;b 1.5\"): "
+		    "diff compares whole sample counts; pdtool flame draws "
+		    "them",
+		    path);
 	rc = pda_diff_add_profile(d, side, run, p, 0);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
 	pda_profile_free(p);
 	if (ignored)
 		warning(ctx,
-			"'%s': %" PRIu64 " lines are not 'stack count'; "
+			"'%s': %" PRIu64 " line%s not 'stack count'; "
 			"ignored (the first: line %" PRIu64 ")",
-			path, ignored, first_ignored);
+			path, ignored, ignored == 1 ? " is" : "s are",
+			first_ignored);
 	ss->ignored_lines += ignored;
+	ss->nr_folded++;
 }
 
 /* What the capture's callbacks see. */
@@ -554,11 +585,13 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
 	if (ctx->verbose)
 		eprintf("pdtool %s: %c: '%s': %" PRIu64
-			" samples into %zu stacks, %" PRIu64
-			" with unresolved frames, %zu binaries not found\n",
+			" sample%s into %zu stack%s, %" PRIu64
+			" with unresolved frames, %zu binar%s not found\n",
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
-			t->nr_samples, t->nr_stacks, t->weight_unresolved,
-			ps ? ps->nr_missing : 0);
+			t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+			PLURAL(t->nr_stacks), t->weight_unresolved,
+			ps ? ps->nr_missing : 0,
+			ps && ps->nr_missing == 1 ? "y" : "ies");
 	if (ps) {
 		char label[4200]; /* a path, quoted */
 
@@ -576,7 +609,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 /* ---- output -------------------------------------------------------- */
 
 static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
-		      const struct pda_diff *d)
+		      const struct pda_diff *d, FILE *out)
 {
 	const struct pda_diff_summary *sum = pda_diff_summary(d);
 	struct pde_flame_diff df = {
@@ -589,7 +622,6 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 	const struct pda_flame_node *nodes;
 	struct pda_flame *fl;
 	char subtitle[512];
-	FILE *out;
 	size_t nr;
 	int rc;
 
@@ -607,7 +639,6 @@ static void write_svg(struct pd_ctx *ctx, const struct diff_opts *o,
 		 sum->scale == PDA_DIFF_SCALE_SYMBOL ? sum->scale_symbol : "");
 	svg.diff = &df;
 	svg.subtitle = subtitle;
-	out = ctx_open_output(ctx, o->output);
 	nodes = pda_flame_nodes(fl, &nr);
 	ctx_check_write(ctx, pde_flame_svg(out, nodes, nr, &svg, NULL),
 			o->output);
@@ -623,10 +654,17 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 	char scaling[256];
 
 	for (int side = 0; side < 2; side++) {
-		eprintf("%s%s%s%c %u capture%s, %" PRIu64 " samples",
+		const unsigned nr = s->nr_runs[side];
+		const unsigned nr_folded = ss[side].nr_folded;
+
+		/* what the inputs are: captures, folded files or both */
+		eprintf("%s%s%s%c %u %s%s, %" PRIu64 " sample%s",
 			side ? "; " : "pdtool ", side ? "" : ctx->cmd,
-			side ? "" : ": ", side ? 'B' : 'A', s->nr_runs[side],
-			s->nr_runs[side] == 1 ? "" : "s", s->weight[side]);
+			side ? "" : ": ", side ? 'B' : 'A', nr,
+			!nr_folded	    ? "capture"
+			: nr_folded == nr ? "folded file"
+					  : "input",
+			PLURAL(nr), s->weight[side], PLURAL(s->weight[side]));
 		if (ss[side].unresolved)
 			eprintf(" (%.1f%% with unresolved frames)",
 				ss[side].samples
@@ -645,7 +683,7 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 		pde_diff_scaling_text(d, scaling, sizeof(scaling)),
 		pde_diff_tests_text(d));
 	if (!s->runs_tested)
-		fputs("; run-to-run variation is not covered (one capture on "
+		fputs("; run-to-run variation is not covered (one input on "
 		      "a side)",
 		      stderr);
 	fputc('\n', stderr);
@@ -659,6 +697,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	struct pda_diff *d;
 	char err[256] = "";
 	bool *capture[2];
+	FILE *svg_out = NULL;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
@@ -675,6 +714,9 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 			o.all_captures &= capture[side][i];
 		}
 	}
+	/* an unwritable -o fails here, not after the work */
+	if (o.output)
+		svg_out = ctx_open_output(ctx, o.output);
 	{
 		PDA_DIFF_OPTS(dop, .nr_runs = {o.nr_paths[0], o.nr_paths[1]},
 			      .scale = o.scale,
@@ -738,7 +780,7 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 		ctx_check_write(ctx, pde_diff_report(ctx->out, d, &ro), NULL);
 	}
 	if (o.output)
-		write_svg(ctx, &o, d);
+		write_svg(ctx, &o, d, svg_out);
 	summary_line(ctx, d, ss);
 	rc = 0;
 	if (ctx->strict &&

@@ -169,8 +169,18 @@ static double parse_min_width(const struct pd_ctx *ctx, const char *arg,
 		usage_error(ctx,
 			    "--minwidth wants px or a percentage, not '%s'",
 			    arg);
+	/* past the whole graph's width, nothing would be drawn */
+	if (*end == '%' && v > 100)
+		usage_error(ctx,
+			    "--minwidth '%s': a percentage from 0 to 100",
+			    arg);
 	if (*end == '%')
 		v = v / 100 * (width - 2 * PDE_FLAME_XPAD);
+	else if (v > width - 2 * PDE_FLAME_XPAD)
+		usage_error(ctx,
+			    "--minwidth '%s': wider than the graph (%u px of "
+			    "frames)",
+			    arg, width - 2 * PDE_FLAME_XPAD);
 	return v;
 }
 
@@ -285,6 +295,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			     .own_shortopts = "o:j:",
 			     .own_longopts = flame_options,
 			     .more_longopts = cmd_fold_sample_options};
+	const char *svg_option = NULL;
 	int c;
 
 	o->fold_args = calloc((size_t)argc + 1, sizeof(*o->fold_args));
@@ -298,7 +309,15 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			keep_fold_option(ctx, o, p.opt, c, optarg);
 		else
 			handle_option(c, ctx, o);
+		/* what only the SVG has: the first one, for the message */
+		if (!svg_option && p.opt && !p.in_more &&
+		    c != 'o' && c != OPT_FORMAT && c != OPT_REVERSE)
+			svg_option = p.opt->name;
 	}
+	if (o->speedscope && svg_option)
+		usage_error(ctx, "'--%s' shapes the SVG: not with --format "
+				 "speedscope",
+			    svg_option);
 	o->path = cmd_opts_input(&p);
 	o->svg.min_width =
 		parse_min_width(ctx, o->min_width ? o->min_width : "0.1",
@@ -440,10 +459,9 @@ static void open_input(struct pd_ctx *ctx, const char *path,
 /* ---- output -------------------------------------------------------- */
 
 static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
-			 const struct pda_flame *fl)
+			 const struct pda_flame *fl, FILE *out)
 {
 	const struct pda_flame_node *nodes;
-	FILE *out = ctx_open_output(ctx, o->output);
 	size_t nr;
 	char exporter[64];
 
@@ -455,6 +473,7 @@ static void write_output(struct pd_ctx *ctx, const struct flame_opts *o,
 				: base			  ? base + 1
 							  : o->path,
 			.exporter = exporter,
+			.decimals = o->svg.decimals,
 		};
 
 		snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
@@ -483,7 +502,8 @@ static int read_input(struct pd_ctx *ctx, const struct flame_opts *o,
 	if (in.dir || ctx_is_capture((const unsigned char *)in.buf, in.len)) {
 		rc = fold_capture(ctx, o, &in, out);
 	} else {
-		PDA_PROFILE_OPTS(po, .nr_columns = 1);
+		/* "a;b 1.5" as flamegraph.pl reads it, to a millionth */
+		PDA_PROFILE_OPTS(po, .nr_columns = 1, .max_decimals = 6);
 		const char *why = ctx_not_text((const unsigned char *)in.buf,
 					       in.len);
 
@@ -518,10 +538,18 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	struct input_stats st = {0};
 	struct pda_profile *prof = NULL;
 	struct pda_flame *fl;
+	FILE *out;
 	size_t nr;
 	int rc, fold_rc;
 
 	parse_args(argc, argv, ctx, &o);
+	if ((!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO))
+		usage_error(ctx, "standard output is a terminal: give -o "
+				 "FILE for the %s, or redirect it",
+			    o.speedscope ? "speedscope profile" : "SVG");
+	/* an unwritable -o fails here, not after the work */
+	ctx_note_input(ctx, o.path);
+	out = ctx_open_output(ctx, o.output);
 	{
 		PDA_FLAME_OPTS(fo, .reverse = o.reverse);
 
@@ -530,6 +558,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	fold_rc = read_input(ctx, &o, &st, &prof);
+	o.svg.decimals = pda_profile_decimals(prof);
 	/* column 0: the fold's weight, or the folded lines' counts */
 	if (pda_flame_add_profile(fl, prof, 0) < 0)
 		die(ctx, "'%s': %s", o.path, pda_flame_errmsg(fl));
@@ -547,7 +576,7 @@ int cmd_flame(int argc, char **argv, struct pd_ctx *ctx)
 			(unsigned long long)st.first_ignored);
 	if (pda_flame_nodes(fl, &nr)[0].total == 0)
 		warning(ctx, "'%s': no stacks", o.path);
-	write_output(ctx, &o, fl);
+	write_output(ctx, &o, fl, out);
 	pda_flame_free(fl);
 	free(o.first_fold_arg);
 	free(o.fold_args);

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,11 +33,15 @@ const char cmd_fold_options[] =
 	"                        without --pid, as perf's script)\n"
 	"      --no-comm         no root frame for the comm\n"
 	"      --kernel          \"_[k]\" after kernel frames\n"
-	"      --jit             \"_[j]\" after JIT frames (--from-script)\n"
+	"      --jit             \"_[j]\" after perf-PID.map frames\n"
+	"                        (--from-script)\n"
 	"      --all             --kernel and --jit (--from-script)\n"
 	"      --addrs           frames without a symbol as dso+0xOFFSET\n"
 	"                        (--from-script: \"[dso <ip>]\")\n"
 	"      --srcline         frames as func:file:line where known\n"
+	"                        (--from-script: the text is perf script\n"
+	"                        -F+srcline's, as stackcollapse-perf.pl\n"
+	"                        --srcline reads it)\n"
 	"      --no-ip-frame     a sample without a callchain folds to its\n"
 	"                        comm alone, as perf's stackcollapse.py\n"
 	"                        (default: its sampled ip is its one frame,\n"
@@ -46,7 +51,9 @@ const char cmd_fold_options[] =
 	"(capture),\n"
 	"                        the first one seen (--from-script)\n"
 	"      --all-events      every event (--from-script)\n"
-	"      --weight KIND     samples (default) or period\n"
+	"      --weight KIND     samples or period; default: samples\n"
+	"                        (capture), period (--from-script, as\n"
+	"                        stackcollapse-perf.pl)\n"
 	"      --comm RE         only samples whose comm matches RE\n"
 	"      --pid-filter LIST only samples of these pids (comma-separated)\n"
 	"      --dso RE          only stacks with a frame in a DSO matching "
@@ -142,7 +149,7 @@ struct fold_opts {
 	bool pid, tid, no_comm, kernel, jit, addrs, srcline, all_events;
 	bool no_ip_frame;
 	bool first_event;	/* no --event: the first sampled event only */
-	bool period;
+	bool period, weight_given;
 	const char *event;
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
@@ -279,6 +286,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->all_events = true;
 		break;
 	case OPT_WEIGHT:
+		o->weight_given = true;
 		if (strcmp(arg, "period") == 0)
 			o->period = true;
 		else if (strcmp(arg, "samples") == 0)
@@ -350,13 +358,17 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (!o->from_script && o->jit)
 		usage_error(ctx, "--jit and --all go with --from-script");
 	if (o->event && o->all_events)
-		usage_error(ctx, "--event and --all-events: one or the other");
+		usage_error(ctx, "--event and --all-events contradict each "
+				 "other: give one");
 	if (o->from_script &&
-	    (o->srcline || o->max_stack || cmd_symopts_given(&o->sym) ||
+	    (o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
 	     o->jobs || o->no_ip_frame))
-		usage_error(ctx, "--from-script reads names perf resolved: "
-				 "symbol options do not apply");
+		usage_error(ctx, "--from-script reads the names perf script "
+				 "printed: --max-stack, --inline, --no-inline, "
+				 "--no-ip-frame, --stats, --unwinder, --jobs "
+				 "and the symbol options apply to a capture "
+				 "only");
 }
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
@@ -461,20 +473,37 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->jit ? PDA_SCRIPT_JIT : 0) |
 		   (o->addrs ? PDA_SCRIPT_ADDRS : 0) |
 		   (o->all_events ? PDA_SCRIPT_ALL_EVENTS : 0) |
+		   (o->srcline ? PDA_SCRIPT_SRCLINE : 0) |
 		   (o->period ? PDA_SCRIPT_PERIOD : 0);
 	rc = pda_script_new(&so, fd, &ps);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	ctx_note_input(ctx, o->path);
 	if (strcmp(o->path, "-") != 0) {
+		struct stat st_in;
+
+		if (stat(o->path, &st_in) == 0 && S_ISDIR(st_in.st_mode))
+			usage_error(ctx,
+				    "'%s' is a directory (perf record "
+				    "--threads?): --from-script reads `perf "
+				    "script` text; fold a capture without it",
+				    o->path);
 		in = fopen(o->path, "r");
 		if (!in)
 			die(ctx, "cannot open '%s': %s", o->path,
 			    strerror(errno));
 	}
+	/* the text's first bytes tell a capture given by mistake, before
+	 * any output is created */
+	n = fread(buf, 1, sizeof(buf), in);
+	if (ctx_is_capture((const unsigned char *)buf, n))
+		usage_error(ctx,
+			    "'%s' is a perf.data capture, not `perf script` "
+			    "text: fold it without --from-script",
+			    o->path);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+	for (; n > 0; n = fread(buf, 1, sizeof(buf), in)) {
 		rc = pda_script_feed(ps, buf, n);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path, pd_strerror(rc));
@@ -494,21 +523,24 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 
 	st = pda_script_stats(ps);
 	t = pda_fold_totals(fd);
-	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
 		"%.1f%% of weight with unresolved frames",
-		ctx->cmd, t->nr_samples, t->nr_stacks,
-		pct(t->weight_unresolved, t->weight));
+		ctx->cmd, t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+		PLURAL(t->nr_stacks), pct(t->weight_unresolved, t->weight));
 	if (st->event && st->nr_events > 1)
 		eprintf("; event '%s' only (%" PRIu64
-			" samples of %zu other events skipped)",
-			st->event, st->nr_event_skipped, st->nr_events - 1);
+			" sample%s of %zu other event%s skipped)",
+			st->event, st->nr_event_skipped,
+			PLURAL(st->nr_event_skipped), st->nr_events - 1,
+			PLURAL(st->nr_events - 1));
 	if (st->nr_filtered || t->nr_filtered)
 		eprintf("; %" PRIu64 " filtered out",
 			st->nr_filtered + t->nr_filtered);
 	if (st->nr_unrecognized)
 		eprintf("; %" PRIu64
-			" unrecognized lines (the first: line %" PRIu64 ")",
-			st->nr_unrecognized, st->first_unrecognized);
+			" unrecognized line%s (the first: line %" PRIu64 ")",
+			st->nr_unrecognized, PLURAL(st->nr_unrecognized),
+			st->first_unrecognized);
 	fputc('\n', stderr);
 	rc = ctx->strict && (t->weight_unresolved || st->nr_unrecognized)
 		     ? EXIT_UNRESOLVED
@@ -629,10 +661,11 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 		return;
 	}
-	eprintf("pdtool %s: %" PRIu64 " samples folded into %zu stacks; "
+	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
-		ctx->cmd, t->nr_samples, t->nr_stacks,
-		pct(t->weight_unresolved, t->weight), lost);
+		ctx->cmd, t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+		PLURAL(t->nr_stacks), pct(t->weight_unresolved, t->weight),
+		lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
 	if (u && u->nr_samples)
@@ -817,6 +850,10 @@ int cmd_fold(int argc, char **argv, struct pd_ctx *ctx)
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, ctx, &o);
+	/* stackcollapse-perf.pl weighs a sample by the period perf script
+	 * prints (1 when it prints none) */
+	if (o.from_script && !o.weight_given)
+		o.period = true;
 	if (o.from_script)
 		return fold_script(ctx, &o);
 	return fold_capture(ctx, &o);

@@ -43,6 +43,7 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 	p->opt = NULL;
 	p->in_more = false;
 	p->nr_longopts = 0;
+	memset(p->seen, 0, sizeof(p->seen));
 	/* ':' first: a missing value is ':', not a message from getopt */
 	n = snprintf(p->shortopts, sizeof(p->shortopts), ":%s%s%s",
 		     p->flags & CMD_OPT_INPUT ? "i:" : "",
@@ -97,6 +98,31 @@ static bool known(const struct cmd_opts *p, const char *token)
 	return false;
 }
 
+/*
+ * "--X" and "--no-X" both given: the last one would win silently, so it
+ * is a usage error, whichever came first.
+ */
+static void check_opposite(struct cmd_opts *p, size_t index)
+{
+	const char *name = p->longopts[index].name;
+
+	p->seen[index] = true;
+	for (size_t i = 0; i < p->nr_longopts; i++) {
+		const char *other = p->longopts[i].name;
+
+		/* flags only: --comm RE is no opposite of --no-comm */
+		if (!p->seen[i] || i == index ||
+		    p->longopts[i].has_arg != no_argument ||
+		    p->longopts[index].has_arg != no_argument)
+			continue;
+		if ((strncmp(name, "no-", 3) == 0 && !strcmp(name + 3, other)) ||
+		    (strncmp(other, "no-", 3) == 0 && !strcmp(other + 3, name)))
+			usage_error(p->ctx, "'--%s' and '--%s' contradict each "
+					    "other: give one",
+				    other, name);
+	}
+}
+
 int cmd_getopt(struct cmd_opts *p)
 {
 	for (;;) {
@@ -112,6 +138,7 @@ int cmd_getopt(struct cmd_opts *p)
 			if (!exact(token, p->opt->name))
 				usage_error(p->ctx, "unknown option '%s'",
 					    token);
+			check_opposite(p, (size_t)index);
 		}
 		switch (c) {
 		case -1:

@@ -103,6 +103,18 @@ static void vreport(const struct pd_ctx *ctx, const char *prefix,
 	fputc('\n', stderr);
 }
 
+/* Before an exit on error: a half-written -o goes (what was at its path
+ * stays), so does an extracted archive, and the pager shows what was
+ * written. */
+static void drop_outputs(const struct pd_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nr_outputs; i++)
+		if (ctx->outputs[i].tmp)
+			unlink(ctx->outputs[i].tmp);
+	cmd_archive_cleanup(ctx);
+	ctx_end_pager(ctx);
+}
+
 void die(const struct pd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -110,11 +122,7 @@ void die(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport(ctx, "", fmt, ap);
 	va_end(ap);
-	/* a half-written -o goes: what was at its path stays */
-	for (size_t i = 0; i < ctx->nr_outputs; i++)
-		if (ctx->outputs[i].tmp)
-			unlink(ctx->outputs[i].tmp);
-	cmd_archive_cleanup(ctx);
+	drop_outputs(ctx);
 	exit(EXIT_FATAL);
 }
 
@@ -148,7 +156,7 @@ void usage_error(const struct pd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (c)
 		fprintf(stderr, "usage: %s\n", c->usage);
-	cmd_archive_cleanup(ctx);
+	drop_outputs(ctx);
 	exit(EXIT_USAGE);
 }
 
@@ -497,6 +505,7 @@ int main(int argc, char **argv)
 	cmd_archive_cleanup(&ctx);
 	free(ctx.archive_dir);
 	frc = finish_stdout();
+	ctx_end_pager(&ctx);
 	if (frc)
 		return frc;
 	return rc;

@@ -66,6 +66,10 @@ struct pd_ctx {
 	} outputs[CTX_MAX_OUTPUTS];
 	size_t nr_outputs;
 	struct cmd_fetch fetch;	/* debuginfod, over the run's sessions */
+	/* ctx_start_pager(): the pager's pid (0: none), and a copy of the
+	 * terminal's stderr while stderr goes to the pager (-1: none) */
+	pid_t pager_pid;
+	int pager_stderr;
 	/* a perf archive extracted (cmd_archive.c): the temporary tree,
 	 * removed at exit and by die(), and its watcher's pipe */
 	char *archive_dir;
@@ -80,6 +84,19 @@ struct cmd_entry {
 	const char *summary;	/* one line for `pdtool help` */
 	const char *options;	/* the OPTIONS text of --help */
 };
+
+/*
+ * cmd_pager.c: whether to colour standard output (a terminal, NO_COLOR
+ * unset or empty); send standard output (and stderr when it is the same
+ * terminal) to $PAGER when standard output is a terminal, as git does;
+ * wait for the pager, which main(), die() and usage_error() do.
+ */
+bool ctx_use_color(void);
+void ctx_start_pager(struct pd_ctx *ctx);
+void ctx_end_pager(const struct pd_ctx *ctx);
+
+/* "s" after a count of n things, but one: "%zu stack%s", PLURAL(n) */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 /* E8: print "pdtool CMD: msg" and exit 2 */
 PD_NORETURN void die(const struct pd_ctx *ctx, const char *fmt, ...)
@@ -171,6 +188,7 @@ struct cmd_opts {
 	struct option longopts[CMD_OPTS_MAX + 1];
 	size_t nr_longopts;
 	size_t first_more; /* longopts[first_more..] are more_longopts' */
+	bool seen[CMD_OPTS_MAX]; /* longopts[i] was given */
 };
 
 /* Start parsing argv (argv[0] is the command's name). */

@@ -257,6 +257,9 @@ struct pde_flame_opts {
 	bool inverted;		/* icicle: the root at the top */
 	bool hash;		/* colour by name, not by position */
 	enum pde_flame_palette palette;
+	unsigned decimals;	/* the counts are in units of 10^-decimals
+				 * (folded text with "1.5" counts); the
+				 * titles show them so */
 	const struct pde_flame_diff *diff; /* non-NULL: a differential
 					    * graph, coloured by change,
 					    * the palette unused */
@@ -295,6 +298,7 @@ void pde_flame_diff_color(double change, double max, unsigned char rgb[3]);
 struct pde_speedscope_opts {
 	const char *name;	/* the profile's name, e.g. the input file */
 	const char *exporter;	/* e.g. "pdtool 0.1.0" */
+	unsigned decimals;	/* as pde_flame_opts' */
 };
 
 /*

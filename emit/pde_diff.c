@@ -49,7 +49,7 @@ const char *pde_diff_scaling_text(const struct pda_diff *d, char *buf,
 	switch (s->scale) {
 	case PDA_DIFF_SCALE_NONE:
 		return "not scaled (--scale none): values are samples, a "
-		       "side's mean per capture";
+		       "side's mean per input";
 	case PDA_DIFF_SCALE_SYMBOL:
 		snprintf(buf, size, "%s%s%s%s%s", scale_symbol_text[0],
 			 s->scale_symbol, scale_symbol_text[1],
@@ -72,14 +72,14 @@ const char *pde_diff_tests_text(const struct pda_diff *d)
 		return s->runs_tested
 			       ? "sampling noise: z-test on Poisson sample "
 				 "counts; run-to-run variation: Welch's "
-				 "t-test over the captures"
+				 "t-test over the inputs"
 			       : "sampling noise: z-test on Poisson sample "
 				 "counts";
 	case PDA_DIFF_SCALE_SYMBOL:
 		return s->runs_tested
 			       ? "sampling noise: z-test on a ratio of Poisson "
 				 "counts (delta method); run-to-run "
-				 "variation: Welch's t-test over the captures"
+				 "variation: Welch's t-test over the inputs"
 			       : "sampling noise: z-test on a ratio of Poisson "
 				 "counts (delta method)";
 	case PDA_DIFF_SCALE_TOTAL:
@@ -87,7 +87,7 @@ const char *pde_diff_tests_text(const struct pda_diff *d)
 	}
 	return s->runs_tested ? "sampling noise: two-proportion z-test; "
 				"run-to-run variation: Welch's t-test over "
-				"the captures"
+				"the inputs"
 			      : "sampling noise: two-proportion z-test";
 }
 
@@ -113,7 +113,7 @@ static void put_inputs(const struct report *r)
 	static const char side_name[2] = {'A', 'B'};
 
 	for (int side = 0; side < 2; side++) {
-		fprintf(r->out, "%s%c (%s): %u capture%s, %" PRIu64 " samples",
+		fprintf(r->out, "%s%c (%s): %u input%s, %" PRIu64 " samples",
 			r->md ? "- " : "", side_name[side],
 			side ? "after" : "before", r->s->nr_runs[side],
 			r->s->nr_runs[side] == 1 ? "" : "s",
@@ -173,9 +173,9 @@ static void put_method(const struct report *r)
 	if (s->runs_tested) {
 		fprintf(r->out,
 			"A change is \"significant\" when it exceeds both "
-			"sampling noise and the spread between captures (%u "
+			"sampling noise and the spread between inputs (%u "
 			"against %u); \"sampling-only\" when it exceeds "
-			"sampling noise but not the spread between captures.",
+			"sampling noise but not the spread between inputs.",
 			s->nr_runs[0], s->nr_runs[1]);
 		para_end(r);
 		return;
@@ -184,12 +184,12 @@ static void put_method(const struct report *r)
 		"Run-to-run variation is NOT covered: with %s, a change "
 		"marked \"sampling-only\" exceeds sampling noise, but may "
 		"still be the machine, its caches or the input varying "
-		"between runs.  Give several captures a side (pdtool diff "
+		"between runs.  Give several inputs a side (pdtool diff "
 		"A1 A2 A3 -- B1 B2 B3) to test it.",
 		s->nr_runs[0] == 1 && s->nr_runs[1] == 1
-			? "one capture per side"
-		: s->nr_runs[0] == 1 ? "one capture of A"
-				     : "one capture of B");
+			? "one input per side"
+		: s->nr_runs[0] == 1 ? "one input of A"
+				     : "one input of B");
 	para_end(r);
 }
 

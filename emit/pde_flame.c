@@ -181,14 +181,21 @@ static void put_label(FILE *out, const struct layout *l, const char *name,
 	fputs("..", out);
 }
 
-/* n with thousands separators, whatever the locale: "1,234,567" */
-static void put_count(FILE *out, uint64_t n)
+/* n units of 10^-decimals with thousands separators, whatever the
+ * locale, and no trailing zero decimal: "1,234,567", "1.5" */
+static void put_count(FILE *out, uint64_t n, unsigned decimals)
 {
 	char digits[24];
-	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
+	int len = snprintf(digits, sizeof(digits), "%0*" PRIu64,
+			   (int)decimals + 1, n);
+	int whole = len - (int)decimals, last = len;
 
-	for (int i = 0; i < len; i++) {
-		if (i > 0 && (len - i) % 3 == 0)
+	while (last > whole && digits[last - 1] == '0')
+		last--;
+	for (int i = 0; i < last; i++) {
+		if (i == whole)
+			fputc('.', out);
+		else if (i > 0 && i < whole && (whole - i) % 3 == 0)
 			fputc(',', out);
 		fputc(digits[i], out);
 	}
@@ -489,9 +496,9 @@ static void put_diff_title(FILE *out, const struct layout *l,
 	const double vb = (double)b / df->denom[1] * df->unit;
 
 	fputs(" (A ", out);
-	put_count(out, a);
+	put_count(out, a, l->o->decimals);
 	fputs(", B ", out);
-	put_count(out, b);
+	put_count(out, b, l->o->decimals);
 	fputc(' ', out);
 	put_xml(out, l->countname, SIZE_MAX);
 	if (df->unit == 1.0) {
@@ -531,7 +538,7 @@ static void put_frame(FILE *out, const struct layout *l,
 		put_diff_title(out, l, n);
 	} else {
 		fputs(" (", out);
-		put_count(out, n->total);
+		put_count(out, n->total, l->o->decimals);
 		fputc(' ', out);
 		put_xml(out, l->countname, SIZE_MAX);
 		fprintf(out, ", %.2f%%)</title>",

@@ -37,8 +37,23 @@ static void put_frames(struct pde_json *j, const struct pda_flame_node *nodes,
 
 /* samples: [[ids root first] per node with self samples]; path[d - 1]
  * holds the name id of the current node's ancestor at depth d */
+/* A count in units of 10^-decimals: a whole number when decimals is 0 */
+static void put_weight(struct pde_json *j, const char *key, uint64_t v,
+		       unsigned decimals)
+{
+	double scale = 1;
+
+	if (!decimals) {
+		pde_json_u64(j, key, v);
+		return;
+	}
+	for (unsigned d = 0; d < decimals; d++)
+		scale *= 10;
+	pde_json_double(j, key, (double)v / scale);
+}
+
 static void put_samples(struct pde_json *j, const struct pda_flame_node *nodes,
-			size_t nr, uint32_t *path)
+			size_t nr, uint32_t *path, unsigned decimals)
 {
 	pde_json_begin_array(j, "samples");
 	for (size_t i = 0; i < nr; i++) {
@@ -57,7 +72,7 @@ static void put_samples(struct pde_json *j, const struct pda_flame_node *nodes,
 	pde_json_begin_array(j, "weights");
 	for (size_t i = 0; i < nr; i++)
 		if (nodes[i].self)
-			pde_json_u64(j, NULL, nodes[i].self);
+			put_weight(j, NULL, nodes[i].self, decimals);
 	pde_json_end_array(j);
 }
 
@@ -88,8 +103,8 @@ int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 	pde_json_str(&j, "name", name);
 	pde_json_str(&j, "unit", "none");
 	pde_json_u64(&j, "startValue", 0);
-	pde_json_u64(&j, "endValue", nr ? nodes[0].total : 0);
-	put_samples(&j, nodes, nr, path);
+	put_weight(&j, "endValue", nr ? nodes[0].total : 0, opts->decimals);
+	put_samples(&j, nodes, nr, path, opts->decimals);
 	pde_json_end_object(&j);
 	pde_json_end_array(&j);
 	pde_json_end_object(&j);

@@ -266,9 +266,17 @@ static int warn_once(struct pda_session *s, struct pda_dso_ent *d,
 		return PD_ERR_NOMEM;
 	pda_hex(want, d->d.build_id, d->d.build_id_size);
 	pda_hex(got, id, size);
-	pda_logf(s, PD_LOG_WARN,
-		 "'%s' not used for '%s': %s (capture %s, file %s)", path,
-		 d->d.name, why, want, size ? got : "none");
+	/* the recorded path itself, or a copy found for it elsewhere */
+	if (strcmp(path, d->d.name) == 0)
+		pda_logf(s, PD_LOG_WARN,
+			 "'%s' not used: %s (build-id in the capture %s, "
+			 "in the file %s)",
+			 path, why, want, size ? got : "none");
+	else
+		pda_logf(s, PD_LOG_WARN,
+			 "'%s' not used for '%s': %s (build-id in the capture "
+			 "%s, in the file %s)",
+			 path, d->d.name, why, want, size ? got : "none");
 	return 0;
 }
 

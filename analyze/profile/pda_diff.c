@@ -684,7 +684,7 @@ static int bad_run(struct pda_diff *d, unsigned g, const char *why)
 
 	d->sum.bad_side = b ? PDA_DIFF_B : PDA_DIFF_A;
 	d->sum.bad_run = b ? g - d->o.nr_runs[0] : g;
-	return set_err(d, PD_ERR_NOTFOUND, "capture %u of %c %s",
+	return set_err(d, PD_ERR_NOTFOUND, "input %u of %c %s",
 		       d->sum.bad_run + 1, b ? 'B' : 'A', why);
 }
 

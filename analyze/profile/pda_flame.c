@@ -10,9 +10,17 @@
  * array moves as it grows).  Names are interned in a profile's string table
  * (pda_profile_intern()), so equal names share one copy and one id.
  * Nothing depends on the order the stacks came in:
- * pda_flame_finish() sorts each node's children by name (bytewise) and
- * lays the tree out depth first, so the same stacks in any order give the
- * same nodes, and the same input gives byte-identical output downstream.
+ * pda_flame_finish() sorts each node's children and lays the tree out
+ * depth first, so the same stacks in any order give the same nodes, and
+ * the same input gives byte-identical output downstream.  The order is
+ * flamegraph.pl's, which sorts the folded lines bytewise and lays them
+ * out left to right: a node's own samples ("a;b N") come before its
+ * callees ("a;b;c N", as ' ' sorts before ';'), and a name that is the
+ * start of another sorts by the byte after it against the ' ' or ';'
+ * that would follow it in a line ("f::g" before "f;h", after "f 3").
+ * Where the pl draws one name as two boxes (a name with samples of its
+ * own and callees, and a longer name whose next byte sorts between ' '
+ * and ';'), the one box here takes the place of the callees' part.
  *
  * Invariants while building (node 0 is the root, "all"):
  *   - a node's total is the sum of its self and its children's totals;
@@ -447,6 +455,7 @@ struct kid_ref {
 	const char *name;
 	size_t len;
 	uint32_t node;
+	unsigned char sep; /* what follows the name in its lines */
 };
 
 static int cmp_kid(const void *a, const void *b)
@@ -457,7 +466,13 @@ static int cmp_kid(const void *a, const void *b)
 
 	if (c)
 		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	if (x->len == y->len)
+		return 0;
+	/* one name starts the other: the longer one's next byte against
+	 * the shorter one's separator, as their folded lines compare */
+	if (x->len < y->len)
+		return (unsigned char)y->name[n] < x->sep ? 1 : -1;
+	return (unsigned char)x->name[n] < y->sep ? -1 : 1;
 }
 
 /* A node waiting in pda_flame_finish()'s walk. */
@@ -491,6 +506,7 @@ static int sort_children(struct pda_flame *fl)
 		     c = fl->nodes[c].next_sibling) {
 			kids[nr].name =
 				name_of(fl, fl->nodes[c].name, &kids[nr].len);
+			kids[nr].sep = fl->nodes[c].nr_children ? ';' : ' ';
 			kids[nr++].node = c;
 		}
 		qsort(kids, nr, sizeof(*kids), cmp_kid);
@@ -539,7 +555,8 @@ int pda_flame_finish(struct pda_flame *fl)
 		const struct walk w = stack[--sp];
 		const struct bnode *n = &fl->nodes[w.node];
 		struct pda_flame_node *o = &fl->out[nr_out];
-		uint64_t x = w.start;
+		/* its own samples first, its callees after them */
+		uint64_t x = w.start + n->self;
 		size_t nr_kids = 0, k = 0;
 
 		o->name = name_of(fl, n->name, NULL);

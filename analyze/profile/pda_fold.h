@@ -229,11 +229,18 @@ enum pda_script_flags {
 	PDA_SCRIPT_TID = 1u << 1,	/* root "comm-PID/TID" */
 	PDA_SCRIPT_NO_COMM = 1u << 2,	/* no root frame */
 	PDA_SCRIPT_KERNEL = 1u << 3,	/* "_[k]" on kernel frames */
-	PDA_SCRIPT_JIT = 1u << 4,	/* "_[j]" on perf-PID.map and
-					 * jitted-*.so frames */
+	PDA_SCRIPT_JIT = 1u << 4,	/* "_[j]" on perf-PID.map frames
+					 * (PDA_FRAME_JIT marks jitted-*.so
+					 * too) */
 	PDA_SCRIPT_ADDRS = 1u << 5,	/* "[dso <ip>]" for unknown frames */
 	PDA_SCRIPT_ALL_EVENTS = 1u << 6, /* keep every event */
-	PDA_SCRIPT_PERIOD = 1u << 7,	/* weigh by the period field */
+	PDA_SCRIPT_PERIOD = 1u << 7,	/* weigh by the period field (1
+					 * where there is none), as the pl */
+	PDA_SCRIPT_SRCLINE = 1u << 8,	/* the text is perf script
+					 * -F+srcline's: the line after each
+					 * frame's name is its source line,
+					 * appended "name:file.c:12" (the
+					 * pl's --srcline) */
 };
 
 struct pda_script_opts {

@@ -16,33 +16,55 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 int pda_folded_split(const struct pd_alloc *alloc,
 		     struct pda_folded_split *sp, const char *line, size_t len)
 {
-	size_t end = len, count_start, start = 0, nr = 0;
+	size_t end = len, count_start, start = 0, nr = 0, point = SIZE_MAX;
+	unsigned decimals = 0;
 	uint64_t count = 0;
 
 	sp->nr = 0;
 	sp->too_many = false;
+	sp->decimals = 0;
 	while (end > 0 && (line[end - 1] == '\n' || line[end - 1] == '\r' ||
 			   is_blank(line[end - 1])))
 		end--;
 	count_start = end;
-	while (count_start > 0 && line[count_start - 1] >= '0' &&
-	       line[count_start - 1] <= '9')
+	while (count_start > 0 && is_digit(line[count_start - 1]))
 		count_start--;
-	/* a whole number, and a blank between it and the stack */
+	/* flamegraph.pl's /\d+(?:\.\d*)?$/: decimals after a whole number */
+	if (sp->max_decimals && count_start > 1 &&
+	    line[count_start - 1] == '.' && is_digit(line[count_start - 2])) {
+		point = count_start - 1;
+		for (count_start = point; count_start > 0 &&
+					  is_digit(line[count_start - 1]);)
+			count_start--;
+	}
+	/* a number, and a blank between it and the stack */
 	if (count_start == end || count_start == 0 ||
 	    !is_blank(line[count_start - 1]))
 		return 1;
 	for (size_t i = count_start; i < end; i++) {
-		const unsigned digit = (unsigned)(line[i] - '0');
+		unsigned digit;
 
+		if (i == point)
+			continue;
+		/* digits past max_decimals are dropped */
+		if (i > point && decimals == sp->max_decimals)
+			break;
+		digit = (unsigned)(line[i] - '0');
 		if (count > (UINT64_MAX - digit) / 10)
 			return 1;
 		count = count * 10 + digit;
+		decimals += i > point && point != SIZE_MAX;
 	}
 	sp->count = count;
+	sp->decimals = decimals;
 	end = count_start - 1;
 	while (end > 0 && is_blank(line[end - 1]))
 		end--;
@@ -99,6 +121,7 @@ int pda_profile_add_folded(struct pda_profile *p, const char *line,
 
 	if (col >= nr_columns)
 		return pda_profile_set_err(p, PD_ERR_API, "no such column");
+	sp->max_decimals = pda_profile_max_decimals(p);
 	rc = pda_folded_split(pda_profile_mem(p), sp, line, len);
 	if (rc < 0)
 		return pda_profile_set_err(
@@ -120,8 +143,20 @@ int pda_profile_add_folded(struct pda_profile *p, const char *line,
 	 * stacks were first counted */
 	if (sp->count == 0)
 		return 0;
+	/* one unit for every line: the finer of this line's and the
+	 * profile's */
+	rc = pda_profile_set_decimals(p, sp->decimals);
+	if (rc < 0)
+		return rc;
 	scratch = pda_profile_scratch(p);
 	memset(scratch, 0, nr_columns * sizeof(*scratch));
 	scratch[col] = sp->count;
+	for (unsigned d = sp->decimals; d < pda_profile_decimals(p); d++) {
+		if (scratch[col] > UINT64_MAX / 10)
+			return pda_profile_set_err(p, PD_ERR_FORMAT,
+						   "the total count does not "
+						   "fit in 64 bits");
+		scratch[col] *= 10;
+	}
 	return pda_profile_add_sample(p, stack, scratch);
 }

@@ -55,6 +55,9 @@ struct pda_profile {
 			    * stacks.h */
 
 	uint64_t *totals; /* nr_columns: the rows' sums */
+	/* folded counts: up to max_decimals allowed; the values are in
+	 * units of 10^-decimals */
+	unsigned max_decimals, decimals;
 
 	struct pda_folded_split split;
 	uint64_t *scratch; /* nr_columns values */
@@ -95,6 +98,36 @@ struct pda_folded_split *pda_profile_split(struct pda_profile *p)
 uint64_t *pda_profile_scratch(struct pda_profile *p)
 {
 	return p->scratch;
+}
+
+unsigned pda_profile_max_decimals(const struct pda_profile *p)
+{
+	return p->max_decimals;
+}
+
+unsigned pda_profile_decimals(const struct pda_profile *p)
+{
+	return p->decimals;
+}
+
+int pda_profile_set_decimals(struct pda_profile *p, unsigned decimals)
+{
+	const size_t nr = p->nr_rows * p->nr_columns;
+
+	/* every value and total times 10 per decimal more; the totals
+	 * bound the values, so checking them is enough */
+	for (; p->decimals < decimals; p->decimals++) {
+		for (unsigned c = 0; c < p->nr_columns; c++)
+			if (p->totals[c] > UINT64_MAX / 10)
+				return set_err(p, PD_ERR_FORMAT,
+					       "the total count does not fit "
+					       "in 64 bits");
+		for (size_t i = 0; i < nr; i++)
+			p->values[i] *= 10;
+		for (unsigned c = 0; c < p->nr_columns; c++)
+			p->totals[c] *= 10;
+	}
+	return 0;
 }
 
 _Static_assert(sizeof(struct pda_profile_mapping) == 4 * 2 + 8 * 3,
@@ -225,7 +258,8 @@ int pda_profile_new(const struct pda_profile_opts *opts,
 
 	*out = NULL;
 	if (!opts || pdc_opts_copy(&o, sizeof(o), opts) < 0 ||
-	    o.nr_columns > PDA_PROFILE_MAX_COLUMNS)
+	    o.nr_columns > PDA_PROFILE_MAX_COLUMNS ||
+	    o.max_decimals > PDA_PROFILE_MAX_DECIMALS)
 		return PD_ERR_API;
 	if (o.alloc)
 		m = *o.alloc;
@@ -235,6 +269,7 @@ int pda_profile_new(const struct pda_profile_opts *opts,
 	p->mem = m;
 	pdc_intern_init(&p->strs, 0, PDA_PROFILE_MAX_ITEMS, PDC_INTERN_IDS);
 	p->nr_columns = o.nr_columns ? o.nr_columns : 1;
+	p->max_decimals = o.max_decimals;
 	p->cols = pdc_zalloc(&m, p->nr_columns * sizeof(*p->cols));
 	p->scratch = pdc_zalloc(&m, p->nr_columns * sizeof(*p->scratch));
 	p->totals = pdc_zalloc(&m, p->nr_columns * sizeof(*p->totals));

@@ -77,7 +77,13 @@ struct pda_profile_opts {
 	unsigned nr_columns;	/* values per sample row, 1..MAX_COLUMNS;
 				 * 0: 1 */
 	const struct pd_alloc *alloc;
+	unsigned max_decimals;	/* pda_profile_add_folded() takes counts
+				 * with up to this many decimals ("1.5",
+				 * as flamegraph.pl), 0..PDA_PROFILE_MAX_
+				 * DECIMALS; 0: whole numbers only */
 };
+
+#define PDA_PROFILE_MAX_DECIMALS 9
 
 #define PDA_PROFILE_OPTS(name, ...)                                         \
 	struct pda_profile_opts name = { .sz = sizeof(struct pda_profile_opts), \
@@ -291,6 +297,15 @@ int pda_profile_add_folded(struct pda_profile *p, const char *line,
 			   size_t len, unsigned col);
 
 /*
+ * With max_decimals, the counts pda_profile_add_folded() added are in
+ * units of 10^-decimals: the most decimals a line had (digits past
+ * max_decimals are dropped).  A line with more decimals than the lines
+ * before multiplies the values already added; a total past 64 bits is
+ * PD_ERR_FORMAT, as in pda_profile_add_values().
+ */
+unsigned pda_profile_decimals(const struct pda_profile *p);
+
+/*
  * The one folded-line splitter, for the readers that take frames as
  * strings (pda_flame_add_folded, pda_diff_add_folded): splits line into
  * names root first in sp->frames/sp->lens (pointing into line) and its
@@ -303,11 +318,15 @@ struct pda_folded_split {
 	const char **frames;
 	size_t *lens;
 	size_t nr, alloc;
-	uint64_t count;
+	uint64_t count;		/* in units of 10^-decimals */
 	bool too_many;
+	unsigned max_decimals;	/* set by the caller: a count may have
+				 * up to this many decimals ("1.5", or
+				 * "2." with none); 0: whole numbers only */
+	unsigned decimals;	/* the count's decimals */
 };
 
-#define PDA_FOLDED_SPLIT_INIT { NULL, NULL, 0, 0, 0, false }
+#define PDA_FOLDED_SPLIT_INIT { NULL, NULL, 0, 0, 0, false, 0, 0 }
 
 int pda_folded_split(const struct pd_alloc *alloc,
 		     struct pda_folded_split *sp, const char *line, size_t len);

@@ -19,5 +19,11 @@ struct pda_folded_split *pda_profile_split(struct pda_profile *p);
 /* pda_profile_nr_columns() values the folded reader may scribble on.
  * Valid until pda_profile_free(). */
 uint64_t *pda_profile_scratch(struct pda_profile *p);
+/* The opts' max_decimals. */
+unsigned pda_profile_max_decimals(const struct pda_profile *p);
+/* Count in units of 10^-decimals from now on, when that is finer than
+ * before: the values so far are scaled.  @return 0 or PD_ERR_FORMAT
+ * (a total past 64 bits; nothing changed for the last step). */
+int pda_profile_set_decimals(struct pda_profile *p, unsigned decimals);
 
 #endif /* PDA_PROFILE_INT_H */

@@ -46,7 +46,7 @@ struct pda_script {
 
 	/* the sample being read */
 	bool in_sample; /* a kept header was read ($pname) */
-	bool java;	/* its root is exactly "java" */
+	bool java;	/* its root starts with "java" */
 	uint64_t weight;
 	bool unresolved;
 	char *names; /* NUL-separated root, comm, frame names */
@@ -57,6 +57,11 @@ struct pda_script {
 	const char **ptrs; /* names and dsos handed to pda_fold */
 	unsigned *fflags;
 	size_t ptrs_alloc, fflags_alloc;
+
+	/* PDA_SCRIPT_SRCLINE: frames whose source line is on the lines
+	 * to come, in that order (indices into frames) */
+	size_t src_frames[64];
+	size_t nr_src, src_next;
 
 	char *event;		  /* the event kept; owned */
 	char *events[MAX_EVENTS]; /* distinct events seen; owned */
@@ -165,6 +170,7 @@ static void reset_sample(struct pda_script *ps)
 	ps->names_len = 0;
 	ps->nr_frames = 0;
 	ps->unresolved = false;
+	ps->nr_src = ps->src_next = 0;
 }
 
 /* The blank line after a sample: "remember_stack" with the root first. */
@@ -299,12 +305,67 @@ static bool pid_wanted(const struct pda_script *ps, const char *s, size_t len)
 	return false;
 }
 
+/*
+ * The event and the period: /:\s*(\d+)*\s+(\S+):\s*$/.  The event is the
+ * line's last word less the ':' that ends it; blanks come before it, and
+ * before those a ':', or a run of digits (the period) after a ':' and
+ * optional blanks.  Only one ':' can start such a match, so no search is
+ * needed.  @return false when the line has no event (a tracepoint's
+ * fields after it, or no time).
+ */
+static bool match_event(const char *l, size_t len, size_t *ev_at,
+			size_t *ev_len, size_t *period_at, size_t *period_len)
+{
+	size_t end = len, t, w, d, v;
+
+	while (end > 0 && is_space(l[end - 1]))
+		end--;
+	for (t = end; t > 0 && !is_space(l[t - 1]); t--)
+		;
+	if (end - t < 2 || l[end - 1] != ':')
+		return false;
+	for (w = t; w > 0 && is_space(l[w - 1]); w--)
+		;
+	if (w == t || w == 0)
+		return false;
+	*ev_at = t;
+	*ev_len = end - 1 - t;
+	*period_at = w;
+	*period_len = 0;
+	if (l[w - 1] == ':')
+		return true;
+	for (d = w; d > 0 && is_digit(l[d - 1]); d--)
+		;
+	for (v = d; v > 0 && is_space(l[v - 1]); v--)
+		;
+	if (d == w || v == 0 || l[v - 1] != ':')
+		return false;
+	*period_at = d;
+	*period_len = w - d;
+	return true;
+}
+
+/* Decimal digits as a count, saturated rather than wrapped. */
+static uint64_t parse_count(const char *s, size_t len)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const uint64_t digit = (uint64_t)(s[i] - '0');
+
+		if (v > (UINT64_MAX - digit) / 10)
+			return UINT64_MAX;
+		v = v * 10 + digit;
+	}
+	return v;
+}
+
 static int header_line(struct pda_script *ps, const char *l, size_t len,
 		       size_t comm_len, size_t pid_at, size_t pid_len,
 		       size_t tid_at, size_t tid_len, size_t rest)
 {
 	const char *pid = l + pid_at, *tid = l + tid_at;
-	size_t end = len, tok, tok_end;
+	size_t ev_at, ev_len, period_at, period_len;
 	uint64_t ns;
 	char *root;
 
@@ -317,15 +378,11 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 		pid = "?";
 		pid_len = 1;
 	}
-	/* the event: the last token when it ends the line with ':' */
-	while (end > rest && is_space(l[end - 1]))
-		end--;
-	tok = end;
-	while (tok > rest && !is_space(l[tok - 1]))
-		tok--;
-	if (end > tok + 1 && l[end - 1] == ':') {
-		const char *ev = l + tok;
-		const size_t ev_len = end - 1 - tok;
+	/* the event and the period: /:\s*(\d+)*\s+(\S+):\s*$/ over the
+	 * whole line, so a comm that swallowed the numbers still has them */
+	ps->weight = 1;
+	if (match_event(l, len, &ev_at, &ev_len, &period_at, &period_len)) {
+		const char *ev = l + ev_at;
 
 		if (!remember_event(ps, ev, ev_len))
 			return PD_ERR_NOMEM;
@@ -342,23 +399,11 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 			ps->stats.nr_event_skipped++;
 			return 0;
 		}
-	}
-	/* the period (-F period, on by default) precedes the event, the
-	 * time ("541.987909:") precedes that */
-	ps->weight = 1;
-	tok_end = tok;
-	while (tok_end > rest && is_space(l[tok_end - 1]))
-		tok_end--;
-	tok = tok_end;
-	while (tok > rest && !is_space(l[tok - 1]))
-		tok--;
-	if (ps->flags & PDA_SCRIPT_PERIOD) {
-		uint64_t period = 0;
-		size_t i;
-
-		for (i = tok; i < tok_end && is_digit(l[i]); i++)
-			period = period * 10 + (uint64_t)(l[i] - '0');
-		ps->weight = i == tok_end && i > tok ? period : 0;
+		/* "$period = 1 if not $period": Perl's false is "" and "0",
+		 * so "00" weighs 0 */
+		if (ps->flags & PDA_SCRIPT_PERIOD && period_len &&
+		    !(period_len == 1 && l[period_at] == '0'))
+			ps->weight = parse_count(l + period_at, period_len);
 	}
 	if (ps->has_start || ps->has_end) {
 		bool have = false;
@@ -424,20 +469,23 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 		reset_sample(ps);
 		return 0;
 	}
-	ps->java = strcmp(root, "java") == 0;
+	ps->java = strncmp(root, "java", 4) == 0;
 	ps->in_sample = true;
 	return 0;
 }
 
 /*
- * A frame line: /^\s*(\w+)\s*(.+) \((\S*)\)/.  The greedy (.+) makes the
- * dso the last " (...)" whose inside has no blank.
+ * A frame line: /^\s*(\w+)\s*(.+) \((.*)\)/, unanchored at its end.  The
+ * dso runs from the last " (" that a ')' follows to the last ')'; the
+ * greedy (.+) starts as far right as the pattern lets it, so on a line
+ * such as "foo (dso)" with no address Perl backtracks into the word and
+ * the function is its last character: done the same here.
  */
 static bool match_frame(const char *l, size_t len, size_t *pc_at,
 			size_t *pc_len, size_t *func_at, size_t *func_len,
 			size_t *mod_at, size_t *mod_len)
 {
-	size_t i = 0, f;
+	size_t i = 0, word_end, func, close = SIZE_MAX, open = SIZE_MAX;
 
 	while (i < len && is_space(l[i]))
 		i++;
@@ -446,28 +494,30 @@ static bool match_frame(const char *l, size_t len, size_t *pc_at,
 		i++;
 	if (i == *pc_at)
 		return false;
-	*pc_len = i - *pc_at;
+	word_end = i;
 	while (i < len && is_space(l[i]))
 		i++;
-	f = i;
-	for (size_t j = len; j-- > f + 1;) {
-		size_t k, run, close = SIZE_MAX;
-
-		if (l[j] != ' ' || j + 1 >= len || l[j + 1] != '(')
-			continue;
-		k = j + 2;
-		for (run = k; run < len && !is_space(l[run]); run++)
-			if (l[run] == ')')
-				close = run;
-		if (close == SIZE_MAX)
-			continue;
-		*func_at = f;
-		*func_len = j - f;
-		*mod_at = k;
-		*mod_len = close - k;
-		return true;
-	}
-	return false;
+	func = i;
+	for (size_t j = len; j-- > 0 && close == SIZE_MAX;)
+		if (l[j] == ')')
+			close = j;
+	if (close == SIZE_MAX || close < 4)
+		return false;
+	for (size_t j = close - 1; j-- > 0;)
+		if (l[j] == ' ' && l[j + 1] == '(') {
+			open = j;
+			break;
+		}
+	if (open == SIZE_MAX || open < *pc_at + 2)
+		return false;
+	if (func > open - 1)
+		func = open - 1;
+	*pc_len = (func < word_end ? func : word_end) - *pc_at;
+	*func_at = func;
+	*func_len = open - func;
+	*mod_at = open + 2;
+	*mod_len = close - open - 2;
+	return true;
 }
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -487,8 +537,8 @@ static bool contains(const char *s, size_t len, const char *needle)
 	return false;
 }
 
-/* m:/tmp/perf-\d+\.map: and m:/jitted-\d+-\d+\.so: */
-static bool is_jit(const char *m, size_t len)
+/* m:/tmp/perf-\d+\.map:, and with jitted_so m:/jitted-\d+-\d+\.so: */
+static bool is_jit(const char *m, size_t len, bool jitted_so)
 {
 	for (size_t i = 0; i < len; i++) {
 		size_t j = i, d;
@@ -498,7 +548,7 @@ static bool is_jit(const char *m, size_t len)
 				;
 			if (j > d && starts(m + j, len - j, ".map"))
 				return true;
-		} else if (starts(m + i, len - i, "/jitted-")) {
+		} else if (jitted_so && starts(m + i, len - i, "/jitted-")) {
 			for (j = i + 8, d = j; j < len && is_digit(m[j]); j++)
 				;
 			if (j == d || j >= len || m[j] != '-')
@@ -531,7 +581,9 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 		      size_t mod_len, bool inlined, size_t dso_off)
 {
 	size_t start = ps->names_len, off, w = 0;
+	const char *suffix = NULL;
 	unsigned flags = 0;
+	bool kernel;
 	char *s;
 
 	if (len == 9 && memcmp(func, "[unknown]", 9) == 0) {
@@ -592,33 +644,34 @@ static int frame_name(struct pda_script *ps, const char *func, size_t len,
 		if (s[i] != '"' && s[i] != '\'')
 			s[w++] = s[i];
 	len = w;
-	/* tidy_java, for a root of exactly "java" */
+	/* tidy_java, for a root m/^java/ ("java-PID" too) */
 	if (ps->java && len > 0 && s[0] == 'L' && memchr(s, '/', len)) {
 		memmove(s, s + 1, len - 1);
 		len--;
 	}
 	ps->names_len = start + len;
 	ps->names[ps->names_len++] = '\0';
-	/* annotations */
-	if (inlined) {
+	/* annotations, each once: the pl adds "_[i]" and "_[j]" only to a
+	 * name without one, and "_[j]" to perf-PID.map frames only; the
+	 * flags also mark jitted-*.so frames as JIT code */
+	kernel = ((mod_len > 0 && mod[0] == '[') ||
+		  (mod_len >= 7 &&
+		   memcmp(mod + mod_len - 7, "vmlinux", 7) == 0)) &&
+		 !contains(mod, mod_len, "unknown");
+	if (inlined)
 		flags |= PDA_FRAME_INLINED;
-		if (add_name(ps, "_[i]", 4, &off) < 0)
-			return PD_ERR_NOMEM;
-	} else if ((mod_len > 0 && mod[0] == '[') ||
-		   (mod_len >= 7 &&
-		    memcmp(mod + mod_len - 7, "vmlinux", 7) == 0)) {
-		if (!contains(mod, mod_len, "unknown")) {
-			flags |= PDA_FRAME_KERNEL;
-			if (ps->flags & PDA_SCRIPT_KERNEL &&
-			    add_name(ps, "_[k]", 4, &off) < 0)
-				return PD_ERR_NOMEM;
-		}
-	} else if (is_jit(mod, mod_len)) {
+	else if (kernel)
+		flags |= PDA_FRAME_KERNEL;
+	else if (is_jit(mod, mod_len, true))
 		flags |= PDA_FRAME_JIT;
-		if (ps->flags & PDA_SCRIPT_JIT &&
-		    add_name(ps, "_[j]", 4, &off) < 0)
-			return PD_ERR_NOMEM;
-	}
+	if (inlined)
+		suffix = contains(s, len, "_[i]") ? NULL : "_[i]";
+	else if (ps->flags & PDA_SCRIPT_KERNEL && kernel)
+		suffix = "_[k]";
+	else if (ps->flags & PDA_SCRIPT_JIT && is_jit(mod, mod_len, false))
+		suffix = contains(s, len, "_[j]") ? NULL : "_[j]";
+	if (suffix && add_name(ps, suffix, 4, &off) < 0)
+		return PD_ERR_NOMEM;
 	/* add_name appended its own NUL: join the suffix to the name */
 	if (ps->names_len > start + len + 1) {
 		memmove(ps->names + start + len, ps->names + start + len + 1,
@@ -644,6 +697,7 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 	const char *func = l + func_at;
 	size_t dso_off, first = ps->nr_frames, nr;
 	size_t parts[64][2], nr_parts = 0;
+	bool unknown = false;
 	int rc;
 
 	if (!ps->in_sample)
@@ -688,10 +742,19 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 	while (nr_parts > 0 && parts[nr_parts - 1][1] == 0)
 		nr_parts--;
 	for (size_t p = 0; p < nr_parts; p++) {
+		/* "$is_unknown" is set by an [unknown] in [unknown] and stays
+		 * for the rest of the line */
+		unknown |= parts[p][1] == 9 &&
+			   !memcmp(func + parts[p][0], "[unknown]", 9) &&
+			   mod_len == 9 && !memcmp(l + mod_at, "[unknown]", 9);
 		rc = frame_name(ps, func + parts[p][0], parts[p][1], l + pc_at,
 				pc_len, l + mod_at, mod_len, p > 0, dso_off);
 		if (rc < 0)
 			return rc;
+		/* each name but an unknown one reads a source line */
+		if (ps->flags & PDA_SCRIPT_SRCLINE && !unknown &&
+		    ps->nr_src < 64)
+			ps->src_frames[ps->nr_src++] = ps->nr_frames - 1;
 	}
 	/* a line's names are root first ("unshift @stack, @inline"); the
 	 * frames are kept leaf first */
@@ -702,6 +765,58 @@ static int frame_line(struct pda_script *ps, const char *l, size_t pc_at,
 		ps->frames[first + i] = ps->frames[first + nr - 1 - i];
 		ps->frames[first + nr - 1 - i] = t;
 	}
+	/* the source lines still go to the names in the line's order */
+	for (size_t i = 0; i < ps->nr_src; i++)
+		ps->src_frames[i] = first + nr - 1 - (ps->src_frames[i] - first);
+	return 0;
+}
+
+/*
+ * A source line of PDA_SCRIPT_SRCLINE, whatever it holds (the pl reads
+ * it with "<>"): s/\[.*?\]//g, trimmed, appended to its frame's name
+ * after a ':' unless empty.  The name moves to the end of names.
+ */
+static int source_line(struct pda_script *ps, const char *l, size_t len)
+{
+	struct sframe *f = &ps->frames[ps->src_frames[ps->src_next++]];
+	size_t start = ps->names_len, off, name_len, end;
+	char *s;
+
+	if (ps->src_next == ps->nr_src)
+		ps->nr_src = ps->src_next = 0;
+	name_len = strlen(ps->names + f->name);
+	if (PDC_GROW(&ps->mem, ps->names, ps->names_alloc,
+			 ps->names_len + name_len + len + 2,
+			 (size_t)MAX_LINE * 4) < 0)
+		return PD_ERR_NOMEM;
+	memmove(ps->names + start, ps->names + f->name, name_len);
+	ps->names_len += name_len;
+	if (add_name(ps, ":", 1, &off) < 0)
+		return PD_ERR_NOMEM;
+	ps->names_len--;
+	for (size_t i = 0; i < len; i++) {
+		const char *close;
+
+		if (l[i] == '[' &&
+		    (close = memchr(l + i + 1, ']', len - i - 1))) {
+			i = (size_t)(close - l);
+			continue;
+		}
+		ps->names[ps->names_len++] = l[i];
+	}
+	/* trimmed: leading blanks after the ':', trailing ones */
+	s = ps->names + start + name_len + 1;
+	end = ps->names_len - (start + name_len + 1);
+	while (end > 0 && is_space(s[end - 1]))
+		end--;
+	for (off = 0; off < end && is_space(s[off]); off++)
+		;
+	memmove(s, s + off, end - off);
+	end -= off;
+	/* "unless $_ eq ''": no ':' either */
+	ps->names_len = start + name_len + (end ? 1 + end : 0);
+	ps->names[ps->names_len++] = '\0';
+	f->name = start;
 	return 0;
 }
 
@@ -713,6 +828,8 @@ static int one_line(struct pda_script *ps, const char *l, size_t len)
 	/* chomp */
 	if (len > 0 && l[len - 1] == '\n')
 		len--;
+	if (ps->src_next < ps->nr_src)
+		return source_line(ps, l, len);
 	if (len > 0 && l[0] == '#')
 		return 0;
 	if (len == 0)

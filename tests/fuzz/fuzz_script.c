@@ -46,6 +46,9 @@ static void read_text(const uint8_t *data, size_t size, uint64_t h,
 
 	memset(out, 0, sizeof(*out));
 	so.flags = (unsigned)(h & 0xff);
+	/* a bit no other option reads: --srcline's source lines */
+	if (h >> 20 & 1)
+		so.flags |= PDA_SCRIPT_SRCLINE;
 	if (h >> 8 & 1)
 		so.event = "cycles";
 	if (h >> 9 & 1) {

@@ -487,7 +487,7 @@ START_TEST(test_errors)
 	ck_assert_int_eq(pda_diff_flame(d, false, &fl), PD_ERR_API);
 	/* B's second run has no samples */
 	ck_assert_int_eq(pda_diff_finish(d), PD_ERR_NOTFOUND);
-	ck_assert_str_eq(pda_diff_errmsg(d), "capture 2 of B has no samples");
+	ck_assert_str_eq(pda_diff_errmsg(d), "input 2 of B has no samples");
 	ck_assert_int_eq(pda_diff_summary(d)->bad_side, PDA_DIFF_B);
 	ck_assert_uint_eq(pda_diff_summary(d)->bad_run, 1);
 	ck_assert_int_eq(pda_diff_finish(d), PD_ERR_API);
@@ -502,7 +502,7 @@ START_TEST(test_errors)
 			 0);
 	ck_assert_int_eq(pda_diff_finish(d), PD_ERR_NOTFOUND);
 	ck_assert_str_eq(pda_diff_errmsg(d),
-			 "capture 1 of B has no samples of 'unit'");
+			 "input 1 of B has no samples of 'unit'");
 	pda_diff_free(d);
 	pda_diff_free(NULL);
 }
@@ -737,10 +737,10 @@ START_TEST(test_report)
 	char *t = text_of(write_report, d, &ro);
 
 	ck_assert_ptr_nonnull(strstr(
-		t, "A (before): 1 capture, 400 samples: a.folded\n"
-		   "B (after): 1 capture, 800 samples: b.folded\n"));
+		t, "A (before): 1 input, 400 samples: a.folded\n"
+		   "B (after): 1 input, 800 samples: b.folded\n"));
 	ck_assert_ptr_nonnull(strstr(t, "Run-to-run variation is NOT "
-					"covered: with one capture per side"));
+					"covered: with one input per side"));
 	ck_assert_ptr_nonnull(strstr(t, "two-proportion z-test"));
 	ck_assert_ptr_nonnull(
 		strstr(t, "Self, per symbol: 2 symbols, 2 beyond sampling "
@@ -753,7 +753,7 @@ START_TEST(test_report)
 	ro.format = PDE_DIFF_MARKDOWN;
 	ro.top = 1;
 	t = text_of(write_report, d, &ro);
-	ck_assert_ptr_nonnull(strstr(t, "- A (before): 1 capture, 400 "
+	ck_assert_ptr_nonnull(strstr(t, "- A (before): 1 input, 400 "
 					"samples: `a.folded`\n"));
 	ck_assert_ptr_nonnull(strstr(t, "| 25.00% | 50.00% | +25.00 | "));
 	ck_assert_ptr_null(strstr(t, "| b |"));

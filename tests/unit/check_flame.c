@@ -78,11 +78,12 @@ START_TEST(test_merge)
 	struct pda_flame *fl = tree_of(lines, 5, false);
 	char *d = describe(fl);
 
-	/* all; a (b, c); d: one node per path, depth first, by name */
+	/* all; a (b, c); d: one node per path, depth first, by name; a's
+	 * own 5 samples left of its callees, as flamegraph.pl draws them */
 	ck_assert_str_eq(d, "all 15 0 0 0 0\n"
 			    "a 11 5 0 1 0\n"
-			    "b 4 4 0 2 1\n"
-			    "c 2 2 4 2 1\n"
+			    "b 4 4 5 2 1\n"
+			    "c 2 2 9 2 1\n"
 			    "d 4 4 11 1 0\n");
 	ck_assert_uint_eq(pda_flame_max_depth(fl), 2);
 	ck_assert_uint_eq(pda_flame_nr_names(fl), 5);

@@ -590,8 +590,9 @@ START_TEST(test_script_tidy)
 	char *out = fold_script(script_tidy, 4096, 0, &so, &st);
 
 	/* leaf first in the text, root first here; "outer->mid->inner" is
-	 * root first already and the inlined ones are marked */
-	ck_assert_str_eq(out, "java;vdso_fn_[k];vfs_read_[k];f_[j];sq;outer;"
+	 * root first already and the inlined ones are marked; the pl marks
+	 * perf-PID.map frames only, not jitted-*.so ones ("f") */
+	ck_assert_str_eq(out, "java;vdso_fn_[k];vfs_read_[k];f;sq;outer;"
 			      "mid_[i];inner_[i];RegExp:[&<>\\\\]_[j];"
 			      "net/http.(*Client).Do;"
 			      "ns::(anonymous namespace)::run;"

@@ -335,6 +335,44 @@ START_TEST(test_folded_reader)
 }
 END_TEST
 
+/* Counts with decimals, as flamegraph.pl reads them ("1.5", "2."), only
+ * with max_decimals; a finer line scales what came before. */
+START_TEST(test_folded_decimals)
+{
+	PDA_PROFILE_OPTS(po, .nr_columns = 1, .max_decimals = 3);
+	PDA_PROFILE_OPTS(bad, .max_decimals = PDA_PROFILE_MAX_DECIMALS + 1);
+	struct pda_profile *p, *whole = new_profile(1);
+
+	ck_assert_int_eq(pda_profile_new(&bad, &p), PD_ERR_API);
+	ck_assert_int_eq(pda_profile_new(&po, &p), 0);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;b 1", 5, 0), 0);
+	ck_assert_uint_eq(pda_profile_decimals(p), 0);
+	ck_assert_int_eq(pda_profile_add_folded(p, "a;c 1.5\n", 8, 0), 0);
+	ck_assert_uint_eq(pda_profile_decimals(p), 1);
+	ck_assert_int_eq(pda_profile_add_folded(p, "x 2.", 4, 0), 0);
+	/* past max_decimals, digits are dropped: 0.1259 is 0.125 */
+	ck_assert_int_eq(pda_profile_add_folded(p, "y 0.1259", 8, 0), 0);
+	ck_assert_uint_eq(pda_profile_decimals(p), 3);
+	ck_assert_uint_eq(pda_profile_sample(p, 0)->values[0], 1000);
+	ck_assert_uint_eq(pda_profile_sample(p, 1)->values[0], 1500);
+	ck_assert_uint_eq(pda_profile_sample(p, 2)->values[0], 2000);
+	ck_assert_uint_eq(pda_profile_sample(p, 3)->values[0], 125);
+	ck_assert_uint_eq(pda_profile_totals(p)[0], 4625);
+	/* no number before the point, or no blank before the number */
+	ck_assert_int_eq(pda_profile_add_folded(p, "z .5", 4, 0), 1);
+	ck_assert_int_eq(pda_profile_add_folded(p, "z 1.5.5", 7, 0), 1);
+	/* a total past 64 bits once scaled: refused, nothing changed */
+	ck_assert_int_eq(
+		pda_profile_add_folded(p, "w 18446744073709551", 19, 0),
+		PD_ERR_FORMAT);
+	/* without max_decimals, "1.5" is no folded line */
+	ck_assert_int_eq(pda_profile_add_folded(whole, "a 1.5", 5, 0), 1);
+	ck_assert_uint_eq(pda_profile_decimals(whole), 0);
+	pda_profile_free(p);
+	pda_profile_free(whole);
+}
+END_TEST
+
 START_TEST(test_folded_round_trip)
 {
 	static const char text[] = "comm;main;work 5\n"
@@ -755,6 +793,7 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_add_columns);
 	tcase_add_test(tc, test_many_rows);
 	tcase_add_test(tc, test_folded_reader);
+	tcase_add_test(tc, test_folded_decimals);
 	tcase_add_test(tc, test_folded_round_trip);
 	tcase_add_test(tc, test_folded_control_labels);
 	tcase_add_test(tc, test_fold_profile);

@@ -57,15 +57,19 @@ def oracle(path, reverse):
 
 
 def walk(root):
-    """Depth first, children by bytewise name: (name, depth, start, total)."""
+    """Depth first, in flamegraph.pl's order, which sorts the folded lines
+    bytewise: a node's own samples first, then its children by name and
+    the ' ' or ';' that follows it in a line: (name, depth, start,
+    total)."""
     out = []
     stack = [(b"all", root, 0, 0)]
     while stack:
         name, node, depth, start = stack.pop()
         out.append((name, depth, start, node[0]))
         kids = []
-        x = start
-        for k in sorted(node[1]):
+        x = start + node[0] - sum(k[0] for k in node[1].values())
+        for k in sorted(node[1], key=lambda k: k + (b";" if node[1][k][1]
+                                                    else b" ")):
             kids.append((k, node[1][k], depth + 1, x))
             x += node[1][k][0]
         stack.extend(reversed(kids))
