@@ -13,7 +13,8 @@ cd "$(dirname "$0")"
 # build and test dependencies (README "Dependencies" lists why each)
 PKGS="gcc make pkg-config libdw-dev libelf-dev libunwind-dev libzstd-dev
 libcapstone-dev liblzma-dev libdebuginfod-dev libiberty-dev zlib1g-dev
-libbz2-dev libxxhash-dev check python3 zstd libxml2-utils groff-base"
+libbz2-dev libxxhash-dev check python3 zstd libxml2-utils groff-base
+libc6-dbg"
 
 missing=""
 for p in $PKGS; do

@@ -53,6 +53,7 @@ static int add_one(void *arg, const struct pda_pipe_item *it)
 /* Run testdata capture name into r->col.  @return the run's result. */
 static int run_capture(const char *name, const char *bid, struct run *r)
 {
+	char root[ET_PATH_MAX];
 	char path[ET_PATH_MAX];
 	struct pd_file *f;
 	struct pda_session *s;
@@ -62,6 +63,11 @@ static int run_capture(const char *name, const char *bid, struct run *r)
 		 .kallsyms = KALLSYMS);
 	PDA_CAPTURE_OPTS(co, .jobs = 1, .ip_stacks = true, .sample_fn = add_one,
 			 .arg = r);
+
+	/* the binaries where the captures recorded them (a clone may be
+	 * elsewhere): a tree beside the build-id cache */
+	et_path(root, "%s/recorded-root", bid);
+	o.symfs = pt_recorded_root(root);
 
 	et_path(path, "../../testdata/%s.perf.data", name);
 	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);

@@ -280,3 +280,55 @@ void pt_cache_testdata(const char *dir)
 		pt_symlink(bin, link);
 	}
 }
+
+const char *pt_recorded_root(const char *dir)
+{
+	/* tests/golden/perf/lib.sh's PD_RECORDED_TOP, and of its
+	 * PD_RECORDED_HOST what the unit tests' captures sample in */
+	static const char top[] = "/work/main";
+	static const char *const host[] = {
+		"/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+		"/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30",
+		"/usr/lib/x86_64-linux-gnu/libm.so.6",
+		"/usr/lib/x86_64-linux-gnu/libgcc_s.so.1",
+		"/usr/lib/x86_64-linux-gnu/libtinfo.so.6.4",
+		"/usr/bin/bash",
+		"/usr/bin/env",
+		"/usr/bin/readlink",
+	};
+	static const char *const bins[] = {"demo", "inline"};
+	char from[ET_PATH_MAX], to[ET_PATH_MAX];
+
+	et_path(from, "%s/testdata/bin/demo", top);
+	if (access(from, F_OK) == 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
+		et_path(from, "../../testdata/bin/%s", bins[i]);
+		et_path(to, "%s%s/testdata/bin/%s", dir, top, bins[i]);
+		pt_copy(from, to);
+	}
+	for (size_t i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
+		unsigned char id[32];
+		char hex[65];
+		unsigned size;
+
+		if (access(host[i], R_OK) != 0)
+			continue;
+		et_path(to, "%s%s", dir, host[i]);
+		pt_copy(host[i], to);
+		/* and its debug file (libc6-dbg's), which the root's
+		 * /usr/lib/debug stands for */
+		if (!et_elf_build_id(host[i], id, &size) || !size)
+			continue;
+		for (unsigned j = 0; j < size && j < 32; j++)
+			snprintf(hex + 2 * j, 3, "%02x", id[j]);
+		et_path(from, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			hex + 2);
+		if (access(from, R_OK) != 0)
+			continue;
+		et_path(to, "%s%s", dir, from);
+		pt_copy(from, to);
+	}
+	return dir;
+}

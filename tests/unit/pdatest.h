@@ -146,5 +146,12 @@ void pt_symlink(const char *target, const char *path);
 /* A build-id cache in dir holding the binaries of the DWARF testdata
  * captures (testdata/bin/demo and inline). */
 void pt_cache_testdata(const char *dir);
+/*
+ * The --symfs that finds testdata's binaries at the paths its captures
+ * recorded (tests/golden/perf/lib.sh, pd_recorded_opts): NULL in a
+ * checkout at that top (or with one there), else dir, made to hold
+ * copies of testdata/bin and of the host binaries the captures name.
+ */
+const char *pt_recorded_root(const char *dir);
 
 #endif /* PDATEST_H */

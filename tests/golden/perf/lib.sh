@@ -51,6 +51,64 @@ pd_tmp_init()
 	trap 'exit 130' INT TERM
 }
 
+# Where testdata's captures were recorded: the repository's top then.
+# A capture without build-ids (pipe mode; demo's and zstd's libc) names
+# its binaries by the paths they had, and perf's goldens were made with
+# them there.
+PD_RECORDED_TOP=/work/main
+# Host binaries the testdata captures name by path and sample in
+# (record.sh's programs and their libraries, exec's shell wrapper, the
+# commands sysw caught, this machine's python among them).
+PD_RECORDED_HOST="/usr/lib/x86_64-linux-gnu/libc.so.6
+/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30
+/usr/lib/x86_64-linux-gnu/libm.so.6
+/usr/lib/x86_64-linux-gnu/libgcc_s.so.1
+/usr/lib/x86_64-linux-gnu/libtinfo.so.6.4
+/usr/bin/bash /usr/bin/dash /usr/bin/env /usr/bin/readlink /usr/bin/grep
+/usr/bin/head /usr/bin/tail /usr/bin/sleep /usr/bin/basename
+/usr/bin/setarch
+/root/.pyenv/versions/3.11.7/bin/python3.11
+/root/.pyenv/versions/3.11.7/lib/libpython3.11.so.1.0"
+
+# The pdtool options that find testdata's binaries at their recorded
+# paths: none in a checkout at $PD_RECORDED_TOP (or with one there);
+# else --symfs of a tree under $PD_TMP holding, at those paths, copies of
+# this checkout's testdata/bin and of the host binaries the captures
+# name, with their debug files (copies: --symfs follows no link out of
+# its tree).  So the tests
+# read a clone anywhere as they read the checkout the captures were
+# recorded in.
+pd_recorded_opts()
+{
+	[ -e "$PD_RECORDED_TOP/testdata/bin/demo" ] && return 0
+	_root=${PD_TMP:?call pd_tmp_init first}/recorded-root
+	if [ ! -d "$_root" ]; then
+		mkdir -p "$_root$PD_RECORDED_TOP/testdata/bin" || return 1
+		cp testdata/bin/* "$_root$PD_RECORDED_TOP/testdata/bin/" ||
+			return 1
+		for _f in $PD_RECORDED_HOST; do
+			[ -f "$_f" ] || continue
+			mkdir -p "$_root${_f%/*}" || return 1
+			# a hard link where it can (not a symlink: --symfs
+			# follows none out of its tree)
+			ln "$_f" "$_root$_f" 2>/dev/null ||
+				cp "$_f" "$_root$_f" || return 1
+			# and its debug file (libc6-dbg's), which the root's
+			# /usr/lib/debug stands for
+			_id=$(readelf -n "$_f" 2>/dev/null |
+				sed -n 's/.*Build ID: *//p')
+			_d=/usr/lib/debug/.build-id/$(echo "$_id" | cut -c1-2)
+			_d=$_d/$(echo "$_id" | cut -c3-).debug
+			[ -n "$_id" ] && [ -f "$_d" ] || continue
+			mkdir -p "$_root${_d%/*}" || return 1
+			ln "$_d" "$_root$_d" 2>/dev/null ||
+				cp "$_d" "$_root$_d" || return 1
+		done
+	fi
+	echo "--symfs $_root"
+}
+
 # The names of the testdata captures (demo, fp, ...), one per line, sorted.
 pd_captures()
 {
