@@ -649,7 +649,8 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 		       uint64_t cookie)
 {
-	struct stack *st = (struct stack *)(uintptr_t)(cookie & ~(uint64_t)COOKIE_FLAGS);
+	struct stack *st =
+		(struct stack *)(uintptr_t)(cookie & ~(uint64_t)COOKIE_FLAGS);
 	const uint64_t weight =
 		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
 

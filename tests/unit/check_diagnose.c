@@ -8,7 +8,7 @@
  * another kernel's.  The ELF is testdata/bin/demo, stripped copies of it
  * made with objcopy.
  */
-#include "pdatest.h"
+#include "pdademo.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -18,36 +18,6 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#define U PD_MISC_USER
-#define K PD_MISC_KERNEL
-#define PROT_RX 5u
-#define MAP_PRIVATE_ 2u
-#define PMAX ET_PATH_MAX
-
-static char *tmp;
-static struct pt_demo dm;
-#define demo dm.path
-#define elf dm.elf
-
-static void setup(void)
-{
-	tmp = et_tmpdir();
-	pt_demo_load(&dm);
-}
-
-static void teardown(void)
-{
-	et_rmtree(tmp);
-	free(tmp);
-}
-
-#define OPTS(name, ...)                                                        \
-	PDA_OPTS(name, .buildid_dir = tmp, .no_debuginfod = true,              \
-		 .no_inline = true, __VA_ARGS__)
-
-#define map_demo(t, pid, start, name, id)                                      \
-	pt_map_demo(t, &dm, pid, start, name, id)
 
 static void run(const char *cmd)
 {
@@ -182,18 +152,6 @@ START_TEST(t_changed_file)
 }
 END_TEST
 
-/* A kernel sample at 0xffffffff81000210, the kernel map at _text
- * 0xffffffff81000000. */
-static void kernel_sample(struct tf *t)
-{
-	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
-
-	pt_begin(t);
-	pt_mmap(t, K, (uint32_t)-1, 0, 0xffffffff81000000ull, 0x100000,
-		0xffffffff81000000ull, "[kernel.kallsyms]_text");
-	pt_sample(t, K, 100, 100, cc[1], cc, 2);
-}
-
 /*
  * Item 8: a --kallsyms whose kernel text misses the capture's kernel map
  * is said to be another kernel's (a warning, and the reason in the
@@ -216,7 +174,7 @@ START_TEST(t_kallsyms_other)
 				    : "ffffffff81000000 T _text\n"
 				      "ffffffff81000200 T our_fn\n"
 				      "ffffffff81000300 T next_fn\n");
-		kernel_sample(&t);
+		pt_kernel_sample(&t, NULL, 0, NULL);
 		pt_run(&t, &o, &r);
 		m = pt_unresolved(&r, "[kernel.kallsyms]");
 		if (c == 0) {

@@ -7,7 +7,7 @@
  * files.  The ELF is testdata/bin/demo (a PIE with a build-id); what to
  * expect of it is read with libelf by pdatest.c.
  */
-#include "pdatest.h"
+#include "pdademo.h"
 #include "testcorpus.h"
 
 #include <check.h>
@@ -18,38 +18,6 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#define U PD_MISC_USER
-#define K PD_MISC_KERNEL
-#define PROT_RX 5u
-#define PROT_RWX 7u
-#define MAP_PRIVATE_ 2u
-#define PMAX ET_PATH_MAX
-
-static char *tmp;
-static struct pt_demo dm;
-#define demo dm.path
-#define elf dm.elf
-
-static void setup(void)
-{
-	tmp = et_tmpdir();
-	pt_demo_load(&dm);
-}
-
-static void teardown(void)
-{
-	et_rmtree(tmp);
-	free(tmp);
-}
-
-#define OPTS(name, ...)                                                        \
-	PDA_OPTS(name, .buildid_dir = tmp, .no_debuginfod = true,              \
-		 .no_inline = true, __VA_ARGS__)
-
-#define demo_ip(start) pt_demo_ip(&dm, start)
-#define map_demo(t, pid, start, name, id)                                      \
-	pt_map_demo(t, &dm, pid, start, name, id)
 
 static bool resolved(const struct pt_run *r, size_t i)
 {
@@ -298,26 +266,9 @@ END_TEST
 
 /* ---- kernel ---------------------------------------------------------- */
 
-/* A kernel sample at _text + 0x210 of a capture whose kernel build-id is
- * id (none: NULL) and whose HEADER_HOSTNAME is host (none: NULL). */
-static void kernel_sample_on(struct tf *t, const unsigned char *id,
-			     unsigned size, const char *host)
-{
-	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
-
-	pt_begin(t);
-	if (host)
-		pt_feature_string(t, PD_FEAT_HOSTNAME, host);
-	if (id)
-		pt_build_id(t, K, -1, id, size, "[kernel.kallsyms]");
-	pt_mmap(t, K, (uint32_t)-1, 0, 0xffffffff81000000ull, 0x100000,
-		0xffffffff81000000ull, "[kernel.kallsyms]_text");
-	pt_sample(t, K, 100, 100, cc[1], cc, 2);
-}
-
 static void kernel_sample(struct tf *t, const unsigned char *id, unsigned size)
 {
-	kernel_sample_on(t, id, size, NULL);
+	pt_kernel_sample(t, id, size, NULL);
 }
 
 START_TEST(t_kallsyms_cache)
@@ -615,7 +566,7 @@ START_TEST(t_host_kallsyms_other_host)
 	for (int run = 0; run < 4; run++) {
 		/* 0: another host, 1: no host, 2: allowed, 3: this host */
 		o.host_kernel_any_host = run == 2;
-		kernel_sample_on(&t, id, size,
+		pt_kernel_sample(&t, id, size,
 				 run == 1   ? NULL
 				 : run == 3 ? u.nodename
 					    : "not-this-host");

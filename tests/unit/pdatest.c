@@ -262,6 +262,22 @@ void pt_symlink(const char *target, const char *path)
 		      strerror(errno));
 }
 
+void pt_kernel_sample(struct tf *t, const unsigned char *id, unsigned size,
+		      const char *host)
+{
+	const uint64_t cc[] = {PD_CONTEXT_KERNEL, 0xffffffff81000210ull};
+
+	pt_begin(t);
+	if (host)
+		pt_feature_string(t, PD_FEAT_HOSTNAME, host);
+	if (id)
+		pt_build_id(t, PD_MISC_KERNEL, -1, id, size,
+			    "[kernel.kallsyms]");
+	pt_mmap(t, PD_MISC_KERNEL, (uint32_t)-1, 0, 0xffffffff81000000ull,
+		0x100000, 0xffffffff81000000ull, "[kernel.kallsyms]_text");
+	pt_sample(t, PD_MISC_KERNEL, 100, 100, cc[1], cc, 2);
+}
+
 void pt_cache_testdata(const char *dir)
 {
 	static const char *const bins[] = {"demo", "inline"};

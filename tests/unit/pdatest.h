@@ -145,6 +145,11 @@ void pt_write(const char *path, const char *text);
 void pt_symlink(const char *target, const char *path);
 /* A build-id cache in dir holding the binaries of the DWARF testdata
  * captures (testdata/bin/demo and inline). */
+/* A kernel sample at _text + 0x210 (0xffffffff81000210), the kernel map
+ * at _text 0xffffffff81000000, in a capture whose kernel build-id is id
+ * (none: NULL) and whose HEADER_HOSTNAME is host (none: NULL). */
+void pt_kernel_sample(struct tf *t, const unsigned char *id, unsigned size,
+		      const char *host);
 void pt_cache_testdata(const char *dir);
 /*
  * The --symfs that finds testdata's binaries at the paths its captures
