@@ -384,6 +384,9 @@ enum pd_reader_flags {
 	PD_READ_ORDERED = 1u << 0,
 	/* deliver COMPRESSED/COMPRESSED2 records as they are, undecoded */
 	PD_READ_KEEP_COMPRESSED = 1u << 1,
+	/* log no damage: a first pass, whose reading a second one repeats
+	 * and reports (pd_reader_stats() still describes it) */
+	PD_READ_QUIET = 1u << 2,
 };
 
 /* One record, a raw view.  Decode it with pd_sample_decode() & co. */
@@ -426,6 +429,18 @@ PD_API void pd_reader_free(struct pd_reader *r);
  * with 0 and is described by pd_reader_stats() and a warning.
  */
 PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
+
+/*
+ * A record's timestamp (its sample's TIME, or its sample_id's), the
+ * order perf's ordered events deliver in: 0 when it has none.
+ */
+PD_API int pd_rec_time(struct pd_file *f, const struct pd_rec *rec,
+		       uint64_t *time);
+
+/* A SAMPLE record's event, by its id, without decoding it; NULL when it
+ * cannot be told (or rec is no sample). */
+PD_API const struct pd_evsel *pd_rec_evsel(struct pd_file *f,
+					   const struct pd_rec *rec);
 
 #define pd_for_each_rec(r, rec, rc)                                         \
 	while (((rc) = pd_reader_next((r), (rec))) > 0)

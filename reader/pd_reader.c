@@ -38,6 +38,8 @@ void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
 	va_start(ap, fmt);
 	vsnprintf(st->damage, sizeof(st->damage), fmt, ap);
 	va_end(ap);
+	if (r->flags & PD_READ_QUIET)
+		return;
 	/* the record cut short is the least of it: say how much of the
 	 * data section the file lacks */
 	if (st->bytes_missing)
@@ -82,7 +84,8 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	struct pd_reader *r;
 
 	*out = NULL;
-	if (flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED))
+	if (flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED |
+				 PD_READ_QUIET))
 		return PD_ERR_API;
 	if (f->fd >= 0) {
 		if (f->fd_reader_used)

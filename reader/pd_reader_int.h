@@ -65,7 +65,4 @@ int pd_order_init(struct pd_reader *r);
 void pd_order_release(struct pd_reader *r);
 int pd_order_next(struct pd_reader *r, struct pd_rec *rec);
 
-/* pd_sample.c: the record's timestamp; 0 when it has none */
-int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time);
-
 #endif /* PD_READER_INT_H */

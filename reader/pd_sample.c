@@ -382,6 +382,12 @@ int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 	return 0;
 }
 
+const struct pd_evsel *pd_rec_evsel(struct pd_file *f,
+				    const struct pd_rec *rec)
+{
+	return rec->type == PD_REC_SAMPLE ? sample_evsel(f, rec) : NULL;
+}
+
 int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time)
 {
 	const struct pd_evsel *e;

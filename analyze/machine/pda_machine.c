@@ -22,6 +22,7 @@
 #include "pda_machine_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MISC_FORK_EXEC (1u << 13) /* perf-internal: a synthesized FORK */
@@ -37,10 +38,31 @@ struct pda_proc {
 	struct pda_maps maps;
 };
 
+struct pda_hcomm {
+	uint32_t epoch;
+	const char *comm;
+};
+
 struct pda_thread {
 	uint32_t tid, pid;
 	const char *comm; /* NULL until a COMM or FORK set it */
 	bool dead;
+	/* with history: the comms set, by epoch, and the one before */
+	struct pda_hcomm *ch;
+	size_t nr_ch, ch_alloc;
+	const char *comm0;
+};
+
+#define VIEWS_MAX 64 /* views kept when none holds them */
+#define HIST_MAX ((size_t)1 << 28)
+
+struct pda_mview {
+	struct pda_maps m; /* owns m.v */
+	struct pda_mhist *h;
+	size_t version;
+	unsigned refs;
+	uint64_t last_use;
+	struct pda_mview *next;
 };
 
 /* ---- maps ---------------------------------------------------------- */
@@ -81,6 +103,216 @@ const struct pda_map *pda_maps_lookup(const struct pda_maps *m, uint64_t addr)
 	size_t i = first_above(m, addr);
 
 	return i < m->nr && m->v[i].start <= addr ? &m->v[i] : NULL;
+}
+
+/* ---- the maps over time (pda_machine_int.h) ------------------------- */
+
+/* Keep map, living from now on, in h (room made by hist_ready). */
+static void hist_open(struct pda_session *s, struct pda_mhist *h,
+		      struct pda_map *map)
+{
+	struct pda_hmap *e = &h->v[h->nr];
+
+	map->hidx = (uint32_t)h->nr++;
+	e->map = *map;
+	e->from = s->machine.epoch;
+	e->to = PDA_EPOCH_LIVE;
+}
+
+/* map, one of m's, ends now. */
+static void hist_close(struct pda_session *s, struct pda_maps *m,
+		       const struct pda_map *map)
+{
+	if (m->hist && map->hidx < m->hist->nr)
+		m->hist->v[map->hidx].to = s->machine.epoch;
+}
+
+/*
+ * With history on, m's history made (its maps so far living from epoch
+ * 0) with room for a change and nr_open more maps, so that what follows
+ * cannot fail.  0 or NOMEM.
+ */
+static int hist_ready(struct pda_session *s, struct pda_maps *m,
+		      size_t nr_open)
+{
+	struct pda_mhist *h = m->hist;
+	bool made = false;
+
+	if (!s->machine.hist_on)
+		return 0;
+	if (!h) {
+		h = pda_zalloc(s, sizeof(*h));
+		if (!h)
+			return PD_ERR_NOMEM;
+		h->base_gen = m->gen;
+		m->hist = h;
+		nr_open += m->nr;
+		made = true;
+	}
+	if (PDA_GROW(s, h->v, h->alloc, h->nr + nr_open, HIST_MAX) < 0 ||
+	    PDA_GROW(s, h->chg, h->chg_alloc, h->nr_chg + 1, HIST_MAX) < 0)
+		return pda_set_err(s, PD_ERR_NOMEM,
+				   "out of memory for the maps' history");
+	if (made) {
+		uint32_t epoch = s->machine.epoch;
+
+		s->machine.epoch = 0;
+		for (size_t i = 0; i < m->nr; i++)
+			hist_open(s, h, &m->v[i]);
+		s->machine.epoch = epoch;
+	}
+	return 0;
+}
+
+void pda_machine_history(struct pda_session *s)
+{
+	s->machine.hist_on = true;
+	s->machine.epoch = 0;
+}
+
+void pda_machine_set_epoch(struct pda_session *s, uint32_t epoch)
+{
+	s->machine.epoch = epoch;
+}
+
+static void hist_free(struct pda_session *s, struct pda_mhist *h)
+{
+	if (!h)
+		return;
+	pda_free(s, h->v);
+	pda_free(s, h->chg);
+	pda_free(s, h);
+}
+
+/* The changes of h at or before epoch: the version of the maps then. */
+static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
+{
+	size_t lo = 0, hi = h->nr_chg;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->chg[mid].epoch <= epoch)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int cmp_map_start(const void *a, const void *b)
+{
+	const struct pda_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void view_free(struct pda_session *s, struct pda_mview *v)
+{
+	pda_free(s, v->m.v);
+	pda_free(s, v);
+}
+
+/* Drop the least recently used view no sample holds, if any. */
+static void views_trim(struct pda_session *s)
+{
+	struct pda_machine *mc = &s->machine;
+	struct pda_mview **pp, **old = NULL, *v;
+
+	for (pp = &mc->views; *pp; pp = &(*pp)->next)
+		if (!(*pp)->refs &&
+		    (!old || (*pp)->last_use < (*old)->last_use))
+			old = pp;
+	if (!old)
+		return; /* all held: more than the cap, for now */
+	v = *old;
+	if (v->h->hint == v)
+		v->h->hint = NULL;
+	*old = v->next;
+	view_free(s, v);
+	mc->nr_views--;
+}
+
+/* h's maps at version (below h->nr_chg), sorted by start. */
+static struct pda_mview *view_make(struct pda_session *s, struct pda_mhist *h,
+				   size_t version)
+{
+	const uint32_t at = h->chg[version].epoch - 1;
+	struct pda_mview *v;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < h->nr; i++)
+		nr += h->v[i].from <= at && at < h->v[i].to;
+	v = pda_zalloc(s, sizeof(*v));
+	if (!v)
+		return NULL;
+	if (nr) {
+		v->m.v = pda_malloc(s, nr * sizeof(*v->m.v));
+		if (!v->m.v) {
+			pda_free(s, v);
+			return NULL;
+		}
+		for (size_t i = 0; i < h->nr; i++)
+			if (h->v[i].from <= at && at < h->v[i].to)
+				v->m.v[v->m.nr++] = h->v[i].map;
+		qsort(v->m.v, nr, sizeof(*v->m.v), cmp_map_start);
+	}
+	v->m.alloc = nr;
+	v->m.gen = version ? h->chg[version - 1].gen : h->base_gen;
+	v->h = h;
+	v->version = version;
+	return v;
+}
+
+/* live's maps at epoch into *out: live itself, or a view held in *held. */
+static int view_get(struct pda_session *s, struct pda_maps *live,
+		    uint32_t epoch, struct pda_maps **out,
+		    struct pda_mview **held)
+{
+	struct pda_machine *mc = &s->machine;
+	struct pda_mhist *h = live->hist;
+	struct pda_mview *v;
+	size_t version;
+
+	*out = live;
+	*held = NULL;
+	if (!h || epoch == PDA_EPOCH_LIVE)
+		return 0;
+	version = version_at(h, epoch);
+	if (version == h->nr_chg)
+		return 0;
+	v = h->hint;
+	if (!v || v->version != version)
+		for (v = mc->views; v; v = v->next)
+			if (v->h == h && v->version == version)
+				break;
+	if (!v) {
+		if (mc->nr_views >= VIEWS_MAX)
+			views_trim(s);
+		v = view_make(s, h, version);
+		if (!v)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		v->next = mc->views;
+		mc->views = v;
+		mc->nr_views++;
+		mc->nr_views_made++;
+	}
+	h->hint = v;
+	v->refs++;
+	v->last_use = ++mc->view_clock;
+	*out = &v->m;
+	*held = v;
+	return 0;
+}
+
+void pda_at_put(struct pda_session *s, struct pda_at *at)
+{
+	(void)s;
+	if (at->uv)
+		at->uv->refs--;
+	if (at->kv)
+		at->kv->refs--;
+	at->uv = at->kv = NULL;
 }
 
 /* A frozen copy shares m's v: give m a copy of its own, which it may
@@ -148,8 +380,16 @@ void pda_maps_snap_free(struct pda_session *s, struct pda_maps_snap *snap)
 
 void pda_maps_bump(struct pda_session *s, struct pda_maps *m)
 {
+	struct pda_mhist *h = m->hist;
+
 	/* below the snapshots' gens, which have the top bit set */
 	m->gen = ++s->machine.nr_gens;
+	if (!h || !s->machine.hist_on || h->nr_chg == h->chg_alloc)
+		return; /* hist_ready made room: never full here */
+	if (h->nr_chg && h->chg[h->nr_chg - 1].epoch == s->machine.epoch)
+		h->nr_chg--; /* one change per epoch: its last gen */
+	h->chg[h->nr_chg].epoch = s->machine.epoch;
+	h->chg[h->nr_chg++].gen = m->gen;
 }
 
 int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
@@ -161,7 +401,7 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 
 	if (map->end <= map->start)
 		return 0;
-	if (unshare(s, m) < 0)
+	if (unshare(s, m) < 0 || hist_ready(s, m, 3) < 0)
 		return PD_ERR_NOMEM;
 	i = first_above(m, map->start);
 	for (j = i; j < m->nr && m->v[j].start < map->end; j++)
@@ -186,15 +426,27 @@ int pda_maps_insert(struct pda_session *s, struct pda_maps *m,
 		if (rc < 0)
 			return rc;
 	}
+	for (size_t k = i; k < j; k++)
+		hist_close(s, m, &m->v[k]);
 	memmove(&m->v[i + nr_new], &m->v[j], (m->nr - j) * sizeof(*m->v));
 	pda_maps_bump(s, m);
 	m->nr = m->nr + nr_new - nr_old;
-	if (has_left)
-		m->v[i++] = left;
+	if (has_left) {
+		m->v[i] = left;
+		if (m->hist)
+			hist_open(s, m->hist, &m->v[i]);
+		i++;
+	}
 	m->hint = i;
-	m->v[i++] = *map;
-	if (has_right)
+	m->v[i] = *map;
+	if (m->hist)
+		hist_open(s, m->hist, &m->v[i]);
+	i++;
+	if (has_right) {
 		m->v[i] = right;
+		if (m->hist)
+			hist_open(s, m->hist, &m->v[i]);
+	}
 	return 0;
 }
 
@@ -204,8 +456,9 @@ int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
 	size_t i = first_above(m, start);
 
 	if (i < m->nr && m->v[i].start == start && m->v[i].end == end) {
-		if (unshare(s, m) < 0)
+		if (unshare(s, m) < 0 || hist_ready(s, m, 0) < 0)
 			return PD_ERR_NOMEM;
+		hist_close(s, m, &m->v[i]);
 		memmove(&m->v[i], &m->v[i + 1],
 			(m->nr - i - 1) * sizeof(*m->v));
 		pda_maps_bump(s, m);
@@ -219,23 +472,40 @@ void pda_maps_release(struct pda_session *s, struct pda_maps *m)
 {
 	detach(m);
 	pda_free(s, m->v);
+	hist_free(s, m->hist);
 	memset(m, 0, sizeof(*m));
 	pda_maps_bump(s, m); /* what was cached of m stays stale */
+}
+
+/* m without maps: a new process under a reused pid.  0 or NOMEM. */
+static int maps_clear(struct pda_session *s, struct pda_maps *m,
+		      size_t nr_open)
+{
+	if (hist_ready(s, m, nr_open) < 0)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < m->nr; i++)
+		hist_close(s, m, &m->v[i]);
+	detach(m);
+	m->nr = 0;
+	m->hint = 0;
+	pda_maps_bump(s, m);
+	return 0;
 }
 
 static int maps_copy(struct pda_session *s, struct pda_maps *dst,
 		     const struct pda_maps *src)
 {
-	detach(dst);
-	dst->nr = 0;
-	dst->hint = 0;
-	pda_maps_bump(s, dst);
+	if (maps_clear(s, dst, src->nr) < 0)
+		return PD_ERR_NOMEM;
 	if (!src->nr)
 		return 0;
 	if (PDA_GROW(s, dst->v, dst->alloc, src->nr, PDA_MAPS_MAX) < 0)
 		return PD_ERR_NOMEM;
 	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
 	dst->nr = src->nr;
+	if (dst->hist)
+		for (size_t i = 0; i < dst->nr; i++)
+			hist_open(s, dst->hist, &dst->v[i]);
 	return 0;
 }
 
@@ -321,6 +591,65 @@ const char *pda_thread_comm(struct pda_session *s, uint32_t pid, uint32_t tid)
 	return t && t->comm ? t->comm : "";
 }
 
+/* t's comm becomes comm (NULL: none known).  0 or NOMEM. */
+static int set_comm(struct pda_session *s, struct pda_thread *t,
+		    const char *comm)
+{
+	const uint32_t epoch = s->machine.epoch;
+
+	if (s->machine.hist_on) {
+		if (!t->nr_ch)
+			t->comm0 = t->comm;
+		if (!t->nr_ch || t->ch[t->nr_ch - 1].epoch != epoch) {
+			if (PDA_GROW(s, t->ch, t->ch_alloc, t->nr_ch + 1,
+				     HIST_MAX) < 0)
+				return PD_ERR_NOMEM;
+			t->nr_ch++;
+		}
+		t->ch[t->nr_ch - 1].epoch = epoch;
+		t->ch[t->nr_ch - 1].comm = comm;
+	}
+	t->comm = comm;
+	return 0;
+}
+
+/* t's comm at epoch, or NULL. */
+static const char *comm_at(const struct pda_thread *t, uint32_t epoch)
+{
+	size_t lo = 0, hi = t->nr_ch;
+
+	if (!t->nr_ch || epoch == PDA_EPOCH_LIVE)
+		return t->comm;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ch[mid].epoch <= epoch)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? t->ch[lo - 1].comm : t->comm0;
+}
+
+int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
+		   uint32_t tid, struct pda_at *at)
+{
+	struct pda_maps *live = pda_machine_maps(s, pid);
+	const struct pda_thread *t = find_thread(s, tid);
+	const char *comm = t ? comm_at(t, epoch) : NULL;
+
+	memset(at, 0, sizeof(*at));
+	at->comm = comm ? comm : "";
+	if (!live)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (view_get(s, live, epoch, &at->umaps, &at->uv) < 0 ||
+	    view_get(s, &s->machine.kmaps, epoch, &at->kmaps, &at->kv) < 0) {
+		pda_at_put(s, at);
+		return PD_ERR_NOMEM;
+	}
+	return 0;
+}
+
 int pda_machine_init(struct pda_session *s)
 {
 	struct pda_thread *idle;
@@ -339,8 +668,20 @@ void pda_machine_release(struct pda_session *s)
 	struct pda_proc *p;
 	size_t pos = 0;
 
+	struct pda_thread *t;
+
+	while (m->views) {
+		struct pda_mview *v = m->views;
+
+		m->views = v->next;
+		view_free(s, v);
+	}
+	m->nr_views = 0;
 	while ((p = pdc_hash_next(&m->procs, &pos)))
 		pda_maps_release(s, &p->maps);
+	pos = 0;
+	while ((t = pdc_hash_next(&m->threads, &pos)))
+		pda_free(s, t->ch);
 	pdc_hash_release(&s->alloc, &m->procs);
 	pdc_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
@@ -366,8 +707,7 @@ static int on_comm(struct pda_session *s, const struct pd_event *ev)
 	if (!t || !comm)
 		return PD_ERR_NOMEM;
 	t->pid = ev->comm.pid;
-	t->comm = comm;
-	return 0;
+	return set_comm(s, t, comm);
 }
 
 static int on_fork(struct pda_session *s, const struct pd_event *ev)
@@ -383,18 +723,18 @@ static int on_fork(struct pda_session *s, const struct pd_event *ev)
 	/* a reused thread id: the old thread is gone */
 	child->pid = fk->pid;
 	child->dead = false;
-	child->comm = parent ? parent->comm : NULL;
+	if (set_comm(s, child, parent ? parent->comm : NULL) < 0)
+		return PD_ERR_NOMEM;
 	if (fk->pid == fk->ppid)
 		return 0; /* a new thread: it shares its process's maps */
 	cp = findnew_proc(s, fk->pid);
 	if (!cp)
 		return PD_ERR_NOMEM;
-	cp->maps.nr = 0; /* a reused pid: a new process */
-	cp->maps.hint = 0;
 	if (ev->misc & MISC_FORK_EXEC)
-		return 0;
+		return maps_clear(s, &cp->maps, 0); /* a reused pid */
 	pp = find_proc(s, fk->ppid);
-	return pp ? maps_copy(s, &cp->maps, &pp->maps) : 0;
+	return pp ? maps_copy(s, &cp->maps, &pp->maps)
+		  : maps_clear(s, &cp->maps, 0);
 }
 
 static int on_exit_rec(struct pda_session *s, const struct pd_event *ev)
@@ -574,6 +914,8 @@ static int kernel_mmap(struct pda_session *s, const struct mmap_args *a)
 		}
 		m->kimage = map;
 		/* kernel addresses may land in kimage */
+		if (hist_ready(s, &m->kmaps, 0) < 0)
+			return PD_ERR_NOMEM;
 		pda_maps_bump(s, &m->kmaps);
 	} else if (a->name_len && (a->name[0] == '/' || a->name[0] == '[')) {
 		map.kind = PDA_MAP_MODULE;

@@ -32,10 +32,12 @@ struct pda_map {
 	const char *name;	 /* interned; what perf calls the dso */
 	struct pda_dso_ent *dso; /* NULL for ANON */
 	enum pda_map_kind kind;
+	uint32_t hidx;	 /* its entry in the maps' history, if kept */
 	const char *sym; /* KSYM: the symbol's name */
 };
 
 struct pda_maps_snap;
+struct pda_mhist;
 
 /* Invariants: v[0..nr) sorted by start, no two overlap; gen changes
  * whenever v does (a map pointer into v is valid while gen is), to a
@@ -50,6 +52,7 @@ struct pda_maps {
 	size_t hint; /* index of the last hit */
 	uint64_t gen;
 	struct pda_maps_snap *snap;
+	struct pda_mhist *hist; /* the maps over time, while kept */
 };
 
 /*
@@ -93,6 +96,64 @@ int pda_maps_remove(struct pda_session *s, struct pda_maps *m, uint64_t start,
 		    uint64_t end);
 void pda_maps_release(struct pda_session *s, struct pda_maps *m);
 
+/*
+ * The machine over time, for a run that applies a capture's sideband
+ * records before it reads its samples (pda_capture.c's two passes).
+ * The records are applied in time order, record i making epoch i + 1;
+ * a sample comes at the epoch of the sideband records before it in
+ * time.  While history is on, every change of a process's (or the
+ * kernel's) maps is kept: each map with the epochs [from, to) it
+ * lived, each change with the generation it gave the maps; and each
+ * thread's comms with the epochs they were set.  The live state at the
+ * end is the last one; pda_machine_at() gives a sample the state of its
+ * epoch: the live maps when they did not change since, else a view of
+ * the maps then, made from the history and shared (a few are cached).
+ * With history on, the maps must not change once samples are read.
+ */
+#define PDA_EPOCH_LIVE UINT32_MAX
+
+struct pda_hmap {
+	struct pda_map map;
+	uint32_t from, to; /* epochs; to PDA_EPOCH_LIVE: live at the end */
+};
+
+struct pda_hchg {
+	uint32_t epoch;
+	uint64_t gen; /* the maps' gen from epoch on */
+};
+
+struct pda_mview;
+
+struct pda_mhist {
+	struct pda_hmap *v; /* in the order made */
+	size_t nr, alloc;
+	struct pda_hchg *chg; /* by epoch, one per epoch */
+	size_t nr_chg, chg_alloc;
+	uint64_t base_gen;	/* the maps' gen before the first change */
+	struct pda_mview *hint; /* the last view made or found */
+};
+
+/* A sample's state: its process's maps and the kernel's, its thread's
+ * comm ("" unknown), and the views it holds (NULL: the live maps). */
+struct pda_at {
+	struct pda_maps *umaps, *kmaps;
+	const char *comm;
+	struct pda_mview *uv, *kv;
+};
+
+/* Keep the history from now on (before the first record is applied). */
+void pda_machine_history(struct pda_session *s);
+/* The epoch the records applied next make. */
+void pda_machine_set_epoch(struct pda_session *s, uint32_t epoch);
+/*
+ * The state of thread tid of process pid at epoch (PDA_EPOCH_LIVE: now)
+ * into *at, holding its views until pda_at_put().  0 or NOMEM.
+ */
+int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
+		   uint32_t tid, struct pda_at *at);
+/* Accepts an at with no views, or zeroed. */
+void pda_at_put(struct pda_session *s, struct pda_at *at);
+
 struct pda_proc;
 struct pda_thread;
 
@@ -109,6 +170,13 @@ struct pda_machine {
 	uint64_t nr_bad;	    /* records that did not decode, skipped */
 	uint64_t nr_snaps;	    /* pda_maps_freeze()s, for unique gens */
 	uint64_t nr_gens;	    /* the last live maps' gen given */
+	/* history (above) */
+	bool hist_on;
+	uint32_t epoch;
+	struct pda_mview *views; /* made, most recent first */
+	size_t nr_views;
+	uint64_t view_clock;
+	size_t nr_views_made;
 };
 
 int pda_machine_init(struct pda_session *s);
@@ -479,6 +547,9 @@ struct pda_session {
 	/* while set, the binaries a sample's resolution counts are noted
 	 * there too (pda_stack_int.h, the pipeline's memo) */
 	struct pda_memo_rec *memo_rec;
+	/* the state of the sample being resolved, when a two-pass run
+	 * gives it one (pda_machine_at): its maps then, not now */
+	const struct pda_at *at;
 };
 
 /* Whether this host's own files are looked at: always without symfs;

@@ -3,12 +3,69 @@
  * reader to the sample pipeline or the caller, lost accounting, progress,
  * and errors that stop the run instead of the process.
  */
-#include "pda_base_int.h"
+#include "pda_machine_int.h"
 #include "pda_capture.h"
+#include "pda_pipe.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Sideband records a two-pass run applies, at most: each becomes an
+ * epoch (32 bits) */
+#define SIDEBAND_MAX ((size_t)UINT32_MAX - 1)
+
+/* A sideband record's place in the order perf's ordered events deliver. */
+struct pda_sb_key {
+	uint64_t time;
+	uint64_t seq;
+};
+
+/*
+ * Where each record of a raw reading lands in that order (reader/
+ * pd_order.c): a record with a timestamp by (time, seq); one without,
+ * delivered as it is read, after what the flushes before it delivered:
+ * every record up to the last flush's limit, and before the rest.
+ */
+struct order_clock {
+	uint64_t seq;
+	uint64_t max_time;	/* newest timestamp so far */
+	uint64_t next_flush;	/* the limit of the next FINISHED_ROUND */
+	uint64_t flushed;	/* the limit of the last one */
+	bool end_only;		/* a directory's files: flushed at the end */
+};
+
+static void clock_key(struct order_clock *k, struct pd_file *f,
+		      const struct pd_rec *rec, struct pda_sb_key *key)
+{
+	uint64_t time;
+
+	key->seq = k->seq++;
+	if (rec->type == PD_REC_FINISHED_ROUND) {
+		if (!k->end_only) {
+			k->flushed = k->next_flush;
+			k->next_flush = k->max_time;
+		}
+		key->time = k->flushed;
+		return;
+	}
+	pd_rec_time(f, rec, &time);
+	if (time == 0 || time == UINT64_MAX) {
+		key->time = k->flushed;
+		return;
+	}
+	key->time = time;
+	if (time > k->max_time)
+		k->max_time = time;
+}
+
+static int cmp_key(const struct pda_sb_key *x, const struct pda_sb_key *y)
+{
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
 
 static void set_msg(struct pda_capture *c, enum pda_capture_stage where,
 		    const char *msg)
@@ -80,6 +137,30 @@ static int deliver(void *arg, const struct pda_pipe_item *it)
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
+/*
+ * Whether the names a run gives depend on the order its addresses are
+ * first resolved in: binutils' addr2line, which perf 6.1 asks for the
+ * inlined functions of DWARF-unwound frames (and of callchain addresses
+ * with inline_callchain), names a function record after the first
+ * address it was asked about (pda_dwarf.c a2l_name).  perf asks in time
+ * order; such a run reads in time order too.  A pipe-mode capture names
+ * its events only as it is read: taken as one.
+ */
+static bool order_matters(struct pd_file *f, const struct pda_session *s)
+{
+	const uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	if (s->opts.no_inline)
+		return false;
+	if (s->opts.inline_callchain ||
+	    pd_file_header(f)->kind == PD_KIND_PIPE)
+		return true;
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if ((pd_file_evsel(f, i)->attr.sample_type & dwarf) == dwarf)
+			return true;
+	return false;
+}
+
 /* ---- the run ---------------------------------------------------------- */
 
 int pda_capture_init(struct pda_capture *c, struct pd_file *f,
@@ -96,7 +177,13 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	}
 	c->f = f;
 	c->s = s;
-	rc = pd_reader_new(f, s || c->o.ordered ? PD_READ_ORDERED : 0, &c->r);
+	c->two_pass = s && !c->o.time_order && pd_file_header(f)->file_size &&
+		      !order_matters(f, s);
+	rc = pd_reader_new(f,
+			   c->two_pass		     ? 0
+			   : s || c->o.ordered ? PD_READ_ORDERED
+					       : 0,
+			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	if (s) {
@@ -141,10 +228,29 @@ uint64_t pda_capture_lost_count(const struct pd_file *f, uint64_t lost,
 	return lost + lost_samples;
 }
 
-/* One record to the pipeline.  @return 0 or a negative pd_err. */
-static int feed(struct pda_capture *c, const struct pd_rec *rec)
+/* The epoch of a sample with key: the sideband records before it. */
+static uint32_t epoch_of(const struct pda_capture *c,
+			 const struct pda_sb_key *key)
 {
-	int rc = pda_pipe_feed(c->pipe, rec);
+	size_t lo = 0, hi = c->nr_keys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(&c->keys[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+/* One record to the pipeline.  @return 0 or a negative pd_err. */
+static int feed(struct pda_capture *c, const struct pd_rec *rec,
+		const struct pda_sb_key *key)
+{
+	int rc = key ? pda_pipe_feed_sample(c->pipe, rec, epoch_of(c, key))
+		     : pda_pipe_feed(c->pipe, rec);
 
 	if (rc == 1)
 		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
@@ -153,7 +259,8 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec)
 	return rc;
 }
 
-static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total)
+static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total,
+		const struct pda_sb_key *key)
 {
 	int rc;
 
@@ -168,8 +275,10 @@ static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total)
 		if (rc < 0)
 			return callback_failed(c, rc);
 	}
+	if (c->pipe && (!key || rec->type == PD_REC_SAMPLE))
+		return feed(c, rec, key);
 	if (c->pipe)
-		return feed(c, rec);
+		return 0; /* applied in the first pass */
 	rc = c->o.rec_fn(c->o.arg, rec);
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
@@ -185,6 +294,180 @@ static int stop(struct pda_capture *c, int rc)
 	return rc;
 }
 
+struct sideband {
+	struct pda_sb_key key;
+	struct pd_rec rec; /* data: at in buf */
+	size_t at;
+};
+
+static int cmp_sideband(const void *a, const void *b)
+{
+	return cmp_key(&((const struct sideband *)a)->key,
+		       &((const struct sideband *)b)->key);
+}
+
+/* The key of each event's first sample in time, where there are several
+ * events (the filter's first event and statistics follow them). */
+static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
+			const struct pda_sb_key *key)
+{
+	const struct pd_evsel *e = pd_rec_evsel(c->f, rec);
+	const size_t nr = pd_file_nr_evsels(c->f);
+
+	if (!e)
+		return 0;
+	if (c->nr_first < nr) {
+		if (PDA_GROW(c->s, c->first, c->first_alloc, nr,
+			     SIZE_MAX / sizeof(*c->first)) < 0)
+			return PD_ERR_NOMEM;
+		for (size_t i = c->nr_first; i < nr; i++)
+			c->first[i].time = c->first[i].seq = UINT64_MAX;
+		c->nr_first = nr;
+	}
+	if (e->idx < nr && cmp_key(key, &c->first[e->idx]) < 0)
+		c->first[e->idx] = *key;
+	return 0;
+}
+
+struct ev_first {
+	struct pda_sb_key key;
+	const struct pd_evsel *e;
+};
+
+static int cmp_ev_first(const void *a, const void *b)
+{
+	return cmp_key(&((const struct ev_first *)a)->key,
+		       &((const struct ev_first *)b)->key);
+}
+
+/* The events by their first samples, for the filter.  0 or NOMEM. */
+static int order_events(struct pda_capture *c)
+{
+	struct ev_first *v;
+	size_t nr = 0;
+
+	if (!c->nr_first || !c->o.filter)
+		return 0;
+	v = pda_malloc(c->s, c->nr_first * sizeof(*v));
+	c->order = pda_malloc(c->s, c->nr_first * sizeof(*c->order));
+	if (!v || !c->order) {
+		pda_free(c->s, v);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < c->nr_first; i++)
+		if (c->first[i].seq != UINT64_MAX) {
+			v[nr].key = c->first[i];
+			v[nr++].e = pd_file_evsel(c->f, i);
+		}
+	qsort(v, nr, sizeof(*v), cmp_ev_first);
+	for (size_t i = 0; i < nr; i++)
+		c->order[i] = v[i].e;
+	pda_free(c->s, v);
+	pda_filter_order(c->o.filter, c->order, nr);
+	return 0;
+}
+
+/*
+ * The first pass: the sideband records, kept as they are read, then
+ * applied in time order with history; their keys stay for the second
+ * pass.  Its reader is quiet: the second pass reads the same and says
+ * what was wrong.  @return 0 or a negative pd_err (the run fails).
+ */
+static int first_pass(struct pda_capture *c)
+{
+	struct pda_session *s = c->s;
+	struct order_clock k = {0};
+	struct sideband *sb = NULL;
+	unsigned char *buf = NULL;
+	size_t nr = 0, alloc = 0, len = 0, cap = 0;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	int rc;
+
+	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		return reader_failed(c, rc);
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		struct pda_sb_key key;
+
+		clock_key(&k, c->f, &rec, &key);
+		if (rec.type == PD_REC_SAMPLE) {
+			if (pd_file_nr_evsels(c->f) > 1 &&
+			    (rc = first_sample(c, &rec, &key)) < 0)
+				break;
+			continue;
+		}
+		if (!pda_machine_changes(rec.type))
+			continue;
+		if (PDA_GROW(s, sb, alloc, nr + 1, SIDEBAND_MAX) < 0 ||
+		    PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0) {
+			rc = PD_ERR_NOMEM;
+			break;
+		}
+		sb[nr].key = key;
+		sb[nr].rec = rec;
+		sb[nr].rec.payload = NULL;
+		sb[nr].rec.payload_size = 0;
+		sb[nr].at = len;
+		memcpy(buf + len, rec.data, rec.size);
+		len += rec.size;
+		nr++;
+	}
+	if (rc < 0) {
+		if (rc == PD_ERR_NOMEM)
+			set_msg(c, PDA_CAPTURE_SESSION,
+				"out of memory for the sideband records");
+		else
+			reader_failed(c, rc);
+	}
+	pd_reader_free(r);
+	if (rc == 0 && nr) {
+		qsort(sb, nr, sizeof(*sb), cmp_sideband);
+		c->keys = pda_malloc(s, nr * sizeof(*c->keys));
+		if (!c->keys) {
+			rc = PD_ERR_NOMEM;
+			set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+		}
+	}
+	if (rc == 0)
+		pda_machine_history(s);
+	for (size_t i = 0; i < nr && rc == 0; i++) {
+		c->keys[i] = sb[i].key;
+		sb[i].rec.data = buf + sb[i].at;
+		pda_machine_set_epoch(s, (uint32_t)(i + 1));
+		rc = pda_session_feed(s, &sb[i].rec);
+		if (rc < 0)
+			set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(s));
+	}
+	c->nr_keys = nr;
+	pda_free(s, sb);
+	pda_free(s, buf);
+	if (rc == 0 && (rc = order_events(c)) < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+	pda_logf(s, PD_LOG_DEBUG, "first pass: %zu sideband records", nr);
+	return rc;
+}
+
+/* The second pass's records, each with its key. */
+static int second_pass(struct pda_capture *c, uint64_t total)
+{
+	struct order_clock k = {0};
+	struct pd_rec rec;
+	int rc;
+
+	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	while ((rc = pd_reader_next(c->r, &rec)) > 0) {
+		struct pda_sb_key key;
+
+		clock_key(&k, c->f, &rec, &key);
+		rc = step(c, &rec, total, &key);
+		if (rc < 0)
+			return rc;
+	}
+	return rc < 0 ? reader_failed(c, rc) : 0;
+}
+
 int pda_capture_run(struct pda_capture *c)
 {
 	struct pd_rec rec;
@@ -195,8 +478,15 @@ int pda_capture_run(struct pda_capture *c)
 		return PD_ERR_API;
 	c->ran = true;
 	total = pd_file_header(c->f)->data_size;
-	while ((rc = pd_reader_next(c->r, &rec)) > 0) {
-		rc = step(c, &rec, total);
+	if (c->two_pass) {
+		rc = first_pass(c);
+		if (rc == 0)
+			rc = second_pass(c, total);
+		if (rc < 0)
+			return stop(c, rc);
+	}
+	while (!c->two_pass && (rc = pd_reader_next(c->r, &rec)) > 0) {
+		rc = step(c, &rec, total, NULL);
 		if (rc < 0)
 			return stop(c, rc);
 	}
@@ -223,6 +513,14 @@ void pda_capture_release(struct pda_capture *c)
 		return;
 	pda_pipe_free(c->pipe);
 	pd_reader_free(c->r);
+	if (c->s) {
+		pda_free(c->s, c->keys);
+		pda_free(c->s, c->first);
+		pda_free(c->s, c->order);
+	}
+	c->keys = NULL;
+	c->first = NULL;
+	c->order = NULL;
 	c->pipe = NULL;
 	c->r = NULL;
 }

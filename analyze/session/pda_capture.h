@@ -82,6 +82,10 @@ struct pda_capture_opts {
 	unsigned batch;		/* as pda_pipe_opts */
 	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never
 				 * set: those go to skip_fn */
+	/* hand samples back in time order, reading once and holding each
+	 * round (perf's ordered events); else in the file's order, each
+	 * resolved in the state of its own time (two passes, below) */
+	bool time_order;
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */
@@ -123,12 +127,20 @@ enum pda_capture_stage {
 	PDA_CAPTURE_CALLBACK,	/* a callback returned an error */
 };
 
+struct pda_sb_key;
+
 /* Embedded; the fields are private: use the functions below. */
 struct pda_capture {
 	struct pd_file *f;
 	struct pda_session *s;
 	struct pda_capture_opts o;
 	struct pd_reader *r;
+	bool two_pass;		/* sideband first, then the samples */
+	struct pda_sb_key *keys; /* the sideband's, in time order */
+	size_t nr_keys;
+	struct pda_sb_key *first; /* by event: its first sample's */
+	size_t nr_first, first_alloc;
+	const struct pd_evsel **order; /* events by first sample */
 	struct pda_pipe *pipe;
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;
@@ -138,8 +150,20 @@ struct pda_capture {
 };
 
 /*
- * Set up a run over f: its reader (ordered with a session) and, with
- * session s, the pipeline.  f (and s) must outlive c; while c runs, s must
+ * Set up a run over f: its reader and, with session s, the pipeline.
+ *
+ * With a session, unless time_order is asked or f is a stream (which
+ * cannot be read twice), the run reads f twice.  The first pass applies
+ * the sideband records (COMM, FORK, EXIT, MMAP, KSYMBOL, ...) to the
+ * session in time order, keeping their history (pda_machine_history);
+ * the second hands the samples to the pipeline as the file holds them,
+ * each resolved in the state of its own time: that of the sideband
+ * records before it in the order perf's ordered events deliver (by
+ * timestamp, then the file's order; a record without a timestamp where
+ * the flushes before it left it).  So nothing is held for ordering: a
+ * sample that arrives after records newer than itself still sees its
+ * own time's maps and comms.  Samples come back in the file's order,
+ * which folding and counting do not see.  f (and s) must outlive c; while c runs, s must
  * not be used otherwise.  @return 0, or a negative pd_err with the
  * reason in pda_capture_errmsg() (PD_ERR_API: bad options, sample_fn
  * missing with a session or rec_fn without); c is released either way

@@ -33,30 +33,59 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
 	return 0;
 }
 
+void pda_filter_order(struct pda_filter *flt,
+		      const struct pd_evsel *const *order, size_t nr)
+{
+	flt->order = order;
+	flt->nr_order = nr;
+}
+
+/* Whether e passes the rules that do not pick the first event. */
+static bool event_kept(const struct pda_filter_opts *o,
+		       const struct pd_evsel *e)
+{
+	if (o->event)
+		return e && pda_event_matches(o->event, e->name);
+	return !e || (o->flags & PDA_FILTER_TRACEPOINTS) ||
+	       e->attr.type != PERF_TYPE_TRACEPOINT;
+}
+
 /* The event rules, once per run of samples of one event. */
 static bool event_ok(struct pda_filter *flt, const struct pd_evsel *e)
 {
 	const struct pda_filter_opts *o = &flt->o;
 
-	if (o->event)
-		return e && pda_event_matches(o->event, e->name);
-	if (e && !(o->flags & PDA_FILTER_TRACEPOINTS) &&
-	    e->attr.type == PERF_TYPE_TRACEPOINT)
+	if (!event_kept(o, e))
 		return false;
 	/* a sample of no known event is of the only one there is */
-	if (!e || !(o->flags & PDA_FILTER_FIRST_EVENT))
+	if (o->event || !e || !(o->flags & PDA_FILTER_FIRST_EVENT))
 		return true;
+	/* the first in time, where the samples come in another order */
+	for (size_t i = 0; !flt->first && i < flt->nr_order; i++)
+		if (event_kept(o, flt->order[i]))
+			flt->first = flt->order[i];
 	if (!flt->first)
 		flt->first = e;
 	return e == flt->first;
 }
 
-/* e's entry in the statistics, added on its first sample; NULL for no
- * event, or for one past PDA_FILTER_MAX_EVENTS (then counted once). */
-static struct pda_filter_event *event_entry(struct pda_filter_stats *st,
+/* e's place in flt->order (SIZE_MAX: not in it). */
+static size_t rank(const struct pda_filter *flt, const struct pd_evsel *e)
+{
+	for (size_t i = 0; i < flt->nr_order; i++)
+		if (flt->order[i] == e)
+			return i;
+	return SIZE_MAX;
+}
+
+/* e's entry in the statistics, added on its first sample (in the order
+ * of flt->order, if any); NULL for no event, or for one past
+ * PDA_FILTER_MAX_EVENTS (then counted once). */
+static struct pda_filter_event *event_entry(struct pda_filter *flt,
 					    const struct pd_evsel *e)
 {
-	size_t i;
+	struct pda_filter_stats *st = &flt->st;
+	size_t i, at;
 
 	if (!e)
 		return NULL;
@@ -68,9 +97,19 @@ static struct pda_filter_event *event_entry(struct pda_filter_stats *st,
 		st->nr_events = PDA_FILTER_MAX_EVENTS + 1;
 		return NULL;
 	}
-	st->events[i].evsel = e;
+	at = i;
+	if (flt->nr_order) {
+		const size_t r = rank(flt, e);
+
+		while (at && rank(flt, st->events[at - 1].evsel) > r)
+			at--;
+		memmove(&st->events[at + 1], &st->events[at],
+			(i - at) * sizeof(st->events[0]));
+	}
+	memset(&st->events[at], 0, sizeof(st->events[at]));
+	st->events[at].evsel = e;
 	st->nr_events++;
-	return &st->events[i];
+	return &st->events[at];
 }
 
 static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
@@ -114,7 +153,7 @@ bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 	if (sample->evsel != flt->last || !st->nr_samples) {
 		flt->last = sample->evsel;
 		flt->last_ok = event_ok(flt, sample->evsel);
-		flt->last_ev = event_entry(st, sample->evsel);
+		flt->last_ev = event_entry(flt, sample->evsel);
 	}
 	st->nr_samples++;
 	if (flt->last_ev)

@@ -113,6 +113,8 @@ struct pda_filter {
 	const struct pd_evsel *first;	/* FIRST_EVENT's, once seen */
 	bool last_ok;			/* and whether it passed */
 	struct pda_filter_event *last_ev;
+	const struct pd_evsel *const *order; /* pda_filter_order()'s */
+	size_t nr_order;
 };
 
 /*
@@ -122,6 +124,16 @@ struct pda_filter {
  * that ends before it starts.
  */
 int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts);
+
+/*
+ * For a run that asks about samples in another order than time's
+ * (pda_capture.c's two passes): the events in the order of their first
+ * samples in time (borrowed until the run ends), which the first event
+ * (PDA_FILTER_FIRST_EVENT) and the statistics' events then follow, as
+ * if the samples came in time order.
+ */
+void pda_filter_order(struct pda_filter *flt,
+		      const struct pd_evsel *const *order, size_t nr);
 
 /* Whether to keep sample (its evsel, pid, tid, time), counted either
  * way. */

@@ -34,6 +34,12 @@
  * other records that change the machine (COMM, FORK, EXIT, kernel MMAPs,
  * KSYMBOL) still drain: they are rare.
  *
+ * Two passes (pda_capture.c): the sideband was applied before the first
+ * sample, with history; pda_pipe_feed_sample() gives each sample its
+ * state (pda_machine_at: its maps, the kernel's and its comm at its
+ * epoch), which an item holds until it is delivered.  The live state
+ * no longer changes: nothing drains, nothing is frozen.
+ *
  * Lock order: pipe->mu is never held while the session's lock is taken
  * by this thread, and workers take the session's lock only inside the
  * services the backends use (pda_unwind_int.h, Threads).
@@ -107,6 +113,8 @@ struct item {
 	bool unwind;		 /* uj is set up */
 	struct pda_unwind_job uj;
 	struct pda_maps_snap *snap; /* its process's maps then, or NULL */
+	bool has_at;		    /* at is its state (two passes) */
+	struct pda_at at;
 };
 
 /*
@@ -477,6 +485,7 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 {
 	struct pda_session *s = p->s;
 	struct pda_maps *um = umaps ? umaps : pda_machine_maps(s, sample->pid);
+	const struct pda_maps *km = s->at ? s->at->kmaps : &s->machine.kmaps;
 	const bool cc = sample->mask & PD_SAMPLE_CALLCHAIN;
 	const size_t chain = cc ? (size_t)sample->callchain.nr * 8 : 0;
 	struct memo_head h;
@@ -485,7 +494,7 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 		return PD_ERR_NOMEM;
 	memset(&h, 0, sizeof(h));
 	h.ugen = um->gen;
-	h.kgen = s->machine.kmaps.gen;
+	h.kgen = km->gen;
 	h.ip = cc ? 0 : sample->ip;
 	h.comm = (uintptr_t)comm;
 	h.pid = sample->pid;
@@ -573,9 +582,10 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 }
 
 /* Resolve one sample's stack (its unwind finished here) and hand it
- * back. */
-static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
-		   struct pda_unwind_job *uj, struct pda_maps_snap *snap)
+ * back, in its state at (two passes), else the live one. */
+static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
+		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
+		      const struct pda_at *at)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false};
 	/* the maps of its time: the live ones while unchanged since (they
@@ -583,7 +593,12 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
 	int rc;
 
-	it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+	if (at) {
+		umaps = at->umaps;
+		it.comm = at->comm;
+	} else {
+		it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+	}
 	if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
 		rc = deliver_memo(p, sample, umaps, &it);
 		if (rc < 0)
@@ -598,6 +613,20 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 			it.stack = &p->st;
 	}
 	return p->o.fn(p->o.arg, &it);
+}
+
+static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
+		   struct pda_unwind_job *uj, struct pda_maps_snap *snap,
+		   const struct pda_at *at)
+{
+	int rc;
+
+	/* what resolves it (and the callback: pda_sample_leaf) sees its
+	 * state */
+	p->s->at = at;
+	rc = deliver_in(p, sample, uj, snap, at);
+	p->s->at = NULL;
+	return rc;
 }
 
 /* Help with the oldest batch, wait for it, deliver it and free its
@@ -626,8 +655,11 @@ static int complete_oldest(struct pda_pipe *p)
 		struct item *it = &b->items[i];
 
 		rc = deliver(p, &it->sample, it->unwind ? &it->uj : NULL,
-			     it->snap);
+			     it->snap, it->has_at ? &it->at : NULL);
 	}
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->items[i].has_at)
+			pda_at_put(p->s, &b->items[i].at);
 	release_snaps(p, b->end_seq);
 	/* under mu: a worker may still be looking at it in claimable() */
 	pthread_mutex_lock(&p->mu);
@@ -698,7 +730,8 @@ static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
  * record that stays where it is (PD_RECF_STABLE) as it is, another
  * copied and decoded again from the copy. */
 static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
-		   const struct pd_sample *sample, bool unwind)
+		   const struct pd_sample *sample, bool unwind,
+		   const struct pda_at *at, bool *kept)
 {
 	struct pda_session *s = p->s;
 	const bool stable = rec->flags & PD_RECF_STABLE;
@@ -715,7 +748,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (rec_bytes + ips_bytes > BATCH_BYTES) {
 		/* too big for a batch (a huge --max-stack): on its own */
 		rc = drain(p);
-		return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
+		return rc < 0 ? rc : deliver(p, sample, NULL, NULL, at);
 	}
 	rc = fill_batch(p, rec_bytes + ips_bytes, stable ? rec->size : 0, &b);
 	if (rc < 0)
@@ -735,7 +768,13 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	}
 	it->unwind = unwind;
 	it->snap = NULL;
-	if (has_stack(p, &it->sample)) {
+	it->has_at = false;
+	if (at) {
+		/* its state stays as it is: nothing to freeze */
+		live = pda_machine_maps(s, sample->pid);
+		if (!live)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	} else if (has_stack(p, &it->sample)) {
 		/* its user addresses are looked up in its process's maps as
 		 * they are now, whatever MMAPs come before it is done */
 		live = pda_machine_maps(s, sample->pid);
@@ -750,19 +789,25 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (unwind) {
 		s->mt.may_load = false;
 		rc = pda_unwind_prep(s, s->unwinder, &it->sample, live,
-				     &snap->m, ips, &it->uj);
+				     at ? at->umaps : &snap->m, ips, &it->uj);
 		s->mt.may_load = true;
 		if (rc == PDA_UNWIND_AGAIN) {
 			/* it needs a binary loaded, or its process's state
 			 * released: once nothing is under way, on its own */
 			rc = drain(p);
-			return rc < 0 ? rc : deliver(p, sample, NULL, NULL);
+			return rc < 0 ? rc : deliver(p, sample, NULL, NULL, at);
 		}
 		if (rc < 0)
 			return pda_set_err(s, rc, "unwinding: %s",
 					   pd_strerror(rc));
 	}
 	it->snap = snap;
+	if (at) {
+		/* the batch holds its views now */
+		it->at = *at;
+		it->has_at = true;
+		*kept = true;
+	}
 	b->used += rec_bytes + ips_bytes;
 	if (stable) {
 		b->held += rec->size;
@@ -793,7 +838,7 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 {
 	struct pda_session *s = p->s;
 	struct pd_sample sample;
-	bool unwind;
+	bool unwind, kept;
 	int rc;
 
 	if (p->finished)
@@ -815,8 +860,48 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 				   pd_strerror(rc));
 	/* in order: behind the samples under way, if any */
 	if (p->threaded && (unwind || p->nr_used))
-		return enqueue(p, rec, &sample, unwind);
-	return deliver(p, &sample, NULL, NULL);
+		return enqueue(p, rec, &sample, unwind, NULL, &kept);
+	return deliver(p, &sample, NULL, NULL, NULL);
+}
+
+int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
+			 uint32_t epoch)
+{
+	struct pda_session *s = p->s;
+	struct pd_sample sample;
+	struct pda_at at;
+	bool unwind;
+	int rc;
+
+	if (p->finished)
+		return pda_set_err(s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (rec->type != PD_REC_SAMPLE)
+		return 0;
+	if (pd_sample_decode(s->f, rec, &sample) < 0)
+		return 1;
+	if (p->o.want && !p->o.want(p->o.arg, &sample))
+		return 0;
+	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
+		 pda_unwind_wanted(&sample);
+	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
+		return pda_set_err(s, rc, "starting threads: %s",
+				   pd_strerror(rc));
+	rc = pda_machine_at(s, epoch, sample.pid, sample.tid, &at);
+	if (rc < 0)
+		return rc;
+	if (p->threaded && (unwind || p->nr_used)) {
+		bool kept = false;
+
+		rc = enqueue(p, rec, &sample, unwind, &at, &kept);
+		/* queued, the batch holds the views; else they go now */
+		if (!kept)
+			pda_at_put(s, &at);
+		return rc;
+	}
+	rc = deliver(p, &sample, NULL, NULL, &at);
+	pda_at_put(s, &at);
+	return rc;
 }
 
 int pda_pipe_finish(struct pda_pipe *p)

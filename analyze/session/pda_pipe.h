@@ -113,6 +113,14 @@ void pda_pipe_free(struct pda_pipe *p);
  * (pda_session_errmsg() says why) or the callback failed.
  */
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
+/*
+ * The same for a sample of a run whose sideband records were applied
+ * first, with history (pda_capture.c's two passes): it is resolved in
+ * the state of epoch, the number of those records before it in time.
+ * Any other record is ignored.
+ */
+int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
+			 uint32_t epoch);
 /* End of input: the samples still under way are handed back, and the
  * batches' memory freed; pda_pipe_feed() after it fails (PD_ERR_API).
  * @return 0 or a negative pd_err as pda_pipe_feed(). */

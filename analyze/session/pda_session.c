@@ -598,9 +598,10 @@ static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
 				   unsigned cpumode)
 {
 	if (cpumode == PD_MISC_KERNEL)
-		return &s->machine.kmaps;
+		return s->at ? s->at->kmaps : &s->machine.kmaps;
 	if (!w->umaps)
-		w->umaps = pda_machine_maps(s, w->sample->pid);
+		w->umaps = s->at ? s->at->umaps
+				 : pda_machine_maps(s, w->sample->pid);
 	return w->umaps;
 }
 
@@ -783,6 +784,7 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 		rc = pda_unwind_finish(s, s->unwinder, w->job, &ips, &nr);
 	else
 		rc = pda_unwind_sample(s, s->unwinder, w->sample,
+				       pda_machine_maps(s, w->sample->pid),
 				       space_maps(s, w, PD_MISC_USER), &ips,
 				       &nr);
 	if (rc < 0)

@@ -834,8 +834,9 @@ int pda_unwind_finish(struct pda_session *s, struct pda_unwinder *u,
 }
 
 int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
-		      const struct pd_sample *sample, struct pda_maps *maps,
-		      const uint64_t **ips, size_t *nr)
+		      const struct pd_sample *sample, struct pda_maps *key,
+		      const struct pda_maps *maps, const uint64_t **ips,
+		      size_t *nr)
 {
 	const size_t max = pda_unwind_max_frames(s);
 	struct pda_unwind_job job;
@@ -846,8 +847,8 @@ int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
 		return PD_ERR_NOMEM;
 	memset(&job, 0, sizeof(job));
 	job.sample = sample;
-	job.key = maps;
-	job.maps = maps;
+	job.key = key;
+	job.maps = maps ? maps : key;
 	job.res.ips = u->ips;
 	return pda_unwind_finish(s, u, &job, ips, nr);
 }

@@ -260,15 +260,18 @@ int pda_unwinder_use(struct pda_unwinder *u,
 bool pda_unwind_wanted(const struct pd_sample *sample);
 
 /*
- * The user ips of sample in process maps (pda_machine_maps of its pid),
- * leaf first, into *ips (valid until the next call), and its stop reason
- * counted in the statistics.  *nr is 0 when nothing could be unwound
- * (no stack dump, no pc); the stop reason then says why.  @return 0 or
- * PD_ERR_NOMEM.  The same as prep, run on slot 0 and finish.
+ * The user ips of sample of the process whose live maps are key
+ * (pda_machine_maps of its pid), unwound in maps (its maps at the
+ * sample, or NULL: key), leaf first, into *ips (valid until the next
+ * call), and its stop reason counted in the statistics.  *nr is 0 when
+ * nothing could be unwound (no stack dump, no pc); the stop reason then
+ * says why.  @return 0 or PD_ERR_NOMEM.  The same as prep, run on slot 0
+ * and finish.
  */
 int pda_unwind_sample(struct pda_session *s, struct pda_unwinder *u,
-		      const struct pd_sample *sample, struct pda_maps *maps,
-		      const uint64_t **ips, size_t *nr);
+		      const struct pd_sample *sample, struct pda_maps *key,
+		      const struct pda_maps *maps, const uint64_t **ips,
+		      size_t *nr);
 
 /*
  * arm64's leaf caller on a frame-pointer (-g) sample that sampled the

@@ -1,0 +1,387 @@
+/*
+ * check_twopass.c - the capture pipeline's two passes (pda_capture.h):
+ * the sideband records applied first with their history, then the
+ * samples in the file's order, each in the state of its own time.
+ *
+ * - Every testdata capture folds the same as when its records are read
+ *   in time order (time_order: perf's ordered events, one pass), line
+ *   for line, with the same totals and session statistics.
+ * - A capture whose file order is not its time order (a sample written
+ *   after records newer than itself, as perf's per-CPU buffers leave
+ *   them within a round) resolves each sample in the maps and comm of
+ *   its own time, whichever way it is read.
+ */
+#include "pd_config.h" /* open_memstream */
+#include "pda_capture.h"
+#include "pda_fold.h"
+#include "elftest.h"
+#include "testfile.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const captures[] = {
+	"demo.perf.data",	  "fp.perf.data",	   "multi.perf.data",
+	"threads.perf.data",	  "switch.perf.data",	   "pipe.perf.data",
+	"zstd.perf.data",	  "sysw.perf.data.zst",	   "lost.perf.data.zst",
+	"dwarf.perf.data.zst",	  "exec.perf.data.zst",
+};
+
+struct result {
+	char *text; /* the lines, "stack weight samples period\n" */
+	struct pda_fold_totals t;
+	struct pda_stats st;
+	char *dsos; /* the unresolved and missing lists */
+	char *events; /* the filter's events, in its order */
+	char *first;  /* the filter's first event */
+};
+
+static int add(void *arg, const struct pda_pipe_item *it)
+{
+	struct pda_fold *fd = arg;
+	int rc = pda_fold_add(fd, it->sample, it->stack, it->comm);
+
+	return rc < 0 ? rc : 0;
+}
+
+static void add_list(FILE *out, const char *what,
+		     const struct pda_missing_dso *m, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		fprintf(out, "%s %s %llu %llu\n", what, m[i].dso,
+			(unsigned long long)m[i].nr_samples,
+			(unsigned long long)m[i].nr_unresolved);
+}
+
+/* Fold capture name with the first event only, in time order or not. */
+static void fold(const char *name, bool time_order, unsigned jobs,
+		 struct result *res)
+{
+	char path[ET_PATH_MAX];
+	struct pda_fold *fd;
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_capture c;
+	struct pda_filter flt;
+	const struct pda_filter_stats *fs;
+	size_t size;
+	FILE *out;
+	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_FOLD_OPTS(fo, .flags = PDA_FOLD_PID);
+	PDA_FILTER_OPTS(flo, .flags = PDA_FILTER_FIRST_EVENT);
+	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true, .memo = true,
+			 .filter = &flt, .time_order = time_order,
+			 .sample_fn = add);
+	const struct pda_stats *st;
+
+	et_path(path, "../../testdata/%s", name);
+	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_fold_new(&fo, &fd), 0);
+	ck_assert_int_eq(pda_filter_init(&flt, &flo), 0);
+	co.arg = fd;
+	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+	ck_assert_msg(pda_capture_run(&c) == 0, "%s: %s", name,
+		      pda_capture_errmsg(&c));
+	ck_assert_int_eq(pda_fold_finish(fd), 0);
+
+	out = open_memstream(&res->text, &size);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++) {
+		const struct pda_fold_line *l = pda_fold_line(fd, i);
+
+		fprintf(out, "%s %llu %llu %llu\n", l->stack,
+			(unsigned long long)l->weight,
+			(unsigned long long)l->samples,
+			(unsigned long long)l->period);
+	}
+	fclose(out);
+	res->t = *pda_fold_totals(fd);
+	st = pda_session_stats(s);
+	res->st = *st;
+	out = open_memstream(&res->dsos, &size);
+	ck_assert_ptr_nonnull(out);
+	add_list(out, "unresolved", st->unresolved_dsos,
+		 st->nr_unresolved_dsos);
+	add_list(out, "missing", st->missing, st->nr_missing);
+	fclose(out);
+	fs = pda_filter_stats(&flt);
+	out = open_memstream(&res->events, &size);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < fs->nr_events && i < PDA_FILTER_MAX_EVENTS; i++)
+		fprintf(out, "%s %llu %llu\n", fs->events[i].evsel->name,
+			(unsigned long long)fs->events[i].nr_samples,
+			(unsigned long long)fs->events[i].nr_kept);
+	fclose(out);
+	res->first = strdup(pda_filter_first(&flt)
+				    ? pda_filter_first(&flt)->name
+				    : "");
+	ck_assert_ptr_nonnull(res->first);
+
+	pda_capture_release(&c);
+	pda_fold_free(fd);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+
+static void result_free(struct result *r)
+{
+	free(r->text);
+	free(r->dsos);
+	free(r->events);
+	free(r->first);
+}
+
+START_TEST(test_same_as_time_order)
+{
+	const char *name = captures[_i];
+
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct result a, b;
+
+		fold(name, true, jobs, &a);
+		fold(name, false, jobs, &b);
+		ck_assert_str_eq(a.text, b.text);
+		ck_assert_mem_eq(&a.t, &b.t, sizeof(a.t));
+		ck_assert_uint_eq(a.st.nr_samples, b.st.nr_samples);
+		ck_assert_uint_eq(a.st.nr_frames, b.st.nr_frames);
+		ck_assert_uint_eq(a.st.nr_frames_unresolved,
+				  b.st.nr_frames_unresolved);
+		ck_assert_uint_eq(a.st.nr_samples_unresolved,
+				  b.st.nr_samples_unresolved);
+		ck_assert_str_eq(a.dsos, b.dsos);
+		ck_assert_str_eq(a.events, b.events);
+		ck_assert_str_eq(a.first, b.first);
+		result_free(&a);
+		result_free(&b);
+	}
+}
+END_TEST
+
+/* ---- a capture out of time order ------------------------------------ */
+
+#define U PD_MISC_USER
+#define ST (PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME)
+
+/* sample_id_all's trailer for ST: pid, tid, time */
+static void sid(struct tf *t, uint32_t pid, uint64_t time)
+{
+	tf_u32(t, pid);
+	tf_u32(t, pid);
+	tf_u64(t, time);
+}
+
+static void comm(struct tf *t, uint32_t pid, const char *name, bool exec,
+		 uint64_t time)
+{
+	tf_begin(t, PD_REC_COMM, exec ? PD_MISC_COMM_EXEC : 0);
+	tf_u32(t, pid);
+	tf_u32(t, pid);
+	tf_str(t, name, 16);
+	sid(t, pid, time);
+	tf_end(t);
+}
+
+static void mmap_(struct tf *t, uint32_t pid, uint64_t start, const char *name,
+		  uint64_t time)
+{
+	tf_begin(t, PD_REC_MMAP, U);
+	tf_u32(t, pid);
+	tf_u32(t, pid);
+	tf_u64(t, start);
+	tf_u64(t, 0x1000);
+	tf_u64(t, 0);
+	tf_str(t, name, 24);
+	sid(t, pid, time);
+	tf_end(t);
+}
+
+static void sample(struct tf *t, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	tf_begin(t, PD_REC_SAMPLE, U);
+	tf_u64(t, ip);
+	tf_u32(t, pid);
+	tf_u32(t, pid);
+	tf_u64(t, time);
+	tf_end(t);
+}
+
+static void round_(struct tf *t)
+{
+	tf_begin(t, PD_REC_FINISHED_ROUND, 0);
+	tf_end(t);
+}
+
+#define NR_LATE 6
+
+/* What each sample resolved to, by its time (1..NR_LATE * 10). */
+struct late {
+	const char *dso[NR_LATE];
+	const char *comm[NR_LATE];
+	unsigned nr;
+};
+
+static int add_late(void *arg, const struct pda_pipe_item *it)
+{
+	struct late *l = arg;
+	const unsigned i = (unsigned)(it->sample->time / 10 - 1);
+
+	ck_assert_uint_lt(i, NR_LATE);
+	ck_assert_ptr_nonnull(it->stack);
+	ck_assert_uint_eq(it->stack->nr, 1);
+	l->dso[i] = it->stack->frames[0].dso;
+	l->comm[i] = it->comm;
+	l->nr++;
+	return 0;
+}
+
+static void run_late(struct tf *t, bool time_order, unsigned jobs,
+		     struct late *l)
+{
+	struct pd_file *f = tf_open(t);
+	struct pda_session *s;
+	struct pda_capture c;
+	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true, .memo = true,
+			 .time_order = time_order, .sample_fn = add_late,
+			 .arg = l);
+
+	memset(l, 0, sizeof(*l));
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+	ck_assert_msg(pda_capture_run(&c) == 0, "%s", pda_capture_errmsg(&c));
+	ck_assert_uint_eq(l->nr, NR_LATE);
+	/* the strings are the session's: compare before it goes */
+	ck_assert_ptr_null(l->dso[0]);
+	ck_assert_str_eq(l->dso[1], "/x/a.so");
+	ck_assert_str_eq(l->dso[2], "/x/a.so");
+	ck_assert_str_eq(l->dso[3], "/x/b.so");
+	ck_assert_str_eq(l->dso[4], "/x/b.so");
+	ck_assert_str_eq(l->dso[5], "/x/b.so");
+	ck_assert_str_eq(l->comm[0], "app");
+	ck_assert_str_eq(l->comm[2], "app");
+	ck_assert_str_eq(l->comm[3], "app2");
+	ck_assert_str_eq(l->comm[5], "app2");
+	pda_capture_release(&c);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+
+START_TEST(test_late_samples)
+{
+	struct tf_attr a = {.type = 1, .sample_period = 1, .sample_type = ST,
+			    .flags = 1ull << PD_ATTR_sample_id_all |
+				     1ull << PD_ATTR_mmap |
+				     1ull << PD_ATTR_comm};
+	struct tf t;
+	struct late l;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, NULL, 0);
+	comm(&t, 7, "app", false, 1);
+	/* one CPU's buffer: a.so mapped at 15, b.so over it at 35, exec
+	 * at 36; then another CPU's, older: samples at 10..30 */
+	mmap_(&t, 7, 0x400000, "/x/a.so", 15);
+	sample(&t, 7, 0x400100, 20);
+	mmap_(&t, 7, 0x400000, "/x/b.so", 35);
+	comm(&t, 7, "app2", true, 36);
+	sample(&t, 7, 0x400100, 40);
+	sample(&t, 7, 0x400100, 10); /* before a.so: no map */
+	sample(&t, 7, 0x400100, 30); /* a.so, whose b.so came before */
+	round_(&t);
+	sample(&t, 7, 0x400100, 50);
+	round_(&t);
+	sample(&t, 7, 0x400100, 60);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		run_late(&t, true, jobs, &l);
+		run_late(&t, false, jobs, &l);
+	}
+	tf_release(&t);
+}
+END_TEST
+
+/* IDENTIFIER tells the events apart */
+static void id_sample(struct tf *t, uint64_t id, uint64_t time)
+{
+	tf_begin(t, PD_REC_SAMPLE, U);
+	tf_u64(t, id);
+	tf_u64(t, 0x400100);
+	tf_u32(t, 7);
+	tf_u32(t, 7);
+	tf_u64(t, time);
+	tf_end(t);
+}
+
+static int count(void *arg, const struct pda_pipe_item *it)
+{
+	(void)it;
+	++*(unsigned *)arg;
+	return 0;
+}
+
+/* The first event is the first sampled in time, not in the file. */
+START_TEST(test_first_event)
+{
+	const uint64_t ids[2][1] = {{1}, {2}};
+	struct tf_attr a = {.type = 1, .config = 0, .sample_period = 1,
+			    .sample_type = ST | PD_SAMPLE_IDENTIFIER,
+			    .flags = 1ull << PD_ATTR_sample_id_all};
+	struct tf t;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, ids[0], 1);
+	a.config = 2;
+	tf_add_attr(&t, &a, ids[1], 1);
+	id_sample(&t, 2, 20);
+	id_sample(&t, 2, 30);
+	id_sample(&t, 1, 10);
+	round_(&t);
+	for (int time_order = 0; time_order <= 1; time_order++) {
+		struct pd_file *f = tf_open(&t);
+		struct pda_session *s;
+		struct pda_capture c;
+		struct pda_filter flt;
+		const struct pda_filter_stats *fs;
+		unsigned nr = 0;
+		PDA_OPTS(o, .no_debuginfod = true);
+		PDA_FILTER_OPTS(flo, .flags = PDA_FILTER_FIRST_EVENT);
+		PDA_CAPTURE_OPTS(co, .jobs = 1, .filter = &flt,
+				 .time_order = time_order, .sample_fn = count,
+				 .arg = &nr);
+
+		ck_assert_int_eq(pda_filter_init(&flt, &flo), 0);
+		ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+		ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+		ck_assert_msg(pda_capture_run(&c) == 0, "%s",
+			      pda_capture_errmsg(&c));
+		ck_assert_uint_eq(nr, 1);
+		ck_assert_ptr_eq(pda_filter_first(&flt), pd_file_evsel(f, 0));
+		fs = pda_filter_stats(&flt);
+		ck_assert_uint_eq(fs->nr_events, 2);
+		ck_assert_ptr_eq(fs->events[0].evsel, pd_file_evsel(f, 0));
+		ck_assert_uint_eq(fs->events[0].nr_samples, 1);
+		ck_assert_ptr_eq(fs->events[1].evsel, pd_file_evsel(f, 1));
+		ck_assert_uint_eq(fs->events[1].nr_samples, 2);
+		pda_capture_release(&c);
+		pda_session_free(s);
+		pd_file_close(f);
+	}
+	tf_release(&t);
+}
+END_TEST
+
+Suite *twopass_suite(void)
+{
+	Suite *s = suite_create("twopass");
+	TCase *tc = tcase_create("twopass");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_same_as_time_order, 0,
+			    (int)(sizeof(captures) / sizeof(captures[0])));
+	tcase_add_test(tc, test_late_samples);
+	tcase_add_test(tc, test_first_event);
+	suite_add_tcase(s, tc);
+	return s;
+}
