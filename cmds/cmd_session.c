@@ -387,10 +387,36 @@ void cmd_progress_show(struct cmd_progress *p, uint64_t done, uint64_t total,
 	fflush(stderr);
 }
 
-int cmd_progress_fn(void *arg, uint64_t done, uint64_t total,
-		    uint64_t samples)
+int cmd_progress_fn(void *arg, const struct pda_capture_progress *prog)
 {
-	cmd_progress_show(arg, done, total, samples);
+	struct cmd_progress *p = arg;
+	double t, part, spent;
+
+	if (!p->on)
+		return 0;
+	if (!prog->total || prog->nr_passes < 2) {
+		cmd_progress_show(p, prog->done, prog->total,
+				  prog->nr_samples);
+		return 0;
+	}
+	t = now();
+	if (t - p->start < 1.0 || t - p->last < 0.25)
+		return 0;
+	p->last = t;
+	p->shown = true;
+	/* each pass reads the whole data section */
+	part = ((double)(prog->pass - 1) +
+		(double)prog->done / (double)prog->total) /
+	       (double)prog->nr_passes;
+	spent = t - p->start;
+	fprintf(stderr, "\rpdtool %s: %3.0f%%, pass %u of %u (%s), %" PRIu64
+			" samples",
+		p->ctx->cmd, 100.0 * part, prog->pass, prog->nr_passes,
+		prog->what, prog->nr_samples);
+	if (part > 0.02)
+		fprintf(stderr, ", %.0f s left\033[K",
+			spent / part - spent + 0.5);
+	fflush(stderr);
 	return 0;
 }
 

@@ -448,6 +448,8 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 PD_NORETURN void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
 				 const struct pda_capture *c, int rc);
 
+struct pda_capture_progress;
+
 /* A progress line on a terminal (stderr) for long reads. */
 struct cmd_progress {
 	struct pd_ctx *ctx;
@@ -461,10 +463,10 @@ void cmd_progress_init(struct cmd_progress *p, struct pd_ctx *ctx);
  * redrawn four times a second; done of total bytes (total 0: unknown). */
 void cmd_progress_show(struct cmd_progress *p, uint64_t done, uint64_t total,
 		       uint64_t samples);
-/* cmd_progress_show() as a pda_capture_progress_fn (arg: the
- * cmd_progress); @return 0. */
-int cmd_progress_fn(void *arg, uint64_t done, uint64_t total,
-		    uint64_t samples);
+/* The line for a capture run, as a pda_capture_progress_fn (arg: the
+ * cmd_progress): its pass, the share of all passes done and the time
+ * left at this pace.  @return 0. */
+int cmd_progress_fn(void *arg, const struct pda_capture_progress *prog);
 void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */

@@ -550,6 +550,8 @@ struct pda_session {
 	/* the state of the sample being resolved, when a two-pass run
 	 * gives it one (pda_machine_at): its maps then, not now */
 	const struct pda_at *at;
+	/* struct first_ent by (dso, address): pda_first_note()'s */
+	struct pdc_hash first;
 };
 
 /* Whether this host's own files are looked at: always without symfs;

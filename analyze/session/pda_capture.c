@@ -12,9 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sideband records a two-pass run applies, at most: each becomes an
- * epoch (32 bits) */
-#define SIDEBAND_MAX ((size_t)UINT32_MAX - 1)
+/*
+ * Sideband records a two-pass run applies, at most, and bytes of them
+ * copied out of compressed chunks: a day of a busy machine's processes
+ * and maps is a few million records; a capture made of nothing else (a
+ * compressed bomb) stops here, not at the memory's end.
+ */
+#define SIDEBAND_MAX ((size_t)1 << 24)
+#define SIDEBAND_BYTES_MAX ((size_t)1 << 30)
 
 /* A sideband record's place in the order perf's ordered events deliver. */
 struct pda_sb_key {
@@ -122,6 +127,8 @@ static bool want(void *arg, const struct pd_sample *sample)
 {
 	struct pda_capture *c = arg;
 
+	if (c->o.filter && c->unwinding)
+		return pda_filter_peek(c->o.filter, sample);
 	return !c->o.filter || pda_filter_sample(c->o.filter, sample);
 }
 
@@ -142,19 +149,24 @@ static int deliver(void *arg, const struct pda_pipe_item *it)
  * first resolved in: binutils' addr2line, which perf 6.1 asks for the
  * inlined functions of DWARF-unwound frames (and of callchain addresses
  * with inline_callchain), names a function record after the first
- * address it was asked about (pda_dwarf.c a2l_name).  perf asks in time
- * order; such a run reads in time order too.  A pipe-mode capture names
- * its events only as it is read: taken as one.
+ * address it was asked about (pda_dwarf.c a2l_name), and perf asks in
+ * time order.  With inline callchains, a run reads in time order; with
+ * DWARF-unwound frames only, it unwinds first (unwind_pass).
  */
-static bool order_matters(struct pd_file *f, const struct pda_session *s)
+static bool order_matters(const struct pda_session *s)
+{
+	return !s->opts.no_inline && s->opts.inline_callchain;
+}
+
+/* Whether samples of f are unwound into frames whose names depend on
+ * that order (once its events are known: after the first pass). */
+static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
+			  const struct pda_capture_opts *o)
 {
 	const uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 
-	if (s->opts.no_inline)
+	if (s->opts.no_inline || o->no_stack)
 		return false;
-	if (s->opts.inline_callchain ||
-	    pd_file_header(f)->kind == PD_KIND_PIPE)
-		return true;
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
 		if ((pd_file_evsel(f, i)->attr.sample_type & dwarf) == dwarf)
 			return true;
@@ -178,7 +190,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	c->f = f;
 	c->s = s;
 	c->two_pass = s && !c->o.time_order && pd_file_header(f)->file_size &&
-		      !order_matters(f, s);
+		      !order_matters(s);
 	rc = pd_reader_new(f,
 			   c->two_pass		     ? 0
 			   : s || c->o.ordered ? PD_READ_ORDERED
@@ -249,8 +261,16 @@ static uint32_t epoch_of(const struct pda_capture *c,
 static int feed(struct pda_capture *c, const struct pd_rec *rec,
 		const struct pda_sb_key *key)
 {
-	int rc = key ? pda_pipe_feed_sample(c->pipe, rec, epoch_of(c, key))
-		     : pda_pipe_feed(c->pipe, rec);
+	struct pda_pipe_when w;
+	int rc;
+
+	if (key) {
+		w.epoch = epoch_of(c, key);
+		w.time = key->time;
+		w.seq = key->seq;
+	}
+	rc = key ? pda_pipe_feed_sample(c->pipe, rec, &w)
+		 : pda_pipe_feed(c->pipe, rec);
 
 	if (rc == 1)
 		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
@@ -259,7 +279,30 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec,
 	return rc;
 }
 
-static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total,
+/* A pass begins: what it does. */
+static void pass_begin(struct pda_capture *c, const char *what)
+{
+	c->prog.pass++;
+	c->prog.what = what;
+	c->prog.done = 0;
+	c->prog.nr_samples = 0;
+}
+
+/* Progress at rec, every so many samples (every 16 times as many
+ * records where samples are skipped). */
+static int progress(struct pda_capture *c, const struct pd_rec *rec,
+		    uint64_t count)
+{
+	int rc;
+
+	if (!c->o.progress || count % PDA_CAPTURE_PROGRESS_EVERY != 0)
+		return 0;
+	c->prog.done = rec->offset;
+	rc = c->o.progress(c->o.progress_arg, &c->prog);
+	return rc < 0 ? callback_failed(c, rc) : 0;
+}
+
+static int step(struct pda_capture *c, const struct pd_rec *rec,
 		const struct pda_sb_key *key)
 {
 	int rc;
@@ -267,13 +310,11 @@ static int step(struct pda_capture *c, const struct pd_rec *rec, uint64_t total,
 	c->st.nr_records++;
 	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES)
 		count_lost(c, rec);
-	if (rec->type == PD_REC_SAMPLE &&
-	    ++c->st.nr_samples % PDA_CAPTURE_PROGRESS_EVERY == 0 &&
-	    c->o.progress) {
-		rc = c->o.progress(c->o.progress_arg, rec->offset, total,
-				   c->st.nr_samples);
-		if (rc < 0)
-			return callback_failed(c, rc);
+	if (rec->type == PD_REC_SAMPLE) {
+		c->st.nr_samples++;
+		c->prog.nr_samples++;
+		if ((rc = progress(c, rec, c->st.nr_samples)) < 0)
+			return rc;
 	}
 	if (c->pipe && (!key || rec->type == PD_REC_SAMPLE))
 		return feed(c, rec, key);
@@ -388,10 +429,13 @@ static int first_pass(struct pda_capture *c)
 	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
+	pass_begin(c, "sideband");
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
 
 		clock_key(&k, c->f, &rec, &key);
+		if (k.seq % 16 == 0 && (rc = progress(c, &rec, k.seq / 16)) < 0)
+			break;
 		if (rec.type == PD_REC_SAMPLE) {
 			if (pd_file_nr_evsels(c->f) > 1 &&
 			    (rc = first_sample(c, &rec, &key)) < 0)
@@ -400,8 +444,25 @@ static int first_pass(struct pda_capture *c)
 		}
 		if (!pda_machine_changes(rec.type))
 			continue;
+		if (nr == SIDEBAND_MAX ||
+		    (len + rec.size > SIDEBAND_BYTES_MAX)) {
+			rc = PD_ERR_UNSUPPORTED;
+			pda_capture_set_err(
+				c, rc,
+				"'%s': more than %zu sideband records or %zu "
+				"MiB of them (COMM, FORK, EXIT, MMAP, KSYMBOL) "
+				"by the %s record at offset 0x%llx: more than "
+				"a machine's life writes; not read",
+				pd_file_name(c->f), SIDEBAND_MAX,
+				SIDEBAND_BYTES_MAX >> 20,
+				pd_rec_type_name(rec.type),
+				(unsigned long long)rec.offset);
+			c->failed_in = PDA_CAPTURE_SESSION;
+			break;
+		}
 		if (PDA_GROW(s, sb, alloc, nr + 1, SIDEBAND_MAX) < 0 ||
-		    PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0) {
+		    (!(rec.flags & PD_RECF_STABLE) &&
+		     PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0)) {
 			rc = PD_ERR_NOMEM;
 			break;
 		}
@@ -409,12 +470,16 @@ static int first_pass(struct pda_capture *c)
 		sb[nr].rec = rec;
 		sb[nr].rec.payload = NULL;
 		sb[nr].rec.payload_size = 0;
-		sb[nr].at = len;
-		memcpy(buf + len, rec.data, rec.size);
-		len += rec.size;
+		/* one in the file's mapping stays where it is */
+		sb[nr].at = SIZE_MAX;
+		if (!(rec.flags & PD_RECF_STABLE)) {
+			sb[nr].at = len;
+			memcpy(buf + len, rec.data, rec.size);
+			len += rec.size;
+		}
 		nr++;
 	}
-	if (rc < 0) {
+	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK && !c->msg_set) {
 		if (rc == PD_ERR_NOMEM)
 			set_msg(c, PDA_CAPTURE_SESSION,
 				"out of memory for the sideband records");
@@ -434,7 +499,8 @@ static int first_pass(struct pda_capture *c)
 		pda_machine_history(s);
 	for (size_t i = 0; i < nr && rc == 0; i++) {
 		c->keys[i] = sb[i].key;
-		sb[i].rec.data = buf + sb[i].at;
+		if (sb[i].at != SIZE_MAX)
+			sb[i].rec.data = buf + sb[i].at;
 		pda_machine_set_epoch(s, (uint32_t)(i + 1));
 		rc = pda_session_feed(s, &sb[i].rec);
 		if (rc < 0)
@@ -449,19 +515,75 @@ static int first_pass(struct pda_capture *c)
 	return rc;
 }
 
+/*
+ * Between the two passes of a run whose DWARF-unwound frames are named
+ * as addr2line names them: every kept sample unwound, in the file's
+ * order (pda_pipe_unwind_pass), its frames' addresses then resolved in
+ * the order perf first asks about them.  Its reader is quiet, its
+ * samples are not counted: the second pass does both.
+ */
+static int unwind_pass(struct pda_capture *c)
+{
+	struct order_clock k = {0};
+	struct pd_reader *r;
+	struct pd_rec rec;
+	uint64_t nr = 0;
+	int rc;
+
+	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	rc = pda_pipe_unwind_pass(c->pipe);
+	if (rc < 0) {
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		return rc;
+	}
+	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		return reader_failed(c, rc);
+	c->unwinding = true;
+	pass_begin(c, "unwinding");
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		struct pda_pipe_when w;
+		struct pda_sb_key key;
+
+		clock_key(&k, c->f, &rec, &key);
+		if (rec.type != PD_REC_SAMPLE)
+			continue;
+		c->prog.nr_samples++;
+		if ((rc = progress(c, &rec, ++nr)) < 0)
+			break;
+		w.epoch = epoch_of(c, &key);
+		w.time = key.time;
+		w.seq = key.seq;
+		rc = pda_pipe_feed_sample(c->pipe, &rec, &w);
+		if (rc < 0) {
+			set_msg(c, PDA_CAPTURE_SESSION,
+				pda_session_errmsg(c->s));
+			break;
+		}
+	}
+	c->unwinding = false;
+	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK)
+		reader_failed(c, rc);
+	pd_reader_free(r);
+	if (rc == 0 && (rc = pda_pipe_unwind_done(c->pipe)) < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
+}
+
 /* The second pass's records, each with its key. */
-static int second_pass(struct pda_capture *c, uint64_t total)
+static int second_pass(struct pda_capture *c)
 {
 	struct order_clock k = {0};
 	struct pd_rec rec;
 	int rc;
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	pass_begin(c, "samples");
 	while ((rc = pd_reader_next(c->r, &rec)) > 0) {
 		struct pda_sb_key key;
 
 		clock_key(&k, c->f, &rec, &key);
-		rc = step(c, &rec, total, &key);
+		rc = step(c, &rec, &key);
 		if (rc < 0)
 			return rc;
 	}
@@ -471,22 +593,29 @@ static int second_pass(struct pda_capture *c, uint64_t total)
 int pda_capture_run(struct pda_capture *c)
 {
 	struct pd_rec rec;
-	uint64_t total;
 	int rc;
 
 	if (!c->r || c->ran || c->failed_in != PDA_CAPTURE_OK)
 		return PD_ERR_API;
 	c->ran = true;
-	total = pd_file_header(c->f)->data_size;
+	c->prog.total = pd_file_header(c->f)->data_size;
+	c->prog.nr_passes = 1;
 	if (c->two_pass) {
+		/* a pipe-mode capture's events are known after the first */
+		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
 		rc = first_pass(c);
+		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
+		if (rc == 0 && c->prog.nr_passes == 3)
+			rc = unwind_pass(c);
 		if (rc == 0)
-			rc = second_pass(c, total);
+			rc = second_pass(c);
 		if (rc < 0)
 			return stop(c, rc);
+	} else {
+		pass_begin(c, "samples");
 	}
 	while (!c->two_pass && (rc = pd_reader_next(c->r, &rec)) > 0) {
-		rc = step(c, &rec, total, NULL);
+		rc = step(c, &rec, NULL);
 		if (rc < 0)
 			return stop(c, rc);
 	}

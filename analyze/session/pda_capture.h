@@ -61,13 +61,24 @@ enum pda_capture_skip {
 typedef int (*pda_capture_skip_fn)(void *arg, enum pda_capture_skip what,
 				   const char *why);
 
+/* Where a run is: its pass, and that pass's reading. */
+struct pda_capture_progress {
+	uint64_t done, total;	 /* bytes of the data section read and its
+				  * size (0 when unknown, as in a pipe) */
+	uint64_t nr_samples;	 /* samples this pass read so far */
+	unsigned pass, nr_passes; /* 1..nr_passes (nr_passes may grow once
+				   * the first pass knows the events) */
+	const char *what;	 /* what the pass does: "sideband",
+				  * "unwinding", "samples" */
+};
+
 /*
- * Progress, every PDA_CAPTURE_PROGRESS_EVERY samples: done bytes of
- * total (the data section's size; 0 when unknown, as in a pipe), and
- * the samples read so far.  @return 0 or a negative pd_err (stops).
+ * Progress, every PDA_CAPTURE_PROGRESS_EVERY samples (or 16 times as
+ * many records in a pass that skips samples).  @return 0 or a negative
+ * pd_err (stops).
  */
-typedef int (*pda_capture_progress_fn)(void *arg, uint64_t done,
-				       uint64_t total, uint64_t nr_samples);
+typedef int (*pda_capture_progress_fn)(void *arg,
+				       const struct pda_capture_progress *p);
 
 #define PDA_CAPTURE_PROGRESS_EVERY 4096
 
@@ -136,6 +147,8 @@ struct pda_capture {
 	struct pda_capture_opts o;
 	struct pd_reader *r;
 	bool two_pass;		/* sideband first, then the samples */
+	bool unwinding;		/* in the unwind pass (pda_capture.c) */
+	struct pda_capture_progress prog;
 	struct pda_sb_key *keys; /* the sideband's, in time order */
 	size_t nr_keys;
 	struct pda_sb_key *first; /* by event: its first sample's */

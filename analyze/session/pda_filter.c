@@ -170,6 +170,19 @@ bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 	return true;
 }
 
+bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample)
+{
+	const struct pda_filter_opts *o = &flt->o;
+
+	if (!sample->evsel && (o->flags & PDA_FILTER_NEED_EVENT))
+		return false;
+	return event_ok(flt, sample->evsel) &&
+	       !(o->has_time_start && sample->time < o->time_start) &&
+	       !(o->has_time_end && sample->time > o->time_end) &&
+	       in_list(o->pids, o->nr_pids, sample->pid) &&
+	       in_list(o->tids, o->nr_tids, sample->tid);
+}
+
 const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt)
 {
 	return &flt->st;

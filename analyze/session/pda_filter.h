@@ -137,6 +137,9 @@ void pda_filter_order(struct pda_filter *flt,
 
 /* Whether to keep sample (its evsel, pid, tid, time), counted either
  * way. */
+/* The same, not counted: for a pass that reads the samples again. */
+bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample);
+
 bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample);
 
 /* FIRST_EVENT's event, once a sample chose it; else NULL. */

@@ -50,6 +50,8 @@
 #include "pdc_hash.h"
 #include "pdc_arena.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -115,6 +117,7 @@ struct item {
 	struct pda_maps_snap *snap; /* its process's maps then, or NULL */
 	bool has_at;		    /* at is its state (two passes) */
 	struct pda_at at;
+	struct pda_pipe_when when;  /* with has_at */
 };
 
 /*
@@ -174,6 +177,12 @@ struct pda_pipe {
 	size_t memo_buf_alloc;
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
+	/* the unwind pass (pda_pipe_unwind_pass) */
+	enum { RESOLVE, UNWIND, SPOOLED } mode;
+	FILE *spool;
+	uint64_t *spool_ips;
+	size_t spool_alloc;
+	uint64_t nr_spooled;
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -443,6 +452,9 @@ void pda_pipe_free(struct pda_pipe *p)
 	pdc_hash_release(&s->alloc, &p->memo);
 	pdc_arena_release(&p->memo_arena, &s->alloc);
 	pda_free(s, p->memo_buf);
+	if (p->spool)
+		fclose(p->spool);
+	pda_free(s, p->spool_ips);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
 	pda_free(s, p);
@@ -581,11 +593,98 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	return 0;
 }
 
+/* ---- the unwind pass ------------------------------------------------ */
+
+static int drain(struct pda_pipe *p);
+
+static int spool_failed(struct pda_pipe *p)
+{
+	return pda_set_err(p->s, PD_ERR_IO,
+			   "the unwinds' temporary file: %s",
+			   ferror(p->spool) ? "cannot write or read it"
+					    : "out of step");
+}
+
+/* The unwind pass's work on a sample: its user ips unwound, kept, and
+ * their addresses' first uses noted. */
+static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
+		       struct pda_unwind_job *uj, struct pda_maps *umaps,
+		       const struct pda_pipe_when *when)
+{
+	struct pda_session *s = p->s;
+	struct pda_unwound u;
+	uint32_t nr;
+	int rc;
+
+	if (!has_stack(p, sample) || !pda_unwind_wanted(sample))
+		return 0;
+	if (!umaps)
+		umaps = pda_machine_maps(s, sample->pid);
+	rc = pda_sample_unwind(s, sample, uj, umaps, &u);
+	if (rc < 0)
+		return rc;
+	rc = pda_first_note(s, umaps, &u, when ? when->time : 0,
+			    when ? when->seq : p->nr_spooled);
+	if (rc < 0)
+		return rc;
+	nr = (uint32_t)u.nr;
+	if (fwrite(&nr, sizeof(nr), 1, p->spool) != 1 ||
+	    (nr && fwrite(u.ips, sizeof(*u.ips), nr, p->spool) != nr))
+		return spool_failed(p);
+	p->nr_spooled++;
+	return 0;
+}
+
+/* The next sample's unwind, as the unwind pass kept it. */
+static int unspool(struct pda_pipe *p, struct pda_unwound *u)
+{
+	uint32_t nr;
+
+	if (fread(&nr, sizeof(nr), 1, p->spool) != 1 ||
+	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, nr ? nr : 1,
+		     SIZE_MAX / 16) < 0 ||
+	    (nr && fread(p->spool_ips, sizeof(*p->spool_ips), nr, p->spool) !=
+			   nr))
+		return spool_failed(p);
+	u->ips = p->spool_ips;
+	u->nr = nr;
+	return 0;
+}
+
+int pda_pipe_unwind_pass(struct pda_pipe *p)
+{
+	p->spool = tmpfile();
+	if (!p->spool)
+		return pda_set_err(p->s, PD_ERR_IO,
+				   "cannot make a temporary file for the "
+				   "unwinds: %s",
+				   strerror(errno));
+	p->mode = UNWIND;
+	return 0;
+}
+
+int pda_pipe_unwind_done(struct pda_pipe *p)
+{
+	int rc = drain(p);
+
+	if (rc < 0)
+		return rc;
+	if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
+		return spool_failed(p);
+	rc = pda_first_replay(p->s);
+	if (rc < 0)
+		return rc;
+	pda_logf(p->s, PD_LOG_DEBUG, "pipe: %llu unwinds kept",
+		 (unsigned long long)p->nr_spooled);
+	p->mode = SPOOLED;
+	return 0;
+}
+
 /* Resolve one sample's stack (its unwind finished here) and hand it
  * back, in its state at (two passes), else the live one. */
 static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
-		      const struct pda_at *at)
+		      const struct pda_at *at, const struct pda_pipe_when *when)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false};
 	/* the maps of its time: the live ones while unchanged since (they
@@ -599,7 +698,23 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	} else {
 		it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
 	}
-	if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
+	if (p->mode == UNWIND)
+		return unwind_only(p, sample, uj, umaps, when);
+	if (p->mode == SPOOLED && has_stack(p, sample) &&
+	    pda_unwind_wanted(sample)) {
+		struct pda_unwound u;
+
+		rc = unspool(p, &u);
+		if (rc == 0)
+			rc = pda_sample_stack_unwound(p->s, sample, &p->st,
+						      umaps, &u);
+		if (rc == PD_ERR_NOMEM || rc == PD_ERR_IO)
+			return rc;
+		if (rc < 0)
+			it.err = rc;
+		else
+			it.stack = &p->st;
+	} else if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
 		rc = deliver_memo(p, sample, umaps, &it);
 		if (rc < 0)
 			return rc;
@@ -617,14 +732,14 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 
 static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 		   struct pda_unwind_job *uj, struct pda_maps_snap *snap,
-		   const struct pda_at *at)
+		   const struct pda_at *at, const struct pda_pipe_when *when)
 {
 	int rc;
 
 	/* what resolves it (and the callback: pda_sample_leaf) sees its
 	 * state */
 	p->s->at = at;
-	rc = deliver_in(p, sample, uj, snap, at);
+	rc = deliver_in(p, sample, uj, snap, at, when);
 	p->s->at = NULL;
 	return rc;
 }
@@ -655,7 +770,8 @@ static int complete_oldest(struct pda_pipe *p)
 		struct item *it = &b->items[i];
 
 		rc = deliver(p, &it->sample, it->unwind ? &it->uj : NULL,
-			     it->snap, it->has_at ? &it->at : NULL);
+			     it->snap, it->has_at ? &it->at : NULL,
+			     it->has_at ? &it->when : NULL);
 	}
 	for (size_t i = 0; i < b->nr; i++)
 		if (b->items[i].has_at)
@@ -731,7 +847,8 @@ static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
  * copied and decoded again from the copy. */
 static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 		   const struct pd_sample *sample, bool unwind,
-		   const struct pda_at *at, bool *kept)
+		   const struct pda_at *at, const struct pda_pipe_when *when,
+		   bool *kept)
 {
 	struct pda_session *s = p->s;
 	const bool stable = rec->flags & PD_RECF_STABLE;
@@ -748,7 +865,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (rec_bytes + ips_bytes > BATCH_BYTES) {
 		/* too big for a batch (a huge --max-stack): on its own */
 		rc = drain(p);
-		return rc < 0 ? rc : deliver(p, sample, NULL, NULL, at);
+		return rc < 0 ? rc : deliver(p, sample, NULL, NULL, at, when);
 	}
 	rc = fill_batch(p, rec_bytes + ips_bytes, stable ? rec->size : 0, &b);
 	if (rc < 0)
@@ -795,7 +912,8 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 			/* it needs a binary loaded, or its process's state
 			 * released: once nothing is under way, on its own */
 			rc = drain(p);
-			return rc < 0 ? rc : deliver(p, sample, NULL, NULL, at);
+			return rc < 0 ? rc
+				      : deliver(p, sample, NULL, NULL, at, when);
 		}
 		if (rc < 0)
 			return pda_set_err(s, rc, "unwinding: %s",
@@ -805,6 +923,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 	if (at) {
 		/* the batch holds its views now */
 		it->at = *at;
+		it->when = *when;
 		it->has_at = true;
 		*kept = true;
 	}
@@ -860,12 +979,12 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 				   pd_strerror(rc));
 	/* in order: behind the samples under way, if any */
 	if (p->threaded && (unwind || p->nr_used))
-		return enqueue(p, rec, &sample, unwind, NULL, &kept);
-	return deliver(p, &sample, NULL, NULL, NULL);
+		return enqueue(p, rec, &sample, unwind, NULL, NULL, &kept);
+	return deliver(p, &sample, NULL, NULL, NULL, NULL);
 }
 
 int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
-			 uint32_t epoch)
+			 const struct pda_pipe_when *when)
 {
 	struct pda_session *s = p->s;
 	struct pd_sample sample;
@@ -882,24 +1001,25 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 		return 1;
 	if (p->o.want && !p->o.want(p->o.arg, &sample))
 		return 0;
+	/* unwound before, when the unwind pass ran */
 	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(&sample);
+		 pda_unwind_wanted(&sample) && p->mode != SPOOLED;
 	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
 		return pda_set_err(s, rc, "starting threads: %s",
 				   pd_strerror(rc));
-	rc = pda_machine_at(s, epoch, sample.pid, sample.tid, &at);
+	rc = pda_machine_at(s, when->epoch, sample.pid, sample.tid, &at);
 	if (rc < 0)
 		return rc;
 	if (p->threaded && (unwind || p->nr_used)) {
 		bool kept = false;
 
-		rc = enqueue(p, rec, &sample, unwind, &at, &kept);
+		rc = enqueue(p, rec, &sample, unwind, &at, when, &kept);
 		/* queued, the batch holds the views; else they go now */
 		if (!kept)
 			pda_at_put(s, &at);
 		return rc;
 	}
-	rc = deliver(p, &sample, NULL, NULL, &at);
+	rc = deliver(p, &sample, NULL, NULL, &at, when);
 	pda_at_put(s, &at);
 	return rc;
 }

@@ -113,14 +113,32 @@ void pda_pipe_free(struct pda_pipe *p);
  * (pda_session_errmsg() says why) or the callback failed.
  */
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
+/* Where a sample of a two-pass run comes in time (pda_capture.c). */
+struct pda_pipe_when {
+	uint32_t epoch;	    /* the sideband records before it in time */
+	uint64_t time, seq; /* its place in time order */
+};
+
 /*
  * The same for a sample of a run whose sideband records were applied
  * first, with history (pda_capture.c's two passes): it is resolved in
- * the state of epoch, the number of those records before it in time.
- * Any other record is ignored.
+ * the state of its epoch.  Any other record is ignored.
  */
 int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
-			 uint32_t epoch);
+			 const struct pda_pipe_when *when);
+
+/*
+ * The unwind pass of a two-pass run whose names depend on the order
+ * addresses are first resolved in (pda_stack_int.h, pda_first_note):
+ * after pda_pipe_unwind_pass(), the samples fed are only unwound (on the
+ * threads), their user ips kept in a temporary file and their
+ * addresses' first uses in time noted; nothing is handed back.
+ * pda_pipe_unwind_done() resolves those addresses in time order, and the
+ * same samples fed again then take their unwinds from the file, in the
+ * same order.  0 or a negative pd_err.
+ */
+int pda_pipe_unwind_pass(struct pda_pipe *p);
+int pda_pipe_unwind_done(struct pda_pipe *p);
 /* End of input: the samples still under way are handed back, and the
  * batches' memory freed; pda_pipe_feed() after it fails (PD_ERR_API).
  * @return 0 or a negative pd_err as pda_pipe_feed(). */

@@ -169,6 +169,7 @@ void pda_session_free(struct pda_session *s)
 	pda_dsos_release(s);
 	pda_machine_release(s);
 	pdc_hash_release(&s->alloc, &s->addr_cache);
+	pdc_hash_release(&s->alloc, &s->first);
 	pdc_intern_release(&s->intern, &s->alloc);
 	pda_free(s, s->missing);
 	pda_free(s, s->unres);
@@ -512,6 +513,7 @@ struct walk {
 	struct pda_stack *st;
 	const struct pd_sample *sample;
 	struct pda_unwind_job *job; /* the unwind begun elsewhere, or NULL */
+	const struct pda_unwound *pre; /* the unwind done before, or NULL */
 	struct pda_maps *umaps; /* the sample's process's, once looked up */
 	const struct pda_map *map; /* of the last address resolved, or NULL */
 	bool unresolved;
@@ -629,6 +631,23 @@ static unsigned addr_cpumode(const struct pda_session *s, uint64_t ip)
 	return ip >= kstart ? PD_MISC_KERNEL : PD_MISC_USER;
 }
 
+/* What ip in map is looked up as (the kinds lookup() takes). */
+static uint64_t map_addr(const struct pda_map *map, uint64_t ip)
+{
+	/* JIT code uses absolute addresses, the kernel's symbols are at
+	 * the addresses pgoff gives */
+	return map->kind == PDA_MAP_JIT ? ip : map->pgoff + (ip - map->start);
+}
+
+/* Whether frames at ip in map get their inlined functions: perf runs
+ * addr2line only on DSOs with a file name (srcline.c dso__name):
+ * "[vdso]" keeps perf's own symbol choice ("__vdso_clock_gettime", not
+ * addr2line's "clock_gettime"). */
+static bool map_inl(const struct pda_map *map, bool inl)
+{
+	return inl && map->name && map->name[0] != '[';
+}
+
 /* Push ent's frames for ip in map. */
 static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    const struct pda_map *map, const struct addr_ent *ent,
@@ -739,25 +758,14 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 	case PDA_MAP_JIT:
 	case PDA_MAP_KERNEL:
 	case PDA_MAP_MODULE:
-		/* JIT code and kernel symbols use absolute addresses */
-		addr = map->kind == PDA_MAP_JIT
-			       ? ip
-			       : map->pgoff + (ip - map->start);
-		break;
 	case PDA_MAP_FILE:
 	case PDA_MAP_VDSO:
 	default:
-		addr = map->pgoff + (ip - map->start);
+		addr = map_addr(map, ip);
 		break;
 	}
 	count_dso(s, map->dso);
-	/*
-	 * perf runs addr2line only on DSOs with a file name (srcline.c
-	 * dso__name): "[vdso]" keeps perf's own symbol choice
-	 * ("__vdso_clock_gettime", not addr2line's "clock_gettime")
-	 */
-	ent = lookup(s, map->dso, addr, map->kind,
-		     inl && map->name && map->name[0] != '[');
+	ent = lookup(s, map->dso, addr, map->kind, map_inl(map, inl));
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {
@@ -780,7 +788,11 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	size_t nr;
 	int rc;
 
-	if (w->job)
+	if (w->pre) {
+		ips = w->pre->ips;
+		nr = w->pre->nr;
+		rc = 0;
+	} else if (w->job)
 		rc = pda_unwind_finish(s, s->unwinder, w->job, &ips, &nr);
 	else
 		rc = pda_unwind_sample(s, s->unwinder, w->sample,
@@ -839,12 +851,13 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	return pda_sample_stack_job(s, sample, st, NULL, NULL);
 }
 
-int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job,
-			 struct pda_maps *umaps)
+static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_stack *st, struct pda_unwind_job *job,
+		      const struct pda_unwound *pre, struct pda_maps *umaps)
 {
-	struct walk w = {st, sample, job, umaps, NULL, false,
-			 !s->opts.no_inline && s->opts.inline_callchain};
+	struct walk w = {st,   sample, job,	    pre, umaps,
+			 NULL, false,  !s->opts.no_inline &&
+					       s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	struct pda_lbr_walk lw;
 	int rc = 0;
@@ -931,6 +944,135 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 	return 0;
 }
 
+int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
+			 struct pda_stack *st, struct pda_unwind_job *job,
+			 struct pda_maps *umaps)
+{
+	return stack_walk(s, sample, st, job, NULL, umaps);
+}
+
+int pda_sample_stack_unwound(struct pda_session *s,
+			     const struct pd_sample *sample,
+			     struct pda_stack *st, struct pda_maps *umaps,
+			     const struct pda_unwound *pre)
+{
+	return stack_walk(s, sample, st, NULL, pre, umaps);
+}
+
+int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_unwind_job *job, struct pda_maps *umaps,
+		      struct pda_unwound *out)
+{
+	int rc;
+
+	if (job)
+		rc = pda_unwind_finish(s, s->unwinder, job, &out->ips,
+				       &out->nr);
+	else
+		rc = pda_unwind_sample(s, s->unwinder, sample,
+				       pda_machine_maps(s, sample->pid),
+				       umaps, &out->ips, &out->nr);
+	if (rc < 0)
+		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
+	return 0;
+}
+
+/* ---- first uses of a two-pass run's unwound addresses --------------- */
+
+/* An address an unwound frame is looked up at, and its first use. */
+struct first_ent {
+	struct addr_key k;
+	struct pda_dso_ent *dso; /* k.dso, to load */
+	enum pda_map_kind kind;
+	uint64_t time, seq; /* the sample's place in time */
+	uint32_t frame;	    /* and the frame's in it */
+};
+
+static bool first_eq(const void *item, const void *key)
+{
+	return addr_eq(&((const struct first_ent *)item)->k, key);
+}
+
+static bool first_before(const struct first_ent *e, uint64_t time,
+			 uint64_t seq, uint32_t frame)
+{
+	if (e->time != time)
+		return e->time < time;
+	if (e->seq != seq)
+		return e->seq < seq;
+	return e->frame < frame;
+}
+
+int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
+		   const struct pda_unwound *u, uint64_t time, uint64_t seq)
+{
+	const bool inl = !s->opts.no_inline;
+
+	if (!umaps)
+		return 0;
+	for (size_t i = 0; i < u->nr; i++) {
+		const struct pda_map *map = pda_maps_find(umaps, u->ips[i]);
+		struct first_ent *e;
+		struct addr_key k;
+		uint64_t hash;
+
+		if (!map || map->kind == PDA_MAP_ANON ||
+		    map->kind == PDA_MAP_KSYM || !map_inl(map, inl))
+			continue; /* no addr2line: the order does not matter */
+		k.dso = map->dso;
+		k.addr = map_addr(map, u->ips[i]);
+		k.inl = true;
+		hash = addr_hash(&k);
+		e = pdc_hash_find(&s->first, hash, first_eq, &k);
+		if (e) {
+			if (first_before(e, time, seq, (uint32_t)i))
+				continue;
+		} else {
+			e = pda_arena_alloc(s, sizeof(*e));
+			if (!e || pdc_hash_add(&s->alloc, &s->first, hash, e) < 0)
+				return pda_set_err(s, PD_ERR_NOMEM,
+						   "out of memory");
+			e->k = k;
+			e->dso = map->dso;
+			e->kind = map->kind;
+		}
+		e->time = time;
+		e->seq = seq;
+		e->frame = (uint32_t)i;
+	}
+	return 0;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct first_ent *x = *(const struct first_ent *const *)a;
+	const struct first_ent *y = *(const struct first_ent *const *)b;
+
+	if (first_before(x, y->time, y->seq, y->frame))
+		return -1;
+	return first_before(y, x->time, x->seq, x->frame);
+}
+
+int pda_first_replay(struct pda_session *s)
+{
+	struct first_ent *e, **v;
+	size_t nr = 0, pos = 0;
+	int rc = 0;
+
+	v = pda_malloc(s, (s->first.nr + 1) * sizeof(*v));
+	if (!v)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	while ((e = pdc_hash_next(&s->first, &pos)))
+		v[nr++] = e;
+	qsort(v, nr, sizeof(*v), cmp_first);
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		if (!lookup(s, v[i]->dso, v[i]->k.addr, v[i]->kind, true))
+			rc = pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	pda_free(s, v);
+	pdc_hash_release(&s->alloc, &s->first);
+	return rc;
+}
+
 int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 			 struct pda_stack *st, struct pda_maps *umaps,
 			 struct pda_memo_rec *rec)
@@ -974,8 +1116,9 @@ void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso)
 {
-	struct walk w = {st, sample, NULL, NULL, NULL, false,
-			 !s->opts.no_inline && s->opts.inline_callchain};
+	struct walk w = {st,   sample, NULL,	    NULL, NULL,
+			 NULL, false,  !s->opts.no_inline &&
+					       s->opts.inline_callchain};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;
 

@@ -17,6 +17,45 @@
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso);
 
+/* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
+
+struct pda_unwind_job;
+
+/* A sample's user ips, unwound (leaf first). */
+struct pda_unwound {
+	const uint64_t *ips;
+	size_t nr;
+};
+
+/*
+ * The unwind half of pda_sample_stack_job(): sample's user ips (out
+ * valid until the next unwind), its unwind begun in job or, NULL, done
+ * here in umaps.  Counted in the unwinding statistics.  0 or a negative
+ * pd_err.
+ */
+int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_unwind_job *job, struct pda_maps *umaps,
+		      struct pda_unwound *out);
+/* pda_sample_stack_job() with the user ips unwound before (pre). */
+int pda_sample_stack_unwound(struct pda_session *s,
+			     const struct pd_sample *sample,
+			     struct pda_stack *st, struct pda_maps *umaps,
+			     const struct pda_unwound *pre);
+
+/*
+ * binutils' addr2line names a function record after the first address
+ * it is asked about (pda_dwarf.c a2l_name), and perf asks about each
+ * DWARF-unwound frame's address as it meets it, in time order.  A run
+ * that resolves samples in another order first unwinds them, noting
+ * each such address's first use in time (pda_first_note: the sample's
+ * time and file place, the frame's place in it), then resolves those
+ * addresses in that order (pda_first_replay) before any sample: their
+ * frames are then named as perf names them.  0 or NOMEM.
+ */
+int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
+		   const struct pda_unwound *u, uint64_t time, uint64_t seq);
+int pda_first_replay(struct pda_session *s);
+
 /* ---- what resolving a sample counted (the pipeline's memo) ---------- */
 
 #define PDA_MEMO_MAX_DSOS 16
