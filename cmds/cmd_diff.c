@@ -571,6 +571,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			"(--event picks one)",
 			path, nr_events, nr_events == 8 ? " or more" : "");
 	note_event(ctx, path, &flt, ss);
+	/* the pipeline's memo and the reader's queue go before the fold is
+	 * finished (the stats stay) */
+	pda_capture_release(&dr.c);
 	if (pda_fold_finish(dr.fd) < 0)
 		die(ctx, "out of memory");
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
@@ -600,7 +603,6 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		cmd_unresolved_block(ctx, ps, ps->nr_samples, label);
 		cmd_fetch_add(ctx, &ps->debuginfod);
 	}
-	pda_capture_release(&dr.c);
 	pda_fold_free(dr.fd);
 	pda_session_free(s);
 	pd_file_close(f);

@@ -811,6 +811,9 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 			eprintf(" %s", pd_file_evsel(f, i)->name);
 		fputc('\n', stderr);
 	}
+	/* the pipeline's memo and the reader's queue go before the output
+	 * is built (the stats stay) */
+	pda_capture_release(&fr.c);
 	write_output(ctx, o, out, fr.fd);
 
 	cs = pda_capture_stats(&fr.c);
@@ -837,7 +840,6 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	     (ps && (ps->nr_missing || ps->unwind.nr_stopped)) ||
 	     ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
-	pda_capture_release(&fr.c);
 	pda_fold_free(fr.fd);
 	pda_session_free(s);
 	pd_file_close(f);

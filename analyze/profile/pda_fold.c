@@ -5,26 +5,29 @@
  * Every name the output can hold (a symbol as perf's stackcollapse.py
  * writes it, "[unknown]", "dso+0x1f", a comm root) is an atom: a string
  * interned by content in this aggregator's own table, so equal names are
- * the same pointer and a stack is just an array of atom pointers.  The
- * per-sample path turns each pda_frame into an atom through a cache keyed
- * by the frame's interned pointers (the session interns sym, dso and
- * srcfile, so a pointer stands for its string), hashes the atom array and
- * finds or inserts it in the stack table.  Nothing is allocated unless a
- * stack, name or comm is new (or a table grows); rendering the lines and
- * sorting them happen once, in pda_fold_finish().
+ * the same atom and a stack is a sequence of atom ids.  The per-sample
+ * path turns each pda_frame into an atom through a cache keyed by the
+ * frame's interned pointers (the session interns sym, dso and srcfile,
+ * so a pointer stands for its string), then walks the atoms root first
+ * down the prefix tree of stacks (pda_stacktree_int.h), where the stack
+ * is a node and its counts its end's.  Nothing is allocated unless a
+ * stack, name or comm is new (or a table grows); lines are never spelled
+ * out for the outputs, which take the profile (pda_fold_profile()).
  *
  * The sort orders stacks as their rendered lines compare bytewise without
  * rendering them: each atom gets two ranks, of its name followed by ';'
  * and by the end of the line, among all such tokens.  As no name holds
  * ';' or NUL, the tokens are prefix-free, so comparing two stacks' token
  * ranks root first compares their lines (except that no frames and one
- * empty name both render as ""); a multikey quicksort then looks at each
- * stack's frames about once.  A name holding ';' (a comm can)
- * breaks this: then the lines are rendered and sorted as strings.
+ * empty name both render as ""), and a walk of the tree that visits each
+ * node's children in token order meets the stacks sorted.  A name
+ * holding ';' (a comm can) breaks this: then the lines are rendered and
+ * sorted as strings.
  */
 #include "pda_base_int.h"
 #include "pda_fold.h"
 #include "pda_profile.h"
+#include "pda_stacktree_int.h"
 #include "pdc_arena.h"
 #include "pdc_text.h"
 
@@ -57,12 +60,11 @@ struct detail {
 	unsigned flags; /* pda_loc_flags */
 };
 
-/* pub comes first: a stack holds &atom->pub, and atom_of() goes back;
+/* pub comes first: a line holds &atom->pub, and atom_of() goes back;
  * an atom is the header of its entry in fd->atoms, str the string */
 struct atom {
 	struct pda_fold_frame pub;   /* pub.name points at str */
-	uint32_t rank[2];	     /* pda_fold_finish(): of name ';' [0] and
-				      * of name at the line's end [1], from 1 */
+	uint32_t id;		     /* its id in fd->atoms: a tree frame */
 	signed char match[NR_MATCH]; /* -1 not tried, 0 no, 1 yes */
 	uint32_t loc[2];	     /* pda_fold_profile()'s location as a
 				      * frame [0] and as a root [1]; 0 none */
@@ -92,14 +94,6 @@ struct dkey {
 	struct atom *atom;
 };
 
-/* A distinct stack: its frames root first, the root frame (comm) too. */
-struct stack {
-	uint64_t weight;
-	uint64_t samples, period;
-	uint32_t nr;
-	const struct pda_fold_frame *frames[]; /* of atoms: &atom->pub */
-};
-
 #define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
 #define COMMS_SIZE 64	/* direct-mapped cache of comm atoms, by tid */
 #define COMM_CACHED 32	/* comms shorter than this are cached */
@@ -126,16 +120,25 @@ struct pda_fold {
 	struct pdc_intern atoms;	   /* struct atom, by content */
 	struct pdc_intern details;	   /* detail strings, no header */
 	struct pdc_hash dkeys;		   /* struct dkey */
-	struct pdc_hash stacks;		   /* struct stack */
+	struct pda_stacktree tree;	   /* the distinct stacks */
 	struct atom *unknown[2];	   /* "[unknown]", "[unknown]_[k]" */
 	bool has_semi;			   /* an atom's name holds ';' */
-	const struct pda_fold_frame **buf; /* the stack being added,
-					    * root first */
+	uint32_t *buf;			   /* the stack being added, root
+					    * first: atom ids */
 	size_t buf_alloc;
-	struct pda_fold_line *lines;
+	/* pda_fold_finish(): the ends' nodes in the lines' order, a node
+	 * with ORDER_MERGED counted into the line before it */
+	uint32_t *order;
+	size_t nr_order;
 	size_t nr_lines;
+	struct pda_fold_line *lines; /* made on the first pda_fold_line() */
 	struct pda_fold_totals totals;
 };
+
+/* An order entry's mark: its stack renders as the one before it does. */
+#define ORDER_MERGED (1u << 31)
+_Static_assert(PDA_STACKTREE_MAX <= ORDER_MERGED,
+	       "a node id leaves ORDER_MERGED free");
 
 /* The atom for len bytes of s (which need not be NUL-terminated). */
 static struct atom *intern_raw(struct pda_fold *fd, const char *s, size_t len,
@@ -150,6 +153,7 @@ static struct atom *intern_raw(struct pda_fold *fd, const char *s, size_t len,
 	a = e;
 	if (rc > 0) {
 		/* new: the rest of the header is zero */
+		a->id = (uint32_t)pdc_intern_id(e);
 		a->pub.name = a->str;
 		a->pub.len = len;
 		a->pub.flags = flags;
@@ -403,7 +407,9 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 	if (!fd)
 		return PD_ERR_NOMEM;
 	fd->mem = m;
-	pdc_intern_init(&fd->atoms, offsetof(struct atom, str), 0, 0);
+	/* by id too: the tree's frames are atom ids */
+	pdc_intern_init(&fd->atoms, offsetof(struct atom, str), 0,
+			PDC_INTERN_IDS);
 	pdc_intern_init(&fd->details, 0, 0, 0);
 	fd->flags = o.flags;
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
@@ -454,9 +460,10 @@ void pda_fold_free(struct pda_fold *fd)
 	pdc_intern_release(&fd->atoms, &m);
 	pdc_intern_release(&fd->details, &m);
 	pdc_hash_release(&m, &fd->dkeys);
-	pdc_hash_release(&m, &fd->stacks);
+	pda_stacktree_release(&fd->tree, &m);
 	pdc_arena_release(&fd->arena, &m);
 	pdc_free(&m, fd->buf);
+	pdc_free(&m, fd->order);
 	pdc_free(&m, fd->lines);
 	pdc_free(&m, fd);
 }
@@ -467,81 +474,46 @@ static int grow_buf(struct pda_fold *fd, size_t want)
 			    MAX_FRAMES);
 }
 
-struct stack_key {
-	const struct pda_fold_frame *const *frames;
-	size_t nr;
-};
-
-static bool stack_eq(const void *item, const void *key)
-{
-	const struct stack *s = item;
-	const struct stack_key *k = key;
-
-	/* a stack of no frames (--no-comm, no callchain) has no array */
-	return s->nr == k->nr &&
-	       (k->nr == 0 ||
-		memcmp(s->frames, k->frames, k->nr * sizeof(k->frames[0])) == 0);
-}
-
 /*
- * Count weight for the stack fd->buf[0..nr), root first.  A root is the
- * first frame like any other: "a" at the root of "b" and "a;b" without a
- * root render alike, and are one stack.
+ * Count weight for the stack fd->buf[0..nr), root first, hint its
+ * thread (pda_stacktree_add()).  A root is the first frame like any
+ * other: "a" at the root of "b" and "a;b" without a root render alike,
+ * and are one stack.  *end: the stack's end in the tree.
  */
-static int count_stack(struct pda_fold *fd, size_t nr, uint64_t weight,
-		       uint64_t period, bool unresolved, struct stack **out)
+static int count_stack(struct pda_fold *fd, size_t nr, unsigned hint,
+		       uint64_t weight, uint64_t period, bool unresolved,
+		       uint32_t *end)
 {
-	const struct stack_key key = {fd->buf, nr};
-	uint64_t h = pdc_hash_u64(nr);
-	struct pdc_hash_slot *slot;
-	struct stack *st;
+	struct pda_stacktree_count *c;
+	const int rc =
+		pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, hint, end);
 
-	/* one multiply per frame, one mix at the end: atoms are arena
-	 * pointers, distinct in their low bits */
-	for (size_t i = 0; i < nr; i++)
-		h = (h ^ (uintptr_t)fd->buf[i]) * 0x100000001b3ull;
-	h = pdc_hash_u64(h);
-	if (pdc_hash_reserve(&fd->mem, &fd->stacks) < 0)
-		return PD_ERR_NOMEM;
-	slot = pdc_hash_probe(&fd->stacks, h, stack_eq, &key);
-	st = slot->item;
-	if (!st) {
-		st = pdc_arena_alloc(&fd->arena, &fd->mem,
-				     sizeof(*st) + nr * sizeof(st->frames[0]));
-		if (!st)
-			return PD_ERR_NOMEM;
-		st->weight = st->samples = st->period = 0;
-		st->nr = (uint32_t)nr;
-		if (nr)
-			memcpy(st->frames, fd->buf, nr * sizeof(st->frames[0]));
-		pdc_hash_fill(&fd->stacks, slot, h, st);
-		fd->totals.nr_stacks = fd->stacks.nr;
-	}
-	st->weight += weight;
-	st->samples++;
-	st->period += period;
+	if (rc < 0)
+		return rc;
+	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+	c = pda_stacktree_count(&fd->tree, *end);
+	c->weight += weight;
+	c->samples++;
+	c->period += period;
 	fd->totals.nr_samples++;
 	fd->totals.weight += weight;
 	if (unresolved)
 		fd->totals.weight_unresolved += weight;
-	if (out)
-		*out = st;
 	return 1;
 }
 
 /*
- * A cookie of pda_fold_add_keyed(): a stack's address (arena entries
- * are PDC_ARENA_ALIGN-aligned, so its low bits are free) or none, and
- * what else the sample counted.
+ * A cookie of pda_fold_add_keyed(): a stack's end in the tree, shifted
+ * past COOKIE_SHIFT bits of what else the sample counted (its flags), or
+ * none.
  */
 enum {
 	COOKIE_FILTERED = 1,	/* left out by a filter: no stack */
 	COOKIE_UNRESOLVED = 2,
 	COOKIE_TRUNCATED = 4,	/* cut at max_stack */
 	COOKIE_FLAGS = 7,
+	COOKIE_SHIFT = 3,
 };
-_Static_assert(PDC_ARENA_ALIGN > COOKIE_FLAGS,
-	       "a stack's address leaves the cookie's flags free");
 
 /* The root atom for a comm and a sample's pid and tid. */
 /* comm's atom, the thread named ":TID" when its comm is unknown, as perf
@@ -649,10 +621,9 @@ int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 		       uint64_t cookie)
 {
-	struct stack *st =
-		(struct stack *)(uintptr_t)(cookie & ~(uint64_t)COOKIE_FLAGS);
 	const uint64_t weight =
 		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
+	struct pda_stacktree_count *st;
 
 	if (fd->finished)
 		return PD_ERR_API;
@@ -663,6 +634,7 @@ int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 		return 0;
 	}
 	/* as count_stack() counts a stack it found */
+	st = pda_stacktree_count(&fd->tree, (uint32_t)(cookie >> COOKIE_SHIFT));
 	st->weight += weight;
 	st->samples++;
 	st->period += sample->period;
@@ -677,7 +649,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		       const struct pda_stack *st, const char *comm,
 		       uint64_t *cookie)
 {
-	struct stack *line;
+	uint32_t end;
 	uint64_t flags = 0;
 	int rc;
 	struct atom *root;
@@ -721,7 +693,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	if (grow_buf(fd, cut + off) < 0)
 		return PD_ERR_NOMEM;
 	if (root)
-		fd->buf[0] = &root->pub;
+		fd->buf[0] = root->id;
 	for (size_t i = 0; i < cut; i++) {
 		const struct pda_frame *fr = &st->frames[i];
 		struct atom *a = frame_atom(fd, fr);
@@ -729,7 +701,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		if (!a)
 			return PD_ERR_NOMEM;
 		/* leaf first in, root first in the stack */
-		fd->buf[off + cut - 1 - i] = &a->pub;
+		fd->buf[off + cut - 1 - i] = a->id;
 		if (!fr->sym ||
 		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
 			unresolved = true;
@@ -744,11 +716,11 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 			*cookie = flags | COOKIE_FILTERED;
 		return 0;
 	}
-	rc = count_stack(fd, off + cut,
+	rc = count_stack(fd, off + cut, sample->tid,
 			 fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
-			 sample->period, unresolved, &line);
+			 sample->period, unresolved, &end);
 	if (rc > 0 && cookie)
-		*cookie = (uintptr_t)line | flags |
+		*cookie = (uint64_t)end << COOKIE_SHIFT | flags |
 			  (unresolved ? COOKIE_UNRESOLVED : 0);
 	return rc;
 }
@@ -757,6 +729,7 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 {
 	struct atom *root = NULL, *comm;
 	size_t off;
+	uint32_t end;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
 
@@ -782,14 +755,14 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 	if (n->nr > MAX_FRAMES || grow_buf(fd, n->nr + off) < 0)
 		return PD_ERR_NOMEM;
 	if (root)
-		fd->buf[0] = &root->pub;
+		fd->buf[0] = root->id;
 	for (size_t i = 0; i < n->nr; i++) {
 		struct atom *a = intern(fd, n->names[i], strlen(n->names[i]),
 					n->flags ? n->flags[i] : 0);
 
 		if (!a)
 			return PD_ERR_NOMEM;
-		fd->buf[off + n->nr - 1 - i] = &a->pub;
+		fd->buf[off + n->nr - 1 - i] = a->id;
 		if (!sym_hit && re_match(fd, MATCH_SYM, a))
 			sym_hit = true;
 		if (!dso_hit && n->dsos && n->dsos[i]) {
@@ -805,23 +778,12 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 		fd->totals.nr_filtered++;
 		return 0;
 	}
-	return count_stack(fd, off + n->nr, n->weight,
+	return count_stack(fd, off + n->nr, 0, n->weight,
 			   fd->flags & PDA_FOLD_PERIOD ? n->weight : 0,
-			   n->unresolved, NULL);
+			   n->unresolved, &end);
 }
 
-static int line_cmp(const void *a, const void *b)
-{
-	const struct pda_fold_line *x = a, *y = b;
-	const size_t n = x->len < y->len ? x->len : y->len;
-	const int c = memcmp(x->stack, y->stack, n);
-
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
-}
-
-/* ---- sorting by token ranks ---------------------------------------- */
+/* ---- sorting ---------------------------------------------------------- */
 
 struct token {
 	const struct atom *atom;
@@ -845,115 +807,181 @@ static int token_cmp(const void *a, const void *b)
 	return lx == ly ? (int)x->end - (int)y->end : 0;
 }
 
-/* Give every atom its two ranks.  @return 0 or PD_ERR_NOMEM. */
-static int rank_atoms(struct pda_fold *fd)
+/*
+ * Every atom's two ranks, from 1, by atom id: (*out)[2 * id] of its name
+ * followed by ';', (*out)[2 * id + 1] of its name at the line's end
+ * (pda_stacktree_sort()'s ranks; freed by the caller).
+ * @return 0 or PD_ERR_NOMEM.
+ */
+static int rank_atoms(struct pda_fold *fd, uint32_t **out)
 {
 	const size_t nr = pdc_intern_nr(&fd->atoms) * 2;
 	const struct atom *atom;
 	struct token *t;
+	uint32_t *ranks;
 	size_t k = 0, pos = 0;
 
+	*out = NULL;
 	if (nr > UINT32_MAX - 1 || nr > SIZE_MAX / sizeof(*t))
 		return PD_ERR_NOMEM;
 	t = pdc_malloc(&fd->mem, nr * sizeof(*t));
-	if (!t)
+	ranks = pdc_malloc(&fd->mem, nr * sizeof(*ranks));
+	if (!t || !ranks) {
+		pdc_free(&fd->mem, t);
+		pdc_free(&fd->mem, ranks);
 		return PD_ERR_NOMEM;
+	}
 	while ((atom = pdc_intern_next(&fd->atoms, &pos))) {
 		t[k++] = (struct token){atom, 0};
 		t[k++] = (struct token){atom, 1};
 	}
 	qsort(t, k, sizeof(*t), token_cmp);
-	for (size_t i = 0; i < k; i++) {
-		/* the table's atoms, const only in the token */
-		struct atom *a = (struct atom *)(uintptr_t)t[i].atom;
-
-		a->rank[t[i].end] = (uint32_t)(i + 1);
-	}
+	for (size_t i = 0; i < k; i++)
+		ranks[2 * (size_t)t[i].atom->id + t[i].end] = (uint32_t)(i + 1);
 	pdc_free(&fd->mem, t);
+	*out = ranks;
 	return 0;
 }
 
-/* Frame d's token rank; 0 past the end (lower than any rank). */
-static inline uint32_t skey(const struct stack *st, size_t d)
+/* The atom of a tree frame (the table's, const only to its callers). */
+static struct atom *atom_at(const struct pda_fold *fd, uint32_t id)
 {
-	if (d >= st->nr)
-		return 0;
-	return atom_of(st->frames[d])->rank[d + 1 == st->nr];
+	return pdc_intern_at(&fd->atoms, id);
 }
 
-static int stack_cmp_from(const struct stack *a, const struct stack *b,
-			  size_t d)
+/* The length of the line of node's stack. */
+static size_t line_len(const struct pda_fold *fd, uint32_t node)
 {
-	for (;; d++) {
-		const uint32_t x = skey(a, d), y = skey(b, d);
+	const struct pda_stacktree_node *nodes = fd->tree.nodes;
+	size_t len = 0;
 
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (!x)
-			return 0;
+	for (uint32_t n = node; n; n = nodes[n].parent)
+		len += atom_at(fd, nodes[n].frame)->pub.len + 1;
+	return len ? len - 1 : 0;
+}
+
+/* A line as text, for the sort by text. */
+struct text_line {
+	const char *s;
+	size_t len;
+	uint32_t node;
+};
+
+/* By bytes, then by node: equal lines keep the tree's order. */
+static int text_line_cmp(const void *a, const void *b)
+{
+	const struct text_line *x = a, *y = b;
+	const size_t n = x->len < y->len ? x->len : y->len;
+	const int c = memcmp(x->s, y->s, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The text of node's line, len bytes, into ar.  NULL: out of memory. */
+static const char *node_text(const struct pda_fold *fd, struct pdc_arena *ar,
+			     uint32_t node, size_t len)
+{
+	const struct pda_stacktree_node *nodes = fd->tree.nodes;
+	char *s = pdc_arena_alloc(ar, &fd->mem, len + 1), *p;
+
+	if (!s)
+		return NULL;
+	p = s + len;
+	*p = '\0';
+	for (uint32_t n = node; n; n = nodes[n].parent) {
+		const struct atom *a = atom_at(fd, nodes[n].frame);
+
+		p -= a->pub.len;
+		memcpy(p, a->str, a->pub.len);
+		if (nodes[n].parent)
+			*--p = ';';
 	}
+	return s;
 }
-
-static int stack_qcmp(const void *a, const void *b)
-{
-	return stack_cmp_from(*(const struct stack *const *)a,
-			      *(const struct stack *const *)b, 0);
-}
-
-#define MKQS_SMALL 12 /* insertion sort below this */
-#define MKQS_DEPTH 48 /* nested partitions before falling back to qsort */
 
 /*
- * Sort v[0..n), stacks whose first d tokens are equal, by the tokens from
- * d on: Bentley and Sedgewick's multikey quicksort, partitioning on one
- * token at a time so that common prefixes are not compared again.  Bad
- * pivots cannot nest more than MKQS_DEPTH deep: qsort takes over there.
+ * The ends in the order of their lines' text, a line that renders as the
+ * one before it marked ORDER_MERGED (distinct stacks render alike when a
+ * name holds ';'): the sort for when the token ranks cannot order them.
+ * @return 0 or PD_ERR_NOMEM.
  */
-static void mkqs(const struct stack **v, size_t n, size_t d, unsigned depth)
+static int sort_by_text(struct pda_fold *fd, uint32_t **out)
 {
-	while (n > MKQS_SMALL) {
-		uint32_t a, b, c, pivot;
-		size_t lt = 0, i = 0, gt = n;
+	const size_t nr = pda_stacktree_nr_ends(&fd->tree);
+	struct pdc_arena ar = PDC_ARENA_INIT;
+	struct text_line *v = pdc_malloc(&fd->mem, (nr + 1) * sizeof(*v));
+	uint32_t *order = pdc_malloc(&fd->mem, (nr + 1) * sizeof(*order));
+	size_t k = 0;
+	int rc = PD_ERR_NOMEM;
 
-		if (depth == 0) {
-			qsort(v, n, sizeof(*v), stack_qcmp);
-			return;
-		}
-		a = skey(v[0], d);
-		b = skey(v[n / 2], d);
-		c = skey(v[n - 1], d);
-		pivot = a < b ? (b < c ? b : a < c ? c : a)
-			      : (a < c ? a : b < c ? c : b);
-		while (i < gt) {
-			const uint32_t k = skey(v[i], d);
-			const struct stack *t = v[i];
-
-			if (k < pivot) {
-				v[i++] = v[lt];
-				v[lt++] = t;
-			} else if (k > pivot) {
-				v[i] = v[--gt];
-				v[gt] = t;
-			} else {
-				i++;
-			}
-		}
-		mkqs(v, lt, d, depth - 1);
-		mkqs(v + gt, n - gt, d, depth - 1);
-		if (!pivot)
-			return; /* ended at d: equal, so one at most */
-		v += lt;
-		n = gt - lt;
-		d++;
+	if (!v || !order)
+		goto out;
+	for (uint32_t n = 0; n < fd->tree.nr_nodes; n++) {
+		if (!fd->tree.nodes[n].end)
+			continue;
+		v[k].len = line_len(fd, n);
+		v[k].node = n;
+		v[k].s = node_text(fd, &ar, n, v[k].len);
+		if (!v[k++].s)
+			goto out;
 	}
-	for (size_t i = 1; i < n; i++) {
-		const struct stack *t = v[i];
-		size_t j = i;
+	qsort(v, k, sizeof(*v), text_line_cmp);
+	for (size_t i = 0; i < k; i++) {
+		const bool alike = i > 0 && v[i].len == v[i - 1].len &&
+				   !memcmp(v[i].s, v[i - 1].s, v[i].len);
 
-		for (; j > 0 && stack_cmp_from(v[j - 1], t, d) > 0; j--)
-			v[j] = v[j - 1];
-		v[j] = t;
+		order[i] = v[i].node | (alike ? ORDER_MERGED : 0);
 	}
+	rc = 0;
+out:
+	pdc_arena_release(&ar, &fd->mem);
+	pdc_free(&fd->mem, v);
+	if (rc < 0)
+		pdc_free(&fd->mem, order);
+	else
+		*out = order;
+	return rc;
+}
+
+int pda_fold_finish(struct pda_fold *fd)
+{
+	const size_t nr = pda_stacktree_nr_ends(&fd->tree);
+	uint32_t *ranks, *order = NULL;
+	size_t nr_lines = 0;
+	int rc;
+
+	if (fd->finished)
+		return 0;
+	/* the lookup table goes before the walk needs its memory */
+	pda_stacktree_seal(&fd->tree, &fd->mem);
+	if (fd->has_semi) {
+		rc = sort_by_text(fd, &order);
+	} else {
+		rc = rank_atoms(fd, &ranks);
+		if (rc == 0)
+			rc = pda_stacktree_sort(&fd->tree, &fd->mem, ranks,
+						&order);
+		pdc_free(&fd->mem, ranks);
+		/* the one pair that renders alike: no frames and one frame
+		 * of an empty name; both sort first */
+		if (rc == 0 && nr >= 2 && line_len(fd, order[0]) == 0 &&
+		    line_len(fd, order[1]) == 0)
+			order[1] |= ORDER_MERGED;
+	}
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < nr; i++)
+		nr_lines += !(order[i] & ORDER_MERGED);
+	fd->order = order;
+	fd->nr_order = nr;
+	fd->nr_lines = nr_lines;
+	fd->totals.nr_stacks = nr_lines;
+	fd->finished = true;
+	return 0;
 }
 
 /* The text of line, rendered into the arena.  @return 0 or
@@ -975,92 +1003,57 @@ static int render_text(struct pda_fold *fd, struct pda_fold_line *line)
 	return 0;
 }
 
+/* Add end's counts to line. */
+static void count_line(const struct pda_fold *fd, struct pda_fold_line *line,
+		       uint32_t node)
+{
+	const struct pda_stacktree_count *c =
+		pda_stacktree_count(&fd->tree, fd->tree.nodes[node].end);
+
+	line->weight += c->weight;
+	line->samples += c->samples;
+	line->period += c->period;
+}
+
 /*
- * Make st's line; its text too when text (the string sort needs it),
- * else on the first pda_fold_line() (the outputs write the profile, so
- * a capture's lines are seldom rendered).  @return 0 or PD_ERR_NOMEM.
+ * Every line, spelled out of the tree for pda_fold_line() (the outputs
+ * take the profile, which needs none of this: only the API's callers pay
+ * for the lines).  @return 0 or PD_ERR_NOMEM.
  */
-static int render(struct pda_fold *fd, const struct stack *st,
-		  struct pda_fold_line *line, bool text)
+static int make_lines(struct pda_fold *fd)
 {
-	size_t len = 0;
+	struct pda_fold_line *lines =
+		pdc_zalloc(&fd->mem, (fd->nr_lines + 1) * sizeof(*lines));
+	struct pda_fold_line *l = NULL;
 
-	for (size_t j = 0; j < st->nr; j++)
-		len += st->frames[j]->len + (j > 0);
-	line->stack = NULL;
-	line->len = len;
-	line->weight = st->weight;
-	line->samples = st->samples;
-	line->period = st->period;
-	line->nr_frames = st->nr;
-	line->frames = st->frames;
-	return text ? render_text(fd, line) : 0;
-}
-
-static void merge_line(struct pda_fold_line *into,
-		       const struct pda_fold_line *from)
-{
-	into->weight += from->weight;
-	into->samples += from->samples;
-	into->period += from->period;
-}
-
-int pda_fold_finish(struct pda_fold *fd)
-{
-	struct pda_fold_line *lines;
-	const struct stack **v;
-	const struct stack *st;
-	size_t nr = 0, out = 0, pos = 0;
-
-	if (fd->finished)
-		return 0;
-	if (fd->stacks.nr > SIZE_MAX / sizeof(*lines))
+	if (!lines)
 		return PD_ERR_NOMEM;
-	lines = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*lines));
-	v = pdc_malloc(&fd->mem, fd->stacks.nr * sizeof(*v));
-	if (!lines || !v)
-		goto nomem;
-	while ((st = pdc_hash_next(&fd->stacks, &pos)))
-		v[nr++] = st;
-	if (!fd->has_semi) {
-		if (rank_atoms(fd) < 0)
-			goto nomem;
-		mkqs(v, nr, 0, MKQS_DEPTH);
-		for (size_t i = 0; i < nr; i++) {
-			if (render(fd, v[i], &lines[out], false) < 0)
-				goto nomem;
-			/* the one pair that renders alike: no frames and one
-			 * frame of an empty name; both sort first */
-			if (out == 1 && lines[0].len == 0 && lines[1].len == 0)
-				merge_line(&lines[0], &lines[1]);
-			else
-				out++;
-		}
-	} else {
-		for (size_t i = 0; i < nr; i++)
-			if (render(fd, v[i], &lines[i], true) < 0)
-				goto nomem;
-		qsort(lines, nr, sizeof(*lines), line_cmp);
-		/* distinct stacks can render alike (a comm holding ';') */
-		for (size_t i = 0; i < nr; i++) {
-			if (out > 0 &&
-			    line_cmp(&lines[out - 1], &lines[i]) == 0) {
-				merge_line(&lines[out - 1], &lines[i]);
-				continue;
+	for (size_t i = 0; i < fd->nr_order; i++) {
+		const uint32_t node = fd->order[i] & ~ORDER_MERGED;
+		const struct pda_fold_frame **frames;
+		size_t depth;
+
+		if (!(fd->order[i] & ORDER_MERGED)) {
+			l = l ? l + 1 : lines;
+			depth = pda_stacktree_path(&fd->tree, node, NULL);
+			frames = pdc_arena_alloc(&fd->arena, &fd->mem,
+						 (depth + 1) * sizeof(*frames));
+			if (!frames || grow_buf(fd, depth + 1) < 0) {
+				pdc_free(&fd->mem, lines);
+				return PD_ERR_NOMEM;
 			}
-			lines[out++] = lines[i];
+			pda_stacktree_path(&fd->tree, node, fd->buf);
+			for (size_t j = 0; j < depth; j++) {
+				frames[j] = &atom_at(fd, fd->buf[j])->pub;
+				l->len += frames[j]->len + (j > 0);
+			}
+			l->nr_frames = depth;
+			l->frames = frames;
 		}
+		count_line(fd, l, node);
 	}
-	pdc_free(&fd->mem, v);
 	fd->lines = lines;
-	fd->nr_lines = out;
-	fd->totals.nr_stacks = out;
-	fd->finished = true;
 	return 0;
-nomem:
-	pdc_free(&fd->mem, v);
-	pdc_free(&fd->mem, lines);
-	return PD_ERR_NOMEM;
 }
 
 size_t pda_fold_nr_lines(const struct pda_fold *fd)
@@ -1070,15 +1063,15 @@ size_t pda_fold_nr_lines(const struct pda_fold *fd)
 
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
 {
+	/* the lines and their text are a cache of the tree: made now, in
+	 * the fold's own memory (fd is const to the caller, not to itself) */
+	struct pda_fold *self = (struct pda_fold *)(uintptr_t)fd;
 	struct pda_fold_line *l;
 
-	if (i >= fd->nr_lines)
+	if (i >= fd->nr_lines || (!fd->lines && make_lines(self) < 0))
 		return NULL;
 	l = &fd->lines[i];
-	/* the text is a cache of the frames: render it now, in the fold's
-	 * own arena (fd is const to the caller, not to itself) */
-	if (!l->stack &&
-	    render_text((struct pda_fold *)(uintptr_t)fd, l) < 0)
+	if (!l->stack && render_text(self, l) < 0)
 		return NULL;
 	return l;
 }
@@ -1149,115 +1142,79 @@ static int atom_loc(struct pda_profile *p, struct atom *a, bool root,
 /* pda_fold_profile()'s state. */
 struct to_profile {
 	struct pda_profile *p;
-	struct pdc_hash leaves; /* of the lines' last stacks, id + 1 */
-	uint32_t *ids;		/* the previous line's stacks */
-	size_t alloc_ids;
-	bool rooted;		/* frame 0 is a root */
-	bool sorted;		/* the lines are in byte order (!has_semi) */
+	uint32_t *stack_of; /* by node: its stack in p, 0 not made yet */
+	uint32_t *path;	    /* nodes whose stacks are being made */
+	size_t alloc_path;
+	bool rooted;	    /* a frame at the root is a root */
 };
-
-struct leaf_key {
-	const struct pda_profile *p;
-	uint32_t prefix, loc;
-};
-
-static bool leaf_eq(const void *item, const void *key)
-{
-	const struct leaf_key *k = key;
-	const struct pda_profile_stack *st =
-		pda_profile_stack(k->p, (uint32_t)((uintptr_t)item - 1));
-
-	return st->prefix == k->prefix && st->loc == k->loc;
-}
-
-static uint64_t leaf_hash(uint32_t prefix, uint32_t loc)
-{
-	return pdc_hash_u64((uint64_t)loc << 32 | prefix);
-}
 
 /*
- * The stack of loc under prefix at position i of line l, whose first
- * same frames are the previous line's.  In byte order (no name holds
- * ';'), a line that shares frames 0..i with an earlier line and goes on
- * past i shares them with every line in between, so past `same` the
- * stacks are new, and at `same` the stack can only be an earlier line's
- * last one: only those are looked up.
+ * Node's stack in the profile, made with its callers' where they are
+ * new.  The lines come in order and each makes the stacks it is the
+ * first to pass through, so the profile's stacks come in the order the
+ * lines meet them; each is appended without a lookup, as no two nodes
+ * are one (prefix, location): a location is an atom's, as a root or
+ * not.  @return 0 or a negative pd_err.
  */
-static int line_stack(const struct pda_fold *fd, struct to_profile *tp,
-		      const struct pda_fold_line *l, size_t i, size_t same,
-		      uint32_t prefix, uint32_t loc, uint32_t *id)
+static int node_stack(const struct pda_fold *fd, struct to_profile *tp,
+		      uint32_t node, uint32_t *id)
 {
-	const struct leaf_key key = {tp->p, prefix, loc};
-	void *found;
+	const struct pda_stacktree_node *nodes = fd->tree.nodes;
+	uint32_t n = node, stack;
+	size_t nr = 0;
 
-	if (!tp->sorted)
-		return pda_profile_add_stack(tp->p, prefix, loc, id);
-	if (i == same && i + 1 < l->nr_frames) {
-		found = pdc_hash_find(&tp->leaves, leaf_hash(prefix, loc),
-				      leaf_eq, &key);
-		if (found) {
-			*id = (uint32_t)((uintptr_t)found - 1);
-			return 0;
-		}
+	for (; n && !tp->stack_of[n]; n = nodes[n].parent) {
+		if (PDC_GROW(&fd->mem, tp->path, tp->alloc_path, nr + 1,
+			     MAX_FRAMES + 1) < 0)
+			return PD_ERR_NOMEM;
+		tp->path[nr++] = n;
 	}
-	if (i + 1 == l->nr_frames &&
-	    pdc_hash_reserve(&fd->mem, &tp->leaves) < 0)
-		return PD_ERR_NOMEM;
-	if (pda_profile_append_stack(tp->p, prefix, loc, id) < 0)
-		return PD_ERR_NOMEM;
-	if (i + 1 == l->nr_frames)
-		pdc_hash_fill(&tp->leaves,
-			      pdc_hash_probe(&tp->leaves, leaf_hash(prefix, loc),
-					     leaf_eq, &key),
-			      leaf_hash(prefix, loc),
-			      (void *)((uintptr_t)*id + 1));
+	stack = n ? tp->stack_of[n] : 0;
+	while (nr > 0) {
+		uint32_t loc;
+		int rc;
+
+		n = tp->path[--nr];
+		rc = atom_loc(tp->p, atom_at(fd, nodes[n].frame),
+			      tp->rooted && nodes[n].parent == 0, &loc);
+		if (rc == 0)
+			rc = pda_profile_append_stack(tp->p, stack, loc, &stack);
+		if (rc < 0)
+			return rc;
+		tp->stack_of[n] = stack;
+	}
+	*id = stack;
 	return 0;
 }
 
-/* Add line l to the profile; the previous line's stack ids are reused
- * for the frames the two lines share (sorted lines share long
- * prefixes). */
+/* Add the line that starts at order[*i] (its merged ones with it), and
+ * step *i past it.  @return 0 or a negative pd_err. */
 static int profile_line(const struct pda_fold *fd, struct to_profile *tp,
-			const struct pda_fold_line *l,
-			const struct pda_fold_line *prev)
+			size_t *i)
 {
-	struct pda_profile *p = tp->p;
-	uint32_t *ids = tp->ids;
-	const bool rooted = tp->rooted;
+	const uint32_t node = fd->order[*i];
+	struct pda_fold_line l = {0};
 	uint64_t values[PDA_FOLD_NR_COLUMNS];
-	uint32_t stack = 0;
-	size_t same = 0;
+	uint32_t stack;
 	int rc;
 
-	while (prev && same < l->nr_frames && same < prev->nr_frames &&
-	       l->frames[same] == prev->frames[same])
-		same++;
-	if (same)
-		stack = ids[same - 1];
-	for (size_t i = same; i < l->nr_frames; i++) {
-		/* the table's atoms, const only in the line */
-		struct atom *a = (struct atom *)(uintptr_t)atom_of(l->frames[i]);
-		uint32_t loc;
-
-		rc = atom_loc(p, a, rooted && i == 0, &loc);
-		if (rc == 0)
-			rc = line_stack(fd, tp, l, i, same, stack, loc, &stack);
-		if (rc < 0)
-			return rc;
-		ids[i] = stack;
-	}
-	values[PDA_FOLD_COL_WEIGHT] = l->weight;
-	values[PDA_FOLD_COL_SAMPLES] = l->samples;
-	values[PDA_FOLD_COL_PERIOD] = l->period;
-	return pda_profile_add_sample(p, stack, values);
+	count_line(fd, &l, node);
+	for (++*i; *i < fd->nr_order && (fd->order[*i] & ORDER_MERGED); ++*i)
+		count_line(fd, &l, fd->order[*i] & ~ORDER_MERGED);
+	rc = node_stack(fd, tp, node, &stack);
+	if (rc < 0)
+		return rc;
+	values[PDA_FOLD_COL_WEIGHT] = l.weight;
+	values[PDA_FOLD_COL_SAMPLES] = l.samples;
+	values[PDA_FOLD_COL_PERIOD] = l.period;
+	return pda_profile_add_sample(tp->p, stack, values);
 }
 
 int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 {
 	PDA_PROFILE_OPTS(po, .nr_columns = PDA_FOLD_NR_COLUMNS,
 			 .alloc = &fd->mem);
-	struct to_profile tp = {.rooted = !(fd->flags & PDA_FOLD_NO_COMM),
-				.sorted = !fd->has_semi};
+	struct to_profile tp = {.rooted = !(fd->flags & PDA_FOLD_NO_COMM)};
 	struct pda_profile *p;
 	int rc;
 
@@ -1277,17 +1234,14 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 		rc = pda_profile_set_column(p, PDA_FOLD_COL_PERIOD, NULL,
 					    "period");
 	tp.p = p;
-	for (size_t i = 0; rc == 0 && i < fd->nr_lines; i++) {
-		const struct pda_fold_line *l = &fd->lines[i];
-
-		rc = PDC_GROW(&fd->mem, tp.ids, tp.alloc_ids,
-				  l->nr_frames + 1, MAX_FRAMES + 1);
-		if (rc == 0)
-			rc = profile_line(fd, &tp, l,
-					  i ? &fd->lines[i - 1] : NULL);
-	}
-	pdc_free(&fd->mem, tp.ids);
-	pdc_hash_release(&fd->mem, &tp.leaves);
+	tp.stack_of = pdc_zalloc(&fd->mem, (fd->tree.nr_nodes + 1) *
+						   sizeof(*tp.stack_of));
+	if (rc == 0 && !tp.stack_of)
+		rc = PD_ERR_NOMEM;
+	for (size_t i = 0; rc == 0 && i < fd->nr_order;)
+		rc = profile_line(fd, &tp, &i);
+	pdc_free(&fd->mem, tp.stack_of);
+	pdc_free(&fd->mem, tp.path);
 	if (rc < 0) {
 		pda_profile_free(p);
 		return rc;

@@ -16,8 +16,10 @@ extern "C" {
  * An aggregator of stacks into folded lines, "comm;outer;...;leaf
  * weight", the input of flamegraph tools.  It needs no session: frame
  * names are copied into its own intern table, so it outlives the session
- * that resolved them.  The per-sample path allocates only for a stack,
- * a name or a comm not seen before.  Not thread-safe.
+ * that resolved them.  The distinct stacks are a prefix tree (a stack is
+ * its caller's stack and a frame), which pda_fold_profile() turns into
+ * the profile's stack table as it is.  The per-sample path allocates
+ * only for a stack, a name or a comm not seen before.  Not thread-safe.
  *
  *	struct pda_fold *fd;
  *	PDA_FOLD_OPTS(fo, .flags = PDA_FOLD_KERNEL);
@@ -170,8 +172,10 @@ struct pda_fold_line {
 };
 
 /* After pda_fold_finish(): the number of lines, and line i (NULL when
- * out of range, or out of memory for its text, which is rendered on the
- * first call for line i), in sorted order. */
+ * out of range, or out of memory for the lines, made from the stack
+ * table on the first call, or for its text, rendered on the first call
+ * for line i), in sorted order.  The outputs need no lines: they take
+ * pda_fold_profile()'s profile. */
 size_t pda_fold_nr_lines(const struct pda_fold *fd);
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd,
 					  size_t i);

@@ -1,0 +1,152 @@
+/*
+ * pda_stacktree_int.h - fold's table of distinct stacks as a prefix tree
+ * (pda_stacktree.c): a stack is a node, (its caller's node, its frame),
+ * so stacks that share callers share their nodes, and the profile built
+ * at the end (pda_profile.h's stacks are the same kind of tree) is made
+ * from it without spelling every stack out.  Internal to the profile
+ * module: pda_fold.c builds on it, tests/unit/check_stacktree.c checks it.
+ *
+ * A frame is the caller's 32-bit id (pda_fold's atom ids).  Node 0 is the
+ * root, the empty stack; every other node has a parent with a smaller id
+ * (a node is added after its caller), so the nodes in id order are
+ * already a valid pda_profile stack table.  A node that some stack ends
+ * at is an end: it has an end id (1, 2, ... in the order the stacks were
+ * first added) and the counts of that stack.
+ *
+ * Invariants: no two nodes have the same (parent, frame); nodes[0] is
+ * the root (parent and frame 0); node ids and end ids stay below
+ * PDA_STACKTREE_MAX; until pda_stacktree_seal(), slots holds every node
+ * but the root (open addressing, linear probing, at most 3/4 full).
+ * P3's pdc_hash would hold a 16-byte slot (a hash and a pointer) per
+ * node, twice what a node is: here a slot is the node's 32-bit id and the
+ * key is read back from the node, which halves the table where a capture
+ * has millions of nodes.  A failed call leaves the tree as it was but
+ * for nodes no end is under, which nothing counts or walks into a line
+ * (O6).  Not thread-safe.
+ *
+ *	struct pda_stacktree t = PDA_STACKTREE_INIT;
+ *	uint32_t end;
+ *	rc = pda_stacktree_add(&t, alloc, frames, nr, tid, &end);
+ *	pda_stacktree_count(&t, end)->samples++;
+ *	...
+ *	pda_stacktree_seal(&t, alloc);		(adding is over)
+ *	pda_stacktree_sort(&t, alloc, ranks, &order);	(ends, sorted)
+ *	for (size_t i = 0; i < pda_stacktree_nr_ends(&t); i++)
+ *		depth = pda_stacktree_path(&t, order[i], NULL);
+ *	pdc_free(alloc, order);
+ *	pda_stacktree_release(&t, alloc);
+ */
+#ifndef PDA_STACKTREE_INT_H
+#define PDA_STACKTREE_INT_H
+
+#include "pdc_alloc.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Nodes and ends, each (O5); bit 31 of an id is left to the caller. */
+#define PDA_STACKTREE_MAX ((size_t)1 << 30)
+/* Paths remembered for pda_stacktree_add()'s hint. */
+#define PDA_STACKTREE_PATHS 8
+
+struct pda_stacktree_node {
+	uint32_t parent; /* the caller's node; 0 for a root frame */
+	uint32_t frame;	 /* the caller's id */
+	uint32_t end;	 /* its end id; 0: no stack ends here */
+};
+
+/* What a stack counted. */
+struct pda_stacktree_count {
+	uint64_t weight;
+	uint64_t samples;
+	uint64_t period;
+};
+
+/* A frame of a remembered path and its node. */
+struct pda_stacktree_step {
+	uint32_t frame, node;
+};
+
+/* The last stack added under a hint, root first, so that a stack that
+ * shares callers with it looks up only the frames that follow them. */
+struct pda_stacktree_path {
+	struct pda_stacktree_step *steps;
+	size_t nr, alloc;
+};
+
+struct pda_stacktree {
+	struct pda_stacktree_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	uint32_t *slots; /* node ids, 0 empty; NULL once sealed */
+	size_t mask;	 /* nr slots - 1 */
+	unsigned shift;	 /* 64 - log2(nr slots) */
+	struct pda_stacktree_count *counts; /* by end id, [0] unused */
+	size_t nr_ends, alloc_counts;
+	bool sealed;
+	struct pda_stacktree_path paths[PDA_STACKTREE_PATHS];
+};
+
+#define PDA_STACKTREE_INIT                                                     \
+	{                                                                      \
+		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, false,                     \
+		{                                                              \
+			{                                                      \
+				NULL, 0, 0                                     \
+			}                                                      \
+		}                                                              \
+	}
+
+/* Free the tree's memory; it is then empty, as PDA_STACKTREE_INIT. */
+void pda_stacktree_release(struct pda_stacktree *t, const struct pd_alloc *a);
+
+/*
+ * The end of the stack frames[0 .. nr), root first (nr 0: the empty
+ * stack), its nodes found or added, and its end made if new, in *end.
+ * hint picks the remembered path compared first (a thread id: a thread's
+ * samples share callers); any value is right, a good one is faster.
+ * @return 1 when the end is new (its counts zero), 0 when it was there,
+ * PD_ERR_NOMEM (out of memory or past PDA_STACKTREE_MAX) or PD_ERR_API
+ * (sealed).
+ */
+int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
+		      const uint32_t *frames, size_t nr, unsigned hint,
+		      uint32_t *end);
+
+/* End end's counts (1 <= end <= nr_ends).  Valid until the next
+ * pda_stacktree_add() or pda_stacktree_release(). */
+static inline struct pda_stacktree_count *
+pda_stacktree_count(const struct pda_stacktree *t, uint32_t end)
+{
+	return &t->counts[end];
+}
+
+static inline size_t pda_stacktree_nr_ends(const struct pda_stacktree *t)
+{
+	return t->nr_ends;
+}
+
+/* Adding is over: the lookup table and the paths are freed. */
+void pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a);
+
+/*
+ * After pda_stacktree_seal(): the nr_ends ends' nodes in *order (freed by
+ * the caller with pdc_free()), sorted as folded lines are when a frame
+ * f is the token ranks[2 * f] followed by more frames and ranks[2 * f +
+ * 1] at the end (so ranks[] must have 2 entries per frame id used, every
+ * rank distinct among those of one node's children): stacks compare by
+ * their tokens root first, a stack before the stacks it is the start of.
+ * A depth-first walk that sorts each node's children, and looks at each
+ * node once.  @return 0 or PD_ERR_NOMEM (*order NULL).
+ */
+int pda_stacktree_sort(const struct pda_stacktree *t, const struct pd_alloc *a,
+		       const uint32_t *ranks, uint32_t **order);
+
+/*
+ * The depth of node (its frames; 0 for the root) and, when frames is not
+ * NULL, its frames root first into frames[0 .. depth).
+ */
+size_t pda_stacktree_path(const struct pda_stacktree *t, uint32_t node,
+			  uint32_t *frames);
+
+#endif /* PDA_STACKTREE_INT_H */

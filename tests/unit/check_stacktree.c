@@ -1,0 +1,516 @@
+/*
+ * check_stacktree.c - the prefix tree of fold's stacks (pda_stacktree.c)
+ * against models that do not share its code, on random stacks:
+ *
+ *   - shared prefixes: the tree has one node per distinct prefix, and
+ *     gives a stack the same end each time, whatever path hint it comes
+ *     with; each end's path is its stack and its counts are the sums a
+ *     plain list of the stacks gives;
+ *   - the sorted walk: the ends in the order a comparison of the stacks'
+ *     token ranks (qsort over the list) gives, for random ranks;
+ *   - through pda_fold: the memo's cookie path (pda_fold_add_keyed, then
+ *     pda_fold_add_again with the cookie) counts as adding every sample
+ *     does, and the lines are the distinct rendered stacks sorted by
+ *     strcmp, merged where they render alike (a comm holding ';');
+ *   - allocation failures leave a tree that can be freed, and no leak.
+ */
+#include "pda_fold.h"
+#include "pda_stacktree_int.h"
+
+#include "failalloc.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 12
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	/* xorshift64 */
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static unsigned rnd(unsigned n)
+{
+	return (unsigned)(rng() % n);
+}
+
+/* A random stack, root first: stacks share prefixes as a capture's do
+ * (a few roots, a few callees each), and some are prefixes of others. */
+struct rstack {
+	uint32_t frames[MAX_DEPTH];
+	size_t nr;
+	uint64_t weight;
+};
+
+static void random_stack(struct rstack *s, unsigned nr_frames)
+{
+	s->nr = rnd(MAX_DEPTH + 1);
+	for (size_t i = 0; i < s->nr; i++)
+		s->frames[i] = 1 + rnd(i < 2 ? 3 : nr_frames);
+	s->weight = 1 + rnd(100);
+}
+
+static int rstack_cmp_frames(const struct rstack *a, const struct rstack *b)
+{
+	for (size_t i = 0; i < a->nr && i < b->nr; i++)
+		if (a->frames[i] != b->frames[i])
+			return a->frames[i] < b->frames[i] ? -1 : 1;
+	return a->nr < b->nr ? -1 : a->nr > b->nr;
+}
+
+static int rstack_qcmp(const void *a, const void *b)
+{
+	return rstack_cmp_frames(a, b);
+}
+
+/* The distinct prefixes of the stacks (the empty one included): what the
+ * tree's nodes must number. */
+static size_t count_prefixes(const struct rstack *v, size_t nr)
+{
+	struct rstack *p = malloc((nr * (MAX_DEPTH + 1) + 1) * sizeof(*p));
+	size_t k = 0, distinct = 0;
+
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t d = 0; d <= v[i].nr; d++) {
+			p[k] = v[i];
+			p[k++].nr = d;
+		}
+	qsort(p, k, sizeof(*p), rstack_qcmp);
+	for (size_t i = 0; i < k; i++)
+		distinct += i == 0 || rstack_cmp_frames(&p[i - 1], &p[i]) != 0;
+	free(p);
+	return distinct;
+}
+
+/* The node whose end is end, by a scan. */
+static uint32_t node_of_end(const struct pda_stacktree *t, uint32_t end)
+{
+	for (uint32_t n = 0; n < t->nr_nodes; n++)
+		if (t->nodes[n].end == end)
+			return n;
+	ck_abort_msg("no node has end %u", end);
+	return 0;
+}
+
+enum { NR_STACKS = 3000, NR_FRAMES = 40 };
+
+/* ---- shared prefixes and counts ------------------------------------- */
+
+START_TEST(test_prefixes)
+{
+	struct pda_stacktree t = PDA_STACKTREE_INIT;
+	struct rstack *v = malloc(NR_STACKS * sizeof(*v));
+	uint32_t *ends = malloc(NR_STACKS * sizeof(*ends));
+	uint64_t *weights = calloc(NR_STACKS + 1, sizeof(*weights));
+	size_t nr_distinct = 0;
+
+	ck_assert(v && ends && weights);
+	rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	for (size_t i = 0; i < NR_STACKS; i++) {
+		int rc;
+
+		/* a stack seen before comes back about one time in four */
+		if (i > 0 && rnd(4) == 0)
+			v[i] = v[rnd((unsigned)i)];
+		else
+			random_stack(&v[i], NR_FRAMES);
+		rc = pda_stacktree_add(&t, NULL, v[i].frames, v[i].nr, rnd(20),
+				       &ends[i]);
+		ck_assert_int_ge(rc, 0);
+		ck_assert_uint_ge(ends[i], 1);
+		ck_assert_uint_le(ends[i], pda_stacktree_nr_ends(&t));
+		nr_distinct += rc;
+		pda_stacktree_count(&t, ends[i])->weight += v[i].weight;
+		pda_stacktree_count(&t, ends[i])->samples++;
+	}
+	ck_assert_uint_eq(pda_stacktree_nr_ends(&t), nr_distinct);
+	ck_assert_uint_eq(t.nr_nodes, count_prefixes(v, NR_STACKS));
+	/* a parent comes before its children: a valid profile stack table */
+	for (uint32_t n = 1; n < t.nr_nodes; n++)
+		ck_assert_uint_lt(t.nodes[n].parent, n);
+	/* the same stack, the same end; another stack, another end */
+	for (size_t i = 0; i < NR_STACKS; i++) {
+		const size_t j = rnd(NR_STACKS);
+
+		ck_assert_int_eq(ends[i] == ends[j],
+				 rstack_cmp_frames(&v[i], &v[j]) == 0);
+		weights[ends[i]] += v[i].weight;
+	}
+	for (size_t i = 0; i < NR_STACKS; i++) {
+		uint32_t frames[MAX_DEPTH];
+		const uint32_t node = node_of_end(&t, ends[i]);
+
+		ck_assert_uint_eq(pda_stacktree_path(&t, node, NULL), v[i].nr);
+		ck_assert_uint_eq(pda_stacktree_path(&t, node, frames),
+				  v[i].nr);
+		ck_assert(memcmp(frames, v[i].frames,
+				 v[i].nr * sizeof(frames[0])) == 0);
+		ck_assert_uint_eq(pda_stacktree_count(&t, ends[i])->weight,
+				  weights[ends[i]]);
+	}
+	/* sealed: adding is over */
+	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(
+		pda_stacktree_add(&t, NULL, v[0].frames, v[0].nr, 0, &ends[0]),
+		PD_ERR_API);
+	pda_stacktree_release(&t, NULL);
+	ck_assert_uint_eq(t.nr_nodes, 0);
+	free(v);
+	free(ends);
+	free(weights);
+}
+END_TEST
+
+/* ---- the sorted walk ------------------------------------------------- */
+
+static const uint32_t *cmp_ranks;
+
+/* Token d of s: its rank, 0 past the end. */
+static uint32_t token(const struct rstack *s, size_t d)
+{
+	if (d >= s->nr)
+		return 0;
+	return cmp_ranks[2 * (size_t)s->frames[d] + (d + 1 == s->nr)];
+}
+
+static int rank_qcmp(const void *a, const void *b)
+{
+	for (size_t d = 0;; d++) {
+		const uint32_t x = token(a, d), y = token(b, d);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+}
+
+START_TEST(test_sorted_walk)
+{
+	struct pda_stacktree t = PDA_STACKTREE_INIT;
+	struct rstack *v = malloc(NR_STACKS * sizeof(*v));
+	uint32_t ranks[2 * (NR_FRAMES + 1)], *order;
+	size_t nr = 0;
+
+	ck_assert_ptr_nonnull(v);
+	rng_state = 0x2545f4914f6cdd1dull + (uint64_t)_i;
+	/* random distinct ranks: a permutation of 1 .. 2 * NR_FRAMES */
+	for (uint32_t i = 0; i < 2 * NR_FRAMES; i++) {
+		const uint32_t j = rnd(i + 1);
+
+		ranks[2 + i] = ranks[2 + j];
+		ranks[2 + j] = i + 1;
+	}
+	ranks[0] = ranks[1] = 0; /* frame 0 is not used */
+	for (size_t i = 0; i < NR_STACKS; i++) {
+		struct rstack s;
+		uint32_t end;
+		int rc;
+
+		random_stack(&s, NR_FRAMES);
+		rc = pda_stacktree_add(&t, NULL, s.frames, s.nr, rnd(3), &end);
+		ck_assert_int_ge(rc, 0);
+		if (rc == 1)
+			v[nr++] = s;
+	}
+	ck_assert_uint_eq(pda_stacktree_nr_ends(&t), nr);
+	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
+	cmp_ranks = ranks;
+	qsort(v, nr, sizeof(*v), rank_qcmp);
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t frames[MAX_DEPTH];
+		const size_t depth = pda_stacktree_path(&t, order[i], frames);
+
+		ck_assert_uint_ne(t.nodes[order[i]].end, 0);
+		ck_assert_uint_eq(depth, v[i].nr);
+		ck_assert(memcmp(frames, v[i].frames,
+				 depth * sizeof(frames[0])) == 0);
+	}
+	free(order);
+	pda_stacktree_release(&t, NULL);
+	free(v);
+}
+END_TEST
+
+/* An empty tree walks to no ends; the empty stack alone to itself. */
+START_TEST(test_sorted_walk_small)
+{
+	struct pda_stacktree t = PDA_STACKTREE_INIT;
+	const uint32_t ranks[4] = {0, 0, 1, 2};
+	const uint32_t one = 1;
+	uint32_t *order, end;
+
+	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
+	free(order);
+	pda_stacktree_release(&t, NULL);
+
+	/* "1" comes before "1;1" only if its end token ranks lower: here
+	 * the end token (2) ranks above the one that goes on (1) */
+	ck_assert_int_eq(pda_stacktree_add(&t, NULL, &one, 1, 0, &end), 1);
+	ck_assert_int_eq(pda_stacktree_add(&t, NULL, NULL, 0, 0, &end), 1);
+	{
+		const uint32_t two[2] = {1, 1};
+
+		ck_assert_int_eq(pda_stacktree_add(&t, NULL, two, 2, 0, &end),
+				 1);
+	}
+	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
+	ck_assert_uint_eq(order[0], 0);
+	ck_assert_uint_eq(pda_stacktree_path(&t, order[1], NULL), 2);
+	ck_assert_uint_eq(pda_stacktree_path(&t, order[2], NULL), 1);
+	free(order);
+	pda_stacktree_release(&t, NULL);
+}
+END_TEST
+
+/* Every allocation of adding, sealing and walking may fail: the tree
+ * stays freeable and leaks nothing. */
+START_TEST(test_alloc_failures)
+{
+	bool completed = false;
+
+	for (unsigned long n = 1; !completed && n < 10000; n++) {
+		struct failalloc fa;
+		struct pd_alloc hooks;
+		struct pda_stacktree t = PDA_STACKTREE_INIT;
+		uint32_t ranks[2 * (NR_FRAMES + 1)], *order = NULL, end;
+		int rc = 0;
+
+		failalloc_init(&fa, n, false);
+		hooks = failalloc_hooks(&fa);
+		for (uint32_t i = 0; i < 2 * (NR_FRAMES + 1); i++)
+			ranks[i] = i + 1;
+		rng_state = 7;
+		for (size_t i = 0; rc >= 0 && i < 2000; i++) {
+			struct rstack s;
+
+			random_stack(&s, NR_FRAMES);
+			rc = pda_stacktree_add(&t, &hooks, s.frames, s.nr,
+					       rnd(9), &end);
+		}
+		pda_stacktree_seal(&t, &hooks);
+		if (rc >= 0)
+			rc = pda_stacktree_sort(&t, &hooks, ranks, &order);
+		if (rc >= 0)
+			completed = !fa.nr_failed;
+		else
+			ck_assert_int_eq(rc, PD_ERR_NOMEM);
+		pdc_free(&hooks, order);
+		pda_stacktree_release(&t, &hooks);
+		ck_assert_int_eq(fa.live, 0);
+	}
+	ck_assert(completed);
+}
+END_TEST
+
+/* ---- through pda_fold ------------------------------------------------ */
+
+static const char *const names[] = {
+	"a",	     "a b", "ab", "a:b", "b", "main", "main2",
+	"[unknown]", "",    "z",  "x y", "A", "a!",   "a0",
+};
+#define NR_NAMES (sizeof(names) / sizeof(names[0]))
+/* "a;b" and "a" with "b" at its root render alike */
+static const char *const comms[] = {"sh", "sh x", "a", "a;b", "main"};
+
+struct rsample {
+	unsigned comm;
+	uint32_t tid;
+	unsigned frames[MAX_DEPTH]; /* leaf first, as a pda_stack */
+	size_t nr;
+	uint64_t period;
+};
+
+/* The folded line of s, as fold renders it: "comm;root..;leaf", or
+ * without the comm. */
+static char *render_sample(const struct rsample *s, bool no_comm)
+{
+	char *line = malloc(16 * (MAX_DEPTH + 2));
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(line);
+	line[0] = '\0';
+	if (!no_comm) {
+		len = (size_t)sprintf(line, "%s", comms[s->comm]);
+		/* a space in a comm becomes '_' */
+		for (size_t i = 0; i < len; i++)
+			if (line[i] == ' ')
+				line[i] = '_';
+	}
+	for (size_t i = s->nr; i > 0; i--)
+		len += (size_t)sprintf(line + len, "%s%s",
+				       !no_comm || i < s->nr ? ";" : "",
+				       names[s->frames[i - 1]]);
+	return line;
+}
+
+struct ref_line {
+	char *text;
+	uint64_t weight, samples, period;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ref_line *)a)->text,
+		      ((const struct ref_line *)b)->text);
+}
+
+/* The reference lines: the samples' texts sorted by strcmp, equal ones
+ * summed.  @return how many. */
+static size_t reference(const struct rsample *v, size_t nr, bool no_comm,
+			struct ref_line *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		out[i] = (struct ref_line){render_sample(&v[i], no_comm),
+					   v[i].period, 1, v[i].period};
+	qsort(out, nr, sizeof(*out), ref_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		if (k > 0 && strcmp(out[k - 1].text, out[i].text) == 0) {
+			out[k - 1].weight += out[i].weight;
+			out[k - 1].samples++;
+			out[k - 1].period += out[i].period;
+			free(out[i].text);
+			continue;
+		}
+		out[k++] = out[i];
+	}
+	return k;
+}
+
+/* Fold v (keyed: through cookies where a sample repeats one seen before,
+ * as the pipeline's memo does), then check its lines against the
+ * reference. */
+static void fold_and_check(const struct rsample *v, size_t nr, bool keyed,
+			   bool no_comm)
+{
+	PDA_FOLD_OPTS(o, .flags = PDA_FOLD_PERIOD |
+				  (no_comm ? PDA_FOLD_NO_COMM : 0));
+	struct pda_fold *fd;
+	struct ref_line *ref = malloc(nr * sizeof(*ref));
+	uint64_t *cookies = calloc(nr, sizeof(*cookies));
+	size_t *first = malloc(nr * sizeof(*first));
+	size_t nr_ref;
+
+	ck_assert(ref && cookies && first);
+	ck_assert_int_eq(pda_fold_new(&o, &fd), 0);
+	for (size_t i = 0; i < nr; i++) {
+		struct pda_frame f[MAX_DEPTH];
+		const struct pda_stack st = {f, v[i].nr, v[i].nr};
+		struct pd_sample s;
+
+		memset(&s, 0, sizeof(s));
+		s.pid = 1;
+		s.tid = v[i].tid;
+		s.period = v[i].period;
+		memset(f, 0, sizeof(f));
+		for (size_t j = 0; j < v[i].nr; j++) {
+			f[j].ip = 0x1000 + v[i].frames[j];
+			f[j].sym = names[v[i].frames[j]];
+			f[j].dso = "/bin/x";
+			if (!strcmp(f[j].sym, "[unknown]")) {
+				f[j].sym = NULL;
+				f[j].flags = PDA_FRAME_NO_SYMBOL;
+			}
+		}
+		/* a repeat of an earlier sample of the same stack and comm */
+		first[i] = i;
+		for (size_t j = 0; keyed && j < i; j++)
+			if (v[j].comm == v[i].comm && v[j].nr == v[i].nr &&
+			    !memcmp(v[j].frames, v[i].frames,
+				    v[i].nr * sizeof(v[i].frames[0]))) {
+				first[i] = j;
+				break;
+			}
+		if (keyed && first[i] < i)
+			ck_assert_int_eq(
+				pda_fold_add_again(fd, &s, cookies[first[i]]),
+				1);
+		else if (keyed)
+			ck_assert_int_eq(pda_fold_add_keyed(fd, &s, &st,
+							    comms[v[i].comm],
+							    &cookies[i]),
+					 1);
+		else
+			ck_assert_int_eq(
+				pda_fold_add(fd, &s, &st, comms[v[i].comm]), 1);
+	}
+	ck_assert_int_eq(pda_fold_finish(fd), 0);
+	nr_ref = reference(v, nr, no_comm, ref);
+	ck_assert_uint_eq(pda_fold_nr_lines(fd), nr_ref);
+	ck_assert_uint_eq(pda_fold_totals(fd)->nr_stacks, nr_ref);
+	ck_assert_uint_eq(pda_fold_totals(fd)->nr_samples, nr);
+	for (size_t i = 0; i < nr_ref; i++) {
+		const struct pda_fold_line *l = pda_fold_line(fd, i);
+
+		ck_assert_ptr_nonnull(l);
+		ck_assert_str_eq(l->stack, ref[i].text);
+		ck_assert_uint_eq(l->weight, ref[i].weight);
+		ck_assert_uint_eq(l->samples, ref[i].samples);
+		ck_assert_uint_eq(l->period, ref[i].period);
+		free(ref[i].text);
+	}
+	pda_fold_free(fd);
+	free(ref);
+	free(cookies);
+	free(first);
+}
+
+/* Loop _i / 2: 0 names without ';' (the token sort), 1 a comm holding
+ * ';' too (the sort by text, and lines that render alike merged), 2 no
+ * comm (no frames and one empty name render alike); _i odd: through
+ * cookies. */
+START_TEST(test_fold_random)
+{
+	enum { NR = 1500 };
+	struct rsample *v = malloc(NR * sizeof(*v));
+	const unsigned nr_comms = _i / 2 == 1 ? 5 : 3;
+
+	ck_assert_ptr_nonnull(v);
+	rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
+	for (size_t i = 0; i < NR; i++) {
+		if (i > 0 && rnd(3) == 0) {
+			v[i] = v[rnd((unsigned)i)];
+		} else {
+			v[i].comm = rnd(nr_comms);
+			v[i].nr = rnd(MAX_DEPTH + 1);
+			for (size_t j = 0; j < v[i].nr; j++)
+				v[i].frames[j] =
+					rnd(j + 3 > v[i].nr ? 4 : NR_NAMES);
+		}
+		v[i].tid = 1 + rnd(5);
+		v[i].period = 1 + rnd(1000);
+	}
+	fold_and_check(v, NR, _i % 2, _i / 2 == 2);
+	free(v);
+}
+END_TEST
+
+Suite *stacktree_suite(void)
+{
+	Suite *s = suite_create("stacktree");
+	TCase *tc = tcase_create("tree");
+
+	tcase_add_loop_test(tc, test_prefixes, 0, 4);
+	tcase_add_loop_test(tc, test_sorted_walk, 0, 4);
+	tcase_add_test(tc, test_sorted_walk_small);
+	tcase_add_test(tc, test_alloc_failures);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fold");
+	tcase_add_loop_test(tc, test_fold_random, 0, 6);
+	suite_add_tcase(s, tc);
+	return s;
+}
