@@ -337,22 +337,23 @@ struct rsample {
  * without the comm. */
 static char *render_sample(const struct rsample *s, bool no_comm)
 {
-	char *line = malloc(16 * (MAX_DEPTH + 2));
+	const size_t size = 16 * (MAX_DEPTH + 2);
+	char *line = malloc(size);
 	size_t len = 0;
 
 	ck_assert_ptr_nonnull(line);
 	line[0] = '\0';
 	if (!no_comm) {
-		len = (size_t)sprintf(line, "%s", comms[s->comm]);
+		len = (size_t)snprintf(line, size, "%s", comms[s->comm]);
 		/* a space in a comm becomes '_' */
 		for (size_t i = 0; i < len; i++)
 			if (line[i] == ' ')
 				line[i] = '_';
 	}
 	for (size_t i = s->nr; i > 0; i--)
-		len += (size_t)sprintf(line + len, "%s%s",
-				       !no_comm || i < s->nr ? ";" : "",
-				       names[s->frames[i - 1]]);
+		len += (size_t)snprintf(line + len, size - len, "%s%s",
+					!no_comm || i < s->nr ? ";" : "",
+					names[s->frames[i - 1]]);
 	return line;
 }
 
