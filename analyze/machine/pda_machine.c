@@ -276,7 +276,9 @@ static int view_get(struct pda_session *s, struct pda_maps *live,
 
 	*out = live;
 	*held = NULL;
-	if (!h || epoch == PDA_EPOCH_LIVE)
+	/* most samples come after the last change */
+	if (!h || epoch == PDA_EPOCH_LIVE || !h->nr_chg ||
+	    epoch >= h->chg[h->nr_chg - 1].epoch)
 		return 0;
 	version = version_at(h, epoch);
 	if (version == h->nr_chg)

@@ -241,10 +241,15 @@ uint64_t pda_capture_lost_count(const struct pd_file *f, uint64_t lost,
 }
 
 /* The epoch of a sample with key: the sideband records before it. */
-static uint32_t epoch_of(const struct pda_capture *c,
-			 const struct pda_sb_key *key)
+static uint32_t epoch_of(struct pda_capture *c, const struct pda_sb_key *key)
 {
-	size_t lo = 0, hi = c->nr_keys;
+	size_t lo = 0, hi = c->nr_keys, e = c->last_epoch;
+
+	/* samples come in the file's order, mostly in time order: most
+	 * fall in the last one's epoch */
+	if ((!e || cmp_key(&c->keys[e - 1], key) < 0) &&
+	    (e == c->nr_keys || cmp_key(key, &c->keys[e]) < 0))
+		return (uint32_t)e;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -254,6 +259,7 @@ static uint32_t epoch_of(const struct pda_capture *c,
 		else
 			hi = mid;
 	}
+	c->last_epoch = lo;
 	return (uint32_t)lo;
 }
 

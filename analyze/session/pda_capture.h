@@ -151,6 +151,7 @@ struct pda_capture {
 	struct pda_capture_progress prog;
 	struct pda_sb_key *keys; /* the sideband's, in time order */
 	size_t nr_keys;
+	size_t last_epoch;	/* the last sample's */
 	struct pda_sb_key *first; /* by event: its first sample's */
 	size_t nr_first, first_alloc;
 	const struct pd_evsel **order; /* events by first sample */
