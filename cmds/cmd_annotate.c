@@ -487,7 +487,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, ctx, &o);
-	f = ctx_open(ctx, o.path);
+	f = ctx_open_twice(ctx, o.path);
 	/* an unwritable -o fails here, not after the work */
 	out = ctx_open_output(ctx, o.output);
 	{

@@ -520,7 +520,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			 unsigned run, struct pda_diff *d,
 			 struct side_stats *ss)
 {
-	struct pd_file *f = ctx_open(ctx, path);
+	struct pd_file *f = ctx_open_twice(ctx, path);
 	char err[512] = "";
 	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
 	PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));

@@ -763,7 +763,7 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
-	struct pd_file *f = ctx_open(ctx, o->path);
+	struct pd_file *f = ctx_open_twice(ctx, o->path);
 	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o)};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,

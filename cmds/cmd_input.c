@@ -403,7 +403,7 @@ static size_t read_stdin_head(struct pd_ctx *ctx, unsigned char *head)
 	return n;
 }
 
-int cmd_input_open(struct pd_ctx *ctx, const char *path,
+int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 		   struct pd_open_opts *opts, struct pd_file **out)
 {
 	unsigned char head[PIPE_HEADER];
@@ -414,14 +414,22 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path,
 
 	if (strcmp(path, "-") == 0) {
 		n = read_stdin_head(ctx, head);
-		/* a pipe-mode stream is read as it comes; anything else
-		 * needs its end before its start (the header's sections) */
-		if (is_pipe_header(head, n)) {
+		/*
+		 * a pipe-mode stream is read as it comes, unless a
+		 * session's run reads it more than once (pda_capture.h):
+		 * then it is kept on disk, not in memory; anything else
+		 * needs its end before its start (the header's sections)
+		 */
+		if (is_pipe_header(head, n) && !twice) {
 			opts->head = head;
 			opts->head_len = n;
 			return pd_file_open_fd(STDIN_FILENO, "<stdin>", opts,
 					       out);
 		}
+		if (is_pipe_header(head, n) && ctx->verbose)
+			ctx_log(ctx, PD_LOG_INFO,
+				"'<stdin>' is a pipe-mode stream: copied to a "
+				"temporary file (TMPDIR) to be read twice");
 		buf = cmd_input_spool(ctx, STDIN_FILENO, "<stdin>", head, n,
 				      &len);
 		opts->name = "<stdin>";

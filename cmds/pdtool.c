@@ -209,7 +209,8 @@ static void sigbus_arm(const struct pd_ctx *ctx, const char *path)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
-struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
+static struct pd_file *open_capture(struct pd_ctx *ctx, const char *path,
+				     bool twice)
 {
 	char err[512] = "";
 	PD_OPTS(opts, .log = ctx_log, .log_arg = ctx,
@@ -222,7 +223,7 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 
 	sigbus_arm(ctx, path);
 	ctx_note_input(ctx, path);
-	rc = cmd_input_open(ctx, path, &opts, &f);
+	rc = cmd_input_open(ctx, path, twice, &opts, &f);
 	if (rc < 0) {
 		/* the library's message names the path when it is about
 		 * opening; otherwise name it here */
@@ -231,6 +232,16 @@ struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
 	}
 	return f;
+}
+
+struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path)
+{
+	return open_capture(ctx, path, false);
+}
+
+struct pd_file *ctx_open_twice(struct pd_ctx *ctx, const char *path)
+{
+	return open_capture(ctx, path, true);
 }
 
 void ctx_note_input(struct pd_ctx *ctx, const char *path)

@@ -228,6 +228,9 @@ void ctx_check_write(const struct pd_ctx *ctx, int rc, const char *path);
 
 /* Open path ("-" = stdin) with the stderr logger; dies on failure. */
 struct pd_file *ctx_open(struct pd_ctx *ctx, const char *path);
+/* The same for a capture a session's run reads (more than once: a
+ * pipe-mode stream on stdin is copied to a temporary file). */
+struct pd_file *ctx_open_twice(struct pd_ctx *ctx, const char *path);
 
 /* Whether a file's first n bytes (8 tell) make it a capture rather than
  * text: perf.data's magic in either byte order, version 1's, a zstd
@@ -254,12 +257,14 @@ void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
  * compressed whole with gzip, xz or bzip2 (told by its magic, not its
  * name), and on standard input anything but a pipe-mode stream (a
  * file-mode capture, a compressed one), is inflated or copied with
- * cmd_input_spool() and opened from memory under its own name.  Sets
+ * cmd_input_spool() and opened from memory under its own name; with
+ * twice (a session's run reads its capture more than once: pda_capture.h)
+ * a pipe-mode stream on standard input too, said with -v.  Sets
  * opts->head and opts->name as it needs.  @return what the reader
  * returned; dies when the copy cannot be made or the stream is corrupt
  * (naming the file and the input offset).
  */
-int cmd_input_open(struct pd_ctx *ctx, const char *path,
+int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 		   struct pd_open_opts *opts, struct pd_file **out);
 /* "gzip", "xz" or "bzip2" when a file's first n bytes (8 tell) say it is
  * compressed so, else NULL. */
