@@ -633,22 +633,51 @@ static const char *comm_at(const struct pda_thread *t, uint32_t epoch)
 	return lo ? t->ch[lo - 1].comm : t->comm0;
 }
 
+/* Another hold on at's views. */
+static void at_hold(struct pda_at *at)
+{
+	if (at->uv)
+		at->uv->refs++;
+	if (at->kv)
+		at->kv->refs++;
+}
+
 int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
 		   uint32_t tid, struct pda_at *at)
 {
-	struct pda_maps *live = pda_machine_maps(s, pid);
-	const struct pda_thread *t = find_thread(s, tid);
-	const char *comm = t ? comm_at(t, epoch) : NULL;
+	struct pda_machine *mc = &s->machine;
+	struct pda_maps *live;
+	const struct pda_thread *t;
+	const char *comm;
 
+	/* samples come in runs of one thread at one epoch */
+	if (mc->last_at_ok && mc->last_pid == pid && mc->last_tid == tid &&
+	    mc->last_epoch == epoch) {
+		*at = mc->last_at;
+		at_hold(at);
+		return 0;
+	}
+	live = pda_machine_maps(s, pid);
+	t = find_thread(s, tid);
+	comm = t ? comm_at(t, epoch) : NULL;
 	memset(at, 0, sizeof(*at));
 	at->comm = comm ? comm : "";
 	if (!live)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (view_get(s, live, epoch, &at->umaps, &at->uv) < 0 ||
-	    view_get(s, &s->machine.kmaps, epoch, &at->kmaps, &at->kv) < 0) {
+	    view_get(s, &mc->kmaps, epoch, &at->kmaps, &at->kv) < 0) {
 		pda_at_put(s, at);
 		return PD_ERR_NOMEM;
 	}
+	/* the cache holds its views too */
+	if (mc->last_at_ok)
+		pda_at_put(s, &mc->last_at);
+	mc->last_at = *at;
+	at_hold(&mc->last_at);
+	mc->last_at_ok = true;
+	mc->last_pid = pid;
+	mc->last_tid = tid;
+	mc->last_epoch = epoch;
 	return 0;
 }
 

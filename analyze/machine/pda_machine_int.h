@@ -177,6 +177,10 @@ struct pda_machine {
 	size_t nr_views;
 	uint64_t view_clock;
 	size_t nr_views_made;
+	/* pda_machine_at()'s last answer, holding its views */
+	bool last_at_ok;
+	uint32_t last_pid, last_tid, last_epoch;
+	struct pda_at last_at;
 };
 
 int pda_machine_init(struct pda_session *s);
