@@ -192,6 +192,55 @@ static void fixup_ends(struct pda_ksyms *k)
 	k->nr = out;
 }
 
+/*
+ * The names kept, and each module's name once, copied into a buffer of
+ * their own in place of the file's (whose addresses, types and symbols
+ * not kept are most of it: 8 MB for 3 MB of names on a distribution
+ * kernel).  A module's symbols come together in the file: one copy a
+ * run.  0 or NOMEM (k unchanged).
+ */
+static int compact(struct pda_session *s, struct pda_ksyms *k)
+{
+	size_t size = 0, at = 0;
+	const char *mod = NULL, *mod_copy = NULL;
+	char *nb;
+
+	for (size_t i = 0; i < k->nr; i++) {
+		size += strlen(k->v[i].name) + 1;
+		if (k->v[i].module &&
+		    (!mod || strcmp(mod, k->v[i].module) != 0)) {
+			mod = k->v[i].module;
+			size += strlen(mod) + 1;
+		}
+	}
+	nb = pda_malloc(s, size ? size : 1);
+	if (!nb)
+		return PD_ERR_NOMEM;
+	mod = NULL;
+	for (size_t i = 0; i < k->nr; i++) {
+		const size_t n = strlen(k->v[i].name) + 1;
+
+		memcpy(nb + at, k->v[i].name, n);
+		k->v[i].name = nb + at;
+		at += n;
+		if (!k->v[i].module)
+			continue;
+		if (!mod || strcmp(mod, k->v[i].module) != 0) {
+			const size_t m = strlen(k->v[i].module) + 1;
+
+			mod = k->v[i].module;
+			memcpy(nb + at, mod, m);
+			mod_copy = nb + at;
+			at += m;
+		}
+		k->v[i].module = mod_copy;
+	}
+	pda_free(s, k->buf);
+	k->buf = nb;
+	k->buf_size = size;
+	return 0;
+}
+
 int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
 		    struct pda_ksyms **out, const char **why)
 {
@@ -264,6 +313,10 @@ int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
 		*why = "every address is 0 (kptr_restrict)";
 		pda_ksyms_free(s, k);
 		return PD_ERR_FORMAT;
+	}
+	if (compact(s, k) < 0) {
+		pda_ksyms_free(s, k);
+		return PD_ERR_NOMEM;
 	}
 	/* /proc/kallsyms comes sorted, bar modules: sort only when not */
 	for (size_t i = 1; i < k->nr; i++) {

@@ -599,7 +599,7 @@ static int second_pass(struct pda_capture *c)
 int pda_capture_run(struct pda_capture *c)
 {
 	struct pd_rec rec;
-	int rc;
+	int rc = 0;
 
 	if (!c->r || c->ran || c->failed_in != PDA_CAPTURE_OK)
 		return PD_ERR_API;
