@@ -132,6 +132,7 @@ struct pd_file {
 	struct pd_region *regions;
 	size_t nr_regions;
 	unsigned char *unzstd_buf; /* a whole-file .zst capture, inflated */
+	bool own_map;		/* the header's bytes are our mapping */
 
 	/* streamed input */
 	int fd;			/* -1 unless opened with pd_file_open_fd */

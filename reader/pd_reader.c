@@ -77,6 +77,25 @@ static void count_missing(struct pd_reader *r)
 	}
 }
 
+/*
+ * The data sections are read front to back, once: let the kernel read
+ * ahead of the reader (pd_file.c mapped them MADV_RANDOM, so that opening
+ * the capture reads none of them).
+ */
+static void advise_sequential(const struct pd_file *f)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < f->nr_regions; i++) {
+		const struct pd_region *reg = &f->regions[i];
+		const uint64_t from = reg->start & ~(page - 1);
+
+		if (reg->unmap && reg->end > from)
+			madvise((void *)((uintptr_t)reg->unmap + from),
+				(size_t)(reg->end - from), MADV_SEQUENTIAL);
+	}
+}
+
 int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 {
 	struct pd_reader *r;
@@ -100,6 +119,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	if (f->nr_regions)
 		r->pos = f->regions[0].start;
 	count_missing(r);
+	advise_sequential(f);
 	if (flags & PD_READ_ORDERED) {
 		int rc = pd_order_init(r);
 
