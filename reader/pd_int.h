@@ -149,6 +149,7 @@ struct pd_file {
 		uint32_t evsel;	/* index + 1; 0 = empty */
 	} *id_table;
 	size_t id_cap, id_count;
+	size_t nr_ids;		/* every event's ids, counted (MAX_IDS) */
 
 	/* the last sample id looked up, and the event count then */
 	uint64_t last_id;
