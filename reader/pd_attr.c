@@ -152,6 +152,13 @@ static void evsel_calc_layout(struct pd_evsel *e)
 	trailer += st & PD_SAMPLE_CPU ? 8 : 0;
 	trailer += st & PD_SAMPLE_IDENTIFIER ? 8 : 0;
 	e->id_hdr_size = PD_ATTR_HAS(&e->attr, sample_id_all) ? trailer : 0;
+	/* format.md §8: IDENTIFIER to PERIOD, 8 bytes each */
+	e->sample_head = 8 * (size_t)__builtin_popcountll(
+				     st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP |
+					   PD_SAMPLE_TID | PD_SAMPLE_TIME |
+					   PD_SAMPLE_ADDR | PD_SAMPLE_ID |
+					   PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
+					   PD_SAMPLE_PERIOD));
 }
 
 static uint64_t hash_id(uint64_t id)

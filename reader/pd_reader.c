@@ -506,7 +506,8 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 		return 0;
 	prefetch_ahead(r, reg);
 	pd_fill_rec(r, rec, p, size, 0, r->pos, PD_RECF_STABLE);
-	release_behind(r, reg, r->pos);
+	if (PD_UNLIKELY(r->pos >= r->released + 2 * RELEASE_STEP))
+		release_behind(r, reg, r->pos);
 	r->pos += size;
 	return 1;
 }
@@ -535,17 +536,25 @@ int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
 	return 1;
 }
 
+/* The types pd_rec_type_name() knows, for count()'s every record. */
+static const bool known_type[PD_REC_TYPE_MAX] = {
+#define PD_REC_KNOWN(name, value) [value] = true,
+	PD_RECORD_TYPES(PD_REC_KNOWN)
+#undef PD_REC_KNOWN
+};
+
 static void count(struct pd_reader *r, const struct pd_rec *rec)
 {
 	struct pd_reader_stats *st = &r->stats;
 
 	st->nr_records++;
-	if (rec->type < PD_REC_TYPE_MAX)
+	if (rec->type < PD_REC_TYPE_MAX) {
 		st->by_type[rec->type]++;
-	else
+		st->nr_unknown += !known_type[rec->type];
+	} else {
 		st->nr_other_type++;
-	if (!pd_rec_type_name(rec->type))
-		st->nr_unknown++;
+		st->nr_unknown += !pd_rec_type_name(rec->type);
+	}
 }
 
 /*

@@ -6,6 +6,7 @@
 #include "pd_reader_int.h"
 #include "pdc_cur.h"
 
+#include <assert.h>
 #include <stdio.h>
 
 static inline bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
@@ -80,6 +81,46 @@ static int decode_regs(struct pdc_cur *c, uint64_t mask, struct pd_regs *regs)
 	regs->regs.nr = nr;
 	regs->regs.raw = p;
 	return 0;
+}
+
+/* The fields before READ, in the kernel's order (format.md §8). */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} head_fields[] = {
+	{ PD_SAMPLE_IDENTIFIER, "IDENTIFIER" }, { PD_SAMPLE_IP, "IP" },
+	{ PD_SAMPLE_TID, "TID" },		{ PD_SAMPLE_TIME, "TIME" },
+	{ PD_SAMPLE_ADDR, "ADDR" },		{ PD_SAMPLE_ID, "ID" },
+	{ PD_SAMPLE_STREAM_ID, "STREAM_ID" },	{ PD_SAMPLE_CPU, "CPU" },
+	{ PD_SAMPLE_PERIOD, "PERIOD" },
+};
+
+/* A SAMPLE too short for its fields before READ: the first that does not
+ * fit is the one named. */
+static int short_head(struct pd_file *f, const struct pd_rec *rec,
+		      uint64_t st)
+{
+	uint64_t end = 8;
+
+	for (size_t i = 0; i < sizeof(head_fields) / sizeof(head_fields[0]);
+	     i++) {
+		if (!(st & head_fields[i].bit))
+			continue;
+		end += 8;
+		if (end > rec->size)
+			return short_sample(f, rec, head_fields[i].name);
+	}
+	/* sample_head and head_fields disagree: our bug */
+	assert(0);
+	return short_sample(f, rec, "IDENTIFIER");
+}
+
+static inline uint64_t take_u64(const unsigned char **p, int swap)
+{
+	const uint64_t v = pd_load_u64(*p, swap);
+
+	*p += 8;
+	return v;
 }
 
 #define NEED(ok, name)                                                      \
@@ -174,6 +215,7 @@ static int decode_tail(struct pd_file *f, const struct pd_rec *rec,
 int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		     struct pd_sample *s)
 {
+	const int sw = f->swap;
 	const struct pd_evsel *e;
 	const struct pd_attr *a;
 	struct pdc_cur c;
@@ -196,28 +238,37 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 	s->mask = st;
 	s->evsel = e;
 	s->misc = rec->misc;
-	s->swap = f->swap;
-	pdc_cur_init(&c, rec->data + 8, rec->size - 8, f->swap);
+	s->swap = sw;
+	/* the fields before READ have fixed sizes: one check for them all */
+	if (rec->size - 8 < e->sample_head)
+		return short_head(f, rec, st);
+	p = rec->data + 8;
 	if (st & PD_SAMPLE_IDENTIFIER)
-		NEED(pdc_cur_u64(&c, &s->id), "IDENTIFIER");
+		s->id = take_u64(&p, sw);
 	if (st & PD_SAMPLE_IP)
-		NEED(pdc_cur_u64(&c, &s->ip), "IP");
-	if (st & PD_SAMPLE_TID)
-		NEED(u32pair(&c, &s->pid, &s->tid), "TID");
+		s->ip = take_u64(&p, sw);
+	if (st & PD_SAMPLE_TID) {
+		s->pid = pd_load_u32(p, sw);
+		s->tid = pd_load_u32(p + 4, sw);
+		p += 8;
+	}
 	if (st & PD_SAMPLE_TIME)
-		NEED(pdc_cur_u64(&c, &s->time), "TIME");
+		s->time = take_u64(&p, sw);
 	if (st & PD_SAMPLE_ADDR)
-		NEED(pdc_cur_u64(&c, &s->addr), "ADDR");
+		s->addr = take_u64(&p, sw);
 	if (st & PD_SAMPLE_ID)
-		NEED(pdc_cur_u64(&c, &s->id), "ID");
+		s->id = take_u64(&p, sw);
 	if (st & PD_SAMPLE_STREAM_ID)
-		NEED(pdc_cur_u64(&c, &s->stream_id), "STREAM_ID");
-	if (st & PD_SAMPLE_CPU)
-		NEED(u32pair(&c, &s->cpu, NULL), "CPU");
+		s->stream_id = take_u64(&p, sw);
+	if (st & PD_SAMPLE_CPU) {
+		s->cpu = pd_load_u32(p, sw);
+		p += 8;
+	}
 	if (st & PD_SAMPLE_PERIOD)
-		NEED(pdc_cur_u64(&c, &s->period), "PERIOD");
+		s->period = take_u64(&p, sw);
 	else if (!PD_ATTR_HAS(a, freq))
 		s->period = a->sample_period;
+	pdc_cur_init(&c, p, (size_t)(rec->data + rec->size - p), sw);
 	if (st & PD_SAMPLE_READ) {
 		const uint64_t rf = a->read_format;
 		size_t entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) +
