@@ -16,7 +16,6 @@
 
 #define REC_HDR 8
 #define MAX_PAYLOAD (1ull << 32)	/* AUXTRACE chunks are far smaller */
-#define MAX_DECOMP (1ull << 31)		/* one chunk's output, bytes */
 #define STREAM_CHUNK (1u << 20)
 
 static uint64_t align8(uint64_t v)
