@@ -312,13 +312,15 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 static void prefetch_ahead(struct pd_reader *r, const struct pd_region *reg)
 {
 	uint64_t to = r->pos + PREFETCH_AHEAD;
+	uint64_t line = r->prefetched;
 
 	if (to > reg->end)
 		to = reg->end;
-	if (r->prefetched < r->pos)
-		r->prefetched = r->pos & ~(uint64_t)(CACHE_LINE - 1);
-	for (; r->prefetched < to; r->prefetched += CACHE_LINE)
-		__builtin_prefetch(reg->base + r->prefetched);
+	if (line < r->pos)
+		line = r->pos & ~(uint64_t)(CACHE_LINE - 1);
+	for (; line < to; line += CACHE_LINE)
+		__builtin_prefetch(reg->base + line);
+	r->prefetched = line;
 }
 
 /*

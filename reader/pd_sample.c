@@ -25,8 +25,8 @@ static inline bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
  * The event of a SAMPLE: by the id at the common position when there are
  * several events, else the only one.
  */
-static const struct pd_evsel *sample_evsel(struct pd_file *f,
-					   const struct pd_rec *rec)
+static inline const struct pd_evsel *sample_evsel(struct pd_file *f,
+						  const struct pd_rec *rec)
 {
 	uint64_t id;
 	int pos;
