@@ -586,6 +586,11 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 {
 	int rc;
 
+	/* the common case inline, not through pd_reader_next_raw's frame */
+	if (!(r->flags & PD_READ_ORDERED) && !r->done && next_mapped(r, rec)) {
+		count(r, rec);
+		return 1;
+	}
 	if (r->flags & PD_READ_ORDERED)
 		rc = pd_order_next(r, rec);
 	else
