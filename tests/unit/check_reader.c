@@ -2,8 +2,8 @@
  * check_reader.c - the reader's core on files built in memory: the header
  * in both byte orders and at every attr size, zstd chunks whose records
  * span two chunks, COMPRESSED2 with a wrapped size, pipe mode over a real
- * pipe, directory captures, time order, the cap on sample ids, damage, and
- * allocation failure at every step (T9).
+ * pipe, directory captures, time order, the caps on sample ids and event
+ * names, damage, and allocation failure at every step (T9).
  */
 #include "pd_config.h" /* _DEFAULT_SOURCE: mkdtemp */
 #include "testfile.h"
@@ -684,6 +684,54 @@ START_TEST(test_ids_cap)
 }
 END_TEST
 
+/*
+ * O5: an EVENT_UPDATE may rename an event to 1 KiB at most: a longer name
+ * is refused (a warning, the reading goes on) and the name stays.
+ */
+START_TEST(test_name_cap)
+{
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_IDENTIFIER };
+	const uint64_t id = 1;
+	static const size_t lens[] = { 10, 1024, 1025, 60000 };
+	char *name = malloc(60001);
+	struct pd_file *f;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	size_t nr = 0;
+	struct tf t;
+
+	ck_assert_ptr_nonnull(name);
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, &id, 1);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		memset(name, 'a' + (int)i, lens[i]);
+		tf_begin(&t, PD_REC_EVENT_UPDATE, 0);
+		tf_u64(&t, PD_EVENT_UPDATE_NAME);
+		tf_u64(&t, id);
+		tf_bytes(&t, name, lens[i]);
+		tf_u8(&t, 0);
+		tf_end(&t);
+	}
+	f = tf_open(&t);
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	while (pd_reader_next(r, &rec) > 0)
+		nr++;
+	ck_assert_uint_eq(nr, 4);
+	/* the 1024-byte name was the last one short enough */
+	ck_assert_uint_eq(strlen(pd_file_evsel(f, 0)->name), 1024);
+	ck_assert_int_eq(pd_file_evsel(f, 0)->name[0], 'b');
+	ck_assert_str_ne(pd_file_errmsg(f), "");
+	ck_assert_msg(strstr(pd_file_errmsg(f), "an event name of 60000 bytes "
+						"(at most 1024)"),
+		      "%s", pd_file_errmsg(f));
+	pd_reader_free(r);
+	pd_file_close(f);
+	tf_release(&t);
+	free(name);
+}
+END_TEST
+
 /* ---- damage -------------------------------------------------------- */
 
 START_TEST(test_damage_zero_size)
@@ -842,6 +890,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_pipe_fd);
 	tcase_add_test(tc, test_ordered);
 	tcase_add_loop_test(tc, test_ids_cap, 0, 2);
+	tcase_add_test(tc, test_name_cap);
 	tcase_add_test(tc, test_damage_zero_size);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_alloc_failures);
