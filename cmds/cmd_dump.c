@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* --count reports the reasons of the first few failures only */
 #define MAX_REPORTED_FAILURES 10
@@ -92,7 +93,8 @@ static int wrote(struct dump_run *dr, int rc)
 
 /*
  * --count: the benchmarked path.  Every record is decoded into structs on
- * the stack; nothing is allocated or formatted per record.
+ * the stack; nothing is allocated or formatted per record, and the
+ * records by type are the reader's count (cmd_dump).
  */
 static int count_rec(void *arg, const struct pd_rec *rec)
 {
@@ -102,11 +104,6 @@ static int count_rec(void *arg, const struct pd_rec *rec)
 	struct pd_event ev;
 	int drc;
 
-	t->nr_records++;
-	if (rec->type < PD_REC_TYPE_MAX)
-		t->by_type[rec->type]++;
-	else
-		t->nr_other_type++;
 	if (rec->type == PD_REC_SAMPLE) {
 		drc = pd_sample_decode(dr->f, rec, &s);
 		if (drc == 0)
@@ -190,6 +187,9 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 	st = &pda_capture_stats(&cap)->reader;
 	failed = o.count ? dr.t->failed : dr.failed;
 	if (o.count) {
+		dr.t->nr_records = st->nr_records;
+		memcpy(dr.t->by_type, st->by_type, sizeof(dr.t->by_type));
+		dr.t->nr_other_type = st->nr_other_type;
 		dr.t->nr_compressed = st->nr_compressed;
 		dr.t->compressed_bytes = st->compressed_bytes;
 		dr.t->decompressed_bytes = st->decompressed_bytes;

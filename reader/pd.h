@@ -308,6 +308,7 @@ struct pd_evsel {
 	int is_pos;		/* u64 index of the id from the end of a
 				 * sample_id_all trailer; -1 none */
 	size_t id_hdr_size;	/* bytes of the sample_id_all trailer */
+	size_t sample_head;	/* bytes of a SAMPLE's fields before READ */
 };
 
 /*

@@ -10,6 +10,13 @@
 #define EVENT_UPDATE_SCALE 1
 #define EVENT_UPDATE_NAME 2
 #define EVENT_UPDATE_CPUS 3
+/*
+ * O5: the longest event name a record may set.  Each of the 65,536 events
+ * a stream may announce could otherwise be renamed to 64 KiB (4 GiB in
+ * all, from records zstd chunks inflate to); perf's names (cycles:u,
+ * cpu/event=0x3c,umask=0x0/, sched:sched_switch) are tens of bytes.
+ */
+#define MAX_NAME 1024
 
 static int absorb_attr(struct pd_file *f, const struct pd_rec *rec)
 {
@@ -76,6 +83,22 @@ static int absorb_feature(struct pd_file *f, const struct pd_rec *rec)
 	return 0;
 }
 
+/* The name from byte `at` of rec to its NUL or end is at most MAX_NAME. */
+static int check_name(struct pd_file *f, const struct pd_rec *rec,
+		      uint32_t at)
+{
+	const size_t len = strnlen((const char *)rec->data + at,
+				   rec->size - at);
+
+	if (len <= MAX_NAME)
+		return 0;
+	return PD_CORRUPT(f,
+			  "%s at offset 0x%llx: an event name of %zu bytes "
+			  "(at most %u)",
+			  pd_rec_type_name(rec->type),
+			  (unsigned long long)rec->offset, len, MAX_NAME);
+}
+
 static int absorb_event_update(struct pd_file *f, const struct pd_rec *rec)
 {
 	const struct pd_evsel *e;
@@ -92,6 +115,7 @@ static int absorb_event_update(struct pd_file *f, const struct pd_rec *rec)
 	e = pd_file_evsel_by_id(f, id);
 	if (!e)
 		return 0;
+	PD_TRY(check_name(f, rec, 24));
 	return pd_evsel_set_name(f, f->evsels[e->idx],
 				 (const char *)rec->data + 24, rec->size - 24);
 }
@@ -108,10 +132,12 @@ static int absorb_event_type(struct pd_file *f, const struct pd_rec *rec)
 		struct pd_evsel *e = f->evsels[i];
 
 		if (e->attr.type == 2 /* tracepoint */ &&
-		    e->attr.config == config)
+		    e->attr.config == config) {
+			PD_TRY(check_name(f, rec, 16));
 			return pd_evsel_set_name(f, e,
 						 (const char *)rec->data + 16,
 						 rec->size - 16);
+		}
 	}
 	return 0;
 }

@@ -10,7 +10,14 @@
 /* Offsets of perf_event_attr fields; each ABI version appends. */
 #define ATTR_SIZE_VER0 64
 #define ATTR_SIZE_KNOWN 136 /* up to config3 */
-#define MAX_IDS_PER_EVSEL (1u << 24)
+/*
+ * O5: sample ids in all, whatever the events: HEADER_ATTR records (in a
+ * pipe, or inflated from zstd chunks) each add an event with its ids,
+ * and 65,536 events of 8,000 ids each would hold 4 GiB.  4M ids (32 MiB,
+ * and a 128 MiB table) are far more than perf writes: one per event and
+ * CPU, or per event and thread.
+ */
+#define MAX_IDS (1u << 22)
 #define MAX_EVSELS (1u << 16)
 
 /* pd_evsel exposes const views of memory the file owns */
@@ -145,6 +152,13 @@ static void evsel_calc_layout(struct pd_evsel *e)
 	trailer += st & PD_SAMPLE_CPU ? 8 : 0;
 	trailer += st & PD_SAMPLE_IDENTIFIER ? 8 : 0;
 	e->id_hdr_size = PD_ATTR_HAS(&e->attr, sample_id_all) ? trailer : 0;
+	/* format.md §8: IDENTIFIER to PERIOD, 8 bytes each */
+	e->sample_head = 8 * (size_t)__builtin_popcountll(
+				     st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP |
+					   PD_SAMPLE_TID | PD_SAMPLE_TIME |
+					   PD_SAMPLE_ADDR | PD_SAMPLE_ID |
+					   PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
+					   PD_SAMPLE_PERIOD));
 }
 
 static uint64_t hash_id(uint64_t id)
@@ -226,10 +240,11 @@ int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
 
 	if (!nr_ids)
 		return 0;
-	if (nr_ids > MAX_IDS_PER_EVSEL ||
-	    evsel->nr_ids > MAX_IDS_PER_EVSEL - nr_ids)
-		return PD_CORRUPT(f, "event '%s': more than %u sample ids",
-				  evsel->name, MAX_IDS_PER_EVSEL);
+	if (nr_ids > MAX_IDS || f->nr_ids > MAX_IDS - nr_ids)
+		return PD_CORRUPT(f,
+				  "event '%s': more than %u sample ids in all "
+				  "events",
+				  evsel->name, MAX_IDS);
 	total = evsel->nr_ids + nr_ids;
 	/* O6: both allocations first, so a failure changes nothing */
 	PD_TRY(id_table_reserve(f, nr_ids));
@@ -239,6 +254,7 @@ int pd_file_index_ids(struct pd_file *f, struct pd_evsel *evsel,
 	memcpy(all + evsel->nr_ids, ids, nr_ids * sizeof(*all));
 	evsel->ids = all;
 	evsel->nr_ids = total;
+	f->nr_ids += nr_ids;
 	for (size_t i = 0; i < nr_ids; i++)
 		id_table_put(f, ids[i], evsel->idx);
 	return 0;
@@ -325,6 +341,7 @@ void pd_file_release_evsels(struct pd_file *f)
 	f->evsels = NULL;
 	f->id_table = NULL;
 	f->nr_evsels = f->alloc_evsels = f->id_cap = f->id_count = 0;
+	f->nr_ids = 0;
 }
 
 size_t pd_file_nr_evsels(const struct pd_file *f)

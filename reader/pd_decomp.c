@@ -13,7 +13,17 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#define MAX_DECOMP_BYTES ((size_t)1 << 31)
+/*
+ * O5: what one chunk may inflate to, with the head of a record it
+ * completes.  perf's chunks hold at most 64 KiB of zstd each, and the
+ * largest any capture here inflates to is 640 KiB (bench/'s -z capture;
+ * perfparser's and linux-perf-data's zstd captures stay under 600 KiB);
+ * a few KB that inflate to gigabytes are a bomb, refused with
+ * PD_ERR_UNSUPPORTED and a message naming the chunk (over_cap).  The
+ * output buffer and its spare hold at most this and a page each.
+ */
+#define MAX_DECOMP_BYTES ((size_t)256 << 20)
+#define DECOMP_LIMIT (MAX_DECOMP_BYTES + 4096)
 
 /*
  * The largest window a stream may ask for (O5): 8 MiB, what perf's
@@ -72,18 +82,21 @@ static int ensure_dctx(struct pd_reader *r)
 	return 0;
 }
 
-/* Make room for `extra` more bytes of output in dnext beyond `used`. */
+/*
+ * Make room for `extra` more bytes of output in dnext beyond `used`, up to
+ * DECOMP_LIMIT: output that fills that is over MAX_DECOMP_BYTES.
+ */
 static int grow_next(struct pd_reader *r, size_t used, size_t extra)
 {
+	const size_t want = used + extra < DECOMP_LIMIT ? used + extra
+						       : DECOMP_LIMIT;
 	size_t cap = r->dnext_cap ? r->dnext_cap : 1u << 20;
 	void *p;
 
-	if (used + extra <= r->dnext_cap)
+	if (want <= r->dnext_cap)
 		return 0;
-	if (used + extra > MAX_DECOMP_BYTES)
-		return PD_ERR_NOMEM;
-	while (cap < used + extra)
-		cap *= 2;
+	while (cap < want)
+		cap = cap > DECOMP_LIMIT / 2 ? DECOMP_LIMIT : cap * 2;
 	p = pd_realloc(&r->f->mem, r->dnext, cap);
 	if (!p)
 		return PD_ERR_NOMEM;
@@ -165,6 +178,13 @@ int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec)
 			return 0;
 		}
 		used += out.pos;
+		if (used > MAX_DECOMP_BYTES)
+			return pd_set_err(r->f, PD_ERR_UNSUPPORTED,
+					  "%s record at offset 0x%llx: more "
+					  "than %zu MiB once inflated",
+					  pd_rec_type_name(rec->type),
+					  (unsigned long long)rec->offset,
+					  MAX_DECOMP_BYTES >> 20);
 		if (in.pos == in.size && out.pos < out.size)
 			break;
 		PD_TRY(grow_next(r, used, r->dnext_cap));

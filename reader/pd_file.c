@@ -146,6 +146,8 @@ static int map_fd(struct pd_file *f, int fd, const char *path,
 	if (p == MAP_FAILED)
 		return pd_set_err(f, PD_ERR_IO, "cannot map '%s': %s", path,
 				  strerror(errno));
+	/* no read-around: see advise_metadata() (a failure costs reads) */
+	madvise(p, (size_t)st.st_size, MADV_RANDOM);
 	*base = p;
 	*unmap = p;
 	return 0;
@@ -323,6 +325,28 @@ static int read_feature_table(struct pd_file *f, const unsigned char *base,
 	return 0;
 }
 
+/*
+ * Opening a capture reads its metadata only: the header and attrs before
+ * the data section, the feature table and sections after it.  Around each
+ * page touched the kernel would read ahead or behind by read_ahead_kb
+ * (8 MiB on bench/'s machine), megabytes of the data section that `info
+ * --header-only` has no use for; so our own mapping is advised
+ * MADV_RANDOM (map_fd) and the metadata asked for whole here, to be read
+ * in one go rather than a page at a time.  pd_reader_new() advises the
+ * data section MADV_SEQUENTIAL when records are read.
+ */
+static void advise_metadata(const unsigned char *base, uint64_t file_size,
+			    uint64_t data_start, uint64_t data_end)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const uint64_t tail = data_end & ~(page - 1);
+
+	madvise((void *)(uintptr_t)base, (size_t)data_start, MADV_WILLNEED);
+	if (tail < file_size)
+		madvise((void *)(uintptr_t)(base + tail),
+			(size_t)(file_size - tail), MADV_WILLNEED);
+}
+
 static int parse_file_header(struct pd_file *f, const unsigned char *base,
 			     uint64_t file_size)
 {
@@ -385,6 +409,15 @@ static int parse_file_header(struct pd_file *f, const unsigned char *base,
 				  (unsigned long long)h->attrs_offset,
 				  (unsigned long long)h->attrs_size,
 				  (unsigned long long)h->data_offset);
+	if (f->own_map) {
+		const uint64_t left = file_size - h->data_offset;
+		const uint64_t data_len =
+			h->data_size && h->data_size <= left ? h->data_size
+							     : left;
+
+		advise_metadata(base, file_size, h->data_offset,
+				h->data_offset + data_len);
+	}
 	PD_TRY(read_attrs(f, base, file_size));
 
 	if (h->data_size == 0 && file_size > h->data_offset) {
@@ -470,8 +503,10 @@ static int unzstd(struct pd_file *f, const unsigned char *src, uint64_t len,
 	return 0;
 }
 
+/* own_map: base is our mapping of the file (map_fd), not a caller's
+ * buffer, so that advise_metadata() may advise it. */
 static int open_mapped(struct pd_file *f, const unsigned char *base,
-		       uint64_t size)
+		       uint64_t size, bool own_map)
 {
 	if (size >= 4 && memcmp(base, ZSTD_FRAME_MAGIC, 4) == 0 &&
 	    !f->unzstd_buf) {
@@ -482,7 +517,9 @@ static int open_mapped(struct pd_file *f, const unsigned char *base,
 		f->unzstd_buf = buf;
 		base = buf;
 		size = len;
+		own_map = false;
 	}
+	f->own_map = own_map;
 	PD_TRY(check_magic(f, base, size));
 	PD_TRY(parse_file_header(f, base, size));
 	return pd_file_apply_event_desc(f);
@@ -510,7 +547,7 @@ int pd_file_open_mem(const void *buf, size_t len,
 	rc = file_new(opts, mem_name(opts), &f);
 	if (rc < 0)
 		return open_fail(NULL, opts, rc, out);
-	rc = open_mapped(f, buf, len);
+	rc = open_mapped(f, buf, len, false);
 	if (rc < 0)
 		return open_fail(f, opts, rc, out);
 	*out = f;
@@ -635,7 +672,7 @@ static int open_dir(struct pd_file *f, const char *path)
 		if (rc < 0)
 			return rc;
 		if (i == 0) {
-			rc = open_mapped(f, base, size);
+			rc = open_mapped(f, base, size, true);
 			adopt_map(f, unmap, size);
 			if (rc == 0 && f->hdr.kind != PD_KIND_FILE)
 				rc = PD_CORRUPT(f,
@@ -696,7 +733,7 @@ int pd_file_open(const char *path, const struct pd_open_opts *opts,
 	close(fd);
 	if (rc < 0)
 		return open_fail(f, opts, rc, out);
-	rc = open_mapped(f, base, size);
+	rc = open_mapped(f, base, size, true);
 	adopt_map(f, unmap, size);
 	if (rc < 0)
 		return open_fail(f, opts, rc, out);

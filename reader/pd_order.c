@@ -16,21 +16,35 @@
  * compressed chunk, or a stream's buffer) are copied into the queue
  * buffer.  A mapped page handed back behind the reader (release_behind)
  * reads back from the file when a queued record is delivered.
+ *
+ * O5: all the queue allocates counts against MAX_QUEUE_BYTES: the index
+ * (a struct qent per record), the merge's other array and run starts,
+ * which grow with it so that sorting never allocates, and the buffer of
+ * copied records with its spare.  Over it, the record that would not fit
+ * is refused with PD_ERR_UNSUPPORTED and a message naming it: a round of
+ * tiny records (a zstd bomb: 98 KB of chunks that inflate to 1 GiB of
+ * 16-byte samples) would otherwise take 7 GB.  A real capture's round is
+ * megabytes; the budget holds about 8 million records queued at once
+ * (all of a directory capture's, which is flushed only at its end).
+ * format.md §11.
  */
 #include "pd_reader_int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
-#define MAX_QUEUE_BYTES ((size_t)1 << 32)
+#define MAX_QUEUE_BYTES ((size_t)1 << 30)
 
 struct qent {
 	uint64_t time;
 	uint64_t seq;		/* arrival order, for equal times */
 	uint64_t offset;	/* record's file offset */
-	const unsigned char *ref; /* a stable record where it is, or NULL */
-	size_t at;		/* else its byte offset in the queue buffer */
-	uint32_t size;
 	uint64_t payload;
+	union {
+		const unsigned char *ref; /* PD_RECF_STABLE: where it is */
+		size_t at;	/* else its offset in the queue buffer */
+	} where;
+	uint32_t size;
 	unsigned flags;
 };
 
@@ -110,26 +124,20 @@ static void merge(const struct qent *a, size_t n1, const struct qent *b,
  * so finding the runs and merging them pairwise costs n log(runs)
  * moves and compares instead of qsort's n log n calls.
  */
-static int sort_queue(struct pd_reader *r)
+static void sort_queue(struct pd_reader *r)
 {
 	struct pd_order *o = r->order;
-	const struct pd_mem *m = &r->f->mem;
 	size_t nruns = 0;
 
-	PD_TRY(PD_GROW(m, o->runs, o->runs_alloc, 2, SIZE_MAX / sizeof(size_t)));
+	/* reserve() keeps room for nq + 1 run starts and nq entries */
+	assert(o->runs_alloc > o->nq && o->tmp_alloc >= o->nq);
 	o->runs[nruns++] = 0;
-	for (size_t i = 1; i < o->nq; i++) {
-		if (!before(&o->q[i], &o->q[i - 1]))
-			continue;
-		PD_TRY(PD_GROW(m, o->runs, o->runs_alloc, nruns + 2,
-			       SIZE_MAX / sizeof(size_t)));
-		o->runs[nruns++] = i;
-	}
+	for (size_t i = 1; i < o->nq; i++)
+		if (before(&o->q[i], &o->q[i - 1]))
+			o->runs[nruns++] = i;
 	if (nruns == 1)
-		return 0;
+		return;
 	o->runs[nruns] = o->nq;
-	PD_TRY(PD_GROW(m, o->tmp, o->tmp_alloc, o->nq,
-		       SIZE_MAX / sizeof(*o->tmp)));
 	while (nruns > 1) {
 		size_t out = 0;
 		struct qent *t;
@@ -155,28 +163,101 @@ static int sort_queue(struct pd_reader *r)
 		o->q_alloc = o->tmp_alloc;
 		o->tmp_alloc = a;
 	}
-	return 0;
+}
+
+/* What the queue has allocated; the spare buffer is counted as large as
+ * the queue buffer, since compact() grows it to what stays of that. */
+static size_t queue_bytes(const struct pd_order *o)
+{
+	const size_t buf = o->qcap > o->spare_cap ? o->qcap : o->spare_cap;
+
+	return (o->q_alloc + o->tmp_alloc) * sizeof(struct qent) +
+	       o->runs_alloc * sizeof(size_t) + 2 * buf;
+}
+
+/* The queued records take more than MAX_QUEUE_BYTES with rec. */
+static int over_budget(struct pd_reader *r, const struct pd_rec *rec)
+{
+	const char *type = pd_rec_type_name(rec->type);
+
+	return pd_set_err(r->f, PD_ERR_UNSUPPORTED,
+			  "%s record at offset 0x%llx: more than %zu MiB of "
+			  "records (%zu) wait to be put in time order",
+			  type ? type : "unknown",
+			  (unsigned long long)rec->offset,
+			  MAX_QUEUE_BYTES >> 20, r->order->nq);
+}
+
+/*
+ * Grow one of the queue's arrays to hold want elements, within what the
+ * others leave of MAX_QUEUE_BYTES (pd_grow doubles up to that, no
+ * further).  1 when they leave too little, else 0 or PD_ERR_NOMEM.
+ */
+static int grow_within(struct pd_reader *r, void **arr, size_t elem,
+		       size_t *alloc, size_t want, size_t counted)
+{
+	const size_t others = queue_bytes(r->order) - counted;
+	size_t left;
+
+	if (want <= *alloc)
+		return 0;
+	left = others < MAX_QUEUE_BYTES ? MAX_QUEUE_BYTES - others : 0;
+	if (want > left / elem)
+		return 1;
+	return pd_grow(&r->f->mem, arr, elem, alloc, want, left / elem);
+}
+
+/*
+ * Room for one more record of `bytes` copied bytes (0 when queued by
+ * reference): its entry, its slot in the merge's other array and a run
+ * start, and its copy.  PD_ERR_UNSUPPORTED (over the budget, rec named)
+ * or PD_ERR_NOMEM, the queue unchanged.
+ */
+static int reserve(struct pd_reader *r, const struct pd_rec *rec,
+		   size_t bytes)
+{
+	struct pd_order *o = r->order;
+	const size_t ent = sizeof(struct qent);
+	int rc;
+
+	rc = grow_within(r, (void **)&o->q, ent, &o->q_alloc, o->nq + 1,
+			 o->q_alloc * ent);
+	if (rc == 0)
+		rc = grow_within(r, (void **)&o->tmp, ent, &o->tmp_alloc,
+				 o->nq + 1, o->tmp_alloc * ent);
+	if (rc == 0)
+		rc = grow_within(r, (void **)&o->runs, sizeof(size_t),
+				 &o->runs_alloc, o->nq + 2,
+				 o->runs_alloc * sizeof(size_t));
+	/* the queue buffer counts twice: itself and its spare */
+	if (rc == 0 && o->qlen + bytes > o->qcap) {
+		const size_t buf = o->qcap > o->spare_cap ? o->qcap
+							  : o->spare_cap;
+		const size_t others = queue_bytes(o) - 2 * buf;
+		const size_t left = others < MAX_QUEUE_BYTES
+					    ? (MAX_QUEUE_BYTES - others) / 2
+					    : 0;
+
+		if (o->qlen + bytes > left)
+			rc = 1;
+		else
+			rc = pd_grow(&r->f->mem, (void **)&o->qbuf, 1,
+				     &o->qcap, o->qlen + bytes, left);
+	}
+	return rc == 1 ? over_budget(r, rec) : rc;
 }
 
 static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
 		   uint64_t time)
 {
 	struct pd_order *o = r->order;
-	const struct pd_mem *m = &r->f->mem;
+	const bool stable = rec->flags & PD_RECF_STABLE;
 	const uint64_t bytes = rec->size + rec->payload_size;
 	struct qent *e;
 
-	if (o->qlen + bytes > MAX_QUEUE_BYTES)
-		return pd_set_err(r->f, PD_ERR_NOMEM,
-				  "ordering queue over %zu bytes before record "
-				  "at offset 0x%llx: the capture has no "
-				  "FINISHED_ROUND records",
-				  MAX_QUEUE_BYTES,
-				  (unsigned long long)rec->offset);
-	PD_TRY(PD_GROW(m, o->q, o->q_alloc, o->nq + 1, SIZE_MAX / sizeof(*e)));
-	if (!(rec->flags & PD_RECF_STABLE))
-		PD_TRY(pd_grow(m, (void **)&o->qbuf, 1, &o->qcap,
-			       o->qlen + bytes, MAX_QUEUE_BYTES));
+	if (!stable && bytes > MAX_QUEUE_BYTES)
+		return over_budget(r, rec);
+	PD_TRY(reserve(r, rec, stable ? 0 : (size_t)bytes));
 	e = &o->q[o->nq++];
 	e->time = time;
 	e->seq = o->seq++;
@@ -184,13 +265,11 @@ static int enqueue(struct pd_reader *r, const struct pd_rec *rec,
 	e->size = rec->size;
 	e->payload = rec->payload_size;
 	e->flags = rec->flags;
-	if (rec->flags & PD_RECF_STABLE) {
+	if (stable) {
 		/* the payload follows the record where it is */
-		e->ref = rec->data;
-		e->at = 0;
+		e->where.ref = rec->data;
 	} else {
-		e->ref = NULL;
-		e->at = o->qlen;
+		e->where.at = o->qlen;
 		memcpy(o->qbuf + o->qlen, rec->data, rec->size);
 		if (rec->payload_size)
 			memcpy(o->qbuf + o->qlen + rec->size, rec->payload,
@@ -216,7 +295,7 @@ static int flush_upto(struct pd_reader *r, uint64_t limit)
 
 	if (!o->nq)
 		return 0;
-	PD_TRY(sort_queue(r));
+	sort_queue(r);
 	while (nready < o->nq && o->q[nready].time <= limit)
 		nready++;
 	if (!nready)
@@ -238,12 +317,14 @@ static int compact(struct pd_reader *r)
 	size_t ncap = o->spare_cap;
 
 	for (size_t i = o->nout; i < o->nq; i++)
-		if (!o->q[i].ref)
+		if (!(o->q[i].flags & PD_RECF_STABLE))
 			keep_bytes += o->q[i].size + o->q[i].payload;
 	if (keep_bytes) {
-		/* on failure nothing changed, and a later call can retry */
+		/* on failure nothing changed, and a later call can retry;
+		 * within the budget, which counts the spare as large as the
+		 * queue buffer (queue_bytes) */
 		PD_TRY(pd_grow(m, (void **)&nb, 1, &ncap, keep_bytes,
-			       MAX_QUEUE_BYTES));
+			       o->qcap > ncap ? o->qcap : ncap));
 		o->spare = nb;
 		o->spare_cap = ncap;
 	}
@@ -251,10 +332,10 @@ static int compact(struct pd_reader *r)
 		const size_t b = o->q[i].size + o->q[i].payload;
 
 		o->q[i - o->nout] = o->q[i];
-		if (o->q[i].ref)
+		if (o->q[i].flags & PD_RECF_STABLE)
 			continue;
-		memcpy(nb + at, o->qbuf + o->q[i].at, b);
-		o->q[i - o->nout].at = at;
+		memcpy(nb + at, o->qbuf + o->q[i].where.at, b);
+		o->q[i - o->nout].where.at = at;
 		at += b;
 	}
 	o->nq -= o->nout;
@@ -273,8 +354,10 @@ static void deliver(struct pd_reader *r, struct pd_rec *rec)
 	struct pd_order *o = r->order;
 	const struct qent *e = &o->q[o->out_pos++];
 
-	pd_fill_rec(r, rec, e->ref ? e->ref : o->qbuf + e->at, e->size,
-		    e->payload, e->offset, e->flags);
+	pd_fill_rec(r, rec,
+		    e->flags & PD_RECF_STABLE ? e->where.ref
+					      : o->qbuf + e->where.at,
+		    e->size, e->payload, e->offset, e->flags);
 }
 
 int pd_order_next(struct pd_reader *r, struct pd_rec *rec)

@@ -21,6 +21,8 @@ struct pd_reader {
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
 	bool released_all;	/* at the end, all of them (release_all) */
+	uint64_t prefetched;	/* lines before this offset were prefetched
+				 * (pd_reader.c prefetch_ahead) */
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;
@@ -49,11 +51,26 @@ struct pd_reader {
 int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec);
 int pd_rec_extent(struct pd_reader *r, const unsigned char *p, size_t avail,
 		  uint64_t off, uint32_t *rec_size, uint64_t *payload);
-void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
-		 const unsigned char *p, uint32_t size, uint64_t payload,
-		 uint64_t off, unsigned flags);
 void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
 		      const char *fmt, ...) PD_PRINTF(4, 5);
+
+/* The record at p, of size bytes and payload bytes after them.  Inline:
+ * it runs for every record, from pd_reader.c, pd_decomp.c and pd_order.c. */
+static inline void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
+			       const unsigned char *p, uint32_t size,
+			       uint64_t payload, uint64_t off, unsigned flags)
+{
+	const int sw = r->f->swap;
+
+	rec->type = pd_load_u32(p, sw);
+	rec->misc = pd_load_u16(p + 4, sw);
+	rec->size = size;
+	rec->offset = off;
+	rec->flags = flags;
+	rec->data = p;
+	rec->payload = payload ? p + size : NULL;
+	rec->payload_size = payload;
+}
 
 /* pd_decomp.c */
 int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);

@@ -6,9 +6,10 @@
 #include "pd_reader_int.h"
 #include "pdc_cur.h"
 
+#include <assert.h>
 #include <stdio.h>
 
-static bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
+static inline bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
 {
 	const unsigned char *p;
 
@@ -24,8 +25,8 @@ static bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
  * The event of a SAMPLE: by the id at the common position when there are
  * several events, else the only one.
  */
-static const struct pd_evsel *sample_evsel(struct pd_file *f,
-					   const struct pd_rec *rec)
+static inline const struct pd_evsel *sample_evsel(struct pd_file *f,
+						  const struct pd_rec *rec)
 {
 	uint64_t id;
 	int pos;
@@ -82,33 +83,45 @@ static int decode_regs(struct pdc_cur *c, uint64_t mask, struct pd_regs *regs)
 	return 0;
 }
 
-int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
-		     struct pd_sample *s)
-{
-	const struct pd_evsel *e;
-	const struct pd_attr *a;
-	struct pdc_cur c;
-	uint64_t st, v;
-	const unsigned char *p;
+/* The fields before READ, in the kernel's order (format.md §8). */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} head_fields[] = {
+	{ PD_SAMPLE_IDENTIFIER, "IDENTIFIER" }, { PD_SAMPLE_IP, "IP" },
+	{ PD_SAMPLE_TID, "TID" },		{ PD_SAMPLE_TIME, "TIME" },
+	{ PD_SAMPLE_ADDR, "ADDR" },		{ PD_SAMPLE_ID, "ID" },
+	{ PD_SAMPLE_STREAM_ID, "STREAM_ID" },	{ PD_SAMPLE_CPU, "CPU" },
+	{ PD_SAMPLE_PERIOD, "PERIOD" },
+};
 
-	memset(s, 0, sizeof(*s));
-	if (rec->type != PD_REC_SAMPLE)
-		return pd_set_err(f, PD_ERR_API, "record at offset 0x%llx is "
-				  "not a SAMPLE",
-				  (unsigned long long)rec->offset);
-	e = sample_evsel(f, rec);
-	if (!e)
-		return PD_CORRUPT(f,
-				  "SAMPLE at offset 0x%llx: no event with its "
-				  "id",
-				  (unsigned long long)rec->offset);
-	a = &e->attr;
-	st = a->sample_type;
-	s->mask = st;
-	s->evsel = e;
-	s->misc = rec->misc;
-	s->swap = f->swap;
-	pdc_cur_init(&c, rec->data + 8, rec->size - 8, f->swap);
+/* A SAMPLE too short for its fields before READ: the first that does not
+ * fit is the one named. */
+static int short_head(struct pd_file *f, const struct pd_rec *rec,
+		      uint64_t st)
+{
+	uint64_t end = 8;
+
+	for (size_t i = 0; i < sizeof(head_fields) / sizeof(head_fields[0]);
+	     i++) {
+		if (!(st & head_fields[i].bit))
+			continue;
+		end += 8;
+		if (end > rec->size)
+			return short_sample(f, rec, head_fields[i].name);
+	}
+	/* sample_head and head_fields disagree: our bug */
+	assert(0);
+	return short_sample(f, rec, "IDENTIFIER");
+}
+
+static inline uint64_t take_u64(const unsigned char **p, int swap)
+{
+	const uint64_t v = pd_load_u64(*p, swap);
+
+	*p += 8;
+	return v;
+}
 
 #define NEED(ok, name)                                                      \
 	do {                                                                \
@@ -116,64 +129,22 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 			return short_sample(f, rec, name);                  \
 	} while (0)
 
-	if (st & PD_SAMPLE_IDENTIFIER)
-		NEED(pdc_cur_u64(&c, &s->id), "IDENTIFIER");
-	if (st & PD_SAMPLE_IP)
-		NEED(pdc_cur_u64(&c, &s->ip), "IP");
-	if (st & PD_SAMPLE_TID)
-		NEED(u32pair(&c, &s->pid, &s->tid), "TID");
-	if (st & PD_SAMPLE_TIME)
-		NEED(pdc_cur_u64(&c, &s->time), "TIME");
-	if (st & PD_SAMPLE_ADDR)
-		NEED(pdc_cur_u64(&c, &s->addr), "ADDR");
-	if (st & PD_SAMPLE_ID)
-		NEED(pdc_cur_u64(&c, &s->id), "ID");
-	if (st & PD_SAMPLE_STREAM_ID)
-		NEED(pdc_cur_u64(&c, &s->stream_id), "STREAM_ID");
-	if (st & PD_SAMPLE_CPU)
-		NEED(u32pair(&c, &s->cpu, NULL), "CPU");
-	if (st & PD_SAMPLE_PERIOD)
-		NEED(pdc_cur_u64(&c, &s->period), "PERIOD");
-	else if (!PD_ATTR_HAS(a, freq))
-		s->period = a->sample_period;
-	if (st & PD_SAMPLE_READ) {
-		const uint64_t rf = a->read_format;
-		size_t entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) +
-			       (rf & PD_FORMAT_LOST ? 8 : 0);
+/* The fields after CALLCHAIN, which most captures lack: kept out of the
+ * common path, which then tests one bit for all of them. */
+#define TAIL_FIELDS                                                          \
+	(PD_SAMPLE_RAW | PD_SAMPLE_BRANCH_STACK | PD_SAMPLE_REGS_USER |     \
+	 PD_SAMPLE_STACK_USER | PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT | \
+	 PD_SAMPLE_DATA_SRC | PD_SAMPLE_TRANSACTION | PD_SAMPLE_REGS_INTR |  \
+	 PD_SAMPLE_PHYS_ADDR | PD_SAMPLE_CGROUP | PD_SAMPLE_DATA_PAGE_SIZE | \
+	 PD_SAMPLE_CODE_PAGE_SIZE | PD_SAMPLE_AUX)
 
-		s->read.entry_size = entry;
-		if (rf & PD_FORMAT_GROUP) {
-			NEED(pdc_cur_u64(&c, &s->read.nr), "READ");
-			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
-				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
-				     "READ");
-			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
-				NEED(pdc_cur_u64(&c, &s->read.time_running),
-				     "READ");
-			NEED(s->read.nr <= pdc_cur_left(&c) / entry, "READ");
-			NEED(pdc_cur_take(&c, s->read.nr * entry, &s->read.raw),
-			     "READ");
-		} else {
-			/* value, [enabled], [running], [id], [lost] */
-			s->read.nr = 1;
-			NEED(pdc_cur_take(&c, 8, &s->read.raw), "READ");
-			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
-				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
-				     "READ");
-			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
-				NEED(pdc_cur_u64(&c, &s->read.time_running),
-				     "READ");
-			s->read.entry_size = 0; /* see pd_sample_read_value */
-			NEED(pdc_cur_take(&c, entry - 8, &p), "READ");
-		}
-	}
-	if (st & PD_SAMPLE_CALLCHAIN) {
-		NEED(pdc_cur_u64(&c, &v), "CALLCHAIN");
-		NEED(v <= pdc_cur_left(&c) / 8, "CALLCHAIN");
-		s->callchain.nr = v;
-		s->callchain.swap = f->swap;
-		NEED(pdc_cur_take(&c, v * 8, &s->callchain.raw), "CALLCHAIN");
-	}
+static int decode_tail(struct pd_file *f, const struct pd_rec *rec,
+		       const struct pd_attr *a, struct pdc_cur c,
+		       struct pd_sample *s)
+{
+	const uint64_t st = a->sample_type;
+	const unsigned char *p;
+
 	if (st & PD_SAMPLE_RAW) {
 		/* u32 size and the data together keep u64 alignment */
 		NEED(pdc_cur_take(&c, 4, &p), "RAW");
@@ -238,9 +209,109 @@ int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		NEED(pdc_cur_u64(&c, &s->aux.size), "AUX");
 		NEED(pdc_cur_take(&c, s->aux.size, &s->aux.data), "AUX");
 	}
-#undef NEED
 	return 0;
 }
+
+int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
+		     struct pd_sample *s)
+{
+	const int sw = f->swap;
+	const struct pd_evsel *e;
+	const struct pd_attr *a;
+	struct pdc_cur c;
+	uint64_t st, v;
+	const unsigned char *p;
+
+	pd_zero(s, sizeof(*s));
+	if (rec->type != PD_REC_SAMPLE)
+		return pd_set_err(f, PD_ERR_API, "record at offset 0x%llx is "
+				  "not a SAMPLE",
+				  (unsigned long long)rec->offset);
+	e = sample_evsel(f, rec);
+	if (!e)
+		return PD_CORRUPT(f,
+				  "SAMPLE at offset 0x%llx: no event with its "
+				  "id",
+				  (unsigned long long)rec->offset);
+	a = &e->attr;
+	st = a->sample_type;
+	s->mask = st;
+	s->evsel = e;
+	s->misc = rec->misc;
+	s->swap = sw;
+	/* the fields before READ have fixed sizes: one check for them all */
+	if (rec->size - 8 < e->sample_head)
+		return short_head(f, rec, st);
+	p = rec->data + 8;
+	if (st & PD_SAMPLE_IDENTIFIER)
+		s->id = take_u64(&p, sw);
+	if (st & PD_SAMPLE_IP)
+		s->ip = take_u64(&p, sw);
+	if (st & PD_SAMPLE_TID) {
+		s->pid = pd_load_u32(p, sw);
+		s->tid = pd_load_u32(p + 4, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_TIME)
+		s->time = take_u64(&p, sw);
+	if (st & PD_SAMPLE_ADDR)
+		s->addr = take_u64(&p, sw);
+	if (st & PD_SAMPLE_ID)
+		s->id = take_u64(&p, sw);
+	if (st & PD_SAMPLE_STREAM_ID)
+		s->stream_id = take_u64(&p, sw);
+	if (st & PD_SAMPLE_CPU) {
+		s->cpu = pd_load_u32(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_PERIOD)
+		s->period = take_u64(&p, sw);
+	else if (!PD_ATTR_HAS(a, freq))
+		s->period = a->sample_period;
+	pdc_cur_init(&c, p, (size_t)(rec->data + rec->size - p), sw);
+	if (st & PD_SAMPLE_READ) {
+		const uint64_t rf = a->read_format;
+		size_t entry = 8 + (rf & PD_FORMAT_ID ? 8 : 0) +
+			       (rf & PD_FORMAT_LOST ? 8 : 0);
+
+		s->read.entry_size = entry;
+		if (rf & PD_FORMAT_GROUP) {
+			NEED(pdc_cur_u64(&c, &s->read.nr), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
+				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
+				     "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
+				NEED(pdc_cur_u64(&c, &s->read.time_running),
+				     "READ");
+			NEED(s->read.nr <= pdc_cur_left(&c) / entry, "READ");
+			NEED(pdc_cur_take(&c, s->read.nr * entry, &s->read.raw),
+			     "READ");
+		} else {
+			/* value, [enabled], [running], [id], [lost] */
+			s->read.nr = 1;
+			NEED(pdc_cur_take(&c, 8, &s->read.raw), "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
+				NEED(pdc_cur_u64(&c, &s->read.time_enabled),
+				     "READ");
+			if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
+				NEED(pdc_cur_u64(&c, &s->read.time_running),
+				     "READ");
+			s->read.entry_size = 0; /* see pd_sample_read_value */
+			NEED(pdc_cur_take(&c, entry - 8, &p), "READ");
+		}
+	}
+	if (st & PD_SAMPLE_CALLCHAIN) {
+		NEED(pdc_cur_u64(&c, &v), "CALLCHAIN");
+		NEED(v <= pdc_cur_left(&c) / 8, "CALLCHAIN");
+		s->callchain.nr = v;
+		s->callchain.swap = f->swap;
+		NEED(pdc_cur_take(&c, v * 8, &s->callchain.raw), "CALLCHAIN");
+	}
+	if (st & TAIL_FIELDS)
+		return decode_tail(f, rec, a, c, s);
+	return 0;
+}
+#undef NEED
 
 /*
  * Big-endian compilers allocate struct perf_branch_entry's flag bits from

@@ -2,8 +2,8 @@
  * check_reader.c - the reader's core on files built in memory: the header
  * in both byte orders and at every attr size, zstd chunks whose records
  * span two chunks, COMPRESSED2 with a wrapped size, pipe mode over a real
- * pipe, directory captures, time order, damage, and allocation failure at
- * every step (T9).
+ * pipe, directory captures, time order, the caps on sample ids and event
+ * names, damage, and allocation failure at every step (T9).
  */
 #include "pd_config.h" /* _DEFAULT_SOURCE: mkdtemp */
 #include "testfile.h"
@@ -640,6 +640,98 @@ START_TEST(test_ordered)
 }
 END_TEST
 
+/*
+ * O5: the sample ids of all events count against one cap (4M), not each
+ * event's alone: HEADER_ATTR records could otherwise add 65,536 events
+ * of thousands of ids each.  Two events of 3M and 1.2M ids: the second
+ * is refused, naming the cap; 3M and 1M ids (exactly the cap) open.
+ */
+START_TEST(test_ids_cap)
+{
+	const size_t first = 3u << 20, nr = 4u << 20;
+	const size_t second = _i ? nr - first : (1200u << 10);
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_IDENTIFIER };
+	uint64_t *ids = malloc((first + second) * sizeof(*ids));
+	char err[256] = "";
+	PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
+	const unsigned char *file;
+	struct pd_file *f;
+	struct tf t;
+	size_t len;
+	int rc;
+
+	ck_assert_ptr_nonnull(ids);
+	for (size_t i = 0; i < first + second; i++)
+		ids[i] = i + 1;
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, ids, first);
+	tf_add_attr(&t, &a, ids + first, second);
+	file = tf_build(&t, &len);
+	rc = pd_file_open_mem(file, len, &opts, &f);
+	if (_i) {
+		ck_assert_msg(rc == 0, "%s", err);
+		ck_assert_uint_eq(pd_file_evsel(f, 1)->nr_ids, second);
+		pd_file_close(f);
+	} else {
+		ck_assert_int_eq(rc, PD_ERR_FORMAT);
+		ck_assert_msg(strstr(err, "more than 4194304 sample ids in all "
+					  "events"),
+			      "%s", err);
+	}
+	tf_release(&t);
+	free(ids);
+}
+END_TEST
+
+/*
+ * O5: an EVENT_UPDATE may rename an event to 1 KiB at most: a longer name
+ * is refused (a warning, the reading goes on) and the name stays.
+ */
+START_TEST(test_name_cap)
+{
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_IDENTIFIER };
+	const uint64_t id = 1;
+	static const size_t lens[] = { 10, 1024, 1025, 60000 };
+	char *name = malloc(60001);
+	struct pd_file *f;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	size_t nr = 0;
+	struct tf t;
+
+	ck_assert_ptr_nonnull(name);
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, &id, 1);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		memset(name, 'a' + (int)i, lens[i]);
+		tf_begin(&t, PD_REC_EVENT_UPDATE, 0);
+		tf_u64(&t, PD_EVENT_UPDATE_NAME);
+		tf_u64(&t, id);
+		tf_bytes(&t, name, lens[i]);
+		tf_u8(&t, 0);
+		tf_end(&t);
+	}
+	f = tf_open(&t);
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	while (pd_reader_next(r, &rec) > 0)
+		nr++;
+	ck_assert_uint_eq(nr, 4);
+	/* the 1024-byte name was the last one short enough */
+	ck_assert_uint_eq(strlen(pd_file_evsel(f, 0)->name), 1024);
+	ck_assert_int_eq(pd_file_evsel(f, 0)->name[0], 'b');
+	ck_assert_str_ne(pd_file_errmsg(f), "");
+	ck_assert_msg(strstr(pd_file_errmsg(f), "an event name of 60000 bytes "
+						"(at most 1024)"),
+		      "%s", pd_file_errmsg(f));
+	pd_reader_free(r);
+	pd_file_close(f);
+	tf_release(&t);
+	free(name);
+}
+END_TEST
+
 /* ---- damage -------------------------------------------------------- */
 
 START_TEST(test_damage_zero_size)
@@ -797,6 +889,8 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_compressed_garbage);
 	tcase_add_test(tc, test_pipe_fd);
 	tcase_add_test(tc, test_ordered);
+	tcase_add_loop_test(tc, test_ids_cap, 0, 2);
+	tcase_add_test(tc, test_name_cap);
 	tcase_add_test(tc, test_damage_zero_size);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_alloc_failures);
