@@ -24,6 +24,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,82 @@
 #include <unistd.h>
 
 #define FETCHED_MAX 4096 /* files listed in the stats */
+#define LIBDEBUGINFOD "libdebuginfod.so.1"
+
+/*
+ * libdebuginfod, loaded when a session first asks a server: linked, it
+ * loads libcurl and its TLS, Kerberos and LDAP libraries (28 of pdtool's
+ * 42) into every run, 8 ms before anything is read, for the few runs
+ * that ask (libdw loads it the same way).
+ */
+struct pda_dbgf {
+	void *handle;
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *);
+	int (*find_executable)(debuginfod_client *, const unsigned char *, int,
+			       char **);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int,
+			      char **);
+	void (*set_user_data)(debuginfod_client *, void *);
+	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
+};
+
+/* The library's functions into *api.  @return 0, or PD_ERR_NOTFOUND (the
+ * library or a function is missing: *why says which) or NOMEM. */
+static int dbgf_load(struct pda_session *s, struct pda_dbgf **api,
+		     const char **why)
+{
+	struct pda_dbgf *a = pda_zalloc(s, sizeof(*a));
+	void *h;
+
+	*api = NULL;
+	if (!a)
+		return PD_ERR_NOMEM;
+	h = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		pda_free(s, a);
+		*why = "debuginfod: " LIBDEBUGINFOD " not found";
+		return PD_ERR_NOTFOUND;
+	}
+	/* POSIX's way from a data pointer to a function pointer */
+	*(void **)(&a->begin) = dlsym(h, "debuginfod_begin");
+	*(void **)(&a->end) = dlsym(h, "debuginfod_end");
+	*(void **)(&a->find_executable) =
+		dlsym(h, "debuginfod_find_executable");
+	*(void **)(&a->find_debuginfo) = dlsym(h, "debuginfod_find_debuginfo");
+	*(void **)(&a->set_user_data) = dlsym(h, "debuginfod_set_user_data");
+	*(void **)(&a->set_progressfn) = dlsym(h, "debuginfod_set_progressfn");
+	a->handle = h;
+	if (!a->begin || !a->end || !a->find_executable ||
+	    !a->find_debuginfo || !a->set_user_data || !a->set_progressfn) {
+		dlclose(h);
+		pda_free(s, a);
+		*why = "debuginfod: " LIBDEBUGINFOD " lacks a function";
+		return PD_ERR_NOTFOUND;
+	}
+	*api = a;
+	return 0;
+}
+
+/*
+ * The session a client was made for (debuginfod_get_user_data), from
+ * the callback that has nothing else: the library is loaded, so
+ * RTLD_NOLOAD finds it without loading.
+ */
+static struct pda_session *c_user_data(debuginfod_client *c)
+{
+	void *(*get)(debuginfod_client *) = NULL;
+	void *h = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	struct pda_session *s = NULL;
+
+	if (!h)
+		return NULL;
+	*(void **)(&get) = dlsym(h, "debuginfod_get_user_data");
+	if (get)
+		s = get(c);
+	dlclose(h);
+	return s;
+}
 
 static const char *const what_names[] = {
 	[PDA_FETCH_EXECUTABLE] = "executable",
@@ -77,10 +154,13 @@ static const char *urls(const struct pda_session *s)
  * sends the file (before, a count of calls); b, their total, or 0. */
 static int on_progress(debuginfod_client *c, long a, long b)
 {
-	struct pda_session *s = debuginfod_get_user_data(c);
-	struct pda_fetch *f = &s->dsos.fetch;
+	struct pda_session *s = c_user_data(c);
+	struct pda_fetch *f;
 	const uint64_t t = now_ms();
 
+	if (!s)
+		return 0;
+	f = &s->dsos.fetch;
 	if (t >= f->deadline) {
 		f->stopped = true;
 		return 1;
@@ -154,15 +234,30 @@ int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
 			 what, f->st.time_limit ? "time" : "query");
 		return pda_dso_tried(s, d, why, NULL);
 	}
+	if (!f->api && !f->no_api) {
+		const char *no;
+
+		rc = dbgf_load(s, &f->api, &no);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc < 0) {
+			f->no_api = no;
+			pda_logf(s, PD_LOG_WARN, "%s: no server is asked", no);
+		}
+	}
+	if (!f->api) {
+		d->fetch_err = f->no_api;
+		return pda_dso_tried(s, d, f->no_api, NULL);
+	}
 	if (!f->client) {
-		f->client = debuginfod_begin();
+		f->client = f->api->begin();
 		if (!f->client) {
 			d->fetch_err = "debuginfod: no client";
 			return pda_dso_tried(s, d, "debuginfod: no client",
 					     NULL);
 		}
-		debuginfod_set_user_data(f->client, s);
-		debuginfod_set_progressfn(f->client, on_progress);
+		f->api->set_user_data(f->client, s);
+		f->api->set_progressfn(f->client, on_progress);
 	}
 	if (!f->st.urls &&
 	    !(f->st.urls = pda_intern(s, urls(s), strlen(urls(s)))))
@@ -175,8 +270,8 @@ int pda_debuginfod_fetch(struct pda_session *s, struct pda_dso_ent *d,
 	f->now.done = f->now.total = f->now.ms = 0;
 	f->now.finished = false;
 	fd = kind == PDA_FETCH_EXECUTABLE
-		     ? debuginfod_find_executable(f->client, id, (int)size, path)
-		     : debuginfod_find_debuginfo(f->client, id, (int)size, path);
+		     ? f->api->find_executable(f->client, id, (int)size, path)
+		     : f->api->find_debuginfo(f->client, id, (int)size, path);
 	t = now_ms();
 	f->st.nr_queries++;
 	f->st.ms += t - f->start;
@@ -226,7 +321,11 @@ void pda_debuginfod_release(struct pda_session *s)
 	struct pda_fetch *f = &s->dsos.fetch;
 
 	if (f->client)
-		debuginfod_end(f->client);
+		f->api->end(f->client);
+	if (f->api) {
+		dlclose(f->api->handle);
+		pda_free(s, f->api);
+	}
 	pda_free(s, f->list);
 	memset(f, 0, sizeof(*f));
 }

@@ -332,7 +332,12 @@ bool pda_host_kernel_allowed(struct pda_session *s, const char **why);
 struct debuginfod_client;
 
 /* debuginfod's client, limits and record (pda_debuginfod.c). */
+struct pda_dbgf;
+
 struct pda_fetch {
+	struct pda_dbgf *api;		  /* libdebuginfod, loaded on first
+					   * use (pda_debuginfod.c) */
+	const char *no_api;		  /* why it is not */
 	struct debuginfod_client *client; /* made on first use */
 	struct pda_fetch_stats st;
 	struct pda_fetched *list; /* st.fetched */
