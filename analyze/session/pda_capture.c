@@ -13,10 +13,10 @@
 #include <string.h>
 
 /*
- * Sideband records a two-pass run applies, at most, and bytes of them
- * copied out of compressed chunks: a day of a busy machine's processes
- * and maps is a few million records; a capture made of nothing else (a
- * compressed bomb) stops here, not at the memory's end.
+ * Sideband records a two-pass run applies, at most, and their bytes: a
+ * day of a busy machine's processes and maps is a few million records
+ * of about 100 bytes; a capture made of nothing else (a compressed
+ * bomb) stops here, not at the memory's end.
  */
 #define SIDEBAND_MAX ((size_t)1 << 24)
 #define SIDEBAND_BYTES_MAX ((size_t)1 << 30)
@@ -466,9 +466,14 @@ static int first_pass(struct pda_capture *c)
 			c->failed_in = PDA_CAPTURE_SESSION;
 			break;
 		}
+		/*
+		 * copied, even out of the file's mapping: the reader hands
+		 * its pages back behind it, and reading a record there
+		 * again maps the 64 KB around it back (fault-around), for
+		 * each MMAP of a DWARF capture
+		 */
 		if (PDA_GROW(s, sb, alloc, nr + 1, SIDEBAND_MAX) < 0 ||
-		    (!(rec.flags & PD_RECF_STABLE) &&
-		     PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0)) {
+		    PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0) {
 			rc = PD_ERR_NOMEM;
 			break;
 		}
@@ -476,13 +481,9 @@ static int first_pass(struct pda_capture *c)
 		sb[nr].rec = rec;
 		sb[nr].rec.payload = NULL;
 		sb[nr].rec.payload_size = 0;
-		/* one in the file's mapping stays where it is */
-		sb[nr].at = SIZE_MAX;
-		if (!(rec.flags & PD_RECF_STABLE)) {
-			sb[nr].at = len;
-			memcpy(buf + len, rec.data, rec.size);
-			len += rec.size;
-		}
+		sb[nr].at = len;
+		memcpy(buf + len, rec.data, rec.size);
+		len += rec.size;
 		nr++;
 	}
 	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK && !c->msg_set) {
@@ -505,8 +506,7 @@ static int first_pass(struct pda_capture *c)
 		pda_machine_history(s);
 	for (size_t i = 0; i < nr && rc == 0; i++) {
 		c->keys[i] = sb[i].key;
-		if (sb[i].at != SIZE_MAX)
-			sb[i].rec.data = buf + sb[i].at;
+		sb[i].rec.data = buf + sb[i].at;
 		pda_machine_set_epoch(s, (uint32_t)(i + 1));
 		rc = pda_session_feed(s, &sb[i].rec);
 		if (rc < 0)
