@@ -66,7 +66,12 @@ static int dbgf_load(struct pda_session *s, struct pda_dbgf **api,
 	*api = NULL;
 	if (!a)
 		return PD_ERR_NOMEM;
-	h = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL);
+	/*
+	 * never unloaded: libcurl's global state, made on first use, would
+	 * be lost with it (and LeakSanitizer says so), and a second session
+	 * would make it again
+	 */
+	h = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!h) {
 		pda_free(s, a);
 		*why = "debuginfod: " LIBDEBUGINFOD " not found";
