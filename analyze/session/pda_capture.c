@@ -13,13 +13,13 @@
 #include <string.h>
 
 /*
- * Sideband records a two-pass run applies, at most, and their bytes: a
- * day of a busy machine's processes and maps is a few million records
- * of about 100 bytes; a capture made of nothing else (a compressed
- * bomb) stops here, not at the memory's end.
+ * Sideband records a two-pass run keeps, at most, and their bytes with
+ * their entries: a day of a busy machine's processes and maps is a few
+ * million records of about 100 bytes; a capture made of nothing else (a
+ * compressed bomb) stops here, not at the memory's end.
  */
 #define SIDEBAND_MAX ((size_t)1 << 24)
-#define SIDEBAND_BYTES_MAX ((size_t)1 << 30)
+#define SIDEBAND_BYTES_MAX ((size_t)512 << 20)
 
 /* A sideband record's place in the order perf's ordered events deliver. */
 struct pda_sb_key {
@@ -450,19 +450,20 @@ static int first_pass(struct pda_capture *c)
 		}
 		if (!pda_machine_changes(rec.type))
 			continue;
+		/* what it keeps: the records and their entries */
 		if (nr == SIDEBAND_MAX ||
-		    (len + rec.size > SIDEBAND_BYTES_MAX)) {
+		    len + rec.size + (nr + 1) * sizeof(*sb) >
+			    SIDEBAND_BYTES_MAX) {
 			rc = PD_ERR_UNSUPPORTED;
 			pda_capture_set_err(
 				c, rc,
-				"'%s': more than %zu sideband records or %zu "
-				"MiB of them (COMM, FORK, EXIT, MMAP, KSYMBOL) "
-				"by the %s record at offset 0x%llx: more than "
-				"a machine's life writes; not read",
-				pd_file_name(c->f), SIDEBAND_MAX,
-				SIDEBAND_BYTES_MAX >> 20,
+				"%s record at offset 0x%llx: more than %zu MiB "
+				"of process, thread and map records (COMM, "
+				"FORK, EXIT, MMAP, KSYMBOL): more than a "
+				"machine's life writes; not read",
 				pd_rec_type_name(rec.type),
-				(unsigned long long)rec.offset);
+				(unsigned long long)rec.offset,
+				SIDEBAND_BYTES_MAX >> 20);
 			c->failed_in = PDA_CAPTURE_SESSION;
 			break;
 		}
