@@ -7,10 +7,11 @@
  * print), whatever the fold's options make of a stack: roots by tid,
  * stacks cut at --max-stack, samples a filter leaves out.
  */
-#include "pd_config.h" /* open_memstream */
+#include "pd_config.h"
 #include "pda_capture.h"
 #include "pda_fold.h"
 #include "elftest.h"
+#include "foldtext.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -60,15 +61,6 @@ static int add(void *arg, const struct pda_pipe_item *it)
 	return rc < 0 ? rc : 0;
 }
 
-static void add_list(FILE *out, const char *what,
-		     const struct pda_missing_dso *m, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		fprintf(out, "%s %s %llu %llu\n", what, m[i].dso,
-			(unsigned long long)m[i].nr_samples,
-			(unsigned long long)m[i].nr_unresolved);
-}
-
 /* Fold capture name with fold flags and options, the memo on or off. */
 static void fold(const char *name, unsigned flags, unsigned max_stack,
 		 const char *sym_re, bool memo, struct result *res,
@@ -79,8 +71,6 @@ static void fold(const char *name, unsigned flags, unsigned max_stack,
 	struct pd_file *f;
 	struct pda_session *s;
 	struct pda_capture c;
-	size_t size;
-	FILE *out;
 	PDA_OPTS(o, .no_debuginfod = true);
 	PDA_FOLD_OPTS(fo, .flags = flags, .max_stack = max_stack,
 		      .sym_re = sym_re);
@@ -97,26 +87,11 @@ static void fold(const char *name, unsigned flags, unsigned max_stack,
 	ck_assert_int_eq(pda_capture_run(&c), 0);
 	ck_assert_int_eq(pda_fold_finish(r.fd), 0);
 
-	out = open_memstream(&res->text, &size);
-	ck_assert_ptr_nonnull(out);
-	for (size_t i = 0; i < pda_fold_nr_lines(r.fd); i++) {
-		const struct pda_fold_line *l = pda_fold_line(r.fd, i);
-
-		fprintf(out, "%s %llu %llu %llu\n", l->stack,
-			(unsigned long long)l->weight,
-			(unsigned long long)l->samples,
-			(unsigned long long)l->period);
-	}
-	fclose(out);
+	res->text = ft_lines(r.fd);
 	res->t = *pda_fold_totals(r.fd);
 	st = pda_session_stats(s);
 	res->st = *st;
-	out = open_memstream(&res->dsos, &size);
-	ck_assert_ptr_nonnull(out);
-	add_list(out, "unresolved", st->unresolved_dsos,
-		 st->nr_unresolved_dsos);
-	add_list(out, "missing", st->missing, st->nr_missing);
-	fclose(out);
+	res->dsos = ft_dsos(st);
 	*nr_hits = r.nr_hits;
 
 	pda_capture_release(&c);

@@ -15,6 +15,7 @@
 #include "pda_capture.h"
 #include "pda_fold.h"
 #include "elftest.h"
+#include "foldtext.h"
 #include "testfile.h"
 
 #include <check.h>
@@ -44,15 +45,6 @@ static int add(void *arg, const struct pda_pipe_item *it)
 	int rc = pda_fold_add(fd, it->sample, it->stack, it->comm);
 
 	return rc < 0 ? rc : 0;
-}
-
-static void add_list(FILE *out, const char *what,
-		     const struct pda_missing_dso *m, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		fprintf(out, "%s %s %llu %llu\n", what, m[i].dso,
-			(unsigned long long)m[i].nr_samples,
-			(unsigned long long)m[i].nr_unresolved);
 }
 
 /* Fold capture name with the first event only, in time order or not. */
@@ -87,26 +79,11 @@ static void fold(const char *name, bool time_order, unsigned jobs,
 		      pda_capture_errmsg(&c));
 	ck_assert_int_eq(pda_fold_finish(fd), 0);
 
-	out = open_memstream(&res->text, &size);
-	ck_assert_ptr_nonnull(out);
-	for (size_t i = 0; i < pda_fold_nr_lines(fd); i++) {
-		const struct pda_fold_line *l = pda_fold_line(fd, i);
-
-		fprintf(out, "%s %llu %llu %llu\n", l->stack,
-			(unsigned long long)l->weight,
-			(unsigned long long)l->samples,
-			(unsigned long long)l->period);
-	}
-	fclose(out);
+	res->text = ft_lines(fd);
 	res->t = *pda_fold_totals(fd);
 	st = pda_session_stats(s);
 	res->st = *st;
-	out = open_memstream(&res->dsos, &size);
-	ck_assert_ptr_nonnull(out);
-	add_list(out, "unresolved", st->unresolved_dsos,
-		 st->nr_unresolved_dsos);
-	add_list(out, "missing", st->missing, st->nr_missing);
-	fclose(out);
+	res->dsos = ft_dsos(st);
 	fs = pda_filter_stats(&flt);
 	out = open_memstream(&res->events, &size);
 	ck_assert_ptr_nonnull(out);
