@@ -653,12 +653,30 @@ static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 
 int pda_pipe_unwind_pass(struct pda_pipe *p)
 {
-	p->spool = tmpfile();
-	if (!p->spool)
+	/* where the user keeps temporary files, as cmds/ spools stdin:
+	 * tmpfile() would take /tmp whatever TMPDIR says */
+	const char *env = getenv("TMPDIR");
+	const char *dir = env && *env ? env : "/tmp";
+	char path[4096];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/pdtool-unwinds.XXXXXX", dir) >=
+	    (int)sizeof(path))
+		return pda_set_err(p->s, PD_ERR_IO,
+				   "TMPDIR '%s': too long a path", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
 		return pda_set_err(p->s, PD_ERR_IO,
 				   "cannot make a temporary file for the "
-				   "unwinds: %s",
-				   strerror(errno));
+				   "unwinds in '%s': %s (TMPDIR says where "
+				   "it goes)",
+				   dir, strerror(errno));
+	unlink(path); /* nobody else opens it */
+	p->spool = fdopen(fd, "w+");
+	if (!p->spool) {
+		close(fd);
+		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
+	}
 	p->mode = UNWIND;
 	return 0;
 }
