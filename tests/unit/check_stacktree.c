@@ -18,6 +18,7 @@
 #include "pda_stacktree_int.h"
 
 #include "failalloc.h"
+#include "testrng.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -30,11 +31,7 @@ static uint64_t rng_state;
 
 static uint64_t rng(void)
 {
-	/* xorshift64 */
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tr_next(&rng_state);
 }
 
 static unsigned rnd(unsigned n)

@@ -14,6 +14,7 @@
  *     sequences, worked out by hand.
  */
 #include "pda_symtab_int.h"
+#include "testrng.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -26,11 +27,7 @@ static uint64_t rng_state;
 
 static uint64_t rng(void)
 {
-	/* xorshift64 */
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tr_next(&rng_state);
 }
 
 static void tree_init(struct pda_symtab *t, struct pda_sym *v)
