@@ -82,3 +82,20 @@ int pdc_regrow(const struct pd_alloc *a, void **arr, size_t elem, size_t *alloc,
 	*alloc = cap;
 	return 0;
 }
+
+int pdc_resize(const struct pd_alloc *a, void **arr, size_t elem,
+	       size_t *alloc, size_t want, size_t max)
+{
+	void *p;
+
+	if (want == *alloc || want == 0)
+		return 0;
+	if (want > max || want > SIZE_MAX / elem)
+		return PDC_ERR_NOMEM;
+	p = pdc_realloc(a, *arr, want * elem);
+	if (!p)
+		return PDC_ERR_NOMEM;
+	*arr = p;
+	*alloc = want;
+	return 0;
+}

@@ -53,6 +53,20 @@ static inline int pdc_grow(const struct pd_alloc *a, void **arr, size_t elem,
 	return pdc_regrow(a, arr, elem, alloc, want, max);
 }
 
+/*
+ * Make (*arr)'s capacity exactly want elements (at least the ones it
+ * holds: the caller's to say), for a builder that knows its final size
+ * before it starts or is done growing: what doubling left unused goes
+ * back.  want 0 keeps the array.  @return 0 or PDC_ERR_NOMEM (the array
+ * and *alloc unchanged: still valid, only bigger than asked).
+ */
+int pdc_resize(const struct pd_alloc *a, void **arr, size_t elem,
+	       size_t *alloc, size_t want, size_t max);
+
+#define PDC_RESIZE(a, arr, alloc, want, max)                                   \
+	pdc_resize((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want),     \
+		   (max))
+
 #define PDC_GROW(a, arr, alloc, want, max)                                     \
 	pdc_grow((a), (void **)&(arr), sizeof(*(arr)), &(alloc), (want), (max))
 

@@ -1233,6 +1233,9 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 	if (rc == 0)
 		rc = pda_profile_set_column(p, PDA_FOLD_COL_PERIOD, NULL,
 					    "period");
+	/* a stack per node at most, a row per line */
+	if (rc == 0)
+		rc = pda_profile_reserve(p, fd->tree.nr_nodes, fd->nr_order);
 	tp.p = p;
 	tp.stack_of = pdc_zalloc(&fd->mem, (fd->tree.nr_nodes + 1) *
 						   sizeof(*tp.stack_of));

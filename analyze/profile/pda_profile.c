@@ -552,6 +552,38 @@ static int append_stack(struct pda_profile *p, uint32_t prefix, uint32_t loc,
 	return 0;
 }
 
+int pda_profile_reserve(struct pda_profile *p, size_t nr_stacks,
+			size_t nr_rows)
+{
+	struct table *t = &p->stacks;
+	const uint64_t *old = p->values;
+
+	/* the empty stack, id 0, is one of the table's */
+	nr_stacks++;
+	if ((nr_stacks > t->alloc &&
+	     pdc_resize(&p->mem, (void **)&t->arr, t->elem, &t->alloc,
+			nr_stacks, PDA_PROFILE_MAX_ITEMS) < 0) ||
+	    (nr_stacks > p->alloc_row_of &&
+	     PDC_RESIZE(&p->mem, p->row_of, p->alloc_row_of, nr_stacks,
+			PDA_PROFILE_MAX_ITEMS) < 0) ||
+	    (nr_rows > p->alloc_rows &&
+	     PDC_RESIZE(&p->mem, p->rows, p->alloc_rows, nr_rows,
+			PDA_PROFILE_MAX_ITEMS) < 0))
+		return set_err(p, PD_ERR_NOMEM, "out of memory");
+	if (nr_rows > p->alloc_values) {
+		if (pdc_resize(&p->mem, (void **)&p->values,
+			       p->nr_columns * sizeof(uint64_t),
+			       &p->alloc_values, nr_rows,
+			       PDA_PROFILE_MAX_ITEMS) < 0)
+			return set_err(p, PD_ERR_NOMEM, "out of memory");
+		if (p->values != old)
+			for (size_t i = 0; i < p->nr_rows; i++)
+				p->rows[i].values =
+					p->values + i * p->nr_columns;
+	}
+	return 0;
+}
+
 int pda_profile_append_stack(struct pda_profile *p, uint32_t prefix,
 			     uint32_t loc, uint32_t *id)
 {

@@ -222,6 +222,15 @@ int pda_profile_add_stack(struct pda_profile *p, uint32_t prefix,
 int pda_profile_append_stack(struct pda_profile *p, uint32_t prefix,
 			     uint32_t loc, uint32_t *id);
 
+/*
+ * Room for nr_stacks stacks and nr_rows sample rows in all, exactly, for
+ * a builder that knows how many it adds (pda_fold_profile()): a big
+ * profile then takes what it holds, not up to twice that.  Adding past
+ * it grows as before.  @return 0 or PD_ERR_NOMEM (p unchanged).
+ */
+int pda_profile_reserve(struct pda_profile *p, size_t nr_stacks,
+			size_t nr_rows);
+
 /* Stack id, or NULL (0 or out of range).  Valid until the next call
  * that adds to p. */
 const struct pda_profile_stack *

@@ -180,6 +180,12 @@ void pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a)
 		pdc_free(a, t->paths[i].steps);
 		t->paths[i] = (struct pda_stacktree_path){NULL, 0, 0};
 	}
+	/* adding is over: what doubling left unused goes back (a failed
+	 * shrink leaves them as they were) */
+	PDC_RESIZE(a, t->nodes, t->alloc_nodes, t->nr_nodes,
+		   PDA_STACKTREE_MAX);
+	PDC_RESIZE(a, t->counts, t->alloc_counts, t->nr_ends + 1,
+		   PDA_STACKTREE_MAX);
 	t->sealed = true;
 }
 

@@ -90,11 +90,33 @@
  */
 #define MEMO_MAX ((size_t)1 << 22)
 
+/*
+ * What samples of an entry count again (pda_memo_replay), interned: a
+ * stack's depth and binaries repeat across most of a capture's stacks,
+ * so the entries (hundreds of thousands) share a few hundred of these.
+ */
+struct memo_counts {
+	struct pda_memo_counts c;
+	struct pda_dso_ent *dsos[];	/* c.nr_dsos + c.nr_unres */
+};
+
+/* 32 bytes: the memo of a capture of millions of distinct stacks stays
+ * a fraction of what the stacks folded from it take. */
 struct memo_ent {
 	XXH128_hash_t key;
 	uint64_t cookie;		/* the callback's; 0 none yet */
-	struct pda_memo_counts c;
-	struct pda_dso_ent *dsos[];	/* c.nr_dsos + c.nr_unres */
+	const struct memo_counts *counts;
+};
+
+/*
+ * The memo's index: open addressing, linear probing, at most 3/4 full;
+ * a slot is an entry's index + 1 (0: empty) and 32 bits of its key, so
+ * that probing past other keys does not touch their entries.  Half what
+ * pdc_hash's slot (a hash and a pointer) takes, and no entry moves when
+ * it grows: the entries stay in one array in the order they came.
+ */
+struct memo_slot {
+	uint32_t ent, tag;
 };
 
 /* What a memo key is hashed from, before the callchain's bytes. */
@@ -169,9 +191,13 @@ struct pda_pipe {
 	uint64_t nr_run, nr_batches; /* unwinds run here, batches */
 	uint64_t seq;		     /* items queued so far */
 	struct pda_maps_snap *snaps; /* frozen maps items use */
-	/* the memo: struct memo_ent by key, in memo_arena */
-	struct pdc_hash memo;
-	struct pdc_arena memo_arena;
+	/* the memo: entries by key, and their interned counts */
+	struct memo_ent *memo_ents;
+	size_t nr_memo, memo_alloc;
+	struct memo_slot *memo_slots;
+	size_t memo_mask;		/* slots - 1; 0 before the first */
+	struct pdc_hash memo_counts;	/* struct memo_counts */
+	struct pdc_arena memo_arena;	/* what memo_counts holds */
 	uint64_t memo_seed;
 	unsigned char *memo_buf;     /* a key's bytes */
 	size_t memo_buf_alloc;
@@ -448,8 +474,10 @@ void pda_pipe_free(struct pda_pipe *p)
 	if (p->o.memo)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "pipe: memo: %zu stacks, %llu samples counted from it",
-			 p->memo.nr, (unsigned long long)p->nr_memo_hits);
-	pdc_hash_release(&s->alloc, &p->memo);
+			 p->nr_memo, (unsigned long long)p->nr_memo_hits);
+	pda_free(s, p->memo_ents);
+	pda_free(s, p->memo_slots);
+	pdc_hash_release(&s->alloc, &p->memo_counts);
 	pdc_arena_release(&p->memo_arena, &s->alloc);
 	pda_free(s, p->memo_buf);
 	if (p->spool)
@@ -481,12 +509,16 @@ static bool memo_ok(const struct pda_pipe *p, const struct pd_sample *sample)
 	return p->o.memo && !(sample->mask & more);
 }
 
-static bool memo_eq(const void *item, const void *key)
+static bool counts_eq(const void *item, const void *key)
 {
-	const struct memo_ent *e = item;
-	const XXH128_hash_t *k = key;
+	const struct memo_counts *x = item, *y = key;
 
-	return XXH128_isEqual(e->key, *k);
+	return x->c.nr_frames == y->c.nr_frames &&
+	       x->c.nr_frames_unresolved == y->c.nr_frames_unresolved &&
+	       x->c.unresolved == y->c.unresolved &&
+	       x->c.nr_dsos == y->c.nr_dsos && x->c.nr_unres == y->c.nr_unres &&
+	       memcmp(x->dsos, y->dsos,
+		      (x->c.nr_dsos + x->c.nr_unres) * sizeof(x->dsos[0])) == 0;
 }
 
 /* sample's memo key, in the maps umaps (NULL: its process's live ones).
@@ -524,33 +556,109 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	return 0;
 }
 
-/* Keep what the sample just resolved counted, under key.  NULL when
- * the memo is full or out of memory: the sample goes without a slot. */
-static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
-				 struct pdc_hash_slot *slot, uint64_t h)
+/* The interned copy of what the sample just resolved counted; NULL
+ * when out of memory. */
+static const struct memo_counts *memo_counts(struct pda_pipe *p)
 {
 	const struct pda_memo_rec *r = &p->rec;
 	const unsigned nr = r->nr_dsos + r->nr_unres;
+	struct {
+		struct memo_counts k;
+		struct pda_dso_ent *dsos[2 * PDA_MEMO_MAX_DSOS];
+	} q;
+	struct pdc_hash_slot *slot;
+	struct memo_counts *c;
+	uint64_t h;
+
+	memset(&q, 0, sizeof(q));
+	q.k.c.nr_frames = (uint32_t)r->nr_frames;
+	q.k.c.nr_frames_unresolved = (uint32_t)r->nr_frames_unresolved;
+	q.k.c.unresolved = r->unresolved;
+	q.k.c.nr_dsos = (uint8_t)r->nr_dsos;
+	q.k.c.nr_unres = (uint8_t)r->nr_unres;
+	memcpy(q.k.dsos, r->dsos, r->nr_dsos * sizeof(q.k.dsos[0]));
+	memcpy(q.k.dsos + r->nr_dsos, r->unres,
+	       r->nr_unres * sizeof(q.k.dsos[0]));
+	h = XXH3_64bits(&q, sizeof(q.k) + nr * sizeof(q.k.dsos[0]));
+	if (pdc_hash_reserve(&p->s->alloc, &p->memo_counts) < 0)
+		return NULL;
+	slot = pdc_hash_probe(&p->memo_counts, h, counts_eq, &q.k);
+	if (slot->item)
+		return slot->item;
+	c = pdc_arena_alloc(&p->memo_arena, &p->s->alloc,
+			    sizeof(*c) + nr * sizeof(c->dsos[0]));
+	if (!c)
+		return NULL;
+	memcpy(c, &q, sizeof(*c) + nr * sizeof(c->dsos[0]));
+	pdc_hash_fill(&p->memo_counts, slot, h, c);
+	return c;
+}
+
+/* The slot of key: its entry's, or the empty one where it goes. */
+static struct memo_slot *memo_find(struct pda_pipe *p, XXH128_hash_t key)
+{
+	const uint32_t tag = (uint32_t)(key.high64 >> 32);
+
+	for (size_t i = key.low64 & p->memo_mask;;
+	     i = (i + 1) & p->memo_mask) {
+		struct memo_slot *sl = &p->memo_slots[i];
+
+		if (!sl->ent ||
+		    (sl->tag == tag &&
+		     XXH128_isEqual(p->memo_ents[sl->ent - 1].key, key)))
+			return sl;
+	}
+}
+
+/* Room for one more entry (slots doubled: old ones freed first, so the
+ * index never exists twice).  0 or NOMEM, the memo as it was. */
+static int memo_reserve(struct pda_pipe *p)
+{
+	const size_t slots = p->memo_mask ? (p->memo_mask + 1) * 2 : 1024;
+
+	if (PDA_GROW(p->s, p->memo_ents, p->memo_alloc, p->nr_memo + 1,
+		     MEMO_MAX) < 0)
+		return PD_ERR_NOMEM;
+	if (p->memo_mask && (p->nr_memo + 1) * 4 <= (p->memo_mask + 1) * 3)
+		return 0;
+	pda_free(p->s, p->memo_slots);
+	p->memo_slots = pda_zalloc(p->s, slots * sizeof(*p->memo_slots));
+	if (!p->memo_slots) {
+		/* an empty memo, consistent: its entries are dropped */
+		p->memo_mask = 0;
+		p->nr_memo = 0;
+		return PD_ERR_NOMEM;
+	}
+	p->memo_mask = slots - 1;
+	for (size_t i = 0; i < p->nr_memo; i++) {
+		struct memo_slot *sl = memo_find(p, p->memo_ents[i].key);
+
+		sl->ent = (uint32_t)(i + 1);
+		sl->tag = (uint32_t)(p->memo_ents[i].key.high64 >> 32);
+	}
+	return 0;
+}
+
+/* Keep what the sample just resolved counted, under key, in slot (from
+ * memo_find).  NULL when the memo is full or out of memory: the sample
+ * goes without a slot. */
+static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
+				 struct memo_slot *sl)
+{
+	const struct pda_memo_rec *r = &p->rec;
 	struct memo_ent *e;
 
-	if (r->overflow || p->memo.nr >= MEMO_MAX ||
+	if (r->overflow || p->nr_memo >= MEMO_MAX ||
 	    r->nr_frames > UINT32_MAX)
 		return NULL;
-	e = pdc_arena_alloc(&p->memo_arena, &p->s->alloc,
-			    sizeof(*e) + nr * sizeof(e->dsos[0]));
-	if (!e)
+	e = &p->memo_ents[p->nr_memo];
+	e->counts = memo_counts(p);
+	if (!e->counts)
 		return NULL;
 	e->key = key;
 	e->cookie = 0;
-	e->c.nr_frames = (uint32_t)r->nr_frames;
-	e->c.nr_frames_unresolved = (uint32_t)r->nr_frames_unresolved;
-	e->c.unresolved = r->unresolved;
-	e->c.nr_dsos = (uint8_t)r->nr_dsos;
-	e->c.nr_unres = (uint8_t)r->nr_unres;
-	memcpy(e->dsos, r->dsos, r->nr_dsos * sizeof(e->dsos[0]));
-	memcpy(e->dsos + r->nr_dsos, r->unres,
-	       r->nr_unres * sizeof(e->dsos[0]));
-	pdc_hash_fill(&p->memo, slot, h, e);
+	sl->ent = (uint32_t)++p->nr_memo;
+	sl->tag = (uint32_t)(key.high64 >> 32);
 	return e;
 }
 
@@ -562,17 +670,17 @@ static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
 static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 			struct pda_maps *umaps, struct pda_pipe_item *it)
 {
-	struct pdc_hash_slot *slot;
+	struct memo_slot *sl;
 	struct memo_ent *e;
 	XXH128_hash_t key;
 	int rc = memo_key(p, sample, umaps, it->comm, &key);
 
-	if (rc < 0 || pdc_hash_reserve(&p->s->alloc, &p->memo) < 0)
+	if (rc < 0 || memo_reserve(p) < 0)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
-	slot = pdc_hash_probe(&p->memo, key.low64, memo_eq, &key);
-	e = slot->item;
+	sl = memo_find(p, key);
+	e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
 	if (e && e->cookie) {
-		pda_memo_replay(p->s, &e->c, e->dsos);
+		pda_memo_replay(p->s, &e->counts->c, e->counts->dsos);
 		p->nr_memo_hits++;
 		it->cookie = &e->cookie;
 		it->hit = true;
@@ -586,9 +694,9 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		return 0;
 	}
 	it->stack = &p->st;
-	/* resolving did not touch the memo: slot is still where key goes */
+	/* resolving did not touch the memo: sl is still where key goes */
 	if (!e)
-		e = memo_add(p, key, slot, key.low64);
+		e = memo_add(p, key, sl);
 	it->cookie = e ? &e->cookie : NULL;
 	return 0;
 }
