@@ -552,6 +552,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", path, err[0] ? err : pd_strerror(rc));
+	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	if (pda_fold_new(&fo, &dr.fd) < 0)
 		die(ctx, "out of memory");
 	if (pda_filter_init(&flt, &flo) < 0)

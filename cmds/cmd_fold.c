@@ -414,6 +414,7 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->addrs ? PDA_FOLD_ADDRS : 0) |
 		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
 		   (o->period ? PDA_FOLD_PERIOD : 0);
+	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad filter");

@@ -95,6 +95,11 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg)
 	return count_arg(ctx, "--jobs", arg, PDA_PIPE_MAX_JOBS);
 }
 
+bool cmd_jobs_fold_thread(unsigned jobs)
+{
+	return jobs > 1 || (jobs == 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+}
+
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->archive || o->kallsyms ||

@@ -383,12 +383,17 @@ const char *cmd_unwinder(const struct pd_ctx *ctx, const char *arg);
  * command takes 'j' among its short options) */
 #define CMD_JOBS_LONGOPT {"jobs", required_argument, NULL, CMD_OPT_JOBS}
 #define CMD_JOBS_HELP                                                       \
-	"  -j, --jobs N          unwind DWARF user stacks on N threads\n"     \
-	"                        (default: the online CPUs; 1: no other\n"    \
-	"                        thread); the output is the same for any N\n"
+	"  -j, --jobs N          unwind DWARF user stacks on N threads, and\n" \
+	"                        fill the stack table on a thread of its\n"  \
+	"                        own when N > 1 (default: the online CPUs;\n" \
+	"                        1: no other thread); the output is the\n"   \
+	"                        same for any N\n"
 /* --jobs's argument: @return it, 1 to PDA_PIPE_MAX_JOBS; else a usage
  * error. */
 unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
+/* Whether jobs (0: the online CPUs) leave a thread for fold's stack
+ * table (pda_fold_opts.threaded). */
+bool cmd_jobs_fold_thread(unsigned jobs);
 
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;

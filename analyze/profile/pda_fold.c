@@ -31,8 +31,10 @@
 #include "pdc_arena.h"
 #include "pdc_text.h"
 
+#include <pthread.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +109,57 @@ struct comm_ent {
 	struct atom *atom;
 };
 
+/*
+ * ---- the tree on a thread of its own (pda_fold_opts.threaded) ----
+ *
+ * Walking a new stack down the tree is a third of fold's time on a
+ * capture of deep, varied stacks (a hash probe per frame, most of them
+ * cache misses), and it needs nothing of the session: the caller's thread
+ * names the frames (atoms) and hands their ids over; the adder walks them
+ * into the tree and counts them.  Records go over in blocks, in the order
+ * they were added, so the tree, its end ids and its counts are the ones
+ * the caller's thread alone would have made.  A stack handed over is
+ * known at once by its serial, 1 for the first stack handed over, 2 for
+ * the next... (its cookie for pda_fold_add_again()); the adder maps
+ * serials to ends.
+ *
+ * A record is 32-bit words: Q_ADD, nr, hint, weight (2), period (2), then
+ * nr atom ids root first; Q_AGAIN, serial, weight (2), period (2).
+ */
+enum { Q_ADD = 1, Q_AGAIN = 2, Q_ADD_WORDS = 7, Q_AGAIN_WORDS = 6 };
+
+#define QBLOCK_WORDS (16u << 10) /* a block's words (64 KB) */
+#define QBLOCKS 8		 /* blocks of that size at most */
+
+struct qblock {
+	struct qblock *next;
+	size_t nr, alloc; /* words used, words */
+	uint32_t w[];
+};
+
+struct adder {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t mu;
+	pthread_cond_t more, room;
+	/* under mu: blocks handed over (in order), blocks to fill, how many
+	 * of QBLOCK_WORDS exist, the end of input, the adder's error */
+	struct qblock *full, **full_tail, *free;
+	unsigned nr_blocks;
+	bool stop;
+	int err;
+	atomic_bool failed;  /* err is set: the caller stops adding */
+	struct qblock *cur;  /* the caller's, being filled */
+	uint32_t nr_serials; /* the caller's: stacks handed over */
+	/* the adder's: each serial's end */
+	uint32_t *end_of;
+	size_t nr_end_of, alloc_end_of;
+};
+
 struct pda_fold {
 	struct pd_alloc mem;
+	bool threaded;
+	struct adder ad;
 	struct dkey front[FRONT_SIZE];
 	struct comm_ent comms[COMMS_SIZE];
 	unsigned flags;
@@ -391,6 +442,253 @@ static bool re_match(struct pda_fold *fd, int which, struct atom *a)
 	return a->match[which];
 }
 
+static void put64(uint32_t *w, uint64_t v)
+{
+	w[0] = (uint32_t)v;
+	w[1] = (uint32_t)(v >> 32);
+}
+
+static uint64_t get64(const uint32_t *w)
+{
+	return (uint64_t)w[1] << 32 | w[0];
+}
+
+static void count_at(struct pda_fold *fd, uint32_t end, const uint32_t *wp)
+{
+	struct pda_stacktree_count *c = pda_stacktree_count(&fd->tree, end);
+
+	c->weight += get64(wp);
+	c->samples++;
+	c->period += get64(wp + 2);
+}
+
+/* The adder's work on one block.  @return 0 or PD_ERR_NOMEM. */
+static int add_block(struct pda_fold *fd, const struct qblock *b)
+{
+	struct adder *ad = &fd->ad;
+
+	for (size_t i = 0; i < b->nr;) {
+		const uint32_t *w = b->w + i;
+		uint32_t end;
+
+		if (w[0] == Q_AGAIN) {
+			count_at(fd, ad->end_of[w[1] - 1], w + 2);
+			i += Q_AGAIN_WORDS;
+			continue;
+		}
+		if (pda_stacktree_add(&fd->tree, &fd->mem, w + Q_ADD_WORDS,
+				      w[1], w[2], &end) < 0 ||
+		    PDC_GROW(&fd->mem, ad->end_of, ad->alloc_end_of,
+			     ad->nr_end_of + 1, PDA_STACKTREE_MAX) < 0)
+			return PD_ERR_NOMEM;
+		ad->end_of[ad->nr_end_of++] = end;
+		count_at(fd, end, w + 3);
+		i += Q_ADD_WORDS + w[1];
+	}
+	return 0;
+}
+
+/* The adder thread: the blocks as they come, until the end of input;
+ * after an error, it only hands them back, so the caller never waits on
+ * it for room. */
+static void *adder_main(void *arg)
+{
+	struct pda_fold *fd = arg;
+	struct adder *ad = &fd->ad;
+	int err = 0;
+
+	pthread_mutex_lock(&ad->mu);
+	for (;;) {
+		struct qblock *b;
+
+		while (!ad->full && !ad->stop)
+			pthread_cond_wait(&ad->more, &ad->mu);
+		b = ad->full;
+		if (!b)
+			break;
+		ad->full = b->next;
+		if (!ad->full)
+			ad->full_tail = &ad->full;
+		pthread_mutex_unlock(&ad->mu);
+		if (!err && add_block(fd, b) < 0) {
+			err = PD_ERR_NOMEM;
+			atomic_store(&ad->failed, true);
+		}
+		pthread_mutex_lock(&ad->mu);
+		ad->err = err;
+		if (b->alloc > QBLOCK_WORDS) {
+			pdc_free(&fd->mem, b); /* a deep stack's own */
+		} else {
+			b->nr = 0;
+			b->next = ad->free;
+			ad->free = b;
+		}
+		pthread_cond_signal(&ad->room);
+	}
+	pthread_mutex_unlock(&ad->mu);
+	return NULL;
+}
+
+/* Hand the caller's block over (none: nothing). */
+static void submit(struct adder *ad)
+{
+	struct qblock *b = ad->cur;
+
+	if (!b)
+		return;
+	ad->cur = NULL;
+	b->next = NULL;
+	pthread_mutex_lock(&ad->mu);
+	*ad->full_tail = b;
+	ad->full_tail = &b->next;
+	pthread_cond_signal(&ad->more);
+	pthread_mutex_unlock(&ad->mu);
+}
+
+/* Room for n more words in the caller's block, the block handed over and
+ * a free one taken (or made) when full.  NULL when out of memory or the
+ * adder failed. */
+static uint32_t *reserve_words(struct pda_fold *fd, size_t n)
+{
+	struct adder *ad = &fd->ad;
+	struct qblock *b = ad->cur;
+	size_t words = n > QBLOCK_WORDS ? n : QBLOCK_WORDS;
+
+	if (atomic_load_explicit(&ad->failed, memory_order_relaxed))
+		return NULL;
+	if (b && b->alloc - b->nr >= n)
+		return b->w + b->nr;
+	submit(ad);
+	b = NULL;
+	pthread_mutex_lock(&ad->mu);
+	if (words == QBLOCK_WORDS) {
+		while (!ad->free && ad->nr_blocks >= QBLOCKS)
+			pthread_cond_wait(&ad->room, &ad->mu);
+		b = ad->free;
+		if (b)
+			ad->free = b->next;
+		else
+			ad->nr_blocks++;
+	}
+	pthread_mutex_unlock(&ad->mu);
+	if (!b) {
+		b = pdc_malloc(&fd->mem, sizeof(*b) + words * sizeof(b->w[0]));
+		if (!b) {
+			if (words == QBLOCK_WORDS) {
+				pthread_mutex_lock(&ad->mu);
+				ad->nr_blocks--;
+				pthread_mutex_unlock(&ad->mu);
+			}
+			return NULL;
+		}
+		b->alloc = words;
+	}
+	b->nr = 0;
+	ad->cur = b;
+	return b->w;
+}
+
+/* Start the adder.  @return 0 or PD_ERR_NOMEM. */
+static int adder_start(struct pda_fold *fd)
+{
+	struct adder *ad = &fd->ad;
+
+	if (pthread_mutex_init(&ad->mu, NULL) != 0)
+		return PD_ERR_NOMEM;
+	if (pthread_cond_init(&ad->more, NULL) != 0) {
+		pthread_mutex_destroy(&ad->mu);
+		return PD_ERR_NOMEM;
+	}
+	if (pthread_cond_init(&ad->room, NULL) != 0) {
+		pthread_cond_destroy(&ad->more);
+		pthread_mutex_destroy(&ad->mu);
+		return PD_ERR_NOMEM;
+	}
+	ad->full_tail = &ad->full;
+	atomic_init(&ad->failed, false);
+	if (pthread_create(&ad->thread, NULL, adder_main, fd) != 0) {
+		pthread_cond_destroy(&ad->room);
+		pthread_cond_destroy(&ad->more);
+		pthread_mutex_destroy(&ad->mu);
+		return PD_ERR_NOMEM;
+	}
+	ad->started = true;
+	return 0;
+}
+
+/* Adding is over: the adder finishes what it was handed and stops; its
+ * blocks go.  @return 0, or the adder's error. */
+static int adder_stop(struct pda_fold *fd)
+{
+	struct adder *ad = &fd->ad;
+	int err;
+
+	if (!ad->started)
+		return 0;
+	submit(ad);
+	pthread_mutex_lock(&ad->mu);
+	ad->stop = true;
+	pthread_cond_signal(&ad->more);
+	pthread_mutex_unlock(&ad->mu);
+	pthread_join(ad->thread, NULL);
+	ad->started = false;
+	err = ad->err;
+	while (ad->free) {
+		struct qblock *b = ad->free;
+
+		ad->free = b->next;
+		pdc_free(&fd->mem, b);
+	}
+	pthread_cond_destroy(&ad->room);
+	pthread_cond_destroy(&ad->more);
+	pthread_mutex_destroy(&ad->mu);
+	pdc_free(&fd->mem, ad->end_of);
+	ad->end_of = NULL;
+	fd->threaded = false;
+	return err;
+}
+
+/* Hand the stack fd->buf[0..nr) to the adder; *serial: its serial.
+ * @return 0 or PD_ERR_NOMEM. */
+static int hand_over(struct pda_fold *fd, size_t nr, unsigned hint,
+		     uint64_t weight, uint64_t period, uint32_t *serial)
+{
+	struct adder *ad = &fd->ad;
+	uint32_t *w;
+
+	if (ad->nr_serials >= PDA_STACKTREE_MAX)
+		return PD_ERR_NOMEM;
+	w = reserve_words(fd, Q_ADD_WORDS + nr);
+	if (!w)
+		return PD_ERR_NOMEM;
+	w[0] = Q_ADD;
+	w[1] = (uint32_t)nr;
+	w[2] = hint;
+	put64(w + 3, weight);
+	put64(w + 5, period);
+	memcpy(w + Q_ADD_WORDS, fd->buf, nr * sizeof(*w));
+	ad->cur->nr += Q_ADD_WORDS + nr;
+	/* from 1: a cookie is never 0 */
+	*serial = ++ad->nr_serials;
+	return 0;
+}
+
+/* Count a sample again on the stack handed over as serial. */
+static int hand_again(struct pda_fold *fd, uint32_t serial, uint64_t weight,
+		      uint64_t period)
+{
+	uint32_t *w = reserve_words(fd, Q_AGAIN_WORDS);
+
+	if (!w)
+		return PD_ERR_NOMEM;
+	w[0] = Q_AGAIN;
+	w[1] = serial;
+	put64(w + 2, weight);
+	put64(w + 4, period);
+	fd->ad.cur->nr += Q_AGAIN_WORDS;
+	return 0;
+}
+
 int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 {
 	struct pda_fold *fd;
@@ -412,6 +710,13 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 			PDC_INTERN_IDS);
 	pdc_intern_init(&fd->details, 0, 0, 0);
 	fd->flags = o.flags;
+	if (o.threaded) {
+		if (adder_start(fd) < 0) {
+			pda_fold_free(fd);
+			return PD_ERR_NOMEM;
+		}
+		fd->threaded = true;
+	}
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
 	res[MATCH_DSO] = o.dso_re;
@@ -454,6 +759,8 @@ void pda_fold_free(struct pda_fold *fd)
 	if (!fd)
 		return;
 	m = fd->mem;
+	adder_stop(fd);
+	pdc_free(&m, fd->ad.cur);
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
 			regfree(&fd->re[i]);
@@ -485,16 +792,23 @@ static int count_stack(struct pda_fold *fd, size_t nr, unsigned hint,
 		       uint32_t *end)
 {
 	struct pda_stacktree_count *c;
-	const int rc =
-		pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, hint, end);
+	int rc;
 
-	if (rc < 0)
-		return rc;
-	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
-	c = pda_stacktree_count(&fd->tree, *end);
-	c->weight += weight;
-	c->samples++;
-	c->period += period;
+	if (fd->threaded) {
+		rc = hand_over(fd, nr, hint, weight, period, end);
+		if (rc < 0)
+			return rc;
+	} else {
+		rc = pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, hint,
+				       end);
+		if (rc < 0)
+			return rc;
+		fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+		c = pda_stacktree_count(&fd->tree, *end);
+		c->weight += weight;
+		c->samples++;
+		c->period += period;
+	}
 	fd->totals.nr_samples++;
 	fd->totals.weight += weight;
 	if (unresolved)
@@ -634,10 +948,19 @@ int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 		return 0;
 	}
 	/* as count_stack() counts a stack it found */
-	st = pda_stacktree_count(&fd->tree, (uint32_t)(cookie >> COOKIE_SHIFT));
-	st->weight += weight;
-	st->samples++;
-	st->period += sample->period;
+	if (fd->threaded) {
+		const int rc = hand_again(fd, (uint32_t)(cookie >> COOKIE_SHIFT),
+					  weight, sample->period);
+
+		if (rc < 0)
+			return rc;
+	} else {
+		st = pda_stacktree_count(&fd->tree,
+					 (uint32_t)(cookie >> COOKIE_SHIFT));
+		st->weight += weight;
+		st->samples++;
+		st->period += sample->period;
+	}
 	fd->totals.nr_samples++;
 	fd->totals.weight += weight;
 	if (cookie & COOKIE_UNRESOLVED)
@@ -949,13 +1272,16 @@ out:
 
 int pda_fold_finish(struct pda_fold *fd)
 {
-	const size_t nr = pda_stacktree_nr_ends(&fd->tree);
 	uint32_t *ranks, *order = NULL;
-	size_t nr_lines = 0;
+	size_t nr_lines = 0, nr;
 	int rc;
 
 	if (fd->finished)
 		return 0;
+	rc = adder_stop(fd);
+	if (rc < 0)
+		return rc;
+	nr = pda_stacktree_nr_ends(&fd->tree);
 	/* the lookup table goes before the walk needs its memory */
 	pda_stacktree_seal(&fd->tree, &fd->mem);
 	if (fd->has_semi) {

@@ -77,8 +77,13 @@ struct pda_fold_opts {
 	const char *comm_re;
 	const char *dso_re;
 	const char *sym_re;
-	const struct pd_alloc *alloc;
+	const struct pd_alloc *alloc;	/* called from two threads with
+					 * threaded */
 	char *errbuf;		/* why pda_fold_new failed (a bad regex) */
+	/* Stacks go into the table on a thread of their own, while the
+	 * caller's names the next ones: the same result, sooner where a
+	 * second CPU is free. */
+	bool threaded;
 	size_t errbuf_size;
 };
 

@@ -11,9 +11,12 @@
  *   - through pda_fold: the memo's cookie path (pda_fold_add_keyed, then
  *     pda_fold_add_again with the cookie) counts as adding every sample
  *     does, and the lines are the distinct rendered stacks sorted by
- *     strcmp, merged where they render alike (a comm holding ';');
+ *     strcmp, merged where they render alike (a comm holding ';'); the
+ *     same with the tree filled on a thread of its own (threaded), also
+ *     for stacks deeper than a block of its queue;
  *   - allocation failures leave a tree that can be freed, and no leak.
  */
+#include "pd_config.h" /* open_memstream */
 #include "pda_fold.h"
 #include "pda_stacktree_int.h"
 
@@ -393,10 +396,11 @@ static size_t reference(const struct rsample *v, size_t nr, bool no_comm,
  * as the pipeline's memo does), then check its lines against the
  * reference. */
 static void fold_and_check(const struct rsample *v, size_t nr, bool keyed,
-			   bool no_comm)
+			   bool no_comm, bool threaded)
 {
-	PDA_FOLD_OPTS(o, .flags = PDA_FOLD_PERIOD |
-				  (no_comm ? PDA_FOLD_NO_COMM : 0));
+	PDA_FOLD_OPTS(o, .threaded = threaded,
+		      .flags = PDA_FOLD_PERIOD |
+			       (no_comm ? PDA_FOLD_NO_COMM : 0));
 	struct pda_fold *fd;
 	struct ref_line *ref = malloc(nr * sizeof(*ref));
 	uint64_t *cookies = calloc(nr, sizeof(*cookies));
@@ -467,15 +471,16 @@ static void fold_and_check(const struct rsample *v, size_t nr, bool keyed,
 	free(first);
 }
 
-/* Loop _i / 2: 0 names without ';' (the token sort), 1 a comm holding
- * ';' too (the sort by text, and lines that render alike merged), 2 no
- * comm (no frames and one empty name render alike); _i odd: through
- * cookies. */
+/* Loop _i % 6 / 2: 0 names without ';' (the token sort), 1 a comm
+ * holding ';' too (the sort by text, and lines that render alike
+ * merged), 2 no comm (no frames and one empty name render alike); _i
+ * odd: through cookies; _i >= 6: threaded. */
 START_TEST(test_fold_random)
 {
 	enum { NR = 1500 };
 	struct rsample *v = malloc(NR * sizeof(*v));
-	const unsigned nr_comms = _i / 2 == 1 ? 5 : 3;
+	const int kind = _i % 6 / 2;
+	const unsigned nr_comms = kind == 1 ? 5 : 3;
 
 	ck_assert_ptr_nonnull(v);
 	rng_state = 0x853c49e6748fea9bull + (uint64_t)_i;
@@ -492,8 +497,74 @@ START_TEST(test_fold_random)
 		v[i].tid = 1 + rnd(5);
 		v[i].period = 1 + rnd(1000);
 	}
-	fold_and_check(v, NR, _i % 2, _i / 2 == 2);
+	fold_and_check(v, NR, _i % 2, kind == 2, _i >= 6);
 	free(v);
+}
+END_TEST
+
+/* Stacks deeper than a block of the threaded fold's queue (64 KB), each
+ * counted again through its cookie: the same lines as without a
+ * thread. */
+START_TEST(test_fold_threaded_deep)
+{
+	enum { DEPTH = 40000, NR = 6 };
+	static const char *deep[DEPTH];
+	char *text[2];
+
+	for (size_t i = 0; i < DEPTH; i++)
+		deep[i] = names[rnd(NR_NAMES)];
+	for (int threaded = 0; threaded < 2; threaded++) {
+		PDA_FOLD_OPTS(o, .threaded = threaded,
+			      .max_stack = DEPTH + 1);
+		struct pda_fold *fd;
+		struct pda_frame *f = calloc(DEPTH, sizeof(*f));
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp;
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(pda_fold_new(&o, &fd), 0);
+		for (size_t n = 0; n < NR; n++) {
+			/* depths around a block's size, and one small */
+			const size_t nr = n == NR - 1 ? 3 : DEPTH - n * 7000;
+			const struct pda_stack st = {f, nr, nr};
+			struct pd_sample s;
+			uint64_t cookie = 0;
+
+			memset(&s, 0, sizeof(s));
+			s.pid = s.tid = 1;
+			s.period = 1 + n;
+			for (size_t j = 0; j < nr; j++)
+				f[j] = (struct pda_frame){.ip = 0x1000 + j,
+							  .sym = deep[j],
+							  .dso = "/bin/x"};
+			ck_assert_int_eq(
+				pda_fold_add_keyed(fd, &s, &st, "c", &cookie),
+				1);
+			ck_assert_uint_ne(cookie, 0);
+			ck_assert_int_eq(pda_fold_add_again(fd, &s, cookie),
+					 1);
+		}
+		ck_assert_int_eq(pda_fold_finish(fd), 0);
+		ck_assert_uint_eq(pda_fold_nr_lines(fd), NR);
+		fp = open_memstream(&buf, &len);
+		ck_assert_ptr_nonnull(fp);
+		for (size_t i = 0; i < pda_fold_nr_lines(fd); i++) {
+			const struct pda_fold_line *l = pda_fold_line(fd, i);
+
+			ck_assert_ptr_nonnull(l);
+			ck_assert_uint_eq(l->samples, 2);
+			fprintf(fp, "%s %llu\n", l->stack,
+				(unsigned long long)l->weight);
+		}
+		fclose(fp);
+		text[threaded] = buf;
+		pda_fold_free(fd);
+		free(f);
+	}
+	ck_assert_str_eq(text[0], text[1]);
+	free(text[0]);
+	free(text[1]);
 }
 END_TEST
 
@@ -508,7 +579,8 @@ Suite *stacktree_suite(void)
 	tcase_add_test(tc, test_alloc_failures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fold");
-	tcase_add_loop_test(tc, test_fold_random, 0, 6);
+	tcase_add_loop_test(tc, test_fold_random, 0, 12);
+	tcase_add_test(tc, test_fold_threaded_deep);
 	suite_add_tcase(s, tc);
 	return s;
 }
