@@ -517,5 +517,7 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];
+int cmd_stat(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_stat_usage[], cmd_stat_summary[], cmd_stat_options[];
 
 #endif /* PDTOOL_H */
