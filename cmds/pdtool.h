@@ -439,7 +439,7 @@ struct pda_capture;
  * st the reader's record counts: die (exit 2) when there were none in a
  * capture pdtool reads no samples from, saying what it holds and what
  * reads it (an AUX-area trace: perf inject --itrace; perf stat record's
- * counters: pdtool dump, perf stat report); warn when an AUX-area trace
+ * counters: pdtool stat); warn when an AUX-area trace
  * sits beside samples, since it is not decoded.
  */
 void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,

@@ -460,6 +460,24 @@ static void md_row(FILE *out, const struct pda_stat_report *rep,
 	fputc('\n', out);
 }
 
+/* The command line as one code span (cut at 4 KiB, as no reader of a
+ * report wants more). */
+static void md_cmdline(FILE *out, const struct pda_stat_report *rep)
+{
+	char buf[4096];
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < rep->nr_cmdline && n < sizeof(buf) - 1; i++) {
+		int w = snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? " " : "",
+				 rep->cmdline[i]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w < sizeof(buf) - n ? (size_t)w : sizeof(buf) - 1 - n;
+	}
+	pde_md_code(out, buf, n, false);
+}
+
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep)
 {
 	static const char *const sep[] = {"", "---|"};
@@ -468,11 +486,8 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep)
 	fputs("Command: ", out);
 	if (!rep->cmdline || rep->nr_cmdline == 0)
 		fputs("(not recorded)", out);
-	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++) {
-		if (i)
-			fputc(' ', out);
-		pde_md_code(out, rep->cmdline[i], strlen(rep->cmdline[i]), false);
-	}
+	else
+		md_cmdline(out, rep);
 	fprintf(out, "  \nAggregation: %s", pda_stat_aggr_name(rep->aggr));
 	if (rep->nr_runs > 1)
 		fprintf(out, "; %u runs: mean and the spread of the mean",

@@ -163,7 +163,7 @@ struct pda_stat {
 	bool have_config;
 	uint64_t interval_ms;
 	bool scale;
-	uint64_t nr_final;	   /* FINAL rounds of this capture */
+	uint64_t nr_file_rounds;   /* all its rounds */
 	uint64_t nr_stat;
 	uint64_t rec_off;
 };
@@ -436,7 +436,7 @@ int pda_stat_begin(struct pda_stat *s, struct pd_file *f)
 	s->have_config = false;
 	s->interval_ms = 0;
 	s->scale = true;
-	s->nr_final = 0;
+	s->nr_file_rounds = 0;
 	s->nr_stat = 0;
 	rc = take_events(s);
 	if (rc < 0)
@@ -1289,7 +1289,6 @@ static int on_round(struct pda_stat *s, const struct pd_ev_stat_round *sr)
 
 	if (sr->type == 1) {
 		stats_add(&s->walltime, (double)sr->time);
-		s->nr_final++;
 	}
 	switch (mode) {
 	case PDA_STAT_AGGR_GLOBAL:
@@ -1326,6 +1325,7 @@ static int on_round(struct pda_stat *s, const struct pd_ev_stat_round *sr)
 		     MAX_ROWS) < 0)
 		return nomem(s);
 	round = &s->rounds[s->nr_rounds++];
+	s->nr_file_rounds++;
 	round->time = sr->time;
 	round->final = sr->type == 1;
 	round->first = first;
@@ -1390,7 +1390,13 @@ int pda_stat_end(struct pda_stat *s)
 {
 	const struct pda_stat_round *last;
 
-	if (s->nr_rounds == 0 || s->nr_stat == 0)
+	if (s->nr_stat > 0 && s->nr_file_rounds == 0)
+		return fail(s, PD_ERR_FORMAT,
+			    "'%s' holds %llu STAT records but no STAT_ROUND to "
+			    "total them: cut short before perf stat record "
+			    "ended?",
+			    pd_file_name(s->f), (unsigned long long)s->nr_stat);
+	if (s->nr_file_rounds == 0 || s->nr_stat == 0)
 		return fail(s, PD_ERR_FORMAT,
 			    "'%s' holds no counts (no STAT and STAT_ROUND "
 			    "records): not a 'perf stat record' capture",

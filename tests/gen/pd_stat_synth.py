@@ -3,7 +3,7 @@
 """pd_stat_synth.py - write `perf stat record` captures with hardware
 events, laid out as perf 6.1 writes them, for hosts this VM is not.
 
-    pd_stat_synth.py --list
+    pd_stat_synth.py --list | --list-all
     pd_stat_synth.py NAME OUT
 
 This VM has no PMU, so perf cannot count cycles or instructions here; this
@@ -124,6 +124,13 @@ CAPTURES = {
                              "branch-misses", "L1-icache-loads",
                              "L1-icache-load-misses"]),
 }
+# perf 6.8 and later: the saved aggregation mode in the new numbering (6
+# is AGGR_CORE there, 4 before), the AGGR_LEVEL term after it, and a
+# VERSION to tell them by; the counts are n1-global's, so that reading it
+# right gives what perf 6.1 prints for n1-global --per-core.  perf 6.1
+# cannot read it right ("unknown stat config term 3"): no perf golden.
+CAPTURES["n1-perf7"] = dict(CAPTURES["n1-global"], aggr=6, level=True,
+                            version="6.12.0", seed="n1-global")
 
 WALL_NS = 1_000_000_000       # a second of work
 INTERVAL_NS = 100_000_000     # -I 100
@@ -219,7 +226,8 @@ def attr_bytes(type_, config, flags):
 def capture(name):
     spec = CAPTURES[name]
     host = HOSTS[spec["host"]]
-    rng = Rng(sum(map(ord, name)) * 0x9E3779B97F4A7C15 & 0xffffffffffffffff)
+    seed = spec.get("seed", name)
+    rng = Rng(sum(map(ord, seed)) * 0x9E3779B97F4A7C15 & 0xffffffffffffffff)
     ncpu = spec["cpus"] or 1
     cpu_list = list(range(spec["cpus"])) if spec["cpus"] else [-1]
     flags = FLAGS_SYSTEM if spec["cpus"] else FLAGS_TASK
@@ -250,9 +258,12 @@ def capture(name):
     else:
         recs.append(record(74, 0, struct.pack("<HHh", 0, 1, -1) +
                            bytes(2)))
-    recs.append(record(75, 0, struct.pack("<Q", 3) + struct.pack(
-        "<QQQQQQ", 0, spec["aggr"], 1,
-        INTERVAL_NS // 1000000 if spec["intervals"] else 0, 2, 1)))
+    terms = [0, spec["aggr"], 1,
+             INTERVAL_NS // 1000000 if spec["intervals"] else 0, 2, 1]
+    if spec.get("level"):
+        terms += [3, 0]
+    recs.append(record(75, 0, struct.pack("<Q", len(terms) // 2) +
+                       struct.pack("<%dQ" % len(terms), *terms)))
     data = counts(spec, rng)
     for r, rnd in enumerate(data):
         for c in range(ncpu):
@@ -281,6 +292,8 @@ def features(spec, host, ids):
             cmd_args.append("-A")
         if spec["aggr"] == 2:
             cmd_args.append("--per-socket")
+        if spec.get("level") and spec["aggr"] == 6:
+            cmd_args.append("--per-core")
     if spec["intervals"]:
         cmd_args += ["-I", str(INTERVAL_NS // 1000000)]
     cmd_args += ["-e", ",".join(spec["events"]), "--", "./work"]
@@ -327,7 +340,7 @@ def features(spec, host, ids):
     feats = [
         (3, string_feature("synth-" + spec["host"])),
         (4, string_feature(host["release"])),
-        (5, string_feature("6.1.187")),
+        (5, string_feature(spec.get("version", "6.1.187"))),
         (6, string_feature(host["arch"])),
         (7, struct.pack("<II", ncpu, ncpu)),
     ]
@@ -347,11 +360,15 @@ def features(spec, host, ids):
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] == "--list":
-        print("\n".join(CAPTURES))
+    if len(argv) == 2 and argv[1] in ("--list", "--list-all"):
+        # --list: the captures perf 6.1 reads right
+        print("\n".join(n for n in CAPTURES
+                        if argv[1] == "--list-all" or
+                        not CAPTURES[n].get("level")))
         return 0
     if len(argv) != 3 or argv[1] not in CAPTURES:
-        sys.stderr.write("usage: pd_stat_synth.py --list | NAME OUT\n")
+        sys.stderr.write("usage: pd_stat_synth.py --list | --list-all | "
+                         "NAME OUT\n")
         return 64
     with open(argv[2], "wb") as f:
         f.write(capture(argv[1]))
