@@ -167,39 +167,24 @@ static void text_row(const struct line *l, const struct pda_stat_report *rep,
 	fputc('\n', out);
 }
 
-/* perf's print_interval() headers */
+/* perf's print_interval() headers: what comes after "#           time" */
 static void interval_header(FILE *out, enum pda_stat_aggr aggr)
 {
-	static const char counts[] = "             counts ";
+	const char *cols = "             counts ";
 
-	switch (aggr) {
-	case PDA_STAT_AGGR_NODE:
-		fprintf(out, "#           time node   cpus%s", counts);
-		break;
-	case PDA_STAT_AGGR_SOCKET:
-		fprintf(out, "#           time socket cpus%s", counts);
-		break;
-	case PDA_STAT_AGGR_DIE:
-		fprintf(out, "#           time die          cpus%s", counts);
-		break;
-	case PDA_STAT_AGGR_CORE:
-		fprintf(out, "#           time core            cpus%s", counts);
-		break;
-	case PDA_STAT_AGGR_NONE:
-		fprintf(out, "#           time CPU    %s", "                counts ");
-		break;
-	case PDA_STAT_AGGR_THREAD:
-		fprintf(out, "#           time             comm-pid%s",
-			"                  counts ");
-		break;
-	case PDA_STAT_AGGR_AS_RECORDED:
-	case PDA_STAT_AGGR_GLOBAL:
-	case PDA_STAT_AGGR_CLUSTER:
-	case PDA_STAT_AGGR_CACHE:
-		fprintf(out, "#           time%s", counts);
-		break;
-	}
-	fprintf(out, "%*s events\n", UNIT_WIDTH, "unit");
+	if (aggr == PDA_STAT_AGGR_NODE)
+		cols = " node   cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_SOCKET)
+		cols = " socket cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_DIE)
+		cols = " die          cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_CORE)
+		cols = " core            cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_NONE)
+		cols = " CPU                    counts ";
+	else if (aggr == PDA_STAT_AGGR_THREAD)
+		cols = "             comm-pid                  counts ";
+	fprintf(out, "#           time%s%*s events\n", cols, UNIT_WIDTH, "unit");
 }
 
 static void text_header(FILE *out, const struct pda_stat_report *rep)

@@ -233,6 +233,13 @@ perf 6.1 prints as each interval's own.  0.2 s of the C program." \
 	"$PERF stat record -I 50 -o stat-interval.perf.data -e task-clock,context-switches,page-faults -- bin/demo 200"
 fi
 
+name_wanted=stat-cpu-interval; if want "$@"; then
+record stat-cpu-interval none "perf stat record -a -A -I 40: per-CPU counts \
+every 40 ms (the interval header and prefix of each aggregation), of a \
+mostly idle machine for 0.1 s." \
+	"$PERF stat record -a -A -I 40 -o stat-cpu-interval.perf.data -e task-clock,context-switches -- sleep 0.1"
+fi
+
 name_wanted=stat-thread; if want "$@"; then
 record stat-thread demo "perf stat record --per-thread -p PID: a \
 THREAD_MAP of the program's three threads (pid and comm), a STAT per event \

@@ -50,6 +50,8 @@ done
 for opt in --per-socket --per-die --per-core --per-node; do
 	golden stat-cpu testdata/stat-cpu.perf.data \
 		testdata/stat-cpu.perf.data "$opt"
+	golden stat-cpu-interval testdata/stat-cpu-interval.perf.data \
+		testdata/stat-cpu-interval.perf.data "$opt"
 done
 
 for name in $(python3 tests/gen/pd_stat_synth.py --list); do
