@@ -81,8 +81,8 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 		    path, trace_kind(f), nr_aux, nr_aux == 1 ? "" : "s");
 	if (nr_stat)
 		die(ctx,
-		    "'%s' is a 'perf stat record' capture: counter values "
-		    "(%" PRIu64 " STAT records), no samples; 'pdtool dump' "
-		    "lists them, 'perf stat report' totals them",
-		    path, st->by_type[PD_REC_STAT]);
+		    "'%s' is a 'perf stat record' capture: it holds "
+		    "counters (%" PRIu64 " STAT records), not samples; "
+		    "'pdtool stat %s' prints them",
+		    path, st->by_type[PD_REC_STAT], path);
 }

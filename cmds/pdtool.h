@@ -444,7 +444,7 @@ struct pda_capture;
  * st the reader's record counts: die (exit 2) when there were none in a
  * capture pdtool reads no samples from, saying what it holds and what
  * reads it (an AUX-area trace: perf inject --itrace; perf stat record's
- * counters: pdtool dump, perf stat report); warn when an AUX-area trace
+ * counters: pdtool stat); warn when an AUX-area trace
  * sits beside samples, since it is not decoded.
  */
 void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
@@ -522,5 +522,7 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];
+int cmd_stat(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_stat_usage[], cmd_stat_summary[], cmd_stat_options[];
 
 #endif /* PDTOOL_H */

@@ -214,6 +214,20 @@ int pde_info_text(FILE *out, const struct pde_info *info);
 /* One JSON object and a newline (docs/man/pdtool-info.1.md). */
 int pde_info_json(FILE *out, const struct pde_info *info);
 
+/* ---- counters (pde_stat.c; `pdtool stat`) -------------------------- */
+
+/*
+ * A perf stat record capture's counts (analyze/counters/pda_stat.h):
+ * pde_stat_text() as perf stat report (perf 6.1) prints them, byte for
+ * byte; pde_stat_json() every count, enabled and running time, scaled
+ * value and metric as one JSON object; pde_stat_md() GitHub Markdown
+ * tables.  @return 0 or PD_ERR_IO.
+ */
+struct pda_stat_report;
+int pde_stat_text(FILE *out, const struct pda_stat_report *rep);
+int pde_stat_json(FILE *out, const struct pda_stat_report *rep);
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep);
+
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 
 struct pda_flame_node; /* pda_flame.h: the finished tree's nodes, depth first */

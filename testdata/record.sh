@@ -216,6 +216,46 @@ s of the C program." \
 	"$PERF stat record -o statrec.perf.data -e cpu-clock,task-clock,context-switches -- bin/demo 100"
 fi
 
+# More perf stat record captures (pdtool stat): per CPU, intervals, per
+# thread, and three runs of one command.
+name_wanted=stat-cpu; if want "$@"; then
+record stat-cpu demo "perf stat record -a -A: per-CPU counts (aggregation \
+mode AGGR_NONE saved in STAT_CONFIG), a STAT per event and CPU, a CPU_MAP \
+of both CPUs, the capture's CPU topology (for --per-socket, --per-core \
+...).  0.1 s of the C program." \
+	"$PERF stat record -a -A -o stat-cpu.perf.data -e task-clock,context-switches,cpu-migrations,page-faults -- bin/demo 100"
+fi
+
+name_wanted=stat-interval; if want "$@"; then
+record stat-interval demo "perf stat record -I 50: a STAT_ROUND of type \
+INTERVAL every 50 ms and STAT records holding cumulative counts, which \
+perf 6.1 prints as each interval's own.  0.2 s of the C program." \
+	"$PERF stat record -I 50 -o stat-interval.perf.data -e task-clock,context-switches,page-faults -- bin/demo 200"
+fi
+
+name_wanted=stat-cpu-interval; if want "$@"; then
+record stat-cpu-interval none "perf stat record -a -A -I 40: per-CPU counts \
+every 40 ms (the interval header and prefix of each aggregation), of a \
+mostly idle machine for 0.1 s." \
+	"$PERF stat record -a -A -I 40 -o stat-cpu-interval.perf.data -e task-clock,context-switches -- sleep 0.1"
+fi
+
+name_wanted=stat-thread; if want "$@"; then
+record stat-thread demo "perf stat record --per-thread -p PID: a \
+THREAD_MAP of the program's three threads (pid and comm), a STAT per event \
+and thread, aggregation mode AGGR_THREAD; 0.1 s of a running program." \
+	"bin/demo 400 & p=\$!; sleep 0.1; $PERF stat record --per-thread -p \$p -o stat-thread.perf.data -e task-clock,context-switches -- sleep 0.1; wait"
+fi
+
+for run in 1 2 3; do
+name_wanted=stat-run$run; if want "$@"; then
+record stat-run$run demo "Run $run of three perf stat record runs of one \
+command (stat-run1..3): pdtool stat given all three prints their mean and \
+spread as perf stat -r does." \
+	"$PERF stat record -o stat-run$run.perf.data -e task-clock,context-switches,page-faults -- bin/demo 50"
+fi
+done
+
 name_wanted=sysw; if want "$@"; then
 record sysw none "A system-wide capture (-a) for 0.2 s of a mostly idle \
 machine: cpu-clock at 99 Hz on every CPU with callchains, samples of the \

@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate"
+MODULES="base symbols machine unwind session profile annotate counters"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -41,6 +41,7 @@ deps() {
 	unwind) echo "base symbols machine" ;;
 	session) echo "base symbols machine unwind" ;;
 	profile) echo "base" ;;
+	counters) echo "base" ;;
 	annotate) echo "base symbols machine session" ;;
 	*) echo "?" ;;
 	esac

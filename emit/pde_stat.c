@@ -1,0 +1,499 @@
+/*
+ * pde_stat.c - `pdtool stat`'s writers: the text perf stat report (perf
+ * 6.1) prints, byte for byte (util/stat-display.c: its column widths,
+ * the metric column of METRIC_LEN, the interval prefix and headers),
+ * and the same numbers as JSON and as Markdown.
+ */
+#include "pde.h"
+#include "pda_stat.h"
+#include "pdc_text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#define METRIC_LEN 35 /* perf's metric column */
+#define UNIT_WIDTH 4  /* perf's stat_config.unit_width: strlen("unit") */
+
+/* The width text shows s in (an escaped byte is 4 wide). */
+static size_t text_width(const char *s)
+{
+	size_t n = strlen(s), w = 0;
+
+	while (n) {
+		size_t plain = pdc_text_plain(s, n);
+
+		w += plain;
+		s += plain;
+		n -= plain;
+		if (n) {
+			w += PDC_TEXT_ESC_LEN;
+			s++;
+			n--;
+		}
+	}
+	return w;
+}
+
+/* s through the text rule, padded with spaces to width on the right
+ * (left: on the left), as printf's %-*s (%*s) pads it. */
+static void pad(FILE *out, const char *s, size_t width, bool left)
+{
+	size_t w = text_width(s);
+
+	if (left)
+		for (; w < width; w++)
+			fputc(' ', out);
+	pde_text_puts(out, s);
+	if (!left)
+		for (; w < width; w++)
+			fputc(' ', out);
+}
+
+/* perf's aggr_printout() for the std output */
+static void aggr_prefix(FILE *out, enum pda_stat_aggr aggr,
+			const struct pda_stat_row *r)
+{
+	switch (aggr) {
+	case PDA_STAT_AGGR_CORE:
+		fprintf(out, "S%" PRId32 "-D%" PRId32 "-C%-8" PRId32 " %4" PRIu32
+			     " ",
+			r->socket, r->die, r->core, r->nr);
+		break;
+	case PDA_STAT_AGGR_DIE:
+		fprintf(out, "S%" PRId32 "-D%-8" PRId32 " %4" PRIu32 " ",
+			r->socket, r->die, r->nr);
+		break;
+	case PDA_STAT_AGGR_SOCKET:
+		fprintf(out, "S%-5" PRId32 " %4" PRIu32 " ", r->socket, r->nr);
+		break;
+	case PDA_STAT_AGGR_NODE:
+		fprintf(out, "N%-5" PRId32 " %4" PRIu32 " ", r->node, r->nr);
+		break;
+	case PDA_STAT_AGGR_NONE:
+		if (r->cpu > -1)
+			fprintf(out, "CPU%-7" PRId32 " ", r->cpu);
+		break;
+	case PDA_STAT_AGGR_THREAD:
+		pad(out, r->comm, 16, true);
+		fprintf(out, "-%-8" PRId64 " ", r->pid);
+		break;
+	case PDA_STAT_AGGR_AS_RECORDED:
+	case PDA_STAT_AGGR_GLOBAL:
+	case PDA_STAT_AGGR_CLUSTER:
+	case PDA_STAT_AGGR_CACHE:
+		break;
+	}
+}
+
+/* A metric's value as perf's format prints it; @return its length. */
+static int metric_value(char *buf, size_t size, const struct pda_stat_metric *m)
+{
+	switch (m->fmt) {
+	case PDA_STAT_MF_8_3F:
+		return snprintf(buf, size, "%8.3f", m->val);
+	case PDA_STAT_MF_7_2F_SP:
+		return snprintf(buf, size, "%7.2f ", m->val);
+	case PDA_STAT_MF_7_2F_PCT:
+		return snprintf(buf, size, "%7.2f%%", m->val);
+	case PDA_STAT_MF_8_3F_PCT:
+		return snprintf(buf, size, "%8.3f %%", m->val);
+	case PDA_STAT_MF_NONE:
+		break;
+	}
+	buf[0] = 0;
+	return 0;
+}
+
+struct line {
+	FILE *out;
+	const char *prefix;
+	enum pda_stat_aggr aggr;
+};
+
+/* perf's print_metric_std(), with do_new_line_std() before a metric
+ * perf puts on a line of its own */
+static void text_metric(const struct line *l, const struct pda_stat_row *r,
+			const struct pda_stat_metric *m)
+{
+	char buf[64];
+	int n;
+
+	if (m->fmt == PDA_STAT_MF_NONE) {
+		fprintf(l->out, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	if (m->newline) {
+		fputc('\n', l->out);
+		fputs(l->prefix, l->out);
+		aggr_prefix(l->out, l->aggr, r);
+		if (l->aggr == PDA_STAT_AGGR_NONE)
+			fputs("        ", l->out);
+		fprintf(l->out, "%49s", "");
+	}
+	n = 3 + metric_value(buf, sizeof(buf), m);
+	fprintf(l->out, " # %s %-*s", buf, METRIC_LEN - n - 1, m->unit);
+}
+
+static void text_row(const struct line *l, const struct pda_stat_report *rep,
+		     const struct pda_stat_row *r)
+{
+	const struct pda_stat_event *ev = &rep->events[r->event];
+	FILE *out = l->out;
+
+	fputs(l->prefix, out);
+	aggr_prefix(out, l->aggr, r);
+	if (!r->counted) {
+		fprintf(out, "%18s ", "<not counted>");
+		pad(out, ev->unit, UNIT_WIDTH, false);
+		fputc(' ', out);
+		pad(out, ev->name, 25, false);
+		fprintf(out, "%-*s", METRIC_LEN, "");
+	} else {
+		fprintf(out, floor(ev->scale) != ev->scale ? "%18.2f " : "%18.0f ",
+			r->uval);
+		pad(out, ev->unit, UNIT_WIDTH, false);
+		fputc(' ', out);
+		pad(out, ev->name, 32, false);
+		for (unsigned i = 0; i < r->nr_metrics; i++)
+			text_metric(l, r, &r->metric[i]);
+		if (r->nr_metrics == 0)
+			fprintf(out, "%-*s", METRIC_LEN, "");
+	}
+	if (rep->nr_runs > 1 && r->noise != 0)
+		fprintf(out, "  ( +-%6.2f%% )", r->noise);
+	if (r->run != r->ena)
+		fprintf(out, "  (%.2f%%)", 100.0 * (double)r->run / (double)r->ena);
+	fputc('\n', out);
+}
+
+/* perf's print_interval() headers: what comes after "#           time" */
+static void interval_header(FILE *out, enum pda_stat_aggr aggr)
+{
+	const char *cols = "             counts ";
+
+	if (aggr == PDA_STAT_AGGR_NODE)
+		cols = " node   cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_SOCKET)
+		cols = " socket cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_DIE)
+		cols = " die          cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_CORE)
+		cols = " core            cpus             counts ";
+	else if (aggr == PDA_STAT_AGGR_NONE)
+		cols = " CPU                    counts ";
+	else if (aggr == PDA_STAT_AGGR_THREAD)
+		cols = "             comm-pid                  counts ";
+	fprintf(out, "#           time%s%*s events\n", cols, UNIT_WIDTH, "unit");
+}
+
+static void text_header(FILE *out, const struct pda_stat_report *rep)
+{
+	fputs("\n Performance counter stats for '", out);
+	if (!rep->cmdline || rep->nr_cmdline == 0)
+		fputs("pipe", out);
+	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++) {
+		if (i)
+			fputc(' ', out);
+		pde_text_puts(out, rep->cmdline[i]);
+	}
+	fputc('\'', out);
+	if (rep->nr_runs > 1)
+		fprintf(out, " (%u runs)", rep->nr_runs);
+	fputs(":\n\n", out);
+}
+
+/* perf's get_precision(): 2 more digits than the spread's first */
+static int precision(double sd)
+{
+	if (sd > 1)
+		return 0;
+	return (int)lround(ceil(-log10(sd)));
+}
+
+static void text_footer(FILE *out, const struct pda_stat_report *rep)
+{
+	double avg = rep->walltime_ns / 1e9;
+
+	fputc('\n', out);
+	if (rep->nr_runs <= 1) {
+		fprintf(out, " %17.9f seconds time elapsed", avg);
+	} else {
+		double sd = rep->walltime_sd_ns / 1e9;
+		int p = precision(sd) + 2;
+		double pct = avg ? 100.0 * sd / avg : 0.0;
+
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed", p, avg, p,
+			sd);
+		if (pct)
+			fprintf(out, "  ( +-%6.2f%% )", pct);
+	}
+	fputs("\n\n", out);
+}
+
+int pde_stat_text(FILE *out, const struct pda_stat_report *rep)
+{
+	for (size_t k = 0; k < rep->nr_rounds; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+		char prefix[64] = "";
+		struct line l = {out, prefix, rep->aggr};
+
+		if (rep->interval_ms) {
+			snprintf(prefix, sizeof(prefix), "%6" PRIu64 ".%09" PRIu64 " ",
+				 rd->time / 1000000000u, rd->time % 1000000000u);
+			if (k % 25 == 0)
+				interval_header(out, rep->aggr);
+		} else {
+			text_header(out, rep);
+		}
+		for (size_t i = 0; i < rd->nr; i++)
+			text_row(&l, rep, &rep->rows[rd->first + i]);
+		if (!rep->interval_ms)
+			text_footer(out, rep);
+	}
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void json_metric(struct pde_json *j, const struct pda_stat_metric *m)
+{
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "unit", m->unit);
+	if (m->fmt == PDA_STAT_MF_NONE)
+		pde_json_null(j, "value");
+	else
+		pde_json_double(j, "value", m->val);
+	pde_json_end_object(j);
+}
+
+static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
+		     const struct pda_stat_row *r)
+{
+	const struct pda_stat_event *ev = &rep->events[r->event];
+
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "event", ev->name);
+	switch (rep->aggr) {
+	case PDA_STAT_AGGR_NONE:
+		pde_json_i64(j, "cpu", r->cpu);
+		break;
+	case PDA_STAT_AGGR_THREAD:
+		pde_json_str(j, "comm", r->comm);
+		pde_json_i64(j, "pid", r->pid);
+		break;
+	case PDA_STAT_AGGR_NODE:
+		pde_json_i64(j, "node", r->node);
+		pde_json_u64(j, "cpus", r->nr);
+		break;
+	case PDA_STAT_AGGR_CORE:
+		pde_json_i64(j, "core", r->core);
+		/* fall through */
+	case PDA_STAT_AGGR_DIE:
+		pde_json_i64(j, "die", r->die);
+		/* fall through */
+	case PDA_STAT_AGGR_SOCKET:
+		pde_json_i64(j, "socket", r->socket);
+		pde_json_u64(j, "cpus", r->nr);
+		break;
+	case PDA_STAT_AGGR_AS_RECORDED:
+	case PDA_STAT_AGGR_GLOBAL:
+	case PDA_STAT_AGGR_CLUSTER:
+	case PDA_STAT_AGGR_CACHE:
+		break;
+	}
+	pde_json_bool(j, "counted", r->counted);
+	pde_json_u64(j, "count", r->raw);
+	pde_json_u64(j, "scaled_count", r->val);
+	pde_json_double(j, "value", r->uval);
+	pde_json_str(j, "unit", ev->unit);
+	pde_json_u64(j, "enabled_ns", r->ena);
+	pde_json_u64(j, "running_ns", r->run);
+	pde_json_double(j, "running_pct",
+			r->ena ? 100.0 * (double)r->run / (double)r->ena : 0.0);
+	if (rep->nr_runs > 1)
+		pde_json_double(j, "noise_pct", r->noise);
+	pde_json_begin_array(j, "metrics");
+	for (unsigned i = 0; i < r->nr_metrics; i++)
+		json_metric(j, &r->metric[i]);
+	pde_json_end_array(j);
+	pde_json_end_object(j);
+}
+
+int pde_stat_json(FILE *out, const struct pda_stat_report *rep)
+{
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_str(&j, "aggregation", pda_stat_aggr_name(rep->aggr));
+	pde_json_u64(&j, "interval_ms", rep->interval_ms);
+	pde_json_bool(&j, "scaled", rep->scale);
+	pde_json_u64(&j, "runs", rep->nr_runs);
+	pde_json_double(&j, "elapsed_ns", rep->walltime_ns);
+	if (rep->nr_runs > 1)
+		pde_json_double(&j, "elapsed_sd_ns", rep->walltime_sd_ns);
+	pde_json_begin_array(&j, "command_line");
+	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++)
+		pde_json_str(&j, NULL, rep->cmdline[i]);
+	pde_json_end_array(&j);
+	pde_json_begin_array(&j, "events");
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_stat_event *ev = &rep->events[i];
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "name", ev->name);
+		pde_json_u64(&j, "type", ev->attr.type);
+		pde_json_hex(&j, "config", ev->attr.config);
+		pde_json_str(&j, "unit", ev->unit);
+		pde_json_double(&j, "scale", ev->scale);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_begin_array(&j, "rounds");
+	for (size_t k = 0; k < rep->nr_rounds; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_u64(&j, "time_ns", rd->time);
+		pde_json_bool(&j, "final", rd->final);
+		pde_json_begin_array(&j, "counts");
+		for (size_t i = 0; i < rd->nr; i++)
+			json_row(&j, rep, &rep->rows[rd->first + i]);
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* ---- Markdown -------------------------------------------------------- */
+
+static void md_aggr_cell(FILE *out, enum pda_stat_aggr aggr,
+			 const struct pda_stat_row *r)
+{
+	switch (aggr) {
+	case PDA_STAT_AGGR_NONE:
+		fprintf(out, " CPU%" PRId32 " |", r->cpu);
+		break;
+	case PDA_STAT_AGGR_THREAD:
+		fputc(' ', out);
+		pde_md_text(out, r->comm, strlen(r->comm));
+		fprintf(out, "-%" PRId64 " |", r->pid);
+		break;
+	case PDA_STAT_AGGR_SOCKET:
+		fprintf(out, " S%" PRId32 " (%" PRIu32 " CPUs) |", r->socket,
+			r->nr);
+		break;
+	case PDA_STAT_AGGR_DIE:
+		fprintf(out, " S%" PRId32 "-D%" PRId32 " (%" PRIu32 " CPUs) |",
+			r->socket, r->die, r->nr);
+		break;
+	case PDA_STAT_AGGR_CORE:
+		fprintf(out,
+			" S%" PRId32 "-D%" PRId32 "-C%" PRId32 " (%" PRIu32
+			" CPUs) |",
+			r->socket, r->die, r->core, r->nr);
+		break;
+	case PDA_STAT_AGGR_NODE:
+		fprintf(out, " N%" PRId32 " (%" PRIu32 " CPUs) |", r->node, r->nr);
+		break;
+	case PDA_STAT_AGGR_AS_RECORDED:
+	case PDA_STAT_AGGR_GLOBAL:
+	case PDA_STAT_AGGR_CLUSTER:
+	case PDA_STAT_AGGR_CACHE:
+		break;
+	}
+}
+
+static void md_row(FILE *out, const struct pda_stat_report *rep,
+		   const struct pda_stat_row *r)
+{
+	const struct pda_stat_event *ev = &rep->events[r->event];
+	char buf[64];
+
+	fputc('|', out);
+	md_aggr_cell(out, rep->aggr, r);
+	fputc(' ', out);
+	pde_md_code(out, ev->name, strlen(ev->name), true);
+	if (!r->counted)
+		fputs(" | not counted |", out);
+	else
+		fprintf(out, floor(ev->scale) != ev->scale ? " | %.2f |" : " | %.0f |",
+			r->uval);
+	fputc(' ', out);
+	pde_md_text(out, ev->unit, strlen(ev->unit));
+	fputs(" |", out);
+	for (unsigned i = 0; i < r->nr_metrics; i++) {
+		const struct pda_stat_metric *m = &r->metric[i];
+
+		if (m->fmt == PDA_STAT_MF_NONE)
+			continue;
+		metric_value(buf, sizeof(buf), m);
+		fprintf(out, "%s %s", i ? ";" : "", buf + strspn(buf, " "));
+		fputc(' ', out);
+		pde_md_text(out, m->unit, strlen(m->unit));
+	}
+	if (r->ena && r->run != r->ena)
+		fprintf(out, " | %.2f%% |", 100.0 * (double)r->run / (double)r->ena);
+	else
+		fputs(" | 100% |", out);
+	if (rep->nr_runs > 1)
+		fprintf(out, " ±%.2f%% |", r->noise);
+	fputc('\n', out);
+}
+
+/* The command line as one code span (cut at 4 KiB, as no reader of a
+ * report wants more). */
+static void md_cmdline(FILE *out, const struct pda_stat_report *rep)
+{
+	char buf[4096];
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < rep->nr_cmdline && n < sizeof(buf) - 1; i++) {
+		int w = snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? " " : "",
+				 rep->cmdline[i]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w < sizeof(buf) - n ? (size_t)w : sizeof(buf) - 1 - n;
+	}
+	pde_md_code(out, buf, n, false);
+}
+
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep)
+{
+	static const char *const sep[] = {"", "---|"};
+
+	fputs("## Counters\n\n", out);
+	fputs("Command: ", out);
+	if (!rep->cmdline || rep->nr_cmdline == 0)
+		fputs("(not recorded)", out);
+	else
+		md_cmdline(out, rep);
+	fprintf(out, "  \nAggregation: %s", pda_stat_aggr_name(rep->aggr));
+	if (rep->nr_runs > 1)
+		fprintf(out, "; %u runs: mean and the spread of the mean",
+			rep->nr_runs);
+	if (rep->walltime_ns != 0)
+		fprintf(out, "  \nTime elapsed: %.9f s", rep->walltime_ns / 1e9);
+	fputs("\n", out);
+	for (size_t k = 0; k < rep->nr_rounds; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+		bool aggr_col = rep->aggr != PDA_STAT_AGGR_GLOBAL;
+
+		if (rep->interval_ms)
+			fprintf(out, "\n### %" PRIu64 ".%09" PRIu64 " s\n",
+				rd->time / 1000000000u, rd->time % 1000000000u);
+		fprintf(out, "\n|%s event | count | unit | metrics | running |%s\n",
+			aggr_col ? " aggregate |" : "",
+			rep->nr_runs > 1 ? " spread |" : "");
+		fprintf(out, "|%s---|---:|---|---|---:|%s\n", sep[aggr_col],
+			rep->nr_runs > 1 ? "---:|" : "");
+		for (size_t i = 0; i < rd->nr; i++)
+			md_row(out, rep, &rep->rows[rd->first + i]);
+	}
+	return ferror(out) ? PD_ERR_IO : 0;
+}

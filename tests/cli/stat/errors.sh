@@ -1,0 +1,29 @@
+# What pdtool stat refuses, with one line naming the file and why: a
+# capture of samples, a capture cut short inside its STAT records, a STAT
+# of a CPU the CPU map does not hold, runs of different commands, a
+# per-thread capture as a run, two aggregations, an unknown format.
+d=$(mktemp -d) || exit 2
+trap 'rm -rf "$d"' EXIT
+cp testdata/stat-cpu.perf.data testdata/statrec.perf.data \
+	testdata/stat-run1.perf.data testdata/stat-thread.perf.data \
+	testdata/demo.perf.data "$d"
+cd "$d" || exit 2
+"$PDTOOL" stat demo.perf.data; echo "samples: exit $?"
+head -c 1000 stat-cpu.perf.data >cut.data
+"$PDTOOL" stat cut.data; echo "cut: exit $?"
+# the first STAT record (at 0x3c0, testdata/stat-cpu.md) said for CPU 7
+python3 -c '
+import sys
+b = bytearray(open("stat-cpu.perf.data", "rb").read())
+b[0x3c0 + 16] = 7
+open("cpu7.data", "wb").write(b)'
+"$PDTOOL" stat cpu7.data; echo "cpu 7: exit $?"
+"$PDTOOL" stat statrec.perf.data stat-run1.perf.data; echo "other command: exit $?"
+"$PDTOOL" stat stat-thread.perf.data stat-thread.perf.data
+echo "per-thread runs: exit $?"
+"$PDTOOL" stat -A --per-core stat-cpu.perf.data; echo "two: exit $?"
+"$PDTOOL" stat --per-socket statrec.perf.data >/dev/null
+echo "task capture per socket: exit $?"
+"$PDTOOL" stat --strict --per-socket statrec.perf.data >/dev/null
+echo "the same, --strict: exit $?"
+"$PDTOOL" stat --format csv statrec.perf.data; echo "csv: exit $?"

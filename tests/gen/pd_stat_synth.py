@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pd_stat_synth.py - write `perf stat record` captures with hardware
+events, laid out as perf 6.1 writes them, for hosts this VM is not.
+
+    pd_stat_synth.py --list | --list-all
+    pd_stat_synth.py NAME OUT
+
+This VM has no PMU, so perf cannot count cycles or instructions here; this
+writes what `perf stat record` would have written on an Arm Neoverse N1
+or V1, an Intel or an AMD host: the attrs (sample_type IDENTIFIER,
+read_format TOTAL_TIME_ENABLED|RUNNING), EVENT_UPDATE (unit and scale of
+the clocks), THREAD_MAP, CPU_MAP, STAT_CONFIG, one STAT per event, CPU and
+thread, and STAT_ROUND; the features perf stat record writes that perf
+stat report reads (command line, event descriptions, CPU topology, NUMA
+nodes, PMU mappings, the STAT feature).  Counts are made up but
+deterministic, multiplexed where a host has fewer counters than events
+(enabled != running), cumulative over the intervals of an -I capture, as
+the kernel reports them.
+
+CAPTURES below is the specification; tests/golden/perf/stat-regen.sh has
+perf 6.1 read each capture, and tests/cli/stat/ compare pdtool with it.
+"""
+
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pd_synth import file_bytes, record, string_feature  # noqa: E402
+
+# perf_event_attr types and the generic events perf names
+HW, SW, HW_CACHE = 0, 1, 3
+GENERIC = {
+    "cycles": (HW, 0), "instructions": (HW, 1),
+    "cache-references": (HW, 2), "cache-misses": (HW, 3),
+    "branches": (HW, 4), "branch-misses": (HW, 5),
+    "stalled-cycles-frontend": (HW, 7), "stalled-cycles-backend": (HW, 8),
+    "L1-dcache-loads": (HW_CACHE, 0x0), "L1-dcache-load-misses": (HW_CACHE, 0x10000),
+    "L1-icache-loads": (HW_CACHE, 0x1), "L1-icache-load-misses": (HW_CACHE, 0x10001),
+    "LLC-loads": (HW_CACHE, 0x2), "LLC-load-misses": (HW_CACHE, 0x10002),
+    "dTLB-loads": (HW_CACHE, 0x3), "dTLB-load-misses": (HW_CACHE, 0x10003),
+    "iTLB-loads": (HW_CACHE, 0x4), "iTLB-load-misses": (HW_CACHE, 0x10004),
+    "task-clock": (SW, 1), "cpu-clock": (SW, 0),
+    "context-switches": (SW, 3), "cpu-migrations": (SW, 4),
+    "page-faults": (SW, 2),
+}
+# The architectural Arm PMUv3 event numbers (Arm ARM D17.10, and the
+# Neoverse N1/V1 TRMs for the IMPLEMENTATION DEFINED 0x4xxx ones)
+ARM = {
+    "l1d_cache_refill": 0x03, "l1d_cache": 0x04, "inst_retired": 0x08,
+    "br_mis_pred": 0x10, "cpu_cycles": 0x11, "br_pred": 0x12,
+    "mem_access": 0x13, "l1i_cache": 0x14, "l2d_cache": 0x16,
+    "l2d_cache_refill": 0x17, "br_retired": 0x21,
+    "br_mis_pred_retired": 0x22, "stall_frontend": 0x23,
+    "stall_backend": 0x24, "dtlb_walk": 0x34, "itlb_walk": 0x35,
+    "l1d_cache_lmiss_rd": 0x39, "stall_backend_mem": 0x4005,
+    "l2d_cache_lmiss_rd": 0x4009,
+}
+ARM_PMU_TYPE = 8    # armv8_pmuv3_0, as PMU_MAPPINGS says
+
+# attr flags perf stat record sets: disabled, inherit, exclude_guest; a
+# workload's counters are also enable_on_exec
+FLAGS_SYSTEM = (1 << 0) | (1 << 1) | (1 << 20)
+FLAGS_TASK = FLAGS_SYSTEM | (1 << 12)
+
+HOSTS = {
+    "n1": {"arch": "aarch64", "desc": "", "cpuid": "0x00000000413fd0c1",
+           "release": "5.15.0-1051-aws", "pmu": "armv8_pmuv3_0"},
+    "v1": {"arch": "aarch64", "desc": "", "cpuid": "0x00000000411fd401",
+           "release": "6.1.0-18-cloud-arm64", "pmu": "armv8_pmuv3_0"},
+    "intel": {"arch": "x86_64",
+              "desc": "Intel(R) Xeon(R) Platinum 8488C",
+              "cpuid": "GenuineIntel,6,143,8", "release": "6.1.0-18-amd64",
+              "pmu": "cpu"},
+    "amd": {"arch": "x86_64", "desc": "AMD EPYC 9R14 96-Core Processor",
+            "cpuid": "AuthenticAMD,25,17,1", "release": "6.1.0-18-amd64",
+            "pmu": "cpu"},
+}
+
+# name: host, events, CPUs (None: a workload's counters, not -a),
+# sockets, aggregation mode as saved (perf 6.1 numbering: 0 none, 1
+# global, 2 socket, 3 die, 4 core, 5 thread), intervals (0: one final
+# round), hardware counters (more events than this are multiplexed),
+# the command perf ran
+CAPTURES = {
+    "n1-global": dict(host="n1", cpus=4, sockets=1, aggr=1, intervals=0,
+                      counters=6, events=[
+                          "task-clock", "cycles", "instructions",
+                          "cpu_cycles", "inst_retired", "stall_frontend",
+                          "stall_backend", "br_retired",
+                          "br_mis_pred_retired", "br_pred", "br_mis_pred",
+                          "l1d_cache", "l1d_cache_refill", "l2d_cache",
+                          "l2d_cache_refill", "mem_access", "dtlb_walk",
+                          "l1i_cache", "itlb_walk"]),
+    "v1-cpu": dict(host="v1", cpus=2, sockets=1, aggr=0, intervals=0,
+                   counters=3, events=[
+                       "cpu-clock", "cpu_cycles", "inst_retired",
+                       "stall_frontend", "stall_backend",
+                       "stall_backend_mem", "l1d_cache",
+                       "l1d_cache_refill", "l1d_cache_lmiss_rd",
+                       "l2d_cache_refill", "l2d_cache_lmiss_rd",
+                       "br_mis_pred_retired", "br_retired"]),
+    "intel-task": dict(host="intel", cpus=None, sockets=2, aggr=1,
+                       intervals=0, counters=8, events=[
+                           "task-clock", "context-switches",
+                           "cpu-migrations", "page-faults", "cycles",
+                           "instructions", "branches", "branch-misses",
+                           "cache-references", "cache-misses",
+                           "L1-dcache-loads", "L1-dcache-load-misses",
+                           "LLC-loads", "LLC-load-misses", "dTLB-loads",
+                           "dTLB-load-misses", "iTLB-loads",
+                           "iTLB-load-misses"]),
+    "intel-socket": dict(host="intel", cpus=4, sockets=2, aggr=2,
+                         intervals=0, counters=4, events=[
+                             "cpu-clock", "cycles", "instructions",
+                             "branches", "branch-misses",
+                             "cache-references", "cache-misses"]),
+    "amd-interval": dict(host="amd", cpus=2, sockets=1, aggr=1,
+                         intervals=3, counters=6, events=[
+                             "cpu-clock", "cycles", "instructions",
+                             "stalled-cycles-frontend",
+                             "stalled-cycles-backend", "branches",
+                             "branch-misses", "L1-icache-loads",
+                             "L1-icache-load-misses"]),
+}
+# perf 6.8 and later: the saved aggregation mode in the new numbering (6
+# is AGGR_CORE there, 4 before), the AGGR_LEVEL term after it, and a
+# VERSION to tell them by; the counts are n1-global's, so that reading it
+# right gives what perf 6.1 prints for n1-global --per-core.  perf 6.1
+# cannot read it right ("unknown stat config term 3"): no perf golden.
+CAPTURES["n1-perf7"] = dict(CAPTURES["n1-global"], aggr=6, level=True,
+                            version="6.12.0", seed="n1-global")
+
+WALL_NS = 1_000_000_000       # a second of work
+INTERVAL_NS = 100_000_000     # -I 100
+
+
+class Rng:
+    """xorshift64*: the same numbers on every host"""
+
+    def __init__(self, seed):
+        self.s = seed or 1
+
+    def next(self):
+        self.s ^= (self.s >> 12)
+        self.s ^= (self.s << 25) & 0xffffffffffffffff
+        self.s ^= (self.s >> 27)
+        return (self.s * 0x2545F4914F6CDD1D) & 0xffffffffffffffff
+
+    def frac(self):
+        return (self.next() >> 11) / float(1 << 53)
+
+
+def event_attr(name, host):
+    if name in GENERIC:
+        return GENERIC[name]
+    return ARM_PMU_TYPE, ARM[name]
+
+
+# how many of each event a CPU counts in a second of a busy loop
+RATE = {
+    "cycles": 2.6e9, "cpu_cycles": 2.6e9, "instructions": 4.1e9,
+    "inst_retired": 4.1e9, "stall_frontend": 0.31e9,
+    "stall_backend": 0.93e9, "stall_backend_mem": 0.52e9,
+    "stalled-cycles-frontend": 0.28e9, "stalled-cycles-backend": 0.77e9,
+    "branches": 0.82e9, "br_retired": 0.82e9, "br_pred": 0.97e9,
+    "branch-misses": 0.011e9, "br_mis_pred_retired": 0.012e9,
+    "br_mis_pred": 0.019e9, "cache-references": 0.09e9,
+    "cache-misses": 0.013e9, "l1d_cache": 1.6e9, "L1-dcache-loads": 1.4e9,
+    "l1d_cache_refill": 0.11e9, "L1-dcache-load-misses": 0.09e9,
+    "l1d_cache_lmiss_rd": 0.046e9, "l2d_cache": 0.21e9,
+    "l2d_cache_refill": 0.031e9, "l2d_cache_lmiss_rd": 0.009e9,
+    "LLC-loads": 0.021e9, "LLC-load-misses": 0.004e9,
+    "mem_access": 1.7e9, "dtlb_walk": 0.0061e9, "dTLB-loads": 1.4e9,
+    "dTLB-load-misses": 0.0021e9, "l1i_cache": 1.2e9, "itlb_walk": 0.0007e9,
+    "iTLB-loads": 0.0011e9, "iTLB-load-misses": 0.0002e9,
+    "L1-icache-loads": 1.1e9, "L1-icache-load-misses": 0.013e9,
+    "context-switches": 210, "cpu-migrations": 7, "page-faults": 1900,
+}
+
+
+def counts(spec, rng):
+    """[round][event][cpu] -> (val, ena, run), cumulative"""
+    ncpu = spec["cpus"] or 1
+    nev = len(spec["events"])
+    rounds = spec["intervals"] or 1
+    span = INTERVAL_NS if spec["intervals"] else WALL_NS
+    hw = [i for i, e in enumerate(spec["events"])
+          if event_attr(e, spec["host"])[0] not in (SW,)]
+    out = []
+    cum = [[(0, 0, 0)] * ncpu for _ in range(nev)]
+    for r in range(rounds):
+        this = []
+        for i, name in enumerate(spec["events"]):
+            row = []
+            for c in range(ncpu):
+                busy = 0.55 + 0.4 * rng.frac()
+                ena = int(span * (0.97 + 0.03 * rng.frac()))
+                run = ena
+                if i in hw and len(hw) > spec["counters"]:
+                    # round robin over the counters: each event gets its
+                    # share of the time
+                    run = int(ena * spec["counters"] / len(hw) *
+                              (0.9 + 0.2 * rng.frac()))
+                    run = min(run, ena)
+                if name in ("task-clock", "cpu-clock"):
+                    val = int(ena * busy)
+                else:
+                    val = int(RATE[name] * busy * run / 1e9 *
+                              (0.9 + 0.2 * rng.frac()))
+                pv, pe, pr = cum[i][c]
+                cum[i][c] = (pv + val, pe + ena, pr + run)
+                row.append(cum[i][c])
+            this.append(row)
+        out.append(this)
+    return out
+
+
+def attr_bytes(type_, config, flags):
+    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", type_, 128, config, 0,
+                       1 << 16, 3, flags, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0)[:128]
+
+
+def capture(name):
+    spec = CAPTURES[name]
+    host = HOSTS[spec["host"]]
+    seed = spec.get("seed", name)
+    rng = Rng(sum(map(ord, seed)) * 0x9E3779B97F4A7C15 & 0xffffffffffffffff)
+    ncpu = spec["cpus"] or 1
+    cpu_list = list(range(spec["cpus"])) if spec["cpus"] else [-1]
+    flags = FLAGS_SYSTEM if spec["cpus"] else FLAGS_TASK
+    pid = 4242
+    ids, events = [], []
+    next_id = 100
+    for ev in spec["events"]:
+        t, c = event_attr(ev, spec["host"])
+        ev_ids = list(range(next_id, next_id + ncpu))
+        next_id += ncpu
+        ids.append(ev_ids)
+        events.append((attr_bytes(t, c, flags), ev_ids))
+
+    recs = []
+    for i, ev in enumerate(spec["events"]):
+        if ev in ("task-clock", "cpu-clock"):
+            recs.append(record(78, 0, struct.pack("<QQ", 0, ids[i][0]) +
+                               b"msec\0\0\0\0"))
+            recs.append(record(78, 0, struct.pack("<QQd", 1, ids[i][0],
+                                                  1e-6)))
+    thread_pid = -1 if spec["cpus"] else pid
+    recs.append(record(73, 0, struct.pack("<Qq", 1, thread_pid) +
+                       bytes(16)))
+    if spec["cpus"]:
+        # perf 6.1's RANGE form: type 2, any_cpu, pad, start, end
+        recs.append(record(74, 0, struct.pack("<HBBHH", 2, 0, 0, 0,
+                                              spec["cpus"] - 1)))
+    else:
+        recs.append(record(74, 0, struct.pack("<HHh", 0, 1, -1) +
+                           bytes(2)))
+    terms = [0, spec["aggr"], 1,
+             INTERVAL_NS // 1000000 if spec["intervals"] else 0, 2, 1]
+    if spec.get("level"):
+        terms += [3, 0]
+    recs.append(record(75, 0, struct.pack("<Q", len(terms) // 2) +
+                       struct.pack("<%dQ" % len(terms), *terms)))
+    data = counts(spec, rng)
+    for r, rnd in enumerate(data):
+        for c in range(ncpu):
+            for i in range(len(spec["events"])):
+                val, ena, run = rnd[i][c]
+                recs.append(record(76, 0, struct.pack(
+                    "<QIIQQQ", ids[i][c], cpu_list[c] & 0xffffffff, 0,
+                    val, ena, run)))
+        if spec["intervals"]:
+            recs.append(record(77, 0, struct.pack(
+                "<QQ", 0, (r + 1) * INTERVAL_NS + 1234567)))
+    if not spec["intervals"]:
+        recs.append(record(77, 0, struct.pack("<QQ", 1,
+                                              WALL_NS + 3456789)))
+
+    return file_bytes(events, b"".join(recs), features(spec, host, ids))
+
+
+def features(spec, host, ids):
+    ncpu = spec["cpus"] or 4
+    per_socket = max(1, ncpu // spec["sockets"])
+    cmd_args = ["/usr/bin/perf", "stat", "record", "-o", "stat.data"]
+    if spec["cpus"]:
+        cmd_args.append("-a")
+        if spec["aggr"] == 0:
+            cmd_args.append("-A")
+        if spec["aggr"] == 2:
+            cmd_args.append("--per-socket")
+        if spec.get("level") and spec["aggr"] == 6:
+            cmd_args.append("--per-core")
+    if spec["intervals"]:
+        cmd_args += ["-I", str(INTERVAL_NS // 1000000)]
+    cmd_args += ["-e", ",".join(spec["events"]), "--", "./work"]
+    cmd = struct.pack("<I", len(cmd_args))
+    for arg in cmd_args:
+        cmd += string_feature(arg)
+    desc = struct.pack("<II", len(spec["events"]), 128)
+    flags = FLAGS_SYSTEM if spec["cpus"] else FLAGS_TASK
+    for i, ev in enumerate(spec["events"]):
+        t, c = event_attr(ev, spec["host"])
+        desc += attr_bytes(t, c, flags)
+        desc += struct.pack("<I", len(ids[i]))
+        desc += string_feature(ev)
+        desc += struct.pack("<%dQ" % len(ids[i]), *ids[i])
+    sockets = [",".join(str(c) for c in range(s * per_socket,
+                                              (s + 1) * per_socket))
+               for s in range(spec["sockets"])]
+    topo = struct.pack("<I", len(sockets))
+    for s in sockets:
+        topo += string_feature(s)
+    topo += struct.pack("<I", ncpu)
+    for c in range(ncpu):
+        topo += string_feature(str(c))
+    for c in range(ncpu):
+        topo += struct.pack("<II", c % per_socket, c // per_socket)
+    topo += struct.pack("<I", len(sockets))
+    for s in sockets:
+        topo += string_feature(s)
+    for c in range(ncpu):
+        topo += struct.pack("<I", 0)
+    numa = struct.pack("<I", spec["sockets"])
+    for s in range(spec["sockets"]):
+        numa += struct.pack("<IQQ", s, 64 << 20, 32 << 20)
+        numa += string_feature("%d-%d" % (s * per_socket,
+                                           (s + 1) * per_socket - 1))
+    pmus = [(1, "software"), (2, "tracepoint"), (5, "breakpoint")]
+    if host["arch"] == "aarch64":
+        pmus.append((ARM_PMU_TYPE, host["pmu"]))
+    else:
+        pmus.append((4, "cpu"))
+    pmu = struct.pack("<I", len(pmus))
+    for t, n in pmus:
+        pmu += struct.pack("<I", t) + string_feature(n)
+    feats = [
+        (3, string_feature("synth-" + spec["host"])),
+        (4, string_feature(host["release"])),
+        (5, string_feature(spec.get("version", "6.1.187"))),
+        (6, string_feature(host["arch"])),
+        (7, struct.pack("<II", ncpu, ncpu)),
+    ]
+    if host["desc"]:
+        feats.append((8, string_feature(host["desc"])))
+    feats += [
+        (9, string_feature(host["cpuid"])),
+        (10, struct.pack("<Q", 64 << 20)),
+        (11, cmd),
+        (12, desc),
+        (13, topo),
+        (14, numa),
+        (16, pmu),
+        (19, b""),
+    ]
+    return feats
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] in ("--list", "--list-all"):
+        # --list: the captures perf 6.1 reads right
+        print("\n".join(n for n in CAPTURES
+                        if argv[1] == "--list-all" or
+                        not CAPTURES[n].get("level")))
+        return 0
+    if len(argv) != 3 or argv[1] not in CAPTURES:
+        sys.stderr.write("usage: pd_stat_synth.py --list | --list-all | "
+                         "NAME OUT\n")
+        return 64
+    with open(argv[2], "wb") as f:
+        f.write(capture(argv[1]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

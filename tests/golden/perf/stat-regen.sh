@@ -1,0 +1,71 @@
+#!/bin/sh
+# stat-regen.sh - rewrite perf 6.1's `perf stat report` output for every
+# perf stat record capture pdtool stat is checked against.
+#
+#	sh tests/golden/perf/stat-regen.sh
+#
+# The captures: testdata's (recorded here with software events by
+# testdata/record.sh) and those tests/gen/pd_stat_synth.py writes with
+# hardware events (Arm Neoverse N1/V1, Intel, AMD; multiplexed, per CPU,
+# per socket, intervals).  For each capture and aggregation option,
+# tests/golden/perf/stat/NAME[.OPT].txt is what `perf stat report [OPT]
+# -i FILE` prints (on stderr: perf stat writes there), and LIST names
+# them: "GOLDEN CAPTURE [OPTION]", CAPTURE a testdata path or
+# synth:NAME.  Any warning or error perf prints stops the run: every
+# capture must be one perf 6.1 reads as it is.  tests/cli/stat/perf.test
+# compares pdtool stat with these files, without perf.  Needs perf 6.1
+# and python3; run from anywhere.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+
+PERF=${PERF:-perf}
+OUT=tests/golden/perf/stat
+pd_need_perf61
+pd_tmp_init
+mkdir -p "$OUT"
+rm -f "$OUT"/*.txt "$OUT/LIST"
+
+# golden NAME CAPTURE FILE [OPTION]
+golden()
+{
+	name=$1 cap=$2 file=$3 opt=${4:-}
+	gold=$OUT/$name${opt:+.${opt#--}}.txt
+	# shellcheck disable=SC2086
+	"$PERF" stat report $opt -i "$file" >"$PD_TMP/out" 2>"$gold"
+	rc=$?
+	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' "$gold" ||
+		[ -s "$PD_TMP/out" ]; then
+		echo "stat-regen.sh: perf stat report $opt -i $cap: exit $rc:" >&2
+		grep -Ei 'warning|error|fail|invalid' "$gold" >&2
+		exit 1
+	fi
+	echo "$(basename "$gold") $cap${opt:+ $opt}" >>"$OUT/LIST"
+}
+
+for f in testdata/statrec.perf.data testdata/stat-*.perf.data; do
+	name=$(basename "$f" .perf.data)
+	golden "$name" "$f" "$f"
+done
+for opt in --per-socket --per-die --per-core --per-node; do
+	golden stat-cpu testdata/stat-cpu.perf.data \
+		testdata/stat-cpu.perf.data "$opt"
+	golden stat-cpu-interval testdata/stat-cpu-interval.perf.data \
+		testdata/stat-cpu-interval.perf.data "$opt"
+done
+
+for name in $(python3 tests/gen/pd_stat_synth.py --list); do
+	python3 tests/gen/pd_stat_synth.py "$name" "$PD_TMP/$name.data" ||
+		exit 1
+	golden "synth-$name" "synth:$name" "$PD_TMP/$name.data"
+done
+# other aggregations of captures of more CPUs than this host has (-A
+# would print per CPU: perf 6.1 then omits the CPU numbers this host
+# lacks, pdtool-stat(1) DIFFERENCES FROM PERF)
+for opt in --per-socket --per-core --per-node; do
+	golden synth-n1-global synth:n1-global "$PD_TMP/n1-global.data" "$opt"
+	golden synth-intel-socket synth:intel-socket \
+		"$PD_TMP/intel-socket.data" "$opt"
+done
+golden synth-v1-cpu synth:v1-cpu "$PD_TMP/v1-cpu.data" --per-core
+echo "stat-regen.sh: $(wc -l <"$OUT/LIST") goldens in $OUT" >&2
