@@ -82,7 +82,7 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 	if (nr_stat)
 		die(ctx,
 		    "'%s' is a 'perf stat record' capture: it holds "
-		    "counters (%" PRIu64 " STAT records), not samples; "
+		    "counters (%" PRIu64 " STAT records) and no samples; "
 		    "'pdtool stat %s' prints them",
 		    path, st->by_type[PD_REC_STAT], path);
 }
