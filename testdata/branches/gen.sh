@@ -31,5 +31,7 @@ for layout in intel intel-type intel-hwidx intel-nocyc zen4 brs; do
 	gen "demo-$layout" ../demo.perf.data ../bin/demo \
 		/work/main/testdata/bin/demo "$layout"
 done
-gen loop-brbe ../loop-aarch64.perf.data ../bin/loop-aarch64 \
-	/opt/pdtool/loop-aarch64 brbe
+for layout in brbe brbe-notype; do
+	gen "loop-$layout" ../loop-aarch64.perf.data ../bin/loop-aarch64 \
+		/opt/pdtool/loop-aarch64 "$layout"
+done

@@ -38,6 +38,8 @@ those.  LAYOUT says what the hardware records:
                cycles (mispred = predicted = 0: unknown)
   brbe         ARM BRBE (aarch64 BINARY): TYPE_SAVE and PRIV_SAVE, type,
                privilege (user), cycles
+  brbe-notype  the same without TYPE_SAVE (types are then decoded from
+               the aarch64 instructions)
 
 --truth FILE writes the ground truth as JSON: the layout, the sites
 (address, symbol+offset, mnemonic, perf's branch type, mispredict
@@ -90,6 +92,8 @@ LAYOUTS = {
     "brs": (BR_ANY | BR_USER, False, False, False, False, False, 16),
     "brbe": (BR_ANY | BR_USER | BR_TYPE_SAVE | BR_PRIV_SAVE, True, True,
              True, False, True, 32),
+    "brbe-notype": (BR_ANY | BR_USER | BR_PRIV_SAVE, True, True, False,
+                    False, True, 32),
 }
 
 
