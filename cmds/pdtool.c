@@ -23,6 +23,8 @@ static const char help_options[] = "";
 static const struct cmd_entry cmds[] = {
 	{ "annotate", cmd_annotate, CMD_NEEDS_INPUT, cmd_annotate_usage,
 	  cmd_annotate_summary, cmd_annotate_options },
+	{ "branches", cmd_branches, CMD_NEEDS_INPUT, cmd_branches_usage,
+	  cmd_branches_summary, cmd_branches_options },
 	{ "diff", cmd_diff, CMD_NEEDS_INPUT, cmd_diff_usage, cmd_diff_summary,
 	  cmd_diff_options },
 	{ "dump", cmd_dump, CMD_NEEDS_INPUT, cmd_dump_usage, cmd_dump_summary,

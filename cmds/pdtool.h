@@ -481,6 +481,9 @@ void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_branches(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_branches_usage[], cmd_branches_summary[],
+	cmd_branches_options[];
 extern const char cmd_annotate_usage[], cmd_annotate_summary[],
 	cmd_annotate_options[];
 int cmd_diff(int argc, char **argv, struct pd_ctx *ctx);

@@ -432,6 +432,25 @@ int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
 int pde_annot_end(struct pde_annot *w);
 
+/* ---- branches (pde_branches.c) ------------------------------------- */
+
+enum pde_branches_format {
+	PDE_BRANCHES_TEXT,
+	PDE_BRANCHES_MD,   /* the report's "Branch hotspots" section */
+	PDE_BRANCHES_JSON,
+	PDE_BRANCHES_CSV,
+};
+
+struct pda_branch; /* pda_branch.h: finished */
+
+/*
+ * `pdtool branches`' table of b, its ends named at level by (an enum
+ * pda_branch_by).  @return 0, PD_ERR_NOMEM, or PD_ERR_IO when out's
+ * error flag is set.
+ */
+int pde_branches(FILE *out, enum pde_branches_format fmt,
+		 const struct pda_branch *b, unsigned by);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,8 +87,8 @@ static const char *arch_name(const struct pda_elf_arch *ar, bool thumb)
  * RISC-V) or we do not know it.  *unit is the step over bytes that do
  * not decode.
  */
-static bool cs_target(const struct pda_elf_arch *ar, bool thumb, cs_arch *arch,
-		      cs_mode *mode, unsigned *unit)
+bool pda_annot_cs_target(const struct pda_elf_arch *ar, bool thumb,
+			cs_arch *arch, cs_mode *mode, unsigned *unit)
 {
 	cs_mode endian = ar->big_endian ? CS_MODE_BIG_ENDIAN
 					: CS_MODE_LITTLE_ENDIAN;
@@ -318,7 +318,7 @@ static int disassemble(struct build *b, struct pda_elf *e,
 	uint64_t addr = start;
 	int rc = 0;
 
-	if (!cs_target(ar, thumb, &arch, &mode, &unit)) {
+	if (!pda_annot_cs_target(ar, thumb, &arch, &mode, &unit)) {
 		b->fn->error = "capstone cannot disassemble this architecture";
 		return 0;
 	}

@@ -10,6 +10,18 @@
 #include "pda_stack_int.h"
 #include "pda_annotate.h"
 
+#include <capstone/capstone.h>
+
+/*
+ * capstone's arch and mode for a binary of architecture ar (thumb: ARM
+ * code in Thumb state); false when capstone (4.0 has no RISC-V) or we do
+ * not know it.  *unit is the step over bytes that do not decode.  Shared
+ * with analyze/branch, which decodes branch types in the capture's
+ * architecture.
+ */
+bool pda_annot_cs_target(const struct pda_elf_arch *ar, bool thumb,
+			 cs_arch *arch, cs_mode *mode, unsigned *unit);
+
 /* Samples at one address of a function, for every event. */
 struct annot_addr {
 	const struct pda_dso *dso; /* with vaddr, its key in pda_annot.addrs */

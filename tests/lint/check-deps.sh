@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate counters"
+MODULES="base symbols machine unwind session profile annotate counters branch"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -43,6 +43,7 @@ deps() {
 	profile) echo "base" ;;
 	counters) echo "base" ;;
 	annotate) echo "base symbols machine session" ;;
+	branch) echo "base symbols machine session annotate" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -53,6 +54,7 @@ libs() {
 	machine) echo "elfutils/debuginfod.h gelf.h" ;;
 	unwind) echo "elfutils/libdwfl.h gelf.h dwarf.h libunwind.h" ;;
 	annotate) echo "capstone/capstone.h" ;;
+	branch) echo "capstone/capstone.h" ;;
 	session) echo "xxhash.h" ;;
 	*) echo "" ;;
 	esac

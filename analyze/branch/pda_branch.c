@@ -1,0 +1,653 @@
+/*
+ * pda_branch.c - branch stacks aggregated by (from, to).
+ *
+ * Each entry's ends are resolved as a sample at that address would be
+ * (pda_sample_leaf on a copy of the sample with ip = the address), once
+ * per (process, comm, address): a process's maps change with an exec,
+ * which changes its comm, so the cache holds across a capture.  The row
+ * an entry adds to is found by the ends' identities at the level asked
+ * (symbol, address, source line).  The type is the recorded one where
+ * the event has TYPE_SAVE and the entry a type; else capstone decodes
+ * the instruction at `from` in the binary's own architecture, once per
+ * address.
+ */
+#include "pda_branch.h"
+#include "pda_annotate_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* PERF_SAMPLE_BRANCH_* of the attr, beyond pd.h's */
+#define BR_TYPE_SAVE (1ull << 16)
+
+/* PERF_BR_* (include/uapi/linux/perf_event.h) */
+enum {
+	BR_UNKNOWN = 0,
+	BR_COND = 1,
+	BR_UNCOND = 2,
+	BR_IND = 3,
+	BR_CALL = 4,
+	BR_IND_CALL = 5,
+	BR_RET = 6,
+	BR_SYSCALL = 7,
+	BR_SYSRET = 8,
+	BR_ERET = 11,
+};
+
+/* perf's branch_type_name() (util/branch.c) */
+static const char *const type_names[PDA_BR_NR_TYPES] = {
+	"N/A",	    "COND",	"UNCOND", "IND",      "CALL",	 "IND_CALL",
+	"RET",	    "SYSCALL",	"SYSRET", "COND_CALL", "COND_RET", "ERET",
+	"IRQ",	    "SERROR",	"NO_TX",  "EXTEND_ABI",
+};
+
+const char *pda_branch_type_name(unsigned type)
+{
+	return type < PDA_BR_NR_TYPES ? type_names[type] : "?";
+}
+
+/* A resolved address of a process. */
+struct loc_ent {
+	uint32_t pid;
+	const char *comm;
+	uint64_t addr;
+	struct pda_branch_loc loc;
+	struct pda_dso *dso;
+	uint64_t dso_addr;
+	int type; /* decoded PERF_BR_*; -1 not tried */
+};
+
+/* What a row is keyed by: one end at the level asked. */
+struct ident {
+	const char *dso, *sym, *file;
+	uint64_t a;
+	unsigned line;
+};
+
+struct row_ent {
+	struct ident from, to;
+	struct pda_branch_row row;
+};
+
+struct pda_branch {
+	struct pda_session *s;
+	struct pda_branch_opts opts;
+	struct pdc_hash locs, rows;
+	struct row_ent **sorted;
+	size_t nr_rows, alloc_rows;
+	struct pda_stack st;
+	struct pda_branch_totals t;
+	bool finished;
+	/* the last capstone handle opened, for the arch and mode it is */
+	bool cs_open;
+	csh cs;
+	cs_arch cs_arch;
+	cs_mode cs_mode;
+	cs_insn *insn;
+};
+
+int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
+		   struct pda_branch **out)
+{
+	struct pda_branch *b;
+
+	*out = NULL;
+	if (!opts || opts->sz < sizeof(*opts) ||
+	    opts->by > PDA_BRANCH_BY_SRCLINE)
+		return PD_ERR_API;
+	b = pda_zalloc(s, sizeof(*b));
+	if (!b)
+		return PD_ERR_NOMEM;
+	b->s = s;
+	b->opts = *opts;
+	*out = b;
+	return 0;
+}
+
+void pda_branch_free(struct pda_branch *b)
+{
+	size_t pos = 0;
+	void *it;
+
+	if (!b)
+		return;
+	while ((it = pdc_hash_next(&b->locs, &pos)))
+		pda_free(b->s, it);
+	for (size_t i = 0; i < b->nr_rows; i++)
+		pda_free(b->s, b->sorted[i]);
+	pda_free(b->s, b->sorted);
+	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
+	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
+	pda_stack_release(b->s, &b->st);
+	if (b->insn)
+		cs_free(b->insn, 1);
+	if (b->cs_open)
+		cs_close(&b->cs);
+	pda_free(b->s, b);
+}
+
+/* ---- resolving an address ------------------------------------------ */
+
+struct loc_key {
+	uint32_t pid;
+	const char *comm;
+	uint64_t addr;
+};
+
+static bool loc_eq(const void *item, const void *key)
+{
+	const struct loc_ent *e = item;
+	const struct loc_key *k = key;
+
+	return e->addr == k->addr && e->pid == k->pid && e->comm == k->comm;
+}
+
+static uint64_t loc_hash(const struct loc_key *k)
+{
+	return pdc_hash_u64(k->addr ^ pdc_hash_u64(k->pid) ^
+			    (uint64_t)(uintptr_t)k->comm);
+}
+
+static struct loc_ent *resolve(struct pda_branch *b,
+			       const struct pd_sample *sample,
+			       const char *comm, uint64_t addr, int *err)
+{
+	struct loc_key k = {sample->pid, comm, addr};
+	const uint64_t h = loc_hash(&k);
+	struct loc_ent *e = pdc_hash_find(&b->locs, h, loc_eq, &k);
+	struct pd_sample at;
+	const struct pda_frame *out, *in;
+	int rc;
+
+	if (e)
+		return e;
+	/* perf looks a branch address up in the space its address says */
+	at = *sample;
+	at.ip = addr;
+	at.mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
+	at.callchain.nr = 0;
+	at.misc = (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
+			     (addr >> 63 ? PD_MISC_KERNEL : PD_MISC_USER));
+	e = pda_zalloc(b->s, sizeof(*e));
+	if (!e) {
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	e->pid = k.pid;
+	e->comm = comm;
+	e->addr = addr;
+	e->type = -1;
+	e->loc.addr = addr;
+	e->loc.kernel = addr >> 63;
+	rc = pda_sample_leaf(b->s, &at, &b->st, &e->dso);
+	if (rc < 0 && rc != PD_ERR_NOMEM)
+		rc = 0; /* an address that does not resolve is [unknown] */
+	if (rc < 0) {
+		pda_free(b->s, e);
+		*err = rc;
+		return NULL;
+	}
+	if (b->st.nr) {
+		/* the out-of-line function is the last frame; the source
+		 * line is the innermost's */
+		out = &b->st.frames[b->st.nr - 1];
+		in = &b->st.frames[0];
+		e->loc.dso = out->dso;
+		e->loc.sym = (out->flags & PDA_FRAME_NO_SYMBOL) ? NULL
+								: out->sym;
+		e->loc.sym_off = out->sym_off;
+		e->loc.srcfile = in->srcfile;
+		e->loc.line = in->line;
+		e->dso_addr = out->dso_addr;
+		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
+	}
+	if (pdc_hash_add(pda_session_alloc(b->s), &b->locs, h, e) < 0) {
+		pda_free(b->s, e);
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	return e;
+}
+
+/* ---- decoding a branch's type -------------------------------------- */
+
+static bool prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* The PERF_BR_* type of a decoded instruction; 0 when it is no branch
+ * or one we do not tell. */
+static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
+{
+	const char *m = in->mnemonic;
+	/* a direct target is an immediate: capstone prints it as 0x... or
+	 * #0x... */
+	const bool direct = in->op_str[0] == '0' || in->op_str[0] == '#';
+
+	if (b->cs_arch == CS_ARCH_X86) {
+		/* "bnd jmp", "notrack jmp" */
+		const char *sp = strrchr(m, ' ');
+
+		if (sp)
+			m = sp + 1;
+		if (prefix(m, "ret"))
+			return BR_RET;
+		if (prefix(m, "iret") || prefix(m, "sysret") ||
+		    prefix(m, "sysexit"))
+			return BR_SYSRET;
+		if (!strcmp(m, "syscall") || !strcmp(m, "sysenter") ||
+		    !strcmp(m, "int") || !strcmp(m, "int3"))
+			return BR_SYSCALL;
+		if (prefix(m, "call"))
+			return direct ? BR_CALL : BR_IND_CALL;
+		if (prefix(m, "jmp") || prefix(m, "ljmp"))
+			return direct ? BR_UNCOND : BR_IND;
+		if (m[0] == 'j' || prefix(m, "loop"))
+			return BR_COND;
+		return BR_UNKNOWN;
+	}
+	if (b->cs_arch == CS_ARCH_ARM64) {
+		if (!strcmp(m, "ret") || prefix(m, "reta"))
+			return BR_RET;
+		if (!strcmp(m, "eret") || prefix(m, "ereta"))
+			return BR_ERET;
+		if (!strcmp(m, "svc") || !strcmp(m, "hvc") ||
+		    !strcmp(m, "smc"))
+			return BR_SYSCALL;
+		if (!strcmp(m, "bl"))
+			return BR_CALL;
+		if (prefix(m, "blr"))
+			return BR_IND_CALL;
+		if (prefix(m, "br"))
+			return BR_IND;
+		if (!strcmp(m, "b"))
+			return BR_UNCOND;
+		if (prefix(m, "b.") || prefix(m, "bc.") || prefix(m, "cb") ||
+		    prefix(m, "tb"))
+			return BR_COND;
+		return BR_UNKNOWN;
+	}
+	return BR_UNKNOWN;
+}
+
+/* Decode the instruction at e's address, once. */
+static int decode_type(struct pda_branch *b, struct loc_ent *e)
+{
+	struct pda_elf *elf;
+	struct pda_elf_arch ar;
+	const unsigned char *code;
+	const uint8_t *p;
+	size_t len;
+	uint64_t addr;
+	cs_arch arch;
+	cs_mode mode;
+	unsigned unit;
+	bool thumb;
+
+	if (e->type >= 0)
+		return e->type;
+	e->type = BR_UNKNOWN;
+	elf = e->dso && e->dso->state == PDA_DSO_FOUND ? e->dso->elf : NULL;
+	if (!elf)
+		return e->type;
+	pda_elf_arch(elf, &ar);
+	thumb = pda_elf_arm_thumb(elf, e->dso_addr);
+	if (!pda_annot_cs_target(&ar, thumb, &arch, &mode, &unit))
+		return e->type;
+	if (pda_elf_code(elf, e->dso_addr, 16, &code, &len) < 0 || !len)
+		return e->type;
+	if (!b->cs_open || b->cs_arch != arch || b->cs_mode != mode) {
+		if (b->insn)
+			cs_free(b->insn, 1);
+		b->insn = NULL;
+		if (b->cs_open)
+			cs_close(&b->cs);
+		b->cs_open = false;
+		if (cs_open(arch, mode, &b->cs) != CS_ERR_OK)
+			return e->type;
+		b->cs_open = true;
+		b->cs_arch = arch;
+		b->cs_mode = mode;
+		b->insn = cs_malloc(b->cs);
+		if (!b->insn)
+			return PD_ERR_NOMEM;
+	}
+	p = code;
+	addr = e->dso_addr;
+	if (cs_disasm_iter(b->cs, &p, &len, &addr, b->insn))
+		e->type = (int)insn_type(b, b->insn);
+	return e->type;
+}
+
+/* ---- rows ---------------------------------------------------------- */
+
+static void ident_of(const struct pda_branch *b, const struct loc_ent *e,
+		     struct ident *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dso = e->loc.dso;
+	switch (b->opts.by) {
+	case PDA_BRANCH_BY_SYM:
+		id->sym = e->loc.sym;
+		/* perf keys an address without a symbol by itself */
+		if (!id->sym)
+			id->a = e->loc.dso ? e->dso_addr : e->addr;
+		break;
+	case PDA_BRANCH_BY_ADDR:
+		id->sym = e->loc.sym;
+		id->a = e->loc.dso ? e->dso_addr : e->addr;
+		break;
+	case PDA_BRANCH_BY_SRCLINE:
+		id->file = e->loc.srcfile;
+		id->line = e->loc.line;
+		if (!id->file) {
+			id->sym = e->loc.sym;
+			id->a = e->loc.dso ? e->dso_addr : e->addr;
+		} else {
+			id->dso = NULL;
+		}
+		break;
+	}
+}
+
+static bool ident_same(const struct ident *x, const struct ident *y)
+{
+	return x->dso == y->dso && x->sym == y->sym && x->file == y->file &&
+	       x->a == y->a && x->line == y->line;
+}
+
+static uint64_t ident_hash(const struct ident *id)
+{
+	return pdc_hash_u64((uint64_t)(uintptr_t)id->dso ^
+			    pdc_hash_u64((uint64_t)(uintptr_t)id->sym) ^
+			    pdc_hash_u64((uint64_t)(uintptr_t)id->file ^
+					 ((uint64_t)id->line << 32)) ^
+			    pdc_hash_u64(id->a + 0x9e3779b97f4a7c15ull));
+}
+
+struct row_key {
+	struct ident from, to;
+};
+
+static bool row_eq(const void *item, const void *key)
+{
+	const struct row_ent *r = item;
+	const struct row_key *k = key;
+
+	return ident_same(&r->from, &k->from) && ident_same(&r->to, &k->to);
+}
+
+static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
+				const struct loc_ent *t)
+{
+	struct row_key k;
+	uint64_t h;
+	struct row_ent *r;
+
+	ident_of(b, f, &k.from);
+	ident_of(b, t, &k.to);
+	h = ident_hash(&k.from) ^ pdc_hash_u64(ident_hash(&k.to));
+	r = pdc_hash_find(&b->rows, h, row_eq, &k);
+	if (r)
+		return r;
+	if (PDC_GROW(pda_session_alloc(b->s), b->sorted, b->alloc_rows,
+		     b->nr_rows + 1, (size_t)1 << 30) < 0)
+		return NULL;
+	r = pda_zalloc(b->s, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->from = k.from;
+	r->to = k.to;
+	r->row.from = f->loc;
+	r->row.to = t->loc;
+	r->row.cyc_min = UINT32_MAX;
+	if (pdc_hash_add(pda_session_alloc(b->s), &b->rows, h, r) < 0) {
+		pda_free(b->s, r);
+		return NULL;
+	}
+	b->sorted[b->nr_rows++] = r;
+	return r;
+}
+
+static unsigned cyc_bucket(unsigned c)
+{
+	unsigned i = 0;
+
+	while (c > 1 && i < PDA_BRANCH_CYC_BUCKETS - 1) {
+		c >>= 1;
+		i++;
+	}
+	return i;
+}
+
+static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
+		     const char *comm, const struct pd_branch *br,
+		     bool type_save)
+{
+	struct pda_branch_totals *t = &b->t;
+	struct loc_ent *f, *to;
+	struct row_ent *re;
+	struct pda_branch_row *r;
+	unsigned type = 0;
+	int err = 0;
+
+	f = resolve(b, sample, comm, br->from, &err);
+	if (!f)
+		return err;
+	to = resolve(b, sample, comm, br->to, &err);
+	if (!to)
+		return err;
+	re = find_row(b, f, to);
+	if (!re)
+		return PD_ERR_NOMEM;
+	r = &re->row;
+	r->count++;
+	t->nr_entries++;
+	if (f->loc.sym && to->loc.sym)
+		t->nr_resolved++;
+	/* mispred = predicted = 0: the hardware said nothing (AMD BRS,
+	 * perf inject's branch stacks), which is not "predicted" */
+	if (br->mispred || br->predicted) {
+		r->with_pred++;
+		t->with_pred++;
+		if (br->mispred) {
+			r->mispred++;
+			t->mispred++;
+		}
+	}
+	if (br->cycles) {
+		r->with_cycles++;
+		r->cycles += br->cycles;
+		t->with_cycles++;
+		t->cycles += br->cycles;
+		if (br->cycles < r->cyc_min)
+			r->cyc_min = br->cycles;
+		if (br->cycles > r->cyc_max)
+			r->cyc_max = br->cycles;
+		r->cyc_hist[cyc_bucket(br->cycles)]++;
+	}
+	if (type_save && br->type) {
+		type = br->type;
+		r->type_saved = true;
+	} else {
+		int d = decode_type(b, f);
+
+		if (d < 0)
+			return d;
+		type = (unsigned)d;
+		if (type)
+			t->nr_decoded++;
+		else
+			t->nr_undecoded++;
+	}
+	r->by_type[type % PDA_BR_NR_TYPES]++;
+	if (br->to > br->from)
+		r->forward++;
+	if ((br->to ^ br->from) >> 12)
+		r->cross_4k++;
+	if ((br->to ^ br->from) >> 21)
+		r->cross_2m++;
+	if (br->priv) {
+		r->by_priv[br->priv]++;
+		t->nr_priv++;
+	} else if (f->loc.kernel) {
+		r->kernel++;
+	} else {
+		r->user++;
+	}
+	if (br->spec) {
+		r->by_spec[br->spec]++;
+		t->nr_spec++;
+	}
+	r->in_tx += br->in_tx;
+	r->abort += br->abort;
+	return 0;
+}
+
+int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
+		   const char *comm)
+{
+	const uint64_t bst = sample->evsel ? sample->evsel->attr.branch_sample_type
+					   : 0;
+	const bool type_save = bst & BR_TYPE_SAVE;
+	if (b->finished)
+		return PD_ERR_API;
+	b->t.nr_samples++;
+	if (!(sample->mask & PD_SAMPLE_BRANCH_STACK)) {
+		b->t.nr_no_stack++;
+		return 0;
+	}
+	b->t.type_save |= type_save;
+	b->t.hw_index |= (bst & PD_BRANCH_SAMPLE_HW_INDEX) != 0;
+	b->t.counters |= (bst & PD_BRANCH_SAMPLE_COUNTERS) != 0;
+	if (!sample->branch.nr)
+		return 0;
+	b->t.nr_stacks++;
+	/* the cache keys on the comm's interned pointer */
+	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
+	if (!comm)
+		return PD_ERR_NOMEM;
+	for (uint64_t i = 0; i < sample->branch.nr; i++) {
+		struct pd_branch br;
+		int rc;
+
+		pd_sample_branch(sample, i, &br);
+		rc = add_entry(b, sample, comm, &br, type_save);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- sorting ------------------------------------------------------- */
+
+static int cmp_str(const char *x, const char *y)
+{
+	if (x == y)
+		return 0;
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static int cmp_names(const struct pda_branch_row *x,
+		     const struct pda_branch_row *y)
+{
+	int c = cmp_str(x->from.sym, y->from.sym);
+
+	if (!c)
+		c = cmp_str(x->to.sym, y->to.sym);
+	if (!c && x->from.addr != y->from.addr)
+		c = x->from.addr < y->from.addr ? -1 : 1;
+	if (!c && x->to.addr != y->to.addr)
+		c = x->to.addr < y->to.addr ? -1 : 1;
+	if (!c)
+		c = cmp_str(x->from.dso, y->from.dso);
+	if (!c)
+		c = cmp_str(x->to.dso, y->to.dso);
+	if (!c)
+		c = cmp_str(x->from.srcfile, y->from.srcfile);
+	if (!c && x->from.line != y->from.line)
+		c = x->from.line < y->from.line ? -1 : 1;
+	if (!c)
+		c = cmp_str(x->to.srcfile, y->to.srcfile);
+	if (!c && x->to.line != y->to.line)
+		c = x->to.line < y->to.line ? -1 : 1;
+	return c;
+}
+
+#define DESC(a, b) ((a) != (b) ? ((a) > (b) ? -1 : 1) : 0)
+
+static int cmp_mispred(const void *p, const void *q)
+{
+	const struct pda_branch_row *x = &(*(struct row_ent *const *)p)->row;
+	const struct pda_branch_row *y = &(*(struct row_ent *const *)q)->row;
+	int c = DESC(x->mispred, y->mispred);
+
+	if (!c)
+		c = DESC(x->count, y->count);
+	return c ? c : cmp_names(x, y);
+}
+
+static int cmp_count(const void *p, const void *q)
+{
+	const struct pda_branch_row *x = &(*(struct row_ent *const *)p)->row;
+	const struct pda_branch_row *y = &(*(struct row_ent *const *)q)->row;
+	int c = DESC(x->count, y->count);
+
+	if (!c)
+		c = DESC(x->mispred, y->mispred);
+	return c ? c : cmp_names(x, y);
+}
+
+static int cmp_cycles(const void *p, const void *q)
+{
+	const struct pda_branch_row *x = &(*(struct row_ent *const *)p)->row;
+	const struct pda_branch_row *y = &(*(struct row_ent *const *)q)->row;
+	int c = DESC(x->cycles, y->cycles);
+
+	if (!c)
+		c = DESC(x->count, y->count);
+	return c ? c : cmp_names(x, y);
+}
+
+int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort)
+{
+	int (*cmp)(const void *, const void *) =
+		sort == PDA_BRANCH_SORT_COUNT	 ? cmp_count
+		: sort == PDA_BRANCH_SORT_CYCLES ? cmp_cycles
+						 : cmp_mispred;
+
+	for (size_t i = 0; i < b->nr_rows; i++) {
+		struct pda_branch_row *r = &b->sorted[i]->row;
+		uint64_t best = 0;
+
+		if (!r->with_cycles)
+			r->cyc_min = 0;
+		for (unsigned k = 0; k < PDA_BR_NR_TYPES; k++)
+			if (r->by_type[k] > best && k) {
+				best = r->by_type[k];
+				r->type = k;
+			}
+	}
+	if (b->nr_rows > 1)
+		qsort(b->sorted, b->nr_rows, sizeof(*b->sorted), cmp);
+	b->t.nr_rows = b->nr_rows;
+	b->finished = true;
+	return 0;
+}
+
+size_t pda_branch_nr_rows(const struct pda_branch *b)
+{
+	return b->nr_rows;
+}
+
+const struct pda_branch_row *pda_branch_row(const struct pda_branch *b,
+					    size_t i)
+{
+	return i < b->nr_rows ? &b->sorted[i]->row : NULL;
+}
+
+const struct pda_branch_totals *pda_branch_totals(const struct pda_branch *b)
+{
+	return &b->t;
+}

@@ -1,0 +1,139 @@
+/*
+ * pda_branch.h - the taken branches of a capture's branch stacks (perf
+ * record -b: Intel LBR, AMD Zen 4 LbrExtV2 and Zen 3 BRS, ARM BRBE),
+ * aggregated by (from, to): how often each was taken, how often
+ * mispredicted, its type, direction, page crossings, the cycles of the
+ * basic block it ends and the privilege it ran at.
+ *
+ *	struct pda_branch *b;
+ *	PDA_BRANCH_OPTS(o, .by = PDA_BRANCH_BY_SYM);
+ *	pda_branch_new(s, &o, &b);
+ *	(every sample, on the session's thread)
+ *		pda_branch_add(b, item->sample, item->comm);
+ *	pda_branch_finish(b, PDA_BRANCH_SORT_MISPRED);
+ *	for (size_t i = 0; i < pda_branch_nr_rows(b); i++)
+ *		row = pda_branch_row(b, i);
+ *	pda_branch_free(b);
+ *
+ * Not thread-safe: one thread at a time, the session's.
+ */
+#ifndef PDA_BRANCH_H
+#define PDA_BRANCH_H
+
+#include "pda_session.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pda_branch;
+
+/* What a row aggregates: perf report's symbol_from,symbol_to;
+ * addresses; source lines (srcline_from,srcline_to). */
+enum pda_branch_by {
+	PDA_BRANCH_BY_SYM,
+	PDA_BRANCH_BY_ADDR,
+	PDA_BRANCH_BY_SRCLINE,
+};
+
+enum pda_branch_sort {
+	PDA_BRANCH_SORT_MISPRED, /* mispredictions, then count */
+	PDA_BRANCH_SORT_COUNT,
+	PDA_BRANCH_SORT_CYCLES,	 /* cycles summed */
+};
+
+struct pda_branch_opts {
+	size_t sz; /* by PDA_BRANCH_OPTS */
+	enum pda_branch_by by;
+};
+
+#define PDA_BRANCH_OPTS(name, ...)                                          \
+	struct pda_branch_opts name = {                                     \
+		.sz = sizeof(struct pda_branch_opts), __VA_ARGS__ }
+
+/* perf's branch types (PERF_BR_*), and the name perf prints for each. */
+#define PDA_BR_NR_TYPES 16
+const char *pda_branch_type_name(unsigned type);
+
+/* cycles buckets: [0] 1 cycle, [i] 2^i .. 2^(i+1)-1 */
+#define PDA_BRANCH_CYC_BUCKETS 16
+
+/* One end of a branch.  Strings are interned: valid until the session is
+ * freed. */
+struct pda_branch_loc {
+	uint64_t addr;	   /* as recorded (the first seen, for a symbol) */
+	const char *dso;   /* NULL: no map */
+	const char *sym;   /* NULL: no symbol */
+	uint64_t sym_off;  /* addr - symbol start (by addr) */
+	const char *srcfile; /* by srcline; NULL unknown */
+	unsigned line;
+	bool kernel;
+};
+
+struct pda_branch_row {
+	struct pda_branch_loc from, to;
+	uint64_t count;		/* entries */
+	uint64_t with_pred;	/* entries that say mispred or predicted */
+	uint64_t mispred;
+	uint64_t with_cycles;	/* entries with cycles > 0 */
+	uint64_t cycles;	/* summed over those */
+	unsigned cyc_min, cyc_max;
+	uint64_t cyc_hist[PDA_BRANCH_CYC_BUCKETS];
+	uint64_t by_type[PDA_BR_NR_TYPES]; /* entries per PERF_BR_* type */
+	unsigned type;		/* the most common type; 0 unknown */
+	bool type_saved;	/* type as recorded (TYPE_SAVE), not decoded */
+	uint64_t forward;	/* to > from */
+	uint64_t cross_4k, cross_2m; /* from and to on other pages */
+	uint64_t by_priv[8];	/* PERF_BR_PRIV_*: 0 not recorded */
+	uint64_t user, kernel;	/* by the from address, where not recorded */
+	uint64_t by_spec[4];	/* PERF_BR_SPEC_*: AMD Zen 4 */
+	uint64_t in_tx, abort;
+};
+
+/* What the branch stacks held, and what their hardware records. */
+struct pda_branch_totals {
+	uint64_t nr_samples;	  /* samples added */
+	uint64_t nr_stacks;	  /* with a non-empty branch stack */
+	uint64_t nr_no_stack;	  /* of an event without BRANCH_STACK */
+	uint64_t nr_entries;
+	uint64_t with_pred, mispred;
+	uint64_t with_cycles, cycles;
+	uint64_t nr_resolved;	  /* entries whose ends both have a symbol */
+	uint64_t nr_decoded;	  /* types decoded from the instruction */
+	uint64_t nr_undecoded;	  /* neither saved nor decodable */
+	uint64_t nr_spec;	  /* entries with a speculation outcome */
+	uint64_t nr_priv;	  /* entries with a recorded privilege */
+	bool type_save;		  /* some event has TYPE_SAVE */
+	bool hw_index;		  /* some event has HW_INDEX */
+	bool counters;		  /* some event has branch counters */
+	size_t nr_rows;
+};
+
+/*
+ * An aggregation over session s, which must outlive it.  @return 0 and
+ * *out, PD_ERR_API (bad opts) or PD_ERR_NOMEM.
+ */
+int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
+		   struct pda_branch **out);
+/* Accepts NULL. */
+void pda_branch_free(struct pda_branch *b);
+
+/*
+ * Add a decoded sample's branch stack; its ends are resolved in the
+ * session's state for the sample (call it from the capture's sample
+ * callback, comm the item's).  @return 0 or a negative pd_err.
+ */
+int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
+		   const char *comm);
+
+/* Sort the rows; pda_branch_add may not follow.  @return 0 or NOMEM. */
+int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort);
+
+/* The rows, in sorted order after pda_branch_finish.  Valid until
+ * pda_branch_free. */
+size_t pda_branch_nr_rows(const struct pda_branch *b);
+const struct pda_branch_row *pda_branch_row(const struct pda_branch *b,
+					    size_t i);
+const struct pda_branch_totals *pda_branch_totals(const struct pda_branch *b);
+
+#endif /* PDA_BRANCH_H */

@@ -1,0 +1,406 @@
+/*
+ * pde_branches.c - `pdtool branches`' table: the taken branches by
+ * (from, to), as text, GitHub Markdown, JSON or CSV.
+ */
+#include "pde.h"
+#include "pda_branch.h"
+#include "pde_text_int.h"
+#include "pdc_strbuf.h"
+#include "pdc_text.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* One end as the level asks: "sym", "sym+0xOFF", "file:line"; a DSO's
+ * offset, or the bare address, without a symbol. */
+static void loc_label(struct pdc_strbuf *sb, enum pda_branch_by by,
+		      const struct pda_branch_loc *l)
+{
+	if (by == PDA_BRANCH_BY_SRCLINE && l->srcfile) {
+		pdc_strbuf_addf(sb, "%s:%u", l->srcfile, l->line);
+		return;
+	}
+	if (l->sym) {
+		pdc_strbuf_add(sb, l->sym, strlen(l->sym));
+		if (by != PDA_BRANCH_BY_SYM)
+			pdc_strbuf_addf(sb, "+0x%" PRIx64, l->sym_off);
+		return;
+	}
+	pdc_strbuf_addf(sb, "0x%" PRIx64, l->addr);
+	if (l->dso)
+		pdc_strbuf_addf(sb, " (%s)", l->dso);
+}
+
+static const char *label(struct pdc_strbuf *sb, enum pda_branch_by by,
+			 const struct pda_branch_loc *l)
+{
+	pdc_strbuf_release(sb);
+	loc_label(sb, by, l);
+	return pdc_strbuf_str(sb);
+}
+
+/* "priv" as recorded (BRBE's PRIV_SAVE) or by the address */
+static const char *priv_name(const struct pda_branch_row *r)
+{
+	static const char *const names[8] = {"?",    "user", "kernel", "hv",
+					     "?",    "?",    "?",      "?"};
+	uint64_t best = 0;
+	unsigned k = 0;
+
+	for (unsigned i = 1; i < 8; i++)
+		if (r->by_priv[i] > best) {
+			best = r->by_priv[i];
+			k = i;
+		}
+	if (best)
+		return names[k];
+	if (r->kernel && r->user)
+		return "mixed";
+	return r->kernel ? "kernel" : "user";
+}
+
+static const char *dir_name(const struct pda_branch_row *r)
+{
+	if (r->forward == r->count)
+		return "fwd";
+	if (!r->forward)
+		return "back";
+	return "mixed";
+}
+
+static void put_rate(FILE *out, const struct pda_branch_row *r, int width)
+{
+	if (!r->with_pred)
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.1f%%", width - 1, pct(r->mispred, r->with_pred));
+}
+
+static void put_avg(FILE *out, const struct pda_branch_row *r, int width)
+{
+	if (!r->with_cycles)
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.1f", width,
+			(double)r->cycles / (double)r->with_cycles);
+}
+
+/* What the hardware recorded, in words. */
+static void layout_words(FILE *out, const struct pda_branch_totals *t)
+{
+	fprintf(out, "prediction %s",
+		!t->nr_entries	      ? "-"
+		: t->with_pred == t->nr_entries ? "recorded"
+		: t->with_pred			? "partly recorded"
+						: "not recorded (mispred = "
+						  "predicted = 0: unknown, as "
+						  "AMD BRS and perf inject "
+						  "write)");
+	fprintf(out, "; cycles %s",
+		t->with_cycles ? "recorded"
+			       : "not recorded (AMD's LBR and BRS, Haswell's "
+				 "LBR have none)");
+	fprintf(out, "; types %s",
+		t->type_save ? "as recorded (TYPE_SAVE)"
+			     : "decoded from the instructions");
+	if (t->hw_index)
+		fputs("; hw_idx", out);
+	if (t->nr_spec)
+		fputs("; speculation outcome (AMD Zen 4)", out);
+	if (t->nr_priv)
+		fputs("; privilege (ARM BRBE)", out);
+}
+
+static void write_text(FILE *out, const struct pda_branch *b,
+		       enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_totals *t = pda_branch_totals(b);
+
+	fprintf(out,
+		"# %" PRIu64 " taken branch%s in %" PRIu64 " branch stack%s "
+		"(%" PRIu64 " sample%s); %" PRIu64 " mispredicted "
+		"(%.2f%% of those with prediction)\n# ",
+		t->nr_entries, t->nr_entries == 1 ? "" : "es", t->nr_stacks,
+		t->nr_stacks == 1 ? "" : "s", t->nr_samples,
+		t->nr_samples == 1 ? "" : "s", t->mispred,
+		pct(t->mispred, t->with_pred));
+	layout_words(out, t);
+	fputs("\n#\n", out);
+	fprintf(out, "%10s %7s %9s %7s %-8s %-5s %4s %4s %8s %-6s  %s\n",
+		"count", "share", "mispred", "rate", "type", "dir", "4K", "2M",
+		"cycles", "priv", "from -> to");
+	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
+		const struct pda_branch_row *r = pda_branch_row(b, i);
+
+		fprintf(out, "%10" PRIu64 " %6.2f%% ", r->count,
+			pct(r->count, t->nr_entries));
+		if (r->with_pred)
+			fprintf(out, "%9" PRIu64, r->mispred);
+		else
+			fprintf(out, "%9s", "-");
+		fputc(' ', out);
+		put_rate(out, r, 7);
+		fprintf(out, " %-8s %-5s %3.0f%% %3.0f%% ",
+			pda_branch_type_name(r->type), dir_name(r),
+			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		put_avg(out, r, 8);
+		fprintf(out, " %-6s  ", priv_name(r));
+		pde_text_puts(out, label(sb, by, &r->from));
+		fputs(" -> ", out);
+		pde_text_puts(out, label(sb, by, &r->to));
+		fputc('\n', out);
+	}
+}
+
+static void md_cell(FILE *out, const char *s)
+{
+	fputs(" ", out);
+	pde_md_code(out, s, strlen(s), true);
+	fputs(" |", out);
+}
+
+static void write_md(FILE *out, const struct pda_branch *b,
+		     enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_totals *t = pda_branch_totals(b);
+
+	fputs("## Branch hotspots\n\n", out);
+	fprintf(out,
+		"%" PRIu64 " taken branches in %" PRIu64 " branch stacks; %" PRIu64
+		" mispredicted (%.2f%% of those with prediction).  ",
+		t->nr_entries, t->nr_stacks, t->mispred,
+		pct(t->mispred, t->with_pred));
+	layout_words(out, t);
+	fputs(".\n\n| rank | from | to | count | share | mispredicted | rate | "
+	      "type | dir | 4K | 2M | avg cycles | priv |\n"
+	      "|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|\n",
+	      out);
+	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
+		const struct pda_branch_row *r = pda_branch_row(b, i);
+
+		fprintf(out, "| %zu |", i + 1);
+		md_cell(out, label(sb, by, &r->from));
+		md_cell(out, label(sb, by, &r->to));
+		fprintf(out, " %" PRIu64 " | %.2f%% | ", r->count,
+			pct(r->count, t->nr_entries));
+		if (r->with_pred)
+			fprintf(out, "%" PRIu64 " | %.1f%% |", r->mispred,
+				pct(r->mispred, r->with_pred));
+		else
+			fputs("- | - |", out);
+		fprintf(out, " %s | %s | %.0f%% | %.0f%% | ",
+			pda_branch_type_name(r->type), dir_name(r),
+			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		if (r->with_cycles)
+			fprintf(out, "%.1f", (double)r->cycles /
+						     (double)r->with_cycles);
+		else
+			fputs("-", out);
+		fprintf(out, " | %s |\n", priv_name(r));
+	}
+}
+
+static void json_loc(struct pde_json *j, const char *key,
+		     enum pda_branch_by by, const struct pda_branch_loc *l,
+		     struct pdc_strbuf *sb)
+{
+	pde_json_begin_object(j, key);
+	pde_json_str(j, "name", label(sb, by, l));
+	pde_json_hex(j, "addr", l->addr);
+	if (l->sym)
+		pde_json_str(j, "sym", l->sym);
+	else
+		pde_json_null(j, "sym");
+	if (by != PDA_BRANCH_BY_SYM && l->sym)
+		pde_json_hex(j, "sym_off", l->sym_off);
+	if (l->dso)
+		pde_json_str(j, "dso", l->dso);
+	else
+		pde_json_null(j, "dso");
+	if (by == PDA_BRANCH_BY_SRCLINE && l->srcfile) {
+		pde_json_str(j, "file", l->srcfile);
+		pde_json_u64(j, "line", l->line);
+	}
+	pde_json_end_object(j);
+}
+
+static void write_json(FILE *out, const struct pda_branch *b,
+		       enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_totals *t = pda_branch_totals(b);
+	static const char *const spec[4] = {"na", "wrong_path",
+					    "non_spec_correct_path",
+					    "spec_correct_path"};
+	static const char *const priv[4] = {"unknown", "user", "kernel", "hv"};
+	struct pde_json j;
+
+	pde_json_init(&j, out, true);
+	pde_json_begin_object(&j, NULL);
+	pde_json_u64(&j, "samples", t->nr_samples);
+	pde_json_u64(&j, "branch_stacks", t->nr_stacks);
+	pde_json_u64(&j, "entries", t->nr_entries);
+	pde_json_u64(&j, "entries_with_prediction", t->with_pred);
+	pde_json_u64(&j, "mispredicted", t->mispred);
+	pde_json_u64(&j, "entries_with_cycles", t->with_cycles);
+	pde_json_u64(&j, "cycles", t->cycles);
+	pde_json_bool(&j, "type_save", t->type_save);
+	pde_json_bool(&j, "hw_index", t->hw_index);
+	pde_json_u64(&j, "types_decoded", t->nr_decoded);
+	pde_json_u64(&j, "types_unknown", t->nr_undecoded);
+	pde_json_begin_array(&j, "branches");
+	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
+		const struct pda_branch_row *r = pda_branch_row(b, i);
+
+		pde_json_begin_object(&j, NULL);
+		json_loc(&j, "from", by, &r->from, sb);
+		json_loc(&j, "to", by, &r->to, sb);
+		pde_json_u64(&j, "count", r->count);
+		pde_json_double(&j, "share", pct(r->count, t->nr_entries));
+		if (r->with_pred) {
+			pde_json_u64(&j, "mispredicted", r->mispred);
+			pde_json_u64(&j, "with_prediction", r->with_pred);
+			pde_json_double(&j, "mispredict_rate",
+					pct(r->mispred, r->with_pred));
+		} else {
+			pde_json_null(&j, "mispredicted");
+			pde_json_null(&j, "mispredict_rate");
+		}
+		pde_json_str(&j, "type", pda_branch_type_name(r->type));
+		pde_json_bool(&j, "type_recorded", r->type_saved);
+		pde_json_u64(&j, "forward", r->forward);
+		pde_json_u64(&j, "backward", r->count - r->forward);
+		pde_json_u64(&j, "cross_4k", r->cross_4k);
+		pde_json_u64(&j, "cross_2m", r->cross_2m);
+		if (r->with_cycles) {
+			pde_json_u64(&j, "with_cycles", r->with_cycles);
+			pde_json_u64(&j, "cycles", r->cycles);
+			pde_json_double(&j, "cycles_avg",
+					(double)r->cycles /
+						(double)r->with_cycles);
+			pde_json_u64(&j, "cycles_min", r->cyc_min);
+			pde_json_u64(&j, "cycles_max", r->cyc_max);
+			/* [lo, hi] of each log2 bucket with entries */
+			pde_json_begin_array(&j, "cycles_hist");
+			for (unsigned k = 0; k < PDA_BRANCH_CYC_BUCKETS; k++) {
+				if (!r->cyc_hist[k])
+					continue;
+				pde_json_begin_object(&j, NULL);
+				pde_json_u64(&j, "lo", k ? 1u << k : 1);
+				pde_json_u64(&j, "hi",
+					     k == PDA_BRANCH_CYC_BUCKETS - 1
+						     ? 65535
+						     : (2u << k) - 1);
+				pde_json_u64(&j, "count", r->cyc_hist[k]);
+				pde_json_end_object(&j);
+			}
+			pde_json_end_array(&j);
+		} else {
+			pde_json_null(&j, "cycles");
+		}
+		pde_json_begin_object(&j, "priv");
+		for (unsigned k = 1; k < 4; k++)
+			if (r->by_priv[k])
+				pde_json_u64(&j, priv[k], r->by_priv[k]);
+		if (r->user)
+			pde_json_u64(&j, "user_by_address", r->user);
+		if (r->kernel)
+			pde_json_u64(&j, "kernel_by_address", r->kernel);
+		pde_json_end_object(&j);
+		pde_json_begin_object(&j, "spec");
+		for (unsigned k = 1; k < 4; k++)
+			if (r->by_spec[k])
+				pde_json_u64(&j, spec[k], r->by_spec[k]);
+		pde_json_end_object(&j);
+		pde_json_u64(&j, "in_tx", r->in_tx);
+		pde_json_u64(&j, "abort", r->abort);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+}
+
+/* A CSV field (RFC 4180): quoted, quotes doubled, other bytes by
+ * pdc_text's rule, so no name can end a row. */
+static void csv_str(FILE *out, const char *s)
+{
+	const char *q;
+
+	fputc('"', out);
+	while ((q = strchr(s, '"'))) {
+		pde_text_str(out, s, (size_t)(q - s));
+		fputs("\"\"", out);
+		s = q + 1;
+	}
+	pde_text_puts(out, s);
+	fputc('"', out);
+}
+
+static void write_csv(FILE *out, const struct pda_branch *b,
+		      enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_totals *t = pda_branch_totals(b);
+
+	fputs("from,to,from_addr,to_addr,count,share,mispredicted,"
+	      "with_prediction,mispredict_rate,type,forward,cross_4k,"
+	      "cross_2m,with_cycles,cycles,cycles_avg,priv\n",
+	      out);
+	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
+		const struct pda_branch_row *r = pda_branch_row(b, i);
+
+		csv_str(out, label(sb, by, &r->from));
+		fputc(',', out);
+		csv_str(out, label(sb, by, &r->to));
+		fprintf(out, ",0x%" PRIx64 ",0x%" PRIx64 ",%" PRIu64 ",%.4f,",
+			r->from.addr, r->to.addr, r->count,
+			pct(r->count, t->nr_entries));
+		if (r->with_pred)
+			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%.4f", r->mispred,
+				r->with_pred, pct(r->mispred, r->with_pred));
+		else
+			fputs(",0,", out);
+		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",",
+			pda_branch_type_name(r->type), r->forward, r->cross_4k,
+			r->cross_2m, r->with_cycles, r->cycles);
+		if (r->with_cycles)
+			fprintf(out, "%.2f",
+				(double)r->cycles / (double)r->with_cycles);
+		fprintf(out, ",%s\n", priv_name(r));
+	}
+}
+
+int pde_branches(FILE *out, enum pde_branches_format fmt,
+		 const struct pda_branch *b, unsigned by_)
+{
+	const enum pda_branch_by by = (enum pda_branch_by)by_;
+	char small[256];
+	struct pdc_strbuf sb;
+
+	pdc_strbuf_init(&sb, NULL, small, sizeof(small));
+	switch (fmt) {
+	case PDE_BRANCHES_TEXT:
+		write_text(out, b, by, &sb);
+		break;
+	case PDE_BRANCHES_MD:
+		write_md(out, b, by, &sb);
+		break;
+	case PDE_BRANCHES_JSON:
+		write_json(out, b, by, &sb);
+		break;
+	case PDE_BRANCHES_CSV:
+		write_csv(out, b, by, &sb);
+		break;
+	}
+	if (sb.oom) {
+		pdc_strbuf_release(&sb);
+		return PD_ERR_NOMEM;
+	}
+	pdc_strbuf_release(&sb);
+	return pde_out_rc(out);
+}

@@ -1,0 +1,37 @@
+#!/bin/sh
+# gen.sh - write the branch-stack captures of testdata/branches/ (see
+# testdata/branches.md): demo.perf.data and loop-aarch64.perf.data with the
+# branch stacks tests/gen/pd_branch_gen.py draws from their binaries, one
+# capture per hardware layout, each with its ground truth (NAME.truth.json).
+#
+#	sh testdata/branches/gen.sh
+#
+# Needs python3, llvm-objdump (x86-64 and AArch64 targets) and zstd.  The
+# output is a function of the inputs and the seed alone: running it again
+# writes the same bytes.  Afterwards: sh tests/golden/branch/regen_gen.sh.
+set -eu
+cd "$(dirname "$0")"
+GEN=../../tests/gen/pd_branch_gen.py
+SEED=17
+
+# gen NAME CAPTURE BINARY RECORDED LAYOUT
+gen()
+{
+	python3 $GEN "$2" "$1.perf.data" "$3" "$4" "$5" --seed $SEED \
+		--truth "$1.truth.json"
+	# STYLE T3: over 64 KiB, stored compressed
+	if [ "$(wc -c <"$1.perf.data")" -gt 65536 ]; then
+		zstd -q -19 --rm -f "$1.perf.data" -o "$1.perf.data.zst"
+	else
+		rm -f "$1.perf.data.zst"
+	fi
+}
+
+for layout in intel intel-type intel-hwidx intel-nocyc zen4 brs; do
+	gen "demo-$layout" ../demo.perf.data ../bin/demo \
+		/work/main/testdata/bin/demo "$layout"
+done
+for layout in brbe brbe-notype; do
+	gen "loop-$layout" ../loop-aarch64.perf.data ../bin/loop-aarch64 \
+		/opt/pdtool/loop-aarch64 "$layout"
+done

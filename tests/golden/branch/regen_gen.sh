@@ -1,0 +1,60 @@
+#!/bin/sh
+# regen_gen.sh - perf 6.1's view of the generated branch-stack captures of
+# testdata/branches/ (testdata/branches.md): the oracle of
+# tests/cli/branches/.
+#
+#	sh tests/golden/branch/regen_gen.sh
+#
+# For each capture NAME, writes under tests/golden/branch/gen/:
+#
+#   NAME.brstack   brnorm.py's digest ("NR SHA256") of perf script -F
+#                  brstack: every sample's branches as perf decodes them
+#   NAME.report    perf report --branch-stack --sort
+#                  symbol_from,symbol_to,mispredict --stdio, its table
+#                  lines (perf 6.1 crashes with SIGSEGV on a capture
+#                  whose entries carry cycles: then the file says so, and
+#                  the generator's truth, NAME.truth.json, is the oracle)
+#
+# and checks perf script -F brstacksym against the truth (brtruth.py): the
+# generator's branches are the ones perf reads.  Needs perf 6.1, python3
+# and zstd.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+PERF=${PERF:-perf}
+GOLD=tests/golden/branch
+pd_need_perf61
+pd_tmp_init
+# the binaries at their recorded paths, so that perf names the symbols
+mkdir -p "$PD_TMP/sysroot/opt/pdtool" "$PD_TMP/sysroot/work/main/testdata/bin"
+cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/"
+cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
+SYMFS="--symfs $PD_TMP/sysroot"
+mkdir -p $GOLD/gen
+fail=0
+for z in testdata/branches/*.perf.data.zst; do
+	name=${z##*/}
+	name=${name%.perf.data.zst}
+	cap=$PD_TMP/$name.perf.data
+	zstd -q -d -f -o "$cap" "$z" || exit 2
+	"$PERF" script -F brstack -i "$cap" </dev/null 2>/dev/null \
+		>"$PD_TMP/br" || fail=1
+	python3 $GOLD/brnorm.py perf "$PD_TMP/br" >"$GOLD/gen/$name.brstack" ||
+		fail=1
+	"$PERF" script -F brstacksym $SYMFS -i "$cap" </dev/null \
+		2>/dev/null >"$PD_TMP/brsym" || fail=1
+	printf '%-20s %s\n' "$name" \
+		"$(python3 $GOLD/brtruth.py "testdata/branches/$name.truth.json" \
+			"$PD_TMP/brsym")" || fail=1
+	"$PERF" report --branch-stack --sort symbol_from,symbol_to,mispredict \
+		--stdio $SYMFS -i "$cap" </dev/null >"$PD_TMP/rep" \
+		2>"$PD_TMP/rerr"
+	rc=$?
+	if [ $rc -ge 128 ]; then
+		echo "# perf 6.1 exited with status $rc (signal $((rc - 128))):" \
+			"the truth is the oracle" >"$GOLD/gen/$name.report"
+	else
+		grep -v '^#' "$PD_TMP/rep" | grep . >"$GOLD/gen/$name.report"
+	fi
+done
+exit $fail
