@@ -204,6 +204,24 @@ int cmd_getopt(struct cmd_opts *p);
  * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
+/*
+ * perf's --time START,END: seconds as perf prints them (1234.5678, up to
+ * 9 decimals), either end may be empty (open).  A usage error otherwise,
+ * or when the end is before the start.
+ */
+void cmd_time_range(const struct pd_ctx *ctx, const char *arg,
+		    bool *has_start, uint64_t *start, bool *has_end,
+		    uint64_t *end);
+/*
+ * A comma-separated list of numbers (pids, tids, CPUs) for option opt
+ * (what: "pid", for messages) into out, at most max of them.  @return
+ * how many; a usage error when arg is not such a list, is empty or has
+ * more.
+ */
+size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
+		    const char *what, const char *arg, uint32_t *out,
+		    size_t max);
+
 /* The stderr logger for the libraries (arg: the pd_ctx): warnings go
  * through warning(), the rest as "pdtool CMD: msg". */
 void ctx_log(void *arg, enum pd_log_level level, const char *msg);
@@ -514,6 +532,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_script_usage[], cmd_script_summary[],
+	cmd_script_options[];
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];

@@ -167,6 +167,11 @@ enum pda_frame_flags {
 	PDA_FRAME_NO_MAP = 1u << 3,	/* no map covers ip */
 	PDA_FRAME_JIT = 1u << 4,	/* from a perf-PID.map */
 	PDA_FRAME_GUEST = 1u << 5,
+	/* a frame of an address's inlined functions (DWARF's) whose name
+	 * is not the symbol table's for the address: perf 6.1 makes a
+	 * symbol of its own for it and shows it as inlined (the others
+	 * are the symbol table's own) */
+	PDA_FRAME_DWARF_NAMED = 1u << 6,
 };
 
 /*
@@ -181,6 +186,12 @@ struct pda_frame {
 				 * "[kernel.kallsyms]"; NULL: no map */
 	uint64_t dso_addr;	/* ip in the DSO's own address space */
 	uint64_t sym_off;	/* ip - symbol start */
+	/* ip as perf's map__map_ip() gives it, what perf script prints on
+	 * a callchain line: in a file's map the file offset (perf 6.1 keeps
+	 * user symbols at file offsets), in a KSYM map the offset from its
+	 * start; ip itself in the kernel's, a JIT map, an anonymous one and
+	 * where no map covers it */
+	uint64_t map_ip;
 	const char *srcfile;	/* with opts.srcline; NULL unknown */
 	unsigned line;
 	unsigned flags;		/* pda_frame_flags */

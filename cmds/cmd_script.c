@@ -1,0 +1,717 @@
+/*
+ * cmd_script.c - `pdtool script`: a capture's samples as `perf script`
+ * 6.1 prints them, a line each (comm, tid, time, period, event, ...)
+ * with its callchain below, in time order: the text stackcollapse-perf.pl,
+ * inferno, speedscope and the Firefox Profiler read.
+ *
+ * The capture runs in time order (perf script's ordered events: each
+ * sample in the maps and comms of its moment, samples in perf's order);
+ * a stack's text is made once per distinct stack (the pipeline's memo)
+ * and copied for every sample that has it.
+ */
+#include "pdtool.h"
+#include "pda_capture.h"
+#include "pda_session.h"
+#include "pdc_strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_script_usage[] = "pdtool script [OPTIONS] [FILE | -i FILE]";
+const char cmd_script_summary[] =
+	"print a capture's samples as perf script does";
+const char cmd_script_options[] =
+	"  -i, --input FILE      the capture ('-': standard input); the same\n"
+	"                        as FILE\n"
+	"  -o, --output FILE     write there instead of stdout\n"
+	"  -F, --fields LIST     the fields printed, as perf script's -F:\n"
+	"                        [TYPE:]FIELD,... replaces the fields of\n"
+	"                        TYPE (hw, sw, trace, raw, synth; none: all\n"
+	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
+	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
+	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
+	"                        weight, brstack (repeatable)\n"
+	"      --ns              times with 9 decimals (nanoseconds)\n"
+	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
+	"      --max-stack N     callchain entries printed from the leaf\n"
+	"                        (default 127, as perf script)\n"
+	"  -c, --comms LIST      only samples of these comms\n"
+	"                        (comma-separated)\n"
+	"      --pid LIST        only samples of these pids\n"
+	"      --tid LIST        only samples of these tids\n"
+	"  -C, --cpu LIST        only samples taken on these CPUs\n"
+	"      --time START,END  only samples in this time range, in seconds\n"
+	"                        as perf prints them (1234.5678); either end\n"
+	"                        may be left empty\n"
+	"  -S, --symbols LIST    only samples whose ip is in these functions\n"
+	"      --dsos LIST       only samples whose ip is in these binaries\n"
+	"                        (full path or file name)\n"
+	"      --inline          inlined functions as frames of their own on\n"
+	"                        every callchain (by default only on DWARF-\n"
+	"                        unwound user stacks, as perf 6.1)\n"
+	"      --no-inline       no inlined frames on any stack\n"
+	"      --symfs DIR       look for binaries under DIR\n"
+	CMD_BUILDID_HELP
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
+	"                        recording host\n"
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
+	CMD_UNWINDER_HELP
+	CMD_JOBS_HELP
+	"      --strict          exit 1 when anything was unresolved, lost or\n"
+	"                        skipped\n"
+	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_NS = 256,
+	OPT_MAX_STACK,
+	OPT_PID,
+	OPT_TID,
+	OPT_TIME,
+	OPT_DSOS,
+	OPT_INLINE,
+	OPT_NO_INLINE,
+};
+
+#define MAX_IDS 1024	/* pids, tids, CPUs a list holds */
+#define MAX_NAMES 256	/* comms, symbols, DSOs a list holds */
+
+/* A comma-separated list of names, split in place. */
+struct name_list {
+	char *buf;
+	const char *names[MAX_NAMES];
+	size_t nr;
+};
+
+struct script_opts {
+	const char *path, *output;
+	struct pde_script_fields f;
+	bool ns, no_callchain;
+	unsigned max_stack;
+	uint32_t pids[MAX_IDS], tids[MAX_IDS], cpus[MAX_IDS];
+	size_t nr_pids, nr_tids, nr_cpus;
+	bool has_start, has_end;
+	uint64_t start, end;
+	struct name_list comms, syms, dsos;
+	bool inline_frames, no_inline;
+	struct cmd_symopts sym;
+	const char *unwinder;
+	unsigned jobs;
+};
+
+static void parse_names(const struct pd_ctx *ctx, const char *opt,
+			const char *arg, struct name_list *l)
+{
+	char *p;
+
+	free(l->buf);
+	l->buf = strdup(arg);
+	l->nr = 0;
+	if (!l->buf)
+		die(ctx, "out of memory");
+	for (p = l->buf; p;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (*p) {
+			if (l->nr == MAX_NAMES)
+				usage_error(ctx, "%s: more than %d names", opt,
+					    MAX_NAMES);
+			l->names[l->nr++] = p;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	if (!l->nr)
+		usage_error(ctx, "%s needs at least one name", opt);
+}
+
+static bool in_names(const struct name_list *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (strcmp(l->names[i], s) == 0)
+			return true;
+	return false;
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
+			  const char *arg)
+{
+	char err[256];
+
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		break;
+	case 'F':
+		if (pde_script_fields_parse(&o->f, arg, err, sizeof(err)) < 0)
+			usage_error(ctx, "%s", err);
+		break;
+	case OPT_NS:
+		o->ns = true;
+		break;
+	case 'G':
+		o->no_callchain = true;
+		break;
+	case OPT_MAX_STACK: {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (*end || end == arg || errno || v == 0 || v > 1u << 20)
+			usage_error(ctx, "--max-stack '%s': a count from 1",
+				    arg);
+		o->max_stack = (unsigned)v;
+		break;
+	}
+	case 'c':
+		parse_names(ctx, "--comms", arg, &o->comms);
+		break;
+	case OPT_PID:
+		o->nr_pids = cmd_u32_list(ctx, "--pid", "pid", arg, o->pids,
+					  MAX_IDS);
+		break;
+	case OPT_TID:
+		o->nr_tids = cmd_u32_list(ctx, "--tid", "tid", arg, o->tids,
+					  MAX_IDS);
+		break;
+	case 'C':
+		o->nr_cpus = cmd_u32_list(ctx, "--cpu", "CPU", arg, o->cpus,
+					  MAX_IDS);
+		break;
+	case OPT_TIME:
+		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
+			       &o->end);
+		break;
+	case 'S':
+		parse_names(ctx, "--symbols", arg, &o->syms);
+		break;
+	case OPT_DSOS:
+		parse_names(ctx, "--dsos", arg, &o->dsos);
+		break;
+	case OPT_INLINE:
+		o->inline_frames = true;
+		break;
+	case OPT_NO_INLINE:
+		o->no_inline = true;
+		break;
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, arg);
+		break;
+	case 'j':
+	case CMD_OPT_JOBS:
+		o->jobs = cmd_jobs(ctx, arg);
+		break;
+	default:
+		cmd_symopt(ctx, &o->sym, c, arg);
+		break;
+	}
+}
+
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct script_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"fields", required_argument, NULL, 'F'},
+		{"ns", no_argument, NULL, OPT_NS},
+		{"hide-call-graph", no_argument, NULL, 'G'},
+		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+		{"comms", required_argument, NULL, 'c'},
+		{"pid", required_argument, NULL, OPT_PID},
+		{"tid", required_argument, NULL, OPT_TID},
+		{"cpu", required_argument, NULL, 'C'},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"symbols", required_argument, NULL, 'S'},
+		{"dsos", required_argument, NULL, OPT_DSOS},
+		{"inline", no_argument, NULL, OPT_INLINE},
+		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+		CMD_SYMBOL_LONGOPTS,
+		CMD_UNWINDER_LONGOPT,
+		CMD_JOBS_LONGOPT,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:F:Gc:C:S:j:",
+			     .own_longopts = longopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		script_option(ctx, o, c, optarg);
+	o->path = cmd_opts_input(&p);
+}
+
+/* ---- perf's checks of the fields against the events ------------------ */
+
+/* perf's evsel__is_dummy_event: software event PERF_COUNT_SW_DUMMY */
+static bool is_dummy(const struct pd_evsel *ev)
+{
+	return ev->attr.type == 1 && ev->attr.config == 9;
+}
+
+/*
+ * perf's evsel__do_check_stype(): a field the event does not sample is
+ * dropped from its type's defaults, or fails when -F asked for it
+ * (unless allow, as perf allows with AUX-area data).
+ */
+static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
+			const struct pd_evsel *ev, uint64_t bits,
+			const char *what, unsigned fields, bool allow)
+{
+	const enum pde_script_type t = pde_script_type(ev->attr.type);
+
+	if (ev->attr.sample_type & bits)
+		return;
+	if (f->user[t] & fields) {
+		if (allow)
+			return;
+		die(ctx,
+		    "samples of event '%s' do not have the %s attribute set: "
+		    "cannot print the '%s' field",
+		    ev->name, what,
+		    pde_script_field_name(f->user[t] & fields &
+					  -(f->user[t] & fields)));
+	}
+	f->fields[t] &= ~fields;
+}
+
+/*
+ * perf_session__check_output_opt(): each type's fields checked against
+ * its first event in the capture (not the others), as perf does.
+ */
+static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
+			 struct pd_file *f)
+{
+	const void *data;
+	size_t size;
+	const bool allow =
+		pd_file_feature(f, PD_FEAT_AUXTRACE, &data, &size) == 1;
+	bool seen[PDE_SCRIPT_NR_TYPES] = {false};
+
+	/* perf stat record's counters are not checked: they have none */
+	if (pd_file_feature(f, PD_FEAT_STAT, &data, &size) == 1)
+		return;
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		const struct pd_evsel *ev = pd_file_evsel(f, i);
+		const enum pde_script_type t = pde_script_type(ev->attr.type);
+		const uint64_t st = ev->attr.sample_type;
+		unsigned *fl = &o->f.fields[t];
+
+		if (seen[t])
+			continue;
+		seen[t] = true;
+		if (!*fl || is_dummy(ev))
+			continue;
+		if (*fl & PDE_SF(IP))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_IP, "IP",
+				    PDE_SF(IP), false);
+		if (*fl & PDE_SF(ADDR))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_ADDR, "ADDR",
+				    PDE_SF(ADDR), allow);
+		if (*fl & PDE_SF(WEIGHT))
+			check_stype(ctx, &o->f, ev,
+				    PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT,
+				    "WEIGHT", PDE_SF(WEIGHT), false);
+		if ((*fl & PDE_SF(SYM)) &&
+		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
+			die(ctx, "symbols asked for, but the samples of '%s' "
+				 "have neither an ip nor an address",
+			    ev->name);
+		if ((*fl & PDE_SF(SYMOFF)) && !(*fl & PDE_SF(SYM)))
+			usage_error(ctx, "-F symoff needs sym");
+		if ((*fl & PDE_SF(DSO)) &&
+		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
+			die(ctx, "DSOs asked for, but the samples of '%s' "
+				 "have neither an ip nor an address",
+			    ev->name);
+		if ((*fl & PDE_SF(SRCLINE)) && !(*fl & PDE_SF(IP)))
+			usage_error(ctx, "-F srcline needs ip");
+		if (*fl & (PDE_SF(PID) | PDE_SF(TID)))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_TID, "TID",
+				    PDE_SF(TID) | PDE_SF(PID), false);
+		if (*fl & PDE_SF(TIME))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_TIME, "TIME",
+				    PDE_SF(TIME), false);
+		if (*fl & PDE_SF(CPU))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_CPU, "CPU",
+				    PDE_SF(CPU), allow);
+		if (*fl & PDE_SF(BRSTACK))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_BRANCH_STACK,
+				    "BRANCH_STACK", PDE_SF(BRSTACK), false);
+	}
+	/* tracepoints print their callchain when they have one */
+	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
+		for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+			const struct pd_evsel *ev = pd_file_evsel(f, i);
+
+			if (ev->attr.type == 2 &&
+			    (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN)) {
+				o->f.fields[PDE_SCRIPT_TRACEPOINT] |=
+					PDE_SF(IP) | PDE_SF(SYM) |
+					PDE_SF(SYMOFF) | PDE_SF(DSO);
+				break;
+			}
+		}
+	}
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+/* A distinct stack's text, made once (the memo's cookie is its index
+ * + 1): for the variant (fields, callchain) it was made for, with the
+ * frames kept for another. */
+struct stack_text {
+	unsigned fields;
+	bool callchain;
+	char *text;
+	size_t len;
+	struct pda_frame *frames;
+	size_t nr;
+	const char *leaf_sym, *leaf_dso; /* for --symbols, --dsos */
+};
+
+struct script_run {
+	struct pd_ctx *ctx;
+	struct script_opts *o;
+	struct pd_file *f;
+	struct pde_script w;
+	bool checked;	/* check_fields() and the names' width */
+	struct pda_filter flt;
+	struct pda_capture c;
+	struct stack_text *texts;
+	size_t nr_texts, alloc_texts;
+	struct pdc_strbuf scratch;
+	uint64_t nr_printed, nr_filtered, nr_truncated;
+};
+
+/* The longest event name (perf's evlist__max_name_len), once the
+ * first sample is printed: a pipe's events come before its samples. */
+static void set_width(struct script_run *sr, struct pd_file *f)
+{
+	size_t width = 0;
+
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		size_t len = strlen(pd_file_evsel(f, i)->name);
+
+		if (len > width)
+			width = len;
+	}
+	sr->w.name_width = (unsigned)(width > 256 ? 256 : width);
+}
+
+/* The frames kept of st: max_stack callchain entries from the leaf,
+ * each with the inlined frames it expands to. */
+static size_t kept(const struct script_run *sr, const struct pda_stack *st)
+{
+	const unsigned max = sr->o->max_stack ? sr->o->max_stack
+					      : PDA_MAX_STACK;
+	size_t cut, counted = 0;
+
+	for (cut = 0; cut < st->nr; cut++) {
+		if (st->frames[cut].flags & PDA_FRAME_INLINED)
+			continue;
+		if (counted == max)
+			break;
+		counted++;
+	}
+	while (cut > 0 && cut < st->nr &&
+	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+		cut--;
+	return cut;
+}
+
+static const struct pda_frame *leaf_of(const struct pda_frame *fr, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!(fr[i].flags & PDA_FRAME_INLINED))
+			return &fr[i];
+	return NULL;
+}
+
+/* A new stack_text for frames, or NULL (no memory: formatted each time
+ * instead). */
+static struct stack_text *keep_text(struct script_run *sr,
+				    const struct pda_frame *fr, size_t nr,
+				    unsigned fields, bool callchain)
+{
+	struct stack_text *t;
+	const struct pda_frame *leaf;
+
+	if (sr->nr_texts == sr->alloc_texts) {
+		size_t n = sr->alloc_texts ? sr->alloc_texts * 2 : 1024;
+		struct stack_text *nt = realloc(sr->texts, n * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		sr->texts = nt;
+		sr->alloc_texts = n;
+	}
+	t = &sr->texts[sr->nr_texts];
+	memset(t, 0, sizeof(*t));
+	t->text = malloc(sr->scratch.len ? sr->scratch.len : 1);
+	t->frames = malloc(nr ? nr * sizeof(*fr) : 1);
+	if (!t->text || !t->frames) {
+		free(t->text);
+		free(t->frames);
+		return NULL;
+	}
+	memcpy(t->text, sr->scratch.p, sr->scratch.len);
+	t->len = sr->scratch.len;
+	if (nr)
+		memcpy(t->frames, fr, nr * sizeof(*fr));
+	t->nr = nr;
+	t->fields = fields;
+	t->callchain = callchain;
+	leaf = leaf_of(fr, nr);
+	t->leaf_sym = leaf ? leaf->sym : NULL;
+	t->leaf_dso = leaf ? leaf->dso : NULL;
+	sr->nr_texts++;
+	return t;
+}
+
+/* perf's --dsos: the DSO's name or its file name */
+static bool dso_matches(const struct name_list *l, const char *dso)
+{
+	const char *slash;
+
+	if (!dso)
+		return false;
+	slash = strrchr(dso, '/');
+	return in_names(l, dso) || (slash && in_names(l, slash + 1));
+}
+
+static int script_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct script_run *sr = arg;
+	const struct script_opts *o = sr->o;
+	const struct pd_sample *s = it->sample;
+	const struct pd_evsel *ev = s->evsel;
+	const enum pde_script_type t = pde_script_type(ev->attr.type);
+	unsigned fields;
+	bool callchain;
+	struct pde_script_line l = {.sample = s, .comm = it->comm,
+				    .event = ev->name};
+	const struct stack_text *txt = NULL;
+	const struct pda_frame *fr = NULL;
+	const char *leaf_sym = NULL, *leaf_dso = NULL;
+	size_t nr = 0;
+	int rc;
+
+	if (!sr->checked) {
+		/* a pipe's events come before its first sample */
+		check_fields(sr->ctx, sr->o, sr->f);
+		set_width(sr, sr->f);
+		sr->checked = true;
+	}
+	fields = o->f.fields[t];
+	callchain = !o->no_callchain && (fields & PDE_SF(IP)) &&
+		    (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+	l.fields = fields;
+	l.callchain = callchain;
+	if (!fields)
+		return 0;
+	if ((o->nr_cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
+	    (o->comms.nr && !in_names(&o->comms, it->comm))) {
+		sr->nr_filtered++;
+		return 0;
+	}
+	if (it->hit) {
+		txt = &sr->texts[*it->cookie - 1];
+		fr = txt->frames;
+		nr = txt->nr;
+		leaf_sym = txt->leaf_sym;
+		leaf_dso = txt->leaf_dso;
+	} else if (it->stack) {
+		const struct pda_frame *leaf;
+
+		fr = it->stack->frames;
+		nr = kept(sr, it->stack);
+		if (nr < it->stack->nr)
+			sr->nr_truncated++;
+		leaf = leaf_of(fr, nr);
+		leaf_sym = leaf ? leaf->sym : NULL;
+		leaf_dso = leaf ? leaf->dso : NULL;
+	}
+	if ((o->syms.nr && (!leaf_sym || !in_names(&o->syms, leaf_sym))) ||
+	    (o->dsos.nr && !dso_matches(&o->dsos, leaf_dso))) {
+		sr->nr_filtered++;
+		return 0;
+	}
+	if (fields & PDE_SF(IP)) {
+		if (!txt || txt->fields != fields ||
+		    txt->callchain != callchain) {
+			sr->scratch.len = 0;
+			if (sr->scratch.p)
+				sr->scratch.p[0] = '\0';
+			pde_script_stack_text(&sr->scratch, fr, nr, fields,
+					      callchain, s->ip);
+			if (sr->scratch.oom)
+				return PD_ERR_NOMEM;
+			if (!it->hit && it->cookie) {
+				txt = keep_text(sr, fr, nr, fields, callchain);
+				if (txt)
+					*it->cookie = sr->nr_texts;
+			}
+			l.ip_text = sr->scratch.p;
+			l.ip_len = sr->scratch.len;
+		} else {
+			l.ip_text = txt->text;
+			l.ip_len = txt->len;
+		}
+	}
+	rc = pde_script_sample(&sr->w, &l);
+	if (rc < 0)
+		return rc;
+	sr->nr_printed++;
+	return 0;
+}
+
+static int script_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct script_run *sr = arg;
+	const struct pda_capture_stats *cs = pda_capture_stats(&sr->c);
+
+	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
+					   : !cs->nr_stack_errors)
+		warning(sr->ctx, "'%s': %s", sr->o->path, why);
+	return 0;
+}
+
+static void free_run(struct script_run *sr)
+{
+	for (size_t i = 0; i < sr->nr_texts; i++) {
+		free(sr->texts[i].text);
+		free(sr->texts[i].frames);
+	}
+	free(sr->texts);
+	pdc_strbuf_release(&sr->scratch);
+}
+
+static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
+{
+	struct pd_file *f = ctx_open_twice(ctx, o->path);
+	struct script_run sr = {.ctx = ctx, .o = o, .f = f};
+	char err[512] = "";
+	PDA_OPTS(po, .no_inline = o->no_inline,
+		 .inline_callchain = o->inline_frames,
+		 .max_stack = o->max_stack, .unwinder = o->unwinder,
+		 .errbuf = err, .errbuf_size = sizeof(err));
+	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
+			.pids = o->nr_pids ? o->pids : NULL,
+			.nr_pids = o->nr_pids,
+			.tids = o->nr_tids ? o->tids : NULL,
+			.nr_tids = o->nr_tids, .has_time_start = o->has_start,
+			.has_time_end = o->has_end, .time_start = o->start,
+			.time_end = o->end);
+	/* time order, as perf script prints; a sample without a callchain
+	 * has its ip as its one frame */
+	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,
+			 .ip_stacks = true, .memo = true, .time_order = true,
+			 .sample_fn = script_one, .skip_fn = script_skip,
+			 .arg = &sr);
+	struct cmd_progress prog;
+	const struct pda_capture_stats *cs;
+	const struct pda_filter_stats *fs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
+	FILE *out;
+	int rc;
+
+	co.progress = cmd_progress_fn;
+	co.progress_arg = &prog;
+	po.srcline = false;
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
+		if (o->f.fields[t] & PDE_SF(SRCLINE))
+			po.srcline = true;
+	cmd_pda_opts(ctx, &o->sym, &po);
+	rc = pda_session_new(f, &po, &s);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	if (pda_filter_init(&sr.flt, &fo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	rc = pda_capture_init(&sr.c, f, s, &co);
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &sr.c, rc);
+	pdc_strbuf_init(&sr.scratch, NULL, NULL, 0);
+	out = ctx_open_output(ctx, o->output);
+	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
+		die(ctx, "out of memory");
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&sr.c);
+	cmd_progress_end(&prog);
+	if (rc < 0) {
+		/* what was printed goes out before the message */
+		(void)pde_script_finish(&sr.w);
+		cmd_capture_die(ctx, o->path, &sr.c, rc);
+	}
+	ctx_check_write(ctx, pde_script_finish(&sr.w), o->output);
+	cs = pda_capture_stats(&sr.c);
+	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	pda_capture_release(&sr.c);
+	ctx_close_output(ctx, out, o->output);
+
+	fs = pda_filter_stats(&sr.flt);
+	ps = pda_session_stats(s);
+	eprintf("pdtool %s: %" PRIu64 " sample%s printed; %" PRIu64 " lost",
+		ctx->cmd, sr.nr_printed, PLURAL(sr.nr_printed), cs->lost);
+	if (fs->nr_left_out + sr.nr_filtered)
+		eprintf("; %" PRIu64 " filtered out",
+			fs->nr_left_out + sr.nr_filtered);
+	if (sr.nr_truncated)
+		eprintf("; %" PRIu64 " callchain%s cut at --max-stack",
+			sr.nr_truncated, PLURAL(sr.nr_truncated));
+	if (cs->reader.bytes_missing)
+		eprintf("; the capture is cut short");
+	if (ps && ps->nr_missing)
+		eprintf("; %zu binar%s not found", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies");
+	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
+	rc = 0;
+	if (ctx->strict &&
+	    (ps->nr_samples_unresolved || cs->lost || cs->nr_bad_samples ||
+	     cs->nr_stack_errors || cs->reader.damaged || ps->nr_missing ||
+	     ps->unwind.nr_stopped || ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	free_run(&sr);
+	pda_session_free(s);
+	pd_file_close(f);
+	return rc;
+}
+
+int cmd_script(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct script_opts *o = calloc(1, sizeof(*o));
+	int rc;
+
+	if (!o)
+		die(ctx, "out of memory");
+	pde_script_fields_default(&o->f);
+	parse_args(argc, argv, ctx, o);
+	if (o->inline_frames && o->no_inline)
+		usage_error(ctx, "--inline and --no-inline contradict each "
+				 "other: give one");
+	rc = script_capture(ctx, o);
+	free(o->comms.buf);
+	free(o->syms.buf);
+	free(o->dsos.buf);
+	free(o);
+	return rc;
+}
