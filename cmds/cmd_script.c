@@ -12,6 +12,8 @@
 #include "pdtool.h"
 #include "pda_capture.h"
 #include "pda_session.h"
+#include "pdc_arena.h"
+#include "pdc_hash.h"
 #include "pdc_strbuf.h"
 
 #include <errno.h>
@@ -372,17 +374,33 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* A distinct stack's text, made once (the memo's cookie is its index
- * + 1): for the variant (fields, callchain) it was made for, with the
- * frames kept for another. */
-struct stack_text {
+/*
+ * The text of callchains, made once: each distinct frame line (its
+ * address, names and flags) is formatted once into lines, and each
+ * distinct stack (a memo slot's cookie is its index + 1) is the list of
+ * its lines' ids, for the fields and callchain choice it was made with;
+ * its frames are kept too when the capture's events print stacks in
+ * more than one way.
+ */
+struct line_key {
+	uint64_t map_ip, sym_off, dso_addr, ip;
+	const char *sym, *dso, *srcfile;
+	unsigned line, flags;
+};
+
+struct line_ent {
+	struct line_key k;
+	uint32_t off, len; /* in lines */
+};
+
+struct stack_ent {
 	unsigned fields;
 	bool callchain;
-	char *text;
-	size_t len;
-	struct pda_frame *frames;
-	size_t nr;
-	const char *leaf_sym, *leaf_dso; /* for --symbols, --dsos */
+	uint32_t first, nr;	  /* its lines: ids[first..first+nr) */
+	struct pda_frame leaf;	  /* the ip's function (one-line form) */
+	bool has_leaf;
+	struct pda_frame *frames; /* with several forms, else NULL */
+	size_t nr_frames;
 };
 
 struct script_run {
@@ -391,25 +409,42 @@ struct script_run {
 	struct pd_file *f;
 	struct pde_script w;
 	bool checked;	/* check_fields() and the names' width */
+	bool forms;	/* events print stacks in more than one way */
 	struct pda_filter flt;
 	struct pda_capture c;
-	struct stack_text *texts;
-	size_t nr_texts, alloc_texts;
+	struct pdc_hash line_hash;
+	struct pdc_arena arena;
+	char *lines;
+	size_t lines_len, lines_cap;
+	const struct line_ent **ids;
+	size_t nr_ids, alloc_ids;
+	struct stack_ent *stacks;
+	size_t nr_stacks, alloc_stacks;
 	struct pdc_strbuf scratch;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
-/* The longest event name (perf's evlist__max_name_len), once the
- * first sample is printed: a pipe's events come before its samples. */
+/* The longest event name (perf's evlist__max_name_len), and whether
+ * the events print stacks in more than one way. */
 static void set_width(struct script_run *sr, struct pd_file *f)
 {
 	size_t width = 0;
+	unsigned fields = 0;
+	int cc = -1;
 
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
-		size_t len = strlen(pd_file_evsel(f, i)->name);
+		const struct pd_evsel *ev = pd_file_evsel(f, i);
+		const size_t len = strlen(ev->name);
+		const unsigned fl =
+			sr->o->f.fields[pde_script_type(ev->attr.type)];
+		const int has = !!(ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 
 		if (len > width)
 			width = len;
+		if (cc >= 0 && (fl != fields || has != cc))
+			sr->forms = true;
+		fields = fl;
+		cc = has;
 	}
 	sr->w.name_width = (unsigned)(width > 256 ? 256 : width);
 }
@@ -443,45 +478,110 @@ static const struct pda_frame *leaf_of(const struct pda_frame *fr, size_t nr)
 	return NULL;
 }
 
-/* A new stack_text for frames, or NULL (no memory: formatted each time
- * instead). */
-static struct stack_text *keep_text(struct script_run *sr,
-				    const struct pda_frame *fr, size_t nr,
-				    unsigned fields, bool callchain)
+static bool line_eq(const void *item, const void *key)
 {
-	struct stack_text *t;
+	return memcmp(&((const struct line_ent *)item)->k, key,
+		      sizeof(struct line_key)) == 0;
+}
+
+/* Frame i of fr's line (formatted the first time) into *out.  0 or
+ * PD_ERR_NOMEM. */
+static int line_of(struct script_run *sr, const struct pda_frame *fr,
+		   size_t i, unsigned fields, const struct line_ent **out)
+{
+	const struct pda_frame *f = &fr[i];
+	const struct pda_frame *src = pde_script_srcline_frame(fr, i);
+	struct line_key k;
+	struct pdc_hash_slot *slot;
+	struct line_ent *e;
+	uint64_t h;
+
+	memset(&k, 0, sizeof(k));
+	k.map_ip = f->map_ip;
+	k.ip = f->ip;
+	k.sym = f->sym;
+	k.sym_off = f->sym_off;
+	k.dso = f->dso;
+	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL);
+	if (fields & PDE_SF(SRCLINE)) {
+		k.dso_addr = f->dso_addr;
+		k.srcfile = src->srcfile;
+		k.line = src->line;
+	}
+	h = pdc_hash_bytes(&k, sizeof(k));
+	if (pdc_hash_reserve(NULL, &sr->line_hash) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&sr->line_hash, h, line_eq, &k);
+	if (slot->item) {
+		*out = slot->item;
+		return 0;
+	}
+	sr->scratch.len = 0;
+	pde_script_frame_line(&sr->scratch, f, src, fields);
+	if (sr->scratch.oom || sr->lines_len + sr->scratch.len > UINT32_MAX ||
+	    PDC_GROW(NULL, sr->lines, sr->lines_cap,
+		     sr->lines_len + sr->scratch.len, UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	e = pdc_arena_alloc(&sr->arena, NULL, sizeof(*e));
+	if (!e)
+		return PD_ERR_NOMEM;
+	e->k = k;
+	e->off = (uint32_t)sr->lines_len;
+	e->len = (uint32_t)sr->scratch.len;
+	memcpy(sr->lines + sr->lines_len, sr->scratch.p, sr->scratch.len);
+	sr->lines_len += sr->scratch.len;
+	pdc_hash_fill(&sr->line_hash, slot, h, e);
+	*out = e;
+	return 0;
+}
+
+/* A new stack entry for frames fr[0..nr), *cookie its number.  0 or
+ * PD_ERR_NOMEM. */
+static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
+		      size_t nr, unsigned fields, bool callchain,
+		      uint64_t *cookie)
+{
+	struct stack_ent *e;
 	const struct pda_frame *leaf;
 
-	if (sr->nr_texts == sr->alloc_texts) {
-		size_t n = sr->alloc_texts ? sr->alloc_texts * 2 : 1024;
-		struct stack_text *nt = realloc(sr->texts, n * sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		sr->texts = nt;
-		sr->alloc_texts = n;
-	}
-	t = &sr->texts[sr->nr_texts];
-	memset(t, 0, sizeof(*t));
-	t->text = malloc(sr->scratch.len ? sr->scratch.len : 1);
-	t->frames = malloc(nr ? nr * sizeof(*fr) : 1);
-	if (!t->text || !t->frames) {
-		free(t->text);
-		free(t->frames);
-		return NULL;
-	}
-	memcpy(t->text, sr->scratch.p, sr->scratch.len);
-	t->len = sr->scratch.len;
-	if (nr)
-		memcpy(t->frames, fr, nr * sizeof(*fr));
-	t->nr = nr;
-	t->fields = fields;
-	t->callchain = callchain;
+	if (PDC_GROW(NULL, sr->stacks, sr->alloc_stacks, sr->nr_stacks + 1,
+		     UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	e = &sr->stacks[sr->nr_stacks];
+	memset(e, 0, sizeof(*e));
+	e->fields = fields;
+	e->callchain = callchain;
 	leaf = leaf_of(fr, nr);
-	t->leaf_sym = leaf ? leaf->sym : NULL;
-	t->leaf_dso = leaf ? leaf->dso : NULL;
-	sr->nr_texts++;
-	return t;
+	if (leaf) {
+		e->leaf = *leaf;
+		e->has_leaf = true;
+	}
+	if (callchain && (fields & PDE_SF(IP))) {
+		if (sr->nr_ids + nr > UINT32_MAX ||
+		    PDC_GROW(NULL, sr->ids, sr->alloc_ids, sr->nr_ids + nr,
+			     UINT32_MAX) < 0)
+			return PD_ERR_NOMEM;
+		e->first = (uint32_t)sr->nr_ids;
+		for (size_t i = 0; i < nr; i++) {
+			int rc = line_of(sr, fr, i, fields,
+					 &sr->ids[sr->nr_ids]);
+
+			if (rc < 0)
+				return rc;
+			sr->nr_ids++;
+		}
+		e->nr = (uint32_t)nr;
+	}
+	if (sr->forms && nr) {
+		e->frames = malloc(nr * sizeof(*fr));
+		if (!e->frames)
+			return PD_ERR_NOMEM;
+		memcpy(e->frames, fr, nr * sizeof(*fr));
+		e->nr_frames = nr;
+	}
+	sr->nr_stacks++;
+	*cookie = sr->nr_stacks;
+	return 0;
 }
 
 /* perf's --dsos: the DSO's name or its file name */
@@ -495,6 +595,39 @@ static bool dso_matches(const struct name_list *l, const char *dso)
 	return in_names(l, dso) || (slash && in_names(l, slash + 1));
 }
 
+/* The ip field of a sample whose stack is fr[0..nr) (or, hit, the stack
+ * entry e), as fields and callchain want it. */
+static int write_ip(struct script_run *sr, const struct pd_sample *s,
+		    const struct pda_frame *fr, size_t nr,
+		    const struct stack_ent *e, unsigned fields, bool callchain)
+{
+	int rc;
+
+	if (e && e->fields == fields && e->callchain == callchain &&
+	    callchain) {
+		const struct line_ent *const *ids = sr->ids + e->first;
+
+		rc = pde_script_raw(&sr->w, "\n", 1);
+		for (uint32_t i = 0; i < e->nr && rc == 0; i++)
+			rc = pde_script_raw(&sr->w, sr->lines + ids[i]->off,
+					    ids[i]->len);
+		return rc;
+	}
+	if (e && !callchain) {
+		fr = e->has_leaf ? &e->leaf : NULL;
+		nr = e->has_leaf;
+	} else if (e) {
+		/* another form than the entry's: its frames were kept */
+		fr = e->frames;
+		nr = e->nr_frames;
+	}
+	sr->scratch.len = 0;
+	pde_script_stack_text(&sr->scratch, fr, nr, fields, callchain, s->ip);
+	if (sr->scratch.oom)
+		return PD_ERR_NOMEM;
+	return pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len);
+}
+
 static int script_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct script_run *sr = arg;
@@ -502,13 +635,10 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 	const struct pd_sample *s = it->sample;
 	const struct pd_evsel *ev = s->evsel;
 	const enum pde_script_type t = pde_script_type(ev->attr.type);
-	unsigned fields;
-	bool callchain;
 	struct pde_script_line l = {.sample = s, .comm = it->comm,
 				    .event = ev->name};
-	const struct stack_text *txt = NULL;
-	const struct pda_frame *fr = NULL;
-	const char *leaf_sym = NULL, *leaf_dso = NULL;
+	const struct stack_ent *e = NULL;
+	const struct pda_frame *fr = NULL, *leaf;
 	size_t nr = 0;
 	int rc;
 
@@ -518,12 +648,10 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		set_width(sr, sr->f);
 		sr->checked = true;
 	}
-	fields = o->f.fields[t];
-	callchain = !o->no_callchain && (fields & PDE_SF(IP)) &&
-		    (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
-	l.fields = fields;
-	l.callchain = callchain;
-	if (!fields)
+	l.fields = o->f.fields[t];
+	l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
+		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+	if (!l.fields)
 		return 0;
 	if ((o->nr_cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
 	    (o->comms.nr && !in_names(&o->comms, it->comm))) {
@@ -531,50 +659,32 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	if (it->hit) {
-		txt = &sr->texts[*it->cookie - 1];
-		fr = txt->frames;
-		nr = txt->nr;
-		leaf_sym = txt->leaf_sym;
-		leaf_dso = txt->leaf_dso;
+		e = &sr->stacks[*it->cookie - 1];
 	} else if (it->stack) {
-		const struct pda_frame *leaf;
-
 		fr = it->stack->frames;
 		nr = kept(sr, it->stack);
 		if (nr < it->stack->nr)
 			sr->nr_truncated++;
-		leaf = leaf_of(fr, nr);
-		leaf_sym = leaf ? leaf->sym : NULL;
-		leaf_dso = leaf ? leaf->dso : NULL;
+		if (it->cookie) {
+			rc = keep_stack(sr, fr, nr, l.fields, l.callchain,
+					it->cookie);
+			if (rc < 0)
+				return rc;
+			e = &sr->stacks[*it->cookie - 1];
+		}
 	}
-	if ((o->syms.nr && (!leaf_sym || !in_names(&o->syms, leaf_sym))) ||
-	    (o->dsos.nr && !dso_matches(&o->dsos, leaf_dso))) {
+	leaf = e ? (e->has_leaf ? &e->leaf : NULL) : leaf_of(fr, nr);
+	if ((o->syms.nr &&
+	     (!leaf || !leaf->sym || !in_names(&o->syms, leaf->sym))) ||
+	    (o->dsos.nr && !dso_matches(&o->dsos, leaf ? leaf->dso : NULL))) {
 		sr->nr_filtered++;
 		return 0;
 	}
-	if (fields & PDE_SF(IP)) {
-		if (!txt || txt->fields != fields ||
-		    txt->callchain != callchain) {
-			sr->scratch.len = 0;
-			if (sr->scratch.p)
-				sr->scratch.p[0] = '\0';
-			pde_script_stack_text(&sr->scratch, fr, nr, fields,
-					      callchain, s->ip);
-			if (sr->scratch.oom)
-				return PD_ERR_NOMEM;
-			if (!it->hit && it->cookie) {
-				txt = keep_text(sr, fr, nr, fields, callchain);
-				if (txt)
-					*it->cookie = sr->nr_texts;
-			}
-			l.ip_text = sr->scratch.p;
-			l.ip_len = sr->scratch.len;
-		} else {
-			l.ip_text = txt->text;
-			l.ip_len = txt->len;
-		}
-	}
-	rc = pde_script_sample(&sr->w, &l);
+	rc = pde_script_begin(&sr->w, &l);
+	if (rc == 0 && (l.fields & PDE_SF(IP)))
+		rc = write_ip(sr, s, fr, nr, e, l.fields, l.callchain);
+	if (rc == 0)
+		rc = pde_script_end(&sr->w, &l);
 	if (rc < 0)
 		return rc;
 	sr->nr_printed++;
@@ -594,18 +704,21 @@ static int script_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 static void free_run(struct script_run *sr)
 {
-	for (size_t i = 0; i < sr->nr_texts; i++) {
-		free(sr->texts[i].text);
-		free(sr->texts[i].frames);
-	}
-	free(sr->texts);
+	for (size_t i = 0; i < sr->nr_stacks; i++)
+		free(sr->stacks[i].frames);
+	free(sr->stacks);
+	free(sr->ids);
+	free(sr->lines);
+	pdc_hash_release(NULL, &sr->line_hash);
+	pdc_arena_release(&sr->arena, NULL);
 	pdc_strbuf_release(&sr->scratch);
 }
 
 static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 {
 	struct pd_file *f = ctx_open_twice(ctx, o->path);
-	struct script_run sr = {.ctx = ctx, .o = o, .f = f};
+	struct script_run sr = {.ctx = ctx, .o = o, .f = f,
+				.arena = PDC_ARENA_INIT};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames,

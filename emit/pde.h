@@ -395,6 +395,18 @@ void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, unsigned fields, bool callchain,
 			   uint64_t ip);
 
+/*
+ * One callchain line of pde_script_stack_text() for frame f, appended to
+ * b; src is the frame whose source line perf prints for f's address
+ * (pde_script_srcline_frame()).
+ */
+void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
+			   const struct pda_frame *src, unsigned fields);
+/* For frame i of a stack fr: the innermost frame at its address, whose
+ * source line perf prints for every frame there. */
+const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
+						 size_t i);
+
 /* A buffered writer of sample lines: one per stream, not thread-safe. */
 struct pde_script {
 	FILE *out;
@@ -419,8 +431,15 @@ struct pde_script_line {
 /* w for out; name_width: the longest event name of the capture. */
 int pde_script_init(struct pde_script *w, FILE *out, bool ns,
 		    unsigned name_width);
-/* Write one sample's line (buffered).  @return 0 or PD_ERR_IO. */
+/* Write one sample's line (buffered), ip_text as its ip field.
+ * @return 0, PD_ERR_IO or PD_ERR_NOMEM. */
 int pde_script_sample(struct pde_script *w, const struct pde_script_line *l);
+/* The same in parts: the fields before the ip field, then the ip
+ * field's text in any number of pieces, then the rest and the newline
+ * (l as given to begin).  Each @return 0, PD_ERR_IO or PD_ERR_NOMEM. */
+int pde_script_begin(struct pde_script *w, const struct pde_script_line *l);
+int pde_script_raw(struct pde_script *w, const char *text, size_t len);
+int pde_script_end(struct pde_script *w, const struct pde_script_line *l);
 /* Write what is buffered and free the buffer.  @return 0 or PD_ERR_IO. */
 int pde_script_finish(struct pde_script *w);
 

@@ -292,12 +292,43 @@ static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 	pdc_strbuf_add(b, "]", 1);
 }
 
+void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
+			   const struct pda_frame *src, unsigned fields)
+{
+	const bool inl = f->flags & PDA_FRAME_DWARF_NAMED;
+
+	if (fields & PDE_SF(IP)) {
+		char tmp[24];
+
+		tmp[0] = '\t';
+		pdc_strbuf_add(b, tmp, 1 + put_hex(tmp + 1, f->map_ip, 16));
+	}
+	if (fields & PDE_SF(SYM))
+		add_sym(b, f, fields);
+	if ((fields & PDE_SF(DSO)) && !inl)
+		add_dso(b, f);
+	if (fields & PDE_SF(SRCLINE))
+		add_srcline(b, f, src);
+	if (inl)
+		pdc_strbuf_add(b, " (inlined)", 10);
+	pdc_strbuf_add(b, "\n", 1);
+}
+
+const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
+						 size_t i)
+{
+	/* the frames of an address's inlined functions are one run, the
+	 * innermost first */
+	while (i > 0 && fr[i - 1].ip == fr[i].ip &&
+	       (fr[i - 1].flags & PDA_FRAME_INLINED))
+		i--;
+	return &fr[i];
+}
+
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, unsigned fields, bool callchain,
 			   uint64_t ip)
 {
-	const struct pda_frame *src = NULL;
-
 	if (!callchain) {
 		/* the sample's own ip, and the function holding it (the
 		 * outermost frame of its inlined ones) */
@@ -318,28 +349,9 @@ void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 		return;
 	}
 	pdc_strbuf_add(b, "\n", 1);
-	for (size_t i = 0; i < nr; i++) {
-		const struct pda_frame *f = &fr[i];
-		const bool inl = f->flags & PDA_FRAME_DWARF_NAMED;
-
-		/* perf's srcline is the address's: its innermost frame's */
-		if (!src || i == 0 || fr[i - 1].ip != f->ip ||
-		    !(fr[i - 1].flags & PDA_FRAME_INLINED))
-			src = f;
-		if (fields & PDE_SF(IP)) {
-			pdc_strbuf_add(b, "\t", 1);
-			add_hex(b, f->map_ip, 16);
-		}
-		if (fields & PDE_SF(SYM))
-			add_sym(b, f, fields);
-		if ((fields & PDE_SF(DSO)) && !inl)
-			add_dso(b, f);
-		if (fields & PDE_SF(SRCLINE))
-			add_srcline(b, f, src);
-		if (inl)
-			pdc_strbuf_add(b, " (inlined)", 10);
-		pdc_strbuf_add(b, "\n", 1);
-	}
+	for (size_t i = 0; i < nr; i++)
+		pde_script_frame_line(b, &fr[i],
+				      pde_script_srcline_frame(fr, i), fields);
 }
 
 /* ---- the writer ------------------------------------------------------ */
@@ -423,15 +435,13 @@ static size_t put_name(char *p, size_t cap, const char *s, unsigned width)
 	}
 }
 
-int pde_script_sample(struct pde_script *w, const struct pde_script_line *l)
+int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
 	const unsigned f = l->fields;
 	char *p;
 	int rc;
 
-	if (!f)
-		return 0;
 	rc = room(w, LINE_MAX_HEAD);
 	if (rc < 0)
 		return rc;
@@ -518,14 +528,27 @@ int pde_script_sample(struct pde_script *w, const struct pde_script_line *l)
 	if (f & PDE_SF(WEIGHT))
 		p += put_dec(p, s->weight, 16, false);
 	w->len = (size_t)(p - w->buf);
-	if ((f & PDE_SF(IP)) && l->ip_text) {
-		rc = room(w, l->ip_len);
-		if (rc < 0)
-			return rc;
-		memcpy(w->buf + w->len, l->ip_text, l->ip_len);
-		w->len += l->ip_len;
-	}
-	if (f & PDE_SF(BRSTACK)) {
+	return 0;
+}
+
+int pde_script_raw(struct pde_script *w, const char *text, size_t len)
+{
+	int rc = room(w, len);
+
+	if (rc < 0)
+		return rc;
+	memcpy(w->buf + w->len, text, len);
+	w->len += len;
+	return 0;
+}
+
+int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pd_sample *s = l->sample;
+	char *p;
+	int rc;
+
+	if (l->fields & PDE_SF(BRSTACK)) {
 		for (uint64_t i = 0; i < s->branch.nr; i++) {
 			struct pd_branch br;
 
@@ -563,6 +586,20 @@ int pde_script_sample(struct pde_script *w, const struct pde_script_line *l)
 	if (w->len >= OUT_FLUSH)
 		return flush(w);
 	return 0;
+}
+
+int pde_script_sample(struct pde_script *w, const struct pde_script_line *l)
+{
+	int rc;
+
+	if (!l->fields)
+		return 0;
+	rc = pde_script_begin(w, l);
+	if (rc == 0 && (l->fields & PDE_SF(IP)) && l->ip_text)
+		rc = pde_script_raw(w, l->ip_text, l->ip_len);
+	if (rc == 0)
+		rc = pde_script_end(w, l);
+	return rc;
 }
 
 int pde_script_finish(struct pde_script *w)
