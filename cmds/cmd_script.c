@@ -502,7 +502,8 @@ static int line_of(struct script_run *sr, const struct pda_frame *fr,
 	k.sym = f->sym;
 	k.sym_off = f->sym_off;
 	k.dso = f->dso;
-	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL);
+	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL |
+			      PDA_FRAME_MODULE);
 	if (fields & PDE_SF(SRCLINE)) {
 		k.dso_addr = f->dso_addr;
 		k.srcfile = src->srcfile;

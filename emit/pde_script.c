@@ -256,13 +256,41 @@ static void add_sym(struct pdc_strbuf *b, const struct pda_frame *fr,
 	}
 }
 
+/*
+ * A kernel module's name as perf names its DSO: "[kvm]" for
+ * /lib/modules/.../kvm.ko(.xz), '-' as '_' (kmod_path__parse_name).
+ * false when dso is not a module's file.
+ */
+static bool add_module(struct pdc_strbuf *b, const char *dso)
+{
+	const char *name = base_name(dso), *ko = strstr(name, ".ko");
+	char buf[256];
+	size_t len;
+
+	if (!ko || dso[0] != '/' ||
+	    (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".gz") &&
+	     strcmp(ko + 3, ".zst")))
+		return false;
+	len = (size_t)(ko - name);
+	if (len + 2 >= sizeof(buf))
+		return false;
+	buf[0] = '[';
+	for (size_t i = 0; i < len; i++)
+		buf[1 + i] = name[i] == '-' ? '_' : name[i];
+	buf[1 + len] = ']';
+	pdc_strbuf_add_text(b, buf, len + 2);
+	return true;
+}
+
 static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
 {
 	pdc_strbuf_add(b, " (", 2);
-	if (fr && fr->dso)
-		add_name(b, fr->dso);
-	else
+	if (fr && fr->dso) {
+		if (!(fr->flags & PDA_FRAME_MODULE) || !add_module(b, fr->dso))
+			add_name(b, fr->dso);
+	} else {
 		pdc_strbuf_add(b, "[unknown]", 9);
+	}
 	pdc_strbuf_add(b, ")", 1);
 }
 

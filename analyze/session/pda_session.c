@@ -672,7 +672,8 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 				    ? map->pgoff + (ip - map->start)
 				    : ip;
 		f->dso = map->name;
-		f->flags |= flags;
+		f->flags |= flags |
+			    (map->kind == PDA_MAP_MODULE ? PDA_FRAME_MODULE : 0);
 		/* the unresolved weight by binary (pda_dso_diagnose) */
 		if ((f->flags & PDA_FRAME_NO_SYMBOL) && d &&
 		    d->unres_seq != s->sample_seq) {

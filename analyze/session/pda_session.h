@@ -172,6 +172,8 @@ enum pda_frame_flags {
 	 * symbol of its own for it and shows it as inlined (the others
 	 * are the symbol table's own) */
 	PDA_FRAME_DWARF_NAMED = 1u << 6,
+	/* in a kernel module's map (perf names its DSO "[name]") */
+	PDA_FRAME_MODULE = 1u << 7,
 };
 
 /*
