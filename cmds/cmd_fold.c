@@ -65,13 +65,7 @@ const char cmd_fold_options[] =
 	"                        may be left empty\n"
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
 	"      --inline          inlined functions as frames of their own on\n"
 	"                        every stack (by default only DWARF-unwound\n"
@@ -239,20 +233,9 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
 			       &o->end);
 		break;
-	case OPT_MAX_STACK: {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (*end || end == arg || errno || v == 0 ||
-		    v > 1u << 20)
-			usage_error(ctx,
-				    "--max-stack '%s': a count from 1",
-				    arg);
-		o->max_stack = (unsigned)v;
+	case OPT_MAX_STACK:
+		o->max_stack = cmd_max_stack(ctx, arg);
 		break;
-	}
 	case CMD_OPT_UNWINDER:
 		o->unwinder = cmd_unwinder(ctx, arg);
 		break;
@@ -681,11 +664,8 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct fold_run *fr = arg;
-	const struct pda_capture_stats *cs = pda_capture_stats(&fr->c);
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
-		warning(fr->ctx, "'%s': %s", fr->o->path, why);
+	cmd_capture_skip_warn(fr->ctx, &fr->c, fr->o->path, what, why);
 	return 0;
 }
 

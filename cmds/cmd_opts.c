@@ -276,3 +276,15 @@ size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
 		usage_error(ctx, "%s needs at least one %s", opt, what);
 	return n;
 }
+
+unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || end == arg || errno || v == 0 || v > 1u << 20)
+		usage_error(ctx, "--max-stack '%s': a count from 1", arg);
+	return (unsigned)v;
+}

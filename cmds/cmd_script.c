@@ -54,13 +54,7 @@ const char cmd_script_options[] =
 	"                        every callchain (by default only on DWARF-\n"
 	"                        unwound user stacks, as perf 6.1)\n"
 	"      --no-inline       no inlined frames on any stack\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
@@ -168,18 +162,9 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 	case 'G':
 		o->no_callchain = true;
 		break;
-	case OPT_MAX_STACK: {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (*end || end == arg || errno || v == 0 || v > 1u << 20)
-			usage_error(ctx, "--max-stack '%s': a count from 1",
-				    arg);
-		o->max_stack = (unsigned)v;
+	case OPT_MAX_STACK:
+		o->max_stack = cmd_max_stack(ctx, arg);
 		break;
-	}
 	case 'c':
 		parse_names(ctx, "--comms", arg, &o->comms);
 		break;
@@ -211,15 +196,8 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 	case OPT_NO_INLINE:
 		o->no_inline = true;
 		break;
-	case CMD_OPT_UNWINDER:
-		o->unwinder = cmd_unwinder(ctx, arg);
-		break;
-	case 'j':
-	case CMD_OPT_JOBS:
-		o->jobs = cmd_jobs(ctx, arg);
-		break;
 	default:
-		cmd_symopt(ctx, &o->sym, c, arg);
+		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		break;
 	}
 }
@@ -453,21 +431,8 @@ static void set_width(struct script_run *sr, struct pd_file *f)
  * each with the inlined frames it expands to. */
 static size_t kept(const struct script_run *sr, const struct pda_stack *st)
 {
-	const unsigned max = sr->o->max_stack ? sr->o->max_stack
-					      : PDA_MAX_STACK;
-	size_t cut, counted = 0;
-
-	for (cut = 0; cut < st->nr; cut++) {
-		if (st->frames[cut].flags & PDA_FRAME_INLINED)
-			continue;
-		if (counted == max)
-			break;
-		counted++;
-	}
-	while (cut > 0 && cut < st->nr &&
-	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
-		cut--;
-	return cut;
+	return pda_stack_kept(st, sr->o->max_stack ? sr->o->max_stack
+						   : PDA_MAX_STACK);
 }
 
 static const struct pda_frame *leaf_of(const struct pda_frame *fr, size_t nr)
@@ -695,11 +660,8 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 static int script_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct script_run *sr = arg;
-	const struct pda_capture_stats *cs = pda_capture_stats(&sr->c);
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
-		warning(sr->ctx, "'%s': %s", sr->o->path, why);
+	cmd_capture_skip_warn(sr->ctx, &sr->c, sr->o->path, what, why);
 	return 0;
 }
 

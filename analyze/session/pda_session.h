@@ -209,6 +209,28 @@ struct pda_stack {
 void pda_stack_release(struct pda_session *s, struct pda_stack *st);
 
 /*
+ * How many of st's frames, from the leaf, perf keeps at --max-stack max:
+ * max callchain entries, each with the inlined frames it expands to
+ * (inlined frames do not count, and are not cut from their entry).
+ */
+static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
+{
+	size_t cut, counted = 0;
+
+	for (cut = 0; cut < st->nr; cut++) {
+		if (st->frames[cut].flags & PDA_FRAME_INLINED)
+			continue;
+		if (counted == max)
+			break;
+		counted++;
+	}
+	while (cut > 0 && cut < st->nr &&
+	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+		cut--;
+	return cut;
+}
+
+/*
  * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT
  * markers consumed, as perf does) or, without one, its ip.  A sample that
  * carries user registers and a user stack dump (`--call-graph dwarf`)
