@@ -65,13 +65,7 @@ const char cmd_fold_options[] =
 	"                        may be left empty\n"
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
 	"      --inline          inlined functions as frames of their own on\n"
 	"                        every stack (by default only DWARF-unwound\n"
@@ -167,80 +161,6 @@ struct fold_opts {
 	struct pda_profile **profile;
 };
 
-/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
-static bool parse_time(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, digits = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
-			return false;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i == 0)
-		return false;
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (++digits > 9)
-				return false;
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-		}
-	}
-	if (i != len)
-		return false;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	*ns = sec * 1000000000ull + frac;
-	return true;
-}
-
-static void parse_time_range(struct pd_ctx *ctx, struct fold_opts *o,
-			     const char *arg)
-{
-	const char *comma = strchr(arg, ',');
-
-	if (!comma)
-		usage_error(ctx, "--time '%s': expected START,END", arg);
-	o->has_start = comma > arg;
-	o->has_end = comma[1] != '\0';
-	if ((o->has_start &&
-	     !parse_time(arg, (size_t)(comma - arg), &o->start)) ||
-	    (o->has_end && !parse_time(comma + 1, strlen(comma + 1), &o->end)))
-		usage_error(ctx,
-			    "--time '%s': times are seconds with up to 9 "
-			    "decimals, as perf prints them",
-			    arg);
-	if (o->has_start && o->has_end && o->end < o->start)
-		usage_error(ctx, "--time '%s': the end is before the start",
-			    arg);
-}
-
-static void parse_pids(struct pd_ctx *ctx, struct fold_opts *o, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (end == p || errno || v > UINT32_MAX ||
-		    (*end && *end != ','))
-			usage_error(ctx,
-				    "--pid-filter '%s': not a list of pids",
-				    arg);
-		if (o->nr_pids == MAX_PIDS)
-			usage_error(ctx, "--pid-filter: more than %d pids",
-				    MAX_PIDS);
-		o->pids[o->nr_pids++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
-	}
-	if (!o->nr_pids)
-		usage_error(ctx, "--pid-filter needs at least one pid");
-}
-
 /* One of fold's options (c as getopt_long gives it, arg its value). */
 static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 			const char *arg)
@@ -300,7 +220,8 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->comm_re = arg;
 		break;
 	case OPT_PID_FILTER:
-		parse_pids(ctx, o, arg);
+		o->nr_pids = cmd_u32_list(ctx, "--pid-filter", "pid", arg,
+					  o->pids, MAX_PIDS);
 		break;
 	case OPT_DSO:
 		o->dso_re = arg;
@@ -309,22 +230,12 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->sym_re = arg;
 		break;
 	case OPT_TIME:
-		parse_time_range(ctx, o, arg);
+		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
+			       &o->end);
 		break;
-	case OPT_MAX_STACK: {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (*end || end == arg || errno || v == 0 ||
-		    v > 1u << 20)
-			usage_error(ctx,
-				    "--max-stack '%s': a count from 1",
-				    arg);
-		o->max_stack = (unsigned)v;
+	case OPT_MAX_STACK:
+		o->max_stack = cmd_max_stack(ctx, arg);
 		break;
-	}
 	case CMD_OPT_UNWINDER:
 		o->unwinder = cmd_unwinder(ctx, arg);
 		break;
@@ -754,11 +665,8 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct fold_run *fr = arg;
-	const struct pda_capture_stats *cs = pda_capture_stats(&fr->c);
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
-		warning(fr->ctx, "'%s': %s", fr->o->path, why);
+	cmd_capture_skip_warn(fr->ctx, &fr->c, fr->o->path, what, why);
 	return 0;
 }
 

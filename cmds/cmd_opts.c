@@ -7,6 +7,8 @@
 #include "pdtool.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -196,4 +198,93 @@ const char *cmd_opts_input(struct cmd_opts *p)
 	if (!p->input)
 		usage_error(p->ctx, "no input file");
 	return p->input;
+}
+
+/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
+static bool parse_time(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
+			return false;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0)
+		return false;
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (++digits > 9)
+				return false;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		}
+	}
+	if (i != len)
+		return false;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return true;
+}
+
+void cmd_time_range(const struct pd_ctx *ctx, const char *arg,
+		    bool *has_start, uint64_t *start, bool *has_end,
+		    uint64_t *end)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma)
+		usage_error(ctx, "--time '%s': expected START,END", arg);
+	*has_start = comma > arg;
+	*has_end = comma[1] != '\0';
+	if ((*has_start && !parse_time(arg, (size_t)(comma - arg), start)) ||
+	    (*has_end && !parse_time(comma + 1, strlen(comma + 1), end)))
+		usage_error(ctx,
+			    "--time '%s': times are seconds with up to 9 "
+			    "decimals, as perf prints them",
+			    arg);
+	if (*has_start && *has_end && *end < *start)
+		usage_error(ctx, "--time '%s': the end is before the start",
+			    arg);
+}
+
+size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
+		    const char *what, const char *arg, uint32_t *out,
+		    size_t max)
+{
+	const char *p = arg;
+	size_t n = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > UINT32_MAX ||
+		    (*end && *end != ','))
+			usage_error(ctx, "%s '%s': not a list of %ss", opt,
+				    arg, what);
+		if (n == max)
+			usage_error(ctx, "%s: more than %zu %ss", opt, max,
+				    what);
+		out[n++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!n)
+		usage_error(ctx, "%s needs at least one %s", opt, what);
+	return n;
+}
+
+unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || end == arg || errno || v == 0 || v > 1u << 20)
+		usage_error(ctx, "--max-stack '%s': a count from 1", arg);
+	return (unsigned)v;
 }

@@ -430,3 +430,32 @@ void cmd_progress_end(struct cmd_progress *p)
 	if (p->shown)
 		fprintf(stderr, "\r\033[K");
 }
+
+void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
+			   const char *path, enum pda_capture_skip what,
+			   const char *why)
+{
+	const struct pda_capture_stats *cs = pda_capture_stats(c);
+
+	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
+					   : !cs->nr_stack_errors)
+		warning(ctx, "'%s': %s", path, why);
+}
+
+void cmd_stack_opt(const struct pd_ctx *ctx, int c, const char *arg,
+		   struct cmd_symopts *sym, const char **unwinder,
+		   unsigned *jobs)
+{
+	switch (c) {
+	case CMD_OPT_UNWINDER:
+		*unwinder = cmd_unwinder(ctx, arg);
+		break;
+	case 'j':
+	case CMD_OPT_JOBS:
+		*jobs = cmd_jobs(ctx, arg);
+		break;
+	default:
+		cmd_symopt(ctx, sym, c, arg);
+		break;
+	}
+}

@@ -204,6 +204,27 @@ int cmd_getopt(struct cmd_opts *p);
  * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
+/*
+ * perf's --time START,END: seconds as perf prints them (1234.5678, up to
+ * 9 decimals), either end may be empty (open).  A usage error otherwise,
+ * or when the end is before the start.
+ */
+void cmd_time_range(const struct pd_ctx *ctx, const char *arg,
+		    bool *has_start, uint64_t *start, bool *has_end,
+		    uint64_t *end);
+/*
+ * A comma-separated list of numbers (pids, tids, CPUs) for option opt
+ * (what: "pid", for messages) into out, at most max of them.  @return
+ * how many; a usage error when arg is not such a list, is empty or has
+ * more.
+ */
+size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
+		    const char *what, const char *arg, uint32_t *out,
+		    size_t max);
+
+/* --max-stack's argument: @return it, 1 to 2^20; else a usage error. */
+unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg);
+
 /* The stderr logger for the libraries (arg: the pd_ctx): warnings go
  * through warning(), the rest as "pdtool CMD: msg". */
 void ctx_log(void *arg, enum pd_log_level level, const char *msg);
@@ -347,6 +368,17 @@ enum {
 	"                        archive holds (.tar.bz2, .tar.xz, ...),\n"  \
 	"                        read as it is\n"
 
+/* --help's lines for where binaries and kernel symbols are found, in
+ * the commands that resolve stacks (CMD_SYMBOL_HELP's lines follow) */
+#define CMD_FIND_HELP                                                       \
+	"      --symfs DIR       look for binaries under DIR\n"              \
+	CMD_BUILDID_HELP                                                    \
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"    \
+	"                        recording host\n"                           \
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"\
+	"      --no-demangle     C++, Rust and D names as they are\n"
+
 /* --help's lines for the symbol options every such command shares, after
  * its own --symfs ... --no-demangle lines */
 #define CMD_SYMBOL_HELP                                                     \
@@ -458,6 +490,26 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 PD_NORETURN void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
 				 const struct pda_capture *c, int rc);
 
+enum pda_capture_skip;
+/*
+ * A capture's skip_fn's message: the first sample that does not decode
+ * and the first stack that does not resolve get a warning naming path;
+ * the rest are counted by the run's statistics.
+ */
+void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
+			   const char *path, enum pda_capture_skip what,
+			   const char *why);
+
+/*
+ * The options of the commands that resolve stacks (--unwinder, -j and
+ * --jobs, the symbol options), for the val c getopt_long returned: each
+ * sets its own of unwinder, jobs and sym; any other val is the symbol
+ * options' (cmd_symopt()).
+ */
+void cmd_stack_opt(const struct pd_ctx *ctx, int c, const char *arg,
+		   struct cmd_symopts *sym, const char **unwinder,
+		   unsigned *jobs);
+
 struct pda_capture_progress;
 
 /* A progress line on a terminal (stderr) for long reads. */
@@ -522,6 +574,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_script_usage[], cmd_script_summary[],
+	cmd_script_options[];
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];

@@ -338,6 +338,125 @@ struct pda_profile; /* pda_profile.h */
  */
 int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 
+/* ---- perf script's sample lines (pde_script.c; `pdtool script`) --- */
+
+struct pda_frame; /* pda_session.h */
+struct pdc_strbuf; /* pdc_strbuf.h */
+
+/* perf script's output fields (-F), one bit each. */
+#define PDE_SCRIPT_FIELDS(X)                                                \
+	X(COMM, "comm") X(TID, "tid") X(PID, "pid") X(TIME, "time")         \
+	X(CPU, "cpu") X(EVENT, "event") X(TRACE, "trace") X(IP, "ip")       \
+	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
+	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
+	X(WEIGHT, "weight")
+
+enum pde_script_field_bit {
+#define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
+	PDE_SCRIPT_FIELDS(PDE_SCRIPT_BIT)
+#undef PDE_SCRIPT_BIT
+	PDE_SCRIPT_NR_FIELDS
+};
+#define PDE_SF(name) (1u << PDE_SCRIPT_BIT_##name)
+
+/*
+ * perf script's output types, each with its own field set: the attr
+ * types below PERF_TYPE_MAX, then perf's synthesized events and every
+ * other PMU's (perf's output_type()).
+ */
+enum pde_script_type {
+	PDE_SCRIPT_HW, PDE_SCRIPT_SW, PDE_SCRIPT_TRACEPOINT, PDE_SCRIPT_HW_CACHE,
+	PDE_SCRIPT_RAW, PDE_SCRIPT_BREAKPOINT, PDE_SCRIPT_SYNTH,
+	PDE_SCRIPT_OTHER, PDE_SCRIPT_NR_TYPES
+};
+
+/* The output type of an event of attr type attr_type. */
+enum pde_script_type pde_script_type(uint32_t attr_type);
+
+/* The fields of each output type, and which of them -F asked for. */
+struct pde_script_fields {
+	unsigned fields[PDE_SCRIPT_NR_TYPES];
+	unsigned user[PDE_SCRIPT_NR_TYPES]; /* given by -F (+field too) */
+	bool user_set[PDE_SCRIPT_NR_TYPES]; /* -F listed the type's fields */
+};
+
+/* perf 6.1's default fields per type, as no -F leaves them. */
+void pde_script_fields_default(struct pde_script_fields *f);
+
+/*
+ * Apply one -F argument as perf 6.1 reads it: "[type:]list", type one of
+ * hw, sw, trace, raw, synth (none: every type), list the fields
+ * comma-separated, each "+field" (added), "-field" (removed) or a bare
+ * name (the list then replaces the fields; perf does not mix the two).
+ * @return 0, or PD_ERR_API with why in err (err_size bytes).
+ */
+int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
+			    char *err, size_t err_size);
+
+/* A field's -F name ("symoff"), bit one of PDE_SF()'s bits. */
+const char *pde_script_field_name(unsigned bit);
+
+/*
+ * The text a sample's ip field prints, after its line's other fields, as
+ * perf 6.1's sample__fprintf_sym() prints it, appended to b: with
+ * callchain, "\n" and a line per frame ("\t%16x sym+0xoff (dso)\n", the
+ * address as perf's map__map_ip gives it, "(inlined)" for an inlined
+ * frame), else " %16x sym+0xoff (dso)" for the sample's ip (the first
+ * frame gives its symbol).  fields (of the sample's type) pick ip, sym,
+ * symoff, dso and srcline.  Names go through pdc_text.h's rule.
+ */
+void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
+			   size_t nr, unsigned fields, bool callchain,
+			   uint64_t ip);
+
+/*
+ * One callchain line of pde_script_stack_text() for frame f, appended to
+ * b; src is the frame whose source line perf prints for f's address
+ * (pde_script_srcline_frame()).
+ */
+void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
+			   const struct pda_frame *src, unsigned fields);
+/* For frame i of a stack fr: the innermost frame at its address, whose
+ * source line perf prints for every frame there. */
+const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
+						 size_t i);
+
+/* A buffered writer of sample lines: one per stream, not thread-safe. */
+struct pde_script {
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+	bool ns;		/* --ns: times with 9 decimals */
+	unsigned name_width;	/* events' names padded to it */
+	bool failed;		/* a write failed */
+};
+
+/* One sample's line: what its fields print. */
+struct pde_script_line {
+	const struct pd_sample *sample;
+	const char *comm;	/* "" unknown; perf prints ":-1" for none */
+	const char *event;	/* its event's name */
+	unsigned fields;	/* of its type */
+	bool callchain;		/* comm unpadded, as perf with callchains */
+	const char *ip_text;	/* pde_script_stack_text()'s, or NULL */
+	size_t ip_len;
+};
+
+/* w for out; name_width: the longest event name of the capture. */
+int pde_script_init(struct pde_script *w, FILE *out, bool ns,
+		    unsigned name_width);
+/* Write one sample's line (buffered), ip_text as its ip field.
+ * @return 0, PD_ERR_IO or PD_ERR_NOMEM. */
+int pde_script_sample(struct pde_script *w, const struct pde_script_line *l);
+/* The same in parts: the fields before the ip field, then the ip
+ * field's text in any number of pieces, then the rest and the newline
+ * (l as given to begin).  Each @return 0, PD_ERR_IO or PD_ERR_NOMEM. */
+int pde_script_begin(struct pde_script *w, const struct pde_script_line *l);
+int pde_script_raw(struct pde_script *w, const char *text, size_t len);
+int pde_script_end(struct pde_script *w, const struct pde_script_line *l);
+/* Write what is buffered and free the buffer.  @return 0 or PD_ERR_IO. */
+int pde_script_finish(struct pde_script *w);
+
 /* ---- profile differences (pde_diff.c; `pdtool diff`) -------------- */
 
 struct pda_diff; /* pda_diff.h: a finished diff */

@@ -352,19 +352,7 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 static size_t kept_frames(const struct pda_collect *col,
 			  const struct pda_stack *st)
 {
-	size_t cut, counted = 0;
-
-	for (cut = 0; cut < st->nr; cut++) {
-		if (st->frames[cut].flags & PDA_FRAME_INLINED)
-			continue;
-		if (counted == col->max_stack)
-			break;
-		counted++;
-	}
-	while (cut > 0 && cut < st->nr &&
-	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
-		cut--;
-	return cut;
+	return pda_stack_kept(st, col->max_stack);
 }
 
 int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,

@@ -285,7 +285,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 				     const struct addr_key *k)
 {
 	struct pda_elf *e;
-	const char *name, *file = NULL;
+	const char *name, *file = NULL, *own;
 	uint64_t vaddr, start, size;
 	size_t nr_inl = 0;
 	unsigned line = 0;
@@ -377,6 +377,9 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	ent = new_ent(s, k, nr_inl);
 	if (!ent)
 		return NULL;
+	own = demangle(s, name);
+	if (!own)
+		return NULL;
 	for (size_t i = 0; i < nr_inl; i++) {
 		struct pda_frame *fr = &ent->frames[i];
 
@@ -384,6 +387,8 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		if (!fr->sym)
 			return NULL;
 		fr->flags = i + 1 < nr_inl ? PDA_FRAME_INLINED : 0;
+		if (strcmp(own, fr->sym) != 0)
+			fr->flags |= PDA_FRAME_DWARF_NAMED;
 		fr->dso_addr = vaddr;
 		fr->sym_off = vaddr - start;
 		if (s->opts.srcline) {
@@ -662,8 +667,13 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 
 		*f = ent->frames[i];
 		f->ip = ip;
+		f->map_ip = map->kind == PDA_MAP_FILE ||
+					    map->kind == PDA_MAP_VDSO
+				    ? map->pgoff + (ip - map->start)
+				    : ip;
 		f->dso = map->name;
-		f->flags |= flags;
+		f->flags |= flags |
+			    (map->kind == PDA_MAP_MODULE ? PDA_FRAME_MODULE : 0);
 		/* the unresolved weight by binary (pda_dso_diagnose) */
 		if ((f->flags & PDA_FRAME_NO_SYMBOL) && d &&
 		    d->unres_seq != s->sample_seq) {
@@ -707,6 +717,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		}
 	}
 	fr.ip = ip;
+	fr.map_ip = ip;
 	w->map = NULL;
 	switch (cpumode) {
 	case PD_MISC_GUEST_KERNEL:
@@ -752,6 +763,7 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		return push(s, w, &fr);
 	case PDA_MAP_KSYM:
 		fr.sym = map->sym;
+		fr.map_ip = ip - map->start;
 		fr.dso_addr = ip;
 		fr.sym_off = ip - map->start;
 		return push(s, w, &fr);

@@ -167,6 +167,13 @@ enum pda_frame_flags {
 	PDA_FRAME_NO_MAP = 1u << 3,	/* no map covers ip */
 	PDA_FRAME_JIT = 1u << 4,	/* from a perf-PID.map */
 	PDA_FRAME_GUEST = 1u << 5,
+	/* a frame of an address's inlined functions (DWARF's) whose name
+	 * is not the symbol table's for the address: perf 6.1 makes a
+	 * symbol of its own for it and shows it as inlined (the others
+	 * are the symbol table's own) */
+	PDA_FRAME_DWARF_NAMED = 1u << 6,
+	/* in a kernel module's map (perf names its DSO "[name]") */
+	PDA_FRAME_MODULE = 1u << 7,
 };
 
 /*
@@ -181,6 +188,12 @@ struct pda_frame {
 				 * "[kernel.kallsyms]"; NULL: no map */
 	uint64_t dso_addr;	/* ip in the DSO's own address space */
 	uint64_t sym_off;	/* ip - symbol start */
+	/* ip as perf's map__map_ip() gives it, what perf script prints on
+	 * a callchain line: in a file's map the file offset (perf 6.1 keeps
+	 * user symbols at file offsets), in a KSYM map the offset from its
+	 * start; ip itself in the kernel's, a JIT map, an anonymous one and
+	 * where no map covers it */
+	uint64_t map_ip;
 	const char *srcfile;	/* with opts.srcline; NULL unknown */
 	unsigned line;
 	unsigned flags;		/* pda_frame_flags */
@@ -194,6 +207,28 @@ struct pda_stack {
 
 #define PDA_STACK_INIT { NULL, 0, 0 }
 void pda_stack_release(struct pda_session *s, struct pda_stack *st);
+
+/*
+ * How many of st's frames, from the leaf, perf keeps at --max-stack max:
+ * max callchain entries, each with the inlined frames it expands to
+ * (inlined frames do not count, and are not cut from their entry).
+ */
+static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
+{
+	size_t cut, counted = 0;
+
+	for (cut = 0; cut < st->nr; cut++) {
+		if (st->frames[cut].flags & PDA_FRAME_INLINED)
+			continue;
+		if (counted == max)
+			break;
+		counted++;
+	}
+	while (cut > 0 && cut < st->nr &&
+	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+		cut--;
+	return cut;
+}
 
 /*
  * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT

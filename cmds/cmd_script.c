@@ -1,0 +1,793 @@
+/*
+ * cmd_script.c - `pdtool script`: a capture's samples as `perf script`
+ * 6.1 prints them, a line each (comm, tid, time, period, event, ...)
+ * with its callchain below, in time order: the text stackcollapse-perf.pl,
+ * inferno, speedscope and the Firefox Profiler read.
+ *
+ * The capture runs in time order (perf script's ordered events: each
+ * sample in the maps and comms of its moment, samples in perf's order);
+ * a stack's text is made once per distinct stack (the pipeline's memo)
+ * and copied for every sample that has it.
+ */
+#include "pdtool.h"
+#include "pda_capture.h"
+#include "pda_session.h"
+#include "pdc_arena.h"
+#include "pdc_hash.h"
+#include "pdc_strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_script_usage[] = "pdtool script [OPTIONS] [FILE | -i FILE]";
+const char cmd_script_summary[] =
+	"print a capture's samples as perf script does";
+const char cmd_script_options[] =
+	"  -i, --input FILE      the capture ('-': standard input); the same\n"
+	"                        as FILE\n"
+	"  -o, --output FILE     write there instead of stdout\n"
+	"  -F, --fields LIST     the fields printed, as perf script's -F:\n"
+	"                        [TYPE:]FIELD,... replaces the fields of\n"
+	"                        TYPE (hw, sw, trace, raw, synth; none: all\n"
+	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
+	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
+	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
+	"                        weight, brstack (repeatable)\n"
+	"      --ns              times with 9 decimals (nanoseconds)\n"
+	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
+	"      --max-stack N     callchain entries printed from the leaf\n"
+	"                        (default 127, as perf script)\n"
+	"  -c, --comms LIST      only samples of these comms\n"
+	"                        (comma-separated)\n"
+	"      --pid LIST        only samples of these pids\n"
+	"      --tid LIST        only samples of these tids\n"
+	"  -C, --cpu LIST        only samples taken on these CPUs\n"
+	"      --time START,END  only samples in this time range, in seconds\n"
+	"                        as perf prints them (1234.5678); either end\n"
+	"                        may be left empty\n"
+	"  -S, --symbols LIST    only samples whose ip is in these functions\n"
+	"      --dsos LIST       only samples whose ip is in these binaries\n"
+	"                        (full path or file name)\n"
+	"      --inline          inlined functions as frames of their own on\n"
+	"                        every callchain (by default only on DWARF-\n"
+	"                        unwound user stacks, as perf 6.1)\n"
+	"      --no-inline       no inlined frames on any stack\n"
+	CMD_FIND_HELP
+	CMD_SYMBOL_HELP
+	CMD_UNWINDER_HELP
+	CMD_JOBS_HELP
+	"      --strict          exit 1 when anything was unresolved, lost or\n"
+	"                        skipped\n"
+	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_NS = 256,
+	OPT_MAX_STACK,
+	OPT_PID,
+	OPT_TID,
+	OPT_TIME,
+	OPT_DSOS,
+	OPT_INLINE,
+	OPT_NO_INLINE,
+};
+
+#define MAX_IDS 1024	/* pids, tids, CPUs a list holds */
+#define MAX_NAMES 256	/* comms, symbols, DSOs a list holds */
+
+/* A comma-separated list of names, split in place. */
+struct name_list {
+	char *buf;
+	const char *names[MAX_NAMES];
+	size_t nr;
+};
+
+struct script_opts {
+	const char *path, *output;
+	struct pde_script_fields f;
+	bool ns, no_callchain;
+	unsigned max_stack;
+	uint32_t pids[MAX_IDS], tids[MAX_IDS], cpus[MAX_IDS];
+	size_t nr_pids, nr_tids, nr_cpus;
+	bool has_start, has_end;
+	uint64_t start, end;
+	struct name_list comms, syms, dsos;
+	bool inline_frames, no_inline;
+	struct cmd_symopts sym;
+	const char *unwinder;
+	unsigned jobs;
+};
+
+static void parse_names(const struct pd_ctx *ctx, const char *opt,
+			const char *arg, struct name_list *l)
+{
+	char *p;
+
+	free(l->buf);
+	l->buf = strdup(arg);
+	l->nr = 0;
+	if (!l->buf)
+		die(ctx, "out of memory");
+	for (p = l->buf; p;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (*p) {
+			if (l->nr == MAX_NAMES)
+				usage_error(ctx, "%s: more than %d names", opt,
+					    MAX_NAMES);
+			l->names[l->nr++] = p;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	if (!l->nr)
+		usage_error(ctx, "%s needs at least one name", opt);
+}
+
+static bool in_names(const struct name_list *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (strcmp(l->names[i], s) == 0)
+			return true;
+	return false;
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
+			  const char *arg)
+{
+	char err[256];
+
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		break;
+	case 'F':
+		if (pde_script_fields_parse(&o->f, arg, err, sizeof(err)) < 0)
+			usage_error(ctx, "%s", err);
+		break;
+	case OPT_NS:
+		o->ns = true;
+		break;
+	case 'G':
+		o->no_callchain = true;
+		break;
+	case OPT_MAX_STACK:
+		o->max_stack = cmd_max_stack(ctx, arg);
+		break;
+	case 'c':
+		parse_names(ctx, "--comms", arg, &o->comms);
+		break;
+	case OPT_PID:
+		o->nr_pids = cmd_u32_list(ctx, "--pid", "pid", arg, o->pids,
+					  MAX_IDS);
+		break;
+	case OPT_TID:
+		o->nr_tids = cmd_u32_list(ctx, "--tid", "tid", arg, o->tids,
+					  MAX_IDS);
+		break;
+	case 'C':
+		o->nr_cpus = cmd_u32_list(ctx, "--cpu", "CPU", arg, o->cpus,
+					  MAX_IDS);
+		break;
+	case OPT_TIME:
+		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
+			       &o->end);
+		break;
+	case 'S':
+		parse_names(ctx, "--symbols", arg, &o->syms);
+		break;
+	case OPT_DSOS:
+		parse_names(ctx, "--dsos", arg, &o->dsos);
+		break;
+	case OPT_INLINE:
+		o->inline_frames = true;
+		break;
+	case OPT_NO_INLINE:
+		o->no_inline = true;
+		break;
+	default:
+		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		break;
+	}
+}
+
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct script_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"fields", required_argument, NULL, 'F'},
+		{"ns", no_argument, NULL, OPT_NS},
+		{"hide-call-graph", no_argument, NULL, 'G'},
+		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+		{"comms", required_argument, NULL, 'c'},
+		{"pid", required_argument, NULL, OPT_PID},
+		{"tid", required_argument, NULL, OPT_TID},
+		{"cpu", required_argument, NULL, 'C'},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"symbols", required_argument, NULL, 'S'},
+		{"dsos", required_argument, NULL, OPT_DSOS},
+		{"inline", no_argument, NULL, OPT_INLINE},
+		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+		CMD_SYMBOL_LONGOPTS,
+		CMD_UNWINDER_LONGOPT,
+		CMD_JOBS_LONGOPT,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:F:Gc:C:S:j:",
+			     .own_longopts = longopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		script_option(ctx, o, c, optarg);
+	o->path = cmd_opts_input(&p);
+}
+
+/* ---- perf's checks of the fields against the events ------------------ */
+
+/* perf's evsel__is_dummy_event: software event PERF_COUNT_SW_DUMMY */
+static bool is_dummy(const struct pd_evsel *ev)
+{
+	return ev->attr.type == 1 && ev->attr.config == 9;
+}
+
+/*
+ * perf's evsel__do_check_stype(): a field the event does not sample is
+ * dropped from its type's defaults, or fails when -F asked for it
+ * (unless allow, as perf allows with AUX-area data).
+ */
+static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
+			const struct pd_evsel *ev, uint64_t bits,
+			const char *what, unsigned fields, bool allow)
+{
+	const enum pde_script_type t = pde_script_type(ev->attr.type);
+
+	if (ev->attr.sample_type & bits)
+		return;
+	if (f->user[t] & fields) {
+		if (allow)
+			return;
+		die(ctx,
+		    "samples of event '%s' do not have the %s attribute set: "
+		    "cannot print the '%s' field",
+		    ev->name, what,
+		    pde_script_field_name(f->user[t] & fields &
+					  -(f->user[t] & fields)));
+	}
+	f->fields[t] &= ~fields;
+}
+
+/*
+ * perf_session__check_output_opt(): each type's fields checked against
+ * its first event in the capture (not the others), as perf does.
+ */
+static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
+			 struct pd_file *f)
+{
+	const void *data;
+	size_t size;
+	const bool allow =
+		pd_file_feature(f, PD_FEAT_AUXTRACE, &data, &size) == 1;
+	bool seen[PDE_SCRIPT_NR_TYPES] = {false};
+
+	/* perf stat record's counters are not checked: they have none */
+	if (pd_file_feature(f, PD_FEAT_STAT, &data, &size) == 1)
+		return;
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		const struct pd_evsel *ev = pd_file_evsel(f, i);
+		const enum pde_script_type t = pde_script_type(ev->attr.type);
+		const uint64_t st = ev->attr.sample_type;
+		unsigned *fl = &o->f.fields[t];
+
+		if (seen[t])
+			continue;
+		seen[t] = true;
+		if (!*fl || is_dummy(ev))
+			continue;
+		if (*fl & PDE_SF(IP))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_IP, "IP",
+				    PDE_SF(IP), false);
+		if (*fl & PDE_SF(ADDR))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_ADDR, "ADDR",
+				    PDE_SF(ADDR), allow);
+		if (*fl & PDE_SF(WEIGHT))
+			check_stype(ctx, &o->f, ev,
+				    PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT,
+				    "WEIGHT", PDE_SF(WEIGHT), false);
+		if ((*fl & PDE_SF(SYM)) &&
+		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
+			die(ctx, "symbols asked for, but the samples of '%s' "
+				 "have neither an ip nor an address",
+			    ev->name);
+		if ((*fl & PDE_SF(SYMOFF)) && !(*fl & PDE_SF(SYM)))
+			usage_error(ctx, "-F symoff needs sym");
+		if ((*fl & PDE_SF(DSO)) &&
+		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
+			die(ctx, "DSOs asked for, but the samples of '%s' "
+				 "have neither an ip nor an address",
+			    ev->name);
+		if ((*fl & PDE_SF(SRCLINE)) && !(*fl & PDE_SF(IP)))
+			usage_error(ctx, "-F srcline needs ip");
+		if (*fl & (PDE_SF(PID) | PDE_SF(TID)))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_TID, "TID",
+				    PDE_SF(TID) | PDE_SF(PID), false);
+		if (*fl & PDE_SF(TIME))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_TIME, "TIME",
+				    PDE_SF(TIME), false);
+		if (*fl & PDE_SF(CPU))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_CPU, "CPU",
+				    PDE_SF(CPU), allow);
+		if (*fl & PDE_SF(BRSTACK))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_BRANCH_STACK,
+				    "BRANCH_STACK", PDE_SF(BRSTACK), false);
+	}
+	/* tracepoints print their callchain when they have one */
+	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
+		for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+			const struct pd_evsel *ev = pd_file_evsel(f, i);
+
+			if (ev->attr.type == 2 &&
+			    (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN)) {
+				o->f.fields[PDE_SCRIPT_TRACEPOINT] |=
+					PDE_SF(IP) | PDE_SF(SYM) |
+					PDE_SF(SYMOFF) | PDE_SF(DSO);
+				break;
+			}
+		}
+	}
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+/*
+ * The text of callchains, made once: each distinct frame line (its
+ * address, names and flags) is formatted once into lines, and each
+ * distinct stack (a memo slot's cookie is its index + 1) is the list of
+ * its lines' ids, for the fields and callchain choice it was made with;
+ * its frames are kept too when the capture's events print stacks in
+ * more than one way.
+ */
+struct line_key {
+	uint64_t map_ip, sym_off, dso_addr, ip;
+	const char *sym, *dso, *srcfile;
+	unsigned line, flags;
+};
+
+struct line_ent {
+	struct line_key k;
+	uint32_t off, len; /* in lines */
+};
+
+struct stack_ent {
+	unsigned fields;
+	bool callchain;
+	uint32_t first, nr;	  /* its lines: ids[first..first+nr) */
+	struct pda_frame leaf;	  /* the ip's function (one-line form) */
+	bool has_leaf;
+	struct pda_frame *frames; /* with several forms, else NULL */
+	size_t nr_frames;
+};
+
+struct script_run {
+	struct pd_ctx *ctx;
+	struct script_opts *o;
+	struct pd_file *f;
+	struct pde_script w;
+	bool checked;	/* check_fields() and the names' width */
+	bool forms;	/* events print stacks in more than one way */
+	struct pda_filter flt;
+	struct pda_capture c;
+	struct pdc_hash line_hash;
+	struct pdc_arena arena;
+	char *lines;
+	size_t lines_len, lines_cap;
+	const struct line_ent **ids;
+	size_t nr_ids, alloc_ids;
+	struct stack_ent *stacks;
+	size_t nr_stacks, alloc_stacks;
+	struct pdc_strbuf scratch;
+	uint64_t nr_printed, nr_filtered, nr_truncated;
+};
+
+/* The longest event name (perf's evlist__max_name_len), and whether
+ * the events print stacks in more than one way. */
+static void set_width(struct script_run *sr, struct pd_file *f)
+{
+	size_t width = 0;
+	unsigned fields = 0;
+	int cc = -1;
+
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		const struct pd_evsel *ev = pd_file_evsel(f, i);
+		const size_t len = strlen(ev->name);
+		const unsigned fl =
+			sr->o->f.fields[pde_script_type(ev->attr.type)];
+		const int has = !!(ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+
+		if (len > width)
+			width = len;
+		if (cc >= 0 && (fl != fields || has != cc))
+			sr->forms = true;
+		fields = fl;
+		cc = has;
+	}
+	sr->w.name_width = (unsigned)(width > 256 ? 256 : width);
+}
+
+/* The frames kept of st: max_stack callchain entries from the leaf,
+ * each with the inlined frames it expands to. */
+static size_t kept(const struct script_run *sr, const struct pda_stack *st)
+{
+	return pda_stack_kept(st, sr->o->max_stack ? sr->o->max_stack
+						   : PDA_MAX_STACK);
+}
+
+static const struct pda_frame *leaf_of(const struct pda_frame *fr, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!(fr[i].flags & PDA_FRAME_INLINED))
+			return &fr[i];
+	return NULL;
+}
+
+static bool line_eq(const void *item, const void *key)
+{
+	return memcmp(&((const struct line_ent *)item)->k, key,
+		      sizeof(struct line_key)) == 0;
+}
+
+/* Frame i of fr's line (formatted the first time) into *out.  0 or
+ * PD_ERR_NOMEM. */
+static int line_of(struct script_run *sr, const struct pda_frame *fr,
+		   size_t i, unsigned fields, const struct line_ent **out)
+{
+	const struct pda_frame *f = &fr[i];
+	const struct pda_frame *src = pde_script_srcline_frame(fr, i);
+	struct line_key k;
+	struct pdc_hash_slot *slot;
+	struct line_ent *e;
+	uint64_t h;
+
+	memset(&k, 0, sizeof(k));
+	k.map_ip = f->map_ip;
+	k.ip = f->ip;
+	k.sym = f->sym;
+	k.sym_off = f->sym_off;
+	k.dso = f->dso;
+	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL |
+			      PDA_FRAME_MODULE);
+	if (fields & PDE_SF(SRCLINE)) {
+		k.dso_addr = f->dso_addr;
+		k.srcfile = src->srcfile;
+		k.line = src->line;
+	}
+	h = pdc_hash_bytes(&k, sizeof(k));
+	if (pdc_hash_reserve(NULL, &sr->line_hash) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&sr->line_hash, h, line_eq, &k);
+	if (slot->item) {
+		*out = slot->item;
+		return 0;
+	}
+	sr->scratch.len = 0;
+	pde_script_frame_line(&sr->scratch, f, src, fields);
+	if (sr->scratch.oom || sr->lines_len + sr->scratch.len > UINT32_MAX ||
+	    PDC_GROW(NULL, sr->lines, sr->lines_cap,
+		     sr->lines_len + sr->scratch.len, UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	e = pdc_arena_alloc(&sr->arena, NULL, sizeof(*e));
+	if (!e)
+		return PD_ERR_NOMEM;
+	e->k = k;
+	e->off = (uint32_t)sr->lines_len;
+	e->len = (uint32_t)sr->scratch.len;
+	memcpy(sr->lines + sr->lines_len, sr->scratch.p, sr->scratch.len);
+	sr->lines_len += sr->scratch.len;
+	pdc_hash_fill(&sr->line_hash, slot, h, e);
+	*out = e;
+	return 0;
+}
+
+/* A new stack entry for frames fr[0..nr), *cookie its number.  0 or
+ * PD_ERR_NOMEM. */
+static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
+		      size_t nr, unsigned fields, bool callchain,
+		      uint64_t *cookie)
+{
+	struct stack_ent *e;
+	const struct pda_frame *leaf;
+
+	if (PDC_GROW(NULL, sr->stacks, sr->alloc_stacks, sr->nr_stacks + 1,
+		     UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	e = &sr->stacks[sr->nr_stacks];
+	memset(e, 0, sizeof(*e));
+	e->fields = fields;
+	e->callchain = callchain;
+	leaf = leaf_of(fr, nr);
+	if (leaf) {
+		e->leaf = *leaf;
+		e->has_leaf = true;
+	}
+	if (callchain && (fields & PDE_SF(IP))) {
+		if (sr->nr_ids + nr > UINT32_MAX ||
+		    PDC_GROW(NULL, sr->ids, sr->alloc_ids, sr->nr_ids + nr,
+			     UINT32_MAX) < 0)
+			return PD_ERR_NOMEM;
+		e->first = (uint32_t)sr->nr_ids;
+		for (size_t i = 0; i < nr; i++) {
+			int rc = line_of(sr, fr, i, fields,
+					 &sr->ids[sr->nr_ids]);
+
+			if (rc < 0)
+				return rc;
+			sr->nr_ids++;
+		}
+		e->nr = (uint32_t)nr;
+	}
+	if (sr->forms && nr) {
+		e->frames = malloc(nr * sizeof(*fr));
+		if (!e->frames)
+			return PD_ERR_NOMEM;
+		memcpy(e->frames, fr, nr * sizeof(*fr));
+		e->nr_frames = nr;
+	}
+	sr->nr_stacks++;
+	*cookie = sr->nr_stacks;
+	return 0;
+}
+
+/* perf's --dsos: the DSO's name or its file name */
+static bool dso_matches(const struct name_list *l, const char *dso)
+{
+	const char *slash;
+
+	if (!dso)
+		return false;
+	slash = strrchr(dso, '/');
+	return in_names(l, dso) || (slash && in_names(l, slash + 1));
+}
+
+/* The ip field of a sample whose stack is fr[0..nr) (or, hit, the stack
+ * entry e), as fields and callchain want it. */
+static int write_ip(struct script_run *sr, const struct pd_sample *s,
+		    const struct pda_frame *fr, size_t nr,
+		    const struct stack_ent *e, unsigned fields, bool callchain)
+{
+	int rc;
+
+	if (e && e->fields == fields && e->callchain == callchain &&
+	    callchain) {
+		const struct line_ent *const *ids = sr->ids + e->first;
+
+		rc = pde_script_raw(&sr->w, "\n", 1);
+		for (uint32_t i = 0; i < e->nr && rc == 0; i++)
+			rc = pde_script_raw(&sr->w, sr->lines + ids[i]->off,
+					    ids[i]->len);
+		return rc;
+	}
+	if (e && !callchain) {
+		fr = e->has_leaf ? &e->leaf : NULL;
+		nr = e->has_leaf;
+	} else if (e) {
+		/* another form than the entry's: its frames were kept */
+		fr = e->frames;
+		nr = e->nr_frames;
+	}
+	sr->scratch.len = 0;
+	pde_script_stack_text(&sr->scratch, fr, nr, fields, callchain, s->ip);
+	if (sr->scratch.oom)
+		return PD_ERR_NOMEM;
+	return pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len);
+}
+
+static int script_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct script_run *sr = arg;
+	const struct script_opts *o = sr->o;
+	const struct pd_sample *s = it->sample;
+	const struct pd_evsel *ev = s->evsel;
+	const enum pde_script_type t = pde_script_type(ev->attr.type);
+	struct pde_script_line l = {.sample = s, .comm = it->comm,
+				    .event = ev->name};
+	const struct stack_ent *e = NULL;
+	const struct pda_frame *fr = NULL, *leaf;
+	size_t nr = 0;
+	int rc;
+
+	if (!sr->checked) {
+		/* a pipe's events come before its first sample */
+		check_fields(sr->ctx, sr->o, sr->f);
+		set_width(sr, sr->f);
+		sr->checked = true;
+	}
+	l.fields = o->f.fields[t];
+	l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
+		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+	if (!l.fields)
+		return 0;
+	if ((o->nr_cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
+	    (o->comms.nr && !in_names(&o->comms, it->comm))) {
+		sr->nr_filtered++;
+		return 0;
+	}
+	if (it->hit) {
+		e = &sr->stacks[*it->cookie - 1];
+	} else if (it->stack) {
+		fr = it->stack->frames;
+		nr = kept(sr, it->stack);
+		if (nr < it->stack->nr)
+			sr->nr_truncated++;
+		if (it->cookie) {
+			rc = keep_stack(sr, fr, nr, l.fields, l.callchain,
+					it->cookie);
+			if (rc < 0)
+				return rc;
+			e = &sr->stacks[*it->cookie - 1];
+		}
+	}
+	leaf = e ? (e->has_leaf ? &e->leaf : NULL) : leaf_of(fr, nr);
+	if ((o->syms.nr &&
+	     (!leaf || !leaf->sym || !in_names(&o->syms, leaf->sym))) ||
+	    (o->dsos.nr && !dso_matches(&o->dsos, leaf ? leaf->dso : NULL))) {
+		sr->nr_filtered++;
+		return 0;
+	}
+	rc = pde_script_begin(&sr->w, &l);
+	if (rc == 0 && (l.fields & PDE_SF(IP)))
+		rc = write_ip(sr, s, fr, nr, e, l.fields, l.callchain);
+	if (rc == 0)
+		rc = pde_script_end(&sr->w, &l);
+	if (rc < 0)
+		return rc;
+	sr->nr_printed++;
+	return 0;
+}
+
+static int script_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct script_run *sr = arg;
+
+	cmd_capture_skip_warn(sr->ctx, &sr->c, sr->o->path, what, why);
+	return 0;
+}
+
+static void free_run(struct script_run *sr)
+{
+	for (size_t i = 0; i < sr->nr_stacks; i++)
+		free(sr->stacks[i].frames);
+	free(sr->stacks);
+	free(sr->ids);
+	free(sr->lines);
+	pdc_hash_release(NULL, &sr->line_hash);
+	pdc_arena_release(&sr->arena, NULL);
+	pdc_strbuf_release(&sr->scratch);
+}
+
+static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
+{
+	struct pd_file *f = ctx_open_twice(ctx, o->path);
+	struct script_run sr = {.ctx = ctx, .o = o, .f = f,
+				.arena = PDC_ARENA_INIT};
+	char err[512] = "";
+	PDA_OPTS(po, .no_inline = o->no_inline,
+		 .inline_callchain = o->inline_frames,
+		 .max_stack = o->max_stack, .unwinder = o->unwinder,
+		 .errbuf = err, .errbuf_size = sizeof(err));
+	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
+			.pids = o->nr_pids ? o->pids : NULL,
+			.nr_pids = o->nr_pids,
+			.tids = o->nr_tids ? o->tids : NULL,
+			.nr_tids = o->nr_tids, .has_time_start = o->has_start,
+			.has_time_end = o->has_end, .time_start = o->start,
+			.time_end = o->end);
+	/* time order, as perf script prints; a sample without a callchain
+	 * has its ip as its one frame */
+	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,
+			 .ip_stacks = true, .memo = true, .time_order = true,
+			 .sample_fn = script_one, .skip_fn = script_skip,
+			 .arg = &sr);
+	struct cmd_progress prog;
+	const struct pda_capture_stats *cs;
+	const struct pda_filter_stats *fs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
+	FILE *out;
+	int rc;
+
+	co.progress = cmd_progress_fn;
+	co.progress_arg = &prog;
+	po.srcline = false;
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
+		if (o->f.fields[t] & PDE_SF(SRCLINE))
+			po.srcline = true;
+	cmd_pda_opts(ctx, &o->sym, &po);
+	rc = pda_session_new(f, &po, &s);
+	if (rc < 0)
+		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	if (pda_filter_init(&sr.flt, &fo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	rc = pda_capture_init(&sr.c, f, s, &co);
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &sr.c, rc);
+	pdc_strbuf_init(&sr.scratch, NULL, NULL, 0);
+	out = ctx_open_output(ctx, o->output);
+	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
+		die(ctx, "out of memory");
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&sr.c);
+	cmd_progress_end(&prog);
+	if (rc < 0) {
+		/* what was printed goes out before the message */
+		(void)pde_script_finish(&sr.w);
+		cmd_capture_die(ctx, o->path, &sr.c, rc);
+	}
+	ctx_check_write(ctx, pde_script_finish(&sr.w), o->output);
+	cs = pda_capture_stats(&sr.c);
+	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	pda_capture_release(&sr.c);
+	ctx_close_output(ctx, out, o->output);
+
+	fs = pda_filter_stats(&sr.flt);
+	ps = pda_session_stats(s);
+	eprintf("pdtool %s: %" PRIu64 " sample%s printed; %" PRIu64 " lost",
+		ctx->cmd, sr.nr_printed, PLURAL(sr.nr_printed), cs->lost);
+	if (fs->nr_left_out + sr.nr_filtered)
+		eprintf("; %" PRIu64 " filtered out",
+			fs->nr_left_out + sr.nr_filtered);
+	if (sr.nr_truncated)
+		eprintf("; %" PRIu64 " callchain%s cut at --max-stack",
+			sr.nr_truncated, PLURAL(sr.nr_truncated));
+	if (cs->reader.bytes_missing)
+		eprintf("; the capture is cut short");
+	if (ps && ps->nr_missing)
+		eprintf("; %zu binar%s not found", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies");
+	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
+	rc = 0;
+	if (ctx->strict &&
+	    (ps->nr_samples_unresolved || cs->lost || cs->nr_bad_samples ||
+	     cs->nr_stack_errors || cs->reader.damaged || ps->nr_missing ||
+	     ps->unwind.nr_stopped || ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	free_run(&sr);
+	pda_session_free(s);
+	pd_file_close(f);
+	return rc;
+}
+
+int cmd_script(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct script_opts *o = calloc(1, sizeof(*o));
+	int rc;
+
+	if (!o)
+		die(ctx, "out of memory");
+	pde_script_fields_default(&o->f);
+	parse_args(argc, argv, ctx, o);
+	if (o->inline_frames && o->no_inline)
+		usage_error(ctx, "--inline and --no-inline contradict each "
+				 "other: give one");
+	rc = script_capture(ctx, o);
+	free(o->comms.buf);
+	free(o->syms.buf);
+	free(o->dsos.buf);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,643 @@
+/*
+ * pde_script.c - sample lines as `perf script` 6.1 prints them: the
+ * fields of its perf_sample__fprintf_start() and process_event(), in
+ * their widths, then the ip field (sample__fprintf_sym(): one line, or a
+ * line per callchain frame), which the caller formats once per distinct
+ * stack with pde_script_stack_text() and hands back with each sample.
+ *
+ * Numbers are formatted by hand into a buffer of the writer's and the
+ * buffer goes out in large writes: a capture's text is several lines a
+ * sample, and printf per field would be most of the time.
+ */
+#include "pd_config.h"
+#include "pda_session.h"
+#include "pde.h"
+#include "pde_text_int.h"
+#include "pdc_strbuf.h"
+#include "pdc_text.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fields and types ----------------------------------------------- */
+
+static const char *const field_names[PDE_SCRIPT_NR_FIELDS] = {
+#define PDE_SCRIPT_NAME(name, str) str,
+	PDE_SCRIPT_FIELDS(PDE_SCRIPT_NAME)
+#undef PDE_SCRIPT_NAME
+};
+
+const char *pde_script_field_name(unsigned bit)
+{
+	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
+		if (bit == 1u << i)
+			return field_names[i];
+	return "?";
+}
+
+enum pde_script_type pde_script_type(uint32_t attr_type)
+{
+	/* perf's PERF_TYPE_SYNTH: its synthesized (Intel PT ...) events */
+	if (attr_type == 2000000000u)
+		return PDE_SCRIPT_SYNTH;
+	return attr_type < 6 ? (enum pde_script_type)attr_type
+			     : PDE_SCRIPT_OTHER;
+}
+
+#define BASE (PDE_SF(COMM) | PDE_SF(TID) | PDE_SF(CPU) | PDE_SF(TIME) | \
+	      PDE_SF(EVENT))
+#define SYMS (PDE_SF(IP) | PDE_SF(SYM) | PDE_SF(SYMOFF) | PDE_SF(DSO))
+
+void pde_script_fields_default(struct pde_script_fields *f)
+{
+	memset(f, 0, sizeof(*f));
+	/* builtin-script.c's output[] table */
+	f->fields[PDE_SCRIPT_HW] = BASE | SYMS | PDE_SF(PERIOD);
+	f->fields[PDE_SCRIPT_SW] = BASE | SYMS | PDE_SF(PERIOD);
+	f->fields[PDE_SCRIPT_TRACEPOINT] = BASE | PDE_SF(TRACE);
+	f->fields[PDE_SCRIPT_HW_CACHE] = BASE | SYMS | PDE_SF(PERIOD);
+	f->fields[PDE_SCRIPT_RAW] = BASE | SYMS | PDE_SF(PERIOD) |
+				    PDE_SF(ADDR) | PDE_SF(WEIGHT);
+	f->fields[PDE_SCRIPT_BREAKPOINT] = BASE | SYMS | PDE_SF(PERIOD);
+	f->fields[PDE_SCRIPT_SYNTH] = BASE | SYMS;
+	f->fields[PDE_SCRIPT_OTHER] = BASE | SYMS | PDE_SF(PERIOD);
+}
+
+static const struct {
+	const char *name;
+	enum pde_script_type type;
+} type_names[] = {
+	{"hw", PDE_SCRIPT_HW},	   {"sw", PDE_SCRIPT_SW},
+	{"trace", PDE_SCRIPT_TRACEPOINT}, {"raw", PDE_SCRIPT_RAW},
+	{"synth", PDE_SCRIPT_SYNTH},
+};
+
+static unsigned field_bit(const char *s, size_t len)
+{
+	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
+		if (strlen(field_names[i]) == len &&
+		    memcmp(field_names[i], s, len) == 0)
+			return 1u << i;
+	return 0;
+}
+
+int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
+			    char *err, size_t err_size)
+{
+	const char *colon = strchr(arg, ':'), *p = arg;
+	int type = -1;
+	unsigned set = 0, add = 0, del = 0;
+	bool change = false, bare = false;
+
+	if (colon) {
+		for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]);
+		     i++)
+			if (strlen(type_names[i].name) == (size_t)(colon - arg) &&
+			    memcmp(type_names[i].name, arg, (size_t)(colon - arg)) ==
+				    0)
+				type = (int)type_names[i].type;
+		if (type < 0) {
+			snprintf(err, err_size,
+				 "-F '%s': unknown type '%.*s' (hw, sw, "
+				 "trace, raw or synth)",
+				 arg, (int)(colon - arg), arg);
+			return PD_ERR_API;
+		}
+		p = colon + 1;
+	}
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char sign = 0;
+		unsigned bit;
+
+		if (len && (*p == '+' || *p == '-')) {
+			sign = *p++;
+			len--;
+		}
+		bit = field_bit(p, len);
+		if (!bit) {
+			snprintf(err, err_size,
+				 "-F: unknown or unsupported field '%.*s'",
+				 (int)len, p);
+			return PD_ERR_API;
+		}
+		if (sign)
+			change = true;
+		else
+			bare = true;
+		if (sign == '-')
+			del |= bit;
+		else if (sign == '+')
+			add |= bit;
+		else
+			set |= bit;
+		p = end ? end + 1 : p + len;
+	}
+	if (change && bare) {
+		snprintf(err, err_size,
+			 "-F '%s': +field and -field cannot be mixed with "
+			 "bare fields",
+			 arg);
+		return PD_ERR_API;
+	}
+	if (!change && !set) {
+		snprintf(err, err_size, "-F '%s': no fields", arg);
+		return PD_ERR_API;
+	}
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++) {
+		if (type >= 0 && t != type)
+			continue;
+		if (change) {
+			f->fields[t] = (f->fields[t] | add) & ~del;
+			f->user[t] = (f->user[t] | add) & ~del;
+		} else {
+			f->fields[t] = set;
+			f->user[t] = set;
+			f->user_set[t] = true;
+		}
+	}
+	return 0;
+}
+
+/* ---- formatting ------------------------------------------------------ */
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* v in hex, right-aligned in width (0: as long as it is); @return the
+ * bytes written at p. */
+static size_t put_hex(char *p, uint64_t v, unsigned width)
+{
+	char tmp[16];
+	size_t n = 0, pad;
+
+	do {
+		tmp[n++] = hexdig[v & 15];
+		v >>= 4;
+	} while (v);
+	pad = width > n ? width - n : 0;
+	memset(p, ' ', pad);
+	for (size_t i = 0; i < n; i++)
+		p[pad + i] = tmp[n - 1 - i];
+	return pad + n;
+}
+
+/* v in decimal, right-aligned in width, zero-padded when zero is set. */
+static size_t put_dec(char *p, uint64_t v, unsigned width, bool zero)
+{
+	char tmp[20];
+	size_t n = 0, pad;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	pad = width > n ? width - n : 0;
+	memset(p, zero ? '0' : ' ', pad);
+	for (size_t i = 0; i < n; i++)
+		p[pad + i] = tmp[n - 1 - i];
+	return pad + n;
+}
+
+/* A signed 32-bit value as %5d prints it. */
+static size_t put_int(char *p, int32_t v, unsigned width)
+{
+	char tmp[12];
+	size_t n;
+
+	if (v >= 0)
+		return put_dec(p, (uint64_t)v, width, false);
+	tmp[0] = '-';
+	n = 1 + put_dec(tmp + 1, (uint64_t)(-(int64_t)v), 0, false);
+	if (width > n) {
+		memset(p, ' ', width - n);
+		memcpy(p + width - n, tmp, n);
+		return width;
+	}
+	memcpy(p, tmp, n);
+	return n;
+}
+
+/* Name s (pdc_text.h's rule) into b. */
+static void add_name(struct pdc_strbuf *b, const char *s)
+{
+	pdc_strbuf_add_text(b, s, strlen(s));
+}
+
+static void add_hex(struct pdc_strbuf *b, uint64_t v, unsigned width)
+{
+	char tmp[32];
+
+	pdc_strbuf_add(b, tmp, put_hex(tmp, v, width));
+}
+
+/* The file name part of a path, as perf's srclines and short names. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* " sym+0xoff", " sym" or " [unknown]" */
+static void add_sym(struct pdc_strbuf *b, const struct pda_frame *fr,
+		    unsigned fields)
+{
+	pdc_strbuf_add(b, " ", 1);
+	if (!fr || !fr->sym) {
+		pdc_strbuf_add(b, "[unknown]", 9);
+		return;
+	}
+	add_name(b, fr->sym);
+	if (fields & PDE_SF(SYMOFF)) {
+		pdc_strbuf_add(b, "+0x", 3);
+		add_hex(b, fr->sym_off, 0);
+	}
+}
+
+/*
+ * A kernel module's name as perf names its DSO: "[kvm]" for
+ * /lib/modules/.../kvm.ko(.xz), '-' as '_' (kmod_path__parse_name).
+ * false when dso is not a module's file.
+ */
+static bool add_module(struct pdc_strbuf *b, const char *dso)
+{
+	const char *name = base_name(dso), *ko = strstr(name, ".ko");
+	char buf[256];
+	size_t len;
+
+	if (!ko || dso[0] != '/' ||
+	    (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".gz") &&
+	     strcmp(ko + 3, ".zst")))
+		return false;
+	len = (size_t)(ko - name);
+	if (len + 2 >= sizeof(buf))
+		return false;
+	buf[0] = '[';
+	for (size_t i = 0; i < len; i++)
+		buf[1 + i] = name[i] == '-' ? '_' : name[i];
+	buf[1 + len] = ']';
+	pdc_strbuf_add_text(b, buf, len + 2);
+	return true;
+}
+
+static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
+{
+	pdc_strbuf_add(b, " (", 2);
+	if (fr && fr->dso) {
+		if (!(fr->flags & PDA_FRAME_MODULE) || !add_module(b, fr->dso))
+			add_name(b, fr->dso);
+	} else {
+		pdc_strbuf_add(b, "[unknown]", 9);
+	}
+	pdc_strbuf_add(b, ")", 1);
+}
+
+/*
+ * "\n  file:line" for a frame in a map, as map__fprintf_srcline():
+ * the line of the address (src: the innermost frame at it), else the
+ * DSO's short name and the address.  Nothing without a map.
+ */
+static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
+			const struct pda_frame *src)
+{
+	if (!fr || !fr->dso)
+		return;
+	pdc_strbuf_add(b, "\n  ", 3);
+	if (src && src->srcfile) {
+		char tmp[16];
+
+		add_name(b, base_name(src->srcfile));
+		tmp[0] = ':';
+		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, src->line, 0,
+						   false));
+		return;
+	}
+	add_name(b, base_name(fr->dso));
+	pdc_strbuf_add(b, "[", 1);
+	add_hex(b, fr->flags & PDA_FRAME_KERNEL ? fr->ip : fr->dso_addr, 0);
+	pdc_strbuf_add(b, "]", 1);
+}
+
+void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
+			   const struct pda_frame *src, unsigned fields)
+{
+	const bool inl = f->flags & PDA_FRAME_DWARF_NAMED;
+
+	if (fields & PDE_SF(IP)) {
+		char tmp[24];
+
+		tmp[0] = '\t';
+		pdc_strbuf_add(b, tmp, 1 + put_hex(tmp + 1, f->map_ip, 16));
+	}
+	if (fields & PDE_SF(SYM))
+		add_sym(b, f, fields);
+	if ((fields & PDE_SF(DSO)) && !inl)
+		add_dso(b, f);
+	if (fields & PDE_SF(SRCLINE))
+		add_srcline(b, f, src);
+	if (inl)
+		pdc_strbuf_add(b, " (inlined)", 10);
+	pdc_strbuf_add(b, "\n", 1);
+}
+
+const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
+						 size_t i)
+{
+	/* the frames of an address's inlined functions are one run, the
+	 * innermost first */
+	while (i > 0 && fr[i - 1].ip == fr[i].ip &&
+	       (fr[i - 1].flags & PDA_FRAME_INLINED))
+		i--;
+	return &fr[i];
+}
+
+void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
+			   size_t nr, unsigned fields, bool callchain,
+			   uint64_t ip)
+{
+	if (!callchain) {
+		/* the sample's own ip, and the function holding it (the
+		 * outermost frame of its inlined ones) */
+		const struct pda_frame *leaf = NULL;
+
+		for (size_t i = 0; i < nr && !leaf; i++)
+			if (!(fr[i].flags & PDA_FRAME_INLINED))
+				leaf = &fr[i];
+		pdc_strbuf_add(b, " ", 1);
+		if (fields & PDE_SF(IP))
+			add_hex(b, ip, 16);
+		if (fields & PDE_SF(SYM))
+			add_sym(b, leaf, fields);
+		if (fields & PDE_SF(DSO))
+			add_dso(b, leaf);
+		if (fields & PDE_SF(SRCLINE))
+			add_srcline(b, leaf, nr ? &fr[0] : NULL);
+		return;
+	}
+	pdc_strbuf_add(b, "\n", 1);
+	for (size_t i = 0; i < nr; i++)
+		pde_script_frame_line(b, &fr[i],
+				      pde_script_srcline_frame(fr, i), fields);
+}
+
+/* ---- the writer ------------------------------------------------------ */
+
+#define OUT_FLUSH (1u << 18) /* bytes buffered before a write */
+#define LINE_MAX_HEAD 4096   /* a line's fields before its ip text, at
+			      * most (a comm and an event name included) */
+
+int pde_script_init(struct pde_script *w, FILE *out, bool ns,
+		    unsigned name_width)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->ns = ns;
+	w->name_width = name_width > 256 ? 256 : name_width;
+	w->cap = OUT_FLUSH + LINE_MAX_HEAD;
+	w->buf = malloc(w->cap);
+	return w->buf ? 0 : PD_ERR_NOMEM;
+}
+
+static int flush(struct pde_script *w)
+{
+	if (w->len && !w->failed &&
+	    fwrite(w->buf, 1, w->len, w->out) != w->len)
+		w->failed = true;
+	w->len = 0;
+	return w->failed ? PD_ERR_IO : 0;
+}
+
+/* Room for n more bytes. */
+static int room(struct pde_script *w, size_t n)
+{
+	if (w->len + n <= w->cap)
+		return 0;
+	if (flush(w) < 0)
+		return PD_ERR_IO;
+	if (n > w->cap) {
+		char *nb = realloc(w->buf, n);
+
+		if (!nb)
+			return PD_ERR_NOMEM;
+		w->buf = nb;
+		w->cap = n;
+	}
+	return 0;
+}
+
+/* s as text (pdc_text.h), right-aligned in width. */
+static size_t put_name(char *p, size_t cap, const char *s, unsigned width)
+{
+	const size_t len = strlen(s);
+	size_t n = 0;
+
+	if (pdc_text_plain(s, len) == len && len < cap) {
+		if (width > len) {
+			if (width - len >= cap - len)
+				width = (unsigned)(cap - 1);
+			memset(p, ' ', width - len);
+			n = width - len;
+		}
+		memcpy(p + n, s, len);
+		return n + len;
+	} else {
+		char small[256];
+		struct pdc_strbuf b;
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		pdc_strbuf_add_text(&b, s, len);
+		if (!b.oom) {
+			size_t l = b.len < cap / 2 ? b.len : cap / 2;
+
+			if (width > l && width - l < cap / 2) {
+				memset(p, ' ', width - l);
+				n = width - l;
+			}
+			memcpy(p + n, b.p, l);
+			n += l;
+		}
+		pdc_strbuf_release(&b);
+		return n;
+	}
+}
+
+int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pd_sample *s = l->sample;
+	const unsigned f = l->fields;
+	char *p;
+	int rc;
+
+	rc = room(w, LINE_MAX_HEAD);
+	if (rc < 0)
+		return rc;
+	p = w->buf + w->len;
+	if (f & PDE_SF(COMM)) {
+		char unknown[16];
+		const char *comm = l->comm;
+
+		if (!comm || !comm[0]) {
+			/* perf names a thread it saw no COMM of ":TID" */
+			unknown[0] = ':';
+			unknown[1 + put_int(unknown + 1, (int32_t)s->tid, 0)] =
+				'\0';
+			comm = unknown;
+		}
+		p += put_name(p, 1024, comm, l->callchain ? 0 : 16);
+		*p++ = ' ';
+	}
+	if ((f & PDE_SF(PID)) && (f & PDE_SF(TID))) {
+		char tid[16];
+		size_t n;
+
+		p += put_int(p, (int32_t)s->pid, 5);
+		*p++ = '/';
+		n = put_int(tid, (int32_t)s->tid, 0);
+		memcpy(p, tid, n);
+		p += n;
+		for (; n < 5; n++)
+			*p++ = ' ';
+		*p++ = ' ';
+	} else if (f & PDE_SF(PID)) {
+		p += put_int(p, (int32_t)s->pid, 5);
+		*p++ = ' ';
+	} else if (f & PDE_SF(TID)) {
+		p += put_int(p, (int32_t)s->tid, 5);
+		*p++ = ' ';
+	}
+	if (f & PDE_SF(CPU)) {
+		/* "[%03d] " */
+		*p++ = '[';
+		if ((int32_t)s->cpu < 0)
+			p += put_int(p, (int32_t)s->cpu, 3);
+		else
+			p += put_dec(p, s->cpu, 3, true);
+		*p++ = ']';
+		*p++ = ' ';
+	}
+	if (f & PDE_SF(TIME)) {
+		const uint64_t sec = s->time / 1000000000u;
+		const uint64_t ns = s->time % 1000000000u;
+		char t[48];
+		size_t n;
+
+		if (w->ns) {
+			n = put_dec(t, sec, 5, false);
+			t[n++] = '.';
+			n += put_dec(t + n, ns, 9, true);
+		} else {
+			n = put_dec(t, sec, 0, false);
+			t[n++] = '.';
+			n += put_dec(t + n, ns / 1000, 6, true);
+			if (n < 12) {
+				memmove(t + 12 - n, t, n);
+				memset(t, ' ', 12 - n);
+				n = 12;
+			}
+		}
+		memcpy(p, t, n);
+		p += n;
+		*p++ = ':';
+		*p++ = ' ';
+	}
+	if (f & PDE_SF(PERIOD)) {
+		p += put_dec(p, s->period, 10, false);
+		*p++ = ' ';
+	}
+	if (f & PDE_SF(EVENT)) {
+		p += put_name(p, 1024, l->event, w->name_width);
+		*p++ = ':';
+		*p++ = ' ';
+	}
+	if (f & PDE_SF(ADDR))
+		p += put_hex(p, s->addr, 16);
+	if (f & PDE_SF(WEIGHT))
+		p += put_dec(p, s->weight, 16, false);
+	w->len = (size_t)(p - w->buf);
+	return 0;
+}
+
+int pde_script_raw(struct pde_script *w, const char *text, size_t len)
+{
+	int rc = room(w, len);
+
+	if (rc < 0)
+		return rc;
+	memcpy(w->buf + w->len, text, len);
+	w->len += len;
+	return 0;
+}
+
+int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pd_sample *s = l->sample;
+	char *p;
+	int rc;
+
+	if (l->fields & PDE_SF(BRSTACK)) {
+		for (uint64_t i = 0; i < s->branch.nr; i++) {
+			struct pd_branch br;
+
+			rc = room(w, 128);
+			if (rc < 0)
+				return rc;
+			pd_sample_branch(s, i, &br);
+			p = w->buf + w->len;
+			*p++ = ' ';
+			*p++ = '0';
+			*p++ = 'x';
+			p += put_hex(p, br.from, 0);
+			*p++ = '/';
+			*p++ = '0';
+			*p++ = 'x';
+			p += put_hex(p, br.to, 0);
+			*p++ = '/';
+			*p++ = br.mispred || br.predicted
+				       ? (br.predicted ? 'P' : 'M')
+				       : '-';
+			*p++ = '/';
+			*p++ = br.in_tx ? 'X' : '-';
+			*p++ = '/';
+			*p++ = br.abort ? 'A' : '-';
+			*p++ = '/';
+			p += put_dec(p, br.cycles, 0, false);
+			*p++ = '/';
+			w->len = (size_t)(p - w->buf);
+		}
+	}
+	rc = room(w, 1);
+	if (rc < 0)
+		return rc;
+	w->buf[w->len++] = '\n';
+	if (w->len >= OUT_FLUSH)
+		return flush(w);
+	return 0;
+}
+
+int pde_script_sample(struct pde_script *w, const struct pde_script_line *l)
+{
+	int rc;
+
+	if (!l->fields)
+		return 0;
+	rc = pde_script_begin(w, l);
+	if (rc == 0 && (l->fields & PDE_SF(IP)) && l->ip_text)
+		rc = pde_script_raw(w, l->ip_text, l->ip_len);
+	if (rc == 0)
+		rc = pde_script_end(w, l);
+	return rc;
+}
+
+int pde_script_finish(struct pde_script *w)
+{
+	int rc = flush(w);
+
+	free(w->buf);
+	w->buf = NULL;
+	w->cap = 0;
+	if (rc == 0)
+		rc = pde_out_rc(w->out);
+	return rc;
+}

@@ -1,0 +1,13 @@
+# pdtool script's refusals: -F's syntax and fields the events do not
+# sample (as perf script refuses them), contradicting options, no input.
+f=testdata/fp.perf.data
+$PDTOOL script -F bogus $f; echo "exit $?"
+$PDTOOL script -F +ip,sym $f; echo "exit $?"
+$PDTOOL script -F zz:ip $f; echo "exit $?"
+$PDTOOL script -F comm,addr $f; echo "exit $?"
+$PDTOOL script -F comm,cpu $f; echo "exit $?"
+$PDTOOL script --inline --no-inline $f; echo "exit $?"
+$PDTOOL script --cpu x $f; echo "exit $?"
+$PDTOOL script --time 5,4 $f; echo "exit $?"
+$PDTOOL script testdata/statrec.perf.data; echo "exit $?"
+$PDTOOL script -F comm,tid,time --pid 9604 -C 0 $f | head -n 2; echo "exit $?"
