@@ -15,7 +15,7 @@
 #define MAX_REPORTED_FAILURES 10
 
 const char cmd_dump_usage[] =
-	"pdtool dump [--json] [--ordered] [--count] [--strict] [-v] "
+	"pdtool dump [--json] [--ordered] [--count] [--aux] [--strict] [-v] "
 	"[FILE | -i FILE]";
 const char cmd_dump_summary[] = "print every record of a capture, one per line";
 const char cmd_dump_options[] =
@@ -24,6 +24,9 @@ const char cmd_dump_options[] =
 	"      --json         one JSON object per record and line\n"
 	"      --ordered      records in time order, as perf report sees them\n"
 	"      --count        decode every record, print only the totals\n"
+	"      --aux          after an Arm SPE capture's AUXTRACE_INFO and\n"
+	"                     AUXTRACE records, their metadata and packets as\n"
+	"                     perf report -D prints them\n"
 	"      --strict       exit 1 when the capture is damaged or a record\n"
 	"                     fails to decode\n"
 	"  -v, --verbose      more library messages on stderr (repeatable)\n"
@@ -34,9 +37,10 @@ struct dump_opts {
 	bool json;
 	bool ordered;
 	bool count;
+	bool aux;
 };
 
-enum { OPT_JSON = 256, OPT_ORDERED, OPT_COUNT };
+enum { OPT_JSON = 256, OPT_ORDERED, OPT_COUNT, OPT_AUX };
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct dump_opts *o)
@@ -45,6 +49,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"json", no_argument, NULL, OPT_JSON},
 		{"ordered", no_argument, NULL, OPT_ORDERED},
 		{"count", no_argument, NULL, OPT_COUNT},
+		{"aux", no_argument, NULL, OPT_AUX},
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON, .own_longopts = longopts};
@@ -62,11 +67,17 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_COUNT:
 			o->count = true;
 			break;
+		case OPT_AUX:
+			o->aux = true;
+			break;
 		default:
 			break;
 		}
 	}
 	o->path = cmd_opts_input(&p);
+	if (o->aux && (o->json || o->count))
+		usage_error(ctx, "--aux prints perf's text: not with %s",
+			    o->json ? "--json" : "--count");
 }
 
 /* What the capture's callbacks see. */
@@ -78,6 +89,9 @@ struct dump_run {
 	uint64_t failed;
 	int write_rc;	/* a writer's failure, which stopped the run */
 	int write_errno;
+	bool aux;	/* --aux */
+	bool spe;	/* an Arm SPE AUXTRACE_INFO was seen */
+	bool aux_other; /* another kind of trace was seen (said once) */
 };
 
 /* A writer's result: a closed pipe is not a failure (E10); any other
@@ -120,6 +134,61 @@ static int count_rec(void *arg, const struct pd_rec *rec)
 	return 0;
 }
 
+/* The names of the AUX trace kinds pdtool does not decode. */
+static const char *aux_kind(uint32_t type)
+{
+	switch (type) {
+	case 1:
+		return "Intel PT";
+	case 2:
+		return "Intel BTS";
+	case 3:
+		return "CoreSight ETM";
+	case 5:
+		return "s390 CPU-MF";
+	case 6:
+		return "HiSilicon PTT";
+	default:
+		return "unknown";
+	}
+}
+
+/* --aux: what follows an AUXTRACE_INFO or AUXTRACE record's line. */
+static int dump_aux(struct dump_run *dr, const struct pd_rec *rec,
+		    const struct pd_event *ev)
+{
+	struct pd_spe_info info;
+	int rc;
+
+	if (rec->type == PD_REC_AUXTRACE_INFO) {
+		if (ev->auxtrace_info.type != PD_AUXTRACE_ARM_SPE) {
+			if (!dr->aux_other)
+				warning(dr->ctx,
+					"'%s': %s trace (AUXTRACE_INFO type "
+					"%u) is not decoded",
+					pd_file_name(dr->f),
+					aux_kind(ev->auxtrace_info.type),
+					ev->auxtrace_info.type);
+			dr->aux_other = true;
+			return 0;
+		}
+		rc = pd_spe_info_decode(dr->f, &ev->auxtrace_info, &info);
+		if (rc < 0) {
+			dr->failed++;
+			return wrote(dr, pde_dump_failed(&dr->d, rec,
+							 pd_file_errmsg(dr->f)));
+		}
+		dr->spe = true;
+		return wrote(dr, pde_spe_dump_info(dr->ctx->out, &info));
+	}
+	if (rec->type != PD_REC_AUXTRACE || !dr->spe ||
+	    !ev->auxtrace.data)
+		return 0;
+	return wrote(dr, pde_spe_dump_trace(dr->ctx->out, ev->auxtrace.data,
+					    ev->auxtrace.data_size,
+					    rec->offset + rec->size));
+}
+
 static int dump_rec(void *arg, const struct pd_rec *rec)
 {
 	struct dump_run *dr = arg;
@@ -137,6 +206,8 @@ static int dump_rec(void *arg, const struct pd_rec *rec)
 			rc = wrote(dr, pde_dump_unknown(&dr->d, rec));
 		else if (drc == 0)
 			rc = wrote(dr, pde_dump_event(&dr->d, rec, &ev));
+		if (rc == 0 && drc == 0 && dr->aux)
+			rc = dump_aux(dr, rec, &ev);
 	}
 	if (rc == 0 && drc < 0) {
 		rc = wrote(dr, pde_dump_failed(&dr->d, rec,
@@ -148,7 +219,7 @@ static int dump_rec(void *arg, const struct pd_rec *rec)
 
 int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 {
-	struct dump_opts o = {NULL, false, false, false};
+	struct dump_opts o = {NULL, false, false, false, false};
 	const struct pd_reader_stats *st;
 	struct dump_run dr = {.ctx = ctx};
 	struct pda_capture cap;
@@ -160,6 +231,7 @@ int cmd_dump(int argc, char **argv, struct pd_ctx *ctx)
 	parse_args(argc, argv, ctx, &o);
 	f = ctx_open(ctx, o.path);
 	dr.f = f;
+	dr.aux = o.aux;
 	{
 		PDA_CAPTURE_OPTS(co, .ordered = o.ordered,
 				 .rec_fn = o.count ? count_rec : dump_rec,

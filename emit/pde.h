@@ -153,6 +153,18 @@ int pde_dump_unknown(struct pde_dump *d, const struct pd_rec *rec);
 int pde_dump_failed(struct pde_dump *d, const struct pd_rec *rec,
 		    const char *reason);
 
+/*
+ * `pdtool dump --aux`: Arm SPE metadata and trace in the text of `perf
+ * report -D` (pde_spe.c).  The info's lines follow an AUXTRACE_INFO's
+ * dump line; the trace's, an AUXTRACE's: a "." line, the size line, then
+ * a packet a line ("Bad packet!" for a byte no packet starts at).
+ * align_base is the trace's file offset (pd_spe_cursor_init).  0 or
+ * PD_ERR_IO.
+ */
+int pde_spe_dump_info(FILE *out, const struct pd_spe_info *info);
+int pde_spe_dump_trace(FILE *out, const unsigned char *buf, size_t len,
+		       uint64_t align_base);
+
 /* What `pdtool dump --count` counts. */
 struct pde_dump_totals {
 	uint64_t nr_records;

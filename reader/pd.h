@@ -696,5 +696,6 @@ PD_API void pd_data_src_decode(uint64_t data_src, struct pd_data_src *out);
 
 #include "pd_env.h"
 #include "pd_event.h"
+#include "pd_spe.h"
 
 #endif /* PD_H */

@@ -1,0 +1,766 @@
+/*
+ * pd_spe.c - the Arm Statistical Profiling Extension: packets, records
+ * as perf assembles them, their descriptions as `perf report -D` prints
+ * them, and the SPE metadata of AUXTRACE_INFO.  format.md §12.
+ */
+#include "pd_reader_int.h"
+#include "pdc_cur.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* ---- packets -------------------------------------------------------- */
+
+/* Header bytes (the Arm ARM's packet headers; format.md §12.1). */
+#define HDR_PAD 0x00
+#define HDR_END 0x01
+#define HDR_TIMESTAMP 0x71
+#define HDR_MASK_EV_SRC 0xcf	/* bits 7:6 and 3:0; 5:4 are the size */
+#define HDR_EVENTS 0x42
+#define HDR_SOURCE 0x43
+#define HDR_MASK_CTX_OP 0xfc	/* bits 1:0 are the index or class */
+#define HDR_CONTEXT 0x64
+#define HDR_OP_TYPE 0x48
+#define HDR_EXTENDED 0x20	/* byte 0 of a two-byte header */
+#define HDR_MASK_ADDR_CNT 0xf8	/* bits 2:0 are the index */
+#define HDR_ADDRESS 0xb0
+#define HDR_COUNTER 0x98
+#define HDR1_ALIGNMENT 0x00	/* byte 1 of an alignment packet */
+
+#define PAD_RUN_MAX 16		/* perf prints at most 16 bytes a line */
+
+static unsigned payload_size(unsigned char hdr)
+{
+	return 1u << ((hdr >> 4) & 3);
+}
+
+/* The payload after nr_hdr header bytes: little-endian, 1..8 bytes. */
+static int take_payload(const unsigned char *buf, size_t len,
+			unsigned nr_hdr, struct pd_spe_pkt *pkt,
+			const char **why)
+{
+	const unsigned n = payload_size(buf[nr_hdr - 1]);
+
+	if (len < nr_hdr + n) {
+		*why = "payload";
+		return PD_ERR_TRUNCATED;
+	}
+	pkt->payload = 0;
+	for (unsigned i = 0; i < n; i++)
+		pkt->payload |= (uint64_t)buf[nr_hdr + i] << (8 * i);
+	pkt->payload_size = n;
+	pkt->size = nr_hdr + n;
+	return (int)pkt->size;
+}
+
+static int decode(const unsigned char *buf, size_t len, uint64_t pos,
+		  struct pd_spe_pkt *pkt, const char **why)
+{
+	unsigned hdr;
+
+	memset(pkt, 0, sizeof(*pkt));
+	if (!len) {
+		*why = "header";
+		return PD_ERR_TRUNCATED;
+	}
+	hdr = buf[0];
+	switch (hdr) {
+	case HDR_PAD:
+		pkt->type = PD_SPE_PAD;
+		pkt->size = 1;
+		return 1;
+	case HDR_END:
+		pkt->type = PD_SPE_END;
+		pkt->size = 1;
+		return 1;
+	case HDR_TIMESTAMP:
+		pkt->type = PD_SPE_TIMESTAMP;
+		return take_payload(buf, len, 1, pkt, why);
+	default:
+		break;
+	}
+	if ((hdr & HDR_MASK_EV_SRC) == HDR_EVENTS) {
+		pkt->type = PD_SPE_EVENTS;
+		pkt->index = payload_size((unsigned char)hdr);
+		return take_payload(buf, len, 1, pkt, why);
+	}
+	if ((hdr & HDR_MASK_EV_SRC) == HDR_SOURCE) {
+		pkt->type = PD_SPE_DATA_SOURCE;
+		return take_payload(buf, len, 1, pkt, why);
+	}
+	if ((hdr & HDR_MASK_CTX_OP) == HDR_CONTEXT) {
+		pkt->type = PD_SPE_CONTEXT;
+		pkt->index = hdr & 3;
+		return take_payload(buf, len, 1, pkt, why);
+	}
+	if ((hdr & HDR_MASK_CTX_OP) == HDR_OP_TYPE) {
+		pkt->type = PD_SPE_OP_TYPE;
+		pkt->index = hdr & 3;
+		return take_payload(buf, len, 1, pkt, why);
+	}
+	if ((hdr & HDR_MASK_CTX_OP) == HDR_EXTENDED) {
+		const unsigned hdr0 = hdr;
+
+		/* perf takes a lone first byte as bad, not as short */
+		if (len < 2) {
+			*why = "extended header";
+			return PD_ERR_FORMAT;
+		}
+		hdr = buf[1];
+		pkt->extended = 1;
+		if (hdr == HDR1_ALIGNMENT) {
+			/* pads to a multiple of 2 << (hdr0 & 0xf) bytes, which
+			 * perf wants wholly present (arm_spe_get_alignment) */
+			const unsigned align = 2u << (hdr0 & 0xf);
+
+			if (len < align) {
+				*why = "alignment";
+				return PD_ERR_TRUNCATED;
+			}
+			pkt->type = PD_SPE_PAD;
+			pkt->size = align - (unsigned)(pos & (align - 1));
+			return (int)pkt->size;
+		}
+		if ((hdr & HDR_MASK_ADDR_CNT) == HDR_ADDRESS ||
+		    (hdr & HDR_MASK_ADDR_CNT) == HDR_COUNTER) {
+			pkt->type = (hdr & HDR_MASK_ADDR_CNT) == HDR_ADDRESS
+					    ? PD_SPE_ADDRESS
+					    : PD_SPE_COUNTER;
+			pkt->index = (hdr0 & 3) << 3 | (hdr & 7);
+			return take_payload(buf, len, 2, pkt, why);
+		}
+		*why = "extended header";
+		return PD_ERR_FORMAT;
+	}
+	if ((hdr & HDR_MASK_ADDR_CNT) == HDR_ADDRESS ||
+	    (hdr & HDR_MASK_ADDR_CNT) == HDR_COUNTER) {
+		pkt->type = (hdr & HDR_MASK_ADDR_CNT) == HDR_ADDRESS
+				    ? PD_SPE_ADDRESS
+				    : PD_SPE_COUNTER;
+		pkt->index = hdr & 7;
+		return take_payload(buf, len, 1, pkt, why);
+	}
+	*why = "header";
+	return PD_ERR_FORMAT;
+}
+
+int pd_spe_pkt_decode(const unsigned char *buf, size_t len, uint64_t pos,
+		      struct pd_spe_pkt *pkt, const char **why)
+{
+	const char *dummy;
+	int rc;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	rc = decode(buf, len, pos, pkt, why);
+	if (rc > 0 && pkt->type == PD_SPE_PAD) {
+		size_t n = (size_t)rc;
+
+		while (n < PAD_RUN_MAX && n < len && buf[n] == 0)
+			n++;
+		pkt->size = (unsigned)n;
+		rc = (int)n;
+	}
+	return rc;
+}
+
+/* ---- descriptions, as perf report -D prints them -------------------- */
+
+struct out {
+	char *p;
+	size_t left, total;
+};
+
+static void PD_PRINTF(2, 3) put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->p, o->left, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	o->total += (size_t)n;
+	if ((size_t)n >= o->left) {
+		o->p += o->left ? o->left - 1 : 0;
+		o->left = o->left ? 1 : 0;
+	} else {
+		o->p += n;
+		o->left -= (size_t)n;
+	}
+}
+
+static const char *const event_names[32] = {
+	[PD_SPE_EV_EXCEPTION_GEN] = "EXCEPTION-GEN",
+	[PD_SPE_EV_RETIRED] = "RETIRED",
+	[PD_SPE_EV_L1D_ACCESS] = "L1D-ACCESS",
+	[PD_SPE_EV_L1D_REFILL] = "L1D-REFILL",
+	[PD_SPE_EV_TLB_ACCESS] = "TLB-ACCESS",
+	[PD_SPE_EV_TLB_WALK] = "TLB-REFILL",
+	[PD_SPE_EV_NOT_TAKEN] = "NOT-TAKEN",
+	[PD_SPE_EV_MISPRED] = "MISPRED",
+	[PD_SPE_EV_LLC_ACCESS] = "LLC-ACCESS",
+	[PD_SPE_EV_LLC_MISS] = "LLC-REFILL",
+	[PD_SPE_EV_REMOTE_ACCESS] = "REMOTE-ACCESS",
+	[PD_SPE_EV_ALIGNMENT] = "ALIGNMENT",
+	[PD_SPE_EV_TRANSACTIONAL] = "TXN",
+	[PD_SPE_EV_PARTIAL_PREDICATE] = "SVE-PARTIAL-PRED",
+	[PD_SPE_EV_EMPTY_PREDICATE] = "SVE-EMPTY-PRED",
+	[PD_SPE_EV_L2D_ACCESS] = "L2D-ACCESS",
+	[PD_SPE_EV_L2D_MISS] = "L2D-MISS",
+	[PD_SPE_EV_CACHE_DATA_MODIFIED] = "HITM",
+	[PD_SPE_EV_RECENTLY_FETCHED] = "LFB",
+	[PD_SPE_EV_DATA_SNOOPED] = "SNOOPED",
+	[PD_SPE_EV_STREAMING_SVE_MODE] = "STREAMING-SVE",
+	[PD_SPE_EV_SMCU] = "SMCU",
+};
+
+const char *pd_spe_event_name(unsigned bit)
+{
+	return bit < 32 ? event_names[bit] : NULL;
+}
+
+/*
+ * perf 6.1 names the events of bits 0-11, 17 and 18 and says nothing of
+ * the others (later perfs print them as IMPDEF:n, and the newer
+ * architected ones by name): the record has them all (events).
+ */
+static void desc_events(struct out *o, const struct pd_spe_pkt *pkt)
+{
+	static const uint64_t named = 0xfffull | 1ull << 17 | 1ull << 18;
+
+	put(o, "EV");
+	for (unsigned bit = 0; bit < 32; bit++)
+		if ((pkt->payload & named) >> bit & 1)
+			put(o, " %s", event_names[bit]);
+}
+
+/* The OP_TYPE payload's meaning: format.md §12.3. */
+static uint32_t op_flags(unsigned cls, unsigned v, unsigned *vl)
+{
+	uint32_t f = 0;
+
+	*vl = 0;
+	switch (cls) {
+	case PD_SPE_OP_OTHER:
+		if ((v & 0x89) == 0x08) {
+			f |= PD_SPE_OPF_SVE_OTHER;
+			*vl = 32u << ((v >> 4) & 7);
+			if (v & 2)
+				f |= PD_SPE_OPF_FP;
+			if (v & 4)
+				f |= PD_SPE_OPF_PRED;
+		} else if ((v & 0x89) == 0x88) {
+			f |= PD_SPE_OPF_SME_OTHER;
+			*vl = 128u << (((v >> 4) & 7) << 1 | ((v >> 2) & 1));
+			if (v & 2)
+				f |= PD_SPE_OPF_FP;
+		} else if ((v & 0xf8) == 0) {
+			if (v & 4)
+				f |= PD_SPE_OPF_ASE;
+			if (v & 2)
+				f |= PD_SPE_OPF_FP;
+			if (v & 1)
+				f |= PD_SPE_OPF_COND;
+		}
+		break;
+	case PD_SPE_OP_LDST:
+		f |= (v & 1) ? PD_SPE_OPF_ST : PD_SPE_OPF_LD;
+		if ((v & 0xe2) == 0x02) {
+			f |= PD_SPE_OPF_EXTENDED;
+			if (v & 4)
+				f |= PD_SPE_OPF_AT;
+			if (v & 8)
+				f |= PD_SPE_OPF_EXCL;
+			if (v & 16)
+				f |= PD_SPE_OPF_AR;
+		} else if ((v & 0xfe) == 0x04) {
+			f |= PD_SPE_OPF_SIMD_FP;
+		} else if ((v & 0xfe) == 0x00) {
+			f |= PD_SPE_OPF_GP_REG;
+		} else if ((v & 0xfe) == 0x10) {
+			f |= PD_SPE_OPF_UNSPEC_REG;
+		} else if ((v & 0xfe) == 0x30) {
+			f |= PD_SPE_OPF_NV_SYSREG;
+		} else if ((v & 0xfe) == 0x14) {
+			f |= PD_SPE_OPF_MTE_TAG;
+		} else if ((v & 0xfe) == 0x20) {
+			f |= PD_SPE_OPF_MEMCPY;
+		} else if (v == 0x25) {
+			f |= PD_SPE_OPF_MEMSET;
+		} else if ((v & 0x0a) == 0x08) {
+			f |= PD_SPE_OPF_SVE_SME;
+			*vl = 32u << ((v >> 4) & 7);
+			if (v & 4)
+				f |= PD_SPE_OPF_PRED;
+			if (v & 0x80)
+				f |= PD_SPE_OPF_SG;
+		} else if ((v & 0xfa) == 0x40) {
+			f |= PD_SPE_OPF_GCS;
+			if (v & 4)
+				f |= PD_SPE_OPF_GCS_COMM;
+		}
+		break;
+	case PD_SPE_OP_BRANCH:
+		if (v & 1)
+			f |= PD_SPE_OPF_COND;
+		if (v & 2)
+			f |= PD_SPE_OPF_IND;
+		if (v & 4)
+			f |= PD_SPE_OPF_BR_GCS;
+		switch ((v >> 3) & 3) {
+		case 1:
+			f |= PD_SPE_OPF_CR_BL;
+			break;
+		case 2:
+			f |= PD_SPE_OPF_CR_RET;
+			break;
+		case 3:
+			f |= PD_SPE_OPF_CR_NON_BL_RET;
+			break;
+		default:
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+	return f;
+}
+
+/*
+ * perf 6.1's reading of an OP_TYPE payload, which predates MTE tag,
+ * MEMCPY and MEMSET accesses, SME, GCS, the call-return bits and the
+ * "other" class's ASE and FP bits: the record's op flags have those
+ * (op_flags()).
+ * @return false for the reserved class, which perf prints raw.
+ */
+static bool desc_op(struct out *o, const struct pd_spe_pkt *pkt)
+{
+	const unsigned v = (unsigned)(pkt->payload & 0xff);
+
+	switch (pkt->index) {
+	case PD_SPE_OP_OTHER:
+		if ((v & 0x89) == 0x08) {
+			put(o, "SVE-OTHER EVLEN %u", 32u << ((v >> 4) & 7));
+			if (v & 2)
+				put(o, " FP");
+			if (v & 4)
+				put(o, " PRED");
+		} else {
+			put(o, "OTHER %s", v & 1 ? "COND-SELECT" : "INSN-OTHER");
+		}
+		return true;
+	case PD_SPE_OP_LDST:
+		put(o, "%s", v & 1 ? "ST" : "LD");
+		if ((v & 0xe2) == 0x02) {
+			if (v & 4)
+				put(o, " AT");
+			if (v & 8)
+				put(o, " EXCL");
+			if (v & 16)
+				put(o, " AR");
+		}
+		switch (v & 0xfe) {
+		case 0x04:
+			put(o, " SIMD-FP");
+			break;
+		case 0x00:
+			put(o, " GP-REG");
+			break;
+		case 0x10:
+			put(o, " UNSPEC-REG");
+			break;
+		case 0x30:
+			put(o, " NV-SYSREG");
+			break;
+		default:
+			break;
+		}
+		if ((v & 0x0a) == 0x08) {
+			put(o, " EVLEN %u", 32u << ((v >> 4) & 7));
+			if (v & 4)
+				put(o, " PRED");
+			if (v & 0x80)
+				put(o, " SG");
+		}
+		return true;
+	case PD_SPE_OP_BRANCH:
+		put(o, "B");
+		if (v & 1)
+			put(o, " COND");
+		if ((v & 0xfe) == 0x02)
+			put(o, " IND");
+		return true;
+	default:
+		return false;
+	}
+}
+
+#define ADDR_LOW56(v) ((uint64_t)((v) & UINT64_C(0x00ffffffffffffff)))
+
+static bool desc_addr(struct out *o, const struct pd_spe_pkt *pkt)
+{
+	static const char *const names[] = {"PC", "TGT"};
+	const uint64_t v = pkt->payload;
+
+	switch (pkt->index) {
+	case PD_SPE_ADDR_PC:
+	case PD_SPE_ADDR_TGT:
+		put(o, "%s 0x%" PRIx64 " el%u ns=%u", names[pkt->index],
+		    ADDR_LOW56(v), (unsigned)(v >> 61 & 3),
+		    (unsigned)(v >> 63));
+		return true;
+	case PD_SPE_ADDR_VA:
+		put(o, "VA 0x%" PRIx64, v);
+		return true;
+	case PD_SPE_ADDR_PA:
+		put(o, "PA 0x%" PRIx64 " ns=%u ch=%u pat=%x", ADDR_LOW56(v),
+		    (unsigned)(v >> 63), (unsigned)(v >> 62 & 1),
+		    (unsigned)(v >> 56 & 0xf));
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *const pkt_names[] = {
+	[PD_SPE_BAD] = "BAD",	       [PD_SPE_PAD] = "PAD",
+	[PD_SPE_END] = "END",	       [PD_SPE_TIMESTAMP] = "TS",
+	[PD_SPE_ADDRESS] = "ADDR",     [PD_SPE_COUNTER] = "LAT",
+	[PD_SPE_CONTEXT] = "CONTEXT",  [PD_SPE_OP_TYPE] = "OP-TYPE",
+	[PD_SPE_EVENTS] = "EVENTS",    [PD_SPE_DATA_SOURCE] = "DATA-SOURCE",
+};
+
+size_t pd_spe_pkt_desc(const struct pd_spe_pkt *pkt, char *out, size_t size)
+{
+	struct out o = {out, size, 0};
+	const char *name = (unsigned)pkt->type < 10 ? pkt_names[pkt->type]
+						    : "BAD";
+	bool known = true;
+
+	if (size)
+		out[0] = '\0';
+	switch (pkt->type) {
+	case PD_SPE_BAD:
+	case PD_SPE_PAD:
+	case PD_SPE_END:
+		put(&o, "%s", name);
+		break;
+	case PD_SPE_EVENTS:
+		desc_events(&o, pkt);
+		break;
+	case PD_SPE_OP_TYPE:
+		known = desc_op(&o, pkt);
+		break;
+	case PD_SPE_DATA_SOURCE:
+	case PD_SPE_TIMESTAMP:
+		put(&o, "%s %" PRId64, name, (int64_t)pkt->payload);
+		break;
+	case PD_SPE_ADDRESS:
+		known = desc_addr(&o, pkt);
+		break;
+	case PD_SPE_CONTEXT:
+		put(&o, "%s 0x%" PRIx64 " el%u", name, pkt->payload,
+		    pkt->index + 1);
+		break;
+	case PD_SPE_COUNTER:
+		put(&o, "%s %u ", name, (unsigned)(pkt->payload & 0xffff));
+		if (pkt->index == PD_SPE_LAT_TOTAL)
+			put(&o, "TOT");
+		else if (pkt->index == PD_SPE_LAT_ISSUE)
+			put(&o, "ISSUE");
+		else if (pkt->index == PD_SPE_LAT_XLAT)
+			put(&o, "XLAT");
+		break;
+	default:
+		known = false;
+		break;
+	}
+	if (!known) {
+		/* perf prints what it cannot name raw, from the start */
+		o = (struct out){out, size, 0};
+		put(&o, "%s 0x%" PRIx64 " (%u)", name, pkt->payload,
+		    pkt->index);
+	}
+	return o.total;
+}
+
+/* ---- the cursor and records ----------------------------------------- */
+
+void pd_spe_cursor_init(struct pd_spe_cursor *c, const void *buf, size_t len,
+			uint64_t align_base)
+{
+	memset(c, 0, sizeof(*c));
+	c->buf = buf;
+	c->len = buf ? len : 0;
+	c->align_base = align_base;
+}
+
+int pd_spe_next_packet(struct pd_spe_cursor *c, struct pd_spe_pkt *pkt)
+{
+	int rc;
+
+	if (c->pos >= c->len)
+		return 0;
+	rc = pd_spe_pkt_decode(c->buf + c->pos, c->len - c->pos,
+			       c->align_base + c->pos, pkt, NULL);
+	if (rc <= 0) {
+		/* perf steps one byte and tries again from there */
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = PD_SPE_BAD;
+		pkt->size = 1;
+		pkt->payload = c->buf[c->pos];
+		c->nr_bad++;
+	}
+	c->pos += pkt->size;
+	c->nr_packets++;
+	return 1;
+}
+
+/* perf's arm_spe_calc_ip: the address as a tool should see it */
+static uint64_t canonical(unsigned index, uint64_t v)
+{
+	const uint64_t low = ADDR_LOW56(v);
+
+	switch (index) {
+	case PD_SPE_ADDR_PC:
+	case PD_SPE_ADDR_TGT:
+	case PD_SPE_ADDR_PBT: {
+		const unsigned el = (unsigned)(v >> 61 & 3);
+
+		if ((v >> 63) && (el == 1 || el == 2))
+			return low | 0xff00000000000000ull;
+		return low;
+	}
+	case PD_SPE_ADDR_VA:
+		if ((low >> 52 & 0xf) == 0xf)
+			return low | 0xff00000000000000ull;
+		return low;
+	default:
+		return low;
+	}
+}
+
+static void record_start(struct pd_spe_cursor *c, struct pd_spe_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->offset = c->pos;
+}
+
+static void take(struct pd_spe_record *r, const struct pd_spe_pkt *pkt)
+{
+	const uint64_t v = pkt->payload;
+
+	switch (pkt->type) {
+	case PD_SPE_ADDRESS:
+		if (pkt->index >= PD_SPE_ADDR_NR)
+			break; /* reserved index: perf ignores it too */
+		r->mask |= PD_SPE_HAS_PC << pkt->index;
+		r->addr[pkt->index] = canonical(pkt->index, v);
+		if (pkt->index == PD_SPE_ADDR_VA) {
+			r->va_tag = (uint8_t)(v >> 56);
+		} else if (pkt->index == PD_SPE_ADDR_PA) {
+			r->ns[pkt->index] = (uint8_t)(v >> 63);
+			r->pa_ch = (uint8_t)(v >> 62 & 1);
+			r->pa_pat = (uint8_t)(v >> 56 & 0xf);
+		} else {
+			r->el[pkt->index] = (uint8_t)(v >> 61 & 3);
+			r->ns[pkt->index] = (uint8_t)(v >> 63);
+		}
+		break;
+	case PD_SPE_COUNTER:
+		if (pkt->index == PD_SPE_LAT_TOTAL) {
+			r->lat_total = (uint16_t)v;
+			r->mask |= PD_SPE_HAS_LAT_TOTAL;
+		} else if (pkt->index == PD_SPE_LAT_ISSUE) {
+			r->lat_issue = (uint16_t)v;
+			r->mask |= PD_SPE_HAS_LAT_ISSUE;
+		} else if (pkt->index == PD_SPE_LAT_XLAT) {
+			r->lat_xlat = (uint16_t)v;
+			r->mask |= PD_SPE_HAS_LAT_XLAT;
+		}
+		break;
+	case PD_SPE_CONTEXT:
+		r->context = v;
+		r->context_el = (uint8_t)(pkt->index + 1);
+		r->mask |= PD_SPE_HAS_CONTEXT;
+		break;
+	case PD_SPE_OP_TYPE:
+		r->op_class = (uint8_t)pkt->index;
+		r->op_raw = (uint8_t)v;
+		/* several OP_TYPE packets: perf ORs what they say */
+		r->op |= op_flags(pkt->index, (unsigned)(v & 0xff), &r->op_vl);
+		r->mask |= PD_SPE_HAS_OP;
+		break;
+	case PD_SPE_EVENTS:
+		r->events = v;
+		r->events_size = pkt->payload_size;
+		r->mask |= PD_SPE_HAS_EVENTS;
+		break;
+	case PD_SPE_DATA_SOURCE:
+		r->source = v;
+		r->mask |= PD_SPE_HAS_SOURCE;
+		break;
+	case PD_SPE_TIMESTAMP:
+		r->timestamp = v;
+		r->mask |= PD_SPE_HAS_TIMESTAMP;
+		break;
+	case PD_SPE_BAD:
+	case PD_SPE_PAD:
+	case PD_SPE_END:
+		break;
+	}
+}
+
+int pd_spe_next_record(struct pd_spe_cursor *c, struct pd_spe_record *r)
+{
+	struct pd_spe_pkt pkt;
+	bool started = false;
+
+	record_start(c, r);
+	while (pd_spe_next_packet(c, &pkt) > 0) {
+		if (pkt.type == PD_SPE_PAD && !started) {
+			r->offset = c->pos;
+			continue;
+		}
+		if (pkt.type == PD_SPE_PAD)
+			continue;
+		if (pkt.type == PD_SPE_BAD ||
+		    (pkt.type == PD_SPE_OP_TYPE && pkt.index == 3)) {
+			/* perf's decoder returns an error for the record
+			 * and starts the next one after this packet */
+			if (started || pkt.type == PD_SPE_OP_TYPE)
+				c->nr_dropped++;
+			started = false;
+			record_start(c, r);
+			continue;
+		}
+		started = true;
+		take(r, &pkt);
+		if (pkt.type == PD_SPE_TIMESTAMP || pkt.type == PD_SPE_END) {
+			r->ended_by = (int)pkt.type;
+			c->nr_records++;
+			return 1;
+		}
+	}
+	if (started)
+		c->nr_tail += c->pos - r->offset;
+	return 0;
+}
+
+/* ---- AUXTRACE_INFO --------------------------------------------------- */
+
+/* format.md §12.5: the two forms of SPE's AUXTRACE_INFO priv words */
+#define V1_WORDS 2
+#define V2_HEADER_MIN 4	 /* version, header size, PMU type, CPUs */
+#define CPU_FIXED 3	 /* magic, CPU, number of parameters */
+
+int pd_spe_info_decode(struct pd_file *f, const struct pd_ev_auxtrace_info *ai,
+		       struct pd_spe_info *out)
+{
+	const uint64_t nr = ai->priv.nr;
+	uint64_t at;
+
+	memset(out, 0, sizeof(*out));
+	if (ai->type != PD_AUXTRACE_ARM_SPE)
+		return pd_set_err(f, PD_ERR_UNSUPPORTED,
+				  "AUXTRACE_INFO: type %u is not Arm SPE (%d)",
+				  ai->type, PD_AUXTRACE_ARM_SPE);
+	if (nr < V1_WORDS)
+		return PD_CORRUPT(f,
+				  "AUXTRACE_INFO: %" PRIu64
+				  " words of Arm SPE metadata, fewer than 2",
+				  nr);
+	if (nr == V1_WORDS) {
+		out->version = 1;
+		out->pmu_type = pd_u64s_get(&ai->priv, 0);
+		out->per_cpu_mmaps = pd_u64s_get(&ai->priv, 1);
+		return 0;
+	}
+	if (nr < V2_HEADER_MIN)
+		return PD_CORRUPT(f,
+				  "AUXTRACE_INFO: Arm SPE metadata of %" PRIu64
+				  " words ends in its header",
+				  nr);
+	{
+		const uint64_t version = pd_u64s_get(&ai->priv, 0);
+
+		if (version < 2 || version > 0xffff)
+			return PD_CORRUPT(f,
+					  "AUXTRACE_INFO: Arm SPE metadata "
+					  "version %" PRIu64 " (2 and up "
+					  "follow the two-word form)",
+					  version);
+		out->version = (unsigned)version;
+	}
+	out->header_size = pd_u64s_get(&ai->priv, 1);
+	out->pmu_type = pd_u64s_get(&ai->priv, 2);
+	out->nr_cpus = pd_u64s_get(&ai->priv, 3);
+	if (out->header_size < V2_HEADER_MIN || out->header_size > nr)
+		return PD_CORRUPT(f,
+				  "AUXTRACE_INFO: Arm SPE header size %" PRIu64
+				  " words, not within 4..%" PRIu64,
+				  out->header_size, nr);
+	if (out->nr_cpus > (nr - out->header_size) / CPU_FIXED)
+		return PD_CORRUPT(f,
+				  "AUXTRACE_INFO: %" PRIu64
+				  " CPUs of Arm SPE metadata in %" PRIu64
+				  " words",
+				  out->nr_cpus, nr - out->header_size);
+	out->words.raw = ai->priv.raw + 8 * out->header_size;
+	out->words.nr = nr - out->header_size;
+	out->words.swap = ai->priv.swap;
+	at = 0;
+	for (uint64_t i = 0; i < out->nr_cpus; i++) {
+		uint64_t params;
+
+		if (at + CPU_FIXED > out->words.nr)
+			return PD_CORRUPT(f,
+					  "AUXTRACE_INFO: Arm SPE CPU %" PRIu64
+					  " of %" PRIu64 " past the record's end",
+					  i, out->nr_cpus);
+		if (pd_u64s_get(&out->words, at) != PD_SPE_CPU_MAGIC)
+			return PD_CORRUPT(f,
+					  "AUXTRACE_INFO: Arm SPE CPU %" PRIu64
+					  " magic 0x%" PRIx64 ", not 0x%llx",
+					  i, pd_u64s_get(&out->words, at),
+					  PD_SPE_CPU_MAGIC);
+		params = pd_u64s_get(&out->words, at + 2);
+		if (params > out->words.nr - at - CPU_FIXED)
+			return PD_CORRUPT(f,
+					  "AUXTRACE_INFO: Arm SPE CPU %" PRIu64
+					  " has %" PRIu64
+					  " parameters, past the record's end",
+					  i, params);
+		at += CPU_FIXED + params;
+	}
+	return 0;
+}
+
+int pd_spe_info_cpu(const struct pd_spe_info *info, uint64_t i,
+		    struct pd_spe_cpu *out)
+{
+	uint64_t at = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (i >= info->nr_cpus)
+		return PD_ERR_API;
+	for (uint64_t k = 0; k < i; k++)
+		at += CPU_FIXED + pd_u64s_get(&info->words, at + 2);
+	out->cpu = pd_u64s_get(&info->words, at + 1);
+	out->nr_params = pd_u64s_get(&info->words, at + 2);
+	{
+		uint64_t *const params[] = {&out->midr, &out->pmu_type,
+					    &out->min_interval,
+					    &out->event_filter};
+
+		for (uint64_t k = 0; k < out->nr_params && k < 4; k++)
+			*params[k] = pd_u64s_get(&info->words,
+						 at + CPU_FIXED + k);
+	}
+	return 0;
+}
