@@ -154,8 +154,7 @@ struct fold_opts {
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
 	size_t nr_pids;
-	bool has_start, has_end;
-	uint64_t start, end;
+	struct cmd_time_range time;
 	unsigned max_stack;
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
@@ -166,80 +165,6 @@ struct fold_opts {
 	 * output */
 	struct pda_profile **profile;
 };
-
-/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
-static bool parse_time(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, digits = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
-			return false;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i == 0)
-		return false;
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (++digits > 9)
-				return false;
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-		}
-	}
-	if (i != len)
-		return false;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	*ns = sec * 1000000000ull + frac;
-	return true;
-}
-
-static void parse_time_range(struct pd_ctx *ctx, struct fold_opts *o,
-			     const char *arg)
-{
-	const char *comma = strchr(arg, ',');
-
-	if (!comma)
-		usage_error(ctx, "--time '%s': expected START,END", arg);
-	o->has_start = comma > arg;
-	o->has_end = comma[1] != '\0';
-	if ((o->has_start &&
-	     !parse_time(arg, (size_t)(comma - arg), &o->start)) ||
-	    (o->has_end && !parse_time(comma + 1, strlen(comma + 1), &o->end)))
-		usage_error(ctx,
-			    "--time '%s': times are seconds with up to 9 "
-			    "decimals, as perf prints them",
-			    arg);
-	if (o->has_start && o->has_end && o->end < o->start)
-		usage_error(ctx, "--time '%s': the end is before the start",
-			    arg);
-}
-
-static void parse_pids(struct pd_ctx *ctx, struct fold_opts *o, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (end == p || errno || v > UINT32_MAX ||
-		    (*end && *end != ','))
-			usage_error(ctx,
-				    "--pid-filter '%s': not a list of pids",
-				    arg);
-		if (o->nr_pids == MAX_PIDS)
-			usage_error(ctx, "--pid-filter: more than %d pids",
-				    MAX_PIDS);
-		o->pids[o->nr_pids++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
-	}
-	if (!o->nr_pids)
-		usage_error(ctx, "--pid-filter needs at least one pid");
-}
 
 /* One of fold's options (c as getopt_long gives it, arg its value). */
 static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
@@ -300,7 +225,9 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->comm_re = arg;
 		break;
 	case OPT_PID_FILTER:
-		parse_pids(ctx, o, arg);
+		o->nr_pids = cmd_parse_u32_list(ctx, "--pid-filter", "pids",
+						 arg, o->pids, o->nr_pids,
+						 MAX_PIDS, false);
 		break;
 	case OPT_DSO:
 		o->dso_re = arg;
@@ -309,7 +236,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->sym_re = arg;
 		break;
 	case OPT_TIME:
-		parse_time_range(ctx, o, arg);
+		cmd_parse_time_range(ctx, "--time", arg, &o->time);
 		break;
 	case OPT_MAX_STACK: {
 		char *end;
@@ -453,9 +380,9 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pda_fold *fd = new_fold(ctx, o);
 	PDA_SCRIPT_OPTS(so, .event = o->event, .pids = o->pids,
-			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
-			.has_time_end = o->has_end, .time_start = o->start,
-			.time_end = o->end);
+			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
+			.has_time_end = o->time.has_end, .time_start = o->time.start,
+			.time_end = o->time.end);
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
@@ -563,9 +490,9 @@ static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
 	PDA_FILTER_OPTS(fo, .event = o->event,
 			.flags = o->first_event ? PDA_FILTER_FIRST_EVENT : 0,
 			.pids = o->nr_pids ? o->pids : NULL,
-			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
-			.has_time_end = o->has_end, .time_start = o->start,
-			.time_end = o->end);
+			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
+			.has_time_end = o->time.has_end, .time_start = o->time.start,
+			.time_end = o->time.end);
 
 	/* parse_args checked the range */
 	if (pda_filter_init(flt, &fo) < 0)

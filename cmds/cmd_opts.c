@@ -7,6 +7,8 @@
 #include "pdtool.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -196,4 +198,91 @@ const char *cmd_opts_input(struct cmd_opts *p)
 	if (!p->input)
 		usage_error(p->ctx, "no input file");
 	return p->input;
+}
+
+/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
+static bool parse_time(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
+			return false;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0)
+		return false;
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (++digits > 9)
+				return false;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		}
+	}
+	if (i != len)
+		return false;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return true;
+}
+
+void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
+			  const char *arg, struct cmd_time_range *t)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma)
+		usage_error(ctx, "%s '%s': expected START,END", opt, arg);
+	t->has_start = comma > arg;
+	t->has_end = comma[1] != '\0';
+	if ((t->has_start &&
+	     !parse_time(arg, (size_t)(comma - arg), &t->start)) ||
+	    (t->has_end && !parse_time(comma + 1, strlen(comma + 1), &t->end)))
+		usage_error(ctx,
+			    "%s '%s': times are seconds with up to 9 "
+			    "decimals, as perf prints them",
+			    opt, arg);
+	if (t->has_start && t->has_end && t->end < t->start)
+		usage_error(ctx, "%s '%s': the end is before the start", opt,
+			    arg);
+}
+
+size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
+			  const char *what, const char *arg, uint32_t *out,
+			  size_t nr, size_t max, bool ranges)
+{
+	const char *p = arg;
+	const size_t first = nr;
+
+	while (*p) {
+		char *end;
+		unsigned long v, last;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		last = v;
+		if (ranges && end != p && *end == '-') {
+			const char *q = end + 1;
+
+			last = strtoul(q, &end, 10);
+			if (end == q || last < v)
+				end = (char *)(uintptr_t)p;
+		}
+		if (end == p || errno || last > UINT32_MAX ||
+		    (*end && *end != ','))
+			usage_error(ctx, "%s '%s': not a list of %s", opt, arg,
+				    what);
+		for (; v <= last; v++) {
+			if (nr == max)
+				usage_error(ctx, "%s: more than %zu %s", opt,
+					    max, what);
+			out[nr++] = (uint32_t)v;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (nr == first)
+		usage_error(ctx, "%s: no %s given", opt, what);
+	return nr;
 }

@@ -34,6 +34,8 @@ static const struct cmd_entry cmds[] = {
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },
+	{ "report", cmd_report, CMD_NEEDS_INPUT, cmd_report_usage,
+	  cmd_report_summary, cmd_report_options },
 };
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

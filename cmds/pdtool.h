@@ -204,6 +204,21 @@ int cmd_getopt(struct cmd_opts *p);
  * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
+/* --time START,END (seconds as perf prints them, either end may be
+ * empty): a usage error naming opt when arg is not one. */
+struct cmd_time_range {
+	bool has_start, has_end;
+	uint64_t start, end; /* ns */
+};
+void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
+			  const char *arg, struct cmd_time_range *t);
+/* A comma-separated list of numbers (with ranges, "0-3,7" too) added to
+ * out[nr..max): @return the new count; a usage error naming opt and what
+ * ("pids") when arg is not one or holds too many. */
+size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
+			  const char *what, const char *arg, uint32_t *out,
+			  size_t nr, size_t max, bool ranges);
+
 /* The stderr logger for the libraries (arg: the pd_ctx): warnings go
  * through warning(), the rest as "pdtool CMD: msg". */
 void ctx_log(void *arg, enum pd_log_level level, const char *msg);
@@ -514,6 +529,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_report_usage[], cmd_report_summary[],
+	cmd_report_options[];
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];

@@ -418,6 +418,21 @@ int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
 int pde_annot_end(struct pde_annot *w);
 
+/* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
+
+struct pda_report;
+
+struct pde_report_opts {
+	uint64_t lost;		/* "# Total Lost Samples:" */
+	float percent_limit;	/* rows whose share (children's with them)
+				 * is under it are not written; 0: none */
+};
+
+/* A report's tables (pda_report_finish() done) as `perf report --stdio`
+ * 6.1 prints them, call graphs left out. */
+int pde_report_text(FILE *out, const struct pda_report *rep,
+		    const struct pde_report_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

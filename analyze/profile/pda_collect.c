@@ -11,6 +11,7 @@
  */
 #include "pda_base_int.h"
 #include "pda_collect.h"
+#include "pda_profile_int.h"
 #include "pdc_text.h"
 
 #include <stdio.h>
@@ -347,30 +348,10 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 	return 0;
 }
 
-/* How many of st's frames perf keeps: max_stack callchain entries from
- * the leaf, each with the inlined frames it expands to. */
-static size_t kept_frames(const struct pda_collect *col,
-			  const struct pda_stack *st)
-{
-	size_t cut, counted = 0;
-
-	for (cut = 0; cut < st->nr; cut++) {
-		if (st->frames[cut].flags & PDA_FRAME_INLINED)
-			continue;
-		if (counted == col->max_stack)
-			break;
-		counted++;
-	}
-	while (cut > 0 && cut < st->nr &&
-	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
-		cut--;
-	return cut;
-}
-
 int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,
 		    const struct pda_stack *st, const char *comm)
 {
-	const size_t nr = st ? kept_frames(col, st) : 0;
+	const size_t nr = st ? pda_kept_frames(st, col->max_stack) : 0;
 	const uint64_t values[2] = {1, sample->period};
 	uint32_t stack = 0;
 	unsigned first;

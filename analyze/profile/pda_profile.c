@@ -750,3 +750,21 @@ size_t pda_profile_stack_locs(const struct pda_profile *p, uint32_t stack,
 		locs[--i] = s->loc;
 	return nr;
 }
+
+size_t pda_kept_frames(const struct pda_stack *st, unsigned max_stack)
+{
+	size_t cut, counted = 0;
+
+	for (cut = 0; cut < st->nr; cut++) {
+		if (st->frames[cut].flags & PDA_FRAME_INLINED)
+			continue;
+		if (counted == max_stack)
+			break;
+		counted++;
+	}
+	/* a callchain entry cut keeps none of its inlined frames */
+	while (cut > 0 && cut < st->nr &&
+	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
+		cut--;
+	return cut;
+}

@@ -9,6 +9,11 @@
 
 #include "pda_profile.h"
 
+/* How many of st's frames perf keeps: max_stack callchain entries from
+ * the leaf (inlined frames not counted), each with the inlined frames
+ * it expands to: pda_collect's and pda_report's --max-stack. */
+size_t pda_kept_frames(const struct pda_stack *st, unsigned max_stack);
+
 /* The hooks p allocates with.  Valid until pda_profile_free(). */
 const struct pd_alloc *pda_profile_mem(const struct pda_profile *p);
 /* Set pda_profile_errmsg()'s detail to msg (cut to fit).  @return err. */
