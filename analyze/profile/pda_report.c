@@ -64,6 +64,14 @@ struct summary {
 	uint32_t ents[];
 };
 
+/* The report's copies of a frame's names, by the session's pointers
+ * (interned there: equal strings are one pointer), so that a stack not
+ * seen before costs no string hashing for the names seen before. */
+struct names {
+	const char *sym_in, *dso_in;	/* the session's */
+	const char *sym, *dso, *dso_path; /* the report's */
+};
+
 /* An entry of a summary with a sample's cpu. */
 struct cpuent {
 	uint32_t proto;
@@ -105,6 +113,7 @@ struct pda_report {
 	struct pdc_arena arena;	/* entries, summaries, cpu entries */
 	struct pdc_hash by_key;	/* struct ent */
 	struct pdc_hash by_cpu;	/* struct cpuent */
+	struct pdc_hash by_names; /* struct names */
 	struct ent **ents;	/* by id */
 	size_t nr_ents, alloc_ents;
 	struct event *events;	/* by evsel idx */
@@ -259,6 +268,7 @@ void pda_report_free(struct pda_report *rep)
 	pdc_free(&m, rep->scratch);
 	pdc_hash_release(&m, &rep->by_key);
 	pdc_hash_release(&m, &rep->by_cpu);
+	pdc_hash_release(&m, &rep->by_names);
 	pdc_arena_release(&rep->arena, &m);
 	pdc_intern_release(&rep->strs, &m);
 	pdc_free(&m, rep);
@@ -373,6 +383,55 @@ static int src_names(struct pda_report *rep, const struct pda_frame *fr,
 	return rc;
 }
 
+static bool names_eq(const void *item, const void *key)
+{
+	const struct names *a = item, *b = key;
+
+	return a->sym_in == b->sym_in && a->dso_in == b->dso_in;
+}
+
+/* fr's symbol (NULL: none), DSO short name and path (NULL: no map), as
+ * the report's strings. */
+static int frame_names(struct pda_report *rep, const struct pda_frame *fr,
+		       const char **sym, const char **dso,
+		       const char **dso_path)
+{
+	struct names key = {.sym_in = no_sym(fr) ? NULL : fr->sym,
+			    .dso_in = no_map(fr) ? NULL : fr->dso};
+	const uint64_t h = pdc_hash_u64((uintptr_t)key.sym_in ^
+					pdc_hash_u64((uintptr_t)key.dso_in));
+	struct pdc_hash_slot *slot;
+	struct names *n;
+	int rc = 0;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_names) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_names, h, names_eq, &key);
+	if (!slot->item) {
+		if (key.dso_in)
+			rc = dso_short(rep, key.dso_in, &key.dso);
+		if (rc == 0 && key.dso_in)
+			rc = intern(rep, key.dso_in, strlen(key.dso_in),
+				    &key.dso_path);
+		if (rc == 0 && key.sym_in)
+			rc = intern(rep, key.sym_in, strlen(key.sym_in),
+				    &key.sym);
+		n = rc == 0 ? pdc_arena_alloc(&rep->arena, &rep->mem,
+					      sizeof(*n))
+			    : NULL;
+		if (!n)
+			return PD_ERR_NOMEM;
+		*n = key;
+		/* nothing above touched by_names: slot holds */
+		pdc_hash_fill(&rep->by_names, slot, h, n);
+	}
+	n = slot->item;
+	*sym = n->sym;
+	*dso = n->dso;
+	*dso_path = n->dso_path;
+	return 0;
+}
+
 /* What a thread gives every entry of its samples. */
 struct thread_key {
 	const char *comm;	/* as shown */
@@ -409,14 +468,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	if (fr && !no_map(fr))
 		*level = fr->flags & PDA_FRAME_KERNEL ? 'k' : '.';
 	if (fr) {
-		if (!no_map(fr)) {
-			rc = dso_short(rep, fr->dso, &dso);
-			if (rc == 0)
-				rc = intern(rep, fr->dso, strlen(fr->dso),
-					    &dso_path);
-		}
-		if (rc == 0 && !no_sym(fr))
-			rc = intern(rep, fr->sym, strlen(fr->sym), &sym);
+		rc = frame_names(rep, fr, &sym, &dso, &dso_path);
 		if (rc < 0)
 			return rc;
 		start = inlined ? base : fr->dso_addr - fr->sym_off;
@@ -1060,15 +1112,16 @@ static int make_table(struct pda_report *rep, struct table *t,
 		return PD_ERR_NOMEM;
 	}
 	for (uint32_t id = 0; id < rep->nr_ents; id++) {
-		if (hidden(rep, rep->ents[id])) {
-			rep->st.nr_hidden += i_first;
+		bool any = false;
+
+		for (unsigned m = 0; m < nr && !any; m++)
+			any = touched(&rep->events[members[m]], id);
+		if (!any)
 			continue;
-		}
-		for (unsigned m = 0; m < nr; m++)
-			if (touched(&rep->events[members[m]], id)) {
-				t->rows[nr_rows++] = id;
-				break;
-			}
+		if (hidden(rep, rep->ents[id]))
+			rep->st.nr_hidden += i_first;
+		else
+			t->rows[nr_rows++] = id;
 	}
 	t->pub.event = t->name;
 	t->pub.nr_members = nr;
