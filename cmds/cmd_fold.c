@@ -680,11 +680,8 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct fold_run *fr = arg;
-	const struct pda_capture_stats *cs = pda_capture_stats(&fr->c);
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
-		warning(fr->ctx, "'%s': %s", fr->o->path, why);
+	cmd_warn_first_skip(fr->ctx, fr->o->path, &fr->c, what, why);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * samples" and exit 0, as if the program had not run.
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -85,4 +86,15 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 		    "(%" PRIu64 " STAT records), no samples; 'pdtool dump' "
 		    "lists them, 'perf stat report' totals them",
 		    path, st->by_type[PD_REC_STAT]);
+}
+
+void cmd_warn_first_skip(struct pd_ctx *ctx, const char *path,
+			 const struct pda_capture *c, int what,
+			 const char *why)
+{
+	const struct pda_capture_stats *cs = pda_capture_stats(c);
+
+	if (what == (int)PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
+					   : !cs->nr_stack_errors)
+		warning(ctx, "'%s': %s", path, why);
 }

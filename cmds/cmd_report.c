@@ -363,11 +363,8 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 static int report_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct report_run *rr = arg;
-	const struct pda_capture_stats *cs = pda_capture_stats(&rr->c);
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
-		warning(rr->ctx, "'%s': %s", rr->o->path, why);
+	cmd_warn_first_skip(rr->ctx, rr->o->path, &rr->c, what, why);
 	return 0;
 }
 

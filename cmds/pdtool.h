@@ -461,6 +461,16 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 		    const struct pd_reader_stats *st, uint64_t nr_samples);
 
 /*
+ * A capture run's skip_fn body (cmd_kind.c), what an enum
+ * pda_capture_skip: the first sample that does not decode and the first
+ * stack that does not resolve get a warning naming path; the rest are
+ * counted by the run.
+ */
+void cmd_warn_first_skip(struct pd_ctx *ctx, const char *path,
+			 const struct pda_capture *c, int what,
+			 const char *why);
+
+/*
  * die() after a capture run (pda_capture_init or _run) failed with rc:
  * "'PATH': why" when reading or the session failed, "why" alone when a
  * callback failed or memory ran out.
