@@ -35,6 +35,9 @@ def tables(path):
             continue
         if cur is None:
             continue
+        # perf's closing tip ("#", "# (Tip: ...)", "#") is no header
+        if line.startswith('# (') or (line == '#' and cur['rows']):
+            continue
         if line.startswith('#'):
             cur['head'].append(line)
         elif line.strip():
