@@ -148,8 +148,7 @@ struct fold_opts {
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
 	size_t nr_pids;
-	bool has_start, has_end;
-	uint64_t start, end;
+	struct cmd_time_range time;
 	unsigned max_stack;
 	struct cmd_symopts sym;
 	bool inline_frames, no_inline;
@@ -220,8 +219,9 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->comm_re = arg;
 		break;
 	case OPT_PID_FILTER:
-		o->nr_pids = cmd_u32_list(ctx, "--pid-filter", "pid", arg,
-					  o->pids, MAX_PIDS);
+		o->nr_pids = cmd_parse_u32_list(ctx, "--pid-filter", "pids",
+						 arg, o->pids, o->nr_pids,
+						 MAX_PIDS, false);
 		break;
 	case OPT_DSO:
 		o->dso_re = arg;
@@ -230,8 +230,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->sym_re = arg;
 		break;
 	case OPT_TIME:
-		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
-			       &o->end);
+		cmd_parse_time_range(ctx, "--time", arg, &o->time);
 		break;
 	case OPT_MAX_STACK:
 		o->max_stack = cmd_max_stack(ctx, arg);
@@ -365,9 +364,9 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pda_fold *fd = new_fold(ctx, o);
 	PDA_SCRIPT_OPTS(so, .event = o->event, .pids = o->pids,
-			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
-			.has_time_end = o->has_end, .time_start = o->start,
-			.time_end = o->end);
+			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
+			.has_time_end = o->time.has_end, .time_start = o->time.start,
+			.time_end = o->time.end);
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
@@ -475,9 +474,9 @@ static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
 	PDA_FILTER_OPTS(fo, .event = o->event,
 			.flags = o->first_event ? PDA_FILTER_FIRST_EVENT : 0,
 			.pids = o->nr_pids ? o->pids : NULL,
-			.nr_pids = o->nr_pids, .has_time_start = o->has_start,
-			.has_time_end = o->has_end, .time_start = o->start,
-			.time_end = o->end);
+			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
+			.has_time_end = o->time.has_end, .time_start = o->time.start,
+			.time_end = o->time.end);
 
 	/* parse_args checked the range */
 	if (pda_filter_init(flt, &fo) < 0)

@@ -6,6 +6,7 @@
  * samples" and exit 0, as if the program had not run.
  */
 #include "pdtool.h"
+#include "pda_capture.h"
 
 #include <inttypes.h>
 #include <string.h>

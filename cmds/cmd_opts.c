@@ -228,53 +228,63 @@ static bool parse_time(const char *s, size_t len, uint64_t *ns)
 	return true;
 }
 
-void cmd_time_range(const struct pd_ctx *ctx, const char *arg,
-		    bool *has_start, uint64_t *start, bool *has_end,
-		    uint64_t *end)
+void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
+			  const char *arg, struct cmd_time_range *t)
 {
 	const char *comma = strchr(arg, ',');
 
 	if (!comma)
-		usage_error(ctx, "--time '%s': expected START,END", arg);
-	*has_start = comma > arg;
-	*has_end = comma[1] != '\0';
-	if ((*has_start && !parse_time(arg, (size_t)(comma - arg), start)) ||
-	    (*has_end && !parse_time(comma + 1, strlen(comma + 1), end)))
+		usage_error(ctx, "%s '%s': expected START,END", opt, arg);
+	t->has_start = comma > arg;
+	t->has_end = comma[1] != '\0';
+	if ((t->has_start &&
+	     !parse_time(arg, (size_t)(comma - arg), &t->start)) ||
+	    (t->has_end && !parse_time(comma + 1, strlen(comma + 1), &t->end)))
 		usage_error(ctx,
-			    "--time '%s': times are seconds with up to 9 "
+			    "%s '%s': times are seconds with up to 9 "
 			    "decimals, as perf prints them",
-			    arg);
-	if (*has_start && *has_end && *end < *start)
-		usage_error(ctx, "--time '%s': the end is before the start",
+			    opt, arg);
+	if (t->has_start && t->has_end && t->end < t->start)
+		usage_error(ctx, "%s '%s': the end is before the start", opt,
 			    arg);
 }
 
-size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
-		    const char *what, const char *arg, uint32_t *out,
-		    size_t max)
+size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
+			  const char *what, const char *arg, uint32_t *out,
+			  size_t nr, size_t max, bool ranges)
 {
 	const char *p = arg;
-	size_t n = 0;
+	const size_t first = nr;
 
 	while (*p) {
 		char *end;
-		unsigned long v;
+		unsigned long v, last;
 
 		errno = 0;
 		v = strtoul(p, &end, 10);
-		if (end == p || errno || v > UINT32_MAX ||
+		last = v;
+		if (ranges && end != p && *end == '-') {
+			const char *q = end + 1;
+
+			last = strtoul(q, &end, 10);
+			if (end == q || last < v)
+				end = (char *)(uintptr_t)p;
+		}
+		if (end == p || errno || last > UINT32_MAX ||
 		    (*end && *end != ','))
-			usage_error(ctx, "%s '%s': not a list of %ss", opt,
-				    arg, what);
-		if (n == max)
-			usage_error(ctx, "%s: more than %zu %ss", opt, max,
+			usage_error(ctx, "%s '%s': not a list of %s", opt, arg,
 				    what);
-		out[n++] = (uint32_t)v;
+		for (; v <= last; v++) {
+			if (nr == max)
+				usage_error(ctx, "%s: more than %zu %s", opt,
+					    max, what);
+			out[nr++] = (uint32_t)v;
+		}
 		p = *end ? end + 1 : end;
 	}
-	if (!n)
-		usage_error(ctx, "%s needs at least one %s", opt, what);
-	return n;
+	if (nr == first)
+		usage_error(ctx, "%s: no %s given", opt, what);
+	return nr;
 }
 
 unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg)

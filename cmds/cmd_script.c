@@ -91,8 +91,7 @@ struct script_opts {
 	unsigned max_stack;
 	uint32_t pids[MAX_IDS], tids[MAX_IDS], cpus[MAX_IDS];
 	size_t nr_pids, nr_tids, nr_cpus;
-	bool has_start, has_end;
-	uint64_t start, end;
+	struct cmd_time_range time;
 	struct name_list comms, syms, dsos;
 	bool inline_frames, no_inline;
 	struct cmd_symopts sym;
@@ -169,20 +168,19 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 		parse_names(ctx, "--comms", arg, &o->comms);
 		break;
 	case OPT_PID:
-		o->nr_pids = cmd_u32_list(ctx, "--pid", "pid", arg, o->pids,
-					  MAX_IDS);
+		o->nr_pids = cmd_parse_u32_list(ctx, "--pid", "pids", arg,
+						 o->pids, 0, MAX_IDS, false);
 		break;
 	case OPT_TID:
-		o->nr_tids = cmd_u32_list(ctx, "--tid", "tid", arg, o->tids,
-					  MAX_IDS);
+		o->nr_tids = cmd_parse_u32_list(ctx, "--tid", "tids", arg,
+						 o->tids, 0, MAX_IDS, false);
 		break;
 	case 'C':
-		o->nr_cpus = cmd_u32_list(ctx, "--cpu", "CPU", arg, o->cpus,
-					  MAX_IDS);
+		o->nr_cpus = cmd_parse_u32_list(ctx, "--cpu", "CPUs", arg,
+						 o->cpus, 0, MAX_IDS, true);
 		break;
 	case OPT_TIME:
-		cmd_time_range(ctx, arg, &o->has_start, &o->start, &o->has_end,
-			       &o->end);
+		cmd_parse_time_range(ctx, "--time", arg, &o->time);
 		break;
 	case 'S':
 		parse_names(ctx, "--symbols", arg, &o->syms);
@@ -691,9 +689,9 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 			.pids = o->nr_pids ? o->pids : NULL,
 			.nr_pids = o->nr_pids,
 			.tids = o->nr_tids ? o->tids : NULL,
-			.nr_tids = o->nr_tids, .has_time_start = o->has_start,
-			.has_time_end = o->has_end, .time_start = o->start,
-			.time_end = o->end);
+			.nr_tids = o->nr_tids, .has_time_start = o->time.has_start,
+			.has_time_end = o->time.has_end,
+			.time_start = o->time.start, .time_end = o->time.end);
 	/* time order, as perf script prints; a sample without a callchain
 	 * has its ip as its one frame */
 	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,

@@ -36,6 +36,8 @@ static const struct cmd_entry cmds[] = {
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },
+	{ "report", cmd_report, CMD_NEEDS_INPUT, cmd_report_usage,
+	  cmd_report_summary, cmd_report_options },
 	{ "script", cmd_script, CMD_NEEDS_INPUT, cmd_script_usage,
 	  cmd_script_summary, cmd_script_options },
 	{ "stat", cmd_stat, CMD_NEEDS_INPUT, cmd_stat_usage, cmd_stat_summary,

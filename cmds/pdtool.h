@@ -204,23 +204,20 @@ int cmd_getopt(struct cmd_opts *p);
  * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
-/*
- * perf's --time START,END: seconds as perf prints them (1234.5678, up to
- * 9 decimals), either end may be empty (open).  A usage error otherwise,
- * or when the end is before the start.
- */
-void cmd_time_range(const struct pd_ctx *ctx, const char *arg,
-		    bool *has_start, uint64_t *start, bool *has_end,
-		    uint64_t *end);
-/*
- * A comma-separated list of numbers (pids, tids, CPUs) for option opt
- * (what: "pid", for messages) into out, at most max of them.  @return
- * how many; a usage error when arg is not such a list, is empty or has
- * more.
- */
-size_t cmd_u32_list(const struct pd_ctx *ctx, const char *opt,
-		    const char *what, const char *arg, uint32_t *out,
-		    size_t max);
+/* --time START,END (seconds as perf prints them, either end may be
+ * empty): a usage error naming opt when arg is not one. */
+struct cmd_time_range {
+	bool has_start, has_end;
+	uint64_t start, end; /* ns */
+};
+void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
+			  const char *arg, struct cmd_time_range *t);
+/* A comma-separated list of numbers (with ranges, "0-3,7" too) added to
+ * out[nr..max): @return the new count; a usage error naming opt and what
+ * ("pids") when arg is not one or holds too many. */
+size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
+			  const char *what, const char *arg, uint32_t *out,
+			  size_t nr, size_t max, bool ranges);
 
 /* --max-stack's argument: @return it, 1 to 2^20; else a usage error. */
 unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg);
@@ -574,6 +571,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_report_usage[], cmd_report_summary[],
+	cmd_report_options[];
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];

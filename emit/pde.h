@@ -582,6 +582,21 @@ struct pda_branch; /* pda_branch.h: finished */
 int pde_branches(FILE *out, enum pde_branches_format fmt,
 		 const struct pda_branch *b, unsigned by);
 
+/* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
+
+struct pda_report;
+
+struct pde_report_opts {
+	uint64_t lost;		/* "# Total Lost Samples:" */
+	float percent_limit;	/* rows whose share (children's with them)
+				 * is under it are not written; 0: none */
+};
+
+/* A report's tables (pda_report_finish() done) as `perf report --stdio`
+ * 6.1 prints them, call graphs left out. */
+int pde_report_text(FILE *out, const struct pda_report *rep,
+		    const struct pde_report_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

@@ -347,18 +347,10 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 	return 0;
 }
 
-/* How many of st's frames perf keeps: max_stack callchain entries from
- * the leaf, each with the inlined frames it expands to. */
-static size_t kept_frames(const struct pda_collect *col,
-			  const struct pda_stack *st)
-{
-	return pda_stack_kept(st, col->max_stack);
-}
-
 int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,
 		    const struct pda_stack *st, const char *comm)
 {
-	const size_t nr = st ? kept_frames(col, st) : 0;
+	const size_t nr = st ? pda_stack_kept(st, col->max_stack) : 0;
 	const uint64_t values[2] = {1, sample->period};
 	uint32_t stack = 0;
 	unsigned first;

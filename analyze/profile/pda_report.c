@@ -1,0 +1,1252 @@
+/*
+ * pda_report.c - perf report's histogram (pda_report.h).
+ *
+ * The per-sample path: a sample's stack becomes a summary, the list of
+ * entries it adds to (its own first, then the distinct entries of its
+ * callchain), made once per pipeline memo slot and reused for every
+ * later sample of the slot; adding is then a few additions per entry.
+ * With the cpu key a summary lists entries without a cpu, which each
+ * sample maps to its cpu's entry through a hash.
+ *
+ * Entries are found by their key (struct ekey), compared as bytes: its
+ * strings are interned in the report, so their pointers stand for them,
+ * and the fields of keys not asked for stay zero.  The key is what perf
+ * merges hist entries by (each key's collapse comparison, or its cmp
+ * without one: sort.c); what perf shows of an entry that is no part of
+ * its key (the level, a thread's comm under the pid key) comes from the
+ * entry's first sample.
+ */
+#include "pda_base_int.h"
+#include "pda_profile.h"
+#include "pda_report.h"
+
+#include <inttypes.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The default parent pattern, as perf's sort.c. */
+#define DEFAULT_PARENT "^sys_|^do_page_fault"
+/* A cpu not yet given: the entries a summary lists with the cpu key. */
+#define NO_CPU INT32_MIN
+
+struct ekey {
+	const char *comm;	/* COMM: the comm as shown */
+	const char *dso;	/* DSO */
+	const char *sym;	/* SYM: the symbol; NULL none */
+	const char *sym_dso;	/* SYM with a symbol: its DSO */
+	const char *srcline;	/* SRCLINE */
+	const char *srcfile;	/* SRCFILE */
+	const char *parent;	/* PARENT; NULL "[other]" */
+	uint64_t sym_start;	/* SYM with a symbol */
+	uint64_t ip;		/* SYM without a symbol */
+	int32_t tid;		/* PID */
+	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
+	uint32_t inlined;	/* SYM: an inlined function's frame */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct ekey) == 7 * sizeof(void *) + 32,
+	       "an entry key is compared as bytes: no padding");
+
+struct ent {
+	struct ekey k;
+	struct pda_report_entry pub;
+	uint64_t sym_start;	/* the symbol's start, whatever the keys */
+	uint32_t id;
+};
+
+/* The entries a stack adds to: ents[0] its own, the rest its callers'. */
+struct summary {
+	uint32_t nr;
+	bool truncated;
+	uint32_t ents[];
+};
+
+/* The report's copies of a frame's names, by the session's pointers
+ * (interned there: equal strings are one pointer), so that a stack not
+ * seen before costs no string hashing for the names seen before. */
+struct names {
+	const char *sym_in, *dso_in;	/* the session's */
+	const char *sym, *dso, *dso_path; /* the report's */
+};
+
+/* An entry of a summary with a sample's cpu. */
+struct cpuent {
+	uint32_t proto;
+	int32_t cpu;
+	uint32_t id;
+};
+
+struct event {
+	const struct pd_evsel *evsel;	/* NULL: not seen */
+	struct pda_report_val *v;	/* by entry id */
+	size_t nr_v, alloc_v;
+	uint64_t nr_samples, total_period;
+	unsigned member;		/* its index in rep->events */
+};
+
+struct table {
+	struct pda_report_table pub;
+	unsigned *members;
+	uint32_t *rows;
+	char *name;
+};
+
+struct pda_report {
+	struct pd_alloc mem;
+	enum pda_report_key keys[PDA_REPORT_MAX_KEYS];
+	unsigned nr_keys;
+	bool has[PDA_REPORT_NR_KEYS];
+	unsigned flags, max_stack;
+	const char *const *comms, *const *symbols;
+	const uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
+	void *thread_comm_arg;
+	const struct pd_file *file;
+	regex_t parent_re;
+	bool parent_set;
+	bool done;
+	struct pdc_intern strs;
+	struct pdc_arena arena;	/* entries, summaries, cpu entries */
+	struct pdc_hash by_key;	/* struct ent */
+	struct pdc_hash by_cpu;	/* struct cpuent */
+	struct pdc_hash by_names; /* struct names */
+	struct ent **ents;	/* by id */
+	size_t nr_ents, alloc_ents;
+	struct event *events;	/* by evsel idx */
+	size_t nr_events, alloc_events;
+	struct summary *scratch; /* a summary not kept (no memo slot) */
+	size_t alloc_scratch;
+	struct table *tables;
+	size_t nr_tables;
+	struct pda_report_stats st;
+};
+
+static const struct {
+	const char *name, *alias, *header;
+} key_info[PDA_REPORT_NR_KEYS] = {
+	[PDA_REPORT_COMM] = {"comm", NULL, "Command"},
+	[PDA_REPORT_PID] = {"pid", NULL, "    Pid:Command"},
+	[PDA_REPORT_DSO] = {"dso", NULL, "Shared Object"},
+	[PDA_REPORT_SYM] = {"sym", "symbol", "Symbol"},
+	[PDA_REPORT_SRCLINE] = {"srcline", NULL, "Source:Line"},
+	[PDA_REPORT_SRCFILE] = {"srcfile", NULL, "Source File"},
+	[PDA_REPORT_CPU] = {"cpu", NULL, "CPU"},
+	[PDA_REPORT_PARENT] = {"parent", NULL, "Parent symbol"},
+};
+
+int pda_report_key_by_name(const char *name, enum pda_report_key *key)
+{
+	for (unsigned k = 0; k < PDA_REPORT_NR_KEYS; k++)
+		if (!strcmp(name, key_info[k].name) ||
+		    (key_info[k].alias && !strcmp(name, key_info[k].alias))) {
+			*key = (enum pda_report_key)k;
+			return 0;
+		}
+	return -1;
+}
+
+const char *pda_report_key_name(enum pda_report_key key)
+{
+	return (unsigned)key < PDA_REPORT_NR_KEYS ? key_info[key].name : "?";
+}
+
+const char *pda_report_key_header(enum pda_report_key key)
+{
+	return (unsigned)key < PDA_REPORT_NR_KEYS ? key_info[key].header : "?";
+}
+
+static bool ent_eq(const void *item, const void *key)
+{
+	return memcmp(&((const struct ent *)item)->k, key,
+		      sizeof(struct ekey)) == 0;
+}
+
+static uint64_t ekey_hash(const struct ekey *k)
+{
+	return pdc_hash_bytes(k, sizeof(*k));
+}
+
+static bool cpuent_eq(const void *item, const void *key)
+{
+	const struct cpuent *a = item, *b = key;
+
+	return a->proto == b->proto && a->cpu == b->cpu;
+}
+
+int pda_report_new(const struct pda_report_opts *opts,
+		   struct pda_report **out)
+{
+	static const enum pda_report_key def[] = {
+		PDA_REPORT_COMM, PDA_REPORT_DSO, PDA_REPORT_SYM};
+	struct pda_report_opts o;
+	struct pda_report *rep;
+	struct pd_alloc m = {NULL, NULL, NULL, NULL};
+	const enum pda_report_key *keys;
+	unsigned nr_keys;
+	int rc;
+
+	*out = NULL;
+	if (!opts || pdc_opts_copy(&o, sizeof(o), opts) < 0)
+		return PD_ERR_API;
+	keys = o.keys ? o.keys : def;
+	nr_keys = o.keys ? o.nr_keys : 3;
+	if (!nr_keys || nr_keys > PDA_REPORT_MAX_KEYS ||
+	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
+				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD)))
+		return PD_ERR_API;
+	for (unsigned i = 0; i < nr_keys; i++)
+		if ((unsigned)keys[i] >= PDA_REPORT_NR_KEYS)
+			return PD_ERR_API;
+	if (o.alloc)
+		m = *o.alloc;
+	rep = pdc_zalloc(&m, sizeof(*rep));
+	if (!rep)
+		return PD_ERR_NOMEM;
+	rep->mem = m;
+	for (unsigned i = 0; i < nr_keys; i++) {
+		rep->keys[i] = keys[i];
+		rep->has[keys[i]] = true;
+	}
+	rep->nr_keys = nr_keys;
+	rep->flags = o.flags;
+	rep->max_stack = o.max_stack ? o.max_stack : PDA_MAX_STACK;
+	/* borrowed: the caller keeps the lists while adding */
+	rep->comms = o.comms;
+	rep->symbols = o.symbols;
+	rep->pids = o.pids;
+	rep->nr_pids = o.pids ? o.nr_pids : 0;
+	rep->tids = o.tids;
+	rep->nr_tids = o.tids ? o.nr_tids : 0;
+	rep->thread_comm = o.thread_comm;
+	rep->thread_comm_arg = o.thread_comm_arg;
+	rep->file = o.file;
+	pdc_intern_init(&rep->strs, 0, 0, 0);
+	if (rep->has[PDA_REPORT_PARENT]) {
+		rc = regcomp(&rep->parent_re, o.parent ? o.parent : DEFAULT_PARENT,
+			     REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			if (o.errbuf && o.errbuf_size) {
+				char why[128];
+
+				regerror(rc, &rep->parent_re, why, sizeof(why));
+				snprintf(o.errbuf, o.errbuf_size,
+					 "parent pattern '%s': %s", o.parent,
+					 why);
+			}
+			pdc_free(&m, rep);
+			return PD_ERR_API;
+		}
+		rep->parent_set = true;
+	}
+	*out = rep;
+	return 0;
+}
+
+void pda_report_free(struct pda_report *rep)
+{
+	struct pd_alloc m;
+
+	if (!rep)
+		return;
+	m = rep->mem;
+	if (rep->parent_set)
+		regfree(&rep->parent_re);
+	for (size_t i = 0; i < rep->nr_events; i++)
+		pdc_free(&m, rep->events[i].v);
+	for (size_t i = 0; i < rep->nr_tables; i++) {
+		pdc_free(&m, rep->tables[i].members);
+		pdc_free(&m, rep->tables[i].rows);
+		pdc_free(&m, rep->tables[i].name);
+	}
+	pdc_free(&m, rep->tables);
+	pdc_free(&m, rep->events);
+	pdc_free(&m, rep->ents);
+	pdc_free(&m, rep->scratch);
+	pdc_hash_release(&m, &rep->by_key);
+	pdc_hash_release(&m, &rep->by_cpu);
+	pdc_hash_release(&m, &rep->by_names);
+	pdc_arena_release(&rep->arena, &m);
+	pdc_intern_release(&rep->strs, &m);
+	pdc_free(&m, rep);
+}
+
+bool pda_report_needs_tid(const struct pda_report *rep)
+{
+	return rep->has[PDA_REPORT_PID];
+}
+
+/* s (NULL stays NULL) as the report's own copy. */
+static int intern(struct pda_report *rep, const char *s, size_t len,
+		  const char **out)
+{
+	void *e;
+
+	if (!s) {
+		*out = NULL;
+		return 0;
+	}
+	if (pdc_intern_add(&rep->strs, &rep->mem, s, len, &e) < 0)
+		return PD_ERR_NOMEM;
+	*out = e;
+	return 0;
+}
+
+static int internf(struct pda_report *rep, const char **out, const char *fmt,
+		   ...) PD_PRINTF(3, 4);
+
+static int internf(struct pda_report *rep, const char **out, const char *fmt,
+		   ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return PD_ERR_NOMEM;
+	return intern(rep, buf, (size_t)n < sizeof(buf) ? (size_t)n
+							: sizeof(buf) - 1,
+		      out);
+}
+
+/* The DSO's short name, as perf's: the path's last part; "[kernel.
+ * kallsyms]", "[vdso]" and the like as they are. */
+static int dso_short(struct pda_report *rep, const char *dso,
+		     const char **out)
+{
+	const char *slash;
+
+	if (!dso) {
+		*out = NULL;
+		return 0;
+	}
+	slash = dso[0] == '[' ? NULL : strrchr(dso, '/');
+	if (slash && slash[1])
+		dso = slash + 1;
+	return intern(rep, dso, strlen(dso), out);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A frame without a symbol or a map. */
+static bool no_sym(const struct pda_frame *fr)
+{
+	return !fr->sym || (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP));
+}
+
+static bool no_map(const struct pda_frame *fr)
+{
+	return !fr->dso || (fr->flags & PDA_FRAME_NO_MAP);
+}
+
+/*
+ * srcline and srcfile of a frame as perf's get_srcline() gives them:
+ * "file:line" (the file's basename), else "sym+OFF" (decimal), else
+ * "dso[ADDR]", and "??:0" without a map; srcfile is the file, or "".
+ */
+static int src_names(struct pda_report *rep, const struct pda_frame *fr,
+		     const char *dso, struct ekey *k)
+{
+	int rc = 0;
+
+	if (rep->has[PDA_REPORT_SRCLINE]) {
+		if (no_map(fr))
+			rc = intern(rep, "??:0", 4, &k->srcline);
+		else if (fr->srcfile && fr->line)
+			rc = internf(rep, &k->srcline, "%s:%u",
+				     basename_of(fr->srcfile), fr->line);
+		else if (!no_sym(fr))
+			rc = internf(rep, &k->srcline, "%s+%" PRIu64, fr->sym,
+				     fr->sym_off);
+		else
+			rc = internf(rep, &k->srcline, "%s[%" PRIx64 "]", dso,
+				     fr->dso_addr);
+	}
+	if (rc == 0 && rep->has[PDA_REPORT_SRCFILE]) {
+		const char *f = !no_map(fr) && fr->srcfile && fr->line
+					? basename_of(fr->srcfile)
+					: "";
+
+		rc = intern(rep, f, strlen(f), &k->srcfile);
+	}
+	return rc;
+}
+
+static bool names_eq(const void *item, const void *key)
+{
+	const struct names *a = item, *b = key;
+
+	return a->sym_in == b->sym_in && a->dso_in == b->dso_in;
+}
+
+/* fr's symbol (NULL: none), DSO short name and path (NULL: no map), as
+ * the report's strings. */
+static int frame_names(struct pda_report *rep, const struct pda_frame *fr,
+		       const char **sym, const char **dso,
+		       const char **dso_path)
+{
+	struct names key = {.sym_in = no_sym(fr) ? NULL : fr->sym,
+			    .dso_in = no_map(fr) ? NULL : fr->dso};
+	const uint64_t h = pdc_hash_u64((uintptr_t)key.sym_in ^
+					pdc_hash_u64((uintptr_t)key.dso_in));
+	struct pdc_hash_slot *slot;
+	struct names *n;
+	int rc = 0;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_names) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_names, h, names_eq, &key);
+	if (!slot->item) {
+		if (key.dso_in)
+			rc = dso_short(rep, key.dso_in, &key.dso);
+		if (rc == 0 && key.dso_in)
+			rc = intern(rep, key.dso_in, strlen(key.dso_in),
+				    &key.dso_path);
+		if (rc == 0 && key.sym_in)
+			rc = intern(rep, key.sym_in, strlen(key.sym_in),
+				    &key.sym);
+		n = rc == 0 ? pdc_arena_alloc(&rep->arena, &rep->mem,
+					      sizeof(*n))
+			    : NULL;
+		if (!n)
+			return PD_ERR_NOMEM;
+		*n = key;
+		/* nothing above touched by_names: slot holds */
+		pdc_hash_fill(&rep->by_names, slot, h, n);
+	}
+	n = slot->item;
+	*sym = n->sym;
+	*dso = n->dso;
+	*dso_path = n->dso_path;
+	return 0;
+}
+
+/* What a thread gives every entry of its samples. */
+struct thread_key {
+	const char *comm;	/* as shown */
+	uint32_t pid;
+	int32_t tid;
+	const char *parent;
+};
+
+/*
+ * The entry of frame fr (NULL: a sample without frames, at ip) for a
+ * thread, found or made: self says whether it is the sample's own entry
+ * (a map-relative address without a symbol) or a caller's (the ip, as
+ * perf's callchain nodes keep it); src is the frame whose source line
+ * it shows (the innermost inlined one of the sample's own entry); base
+ * the start of the function an inlined frame is in.
+ */
+static int frame_entry(struct pda_report *rep, const struct thread_key *t,
+		       const struct pda_frame *fr, const struct pda_frame *src,
+		       uint64_t ip, bool self, uint64_t base,
+		       const char *base_name, char *level, uint32_t *id)
+{
+	struct ekey k;
+	struct pdc_hash_slot *slot;
+	const char *dso = NULL, *dso_path = NULL, *sym = NULL;
+	bool inlined = fr && (fr->flags & PDA_FRAME_INLINED);
+	uint64_t start = 0, addr = ip;
+	struct ent *e;
+	uint64_t h;
+	int rc = 0;
+
+	memset(&k, 0, sizeof(k));
+	/* a frame without a map keeps the level of the frame perf
+	 * resolved before it (fill_callchain_info() leaves al->level) */
+	if (fr && !no_map(fr))
+		*level = fr->flags & PDA_FRAME_KERNEL ? 'k' : '.';
+	if (fr) {
+		rc = frame_names(rep, fr, &sym, &dso, &dso_path);
+		if (rc < 0)
+			return rc;
+		start = inlined ? base : fr->dso_addr - fr->sym_off;
+		/* perf's new_inline_sym() gives an inlined frame named as
+		 * the function it is in that function's symbol */
+		if (inlined && sym && base_name && !strcmp(fr->sym, base_name))
+			inlined = false;
+		addr = self && dso ? fr->dso_addr : fr->ip;
+	}
+	if (rep->has[PDA_REPORT_COMM])
+		k.comm = t->comm;
+	if (rep->has[PDA_REPORT_PID])
+		k.tid = t->tid;
+	if (rep->has[PDA_REPORT_DSO])
+		k.dso = dso;
+	if (rep->has[PDA_REPORT_SYM]) {
+		k.sym = sym;
+		if (sym) {
+			k.sym_dso = dso;
+			k.sym_start = start;
+			k.inlined = inlined;
+		} else {
+			k.ip = addr;
+		}
+	}
+	if (rep->has[PDA_REPORT_PARENT])
+		k.parent = t->parent;
+	if (rep->has[PDA_REPORT_CPU])
+		k.cpu = NO_CPU;
+	if (src && (rep->has[PDA_REPORT_SRCLINE] || rep->has[PDA_REPORT_SRCFILE])) {
+		rc = src_names(rep, src, dso, &k);
+		if (rc < 0)
+			return rc;
+	} else {
+		if (rep->has[PDA_REPORT_SRCLINE])
+			k.srcline = "??:0";
+		if (rep->has[PDA_REPORT_SRCFILE])
+			k.srcfile = "";
+		/* interned like the others, so the key compares as bytes */
+		if ((k.srcline && intern(rep, k.srcline, 4, &k.srcline) < 0) ||
+		    (k.srcfile && intern(rep, "", 0, &k.srcfile) < 0))
+			return PD_ERR_NOMEM;
+	}
+	h = ekey_hash(&k);
+	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_key, h, ent_eq, &k);
+	if (slot->item) {
+		*id = ((const struct ent *)slot->item)->id;
+		return 0;
+	}
+	if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
+	    PDC_GROW(&rep->mem, rep->ents, rep->alloc_ents, rep->nr_ents + 1,
+		     PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	e = pdc_arena_zalloc(&rep->arena, &rep->mem, sizeof(*e));
+	if (!e)
+		return PD_ERR_NOMEM;
+	e->k = k;
+	e->id = (uint32_t)rep->nr_ents;
+	e->sym_start = start;
+	e->pub.comm = t->comm;
+	e->pub.pid = t->pid;
+	e->pub.tid = t->tid;
+	e->pub.dso_path = dso_path;
+	e->pub.cpu = k.cpu;
+	e->pub.dso = dso;
+	e->pub.sym = sym;
+	e->pub.addr = addr;
+	e->pub.level = *level;
+	e->pub.inlined = inlined && sym;
+	e->pub.srcline = k.srcline;
+	e->pub.srcfile = k.srcfile;
+	e->pub.parent = k.parent;
+	rep->ents[rep->nr_ents++] = e;
+	rep->st.nr_entries = rep->nr_ents;
+	pdc_hash_fill(&rep->by_key, slot, h, e);
+	*id = e->id;
+	return 0;
+}
+
+/* The entry of proto (an entry without a cpu) with cpu. */
+static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
+		     uint32_t *id)
+{
+	const struct cpuent key = {.proto = proto, .cpu = cpu};
+	const uint64_t h = pdc_hash_u64((uint64_t)proto << 32 | (uint32_t)cpu);
+	struct pdc_hash_slot *slot;
+	struct cpuent *ce;
+	struct ent *e;
+	struct ekey k;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_cpu) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_cpu, h, cpuent_eq, &key);
+	if (slot->item) {
+		*id = ((const struct cpuent *)slot->item)->id;
+		return 0;
+	}
+	ce = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*ce));
+	if (!ce)
+		return PD_ERR_NOMEM;
+	k = rep->ents[proto]->k;
+	k.cpu = cpu;
+	{
+		/* made as frame_entry() makes entries, from the proto's */
+		const uint64_t hk = ekey_hash(&k);
+		struct pdc_hash_slot *s2;
+
+		if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
+			return PD_ERR_NOMEM;
+		s2 = pdc_hash_probe(&rep->by_key, hk, ent_eq, &k);
+		if (s2->item) {
+			e = s2->item;
+		} else {
+			if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
+			    PDC_GROW(&rep->mem, rep->ents, rep->alloc_ents,
+				     rep->nr_ents + 1,
+				     PDA_PROFILE_MAX_ITEMS) < 0)
+				return PD_ERR_NOMEM;
+			e = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*e));
+			if (!e)
+				return PD_ERR_NOMEM;
+			*e = *rep->ents[proto];
+			e->k = k;
+			e->pub.cpu = cpu;
+			e->id = (uint32_t)rep->nr_ents;
+			rep->ents[rep->nr_ents++] = e;
+			rep->st.nr_entries = rep->nr_ents;
+			pdc_hash_fill(&rep->by_key, s2, hk, e);
+		}
+	}
+	ce->proto = proto;
+	ce->cpu = cpu;
+	ce->id = e->id;
+	/* the by_key insertion above did not touch by_cpu: slot holds */
+	pdc_hash_fill(&rep->by_cpu, slot, h, ce);
+	*id = ce->id;
+	return 0;
+}
+
+/* The function the inlined frames before frame i are in: the next
+ * frame that is not inlined, or NULL. */
+static const struct pda_frame *inline_base(const struct pda_stack *st,
+					   size_t i)
+{
+	for (; i < st->nr; i++)
+		if (!(st->frames[i].flags & PDA_FRAME_INLINED))
+			return &st->frames[i];
+	return NULL;
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; s && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+/* Whether the filters hide entry e (perf's hists__filter_by_*). */
+static bool hidden(const struct pda_report *rep, const struct ent *e)
+{
+	const struct pda_report_entry *p = &e->pub;
+
+	if ((rep->nr_pids && !in_ids(rep->pids, rep->nr_pids, p->pid)) ||
+	    (rep->nr_tids &&
+	     !in_ids(rep->tids, rep->nr_tids, (uint32_t)p->tid)))
+		return true;
+	if (rep->comms && !in_list(rep->comms, p->comm))
+		return true;
+	if (rep->symbols && (!p->sym || !in_list(rep->symbols, p->sym)))
+		return true;
+	return false;
+}
+
+static bool listed(const struct summary *s, uint32_t id)
+{
+	for (uint32_t i = 0; i < s->nr; i++)
+		if (s->ents[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * The callchain frames perf uses, [*lo, *hi) of st: max_stack callchain
+ * entries (each with the inlined frames it expands to), from the leaf,
+ * or, with children (perf report then resolves callchains caller
+ * first, its default order for them), from the root.
+ */
+static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
+		       size_t *lo, size_t *hi)
+{
+	size_t counted = 0, i;
+
+	*lo = 0;
+	*hi = st ? st->nr : 0;
+	if (!st)
+		return;
+	if (!(rep->flags & PDA_REPORT_CHILDREN)) {
+		*hi = pda_stack_kept(st, rep->max_stack);
+		return;
+	}
+	for (i = st->nr; i > 0; i--) {
+		if (st->frames[i - 1].flags & PDA_FRAME_INLINED)
+			continue;
+		if (counted == rep->max_stack)
+			break;
+		counted++;
+	}
+	/* i frames are left out from the leaf; the inlined frames of the
+	 * first one kept go with it */
+	while (i > 0 && (st->frames[i - 1].flags & PDA_FRAME_INLINED))
+		i--;
+	*lo = i;
+}
+
+/* The first frame of [lo, hi) whose symbol matches the parent pattern,
+ * from the leaf, or the root with children (the order perf resolves
+ * the callchain in). */
+static int find_parent(struct pda_report *rep, const struct pda_stack *st,
+		       size_t lo, size_t hi, const char **out)
+{
+	const bool from_root = rep->flags & PDA_REPORT_CHILDREN;
+
+	*out = NULL;
+	for (size_t n = lo; n < hi; n++) {
+		const size_t i = from_root ? hi - 1 - (n - lo) : n;
+		const struct pda_frame *fr = &st->frames[i];
+
+		if (!no_sym(fr) && regexec(&rep->parent_re, fr->sym, 0, NULL,
+					   0) == 0)
+			return intern(rep, fr->sym, strlen(fr->sym), out);
+	}
+	return 0;
+}
+
+/* The summary of a sample's stack: its own entry, then (children, with a
+ * callchain) each distinct entry of its kept frames. */
+static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
+			const struct pda_stack *st, const char *comm,
+			bool keep, struct summary **out)
+{
+	const size_t nr = st ? st->nr : 0;
+	const bool chain =
+		(rep->flags & PDA_REPORT_CHILDREN) && sample->evsel &&
+		(sample->evsel->attr.sample_type & (PD_SAMPLE_CALLCHAIN |
+						    PD_SAMPLE_STACK_USER));
+	size_t lo, hi;
+	struct thread_key t = {.pid = sample->pid,
+			       .tid = (int32_t)sample->tid};
+	struct summary *s;
+	size_t self = 0, want;
+	char level;
+	uint32_t id;
+	int rc;
+
+	kept_range(rep, st, &lo, &hi);
+	want = sizeof(struct summary) +
+	       (1 + (chain ? hi - lo : 0)) * sizeof(uint32_t);
+	if (keep) {
+		s = pdc_arena_alloc(&rep->arena, &rep->mem, want);
+		if (!s)
+			return PD_ERR_NOMEM;
+	} else {
+		if (PDC_GROW(&rep->mem, rep->scratch, rep->alloc_scratch, want,
+			     (size_t)1 << 30) < 0)
+			return PD_ERR_NOMEM;
+		s = (struct summary *)(void *)rep->scratch;
+	}
+	s->nr = 0;
+	s->truncated = hi - lo < nr;
+	if (comm && *comm)
+		rc = intern(rep, comm, strlen(comm), &t.comm);
+	else
+		rc = internf(rep, &t.comm, ":%d", (int32_t)sample->tid);
+	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
+		rc = find_parent(rep, st, lo, hi, &t.parent);
+	if (rc < 0)
+		return rc;
+	/* the sample's own entry: the function the ip is in (not an
+	 * inlined one), with the innermost source line */
+	while (self < nr && (st->frames[self].flags & PDA_FRAME_INLINED))
+		self++;
+
+	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
+	if (nr == 0)
+		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
+				 NULL, &level, &id);
+	else
+		rc = frame_entry(rep, &t, &st->frames[self < nr ? self : 0],
+				 &st->frames[0], sample->ip, true, 0, NULL,
+				 &level, &id);
+	if (rc < 0)
+		return rc;
+	s->ents[s->nr++] = id;
+	/* caller first with children, the order perf's cursor has */
+	for (size_t n = lo; chain && n < hi; n++) {
+		const size_t i = hi - 1 - (n - lo);
+		const struct pda_frame *fr = &st->frames[i];
+
+		const struct pda_frame *base = inline_base(st, i);
+
+		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
+				 base ? base->dso_addr - base->sym_off : 0,
+				 base && !no_sym(base) ? base->sym : NULL, &level,
+				 &id);
+		if (rc < 0)
+			return rc;
+		if (!listed(s, id))
+			s->ents[s->nr++] = id;
+	}
+	*out = s;
+	return 0;
+}
+
+/* The values of event ev for entries up to id, zeroed as they are made. */
+static struct pda_report_val *val_at(struct pda_report *rep, struct event *ev,
+				     uint32_t id)
+{
+	if (id >= ev->nr_v) {
+		const size_t want = rep->nr_ents > (size_t)id + 1
+					    ? rep->nr_ents
+					    : (size_t)id + 1;
+
+		if (PDC_GROW(&rep->mem, ev->v, ev->alloc_v, want,
+			     PDA_PROFILE_MAX_ITEMS) < 0)
+			return NULL;
+		memset(ev->v + ev->nr_v, 0,
+		       (want - ev->nr_v) * sizeof(*ev->v));
+		ev->nr_v = want;
+	}
+	return &ev->v[id];
+}
+
+static struct event *event_of(struct pda_report *rep,
+			      const struct pd_evsel *evsel)
+{
+	const size_t idx = evsel ? evsel->idx : 0;
+
+	if (idx >= rep->nr_events) {
+		if (PDC_GROW(&rep->mem, rep->events, rep->alloc_events, idx + 1,
+			     (size_t)1 << 16) < 0)
+			return NULL;
+		memset(rep->events + rep->nr_events, 0,
+		       (idx + 1 - rep->nr_events) * sizeof(*rep->events));
+		rep->nr_events = idx + 1;
+	}
+	if (!rep->events[idx].evsel)
+		rep->events[idx].evsel = evsel;
+	return &rep->events[idx];
+}
+
+static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
+		       const struct summary *s)
+{
+	struct event *ev = event_of(rep, sample->evsel);
+	const uint64_t period = sample->period;
+
+	if (!ev)
+		return PD_ERR_NOMEM;
+	for (uint32_t i = 0; i < s->nr; i++) {
+		struct pda_report_val *v;
+		uint32_t id = s->ents[i];
+
+		if (rep->has[PDA_REPORT_CPU]) {
+			/* perf's al->cpu is -1 when the event does not
+			 * sample it */
+			const int32_t cpu = sample->mask & PD_SAMPLE_CPU
+						    ? (int32_t)sample->cpu
+						    : -1;
+			int rc = cpu_entry(rep, id, cpu, &id);
+
+			if (rc < 0)
+				return rc;
+		}
+		v = val_at(rep, ev, id);
+		if (!v)
+			return PD_ERR_NOMEM;
+		if (i == 0) {
+			v->samples++;
+			v->period += period;
+		}
+		v->acc_samples++;
+		v->acc_period += period;
+	}
+	ev->nr_samples++;
+	ev->total_period += period;
+	rep->st.nr_samples++;
+	rep->st.nr_truncated += s->truncated;
+	return 0;
+}
+
+int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
+		   const struct pda_stack *st, const char *comm,
+		   uint64_t *cookie)
+{
+	struct summary *s;
+	int rc;
+
+	if (rep->done)
+		return PD_ERR_API;
+	rc = make_summary(rep, sample, st, comm, cookie != NULL, &s);
+	if (rc < 0)
+		return rc;
+	if (cookie)
+		*cookie = (uint64_t)(uintptr_t)s;
+	return add_summary(rep, sample, s);
+}
+
+int pda_report_add_again(struct pda_report *rep,
+			 const struct pd_sample *sample, uint64_t cookie)
+{
+	if (rep->done || !cookie)
+		return PD_ERR_API;
+	return add_summary(rep, sample,
+			   (const struct summary *)(uintptr_t)cookie);
+}
+
+/* ---- sorting ---------------------------------------------------------- */
+
+/* What a table's comparison looks at. */
+struct sort_ctx {
+	const struct pda_report *rep;
+	const struct table *t;
+};
+
+/* perf's sign convention throughout: > 0 puts a before b. */
+static int sgn64(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+static int field_cmp(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+	const int c = strcmp(b, a);
+
+	return (c > 0) - (c < 0);
+}
+
+/* sort.c sort__dso_cmp(a, b) */
+static int dso_cmp(const struct ent *a, const struct ent *b)
+{
+	if (!a->pub.dso || !b->pub.dso)
+		return cmp_null(a->pub.dso, b->pub.dso);
+	return str_cmp(a->pub.dso, b->pub.dso);
+}
+
+/* sort.c sort__sym_cmp(a, b): perf's merge order for symbols. */
+static int sym_collapse(const struct ent *a, const struct ent *b)
+{
+	int c;
+
+	if (!a->pub.sym && !b->pub.sym)
+		return sgn64((int64_t)(b->pub.addr - a->pub.addr));
+	c = dso_cmp(a, b);
+	if (c)
+		return c;
+	if (!a->pub.sym || !b->pub.sym)
+		return cmp_null(a->pub.sym, b->pub.sym);
+	if (a->pub.inlined || b->pub.inlined) {
+		c = strcmp(a->pub.sym, b->pub.sym);
+		if (c)
+			return (c > 0) - (c < 0);
+	}
+	if (a->sym_start != b->sym_start)
+		return sgn64((int64_t)(b->sym_start - a->sym_start));
+	return str_cmp(a->pub.sym, b->pub.sym);
+}
+
+/* Key k's comparison: its output sort (collapse false) or merge order. */
+static int key_cmp(enum pda_report_key k, const struct ent *a,
+		   const struct ent *b, bool collapse)
+{
+	switch (k) {
+	case PDA_REPORT_COMM:
+		return str_cmp(a->pub.comm, b->pub.comm);
+	case PDA_REPORT_PID:
+		return sgn64((int64_t)b->pub.tid - a->pub.tid);
+	case PDA_REPORT_DSO:
+		return dso_cmp(a, b);
+	case PDA_REPORT_SYM:
+		if (collapse)
+			return sym_collapse(a, b);
+		if (!a->pub.sym || !b->pub.sym)
+			return cmp_null(a->pub.sym, b->pub.sym);
+		return str_cmp(a->pub.sym, b->pub.sym);
+	case PDA_REPORT_SRCLINE:
+		return str_cmp(a->pub.srcline, b->pub.srcline);
+	case PDA_REPORT_SRCFILE:
+		return str_cmp(a->pub.srcfile, b->pub.srcfile);
+	case PDA_REPORT_CPU:
+		return sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+	case PDA_REPORT_PARENT:
+		if (!a->pub.parent || !b->pub.parent)
+			return cmp_null(a->pub.parent, b->pub.parent);
+		return str_cmp(a->pub.parent, b->pub.parent);
+	case PDA_REPORT_NR_KEYS:
+		break;
+	}
+	return 0;
+}
+
+enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES };
+
+static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
+			  enum val_field f)
+{
+	const struct pda_report_val *v =
+		pda_report_val(c->rep, c->t->members[m], id);
+
+	switch (f) {
+	case F_ACC_PERIOD:
+		return v->acc_period;
+	case F_PERIOD:
+		return v->period;
+	case F_SAMPLES:
+		return v->samples;
+	}
+	return 0;
+}
+
+/* hpp's __hpp__sort: the leader's field, then (group) the members'. */
+static int hpp_sort(const struct sort_ctx *c, uint32_t a, uint32_t b,
+		    enum val_field f)
+{
+	for (unsigned m = 0; m < c->t->pub.nr_members; m++) {
+		const int r = field_cmp(val_field(c, m, a, f),
+					val_field(c, m, b, f));
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* > 0: row a comes before row b in perf's output. */
+static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
+{
+	const struct pda_report *rep = c->rep;
+	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	int r = 0;
+
+	if (rep->flags & PDA_REPORT_CHILDREN)
+		r = hpp_sort(c, a, b, F_ACC_PERIOD);
+	if (!r)
+		r = hpp_sort(c, a, b, F_PERIOD);
+	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
+		r = key_cmp(rep->keys[i], ea, eb, false);
+	if (!r && (rep->flags & PDA_REPORT_NR_SAMPLES))
+		r = hpp_sort(c, a, b, F_SAMPLES);
+	if (!r && (rep->flags & PDA_REPORT_PERIOD))
+		r = hpp_sort(c, a, b, F_PERIOD);
+	/* full ties: the order of perf's collapsed tree, which its output
+	 * tree keeps for them */
+	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
+		r = key_cmp(rep->keys[i], ea, eb, true);
+	if (!r)
+		r = field_cmp(b, a);
+	return r;
+}
+
+/* A merge sort of ids by row_cmp (C11 has no qsort with a context). */
+static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
+		      size_t n)
+{
+	size_t mid, i, j, k;
+
+	if (n < 2)
+		return;
+	mid = n / 2;
+	sort_rows(c, rows, tmp, mid);
+	sort_rows(c, rows + mid, tmp, n - mid);
+	for (i = 0, j = mid, k = 0; i < mid && j < n;)
+		tmp[k++] = row_cmp(c, rows[j], rows[i]) > 0 ? rows[j++]
+							     : rows[i++];
+	while (i < mid)
+		tmp[k++] = rows[i++];
+	while (j < n)
+		tmp[k++] = rows[j++];
+	memcpy(rows, tmp, n * sizeof(*rows));
+}
+
+static bool touched(const struct event *ev, uint32_t id)
+{
+	return id < ev->nr_v && (ev->v[id].samples || ev->v[id].acc_samples);
+}
+
+/* Table t over members (event indexes): its rows sorted. */
+static int make_table(struct pda_report *rep, struct table *t,
+		      const unsigned *members, unsigned nr, bool i_first)
+{
+	struct pdc_strbuf b;
+	char small[256];
+	uint32_t *tmp;
+	size_t nr_rows = 0;
+	struct sort_ctx c = {.rep = rep, .t = t};
+
+	memset(t, 0, sizeof(*t));
+	t->members = pdc_malloc(&rep->mem, nr * sizeof(*t->members));
+	t->rows = pdc_malloc(&rep->mem, (rep->nr_ents + 1) * sizeof(uint32_t));
+	tmp = pdc_malloc(&rep->mem, (rep->nr_ents + 1) * sizeof(uint32_t));
+	if (!t->members || !t->rows || !tmp) {
+		pdc_free(&rep->mem, tmp);
+		return PD_ERR_NOMEM;
+	}
+	pdc_strbuf_init(&b, &rep->mem, small, sizeof(small));
+	for (unsigned m = 0; m < nr; m++) {
+		const struct event *ev = &rep->events[members[m]];
+
+		t->members[m] = members[m];
+		t->pub.nr_samples += ev->nr_samples;
+		t->pub.total_period += ev->total_period;
+		pdc_strbuf_addf(&b, "%s%s", m ? ", " : "",
+				ev->evsel ? ev->evsel->name : "unknown");
+	}
+	t->name = b.oom ? NULL : pdc_strndup(&rep->mem, b.p, b.len);
+	pdc_strbuf_release(&b);
+	if (!t->name) {
+		pdc_free(&rep->mem, tmp);
+		return PD_ERR_NOMEM;
+	}
+	for (uint32_t id = 0; id < rep->nr_ents; id++) {
+		bool any = false;
+
+		for (unsigned m = 0; m < nr && !any; m++)
+			any = touched(&rep->events[members[m]], id);
+		if (!any)
+			continue;
+		if (hidden(rep, rep->ents[id]))
+			rep->st.nr_hidden += i_first;
+		else
+			t->rows[nr_rows++] = id;
+	}
+	t->pub.event = t->name;
+	t->pub.nr_members = nr;
+	t->pub.members = t->members;
+	t->pub.rows = t->rows;
+	t->pub.nr_rows = nr_rows;
+	sort_rows(&c, t->rows, tmp, nr_rows);
+	pdc_free(&rep->mem, tmp);
+	return 0;
+}
+
+int pda_report_finish(struct pda_report *rep)
+{
+	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
+	unsigned *members;
+	unsigned nr = 0;
+	int rc = 0;
+
+	if (rep->done)
+		return PD_ERR_API;
+	rep->done = true;
+	for (size_t i = 0; i < rep->nr_ents; i++) {
+		struct ent *e = rep->ents[i];
+		const char *c = rep->thread_comm
+					? rep->thread_comm(rep->thread_comm_arg,
+							   e->pub.pid,
+							   (uint32_t)e->pub.tid)
+					: NULL;
+
+		e->pub.thread_comm = e->pub.comm;
+		if (c && *c && intern(rep, c, strlen(c),
+				      &e->pub.thread_comm) < 0)
+			return PD_ERR_NOMEM;
+	}
+	/* perf's group holds every event, those without samples too */
+	for (size_t e = 0; (rep->flags & PDA_REPORT_GROUP) && rep->st.nr_samples &&
+			   e < nr_file; e++)
+		if (!event_of(rep, pd_file_evsel(rep->file, e)))
+			return PD_ERR_NOMEM;
+	members = pdc_malloc(&rep->mem,
+			     (rep->nr_events + 1) * sizeof(*members));
+	rep->tables = pdc_zalloc(&rep->mem, (rep->nr_events + 1) *
+						    sizeof(*rep->tables));
+	if (!members || !rep->tables) {
+		pdc_free(&rep->mem, members);
+		return PD_ERR_NOMEM;
+	}
+	/* events in the capture's order; one without samples has no table
+	 * of its own (perf's report.skip-empty) */
+	for (size_t e = 0; e < rep->nr_events; e++)
+		if (rep->events[e].nr_samples ||
+		    ((rep->flags & PDA_REPORT_GROUP) && rep->events[e].evsel))
+			members[nr++] = (unsigned)e;
+	if (rep->flags & PDA_REPORT_GROUP) {
+		if (nr) {
+			rc = make_table(rep, &rep->tables[0], members, nr,
+					true);
+			rep->nr_tables = 1;
+		}
+	} else {
+		for (unsigned i = 0; rc == 0 && i < nr; i++) {
+			rc = make_table(rep, &rep->tables[i], &members[i], 1,
+					i == 0);
+			rep->nr_tables = i + 1;
+		}
+	}
+	pdc_free(&rep->mem, members);
+	return rc;
+}
+
+size_t pda_report_nr_tables(const struct pda_report *rep)
+{
+	return rep->nr_tables;
+}
+
+const struct pda_report_table *pda_report_table(const struct pda_report *rep,
+						size_t i)
+{
+	return i < rep->nr_tables ? &rep->tables[i].pub : NULL;
+}
+
+const struct pda_report_entry *pda_report_entry(const struct pda_report *rep,
+						uint32_t id)
+{
+	return id < rep->nr_ents ? &rep->ents[id]->pub : NULL;
+}
+
+const struct pda_report_val *pda_report_val(const struct pda_report *rep,
+					    unsigned member, uint32_t id)
+{
+	static const struct pda_report_val zero;
+	const struct event *ev;
+
+	if (member >= rep->nr_events)
+		return &zero;
+	ev = &rep->events[member];
+	return id < ev->nr_v ? &ev->v[id] : &zero;
+}
+
+void pda_report_event_totals(const struct pda_report *rep, unsigned member,
+			     uint64_t *nr_samples, uint64_t *period)
+{
+	*nr_samples = *period = 0;
+	if (member < rep->nr_events) {
+		*nr_samples = rep->events[member].nr_samples;
+		*period = rep->events[member].total_period;
+	}
+}
+
+unsigned pda_report_nr_keys(const struct pda_report *rep)
+{
+	return rep->nr_keys;
+}
+
+enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i)
+{
+	return rep->keys[i];
+}
+
+unsigned pda_report_flags(const struct pda_report *rep)
+{
+	return rep->flags;
+}
+
+const struct pda_report_stats *pda_report_stats(const struct pda_report *rep)
+{
+	return &rep->st;
+}

@@ -1,0 +1,219 @@
+/*
+ * pda_report.h - `perf report`'s histogram: a capture's samples added up
+ * by sort keys (comm, dso, symbol, ...), one table per event, each row
+ * with its own (self) and, with callchains, its callers' (children)
+ * samples and periods, sorted as perf 6.1 sorts them.
+ */
+#ifndef PDA_REPORT_H
+#define PDA_REPORT_H
+
+#include "pda_session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A report takes the capture's resolved samples as they come (a
+ * pda_pipe_item's sample, stack and comm) and keeps one entry per
+ * distinct tuple of sort-key values, as perf's hist entries:
+ *
+ *   comm     the thread's comm (":TID" when unknown)
+ *   pid      the thread, shown "TID:comm" (perf 6.1's "pid" key is the
+ *            thread)
+ *   dso      the leaf's DSO, by its short name (the path's last part),
+ *            "[unknown]" without a map
+ *   sym      the leaf's symbol, "[k] name" in the kernel, "[.] name"
+ *            elsewhere; without one its address (the map-relative one
+ *            for a sample's own entry, the ip for a caller's, as perf)
+ *   srcline  "file.c:LINE" of the leaf (basename), "sym+OFF" without
+ *            line information, "??:0" without a map
+ *   srcfile  the leaf's source file (basename), "" when unknown
+ *   cpu      the sample's CPU
+ *   parent   the first frame from the leaf whose symbol matches the
+ *            parent pattern (perf's "^sys_|^do_page_fault" by default),
+ *            "[other]" when none does
+ *
+ * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
+ * sample also adds its period to the children column of the entry of
+ * every frame of its callchain, each distinct entry once a sample, as
+ * perf's cumulative iterator (hist.c iter_add_next_cumulative_entry).
+ *
+ * Events: each event (pd_evsel) gets its table; an entry belongs to the
+ * tables of the events whose samples touched it.  Entry values are kept
+ * per event.  pda_report_finish() sorts each table as perf orders its
+ * output: children period, self period (with group, the other members'
+ * next), then each key's sort function, then, for full ties, the order
+ * of perf's collapsed tree (each key's collapse comparison).
+ *
+ * Memory: entries and strings live in the report (its own intern table),
+ * so a report outlives the session its samples came from.  Not
+ * thread-safe.
+ */
+struct pda_report;
+
+enum pda_report_key {
+	PDA_REPORT_COMM,
+	PDA_REPORT_PID,
+	PDA_REPORT_DSO,
+	PDA_REPORT_SYM,
+	PDA_REPORT_SRCLINE,
+	PDA_REPORT_SRCFILE,
+	PDA_REPORT_CPU,
+	PDA_REPORT_PARENT,
+	PDA_REPORT_NR_KEYS
+};
+
+#define PDA_REPORT_MAX_KEYS 16
+
+/* A key by perf's name ("comm", "sym" or "symbol", ...): 0 and *key,
+ * or -1 for a name perf 6.1 does not know or pdtool does not sort by. */
+int pda_report_key_by_name(const char *name, enum pda_report_key *key);
+/* The key's perf name ("comm") and column header ("Command"). */
+const char *pda_report_key_name(enum pda_report_key key);
+const char *pda_report_key_header(enum pda_report_key key);
+
+enum pda_report_flags {
+	PDA_REPORT_CHILDREN = 1u << 0,	/* children columns (callers) */
+	PDA_REPORT_GROUP = 1u << 1,	/* one table, every event side by
+					 * side (perf report --group) */
+	PDA_REPORT_NR_SAMPLES = 1u << 2, /* -n: sort ties by samples */
+	PDA_REPORT_PERIOD = 1u << 3,	/* --show-total-period: by period */
+};
+
+struct pda_report_opts {
+	size_t sz;		/* by PDA_REPORT_OPTS */
+	const enum pda_report_key *keys; /* NULL: comm, dso, sym */
+	unsigned nr_keys;	/* 1..PDA_REPORT_MAX_KEYS */
+	unsigned flags;		/* pda_report_flags */
+	unsigned max_stack;	/* callchain frames from the leaf, inlined
+				 * ones not counted (perf's --max-stack);
+				 * 0: PDA_MAX_STACK */
+	const char *parent;	/* the parent pattern (POSIX extended);
+				 * NULL: perf's default */
+	/* perf's --comms, --symbols, --pid, --tid: only the rows whose
+	 * comm, symbol, process or thread is one of these (NULL-terminated,
+	 * or nr_ of them; NULL: any).  perf hides the other rows and still
+	 * counts their samples in the totals (its default --percentage for
+	 * these). */
+	const char *const *comms, *const *symbols;
+	const uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	/* The thread's comm at the end of the capture (perf measures the
+	 * comm column by it and the pid key shows it): "" or NULL when not
+	 * known (the row's own comm then).  NULL: the rows' own. */
+	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
+	void *thread_comm_arg;
+	/* With PDA_REPORT_GROUP: the capture, whose events are the group's
+	 * members, those without samples included (perf's --group). */
+	const struct pd_file *file;
+	const struct pd_alloc *alloc;
+	char *errbuf;		/* a bad pattern's message */
+	size_t errbuf_size;
+};
+
+#define PDA_REPORT_OPTS(name, ...)                                          \
+	struct pda_report_opts name = { .sz = sizeof(struct pda_report_opts), \
+					__VA_ARGS__ }
+
+/* @return 0 and *out, PD_ERR_API (bad opts or parent pattern, errbuf
+ * says which) or PD_ERR_NOMEM.  Free with pda_report_free(). */
+int pda_report_new(const struct pda_report_opts *opts,
+		   struct pda_report **out);
+/* Accepts NULL. */
+void pda_report_free(struct pda_report *rep);
+
+/* Whether the keys' values depend on the thread's tid (not only the
+ * pid and comm): a capture's memo must then key on it (memo_tid).  The
+ * srcline and srcfile keys need the session's pda_opts.srcline. */
+bool pda_report_needs_tid(const struct pda_report *rep);
+
+/*
+ * Add one sample: its event, tid, cpu and period; st its stack, leaf
+ * first (NULL or empty: no frame); comm its thread's ("" or NULL:
+ * unknown).  With cookie (a pipeline memo slot), what the stack gives
+ * is kept there, and a later sample of the same slot is added with
+ * pda_report_add_again().  @return 0, PD_ERR_NOMEM or PD_ERR_API after
+ * pda_report_finish().
+ */
+int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
+		   const struct pda_stack *st, const char *comm,
+		   uint64_t *cookie);
+/* A sample whose memo slot a pda_report_add() filled. */
+int pda_report_add_again(struct pda_report *rep,
+			 const struct pd_sample *sample, uint64_t cookie);
+
+/* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
+int pda_report_finish(struct pda_report *rep);
+
+/* One entry's values for one event. */
+struct pda_report_val {
+	uint64_t samples, period;	    /* self */
+	uint64_t acc_samples, acc_period;   /* children: self included */
+};
+
+/* One row: the key values as perf prints them. */
+struct pda_report_entry {
+	const char *comm;	/* as shown: ":TID" for an unknown comm */
+	uint32_t pid;
+	const char *thread_comm; /* the thread's last comm: what perf
+				  * measures the comm column by and the pid
+				  * key shows */
+	int32_t tid;
+	int32_t cpu;
+	const char *dso;	/* short name; NULL: no map ("[unknown]") */
+	const char *dso_path;	/* as recorded */
+	const char *sym;	/* NULL: no symbol: addr is shown */
+	uint64_t addr;		/* the address perf shows without a symbol */
+	char level;		/* 'k' kernel, '.' user */
+	bool inlined;		/* an inlined function's frame */
+	const char *srcline;	/* with the key */
+	const char *srcfile;	/* with the key */
+	const char *parent;	/* NULL: "[other]" */
+};
+
+/* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
+struct pda_report_table {
+	const char *event;	/* "cpu-clock"; with group, "a, b, c" */
+	unsigned nr_members;	/* events side by side: 1 unless group */
+	const unsigned *members; /* their indexes for pda_report_val() */
+	uint64_t nr_samples;	/* summed over the members */
+	uint64_t total_period;
+	size_t nr_rows;
+	const uint32_t *rows;	/* entry ids, sorted */
+};
+
+/* After pda_report_finish(): the tables, in the capture's event order
+ * (empty events left out).  Valid until pda_report_free(). */
+size_t pda_report_nr_tables(const struct pda_report *rep);
+const struct pda_report_table *pda_report_table(const struct pda_report *rep,
+						size_t i);
+const struct pda_report_entry *pda_report_entry(const struct pda_report *rep,
+						uint32_t id);
+/* Entry id's values for event member (table->members[i]). */
+const struct pda_report_val *pda_report_val(const struct pda_report *rep,
+					    unsigned member, uint32_t id);
+/* Event member's samples and their periods summed (each table column
+ * is a share of its member's period). */
+void pda_report_event_totals(const struct pda_report *rep, unsigned member,
+			     uint64_t *nr_samples, uint64_t *period);
+/* The keys, as given. */
+unsigned pda_report_nr_keys(const struct pda_report *rep);
+enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);
+unsigned pda_report_flags(const struct pda_report *rep);
+
+struct pda_report_stats {
+	uint64_t nr_samples;	/* added */
+	uint64_t nr_entries;	/* distinct entries */
+	uint64_t nr_truncated;	/* callchains cut at max_stack */
+	uint64_t nr_hidden;	/* rows hidden by comms, symbols, pids, tids
+				 * (of the first table) */
+};
+
+const struct pda_report_stats *pda_report_stats(const struct pda_report *rep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_REPORT_H */

@@ -1,0 +1,538 @@
+/*
+ * cmd_report.c - `pdtool report`: perf report's tables (overhead per
+ * comm, DSO, symbol, ...) of a capture, as `perf report --stdio` 6.1
+ * prints them.  The histogram is analyze/profile's pda_report, the text
+ * emit's pde_report; this file reads options, runs the capture and
+ * hands one to the other.
+ */
+#include "pdtool.h"
+#include "pda_capture.h"
+#include "pda_report.h"
+#include "pda_session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_report_usage[] = "pdtool report [OPTIONS] [FILE | -i FILE]";
+const char cmd_report_summary[] =
+	"perf report's tables: overhead per command, DSO, symbol, ...";
+const char cmd_report_options[] =
+	"  -i, --input FILE      the capture ('-': standard input); the same\n"
+	"                        as FILE\n"
+	"  -o, --output FILE     write there instead of stdout\n"
+	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
+	"                        (symbol), srcline, srcfile, cpu, parent\n"
+	"                        (default comm,dso,sym, as perf)\n"
+	"      --children        add each sample to its callers' rows too\n"
+	"                        (Children and Self columns); the default\n"
+	"                        when the capture has callchains, as perf\n"
+	"      --no-children     only the rows of the sampled functions\n"
+	"  -n, --show-nr-samples a Samples column\n"
+	"      --show-total-period\n"
+	"                        a Period column\n"
+	"      --percent-limit PCT\n"
+	"                        leave out rows under PCT percent (of the\n"
+	"                        Children column with it)\n"
+	"      --max-stack N     callchain frames used from the leaf\n"
+	"                        (default 127, as perf)\n"
+	"  -p, --parent RE       the parent key's pattern (default\n"
+	"                        \"^sys_|^do_page_fault\", as perf)\n"
+	"      --group           every event side by side in one table, as\n"
+	"                        perf report --group\n"
+	"      --comms LIST      only samples of these commands (names,\n"
+	"                        comma-separated, as perf's)\n"
+	"      --symbols LIST    only samples in these functions\n"
+	"      --pid LIST        only samples of these processes\n"
+	"      --tid LIST        only samples of these threads\n"
+	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
+	"      --time START,END  only samples in this time range, in seconds\n"
+	"                        as perf prints them; either end may be empty\n"
+	"      --stdio           accepted for perf's command lines: text is\n"
+	"                        the only output\n"
+	"      --symfs DIR       look for binaries under DIR\n"
+	CMD_BUILDID_HELP
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
+	"                        recording host\n"
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --no-demangle     C++, Rust and D names as they are\n"
+	CMD_SYMBOL_HELP
+	CMD_UNWINDER_HELP
+	CMD_JOBS_HELP
+	"      --strict          exit 1 when anything was unresolved, lost or\n"
+	"                        skipped\n"
+	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -h, --help            this help\n";
+
+enum {
+	OPT_CHILDREN = 256,
+	OPT_NO_CHILDREN,
+	OPT_TOTAL_PERIOD,
+	OPT_PERCENT_LIMIT,
+	OPT_MAX_STACK,
+	OPT_GROUP,
+	OPT_COMMS,
+	OPT_SYMBOLS,
+	OPT_PID,
+	OPT_TID,
+	OPT_CPU,
+	OPT_TIME,
+	OPT_STDIO,
+};
+
+#define MAX_IDS 1024
+#define MAX_CPUS 4096
+#define MAX_NAMES 256
+
+struct report_opts {
+	const char *path, *output;
+	enum pda_report_key keys[PDA_REPORT_MAX_KEYS];
+	unsigned nr_keys;
+	int children;		/* 1 --children, -1 --no-children, 0 */
+	bool nr_samples, total_period, group;
+	float percent_limit;
+	unsigned max_stack;
+	const char *parent;
+	char *names_buf[2];	/* the lists' copies, split in place */
+	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
+	uint32_t pids[MAX_IDS], tids[MAX_IDS];
+	size_t nr_pids, nr_tids;
+	uint32_t cpus[MAX_CPUS];
+	size_t nr_cpus;
+	struct cmd_time_range time;
+	struct cmd_symopts sym;
+	const char *unwinder;
+	unsigned jobs;
+};
+
+static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
+		       const char *arg)
+{
+	const char *p = arg;
+
+	o->nr_keys = 0;
+	while (*p) {
+		const size_t len = strcspn(p, ",");
+		char name[32];
+		enum pda_report_key k;
+
+		if (len == 0 || len >= sizeof(name))
+			usage_error(ctx, "--sort '%s': not a list of keys", arg);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (pda_report_key_by_name(name, &k) < 0)
+			usage_error(ctx,
+				    "--sort: unknown key '%s' (comm, pid, dso, "
+				    "sym, srcline, srcfile, cpu, parent)",
+				    name);
+		for (unsigned i = 0; i < o->nr_keys; i++)
+			if (o->keys[i] == k)
+				usage_error(ctx, "--sort: key '%s' given twice",
+					    name);
+		if (o->nr_keys == PDA_REPORT_MAX_KEYS)
+			usage_error(ctx, "--sort: more than %d keys",
+				    PDA_REPORT_MAX_KEYS);
+		o->keys[o->nr_keys++] = k;
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!o->nr_keys)
+		usage_error(ctx, "--sort needs at least one key");
+}
+
+/* A comma-separated list of names, split into names (NULL-terminated);
+ * its copy is kept in *buf. */
+static void parse_names(struct pd_ctx *ctx, const char *opt, const char *arg,
+			char **buf, const char **names)
+{
+	size_t n = 0;
+	char *p;
+
+	free(*buf);
+	*buf = strdup(arg);
+	if (!*buf)
+		die(ctx, "out of memory");
+	for (p = *buf; p;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (*p) {
+			if (n == MAX_NAMES)
+				usage_error(ctx, "%s: more than %d names", opt,
+					    MAX_NAMES);
+			names[n++] = p;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	if (!n)
+		usage_error(ctx, "%s: no names given", opt);
+	names[n] = NULL;
+}
+
+static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
+			    const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*end || end == arg || errno || v == 0 || v > 1u << 20)
+		usage_error(ctx, "%s '%s': a count from 1", opt, arg);
+	return (unsigned)v;
+}
+
+static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
+			  const char *arg)
+{
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		break;
+	case 's':
+		parse_sort(ctx, o, arg);
+		break;
+	case 'n':
+		o->nr_samples = true;
+		break;
+	case 'p':
+		o->parent = arg;
+		break;
+	case OPT_CHILDREN:
+		o->children = 1;
+		break;
+	case OPT_NO_CHILDREN:
+		o->children = -1;
+		break;
+	case OPT_TOTAL_PERIOD:
+		o->total_period = true;
+		break;
+	case OPT_PERCENT_LIMIT: {
+		char *end;
+
+		errno = 0;
+		/* perf reads it with strtof */
+		o->percent_limit = strtof(arg, &end);
+		if (*end == '%')
+			end++;
+		if (*end || end == arg || errno || !(o->percent_limit >= 0) ||
+		    o->percent_limit > 100)
+			usage_error(ctx,
+				    "--percent-limit '%s': a percentage, 0 to "
+				    "100",
+				    arg);
+		break;
+	}
+	case OPT_MAX_STACK:
+		o->max_stack = parse_count(ctx, "--max-stack", arg);
+		break;
+	case OPT_GROUP:
+		o->group = true;
+		break;
+	case OPT_COMMS:
+		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
+		break;
+	case OPT_SYMBOLS:
+		parse_names(ctx, "--symbols", arg, &o->names_buf[1],
+			    o->symbols);
+		break;
+	case OPT_PID:
+		o->nr_pids = cmd_parse_u32_list(ctx, "--pid", "pids", arg,
+						o->pids, o->nr_pids, MAX_IDS,
+						false);
+		break;
+	case OPT_TID:
+		o->nr_tids = cmd_parse_u32_list(ctx, "--tid", "tids", arg,
+						o->tids, o->nr_tids, MAX_IDS,
+						false);
+		break;
+	case OPT_CPU:
+		o->nr_cpus = cmd_parse_u32_list(ctx, "--cpu", "cpus", arg,
+						o->cpus, o->nr_cpus, MAX_CPUS,
+						true);
+		break;
+	case OPT_TIME:
+		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		break;
+	case OPT_STDIO:
+		break;
+	case CMD_OPT_UNWINDER:
+		o->unwinder = cmd_unwinder(ctx, arg);
+		break;
+	case 'j':
+	case CMD_OPT_JOBS:
+		o->jobs = cmd_jobs(ctx, arg);
+		break;
+	default:
+		cmd_symopt(ctx, &o->sym, c, arg);
+		break;
+	}
+}
+
+static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
+		       struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"sort", required_argument, NULL, 's'},
+		{"children", no_argument, NULL, OPT_CHILDREN},
+		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+		{"show-nr-samples", no_argument, NULL, 'n'},
+		{"show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD},
+		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+		{"parent", required_argument, NULL, 'p'},
+		{"group", no_argument, NULL, OPT_GROUP},
+		{"comms", required_argument, NULL, OPT_COMMS},
+		{"symbols", required_argument, NULL, OPT_SYMBOLS},
+		{"pid", required_argument, NULL, OPT_PID},
+		{"tid", required_argument, NULL, OPT_TID},
+		{"cpu", required_argument, NULL, OPT_CPU},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"stdio", no_argument, NULL, OPT_STDIO},
+		CMD_UNWINDER_LONGOPT,
+		CMD_JOBS_LONGOPT,
+		{NULL, 0, NULL, 0},
+	};
+	static const struct option symopts[] = {
+		CMD_SYMBOL_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = "o:s:np:j:",
+			     .own_longopts = longopts,
+			     .more_longopts = symopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		report_option(ctx, o, c, optarg);
+	o->path = cmd_opts_input(&p);
+}
+
+static bool report_needs_srcline(const struct report_opts *o)
+{
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_SRCLINE ||
+		    o->keys[i] == PDA_REPORT_SRCFILE)
+			return true;
+	return false;
+}
+
+/* What the capture's callbacks see. */
+struct report_run {
+	struct pd_ctx *ctx;
+	const struct report_opts *o;
+	struct pda_report *rep;
+	struct pda_filter flt;
+	struct pda_capture c;
+	uint64_t nr_cpu_filtered;
+};
+
+static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
+{
+	if (!o->nr_cpus)
+		return true;
+	for (size_t i = 0; i < o->nr_cpus; i++)
+		if (o->cpus[i] == s->cpu)
+			return true;
+	return false;
+}
+
+static int report_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct report_run *rr = arg;
+	int rc;
+
+	if (!cpu_wanted(rr->o, it->sample)) {
+		rr->nr_cpu_filtered++;
+		return 0;
+	}
+	if (it->hit)
+		rc = pda_report_add_again(rr->rep, it->sample, *it->cookie);
+	else
+		rc = pda_report_add(rr->rep, it->sample, it->stack, it->comm,
+				    it->cookie);
+	return rc < 0 ? rc : 0;
+}
+
+static int report_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct report_run *rr = arg;
+
+	cmd_capture_skip_warn(rr->ctx, &rr->c, rr->o->path, what, why);
+	return 0;
+}
+
+/* perf's default: Children and Self when any event samples callchains. */
+static bool has_callchains(const struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type & PD_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/* The thread's comm at the end of the capture, from the session. */
+static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
+{
+	return pda_thread_comm(arg, pid, tid);
+}
+
+static struct pda_report *new_report(struct pd_ctx *ctx,
+				     const struct report_opts *o,
+				     const struct pd_file *f,
+				     struct pda_session *s)
+{
+	char err[256] = "";
+	PDA_REPORT_OPTS(ro, .keys = o->nr_keys ? o->keys : NULL,
+			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
+			.parent = o->parent, .errbuf = err,
+			.errbuf_size = sizeof(err));
+	const bool children =
+		o->children > 0 || (o->children == 0 && has_callchains(f));
+	struct pda_report *rep;
+	int rc;
+
+	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
+		   (o->group ? PDA_REPORT_GROUP : 0) |
+		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
+		   (o->total_period ? PDA_REPORT_PERIOD : 0);
+	ro.comms = o->comms[0] ? o->comms : NULL;
+	ro.symbols = o->symbols[0] ? o->symbols : NULL;
+	/* perf hides the rows of other threads and counts their samples
+	 * in the totals (thread__is_filtered), unlike --time's and
+	 * --cpu's */
+	ro.pids = o->nr_pids ? o->pids : NULL;
+	ro.nr_pids = o->nr_pids;
+	ro.tids = o->nr_tids ? o->tids : NULL;
+	ro.nr_tids = o->nr_tids;
+	ro.thread_comm = thread_comm;
+	ro.thread_comm_arg = s;
+	ro.file = f;
+	rc = pda_report_new(&ro, &rep);
+	if (rc == PD_ERR_API)
+		usage_error(ctx, "%s", err[0] ? err : "bad report options");
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	return rep;
+}
+
+static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
+		     const struct pda_stats *ps)
+{
+	const struct pda_capture_stats *cs = pda_capture_stats(&rr->c);
+	const struct pda_report_stats *st = pda_report_stats(rr->rep);
+	const uint64_t filtered = pda_filter_stats(&rr->flt)->nr_left_out +
+				  rr->nr_cpu_filtered;
+
+	eprintf("pdtool %s: %" PRIu64 " sample%s in %" PRIu64 " entr%s; %" PRIu64
+		" lost",
+		ctx->cmd, st->nr_samples, PLURAL(st->nr_samples),
+		st->nr_entries, st->nr_entries == 1 ? "y" : "ies", cs->lost);
+	if (filtered)
+		eprintf("; %" PRIu64 " filtered out", filtered);
+	if (st->nr_hidden)
+		eprintf("; %" PRIu64 " row%s hidden by --comms, --symbols, "
+			"--pid or --tid",
+			st->nr_hidden, PLURAL(st->nr_hidden));
+	if (cs->reader.bytes_missing)
+		eprintf("; the capture is cut short");
+	if (ps && ps->nr_missing)
+		eprintf("; %zu binar%s not found", ps->nr_missing,
+			ps->nr_missing == 1 ? "y" : "ies");
+	fputc('\n', stderr);
+	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+}
+
+int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
+{
+	struct report_opts *o = calloc(1, sizeof(*o));
+	struct report_run rr = {.ctx = ctx};
+	char err[512] = "";
+	struct cmd_progress prog;
+	const struct pda_capture_stats *cs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
+	struct pd_file *f;
+	FILE *out;
+	int rc;
+
+	if (!o)
+		die(ctx, "out of memory");
+	parse_args(argc, argv, ctx, o);
+	rr.o = o;
+	f = ctx_open_twice(ctx, o->path);
+	{
+		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
+			 .errbuf = err, .errbuf_size = sizeof(err));
+		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
+				.has_time_start = o->time.has_start,
+				.has_time_end = o->time.has_end,
+				.time_start = o->time.start,
+				.time_end = o->time.end);
+		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
+				 .ip_stacks = true, .memo = true,
+				 .sample_fn = report_one, .skip_fn = report_skip,
+				 .progress = cmd_progress_fn,
+				 .progress_arg = &prog, .arg = &rr);
+
+		cmd_pda_opts(ctx, &o->sym, &po);
+		/* srcline as the keys ask: known before the report is */
+		po.srcline = report_needs_srcline(o);
+		rc = pda_session_new(f, &po, &s);
+		if (rc < 0)
+			die(ctx, "'%s': %s", o->path,
+			    err[0] ? err : pd_strerror(rc));
+		rr.rep = new_report(ctx, o, f, s);
+		co.memo_tid = pda_report_needs_tid(rr.rep);
+		if (pda_filter_init(&rr.flt, &fo) < 0)
+			die(ctx, "%s", pd_strerror(PD_ERR_API));
+		rc = pda_capture_init(&rr.c, f, s, &co);
+	}
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &rr.c, rc);
+	out = ctx_open_output(ctx, o->output);
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&rr.c);
+	cmd_progress_end(&prog);
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &rr.c, rc);
+	cs = pda_capture_stats(&rr.c);
+	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	pda_capture_release(&rr.c);
+	rc = pda_report_finish(rr.rep);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	{
+		const struct pde_report_opts eo = {
+			.lost = cs->lost,
+			.percent_limit = o->percent_limit,
+		};
+
+		ctx_check_write(ctx, pde_report_text(out, rr.rep, &eo),
+				o->output);
+	}
+	ctx_close_output(ctx, out, o->output);
+	ps = pda_session_stats(s);
+	coverage(ctx, &rr, ps);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
+	rc = 0;
+	if (ctx->strict && (cs->lost || cs->nr_bad_samples ||
+			    cs->nr_stack_errors || cs->reader.damaged ||
+			    (ps && (ps->nr_missing || ps->nr_samples_unresolved)) ||
+			    ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	pda_report_free(rr.rep);
+	pda_session_free(s);
+	pd_file_close(f);
+	for (size_t i = 0; i < 2; i++)
+		free(o->names_buf[i]);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,12 @@
+# perf report --stdio's table of a capture with callchains (Children and
+# Self), the same without, and the sort keys that need no binary; the
+# coverage line on stderr.  golden.test holds them to perf 6.1.
+K="--kallsyms tests/golden/fold/kallsyms"
+$PDTOOL report $K testdata/threads.perf.data
+echo "exit $?"
+$PDTOOL report $K --no-children -n --show-total-period --sort pid,cpu testdata/multi.perf.data
+echo "exit $?"
+$PDTOOL report $K --group --no-children --percent-limit 10 -o - testdata/multi.perf.data
+echo "exit $?"
+$PDTOOL report $K --no-children --comms nosuch --sort comm testdata/demo.perf.data
+echo "exit $?"

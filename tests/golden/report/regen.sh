@@ -1,0 +1,59 @@
+#!/bin/sh
+# regen.sh - perf 6.1's `perf report --stdio` tables of every testdata
+# capture, the oracle of tests/cli/report/golden.test.
+#
+#	sh tests/golden/report/regen.sh [NAME...]
+#
+# For each capture NAME and each line "VARIANT<TAB>OPTIONS" of
+# tests/golden/report/variants, writes testdata/NAME.VARIANT.txt:
+#
+#	perf --buildid-dir BID report --stdio -g none OPTIONS
+#	  --kallsyms tests/golden/fold/kallsyms -i FILE
+#
+# BID is a build-id cache made from testdata/bin (as the fold goldens'),
+# so perf finds the test programs wherever the repository is; the host's
+# libraries are read at their recorded paths (pd_recorded_opts gives
+# pdtool the same).  perf's closing tip ("# (Tip: ...)", chosen at
+# random) is cut; what perf prints on stderr is not kept.  A capture perf
+# finds no samples in gets no golden.  Needs perf 6.1 and python3.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+
+PERF=${PERF:-perf}
+OUT=tests/golden/report/testdata
+
+pd_need_perf61
+pd_tmp_init
+python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* >/dev/null ||
+	exit 2
+mkdir -p "$OUT"
+fail=0
+for name in ${*:-$(pd_captures)}; do
+	f=$(pd_capture "$name") || { fail=1; continue; }
+	grep -v '^#' tests/golden/report/variants | while IFS='	' read -r v opts; do
+		[ -n "$v" ] || continue
+		g=$OUT/$name.$v.txt
+		# shellcheck disable=SC2086 # the options are words
+		"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio -g none \
+			$opts --kallsyms tests/golden/fold/kallsyms -i "$f" \
+			>"$PD_TMP/out" 2>"$PD_TMP/err"
+		if ! grep -q '^# Samples' "$PD_TMP/out"; then
+			rm -f "$g"
+			continue
+		fi
+		# the tip: "#", "# (Tip: ...)", "#" at the end
+		python3 - "$PD_TMP/out" "$g" <<'PYEOF'
+import sys
+lines = open(sys.argv[1], encoding='utf-8', errors='surrogateescape').read().split('\n')
+if lines and lines[-1] == '':
+    lines.pop()
+if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and lines[-1] == '#':
+    lines = lines[:-3]
+with open(sys.argv[2], 'w', encoding='utf-8', errors='surrogateescape') as f:
+    f.write('\n'.join(lines) + '\n')
+PYEOF
+	done
+	echo "$OUT/$name.*.txt"
+done
+exit $fail

@@ -1,0 +1,212 @@
+/*
+ * check_report.c - perf report's histogram (analyze/profile/
+ * pda_report.c) on hand-made samples, where the answer is known: a
+ * sample adds its period to its own row and, with children, once to the
+ * row of each distinct function of its callchain (a recursion counts
+ * once); rows sort by period, then by the keys as perf's sort functions
+ * order them; --max-stack keeps the root's frames with children; the
+ * cpu key splits rows; the memo path (a cookie) adds what the first
+ * sample did; --comms hides rows and keeps their samples in the total;
+ * and an allocation failure is a clean PD_ERR_NOMEM (T9).
+ * tests/cli/report/golden.test holds the whole to perf 6.1.
+ */
+#include "pda_report.h"
+#include "failalloc.h"
+
+#include <check.h>
+#include <string.h>
+
+static struct pd_evsel ev = {.name = "cycles",
+			     .attr = {.sample_type = PD_SAMPLE_CALLCHAIN}};
+
+/* A user frame of function sym in dso at ip (symbols start at ip & ~0xff). */
+static struct pda_frame frame(const char *sym, const char *dso, uint64_t ip)
+{
+	struct pda_frame f = {.ip = ip, .sym = sym, .dso = dso,
+			      .dso_addr = ip, .sym_off = ip & 0xff};
+
+	return f;
+}
+
+static struct pd_sample sample(uint32_t tid, uint32_t cpu, uint64_t period)
+{
+	struct pd_sample s = {.evsel = &ev, .pid = tid, .tid = tid,
+			      .cpu = cpu, .period = period,
+			      .mask = PD_SAMPLE_CPU | PD_SAMPLE_CALLCHAIN};
+
+	return s;
+}
+
+static struct pda_report *report(const enum pda_report_key *keys,
+				 unsigned nr, unsigned flags, unsigned max_stack)
+{
+	PDA_REPORT_OPTS(o, .keys = keys, .nr_keys = nr, .flags = flags,
+			.max_stack = max_stack);
+	struct pda_report *rep;
+
+	ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	return rep;
+}
+
+/* Row i of table 0: its symbol, self and children periods. */
+static void check_row(const struct pda_report *rep, size_t i, const char *sym,
+		      uint64_t self, uint64_t acc)
+{
+	const struct pda_report_table *t = pda_report_table(rep, 0);
+	const struct pda_report_val *v;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_gt(t->nr_rows, i);
+	ck_assert_str_eq(pda_report_entry(rep, t->rows[i])->sym, sym);
+	v = pda_report_val(rep, t->members[0], t->rows[i]);
+	ck_assert_uint_eq(v->period, self);
+	ck_assert_uint_eq(v->acc_period, acc);
+}
+
+START_TEST(test_children)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	struct pda_report *rep = report(keys, 1, PDA_REPORT_CHILDREN, 0);
+	/* leaf first: c <- b <- a, and a recursion b <- a <- b <- a */
+	struct pda_frame f1[] = {frame("c", "/bin/x", 0x300),
+				 frame("b", "/bin/x", 0x210),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f2[] = {frame("b", "/bin/x", 0x220),
+				 frame("a", "/bin/x", 0x130),
+				 frame("b", "/bin/x", 0x230),
+				 frame("a", "/bin/x", 0x140)};
+	struct pda_stack s1 = {f1, 3, 3}, s2 = {f2, 4, 4};
+	struct pd_sample a = sample(1, 0, 10), b = sample(1, 0, 5);
+
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	ck_assert_uint_eq(pda_report_table(rep, 0)->total_period, 15);
+	ck_assert_uint_eq(pda_report_table(rep, 0)->nr_rows, 3);
+	/* a: 15 children, once per sample; b: 5 self, 15 children */
+	check_row(rep, 0, "b", 5, 15);
+	check_row(rep, 1, "a", 0, 15);
+	check_row(rep, 2, "c", 10, 10);
+	pda_report_free(rep);
+}
+END_TEST
+
+START_TEST(test_order_and_stack)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_DSO,
+						   PDA_REPORT_SYM};
+	struct pda_report *rep = report(keys, 2, PDA_REPORT_CHILDREN, 1);
+	struct pda_frame f1[] = {frame("zeta", "/lib/b.so", 0x100),
+				 frame("main", "/bin/x", 0x200)};
+	struct pda_frame f2[] = {frame("alpha", "/lib/b.so", 0x300),
+				 frame("main", "/bin/x", 0x200)};
+	struct pda_stack s1 = {f1, 2, 2}, s2 = {f2, 2, 2};
+	struct pd_sample a = sample(1, 0, 7), b = sample(1, 0, 7);
+
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	/* --max-stack 1 with children: the root's frame (main) is the
+	 * callchain kept; ties sort by DSO name, then symbol name */
+	check_row(rep, 0, "main", 0, 14);
+	check_row(rep, 1, "alpha", 7, 7);
+	check_row(rep, 2, "zeta", 7, 7);
+	pda_report_free(rep);
+}
+END_TEST
+
+START_TEST(test_cpu_memo_filter)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_CPU,
+						   PDA_REPORT_COMM};
+	static const char *const comms[] = {"x", NULL};
+	PDA_REPORT_OPTS(o, .keys = keys, .nr_keys = 2, .comms = comms);
+	struct pda_frame f[] = {frame("f", "/bin/x", 0x100)};
+	struct pda_stack st = {f, 1, 1};
+	struct pd_sample a = sample(1, 0, 3), b = sample(1, 2, 4),
+			 c = sample(2, 0, 5);
+	const struct pda_report_table *t;
+	struct pda_report *rep;
+	uint64_t cookie = 0;
+
+	ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &st, "x", &cookie), 0);
+	ck_assert_uint_ne(cookie, 0);
+	/* the memo slot's second sample, on another cpu */
+	ck_assert_int_eq(pda_report_add_again(rep, &b, cookie), 0);
+	ck_assert_int_eq(pda_report_add(rep, &c, &st, "y", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	/* y's row is hidden, its period counted */
+	ck_assert_uint_eq(t->total_period, 12);
+	ck_assert_uint_eq(t->nr_rows, 2);
+	ck_assert_int_eq(pda_report_entry(rep, t->rows[0])->cpu, 2);
+	ck_assert_uint_eq(pda_report_val(rep, t->members[0], t->rows[0])->period,
+			  4);
+	ck_assert_int_eq(pda_report_entry(rep, t->rows[1])->cpu, 0);
+	ck_assert_uint_eq(pda_report_stats(rep)->nr_hidden, 1);
+	ck_assert_int_eq(pda_report_add(rep, &a, &st, "x", NULL), PD_ERR_API);
+	pda_report_free(rep);
+}
+END_TEST
+
+START_TEST(test_nomem)
+{
+	struct pda_frame f[] = {frame("c", "/bin/x", 0x300),
+				frame("b", "/bin/x", 0x210)};
+	struct pda_stack st = {f, 2, 2};
+	struct pd_sample a = sample(1, 0, 10);
+
+	for (unsigned long n = 1;; n++) {
+		struct failalloc fa;
+		struct pd_alloc hooks;
+		struct pda_report *rep;
+		int rc;
+
+		failalloc_init(&fa, n, false);
+		hooks = failalloc_hooks(&fa);
+		{
+			PDA_REPORT_OPTS(o, .flags = PDA_REPORT_CHILDREN,
+					.alloc = &hooks);
+
+			rc = pda_report_new(&o, &rep);
+		}
+		if (rc == 0) {
+			rc = pda_report_add(rep, &a, &st, "x", NULL);
+			if (rc == 0)
+				rc = pda_report_finish(rep);
+			pda_report_free(rep);
+		}
+		ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed)
+			break;
+	}
+}
+END_TEST
+
+START_TEST(test_keys)
+{
+	enum pda_report_key k;
+
+	ck_assert_int_eq(pda_report_key_by_name("symbol", &k), 0);
+	ck_assert_int_eq(k, PDA_REPORT_SYM);
+	ck_assert_int_eq(pda_report_key_by_name("tid", &k), -1);
+	ck_assert_str_eq(pda_report_key_header(PDA_REPORT_PID),
+			 "    Pid:Command");
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+
+	tcase_add_test(tc, test_children);
+	tcase_add_test(tc, test_order_and_stack);
+	tcase_add_test(tc, test_cpu_memo_filter);
+	tcase_add_test(tc, test_nomem);
+	tcase_add_test(tc, test_keys);
+	suite_add_tcase(s, tc);
+	return s;
+}
