@@ -260,15 +260,8 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
-	case CMD_OPT_UNWINDER:
-		o->unwinder = cmd_unwinder(ctx, arg);
-		break;
-	case 'j':
-	case CMD_OPT_JOBS:
-		o->jobs = cmd_jobs(ctx, arg);
-		break;
 	default:
-		cmd_symopt(ctx, &o->sym, c, arg);
+		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		break;
 	}
 }
