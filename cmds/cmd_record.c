@@ -257,8 +257,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	}
 	if (o->freq && o->period)
 		usage_error(ctx, "-F and -c contradict each other: give one");
+	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
+		usage_error(ctx, "-p and -t do not go with -a or -C");
+	if (o->pids && o->tids)
+		usage_error(ctx, "-p and -t contradict each other: give one");
 	if (optind < argc)
 		o->argv = &argv[optind];
+	if (o->argv && (o->pids || o->tids))
+		usage_error(ctx, "a command and -p or -t: give one");
 	if (!o->argv && !o->pids && !o->tids && !o->system_wide && !o->cpus)
 		usage_error(ctx, "nothing to record: give a command, -p, -t, "
 				 "-a or -C");
@@ -344,6 +350,9 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* a file size limit is a full disk: the write fails, and the
+	 * capture is finished where it stops */
+	signal(SIGXFSZ, SIG_IGN);
 	o.stop = &record_stop;
 	rc = pda_record_run(&o, &st, err, sizeof(err));
 	free(events);

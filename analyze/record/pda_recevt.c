@@ -136,7 +136,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 static int put_format(const char *spec, uint64_t value,
 		      struct perf_event_attr *attr)
 {
-	__u64 *field;
+	unsigned long long *field; /* the attr's u64 fields */
 	const char *p;
 
 	if (strncmp(spec, "config2:", 8) == 0)

@@ -17,12 +17,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -329,15 +331,19 @@ static int start_workload(struct rec *r)
 	return 0;
 }
 
+/* perf's user register mask for --call-graph dwarf on this machine,
+ * 0 where pdtool knows none. */
 static uint64_t regs_user_mask(void)
 {
-#if defined(__x86_64__)
-	return 0xff0fffull; /* perf's PERF_REGS_MASK: no segment regs */
-#elif defined(__aarch64__)
-	return (1ull << 33) - 1;
-#else
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return 0;
+	if (strcmp(u.machine, "x86_64") == 0)
+		return 0xff0fffull; /* PERF_REGS_MASK: no segment regs */
+	if (strcmp(u.machine, "aarch64") == 0)
+		return (1ull << 33) - 1;
 	return 0;
-#endif
 }
 
 /* The attrs as perf 6.1's evsel__config sets them for these options. */
@@ -360,7 +366,9 @@ static int config_events(struct rec *r)
 	}
 	if (per_cpu_target)
 		type |= PERF_SAMPLE_CPU;
-	if (o->data_addr)
+	/* perf 6.1 records data addresses and every map for dwarf too:
+	 * the unwinders find .eh_frame_hdr in a read-only map */
+	if (o->data_addr || o->call_graph == PDA_REC_CG_DWARF)
 		type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (r->nr_ev > 1)
 		type |= PERF_SAMPLE_IDENTIFIER;
@@ -403,7 +411,8 @@ static int config_events(struct rec *r)
 			a->task = 1;
 			a->ksymbol = a->bpf_event = 1;
 			a->context_switch = o->switch_events;
-			a->mmap_data = o->data_addr;
+			a->mmap_data = o->data_addr ||
+				       o->call_graph == PDA_REC_CG_DWARF;
 		}
 		a->watermark = 1;
 	}
@@ -741,7 +750,9 @@ static long long read_buffer(struct rec *r, struct rbuf *b)
 {
 	struct perf_event_mmap_page *pg = (void *)b->base;
 	const unsigned char *data = b->base + r->page_size;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	/* the kernel's protocol (perf_event_open(2)): read data_head, then
+	 * a barrier before the data; a barrier after it, then data_tail */
+	uint64_t head = *(volatile unsigned long long *)&pg->data_head;
 	uint64_t tail = pg->data_tail;
 	size_t len = (size_t)(head - tail), at = (size_t)(tail % b->data_size);
 	size_t first = len < b->data_size - at ? len : b->data_size - at;
@@ -749,10 +760,12 @@ static long long read_buffer(struct rec *r, struct rbuf *b)
 
 	if (len == 0)
 		return 0;
+	atomic_thread_fence(memory_order_acquire);
 	memcpy(r->copy, data + at, first);
 	memcpy(r->copy + first, data, len - first);
 	/* the kernel may write again once the tail has moved */
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	atomic_thread_fence(memory_order_release);
+	*(volatile unsigned long long *)&pg->data_tail = head;
 	rc = note_records(r, r->copy, len);
 	if (rc == 0)
 		rc = pd_writer_data(r->w, r->copy, len);
@@ -886,7 +899,8 @@ static int lost_samples(struct rec *r)
 static int write_synthesized(struct rec *r)
 {
 	struct rec_synth s = {.a = r->a, .id_hdr_size = r->id_hdr_size,
-			      .mmap_data = r->o.data_addr, .dsos = r->dsos};
+			      .mmap_data = r->ev[0].attr.mmap_data,
+			      .dsos = r->dsos};
 	int rc;
 
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
