@@ -46,8 +46,11 @@ void cmd_opts_start(struct cmd_opts *p, struct pd_ctx *ctx, int argc,
 	p->in_more = false;
 	p->nr_longopts = 0;
 	memset(p->seen, 0, sizeof(p->seen));
-	/* ':' first: a missing value is ':', not a message from getopt */
-	n = snprintf(p->shortopts, sizeof(p->shortopts), ":%s%s%s",
+	/* ':' first: a missing value is ':', not a message from getopt;
+	 * '+' before it: the first operand ends the options (a workload's
+	 * command line is its own) */
+	n = snprintf(p->shortopts, sizeof(p->shortopts), "%s:%s%s%s",
+		     p->flags & CMD_OPT_STOP_AT_OPERAND ? "+" : "",
 		     p->flags & CMD_OPT_INPUT ? "i:" : "",
 		     p->flags & CMD_OPT_VERBOSE ? "v" : "",
 		     p->own_shortopts ? p->own_shortopts : "");

@@ -36,6 +36,8 @@ static const struct cmd_entry cmds[] = {
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },
+	{ "record", cmd_record, CMD_OPERAND_ENDS, cmd_record_usage,
+	  cmd_record_summary, cmd_record_options },
 	{ "report", cmd_report, CMD_NEEDS_INPUT, cmd_report_usage,
 	  cmd_report_summary, cmd_report_options },
 	{ "script", cmd_script, CMD_NEEDS_INPUT, cmd_script_usage,
@@ -510,8 +512,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ctx.cmd = c->name;
-	/* C3: CMD --help is help CMD */
-	for (int i = 2; i < argc; i++) {
+	/* C3: CMD --help is help CMD (a command whose operand starts a
+	 * command line finds its own --help among its options) */
+	for (int i = 2; i < argc && !(c->flags & CMD_OPERAND_ENDS); i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;
 		if (strcmp(argv[i], "--help") == 0 ||

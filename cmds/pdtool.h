@@ -22,6 +22,9 @@
 enum cmd_flags {
 	CMD_NEEDS_INPUT = 1u << 0,
 	CMD_NEEDS_DEBUGINFO = 1u << 1,
+	/* the command's first operand starts a command line of its own:
+	 * --help after it is that command's (pdtool record ls --help) */
+	CMD_OPERAND_ENDS = 1u << 2,
 };
 
 /* debuginfod over a run, all its sessions (cmd_session.c): the limits
@@ -159,6 +162,9 @@ enum cmd_opt_flags {
 	CMD_OPT_INPUT = 1u << 0,
 	CMD_OPT_STRICT = 1u << 1,
 	CMD_OPT_VERBOSE = 1u << 2,
+	/* options end at the first operand, as for `pdtool record CMD
+	 * ARGS`: what follows is the operand's */
+	CMD_OPT_STOP_AT_OPERAND = 1u << 3,
 };
 #define CMD_OPT_COMMON (CMD_OPT_INPUT | CMD_OPT_STRICT | CMD_OPT_VERBOSE)
 #define CMD_OPTS_MAX 64 /* long options in all, shared ones included */
@@ -184,7 +190,7 @@ struct cmd_opts {
 	struct pd_ctx *ctx;
 	int argc;
 	char **argv;
-	char shortopts[32];
+	char shortopts[48];
 	struct option longopts[CMD_OPTS_MAX + 1];
 	size_t nr_longopts;
 	size_t first_more; /* longopts[first_more..] are more_longopts' */
@@ -577,6 +583,9 @@ extern const char cmd_report_usage[], cmd_report_summary[],
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];
+int cmd_record(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_record_usage[], cmd_record_summary[],
+	cmd_record_options[];
 
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];

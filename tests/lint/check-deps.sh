@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate counters branch"
+MODULES="base symbols machine unwind session profile annotate counters branch record"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -44,6 +44,7 @@ deps() {
 	counters) echo "base" ;;
 	annotate) echo "base symbols machine session" ;;
 	branch) echo "base symbols machine session annotate" ;;
+	record) echo "" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -91,7 +92,7 @@ for f in analyze/*.[ch]; do
 done
 
 COMMON_PUB=$(headers_of common | tr '\n' ' ')
-READER_PUB="pd.h pd_config.h $COMMON_PUB"
+READER_PUB="pd.h pd_write.h pd_config.h $COMMON_PUB"
 SESSION_PUB=$(public_of analyze/session | grep -x 'pda_session.h')
 ANALYZE_PUB=$(for m in $MODULES; do public_of "analyze/$m"; done | tr '\n' ' ')
 EMIT_PUB=pde.h

@@ -1,0 +1,539 @@
+/*
+ * pda_recevt.c - event names as perf's -e takes them, made into
+ * perf_event_attr type and config: perf's software and generic hardware
+ * names, hardware cache events, rNNN, PMU/term=value,.../ and event names
+ * from the host's sysfs, SYS:NAME tracepoints by their id in tracefs;
+ * the modifiers u, k, h and p.
+ */
+#include "pda_record_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct named {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* perf's names (tools/perf/util/parse-events.c event_symbols_*) */
+static const struct named symbols[] = {
+	{"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+	{"cache-references", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_CACHE_REFERENCES},
+	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+	{"branch-instructions", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+	{"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+	{"stalled-cycles-frontend", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+	{"idle-cycles-frontend", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+	{"stalled-cycles-backend", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+	{"idle-cycles-backend", PERF_TYPE_HARDWARE,
+	 PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+	{"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+	{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	{"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+	{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+	{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	{"context-switches", PERF_TYPE_SOFTWARE,
+	 PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{"alignment-faults", PERF_TYPE_SOFTWARE,
+	 PERF_COUNT_SW_ALIGNMENT_FAULTS},
+	{"emulation-faults", PERF_TYPE_SOFTWARE,
+	 PERF_COUNT_SW_EMULATION_FAULTS},
+	{"dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY},
+};
+
+/* hardware cache events: CACHE-OP[-misses] (perf's evsel__hw_cache) */
+static const char *const cache_names[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+static const char *const cache_ops[] = {"loads", "stores", "prefetches"};
+
+static int errf(char *err, size_t size, int rc, const char *fmt, ...)
+	PD_PRINTF(4, 5);
+
+static int errf(char *err, size_t size, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int rec_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *fp = fopen(path, "re");
+	char *nl;
+
+	if (!fp)
+		return -1;
+	if (!fgets(buf, (int)size, fp)) {
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+void rec_list_pmus(const char *sysfs, char *buf, size_t size)
+{
+	char path[512];
+	DIR *d;
+	struct dirent *de;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", sysfs);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		int n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+			     de->d_name);
+		if (n < 0 || (size_t)n >= size - len)
+			break;
+		len += (size_t)n;
+	}
+	closedir(d);
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno == 0 && end != s && *end == '\0';
+}
+
+/* A PMU's format term ("config:0-7,32-35") deposits value's bits. */
+static int put_format(const char *spec, uint64_t value,
+		      struct perf_event_attr *attr)
+{
+	unsigned long long *field; /* the attr's u64 fields */
+	const char *p;
+
+	if (strncmp(spec, "config2:", 8) == 0)
+		field = &attr->config2, p = spec + 8;
+	else if (strncmp(spec, "config1:", 8) == 0)
+		field = &attr->config1, p = spec + 8;
+	else if (strncmp(spec, "config:", 7) == 0)
+		field = &attr->config, p = spec + 7;
+	else
+		return -1;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p || lo > 63)
+			return -1;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		if (hi < lo || hi > 63)
+			return -1;
+		for (unsigned long b = lo; b <= hi; b++) {
+			*field |= (value & 1) << b;
+			value >>= 1;
+		}
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return 0;
+}
+
+static int pmu_terms(const char *sysfs, const char *pmu, const char *terms,
+		     struct perf_event_attr *attr, int depth, char *err,
+		     size_t err_size);
+
+/* One term of a PMU event: term=value, or an event name of the PMU. */
+static int pmu_term(const char *sysfs, const char *pmu, char *term,
+		    struct perf_event_attr *attr, int depth, char *err,
+		    size_t err_size)
+{
+	char path[768], line[512];
+	char *eq = strchr(term, '=');
+	uint64_t value = 1;
+
+	if (eq) {
+		*eq = '\0';
+		if (!parse_u64(eq + 1, &value))
+			return errf(err, err_size, PD_ERR_API,
+				    "'%s': bad value '%s' in PMU '%s'",
+				    term, eq + 1, pmu);
+	}
+	if (strcmp(term, "config") == 0)
+		attr->config = value;
+	else if (strcmp(term, "config1") == 0)
+		attr->config1 = value;
+	else if (strcmp(term, "config2") == 0)
+		attr->config2 = value;
+	else if (!eq && depth == 0 &&
+		 (snprintf(path, sizeof(path),
+			   "%s/bus/event_source/devices/%s/events/%s", sysfs,
+			   pmu, term),
+		  rec_read_line(path, line, sizeof(line)) == 0))
+		return pmu_terms(sysfs, pmu, line, attr, depth + 1, err,
+				 err_size);
+	else {
+		snprintf(path, sizeof(path),
+			 "%s/bus/event_source/devices/%s/format/%s", sysfs, pmu,
+			 term);
+		if (rec_read_line(path, line, sizeof(line)) < 0)
+			return errf(err, err_size, PD_ERR_NOTFOUND,
+				    "PMU '%s' has no event or term '%s'", pmu,
+				    term);
+		if (put_format(line, value, attr) < 0)
+			return errf(err, err_size, PD_ERR_UNSUPPORTED,
+				    "PMU '%s': cannot read the format '%s' "
+				    "of '%s'",
+				    pmu, line, term);
+	}
+	return 0;
+}
+
+static int pmu_terms(const char *sysfs, const char *pmu, const char *terms,
+		     struct perf_event_attr *attr, int depth, char *err,
+		     size_t err_size)
+{
+	char buf[512], *save = NULL, *t;
+
+	if (strlen(terms) >= sizeof(buf))
+		return errf(err, err_size, PD_ERR_API, "'%s': too long",
+			    terms);
+	memcpy(buf, terms, strlen(terms) + 1);
+	for (t = buf; t && *t; t = save) {
+		int rc;
+
+		save = strchr(t, ',');
+		if (save)
+			*save++ = '\0';
+		rc = pmu_term(sysfs, pmu, t, attr, depth, err, err_size);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int pmu_type(const char *sysfs, const char *pmu, uint32_t *type)
+{
+	char path[512], line[64];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
+		 sysfs, pmu);
+	if (rec_read_line(path, line, sizeof(line)) < 0 ||
+	    !parse_u64(line, &v) || v > UINT32_MAX)
+		return -1;
+	*type = (uint32_t)v;
+	return 0;
+}
+
+/* A bare event name that one of the host's PMUs lists in sysfs. */
+static int find_pmu_event(const char *sysfs, const char *name,
+			  struct rec_evsel *ev, char *err, size_t err_size)
+{
+	char path[256], line[512];
+	struct dirent *de;
+	DIR *d;
+	int rc = PD_ERR_NOTFOUND;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", sysfs);
+	d = opendir(path);
+	if (!d)
+		return PD_ERR_NOTFOUND;
+	while (rc == PD_ERR_NOTFOUND && (de = readdir(d)) != NULL) {
+		char file[1024];
+
+		if (de->d_name[0] == '.' || strchr(name, '/'))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/events/%s", path,
+			 de->d_name, name);
+		if (rec_read_line(file, line, sizeof(line)) < 0)
+			continue;
+		if (pmu_type(sysfs, de->d_name, &ev->attr.type) < 0)
+			continue;
+		rc = pmu_terms(sysfs, de->d_name, line, &ev->attr, 1, err,
+			       err_size);
+		ev->needs_pmu = true;
+	}
+	closedir(d);
+	return rc;
+}
+
+static int tracepoint(const char *sysfs, const char *name,
+		      struct rec_evsel *ev, char *err, size_t err_size)
+{
+	static const char *const roots[] = {"/kernel/tracing",
+					    "/kernel/debug/tracing"};
+	char sys[128], path[640], line[64];
+	const char *colon = strchr(name, ':');
+	uint64_t id;
+
+	if ((size_t)(colon - name) >= sizeof(sys))
+		return errf(err, err_size, PD_ERR_API, "'%s': too long", name);
+	memcpy(sys, name, (size_t)(colon - name));
+	sys[colon - name] = '\0';
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s/events/%s/%s/id", sysfs,
+			 roots[i], sys, colon + 1);
+		if (rec_read_line(path, line, sizeof(line)) == 0 &&
+		    parse_u64(line, &id)) {
+			ev->attr.type = PERF_TYPE_TRACEPOINT;
+			ev->attr.config = id;
+			ev->tracepoint = true;
+			return 0;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/kernel/tracing/events", sysfs);
+	if (rec_read_line(path, line, sizeof(line)) < 0 && errno == ENOENT)
+		return errf(err, err_size, PD_ERR_NOTFOUND,
+			    "tracepoint '%s': tracefs is not mounted (mount "
+			    "-t tracefs nodev %s/kernel/tracing)",
+			    name, sysfs);
+	return errf(err, err_size, PD_ERR_NOTFOUND,
+		    "tracepoint '%s' not found in tracefs (its events/%s/%s/id)",
+		    name, sys, colon + 1);
+}
+
+static int cache_event(const char *name, struct rec_evsel *ev)
+{
+	for (size_t c = 0; c < sizeof(cache_names) / sizeof(*cache_names);
+	     c++) {
+		size_t len = strlen(cache_names[c]);
+
+		if (strncmp(name, cache_names[c], len) != 0 || name[len] != '-')
+			continue;
+		for (size_t o = 0; o < 3; o++) {
+			size_t olen = strlen(cache_ops[o]);
+			const char *rest = name + len + 1;
+			uint64_t result;
+
+			if (strncmp(rest, cache_ops[o], olen) != 0)
+				continue;
+			if (rest[olen] == '\0')
+				result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+			else if (strcmp(rest + olen, "-misses") == 0)
+				result = PERF_COUNT_HW_CACHE_RESULT_MISS;
+			else
+				continue;
+			ev->attr.type = PERF_TYPE_HW_CACHE;
+			ev->attr.config = c | (o << 8) | (result << 16);
+			ev->needs_pmu = true;
+			return 0;
+		}
+	}
+	return PD_ERR_NOTFOUND;
+}
+
+/* The part before the modifiers, made into type and config. */
+static int parse_one(const char *sysfs, const char *name,
+		     struct rec_evsel *ev, char *err, size_t err_size)
+{
+	const char *slash = strchr(name, '/');
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
+		if (strcmp(name, symbols[i].name) == 0) {
+			ev->attr.type = symbols[i].type;
+			ev->attr.config = symbols[i].config;
+			ev->needs_pmu = symbols[i].type == PERF_TYPE_HARDWARE;
+			return 0;
+		}
+	if (name[0] == 'r' && name[1] && strspn(name + 1,
+		"0123456789abcdefABCDEF") == strlen(name + 1)) {
+		char hex[32];
+
+		snprintf(hex, sizeof(hex), "0x%s", name + 1);
+		if (!parse_u64(hex, &v))
+			return errf(err, err_size, PD_ERR_API,
+				    "'%s': bad raw event", name);
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = v;
+		ev->needs_pmu = true;
+		return 0;
+	}
+	if (slash) {
+		char pmu[128], terms[512];
+		size_t plen = (size_t)(slash - name), tlen;
+
+		tlen = strlen(slash + 1);
+		if (plen == 0 || plen >= sizeof(pmu) || tlen == 0 ||
+		    slash[tlen] != '/' || tlen > sizeof(terms))
+			return errf(err, err_size, PD_ERR_API,
+				    "'%s': not PMU/TERMS/", name);
+		memcpy(pmu, name, plen);
+		pmu[plen] = '\0';
+		memcpy(terms, slash + 1, tlen - 1);
+		terms[tlen - 1] = '\0';
+		if (pmu_type(sysfs, pmu, &ev->attr.type) < 0) {
+			char pmus[512];
+
+			rec_list_pmus(sysfs, pmus, sizeof(pmus));
+			return errf(err, err_size, PD_ERR_NOTFOUND,
+				    "'%s': the host has no PMU '%s' (it has: "
+				    "%s)",
+				    name, pmu, pmus);
+		}
+		ev->needs_pmu = ev->attr.type != PERF_TYPE_SOFTWARE &&
+				ev->attr.type != PERF_TYPE_TRACEPOINT;
+		return pmu_terms(sysfs, pmu, terms, &ev->attr, 0, err,
+				 err_size);
+	}
+	if (strchr(name, ':'))
+		return tracepoint(sysfs, name, ev, err, err_size);
+	if (cache_event(name, ev) == 0)
+		return 0;
+	if (find_pmu_event(sysfs, name, ev, err, err_size) == 0)
+		return 0;
+	return errf(err, err_size, PD_ERR_NOTFOUND,
+		    "unknown event '%s' (software events: cpu-clock, "
+		    "task-clock, page-faults, minor-faults, major-faults, "
+		    "context-switches, cpu-migrations; hardware: cycles, "
+		    "instructions, branches, branch-misses, cache-references, "
+		    "cache-misses, ...)",
+		    name);
+}
+
+/* perf's modifiers after the last ':' that is not a tracepoint's. */
+static const char *modifiers_at(const char *item)
+{
+	const char *colon = strrchr(item, ':');
+
+	if (!colon || strchr(colon, '/'))
+		return NULL;
+	if (strspn(colon + 1, "ukhpPHGS") != strlen(colon + 1) ||
+	    colon[1] == '\0')
+		return NULL;
+	return colon;
+}
+
+static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
+			   size_t err_size)
+{
+	bool u = false, k = false, h = false;
+
+	for (const char *m = mods; *m; m++) {
+		switch (*m) {
+		case 'u':
+			u = true;
+			break;
+		case 'k':
+			k = true;
+			break;
+		case 'h':
+			h = true;
+			break;
+		case 'p':
+			if (ev->attr.precise_ip < 3)
+				ev->attr.precise_ip++;
+			break;
+		case 'P':
+			ev->attr.precise_ip = 3;
+			break;
+		case 'H':
+		case 'G':
+			break;
+		default:
+			return errf(err, err_size, PD_ERR_UNSUPPORTED,
+				    "'%s': modifier '%c' is not supported",
+				    ev->name, *m);
+		}
+	}
+	if (u || k || h) {
+		ev->attr.exclude_user = !u;
+		ev->attr.exclude_kernel = !k;
+		ev->attr.exclude_hv = !h;
+	}
+	return 0;
+}
+
+/* One item of the list; the name keeps what was given. */
+static int parse_item(const char *sysfs, const char *item,
+		      struct rec_evsel *ev, char *err, size_t err_size)
+{
+	const char *mods;
+	char base[REC_NAME_MAX];
+	size_t blen;
+	int rc;
+
+	memset(ev, 0, sizeof(*ev));
+	if (strlen(item) >= sizeof(ev->name))
+		return errf(err, err_size, PD_ERR_API, "'%s': too long", item);
+	memcpy(ev->name, item, strlen(item) + 1);
+	mods = modifiers_at(item);
+	blen = mods ? (size_t)(mods - item) : strlen(item);
+	memcpy(base, item, blen);
+	base[blen] = '\0';
+	rc = parse_one(sysfs, base, ev, err, err_size);
+	/* "sched:sched_switch" parses as a tracepoint, not as modifiers */
+	if (rc == PD_ERR_NOTFOUND && mods) {
+		rc = parse_one(sysfs, item, ev, err, err_size);
+		mods = NULL;
+	}
+	if (rc < 0)
+		return rc;
+	return mods ? apply_modifiers(mods + 1, ev, err, err_size) : 0;
+}
+
+int rec_parse_events(const char *list, const char *sysfs,
+		     struct rec_evsel *ev, size_t max, size_t *nr, char *err,
+		     size_t err_size)
+{
+	const char *p = list;
+
+	*nr = 0;
+	while (*p) {
+		char item[REC_NAME_MAX];
+		const char *q = p;
+		int depth = 0, rc;
+
+		/* commas inside PMU/a=1,b=2/ are the event's */
+		for (; *q && (*q != ',' || depth); q++)
+			if (*q == '/')
+				depth = !depth;
+		if (q == p || (size_t)(q - p) >= sizeof(item))
+			return errf(err, err_size, PD_ERR_API,
+				    "bad event list '%s'", list);
+		if (*nr == max)
+			return errf(err, err_size, PD_ERR_API,
+				    "more than %zu events", max);
+		memcpy(item, p, (size_t)(q - p));
+		item[q - p] = '\0';
+		rc = parse_item(sysfs, item, &ev[*nr], err, err_size);
+		if (rc < 0)
+			return rc;
+		(*nr)++;
+		p = *q ? q + 1 : q;
+	}
+	if (*nr == 0)
+		return errf(err, err_size, PD_ERR_API, "no events in '%s'",
+			    list);
+	return 0;
+}

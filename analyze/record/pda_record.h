@@ -1,0 +1,104 @@
+/*
+ * pda_record.h - the recorder (`pdtool record`): events named as perf
+ * names them opened with perf_event_open(2) on a workload it starts, on
+ * processes or threads that run, or on whole CPUs; their ring buffers
+ * read with a poll loop and written through reader/pd_write.h as perf
+ * 6.1 writes a capture (file or pipe mode, zstd-compressed or not), with
+ * the processes that already ran synthesized from /proc, the kernel's
+ * and its modules' maps, lost samples, and the feature sections perf
+ * reads (host, CPUs, command line, events, topology, build-ids of every
+ * binary that got a sample, sample times).
+ *
+ * The recorder never prints: its messages go to the log callback, and a
+ * failure comes back as a negative pd_err with the reason in errbuf
+ * ("event 'cycles' is not supported on this host: ...").
+ */
+#ifndef PDA_RECORD_H
+#define PDA_RECORD_H
+
+#include "pd.h"
+
+#include <signal.h>
+#include <stdbool.h>
+
+enum pda_rec_callgraph {
+	PDA_REC_CG_NONE = 0,
+	PDA_REC_CG_FP,	  /* -g: the kernel's frame-pointer callchain */
+	PDA_REC_CG_DWARF, /* user registers and stack for DWARF unwinding */
+};
+
+struct pda_record_opts {
+	size_t sz;			/* set by PDA_RECORD_OPTS */
+	const char *events;		/* -e, comma-separated; NULL: cycles,
+					 * else cpu-clock where the host has
+					 * no hardware counters */
+	char *const *argv;		/* the workload, or NULL */
+	const char *pids, *tids;	/* -p, -t: "PID[,PID...]" */
+	bool system_wide;		/* -a */
+	const char *cpus;		/* -C: "0,2-3" */
+	uint64_t freq;			/* -F HZ; 0: 4000 unless period */
+	uint64_t period;		/* -c PERIOD; 0: by frequency */
+	enum pda_rec_callgraph call_graph;
+	uint32_t stack_size;		/* dwarf: bytes of stack (8192) */
+	bool switch_events;		/* --switch-events */
+	bool data_addr;			/* -d */
+	unsigned mmap_pages;		/* -m: data pages per buffer, a power
+					 * of two; 0: perf's default */
+	int zstd_level;			/* -z: 0 none */
+	bool pipe;			/* out_fd gets a pipe-mode stream */
+	int out_fd;			/* where the capture goes, or -1: */
+	int (*open_out)(void *arg);	/* called once the events are open
+					 * (so that a run that cannot start
+					 * touches no file): @return the fd,
+					 * or -1 with errno set */
+	void *open_out_arg;
+	double duration;		/* seconds; 0: until the workload
+					 * ends or stop is set */
+	volatile sig_atomic_t *stop;	/* set by the caller's signal
+					 * handler (Ctrl-C): stop, write */
+	int nr_cmdline;			/* the CMDLINE feature: how pdtool */
+	char *const *cmdline;		/* was run */
+	const char *version;		/* the VERSION feature */
+	pd_log_fn log;
+	void *log_arg;
+	enum pd_log_level log_level;
+	const struct pd_alloc *alloc;
+};
+
+#define PDA_RECORD_OPTS(name, ...)                                          \
+	struct pda_record_opts name = { .sz = sizeof(struct pda_record_opts), \
+					.out_fd = -1, __VA_ARGS__ }
+
+struct pda_record_stats {
+	uint64_t nr_samples;	/* SAMPLE records written */
+	uint64_t nr_lost;	/* samples the kernel lost (LOST records
+				 * and the counters' lost field) */
+	uint64_t nr_lost_recs;	/* LOST records */
+	uint64_t bytes;		/* the capture's data section, as stored */
+	uint64_t bytes_raw;	/* before compression */
+	uint64_t nr_wakeups;	/* polls that found data */
+	unsigned nr_events;
+	unsigned nr_build_ids;
+	bool workload;		/* a workload ran: its status below */
+	int workload_status;	/* as waitpid() gives it */
+	bool write_failed;	/* the capture was cut short (full disk) */
+	int write_errno;
+	char first_event[256];	/* the first event's name, as recorded
+				 * (cpu-clock where cycles fell back) */
+};
+
+/*
+ * Record as opts say until the workload exits (or, without one, until
+ * *stop is set, the duration passes or every target has exited), then
+ * finish the capture on opts->out_fd.  stats is filled as far as the run
+ * got.  @return 0, or a negative pd_err with the reason in errbuf:
+ * PD_ERR_API for options that do not go together, PD_ERR_NOTFOUND for an
+ * event or target that does not exist, PD_ERR_UNSUPPORTED for an event
+ * the host cannot count, PD_ERR_IO for permission and write failures
+ * (after a write failure the capture is still a valid file, cut short).
+ */
+int pda_record_run(const struct pda_record_opts *opts,
+		   struct pda_record_stats *stats, char *errbuf,
+		   size_t errbuf_size);
+
+#endif /* PDA_RECORD_H */
