@@ -152,37 +152,45 @@ CAPTURES = {
                              "stalled-cycles-backend", "branches",
                              "branch-misses", "L1-icache-loads",
                              "L1-icache-load-misses"]),
-    "n2-topdown": dict(host="n2", shared_busy=True, cpus=4, sockets=1, aggr=1, intervals=0,
+    "n2-topdown": dict(host="n2", cpus=4, sockets=1, aggr=1, intervals=0,
                        counters=6, events=[
                            "task-clock", "cpu_cycles", "inst_retired",
                            "stall_slot_frontend", "stall_slot_backend",
                            "stall_slot", "op_retired", "op_spec",
                            "br_mis_pred", "br_retired",
                            "br_mis_pred_retired", "stall_frontend",
-                           "stall_backend"]),
-    "v2-topdown": dict(host="v2", shared_busy=True, cpus=2, sockets=1, aggr=0, intervals=0,
+                           "stall_backend"], shared_busy=True),
+    "v2-topdown": dict(host="v2", cpus=2, sockets=1, aggr=0, intervals=0,
                        counters=6, events=[
                            "cpu-clock", "cpu_cycles", "inst_retired",
                            "stall_slot_frontend", "stall_slot_backend",
                            "stall_slot", "op_retired", "op_spec",
-                           "l1d_cache", "l1d_cache_refill"]),
-    "intel-topdown": dict(host="intel", shared_busy=True, cpus=4, sockets=2, aggr=1,
+                           "l1d_cache", "l1d_cache_refill"],
+                       shared_busy=True),
+    "intel-topdown": dict(host="intel", cpus=4, sockets=2, aggr=1,
                           intervals=0, counters=12, events=[
                               "cpu-clock", "cycles", "instructions",
                               "slots", "topdown-retiring",
                               "topdown-bad-spec", "topdown-fe-bound",
                               "topdown-be-bound", "topdown-heavy-ops",
                               "topdown-br-mispredict",
-                              "topdown-fetch-lat", "topdown-mem-bound"]),
-    "amd-pipeline": dict(host="amd", shared_busy=True, cpus=2, sockets=1, aggr=1,
+                              "topdown-fetch-lat", "topdown-mem-bound"],
+                          shared_busy=True),
+    "amd-pipeline": dict(host="amd", cpus=2, sockets=1, aggr=1,
                          intervals=0, counters=6, events=[
                              "task-clock", "ls_not_halted_cyc",
                              "ex_ret_ops", "de_src_op_disp.all",
                              "de_no_dispatch_per_slot.no_ops_from_frontend",
                              "de_no_dispatch_per_slot.backend_stalls",
                              "de_no_dispatch_per_slot.smt_contention",
-                             "branches", "branch-misses"]),
+                             "branches", "branch-misses"],
+                         shared_busy=True),
 }
+# the N2 capture as a perf before 6.2 writes it: no PMU_CAPS, so no
+# slots per cycle to compute TopdownL1 with
+HOSTS["n2-nocaps"] = {k: v for k, v in HOSTS["n2"].items() if k != "caps"}
+CAPTURES["n2-nocaps"] = dict(CAPTURES["n2-topdown"], host="n2-nocaps",
+                             seed="n2-topdown")
 # perf 6.8 and later: the saved aggregation mode in the new numbering (6
 # is AGGR_CORE there, 4 before), the AGGR_LEVEL term after it, and a
 # VERSION to tell them by; the counts are n1-global's, so that reading it
@@ -268,6 +276,8 @@ RATE_HOST = {
            "stall_slot_backend": 2.6e9 * 8 * 0.38,
            "stall_slot": 2.6e9 * 8 * 0.55},
 }
+
+RATE_HOST["n2-nocaps"] = RATE_HOST["n2"]
 
 
 def rate(name, host):
