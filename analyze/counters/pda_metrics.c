@@ -537,12 +537,28 @@ static void intel_topdown_metrics(struct ctx *x)
  * are the dispatch width times ls_not_halted_cyc */
 static void amd_pipeline_metrics(struct ctx *x)
 {
-	static const enum cnt fe_ops[] = {C_AMD_NO_OPS_FE, C_CYCLES};
+	/* a counter over the dispatch slots */
+	static const struct {
+		const char *key, *label, *formula;
+		enum cnt c;
+	} d[] = {
+		{"td_frontend_bound", "Frontend bound",
+		 "de_no_dispatch_per_slot.no_ops_from_frontend / (slots * "
+		 "ls_not_halted_cyc)",
+		 C_AMD_NO_OPS_FE},
+		{"td_backend_bound", "Backend bound",
+		 "de_no_dispatch_per_slot.backend_stalls / (slots * "
+		 "ls_not_halted_cyc)",
+		 C_AMD_BE_STALLS},
+		{"td_smt_contention", "SMT contention",
+		 "de_no_dispatch_per_slot.smt_contention / (slots * "
+		 "ls_not_halted_cyc)",
+		 C_AMD_SMT},
+		{"td_retiring", "Retiring",
+		 "ex_ret_ops / (slots * ls_not_halted_cyc)", C_AMD_RET_OPS},
+	};
 	static const enum cnt bs_ops[] = {C_AMD_OPS_DISPATCHED, C_AMD_RET_OPS,
 					  C_CYCLES};
-	static const enum cnt be_ops[] = {C_AMD_BE_STALLS, C_CYCLES};
-	static const enum cnt smt_ops[] = {C_AMD_SMT, C_CYCLES};
-	static const enum cnt ret_ops[] = {C_AMD_RET_OPS, C_CYCLES};
 	static const char *const g = "AMD PipelineL1";
 	double slots_total;
 
@@ -557,12 +573,13 @@ static void amd_pipeline_metrics(struct ctx *x)
 	if (x->idx[C_CYCLES] < 0)
 		return;
 	slots_total = x->slots * cv(x, C_CYCLES);
-	if (have(x, fe_ops, N(fe_ops)))
-		add(x, "td_frontend_bound", "Frontend bound", g,
-		    "de_no_dispatch_per_slot.no_ops_from_frontend / (slots * "
-		    "ls_not_halted_cyc)",
-		    true, ratio(cv(x, C_AMD_NO_OPS_FE), slots_total), fe_ops,
-		    N(fe_ops), true);
+	for (size_t i = 0; i < N(d); i++) {
+		enum cnt ops[2] = {d[i].c, C_CYCLES};
+
+		if (have(x, ops, 2))
+			add(x, d[i].key, d[i].label, g, d[i].formula, true,
+			    ratio(cv(x, d[i].c), slots_total), ops, 2, true);
+	}
 	if (have(x, bs_ops, N(bs_ops)))
 		add(x, "td_bad_speculation", "Bad speculation", g,
 		    "(de_src_op_disp.all - ex_ret_ops) / (slots * "
@@ -571,23 +588,6 @@ static void amd_pipeline_metrics(struct ctx *x)
 		    ratio(cv(x, C_AMD_OPS_DISPATCHED) - cv(x, C_AMD_RET_OPS),
 			  slots_total),
 		    bs_ops, N(bs_ops), true);
-	if (have(x, be_ops, N(be_ops)))
-		add(x, "td_backend_bound", "Backend bound", g,
-		    "de_no_dispatch_per_slot.backend_stalls / (slots * "
-		    "ls_not_halted_cyc)",
-		    true, ratio(cv(x, C_AMD_BE_STALLS), slots_total), be_ops,
-		    N(be_ops), true);
-	if (have(x, smt_ops, N(smt_ops)))
-		add(x, "td_smt_contention", "SMT contention", g,
-		    "de_no_dispatch_per_slot.smt_contention / (slots * "
-		    "ls_not_halted_cyc)",
-		    true, ratio(cv(x, C_AMD_SMT), slots_total), smt_ops,
-		    N(smt_ops), true);
-	if (have(x, ret_ops, N(ret_ops)))
-		add(x, "td_retiring", "Retiring", g,
-		    "ex_ret_ops / (slots * ls_not_halted_cyc)", true,
-		    ratio(cv(x, C_AMD_RET_OPS), slots_total), ret_ops,
-		    N(ret_ops), true);
 }
 
 /* The Arm PMU's slots per cycle from the capture's PMU capabilities
