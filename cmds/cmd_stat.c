@@ -6,13 +6,15 @@
  */
 #include "pdtool.h"
 #include "pda_capture.h"
+#include "pda_metrics.h"
 #include "pda_stat.h"
 
 #include <string.h>
 
 const char cmd_stat_usage[] =
 	"pdtool stat [-A | --per-socket | --per-die | --per-core | "
-	"--per-node] [--cumulative] [--format text|json|md] [-o FILE] "
+	"--per-node] [--cumulative] [--no-metrics] [--format text|json|md] "
+	"[-o FILE] "
 	"[--strict] [-v] [FILE... | -i FILE]";
 const char cmd_stat_summary[] =
 	"counter totals of perf stat record captures, as perf stat report";
@@ -32,10 +34,15 @@ const char cmd_stat_options[] =
 	"      --cumulative  -I captures: each interval's counts since the\n"
 	"                    start, as perf 7.x prints them (default: what\n"
 	"                    each interval counted, as perf 6.1)\n"
-	"      --format FMT  text (default: perf stat report's), json or md\n"
+	"      --no-metrics  only what perf stat report prints: no derived\n"
+	"                    metrics (IPC, topdown, cache and TLB ratios\n"
+	"                    with their assessment) after it\n"
+	"      --format FMT  text (default: perf stat report's, then the\n"
+	"                    derived metrics), json or md\n"
 	"  -o, --output FILE write there instead of standard output\n"
 	"      --strict      exit 1 when anything was skipped or damaged\n"
-	"  -v, --verbose     more messages from the reader (repeatable)\n"
+	"  -v, --verbose     each derived metric's formula and counts; more\n"
+	"                    messages from the reader (repeatable)\n"
 	"  -h, --help        show this help\n";
 
 enum {
@@ -44,6 +51,7 @@ enum {
 	OPT_PER_CORE,
 	OPT_PER_NODE,
 	OPT_CUMULATIVE,
+	OPT_NO_METRICS,
 	OPT_FORMAT,
 };
 
@@ -56,6 +64,7 @@ struct stat_opts {
 	size_t nr_paths;
 	enum pda_stat_aggr aggr;
 	bool cumulative;
+	bool no_metrics;
 	enum stat_format format;
 	const char *output;
 };
@@ -79,6 +88,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"per-core", no_argument, NULL, OPT_PER_CORE},
 		{"per-node", no_argument, NULL, OPT_PER_NODE},
 		{"cumulative", no_argument, NULL, OPT_CUMULATIVE},
+		{"no-metrics", no_argument, NULL, OPT_NO_METRICS},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
@@ -108,6 +118,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_CUMULATIVE:
 			o->cumulative = true;
+			break;
+		case OPT_NO_METRICS:
+			o->no_metrics = true;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
@@ -190,6 +203,9 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	struct pd_file *files[MAX_FILES];
 	struct pda_stat *s;
 	const struct pda_stat_report *rep;
+	const struct pd_env *env = NULL;
+	struct pda_metrics metrics;
+	const struct pda_metrics *m = NULL;
 	bool problems = false;
 	FILE *out;
 	int rc;
@@ -214,17 +230,28 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 		problems = true;
 	}
 	rep = pda_stat_report(s);
+	if (!o.no_metrics) {
+		/* the first capture's host: runs of one command on one */
+		if (pd_file_env(files[0], &env) < 0)
+			env = NULL;
+		if (pda_metrics_from_stat(rep, env, o.cumulative, NULL,
+					  &metrics) < 0)
+			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+		m = &metrics;
+	}
 	out = ctx_open_output(ctx, o.output);
 	switch (o.format) {
 	case FMT_JSON:
-		rc = pde_stat_json(out, rep);
+		rc = pde_stat_json(out, rep, m);
 		break;
 	case FMT_MD:
-		rc = pde_stat_md(out, rep);
+		rc = pde_stat_md(out, rep, m);
 		break;
 	case FMT_TEXT:
 	default:
 		rc = pde_stat_text(out, rep);
+		if (rc == 0 && m)
+			rc = pde_stat_metrics_text(out, m, ctx->verbose > 0);
 		break;
 	}
 	ctx_check_write(ctx, rc, o.output);

@@ -236,9 +236,22 @@ int pde_info_json(FILE *out, const struct pde_info *info);
  * tables.  @return 0 or PD_ERR_IO.
  */
 struct pda_stat_report;
+struct pda_metrics;
 int pde_stat_text(FILE *out, const struct pda_stat_report *rep);
-int pde_stat_json(FILE *out, const struct pda_stat_report *rep);
-int pde_stat_md(FILE *out, const struct pda_stat_report *rep);
+/*
+ * The derived metrics (analyze/counters/pda_metrics.h) as a section of
+ * their own after pde_stat_text()'s, so that what perf prints stays as
+ * perf prints it: opened by a line " pdtool metrics ..." (none when m
+ * holds no metric); verbose adds each formula and its counts.
+ */
+int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
+			  bool verbose);
+/* m: the derived metrics to add ("derived_metrics", a "Derived metrics"
+ * table), or NULL */
+int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
+		  const struct pda_metrics *m);
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
+		const struct pda_metrics *m);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 

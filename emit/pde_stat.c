@@ -5,6 +5,7 @@
  * and the same numbers as JSON and as Markdown.
  */
 #include "pde.h"
+#include "pda_metrics.h"
 #include "pda_stat.h"
 #include "pdc_text.h"
 
@@ -98,6 +99,8 @@ static int metric_value(char *buf, size_t size, const struct pda_stat_metric *m)
 		return snprintf(buf, size, "%7.2f%%", m->val);
 	case PDA_STAT_MF_8_3F_PCT:
 		return snprintf(buf, size, "%8.3f %%", m->val);
+	case PDA_STAT_MF_8_1F_PCT:
+		return snprintf(buf, size, "%8.1f%%", m->val);
 	case PDA_STAT_MF_NONE:
 		break;
 	}
@@ -254,7 +257,136 @@ int pde_stat_text(FILE *out, const struct pda_stat_report *rep)
 	return ferror(out) ? PD_ERR_IO : 0;
 }
 
+/* ---- derived metrics -------------------------------------------------- */
+
+/* A metric's value as the text and Markdown show it: a fraction in %. */
+static void metric_str(char *buf, size_t size, bool percent, double v)
+{
+	if (percent)
+		snprintf(buf, size, "%.2f%%", v * 100.0);
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+/* "healthy > 2, investigate < 1" */
+static void threshold_str(char *buf, size_t size, const struct pda_metric_val *v)
+{
+	const struct pda_metric_threshold *t = v->threshold;
+	const char *better = t->higher_is_better ? ">" : "<";
+	const char *worse = t->higher_is_better ? "<" : ">";
+	const char *pct = v->percent ? "%" : "";
+	double k = v->percent ? 100.0 : 1.0;
+
+	if (isnan(t->investigate))
+		snprintf(buf, size, "near peak %s %g%s", better,
+			 t->healthy * k, pct);
+	else if (isnan(t->healthy))
+		snprintf(buf, size, "investigate %s %g%s", worse,
+			 t->investigate * k, pct);
+	else
+		snprintf(buf, size, "healthy %s %g%s, investigate %s %g%s",
+			 better, t->healthy * k, pct, worse,
+			 t->investigate * k, pct);
+}
+
+int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
+			  bool verbose)
+{
+	const char *group = NULL;
+
+	if (m->nr == 0 && !m->note)
+		return 0;
+	fputs(" pdtool metrics (thresholds: man pdtool-stat, METRICS):\n", out);
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pda_metric_val *v = &m->v[i];
+		char val[32], thr[96] = "";
+
+		if (!group || strcmp(group, v->group) != 0) {
+			group = v->group;
+			fprintf(out, "\n   %s", group);
+			if (m->slots_from && strcmp(group, "Core") != 0 &&
+			    strstr(v->formula, "slots"))
+				fprintf(out, " (%g slots a cycle: %s)",
+					m->slots_per_cycle, m->slots_from);
+			fputc('\n', out);
+		}
+		metric_str(val, sizeof(val), v->percent, v->value);
+		if (v->threshold)
+			threshold_str(thr, sizeof(thr), v);
+		fprintf(out, "     %-30s %10s  %-11s", v->label, val,
+			pda_assess_name(v->assess));
+		if (thr[0])
+			fprintf(out, "  (%s)", thr);
+		fputc('\n', out);
+		if (verbose) {
+			fprintf(out, "       = %s\n        ", v->formula);
+			for (unsigned k = 0; k < v->nr_ops; k++) {
+				fputs(k ? ", " : " ", out);
+				pde_text_puts(out, v->op_name[k]);
+				fprintf(out, " %.0f", v->op_value[k]);
+			}
+			fputc('\n', out);
+		}
+	}
+	if (m->note)
+		fprintf(out, "\n   not computed: %s\n", m->note);
+	fputc('\n', out);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
 /* ---- JSON ------------------------------------------------------------ */
+
+static void json_derived(struct pde_json *j, const struct pda_metrics *m)
+{
+	pde_json_begin_object(j, "derived_metrics");
+	if (m->slots_from) {
+		pde_json_double(j, "slots_per_cycle", m->slots_per_cycle);
+		pde_json_str(j, "slots_from", m->slots_from);
+	}
+	if (m->note)
+		pde_json_str(j, "not_computed", m->note);
+	pde_json_begin_array(j, "metrics");
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pda_metric_val *v = &m->v[i];
+
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "key", v->key);
+		pde_json_str(j, "label", v->label);
+		pde_json_str(j, "group", v->group);
+		pde_json_double(j, "value", v->value);
+		pde_json_str(j, "unit", v->percent ? "fraction" : "ratio");
+		pde_json_str(j, "assessment", pda_assess_name(v->assess));
+		if (v->threshold) {
+			const struct pda_metric_threshold *t = v->threshold;
+
+			pde_json_begin_object(j, "threshold");
+			pde_json_bool(j, "higher_is_better",
+				      t->higher_is_better);
+			if (isnan(t->healthy))
+				pde_json_null(j, "healthy");
+			else
+				pde_json_double(j, "healthy", t->healthy);
+			if (isnan(t->investigate))
+				pde_json_null(j, "investigate");
+			else
+				pde_json_double(j, "investigate",
+						t->investigate);
+			pde_json_end_object(j);
+		}
+		pde_json_str(j, "formula", v->formula);
+		pde_json_begin_array(j, "inputs");
+		for (unsigned k = 0; k < v->nr_ops; k++) {
+			pde_json_begin_object(j, NULL);
+			pde_json_str(j, "name", v->op_name[k]);
+			pde_json_double(j, "value", v->op_value[k]);
+			pde_json_end_object(j);
+		}
+		pde_json_end_array(j);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	pde_json_end_object(j);
+}
 
 static void json_metric(struct pde_json *j, const struct pda_stat_metric *m)
 {
@@ -320,7 +452,8 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 	pde_json_end_object(j);
 }
 
-int pde_stat_json(FILE *out, const struct pda_stat_report *rep)
+int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
+		  const struct pda_metrics *m)
 {
 	struct pde_json j;
 
@@ -364,6 +497,8 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep)
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
+	if (m)
+		json_derived(&j, m);
 	pde_json_end_object(&j);
 	pde_json_newline(&j);
 	return ferror(out) ? PD_ERR_IO : 0;
@@ -463,7 +598,44 @@ static void md_cmdline(FILE *out, const struct pda_stat_report *rep)
 	pde_md_code(out, buf, n, false);
 }
 
-int pde_stat_md(FILE *out, const struct pda_stat_report *rep)
+static void md_derived(FILE *out, const struct pda_metrics *m)
+{
+	if (m->nr == 0 && !m->note)
+		return;
+	fputs("\n## Derived metrics\n\n", out);
+	if (m->slots_from)
+		fprintf(out, "Slot-based metrics: %g slots a cycle, from %s.\n\n",
+			m->slots_per_cycle, m->slots_from);
+	if (m->nr)
+		fputs("| group | metric | value | assessment | thresholds | "
+		      "formula |\n|---|---|---:|---|---|---|\n",
+		      out);
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pda_metric_val *v = &m->v[i];
+		char val[32], thr[96] = "";
+
+		metric_str(val, sizeof(val), v->percent, v->value);
+		if (v->threshold)
+			threshold_str(thr, sizeof(thr), v);
+		fputs("| ", out);
+		pde_md_text(out, v->group, strlen(v->group));
+		fputs(" | ", out);
+		pde_md_text(out, v->label, strlen(v->label));
+		fprintf(out, " | %s | %s | ", val, pda_assess_name(v->assess));
+		pde_md_text(out, thr, strlen(thr));
+		fputs(" | ", out);
+		pde_md_code(out, v->formula, strlen(v->formula), true);
+		fputs(" |\n", out);
+	}
+	if (m->note) {
+		fputs("\nNot computed: ", out);
+		pde_md_text(out, m->note, strlen(m->note));
+		fputs("\n", out);
+	}
+}
+
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
+		const struct pda_metrics *m)
 {
 	static const char *const sep[] = {"", "---|"};
 
@@ -495,5 +667,7 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep)
 		for (size_t i = 0; i < rd->nr; i++)
 			md_row(out, rep, &rep->rows[rd->first + i]);
 	}
+	if (m)
+		md_derived(out, m);
 	return ferror(out) ? PD_ERR_IO : 0;
 }

@@ -50,6 +50,14 @@
 #define SW_CPU_CLOCK 0u
 #define SW_TASK_CLOCK 1u
 #define CACHE_MISS_READ(c) ((c) | (0u << 8) | (1u << 16)) /* read, miss */
+/* Intel's topdown metric pseudo-events on the core PMU (event 0x00,
+ * umask 0x80..0x83): perf 6.1 names them topdown-retiring, -bad-spec,
+ * -fe-bound, -be-bound */
+#define T_X86_CPU 4u
+#define TD_RETIRING 0x8000u
+#define TD_BAD_SPEC 0x8100u
+#define TD_FE_BOUND 0x8200u
+#define TD_BE_BOUND 0x8300u
 
 /* STAT_CONFIG terms (tools/lib/perf/include/perf/event.h) */
 #define TERM_AGGR_MODE 0
@@ -74,6 +82,10 @@ enum shadow {
 	SH_LL_CACHE,
 	SH_DTLB,
 	SH_ITLB,
+	SH_TD_RETIRING,
+	SH_TD_BAD_SPEC,
+	SH_TD_FE_BOUND,
+	SH_TD_BE_BOUND,
 	SH_NONE,
 };
 
@@ -152,6 +164,7 @@ struct pda_stat {
 	/* the capture being read */
 	struct pd_file *f;
 	const struct pd_env *env;
+	bool intel;		/* recorded on an Intel host (CPUID) */
 	int *cpus;
 	size_t nr_cpus;
 	int64_t *pids;
@@ -432,6 +445,8 @@ int pda_stat_begin(struct pda_stat *s, struct pd_file *f)
 	s->env = NULL;
 	if (pd_file_env(f, &s->env) < 0)
 		s->env = NULL;
+	s->intel = s->env && s->env->cpuid &&
+		   strncmp(s->env->cpuid, "GenuineIntel", 12) == 0;
 	s->aggr = PDA_STAT_AGGR_GLOBAL;
 	s->have_config = false;
 	s->interval_ms = 0;
@@ -732,9 +747,29 @@ static bool hw_cache(const struct pd_attr *a, uint64_t config)
 	return a->type == T_HW_CACHE && a->config == config;
 }
 
-/* Which shadow value an event feeds (perf_stat__update_shadow_stats) */
-static enum shadow shadow_of(const struct pd_attr *a)
+/*
+ * An Intel topdown metric event: perf 6.1 tells them by name (its
+ * id_str[]); this by the x86 core PMU's type and config, which the
+ * names stand for, in a capture of an Intel host.
+ */
+static bool topdown(const struct pda_stat *s, const struct pd_attr *a,
+		    uint64_t config)
 {
+	return s->intel && a->type == T_X86_CPU &&
+	       (a->config & 0xfffffffffull) == config;
+}
+
+/* Which shadow value an event feeds (perf_stat__update_shadow_stats) */
+static enum shadow shadow_of(const struct pda_stat *s, const struct pd_attr *a)
+{
+	if (topdown(s, a, TD_RETIRING))
+		return SH_TD_RETIRING;
+	if (topdown(s, a, TD_BAD_SPEC))
+		return SH_TD_BAD_SPEC;
+	if (topdown(s, a, TD_FE_BOUND))
+		return SH_TD_FE_BOUND;
+	if (topdown(s, a, TD_BE_BOUND))
+		return SH_TD_BE_BOUND;
 	if (is_clock(a))
 		return SH_NSECS;
 	if (hw(a, HW_CPU_CYCLES))
@@ -766,7 +801,7 @@ static int shadow_update(struct pda_stat *s, size_t i, int64_t agg,
 			 uint64_t val)
 {
 	const struct pda_stat_event *ev = &s->events[i];
-	enum shadow t = shadow_of(&ev->attr);
+	enum shadow t = shadow_of(s, &ev->attr);
 	struct stats *st;
 
 	if (t == SH_NONE)
@@ -830,18 +865,49 @@ static double si_unit(double v, char *unit)
 	return v;
 }
 
+/* perf 6.1's full_td(): two of the four level-1 values are there */
+static bool full_td(struct pda_stat *s, uint64_t ctx, int64_t agg)
+{
+	int n = 0;
+
+	for (enum shadow t = SH_TD_RETIRING; t <= SH_TD_BE_BOUND; t++)
+		n += shadow_avg(s, t, ctx, agg) > 0;
+	return n >= 2;
+}
+
+/* perf 6.1's td_metric_ratio(): a level-1 value over their sum */
+static double td_ratio(struct pda_stat *s, enum shadow t, uint64_t ctx,
+		       int64_t agg)
+{
+	double sum = 0.0;
+
+	for (enum shadow k = SH_TD_RETIRING; k <= SH_TD_BE_BOUND; k++)
+		sum += shadow_avg(s, k, ctx, agg);
+	return sum ? shadow_avg(s, t, ctx, agg) / sum : 0.0;
+}
+
 static void metrics(struct pda_stat *s, struct pda_stat_row *row, int64_t agg)
 {
+	static const char *const td_name[] = {
+		"Retiring", "Bad Speculation", "Frontend Bound",
+		"Backend Bound",
+	};
 	const struct pda_stat_event *ev = &s->events[row->event];
 	const struct pd_attr *a = &ev->attr;
 	const uint64_t ctx = ev->ctx;
 	const double avg = row->uval;
 	double total, ratio = 0.0;
 
+	enum shadow td = shadow_of(s, a);
+
 	row->nr_metrics = 0;
 	if (!row->counted)
 		return;
-	if (hw(a, HW_INSTRUCTIONS)) {
+	if (td >= SH_TD_RETIRING && td <= SH_TD_BE_BOUND &&
+	    full_td(s, ctx, agg)) {
+		metric(row, PDA_STAT_MF_8_1F_PCT, td_ratio(s, td, ctx, agg) * 100.0,
+		       td_name[td - SH_TD_RETIRING], false);
+	} else if (hw(a, HW_INSTRUCTIONS)) {
 		total = shadow_avg(s, SH_CYCLES, ctx, agg);
 		if (total)
 			metric(row, PDA_STAT_MF_7_2F_SP, avg / total,

@@ -88,6 +88,7 @@ enum pda_stat_mfmt {
 	PDA_STAT_MF_7_2F_SP,	/* "%7.2f " */
 	PDA_STAT_MF_7_2F_PCT,	/* "%7.2f%%" */
 	PDA_STAT_MF_8_3F_PCT,	/* "%8.3f %%" */
+	PDA_STAT_MF_8_1F_PCT,	/* "%8.1f%%" */
 };
 
 /* A metric perf prints after '#'. */

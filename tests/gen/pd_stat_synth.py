@@ -56,8 +56,29 @@ ARM = {
     "stall_backend": 0x24, "dtlb_walk": 0x34, "itlb_walk": 0x35,
     "l1d_cache_lmiss_rd": 0x39, "stall_backend_mem": 0x4005,
     "l2d_cache_lmiss_rd": 0x4009,
+    # PMUv3.5's slot events (Neoverse N2/V2/V3 TopdownL1)
+    "op_retired": 0x3a, "op_spec": 0x3b, "stall_slot_backend": 0x3d,
+    "stall_slot_frontend": 0x3e, "stall_slot": 0x3f,
 }
 ARM_PMU_TYPE = 8    # armv8_pmuv3_0, as PMU_MAPPINGS says
+# The x86 core PMU ("cpu", type 4): Intel's slots and topdown metric
+# pseudo-events (event 0x00, umask 0x04 and 0x80..0x87), AMD Zen 4's
+# PipelineL1 events (event bits 7:0 and 11:8 at 35:32, umask 15:8)
+X86_PMU_TYPE = 4
+INTEL = {
+    "slots": 0x0400, "topdown-retiring": 0x8000,
+    "topdown-bad-spec": 0x8100, "topdown-fe-bound": 0x8200,
+    "topdown-be-bound": 0x8300, "topdown-heavy-ops": 0x8400,
+    "topdown-br-mispredict": 0x8500, "topdown-fetch-lat": 0x8600,
+    "topdown-mem-bound": 0x8700,
+}
+AMD = {
+    "ls_not_halted_cyc": 0x76, "ex_ret_ops": 0xc1,
+    "de_src_op_disp.all": 0x07aa,
+    "de_no_dispatch_per_slot.no_ops_from_frontend": 0x1000001a0,
+    "de_no_dispatch_per_slot.backend_stalls": 0x100001ea0,
+    "de_no_dispatch_per_slot.smt_contention": 0x1000060a0,
+}
 
 # attr flags perf stat record sets: disabled, inherit, exclude_guest; a
 # workload's counters are also enable_on_exec
@@ -69,6 +90,14 @@ HOSTS = {
            "release": "5.15.0-1051-aws", "pmu": "armv8_pmuv3_0"},
     "v1": {"arch": "aarch64", "desc": "", "cpuid": "0x00000000411fd401",
            "release": "6.1.0-18-cloud-arm64", "pmu": "armv8_pmuv3_0"},
+    # an N2 r0p0 (STALL_SLOT counts a slot too many each cycle before
+    # r0p3) and a V2, each with its PMU's slots in PMU_CAPS
+    "n2": {"arch": "aarch64", "desc": "", "cpuid": "0x00000000410fd490",
+           "release": "6.8.0-1009-aws", "pmu": "armv8_pmuv3_0",
+           "caps": {"slots": "0x00000005"}},
+    "v2": {"arch": "aarch64", "desc": "", "cpuid": "0x00000000410fd4f1",
+           "release": "6.8.0-1009-aws", "pmu": "armv8_pmuv3_0",
+           "caps": {"slots": "0x00000008"}},
     "intel": {"arch": "x86_64",
               "desc": "Intel(R) Xeon(R) Platinum 8488C",
               "cpuid": "GenuineIntel,6,143,8", "release": "6.1.0-18-amd64",
@@ -123,7 +152,45 @@ CAPTURES = {
                              "stalled-cycles-backend", "branches",
                              "branch-misses", "L1-icache-loads",
                              "L1-icache-load-misses"]),
+    "n2-topdown": dict(host="n2", cpus=4, sockets=1, aggr=1, intervals=0,
+                       counters=6, events=[
+                           "task-clock", "cpu_cycles", "inst_retired",
+                           "stall_slot_frontend", "stall_slot_backend",
+                           "stall_slot", "op_retired", "op_spec",
+                           "br_mis_pred", "br_retired",
+                           "br_mis_pred_retired", "stall_frontend",
+                           "stall_backend"], shared_busy=True),
+    "v2-topdown": dict(host="v2", cpus=2, sockets=1, aggr=0, intervals=0,
+                       counters=6, events=[
+                           "cpu-clock", "cpu_cycles", "inst_retired",
+                           "stall_slot_frontend", "stall_slot_backend",
+                           "stall_slot", "op_retired", "op_spec",
+                           "l1d_cache", "l1d_cache_refill"],
+                       shared_busy=True),
+    "intel-topdown": dict(host="intel", cpus=4, sockets=2, aggr=1,
+                          intervals=0, counters=12, events=[
+                              "cpu-clock", "cycles", "instructions",
+                              "slots", "topdown-retiring",
+                              "topdown-bad-spec", "topdown-fe-bound",
+                              "topdown-be-bound", "topdown-heavy-ops",
+                              "topdown-br-mispredict",
+                              "topdown-fetch-lat", "topdown-mem-bound"],
+                          shared_busy=True),
+    "amd-pipeline": dict(host="amd", cpus=2, sockets=1, aggr=1,
+                         intervals=0, counters=6, events=[
+                             "task-clock", "ls_not_halted_cyc",
+                             "ex_ret_ops", "de_src_op_disp.all",
+                             "de_no_dispatch_per_slot.no_ops_from_frontend",
+                             "de_no_dispatch_per_slot.backend_stalls",
+                             "de_no_dispatch_per_slot.smt_contention",
+                             "branches", "branch-misses"],
+                         shared_busy=True),
 }
+# the N2 capture as a perf before 6.2 writes it: no PMU_CAPS, so no
+# slots per cycle to compute TopdownL1 with
+HOSTS["n2-nocaps"] = {k: v for k, v in HOSTS["n2"].items() if k != "caps"}
+CAPTURES["n2-nocaps"] = dict(CAPTURES["n2-topdown"], host="n2-nocaps",
+                             seed="n2-topdown")
 # perf 6.8 and later: the saved aggregation mode in the new numbering (6
 # is AGGR_CORE there, 4 before), the AGGR_LEVEL term after it, and a
 # VERSION to tell them by; the counts are n1-global's, so that reading it
@@ -155,6 +222,10 @@ class Rng:
 def event_attr(name, host):
     if name in GENERIC:
         return GENERIC[name]
+    if name in INTEL:
+        return X86_PMU_TYPE, INTEL[name]
+    if name in AMD:
+        return X86_PMU_TYPE, AMD[name]
     return ARM_PMU_TYPE, ARM[name]
 
 
@@ -177,7 +248,40 @@ RATE = {
     "iTLB-loads": 0.0011e9, "iTLB-load-misses": 0.0002e9,
     "L1-icache-loads": 1.1e9, "L1-icache-load-misses": 0.013e9,
     "context-switches": 210, "cpu-migrations": 7, "page-faults": 1900,
+    "op_retired": 4.4e9, "op_spec": 5.1e9,
+    "slots": 2.6e9 * 6, "topdown-retiring": 2.6e9 * 6 * 0.41,
+    "topdown-bad-spec": 2.6e9 * 6 * 0.09,
+    "topdown-fe-bound": 2.6e9 * 6 * 0.18,
+    "topdown-be-bound": 2.6e9 * 6 * 0.32,
+    "topdown-heavy-ops": 2.6e9 * 6 * 0.07,
+    "topdown-br-mispredict": 2.6e9 * 6 * 0.06,
+    "topdown-fetch-lat": 2.6e9 * 6 * 0.11,
+    "topdown-mem-bound": 2.6e9 * 6 * 0.19,
+    "ls_not_halted_cyc": 2.6e9, "ex_ret_ops": 2.6e9 * 6 * 0.36,
+    "de_src_op_disp.all": 2.6e9 * 6 * 0.44,
+    "de_no_dispatch_per_slot.no_ops_from_frontend": 2.6e9 * 6 * 0.21,
+    "de_no_dispatch_per_slot.backend_stalls": 2.6e9 * 6 * 0.29,
+    "de_no_dispatch_per_slot.smt_contention": 2.6e9 * 6 * 0.04,
 }
+
+
+# slot-based Arm events: slots per cycle times cycles times the share; an
+# N2 before r0p3 counts one more slot a cycle in STALL_SLOT and
+# STALL_SLOT_FRONTEND (the erratum perf's N2 metrics correct for)
+RATE_HOST = {
+    "n2": {"stall_slot_frontend": 2.6e9 * (5 * 0.17 + 1),
+           "stall_slot_backend": 2.6e9 * 5 * 0.38,
+           "stall_slot": 2.6e9 * (5 * 0.55 + 1)},
+    "v2": {"stall_slot_frontend": 2.6e9 * 8 * 0.17,
+           "stall_slot_backend": 2.6e9 * 8 * 0.38,
+           "stall_slot": 2.6e9 * 8 * 0.55},
+}
+
+RATE_HOST["n2-nocaps"] = RATE_HOST["n2"]
+
+
+def rate(name, host):
+    return RATE_HOST.get(host, {}).get(name, RATE.get(name))
 
 
 def counts(spec, rng):
@@ -192,10 +296,17 @@ def counts(spec, rng):
     cum = [[(0, 0, 0)] * ncpu for _ in range(nev)]
     for r in range(rounds):
         this = []
+        shared = [0.55 + 0.4 * rng.frac() for _ in range(ncpu)] \
+            if spec.get("shared_busy") else []
         for i, name in enumerate(spec["events"]):
             row = []
             for c in range(ncpu):
-                busy = 0.55 + 0.4 * rng.frac()
+                if spec.get("shared_busy"):
+                    # one load per CPU and round for every event, so
+                    # that the events' ratios stay those of RATE
+                    busy = shared[c]
+                else:
+                    busy = 0.55 + 0.4 * rng.frac()
                 ena = int(span * (0.97 + 0.03 * rng.frac()))
                 run = ena
                 if i in hw and len(hw) > spec["counters"]:
@@ -207,7 +318,7 @@ def counts(spec, rng):
                 if name in ("task-clock", "cpu-clock"):
                     val = int(ena * busy)
                 else:
-                    val = int(RATE[name] * busy * run / 1e9 *
+                    val = int(rate(name, spec["host"]) * busy * run / 1e9 *
                               (0.9 + 0.2 * rng.frac()))
                 pv, pe, pr = cum[i][c]
                 cum[i][c] = (pv + val, pe + ena, pr + run)
@@ -333,7 +444,7 @@ def features(spec, host, ids):
     if host["arch"] == "aarch64":
         pmus.append((ARM_PMU_TYPE, host["pmu"]))
     else:
-        pmus.append((4, "cpu"))
+        pmus.append((X86_PMU_TYPE, "cpu"))
     pmu = struct.pack("<I", len(pmus))
     for t, n in pmus:
         pmu += struct.pack("<I", t) + string_feature(n)
@@ -356,6 +467,14 @@ def features(spec, host, ids):
         (16, pmu),
         (19, b""),
     ]
+    if host.get("caps"):
+        # PMU_CAPS (31) as perf 6.2 and later write it: nr PMUs, then
+        # per PMU nr caps, its "name" "value" strings and the PMU's name
+        caps = struct.pack("<II", 1, len(host["caps"]))
+        for k, v in sorted(host["caps"].items()):
+            caps += string_feature(k) + string_feature(v)
+        caps += string_feature(host["pmu"])
+        feats.append((31, caps))
     return feats
 
 

@@ -1,10 +1,13 @@
 /*
  * check_counters.c - analyze/counters (pda_stat): the saved aggregation
  * mode of every perf generation, the totals of a capture against its
- * STAT records summed here, and clean out-of-memory failures (T9).
+ * STAT records summed here, clean out-of-memory failures (T9), and the
+ * derived metrics (pda_metrics): events told by PMU and config, not by
+ * name; the slots per cycle from the capture; the threshold table.
  */
 #include "pd_config.h"
 #include "failalloc.h"
+#include "pda_metrics.h"
 #include "pda_stat.h"
 
 #include <check.h>
@@ -163,6 +166,154 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+static const struct pd_env_pmu_mapping arm_pmus[] = {
+	{1, "software"},
+	{8, "armv8_pmuv3_0"},
+};
+
+/* A capture's environment of an aarch64 host with the PMU at type 8. */
+static void arm_env(struct pd_env *env, const char *cpuid)
+{
+	memset(env, 0, sizeof(*env));
+	env->arch = "aarch64";
+	env->cpuid = cpuid;
+	env->nr_pmu_mappings = 2;
+	env->pmu_mappings = arm_pmus;
+}
+
+static const struct pda_metric_val *find_metric(const struct pda_metrics *m,
+						const char *key)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		if (strcmp(m->v[i].key, key) == 0)
+			return &m->v[i];
+	return NULL;
+}
+
+/* Names lie, PMU and config do not: "cycles" on the Arm PMU with config
+ * 0x08 is inst_retired; a raw r11 of an aarch64 host is cpu_cycles; the
+ * same PMU type on an x86 host is nothing the metrics know. */
+START_TEST(test_metric_identity)
+{
+	struct pd_env env;
+	struct pd_attr a_inst, a_cyc, a_raw;
+	struct pda_metrics_event ev[2];
+	struct pda_metrics m;
+	const struct pda_metric_val *ipc;
+
+	arm_env(&env, "0x00000000413fd0c1");
+	memset(&a_inst, 0, sizeof(a_inst));
+	memset(&a_cyc, 0, sizeof(a_cyc));
+	memset(&a_raw, 0, sizeof(a_raw));
+	a_inst.type = 8;
+	a_inst.config = 0x08;
+	a_cyc.type = 8;
+	a_cyc.config = 0x11;
+	a_raw.type = 4;
+	a_raw.config = 0x11;
+	ev[0] = (struct pda_metrics_event){"cycles", &a_inst, 300.0, true};
+	ev[1] = (struct pda_metrics_event){"foo", &a_cyc, 100.0, true};
+	pda_metrics_compute(ev, 2, &env, &m);
+	ipc = find_metric(&m, "ipc");
+	ck_assert_ptr_nonnull(ipc);
+	ck_assert_double_eq_tol(ipc->value, 3.0, 1e-12);
+	ck_assert_int_eq(ipc->assess, PDA_ASSESS_HEALTHY);
+	ck_assert_str_eq(ipc->op_name[0], "cycles");
+
+	ev[1].attr = &a_raw;
+	ev[1].count = 250.0;
+	pda_metrics_compute(ev, 2, &env, &m);
+	ipc = find_metric(&m, "ipc");
+	ck_assert_ptr_nonnull(ipc);
+	ck_assert_double_eq_tol(ipc->value, 1.2, 1e-12);
+	ck_assert_int_eq(ipc->assess, PDA_ASSESS_BORDERLINE);
+
+	ev[1].count = 400.0;
+	pda_metrics_compute(ev, 2, &env, &m);
+	ck_assert_int_eq(find_metric(&m, "ipc")->assess,
+			 PDA_ASSESS_INVESTIGATE);
+
+	/* an uncounted event gives no metric */
+	ev[1].counted = false;
+	pda_metrics_compute(ev, 2, &env, &m);
+	ck_assert_ptr_null(find_metric(&m, "ipc"));
+
+	ev[1].counted = true;
+	env.arch = "x86_64";
+	env.cpuid = "GenuineIntel,6,143,8";
+	env.nr_pmu_mappings = 0;
+	pda_metrics_compute(ev, 2, &env, &m);
+	ck_assert_uint_eq(m.nr, 0);
+}
+END_TEST
+
+/* Arm TopdownL1 takes the slots per cycle from the capture's PMU_CAPS,
+ * and without them computes none and says why; the N2 r0p0 correction
+ * follows the capture's MIDR. */
+START_TEST(test_metric_slots)
+{
+	static const struct pd_env_cap caps[] = {{"slots", "0x00000008"}};
+	static const struct pd_env_pmu_caps pmu_caps[] = {
+		{"armv8_pmuv3_0", 1, caps},
+	};
+	struct pd_env env;
+	struct pd_attr a_be, a_fe, a_cyc;
+	struct pda_metrics_event ev[3];
+	struct pda_metrics m;
+	const struct pda_metric_val *v;
+
+	arm_env(&env, "0x00000000410fd4f1"); /* Neoverse V2 */
+	memset(&a_be, 0, sizeof(a_be));
+	memset(&a_fe, 0, sizeof(a_fe));
+	memset(&a_cyc, 0, sizeof(a_cyc));
+	env.nr_pmu_caps = 1;
+	env.pmu_caps = pmu_caps;
+	a_be.type = a_fe.type = a_cyc.type = 8;
+	a_be.config = 0x3d;
+	a_fe.config = 0x3e;
+	a_cyc.config = 0x11;
+	ev[0] = (struct pda_metrics_event){"stall_slot_backend", &a_be, 400,
+					   true};
+	ev[1] = (struct pda_metrics_event){"stall_slot_frontend", &a_fe, 200,
+					   true};
+	ev[2] = (struct pda_metrics_event){"cpu_cycles", &a_cyc, 100, true};
+	pda_metrics_compute(ev, 3, &env, &m);
+	ck_assert_double_eq(m.slots_per_cycle, 8.0);
+	v = find_metric(&m, "td_backend_bound");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_double_eq_tol(v->value, 0.5, 1e-12);
+	ck_assert_int_eq(v->assess, PDA_ASSESS_INVESTIGATE);
+	v = find_metric(&m, "td_frontend_bound");
+	ck_assert_double_eq_tol(v->value, 0.25, 1e-12);
+	ck_assert_int_eq(v->assess, PDA_ASSESS_INVESTIGATE);
+
+	/* an N2 r0p0: a slot too many each cycle in STALL_SLOT_FRONTEND */
+	env.cpuid = "0x00000000410fd490";
+	pda_metrics_compute(ev, 3, &env, &m);
+	v = find_metric(&m, "td_frontend_bound");
+	ck_assert_double_eq_tol(v->value, (200.0 - 100.0) / 800.0, 1e-12);
+	ck_assert_int_eq(v->assess, PDA_ASSESS_HEALTHY);
+
+	env.nr_pmu_caps = 0;
+	pda_metrics_compute(ev, 3, &env, &m);
+	ck_assert_ptr_null(find_metric(&m, "td_backend_bound"));
+	ck_assert_ptr_nonnull(m.note);
+}
+END_TEST
+
+/* The one threshold table names each metric once. */
+START_TEST(test_metric_thresholds)
+{
+	size_t nr;
+	const struct pda_metric_threshold *t = pda_metric_thresholds(&nr);
+
+	ck_assert_uint_gt(nr, 10);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = i + 1; k < nr; k++)
+			ck_assert_str_ne(t[i].key, t[k].key);
+}
+END_TEST
+
 Suite *counters_suite(void)
 {
 	Suite *s = suite_create("counters");
@@ -172,6 +323,11 @@ Suite *counters_suite(void)
 			    (int)(sizeof(modes) / sizeof(modes[0])));
 	tcase_add_test(tc, test_totals);
 	tcase_add_test(tc, test_nomem);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("metrics");
+	tcase_add_test(tc, test_metric_identity);
+	tcase_add_test(tc, test_metric_slots);
+	tcase_add_test(tc, test_metric_thresholds);
 	suite_add_tcase(s, tc);
 	return s;
 }
