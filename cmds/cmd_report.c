@@ -7,6 +7,7 @@
  */
 #include "pdtool.h"
 #include "pda_capture.h"
+#include "pda_parallel.h"
 #include "pda_report.h"
 #include "pda_session.h"
 
@@ -39,6 +40,14 @@ const char cmd_report_options[] =
 	"                        (default 127, as perf)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
+	"      --latency         a Latency column first, rows ordered by it:\n"
+	"                        each sample's period divided by how many\n"
+	"                        threads of the workload ran then, from the\n"
+	"                        capture's context-switch records, as perf\n"
+	"                        >= 6.15 (without children)\n"
+	"      --parallelism LIST\n"
+	"                        only samples taken while this many threads\n"
+	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
 	"                        perf report --group\n"
 	"      --comms LIST      only samples of these commands (names,\n"
@@ -80,6 +89,8 @@ enum {
 	OPT_CPU,
 	OPT_TIME,
 	OPT_STDIO,
+	OPT_LATENCY,
+	OPT_PARALLELISM,
 };
 
 #define MAX_IDS 1024
@@ -101,6 +112,9 @@ struct report_opts {
 	size_t nr_pids, nr_tids;
 	uint32_t cpus[MAX_CPUS];
 	size_t nr_cpus;
+	bool latency;
+	uint32_t levels[MAX_CPUS];	/* --parallelism */
+	size_t nr_levels;
 	struct cmd_time_range time;
 	struct cmd_symopts sym;
 	const char *unwinder;
@@ -260,6 +274,19 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
+	case OPT_LATENCY:
+		o->latency = true;
+		break;
+	case OPT_PARALLELISM:
+		o->nr_levels = cmd_parse_u32_list(ctx, "--parallelism",
+						  "parallelism levels", arg,
+						  o->levels, o->nr_levels,
+						  MAX_CPUS, true);
+		for (size_t i = 0; i < o->nr_levels; i++)
+			if (o->levels[i] == 0)
+				usage_error(ctx, "--parallelism '%s': levels "
+					    "from 1", arg);
+		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		break;
@@ -287,6 +314,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"cpu", required_argument, NULL, OPT_CPU},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"stdio", no_argument, NULL, OPT_STDIO},
+		{"latency", no_argument, NULL, OPT_LATENCY},
+		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		{NULL, 0, NULL, 0},
@@ -323,6 +352,7 @@ struct report_run {
 	struct pda_report *rep;
 	struct pda_filter flt;
 	struct pda_capture c;
+	struct pda_parallel *par;	/* --latency, --parallelism */
 	uint64_t nr_cpu_filtered;
 };
 
@@ -336,20 +366,63 @@ static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 	return false;
 }
 
+static bool level_wanted(const struct report_opts *o, unsigned level)
+{
+	if (!o->nr_levels)
+		return true;
+	for (size_t i = 0; i < o->nr_levels; i++)
+		if (o->levels[i] == level)
+			return true;
+	return false;
+}
+
+/* A record of the first pass: the switches and exits counted. */
+static int report_order(void *arg, const struct pd_rec *rec,
+			const struct pda_pipe_when *when)
+{
+	struct report_run *rr = arg;
+
+	return pda_parallel_note(rr->par, rec, when);
+}
+
 static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
+	uint64_t latency = 0;
+	unsigned level;
 	int rc;
 
 	if (!cpu_wanted(rr->o, it->sample)) {
 		rr->nr_cpu_filtered++;
 		return 0;
 	}
+	if (rr->par) {
+		if (pda_parallel_stats(rr->par)->nr_cpu_wide)
+			return pda_capture_set_err(
+				&rr->c, PD_ERR_UNSUPPORTED,
+				"a system-wide capture (CPU-wide switch "
+				"records, perf record -a or -C): its "
+				"parallelism is not the workload's, and perf "
+				"refuses latency for it too; record the "
+				"workload alone (perf record --switch-events "
+				"-- CMD)");
+		if (!it->when)
+			return PD_ERR_API; /* two passes: init checked */
+		rc = pda_parallel_at(rr->par, it->when, &level);
+		if (rc < 0)
+			return rc;
+		if (!level_wanted(rr->o, level)) {
+			rr->nr_cpu_filtered++;
+			return 0;
+		}
+		latency = pda_parallel_latency(it->sample->period, level);
+	}
 	if (it->hit)
-		rc = pda_report_add_again(rr->rep, it->sample, *it->cookie);
+		rc = pda_report_add_again_latency(rr->rep, it->sample,
+						  *it->cookie, latency);
 	else
-		rc = pda_report_add(rr->rep, it->sample, it->stack, it->comm,
-				    it->cookie);
+		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
+					    it->comm, it->cookie, latency);
 	return rc < 0 ? rc : 0;
 }
 
@@ -386,15 +459,17 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	const bool children =
-		o->children > 0 || (o->children == 0 && has_callchains(f));
+	/* perf >= 6.15 shows children with latency too; pdtool not yet */
+	const bool children = !o->latency &&
+		(o->children > 0 || (o->children == 0 && has_callchains(f)));
 	struct pda_report *rep;
 	int rc;
 
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
-		   (o->total_period ? PDA_REPORT_PERIOD : 0);
+		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
+		   (o->latency ? PDA_REPORT_LATENCY : 0);
 	ro.comms = o->comms[0] ? o->comms : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
 	/* perf hides the rows of other threads and counts their samples
@@ -460,6 +535,17 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	parse_args(argc, argv, ctx, o);
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
+	if (o->latency && o->children > 0)
+		usage_error(ctx, "--latency with --children: not supported yet "
+			    "(perf >= 6.15 has both)");
+	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
+		die(ctx, "'%s': no context-switch records, which latency and "
+		    "parallelism are computed from: record with 'perf record "
+		    "--latency' (perf >= 6.15) or 'perf record "
+		    "--switch-events'", o->path);
+	if ((o->latency || o->nr_levels) &&
+	    pda_parallel_new(f, NULL, &rr.par) < 0)
+		die(ctx, "out of memory");
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
@@ -474,6 +560,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
 
+		if (rr.par)
+			co.order_fn = report_order;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
 		po.srcline = report_needs_srcline(o);
@@ -489,6 +577,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
+	if (rr.par && !pda_capture_two_pass(&rr.c))
+		die(ctx, "'%s': --latency and --parallelism need a capture "
+		    "file, read twice (not a pipe)", o->path);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&rr.c);
@@ -522,6 +613,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_report_free(rr.rep);
+	pda_parallel_free(rr.par);
 	pda_session_free(s);
 	pd_file_close(f);
 	for (size_t i = 0; i < 2; i++)

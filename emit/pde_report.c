@@ -228,9 +228,13 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[4];
-	size_t widths[4], nr_fixed = 0;
+	const char *names[5];
+	size_t widths[5], nr_fixed = 0;
 
+	if (flags & PDA_REPORT_LATENCY) {
+		names[nr_fixed] = "Latency";
+		widths[nr_fixed++] = OVERHEAD_W * nr;
+	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		names[nr_fixed] = "Children";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
@@ -309,6 +313,15 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
 	fputs("  ", out);
+	if (flags & PDA_REPORT_LATENCY) {
+		for (unsigned m = 0; m < nr; m++)
+			fprintf(out, "%7.2f%%",
+				percent(pda_report_val(rep, t->members[m], id)
+						->latency,
+					pda_report_event_latency(
+						rep, t->members[m])));
+		fputs("  ", out);
+	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
 			fprintf(out, "%7.2f%%",

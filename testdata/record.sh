@@ -34,6 +34,7 @@ esac
 
 mkdir -p bin
 gcc $CFLAGS -pthread -o bin/demo src/demo.c
+gcc $CFLAGS -pthread -o bin/phases src/phases.c
 g++ $CFLAGS -o bin/inline src/inline.cpp
 # diffwork: two builds of one program for `pdtool diff` (testdata/diff.md);
 # -fipa-cp lets GCC clone a function for a constant argument, as -O2 does
@@ -58,6 +59,8 @@ recipe()
 	case $prog in
 	demo) src=src/demo.c compiler="$cc_version"
 	      build="gcc $CFLAGS -pthread -o bin/demo src/demo.c" ;;
+	phases) src=src/phases.c compiler="$cc_version"
+		build="gcc $CFLAGS -pthread -o bin/phases src/phases.c" ;;
 	inline) src=src/inline.cpp compiler="$cxx_version"
 		build="g++ $CFLAGS -o bin/inline src/inline.cpp" ;;
 	*) src='(none: the command is the workload)' compiler=- build=- ;;
@@ -195,6 +198,15 @@ PERF_RECORD_SWITCH with and without the SWITCH_OUT (and preempt) misc bits, \
 each with a sample_id_all trailer.  cpu-clock, 499 Hz, 0.2 s of the C \
 program." \
 	"$R --switch-events -e cpu-clock -F 499 -o switch.perf.data -- bin/demo 200"
+fi
+
+name_wanted=phases; if want "$@"; then
+record phases phases "A workload of known parallelism for latency \
+profiles (pdtool report --latency): serial() alone, then pair() on 2 \
+threads, then quad() on 4 threads, 0.1 s each, with context-switch \
+records (--switch-events) as perf >= 6.15 computes parallelism from.  \
+cpu-clock, 499 Hz, on a 2-CPU host." \
+	"$R --switch-events -e cpu-clock -F 499 -o phases.perf.data -- bin/phases 100"
 fi
 
 name_wanted=lost; if want "$@"; then

@@ -83,7 +83,7 @@ struct event {
 	const struct pd_evsel *evsel;	/* NULL: not seen */
 	struct pda_report_val *v;	/* by entry id */
 	size_t nr_v, alloc_v;
-	uint64_t nr_samples, total_period;
+	uint64_t nr_samples, total_period, total_latency;
 	unsigned member;		/* its index in rep->events */
 };
 
@@ -196,7 +196,10 @@ int pda_report_new(const struct pda_report_opts *opts,
 	nr_keys = o.keys ? o.nr_keys : 3;
 	if (!nr_keys || nr_keys > PDA_REPORT_MAX_KEYS ||
 	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
-				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD)))
+				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
+				   PDA_REPORT_LATENCY)) ||
+	    ((o.flags & PDA_REPORT_LATENCY) &&
+	     (o.flags & PDA_REPORT_CHILDREN)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++)
 		if ((unsigned)keys[i] >= PDA_REPORT_NR_KEYS)
@@ -831,7 +834,7 @@ static struct event *event_of(struct pda_report *rep,
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       const struct summary *s)
+		       const struct summary *s, uint64_t latency)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -859,20 +862,23 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
+			v->latency += latency;
 		}
 		v->acc_samples++;
 		v->acc_period += period;
 	}
 	ev->nr_samples++;
 	ev->total_period += period;
+	ev->total_latency += latency;
 	rep->st.nr_samples++;
 	rep->st.nr_truncated += s->truncated;
 	return 0;
 }
 
-int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
-		   const struct pda_stack *st, const char *comm,
-		   uint64_t *cookie)
+int pda_report_add_latency(struct pda_report *rep,
+			   const struct pd_sample *sample,
+			   const struct pda_stack *st, const char *comm,
+			   uint64_t *cookie, uint64_t latency)
 {
 	struct summary *s;
 	int rc;
@@ -884,16 +890,30 @@ int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 		return rc;
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
-	return add_summary(rep, sample, s);
+	return add_summary(rep, sample, s, latency);
+}
+
+int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
+		   const struct pda_stack *st, const char *comm,
+		   uint64_t *cookie)
+{
+	return pda_report_add_latency(rep, sample, st, comm, cookie, 0);
+}
+
+int pda_report_add_again_latency(struct pda_report *rep,
+				 const struct pd_sample *sample,
+				 uint64_t cookie, uint64_t latency)
+{
+	if (rep->done || !cookie)
+		return PD_ERR_API;
+	return add_summary(rep, sample,
+			   (const struct summary *)(uintptr_t)cookie, latency);
 }
 
 int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie)
 {
-	if (rep->done || !cookie)
-		return PD_ERR_API;
-	return add_summary(rep, sample,
-			   (const struct summary *)(uintptr_t)cookie);
+	return pda_report_add_again_latency(rep, sample, cookie, 0);
 }
 
 /* ---- sorting ---------------------------------------------------------- */
@@ -992,7 +1012,7 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	return 0;
 }
 
-enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES };
+enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES, F_LATENCY };
 
 static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 			  enum val_field f)
@@ -1007,6 +1027,8 @@ static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 		return v->period;
 	case F_SAMPLES:
 		return v->samples;
+	case F_LATENCY:
+		return v->latency;
 	}
 	return 0;
 }
@@ -1032,7 +1054,10 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
 	int r = 0;
 
-	if (rep->flags & PDA_REPORT_CHILDREN)
+	/* perf >= 6.15 --latency: the latency column first */
+	if (rep->flags & PDA_REPORT_LATENCY)
+		r = hpp_sort(c, a, b, F_LATENCY);
+	if (!r && (rep->flags & PDA_REPORT_CHILDREN))
 		r = hpp_sort(c, a, b, F_ACC_PERIOD);
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
@@ -1229,6 +1254,13 @@ void pda_report_event_totals(const struct pda_report *rep, unsigned member,
 		*nr_samples = rep->events[member].nr_samples;
 		*period = rep->events[member].total_period;
 	}
+}
+
+uint64_t pda_report_event_latency(const struct pda_report *rep,
+				  unsigned member)
+{
+	return member < rep->nr_events ? rep->events[member].total_latency
+				       : 0;
 }
 
 unsigned pda_report_nr_keys(const struct pda_report *rep)

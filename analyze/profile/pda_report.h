@@ -79,6 +79,10 @@ enum pda_report_flags {
 					 * side (perf report --group) */
 	PDA_REPORT_NR_SAMPLES = 1u << 2, /* -n: sort ties by samples */
 	PDA_REPORT_PERIOD = 1u << 3,	/* --show-total-period: by period */
+	PDA_REPORT_LATENCY = 1u << 4,	/* perf >= 6.15's --latency: rows by
+					 * the latency the samples were added
+					 * with (pda_report_add_latency), then
+					 * as without; no children */
 };
 
 struct pda_report_opts {
@@ -143,6 +147,16 @@ int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie);
 
+/* The same, the sample weighing latency in the latency column (perf
+ * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()). */
+int pda_report_add_latency(struct pda_report *rep,
+			   const struct pd_sample *sample,
+			   const struct pda_stack *st, const char *comm,
+			   uint64_t *cookie, uint64_t latency);
+int pda_report_add_again_latency(struct pda_report *rep,
+				 const struct pd_sample *sample,
+				 uint64_t cookie, uint64_t latency);
+
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
 
@@ -150,6 +164,7 @@ int pda_report_finish(struct pda_report *rep);
 struct pda_report_val {
 	uint64_t samples, period;	    /* self */
 	uint64_t acc_samples, acc_period;   /* children: self included */
+	uint64_t latency;		    /* self, as added */
 };
 
 /* One row: the key values as perf prints them. */
@@ -197,6 +212,9 @@ const struct pda_report_val *pda_report_val(const struct pda_report *rep,
  * is a share of its member's period). */
 void pda_report_event_totals(const struct pda_report *rep, unsigned member,
 			     uint64_t *nr_samples, uint64_t *period);
+/* Event member's samples' latencies summed. */
+uint64_t pda_report_event_latency(const struct pda_report *rep,
+				  unsigned member);
 /* The keys, as given. */
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);

@@ -448,6 +448,16 @@ static int first_pass(struct pda_capture *c)
 				break;
 			continue;
 		}
+		if (c->o.order_fn) {
+			const struct pda_pipe_when w = {.time = key.time,
+							.seq = key.seq};
+
+			rc = c->o.order_fn(c->o.arg, &rec, &w);
+			if (rc < 0) {
+				callback_failed(c, rc);
+				break;
+			}
+		}
 		if (!pda_machine_changes(rec.type))
 			continue;
 		/* what it keeps: the records and their entries */
@@ -595,6 +605,11 @@ static int second_pass(struct pda_capture *c)
 			return rc;
 	}
 	return rc < 0 ? reader_failed(c, rc) : 0;
+}
+
+bool pda_capture_two_pass(const struct pda_capture *c)
+{
+	return c->two_pass;
 }
 
 int pda_capture_run(struct pda_capture *c)

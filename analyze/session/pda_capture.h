@@ -46,6 +46,16 @@ struct pda_capture;
  * pd_err that stops the run. */
 typedef int (*pda_capture_rec_fn)(void *arg, const struct pd_rec *rec);
 
+/*
+ * Sample mode, a two-pass run: a record that is not a sample (a context
+ * switch, an EXIT, ...), as the first pass reads it (the file's order),
+ * with its place in time order (epoch not set), the order samples'
+ * pda_pipe_item.when is in.  Valid during the call.  @return 0, or a
+ * negative pd_err that stops the run.
+ */
+typedef int (*pda_capture_order_fn)(void *arg, const struct pd_rec *rec,
+				    const struct pda_pipe_when *when);
+
 /* What the run left out and goes on without. */
 enum pda_capture_skip {
 	PDA_CAPTURE_BAD_SAMPLE,	 /* did not decode: pd_file_errmsg() */
@@ -97,6 +107,9 @@ struct pda_capture_opts {
 	 * round (perf's ordered events); else in the file's order, each
 	 * resolved in the state of its own time (two passes, below) */
 	bool time_order;
+	/* with two passes: every other record, placed in time (above);
+	 * NULL: none.  pda_capture_two_pass() says whether it is called. */
+	pda_capture_order_fn order_fn;
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */
@@ -193,6 +206,10 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
  * which and pda_capture_errmsg() why).  Once only: PD_ERR_API after.
  */
 int pda_capture_run(struct pda_capture *c);
+
+/* Whether the run reads the capture twice (sideband first), so that
+ * order_fn is called and samples come with their place in time. */
+bool pda_capture_two_pass(const struct pda_capture *c);
 
 /* Stops what runs and frees the reader and pipeline.  Accepts a c whose
  * init failed, or one zeroed. */

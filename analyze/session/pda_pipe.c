@@ -812,7 +812,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
 		      const struct pda_at *at, const struct pda_pipe_when *when)
 {
-	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false};
+	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false, when};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;

@@ -38,6 +38,12 @@ extern "C" {
  */
 struct pda_pipe;
 
+/* Where a sample of a two-pass run comes in time (pda_capture.c). */
+struct pda_pipe_when {
+	uint32_t epoch;	    /* the sideband records before it in time */
+	uint64_t time, seq; /* its place in time order */
+};
+
 /* A sample handed back: everything valid during the callback only. */
 struct pda_pipe_item {
 	const struct pd_sample *sample;
@@ -61,6 +67,12 @@ struct pda_pipe_item {
 	 */
 	uint64_t *cookie;
 	bool hit;
+	/* Its place in time order in a two-pass run (the one
+	 * pda_capture_opts.order_fn's records are placed in), so that state
+	 * kept apart from the session (parallelism from switch records) is
+	 * read at the sample's moment whatever order samples come back in;
+	 * NULL when fed by pda_pipe_feed() (records already in time order). */
+	const struct pda_pipe_when *when;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are
@@ -113,12 +125,6 @@ void pda_pipe_free(struct pda_pipe *p);
  * (pda_session_errmsg() says why) or the callback failed.
  */
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
-/* Where a sample of a two-pass run comes in time (pda_capture.c). */
-struct pda_pipe_when {
-	uint32_t epoch;	    /* the sideband records before it in time */
-	uint64_t time, seq; /* its place in time order */
-};
-
 /*
  * The same for a sample of a run whose sideband records were applied
  * first, with history (pda_capture.c's two passes): it is resolved in

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""latency.py - an independent latency profile from perf 6.1's records.
+
+    python3 tests/golden/perf/latency.py CAPTURE > GOLDEN
+
+perf 6.1 has no `perf report --latency` (perf >= 6.15 does, and no perf
+7.x runs here), so this recomputes what perf >= 6.15 computes, from the
+records perf 6.1 itself prints in time order (`perf script
+--show-switch-events --show-task-events`): a counter from 1, +1 at each
+switch-in, -1 at each switch-out and EXIT, clamped to [1, nrcpus avail]
+(`perf report --header-only`); each sample's latency is period * 1000 //
+level.  Prints one line per symbol, "LATENCY% OVERHEAD% SYMBOL", the
+percentages with two decimals as perf prints them, ordered by latency,
+then overhead, then name.
+"""
+import re
+import subprocess
+import sys
+
+
+def main():
+    path = sys.argv[1]
+    hdr = subprocess.run(['perf', 'report', '--header-only', '-i', path],
+                         capture_output=True, text=True, check=True).stdout
+    m = re.search(r'nrcpus avail : (\d+)', hdr)
+    nr_cpus = int(m.group(1)) if m else 0
+    out = subprocess.run(
+        ['perf', 'script', '-i', path, '--show-switch-events',
+         '--show-task-events', '-F', 'comm,tid,time,period,event,ip,sym'],
+        capture_output=True, text=True, check=True).stdout
+    level = 1
+    lat, per = {}, {}
+    for line in out.splitlines():
+        if 'PERF_RECORD_SWITCH' in line:
+            level += -1 if 'PERF_RECORD_SWITCH OUT' in line or \
+                'PERF_RECORD_SWITCH_CPU_WIDE OUT' in line else 1
+            continue
+        if 'PERF_RECORD_EXIT' in line:
+            level -= 1
+            continue
+        if 'PERF_RECORD_' in line:
+            continue
+        s = re.match(r'\s*\S.*?\s+\d+\s+[\d.]+:\s+(\d+)\s+\S+:\s+[0-9a-f]+\s+(.*)$',
+                     line)
+        if not s:
+            continue
+        period, sym = int(s.group(1)), s.group(2).strip()
+        clamped = max(1, min(level, nr_cpus))
+        lat[sym] = lat.get(sym, 0) + period * 1000 // clamped
+        per[sym] = per.get(sym, 0) + period
+    tl, tp = sum(lat.values()), sum(per.values())
+    rows = sorted(lat, key=lambda k: (-lat[k], -per[k], k))
+    for k in rows:
+        print('%.2f%% %.2f%% %s' % (100.0 * lat[k] / tl, 100.0 * per[k] / tp, k))
+
+
+main()
