@@ -577,6 +577,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_export(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_export_usage[], cmd_export_summary[],
+	cmd_export_options[];
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_report_usage[], cmd_report_summary[],
 	cmd_report_options[];
