@@ -87,7 +87,7 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 		if (strcmp(arg, "pprof") == 0)
 			o->format = FMT_PPROF;
 		else
-			usage_error(ctx, "--format '%s': pprof", arg);
+			usage_error(ctx, "--format: unknown format '%s' (pprof)", arg);
 		break;
 	case OPT_MAX_STACK:
 		o->max_stack = cmd_max_stack(ctx, arg);
@@ -219,15 +219,20 @@ static char **mapping_build_ids(struct pd_ctx *ctx, struct pd_file *f,
 
 		for (size_t i = 0; i < env->nr_build_ids; i++) {
 			const struct pd_env_build_id *b = &env->build_ids[i];
+			/* a damaged entry may claim more than it holds */
+			const unsigned sz = b->size < sizeof(b->build_id)
+						    ? b->size
+						    : sizeof(b->build_id);
 
 			if (!b->filename || strcmp(b->filename, name) != 0)
 				continue;
-			ids[m] = malloc(2 * (size_t)b->size + 1);
+			ids[m] = malloc(2 * (size_t)sz + 1);
 			if (!ids[m])
 				die(ctx, "out of memory");
-			for (unsigned k = 0; k < b->size; k++)
-				sprintf(ids[m] + 2 * k, "%02x", b->build_id[k]);
-			ids[m][2 * b->size] = '\0';
+			for (unsigned k = 0; k < sz; k++)
+				snprintf(ids[m] + 2 * k, 3, "%02x",
+					 b->build_id[k]);
+			ids[m][2 * sz] = '\0';
 			break;
 		}
 	}
@@ -413,12 +418,7 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	coverage(ctx, &er, p, ps);
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
-	rc = 0;
-	if (ctx->strict && (cs->lost || cs->nr_bad_samples ||
-			    cs->nr_stack_errors || cs->reader.damaged ||
-			    (ps && (ps->nr_missing || ps->nr_samples_unresolved)) ||
-			    ctx->nr_warnings))
-		rc = EXIT_UNRESOLVED;
+	rc = cmd_strict_status(ctx, cs, ps);
 	pda_profile_free(p);
 	pda_collect_free(er.col);
 	pda_session_free(s);
