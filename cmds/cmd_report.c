@@ -606,12 +606,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	coverage(ctx, &rr, ps);
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
-	rc = 0;
-	if (ctx->strict && (cs->lost || cs->nr_bad_samples ||
-			    cs->nr_stack_errors || cs->reader.damaged ||
-			    (ps && (ps->nr_missing || ps->nr_samples_unresolved)) ||
-			    ctx->nr_warnings))
-		rc = EXIT_UNRESOLVED;
+	rc = cmd_strict_status(ctx, cs, ps);
 	pda_report_free(rr.rep);
 	pda_parallel_free(rr.par);
 	pda_session_free(s);

@@ -459,3 +459,15 @@ void cmd_stack_opt(const struct pd_ctx *ctx, int c, const char *arg,
 		break;
 	}
 }
+
+int cmd_strict_status(const struct pd_ctx *ctx,
+		      const struct pda_capture_stats *cs,
+		      const struct pda_stats *ps)
+{
+	if (ctx->strict && (cs->lost || cs->nr_bad_samples ||
+			    cs->nr_stack_errors || cs->reader.damaged ||
+			    (ps && (ps->nr_missing || ps->nr_samples_unresolved)) ||
+			    ctx->nr_warnings))
+		return EXIT_UNRESOLVED;
+	return 0;
+}

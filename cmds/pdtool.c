@@ -29,6 +29,8 @@ static const struct cmd_entry cmds[] = {
 	  cmd_diff_options },
 	{ "dump", cmd_dump, CMD_NEEDS_INPUT, cmd_dump_usage, cmd_dump_summary,
 	  cmd_dump_options },
+	{ "export", cmd_export, CMD_NEEDS_INPUT, cmd_export_usage,
+	  cmd_export_summary, cmd_export_options },
 	{ "flame", cmd_flame, CMD_NEEDS_INPUT, cmd_flame_usage,
 	  cmd_flame_summary, cmd_flame_options },
 	{ "fold", cmd_fold, CMD_NEEDS_INPUT, cmd_fold_usage, cmd_fold_summary,

@@ -493,6 +493,17 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 PD_NORETURN void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
 				 const struct pda_capture *c, int rc);
 
+struct pda_capture_stats;
+/*
+ * A run's exit status: EXIT_UNRESOLVED under --strict when the capture
+ * run (cs) lost, skipped or found damaged anything, the session (ps, may
+ * be NULL) left binaries or frames unresolved, or a warning was printed;
+ * else 0.
+ */
+int cmd_strict_status(const struct pd_ctx *ctx,
+		      const struct pda_capture_stats *cs,
+		      const struct pda_stats *ps);
+
 enum pda_capture_skip;
 /*
  * A capture's skip_fn's message: the first sample that does not decode
@@ -577,6 +588,9 @@ void cmd_fold_opt(struct pd_ctx *ctx, struct fold_opts *o, int c,
 int cmd_fold_profile(struct pd_ctx *ctx, struct fold_opts *o,
 		     const char *path, struct pda_profile **out);
 int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_export(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_export_usage[], cmd_export_summary[],
+	cmd_export_options[];
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_report_usage[], cmd_report_summary[],
 	cmd_report_options[];

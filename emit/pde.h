@@ -350,6 +350,36 @@ struct pde_speedscope_opts {
 int pde_speedscope(FILE *out, const struct pda_flame_node *nodes, size_t nr,
 		   const struct pde_speedscope_opts *opts);
 
+/* ---- exports of the structured profile (pde_pprof.c; `pdtool export`) */
+
+struct pda_profile;
+
+struct pde_pprof_opts {
+	const struct pd_alloc *alloc;
+	/* hex build-ids by mapping id (NULL or "": unknown), nr_build_ids
+	 * of them; may be NULL */
+	const char *const *build_ids;
+	size_t nr_build_ids;
+	bool inline_frames;	/* inlined frames were asked for everywhere:
+				 * every mapping says it has them */
+	unsigned period_type_column; /* period_type and default_sample_type;
+				 * past the last column: none */
+	uint64_t duration_nanos; /* the samples' time span; 0 unknown */
+	const char *const *comments; /* Profile.comment lines */
+	size_t nr_comments;
+};
+
+/*
+ * p (as pda_collect builds it) as pprof's profile.proto, uncompressed
+ * (pprof reads it gzipped or not): sample types from the columns, one
+ * value per column; mappings with build-ids; functions with names and
+ * source files; locations leaf first, each run of inlined frames one
+ * location with a line per frame.  @return 0, PD_ERR_NOMEM (nothing
+ * written) or PD_ERR_IO.
+ */
+int pde_pprof(FILE *out, const struct pda_profile *p,
+	      const struct pde_pprof_opts *opts);
+
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
 struct pda_profile; /* pda_profile.h */
