@@ -168,9 +168,8 @@ static int stat_rec(void *arg, const struct pd_rec *rec)
 	return pda_stat_rec(sr->s, rec);
 }
 
-/* Read one capture into s; @return whether the reader found damage. */
-static bool read_capture(struct pd_ctx *ctx, struct pda_stat *s,
-			 struct pd_file *f, const char *path)
+bool cmd_stat_read(struct pd_ctx *ctx, struct pda_stat *s, struct pd_file *f,
+		   const char *path)
 {
 	struct stat_run sr = {s};
 	PDA_CAPTURE_OPTS(co, .rec_fn = stat_rec, .arg = &sr);
@@ -218,7 +217,7 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	for (size_t i = 0; i < o.nr_paths; i++) {
 		ctx_note_input(ctx, o.paths[i]);
 		files[i] = ctx_open(ctx, o.paths[i]);
-		problems |= read_capture(ctx, s, files[i], o.paths[i]);
+		problems |= cmd_stat_read(ctx, s, files[i], o.paths[i]);
 		/* the report keeps the first capture's command line */
 		if (i > 0)
 			pd_file_close(files[i]);
