@@ -463,6 +463,14 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 			    "report --no-children -s dso,sym).",
 			    tab->event, d->capture, tab->nr_samples,
 			    tab->total_period, rows);
+		if (w->json) {
+			/* the source's numbers, for scripts */
+			docw_field(w, "event", "Event", tab->event);
+			docw_field_u64(w, "samples", "Samples", tab->nr_samples,
+				       NULL);
+			docw_field_u64(w, "period", "Period", tab->total_period,
+				       NULL);
+		}
 		docw_table(w, "functions", 6, heads, keys, "rrrlll");
 		for (size_t i = 0; i < rows; i++) {
 			const uint32_t id = tab->rows[i];
@@ -503,14 +511,17 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 
 /* ---- Branch hotspots --------------------------------------------------- */
 
+/* "sym+0xOFF (dso)", the DSO by its file name as perf report shows it */
 static void branch_end(char *buf, size_t size, const struct pda_branch_loc *l)
 {
+	const char *slash = l->dso ? strrchr(l->dso, '/') : NULL;
+	const char *dso = slash ? slash + 1 : l->dso ? l->dso : "[unknown]";
+
 	if (l->sym)
 		snprintf(buf, size, "%s+%#" PRIx64 " (%s)", l->sym, l->sym_off,
-			 l->dso ? l->dso : "[unknown]");
+			 dso);
 	else
-		snprintf(buf, size, "%#" PRIx64 " (%s)", l->addr,
-			 l->dso ? l->dso : "[unknown]");
+		snprintf(buf, size, "%#" PRIx64 " (%s)", l->addr, dso);
 }
 
 static void sec_branches(struct docw *w, const struct pde_doc *d)
@@ -697,6 +708,15 @@ static void sec_coverage(struct docw *w, const struct pde_doc *d)
 			     "or kill -INT and copy the file again.");
 	if (ps && ps->nr_unresolved_dsos && ps->nr_samples)
 		unresolved_table(w, ps);
+	else if (ps && ps->nr_samples_unresolved)
+		docw_note(w, "%" PRIu64 " samples have a frame in no map the "
+			     "capture recorded, so no binary can name it: JIT "
+			     "code without a /tmp/perf-PID.map, or a process "
+			     "whose maps perf did not record (started before "
+			     "perf record -p, or a short-lived child).  Fix: "
+			     "have the runtime write perf-PID.map, or record "
+			     "the command from its start.",
+			  ps->nr_samples_unresolved);
 	if (ps && ps->unwind.nr_stopped && ps->unwind.nr_stopped_dsos)
 		unwind_table(w, &ps->unwind);
 	if (!cs->lost && !cs->nr_bad_samples && !cs->nr_stack_errors &&

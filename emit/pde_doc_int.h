@@ -5,9 +5,12 @@
  * GitHub-flavoured Markdown or as JSON, so that the two formats carry
  * the same numbers.
  *
- * JSON: {"sections":[{"key":..,"title":..,"source":..,"fields":{..},
- * "TABLE":[{COL:..},..],"notes":[..],"commands":[..]},..]}.  A number
- * cell is a JSON number (percentages in percent), a missing one null.
+ * JSON: {"title":..,"sections":[{"key":..,"title":..,"parts":[{"source":
+ * ..,"items":[..]}]}]}, each source starting a part, an item one of
+ * {"type":"fields","fields":{KEY:..}}, {"type":"table","key":..,"rows":
+ * [{COL:..}]}, {"type":"note","text":..}, {"type":"command","text":..}.
+ * A number cell is a JSON number (a share as a fraction: Markdown shows
+ * it in percent), a missing one null.
  */
 #ifndef PDE_DOC_INT_H
 #define PDE_DOC_INT_H
@@ -22,7 +25,8 @@ struct docw {
 	FILE *out;
 	bool json;
 	struct pde_json j;
-	int open;		/* the list a JSON section has open */
+	int open;		/* JSON: a fields item is open */
+	bool in_part;		/* JSON: a part is open */
 	unsigned nr_cols, col;
 	const char *keys[DOCW_MAX_COLS];
 };

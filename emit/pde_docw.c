@@ -12,24 +12,50 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { OPEN_NONE, OPEN_FIELDS, OPEN_NOTES, OPEN_COMMANDS };
+/* A JSON section: {"key","title","parts":[{"source","items":[ITEM..]}]},
+ * an item {"type":"fields","fields":{..}}, {"type":"table","key",
+ * "rows":[..]}, {"type":"note","text"} or {"type":"command","text"}. */
+enum { OPEN_NONE, OPEN_FIELDS };
 
-/* A JSON section's list of kind `want` open, the other closed. */
-static void json_open(struct docw *w, int want)
+/* Close the fields item a JSON part has open. */
+static void json_close_fields(struct docw *w)
 {
-	static const char *const key[] = {NULL, "fields", "notes", "commands"};
-
-	if (w->open == want)
-		return;
-	if (w->open == OPEN_FIELDS)
+	if (w->open == OPEN_FIELDS) {
 		pde_json_end_object(&w->j);
-	else if (w->open != OPEN_NONE)
+		pde_json_end_object(&w->j);
+	}
+	w->open = OPEN_NONE;
+}
+
+/* Close the JSON part open, if any. */
+static void json_close_part(struct docw *w)
+{
+	json_close_fields(w);
+	if (w->in_part) {
 		pde_json_end_array(&w->j);
-	w->open = want;
-	if (want == OPEN_FIELDS)
-		pde_json_begin_object(&w->j, key[want]);
-	else if (want != OPEN_NONE)
-		pde_json_begin_array(&w->j, key[want]);
+		pde_json_end_object(&w->j);
+	}
+	w->in_part = false;
+}
+
+static void json_part(struct docw *w, const char *source)
+{
+	json_close_part(w);
+	pde_json_begin_object(&w->j, NULL);
+	if (source)
+		pde_json_str(&w->j, "source", source);
+	pde_json_begin_array(&w->j, "items");
+	w->in_part = true;
+}
+
+/* Start a JSON item of type; in a part, one opened for it when none. */
+static void json_item(struct docw *w, const char *type)
+{
+	json_close_fields(w);
+	if (!w->in_part)
+		json_part(w, NULL);
+	pde_json_begin_object(&w->j, NULL);
+	pde_json_str(&w->j, "type", type);
 }
 
 void docw_init(struct docw *w, FILE *out, bool json, const char *title)
@@ -65,7 +91,9 @@ void docw_section(struct docw *w, const char *key, const char *title)
 		pde_json_begin_object(&w->j, NULL);
 		pde_json_str(&w->j, "key", key);
 		pde_json_str(&w->j, "title", title);
+		pde_json_begin_array(&w->j, "parts");
 		w->open = OPEN_NONE;
+		w->in_part = false;
 		return;
 	}
 	fprintf(w->out, "\n## %s\n", title);
@@ -75,7 +103,8 @@ void docw_section(struct docw *w, const char *key, const char *title)
 void docw_section_end(struct docw *w)
 {
 	if (w->json) {
-		json_open(w, OPEN_NONE);
+		json_close_part(w);
+		pde_json_end_array(&w->j);
 		pde_json_end_object(&w->j);
 	}
 }
@@ -88,7 +117,13 @@ static void vtext(struct docw *w, const char *key, const char *prefix,
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (w->json) {
-		pde_json_str(&w->j, key, buf);
+		if (key) {
+			json_part(w, buf);
+		} else {
+			json_item(w, "note");
+			pde_json_str(&w->j, "text", buf);
+			pde_json_end_object(&w->j);
+		}
 		return;
 	}
 	fprintf(w->out, "\n%s", prefix);
@@ -101,8 +136,6 @@ void docw_source(struct docw *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (w->json)
-		json_open(w, OPEN_NONE);
 	vtext(w, "source", "*", fmt, ap);
 	va_end(ap);
 }
@@ -112,17 +145,25 @@ void docw_note(struct docw *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (w->json)
-		json_open(w, OPEN_NOTES);
 	vtext(w, NULL, "", fmt, ap);
 	va_end(ap);
+}
+
+/* The fields item of the JSON part, opened when not open. */
+static void json_fields(struct docw *w)
+{
+	if (w->open == OPEN_FIELDS)
+		return;
+	json_item(w, "fields");
+	pde_json_begin_object(&w->j, "fields");
+	w->open = OPEN_FIELDS;
 }
 
 void docw_field(struct docw *w, const char *key, const char *label,
 		const char *value)
 {
 	if (w->json) {
-		json_open(w, OPEN_FIELDS);
+		json_fields(w);
 		pde_json_str(&w->j, key, value);
 		return;
 	}
@@ -141,7 +182,7 @@ void docw_field_u64(struct docw *w, const char *key, const char *label,
 	char buf[64];
 
 	if (w->json) {
-		json_open(w, OPEN_FIELDS);
+		json_fields(w);
 		pde_json_u64(&w->j, key, v);
 		return;
 	}
@@ -155,8 +196,9 @@ void docw_command(struct docw *w, const char *cmd)
 	size_t run = 0, longest = 0;
 
 	if (w->json) {
-		json_open(w, OPEN_COMMANDS);
-		pde_json_str(&w->j, NULL, cmd);
+		json_item(w, "command");
+		pde_json_str(&w->j, "text", cmd);
+		pde_json_end_object(&w->j);
 		return;
 	}
 	/* a fence longer than any run of backticks in the command */
@@ -184,8 +226,9 @@ void docw_table(struct docw *w, const char *key, unsigned nr_cols,
 	for (unsigned i = 0; i < w->nr_cols; i++)
 		w->keys[i] = keys[i];
 	if (w->json) {
-		json_open(w, OPEN_NONE);
-		pde_json_begin_array(&w->j, key);
+		json_item(w, "table");
+		pde_json_str(&w->j, "key", key);
+		pde_json_begin_array(&w->j, "rows");
 		return;
 	}
 	fputs("\n|", w->out);
@@ -199,8 +242,10 @@ void docw_table(struct docw *w, const char *key, unsigned nr_cols,
 
 void docw_table_end(struct docw *w)
 {
-	if (w->json)
+	if (w->json) {
 		pde_json_end_array(&w->j);
+		pde_json_end_object(&w->j);
+	}
 	w->nr_cols = 0;
 }
 
