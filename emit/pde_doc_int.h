@@ -67,4 +67,12 @@ void docw_cell_scaled(struct docw *w, double v, double md_scale,
 		      int decimals, const char *suffix);
 void docw_cell_none(struct docw *w);
 
+/* a appended to b as the shell reads it back: as it is when it holds
+ * only characters the shell leaves alone, else single-quoted */
+void docw_shell_arg(struct pdc_strbuf *b, const char *a);
+
+/* The sections of pde_docval.c (pde_doc.c has the others). */
+void pde_doc_coverage(struct docw *w, const struct pde_doc *d);
+void pde_doc_validation(struct docw *w, const struct pde_doc *d);
+
 #endif /* PDE_DOC_INT_H */

@@ -346,3 +346,24 @@ void docw_cell_none(struct docw *w)
 	else
 		fputs(" |", w->out);
 }
+
+/* One argument as the shell reads it back: as it is when it holds only
+ * characters the shell leaves alone, else in single quotes. */
+void docw_shell_arg(struct pdc_strbuf *b, const char *a)
+{
+	const char *safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			   "0123456789_@%+=:,./-";
+
+	if (*a && strspn(a, safe) == strlen(a)) {
+		pdc_strbuf_add(b, a, strlen(a));
+		return;
+	}
+	pdc_strbuf_add(b, "'", 1);
+	for (; *a; a++) {
+		if (*a == '\'')
+			pdc_strbuf_add(b, "'\\''", 4);
+		else
+			pdc_strbuf_add(b, a, 1);
+	}
+	pdc_strbuf_add(b, "'", 1);
+}
