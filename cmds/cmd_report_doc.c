@@ -192,34 +192,6 @@ static void write_flame(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	pda_flame_free(fl);
 }
 
-/* The stat captures, as `pdtool stat FILE...` reads them. */
-static struct pda_stat *read_stats(struct pd_ctx *ctx,
-				   const struct cmd_report_doc *a,
-				   struct pd_file **first)
-{
-	PDA_STAT_OPTS(so, .aggr = PDA_STAT_AGGR_AS_RECORDED);
-	struct pda_stat *st;
-
-	if (pda_stat_new(&so, &st) < 0)
-		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-	for (size_t i = 0; i < a->nr_stat; i++) {
-		struct pd_file *f;
-
-		ctx_note_input(ctx, a->stat_paths[i]);
-		f = ctx_open(ctx, a->stat_paths[i]);
-		cmd_stat_read(ctx, st, f, a->stat_paths[i]);
-		if (i == 0)
-			*first = f;
-		else
-			pd_file_close(f);
-	}
-	if (pda_stat_finish(st) < 0)
-		die(ctx, "%s", pda_stat_errmsg(st));
-	if (pda_stat_nr_warnings(st))
-		warning(ctx, "%s", pda_stat_warning(st));
-	return st;
-}
-
 static char *join(struct pd_ctx *ctx, const char *dir, const char *name)
 {
 	const size_t n = strlen(dir) + strlen(name) + 2;
@@ -255,7 +227,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	if (a->nr_stat) {
 		const struct pd_env *senv = NULL;
 
-		st = read_stats(ctx, a, &stat_file);
+		st = cmd_stat_read_runs(ctx, a->stat_paths, a->nr_stat,
+					&stat_file);
 		if (pd_file_env(stat_file, &senv) < 0)
 			senv = NULL;
 		if (pda_metrics_from_stat(pda_stat_report(st), senv, false,

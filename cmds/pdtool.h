@@ -603,6 +603,14 @@ struct cmd_report_doc {
 	size_t nr_stack_args;
 };
 int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
+/*
+ * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
+ * path is one (its STAT feature), and each side's runs compared, the
+ * table written to output (NULL: stdout).  @return the exit status.
+ */
+bool cmd_is_stat_capture(struct pd_ctx *ctx, const char *path);
+int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
+		  const unsigned nr[2], const char *output);
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];
@@ -619,6 +627,13 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx);
 struct pda_stat;
 bool cmd_stat_read(struct pd_ctx *ctx, struct pda_stat *s, struct pd_file *f,
 		   const char *path);
+/* Captures paths[0..nr) read as the runs of one command, with the
+ * aggregation they were recorded with; the first one, which the report
+ * points into, open in *first (close it after the report).  Dies on
+ * failure; warns of the reading's warnings. */
+struct pda_stat *cmd_stat_read_runs(struct pd_ctx *ctx,
+				    const char *const *paths, size_t nr,
+				    struct pd_file **first);
 extern const char cmd_stat_usage[], cmd_stat_summary[], cmd_stat_options[];
 
 #endif /* PDTOOL_H */

@@ -610,6 +610,16 @@ struct pde_report_opts {
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o);
 
+/* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */
+
+struct pda_statdiff;
+
+/* Each event and derived metric of sd: A, B, the change, its noise and
+ * whether the change is past it; label_a and label_b name the sides.
+ * @return 0 or PD_ERR_IO. */
+int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b);
+
 /* ---- the profile report (pde_doc.c; `pdtool report --format md`) --- */
 
 struct pda_stats;
