@@ -34,7 +34,10 @@ const char cmd_diff_options[] =
 	"  A, B                  the profiles before (A) and after (B): perf.data\n"
 	"                        captures or folded stacks, mixed as needed;\n"
 	"                        several captures a side go before and after\n"
-	"                        '--'\n"
+	"                        '--'.  perf stat record captures compare\n"
+	"                        counter by counter: each event and derived\n"
+	"                        metric, its change, and (several runs a\n"
+	"                        side) its noise; -o writes that table\n"
 	"      --folded          print difffolded.pl's format, \"stack\n"
 	"                        countA countB\" (A at B's scale), not the\n"
 	"                        report\n"
@@ -693,6 +696,26 @@ static void summary_line(struct pd_ctx *ctx, const struct pda_diff *d,
 	cmd_fetch_summary(ctx);
 }
 
+/* Whether the inputs are perf stat record captures, all of them (a mix
+ * with profiles is a usage error): they compare counter by counter. */
+static bool stat_inputs(struct pd_ctx *ctx, const struct diff_opts *o)
+{
+	unsigned nr_stat = 0, nr = 0;
+
+	for (int side = 0; side < 2; side++)
+		for (unsigned i = 0; i < o->nr_paths[side]; i++, nr++)
+			if (input_is_capture(ctx, o->paths[side][i]) &&
+			    cmd_is_stat_capture(ctx, o->paths[side][i]))
+				nr_stat++;
+	if (nr_stat && nr_stat != nr)
+		usage_error(ctx, "perf stat record captures compare only with "
+				 "each other, not with profiles");
+	if (nr_stat && (o->folded || o->markdown))
+		usage_error(ctx, "perf stat record captures: --folded and "
+				 "--markdown apply to profiles");
+	return nr_stat != 0;
+}
+
 int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct diff_opts o;
@@ -707,6 +730,8 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	memset(ss, 0, sizeof(ss));
 	parse_args(argc, argv, ctx, &o);
 	o.all_captures = true;
+	if (stat_inputs(ctx, &o))
+		return cmd_diff_stat(ctx, o.paths, o.nr_paths, o.output);
 	for (int side = 0; side < 2; side++) {
 		capture[side] = calloc(o.nr_paths[side], sizeof(bool));
 		if (!capture[side])

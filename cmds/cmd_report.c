@@ -16,13 +16,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_report_usage[] = "pdtool report [OPTIONS] [FILE | -i FILE]";
+const char cmd_report_usage[] =
+	"pdtool report [OPTIONS] [FILE | -i FILE]\n"
+	"       pdtool report --format md|json [--stat STAT.DATA]... -o DIR "
+	"[FILE]";
 const char cmd_report_summary[] =
 	"perf report's tables: overhead per command, DSO, symbol, ...";
 const char cmd_report_options[] =
 	"  -i, --input FILE      the capture ('-': standard input); the same\n"
 	"                        as FILE\n"
-	"  -o, --output FILE     write there instead of stdout\n"
+	"  -o, --output FILE     write there instead of stdout (with --format\n"
+	"                        md or json: the directory the report goes\n"
+	"                        into)\n"
+	"      --format FMT      text (perf report's tables, the default), or\n"
+	"                        md or json: the profile report (environment,\n"
+	"                        topdown summary, hotspots, cache hierarchy,\n"
+	"                        branch hotspots, coverage, validation) in\n"
+	"                        DIR/report.md or DIR/report.json, and its\n"
+	"                        flame graph in DIR/flame.svg\n"
+	"      --stat FILE       md, json: a perf stat record capture of the\n"
+	"                        same command, for the topdown and cache\n"
+	"                        sections (repeatable: the runs of one\n"
+	"                        command, as pdtool stat FILE...)\n"
+	"      --top N           md, json: functions and branches per table\n"
+	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent\n"
 	"                        (default comm,dso,sym, as perf)\n"
@@ -91,11 +108,16 @@ enum {
 	OPT_STDIO,
 	OPT_LATENCY,
 	OPT_PARALLELISM,
+	OPT_FORMAT,
+	OPT_STAT,
+	OPT_TOP,
 };
 
 #define MAX_IDS 1024
 #define MAX_CPUS 4096
 #define MAX_NAMES 256
+#define MAX_STATS 256
+#define MAX_STACK_ARGS 64
 
 struct report_opts {
 	const char *path, *output;
@@ -119,6 +141,13 @@ struct report_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
+	/* --format md|json: the profile report */
+	const char *format;
+	const char *stats[MAX_STATS];
+	size_t nr_stats;
+	unsigned top;
+	struct cmd_report_doc_arg stack_args[MAX_STACK_ARGS];
+	size_t nr_stack_args;
 };
 
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
@@ -287,8 +316,29 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 				usage_error(ctx, "--parallelism '%s': levels "
 					    "from 1", arg);
 		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0 &&
+		    strcmp(arg, "json") != 0)
+			usage_error(ctx, "--format '%s': text, md or json", arg);
+		o->format = arg;
+		break;
+	case OPT_STAT:
+		if (o->nr_stats == MAX_STATS)
+			usage_error(ctx, "--stat: more than %d captures",
+				    MAX_STATS);
+		o->stats[o->nr_stats++] = arg;
+		break;
+	case OPT_TOP:
+		o->top = parse_count(ctx, "--top", arg);
+		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		/* the report's flame graph folds with the same options */
+		if (o->nr_stack_args == MAX_STACK_ARGS)
+			usage_error(ctx, "more than %d symbol options",
+				    MAX_STACK_ARGS);
+		o->stack_args[o->nr_stack_args++] =
+			(struct cmd_report_doc_arg){c, arg};
 		break;
 	}
 }
@@ -316,6 +366,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"stat", required_argument, NULL, OPT_STAT},
+		{"top", required_argument, NULL, OPT_TOP},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		{NULL, 0, NULL, 0},
@@ -517,6 +570,43 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
+/* --format md|json: the profile report (cmd_report_doc.c). */
+static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
+{
+	const struct cmd_report_doc a = {
+		.path = o->path,
+		.dir = o->output,
+		.stat_paths = o->stats,
+		.nr_stat = o->nr_stats,
+		.top = o->top ? o->top : 20,
+		.json = strcmp(o->format, "json") == 0,
+		.sym = &o->sym,
+		.unwinder = o->unwinder,
+		.jobs = o->jobs,
+		.stack_args = o->stack_args,
+		.nr_stack_args = o->nr_stack_args,
+	};
+	int rc;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		usage_error(ctx, "--format %s writes a directory: give it "
+				 "with -o DIR",
+			    o->format);
+	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
+	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
+	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
+	    o->time.has_end || o->parent || o->max_stack)
+		usage_error(ctx, "--format %s takes no table options (-s, "
+				 "--children, -n, filters, ...): its tables "
+				 "are fixed",
+			    o->format);
+	rc = cmd_report_doc(ctx, &a);
+	for (size_t i = 0; i < 2; i++)
+		free(o->names_buf[i]);
+	free(o);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct report_opts *o = calloc(1, sizeof(*o));
@@ -533,6 +623,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (!o)
 		die(ctx, "out of memory");
 	parse_args(argc, argv, ctx, o);
+	if (o->format && strcmp(o->format, "text") != 0)
+		return report_doc(ctx, o);
+	if (o->nr_stats || o->top)
+		usage_error(ctx, "--stat and --top go with --format md or json");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
 	if (o->latency && o->children > 0)

@@ -168,9 +168,8 @@ static int stat_rec(void *arg, const struct pd_rec *rec)
 	return pda_stat_rec(sr->s, rec);
 }
 
-/* Read one capture into s; @return whether the reader found damage. */
-static bool read_capture(struct pd_ctx *ctx, struct pda_stat *s,
-			 struct pd_file *f, const char *path)
+bool cmd_stat_read(struct pd_ctx *ctx, struct pda_stat *s, struct pd_file *f,
+		   const char *path)
 {
 	struct stat_run sr = {s};
 	PDA_CAPTURE_OPTS(co, .rec_fn = stat_rec, .arg = &sr);
@@ -196,6 +195,33 @@ static bool read_capture(struct pd_ctx *ctx, struct pda_stat *s,
 	return damaged;
 }
 
+struct pda_stat *cmd_stat_read_runs(struct pd_ctx *ctx,
+				    const char *const *paths, size_t nr,
+				    struct pd_file **first)
+{
+	PDA_STAT_OPTS(so, .aggr = PDA_STAT_AGGR_AS_RECORDED);
+	struct pda_stat *st;
+
+	if (pda_stat_new(&so, &st) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	for (size_t i = 0; i < nr; i++) {
+		struct pd_file *f;
+
+		ctx_note_input(ctx, paths[i]);
+		f = ctx_open(ctx, paths[i]);
+		cmd_stat_read(ctx, st, f, paths[i]);
+		if (i == 0)
+			*first = f;
+		else
+			pd_file_close(f);
+	}
+	if (pda_stat_finish(st) < 0)
+		die(ctx, "%s", pda_stat_errmsg(st));
+	if (pda_stat_nr_warnings(st))
+		warning(ctx, "%s", pda_stat_warning(st));
+	return st;
+}
+
 int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct stat_opts o = {.aggr = PDA_STAT_AGGR_AS_RECORDED};
@@ -218,7 +244,7 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	for (size_t i = 0; i < o.nr_paths; i++) {
 		ctx_note_input(ctx, o.paths[i]);
 		files[i] = ctx_open(ctx, o.paths[i]);
-		problems |= read_capture(ctx, s, files[i], o.paths[i]);
+		problems |= cmd_stat_read(ctx, s, files[i], o.paths[i]);
 		/* the report keeps the first capture's command line */
 		if (i > 0)
 			pd_file_close(files[i]);

@@ -594,6 +594,37 @@ extern const char cmd_export_usage[], cmd_export_summary[],
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_report_usage[], cmd_report_summary[],
 	cmd_report_options[];
+/*
+ * `pdtool report --format md|json -o DIR` (cmd_report_doc.c): the
+ * profile report of capture path, with the --stat captures, into
+ * DIR/report.md (report.json) and DIR/flame.svg.  stack_args: the
+ * symbol, unwinder and -j options as getopt_long returned them, for
+ * the flame graph's fold.  @return the exit status.
+ */
+struct cmd_report_doc {
+	const char *path, *dir;
+	const char *const *stat_paths;
+	size_t nr_stat;
+	unsigned top;
+	bool json;
+	const struct cmd_symopts *sym;
+	const char *unwinder;
+	unsigned jobs;
+	const struct cmd_report_doc_arg {
+		int c;
+		const char *arg;
+	} *stack_args;
+	size_t nr_stack_args;
+};
+int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
+/*
+ * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
+ * path is one (its STAT feature), and each side's runs compared, the
+ * table written to output (NULL: stdout).  @return the exit status.
+ */
+bool cmd_is_stat_capture(struct pd_ctx *ctx, const char *path);
+int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
+		  const unsigned nr[2], const char *output);
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];
@@ -604,6 +635,19 @@ extern const char cmd_record_usage[], cmd_record_summary[],
 extern const char cmd_dump_usage[], cmd_dump_summary[], cmd_dump_options[];
 extern const char cmd_info_usage[], cmd_info_summary[], cmd_info_options[];
 int cmd_stat(int argc, char **argv, struct pd_ctx *ctx);
+/* Read perf stat record capture f (path for messages) into s, as
+ * `pdtool stat` does; dies on a bad record.  @return whether the reader
+ * found damage. */
+struct pda_stat;
+bool cmd_stat_read(struct pd_ctx *ctx, struct pda_stat *s, struct pd_file *f,
+		   const char *path);
+/* Captures paths[0..nr) read as the runs of one command, with the
+ * aggregation they were recorded with; the first one, which the report
+ * points into, open in *first (close it after the report).  Dies on
+ * failure; warns of the reading's warnings. */
+struct pda_stat *cmd_stat_read_runs(struct pd_ctx *ctx,
+				    const char *const *paths, size_t nr,
+				    struct pd_file **first);
 extern const char cmd_stat_usage[], cmd_stat_summary[], cmd_stat_options[];
 
 #endif /* PDTOOL_H */

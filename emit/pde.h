@@ -640,6 +640,62 @@ struct pde_report_opts {
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o);
 
+/* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */
+
+struct pda_statdiff;
+
+/* Each event and derived metric of sd: A, B, the change, its noise and
+ * whether the change is past it; label_a and label_b name the sides.
+ * @return 0 or PD_ERR_IO. */
+int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b);
+
+/* ---- the profile report (pde_doc.c; `pdtool report --format md`) --- */
+
+struct pda_stats;
+struct pda_branch;
+
+/*
+ * What the report is made of: the analyses of one sampling capture and,
+ * optionally, of perf stat record captures of the same command.  Each
+ * section is written only when these hold its data, and says which
+ * capture and events it comes from.  Any pointer may be NULL: the
+ * sections that need it are left out.
+ */
+struct pde_doc {
+	const char *capture;		/* its path, as given */
+	const struct pd_file *file;	/* its events */
+	const struct pd_env *env;	/* its header features */
+	uint64_t capture_bytes;		/* its size; 0 unknown (a pipe) */
+	/* what the capture run counted (pda_capture_stats) */
+	struct pde_doc_counts {
+		uint64_t nr_samples, lost, nr_bad_samples, nr_stack_errors;
+		uint64_t bytes_missing;	/* the capture is cut short */
+	} counts;
+	bool has_counts;		/* the run happened */
+	const struct pda_stats *ps;	/* the session's: unresolved frames,
+					 * unwinding */
+	/* hotspots: perf report -s dso,sym --no-children, and the same by
+	 * dso,sym,srcline for each function's hottest line */
+	const struct pda_report *hot, *hot_lines;
+	unsigned top;			/* rows per hotspot table */
+	/* the derived metrics of the capture's sampled periods */
+	const struct pda_metrics *sampled;
+	/* the stat captures' report and metrics; their paths */
+	const struct pda_stat_report *stat;
+	const struct pda_metrics *stat_metrics;
+	const char *const *stat_paths;
+	size_t nr_stat_paths;
+	const struct pda_branch *branches; /* aggregated by symbol */
+	const char *flame;		/* the flame graph, beside the
+					 * report; NULL none */
+};
+
+/* The report as GitHub-flavoured Markdown, or as one JSON object with
+ * the same sections and numbers.  @return 0 or PD_ERR_IO. */
+int pde_doc_md(FILE *out, const struct pde_doc *d);
+int pde_doc_json(FILE *out, const struct pde_doc *d);
+
 #ifdef __cplusplus
 }
 #endif

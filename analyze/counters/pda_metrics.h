@@ -117,6 +117,16 @@ int pda_metrics_from_stat(const struct pda_stat_report *rep,
 			  const struct pd_env *env, bool cumulative,
 			  const struct pd_alloc *alloc, struct pda_metrics *out);
 
+/*
+ * The recording host's CPU as words: an aarch64 MIDR (CPUID) as the core
+ * and its revision, with the parts known to be built on it ("Arm
+ * Neoverse V1 r1p1 (as in AWS Graviton3)"); else CPUDESC (the x86 model
+ * name).  @return buf, or NULL when the capture says neither.
+ */
+const char *pda_cpu_model(const struct pd_env *env, char *buf, size_t size);
+/* The MIDR of an aarch64 capture's CPUID: 0 and *midr, or -1. */
+int pda_cpu_midr(const struct pd_env *env, uint64_t *midr);
+
 #ifdef __cplusplus
 }
 #endif

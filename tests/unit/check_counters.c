@@ -314,6 +314,42 @@ START_TEST(test_metric_thresholds)
 }
 END_TEST
 
+/* The CPU from the capture: an aarch64 MIDR decoded (Neoverse V1 r1p1,
+ * as perf writes it on Graviton3), an unknown part named by its
+ * numbers, x86's CPUDESC as it is, nothing when neither is there. */
+START_TEST(test_cpu_model)
+{
+	struct pd_env env;
+	char buf[160];
+	uint64_t midr;
+
+	memset(&env, 0, sizeof(env));
+	ck_assert_ptr_null(pda_cpu_model(&env, buf, sizeof(buf)));
+	env.arch = "aarch64";
+	env.cpuid = "0x00000000411fd401";
+	ck_assert_int_eq(pda_cpu_midr(&env, &midr), 0);
+	ck_assert_uint_eq(midr, 0x411fd401);
+	ck_assert_str_eq(pda_cpu_model(&env, buf, sizeof(buf)),
+			 "Arm Neoverse V1 r1p1 (as in AWS Graviton3)");
+	env.cpuid = "0x00000000410fd0c1";
+	ck_assert_str_eq(pda_cpu_model(&env, buf, sizeof(buf)),
+			 "Arm Neoverse N1 r0p1 (as in AWS Graviton2, Ampere "
+			 "Altra)");
+	env.cpuid = "0x00000000510f8000";
+	ck_assert_str_eq(pda_cpu_model(&env, buf, sizeof(buf)),
+			 "implementer 0x51 part 0x800 r0p0 (not known to "
+			 "pdtool)");
+	/* a MIDR only counts on aarch64 */
+	env.arch = "x86_64";
+	env.cpuid = "GenuineIntel,6,143,8";
+	ck_assert_int_eq(pda_cpu_midr(&env, &midr), -1);
+	ck_assert_ptr_null(pda_cpu_model(&env, buf, sizeof(buf)));
+	env.cpu_desc = "Intel(R) Xeon(R) Platinum 8488C";
+	ck_assert_str_eq(pda_cpu_model(&env, buf, sizeof(buf)),
+			 "Intel(R) Xeon(R) Platinum 8488C");
+}
+END_TEST
+
 Suite *counters_suite(void)
 {
 	Suite *s = suite_create("counters");
@@ -328,6 +364,7 @@ Suite *counters_suite(void)
 	tcase_add_test(tc, test_metric_identity);
 	tcase_add_test(tc, test_metric_slots);
 	tcase_add_test(tc, test_metric_thresholds);
+	tcase_add_test(tc, test_cpu_model);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,304 @@
+/*
+ * cmd_report_doc.c - `pdtool report --format md|json -o DIR`: the
+ * profile report.  One run of the capture feeds perf report's histogram
+ * (by dso,sym for the hotspots, and by dso,sym,srcline for each one's
+ * hottest line), the branch aggregation when the capture has branch
+ * stacks, and each event's sampled periods (the derived metrics); the
+ * --stat captures are read as `pdtool stat` reads them; the flame graph
+ * is folded as `pdtool flame` folds it.  emit/pde_doc.c writes the
+ * sections.  It is report's format rather than a command of its own
+ * because the hotspots are report's tables and its options (symbols,
+ * unwinding, -j) apply unchanged.
+ */
+#include "pdtool.h"
+#include "pda_branch.h"
+#include "pda_capture.h"
+#include "pda_flame.h"
+#include "pda_metrics.h"
+#include "pda_profile.h"
+#include "pda_report.h"
+#include "pda_session.h"
+#include "pda_stat.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct doc_run {
+	struct pd_ctx *ctx;
+	const char *path;
+	struct pda_report *hot, *lines;
+	struct pda_branch *br;
+	struct pda_capture c;
+	const struct pd_evsel **evsels;
+	double *periods;	/* per evsel */
+	size_t nr_evsels;
+};
+
+static int doc_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct doc_run *r = arg;
+	int rc;
+
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		if (r->evsels[i] == it->sample->evsel) {
+			r->periods[i] += (double)it->sample->period;
+			break;
+		}
+	rc = pda_report_add(r->hot, it->sample, it->stack, it->comm, NULL);
+	if (rc == 0)
+		rc = pda_report_add(r->lines, it->sample, it->stack, it->comm,
+				    NULL);
+	if (rc == 0 && r->br)
+		rc = pda_branch_add(r->br, it->sample, it->comm);
+	return rc < 0 ? rc : 0;
+}
+
+static int doc_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct doc_run *r = arg;
+
+	cmd_capture_skip_warn(r->ctx, &r->c, r->path, what, why);
+	return 0;
+}
+
+static struct pda_report *new_hist(struct pd_ctx *ctx, const struct pd_file *f,
+				   const enum pda_report_key *keys,
+				   unsigned nr_keys)
+{
+	PDA_REPORT_OPTS(ro, .keys = keys, .nr_keys = nr_keys, .file = f);
+	struct pda_report *rep;
+	int rc = pda_report_new(&ro, &rep);
+
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	return rep;
+}
+
+static bool has_branch_stacks(const struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type &
+		    PD_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/* The capture's run into r; the session's statistics into *ps. */
+static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
+			struct pd_file *f, struct pda_session *s,
+			struct doc_run *r)
+{
+	static const enum pda_report_key fn_keys[] = {PDA_REPORT_DSO,
+						      PDA_REPORT_SYM};
+	static const enum pda_report_key line_keys[] = {
+		PDA_REPORT_DSO, PDA_REPORT_SYM, PDA_REPORT_SRCLINE};
+	struct cmd_progress prog;
+	struct pda_filter flt;
+	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS);
+	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = a->jobs, .ip_stacks = true,
+			 .sample_fn = doc_one, .skip_fn = doc_skip,
+			 .progress = cmd_progress_fn, .progress_arg = &prog,
+			 .arg = r);
+	int rc;
+
+	r->hot = new_hist(ctx, f, fn_keys, 2);
+	r->lines = new_hist(ctx, f, line_keys, 3);
+	if (has_branch_stacks(f)) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+
+		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)
+			die(ctx, "%s", pd_strerror(rc));
+	}
+	r->nr_evsels = pd_file_nr_evsels(f);
+	r->evsels = calloc(r->nr_evsels + 1, sizeof(*r->evsels));
+	r->periods = calloc(r->nr_evsels + 1, sizeof(*r->periods));
+	if (!r->evsels || !r->periods)
+		die(ctx, "out of memory");
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		r->evsels[i] = pd_file_evsel(f, i);
+	if (pda_filter_init(&flt, &fo) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	if ((rc = pda_capture_init(&r->c, f, s, &co)) < 0)
+		cmd_capture_die(ctx, a->path, &r->c, rc);
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&r->c);
+	cmd_progress_end(&prog);
+	if (rc < 0)
+		cmd_capture_die(ctx, a->path, &r->c, rc);
+	cmd_check_kind(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
+		       pda_capture_stats(&r->c)->nr_samples);
+	if ((rc = pda_report_finish(r->hot)) < 0 ||
+	    (rc = pda_report_finish(r->lines)) < 0 ||
+	    (r->br && (rc = pda_branch_finish(r->br,
+					      PDA_BRANCH_SORT_MISPRED)) < 0))
+		die(ctx, "%s", pd_strerror(rc));
+}
+
+/* The derived metrics of each event's sampled periods. */
+static void sampled_metrics(struct pd_ctx *ctx, const struct doc_run *r,
+			    const struct pd_env *env, struct pda_metrics *m)
+{
+	struct pda_metrics_event *ev = calloc(r->nr_evsels + 1, sizeof(*ev));
+
+	if (!ev)
+		die(ctx, "out of memory");
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		ev[i].name = r->evsels[i]->name;
+		ev[i].attr = &r->evsels[i]->attr;
+		ev[i].count = r->periods[i];
+		ev[i].counted = r->periods[i] > 0;
+	}
+	pda_metrics_compute(ev, r->nr_evsels, env, m);
+	free(ev);
+}
+
+/* The flame graph of the capture, as pdtool flame draws it. */
+static void write_flame(struct pd_ctx *ctx, const struct cmd_report_doc *a,
+			const char *path)
+{
+	struct fold_opts *fo = cmd_fold_opts_new(ctx);
+	struct pda_profile *prof = NULL;
+	struct pde_flame_opts svg = {0};
+	const struct pda_flame_node *nodes;
+	struct pda_flame *fl;
+	size_t nr;
+	FILE *out;
+	int rc;
+
+	for (size_t i = 0; i < a->nr_stack_args; i++)
+		cmd_fold_opt(ctx, fo, a->stack_args[i].c, a->stack_args[i].arg);
+	cmd_fold_profile(ctx, fo, a->path, &prof);
+	cmd_fold_opts_free(fo);
+	{
+		PDA_FLAME_OPTS(flo, .reverse = false);
+
+		rc = pda_flame_new(&flo, &fl);
+	}
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	svg.decimals = pda_profile_decimals(prof);
+	if (pda_flame_add_profile(fl, prof, 0) < 0)
+		die(ctx, "'%s': %s", a->path, pda_flame_errmsg(fl));
+	pda_profile_free(prof);
+	if (pda_flame_finish(fl) < 0)
+		die(ctx, "%s", pda_flame_errmsg(fl));
+	nodes = pda_flame_nodes(fl, &nr);
+	out = ctx_open_output(ctx, path);
+	ctx_check_write(ctx, pde_flame_svg(out, nodes, nr, &svg, NULL), path);
+	ctx_close_output(ctx, out, path);
+	pda_flame_free(fl);
+}
+
+static char *join(struct pd_ctx *ctx, const char *dir, const char *name)
+{
+	const size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (!p)
+		die(ctx, "out of memory");
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
+{
+	struct doc_run r = {.ctx = ctx, .path = a->path};
+	struct pde_doc d = {.capture = a->path, .top = a->top};
+	struct pda_metrics sampled, stat_m;
+	struct pda_stat *st = NULL;
+	struct pd_file *stat_file = NULL;
+	const struct pda_capture_stats *cs;
+	struct pda_session *s;
+	struct pd_file *f;
+	struct stat sb;
+	char err[512] = "";
+	char *doc_path, *flame_path;
+	FILE *out;
+	int rc;
+
+	if (mkdir(a->dir, 0777) < 0 && errno != EEXIST)
+		die(ctx, "cannot create '%s': %s", a->dir, strerror(errno));
+	doc_path = join(ctx, a->dir, a->json ? "report.json" : "report.md");
+	flame_path = join(ctx, a->dir, "flame.svg");
+	ctx_note_input(ctx, a->path);
+	if (a->nr_stat) {
+		const struct pd_env *senv = NULL;
+
+		st = cmd_stat_read_runs(ctx, a->stat_paths, a->nr_stat,
+					&stat_file);
+		if (pd_file_env(stat_file, &senv) < 0)
+			senv = NULL;
+		if (pda_metrics_from_stat(pda_stat_report(st), senv, false,
+					  NULL, &stat_m) < 0)
+			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+		d.stat = pda_stat_report(st);
+		d.stat_metrics = &stat_m;
+		d.stat_paths = a->stat_paths;
+		d.nr_stat_paths = a->nr_stat;
+	}
+	f = ctx_open_twice(ctx, a->path);
+	{
+		PDA_OPTS(po, .unwinder = a->unwinder, .srcline = true,
+			 .errbuf = err, .errbuf_size = sizeof(err));
+
+		cmd_pda_opts(ctx, a->sym, &po);
+		if ((rc = pda_session_new(f, &po, &s)) < 0)
+			die(ctx, "'%s': %s", a->path,
+			    err[0] ? err : pd_strerror(rc));
+	}
+	run_capture(ctx, a, f, s, &r);
+	cs = pda_capture_stats(&r.c);
+	d.counts = (struct pde_doc_counts){
+		.nr_samples = cs->nr_samples,
+		.lost = cs->lost,
+		.nr_bad_samples = cs->nr_bad_samples,
+		.nr_stack_errors = cs->nr_stack_errors,
+		.bytes_missing = cs->reader.bytes_missing,
+	};
+	d.has_counts = true;
+	pda_capture_release(&r.c);
+	if (pd_file_env(f, &d.env) < 0)
+		d.env = NULL;
+	d.file = f;
+	if (strcmp(a->path, "-") != 0 && stat(a->path, &sb) == 0 &&
+	    S_ISREG(sb.st_mode))
+		d.capture_bytes = (uint64_t)sb.st_size;
+	d.ps = pda_session_stats(s);
+	d.hot = r.hot;
+	d.hot_lines = r.lines;
+	d.branches = r.br;
+	sampled_metrics(ctx, &r, d.env, &sampled);
+	d.sampled = &sampled;
+	write_flame(ctx, a, flame_path);
+	d.flame = "flame.svg";
+	out = ctx_open_output(ctx, doc_path);
+	ctx_check_write(ctx, a->json ? pde_doc_json(out, &d) : pde_doc_md(out, &d),
+			doc_path);
+	ctx_close_output(ctx, out, doc_path);
+	eprintf("pdtool %s: %" PRIu64 " sample%s; %" PRIu64 " lost; wrote %s "
+		"and %s\n",
+		ctx->cmd, d.counts.nr_samples, PLURAL(d.counts.nr_samples),
+		d.counts.lost, doc_path, flame_path);
+	rc = 0;
+	if (ctx->strict && (d.counts.lost || d.counts.nr_bad_samples ||
+			    d.counts.nr_stack_errors || d.counts.bytes_missing ||
+			    (d.ps && (d.ps->nr_missing ||
+				      d.ps->nr_samples_unresolved)) ||
+			    ctx->nr_warnings))
+		rc = EXIT_UNRESOLVED;
+	pda_branch_free(r.br);
+	pda_report_free(r.hot);
+	pda_report_free(r.lines);
+	free(r.evsels);
+	free(r.periods);
+	pda_session_free(s);
+	pd_file_close(f);
+	pda_stat_free(st);
+	pd_file_close(stat_file);
+	free(doc_path);
+	free(flame_path);
+	return rc;
+}

@@ -1,0 +1,624 @@
+/*
+ * pde_doc.c - the profile report (`pdtool report --format md|json`):
+ * one function per section, each fed by an analysis (the capture's
+ * header, pda_report's histogram, pda_metrics, pda_stat, pda_branch, the
+ * session's statistics), each written only when its data is there and
+ * saying which capture and events it comes from.  A later analysis
+ * (Memory, Data types) is a function of its own added to sections[].
+ * The writer (pde_docw.c) makes the same sections Markdown or JSON.
+ */
+#include "pde_doc_int.h"
+#include "pda_branch.h"
+#include "pda_metrics.h"
+#include "pda_report.h"
+#include "pda_session.h"
+#include "pda_stat.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LINE_MAX_LEN 4096
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* The capture's events, comma-separated, into buf. */
+static const char *event_list(const struct pd_file *f, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; f && i < pd_file_nr_evsels(f) && n < size; i++) {
+		int w = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				 pd_file_evsel(f, i)->name);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
+static bool is_cache_metric(const char *key)
+{
+	static const char *const keys[] = {
+		"l1d_miss_rate",  "l1d_to_l2_rate", "l2_miss_rate",
+		"l2_to_llc_rate", "dtlb_walk_rate", "itlb_walk_rate",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static void stat_source(struct docw *w, const struct pde_doc *d,
+			const char *what)
+{
+	char paths[1024] = "";
+	char events[LINE_MAX_LEN] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nr_stat_paths && n < sizeof(paths); i++) {
+		int k = snprintf(paths + n, sizeof(paths) - n, "%s%s",
+				 i ? ", " : "", d->stat_paths[i]);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	n = 0;
+	for (size_t i = 0; i < d->stat->nr_events && n < sizeof(events); i++) {
+		int k = snprintf(events + n, sizeof(events) - n, "%s%s",
+				 i ? ", " : "", d->stat->events[i].name);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	docw_source(w,
+		    "%s of %s (perf stat record, %u run%s; the whole run's "
+		    "counts of %s).",
+		    what, paths, d->stat->nr_runs, d->stat->nr_runs == 1 ? "" : "s",
+		    events);
+}
+
+static void sampled_source(struct docw *w, const struct pde_doc *d,
+			   const char *what)
+{
+	char events[LINE_MAX_LEN];
+
+	docw_source(w, "%s of %s: each event's sampled periods summed (%s).",
+		    what, d->capture, event_list(d->file, events, sizeof(events)));
+}
+
+/* ---- Environment --------------------------------------------------------- */
+
+static void sampling_mode(const struct pd_evsel *ev, char *buf, size_t size)
+{
+	const struct pd_attr *a = &ev->attr;
+	const uint64_t st = a->sample_type;
+	int n;
+
+	if (PD_ATTR_HAS(a, freq))
+		n = snprintf(buf, size, "%" PRIu64 " Hz", a->sample_period);
+	else
+		n = snprintf(buf, size, "every %" PRIu64 " events",
+			     a->sample_period);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if ((st & PD_SAMPLE_REGS_USER) && (st & PD_SAMPLE_STACK_USER) &&
+	    a->sample_stack_user)
+		snprintf(buf + n, size - (size_t)n,
+			 "; call graph: DWARF, %" PRIu32 "-byte stacks",
+			 a->sample_stack_user);
+	else if (st & PD_SAMPLE_CALLCHAIN)
+		snprintf(buf + n, size - (size_t)n, "; call graph: %s",
+			 (st & PD_SAMPLE_BRANCH_STACK) ? "callchain, LBR"
+						       : "frame pointers");
+	n = (int)strlen(buf);
+	if ((st & PD_SAMPLE_BRANCH_STACK) && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "; branch stacks");
+}
+
+static void cmdline_text(const struct pd_env *env, struct pdc_strbuf *b)
+{
+	for (uint32_t i = 0; i < env->nr_cmdline; i++) {
+		if (i)
+			pdc_strbuf_add(b, " ", 1);
+		docw_shell_arg(b, env->cmdline[i]);
+	}
+}
+
+static void sec_environment(struct docw *w, const struct pde_doc *d)
+{
+	const struct pd_env *env = d->env;
+	char buf[LINE_MAX_LEN];
+
+	if (!env && !d->file)
+		return;
+	docw_section(w, "environment", "Environment");
+	docw_source(w, "From the header of %s (perf's feature sections) and "
+		       "its records.",
+		    d->capture);
+	if (env) {
+		if (pda_cpu_model(env, buf, sizeof(buf)))
+			docw_field(w, "cpu", "CPU", buf);
+		if (env->cpuid)
+			docw_field(w, "cpuid", "CPUID", env->cpuid);
+		if (env->arch)
+			docw_field(w, "arch", "Architecture", env->arch);
+		if (env->status[PD_FEAT_NRCPUS] == PD_ENV_OK) {
+			snprintf(buf, sizeof(buf), "%" PRIu32 " online of %" PRIu32,
+				 env->nr_cpus_online, env->nr_cpus_avail);
+			docw_field(w, "cores", "Cores", buf);
+		}
+		if (env->total_mem_kb) {
+			snprintf(buf, sizeof(buf), "%.1f GiB",
+				 (double)env->total_mem_kb / (1024.0 * 1024.0));
+			docw_field(w, "memory", "Memory", buf);
+		}
+		if (env->os_release)
+			docw_field(w, "kernel", "Kernel", env->os_release);
+		if (env->version)
+			docw_field(w, "perf_version", "perf version",
+				   env->version);
+		if (env->nr_cmdline) {
+			struct pdc_strbuf b;
+
+			pdc_strbuf_init(&b, NULL, buf, sizeof(buf));
+			cmdline_text(env, &b);
+			docw_field(w, "command_line", "Command line",
+				   pdc_strbuf_str(&b));
+			pdc_strbuf_release(&b);
+		}
+	}
+	if (d->capture_bytes)
+		docw_field_u64(w, "capture_bytes", "Capture size",
+			       d->capture_bytes, "bytes");
+	if (env && env->status[PD_FEAT_SAMPLE_TIME] == PD_ENV_OK &&
+	    env->last_sample_time >= env->first_sample_time) {
+		snprintf(buf, sizeof(buf), "%.3f s",
+			 (double)(env->last_sample_time -
+				  env->first_sample_time) / 1e9);
+		docw_field(w, "duration", "Duration (first to last sample)",
+			   buf);
+	}
+	if (d->has_counts) {
+		docw_field_u64(w, "samples", "Samples", d->counts.nr_samples,
+			       NULL);
+		docw_field_u64(w, "lost_samples", "Lost samples",
+			       d->counts.lost, NULL);
+	}
+	if (d->file && pd_file_nr_evsels(d->file)) {
+		static const char *const heads[] = {"Event", "Sampling"};
+		static const char *const keys[] = {"event", "sampling"};
+
+		docw_table(w, "events", 2, heads, keys, "ll");
+		for (size_t i = 0; i < pd_file_nr_evsels(d->file); i++) {
+			const struct pd_evsel *ev = pd_file_evsel(d->file, i);
+
+			sampling_mode(ev, buf, sizeof(buf));
+			docw_row(w);
+			docw_cell_code(w, ev->name);
+			docw_cell_text(w, buf);
+			docw_row_end(w);
+		}
+		docw_table_end(w);
+	}
+	docw_section_end(w);
+}
+
+/* ---- Topdown summary and Cache hierarchy --------------------------------- */
+
+static void threshold_text(const struct pda_metric_val *v, char *buf,
+			   size_t size)
+{
+	const struct pda_metric_threshold *t = v->threshold;
+	const double k = v->percent ? 100.0 : 1.0;
+	const char *pct = v->percent ? "%" : "";
+	const char *better = t && t->higher_is_better ? ">" : "<";
+	const char *worse = t && t->higher_is_better ? "<" : ">";
+	int n = 0;
+
+	buf[0] = '\0';
+	if (!t)
+		return;
+	if (!isnan(t->healthy))
+		n = snprintf(buf, size, "healthy %s %g%s", better,
+			     t->healthy * k, pct);
+	if (n >= 0 && (size_t)n < size && !isnan(t->investigate))
+		snprintf(buf + n, size - (size_t)n, "%sinvestigate %s %g%s",
+			 n ? "; " : "", worse, t->investigate * k, pct);
+}
+
+static void metrics_table(struct docw *w, const char *key,
+			  const struct pda_metrics *m)
+{
+	static const char *const heads[] = {"Group", "Metric", "Value",
+					    "Assessment", "Thresholds",
+					    "Formula"};
+	static const char *const keys[] = {"group",	 "metric",
+					   "value",	 "assessment",
+					   "thresholds", "formula"};
+	char thr[128];
+
+	docw_table(w, key, 6, heads, keys, "llrlll");
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pda_metric_val *v = &m->v[i];
+
+		if (is_cache_metric(v->key))
+			continue;
+		threshold_text(v, thr, sizeof(thr));
+		docw_row(w);
+		docw_cell_text(w, v->group);
+		docw_cell_text(w, v->label);
+		docw_cell_scaled(w, v->value, v->percent ? 100.0 : 1.0, 2,
+				 v->percent ? "%" : "");
+		docw_cell_text(w, pda_assess_name(v->assess));
+		docw_cell_text(w, thr);
+		docw_cell_code(w, v->formula);
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+}
+
+static size_t count_metrics(const struct pda_metrics *m, bool cache)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < m->nr; i++)
+		n += is_cache_metric(m->v[i].key) == cache;
+	return n;
+}
+
+/* The metrics worth a look, as one sentence. */
+static void findings(struct docw *w, const struct pda_metrics *m, bool cache)
+{
+	char buf[LINE_MAX_LEN];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->nr && n < sizeof(buf); i++) {
+		const struct pda_metric_val *v = &m->v[i];
+		int k;
+
+		if (is_cache_metric(v->key) != cache ||
+		    v->assess != PDA_ASSESS_INVESTIGATE)
+			continue;
+		k = snprintf(buf + n, sizeof(buf) - n, "%s%s (%s) %.2f%s",
+			     n ? ", " : "", v->label, v->group,
+			     v->value * (v->percent ? 100.0 : 1.0),
+			     v->percent ? "%" : "");
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	if (n)
+		docw_note(w, "Worth a look: %s.", buf);
+	else
+		docw_note(w, "No metric is past its investigate threshold.");
+}
+
+static void cache_table(struct docw *w, const char *key,
+			const struct pda_metrics *m)
+{
+	static const char *const heads[] = {"Level",  "Accesses", "Misses",
+					    "Miss rate", "Assessment",
+					    "Events"};
+	static const char *const keys[] = {"level",    "accesses",
+					   "misses",   "miss_rate",
+					   "assessment", "events"};
+	char ev[256];
+
+	docw_table(w, key, 6, heads, keys, "lrrrll");
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pda_metric_val *v = &m->v[i];
+
+		if (!is_cache_metric(v->key) || v->nr_ops < 2)
+			continue;
+		snprintf(ev, sizeof(ev), "%s / %s", v->op_name[0],
+			 v->op_name[1]);
+		docw_row(w);
+		docw_cell_text(w, v->label);
+		docw_cell_num(w, v->op_value[1], 0, NULL);
+		docw_cell_num(w, v->op_value[0], 0, NULL);
+		docw_cell_scaled(w, v->value, 100.0, 2, "%");
+		docw_cell_text(w, pda_assess_name(v->assess));
+		docw_cell_code(w, ev);
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+}
+
+/* The metrics of one kind (cache or not) of the stat captures and of
+ * the sampled periods, each source with its table and findings. */
+static void metrics_section(struct docw *w, const struct pde_doc *d,
+			    bool cache)
+{
+	const struct pda_metrics *const from[2] = {d->stat_metrics,
+						   d->sampled};
+	static const char *const keys[2][2] = {
+		{"stat_metrics", "sampled_metrics"},
+		{"stat_levels", "sampled_levels"}};
+	const char *what = cache ? "Cache and TLB counters" : "Counters";
+	bool any = false;
+
+	for (size_t i = 0; i < 2; i++)
+		any |= count_metrics(from[i], cache) > 0;
+	if (!any)
+		return;
+	if (cache)
+		docw_section(w, "cache", "Cache hierarchy");
+	else
+		docw_section(w, "topdown", "Topdown summary");
+	for (size_t i = 0; i < 2; i++) {
+		const struct pda_metrics *m = from[i];
+
+		if (!count_metrics(m, cache))
+			continue;
+		if (i == 0)
+			stat_source(w, d, what);
+		else
+			sampled_source(w, d, cache ? "Cache and TLB events"
+						   : "Sampled events");
+		if (!cache && m->slots_from)
+			docw_note(w, "Slot-based metrics: %g slots a cycle, from %s.",
+				  m->slots_per_cycle, m->slots_from);
+		if (!cache && m->note)
+			docw_note(w, "%s", m->note);
+		if (cache)
+			cache_table(w, keys[1][i], m);
+		else
+			metrics_table(w, keys[0][i], m);
+		findings(w, m, cache);
+	}
+	docw_section_end(w);
+}
+
+static void sec_topdown(struct docw *w, const struct pde_doc *d)
+{
+	metrics_section(w, d, false);
+}
+
+static void sec_cache(struct docw *w, const struct pde_doc *d)
+{
+	metrics_section(w, d, true);
+}
+
+/* ---- Hotspots ---------------------------------------------------------- */
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* "file.c:LINE": a srcline with a line, not perf's "sym+OFF" or "??:0" */
+static bool has_line(const char *s)
+{
+	const char *colon = s ? strrchr(s, ':') : NULL;
+
+	return colon && colon[1] && strncmp(s, "??", 2) != 0 &&
+	       strspn(colon + 1, "0123456789") == strlen(colon + 1);
+}
+
+/* The hottest source line of function (dso, sym) in table t of the
+ * report by dso,sym,srcline: its rows are sorted by period. */
+static const char *hottest_line(const struct pda_report *lines, size_t t,
+				const struct pda_report_entry *fn)
+{
+	const struct pda_report_table *tab;
+
+	if (!lines || t >= pda_report_nr_tables(lines))
+		return NULL;
+	tab = pda_report_table(lines, t);
+	for (size_t i = 0; i < tab->nr_rows; i++) {
+		const struct pda_report_entry *e =
+			pda_report_entry(lines, tab->rows[i]);
+
+		if (e->level == fn->level && same(e->dso, fn->dso) &&
+		    same(e->sym, fn->sym) && (e->sym || e->addr == fn->addr))
+			return has_line(e->srcline) ? e->srcline : NULL;
+	}
+	return NULL;
+}
+
+static void sec_hotspots(struct docw *w, const struct pde_doc *d)
+{
+	static const char *const heads[] = {"#",	"Self",	  "Samples",
+					    "Function", "Module", "Hottest line"};
+	static const char *const keys[] = {"rank",     "self_share",
+					   "samples",  "function",
+					   "module",   "hottest_line"};
+	size_t nr;
+
+	nr = d->hot ? pda_report_nr_tables(d->hot) : 0;
+	if (!nr)
+		return;
+	docw_section(w, "hotspots", "Hotspots");
+	for (size_t t = 0; t < nr; t++) {
+		const struct pda_report_table *tab = pda_report_table(d->hot, t);
+		const size_t rows = tab->nr_rows < d->top ? tab->nr_rows : d->top;
+
+		docw_source(w,
+			    "Event %s of %s: %" PRIu64 " samples, period %" PRIu64
+			    "; the top %zu functions by self share (perf "
+			    "report --no-children -s dso,sym).",
+			    tab->event, d->capture, tab->nr_samples,
+			    tab->total_period, rows);
+		if (w->json) {
+			/* the source's numbers, for scripts */
+			docw_field(w, "event", "Event", tab->event);
+			docw_field_u64(w, "samples", "Samples", tab->nr_samples,
+				       NULL);
+			docw_field_u64(w, "period", "Period", tab->total_period,
+				       NULL);
+		}
+		docw_table(w, "functions", 6, heads, keys, "rrrlll");
+		for (size_t i = 0; i < rows; i++) {
+			const uint32_t id = tab->rows[i];
+			const struct pda_report_entry *e =
+				pda_report_entry(d->hot, id);
+			const struct pda_report_val *v =
+				pda_report_val(d->hot, tab->members[0], id);
+			const char *line = hottest_line(d->hot_lines, t, e);
+			char name[64];
+
+			docw_row(w);
+			docw_cell_u64(w, i + 1);
+			docw_cell_scaled(w,
+					 tab->total_period
+						 ? (double)v->period /
+							   (double)tab->total_period
+						 : 0.0,
+					 100.0, 2, "%");
+			docw_cell_u64(w, v->samples);
+			if (e->sym) {
+				docw_cell_code(w, e->sym);
+			} else {
+				snprintf(name, sizeof(name), "%#" PRIx64,
+					 e->addr);
+				docw_cell_code(w, name);
+			}
+			docw_cell_code(w, e->dso ? e->dso : "[unknown]");
+			if (line)
+				docw_cell_code(w, line);
+			else
+				docw_cell_none(w);
+			docw_row_end(w);
+		}
+		docw_table_end(w);
+	}
+	docw_section_end(w);
+}
+
+/* ---- Branch hotspots --------------------------------------------------- */
+
+/* "sym+0xOFF (dso)", the DSO by its file name as perf report shows it */
+static void branch_end(char *buf, size_t size, const struct pda_branch_loc *l)
+{
+	const char *slash = l->dso ? strrchr(l->dso, '/') : NULL;
+	const char *dso = slash ? slash + 1 : l->dso ? l->dso : "[unknown]";
+
+	if (l->sym)
+		snprintf(buf, size, "%s+%#" PRIx64 " (%s)", l->sym, l->sym_off,
+			 dso);
+	else
+		snprintf(buf, size, "%#" PRIx64 " (%s)", l->addr, dso);
+}
+
+static void sec_branches(struct docw *w, const struct pde_doc *d)
+{
+	static const char *const heads[] = {"From",	   "To",   "Count",
+					    "Share",	   "Mispredicted",
+					    "Type"};
+	static const char *const keys[] = {"from",  "to",	 "count",
+					   "share", "mispredict_rate", "type"};
+	const struct pda_branch_totals *t =
+		d->branches ? pda_branch_totals(d->branches) : NULL;
+	size_t rows;
+	char from[1024], to[1024];
+
+	if (!t || !t->nr_entries)
+		return;
+	rows = pda_branch_nr_rows(d->branches);
+	if (rows > d->top)
+		rows = d->top;
+	docw_section(w, "branches", "Branch hotspots");
+	docw_source(w,
+		    "The branch stacks of %s: %" PRIu64 " taken branches in %" PRIu64
+		    " stacks, by symbol, most mispredicted first (pdtool "
+		    "branches).",
+		    d->capture, t->nr_entries, t->nr_stacks);
+	if (t->with_pred)
+		docw_note(w, "Mispredicted: %.2f%% of the %" PRIu64
+			     " branches whose prediction the hardware "
+			     "recorded.",
+			  100.0 * (double)t->mispred / (double)t->with_pred,
+			  t->with_pred);
+	else
+		docw_note(w, "The hardware recorded no prediction outcome: "
+			     "the rows are by count.");
+	docw_table(w, "branches", 6, heads, keys, "llrrrl");
+	for (size_t i = 0; i < rows; i++) {
+		const struct pda_branch_row *r = pda_branch_row(d->branches, i);
+
+		branch_end(from, sizeof(from), &r->from);
+		branch_end(to, sizeof(to), &r->to);
+		docw_row(w);
+		docw_cell_code(w, from);
+		docw_cell_code(w, to);
+		docw_cell_u64(w, r->count);
+		docw_cell_scaled(w, (double)r->count / (double)t->nr_entries,
+				 100.0, 2, "%");
+		if (r->with_pred)
+			docw_cell_scaled(w,
+					 (double)r->mispred / (double)r->with_pred,
+					 100.0, 2, "%");
+		else
+			docw_cell_none(w);
+		docw_cell_text(w, r->type ? pda_branch_type_name(r->type) : "");
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+	docw_section_end(w);
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+static void sec_flame(struct docw *w, const struct pde_doc *d)
+{
+	if (!d->flame)
+		return;
+	docw_section(w, "flame_graph", "Flame graph");
+	docw_source(w, "The stacks of %s's first event, folded as pdtool "
+		       "flame folds them.",
+		    d->capture);
+	if (w->json) {
+		docw_field(w, "file", "File", d->flame);
+	} else {
+		fputs("\n[", w->out);
+		pde_md_text(w->out, d->flame, strlen(d->flame));
+		fputs("](", w->out);
+		/* a relative link: the file name as a URL path segment */
+		for (const unsigned char *p = (const unsigned char *)d->flame;
+		     *p; p++)
+			if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+				   "TUVWXYZ0123456789-._~/",
+				   *p))
+				fputc(*p, w->out);
+			else
+				fprintf(w->out, "%%%02X", *p);
+		fputs(")\n", w->out);
+	}
+	docw_section_end(w);
+}
+
+typedef void (*section_fn)(struct docw *w, const struct pde_doc *d);
+
+static const section_fn sections[] = {
+	sec_environment,  sec_topdown,	     sec_hotspots,
+	sec_cache,	  sec_branches,	     pde_doc_coverage,
+	pde_doc_validation, sec_flame,
+};
+
+static int write_doc(FILE *out, const struct pde_doc *d, bool json)
+{
+	struct docw w;
+
+	docw_init(&w, out, json, "Profile report");
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		sections[i](&w, d);
+	return docw_finish(&w);
+}
+
+int pde_doc_md(FILE *out, const struct pde_doc *d)
+{
+	return write_doc(out, d, false);
+}
+
+int pde_doc_json(FILE *out, const struct pde_doc *d)
+{
+	return write_doc(out, d, true);
+}
