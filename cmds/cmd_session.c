@@ -459,3 +459,18 @@ void cmd_stack_opt(const struct pd_ctx *ctx, int c, const char *arg,
 		break;
 	}
 }
+
+void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
+		struct pda_itrace_opts *o)
+{
+	char err[160];
+
+	if (!arg || !*arg) {
+		/* perf's default: every kind but instructions (whose default
+		 * period is in nanoseconds, which SPE cannot count) */
+		memset(o, 0, sizeof(*o));
+		return;
+	}
+	if (pda_itrace_parse(arg, o, err, sizeof(err)) < 0)
+		usage_error(ctx, "%s", err);
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# regen-synth.sh - perf 6.1's synthesized samples of the Arm SPE
+# captures of testdata/spe/ (written by regen.sh), as goldens for
+# pdtool's: per capture and --itrace set,
+#   NAME.ITRACE.script  perf script --itrace=ITRACE -F hw:FIELDS
+#                       (the synthesized events are PERF_TYPE_HARDWARE
+#                       ones, so their fields are given as hw's)
+#   NAME.report         perf report --stdio --itrace=bfmtaM, sorted by
+#                       symbol, per event
+# ITRACE "default" is perf's default set (no --itrace).  Left out:
+# n1-meta2, whose metadata perf 6.1 misreads (testdata/spe.md), so it
+# synthesizes nothing; n2-thread, a --per-thread capture, on which perf
+# 6.1 stops at the first FINISHED_ROUND ("failed to process type: 68")
+# with nothing synthesized.
+#
+#   sh tests/golden/spe/regen-synth.sh   (from the repository root;
+#                                         needs perf, make check does not)
+set -eu
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$top"
+command -v perf >/dev/null || { echo "regen-synth.sh: no perf" >&2; exit 1; }
+fields=comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,addr,phys_addr,weight,data_src
+g=tests/golden/spe
+for name in n1 v1-noctx n1-nots; do
+	d=testdata/spe/$name.perf.data
+	for it in default bfmtaM f m t b a M i; do
+		opt=--itrace=$it
+		[ "$it" = default ] && opt=
+		# shellcheck disable=SC2086
+		perf script -i "$d" $opt -F hw:$fields 2>/dev/null \
+			>$g/$name.$it.script
+	done
+	perf report -i "$d" --stdio --itrace=bfmtaM --sort sym 2>/dev/null |
+		grep -v '^# \(Total Lost\|Samples\)\?$' >$g/$name.report || :
+done
+perf version >$g/PERF_VERSION
