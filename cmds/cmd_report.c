@@ -59,6 +59,7 @@ const char cmd_report_options[] =
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
+	CMD_ITRACE_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
@@ -105,6 +106,7 @@ struct report_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
+	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 };
 
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
@@ -260,6 +262,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
+	case CMD_OPT_ITRACE:
+		cmd_itrace(ctx, arg, &o->itrace);
+		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		break;
@@ -289,6 +294,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
+		CMD_ITRACE_LONGOPT,
 		{NULL, 0, NULL, 0},
 	};
 	static const struct option symopts[] = {
@@ -470,6 +476,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				.time_end = o->time.end);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
+				 .itrace = &o->itrace,
 				 .sample_fn = report_one, .skip_fn = report_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
@@ -496,7 +503,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
 	cs = pda_capture_stats(&rr.c);
-	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
+			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)

@@ -5,8 +5,8 @@
 #   NAME.ITRACE.script  perf script --itrace=ITRACE -F hw:FIELDS
 #                       (the synthesized events are PERF_TYPE_HARDWARE
 #                       ones, so their fields are given as hw's)
-#   NAME.report         perf report --stdio --itrace=bfmtaM, sorted by
-#                       symbol, per event
+#   NAME.report         perf report --stdio --itrace=bfmtaM --sort sym:
+#                       per event, the samples per PC
 # ITRACE "default" is perf's default set (no --itrace).  Left out:
 # n1-meta2, whose metadata perf 6.1 misreads (testdata/spe.md), so it
 # synthesizes nothing; n2-thread, a --per-thread capture, on which perf
@@ -30,7 +30,8 @@ for name in n1 v1-noctx n1-nots; do
 		perf script -i "$d" $opt -F hw:$fields 2>/dev/null \
 			>$g/$name.$it.script
 	done
+	# the tip perf closes with (a random one) is no part of the report
 	perf report -i "$d" --stdio --itrace=bfmtaM --sort sym 2>/dev/null |
-		grep -v '^# \(Total Lost\|Samples\)\?$' >$g/$name.report || :
+		sed -e '/^# (Tip: /,$d' | sed -e '$d' >$g/$name.report
 done
 perf version >$g/PERF_VERSION
