@@ -386,6 +386,10 @@ static int synth_begin(struct pda_capture *c)
 
 	if (!c->s || !c->o.itrace)
 		return 0;
+	/* a stream cannot be read twice: its trace is not decoded (the
+	 * command says so) unless letters asked for it */
+	if (!pd_file_header(c->f)->file_size && !c->o.itrace->set)
+		return 0;
 	if (!pd_file_header(c->f)->file_size) {
 		pda_capture_set_err(c, PD_ERR_UNSUPPORTED,
 				    "--itrace: a capture read from a pipe "

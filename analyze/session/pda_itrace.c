@@ -123,7 +123,6 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVL_L2 0x20ull
 #define LVL_L3 0x40ull
 #define LVL_LOC_RAM 0x80ull
-#define LVL_REM_CCE1 0x400ull
 #define SNOOP_NA 0x1ull
 #define SNOOP_NONE 0x2ull
 #define SNOOP_HIT 0x4ull
@@ -245,9 +244,8 @@ static uint64_t generic_level(unsigned t)
 		lvl = LVL_L3 | (t & T_LLC_MISS ? LVL_MISS : LVL_HIT);
 	else if (t & (T_L1D_ACCESS | T_L1D_MISS))
 		lvl = LVL_L1 | (t & T_L1D_MISS ? LVL_MISS : LVL_HIT);
-	if (t & T_REMOTE_ACCESS)
-		lvl |= LVL_REM_CCE1;
-	return DS_LVL(lvl);
+	/* perf 6.1: remote, at whatever level */
+	return DS_LVL(lvl) | (t & T_REMOTE_ACCESS ? DS_REMOTE(1u) : 0);
 }
 
 /* perf 6.1 knows a load or a store only from the load/store class's
@@ -817,8 +815,9 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	int rc;
 
 	*out = NULL;
-	/* no SPE event, no trace to read: most captures */
-	if (!spe_evsel(f))
+	/* no SPE event, no trace to read: most captures (a pipe's events
+	 * come with its records: read to know) */
+	if (!spe_evsel(f) && pd_file_header(f)->kind != PD_KIND_PIPE)
 		return 0;
 	it = pda_malloc(s, sizeof(*it));
 	if (!it)

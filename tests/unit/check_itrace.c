@@ -109,8 +109,15 @@ START_TEST(test_data_src)
 	      "|OP LOAD|LVL L3 hit|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	r = ld(0, EV(L1D_ACCESS) | EV(L1D_REFILL) | EV(REMOTE_ACCESS), -1);
 	ds_is(pda_itrace_spe_data_src(&r, MIDR_A53),
-	      "|OP LOAD|LVL L1 or Remote Cache (1 hop) miss|SNP N/A|TLB "
-	      "N/A|LCK No|BLK  N/A");
+	      "|OP LOAD|LVL Remote L1 miss|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	/* as perf 6.1 gave for n1 through perf inject -o - (no CPUID:
+	 * the events' level), before it stopped part way through */
+	r = ld(0, EV(L1D_ACCESS) | EV(L1D_REFILL) | EV(LLC_ACCESS) |
+			  EV(LLC_MISS) | EV(REMOTE_ACCESS) | EV(TLB_ACCESS),
+	       0xd);
+	ck_assert_uint_eq(pda_itrace_spe_data_src(&r, 0), 0x2088000882ull);
+	ds_is(0x2088000882ull, "|OP LOAD|LVL Remote L3 miss|SNP N/A|TLB "
+			       "Walker hit|LCK No|BLK  N/A");
 	/* no load or store: none (no memory sample) */
 	r = ld(0, EV(L1D_ACCESS), 0x0);
 	r.op_class = PD_SPE_OP_BRANCH;
