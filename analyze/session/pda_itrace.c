@@ -405,7 +405,7 @@ static uint32_t pid_of(const struct pda_itrace *it, uint32_t tid)
 	const struct tidpid key = {.tid = tid};
 	const struct tidpid *tp;
 
-	if (tid == UINT32_MAX)
+	if (tid == UINT32_MAX || !it->nr_tp)
 		return UINT32_MAX;
 	tp = bsearch(&key, it->tp, it->nr_tp, sizeof(*tp), cmp_tp);
 	return tp ? tp->pid : UINT32_MAX;
@@ -840,17 +840,29 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		it->midr = strtoull(env->cpuid, NULL, 16);
 	if (rc == 0)
 		rc = add_events(it);
-	qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
-	qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
+	if (it->nr_sw)
+		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
+	if (it->nr_tp)
+		qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
 	/* timeless, perf decodes each queue to its end in turn (at the end
 	 * of the capture); else the records' times order them */
-	for (size_t qi = 0; qi < (it->timeless ? it->nr_q : 1); qi++)
+	for (size_t qi = 0; qi < (it->timeless ? it->nr_q : 1); qi++) {
+		/* perf 6.1 synthesizes each record when it decodes the next,
+		 * and a timeless queue starts undecoded: its first "record"
+		 * is an empty one, which only the instructions count */
+		if (it->timeless && rc == 0) {
+			struct pd_spe_record none;
+
+			memset(&none, 0, sizeof(none));
+			rc = synth_record(it, &it->q[qi], &none, &seq);
+		}
 		for (size_t i = 0; i < nr && rc == 0; i++) {
 			if (it->timeless && h[i].q != &it->q[qi])
 				continue;
 			it->st.nr_records++;
 			rc = synth_record(it, h[i].q, &h[i].r, &seq);
 		}
+	}
 	pda_free(s, h);
 	if (rc < 0) {
 		if (rc == PD_ERR_NOMEM && errbuf && errbuf_size)
@@ -860,7 +872,8 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	}
 	/* the queues interleave by time; a queue's records keep their
 	 * order (timeless: every sample at 0, in the buffers' order) */
-	qsort(it->ents, it->nr_ents, sizeof(*it->ents), cmp_ent);
+	if (it->nr_ents)
+		qsort(it->ents, it->nr_ents, sizeof(*it->ents), cmp_ent);
 	*out = it;
 	return 0;
 }

@@ -33,7 +33,7 @@ g=tests/golden/spe
 # place that depends on -F), so its output is no oracle.
 for name in n1 v1-noctx n1-nots; do
 	d=testdata/spe/$name.perf.data
-	for it in default bfmtaM f m t b a M i; do
+	for it in default bfmtaM f m t b a M i i1i i3i; do
 		opt=--itrace=$it
 		[ "$it" = default ] && opt=
 		# shellcheck disable=SC2086
