@@ -69,9 +69,9 @@ const char cmd_flame_options[] =
 	"--jit-dir, --no-demangle, --host-files, --host-kernel,\n"
 	"--no-host-kernel, --debuginfod, --no-debuginfod,\n"
 	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
-	"--unwinder, -j/--jobs.  Unlike fold, flame draws the first\n"
-	"event sampled only, unless --event or --all-events says\n"
-	"otherwise.\n";
+	"--unwinder, -j/--jobs, --itrace.  Unlike fold, flame draws the\n"
+	"first event sampled only, unless --event or --all-events\n"
+	"says otherwise.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -65,6 +65,7 @@ const char cmd_fold_options[] =
 	"                        may be left empty\n"
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
+	CMD_ITRACE_HELP
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
 	"      --inline          inlined functions as frames of their own on\n"
@@ -131,6 +132,7 @@ const struct option cmd_fold_sample_options[] = {
 	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
 	CMD_UNWINDER_LONGOPT,
 	CMD_JOBS_LONGOPT,
+	CMD_ITRACE_LONGOPT,
 	{NULL, 0, NULL, 0},
 };
 
@@ -158,6 +160,7 @@ struct fold_opts {
 	/* cmd_fold_profile(): the profile goes here, and nothing to the
 	 * output */
 	struct pda_profile **profile;
+	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 };
 
 /* One of fold's options (c as getopt_long gives it, arg its value). */
@@ -252,6 +255,9 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 	case 'j':
 	case CMD_OPT_JOBS:
 		o->jobs = cmd_jobs(ctx, arg);
+		break;
+	case CMD_OPT_ITRACE:
+		cmd_itrace(ctx, arg, &o->itrace);
 		break;
 	default:
 		/* the only vals left are the symbol options' */
@@ -685,8 +691,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	 * callchain, which --no-ip-frame keeps for comparing with it */
 	PDA_CAPTURE_OPTS(co, .filter = &fr.flt, .jobs = o->jobs,
 			 .ip_stacks = !o->no_ip_frame, .memo = true,
-			 .memo_tid = o->tid, .sample_fn = fold_one,
-			 .skip_fn = fold_skip,
+			 .memo_tid = o->tid, .itrace = &o->itrace,
+			 .sample_fn = fold_one, .skip_fn = fold_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = &fr);
 	const struct pda_capture_stats *cs;
@@ -709,8 +715,10 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
-	cmd_check_kind(ctx, o->path, f, &pda_capture_stats(&fr.c)->reader,
-		       pda_capture_stats(&fr.c)->nr_samples);
+	cmd_check_kind_synth(ctx, o->path, f,
+			     &pda_capture_stats(&fr.c)->reader,
+			     pda_capture_stats(&fr.c)->nr_samples,
+			     pda_capture_itrace(&fr.c));
 	if (o->event && !pda_filter_stats(&fr.flt)->nr_event_ok) {
 		eprintf("pdtool %s: no samples of event '%s'; the "
 			"capture's events:",

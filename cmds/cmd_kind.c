@@ -57,6 +57,13 @@ static const char *trace_kind(struct pd_file *f)
 void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 		    const struct pd_reader_stats *st, uint64_t nr_samples)
 {
+	cmd_check_kind_synth(ctx, path, f, st, nr_samples, NULL);
+}
+
+void cmd_check_kind_synth(struct pd_ctx *ctx, const char *path,
+			  struct pd_file *f, const struct pd_reader_stats *st,
+			  uint64_t nr_samples, const struct pda_itrace *it)
+{
 	const uint64_t nr_trace = st->by_type[PD_REC_AUXTRACE] +
 				  st->by_type[PD_REC_AUXTRACE_INFO];
 	const uint64_t nr_stat = st->by_type[PD_REC_STAT] +
@@ -64,6 +71,10 @@ void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 
 	const uint64_t nr_aux = st->by_type[PD_REC_AUXTRACE];
 
+	/* the trace was decoded into samples (--itrace): as many as the
+	 * letters asked for, none being an answer too, as with perf */
+	if (it)
+		return;
 	if (nr_trace && nr_samples)
 		warning(ctx,
 			"'%s' holds %s (%" PRIu64 " AUXTRACE record%s), which "

@@ -85,6 +85,7 @@ const char cmd_report_options[] =
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
+	CMD_ITRACE_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
@@ -148,6 +149,7 @@ struct report_opts {
 	unsigned top;
 	struct cmd_report_doc_arg stack_args[MAX_STACK_ARGS];
 	size_t nr_stack_args;
+	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 };
 
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
@@ -331,6 +333,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_TOP:
 		o->top = parse_count(ctx, "--top", arg);
 		break;
+	case CMD_OPT_ITRACE:
+		cmd_itrace(ctx, arg, &o->itrace);
+		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		/* the report's flame graph folds with the same options */
@@ -371,6 +376,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"top", required_argument, NULL, OPT_TOP},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
+		CMD_ITRACE_LONGOPT,
 		{NULL, 0, NULL, 0},
 	};
 	static const struct option symopts[] = {
@@ -650,6 +656,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				.time_end = o->time.end);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
+				 .itrace = &o->itrace,
 				 .sample_fn = report_one, .skip_fn = report_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
@@ -681,7 +688,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
 	cs = pda_capture_stats(&rr.c);
-	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
+			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)

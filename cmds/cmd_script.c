@@ -34,7 +34,8 @@ const char cmd_script_options[] =
 	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
 	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
-	"                        weight, brstack (repeatable)\n"
+	"                        weight, data_src, phys_addr, brstack\n"
+	"                        (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -54,6 +55,7 @@ const char cmd_script_options[] =
 	"                        every callchain (by default only on DWARF-\n"
 	"                        unwound user stacks, as perf 6.1)\n"
 	"      --no-inline       no inlined frames on any stack\n"
+	CMD_ITRACE_HELP
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
@@ -97,6 +99,7 @@ struct script_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
+	struct pda_itrace_opts itrace;
 };
 
 static void parse_names(const struct pd_ctx *ctx, const char *opt,
@@ -194,6 +197,9 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 	case OPT_NO_INLINE:
 		o->no_inline = true;
 		break;
+	case CMD_OPT_ITRACE:
+		cmd_itrace(ctx, arg, &o->itrace);
+		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
 		break;
@@ -221,6 +227,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		CMD_SYMBOL_LONGOPTS,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
+		CMD_ITRACE_LONGOPT,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
@@ -249,13 +256,17 @@ static bool is_dummy(const struct pd_evsel *ev)
  */
 static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 			const struct pd_evsel *ev, uint64_t bits,
-			const char *what, unsigned fields, bool allow)
+			const char *what, unsigned fields, bool allow,
+			bool synth)
 {
 	const enum pde_script_type t = pde_script_type(ev->attr.type);
 
 	if (ev->attr.sample_type & bits)
 		return;
-	if (f->user[t] & fields) {
+	/* perf checks its synthesized events' fields when it adds them,
+	 * and drops what they do not sample (time without timestamps),
+	 * whatever -F asked */
+	if ((f->user[t] & fields) && !synth) {
 		if (allow)
 			return;
 		die(ctx,
@@ -273,7 +284,7 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
  * its first event in the capture (not the others), as perf does.
  */
 static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
-			 struct pd_file *f)
+			 struct pd_file *f, size_t nr_recorded)
 {
 	const void *data;
 	size_t size;
@@ -289,6 +300,7 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		const enum pde_script_type t = pde_script_type(ev->attr.type);
 		const uint64_t st = ev->attr.sample_type;
 		unsigned *fl = &o->f.fields[t];
+		const bool synth = i >= nr_recorded;
 
 		if (seen[t])
 			continue;
@@ -297,14 +309,20 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 			continue;
 		if (*fl & PDE_SF(IP))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_IP, "IP",
-				    PDE_SF(IP), false);
+				    PDE_SF(IP), false, synth);
 		if (*fl & PDE_SF(ADDR))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_ADDR, "ADDR",
-				    PDE_SF(ADDR), allow);
+				    PDE_SF(ADDR), allow, synth);
 		if (*fl & PDE_SF(WEIGHT))
 			check_stype(ctx, &o->f, ev,
 				    PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT,
-				    "WEIGHT", PDE_SF(WEIGHT), false);
+				    "WEIGHT", PDE_SF(WEIGHT), false, synth);
+		if (*fl & PDE_SF(DATA_SRC))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_DATA_SRC,
+				    "DATA_SRC", PDE_SF(DATA_SRC), false, synth);
+		if (*fl & PDE_SF(PHYS_ADDR))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_PHYS_ADDR,
+				    "PHYS_ADDR", PDE_SF(PHYS_ADDR), false, synth);
 		if ((*fl & PDE_SF(SYM)) &&
 		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
 			die(ctx, "symbols asked for, but the samples of '%s' "
@@ -321,16 +339,16 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 			usage_error(ctx, "-F srcline needs ip");
 		if (*fl & (PDE_SF(PID) | PDE_SF(TID)))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_TID, "TID",
-				    PDE_SF(TID) | PDE_SF(PID), false);
+				    PDE_SF(TID) | PDE_SF(PID), false, synth);
 		if (*fl & PDE_SF(TIME))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_TIME, "TIME",
-				    PDE_SF(TIME), false);
+				    PDE_SF(TIME), false, synth);
 		if (*fl & PDE_SF(CPU))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_CPU, "CPU",
-				    PDE_SF(CPU), allow);
+				    PDE_SF(CPU), allow, synth);
 		if (*fl & PDE_SF(BRSTACK))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_BRANCH_STACK,
-				    "BRANCH_STACK", PDE_SF(BRSTACK), false);
+				    "BRANCH_STACK", PDE_SF(BRSTACK), false, synth);
 	}
 	/* tracepoints print their callchain when they have one */
 	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
@@ -385,6 +403,7 @@ struct script_run {
 	struct pd_file *f;
 	struct pde_script w;
 	bool checked;	/* check_fields() and the names' width */
+	size_t nr_recorded; /* events before the synthesized ones */
 	bool forms;	/* events print stacks in more than one way */
 	struct pda_filter flt;
 	struct pda_capture c;
@@ -608,7 +627,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 
 	if (!sr->checked) {
 		/* a pipe's events come before its first sample */
-		check_fields(sr->ctx, sr->o, sr->f);
+		check_fields(sr->ctx, sr->o, sr->f, sr->nr_recorded);
 		set_width(sr, sr->f);
 		sr->checked = true;
 	}
@@ -696,7 +715,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	 * has its ip as its one frame */
 	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,
 			 .ip_stacks = true, .memo = true, .time_order = true,
-			 .sample_fn = script_one, .skip_fn = script_skip,
+			 .itrace = &o->itrace, .sample_fn = script_one, .skip_fn = script_skip,
 			 .arg = &sr);
 	struct cmd_progress prog;
 	const struct pda_capture_stats *cs;
@@ -726,6 +745,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
 		die(ctx, "out of memory");
 	cmd_progress_init(&prog, ctx);
+	sr.nr_recorded = pd_file_nr_evsels(f);
 	rc = pda_capture_run(&sr.c);
 	cmd_progress_end(&prog);
 	if (rc < 0) {
@@ -735,7 +755,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	}
 	ctx_check_write(ctx, pde_script_finish(&sr.w), o->output);
 	cs = pda_capture_stats(&sr.c);
-	cmd_check_kind(ctx, o->path, f, &cs->reader, cs->nr_samples);
+	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
+			     pda_capture_itrace(&sr.c));
 	pda_capture_release(&sr.c);
 	ctx_close_output(ctx, out, o->output);
 

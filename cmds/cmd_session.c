@@ -471,3 +471,18 @@ int cmd_strict_status(const struct pd_ctx *ctx,
 		return EXIT_UNRESOLVED;
 	return 0;
 }
+
+void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
+		struct pda_itrace_opts *o)
+{
+	char err[160];
+
+	if (!arg || !*arg) {
+		/* perf's default: every kind but instructions (whose default
+		 * period is in nanoseconds, which SPE cannot count) */
+		memset(o, 0, sizeof(*o));
+		return;
+	}
+	if (pda_itrace_parse(arg, o, err, sizeof(err)) < 0)
+		usage_error(ctx, "%s", err);
+}

@@ -344,6 +344,7 @@ enum {
 	CMD_OPT_DEBUGINFOD_MAX,
 	CMD_OPT_DEBUGINFOD_TIME,
 	CMD_OPT_ARCHIVE,
+	CMD_OPT_ITRACE,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -430,6 +431,24 @@ unsigned cmd_jobs(const struct pd_ctx *ctx, const char *arg);
  * table (pda_fold_opts.threaded). */
 bool cmd_jobs_fold_thread(unsigned jobs);
 
+/* --itrace[=LETTERS]: samples synthesized from an Arm SPE trace
+ * (pda_itrace.h), in the commands that read samples */
+#define CMD_ITRACE_LONGOPT                                                  \
+	{"itrace", optional_argument, NULL, CMD_OPT_ITRACE}
+#define CMD_ITRACE_HELP                                                     \
+	"      --itrace[=LETTERS] the samples of an Arm SPE trace, as perf\n"  \
+	"                        6.1 synthesizes them: f l1d-miss and\n"     \
+	"                        l1d-access, m llc-miss and llc-access, t\n" \
+	"                        tlb-miss and tlb-access, b branch-miss, a\n"\
+	"                        remote-access, M memory, iNi instructions\n"\
+	"                        every N records (without LETTERS: bfmtaM,\n"\
+	"                        also perf's default)\n"
+struct pda_itrace_opts;
+/* --itrace's argument (NULL: perf's default set) into *o; else a usage
+ * error. */
+void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
+		struct pda_itrace_opts *o);
+
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	const char *archive;	 /* --archive: a perf archive tarball */
@@ -484,6 +503,12 @@ struct pda_capture;
  */
 void cmd_check_kind(struct pd_ctx *ctx, const char *path, struct pd_file *f,
 		    const struct pd_reader_stats *st, uint64_t nr_samples);
+struct pda_itrace;
+/* The same for a run that synthesized samples from the capture's trace
+ * (pda_capture_itrace(): it, NULL without), which it does not warn of. */
+void cmd_check_kind_synth(struct pd_ctx *ctx, const char *path,
+			  struct pd_file *f, const struct pd_reader_stats *st,
+			  uint64_t nr_samples, const struct pda_itrace *it);
 
 /*
  * die() after a capture run (pda_capture_init or _run) failed with rc:

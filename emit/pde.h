@@ -404,7 +404,7 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(CPU, "cpu") X(EVENT, "event") X(TRACE, "trace") X(IP, "ip")       \
 	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
 	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
-	X(WEIGHT, "weight")
+	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -483,8 +483,18 @@ struct pde_script {
 	size_t len, cap;
 	bool ns;		/* --ns: times with 9 decimals */
 	unsigned name_width;	/* events' names padded to it */
+	unsigned data_src_width; /* the widest data_src so far: perf pads
+				  * each to it (a static in perf) */
 	bool failed;		/* a write failed */
 };
+
+/*
+ * A PERF_SAMPLE_DATA_SRC value as perf 6.1's perf_script__meminfo_
+ * scnprintf() decodes it, NUL-terminated in out[0..size):
+ * "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit|LCK No|BLK  N/A".
+ * @return its length (out is cut short when size is smaller).
+ */
+size_t pde_data_src_str(uint64_t data_src, char *out, size_t size);
 
 /* One sample's line: what its fields print. */
 struct pde_script_line {

@@ -463,6 +463,135 @@ static size_t put_name(char *p, size_t cap, const char *s, unsigned width)
 	}
 }
 
+/* ---- data_src (perf's mem-events.c) ---------------------------------- */
+
+/* the bits of union perf_mem_data_src, and perf 6.1's names for them */
+static const char *const mem_lvl[] = {
+	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM",
+	"Remote RAM (1 hop)", "Remote RAM (2 hops)",
+	"Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
+};
+static const char *const mem_lvlnum[16] = {
+	[0xb] = "Any cache", [0xc] = "LFB/MAB", [0xd] = "RAM",
+	[0xe] = "PMEM", [0xf] = "N/A",
+};
+static const char *const mem_hops[8] = {
+	"N/A", "core, same node", "node, same socket", "socket, same board",
+	"board",
+};
+static const char *const snoop_access[] = {"N/A", "None", "Hit", "Miss",
+					    "HitM"};
+static const char *const snoopx_access[] = {"Fwd", "Peer"};
+static const char *const tlb_access[] = {"N/A", "HIT", "MISS", "L1",
+					  "L2", "Walker", "Fault"};
+
+#define DS_FIELD(v, shift, bits)                                            \
+	((unsigned)((v) >> (shift)) & ((1u << (bits)) - 1))
+
+static void ds_put(struct pdc_strbuf *b, const char *s)
+{
+	pdc_strbuf_add(b, s, strlen(s));
+}
+
+/* The set bits of m named from names[], " or " between; the length. */
+static size_t ds_bits(struct pdc_strbuf *b, uint64_t m,
+		      const char *const *names, size_t nr, bool sep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < nr; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (n++ || sep)
+			ds_put(b, " or ");
+		ds_put(b, names[i]);
+	}
+	return n;
+}
+
+size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
+{
+	const unsigned op = DS_FIELD(ds, 0, 5), lvl = DS_FIELD(ds, 5, 14);
+	const unsigned snoop = DS_FIELD(ds, 19, 5), lock = DS_FIELD(ds, 24, 2);
+	const unsigned tlb = DS_FIELD(ds, 26, 7), lvlnum = DS_FIELD(ds, 33, 4);
+	const unsigned remote = DS_FIELD(ds, 37, 1);
+	const unsigned snoopx = DS_FIELD(ds, 38, 2), blk = DS_FIELD(ds, 40, 3);
+	const unsigned hops = DS_FIELD(ds, 43, 3);
+	struct pdc_strbuf b;
+	char stack[256];
+	size_t len, n, at;
+
+	pdc_strbuf_init(&b, NULL, stack, sizeof(stack));
+	ds_put(&b, "|OP ");
+	ds_put(&b, op & 1	? "N/A"
+			    : op & 2	? "LOAD"
+			    : op & 4	? "STORE"
+			    : op & 8	? "PFETCH"
+			    : op & 16	? "EXEC"
+					: "No");
+	ds_put(&b, "|LVL ");
+	at = b.len;
+	if (remote)
+		ds_put(&b, "Remote ");
+	n = 0;
+	if (hops) {
+		ds_put(&b, mem_hops[hops] ? mem_hops[hops] : "");
+		ds_put(&b, " ");
+	} else {
+		n = ds_bits(&b, lvl & ~6u, mem_lvl,
+			    sizeof(mem_lvl) / sizeof(mem_lvl[0]), false);
+	}
+	if (lvlnum) {
+		char l[8];
+
+		if (n++)
+			ds_put(&b, " or ");
+		snprintf(l, sizeof(l), "L%u", lvlnum);
+		ds_put(&b, mem_lvlnum[lvlnum] ? mem_lvlnum[lvlnum] : l);
+	}
+	if (b.len == at)
+		ds_put(&b, "N/A");
+	if (lvl & 2)
+		ds_put(&b, " hit");
+	if (lvl & 4)
+		ds_put(&b, " miss");
+	ds_put(&b, "|SNP ");
+	at = b.len;
+	n = ds_bits(&b, snoop, snoop_access, 5, false);
+	ds_bits(&b, snoopx, snoopx_access, 2, n > 0);
+	if (b.len == at)
+		ds_put(&b, "N/A");
+	ds_put(&b, "|TLB ");
+	at = b.len;
+	ds_bits(&b, tlb & ~6u, tlb_access, 7, false);
+	if (b.len == at)
+		ds_put(&b, "N/A");
+	if (tlb & 2)
+		ds_put(&b, " hit");
+	if (tlb & 4)
+		ds_put(&b, " miss");
+	ds_put(&b, "|LCK ");
+	ds_put(&b, lock & 1 ? "N/A" : lock & 2 ? "Yes" : "No");
+	ds_put(&b, "|BLK ");
+	if (!blk || (blk & 1)) {
+		ds_put(&b, " N/A");
+	} else {
+		if (blk & 2)
+			ds_put(&b, " Data");
+		if (blk & 4)
+			ds_put(&b, " Addr");
+	}
+	len = b.len;
+	if (size) {
+		const size_t k = len < size ? len : size - 1;
+
+		memcpy(out, pdc_strbuf_str(&b), k);
+		out[k] = '\0';
+	}
+	pdc_strbuf_release(&b);
+	return len;
+}
+
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
@@ -553,8 +682,28 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);
+	if (f & PDE_SF(DATA_SRC)) {
+		/* "%16x %s", padded to the widest so far (perf's static) */
+		char d[160];
+		size_t n = put_hex(d, s->data_src, 16);
+
+		d[n++] = ' ';
+		n += pde_data_src_str(s->data_src, d + n, sizeof(d) - n);
+		if (n >= sizeof(d))
+			n = sizeof(d) - 1;
+		if (n > w->data_src_width)
+			w->data_src_width = (unsigned)n;
+		memcpy(p, d, n);
+		p += n;
+		for (; n < w->data_src_width; n++)
+			*p++ = ' ';
+	}
 	if (f & PDE_SF(WEIGHT))
-		p += put_dec(p, s->weight, 16, false);
+		/* perf's weight: the first of a WEIGHT_STRUCT's */
+		p += put_dec(p,
+			     s->mask & PD_SAMPLE_WEIGHT_STRUCT ? s->weight_var1
+							       : s->weight,
+			     16, false);
 	w->len = (size_t)(p - w->buf);
 	return 0;
 }
@@ -606,6 +755,11 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 			*p++ = '/';
 			w->len = (size_t)(p - w->buf);
 		}
+	}
+	if (l->fields & PDE_SF(PHYS_ADDR)) {
+		if ((rc = room(w, 16)) < 0)
+			return rc;
+		w->len += put_hex(w->buf + w->len, s->phys_addr, 16);
 	}
 	rc = room(w, 1);
 	if (rc < 0)

@@ -327,6 +327,20 @@ PD_API const struct pd_evsel *pd_file_evsel(const struct pd_file *f,
 PD_API const struct pd_evsel *pd_file_evsel_by_id(const struct pd_file *f,
 						  uint64_t id);
 
+/*
+ * Add an event that no record of the capture wrote: one whose samples a
+ * decoder synthesizes from a trace (perf's synthesized Arm SPE events,
+ * "l1d-miss" and friends, which perf adds to its event list the same
+ * way), with its name and the one sample id its synthesized samples
+ * carry.  pd_sample_decode() then decodes those samples like any other.
+ * The events already there keep their places.  @return 0 and *out;
+ * PD_ERR_API when the id is taken or the name empty; PD_ERR_NOMEM.
+ */
+PD_API int pd_file_add_synth_evsel(struct pd_file *f,
+				   const struct pd_attr *attr,
+				   const char *name, uint64_t id,
+				   const struct pd_evsel **out);
+
 /* ---- feature sections ---------------------------------------------- */
 
 #define PD_FEATURES(X)                                                      \

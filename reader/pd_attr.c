@@ -317,6 +317,22 @@ int pd_file_add_evsel(struct pd_file *f, const struct pd_attr *attr,
 	return 0;
 }
 
+int pd_file_add_synth_evsel(struct pd_file *f, const struct pd_attr *attr,
+			    const char *name, uint64_t id,
+			    const struct pd_evsel **out)
+{
+	struct pd_evsel *e;
+
+	if (!f || !attr || !name || !*name || pd_file_evsel_by_id(f, id))
+		return PD_ERR_API;
+	PD_TRY(pd_file_add_evsel(f, attr, &id, 1, &e));
+	/* a name that cannot be set leaves the default one: still valid */
+	PD_TRY(pd_evsel_set_name(f, e, name, strlen(name)));
+	if (out)
+		*out = e;
+	return 0;
+}
+
 int pd_evsel_set_name(struct pd_file *f, struct pd_evsel *evsel,
 		      const char *name, size_t len)
 {

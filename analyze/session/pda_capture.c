@@ -330,6 +330,80 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
+/*
+ * The synthesized samples before time `before` (UINT64_MAX: all left),
+ * each fed as a sample of its own time: after the records of that time
+ * (two passes), or where it falls in the ordered reading.
+ */
+static int feed_synth(struct pda_capture *c, uint64_t before)
+{
+	struct pd_rec rec;
+	uint64_t time;
+	int rc;
+
+	while (pda_itrace_next(c->itrace, before, &rec, &time) > 0) {
+		struct pda_sb_key key = {.time = time,
+					 .seq = UINT64_MAX / 2 + c->synth_seq++};
+
+		c->st.nr_samples++;
+		c->st.nr_synth++;
+		c->prog.nr_samples++;
+		if ((rc = progress(c, &rec, c->st.nr_samples)) < 0)
+			return rc;
+		rc = feed(c, &rec, c->two_pass ? &key : NULL);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
+			const struct pda_sb_key *key);
+
+/* The synthesized samples' events in the first pass's order of events,
+ * as their first samples place them. */
+static int synth_first(struct pda_capture *c)
+{
+	struct pd_rec rec;
+	uint64_t time, seq = 0;
+	int rc = 0;
+
+	while (rc == 0 && pda_itrace_next(c->itrace, UINT64_MAX, &rec, &time))
+		rc = first_sample(c, &rec,
+				  &(struct pda_sb_key){
+					  .time = time,
+					  .seq = UINT64_MAX / 2 + seq++});
+	pda_itrace_rewind(c->itrace);
+	return rc;
+}
+
+/* --itrace: the trace decoded and its samples made, before any pass.  0
+ * or a negative pd_err (the run fails). */
+static int synth_begin(struct pda_capture *c)
+{
+	char err[256] = "";
+	int rc;
+
+	if (!c->s || !c->o.itrace)
+		return 0;
+	/* a stream cannot be read twice: its trace is not decoded (the
+	 * command says so) unless letters asked for it */
+	if (!pd_file_header(c->f)->file_size && !c->o.itrace->set)
+		return 0;
+	if (!pd_file_header(c->f)->file_size) {
+		pda_capture_set_err(c, PD_ERR_UNSUPPORTED,
+				    "--itrace: a capture read from a pipe "
+				    "cannot be read twice; write it to a file");
+		c->failed_in = PDA_CAPTURE_SESSION;
+		return PD_ERR_UNSUPPORTED;
+	}
+	rc = pda_itrace_new(c->s, c->f, c->o.itrace, &c->itrace, err,
+			    sizeof(err));
+	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_READER, err[0] ? err : pd_strerror(rc));
+	return rc;
+}
+
 /* The run stops: no thread runs on past the error. */
 static int stop(struct pda_capture *c, int rc)
 {
@@ -526,6 +600,9 @@ static int first_pass(struct pda_capture *c)
 	c->nr_keys = nr;
 	pda_free(s, sb);
 	pda_free(s, buf);
+	if (rc == 0 && c->itrace && pd_file_nr_evsels(c->f) > 1 &&
+	    (rc = synth_first(c)) < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 	if (rc == 0 && (rc = order_events(c)) < 0)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 	pda_logf(s, PD_LOG_DEBUG, "first pass: %zu sideband records", nr);
@@ -604,7 +681,9 @@ static int second_pass(struct pda_capture *c)
 		if (rc < 0)
 			return rc;
 	}
-	return rc < 0 ? reader_failed(c, rc) : 0;
+	if (rc < 0)
+		return reader_failed(c, rc);
+	return feed_synth(c, UINT64_MAX);
 }
 
 bool pda_capture_two_pass(const struct pda_capture *c)
@@ -622,6 +701,8 @@ int pda_capture_run(struct pda_capture *c)
 	c->ran = true;
 	c->prog.total = pd_file_header(c->f)->data_size;
 	c->prog.nr_passes = 1;
+	if ((rc = synth_begin(c)) < 0)
+		return stop(c, rc);
 	if (c->two_pass) {
 		/* a pipe-mode capture's events are known after the first */
 		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
@@ -637,12 +718,20 @@ int pda_capture_run(struct pda_capture *c)
 		pass_begin(c, "samples");
 	}
 	while (!c->two_pass && (rc = pd_reader_next(c->r, &rec)) > 0) {
+		uint64_t time = 0;
+
+		/* perf decodes the trace up to each record's time first */
+		if (c->itrace && pd_rec_time(c->f, &rec, &time) == 0 && time &&
+		    time != UINT64_MAX && (rc = feed_synth(c, time)) < 0)
+			return stop(c, rc);
 		rc = step(c, &rec, NULL);
 		if (rc < 0)
 			return stop(c, rc);
 	}
 	if (rc < 0)
 		return stop(c, reader_failed(c, rc));
+	if (!c->two_pass && (rc = feed_synth(c, UINT64_MAX)) < 0)
+		return stop(c, rc);
 	if (c->pipe) {
 		rc = pda_pipe_finish(c->pipe);
 		if (rc < 0) {
@@ -664,6 +753,8 @@ void pda_capture_release(struct pda_capture *c)
 		return;
 	pda_pipe_free(c->pipe);
 	pd_reader_free(c->r);
+	pda_itrace_free(c->itrace);
+	c->itrace = NULL;
 	if (c->s) {
 		pda_free(c->s, c->keys);
 		pda_free(c->s, c->first);
@@ -679,6 +770,11 @@ void pda_capture_release(struct pda_capture *c)
 const struct pda_capture_stats *pda_capture_stats(const struct pda_capture *c)
 {
 	return &c->st;
+}
+
+const struct pda_itrace *pda_capture_itrace(const struct pda_capture *c)
+{
+	return c->itrace;
 }
 
 const char *pda_capture_errmsg(const struct pda_capture *c)

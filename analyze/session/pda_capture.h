@@ -34,6 +34,7 @@
 #define PDA_CAPTURE_H
 
 #include "pda_filter.h"
+#include "pda_itrace.h"
 #include "pda_pipe.h"
 
 #ifdef __cplusplus
@@ -110,6 +111,14 @@ struct pda_capture_opts {
 	/* with two passes: every other record, placed in time (above);
 	 * NULL: none.  pda_capture_two_pass() says whether it is called. */
 	pda_capture_order_fn order_fn;
+	/*
+	 * Samples synthesized from the capture's hardware trace (Arm SPE:
+	 * pda_itrace.h), as --itrace selects them; NULL: none.  They come
+	 * to sample_fn (and the filter) as the recorded ones do, each in
+	 * the state of its own time; in time order with time_order, else
+	 * after the recorded ones.
+	 */
+	const struct pda_itrace_opts *itrace;
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */
@@ -139,6 +148,8 @@ struct pda_capture_stats {
 	/* samples lost, counted as perf counts them: pda_capture_lost() */
 	uint64_t lost;
 	uint64_t nr_bad_lost;	  /* LOST records too short to say */
+	uint64_t nr_synth;	  /* samples synthesized from a trace
+				   * (among nr_samples) */
 	/* the reader's, when the run ended (damage, compressed chunks) */
 	struct pd_reader_stats reader;
 };
@@ -169,6 +180,8 @@ struct pda_capture {
 	size_t nr_first, first_alloc;
 	const struct pd_evsel **order; /* events by first sample */
 	struct pda_pipe *pipe;
+	struct pda_itrace *itrace; /* the synthesized samples, or NULL */
+	uint64_t synth_seq;	/* their keys' order after the records' */
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;
 	bool ran;		/* pda_capture_run() was called */
@@ -229,6 +242,10 @@ void pda_capture_release(struct pda_capture *c);
  */
 uint64_t pda_capture_lost_count(const struct pd_file *f, uint64_t lost,
 				uint64_t lost_samples);
+
+/* The run's synthesized samples (pda_itrace.h), NULL without; valid as
+ * long as c.  Set once pda_capture_run() began. */
+const struct pda_itrace *pda_capture_itrace(const struct pda_capture *c);
 
 /* Valid as long as c, pda_capture_release() included; stats->lost is set
  * once the run ends. */

@@ -1,0 +1,923 @@
+/*
+ * pda_itrace.c - Arm SPE samples synthesized as perf 6.1's arm-spe.c
+ * synthesizes them (pda_itrace.h says which and with what).
+ *
+ * The whole trace is decoded when the run begins, into sample records
+ * sorted by time: perf decodes its per-CPU queues lazily, interleaved
+ * with the other records by timestamp, which gives the same order (a
+ * record's samples come before any record of a later time) and the same
+ * thread (the CPU's last context switch at or before the record's time).
+ */
+#include "pda_itrace.h"
+#include "pda_base_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perf's ids of its synthesized events: the SPE event's first id plus
+ * this, one more per event (arm_spe_synth_events) */
+#define SYNTH_ID_OFFSET 1000000000ull
+
+/* ---- --itrace --------------------------------------------------------- */
+
+static const char *const kind_names[PDA_ITRACE_NR_KINDS] = {
+	"l1d-miss", "l1d-access",    "llc-miss", "llc-access",
+	"tlb-miss", "tlb-access",    "branch-miss", "remote-access",
+	"memory",   "instructions",
+};
+
+const char *pda_itrace_kind_name(enum pda_itrace_kind kind)
+{
+	return kind < PDA_ITRACE_NR_KINDS ? kind_names[kind] : "?";
+}
+
+int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
+		     size_t err_size)
+{
+	const char *p = spec;
+
+	memset(o, 0, sizeof(*o));
+	o->set = true;
+	while (p && *p) {
+		const char c = *p++;
+
+		switch (c) {
+		case 'f': o->flc = true; break;
+		case 'm': o->llc = true; break;
+		case 't': o->tlb = true; break;
+		case 'b': o->branch = true; break;
+		case 'a': o->remote = true; break;
+		case 'M': o->mem = true; break;
+		case 'i': {
+			char *end;
+
+			o->instructions = true;
+			if (*p < '0' || *p > '9')
+				break;
+			o->period = strtoull(p, &end, 10);
+			p = end;
+			/* perf's units: i(nstructions), t(icks), ms, us, ns;
+			 * a bare number is in instructions */
+			if (*p == 'i' || !*p || strchr("fmtbaMi", *p)) {
+				o->period_insns = true;
+				if (*p == 'i')
+					p++;
+			} else if (*p == 't') {
+				p++;
+			} else if ((p[0] == 'm' || p[0] == 'u' ||
+				    p[0] == 'n') && p[1] == 's') {
+				p += 2;
+			}
+			break;
+		}
+		case ',': case ' ': break;
+		default:
+			snprintf(err, err_size,
+				 "--itrace: '%c' is not a kind of Arm SPE "
+				 "sample (f, m, t, b, a, M, i[PERIOD])", c);
+			return PD_ERR_API;
+		}
+	}
+	return 0;
+}
+
+bool pda_itrace_wants(const struct pda_itrace_opts *o,
+		      enum pda_itrace_kind kind)
+{
+	const bool dflt = !o->set;
+
+	switch (kind) {
+	case PDA_ITRACE_L1D_MISS: case PDA_ITRACE_L1D_ACCESS:
+		return dflt || o->flc;
+	case PDA_ITRACE_LLC_MISS: case PDA_ITRACE_LLC_ACCESS:
+		return dflt || o->llc;
+	case PDA_ITRACE_TLB_MISS: case PDA_ITRACE_TLB_ACCESS:
+		return dflt || o->tlb;
+	case PDA_ITRACE_BRANCH_MISS:
+		return dflt || o->branch;
+	case PDA_ITRACE_REMOTE_ACCESS:
+		return dflt || o->remote;
+	case PDA_ITRACE_MEMORY:
+		return dflt || o->mem;
+	case PDA_ITRACE_INSTRUCTIONS:
+		/* perf 6.1 warns "Only instruction-based sampling period is
+		 * currently supported" and makes none otherwise; its
+		 * default period is in nanoseconds */
+		return o->set && o->instructions && o->period_insns;
+	case PDA_ITRACE_NR_KINDS:
+	default:
+		return false;
+	}
+}
+
+/* ---- data_src (perf's union perf_mem_data_src) ----------------------- */
+
+#define MEM_OP_NA 0x1ull
+#define MEM_OP_LOAD 0x2ull
+#define MEM_OP_STORE 0x4ull
+#define LVL_NA 0x1ull
+#define LVL_HIT 0x2ull
+#define LVL_MISS 0x4ull
+#define LVL_L1 0x8ull
+#define LVL_L2 0x20ull
+#define LVL_L3 0x40ull
+#define LVL_LOC_RAM 0x80ull
+#define SNOOP_NA 0x1ull
+#define SNOOP_NONE 0x2ull
+#define SNOOP_HIT 0x4ull
+#define TLB_HIT 0x2ull
+#define TLB_MISS 0x4ull
+#define TLB_WK 0x20ull
+#define LVLNUM_L1 0x1ull
+#define LVLNUM_L2 0x2ull
+#define LVLNUM_L3 0x3ull
+#define LVLNUM_RAM 0xdull
+#define LVLNUM_NA 0xfull
+#define SNOOPX_PEER 0x2ull
+
+/* the fields' places in the word */
+#define DS_OP(v) ((uint64_t)(v) << 0)
+#define DS_LVL(v) ((uint64_t)(v) << 5)
+#define DS_SNOOP(v) ((uint64_t)(v) << 19)
+#define DS_TLB(v) ((uint64_t)(v) << 26)
+#define DS_LVLNUM(v) ((uint64_t)(v) << 33)
+#define DS_REMOTE(v) ((uint64_t)(v) << 37)
+#define DS_SNOOPX(v) ((uint64_t)(v) << 38)
+
+/* perf's record types (arm-spe-decoder.h), from the EVENTS payload */
+enum {
+	T_L1D_MISS = 1u << 0,
+	T_L1D_ACCESS = 1u << 1,
+	T_TLB_MISS = 1u << 2,
+	T_TLB_ACCESS = 1u << 3,
+	T_BRANCH_MISS = 1u << 4,
+	T_LLC_MISS = 1u << 5,
+	T_LLC_ACCESS = 1u << 6,
+	T_REMOTE_ACCESS = 1u << 7,
+};
+
+static unsigned record_type(const struct pd_spe_record *r)
+{
+	const uint64_t e = r->mask & PD_SPE_HAS_EVENTS ? r->events : 0;
+	unsigned t = 0;
+
+#define EV(bit) (e & (1ull << PD_SPE_EV_##bit))
+	t |= EV(L1D_REFILL) ? T_L1D_MISS : 0;
+	t |= EV(L1D_ACCESS) ? T_L1D_ACCESS : 0;
+	t |= EV(TLB_WALK) ? T_TLB_MISS : 0;
+	t |= EV(TLB_ACCESS) ? T_TLB_ACCESS : 0;
+	t |= EV(LLC_MISS) ? T_LLC_MISS : 0;
+	t |= EV(LLC_ACCESS) ? T_LLC_ACCESS : 0;
+	t |= EV(REMOTE_ACCESS) ? T_REMOTE_ACCESS : 0;
+	t |= EV(MISPRED) ? T_BRANCH_MISS : 0;
+#undef EV
+	return t;
+}
+
+/* perf 6.1's neoverse_spe list: N1, N2, V1, any variant and revision */
+static bool is_neoverse(uint64_t midr)
+{
+	const unsigned impl = (unsigned)(midr >> 24) & 0xff;
+	const unsigned part = (unsigned)(midr >> 4) & 0xfff;
+
+	return impl == 0x41 && (part == 0xd0c || part == 0xd49 || part == 0xd40);
+}
+
+/* The Neoverse data sources (their TRMs; perf's ARM_SPE_NV_*) */
+enum {
+	NV_L1D = 0x0,
+	NV_L2 = 0x8,
+	NV_PEER_CORE = 0x9,
+	NV_LOCAL_CLUSTER = 0xa,
+	NV_SYS_CACHE = 0xb,
+	NV_PEER_CLUSTER = 0xc,
+	NV_REMOTE = 0xd,
+	NV_DRAM = 0xe,
+};
+
+static uint64_t neoverse_level(const struct pd_spe_record *r, bool store)
+{
+	/* Neoverse records say nothing of where a store went */
+	if (store)
+		return DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA) |
+		       DS_SNOOP(SNOOP_NA);
+	if (!(r->mask & PD_SPE_HAS_SOURCE))
+		return 0;
+	switch (r->source) {
+	case NV_L1D:
+		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1) |
+		       DS_SNOOP(SNOOP_NONE);
+	case NV_L2:
+		return DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2) |
+		       DS_SNOOP(SNOOP_NONE);
+	case NV_PEER_CORE:
+		return DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2) |
+		       DS_SNOOPX(SNOOPX_PEER);
+	/* L1 or L2 of another core, by a cache-to-cache transfer */
+	case NV_LOCAL_CLUSTER:
+	case NV_PEER_CLUSTER:
+		return DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3) |
+		       DS_SNOOPX(SNOOPX_PEER);
+	/* the system cache, taken as L3 */
+	case NV_SYS_CACHE:
+		return DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3) |
+		       DS_SNOOP(SNOOP_HIT);
+	/* the other socket, at a level unknown (perf 6.1 says none) */
+	case NV_REMOTE:
+		return DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA) | DS_REMOTE(1u) |
+		       DS_SNOOPX(SNOOPX_PEER);
+	case NV_DRAM:
+		return DS_LVL(LVL_LOC_RAM | LVL_HIT) | DS_LVLNUM(LVLNUM_RAM) |
+		       DS_SNOOP(SNOOP_NONE);
+	default:
+		return 0;
+	}
+}
+
+/* Without a known data source: the farthest level the events name. */
+static uint64_t generic_level(unsigned t)
+{
+	uint64_t lvl = 0;
+
+	if (t & (T_LLC_ACCESS | T_LLC_MISS))
+		lvl = LVL_L3 | (t & T_LLC_MISS ? LVL_MISS : LVL_HIT);
+	else if (t & (T_L1D_ACCESS | T_L1D_MISS))
+		lvl = LVL_L1 | (t & T_L1D_MISS ? LVL_MISS : LVL_HIT);
+	/* perf 6.1: remote, at whatever level */
+	return DS_LVL(lvl) | (t & T_REMOTE_ACCESS ? DS_REMOTE(1u) : 0);
+}
+
+/* perf 6.1 knows a load or a store only from the load/store class's
+ * first bit (arm-spe-decoder.c): every other op is none */
+static int record_op(const struct pd_spe_record *r)
+{
+	if (!(r->mask & PD_SPE_HAS_OP) || r->op_class != PD_SPE_OP_LDST)
+		return 0;
+	return r->op_raw & 1 ? 2 : 1;
+}
+
+uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
+				 uint64_t midr)
+{
+	const unsigned t = record_type(r);
+	const int op = record_op(r);
+	uint64_t ds;
+
+	if (!op)
+		return 0;
+	ds = DS_OP(op == 1 ? MEM_OP_LOAD : MEM_OP_STORE);
+	ds |= is_neoverse(midr) ? neoverse_level(r, op == 2)
+				: generic_level(t);
+	if (t & (T_TLB_ACCESS | T_TLB_MISS))
+		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
+	return ds;
+}
+
+/* ---- the trace -------------------------------------------------------- */
+
+struct queue {
+	uint32_t idx;		/* AUXTRACE idx: perf's queue */
+	uint32_t cpu, tid;	/* of its buffers (-1: none) */
+	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
+	uint64_t insns;		/* records since the last instructions
+				 * sample */
+};
+
+struct sw {			/* a context switch out: who runs next */
+	uint64_t time;
+	uint32_t cpu, pid, tid;
+};
+
+struct tidpid {
+	uint32_t tid, pid;
+};
+
+struct ent {			/* one synthesized sample */
+	uint64_t time;
+	uint64_t seq;		/* made in this order */
+	size_t off;		/* its record's bytes in buf */
+	uint32_t size;
+};
+
+struct pda_itrace {
+	struct pda_session *s;
+	struct pd_file *f;
+	struct pda_itrace_opts o;
+	const struct pd_evsel *spe;	/* the arm_spe_N event */
+	const struct pd_evsel *ev[PDA_ITRACE_NR_KINDS]; /* NULL: not made */
+	uint64_t first_id;	/* of ev[]: perf's ids */
+	uint64_t nr_ids;
+	uint64_t sample_type;
+	bool timeless;
+	bool use_ctx;		/* CONTEXT packets give the tid */
+	uint64_t midr;		/* env's CPUID (perf 6.1 reads that) */
+	struct pd_ev_time_conv tc;
+	bool have_tc;
+	struct queue *q;
+	size_t nr_q, alloc_q;
+	struct sw *sw;
+	size_t nr_sw, alloc_sw;
+	struct tidpid *tp;
+	size_t nr_tp, alloc_tp;
+	unsigned char *buf;
+	size_t len, cap;
+	struct ent *ents;
+	size_t nr_ents, alloc_ents;
+	size_t next;
+	struct pda_itrace_stats st;
+	char *err;
+	size_t err_size;
+};
+
+/* perf's tsc_to_perf_time() */
+static uint64_t to_perf_time(const struct pda_itrace *it, uint64_t cyc)
+{
+	const struct pd_ev_time_conv *tc = &it->tc;
+	uint64_t quot, rem;
+
+	if (!it->have_tc)
+		return cyc;
+	if (tc->has_long && tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	if (tc->time_shift >= 64)
+		return tc->time_zero;
+	quot = cyc >> tc->time_shift;
+	rem = cyc & ((1ull << tc->time_shift) - 1);
+	return tc->time_zero + quot * tc->time_mult +
+	       ((rem * tc->time_mult) >> tc->time_shift);
+}
+
+/* rc, with why (and the record's offset, when off is not UINT64_MAX) */
+static int failed(struct pda_itrace *it, int rc, const char *why,
+		  uint64_t off)
+{
+	if (it->err && it->err_size && off != UINT64_MAX)
+		snprintf(it->err, it->err_size, "%s at offset 0x%llx", why,
+			 (unsigned long long)off);
+	else if (it->err && it->err_size)
+		snprintf(it->err, it->err_size, "%s", why);
+	return rc;
+}
+
+static struct queue *queue_of(struct pda_itrace *it,
+			      const struct pd_ev_auxtrace *a)
+{
+	for (size_t i = 0; i < it->nr_q; i++)
+		if (it->q[i].idx == a->idx)
+			return &it->q[i];
+	if (PDA_GROW(it->s, it->q, it->alloc_q, it->nr_q + 1, 1u << 20) < 0)
+		return NULL;
+	it->q[it->nr_q] = (struct queue){.idx = a->idx, .cpu = a->cpu,
+					 .tid = a->tid, .cur_tid = -1};
+	return &it->q[it->nr_q++];
+}
+
+static int cmp_sw(const void *a, const void *b)
+{
+	const struct sw *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+static int cmp_tp(const void *a, const void *b)
+{
+	const struct tidpid *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The pid of a thread as the sideband names it; -1 unknown (perf makes
+ * the thread then, without a pid). */
+static uint32_t pid_of(const struct pda_itrace *it, uint32_t tid)
+{
+	const struct tidpid key = {.tid = tid};
+	const struct tidpid *tp;
+
+	if (tid == UINT32_MAX || !it->nr_tp)
+		return UINT32_MAX;
+	tp = bsearch(&key, it->tp, it->nr_tp, sizeof(*tp), cmp_tp);
+	return tp ? tp->pid : UINT32_MAX;
+}
+
+/* The thread on cpu at time t by the switches: the next of the last one
+ * out at or before t; else none. */
+static const struct sw *switched_to(const struct pda_itrace *it,
+				    uint32_t cpu, uint64_t t)
+{
+	size_t lo = 0, hi = it->nr_sw;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sw *m = &it->sw[mid];
+
+		if (m->cpu < cpu || (m->cpu == cpu && m->time <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || it->sw[lo - 1].cpu != cpu)
+		return NULL;
+	return &it->sw[lo - 1];
+}
+
+static void put64(unsigned char **p, uint64_t v)
+{
+	memcpy(*p, &v, 8);
+	*p += 8;
+}
+
+static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
+{
+	memcpy(*p, &a, 4);
+	memcpy(*p + 4, &b, 4);
+	*p += 8;
+}
+
+/* The fields of one sample, before encoding. */
+struct synth {
+	uint64_t ip, time, addr, phys, period, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint16_t misc;
+};
+
+/* One sample of kind k as a SAMPLE record in the host's byte order (the
+ * reader swaps only what came from a file of the other order). */
+static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
+		const struct synth *y, uint64_t seq)
+{
+	const uint64_t st = it->ev[k]->attr.sample_type;
+	unsigned char rec[8 + 12 * 8], *p = rec + 8;
+	const uint64_t id = it->ev[k]->ids[0];
+	uint16_t hdr16[2] = {PD_REC_SAMPLE, y->misc};
+	struct ent *e;
+	uint16_t size;
+
+	if (st & PD_SAMPLE_IDENTIFIER)
+		put64(&p, id);
+	if (st & PD_SAMPLE_IP)
+		put64(&p, y->ip);
+	if (st & PD_SAMPLE_TID)
+		put32x2(&p, y->pid, y->tid);
+	if (st & PD_SAMPLE_TIME)
+		put64(&p, y->time);
+	if (st & PD_SAMPLE_ADDR)
+		put64(&p, y->addr);
+	if (st & PD_SAMPLE_ID)
+		put64(&p, id);
+	if (st & PD_SAMPLE_STREAM_ID)
+		put64(&p, id);
+	if (st & PD_SAMPLE_CPU)
+		put32x2(&p, y->cpu, 0);
+	if (st & PD_SAMPLE_PERIOD)
+		put64(&p, y->period);
+	if (st & PD_SAMPLE_WEIGHT_STRUCT)
+		put64(&p, y->weight);
+	if (st & PD_SAMPLE_DATA_SRC)
+		put64(&p, y->data_src);
+	if (st & PD_SAMPLE_PHYS_ADDR)
+		put64(&p, y->phys);
+	size = (uint16_t)(p - rec);
+	{
+		const uint32_t type = PD_REC_SAMPLE;
+
+		memcpy(rec, &type, 4);
+		memcpy(rec + 4, &hdr16[1], 2);
+		memcpy(rec + 6, &size, 2);
+	}
+	if (PDA_GROW(it->s, it->buf, it->cap, it->len + size, SIZE_MAX / 2) <
+		    0 ||
+	    PDA_GROW(it->s, it->ents, it->alloc_ents, it->nr_ents + 1,
+		     SIZE_MAX / sizeof(*it->ents)) < 0)
+		return PD_ERR_NOMEM;
+	memcpy(it->buf + it->len, rec, size);
+	e = &it->ents[it->nr_ents++];
+	e->time = y->time;
+	e->seq = seq;
+	e->off = it->len;
+	e->size = size;
+	it->len += size;
+	it->st.nr_samples++;
+	it->st.by_kind[k]++;
+	return 0;
+}
+
+/* The samples of one record, in perf 6.1's order (arm_spe_sample). */
+static int synth_record(struct pda_itrace *it, struct queue *q,
+			const struct pd_spe_record *r, uint64_t *seq)
+{
+	const unsigned t = record_type(r);
+	const uint64_t ds = pda_itrace_spe_data_src(r, it->midr);
+	struct synth y = {0};
+	static const struct {
+		enum pda_itrace_kind k;
+		unsigned type;
+	} mem[] = {
+		{PDA_ITRACE_L1D_MISS, T_L1D_MISS},
+		{PDA_ITRACE_L1D_ACCESS, T_L1D_ACCESS},
+		{PDA_ITRACE_LLC_MISS, T_LLC_MISS},
+		{PDA_ITRACE_LLC_ACCESS, T_LLC_ACCESS},
+		{PDA_ITRACE_TLB_MISS, T_TLB_MISS},
+		{PDA_ITRACE_TLB_ACCESS, T_TLB_ACCESS},
+	};
+	int rc;
+
+	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
+	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
+	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
+	y.cpu = q->cpu;
+	y.period = 1;
+	/* WEIGHT_STRUCT: the total latency (perf's weight), the issue
+	 * latency where perf puts an instruction latency, the translation
+	 * latency in the third: perf keeps the first only */
+	y.weight = r->mask & PD_SPE_HAS_LAT_TOTAL ? r->lat_total : 0;
+	if (r->mask & PD_SPE_HAS_LAT_ISSUE)
+		y.weight |= (uint64_t)r->lat_issue << 32;
+	if (r->mask & PD_SPE_HAS_LAT_XLAT)
+		y.weight |= (uint64_t)r->lat_xlat << 48;
+	/* the thread: CONTEXT (carried to the records after it), else the
+	 * CPU's switches, else the buffer's; none without a time */
+	y.tid = UINT32_MAX;
+	if (!it->timeless && it->use_ctx) {
+		if (r->mask & PD_SPE_HAS_CONTEXT)
+			q->cur_tid = (int32_t)(uint32_t)r->context;
+		y.tid = (uint32_t)q->cur_tid;
+	} else if (!it->timeless && it->nr_sw) {
+		const struct sw *w = switched_to(it, q->cpu, y.time);
+
+		y.tid = w ? w->tid : UINT32_MAX;
+	}
+	if (y.tid == UINT32_MAX && q->tid != UINT32_MAX)
+		y.tid = q->tid;
+	y.pid = pid_of(it, y.tid);
+	if (y.pid == UINT32_MAX && !it->use_ctx && !it->timeless &&
+	    it->nr_sw) {
+		const struct sw *w = switched_to(it, q->cpu, y.time);
+
+		y.pid = w ? w->pid : UINT32_MAX;
+	}
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (it->ev[mem[i].k] && (t & mem[i].type)) {
+			y.addr = r->mask & PD_SPE_HAS_VA
+					 ? r->addr[PD_SPE_ADDR_VA] : 0;
+			y.phys = r->mask & PD_SPE_HAS_PA
+					 ? r->addr[PD_SPE_ADDR_PA] : 0;
+			y.data_src = ds;
+			if ((rc = emit(it, mem[i].k, &y, (*seq)++)) < 0)
+				return rc;
+		}
+	if (it->ev[PDA_ITRACE_BRANCH_MISS] && (t & T_BRANCH_MISS)) {
+		struct synth b = y;
+
+		b.addr = r->mask & PD_SPE_HAS_TGT ? r->addr[PD_SPE_ADDR_TGT]
+						  : 0;
+		b.phys = 0;
+		b.data_src = 0;
+		if ((rc = emit(it, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
+		    0)
+			return rc;
+	}
+	y.addr = r->mask & PD_SPE_HAS_VA ? r->addr[PD_SPE_ADDR_VA] : 0;
+	y.phys = r->mask & PD_SPE_HAS_PA ? r->addr[PD_SPE_ADDR_PA] : 0;
+	y.data_src = ds;
+	if (it->ev[PDA_ITRACE_REMOTE_ACCESS] && (t & T_REMOTE_ACCESS) &&
+	    (rc = emit(it, PDA_ITRACE_REMOTE_ACCESS, &y, (*seq)++)) < 0)
+		return rc;
+	/* a data_src of 0: no load or store, no memory sample */
+	if (it->ev[PDA_ITRACE_MEMORY] && ds &&
+	    (rc = emit(it, PDA_ITRACE_MEMORY, &y, (*seq)++)) < 0)
+		return rc;
+	if (it->ev[PDA_ITRACE_INSTRUCTIONS]) {
+		const uint64_t period = it->o.period ? it->o.period : 1;
+
+		if (++q->insns >= period) {
+			q->insns = 0;
+			y.period = period;
+			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The events perf adds, in its order, with its ids and sample type. */
+static int add_events(struct pda_itrace *it)
+{
+	struct pd_attr a;
+	uint64_t id;
+
+	if (!it->spe->nr_ids)
+		return failed(it, PD_ERR_UNSUPPORTED,
+			      "the Arm SPE event has no sample id: its "
+			      "samples cannot be synthesized", UINT64_MAX);
+	id = it->spe->ids[0] + SYNTH_ID_OFFSET;
+	memset(&a, 0, sizeof(a));
+	a.type = 0;	/* PERF_TYPE_HARDWARE, as perf's */
+	a.size = it->spe->attr.size;
+	a.sample_period = 1;
+	a.flags = it->spe->attr.flags;
+	/* perf: the SPE event's sample type and what its samples add;
+	 * the physical address besides (perf 6.1 leaves it out) and the
+	 * weight as a struct, for the three latencies */
+	a.sample_type = (it->spe->attr.sample_type &
+			 (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID |
+			  PD_SAMPLE_TIME | PD_SAMPLE_CPU | PD_SAMPLE_ID |
+			  PD_SAMPLE_STREAM_ID)) |
+			PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_PERIOD |
+			PD_SAMPLE_DATA_SRC | PD_SAMPLE_WEIGHT_STRUCT |
+			PD_SAMPLE_ADDR | PD_SAMPLE_PHYS_ADDR;
+	if (it->timeless)
+		a.sample_type &= ~(uint64_t)PD_SAMPLE_TIME;
+	else
+		a.sample_type |= PD_SAMPLE_TIME;
+	if (!(a.sample_type & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID)))
+		a.sample_type |= PD_SAMPLE_IDENTIFIER;
+	it->sample_type = a.sample_type;
+	it->first_id = id;
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+		int rc;
+
+		if (!pda_itrace_wants(&it->o, (enum pda_itrace_kind)k))
+			continue;
+		a.config = (uint64_t)k;
+		rc = pd_file_add_synth_evsel(it->f, &a, kind_names[k], id,
+					     &it->ev[k]);
+		if (rc < 0)
+			return failed(it, rc,
+				      "cannot add the synthesized events",
+				      UINT64_MAX);
+		id++;
+		it->nr_ids++;
+	}
+	return 0;
+}
+
+/* The records of one AUXTRACE buffer, kept for when the switches are
+ * known. */
+struct held {
+	struct queue *q;
+	struct pd_spe_record r;
+};
+
+static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
+		      bool *has_spe)
+{
+	struct pd_reader *rd;
+	struct pd_rec rec;
+	struct held *h = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*has_spe = false;
+	rc = pd_reader_new(it->f, PD_READ_QUIET, &rd);
+	if (rc < 0)
+		return failed(it, rc, "cannot read the capture", UINT64_MAX);
+	while ((rc = pd_reader_next(rd, &rec)) > 0) {
+		struct pd_event ev;
+
+		switch (rec.type) {
+		case PD_REC_AUXTRACE_INFO:
+		case PD_REC_TIME_CONV:
+		case PD_REC_COMM:
+		case PD_REC_FORK:
+		case PD_REC_SWITCH_CPU_WIDE:
+		case PD_REC_AUXTRACE:
+			break;
+		default:
+			continue;
+		}
+		if (pd_event_decode(it->f, &rec, &ev) < 0) {
+			rc = failed(it, PD_ERR_FORMAT,
+				    pd_rec_type_name(rec.type), rec.offset);
+			if (it->err && it->err_size)
+				snprintf(it->err, it->err_size,
+					 "%s record at offset 0x%llx: %s",
+					 pd_rec_type_name(rec.type),
+					 (unsigned long long)rec.offset,
+					 pd_file_errmsg(it->f));
+			break;
+		}
+		if (rec.type == PD_REC_AUXTRACE_INFO) {
+			*has_spe |= ev.auxtrace_info.type ==
+				    PD_AUXTRACE_ARM_SPE;
+		} else if (rec.type == PD_REC_TIME_CONV) {
+			it->tc = ev.time_conv;
+			it->have_tc = true;
+		} else if (rec.type == PD_REC_COMM || rec.type == PD_REC_FORK) {
+			const uint32_t pid = rec.type == PD_REC_COMM
+						     ? ev.comm.pid
+						     : ev.fork.pid;
+			const uint32_t tid = rec.type == PD_REC_COMM
+						     ? ev.comm.tid
+						     : ev.fork.tid;
+
+			if (PDA_GROW(it->s, it->tp, it->alloc_tp, it->nr_tp + 1,
+				     SIZE_MAX / sizeof(*it->tp)) < 0) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			it->tp[it->nr_tp++] = (struct tidpid){tid, pid};
+		} else if (rec.type == PD_REC_SWITCH_CPU_WIDE) {
+			/* perf 6.1 follows the switches out: their next */
+			if (!(rec.misc & PD_MISC_SWITCH_OUT))
+				continue;
+			if (PDA_GROW(it->s, it->sw, it->alloc_sw, it->nr_sw + 1,
+				     SIZE_MAX / sizeof(*it->sw)) < 0) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			it->sw[it->nr_sw++] = (struct sw){
+				.time = ev.sample_id.time,
+				.cpu = ev.sample_id.cpu,
+				.pid = ev.context_switch.next_prev_pid,
+				.tid = ev.context_switch.next_prev_tid};
+		} else if (ev.auxtrace.data) {
+			struct queue *q = queue_of(it, &ev.auxtrace);
+			struct pd_spe_cursor c;
+			struct pd_spe_record r;
+
+			if (!q) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			it->st.nr_buffers++;
+			/* alignment is measured from the payload's offset in
+			 * the file, as perf maps it */
+			pd_spe_cursor_init(&c, ev.auxtrace.data,
+					   ev.auxtrace.data_size,
+					   rec.offset + rec.size);
+			while (pd_spe_next_record(&c, &r) > 0) {
+				if (PDA_GROW(it->s, h, alloc, n + 1,
+					     SIZE_MAX / sizeof(*h)) < 0) {
+					rc = PD_ERR_NOMEM;
+					break;
+				}
+				h[n].q = NULL;
+				h[n].r = r;
+				/* queues move when they grow: by index */
+				h[n++].q = (struct queue *)(uintptr_t)(q - it->q);
+				if (r.mask & PD_SPE_HAS_CONTEXT)
+					it->use_ctx = true;
+			}
+			it->st.nr_bad += c.nr_bad;
+			it->st.nr_dropped += c.nr_dropped;
+			if (rc < 0)
+				break;
+		}
+	}
+	pd_reader_free(rd);
+	if (rc < 0) {
+		pda_free(it->s, h);
+		if (rc == PD_ERR_NOMEM)
+			return failed(it, rc, "out of memory", UINT64_MAX);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		h[i].q = &it->q[(uintptr_t)h[i].q];
+	*out = h;
+	*nr = n;
+	return 0;
+}
+
+static const struct pd_evsel *spe_evsel(struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		const struct pd_evsel *e = pd_file_evsel(f, i);
+
+		if (!strncmp(e->name, "arm_spe", 7))
+			return e;
+	}
+	return NULL;
+}
+
+int pda_itrace_new(struct pda_session *s, struct pd_file *f,
+		   const struct pda_itrace_opts *o, struct pda_itrace **out,
+		   char *errbuf, size_t errbuf_size)
+{
+	struct pda_itrace *it;
+	struct held *h = NULL;
+	const struct pd_env *env;
+	size_t nr = 0;
+	bool has_spe;
+	uint64_t seq = 0;
+	int rc;
+
+	*out = NULL;
+	/* no SPE event, no trace to read: most captures (a pipe's events
+	 * come with its records: read to know) */
+	if (!spe_evsel(f) && pd_file_header(f)->kind != PD_KIND_PIPE)
+		return 0;
+	it = pda_malloc(s, sizeof(*it));
+	if (!it)
+		return PD_ERR_NOMEM;
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+	it->f = f;
+	it->o = *o;
+	it->err = errbuf;
+	it->err_size = errbuf_size;
+	rc = read_trace(it, &h, &nr, &has_spe);
+	it->spe = spe_evsel(f);
+	if (rc == 0 && (!has_spe || !it->spe)) {
+		pda_itrace_free(it);
+		return 0;
+	}
+	/* perf 6.1 decodes timeless when the SPE event has no time */
+	it->timeless = rc == 0 && !(it->spe->attr.sample_type & PD_SAMPLE_TIME);
+	if (rc == 0 && pd_file_env(f, &env) == 0 && env->cpuid)
+		it->midr = strtoull(env->cpuid, NULL, 16);
+	if (rc == 0)
+		rc = add_events(it);
+	if (it->nr_sw)
+		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
+	if (it->nr_tp)
+		qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
+	/* timeless, perf decodes each queue to its end in turn (at the end
+	 * of the capture); else the records' times order them */
+	for (size_t qi = 0; qi < (it->timeless ? it->nr_q : 1); qi++) {
+		/* perf 6.1 synthesizes each record when it decodes the next,
+		 * and a timeless queue starts undecoded: its first "record"
+		 * is an empty one, which only the instructions count */
+		if (it->timeless && rc == 0) {
+			struct pd_spe_record none;
+
+			memset(&none, 0, sizeof(none));
+			rc = synth_record(it, &it->q[qi], &none, &seq);
+		}
+		for (size_t i = 0; i < nr && rc == 0; i++) {
+			if (it->timeless && h[i].q != &it->q[qi])
+				continue;
+			it->st.nr_records++;
+			rc = synth_record(it, h[i].q, &h[i].r, &seq);
+		}
+	}
+	pda_free(s, h);
+	if (rc < 0) {
+		if (rc == PD_ERR_NOMEM && errbuf && errbuf_size)
+			snprintf(errbuf, errbuf_size, "out of memory");
+		pda_itrace_free(it);
+		return rc;
+	}
+	/* the queues interleave by time; a queue's records keep their
+	 * order (timeless: every sample at 0, in the buffers' order) */
+	if (it->nr_ents)
+		qsort(it->ents, it->nr_ents, sizeof(*it->ents), cmp_ent);
+	*out = it;
+	return 0;
+}
+
+void pda_itrace_free(struct pda_itrace *it)
+{
+	if (!it)
+		return;
+	pda_free(it->s, it->q);
+	pda_free(it->s, it->sw);
+	pda_free(it->s, it->tp);
+	pda_free(it->s, it->buf);
+	pda_free(it->s, it->ents);
+	pda_free(it->s, it);
+}
+
+int pda_itrace_next(struct pda_itrace *it, uint64_t before,
+		    struct pd_rec *rec, uint64_t *time)
+{
+	const struct ent *e;
+
+	if (!it || it->next == it->nr_ents)
+		return 0;
+	e = &it->ents[it->next];
+	if (before != UINT64_MAX && e->time >= before)
+		return 0;
+	it->next++;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = PD_REC_SAMPLE;
+	rec->size = e->size;
+	rec->data = it->buf + e->off;
+	memcpy(&rec->misc, rec->data + 4, 2);
+	rec->flags = PD_RECF_STABLE;
+	*time = e->time;
+	return 1;
+}
+
+void pda_itrace_rewind(struct pda_itrace *it)
+{
+	if (it)
+		it->next = 0;
+}
+
+const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it)
+{
+	return &it->st;
+}

@@ -1,0 +1,137 @@
+/*
+ * pda_itrace.h - samples synthesized from a hardware trace (Arm SPE), as
+ * perf 6.1 synthesizes them, for the capture pipeline to hand out with
+ * the recorded ones.
+ *
+ *	struct pda_itrace_opts io;
+ *	pda_itrace_parse("bfmtaM", &io, err, sizeof(err));  // --itrace
+ *	PDA_CAPTURE_OPTS(co, ..., .itrace = &io);            // pda_capture.h
+ *
+ * An Arm SPE capture holds no samples of its own: perf decodes the trace
+ * of its AUXTRACE records into records (reader/pd_spe.h) and makes
+ * samples of them, one event per kind (perf 6.1's arm-spe.c):
+ *
+ *	l1d-miss, l1d-access   (f)  L1D-REFILL, L1D-ACCESS
+ *	llc-miss, llc-access   (m)  LLC-REFILL, LLC-ACCESS
+ *	tlb-miss, tlb-access   (t)  TLB-WALK, TLB-ACCESS
+ *	branch-miss            (b)  MISPRED
+ *	remote-access          (a)  REMOTE-ACCESS
+ *	memory                 (M)  every load and store
+ *	instructions           (i)  every Nth record, with an instruction
+ *	                            period (i1i); other periods make none
+ *
+ * Each with ip (the PC), time (the timestamp through TIME_CONV), pid and
+ * tid (CONTEXT packets; else the CPU's last context switch), cpu, addr
+ * (the data address; a branch's target), weight (the total latency),
+ * data_src (perf's encoding, from the data source as the CPU model
+ * defines it: Neoverse N1, N2 and V1, else the events), phys_addr, and
+ * the issue and translation latencies, which perf drops: the weight is
+ * a PERF_SAMPLE_WEIGHT_STRUCT (weight_var1 the total, var2 the issue,
+ * var3 the translation latency).  The
+ * events are added to the capture (pd_file_add_synth_evsel) with the
+ * ids perf gives them, so every analysis reads them as any event.
+ */
+#ifndef PDA_ITRACE_H
+#define PDA_ITRACE_H
+
+#include "pda_session.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kinds of samples, in the order perf 6.1 makes them. */
+enum pda_itrace_kind {
+	PDA_ITRACE_L1D_MISS,
+	PDA_ITRACE_L1D_ACCESS,
+	PDA_ITRACE_LLC_MISS,
+	PDA_ITRACE_LLC_ACCESS,
+	PDA_ITRACE_TLB_MISS,
+	PDA_ITRACE_TLB_ACCESS,
+	PDA_ITRACE_BRANCH_MISS,
+	PDA_ITRACE_REMOTE_ACCESS,
+	PDA_ITRACE_MEMORY,
+	PDA_ITRACE_INSTRUCTIONS,
+	PDA_ITRACE_NR_KINDS,
+};
+
+/* What --itrace asks for.  Zeroed: perf's default set (below). */
+struct pda_itrace_opts {
+	bool set;		/* given; else perf's default */
+	bool flc, llc, tlb, branch, remote, mem, instructions;
+	bool period_insns;	/* the period counts instructions */
+	uint64_t period;	/* of instructions samples; 0: perf's */
+};
+
+/*
+ * Parse perf's --itrace letters for SPE: f, m, t, b, a, M, i with an
+ * optional period (i100, i1i, i10us: a number then i, t, ms, us or ns;
+ * perf 6.1 synthesizes instructions only for an instruction period).
+ * The letters of other traces' samples perf takes too (c, r, x, w, p,
+ * o, e, d, g, G, l, L, s, q, Z, T, A) are refused: SPE makes none of
+ * them.  @return 0, or PD_ERR_API with the reason in err.
+ */
+int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
+		     size_t err_size);
+
+/* The kinds o selects, as perf 6.1 selects them (no --itrace: all but
+ * instructions, whose default period is in nanoseconds). */
+bool pda_itrace_wants(const struct pda_itrace_opts *o,
+		      enum pda_itrace_kind kind);
+
+/* The event's name perf gives a kind ("l1d-miss"). */
+const char *pda_itrace_kind_name(enum pda_itrace_kind kind);
+
+struct pda_itrace;
+
+/*
+ * Read f's trace and synthesize its samples: a pass over f's records
+ * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches, AUXTRACE),
+ * which adds the selected events to f.  *out is NULL when f holds no SPE
+ * trace (nothing to synthesize).  @return 0, or a negative pd_err with
+ * the reason in errbuf (a record that does not decode: its offset).
+ */
+int pda_itrace_new(struct pda_session *s, struct pd_file *f,
+		   const struct pda_itrace_opts *o, struct pda_itrace **out,
+		   char *errbuf, size_t errbuf_size);
+void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
+
+/*
+ * The next synthesized sample in time order when its time is before
+ * `before` (UINT64_MAX: any), as a SAMPLE record of its event (its bytes
+ * valid until the next call) and its time.  @return 1, or 0 when there
+ * is none before.
+ */
+int pda_itrace_next(struct pda_itrace *it, uint64_t before,
+		    struct pd_rec *rec, uint64_t *time);
+
+/* Start again from the first sample (a run's second pass). */
+void pda_itrace_rewind(struct pda_itrace *it);
+
+/* What was read. */
+struct pda_itrace_stats {
+	uint64_t nr_buffers;	/* AUXTRACE records */
+	uint64_t nr_records;	/* SPE records decoded */
+	uint64_t nr_bad;	/* bytes no packet started at */
+	uint64_t nr_dropped;	/* records a bad byte cut */
+	uint64_t nr_samples;	/* synthesized */
+	uint64_t by_kind[PDA_ITRACE_NR_KINDS];
+};
+const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it);
+
+/*
+ * perf's data_src of an SPE record on a CPU with this MIDR (0: none
+ * known): the op, the level and snoop from the data source (Neoverse N1,
+ * N2, V1) or the events (others), the TLB from the events; 0 for a
+ * record that is no load or store.  Exposed for the tests.
+ */
+uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
+				 uint64_t midr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PDA_ITRACE_H */
