@@ -216,6 +216,7 @@ struct ff_switch {
 struct ff_lost {
 	uint64_t time, lost;
 	uint32_t tid;
+	bool samples;		/* LOST_SAMPLES, not LOST */
 };
 
 #define FF_MAX_ITEMS ((size_t)1 << 34)
@@ -299,13 +300,19 @@ static int ff_order(void *arg, const struct pd_rec *rec,
 	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES) {
 		struct pd_ev_lost l;
 
-		if (pd_lost_decode(er->c.f, rec, &l) < 0 || !l.lost)
+		/* what a BPF filter dropped was not lost */
+		if (pd_lost_decode(er->c.f, rec, &l) < 0 || !l.lost ||
+		    (rec->type == PD_REC_LOST_SAMPLES &&
+		     (rec->misc & PD_MISC_LOST_SAMPLES_BPF)))
 			return 0;
 		if (PDC_GROW(NULL, ff->lost, ff->alloc_lost, ff->nr_lost + 1,
 			     FF_MAX_ITEMS) < 0)
 			return PD_ERR_NOMEM;
 		ff->lost[ff->nr_lost++] = (struct ff_lost){
-			.time = when->time, .lost = l.lost, .tid = sid.tid};
+			.time = when->time,
+			.lost = l.lost,
+			.tid = sid.tid,
+			.samples = rec->type == PD_REC_LOST_SAMPLES};
 		return 0;
 	}
 	/* both kinds are written as the switching task's, in or out */
@@ -530,10 +537,13 @@ static long ff_track_of(const struct pde_ff_thread *t, size_t nr,
  * each lost record; on the first track of their thread (a lost record of
  * a thread without samples on the first track of all). */
 static struct ff_mark *ff_marks(struct pd_ctx *ctx, struct ff_run *ff,
+				struct pd_file *f,
 				const struct pde_ff_thread *t, size_t nr_t,
 				size_t *nr)
 {
 	struct ff_mark *mk = calloc(ff->nr_sw + ff->nr_lost + 1, sizeof(*mk));
+	uint64_t total[2] = {0, 0};
+	bool drop[2] = {false, false};
 	size_t n = 0;
 
 	if (!mk)
@@ -552,9 +562,19 @@ static struct ff_mark *ff_marks(struct pd_ctx *ctx, struct ff_run *ff,
 						 .value = o->preempt};
 		n++;
 	}
+	/* where perf reads each event's lost count (perf >= 6.0), LOST and
+	 * LOST_SAMPLES tell the same losses: the larger, as perf counts
+	 * them (pda_capture_lost_count()) */
+	for (size_t i = 0; i < ff->nr_lost; i++)
+		total[ff->lost[i].samples] += ff->lost[i].lost;
+	if (pda_capture_lost_count(f, total[0], total[1]) <
+	    total[0] + total[1])
+		drop[total[0] >= total[1]] = true;
 	for (size_t i = 0; i < ff->nr_lost; i++) {
 		const struct ff_lost *l = &ff->lost[i];
 
+		if (drop[l->samples])
+			continue;
 		mk[n].tid = ff_track_of(t, nr_t, l->tid) >= 0 ? l->tid
 							       : t[0].tid;
 		mk[n].m = (struct pde_ff_marker){.start = l->time,
@@ -658,7 +678,7 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 				t[k].process_name = t[m].name;
 				break;
 			}
-	mk = nr_t ? ff_marks(ctx, ff, t, nr_t, &nr_marks) : NULL;
+	mk = nr_t ? ff_marks(ctx, ff, f, t, nr_t, &nr_marks) : NULL;
 	marks = calloc(nr_marks + 1, sizeof(*marks));
 	if (!marks)
 		die(ctx, "out of memory");

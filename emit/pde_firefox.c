@@ -480,7 +480,9 @@ static void write_thread(struct ff *ff, struct pde_json *j,
 {
 	char pid[16];
 
-	snprintf(pid, sizeof(pid), "%u", t->pid);
+	/* as perf prints them: a pid or tid of -1 (a sample the kernel
+	 * could not attribute) is -1, not 4294967295 */
+	snprintf(pid, sizeof(pid), "%d", (int32_t)t->pid);
 	thread_tables(ff, t);
 	pde_json_begin_object(j, NULL);
 	pde_json_str(j, "processType", "default");
@@ -496,7 +498,7 @@ static void write_thread(struct ff *ff, struct pde_json *j,
 		pde_json_str(j, "processName", t->process_name);
 	pde_json_bool(j, "isMainThread", t->pid == t->tid);
 	pde_json_str(j, "pid", pid);
-	pde_json_u64(j, "tid", t->tid);
+	pde_json_i64(j, "tid", (int32_t)t->tid);
 	write_samples(ff, j, t);
 	write_markers(ff, j, t);
 	write_stack_table(ff, j);
