@@ -660,14 +660,16 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 		const struct pda_profile_column *col =
 			pda_profile_column(p, 2 * (unsigned)last->event);
 		const char *ev = col ? pda_profile_str(p, col->event, NULL) : "";
-		char *name = malloc(strlen(comm) + strlen(ev) + 16);
+		const size_t size = strlen(comm) + strlen(ev) + 16;
+		char *name = malloc(size);
 
 		if (!name)
 			die(ctx, "out of memory");
 		if (nr_events > 1)
-			sprintf(name, "%s (%s)", *comm ? comm : "[unknown]", ev);
+			snprintf(name, size, "%s (%s)",
+				 *comm ? comm : "[unknown]", ev);
 		else
-			strcpy(name, *comm ? comm : "[unknown]");
+			snprintf(name, size, "%s", *comm ? comm : "[unknown]");
 		names[k] = name;
 		t[k].name = name;
 	}

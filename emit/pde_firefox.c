@@ -237,6 +237,20 @@ static void u32_or_null(struct pde_json *j, uint32_t v)
 		pde_json_u64(j, NULL, v);
 }
 
+/* A column of n nulls (or n copies of one number: v >= 0). */
+static void const_column(struct pde_json *j, const char *key, size_t n,
+			 int64_t v)
+{
+	pde_json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		if (v < 0)
+			pde_json_null(j, NULL);
+		else
+			pde_json_i64(j, NULL, v);
+	}
+	pde_json_end_array(j);
+}
+
 static void write_stack_table(struct ff *ff, struct pde_json *j)
 {
 	const struct pda_profile *p = ff->p;
@@ -286,32 +300,20 @@ static void write_frame_table(struct ff *ff, struct pde_json *j)
 	for (size_t i = 0; i < n; i++)
 		pde_json_u64(j, NULL, loc_category(LOC(i)));
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "subcategory");
-	for (size_t i = 0; i < n; i++)
-		pde_json_u64(j, NULL, 0);
-	pde_json_end_array(j);
+	const_column(j, "subcategory", n, 0);
 	pde_json_begin_array(j, "func");
 	for (size_t i = 0; i < n; i++)
 		pde_json_u64(j, NULL,
 			     ff->func_map[ff->loc_func[pda_profile_stack(
 				     p, ff->locs[i])->loc]]);
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "nativeSymbol");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
-	pde_json_begin_array(j, "innerWindowID");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
+	const_column(j, "nativeSymbol", n, -1);
+	const_column(j, "innerWindowID", n, -1);
 	pde_json_begin_array(j, "line");
 	for (size_t i = 0; i < n; i++)
 		u32_or_null(j, LOC(i)->line ? LOC(i)->line : NONE);
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "column");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
+	const_column(j, "column", n, -1);
 	pde_json_u64(j, "length", n);
 	pde_json_end_object(j);
 #undef LOC
@@ -351,14 +353,8 @@ static void write_func_table(struct ff *ff, struct pde_json *j)
 		u32_or_null(j, file ? ff->str_source[file] : NONE);
 	}
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "lineNumber");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
-	pde_json_begin_array(j, "columnNumber");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
+	const_column(j, "lineNumber", n, -1);
+	const_column(j, "columnNumber", n, -1);
 	pde_json_u64(j, "length", n);
 	pde_json_end_object(j);
 }
@@ -378,15 +374,9 @@ static void write_resources(struct ff *ff, struct pde_json *j)
 		pde_json_u64(j, NULL,
 			     pda_profile_mapping(ff->p, ff->maps[i])->name);
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "host");
-	for (size_t i = 0; i < n; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
+	const_column(j, "host", n, -1);
 	/* 1: a library */
-	pde_json_begin_array(j, "type");
-	for (size_t i = 0; i < n; i++)
-		pde_json_u64(j, NULL, 1);
-	pde_json_end_array(j);
+	const_column(j, "type", n, 1);
 	pde_json_end_object(j);
 	pde_json_begin_object(j, "nativeSymbols");
 	pde_json_begin_array(j, "libIndex");
@@ -467,10 +457,7 @@ static void write_markers(struct ff *ff, struct pde_json *j,
 	for (size_t i = 0; i < n; i++)
 		pde_json_u64(j, NULL, t->markers[i].kind == PDE_FF_LOST ? 0 : 1);
 	pde_json_end_array(j);
-	pde_json_begin_array(j, "category");
-	for (size_t i = 0; i < n; i++)
-		pde_json_u64(j, NULL, CAT_OTHER);
-	pde_json_end_array(j);
+	const_column(j, "category", n, CAT_OTHER);
 	pde_json_u64(j, "length", n);
 	pde_json_end_object(j);
 }
@@ -520,15 +507,24 @@ static void category(struct pde_json *j, const char *name, const char *color)
 	pde_json_end_object(j);
 }
 
-static void schema_field(struct pde_json *j, const char *key,
-			 const char *label, const char *format)
-{
-	pde_json_begin_object(j, NULL);
-	pde_json_str(j, "key", key);
-	pde_json_str(j, "label", label);
-	pde_json_str(j, "format", format);
-	pde_json_end_object(j);
-}
+/* A marker type as the profiler's marker schema describes it. */
+struct schema {
+	const char *name, *tooltip, *table, *chart, *description;
+	const char *key, *label, *format; /* its one field */
+};
+
+static const struct schema schemas[] = {
+	{"LostSamples", "Lost samples", "{marker.data.lost} samples lost",
+	 "lost {marker.data.lost}",
+	 "The kernel could not write these samples: its ring buffer was "
+	 "full (perf's LOST and LOST_SAMPLES records)",
+	 "lost", "Samples lost", "integer"},
+	{"OffCPU", "Off CPU ({marker.data.how})", "off CPU, {marker.data.how}",
+	 "{marker.data.how}",
+	 "The thread was switched out, from a context switch out to the "
+	 "next one in (perf record --switch-events)",
+	 "how", "Switched out", "string"},
+};
 
 static void marker_schema(struct pde_json *j)
 {
@@ -536,38 +532,28 @@ static void marker_schema(struct pde_json *j)
 					    "timeline-overview"};
 
 	pde_json_begin_array(j, "markerSchema");
-	pde_json_begin_object(j, NULL);
-	pde_json_str(j, "name", "LostSamples");
-	pde_json_str(j, "tooltipLabel", "Lost samples");
-	pde_json_str(j, "tableLabel", "{marker.data.lost} samples lost");
-	pde_json_str(j, "chartLabel", "lost {marker.data.lost}");
-	pde_json_str(j, "description",
-		     "The kernel could not write these samples: its ring "
-		     "buffer was full (perf's LOST and LOST_SAMPLES records)");
-	pde_json_begin_array(j, "display");
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
-		pde_json_str(j, NULL, where[i]);
-	pde_json_end_array(j);
-	pde_json_begin_array(j, "fields");
-	schema_field(j, "lost", "Samples lost", "integer");
-	pde_json_end_array(j);
-	pde_json_end_object(j);
-	pde_json_begin_object(j, NULL);
-	pde_json_str(j, "name", "OffCPU");
-	pde_json_str(j, "tooltipLabel", "Off CPU ({marker.data.how})");
-	pde_json_str(j, "tableLabel", "off CPU, {marker.data.how}");
-	pde_json_str(j, "chartLabel", "{marker.data.how}");
-	pde_json_str(j, "description",
-		     "The thread was switched out, from a context switch out "
-		     "to the next one in (perf record --switch-events)");
-	pde_json_begin_array(j, "display");
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
-		pde_json_str(j, NULL, where[i]);
-	pde_json_end_array(j);
-	pde_json_begin_array(j, "fields");
-	schema_field(j, "how", "Switched out", "string");
-	pde_json_end_array(j);
-	pde_json_end_object(j);
+	for (size_t k = 0; k < sizeof(schemas) / sizeof(schemas[0]); k++) {
+		const struct schema *sc = &schemas[k];
+
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "name", sc->name);
+		pde_json_str(j, "tooltipLabel", sc->tooltip);
+		pde_json_str(j, "tableLabel", sc->table);
+		pde_json_str(j, "chartLabel", sc->chart);
+		pde_json_str(j, "description", sc->description);
+		pde_json_begin_array(j, "display");
+		for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+			pde_json_str(j, NULL, where[i]);
+		pde_json_end_array(j);
+		pde_json_begin_array(j, "fields");
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "key", sc->key);
+		pde_json_str(j, "label", sc->label);
+		pde_json_str(j, "format", sc->format);
+		pde_json_end_object(j);
+		pde_json_end_array(j);
+		pde_json_end_object(j);
+	}
 	pde_json_end_array(j);
 }
 
@@ -688,10 +674,7 @@ static void write_shared(struct ff *ff, struct pde_json *j)
 	pde_json_end_array(j);
 	pde_json_begin_object(j, "sources");
 	pde_json_u64(j, "length", ff->nr_sources);
-	pde_json_begin_array(j, "uuid");
-	for (size_t i = 0; i < ff->nr_sources; i++)
-		pde_json_null(j, NULL);
-	pde_json_end_array(j);
+	const_column(j, "uuid", ff->nr_sources, -1);
 	pde_json_begin_array(j, "filename");
 	for (size_t i = 0; i < ff->nr_sources; i++)
 		pde_json_u64(j, NULL, ff->sources[i]);
