@@ -38,6 +38,7 @@
 #include "pda_profile.h"
 #include "pde.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
@@ -160,7 +161,15 @@ static int build_global(struct ff *ff)
 	return rc;
 }
 
-/* Mark what thread t reaches, in profile order. */
+static int u32_cmp(const void *a, const void *b)
+{
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Mark what thread t reaches, in profile order: a thread costs what its
+ * samples reach, not the whole profile. */
 static void thread_tables(struct ff *ff, const struct pde_ff_thread *t)
 {
 	const struct pda_profile *p = ff->p;
@@ -169,16 +178,17 @@ static void thread_tables(struct ff *ff, const struct pde_ff_thread *t)
 	for (size_t i = 0; i < t->nr_samples; i++)
 		for (uint32_t s = t->samples[i].stack;
 		     s && ff->stack_map[s] == NONE;
-		     s = pda_profile_stack(p, s)->prefix)
+		     s = pda_profile_stack(p, s)->prefix) {
 			ff->stack_map[s] = 0; /* reached; numbered below */
+			ff->stacks[ff->nr_tstacks++] = s;
+		}
 	/* in id order: a prefix before its callees */
-	for (uint32_t s = 1; s < ff->nr_stacks; s++) {
+	qsort(ff->stacks, ff->nr_tstacks, sizeof(*ff->stacks), u32_cmp);
+	for (size_t i = 0; i < ff->nr_tstacks; i++) {
+		const uint32_t s = ff->stacks[i];
 		uint32_t loc, fn, m;
 
-		if (ff->stack_map[s] == NONE)
-			continue;
-		ff->stack_map[s] = (uint32_t)ff->nr_tstacks;
-		ff->stacks[ff->nr_tstacks++] = s;
+		ff->stack_map[s] = (uint32_t)i;
 		loc = pda_profile_stack(p, s)->loc;
 		if (ff->loc_map[loc] != NONE)
 			continue;
