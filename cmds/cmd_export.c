@@ -29,7 +29,8 @@ const char cmd_export_summary[] =
 const char cmd_export_options[] =
 	"  -i, --input FILE      the capture ('-': standard input); the same\n"
 	"                        as FILE\n"
-	"  -o, --output FILE     write there ('-': stdout, not a terminal)\n"
+	"  -o, --output FILE     write there ('-': stdout; not a terminal\n"
+	"                        for what is gzipped)\n"
 	"      --format FMT      pprof: a gzipped profile.proto that go tool\n"
 	"                        pprof reads (default); firefox: the Firefox\n"
 	"                        Profiler's processed profile (JSON), a track\n"
