@@ -1,15 +1,18 @@
 /*
  * cmd_export.c - `pdtool export`: a capture's profile, symbolized here,
- * in a format another tool's viewer reads (pprof's profile.proto).  The
- * profile is pda_collect's (per address, per event), the writers are
- * emit's; this file reads options, runs the capture, names the mappings'
- * build-ids from the capture's header, and compresses what pprof reads
- * gzipped.
+ * in a format another tool's viewer reads (pprof's profile.proto, the
+ * Firefox Profiler's processed profile).  The profile is pda_collect's
+ * (per address, per event), the writers are emit's; this file reads
+ * options, runs the capture, keeps each sample's time and stack and the
+ * switch and lost records in time for the Firefox Profiler's timeline,
+ * names the mappings' build-ids from the capture's header, and
+ * compresses what pprof reads gzipped.
  */
 #include "pdtool.h"
 #include "pda_capture.h"
 #include "pda_collect.h"
 #include "pda_session.h"
+#include "pdc_alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,13 +25,19 @@
 const char cmd_export_usage[] =
 	"pdtool export --format FMT -o OUT [OPTIONS] [FILE | -i FILE]";
 const char cmd_export_summary[] =
-	"a symbolized profile for other viewers: pprof";
+	"a symbolized profile for other viewers: pprof, Firefox Profiler";
 const char cmd_export_options[] =
 	"  -i, --input FILE      the capture ('-': standard input); the same\n"
 	"                        as FILE\n"
-	"  -o, --output FILE     write there ('-': stdout, not a terminal)\n"
+	"  -o, --output FILE     write there ('-': stdout; not a terminal\n"
+	"                        for what is gzipped)\n"
 	"      --format FMT      pprof: a gzipped profile.proto that go tool\n"
-	"                        pprof reads (default)\n"
+	"                        pprof reads (default); firefox: the Firefox\n"
+	"                        Profiler's processed profile (JSON), a track\n"
+	"                        per thread with samples in time, lost-sample\n"
+	"                        and off-CPU markers\n"
+	"  -z, --gzip            firefox: gzip the JSON (the profiler reads\n"
+	"                        both)\n"
 	"      --max-stack N     callchain frames kept from the leaf\n"
 	"                        (default 127, as perf)\n"
 	"      --inline          inlined functions as frames on every stack\n"
@@ -59,7 +68,7 @@ enum {
 	OPT_TIME,
 };
 
-enum export_format { FMT_PPROF };
+enum export_format { FMT_PPROF, FMT_FIREFOX };
 
 #define MAX_IDS 1024
 
@@ -67,7 +76,7 @@ struct export_opts {
 	const char *path, *output;
 	enum export_format format;
 	unsigned max_stack;
-	bool inline_frames, no_inline, no_srcline;
+	bool inline_frames, no_inline, no_srcline, gzip;
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
 	size_t nr_pids, nr_tids;
 	struct cmd_time_range time;
@@ -83,11 +92,19 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 	case 'o':
 		o->output = arg;
 		break;
+	case 'z':
+		o->gzip = true;
+		break;
 	case OPT_FORMAT:
 		if (strcmp(arg, "pprof") == 0)
 			o->format = FMT_PPROF;
+		else if (strcmp(arg, "firefox") == 0)
+			o->format = FMT_FIREFOX;
 		else
-			usage_error(ctx, "--format: unknown format '%s' (pprof)", arg);
+			usage_error(ctx,
+				    "--format: unknown format '%s' (pprof, "
+				    "firefox)",
+				    arg);
 		break;
 	case OPT_MAX_STACK:
 		o->max_stack = cmd_max_stack(ctx, arg);
@@ -127,6 +144,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 {
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
+		{"gzip", no_argument, NULL, 'z'},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
 		{"inline", no_argument, NULL, OPT_INLINE},
@@ -144,7 +162,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:j:",
+			     .own_shortopts = "o:j:z",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -155,7 +173,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->path = cmd_opts_input(&p);
 	if (!o->output)
 		usage_error(ctx, "no output: -o FILE ('-': stdout)");
-	if (!strcmp(o->output, "-") && isatty(STDOUT_FILENO))
+	if (o->gzip && o->format != FMT_FIREFOX)
+		usage_error(ctx, "--gzip: only with --format firefox (pprof "
+				 "is always gzipped)");
+	if (!strcmp(o->output, "-") && isatty(STDOUT_FILENO) &&
+	    (o->format == FMT_PPROF || o->gzip))
 		usage_error(ctx, "a binary profile is not for a terminal: -o "
 				 "FILE, or a pipe");
 }
@@ -169,7 +191,144 @@ struct export_run {
 	struct pda_capture c;
 	uint64_t first_time, last_time;
 	bool has_time;
+	struct ff_run *ff; /* --format firefox: the samples in time */
 };
+
+/*
+ * --format firefox: the profile only sums, so each kept sample's time,
+ * thread, event and stack are kept here, and the context switches and
+ * lost records in time, to make each thread's track.
+ */
+struct ff_rec {
+	uint64_t time;
+	uint32_t stack, pid, tid;
+	uint32_t comm;		/* index into ff_run.comms */
+	int event;		/* pda_collect_event() */
+	size_t seq;		/* arrival order: ties in time keep it */
+};
+
+struct ff_switch {
+	uint64_t time;
+	uint32_t tid;
+	bool out, preempt;
+	size_t seq;
+};
+
+struct ff_lost {
+	uint64_t time, lost;
+	uint32_t tid;
+	bool samples;		/* LOST_SAMPLES, not LOST */
+};
+
+#define FF_MAX_ITEMS ((size_t)1 << 34)
+
+struct ff_run {
+	struct ff_rec *recs;
+	size_t nr_recs, alloc_recs;
+	char **comms;
+	size_t nr_comms, alloc_comms;
+	struct ff_switch *sw;
+	size_t nr_sw, alloc_sw;
+	struct ff_lost *lost;
+	size_t nr_lost, alloc_lost;
+	bool untimed;		/* a sample without a time */
+};
+
+/* The index of comm among those seen, the last one first. */
+static int ff_comm(struct ff_run *ff, const char *comm, uint32_t *id)
+{
+	if (!comm)
+		comm = "";
+	for (size_t i = ff->nr_comms; i-- > 0;)
+		if (strcmp(ff->comms[i], comm) == 0) {
+			*id = (uint32_t)i;
+			return 0;
+		}
+	if (PDC_GROW(NULL, ff->comms, ff->alloc_comms, ff->nr_comms + 1,
+		     UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	ff->comms[ff->nr_comms] = strdup(comm);
+	if (!ff->comms[ff->nr_comms])
+		return PD_ERR_NOMEM;
+	*id = (uint32_t)ff->nr_comms++;
+	return 0;
+}
+
+static int ff_sample(struct export_run *er, const struct pd_sample *s,
+		     const struct pda_stack *st, const char *comm)
+{
+	struct ff_run *ff = er->ff;
+	struct ff_rec *r;
+	uint32_t stack = 0, cid = 0;
+	int rc;
+
+	rc = pda_collect_add_stack(er->col, s, st, comm, &stack);
+	if (rc == 0)
+		rc = ff_comm(ff, comm, &cid);
+	if (rc == 0 && PDC_GROW(NULL, ff->recs, ff->alloc_recs,
+				ff->nr_recs + 1, FF_MAX_ITEMS) < 0)
+		rc = PD_ERR_NOMEM;
+	if (rc < 0)
+		return rc;
+	r = &ff->recs[ff->nr_recs];
+	r->time = s->mask & PD_SAMPLE_TIME ? s->time : 0;
+	ff->untimed |= !(s->mask & PD_SAMPLE_TIME);
+	r->stack = stack;
+	r->pid = s->pid;
+	r->tid = s->tid;
+	r->comm = cid;
+	r->event = pda_collect_event(er->col, s->evsel);
+	r->seq = ff->nr_recs++;
+	return 0;
+}
+
+/* Context switches and lost records, in time (the two-pass run's
+ * first pass). */
+static int ff_order(void *arg, const struct pd_rec *rec,
+		    const struct pda_pipe_when *when)
+{
+	struct export_run *er = arg;
+	struct ff_run *ff = er->ff;
+	struct pd_sample_id sid;
+
+	if (rec->type != PD_REC_SWITCH && rec->type != PD_REC_SWITCH_CPU_WIDE &&
+	    rec->type != PD_REC_LOST && rec->type != PD_REC_LOST_SAMPLES)
+		return 0;
+	/* a record whose trailer does not say whose it is marks nothing */
+	if (pd_rec_sample_id(er->c.f, rec, &sid) < 0 ||
+	    !(sid.mask & PD_SAMPLE_TID))
+		return 0;
+	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES) {
+		struct pd_ev_lost l;
+
+		/* what a BPF filter dropped was not lost */
+		if (pd_lost_decode(er->c.f, rec, &l) < 0 || !l.lost ||
+		    (rec->type == PD_REC_LOST_SAMPLES &&
+		     (rec->misc & PD_MISC_LOST_SAMPLES_BPF)))
+			return 0;
+		if (PDC_GROW(NULL, ff->lost, ff->alloc_lost, ff->nr_lost + 1,
+			     FF_MAX_ITEMS) < 0)
+			return PD_ERR_NOMEM;
+		ff->lost[ff->nr_lost++] = (struct ff_lost){
+			.time = when->time,
+			.lost = l.lost,
+			.tid = sid.tid,
+			.samples = rec->type == PD_REC_LOST_SAMPLES};
+		return 0;
+	}
+	/* both kinds are written as the switching task's, in or out */
+	if (PDC_GROW(NULL, ff->sw, ff->alloc_sw, ff->nr_sw + 1,
+		     FF_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	ff->sw[ff->nr_sw] = (struct ff_switch){
+		.time = when->time,
+		.tid = sid.tid,
+		.out = rec->misc & PD_MISC_SWITCH_OUT,
+		.preempt = rec->misc & PD_MISC_SWITCH_OUT_PREEMPT,
+		.seq = ff->nr_sw};
+	ff->nr_sw++;
+	return 0;
+}
 
 static int export_one(void *arg, const struct pda_pipe_item *it)
 {
@@ -184,6 +343,8 @@ static int export_one(void *arg, const struct pda_pipe_item *it)
 			er->last_time = s->time;
 		er->has_time = true;
 	}
+	if (er->ff)
+		return ff_sample(er, s, it->stack, it->comm);
 	rc = pda_collect_add(er->col, s, it->stack, it->comm);
 	return rc < 0 ? rc : 0;
 }
@@ -320,6 +481,301 @@ static void write_pprof(struct pd_ctx *ctx, const struct export_opts *o,
 	ctx_check_write(ctx, rc, o->output);
 }
 
+static int ff_rec_cmp(const void *a, const void *b)
+{
+	const struct ff_rec *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int ff_switch_cmp(const void *a, const void *b)
+{
+	const struct ff_switch *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A marker and the thread it belongs to, sorted by thread then time. */
+struct ff_mark {
+	uint32_t tid;
+	struct pde_ff_marker m;
+};
+
+static int ff_mark_cmp(const void *a, const void *b)
+{
+	const struct ff_mark *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->m.start != y->m.start)
+		return x->m.start < y->m.start ? -1 : 1;
+	return 0;
+}
+
+/* The first track of thread tid, or -1 (tracks sorted by pid, tid). */
+static long ff_track_of(const struct pde_ff_thread *t, size_t nr,
+			uint32_t tid)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (t[i].tid == tid)
+			return (long)i;
+	return -1;
+}
+
+/* The markers: each switch out to the next switch in of its thread, and
+ * each lost record; on the first track of their thread (a lost record of
+ * a thread without samples on the first track of all). */
+static struct ff_mark *ff_marks(struct pd_ctx *ctx, struct ff_run *ff,
+				struct pd_file *f,
+				const struct pde_ff_thread *t, size_t nr_t,
+				size_t *nr)
+{
+	struct ff_mark *mk = calloc(ff->nr_sw + ff->nr_lost + 1, sizeof(*mk));
+	uint64_t total[2] = {0, 0};
+	bool drop[2] = {false, false};
+	size_t n = 0;
+
+	if (!mk)
+		die(ctx, "out of memory");
+	if (ff->nr_sw)
+		qsort(ff->sw, ff->nr_sw, sizeof(*ff->sw), ff_switch_cmp);
+	for (size_t i = 0; i + 1 < ff->nr_sw; i++) {
+		const struct ff_switch *o = &ff->sw[i], *in = &ff->sw[i + 1];
+
+		if (!o->out || in->out || in->tid != o->tid)
+			continue;
+		mk[n].tid = o->tid;
+		mk[n].m = (struct pde_ff_marker){.start = o->time,
+						 .end = in->time,
+						 .kind = PDE_FF_OFFCPU,
+						 .value = o->preempt};
+		n++;
+	}
+	/* where perf reads each event's lost count (perf >= 6.0), LOST and
+	 * LOST_SAMPLES tell the same losses: the larger, as perf counts
+	 * them (pda_capture_lost_count()) */
+	for (size_t i = 0; i < ff->nr_lost; i++)
+		total[ff->lost[i].samples] += ff->lost[i].lost;
+	if (pda_capture_lost_count(f, total[0], total[1]) <
+	    total[0] + total[1])
+		drop[total[0] >= total[1]] = true;
+	for (size_t i = 0; i < ff->nr_lost; i++) {
+		const struct ff_lost *l = &ff->lost[i];
+
+		if (drop[l->samples])
+			continue;
+		mk[n].tid = ff_track_of(t, nr_t, l->tid) >= 0 ? l->tid
+							       : t[0].tid;
+		mk[n].m = (struct pde_ff_marker){.start = l->time,
+						 .end = l->time,
+						 .kind = PDE_FF_LOST,
+						 .value = l->lost};
+		n++;
+	}
+	if (n)
+		qsort(mk, n, sizeof(*mk), ff_mark_cmp);
+	*nr = n;
+	return mk;
+}
+
+/* "a b c" from argv, for meta.arguments. */
+static char *ff_join(const char *const *argv, size_t nr)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (size_t i = 0; i < nr; i++)
+		len += strlen(argv[i] ? argv[i] : "") + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s;
+	*p = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		const size_t l = strlen(argv[i] ? argv[i] : "");
+
+		if (i)
+			*p++ = ' ';
+		memcpy(p, argv[i] ? argv[i] : "", l);
+		p += l;
+		*p = '\0';
+	}
+	return s;
+}
+
+static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
+			  const struct export_run *er, struct pd_file *f,
+			  const struct pda_profile *p, FILE *out)
+{
+	struct ff_run *ff = er->ff;
+	const unsigned nr_events = pda_collect_stats(er->col)->nr_events;
+	const struct pd_env *env = NULL;
+	size_t nr_ids, nr_t = 0, nr_marks = 0, len = 0;
+	char **ids = mapping_build_ids(ctx, f, p, &nr_ids);
+	struct pde_ff_sample *smp = calloc(ff->nr_recs + 1, sizeof(*smp));
+	struct pde_ff_thread *t = calloc(ff->nr_recs + 1, sizeof(*t));
+	char **names = calloc(ff->nr_recs + 1, sizeof(*names));
+	struct ff_mark *mk;
+	struct pde_ff_marker *marks;
+	char oscpu[256] = "", *args = NULL, *buf = NULL;
+	FILE *dst = out;
+	int rc;
+
+	if (!smp || !t || !names)
+		die(ctx, "out of memory");
+	if (ff->nr_recs)
+		qsort(ff->recs, ff->nr_recs, sizeof(*ff->recs), ff_rec_cmp);
+	/* a track per thread and event, its samples in time */
+	for (size_t i = 0; i < ff->nr_recs; i++) {
+		const struct ff_rec *r = &ff->recs[i];
+
+		if (!i || r->pid != r[-1].pid || r->tid != r[-1].tid ||
+		    r->event != r[-1].event) {
+			t[nr_t].pid = r->pid;
+			t[nr_t].tid = r->tid;
+			t[nr_t].samples = &smp[i];
+			nr_t++;
+		}
+		/* without times, the samples in the order they came, 1 ms
+		 * apart, so the track still reads left to right */
+		smp[i].time = ff->untimed ? (uint64_t)r->seq * 1000000 : r->time;
+		smp[i].stack = r->stack;
+		t[nr_t - 1].nr_samples++;
+	}
+	/* each track named by its thread's last comm (and its event) */
+	for (size_t k = 0, i = 0; k < nr_t; i += t[k].nr_samples, k++) {
+		const struct ff_rec *last = &ff->recs[i + t[k].nr_samples - 1];
+		const char *comm = ff->comms[last->comm];
+		const struct pda_profile_column *col =
+			pda_profile_column(p, 2 * (unsigned)last->event);
+		const char *ev = col ? pda_profile_str(p, col->event, NULL) : "";
+		const size_t size = strlen(comm) + strlen(ev) + 16;
+		char *name = malloc(size);
+
+		if (!name)
+			die(ctx, "out of memory");
+		if (nr_events > 1)
+			snprintf(name, size, "%s (%s)",
+				 *comm ? comm : "[unknown]", ev);
+		else
+			snprintf(name, size, "%s", *comm ? comm : "[unknown]");
+		names[k] = name;
+		t[k].name = name;
+	}
+	/* the process's name: its main thread's comm, where it has one */
+	for (size_t k = 0; k < nr_t; k++)
+		for (size_t m = 0; m < nr_t && t[m].pid <= t[k].pid; m++)
+			if (t[m].pid == t[k].pid && t[m].tid == t[m].pid) {
+				t[k].process_name = t[m].name;
+				break;
+			}
+	mk = nr_t ? ff_marks(ctx, ff, f, t, nr_t, &nr_marks) : NULL;
+	marks = calloc(nr_marks + 1, sizeof(*marks));
+	if (!marks)
+		die(ctx, "out of memory");
+	for (size_t i = 0; i < nr_marks; i++)
+		marks[i] = mk[i].m;
+	for (size_t i = 0; i < nr_marks;) {
+		const long k = ff_track_of(t, nr_t, mk[i].tid);
+		size_t j = i;
+
+		while (j < nr_marks && mk[j].tid == mk[i].tid)
+			j++;
+		t[k].markers = &marks[i];
+		t[k].nr_markers = j - i;
+		i = j;
+	}
+	if (pd_file_env(f, &env) < 0)
+		env = NULL;
+	if (env && env->os_release)
+		snprintf(oscpu, sizeof(oscpu), "Linux %s%s%s", env->os_release,
+			 env->arch ? " " : "", env->arch ? env->arch : "");
+	if (env && env->nr_cmdline)
+		args = ff_join(env->cmdline, env->nr_cmdline);
+	{
+		const struct pd_evsel *ev0 =
+			pd_file_nr_evsels(f) ? pd_file_evsel(f, 0) : NULL;
+		const uint64_t span = er->last_time - er->first_time;
+		struct pde_firefox_opts fo = {
+			.threads = t,
+			.nr_threads = nr_t,
+			.start_time = ff->untimed ? 0 : er->first_time,
+			.end_time = ff->untimed ? ff->nr_recs * 1000000
+						: er->last_time,
+			.build_ids = (const char *const *)ids,
+			.nr_build_ids = nr_ids,
+			.product = o->path,
+			.arguments = args,
+			.arch = env ? env->arch : NULL,
+			.oscpu = *oscpu ? oscpu : NULL,
+			.cpu_name = env ? env->cpu_desc : NULL,
+			.nr_cpus = env ? env->nr_cpus_online : 0,
+		};
+
+		/* the sampling interval: perf's -F, else the mean gap */
+		if (ev0 && (ev0->attr.flags & (1ull << PD_ATTR_freq)) &&
+		    ev0->attr.sample_period)
+			fo.interval_ms = 1000.0 / (double)ev0->attr.sample_period;
+		else if (ff->nr_recs > 1 && !ff->untimed && span)
+			fo.interval_ms = (double)span / 1e6 /
+					 (double)(ff->nr_recs - 1);
+		if (o->gzip) {
+			dst = open_memstream(&buf, &len);
+			if (!dst)
+				die(ctx, "out of memory");
+		}
+		rc = pde_firefox(dst, p, &fo);
+	}
+	if (o->gzip) {
+		if (fclose(dst) != 0 && rc == 0)
+			rc = PD_ERR_NOMEM;
+		if (rc == 0)
+			rc = gzip_write(out, (const unsigned char *)buf, len);
+		free(buf);
+	}
+	if (ff->untimed)
+		warning(ctx, "'%s': samples without a time: the timeline "
+			     "shows them in order, 1 ms apart",
+			o->path);
+	ctx_check_write(ctx, rc, o->output);
+	for (size_t k = 0; k < nr_t; k++)
+		free(names[k]);
+	for (size_t i = 0; i < nr_ids; i++)
+		free(ids[i]);
+	free(ids);
+	free(names);
+	free(args);
+	free(marks);
+	free(mk);
+	free(t);
+	free(smp);
+}
+
+static void ff_free(struct ff_run *ff)
+{
+	if (!ff)
+		return;
+	for (size_t i = 0; i < ff->nr_comms; i++)
+		free(ff->comms[i]);
+	free(ff->comms);
+	free(ff->recs);
+	free(ff->sw);
+	free(ff->lost);
+	free(ff);
+}
+
 static void coverage(struct pd_ctx *ctx, const struct export_run *er,
 		     const struct pda_profile *p, const struct pda_stats *ps)
 {
@@ -362,6 +818,11 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		die(ctx, "out of memory");
 	parse_args(argc, argv, ctx, o);
 	er.o = o;
+	if (o->format == FMT_FIREFOX) {
+		er.ff = calloc(1, sizeof(*er.ff));
+		if (!er.ff)
+			die(ctx, "out of memory");
+	}
 	f = ctx_open_twice(ctx, o->path);
 	{
 		PDA_OPTS(po, .no_inline = o->no_inline,
@@ -383,9 +844,14 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		PDA_CAPTURE_OPTS(co, .filter = &er.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .sample_fn = export_one,
 				 .skip_fn = export_skip,
+				 .order_fn = er.ff ? ff_order : NULL,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &er);
-		PDA_COLLECT_OPTS(clo, .flags = PDA_COLLECT_PID | PDA_COLLECT_TID,
+		/* the Firefox Profiler draws a track per thread: no root
+		 * frame naming it */
+		PDA_COLLECT_OPTS(clo,
+				 .flags = er.ff ? PDA_COLLECT_NO_COMM
+						: PDA_COLLECT_PID | PDA_COLLECT_TID,
 				 .max_stack = o->max_stack);
 
 		cmd_pda_opts(ctx, &o->sym, &po);
@@ -412,7 +878,10 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	pda_capture_release(&er.c);
 	if (pda_collect_profile(er.col, &p) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
-	write_pprof(ctx, o, &er, f, p, out);
+	if (er.ff)
+		write_firefox(ctx, o, &er, f, p, out);
+	else
+		write_pprof(ctx, o, &er, f, p, out);
 	ctx_close_output(ctx, out, o->output);
 	ps = pda_session_stats(s);
 	coverage(ctx, &er, p, ps);
@@ -421,6 +890,7 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	rc = cmd_strict_status(ctx, cs, ps);
 	pda_profile_free(p);
 	pda_collect_free(er.col);
+	ff_free(er.ff);
 	pda_session_free(s);
 	pd_file_close(f);
 	free(o);

@@ -380,6 +380,61 @@ struct pde_pprof_opts {
 int pde_pprof(FILE *out, const struct pda_profile *p,
 	      const struct pde_pprof_opts *opts);
 
+/* ---- the Firefox Profiler's processed profile (pde_firefox.c) ------- */
+
+/* A sample in time: its profile stack (0: empty) and time in ns. */
+struct pde_ff_sample {
+	uint64_t time;
+	uint32_t stack;
+};
+
+enum pde_ff_marker_kind {
+	PDE_FF_LOST,	/* an instant at start: value samples lost */
+	PDE_FF_OFFCPU,	/* start..end switched out; value 1: preempted */
+};
+
+struct pde_ff_marker {
+	uint64_t start, end;	/* ns, as the samples' times */
+	enum pde_ff_marker_kind kind;
+	uint64_t value;
+};
+
+/* One track: a thread's samples of one event, in time order. */
+struct pde_ff_thread {
+	uint32_t pid, tid;
+	const char *name;		/* the thread's comm (and event) */
+	const char *process_name;	/* its process's; NULL unknown */
+	const struct pde_ff_sample *samples;
+	size_t nr_samples;
+	const struct pde_ff_marker *markers;
+	size_t nr_markers;
+};
+
+struct pde_firefox_opts {
+	const struct pd_alloc *alloc;
+	const struct pde_ff_thread *threads;
+	size_t nr_threads;
+	uint64_t start_time, end_time;	/* ns: the first and last sample's
+					 * (times are written from start) */
+	double wall_start_ms;	/* meta.startTime: ms since 1970; 0 unknown */
+	double interval_ms;	/* meta.interval: the sampling interval */
+	/* hex build-ids by mapping id (NULL or "": unknown) */
+	const char *const *build_ids;
+	size_t nr_build_ids;
+	const char *product;	/* what was profiled: the command line */
+	const char *arguments, *arch, *oscpu, *cpu_name; /* NULL: unknown */
+	unsigned nr_cpus;	/* 0 unknown */
+};
+
+/*
+ * p (as pda_collect builds it, without root frames) and its samples in
+ * time as the Firefox Profiler's processed profile, version 58, JSON
+ * (the caller may gzip it: the profiler reads both).  @return 0,
+ * PD_ERR_NOMEM (nothing written) or PD_ERR_IO.
+ */
+int pde_firefox(FILE *out, const struct pda_profile *p,
+		const struct pde_firefox_opts *opts);
+
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
 struct pda_profile; /* pda_profile.h */

@@ -350,6 +350,16 @@ static int frame_loc(struct pda_collect *col, const struct pda_frame *fr,
 int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,
 		    const struct pda_stack *st, const char *comm)
 {
+	uint32_t stack;
+
+	return pda_collect_add_stack(col, sample, st, comm, &stack);
+}
+
+int pda_collect_add_stack(struct pda_collect *col,
+			  const struct pd_sample *sample,
+			  const struct pda_stack *st, const char *comm,
+			  uint32_t *stack_out)
+{
 	const size_t nr = st ? pda_stack_kept(st, col->max_stack) : 0;
 	const uint64_t values[2] = {1, sample->period};
 	uint32_t stack = 0;
@@ -393,6 +403,7 @@ int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,
 	rc = pda_profile_add_values(col->p, stack, first, 2, values);
 	if (rc < 0)
 		return rc;
+	*stack_out = stack;
 	col->st.nr_samples++;
 	col->st.nr_truncated += st && nr < st->nr;
 	col->st.nr_unresolved += unresolved;

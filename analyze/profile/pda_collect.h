@@ -100,6 +100,17 @@ void pda_collect_free(struct pda_collect *col);
 int pda_collect_add(struct pda_collect *col, const struct pd_sample *sample,
 		    const struct pda_stack *st, const char *comm);
 
+/*
+ * The same, and *stack_out the stack the sample was added to (0: the
+ * empty stack), set only on success: what a timed exporter (the Firefox
+ * Profiler's per-thread sample tables) keeps per sample, since the
+ * profile itself only sums.
+ */
+int pda_collect_add_stack(struct pda_collect *col,
+			  const struct pd_sample *sample,
+			  const struct pda_stack *st, const char *comm,
+			  uint32_t *stack_out);
+
 struct pda_collect_stats {
 	uint64_t nr_samples;		/* added */
 	uint64_t nr_truncated;		/* stacks cut at max_stack */

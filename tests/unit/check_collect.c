@@ -34,12 +34,43 @@ struct run {
 	struct failalloc *fa; /* with retry: a failed add is tried again */
 	bool retry;
 	unsigned long nr_nomem;
+	/* with by_stack: samples by the stack pda_collect_add_stack()
+	 * gave */
+	bool by_stack;
+	uint64_t *tally;
+	size_t nr_tally;
 };
+
+/* Count the sample under the stack it went to. */
+static int add_tally(struct run *r, const struct pda_pipe_item *it)
+{
+	uint32_t stack = UINT32_MAX;
+	int rc = pda_collect_add_stack(r->col, it->sample, it->stack,
+				       it->comm, &stack);
+
+	if (rc < 0)
+		return rc;
+	if (stack >= r->nr_tally) {
+		const size_t n = 2 * (size_t)stack + 16;
+
+		r->tally = realloc(r->tally, n * sizeof(*r->tally));
+		ck_assert_ptr_nonnull(r->tally);
+		memset(r->tally + r->nr_tally, 0,
+		       (n - r->nr_tally) * sizeof(*r->tally));
+		r->nr_tally = n;
+	}
+	r->tally[stack]++;
+	return 0;
+}
 
 static int add_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct run *r = arg;
-	int rc = pda_collect_add(r->col, it->sample, it->stack, it->comm);
+	int rc;
+
+	if (r->by_stack)
+		return add_tally(r, it);
+	rc = pda_collect_add(r->col, it->sample, it->stack, it->comm);
 
 	if (rc == PD_ERR_NOMEM) {
 		r->nr_nomem++;
@@ -323,6 +354,43 @@ START_TEST(test_shape)
 }
 END_TEST
 
+/* pda_collect_add_stack() gives the stack each sample went to: the
+ * samples it gave each stack are that stack's row's, summed over the
+ * events' sample columns, and no sample went to a stack without a row. */
+START_TEST(test_add_stack)
+{
+	char *dir = bid_dir();
+	struct run r = {.by_stack = true};
+	struct pda_profile *p;
+	uint64_t in_rows = 0, given = 0;
+	PDA_COLLECT_OPTS(o, .flags = PDA_COLLECT_NO_COMM);
+
+	ck_assert_int_eq(pda_collect_new(&o, &r.col), 0);
+	ck_assert_int_eq(run_capture(captures[_i], dir, &r), 0);
+	ck_assert_int_eq(pda_collect_profile(r.col, &p), 0);
+	for (size_t i = 0; i < pda_profile_nr_samples(p); i++) {
+		const struct pda_profile_sample *row = pda_profile_sample(p, i);
+		uint64_t sum = 0;
+
+		for (unsigned c = 0; c < pda_profile_nr_columns(p); c += 2)
+			sum += row->values[c];
+		ck_assert_uint_lt(row->stack, r.nr_tally);
+		ck_assert_uint_eq(sum, r.tally[row->stack]);
+		in_rows += sum;
+	}
+	for (size_t s = 0; s < r.nr_tally; s++)
+		given += r.tally[s];
+	ck_assert_uint_eq(given, in_rows);
+	ck_assert_uint_eq(given, pda_collect_stats(r.col)->nr_samples);
+	ck_assert_uint_gt(given, 0);
+	free(r.tally);
+	pda_collect_free(r.col);
+	pda_profile_free(p);
+	et_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Allocation failures: each is PD_ERR_NOMEM and leaks nothing; retried,
  * the run gives the profile a run without failures gives. */
 START_TEST(test_nomem)
@@ -406,6 +474,8 @@ Suite *collect_suite(void)
 	tcase_add_loop_test(tc, test_oracle, 0,
 			    sizeof(captures) / sizeof(captures[0]));
 	tcase_add_test(tc, test_shape);
+	tcase_add_loop_test(tc, test_add_stack, 0,
+			    sizeof(captures) / sizeof(captures[0]));
 	/* _i: 0 gives up at the failure, 1 retries the failed add */
 	tcase_add_loop_test(tc, test_nomem, 0, 2);
 	tcase_add_test(tc, test_api);

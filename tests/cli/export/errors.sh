@@ -8,7 +8,11 @@ $PDTOOL export --format svg -o "$t/x" testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL export --max-stack 0 -o "$t/x" testdata/demo.perf.data
 echo "exit $?"
+$PDTOOL export --gzip -o "$t/x" testdata/demo.perf.data
+echo "exit $?"
 $PDTOOL export -o "$t/x" testdata/statrec.perf.data
+echo "exit $?"
+$PDTOOL export --format firefox -o "$t/x" testdata/statrec.perf.data
 echo "exit $?"
 ls "$t"
 head -c 300 testdata/demo.perf.data >"$t/cut.data"
