@@ -7,6 +7,7 @@
  */
 #include "pdtool.h"
 #include "pda_capture.h"
+#include "pda_datatype.h"
 #include "pda_parallel.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -24,8 +25,13 @@ const char cmd_report_options[] =
 	"                        as FILE\n"
 	"  -o, --output FILE     write there instead of stdout\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
-	"                        (symbol), srcline, srcfile, cpu, parent\n"
-	"                        (default comm,dso,sym, as perf)\n"
+	"                        (symbol), srcline, srcfile, cpu, parent,\n"
+	"                        type, typeoff (default comm,dso,sym, as\n"
+	"                        perf); type and typeoff: the data type\n"
+	"                        and member the sampled instruction loads\n"
+	"                        or stores, from DWARF, as perf >= 6.8\n"
+	"                        (x86_64, i386, aarch64; without\n"
+	"                        children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -139,7 +145,8 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
-				    "sym, srcline, srcfile, cpu, parent)",
+				    "sym, srcline, srcfile, cpu, parent, type, "
+				    "typeoff)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -353,6 +360,8 @@ struct report_run {
 	struct pda_filter flt;
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
+	struct pda_datatype *dt;	/* the type keys */
+	const struct pda_datatype_res *cur; /* the sample's, for them */
 	uint64_t nr_cpu_filtered;
 };
 
@@ -417,6 +426,11 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		}
 		latency = pda_parallel_latency(it->sample->period, level);
 	}
+	/* every sample counts in the data types' coverage, memo hit or
+	 * not: each distinct instruction is decoded once */
+	if (rr->dt && (rc = pda_datatype_sample(rr->dt, it->sample,
+						&rr->cur)) < 0)
+		return rc;
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
 						  *it->cookie, latency);
@@ -443,6 +457,30 @@ static bool has_callchains(const struct pd_file *f)
 	return false;
 }
 
+/* The type keys' answer: the sample's, found in report_one(). */
+static int data_type(void *arg, const struct pd_sample *sample,
+		     const char **type, int64_t *offset, const char **member)
+{
+	const struct report_run *rr = arg;
+
+	(void)sample;
+	if (!rr->cur)
+		return PD_ERR_API;
+	*type = rr->cur->type;
+	*offset = rr->cur->offset;
+	*member = rr->cur->member;
+	return 0;
+}
+
+static bool has_type_key(const struct report_opts *o)
+{
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_TYPE ||
+		    o->keys[i] == PDA_REPORT_TYPEOFF)
+			return true;
+	return false;
+}
+
 /* The thread's comm at the end of the capture, from the session. */
 static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 {
@@ -452,15 +490,17 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
 				     const struct pd_file *f,
-				     struct pda_session *s)
+				     struct pda_session *s,
+				     struct report_run *rr)
 {
 	char err[256] = "";
 	PDA_REPORT_OPTS(ro, .keys = o->nr_keys ? o->keys : NULL,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* perf >= 6.15 shows children with latency too; pdtool not yet */
-	const bool children = !o->latency &&
+	/* perf >= 6.15 shows children with latency too; pdtool not yet;
+	 * a data type is the sampled instruction's, not its callers' */
+	const bool children = !o->latency && !has_type_key(o) &&
 		(o->children > 0 || (o->children == 0 && has_callchains(f)));
 	struct pda_report *rep;
 	int rc;
@@ -482,12 +522,35 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
 	ro.file = f;
+	if (has_type_key(o)) {
+		ro.data_type = data_type;
+		ro.data_type_arg = rr;
+	}
 	rc = pda_report_new(&ro, &rep);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad report options");
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return rep;
+}
+
+/* How many samples have a data type, and why the others have none, as
+ * perf annotate --type-stat counts them. */
+static void type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
+{
+	const uint64_t *n = pda_datatype_coverage(dt, NULL);
+	uint64_t total = 0;
+
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		total += n[w];
+	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
+		" sample%s attributed",
+		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
+	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
+		if (n[w])
+			eprintf("; %" PRIu64 " %s", n[w],
+				pda_datatype_why_str((enum pda_datatype_why)w));
+	fputc('\n', stderr);
 }
 
 static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
@@ -514,6 +577,8 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		eprintf("; %zu binar%s not found", ps->nr_missing,
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
+	if (rr->dt)
+		type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
@@ -538,6 +603,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (o->latency && o->children > 0)
 		usage_error(ctx, "--latency with --children: not supported yet "
 			    "(perf >= 6.15 has both)");
+	if (has_type_key(o) && o->children > 0)
+		usage_error(ctx, "--sort type or typeoff with --children: the "
+			    "data type is the sampled instruction's alone");
 	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which latency and "
 		    "parallelism are computed from: record with 'perf record "
@@ -569,7 +637,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path,
 			    err[0] ? err : pd_strerror(rc));
-		rr.rep = new_report(ctx, o, f, s);
+		rr.rep = new_report(ctx, o, f, s, &rr);
+		if (has_type_key(o) && pda_datatype_new(s, &rr.dt) < 0)
+			die(ctx, "out of memory");
 		co.memo_tid = pda_report_needs_tid(rr.rep);
 		if (pda_filter_init(&rr.flt, &fo) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_API));
@@ -608,6 +678,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_fetch_summary(ctx);
 	rc = cmd_strict_status(ctx, cs, ps);
 	pda_report_free(rr.rep);
+	pda_datatype_free(rr.dt);
 	pda_parallel_free(rr.par);
 	pda_session_free(s);
 	pd_file_close(f);

@@ -395,7 +395,7 @@ fi
 # data-type attribution (dtypes.md).
 name_wanted=dtypes; if want "$@"; then
 	rm -f dtypes.perf.data dtypes.perf.data.zst
-	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 20000 >/dev/null
+	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 100000 >/dev/null
 	compress dtypes.perf.data
 fi
 name_wanted=dtypes-aarch64; if want "$@"; then
