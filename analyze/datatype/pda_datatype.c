@@ -41,11 +41,7 @@ struct pda_datatype {
 	struct pda_stack st;
 	uint64_t samples[PDA_DATATYPE_NR_WHY];
 	uint64_t periods[PDA_DATATYPE_NR_WHY];
-	bool cs_open;
-	csh cs;
-	cs_arch cs_arch;
-	cs_mode cs_mode;
-	cs_insn *insn;
+	struct pda_annot_cs cs;	/* for the arch and mode last decoded */
 	const char *unknown, *stackop, *canary; /* interned pseudo types */
 	struct edge *edges;	/* walk_addrs()'s forward branches */
 	size_t nr_edges, alloc_edges;
@@ -94,10 +90,7 @@ void pda_datatype_free(struct pda_datatype *dt)
 	pdc_hash_release(pda_session_alloc(dt->s), &dt->memo);
 	pda_stack_release(dt->s, &dt->st);
 	pda_free(dt->s, dt->edges);
-	if (dt->insn)
-		cs_free(dt->insn, 1);
-	if (dt->cs_open)
-		cs_close(&dt->cs);
+	pda_annot_cs_release(&dt->cs);
 	pda_free(dt->s, dt);
 }
 
@@ -180,8 +173,8 @@ static int arm64_dwreg(unsigned reg)
 
 static int dwreg(const struct pda_datatype *dt, unsigned reg)
 {
-	if (dt->cs_arch == CS_ARCH_X86)
-		return x86_dwreg(reg, dt->cs_mode == CS_MODE_64);
+	if (dt->cs.arch == CS_ARCH_X86)
+		return x86_dwreg(reg, dt->cs.mode == CS_MODE_64);
 	return arm64_dwreg(reg);
 }
 
@@ -223,7 +216,7 @@ static void x86_access(const struct pda_datatype *dt, const cs_insn *in,
 			/* the stack protector's guard: %fs:0x28, %gs:0x14 */
 			if (op->mem.base == X86_REG_INVALID &&
 			    op->mem.index == X86_REG_INVALID &&
-			    op->mem.disp == (dt->cs_mode == CS_MODE_64 ? 0x28 : 0x14))
+			    op->mem.disp == (dt->cs.mode == CS_MODE_64 ? 0x28 : 0x14))
 				a->kind = PDA_DATATYPE_CANARY;
 			a->reg = -2; /* thread-local: no variable of ours */
 			return;
@@ -378,7 +371,7 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 {
 	uint64_t t = 0;
 
-	if (dt->cs_arch == CS_ARCH_X86) {
+	if (dt->cs.arch == CS_ARCH_X86) {
 		const cs_x86 *x = &in->detail->x86;
 
 		for (unsigned i = 0; i < x->op_count; i++)
@@ -398,9 +391,9 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
  * jump or a return. */
 static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
 {
-	if (cs_insn_group(dt->cs, in, CS_GRP_RET))
+	if (cs_insn_group(dt->cs.h, in, CS_GRP_RET))
 		return true;
-	if (dt->cs_arch == CS_ARCH_X86)
+	if (dt->cs.arch == CS_ARCH_X86)
 		return in->id == X86_INS_JMP;
 	return (in->id == ARM64_INS_B &&
 		in->detail->arm64.cc == ARM64_CC_INVALID) ||
@@ -435,7 +428,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	cs_regs rd, wr;
 	uint8_t nr_rd, nr_wr;
 
-	if (dt->cs_arch == CS_ARCH_ARM64) {
+	if (dt->cs.arch == CS_ARCH_ARM64) {
 		const cs_arm64 *x = &in->detail->arm64;
 
 		if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
@@ -502,7 +495,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 				       next);
 		}
 	}
-	if (cs_regs_access(dt->cs, in, rd, &nr_rd, wr, &nr_wr) == 0)
+	if (cs_regs_access(dt->cs.h, in, rd, &nr_rd, wr, &nr_wr) == 0)
 		for (unsigned i = 0; i < nr_wr; i++) {
 			const int r = dwreg(dt, wr[i]);
 
@@ -529,9 +522,9 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	dt->nr_edges = 0;
 	regs_init(st, start);
 	for (int n = 0; n < MAX_WALK && addr < pc &&
-			cs_disasm_iter(dt->cs, &p, &len, &addr, dt->insn);
+			cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn);
 	     n++) {
-		const cs_insn *in = dt->insn;
+		const cs_insn *in = dt->cs.insn;
 		uint64_t t;
 
 		/* the ways to this instruction: the branches to it */
@@ -548,7 +541,7 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 			regs_init(st, in->address);
 		live = true;
 		step(dt, in, st);
-		if (cs_insn_group(dt->cs, in, CS_GRP_JUMP) &&
+		if (cs_insn_group(dt->cs.h, in, CS_GRP_JUMP) &&
 		    (t = jump_target(dt, in)) > in->address && t <= pc) {
 			if (PDC_GROW(pda_session_alloc(dt->s), dt->edges,
 				     dt->alloc_edges, dt->nr_edges + 1,
@@ -564,27 +557,6 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	if (!live)
 		regs_init(st, pc);
 	return 0;
-}
-
-/* Open capstone for the architecture, reusing the last handle. */
-static int cs_for(struct pda_datatype *dt, cs_arch arch, cs_mode mode)
-{
-	if (dt->cs_open && dt->cs_arch == arch && dt->cs_mode == mode)
-		return 0;
-	if (dt->insn)
-		cs_free(dt->insn, 1);
-	dt->insn = NULL;
-	if (dt->cs_open)
-		cs_close(&dt->cs);
-	dt->cs_open = false;
-	if (cs_open(arch, mode, &dt->cs) != CS_ERR_OK)
-		return PD_ERR_UNSUPPORTED;
-	dt->cs_open = true;
-	dt->cs_arch = arch;
-	dt->cs_mode = mode;
-	cs_option(dt->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	dt->insn = cs_malloc(dt->cs);
-	return dt->insn ? 0 : PD_ERR_NOMEM;
 }
 
 static enum pda_datatype_why why_of(enum pda_dt_why w)
@@ -633,7 +605,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
 	}
-	rc = cs_for(dt, arch, mode);
+	rc = pda_annot_cs_use(&dt->cs, arch, mode);
 	if (rc == PD_ERR_UNSUPPORTED) {
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
@@ -645,14 +617,14 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		return 0;
 	}
 	p = code;
-	if (!cs_disasm_iter(dt->cs, &p, &len, &addr, dt->insn)) {
+	if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
 		res->why = PDA_DATATYPE_NO_CODE;
 		return 0;
 	}
 	if (arch == CS_ARCH_X86)
-		x86_access(dt, dt->insn, &a);
+		x86_access(dt, dt->cs.insn, &a);
 	else
-		arm64_access(dt, dt->insn, &a);
+		arm64_access(dt, dt->cs.insn, &a);
 	res->size = a.size;
 	res->store = a.store;
 	if (a.kind != PDA_DATATYPE_TYPE) {
