@@ -6,6 +6,7 @@
  * hands one to the other.
  */
 #include "pdtool.h"
+#include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
 #include "pda_parallel.h"
@@ -362,8 +363,58 @@ struct report_run {
 	struct pda_parallel *par;	/* --latency, --parallelism */
 	struct pda_datatype *dt;	/* the type keys */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
+	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
 };
+
+/* The data type of a pipeline memo slot's samples (one stack, one ip),
+ * by the cookie the report left in it. */
+struct dt_hit {
+	uint64_t cookie;
+	const struct pda_datatype_res *res;
+};
+
+static bool dt_hit_eq(const void *item, const void *key)
+{
+	return ((const struct dt_hit *)item)->cookie == *(const uint64_t *)key;
+}
+
+/* The sample's data type into rr->cur: a memo hit's from its first
+ * sample, counted again. */
+static int sample_type(struct report_run *rr, const struct pda_pipe_item *it)
+{
+	struct dt_hit *d;
+
+	if (it->hit) {
+		d = pdc_hash_find(&rr->dt_memo, pdc_hash_u64(*it->cookie),
+				  dt_hit_eq, it->cookie);
+		if (d) {
+			rr->cur = d->res;
+			pda_datatype_count(rr->dt, it->sample, d->res);
+			return 0;
+		}
+	}
+	return pda_datatype_sample(rr->dt, it->sample, it->stack, &rr->cur);
+}
+
+/* Note the data type of a memo slot the report just filled. */
+static int note_type(struct report_run *rr, const struct pda_pipe_item *it)
+{
+	struct dt_hit *d;
+
+	if (it->hit || !it->cookie || !*it->cookie)
+		return 0;
+	d = malloc(sizeof(*d));
+	if (!d)
+		return PD_ERR_NOMEM;
+	d->cookie = *it->cookie;
+	d->res = rr->cur;
+	if (pdc_hash_add(NULL, &rr->dt_memo, pdc_hash_u64(d->cookie), d) < 0) {
+		free(d);
+		return PD_ERR_NOMEM;
+	}
+	return 0;
+}
 
 static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 {
@@ -428,8 +479,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	}
 	/* every sample counts in the data types' coverage, memo hit or
 	 * not: each distinct instruction is decoded once */
-	if (rr->dt && (rc = pda_datatype_sample(rr->dt, it->sample,
-						&rr->cur)) < 0)
+	if (rr->dt && (rc = sample_type(rr, it)) < 0)
 		return rc;
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
@@ -437,6 +487,8 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	else
 		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
 					    it->comm, it->cookie, latency);
+	if (rc >= 0 && rr->dt)
+		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -678,6 +730,14 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_fetch_summary(ctx);
 	rc = cmd_strict_status(ctx, cs, ps);
 	pda_report_free(rr.rep);
+	{
+		size_t pos = 0;
+		void *d;
+
+		while ((d = pdc_hash_next(&rr.dt_memo, &pos)))
+			free(d);
+		pdc_hash_release(NULL, &rr.dt_memo);
+	}
 	pda_datatype_free(rr.dt);
 	pda_parallel_free(rr.par);
 	pda_session_free(s);

@@ -35,9 +35,18 @@ struct memo {
 	struct pda_datatype_res res;
 };
 
+/* A frame as the pipeline resolved it (its DSO's interned name and the
+ * address in it) to its instruction's memo. */
+struct alias {
+	const char *dso;
+	uint64_t dso_addr;
+	struct memo *m;
+};
+
 struct pda_datatype {
 	struct pda_session *s;
 	struct pdc_hash memo;
+	struct pdc_hash aliases;
 	struct pda_stack st;
 	uint64_t samples[PDA_DATATYPE_NR_WHY];
 	uint64_t periods[PDA_DATATYPE_NR_WHY];
@@ -87,7 +96,11 @@ void pda_datatype_free(struct pda_datatype *dt)
 		return;
 	while ((it = pdc_hash_next(&dt->memo, &pos)))
 		pda_free(dt->s, it);
+	pos = 0;
+	while ((it = pdc_hash_next(&dt->aliases, &pos)))
+		pda_free(dt->s, it);
 	pdc_hash_release(pda_session_alloc(dt->s), &dt->memo);
+	pdc_hash_release(pda_session_alloc(dt->s), &dt->aliases);
 	pda_stack_release(dt->s, &dt->st);
 	pda_free(dt->s, dt->edges);
 	pda_annot_cs_release(&dt->cs);
@@ -720,8 +733,16 @@ static bool memo_eq(const void *item, const void *key)
 	return a->dso == b->dso && a->vaddr == b->vaddr;
 }
 
-int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
-			const struct pda_datatype_res **out)
+static bool alias_eq(const void *item, const void *key)
+{
+	const struct alias *a = item, *b = key;
+
+	return a->dso == b->dso && a->dso_addr == b->dso_addr;
+}
+
+/* The memo of sample's instruction, resolving its leaf. */
+static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
+		     struct memo **out)
 {
 	const struct pda_frame *fr;
 	struct pda_dso *dso;
@@ -756,8 +777,64 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
 		}
 		res_done(dt, &m->res);
 	}
-	dt->samples[m->res.why]++;
-	dt->periods[m->res.why] += sample->period;
+	*out = m;
+	return 0;
+}
+
+int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_stack *st,
+			const struct pda_datatype_res **out)
+{
+	struct alias key = {NULL, 0, NULL}, *al = NULL;
+	struct memo *m = NULL;
+	uint64_t h = 0;
+	int rc;
+
+	/* the pipeline's leaf frame (the out-of-line one of the ip): a
+	 * hash lookup instead of resolving the leaf again */
+	if (st && st->nr) {
+		size_t i = 0;
+
+		while (i + 1 < st->nr &&
+		       (st->frames[i].flags & PDA_FRAME_INLINED))
+			i++;
+		key.dso = st->frames[i].flags & PDA_FRAME_NO_MAP
+				  ? NULL
+				  : st->frames[i].dso;
+		key.dso_addr = key.dso ? st->frames[i].dso_addr
+				       : st->frames[i].ip;
+		h = pdc_hash_u64((uintptr_t)key.dso ^
+				 pdc_hash_u64(key.dso_addr));
+		al = pdc_hash_find(&dt->aliases, h, alias_eq, &key);
+	}
+	if (al) {
+		m = al->m;
+	} else {
+		rc = leaf_memo(dt, sample, &m);
+		if (rc < 0)
+			return rc;
+		if (st && st->nr) {
+			al = pda_malloc(dt->s, sizeof(*al));
+			if (!al)
+				return PD_ERR_NOMEM;
+			*al = key;
+			al->m = m;
+			rc = pdc_hash_add(pda_session_alloc(dt->s),
+					  &dt->aliases, h, al);
+			if (rc) {
+				pda_free(dt->s, al);
+				return rc;
+			}
+		}
+	}
+	pda_datatype_count(dt, sample, &m->res);
 	*out = &m->res;
 	return 0;
+}
+
+void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_datatype_res *res)
+{
+	dt->samples[res->why]++;
+	dt->periods[res->why] += sample->period;
 }

@@ -61,11 +61,21 @@ void pda_datatype_free(struct pda_datatype *dt);
 
 /*
  * The attribution of sample's ip (each distinct instruction decoded
- * once): *out valid until pda_datatype_free().  Counted in the coverage
- * by the sample's period.  @return 0 or a negative pd_err.
+ * once): *out valid until pda_datatype_free().  st: the sample's stack
+ * as the pipeline resolved it, leaf first (its leaf keys a cache that
+ * spares resolving the leaf again: a binary is known by its recorded
+ * path there), or NULL.  Counted in the coverage.  @return 0 or a
+ * negative pd_err.
  */
 int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_stack *st,
 			const struct pda_datatype_res **out);
+
+/* Count sample in the coverage as one with the result res (from
+ * pda_datatype_sample() for another sample of the same instruction:
+ * a pipeline memo's hit). */
+void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_datatype_res *res);
 
 /* Samples (and their periods) counted per reason, [PDA_DATATYPE_NR_WHY];
  * the pseudo types count as found. */
