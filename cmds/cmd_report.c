@@ -6,7 +6,9 @@
  * hands one to the other.
  */
 #include "pdtool.h"
+#include "pdc_hash.h"
 #include "pda_capture.h"
+#include "pda_datatype.h"
 #include "pda_parallel.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -41,8 +43,13 @@ const char cmd_report_options[] =
 	"      --top N           md, json: functions and branches per table\n"
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
-	"                        (symbol), srcline, srcfile, cpu, parent\n"
-	"                        (default comm,dso,sym, as perf)\n"
+	"                        (symbol), srcline, srcfile, cpu, parent,\n"
+	"                        type, typeoff (default comm,dso,sym, as\n"
+	"                        perf); type and typeoff: the data type\n"
+	"                        and member the sampled instruction loads\n"
+	"                        or stores, from DWARF, as perf >= 6.8\n"
+	"                        (x86_64, i386, aarch64; without\n"
+	"                        children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -170,7 +177,8 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
-				    "sym, srcline, srcfile, cpu, parent)",
+				    "sym, srcline, srcfile, cpu, parent, type, "
+				    "typeoff)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -412,8 +420,60 @@ struct report_run {
 	struct pda_filter flt;
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
+	struct pda_datatype *dt;	/* the type keys */
+	const struct pda_datatype_res *cur; /* the sample's, for them */
+	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
 };
+
+/* The data type of a pipeline memo slot's samples (one stack, one ip),
+ * by the cookie the report left in it. */
+struct dt_hit {
+	uint64_t cookie;
+	const struct pda_datatype_res *res;
+};
+
+static bool dt_hit_eq(const void *item, const void *key)
+{
+	return ((const struct dt_hit *)item)->cookie == *(const uint64_t *)key;
+}
+
+/* The sample's data type into rr->cur: a memo hit's from its first
+ * sample, counted again. */
+static int sample_type(struct report_run *rr, const struct pda_pipe_item *it)
+{
+	struct dt_hit *d;
+
+	if (it->hit) {
+		d = pdc_hash_find(&rr->dt_memo, pdc_hash_u64(*it->cookie),
+				  dt_hit_eq, it->cookie);
+		if (d) {
+			rr->cur = d->res;
+			pda_datatype_count(rr->dt, it->sample, d->res);
+			return 0;
+		}
+	}
+	return pda_datatype_sample(rr->dt, it->sample, it->stack, &rr->cur);
+}
+
+/* Note the data type of a memo slot the report just filled. */
+static int note_type(struct report_run *rr, const struct pda_pipe_item *it)
+{
+	struct dt_hit *d;
+
+	if (it->hit || !it->cookie || !*it->cookie)
+		return 0;
+	d = malloc(sizeof(*d));
+	if (!d)
+		return PD_ERR_NOMEM;
+	d->cookie = *it->cookie;
+	d->res = rr->cur;
+	if (pdc_hash_add(NULL, &rr->dt_memo, pdc_hash_u64(d->cookie), d) < 0) {
+		free(d);
+		return PD_ERR_NOMEM;
+	}
+	return 0;
+}
 
 static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 {
@@ -476,12 +536,18 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		}
 		latency = pda_parallel_latency(it->sample->period, level);
 	}
+	/* every sample counts in the data types' coverage, memo hit or
+	 * not: each distinct instruction is decoded once */
+	if (rr->dt && (rc = sample_type(rr, it)) < 0)
+		return rc;
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
 						  *it->cookie, latency);
 	else
 		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
 					    it->comm, it->cookie, latency);
+	if (rc >= 0 && rr->dt)
+		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
 }
 
@@ -502,6 +568,30 @@ static bool has_callchains(const struct pd_file *f)
 	return false;
 }
 
+/* The type keys' answer: the sample's, found in report_one(). */
+static int data_type(void *arg, const struct pd_sample *sample,
+		     const char **type, int64_t *offset, const char **member)
+{
+	const struct report_run *rr = arg;
+
+	(void)sample;
+	if (!rr->cur)
+		return PD_ERR_API;
+	*type = rr->cur->type;
+	*offset = rr->cur->offset;
+	*member = rr->cur->member;
+	return 0;
+}
+
+static bool has_type_key(const struct report_opts *o)
+{
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_TYPE ||
+		    o->keys[i] == PDA_REPORT_TYPEOFF)
+			return true;
+	return false;
+}
+
 /* The thread's comm at the end of the capture, from the session. */
 static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 {
@@ -511,15 +601,17 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
 				     const struct pd_file *f,
-				     struct pda_session *s)
+				     struct pda_session *s,
+				     struct report_run *rr)
 {
 	char err[256] = "";
 	PDA_REPORT_OPTS(ro, .keys = o->nr_keys ? o->keys : NULL,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* perf >= 6.15 shows children with latency too; pdtool not yet */
-	const bool children = !o->latency &&
+	/* perf >= 6.15 shows children with latency too; pdtool not yet;
+	 * a data type is the sampled instruction's, not its callers' */
+	const bool children = !o->latency && !has_type_key(o) &&
 		(o->children > 0 || (o->children == 0 && has_callchains(f)));
 	struct pda_report *rep;
 	int rc;
@@ -541,12 +633,35 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
 	ro.file = f;
+	if (has_type_key(o)) {
+		ro.data_type = data_type;
+		ro.data_type_arg = rr;
+	}
 	rc = pda_report_new(&ro, &rep);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad report options");
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return rep;
+}
+
+/* How many samples have a data type, and why the others have none, as
+ * perf annotate --type-stat counts them. */
+static void type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
+{
+	const uint64_t *n = pda_datatype_coverage(dt, NULL);
+	uint64_t total = 0;
+
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		total += n[w];
+	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
+		" sample%s attributed",
+		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
+	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
+		if (n[w])
+			eprintf("; %" PRIu64 " %s", n[w],
+				pda_datatype_why_str((enum pda_datatype_why)w));
+	fputc('\n', stderr);
 }
 
 static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
@@ -573,6 +688,8 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		eprintf("; %zu binar%s not found", ps->nr_missing,
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
+	if (rr->dt)
+		type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
@@ -638,6 +755,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (o->latency && o->children > 0)
 		usage_error(ctx, "--latency with --children: not supported yet "
 			    "(perf >= 6.15 has both)");
+	if (has_type_key(o) && o->children > 0)
+		usage_error(ctx, "--sort type or typeoff with --children: the "
+			    "data type is the sampled instruction's alone");
 	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which latency and "
 		    "parallelism are computed from: record with 'perf record "
@@ -670,7 +790,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		if (rc < 0)
 			die(ctx, "'%s': %s", o->path,
 			    err[0] ? err : pd_strerror(rc));
-		rr.rep = new_report(ctx, o, f, s);
+		rr.rep = new_report(ctx, o, f, s, &rr);
+		if (has_type_key(o) && pda_datatype_new(s, &rr.dt) < 0)
+			die(ctx, "out of memory");
 		co.memo_tid = pda_report_needs_tid(rr.rep);
 		if (pda_filter_init(&rr.flt, &fo) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_API));
@@ -710,6 +832,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_fetch_summary(ctx);
 	rc = cmd_strict_status(ctx, cs, ps);
 	pda_report_free(rr.rep);
+	{
+		size_t pos = 0;
+		void *d;
+
+		while ((d = pdc_hash_next(&rr.dt_memo, &pos)))
+			free(d);
+		pdc_hash_release(NULL, &rr.dt_memo);
+	}
+	pda_datatype_free(rr.dt);
 	pda_parallel_free(rr.par);
 	pda_session_free(s);
 	pd_file_close(f);

@@ -71,6 +71,12 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		else
 			pdc_strbuf_add(b, "[other]", 7);
 		break;
+	case PDA_REPORT_TYPE:
+		pdc_strbuf_add_text(b, e->type, strlen(e->type));
+		break;
+	case PDA_REPORT_TYPEOFF:
+		pdc_strbuf_add_text(b, e->typeoff, strlen(e->typeoff));
+		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -112,6 +118,8 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_SRCLINE:
 	case PDA_REPORT_SRCFILE:
+	case PDA_REPORT_TYPE:
+	case PDA_REPORT_TYPEOFF:
 		key_text(b, k, e);
 		return b->len;
 	case PDA_REPORT_NR_KEYS:

@@ -41,6 +41,10 @@ g++ $CFLAGS -o bin/inline src/inline.cpp
 DIFF_CFLAGS="$CFLAGS -fipa-cp"
 gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c
 gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c
+# dtypes: data-type attribution (dtypes.md); -O2 keeps its pointers in
+# registers, where DWARF's location lists find them
+DT_CFLAGS='-O2 -g -fno-omit-frame-pointer'
+gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dtypes.c
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -384,6 +388,22 @@ name_wanted=loop-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py bin/loop-aarch64 \
 		/opt/pdtool/loop-aarch64 aarch64 loop-aarch64.perf.data \
 		$(cat loop-aarch64.samples)
+fi
+
+# dtypes: the struct accesses of src/dtypes.c, on x86_64 (recorded) and
+# aarch64 (written by pd_arch_synth.py at its loads and stores), for
+# data-type attribution (dtypes.md).
+name_wanted=dtypes; if want "$@"; then
+	rm -f dtypes.perf.data dtypes.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 100000 >/dev/null
+	compress dtypes.perf.data
+fi
+name_wanted=dtypes-aarch64; if want "$@"; then
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-aarch64 src/dtypes.c
+	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-aarch64 \
+		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
+		$(cat dtypes-aarch64.samples)
 fi
 
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2

@@ -82,6 +82,31 @@ static const char *arch_name(const struct pda_elf_arch *ar, bool thumb)
 	}
 }
 
+int pda_annot_cs_use(struct pda_annot_cs *c, cs_arch arch, cs_mode mode)
+{
+	if (c->open && c->arch == arch && c->mode == mode)
+		return 0;
+	pda_annot_cs_release(c);
+	if (cs_open(arch, mode, &c->h) != CS_ERR_OK)
+		return PD_ERR_UNSUPPORTED;
+	c->open = true;
+	c->arch = arch;
+	c->mode = mode;
+	cs_option(c->h, CS_OPT_DETAIL, CS_OPT_ON);
+	c->insn = cs_malloc(c->h);
+	return c->insn ? 0 : PD_ERR_NOMEM;
+}
+
+void pda_annot_cs_release(struct pda_annot_cs *c)
+{
+	if (c->insn)
+		cs_free(c->insn, 1);
+	c->insn = NULL;
+	if (c->open)
+		cs_close(&c->h);
+	c->open = false;
+}
+
 /*
  * capstone's arch and mode for the file; false when capstone (4.0 has no
  * RISC-V) or we do not know it.  *unit is the step over bytes that do

@@ -22,6 +22,25 @@
 bool pda_annot_cs_target(const struct pda_elf_arch *ar, bool thumb,
 			 cs_arch *arch, cs_mode *mode, unsigned *unit);
 
+/*
+ * A capstone handle kept for the last architecture and mode asked for,
+ * with details on and one instruction to decode into (cs_disasm_iter):
+ * what analyze/branch and analyze/datatype decode single instructions
+ * with.  Zero-initialized is closed.
+ */
+struct pda_annot_cs {
+	bool open;
+	csh h;
+	cs_arch arch;
+	cs_mode mode;
+	cs_insn *insn;
+};
+
+/* Have c open for arch and mode, reopening it for others.  @return 0,
+ * PD_ERR_UNSUPPORTED (capstone refuses them) or PD_ERR_NOMEM. */
+int pda_annot_cs_use(struct pda_annot_cs *c, cs_arch arch, cs_mode mode);
+void pda_annot_cs_release(struct pda_annot_cs *c);
+
 /* Samples at one address of a function, for every event. */
 struct annot_addr {
 	const struct pda_dso *dso; /* with vaddr, its key in pda_annot.addrs */

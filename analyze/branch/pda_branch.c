@@ -78,12 +78,7 @@ struct pda_branch {
 	struct pda_stack st;
 	struct pda_branch_totals t;
 	bool finished;
-	/* the last capstone handle opened, for the arch and mode it is */
-	bool cs_open;
-	csh cs;
-	cs_arch cs_arch;
-	cs_mode cs_mode;
-	cs_insn *insn;
+	struct pda_annot_cs cs; /* for the arch and mode last decoded */
 };
 
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
@@ -119,10 +114,7 @@ void pda_branch_free(struct pda_branch *b)
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
 	pda_stack_release(b->s, &b->st);
-	if (b->insn)
-		cs_free(b->insn, 1);
-	if (b->cs_open)
-		cs_close(&b->cs);
+	pda_annot_cs_release(&b->cs);
 	pda_free(b->s, b);
 }
 
@@ -225,7 +217,7 @@ static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
 	 * #0x... */
 	const bool direct = in->op_str[0] == '0' || in->op_str[0] == '#';
 
-	if (b->cs_arch == CS_ARCH_X86) {
+	if (b->cs.arch == CS_ARCH_X86) {
 		/* "bnd jmp", "notrack jmp" */
 		const char *sp = strrchr(m, ' ');
 
@@ -247,7 +239,7 @@ static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
 			return BR_COND;
 		return BR_UNKNOWN;
 	}
-	if (b->cs_arch == CS_ARCH_ARM64) {
+	if (b->cs.arch == CS_ARCH_ARM64) {
 		if (!strcmp(m, "ret") || prefix(m, "reta"))
 			return BR_RET;
 		if (!strcmp(m, "eret") || prefix(m, "ereta"))
@@ -284,6 +276,7 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 	cs_mode mode;
 	unsigned unit;
 	bool thumb;
+	int rc;
 
 	if (e->type >= 0)
 		return e->type;
@@ -297,26 +290,15 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 		return e->type;
 	if (pda_elf_code(elf, e->dso_addr, 16, &code, &len) < 0 || !len)
 		return e->type;
-	if (!b->cs_open || b->cs_arch != arch || b->cs_mode != mode) {
-		if (b->insn)
-			cs_free(b->insn, 1);
-		b->insn = NULL;
-		if (b->cs_open)
-			cs_close(&b->cs);
-		b->cs_open = false;
-		if (cs_open(arch, mode, &b->cs) != CS_ERR_OK)
-			return e->type;
-		b->cs_open = true;
-		b->cs_arch = arch;
-		b->cs_mode = mode;
-		b->insn = cs_malloc(b->cs);
-		if (!b->insn)
-			return PD_ERR_NOMEM;
-	}
+	rc = pda_annot_cs_use(&b->cs, arch, mode);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0)
+		return e->type;
 	p = code;
 	addr = e->dso_addr;
-	if (cs_disasm_iter(b->cs, &p, &len, &addr, b->insn))
-		e->type = (int)insn_type(b, b->insn);
+	if (cs_disasm_iter(b->cs.h, &p, &len, &addr, b->cs.insn))
+		e->type = (int)insn_type(b, b->cs.insn);
 	return e->type;
 }
 

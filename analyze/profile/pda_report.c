@@ -39,6 +39,8 @@ struct ekey {
 	const char *srcline;	/* SRCLINE */
 	const char *srcfile;	/* SRCFILE */
 	const char *parent;	/* PARENT; NULL "[other]" */
+	const char *type;	/* TYPE, TYPEOFF */
+	const char *typeoff;	/* TYPEOFF: type, offset and member */
 	uint64_t sym_start;	/* SYM with a symbol */
 	uint64_t ip;		/* SYM without a symbol */
 	int32_t tid;		/* PID */
@@ -47,7 +49,7 @@ struct ekey {
 	uint32_t pad;
 };
 
-_Static_assert(sizeof(struct ekey) == 7 * sizeof(void *) + 32,
+_Static_assert(sizeof(struct ekey) == 9 * sizeof(void *) + 32,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -105,6 +107,10 @@ struct pda_report {
 	size_t nr_pids, nr_tids;
 	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
 	void *thread_comm_arg;
+	int (*data_type)(void *arg, const struct pd_sample *sample,
+			 const char **type, int64_t *offset,
+			 const char **member);
+	void *data_type_arg;
 	const struct pd_file *file;
 	regex_t parent_re;
 	bool parent_set;
@@ -136,6 +142,8 @@ static const struct {
 	[PDA_REPORT_SRCFILE] = {"srcfile", NULL, "Source File"},
 	[PDA_REPORT_CPU] = {"cpu", NULL, "CPU"},
 	[PDA_REPORT_PARENT] = {"parent", NULL, "Parent symbol"},
+	[PDA_REPORT_TYPE] = {"type", NULL, "Data Type"},
+	[PDA_REPORT_TYPEOFF] = {"typeoff", NULL, "Data Type Offset"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -201,9 +209,15 @@ int pda_report_new(const struct pda_report_opts *opts,
 	    ((o.flags & PDA_REPORT_LATENCY) &&
 	     (o.flags & PDA_REPORT_CHILDREN)))
 		return PD_ERR_API;
-	for (unsigned i = 0; i < nr_keys; i++)
+	for (unsigned i = 0; i < nr_keys; i++) {
 		if ((unsigned)keys[i] >= PDA_REPORT_NR_KEYS)
 			return PD_ERR_API;
+		/* a type is the sample's own instruction's: no callers' */
+		if ((keys[i] == PDA_REPORT_TYPE ||
+		     keys[i] == PDA_REPORT_TYPEOFF) &&
+		    (!o.data_type || (o.flags & PDA_REPORT_CHILDREN)))
+			return PD_ERR_API;
+	}
 	if (o.alloc)
 		m = *o.alloc;
 	rep = pdc_zalloc(&m, sizeof(*rep));
@@ -226,6 +240,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->nr_tids = o.tids ? o.nr_tids : 0;
 	rep->thread_comm = o.thread_comm;
 	rep->thread_comm_arg = o.thread_comm_arg;
+	rep->data_type = o.data_type;
+	rep->data_type_arg = o.data_type_arg;
 	rep->file = o.file;
 	pdc_intern_init(&rep->strs, 0, 0, 0);
 	if (rep->has[PDA_REPORT_PARENT]) {
@@ -441,6 +457,8 @@ struct thread_key {
 	uint32_t pid;
 	int32_t tid;
 	const char *parent;
+	const char *type, *typeoff; /* the sample's own entry's */
+	int64_t type_off;
 };
 
 /*
@@ -499,6 +517,10 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	}
 	if (rep->has[PDA_REPORT_PARENT])
 		k.parent = t->parent;
+	if (self) {
+		k.type = t->type;
+		k.typeoff = t->typeoff;
+	}
 	if (rep->has[PDA_REPORT_CPU])
 		k.cpu = NO_CPU;
 	if (src && (rep->has[PDA_REPORT_SRCLINE] || rep->has[PDA_REPORT_SRCFILE])) {
@@ -546,6 +568,9 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.srcline = k.srcline;
 	e->pub.srcfile = k.srcfile;
 	e->pub.parent = k.parent;
+	e->pub.type = k.type;
+	e->pub.typeoff = k.typeoff;
+	e->pub.type_off = self ? t->type_off : 0;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
 	pdc_hash_fill(&rep->by_key, slot, h, e);
@@ -717,6 +742,29 @@ static int find_parent(struct pda_report *rep, const struct pda_stack *st,
 	return 0;
 }
 
+/* The type keys of sample's own entry, from the data_type callback:
+ * typeoff as perf 6.8's hist_entry__typeoff_snprintf() writes it. */
+static int data_type(struct pda_report *rep, const struct pd_sample *sample,
+		     struct thread_key *t)
+{
+	const char *type = NULL, *member = NULL;
+	int64_t off = 0;
+	int rc = rep->data_type(rep->data_type_arg, sample, &type, &off,
+				&member);
+
+	if (rc < 0)
+		return rc;
+	if (!type)
+		return PD_ERR_API;
+	rc = intern(rep, type, strlen(type), &t->type);
+	if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF]) {
+		t->type_off = off;
+		rc = internf(rep, &t->typeoff, "%s %+" PRId64 " (%s)", type, off,
+			     member ? member : "no field");
+	}
+	return rc;
+}
+
 /* The summary of a sample's stack: its own entry, then (children, with a
  * callchain) each distinct entry of its kept frames. */
 static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
@@ -758,6 +806,9 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		rc = internf(rep, &t.comm, ":%d", (int32_t)sample->tid);
 	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
 		rc = find_parent(rep, st, lo, hi, &t.parent);
+	if (rc == 0 &&
+	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF]))
+		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
 	/* the sample's own entry: the function the ip is in (not an
@@ -1006,6 +1057,14 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		if (!a->pub.parent || !b->pub.parent)
 			return cmp_null(a->pub.parent, b->pub.parent);
 		return str_cmp(a->pub.parent, b->pub.parent);
+	case PDA_REPORT_TYPE:
+		/* perf >= 6.8's sort__type_sort(): strcmp(left, right) */
+		return -str_cmp(a->pub.type, b->pub.type);
+	case PDA_REPORT_TYPEOFF: {
+		const int c = -str_cmp(a->pub.type, b->pub.type);
+
+		return c ? c : sgn64(a->pub.type_off - b->pub.type_off);
+	}
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}

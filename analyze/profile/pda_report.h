@@ -33,6 +33,13 @@ extern "C" {
  *   parent   the first frame from the leaf whose symbol matches the
  *            parent pattern (perf's "^sys_|^do_page_fault" by default),
  *            "[other]" when none does
+ *   type     perf >= 6.8's data type the sample's instruction accesses
+ *            ("struct foo", "(unknown)", "(stack operation)"), from the
+ *            data_type callback
+ *   typeoff  the type with the offset and member in it, as perf 6.8
+ *            writes it: "struct foo +8 (bar.baz)", "+0 (no field)"
+ *            without a member
+ * The type keys are the sample's own entry's: not with children.
  *
  * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
  * sample also adds its period to the children column of the entry of
@@ -61,6 +68,8 @@ enum pda_report_key {
 	PDA_REPORT_SRCFILE,
 	PDA_REPORT_CPU,
 	PDA_REPORT_PARENT,
+	PDA_REPORT_TYPE,
+	PDA_REPORT_TYPEOFF,
 	PDA_REPORT_NR_KEYS
 };
 
@@ -114,6 +123,14 @@ struct pda_report_opts {
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
+	/* The type and typeoff keys: the data type sample's instruction
+	 * accesses, *type its name (never NULL), *offset in it, *member
+	 * the member there (NULL: none).  Strings need live only for the
+	 * call.  0 or a negative pd_err, which stops the adding. */
+	int (*data_type)(void *arg, const struct pd_sample *sample,
+			 const char **type, int64_t *offset,
+			 const char **member);
+	void *data_type_arg;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -185,6 +202,9 @@ struct pda_report_entry {
 	const char *srcline;	/* with the key */
 	const char *srcfile;	/* with the key */
 	const char *parent;	/* NULL: "[other]" */
+	const char *type;	/* with a type key */
+	const char *typeoff;	/* with typeoff: "struct foo +8 (bar)" */
+	int64_t type_off;	/* with typeoff */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */

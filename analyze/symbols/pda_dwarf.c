@@ -410,6 +410,26 @@ static int line_of(struct pda_session *s, Dwarf_Die *cudie, uint64_t vaddr,
 	return 0;
 }
 
+int pda_dwarf_unit(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		   Dwarf_Die *cudie)
+{
+	struct pda_dwarf *d;
+	int err = get(s, e, &d);
+
+	if (err || !d)
+		return err;
+	return find_cu(s, d, vaddr, cudie);
+}
+
+Dwarf *pda_dwarf_handle(struct pda_session *s, struct pda_elf *e)
+{
+	struct pda_dwarf *d;
+
+	if (get(s, e, &d) < 0 || !d)
+		return NULL;
+	return d->dw;
+}
+
 int pda_elf_srcline(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		    const char **file, unsigned *line)
 {

@@ -25,6 +25,7 @@ struct pda_elf_seg {
 struct pda_symtab; /* pda_symtab.c */
 struct pda_a2l;	   /* pda_a2lsym.c */
 struct pda_dwarf;  /* pda_dwarf.c */
+struct pda_dwtype; /* pda_dwtype.c */
 
 /*
  * Invariants: elf is a valid ELF_K_ELF handle over the mapped file (fd
@@ -62,6 +63,7 @@ struct pda_elf {
 	int dwarf_state; /* 0 untried, 1 open, <0 none */
 	struct pda_dwarf *dwarf;
 	struct pda_a2l *a2l; /* pda_a2lsym.c's index, made on first use */
+	struct pda_dwtype *dwtype; /* pda_dwtype.c's globals and CFI */
 };
 
 /* The section named name (its header in *shdr), or NULL. */
@@ -100,5 +102,17 @@ int pda_elf_symbol_perf61(struct pda_session *s, struct pda_elf *e,
 void pda_symtab_free(struct pda_session *s, struct pda_symtab *t);
 void pda_a2l_free(struct pda_session *s, struct pda_a2l *a);
 void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d);
+void pda_dwtype_free(struct pda_session *s, struct pda_dwtype *t);
+
+/*
+ * The compilation unit holding vaddr in e's DWARF (its own or its debug
+ * file's), loaded on first use.  @return 1 and *cudie, 0 none (no DWARF
+ * or no unit there), or PD_ERR_NOMEM.
+ */
+int pda_dwarf_unit(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
+		   Dwarf_Die *cudie);
+/* e's DWARF handle (loaded on first use), or NULL: none.  Valid while
+ * e is open. */
+Dwarf *pda_dwarf_handle(struct pda_session *s, struct pda_elf *e);
 
 #endif /* PDA_ELF_INT_H */

@@ -228,6 +228,57 @@ int pda_elf_code(struct pda_elf *e, uint64_t vaddr, uint64_t size,
  */
 bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr);
 
+/* ---- data types at memory accesses (pda_dwtype.c) ------------------ */
+
+/*
+ * A memory access as the data-type lookup takes it: the instruction's
+ * address and what it addresses, a base register plus a displacement
+ * (the index, if any, left out: it selects an element, not the type), or
+ * an absolute address (PC-relative, or a register known to hold one).
+ */
+struct pda_dt_access {
+	uint64_t pc;	/* the instruction's vaddr in e */
+	int reg;	/* the base's DWARF register number; -1: addr */
+	int64_t disp;	/* from the base register */
+	uint64_t addr;	/* reg < 0: the vaddr accessed */
+	bool elem;	/* disp includes pointer arithmetic: a pointer's
+			 * target is an array element, disp taken modulo
+			 * its size */
+};
+
+/* Why an access has no type: the coverage line's reasons. */
+enum pda_dt_why {
+	PDA_DT_FOUND = 0,
+	PDA_DT_NO_DWARF,	/* the binary has no DWARF for pc */
+	PDA_DT_NO_VAR,		/* no variable at pc lives in the base */
+	PDA_DT_NO_POINTER,	/* the register's variable is no pointer */
+	PDA_DT_BAD_OFFSET,	/* the offset is outside the type */
+	PDA_DT_NO_GLOBAL,	/* no global or static holds the address */
+};
+
+/* An access's type: names interned, valid for the session. */
+struct pda_dt_type {
+	const char *type;	/* "struct foo", "int", "char*" */
+	const char *member;	/* "bar.baz", "arr[3].x"; NULL: no field */
+	const char *var;	/* the variable it was found through */
+	int64_t offset;		/* from the start of the type */
+	uint64_t size;		/* the type's */
+};
+
+/*
+ * The type and member acc touches, from e's DWARF as perf >= 6.8 finds
+ * it: the variables and parameters of the scopes at pc (inlined calls
+ * and lexical blocks included) whose location at pc is the base register
+ * (DW_OP_regN: a pointer, its target's type; DW_OP_bregN: a variable at
+ * that register plus an offset) or a frame-base offset (DW_OP_fbreg,
+ * with a frame base of DW_OP_bregN or DW_OP_call_frame_cfa through the
+ * CFI at pc) covering the access; for an address, the global or static
+ * variable (DW_OP_addr) holding it.  @return 0 with *why PDA_DT_FOUND
+ * and *out, or with *why saying why not; PD_ERR_NOMEM.
+ */
+int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
+		      const struct pda_dt_access *acc, struct pda_dt_type *out,
+		      enum pda_dt_why *why);
 
 /* ---- names (pda_demangle.c) ---------------------------------------- */
 

@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate counters branch record"
+MODULES="base symbols machine unwind session profile annotate counters branch record datatype"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -45,6 +45,7 @@ deps() {
 	annotate) echo "base symbols machine session" ;;
 	branch) echo "base symbols machine session annotate" ;;
 	record) echo "" ;;
+	datatype) echo "base symbols machine session annotate" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -56,6 +57,7 @@ libs() {
 	unwind) echo "elfutils/libdwfl.h gelf.h dwarf.h libunwind.h" ;;
 	annotate) echo "capstone/capstone.h" ;;
 	branch) echo "capstone/capstone.h" ;;
+	datatype) echo "capstone/capstone.h" ;;
 	session) echo "xxhash.h" ;;
 	*) echo "" ;;
 	esac

@@ -1,0 +1,840 @@
+/*
+ * pda_datatype.c - data-type attribution of samples (issue 19): the
+ * instruction at the sample's ip decoded with capstone in the binary's
+ * architecture (x86_64, i386, aarch64) for its memory operand, then the
+ * type and member at that operand from DWARF (symbols' pda_dwtype.c).
+ *
+ * As perf >= 6.8: the base register and displacement select the type
+ * (the index register selects an element, not the type); a PC-relative
+ * operand (x86 RIP-relative, aarch64 literal loads) is a global's
+ * address.  Beyond perf, a base register that the function's code
+ * before the pc set to an address (aarch64 ADRP, ADRP+ADD; x86 lea of a
+ * RIP-relative address), found by a straight walk from the function's
+ * start, is a global's address too: perf finds no base register for
+ * aarch64 at all.  The walk follows no branches: a register set on one
+ * path and changed on another is taken as set.
+ *
+ * Each distinct instruction (binary, address) is decoded and looked up
+ * once; a sample costs its leaf's resolution and a hash lookup.
+ */
+#include "pda_datatype_int.h"
+#include "pda_stack_int.h"
+#include "pda_annotate_int.h"
+
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <string.h>
+
+/* Instructions the walk from a function's start decodes at most. */
+#define MAX_WALK 4096
+#define NR_DWREGS 32
+
+struct memo {
+	const struct pda_dso *dso;
+	uint64_t vaddr;
+	struct pda_datatype_res res;
+};
+
+/* A frame as the pipeline resolved it (its DSO's interned name and the
+ * address in it) to its instruction's memo. */
+struct alias {
+	const char *dso;
+	uint64_t dso_addr;
+	struct memo *m;
+};
+
+struct pda_datatype {
+	struct pda_session *s;
+	struct pdc_hash memo;
+	struct pdc_hash aliases;
+	struct pda_stack st;
+	uint64_t samples[PDA_DATATYPE_NR_WHY];
+	uint64_t periods[PDA_DATATYPE_NR_WHY];
+	struct pda_annot_cs cs;	/* for the arch and mode last decoded */
+	const char *unknown, *stackop, *canary; /* interned pseudo types */
+	struct edge *edges;	/* walk_addrs()'s forward branches */
+	size_t nr_edges, alloc_edges;
+};
+
+/* A decoded memory access. */
+struct access {
+	enum pda_datatype_kind kind; /* TYPE: look it up; or a pseudo type */
+	int reg;		     /* DWARF number of the base; -1 none */
+	int64_t disp;
+	bool has_addr;		     /* addr is the address accessed */
+	uint64_t addr;
+	unsigned size;
+	bool store;
+};
+
+int pda_datatype_new(struct pda_session *s, struct pda_datatype **out)
+{
+	struct pda_datatype *dt;
+
+	*out = NULL;
+	dt = pda_zalloc(s, sizeof(*dt));
+	if (!dt)
+		return PD_ERR_NOMEM;
+	dt->s = s;
+	dt->unknown = pda_intern(s, "(unknown)", 9);
+	dt->stackop = pda_intern(s, "(stack operation)", 17);
+	dt->canary = pda_intern(s, "(stack canary)", 14);
+	if (!dt->unknown || !dt->stackop || !dt->canary) {
+		pda_free(s, dt);
+		return PD_ERR_NOMEM;
+	}
+	*out = dt;
+	return 0;
+}
+
+void pda_datatype_free(struct pda_datatype *dt)
+{
+	size_t pos = 0;
+	void *it;
+
+	if (!dt)
+		return;
+	while ((it = pdc_hash_next(&dt->memo, &pos)))
+		pda_free(dt->s, it);
+	pos = 0;
+	while ((it = pdc_hash_next(&dt->aliases, &pos)))
+		pda_free(dt->s, it);
+	pdc_hash_release(pda_session_alloc(dt->s), &dt->memo);
+	pdc_hash_release(pda_session_alloc(dt->s), &dt->aliases);
+	pda_stack_release(dt->s, &dt->st);
+	pda_free(dt->s, dt->edges);
+	pda_annot_cs_release(&dt->cs);
+	pda_free(dt->s, dt);
+}
+
+const uint64_t *pda_datatype_coverage(const struct pda_datatype *dt,
+				      const uint64_t **periods)
+{
+	if (periods)
+		*periods = dt->periods;
+	return dt->samples;
+}
+
+const char *pda_datatype_why_str(enum pda_datatype_why why)
+{
+	static const char *const words[PDA_DATATYPE_NR_WHY] = {
+		[PDA_DATATYPE_FOUND] = "attributed",
+		[PDA_DATATYPE_NO_BINARY] = "no binary or symbol",
+		[PDA_DATATYPE_NO_ARCH] = "architecture not decoded",
+		[PDA_DATATYPE_NO_CODE] = "no code bytes",
+		[PDA_DATATYPE_NO_MEMOP] = "no memory operand",
+		[PDA_DATATYPE_NO_DWARF] = "no debug info",
+		[PDA_DATATYPE_NO_VAR] = "no variable in the base register",
+		[PDA_DATATYPE_NO_POINTER] = "variable not a pointer",
+		[PDA_DATATYPE_BAD_OFFSET] = "bad offset",
+		[PDA_DATATYPE_NO_GLOBAL] = "no global at the address",
+	};
+
+	return (unsigned)why < PDA_DATATYPE_NR_WHY ? words[why] : "?";
+}
+
+/* ---- registers ------------------------------------------------------ */
+
+/* x86_64's DWARF numbers (System V psABI) for capstone's registers, any
+ * width; -1 for others.  i386 numbers its eight differently. */
+static int x86_dwreg(unsigned reg, bool is64)
+{
+	static const unsigned regs[][5] = {
+		/* DWARF x86_64 order: rax rdx rcx rbx rsi rdi rbp rsp */
+		{X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, 0},
+		{X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, 0},
+		{X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, 0},
+		{X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, 0},
+		{X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0},
+		{X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0},
+		{X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0},
+		{X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0},
+		{X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0},
+		{X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0},
+		{X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0},
+		{X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0},
+		{X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0},
+		{X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0},
+		{X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0},
+		{X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0},
+	};
+	/* i386: eax ecx edx ebx esp ebp esi edi */
+	static const int i386_of[8] = {0, 2, 1, 3, 6, 7, 5, 4};
+
+	for (int i = 0; i < 16; i++)
+		for (int w = 0; regs[i][w]; w++)
+			if (regs[i][w] == reg)
+				return is64 ? i : (i < 8 ? i386_of[i] : -1);
+	return -1;
+}
+
+/* aarch64's DWARF numbers: x0-x30 and w0-w30 are 0-30, sp 31. */
+static int arm64_dwreg(unsigned reg)
+{
+	if (reg >= ARM64_REG_X0 && reg <= ARM64_REG_X28)
+		return (int)(reg - ARM64_REG_X0);
+	if (reg >= ARM64_REG_W0 && reg <= ARM64_REG_W30)
+		return (int)(reg - ARM64_REG_W0);
+	if (reg == ARM64_REG_X29)
+		return 29;
+	if (reg == ARM64_REG_X30)
+		return 30;
+	if (reg == ARM64_REG_SP || reg == ARM64_REG_WSP)
+		return 31;
+	return -1;
+}
+
+static int dwreg(const struct pda_datatype *dt, unsigned reg)
+{
+	if (dt->cs.arch == CS_ARCH_X86)
+		return x86_dwreg(reg, dt->cs.mode == CS_MODE_64);
+	return arm64_dwreg(reg);
+}
+
+/* ---- decoding -------------------------------------------------------- */
+
+static bool prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static void x86_access(const struct pda_datatype *dt, const cs_insn *in,
+		       struct access *a)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	switch (in->id) {
+	case X86_INS_PUSH:
+	case X86_INS_POP:
+	case X86_INS_CALL:
+	case X86_INS_RET:
+	case X86_INS_LEAVE:
+		a->kind = PDA_DATATYPE_STACKOP;
+		return;
+	case X86_INS_LEA:
+	case X86_INS_NOP:
+		return;
+	default:
+		break;
+	}
+	for (unsigned i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type != X86_OP_MEM)
+			continue;
+		a->size = op->size;
+		a->store = (op->access & CS_AC_WRITE) != 0;
+		a->disp = op->mem.disp;
+		if (op->mem.segment == X86_REG_FS || op->mem.segment == X86_REG_GS) {
+			/* the stack protector's guard: %fs:0x28, %gs:0x14 */
+			if (op->mem.base == X86_REG_INVALID &&
+			    op->mem.index == X86_REG_INVALID &&
+			    op->mem.disp == (dt->cs.mode == CS_MODE_64 ? 0x28 : 0x14))
+				a->kind = PDA_DATATYPE_CANARY;
+			a->reg = -2; /* thread-local: no variable of ours */
+			return;
+		}
+		if (op->mem.base == X86_REG_RIP) {
+			a->has_addr = true;
+			a->addr = in->address + in->size + (uint64_t)op->mem.disp;
+		} else if (op->mem.base == X86_REG_INVALID) {
+			if (op->mem.index == X86_REG_INVALID) {
+				a->has_addr = true;
+				a->addr = (uint64_t)op->mem.disp;
+			}
+		} else {
+			a->reg = dwreg(dt, op->mem.base);
+		}
+		a->kind = PDA_DATATYPE_TYPE;
+		return;
+	}
+}
+
+/* The bytes an aarch64 load or store moves, from its mnemonic and its
+ * first register. */
+static unsigned arm64_size(const cs_insn *in, unsigned reg)
+{
+	const char *m = in->mnemonic;
+	const size_t len = strlen(m);
+	unsigned size;
+
+	if (len && m[len - 1] == 'b' && !prefix(m, "sub"))
+		size = 1;
+	else if (len && m[len - 1] == 'h')
+		size = 2;
+	else if (len > 1 && !strcmp(m + len - 2, "sw"))
+		size = 4;
+	else if (reg >= ARM64_REG_W0 && reg <= ARM64_REG_W30)
+		size = 4;
+	else if (reg >= ARM64_REG_S0 && reg <= ARM64_REG_S31)
+		size = 4;
+	else if (reg >= ARM64_REG_Q0 && reg <= ARM64_REG_Q31)
+		size = 16;
+	else if (reg >= ARM64_REG_H0 && reg <= ARM64_REG_H31)
+		size = 2;
+	else if (reg >= ARM64_REG_B0 && reg <= ARM64_REG_B31)
+		size = 1;
+	else
+		size = 8;
+	/* pairs: ldp, stp, ldnp, stnp, ldaxp, stlxp, ... */
+	if (len && m[len - 1] == 'p' && strcmp(m, "prfm"))
+		size *= 2;
+	return size;
+}
+
+static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
+			 struct access *a)
+{
+	const cs_arm64 *x = &in->detail->arm64;
+	const char *m = in->mnemonic;
+	unsigned first = x->op_count && x->operands[0].type == ARM64_OP_REG
+				 ? x->operands[0].reg
+				 : 0;
+
+	if (!(prefix(m, "ld") || prefix(m, "st") || prefix(m, "cas") ||
+	      prefix(m, "swp")) ||
+	    prefix(m, "prfm"))
+		return;
+	a->size = arm64_size(in, first);
+	a->store = prefix(m, "st") || prefix(m, "cas") || prefix(m, "swp") ||
+		   (prefix(m, "ld") && strncmp(m, "ldr", 3) &&
+		    strncmp(m, "ldp", 3) && strncmp(m, "ldu", 3) &&
+		    strncmp(m, "ldn", 3) && strncmp(m, "lda", 3) &&
+		    strncmp(m, "ldx", 3) && strncmp(m, "ldl", 3) &&
+		    strncmp(m, "ld1", 3) && strncmp(m, "ld2", 3) &&
+		    strncmp(m, "ld3", 3) && strncmp(m, "ld4", 3));
+	for (unsigned i = 0; i < x->op_count; i++) {
+		const cs_arm64_op *op = &x->operands[i];
+
+		if (op->type == ARM64_OP_MEM) {
+			a->reg = dwreg(dt, op->mem.base);
+			/* pre-index: [x1, #8]! is at x1 + 8; post-index:
+			 * [x1], #8 at x1, the #8 a separate operand */
+			a->disp = op->mem.disp;
+			a->kind = a->reg == 31 && x->writeback
+					  ? PDA_DATATYPE_STACKOP
+					  : PDA_DATATYPE_TYPE;
+			return;
+		}
+	}
+	/* a literal load: ldr x0, <label> */
+	if (prefix(m, "ldr") && x->op_count == 2 &&
+	    x->operands[1].type == ARM64_OP_IMM) {
+		a->has_addr = true;
+		a->addr = (uint64_t)x->operands[1].imm;
+		a->kind = PDA_DATATYPE_TYPE;
+	}
+}
+
+/*
+ * What a register holds at a point of the walk: an address (ADDR: val),
+ * or what register reg held at pc, plus val (VAR: DWARF's variables at
+ * pc say what that is).  A register nothing is known of holds "itself
+ * here": VAR at the instruction, delta 0.
+ */
+enum rkind { R_VAR, R_ADDR };
+
+struct rval {
+	enum rkind kind;
+	int reg;
+	uint64_t pc;
+	int64_t val;
+};
+
+struct regs {
+	struct rval r[NR_DWREGS];
+};
+
+/* The registers at a forward branch's target, as the branch left them. */
+struct edge {
+	uint64_t target;
+	struct regs r;
+};
+
+static void forget(struct rval *v, int reg, uint64_t pc)
+{
+	v->kind = R_VAR;
+	v->reg = reg;
+	v->pc = pc;
+	v->val = 0;
+}
+
+static bool rval_eq(const struct rval *a, const struct rval *b)
+{
+	return a->kind == b->kind && a->val == b->val &&
+	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc));
+}
+
+/* Keep in a what a and b agree on; the rest holds itself at pc. */
+static void meet(struct regs *a, const struct regs *b, uint64_t pc)
+{
+	for (int r = 0; r < NR_DWREGS; r++)
+		if (!rval_eq(&a->r[r], &b->r[r]))
+			forget(&a->r[r], r, pc);
+}
+
+static void regs_init(struct regs *st, uint64_t pc)
+{
+	for (int r = 0; r < NR_DWREGS; r++)
+		forget(&st->r[r], r, pc);
+}
+
+/* A jump's target (its last immediate operand), or 0. */
+static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
+{
+	uint64_t t = 0;
+
+	if (dt->cs.arch == CS_ARCH_X86) {
+		const cs_x86 *x = &in->detail->x86;
+
+		for (unsigned i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_IMM)
+				t = (uint64_t)x->operands[i].imm;
+	} else {
+		const cs_arm64 *x = &in->detail->arm64;
+
+		for (unsigned i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == ARM64_OP_IMM)
+				t = (uint64_t)x->operands[i].imm;
+	}
+	return t;
+}
+
+/* Whether in leaves no way to the next instruction: an unconditional
+ * jump or a return. */
+static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
+{
+	if (cs_insn_group(dt->cs.h, in, CS_GRP_RET))
+		return true;
+	if (dt->cs.arch == CS_ARCH_X86)
+		return in->id == X86_INS_JMP;
+	return (in->id == ARM64_INS_B &&
+		in->detail->arm64.cc == ARM64_CC_INVALID) ||
+	       in->id == ARM64_INS_BR;
+}
+
+/* A register of op, or -1. */
+static int x86_reg_op(const struct pda_datatype *dt, const cs_x86_op *op)
+{
+	return op->type == X86_OP_REG ? dwreg(dt, op->reg) : -1;
+}
+
+static int arm64_reg_op(const struct pda_datatype *dt, const cs_arm64_op *op)
+{
+	return op->type == ARM64_OP_REG ? dwreg(dt, op->reg) : -1;
+}
+
+/*
+ * What in does to the registers: x86 lea of a RIP-relative address and
+ * aarch64 adr and adrp load an address; a register move copies what the
+ * source holds, an add of an immediate adds to it (pointer arithmetic);
+ * any other write, and a call's clobbers, leave the register holding
+ * "itself" after the instruction.
+ */
+static void step(const struct pda_datatype *dt, const cs_insn *in,
+		 struct regs *st)
+{
+	const uint64_t next = in->address + in->size;
+	struct rval v;
+	int dst = -1, src;
+	bool set = false;
+	cs_regs rd, wr;
+	uint8_t nr_rd, nr_wr;
+
+	if (dt->cs.arch == CS_ARCH_ARM64) {
+		const cs_arm64 *x = &in->detail->arm64;
+
+		if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
+		    x->op_count == 2 && x->operands[1].type == ARM64_OP_IMM) {
+			dst = arm64_reg_op(dt, &x->operands[0]);
+			v.kind = R_ADDR;
+			v.val = x->operands[1].imm;
+			set = true;
+		} else if (in->id == ARM64_INS_MOV && x->op_count == 2 &&
+			   (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
+			   src < NR_DWREGS) {
+			dst = arm64_reg_op(dt, &x->operands[0]);
+			v = st->r[src];
+			set = true;
+		} else if ((in->id == ARM64_INS_ADD || in->id == ARM64_INS_SUB) &&
+			   x->op_count == 3 &&
+			   (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
+			   src < NR_DWREGS &&
+			   x->operands[2].type == ARM64_OP_IMM &&
+			   x->operands[2].shift.type == ARM64_SFT_INVALID) {
+			dst = arm64_reg_op(dt, &x->operands[0]);
+			v = st->r[src];
+			v.val += in->id == ARM64_INS_ADD ? x->operands[2].imm
+							 : -x->operands[2].imm;
+			set = true;
+		} else if (in->id == ARM64_INS_BL || in->id == ARM64_INS_BLR) {
+			for (int r = 0; r <= 18; r++)
+				forget(&st->r[r], r, next);
+		}
+	} else {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (in->id == X86_INS_LEA && x->op_count == 2 &&
+		    x->operands[1].type == X86_OP_MEM &&
+		    x->operands[1].mem.base == X86_REG_RIP) {
+			dst = x86_reg_op(dt, &x->operands[0]);
+			v.kind = R_ADDR;
+			v.val = (int64_t)(next + (uint64_t)x->operands[1].mem.disp);
+			set = true;
+		} else if (in->id == X86_INS_MOV && x->op_count == 2 &&
+			   x->operands[0].size == 8 &&
+			   (src = x86_reg_op(dt, &x->operands[1])) >= 0 &&
+			   src < NR_DWREGS) {
+			dst = x86_reg_op(dt, &x->operands[0]);
+			v = st->r[src];
+			set = true;
+		} else if ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
+			   x->op_count == 2 && x->operands[0].size == 8 &&
+			   (src = x86_reg_op(dt, &x->operands[0])) >= 0 &&
+			   src < NR_DWREGS &&
+			   x->operands[1].type == X86_OP_IMM) {
+			dst = src;
+			v = st->r[src];
+			v.val += in->id == X86_INS_ADD ? x->operands[1].imm
+						       : -x->operands[1].imm;
+			set = true;
+		} else if (in->id == X86_INS_CALL) {
+			static const int clobbered[] = {0, 1, 2, 4, 5,
+							8, 9, 10, 11};
+
+			for (size_t i = 0;
+			     i < sizeof(clobbered) / sizeof(*clobbered); i++)
+				forget(&st->r[clobbered[i]], clobbered[i],
+				       next);
+		}
+	}
+	if (cs_regs_access(dt->cs.h, in, rd, &nr_rd, wr, &nr_wr) == 0)
+		for (unsigned i = 0; i < nr_wr; i++) {
+			const int r = dwreg(dt, wr[i]);
+
+			if (r >= 0 && r < NR_DWREGS)
+				forget(&st->r[r], r, next);
+		}
+	if (set && dst >= 0 && dst < NR_DWREGS)
+		st->r[dst] = v;
+}
+
+/*
+ * What the registers hold at pc, in *st, from the function's start: a walk in address order that carries the registers
+ * along forward branches (an instruction's registers are what every way
+ * to it agrees on; after a jump or return, only what jumped to it), and
+ * knows nothing where a backward branch alone leads.
+ */
+static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
+		      size_t len, uint64_t start, uint64_t pc, struct regs *st)
+{
+	const uint8_t *p = code;
+	uint64_t addr = start;
+	bool live = true;
+
+	dt->nr_edges = 0;
+	regs_init(st, start);
+	for (int n = 0; n < MAX_WALK && addr < pc &&
+			cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn);
+	     n++) {
+		const cs_insn *in = dt->cs.insn;
+		uint64_t t;
+
+		/* the ways to this instruction: the branches to it */
+		for (size_t i = 0; i < dt->nr_edges; i++) {
+			if (dt->edges[i].target != in->address)
+				continue;
+			if (live)
+				meet(st, &dt->edges[i].r, in->address);
+			else
+				*st = dt->edges[i].r;
+			live = true;
+		}
+		if (!live)
+			regs_init(st, in->address);
+		live = true;
+		step(dt, in, st);
+		if (cs_insn_group(dt->cs.h, in, CS_GRP_JUMP) &&
+		    (t = jump_target(dt, in)) > in->address && t <= pc) {
+			if (PDC_GROW(pda_session_alloc(dt->s), dt->edges,
+				     dt->alloc_edges, dt->nr_edges + 1,
+				     MAX_WALK) < 0)
+				return PD_ERR_NOMEM;
+			dt->edges[dt->nr_edges].target = t;
+			dt->edges[dt->nr_edges].r = *st;
+			dt->nr_edges++;
+		}
+		if (ends_flow(dt, in))
+			live = false;
+	}
+	if (!live)
+		regs_init(st, pc);
+	return 0;
+}
+
+static enum pda_datatype_why why_of(enum pda_dt_why w)
+{
+	switch (w) {
+	case PDA_DT_FOUND:
+		return PDA_DATATYPE_FOUND;
+	case PDA_DT_NO_DWARF:
+		return PDA_DATATYPE_NO_DWARF;
+	case PDA_DT_NO_VAR:
+		return PDA_DATATYPE_NO_VAR;
+	case PDA_DT_NO_POINTER:
+		return PDA_DATATYPE_NO_POINTER;
+	case PDA_DT_BAD_OFFSET:
+		return PDA_DATATYPE_BAD_OFFSET;
+	case PDA_DT_NO_GLOBAL:
+		return PDA_DATATYPE_NO_GLOBAL;
+	}
+	return PDA_DATATYPE_NO_VAR;
+}
+
+/* The attribution of the instruction at vaddr of elf, in the function
+ * starting at start. */
+static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
+		     uint64_t vaddr, uint64_t start,
+		     struct pda_datatype_res *res)
+{
+	struct pda_elf_arch ar;
+	cs_arch arch;
+	cs_mode mode;
+	unsigned unit;
+	const unsigned char *code;
+	const uint8_t *p;
+	size_t len;
+	uint64_t addr = vaddr;
+	struct access a = {.kind = PDA_DATATYPE_UNKNOWN, .reg = -1};
+	struct pda_dt_access q = {0};
+	struct pda_dt_type t;
+	enum pda_dt_why w;
+	int rc;
+
+	pda_elf_arch(elf, &ar);
+	if ((ar.machine != EM_X86_64 && ar.machine != EM_386 &&
+	     ar.machine != EM_AARCH64) ||
+	    !pda_annot_cs_target(&ar, false, &arch, &mode, &unit)) {
+		res->why = PDA_DATATYPE_NO_ARCH;
+		return 0;
+	}
+	rc = pda_annot_cs_use(&dt->cs, arch, mode);
+	if (rc == PD_ERR_UNSUPPORTED) {
+		res->why = PDA_DATATYPE_NO_ARCH;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (pda_elf_code(elf, vaddr, 16, &code, &len) < 0 || !len) {
+		res->why = PDA_DATATYPE_NO_CODE;
+		return 0;
+	}
+	p = code;
+	if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
+		res->why = PDA_DATATYPE_NO_CODE;
+		return 0;
+	}
+	if (arch == CS_ARCH_X86)
+		x86_access(dt, dt->cs.insn, &a);
+	else
+		arm64_access(dt, dt->cs.insn, &a);
+	res->size = a.size;
+	res->store = a.store;
+	if (a.kind != PDA_DATATYPE_TYPE) {
+		res->kind = a.kind;
+		res->why = a.kind == PDA_DATATYPE_UNKNOWN ? PDA_DATATYPE_NO_MEMOP
+							  : PDA_DATATYPE_FOUND;
+		res->type = a.kind == PDA_DATATYPE_STACKOP  ? dt->stackop
+			    : a.kind == PDA_DATATYPE_CANARY ? dt->canary
+							    : dt->unknown;
+		return 0;
+	}
+	q.pc = vaddr;
+	q.reg = a.has_addr ? -1 : a.reg;
+	q.disp = a.disp;
+	q.addr = a.addr;
+	if (!a.has_addr && a.reg < 0) {
+		res->why = PDA_DATATYPE_NO_VAR;
+		return 0;
+	}
+	rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
+	if (rc)
+		return rc;
+	/* not in a variable: an address the function put in the register */
+	if (w != PDA_DT_FOUND && w != PDA_DT_NO_DWARF && !a.has_addr &&
+	    a.reg >= 0 && a.reg < NR_DWREGS && start <= vaddr &&
+	    pda_elf_code(elf, start, vaddr - start, &code, &len) == 0) {
+		struct regs st;
+		const struct rval *v = &st.r[a.reg];
+
+		rc = walk_addrs(dt, code, len, start, vaddr, &st);
+		if (rc)
+			return rc;
+		if (v->kind == R_ADDR) {
+			q.reg = -1;
+			q.addr = (uint64_t)v->val + (uint64_t)a.disp;
+		} else {
+			q.pc = v->pc;
+			q.reg = v->reg;
+			q.disp = a.disp + v->val;
+			q.elem = v->val != 0;
+		}
+		if (v->kind == R_ADDR || v->pc != vaddr || v->reg != a.reg ||
+		    v->val) {
+			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
+			if (rc)
+				return rc;
+		}
+	}
+	res->why = why_of(w);
+	if (w != PDA_DT_FOUND)
+		return 0;
+	res->kind = PDA_DATATYPE_TYPE;
+	res->type = t.type;
+	res->member = t.member;
+	res->var = t.var;
+	res->offset = t.offset;
+	return 0;
+}
+
+/* A result set to (unknown) for a reason not found yet. */
+static void res_init(const struct pda_datatype *dt, struct pda_datatype_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = PDA_DATATYPE_UNKNOWN;
+	r->type = dt->unknown;
+	r->why = PDA_DATATYPE_NO_BINARY;
+}
+
+/* A lookup that found no type is (unknown), whatever it decoded. */
+static void res_done(const struct pda_datatype *dt, struct pda_datatype_res *r)
+{
+	if (r->kind == PDA_DATATYPE_TYPE && r->why != PDA_DATATYPE_FOUND) {
+		r->kind = PDA_DATATYPE_UNKNOWN;
+		r->type = dt->unknown;
+	}
+}
+
+int pda_datatype_at(struct pda_datatype *dt, struct pda_elf *elf,
+		    uint64_t vaddr, uint64_t start, struct pda_datatype_res *out)
+{
+	int rc;
+
+	res_init(dt, out);
+	rc = attribute(dt, elf, vaddr, start, out);
+	res_done(dt, out);
+	return rc;
+}
+
+static bool memo_eq(const void *item, const void *key)
+{
+	const struct memo *a = item, *b = key;
+
+	return a->dso == b->dso && a->vaddr == b->vaddr;
+}
+
+static bool alias_eq(const void *item, const void *key)
+{
+	const struct alias *a = item, *b = key;
+
+	return a->dso == b->dso && a->dso_addr == b->dso_addr;
+}
+
+/* The memo of sample's instruction, resolving its leaf. */
+static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
+		     struct memo **out)
+{
+	const struct pda_frame *fr;
+	struct pda_dso *dso;
+	struct memo key, *m;
+	uint64_t h;
+	int rc;
+
+	rc = pda_sample_leaf(dt->s, sample, &dt->st, &dso);
+	if (rc < 0)
+		return rc;
+	fr = dt->st.nr ? &dt->st.frames[dt->st.nr - 1] : NULL;
+	key.dso = fr && dso && dso->state == PDA_DSO_FOUND ? dso : NULL;
+	key.vaddr = key.dso ? fr->dso_addr : 0;
+	h = pdc_hash_u64((uintptr_t)key.dso ^ pdc_hash_u64(key.vaddr));
+	m = pdc_hash_find(&dt->memo, h, memo_eq, &key);
+	if (!m) {
+		m = pda_zalloc(dt->s, sizeof(*m));
+		if (!m)
+			return PD_ERR_NOMEM;
+		*m = key;
+		res_init(dt, &m->res);
+		rc = key.dso && !(fr->flags & PDA_FRAME_NO_SYMBOL)
+			     ? attribute(dt, key.dso->elf, key.vaddr,
+					 fr->dso_addr - fr->sym_off, &m->res)
+			     : 0;
+		if (!rc)
+			rc = pdc_hash_add(pda_session_alloc(dt->s), &dt->memo,
+					  h, m);
+		if (rc) {
+			pda_free(dt->s, m);
+			return rc;
+		}
+		res_done(dt, &m->res);
+	}
+	*out = m;
+	return 0;
+}
+
+int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_stack *st,
+			const struct pda_datatype_res **out)
+{
+	struct alias key = {NULL, 0, NULL}, *al = NULL;
+	struct memo *m = NULL;
+	uint64_t h = 0;
+	int rc;
+
+	/* the pipeline's leaf frame (the out-of-line one of the ip): a
+	 * hash lookup instead of resolving the leaf again */
+	if (st && st->nr) {
+		size_t i = 0;
+
+		while (i + 1 < st->nr &&
+		       (st->frames[i].flags & PDA_FRAME_INLINED))
+			i++;
+		key.dso = st->frames[i].flags & PDA_FRAME_NO_MAP
+				  ? NULL
+				  : st->frames[i].dso;
+		key.dso_addr = key.dso ? st->frames[i].dso_addr
+				       : st->frames[i].ip;
+		h = pdc_hash_u64((uintptr_t)key.dso ^
+				 pdc_hash_u64(key.dso_addr));
+		al = pdc_hash_find(&dt->aliases, h, alias_eq, &key);
+	}
+	if (al) {
+		m = al->m;
+	} else {
+		rc = leaf_memo(dt, sample, &m);
+		if (rc < 0)
+			return rc;
+		if (st && st->nr) {
+			al = pda_malloc(dt->s, sizeof(*al));
+			if (!al)
+				return PD_ERR_NOMEM;
+			*al = key;
+			al->m = m;
+			rc = pdc_hash_add(pda_session_alloc(dt->s),
+					  &dt->aliases, h, al);
+			if (rc) {
+				pda_free(dt->s, al);
+				return rc;
+			}
+		}
+	}
+	pda_datatype_count(dt, sample, &m->res);
+	*out = &m->res;
+	return 0;
+}
+
+void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,
+			const struct pda_datatype_res *res)
+{
+	dt->samples[res->why]++;
+	dt->periods[res->why] += sample->period;
+}

@@ -1,0 +1,190 @@
+/*
+ * check_datatype.c - data-type attribution (analyze/datatype,
+ * symbols/pda_dwtype.c) held to the source's own answer.
+ *
+ * testdata/src/dtypes.c marks each line that touches a known member with
+ * "dt: TYPE +OFFSET (MEMBER)".  Its x86_64 and aarch64 builds
+ * (testdata/bin/dtypes, dtypes-aarch64; recipe in testdata/dtypes.md) are
+ * disassembled here with capstone, independently of the module: every
+ * instruction the line table puts on a marked line and that the module
+ * finds a memory operand in must be attributed as the line says, and
+ * every marked line must have such an instruction.  No perf can be the
+ * oracle: perf 6.1 has no data types, perf >= 6.8 is not installed here
+ * and finds nothing on aarch64.
+ */
+#include "elftest.h"
+
+#include "pda_datatype_int.h"
+
+#include <capstone/capstone.h>
+#include <check.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SRC "../../testdata/src/dtypes.c"
+#define MAX_LINES 512
+
+static struct et_session es;
+static struct pda_session *S;
+
+static void setup(void)
+{
+	S = et_session_new(&es, NULL);
+}
+
+static void teardown(void)
+{
+	et_session_free(&es);
+}
+
+/* The markers: want[line] the expected text, or NULL. */
+static char *want[MAX_LINES];
+static unsigned hits[MAX_LINES];
+
+static void read_markers(void)
+{
+	FILE *f = fopen(SRC, "r");
+	char buf[512];
+	unsigned line = 0;
+
+	ck_assert_msg(f != NULL, "cannot open %s", SRC);
+	memset(want, 0, sizeof(want));
+	while (fgets(buf, sizeof(buf), f) && ++line < MAX_LINES) {
+		char *m = strstr(buf, "/* dt: "), *end;
+
+		if (!m)
+			continue;
+		m += 7;
+		end = strstr(m, " */");
+		ck_assert_msg(end != NULL, "%s:%u: unterminated marker", SRC,
+			      line);
+		want[line] = strndup(m, (size_t)(end - m));
+	}
+	fclose(f);
+}
+
+static void free_markers(void)
+{
+	for (unsigned i = 0; i < MAX_LINES; i++) {
+		free(want[i]);
+		want[i] = NULL;
+	}
+}
+
+/* Check every marked instruction of the binary at path; the number of
+ * instructions checked. */
+static unsigned check_binary(const char *path)
+{
+	struct pda_elf *e = NULL;
+	struct pda_datatype *dt = NULL;
+	struct pda_elf_arch ar;
+	uint64_t text, off, size, addr;
+	const unsigned char *code;
+	const uint8_t *p;
+	size_t len;
+	csh cs;
+	cs_insn *in;
+	unsigned checked = 0, marked = 0;
+
+	read_markers();
+	memset(hits, 0, sizeof(hits));
+	ck_assert_int_eq(pda_elf_open(S, path, &e), 0);
+	ck_assert_int_eq(pda_datatype_new(S, &dt), 0);
+	pda_elf_arch(e, &ar);
+	ck_assert_int_eq(cs_open(ar.machine == EM_AARCH64 ? CS_ARCH_ARM64
+							  : CS_ARCH_X86,
+				 ar.machine == EM_AARCH64 ? CS_MODE_ARM
+							  : CS_MODE_64,
+				 &cs),
+			 CS_ERR_OK);
+	in = cs_malloc(cs);
+	ck_assert_int_eq(pda_elf_section_at(e, ".text", &text, &off, &size), 0);
+	ck_assert_int_eq(pda_elf_code(e, text, size, &code, &len), 0);
+	p = code;
+	addr = text;
+	while (len) {
+		const char *file, *sym;
+		unsigned line;
+		uint64_t start, ssize;
+		struct pda_datatype_res r;
+		char got[512];
+
+		if (!cs_disasm_iter(cs, &p, &len, &addr, in)) {
+			/* skip what does not decode (padding) */
+			const size_t step = ar.machine == EM_AARCH64 ? 4 : 1;
+
+			if (len < step)
+				break;
+			p += step;
+			len -= step;
+			addr += step;
+			continue;
+		}
+		if (pda_elf_srcline(S, e, in->address, &file, &line) != 0 ||
+		    !strstr(file, "dtypes.c") || line >= MAX_LINES ||
+		    !want[line] ||
+		    pda_elf_symbol(S, e, in->address, &sym, &start, &ssize) != 0)
+			continue;
+		ck_assert_int_eq(pda_datatype_at(dt, e, in->address, start, &r),
+				 0);
+		/* a return or a call on the line is no member access */
+		if (r.why == PDA_DATATYPE_NO_MEMOP ||
+		    r.kind == PDA_DATATYPE_STACKOP)
+			continue;
+		if (r.member)
+			snprintf(got, sizeof(got), "%s %+lld (%s)", r.type,
+				 (long long)r.offset, r.member);
+		else
+			snprintf(got, sizeof(got), "%s %+lld (no field)",
+				 r.type, (long long)r.offset);
+		ck_assert_msg(!strcmp(got, want[line]),
+			      "%s: %s+%#llx (%s %s, line %u): got '%s' (%s), "
+			      "want '%s'",
+			      path, sym, (unsigned long long)(in->address - start),
+			      in->mnemonic, in->op_str, line, got,
+			      pda_datatype_why_str(r.why), want[line]);
+		hits[line]++;
+		checked++;
+	}
+	for (unsigned i = 0; i < MAX_LINES; i++)
+		if (want[i]) {
+			marked++;
+			ck_assert_msg(hits[i] > 0,
+				      "%s: no memory access found on line %u "
+				      "(%s)",
+				      path, i, want[i]);
+		}
+	ck_assert_uint_gt(marked, 5);
+	cs_free(in, 1);
+	cs_close(&cs);
+	pda_datatype_free(dt);
+	pda_elf_close(S, e);
+	free_markers();
+	return checked;
+}
+
+START_TEST(test_x86_64)
+{
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes"), 10);
+}
+END_TEST
+
+START_TEST(test_aarch64)
+{
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-aarch64"), 10);
+}
+END_TEST
+
+Suite *datatype_suite(void)
+{
+	Suite *s = suite_create("datatype");
+	TCase *tc = tcase_create("source");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_x86_64);
+	tcase_add_test(tc, test_aarch64);
+	suite_add_tcase(s, tc);
+	return s;
+}
