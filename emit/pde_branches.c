@@ -394,6 +394,18 @@ static double ipc(double insns, double cycles)
 	return cycles > 0 ? insns / cycles : 0.0;
 }
 
+/* A row's cycles per timed execution and IPC; false when it has none
+ * (no cycles recorded, or its instructions not decoded). */
+static bool block_rates(const struct pda_branch_block *k, double *avg,
+			double *ipc_)
+{
+	if (!k->with_cycles || k->cyc_insns <= 0)
+		return false;
+	*avg = k->cycles / (double)k->with_cycles;
+	*ipc_ = ipc(k->cyc_insns, k->cycles);
+	return true;
+}
+
 /* What a row is, by level. */
 static const char *unit_name(enum pda_branch_by by)
 {
@@ -443,6 +455,7 @@ static void write_blocks_text(FILE *out, const struct pda_branch *b,
 		unit_name(by));
 	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
 		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
 
 		fprintf(out, "%10" PRIu64 " ", k->count);
 		if (k->insns)
@@ -452,10 +465,8 @@ static void write_blocks_text(FILE *out, const struct pda_branch *b,
 		fprintf(out, " %12" PRIu64 " %10" PRIu64 " %6.2f%% ",
 			k->executed, k->with_cycles,
 			t->cycles > 0 ? 100.0 * k->cycles / t->cycles : 0.0);
-		if (k->with_cycles && k->cyc_insns > 0)
-			fprintf(out, "%10.1f %6.2f  ",
-				k->cycles / (double)k->with_cycles,
-				ipc(k->cyc_insns, k->cycles));
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%10.1f %6.2f  ", avg, r);
 		else
 			fprintf(out, "%10s %6s  ", "-", "-");
 		pde_text_puts(out, block_label(sb, by, k));
@@ -475,6 +486,7 @@ static void write_blocks_md(FILE *out, const struct pda_branch *b,
 		unit_name(by));
 	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
 		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
 
 		fprintf(out, "| %zu |", i + 1);
 		md_cell(out, block_label(sb, by, k));
@@ -485,10 +497,8 @@ static void write_blocks_md(FILE *out, const struct pda_branch *b,
 			fputs("-", out);
 		fprintf(out, " | %" PRIu64 " | %" PRIu64 " | ", k->executed,
 			k->with_cycles);
-		if (k->with_cycles && k->cyc_insns > 0)
-			fprintf(out, "%.1f | %.2f |\n",
-				k->cycles / (double)k->with_cycles,
-				ipc(k->cyc_insns, k->cycles));
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%.1f | %.2f |\n", avg, r);
 		else
 			fputs("- | - |\n", out);
 	}
@@ -519,6 +529,7 @@ static void write_blocks_json(FILE *out, const struct pda_branch *b,
 	pde_json_begin_array(&j, "blocks");
 	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
 		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
 
 		pde_json_begin_object(&j, NULL);
 		pde_json_str(&j, "name", block_label(sb, by, k));
@@ -532,10 +543,9 @@ static void write_blocks_json(FILE *out, const struct pda_branch *b,
 		pde_json_u64(&j, "timed", k->with_cycles);
 		pde_json_double(&j, "cycles", k->cycles);
 		pde_json_double(&j, "instructions_timed", k->cyc_insns);
-		if (k->with_cycles && k->cyc_insns > 0) {
-			pde_json_double(&j, "cycles_avg",
-					k->cycles / (double)k->with_cycles);
-			pde_json_double(&j, "ipc", ipc(k->cyc_insns, k->cycles));
+		if (block_rates(k, &avg, &r)) {
+			pde_json_double(&j, "cycles_avg", avg);
+			pde_json_double(&j, "ipc", r);
 		} else {
 			pde_json_null(&j, "cycles_avg");
 			pde_json_null(&j, "ipc");
@@ -555,6 +565,7 @@ static void write_blocks_csv(FILE *out, const struct pda_branch *b,
 	      out);
 	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
 		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
 
 		csv_str(out, block_label(sb, by, k));
 		fprintf(out, ",0x%" PRIx64 ",", k->start.addr);
@@ -564,10 +575,8 @@ static void write_blocks_csv(FILE *out, const struct pda_branch *b,
 			",%.2f,",
 			k->count, k->insns, k->executed, k->with_cycles,
 			k->cycles);
-		if (k->with_cycles && k->cyc_insns > 0)
-			fprintf(out, "%.2f,%.4f\n",
-				k->cycles / (double)k->with_cycles,
-				ipc(k->cyc_insns, k->cycles));
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%.2f,%.4f\n", avg, r);
 		else
 			fputs(",\n", out);
 	}
