@@ -23,6 +23,12 @@ const char cmd_branches_options[] =
 	"                        default), addr (the instructions) or\n"
 	"                        srcline (the source lines)\n"
 	"      --sort KEY        mispredicts (the default), count or cycles\n"
+	"                        (with --blocks: cycles, the default, or\n"
+	"                        count)\n"
+	"      --blocks          the basic blocks between consecutive entries\n"
+	"                        instead: executions, instructions, cycles\n"
+	"                        and IPC per block (--by addr, the default\n"
+	"                        here), function (sym) or source line\n"
 	"      --format FMT      text (the default), md, json or csv\n"
 	"      --event NAME      only samples of event NAME; default: all\n"
 	"      --symfs DIR       look for binaries under DIR\n"
@@ -43,11 +49,13 @@ enum {
 	OPT_SORT,
 	OPT_FORMAT,
 	OPT_EVENT,
+	OPT_BLOCKS,
 };
 
 struct branches_opts {
 	const char *path, *output, *event;
 	enum pda_branch_by by;
+	bool by_set, sort_set, blocks;
 	enum pda_branch_sort sort;
 	enum pde_branches_format format;
 	struct cmd_symopts sym;
@@ -62,6 +70,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"sort", required_argument, NULL, OPT_SORT},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"event", required_argument, NULL, OPT_EVENT},
+		{"blocks", no_argument, NULL, OPT_BLOCKS},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -79,6 +88,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->output = arg;
 			break;
 		case OPT_BY:
+			o->by_set = true;
 			if (!strcmp(arg, "sym"))
 				o->by = PDA_BRANCH_BY_SYM;
 			else if (!strcmp(arg, "addr"))
@@ -90,6 +100,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 						 "srcline", arg);
 			break;
 		case OPT_SORT:
+			o->sort_set = true;
 			if (!strcmp(arg, "mispredicts") ||
 			    !strcmp(arg, "mispredict"))
 				o->sort = PDA_BRANCH_SORT_MISPRED;
@@ -117,6 +128,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_EVENT:
 			o->event = arg;
 			break;
+		case OPT_BLOCKS:
+			o->blocks = true;
+			break;
 		default:
 			/* the only vals left are the symbol options' */
 			cmd_symopt(ctx, &o->sym, c, arg);
@@ -124,6 +138,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		}
 	}
 	o->path = cmd_opts_input(&p);
+	if (o->blocks) {
+		/* blocks have no mispredictions: the hot ones take cycles */
+		if (o->sort_set && o->sort == PDA_BRANCH_SORT_MISPRED)
+			usage_error(ctx, "--sort mispredicts: with --blocks, "
+					 "cycles or count");
+		if (!o->sort_set)
+			o->sort = PDA_BRANCH_SORT_CYCLES;
+		if (!o->by_set)
+			o->by = PDA_BRANCH_BY_ADDR;
+	}
 }
 
 struct branches_run {
@@ -182,7 +206,7 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 				 .skip_fn = branches_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &br);
-		PDA_BRANCH_OPTS(bo, .by = o.by);
+		PDA_BRANCH_OPTS(bo, .by = o.by, .blocks = o.blocks);
 
 		f = ctx_open_twice(ctx, o.path);
 		cmd_pda_opts(ctx, &o.sym, &po);
@@ -220,7 +244,10 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		    "(perf record -b or -j records them)",
 		    o.path);
 	ctx_check_write(ctx,
-			pde_branches(out, o.format, br.b, (unsigned)o.by),
+			o.blocks ? pde_branch_blocks(out, o.format, br.b,
+						     (unsigned)o.by)
+				 : pde_branches(out, o.format, br.b,
+						(unsigned)o.by),
 			o.output);
 	ctx_close_output(ctx, out, o.output);
 

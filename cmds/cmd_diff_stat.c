@@ -26,7 +26,7 @@ bool cmd_is_stat_capture(struct pd_ctx *ctx, const char *path)
 /* "a, b, c" of the side's paths. */
 static char *label(struct pd_ctx *ctx, const char *const *paths, unsigned nr)
 {
-	size_t n = 1;
+	size_t n = 1, at = 0;
 	char *s;
 
 	for (unsigned i = 0; i < nr; i++)
@@ -34,12 +34,19 @@ static char *label(struct pd_ctx *ctx, const char *const *paths, unsigned nr)
 	s = malloc(n);
 	if (!s)
 		die(ctx, "out of memory");
-	s[0] = '\0';
 	for (unsigned i = 0; i < nr; i++) {
-		if (i)
-			strcat(s, ", ");
-		strcat(s, paths[i]);
+		const size_t len = strlen(paths[i]);
+
+		if (i) {
+			memcpy(s + at, ", ", 2);
+			at += 2;
+		}
+		memcpy(s + at, paths[i], len);
+		at += len;
+		s[at] = '\0';
 	}
+	if (!nr)
+		s[0] = '\0';
 	return s;
 }
 

@@ -690,6 +690,14 @@ struct pda_branch; /* pda_branch.h: finished */
 int pde_branches(FILE *out, enum pde_branches_format fmt,
 		 const struct pda_branch *b, unsigned by);
 
+/*
+ * `pdtool branches --blocks`: b's basic blocks (opts.blocks) at level by:
+ * blocks, functions or source lines, with executions, instructions,
+ * cycles and IPC.  @return as pde_branches.
+ */
+int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
+		      const struct pda_branch *b, unsigned by);
+
 /* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
 
 struct pda_report;

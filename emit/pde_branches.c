@@ -375,32 +375,254 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 	}
 }
 
-int pde_branches(FILE *out, enum pde_branches_format fmt,
-		 const struct pda_branch *b, unsigned by_)
+/* ---- basic blocks (--blocks) ---------------------------------------- */
+
+static const char *block_label(struct pdc_strbuf *sb, enum pda_branch_by by,
+			       const struct pda_branch_block *k)
 {
-	const enum pda_branch_by by = (enum pda_branch_by)by_;
+	pdc_strbuf_release(sb);
+	loc_label(sb, by, &k->start);
+	if (by == PDA_BRANCH_BY_ADDR) {
+		pdc_strbuf_add(sb, " .. ", 4);
+		loc_label(sb, by, &k->end);
+	}
+	return pdc_strbuf_str(sb);
+}
+
+static double ipc(double insns, double cycles)
+{
+	return cycles > 0 ? insns / cycles : 0.0;
+}
+
+/* A row's cycles per timed execution and IPC; false when it has none
+ * (no cycles recorded, or its instructions not decoded). */
+static bool block_rates(const struct pda_branch_block *k, double *avg,
+			double *ipc_)
+{
+	if (!k->with_cycles || k->cyc_insns <= 0)
+		return false;
+	*avg = k->cycles / (double)k->with_cycles;
+	*ipc_ = ipc(k->cyc_insns, k->cycles);
+	return true;
+}
+
+/* What a row is, by level. */
+static const char *unit_name(enum pda_branch_by by)
+{
+	return by == PDA_BRANCH_BY_ADDR	  ? "block"
+	       : by == PDA_BRANCH_BY_SYM ? "function"
+					 : "source line";
+}
+
+static void blocks_words(FILE *out, const struct pda_branch *b)
+{
+	const struct pda_branch_block_totals *t = pda_branch_block_totals(b);
+
+	fprintf(out,
+		"%" PRIu64 " basic block%s run, of %" PRIu64
+		" ranges between consecutive entries (%" PRIu64
+		" across binaries, %" PRIu64 " backwards or over 64 KiB); %" PRIu64
+		" not decoded",
+		t->nr_blocks, t->nr_blocks == 1 ? "" : "s", t->nr_ranges,
+		t->nr_split, t->nr_backward, t->nr_undecoded);
+	if (t->nr_not_any)
+		fprintf(out,
+			"; %" PRIu64 " stack%s of an event not sampling every "
+			"branch (-j any) tell no blocks",
+			t->nr_not_any, t->nr_not_any == 1 ? "" : "s");
+	if (t->cycles > 0)
+		fprintf(out, "; IPC %.2f (%.0f instructions in %.0f cycles)",
+			ipc(t->cyc_insns, t->cycles), t->cyc_insns, t->cycles);
+	else if (t->with_cycles)
+		fputs("; no IPC: no timed block decoded (binaries not found)",
+		      out);
+	else
+		fputs("; no cycles recorded: no IPC (AMD's LBR and BRS, "
+		      "Haswell's LBR have none)",
+		      out);
+}
+
+static void write_blocks_text(FILE *out, const struct pda_branch *b,
+			      enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_block_totals *t = pda_branch_block_totals(b);
+
+	fputs("# ", out);
+	blocks_words(out, b);
+	fputs("\n#\n", out);
+	fprintf(out, "%10s %6s %12s %10s %7s %10s %6s  %s\n", "count", "insns",
+		"executed", "timed", "cyc %", "avg cyc", "IPC",
+		unit_name(by));
+	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
+		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
+
+		fprintf(out, "%10" PRIu64 " ", k->count);
+		if (k->insns)
+			fprintf(out, "%6" PRIu64, k->insns);
+		else
+			fprintf(out, "%6s", "-");
+		fprintf(out, " %12" PRIu64 " %10" PRIu64 " %6.2f%% ",
+			k->executed, k->with_cycles,
+			t->cycles > 0 ? 100.0 * k->cycles / t->cycles : 0.0);
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%10.1f %6.2f  ", avg, r);
+		else
+			fprintf(out, "%10s %6s  ", "-", "-");
+		pde_text_puts(out, block_label(sb, by, k));
+		fputc('\n', out);
+	}
+}
+
+static void write_blocks_md(FILE *out, const struct pda_branch *b,
+			    enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	fputs("## Basic blocks\n\n", out);
+	blocks_words(out, b);
+	fprintf(out,
+		".\n\n| rank | %s | count | insns | executed | timed | "
+		"avg cycles | IPC |\n"
+		"|---:|---|---:|---:|---:|---:|---:|---:|\n",
+		unit_name(by));
+	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
+		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
+
+		fprintf(out, "| %zu |", i + 1);
+		md_cell(out, block_label(sb, by, k));
+		fprintf(out, " %" PRIu64 " | ", k->count);
+		if (k->insns)
+			fprintf(out, "%" PRIu64, k->insns);
+		else
+			fputs("-", out);
+		fprintf(out, " | %" PRIu64 " | %" PRIu64 " | ", k->executed,
+			k->with_cycles);
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%.1f | %.2f |\n", avg, r);
+		else
+			fputs("- | - |\n", out);
+	}
+}
+
+static void write_blocks_json(FILE *out, const struct pda_branch *b,
+			      enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	const struct pda_branch_block_totals *t = pda_branch_block_totals(b);
+	struct pde_json j;
+
+	pde_json_init(&j, out, true);
+	pde_json_begin_object(&j, NULL);
+	pde_json_str(&j, "level", unit_name(by));
+	pde_json_u64(&j, "ranges", t->nr_ranges);
+	pde_json_u64(&j, "blocks_run", t->nr_blocks);
+	pde_json_u64(&j, "across_binaries", t->nr_split);
+	pde_json_u64(&j, "backward_or_long", t->nr_backward);
+	pde_json_u64(&j, "not_decoded", t->nr_undecoded);
+	pde_json_u64(&j, "stacks_not_any", t->nr_not_any);
+	pde_json_u64(&j, "timed", t->with_cycles);
+	pde_json_double(&j, "cycles", t->cycles);
+	pde_json_double(&j, "instructions_timed", t->cyc_insns);
+	if (t->cycles > 0)
+		pde_json_double(&j, "ipc", ipc(t->cyc_insns, t->cycles));
+	else
+		pde_json_null(&j, "ipc");
+	pde_json_begin_array(&j, "blocks");
+	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
+		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "name", block_label(sb, by, k));
+		json_loc(&j, "start", by, &k->start, sb);
+		if (by == PDA_BRANCH_BY_ADDR) {
+			json_loc(&j, "end", by, &k->end, sb);
+			pde_json_u64(&j, "insns", k->insns);
+		}
+		pde_json_u64(&j, "count", k->count);
+		pde_json_u64(&j, "executed", k->executed);
+		pde_json_u64(&j, "timed", k->with_cycles);
+		pde_json_double(&j, "cycles", k->cycles);
+		pde_json_double(&j, "instructions_timed", k->cyc_insns);
+		if (block_rates(k, &avg, &r)) {
+			pde_json_double(&j, "cycles_avg", avg);
+			pde_json_double(&j, "ipc", r);
+		} else {
+			pde_json_null(&j, "cycles_avg");
+			pde_json_null(&j, "ipc");
+		}
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+}
+
+static void write_blocks_csv(FILE *out, const struct pda_branch *b,
+			     enum pda_branch_by by, struct pdc_strbuf *sb)
+{
+	fputs("name,start_addr,end_addr,count,insns,executed,timed,cycles,"
+	      "cycles_avg,ipc\n",
+	      out);
+	for (size_t i = 0; i < pda_branch_nr_blocks(b); i++) {
+		const struct pda_branch_block *k = pda_branch_block(b, i);
+		double avg, r;
+
+		csv_str(out, block_label(sb, by, k));
+		fprintf(out, ",0x%" PRIx64 ",", k->start.addr);
+		if (by == PDA_BRANCH_BY_ADDR)
+			fprintf(out, "0x%" PRIx64, k->end.addr);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.2f,",
+			k->count, k->insns, k->executed, k->with_cycles,
+			k->cycles);
+		if (block_rates(k, &avg, &r))
+			fprintf(out, "%.2f,%.4f\n", avg, r);
+		else
+			fputs(",\n", out);
+	}
+}
+
+typedef void writer_fn(FILE *out, const struct pda_branch *b,
+		       enum pda_branch_by by, struct pdc_strbuf *sb);
+
+/* Write b with the format's writer, by an enum pde_branches_format. */
+static int write_with(FILE *out, writer_fn *const w[4],
+		      enum pde_branches_format fmt,
+		      const struct pda_branch *b, unsigned by)
+{
 	char small[256];
 	struct pdc_strbuf sb;
+	bool oom;
 
 	pdc_strbuf_init(&sb, NULL, small, sizeof(small));
-	switch (fmt) {
-	case PDE_BRANCHES_TEXT:
-		write_text(out, b, by, &sb);
-		break;
-	case PDE_BRANCHES_MD:
-		write_md(out, b, by, &sb);
-		break;
-	case PDE_BRANCHES_JSON:
-		write_json(out, b, by, &sb);
-		break;
-	case PDE_BRANCHES_CSV:
-		write_csv(out, b, by, &sb);
-		break;
-	}
-	if (sb.oom) {
-		pdc_strbuf_release(&sb);
-		return PD_ERR_NOMEM;
-	}
+	w[fmt](out, b, (enum pda_branch_by)by, &sb);
+	oom = sb.oom;
 	pdc_strbuf_release(&sb);
-	return pde_out_rc(out);
+	return oom ? PD_ERR_NOMEM : pde_out_rc(out);
+}
+
+int pde_branches(FILE *out, enum pde_branches_format fmt,
+		 const struct pda_branch *b, unsigned by)
+{
+	static writer_fn *const w[4] = {
+		[PDE_BRANCHES_TEXT] = write_text,
+		[PDE_BRANCHES_MD] = write_md,
+		[PDE_BRANCHES_JSON] = write_json,
+		[PDE_BRANCHES_CSV] = write_csv,
+	};
+
+	return write_with(out, w, fmt, b, by);
+}
+
+int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
+		      const struct pda_branch *b, unsigned by)
+{
+	static writer_fn *const w[4] = {
+		[PDE_BRANCHES_TEXT] = write_blocks_text,
+		[PDE_BRANCHES_MD] = write_blocks_md,
+		[PDE_BRANCHES_JSON] = write_blocks_json,
+		[PDE_BRANCHES_CSV] = write_blocks_csv,
+	};
+
+	return write_with(out, w, fmt, b, by);
 }

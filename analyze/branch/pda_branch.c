@@ -11,13 +11,13 @@
  * the instruction at `from` in the binary's own architecture, once per
  * address.
  */
-#include "pda_branch.h"
-#include "pda_annotate_int.h"
+#include "pda_branch_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* PERF_SAMPLE_BRANCH_* of the attr, beyond pd.h's */
+#define BR_ANY (1ull << 3)
 #define BR_TYPE_SAVE (1ull << 16)
 
 /* PERF_BR_* (include/uapi/linux/perf_event.h) */
@@ -45,41 +45,6 @@ const char *pda_branch_type_name(unsigned type)
 {
 	return type < PDA_BR_NR_TYPES ? type_names[type] : "?";
 }
-
-/* A resolved address of a process. */
-struct loc_ent {
-	uint32_t pid;
-	const char *comm;
-	uint64_t addr;
-	struct pda_branch_loc loc;
-	struct pda_dso *dso;
-	uint64_t dso_addr;
-	int type; /* decoded PERF_BR_*; -1 not tried */
-};
-
-/* What a row is keyed by: one end at the level asked. */
-struct ident {
-	const char *dso, *sym, *file;
-	uint64_t a;
-	unsigned line;
-};
-
-struct row_ent {
-	struct ident from, to;
-	struct pda_branch_row row;
-};
-
-struct pda_branch {
-	struct pda_session *s;
-	struct pda_branch_opts opts;
-	struct pdc_hash locs, rows;
-	struct row_ent **sorted;
-	size_t nr_rows, alloc_rows;
-	struct pda_stack st;
-	struct pda_branch_totals t;
-	bool finished;
-	struct pda_annot_cs cs; /* for the arch and mode last decoded */
-};
 
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
@@ -113,6 +78,7 @@ void pda_branch_free(struct pda_branch *b)
 	pda_free(b->s, b->sorted);
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
+	pda_branch_blocks_free(b);
 	pda_stack_release(b->s, &b->st);
 	pda_annot_cs_release(&b->cs);
 	pda_free(b->s, b);
@@ -140,9 +106,9 @@ static uint64_t loc_hash(const struct loc_key *k)
 			    (uint64_t)(uintptr_t)k->comm);
 }
 
-static struct loc_ent *resolve(struct pda_branch *b,
-			       const struct pd_sample *sample,
-			       const char *comm, uint64_t addr, int *err)
+struct loc_ent *pda_branch_resolve(struct pda_branch *b,
+				   const struct pd_sample *sample,
+				   const char *comm, uint64_t addr, int *err)
 {
 	struct loc_key k = {sample->pid, comm, addr};
 	const uint64_t h = loc_hash(&k);
@@ -263,37 +229,45 @@ static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
 	return BR_UNKNOWN;
 }
 
+int pda_branch_cs(struct pda_branch *b, struct pda_elf *elf,
+		  uint64_t vaddr)
+{
+	struct pda_elf_arch ar;
+	cs_arch arch;
+	cs_mode mode;
+	unsigned unit;
+	int rc;
+
+	pda_elf_arch(elf, &ar);
+	if (!pda_annot_cs_target(&ar, pda_elf_arm_thumb(elf, vaddr), &arch,
+				 &mode, &unit))
+		return 0;
+	rc = pda_annot_cs_use(&b->cs, arch, mode);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	return rc < 0 ? 0 : 1;
+}
+
 /* Decode the instruction at e's address, once. */
 static int decode_type(struct pda_branch *b, struct loc_ent *e)
 {
 	struct pda_elf *elf;
-	struct pda_elf_arch ar;
 	const unsigned char *code;
 	const uint8_t *p;
 	size_t len;
 	uint64_t addr;
-	cs_arch arch;
-	cs_mode mode;
-	unsigned unit;
-	bool thumb;
 	int rc;
 
 	if (e->type >= 0)
 		return e->type;
 	e->type = BR_UNKNOWN;
-	elf = e->dso && e->dso->state == PDA_DSO_FOUND ? e->dso->elf : NULL;
+	elf = pda_branch_elf(e);
 	if (!elf)
 		return e->type;
-	pda_elf_arch(elf, &ar);
-	thumb = pda_elf_arm_thumb(elf, e->dso_addr);
-	if (!pda_annot_cs_target(&ar, thumb, &arch, &mode, &unit))
-		return e->type;
+	rc = pda_branch_cs(b, elf, e->dso_addr);
+	if (rc <= 0)
+		return rc < 0 ? rc : e->type;
 	if (pda_elf_code(elf, e->dso_addr, 16, &code, &len) < 0 || !len)
-		return e->type;
-	rc = pda_annot_cs_use(&b->cs, arch, mode);
-	if (rc == PD_ERR_NOMEM)
-		return rc;
-	if (rc < 0)
 		return e->type;
 	p = code;
 	addr = e->dso_addr;
@@ -303,6 +277,18 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 }
 
 /* ---- rows ---------------------------------------------------------- */
+
+/* What a row is keyed by: one end at the level asked. */
+struct ident {
+	const char *dso, *sym, *file;
+	uint64_t a;
+	unsigned line;
+};
+
+struct row_ent {
+	struct ident from, to;
+	struct pda_branch_row row;
+};
 
 static void ident_of(const struct pda_branch *b, const struct loc_ent *e,
 		     struct ident *id)
@@ -414,10 +400,10 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	unsigned type = 0;
 	int err = 0;
 
-	f = resolve(b, sample, comm, br->from, &err);
+	f = pda_branch_resolve(b, sample, comm, br->from, &err);
 	if (!f)
 		return err;
-	to = resolve(b, sample, comm, br->to, &err);
+	to = pda_branch_resolve(b, sample, comm, br->to, &err);
 	if (!to)
 		return err;
 	re = find_row(b, f, to);
@@ -519,6 +505,9 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		if (rc < 0)
 			return rc;
 	}
+	if (b->opts.blocks)
+		return pda_branch_blocks_add(b, sample, comm,
+					     (bst & BR_ANY) != 0);
 	return 0;
 }
 
@@ -615,7 +604,7 @@ int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort)
 		qsort(b->sorted, b->nr_rows, sizeof(*b->sorted), cmp);
 	b->t.nr_rows = b->nr_rows;
 	b->finished = true;
-	return 0;
+	return b->opts.blocks ? pda_branch_blocks_finish(b, sort) : 0;
 }
 
 size_t pda_branch_nr_rows(const struct pda_branch *b)

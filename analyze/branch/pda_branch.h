@@ -45,6 +45,9 @@ enum pda_branch_sort {
 struct pda_branch_opts {
 	size_t sz; /* by PDA_BRANCH_OPTS */
 	enum pda_branch_by by;
+	/* also the basic blocks between consecutive entries, at the level
+	 * `by` says: blocks (addr), functions (sym), source lines */
+	bool blocks;
 };
 
 #define PDA_BRANCH_OPTS(name, ...)                                          \
@@ -110,6 +113,39 @@ struct pda_branch_totals {
 };
 
 /*
+ * Straight-line code that ran: from an entry's `to` to the next newer
+ * entry's `from`, both in one binary, which the newer entry's cycles
+ * time (Intel LBR_INFO, ARM BRBE), as perf annotate counts them.  A row
+ * is one block (by addr), the blocks of a function (by sym: the
+ * function of the block's start) or a source line (by srcline: each
+ * block's instructions on the line, with its cycles split by
+ * instructions).  IPC = cyc_insns / cycles.
+ */
+struct pda_branch_block {
+	struct pda_branch_loc start, end; /* end: by addr only */
+	uint64_t count;	      /* executions (of blocks touching the row) */
+	uint64_t insns;	      /* instructions of the block (by addr); 0 not
+			       * decoded */
+	uint64_t executed;    /* instructions run, over all executions */
+	uint64_t with_cycles; /* executions timed (cycles > 0) */
+	double cycles;	      /* their cycles (a line's share of them) */
+	double cyc_insns;     /* instructions run in timed executions */
+};
+
+struct pda_branch_block_totals {
+	uint64_t nr_ranges;    /* consecutive entry pairs seen */
+	uint64_t nr_blocks;    /* those that are a block */
+	uint64_t nr_split;     /* ends in different binaries or unmapped */
+	uint64_t nr_backward;  /* end before start, or over 64 KiB */
+	uint64_t nr_undecoded; /* binary absent, or code not on the ends */
+	uint64_t nr_not_any;   /* stacks of an event not sampling every
+				* branch (-j any): no ranges told */
+	uint64_t with_cycles;  /* blocks timed */
+	double cycles, cyc_insns; /* of the timed blocks decoded */
+	size_t nr_rows;
+};
+
+/*
  * An aggregation over session s, which must outlive it.  @return 0 and
  * *out, PD_ERR_API (bad opts) or PD_ERR_NOMEM.
  */
@@ -135,5 +171,13 @@ size_t pda_branch_nr_rows(const struct pda_branch *b);
 const struct pda_branch_row *pda_branch_row(const struct pda_branch *b,
 					    size_t i);
 const struct pda_branch_totals *pda_branch_totals(const struct pda_branch *b);
+
+/* With opts.blocks: the block rows, sorted by pda_branch_finish's key
+ * (count: executions; else cycles), valid until pda_branch_free. */
+size_t pda_branch_nr_blocks(const struct pda_branch *b);
+const struct pda_branch_block *pda_branch_block(const struct pda_branch *b,
+						size_t i);
+const struct pda_branch_block_totals *
+pda_branch_block_totals(const struct pda_branch *b);
 
 #endif /* PDA_BRANCH_H */

@@ -44,7 +44,10 @@ those.  LAYOUT says what the hardware records:
 --truth FILE writes the ground truth as JSON: the layout, the sites
 (address, symbol+offset, mnemonic, perf's branch type, mispredict
 probability, mean cycles), and per (from, to) pair its count,
-mispredictions and cycles (sum and each value's count).  --repeat N
+mispredictions and cycles (sum and each value's count), and per basic
+block (the straight-line code from one entry's `to` to the next newer
+entry's `from`, which the newer entry's cycles time) its instructions,
+executions and cycles summed.  --repeat N
 writes each sample N times (with the same stack drawn anew each time),
 for a big capture.
 """
@@ -406,6 +409,7 @@ class Truth:
         self.prog = prog
         self.sym = sym
         self.pairs = {}
+        self.blocks = {}
         self.sites = {}
         self.samples = 0
         self.entries = 0
@@ -422,8 +426,25 @@ class Truth:
         self.sites[site.insn.addr] = site
         self.entries += 1
 
+    def add_block(self, start, end, cycles):
+        """The straight-line code from an entry's `to` (start) to the
+        next newer entry's `from` (end), run in the entry's cycles."""
+        b = self.blocks.setdefault((start, end), {"count": 0,
+                                                  "cycles_sum": 0})
+        b["count"] += 1
+        b["cycles_sum"] += cycles
+
     def json(self):
         _, pred, cyc, typ, spec, priv, _ = LAYOUTS[self.layout]
+        blocks = []
+        for (s, e) in sorted(self.blocks):
+            b = self.blocks[(s, e)]
+            blocks.append({
+                "start": "0x%x" % s, "end": "0x%x" % e,
+                "start_sym": self.sym(s), "end_sym": self.sym(e),
+                "insns": self.prog.by_addr[e] - self.prog.by_addr[s] + 1,
+                "count": b["count"],
+                "cycles_sum": b["cycles_sum"] if cyc else None})
         sites = []
         for a in sorted(self.sites):
             s = self.sites[a]
@@ -448,7 +469,8 @@ class Truth:
                 "spec": spec, "priv": priv,
                 "addresses": "binary virtual addresses",
                 "samples": self.samples, "samples_with_stack": self.stacked,
-                "entries": self.entries, "sites": sites, "pairs": pairs}
+                "entries": self.entries, "sites": sites, "pairs": pairs,
+                "blocks": blocks}
 
 
 def main(argv):
@@ -533,8 +555,14 @@ def main(argv):
                     site = sites[b.addr] = Site(a.seed, b)
                 mis, cyc = site.draw(rng)
                 truth.add(site, to, mis, cyc)
+                # this entry's cycles are those of the block it ends,
+                # which starts at the older entry's `to`, drawn next
+                if entries:
+                    truth.add_block(to, entries[-1][0] - bias,
+                                    entries[-1][3])
                 entries.append((b.addr + bias, to + bias,
-                                branch_word(a.layout, b.kind, mis, cyc)))
+                                branch_word(a.layout, b.kind, mis, cyc),
+                                cyc))
                 cur = b.addr
             truth.samples += 1
             truth.stacked += bool(entries)
@@ -542,7 +570,7 @@ def main(argv):
             if bst & BR_HW_INDEX:
                 bs += struct.pack("<Q", hw_idx)
                 hw_idx = (hw_idx + len(entries)) % 32
-            for f, t, w in entries:
+            for f, t, w, _ in entries:
                 bs += struct.pack("<QQQ", f, t, w)
             nbody = body[:at] + bs + body[at:]
             if len(nbody) + 8 > 0xffff:

@@ -1,6 +1,19 @@
 #!/usr/bin/env python3
 """brcheck.py truth TRUTH.json PDTOOL.json
    brcheck.py perf PERF.report PDTOOL.json
+   brcheck.py blocks TRUTH.json PDTOOL.json
+   brcheck.py lines TRUTH.json PDTOOL.json BINARY
+
+blocks: PDTOOL.json is `pdtool branches --blocks --format json` (by
+block) of a generated capture; every row must equal the truth's block,
+named "sym+0xOFF .. sym+0xOFF": executions, instructions (the
+generator's disassembly), cycles summed (0 without cycles), and its IPC
+instructions x timed executions / cycles.
+
+lines: PDTOOL.json is `--blocks --by srcline --format json`; the truth's
+blocks spread over their instructions' source lines as llvm-objdump -l
+names them (not pdtool's DWARF reader): per line, executions,
+instructions run and the cycles split by instructions, to 0.01 cycles.
 
 truth: PDTOOL.json is `pdtool branches --by addr --format json` of a
 capture tests/gen/pd_branch_gen.py wrote; every row must equal the
@@ -21,6 +34,7 @@ Prints "ok: N rows" and exits 0, or each difference and exits 1.
 """
 import json
 import re
+import subprocess
 import sys
 
 
@@ -88,10 +102,92 @@ def check_perf(report, pd):
     return bad, len(perf)
 
 
+def check_blocks(truth, pd):
+    want = {"%s .. %s" % (b["start_sym"], b["end_sym"]): b
+            for b in truth["blocks"]}
+    bad = []
+    seen = set()
+    for r in pd["blocks"]:
+        k = r["name"]
+        seen.add(k)
+        w = want.get(k)
+        if not w:
+            bad.append("%s: not in the truth" % k)
+            continue
+        cyc = w["cycles_sum"] or 0
+        got = (r["count"], r["insns"], r["executed"], round(r["cycles"], 6))
+        exp = (w["count"], w["insns"], w["count"] * w["insns"], cyc)
+        if got != exp:
+            bad.append("%s: pdtool %s, truth %s" % (k, got, exp))
+        want_ipc = w["insns"] * w["count"] / cyc if cyc else None
+        if (r["ipc"] is None) != (want_ipc is None) or (
+                want_ipc is not None and abs(r["ipc"] - want_ipc) > 1e-6):
+            bad.append("%s: IPC %s, truth %s" % (k, r["ipc"], want_ipc))
+    for k in set(want) - seen:
+        bad.append("%s: truth only" % k)
+    return bad, len(want)
+
+
+def objdump_lines(binary):
+    """{address: "file:line"} of every instruction, by llvm-objdump -l."""
+    out = subprocess.run(["llvm-objdump", "-d", "-l", "--no-show-raw-insn",
+                          binary], check=True, capture_output=True,
+                         text=True).stdout
+    lines, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^; (/.*:\d+)", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):", line)
+        if m and cur:
+            lines[int(m.group(1), 16)] = cur
+        elif re.match(r"^[0-9a-f]+ <", line):
+            cur = None
+    return lines
+
+
+def check_lines(truth, pd, binary):
+    at = objdump_lines(binary)
+    addrs = sorted(at)
+    want = {}
+    for b in truth["blocks"]:
+        s, e = int(b["start"], 16), int(b["end"], 16)
+        ins = [a for a in addrs if s <= a <= e]
+        if len(ins) != b["insns"]:
+            return ["%s: llvm-objdump has %d line-mapped instructions, the "
+                    "truth %d" % (b["start_sym"], len(ins), b["insns"])], 0
+        cyc = b["cycles_sum"] or 0
+        per = {}
+        for a in ins:
+            per[at[a]] = per.get(at[a], 0) + 1
+        for ln, n in per.items():
+            w = want.setdefault(ln, [0, 0, 0.0])
+            w[0] += b["count"]
+            w[1] += b["count"] * n
+            w[2] += cyc * n / b["insns"]
+    mine = {r["name"]: r for r in pd["blocks"]}
+    bad = []
+    for k in sorted(set(want) | set(mine)):
+        w, r = want.get(k), mine.get(k)
+        if not w or not r:
+            bad.append("%s: truth %s, pdtool %s" % (k, w, r and r["name"]))
+            continue
+        if (r["count"], r["executed"]) != (w[0], w[1]) or \
+                abs(r["cycles"] - w[2]) > 0.01:
+            bad.append("%s: pdtool %s/%s/%.2f, truth %s/%s/%.2f" % (
+                k, r["count"], r["executed"], r["cycles"], w[0], w[1], w[2]))
+    return bad, len(want)
+
+
 def main(argv):
     pd = json.load(open(argv[3]))
     if argv[1] == "truth":
         bad, n = check_truth(json.load(open(argv[2])), pd)
+    elif argv[1] == "blocks":
+        bad, n = check_blocks(json.load(open(argv[2])), pd)
+    elif argv[1] == "lines":
+        bad, n = check_lines(json.load(open(argv[2])), pd, argv[4])
     else:
         bad, n = check_perf(argv[2], pd)
     for b in bad:

@@ -5,4 +5,4 @@
 "$PDTOOL" branches --format csv --sort count \
 	testdata/branches/demo-brs.perf.data.zst
 "$PDTOOL" branches --format json --by addr --buildid-dir testdata/buildid \
-	testdata/branches/loop-brbe-notype.perf.data.zst | head -n 60
+	testdata/branches/loop-brbe-notype.perf.data.zst | sed -n 1,60p
