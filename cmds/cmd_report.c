@@ -35,8 +35,17 @@ const char cmd_report_options[] =
 	"      --percent-limit PCT\n"
 	"                        leave out rows under PCT percent (of the\n"
 	"                        Children column with it)\n"
-	"      --max-stack N     callchain frames used from the leaf\n"
-	"                        (default 127, as perf)\n"
+	"      --max-stack N     callchain frames used (default 127, as perf)\n"
+	"  -g, --call-graph MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
+	"                        the call graph under each row, as perf's -g:\n"
+	"                        MODE graph (shares of the event), fractal\n"
+	"                        (of the caller's), flat, folded or none;\n"
+	"                        parts under THRESHOLD percent left out\n"
+	"                        (default 0.5); LIMIT chains a level; ORDER\n"
+	"                        caller or callee (default: caller with\n"
+	"                        children, else callee).  Default graph when\n"
+	"                        the capture has callchains\n"
+	"  -G, --inverted        caller order (-g caller)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --group           every event side by side in one table, as\n"
@@ -80,6 +89,7 @@ enum {
 	OPT_CPU,
 	OPT_TIME,
 	OPT_STDIO,
+	OPT_CALL_GRAPH,
 };
 
 #define MAX_IDS 1024
@@ -92,9 +102,16 @@ struct report_opts {
 	unsigned nr_keys;
 	int children;		/* 1 --children, -1 --no-children, 0 */
 	bool nr_samples, total_period, group;
+	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	float percent_limit;
 	unsigned max_stack;
 	const char *parent;
+	/* -g: mode (-1 not given), threshold, limit, order (1 caller, -1
+	 * callee, 0 perf's default) */
+	int graph;
+	double graph_min;
+	unsigned graph_limit;
+	int order;
 	char *names_buf[2];	/* the lists' copies, split in place */
 	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
@@ -186,15 +203,112 @@ static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
 	return (unsigned)v;
 }
 
+/* Whether word is a prefix of name, as perf's strncmp(word, name,
+ * strlen(word)) matches its -g words. */
+static bool word_is(const char *word, const char *name)
+{
+	return *word && !strncmp(word, name, strlen(word));
+}
+
+/*
+ * perf's -g (__parse_callchain_report_opt): comma-separated words, each
+ * a mode, an order, a key or a value kind (a prefix of one), else the
+ * threshold and then the print limit.  "none" ends it.
+ */
+static void parse_call_graph(struct pd_ctx *ctx, struct report_opts *o,
+			     const char *arg)
+{
+	static const struct {
+		const char *name;
+		int mode;
+	} modes[] = {
+		{"graph", PDE_GRAPH_ABS},
+		{"flat", PDE_GRAPH_FLAT},
+		{"fractal", PDE_GRAPH_REL},
+		{"folded", PDE_GRAPH_FOLDED},
+	};
+	bool have_min = false;
+	const char *p = arg;
+
+	while (*p) {
+		const size_t len = strcspn(p, ",");
+		char w[64], *end;
+		bool done = false;
+
+		if (len >= sizeof(w))
+			usage_error(ctx, "-g '%s': '%.*s' is not a -g word", arg,
+				    (int)len, p);
+		memcpy(w, p, len);
+		w[len] = '\0';
+		p += len + (p[len] == ',');
+		if (!len)
+			continue;
+		if (word_is(w, "none")) {
+			o->graph = PDE_GRAPH_NONE;
+			return;
+		}
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (word_is(w, modes[i].name)) {
+				o->graph = modes[i].mode;
+				done = true;
+				break;
+			}
+		if (done)
+			continue;
+		if (word_is(w, "caller") || word_is(w, "callee")) {
+			/* "calle": perf takes the first that matches */
+			o->order = word_is(w, "caller") ? 1 : -1;
+			continue;
+		}
+		if (word_is(w, "function") || word_is(w, "percent"))
+			continue;
+		if (word_is(w, "address") || word_is(w, "srcline") ||
+		    word_is(w, "branch") || word_is(w, "period") ||
+		    word_is(w, "count"))
+			usage_error(ctx,
+				    "-g '%s': '%s' is not supported (the key is "
+				    "the function, the value a percentage)",
+				    arg, w);
+		errno = 0;
+		if (!have_min) {
+			o->graph_min = strtod(w, &end);
+			if (*end || errno || !(o->graph_min >= 0) ||
+			    o->graph_min > 100)
+				usage_error(ctx,
+					    "-g '%s': '%s' is neither a mode, an "
+					    "order nor a threshold",
+					    arg, w);
+			have_min = true;
+		} else {
+			const unsigned long v = strtoul(w, &end, 0);
+
+			if (*end || errno || v > UINT32_MAX)
+				usage_error(ctx, "-g '%s': '%s' is not a limit",
+					    arg, w);
+			o->graph_limit = (unsigned)v;
+		}
+	}
+	if (o->graph < 0)
+		o->graph = PDE_GRAPH_ABS;
+}
+
 static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 			  const char *arg)
 {
 	switch (c) {
+	case 'g':
+		parse_call_graph(ctx, o, arg);
+		break;
+	case 'G':
+		o->order = 1;
+		break;
 	case 'o':
 		o->output = arg;
 		break;
 	case 's':
 		parse_sort(ctx, o, arg);
+		/* perf's sort_order is the option's text */
+		o->sort_sym_first = !strncmp(arg, "sym", 3);
 		break;
 	case 'n':
 		o->nr_samples = true;
@@ -225,6 +339,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 				    "--percent-limit '%s': a percentage, 0 to "
 				    "100",
 				    arg);
+		/* perf's parse_percent_limit() sets the call graphs'
+		 * threshold too */
+		o->graph_min = o->percent_limit;
 		break;
 	}
 	case OPT_MAX_STACK:
@@ -287,6 +404,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"cpu", required_argument, NULL, OPT_CPU},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"stdio", no_argument, NULL, OPT_STDIO},
+		{"call-graph", required_argument, NULL, 'g'},
+		{"inverted", no_argument, NULL, 'G'},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		{NULL, 0, NULL, 0},
@@ -296,7 +415,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:s:np:j:",
+			     .own_shortopts = "o:s:np:j:g:G",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -394,7 +513,16 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
-		   (o->total_period ? PDA_REPORT_PERIOD : 0);
+		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
+		   (o->graph != PDE_GRAPH_NONE ? PDA_REPORT_CALLCHAIN : 0);
+	/* perf orders callchains caller first when --children is on as
+	 * its options are read (report.c), before it knows whether the
+	 * capture has callchains: a pipe's, whose events come later, gets
+	 * no Children column and caller order */
+	if (o->order > 0 || (o->order == 0 && o->children >= 0))
+		ro.flags |= PDA_REPORT_CALLER;
+	else
+		ro.flags |= PDA_REPORT_CALLEE;
 	ro.comms = o->comms[0] ? o->comms : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
 	/* perf hides the rows of other threads and counts their samples
@@ -457,6 +585,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 
 	if (!o)
 		die(ctx, "out of memory");
+	o->graph = -1;
+	o->graph_min = 0.5;
 	parse_args(argc, argv, ctx, o);
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
@@ -501,10 +631,23 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
+	/* perf's default: a graph when the capture has callchains (known
+	 * now: a pipe's events come in its stream); asked for without
+	 * them, an error */
+	if (o->graph < 0)
+		o->graph = has_callchains(f) ? PDE_GRAPH_ABS : PDE_GRAPH_NONE;
+	else if (o->graph != PDE_GRAPH_NONE && !has_callchains(f))
+		die(ctx, "'%s': -g asks for call graphs, but the capture has "
+			 "no callchains (recorded without -g)",
+		    o->path ? o->path : "perf.data");
 	{
 		const struct pde_report_opts eo = {
 			.lost = cs->lost,
 			.percent_limit = o->percent_limit,
+			.graph = (enum pde_report_graph)o->graph,
+			.graph_min_percent = o->graph_min,
+			.graph_limit = o->graph_limit,
+			.graph_skip_first = o->sort_sym_first,
 		};
 
 		ctx_check_write(ctx, pde_report_text(out, rr.rep, &eo),

@@ -599,14 +599,30 @@ int pde_branches(FILE *out, enum pde_branches_format fmt,
 
 struct pda_report;
 
+/* perf's -g modes: how a row's call graph is printed. */
+enum pde_report_graph {
+	PDE_GRAPH_NONE,		/* none */
+	PDE_GRAPH_ABS,		/* graph: shares of the event's total */
+	PDE_GRAPH_REL,		/* fractal: shares of the parent's */
+	PDE_GRAPH_FLAT,		/* flat: each chain from the root */
+	PDE_GRAPH_FOLDED,	/* folded: each chain on one line */
+};
+
 struct pde_report_opts {
 	uint64_t lost;		/* "# Total Lost Samples:" */
 	float percent_limit;	/* rows whose share (children's with them)
 				 * is under it are not written; 0: none */
+	/* call graphs (the report made with PDA_REPORT_CALLCHAIN) */
+	enum pde_report_graph graph;
+	double graph_min_percent; /* perf's threshold: parts under it are
+				   * left out */
+	unsigned graph_limit;	/* perf's print_limit: 0 all */
+	bool graph_skip_first;	/* --sort starts with "sym": perf leaves
+				 * out a lone chain's first frame */
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`
- * 6.1 prints them, call graphs left out. */
+ * 6.1 prints them, with the call graphs opts->graph asks for. */
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o);
 

@@ -17,6 +17,8 @@
 #include "pdc_text.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OVERHEAD_W 8
@@ -341,12 +343,369 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	fputc('\n', out);
 }
 
+/* ---- call graphs (ui/stdio/hist.c's callchain__fprintf_*) ------------ */
+
+/*
+ * perf keeps a graph as a tree of nodes each holding a run of frames: a
+ * run goes on while its frame ended no chain and has one child.  The
+ * report's graph has a node a frame; a run is found by walking it.
+ */
+struct graph {
+	FILE *out;
+	const struct pda_report *rep;
+	const struct pde_report_opts *o;
+	uint64_t total;		/* the event's period: graph's 100% */
+	uint64_t min_hit;	/* graph, flat, folded: the threshold */
+	unsigned limit;
+	int oom;
+};
+
+static const struct pda_report_cnode *cn(const struct graph *g, uint32_t id)
+{
+	return pda_report_cnode(g->rep, id);
+}
+
+static uint64_t cumul(const struct pda_report_cnode *n)
+{
+	return n->hit + n->children_hit;
+}
+
+/* The last frame of the run that starts at id. */
+static uint32_t run_end(const struct graph *g, uint32_t id)
+{
+	for (;;) {
+		const struct pda_report_cnode *n = cn(g, id);
+
+		if (n->hit || !n->child || cn(g, n->child)->next)
+			return id;
+		id = n->child;
+	}
+}
+
+/* What the graph's orders sort by: a run's cumulated period (graph,
+ * fractal) or its own (flat, folded). */
+static uint64_t sort_key(const struct graph *g, uint32_t id, bool own)
+{
+	return own ? cn(g, id)->hit : cumul(cn(g, id));
+}
+
+/* Sort ids v[0..n) by sort_key, largest first; equal ones keep their
+ * order (rb_insert_callchain() puts a new equal one after).  tmp has
+ * room for n. */
+static void sort_runs(const struct graph *g, uint32_t *v, uint32_t *tmp,
+		      size_t n, bool own)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			const size_t mid = lo + w < n ? lo + w : n;
+			const size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				tmp[o++] = sort_key(g, v[j], own) >
+						   sort_key(g, v[i], own)
+						   ? v[j++]
+						   : v[i++];
+			while (i < mid)
+				tmp[o++] = v[i++];
+			while (j < hi)
+				tmp[o++] = v[j++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* The runs under run end e worth printing, sorted as perf's
+ * sort_chain_graph_*(): cumulated period first, ties in the graph's
+ * order.  A malloc'd list (*nr of them), NULL when none. */
+static uint32_t *graph_children(struct graph *g, uint32_t e, uint64_t min_hit,
+				size_t *nr)
+{
+	uint32_t *v, *tmp;
+	size_t n = 0, k = 0;
+
+	*nr = 0;
+	for (uint32_t c = cn(g, e)->child; c; c = cn(g, c)->next)
+		n++;
+	if (!n)
+		return NULL;
+	v = malloc(2 * n * sizeof(*v));
+	if (!v) {
+		g->oom = 1;
+		return NULL;
+	}
+	tmp = v + n;
+	for (uint32_t c = cn(g, e)->child; c; c = cn(g, c)->next)
+		if (cumul(cn(g, c)) >= min_hit)
+			v[k++] = c;
+	sort_runs(g, v, tmp, k, false);
+	*nr = k;
+	return v;
+}
+
+/* A threshold for the children of run end e: fractal's is a share of
+ * e's children (__sort_chain_graph_rel), graph's the event's. */
+static uint64_t child_min(const struct graph *g, uint32_t e)
+{
+	if (g->o->graph == PDE_GRAPH_REL)
+		return (uint64_t)ceil((double)cn(g, e)->children_hit *
+				      (g->o->graph_min_percent / 100.0));
+	return g->min_hit;
+}
+
+static void margin(const struct graph *g, int left)
+{
+	fprintf(g->out, "%*s", 12 + left, "");
+}
+
+static void value(const struct graph *g, uint64_t period, uint64_t total)
+{
+	fprintf(g->out, "%.2f%%",
+		total ? (double)period * 100.0 / (double)total : 0.0);
+}
+
+static void frame_name(const struct graph *g, const struct pda_report_cnode *n)
+{
+	pde_text_puts(g->out, n->name);
+}
+
+/* ipchain__fprintf_graph(): a frame of a run; the first carries the
+ * run's share. */
+static void graph_frame(const struct graph *g, uint64_t share, uint32_t id,
+			int depth, unsigned mask, bool first, uint64_t total,
+			int left)
+{
+	margin(g, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & (1u << i) ? '|' : ' ', g->out);
+		if (first && i == depth - 1) {
+			fputs("--", g->out);
+			value(g, share, total);
+			fputs("--", g->out);
+		} else {
+			fputs("          ", g->out);
+		}
+	}
+	if (id)
+		frame_name(g, cn(g, id));
+	else
+		fputs("[...]", g->out);
+	fputc('\n', g->out);
+}
+
+/* __callchain__fprintf_graph(): the runs under run end e.  Whether it
+ * wrote anything. */
+static bool graph_level(struct graph *g, uint32_t e, uint64_t total, int depth,
+			unsigned mask, int left)
+{
+	size_t nr;
+	uint32_t *kids = graph_children(g, e, child_min(g, e), &nr);
+	uint64_t remaining = total;
+	unsigned new_mask = mask;
+	size_t printed = 0;
+
+	for (size_t k = 0; k < nr; k++) {
+		const uint32_t s = kids[k], end = run_end(g, s);
+		const uint64_t c = cumul(cn(g, s));
+
+		remaining -= c;
+		if (k + 1 == nr &&
+		    (g->o->graph != PDE_GRAPH_REL || !remaining))
+			new_mask &= ~(1u << (depth - 1));
+		/* the separator keeps the old mask */
+		margin(g, left);
+		for (int i = 0; i < depth; i++)
+			fputs(mask & (1u << i) ? "|          " : "           ",
+			      g->out);
+		fputc('\n', g->out);
+		for (uint32_t id = s, first = 1;; id = cn(g, id)->child, first = 0) {
+			graph_frame(g, c, id, depth, new_mask, first, total,
+				    left);
+			if (id == end)
+				break;
+		}
+		graph_level(g, end,
+			    g->o->graph == PDE_GRAPH_REL ? cn(g, end)->children_hit
+							 : total,
+			    depth + 1, new_mask | (1u << depth), left);
+		if (++printed == g->limit)
+			break;
+	}
+	if (g->o->graph == PDE_GRAPH_REL && remaining && remaining != total) {
+		new_mask &= ~(1u << (depth - 1));
+		graph_frame(g, remaining, 0, depth, new_mask, true, total, left);
+		printed++;
+	}
+	free(kids);
+	return printed > 0;
+}
+
+/* callchain__fprintf_graph(): parent is the row's period (its children's
+ * with them).  A lone run with all of it is printed "---" without a
+ * share; perf prints the graph's blank line only after something. */
+static void graph_print(struct graph *g, uint32_t root, uint64_t parent)
+{
+	size_t nr;
+	uint32_t *kids = graph_children(g, root, child_min(g, root), &nr);
+	uint64_t total = g->total;
+	uint32_t top = root;
+	bool any = false;
+	int left = 0;
+
+	if (nr && (nr > 1 || cumul(cn(g, kids[0])) != parent))
+		goto rest;
+	if (nr) {
+		const uint32_t s = kids[0], end = run_end(g, s);
+		bool printed = false;
+		size_t entries = 0;
+
+		for (uint32_t id = s, i = 0;; id = cn(g, id)->child, i++) {
+			if (!(i == 0 && g->o->graph_skip_first)) {
+				if (!printed) {
+					margin(g, left);
+					fputs("|\n", g->out);
+					margin(g, left);
+					fputs("---", g->out);
+					left += 3;
+					printed = true;
+				} else {
+					margin(g, left);
+				}
+				frame_name(g, cn(g, id));
+				fputc('\n', g->out);
+				any = true;
+				if (++entries == g->limit)
+					break;
+			}
+			if (id == end)
+				break;
+		}
+		top = end;
+	}
+rest:
+	free(kids);
+	if (g->o->graph == PDE_GRAPH_REL)
+		total = parent;
+	if (graph_level(g, top, total, 1, 1, left) || any)
+		fputc('\n', g->out);
+}
+
+/* Trie nodes under id with chains ending there, in perf's flat order:
+ * each node's children (in the graph's order) before it. */
+static int flat_collect(struct graph *g, uint32_t id, uint32_t **v, size_t *nr,
+			size_t *alloc)
+{
+	const struct pda_report_cnode *n = cn(g, id);
+
+	for (uint32_t c = n->child; c; c = cn(g, c)->next)
+		if (flat_collect(g, c, v, nr, alloc) < 0)
+			return -1;
+	if (n->parent && n->hit && n->hit >= g->min_hit) {
+		if (*nr == *alloc) {
+			const size_t want = *alloc ? 2 * *alloc : 16;
+			uint32_t *p = realloc(*v, want * sizeof(**v));
+
+			if (!p)
+				return -1;
+			*v = p;
+			*alloc = want;
+		}
+		(*v)[(*nr)++] = id;
+	}
+	return 0;
+}
+
+/* The path root..id, printed by flat's or folded's rule. */
+static void flat_path(const struct graph *g, uint32_t id, bool folded,
+		      bool *first)
+{
+	const struct pda_report_cnode *n = cn(g, id);
+
+	if (!n->parent)
+		return;
+	flat_path(g, n->parent, folded, first);
+	if (folded) {
+		if (!*first)
+			fputc(';', g->out);
+		*first = false;
+	} else {
+		fputs("                ", g->out);
+	}
+	frame_name(g, n);
+	if (!folded)
+		fputc('\n', g->out);
+}
+
+/* callchain__fprintf_flat() and _folded(): the chains by their own
+ * period, largest first (flat shows the cumulated share, folded the
+ * chain's own). */
+static void flat_print(struct graph *g, uint32_t root)
+{
+	const bool folded = g->o->graph == PDE_GRAPH_FOLDED;
+	uint32_t *v = NULL, *tmp;
+	size_t nr = 0, alloc = 0, printed = 0;
+
+	if (flat_collect(g, root, &v, &nr, &alloc) < 0) {
+		free(v);
+		g->oom = 1;
+		return;
+	}
+	tmp = nr ? malloc(nr * sizeof(*tmp)) : NULL;
+	if (nr && !tmp) {
+		free(v);
+		g->oom = 1;
+		return;
+	}
+	sort_runs(g, v, tmp, nr, true);
+	for (size_t k = 0; k < nr; k++) {
+		const struct pda_report_cnode *n = cn(g, v[k]);
+		bool first = true;
+
+		if (!folded)
+			fputs("           ", g->out);
+		value(g, folded ? n->hit : cumul(n), g->total);
+		fputc(folded ? ' ' : '\n', g->out);
+		flat_path(g, v[k], folded, &first);
+		fputc('\n', g->out);
+		if (++printed == g->limit)
+			break;
+	}
+	free(tmp);
+	free(v);
+}
+
+/* Row id's call graph, the table's first member's. */
+static void write_graph(FILE *out, const struct pda_report *rep,
+			const struct pda_report_table *t, uint32_t id,
+			const struct pde_report_opts *o, int *oom)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[0], id);
+	const uint64_t total = member_total(rep, t, 0);
+	struct graph g = {
+		.out = out, .rep = rep, .o = o, .total = total,
+		.min_hit = (uint64_t)((double)total *
+				      (o->graph_min_percent / 100.0)),
+		.limit = o->graph_limit,
+	};
+
+	if (!v->chain)
+		return;
+	if (o->graph == PDE_GRAPH_FLAT || o->graph == PDE_GRAPH_FOLDED)
+		flat_print(&g, v->chain);
+	else
+		graph_print(&g, v->chain,
+			    pda_report_flags(rep) & PDA_REPORT_CHILDREN
+				    ? v->acc_period
+				    : v->period);
+	*oom |= g.oom;
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
 	struct pdc_strbuf b;
 	char small[512];
-	int rc = 0;
+	int rc = 0, oom = 0;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
 	fputs("# To display the perf.data header info, please use "
@@ -366,12 +725,16 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 			t->total_period);
 		calc_widths(rep, t, &w, &b);
 		write_headers(out, rep, t, &w);
-		for (size_t r = 0; r < t->nr_rows; r++)
-			if (!hidden(rep, t, t->rows[r], o))
-				write_row(out, rep, t, t->rows[r], &w, &b);
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			if (hidden(rep, t, t->rows[r], o))
+				continue;
+			write_row(out, rep, t, t->rows[r], &w, &b);
+			if (o->graph != PDE_GRAPH_NONE)
+				write_graph(out, rep, t, t->rows[r], o, &oom);
+		}
 		fputs("\n\n", out);
 	}
-	if (b.oom)
+	if (b.oom || oom)
 		rc = PD_ERR_NOMEM;
 	pdc_strbuf_release(&b);
 	if (rc == 0 && ferror(out))

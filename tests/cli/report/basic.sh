@@ -10,3 +10,9 @@ $PDTOOL report $K --group --no-children --percent-limit 10 -o - testdata/multi.p
 echo "exit $?"
 $PDTOOL report $K --no-children --comms nosuch --sort comm testdata/demo.perf.data
 echo "exit $?"
+# call graphs (perf's default with callchains): fractal shares of the
+# caller's, a threshold and a print limit; folded lines
+$PDTOOL report $K --no-children -g fractal,5,2,caller testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report $K -g folded,0,callee --percent-limit 20 testdata/threads.perf.data
+echo "exit $?"
