@@ -46,6 +46,12 @@ const char cmd_report_options[] =
 	"                        children, else callee).  Default graph when\n"
 	"                        the capture has callchains\n"
 	"  -G, --inverted        caller order (-g caller)\n"
+	"      --callers SYM     who calls function SYM: its rows, each with\n"
+	"                        the chains from SYM to the root merged,\n"
+	"                        shares of SYM's period (--children --symbols\n"
+	"                        SYM -g fractal,0.5,callee)\n"
+	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
+	"                        sampled functions (-g fractal,0.5,caller)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --group           every event side by side in one table, as\n"
@@ -90,6 +96,8 @@ enum {
 	OPT_TIME,
 	OPT_STDIO,
 	OPT_CALL_GRAPH,
+	OPT_CALLERS,
+	OPT_CALLEES,
 };
 
 #define MAX_IDS 1024
@@ -112,6 +120,8 @@ struct report_opts {
 	double graph_min;
 	unsigned graph_limit;
 	int order;
+	const char *view;	/* --callers or --callees SYM */
+	bool callers;
 	char *names_buf[2];	/* the lists' copies, split in place */
 	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
@@ -302,6 +312,17 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case 'G':
 		o->order = 1;
 		break;
+	case OPT_CALLERS:
+	case OPT_CALLEES:
+		if (o->view)
+			usage_error(ctx, "--callers and --callees: one of "
+					 "them, once");
+		if (!*arg)
+			usage_error(ctx, "--%s: no function given",
+				    c == OPT_CALLERS ? "callers" : "callees");
+		o->view = arg;
+		o->callers = c == OPT_CALLERS;
+		break;
 	case 'o':
 		o->output = arg;
 		break;
@@ -383,6 +404,39 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	}
 }
 
+/*
+ * --callers SYM and --callees SYM: SYM's rows with children (every
+ * sample with SYM on its stack) and their graphs from SYM's frame on,
+ * toward the root (callee order: who calls it) or the leaf (caller
+ * order: what it calls), each branch's share of its caller's (fractal),
+ * unless -g says otherwise.
+ */
+static void set_view(struct pd_ctx *ctx, struct report_opts *o)
+{
+	const char *name = o->callers ? "--callers" : "--callees";
+
+	if (o->children < 0)
+		usage_error(ctx, "%s needs the Children rows: not with "
+				 "--no-children",
+			    name);
+	if (o->symbols[0])
+		usage_error(ctx, "%s and --symbols: one of them", name);
+	if (o->graph == PDE_GRAPH_NONE)
+		usage_error(ctx, "%s shows call graphs: not with -g none",
+			    name);
+	if (o->order && (o->order > 0) == o->callers)
+		usage_error(ctx, "%s orders the chains %s first: not with "
+				 "-g %s",
+			    name, o->callers ? "callee" : "caller",
+			    o->callers ? "caller" : "callee");
+	o->children = 1;
+	o->order = o->callers ? -1 : 1;
+	if (o->graph < 0)
+		o->graph = PDE_GRAPH_REL;
+	o->symbols[0] = o->view;
+	o->symbols[1] = NULL;
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct report_opts *o)
 {
@@ -406,6 +460,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"call-graph", required_argument, NULL, 'g'},
 		{"inverted", no_argument, NULL, 'G'},
+		{"callers", required_argument, NULL, OPT_CALLERS},
+		{"callees", required_argument, NULL, OPT_CALLEES},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		{NULL, 0, NULL, 0},
@@ -424,6 +480,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	while ((c = cmd_getopt(&p)) != -1)
 		report_option(ctx, o, c, optarg);
 	o->path = cmd_opts_input(&p);
+	if (o->view)
+		set_view(ctx, o);
 }
 
 static bool report_needs_srcline(const struct report_opts *o)
@@ -557,7 +615,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		st->nr_entries, st->nr_entries == 1 ? "y" : "ies", cs->lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
-	if (st->nr_hidden)
+	if (st->nr_hidden && !rr->o->view)
 		eprintf("; %" PRIu64 " row%s hidden by --comms, --symbols, "
 			"--pid or --tid",
 			st->nr_hidden, PLURAL(st->nr_hidden));
@@ -639,7 +697,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	else if (o->graph != PDE_GRAPH_NONE && !has_callchains(f))
 		die(ctx, "'%s': -g asks for call graphs, but the capture has "
 			 "no callchains (recorded without -g)",
-		    o->path ? o->path : "perf.data");
+		    o->path);
 	{
 		const struct pde_report_opts eo = {
 			.lost = cs->lost,
@@ -656,6 +714,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_close_output(ctx, out, o->output);
 	ps = pda_session_stats(s);
 	coverage(ctx, &rr, ps);
+	if (o->view && pda_report_nr_tables(rr.rep) &&
+	    !pda_report_table(rr.rep, 0)->nr_rows)
+		warning(ctx, "'%s': no sample has function '%s' on its stack",
+			o->path, o->view);
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;

@@ -16,3 +16,11 @@ $PDTOOL report $K --no-children -g fractal,5,2,caller testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL report $K -g folded,0,callee --percent-limit 20 testdata/threads.perf.data
 echo "exit $?"
+# --callers and --callees: a function's rows with the chains from it to
+# the root (who calls it) or to the sampled functions (what it calls)
+$PDTOOL report $K --callers hash_block testdata/threads.perf.data
+echo "exit $?"
+$PDTOOL report $K --callees worker -g graph,1 testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report $K --callees nosuch testdata/demo.perf.data
+echo "exit $?"

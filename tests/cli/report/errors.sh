@@ -27,3 +27,13 @@ $PDTOOL report -g graph,150 testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL report --kallsyms tests/golden/fold/kallsyms -g graph testdata/switch.perf.data
 echo "exit $?"
+# --callers and --callees: one of them, with children and a graph, in
+# their own order
+$PDTOOL report --callers a --callees b testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --no-children --callers walk testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --callers walk -g caller testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --callees walk -g none testdata/demo.perf.data
+echo "exit $?"
