@@ -64,8 +64,12 @@ const char cmd_report_options[] =
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
 	"      --time START,END  only samples in this time range, in seconds\n"
 	"                        as perf prints them; either end may be empty\n"
-	"      --stdio           accepted for perf's command lines: text is\n"
-	"                        the only output\n"
+	"      --format FMT      text (default: perf report --stdio's, its\n"
+	"                        percentages coloured on a terminal unless\n"
+	"                        NO_COLOR is set), md (a Markdown table an\n"
+	"                        event), json (a row object each, with every\n"
+	"                        key and value) or csv; call graphs are text's\n"
+	"      --stdio           accepted for perf's command lines\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
@@ -98,7 +102,10 @@ enum {
 	OPT_CALL_GRAPH,
 	OPT_CALLERS,
 	OPT_CALLEES,
+	OPT_FORMAT,
 };
+
+enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
 
 #define MAX_IDS 1024
 #define MAX_CPUS 4096
@@ -120,6 +127,7 @@ struct report_opts {
 	double graph_min;
 	unsigned graph_limit;
 	int order;
+	enum report_format format;
 	const char *view;	/* --callers or --callees SYM */
 	bool callers;
 	char *names_buf[2];	/* the lists' copies, split in place */
@@ -312,6 +320,21 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case 'G':
 		o->order = 1;
 		break;
+	case OPT_FORMAT: {
+		static const char *const names[] = {"text", "md", "json",
+						    "csv"};
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(arg, names[i]))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			usage_error(ctx, "--format '%s': give text, md, json or "
+					 "csv",
+				    arg);
+		o->format = (enum report_format)i;
+		break;
+	}
 	case OPT_CALLERS:
 	case OPT_CALLEES:
 		if (o->view)
@@ -460,6 +483,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"call-graph", required_argument, NULL, 'g'},
 		{"inverted", no_argument, NULL, 'G'},
+		{"format", required_argument, NULL, OPT_FORMAT},
 		{"callers", required_argument, NULL, OPT_CALLERS},
 		{"callees", required_argument, NULL, OPT_CALLEES},
 		CMD_UNWINDER_LONGOPT,
@@ -706,10 +730,26 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.graph_min_percent = o->graph_min,
 			.graph_limit = o->graph_limit,
 			.graph_skip_first = o->sort_sym_first,
+			/* perf colours --stdio on a terminal */
+			.color = (!o->output || !strcmp(o->output, "-")) &&
+				 ctx_use_color(),
 		};
 
-		ctx_check_write(ctx, pde_report_text(out, rr.rep, &eo),
-				o->output);
+		switch (o->format) {
+		case FMT_TEXT:
+			rc = pde_report_text(out, rr.rep, &eo);
+			break;
+		case FMT_MD:
+			rc = pde_report_md(out, rr.rep, &eo);
+			break;
+		case FMT_JSON:
+			rc = pde_report_json(out, rr.rep, &eo);
+			break;
+		case FMT_CSV:
+			rc = pde_report_csv(out, rr.rep, &eo);
+			break;
+		}
+		ctx_check_write(ctx, rc, o->output);
 	}
 	ctx_close_output(ctx, out, o->output);
 	ps = pda_session_stats(s);

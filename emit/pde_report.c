@@ -12,6 +12,7 @@
  * that are not text), and measured so.
  */
 #include "pde.h"
+#include "pde_text_int.h"
 #include "pda_report.h"
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
@@ -176,6 +177,33 @@ static double percent(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
+/* perf's get_percent_color(): red from MIN_RED (5%), green over
+ * MIN_GREEN (0.5%), else none. */
+static const char *percent_color(double pct)
+{
+	if (fabs(pct) >= 5.0)
+		return "\033[31m";
+	if (fabs(pct) > 0.5)
+		return "\033[32m";
+	return NULL;
+}
+
+/* A percentage, "%7.2f%%" (a column) or "%.2f%%", coloured as perf's
+ * percent_color_snprintf() colours it: the whole field. */
+static void put_percent(FILE *out, bool column, double pct, bool color)
+{
+	const char *c = color ? percent_color(pct) : NULL;
+
+	if (c)
+		fputs(c, out);
+	if (column)
+		fprintf(out, "%7.2f%%", pct);
+	else
+		fprintf(out, "%.2f%%", pct);
+	if (c)
+		fputs("\033[m", out);
+}
+
 /* The period of event member m (a table's columns are shares of it). */
 static uint64_t member_total(const struct pda_report *rep,
 			     const struct pda_report_table *t, unsigned m)
@@ -304,7 +332,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
-		      const struct widths *w, struct pdc_strbuf *b)
+		      const struct widths *w, struct pdc_strbuf *b, bool color)
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
@@ -313,16 +341,18 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	fputs("  ", out);
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
-			fprintf(out, "%7.2f%%",
-				percent(pda_report_val(rep, t->members[m], id)
-						->acc_period,
-					member_total(rep, t, m)));
+			put_percent(out, true,
+				    percent(pda_report_val(rep, t->members[m], id)
+						    ->acc_period,
+					    member_total(rep, t, m)),
+				    color);
 		fputs("  ", out);
 	}
 	for (unsigned m = 0; m < nr; m++)
-		fprintf(out, "%7.2f%%",
-			percent(pda_report_val(rep, t->members[m], id)->period,
-				member_total(rep, t, m)));
+		put_percent(out, true,
+			    percent(pda_report_val(rep, t->members[m], id)->period,
+				    member_total(rep, t, m)),
+			    color);
 	if (flags & PDA_REPORT_NR_SAMPLES) {
 		fputs("  ", out);
 		for (unsigned m = 0; m < nr; m++)
@@ -460,8 +490,7 @@ static void margin(const struct graph *g, int left)
 
 static void value(const struct graph *g, uint64_t period, uint64_t total)
 {
-	fprintf(g->out, "%.2f%%",
-		total ? (double)period * 100.0 / (double)total : 0.0);
+	put_percent(g->out, false, percent(period, total), g->o->color);
 }
 
 static void frame_name(const struct graph *g, const struct pda_report_cnode *n)
@@ -728,7 +757,7 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
-			write_row(out, rep, t, t->rows[r], &w, &b);
+			write_row(out, rep, t, t->rows[r], &w, &b, o->color);
 			if (o->graph != PDE_GRAPH_NONE)
 				write_graph(out, rep, t, t->rows[r], o, &oom);
 		}
@@ -740,4 +769,337 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;
+}
+
+/* ---- Markdown, JSON, CSV ----------------------------------------------- */
+
+/* The columns of the values, by name, and what each holds. */
+enum col { C_CHILDREN, C_SELF, C_SAMPLES, C_PERIOD };
+
+static const char *const col_name[] = {"Children", "Self", "Samples",
+				       "Period"};
+
+/* The value columns the text has (its headers' order). */
+static size_t value_cols(const struct pda_report *rep, enum col *cols)
+{
+	const unsigned flags = pda_report_flags(rep);
+	size_t n = 0;
+
+	if (flags & PDA_REPORT_CHILDREN)
+		cols[n++] = C_CHILDREN;
+	cols[n++] = C_SELF;
+	if (flags & PDA_REPORT_NR_SAMPLES)
+		cols[n++] = C_SAMPLES;
+	if (flags & PDA_REPORT_PERIOD)
+		cols[n++] = C_PERIOD;
+	return n;
+}
+
+static void put_value(FILE *out, const struct pda_report *rep,
+		      const struct pda_report_table *t, unsigned m, uint32_t id,
+		      enum col c)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[m], id);
+
+	switch (c) {
+	case C_CHILDREN:
+		fprintf(out, "%.2f%%", percent(v->acc_period,
+					       member_total(rep, t, m)));
+		break;
+	case C_SELF:
+		fprintf(out, "%.2f%%", percent(v->period,
+					       member_total(rep, t, m)));
+		break;
+	case C_SAMPLES:
+		fprintf(out, "%" PRIu64, v->samples);
+		break;
+	case C_PERIOD:
+		fprintf(out, "%" PRIu64, v->period);
+		break;
+	}
+}
+
+/* The cell of key k as the text writes it (the sym key with
+ * " (inlined)", the pid key "TID:comm"). */
+static void cell_text(struct pdc_strbuf *b, enum pda_report_key k,
+		      const struct pda_report_entry *e)
+{
+	b->len = 0;
+	if (k == PDA_REPORT_PID)
+		pdc_strbuf_addf(b, "%d:", e->tid);
+	key_text(b, k, e);
+	if (k == PDA_REPORT_SYM && e->inlined)
+		pdc_strbuf_add(b, " (inlined)", 10);
+}
+
+/* Key k's header without perf's padding ("Pid:Command"). */
+static const char *key_title(enum pda_report_key k)
+{
+	const char *h = pda_report_key_header(k);
+
+	return h + strspn(h, " ");
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* A Markdown table's heading, header and alignment lines. */
+static void md_head(FILE *out, const struct pda_report *rep,
+		    const struct pda_report_table *t, const enum col *cols,
+		    size_t nr_cols)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out, "\n\n%" PRIu64 " sample%s, event count %" PRIu64 "\n\n|",
+		t->nr_samples, plural(t->nr_samples), t->total_period);
+	for (size_t c = 0; c < nr_cols; c++)
+		for (unsigned m = 0; m < t->nr_members; m++) {
+			const char *ev = pda_report_event_name(rep, t->members[m]);
+
+			fprintf(out, " %s", col_name[cols[c]]);
+			if (t->nr_members > 1) {
+				fputs(" (", out);
+				pde_md_text(out, ev, strlen(ev));
+				fputc(')', out);
+			}
+			fputs(" |", out);
+		}
+	for (unsigned k = 0; k < nr_keys; k++)
+		fprintf(out, " %s |", key_title(pda_report_key(rep, k)));
+	fputs("\n|", out);
+	for (size_t c = 0; c < nr_cols * t->nr_members; c++)
+		fputs(" ---: |", out);
+	for (unsigned k = 0; k < nr_keys; k++)
+		fputs(" --- |", out);
+	fputc('\n', out);
+}
+
+/* Row id as a Markdown table row: every member's values side by side. */
+static void md_row(FILE *out, const struct pda_report *rep,
+		   const struct pda_report_table *t, uint32_t id,
+		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+{
+	const struct pda_report_entry *e = pda_report_entry(rep, id);
+
+	fputc('|', out);
+	for (size_t c = 0; c < nr_cols; c++)
+		for (unsigned m = 0; m < t->nr_members; m++) {
+			fputc(' ', out);
+			put_value(out, rep, t, m, id, cols[c]);
+			fputs(" |", out);
+		}
+	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
+		cell_text(b, pda_report_key(rep, k), e);
+		fputc(' ', out);
+		pde_md_code(out, b->p, b->len, true);
+		fputs(" |", out);
+	}
+	fputc('\n', out);
+}
+
+/* Row id as CSV lines, one a member. */
+static void csv_rows(FILE *out, const struct pda_report *rep,
+		     const struct pda_report_table *t, uint32_t id,
+		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+{
+	const struct pda_report_entry *e = pda_report_entry(rep, id);
+
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		pde_csv_str(out, pda_report_event_name(rep, t->members[m]));
+		for (size_t c = 0; c < nr_cols; c++) {
+			fputc(',', out);
+			put_value(out, rep, t, m, id, cols[c]);
+		}
+		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
+			cell_text(b, pda_report_key(rep, k), e);
+			/* NUL-terminated for pde_csv_str */
+			pdc_strbuf_add(b, "", 1);
+			fputc(',', out);
+			pde_csv_str(out, b->p);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The rows as Markdown tables (md) or CSV. */
+static int write_grid(FILE *out, const struct pda_report *rep,
+		      const struct pde_report_opts *o, bool md)
+{
+	struct pdc_strbuf b;
+	char small[512];
+	enum col cols[4];
+	const size_t nr_cols = value_cols(rep, cols);
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (md) {
+		fprintf(out, "# perf report\n\nLost samples: %" PRIu64 "\n",
+			o->lost);
+	} else {
+		fputs("event", out);
+		for (size_t c = 0; c < nr_cols; c++)
+			fprintf(out, ",%s", col_name[cols[c]]);
+		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++)
+			fprintf(out, ",%s", key_title(pda_report_key(rep, k)));
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
+		const struct pda_report_table *t = pda_report_table(rep, i);
+
+		if (md)
+			md_head(out, rep, t, cols, nr_cols);
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			if (hidden(rep, t, t->rows[r], o))
+				continue;
+			if (md)
+				md_row(out, rep, t, t->rows[r], cols, nr_cols,
+				       &b);
+			else
+				csv_rows(out, rep, t, t->rows[r], cols, nr_cols,
+					 &b);
+		}
+	}
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	return rc ? rc : pde_out_rc(out);
+}
+
+int pde_report_md(FILE *out, const struct pda_report *rep,
+		  const struct pde_report_opts *o)
+{
+	return write_grid(out, rep, o, true);
+}
+
+int pde_report_csv(FILE *out, const struct pda_report *rep,
+		   const struct pde_report_opts *o)
+{
+	return write_grid(out, rep, o, false);
+}
+
+/* Key k of entry e as JSON, by perf's name: what the text shows, in
+ * its parts. */
+static void json_key(struct pde_json *j, enum pda_report_key k,
+		     const struct pda_report_entry *e)
+{
+	switch (k) {
+	case PDA_REPORT_COMM:
+		pde_json_str(j, "comm", e->comm);
+		break;
+	case PDA_REPORT_PID:
+		pde_json_u64(j, "pid", e->pid);
+		pde_json_i64(j, "tid", e->tid);
+		pde_json_str(j, "thread_comm", e->thread_comm);
+		break;
+	case PDA_REPORT_DSO:
+		if (e->dso) {
+			pde_json_str(j, "dso", e->dso);
+			pde_json_str(j, "dso_path", e->dso_path);
+		} else {
+			pde_json_null(j, "dso");
+		}
+		break;
+	case PDA_REPORT_SYM:
+		if (e->sym)
+			pde_json_str(j, "sym", e->sym);
+		else
+			pde_json_null(j, "sym");
+		pde_json_hex(j, "addr", e->addr);
+		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
+		pde_json_bool(j, "inlined", e->inlined);
+		break;
+	case PDA_REPORT_SRCLINE:
+		pde_json_str(j, "srcline", e->srcline);
+		break;
+	case PDA_REPORT_SRCFILE:
+		pde_json_str(j, "srcfile", e->srcfile);
+		break;
+	case PDA_REPORT_CPU:
+		pde_json_i64(j, "cpu", e->cpu);
+		break;
+	case PDA_REPORT_PARENT:
+		if (e->parent)
+			pde_json_str(j, "parent", e->parent);
+		else
+			pde_json_null(j, "parent");
+		break;
+	case PDA_REPORT_NR_KEYS:
+		break;
+	}
+}
+
+/* Member m's values of row id. */
+static void json_values(struct pde_json *j, const struct pda_report *rep,
+			const struct pda_report_table *t, unsigned m,
+			uint32_t id)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[m], id);
+	const uint64_t total = member_total(rep, t, m);
+
+	if (pda_report_flags(rep) & PDA_REPORT_CHILDREN)
+		pde_json_double(j, "children", percent(v->acc_period, total));
+	pde_json_double(j, "self", percent(v->period, total));
+	pde_json_u64(j, "samples", v->samples);
+	pde_json_u64(j, "period", v->period);
+	if (pda_report_flags(rep) & PDA_REPORT_CHILDREN) {
+		pde_json_u64(j, "children_samples", v->acc_samples);
+		pde_json_u64(j, "children_period", v->acc_period);
+	}
+}
+
+int pde_report_json(FILE *out, const struct pda_report *rep,
+		    const struct pde_report_opts *o)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_u64(&j, "lost", o->lost);
+	pde_json_begin_array(&j, "tables");
+	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
+		const struct pda_report_table *t = pda_report_table(rep, i);
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "event", t->event);
+		pde_json_u64(&j, "samples", t->nr_samples);
+		pde_json_u64(&j, "period", t->total_period);
+		pde_json_begin_array(&j, "rows");
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			const uint32_t id = t->rows[r];
+			const struct pda_report_entry *e =
+				pda_report_entry(rep, id);
+
+			if (hidden(rep, t, id, o))
+				continue;
+			pde_json_begin_object(&j, NULL);
+			for (unsigned k = 0; k < nr_keys; k++)
+				json_key(&j, pda_report_key(rep, k), e);
+			if (t->nr_members == 1) {
+				json_values(&j, rep, t, 0, id);
+			} else {
+				pde_json_begin_array(&j, "members");
+				for (unsigned m = 0; m < t->nr_members; m++) {
+					pde_json_begin_object(&j, NULL);
+					pde_json_str(&j, "event",
+						     pda_report_event_name(
+							     rep, t->members[m]));
+					json_values(&j, rep, t, m, id);
+					pde_json_end_object(&j);
+				}
+				pde_json_end_array(&j);
+			}
+			pde_json_end_object(&j);
+		}
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	return pde_out_rc(out);
 }

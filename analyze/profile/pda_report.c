@@ -1623,6 +1623,14 @@ const struct pda_report_cnode *pda_report_cnode(const struct pda_report *rep,
 	return id && id < rep->nr_cnodes ? &rep->cnodes[id].pub : NULL;
 }
 
+const char *pda_report_event_name(const struct pda_report *rep,
+				  unsigned member)
+{
+	if (member >= rep->nr_events || !rep->events[member].evsel)
+		return "unknown";
+	return rep->events[member].evsel->name;
+}
+
 unsigned pda_report_nr_keys(const struct pda_report *rep)
 {
 	return rep->nr_keys;

@@ -211,6 +211,9 @@ const struct pda_report_val *pda_report_val(const struct pda_report *rep,
  * is a share of its member's period). */
 void pda_report_event_totals(const struct pda_report *rep, unsigned member,
 			     uint64_t *nr_samples, uint64_t *period);
+/* Event member's name ("cycles"; "unknown" for an event not seen). */
+const char *pda_report_event_name(const struct pda_report *rep,
+				  unsigned member);
 /* The keys, as given. */
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);

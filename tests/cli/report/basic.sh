@@ -24,3 +24,10 @@ $PDTOOL report $K --callees worker -g graph,1 testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL report $K --callees nosuch testdata/demo.perf.data
 echo "exit $?"
+# --format: Markdown, JSON (every key and value of a row), CSV
+$PDTOOL report $K --format md -n --sort dso,sym testdata/threads.perf.data
+echo "exit $?"
+$PDTOOL report $K --format json --no-children --sort pid,cpu,sym --percent-limit 2 testdata/threads.perf.data
+echo "exit $?"
+$PDTOOL report $K --format csv --group --no-children -n --show-total-period testdata/multi.perf.data
+echo "exit $?"
