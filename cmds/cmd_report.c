@@ -28,14 +28,12 @@ const char cmd_report_options[] =
 	"  -i, --input FILE      the capture ('-': standard input); the same\n"
 	"                        as FILE\n"
 	"  -o, --output FILE     write there instead of stdout (with --format\n"
-	"                        md or json: the directory the report goes\n"
-	"                        into)\n"
-	"      --format FMT      text (perf report's tables, the default), or\n"
-	"                        md or json: the profile report (environment,\n"
-	"                        topdown summary, hotspots, cache hierarchy,\n"
-	"                        branch hotspots, coverage, validation) in\n"
-	"                        DIR/report.md or DIR/report.json, and its\n"
-	"                        flame graph in DIR/flame.svg\n"
+	"                        md or json: the directory the profile\n"
+	"                        report goes into: its environment, topdown\n"
+	"                        summary, hotspots, cache hierarchy, branch\n"
+	"                        hotspots, coverage and validation sections\n"
+	"                        in DIR/report.md or DIR/report.json, its\n"
+	"                        flame graph in DIR/flame.svg)\n"
 	"      --stat FILE       md, json: a perf stat record capture of the\n"
 	"                        same command, for the topdown and cache\n"
 	"                        sections (repeatable: the runs of one\n"
@@ -60,8 +58,23 @@ const char cmd_report_options[] =
 	"      --percent-limit PCT\n"
 	"                        leave out rows under PCT percent (of the\n"
 	"                        Children column with it)\n"
-	"      --max-stack N     callchain frames used from the leaf\n"
-	"                        (default 127, as perf)\n"
+	"      --max-stack N     callchain frames used (default 127, as perf)\n"
+	"  -g, --call-graph MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
+	"                        the call graph under each row, as perf's -g:\n"
+	"                        MODE graph (shares of the event), fractal\n"
+	"                        (of the caller's), flat, folded or none;\n"
+	"                        parts under THRESHOLD percent left out\n"
+	"                        (default 0.5); LIMIT chains a level; ORDER\n"
+	"                        caller or callee (default: caller with\n"
+	"                        children, else callee).  Default graph when\n"
+	"                        the capture has callchains\n"
+	"  -G, --inverted        caller order (-g caller)\n"
+	"      --callers SYM     who calls function SYM: its rows, each with\n"
+	"                        the chains from SYM to the root merged,\n"
+	"                        shares of SYM's period (--children --symbols\n"
+	"                        SYM -g fractal,0.5,callee)\n"
+	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
+	"                        sampled functions (-g fractal,0.5,caller)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
@@ -82,8 +95,12 @@ const char cmd_report_options[] =
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
 	"      --time START,END  only samples in this time range, in seconds\n"
 	"                        as perf prints them; either end may be empty\n"
-	"      --stdio           accepted for perf's command lines: text is\n"
-	"                        the only output\n"
+	"      --format FMT      text (default: perf report --stdio's, its\n"
+	"                        percentages coloured on a terminal unless\n"
+	"                        NO_COLOR is set), md (a Markdown table an\n"
+	"                        event), json (a row object each, with every\n"
+	"                        key and value) or csv; call graphs are text's\n"
+	"      --stdio           accepted for perf's command lines\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
@@ -116,10 +133,15 @@ enum {
 	OPT_STDIO,
 	OPT_LATENCY,
 	OPT_PARALLELISM,
-	OPT_FORMAT,
 	OPT_STAT,
 	OPT_TOP,
+	OPT_CALL_GRAPH,
+	OPT_CALLERS,
+	OPT_CALLEES,
+	OPT_FORMAT,
 };
+
+enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
 
 #define MAX_IDS 1024
 #define MAX_CPUS 4096
@@ -133,9 +155,19 @@ struct report_opts {
 	unsigned nr_keys;
 	int children;		/* 1 --children, -1 --no-children, 0 */
 	bool nr_samples, total_period, group;
+	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	float percent_limit;
 	unsigned max_stack;
 	const char *parent;
+	/* -g: mode (-1 not given), threshold, limit, order (1 caller, -1
+	 * callee, 0 perf's default) */
+	int graph;
+	double graph_min;
+	unsigned graph_limit;
+	int order;
+	enum report_format format;
+	const char *view;	/* --callers or --callees SYM */
+	bool callers;
 	char *names_buf[2];	/* the lists' copies, split in place */
 	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
@@ -149,8 +181,7 @@ struct report_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
-	/* --format md|json: the profile report */
-	const char *format;
+	/* --format md|json -o DIR: the profile report */
 	const char *stats[MAX_STATS];
 	size_t nr_stats;
 	unsigned top;
@@ -239,15 +270,138 @@ static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
 	return (unsigned)v;
 }
 
+/* Whether word is a prefix of name, as perf's strncmp(word, name,
+ * strlen(word)) matches its -g words. */
+static bool word_is(const char *word, const char *name)
+{
+	return *word && !strncmp(word, name, strlen(word));
+}
+
+/*
+ * perf's -g (__parse_callchain_report_opt): comma-separated words, each
+ * a mode, an order, a key or a value kind (a prefix of one), else the
+ * threshold and then the print limit.  "none" ends it.
+ */
+static void parse_call_graph(struct pd_ctx *ctx, struct report_opts *o,
+			     const char *arg)
+{
+	static const struct {
+		const char *name;
+		int mode;
+	} modes[] = {
+		{"graph", PDE_GRAPH_ABS},
+		{"flat", PDE_GRAPH_FLAT},
+		{"fractal", PDE_GRAPH_REL},
+		{"folded", PDE_GRAPH_FOLDED},
+	};
+	bool have_min = false;
+	const char *p = arg;
+
+	while (*p) {
+		const size_t len = strcspn(p, ",");
+		char w[64], *end;
+		bool done = false;
+
+		if (len >= sizeof(w))
+			usage_error(ctx, "-g '%s': '%.*s' is not a -g word", arg,
+				    (int)len, p);
+		memcpy(w, p, len);
+		w[len] = '\0';
+		p += len + (p[len] == ',');
+		if (!len)
+			continue;
+		if (word_is(w, "none")) {
+			o->graph = PDE_GRAPH_NONE;
+			return;
+		}
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (word_is(w, modes[i].name)) {
+				o->graph = modes[i].mode;
+				done = true;
+				break;
+			}
+		if (done)
+			continue;
+		if (word_is(w, "caller") || word_is(w, "callee")) {
+			/* "calle": perf takes the first that matches */
+			o->order = word_is(w, "caller") ? 1 : -1;
+			continue;
+		}
+		if (word_is(w, "function") || word_is(w, "percent"))
+			continue;
+		if (word_is(w, "address") || word_is(w, "srcline") ||
+		    word_is(w, "branch") || word_is(w, "period") ||
+		    word_is(w, "count"))
+			usage_error(ctx,
+				    "-g '%s': '%s' is not supported (the key is "
+				    "the function, the value a percentage)",
+				    arg, w);
+		errno = 0;
+		if (!have_min) {
+			o->graph_min = strtod(w, &end);
+			if (*end || errno || !(o->graph_min >= 0) ||
+			    o->graph_min > 100)
+				usage_error(ctx,
+					    "-g '%s': '%s' is neither a mode, an "
+					    "order nor a threshold",
+					    arg, w);
+			have_min = true;
+		} else {
+			const unsigned long v = strtoul(w, &end, 0);
+
+			if (*end || errno || v > UINT32_MAX)
+				usage_error(ctx, "-g '%s': '%s' is not a limit",
+					    arg, w);
+			o->graph_limit = (unsigned)v;
+		}
+	}
+	if (o->graph < 0)
+		o->graph = PDE_GRAPH_ABS;
+}
+
 static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 			  const char *arg)
 {
 	switch (c) {
+	case 'g':
+		parse_call_graph(ctx, o, arg);
+		break;
+	case 'G':
+		o->order = 1;
+		break;
+	case OPT_FORMAT: {
+		static const char *const names[] = {"text", "md", "json",
+						    "csv"};
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(arg, names[i]))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			usage_error(ctx, "--format '%s': give text, md, json or "
+					 "csv",
+				    arg);
+		o->format = (enum report_format)i;
+		break;
+	}
+	case OPT_CALLERS:
+	case OPT_CALLEES:
+		if (o->view)
+			usage_error(ctx, "--callers and --callees: one of "
+					 "them, once");
+		if (!*arg)
+			usage_error(ctx, "--%s: no function given",
+				    c == OPT_CALLERS ? "callers" : "callees");
+		o->view = arg;
+		o->callers = c == OPT_CALLERS;
+		break;
 	case 'o':
 		o->output = arg;
 		break;
 	case 's':
 		parse_sort(ctx, o, arg);
+		/* perf's sort_order is the option's text */
+		o->sort_sym_first = !strncmp(arg, "sym", 3);
 		break;
 	case 'n':
 		o->nr_samples = true;
@@ -278,6 +432,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 				    "--percent-limit '%s': a percentage, 0 to "
 				    "100",
 				    arg);
+		/* perf's parse_percent_limit() sets the call graphs'
+		 * threshold too */
+		o->graph_min = o->percent_limit;
 		break;
 	}
 	case OPT_MAX_STACK:
@@ -326,12 +483,6 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 				usage_error(ctx, "--parallelism '%s': levels "
 					    "from 1", arg);
 		break;
-	case OPT_FORMAT:
-		if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0 &&
-		    strcmp(arg, "json") != 0)
-			usage_error(ctx, "--format '%s': text, md or json", arg);
-		o->format = arg;
-		break;
 	case OPT_STAT:
 		if (o->nr_stats == MAX_STATS)
 			usage_error(ctx, "--stat: more than %d captures",
@@ -354,6 +505,39 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 			(struct cmd_report_doc_arg){c, arg};
 		break;
 	}
+}
+
+/*
+ * --callers SYM and --callees SYM: SYM's rows with children (every
+ * sample with SYM on its stack) and their graphs from SYM's frame on,
+ * toward the root (callee order: who calls it) or the leaf (caller
+ * order: what it calls), each branch's share of its caller's (fractal),
+ * unless -g says otherwise.
+ */
+static void set_view(struct pd_ctx *ctx, struct report_opts *o)
+{
+	const char *name = o->callers ? "--callers" : "--callees";
+
+	if (o->children < 0)
+		usage_error(ctx, "%s needs the Children rows: not with "
+				 "--no-children",
+			    name);
+	if (o->symbols[0])
+		usage_error(ctx, "%s and --symbols: one of them", name);
+	if (o->graph == PDE_GRAPH_NONE)
+		usage_error(ctx, "%s shows call graphs: not with -g none",
+			    name);
+	if (o->order && (o->order > 0) == o->callers)
+		usage_error(ctx, "%s orders the chains %s first: not with "
+				 "-g %s",
+			    name, o->callers ? "callee" : "caller",
+			    o->callers ? "caller" : "callee");
+	o->children = 1;
+	o->order = o->callers ? -1 : 1;
+	if (o->graph < 0)
+		o->graph = PDE_GRAPH_REL;
+	o->symbols[0] = o->view;
+	o->symbols[1] = NULL;
 }
 
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
@@ -382,6 +566,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"top", required_argument, NULL, OPT_TOP},
+		{"call-graph", required_argument, NULL, 'g'},
+		{"inverted", no_argument, NULL, 'G'},
+		{"callers", required_argument, NULL, OPT_CALLERS},
+		{"callees", required_argument, NULL, OPT_CALLEES},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
@@ -392,7 +580,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:s:np:j:",
+			     .own_shortopts = "o:s:np:j:g:G",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -401,6 +589,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	while ((c = cmd_getopt(&p)) != -1)
 		report_option(ctx, o, c, optarg);
 	o->path = cmd_opts_input(&p);
+	if (o->view)
+		set_view(ctx, o);
 }
 
 static bool report_needs_srcline(const struct report_opts *o)
@@ -620,7 +810,16 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
 		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
-		   (o->latency ? PDA_REPORT_LATENCY : 0);
+		   (o->latency ? PDA_REPORT_LATENCY : 0) |
+		   (o->graph != PDE_GRAPH_NONE ? PDA_REPORT_CALLCHAIN : 0);
+	/* perf orders callchains caller first when --children is on as
+	 * its options are read (report.c), before it knows whether the
+	 * capture has callchains: a pipe's, whose events come later, gets
+	 * no Children column and caller order */
+	if (o->order > 0 || (o->order == 0 && o->children >= 0))
+		ro.flags |= PDA_REPORT_CALLER;
+	else
+		ro.flags |= PDA_REPORT_CALLEE;
 	ro.comms = o->comms[0] ? o->comms : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
 	/* perf hides the rows of other threads and counts their samples
@@ -678,7 +877,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		st->nr_entries, st->nr_entries == 1 ? "y" : "ies", cs->lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
-	if (st->nr_hidden)
+	if (st->nr_hidden && !rr->o->view)
 		eprintf("; %" PRIu64 " row%s hidden by --comms, --symbols, "
 			"--pid or --tid",
 			st->nr_hidden, PLURAL(st->nr_hidden));
@@ -702,7 +901,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 		.stat_paths = o->stats,
 		.nr_stat = o->nr_stats,
 		.top = o->top ? o->top : 20,
-		.json = strcmp(o->format, "json") == 0,
+		.json = o->format == FMT_JSON,
 		.sym = &o->sym,
 		.unwinder = o->unwinder,
 		.jobs = o->jobs,
@@ -711,18 +910,22 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	};
 	int rc;
 
+	const char *fmt = o->format == FMT_JSON ? "json" : "md";
+
 	if (!o->output || strcmp(o->output, "-") == 0)
-		usage_error(ctx, "--format %s writes a directory: give it "
+		usage_error(ctx, "--format %s with --stat or --top writes the "
+				 "profile report into a directory: give it "
 				 "with -o DIR",
-			    o->format);
+			    fmt);
 	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
-	    o->time.has_end || o->parent || o->max_stack)
-		usage_error(ctx, "--format %s takes no table options (-s, "
-				 "--children, -n, filters, ...): its tables "
-				 "are fixed",
-			    o->format);
+	    o->time.has_end || o->parent || o->max_stack || o->view ||
+	    o->graph >= 0 || o->latency || o->nr_levels)
+		usage_error(ctx, "--format %s -o DIR takes no table options "
+				 "(-s, --children, -n, -g, filters, ...): the "
+				 "profile report's tables are fixed",
+			    fmt);
 	rc = cmd_report_doc(ctx, &a);
 	for (size_t i = 0; i < 2; i++)
 		free(o->names_buf[i]);
@@ -745,11 +948,17 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 
 	if (!o)
 		die(ctx, "out of memory");
+	o->graph = -1;
+	o->graph_min = 0.5;
 	parse_args(argc, argv, ctx, o);
-	if (o->format && strcmp(o->format, "text") != 0)
+	/* md and json: the tables on standard output, or with -o DIR the
+	 * profile report (issue 16's), which --stat and --top are for */
+	if ((o->format == FMT_MD || o->format == FMT_JSON) &&
+	    (o->output || o->nr_stats || o->top))
 		return report_doc(ctx, o);
 	if (o->nr_stats || o->top)
-		usage_error(ctx, "--stat and --top go with --format md or json");
+		usage_error(ctx, "--stat and --top go with --format md or json "
+				 "-o DIR");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
 	if (o->latency && o->children > 0)
@@ -816,18 +1025,51 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
+	/* perf's default: a graph when the capture has callchains (known
+	 * now: a pipe's events come in its stream); asked for without
+	 * them, an error */
+	if (o->graph < 0)
+		o->graph = has_callchains(f) ? PDE_GRAPH_ABS : PDE_GRAPH_NONE;
+	else if (o->graph != PDE_GRAPH_NONE && !has_callchains(f))
+		die(ctx, "'%s': -g asks for call graphs, but the capture has "
+			 "no callchains (recorded without -g)",
+		    o->path);
 	{
 		const struct pde_report_opts eo = {
 			.lost = cs->lost,
 			.percent_limit = o->percent_limit,
+			.graph = (enum pde_report_graph)o->graph,
+			.graph_min_percent = o->graph_min,
+			.graph_limit = o->graph_limit,
+			.graph_skip_first = o->sort_sym_first,
+			/* perf colours --stdio on a terminal */
+			.color = (!o->output || !strcmp(o->output, "-")) &&
+				 ctx_use_color(),
 		};
 
-		ctx_check_write(ctx, pde_report_text(out, rr.rep, &eo),
-				o->output);
+		switch (o->format) {
+		case FMT_TEXT:
+			rc = pde_report_text(out, rr.rep, &eo);
+			break;
+		case FMT_MD:
+			rc = pde_report_md(out, rr.rep, &eo);
+			break;
+		case FMT_JSON:
+			rc = pde_report_json(out, rr.rep, &eo);
+			break;
+		case FMT_CSV:
+			rc = pde_report_csv(out, rr.rep, &eo);
+			break;
+		}
+		ctx_check_write(ctx, rc, o->output);
 	}
 	ctx_close_output(ctx, out, o->output);
 	ps = pda_session_stats(s);
 	coverage(ctx, &rr, ps);
+	if (o->view && pda_report_nr_tables(rr.rep) &&
+	    !pda_report_table(rr.rep, 0)->nr_rows)
+		warning(ctx, "'%s': no sample has function '%s' on its stack",
+			o->path, o->view);
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = cmd_strict_status(ctx, cs, ps);

@@ -702,16 +702,51 @@ int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
 
 struct pda_report;
 
+/* perf's -g modes: how a row's call graph is printed. */
+enum pde_report_graph {
+	PDE_GRAPH_NONE,		/* none */
+	PDE_GRAPH_ABS,		/* graph: shares of the event's total */
+	PDE_GRAPH_REL,		/* fractal: shares of the parent's */
+	PDE_GRAPH_FLAT,		/* flat: each chain from the root */
+	PDE_GRAPH_FOLDED,	/* folded: each chain on one line */
+};
+
 struct pde_report_opts {
 	uint64_t lost;		/* "# Total Lost Samples:" */
 	float percent_limit;	/* rows whose share (children's with them)
 				 * is under it are not written; 0: none */
+	/* call graphs (the report made with PDA_REPORT_CALLCHAIN) */
+	enum pde_report_graph graph;
+	double graph_min_percent; /* perf's threshold: parts under it are
+				   * left out */
+	unsigned graph_limit;	/* perf's print_limit: 0 all */
+	bool graph_skip_first;	/* --sort starts with "sym": perf leaves
+				 * out a lone chain's first frame */
+	bool color;		/* text: perf's percentage colours (red from
+				 * 5%, green over 0.5%) */
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`
- * 6.1 prints them, call graphs left out. */
+ * 6.1 prints them, with the call graphs opts->graph asks for. */
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o);
+
+/*
+ * The same rows (--percent-limit applied, call graphs not written) as
+ * GitHub Markdown (a heading and a table an event), JSON (one document:
+ * the lost count and per table its event, sample count, period and a
+ * row object each: its sort keys by perf's names and every value:
+ * "children" and "self" in percent, "samples", "period",
+ * "children_samples", "children_period"; with --group a "members"
+ * array of them, one an event) or CSV (a header line, then a line a
+ * row: the event, the values, the keys as the text shows them).
+ */
+int pde_report_md(FILE *out, const struct pda_report *rep,
+		  const struct pde_report_opts *o);
+int pde_report_json(FILE *out, const struct pda_report *rep,
+		    const struct pde_report_opts *o);
+int pde_report_csv(FILE *out, const struct pda_report *rep,
+		   const struct pde_report_opts *o);
 
 /* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */
 

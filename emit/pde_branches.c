@@ -325,22 +325,6 @@ static void write_json(FILE *out, const struct pda_branch *b,
 	pde_json_newline(&j);
 }
 
-/* A CSV field (RFC 4180): quoted, quotes doubled, other bytes by
- * pdc_text's rule, so no name can end a row. */
-static void csv_str(FILE *out, const char *s)
-{
-	const char *q;
-
-	fputc('"', out);
-	while ((q = strchr(s, '"'))) {
-		pde_text_str(out, s, (size_t)(q - s));
-		fputs("\"\"", out);
-		s = q + 1;
-	}
-	pde_text_puts(out, s);
-	fputc('"', out);
-}
-
 static void write_csv(FILE *out, const struct pda_branch *b,
 		      enum pda_branch_by by, struct pdc_strbuf *sb)
 {
@@ -353,9 +337,9 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
-		csv_str(out, label(sb, by, &r->from));
+		pde_csv_str(out, label(sb, by, &r->from));
 		fputc(',', out);
-		csv_str(out, label(sb, by, &r->to));
+		pde_csv_str(out, label(sb, by, &r->to));
 		fprintf(out, ",0x%" PRIx64 ",0x%" PRIx64 ",%" PRIu64 ",%.4f,",
 			r->from.addr, r->to.addr, r->count,
 			pct(r->count, t->nr_entries));
@@ -567,7 +551,7 @@ static void write_blocks_csv(FILE *out, const struct pda_branch *b,
 		const struct pda_branch_block *k = pda_branch_block(b, i);
 		double avg, r;
 
-		csv_str(out, block_label(sb, by, k));
+		pde_csv_str(out, block_label(sb, by, k));
 		fprintf(out, ",0x%" PRIx64 ",", k->start.addr);
 		if (by == PDA_BRANCH_BY_ADDR)
 			fprintf(out, "0x%" PRIx64, k->end.addr);

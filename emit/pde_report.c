@@ -12,11 +12,14 @@
  * that are not text), and measured so.
  */
 #include "pde.h"
+#include "pde_text_int.h"
 #include "pda_report.h"
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OVERHEAD_W 8
@@ -182,6 +185,33 @@ static double percent(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
+/* perf's get_percent_color(): red from MIN_RED (5%), green over
+ * MIN_GREEN (0.5%), else none. */
+static const char *percent_color(double pct)
+{
+	if (fabs(pct) >= 5.0)
+		return "\033[31m";
+	if (fabs(pct) > 0.5)
+		return "\033[32m";
+	return NULL;
+}
+
+/* A percentage, "%7.2f%%" (a column) or "%.2f%%", coloured as perf's
+ * percent_color_snprintf() colours it: the whole field. */
+static void put_percent(FILE *out, bool column, double pct, bool color)
+{
+	const char *c = color ? percent_color(pct) : NULL;
+
+	if (c)
+		fputs(c, out);
+	if (column)
+		fprintf(out, "%7.2f%%", pct);
+	else
+		fprintf(out, "%.2f%%", pct);
+	if (c)
+		fputs("\033[m", out);
+}
+
 /* The period of event member m (a table's columns are shares of it). */
 static uint64_t member_total(const struct pda_report *rep,
 			     const struct pda_report_table *t, unsigned m)
@@ -314,7 +344,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
-		      const struct widths *w, struct pdc_strbuf *b)
+		      const struct widths *w, struct pdc_strbuf *b, bool color)
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
@@ -332,16 +362,18 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
-			fprintf(out, "%7.2f%%",
-				percent(pda_report_val(rep, t->members[m], id)
-						->acc_period,
-					member_total(rep, t, m)));
+			put_percent(out, true,
+				    percent(pda_report_val(rep, t->members[m], id)
+						    ->acc_period,
+					    member_total(rep, t, m)),
+				    color);
 		fputs("  ", out);
 	}
 	for (unsigned m = 0; m < nr; m++)
-		fprintf(out, "%7.2f%%",
-			percent(pda_report_val(rep, t->members[m], id)->period,
-				member_total(rep, t, m)));
+		put_percent(out, true,
+			    percent(pda_report_val(rep, t->members[m], id)->period,
+				    member_total(rep, t, m)),
+			    color);
 	if (flags & PDA_REPORT_NR_SAMPLES) {
 		fputs("  ", out);
 		for (unsigned m = 0; m < nr; m++)
@@ -362,12 +394,368 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	fputc('\n', out);
 }
 
+/* ---- call graphs (ui/stdio/hist.c's callchain__fprintf_*) ------------ */
+
+/*
+ * perf keeps a graph as a tree of nodes each holding a run of frames: a
+ * run goes on while its frame ended no chain and has one child.  The
+ * report's graph has a node a frame; a run is found by walking it.
+ */
+struct graph {
+	FILE *out;
+	const struct pda_report *rep;
+	const struct pde_report_opts *o;
+	uint64_t total;		/* the event's period: graph's 100% */
+	uint64_t min_hit;	/* graph, flat, folded: the threshold */
+	unsigned limit;
+	int oom;
+};
+
+static const struct pda_report_cnode *cn(const struct graph *g, uint32_t id)
+{
+	return pda_report_cnode(g->rep, id);
+}
+
+static uint64_t cumul(const struct pda_report_cnode *n)
+{
+	return n->hit + n->children_hit;
+}
+
+/* The last frame of the run that starts at id. */
+static uint32_t run_end(const struct graph *g, uint32_t id)
+{
+	for (;;) {
+		const struct pda_report_cnode *n = cn(g, id);
+
+		if (n->hit || !n->child || cn(g, n->child)->next)
+			return id;
+		id = n->child;
+	}
+}
+
+/* What the graph's orders sort by: a run's cumulated period (graph,
+ * fractal) or its own (flat, folded). */
+static uint64_t sort_key(const struct graph *g, uint32_t id, bool own)
+{
+	return own ? cn(g, id)->hit : cumul(cn(g, id));
+}
+
+/* Sort ids v[0..n) by sort_key, largest first; equal ones keep their
+ * order (rb_insert_callchain() puts a new equal one after).  tmp has
+ * room for n. */
+static void sort_runs(const struct graph *g, uint32_t *v, uint32_t *tmp,
+		      size_t n, bool own)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			const size_t mid = lo + w < n ? lo + w : n;
+			const size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, o = lo;
+
+			while (i < mid && j < hi)
+				tmp[o++] = sort_key(g, v[j], own) >
+						   sort_key(g, v[i], own)
+						   ? v[j++]
+						   : v[i++];
+			while (i < mid)
+				tmp[o++] = v[i++];
+			while (j < hi)
+				tmp[o++] = v[j++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* The runs under run end e worth printing, sorted as perf's
+ * sort_chain_graph_*(): cumulated period first, ties in the graph's
+ * order.  A malloc'd list (*nr of them), NULL when none. */
+static uint32_t *graph_children(struct graph *g, uint32_t e, uint64_t min_hit,
+				size_t *nr)
+{
+	uint32_t *v, *tmp;
+	size_t n = 0, k = 0;
+
+	*nr = 0;
+	for (uint32_t c = cn(g, e)->child; c; c = cn(g, c)->next)
+		n++;
+	if (!n)
+		return NULL;
+	v = malloc(2 * n * sizeof(*v));
+	if (!v) {
+		g->oom = 1;
+		return NULL;
+	}
+	tmp = v + n;
+	for (uint32_t c = cn(g, e)->child; c; c = cn(g, c)->next)
+		if (cumul(cn(g, c)) >= min_hit)
+			v[k++] = c;
+	sort_runs(g, v, tmp, k, false);
+	*nr = k;
+	return v;
+}
+
+/* A threshold for the children of run end e: fractal's is a share of
+ * e's children (__sort_chain_graph_rel), graph's the event's. */
+static uint64_t child_min(const struct graph *g, uint32_t e)
+{
+	if (g->o->graph == PDE_GRAPH_REL)
+		return (uint64_t)ceil((double)cn(g, e)->children_hit *
+				      (g->o->graph_min_percent / 100.0));
+	return g->min_hit;
+}
+
+static void margin(const struct graph *g, int left)
+{
+	fprintf(g->out, "%*s", 12 + left, "");
+}
+
+static void value(const struct graph *g, uint64_t period, uint64_t total)
+{
+	put_percent(g->out, false, percent(period, total), g->o->color);
+}
+
+static void frame_name(const struct graph *g, const struct pda_report_cnode *n)
+{
+	pde_text_puts(g->out, n->name);
+}
+
+/* ipchain__fprintf_graph(): a frame of a run; the first carries the
+ * run's share. */
+static void graph_frame(const struct graph *g, uint64_t share, uint32_t id,
+			int depth, unsigned mask, bool first, uint64_t total,
+			int left)
+{
+	margin(g, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & (1u << i) ? '|' : ' ', g->out);
+		if (first && i == depth - 1) {
+			fputs("--", g->out);
+			value(g, share, total);
+			fputs("--", g->out);
+		} else {
+			fputs("          ", g->out);
+		}
+	}
+	if (id)
+		frame_name(g, cn(g, id));
+	else
+		fputs("[...]", g->out);
+	fputc('\n', g->out);
+}
+
+/* __callchain__fprintf_graph(): the runs under run end e.  Whether it
+ * wrote anything. */
+static bool graph_level(struct graph *g, uint32_t e, uint64_t total, int depth,
+			unsigned mask, int left)
+{
+	size_t nr;
+	uint32_t *kids = graph_children(g, e, child_min(g, e), &nr);
+	uint64_t remaining = total;
+	unsigned new_mask = mask;
+	size_t printed = 0;
+
+	for (size_t k = 0; k < nr; k++) {
+		const uint32_t s = kids[k], end = run_end(g, s);
+		const uint64_t c = cumul(cn(g, s));
+
+		remaining -= c;
+		if (k + 1 == nr &&
+		    (g->o->graph != PDE_GRAPH_REL || !remaining))
+			new_mask &= ~(1u << (depth - 1));
+		/* the separator keeps the old mask */
+		margin(g, left);
+		for (int i = 0; i < depth; i++)
+			fputs(mask & (1u << i) ? "|          " : "           ",
+			      g->out);
+		fputc('\n', g->out);
+		for (uint32_t id = s, first = 1;; id = cn(g, id)->child, first = 0) {
+			graph_frame(g, c, id, depth, new_mask, first, total,
+				    left);
+			if (id == end)
+				break;
+		}
+		graph_level(g, end,
+			    g->o->graph == PDE_GRAPH_REL ? cn(g, end)->children_hit
+							 : total,
+			    depth + 1, new_mask | (1u << depth), left);
+		if (++printed == g->limit)
+			break;
+	}
+	if (g->o->graph == PDE_GRAPH_REL && remaining && remaining != total) {
+		new_mask &= ~(1u << (depth - 1));
+		graph_frame(g, remaining, 0, depth, new_mask, true, total, left);
+		printed++;
+	}
+	free(kids);
+	return printed > 0;
+}
+
+/* callchain__fprintf_graph(): parent is the row's period (its children's
+ * with them).  A lone run with all of it is printed "---" without a
+ * share; perf prints the graph's blank line only after something. */
+static void graph_print(struct graph *g, uint32_t root, uint64_t parent)
+{
+	size_t nr;
+	uint32_t *kids = graph_children(g, root, child_min(g, root), &nr);
+	uint64_t total = g->total;
+	uint32_t top = root;
+	bool any = false;
+	int left = 0;
+
+	if (nr && (nr > 1 || cumul(cn(g, kids[0])) != parent))
+		goto rest;
+	if (nr) {
+		const uint32_t s = kids[0], end = run_end(g, s);
+		bool printed = false;
+		size_t entries = 0;
+
+		for (uint32_t id = s, i = 0;; id = cn(g, id)->child, i++) {
+			if (!(i == 0 && g->o->graph_skip_first)) {
+				if (!printed) {
+					margin(g, left);
+					fputs("|\n", g->out);
+					margin(g, left);
+					fputs("---", g->out);
+					left += 3;
+					printed = true;
+				} else {
+					margin(g, left);
+				}
+				frame_name(g, cn(g, id));
+				fputc('\n', g->out);
+				any = true;
+				if (++entries == g->limit)
+					break;
+			}
+			if (id == end)
+				break;
+		}
+		top = end;
+	}
+rest:
+	free(kids);
+	if (g->o->graph == PDE_GRAPH_REL)
+		total = parent;
+	if (graph_level(g, top, total, 1, 1, left) || any)
+		fputc('\n', g->out);
+}
+
+/* Trie nodes under id with chains ending there, in perf's flat order:
+ * each node's children (in the graph's order) before it. */
+static int flat_collect(struct graph *g, uint32_t id, uint32_t **v, size_t *nr,
+			size_t *alloc)
+{
+	const struct pda_report_cnode *n = cn(g, id);
+
+	for (uint32_t c = n->child; c; c = cn(g, c)->next)
+		if (flat_collect(g, c, v, nr, alloc) < 0)
+			return -1;
+	if (n->parent && n->hit && n->hit >= g->min_hit) {
+		if (*nr == *alloc) {
+			const size_t want = *alloc ? 2 * *alloc : 16;
+			uint32_t *p = realloc(*v, want * sizeof(**v));
+
+			if (!p)
+				return -1;
+			*v = p;
+			*alloc = want;
+		}
+		(*v)[(*nr)++] = id;
+	}
+	return 0;
+}
+
+/* The path root..id, printed by flat's or folded's rule. */
+static void flat_path(const struct graph *g, uint32_t id, bool folded,
+		      bool *first)
+{
+	const struct pda_report_cnode *n = cn(g, id);
+
+	if (!n->parent)
+		return;
+	flat_path(g, n->parent, folded, first);
+	if (folded) {
+		if (!*first)
+			fputc(';', g->out);
+		*first = false;
+	} else {
+		fputs("                ", g->out);
+	}
+	frame_name(g, n);
+	if (!folded)
+		fputc('\n', g->out);
+}
+
+/* callchain__fprintf_flat() and _folded(): the chains by their own
+ * period, largest first (flat shows the cumulated share, folded the
+ * chain's own). */
+static void flat_print(struct graph *g, uint32_t root)
+{
+	const bool folded = g->o->graph == PDE_GRAPH_FOLDED;
+	uint32_t *v = NULL, *tmp;
+	size_t nr = 0, alloc = 0, printed = 0;
+
+	if (flat_collect(g, root, &v, &nr, &alloc) < 0) {
+		free(v);
+		g->oom = 1;
+		return;
+	}
+	tmp = nr ? malloc(nr * sizeof(*tmp)) : NULL;
+	if (nr && !tmp) {
+		free(v);
+		g->oom = 1;
+		return;
+	}
+	sort_runs(g, v, tmp, nr, true);
+	for (size_t k = 0; k < nr; k++) {
+		const struct pda_report_cnode *n = cn(g, v[k]);
+		bool first = true;
+
+		if (!folded)
+			fputs("           ", g->out);
+		value(g, folded ? n->hit : cumul(n), g->total);
+		fputc(folded ? ' ' : '\n', g->out);
+		flat_path(g, v[k], folded, &first);
+		fputc('\n', g->out);
+		if (++printed == g->limit)
+			break;
+	}
+	free(tmp);
+	free(v);
+}
+
+/* Row id's call graph, the table's first member's. */
+static void write_graph(FILE *out, const struct pda_report *rep,
+			const struct pda_report_table *t, uint32_t id,
+			const struct pde_report_opts *o, int *oom)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[0], id);
+	const uint64_t total = member_total(rep, t, 0);
+	struct graph g = {
+		.out = out, .rep = rep, .o = o, .total = total,
+		.min_hit = (uint64_t)((double)total *
+				      (o->graph_min_percent / 100.0)),
+		.limit = o->graph_limit,
+	};
+
+	if (!v->chain)
+		return;
+	if (o->graph == PDE_GRAPH_FLAT || o->graph == PDE_GRAPH_FOLDED)
+		flat_print(&g, v->chain);
+	else
+		graph_print(&g, v->chain,
+			    pda_report_flags(rep) & PDA_REPORT_CHILDREN
+				    ? v->acc_period
+				    : v->period);
+	*oom |= g.oom;
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
 	struct pdc_strbuf b;
 	char small[512];
-	int rc = 0;
+	int rc = 0, oom = 0;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
 	fputs("# To display the perf.data header info, please use "
@@ -387,15 +775,359 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 			t->total_period);
 		calc_widths(rep, t, &w, &b);
 		write_headers(out, rep, t, &w);
-		for (size_t r = 0; r < t->nr_rows; r++)
-			if (!hidden(rep, t, t->rows[r], o))
-				write_row(out, rep, t, t->rows[r], &w, &b);
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			if (hidden(rep, t, t->rows[r], o))
+				continue;
+			write_row(out, rep, t, t->rows[r], &w, &b, o->color);
+			if (o->graph != PDE_GRAPH_NONE)
+				write_graph(out, rep, t, t->rows[r], o, &oom);
+		}
 		fputs("\n\n", out);
 	}
-	if (b.oom)
+	if (b.oom || oom)
 		rc = PD_ERR_NOMEM;
 	pdc_strbuf_release(&b);
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;
+}
+
+/* ---- Markdown, JSON, CSV ----------------------------------------------- */
+
+/* The columns of the values, by name, and what each holds. */
+enum col { C_CHILDREN, C_SELF, C_SAMPLES, C_PERIOD };
+
+static const char *const col_name[] = {"Children", "Self", "Samples",
+				       "Period"};
+
+/* The value columns the text has (its headers' order). */
+static size_t value_cols(const struct pda_report *rep, enum col *cols)
+{
+	const unsigned flags = pda_report_flags(rep);
+	size_t n = 0;
+
+	if (flags & PDA_REPORT_CHILDREN)
+		cols[n++] = C_CHILDREN;
+	cols[n++] = C_SELF;
+	if (flags & PDA_REPORT_NR_SAMPLES)
+		cols[n++] = C_SAMPLES;
+	if (flags & PDA_REPORT_PERIOD)
+		cols[n++] = C_PERIOD;
+	return n;
+}
+
+static void put_value(FILE *out, const struct pda_report *rep,
+		      const struct pda_report_table *t, unsigned m, uint32_t id,
+		      enum col c)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[m], id);
+
+	switch (c) {
+	case C_CHILDREN:
+		fprintf(out, "%.2f%%", percent(v->acc_period,
+					       member_total(rep, t, m)));
+		break;
+	case C_SELF:
+		fprintf(out, "%.2f%%", percent(v->period,
+					       member_total(rep, t, m)));
+		break;
+	case C_SAMPLES:
+		fprintf(out, "%" PRIu64, v->samples);
+		break;
+	case C_PERIOD:
+		fprintf(out, "%" PRIu64, v->period);
+		break;
+	}
+}
+
+/* The cell of key k as the text writes it (the sym key with
+ * " (inlined)", the pid key "TID:comm"). */
+static void cell_text(struct pdc_strbuf *b, enum pda_report_key k,
+		      const struct pda_report_entry *e)
+{
+	b->len = 0;
+	if (k == PDA_REPORT_PID)
+		pdc_strbuf_addf(b, "%d:", e->tid);
+	key_text(b, k, e);
+	if (k == PDA_REPORT_SYM && e->inlined)
+		pdc_strbuf_add(b, " (inlined)", 10);
+}
+
+/* Key k's header without perf's padding ("Pid:Command"). */
+static const char *key_title(enum pda_report_key k)
+{
+	const char *h = pda_report_key_header(k);
+
+	return h + strspn(h, " ");
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* A Markdown table's heading, header and alignment lines. */
+static void md_head(FILE *out, const struct pda_report *rep,
+		    const struct pda_report_table *t, const enum col *cols,
+		    size_t nr_cols)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out, "\n\n%" PRIu64 " sample%s, event count %" PRIu64 "\n\n|",
+		t->nr_samples, plural(t->nr_samples), t->total_period);
+	for (size_t c = 0; c < nr_cols; c++)
+		for (unsigned m = 0; m < t->nr_members; m++) {
+			const char *ev = pda_report_event_name(rep, t->members[m]);
+
+			fprintf(out, " %s", col_name[cols[c]]);
+			if (t->nr_members > 1) {
+				fputs(" (", out);
+				pde_md_text(out, ev, strlen(ev));
+				fputc(')', out);
+			}
+			fputs(" |", out);
+		}
+	for (unsigned k = 0; k < nr_keys; k++)
+		fprintf(out, " %s |", key_title(pda_report_key(rep, k)));
+	fputs("\n|", out);
+	for (size_t c = 0; c < nr_cols * t->nr_members; c++)
+		fputs(" ---: |", out);
+	for (unsigned k = 0; k < nr_keys; k++)
+		fputs(" --- |", out);
+	fputc('\n', out);
+}
+
+/* Row id as a Markdown table row: every member's values side by side. */
+static void md_row(FILE *out, const struct pda_report *rep,
+		   const struct pda_report_table *t, uint32_t id,
+		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+{
+	const struct pda_report_entry *e = pda_report_entry(rep, id);
+
+	fputc('|', out);
+	for (size_t c = 0; c < nr_cols; c++)
+		for (unsigned m = 0; m < t->nr_members; m++) {
+			fputc(' ', out);
+			put_value(out, rep, t, m, id, cols[c]);
+			fputs(" |", out);
+		}
+	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
+		cell_text(b, pda_report_key(rep, k), e);
+		fputc(' ', out);
+		pde_md_code(out, b->p, b->len, true);
+		fputs(" |", out);
+	}
+	fputc('\n', out);
+}
+
+/* Row id as CSV lines, one a member. */
+static void csv_rows(FILE *out, const struct pda_report *rep,
+		     const struct pda_report_table *t, uint32_t id,
+		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+{
+	const struct pda_report_entry *e = pda_report_entry(rep, id);
+
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		pde_csv_str(out, pda_report_event_name(rep, t->members[m]));
+		for (size_t c = 0; c < nr_cols; c++) {
+			fputc(',', out);
+			put_value(out, rep, t, m, id, cols[c]);
+		}
+		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
+			cell_text(b, pda_report_key(rep, k), e);
+			/* NUL-terminated for pde_csv_str */
+			pdc_strbuf_add(b, "", 1);
+			fputc(',', out);
+			pde_csv_str(out, b->p);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* The rows as Markdown tables (md) or CSV. */
+static int write_grid(FILE *out, const struct pda_report *rep,
+		      const struct pde_report_opts *o, bool md)
+{
+	struct pdc_strbuf b;
+	char small[512];
+	enum col cols[4];
+	const size_t nr_cols = value_cols(rep, cols);
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (md) {
+		fprintf(out, "# perf report\n\nLost samples: %" PRIu64 "\n",
+			o->lost);
+	} else {
+		fputs("event", out);
+		for (size_t c = 0; c < nr_cols; c++)
+			fprintf(out, ",%s", col_name[cols[c]]);
+		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++)
+			fprintf(out, ",%s", key_title(pda_report_key(rep, k)));
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
+		const struct pda_report_table *t = pda_report_table(rep, i);
+
+		if (md)
+			md_head(out, rep, t, cols, nr_cols);
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			if (hidden(rep, t, t->rows[r], o))
+				continue;
+			if (md)
+				md_row(out, rep, t, t->rows[r], cols, nr_cols,
+				       &b);
+			else
+				csv_rows(out, rep, t, t->rows[r], cols, nr_cols,
+					 &b);
+		}
+	}
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	return rc ? rc : pde_out_rc(out);
+}
+
+int pde_report_md(FILE *out, const struct pda_report *rep,
+		  const struct pde_report_opts *o)
+{
+	return write_grid(out, rep, o, true);
+}
+
+int pde_report_csv(FILE *out, const struct pda_report *rep,
+		   const struct pde_report_opts *o)
+{
+	return write_grid(out, rep, o, false);
+}
+
+/* Key k of entry e as JSON, by perf's name: what the text shows, in
+ * its parts. */
+static void json_key(struct pde_json *j, enum pda_report_key k,
+		     const struct pda_report_entry *e)
+{
+	switch (k) {
+	case PDA_REPORT_COMM:
+		pde_json_str(j, "comm", e->comm);
+		break;
+	case PDA_REPORT_PID:
+		pde_json_u64(j, "pid", e->pid);
+		pde_json_i64(j, "tid", e->tid);
+		pde_json_str(j, "thread_comm", e->thread_comm);
+		break;
+	case PDA_REPORT_DSO:
+		if (e->dso) {
+			pde_json_str(j, "dso", e->dso);
+			pde_json_str(j, "dso_path", e->dso_path);
+		} else {
+			pde_json_null(j, "dso");
+		}
+		break;
+	case PDA_REPORT_SYM:
+		if (e->sym)
+			pde_json_str(j, "sym", e->sym);
+		else
+			pde_json_null(j, "sym");
+		pde_json_hex(j, "addr", e->addr);
+		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
+		pde_json_bool(j, "inlined", e->inlined);
+		break;
+	case PDA_REPORT_SRCLINE:
+		pde_json_str(j, "srcline", e->srcline);
+		break;
+	case PDA_REPORT_SRCFILE:
+		pde_json_str(j, "srcfile", e->srcfile);
+		break;
+	case PDA_REPORT_CPU:
+		pde_json_i64(j, "cpu", e->cpu);
+		break;
+	case PDA_REPORT_PARENT:
+		if (e->parent)
+			pde_json_str(j, "parent", e->parent);
+		else
+			pde_json_null(j, "parent");
+		break;
+	case PDA_REPORT_TYPE:
+		pde_json_str(j, "type", e->type);
+		break;
+	case PDA_REPORT_TYPEOFF:
+		pde_json_str(j, "typeoff", e->typeoff);
+		pde_json_i64(j, "type_offset", e->type_off);
+		break;
+	case PDA_REPORT_NR_KEYS:
+		break;
+	}
+}
+
+/* Member m's values of row id. */
+static void json_values(struct pde_json *j, const struct pda_report *rep,
+			const struct pda_report_table *t, unsigned m,
+			uint32_t id)
+{
+	const struct pda_report_val *v = pda_report_val(rep, t->members[m], id);
+	const uint64_t total = member_total(rep, t, m);
+
+	if (pda_report_flags(rep) & PDA_REPORT_CHILDREN)
+		pde_json_double(j, "children", percent(v->acc_period, total));
+	pde_json_double(j, "self", percent(v->period, total));
+	pde_json_u64(j, "samples", v->samples);
+	pde_json_u64(j, "period", v->period);
+	if (pda_report_flags(rep) & PDA_REPORT_CHILDREN) {
+		pde_json_u64(j, "children_samples", v->acc_samples);
+		pde_json_u64(j, "children_period", v->acc_period);
+	}
+}
+
+int pde_report_json(FILE *out, const struct pda_report *rep,
+		    const struct pde_report_opts *o)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_u64(&j, "lost", o->lost);
+	pde_json_begin_array(&j, "tables");
+	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
+		const struct pda_report_table *t = pda_report_table(rep, i);
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "event", t->event);
+		pde_json_u64(&j, "samples", t->nr_samples);
+		pde_json_u64(&j, "period", t->total_period);
+		pde_json_begin_array(&j, "rows");
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			const uint32_t id = t->rows[r];
+			const struct pda_report_entry *e =
+				pda_report_entry(rep, id);
+
+			if (hidden(rep, t, id, o))
+				continue;
+			pde_json_begin_object(&j, NULL);
+			for (unsigned k = 0; k < nr_keys; k++)
+				json_key(&j, pda_report_key(rep, k), e);
+			if (t->nr_members == 1) {
+				json_values(&j, rep, t, 0, id);
+			} else {
+				pde_json_begin_array(&j, "members");
+				for (unsigned m = 0; m < t->nr_members; m++) {
+					pde_json_begin_object(&j, NULL);
+					pde_json_str(&j, "event",
+						     pda_report_event_name(
+							     rep, t->members[m]));
+					json_values(&j, rep, t, m, id);
+					pde_json_end_object(&j);
+				}
+				pde_json_end_array(&j);
+			}
+			pde_json_end_object(&j);
+		}
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	return pde_out_rc(out);
 }

@@ -65,3 +65,17 @@ void pde_text_quoted(FILE *out, const char *str, size_t n)
 	}
 	fputc('"', out);
 }
+
+void pde_csv_str(FILE *out, const char *s)
+{
+	const char *q;
+
+	fputc('"', out);
+	while ((q = strchr(s, '"'))) {
+		pde_text_str(out, s, (size_t)(q - s));
+		fputs("\"\"", out);
+		s = q + 1;
+	}
+	pde_text_puts(out, s);
+	fputc('"', out);
+}

@@ -16,6 +16,10 @@
  */
 void pde_text_quoted(FILE *out, const char *s, size_t n);
 
+/* A CSV field (RFC 4180) of the NUL-terminated s: quoted, quotes
+ * doubled, other bytes by pdc_text's rule, so no name can end a row. */
+void pde_csv_str(FILE *out, const char *s);
+
 /* What a writer returns (pde.h): PD_ERR_IO when out's error indicator is
  * set, else 0. */
 int pde_out_rc(FILE *out);

@@ -59,11 +59,54 @@ struct ent {
 	uint32_t id;
 };
 
-/* The entries a stack adds to: ents[0] its own, the rest its callers'. */
+/*
+ * The entries a stack adds to: ents[0] its own, the rest its callers'.
+ * With call graphs, chain is the stack's frames in the report's order
+ * (cframe ids) and entry i's graph gets chain[start[i]...]; term[i] is
+ * the node that ends it in the graph of event cache_ev (0: not yet
+ * walked), so that a later sample of the memo slot adds its period to
+ * one node per entry.
+ */
 struct summary {
 	uint32_t nr;
 	bool truncated;
+	uint32_t nr_chain;
+	uint32_t cache_ev;
+	uint32_t *start, *term, *chain;
 	uint32_t ents[];
+};
+
+/* A call graph frame's identity, perf's match_chain() by function: a
+ * symbol by its DSO and start, an inlined one by its name, an address
+ * without one by its DSO and ip.  Compared as bytes. */
+struct ckey {
+	const char *dso;
+	const char *name;	/* inlined: the function's name */
+	uint64_t addr;
+	uint32_t kind;		/* CF_ADDR, CF_SYM, CF_INLINED */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct ckey) == 2 * sizeof(void *) + 16,
+	       "a frame key is compared as bytes: no padding");
+
+enum { CF_ADDR, CF_SYM, CF_INLINED };
+
+struct cframe {
+	struct ckey k;
+	const char *disp;	/* as perf's callchain_list__sym_name() */
+	uint32_t dso_rank;	/* the DSO's order of first sight */
+	uint32_t id;
+};
+
+/* A call graph node; the hash finds a node's child by its frame. */
+struct cnode {
+	struct pda_report_cnode pub;
+	uint32_t frame;
+};
+
+struct cchild {
+	uint32_t parent, frame, id;
 };
 
 /* The report's copies of a frame's names, by the session's pointers
@@ -129,6 +172,16 @@ struct pda_report {
 	struct table *tables;
 	size_t nr_tables;
 	struct pda_report_stats st;
+	/* call graphs */
+	bool root_first;	/* the callchain's order: caller first */
+	struct pdc_hash by_cframe; /* struct cframe */
+	struct cframe **cframes; /* by id */
+	size_t nr_cframes, alloc_cframes;
+	struct pdc_hash by_child; /* struct cchild */
+	struct cnode *cnodes;	/* by id; 0 is no node */
+	size_t nr_cnodes, alloc_cnodes;
+	const char **dsos;	/* DSOs in the order first seen */
+	size_t nr_dsos, alloc_dsos;
 };
 
 static const struct {
@@ -205,9 +258,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 	if (!nr_keys || nr_keys > PDA_REPORT_MAX_KEYS ||
 	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
-				   PDA_REPORT_LATENCY)) ||
+				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
+				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
 	    ((o.flags & PDA_REPORT_LATENCY) &&
-	     (o.flags & PDA_REPORT_CHILDREN)))
+	     (o.flags & PDA_REPORT_CHILDREN)) ||
+	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
 		if ((unsigned)keys[i] >= PDA_REPORT_NR_KEYS)
@@ -230,6 +285,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 	}
 	rep->nr_keys = nr_keys;
 	rep->flags = o.flags;
+	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
+			  (!(o.flags & PDA_REPORT_CALLEE) &&
+			   (o.flags & PDA_REPORT_CHILDREN));
 	rep->max_stack = o.max_stack ? o.max_stack : PDA_MAX_STACK;
 	/* borrowed: the caller keeps the lists while adding */
 	rep->comms = o.comms;
@@ -288,6 +346,11 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_key);
 	pdc_hash_release(&m, &rep->by_cpu);
 	pdc_hash_release(&m, &rep->by_names);
+	pdc_hash_release(&m, &rep->by_cframe);
+	pdc_hash_release(&m, &rep->by_child);
+	pdc_free(&m, rep->cframes);
+	pdc_free(&m, rep->cnodes);
+	pdc_free(&m, rep->dsos);
 	pdc_arena_release(&rep->arena, &m);
 	pdc_intern_release(&rep->strs, &m);
 	pdc_free(&m, rep);
@@ -692,8 +755,8 @@ static bool listed(const struct summary *s, uint32_t id)
 /*
  * The callchain frames perf uses, [*lo, *hi) of st: max_stack callchain
  * entries (each with the inlined frames it expands to), from the leaf,
- * or, with children (perf report then resolves callchains caller
- * first, its default order for them), from the root.
+ * or, in caller order (perf report's default with children), from the
+ * root.
  */
 static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
 		       size_t *lo, size_t *hi)
@@ -704,7 +767,7 @@ static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
 	*hi = st ? st->nr : 0;
 	if (!st)
 		return;
-	if (!(rep->flags & PDA_REPORT_CHILDREN)) {
+	if (!rep->root_first) {
 		*hi = pda_stack_kept(st, rep->max_stack);
 		return;
 	}
@@ -723,12 +786,12 @@ static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
 }
 
 /* The first frame of [lo, hi) whose symbol matches the parent pattern,
- * from the leaf, or the root with children (the order perf resolves
+ * from the leaf, or the root in caller order (the order perf resolves
  * the callchain in). */
 static int find_parent(struct pda_report *rep, const struct pda_stack *st,
 		       size_t lo, size_t hi, const char **out)
 {
-	const bool from_root = rep->flags & PDA_REPORT_CHILDREN;
+	const bool from_root = rep->root_first;
 
 	*out = NULL;
 	for (size_t n = lo; n < hi; n++) {
@@ -765,40 +828,154 @@ static int data_type(struct pda_report *rep, const struct pd_sample *sample,
 	return rc;
 }
 
+static bool cframe_eq(const void *item, const void *key)
+{
+	return memcmp(&((const struct cframe *)item)->k, key,
+		      sizeof(struct ckey)) == 0;
+}
+
+/* The rank of DSO dso (the report's string) in the order first seen. */
+static int dso_rank(struct pda_report *rep, const char *dso, uint32_t *rank)
+{
+	size_t i;
+
+	for (i = rep->nr_dsos; i > 0; i--)
+		if (rep->dsos[i - 1] == dso) {
+			*rank = (uint32_t)i;
+			return 0;
+		}
+	if (PDC_GROW(&rep->mem, rep->dsos, rep->alloc_dsos, rep->nr_dsos + 1,
+		     PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	rep->dsos[rep->nr_dsos++] = dso;
+	*rank = (uint32_t)rep->nr_dsos;
+	return 0;
+}
+
+/* The call graph frame of fr (base: the function an inlined frame is
+ * in), found or made. */
+static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
+		     const struct pda_frame *base, uint32_t *id)
+{
+	const char *sym, *dso, *dso_path;
+	struct pdc_hash_slot *slot;
+	struct cframe *cf;
+	struct ckey k;
+	uint64_t h;
+	int rc;
+
+	rc = frame_names(rep, fr, &sym, &dso, &dso_path);
+	if (rc < 0)
+		return rc;
+	memset(&k, 0, sizeof(k));
+	k.dso = dso;
+	if (!sym) {
+		k.kind = CF_ADDR;
+		k.addr = fr->ip;
+	} else if ((fr->flags & PDA_FRAME_INLINED) &&
+		   !(base && !no_sym(base) && !strcmp(fr->sym, base->sym))) {
+		/* perf's new_inline_sym(): named as the function it is in,
+		 * the frame is that function's */
+		k.kind = CF_INLINED;
+		k.dso = NULL;
+		k.name = sym;
+	} else {
+		const struct pda_frame *f =
+			(fr->flags & PDA_FRAME_INLINED) && base ? base : fr;
+
+		k.kind = CF_SYM;
+		k.addr = f->dso_addr - f->sym_off;
+	}
+	h = pdc_hash_bytes(&k, sizeof(k));
+	if (pdc_hash_reserve(&rep->mem, &rep->by_cframe) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_cframe, h, cframe_eq, &k);
+	if (slot->item) {
+		*id = ((const struct cframe *)slot->item)->id;
+		return 0;
+	}
+	if (rep->nr_cframes >= PDA_PROFILE_MAX_ITEMS ||
+	    PDC_GROW(&rep->mem, rep->cframes, rep->alloc_cframes,
+		     rep->nr_cframes + 1, PDA_PROFILE_MAX_ITEMS) < 0)
+		return PD_ERR_NOMEM;
+	cf = pdc_arena_zalloc(&rep->arena, &rep->mem, sizeof(*cf));
+	if (!cf)
+		return PD_ERR_NOMEM;
+	cf->k = k;
+	if (k.kind == CF_ADDR)
+		rc = internf(rep, &cf->disp, "%#" PRIx64, fr->ip);
+	else if (k.kind == CF_INLINED)
+		rc = internf(rep, &cf->disp, "%s (inlined)", sym);
+	else
+		cf->disp = sym;
+	if (rc == 0 && dso)
+		rc = dso_rank(rep, dso, &cf->dso_rank);
+	if (rc < 0)
+		return rc;
+	cf->id = (uint32_t)rep->nr_cframes;
+	rep->cframes[rep->nr_cframes++] = cf;
+	/* the interning above did not touch by_cframe: slot holds */
+	pdc_hash_fill(&rep->by_cframe, slot, h, cf);
+	*id = cf->id;
+	return 0;
+}
+
+/* A summary for nr_ents entries and nr_chain chain frames: in the
+ * arena (keep) or the scratch buffer. */
+static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
+				     size_t nr_chain, bool keep)
+{
+	const size_t nr_u32 = 3 * nr_ents + nr_chain;
+	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
+	struct summary *s;
+
+	if (keep) {
+		s = pdc_arena_alloc(&rep->arena, &rep->mem, want);
+	} else {
+		if (PDC_GROW(&rep->mem, rep->scratch, rep->alloc_scratch, want,
+			     (size_t)1 << 30) < 0)
+			return NULL;
+		s = (struct summary *)(void *)rep->scratch;
+	}
+	if (!s)
+		return NULL;
+	s->nr = 0;
+	s->nr_chain = 0;
+	s->cache_ev = UINT32_MAX;
+	s->start = s->ents + nr_ents;
+	s->term = s->start + nr_ents;
+	s->chain = s->term + nr_ents;
+	return s;
+}
+
 /* The summary of a sample's stack: its own entry, then (children, with a
- * callchain) each distinct entry of its kept frames. */
+ * callchain) each distinct entry of its kept frames, and with call
+ * graphs the chain each adds to its graph. */
 static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 			const struct pda_stack *st, const char *comm,
 			bool keep, struct summary **out)
 {
 	const size_t nr = st ? st->nr : 0;
-	const bool chain =
-		(rep->flags & PDA_REPORT_CHILDREN) && sample->evsel &&
+	const bool has_chain =
+		sample->evsel &&
 		(sample->evsel->attr.sample_type & (PD_SAMPLE_CALLCHAIN |
 						    PD_SAMPLE_STACK_USER));
+	const bool chain = (rep->flags & PDA_REPORT_CHILDREN) && has_chain;
+	const bool graph = (rep->flags & PDA_REPORT_CALLCHAIN) && has_chain;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
 			       .tid = (int32_t)sample->tid};
 	struct summary *s;
-	size_t self = 0, want;
+	size_t self = 0;
 	char level;
 	uint32_t id;
 	int rc;
 
 	kept_range(rep, st, &lo, &hi);
-	want = sizeof(struct summary) +
-	       (1 + (chain ? hi - lo : 0)) * sizeof(uint32_t);
-	if (keep) {
-		s = pdc_arena_alloc(&rep->arena, &rep->mem, want);
-		if (!s)
-			return PD_ERR_NOMEM;
-	} else {
-		if (PDC_GROW(&rep->mem, rep->scratch, rep->alloc_scratch, want,
-			     (size_t)1 << 30) < 0)
-			return PD_ERR_NOMEM;
-		s = (struct summary *)(void *)rep->scratch;
-	}
-	s->nr = 0;
+	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
+			  keep);
+	if (!s)
+		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
 	if (comm && *comm)
 		rc = intern(rep, comm, strlen(comm), &t.comm);
@@ -811,6 +988,15 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
+	/* the chain, in the report's order: the frames perf's cursor has */
+	for (size_t n = lo; graph && n < hi; n++) {
+		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
+
+		rc = cframe_of(rep, &st->frames[i], inline_base(st, i),
+			       &s->chain[s->nr_chain++]);
+		if (rc < 0)
+			return rc;
+	}
 	/* the sample's own entry: the function the ip is in (not an
 	 * inlined one), with the innermost source line */
 	while (self < nr && (st->frames[self].flags & PDA_FRAME_INLINED))
@@ -826,10 +1012,12 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 				 &level, &id);
 	if (rc < 0)
 		return rc;
+	s->start[s->nr] = 0;
 	s->ents[s->nr++] = id;
-	/* caller first with children, the order perf's cursor has */
+	/* each frame's entry in the order of perf's cursor, the first
+	 * time it comes (perf's he_cache), with its graph from there */
 	for (size_t n = lo; chain && n < hi; n++) {
-		const size_t i = hi - 1 - (n - lo);
+		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 		const struct pda_frame *fr = &st->frames[i];
 
 		const struct pda_frame *base = inline_base(st, i);
@@ -840,10 +1028,115 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 				 &id);
 		if (rc < 0)
 			return rc;
-		if (!listed(s, id))
+		if (!listed(s, id)) {
+			s->start[s->nr] = (uint32_t)(n - lo);
 			s->ents[s->nr++] = id;
+		}
 	}
 	*out = s;
+	return 0;
+}
+
+static bool cchild_eq(const void *item, const void *key)
+{
+	const struct cchild *a = item, *b = key;
+
+	return a->parent == b->parent && a->frame == b->frame;
+}
+
+/* A new call graph node: its id, or 0 (out of memory). */
+static uint32_t cnode_new(struct pda_report *rep, uint32_t parent,
+			  uint32_t frame)
+{
+	struct cnode *n;
+
+	if (rep->nr_cnodes == 0)
+		rep->nr_cnodes = 1;	/* id 0: no node */
+	if (rep->nr_cnodes >= UINT32_MAX ||
+	    PDC_GROW(&rep->mem, rep->cnodes, rep->alloc_cnodes,
+		     rep->nr_cnodes + 1, (size_t)UINT32_MAX) < 0)
+		return 0;
+	n = &rep->cnodes[rep->nr_cnodes];
+	memset(n, 0, sizeof(*n));
+	n->pub.parent = parent;
+	n->frame = frame;
+	if (parent) {
+		/* the children's order is made in pda_report_finish() */
+		n->pub.next = rep->cnodes[parent].pub.child;
+		rep->cnodes[parent].pub.child = (uint32_t)rep->nr_cnodes;
+	}
+	return (uint32_t)rep->nr_cnodes++;
+}
+
+/* The node of chain[0..nr) under root, made as needed: 0 out of memory. */
+static uint32_t graph_walk(struct pda_report *rep, uint32_t root,
+			   const uint32_t *chain, size_t nr)
+{
+	uint32_t node = root;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct cchild key = {.parent = node, .frame = chain[i]};
+		const uint64_t h = pdc_hash_u64((uint64_t)node << 32 | chain[i]);
+		struct pdc_hash_slot *slot;
+		struct cchild *c;
+
+		if (pdc_hash_reserve(&rep->mem, &rep->by_child) < 0)
+			return 0;
+		slot = pdc_hash_probe(&rep->by_child, h, cchild_eq, &key);
+		if (slot->item) {
+			node = ((const struct cchild *)slot->item)->id;
+			continue;
+		}
+		c = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*c));
+		if (!c)
+			return 0;
+		*c = key;
+		c->id = cnode_new(rep, node, chain[i]);
+		if (!c->id)
+			return 0;
+		pdc_hash_fill(&rep->by_child, slot, h, c);
+		node = c->id;
+	}
+	return node;
+}
+
+/* Add period to entry i of summary s's graph in event ev (v its values). */
+static int graph_add(struct pda_report *rep, struct event *ev,
+		     struct summary *s, uint32_t i, struct pda_report_val *v,
+		     uint64_t period)
+{
+	const uint32_t member = (uint32_t)(ev - rep->events);
+	struct cnode *n;
+
+	/* perf's callchain_append() adds nothing for an empty cursor */
+	if (!s->nr_chain)
+		return 0;
+	if (s->cache_ev != member) {
+		memset(s->term, 0, s->nr * sizeof(*s->term));
+		s->cache_ev = member;
+	}
+	if (!v->chain) {
+		v->chain = cnode_new(rep, 0, UINT32_MAX);
+		if (!v->chain)
+			return PD_ERR_NOMEM;
+		s->term[i] = 0;
+	}
+	/* a cached node is in this entry's graph: the cpu key maps one
+	 * summary entry to several, whose graphs are walked each time */
+	if (!s->term[i] || rep->has[PDA_REPORT_CPU]) {
+		const uint32_t t = graph_walk(rep, v->chain,
+					      s->chain + s->start[i],
+					      s->nr_chain - s->start[i]);
+
+		if (!t)
+			return PD_ERR_NOMEM;
+		s->term[i] = t;
+	}
+	n = &rep->cnodes[s->term[i]];
+	n->pub.hit += period;
+	n->pub.count++;
+	if (s->nr_chain - s->start[i] > v->max_depth)
+		v->max_depth = s->nr_chain - s->start[i];
 	return 0;
 }
 
@@ -885,7 +1178,7 @@ static struct event *event_of(struct pda_report *rep,
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       const struct summary *s, uint64_t latency)
+		       struct summary *s, uint64_t latency)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -917,6 +1210,12 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		}
 		v->acc_samples++;
 		v->acc_period += period;
+		if (rep->flags & PDA_REPORT_CALLCHAIN) {
+			int rc = graph_add(rep, ev, s, i, v, period);
+
+			if (rc < 0)
+				return rc;
+		}
 	}
 	ev->nr_samples++;
 	ev->total_period += period;
@@ -957,8 +1256,8 @@ int pda_report_add_again_latency(struct pda_report *rep,
 {
 	if (rep->done || !cookie)
 		return PD_ERR_API;
-	return add_summary(rep, sample,
-			   (const struct summary *)(uintptr_t)cookie, latency);
+	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
+			   latency);
 }
 
 int pda_report_add_again(struct pda_report *rep,
@@ -1116,8 +1415,24 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	/* perf >= 6.15 --latency: the latency column first */
 	if (rep->flags & PDA_REPORT_LATENCY)
 		r = hpp_sort(c, a, b, F_LATENCY);
-	if (!r && (rep->flags & PDA_REPORT_CHILDREN))
-		r = hpp_sort(c, a, b, F_ACC_PERIOD);
+	if (!r && (rep->flags & PDA_REPORT_CHILDREN)) {
+		r = field_cmp(val_field(c, 0, a, F_ACC_PERIOD),
+			      val_field(c, 0, b, F_ACC_PERIOD));
+		/* perf's __hpp__sort_acc(): "put caller above callee when
+		 * they have equal period", by their graphs' depths */
+		if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
+		    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+		    ea->pub.pid == eb->pub.pid) {
+			const unsigned m = c->t->members[0];
+
+			r = field_cmp(pda_report_val(rep, m, a)->max_depth,
+				      pda_report_val(rep, m, b)->max_depth);
+			if (!rep->root_first)
+				r = -r;
+		}
+		if (!r)
+			r = hpp_sort(c, a, b, F_ACC_PERIOD);
+	}
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
@@ -1217,6 +1532,76 @@ static int make_table(struct pda_report *rep, struct table *t,
 	return 0;
 }
 
+/* perf's match_chain() of a node (l, there) and a frame (r, new):
+ * < 0 when l sorts before r (MATCH_LT). */
+static int cframe_cmp(const struct cframe *l, const struct cframe *r)
+{
+	if (l->k.kind != CF_ADDR && r->k.kind != CF_ADDR &&
+	    (l->k.kind == CF_INLINED || r->k.kind == CF_INLINED)) {
+		const char *a = l->k.kind == CF_INLINED ? l->k.name : l->disp;
+		const char *b = r->k.kind == CF_INLINED ? r->k.name : r->disp;
+		const int c = strcmp(a, b);
+
+		return (c > 0) - (c < 0);
+	}
+	/* perf compares its dso pointers: the order pdtool first saw them
+	 * stands for the order perf made them in */
+	if (l->dso_rank != r->dso_rank)
+		return l->dso_rank < r->dso_rank ? -1 : 1;
+	return (l->k.addr > r->k.addr) - (l->k.addr < r->k.addr);
+}
+
+/* Sort the children of node p as perf's rb_root_in has them: a new
+ * node goes left of one it is MATCH_LT to, so its in-order walk is
+ * from the greatest; a merge sort of the list by next. */
+static uint32_t sort_siblings(struct pda_report *rep, uint32_t head)
+{
+	uint32_t a, b, *tail, out = 0;
+	uint32_t slow = head, fast;
+
+	if (!head || !rep->cnodes[head].pub.next)
+		return head;
+	fast = rep->cnodes[head].pub.next;
+	while (fast && rep->cnodes[fast].pub.next) {
+		slow = rep->cnodes[slow].pub.next;
+		fast = rep->cnodes[rep->cnodes[fast].pub.next].pub.next;
+	}
+	b = rep->cnodes[slow].pub.next;
+	rep->cnodes[slow].pub.next = 0;
+	a = sort_siblings(rep, head);
+	b = sort_siblings(rep, b);
+	tail = &out;
+	while (a && b) {
+		const struct cframe *fa = rep->cframes[rep->cnodes[a].frame];
+		const struct cframe *fb = rep->cframes[rep->cnodes[b].frame];
+		uint32_t *take = cframe_cmp(fa, fb) >= 0 ? &a : &b;
+
+		*tail = *take;
+		tail = &rep->cnodes[*take].pub.next;
+		*take = rep->cnodes[*take].pub.next;
+	}
+	*tail = a ? a : b;
+	return out;
+}
+
+/* The call graphs' children totals and order.  A child is made after
+ * its parent: from the last node back, each is complete when reached. */
+static void finish_graphs(struct pda_report *rep)
+{
+	for (size_t i = rep->nr_cnodes; i > 1; i--) {
+		struct cnode *n = &rep->cnodes[i - 1];
+
+		n->pub.name = n->pub.parent ? rep->cframes[n->frame]->disp : NULL;
+		n->pub.child = sort_siblings(rep, n->pub.child);
+		if (n->pub.parent) {
+			struct pda_report_cnode *p = &rep->cnodes[n->pub.parent].pub;
+
+			p->children_hit += n->pub.hit + n->pub.children_hit;
+			p->children_count += n->pub.count + n->pub.children_count;
+		}
+	}
+}
+
 int pda_report_finish(struct pda_report *rep)
 {
 	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
@@ -1227,6 +1612,7 @@ int pda_report_finish(struct pda_report *rep)
 	if (rep->done)
 		return PD_ERR_API;
 	rep->done = true;
+	finish_graphs(rep);
 	for (size_t i = 0; i < rep->nr_ents; i++) {
 		struct ent *e = rep->ents[i];
 		const char *c = rep->thread_comm
@@ -1320,6 +1706,20 @@ uint64_t pda_report_event_latency(const struct pda_report *rep,
 {
 	return member < rep->nr_events ? rep->events[member].total_latency
 				       : 0;
+}
+
+const struct pda_report_cnode *pda_report_cnode(const struct pda_report *rep,
+						uint32_t id)
+{
+	return id && id < rep->nr_cnodes ? &rep->cnodes[id].pub : NULL;
+}
+
+const char *pda_report_event_name(const struct pda_report *rep,
+				  unsigned member)
+{
+	if (member >= rep->nr_events || !rep->events[member].evsel)
+		return "unknown";
+	return rep->events[member].evsel->name;
 }
 
 unsigned pda_report_nr_keys(const struct pda_report *rep)

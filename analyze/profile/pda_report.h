@@ -49,7 +49,9 @@ extern "C" {
  * Events: each event (pd_evsel) gets its table; an entry belongs to the
  * tables of the events whose samples touched it.  Entry values are kept
  * per event.  pda_report_finish() sorts each table as perf orders its
- * output: children period, self period (with group, the other members'
+ * output: children period (with call graphs, then the longer graph
+ * first in caller order, the shorter in callee order, for rows of one
+ * thread with the sym key: perf's "caller above callee"), self period (with group, the other members'
  * next), then each key's sort function, then, for full ties, the order
  * of perf's collapsed tree (each key's collapse comparison).
  *
@@ -88,7 +90,16 @@ enum pda_report_flags {
 					 * side (perf report --group) */
 	PDA_REPORT_NR_SAMPLES = 1u << 2, /* -n: sort ties by samples */
 	PDA_REPORT_PERIOD = 1u << 3,	/* --show-total-period: by period */
-	PDA_REPORT_LATENCY = 1u << 4,	/* perf >= 6.15's --latency: rows by
+	PDA_REPORT_CALLCHAIN = 1u << 4,	/* keep each row's call graph */
+	/* the callchain's order (perf's -g caller|callee): caller first
+	 * (from the root) or callee first (from the leaf).  Neither: caller
+	 * with PDA_REPORT_CHILDREN, else callee, as perf 6.1.  The order
+	 * also decides which frames --max-stack keeps, which entry a
+	 * recursive function's children come from and where the parent key
+	 * looks first. */
+	PDA_REPORT_CALLER = 1u << 5,
+	PDA_REPORT_CALLEE = 1u << 6,
+	PDA_REPORT_LATENCY = 1u << 7,	/* perf >= 6.15's --latency: rows by
 					 * the latency the samples were added
 					 * with (pda_report_add_latency), then
 					 * as without; no children */
@@ -182,6 +193,9 @@ struct pda_report_val {
 	uint64_t samples, period;	    /* self */
 	uint64_t acc_samples, acc_period;   /* children: self included */
 	uint64_t latency;		    /* self, as added */
+	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
+				 * of the row's call graph, 0 none */
+	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
 };
 
 /* One row: the key values as perf prints them. */
@@ -235,10 +249,37 @@ void pda_report_event_totals(const struct pda_report *rep, unsigned member,
 /* Event member's samples' latencies summed. */
 uint64_t pda_report_event_latency(const struct pda_report *rep,
 				  unsigned member);
+/* Event member's name ("cycles"; "unknown" for an event not seen). */
+const char *pda_report_event_name(const struct pda_report *rep,
+				  unsigned member);
 /* The keys, as given. */
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);
 unsigned pda_report_flags(const struct pda_report *rep);
+
+/*
+ * Call graphs (PDA_REPORT_CALLCHAIN), as perf's callchain_root of a hist
+ * entry: every sample adds its callchain, in the report's order, to
+ * the graph of each row it adds to, from that row's frame on (the whole
+ * chain for the sample's own row).  A node is one frame; frames are
+ * merged as perf's match_chain() with its function key: by symbol (an
+ * inlined one by name), by address without one.  After
+ * pda_report_finish(): hit is the period of the chains ending at the
+ * node, children_hit their sum below it; a node's children are in the
+ * order perf's rb_root_in keeps them (its match order, which decides
+ * ties of equal shares).
+ */
+struct pda_report_cnode {
+	const char *name;	/* as perf prints it: the symbol ("name
+				 * (inlined)"), or "0x..." its address */
+	uint64_t hit, children_hit;
+	uint64_t count, children_count; /* samples */
+	uint32_t parent, child, next;	/* node ids, 0 none */
+};
+
+/* Node id (from pda_report_val()'s chain, or a node's fields). */
+const struct pda_report_cnode *pda_report_cnode(const struct pda_report *rep,
+						uint32_t id);
 
 struct pda_report_stats {
 	uint64_t nr_samples;	/* added */

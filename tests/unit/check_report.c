@@ -7,7 +7,9 @@
  * order them; --max-stack keeps the root's frames with children; the
  * cpu key splits rows; the memo path (a cookie) adds what the first
  * sample did; --comms hides rows and keeps their samples in the total;
- * and an allocation failure is a clean PD_ERR_NOMEM (T9).
+ * call graphs merge chains by function, callee or caller first, each
+ * row's from its own frame on; and an allocation failure is a clean
+ * PD_ERR_NOMEM (T9).
  * tests/cli/report/golden.test holds the whole to perf 6.1.
  */
 #include "pda_report.h"
@@ -150,6 +152,70 @@ START_TEST(test_cpu_memo_filter)
 }
 END_TEST
 
+/* The only child of graph node id, named name, with hit and cumulated
+ * period. */
+static uint32_t check_child(const struct pda_report *rep, uint32_t id,
+			    const char *name, uint64_t hit, uint64_t cumul)
+{
+	const struct pda_report_cnode *n = pda_report_cnode(rep, id);
+	const struct pda_report_cnode *c;
+
+	ck_assert_ptr_nonnull(n);
+	c = pda_report_cnode(rep, n->child);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(c->next, 0);
+	ck_assert_str_eq(c->name, name);
+	ck_assert_uint_eq(c->hit, hit);
+	ck_assert_uint_eq(c->hit + c->children_hit, cumul);
+	return n->child;
+}
+
+START_TEST(test_graph)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	struct pda_frame f1[] = {frame("c", "/bin/x", 0x300),
+				 frame("b", "/bin/x", 0x210),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_stack s1 = {f1, 3, 3}, s2 = {f1, 2, 2};
+	struct pd_sample a = sample(1, 0, 10), b = sample(1, 0, 5);
+	const struct pda_report_table *t;
+	const struct pda_report_val *v;
+	uint64_t cookie = 0;
+	struct pda_report *rep;
+	uint32_t n;
+
+	/* callee order (no children): c's graph c - b (5 end there) - a,
+	 * the memo's second sample added to the node the first made */
+	rep = report(keys, 1, PDA_REPORT_CALLCHAIN, 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", &cookie), 0);
+	ck_assert_int_eq(pda_report_add_again(rep, &a, cookie), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_rows, 1);
+	v = pda_report_val(rep, t->members[0], t->rows[0]);
+	ck_assert_uint_eq(v->max_depth, 3);
+	n = check_child(rep, v->chain, "c", 0, 25);
+	n = check_child(rep, n, "b", 5, 25);
+	n = check_child(rep, n, "a", 20, 20);
+	ck_assert_uint_eq(pda_report_cnode(rep, n)->child, 0);
+	pda_report_free(rep);
+
+	/* caller order with children: b's row has the chains from b on */
+	rep = report(keys, 1, PDA_REPORT_CALLCHAIN | PDA_REPORT_CHILDREN, 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_rows, 3);
+	check_row(rep, 1, "b", 0, 15);
+	v = pda_report_val(rep, t->members[0], t->rows[1]);
+	n = check_child(rep, v->chain, "b", 0, 15);
+	check_child(rep, n, "c", 15, 15);
+	pda_report_free(rep);
+}
+END_TEST
+
 START_TEST(test_nomem)
 {
 	struct pda_frame f[] = {frame("c", "/bin/x", 0x300),
@@ -166,7 +232,8 @@ START_TEST(test_nomem)
 		failalloc_init(&fa, n, false);
 		hooks = failalloc_hooks(&fa);
 		{
-			PDA_REPORT_OPTS(o, .flags = PDA_REPORT_CHILDREN,
+			PDA_REPORT_OPTS(o, .flags = PDA_REPORT_CHILDREN |
+						       PDA_REPORT_CALLCHAIN,
 					.alloc = &hooks);
 
 			rc = pda_report_new(&o, &rep);
@@ -205,6 +272,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_order_and_stack);
 	tcase_add_test(tc, test_cpu_memo_filter);
+	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_keys);
 	suite_add_tcase(s, tc);

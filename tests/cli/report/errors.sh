@@ -16,3 +16,24 @@ $PDTOOL report --sort parent --parent '(' testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL report testdata/statrec.perf.data
 echo "exit $?"
+# -g: a word that is neither a mode, an order nor a number; a key and a
+# value kind pdtool does not have; call graphs of a capture without
+# callchains (exit 2, as perf refuses them)
+$PDTOOL report -g graph,bogus testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report -g graph,0.5,address testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report -g graph,150 testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --kallsyms tests/golden/fold/kallsyms -g graph testdata/switch.perf.data
+echo "exit $?"
+# --callers and --callees: one of them, with children and a graph, in
+# their own order
+$PDTOOL report --callers a --callees b testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --no-children --callers walk testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --callers walk -g caller testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --callees walk -g none testdata/demo.perf.data
+echo "exit $?"

@@ -7,20 +7,26 @@ both whose columns differ, rows out of perf's order) and exits 1 if
 there is any that no rule judges.
 
 A table is the lines from "# Samples: ... of event 'E'" to the next;
-its rows are the lines not starting with '#'.  A row's key is its text
+its rows are the lines not starting with '#' that start with 2 to 10
+spaces and a number (perf's "  %7.2f%%").  A row's key is its text
 after the numeric columns (the sort keys); its values are the
-percentages and counts before.
+percentages and counts before.  The lines after a row up to the next
+(its call graph, with -g: graph and fractal lines indented 12 and more,
+flat's 11, folded's unindented; blank lines at its end left out) are
+compared line by line, and the first that differs is printed.
 
 Rules (--judge), each "KIND:EVENT-REGEX:why":
   self-only   for these events compare only the rows with a non-zero
-              Self column, their Self and counts, not Children and not
-              the column widths (perf gives a sample without a callchain
-              the callchain of the sample before it: see golden.test)
+              Self column, their Self and counts, not Children, not
+              the column widths and not the call graphs (perf gives a
+              sample without a callchain the callchain of the sample
+              before it: see golden.test)
 """
 import re
 import sys
 
 NUM = re.compile(r'^\s*((?:\s*-?[0-9.]+%?)+)\s{2}(.*)$')
+ROW = re.compile(r'^ {2,10}-?[0-9]')
 
 
 def tables(path):
@@ -30,7 +36,8 @@ def tables(path):
         line = line.rstrip('\n')
         m = re.match(r"^# Samples: .* of events? '(.*)'$", line)
         if m:
-            cur = {'event': m.group(1), 'head': [line], 'rows': []}
+            cur = {'event': m.group(1), 'head': [line], 'rows': [],
+                   'graphs': []}
             out.append(cur)
             continue
         if cur is None:
@@ -40,8 +47,15 @@ def tables(path):
             continue
         if line.startswith('#'):
             cur['head'].append(line)
-        elif line.strip():
+        elif ROW.match(line) and NUM.match(line):
             cur['rows'].append(line)
+            cur['graphs'].append([])
+        elif cur['rows'] and (line.strip() or cur['graphs'][-1]):
+            cur['graphs'][-1].append(line)
+    for t in out:
+        for g in t['graphs']:
+            while g and not g[-1].strip():
+                g.pop()
     return out
 
 
@@ -102,6 +116,19 @@ def main():
             if k not in vp:
                 print('[%s] row %d only in pdtool: %s  %s' % (ev, i + 1, ' '.join(vq[k]), k))
                 bad += 1
+        # the call graphs, by row key (self-only: the rows compared)
+        gp = dict((split_row(r)[1], g) for r, g in zip(tp['rows'], tp['graphs']))
+        gq = dict((split_row(r)[1], g) for r, g in zip(tq['rows'], tq['graphs']))
+        for i, k in enumerate(kp):
+            if self_only or k not in gq or gp[k] == gq[k]:
+                continue
+            a, b = gp[k], gq[k]
+            j = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y),
+                     min(len(a), len(b)))
+            print('[%s] row %d graph, line %d (perf %d lines, pdtool %d): %s\n  perf:   %r\n  pdtool: %r' %
+                  (ev, i + 1, j + 1, len(a), len(b), k,
+                   a[j] if j < len(a) else '(none)', b[j] if j < len(b) else '(none)'))
+            bad += 1
         common_p = [k for k in kp if k in vq]
         common_q = [k for k in kq if k in vp]
         if common_p != common_q:

@@ -7,9 +7,10 @@
 # For each capture NAME and each line "VARIANT<TAB>OPTIONS" of
 # tests/golden/report/variants, writes testdata/NAME.VARIANT.txt:
 #
-#	perf --buildid-dir BID report --stdio -g none OPTIONS
+#	perf --buildid-dir BID report --stdio [-g none] OPTIONS
 #	  --kallsyms tests/golden/fold/kallsyms -i FILE
 #
+# (-g none when OPTIONS have no -g of their own: the tables alone).
 # BID is a build-id cache made from testdata/bin (as the fold goldens'),
 # so perf finds the test programs wherever the repository is; the host's
 # libraries are read at their recorded paths (pd_recorded_opts gives
@@ -34,8 +35,10 @@ for name in ${*:-$(pd_captures)}; do
 	grep -v '^#' tests/golden/report/variants | while IFS='	' read -r v opts; do
 		[ -n "$v" ] || continue
 		g=$OUT/$name.$v.txt
+		nog=-g
+		case " $opts " in *" -g "*) nog= ;; esac
 		# shellcheck disable=SC2086 # the options are words
-		"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio -g none \
+		"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio $nog ${nog:+none} \
 			$opts --kallsyms tests/golden/fold/kallsyms -i "$f" \
 			>"$PD_TMP/out" 2>"$PD_TMP/err"
 		if ! grep -q '^# Samples' "$PD_TMP/out"; then
