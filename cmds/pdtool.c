@@ -6,9 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#ifdef __GLIBC__
 #include <malloc.h>
-#endif
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -497,7 +495,7 @@ static int finish_stdout(void)
  */
 static void tune_malloc(void)
 {
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+#ifdef M_MMAP_THRESHOLD
 	if (!getenv("MALLOC_MMAP_THRESHOLD_"))
 		mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif

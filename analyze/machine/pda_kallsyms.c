@@ -319,7 +319,10 @@ int pda_ksyms_parse(struct pda_session *s, char *buf, size_t len,
 		return PD_ERR_NOMEM;
 	}
 	/* kept for the run: what doubling left unused goes back */
-	PDC_RESIZE(&s->alloc, k->v, k->alloc, k->nr, KSYMS_MAX);
+	if (PDC_RESIZE(&s->alloc, k->v, k->alloc, k->nr, KSYMS_MAX) < 0) {
+		pda_ksyms_free(s, k);
+		return PD_ERR_NOMEM;
+	}
 	/* /proc/kallsyms comes sorted, bar modules: sort only when not */
 	for (size_t i = 1; i < k->nr; i++) {
 		if (cmp_ksym(&k->v[i - 1], &k->v[i]) > 0) {

@@ -1283,7 +1283,9 @@ int pda_fold_finish(struct pda_fold *fd)
 		return rc;
 	nr = pda_stacktree_nr_ends(&fd->tree);
 	/* the lookup table goes before the walk needs its memory */
-	pda_stacktree_seal(&fd->tree, &fd->mem);
+	rc = pda_stacktree_seal(&fd->tree, &fd->mem);
+	if (rc < 0)
+		return rc;
 	if (fd->has_semi) {
 		rc = sort_by_text(fd, &order);
 	} else {

@@ -172,8 +172,10 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 	return 1;
 }
 
-void pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a)
+int pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a)
 {
+	int rc;
+
 	pdc_free(a, t->slots);
 	t->slots = NULL;
 	for (size_t i = 0; i < PDA_STACKTREE_PATHS; i++) {
@@ -182,11 +184,13 @@ void pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a)
 	}
 	/* adding is over: what doubling left unused goes back (a failed
 	 * shrink leaves them as they were) */
-	PDC_RESIZE(a, t->nodes, t->alloc_nodes, t->nr_nodes,
-		   PDA_STACKTREE_MAX);
-	PDC_RESIZE(a, t->counts, t->alloc_counts, t->nr_ends + 1,
-		   PDA_STACKTREE_MAX);
+	rc = PDC_RESIZE(a, t->nodes, t->alloc_nodes, t->nr_nodes,
+			PDA_STACKTREE_MAX);
+	if (PDC_RESIZE(a, t->counts, t->alloc_counts, t->nr_ends + 1,
+		       PDA_STACKTREE_MAX) < 0)
+		rc = PD_ERR_NOMEM;
 	t->sealed = true;
+	return rc < 0 ? PD_ERR_NOMEM : 0;
 }
 
 size_t pda_stacktree_path(const struct pda_stacktree *t, uint32_t node,

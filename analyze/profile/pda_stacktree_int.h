@@ -126,8 +126,11 @@ static inline size_t pda_stacktree_nr_ends(const struct pda_stacktree *t)
 	return t->nr_ends;
 }
 
-/* Adding is over: the lookup table and the paths are freed. */
-void pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a);
+/* Adding is over: the lookup table and the paths are freed, and the
+ * nodes and counts keep what they hold.  @return 0, or PD_ERR_NOMEM
+ * when shrinking them failed (E5: reported; the tree is sealed and
+ * whole, only bigger than it needs). */
+int pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a);
 
 /*
  * After pda_stacktree_seal(): the nr_ends ends' nodes in *order (freed by

@@ -158,7 +158,7 @@ START_TEST(test_prefixes)
 				  weights[ends[i]]);
 	}
 	/* sealed: adding is over */
-	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_seal(&t, NULL), 0);
 	ck_assert_int_eq(
 		pda_stacktree_add(&t, NULL, v[0].frames, v[0].nr, 0, &ends[0]),
 		PD_ERR_API);
@@ -223,7 +223,7 @@ START_TEST(test_sorted_walk)
 			v[nr++] = s;
 	}
 	ck_assert_uint_eq(pda_stacktree_nr_ends(&t), nr);
-	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_seal(&t, NULL), 0);
 	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
 	cmp_ranks = ranks;
 	qsort(v, nr, sizeof(*v), rank_qcmp);
@@ -250,7 +250,7 @@ START_TEST(test_sorted_walk_small)
 	const uint32_t one = 1;
 	uint32_t *order, end;
 
-	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_seal(&t, NULL), 0);
 	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
 	free(order);
 	pda_stacktree_release(&t, NULL);
@@ -265,7 +265,7 @@ START_TEST(test_sorted_walk_small)
 		ck_assert_int_eq(pda_stacktree_add(&t, NULL, two, 2, 0, &end),
 				 1);
 	}
-	pda_stacktree_seal(&t, NULL);
+	ck_assert_int_eq(pda_stacktree_seal(&t, NULL), 0);
 	ck_assert_int_eq(pda_stacktree_sort(&t, NULL, ranks, &order), 0);
 	ck_assert_uint_eq(order[0], 0);
 	ck_assert_uint_eq(pda_stacktree_path(&t, order[1], NULL), 2);
