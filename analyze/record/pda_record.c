@@ -265,6 +265,9 @@ static int fork_workload(struct rec *r)
 	r->go_fd = go[1];
 	r->err_fd = er[0];
 	r->st->workload = true;
+	/* whole CPUs (-a, -C) count it already: no events of its own */
+	if (r->o.system_wide || r->o.cpus)
+		return 0;
 	return add_thread(r, &alloc, r->child);
 }
 
