@@ -21,6 +21,10 @@ const char cmd_record_usage[] =
 	"                     [-o FILE] [-z[N]] [-m PAGES] [-d] "
 	"[--switch-events]\n"
 	"                     [--duration SEC] [-q] [-v] "
+	"(-- CMD [ARGS] | -p PID | -t TID | -a | -C CPUS)\n"
+	"   or: pdtool record --stat [-e EVENTS] [-I MS | -r N] "
+	"[-A | --per-thread] [-o FILE]\n"
+	"                     [--duration SEC] "
 	"(-- CMD [ARGS] | -p PID | -t TID | -a | -C CPUS)";
 const char cmd_record_summary[] =
 	"record a capture as perf record does (software events here)";
@@ -56,6 +60,16 @@ const char cmd_record_options[] =
 	"      --switch-events   record context switches\n"
 	"      --duration SEC    stop after SEC seconds (a command still\n"
 	"                        running is ended)\n"
+	"      --stat            count instead of sampling, as perf stat record:\n"
+	"                        the capture pdtool stat and perf stat report\n"
+	"                        read (events default to task-clock,\n"
+	"                        context-switches, cpu-migrations, page-faults)\n"
+	"  -I, --interval-print MS\n"
+	"                        --stat: a round of counts every MS ms\n"
+	"  -r, --repeat N        --stat: run the command N times, a round per\n"
+	"                        run (pdtool stat prints their mean and spread)\n"
+	"  -A, --no-aggr         --stat: counts per CPU (with -a or -C)\n"
+	"      --per-thread      --stat: counts per thread\n"
 	"  -q, --quiet           no summary line\n"
 	"  -v, --verbose         more messages (repeatable)\n"
 	"  -h, --help            show this help\n";
@@ -64,6 +78,8 @@ enum {
 	OPT_CALL_GRAPH = 256,
 	OPT_SWITCH_EVENTS,
 	OPT_DURATION,
+	OPT_STAT,
+	OPT_PER_THREAD,
 };
 
 /* Set by the signal handler: the one piece of state a signal may touch. */
@@ -168,12 +184,17 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"data", no_argument, NULL, 'd'},
 		{"switch-events", no_argument, NULL, OPT_SWITCH_EVENTS},
 		{"duration", required_argument, NULL, OPT_DURATION},
+		{"stat", no_argument, NULL, OPT_STAT},
+		{"interval-print", required_argument, NULL, 'I'},
+		{"repeat", required_argument, NULL, 'r'},
+		{"no-aggr", no_argument, NULL, 'A'},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_VERBOSE | CMD_OPT_STOP_AT_OPERAND,
-			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqh",
+			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:A",
 			     .own_longopts = longopts};
 	size_t ev_len = 0;
 	int c;
@@ -245,6 +266,26 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 					    optarg);
 			break;
 		}
+		case OPT_STAT:
+			o->stat = true;
+			break;
+		case 'I':
+			o->interval_ms = (unsigned)parse_num(ctx, "-I", optarg,
+							     3600000);
+			if (o->interval_ms < 10)
+				usage_error(ctx, "-I %s: the interval is 10 ms "
+						 "at least",
+					    optarg);
+			break;
+		case 'r':
+			o->runs = (unsigned)parse_num(ctx, "-r", optarg, 100000);
+			break;
+		case 'A':
+			o->stat_aggr = PDA_REC_STAT_PER_CPU;
+			break;
+		case OPT_PER_THREAD:
+			o->stat_aggr = PDA_REC_STAT_PER_THREAD;
+			break;
 		case 'q':
 			*quiet = true;
 			break;
@@ -257,6 +298,15 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	}
 	if (o->freq && o->period)
 		usage_error(ctx, "-F and -c contradict each other: give one");
+	if (!o->stat && (o->interval_ms || o->runs ||
+			 o->stat_aggr != PDA_REC_STAT_GLOBAL))
+		usage_error(ctx, "-I, -r, -A and --per-thread count: give "
+				 "--stat");
+	if (o->stat && (o->freq || o->period || o->call_graph ||
+			o->zstd_level || o->mmap_pages || o->data_addr ||
+			o->switch_events))
+		usage_error(ctx, "--stat counts: -F, -c, -g, --call-graph, -z, "
+				 "-m, -d and --switch-events sample");
 	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
 		usage_error(ctx, "-p and -t do not go with -a or -C");
 	if (o->pids && o->tids)
@@ -331,6 +381,8 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 	o.cmdline = argv;
 	o.version = "pdtool " PD_VERSION_STRING;
 	to_stdout = strcmp(out, "-") == 0;
+	if (o.stat && to_stdout)
+		usage_error(ctx, "--stat writes a file: give -o FILE");
 	o.pipe = to_stdout;
 	if (to_stdout) {
 		if (isatty(STDOUT_FILENO))
@@ -371,7 +423,13 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 		warning(ctx, "%llu samples lost: give more buffer pages (-m) "
 			     "or a lower frequency (-F)",
 			(unsigned long long)st.nr_lost);
-	if (!quiet) {
+	if (!quiet && o.stat) {
+		eprintf("[ pdtool record: Counted and wrote %.3f MB %s (%llu "
+			"counts in %llu rounds) ]\n",
+			st.bytes / 1048576.0, out,
+			(unsigned long long)st.nr_stat,
+			(unsigned long long)st.nr_rounds);
+	} else if (!quiet) {
 		eprintf("[ pdtool record: Woken up %llu times to write data "
 			"]\n",
 			(unsigned long long)st.nr_wakeups);

@@ -180,7 +180,8 @@ int pd_writer_feature(struct pd_writer *w, unsigned feat, const void *data,
 	if (feat == 0 || feat >= NR_FEATS || w->finished ||
 	    (w->pipe && w->begun && feat != PD_FEAT_BUILD_ID))
 		return fail(w, PD_ERR_API, "feature %u given too late", feat);
-	copy = pdc_malloc(w->a, len);
+	/* one byte at least: a section may be empty (STAT) */
+	copy = pdc_malloc(w->a, len ? len : 1);
 	if (!copy)
 		return fail(w, PD_ERR_NOMEM, "out of memory");
 	if (len)

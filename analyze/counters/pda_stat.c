@@ -1452,9 +1452,37 @@ static bool same_aggregate(const struct pda_stat_row *a,
 	       a->core == b->core && a->node == b->node;
 }
 
+/* A round's rows as one run's, for the mean over several runs. */
+static int take_run(struct pda_stat *s, const struct pda_stat_round *last)
+{
+	if (s->r.nr_runs && last->nr != s->run_width)
+		return fail(s, PD_ERR_FORMAT,
+			    "'%s' gives %zu counts, the first run %zu: "
+			    "not runs of one command on one machine",
+			    pd_file_name(s->f), last->nr, s->run_width);
+	if (!s->r.nr_runs)
+		s->run_width = last->nr;
+	if (PDC_GROW(s->a, s->runs, s->alloc_run_rows,
+		     s->nr_run_rows + last->nr, MAX_ROWS) < 0)
+		return nomem(s);
+	for (size_t i = 0; i < last->nr; i++) {
+		const struct pda_stat_row *row = &s->rows[last->first + i];
+
+		if (s->r.nr_runs && !same_aggregate(row, &s->runs[i]))
+			return fail(s, PD_ERR_FORMAT,
+				    "'%s' counts other CPUs or threads than "
+				    "the first run: not runs of one "
+				    "command", pd_file_name(s->f));
+		s->runs[s->nr_run_rows++] = *row;
+	}
+	s->r.nr_runs++;
+	return 0;
+}
+
 int pda_stat_end(struct pda_stat *s)
 {
-	const struct pda_stat_round *last;
+	size_t first = s->nr_rounds - s->nr_file_rounds, nr_final = 0;
+	int rc;
 
 	if (s->nr_stat > 0 && s->nr_file_rounds == 0)
 		return fail(s, PD_ERR_FORMAT,
@@ -1478,35 +1506,25 @@ int pda_stat_end(struct pda_stat *s)
 			    "'%s': captures of -I intervals are read one at a "
 			    "time (perf stat -r refuses -I too)",
 			    pd_file_name(s->f));
+	for (size_t i = first; !s->interval_ms && i < s->nr_rounds; i++)
+		nr_final += s->rounds[i].final;
 	/* threads of two runs are other threads: nothing to average */
-	if (s->first_file_done && s->r.aggr == PDA_STAT_AGGR_THREAD)
+	if ((s->first_file_done || nr_final > 1) &&
+	    s->r.aggr == PDA_STAT_AGGR_THREAD)
 		return fail(s, PD_ERR_FORMAT,
 			    "'%s': per-thread captures are read one at a time",
 			    pd_file_name(s->f));
-	/* keep the last round's rows as this run's, for several runs */
-	last = &s->rounds[s->nr_rounds - 1];
-	if (s->first_file_done && last->nr != s->run_width)
-		return fail(s, PD_ERR_FORMAT,
-			    "'%s' gives %zu counts, the first capture %zu: "
-			    "not runs of one command on one machine",
-			    pd_file_name(s->f), last->nr, s->run_width);
-	if (!s->first_file_done)
-		s->run_width = last->nr;
-	if (PDC_GROW(s->a, s->runs, s->alloc_run_rows,
-		     s->nr_run_rows + last->nr, MAX_ROWS) < 0)
-		return nomem(s);
-	for (size_t i = 0; i < last->nr; i++) {
-		const struct pda_stat_row *row = &s->rows[last->first + i];
-
-		if (s->first_file_done && !same_aggregate(row, &s->runs[i]))
-			return fail(s, PD_ERR_FORMAT,
-				    "'%s' counts other CPUs or threads than "
-				    "the first capture: not runs of one "
-				    "command", pd_file_name(s->f));
-		s->runs[s->nr_run_rows++] = *row;
+	if (nr_final > 1) {
+		/* pdtool record --stat -r N: a FINAL round per run */
+		for (size_t i = first; i < s->nr_rounds; i++)
+			if (s->rounds[i].final &&
+			    (rc = take_run(s, &s->rounds[i])) < 0)
+				return rc;
+	} else if ((rc = take_run(s, &s->rounds[s->nr_rounds - 1])) < 0) {
+		/* the last round's rows are this run's */
+		return rc;
 	}
 	s->first_file_done = true;
-	s->r.nr_runs++;
 	s->f = NULL;
 	return 0;
 }

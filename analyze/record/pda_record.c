@@ -38,45 +38,7 @@
 #define PERF_CONTEXT_KERNEL_MARK ((uint64_t)-128)
 #define PERF_CONTEXT_USER_MARK ((uint64_t)-512)
 
-struct rbuf {
-	unsigned char *base; /* the mmap: a control page, then data */
-	size_t data_size;    /* a power of two */
-	int cpu;
-};
-
-struct rec {
-	struct pda_record_opts o;
-	const struct pd_alloc *a;
-	char *err;
-	size_t err_size;
-	struct rec_evsel ev[REC_MAX_EVENTS];
-	size_t nr_ev;
-	int *cpus; /* -1: any (per-thread buffers are not used) */
-	size_t nr_cpus;
-	int32_t *threads; /* -1: every thread (system-wide) */
-	size_t nr_threads;
-	int *fds; /* [cpu][thread][event], -1 where a thread was gone */
-	size_t nr_fds;
-	uint64_t *ids; /* the same index */
-	struct rbuf *bufs;
-	size_t nr_bufs;
-	unsigned char *copy; /* one buffer's records, unwrapped */
-	size_t page_size;
-	uint64_t sample_type;
-	size_t id_hdr_size;
-	bool read_lost; /* read_format has PERF_FORMAT_LOST */
-	struct pd_writer *w;
-	struct rec_dsos *dsos;
-	pid_t child;
-	int go_fd, err_fd;
-	bool child_done;
-	uint64_t first_time, last_time;
-	struct pda_record_stats *st;
-};
-
-static int errf(struct rec *r, int rc, const char *fmt, ...) PD_PRINTF(3, 4);
-
-static int errf(struct rec *r, int rc, const char *fmt, ...)
+int rec_errf(struct rec *r, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -124,12 +86,12 @@ static int parse_list(struct rec *r, const char *s, const char *what,
 		long lo = strtol(p, &end, 10), hi = lo;
 
 		if (end == p || lo < 0 || lo > max)
-			return errf(r, PD_ERR_API, "bad %s list '%s'", what, s);
+			return rec_errf(r, PD_ERR_API, "bad %s list '%s'", what, s);
 		if (*end == '-') {
 			p = end + 1;
 			hi = strtol(p, &end, 10);
 			if (end == p || hi < lo || hi > max)
-				return errf(r, PD_ERR_API, "bad %s list '%s'",
+				return rec_errf(r, PD_ERR_API, "bad %s list '%s'",
 					    what, s);
 		}
 		for (long v = lo; v <= hi; v++) {
@@ -141,15 +103,15 @@ static int parse_list(struct rec *r, const char *s, const char *what,
 				continue;
 			if (PDC_GROW(r->a, *out, alloc, *nr + 1, MAX_THREADS) <
 			    0)
-				return errf(r, PD_ERR_NOMEM, "out of memory");
+				return rec_errf(r, PD_ERR_NOMEM, "out of memory");
 			(*out)[(*nr)++] = (int32_t)v;
 		}
 		if (*end && *end != ',')
-			return errf(r, PD_ERR_API, "bad %s list '%s'", what, s);
+			return rec_errf(r, PD_ERR_API, "bad %s list '%s'", what, s);
 		p = *end ? end + 1 : end;
 	}
 	if (*nr == 0)
-		return errf(r, PD_ERR_API, "empty %s list", what);
+		return rec_errf(r, PD_ERR_API, "empty %s list", what);
 	return 0;
 }
 
@@ -173,7 +135,7 @@ static int online_cpus(struct rec *r, const char *want)
 			for (size_t j = 0; j < nr_online && !on; j++)
 				on = online[j] == list[i];
 			if (!on)
-				rc = errf(r, PD_ERR_NOTFOUND,
+				rc = rec_errf(r, PD_ERR_NOTFOUND,
 					  "CPU %d is not online (online: %s)",
 					  list[i], line);
 		}
@@ -197,7 +159,7 @@ static int add_thread(struct rec *r, size_t *alloc, int32_t tid)
 			return 0;
 	if (PDC_GROW(r->a, r->threads, *alloc, r->nr_threads + 1,
 		     MAX_THREADS) < 0)
-		return errf(r, PD_ERR_NOMEM, "out of memory");
+		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
 	r->threads[r->nr_threads++] = tid;
 	return 0;
 }
@@ -217,7 +179,7 @@ static int pid_threads(struct rec *r)
 		snprintf(path, sizeof(path), "/proc/%d/task", pids[i]);
 		d = opendir(path);
 		if (!d) {
-			rc = errf(r, PD_ERR_NOTFOUND,
+			rc = rec_errf(r, PD_ERR_NOTFOUND,
 				  "no process %d (/proc/%d: %s)", pids[i],
 				  pids[i], strerror(errno));
 			break;
@@ -248,7 +210,7 @@ static int tid_threads(struct rec *r)
 		    (snprintf(path, sizeof(path), "/proc/self/task/../../%d",
 			      tids[i]),
 		     access(path, F_OK) != 0))
-			rc = errf(r, PD_ERR_NOTFOUND, "no thread %d", tids[i]);
+			rc = rec_errf(r, PD_ERR_NOTFOUND, "no thread %d", tids[i]);
 		else
 			rc = add_thread(r, &alloc, tids[i]);
 	}
@@ -264,11 +226,11 @@ static int fork_workload(struct rec *r)
 	size_t alloc = 0;
 
 	if (pipe(go) < 0)
-		return errf(r, PD_ERR_IO, "pipe: %s", strerror(errno));
+		return rec_errf(r, PD_ERR_IO, "pipe: %s", strerror(errno));
 	if (pipe(er) < 0) {
 		close(go[0]);
 		close(go[1]);
-		return errf(r, PD_ERR_IO, "pipe: %s", strerror(errno));
+		return rec_errf(r, PD_ERR_IO, "pipe: %s", strerror(errno));
 	}
 	/* close-on-exec: the error pipe's end closes when exec works */
 	for (int i = 0; i < 2; i++) {
@@ -278,7 +240,7 @@ static int fork_workload(struct rec *r)
 	r->child = fork();
 	if (r->child < 0) {
 		close(go[0]), close(go[1]), close(er[0]), close(er[1]);
-		return errf(r, PD_ERR_IO, "fork: %s", strerror(errno));
+		return rec_errf(r, PD_ERR_IO, "fork: %s", strerror(errno));
 	}
 	if (r->child == 0) {
 		char c;
@@ -303,17 +265,20 @@ static int fork_workload(struct rec *r)
 	r->go_fd = go[1];
 	r->err_fd = er[0];
 	r->st->workload = true;
+	/* whole CPUs (-a, -C) count it already: no events of its own */
+	if (r->o.system_wide || r->o.cpus)
+		return 0;
 	return add_thread(r, &alloc, r->child);
 }
 
 /* Let the workload exec; @return 0, or its exec's failure. */
-static int start_workload(struct rec *r)
+int rec_start_workload(struct rec *r)
 {
 	int e = 0;
 	ssize_t n;
 
 	if (write(r->go_fd, "g", 1) != 1)
-		return errf(r, PD_ERR_IO, "cannot start '%s': %s",
+		return rec_errf(r, PD_ERR_IO, "cannot start '%s': %s",
 			    r->o.argv[0], strerror(errno));
 	close(r->go_fd);
 	r->go_fd = -1;
@@ -325,7 +290,7 @@ static int start_workload(struct rec *r)
 	if (n == (ssize_t)sizeof(e)) {
 		waitpid(r->child, &r->st->workload_status, 0);
 		r->child_done = true;
-		return errf(r, PD_ERR_NOTFOUND, "cannot run '%s': %s",
+		return rec_errf(r, PD_ERR_NOTFOUND, "cannot run '%s': %s",
 			    r->o.argv[0], strerror(e));
 	}
 	return 0;
@@ -359,7 +324,7 @@ static int config_events(struct rec *r)
 		type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->call_graph == PDA_REC_CG_DWARF) {
 		if (!regs_user_mask())
-			return errf(r, PD_ERR_UNSUPPORTED,
+			return rec_errf(r, PD_ERR_UNSUPPORTED,
 				    "--call-graph dwarf: no register set for "
 				    "this architecture");
 		type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -419,7 +384,7 @@ static int config_events(struct rec *r)
 	return 0;
 }
 
-static int perm_error(struct rec *r, const struct rec_evsel *ev, int e)
+static int rec_perm_error(struct rec *r, const struct rec_evsel *ev, int e)
 {
 	char line[32];
 	long paranoid = 2;
@@ -427,7 +392,7 @@ static int perm_error(struct rec *r, const struct rec_evsel *ev, int e)
 	if (rec_read_line("/proc/sys/kernel/perf_event_paranoid", line,
 			  sizeof(line)) == 0)
 		paranoid = strtol(line, NULL, 10);
-	return errf(r, PD_ERR_IO,
+	return rec_errf(r, PD_ERR_IO,
 		    "no permission to record '%s' (%s): "
 		    "/proc/sys/kernel/perf_event_paranoid is %ld; run as root, "
 		    "give pdtool CAP_PERFMON (setcap cap_perfmon+ep), or lower "
@@ -446,7 +411,7 @@ static int unsupported_error(struct rec *r, const struct rec_evsel *ev, int e)
 	rec_list_pmus("/sys", pmus, sizeof(pmus));
 	if (ev->needs_pmu && ev->attr.type < PERF_TYPE_MAX &&
 	    ev->attr.type != PERF_TYPE_SOFTWARE)
-		return errf(r, PD_ERR_UNSUPPORTED,
+		return rec_errf(r, PD_ERR_UNSUPPORTED,
 			    "event '%s' is not supported on this host: it "
 			    "has no hardware performance counters (%s; its "
 			    "PMUs: %s); record a software event instead: "
@@ -454,13 +419,13 @@ static int unsupported_error(struct rec *r, const struct rec_evsel *ev, int e)
 			    "context-switches, cpu-migrations, minor-faults, "
 			    "major-faults",
 			    ev->name, strerror(e), pmus);
-	return errf(r, PD_ERR_UNSUPPORTED,
+	return rec_errf(r, PD_ERR_UNSUPPORTED,
 		    "event '%s' cannot be opened: %s (the host's PMUs: %s)",
 		    ev->name, strerror(e), pmus);
 }
 
 /* perf_event_open with perf's fallbacks; @return the fd or a pd_err. */
-static int open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
+int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
 {
 	struct rec_evsel *ev = &r->ev[e];
 
@@ -506,16 +471,16 @@ static int open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
 			continue;
 		}
 		if (err == EACCES || err == EPERM)
-			return perm_error(r, ev, err);
+			return rec_perm_error(r, ev, err);
 		if (err == EMFILE)
-			return errf(r, PD_ERR_IO,
+			return rec_errf(r, PD_ERR_IO,
 				    "too many open files (%zu events x %zu "
 				    "CPUs x %zu threads): raise 'ulimit -n'",
 				    r->nr_ev, r->nr_cpus, r->nr_threads);
 		if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
 		    err == EINVAL)
 			return unsupported_error(r, ev, err);
-		return errf(r, PD_ERR_IO, "cannot open event '%s': %s",
+		return rec_errf(r, PD_ERR_IO, "cannot open event '%s': %s",
 			    ev->name, strerror(err));
 	}
 }
@@ -538,12 +503,12 @@ static int map_buffer(struct rec *r, int fd, int cpu)
 
 	if (p == MAP_FAILED) {
 		if (errno == EPERM)
-			return errf(r, PD_ERR_IO,
+			return rec_errf(r, PD_ERR_IO,
 				    "cannot map a %zu KiB ring buffer: over "
 				    "/proc/sys/kernel/perf_event_mlock_kb; "
 				    "give fewer pages with -m, or raise it",
 				    pages * r->page_size / 1024);
-		return errf(r, PD_ERR_IO, "cannot map the ring buffer: %s",
+		return rec_errf(r, PD_ERR_IO, "cannot map the ring buffer: %s",
 			    strerror(errno));
 	}
 	b = &r->bufs[r->nr_bufs++];
@@ -558,12 +523,12 @@ static int open_events(struct rec *r)
 	size_t nr = r->nr_cpus * r->nr_threads * r->nr_ev;
 
 	if (nr > MAX_FDS)
-		return errf(r, PD_ERR_API, "%zu events to open: too many", nr);
+		return rec_errf(r, PD_ERR_API, "%zu events to open: too many", nr);
 	r->fds = pdc_malloc(r->a, nr * sizeof(*r->fds));
 	r->ids = pdc_zalloc(r->a, nr * sizeof(*r->ids));
 	r->bufs = pdc_zalloc(r->a, r->nr_cpus * sizeof(*r->bufs));
 	if (!r->fds || !r->ids || !r->bufs)
-		return errf(r, PD_ERR_NOMEM, "out of memory");
+		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < nr; i++)
 		r->fds[i] = -1;
 	r->nr_fds = nr;
@@ -575,7 +540,7 @@ static int open_events(struct rec *r)
 			for (size_t e = 0; e < r->nr_ev; e++) {
 				size_t i = (c * r->nr_threads + t) * r->nr_ev + e;
 				bool gone = false;
-				int fd = open_one(r, e, r->threads[t],
+				int fd = rec_open_one(r, e, r->threads[t],
 						  r->cpus[c], &gone);
 				int rc;
 
@@ -585,7 +550,7 @@ static int open_events(struct rec *r)
 					return fd;
 				r->fds[i] = fd;
 				if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[i]) < 0)
-					return errf(r, PD_ERR_IO,
+					return rec_errf(r, PD_ERR_IO,
 						    "PERF_EVENT_IOC_ID: %s",
 						    strerror(errno));
 				if (out < 0) {
@@ -595,7 +560,7 @@ static int open_events(struct rec *r)
 					out = fd;
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
 						 out) < 0) {
-					return errf(r, PD_ERR_IO,
+					return rec_errf(r, PD_ERR_IO,
 						    "PERF_EVENT_IOC_SET_OUTPUT:"
 						    " %s",
 						    strerror(errno));
@@ -606,10 +571,10 @@ static int open_events(struct rec *r)
 	for (size_t i = 0; i < nr; i++)
 		if (r->fds[i] >= 0)
 			return 0;
-	return errf(r, PD_ERR_NOTFOUND, "every thread to record has exited");
+	return rec_errf(r, PD_ERR_NOTFOUND, "every thread to record has exited");
 }
 
-static void close_events(struct rec *r)
+void rec_close_events(struct rec *r)
 {
 	for (size_t i = 0; i < r->nr_bufs; i++)
 		munmap(r->bufs[i].base,
@@ -619,7 +584,7 @@ static void close_events(struct rec *r)
 			close(r->fds[i]);
 }
 
-static void ioctl_all(struct rec *r, unsigned long req)
+void rec_ioctl_all(struct rec *r, unsigned long req)
 {
 	for (size_t i = 0; i < r->nr_fds; i++)
 		if (r->fds[i] >= 0)
@@ -801,7 +766,7 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static bool workload_exited(struct rec *r)
+bool rec_workload_exited(struct rec *r)
 {
 	if (!r->child || r->child_done)
 		return r->child_done;
@@ -820,7 +785,7 @@ static int record_loop(struct rec *r)
 	int rc = 0;
 
 	if (!pfd)
-		return errf(r, PD_ERR_NOMEM, "out of memory");
+		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < r->nr_fds; i++)
 		if (r->fds[i] >= 0) {
 			pfd[nr_pfd].fd = r->fds[i];
@@ -833,12 +798,12 @@ static int record_loop(struct rec *r)
 
 		if (end && now() >= end)
 			stop = true;
-		if (r->child && workload_exited(r))
+		if (r->child && rec_workload_exited(r))
 			break;
 		if (stop)
 			break;
 		if (poll(pfd, nr_pfd, POLL_MS) < 0 && errno != EINTR) {
-			rc = errf(r, PD_ERR_IO, "poll: %s", strerror(errno));
+			rc = rec_errf(r, PD_ERR_IO, "poll: %s", strerror(errno));
 			break;
 		}
 		rc = read_all(r);
@@ -967,7 +932,7 @@ static int write_synthesized(struct rec *r)
 	return rc;
 }
 
-static int event_desc(struct rec *r)
+int rec_event_desc(struct rec *r)
 {
 	struct pdc_strbuf b;
 	int rc;
@@ -993,13 +958,13 @@ static int event_desc(struct rec *r)
 	return rc;
 }
 
-static int add_events(struct rec *r)
+int rec_add_events(struct rec *r)
 {
 	uint64_t *ids = pdc_malloc(r->a, (r->nr_fds + 1) * sizeof(*ids));
 	int rc = 0;
 
 	if (!ids)
-		return errf(r, PD_ERR_NOMEM, "out of memory");
+		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
 	for (size_t e = 0; rc == 0 && e < r->nr_ev; e++) {
 		size_t n = 0;
 
@@ -1020,7 +985,7 @@ static int end_features(struct rec *r)
 	int rc = 0;
 
 	if (!r->o.pipe)
-		rc = event_desc(r);
+		rc = rec_event_desc(r);
 	pdc_strbuf_init(&b, r->a, NULL, 0);
 	r->st->nr_build_ids = rec_dsos_build_ids(r->dsos, &b);
 	if (rc == 0 && !b.oom)
@@ -1041,17 +1006,10 @@ static int end_features(struct rec *r)
 static int setup(struct rec *r)
 {
 	const struct pda_record_opts *o = &r->o;
-	int targets = !!o->argv + !!o->pids + !!o->tids;
-	size_t alloc = 0;
 	int rc;
 
-	if (targets > 1 || (targets == 0 && !o->system_wide && !o->cpus))
-		return errf(r, PD_ERR_API,
-			    "give one of a command, -p, -t, or -a/-C");
-	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
-		return errf(r, PD_ERR_API, "-p and -t do not go with -a or -C");
 	if (o->mmap_pages & (o->mmap_pages - 1))
-		return errf(r, PD_ERR_API,
+		return rec_errf(r, PD_ERR_API,
 			    "-m %u: the pages must be a power of two",
 			    o->mmap_pages);
 	rc = rec_parse_events(o->events ? o->events : "cycles", "/sys", r->ev,
@@ -1060,6 +1018,34 @@ static int setup(struct rec *r)
 		return rc;
 	if (!o->events)
 		r->ev[0].fallback = true;
+	rc = rec_targets(r);
+	if (rc < 0)
+		return rc;
+	rc = config_events(r);
+	if (rc == 0)
+		rc = open_events(r);
+	if (rc < 0)
+		return rc;
+	r->copy = pdc_malloc(r->a, buffer_pages(r) * r->page_size);
+	r->dsos = rec_dsos_new(r->a);
+	if (!r->copy || !r->dsos)
+		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+int rec_targets(struct rec *r)
+{
+	const struct pda_record_opts *o = &r->o;
+	int targets = !!o->argv + !!o->pids + !!o->tids;
+	size_t alloc = 0;
+	int rc;
+
+	if (targets > 1 || (targets == 0 && !o->system_wide && !o->cpus))
+		return rec_errf(r, PD_ERR_API,
+				"give one of a command, -p, -t, or -a/-C");
+	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
+		return rec_errf(r, PD_ERR_API,
+				"-p and -t do not go with -a or -C");
 	rc = online_cpus(r, o->cpus);
 	if (rc < 0)
 		return rc;
@@ -1073,18 +1059,7 @@ static int setup(struct rec *r)
 		rc = tid_threads(r);
 	if (rc == 0 && o->argv && (o->system_wide || o->cpus))
 		rc = fork_workload(r); /* runs while the CPUs are recorded */
-	if (rc < 0)
-		return rc;
-	rc = config_events(r);
-	if (rc == 0)
-		rc = open_events(r);
-	if (rc < 0)
-		return rc;
-	r->copy = pdc_malloc(r->a, buffer_pages(r) * r->page_size);
-	r->dsos = rec_dsos_new(r->a);
-	if (!r->copy || !r->dsos)
-		return errf(r, PD_ERR_NOMEM, "out of memory");
-	return 0;
+	return rc;
 }
 
 static int write_capture(struct rec *r)
@@ -1098,14 +1073,14 @@ static int write_capture(struct rec *r)
 	if (r->o.out_fd < 0) {
 		r->o.out_fd = r->o.open_out(r->o.open_out_arg);
 		if (r->o.out_fd < 0)
-			return errf(r, PD_ERR_IO, "cannot open the output: %s",
+			return rec_errf(r, PD_ERR_IO, "cannot open the output: %s",
 				    strerror(errno));
 	}
 	rc = pd_writer_new(r->o.out_fd, &wo, &r->w);
 	if (rc < 0)
-		return errf(r, rc, "cannot start the capture: %s",
+		return rec_errf(r, rc, "cannot start the capture: %s",
 			    pd_strerror(rc));
-	rc = add_events(r);
+	rc = rec_add_events(r);
 	if (rc == 0)
 		rc = rec_host_features(r->w, &r->o, r->a);
 	if (rc == 0)
@@ -1113,14 +1088,14 @@ static int write_capture(struct rec *r)
 	if (rc == 0)
 		rc = write_synthesized(r);
 	if (rc == 0 && r->child)
-		rc = start_workload(r);
+		rc = rec_start_workload(r);
 	else if (rc == 0)
-		ioctl_all(r, PERF_EVENT_IOC_ENABLE);
+		rec_ioctl_all(r, PERF_EVENT_IOC_ENABLE);
 	if (r->child && (r->o.system_wide || r->o.cpus))
-		ioctl_all(r, PERF_EVENT_IOC_ENABLE);
+		rec_ioctl_all(r, PERF_EVENT_IOC_ENABLE);
 	if (rc == 0)
 		rc = record_loop(r);
-	ioctl_all(r, PERF_EVENT_IOC_DISABLE);
+	rec_ioctl_all(r, PERF_EVENT_IOC_DISABLE);
 	if (r->child && !r->child_done) {
 		/* stopped first: the workload goes, as perf ends it */
 		kill(r->child, SIGTERM);
@@ -1139,12 +1114,12 @@ static int write_capture(struct rec *r)
 	if (pd_writer_errno(r->w)) {
 		r->st->write_failed = true;
 		r->st->write_errno = pd_writer_errno(r->w);
-		return errf(r, PD_ERR_IO, "%s", pd_writer_errmsg(r->w));
+		return rec_errf(r, PD_ERR_IO, "%s", pd_writer_errmsg(r->w));
 	}
 	if (rc == 0 && wrc < 0)
-		return errf(r, wrc, "%s", pd_writer_errmsg(r->w));
+		return rec_errf(r, wrc, "%s", pd_writer_errmsg(r->w));
 	if (rc < 0 && r->err && !r->err[0])
-		errf(r, rc, "%s", pd_writer_errmsg(r->w));
+		rec_errf(r, rc, "%s", pd_writer_errmsg(r->w));
 	return rc;
 }
 
@@ -1178,8 +1153,9 @@ int pda_record_run(const struct pda_record_opts *opts,
 	}
 	r->a = r->o.alloc;
 	r->page_size = (size_t)sysconf(_SC_PAGESIZE);
-	rc = setup(r);
-	if (rc == 0)
+	if (r->o.stat)
+		rc = rec_stat_run(r);
+	else if ((rc = setup(r)) == 0)
 		rc = write_capture(r);
 	stats->nr_events = (unsigned)r->nr_ev;
 	if (r->nr_ev)
@@ -1192,7 +1168,7 @@ int pda_record_run(const struct pda_record_opts *opts,
 	}
 	if (r->err_fd >= 0)
 		close(r->err_fd);
-	close_events(r);
+	rec_close_events(r);
 	pd_writer_free(r->w);
 	rec_dsos_free(r->dsos);
 	pdc_free(r->a, r->copy);

@@ -9,6 +9,11 @@
  * reads (host, CPUs, command line, events, topology, build-ids of every
  * binary that got a sample, sample times).
  *
+ * With stat set, counters instead of samples: the capture `perf stat
+ * record` writes (STAT_CONFIG, THREAD_MAP, CPU_MAP, a STAT per counter
+ * and a STAT_ROUND per interval or run; pda_recstat.c says how -r's runs
+ * are kept).
+ *
  * The recorder never prints: its messages go to the log callback, and a
  * failure comes back as a negative pd_err with the reason in errbuf
  * ("event 'cycles' is not supported on this host: ...").
@@ -25,6 +30,14 @@ enum pda_rec_callgraph {
 	PDA_REC_CG_NONE = 0,
 	PDA_REC_CG_FP,	  /* -g: the kernel's frame-pointer callchain */
 	PDA_REC_CG_DWARF, /* user registers and stack for DWARF unwinding */
+};
+
+/* --stat: how perf stat record's STAT_CONFIG says the counts are kept
+ * (and so how perf stat report totals them). */
+enum pda_rec_stat_aggr {
+	PDA_REC_STAT_GLOBAL = 0, /* one total per event */
+	PDA_REC_STAT_PER_CPU,	 /* -A: per CPU (with -a or -C) */
+	PDA_REC_STAT_PER_THREAD, /* --per-thread */
 };
 
 struct pda_record_opts {
@@ -63,6 +76,13 @@ struct pda_record_opts {
 	void *log_arg;
 	enum pd_log_level log_level;
 	const struct pd_alloc *alloc;
+	/* --stat: counting, as perf stat record; events default to
+	 * task-clock, context-switches, cpu-migrations, page-faults */
+	bool stat;
+	enum pda_rec_stat_aggr stat_aggr;
+	unsigned interval_ms;		/* -I: a round every MS; 0 none */
+	unsigned runs;			/* -r: the workload run this many
+					 * times, a FINAL round each (0: 1) */
 };
 
 #define PDA_RECORD_OPTS(name, ...)                                          \
@@ -71,6 +91,8 @@ struct pda_record_opts {
 
 struct pda_record_stats {
 	uint64_t nr_samples;	/* SAMPLE records written */
+	uint64_t nr_stat;	/* --stat: STAT records written */
+	uint64_t nr_rounds;	/* --stat: STAT_ROUND records */
 	uint64_t nr_lost;	/* samples the kernel lost (LOST records
 				 * and the counters' lost field) */
 	uint64_t nr_lost_recs;	/* LOST records */

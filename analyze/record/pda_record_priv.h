@@ -11,6 +11,7 @@
 
 #include <linux/perf_event.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define REC_MAX_EVENTS 64
 #define REC_NAME_MAX 256
@@ -88,5 +89,72 @@ int rec_synth_kernel(struct rec_synth *s);
 /* COMM, FORK for every thread but the leader, MMAP2 of process pid
  * from /proc.  @return 0, or PD_ERR_NOTFOUND when it has gone. */
 int rec_synth_process(struct rec_synth *s, int32_t pid);
+
+/* ---- a run (pda_record.c; pda_recstat.c counts with it) ---------- */
+
+struct rbuf {
+	unsigned char *base; /* the mmap: a control page, then data */
+	size_t data_size;    /* a power of two */
+	int cpu;
+};
+
+struct rec {
+	struct pda_record_opts o;
+	const struct pd_alloc *a;
+	char *err;
+	size_t err_size;
+	struct rec_evsel ev[REC_MAX_EVENTS];
+	size_t nr_ev;
+	int *cpus; /* -1: any (per-thread buffers are not used) */
+	size_t nr_cpus;
+	int32_t *threads; /* -1: every thread (system-wide) */
+	size_t nr_threads;
+	int *fds; /* [cpu][thread][event], -1 where a thread was gone */
+	size_t nr_fds;
+	uint64_t *ids; /* the same index */
+	struct rbuf *bufs;
+	size_t nr_bufs;
+	unsigned char *copy; /* one buffer's records, unwrapped */
+	size_t page_size;
+	uint64_t sample_type;
+	size_t id_hdr_size;
+	bool read_lost; /* read_format has PERF_FORMAT_LOST */
+	struct pd_writer *w;
+	struct rec_dsos *dsos;
+	pid_t child;
+	int go_fd, err_fd;
+	bool child_done;
+	uint64_t first_time, last_time;
+	struct pda_record_stats *st;
+};
+
+/* The reason of a failure into the caller's errbuf.  @return rc. */
+int rec_errf(struct rec *r, int rc, const char *fmt, ...) PD_PRINTF(3, 4);
+/*
+ * What is recorded: r->cpus (online, or -C's), r->threads (-p, -t, the
+ * forked workload, or -1 for whole CPUs) and the workload forked, waiting
+ * for rec_start_workload().  @return 0 or a negative pd_err.
+ */
+int rec_targets(struct rec *r);
+/* Let the workload exec; @return 0, or its exec's failure. */
+int rec_start_workload(struct rec *r);
+/* Reaped (WNOHANG): its status in r->st->workload_status. */
+bool rec_workload_exited(struct rec *r);
+/* perf_event_open of event e on (tid, cpu) with perf's fallbacks.
+ * @return the fd, -1 with *gone set for a thread that exited, or a
+ * negative pd_err. */
+int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone);
+/* The events and their ids (r->fds, r->ids: [cpu][thread][event]) to
+ * the writer, and the EVENT_DESC feature. */
+int rec_add_events(struct rec *r);
+int rec_event_desc(struct rec *r);
+void rec_ioctl_all(struct rec *r, unsigned long req);
+void rec_close_events(struct rec *r);
+
+/*
+ * --stat (pda_recstat.c): count r->ev on the targets as perf stat record
+ * does and write its capture.  @return 0 or a negative pd_err.
+ */
+int rec_stat_run(struct rec *r);
 
 #endif /* PDA_RECORD_PRIV_H */

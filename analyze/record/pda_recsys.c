@@ -895,7 +895,8 @@ static int synth_maps(struct rec_synth *s, int32_t pid)
 		char perm[8];
 		int name_at = 0;
 		const char *name;
-		uint32_t prot = 0, flags, ino_gen = 0;
+		uint32_t prot = 0, flags;
+		uint64_t ino_gen = 0; /* MMAP2's ino_generation is a u64 */
 		uint16_t misc = PD_MISC_USER;
 		size_t nlen;
 
