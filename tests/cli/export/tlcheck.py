@@ -9,6 +9,11 @@ trace event format (--format chrome).
         COUNT", sorted, each frame named as pdtool fold --srcline names
         it ("func:file:line" where the frame has a line): what pdtool
         fold --srcline --pid --tid gives with its roots as PID/TID
+  tlcheck.py want < FOLD
+        pdtool fold --srcline --pid --tid's text as "fold" prints it: the
+        root comm-PID/TID as PID/TID (a pid or tid of 4294967295 as -1,
+        as perf prints it), the counts of a thread's stacks summed over
+        its comms (a thread that called exec has two), sorted
   tlcheck.py times speedscope|chrome FILE SCRIPT
         each thread's sample times against `pdtool script -F tid,time`
         text (SCRIPT): the same times, to the microsecond script prints,
@@ -160,6 +165,20 @@ def chrome(p):
     return threads
 
 
+def want():
+    counts = {}
+    for line in sys.stdin:
+        stack, _, count = line.rstrip('\n').rpartition(' ')
+        root, _, rest = stack.partition(';')
+        pid, tid = root.rsplit('-', 1)[1].split('/')
+        root = '/'.join('-1' if x == '4294967295' else x
+                        for x in (pid, tid))
+        key = root + (';' + rest if rest else '')
+        counts[key] = counts.get(key, 0) + int(count)
+    for k in sorted(counts):
+        print('%s %d' % (k, counts[k]))
+
+
 def fold(threads):
     counts = {}
     for (pid, tid), smp in threads.items():
@@ -179,10 +198,14 @@ def times(threads, script):
 
 def main():
     a = sys.argv[1:]
+    if a == ['want']:
+        want()
+        return 0
     if (len(a) != 3 + (a[:1] == ['times']) or
             a[0] not in ('fold', 'times') or
             a[1] not in ('speedscope', 'chrome')):
         sys.stderr.write('usage: tlcheck.py fold speedscope|chrome FILE, '
+                         'tlcheck.py want < FOLD, '
                          'tlcheck.py times speedscope|chrome FILE SCRIPT\n')
         return 2
     try:
