@@ -1,10 +1,11 @@
 /*
  * cmd_export.c - `pdtool export`: a capture's profile, symbolized here,
  * in a format another tool's viewer reads (pprof's profile.proto, the
- * Firefox Profiler's processed profile).  The profile is pda_collect's
+ * Firefox Profiler's processed profile, speedscope's evented profiles,
+ * Chrome's trace events).  The profile is pda_collect's
  * (per address, per event), the writers are emit's; this file reads
- * options, runs the capture, keeps each sample's time and stack and the
- * switch and lost records in time for the Firefox Profiler's timeline,
+ * options, runs the capture, keeps each sample's time and stack (and, for
+ * the Firefox Profiler, the switch and lost records) for the timelines,
  * names the mappings' build-ids from the capture's header, and
  * compresses what pprof reads gzipped.
  */
@@ -25,7 +26,8 @@
 const char cmd_export_usage[] =
 	"pdtool export --format FMT -o OUT [OPTIONS] [FILE | -i FILE]";
 const char cmd_export_summary[] =
-	"a symbolized profile for other viewers: pprof, Firefox Profiler";
+	"a symbolized profile for other viewers: pprof, Firefox Profiler, "
+	"speedscope, Perfetto";
 const char cmd_export_options[] =
 	"  -i, --input FILE      the capture ('-': standard input); the same\n"
 	"                        as FILE\n"
@@ -35,7 +37,11 @@ const char cmd_export_options[] =
 	"                        pprof reads (default); firefox: the Firefox\n"
 	"                        Profiler's processed profile (JSON), a track\n"
 	"                        per thread with samples in time, lost-sample\n"
-	"                        and off-CPU markers\n"
+	"                        and off-CPU markers; speedscope: an\n"
+	"                        evented profile per thread, in time;\n"
+	"                        chrome: Chrome's trace event format\n"
+	"                        (Perfetto, chrome://tracing), a track per\n"
+	"                        thread, each sample's frames as slices\n"
 	"  -z, --gzip            firefox: gzip the JSON (the profiler reads\n"
 	"                        both)\n"
 	"      --max-stack N     callchain frames kept from the leaf\n"
@@ -68,7 +74,7 @@ enum {
 	OPT_TIME,
 };
 
-enum export_format { FMT_PPROF, FMT_FIREFOX };
+enum export_format { FMT_PPROF, FMT_FIREFOX, FMT_SPEEDSCOPE, FMT_CHROME };
 
 #define MAX_IDS 1024
 
@@ -100,10 +106,14 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 			o->format = FMT_PPROF;
 		else if (strcmp(arg, "firefox") == 0)
 			o->format = FMT_FIREFOX;
+		else if (strcmp(arg, "speedscope") == 0)
+			o->format = FMT_SPEEDSCOPE;
+		else if (strcmp(arg, "chrome") == 0)
+			o->format = FMT_CHROME;
 		else
 			usage_error(ctx,
 				    "--format: unknown format '%s' (pprof, "
-				    "firefox)",
+				    "firefox, speedscope, chrome)",
 				    arg);
 		break;
 	case OPT_MAX_STACK:
@@ -615,23 +625,23 @@ static char *ff_join(const char *const *argv, size_t nr)
 	return s;
 }
 
-static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
-			  const struct export_run *er, struct pd_file *f,
-			  const struct pda_profile *p, FILE *out)
+/* The timed formats' tracks: one per thread and event, each with its
+ * samples in time, sorted by pid, tid and event. */
+struct ff_tracks {
+	struct pde_ff_sample *smp;
+	struct pde_ff_thread *t;
+	char **names;
+	size_t nr;
+};
+
+static void ff_tracks(struct pd_ctx *ctx, struct ff_run *ff,
+		      const struct pda_profile *p, unsigned nr_events,
+		      struct ff_tracks *tr)
 {
-	struct ff_run *ff = er->ff;
-	const unsigned nr_events = pda_collect_stats(er->col)->nr_events;
-	const struct pd_env *env = NULL;
-	size_t nr_ids, nr_t = 0, nr_marks = 0, len = 0;
-	char **ids = mapping_build_ids(ctx, f, p, &nr_ids);
 	struct pde_ff_sample *smp = calloc(ff->nr_recs + 1, sizeof(*smp));
 	struct pde_ff_thread *t = calloc(ff->nr_recs + 1, sizeof(*t));
 	char **names = calloc(ff->nr_recs + 1, sizeof(*names));
-	struct ff_mark *mk;
-	struct pde_ff_marker *marks;
-	char oscpu[256] = "", *args = NULL, *buf = NULL;
-	FILE *dst = out;
-	int rc;
+	size_t nr_t = 0;
 
 	if (!smp || !t || !names)
 		die(ctx, "out of memory");
@@ -673,6 +683,8 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 			snprintf(name, size, "%s", *comm ? comm : "[unknown]");
 		names[k] = name;
 		t[k].name = name;
+		t[k].comm = *comm ? comm : "[unknown]";
+		t[k].event = ev;
 	}
 	/* the process's name: its main thread's comm, where it has one */
 	for (size_t k = 0; k < nr_t; k++)
@@ -681,14 +693,72 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 				t[k].process_name = t[m].name;
 				break;
 			}
-	mk = nr_t ? ff_marks(ctx, ff, f, t, nr_t, &nr_marks) : NULL;
+	*tr = (struct ff_tracks){.smp = smp, .t = t, .names = names,
+				 .nr = nr_t};
+}
+
+static void ff_tracks_free(struct ff_tracks *tr)
+{
+	for (size_t k = 0; k < tr->nr; k++)
+		free(tr->names[k]);
+	free(tr->names);
+	free(tr->t);
+	free(tr->smp);
+}
+
+/* The sampling interval in ns: perf's -F, else the mean gap between
+ * samples; 0 unknown. */
+static double ff_interval_ns(struct pd_file *f, const struct export_run *er)
+{
+	const struct ff_run *ff = er->ff;
+	const struct pd_evsel *ev0 =
+		pd_file_nr_evsels(f) ? pd_file_evsel(f, 0) : NULL;
+	const uint64_t span = er->last_time - er->first_time;
+
+	if (ev0 && (ev0->attr.flags & (1ull << PD_ATTR_freq)) &&
+	    ev0->attr.sample_period)
+		return 1e9 / (double)ev0->attr.sample_period;
+	if (ff->nr_recs > 1 && !ff->untimed && span)
+		return (double)span / (double)(ff->nr_recs - 1);
+	return 0;
+}
+
+static void ff_untimed_warn(struct pd_ctx *ctx, const struct export_opts *o,
+			    const struct ff_run *ff)
+{
+	if (ff->untimed)
+		warning(ctx, "'%s': samples without a time: the timeline "
+			     "shows them in order, 1 ms apart",
+			o->path);
+}
+
+static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
+			  const struct export_run *er, struct pd_file *f,
+			  const struct pda_profile *p, FILE *out)
+{
+	struct ff_run *ff = er->ff;
+	const unsigned nr_events = pda_collect_stats(er->col)->nr_events;
+	const struct pd_env *env = NULL;
+	size_t nr_ids, nr_marks = 0, len = 0;
+	char **ids = mapping_build_ids(ctx, f, p, &nr_ids);
+	struct ff_tracks tr;
+	struct pde_ff_thread *t;
+	struct ff_mark *mk;
+	struct pde_ff_marker *marks;
+	char oscpu[256] = "", *args = NULL, *buf = NULL;
+	FILE *dst = out;
+	int rc;
+
+	ff_tracks(ctx, ff, p, nr_events, &tr);
+	t = tr.t;
+	mk = tr.nr ? ff_marks(ctx, ff, f, t, tr.nr, &nr_marks) : NULL;
 	marks = calloc(nr_marks + 1, sizeof(*marks));
 	if (!marks)
 		die(ctx, "out of memory");
 	for (size_t i = 0; i < nr_marks; i++)
 		marks[i] = mk[i].m;
 	for (size_t i = 0; i < nr_marks;) {
-		const long k = ff_track_of(t, nr_t, mk[i].tid);
+		const long k = ff_track_of(t, tr.nr, mk[i].tid);
 		size_t j = i;
 
 		while (j < nr_marks && mk[j].tid == mk[i].tid)
@@ -705,12 +775,9 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 	if (env && env->nr_cmdline)
 		args = ff_join(env->cmdline, env->nr_cmdline);
 	{
-		const struct pd_evsel *ev0 =
-			pd_file_nr_evsels(f) ? pd_file_evsel(f, 0) : NULL;
-		const uint64_t span = er->last_time - er->first_time;
 		struct pde_firefox_opts fo = {
 			.threads = t,
-			.nr_threads = nr_t,
+			.nr_threads = tr.nr,
 			.start_time = ff->untimed ? 0 : er->first_time,
 			.end_time = ff->untimed ? ff->nr_recs * 1000000
 						: er->last_time,
@@ -722,15 +789,9 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 			.oscpu = *oscpu ? oscpu : NULL,
 			.cpu_name = env ? env->cpu_desc : NULL,
 			.nr_cpus = env ? env->nr_cpus_online : 0,
+			.interval_ms = ff_interval_ns(f, er) / 1e6,
 		};
 
-		/* the sampling interval: perf's -F, else the mean gap */
-		if (ev0 && (ev0->attr.flags & (1ull << PD_ATTR_freq)) &&
-		    ev0->attr.sample_period)
-			fo.interval_ms = 1000.0 / (double)ev0->attr.sample_period;
-		else if (ff->nr_recs > 1 && !ff->untimed && span)
-			fo.interval_ms = (double)span / 1e6 /
-					 (double)(ff->nr_recs - 1);
 		if (o->gzip) {
 			dst = open_memstream(&buf, &len);
 			if (!dst)
@@ -745,22 +806,45 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 			rc = gzip_write(out, (const unsigned char *)buf, len);
 		free(buf);
 	}
-	if (ff->untimed)
-		warning(ctx, "'%s': samples without a time: the timeline "
-			     "shows them in order, 1 ms apart",
-			o->path);
+	ff_untimed_warn(ctx, o, ff);
 	ctx_check_write(ctx, rc, o->output);
-	for (size_t k = 0; k < nr_t; k++)
-		free(names[k]);
 	for (size_t i = 0; i < nr_ids; i++)
 		free(ids[i]);
 	free(ids);
-	free(names);
 	free(args);
 	free(marks);
 	free(mk);
-	free(t);
-	free(smp);
+	ff_tracks_free(&tr);
+}
+
+/* --format speedscope and chrome: the same tracks as timelines. */
+static void write_timeline(struct pd_ctx *ctx, const struct export_opts *o,
+			   const struct export_run *er, struct pd_file *f,
+			   const struct pda_profile *p, FILE *out)
+{
+	struct ff_tracks tr;
+	char exporter[64];
+	const double iv = ff_interval_ns(f, er);
+	int rc;
+
+	ff_tracks(ctx, er->ff, p, pda_collect_stats(er->col)->nr_events, &tr);
+	snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
+	{
+		const struct pde_timeline_opts to = {
+			.threads = tr.t,
+			.nr_threads = tr.nr,
+			.start_time = er->ff->untimed ? 0 : er->first_time,
+			.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
+			.name = o->path,
+			.exporter = exporter,
+		};
+
+		rc = o->format == FMT_CHROME ? pde_chrome(out, p, &to)
+					     : pde_speedscope_timeline(out, p, &to);
+	}
+	ff_untimed_warn(ctx, o, er->ff);
+	ctx_check_write(ctx, rc, o->output);
+	ff_tracks_free(&tr);
 }
 
 static void ff_free(struct ff_run *ff)
@@ -818,7 +902,8 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		die(ctx, "out of memory");
 	parse_args(argc, argv, ctx, o);
 	er.o = o;
-	if (o->format == FMT_FIREFOX) {
+	/* the timed formats keep each sample's time and stack */
+	if (o->format != FMT_PPROF) {
 		er.ff = calloc(1, sizeof(*er.ff));
 		if (!er.ff)
 			die(ctx, "out of memory");
@@ -844,11 +929,12 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		PDA_CAPTURE_OPTS(co, .filter = &er.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .sample_fn = export_one,
 				 .skip_fn = export_skip,
-				 .order_fn = er.ff ? ff_order : NULL,
+				 .order_fn = o->format == FMT_FIREFOX ? ff_order
+								     : NULL,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &er);
-		/* the Firefox Profiler draws a track per thread: no root
-		 * frame naming it */
+		/* the timelines draw a track per thread: no root frame
+		 * naming it */
 		PDA_COLLECT_OPTS(clo,
 				 .flags = er.ff ? PDA_COLLECT_NO_COMM
 						: PDA_COLLECT_PID | PDA_COLLECT_TID,
@@ -878,8 +964,10 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	pda_capture_release(&er.c);
 	if (pda_collect_profile(er.col, &p) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
-	if (er.ff)
+	if (o->format == FMT_FIREFOX)
 		write_firefox(ctx, o, &er, f, p, out);
+	else if (er.ff)
+		write_timeline(ctx, o, &er, f, p, out);
 	else
 		write_pprof(ctx, o, &er, f, p, out);
 	ctx_close_output(ctx, out, o->output);

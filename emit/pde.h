@@ -63,6 +63,10 @@ void pde_json_strn(struct pde_json *j, const char *key, const char *s,
 void pde_json_u64(struct pde_json *j, const char *key, uint64_t v);
 void pde_json_i64(struct pde_json *j, const char *key, int64_t v);
 void pde_json_double(struct pde_json *j, const char *key, double v);
+/* v / 10^decimals as a JSON number with exactly that many decimals
+ * ("1234.567" for 1234567, 3): nanoseconds as microseconds, exactly */
+void pde_json_decimal(struct pde_json *j, const char *key, uint64_t v,
+		      unsigned decimals);
 /* v as a string "0x..." (JSON numbers lose precision above 2^53) */
 void pde_json_hex(struct pde_json *j, const char *key, uint64_t v);
 void pde_json_bool(struct pde_json *j, const char *key, bool v);
@@ -404,6 +408,8 @@ struct pde_ff_thread {
 	uint32_t pid, tid;
 	const char *name;		/* the thread's comm (and event) */
 	const char *process_name;	/* its process's; NULL unknown */
+	const char *comm, *event;	/* the two apart (pde_chrome());
+					 * NULL unknown */
 	const struct pde_ff_sample *samples;
 	size_t nr_samples;
 	const struct pde_ff_marker *markers;
@@ -434,6 +440,42 @@ struct pde_firefox_opts {
  */
 int pde_firefox(FILE *out, const struct pda_profile *p,
 		const struct pde_firefox_opts *opts);
+
+/* ---- timelines for other viewers (pde_timeline.c; `pdtool export`) -- */
+
+/* The tracks are pde_firefox()'s: one per thread and event, each with
+ * its samples in time order, sorted by pid. */
+struct pde_timeline_opts {
+	const struct pd_alloc *alloc;
+	const struct pde_ff_thread *threads;
+	size_t nr_threads;
+	uint64_t start_time;	/* ns: the first sample's (times are
+				 * written from it) */
+	uint64_t interval_ns;	/* the longest a sample lasts: the
+				 * sampling interval; 0: 1 ms */
+	const char *name;	/* what was profiled: the input */
+	const char *exporter;	/* e.g. "pdtool 0.1.0"; NULL: none */
+};
+
+/*
+ * p (as pda_collect builds it, without root frames) and its samples in
+ * time as speedscope's JSON file format: one "evented" profile per
+ * track, each sample's stack opened at its time and closed when it ends
+ * (the next sample, at most interval_ns on), in nanoseconds from
+ * start_time.  @return 0, PD_ERR_NOMEM or PD_ERR_IO.
+ */
+int pde_speedscope_timeline(FILE *out, const struct pda_profile *p,
+			    const struct pde_timeline_opts *opts);
+
+/*
+ * The same samples as Chrome's trace event format (Perfetto, chrome://
+ * tracing): process_name and thread_name metadata, then each sample's
+ * frames as nested "B"/"E" slices on its thread, root first, in
+ * microseconds; a frame's source file, line, DSO and address in its
+ * args, kernel, user or JIT as its category.  Same returns.
+ */
+int pde_chrome(FILE *out, const struct pda_profile *p,
+	       const struct pde_timeline_opts *opts);
 
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 

@@ -164,6 +164,23 @@ void pde_json_double(struct pde_json *j, const char *key, double v)
 		fputs("null", j->out);
 }
 
+void pde_json_decimal(struct pde_json *j, const char *key, uint64_t v,
+		      unsigned decimals)
+{
+	uint64_t scale = 1;
+
+	prefix(j, key);
+	for (unsigned d = 0; d < decimals && d < 19; d++)
+		scale *= 10;
+	if (scale == 1) {
+		fprintf(j->out, "%" PRIu64, v);
+		return;
+	}
+	/* exact digits, where a double would round past 2^53 */
+	fprintf(j->out, "%" PRIu64 ".%0*" PRIu64, v / scale,
+		(int)(decimals < 19 ? decimals : 19), v % scale);
+}
+
 void pde_json_hex(struct pde_json *j, const char *key, uint64_t v)
 {
 	prefix(j, key);

@@ -266,7 +266,9 @@ def markers(p):
     print('lost %d' % lost)
 
 
-def times(p, script):
+def compare_times(got, script, per_second, unit):
+    """got: {tid: [sample times from the first sample, per_second to the
+    second]} against `pdtool script -F tid,time` text (script)."""
     want = {}
     for line in open(script):
         f = line.split()
@@ -274,21 +276,25 @@ def times(p, script):
             continue
         want.setdefault(int(f[0]), []).append(float(f[1].rstrip(':')))
     t0 = min(min(v) for v in want.values()) if want else 0
-    got = {}
-    for t in p['threads']:
-        got.setdefault(t['tid'], []).extend(t['samples']['time'])
     need(sorted(got) == sorted(want), 'threads %s, script has %s' %
          (sorted(got)[:8], sorted(want)[:8]))
     for tid in want:
-        w = sorted((x - t0) * 1e3 for x in want[tid])
+        w = sorted((x - t0) * per_second for x in want[tid])
         g = sorted(got[tid])
         need(len(w) == len(g), 'tid %d: %d samples, script has %d' %
              (tid, len(g), len(w)))
         for a, b in zip(g, w):
             # script prints microseconds, truncated
-            need(abs(a - b) < 2e-3, 'tid %d: a sample at %.6f ms, script '
-                 'has %.6f ms' % (tid, a, b))
+            need(abs(a - b) < 2e-6 * per_second, 'tid %d: a sample at '
+                 '%.6f %s, script has %.6f %s' % (tid, a, unit, b, unit))
     print('%d threads, times as script prints them' % len(want))
+
+
+def times(p, script):
+    got = {}
+    for t in p['threads']:
+        got.setdefault(t['tid'], []).extend(t['samples']['time'])
+    compare_times(got, script, 1e3, 'ms')
 
 
 def main():
