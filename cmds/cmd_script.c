@@ -10,6 +10,7 @@
  * and copied for every sample that has it.
  */
 #include "pdtool.h"
+#include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_session.h"
 #include "pdc_arena.h"
@@ -34,8 +35,8 @@ const char cmd_script_options[] =
 	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
 	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
-	"                        weight, data_src, phys_addr, brstack\n"
-	"                        (repeatable)\n"
+	"                        weight, data_src, phys_addr, brstack,\n"
+	"                        brstacksym, insnlen (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -346,9 +347,8 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		if (*fl & PDE_SF(CPU))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_CPU, "CPU",
 				    PDE_SF(CPU), allow, synth);
-		if (*fl & PDE_SF(BRSTACK))
-			check_stype(ctx, &o->f, ev, PD_SAMPLE_BRANCH_STACK,
-				    "BRANCH_STACK", PDE_SF(BRSTACK), false, synth);
+		/* perf 6.1 checks no event for brstack or brstacksym: a
+		 * sample without a branch stack prints none */
 	}
 	/* tracepoints print their callchain when they have one */
 	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
@@ -416,6 +416,12 @@ struct script_run {
 	struct stack_ent *stacks;
 	size_t nr_stacks, alloc_stacks;
 	struct pdc_strbuf scratch;
+	/* brstacksym, brstack's DSOs and insnlen: addresses resolved
+	 * and decoded as the branch module does, and the ends of the
+	 * sample's branch stack */
+	struct pda_branch *br;
+	const struct pda_branch_loc **br_ends;
+	size_t alloc_br_ends;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -611,6 +617,46 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 	return pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len);
 }
 
+/* What l's brstack, brstacksym and insnlen fields need resolved: the
+ * ends of the sample's branches, the length of its ip's instruction. */
+static int branch_fields(struct script_run *sr, const struct pda_pipe_item *it,
+			 struct pde_script_line *l)
+{
+	const struct pd_sample *s = it->sample;
+	const unsigned f = l->fields;
+	int rc;
+
+	if (!sr->br)
+		return 0;
+	if ((f & PDE_SF(INSNLEN)) && (s->mask & PD_SAMPLE_IP)) {
+		rc = pda_branch_insn_len(sr->br, s, it->comm, s->ip,
+					 &l->insn_len);
+		if (rc < 0)
+			return rc;
+	}
+	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
+			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
+		return 0;
+	if (s->branch.nr > SIZE_MAX / 2 ||
+	    PDC_GROW(NULL, sr->br_ends, sr->alloc_br_ends, 2 * s->branch.nr,
+		     SIZE_MAX / sizeof(*sr->br_ends)) < 0)
+		return PD_ERR_NOMEM;
+	for (uint64_t i = 0; i < s->branch.nr; i++) {
+		struct pd_branch b;
+
+		pd_sample_branch(s, i, &b);
+		rc = pda_branch_locate(sr->br, s, it->comm, b.from,
+				       &sr->br_ends[2 * i]);
+		if (rc == 0)
+			rc = pda_branch_locate(sr->br, s, it->comm, b.to,
+					       &sr->br_ends[2 * i + 1]);
+		if (rc < 0)
+			return rc;
+	}
+	l->br_ends = sr->br_ends;
+	return 0;
+}
+
 static int script_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct script_run *sr = arg;
@@ -663,7 +709,9 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		sr->nr_filtered++;
 		return 0;
 	}
-	rc = pde_script_begin(&sr->w, &l);
+	rc = branch_fields(sr, it, &l);
+	if (rc == 0)
+		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
 		rc = write_ip(sr, s, fr, nr, e, l.fields, l.callchain);
 	if (rc == 0)
@@ -688,6 +736,8 @@ static void free_run(struct script_run *sr)
 		free(sr->stacks[i].frames);
 	free(sr->stacks);
 	free(sr->ids);
+	free(sr->br_ends);
+	pda_branch_free(sr->br);
 	free(sr->lines);
 	pdc_hash_release(NULL, &sr->line_hash);
 	pdc_arena_release(&sr->arena, NULL);
@@ -723,6 +773,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	const struct pda_stats *ps;
 	struct pda_session *s;
 	FILE *out;
+	bool need_br = false;
 	int rc;
 
 	co.progress = cmd_progress_fn;
@@ -735,6 +786,16 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
+		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
+				      PDE_SF(BRSTACK)))
+			need_br = true;
+	if (need_br) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+
+		if (pda_branch_new(s, &bo, &sr.br) < 0)
+			die(ctx, "out of memory");
+	}
 	if (pda_filter_init(&sr.flt, &fo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	rc = pda_capture_init(&sr.c, f, s, &co);
