@@ -493,6 +493,7 @@ static int line_of(struct script_run *sr, const struct pda_frame *fr,
 	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL |
 			      PDA_FRAME_MODULE);
 	if (fields & PDE_SF(SRCLINE)) {
+		k.flags |= src->flags & PDA_FRAME_NO_SRCLINE;
 		k.dso_addr = f->dso_addr;
 		k.srcfile = src->srcfile;
 		k.line = src->line;
@@ -782,6 +783,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & PDE_SF(SRCLINE))
 			po.srcline = true;
+	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)

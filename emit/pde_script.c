@@ -306,12 +306,13 @@ static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
 /*
  * "\n  file:line" for a frame in a map, as map__fprintf_srcline():
  * the line of the address (src: the innermost frame at it), else the
- * DSO's short name and the address.  Nothing without a map.
+ * DSO's short name and the address.  Nothing without a map, nor where
+ * addr2line answers "??:?" (its "??:0" perf takes for a failure).
  */
 static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 			const struct pda_frame *src)
 {
-	if (!fr || !fr->dso)
+	if (!fr || !fr->dso || (src && (src->flags & PDA_FRAME_NO_SRCLINE)))
 		return;
 	pdc_strbuf_add(b, "\n  ", 3);
 	if (src && src->srcfile) {
