@@ -618,8 +618,23 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 	return pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len);
 }
 
-/* What l's brstack, brstacksym and insnlen fields need resolved: the
- * ends of the sample's branches, the length of its ip's instruction. */
+/*
+ * Whether perf 6.1 prints the symbol and DSO of a sample's addr
+ * (sample_addr_correlates_sym): a page fault's, whose addr is the
+ * address that faulted.  perf's other case, BTS branch events (hardware
+ * branch instructions, period 1), it prints in a format of their own
+ * (perf_sample__fprintf_bts) that pdtool script does not.
+ */
+static bool addr_names_sym(const struct pd_attr *a)
+{
+	return a->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+	       (a->config == 2 /* PAGE_FAULTS */ ||
+		a->config == 5 /* PAGE_FAULTS_MIN */ ||
+		a->config == 6 /* PAGE_FAULTS_MAJ */);
+}
+
+/* What l's fields need resolved: the symbol of its addr, the ends of
+ * the sample's branches, the length of its ip's instruction. */
 static int branch_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			 struct pde_script_line *l)
 {
@@ -629,6 +644,14 @@ static int branch_fields(struct script_run *sr, const struct pda_pipe_item *it,
 
 	if (!sr->br)
 		return 0;
+	if ((f & PDE_SF(ADDR)) && (f & (PDE_SF(SYM) | PDE_SF(DSO))) &&
+	    addr_names_sym(&s->evsel->attr)) {
+		l->addr_sym = true;
+		rc = pda_branch_locate(sr->br, s, it->comm, s->addr,
+				       &l->addr_loc);
+		if (rc < 0)
+			return rc;
+	}
 	if ((f & PDE_SF(INSNLEN)) && (s->mask & PD_SAMPLE_IP)) {
 		rc = pda_branch_insn_len(sr->br, s, it->comm, s->ip,
 					 &l->insn_len);
@@ -790,7 +813,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
-				      PDE_SF(BRSTACK)))
+				      PDE_SF(BRSTACK) | PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);

@@ -567,6 +567,10 @@ struct pde_script_line {
 	 * NULL: no map); NULL when neither field is printed */
 	const struct pda_branch_loc *const *br_ends;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
+	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:
+	 * page faults), addr_loc where it resolved (NULL: no map) */
+	bool addr_sym;
+	const struct pda_branch_loc *addr_loc;
 };
 
 /* w for out; name_width: the longest event name of the capture. */

@@ -602,6 +602,38 @@ size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
 	return len;
 }
 
+static void add_symoff(struct pdc_strbuf *b,
+		       const struct pda_branch_loc *loc);
+
+/* The symbol and DSO perf_sample__fprintf_addr() prints after an
+ * address that names one: " sym[+0xoff]" and " (dso)" as the fields
+ * say. */
+static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pda_branch_loc *loc = l->addr_loc;
+	char small[512];
+	struct pdc_strbuf b;
+	int rc;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (l->fields & PDE_SF(SYM)) {
+		pdc_strbuf_add(&b, " ", 1);
+		if (l->fields & PDE_SF(SYMOFF))
+			add_symoff(&b, loc);
+		else if (loc && loc->sym)
+			add_name(&b, loc->sym);
+		else
+			pdc_strbuf_add(&b, "[unknown]", 9);
+	}
+	if (l->fields & PDE_SF(DSO)) {
+		pdc_strbuf_add(&b, " ", 1);
+		add_dso_name(&b, loc ? loc->dso : NULL, loc && loc->module);
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
@@ -692,6 +724,16 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);
+	if ((f & PDE_SF(ADDR)) && l->addr_sym &&
+	    (f & (PDE_SF(SYM) | PDE_SF(DSO)))) {
+		w->len = (size_t)(p - w->buf);
+		rc = add_addr_sym(w, l);
+		if (rc == 0)
+			rc = room(w, LINE_MAX_HEAD);
+		if (rc < 0)
+			return rc;
+		p = w->buf + w->len;
+	}
 	if (f & PDE_SF(DATA_SRC)) {
 		/* "%16x %s", padded to the widest so far (perf's static) */
 		char d[160];
