@@ -103,32 +103,32 @@ run()
 	fi
 }
 
+# cases FILE: the goldens of ./cases's lines for capture $cur (FILE)
+cases()
+{
+	grep -v '^#' $GOLD/cases | while read -r case name args; do
+		[ "$name" = "$cur" ] || continue
+		# shellcheck disable=SC2086 # the options are words
+		run "$1" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
+			--kallsyms $KALLSYMS $args || exit 1
+	done
+}
+
 fail=0
 for cur in $(pd_captures); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
 	run "$f" "$GOLD/testdata/$cur.default.script" "$PD_TMP/bid" \
 		--kallsyms $KALLSYMS || fail=1
-	grep -v '^#' $GOLD/cases | while read -r case name args; do
-		[ "$name" = "$cur" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		run "$f" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
-			--kallsyms $KALLSYMS $args || exit 1
-	done || fail=1
+	cases "$f" || fail=1
 done
-
-# the cases of captures in testdata's subdirectories (branches/NAME),
-# which have no default golden
+# the captures of testdata's subdirectories (branches/NAME): their cases
+# alone, no default golden
 for cur in $(grep -v '^#' $GOLD/cases | awk '$2 ~ /\// { print $2 }' |
 	sort -u); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
-	grep -v '^#' $GOLD/cases | while read -r case name args; do
-		[ "$name" = "$cur" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		run "$f" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
-			--kallsyms $KALLSYMS $args || exit 1
-	done || fail=1
+	cases "$f" || fail=1
 done
 
 if ! pd_have_corpus; then
