@@ -635,7 +635,7 @@ static bool addr_names_sym(const struct pd_attr *a)
 
 /* What l's fields need resolved: the symbol of its addr, the ends of
  * the sample's branches, the length of its ip's instruction. */
-static int branch_fields(struct script_run *sr, const struct pda_pipe_item *it,
+static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			 struct pde_script_line *l)
 {
 	const struct pd_sample *s = it->sample;
@@ -733,7 +733,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		sr->nr_filtered++;
 		return 0;
 	}
-	rc = branch_fields(sr, it, &l);
+	rc = resolve_fields(sr, it, &l);
 	if (rc == 0)
 		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
