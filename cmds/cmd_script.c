@@ -10,6 +10,7 @@
  * and copied for every sample that has it.
  */
 #include "pdtool.h"
+#include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_session.h"
 #include "pdc_arena.h"
@@ -34,8 +35,8 @@ const char cmd_script_options[] =
 	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
 	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
-	"                        weight, data_src, phys_addr, brstack\n"
-	"                        (repeatable)\n"
+	"                        weight, data_src, phys_addr, brstack,\n"
+	"                        brstacksym, insnlen (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -346,9 +347,8 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		if (*fl & PDE_SF(CPU))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_CPU, "CPU",
 				    PDE_SF(CPU), allow, synth);
-		if (*fl & PDE_SF(BRSTACK))
-			check_stype(ctx, &o->f, ev, PD_SAMPLE_BRANCH_STACK,
-				    "BRANCH_STACK", PDE_SF(BRSTACK), false, synth);
+		/* perf 6.1 checks no event for brstack or brstacksym: a
+		 * sample without a branch stack prints none */
 	}
 	/* tracepoints print their callchain when they have one */
 	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
@@ -416,6 +416,12 @@ struct script_run {
 	struct stack_ent *stacks;
 	size_t nr_stacks, alloc_stacks;
 	struct pdc_strbuf scratch;
+	/* brstacksym, brstack's DSOs and insnlen: addresses resolved
+	 * and decoded as the branch module does, and the ends of the
+	 * sample's branch stack */
+	struct pda_branch *br;
+	const struct pda_branch_loc **br_ends;
+	size_t alloc_br_ends;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -487,6 +493,7 @@ static int line_of(struct script_run *sr, const struct pda_frame *fr,
 	k.flags = f->flags & (PDA_FRAME_DWARF_NAMED | PDA_FRAME_KERNEL |
 			      PDA_FRAME_MODULE);
 	if (fields & PDE_SF(SRCLINE)) {
+		k.flags |= src->flags & PDA_FRAME_NO_SRCLINE;
 		k.dso_addr = f->dso_addr;
 		k.srcfile = src->srcfile;
 		k.line = src->line;
@@ -611,6 +618,69 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 	return pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len);
 }
 
+/*
+ * Whether perf 6.1 prints the symbol and DSO of a sample's addr
+ * (sample_addr_correlates_sym): a page fault's, whose addr is the
+ * address that faulted.  perf's other case, BTS branch events (hardware
+ * branch instructions, period 1), it prints in a format of their own
+ * (perf_sample__fprintf_bts) that pdtool script does not.
+ */
+static bool addr_names_sym(const struct pd_attr *a)
+{
+	return a->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+	       (a->config == 2 /* PAGE_FAULTS */ ||
+		a->config == 5 /* PAGE_FAULTS_MIN */ ||
+		a->config == 6 /* PAGE_FAULTS_MAJ */);
+}
+
+/* What l's fields need resolved: the symbol of its addr, the ends of
+ * the sample's branches, the length of its ip's instruction. */
+static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
+			 struct pde_script_line *l)
+{
+	const struct pd_sample *s = it->sample;
+	const unsigned f = l->fields;
+	int rc;
+
+	if (!sr->br)
+		return 0;
+	if ((f & PDE_SF(ADDR)) && (f & (PDE_SF(SYM) | PDE_SF(DSO))) &&
+	    addr_names_sym(&s->evsel->attr)) {
+		l->addr_sym = true;
+		rc = pda_branch_locate(sr->br, s, it->comm, s->addr,
+				       &l->addr_loc);
+		if (rc < 0)
+			return rc;
+	}
+	if ((f & PDE_SF(INSNLEN)) && (s->mask & PD_SAMPLE_IP)) {
+		rc = pda_branch_insn_len(sr->br, s, it->comm, s->ip,
+					 &l->insn_len);
+		if (rc < 0)
+			return rc;
+	}
+	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
+			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
+		return 0;
+	if (s->branch.nr > SIZE_MAX / 2 ||
+	    PDC_GROW(NULL, sr->br_ends, sr->alloc_br_ends, 2 * s->branch.nr,
+		     SIZE_MAX / sizeof(*sr->br_ends)) < 0)
+		return PD_ERR_NOMEM;
+	for (uint64_t i = 0; i < s->branch.nr; i++) {
+		struct pd_branch b;
+
+		pd_sample_branch(s, i, &b);
+		rc = pda_branch_locate(sr->br, s, it->comm, b.from,
+				       &sr->br_ends[2 * i]);
+		if (rc == 0)
+			rc = pda_branch_locate(sr->br, s, it->comm, b.to,
+					       &sr->br_ends[2 * i + 1]);
+		if (rc < 0)
+			return rc;
+	}
+	l->br_ends = sr->br_ends;
+	return 0;
+}
+
 static int script_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct script_run *sr = arg;
@@ -663,7 +733,9 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		sr->nr_filtered++;
 		return 0;
 	}
-	rc = pde_script_begin(&sr->w, &l);
+	rc = resolve_fields(sr, it, &l);
+	if (rc == 0)
+		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
 		rc = write_ip(sr, s, fr, nr, e, l.fields, l.callchain);
 	if (rc == 0)
@@ -688,6 +760,8 @@ static void free_run(struct script_run *sr)
 		free(sr->stacks[i].frames);
 	free(sr->stacks);
 	free(sr->ids);
+	free(sr->br_ends);
+	pda_branch_free(sr->br);
 	free(sr->lines);
 	pdc_hash_release(NULL, &sr->line_hash);
 	pdc_arena_release(&sr->arena, NULL);
@@ -723,6 +797,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	const struct pda_stats *ps;
 	struct pda_session *s;
 	FILE *out;
+	bool need_br = false;
 	int rc;
 
 	co.progress = cmd_progress_fn;
@@ -731,10 +806,21 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & PDE_SF(SRCLINE))
 			po.srcline = true;
+	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
+		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
+				      PDE_SF(BRSTACK) | PDE_SF(ADDR)))
+			need_br = true;
+	if (need_br) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+
+		if (pda_branch_new(s, &bo, &sr.br) < 0)
+			die(ctx, "out of memory");
+	}
 	if (pda_filter_init(&sr.flt, &fo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	rc = pda_capture_init(&sr.c, f, s, &co);

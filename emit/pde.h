@@ -493,6 +493,7 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 /* ---- perf script's sample lines (pde_script.c; `pdtool script`) --- */
 
 struct pda_frame; /* pda_session.h */
+struct pda_branch_loc; /* pda_branch.h: a resolved address */
 struct pdc_strbuf; /* pdc_strbuf.h */
 
 /* perf script's output fields (-F), one bit each. */
@@ -501,7 +502,8 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(CPU, "cpu") X(EVENT, "event") X(TRACE, "trace") X(IP, "ip")       \
 	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
 	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
-	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr")
+	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr") \
+	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -602,6 +604,15 @@ struct pde_script_line {
 	bool callchain;		/* comm unpadded, as perf with callchains */
 	const char *ip_text;	/* pde_script_stack_text()'s, or NULL */
 	size_t ip_len;
+	/* brstacksym, and brstack with dso: each branch's ends where they
+	 * resolve, [2 * i] entry i's from, [2 * i + 1] its to (an entry
+	 * NULL: no map); NULL when neither field is printed */
+	const struct pda_branch_loc *const *br_ends;
+	unsigned insn_len;	/* insnlen: the ip's instruction's length */
+	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:
+	 * page faults), addr_loc where it resolved (NULL: no map) */
+	bool addr_sym;
+	const struct pda_branch_loc *addr_loc;
 };
 
 /* w for out; name_width: the longest event name of the capture. */

@@ -10,6 +10,7 @@
  * sample, and printf per field would be most of the time.
  */
 #include "pd_config.h"
+#include "pda_branch.h"
 #include "pda_session.h"
 #include "pde.h"
 #include "pde_text_int.h"
@@ -282,27 +283,36 @@ static bool add_module(struct pdc_strbuf *b, const char *dso)
 	return true;
 }
 
-static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
+/* "(dso)" as perf's map__fprintf_dsoname() between parentheses */
+static void add_dso_name(struct pdc_strbuf *b, const char *dso, bool module)
 {
-	pdc_strbuf_add(b, " (", 2);
-	if (fr && fr->dso) {
-		if (!(fr->flags & PDA_FRAME_MODULE) || !add_module(b, fr->dso))
-			add_name(b, fr->dso);
+	pdc_strbuf_add(b, "(", 1);
+	if (dso) {
+		if (!module || !add_module(b, dso))
+			add_name(b, dso);
 	} else {
 		pdc_strbuf_add(b, "[unknown]", 9);
 	}
 	pdc_strbuf_add(b, ")", 1);
 }
 
+static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
+{
+	pdc_strbuf_add(b, " ", 1);
+	add_dso_name(b, fr ? fr->dso : NULL,
+		     fr && (fr->flags & PDA_FRAME_MODULE));
+}
+
 /*
  * "\n  file:line" for a frame in a map, as map__fprintf_srcline():
  * the line of the address (src: the innermost frame at it), else the
- * DSO's short name and the address.  Nothing without a map.
+ * DSO's short name and the address.  Nothing without a map, nor where
+ * addr2line answers "??:?" (its "??:0" perf takes for a failure).
  */
 static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 			const struct pda_frame *src)
 {
-	if (!fr || !fr->dso)
+	if (!fr || !fr->dso || (src && (src->flags & PDA_FRAME_NO_SRCLINE)))
 		return;
 	pdc_strbuf_add(b, "\n  ", 3);
 	if (src && src->srcfile) {
@@ -592,6 +602,38 @@ size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
 	return len;
 }
 
+static void add_symoff(struct pdc_strbuf *b,
+		       const struct pda_branch_loc *loc);
+
+/* The symbol and DSO perf_sample__fprintf_addr() prints after an
+ * address that names one: " sym[+0xoff]" and " (dso)" as the fields
+ * say. */
+static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pda_branch_loc *loc = l->addr_loc;
+	char small[512];
+	struct pdc_strbuf b;
+	int rc;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (l->fields & PDE_SF(SYM)) {
+		pdc_strbuf_add(&b, " ", 1);
+		if (l->fields & PDE_SF(SYMOFF))
+			add_symoff(&b, loc);
+		else if (loc && loc->sym)
+			add_name(&b, loc->sym);
+		else
+			pdc_strbuf_add(&b, "[unknown]", 9);
+	}
+	if (l->fields & PDE_SF(DSO)) {
+		pdc_strbuf_add(&b, " ", 1);
+		add_dso_name(&b, loc ? loc->dso : NULL, loc && loc->module);
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
@@ -682,6 +724,16 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);
+	if ((f & PDE_SF(ADDR)) && l->addr_sym &&
+	    (f & (PDE_SF(SYM) | PDE_SF(DSO)))) {
+		w->len = (size_t)(p - w->buf);
+		rc = add_addr_sym(w, l);
+		if (rc == 0)
+			rc = room(w, LINE_MAX_HEAD);
+		if (rc < 0)
+			return rc;
+		p = w->buf + w->len;
+	}
 	if (f & PDE_SF(DATA_SRC)) {
 		/* "%16x %s", padded to the widest so far (perf's static) */
 		char d[160];
@@ -719,42 +771,121 @@ int pde_script_raw(struct pde_script *w, const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * The name perf 6.1's get_branch_type() gives a branch's type: none for
+ * PERF_BR_UNKNOWN, the extended type's for PERF_BR_EXTEND_ABI (perf's
+ * x86 build's names: the oracle's; an arm64 perf prints ARM64_* for
+ * 3..7).
+ */
+static const char *branch_type(const struct pd_branch *br)
+{
+	static const char *const new_names[8] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+		"ARCH_2",     "ARCH_3",	    "ARCH_4",	  "ARCH_5",
+	};
+
+	if (br->type == 0)
+		return "";
+	if (br->type == PDA_BR_NR_TYPES - 1)
+		return br->new_type < 8 ? new_names[br->new_type] : "(null)";
+	return pda_branch_type_name(br->type);
+}
+
+/* "sym+0xoff" as perf's symbol__fprintf_symname_offs(), or "[unknown]" */
+static void add_symoff(struct pdc_strbuf *b, const struct pda_branch_loc *loc)
+{
+	if (!loc || !loc->sym) {
+		pdc_strbuf_add(b, "[unknown]", 9);
+		return;
+	}
+	add_name(b, loc->sym);
+	pdc_strbuf_add(b, "+0x", 3);
+	add_hex(b, loc->sym_off, 0);
+}
+
+/*
+ * The branch stack as perf 6.1's perf_sample__fprintf_brstack() (" 0xfrom
+ * /0xto", each with "(dso)" when dso is printed) or, brstack not asked
+ * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff"), each
+ * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE ".
+ */
+static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pd_sample *s = l->sample;
+	const bool sym = !(l->fields & PDE_SF(BRSTACK));
+	const bool dso = (l->fields & PDE_SF(DSO)) && l->br_ends;
+	char small[1024];
+	struct pdc_strbuf b;
+	int rc;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	for (uint64_t i = 0; i < s->branch.nr; i++) {
+		const struct pda_branch_loc *from = NULL, *to = NULL;
+		struct pd_branch br;
+		char flags[64];
+		size_t n = 0;
+
+		pd_sample_branch(s, i, &br);
+		if (l->br_ends) {
+			from = l->br_ends[2 * i];
+			to = l->br_ends[2 * i + 1];
+		}
+		if (sym) {
+			add_symoff(&b, from);
+		} else {
+			pdc_strbuf_add(&b, " 0x", 3);
+			add_hex(&b, br.from, 0);
+		}
+		if (dso)
+			add_dso_name(&b, from ? from->dso : NULL,
+				     from && from->module);
+		if (sym) {
+			pdc_strbuf_add(&b, "/", 1);
+			add_symoff(&b, to);
+		} else {
+			pdc_strbuf_add(&b, "/0x", 3);
+			add_hex(&b, br.to, 0);
+		}
+		if (dso)
+			add_dso_name(&b, to ? to->dso : NULL, to && to->module);
+		flags[n++] = '/';
+		flags[n++] = br.mispred || br.predicted
+				     ? (br.predicted ? 'P' : 'M')
+				     : '-';
+		flags[n++] = '/';
+		flags[n++] = br.in_tx ? 'X' : '-';
+		flags[n++] = '/';
+		flags[n++] = br.abort ? 'A' : '-';
+		flags[n++] = '/';
+		n += put_dec(flags + n, br.cycles, 0, false);
+		flags[n++] = '/';
+		pdc_strbuf_add(&b, flags, n);
+		ds_put(&b, branch_type(&br));
+		pdc_strbuf_add(&b, " ", 1);
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	char *p;
 	int rc;
 
-	if (l->fields & PDE_SF(BRSTACK)) {
-		for (uint64_t i = 0; i < s->branch.nr; i++) {
-			struct pd_branch br;
+	if (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM))) {
+		rc = add_brstack(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (l->fields & PDE_SF(INSNLEN)) {
+		char tmp[32];
 
-			rc = room(w, 128);
-			if (rc < 0)
-				return rc;
-			pd_sample_branch(s, i, &br);
-			p = w->buf + w->len;
-			*p++ = ' ';
-			*p++ = '0';
-			*p++ = 'x';
-			p += put_hex(p, br.from, 0);
-			*p++ = '/';
-			*p++ = '0';
-			*p++ = 'x';
-			p += put_hex(p, br.to, 0);
-			*p++ = '/';
-			*p++ = br.mispred || br.predicted
-				       ? (br.predicted ? 'P' : 'M')
-				       : '-';
-			*p++ = '/';
-			*p++ = br.in_tx ? 'X' : '-';
-			*p++ = '/';
-			*p++ = br.abort ? 'A' : '-';
-			*p++ = '/';
-			p += put_dec(p, br.cycles, 0, false);
-			*p++ = '/';
-			w->len = (size_t)(p - w->buf);
-		}
+		memcpy(tmp, " ilen: ", 7);
+		rc = pde_script_raw(w, tmp,
+				    7 + put_dec(tmp + 7, l->insn_len, 0, false));
+		if (rc < 0)
+			return rc;
 	}
 	if (l->fields & PDE_SF(PHYS_ADDR)) {
 		if ((rc = room(w, 16)) < 0)

@@ -13,6 +13,7 @@
  */
 #include "pda_branch_int.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 		e->loc.line = in->line;
 		e->dso_addr = out->dso_addr;
 		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
+		e->loc.module = (out->flags & PDA_FRAME_MODULE) != 0;
 	}
 	if (pdc_hash_add(pda_session_alloc(b->s), &b->locs, h, e) < 0) {
 		pda_free(b->s, e);
@@ -274,6 +276,55 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 	if (cs_disasm_iter(b->cs.h, &p, &len, &addr, b->cs.insn))
 		e->type = (int)insn_type(b, b->cs.insn);
 	return e->type;
+}
+
+int pda_branch_locate(struct pda_branch *b, const struct pd_sample *sample,
+		      const char *comm, uint64_t addr,
+		      const struct pda_branch_loc **loc)
+{
+	int err = 0;
+	const struct loc_ent *e = pda_branch_resolve(b, sample, comm, addr,
+						     &err);
+
+	*loc = e ? &e->loc : NULL;
+	return e ? 0 : err;
+}
+
+int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
+			const char *comm, uint64_t addr, unsigned *len)
+{
+	struct pda_elf_arch ar;
+	struct pda_elf *elf;
+	const struct loc_ent *e;
+	const unsigned char *code;
+	const uint8_t *p;
+	size_t n;
+	uint64_t at;
+	int err = 0, rc;
+
+	*len = 0;
+	e = pda_branch_resolve(b, sample, comm, addr, &err);
+	if (!e)
+		return err;
+	/* perf reads the kernel's code from its DSO's file, which with
+	 * kallsyms alone it has not: its decoder gets no bytes */
+	elf = e->loc.kernel ? NULL : pda_branch_elf(e);
+	if (!elf)
+		return 0;
+	pda_elf_arch(elf, &ar);
+	if (ar.machine != EM_X86_64 && ar.machine != EM_386)
+		return 0;
+	rc = pda_branch_cs(b, elf, e->dso_addr);
+	if (rc <= 0)
+		return rc;
+	/* perf decodes the 16 bytes at the address (fewer at the end) */
+	if (pda_elf_code(elf, e->dso_addr, 16, &code, &n) < 0 || !n)
+		return 0;
+	p = code;
+	at = e->dso_addr;
+	if (cs_disasm_iter(b->cs.h, &p, &n, &at, b->cs.insn))
+		*len = b->cs.insn->size;
+	return 0;
 }
 
 /* ---- rows ---------------------------------------------------------- */

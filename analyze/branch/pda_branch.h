@@ -71,6 +71,7 @@ struct pda_branch_loc {
 	const char *srcfile; /* by srcline; NULL unknown */
 	unsigned line;
 	bool kernel;
+	bool module;	   /* in a kernel module's map (perf: "[name]") */
 };
 
 struct pda_branch_row {
@@ -161,6 +162,29 @@ void pda_branch_free(struct pda_branch *b);
  */
 int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		   const char *comm);
+
+/*
+ * Where addr is in sample's process (comm the item's), resolved as a
+ * branch end is: the DSO, symbol and offset perf 6.1's
+ * thread__find_symbol_fb() finds there, what `perf script -F brstacksym`
+ * and brstack's DSOs print.  Resolved once per (pid, comm, addr) and not
+ * counted as a branch; *loc is valid until pda_branch_free.  @return 0
+ * or a negative pd_err.
+ */
+int pda_branch_locate(struct pda_branch *b, const struct pd_sample *sample,
+		      const char *comm, uint64_t addr,
+		      const struct pda_branch_loc **loc);
+
+/*
+ * The length of the instruction at addr in sample's process, as perf
+ * 6.1's arch_fetch_insn() decodes it for `perf script -F insnlen`: x86
+ * code only (perf has no other decoder), read from the binary; 0 in
+ * the kernel (perf reads no kernel code from kallsyms), where the binary
+ * is not found or not x86, or where the bytes do not decode.  @return 0
+ * and *len, or a negative pd_err.
+ */
+int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
+			const char *comm, uint64_t addr, unsigned *len);
 
 /* Sort the rows; pda_branch_add may not follow.  @return 0 or NOMEM. */
 int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort);

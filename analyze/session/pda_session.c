@@ -289,6 +289,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	uint64_t vaddr, start, size;
 	size_t nr_inl = 0;
 	unsigned line = 0;
+	bool no_src = false;
 	struct addr_ent *ent;
 	int rc;
 
@@ -342,6 +343,14 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
 		if (rc == PD_ERR_NOMEM)
 			return NULL;
+		if (rc < 0 && s->opts.srcline_a2l) {
+			/* addr2line's answer from the symbol table */
+			rc = pda_elf_file_a2l(s, e, vaddr, &file);
+			if (rc == PD_ERR_NOMEM)
+				return NULL;
+			line = 0;
+			no_src = rc == 0 && !file;
+		}
 	}
 	if (k->inl && nr_inl == 0) {
 		/* perf still asks addr2line, which names the address after
@@ -364,6 +373,8 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 			return NULL;
 		ent->frames[0].srcfile = file;
 		ent->frames[0].line = file ? line : 0;
+		if (no_src)
+			ent->frames[0].flags |= PDA_FRAME_NO_SRCLINE;
 		ent->frames[0].dso_addr = vaddr;
 		ent->frames[0].sym_off = vaddr - start;
 		return ent;

@@ -132,6 +132,15 @@ struct pda_opts {
 	unsigned debuginfod_max_ms;
 	pda_fetch_progress_fn fetch_progress; /* NULL: none */
 	void *fetch_arg;
+	/*
+	 * With srcline, where DWARF gives an address of a found binary no
+	 * line: what perf 6.1's addr2line gives instead (pda_frame's
+	 * srcfile the symbol table's STT_FILE name, "" too, with line 0;
+	 * PDA_FRAME_NO_SRCLINE where it finds the function but no file),
+	 * as perf script prints them.  Without it such frames have no
+	 * srcfile.
+	 */
+	bool srcline_a2l;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
@@ -174,6 +183,9 @@ enum pda_frame_flags {
 	PDA_FRAME_DWARF_NAMED = 1u << 6,
 	/* in a kernel module's map (perf names its DSO "[name]") */
 	PDA_FRAME_MODULE = 1u << 7,
+	/* opts.srcline_a2l: addr2line names the function at ip but no
+	 * file ("??:?"), and perf prints no source line */
+	PDA_FRAME_NO_SRCLINE = 1u << 8,
 };
 
 /*

@@ -25,6 +25,7 @@ struct fit {
 	uint64_t off, size; /* the best so far: start and extent */
 	int type;	    /* its STT_ */
 	const char *name;
+	const char *file;   /* its STT_FILE as bfd gives it, or NULL */
 };
 
 /* bfd's better_fit: whether a symbol at off, size, type beats best. */
@@ -59,6 +60,7 @@ struct a2l_sym {
 	uint64_t off, size; /* st_value; st_size, 1 when 0 */
 	size_t idx;	    /* in the table */
 	const char *name;   /* in the file's string table */
+	const char *file;   /* the STT_FILE bfd names its source after */
 	size_t shndx;
 	int type;
 };
@@ -86,10 +88,16 @@ static int build(struct pda_session *s, const struct pda_elf *e,
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	/* bfd's elf_find_function names a symbol's file after the last
+	 * STT_FILE before it, for a global symbol only while no STT_FILE
+	 * has followed another symbol (one object's table) */
+	const char *file = NULL;
+	bool seen = false, file_after = false;
 
 	a->v = n ? pda_malloc(s, n * sizeof(*a->v)) : NULL;
 	if (n && !a->v)
 		return PD_ERR_NOMEM;
+
 	for (size_t i = 1; data && i < n; i++) {
 		struct a2l_sym *y = &a->v[a->nr];
 		GElf_Sym sym;
@@ -99,6 +107,12 @@ static int build(struct pda_session *s, const struct pda_elf *e,
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			file = elf_strptr(e->elf, sh->sh_link, sym.st_name);
+			file_after = seen;
+			continue;
+		}
+		seen = true;
 		if (type == STT_OBJECT || type == STT_SECTION ||
 		    type == STT_FILE || type == STT_TLS)
 			continue;
@@ -116,6 +130,10 @@ static int build(struct pda_session *s, const struct pda_elf *e,
 		y->name = name;
 		y->shndx = sym.st_shndx;
 		y->type = type;
+		y->file = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+				   !file_after)
+				  ? file
+				  : NULL;
 		a->nr++;
 	}
 	if (a->nr)
@@ -170,13 +188,16 @@ static void pick(const struct pda_a2l *a, size_t shndx, uint64_t vaddr,
 		f->size = y->size;
 		f->type = y->type;
 		f->name = y->name;
+		f->file = y->file;
 	}
 }
 
-int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
-		       uint64_t vaddr, const char **name, uint64_t *start)
+/* bfd's pick of a symbol for vaddr of e into *f (f->name NULL: none),
+ * from the table of tab (e, or its debug file: same sections).  0 or
+ * NOMEM. */
+static int lookup(struct pda_session *s, struct pda_elf *e,
+		  struct pda_elf *tab_elf, uint64_t vaddr, struct fit *f)
 {
-	struct fit f = {0, 0, 0, NULL};
 	Elf_Scn *scn = NULL, *tab;
 	GElf_Shdr sh, tsh;
 	size_t shndx = 0;
@@ -190,24 +211,68 @@ int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 			break;
 		}
 	if (!shndx)
-		return PD_ERR_NOTFOUND;
-	if (!e->a2l) {
-		e->a2l = pda_zalloc(s, sizeof(*e->a2l));
-		if (!e->a2l)
+		return 0;
+	if (!tab_elf->a2l) {
+		tab_elf->a2l = pda_zalloc(s, sizeof(*tab_elf->a2l));
+		if (!tab_elf->a2l)
 			return PD_ERR_NOMEM;
 	}
-	if (!e->a2l->built) {
-		tab = pda_elf_find_table(e->elf, SHT_SYMTAB, &tsh, NULL);
+	if (!tab_elf->a2l->built) {
+		tab = pda_elf_find_table(tab_elf->elf, SHT_SYMTAB, &tsh, NULL);
 		if (!tab || tsh.sh_size <= tsh.sh_entsize)
-			tab = pda_elf_find_table(e->elf, SHT_DYNSYM, &tsh, NULL);
-		if (tab && (rc = build(s, e, tab, &tsh, e->a2l)) < 0)
+			tab = pda_elf_find_table(tab_elf->elf, SHT_DYNSYM, &tsh,
+						 NULL);
+		if (tab && (rc = build(s, tab_elf, tab, &tsh, tab_elf->a2l)) < 0)
 			return rc;
-		e->a2l->built = true;
+		tab_elf->a2l->built = true;
 	}
-	pick(e->a2l, shndx, vaddr, &f);
+	pick(tab_elf->a2l, shndx, vaddr, f);
+	return 0;
+}
+
+int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
+		       uint64_t vaddr, const char **name, uint64_t *start)
+{
+	struct fit f = {0, 0, 0, NULL, NULL};
+	int rc = lookup(s, e, e, vaddr, &f);
+
+	if (rc < 0)
+		return rc;
 	if (!f.name)
 		return PD_ERR_NOTFOUND;
 	*name = pda_intern(s, f.name, strlen(f.name));
 	*start = f.off;
 	return *name ? 0 : PD_ERR_NOMEM;
+}
+
+int pda_elf_file_a2l(struct pda_session *s, struct pda_elf *e,
+		     uint64_t vaddr, const char **file)
+{
+	struct fit f = {0, 0, 0, NULL, NULL};
+	struct pda_elf *tab = e;
+	Dwarf_Die cudie;
+	int rc;
+
+	/* an address in a unit of a debug file's DWARF bfd names from
+	 * that file's symbols (dwarf2.c's stashed symbols), else from the
+	 * binary's */
+	if (e->debug) {
+		rc = pda_dwarf_unit(s, e, vaddr, &cudie);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc > 0)
+			tab = e->debug;
+	}
+	rc = lookup(s, e, tab, vaddr, &f);
+	*file = NULL;
+	if (rc < 0)
+		return rc;
+	if (!f.name)
+		return PD_ERR_NOTFOUND;
+	if (f.file) {
+		*file = pda_intern(s, f.file, strlen(f.file));
+		if (!*file)
+			return PD_ERR_NOMEM;
+	}
+	return 0;
 }

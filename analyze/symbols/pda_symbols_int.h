@@ -180,6 +180,17 @@ int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 		       uint64_t vaddr, const char **name, uint64_t *start);
 
 /*
+ * The source file binutils' addr2line gives vaddr where DWARF has no
+ * line for it (bfd's elf_find_function): the STT_FILE symbol before the
+ * symbol pda_elf_symbol_a2l() picks, interned in *file, with line 0;
+ * *file NULL when that symbol has none (addr2line prints "??:?").
+ * @return 0, PD_ERR_NOTFOUND (no symbol: addr2line prints "??:0") or
+ * PD_ERR_NOMEM.
+ */
+int pda_elf_file_a2l(struct pda_session *s, struct pda_elf *e,
+		     uint64_t vaddr, const char **file);
+
+/*
  * The same, named as perf 6.1's addr2line (binutils, one long-lived
  * process per binary) names them: a function without a linkage name is
  * named after the ELF symbol at vaddr the first time it is the innermost,

@@ -9,10 +9,10 @@ A sample is its line with the callchain lines under it (the output's
 blank lines separate them) or, without callchains, its one line.  The
 judged differences:
 
-  plt     a frame in a PLT entry: pdtool names it after the function it
-          jumps to ("memset@plt"), perf 6.1 by its section ("@plt",
-          ".plt") or the symbol before it ("_init+0x26"); only the
-          symbol differs
+  plt     a frame (or a page fault's addr) in a PLT entry: pdtool names
+          it after the function it jumps to ("memset@plt"), perf 6.1 by
+          its section ("@plt", ".plt") or the symbol before it
+          ("_init+0x26"); only the symbols differ
   named   perf prints "[unknown]" where pdtool names the function (the
           symbols a simpleperf capture recorded for a binary not found)
   kernel  a kernel address past the recorded kernel map: pdtool places
@@ -67,10 +67,15 @@ def samples(lines):
 
 def plt_line(a, b):
     ma, mb = SYM.match(a), SYM.match(b)
-    if not ma or not mb or ma.group(1) != mb.group(1) or \
-            ma.group(3) != mb.group(3):
-        return False
-    return "plt" in ma.group(2) + mb.group(2)
+    if ma and mb and ma.group(1) == mb.group(1) and \
+            ma.group(3) == mb.group(3) and "plt" in ma.group(2) + mb.group(2):
+        return True
+    # a line with two symbols (a page fault's addr and its ip): each
+    # word that differs names a PLT entry
+    ta, tb = a.split(" "), b.split(" ")
+    diff = [(x, y) for x, y in zip(ta, tb) if x != y]
+    return len(ta) == len(tb) and bool(diff) and \
+        all("plt" in x + y for x, y in diff)
 
 
 def named_line(a, b):

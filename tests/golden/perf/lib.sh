@@ -131,6 +131,8 @@ pd_capture()
 	elif [ -f "$_src" ]; then
 		echo "$_src"
 	elif [ -f "$_src.zst" ]; then
+		# a capture of a subdirectory (branches/demo-intel)
+		mkdir -p "${_dst%/*}" || return 1
 		zstd -q -d -o "$_dst" "$_src.zst" || {
 			echo "pd_capture: cannot decompress '$_src.zst'" >&2
 			return 1

@@ -15,7 +15,10 @@
 #	output depends on nothing of this host that pdtool cannot be given
 #	elsewhere (tests/golden/perf/lib.sh pd_recorded_opts).
 #   testdata/NAME.CASE.script[.zst]
-#	the same with the options of each line of ./cases for NAME.
+#	the same with the options of each line of ./cases for NAME, NAME
+#	also a capture of a subdirectory of testdata (branches/demo-intel:
+#	the generated branch stacks of testdata/branches/), which gets no
+#	default golden.
 #   corpus/PATH.script.zst
 #	perf --buildid-dir EMPTY script --kallsyms EMPTY --symfs SYSROOT
 #	-i FILE, SYSROOT holding the capture's companion binaries at their
@@ -100,18 +103,32 @@ run()
 	fi
 }
 
+# cases FILE: the goldens of ./cases's lines for capture $cur (FILE)
+cases()
+{
+	grep -v '^#' $GOLD/cases | while read -r case name args; do
+		[ "$name" = "$cur" ] || continue
+		# shellcheck disable=SC2086 # the options are words
+		run "$1" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
+			--kallsyms $KALLSYMS $args || exit 1
+	done
+}
+
 fail=0
 for cur in $(pd_captures); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
 	run "$f" "$GOLD/testdata/$cur.default.script" "$PD_TMP/bid" \
 		--kallsyms $KALLSYMS || fail=1
-	grep -v '^#' $GOLD/cases | while read -r case name args; do
-		[ "$name" = "$cur" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		run "$f" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
-			--kallsyms $KALLSYMS $args || exit 1
-	done || fail=1
+	cases "$f" || fail=1
+done
+# the captures of testdata's subdirectories (branches/NAME): their cases
+# alone, no default golden
+for cur in $(grep -v '^#' $GOLD/cases | awk '$2 ~ /\// { print $2 }' |
+	sort -u); do
+	wanted "$@" || continue
+	f=$(pd_capture "$cur") || { fail=1; continue; }
+	cases "$f" || fail=1
 done
 
 if ! pd_have_corpus; then

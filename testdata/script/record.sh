@@ -1,0 +1,48 @@
+#!/bin/sh
+# record.sh - re-record the captures of testdata/script/, which only
+# pdtool script's goldens read (tests/golden/script/cases), and rewrite
+# their recipes NAME.md from the command run.
+#
+#	sh testdata/script/record.sh	(as root, or with
+#					 perf_event_paranoid <= 1)
+#
+# The program is testdata/bin/demo, run at /work/main (PD_RECORDED_TOP
+# of tests/golden/perf/lib.sh: where the other captures were recorded),
+# so that the capture names it where the tests look for it.  Afterwards:
+# sh tests/golden/script/regen.sh script/NAME.
+set -eu
+cd "$(dirname "$0")"
+PERF=${PERF:-perf}
+DEMO=/work/main/testdata/bin/demo
+
+[ -x "$DEMO" ] || { echo "record.sh: no $DEMO" >&2; exit 2; }
+
+# record NAME WHAT COMMAND: run COMMAND (it writes NAME.perf.data), then
+# write NAME.md
+record()
+{
+	name=$1 what=$2 cmd=$3
+	rm -f "$name.perf.data"
+	sh -c "$cmd" >/dev/null
+	cat >"$name.md" <<MD
+# testdata/script/$name
+
+$what
+
+- Stored as: \`$name.perf.data\` ($(wc -c <"$name.perf.data") bytes)
+- Program: testdata/bin/demo (testdata/demo.md), run from $DEMO
+- Recorded with: perf $("$PERF" version | sed 's/^perf version //'), kernel $(uname -r), x86_64, as root
+- Command (run in testdata/script/ by \`sh testdata/script/record.sh\`):
+
+      $cmd
+
+- perf's view: tests/golden/script/testdata/script/$name.*.script
+  (\`sh tests/golden/script/regen.sh script/$name\`).
+MD
+}
+
+record faults "Page faults with their addresses: page-faults with a period \
+of 1 and -d (PERF_SAMPLE_ADDR), 20 ms of the C program.  Exercises: the \
+symbol and DSO perf script prints after a page fault's addr (code, data \
+and stack addresses, the kernel's and the program's ips)." \
+	"$PERF record -N -e page-faults -c 1 -d -o faults.perf.data -- $DEMO 20"
