@@ -8,8 +8,9 @@
  */
 #include "pda_branch_int.h"
 
-#include <stdint.h>
 #include <string.h>
+
+#define HIST_MAX ((size_t)1 << 20)
 
 struct pda_branch_hist {
 	struct pda_branch *b;	/* the resolved addresses' cache */
@@ -118,23 +119,6 @@ static void loc_frame(const struct loc_ent *e, struct pda_frame *fr)
 		fr->flags |= PDA_FRAME_NO_MAP;
 }
 
-static int grow(struct pda_session *s, void **p, size_t *alloc, size_t want,
-		size_t size)
-{
-	void *n;
-
-	if (want <= *alloc)
-		return 0;
-	if (want > SIZE_MAX / size)
-		return PD_ERR_NOMEM;
-	n = pda_realloc(s, *p, want * size);
-	if (!n)
-		return PD_ERR_NOMEM;
-	*p = n;
-	*alloc = want;
-	return 0;
-}
-
 int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  const struct pd_sample *sample, const char *comm,
 			  const struct pda_stack *st, unsigned max,
@@ -149,9 +133,11 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 	memset(info, 0, sizeof(*info));
 	if (nr > max)
 		nr = max;
-	if (grow(s, (void **)&h->be, &h->alloc_be, nr, sizeof(*h->be)) < 0 ||
-	    grow(s, (void **)&h->frames, &h->alloc_frames, 2 * nr + chain,
-		 sizeof(*h->frames)) < 0)
+	/* a record of 64 KiB holds fewer entries and frames than the cap */
+	if (PDC_GROW(pda_session_alloc(s), h->be, h->alloc_be, nr, HIST_MAX) <
+		    0 ||
+	    PDC_GROW(pda_session_alloc(s), h->frames, h->alloc_frames,
+		     2 * nr + chain, HIST_MAX) < 0)
 		return PD_ERR_NOMEM;
 	/* a mispredicted entry counts where a loop's repeat is dropped too:
 	 * the path keeps its site, the first time round */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bhcheck.py - pdtool fold --branch-history against perf 6.1's branch
-history (tests/golden/branch/hist/, regen_hist.sh).
+history (tests/golden/branch/hist/, regen_gen.sh).
 
     bhcheck.py suffix PERF.folded PDTOOL.folded
     bhcheck.py exact PERF.folded PDTOOL.folded
