@@ -18,6 +18,8 @@ struct pda_branch_hist {
 	size_t alloc_be;
 	struct pda_frame *frames;
 	size_t alloc_frames;
+	struct pda_dso **dsos;	/* each path frame's binary, NULL: none */
+	size_t alloc_dsos;
 	struct pda_stack out;
 };
 
@@ -49,6 +51,7 @@ void pda_branch_hist_free(struct pda_branch_hist *h)
 	s = h->b->s;
 	pda_free(s, h->be);
 	pda_free(s, h->frames);
+	pda_free(s, h->dsos);
 	pda_branch_free(h->b);
 	pda_free(s, h);
 }
@@ -119,6 +122,49 @@ static void loc_frame(const struct loc_ent *e, struct pda_frame *fr)
 		fr->flags |= PDA_FRAME_NO_MAP;
 }
 
+/* Whether st's first nr frames have one in binary dso (unresolved only
+ * with unres). */
+static bool has_dso(const struct pda_frame *fr, size_t nr, const char *dso,
+		    bool unres)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (fr[i].dso == dso &&
+		    (!unres || (fr[i].flags & PDA_FRAME_NO_SYMBOL)))
+			return true;
+	return false;
+}
+
+/*
+ * The path's binaries in the session's "unresolved frames by binary"
+ * shares, as the folded stack has them: a binary once per sample, with
+ * an unresolved frame once, where the callchain did not count it
+ * already (pda_addr_leaf counted none of them).  A map's name is
+ * interned: one binary, one pointer.
+ */
+static void count_path(struct pda_branch_hist *h, size_t nr, size_t chain)
+{
+	const struct pda_frame *path = h->frames, *cc = h->frames + nr;
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = path[i].dso;
+		struct pda_dso *d = h->dsos[i];
+		bool unres = false;
+
+		/* no map, or seen at a frame before (mostly the last) */
+		if (!d || (i && path[i - 1].dso == name) ||
+		    has_dso(path, i, name, false))
+			continue;
+		for (size_t j = i; j < nr; j++)
+			if (path[j].dso == name &&
+			    (path[j].flags & PDA_FRAME_NO_SYMBOL))
+				unres = true;
+		if (!has_dso(cc, chain, name, false))
+			d->nr_samples++;
+		if (unres && !has_dso(cc, chain, name, true))
+			d->nr_unresolved++;
+	}
+}
+
 int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  const struct pd_sample *sample, const char *comm,
 			  const struct pda_stack *st, unsigned max,
@@ -137,7 +183,9 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 	if (PDC_GROW(pda_session_alloc(s), h->be, h->alloc_be, nr, HIST_MAX) <
 		    0 ||
 	    PDC_GROW(pda_session_alloc(s), h->frames, h->alloc_frames,
-		     2 * nr + chain, HIST_MAX) < 0)
+		     2 * nr + chain, HIST_MAX) < 0 ||
+	    PDC_GROW(pda_session_alloc(s), h->dsos, h->alloc_dsos, 2 * nr,
+		     HIST_MAX) < 0)
 		return PD_ERR_NOMEM;
 	/* a mispredicted entry counts where a loop's repeat is dropped too:
 	 * the path keeps its site, the first time round */
@@ -164,10 +212,13 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 			return rc;
 		loc_frame(to, &h->frames[2 * i]);
 		loc_frame(from, &h->frames[2 * i + 1]);
+		h->dsos[2 * i] = to->dso;
+		h->dsos[2 * i + 1] = from->dso;
 	}
 	if (chain)
 		memcpy(h->frames + 2 * nr, st->frames,
 		       chain * sizeof(*h->frames));
+	count_path(h, 2 * nr, chain);
 	h->out.frames = h->frames;
 	h->out.nr = 2 * nr + chain;
 	h->out.alloc = h->alloc_frames;
