@@ -6,6 +6,7 @@
  * `perf script` text and the output is what stackcollapse-perf.pl prints.
  */
 #include "pdtool.h"
+#include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_fold.h"
 #include "pda_session.h"
@@ -65,6 +66,12 @@ const char cmd_fold_options[] =
 	"                        may be left empty\n"
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
+	"      --branch-history  under each sample's callchain, the path of\n"
+	"                        its branch stack (perf record -b) that led\n"
+	"                        to it, as perf report --branch-history;\n"
+	"                        frames named \"func file:line\"\n"
+	"      --mispredicted-only  with --branch-history, only samples whose\n"
+	"                        path has a mispredicted branch\n"
 	CMD_ITRACE_HELP
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
@@ -109,6 +116,8 @@ enum {
 	OPT_NO_INLINE,
 	OPT_INLINE,
 	OPT_NO_IP_FRAME,
+	OPT_BRANCH_HISTORY,
+	OPT_MISPREDICTED_ONLY,
 };
 
 const struct option cmd_fold_sample_options[] = {
@@ -127,6 +136,8 @@ const struct option cmd_fold_sample_options[] = {
 	{"symbol", required_argument, NULL, OPT_SYMBOL},
 	{"time", required_argument, NULL, OPT_TIME},
 	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	{"branch-history", no_argument, NULL, OPT_BRANCH_HISTORY},
+	{"mispredicted-only", no_argument, NULL, OPT_MISPREDICTED_ONLY},
 	CMD_SYMBOL_LONGOPTS,
 	{"inline", no_argument, NULL, OPT_INLINE},
 	{"no-inline", no_argument, NULL, OPT_NO_INLINE},
@@ -144,6 +155,7 @@ struct fold_opts {
 	bool from_script;
 	bool pid, tid, no_comm, kernel, jit, addrs, srcline, all_events;
 	bool no_ip_frame;
+	bool branch_history, mispredicted_only;
 	bool first_event;	/* no --event: the first sampled event only */
 	bool period, weight_given;
 	const char *event;
@@ -200,6 +212,12 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		break;
 	case OPT_NO_IP_FRAME:
 		o->no_ip_frame = true;
+		break;
+	case OPT_BRANCH_HISTORY:
+		o->branch_history = true;
+		break;
+	case OPT_MISPREDICTED_ONLY:
+		o->mispredicted_only = true;
 		break;
 	case OPT_EVENT:
 		o->event = arg;
@@ -276,12 +294,16 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->event && o->all_events)
 		usage_error(ctx, "--event and --all-events contradict each "
 				 "other: give one");
+	if (o->mispredicted_only && !o->branch_history)
+		usage_error(ctx, "--mispredicted-only goes with "
+				 "--branch-history");
 	if (o->from_script &&
-	    (o->max_stack || cmd_symopts_given(&o->sym) ||
+	    (o->branch_history || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
 	     o->jobs || o->no_ip_frame))
 		usage_error(ctx, "--from-script reads the names perf script "
-				 "printed: --max-stack, --inline, --no-inline, "
+				 "printed: --branch-history, --max-stack, "
+				 "--inline, --no-inline, "
 				 "--no-ip-frame, --stats, --unwinder, --jobs "
 				 "and the symbol options apply to a capture "
 				 "only");
@@ -318,7 +340,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	char err[256] = "";
-	PDA_FOLD_OPTS(fo, .max_stack = o->max_stack, .comm_re = o->comm_re,
+	/* a branch path adds two frames an entry, at most max_stack
+	 * entries, under the max_stack frames of the callchain */
+	const unsigned max = o->max_stack ? o->max_stack : PDA_FOLD_MAX_STACK;
+	PDA_FOLD_OPTS(fo, .max_stack = o->branch_history ? 3 * max : max,
+		      .comm_re = o->comm_re,
 		      .dso_re = o->dso_re, .sym_re = o->sym_re, .errbuf = err,
 		      .errbuf_size = sizeof(err));
 	struct pda_fold *fd;
@@ -329,7 +355,8 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->kernel ? PDA_FOLD_KERNEL : 0) |
 		   (o->addrs ? PDA_FOLD_ADDRS : 0) |
 		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
-		   (o->period ? PDA_FOLD_PERIOD : 0);
+		   (o->period ? PDA_FOLD_PERIOD : 0) |
+		   (o->branch_history ? PDA_FOLD_SRCLINE_CG : 0);
 	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
 	if (rc == PD_ERR_API)
@@ -650,13 +677,61 @@ struct fold_run {
 	struct pda_fold *fd;
 	struct pda_filter flt;
 	struct pda_capture c;
+	struct pda_branch_hist *bh;	/* --branch-history */
+	uint64_t nr_predicted;		/* left out by --mispredicted-only */
+	uint64_t nr_branch_stacks;	/* samples with entries */
+	uint64_t nr_pred_known;		/* of them, saying mispred or
+					 * predicted */
 };
+
+/* --branch-history: the sample's branch path under its stack (the
+ * callchain cut at --max-stack as perf cuts it). */
+static int fold_branches(struct fold_run *fr, const struct pda_pipe_item *it)
+{
+	const unsigned max =
+		fr->o->max_stack ? fr->o->max_stack : PDA_FOLD_MAX_STACK;
+	struct pda_stack chain = {0};
+	const struct pda_stack *st;
+	struct pda_branch_hist_info info;
+	int rc;
+
+	if (it->stack) {
+		chain = *it->stack;
+		chain.nr = pda_stack_kept(it->stack, max);
+	}
+	rc = pda_branch_hist_stack(fr->bh, it->sample, it->comm,
+				   it->stack ? &chain : NULL, max, &st, &info);
+	if (rc < 0)
+		return rc;
+	if (info.nr_entries)
+		fr->nr_branch_stacks++;
+	if (info.pred_known)
+		fr->nr_pred_known++;
+	if (fr->o->mispredicted_only && !info.mispred) {
+		fr->nr_predicted++;
+		return 0;
+	}
+	if (!st->nr && !it->stack)
+		st = NULL; /* --no-ip-frame: the comm alone */
+	rc = pda_fold_add(fr->fd, it->sample, st, it->comm);
+	return rc < 0 ? rc : 0;
+}
 
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
 	int rc;
 
+	/* the pipeline's memo holds no sample with a branch stack
+	 * (pda_pipe.c, memo_ok): a hit has none, and no mispredicted entry;
+	 * the others fold keyed, as without --branch-history */
+	if (fr->bh && (it->sample->mask & PD_SAMPLE_BRANCH_STACK) &&
+	    !it->hit)
+		return fold_branches(fr, it);
+	if (fr->bh && fr->o->mispredicted_only) {
+		fr->nr_predicted++;
+		return 0;
+	}
 	if (it->hit) /* a stack it folded before, in the same maps */
 		rc = pda_fold_add_again(fr->fd, it->sample, *it->cookie);
 	else /* stack NULL: no callchain and --no-ip-frame: the comm */
@@ -681,7 +756,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o)};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
-		 .inline_callchain = o->inline_frames, .srcline = o->srcline,
+		 .inline_callchain = o->inline_frames,
+		 .srcline = o->srcline || o->branch_history,
 		 .unwinder = o->unwinder, .errbuf = err,
 		 .errbuf_size = sizeof(err));
 	struct cmd_progress prog;
@@ -706,6 +782,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	set_filter(ctx, o, &fr.flt);
+	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
+		die(ctx, "%s", pd_strerror(rc));
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
@@ -735,6 +813,21 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	cs = pda_capture_stats(&fr.c);
 	ps = pda_session_stats(s);
 	coverage(ctx, cs, &fr.flt, o, pda_fold_totals(fr.fd), ps);
+	if (o->branch_history && !fr.nr_branch_stacks)
+		warning(ctx, "'%s': no sample has a branch stack (perf record "
+			     "-b): --branch-history has no path to add",
+			o->path);
+	else if (o->mispredicted_only && !fr.nr_pred_known)
+		warning(ctx, "'%s': no branch entry says whether it was "
+			     "predicted (mispred = predicted = 0, as AMD BRS "
+			     "records them): --mispredicted-only keeps "
+			     "nothing",
+			o->path);
+	if (o->mispredicted_only)
+		eprintf("pdtool %s: %" PRIu64 " sample%s without a "
+			"mispredicted branch on its path left out "
+			"(--mispredicted-only)\n",
+			ctx->cmd, fr.nr_predicted, PLURAL(fr.nr_predicted));
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	if (o->stats)
@@ -757,6 +850,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	     ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_fold_free(fr.fd);
+	pda_branch_hist_free(fr.bh);
 	pda_session_free(s);
 	pd_file_close(f);
 	return rc;

@@ -2,7 +2,8 @@
  * pda_branch.c - branch stacks aggregated by (from, to).
  *
  * Each entry's ends are resolved as a sample at that address would be
- * (pda_sample_leaf on a copy of the sample with ip = the address), once
+ * (pda_addr_leaf on a copy of the sample with ip = the address: not
+ * counted as a sample in the session's statistics), once
  * per (process, comm, address): a process's maps change with an exec,
  * which changes its comm, so the cache holds across a capture.  The row
  * an entry adds to is found by the ends' identities at the level asked
@@ -138,7 +139,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->type = -1;
 	e->loc.addr = addr;
 	e->loc.kernel = addr >> 63;
-	rc = pda_sample_leaf(b->s, &at, &b->st, &e->dso);
+	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
 		rc = 0; /* an address that does not resolve is [unknown] */
 	if (rc < 0) {

@@ -204,4 +204,41 @@ const struct pda_branch_block *pda_branch_block(const struct pda_branch *b,
 const struct pda_branch_block_totals *
 pda_branch_block_totals(const struct pda_branch *b);
 
+/*
+ * Branch history (perf report --branch-history): a sample's branch stack
+ * as frames under its callchain.  Each entry, newest first, gives the
+ * frame of its `to` then of its `from` (leaf first, so that root first
+ * the path reads in the order it ran), after perf's remove_loops() has
+ * dropped the repeats of a loop; then st's frames.  Over session s, on
+ * its thread, as pda_branch.
+ */
+struct pda_branch_hist;
+
+int pda_branch_hist_new(struct pda_session *s, struct pda_branch_hist **out);
+/* Accepts NULL. */
+void pda_branch_hist_free(struct pda_branch_hist *h);
+
+/* What a sample's path held. */
+struct pda_branch_hist_info {
+	size_t nr_entries;	/* entries read (at most max) */
+	size_t nr_kept;		/* on the path, loops' repeats dropped */
+	bool mispred;		/* one of the entries read was mispredicted
+				 * (also a loop's dropped repeat: the path
+				 * keeps its site) */
+	bool pred_known;	/* one says mispred or predicted (AMD BRS
+				 * says neither) */
+};
+
+/*
+ * The branch path of sample (its first max entries, as perf takes
+ * --max-stack of them) and under it st (the sample's stack, leaf first;
+ * NULL: none) in *out, valid until the next call, and *info.  @return 0
+ * or a negative pd_err.
+ */
+int pda_branch_hist_stack(struct pda_branch_hist *h,
+			  const struct pd_sample *sample, const char *comm,
+			  const struct pda_stack *st, unsigned max,
+			  const struct pda_stack **out,
+			  struct pda_branch_hist_info *info);
+
 #endif /* PDA_BRANCH_H */

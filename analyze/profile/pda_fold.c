@@ -353,7 +353,8 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 		break;
 	case D_SRCLINE:
 		sbuf_add_replaced(&b, k->p1, ';', ':');
-		pdc_strbuf_add(&b, ":", 1);
+		pdc_strbuf_add(&b, fd->flags & PDA_FOLD_SRCLINE_CG ? " " : ":",
+			       1);
 		sbuf_add_replaced(&b, base_name(k->p2), ';', ':');
 		pdc_strbuf_addf(&b, ":%u", (unsigned)(k->n >> 1));
 		kernel = k->n & 1;
@@ -890,7 +891,8 @@ static struct atom *frame_atom(struct pda_fold *fd, const struct pda_frame *fr)
 	struct dkey k = {0};
 
 	if (fr->sym) {
-		if ((fd->flags & PDA_FOLD_SRCLINE) && fr->srcfile) {
+		if ((fd->flags & (PDA_FOLD_SRCLINE | PDA_FOLD_SRCLINE_CG)) &&
+		    fr->srcfile) {
 			k.kind = D_SRCLINE;
 			k.p2 = fr->srcfile;
 			k.n = (uint64_t)fr->line << 1 | kernel;

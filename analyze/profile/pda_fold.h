@@ -59,6 +59,9 @@ enum pda_fold_flags {
 					 * "dso+0xOFF" ("0xIP" without a map) */
 	PDA_FOLD_SRCLINE = 1u << 5,	/* "func:file:line" where known */
 	PDA_FOLD_PERIOD = 1u << 6,	/* weigh samples by period, not 1 */
+	PDA_FOLD_SRCLINE_CG = 1u << 7,	/* "func file:line" where known, as
+					 * perf's call graphs name frames by
+					 * address (--branch-history) */
 };
 
 #define PDA_FOLD_MAX_STACK PDA_MAX_STACK

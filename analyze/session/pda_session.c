@@ -1162,6 +1162,27 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 	return 0;
 }
 
+int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
+		  struct pda_stack *st, struct pda_dso **dso)
+{
+	const uint64_t frames = s->stats.nr_frames;
+	const uint64_t unres = s->stats.nr_frames_unresolved;
+	struct pda_dso_ent *d;
+	int rc = pda_sample_leaf(s, sample, st, dso);
+
+	s->stats.nr_frames = frames;
+	s->stats.nr_frames_unresolved = unres;
+	/* the one binary it counted, its map's (its inlined frames are
+	 * the same map's), once for the new sample_seq; d is its first
+	 * member */
+	d = *dso ? (struct pda_dso_ent *)(void *)*dso : NULL;
+	if (d && d->sample_seq == s->sample_seq)
+		d->d.nr_samples--;
+	if (d && d->unres_seq == s->sample_seq)
+		d->d.nr_unresolved--;
+	return rc;
+}
+
 /* ---- statistics ---------------------------------------------------- */
 
 static int cmp_missing(const void *a, const void *b)

@@ -17,6 +17,15 @@
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso);
 
+/*
+ * pda_sample_leaf() for an address that is no sample (a branch's end):
+ * the session's frame counts and the binary's sample and unresolved
+ * counts (the "unresolved frames by binary" shares) are left as they
+ * were, so that resolving branch ends does not count them as samples.
+ */
+int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
+		  struct pda_stack *st, struct pda_dso **dso);
+
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 
 struct pda_unwind_job;

@@ -15,7 +15,7 @@ for f in $files; do
 	if grep -nE '\b[A-Za-z0-9_]*__[A-Za-z0-9_]*' "$f" |
 		grep -vE '^[0-9]+:[[:space:]]*(/\*|\*)' | grep -vE '/\*[^*]*__' |
 		grep -vE '"[^"]*__[A-Za-z0-9_]*[^"]*"' |
-		grep -vE '__builtin_|__attribute__|__GNUC__|__BYTE_ORDER__|__ORDER_(BIG|LITTLE)_ENDIAN__|__cplusplus|__FILE__|__LINE__|__func__|__VA_ARGS__|__has_include|__clang__|__SANITIZE_ADDRESS__|LLVMFuzzer' ; then
+		grep -vE '__builtin_|__attribute__|__GNUC__|__GLIBC__|__BYTE_ORDER__|__ORDER_(BIG|LITTLE)_ENDIAN__|__cplusplus|__FILE__|__LINE__|__func__|__VA_ARGS__|__has_include|__clang__|__SANITIZE_ADDRESS__|LLVMFuzzer' ; then
 		echo "$f: names with __ are reserved (N4)"
 		bad=1
 	fi

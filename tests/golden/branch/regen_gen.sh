@@ -15,6 +15,19 @@
 #                  whose entries carry cycles: then the file says so, and
 #                  the generator's truth, NAME.truth.json, is the oracle)
 #
+# and under tests/golden/branch/hist/, the oracle of
+# tests/cli/fold/branch-history.test:
+#
+#   NAME.folded    perf report --branch-history --no-children --stdio
+#                  -g folded,0,callee,function,count: its folded lines
+#                  ("COUNT frame;frame;...", leaf first; perf 6.1's
+#                  branch-history mode reads entries with cycles),
+#                  zstd-compressed as NAME.folded.zst over 64 KiB (STYLE
+#                  T3); libc is not in the --symfs tree, so that perf and
+#                  the test resolve the same frames (libc's as addresses)
+#   NAME.mispred   how many samples perf script -F brstack shows with a
+#                  mispredicted (/M/) entry
+#
 # and checks perf script -F brstacksym against the truth (brtruth.py): the
 # generator's branches are the ones perf reads.  Needs perf 6.1, python3
 # and zstd.
@@ -30,7 +43,8 @@ mkdir -p "$PD_TMP/sysroot/opt/pdtool" "$PD_TMP/sysroot/work/main/testdata/bin"
 cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/"
 cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
 SYMFS="--symfs $PD_TMP/sysroot"
-mkdir -p $GOLD/gen
+mkdir -p $GOLD/gen $GOLD/hist
+rm -f $GOLD/hist/*.folded $GOLD/hist/*.folded.zst $GOLD/hist/*.mispred
 fail=0
 for z in testdata/branches/*.perf.data.zst; do
 	name=${z##*/}
@@ -56,5 +70,14 @@ for z in testdata/branches/*.perf.data.zst; do
 	else
 		grep -v '^#' "$PD_TMP/rep" | grep . >"$GOLD/gen/$name.report"
 	fi
+	h=$GOLD/hist/$name
+	"$PERF" report --branch-history --no-children --stdio \
+		-g folded,0,callee,function,count $SYMFS -i "$cap" </dev/null \
+		2>/dev/null >"$PD_TMP/hist" || fail=1
+	grep -E '^[0-9]+ ' "$PD_TMP/hist" >"$h.folded"
+	if [ "$(wc -c <"$h.folded")" -gt 65536 ]; then
+		zstd -q -19 --rm -f "$h.folded" -o "$h.folded.zst" || fail=1
+	fi
+	grep -c '/M/' "$PD_TMP/br" >"$h.mispred"
 done
 exit $fail
