@@ -1230,7 +1230,7 @@ int pda_report_add_latency(struct pda_report *rep,
 			   const struct pda_stack *st, const char *comm,
 			   uint64_t *cookie, uint64_t latency)
 {
-	struct summary *s;
+	struct summary *s = NULL;
 	int rc;
 
 	if (rep->done)
