@@ -717,7 +717,13 @@ static long long read_buffer(struct rec *r, struct rbuf *b)
 	const unsigned char *data = b->base + r->page_size;
 	/* the kernel's protocol (perf_event_open(2)): read data_head, then
 	 * a barrier before the data; a barrier after it, then data_tail */
-	uint64_t head = *(volatile unsigned long long *)&pg->data_head;
+	/* the kernel's protocol (perf_event_open(2)): head read with
+	 * acquire before the data, tail stored with release after it; C11
+	 * atomics on the page's fields, which ThreadSanitizer understands
+	 * where it does not support fences */
+	uint64_t head = atomic_load_explicit(
+		(_Atomic uint64_t *)(uintptr_t)&pg->data_head,
+		memory_order_acquire);
 	uint64_t tail = pg->data_tail;
 	size_t len = (size_t)(head - tail), at = (size_t)(tail % b->data_size);
 	size_t first = len < b->data_size - at ? len : b->data_size - at;
@@ -725,12 +731,11 @@ static long long read_buffer(struct rec *r, struct rbuf *b)
 
 	if (len == 0)
 		return 0;
-	atomic_thread_fence(memory_order_acquire);
 	memcpy(r->copy, data + at, first);
 	memcpy(r->copy + first, data, len - first);
 	/* the kernel may write again once the tail has moved */
-	atomic_thread_fence(memory_order_release);
-	*(volatile unsigned long long *)&pg->data_tail = head;
+	atomic_store_explicit((_Atomic uint64_t *)(uintptr_t)&pg->data_tail,
+			      head, memory_order_release);
 	rc = note_records(r, r->copy, len);
 	if (rc == 0)
 		rc = pd_writer_data(r->w, r->copy, len);
