@@ -9,6 +9,7 @@
 #include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_fold.h"
+#include "pda_parallel.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -54,7 +55,10 @@ const char cmd_fold_options[] =
 	"      --all-events      every event (--from-script)\n"
 	"      --weight KIND     samples or period; default: samples\n"
 	"                        (capture), period (--from-script, as\n"
-	"                        stackcollapse-perf.pl)\n"
+	"                        stackcollapse-perf.pl); latency: each\n"
+	"                        sample's period divided by how many of\n"
+	"                        the workload's threads ran then, as perf\n"
+	"                        >= 6.15's --latency (needs switch records)\n"
 	"      --comm RE         only samples whose comm matches RE\n"
 	"      --pid-filter LIST only samples of these pids (comma-separated)\n"
 	"      --dso RE          only stacks with a frame in a DSO matching "
@@ -158,6 +162,8 @@ struct fold_opts {
 	bool branch_history, mispredicted_only;
 	bool first_event;	/* no --event: the first sampled event only */
 	bool period, weight_given;
+	bool latency;		/* --weight latency: period * 1000 /
+				 * parallelism (pda_parallel.h) */
 	const char *event;
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
@@ -227,13 +233,14 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		break;
 	case OPT_WEIGHT:
 		o->weight_given = true;
-		if (strcmp(arg, "period") == 0)
+		o->latency = strcmp(arg, "latency") == 0;
+		if (strcmp(arg, "period") == 0 || o->latency)
 			o->period = true;
 		else if (strcmp(arg, "samples") == 0)
 			o->period = false;
 		else
 			usage_error(ctx,
-				    "--weight '%s': samples or period",
+				    "--weight '%s': samples, period or latency",
 				    arg);
 		break;
 	case OPT_COMM:
@@ -297,6 +304,12 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->mispredicted_only && !o->branch_history)
 		usage_error(ctx, "--mispredicted-only goes with "
 				 "--branch-history");
+	if (o->latency && o->branch_history)
+		usage_error(ctx, "--weight latency and --branch-history: not "
+				 "together yet");
+	if (o->from_script && o->latency)
+		usage_error(ctx, "--weight latency needs the capture's switch "
+				 "records: not perf script's text");
 	if (o->from_script &&
 	    (o->branch_history || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
@@ -682,7 +695,33 @@ struct fold_run {
 	uint64_t nr_branch_stacks;	/* samples with entries */
 	uint64_t nr_pred_known;		/* of them, saying mispred or
 					 * predicted */
+	struct pda_parallel *par;	/* --weight latency */
 };
+
+/* --weight latency: a record of the first pass, the switches and exits
+ * counted in time order. */
+static int fold_order(void *arg, const struct pd_rec *rec,
+		      const struct pda_pipe_when *when)
+{
+	struct fold_run *fr = arg;
+
+	return pda_parallel_note(fr->par, rec, when);
+}
+
+/* --weight latency: sample with its period replaced by its latency (the
+ * fold weighs periods then), in *copy. */
+static int latency_sample(struct fold_run *fr, const struct pda_pipe_item *it,
+			  struct pd_sample *copy)
+{
+	unsigned level;
+	const int rc = cmd_parallel_level(&fr->c, fr->par, it->when, &level);
+
+	if (rc < 0)
+		return rc;
+	*copy = *it->sample;
+	copy->period = pda_parallel_latency(it->sample->period, level);
+	return 0;
+}
 
 /* --branch-history: the sample's branch path under its stack (the
  * callchain cut at --max-stack as perf cuts it). */
@@ -720,6 +759,8 @@ static int fold_branches(struct fold_run *fr, const struct pda_pipe_item *it)
 static int fold_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct fold_run *fr = arg;
+	const struct pd_sample *sample = it->sample;
+	struct pd_sample lat;
 	int rc;
 
 	/* the pipeline's memo holds no sample with a branch stack
@@ -732,10 +773,16 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 		fr->nr_predicted++;
 		return 0;
 	}
+	if (fr->par) {
+		rc = latency_sample(fr, it, &lat);
+		if (rc < 0)
+			return rc;
+		sample = &lat;
+	}
 	if (it->hit) /* a stack it folded before, in the same maps */
-		rc = pda_fold_add_again(fr->fd, it->sample, *it->cookie);
+		rc = pda_fold_add_again(fr->fd, sample, *it->cookie);
 	else /* stack NULL: no callchain and --no-ip-frame: the comm */
-		rc = pda_fold_add_keyed(fr->fd, it->sample, it->stack, it->comm,
+		rc = pda_fold_add_keyed(fr->fd, sample, it->stack, it->comm,
 					it->cookie);
 	return rc < 0 ? rc : 0;
 }
@@ -784,9 +831,24 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	set_filter(ctx, o, &fr.flt);
 	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
+	if (o->latency) {
+		if (!pda_parallel_recorded(f))
+			die(ctx, "'%s': no context-switch records, which "
+			    "latency is computed from: record with 'perf "
+			    "record --latency' (perf >= 6.15) or 'perf record "
+			    "--switch-events'",
+			    o->path);
+		if (pda_parallel_new(f, NULL, &fr.par) < 0)
+			die(ctx, "out of memory");
+		co.order_fn = fold_order;
+	}
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	if (fr.par && !pda_capture_two_pass(&fr.c))
+		die(ctx, "'%s': --weight latency needs a capture read twice "
+		    "(the switch records in time order first): not a pipe",
+		    o->path);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&fr.c);
@@ -851,6 +913,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		rc = EXIT_UNRESOLVED;
 	pda_fold_free(fr.fd);
 	pda_branch_hist_free(fr.bh);
+	pda_parallel_free(fr.par);
 	pda_session_free(s);
 	pd_file_close(f);
 	return rc;

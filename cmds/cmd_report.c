@@ -706,18 +706,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	if (rr->par) {
-		if (pda_parallel_stats(rr->par)->nr_cpu_wide)
-			return pda_capture_set_err(
-				&rr->c, PD_ERR_UNSUPPORTED,
-				"a system-wide capture (CPU-wide switch "
-				"records, perf record -a or -C): its "
-				"parallelism is not the workload's, and perf "
-				"refuses latency for it too; record the "
-				"workload alone (perf record --switch-events "
-				"-- CMD)");
-		if (!it->when)
-			return PD_ERR_API; /* two passes: init checked */
-		rc = pda_parallel_at(rr->par, it->when, &level);
+		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
 		if (!level_wanted(rr->o, level)) {

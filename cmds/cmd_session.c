@@ -4,6 +4,7 @@
  * the library logger, and the progress line.
  */
 #include "pdtool.h"
+#include "pda_parallel.h"
 #include "pda_capture.h"
 #include "pda_session.h"
 
@@ -429,6 +430,22 @@ void cmd_progress_end(struct cmd_progress *p)
 {
 	if (p->shown)
 		fprintf(stderr, "\r\033[K");
+}
+
+int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_when *when, unsigned *level)
+{
+	if (pda_parallel_stats(par)->nr_cpu_wide)
+		return pda_capture_set_err(
+			c, PD_ERR_UNSUPPORTED,
+			"a system-wide capture (CPU-wide switch records, perf "
+			"record -a or -C): its parallelism is not the "
+			"workload's, and perf refuses latency for it too; "
+			"record the workload alone (perf record "
+			"--switch-events -- CMD)");
+	if (!when)
+		return PD_ERR_API; /* two passes: the caller checked */
+	return pda_parallel_at(par, when, level);
 }
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,

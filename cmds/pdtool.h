@@ -535,6 +535,17 @@ enum pda_capture_skip;
  * and the first stack that does not resolve get a warning naming path;
  * the rest are counted by the run's statistics.
  */
+struct pda_parallel;
+struct pda_pipe_when;
+/*
+ * The workload's parallelism at a sample's time when (--latency,
+ * --weight latency), in *level.  @return 0, or a negative pd_err that
+ * stops capture run c: a system-wide capture (its CPU-wide switches are
+ * not the workload's) is refused with the reason, as perf refuses it.
+ */
+int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_when *when, unsigned *level);
+
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
 			   const char *why);
