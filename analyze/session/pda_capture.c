@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * Sideband records a two-pass run keeps, at most, and their bytes with
@@ -175,6 +176,19 @@ static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
 
 /* ---- the run ---------------------------------------------------------- */
 
+/*
+ * The reader's pager thread (PD_READ_PAGER) takes the file's page faults
+ * off the thread that reads and decodes, where the run may use a second
+ * CPU: it uses the share the pipeline's other threads leave idle.
+ */
+static unsigned pager_flag(const struct pda_capture *c)
+{
+	if (c->o.jobs == 1 ||
+	    (c->o.jobs == 0 && sysconf(_SC_NPROCESSORS_ONLN) < 2))
+		return 0;
+	return PD_READ_PAGER;
+}
+
 int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 		     struct pda_session *s, const struct pda_capture_opts *opts)
 {
@@ -192,9 +206,9 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	c->two_pass = s && !c->o.time_order && pd_file_header(f)->file_size &&
 		      !order_matters(s);
 	rc = pd_reader_new(f,
-			   c->two_pass		     ? 0
+			   c->two_pass		     ? pager_flag(c)
 			   : s || c->o.ordered ? PD_READ_ORDERED
-					       : 0,
+					       : pager_flag(c),
 			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);
@@ -506,7 +520,7 @@ static int first_pass(struct pda_capture *c)
 	int rc;
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
-	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	pass_begin(c, "sideband");
@@ -630,7 +644,7 @@ static int unwind_pass(struct pda_capture *c)
 		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
 		return rc;
 	}
-	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	c->unwinding = true;
