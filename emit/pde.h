@@ -256,6 +256,19 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 		  const struct pda_metrics *m);
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 		const struct pda_metrics *m);
+/*
+ * A sampling capture's counter totals (analyze/counters/pda_sampled.h):
+ * per event its estimated count, samples and what the count comes from
+ * (period sum, group reads), labelled as estimated; env (NULL: none)
+ * gives the command line.  json and md add m as pde_stat_json() does.
+ */
+struct pda_sampled_report;
+int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env);
+int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env, const struct pda_metrics *m);
+int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
+		   const struct pd_env *env, const struct pda_metrics *m);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 

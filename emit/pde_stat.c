@@ -6,6 +6,7 @@
  */
 #include "pde.h"
 #include "pda_metrics.h"
+#include "pda_sampled.h"
 #include "pda_stat.h"
 #include "pdc_text.h"
 
@@ -296,7 +297,8 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 
 	if (m->nr == 0 && !m->note)
 		return 0;
-	fputs(" pdtool metrics (thresholds: man pdtool-stat, METRICS):\n", out);
+	fprintf(out, " pdtool metrics%s (thresholds: man pdtool-stat, METRICS):\n",
+		m->estimated ? ", estimated from samples" : "");
 	for (size_t i = 0; i < m->nr; i++) {
 		const struct pda_metric_val *v = &m->v[i];
 		char val[32], thr[96] = "";
@@ -339,6 +341,7 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 static void json_derived(struct pde_json *j, const struct pda_metrics *m)
 {
 	pde_json_begin_object(j, "derived_metrics");
+	pde_json_bool(j, "estimated_from_samples", m->estimated);
 	if (m->slots_from) {
 		pde_json_double(j, "slots_per_cycle", m->slots_per_cycle);
 		pde_json_str(j, "slots_from", m->slots_from);
@@ -582,14 +585,15 @@ static void md_row(FILE *out, const struct pda_stat_report *rep,
 
 /* The command line as one code span (cut at 4 KiB, as no reader of a
  * report wants more). */
-static void md_cmdline(FILE *out, const struct pda_stat_report *rep)
+static void md_cmdline(FILE *out, uint32_t nr_cmdline,
+		       const char *const *cmdline)
 {
 	char buf[4096];
 	size_t n = 0;
 
-	for (uint32_t i = 0; i < rep->nr_cmdline && n < sizeof(buf) - 1; i++) {
+	for (uint32_t i = 0; i < nr_cmdline && n < sizeof(buf) - 1; i++) {
 		int w = snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? " " : "",
-				 rep->cmdline[i]);
+				 cmdline[i]);
 
 		if (w < 0)
 			break;
@@ -602,7 +606,8 @@ static void md_derived(FILE *out, const struct pda_metrics *m)
 {
 	if (m->nr == 0 && !m->note)
 		return;
-	fputs("\n## Derived metrics\n\n", out);
+	fprintf(out, "\n## Derived metrics%s\n\n",
+		m->estimated ? ", estimated from samples" : "");
 	if (m->slots_from)
 		fprintf(out, "Slot-based metrics: %g slots a cycle, from %s.\n\n",
 			m->slots_per_cycle, m->slots_from);
@@ -644,7 +649,7 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 	if (!rep->cmdline || rep->nr_cmdline == 0)
 		fputs("(not recorded)", out);
 	else
-		md_cmdline(out, rep);
+		md_cmdline(out, rep->nr_cmdline, rep->cmdline);
 	fprintf(out, "  \nAggregation: %s", pda_stat_aggr_name(rep->aggr));
 	if (rep->nr_runs > 1)
 		fprintf(out, "; %u runs: mean and the spread of the mean",
@@ -666,6 +671,125 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 			rep->nr_runs > 1 ? "---:|" : "");
 		for (size_t i = 0; i < rd->nr; i++)
 			md_row(out, rep, &rep->rows[rd->first + i]);
+	}
+	if (m)
+		md_derived(out, m);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* ---- sampling captures (pda_sampled.h) ------------------------------ */
+
+/* What an event's estimate comes from, as the text and Markdown say it. */
+static const char *sampled_source(const struct pda_sampled_event *ev)
+{
+	if (ev->from_reads)
+		return "group reads";
+	return ev->nr_samples ? "period sum" : "not sampled";
+}
+
+static void sampled_cmdline(FILE *out, const struct pd_env *env)
+{
+	if (!env || env->nr_cmdline == 0) {
+		fputs("(not recorded)", out);
+		return;
+	}
+	for (uint32_t i = 0; i < env->nr_cmdline; i++) {
+		if (i)
+			fputc(' ', out);
+		pde_text_puts(out, env->cmdline[i]);
+	}
+}
+
+int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env)
+{
+	fputs("\n Counter totals estimated from the samples of '", out);
+	sampled_cmdline(out, env);
+	fputs("':\n\n", out);
+	fprintf(out, "%18s %12s  %-32s %s\n", "count", "samples", "event",
+		"from");
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		if (ev->nr_samples || ev->nr_reads)
+			fprintf(out, "%18" PRIu64 " ", ev->count);
+		else
+			fprintf(out, "%18s ", "<not counted>");
+		fprintf(out, "%12" PRIu64 "  ", ev->nr_samples);
+		pad(out, ev->name, 32, false);
+		fprintf(out, " %s\n", sampled_source(ev));
+	}
+	if (rep->last_time > rep->first_time)
+		fprintf(out, "\n %17.9f seconds from the first sample to the "
+			     "last\n",
+			(double)(rep->last_time - rep->first_time) / 1e9);
+	fputc('\n', out);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env, const struct pda_metrics *m)
+{
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_str(&j, "source", "samples");
+	pde_json_u64(&j, "samples", rep->nr_samples);
+	if (rep->last_time > rep->first_time)
+		pde_json_u64(&j, "sampled_ns",
+			     rep->last_time - rep->first_time);
+	pde_json_begin_array(&j, "command_line");
+	for (uint32_t i = 0; env && i < env->nr_cmdline; i++)
+		pde_json_str(&j, NULL, env->cmdline[i]);
+	pde_json_end_array(&j);
+	pde_json_begin_array(&j, "events");
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "name", ev->name);
+		pde_json_u64(&j, "type", ev->attr->type);
+		pde_json_hex(&j, "config", ev->attr->config);
+		pde_json_u64(&j, "samples", ev->nr_samples);
+		pde_json_u64(&j, "period_sum", ev->period);
+		pde_json_u64(&j, "reads", ev->nr_reads);
+		pde_json_u64(&j, "read_total", ev->read_total);
+		pde_json_u64(&j, "count", ev->count);
+		pde_json_bool(&j, "counted", ev->nr_samples || ev->nr_reads);
+		pde_json_str(&j, "from", sampled_source(ev));
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	if (m)
+		json_derived(&j, m);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
+		   const struct pd_env *env, const struct pda_metrics *m)
+{
+	fputs("## Counters, estimated from samples\n\nCommand: ", out);
+	if (!env || env->nr_cmdline == 0)
+		fputs("(not recorded)", out);
+	else
+		md_cmdline(out, env->nr_cmdline, env->cmdline);
+	fprintf(out, "  \nSamples: %" PRIu64 "\n\n", rep->nr_samples);
+	fputs("| event | count | samples | from |\n|---|---:|---:|---|\n",
+	      out);
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		fputs("| ", out);
+		pde_md_code(out, ev->name, strlen(ev->name), false);
+		if (ev->nr_samples || ev->nr_reads)
+			fprintf(out, " | %" PRIu64, ev->count);
+		else
+			fputs(" | not counted", out);
+		fprintf(out, " | %" PRIu64 " | %s |\n", ev->nr_samples,
+			sampled_source(ev));
 	}
 	if (m)
 		md_derived(out, m);

@@ -97,6 +97,9 @@ struct pda_metrics {
 	/* why a family of metrics whose events are there was not computed
 	 * (one message, static), or NULL */
 	const char *note;
+	/* the counts were estimated from a sampling capture's periods and
+	 * group reads (pda_sampled.h), not counted */
+	bool estimated;
 };
 
 /*
