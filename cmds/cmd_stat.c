@@ -332,6 +332,10 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 			pda_stat_free(s);
 			return stat_sampled(ctx, &o, files[0]);
 		}
+		if (pda_sampled_is_sampling(files[i]))
+			die(ctx, "'%s' is a sampling capture, not a run of "
+			    "'%s' (a perf stat record capture)", o.paths[i],
+			    o.paths[0]);
 		problems |= cmd_stat_read(ctx, s, files[i], o.paths[i]);
 		/* the report keeps the first capture's command line */
 		if (i > 0)

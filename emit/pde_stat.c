@@ -341,7 +341,8 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 static void json_derived(struct pde_json *j, const struct pda_metrics *m)
 {
 	pde_json_begin_object(j, "derived_metrics");
-	pde_json_bool(j, "estimated_from_samples", m->estimated);
+	if (m->estimated)	/* absent: counted, as before it existed */
+		pde_json_bool(j, "estimated_from_samples", true);
 	if (m->slots_from) {
 		pde_json_double(j, "slots_per_cycle", m->slots_per_cycle);
 		pde_json_str(j, "slots_from", m->slots_from);
@@ -679,6 +680,13 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 
 /* ---- sampling captures (pda_sampled.h) ------------------------------ */
 
+/* An event's samples as perf report counts them: a read group delivers
+ * one to each member per read. */
+static uint64_t sampled_nr(const struct pda_sampled_event *ev)
+{
+	return ev->from_reads ? ev->nr_reads : ev->nr_samples;
+}
+
 /* What an event's estimate comes from, as the text and Markdown say it. */
 static const char *sampled_source(const struct pda_sampled_event *ev)
 {
@@ -715,7 +723,7 @@ int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
 			fprintf(out, "%18" PRIu64 " ", ev->count);
 		else
 			fprintf(out, "%18s ", "<not counted>");
-		fprintf(out, "%12" PRIu64 "  ", ev->nr_samples);
+		fprintf(out, "%12" PRIu64 "  ", sampled_nr(ev));
 		pad(out, ev->name, 32, false);
 		fprintf(out, " %s\n", sampled_source(ev));
 	}
@@ -788,7 +796,7 @@ int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
 			fprintf(out, " | %" PRIu64, ev->count);
 		else
 			fputs(" | not counted", out);
-		fprintf(out, " | %" PRIu64 " | %s |\n", ev->nr_samples,
+		fprintf(out, " | %" PRIu64 " | %s |\n", sampled_nr(ev),
 			sampled_source(ev));
 	}
 	if (m)

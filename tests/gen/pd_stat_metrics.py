@@ -6,7 +6,9 @@ computed here from the generator's own counts, and checked against what
 
     pd_stat_metrics.py NAME PDTOOL_JSON
 
-NAME is a capture of pd_stat_synth.py's CAPTURES; PDTOOL_JSON the file
+NAME is a capture of pd_stat_synth.py's CAPTURES or SAMPLED (there the
+counts are each event's period sum, or its read group values: what the
+samples hold, pd_stat_synth.sampled_totals()); PDTOOL_JSON the file
 `pdtool stat --format json` wrote for it.  The counts come from
 pd_stat_synth.counts() (what the generator wrote), totalled as perf
 totals them (per interval what each counter gained; scaled by
@@ -63,7 +65,11 @@ def div(a, b):
 
 def metrics(name):
     """metric key -> value, from the issue's formulas"""
-    c, spec = totals(name)
+    if name in synth.SAMPLED:
+        # a sampling capture: the counts its samples hold
+        c, spec = synth.sampled_totals(name), synth.SAMPLED[name]
+    else:
+        c, spec = totals(name)
     host = synth.HOSTS[spec["host"]]
     m = {}
 
