@@ -229,6 +229,21 @@ struct pda_stat *cmd_stat_read_runs(struct pd_ctx *ctx,
 	return st;
 }
 
+struct by_arg {
+	const struct pda_stat_report *rep;
+	const struct pd_env *env;
+};
+
+/* pde_stat_by's: an interval's or an aggregate's metrics */
+static int by_metrics(void *arg, size_t round, const struct pda_stat_row *agg,
+		      struct pda_metrics *out)
+{
+	const struct by_arg *b = arg;
+
+	return pda_metrics_from_stat_aggr(b->rep, round, agg, b->env, NULL,
+					  out);
+}
+
 static int sampled_rec(void *arg, const struct pd_rec *rec)
 {
 	return pda_sampled_rec(arg, rec);
@@ -316,6 +331,9 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	const struct pd_env *env = NULL;
 	struct pda_metrics metrics;
 	const struct pda_metrics *m = NULL;
+	struct by_arg ba;
+	struct pde_stat_by by_cb = {by_metrics, &ba};
+	const struct pde_stat_by *by = NULL;
 	bool problems = false;
 	FILE *out;
 	int rc;
@@ -356,18 +374,23 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 					  &metrics) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 		m = &metrics;
+		ba = (struct by_arg){rep, env};
+		if (pde_stat_by_wanted(rep))
+			by = &by_cb;
 	}
 	out = ctx_open_output(ctx, o.output);
 	switch (o.format) {
 	case FMT_JSON:
-		rc = pde_stat_json(out, rep, m);
+		rc = pde_stat_json(out, rep, m, by);
 		break;
 	case FMT_MD:
-		rc = pde_stat_md(out, rep, m);
+		rc = pde_stat_md(out, rep, m, by);
 		break;
 	case FMT_TEXT:
 	default:
 		rc = pde_stat_text(out, rep);
+		if (rc == 0 && by)
+			rc = pde_stat_by_text(out, rep, by);
 		if (rc == 0 && m)
 			rc = pde_stat_metrics_text(out, m, ctx->verbose > 0);
 		break;

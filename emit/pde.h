@@ -250,12 +250,36 @@ int pde_stat_text(FILE *out, const struct pda_stat_report *rep);
  */
 int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 			  bool verbose);
+struct pda_stat_row;
+/*
+ * The derived metrics of each interval and aggregate (-I, -A,
+ * --per-socket ...), computed by the caller when the writer asks, so
+ * that they need not all be held at once: fn(arg, round, agg, out) fills
+ * *out with the metrics of round's aggregate of row agg (0, or a
+ * negative pd_err the writer returns).
+ */
+struct pde_stat_by {
+	int (*fn)(void *arg, size_t round, const struct pda_stat_row *agg,
+		  struct pda_metrics *out);
+	void *arg;
+};
+/* Whether rep has intervals or aggregates to give metrics of. */
+bool pde_stat_by_wanted(const struct pda_stat_report *rep);
+/*
+ * Each interval's and aggregate's metrics, a line each after the
+ * interval's time and the aggregate (as perf prefixes its lines in those
+ * modes): metric, value, assessment; under a line " pdtool metrics per
+ * interval|aggregate|interval and aggregate:" (none when no metric).
+ */
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by);
 /* m: the derived metrics to add ("derived_metrics", a "Derived metrics"
- * table), or NULL */
+ * table), or NULL; by: each round's "derived_metrics" per aggregate, a
+ * "Derived metrics per ..." table, or NULL */
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m);
+		  const struct pda_metrics *m, const struct pde_stat_by *by);
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
-		const struct pda_metrics *m);
+		const struct pda_metrics *m, const struct pde_stat_by *by);
 /*
  * A sampling capture's counter totals (analyze/counters/pda_sampled.h):
  * per event its estimated count, samples and what the count comes from

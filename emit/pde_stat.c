@@ -403,14 +403,11 @@ static void json_metric(struct pde_json *j, const struct pda_stat_metric *m)
 	pde_json_end_object(j);
 }
 
-static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
-		     const struct pda_stat_row *r)
+/* The aggregate a row counts, as fields of its object. */
+static void json_aggr(struct pde_json *j, enum pda_stat_aggr aggr,
+		      const struct pda_stat_row *r)
 {
-	const struct pda_stat_event *ev = &rep->events[r->event];
-
-	pde_json_begin_object(j, NULL);
-	pde_json_str(j, "event", ev->name);
-	switch (rep->aggr) {
+	switch (aggr) {
 	case PDA_STAT_AGGR_NONE:
 		pde_json_i64(j, "cpu", r->cpu);
 		break;
@@ -438,6 +435,16 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 	case PDA_STAT_AGGR_CACHE:
 		break;
 	}
+}
+
+static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
+		     const struct pda_stat_row *r)
+{
+	const struct pda_stat_event *ev = &rep->events[r->event];
+
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "event", ev->name);
+	json_aggr(j, rep->aggr, r);
 	pde_json_bool(j, "counted", r->counted);
 	pde_json_u64(j, "count", r->raw);
 	pde_json_u64(j, "scaled_count", r->val);
@@ -456,10 +463,127 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 	pde_json_end_object(j);
 }
 
+
+/* ---- derived metrics per round and aggregate ----------------------- */
+
+/* Whether row i of round rd is the first of its aggregate there: the
+ * aggregates in the order perf prints them, each once. */
+static bool first_of_aggr(const struct pda_stat_report *rep,
+			  const struct pda_stat_round *rd, size_t i)
+{
+	const struct pda_stat_row *r = &rep->rows[rd->first + i];
+
+	for (size_t k = 0; k < i; k++)
+		if (pda_stat_same_aggregate(&rep->rows[rd->first + k], r))
+			return false;
+	return true;
+}
+
+/* The interval's time as perf prefixes its lines ("" without -I). */
+static void time_prefix(char *buf, size_t size,
+			const struct pda_stat_report *rep,
+			const struct pda_stat_round *rd)
+{
+	buf[0] = '\0';
+	if (rep->interval_ms)
+		snprintf(buf, size, "%6" PRIu64 ".%09" PRIu64 " ",
+			 rd->time / 1000000000u, rd->time % 1000000000u);
+}
+
+bool pde_stat_by_wanted(const struct pda_stat_report *rep)
+{
+	return rep->interval_ms || (rep->aggr != PDA_STAT_AGGR_GLOBAL &&
+				    rep->aggr != PDA_STAT_AGGR_AS_RECORDED);
+}
+
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by)
+{
+	bool header = false;
+	int rc;
+
+	for (size_t k = 0; k < rep->nr_rounds; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+		char prefix[64];
+
+		time_prefix(prefix, sizeof(prefix), rep, rd);
+		for (size_t i = 0; i < rd->nr; i++) {
+			const struct pda_stat_row *r = &rep->rows[rd->first + i];
+			struct pda_metrics m;
+
+			if (!first_of_aggr(rep, rd, i))
+				continue;
+			if ((rc = by->fn(by->arg, k, r, &m)) < 0)
+				return rc;
+			if (m.nr && !header) {
+				fprintf(out, " pdtool metrics per %s:\n\n",
+					rep->interval_ms &&
+							rep->aggr != PDA_STAT_AGGR_GLOBAL
+						? "interval and aggregate"
+					: rep->interval_ms ? "interval"
+							   : "aggregate");
+				header = true;
+			}
+			for (size_t v = 0; v < m.nr; v++) {
+				char val[32];
+
+				metric_str(val, sizeof(val), m.v[v].percent,
+					   m.v[v].value);
+				fputs(prefix, out);
+				aggr_prefix(out, rep->aggr, r);
+				fprintf(out, "%-30s %10s", m.v[v].label, val);
+				if (m.v[v].assess != PDA_ASSESS_NONE)
+					fprintf(out, "  %s",
+						pda_assess_name(m.v[v].assess));
+				fputc('\n', out);
+			}
+		}
+	}
+	if (header)
+		fputc('\n', out);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* "derived_metrics" of each aggregate of round k: its aggregate's
+ * fields and each metric's key, value and assessment. */
+static int json_by(struct pde_json *j, const struct pda_stat_report *rep,
+		   size_t k, const struct pde_stat_by *by)
+{
+	const struct pda_stat_round *rd = &rep->rounds[k];
+	int rc;
+
+	pde_json_begin_array(j, "derived_metrics");
+	for (size_t i = 0; i < rd->nr; i++) {
+		const struct pda_stat_row *r = &rep->rows[rd->first + i];
+		struct pda_metrics m;
+
+		if (!first_of_aggr(rep, rd, i))
+			continue;
+		if ((rc = by->fn(by->arg, k, r, &m)) < 0)
+			return rc;
+		pde_json_begin_object(j, NULL);
+		json_aggr(j, rep->aggr, r);
+		pde_json_begin_array(j, "metrics");
+		for (size_t v = 0; v < m.nr; v++) {
+			pde_json_begin_object(j, NULL);
+			pde_json_str(j, "key", m.v[v].key);
+			pde_json_double(j, "value", m.v[v].value);
+			pde_json_str(j, "assessment",
+				     pda_assess_name(m.v[v].assess));
+			pde_json_end_object(j);
+		}
+		pde_json_end_array(j);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	return 0;
+}
+
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m)
+		  const struct pda_metrics *m, const struct pde_stat_by *by)
 {
 	struct pde_json j;
+	int rc;
 
 	pde_json_init(&j, out, false);
 	pde_json_begin_object(&j, NULL);
@@ -498,6 +622,8 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 		for (size_t i = 0; i < rd->nr; i++)
 			json_row(&j, rep, &rep->rows[rd->first + i]);
 		pde_json_end_array(&j);
+		if (by && (rc = json_by(&j, rep, k, by)) < 0)
+			return rc;
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
@@ -640,9 +766,66 @@ static void md_derived(FILE *out, const struct pda_metrics *m)
 	}
 }
 
-int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
-		const struct pda_metrics *m)
+/* A "Derived metrics per ..." table: a row per round, aggregate and
+ * metric. */
+static int md_by(FILE *out, const struct pda_stat_report *rep,
+		 const struct pde_stat_by *by)
 {
+	bool header = false;
+	int rc;
+
+	for (size_t k = 0; k < rep->nr_rounds; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+
+		for (size_t i = 0; i < rd->nr; i++) {
+			const struct pda_stat_row *r = &rep->rows[rd->first + i];
+			struct pda_metrics m;
+
+			if (!first_of_aggr(rep, rd, i))
+				continue;
+			if ((rc = by->fn(by->arg, k, r, &m)) < 0)
+				return rc;
+			if (m.nr && !header) {
+				fprintf(out, "\n## Derived metrics per %s\n\n|%s%s"
+					     " metric | value | assessment |\n|%s%s"
+					     "---|---:|---|\n",
+					rep->interval_ms ? "interval" : "aggregate",
+					rep->interval_ms ? " time |" : "",
+					rep->aggr != PDA_STAT_AGGR_GLOBAL
+						? " aggregate |" : "",
+					rep->interval_ms ? "---:|" : "",
+					rep->aggr != PDA_STAT_AGGR_GLOBAL ? "---|"
+									  : "");
+				header = true;
+			}
+			for (size_t v = 0; v < m.nr; v++) {
+				char val[32];
+
+				metric_str(val, sizeof(val), m.v[v].percent,
+					   m.v[v].value);
+				fputc('|', out);
+				if (rep->interval_ms)
+					fprintf(out, " %" PRIu64 ".%09" PRIu64 " |",
+						rd->time / 1000000000u,
+						rd->time % 1000000000u);
+				if (rep->aggr != PDA_STAT_AGGR_GLOBAL)
+					md_aggr_cell(out, rep->aggr, r);
+				fputc(' ', out);
+				pde_md_text(out, m.v[v].label,
+					    strlen(m.v[v].label));
+				fprintf(out, " | %s | %s |\n", val,
+					pda_assess_name(m.v[v].assess));
+			}
+		}
+	}
+	return 0;
+}
+
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
+		const struct pda_metrics *m, const struct pde_stat_by *by)
+{
+	int rc;
+
 	static const char *const sep[] = {"", "---|"};
 
 	fputs("## Counters\n\n", out);
@@ -675,6 +858,8 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 	}
 	if (m)
 		md_derived(out, m);
+	if (by && (rc = md_by(out, rep, by)) < 0)
+		return rc;
 	return ferror(out) ? PD_ERR_IO : 0;
 }
 

@@ -714,3 +714,38 @@ int pda_metrics_from_stat(const struct pda_stat_report *rep,
 	pdc_free(alloc, ev);
 	return 0;
 }
+
+int pda_metrics_from_stat_aggr(const struct pda_stat_report *rep,
+			       size_t round, const struct pda_stat_row *agg,
+			       const struct pd_env *env,
+			       const struct pd_alloc *alloc,
+			       struct pda_metrics *out)
+{
+	const struct pda_stat_round *rd;
+	struct pda_metrics_event *ev;
+
+	memset(out, 0, sizeof(*out));
+	if (rep->nr_events == 0 || round >= rep->nr_rounds)
+		return 0;
+	ev = pdc_zalloc(alloc, rep->nr_events * sizeof(*ev));
+	if (!ev)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		ev[i].name = rep->events[i].name;
+		ev[i].attr = &rep->events[i].attr;
+	}
+	/* an event without a counted row in this aggregate did not count
+	 * here: its metrics are left out, not computed from 0 */
+	rd = &rep->rounds[round];
+	for (size_t r = 0; r < rd->nr; r++) {
+		const struct pda_stat_row *row = &rep->rows[rd->first + r];
+
+		if (!pda_stat_same_aggregate(row, agg) || !row->counted)
+			continue;
+		ev[row->event].counted = true;
+		ev[row->event].count += row->uval;
+	}
+	pda_metrics_compute(ev, rep->nr_events, env, out);
+	pdc_free(alloc, ev);
+	return 0;
+}
