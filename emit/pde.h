@@ -847,6 +847,14 @@ struct pda_statdiff;
  * @return 0 or PD_ERR_IO. */
 int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
 		      const char *label_a, const char *label_b);
+/*
+ * The same as one JSON object: "a" and "b" (label, runs), "events" and
+ * "metrics", each value with name, (a metric's key and group), unit,
+ * in_a/in_b, a, b, a_sd, b_sd, change and noise (fractions; null where
+ * the text prints "-") and significant (null without a noise estimate).
+ */
+int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b);
 
 /* ---- the profile report (pde_doc.c; `pdtool report --format md`) --- */
 
