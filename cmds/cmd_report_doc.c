@@ -215,7 +215,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	struct pd_file *f;
 	struct stat sb;
 	char err[512] = "";
-	char *doc_path, *flame_path;
+	char *doc_path, *flame_path, *html_path = NULL;
 	FILE *out;
 	int rc;
 
@@ -223,6 +223,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 		die(ctx, "cannot create '%s': %s", a->dir, strerror(errno));
 	doc_path = join(ctx, a->dir, a->json ? "report.json" : "report.md");
 	flame_path = join(ctx, a->dir, "flame.svg");
+	if (!a->json)
+		html_path = join(ctx, a->dir, "report.html");
 	ctx_note_input(ctx, a->path);
 	if (a->nr_stat) {
 		const struct pd_env *senv = NULL;
@@ -278,10 +280,17 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	ctx_check_write(ctx, a->json ? pde_doc_json(out, &d) : pde_doc_md(out, &d),
 			doc_path);
 	ctx_close_output(ctx, out, doc_path);
-	eprintf("pdtool %s: %" PRIu64 " sample%s; %" PRIu64 " lost; wrote %s "
+	if (html_path) {
+		/* the Markdown rendered, for a browser without a renderer */
+		out = ctx_open_output(ctx, html_path);
+		ctx_check_write(ctx, pde_doc_html(out, &d), html_path);
+		ctx_close_output(ctx, out, html_path);
+	}
+	eprintf("pdtool %s: %" PRIu64 " sample%s; %" PRIu64 " lost; wrote %s%s%s "
 		"and %s\n",
 		ctx->cmd, d.counts.nr_samples, PLURAL(d.counts.nr_samples),
-		d.counts.lost, doc_path, flame_path);
+		d.counts.lost, doc_path, html_path ? ", " : "",
+		html_path ? html_path : "", flame_path);
 	rc = 0;
 	if (ctx->strict && (d.counts.lost || d.counts.nr_bad_samples ||
 			    d.counts.nr_stack_errors || d.counts.bytes_missing ||
@@ -294,6 +303,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	pda_report_free(r.lines);
 	free(r.evsels);
 	free(r.periods);
+	free(html_path);
 	pda_session_free(s);
 	pd_file_close(f);
 	pda_stat_free(st);

@@ -897,10 +897,13 @@ struct pde_doc {
 					 * report; NULL none */
 };
 
-/* The report as GitHub-flavoured Markdown, or as one JSON object with
- * the same sections and numbers.  @return 0 or PD_ERR_IO. */
+/* The report as GitHub-flavoured Markdown, as one JSON object with the
+ * same sections and numbers, or as the Markdown's rendering: a
+ * standalone HTML page (no script, no request: its CSP allows only its
+ * own style).  @return 0 or PD_ERR_IO. */
 int pde_doc_md(FILE *out, const struct pde_doc *d);
 int pde_doc_json(FILE *out, const struct pde_doc *d);
+int pde_doc_html(FILE *out, const struct pde_doc *d);
 
 #ifdef __cplusplus
 }

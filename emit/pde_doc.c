@@ -575,23 +575,7 @@ static void sec_flame(struct docw *w, const struct pde_doc *d)
 	docw_source(w, "The stacks of %s's first event, folded as pdtool "
 		       "flame folds them.",
 		    d->capture);
-	if (w->json) {
-		docw_field(w, "file", "File", d->flame);
-	} else {
-		fputs("\n[", w->out);
-		pde_md_text(w->out, d->flame, strlen(d->flame));
-		fputs("](", w->out);
-		/* a relative link: the file name as a URL path segment */
-		for (const unsigned char *p = (const unsigned char *)d->flame;
-		     *p; p++)
-			if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
-				   "TUVWXYZ0123456789-._~/",
-				   *p))
-				fputc(*p, w->out);
-			else
-				fprintf(w->out, "%%%02X", *p);
-		fputs(")\n", w->out);
-	}
+	docw_link(w, "file", "File", d->flame);
 	docw_section_end(w);
 }
 
@@ -603,11 +587,14 @@ static const section_fn sections[] = {
 	pde_doc_validation, sec_flame,
 };
 
-static int write_doc(FILE *out, const struct pde_doc *d, bool json)
+static int write_doc(FILE *out, const struct pde_doc *d, bool json, bool html)
 {
 	struct docw w;
 
-	docw_init(&w, out, json, "Profile report");
+	if (html)
+		docw_init_html(&w, out, "Profile report");
+	else
+		docw_init(&w, out, json, "Profile report");
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		sections[i](&w, d);
 	return docw_finish(&w);
@@ -615,10 +602,15 @@ static int write_doc(FILE *out, const struct pde_doc *d, bool json)
 
 int pde_doc_md(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, false);
+	return write_doc(out, d, false, false);
 }
 
 int pde_doc_json(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, true);
+	return write_doc(out, d, true, false);
+}
+
+int pde_doc_html(FILE *out, const struct pde_doc *d)
+{
+	return write_doc(out, d, false, true);
 }
