@@ -88,9 +88,17 @@ static void sampled_source(struct docw *w, const struct pde_doc *d,
 			   const char *what)
 {
 	char events[LINE_MAX_LEN];
+	bool reads = false;
 
-	docw_source(w, "%s of %s: each event's sampled periods summed (%s).",
-		    what, d->capture, event_list(d->file, events, sizeof(events)));
+	for (size_t i = 0; i < pd_file_nr_evsels(d->file); i++)
+		reads |= (pd_file_evsel(d->file, i)->attr.sample_type &
+			  PD_SAMPLE_READ) != 0;
+	docw_source(w, "%s of %s: each event's sampled periods summed%s (%s).",
+		    what, d->capture,
+		    reads ? ", or what its counter grew by over the samples' "
+			    "group reads"
+			  : "",
+		    event_list(d->file, events, sizeof(events)));
 }
 
 /* ---- Environment --------------------------------------------------------- */

@@ -88,12 +88,21 @@ static bool counter_eq(const void *item, const void *key)
 	return ((const struct counter *)item)->id == *(const uint64_t *)key;
 }
 
+/* "SAMPLE at offset 0x..." or, offset unknown, "a SAMPLE" */
+static void where(char *buf, size_t size, uint64_t offset)
+{
+	if (offset == PDA_SAMPLED_NO_OFFSET)
+		snprintf(buf, size, "a SAMPLE");
+	else
+		snprintf(buf, size, "SAMPLE at offset %#" PRIx64, offset);
+}
+
 /*
  * A value read from counter id (e: its event, or NULL to find it by id):
  * its growth since that counter's previous read (perf's sid->period).
  */
-static int read_value(struct pda_sampled *s, const struct pd_rec *rec,
-		      uint64_t id, uint64_t value, const struct pd_evsel *e)
+static int read_value(struct pda_sampled *s, uint64_t offset, uint64_t id,
+		      uint64_t value, const struct pd_evsel *e)
 {
 	const uint64_t h = pdc_hash_u64(id);
 	struct pdc_hash_slot *slot;
@@ -103,10 +112,12 @@ static int read_value(struct pda_sampled *s, const struct pd_rec *rec,
 	if (!e)
 		e = pd_file_evsel_by_id(s->f, id);
 	if (!e) {
+		char at[64];
+
+		where(at, sizeof(at), offset);
 		snprintf(s->err, sizeof(s->err),
-			 "SAMPLE at offset %#" PRIx64 " reads counter id %" PRIu64
-			 ", which no event of the capture has",
-			 rec->offset, id);
+			 "%s reads counter id %" PRIu64
+			 ", which no event of the capture has", at, id);
 		return PD_ERR_FORMAT;
 	}
 	if (pdc_hash_reserve(s->a, &s->counters) < 0)
@@ -130,9 +141,7 @@ static int read_value(struct pda_sampled *s, const struct pd_rec *rec,
 
 int pda_sampled_rec(struct pda_sampled *s, const struct pd_rec *rec)
 {
-	struct pda_sampled_event *ev;
 	struct pd_sample smp;
-	bool by_id;
 	int rc;
 
 	if (rec->type != PD_REC_SAMPLE)
@@ -143,36 +152,51 @@ int pda_sampled_rec(struct pda_sampled *s, const struct pd_rec *rec)
 			 ": %s", rec->offset, pd_file_errmsg(s->f));
 		return rc;
 	}
-	ev = &s->ev[smp.evsel->idx];
+	return pda_sampled_add(s, &smp, rec->offset);
+}
+
+int pda_sampled_add(struct pda_sampled *s, const struct pd_sample *smp,
+		    uint64_t offset)
+{
+	struct pda_sampled_event *ev;
+	bool by_id;
+	int rc;
+
+	if (!smp->evsel || smp->evsel->idx >= s->rep.nr_events)
+		return 0;	/* an event the capture's attrs do not hold */
+	ev = &s->ev[smp->evsel->idx];
 	ev->nr_samples++;
-	ev->period += smp.period;
+	ev->period += smp->period;
 	if (!ev->from_reads)
 		ev->count = ev->period;
 	s->rep.nr_samples++;
-	if (smp.mask & PD_SAMPLE_TIME) {
-		if (!s->rep.first_time || smp.time < s->rep.first_time)
-			s->rep.first_time = smp.time;
-		if (smp.time > s->rep.last_time)
-			s->rep.last_time = smp.time;
+	if (smp->mask & PD_SAMPLE_TIME) {
+		if (!s->rep.first_time || smp->time < s->rep.first_time)
+			s->rep.first_time = smp->time;
+		if (smp->time > s->rep.last_time)
+			s->rep.last_time = smp->time;
 	}
-	if (!(smp.mask & PD_SAMPLE_READ))
+	if (!(smp->mask & PD_SAMPLE_READ))
 		return 0;
-	by_id = smp.evsel->attr.read_format & PD_FORMAT_ID;
-	if (!by_id && smp.read.nr != 1) {
+	by_id = smp->evsel->attr.read_format & PD_FORMAT_ID;
+	if (!by_id && smp->read.nr != 1) {
+		char at[64];
+
 		/* perf always reads a group with its ids: nothing tells
 		 * the values' events apart */
+		where(at, sizeof(at), offset);
 		snprintf(s->err, sizeof(s->err),
-			 "SAMPLE at offset %#" PRIx64 " reads a group of %" PRIu64
-			 " values without their ids", rec->offset, smp.read.nr);
+			 "%s reads a group of %" PRIu64
+			 " values without their ids", at, smp->read.nr);
 		return PD_ERR_FORMAT;
 	}
-	for (uint64_t i = 0; i < smp.read.nr; i++) {
+	for (uint64_t i = 0; i < smp->read.nr; i++) {
 		struct pd_read_value v;
 
-		pd_sample_read_value(&smp, i, &v);
+		pd_sample_read_value(smp, i, &v);
 		/* a lone value without its id is the sample's own counter */
-		rc = by_id ? read_value(s, rec, v.id, v.value, NULL)
-			   : read_value(s, rec, smp.id, v.value, smp.evsel);
+		rc = by_id ? read_value(s, offset, v.id, v.value, NULL)
+			   : read_value(s, offset, smp->id, v.value, smp->evsel);
 		if (rc < 0)
 			return rc;
 	}

@@ -78,6 +78,15 @@ void pda_sampled_free(struct pda_sampled *s);
  */
 int pda_sampled_rec(struct pda_sampled *s, const struct pd_rec *rec);
 
+/*
+ * The same for a sample decoded already (a pipeline's: `pdtool report
+ * --format md`'s), from the record at offset (for messages;
+ * PDA_SAMPLED_NO_OFFSET: not known).
+ */
+#define PDA_SAMPLED_NO_OFFSET UINT64_MAX
+int pda_sampled_add(struct pda_sampled *s, const struct pd_sample *smp,
+		    uint64_t offset);
+
 /* The totals so far; valid until the next pda_sampled_rec() or free. */
 const struct pda_sampled_report *pda_sampled_report(const struct pda_sampled *s);
 
