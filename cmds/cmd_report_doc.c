@@ -44,7 +44,7 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 
 	rc = pda_sampled_add(r->sampled, it->sample, PDA_SAMPLED_NO_OFFSET);
 	if (rc < 0)
-		return pda_capture_set_err(&r->c, rc, "%s",
+		return pda_capture_set_err(&r->c, rc, "'%s': %s", r->path,
 					   pda_sampled_errmsg(r->sampled));
 	rc = pda_report_add(r->hot, it->sample, it->stack, it->comm, NULL);
 	if (rc == 0)
