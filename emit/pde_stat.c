@@ -338,6 +338,36 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 
 /* ---- JSON ------------------------------------------------------------ */
 
+static void json_cmdline(struct pde_json *j, uint32_t nr,
+			 const char *const *cmdline)
+{
+	pde_json_begin_array(j, "command_line");
+	for (uint32_t i = 0; i < nr; i++)
+		pde_json_str(j, NULL, cmdline[i]);
+	pde_json_end_array(j);
+}
+
+/* The derived metrics m (NULL: none) and the end of the object. */
+static void json_derived(struct pde_json *j, const struct pda_metrics *m);
+static int json_end(struct pde_json *j, FILE *out, const struct pda_metrics *m)
+{
+	if (m)
+		json_derived(j, m);
+	pde_json_end_object(j);
+	pde_json_newline(j);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* An event's object, opened, with its name, type and config. */
+static void json_event(struct pde_json *j, const char *name,
+		       const struct pd_attr *attr)
+{
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "name", name);
+	pde_json_u64(j, "type", attr->type);
+	pde_json_hex(j, "config", attr->config);
+}
+
 static void json_derived(struct pde_json *j, const struct pda_metrics *m)
 {
 	pde_json_begin_object(j, "derived_metrics");
@@ -496,17 +526,30 @@ bool pde_stat_by_wanted(const struct pda_stat_report *rep)
 				    rep->aggr != PDA_STAT_AGGR_AS_RECORDED);
 }
 
-int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
-		     const struct pde_stat_by *by)
+/* One metric of an aggregate of a round, for a writer; first: the
+ * first metric written (a header goes before it). */
+typedef void (*by_line_fn)(FILE *out, const struct pda_stat_report *rep,
+			   const struct pda_stat_round *rd,
+			   const struct pda_stat_row *agg,
+			   const struct pda_metric_val *v, bool first);
+
+/* The metrics of one aggregate (agg's) of round rd, for a writer. */
+typedef void (*by_aggr_fn)(void *w, const struct pda_stat_report *rep,
+			   const struct pda_stat_round *rd,
+			   const struct pda_stat_row *agg,
+			   const struct pda_metrics *m);
+
+/* Each aggregate of rounds [from, to), in perf's order, to fn(); @return
+ * 0 or a negative pd_err of by. */
+static int walk_aggrs(void *w, const struct pda_stat_report *rep,
+		      const struct pde_stat_by *by, size_t from, size_t to,
+		      by_aggr_fn fn)
 {
-	bool header = false;
 	int rc;
 
-	for (size_t k = 0; k < rep->nr_rounds; k++) {
+	for (size_t k = from; k < to; k++) {
 		const struct pda_stat_round *rd = &rep->rounds[k];
-		char prefix[64];
 
-		time_prefix(prefix, sizeof(prefix), rep, rd);
 		for (size_t i = 0; i < rd->nr; i++) {
 			const struct pda_stat_row *r = &rep->rows[rd->first + i];
 			struct pda_metrics m;
@@ -515,68 +558,109 @@ int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
 				continue;
 			if ((rc = by->fn(by->arg, k, r, &m)) < 0)
 				return rc;
-			if (m.nr && !header) {
-				fprintf(out, " pdtool metrics per %s:\n\n",
-					rep->interval_ms &&
-							rep->aggr != PDA_STAT_AGGR_GLOBAL
-						? "interval and aggregate"
-					: rep->interval_ms ? "interval"
-							   : "aggregate");
-				header = true;
-			}
-			for (size_t v = 0; v < m.nr; v++) {
-				char val[32];
-
-				metric_str(val, sizeof(val), m.v[v].percent,
-					   m.v[v].value);
-				fputs(prefix, out);
-				aggr_prefix(out, rep->aggr, r);
-				fprintf(out, "%-30s %10s", m.v[v].label, val);
-				if (m.v[v].assess != PDA_ASSESS_NONE)
-					fprintf(out, "  %s",
-						pda_assess_name(m.v[v].assess));
-				fputc('\n', out);
-			}
+			fn(w, rep, rd, r, &m);
 		}
 	}
-	if (header)
+	return 0;
+}
+
+/* walk_aggrs()'s state for a writer of a line per metric */
+struct by_lines {
+	FILE *out;
+	by_line_fn line;
+	bool any;
+};
+
+static void lines_of(void *w, const struct pda_stat_report *rep,
+		     const struct pda_stat_round *rd,
+		     const struct pda_stat_row *agg, const struct pda_metrics *m)
+{
+	struct by_lines *bl = w;
+
+	for (size_t v = 0; v < m->nr; v++, bl->any = true)
+		bl->line(bl->out, rep, rd, agg, &m->v[v], !bl->any);
+}
+
+/* Each metric of each aggregate of each round to line(); @return
+ * whether any was, or a negative pd_err of by. */
+static int walk_by(FILE *out, const struct pda_stat_report *rep,
+		   const struct pde_stat_by *by, by_line_fn line)
+{
+	struct by_lines bl = {out, line, false};
+	int rc = walk_aggrs(&bl, rep, by, 0, rep->nr_rounds, lines_of);
+
+	return rc < 0 ? rc : bl.any;
+}
+
+static void text_by_line(FILE *out, const struct pda_stat_report *rep,
+			 const struct pda_stat_round *rd,
+			 const struct pda_stat_row *agg,
+			 const struct pda_metric_val *v, bool first)
+{
+	char prefix[64], val[32];
+
+	if (first)
+		fprintf(out, " pdtool metrics per %s:\n\n",
+			rep->interval_ms && rep->aggr != PDA_STAT_AGGR_GLOBAL
+				? "interval and aggregate"
+			: rep->interval_ms ? "interval"
+					   : "aggregate");
+	time_prefix(prefix, sizeof(prefix), rep, rd);
+	metric_str(val, sizeof(val), v->percent, v->value);
+	fputs(prefix, out);
+	aggr_prefix(out, rep->aggr, agg);
+	fprintf(out, "%-30s %10s", v->label, val);
+	if (v->assess != PDA_ASSESS_NONE)
+		fprintf(out, "  %s", pda_assess_name(v->assess));
+	fputc('\n', out);
+}
+
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by)
+{
+	int rc = walk_by(out, rep, by, text_by_line);
+
+	if (rc < 0)
+		return rc;
+	if (rc)
 		fputc('\n', out);
 	return ferror(out) ? PD_ERR_IO : 0;
 }
 
-/* "derived_metrics" of each aggregate of round k: its aggregate's
- * fields and each metric's key, value and assessment. */
-static int json_by(struct pde_json *j, const struct pda_stat_report *rep,
-		   size_t k, const struct pde_stat_by *by)
+/* One aggregate's object in a round's "derived_metrics": its fields and
+ * each metric's key, value and assessment. */
+static void json_by_aggr(void *w, const struct pda_stat_report *rep,
+			 const struct pda_stat_round *rd,
+			 const struct pda_stat_row *agg,
+			 const struct pda_metrics *m)
 {
-	const struct pda_stat_round *rd = &rep->rounds[k];
-	int rc;
+	struct pde_json *j = w;
 
-	pde_json_begin_array(j, "derived_metrics");
-	for (size_t i = 0; i < rd->nr; i++) {
-		const struct pda_stat_row *r = &rep->rows[rd->first + i];
-		struct pda_metrics m;
-
-		if (!first_of_aggr(rep, rd, i))
-			continue;
-		if ((rc = by->fn(by->arg, k, r, &m)) < 0)
-			return rc;
+	(void)rd;
+	pde_json_begin_object(j, NULL);
+	json_aggr(j, rep->aggr, agg);
+	pde_json_begin_array(j, "metrics");
+	for (size_t v = 0; v < m->nr; v++) {
 		pde_json_begin_object(j, NULL);
-		json_aggr(j, rep->aggr, r);
-		pde_json_begin_array(j, "metrics");
-		for (size_t v = 0; v < m.nr; v++) {
-			pde_json_begin_object(j, NULL);
-			pde_json_str(j, "key", m.v[v].key);
-			pde_json_double(j, "value", m.v[v].value);
-			pde_json_str(j, "assessment",
-				     pda_assess_name(m.v[v].assess));
-			pde_json_end_object(j);
-		}
-		pde_json_end_array(j);
+		pde_json_str(j, "key", m->v[v].key);
+		pde_json_double(j, "value", m->v[v].value);
+		pde_json_str(j, "assessment", pda_assess_name(m->v[v].assess));
 		pde_json_end_object(j);
 	}
 	pde_json_end_array(j);
-	return 0;
+	pde_json_end_object(j);
+}
+
+/* "derived_metrics" of each aggregate of round k */
+static int json_by(struct pde_json *j, const struct pda_stat_report *rep,
+		   size_t k, const struct pde_stat_by *by)
+{
+	int rc;
+
+	pde_json_begin_array(j, "derived_metrics");
+	rc = walk_aggrs(j, rep, by, k, k + 1, json_by_aggr);
+	pde_json_end_array(j);
+	return rc;
 }
 
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
@@ -594,18 +678,12 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 	pde_json_double(&j, "elapsed_ns", rep->walltime_ns);
 	if (rep->nr_runs > 1)
 		pde_json_double(&j, "elapsed_sd_ns", rep->walltime_sd_ns);
-	pde_json_begin_array(&j, "command_line");
-	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++)
-		pde_json_str(&j, NULL, rep->cmdline[i]);
-	pde_json_end_array(&j);
+	json_cmdline(&j, rep->cmdline ? rep->nr_cmdline : 0, rep->cmdline);
 	pde_json_begin_array(&j, "events");
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		const struct pda_stat_event *ev = &rep->events[i];
 
-		pde_json_begin_object(&j, NULL);
-		pde_json_str(&j, "name", ev->name);
-		pde_json_u64(&j, "type", ev->attr.type);
-		pde_json_hex(&j, "config", ev->attr.config);
+		json_event(&j, ev->name, &ev->attr);
 		pde_json_str(&j, "unit", ev->unit);
 		pde_json_double(&j, "scale", ev->scale);
 		pde_json_end_object(&j);
@@ -627,11 +705,7 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
-	if (m)
-		json_derived(&j, m);
-	pde_json_end_object(&j);
-	pde_json_newline(&j);
-	return ferror(out) ? PD_ERR_IO : 0;
+	return json_end(&j, out, m);
 }
 
 /* ---- Markdown -------------------------------------------------------- */
@@ -766,59 +840,33 @@ static void md_derived(FILE *out, const struct pda_metrics *m)
 	}
 }
 
-/* A "Derived metrics per ..." table: a row per round, aggregate and
- * metric. */
-static int md_by(FILE *out, const struct pda_stat_report *rep,
-		 const struct pde_stat_by *by)
+/* A row of the "Derived metrics per ..." table: a row per round,
+ * aggregate and metric. */
+static void md_by_line(FILE *out, const struct pda_stat_report *rep,
+		       const struct pda_stat_round *rd,
+		       const struct pda_stat_row *agg,
+		       const struct pda_metric_val *v, bool first)
 {
-	bool header = false;
-	int rc;
+	const bool aggr_col = rep->aggr != PDA_STAT_AGGR_GLOBAL;
+	char val[32];
 
-	for (size_t k = 0; k < rep->nr_rounds; k++) {
-		const struct pda_stat_round *rd = &rep->rounds[k];
-
-		for (size_t i = 0; i < rd->nr; i++) {
-			const struct pda_stat_row *r = &rep->rows[rd->first + i];
-			struct pda_metrics m;
-
-			if (!first_of_aggr(rep, rd, i))
-				continue;
-			if ((rc = by->fn(by->arg, k, r, &m)) < 0)
-				return rc;
-			if (m.nr && !header) {
-				fprintf(out, "\n## Derived metrics per %s\n\n|%s%s"
-					     " metric | value | assessment |\n|%s%s"
-					     "---|---:|---|\n",
-					rep->interval_ms ? "interval" : "aggregate",
-					rep->interval_ms ? " time |" : "",
-					rep->aggr != PDA_STAT_AGGR_GLOBAL
-						? " aggregate |" : "",
-					rep->interval_ms ? "---:|" : "",
-					rep->aggr != PDA_STAT_AGGR_GLOBAL ? "---|"
-									  : "");
-				header = true;
-			}
-			for (size_t v = 0; v < m.nr; v++) {
-				char val[32];
-
-				metric_str(val, sizeof(val), m.v[v].percent,
-					   m.v[v].value);
-				fputc('|', out);
-				if (rep->interval_ms)
-					fprintf(out, " %" PRIu64 ".%09" PRIu64 " |",
-						rd->time / 1000000000u,
-						rd->time % 1000000000u);
-				if (rep->aggr != PDA_STAT_AGGR_GLOBAL)
-					md_aggr_cell(out, rep->aggr, r);
-				fputc(' ', out);
-				pde_md_text(out, m.v[v].label,
-					    strlen(m.v[v].label));
-				fprintf(out, " | %s | %s |\n", val,
-					pda_assess_name(m.v[v].assess));
-			}
-		}
-	}
-	return 0;
+	if (first)
+		fprintf(out, "\n## Derived metrics per %s\n\n|%s%s metric | "
+			     "value | assessment |\n|%s%s---|---:|---|\n",
+			rep->interval_ms ? "interval" : "aggregate",
+			rep->interval_ms ? " time |" : "",
+			aggr_col ? " aggregate |" : "",
+			rep->interval_ms ? "---:|" : "", aggr_col ? "---|" : "");
+	metric_str(val, sizeof(val), v->percent, v->value);
+	fputc('|', out);
+	if (rep->interval_ms)
+		fprintf(out, " %" PRIu64 ".%09" PRIu64 " |",
+			rd->time / 1000000000u, rd->time % 1000000000u);
+	if (aggr_col)
+		md_aggr_cell(out, rep->aggr, agg);
+	fputc(' ', out);
+	pde_md_text(out, v->label, strlen(v->label));
+	fprintf(out, " | %s | %s |\n", val, pda_assess_name(v->assess));
 }
 
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
@@ -858,7 +906,7 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 	}
 	if (m)
 		md_derived(out, m);
-	if (by && (rc = md_by(out, rep, by)) < 0)
+	if (by && (rc = walk_by(out, rep, by, md_by_line)) < 0)
 		return rc;
 	return ferror(out) ? PD_ERR_IO : 0;
 }
@@ -932,18 +980,12 @@ int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
 	if (rep->last_time > rep->first_time)
 		pde_json_u64(&j, "sampled_ns",
 			     rep->last_time - rep->first_time);
-	pde_json_begin_array(&j, "command_line");
-	for (uint32_t i = 0; env && i < env->nr_cmdline; i++)
-		pde_json_str(&j, NULL, env->cmdline[i]);
-	pde_json_end_array(&j);
+	json_cmdline(&j, env ? env->nr_cmdline : 0, env ? env->cmdline : NULL);
 	pde_json_begin_array(&j, "events");
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		const struct pda_sampled_event *ev = &rep->events[i];
 
-		pde_json_begin_object(&j, NULL);
-		pde_json_str(&j, "name", ev->name);
-		pde_json_u64(&j, "type", ev->attr->type);
-		pde_json_hex(&j, "config", ev->attr->config);
+		json_event(&j, ev->name, ev->attr);
 		pde_json_u64(&j, "samples", ev->nr_samples);
 		pde_json_u64(&j, "period_sum", ev->period);
 		pde_json_u64(&j, "reads", ev->nr_reads);
@@ -954,11 +996,7 @@ int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
-	if (m)
-		json_derived(&j, m);
-	pde_json_end_object(&j);
-	pde_json_newline(&j);
-	return ferror(out) ? PD_ERR_IO : 0;
+	return json_end(&j, out, m);
 }
 
 int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,

@@ -74,31 +74,13 @@ def totals_by(name):
 
 
 def totals(name):
-    """event name -> count over the run, as perf scales it"""
-    spec = synth.CAPTURES[name]
-    seed = spec.get("seed", name)
-    rng = synth.Rng(sum(map(ord, seed)) * 0x9E3779B97F4A7C15 &
-                    0xffffffffffffffff)
-    data = synth.counts(spec, rng)
-    ncpu = spec["cpus"] or 1
+    """event name -> count over the run, as perf scales it: the sum of
+    every interval's and aggregate's"""
+    by, spec = totals_by(name)
     out = {e: 0 for e in spec["events"]}
-    prev = [[(0, 0, 0)] * ncpu for _ in spec["events"]]
-    for rnd in data:
-        for i, ev in enumerate(spec["events"]):
-            deltas = [tuple(a - b for a, b in zip(rnd[i][c], prev[i][c]))
-                      for c in range(ncpu)]
-            prev[i] = rnd[i]
-            if spec["aggr"] == 1:
-                groups = [deltas]           # one total, scaled once
-            else:
-                groups = [[d] for d in deltas]  # per CPU
-            for g in groups:
-                val = sum(d[0] for d in g)
-                ena = sum(d[1] for d in g)
-                run = sum(d[2] for d in g)
-                if run and run < ena:
-                    val = int(val * ena / run)
-                out[ev] += val
+    for _, _, c in by:
+        for ev, v in c.items():
+            out[ev] += v
     return out, spec
 
 
