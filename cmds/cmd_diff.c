@@ -53,7 +53,8 @@ const char cmd_diff_options[] =
 	"      --no-normalize-names  match names exactly (default: strip\n"
 	"                        .cold, .isra.N, .constprop.N, .part.N,\n"
 	"                        .lto_priv.N and Rust's ::h<hash>)\n"
-	"      --format FMT      the report as text (default) or markdown\n"
+	"      --format FMT      the report as text (default) or markdown;\n"
+	"                        perf stat record captures: text or json\n"
 	"      --top N           changes a table (default 20; 0: all)\n"
 	"      --min-delta X     leave out changes smaller than X (the\n"
 	"                        report's unit: points of a percentage, or\n"
@@ -101,6 +102,7 @@ struct diff_opts {
 	const char *const *paths[2]; /* each side's inputs */
 	unsigned nr_paths[2];
 	bool folded, negate, no_normalize, significant, no_comm, markdown;
+	bool json;		/* --format json: stat captures only */
 	bool all_events;
 	const char *output;
 	struct pde_flame_opts svg;
@@ -192,13 +194,11 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		o->no_normalize = true;
 		break;
 	case OPT_FORMAT:
-		if (strcmp(optarg, "markdown") == 0)
-			o->markdown = true;
-		else if (strcmp(optarg, "text") == 0)
-			o->markdown = false;
-		else
-			usage_error(ctx, "unknown format '%s' (text, markdown)",
-				    optarg);
+		o->markdown = strcmp(optarg, "markdown") == 0;
+		o->json = strcmp(optarg, "json") == 0;
+		if (!o->markdown && !o->json && strcmp(optarg, "text") != 0)
+			usage_error(ctx, "unknown format '%s' (text, markdown, "
+				    "json)", optarg);
 		break;
 	case OPT_TOP:
 		o->top = (size_t)parse_number(ctx, "--top", optarg, 0, 1e9);
@@ -328,7 +328,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->folded && report_option)
 		usage_error(ctx, "--top, --min-delta and --significant choose "
 				 "what the report shows: not with --folded");
-	if (o->folded && o->markdown)
+	if (o->folded && (o->markdown || o->json))
 		usage_error(ctx, "--format applies to the report, not to "
 				 "--folded");
 	if (o->event && o->all_events)
@@ -713,6 +713,9 @@ static bool stat_inputs(struct pd_ctx *ctx, const struct diff_opts *o)
 	if (nr_stat && (o->folded || o->markdown))
 		usage_error(ctx, "perf stat record captures: --folded and "
 				 "--markdown apply to profiles");
+	if (!nr_stat && o->json)
+		usage_error(ctx, "--format json compares perf stat record "
+				 "captures; profiles: text or markdown");
 	return nr_stat != 0;
 }
 
@@ -731,7 +734,8 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	parse_args(argc, argv, ctx, &o);
 	o.all_captures = true;
 	if (stat_inputs(ctx, &o))
-		return cmd_diff_stat(ctx, o.paths, o.nr_paths, o.output);
+		return cmd_diff_stat(ctx, o.paths, o.nr_paths, o.output,
+				     o.json);
 	for (int side = 0; side < 2; side++) {
 		capture[side] = calloc(o.nr_paths[side], sizeof(bool));
 		if (!capture[side])

@@ -656,11 +656,12 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
 /*
  * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
  * path is one (its STAT feature), and each side's runs compared, the
- * table written to output (NULL: stdout).  @return the exit status.
+ * table (or with json its JSON) written to output (NULL: stdout).
+ * @return the exit status.
  */
 bool cmd_is_stat_capture(struct pd_ctx *ctx, const char *path);
 int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
-		  const unsigned nr[2], const char *output);
+		  const unsigned nr[2], const char *output, bool json);
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];

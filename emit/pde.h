@@ -250,12 +250,49 @@ int pde_stat_text(FILE *out, const struct pda_stat_report *rep);
  */
 int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 			  bool verbose);
+struct pda_stat_row;
+/*
+ * The derived metrics of each interval and aggregate (-I, -A,
+ * --per-socket ...), computed by the caller when the writer asks, so
+ * that they need not all be held at once: fn(arg, round, agg, out) fills
+ * *out with the metrics of round's aggregate of row agg (0, or a
+ * negative pd_err the writer returns).
+ */
+struct pde_stat_by {
+	int (*fn)(void *arg, size_t round, const struct pda_stat_row *agg,
+		  struct pda_metrics *out);
+	void *arg;
+};
+/* Whether rep has intervals or aggregates to give metrics of. */
+bool pde_stat_by_wanted(const struct pda_stat_report *rep);
+/*
+ * Each interval's and aggregate's metrics, a line each after the
+ * interval's time and the aggregate (as perf prefixes its lines in those
+ * modes): metric, value, assessment; under a line " pdtool metrics per
+ * interval|aggregate|interval and aggregate:" (none when no metric).
+ */
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by);
 /* m: the derived metrics to add ("derived_metrics", a "Derived metrics"
- * table), or NULL */
+ * table), or NULL; by: each round's "derived_metrics" per aggregate, a
+ * "Derived metrics per ..." table, or NULL */
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m);
+		  const struct pda_metrics *m, const struct pde_stat_by *by);
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
-		const struct pda_metrics *m);
+		const struct pda_metrics *m, const struct pde_stat_by *by);
+/*
+ * A sampling capture's counter totals (analyze/counters/pda_sampled.h):
+ * per event its estimated count, samples and what the count comes from
+ * (period sum, group reads), labelled as estimated; env (NULL: none)
+ * gives the command line.  json and md add m as pde_stat_json() does.
+ */
+struct pda_sampled_report;
+int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env);
+int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env, const struct pda_metrics *m);
+int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
+		   const struct pd_env *env, const struct pda_metrics *m);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 
@@ -810,6 +847,14 @@ struct pda_statdiff;
  * @return 0 or PD_ERR_IO. */
 int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
 		      const char *label_a, const char *label_b);
+/*
+ * The same as one JSON object: "a" and "b" (label, runs), "events" and
+ * "metrics", each value with name, (a metric's key and group), unit,
+ * in_a/in_b, a, b, a_sd, b_sd, change and noise (fractions; null where
+ * the text prints "-") and significant (null without a noise estimate).
+ */
+int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b);
 
 /* ---- the profile report (pde_doc.c; `pdtool report --format md`) --- */
 
@@ -852,10 +897,13 @@ struct pde_doc {
 					 * report; NULL none */
 };
 
-/* The report as GitHub-flavoured Markdown, or as one JSON object with
- * the same sections and numbers.  @return 0 or PD_ERR_IO. */
+/* The report as GitHub-flavoured Markdown, as one JSON object with the
+ * same sections and numbers, or as the Markdown's rendering: a
+ * standalone HTML page (no script, no request: its CSP allows only its
+ * own style).  @return 0 or PD_ERR_IO. */
 int pde_doc_md(FILE *out, const struct pde_doc *d);
 int pde_doc_json(FILE *out, const struct pde_doc *d);
+int pde_doc_html(FILE *out, const struct pde_doc *d);
 
 #ifdef __cplusplus
 }

@@ -88,9 +88,17 @@ static void sampled_source(struct docw *w, const struct pde_doc *d,
 			   const char *what)
 {
 	char events[LINE_MAX_LEN];
+	bool reads = false;
 
-	docw_source(w, "%s of %s: each event's sampled periods summed (%s).",
-		    what, d->capture, event_list(d->file, events, sizeof(events)));
+	for (size_t i = 0; i < pd_file_nr_evsels(d->file); i++)
+		reads |= (pd_file_evsel(d->file, i)->attr.sample_type &
+			  PD_SAMPLE_READ) != 0;
+	docw_source(w, "%s of %s: each event's sampled periods summed%s (%s).",
+		    what, d->capture,
+		    reads ? ", or what its counter grew by over the samples' "
+			    "group reads"
+			  : "",
+		    event_list(d->file, events, sizeof(events)));
 }
 
 /* ---- Environment --------------------------------------------------------- */
@@ -575,23 +583,7 @@ static void sec_flame(struct docw *w, const struct pde_doc *d)
 	docw_source(w, "The stacks of %s's first event, folded as pdtool "
 		       "flame folds them.",
 		    d->capture);
-	if (w->json) {
-		docw_field(w, "file", "File", d->flame);
-	} else {
-		fputs("\n[", w->out);
-		pde_md_text(w->out, d->flame, strlen(d->flame));
-		fputs("](", w->out);
-		/* a relative link: the file name as a URL path segment */
-		for (const unsigned char *p = (const unsigned char *)d->flame;
-		     *p; p++)
-			if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
-				   "TUVWXYZ0123456789-._~/",
-				   *p))
-				fputc(*p, w->out);
-			else
-				fprintf(w->out, "%%%02X", *p);
-		fputs(")\n", w->out);
-	}
+	docw_link(w, "file", "File", d->flame);
 	docw_section_end(w);
 }
 
@@ -603,11 +595,14 @@ static const section_fn sections[] = {
 	pde_doc_validation, sec_flame,
 };
 
-static int write_doc(FILE *out, const struct pde_doc *d, bool json)
+static int write_doc(FILE *out, const struct pde_doc *d, bool json, bool html)
 {
 	struct docw w;
 
-	docw_init(&w, out, json, "Profile report");
+	if (html)
+		docw_init_html(&w, out, "Profile report");
+	else
+		docw_init(&w, out, json, "Profile report");
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		sections[i](&w, d);
 	return docw_finish(&w);
@@ -615,10 +610,15 @@ static int write_doc(FILE *out, const struct pde_doc *d, bool json)
 
 int pde_doc_md(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, false);
+	return write_doc(out, d, false, false);
 }
 
 int pde_doc_json(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, true);
+	return write_doc(out, d, true, false);
+}
+
+int pde_doc_html(FILE *out, const struct pde_doc *d)
+{
+	return write_doc(out, d, false, true);
 }
