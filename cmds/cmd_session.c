@@ -200,6 +200,8 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 			      (!o->host_kernel && !o->symfs && !o->kallsyms &&
 			       !o->vmlinux);
 	po->host_kernel_any_host = o->host_kernel > 0;
+	/* a bundle's tree for what the user did not name */
+	cmd_bundle_opts(ctx, o, po);
 	/* debuginfod: the run's limits, less what its sessions used */
 	f->max_queries = o->debuginfod_max ? o->debuginfod_max
 					   : PDA_DEBUGINFOD_MAX_QUERIES;

@@ -73,10 +73,15 @@ struct pd_ctx {
 	 * terminal's stderr while stderr goes to the pager (-1: none) */
 	pid_t pager_pid;
 	int pager_stderr;
-	/* a perf archive extracted (cmd_archive.c): the temporary tree,
-	 * removed at exit and by die(), and its watcher's pipe */
+	/* archives extracted (cmd_archive.c): the temporary directory,
+	 * removed at exit and by die(), its watcher's pipe, the trees made
+	 * in it, the perf archive's tree (NULL: none) and the bundle the
+	 * last input opened was (cmd_bundle.c; NULL: not a bundle) */
 	char *archive_dir;
 	int archive_watch;
+	unsigned nr_trees;
+	const char *perf_archive;
+	const struct cmd_bundle *bundle;
 };
 
 struct cmd_entry {
@@ -303,6 +308,10 @@ const char *cmd_input_packed(const unsigned char *p, size_t n);
 const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 			    const unsigned char *head, size_t head_len,
 			    size_t *len);
+/* cmd_input_spool() of a whole zstd stream (one frame or several), for
+ * a bundle (cmd_bundle.c): a stream cut short or corrupt dies. */
+const void *cmd_input_spool_zstd(struct pd_ctx *ctx, int fd, const char *name,
+				 size_t *len);
 
 /*
  * perf archive tarballs (cmd_archive.c): path, a tar compressed with
@@ -316,6 +325,30 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
  */
 const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
 			    const char *opt);
+/* A bundle's tar (len bytes at buf; name in messages) extracted as
+ * cmd_archive_dir() does, every link refused: @return its directory. */
+const char *cmd_archive_tree(struct pd_ctx *ctx, const void *buf, size_t len,
+			     const char *name);
+/*
+ * pdtool's bundles (cmd_bundle.c).  cmd_bundle_probe(): whether the
+ * regular file fd starts a zstd stream of a tar whose first member is a
+ * bundle's MANIFEST.  cmd_bundle_open(): the bundle path (fd) inflated
+ * and extracted (cmd_archive_tree), its capture opened into *out as
+ * cmd_input_open() does, and ctx->bundle set for cmd_pda_opts(), which
+ * calls cmd_bundle_opts() to fill what the user left of --symfs,
+ * --buildid-dir, --kallsyms and --jit-dir from the bundle's tree.
+ */
+struct cmd_bundle;
+struct cmd_symopts;
+struct pda_opts;
+bool cmd_bundle_probe(int fd);
+int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
+		    struct pd_open_opts *opts, struct pd_file **out);
+void cmd_bundle_opts(const struct pd_ctx *ctx, const struct cmd_symopts *o,
+		     struct pda_opts *po);
+int cmd_archive(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_archive_usage[], cmd_archive_summary[],
+	cmd_archive_options[];
 /* Remove what cmd_archive_dir() extracted: main and die() call it. */
 void cmd_archive_cleanup(const struct pd_ctx *ctx);
 
