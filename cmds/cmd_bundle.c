@@ -206,7 +206,13 @@ struct pack {
 	struct pdc_strbuf *man; /* the manifest's lines */
 	char **names;		/* members written, for duplicates */
 	size_t nr_names, names_alloc;
+	const char *symfs;	/* --symfs made absolute, or NULL */
 	uint64_t nr_found, nr_missing, bytes;
+	/* the source files of the frames samples hit (interned by the
+	 * session: distinct pointers are distinct names) */
+	const char **srcs;
+	size_t nr_srcs, srcs_alloc;
+	uint64_t nr_src_found, nr_src_missing;
 	/* the first walk: what would be packed, for the manifest, which
 	 * goes first; nothing is read or written */
 	bool dry;
@@ -259,7 +265,7 @@ static void add_bytes(struct pack *k, const char *member, const void *p,
 		die(k->ctx, "'%s': %s", member, k->tw->err);
 	k->bytes += n;
 	if (k->ctx->verbose)
-		eprintf("pdtool %s: packed '%s' (%" PRIu64 " bytes)",
+		eprintf("pdtool %s: packed '%s' (%" PRIu64 " bytes)\n",
 			k->ctx->cmd, member, n);
 }
 
@@ -309,11 +315,16 @@ static void hex(char *out, const unsigned char *id, unsigned n)
 	out[2 * n] = '\0';
 }
 
-/* The recorded path as a member under root/: false when it climbs. */
-static bool root_member(char *out, size_t size, const char *path)
+/* A path as a member under root/ (the bundle's --symfs tree), --symfs's
+ * own prefix taken off: false when it climbs. */
+static bool root_member(const struct pack *k, char *out, size_t size,
+			const char *path)
 {
 	const char *p = path;
+	const size_t n = k->symfs ? strlen(k->symfs) : 0;
 
+	if (n && !strncmp(p, k->symfs, n) && p[n] == '/')
+		p += n;
 	while (*p == '/')
 		p++;
 	if (!*p || strstr(p, "/../") || !strncmp(p, "../", 3) ||
@@ -370,13 +381,18 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 		return 0;
 	}
 	hex(id, f->build_id, f->build_id_size < 32 ? f->build_id_size : 32);
-	if (f->build_id_size) {
+	if (f->build_id_recorded) {
 		snprintf(member, sizeof(member), ".build-id/%.2s/%s/%s", id,
 			 id + 2, f->vdso ? "vdso" : "elf");
 		snprintf(dmember, sizeof(dmember), ".build-id/%.2s/%s/debug",
 			 id, id + 2);
-	} else if (!f->vdso && root_member(member, sizeof(member), f->dso)) {
-		dmember[0] = '\0';
+	} else if (!f->vdso && root_member(k, member, sizeof(member), f->dso)) {
+		/* no build-id in the capture: where --symfs has it, and the
+		 * debug file where it was found (by the binary's build-id
+		 * or .gnu_debuglink, which a reader looks for there too) */
+		if (!f->debug ||
+		    !root_member(k, dmember, sizeof(dmember), f->debug))
+			dmember[0] = '\0';
 	} else {
 		man_add(k, "missing: %s (no build-id to file it under)\n",
 			f->dso);
@@ -483,11 +499,76 @@ static int skip_quiet(void *arg, enum pda_capture_skip what, const char *why)
 	return 0;
 }
 
-static int sample_none(void *arg, const struct pda_pipe_item *it)
+/* sample_fn: the source files of a stack's frames, each once (a memo
+ * hit is a stack seen before) */
+static int sample_sources(void *arg, const struct pda_pipe_item *it)
 {
-	(void)arg;
-	(void)it;
+	struct pack *k = arg;
+	const struct pda_stack *st = it->stack;
+
+	if (it->hit || !st)
+		return 0;
+	if (it->cookie)
+		*it->cookie = 1;
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *src = st->frames[i].srcfile;
+		size_t j;
+
+		if (!src || src[0] != '/')
+			continue;
+		for (j = 0; j < k->nr_srcs && k->srcs[j] != src; j++)
+			;
+		if (j < k->nr_srcs)
+			continue;
+		if (k->nr_srcs == k->srcs_alloc) {
+			size_t n = k->srcs_alloc ? 2 * k->srcs_alloc : 32;
+			const char **v = realloc(k->srcs, n * sizeof(*v));
+
+			if (!v)
+				return PD_ERR_NOMEM;
+			k->srcs = v;
+			k->srcs_alloc = n;
+		}
+		k->srcs[k->nr_srcs++] = src;
+	}
 	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The source files, under root/ where annotate looks inside --symfs:
+ * --symfs's copy first when it has one, else this host's. */
+static void pack_sources(struct pack *k)
+{
+	if (k->dry)
+		qsort(k->srcs, k->nr_srcs, sizeof(*k->srcs), cmp_str);
+	for (size_t i = 0; i < k->nr_srcs; i++) {
+		char member[4096], path[4096];
+		const char *why = "not found", *from = k->srcs[i];
+		bool ok = false;
+
+		if (k->symfs && snprintf(path, sizeof(path), "%s%s", k->symfs,
+					 k->srcs[i]) < (int)sizeof(path)) {
+			from = path;
+			ok = root_member(k, member, sizeof(member), path) &&
+			     add_file(k, member, path, &why);
+		}
+		if (!ok) {
+			from = k->srcs[i];
+			ok = root_member(k, member, sizeof(member), from) &&
+			     add_file(k, member, from, &why);
+		}
+		if (ok) {
+			k->nr_src_found++;
+			man_add(k, "source: %s\n", k->srcs[i]);
+		} else {
+			k->nr_src_missing++;
+			man_add(k, "source-missing: %s (%s)\n", k->srcs[i], why);
+		}
+	}
 }
 
 /* The capture's bytes as the reader opens them from memory: inflated
@@ -537,11 +618,13 @@ static void pack_all(struct pack *k, struct pda_session *s,
 		free(k->names[i]);
 	k->nr_names = 0;
 	k->nr_found = k->nr_missing = k->bytes = 0;
+	k->nr_src_found = k->nr_src_missing = 0;
 	rc = pda_session_dso_files(s, pack_dso, k);
 	if (rc < 0)
 		die(k->ctx, "%s", pd_strerror(rc));
 	pack_kallsyms(k, env, u,
 		      pda_session_dso_files(s, any_kernel, NULL) == 1);
+	pack_sources(k);
 }
 
 int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
@@ -612,13 +695,22 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (uname(&u) < 0)
 		die(ctx, "uname: %s", strerror(errno));
+	if (sym.symfs) {
+		k.symfs = realpath(sym.symfs, NULL);
+		if (!k.symfs)
+			die(ctx, "--symfs '%s': %s", sym.symfs,
+			    strerror(errno));
+	}
 
 	/* resolve every sample, so that the session knows the files it
 	 * read for each binary they hit */
 	f = ctx_open_twice(ctx, path);
 	{
-		PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));
-		PDA_CAPTURE_OPTS(co, .sample_fn = sample_none,
+		/* srcline: the frames' source files, packed for annotate */
+		PDA_OPTS(po, .srcline = true, .errbuf = err,
+			 .errbuf_size = sizeof(err));
+		PDA_CAPTURE_OPTS(co, .sample_fn = sample_sources, .memo = true,
+				 .ip_stacks = true,
 				 .skip_fn = skip_quiet, .arg = &k);
 
 		cmd_pda_opts(ctx, &sym, &po);
@@ -670,16 +762,22 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_check_write(ctx, ferror(out) ? PD_ERR_IO : 0, output);
 	ctx_close_output(ctx, out, output);
 
-	eprintf("pdtool %s: '%s': the capture (%zu bytes) and %" PRIu64
-		" binar%s (%" PRIu64 " bytes); %" PRIu64
-		" not packed (MANIFEST says why); %" PRIu64 " bytes written",
+	eprintf("pdtool %s: '%s': the capture (%zu bytes), %" PRIu64
+		" binar%s and %" PRIu64 " source file%s (%" PRIu64
+		" bytes); %" PRIu64 " binar%s and %" PRIu64
+		" source file%s not packed (MANIFEST says why); %" PRIu64
+		" bytes written\n",
 		ctx->cmd, output, cap_len, k.nr_found,
-		k.nr_found == 1 ? "y" : "ies", k.bytes, k.nr_missing,
-		tw.written);
+		k.nr_found == 1 ? "y" : "ies", k.nr_src_found,
+		PLURAL(k.nr_src_found), k.bytes, k.nr_missing,
+		k.nr_missing == 1 ? "y" : "ies", k.nr_src_missing,
+		PLURAL(k.nr_src_missing), tw.written);
 	cmd_tarw_release(&tw);
 	for (size_t i = 0; i < k.nr_names; i++)
 		free(k.names[i]);
 	free(k.names);
+	free(k.srcs);
+	free((void *)(uintptr_t)k.symfs);
 	pdc_strbuf_release(&man);
 	pda_capture_release(&c);
 	pda_session_free(s);

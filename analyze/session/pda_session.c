@@ -1289,6 +1289,7 @@ int pda_session_dso_files(struct pda_session *s,
 		f.jit = d->kind == PDA_DSO_JIT;
 		f.build_id = d->d.build_id;
 		f.build_id_size = d->d.build_id_size;
+		f.build_id_recorded = f.build_id_size != 0;
 		if (!f.build_id_size && bin)
 			pda_elf_build_id(bin, &f.build_id, &f.build_id_size);
 		/* an image in memory is named "[...]" (host_vdso), a

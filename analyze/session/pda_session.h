@@ -401,6 +401,8 @@ struct pda_dso_files {
 	const unsigned char *build_id; /* build_id_size bytes; the
 					* capture's, else the binary's */
 	unsigned build_id_size;	/* 0: none known */
+	bool build_id_recorded;	/* build_id is the capture's (a reader
+				 * finds the binary by it) */
 	bool kernel;		/* [kernel.kallsyms] or a module */
 	bool vdso;		/* [vdso] */
 	bool jit;		/* a perf-PID.map */
