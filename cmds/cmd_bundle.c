@@ -59,13 +59,13 @@ struct cmd_bundle {
 
 /* ---- reading ------------------------------------------------------- */
 
-bool cmd_bundle_probe(int fd)
+int cmd_bundle_probe(int fd)
 {
 	unsigned char in[16384], out[512];
 	ZSTD_outBuffer ob = {out, sizeof(out), 0};
 	ZSTD_DCtx *z = ZSTD_createDCtx();
 	off_t off = 0;
-	bool ok = z != NULL;
+	bool ok = z != NULL, ended = false;
 
 	/* a compressed block holds up to 128 KiB: the first 512 bytes may
 	 * need the whole of the first one */
@@ -73,8 +73,10 @@ bool cmd_bundle_probe(int fd)
 		const ssize_t n = pread(fd, in, sizeof(in), off);
 		ZSTD_inBuffer ib = {in, n > 0 ? (size_t)n : 0, 0};
 
-		if (n <= 0)
+		if (n <= 0) {
+			ended = n == 0;
 			break;
+		}
 		off += n;
 		while (ok && ob.pos < ob.size && ib.pos < ib.size) {
 			const size_t r = ZSTD_decompressStream(z, &ob, &ib);
@@ -83,6 +85,9 @@ bool cmd_bundle_probe(int fd)
 		}
 	}
 	ZSTD_freeDCtx(z);
+	/* the stream ended, undamaged so far, before 512 bytes: cut */
+	if (ok && ended && ob.pos < sizeof(out))
+		return -1;
 	/* a tar whose first member is the manifest */
 	return ob.pos == sizeof(out) && cmd_tar_is_tar(out, ob.pos) &&
 	       memcmp(out, MANIFEST, sizeof(MANIFEST)) == 0;

@@ -512,12 +512,21 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 		n = got > 0 ? (size_t)got : 0;
 	}
 	ctx->bundle = NULL;
-	if (fd >= 0 && n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0 &&
-	    cmd_bundle_probe(fd)) {
-		int rc = cmd_bundle_open(ctx, fd, path, opts, out);
+	if (fd >= 0 && n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0) {
+		/* a bundle (cmd_bundle.c), or a capture zstd-compressed
+		 * whole, which the reader opens */
+		const int kind = cmd_bundle_probe(fd);
 
-		close(fd);
-		return rc;
+		if (kind < 0)
+			die(ctx, "'%s': a zstd stream that ends before 512 "
+				 "bytes of it are out (the file is cut short)",
+			    path);
+		if (kind > 0) {
+			const int rc = cmd_bundle_open(ctx, fd, path, opts, out);
+
+			close(fd);
+			return rc;
+		}
 	}
 	if (!cmd_input_packed(head, n)) {
 		/* the reader opens (or refuses) the rest itself */

@@ -330,9 +330,10 @@ const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
 const char *cmd_archive_tree(struct pd_ctx *ctx, const void *buf, size_t len,
 			     const char *name);
 /*
- * pdtool's bundles (cmd_bundle.c).  cmd_bundle_probe(): whether the
+ * pdtool's bundles (cmd_bundle.c).  cmd_bundle_probe(): 1 when the
  * regular file fd starts a zstd stream of a tar whose first member is a
- * bundle's MANIFEST.  cmd_bundle_open(): the bundle path (fd) inflated
+ * bundle's MANIFEST, -1 when its zstd stream ends (undamaged) before
+ * 512 bytes (cut short: neither a bundle nor a capture), else 0.  cmd_bundle_open(): the bundle path (fd) inflated
  * and extracted (cmd_archive_tree), its capture opened into *out as
  * cmd_input_open() does, and ctx->bundle set for cmd_pda_opts(), which
  * calls cmd_bundle_opts() to fill what the user left of --symfs,
@@ -341,7 +342,7 @@ const char *cmd_archive_tree(struct pd_ctx *ctx, const void *buf, size_t len,
 struct cmd_bundle;
 struct cmd_symopts;
 struct pda_opts;
-bool cmd_bundle_probe(int fd);
+int cmd_bundle_probe(int fd);
 int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
 		    struct pd_open_opts *opts, struct pd_file **out);
 void cmd_bundle_opts(const struct pd_ctx *ctx, const struct cmd_symopts *o,
