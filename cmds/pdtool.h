@@ -379,6 +379,7 @@ enum {
 	CMD_OPT_DEBUGINFOD_TIME,
 	CMD_OPT_ARCHIVE,
 	CMD_OPT_ITRACE,
+	CMD_OPT_SEARCH_PATH,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -388,6 +389,7 @@ enum {
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
+	{"search-path", required_argument, NULL, CMD_OPT_SEARCH_PATH},      \
 	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE},            \
 	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES},              \
 	{"host-kernel", no_argument, NULL, CMD_OPT_HOST_KERNEL},            \
@@ -415,6 +417,8 @@ enum {
 	"                        recording host\n"                           \
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"\
+	"      --search-path DIR binaries anywhere under DIR, by basename\n" \
+	"                        and build-id (repeatable)\n"             \
 	"      --no-demangle     C++, Rust and D names as they are\n"
 
 /* --help's lines for the symbol options every such command shares, after
@@ -483,9 +487,14 @@ struct pda_itrace_opts;
 void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
 		struct pda_itrace_opts *o);
 
+/* --search-path given at most this often */
+#define CMD_SEARCH_PATHS_MAX 32
+
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	const char *archive;	 /* --archive: a perf archive tarball */
+	const char *search_paths[CMD_SEARCH_PATHS_MAX]; /* --search-path */
+	size_t nr_search_paths;
 	bool no_demangle;
 	bool host_files;
 	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */

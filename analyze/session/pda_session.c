@@ -89,6 +89,25 @@ static int setup_paths(struct pda_session *s, const struct pda_opts *in)
 	    (in->kallsyms && !o->kallsyms) || (in->vmlinux && !o->vmlinux) ||
 	    (in->jit_dir && !o->jit_dir))
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (in->nr_search_paths) {
+		const char **v = pda_arena_alloc(
+			s, in->nr_search_paths * sizeof(*v));
+
+		if (!v)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; i < in->nr_search_paths; i++) {
+			if (!realpath(in->search_paths[i], real))
+				return pda_set_err(
+					s, PD_ERR_NOTFOUND,
+					"search path '%s': no such directory",
+					in->search_paths[i]);
+			v[i] = arena_strdup(s, real);
+			if (!v[i])
+				return pda_set_err(s, PD_ERR_NOMEM,
+						   "out of memory");
+		}
+		o->search_paths = v;
+	}
 	if (o->symfs && *o->symfs) {
 		if (!realpath(o->symfs, real))
 			return pda_set_err(s, PD_ERR_NOTFOUND,

@@ -141,6 +141,16 @@ struct pda_opts {
 	 * srcfile.
 	 */
 	bool srcline_a2l;
+	/*
+	 * --search-path DIR...: directories searched, recursively, for a
+	 * binary not found otherwise: a file with the recorded path's
+	 * basename (checked by build-id when the capture has one), then
+	 * any ELF file with its build-id (the binary, then its debug
+	 * file).  Symlinked directories are not entered.  Copied by
+	 * pda_session_new.
+	 */
+	const char *const *search_paths;
+	size_t nr_search_paths;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
