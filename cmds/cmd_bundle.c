@@ -27,7 +27,6 @@
 #include "cmd_tar.h"
 #include "pda_capture.h"
 #include "pda_session.h"
-#include "pd_env.h"
 #include "pdc_strbuf.h"
 
 #include <errno.h>
@@ -155,11 +154,12 @@ int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
 		    path, CAPTURE);
 	ctx->bundle = b;
 	{
-		char *name = malloc(strlen(path) + sizeof(":" CAPTURE));
+		const size_t n = strlen(path) + sizeof(":" CAPTURE);
+		char *name = malloc(n);
 
 		if (!name)
 			die(ctx, "out of memory");
-		sprintf(name, "%s:%s", path, CAPTURE);
+		snprintf(name, n, "%s:%s", path, CAPTURE);
 		opts->name = name;
 	}
 	return pd_file_open_mem(e.data, (size_t)e.size, opts, out);
@@ -692,10 +692,12 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		usage_error(ctx, "a capture on standard input cannot be "
 				 "packed: give a file");
 	if (!output) {
-		def_out = malloc(strlen(path) + 5);
+		const size_t n = strlen(path) + sizeof(".pdz");
+
+		def_out = malloc(n);
 		if (!def_out)
 			die(ctx, "out of memory");
-		sprintf(def_out, "%s.pdz", path);
+		snprintf(def_out, n, "%s.pdz", path);
 		output = def_out;
 	}
 	if (uname(&u) < 0)
