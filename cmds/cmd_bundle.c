@@ -50,6 +50,8 @@
 #define MEMBER_MAX ((uint64_t)1 << 32)
 
 struct cmd_bundle {
+	struct cmd_bundle *next; /* ctx->bundles: every bundle opened */
+	char *name;	      /* "BUNDLE:perf.data", the capture's name */
 	const char *dir;      /* the extracted tree */
 	const char *symfs;    /* dir/root when the bundle has one, or NULL */
 	const char *kallsyms; /* dir/kallsyms, or NULL */
@@ -152,17 +154,36 @@ int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
 	if (!rc)
 		die(ctx, "'%s': a pdtool bundle without its capture ('%s')",
 		    path, CAPTURE);
+	b->next = ctx->bundles;
+	ctx->bundles = b;
 	ctx->bundle = b;
 	{
 		const size_t n = strlen(path) + sizeof(":" CAPTURE);
-		char *name = malloc(n);
 
-		if (!name)
+		b->name = malloc(n);
+		if (!b->name)
 			die(ctx, "out of memory");
-		snprintf(name, n, "%s:%s", path, CAPTURE);
-		opts->name = name;
+		snprintf(b->name, n, "%s:%s", path, CAPTURE);
+		opts->name = b->name;
 	}
 	return pd_file_open_mem(e.data, (size_t)e.size, opts, out);
+}
+
+void cmd_bundle_release(struct pd_ctx *ctx)
+{
+	struct cmd_bundle *b, *next;
+
+	for (b = ctx->bundles; b; b = next) {
+		next = b->next;
+		free(b->name);
+		free((void *)(uintptr_t)b->dir);
+		free((void *)(uintptr_t)b->symfs);
+		free((void *)(uintptr_t)b->kallsyms);
+		free((void *)(uintptr_t)b->jit_dir);
+		free(b);
+	}
+	ctx->bundles = NULL;
+	ctx->bundle = NULL;
 }
 
 void cmd_bundle_opts(const struct pd_ctx *ctx, const struct cmd_symopts *o,
@@ -386,19 +407,19 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 		return 0;
 	}
 	hex(id, f->build_id, f->build_id_size < 32 ? f->build_id_size : 32);
+	/* a debug file by the build-id, the capture's or, where it has
+	 * none, the binary's, which a reader adopts to look it up */
+	if (f->build_id_size)
+		snprintf(dmember, sizeof(dmember), ".build-id/%.2s/%s/debug",
+			 id, id + 2);
+	else
+		dmember[0] = '\0';
 	if (f->build_id_recorded) {
 		snprintf(member, sizeof(member), ".build-id/%.2s/%s/%s", id,
 			 id + 2, f->vdso ? "vdso" : "elf");
-		snprintf(dmember, sizeof(dmember), ".build-id/%.2s/%s/debug",
-			 id, id + 2);
-	} else if (!f->vdso && root_member(k, member, sizeof(member), f->dso)) {
-		/* no build-id in the capture: where --symfs has it, and the
-		 * debug file where it was found (by the binary's build-id
-		 * or .gnu_debuglink, which a reader looks for there too) */
-		if (!f->debug ||
-		    !root_member(k, dmember, sizeof(dmember), f->debug))
-			dmember[0] = '\0';
-	} else {
+	} else if (f->vdso ||
+		   !root_member(k, member, sizeof(member), f->dso)) {
+		/* no build-id in the capture: where --symfs has it */
 		man_add(k, "missing: %s (no build-id to file it under)\n",
 			f->dso);
 		k->nr_missing++;

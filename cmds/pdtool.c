@@ -549,7 +549,9 @@ int main(int argc, char **argv)
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
 	cmd_archive_cleanup(&ctx);
+	cmd_bundle_release(&ctx);
 	free(ctx.archive_dir);
+	free((void *)(uintptr_t)ctx.perf_archive);
 	frc = finish_stdout();
 	ctx_end_pager(&ctx);
 	if (frc)

@@ -82,6 +82,7 @@ struct pd_ctx {
 	unsigned nr_trees;
 	const char *perf_archive;
 	const struct cmd_bundle *bundle;
+	struct cmd_bundle *bundles; /* every bundle opened, freed by main */
 };
 
 struct cmd_entry {
@@ -347,6 +348,9 @@ int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
 		    struct pd_open_opts *opts, struct pd_file **out);
 void cmd_bundle_opts(const struct pd_ctx *ctx, const struct cmd_symopts *o,
 		     struct pda_opts *po);
+/* Free ctx's bundles (their trees go with cmd_archive_cleanup()); main
+ * calls it once the command returned. */
+void cmd_bundle_release(struct pd_ctx *ctx);
 int cmd_archive(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_archive_usage[], cmd_archive_summary[],
 	cmd_archive_options[];
