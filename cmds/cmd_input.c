@@ -479,6 +479,8 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 	struct stat sb;
 	int fd;
 
+	/* cmd_pda_opts() takes the last input's bundle, if it is one */
+	ctx->bundle = NULL;
 	if (strcmp(path, "-") == 0) {
 		n = read_stdin_head(ctx, head);
 		/*
@@ -511,7 +513,6 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 		while (got < 0 && errno == EINTR);
 		n = got > 0 ? (size_t)got : 0;
 	}
-	ctx->bundle = NULL;
 	if (fd >= 0 && n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0) {
 		/* a bundle (cmd_bundle.c), or a capture zstd-compressed
 		 * whole, which the reader opens */
