@@ -72,6 +72,8 @@ const char cmd_annotate_options[] =
 	"      --vmlinux FILE    the kernel image, for kernel functions'\n"
 	"                        code\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --search-path DIR binaries anywhere under DIR, by basename\n"
+	"                        and build-id (repeatable)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
 	"      --strict          exit 1 when a function could not be\n"

@@ -67,7 +67,7 @@ const char cmd_flame_options[] =
 	"--comm, --pid-filter, --dso, --symbol, --time, --max-stack,\n"
 	"--branch-history, --mispredicted-only, --symfs,\n"
 	"--buildid-dir, --archive, --kallsyms, --vmlinux, --jit-dir,\n"
-	"--no-demangle, --host-files, --host-kernel,\n"
+	"--search-path, --no-demangle, --host-files, --host-kernel,\n"
 	"--no-host-kernel, --debuginfod, --no-debuginfod,\n"
 	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
 	"--unwinder, -j/--jobs, --itrace.  Unlike fold, flame draws the\n"

@@ -107,6 +107,8 @@ const char cmd_report_options[] =
 	"                        recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --search-path DIR binaries anywhere under DIR, by basename\n"
+	"                        and build-id (repeatable)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
 	CMD_ITRACE_HELP

@@ -67,6 +67,12 @@ bool cmd_symopt(const struct pd_ctx *ctx, struct cmd_symopts *o, int c,
 	case CMD_OPT_JIT_DIR:
 		o->jit_dir = arg;
 		return true;
+	case CMD_OPT_SEARCH_PATH:
+		if (o->nr_search_paths == CMD_SEARCH_PATHS_MAX)
+			usage_error(ctx, "--search-path: at most %d",
+				    CMD_SEARCH_PATHS_MAX);
+		o->search_paths[o->nr_search_paths++] = arg;
+		return true;
 	case CMD_OPT_NO_DEMANGLE:
 		o->no_demangle = true;
 		return true;
@@ -104,7 +110,7 @@ bool cmd_jobs_fold_thread(unsigned jobs)
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->archive || o->kallsyms ||
-	       o->vmlinux ||
+	       o->vmlinux || o->nr_search_paths ||
 	       o->jit_dir || o->no_demangle || o->host_files ||
 	       o->host_kernel || o->debuginfod || o->debuginfod_max ||
 	       o->debuginfod_ms;
@@ -191,6 +197,8 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->kallsyms = o->kallsyms;
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;
+	po->search_paths = o->search_paths;
+	po->nr_search_paths = o->nr_search_paths;
 	po->no_demangle = o->no_demangle;
 	po->host_files = o->host_files;
 	/* a user who names the recording host's files (a sysroot, its
@@ -200,6 +208,8 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 			      (!o->host_kernel && !o->symfs && !o->kallsyms &&
 			       !o->vmlinux);
 	po->host_kernel_any_host = o->host_kernel > 0;
+	/* a bundle's tree for what the user did not name */
+	cmd_bundle_opts(ctx, o, po);
 	/* debuginfod: the run's limits, less what its sessions used */
 	f->max_queries = o->debuginfod_max ? o->debuginfod_max
 					   : PDA_DEBUGINFOD_MAX_QUERIES;

@@ -24,6 +24,8 @@ static const char help_options[] = "";
 static const struct cmd_entry cmds[] = {
 	{ "annotate", cmd_annotate, CMD_NEEDS_INPUT, cmd_annotate_usage,
 	  cmd_annotate_summary, cmd_annotate_options },
+	{ "archive", cmd_archive, CMD_NEEDS_INPUT, cmd_archive_usage,
+	  cmd_archive_summary, cmd_archive_options },
 	{ "branches", cmd_branches, CMD_NEEDS_INPUT, cmd_branches_usage,
 	  cmd_branches_summary, cmd_branches_options },
 	{ "diff", cmd_diff, CMD_NEEDS_INPUT, cmd_diff_usage, cmd_diff_summary,
@@ -547,7 +549,9 @@ int main(int argc, char **argv)
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
 	cmd_archive_cleanup(&ctx);
+	cmd_bundle_release(&ctx);
 	free(ctx.archive_dir);
+	free((void *)(uintptr_t)ctx.perf_archive);
 	frc = finish_stdout();
 	ctx_end_pager(&ctx);
 	if (frc)

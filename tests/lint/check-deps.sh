@@ -117,9 +117,10 @@ done
 for f in emit/*.[ch]; do
 	check_file "$f" "$READER_PUB $ANALYZE_PUB" ""
 done
-# cmds/ inflates whole-file gzip, xz and bzip2 inputs (cmd_input.c)
+# cmds/ inflates whole-file gzip, xz and bzip2 inputs (cmd_input.c) and
+# writes and reads zstd-compressed bundles (cmd_tarw.c, cmd_bundle.c)
 for f in cmds/*.[ch]; do
-	check_file "$f" "$READER_PUB $ANALYZE_PUB $EMIT_PUB" "zlib.h lzma.h bzlib.h"
+	check_file "$f" "$READER_PUB $ANALYZE_PUB $EMIT_PUB" "zlib.h lzma.h bzlib.h zstd.h"
 done
 
 # library layers never print or exit (L1, E6)
