@@ -583,6 +583,8 @@ void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_mem(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_mem_usage[], cmd_mem_summary[], cmd_mem_options[];
 int cmd_branches(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_branches_usage[], cmd_branches_summary[],
 	cmd_branches_options[];
