@@ -273,9 +273,9 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 	t = pda_mem_totals(mr.m);
 	if (!t->nr_samples && !mr.nr_other_op)
 		die(ctx,
-		    "'%s': no memory samples: no event samples data sources "
-		    "(perf mem record, perf record -d --data-src or an Arm "
-		    "SPE trace records them)",
+		    "'%s': no memory samples: none has a data source (perf "
+		    "mem record, perf record --data-src, or an Arm SPE "
+		    "trace, has them)",
 		    o.path);
 	out = ctx_open_output(ctx, o.output);
 	ctx_check_write(ctx, pde_mem(out, &o.emit, mr.m), o.output);
