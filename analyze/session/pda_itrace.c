@@ -175,16 +175,46 @@ static unsigned record_type(const struct pd_spe_record *r)
 	return t;
 }
 
-/* perf 6.1's neoverse_spe list: N1, N2, V1, any variant and revision */
-static bool is_neoverse(uint64_t midr)
+/*
+ * The CPUs whose data source packets use the common encoding (perf's
+ * common_ds_encoding_cpus since 6.10: perf 6.1's neoverse_spe list, N1,
+ * N2 and V1, and Neoverse V2, Cortex-A720, A725, X1C, X3, X925), any
+ * variant and revision.  perf 6.1 takes the level of a V2 (Graviton 4)
+ * or Cortex record from its events, which its data source says better.
+ */
+static bool is_common_ds(uint64_t midr)
 {
+	static const unsigned parts[] = {
+		0xd0c, /* Neoverse N1 */
+		0xd49, /* Neoverse N2 */
+		0xd40, /* Neoverse V1 */
+		0xd4f, /* Neoverse V2 */
+		0xd81, /* Cortex-A720 */
+		0xd87, /* Cortex-A725 */
+		0xd4c, /* Cortex-X1C */
+		0xd4e, /* Cortex-X3 */
+		0xd85, /* Cortex-X925 */
+	};
 	const unsigned impl = (unsigned)(midr >> 24) & 0xff;
 	const unsigned part = (unsigned)(midr >> 4) & 0xfff;
 
-	return impl == 0x41 && (part == 0xd0c || part == 0xd49 || part == 0xd40);
+	if (impl != 0x41)
+		return false;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (part == parts[i])
+			return true;
+	return false;
 }
 
-/* The Neoverse data sources (their TRMs; perf's ARM_SPE_NV_*) */
+/* AmpereOne (AMPERE1A: implementer 0xc0, part 0xac4), whose data
+ * sources perf (>= 6.12) maps onto the common ones */
+static bool is_ampereone(uint64_t midr)
+{
+	return ((midr >> 24) & 0xff) == 0xc0 && ((midr >> 4) & 0xfff) == 0xac4;
+}
+
+/* The common data sources (the Neoverse TRMs; perf's ARM_SPE_NV_*,
+ * later ARM_SPE_COMMON_DS_*) */
 enum {
 	NV_L1D = 0x0,
 	NV_L2 = 0x8,
@@ -196,15 +226,37 @@ enum {
 	NV_DRAM = 0xe,
 };
 
-static uint64_t neoverse_level(const struct pd_spe_record *r, bool store)
+/* AmpereOne's own data sources (perf's ARM_SPE_AMPEREONE_*) as the
+ * common ones; -1 for one it does not list */
+static int ampereone_source(unsigned source)
+{
+	switch (source) {
+	case 0x0: /* local chip cache or device */
+		return NV_PEER_CORE;
+	case 0x3: /* SLC */
+		return NV_SYS_CACHE;
+	case 0x5: /* remote chip cache */
+		return NV_REMOTE;
+	case 0x7: /* DDR */
+		return NV_DRAM;
+	case 0x8: /* L1D */
+		return NV_L1D;
+	case 0x9: /* L2D */
+		return NV_L2;
+	default:
+		return -1;
+	}
+}
+
+static uint64_t neoverse_level(unsigned source, bool has_source, bool store)
 {
 	/* Neoverse records say nothing of where a store went */
 	if (store)
 		return DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA) |
 		       DS_SNOOP(SNOOP_NA);
-	if (!(r->mask & PD_SPE_HAS_SOURCE))
+	if (!has_source)
 		return 0;
-	switch (r->source) {
+	switch (source) {
 	case NV_L1D:
 		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1) |
 		       DS_SNOOP(SNOOP_NONE);
@@ -267,8 +319,22 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	if (!op)
 		return 0;
 	ds = DS_OP(op == 1 ? MEM_OP_LOAD : MEM_OP_STORE);
-	ds |= is_neoverse(midr) ? neoverse_level(r, op == 2)
-				: generic_level(t);
+	if (is_common_ds(midr)) {
+		ds |= neoverse_level(r->source,
+				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
+				     op == 2);
+	} else if (is_ampereone(midr)) {
+		/* a source AmpereOne does not list: no level (perf warns
+		 * once), as a store's */
+		const int src = r->mask & PD_SPE_HAS_SOURCE
+					? ampereone_source(r->source)
+					: -1;
+
+		ds |= neoverse_level(src < 0 ? 0 : (unsigned)src, src >= 0,
+				     op == 2);
+	} else {
+		ds |= generic_level(t);
+	}
 	if (t & (T_TLB_ACCESS | T_TLB_MISS))
 		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
 	return ds;
@@ -300,6 +366,10 @@ struct ent {			/* one synthesized sample */
 	uint32_t size;
 };
 
+struct cpu_midr {
+	uint64_t cpu, midr;
+};
+
 struct pda_itrace {
 	struct pda_session *s;
 	struct pd_file *f;
@@ -312,6 +382,11 @@ struct pda_itrace {
 	bool timeless;
 	bool use_ctx;		/* CONTEXT packets give the tid */
 	uint64_t midr;		/* env's CPUID (perf 6.1 reads that) */
+	/* The per-CPU metadata (version 2+, perf >= 6.13): each CPU's
+	 * MIDR, which decides its records' data sources there */
+	unsigned meta_version;
+	struct cpu_midr *cpu_midr;
+	size_t nr_cpu_midr, alloc_cpu_midr;
 	struct pd_ev_time_conv tc;
 	bool have_tc;
 	struct queue *q;
@@ -513,12 +588,35 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 	return 0;
 }
 
+/*
+ * The MIDR that decides q's data sources, as perf >= 6.13 picks it
+ * (arm_spe__synth_ds): the original metadata has none per CPU, so the
+ * capture's CPUID; the per-CPU form, the queue's CPU's, and for a
+ * per-thread queue (no CPU) CPU 0's when every CPU is the same model.
+ * 0 (none: the level from the events) where none applies.
+ */
+static uint64_t queue_midr(const struct pda_itrace *it, const struct queue *q)
+{
+	if (it->meta_version < 2)
+		return it->midr;
+	if (q->cpu == UINT32_MAX) {
+		for (size_t i = 1; i < it->nr_cpu_midr; i++)
+			if (it->cpu_midr[i].midr != it->cpu_midr[0].midr)
+				return 0;
+		return it->nr_cpu_midr ? it->cpu_midr[0].midr : 0;
+	}
+	for (size_t i = 0; i < it->nr_cpu_midr; i++)
+		if (it->cpu_midr[i].cpu == q->cpu)
+			return it->cpu_midr[i].midr;
+	return 0;
+}
+
 /* The samples of one record, in perf 6.1's order (arm_spe_sample). */
 static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds = pda_itrace_spe_data_src(r, it->midr);
+	const uint64_t ds = pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
 	static const struct {
 		enum pda_itrace_kind k;
@@ -671,6 +769,39 @@ struct held {
 	struct pd_spe_record r;
 };
 
+/* The SPE metadata of an AUXTRACE_INFO record at off: its version and,
+ * in the per-CPU form, each CPU's MIDR. */
+static int read_meta(struct pda_itrace *it,
+		     const struct pd_ev_auxtrace_info *ai, uint64_t off)
+{
+	struct pd_spe_info info;
+	int rc = pd_spe_info_decode(it->f, ai, &info);
+
+	if (rc < 0) {
+		if (it->err && it->err_size)
+			snprintf(it->err, it->err_size,
+				 "AUXTRACE_INFO record at offset 0x%llx: %s",
+				 (unsigned long long)off,
+				 pd_file_errmsg(it->f));
+		return rc;
+	}
+	it->meta_version = info.version;
+	it->nr_cpu_midr = 0;
+	for (uint64_t i = 0; i < info.nr_cpus; i++) {
+		struct pd_spe_cpu c;
+
+		if (pd_spe_info_cpu(&info, i, &c) < 0)
+			continue;
+		if (PDA_GROW(it->s, it->cpu_midr, it->alloc_cpu_midr,
+			     it->nr_cpu_midr + 1,
+			     SIZE_MAX / sizeof(*it->cpu_midr)) < 0)
+			return PD_ERR_NOMEM;
+		it->cpu_midr[it->nr_cpu_midr++] =
+			(struct cpu_midr){c.cpu, c.midr};
+	}
+	return 0;
+}
+
 static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 		      bool *has_spe)
 {
@@ -712,6 +843,12 @@ static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 		if (rec.type == PD_REC_AUXTRACE_INFO) {
 			*has_spe |= ev.auxtrace_info.type ==
 				    PD_AUXTRACE_ARM_SPE;
+			if (ev.auxtrace_info.type == PD_AUXTRACE_ARM_SPE) {
+				rc = read_meta(it, &ev.auxtrace_info,
+					       rec.offset);
+				if (rc < 0)
+					break;
+			}
 		} else if (rec.type == PD_REC_TIME_CONV) {
 			it->tc = ev.time_conv;
 			it->have_tc = true;
@@ -887,6 +1024,7 @@ void pda_itrace_free(struct pda_itrace *it)
 	pda_free(it->s, it->tp);
 	pda_free(it->s, it->buf);
 	pda_free(it->s, it->ents);
+	pda_free(it->s, it->cpu_midr);
 	pda_free(it->s, it);
 }
 

@@ -24,7 +24,11 @@
  * tid (CONTEXT packets; else the CPU's last context switch), cpu, addr
  * (the data address; a branch's target), weight (the total latency),
  * data_src (perf's encoding, from the data source as the CPU model
- * defines it: Neoverse N1, N2 and V1, else the events), phys_addr, and
+ * defines it: the common encoding of Neoverse N1, N2, V1, V2 and
+ * Cortex-A720, A725, X1C, X3, X925, AmpereOne's own codes mapped onto
+ * it, else the events; the model each CPU's own where the per-CPU
+ * metadata of perf >= 6.13 gives it, as perf >= 6.13 reads it, else
+ * the capture's CPUID), phys_addr, and
  * the issue and translation latencies, which perf drops: the weight is
  * a PERF_SAMPLE_WEIGHT_STRUCT (weight_var1 the total, var2 the issue,
  * var3 the translation latency).  The
@@ -123,9 +127,10 @@ const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it);
 
 /*
  * perf's data_src of an SPE record on a CPU with this MIDR (0: none
- * known): the op, the level and snoop from the data source (Neoverse N1,
- * N2, V1) or the events (others), the TLB from the events; 0 for a
- * record that is no load or store.  Exposed for the tests.
+ * known): the op, the level and snoop from the data source (the common
+ * encoding's CPUs, AmpereOne) or the events (others), the TLB from the
+ * events; 0 for a record that is no load or store.  Exposed for the
+ * tests.
  */
 uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 				 uint64_t midr);

@@ -13,7 +13,12 @@ held to `pdtool mem --format json` (every row, all views):
   - per 64-byte line (the line view): samples, loads, stores, weight,
     latency min..max, p50/p90/p99 (nearest rank), the issue and
     translation latencies' averages, distinct CPUs and offsets;
-  - per level row: its latency histogram sums to its samples.
+  - per level row: its latency histogram sums to its samples;
+  - the samples per level and per snoop: each record's data source as
+    perf >= 6.13 reads it (arm-spe.c: the common encoding of Neoverse
+    N1, N2, V1, V2 and Cortex-A720 hosts; AmpereOne's own codes mapped
+    onto it; each CPU's model from the per-CPU metadata, the capture's
+    from the original), tabled here from perf's source, not pdtool's.
 A --per-thread capture's samples carry no CPU: its lines have none.
 Prints each difference and exits 1 if there is any.
 """
@@ -32,21 +37,40 @@ def rank(vals, p):
     return vals[r - 1]
 
 
+# the common data sources: (level, snoop) as perf's strings say them
+COMMON = {0x0: ("L1 or L1 hit", "None"), 0x8: ("L2 or L2 hit", "None"),
+          0x9: ("L2 or L2 hit", "Peer"), 0xa: ("L3 or L3 hit", "Peer"),
+          0xb: ("L3 or L3 hit", "Hit"), 0xc: ("L3 or L3 hit", "Peer"),
+          0xd: ("Remote N/A or N/A", "Peer"),
+          0xe: ("Local RAM or RAM hit", "None")}
+AMPEREONE = {0x0: 0x9, 0x3: 0xb, 0x5: 0xd, 0x7: 0xe, 0x8: 0x0, 0x9: 0x8}
+
+
+def expected_level(host, store, source):
+    if store:
+        return ("N/A or N/A", "N/A")
+    if host == "ampere1a":
+        source = AMPEREONE[source]
+    return COMMON[source]
+
+
 def main():
     truth, js = sys.argv[1:3]
     doc = json.load(open(js, encoding="utf-8"))
     recs = []
     per_thread = False
+    hdr = {}
     for ln in open(truth, encoding="utf-8"):
         if ln.startswith("#"):
             per_thread = per_thread or "per_thread=True" in ln
+            hdr.update(kv.split("=", 1) for kv in ln[1:].split())
             continue
         if not ln.strip():
             continue
         f = ln.split()
         if h(f[10]) != 1:
             continue
-        recs.append({"cpu": int(f[0]), "va": h(f[6]),
+        recs.append({"cpu": int(f[0]), "va": h(f[6]), "source": h(f[13]),
                      "store": (h(f[11]) or 0) & 1,
                      "tot": h(f[14]) or 0, "issue": h(f[15]) or 0,
                      "xlat": h(f[16]) or 0})
@@ -97,6 +121,18 @@ def main():
     for row in doc["level"]:
         eq(f"level {row['level']!r} histogram",
            row["samples"], sum(b["samples"] for b in row["latency_hist"]))
+    hosts = hdr["cpu_hosts"].split(",") if "cpu_hosts" in hdr else None
+    want = [{}, {}]
+    for r in recs:
+        host = hosts[r["cpu"]] if hosts else hdr["host"]
+        for i, lab in enumerate(expected_level(host, r["store"],
+                                               r["source"])):
+            want[i][lab] = want[i].get(lab, 0) + 1
+    for i, (view, col) in enumerate((("level", "level"),
+                                     ("snoop", "snoop"))):
+        got = {row[col]: row["samples"] for row in doc[view]}
+        eq(view + " samples per row", dict(sorted(want[i].items())),
+           dict(sorted(got.items())))
     for b in bad:
         print(b)
     return 1 if bad else 0
