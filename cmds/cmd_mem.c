@@ -268,7 +268,11 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 	if (o.event && !pda_filter_stats(&flt)->nr_event_ok)
 		die(ctx, "'%s': no samples of event '%s'", o.path, o.event);
 	pda_capture_release(&mr.c);
-	if (pda_mem_finish(mr.m) < 0)
+	/* the histogram is the level rows' */
+	if (pda_mem_finish(mr.m, o.emit.views |
+				 (o.emit.views & PDE_MEM_HIST_VIEW
+					  ? 1u << PDA_MEM_LEVEL
+					  : 0)) < 0)
 		die(ctx, "out of memory");
 	t = pda_mem_totals(mr.m);
 	if (!t->nr_samples && !mr.nr_other_op)

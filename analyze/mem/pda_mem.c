@@ -268,9 +268,20 @@ static int cmp_ent_sym(const void *pa, const void *pb)
 static int line_detail(struct pda_mem *m, const struct mem_key *keys,
 		       size_t n, struct pda_mem_row *r)
 {
-	uint64_t *v = pda_malloc(m->s, n * sizeof(*v));
+	uint64_t *v;
 	size_t i, best = 0, run;
 
+	if (n == 1) {
+		/* most lines of a large capture: no sorting to do */
+		const struct mem_ent *e = &m->ents[keys[0].idx];
+
+		r->nr_cpus = e->cpu != UINT32_MAX;
+		r->nr_offsets = 1;
+		r->sym = e->sym;
+		r->dso = e->dso;
+		return 0;
+	}
+	v = pda_malloc(m->s, n * sizeof(*v));
 	if (!v)
 		return PD_ERR_NOMEM;
 	for (i = 0; i < n; i++)
@@ -434,7 +445,7 @@ static int build_view(struct pda_mem *m, enum pda_mem_view v,
 	return 0;
 }
 
-int pda_mem_finish(struct pda_mem *m)
+int pda_mem_finish(struct pda_mem *m, unsigned views)
 {
 	struct mem_key *keys;
 	int rc = 0;
@@ -443,7 +454,8 @@ int pda_mem_finish(struct pda_mem *m)
 	if (!keys)
 		return PD_ERR_NOMEM;
 	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS && !rc; v++)
-		rc = build_view(m, (enum pda_mem_view)v, keys);
+		if (views & (1u << v))
+			rc = build_view(m, (enum pda_mem_view)v, keys);
 	pda_free(m->s, keys);
 	return rc;
 }

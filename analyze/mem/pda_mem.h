@@ -12,7 +12,7 @@
  *	pda_mem_new(s, &m);
  *	(every sample, on the session's thread)
  *		pda_mem_add(m, item->sample);
- *	pda_mem_finish(m);
+ *	pda_mem_finish(m, 1u << PDA_MEM_LEVEL);
  *	for (size_t i = 0; i < pda_mem_nr_rows(m, PDA_MEM_LEVEL); i++)
  *		row = pda_mem_row(m, PDA_MEM_LEVEL, i);
  *	pda_mem_free(m);
@@ -92,9 +92,10 @@ void pda_mem_free(struct pda_mem *m); /* accepts NULL */
  * process.  @return 0 or PD_ERR_NOMEM. */
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
 
-/* Build the views: rows by weight, then samples, then key, descending
- * (line: by HITM + peer snoops, CPUs, then samples). */
-int pda_mem_finish(struct pda_mem *m);
+/* Build the views asked for (bit 1 << view each; the others have no
+ * rows): rows by weight, then samples, then key, descending (line: by
+ * HITM + peer snoops, CPUs, then samples).  @return 0 or PD_ERR_NOMEM. */
+int pda_mem_finish(struct pda_mem *m, unsigned views);
 
 size_t pda_mem_nr_rows(const struct pda_mem *m, enum pda_mem_view v);
 const struct pda_mem_row *pda_mem_row(const struct pda_mem *m,

@@ -348,6 +348,11 @@ struct queue {
 	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
 	uint64_t insns;		/* records since the last instructions
 				 * sample */
+	/* timeless: the next sample's place, queue-major (perf decodes
+	 * each queue to its end in turn), and whether its first "record"
+	 * was made */
+	uint64_t seq;
+	bool started;
 };
 
 struct sw {			/* a context switch out: who runs next */
@@ -764,11 +769,6 @@ static int add_events(struct pda_itrace *it)
 
 /* The records of one AUXTRACE buffer, kept for when the switches are
  * known. */
-struct held {
-	struct queue *q;
-	struct pd_spe_record r;
-};
-
 /* The SPE metadata of an AUXTRACE_INFO record at off: its version and,
  * in the per-CPU form, each CPU's MIDR. */
 static int read_meta(struct pda_itrace *it,
@@ -802,33 +802,84 @@ static int read_meta(struct pda_itrace *it,
 	return 0;
 }
 
-static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
-		      bool *has_spe)
+/* Whether a record decoding pass reads rec (SYNTH: the trace alone). */
+static bool pass_reads(enum pd_rec_type type, bool synth)
+{
+	if (type == PD_REC_AUXTRACE)
+		return true;
+	return !synth &&
+	       (type == PD_REC_AUXTRACE_INFO || type == PD_REC_TIME_CONV ||
+		type == PD_REC_COMM || type == PD_REC_FORK ||
+		type == PD_REC_SWITCH_CPU_WIDE);
+}
+
+/* One buffer's records synthesized as they decode (SYNTH), or only
+ * looked at for CONTEXT packets (the first pass). */
+static int read_buffer(struct pda_itrace *it, struct queue *q,
+		       const struct pd_ev_auxtrace *a, uint64_t data_off,
+		       bool synth, uint64_t *seq)
+{
+	struct pd_spe_cursor c;
+	struct pd_spe_record r;
+	int rc = 0;
+
+	/* alignment is measured from the payload's offset in the file,
+	 * as perf maps it */
+	pd_spe_cursor_init(&c, a->data, a->data_size, data_off);
+	if (synth && it->timeless && !q->started) {
+		/* perf synthesizes each record when it decodes the next,
+		 * and a timeless queue starts undecoded: its first
+		 * "record" is an empty one, which only the instructions
+		 * count */
+		struct pd_spe_record none;
+
+		memset(&none, 0, sizeof(none));
+		q->started = true;
+		rc = synth_record(it, q, &none, &q->seq);
+	}
+	while (rc == 0 && pd_spe_next_record(&c, &r) > 0) {
+		if (!synth) {
+			if (r.mask & PD_SPE_HAS_CONTEXT)
+				it->use_ctx = true;
+			continue;
+		}
+		it->st.nr_records++;
+		rc = synth_record(it, q, &r, it->timeless ? &q->seq : seq);
+	}
+	if (synth) {
+		it->st.nr_buffers++;
+		it->st.nr_bad += c.nr_bad;
+		it->st.nr_dropped += c.nr_dropped;
+	}
+	return rc;
+}
+
+/*
+ * A pass over f's records.  The first (SYNTH false) reads what the
+ * samples depend on before any is made: the metadata, TIME_CONV, the
+ * threads, the switches, the queues, and whether any record has a
+ * CONTEXT packet (which then gives every tid, as perf's
+ * use_ctx_pkt_for_pid); the second decodes the trace and synthesizes
+ * its samples record by record, in the file's order, so that no record
+ * is held.
+ */
+static int read_trace(struct pda_itrace *it, bool synth, bool *has_spe)
 {
 	struct pd_reader *rd;
 	struct pd_rec rec;
-	struct held *h = NULL;
-	size_t n = 0, alloc = 0;
+	uint64_t seq = 0;
 	int rc;
 
-	*has_spe = false;
+	if (!synth)
+		*has_spe = false;
 	rc = pd_reader_new(it->f, PD_READ_QUIET, &rd);
 	if (rc < 0)
 		return failed(it, rc, "cannot read the capture", UINT64_MAX);
 	while ((rc = pd_reader_next(rd, &rec)) > 0) {
 		struct pd_event ev;
 
-		switch (rec.type) {
-		case PD_REC_AUXTRACE_INFO:
-		case PD_REC_TIME_CONV:
-		case PD_REC_COMM:
-		case PD_REC_FORK:
-		case PD_REC_SWITCH_CPU_WIDE:
-		case PD_REC_AUXTRACE:
-			break;
-		default:
+		if (!pass_reads(rec.type, synth))
 			continue;
-		}
 		if (pd_event_decode(it->f, &rec, &ev) < 0) {
 			rc = failed(it, PD_ERR_FORMAT,
 				    pd_rec_type_name(rec.type), rec.offset);
@@ -882,50 +933,21 @@ static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 				.tid = ev.context_switch.next_prev_tid};
 		} else if (ev.auxtrace.data) {
 			struct queue *q = queue_of(it, &ev.auxtrace);
-			struct pd_spe_cursor c;
-			struct pd_spe_record r;
 
 			if (!q) {
 				rc = PD_ERR_NOMEM;
 				break;
 			}
-			it->st.nr_buffers++;
-			/* alignment is measured from the payload's offset in
-			 * the file, as perf maps it */
-			pd_spe_cursor_init(&c, ev.auxtrace.data,
-					   ev.auxtrace.data_size,
-					   rec.offset + rec.size);
-			while (pd_spe_next_record(&c, &r) > 0) {
-				if (PDA_GROW(it->s, h, alloc, n + 1,
-					     SIZE_MAX / sizeof(*h)) < 0) {
-					rc = PD_ERR_NOMEM;
-					break;
-				}
-				h[n].q = NULL;
-				h[n].r = r;
-				/* queues move when they grow: by index */
-				h[n++].q = (struct queue *)(uintptr_t)(q - it->q);
-				if (r.mask & PD_SPE_HAS_CONTEXT)
-					it->use_ctx = true;
-			}
-			it->st.nr_bad += c.nr_bad;
-			it->st.nr_dropped += c.nr_dropped;
+			rc = read_buffer(it, q, &ev.auxtrace,
+					 rec.offset + rec.size, synth, &seq);
 			if (rc < 0)
 				break;
 		}
 	}
 	pd_reader_free(rd);
-	if (rc < 0) {
-		pda_free(it->s, h);
-		if (rc == PD_ERR_NOMEM)
-			return failed(it, rc, "out of memory", UINT64_MAX);
-		return rc;
-	}
-	for (size_t i = 0; i < n; i++)
-		h[i].q = &it->q[(uintptr_t)h[i].q];
-	*out = h;
-	*nr = n;
-	return 0;
+	if (rc == PD_ERR_NOMEM)
+		return failed(it, rc, "out of memory", UINT64_MAX);
+	return rc < 0 ? rc : 0;
 }
 
 static const struct pd_evsel *spe_evsel(struct pd_file *f)
@@ -944,11 +966,8 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		   char *errbuf, size_t errbuf_size)
 {
 	struct pda_itrace *it;
-	struct held *h = NULL;
 	const struct pd_env *env;
-	size_t nr = 0;
 	bool has_spe;
-	uint64_t seq = 0;
 	int rc;
 
 	*out = NULL;
@@ -965,7 +984,7 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	it->o = *o;
 	it->err = errbuf;
 	it->err_size = errbuf_size;
-	rc = read_trace(it, &h, &nr, &has_spe);
+	rc = read_trace(it, false, &has_spe);
 	it->spe = spe_evsel(f);
 	if (rc == 0 && (!has_spe || !it->spe)) {
 		pda_itrace_free(it);
@@ -981,26 +1000,12 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
 	if (it->nr_tp)
 		qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
-	/* timeless, perf decodes each queue to its end in turn (at the end
-	 * of the capture); else the records' times order them */
-	for (size_t qi = 0; qi < (it->timeless ? it->nr_q : 1); qi++) {
-		/* perf 6.1 synthesizes each record when it decodes the next,
-		 * and a timeless queue starts undecoded: its first "record"
-		 * is an empty one, which only the instructions count */
-		if (it->timeless && rc == 0) {
-			struct pd_spe_record none;
-
-			memset(&none, 0, sizeof(none));
-			rc = synth_record(it, &it->q[qi], &none, &seq);
-		}
-		for (size_t i = 0; i < nr && rc == 0; i++) {
-			if (it->timeless && h[i].q != &it->q[qi])
-				continue;
-			it->st.nr_records++;
-			rc = synth_record(it, h[i].q, &h[i].r, &seq);
-		}
-	}
-	pda_free(s, h);
+	/* timeless, each queue's samples come after the previous queue's
+	 * (queues numbered in the order their first buffer came) */
+	for (size_t qi = 0; qi < it->nr_q; qi++)
+		it->q[qi].seq = (uint64_t)qi << 40;
+	if (rc == 0)
+		rc = read_trace(it, true, &has_spe);
 	if (rc < 0) {
 		if (rc == PD_ERR_NOMEM && errbuf && errbuf_size)
 			snprintf(errbuf, errbuf_size, "out of memory");

@@ -92,8 +92,11 @@ struct pda_itrace;
 
 /*
  * Read f's trace and synthesize its samples: a pass over f's records
- * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches, AUXTRACE),
- * which adds the selected events to f.  *out is NULL when f holds no SPE
+ * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches, and the
+ * AUXTRACE buffers for CONTEXT packets), then one over the AUXTRACE
+ * records that decodes each SPE record and synthesizes its samples as
+ * it goes (no record is held: what stays is the samples, in time order,
+ * until handed out), which adds the selected events to f.  *out is NULL when f holds no SPE
  * trace (nothing to synthesize).  @return 0, or a negative pd_err with
  * the reason in errbuf (a record that does not decode: its offset).
  */
