@@ -39,14 +39,7 @@ const char cmd_mem_options[] =
 	CMD_ITRACE_HELP
 	"                        (here the default is M: every load and\n"
 	"                        store once)\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
-	CMD_SYMBOL_HELP
+	CMD_SYMFILES_HELP
 	"      --strict          exit 1 when anything was lost or skipped\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";

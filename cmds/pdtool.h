@@ -404,6 +404,18 @@ enum {
 	"      --debuginfod-time S at most S seconds in queries a run\n"      \
 	"                        (default 60)\n"
 
+/* Where binaries and kernel symbols are found: the help lines of the
+ * commands that take CMD_SYMBOL_LONGOPTS and name symbols. */
+#define CMD_SYMFILES_HELP                                                   \
+	"      --symfs DIR       look for binaries under DIR\n"              \
+	CMD_BUILDID_HELP                                                    \
+	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"    \
+	"                        recording host\n"                           \
+	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
+	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n" \
+	"      --no-demangle     C++, Rust and D names as they are\n"        \
+	CMD_SYMBOL_HELP
+
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
 	{"unwinder", required_argument, NULL, CMD_OPT_UNWINDER}

@@ -78,38 +78,29 @@ struct lats {
 	bool var2, var3, spe;
 };
 
+/* The name columns each view starts with: header, JSON/CSV key. */
+static const struct {
+	const char *head[2], *key[2];
+} label_cols[PDA_MEM_NR_VIEWS + 1] = {
+	[PDA_MEM_LEVEL] = {{"level"}, {"level"}},
+	[PDA_MEM_SNOOP] = {{"snoop"}, {"snoop"}},
+	[PDA_MEM_TLB] = {{"tlb"}, {"tlb"}},
+	[PDA_MEM_LOCK] = {{"locked"}, {"locked"}},
+	[PDA_MEM_SYM] = {{"symbol", "object"}, {"symbol", "object"}},
+	[PDA_MEM_DSYM] = {{"data symbol", "data object"},
+			  {"data_symbol", "data_object"}},
+	[PDA_MEM_LINE] = {{"line"}, {"line"}},
+	[PDA_MEM_NR_VIEWS] = {{"line"}, {"line"}},
+};
+
 static void set_table(struct table *t, enum pda_mem_view v,
 		      const struct lats *l)
 {
 	unsigned n = 0;
 
 #define COL(h, k) (t->head[n] = (h), t->key[n] = (k), n++)
-	switch (v) {
-	case PDA_MEM_LEVEL:
-		COL("level", "level");
-		break;
-	case PDA_MEM_SNOOP:
-		COL("snoop", "snoop");
-		break;
-	case PDA_MEM_TLB:
-		COL("tlb", "tlb");
-		break;
-	case PDA_MEM_LOCK:
-		COL("locked", "locked");
-		break;
-	case PDA_MEM_SYM:
-		COL("symbol", "symbol");
-		COL("object", "object");
-		break;
-	case PDA_MEM_DSYM:
-		COL("data symbol", "data_symbol");
-		COL("data object", "data_object");
-		break;
-	case PDA_MEM_LINE:
-	case PDA_MEM_NR_VIEWS:
-		COL("line", "line");
-		break;
-	}
+	for (unsigned k = 0; k < 2 && label_cols[v].head[k]; k++)
+		COL(label_cols[v].head[k], label_cols[v].key[k]);
 	COL("samples", "samples");
 	COL("share", "sample_share");
 	COL("loads", "loads");
@@ -430,12 +421,15 @@ static void write_md_view(FILE *out, const struct pda_mem *m,
 	fputc('\n', out);
 }
 
-static void write_md_hist(FILE *out, const struct pda_mem *m)
+/* The histogram's rows, one per level and latency range with samples:
+ * a Markdown table or CSV rows. */
+static void write_hist_rows(FILE *out, const struct pda_mem *m, bool md)
 {
 	char lb[CELL * 4];
 
-	fputs("### Latency by level\n\n| level | from | to | samples |\n"
-	      "|---|---:|---:|---:|\n",
+	fputs(md ? "### Latency by level\n\n| level | from | to | samples |\n"
+		   "|---|---:|---:|---:|\n"
+		 : "view,level,lo,hi,samples\n",
 	      out);
 	for (size_t i = 0; i < pda_mem_nr_rows(m, PDA_MEM_LEVEL); i++) {
 		const struct pda_mem_row *r = pda_mem_row(m, PDA_MEM_LEVEL, i);
@@ -447,17 +441,25 @@ static void write_md_hist(FILE *out, const struct pda_mem *m)
 			if (!r->hist[b])
 				continue;
 			bucket_range(b, &lo, &hi);
-			fputs("| ", out);
-			pde_md_code(out, lb, strlen(lb), true);
-			fprintf(out, " | %" PRIu64 " | ", lo);
-			if (hi == UINT64_MAX)
-				fputc('-', out);
-			else
+			if (md) {
+				fputs("| ", out);
+				pde_md_code(out, lb, strlen(lb), true);
+			} else {
+				fputs("hist,", out);
+				pde_csv_str(out, lb);
+			}
+			fprintf(out, md ? " | %" PRIu64 " | " : ",%" PRIu64 ",",
+				lo);
+			if (hi != UINT64_MAX)
 				fprintf(out, "%" PRIu64, hi);
-			fprintf(out, " | %" PRIu64 " |\n", r->hist[b]);
+			else if (md)
+				fputc('-', out);
+			fprintf(out, md ? " | %" PRIu64 " |\n" : ",%" PRIu64 "\n",
+				r->hist[b]);
 		}
 	}
-	fputc('\n', out);
+	if (md)
+		fputc('\n', out);
 }
 
 static void json_view(struct pde_json *j, const struct pda_mem *m,
@@ -549,33 +551,6 @@ static void csv_view(FILE *out, const struct pda_mem *m, enum pda_mem_view v,
 	}
 }
 
-static void csv_hist(FILE *out, const struct pda_mem *m, bool gap)
-{
-	char lb[CELL * 4];
-
-	if (gap)
-		fputc('\n', out);
-	fputs("view,level,lo,hi,samples\n", out);
-	for (size_t i = 0; i < pda_mem_nr_rows(m, PDA_MEM_LEVEL); i++) {
-		const struct pda_mem_row *r = pda_mem_row(m, PDA_MEM_LEVEL, i);
-
-		pde_data_src_field(r->key, "LVL", lb, sizeof(lb));
-		for (unsigned b = 0; b < PDA_MEM_HIST; b++) {
-			uint64_t lo, hi;
-
-			if (!r->hist[b])
-				continue;
-			bucket_range(b, &lo, &hi);
-			fputs("hist,", out);
-			pde_csv_str(out, lb);
-			fprintf(out, ",%" PRIu64 ",", lo);
-			if (hi != UINT64_MAX)
-				fprintf(out, "%" PRIu64, hi);
-			fprintf(out, ",%" PRIu64 "\n", r->hist[b]);
-		}
-	}
-}
-
 int pde_mem(FILE *out, const struct pde_mem_opts *o, const struct pda_mem *m)
 {
 	const struct lats l = {pda_mem_totals(m)->has_var2,
@@ -622,13 +597,14 @@ int pde_mem(FILE *out, const struct pde_mem_opts *o, const struct pda_mem *m)
 		}
 		first = false;
 	}
-	if (o->views & PDE_MEM_HIST_VIEW) {
-		if (o->format == PDE_MEM_TEXT)
-			write_text_hist(out, m);
-		else if (o->format == PDE_MEM_MD)
-			write_md_hist(out, m);
-		else if (o->format == PDE_MEM_CSV)
-			csv_hist(out, m, !first);
+	if ((o->views & PDE_MEM_HIST_VIEW) && o->format == PDE_MEM_TEXT)
+		write_text_hist(out, m);
+	if ((o->views & PDE_MEM_HIST_VIEW) && o->format == PDE_MEM_MD)
+		write_hist_rows(out, m, true);
+	if ((o->views & PDE_MEM_HIST_VIEW) && o->format == PDE_MEM_CSV) {
+		if (!first)
+			fputc('\n', out);
+		write_hist_rows(out, m, false);
 	}
 	if (o->format == PDE_MEM_JSON) {
 		pde_json_end_object(&j);
