@@ -779,8 +779,9 @@ static int read_meta(struct pda_itrace *it,
 
 	if (rc < 0) {
 		if (it->err && it->err_size)
+			/* the reader's message names the record */
 			snprintf(it->err, it->err_size,
-				 "AUXTRACE_INFO record at offset 0x%llx: %s",
+				 "record at offset 0x%llx: %s",
 				 (unsigned long long)off,
 				 pd_file_errmsg(it->f));
 		return rc;
