@@ -37,8 +37,8 @@ const char cmd_mem_options[] =
 	"      --event NAME      only samples of event NAME; default: every\n"
 	"                        event with data sources\n"
 	CMD_ITRACE_HELP
-	"                        (here the default is M: every load and\n"
-	"                        store once)\n"
+	"                        (here the default is M, every load and\n"
+	"                        store once; with --event, perf's set)\n"
 	CMD_SYMFILES_HELP
 	"      --strict          exit 1 when anything was lost or skipped\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
@@ -173,9 +173,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	}
 	o->path = cmd_opts_input(&p);
 	/* an SPE record is a sample of several events (l1d-miss, memory,
-	 * ...): each access counted once unless asked otherwise */
+	 * ...): each access counted once unless asked otherwise; --event
+	 * picks one of perf's default set (--event l1d-miss) */
 	if (!itrace)
-		cmd_itrace(ctx, "M", &o->itrace);
+		cmd_itrace(ctx, o->event ? NULL : "M", &o->itrace);
 }
 
 struct mem_run {

@@ -8,3 +8,7 @@ echo "exit $?"
 echo "exit $?"
 "$PDTOOL" mem $B --format csv --top 2 --view level,line,hist \
 	testdata/spe/n1.perf.data; echo "exit $?"
+# --event without --itrace: perf's set, so l1d-miss is there (perf mem
+# report's l1d-miss table: 10 samples, Local RAM 43.52%)
+"$PDTOOL" mem $B --event l1d-miss --view level testdata/spe/n1.perf.data
+echo "exit $?"
