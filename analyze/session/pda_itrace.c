@@ -342,19 +342,50 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 
 /* ---- the trace -------------------------------------------------------- */
 
+/* One AUXTRACE buffer of a queue: its trace bytes (the file's mapping,
+ * or a copy where the reader had them only in passing), its place in
+ * the file's order of buffers. */
+struct qbuf {
+	const unsigned char *data;
+	size_t size;
+	uint64_t data_off;	/* the payload's file offset: alignment */
+	uint64_t order;		/* among all the capture's buffers */
+	bool owned;		/* data is a copy of ours */
+};
+
+/* A sample made and not yet handed out, and where it goes in time
+ * order: time, then (timeless) the queue, then the file's order of
+ * buffers, records and samples (what a global sort of the samples by
+ * time and the order they were made in gives). */
+struct out {
+	uint64_t time, major, order, rec, nth;
+	uint16_t size;
+	unsigned char bytes[8 + 12 * 8];
+};
+
+/* at most the samples of one record: one per kind (a queue decodes its
+ * next record once the last one's are handed out) */
+#define QUEUE_OUTS PDA_ITRACE_NR_KINDS
+
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
 	uint32_t cpu, tid;	/* of its buffers (-1: none) */
 	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
 	uint64_t insns;		/* records since the last instructions
 				 * sample */
-	/* timeless: the next sample's place, queue-major (perf decodes
-	 * each queue to its end in turn), and whether its first "record"
-	 * was made */
-	uint64_t seq;
-	bool started;
+	bool started;		/* timeless: its first "record" made */
+	struct qbuf *bufs;
+	size_t nr_bufs, alloc_bufs;
+	/* decoding: the buffer under way, its cursor, the record's index
+	 * in it (0: the timeless queue's empty first record), the samples
+	 * made and not handed out */
+	size_t cur;
+	bool open, done;
+	struct pd_spe_cursor c;
+	uint64_t rec;
+	struct out out[QUEUE_OUTS];
+	unsigned head, nr_out;
 };
-
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
 	uint32_t cpu, pid, tid;
@@ -364,12 +395,6 @@ struct tidpid {
 	uint32_t tid, pid;
 };
 
-struct ent {			/* one synthesized sample */
-	uint64_t time;
-	uint64_t seq;		/* made in this order */
-	size_t off;		/* its record's bytes in buf */
-	uint32_t size;
-};
 
 struct cpu_midr {
 	uint64_t cpu, midr;
@@ -400,11 +425,9 @@ struct pda_itrace {
 	size_t nr_sw, alloc_sw;
 	struct tidpid *tp;
 	size_t nr_tp, alloc_tp;
-	unsigned char *buf;
-	size_t len, cap;
-	struct ent *ents;
-	size_t nr_ents, alloc_ents;
-	size_t next;
+	uint64_t nr_bufs;	/* AUXTRACE buffers seen, all queues */
+	struct queue *emit_q;	/* the queue synthesizing now */
+	struct out cur;		/* the sample handed out last */
 	struct pda_itrace_stats st;
 	char *err;
 	size_t err_size;
@@ -469,14 +492,6 @@ static int cmp_tp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static int cmp_ent(const void *a, const void *b)
-{
-	const struct ent *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
 
 /* The pid of a thread as the sideband names it; -1 unknown (perf makes
  * the thread then, without a pid). */
@@ -541,7 +556,8 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 	unsigned char rec[8 + 12 * 8], *p = rec + 8;
 	const uint64_t id = it->ev[k]->ids[0];
 	uint16_t hdr16[2] = {PD_REC_SAMPLE, y->misc};
-	struct ent *e;
+	struct queue *q;
+	struct out *o;
 	uint16_t size;
 
 	if (st & PD_SAMPLE_IDENTIFIER)
@@ -576,18 +592,17 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		memcpy(rec + 4, &hdr16[1], 2);
 		memcpy(rec + 6, &size, 2);
 	}
-	if (PDA_GROW(it->s, it->buf, it->cap, it->len + size, SIZE_MAX / 2) <
-		    0 ||
-	    PDA_GROW(it->s, it->ents, it->alloc_ents, it->nr_ents + 1,
-		     SIZE_MAX / sizeof(*it->ents)) < 0)
-		return PD_ERR_NOMEM;
-	memcpy(it->buf + it->len, rec, size);
-	e = &it->ents[it->nr_ents++];
-	e->time = y->time;
-	e->seq = seq;
-	e->off = it->len;
-	e->size = size;
-	it->len += size;
+	q = it->emit_q;
+	if (q->nr_out == QUEUE_OUTS)
+		return PD_ERR_API; /* more samples than kinds: cannot be */
+	o = &q->out[(q->head + q->nr_out++) % QUEUE_OUTS];
+	o->time = y->time;
+	o->major = it->timeless ? (uint64_t)(q - it->q) : 0;
+	o->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
+	o->rec = q->rec;
+	o->nth = seq;
+	o->size = size;
+	memcpy(o->bytes, rec, size);
 	it->st.nr_samples++;
 	it->st.by_kind[k]++;
 	return 0;
@@ -803,83 +818,69 @@ static int read_meta(struct pda_itrace *it,
 	return 0;
 }
 
-/* Whether a record decoding pass reads rec (SYNTH: the trace alone). */
-static bool pass_reads(enum pd_rec_type type, bool synth)
-{
-	if (type == PD_REC_AUXTRACE)
-		return true;
-	return !synth &&
-	       (type == PD_REC_AUXTRACE_INFO || type == PD_REC_TIME_CONV ||
-		type == PD_REC_COMM || type == PD_REC_FORK ||
-		type == PD_REC_SWITCH_CPU_WIDE);
-}
-
-/* One buffer's records synthesized as they decode (SYNTH), or only
- * looked at for CONTEXT packets (the first pass). */
-static int read_buffer(struct pda_itrace *it, struct queue *q,
-		       const struct pd_ev_auxtrace *a, uint64_t data_off,
-		       bool synth, uint64_t *seq)
+/* A buffer of q's kept for decoding later (a copy when the reader has
+ * its bytes only until the next record), and whether any of its records
+ * has a CONTEXT packet (then every tid comes from them, as perf's
+ * use_ctx_pkt_for_pid). */
+static int add_buffer(struct pda_itrace *it, struct queue *q,
+		      const struct pd_ev_auxtrace *a, uint64_t data_off,
+		      bool stable)
 {
 	struct pd_spe_cursor c;
 	struct pd_spe_record r;
-	int rc = 0;
+	struct qbuf b = {a->data, (size_t)a->data_size, data_off,
+			 it->nr_bufs++, false};
 
+	if (!stable) {
+		unsigned char *copy = pda_malloc(it->s, b.size ? b.size : 1);
+
+		if (!copy)
+			return PD_ERR_NOMEM;
+		memcpy(copy, a->data, b.size);
+		b.data = copy;
+		b.owned = true;
+	}
+	if (PDA_GROW(it->s, q->bufs, q->alloc_bufs, q->nr_bufs + 1,
+		     SIZE_MAX / sizeof(*q->bufs)) < 0) {
+		if (b.owned)
+			pda_free(it->s, (void *)(uintptr_t)b.data);
+		return PD_ERR_NOMEM;
+	}
+	q->bufs[q->nr_bufs++] = b;
 	/* alignment is measured from the payload's offset in the file,
 	 * as perf maps it */
-	pd_spe_cursor_init(&c, a->data, a->data_size, data_off);
-	if (synth && it->timeless && !q->started) {
-		/* perf synthesizes each record when it decodes the next,
-		 * and a timeless queue starts undecoded: its first
-		 * "record" is an empty one, which only the instructions
-		 * count */
-		struct pd_spe_record none;
-
-		memset(&none, 0, sizeof(none));
-		q->started = true;
-		rc = synth_record(it, q, &none, &q->seq);
-	}
-	while (rc == 0 && pd_spe_next_record(&c, &r) > 0) {
-		if (!synth) {
-			if (r.mask & PD_SPE_HAS_CONTEXT)
-				it->use_ctx = true;
-			continue;
-		}
-		it->st.nr_records++;
-		rc = synth_record(it, q, &r, it->timeless ? &q->seq : seq);
-	}
-	if (synth) {
-		it->st.nr_buffers++;
-		it->st.nr_bad += c.nr_bad;
-		it->st.nr_dropped += c.nr_dropped;
-	}
-	return rc;
+	pd_spe_cursor_init(&c, b.data, b.size, data_off);
+	while (!it->use_ctx && pd_spe_next_record(&c, &r) > 0)
+		if (r.mask & PD_SPE_HAS_CONTEXT)
+			it->use_ctx = true;
+	return 0;
 }
 
 /*
- * A pass over f's records.  The first (SYNTH false) reads what the
- * samples depend on before any is made: the metadata, TIME_CONV, the
- * threads, the switches, the queues, and whether any record has a
- * CONTEXT packet (which then gives every tid, as perf's
- * use_ctx_pkt_for_pid); the second decodes the trace and synthesizes
- * its samples record by record, in the file's order, so that no record
- * is held.
+ * The pass over f's records: what synthesis depends on (the metadata,
+ * TIME_CONV, the threads, the switches, whether any record has a
+ * CONTEXT packet) and each queue's buffers.  The records are decoded
+ * and synthesized later, a queue at a time as its samples are handed
+ * out (pda_itrace_next), so that neither records nor samples are held.
  */
-static int read_trace(struct pda_itrace *it, bool synth, bool *has_spe)
+static int read_trace(struct pda_itrace *it, bool *has_spe)
 {
 	struct pd_reader *rd;
 	struct pd_rec rec;
-	uint64_t seq = 0;
 	int rc;
 
-	if (!synth)
-		*has_spe = false;
+	*has_spe = false;
 	rc = pd_reader_new(it->f, PD_READ_QUIET, &rd);
 	if (rc < 0)
 		return failed(it, rc, "cannot read the capture", UINT64_MAX);
 	while ((rc = pd_reader_next(rd, &rec)) > 0) {
 		struct pd_event ev;
 
-		if (!pass_reads(rec.type, synth))
+		if (rec.type != PD_REC_AUXTRACE &&
+		    rec.type != PD_REC_AUXTRACE_INFO &&
+		    rec.type != PD_REC_TIME_CONV && rec.type != PD_REC_COMM &&
+		    rec.type != PD_REC_FORK &&
+		    rec.type != PD_REC_SWITCH_CPU_WIDE)
 			continue;
 		if (pd_event_decode(it->f, &rec, &ev) < 0) {
 			rc = failed(it, PD_ERR_FORMAT,
@@ -939,8 +940,9 @@ static int read_trace(struct pda_itrace *it, bool synth, bool *has_spe)
 				rc = PD_ERR_NOMEM;
 				break;
 			}
-			rc = read_buffer(it, q, &ev.auxtrace,
-					 rec.offset + rec.size, synth, &seq);
+			rc = add_buffer(it, q, &ev.auxtrace,
+					rec.offset + rec.size,
+					rec.flags & PD_RECF_STABLE);
 			if (rc < 0)
 				break;
 		}
@@ -985,7 +987,7 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	it->o = *o;
 	it->err = errbuf;
 	it->err_size = errbuf_size;
-	rc = read_trace(it, false, &has_spe);
+	rc = read_trace(it, &has_spe);
 	it->spe = spe_evsel(f);
 	if (rc == 0 && (!has_spe || !it->spe)) {
 		pda_itrace_free(it);
@@ -1001,22 +1003,12 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
 	if (it->nr_tp)
 		qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
-	/* timeless, each queue's samples come after the previous queue's
-	 * (queues numbered in the order their first buffer came) */
-	for (size_t qi = 0; qi < it->nr_q; qi++)
-		it->q[qi].seq = (uint64_t)qi << 40;
-	if (rc == 0)
-		rc = read_trace(it, true, &has_spe);
 	if (rc < 0) {
 		if (rc == PD_ERR_NOMEM && errbuf && errbuf_size)
 			snprintf(errbuf, errbuf_size, "out of memory");
 		pda_itrace_free(it);
 		return rc;
 	}
-	/* the queues interleave by time; a queue's records keep their
-	 * order (timeless: every sample at 0, in the buffers' order) */
-	if (it->nr_ents)
-		qsort(it->ents, it->nr_ents, sizeof(*it->ents), cmp_ent);
 	*out = it;
 	return 0;
 }
@@ -1025,40 +1017,142 @@ void pda_itrace_free(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	for (size_t i = 0; i < it->nr_q; i++) {
+		for (size_t b = 0; b < it->q[i].nr_bufs; b++)
+			if (it->q[i].bufs[b].owned)
+				pda_free(it->s,
+					 (void *)(uintptr_t)it->q[i].bufs[b].data);
+		pda_free(it->s, it->q[i].bufs);
+	}
 	pda_free(it->s, it->q);
 	pda_free(it->s, it->sw);
 	pda_free(it->s, it->tp);
-	pda_free(it->s, it->buf);
-	pda_free(it->s, it->ents);
 	pda_free(it->s, it->cpu_midr);
 	pda_free(it->s, it);
+}
+
+/* Decode q's records until one makes samples or q has none left. */
+static int fill(struct pda_itrace *it, struct queue *q)
+{
+	struct pd_spe_record r;
+	uint64_t nth;
+	int rc;
+
+	it->emit_q = q;
+	while (!q->nr_out && !q->done) {
+		nth = 0;
+		if (it->timeless && !q->started) {
+			/* perf synthesizes each record when it decodes the
+			 * next, and a timeless queue starts undecoded: its
+			 * first "record" is an empty one, which only the
+			 * instructions count */
+			memset(&r, 0, sizeof(r));
+			q->started = true;
+			if ((rc = synth_record(it, q, &r, &nth)) < 0)
+				return rc;
+			continue;
+		}
+		if (!q->open) {
+			const struct qbuf *b;
+
+			if (q->cur == q->nr_bufs) {
+				q->done = true;
+				break;
+			}
+			b = &q->bufs[q->cur];
+			/* alignment is measured from the payload's offset
+			 * in the file, as perf maps it */
+			pd_spe_cursor_init(&q->c, b->data, b->size,
+					   b->data_off);
+			q->open = true;
+			q->rec = 0;
+			it->st.nr_buffers++;
+		}
+		if (pd_spe_next_record(&q->c, &r) > 0) {
+			q->rec++;
+			it->st.nr_records++;
+			if ((rc = synth_record(it, q, &r, &nth)) < 0)
+				return rc;
+		} else {
+			it->st.nr_bad += q->c.nr_bad;
+			it->st.nr_dropped += q->c.nr_dropped;
+			q->open = false;
+			q->cur++;
+		}
+	}
+	return 0;
+}
+
+static bool out_before(const struct out *a, const struct out *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->major != b->major)
+		return a->major < b->major;
+	if (a->order != b->order)
+		return a->order < b->order;
+	if (a->rec != b->rec)
+		return a->rec < b->rec;
+	return a->nth < b->nth;
 }
 
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time)
 {
-	const struct ent *e;
+	struct queue *best = NULL;
+	const struct out *o;
 
-	if (!it || it->next == it->nr_ents)
+	if (!it)
 		return 0;
-	e = &it->ents[it->next];
-	if (before != UINT64_MAX && e->time >= before)
+	/* the queues merged by their next sample, as perf's heap of
+	 * queues by time (each queue's samples come in time order) */
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		if (fill(it, q) < 0) {
+			q->done = true; /* cannot be: one record's samples
+					 * fit (QUEUE_OUTS) */
+			q->nr_out = 0;
+		}
+		if (q->nr_out && (!best || out_before(&q->out[q->head],
+						       &best->out[best->head])))
+			best = q;
+	}
+	if (!best)
 		return 0;
-	it->next++;
+	o = &best->out[best->head];
+	if (before != UINT64_MAX && o->time >= before)
+		return 0;
+	it->cur = *o;
+	best->head = (best->head + 1) % QUEUE_OUTS;
+	best->nr_out--;
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = e->size;
-	rec->data = it->buf + e->off;
+	rec->size = it->cur.size;
+	rec->data = it->cur.bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
-	rec->flags = PD_RECF_STABLE;
-	*time = e->time;
+	*time = it->cur.time;
 	return 1;
 }
 
 void pda_itrace_rewind(struct pda_itrace *it)
 {
-	if (it)
-		it->next = 0;
+	if (!it)
+		return;
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		q->cur_tid = -1;
+		q->insns = 0;
+		q->started = q->open = q->done = false;
+		q->cur = 0;
+		q->rec = 0;
+		q->head = q->nr_out = 0;
+	}
+	/* what the decoding counts, counted again */
+	it->st.nr_buffers = it->st.nr_records = 0;
+	it->st.nr_bad = it->st.nr_dropped = it->st.nr_samples = 0;
+	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
 }
 
 const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it)

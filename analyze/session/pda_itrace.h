@@ -91,12 +91,14 @@ const char *pda_itrace_kind_name(enum pda_itrace_kind kind);
 struct pda_itrace;
 
 /*
- * Read f's trace and synthesize its samples: a pass over f's records
- * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches, and the
- * AUXTRACE buffers for CONTEXT packets), then one over the AUXTRACE
- * records that decodes each SPE record and synthesizes its samples as
- * it goes (no record is held: what stays is the samples, in time order,
- * until handed out), which adds the selected events to f.  *out is NULL when f holds no SPE
+ * Read what f's trace's samples depend on: a pass over f's records
+ * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches) that also
+ * notes each queue's AUXTRACE buffers (their bytes in the file's
+ * mapping, copied only where the reader has them in passing) and
+ * whether any has a CONTEXT packet; and add the selected events to f.
+ * The records are decoded and synthesized as pda_itrace_next() hands
+ * the samples out: the queues merged by their next sample's time, as
+ * perf's heap of queues, so neither records nor samples are held.  *out is NULL when f holds no SPE
  * trace (nothing to synthesize).  @return 0, or a negative pd_err with
  * the reason in errbuf (a record that does not decode: its offset).
  */
@@ -108,8 +110,10 @@ void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
 /*
  * The next synthesized sample in time order when its time is before
  * `before` (UINT64_MAX: any), as a SAMPLE record of its event (its bytes
- * valid until the next call) and its time.  @return 1, or 0 when there
- * is none before.
+ * valid until the next call: not PD_RECF_STABLE) and its time.  Ties by
+ * the file's order of buffers and records (timeless: a queue's samples
+ * after the previous queue's).  @return 1, or 0 when there is none
+ * before.
  */
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
@@ -117,7 +121,7 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 /* Start again from the first sample (a run's second pass). */
 void pda_itrace_rewind(struct pda_itrace *it);
 
-/* What was read. */
+/* What was decoded so far (since the last rewind). */
 struct pda_itrace_stats {
 	uint64_t nr_buffers;	/* AUXTRACE records */
 	uint64_t nr_records;	/* SPE records decoded */
