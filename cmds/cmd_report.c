@@ -101,16 +101,7 @@ const char cmd_report_options[] =
 	"                        event), json (a row object each, with every\n"
 	"                        key and value) or csv; call graphs are text's\n"
 	"      --stdio           accepted for perf's command lines\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --search-path DIR binaries anywhere under DIR, by basename\n"
-	"                        and build-id (repeatable)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
-	CMD_SYMBOL_HELP
+	CMD_SYMFILES_HELP
 	CMD_ITRACE_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP

@@ -41,6 +41,8 @@ static const struct cmd_entry cmds[] = {
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },
+	{ "mem", cmd_mem, CMD_NEEDS_INPUT, cmd_mem_usage, cmd_mem_summary,
+	  cmd_mem_options },
 	{ "record", cmd_record, CMD_OPERAND_ENDS, cmd_record_usage,
 	  cmd_record_summary, cmd_record_options },
 	{ "report", cmd_report, CMD_NEEDS_INPUT, cmd_report_usage,

@@ -446,6 +446,10 @@ enum {
 	"      --debuginfod-time S at most S seconds in queries a run\n"      \
 	"                        (default 60)\n"
 
+/* Where binaries and kernel symbols are found: the help lines of the
+ * commands that take CMD_SYMBOL_LONGOPTS and name symbols. */
+#define CMD_SYMFILES_HELP CMD_FIND_HELP CMD_SYMBOL_HELP
+
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
 	{"unwinder", required_argument, NULL, CMD_OPT_UNWINDER}
@@ -630,6 +634,8 @@ void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_mem(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_mem_usage[], cmd_mem_summary[], cmd_mem_options[];
 int cmd_branches(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_branches_usage[], cmd_branches_summary[],
 	cmd_branches_options[];

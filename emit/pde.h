@@ -788,6 +788,41 @@ int pde_branches(FILE *out, enum pde_branches_format fmt,
 int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
 		      const struct pda_branch *b, unsigned by);
 
+/* ---- memory samples (pde_mem.c; `pdtool mem`) ---------------------- */
+
+enum pde_mem_format {
+	PDE_MEM_TEXT,
+	PDE_MEM_MD,
+	PDE_MEM_JSON,
+	PDE_MEM_CSV,
+};
+
+struct pda_mem; /* pda_mem.h: finished */
+
+/* views: bit (1 << enum pda_mem_view) per table, and the latency
+ * histogram per level */
+#define PDE_MEM_HIST_VIEW (1u << 16)
+
+struct pde_mem_opts {
+	enum pde_mem_format format;
+	unsigned views;
+	size_t top;	/* rows per table; 0: all */
+	bool spe;	/* samples synthesized from Arm SPE: a WEIGHT_STRUCT's
+			 * var2 and var3 are its issue and translation
+			 * latencies (else var2 is the instruction latency) */
+};
+
+/*
+ * `pdtool mem`'s tables of m.  @return 0, or PD_ERR_IO when out's error
+ * flag is set.
+ */
+int pde_mem(FILE *out, const struct pde_mem_opts *o, const struct pda_mem *m);
+
+/* The part of perf's data_src string (pde_data_src_str) after "|NAME "
+ * ("LVL", "SNP", "TLB", "LCK") up to the next '|', as snprintf. */
+size_t pde_data_src_field(uint64_t data_src, const char *name, char *out,
+			  size_t size);
+
 /* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
 
 struct pda_report;

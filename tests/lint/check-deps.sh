@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate counters branch record datatype"
+MODULES="base symbols machine unwind session profile annotate counters branch record datatype mem"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -46,6 +46,7 @@ deps() {
 	branch) echo "base symbols machine session annotate" ;;
 	record) echo "" ;;
 	datatype) echo "base symbols machine session annotate" ;;
+	mem) echo "base symbols machine session" ;;
 	*) echo "?" ;;
 	esac
 }
