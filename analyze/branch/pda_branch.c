@@ -48,6 +48,16 @@ const char *pda_branch_type_name(unsigned type)
 	return type < PDA_BR_NR_TYPES ? type_names[type] : "?";
 }
 
+const char *pda_branch_new_type_name(unsigned new_type)
+{
+	static const char *const new_names[PDA_BR_NR_NEW_TYPES] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+		"ARCH_2",     "ARCH_3",	    "ARCH_4",	  "ARCH_5",
+	};
+
+	return new_type < PDA_BR_NR_NEW_TYPES ? new_names[new_type] : "(null)";
+}
+
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
 {
@@ -138,6 +148,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->addr = addr;
 	e->type = -1;
 	e->loc.addr = addr;
+	e->map_ip = addr;
 	e->loc.kernel = addr >> 63;
 	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
@@ -159,6 +170,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 		e->loc.srcfile = in->srcfile;
 		e->loc.line = in->line;
 		e->dso_addr = out->dso_addr;
+		e->map_ip = out->map_ip;
 		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
 		e->loc.module = (out->flags & PDA_FRAME_MODULE) != 0;
 	}

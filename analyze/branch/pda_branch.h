@@ -57,6 +57,11 @@ struct pda_branch_opts {
 /* perf's branch types (PERF_BR_*), and the name perf prints for each. */
 #define PDA_BR_NR_TYPES 16
 const char *pda_branch_type_name(unsigned type);
+/* An extended type's name (PERF_BR_EXTEND_ABI's new_type, perf 6.1's
+ * branch_new_type_name() of its x86 build: "FAULT_ALGN" ... "ARCH_5"),
+ * "(null)" past them. */
+#define PDA_BR_NR_NEW_TYPES 8
+const char *pda_branch_new_type_name(unsigned new_type);
 
 /* cycles buckets: [0] 1 cycle, [i] 2^i .. 2^(i+1)-1 */
 #define PDA_BRANCH_CYC_BUCKETS 16
