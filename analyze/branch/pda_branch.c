@@ -148,9 +148,8 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->addr = addr;
 	e->type = -1;
 	e->loc.addr = addr;
-	e->map_ip = addr;
 	e->loc.kernel = addr >> 63;
-	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso);
+	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso, &e->loc.map_ip);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
 		rc = 0; /* an address that does not resolve is [unknown] */
 	if (rc < 0) {
@@ -170,7 +169,6 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 		e->loc.srcfile = in->srcfile;
 		e->loc.line = in->line;
 		e->dso_addr = out->dso_addr;
-		e->map_ip = out->map_ip;
 		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
 		e->loc.module = (out->flags & PDA_FRAME_MODULE) != 0;
 	}

@@ -70,6 +70,12 @@ const char *pda_branch_new_type_name(unsigned new_type);
  * freed. */
 struct pda_branch_loc {
 	uint64_t addr;	   /* as recorded (the first seen, for a symbol) */
+	uint64_t map_ip;   /* addr as perf's map__map_ip() gives it (its
+			    * al_addr, what perf shows without a symbol):
+			    * the offset in a file's (plus pgoff), a
+			    * module's or a KSYMBOL's map; addr in the
+			    * kernel's, a JIT's, anonymous memory and
+			    * without a map */
 	const char *dso;   /* NULL: no map */
 	const char *sym;   /* NULL: no symbol */
 	uint64_t sym_off;  /* addr - symbol start (by addr) */

@@ -17,7 +17,6 @@ struct loc_ent {
 	struct pda_branch_loc loc;
 	struct pda_dso *dso;
 	uint64_t dso_addr;
-	uint64_t map_ip; /* perf's al_addr: map__map_ip() of addr */
 	int type; /* decoded PERF_BR_*; -1 not tried */
 };
 

@@ -266,8 +266,10 @@ static int end_of(struct pda_brep *r, const struct loc_ent *e, bool srcline,
 	end->sym = e->loc.sym;
 	end->sym_start = e->dso_addr - e->loc.sym_off;
 	end->addr = e->addr;
-	end->map_ip = e->map_ip;
-	end->level = e->loc.kernel ? 'k' : '.';
+	end->map_ip = e->loc.map_ip;
+	/* perf tries the address as user, kernel, then guest code: without
+	 * a map in any, the guest's level, 'H' (perf_guest off) */
+	end->level = !e->loc.dso ? 'H' : e->loc.kernel ? 'k' : '.';
 	if (srcline)
 		return srcline_of(r, e, end->dso ? end->dso : "[unknown]",
 				  &end->srcline);
@@ -835,7 +837,15 @@ static int row_cmp(const struct pda_brep *r, const struct row *a,
 
 	for (unsigned i = 0; !c && i < r->nr_keys; i++)
 		c = key_cmp(r->keys[i], &a->pub, &b->pub);
-	return c ? c : (a->seq < b->seq) - (a->seq > b->seq);
+	if (c)
+		return c;
+	/* rows that differ only in mispredict: perf's comparison says
+	 * "before" of each row it inserts into its output tree, which it
+	 * fills in the order the rows came: the last one first */
+	if (r->has[PDA_BREP_MISPREDICT] && a->pub.mispred != b->pub.mispred)
+		return (a->seq > b->seq) - (a->seq < b->seq);
+	/* full ties keep the order they came */
+	return (a->seq < b->seq) - (a->seq > b->seq);
 }
 
 static void sort_rows(const struct pda_brep *r, const struct pda_brep_row **v,

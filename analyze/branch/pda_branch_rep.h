@@ -78,7 +78,8 @@ struct pda_brep_end {
 	uint64_t addr;	     /* as recorded */
 	uint64_t map_ip;     /* perf's al_addr, what it shows without a
 			      * symbol */
-	char level;	     /* 'k' kernel, '.' user */
+	char level;	     /* 'k' kernel, '.' user, 'H' no map (perf's
+			      * level after its guest lookup) */
 	const char *srcline; /* with a srcline key */
 };
 

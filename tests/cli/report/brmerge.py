@@ -5,11 +5,10 @@
 Prints "identical" when the texts are.  Else compares them after undoing
 perf 6.1's split rows: its sort__mispredict_cmp() says only "differ"
 (1, never -1), so its collapse tree can miss a row of equal keys and
-start another one; those rows are merged by their key cells, each row's
-entries recovered from its share of the "Event count" (2 decimals of a
-per-cent: exact below 10^4 entries a row).  Prints "merged N" (N perf
-rows merged) when the headers and every row's entries agree, else the
-first difference, and exits 1.
+start another one; those rows are merged by their key cells, their
+shares summed (each rounded to 0.01%: the sums may differ by half of
+that a row).  Prints "perf rows merged: N" when the headers and every
+key's share agree, else the first difference, and exits 1.
 
 The "Branch Statistics" block after the tables (captures with recorded
 types) is left out of the comparison: perf 6.1 counts each entry with
@@ -43,10 +42,10 @@ def parse(path):
             head.append(line)
             continue
         key = m.group(2).rstrip()
-        n = round(float(m.group(1)) * total / 100.0)
+        pct, nrows = rows.get(key, (0.0, 0))
         if key not in rows:
             order.append(key)
-        rows[key] = rows.get(key, 0) + n
+        rows[key] = (pct + float(m.group(1)), nrows + 1)
     return head, rows, order
 
 
@@ -78,8 +77,12 @@ def main():
         print('header lengths differ')
         return 1
     for k in sorted(set(pr) | set(dr)):
-        if pr.get(k) != dr.get(k):
-            print('row %r: perf %s, pdtool %s' % (k, pr.get(k), dr.get(k)))
+        p, d = pr.get(k), dr.get(k)
+        # each printed share is rounded to 0.01%: a key's sum is within
+        # half of that a row of either side
+        if not p or not d or abs(p[0] - d[0]) > 0.005 * (p[1] + d[1]) + 1e-9:
+            print('row %r: perf %s, pdtool %s' % (
+                k, p and '%.2f%%' % p[0], d and '%.2f%%' % d[0]))
             return 1
     nperf = sum(1 for line in open(perf) if re.match(r'^ +\d+\.\d\d%  ', line))
     print('perf rows merged: %d%s' % (nperf - len(pr),

@@ -9,3 +9,18 @@ br_sysroot() {
 	cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/" &&
 		cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
 }
+
+# br_cut_tip: stdin to stdout without perf report's closing tip ("#",
+# "# (Tip: ...)", "#", chosen at random), at the end or before the Branch
+# Statistics of captures with recorded types.
+br_cut_tip() {
+	awk '{ l[NR] = $0 } END {
+		for (i = 1; i <= NR; i++) {
+			if (l[i] == "#" && l[i+1] ~ /^# \(/ && l[i+2] == "#") {
+				i += 2
+				continue
+			}
+			print l[i]
+		}
+	}'
+}

@@ -65,18 +65,7 @@ for z in testdata/branches/*.perf.data.zst; do
 				{ fail=1; continue; }
 			out=$GOLD/report/$name.$v.perf7.txt
 		fi
-		# the tip ("#", "# (Tip: ...)", "#", chosen at random), at
-		# the end or before TYPE_SAVE captures' Branch Statistics
-		awk '{ l[NR] = $0 } END {
-			for (i = 1; i <= NR; i++) {
-				if (l[i] == "#" && l[i+1] ~ /^# \(/ &&
-				    l[i+2] == "#") {
-					i += 2
-					continue
-				}
-				print l[i]
-			}
-		}' "$PD_TMP/out" >"$out" || fail=1
+		br_cut_tip <"$PD_TMP/out" >"$out" || fail=1
 	done
 done
 ls $GOLD/report
