@@ -114,6 +114,9 @@ struct pda_brep {
 	struct pdc_hash ipcs; /* struct symipc by (dso, start) */
 	bool ipc;
 	struct pdc_intern strs;
+	/* dso_short()'s last answer: entries come in runs of one binary */
+	const char *last_dso, *last_short;
+	bool last_module;
 	struct table *tables;
 	size_t nr_tables, alloc_tables;
 	uint64_t nr_rows, nr_entries, nr_resolved;
@@ -220,16 +223,33 @@ static int dso_short(struct pda_brep *r, const struct pda_branch_loc *l,
 	*out = NULL;
 	if (!l->dso)
 		return 0;
-	if (l->dso[0] == '[' || !l->module)
-		return intern(r, l->dso[0] == '[' ? l->dso : basename_of(l->dso),
-			      out);
+	/* the session interns map names: one pointer, one name */
+	if (l->dso == r->last_dso && l->module == r->last_module) {
+		*out = r->last_short;
+		return 0;
+	}
+	r->last_dso = NULL;
+	if (l->dso[0] == '[' || !l->module) {
+		if (intern(r, l->dso[0] == '[' ? l->dso : basename_of(l->dso),
+			   out) < 0)
+			return PD_ERR_NOMEM;
+		r->last_dso = l->dso;
+		r->last_module = l->module;
+		r->last_short = *out;
+		return 0;
+	}
 	base = basename_of(l->dso);
 	buf[n++] = '[';
 	for (; *base && *base != '.' && n < sizeof(buf) - 2; base++)
 		buf[n++] = *base == '-' ? '_' : *base;
 	buf[n++] = ']';
 	buf[n] = '\0';
-	return intern(r, buf, out);
+	if (intern(r, buf, out) < 0)
+		return PD_ERR_NOMEM;
+	r->last_dso = l->dso;
+	r->last_module = true;
+	r->last_short = *out;
+	return 0;
 }
 
 /* srcline as perf's map__srcline() gives it (get_srcline() with the
