@@ -16,7 +16,7 @@
 #           /usr/bin/time does and adds its peak anonymous memory
 #
 # and defines die, filesize, build_workload, build_tools, record,
-# run_once, medians and measure (below).
+# run_once, medians, measure and rows_table (below).
 # sh has no locals: each function's variables carry its prefix.
 
 PDTOOL=${PDTOOL:-$(pwd)/build/default/pdtool}
@@ -163,4 +163,13 @@ measure() {
 		m_i=$((m_i + 1))
 	done
 	medians "$tmp/measure.runs"
+}
+
+# rows_table: $tmp/rows (measure's) as a Markdown table: a command a
+# row, its median wall and CPU seconds, peak RSS and anonymous MB
+rows_table() {
+	echo "| command | median s | CPU s | peak RSS MB | peak anon MB |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n",
+		$1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
 }

@@ -75,6 +75,18 @@ const char cmd_report_options[] =
 	"                        SYM -g fractal,0.5,callee)\n"
 	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
 	"                        sampled functions (-g fractal,0.5,caller)\n"
+	"      --branch-stack    perf's branch mode: a row per taken branch of\n"
+	"                        the branch stacks (perf record -b), shares\n"
+	"                        of all their entries; --sort keys comm, dso,\n"
+	"                        symbol (the target's), dso_from, dso_to,\n"
+	"                        symbol_from, symbol_to, mispredict, in_tx,\n"
+	"                        abort, cycles, srcline_from, srcline_to\n"
+	"                        (default comm,dso_from,symbol_from,\n"
+	"                        symbol_to,cycles, as perf 6.1); a symbol\n"
+	"                        key adds perf's IPC [IPC Coverage] of the\n"
+	"                        target's function.  With -o, --sort,\n"
+	"                        --percent-limit and the symbol options\n"
+	"      --no-branch-stack the samples' own rows (the default)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
@@ -132,6 +144,8 @@ enum {
 	OPT_CALLERS,
 	OPT_CALLEES,
 	OPT_FORMAT,
+	OPT_BRANCH_STACK,
+	OPT_NO_BRANCH_STACK,
 };
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
@@ -149,6 +163,9 @@ struct report_opts {
 	int children;		/* 1 --children, -1 --no-children, 0 */
 	bool nr_samples, total_period, group;
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
+	const char *sort_arg;	/* --sort's text */
+	bool branch_stack;	/* perf's branch mode */
+	bool plain_opts;	/* an option branch mode does not take */
 	float percent_limit;
 	unsigned max_stack;
 	const char *parent;
@@ -392,6 +409,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->output = arg;
 		break;
 	case 's':
+		o->sort_arg = arg;
+		if (o->branch_stack)
+			break;
 		parse_sort(ctx, o, arg);
 		/* perf's sort_order is the option's text */
 		o->sort_sym_first = !strncmp(arg, "sym", 3);
@@ -563,6 +583,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inverted", no_argument, NULL, 'G'},
 		{"callers", required_argument, NULL, OPT_CALLERS},
 		{"callees", required_argument, NULL, OPT_CALLEES},
+		{"branch-stack", no_argument, NULL, OPT_BRANCH_STACK},
+		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
@@ -579,9 +601,29 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	int c;
 
 	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1)
+	/* --branch-stack changes what --sort's keys are: seen first */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--branch-stack"))
+			o->branch_stack = true;
+		else if (!strcmp(argv[i], "--no-branch-stack"))
+			o->branch_stack = false;
+	while ((c = cmd_getopt(&p)) != -1) {
+		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK)
+			continue;
+		/* branch mode takes --sort, -o, --percent-limit, --stdio
+		 * and the symbol options (the common ones are getopt's) */
+		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
+		     c != OPT_STDIO && c < CMD_OPT_SYMFS) ||
+		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
+		    c == CMD_OPT_ITRACE)
+			o->plain_opts = true;
 		report_option(ctx, o, c, optarg);
+	}
 	o->path = cmd_opts_input(&p);
+	if (o->branch_stack && o->plain_opts)
+		usage_error(ctx, "--branch-stack takes --sort, -o, "
+				 "--percent-limit, --stdio and the symbol "
+				 "options; not the others yet");
 	if (o->view)
 		set_view(ctx, o);
 }
@@ -933,6 +975,19 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	o->graph = -1;
 	o->graph_min = 0.5;
 	parse_args(argc, argv, ctx, o);
+	if (o->branch_stack) {
+		const struct cmd_report_branch a = {
+			.path = o->path,
+			.output = o->output,
+			.sort = o->sort_arg,
+			.percent_limit = o->percent_limit,
+			.sym = &o->sym,
+		};
+
+		rc = cmd_report_branch(ctx, &a);
+		free(o);
+		return rc;
+	}
 	/* md and json: the tables on standard output, or with -o DIR the
 	 * profile report (issue 16's), which --stat and --top are for */
 	if ((o->format == FMT_MD || o->format == FMT_JSON) &&

@@ -707,6 +707,17 @@ struct cmd_report_doc {
 };
 int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
 /*
+ * `pdtool report --branch-stack` (cmd_report_branch.c): perf's branch
+ * mode of capture path, sort the --sort text (NULL: perf's default),
+ * into output (NULL: stdout).  @return the exit status.
+ */
+struct cmd_report_branch {
+	const char *path, *output, *sort;
+	float percent_limit;
+	const struct cmd_symopts *sym;
+};
+int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
+/*
  * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
  * path is one (its STAT feature), and each side's runs compared, the
  * table (or with json its JSON) written to output (NULL: stdout).

@@ -873,6 +873,19 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 int pde_report_csv(FILE *out, const struct pda_report *rep,
 		   const struct pde_report_opts *o);
 
+struct pda_brep;
+/*
+ * perf report --branch-stack's tables (pda_brep_finish() done) as perf
+ * 6.1 --stdio prints them: a share of the event's branch entries a row,
+ * the keys' columns as wide as perf measures them (a DSO name only where
+ * its end has a symbol; an end without one at perf's 22).  ipc: perf's
+ * ipc_lbr column (the report made with opts.ipc), which perf adds when
+ * --sort names a symbol key.  opts: lost, percent_limit,
+ * color.
+ */
+int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o);
+
 /* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */
 
 struct pda_statdiff;

@@ -14,6 +14,7 @@
 #include "pde.h"
 #include "pde_text_int.h"
 #include "pda_report.h"
+#include "pda_branch_rep.h"
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
 
@@ -750,6 +751,29 @@ static void write_graph(FILE *out, const struct pda_report *rep,
 	*oom |= g.oom;
 }
 
+/* What perf report --stdio prints before its tables. */
+static void write_preamble(FILE *out, uint64_t lost)
+{
+	fputs("# To display the perf.data header info, please use "
+	      "--header/--header-only options.\n#\n",
+	      out);
+	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
+}
+
+/* A table's title: its samples (perf's "1K" past 1000), event (events,
+ * with a group) and period. */
+static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
+			      const char *event, uint64_t period)
+{
+	char unit;
+	const uint64_t n = convert_unit(nr_samples, &unit);
+
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
+		plural ? "s" : "");
+	pde_text_puts(out, event);
+	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -758,21 +782,13 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 	int rc = 0, oom = 0;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
-	fputs("# To display the perf.data header info, please use "
-	      "--header/--header-only options.\n#\n",
-	      out);
-	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
+	write_preamble(out, o->lost);
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
-		char unit;
-		const uint64_t n = convert_unit(t->nr_samples, &unit);
 
-		fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
-			t->nr_members > 1 ? "s" : "");
-		pde_text_puts(out, t->event);
-		fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n",
-			t->total_period);
+		write_table_title(out, t->nr_samples, t->nr_members > 1,
+				  t->event, t->total_period);
 		calc_widths(rep, t, &w, &b);
 		write_headers(out, rep, t, &w);
 		for (size_t r = 0; r < t->nr_rows; r++) {
@@ -1130,4 +1146,235 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 	pde_json_end_object(&j);
 	pde_json_newline(&j);
 	return pde_out_rc(out);
+}
+
+/* ---- perf report --branch-stack (pda_branch_rep.h) -------------------- */
+
+#define UNRES_W 16 /* perf's unresolved_col_width: BITS_PER_LONG / 4 */
+
+static size_t max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* What key k's column needs for row w (hists__calc_col_len()). */
+static size_t brep_need(enum pda_brep_key k, const struct pda_brep_row *w)
+{
+	const struct pda_brep_end *e = k == PDA_BREP_DSO_FROM ||
+						       k == PDA_BREP_SYM_FROM
+					       ? &w->from
+					       : &w->to;
+
+	switch (k) {
+	case PDA_BREP_COMM:
+		return strlen(w->comm);
+	case PDA_BREP_DSO:
+	case PDA_BREP_DSO_FROM:
+	case PDA_BREP_DSO_TO:
+		/* perf measures an end's DSO only where it has a symbol */
+		if (!e->sym)
+			return UNRES_W;
+		return e->dso ? strlen(e->dso) : strlen("[unknown]");
+	case PDA_BREP_SYM:
+	case PDA_BREP_SYM_FROM:
+	case PDA_BREP_SYM_TO:
+		return e->sym ? strlen(e->sym) + 4 : UNRES_W + 4 + 2;
+	case PDA_BREP_MISPREDICT:
+	case PDA_BREP_IN_TX:
+	case PDA_BREP_ABORT:
+	case PDA_BREP_CYCLES:
+	case PDA_BREP_SRCLINE_FROM:
+	case PDA_BREP_SRCLINE_TO:
+	case PDA_BREP_NR_KEYS:
+		break;
+	}
+	/* the others are as wide as their header (perf measures none) */
+	return 0;
+}
+
+static void brep_text(struct pdc_strbuf *b, const char *s)
+{
+	pdc_strbuf_add_text(b, s, strlen(s));
+}
+
+static void brep_cell(struct pdc_strbuf *b, enum pda_brep_key k,
+		      const struct pda_brep_row *w)
+{
+	const struct pda_brep_end *e = k == PDA_BREP_DSO_FROM ||
+						       k == PDA_BREP_SYM_FROM ||
+						       k == PDA_BREP_SRCLINE_FROM
+					       ? &w->from
+					       : &w->to;
+	char tmp[64];
+
+	switch (k) {
+	case PDA_BREP_COMM:
+		brep_text(b, w->comm);
+		break;
+	case PDA_BREP_DSO:
+	case PDA_BREP_DSO_FROM:
+	case PDA_BREP_DSO_TO:
+		brep_text(b, e->dso ? e->dso : "[unknown]");
+		break;
+	case PDA_BREP_SYM:
+	case PDA_BREP_SYM_FROM:
+	case PDA_BREP_SYM_TO:
+		snprintf(tmp, sizeof(tmp), "[%c] ", e->level);
+		pdc_strbuf_add(b, tmp, strlen(tmp));
+		if (e->sym) {
+			brep_text(b, e->sym);
+		} else {
+			/* the symbol key shows the target as recorded, the
+			 * from/to keys perf's map-relative al_addr */
+			snprintf(tmp, sizeof(tmp), "%#.*" PRIx64, UNRES_W,
+				 k == PDA_BREP_SYM ? e->addr : e->map_ip);
+			pdc_strbuf_add(b, tmp, strlen(tmp));
+		}
+		break;
+	case PDA_BREP_MISPREDICT:
+		pdc_strbuf_add(b, w->mispred == 'Y'   ? "Y"
+				  : w->mispred == 'N' ? "N"
+						      : "N/A",
+			       w->mispred ? 1 : 3);
+		break;
+	case PDA_BREP_IN_TX:
+		pdc_strbuf_add(b, w->in_tx ? "T" : ".", 1);
+		break;
+	case PDA_BREP_ABORT:
+		pdc_strbuf_add(b, w->abort ? "A" : ".", 1);
+		break;
+	case PDA_BREP_CYCLES:
+		if (w->cycles) {
+			snprintf(tmp, sizeof(tmp), "%u", w->cycles);
+			pdc_strbuf_add(b, tmp, strlen(tmp));
+		} else {
+			pdc_strbuf_add(b, "-", 1);
+		}
+		break;
+	case PDA_BREP_SRCLINE_FROM:
+	case PDA_BREP_SRCLINE_TO:
+		brep_text(b, e->srcline ? e->srcline : "??:0");
+		break;
+	case PDA_BREP_NR_KEYS:
+		break;
+	}
+}
+
+static void brep_stat(FILE *out, const char *name, uint64_t n, uint64_t total)
+{
+	if (n)
+		fprintf(out, "\n%8s: %5.1f%%", name, percent(n, total));
+}
+
+/* util/branch.c branch_type_stat_display(), after the tables */
+static void brep_stats(FILE *out, const struct pda_brep_stats *st)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < PDA_BR_NR_TYPES; i++)
+		total += st->types[i];
+	for (unsigned i = 0; i < PDA_BR_NR_NEW_TYPES; i++)
+		total += st->new_types[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", out);
+	brep_stat(out, "COND_FWD", st->cond_fwd, total);
+	brep_stat(out, "COND_BWD", st->cond_bwd, total);
+	brep_stat(out, "CROSS_4K", st->cross_4k, total);
+	brep_stat(out, "CROSS_2M", st->cross_2m, total);
+	for (unsigned i = 0; i < PDA_BR_NR_TYPES; i++)
+		brep_stat(out, pda_branch_type_name(i), st->types[i], total);
+	for (unsigned i = 0; i < PDA_BR_NR_NEW_TYPES; i++)
+		brep_stat(out, pda_branch_new_type_name(i), st->new_types[i],
+			  total);
+	fputc('\n', out);
+}
+
+#define IPC_HEADER "IPC   [IPC Coverage]"
+
+int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+	struct pdc_strbuf b;
+	char small[512];
+	size_t w[PDA_BREP_MAX_KEYS];
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	write_preamble(out, o->lost);
+	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+
+		/* perf 6.1 counts each entry as a sample of the table */
+		write_table_title(out, t->nr_entries, false, t->event,
+				  t->nr_entries);
+		for (unsigned k = 0; k < nr_keys; k++) {
+			const enum pda_brep_key key = pda_brep_key(r, k);
+
+			w[k] = strlen(pda_brep_key_header(key));
+			for (size_t j = 0; j < t->nr_rows; j++)
+				w[k] = max_sz(w[k], brep_need(key, t->rows[j]));
+		}
+		fputs("# Overhead", out);
+		for (unsigned k = 0; k < nr_keys; k++) {
+			const char *h = pda_brep_key_header(pda_brep_key(r, k));
+
+			fputs("  ", out);
+			pad(out, h, strlen(h), w[k], false);
+		}
+		if (ipc)
+			fputs("  " IPC_HEADER, out);
+		fputs("\n# ........", out);
+		for (unsigned k = 0; k <= nr_keys; k++) {
+			const size_t n_dots = k < nr_keys ? w[k]
+						: ipc	  ? strlen(IPC_HEADER)
+							  : 0;
+
+			if (k < nr_keys || ipc)
+				fputs("  ", out);
+			for (size_t d = 0; d < n_dots; d++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
+		for (size_t j = 0; j < t->nr_rows; j++) {
+			const struct pda_brep_row *row = t->rows[j];
+			const double pct = percent(row->count, t->nr_entries);
+
+			if (o->percent_limit > 0 && (float)pct < o->percent_limit)
+				continue;
+			fputs("  ", out);
+			put_percent(out, true, pct, o->color);
+			for (unsigned k = 0; k < nr_keys; k++) {
+				b.len = 0;
+				brep_cell(&b, pda_brep_key(r, k), row);
+				fputs("  ", out);
+				pad(out, b.p, b.len < w[k] ? b.len : w[k], w[k],
+				    false);
+			}
+			if (ipc) {
+				/* perf's hist_entry__sym_ipc_snprintf() of the
+				 * target's symbol */
+				char v[64];
+
+				if (row->to.sym)
+					snprintf(v, sizeof(v), "%-5.2f [%5.1f%%]",
+						 row->ipc, row->ipc_cover);
+				else
+					snprintf(v, sizeof(v), "-");
+				fputs("  ", out);
+				pad(out, v, strlen(v), strlen(IPC_HEADER),
+				    false);
+			}
+			fputc('\n', out);
+		}
+		fputs("\n\n", out);
+	}
+	brep_stats(out, pda_brep_stats(r));
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	if (rc == 0 && ferror(out))
+		rc = PD_ERR_IO;
+	return rc;
 }

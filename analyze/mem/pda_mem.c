@@ -94,6 +94,7 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 {
 	struct pd_sample at = *sample;
 	struct pda_dso *d;
+	uint64_t al_addr; /* the frame's map_ip below says the same */
 	int rc;
 
 	at.ip = addr;
@@ -103,7 +104,7 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 			     (addr >> 63 ? PD_MISC_KERNEL : PD_MISC_USER));
 	*sym = *dso = NULL;
 	*map_ip = addr;
-	rc = pda_addr_leaf(m->s, &at, &m->st, &d);
+	rc = pda_addr_leaf(m->s, &at, &m->st, &d, &al_addr);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0 || !m->st.nr)

@@ -1275,36 +1275,17 @@ struct sort_ctx {
 };
 
 /* perf's sign convention throughout: > 0 puts a before b. */
-static int sgn64(int64_t v)
-{
-	return (v > 0) - (v < 0);
-}
-
 static int field_cmp(uint64_t a, uint64_t b)
 {
 	return (a > b) - (a < b);
-}
-
-static int cmp_null(const void *l, const void *r)
-{
-	if (!l && !r)
-		return 0;
-	return !l ? -1 : 1;
-}
-
-static int str_cmp(const char *a, const char *b)
-{
-	const int c = strcmp(b, a);
-
-	return (c > 0) - (c < 0);
 }
 
 /* sort.c sort__dso_cmp(a, b) */
 static int dso_cmp(const struct ent *a, const struct ent *b)
 {
 	if (!a->pub.dso || !b->pub.dso)
-		return cmp_null(a->pub.dso, b->pub.dso);
-	return str_cmp(a->pub.dso, b->pub.dso);
+		return pda_cmp_null(a->pub.dso, b->pub.dso);
+	return pda_str_sort(a->pub.dso, b->pub.dso);
 }
 
 /* sort.c sort__sym_cmp(a, b): perf's merge order for symbols. */
@@ -1313,20 +1294,20 @@ static int sym_collapse(const struct ent *a, const struct ent *b)
 	int c;
 
 	if (!a->pub.sym && !b->pub.sym)
-		return sgn64((int64_t)(b->pub.addr - a->pub.addr));
+		return pda_sgn64((int64_t)(b->pub.addr - a->pub.addr));
 	c = dso_cmp(a, b);
 	if (c)
 		return c;
 	if (!a->pub.sym || !b->pub.sym)
-		return cmp_null(a->pub.sym, b->pub.sym);
+		return pda_cmp_null(a->pub.sym, b->pub.sym);
 	if (a->pub.inlined || b->pub.inlined) {
 		c = strcmp(a->pub.sym, b->pub.sym);
 		if (c)
 			return (c > 0) - (c < 0);
 	}
 	if (a->sym_start != b->sym_start)
-		return sgn64((int64_t)(b->sym_start - a->sym_start));
-	return str_cmp(a->pub.sym, b->pub.sym);
+		return pda_sgn64((int64_t)(b->sym_start - a->sym_start));
+	return pda_str_sort(a->pub.sym, b->pub.sym);
 }
 
 /* Key k's comparison: its output sort (collapse false) or merge order. */
@@ -1335,34 +1316,34 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
-		return str_cmp(a->pub.comm, b->pub.comm);
+		return pda_str_sort(a->pub.comm, b->pub.comm);
 	case PDA_REPORT_PID:
-		return sgn64((int64_t)b->pub.tid - a->pub.tid);
+		return pda_sgn64((int64_t)b->pub.tid - a->pub.tid);
 	case PDA_REPORT_DSO:
 		return dso_cmp(a, b);
 	case PDA_REPORT_SYM:
 		if (collapse)
 			return sym_collapse(a, b);
 		if (!a->pub.sym || !b->pub.sym)
-			return cmp_null(a->pub.sym, b->pub.sym);
-		return str_cmp(a->pub.sym, b->pub.sym);
+			return pda_cmp_null(a->pub.sym, b->pub.sym);
+		return pda_str_sort(a->pub.sym, b->pub.sym);
 	case PDA_REPORT_SRCLINE:
-		return str_cmp(a->pub.srcline, b->pub.srcline);
+		return pda_str_sort(a->pub.srcline, b->pub.srcline);
 	case PDA_REPORT_SRCFILE:
-		return str_cmp(a->pub.srcfile, b->pub.srcfile);
+		return pda_str_sort(a->pub.srcfile, b->pub.srcfile);
 	case PDA_REPORT_CPU:
-		return sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+		return pda_sgn64((int64_t)b->pub.cpu - a->pub.cpu);
 	case PDA_REPORT_PARENT:
 		if (!a->pub.parent || !b->pub.parent)
-			return cmp_null(a->pub.parent, b->pub.parent);
-		return str_cmp(a->pub.parent, b->pub.parent);
+			return pda_cmp_null(a->pub.parent, b->pub.parent);
+		return pda_str_sort(a->pub.parent, b->pub.parent);
 	case PDA_REPORT_TYPE:
 		/* perf >= 6.8's sort__type_sort(): strcmp(left, right) */
-		return -str_cmp(a->pub.type, b->pub.type);
+		return -pda_str_sort(a->pub.type, b->pub.type);
 	case PDA_REPORT_TYPEOFF: {
-		const int c = -str_cmp(a->pub.type, b->pub.type);
+		const int c = -pda_str_sort(a->pub.type, b->pub.type);
 
-		return c ? c : sgn64(a->pub.type_off - b->pub.type_off);
+		return c ? c : pda_sgn64(a->pub.type_off - b->pub.type_off);
 	}
 	case PDA_REPORT_NR_KEYS:
 		break;

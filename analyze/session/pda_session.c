@@ -1155,8 +1155,10 @@ void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 	}
 }
 
-int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
-		    struct pda_stack *st, struct pda_dso **dso)
+/* pda_sample_leaf(), and the map ip is in (NULL: none). */
+static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		       struct pda_stack *st, struct pda_dso **dso,
+		       const struct pda_map **map)
 {
 	struct walk w = {st,   sample, NULL,	    NULL, NULL,
 			 NULL, false,  !s->opts.no_inline &&
@@ -1166,6 +1168,7 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 
 	st->nr = 0;
 	*dso = NULL;
+	*map = NULL;
 	s->sample_seq++;
 	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
 		cpumode = PD_MISC_USER;
@@ -1178,16 +1181,43 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 	}
 	if (w.map && w.map->dso)
 		*dso = &w.map->dso->d;
+	*map = w.map;
 	return 0;
 }
 
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso)
+{
+	const struct pda_map *map;
+
+	return sample_leaf(s, sample, st, dso, &map);
+}
+
+/* perf's map__map_ip() of ip in map: identity in the kernel's map, a
+ * JIT's and anonymous memory (perf's identity__map_ip maps); the offset
+ * in a module's or a KSYMBOL's map (perf's pgoff is 0 there: ours is the
+ * start, which kallsyms keys by); in a file's, the offset plus its
+ * pgoff. */
+static uint64_t perf_map_ip(const struct pda_map *map, uint64_t ip)
+{
+	if (!map || map->kind == PDA_MAP_KERNEL || map->kind == PDA_MAP_JIT ||
+	    map->kind == PDA_MAP_ANON)
+		return ip;
+	if (map->kind == PDA_MAP_MODULE || map->kind == PDA_MAP_KSYM)
+		return ip - map->start;
+	return ip - map->start + map->pgoff;
+}
+
 int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		  struct pda_stack *st, struct pda_dso **dso)
+		  struct pda_stack *st, struct pda_dso **dso, uint64_t *al_addr)
 {
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
+	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
-	int rc = pda_sample_leaf(s, sample, st, dso);
+	int rc = sample_leaf(s, sample, st, dso, &map);
+
+	*al_addr = perf_map_ip(rc < 0 ? NULL : map, sample->ip);
 
 	s->stats.nr_frames = frames;
 	s->stats.nr_frames_unresolved = unres;
