@@ -9,6 +9,7 @@
 #include "pdtool.h"
 #include "pda_annotate.h"
 #include "pda_capture.h"
+#include "pda_dthist.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -65,6 +66,14 @@ const char cmd_annotate_options[] =
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
+	"      --data-type[=NAME]\n"
+	"                        instead of functions, the data types the\n"
+	"                        samples' instructions access (or only\n"
+	"                        NAME: \"foo\" or \"struct foo\"): per type its\n"
+	"                        members, each with its share of the\n"
+	"                        type's samples, as perf >= 6.8; with --dso\n"
+	"                        and --event, not --symbol, --top or\n"
+	"                        --percent-limit; text, md or json\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
@@ -94,6 +103,7 @@ enum {
 	OPT_NO_HOST_SOURCES,
 	OPT_HOT_LINES,
 	OPT_NO_PAGER,
+	OPT_DATA_TYPE,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -117,6 +127,8 @@ struct annotate_opts {
 	bool no_source;
 	enum pda_annot_host_src host_sources;
 	size_t hot_lines;
+	bool data_type;		/* --data-type */
+	const char *type_name;	/* its NAME, or NULL */
 	struct cmd_symopts sym;
 };
 
@@ -162,6 +174,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-host-sources", no_argument, NULL, OPT_NO_HOST_SOURCES},
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
+		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -270,6 +283,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_NO_PAGER:
 			o->no_pager = true;
 			break;
+		case OPT_DATA_TYPE:
+			o->data_type = true;
+			o->type_name = optarg && *optarg ? optarg : NULL;
+			break;
 		default:
 			/* the only vals left are the symbol options' */
 			cmd_symopt(ctx, &o->sym, c, optarg);
@@ -280,6 +297,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->stdio && o->format != PDE_ANNOT_TEXT)
 		usage_error(ctx, "--stdio is the text format: not with "
 				 "--format");
+	/* a type's accesses come from many functions: the function
+	 * filters do not select types */
+	if (o->data_type && (o->symbols.nr || o->top || o->percent_limit > 0))
+		usage_error(ctx, "--data-type: not with --symbol, --top or "
+				 "--percent-limit");
+	if (o->data_type && o->format == PDE_ANNOT_HTML)
+		usage_error(ctx, "--data-type: text, md or json");
 }
 
 /* --dso NAME: the recorded path or its last component. */
@@ -350,7 +374,25 @@ struct annot_run {
 	uint64_t other_events;	/* of others than --event's */
 	bool new_failed;	/* new_annot() failed */
 	struct pda_capture c;
+	struct pda_datatype *dt;	/* --data-type */
+	struct pda_dthist *types;
 };
+
+/* --data-type: the sample's access counted on its type. */
+static int type_one(struct annot_run *ar, const struct pd_sample *sample)
+{
+	const struct pda_datatype_res *res;
+	int rc = pda_datatype_sample(ar->dt, sample, NULL, &res);
+
+	if (rc == 0 && dso_wanted(ar->o, res->dso))
+		rc = pda_dthist_add(ar->types, sample, res);
+	if (rc < 0)
+		return pda_capture_set_err(&ar->c, rc, "%s",
+					   rc == PD_ERR_NOMEM
+						   ? pd_strerror(rc)
+						   : pda_session_errmsg(ar->s));
+	return 0;
+}
 
 static int annotate_one(void *arg, const struct pda_pipe_item *it)
 {
@@ -358,6 +400,8 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 	const struct pd_sample *sample = it->sample;
 	int rc;
 
+	if (ar->dt)
+		return type_one(ar, sample);
 	if (!ar->a) {
 		rc = new_annot(ar->o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0) {
@@ -430,7 +474,7 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 						  PDA_CAPTURE_READER
 			    ? pd_strerror(rc)
 			    : pda_capture_errmsg(&ar->c));
-	if (!ar->a) {
+	if (!ar->a && !ar->dt) {
 		rc = new_annot(o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
@@ -464,6 +508,70 @@ static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
 		"binaries name: %s; --host-sources reads them on this host, "
 		"--source-dir DIR or --prefix-map OLD=NEW elsewhere\n",
 		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
+}
+
+/*
+ * --data-type: the types the samples accessed, written to out, and the
+ * coverage line.  @return the exit status.
+ */
+static int write_types(struct pd_ctx *ctx, const struct annotate_opts *o,
+		       struct annot_run *ar, FILE *out)
+{
+	const struct pda_capture_stats *cs = pda_capture_stats(&ar->c);
+	const char *why[PDA_DATATYPE_NR_WHY];
+	const size_t nr_events = pd_file_nr_evsels(ar->f);
+	const char **events;
+	size_t nr_shown;
+	int rc = pda_dthist_finish(ar->types);
+
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	events = calloc(nr_events ? nr_events : 1, sizeof(*events));
+	if (!events)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	for (size_t ev = 0; ev < nr_events; ev++)
+		events[ev] = pd_file_evsel(ar->f, ev)->name;
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	if (out == ctx->out && !o->no_pager)
+		ctx_start_pager(ctx);
+	{
+		const struct pde_dthist_opts wo = {
+			.format = o->format,
+			.color = o->format == PDE_ANNOT_TEXT && !o->stdio &&
+				 out == ctx->out && ctx_use_color(),
+			.events = events,
+			.nr_events = nr_events,
+			.only = o->type_name,
+			.input = o->path,
+			.coverage = pda_datatype_coverage(ar->dt, NULL),
+			.why = why,
+			.nr_why = PDA_DATATYPE_NR_WHY,
+		};
+
+		ctx_check_write(ctx, pde_dthist(out, ar->types, &wo, &nr_shown),
+				o->output);
+	}
+	ctx_close_output(ctx, out, o->output);
+	fflush(ctx->out);
+	free(events);
+	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu data type%s shown; "
+		"%" PRIu64 " lost\n",
+		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples), nr_shown,
+		PLURAL(nr_shown), cs->lost);
+	cmd_type_coverage(ctx, ar->dt);
+	if (o->type_name && !nr_shown)
+		eprintf("pdtool %s: no samples access type '%s'\n", ctx->cmd,
+			o->type_name);
+	cmd_unresolved_block(ctx, pda_session_stats(ar->s), cs->nr_samples,
+			     NULL);
+	cmd_fetch_add(ctx, &pda_session_stats(ar->s)->debuginfod);
+	cmd_fetch_summary(ctx);
+	return ctx->strict && (cs->lost || cs->nr_bad_samples ||
+			       ctx->nr_warnings ||
+			       (o->type_name && !nr_shown))
+		       ? EXIT_UNRESOLVED
+		       : 0;
 }
 
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
@@ -502,7 +610,20 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	ar.f = f;
 	ar.s = s;
+	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
+			    pda_dthist_new(ar.dt, &ar.types) < 0))
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	read_samples(ctx, &ar);
+	if (ar.dt) {
+		cs = pda_capture_stats(&ar.c);
+		cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
+		rc = write_types(ctx, &o, &ar, out);
+		pda_dthist_free(ar.types);
+		pda_datatype_free(ar.dt);
+		pda_session_free(s);
+		pd_file_close(f);
+		return rc;
+	}
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);

@@ -833,25 +833,6 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	return rep;
 }
 
-/* How many samples have a data type, and why the others have none, as
- * perf annotate --type-stat counts them. */
-static void type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
-{
-	const uint64_t *n = pda_datatype_coverage(dt, NULL);
-	uint64_t total = 0;
-
-	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
-		total += n[w];
-	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
-		" sample%s attributed",
-		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
-	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
-		if (n[w])
-			eprintf("; %" PRIu64 " %s", n[w],
-				pda_datatype_why_str((enum pda_datatype_why)w));
-	fputc('\n', stderr);
-}
-
 static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		     const struct pda_stats *ps)
 {
@@ -877,7 +858,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
 	if (rr->dt)
-		type_coverage(ctx, rr->dt);
+		cmd_type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 

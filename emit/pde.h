@@ -724,6 +724,38 @@ int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
 int pde_annot_end(struct pde_annot *w);
 
+/* ---- data types (pde_dthist.c; `pdtool annotate --data-type`) ------ */
+
+struct pda_dthist;	/* pda_dthist.h: finished */
+
+struct pde_dthist_opts {
+	enum pde_annot_format format; /* text, md or json */
+	bool color;		/* text: perf's percentage colours */
+	const char *const *events; /* event names by evsel index */
+	size_t nr_events;
+	const char *only;	/* only this type ("foo" matches "struct
+				 * foo", as perf); NULL: every type */
+	const char *input;	/* the capture, for titles */
+	/* the coverage (pda_datatype_coverage()): samples per reason and
+	 * their words, [nr_why]; NULL: not written */
+	const uint64_t *coverage;
+	const char *const *why;
+	size_t nr_why;
+};
+
+/*
+ * The types of h with their members: text as perf >= 6.8's `perf
+ * annotate --data-type --stdio` (per type a header and a member tree,
+ * each member's share of the type's period), GitHub Markdown (a heading
+ * and a table a type) or one JSON object ({"input", "types": [{"event",
+ * "dso", "type", "size", "samples", "period", "members": [{"offset",
+ * "size", "depth", "type", "name", "samples", "period", "percent"}]}],
+ * "coverage": {reason: samples}}).  @return 0 or PD_ERR_IO; *nr_shown
+ * the types written.
+ */
+int pde_dthist(FILE *out, const struct pda_dthist *h,
+	       const struct pde_dthist_opts *o, size_t *nr_shown);
+
 /* ---- branches (pde_branches.c) ------------------------------------- */
 
 enum pde_branches_format {

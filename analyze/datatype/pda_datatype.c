@@ -30,9 +30,10 @@
 #define NR_DWREGS 32
 
 struct memo {
+	struct pda_datatype_res res; /* first: pda_datatype_layout() finds
+				      * the memo from it */
 	const struct pda_dso *dso;
 	uint64_t vaddr;
-	struct pda_datatype_res res;
 };
 
 /* A frame as the pipeline resolved it (its DSO's interned name and the
@@ -694,6 +695,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	res->member = t.member;
 	res->var = t.var;
 	res->offset = t.offset;
+	res->type_die = t.die;
 	return 0;
 }
 
@@ -726,6 +728,25 @@ int pda_datatype_at(struct pda_datatype *dt, struct pda_elf *elf,
 	return rc;
 }
 
+struct pda_session *pda_datatype_session(const struct pda_datatype *dt)
+{
+	return dt->s;
+}
+
+int pda_datatype_layout(struct pda_datatype *dt,
+			const struct pda_datatype_res *res,
+			struct pda_dt_member **rows, size_t *nr)
+{
+	const struct memo *m = (const struct memo *)res;
+
+	*rows = NULL;
+	*nr = 0;
+	if (!m->dso || !m->dso->elf || res->kind != PDA_DATATYPE_TYPE)
+		return PD_ERR_NOTFOUND;
+	return pda_elf_type_layout(dt->s, m->dso->elf, res->type_die, rows,
+				   nr);
+}
+
 static bool memo_eq(const void *item, const void *key)
 {
 	const struct memo *a = item, *b = key;
@@ -754,7 +775,9 @@ static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	fr = dt->st.nr ? &dt->st.frames[dt->st.nr - 1] : NULL;
-	key.dso = fr && dso && dso->state == PDA_DSO_FOUND ? dso : NULL;
+	/* a kernel found by its kallsyms alone has no code to decode */
+	key.dso = fr && dso && dso->state == PDA_DSO_FOUND && dso->elf ? dso
+									 : NULL;
 	key.vaddr = key.dso ? fr->dso_addr : 0;
 	h = pdc_hash_u64((uintptr_t)key.dso ^ pdc_hash_u64(key.vaddr));
 	m = pdc_hash_find(&dt->memo, h, memo_eq, &key);
@@ -764,6 +787,7 @@ static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		*m = key;
 		res_init(dt, &m->res);
+		m->res.dso = key.dso ? key.dso->name : NULL;
 		rc = key.dso && !(fr->flags & PDA_FRAME_NO_SYMBOL)
 			     ? attribute(dt, key.dso->elf, key.vaddr,
 					 fr->dso_addr - fr->sym_off, &m->res)

@@ -51,6 +51,9 @@ struct pda_datatype_res {
 	int64_t offset;		/* in the type */
 	unsigned size;		/* the access's bytes; 0 unknown */
 	bool store;		/* written (else read) */
+	const char *dso;	/* the binary's recorded path, or NULL */
+	uint64_t type_die;	/* where the type is in the binary's DWARF
+				 * (pda_dthist's layouts); 0: unknown */
 };
 
 /* @return 0 and *out, or PD_ERR_NOMEM.  Free with pda_datatype_free(),

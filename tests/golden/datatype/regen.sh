@@ -1,0 +1,70 @@
+#!/bin/sh
+# regen.sh - perf 7.2's data-type views of testdata captures, the oracle
+# of tests/cli/annotate/datatype.test:
+#
+#	PERF=/path/to/perf-7 sh tests/golden/datatype/regen.sh [NAME...]
+#
+# For each capture NAME of tests/golden/datatype/captures (or given),
+# writes tests/golden/datatype/NAME.annotate.txt:
+#
+#	perf --buildid-dir BID annotate --objdump=/usr/bin/objdump --stdio
+#	  --data-type -i FILE
+#
+# and NAME.report.txt, the same with `report --stdio -s
+# type,typeoff,typecln` (the tip perf closes with cut).  BID is a build-id
+# cache in perf buildid-cache's layout made from testdata/bin, so perf
+# finds the test programs (and their DWARF) wherever the repository is;
+# host libraries at their recorded paths.
+#
+# Debian 12 has perf 6.1, without data types.  A perf 7.x runs from a
+# Debian sid chroot (debootstrap --variant=minbase sid DIR, then in it
+# apt-get install linux-perf binutils; an expired Release needs
+# -o Acquire::Check-Valid-Until=false) on the host through the chroot's
+# loader, so that it reads the host's paths:
+#
+#	exec DIR/lib64/ld-linux-x86-64.so.2 --library-path \
+#	    DIR/usr/lib/x86_64-linux-gnu:DIR/lib/x86_64-linux-gnu \
+#	    DIR/usr/bin/perf "$@"
+#
+# --objdump names the host's: perf runs the objdump beside its own binary
+# first, which the host's loader cannot start.  Needs python3.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+
+PERF=${PERF:-perf}
+OUT=tests/golden/datatype
+
+v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
+case $v in
+"perf version 7.2."*) ;;
+*) echo "regen.sh: $v is not perf 7.2, the oracle the goldens name" >&2
+   exit 2 ;;
+esac
+pd_tmp_init
+python3 tests/golden/fold/buildid_dir.py --perf-layout "$PD_TMP/bid" \
+	testdata/bin/* >/dev/null 2>&1 || exit 2
+fail=0
+for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
+	f=$(pd_capture "$name") || { fail=1; continue; }
+	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
+		--objdump=/usr/bin/objdump --stdio --data-type -i "$f" \
+		>"$OUT/$name.annotate.txt" 2>/dev/null || fail=1
+	"$PERF" --buildid-dir "$PD_TMP/bid" report \
+		--objdump=/usr/bin/objdump --stdio -g none -s type,typeoff,typecln \
+		--kallsyms tests/golden/fold/kallsyms \
+		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
+	# the tip: "#", "# (Tip: ...)", "#" at the end
+	python3 - "$PD_TMP/out" "$OUT/$name.report.txt" <<'PYEOF'
+import sys
+lines = open(sys.argv[1], encoding='utf-8', errors='surrogateescape').read().split('\n')
+if lines and lines[-1] == '':
+    lines.pop()
+if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and lines[-1] == '#':
+    lines = lines[:-3]
+with open(sys.argv[2], 'w', encoding='utf-8', errors='surrogateescape') as f:
+    f.write('\n'.join(lines) + '\n')
+PYEOF
+	echo "$OUT/$name.*.txt"
+done
+exit $fail
