@@ -42,12 +42,13 @@ const char cmd_report_options[] =
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff (default comm,dso,sym, as\n"
-	"                        perf); type and typeoff: the data type\n"
-	"                        and member the sampled instruction loads\n"
-	"                        or stores, from DWARF, as perf >= 6.8\n"
-	"                        (x86_64, i386, aarch64; without\n"
-	"                        children)\n"
+	"                        type, typeoff, typecln (default\n"
+	"                        comm,dso,sym, as perf); type, typeoff and\n"
+	"                        typecln: the data type and member (or\n"
+	"                        64-byte cache line) the sampled\n"
+	"                        instruction loads or stores, from DWARF,\n"
+	"                        as perf >= 6.8 (x86_64, i386, aarch64;\n"
+	"                        without children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -209,7 +210,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff)",
+				    "typeoff, typecln)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -766,7 +767,8 @@ static bool has_type_key(const struct report_opts *o)
 {
 	for (unsigned i = 0; i < o->nr_keys; i++)
 		if (o->keys[i] == PDA_REPORT_TYPE ||
-		    o->keys[i] == PDA_REPORT_TYPEOFF)
+		    o->keys[i] == PDA_REPORT_TYPEOFF ||
+		    o->keys[i] == PDA_REPORT_TYPECLN)
 			return true;
 	return false;
 }
@@ -935,7 +937,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		usage_error(ctx, "--latency with --children: not supported yet "
 			    "(perf >= 6.15 has both)");
 	if (has_type_key(o) && o->children > 0)
-		usage_error(ctx, "--sort type or typeoff with --children: the "
+		usage_error(ctx, "--sort type, typeoff or typecln with --children: "
+			    "the "
 			    "data type is the sampled instruction's alone");
 	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which latency and "

@@ -184,6 +184,27 @@ static void append(char *buf, size_t size, size_t *len, const char *sep,
 }
 
 /*
+ * Whether member m is a bit-field (DW_AT_bit_size with
+ * DW_AT_data_bit_offset, as gcc and clang write them since DWARF 4):
+ * its bits, with *off and *size set to the bytes holding them; 0 and
+ * nothing changed for other members.
+ */
+static uint64_t bit_field(Dwarf_Die *m, int64_t *off, uint64_t *size)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word bits = 0, bitoff = 0;
+
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) ||
+	    dwarf_formudata(&attr, &bits) != 0 || !bits ||
+	    !dwarf_attr(m, DW_AT_data_bit_offset, &attr) ||
+	    dwarf_formudata(&attr, &bitoff) != 0)
+		return 0;
+	*off = (int64_t)(bitoff / 8);
+	*size = (bitoff % 8 + bits + 7) / 8;
+	return bits;
+}
+
+/*
  * The member of type at off, nested members joined with '.' (anonymous
  * structs and unions add no name, as perf's fill_member_name()), array
  * elements indexed ("slots[3].key").  Empty when type has no member
@@ -193,7 +214,8 @@ static void member_name(Dwarf_Die *type, int64_t off, char *buf, size_t size)
 {
 	Dwarf_Die cur = *type, child, mt;
 	size_t len = 0;
-	char idx[32];
+	char idx[32], bname[NAME_MAX_LEN];
+	uint64_t bits;
 
 	buf[0] = '\0';
 	for (int depth = 0; depth < MAX_DEPTH && off >= 0; depth++) {
@@ -229,9 +251,16 @@ static void member_name(Dwarf_Die *type, int64_t off, char *buf, size_t size)
 				continue;
 			moff = member_offset(&child);
 			msize = type_size(&mt);
+			bits = bit_field(&child, &moff, &msize);
 			if (off < moff || (uint64_t)(off - moff) >= msize)
 				continue;
 			name = dwarf_diename(&child);
+			if (name && bits) {
+				/* perf 7.2: "flags:3" */
+				snprintf(bname, sizeof(bname), "%s:%" PRIu64,
+					 name, bits);
+				name = bname;
+			}
 			if (name)
 				append(buf, size, &len, ".", name);
 			off -= moff;
@@ -652,28 +681,19 @@ static int add_row(struct layout *l, Dwarf_Die *type, const char *name,
 	    dwarf_child(&real, &child) == 0) {
 		do {
 			Dwarf_Die mt;
-			Dwarf_Attribute attr;
-			Dwarf_Word mbits = 0, bitoff = 0;
-			int64_t moff;
+			int64_t moff = member_offset(&child);
+			uint64_t mbits, msize = 0;
 
 			if (dwarf_tag(&child) != DW_TAG_member ||
 			    !type_of(&child, &mt))
 				continue;
-			moff = off + member_offset(&child);
-			if (dwarf_attr(&child, DW_AT_bit_size, &attr) &&
-			    dwarf_formudata(&attr, &mbits) == 0 && mbits &&
-			    dwarf_attr(&child, DW_AT_data_bit_offset, &attr) &&
-			    dwarf_formudata(&attr, &bitoff) == 0)
-				moff = off + (int64_t)(bitoff / 8);
-			else
-				mbits = 0;
-			rc = add_row(l, &mt, dwarf_diename(&child), moff,
+			mbits = bit_field(&child, &moff, &msize);
+			rc = add_row(l, &mt, dwarf_diename(&child), off + moff,
 				     depth + 1, mbits);
 			if (rc)
 				return rc;
 			if (mbits)
-				l->rows[l->nr - 1].size =
-					(bitoff % 8 + mbits + 7) / 8;
+				l->rows[l->nr - 1].size = msize;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	l->rows[at].end = l->nr;
