@@ -66,6 +66,10 @@ const char cmd_annotate_options[] =
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
+	"      --code-with-type  mark each instruction that loads or stores a\n"
+	"                        data type found in DWARF with it, as perf\n"
+	"                        >= 6.15: \"# data-type: struct foo +0x8\n"
+	"                        (bar)\" (text, html, json)\n"
 	"      --data-type[=NAME]\n"
 	"                        instead of functions, the data types the\n"
 	"                        samples' instructions access (or only\n"
@@ -104,6 +108,7 @@ enum {
 	OPT_HOT_LINES,
 	OPT_NO_PAGER,
 	OPT_DATA_TYPE,
+	OPT_CODE_WITH_TYPE,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -128,6 +133,7 @@ struct annotate_opts {
 	enum pda_annot_host_src host_sources;
 	size_t hot_lines;
 	bool data_type;		/* --data-type */
+	bool code_with_type;	/* --code-with-type */
 	const char *type_name;	/* its NAME, or NULL */
 	struct cmd_symopts sym;
 };
@@ -175,6 +181,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
 		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
+		{"code-with-type", no_argument, NULL, OPT_CODE_WITH_TYPE},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -283,6 +290,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_NO_PAGER:
 			o->no_pager = true;
 			break;
+		case OPT_CODE_WITH_TYPE:
+			o->code_with_type = true;
+			break;
 		case OPT_DATA_TYPE:
 			o->data_type = true;
 			o->type_name = optarg && *optarg ? optarg : NULL;
@@ -302,6 +312,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->data_type && (o->symbols.nr || o->top || o->percent_limit > 0))
 		usage_error(ctx, "--data-type: not with --symbol, --top or "
 				 "--percent-limit");
+	if (o->data_type && o->code_with_type)
+		usage_error(ctx, "--data-type and --code-with-type: one view "
+				 "at a time");
+	if (o->code_with_type && o->format == PDE_ANNOT_MD)
+		usage_error(ctx, "--code-with-type: text, html or json (md "
+				 "lists no instructions)");
 	if (o->data_type && o->format == PDE_ANNOT_HTML)
 		usage_error(ctx, "--data-type: text, md or json");
 }
@@ -510,6 +526,49 @@ static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
 		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
 }
 
+/* The length of a --code-with-type note: a type and a member path. */
+#define NOTE_MAX 512
+
+/*
+ * --code-with-type: the notes of fn's instructions into *notes (each
+ * NULL or a string of *buf; both grown as needed), as perf 7.2 writes
+ * them: "TYPE +OFF" and " (MEMBER)" with a member; only types found in
+ * DWARF, not (unknown) or the pseudo types.  @return 0 or a negative
+ * pd_err.
+ */
+static int type_notes(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      const char ***notes, char **buf)
+{
+	const char **n;
+	char *b;
+
+	free(*notes);
+	free(*buf);
+	*notes = n = calloc(fn->nr_insns ? fn->nr_insns : 1, sizeof(*n));
+	*buf = b = malloc((fn->nr_insns ? fn->nr_insns : 1) * NOTE_MAX);
+	if (!n || !b)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < fn->nr_insns; i++) {
+		struct pda_datatype_res res;
+		char *p = b + i * NOTE_MAX;
+		int len;
+		const int rc = pda_datatype_insn(dt, fn, i, &res);
+
+		if (rc < 0)
+			return rc;
+		if (res.kind != PDA_DATATYPE_TYPE)
+			continue;
+		len = res.offset ? snprintf(p, NOTE_MAX, "%s +%#" PRIx64,
+					    res.type, (uint64_t)res.offset)
+				 : snprintf(p, NOTE_MAX, "%s +0", res.type);
+		if (res.member && len >= 0 && len < NOTE_MAX)
+			snprintf(p + len, NOTE_MAX - (size_t)len, " (%s)",
+				 res.member);
+		n[i] = p;
+	}
+	return 0;
+}
+
 /*
  * --data-type: the types the samples accessed, written to out, and the
  * coverage line.  @return the exit status.
@@ -589,6 +648,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	bool met[MAX_LIST] = {false};
 	char err[512] = "";
 	size_t nr_events, nr_shown = 0, nr_failed = 0;
+	struct pda_datatype *cwt = NULL; /* --code-with-type */
+	const char **notes = NULL;
+	char *notes_buf = NULL;
 	FILE *out;
 	bool color;
 	int rc;
@@ -610,6 +672,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	ar.f = f;
 	ar.s = s;
+	if (o.code_with_type && pda_datatype_new(s, &cwt) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
 			    pda_dthist_new(ar.dt, &ar.types) < 0))
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
@@ -687,6 +751,12 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 				warning(ctx, "%s (%s): %s", sym->name,
 					sym->dso ? sym->dso : "?", fn->error);
 		}
+		if (cwt) {
+			rc = type_notes(cwt, fn, &notes, &notes_buf);
+			if (rc < 0)
+				die(ctx, "%s", pd_strerror(rc));
+			w.notes = notes;
+		}
 		ctx_check_write(ctx, pde_annot_func(&w, fn), o.output);
 		pda_annot_func_free(a, fn);
 		nr_shown++;
@@ -737,6 +807,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			    pda_annot_nr_unresolved(a) || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	free(events);
+	free(notes);
+	free(notes_buf);
+	pda_datatype_free(cwt);
 	pda_annot_free(a);
 	pda_session_free(s);
 	pd_file_close(f);

@@ -717,6 +717,11 @@ struct pde_annot {
 	struct pda_annot *a;
 	struct pde_json j;
 	size_t nr_funcs;
+	/* Set by the caller before pde_annot_func(), or NULL: a note per
+	 * instruction of that function (NULL: none), the data type it
+	 * accesses as perf annotate --code-with-type shows it: text "\t\t#
+	 * data-type: NOTE" after the instruction, json "data_type". */
+	const char *const *notes;
 };
 
 int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,

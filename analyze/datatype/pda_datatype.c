@@ -747,6 +747,21 @@ int pda_datatype_layout(struct pda_datatype *dt,
 				   nr);
 }
 
+int pda_datatype_insn(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      size_t i, struct pda_datatype_res *out)
+{
+	const struct pda_dso *dso = pda_annot_sym_dso(fn->sym);
+	int rc;
+
+	res_init(dt, out);
+	if (i >= fn->nr_insns || !dso || !dso->elf)
+		return 0;
+	rc = pda_datatype_at(dt, dso->elf, fn->insns[i].addr, fn->sym->start,
+			     out);
+	out->dso = dso->name;
+	return rc;
+}
+
 static bool memo_eq(const void *item, const void *key)
 {
 	const struct memo *a = item, *b = key;

@@ -80,6 +80,17 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
 void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,
 			const struct pda_datatype_res *res);
 
+struct pda_annot_func; /* pda_annotate.h */
+
+/*
+ * The attribution of instruction i of fn (a disassembled function of an
+ * annotation of dt's session) into *out, as perf annotate
+ * --code-with-type marks it; names valid until pda_datatype_free().
+ * Not counted in the coverage.  @return 0 or a negative pd_err.
+ */
+int pda_datatype_insn(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      size_t i, struct pda_datatype_res *out);
+
 /* Samples (and their periods) counted per reason, [PDA_DATATYPE_NR_WHY];
  * the pseudo types count as found. */
 const uint64_t *pda_datatype_coverage(const struct pda_datatype *dt,

@@ -10,8 +10,11 @@
 #	perf --buildid-dir BID annotate --objdump=/usr/bin/objdump --stdio
 #	  --data-type -i FILE
 #
-# and NAME.report.txt, the same with `report --stdio -s
-# type,typeoff,typecln` (the tip perf closes with cut).  BID is a build-id
+# NAME.report.txt, the same with `report --stdio -g none -s
+# type,typeoff,typecln` (the tip perf closes with cut), and NAME.cwt.txt,
+# the "# data-type:" notes of `annotate --stdio --code-with-type` as
+# "ADDR<TAB>NOTE" lines (tests/golden/datatype/cwtnotes.py; the whole
+# listing is 0.8 MB on multi).  BID is a build-id
 # cache in perf buildid-cache's layout made from testdata/bin, so perf
 # finds the test programs (and their DWARF) wherever the repository is;
 # host libraries at their recorded paths.
@@ -65,6 +68,10 @@ if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and line
 with open(sys.argv[2], 'w', encoding='utf-8', errors='surrogateescape') as f:
     f.write('\n'.join(lines) + '\n')
 PYEOF
+	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
+		--objdump=/usr/bin/objdump --stdio --code-with-type -i "$f" \
+		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
+		fail=1
 	echo "$OUT/$name.*.txt"
 done
 exit $fail
