@@ -392,6 +392,71 @@ static int frame_base(struct pda_session *s, struct pda_elf *e,
 }
 
 /*
+ * The pointer at offset at of type (real): type itself at 0, or a
+ * member's or an element's starting there, innermost first; its target
+ * into *named (as declared) and *target (real).  false: no pointer
+ * starts there.
+ */
+static bool pointer_at(Dwarf_Die *type, int64_t at, Dwarf_Die *named,
+		       Dwarf_Die *target)
+{
+	Dwarf_Die cur = *type, child, mt;
+
+	for (int depth = 0; depth < MAX_DEPTH && at >= 0; depth++) {
+		const int tag = dwarf_tag(&cur);
+		bool found = false;
+
+		if (tag == DW_TAG_pointer_type && at == 0)
+			return type_of(&cur, named) && real_type(named, target);
+		if (tag == DW_TAG_array_type) {
+			uint64_t esize;
+
+			if (!type_of(&cur, &mt) || !real_type(&mt, &mt) ||
+			    !(esize = type_size(&mt)))
+				return false;
+			at %= (int64_t)esize;
+			cur = mt;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		     tag != DW_TAG_class_type) ||
+		    dwarf_child(&cur, &child) != 0)
+			return false;
+		do {
+			int64_t moff;
+
+			if (dwarf_tag(&child) != DW_TAG_member ||
+			    !type_of(&child, &mt) || !real_type(&mt, &mt))
+				continue;
+			moff = member_offset(&child);
+			if (at < moff || (uint64_t)(at - moff) >= type_size(&mt))
+				continue;
+			at -= moff;
+			cur = mt;
+			found = true;
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			return false;
+	}
+	return false;
+}
+
+/* acc's offset in a pointer's target: with elem, an element's. */
+static int64_t deref_off(const struct pda_dt_access *acc, Dwarf_Die *target)
+{
+	const uint64_t size = type_size(target);
+	int64_t off = acc->disp;
+
+	if (acc->elem && size) {
+		off %= (int64_t)size;
+		if (off < 0)
+			off += (int64_t)size;
+	}
+	return off;
+}
+
+/*
  * Whether var (a variable or parameter) at pc is what acc addresses:
  * 1 found (*out, *why), 0 not it, <0 error.  fb_reg/fb_off: the
  * function's frame base at pc (fb_reg -1: unknown).
@@ -412,6 +477,19 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 	    dwarf_getlocation_addr(&attr, acc->pc, &ops, &nops, 1) != 1 ||
 	    !nops || !type_of(var, &named) || !real_type(&named, &type))
 		return 0;
+	if (acc->deref && op_reg(&ops[0]) == acc->reg) {
+		/* a pointer member loaded through the variable, a pointer:
+		 * p->next->val */
+		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
+		    !type_of(&type, &tnamed) || !real_type(&tnamed, &target) ||
+		    !pointer_at(&target, acc->slot, &tnamed, &target)) {
+			*why = PDA_DT_NO_POINTER;
+			return 0;
+		}
+		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
+			   out, why);
+		return rc < 0 ? rc : 1;
+	}
 	if (op_reg(&ops[0]) == acc->reg) {
 		/* the register holds the variable: a pointer to the type */
 		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
@@ -438,9 +516,20 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 	}
 	if (reg < 0 || reg != acc->reg)
 		return 0;
-	at = acc->disp - off;
+	at = (acc->deref ? acc->slot : acc->disp) - off;
 	if (at < 0 || (uint64_t)at >= type_size(&type))
 		return 0;
+	if (acc->deref) {
+		/* loaded from the variable: a pointer there, and the
+		 * access in its target */
+		if (!pointer_at(&type, at, &tnamed, &target)) {
+			*why = PDA_DT_NO_POINTER;
+			return 0;
+		}
+		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
+			   out, why);
+		return rc < 0 ? rc : 1;
+	}
 	rc = found(s, e, var, &named, &type, at, out, why);
 	return rc < 0 ? rc : 1;
 }
@@ -544,8 +633,11 @@ static int build_gvars(struct pda_session *s, struct pda_elf *e,
 	return 0;
 }
 
+/* The global at addr; with acc->deref, the pointer loaded from there,
+ * the access at acc->disp in its target. */
 static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
-		     struct pda_dt_type *out, enum pda_dt_why *why)
+		     const struct pda_dt_access *acc, struct pda_dt_type *out,
+		     enum pda_dt_why *why)
 {
 	struct pda_dwtype *t = state(s, e);
 	size_t lo = 0, hi;
@@ -576,6 +668,16 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 			continue;
 		if (!type_of(&v->die, &named) || !real_type(&named, &type))
 			return 0;
+		if (acc->deref) {
+			/* a pointer loaded from the global */
+			if (!pointer_at(&type, (int64_t)(addr - v->addr), &named,
+					&type)) {
+				*why = PDA_DT_NO_POINTER;
+				return 0;
+			}
+			return found(s, e, &v->die, &named, &type,
+				     deref_off(acc, &type), out, why);
+		}
 		return found(s, e, &v->die, &named, &type,
 			     (int64_t)(addr - v->addr), out, why);
 	}
@@ -598,7 +700,7 @@ int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 	if (rc <= 0)
 		return rc;
 	if (acc->reg < 0)
-		return global_at(s, e, acc->addr, out, why);
+		return global_at(s, e, acc->addr, acc, out, why);
 	*why = PDA_DT_NO_VAR;
 	rc = 0;
 	nscopes = dwarf_getscopes(&cudie, acc->pc, &scopes);

@@ -255,6 +255,11 @@ struct pda_dt_access {
 	bool elem;	/* disp includes pointer arithmetic: a pointer's
 			 * target is an array element, disp taken modulo
 			 * its size */
+	bool deref;	/* the base holds a pointer loaded at pc from the
+			 * variable's memory at reg + slot (reg < 0: at
+			 * addr): the access is at disp in the pointer's
+			 * target (a spill's reload, an -O0 variable) */
+	int64_t slot;
 };
 
 /* Why an access has no type: the coverage line's reasons. */
