@@ -53,19 +53,11 @@ if [ -n "${BENCH_PERF7:-}" ]; then
 fi
 "$PDTOOL" report -g none -s type "$f" 2>&1 >/dev/null |
 	grep 'data types:' >"$tmp/coverage"
-samples=$(grep -o '[0-9]* samples attributed' "$tmp/coverage" | head -n 1)
 
 {
-	echo "Made by bench/datatype.sh on $(date -u +%Y-%m-%d) at commit" \
-		"$(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(perf version)."
-	echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
-	echo "Capture: $f, $(($(filesize "$f") / 1000000)) MB.  Times: median of $runs runs from the page cache, output to a file; RSS and anonymous memory: the largest of the runs."
-	echo "Coverage: $(sed 's/^pdtool report: //' "$tmp/coverage")."
+	results_head bench/datatype.sh "$f"
 	echo
-	echo "| command | median s | CPU s | peak RSS MB | peak anon MB |"
-	echo "|---|---:|---:|---:|---:|"
-	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n",
-		$1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
+	echo "Coverage: $(sed 's/^pdtool report: //' "$tmp/coverage")."
 	echo
 	awk -F'\t' '{ c[NR] = $5 }
 	END {

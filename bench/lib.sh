@@ -164,3 +164,18 @@ measure() {
 	done
 	medians "$tmp/measure.runs"
 }
+
+# results_head SCRIPT FILE: the results' opening lines, what made them
+# (SCRIPT at this commit, perf's version), the machine and the capture
+# FILE, then measure's rows ($tmp/rows) as a Markdown table
+results_head() {
+	echo "Made by $1 on $(date -u +%Y-%m-%d) at commit" \
+		"$(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(perf version)."
+	echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+	echo "Capture: $2, $(($(filesize "$2") / 1000000)) MB.  Times: median of $runs runs from the page cache, output to a file; RSS and anonymous memory: the largest of the runs."
+	echo
+	echo "| command | median s | CPU s | peak RSS MB | peak anon MB |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n",
+		$1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
+}

@@ -394,6 +394,15 @@ struct annot_run {
 	struct pda_dthist *types;
 };
 
+/* rc, a sample's failure, stops the capture with its message. */
+static int sample_err(struct annot_run *ar, int rc)
+{
+	return pda_capture_set_err(&ar->c, rc, "%s",
+				   rc == PD_ERR_NOMEM
+					   ? pd_strerror(rc)
+					   : pda_session_errmsg(ar->s));
+}
+
 /* --data-type: the sample's access counted on its type. */
 static int type_one(struct annot_run *ar, const struct pd_sample *sample)
 {
@@ -402,12 +411,7 @@ static int type_one(struct annot_run *ar, const struct pd_sample *sample)
 
 	if (rc == 0 && dso_wanted(ar->o, res->dso))
 		rc = pda_dthist_add(ar->types, sample, res);
-	if (rc < 0)
-		return pda_capture_set_err(&ar->c, rc, "%s",
-					   rc == PD_ERR_NOMEM
-						   ? pd_strerror(rc)
-						   : pda_session_errmsg(ar->s));
-	return 0;
+	return rc < 0 ? sample_err(ar, rc) : 0;
 }
 
 static int annotate_one(void *arg, const struct pda_pipe_item *it)
@@ -431,12 +435,7 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
-	if (rc < 0)
-		return pda_capture_set_err(&ar->c, rc, "%s",
-					   rc == PD_ERR_NOMEM
-						   ? pd_strerror(rc)
-						   : pda_session_errmsg(ar->s));
-	return 0;
+	return rc < 0 ? sample_err(ar, rc) : 0;
 }
 
 /* The first sample that does not decode gets a warning. */
@@ -526,6 +525,21 @@ static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
 		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
 }
 
+/* The names of nr events, "?" past the capture's (freed by the
+ * caller). */
+static const char **event_names(struct pd_ctx *ctx, const struct pd_file *f,
+				size_t nr)
+{
+	const char **events = calloc(nr ? nr : 1, sizeof(*events));
+
+	if (!events)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	for (size_t ev = 0; ev < nr; ev++)
+		events[ev] = ev < pd_file_nr_evsels(f) ? pd_file_evsel(f, ev)->name
+						       : "?";
+	return events;
+}
+
 /* The length of a --code-with-type note: a type and a member path. */
 #define NOTE_MAX 512
 
@@ -585,11 +599,7 @@ static int write_types(struct pd_ctx *ctx, const struct annotate_opts *o,
 
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
-	events = calloc(nr_events ? nr_events : 1, sizeof(*events));
-	if (!events)
-		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-	for (size_t ev = 0; ev < nr_events; ev++)
-		events[ev] = pd_file_evsel(ar->f, ev)->name;
+	events = event_names(ctx, ar->f, nr_events);
 	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
 		why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
 	if (out == ctx->out && !o->no_pager)
@@ -697,13 +707,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 
-	events = calloc(nr_events ? nr_events : 1, sizeof(*events));
-	if (!events)
-		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-	for (size_t ev = 0; ev < nr_events; ev++)
-		events[ev] = ev < pd_file_nr_evsels(f)
-				     ? pd_file_evsel(f, ev)->name
-				     : "?";
+	events = event_names(ctx, f, nr_events);
 	ps = pda_session_stats(s);
 	color = o.format == PDE_ANNOT_TEXT && !o.stdio && out == ctx->out &&
 		ctx_use_color();

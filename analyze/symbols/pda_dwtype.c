@@ -204,6 +204,52 @@ static uint64_t bit_field(Dwarf_Die *m, int64_t *off, uint64_t *size)
 	return bits;
 }
 
+/* *arr (an array type) becomes its element's type (real), *off the
+ * offset in the element, *index the element's.  false: an element of
+ * no known size. */
+static bool array_elem(Dwarf_Die *arr, int64_t *off, uint64_t *index)
+{
+	Dwarf_Die et;
+	uint64_t esize;
+
+	if (!type_of(arr, &et) || !real_type(&et, &et) ||
+	    !(esize = type_size(&et)))
+		return false;
+	*index = (uint64_t)*off / esize;
+	*off %= (int64_t)esize;
+	*arr = et;
+	return true;
+}
+
+/*
+ * The member of the struct, union or class agg whose bytes hold off:
+ * its DIE into *m, its type (real) into *mt, its offset into *moff and,
+ * for a bit-field, its bits into *bits (else 0).  false: none.
+ */
+static bool member_at(Dwarf_Die *agg, int64_t off, Dwarf_Die *m,
+		      Dwarf_Die *mt, int64_t *moff, uint64_t *bits)
+{
+	const int tag = dwarf_tag(agg);
+
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	     tag != DW_TAG_class_type) ||
+	    dwarf_child(agg, m) != 0)
+		return false;
+	do {
+		uint64_t msize;
+
+		if (dwarf_tag(m) != DW_TAG_member || !type_of(m, mt) ||
+		    !real_type(mt, mt))
+			continue;
+		*moff = member_offset(m);
+		msize = type_size(mt);
+		*bits = bit_field(m, moff, &msize);
+		if (off >= *moff && (uint64_t)(off - *moff) < msize)
+			return true;
+	} while (dwarf_siblingof(m, m) == 0);
+	return false;
+}
+
 /*
  * The member of type at off, nested members joined with '.' (anonymous
  * structs and unions add no name, as perf's fill_member_name()), array
@@ -216,60 +262,34 @@ static void member_name(Dwarf_Die *type, int64_t off, char *buf, size_t size)
 	size_t len = 0;
 	char idx[32], bname[NAME_MAX_LEN];
 	uint64_t bits;
+	int64_t moff;
+	const char *name;
 
 	buf[0] = '\0';
 	for (int depth = 0; depth < MAX_DEPTH && off >= 0; depth++) {
-		int tag = dwarf_tag(&cur);
-		bool found = false;
+		if (dwarf_tag(&cur) == DW_TAG_array_type) {
+			uint64_t index;
 
-		if (tag == DW_TAG_array_type) {
-			uint64_t esize;
-
-			if (!type_of(&cur, &mt) || !real_type(&mt, &mt) ||
-			    !(esize = type_size(&mt)))
+			if (!array_elem(&cur, &off, &index))
 				return;
-			snprintf(idx, sizeof(idx), "[%" PRIu64 "]",
-				 (uint64_t)off / esize);
+			snprintf(idx, sizeof(idx), "[%" PRIu64 "]", index);
 			if (len)
 				append(buf, size, &len, "", idx);
-			off %= (int64_t)esize;
-			cur = mt;
 			continue;
 		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
+		if (!member_at(&cur, off, &child, &mt, &moff, &bits))
 			return;
-		if (dwarf_child(&cur, &child) != 0)
-			return;
-		do {
-			int64_t moff;
-			uint64_t msize;
-			const char *name;
-
-			if (dwarf_tag(&child) != DW_TAG_member ||
-			    !type_of(&child, &mt) || !real_type(&mt, &mt))
-				continue;
-			moff = member_offset(&child);
-			msize = type_size(&mt);
-			bits = bit_field(&child, &moff, &msize);
-			if (off < moff || (uint64_t)(off - moff) >= msize)
-				continue;
-			name = dwarf_diename(&child);
-			if (name && bits) {
-				/* perf 7.2: "flags:3" */
-				snprintf(bname, sizeof(bname), "%s:%" PRIu64,
-					 name, bits);
-				name = bname;
-			}
-			if (name)
-				append(buf, size, &len, ".", name);
-			off -= moff;
-			cur = mt;
-			found = true;
-			break;
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			return;
+		name = dwarf_diename(&child);
+		if (name && bits) {
+			/* perf 7.2: "flags:3" */
+			snprintf(bname, sizeof(bname), "%s:%" PRIu64, name,
+				 bits);
+			name = bname;
+		}
+		if (name)
+			append(buf, size, &len, ".", name);
+		off -= moff;
+		cur = mt;
 	}
 }
 
@@ -401,43 +421,25 @@ static bool pointer_at(Dwarf_Die *type, int64_t at, Dwarf_Die *named,
 		       Dwarf_Die *target)
 {
 	Dwarf_Die cur = *type, child, mt;
+	int64_t moff;
+	uint64_t bits;
 
 	for (int depth = 0; depth < MAX_DEPTH && at >= 0; depth++) {
 		const int tag = dwarf_tag(&cur);
-		bool found = false;
 
 		if (tag == DW_TAG_pointer_type && at == 0)
 			return type_of(&cur, named) && real_type(named, target);
 		if (tag == DW_TAG_array_type) {
-			uint64_t esize;
+			uint64_t index;
 
-			if (!type_of(&cur, &mt) || !real_type(&mt, &mt) ||
-			    !(esize = type_size(&mt)))
+			if (!array_elem(&cur, &at, &index))
 				return false;
-			at %= (int64_t)esize;
-			cur = mt;
 			continue;
 		}
-		if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		     tag != DW_TAG_class_type) ||
-		    dwarf_child(&cur, &child) != 0)
+		if (!member_at(&cur, at, &child, &mt, &moff, &bits))
 			return false;
-		do {
-			int64_t moff;
-
-			if (dwarf_tag(&child) != DW_TAG_member ||
-			    !type_of(&child, &mt) || !real_type(&mt, &mt))
-				continue;
-			moff = member_offset(&child);
-			if (at < moff || (uint64_t)(at - moff) >= type_size(&mt))
-				continue;
-			at -= moff;
-			cur = mt;
-			found = true;
-			break;
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			return false;
+		at -= moff;
+		cur = mt;
 	}
 	return false;
 }

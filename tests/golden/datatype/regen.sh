@@ -58,16 +58,7 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		--kallsyms tests/golden/fold/kallsyms \
 		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
 	# the tip: "#", "# (Tip: ...)", "#" at the end
-	python3 - "$PD_TMP/out" "$OUT/$name.report.txt" <<'PYEOF'
-import sys
-lines = open(sys.argv[1], encoding='utf-8', errors='surrogateescape').read().split('\n')
-if lines and lines[-1] == '':
-    lines.pop()
-if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and lines[-1] == '#':
-    lines = lines[:-3]
-with open(sys.argv[2], 'w', encoding='utf-8', errors='surrogateescape') as f:
-    f.write('\n'.join(lines) + '\n')
-PYEOF
+	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.report.txt"
 	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
 		--objdump=/usr/bin/objdump --stdio --code-with-type -i "$f" \
 		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
