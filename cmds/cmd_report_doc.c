@@ -3,7 +3,8 @@
  * profile report.  One run of the capture feeds perf report's histogram
  * (by dso,sym for the hotspots, and by dso,sym,srcline for each one's
  * hottest line), the branch aggregation when the capture has branch
- * stacks, and each event's sampled periods (the derived metrics); the
+ * stacks, the data types the samples access (annotate --data-type's
+ * histogram), and each event's sampled periods (the derived metrics); the
  * --stat captures are read as `pdtool stat` reads them; the flame graph
  * is folded as `pdtool flame` folds it.  emit/pde_doc.c writes the
  * sections.  It is report's format rather than a command of its own
@@ -13,6 +14,7 @@
 #include "pdtool.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
+#include "pda_dthist.h"
 #include "pda_flame.h"
 #include "pda_metrics.h"
 #include "pda_profile.h"
@@ -31,6 +33,8 @@ struct doc_run {
 	const char *path;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
+	struct pda_datatype *dt;	/* the Data types section */
+	struct pda_dthist *types;
 	struct pda_capture c;
 	const struct pd_evsel **evsels;
 	double *periods;	/* per evsel */
@@ -53,6 +57,13 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 				    NULL);
 	if (rc == 0 && r->br)
 		rc = pda_branch_add(r->br, it->sample, it->comm);
+	if (rc == 0) {
+		const struct pda_datatype_res *res;
+
+		rc = pda_datatype_sample(r->dt, it->sample, it->stack, &res);
+		if (rc == 0)
+			rc = pda_dthist_add(r->types, it->sample, res);
+	}
 	return rc < 0 ? rc : 0;
 }
 
@@ -105,6 +116,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	int rc;
 
 	r->hot = new_hist(ctx, f, fn_keys, 2);
+	if (pda_datatype_new(s, &r->dt) < 0 ||
+	    pda_dthist_new(r->dt, &r->types) < 0)
+		die(ctx, "out of memory");
 	r->lines = new_hist(ctx, f, line_keys, 3);
 	if (has_branch_stacks(f)) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
@@ -133,7 +147,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
-					      PDA_BRANCH_SORT_MISPRED)) < 0))
+					      PDA_BRANCH_SORT_MISPRED)) < 0) ||
+	    (rc = pda_dthist_finish(r->types)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 }
 
@@ -216,6 +231,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	struct stat sb;
 	char err[512] = "";
 	char *doc_path, *flame_path;
+	const char *type_why[PDA_DATATYPE_NR_WHY];
 	FILE *out;
 	int rc;
 
@@ -270,6 +286,12 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.hot = r.hot;
 	d.hot_lines = r.lines;
 	d.branches = r.br;
+	d.types = r.types;
+	d.type_coverage = pda_datatype_coverage(r.dt, NULL);
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		type_why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	d.type_why = type_why;
+	d.nr_type_why = PDA_DATATYPE_NR_WHY;
 	sampled_metrics(ctx, &r, d.env, &sampled);
 	d.sampled = &sampled;
 	write_flame(ctx, a, flame_path);
@@ -290,6 +312,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_branch_free(r.br);
+	pda_dthist_free(r.types);
+	pda_datatype_free(r.dt);
 	pda_report_free(r.hot);
 	pda_report_free(r.lines);
 	free(r.evsels);

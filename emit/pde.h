@@ -885,6 +885,13 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* the data types the samples accessed (pda_dthist.h, finished),
+	 * and the attribution's coverage: samples per reason and its
+	 * words, [nr_type_why], reason 0 attributed; NULL: none */
+	const struct pda_dthist *types;
+	const uint64_t *type_coverage;
+	const char *const *type_why;
+	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
 };

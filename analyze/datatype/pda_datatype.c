@@ -1073,9 +1073,11 @@ static bool alias_eq(const void *item, const void *key)
 	return a->dso == b->dso && a->dso_addr == b->dso_addr;
 }
 
-/* The memo of sample's instruction, resolving its leaf. */
+/* The memo of sample's instruction, resolving its leaf; counted: the
+ * pipeline resolved (and counted) the sample already, so the session's
+ * sample counts are left as they are. */
 static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
-		     struct memo **out)
+		     bool counted, struct memo **out)
 {
 	const struct pda_frame *fr;
 	struct pda_dso *dso;
@@ -1083,7 +1085,8 @@ static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
 	uint64_t h;
 	int rc;
 
-	rc = pda_sample_leaf(dt->s, sample, &dt->st, &dso);
+	rc = counted ? pda_addr_leaf(dt->s, sample, &dt->st, &dso)
+		     : pda_sample_leaf(dt->s, sample, &dt->st, &dso);
 	if (rc < 0)
 		return rc;
 	fr = dt->st.nr ? &dt->st.frames[dt->st.nr - 1] : NULL;
@@ -1146,7 +1149,7 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
 	if (al) {
 		m = al->m;
 	} else {
-		rc = leaf_memo(dt, sample, &m);
+		rc = leaf_memo(dt, sample, st != NULL, &m);
 		if (rc < 0)
 			return rc;
 		if (st && st->nr) {
