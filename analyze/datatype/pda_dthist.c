@@ -126,7 +126,7 @@ int pda_dthist_add(struct pda_dthist *h, const struct pd_sample *sample,
 		   const struct pda_datatype_res *res)
 {
 	struct pda_dthist_type key = {0};
-	struct cell ck, *c;
+	struct cell ck = {0}, *c;
 	struct entry *e;
 	uint64_t hv;
 	int rc;
