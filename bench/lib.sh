@@ -165,6 +165,18 @@ measure() {
 	medians "$tmp/measure.runs"
 }
 
+# results_head SCRIPT FILE: the results' opening lines, what made them
+# (SCRIPT at this commit, perf's version), the machine and the capture
+# FILE, then measure's rows ($tmp/rows) as a Markdown table
+results_head() {
+	echo "Made by $1 on $(date -u +%Y-%m-%d) at commit" \
+		"$(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(perf version)."
+	echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+	echo "Capture: $2, $(($(filesize "$2") / 1000000)) MB.  Times: median of $runs runs from the page cache, output to a file; RSS and anonymous memory: the largest of the runs."
+	echo
+	rows_table
+}
+
 # rows_table: $tmp/rows (measure's) as a Markdown table: a command a
 # row, its median wall and CPU seconds, peak RSS and anonymous MB
 rows_table() {

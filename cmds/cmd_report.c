@@ -42,12 +42,13 @@ const char cmd_report_options[] =
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff (default comm,dso,sym, as\n"
-	"                        perf); type and typeoff: the data type\n"
-	"                        and member the sampled instruction loads\n"
-	"                        or stores, from DWARF, as perf >= 6.8\n"
-	"                        (x86_64, i386, aarch64; without\n"
-	"                        children)\n"
+	"                        type, typeoff, typecln (default\n"
+	"                        comm,dso,sym, as perf); type, typeoff and\n"
+	"                        typecln: the data type and member (or\n"
+	"                        64-byte cache line) the sampled\n"
+	"                        instruction loads or stores, from DWARF,\n"
+	"                        as perf >= 6.8 (x86_64, i386, aarch64;\n"
+	"                        without children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -219,7 +220,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff)",
+				    "typeoff, typecln)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -801,7 +802,8 @@ static bool has_type_key(const struct report_opts *o)
 {
 	for (unsigned i = 0; i < o->nr_keys; i++)
 		if (o->keys[i] == PDA_REPORT_TYPE ||
-		    o->keys[i] == PDA_REPORT_TYPEOFF)
+		    o->keys[i] == PDA_REPORT_TYPEOFF ||
+		    o->keys[i] == PDA_REPORT_TYPECLN)
 			return true;
 	return false;
 }
@@ -868,25 +870,6 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	return rep;
 }
 
-/* How many samples have a data type, and why the others have none, as
- * perf annotate --type-stat counts them. */
-static void type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
-{
-	const uint64_t *n = pda_datatype_coverage(dt, NULL);
-	uint64_t total = 0;
-
-	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
-		total += n[w];
-	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
-		" sample%s attributed",
-		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
-	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
-		if (n[w])
-			eprintf("; %" PRIu64 " %s", n[w],
-				pda_datatype_why_str((enum pda_datatype_why)w));
-	fputc('\n', stderr);
-}
-
 static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		     const struct pda_stats *ps)
 {
@@ -912,7 +895,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
 	if (rr->dt)
-		type_coverage(ctx, rr->dt);
+		cmd_type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
@@ -1002,7 +985,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		usage_error(ctx, "--latency with --children: not supported yet "
 			    "(perf >= 6.15 has both)");
 	if (has_type_key(o) && o->children > 0)
-		usage_error(ctx, "--sort type or typeoff with --children: the "
+		usage_error(ctx, "--sort type, typeoff or typecln with --children: "
+			    "the "
 			    "data type is the sampled instruction's alone");
 	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which latency and "

@@ -3,8 +3,9 @@
  * profile report.  One run of the capture feeds perf report's histogram
  * (by dso,sym for the hotspots, and by dso,sym,srcline for each one's
  * hottest line), the branch aggregation when the capture has branch
- * stacks, and each event's sampled periods or group reads (the derived
- * metrics, as pdtool stat estimates them from samples); the
+ * stacks, the data types the samples access (annotate --data-type's
+ * histogram), and each event's sampled periods or group reads (the
+ * derived metrics, as pdtool stat estimates them from samples); the
  * --stat captures are read as `pdtool stat` reads them; the flame graph
  * is folded as `pdtool flame` folds it.  emit/pde_doc.c writes the
  * sections.  It is report's format rather than a command of its own
@@ -14,6 +15,7 @@
 #include "pdtool.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
+#include "pda_dthist.h"
 #include "pda_flame.h"
 #include "pda_metrics.h"
 #include "pda_profile.h"
@@ -33,6 +35,8 @@ struct doc_run {
 	const char *path;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
+	struct pda_datatype *dt;	/* the Data types section */
+	struct pda_dthist *types;
 	struct pda_capture c;
 	struct pda_sampled *sampled; /* each event's periods, group reads */
 };
@@ -52,6 +56,13 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 				    NULL);
 	if (rc == 0 && r->br)
 		rc = pda_branch_add(r->br, it->sample, it->comm);
+	if (rc == 0) {
+		const struct pda_datatype_res *res;
+
+		rc = pda_datatype_sample(r->dt, it->sample, it->stack, &res);
+		if (rc == 0)
+			rc = pda_dthist_add(r->types, it->sample, res);
+	}
 	return rc < 0 ? rc : 0;
 }
 
@@ -104,6 +115,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	int rc;
 
 	r->hot = new_hist(ctx, f, fn_keys, 2);
+	if (pda_datatype_new(s, &r->dt) < 0 ||
+	    pda_dthist_new(r->dt, &r->types) < 0)
+		die(ctx, "out of memory");
 	r->lines = new_hist(ctx, f, line_keys, 3);
 	if (has_branch_stacks(f)) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
@@ -127,7 +141,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
-					      PDA_BRANCH_SORT_MISPRED)) < 0))
+					      PDA_BRANCH_SORT_MISPRED)) < 0) ||
+	    (rc = pda_dthist_finish(r->types)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 }
 
@@ -192,6 +207,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	struct stat sb;
 	char err[512] = "";
 	char *doc_path, *flame_path, *html_path = NULL;
+	const char *type_why[PDA_DATATYPE_NR_WHY];
 	FILE *out;
 	int rc;
 
@@ -253,6 +269,12 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,
 				     NULL, &sampled) < 0)
 		die(ctx, "out of memory");
+	d.types = r.types;
+	d.type_coverage = pda_datatype_coverage(r.dt, NULL);
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		type_why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	d.type_why = type_why;
+	d.nr_type_why = PDA_DATATYPE_NR_WHY;
 	d.sampled = &sampled;
 	write_flame(ctx, a, flame_path);
 	d.flame = "flame.svg";
@@ -279,6 +301,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_branch_free(r.br);
+	pda_dthist_free(r.types);
+	pda_datatype_free(r.dt);
 	pda_report_free(r.hot);
 	pda_report_free(r.lines);
 	pda_sampled_free(r.sampled);

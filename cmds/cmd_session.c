@@ -4,6 +4,7 @@
  * the library logger, and the progress line.
  */
 #include "pdtool.h"
+#include "pda_datatype.h"
 #include "pda_parallel.h"
 #include "pda_capture.h"
 #include "pda_session.h"
@@ -456,6 +457,25 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 	if (!when)
 		return PD_ERR_API; /* two passes: the caller checked */
 	return pda_parallel_at(par, when, level);
+}
+
+/* How many samples have a data type, and why the others have none, as
+ * perf annotate --type-stat counts them. */
+void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
+{
+	const uint64_t *n = pda_datatype_coverage(dt, NULL);
+	uint64_t total = 0;
+
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		total += n[w];
+	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
+		" sample%s attributed",
+		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
+	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
+		if (n[w])
+			eprintf("; %" PRIu64 " %s", n[w],
+				pda_datatype_why_str((enum pda_datatype_why)w));
+	fputc('\n', stderr);
 }
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,

@@ -597,6 +597,11 @@ struct pda_pipe_when;
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
 
+struct pda_datatype;
+/* On stderr: how many samples have a data type, and why the others
+ * have none, as perf annotate --type-stat counts them. */
+void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt);
+
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
 			   const char *why);

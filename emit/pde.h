@@ -754,12 +754,49 @@ struct pde_annot {
 	struct pda_annot *a;
 	struct pde_json j;
 	size_t nr_funcs;
+	/* Set by the caller before pde_annot_func(), or NULL: a note per
+	 * instruction of that function (NULL: none), the data type it
+	 * accesses as perf annotate --code-with-type shows it: text "\t\t#
+	 * data-type: NOTE" after the instruction, json "data_type". */
+	const char *const *notes;
 };
 
 int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 		    const struct pde_annot_opts *opts);
 int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
 int pde_annot_end(struct pde_annot *w);
+
+/* ---- data types (pde_dthist.c; `pdtool annotate --data-type`) ------ */
+
+struct pda_dthist;	/* pda_dthist.h: finished */
+
+struct pde_dthist_opts {
+	enum pde_annot_format format; /* text, md or json */
+	bool color;		/* text: perf's percentage colours */
+	const char *const *events; /* event names by evsel index */
+	size_t nr_events;
+	const char *only;	/* only this type ("foo" matches "struct
+				 * foo", as perf); NULL: every type */
+	const char *input;	/* the capture, for titles */
+	/* the coverage (pda_datatype_coverage()): samples per reason and
+	 * their words, [nr_why]; NULL: not written */
+	const uint64_t *coverage;
+	const char *const *why;
+	size_t nr_why;
+};
+
+/*
+ * The types of h with their members: text as perf >= 6.8's `perf
+ * annotate --data-type --stdio` (per type a header and a member tree,
+ * each member's share of the type's period), GitHub Markdown (a heading
+ * and a table a type) or one JSON object ({"input", "types": [{"event",
+ * "dso", "type", "size", "samples", "period", "members": [{"offset",
+ * "size", "depth", "type", "name", "samples", "period", "percent"}]}],
+ * "coverage": {reason: samples}}).  @return 0 or PD_ERR_IO; *nr_shown
+ * the types written.
+ */
+int pde_dthist(FILE *out, const struct pda_dthist *h,
+	       const struct pde_dthist_opts *o, size_t *nr_shown);
 
 /* ---- branches (pde_branches.c) ------------------------------------- */
 
@@ -941,6 +978,13 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* the data types the samples accessed (pda_dthist.h, finished),
+	 * and the attribution's coverage: samples per reason and its
+	 * words, [nr_type_why], reason 0 attributed; NULL: none */
+	const struct pda_dthist *types;
+	const uint64_t *type_coverage;
+	const char *const *type_why;
+	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
 };

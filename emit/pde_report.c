@@ -81,6 +81,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_TYPEOFF:
 		pdc_strbuf_add_text(b, e->typeoff, strlen(e->typeoff));
 		break;
+	case PDA_REPORT_TYPECLN:
+		pdc_strbuf_add_text(b, e->typecln, strlen(e->typecln));
+		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -122,10 +125,14 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_SRCLINE:
 	case PDA_REPORT_SRCFILE:
-	case PDA_REPORT_TYPE:
-	case PDA_REPORT_TYPEOFF:
 		key_text(b, k, e);
 		return b->len;
+	case PDA_REPORT_TYPE:
+	case PDA_REPORT_TYPEOFF:
+	case PDA_REPORT_TYPECLN:
+		/* perf 7.2's hists__calc_col_len() leaves the type columns
+		 * at their headers' widths: a longer name runs over */
+		return 0;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -258,7 +265,8 @@ static void pad(FILE *out, const char *s, size_t len, size_t w, bool right)
 static bool unpadded_last(enum pda_report_key k)
 {
 	return k == PDA_REPORT_SYM || k == PDA_REPORT_SRCLINE ||
-	       k == PDA_REPORT_SRCFILE;
+	       k == PDA_REPORT_SRCFILE || k == PDA_REPORT_TYPE ||
+	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN;
 }
 
 static void write_headers(FILE *out, const struct pda_report *rep,
@@ -336,6 +344,12 @@ static void write_key(FILE *out, enum pda_report_key k,
 		pdc_strbuf_add(b, " (inlined)", 10);
 	if (last && unpadded_last(k)) {
 		fwrite(b->p, 1, b->len, out);
+		return;
+	}
+	/* perf 7.2's type columns: "%-*s", never cut */
+	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
+	    k == PDA_REPORT_TYPECLN) {
+		pad(out, b->p, b->len, w, false);
 		return;
 	}
 	/* "%-*.*s": cut to the column (a comm longer than the thread's
@@ -1070,6 +1084,10 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_TYPEOFF:
 		pde_json_str(j, "typeoff", e->typeoff);
 		pde_json_i64(j, "type_offset", e->type_off);
+		break;
+	case PDA_REPORT_TYPECLN:
+		pde_json_str(j, "typecln", e->typecln);
+		pde_json_i64(j, "type_cacheline", e->type_off / 64);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;

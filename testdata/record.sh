@@ -45,6 +45,10 @@ gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c
 # registers, where DWARF's location lists find them
 DT_CFLAGS='-O2 -g -fno-omit-frame-pointer'
 gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dtypes.c
+# and at -O0, where every pointer is reloaded from its stack slot before
+# each access (the walk's stack-slot tracking; tests/unit/check_datatype.c)
+gcc -O0 -g -fno-omit-frame-pointer -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+	-o bin/dtypes-O0 src/dtypes.c
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -401,6 +405,9 @@ fi
 name_wanted=dtypes-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtypes-aarch64 src/dtypes.c
+	aarch64-linux-gnu-gcc -O0 -g -fno-omit-frame-pointer \
+		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-O0-aarch64 src/dtypes.c
 	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
 		$(cat dtypes-aarch64.samples)

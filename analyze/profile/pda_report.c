@@ -41,6 +41,7 @@ struct ekey {
 	const char *parent;	/* PARENT; NULL "[other]" */
 	const char *type;	/* TYPE, TYPEOFF */
 	const char *typeoff;	/* TYPEOFF: type, offset and member */
+	const char *typecln;	/* TYPECLN: type and cache line */
 	uint64_t sym_start;	/* SYM with a symbol */
 	uint64_t ip;		/* SYM without a symbol */
 	int32_t tid;		/* PID */
@@ -49,7 +50,7 @@ struct ekey {
 	uint32_t pad;
 };
 
-_Static_assert(sizeof(struct ekey) == 9 * sizeof(void *) + 32,
+_Static_assert(sizeof(struct ekey) == 10 * sizeof(void *) + 32,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -197,6 +198,7 @@ static const struct {
 	[PDA_REPORT_PARENT] = {"parent", NULL, "Parent symbol"},
 	[PDA_REPORT_TYPE] = {"type", NULL, "Data Type"},
 	[PDA_REPORT_TYPEOFF] = {"typeoff", NULL, "Data Type Offset"},
+	[PDA_REPORT_TYPECLN] = {"typecln", NULL, "Data Type Cacheline"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -269,7 +271,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 			return PD_ERR_API;
 		/* a type is the sample's own instruction's: no callers' */
 		if ((keys[i] == PDA_REPORT_TYPE ||
-		     keys[i] == PDA_REPORT_TYPEOFF) &&
+		     keys[i] == PDA_REPORT_TYPEOFF ||
+		     keys[i] == PDA_REPORT_TYPECLN) &&
 		    (!o.data_type || (o.flags & PDA_REPORT_CHILDREN)))
 			return PD_ERR_API;
 	}
@@ -520,7 +523,7 @@ struct thread_key {
 	uint32_t pid;
 	int32_t tid;
 	const char *parent;
-	const char *type, *typeoff; /* the sample's own entry's */
+	const char *type, *typeoff, *typecln; /* the sample's own entry's */
 	int64_t type_off;
 };
 
@@ -583,6 +586,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	if (self) {
 		k.type = t->type;
 		k.typeoff = t->typeoff;
+		k.typecln = t->typecln;
 	}
 	if (rep->has[PDA_REPORT_CPU])
 		k.cpu = NO_CPU;
@@ -633,6 +637,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.parent = k.parent;
 	e->pub.type = k.type;
 	e->pub.typeoff = k.typeoff;
+	e->pub.typecln = k.typecln;
 	e->pub.type_off = self ? t->type_off : 0;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
@@ -805,8 +810,13 @@ static int find_parent(struct pda_report *rep, const struct pda_stack *st,
 	return 0;
 }
 
-/* The type keys of sample's own entry, from the data_type callback:
- * typeoff as perf 6.8's hist_entry__typeoff_snprintf() writes it. */
+/* perf's cacheline_size() where the host does not say: 64 bytes */
+#define CACHE_LINE 64
+
+/* The type keys of sample's own entry, from the data_type callback, as
+ * perf 7.2's hist_entry__typeoff_snprintf() and
+ * hist_entry__typecln_snprintf() write them: a pseudo type ("(unknown)",
+ * "(stack operation)") has no offset. */
 static int data_type(struct pda_report *rep, const struct pd_sample *sample,
 		     struct thread_key *t)
 {
@@ -814,17 +824,28 @@ static int data_type(struct pda_report *rep, const struct pd_sample *sample,
 	int64_t off = 0;
 	int rc = rep->data_type(rep->data_type_arg, sample, &type, &off,
 				&member);
+	bool pseudo;
 
 	if (rc < 0)
 		return rc;
 	if (!type)
 		return PD_ERR_API;
+	pseudo = type[0] == '(' && !member;
+	if (pseudo)
+		off = 0;
+	t->type_off = off;
 	rc = intern(rep, type, strlen(type), &t->type);
-	if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF]) {
-		t->type_off = off;
-		rc = internf(rep, &t->typeoff, "%s %+" PRId64 " (%s)", type, off,
+	if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF] && pseudo)
+		rc = intern(rep, type, strlen(type), &t->typeoff);
+	else if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF] && off)
+		rc = internf(rep, &t->typeoff, "%s +%#" PRIx64 " (%s)", type,
+			     (uint64_t)off, member ? member : "no field");
+	else if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF])
+		rc = internf(rep, &t->typeoff, "%s +0 (%s)", type,
 			     member ? member : "no field");
-	}
+	if (rc == 0 && rep->has[PDA_REPORT_TYPECLN])
+		rc = internf(rep, &t->typecln, "%s: cache-line %" PRId64, type,
+			     off / CACHE_LINE);
 	return rc;
 }
 
@@ -984,7 +1005,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
 		rc = find_parent(rep, st, lo, hi, &t.parent);
 	if (rc == 0 &&
-	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF]))
+	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF] ||
+	     rep->has[PDA_REPORT_TYPECLN]))
 		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
@@ -1344,6 +1366,14 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		const int c = -pda_str_sort(a->pub.type, b->pub.type);
 
 		return c ? c : pda_sgn64(a->pub.type_off - b->pub.type_off);
+	}
+	case PDA_REPORT_TYPECLN: {
+		/* perf's sort__typecln_sort(): the type, then the line */
+		const int c = -pda_str_sort(a->pub.type, b->pub.type);
+
+		return c ? c
+			 : pda_sgn64(a->pub.type_off / CACHE_LINE -
+				     b->pub.type_off / CACHE_LINE);
 	}
 	case PDA_REPORT_NR_KEYS:
 		break;

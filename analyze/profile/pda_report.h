@@ -36,9 +36,11 @@ extern "C" {
  *   type     perf >= 6.8's data type the sample's instruction accesses
  *            ("struct foo", "(unknown)", "(stack operation)"), from the
  *            data_type callback
- *   typeoff  the type with the offset and member in it, as perf 6.8
- *            writes it: "struct foo +8 (bar.baz)", "+0 (no field)"
- *            without a member
+ *   typeoff  the type with the offset and member in it, as perf 7.2
+ *            writes it: "struct foo +0x8 (bar.baz)", "+0 (no field)"
+ *            without a member, a pseudo type ("(unknown)") alone
+ *   typecln  the type and the 64-byte cache line of the offset, as perf
+ *            7.2 writes it: "struct foo: cache-line 1"
  * The type keys are the sample's own entry's: not with children.
  *
  * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
@@ -72,6 +74,7 @@ enum pda_report_key {
 	PDA_REPORT_PARENT,
 	PDA_REPORT_TYPE,
 	PDA_REPORT_TYPEOFF,
+	PDA_REPORT_TYPECLN,
 	PDA_REPORT_NR_KEYS
 };
 
@@ -134,7 +137,7 @@ struct pda_report_opts {
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
-	/* The type and typeoff keys: the data type sample's instruction
+	/* The type, typeoff and typecln keys: the data type sample's instruction
 	 * accesses, *type its name (never NULL), *offset in it, *member
 	 * the member there (NULL: none).  Strings need live only for the
 	 * call.  0 or a negative pd_err, which stops the adding. */
@@ -217,8 +220,9 @@ struct pda_report_entry {
 	const char *srcfile;	/* with the key */
 	const char *parent;	/* NULL: "[other]" */
 	const char *type;	/* with a type key */
-	const char *typeoff;	/* with typeoff: "struct foo +8 (bar)" */
-	int64_t type_off;	/* with typeoff */
+	const char *typeoff;	/* with typeoff: "struct foo +0x8 (bar)" */
+	const char *typecln;	/* with typecln: "struct foo: cache-line 0" */
+	int64_t type_off;	/* with typeoff or typecln */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
