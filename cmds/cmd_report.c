@@ -42,8 +42,11 @@ const char cmd_report_options[] =
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff (default comm,dso,sym, as\n"
-	"                        perf); type and typeoff: the data type\n"
+	"                        type, typeoff, parallelism (default\n"
+	"                        comm,dso,sym, as perf); parallelism: how\n"
+	"                        many of the workload's threads ran at the\n"
+	"                        sample, as perf >= 6.15 (needs switch\n"
+	"                        records); type and typeoff: the data type\n"
 	"                        and member the sampled instruction loads\n"
 	"                        or stores, from DWARF, as perf >= 6.8\n"
 	"                        (x86_64, i386, aarch64; without\n"
@@ -209,7 +212,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff)",
+				    "typeoff, parallelism)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -593,6 +596,18 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		set_view(ctx, o);
 }
 
+/* Whether the samples need their parallelism: --latency,
+ * --parallelism or the parallelism key. */
+static bool needs_parallelism(const struct report_opts *o)
+{
+	if (o->latency || o->nr_levels)
+		return true;
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_PARALLELISM)
+			return true;
+	return false;
+}
+
 static bool report_needs_srcline(const struct report_opts *o)
 {
 	for (unsigned i = 0; i < o->nr_keys; i++)
@@ -698,7 +713,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
 	uint64_t latency = 0;
-	unsigned level;
+	unsigned level = 0;
 	int rc;
 
 	if (!cpu_wanted(rr->o, it->sample)) {
@@ -721,10 +736,11 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		return rc;
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
-						  *it->cookie, latency);
+						  *it->cookie, latency, level);
 	else
 		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
-					    it->comm, it->cookie, latency);
+					    it->comm, it->cookie, latency,
+					    level);
 	if (rc >= 0 && rr->dt)
 		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
@@ -956,13 +972,12 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (has_type_key(o) && o->children > 0)
 		usage_error(ctx, "--sort type or typeoff with --children: the "
 			    "data type is the sampled instruction's alone");
-	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
+	if (needs_parallelism(o) && !pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which latency and "
 		    "parallelism are computed from: record with 'perf record "
 		    "--latency' (perf >= 6.15) or 'perf record "
 		    "--switch-events'", o->path);
-	if ((o->latency || o->nr_levels) &&
-	    pda_parallel_new(f, NULL, &rr.par) < 0)
+	if (needs_parallelism(o) && pda_parallel_new(f, NULL, &rr.par) < 0)
 		die(ctx, "out of memory");
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
@@ -999,7 +1014,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
 	if (rr.par && !pda_capture_two_pass(&rr.c))
-		die(ctx, "'%s': --latency and --parallelism need a capture "
+		die(ctx, "'%s': latency and parallelism need a capture "
 		    "file, read twice (not a pipe)", o->path);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);

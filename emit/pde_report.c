@@ -68,6 +68,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_CPU:
 		pdc_strbuf_addf(b, "%d", e->cpu);
 		break;
+	case PDA_REPORT_PARALLELISM:
+		pdc_strbuf_addf(b, "%u", e->parallelism);
+		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)
 			pdc_strbuf_add_text(b, e->parent, strlen(e->parent));
@@ -108,6 +111,9 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_CPU:
 		return 3;
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's hists__calc_col_len(): 11, the header */
+		return 11;
 	case PDA_REPORT_PARENT:
 		/* "[other]" asks nothing */
 		if (!e->parent)
@@ -328,6 +334,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 	if (k == PDA_REPORT_CPU) {
 		/* "%*.*d": at least w digits */
 		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
+		return;
+	}
+	if (k == PDA_REPORT_PARALLELISM) {
+		/* perf >= 6.15: "%*d" */
+		fprintf(out, "%*u", (int)w, e->parallelism);
 		return;
 	}
 	key_text(b, k, e);
@@ -1041,6 +1052,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_CPU:
 		pde_json_i64(j, "cpu", e->cpu);
+		break;
+	case PDA_REPORT_PARALLELISM:
+		pde_json_i64(j, "parallelism", e->parallelism);
 		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)

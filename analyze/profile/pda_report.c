@@ -5,8 +5,9 @@
  * entries it adds to (its own first, then the distinct entries of its
  * callchain), made once per pipeline memo slot and reused for every
  * later sample of the slot; adding is then a few additions per entry.
- * With the cpu key a summary lists entries without a cpu, which each
- * sample maps to its cpu's entry through a hash.
+ * With the cpu or parallelism key a summary lists entries without a cpu
+ * and parallelism, which each sample maps to its own entry through a
+ * hash: neither is the stack's, so a memo slot cannot keep them.
  *
  * Entries are found by their key (struct ekey), compared as bytes: its
  * strings are interned in the report, so their pointers stand for them,
@@ -46,7 +47,7 @@ struct ekey {
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
-	uint32_t pad;
+	uint32_t par;		/* PARALLELISM; 0 in a summary's entries */
 };
 
 _Static_assert(sizeof(struct ekey) == 9 * sizeof(void *) + 32,
@@ -117,10 +118,11 @@ struct names {
 	const char *sym, *dso, *dso_path; /* the report's */
 };
 
-/* An entry of a summary with a sample's cpu. */
+/* An entry of a summary with a sample's cpu and parallelism. */
 struct cpuent {
 	uint32_t proto;
 	int32_t cpu;
+	uint32_t par;
 	uint32_t id;
 };
 
@@ -162,6 +164,7 @@ struct pda_report {
 	struct pdc_arena arena;	/* entries, summaries, cpu entries */
 	struct pdc_hash by_key;	/* struct ent */
 	struct pdc_hash by_cpu;	/* struct cpuent */
+	bool per_sample;	/* the cpu or parallelism key: by_cpu */
 	struct pdc_hash by_names; /* struct names */
 	struct ent **ents;	/* by id */
 	size_t nr_ents, alloc_ents;
@@ -197,6 +200,7 @@ static const struct {
 	[PDA_REPORT_PARENT] = {"parent", NULL, "Parent symbol"},
 	[PDA_REPORT_TYPE] = {"type", NULL, "Data Type"},
 	[PDA_REPORT_TYPEOFF] = {"typeoff", NULL, "Data Type Offset"},
+	[PDA_REPORT_PARALLELISM] = {"parallelism", NULL, "Parallelism"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -235,7 +239,7 @@ static bool cpuent_eq(const void *item, const void *key)
 {
 	const struct cpuent *a = item, *b = key;
 
-	return a->proto == b->proto && a->cpu == b->cpu;
+	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par;
 }
 
 int pda_report_new(const struct pda_report_opts *opts,
@@ -284,6 +288,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
+	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
+			  rep->has[PDA_REPORT_PARALLELISM];
 	rep->flags = o.flags;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
 			  (!(o.flags & PDA_REPORT_CALLEE) &&
@@ -623,6 +629,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.tid = t->tid;
 	e->pub.dso_path = dso_path;
 	e->pub.cpu = k.cpu;
+	e->pub.parallelism = k.par;
 	e->pub.dso = dso;
 	e->pub.sym = sym;
 	e->pub.addr = addr;
@@ -641,12 +648,16 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	return 0;
 }
 
-/* The entry of proto (an entry without a cpu) with cpu. */
-static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
-		     uint32_t *id)
+/* The entry of proto (an entry without a cpu and parallelism) with cpu
+ * (0 without the key, as frame_entry() leaves it) and parallelism par
+ * (0 without the key). */
+static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
+			uint32_t par, uint32_t *id)
 {
-	const struct cpuent key = {.proto = proto, .cpu = cpu};
-	const uint64_t h = pdc_hash_u64((uint64_t)proto << 32 | (uint32_t)cpu);
+	const struct cpuent key = {.proto = proto, .cpu = cpu, .par = par};
+	const uint64_t h = pdc_hash_u64(((uint64_t)proto << 32 |
+					 (uint32_t)cpu) ^
+					pdc_hash_u64(par));
 	struct pdc_hash_slot *slot;
 	struct cpuent *ce;
 	struct ent *e;
@@ -664,6 +675,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 		return PD_ERR_NOMEM;
 	k = rep->ents[proto]->k;
 	k.cpu = cpu;
+	k.par = par;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
 		const uint64_t hk = ekey_hash(&k);
@@ -686,6 +698,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			*e = *rep->ents[proto];
 			e->k = k;
 			e->pub.cpu = cpu;
+			e->pub.parallelism = par;
 			e->id = (uint32_t)rep->nr_ents;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
@@ -694,6 +707,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	}
 	ce->proto = proto;
 	ce->cpu = cpu;
+	ce->par = par;
 	ce->id = e->id;
 	/* the by_key insertion above did not touch by_cpu: slot holds */
 	pdc_hash_fill(&rep->by_cpu, slot, h, ce);
@@ -1121,9 +1135,10 @@ static int graph_add(struct pda_report *rep, struct event *ev,
 			return PD_ERR_NOMEM;
 		s->term[i] = 0;
 	}
-	/* a cached node is in this entry's graph: the cpu key maps one
-	 * summary entry to several, whose graphs are walked each time */
-	if (!s->term[i] || rep->has[PDA_REPORT_CPU]) {
+	/* a cached node is in this entry's graph: the cpu and parallelism
+	 * keys map one summary entry to several, whose graphs are walked
+	 * each time */
+	if (!s->term[i] || rep->per_sample) {
 		const uint32_t t = graph_walk(rep, v->chain,
 					      s->chain + s->start[i],
 					      s->nr_chain - s->start[i]);
@@ -1178,7 +1193,7 @@ static struct event *event_of(struct pda_report *rep,
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       struct summary *s, uint64_t latency)
+		       struct summary *s, uint64_t latency, unsigned level)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -1189,13 +1204,18 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if (rep->has[PDA_REPORT_CPU]) {
+		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
 			 * sample it */
-			const int32_t cpu = sample->mask & PD_SAMPLE_CPU
-						    ? (int32_t)sample->cpu
-						    : -1;
-			int rc = cpu_entry(rep, id, cpu, &id);
+			const int32_t cpu =
+				!rep->has[PDA_REPORT_CPU] ? 0
+				: sample->mask & PD_SAMPLE_CPU
+					? (int32_t)sample->cpu
+					: -1;
+			int rc = sample_entry(
+				rep, id, cpu,
+				rep->has[PDA_REPORT_PARALLELISM] ? level : 0,
+				&id);
 
 			if (rc < 0)
 				return rc;
@@ -1228,7 +1248,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency)
+			   uint64_t *cookie, uint64_t latency, unsigned level)
 {
 	struct summary *s = NULL;
 	int rc;
@@ -1240,30 +1260,31 @@ int pda_report_add_latency(struct pda_report *rep,
 		return rc;
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
-	return add_summary(rep, sample, s, latency);
+	return add_summary(rep, sample, s, latency, level);
 }
 
 int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 		   const struct pda_stack *st, const char *comm,
 		   uint64_t *cookie)
 {
-	return pda_report_add_latency(rep, sample, st, comm, cookie, 0);
+	return pda_report_add_latency(rep, sample, st, comm, cookie, 0, 0);
 }
 
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency)
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level)
 {
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
-			   latency);
+			   latency, level);
 }
 
 int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie)
 {
-	return pda_report_add_again_latency(rep, sample, cookie, 0);
+	return pda_report_add_again_latency(rep, sample, cookie, 0, 0);
 }
 
 /* ---- sorting ---------------------------------------------------------- */
@@ -1352,6 +1373,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		return str_cmp(a->pub.srcfile, b->pub.srcfile);
 	case PDA_REPORT_CPU:
 		return sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's sort__parallelism_cmp(): right - left */
+		return sgn64((int64_t)b->pub.parallelism - a->pub.parallelism);
 	case PDA_REPORT_PARENT:
 		if (!a->pub.parent || !b->pub.parent)
 			return cmp_null(a->pub.parent, b->pub.parent);

@@ -39,6 +39,9 @@ extern "C" {
  *   typeoff  the type with the offset and member in it, as perf 6.8
  *            writes it: "struct foo +8 (bar.baz)", "+0 (no field)"
  *            without a member
+ *   parallelism  perf >= 6.15's: how many of the workload's threads ran
+ *            when the sample was taken (pda_parallel.h), as given to
+ *            pda_report_add_latency(); 0 for samples added without it
  * The type keys are the sample's own entry's: not with children.
  *
  * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
@@ -72,6 +75,7 @@ enum pda_report_key {
 	PDA_REPORT_PARENT,
 	PDA_REPORT_TYPE,
 	PDA_REPORT_TYPEOFF,
+	PDA_REPORT_PARALLELISM,
 	PDA_REPORT_NR_KEYS
 };
 
@@ -176,14 +180,16 @@ int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie);
 
 /* The same, the sample weighing latency in the latency column (perf
- * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()). */
+ * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()), at
+ * parallelism level (the parallelism key's value). */
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency);
+			   uint64_t *cookie, uint64_t latency, unsigned level);
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency);
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level);
 
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
@@ -207,6 +213,7 @@ struct pda_report_entry {
 				  * key shows */
 	int32_t tid;
 	int32_t cpu;
+	uint32_t parallelism;	/* with the parallelism key */
 	const char *dso;	/* short name; NULL: no map ("[unknown]") */
 	const char *dso_path;	/* as recorded */
 	const char *sym;	/* NULL: no symbol: addr is shown */

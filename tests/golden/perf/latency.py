@@ -2,6 +2,7 @@
 """latency.py - an independent latency profile from perf 6.1's records.
 
     python3 tests/golden/perf/latency.py CAPTURE > GOLDEN
+    python3 tests/golden/perf/latency.py --by parallelism CAPTURE > GOLDEN
 
 perf 6.1 has no `perf report --latency` (perf >= 6.15 does, and no perf
 7.x runs here), so this recomputes what perf >= 6.15 computes, from the
@@ -11,7 +12,9 @@ switch-in, -1 at each switch-out and EXIT, clamped to [1, nrcpus avail]
 (`perf report --header-only`); each sample's latency is period * 1000 //
 level.  Prints one line per symbol, "LATENCY% OVERHEAD% SYMBOL", the
 percentages with two decimals as perf prints them, ordered by latency,
-then overhead, then name.
+then overhead, then name.  With --by parallelism, perf >= 6.15's
+`report -s parallelism` instead: "OVERHEAD% LEVEL" per parallelism level,
+ordered by overhead, then level.
 """
 import re
 import subprocess
@@ -19,7 +22,8 @@ import sys
 
 
 def main():
-    path = sys.argv[1]
+    by_level = sys.argv[1:3] == ['--by', 'parallelism']
+    path = sys.argv[-1]
     hdr = subprocess.run(['perf', 'report', '--header-only', '-i', path],
                          capture_output=True, text=True, check=True).stdout
     m = re.search(r'nrcpus avail : (\d+)', hdr)
@@ -29,7 +33,7 @@ def main():
          '--show-task-events', '-F', 'comm,tid,time,period,event,ip,sym'],
         capture_output=True, text=True, check=True).stdout
     level = 1
-    lat, per = {}, {}
+    lat, per, at = {}, {}, {}
     for line in out.splitlines():
         if 'PERF_RECORD_SWITCH' in line:
             level += -1 if 'PERF_RECORD_SWITCH OUT' in line or \
@@ -48,6 +52,12 @@ def main():
         clamped = max(1, min(level, nr_cpus))
         lat[sym] = lat.get(sym, 0) + period * 1000 // clamped
         per[sym] = per.get(sym, 0) + period
+        at[clamped] = at.get(clamped, 0) + period
+    if by_level:
+        total = sum(at.values())
+        for k in sorted(at, key=lambda k: (-at[k], k)):
+            print('%.2f%% %d' % (100.0 * at[k] / total, k))
+        return
     tl, tp = sum(lat.values()), sum(per.values())
     rows = sorted(lat, key=lambda k: (-lat[k], -per[k], k))
     for k in rows:
