@@ -708,21 +708,6 @@ static int fold_order(void *arg, const struct pd_rec *rec,
 	return pda_parallel_note(fr->par, rec, when);
 }
 
-/* --weight latency: sample with its period replaced by its latency (the
- * fold weighs periods then), in *copy. */
-static int latency_sample(struct fold_run *fr, const struct pda_pipe_item *it,
-			  struct pd_sample *copy)
-{
-	unsigned level;
-	const int rc = cmd_parallel_level(&fr->c, fr->par, it->when, &level);
-
-	if (rc < 0)
-		return rc;
-	*copy = *it->sample;
-	copy->period = pda_parallel_latency(it->sample->period, level);
-	return 0;
-}
-
 /* --branch-history: the sample's branch path under its stack (the
  * callchain cut at --max-stack as perf cuts it). */
 static int fold_branches(struct fold_run *fr, const struct pda_pipe_item *it)
@@ -774,7 +759,8 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	if (fr->par) {
-		rc = latency_sample(fr, it, &lat);
+		/* the fold weighs periods then */
+		rc = cmd_latency_sample(&fr->c, fr->par, it, &lat);
 		if (rc < 0)
 			return rc;
 		sample = &lat;
@@ -832,23 +818,14 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	if (o->latency) {
-		if (!pda_parallel_recorded(f))
-			die(ctx, "'%s': no context-switch records, which "
-			    "latency is computed from: record with 'perf "
-			    "record --latency' (perf >= 6.15) or 'perf record "
-			    "--switch-events'",
-			    o->path);
-		if (pda_parallel_new(f, NULL, &fr.par) < 0)
-			die(ctx, "out of memory");
+		fr.par = cmd_parallel_new(ctx, o->path, f);
 		co.order_fn = fold_order;
 	}
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
-	if (fr.par && !pda_capture_two_pass(&fr.c))
-		die(ctx, "'%s': --weight latency needs a capture read twice "
-		    "(the switch records in time order first): not a pipe",
-		    o->path);
+	if (fr.par)
+		cmd_parallel_two_pass(ctx, o->path, &fr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&fr.c);

@@ -972,13 +972,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	if (has_type_key(o) && o->children > 0)
 		usage_error(ctx, "--sort type or typeoff with --children: the "
 			    "data type is the sampled instruction's alone");
-	if (needs_parallelism(o) && !pda_parallel_recorded(f))
-		die(ctx, "'%s': no context-switch records, which latency and "
-		    "parallelism are computed from: record with 'perf record "
-		    "--latency' (perf >= 6.15) or 'perf record "
-		    "--switch-events'", o->path);
-	if (needs_parallelism(o) && pda_parallel_new(f, NULL, &rr.par) < 0)
-		die(ctx, "out of memory");
+	if (needs_parallelism(o))
+		rr.par = cmd_parallel_new(ctx, o->path, f);
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
@@ -1013,9 +1008,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
-	if (rr.par && !pda_capture_two_pass(&rr.c))
-		die(ctx, "'%s': latency and parallelism need a capture "
-		    "file, read twice (not a pipe)", o->path);
+	if (rr.par)
+		cmd_parallel_two_pass(ctx, o->path, &rr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&rr.c);

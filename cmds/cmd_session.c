@@ -448,6 +448,43 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 	return pda_parallel_at(par, when, level);
 }
 
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f)
+{
+	struct pda_parallel *par;
+
+	if (!pda_parallel_recorded(f))
+		die(ctx, "'%s': no context-switch records, which latency and "
+		    "parallelism are computed from: record with 'perf record "
+		    "--latency' (perf >= 6.15) or 'perf record "
+		    "--switch-events'", path);
+	if (pda_parallel_new(f, NULL, &par) < 0)
+		die(ctx, "out of memory");
+	return par;
+}
+
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c)
+{
+	if (!pda_capture_two_pass(c))
+		die(ctx, "'%s': latency and parallelism need a capture read "
+		    "twice (the switch records in time order first): not a "
+		    "pipe", path);
+}
+
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy)
+{
+	unsigned level;
+	const int rc = cmd_parallel_level(c, par, it->when, &level);
+
+	if (rc < 0)
+		return rc;
+	*copy = *it->sample;
+	copy->period = pda_parallel_latency(it->sample->period, level);
+	return 0;
+}
+
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
 			   const char *why)

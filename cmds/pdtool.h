@@ -545,6 +545,24 @@ struct pda_pipe_when;
  */
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
+/*
+ * Latency or parallelism asked of capture f (path): its parallelism to
+ * note the switch records into (pda_parallel_note from the capture's
+ * order_fn); exits when f has no switch records, saying how to record
+ * them, as perf refuses.  Free with pda_parallel_free().
+ */
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f);
+/* After pda_capture_init(): exits unless c reads its capture twice (the
+ * switch records in time order first): not a pipe. */
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c);
+struct pda_pipe_item;
+/* --weight latency: the item's sample with its period replaced by its
+ * latency (perf >= 6.15's period * 1000 / parallelism), in *copy, for a
+ * profile that weighs periods.  @return as cmd_parallel_level(). */
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy);
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
