@@ -84,7 +84,8 @@ const char cmd_report_options[] =
 	"                        each sample's period divided by how many\n"
 	"                        threads of the workload ran then, from the\n"
 	"                        capture's context-switch records, as perf\n"
-	"                        >= 6.15 (without children)\n"
+	"                        >= 6.15; with children, a children's\n"
+	"                        Latency column first too\n"
 	"      --parallelism LIST\n"
 	"                        only samples taken while this many threads\n"
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
@@ -804,9 +805,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* perf >= 6.15 shows children with latency too; pdtool not yet;
-	 * a data type is the sampled instruction's, not its callers' */
-	const bool children = !o->latency && !has_type_key(o) &&
+	/* a data type is the sampled instruction's, not its callers' */
+	const bool children = !has_type_key(o) &&
 		(o->children > 0 || (o->children == 0 && has_callchains(f)));
 	struct pda_report *rep;
 	int rc;
@@ -966,9 +966,6 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 "-o DIR");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
-	if (o->latency && o->children > 0)
-		usage_error(ctx, "--latency with --children: not supported yet "
-			    "(perf >= 6.15 has both)");
 	if (has_type_key(o) && o->children > 0)
 		usage_error(ctx, "--sort type or typeoff with --children: the "
 			    "data type is the sampled instruction's alone");

@@ -272,15 +272,21 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[5];
-	size_t widths[5], nr_fixed = 0;
+	const char *names[6];
+	size_t widths[6], nr_fixed = 0;
 
-	if (flags & PDA_REPORT_LATENCY) {
+	/* perf >= 6.15 with --latency: latency_children ("Latency"),
+	 * overhead_children, latency, overhead */
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN)) {
 		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		names[nr_fixed] = "Children";
+		widths[nr_fixed++] = OVERHEAD_W * nr;
+	}
+	if (flags & PDA_REPORT_LATENCY) {
+		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	names[nr_fixed] = flags & PDA_REPORT_CHILDREN ? "Self" : "Overhead";
@@ -353,6 +359,23 @@ static void write_key(FILE *out, enum pda_report_key k,
 	pad(out, b->p, b->len < w ? b->len : w, w, false);
 }
 
+/* Row id's latency column: its children's (acc) or its own share of
+ * each member's latency, and the gap after it. */
+static void write_latency(FILE *out, const struct pda_report *rep,
+			  const struct pda_report_table *t, uint32_t id,
+			  bool acc)
+{
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		const struct pda_report_val *v =
+			pda_report_val(rep, t->members[m], id);
+
+		fprintf(out, "%7.2f%%",
+			percent(acc ? v->acc_latency : v->latency,
+				pda_report_event_latency(rep, t->members[m])));
+	}
+	fputs("  ", out);
+}
+
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
 		      const struct widths *w, struct pdc_strbuf *b, bool color)
@@ -362,15 +385,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
 	fputs("  ", out);
-	if (flags & PDA_REPORT_LATENCY) {
-		for (unsigned m = 0; m < nr; m++)
-			fprintf(out, "%7.2f%%",
-				percent(pda_report_val(rep, t->members[m], id)
-						->latency,
-					pda_report_event_latency(
-						rep, t->members[m])));
-		fputs("  ", out);
-	}
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN))
+		write_latency(out, rep, t, id, true);
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
 			put_percent(out, true,
@@ -380,6 +396,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 				    color);
 		fputs("  ", out);
 	}
+	if (flags & PDA_REPORT_LATENCY)
+		write_latency(out, rep, t, id, false);
 	for (unsigned m = 0; m < nr; m++)
 		put_percent(out, true,
 			    percent(pda_report_val(rep, t->members[m], id)->period,

@@ -216,6 +216,15 @@ cpu-clock, 499 Hz, on a 2-CPU host." \
 	"$R --switch-events -e cpu-clock -F 499 -o phases.perf.data -- bin/phases 100"
 fi
 
+name_wanted=phasescg; if want "$@"; then
+record phasescg phases "The phases workload (serial, 2 threads, 4 threads, \
+0.1 s each) with frame-pointer callchains (-g) as well as context-switch \
+records: latency with children (pdtool report --latency --children), \
+whose callers' columns phases.perf.data, without callchains, cannot \
+tell from the rows' own.  cpu-clock, 499 Hz, on a 2-CPU host." \
+	"$R --switch-events -g -e cpu-clock -F 499 -o phasescg.perf.data -- bin/phases 100"
+fi
+
 name_wanted=offcpu; if want "$@"; then
 record offcpu offcpu "A workload that waits, for off-CPU profiles \
 (pdtool fold --off-cpu): main() spins 20 ms in each of sleep_wait() (then \

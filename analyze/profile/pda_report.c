@@ -264,8 +264,6 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
-	    ((o.flags & PDA_REPORT_LATENCY) &&
-	     (o.flags & PDA_REPORT_CHILDREN)) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
@@ -1228,6 +1226,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			v->period += period;
 			v->latency += latency;
 		}
+		v->acc_latency += latency;
 		v->acc_samples++;
 		v->acc_period += period;
 		if (rep->flags & PDA_REPORT_CALLCHAIN) {
@@ -1394,7 +1393,13 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	return 0;
 }
 
-enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES, F_LATENCY };
+enum val_field {
+	F_ACC_PERIOD,
+	F_PERIOD,
+	F_SAMPLES,
+	F_LATENCY,
+	F_ACC_LATENCY
+};
 
 static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 			  enum val_field f)
@@ -1411,6 +1416,8 @@ static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 		return v->samples;
 	case F_LATENCY:
 		return v->latency;
+	case F_ACC_LATENCY:
+		return v->acc_latency;
 	}
 	return 0;
 }
@@ -1429,34 +1436,48 @@ static int hpp_sort(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/* A children column's order (f: F_ACC_PERIOD or F_ACC_LATENCY), as
+ * perf's __hpp__sort_acc(). */
+static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
+		   enum val_field f)
+{
+	const struct pda_report *rep = c->rep;
+	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	int r = field_cmp(val_field(c, 0, a, f), val_field(c, 0, b, f));
+
+	/* "put caller above callee when they have equal period", by their
+	 * graphs' depths */
+	if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
+	    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+	    ea->pub.pid == eb->pub.pid) {
+		const unsigned m = c->t->members[0];
+
+		r = field_cmp(pda_report_val(rep, m, a)->max_depth,
+			      pda_report_val(rep, m, b)->max_depth);
+		if (!rep->root_first)
+			r = -r;
+	}
+	return r ? r : hpp_sort(c, a, b, f);
+}
+
 /* > 0: row a comes before row b in perf's output. */
 static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 {
 	const struct pda_report *rep = c->rep;
 	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	const bool children = rep->flags & PDA_REPORT_CHILDREN;
+	const bool latency = rep->flags & PDA_REPORT_LATENCY;
 	int r = 0;
 
-	/* perf >= 6.15 --latency: the latency column first */
-	if (rep->flags & PDA_REPORT_LATENCY)
+	/* perf >= 6.15's setup_overhead() with --latency: the columns,
+	 * which are the first sort keys, latency_children,
+	 * overhead_children, latency, overhead */
+	if (latency && children)
+		r = acc_cmp(c, a, b, F_ACC_LATENCY);
+	if (!r && children)
+		r = acc_cmp(c, a, b, F_ACC_PERIOD);
+	if (!r && latency)
 		r = hpp_sort(c, a, b, F_LATENCY);
-	if (!r && (rep->flags & PDA_REPORT_CHILDREN)) {
-		r = field_cmp(val_field(c, 0, a, F_ACC_PERIOD),
-			      val_field(c, 0, b, F_ACC_PERIOD));
-		/* perf's __hpp__sort_acc(): "put caller above callee when
-		 * they have equal period", by their graphs' depths */
-		if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
-		    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
-		    ea->pub.pid == eb->pub.pid) {
-			const unsigned m = c->t->members[0];
-
-			r = field_cmp(pda_report_val(rep, m, a)->max_depth,
-				      pda_report_val(rep, m, b)->max_depth);
-			if (!rep->root_first)
-				r = -r;
-		}
-		if (!r)
-			r = hpp_sort(c, a, b, F_ACC_PERIOD);
-	}
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)

@@ -106,7 +106,9 @@ enum pda_report_flags {
 	PDA_REPORT_LATENCY = 1u << 7,	/* perf >= 6.15's --latency: rows by
 					 * the latency the samples were added
 					 * with (pda_report_add_latency), then
-					 * as without; no children */
+					 * as without; with children, by the
+					 * children's latency, the children's
+					 * period, the latency, the period */
 };
 
 struct pda_report_opts {
@@ -198,7 +200,7 @@ int pda_report_finish(struct pda_report *rep);
 struct pda_report_val {
 	uint64_t samples, period;	    /* self */
 	uint64_t acc_samples, acc_period;   /* children: self included */
-	uint64_t latency;		    /* self, as added */
+	uint64_t latency, acc_latency;	    /* self, children: as added */
 	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
 				 * of the row's call graph, 0 none */
 	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
