@@ -9,6 +9,7 @@
 #include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -86,6 +87,12 @@ const char cmd_report_options[] =
 	"                        capture's context-switch records, as perf\n"
 	"                        >= 6.15; with children, a children's\n"
 	"                        Latency column first too\n"
+	"      --off-cpu         a table of event 'offcpu-time' after the\n"
+	"                        samples', as perf reports its --off-cpu\n"
+	"                        captures: each thread's waits (switch-out\n"
+	"                        to switch-in, nanoseconds, preempted ones\n"
+	"                        left out) under the stack of its last\n"
+	"                        sample before (needs switch records)\n"
 	"      --parallelism LIST\n"
 	"                        only samples taken while this many threads\n"
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
@@ -137,6 +144,7 @@ enum {
 	OPT_STDIO,
 	OPT_LATENCY,
 	OPT_PARALLELISM,
+	OPT_OFF_CPU,
 	OPT_STAT,
 	OPT_TOP,
 	OPT_CALL_GRAPH,
@@ -179,6 +187,7 @@ struct report_opts {
 	uint32_t cpus[MAX_CPUS];
 	size_t nr_cpus;
 	bool latency;
+	bool off_cpu;		/* --off-cpu: an offcpu-time table */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
@@ -474,6 +483,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		break;
 	case OPT_LATENCY:
 		o->latency = true;
 		break;
@@ -567,6 +579,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
+		{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"top", required_argument, NULL, OPT_TOP},
@@ -626,6 +639,8 @@ struct report_run {
 	struct pda_filter flt;
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
+	struct pda_offcpu *oc;		/* --off-cpu */
+	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
@@ -706,8 +721,13 @@ static int report_order(void *arg, const struct pd_rec *rec,
 			const struct pda_pipe_when *when)
 {
 	struct report_run *rr = arg;
+	int rc = 0;
 
-	return pda_parallel_note(rr->par, rec, when);
+	if (rr->par)
+		rc = pda_parallel_note(rr->par, rec, when);
+	if (rc == 0 && rr->oc)
+		rc = pda_offcpu_note(rr->oc, rr->f, rec, when);
+	return rc;
 }
 
 static int report_one(void *arg, const struct pda_pipe_item *it)
@@ -717,6 +737,9 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	unsigned level = 0;
 	int rc;
 
+	/* any sample's stack is a candidate for its thread's next wait */
+	if (rr->oc && (rc = pda_offcpu_sample(rr->oc, it)) < 0)
+		return rc;
 	if (!cpu_wanted(rr->o, it->sample)) {
 		rr->nr_cpu_filtered++;
 		return 0;
@@ -745,6 +768,41 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	if (rc >= 0 && rr->dt)
 		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
+}
+
+/* --off-cpu: each wait for an event (preempted ones left out, as perf's
+ * --off-cpu counts sleeping tasks) added as a sample of an event
+ * 'offcpu-time' after the capture's, its period the wait's nanoseconds,
+ * as perf synthesizes them, under the thread's last sampled stack. */
+static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
+		      struct pda_session *ses)
+{
+	struct pd_evsel ev = {.idx = (unsigned)pd_file_nr_evsels(rr->f),
+			      .name = "offcpu-time"};
+	int rc = pda_offcpu_finish(rr->oc);
+
+	/* perf's offcpu-time samples always carry a callchain */
+	ev.attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
+			      PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
+	for (size_t i = 0; rc >= 0 && i < pda_offcpu_nr(rr->oc); i++) {
+		const struct pda_offcpu_span *sp = pda_offcpu_span(rr->oc, i);
+		struct pd_sample s = {.evsel = &ev, .pid = sp->pid,
+				      .tid = sp->tid, .time = sp->out,
+				      .period = sp->in - sp->out};
+
+		if (sp->preempted || !s.period)
+			continue;
+		s.mask = ev.attr.sample_type;
+		if (sp->stack && sp->stack->nr)
+			s.ip = sp->stack->frames[0].ip;
+		rc = pda_report_add(rr->rep, &s, sp->stack,
+				    sp->comm ? sp->comm
+					     : pda_thread_comm(ses, sp->pid,
+							       sp->tid),
+				    NULL);
+	}
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 }
 
 static int report_skip(void *arg, enum pda_capture_skip what, const char *why)
@@ -926,7 +984,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
 	    o->time.has_end || o->parent || o->max_stack || o->view ||
-	    o->graph >= 0 || o->latency || o->nr_levels)
+	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
 		usage_error(ctx, "--format %s -o DIR takes no table options "
 				 "(-s, --children, -n, -g, filters, ...): the "
 				 "profile report's tables are fixed",
@@ -966,6 +1024,12 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 "-o DIR");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
+	rr.f = f;
+	if (o->off_cpu && (needs_parallelism(o) || o->group))
+		usage_error(ctx, "--off-cpu adds a table of waits, which have "
+				 "no latency, parallelism or group: not with "
+				 "--latency, --parallelism, -s parallelism or "
+				 "--group");
 	if (has_type_key(o) && o->children > 0)
 		usage_error(ctx, "--sort type or typeoff with --children: the "
 			    "data type is the sampled instruction's alone");
@@ -986,7 +1050,18 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
 
-		if (rr.par)
+		if (o->off_cpu) {
+			if (!pda_parallel_recorded(f))
+				die(ctx, "'%s': no context-switch records, "
+				    "which off-CPU time is computed from: "
+				    "record with 'perf record "
+				    "--switch-events'", o->path);
+			if (pda_offcpu_new(NULL, &rr.oc) < 0)
+				die(ctx, "out of memory");
+			/* a memo hit has no stack to offer */
+			co.memo = false;
+		}
+		if (rr.par || rr.oc)
 			co.order_fn = report_order;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
@@ -1005,7 +1080,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
-	if (rr.par)
+	if (rr.par || rr.oc)
 		cmd_parallel_two_pass(ctx, o->path, &rr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
@@ -1017,6 +1092,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
+	if (rr.oc)
+		add_waits(ctx, &rr, s);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
@@ -1079,6 +1156,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	pda_datatype_free(rr.dt);
 	pda_parallel_free(rr.par);
+	pda_offcpu_free(rr.oc);
 	pda_session_free(s);
 	pd_file_close(f);
 	for (size_t i = 0; i < 2; i++)
