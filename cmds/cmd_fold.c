@@ -743,13 +743,8 @@ static int fold_order(void *arg, const struct pd_rec *rec,
 		      const struct pda_pipe_when *when)
 {
 	struct fold_run *fr = arg;
-	int rc = 0;
 
-	if (fr->par)
-		rc = pda_parallel_note(fr->par, rec, when);
-	if (rc == 0 && fr->oc)
-		rc = pda_offcpu_note(fr->oc, fr->f, rec, when);
-	return rc;
+	return cmd_switch_note(fr->par, fr->oc, fr->f, rec, when);
 }
 
 /* --branch-history: the sample's branch path under its stack (the
@@ -860,16 +855,6 @@ static uint64_t in_range(const struct cmd_time_range *t, uint64_t a,
 	return b > a ? b - a : 0;
 }
 
-static bool pid_wanted(const struct fold_opts *o, uint32_t pid)
-{
-	if (!o->nr_pids)
-		return true;
-	for (size_t i = 0; i < o->nr_pids; i++)
-		if (o->pids[i] == pid)
-			return true;
-	return false;
-}
-
 /* --off-cpu, --wall-clock: after the run, each wait folded with its
  * length in nanoseconds under its thread's last sampled stack (with a
  * frame saying which wait it was, on the wall clock). */
@@ -887,7 +872,7 @@ static void fold_waits(struct pd_ctx *ctx, struct fold_run *fr,
 		struct pd_sample s = {.pid = sp->pid, .tid = sp->tid};
 		const struct pda_stack *use = sp->stack;
 
-		if ((o->off_cpu && sp->preempted) || !pid_wanted(o, sp->pid))
+		if ((o->off_cpu && sp->preempted) || !cmd_u32_wanted(o->pids, o->nr_pids, sp->pid))
 			continue;
 		s.period = in_range(&o->time, sp->out, sp->in);
 		if (!s.period)
@@ -960,17 +945,12 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 		co.order_fn = fold_order;
 	}
 	if (o->off_cpu || o->wall_clock) {
-		if (!pda_parallel_recorded(f))
-			die(ctx, "'%s': no context-switch records, which "
-			    "off-CPU time is computed from: record with "
-			    "'perf record --switch-events'", o->path);
+		fr.oc = cmd_offcpu_new(ctx, o->path, f);
 		if (o->wall_clock && !clock_events(f))
 			die(ctx, "'%s': --wall-clock adds waits in "
 			    "nanoseconds to sample periods, which are "
 			    "nanoseconds only for cpu-clock and task-clock: "
 			    "record one of them", o->path);
-		if (pda_offcpu_new(NULL, &fr.oc) < 0)
-			die(ctx, "out of memory");
 		co.order_fn = fold_order;
 		/* each sample's stack is a candidate: no memo hits, which
 		 * come without one */

@@ -706,28 +706,14 @@ static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 	return false;
 }
 
-static bool level_wanted(const struct report_opts *o, unsigned level)
-{
-	if (!o->nr_levels)
-		return true;
-	for (size_t i = 0; i < o->nr_levels; i++)
-		if (o->levels[i] == level)
-			return true;
-	return false;
-}
 
 /* A record of the first pass: the switches and exits counted. */
 static int report_order(void *arg, const struct pd_rec *rec,
 			const struct pda_pipe_when *when)
 {
 	struct report_run *rr = arg;
-	int rc = 0;
 
-	if (rr->par)
-		rc = pda_parallel_note(rr->par, rec, when);
-	if (rc == 0 && rr->oc)
-		rc = pda_offcpu_note(rr->oc, rr->f, rec, when);
-	return rc;
+	return cmd_switch_note(rr->par, rr->oc, rr->f, rec, when);
 }
 
 static int report_one(void *arg, const struct pda_pipe_item *it)
@@ -748,7 +734,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
-		if (!level_wanted(rr->o, level)) {
+		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
 			rr->nr_cpu_filtered++;
 			return 0;
 		}
@@ -1051,13 +1037,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress_arg = &prog, .arg = &rr);
 
 		if (o->off_cpu) {
-			if (!pda_parallel_recorded(f))
-				die(ctx, "'%s': no context-switch records, "
-				    "which off-CPU time is computed from: "
-				    "record with 'perf record "
-				    "--switch-events'", o->path);
-			if (pda_offcpu_new(NULL, &rr.oc) < 0)
-				die(ctx, "out of memory");
+			rr.oc = cmd_offcpu_new(ctx, o->path, f);
 			/* a memo hit has no stack to offer */
 			co.memo = false;
 		}

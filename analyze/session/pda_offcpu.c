@@ -5,6 +5,7 @@
  * to its thread's first interval after it, which keeps the latest.
  */
 #include "pda_offcpu.h"
+#include "pda_parallel.h"
 #include "pdc_alloc.h"
 
 #include <stdlib.h>
@@ -100,20 +101,13 @@ int pda_offcpu_note(struct pda_offcpu *oc, struct pd_file *f,
 	return 0;
 }
 
-static int cmp_place(uint64_t ta, uint64_t sa, uint64_t tb, uint64_t sb)
-{
-	if (ta != tb)
-		return ta < tb ? -1 : 1;
-	return sa < sb ? -1 : sa > sb;
-}
-
 static int cmp_sw(const void *a, const void *b)
 {
 	const struct sw *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	return cmp_place(x->time, x->seq, y->time, y->seq);
+	return pda_place_cmp(x->time, x->seq, y->time, y->seq);
 }
 
 /* Sort the switches by thread and time, and pair each out with the
@@ -174,7 +168,7 @@ static struct span *span_after(struct pda_offcpu *oc, uint32_t tid,
 
 		if (sp->pub.tid < tid ||
 		    (sp->pub.tid == tid &&
-		     cmp_place(sp->pub.out, sp->out_seq, t, q) <= 0))
+		     pda_place_cmp(sp->pub.out, sp->out_seq, t, q) <= 0))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -195,7 +189,7 @@ int pda_offcpu_sample(struct pda_offcpu *oc, const struct pda_pipe_item *it)
 	if ((rc = pair(oc)) < 0)
 		return rc;
 	sp = span_after(oc, it->sample->tid, w->time, w->seq);
-	if (!sp || (sp->has_best && cmp_place(w->time, w->seq, sp->best_time,
+	if (!sp || (sp->has_best && pda_place_cmp(w->time, w->seq, sp->best_time,
 					      sp->best_seq) <= 0))
 		return 0;
 	sp->has_best = true;

@@ -43,14 +43,8 @@ def main():
     if children:
         return print_children(out, nr_cpus)
     for line in out.splitlines():
-        if 'PERF_RECORD_SWITCH' in line:
-            level += -1 if 'PERF_RECORD_SWITCH OUT' in line or \
-                'PERF_RECORD_SWITCH_CPU_WIDE OUT' in line else 1
-            continue
-        if 'PERF_RECORD_EXIT' in line:
-            level -= 1
-            continue
         if 'PERF_RECORD_' in line:
+            level += change(line)
             continue
         s = re.match(r'\s*\S.*?\s+\d+\s+[\d.]+:\s+(\d+)\s+\S+:\s+[0-9a-f]+\s+(.*)$',
                      line)
@@ -70,6 +64,15 @@ def main():
     rows = sorted(lat, key=lambda k: (-lat[k], -per[k], k))
     for k in rows:
         print('%.2f%% %.2f%% %s' % (100.0 * lat[k] / tl, 100.0 * per[k] / tp, k))
+
+
+def change(line):
+    """What a record line does to the counter: +1 a switch in, -1 a
+    switch out or an exit, 0 any other."""
+    if 'PERF_RECORD_SWITCH' in line:
+        return -1 if 'PERF_RECORD_SWITCH OUT' in line or \
+            'PERF_RECORD_SWITCH_CPU_WIDE OUT' in line else 1
+    return -1 if 'PERF_RECORD_EXIT' in line else 0
 
 
 def print_children(out, nr_cpus):
@@ -99,14 +102,8 @@ def print_children(out, nr_cpus):
             continue
         flush()
         cur = None
-        if 'PERF_RECORD_SWITCH' in line:
-            level += -1 if 'PERF_RECORD_SWITCH OUT' in line or \
-                'PERF_RECORD_SWITCH_CPU_WIDE OUT' in line else 1
-            continue
-        if 'PERF_RECORD_EXIT' in line:
-            level -= 1
-            continue
         if 'PERF_RECORD_' in line:
+            level += change(line)
             continue
         s = re.match(r'\s*\S.*?\s+\d+\s+[\d.]+:\s+(\d+)\s+\S+:\s*$', line)
         if s:
