@@ -640,6 +640,7 @@ struct report_run {
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
 	struct pda_offcpu *oc;		/* --off-cpu */
+	struct pd_evsel off_ev;		/* its event, which the report keeps */
 	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
@@ -763,22 +764,23 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
 		      struct pda_session *ses)
 {
-	struct pd_evsel ev = {.idx = (unsigned)pd_file_nr_evsels(rr->f),
-			      .name = "offcpu-time"};
+	struct pd_evsel *ev = &rr->off_ev;
 	int rc = pda_offcpu_finish(rr->oc);
 
+	ev->idx = (unsigned)pd_file_nr_evsels(rr->f);
+	ev->name = "offcpu-time";
 	/* perf's offcpu-time samples always carry a callchain */
-	ev.attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
-			      PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
+	ev->attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
+			       PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
 	for (size_t i = 0; rc >= 0 && i < pda_offcpu_nr(rr->oc); i++) {
 		const struct pda_offcpu_span *sp = pda_offcpu_span(rr->oc, i);
-		struct pd_sample s = {.evsel = &ev, .pid = sp->pid,
+		struct pd_sample s = {.evsel = ev, .pid = sp->pid,
 				      .tid = sp->tid, .time = sp->out,
 				      .period = sp->in - sp->out};
 
 		if (sp->preempted || !s.period)
 			continue;
-		s.mask = ev.attr.sample_type;
+		s.mask = ev->attr.sample_type;
 		if (sp->stack && sp->stack->nr)
 			s.ip = sp->stack->frames[0].ip;
 		rc = pda_report_add(rr->rep, &s, sp->stack,
