@@ -477,9 +477,9 @@ void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
 			   const struct pda_capture *c)
 {
 	if (!pda_capture_two_pass(c))
-		die(ctx, "'%s': latency and parallelism need a capture read "
-		    "twice (the switch records in time order first): not a "
-		    "pipe", path);
+		die(ctx, "'%s': latency, parallelism and off-CPU time need a "
+		    "capture read twice (the switch records in time order "
+		    "first): not a pipe", path);
 }
 
 struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
