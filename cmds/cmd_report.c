@@ -9,6 +9,7 @@
 #include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -42,8 +43,11 @@ const char cmd_report_options[] =
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff, typecln (default\n"
-	"                        comm,dso,sym, as perf); type, typeoff and\n"
+	"                        type, typeoff, typecln, parallelism\n"
+	"                        (default comm,dso,sym, as perf);\n"
+	"                        parallelism: how many of the workload's\n"
+	"                        threads ran at the sample, as perf >= 6.15\n"
+	"                        (needs switch records); type, typeoff and\n"
 	"                        typecln: the data type and member (or\n"
 	"                        64-byte cache line) the sampled\n"
 	"                        instruction loads or stores, from DWARF,\n"
@@ -94,7 +98,14 @@ const char cmd_report_options[] =
 	"                        each sample's period divided by how many\n"
 	"                        threads of the workload ran then, from the\n"
 	"                        capture's context-switch records, as perf\n"
-	"                        >= 6.15 (without children)\n"
+	"                        >= 6.15; with children, a children's\n"
+	"                        Latency column first too\n"
+	"      --off-cpu         a table of event 'offcpu-time' after the\n"
+	"                        samples', as perf reports its --off-cpu\n"
+	"                        captures: each thread's waits (switch-out\n"
+	"                        to switch-in, nanoseconds, preempted ones\n"
+	"                        left out) under the stack of its last\n"
+	"                        sample before (needs switch records)\n"
 	"      --parallelism LIST\n"
 	"                        only samples taken while this many threads\n"
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
@@ -139,6 +150,7 @@ enum {
 	OPT_STDIO,
 	OPT_LATENCY,
 	OPT_PARALLELISM,
+	OPT_OFF_CPU,
 	OPT_STAT,
 	OPT_TOP,
 	OPT_CALL_GRAPH,
@@ -186,6 +198,7 @@ struct report_opts {
 	uint32_t cpus[MAX_CPUS];
 	size_t nr_cpus;
 	bool latency;
+	bool off_cpu;		/* --off-cpu: an offcpu-time table */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
@@ -220,7 +233,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff, typecln)",
+				    "typeoff, typecln, parallelism)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -484,6 +497,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		break;
 	case OPT_LATENCY:
 		o->latency = true;
 		break;
@@ -577,6 +593,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
+		{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"top", required_argument, NULL, OPT_TOP},
@@ -629,6 +646,18 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		set_view(ctx, o);
 }
 
+/* Whether the samples need their parallelism: --latency,
+ * --parallelism or the parallelism key. */
+static bool needs_parallelism(const struct report_opts *o)
+{
+	if (o->latency || o->nr_levels)
+		return true;
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_PARALLELISM)
+			return true;
+	return false;
+}
+
 static bool report_needs_srcline(const struct report_opts *o)
 {
 	for (unsigned i = 0; i < o->nr_keys; i++)
@@ -646,6 +675,9 @@ struct report_run {
 	struct pda_filter flt;
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
+	struct pda_offcpu *oc;		/* --off-cpu */
+	struct pd_evsel off_ev;		/* its event, which the report keeps */
+	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
@@ -711,15 +743,6 @@ static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 	return false;
 }
 
-static bool level_wanted(const struct report_opts *o, unsigned level)
-{
-	if (!o->nr_levels)
-		return true;
-	for (size_t i = 0; i < o->nr_levels; i++)
-		if (o->levels[i] == level)
-			return true;
-	return false;
-}
 
 /* A record of the first pass: the switches and exits counted. */
 static int report_order(void *arg, const struct pd_rec *rec,
@@ -727,16 +750,19 @@ static int report_order(void *arg, const struct pd_rec *rec,
 {
 	struct report_run *rr = arg;
 
-	return pda_parallel_note(rr->par, rec, when);
+	return cmd_switch_note(rr->par, rr->oc, rr->f, rec, when);
 }
 
 static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
 	uint64_t latency = 0;
-	unsigned level;
+	unsigned level = 0;
 	int rc;
 
+	/* any sample's stack is a candidate for its thread's next wait */
+	if (rr->oc && (rc = pda_offcpu_sample(rr->oc, it)) < 0)
+		return rc;
 	if (!cpu_wanted(rr->o, it->sample)) {
 		rr->nr_cpu_filtered++;
 		return 0;
@@ -745,7 +771,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
-		if (!level_wanted(rr->o, level)) {
+		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
 			rr->nr_cpu_filtered++;
 			return 0;
 		}
@@ -757,13 +783,50 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		return rc;
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
-						  *it->cookie, latency);
+						  *it->cookie, latency, level);
 	else
 		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
-					    it->comm, it->cookie, latency);
+					    it->comm, it->cookie, latency,
+					    level);
 	if (rc >= 0 && rr->dt)
 		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
+}
+
+/* --off-cpu: each wait for an event (preempted ones left out, as perf's
+ * --off-cpu counts sleeping tasks) added as a sample of an event
+ * 'offcpu-time' after the capture's, its period the wait's nanoseconds,
+ * as perf synthesizes them, under the thread's last sampled stack. */
+static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
+		      struct pda_session *ses)
+{
+	struct pd_evsel *ev = &rr->off_ev;
+	int rc = pda_offcpu_finish(rr->oc);
+
+	ev->idx = (unsigned)pd_file_nr_evsels(rr->f);
+	ev->name = "offcpu-time";
+	/* perf's offcpu-time samples always carry a callchain */
+	ev->attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
+			       PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
+	for (size_t i = 0; rc >= 0 && i < pda_offcpu_nr(rr->oc); i++) {
+		const struct pda_offcpu_span *sp = pda_offcpu_span(rr->oc, i);
+		struct pd_sample s = {.evsel = ev, .pid = sp->pid,
+				      .tid = sp->tid, .time = sp->out,
+				      .period = sp->in - sp->out};
+
+		if (sp->preempted || !s.period)
+			continue;
+		s.mask = ev->attr.sample_type;
+		if (sp->stack && sp->stack->nr)
+			s.ip = sp->stack->frames[0].ip;
+		rc = pda_report_add(rr->rep, &s, sp->stack,
+				    sp->comm ? sp->comm
+					     : pda_thread_comm(ses, sp->pid,
+							       sp->tid),
+				    NULL);
+	}
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 }
 
 static int report_skip(void *arg, enum pda_capture_skip what, const char *why)
@@ -825,9 +888,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* perf >= 6.15 shows children with latency too; pdtool not yet;
-	 * a data type is the sampled instruction's, not its callers' */
-	const bool children = !o->latency && !has_type_key(o) &&
+	/* a data type is the sampled instruction's, not its callers' */
+	const bool children = !has_type_key(o) &&
 		(o->children > 0 || (o->children == 0 && has_callchains(f)));
 	struct pda_report *rep;
 	int rc;
@@ -928,7 +990,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
 	    o->time.has_end || o->parent || o->max_stack || o->view ||
-	    o->graph >= 0 || o->latency || o->nr_levels)
+	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
 		usage_error(ctx, "--format %s -o DIR takes no table options "
 				 "(-s, --children, -n, -g, filters, ...): the "
 				 "profile report's tables are fixed",
@@ -981,21 +1043,18 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 "-o DIR");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
-	if (o->latency && o->children > 0)
-		usage_error(ctx, "--latency with --children: not supported yet "
-			    "(perf >= 6.15 has both)");
+	rr.f = f;
+	if (o->off_cpu && (needs_parallelism(o) || o->group))
+		usage_error(ctx, "--off-cpu adds a table of waits, which have "
+				 "no latency, parallelism or group: not with "
+				 "--latency, --parallelism, -s parallelism or "
+				 "--group");
 	if (has_type_key(o) && o->children > 0)
 		usage_error(ctx, "--sort type, typeoff or typecln with --children: "
 			    "the "
 			    "data type is the sampled instruction's alone");
-	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
-		die(ctx, "'%s': no context-switch records, which latency and "
-		    "parallelism are computed from: record with 'perf record "
-		    "--latency' (perf >= 6.15) or 'perf record "
-		    "--switch-events'", o->path);
-	if ((o->latency || o->nr_levels) &&
-	    pda_parallel_new(f, NULL, &rr.par) < 0)
-		die(ctx, "out of memory");
+	if (needs_parallelism(o))
+		rr.par = cmd_parallel_new(ctx, o->path, f);
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
@@ -1011,7 +1070,12 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
 
-		if (rr.par)
+		if (o->off_cpu) {
+			rr.oc = cmd_offcpu_new(ctx, o->path, f);
+			/* a memo hit has no stack to offer */
+			co.memo = false;
+		}
+		if (rr.par || rr.oc)
 			co.order_fn = report_order;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
@@ -1030,9 +1094,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
-	if (rr.par && !pda_capture_two_pass(&rr.c))
-		die(ctx, "'%s': --latency and --parallelism need a capture "
-		    "file, read twice (not a pipe)", o->path);
+	if (rr.par || rr.oc)
+		cmd_parallel_two_pass(ctx, o->path, &rr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&rr.c);
@@ -1043,6 +1106,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
+	if (rr.oc)
+		add_waits(ctx, &rr, s);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
@@ -1105,6 +1170,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	pda_datatype_free(rr.dt);
 	pda_parallel_free(rr.par);
+	pda_offcpu_free(rr.oc);
 	pda_session_free(s);
 	pd_file_close(f);
 	for (size_t i = 0; i < 2; i++)

@@ -5,6 +5,7 @@
  */
 #include "pdtool.h"
 #include "pda_datatype.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_capture.h"
 #include "pda_session.h"
@@ -476,6 +477,86 @@ void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
 			eprintf("; %" PRIu64 " %s", n[w],
 				pda_datatype_why_str((enum pda_datatype_why)w));
 	fputc('\n', stderr);
+}
+
+/* Exit unless f has switch records, which what is computed from, saying
+ * how to record them. */
+static void need_switches(struct pd_ctx *ctx, const char *path,
+			  const struct pd_file *f, const char *what)
+{
+	if (!pda_parallel_recorded(f))
+		die(ctx, "'%s': no context-switch records, which %s computed "
+		    "from: record with 'perf record --switch-events'%s", path,
+		    what, strcmp(what, "off-CPU time is")
+			  ? " or 'perf record --latency' (perf >= 6.15)"
+			  : "");
+}
+
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f)
+{
+	struct pda_parallel *par;
+
+	need_switches(ctx, path, f, "latency and parallelism are");
+	if (pda_parallel_new(f, NULL, &par) < 0)
+		die(ctx, "out of memory");
+	return par;
+}
+
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c)
+{
+	if (!pda_capture_two_pass(c))
+		die(ctx, "'%s': latency, parallelism and off-CPU time need a "
+		    "capture read twice (the switch records in time order "
+		    "first): not a pipe", path);
+}
+
+struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
+				  struct pd_file *f)
+{
+	struct pda_offcpu *oc;
+
+	need_switches(ctx, path, f, "off-CPU time is");
+	if (pda_offcpu_new(NULL, &oc) < 0)
+		die(ctx, "out of memory");
+	return oc;
+}
+
+int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,
+		    struct pd_file *f, const struct pd_rec *rec,
+		    const struct pda_pipe_when *when)
+{
+	int rc = 0;
+
+	if (par)
+		rc = pda_parallel_note(par, rec, when);
+	if (rc == 0 && oc)
+		rc = pda_offcpu_note(oc, f, rec, when);
+	return rc;
+}
+
+bool cmd_u32_wanted(const uint32_t *list, size_t nr, uint32_t v)
+{
+	if (!nr)
+		return true;
+	for (size_t i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy)
+{
+	unsigned level;
+	const int rc = cmd_parallel_level(c, par, it->when, &level);
+
+	if (rc < 0)
+		return rc;
+	*copy = *it->sample;
+	copy->period = pda_parallel_latency(it->sample->period, level);
+	return 0;
 }
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,

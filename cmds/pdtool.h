@@ -596,6 +596,38 @@ struct pda_pipe_when;
  */
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
+/*
+ * Latency or parallelism asked of capture f (path): its parallelism to
+ * note the switch records into (pda_parallel_note from the capture's
+ * order_fn); exits when f has no switch records, saying how to record
+ * them, as perf refuses.  Free with pda_parallel_free().
+ */
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f);
+/* After pda_capture_init(): exits unless c reads its capture twice (the
+ * switch records in time order first): not a pipe. */
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c);
+struct pda_offcpu;
+/* Off-CPU time asked of capture f (path): its waits to note the switch
+ * records into; exits when f has no switch records, saying how to
+ * record them.  Free with pda_offcpu_free(). */
+struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
+				  struct pd_file *f);
+/* A record of a two-pass run's first pass noted in par and oc (either
+ * NULL): a capture_order_fn's body.  @return as pda_parallel_note(),
+ * pda_offcpu_note(). */
+int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,
+		    struct pd_file *f, const struct pd_rec *rec,
+		    const struct pda_pipe_when *when);
+/* Whether v is one of list[0..nr), or nr is 0 (no list: any). */
+bool cmd_u32_wanted(const uint32_t *list, size_t nr, uint32_t v);
+struct pda_pipe_item;
+/* --weight latency: the item's sample with its period replaced by its
+ * latency (perf >= 6.15's period * 1000 / parallelism), in *copy, for a
+ * profile that weighs periods.  @return as cmd_parallel_level(). */
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy);
 
 struct pda_datatype;
 /* On stderr: how many samples have a data type, and why the others

@@ -69,6 +69,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_CPU:
 		pdc_strbuf_addf(b, "%d", e->cpu);
 		break;
+	case PDA_REPORT_PARALLELISM:
+		pdc_strbuf_addf(b, "%u", e->parallelism);
+		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)
 			pdc_strbuf_add_text(b, e->parent, strlen(e->parent));
@@ -112,6 +115,9 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_CPU:
 		return 3;
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's hists__calc_col_len(): 11, the header */
+		return 11;
 	case PDA_REPORT_PARENT:
 		/* "[other]" asks nothing */
 		if (!e->parent)
@@ -275,15 +281,21 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[5];
-	size_t widths[5], nr_fixed = 0;
+	const char *names[6];
+	size_t widths[6], nr_fixed = 0;
 
-	if (flags & PDA_REPORT_LATENCY) {
+	/* perf >= 6.15 with --latency: latency_children ("Latency"),
+	 * overhead_children, latency, overhead */
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN)) {
 		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		names[nr_fixed] = "Children";
+		widths[nr_fixed++] = OVERHEAD_W * nr;
+	}
+	if (flags & PDA_REPORT_LATENCY) {
+		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	names[nr_fixed] = flags & PDA_REPORT_CHILDREN ? "Self" : "Overhead";
@@ -339,6 +351,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
 		return;
 	}
+	if (k == PDA_REPORT_PARALLELISM) {
+		/* perf >= 6.15: "%*d" */
+		fprintf(out, "%*u", (int)w, e->parallelism);
+		return;
+	}
 	key_text(b, k, e);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
@@ -357,6 +374,23 @@ static void write_key(FILE *out, enum pda_report_key k,
 	pad(out, b->p, b->len < w ? b->len : w, w, false);
 }
 
+/* Row id's latency column: its children's (acc) or its own share of
+ * each member's latency, and the gap after it. */
+static void write_latency(FILE *out, const struct pda_report *rep,
+			  const struct pda_report_table *t, uint32_t id,
+			  bool acc)
+{
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		const struct pda_report_val *v =
+			pda_report_val(rep, t->members[m], id);
+
+		fprintf(out, "%7.2f%%",
+			percent(acc ? v->acc_latency : v->latency,
+				pda_report_event_latency(rep, t->members[m])));
+	}
+	fputs("  ", out);
+}
+
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
 		      const struct widths *w, struct pdc_strbuf *b, bool color)
@@ -366,15 +400,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
 	fputs("  ", out);
-	if (flags & PDA_REPORT_LATENCY) {
-		for (unsigned m = 0; m < nr; m++)
-			fprintf(out, "%7.2f%%",
-				percent(pda_report_val(rep, t->members[m], id)
-						->latency,
-					pda_report_event_latency(
-						rep, t->members[m])));
-		fputs("  ", out);
-	}
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN))
+		write_latency(out, rep, t, id, true);
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
 			put_percent(out, true,
@@ -384,6 +411,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 				    color);
 		fputs("  ", out);
 	}
+	if (flags & PDA_REPORT_LATENCY)
+		write_latency(out, rep, t, id, false);
 	for (unsigned m = 0; m < nr; m++)
 		put_percent(out, true,
 			    percent(pda_report_val(rep, t->members[m], id)->period,
@@ -1071,6 +1100,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_CPU:
 		pde_json_i64(j, "cpu", e->cpu);
+		break;
+	case PDA_REPORT_PARALLELISM:
+		pde_json_i64(j, "parallelism", e->parallelism);
 		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)

@@ -5,8 +5,9 @@
  * entries it adds to (its own first, then the distinct entries of its
  * callchain), made once per pipeline memo slot and reused for every
  * later sample of the slot; adding is then a few additions per entry.
- * With the cpu key a summary lists entries without a cpu, which each
- * sample maps to its cpu's entry through a hash.
+ * With the cpu or parallelism key a summary lists entries without a cpu
+ * and parallelism, which each sample maps to its own entry through a
+ * hash: neither is the stack's, so a memo slot cannot keep them.
  *
  * Entries are found by their key (struct ekey), compared as bytes: its
  * strings are interned in the report, so their pointers stand for them,
@@ -47,7 +48,7 @@ struct ekey {
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
-	uint32_t pad;
+	uint32_t par;		/* PARALLELISM; 0 in a summary's entries */
 };
 
 _Static_assert(sizeof(struct ekey) == 10 * sizeof(void *) + 32,
@@ -118,10 +119,11 @@ struct names {
 	const char *sym, *dso, *dso_path; /* the report's */
 };
 
-/* An entry of a summary with a sample's cpu. */
+/* An entry of a summary with a sample's cpu and parallelism. */
 struct cpuent {
 	uint32_t proto;
 	int32_t cpu;
+	uint32_t par;
 	uint32_t id;
 };
 
@@ -163,6 +165,7 @@ struct pda_report {
 	struct pdc_arena arena;	/* entries, summaries, cpu entries */
 	struct pdc_hash by_key;	/* struct ent */
 	struct pdc_hash by_cpu;	/* struct cpuent */
+	bool per_sample;	/* the cpu or parallelism key: by_cpu */
 	struct pdc_hash by_names; /* struct names */
 	struct ent **ents;	/* by id */
 	size_t nr_ents, alloc_ents;
@@ -199,6 +202,7 @@ static const struct {
 	[PDA_REPORT_TYPE] = {"type", NULL, "Data Type"},
 	[PDA_REPORT_TYPEOFF] = {"typeoff", NULL, "Data Type Offset"},
 	[PDA_REPORT_TYPECLN] = {"typecln", NULL, "Data Type Cacheline"},
+	[PDA_REPORT_PARALLELISM] = {"parallelism", NULL, "Parallelism"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -237,7 +241,7 @@ static bool cpuent_eq(const void *item, const void *key)
 {
 	const struct cpuent *a = item, *b = key;
 
-	return a->proto == b->proto && a->cpu == b->cpu;
+	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par;
 }
 
 int pda_report_new(const struct pda_report_opts *opts,
@@ -262,8 +266,6 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
-	    ((o.flags & PDA_REPORT_LATENCY) &&
-	     (o.flags & PDA_REPORT_CHILDREN)) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
@@ -287,6 +289,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
+	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
+			  rep->has[PDA_REPORT_PARALLELISM];
 	rep->flags = o.flags;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
 			  (!(o.flags & PDA_REPORT_CALLEE) &&
@@ -627,6 +631,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.tid = t->tid;
 	e->pub.dso_path = dso_path;
 	e->pub.cpu = k.cpu;
+	e->pub.parallelism = k.par;
 	e->pub.dso = dso;
 	e->pub.sym = sym;
 	e->pub.addr = addr;
@@ -646,12 +651,16 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	return 0;
 }
 
-/* The entry of proto (an entry without a cpu) with cpu. */
-static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
-		     uint32_t *id)
+/* The entry of proto (an entry without a cpu and parallelism) with cpu
+ * (0 without the key, as frame_entry() leaves it) and parallelism par
+ * (0 without the key). */
+static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
+			uint32_t par, uint32_t *id)
 {
-	const struct cpuent key = {.proto = proto, .cpu = cpu};
-	const uint64_t h = pdc_hash_u64((uint64_t)proto << 32 | (uint32_t)cpu);
+	const struct cpuent key = {.proto = proto, .cpu = cpu, .par = par};
+	const uint64_t h = pdc_hash_u64(((uint64_t)proto << 32 |
+					 (uint32_t)cpu) ^
+					pdc_hash_u64(par));
 	struct pdc_hash_slot *slot;
 	struct cpuent *ce;
 	struct ent *e;
@@ -669,6 +678,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 		return PD_ERR_NOMEM;
 	k = rep->ents[proto]->k;
 	k.cpu = cpu;
+	k.par = par;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
 		const uint64_t hk = ekey_hash(&k);
@@ -691,6 +701,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			*e = *rep->ents[proto];
 			e->k = k;
 			e->pub.cpu = cpu;
+			e->pub.parallelism = par;
 			e->id = (uint32_t)rep->nr_ents;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
@@ -699,6 +710,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	}
 	ce->proto = proto;
 	ce->cpu = cpu;
+	ce->par = par;
 	ce->id = e->id;
 	/* the by_key insertion above did not touch by_cpu: slot holds */
 	pdc_hash_fill(&rep->by_cpu, slot, h, ce);
@@ -1143,9 +1155,10 @@ static int graph_add(struct pda_report *rep, struct event *ev,
 			return PD_ERR_NOMEM;
 		s->term[i] = 0;
 	}
-	/* a cached node is in this entry's graph: the cpu key maps one
-	 * summary entry to several, whose graphs are walked each time */
-	if (!s->term[i] || rep->has[PDA_REPORT_CPU]) {
+	/* a cached node is in this entry's graph: the cpu and parallelism
+	 * keys map one summary entry to several, whose graphs are walked
+	 * each time */
+	if (!s->term[i] || rep->per_sample) {
 		const uint32_t t = graph_walk(rep, v->chain,
 					      s->chain + s->start[i],
 					      s->nr_chain - s->start[i]);
@@ -1200,7 +1213,7 @@ static struct event *event_of(struct pda_report *rep,
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       struct summary *s, uint64_t latency)
+		       struct summary *s, uint64_t latency, unsigned level)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -1211,13 +1224,18 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if (rep->has[PDA_REPORT_CPU]) {
+		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
 			 * sample it */
-			const int32_t cpu = sample->mask & PD_SAMPLE_CPU
-						    ? (int32_t)sample->cpu
-						    : -1;
-			int rc = cpu_entry(rep, id, cpu, &id);
+			const int32_t cpu =
+				!rep->has[PDA_REPORT_CPU] ? 0
+				: sample->mask & PD_SAMPLE_CPU
+					? (int32_t)sample->cpu
+					: -1;
+			int rc = sample_entry(
+				rep, id, cpu,
+				rep->has[PDA_REPORT_PARALLELISM] ? level : 0,
+				&id);
 
 			if (rc < 0)
 				return rc;
@@ -1230,6 +1248,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			v->period += period;
 			v->latency += latency;
 		}
+		v->acc_latency += latency;
 		v->acc_samples++;
 		v->acc_period += period;
 		if (rep->flags & PDA_REPORT_CALLCHAIN) {
@@ -1250,7 +1269,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency)
+			   uint64_t *cookie, uint64_t latency, unsigned level)
 {
 	struct summary *s = NULL;
 	int rc;
@@ -1262,30 +1281,31 @@ int pda_report_add_latency(struct pda_report *rep,
 		return rc;
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
-	return add_summary(rep, sample, s, latency);
+	return add_summary(rep, sample, s, latency, level);
 }
 
 int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 		   const struct pda_stack *st, const char *comm,
 		   uint64_t *cookie)
 {
-	return pda_report_add_latency(rep, sample, st, comm, cookie, 0);
+	return pda_report_add_latency(rep, sample, st, comm, cookie, 0, 0);
 }
 
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency)
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level)
 {
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
-			   latency);
+			   latency, level);
 }
 
 int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie)
 {
-	return pda_report_add_again_latency(rep, sample, cookie, 0);
+	return pda_report_add_again_latency(rep, sample, cookie, 0, 0);
 }
 
 /* ---- sorting ---------------------------------------------------------- */
@@ -1355,6 +1375,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		return pda_str_sort(a->pub.srcfile, b->pub.srcfile);
 	case PDA_REPORT_CPU:
 		return pda_sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's sort__parallelism_cmp(): right - left */
+		return pda_sgn64((int64_t)b->pub.parallelism - a->pub.parallelism);
 	case PDA_REPORT_PARENT:
 		if (!a->pub.parent || !b->pub.parent)
 			return pda_cmp_null(a->pub.parent, b->pub.parent);
@@ -1381,7 +1404,13 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	return 0;
 }
 
-enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES, F_LATENCY };
+enum val_field {
+	F_ACC_PERIOD,
+	F_PERIOD,
+	F_SAMPLES,
+	F_LATENCY,
+	F_ACC_LATENCY
+};
 
 static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 			  enum val_field f)
@@ -1398,6 +1427,8 @@ static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 		return v->samples;
 	case F_LATENCY:
 		return v->latency;
+	case F_ACC_LATENCY:
+		return v->acc_latency;
 	}
 	return 0;
 }
@@ -1416,34 +1447,48 @@ static int hpp_sort(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/* A children column's order (f: F_ACC_PERIOD or F_ACC_LATENCY), as
+ * perf's __hpp__sort_acc(). */
+static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
+		   enum val_field f)
+{
+	const struct pda_report *rep = c->rep;
+	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	int r = field_cmp(val_field(c, 0, a, f), val_field(c, 0, b, f));
+
+	/* "put caller above callee when they have equal period", by their
+	 * graphs' depths */
+	if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
+	    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+	    ea->pub.pid == eb->pub.pid) {
+		const unsigned m = c->t->members[0];
+
+		r = field_cmp(pda_report_val(rep, m, a)->max_depth,
+			      pda_report_val(rep, m, b)->max_depth);
+		if (!rep->root_first)
+			r = -r;
+	}
+	return r ? r : hpp_sort(c, a, b, f);
+}
+
 /* > 0: row a comes before row b in perf's output. */
 static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 {
 	const struct pda_report *rep = c->rep;
 	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	const bool children = rep->flags & PDA_REPORT_CHILDREN;
+	const bool latency = rep->flags & PDA_REPORT_LATENCY;
 	int r = 0;
 
-	/* perf >= 6.15 --latency: the latency column first */
-	if (rep->flags & PDA_REPORT_LATENCY)
+	/* perf >= 6.15's setup_overhead() with --latency: the columns,
+	 * which are the first sort keys, latency_children,
+	 * overhead_children, latency, overhead */
+	if (latency && children)
+		r = acc_cmp(c, a, b, F_ACC_LATENCY);
+	if (!r && children)
+		r = acc_cmp(c, a, b, F_ACC_PERIOD);
+	if (!r && latency)
 		r = hpp_sort(c, a, b, F_LATENCY);
-	if (!r && (rep->flags & PDA_REPORT_CHILDREN)) {
-		r = field_cmp(val_field(c, 0, a, F_ACC_PERIOD),
-			      val_field(c, 0, b, F_ACC_PERIOD));
-		/* perf's __hpp__sort_acc(): "put caller above callee when
-		 * they have equal period", by their graphs' depths */
-		if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
-		    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
-		    ea->pub.pid == eb->pub.pid) {
-			const unsigned m = c->t->members[0];
-
-			r = field_cmp(pda_report_val(rep, m, a)->max_depth,
-				      pda_report_val(rep, m, b)->max_depth);
-			if (!rep->root_first)
-				r = -r;
-		}
-		if (!r)
-			r = hpp_sort(c, a, b, F_ACC_PERIOD);
-	}
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)

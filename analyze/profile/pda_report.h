@@ -41,6 +41,9 @@ extern "C" {
  *            without a member, a pseudo type ("(unknown)") alone
  *   typecln  the type and the 64-byte cache line of the offset, as perf
  *            7.2 writes it: "struct foo: cache-line 1"
+ *   parallelism  perf >= 6.15's: how many of the workload's threads ran
+ *            when the sample was taken (pda_parallel.h), as given to
+ *            pda_report_add_latency(); 0 for samples added without it
  * The type keys are the sample's own entry's: not with children.
  *
  * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
@@ -75,6 +78,7 @@ enum pda_report_key {
 	PDA_REPORT_TYPE,
 	PDA_REPORT_TYPEOFF,
 	PDA_REPORT_TYPECLN,
+	PDA_REPORT_PARALLELISM,
 	PDA_REPORT_NR_KEYS
 };
 
@@ -105,7 +109,9 @@ enum pda_report_flags {
 	PDA_REPORT_LATENCY = 1u << 7,	/* perf >= 6.15's --latency: rows by
 					 * the latency the samples were added
 					 * with (pda_report_add_latency), then
-					 * as without; no children */
+					 * as without; with children, by the
+					 * children's latency, the children's
+					 * period, the latency, the period */
 };
 
 struct pda_report_opts {
@@ -179,14 +185,16 @@ int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie);
 
 /* The same, the sample weighing latency in the latency column (perf
- * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()). */
+ * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()), at
+ * parallelism level (the parallelism key's value). */
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency);
+			   uint64_t *cookie, uint64_t latency, unsigned level);
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency);
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level);
 
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
@@ -195,7 +203,7 @@ int pda_report_finish(struct pda_report *rep);
 struct pda_report_val {
 	uint64_t samples, period;	    /* self */
 	uint64_t acc_samples, acc_period;   /* children: self included */
-	uint64_t latency;		    /* self, as added */
+	uint64_t latency, acc_latency;	    /* self, children: as added */
 	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
 				 * of the row's call graph, 0 none */
 	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
@@ -210,6 +218,7 @@ struct pda_report_entry {
 				  * key shows */
 	int32_t tid;
 	int32_t cpu;
+	uint32_t parallelism;	/* with the parallelism key */
 	const char *dso;	/* short name; NULL: no map ("[unknown]") */
 	const char *dso_path;	/* as recorded */
 	const char *sym;	/* NULL: no symbol: addr is shown */
