@@ -390,7 +390,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 static void dump_fn(void *arg, const char *text)
 {
 	(void)arg;
-	eprintf("%s", text);
+	/* as it is: eprintf would escape the newlines */
+	fputs(text, stderr);
 }
 
 static void log_fn(void *arg, enum pd_log_level level, const char *msg)

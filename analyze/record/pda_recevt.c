@@ -456,6 +456,7 @@ static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
 			break;
 		case 'P':
 			ev->attr.precise_ip = 3;
+			ev->precise_max = true;
 			break;
 		case 'H':
 		case 'G':

@@ -522,6 +522,29 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			r->read_lost = false;
 			continue;
 		}
+		if (ev->precise_max && ev->attr.precise_ip) {
+			/* perf 6.1's evsel__precise_ip_fallback, on any
+			 * failure */
+			ev->attr.precise_ip--;
+			ev->dumped = false;
+			if (r->o.dump) {
+				char msg[64];
+
+				snprintf(msg, sizeof(msg),
+					 "decreasing precise_ip by one (%u)\n",
+					 (unsigned)ev->attr.precise_ip);
+				r->o.dump(r->o.dump_arg, msg);
+			}
+			continue;
+		}
+		if (ev->precise_max) {
+			/* every level tried: the most precise back, for
+			 * the fallback below (perf keeps it on cpu-clock,
+			 * which ignores it) */
+			ev->attr.precise_ip = 3;
+			ev->precise_max = false;
+			ev->dumped = false;
+		}
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
 		     err == EINVAL) &&
 		    ev->fallback) {
@@ -531,7 +554,6 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			     ev->name, strerror(err));
 			ev->attr.type = PERF_TYPE_SOFTWARE;
 			ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-			ev->attr.precise_ip = 0;
 			snprintf(ev->name, sizeof(ev->name), "cpu-clock");
 			ev->fallback = false;
 			ev->needs_pmu = false;
@@ -1176,8 +1198,12 @@ static int setup(struct rec *r)
 			      REC_MAX_EVENTS, &r->nr_ev, r->err, r->err_size);
 	if (rc < 0)
 		return rc;
-	if (!o->events)
+	if (!o->events) {
+		/* perf's default is cycles:P */
 		r->ev[0].fallback = true;
+		r->ev[0].precise_max = true;
+		r->ev[0].attr.precise_ip = 3;
+	}
 	rc = rec_targets(r);
 	if (rc < 0)
 		return rc;

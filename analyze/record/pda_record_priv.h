@@ -32,6 +32,9 @@ struct rec_evsel {
 	bool sample_read;	     /* {...}:S: the leader samples, every
 				      * member's count read with it */
 	bool dumped;		     /* -vv: its attr as it is was shown */
+	bool precise_max;	     /* :P and the default cycles: the most
+				      * precise ip the host takes (perf's
+				      * precise_max: tried from 3 down) */
 };
 
 /*
