@@ -779,7 +779,7 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
-				     const struct pd_file *f,
+				     struct pd_file *f,
 				     struct pda_session *s,
 				     struct report_run *rr)
 {
@@ -795,6 +795,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	struct pda_report *rep;
 	int rc;
 
+	if (pd_file_env(f, &ro.env) < 0)
+		ro.env = NULL; /* the groups unnamed, as --group makes them */
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |

@@ -131,6 +131,10 @@ struct pda_report_opts {
 	/* With PDA_REPORT_GROUP: the capture, whose events are the group's
 	 * members, those without samples included (perf's --group). */
 	const struct pd_file *file;
+	/* The capture's environment, or NULL: a table of a group recorded
+	 * as one (GROUP_DESC) is named "anon group { a, b }" as perf names
+	 * it, not "a, b" (events grouped by --group only). */
+	const struct pd_env *env;
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
