@@ -769,7 +769,7 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		const uint64_t n = convert_unit(t->nr_samples, &unit);
 
 		fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
-			t->nr_members > 1 ? "s" : "");
+			t->nr_members > 1 || t->leads_group ? "s" : "");
 		pde_text_puts(out, t->event);
 		fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n",
 			t->total_period);

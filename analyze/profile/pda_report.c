@@ -260,7 +260,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
-				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
+				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
+				   PDA_REPORT_NO_GROUP)) ||
 	    ((o.flags & PDA_REPORT_LATENCY) &&
 	     (o.flags & PDA_REPORT_CHILDREN)) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
@@ -1558,6 +1559,12 @@ static int make_table(struct pda_report *rep, struct table *t,
 	}
 	t->pub.event = t->name;
 	t->pub.nr_members = nr;
+	if (nr == 1 && rep->env) {
+		for (uint32_t g = 0; g < rep->env->nr_groups; g++)
+			if (rep->env->groups[g].leader_idx == members[0] &&
+			    rep->env->groups[g].nr_members > 1)
+				t->pub.leads_group = true;
+	}
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
@@ -1739,14 +1746,17 @@ int pda_report_finish(struct pda_report *rep)
 		if (rep->events[e].nr_samples ||
 		    ((rep->flags & PDA_REPORT_GROUP) && rep->events[e].evsel))
 			members[nr++] = (unsigned)e;
-	if (rep->flags & PDA_REPORT_GROUP) {
+	if (rep->file && rep->env && rep->env->nr_groups &&
+	    !(rep->flags & PDA_REPORT_NO_GROUP)) {
+		/* perf forces one group of every event (--group) only
+		 * where none was recorded */
+		rc = recorded_tables(rep, members, nr);
+	} else if (rep->flags & PDA_REPORT_GROUP) {
 		if (nr) {
 			rc = make_table(rep, &rep->tables[0], members, nr,
 					true);
 			rep->nr_tables = 1;
 		}
-	} else if (rep->file && rep->env && rep->env->nr_groups) {
-		rc = recorded_tables(rep, members, nr);
 	} else {
 		for (unsigned i = 0; rc == 0 && i < nr; i++) {
 			rc = make_table(rep, &rep->tables[i], &members[i], 1,

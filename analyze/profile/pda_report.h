@@ -103,6 +103,9 @@ enum pda_report_flags {
 					 * the latency the samples were added
 					 * with (pda_report_add_latency), then
 					 * as without; no children */
+	PDA_REPORT_NO_GROUP = 1u << 8,	/* a table per event, also where
+					 * the capture recorded groups
+					 * (perf report --no-group) */
 };
 
 struct pda_report_opts {
@@ -229,6 +232,9 @@ struct pda_report_entry {
 struct pda_report_table {
 	const char *event;	/* "cpu-clock"; with group, "a, b, c" */
 	unsigned nr_members;	/* events side by side: 1 unless group */
+	bool leads_group;	/* a recorded group's leader alone
+				 * (PDA_REPORT_NO_GROUP): perf still says
+				 * "events" */
 	const unsigned *members; /* their indexes for pda_report_val() */
 	uint64_t nr_samples;	/* summed over the members */
 	uint64_t total_period;
