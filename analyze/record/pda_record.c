@@ -359,6 +359,10 @@ static int config_events(struct rec *r)
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		struct perf_event_attr *a = &r->ev[i].attr;
 		const bool member = r->ev[i].leader != i;
+		const bool tracking = r->ev[i].tracking;
+		/* the side band: on the tracking dummy, else the first */
+		const bool side_band = tracking || (i == 0 && !r->ev[r->nr_ev - 1]
+							      .tracking);
 
 		a->size = sizeof(*a);
 		a->sample_type = type | (r->ev[i].tracepoint ? PERF_SAMPLE_RAW
@@ -373,12 +377,13 @@ static int config_events(struct rec *r)
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 		}
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		/* a group's members start with their leader */
-		a->disabled = !member;
+		/* a group's members start with their leader; the tracking
+		 * dummy at once, as perf's */
+		a->disabled = !member && !tracking;
 		a->inherit = o->tids ? 0 : 1;
 		a->enable_on_exec = o->argv && !per_cpu_target && !member;
 		a->sample_id_all = 1;
-		a->exclude_guest = 1;
+		a->exclude_guest = !tracking;
 		if (r->ev[i].sample_read) {
 			/* perf 6.1's leader sampling: every sample reads the
 			 * group; the members never sample themselves, and
@@ -401,8 +406,8 @@ static int config_events(struct rec *r)
 			a->use_clockid = 1;
 			a->clockid = o->clockid;
 		}
-		if (i == 0) {
-			/* the first event carries the side band */
+		if (side_band) {
+			/* one event carries the side band */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = 1;
 			a->task = 1;
 			a->ksymbol = a->bpf_event = 1;
@@ -1016,7 +1021,8 @@ static int lost_samples(struct rec *r)
 static int write_synthesized(struct rec *r)
 {
 	struct rec_synth s = {.a = r->a, .id_hdr_size = r->id_hdr_size,
-			      .mmap_data = r->ev[0].attr.mmap_data,
+			      .mmap_data = r->ev[0].attr.mmap_data ||
+					   r->ev[r->nr_ev - 1].attr.mmap_data,
 			      .dsos = r->dsos};
 	int rc;
 
@@ -1203,6 +1209,22 @@ static int setup(struct rec *r)
 		r->ev[0].fallback = true;
 		r->ev[0].precise_max = true;
 		r->ev[0].attr.precise_ip = 3;
+	}
+	if ((o->system_wide || o->cpus) && r->nr_ev < REC_MAX_EVENTS) {
+		/* perf 6.1 (record__open's evlist__add_dummy_on_all_cpus):
+		 * whole CPUs get a dummy event, enabled at once, that
+		 * carries the side band (maps, comms, switches) */
+		struct rec_evsel *d = &r->ev[r->nr_ev];
+
+		memset(d, 0, sizeof(*d));
+		d->attr.type = PERF_TYPE_SOFTWARE;
+		d->attr.config = PERF_COUNT_SW_DUMMY;
+		d->attr.exclude_kernel = d->attr.exclude_user = 0;
+		snprintf(d->name, sizeof(d->name), "dummy:HG");
+		d->leader = r->nr_ev;
+		d->nr_members = 1;
+		d->tracking = true;
+		r->nr_ev++;
 	}
 	rc = rec_targets(r);
 	if (rc < 0)

@@ -32,6 +32,8 @@ struct rec_evsel {
 	bool sample_read;	     /* {...}:S: the leader samples, every
 				      * member's count read with it */
 	bool dumped;		     /* -vv: its attr as it is was shown */
+	bool tracking;		     /* the dummy:HG that perf adds for -a
+				      * and -C to carry the side band */
 	bool precise_max;	     /* :P and the default cycles: the most
 				      * precise ip the host takes (perf's
 				      * precise_max: tried from 3 down) */
