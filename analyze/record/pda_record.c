@@ -1291,6 +1291,11 @@ static int write_capture(struct rec *r)
 	rc = rec_add_events(r);
 	if (rc == 0)
 		rc = rec_host_features(r->w, &r->o, r->a);
+	for (size_t e = 0; rc == 0 && !r->o.pipe && e < r->nr_ev; e++)
+		if (r->ev[e].tracepoint) {
+			rc = rec_tracing_data(r);
+			break;
+		}
 	if (rc == 0)
 		rc = pd_writer_begin(r->w);
 	if (rc == 0)

@@ -171,6 +171,10 @@ int rec_event_desc(struct rec *r);
 void rec_ioctl_all(struct rec *r, unsigned long req);
 void rec_close_events(struct rec *r);
 
+/* The TRACING_DATA feature for the tracepoints among r->ev
+ * (pda_rectrace.c).  @return 0 or a negative pd_err. */
+int rec_tracing_data(struct rec *r);
+
 /*
  * --stat (pda_recstat.c): count r->ev on the targets as perf stat record
  * does and write its capture.  @return 0 or a negative pd_err.
