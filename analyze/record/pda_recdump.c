@@ -58,24 +58,26 @@ static void bits(struct pdc_strbuf *b, const char *name, uint64_t v,
 	line(b, name, buf);
 }
 
-static void num(struct pdc_strbuf *b, const char *name, uint64_t v)
+/* A non-zero value, in decimal or (hex) as perf's %#x. */
+static void value(struct pdc_strbuf *b, const char *name, uint64_t v,
+		  bool hex)
 {
 	char buf[32];
 
 	if (!v)
 		return;
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	snprintf(buf, sizeof(buf), hex ? "%#" PRIx64 : "%" PRIu64, v);
 	line(b, name, buf);
+}
+
+static void num(struct pdc_strbuf *b, const char *name, uint64_t v)
+{
+	value(b, name, v, false);
 }
 
 static void hex(struct pdc_strbuf *b, const char *name, uint64_t v)
 {
-	char buf[32];
-
-	if (!v)
-		return;
-	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
-	line(b, name, buf);
+	value(b, name, v, true);
 }
 
 void rec_attr_text(const struct perf_event_attr *a, struct pdc_strbuf *b)

@@ -520,6 +520,27 @@ static const char *item_end(const char *p)
 	return p;
 }
 
+/* The item at *p (up to item_end) into buf, *p past it and its comma,
+ * with room for one more event; no group in a group.  @return 0 or
+ * PD_ERR_API with what is wrong in err (about bad: the list or group). */
+static int take_item(const char **p, char *buf, size_t size, size_t nr,
+		     size_t max, const char *bad, bool in_group, char *err,
+		     size_t err_size)
+{
+	const char *q = item_end(*p);
+
+	if (q == *p || (size_t)(q - *p) >= size || (in_group && **p == '{'))
+		return errf(err, err_size, PD_ERR_API, "bad event list '%s'",
+			    bad);
+	if (nr == max)
+		return errf(err, err_size, PD_ERR_API, "more than %zu events",
+			    max);
+	memcpy(buf, *p, (size_t)(q - *p));
+	buf[q - *p] = '\0';
+	*p = *q ? q + 1 : q;
+	return 0;
+}
+
 /*
  * A group "{a,b}[:MODS]" (item without the braces' text copied) into
  * ev[*nr...]: each member parsed as an item, MODS applied to each as
@@ -549,23 +570,15 @@ static int parse_group(const char *sysfs, const char *item,
 	memcpy(inner, item + 1, len);
 	inner[len] = '\0';
 	for (const char *p = inner; *p;) {
-		const char *q = item_end(p);
 		char one[REC_NAME_MAX];
-		int rc;
+		int rc = take_item(&p, one, sizeof(one), *nr, max, item, true,
+				   err, err_size);
 
-		if (q == p || *p == '{')
-			return errf(err, err_size, PD_ERR_API,
-				    "'%s': bad group", item);
-		if (*nr == max)
-			return errf(err, err_size, PD_ERR_API,
-				    "more than %zu events", max);
-		memcpy(one, p, (size_t)(q - p));
-		one[q - p] = '\0';
-		rc = parse_item(sysfs, one, &ev[*nr], err, err_size);
+		if (rc == 0)
+			rc = parse_item(sysfs, one, &ev[*nr], err, err_size);
 		if (rc < 0)
 			return rc;
 		(*nr)++;
-		p = *q ? q + 1 : q;
 	}
 	if (mods) {
 		/* S is the group's; the others each member's (perf keeps
@@ -604,17 +617,11 @@ int rec_parse_events(const char *list, const char *sysfs,
 	*nr = 0;
 	while (*p) {
 		char item[REC_NAME_MAX];
-		const char *q = item_end(p);
-		int rc;
+		int rc = take_item(&p, item, sizeof(item), *nr, max, list,
+				   false, err, err_size);
 
-		if (q == p || (size_t)(q - p) >= sizeof(item))
-			return errf(err, err_size, PD_ERR_API,
-				    "bad event list '%s'", list);
-		if (*nr == max)
-			return errf(err, err_size, PD_ERR_API,
-				    "more than %zu events", max);
-		memcpy(item, p, (size_t)(q - p));
-		item[q - p] = '\0';
+		if (rc < 0)
+			return rc;
 		if (item[0] == '{') {
 			rc = parse_group(sysfs, item, ev, max, nr, err,
 					 err_size);
@@ -628,7 +635,6 @@ int rec_parse_events(const char *list, const char *sysfs,
 		}
 		if (rc < 0)
 			return rc;
-		p = *q ? q + 1 : q;
 	}
 	if (*nr == 0)
 		return errf(err, err_size, PD_ERR_API, "no events in '%s'",
