@@ -1172,8 +1172,6 @@ static int end_features(struct rec *r)
 
 	if (!r->o.pipe)
 		rc = rec_event_desc(r);
-	if (rc == 0 && !r->o.pipe)
-		rc = group_desc(r);
 	pdc_strbuf_init(&b, r->a, NULL, 0);
 	r->st->nr_build_ids = rec_dsos_build_ids(r->dsos, &b);
 	if (rc == 0 && !b.oom)
@@ -1291,6 +1289,9 @@ static int write_capture(struct rec *r)
 	rc = rec_add_events(r);
 	if (rc == 0)
 		rc = rec_host_features(r->w, &r->o, r->a);
+	/* known before the data: a pipe's features come first */
+	if (rc == 0)
+		rc = group_desc(r);
 	for (size_t e = 0; rc == 0 && !r->o.pipe && e < r->nr_ev; e++)
 		if (r->ev[e].tracepoint) {
 			rc = rec_tracing_data(r);
