@@ -110,7 +110,9 @@ const char cmd_report_options[] =
 	"                        only samples taken while this many threads\n"
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
-	"                        perf report --group\n"
+	"                        perf report --group (a capture that recorded\n"
+	"                        groups {a,b}: a table per group, by default)\n"
+	"      --no-group        a table per event, recorded groups too\n"
 	"      --comms LIST      only samples of these commands (names,\n"
 	"                        comma-separated, as perf's)\n"
 	"      --symbols LIST    only samples in these functions\n"
@@ -141,6 +143,7 @@ enum {
 	OPT_PERCENT_LIMIT,
 	OPT_MAX_STACK,
 	OPT_GROUP,
+	OPT_NO_GROUP,
 	OPT_COMMS,
 	OPT_SYMBOLS,
 	OPT_PID,
@@ -174,7 +177,7 @@ struct report_opts {
 	enum pda_report_key keys[PDA_REPORT_MAX_KEYS];
 	unsigned nr_keys;
 	int children;		/* 1 --children, -1 --no-children, 0 */
-	bool nr_samples, total_period, group;
+	bool nr_samples, total_period, group, no_group;
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	const char *sort_arg;	/* --sort's text */
 	bool branch_stack;	/* perf's branch mode */
@@ -469,6 +472,11 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_GROUP:
 		o->group = true;
+		o->no_group = false;
+		break;
+	case OPT_NO_GROUP:
+		o->no_group = true;
+		o->group = false;
 		break;
 	case OPT_COMMS:
 		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
@@ -584,6 +592,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
 		{"parent", required_argument, NULL, 'p'},
 		{"group", no_argument, NULL, OPT_GROUP},
+		{"no-group", no_argument, NULL, OPT_NO_GROUP},
 		{"comms", required_argument, NULL, OPT_COMMS},
 		{"symbols", required_argument, NULL, OPT_SYMBOLS},
 		{"pid", required_argument, NULL, OPT_PID},
@@ -879,7 +888,7 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
-				     const struct pd_file *f,
+				     struct pd_file *f,
 				     struct pda_session *s,
 				     struct report_run *rr)
 {
@@ -894,8 +903,11 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	struct pda_report *rep;
 	int rc;
 
+	if (pd_file_env(f, &ro.env) < 0)
+		ro.env = NULL; /* the groups unnamed, as --group makes them */
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
+		   (o->no_group ? PDA_REPORT_NO_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
 		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
 		   (o->latency ? PDA_REPORT_LATENCY : 0) |

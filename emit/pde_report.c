@@ -830,7 +830,8 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
 
-		write_table_title(out, t->nr_samples, t->nr_members > 1,
+		write_table_title(out, t->nr_samples,
+				  t->nr_members > 1 || t->leads_group,
 				  t->event, t->total_period);
 		calc_widths(rep, t, &w, &b);
 		write_headers(out, rep, t, &w);

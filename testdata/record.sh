@@ -241,6 +241,17 @@ callchains (-g) on the cpu-clock samples, 999 Hz." \
 	"$R --switch-events -g -e cpu-clock -F 999 -o offcpu.perf.data -- bin/offcpu 100"
 fi
 
+name_wanted=group; if want "$@"; then
+record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
+sampling (the leader samples; each sample reads the group: \
+PERF_SAMPLE_READ with read_format ID|GROUP|LOST, the member with no \
+period of its own) beside page-faults outside any group; GROUP_DESC \
+names the group.  perf 6.1 delivers each sample once per member, the \
+member's count since its previous sample as the period.  -g, 999 Hz, \
+0.3 s of the C program." \
+	"$R -e '{cpu-clock,task-clock}:S' -e page-faults -g -F 999 -o group.perf.data -- bin/demo 300"
+fi
+
 name_wanted=lost; if want "$@"; then
 record lost demo "Lost samples: cpu-clock every 4000 ns with callchains \
 (-g) into a one-page ring buffer (-m 1) for 10 ms of the C program, so the \

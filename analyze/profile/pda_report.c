@@ -158,6 +158,7 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	const struct pd_file *file;
+	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
 	bool parent_set;
 	bool done;
@@ -265,7 +266,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
-				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
+				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
+				   PDA_REPORT_NO_GROUP)) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
@@ -308,6 +310,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->file = o.file;
+	rep->env = o.env;
 	pdc_intern_init(&rep->strs, 0, 0, 0);
 	if (rep->has[PDA_REPORT_PARENT]) {
 		rc = regcomp(&rep->parent_re, o.parent ? o.parent : DEFAULT_PARENT,
@@ -1532,10 +1535,35 @@ static bool touched(const struct event *ev, uint32_t id)
 	return id < ev->nr_v && (ev->v[id].samples || ev->v[id].acc_samples);
 }
 
+/* The name of the group the capture recorded (GROUP_DESC) whose events
+ * are exactly members, in order, or NULL: perf 6.1's evsel__group_desc
+ * names such a table "NAME { a, b }", a group forced by --group on
+ * events recorded apart "a, b". */
+static const char *recorded_group(const struct pda_report *rep,
+				  const unsigned *members, unsigned nr)
+{
+	const struct pd_env *env = rep->env;
+
+	if (!rep->file || !env)
+		return NULL;
+	for (uint32_t g = 0; g < env->nr_groups; g++) {
+		const struct pd_env_group *grp = &env->groups[g];
+		bool same = grp->nr_members == nr;
+
+		for (unsigned m = 0; same && m < nr; m++)
+			same = rep->events[members[m]].evsel ==
+			       pd_file_evsel(rep->file, grp->leader_idx + m);
+		if (same)
+			return grp->name ? grp->name : "{anon_group}";
+	}
+	return NULL;
+}
+
 /* Table t over members (event indexes): its rows sorted. */
 static int make_table(struct pda_report *rep, struct table *t,
 		      const unsigned *members, unsigned nr, bool i_first)
 {
+	const char *group;
 	struct pdc_strbuf b;
 	char small[256];
 	uint32_t *tmp;
@@ -1551,6 +1579,11 @@ static int make_table(struct pda_report *rep, struct table *t,
 		return PD_ERR_NOMEM;
 	}
 	pdc_strbuf_init(&b, &rep->mem, small, sizeof(small));
+	group = nr > 1 ? recorded_group(rep, members, nr) : NULL;
+	if (group)
+		pdc_strbuf_addf(&b, "%s { ",
+				strcmp(group, "{anon_group}") ? group
+							      : "anon group");
 	for (unsigned m = 0; m < nr; m++) {
 		const struct event *ev = &rep->events[members[m]];
 
@@ -1560,6 +1593,8 @@ static int make_table(struct pda_report *rep, struct table *t,
 		pdc_strbuf_addf(&b, "%s%s", m ? ", " : "",
 				ev->evsel ? ev->evsel->name : "unknown");
 	}
+	if (group)
+		pdc_strbuf_addf(&b, " }");
 	t->name = b.oom ? NULL : pdc_strndup(&rep->mem, b.p, b.len);
 	pdc_strbuf_release(&b);
 	if (!t->name) {
@@ -1580,6 +1615,12 @@ static int make_table(struct pda_report *rep, struct table *t,
 	}
 	t->pub.event = t->name;
 	t->pub.nr_members = nr;
+	if (nr == 1 && rep->env) {
+		for (uint32_t g = 0; g < rep->env->nr_groups; g++)
+			if (rep->env->groups[g].leader_idx == members[0] &&
+			    rep->env->groups[g].nr_members > 1)
+				t->pub.leads_group = true;
+	}
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
@@ -1658,6 +1699,66 @@ static void finish_graphs(struct pda_report *rep)
 	}
 }
 
+/* The group of the capture's GROUP_DESC that event index e leads or is
+ * a member of, or NULL. */
+static const struct pd_env_group *group_of(const struct pda_report *rep,
+					   size_t e)
+{
+	for (uint32_t g = 0; g < rep->env->nr_groups; g++) {
+		const struct pd_env_group *grp = &rep->env->groups[g];
+
+		if (e >= grp->leader_idx && e < grp->leader_idx + grp->nr_members)
+			return grp;
+	}
+	return NULL;
+}
+
+/*
+ * The tables of a capture that recorded groups ({a,b}), as perf 6.1
+ * shows it without --group: a table per group with every member side by
+ * side, those without samples too, and one per event outside a group
+ * (with samples); in the capture's order.  members: the events with
+ * samples (nr).
+ */
+static int recorded_tables(struct pda_report *rep, const unsigned *members,
+			   unsigned nr)
+{
+	unsigned grp_members[64];
+	int rc = 0;
+
+	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		const struct pd_env_group *grp = group_of(rep, members[i]);
+		unsigned n = 0;
+		bool seen = false;
+
+		if (!grp || grp->nr_members < 2) {
+			rc = make_table(rep, &rep->tables[rep->nr_tables],
+					&members[i], 1, rep->nr_tables == 0);
+			rep->nr_tables++;
+			continue;
+		}
+		/* the group's table is made at its first event with samples */
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = group_of(rep, members[j]) == grp;
+		if (seen)
+			continue;
+		for (uint32_t m = 0; m < grp->nr_members &&
+				     n < sizeof(grp_members) / sizeof(*grp_members);
+		     m++) {
+			const struct pd_evsel *ev =
+				pd_file_evsel(rep->file, grp->leader_idx + m);
+
+			if (!ev || !event_of(rep, ev))
+				return PD_ERR_NOMEM;
+			grp_members[n++] = grp->leader_idx + m;
+		}
+		rc = make_table(rep, &rep->tables[rep->nr_tables], grp_members,
+				n, rep->nr_tables == 0);
+		rep->nr_tables++;
+	}
+	return rc;
+}
+
 int pda_report_finish(struct pda_report *rep)
 {
 	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
@@ -1701,7 +1802,12 @@ int pda_report_finish(struct pda_report *rep)
 		if (rep->events[e].nr_samples ||
 		    ((rep->flags & PDA_REPORT_GROUP) && rep->events[e].evsel))
 			members[nr++] = (unsigned)e;
-	if (rep->flags & PDA_REPORT_GROUP) {
+	if (rep->file && rep->env && rep->env->nr_groups &&
+	    !(rep->flags & PDA_REPORT_NO_GROUP)) {
+		/* perf forces one group of every event (--group) only
+		 * where none was recorded */
+		rc = recorded_tables(rep, members, nr);
+	} else if (rep->flags & PDA_REPORT_GROUP) {
 		if (nr) {
 			rc = make_table(rep, &rep->tables[0], members, nr,
 					true);

@@ -112,6 +112,9 @@ enum pda_report_flags {
 					 * as without; with children, by the
 					 * children's latency, the children's
 					 * period, the latency, the period */
+	PDA_REPORT_NO_GROUP = 1u << 8,	/* a table per event, also where
+					 * the capture recorded groups
+					 * (perf report --no-group) */
 };
 
 struct pda_report_opts {
@@ -140,6 +143,10 @@ struct pda_report_opts {
 	/* With PDA_REPORT_GROUP: the capture, whose events are the group's
 	 * members, those without samples included (perf's --group). */
 	const struct pd_file *file;
+	/* The capture's environment, or NULL: a table of a group recorded
+	 * as one (GROUP_DESC) is named "anon group { a, b }" as perf names
+	 * it, not "a, b" (events grouped by --group only). */
+	const struct pd_env *env;
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
@@ -238,6 +245,9 @@ struct pda_report_entry {
 struct pda_report_table {
 	const char *event;	/* "cpu-clock"; with group, "a, b, c" */
 	unsigned nr_members;	/* events side by side: 1 unless group */
+	bool leads_group;	/* a recorded group's leader alone
+				 * (PDA_REPORT_NO_GROUP): perf still says
+				 * "events" */
 	const unsigned *members; /* their indexes for pda_report_val() */
 	uint64_t nr_samples;	/* summed over the members */
 	uint64_t total_period;

@@ -6,6 +6,7 @@
 #include "pda_machine_int.h"
 #include "pda_capture.h"
 #include "pda_pipe.h"
+#include "pda_readgroup.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -124,13 +125,59 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 
 /* ---- the pipeline's callbacks --------------------------------------- */
 
+/* Leader sampling: whether any member of sample's group may be kept
+ * (each is filtered as its own sample when it is handed on). */
+static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
+{
+	for (uint64_t i = 0; i < sample->read.nr; i++) {
+		struct pd_read_value v;
+		struct pd_sample m = *sample;
+
+		pd_sample_read_value(sample, i, &v);
+		m.evsel = pd_file_evsel_by_id(c->f, v.id);
+		if (m.evsel && pda_filter_peek(c->o.filter, &m))
+			return true;
+	}
+	return false;
+}
+
 static bool want(void *arg, const struct pd_sample *sample)
 {
 	struct pda_capture *c = arg;
 
+	if (c->o.filter && pda_readgroup_is(sample))
+		return want_group(c, sample);
 	if (c->o.filter && c->unwinding)
 		return pda_filter_peek(c->o.filter, sample);
 	return !c->o.filter || pda_filter_sample(c->o.filter, sample);
+}
+
+/* A sample that read its group: each member as its own sample, as perf
+ * delivers them (pda_readgroup.h), each through the filter. */
+static int deliver_group(struct pda_capture *c, const struct pda_pipe_item *it)
+{
+	if (!c->rg) {
+		c->rg = pda_zalloc(c->s, sizeof(*c->rg));
+		if (!c->rg)
+			return callback_failed(c, PD_ERR_NOMEM);
+	}
+	for (uint64_t i = 0; i < it->sample->read.nr; i++) {
+		struct pda_pipe_item one = *it;
+		struct pd_sample m;
+		int rc = pda_readgroup_member(c->rg, c->s, c->f, it->sample, i,
+					      &m);
+
+		if (rc < 0)
+			return callback_failed(c, rc);
+		if (rc == 0 ||
+		    (c->o.filter && !pda_filter_sample(c->o.filter, &m)))
+			continue;
+		one.sample = &m;
+		rc = c->o.sample_fn(c->o.arg, &one);
+		if (rc < 0)
+			return callback_failed(c, rc);
+	}
+	return 0;
 }
 
 static int deliver(void *arg, const struct pda_pipe_item *it)
@@ -141,6 +188,8 @@ static int deliver(void *arg, const struct pda_pipe_item *it)
 	if (it->err)
 		return skip(c, PDA_CAPTURE_STACK_ERROR,
 			    pda_session_errmsg(c->s));
+	if (pda_readgroup_is(it->sample))
+		return deliver_group(c, it);
 	rc = c->o.sample_fn(c->o.arg, it);
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
@@ -769,6 +818,11 @@ void pda_capture_release(struct pda_capture *c)
 	pd_reader_free(c->r);
 	pda_itrace_free(c->itrace);
 	c->itrace = NULL;
+	if (c->s && c->rg) {
+		pda_readgroup_release(c->rg, c->s);
+		pda_free(c->s, c->rg);
+		c->rg = NULL;
+	}
 	if (c->s) {
 		pda_free(c->s, c->keys);
 		pda_free(c->s, c->first);

@@ -25,7 +25,7 @@ import re
 import sys
 
 ROW = re.compile(r'^\s+([\d.]+)%\s+(\d+)\s+(\S.*?)\s+\[([.k])\] (.*?)\s*$')
-HEAD = re.compile(r"^# Samples: (\d+)([KMG]?)\s+of event '(.*)'$")
+HEAD = re.compile(r"^# Samples: (\d+)([KMG]?)\s+of events? '(.*)'$")
 UNIT = {'': 1, 'K': 1000, 'M': 1000000, 'G': 1000000000}
 PERIOD = re.compile(r'^# Event count \(approx\.\): (\d+)$')
 
