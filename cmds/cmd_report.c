@@ -10,7 +10,9 @@
 #include "pda_capture.h"
 #include "pda_datatype.h"
 #include "pda_parallel.h"
+#include "pda_metrics.h"
 #include "pda_report.h"
+#include "pda_sample_read.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -87,6 +89,13 @@ const char cmd_report_options[] =
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
 	"                        perf report --group\n"
+	"      --ratios          text: a column per counter ratio the\n"
+	"                        capture's events allow, of each row's own\n"
+	"                        samples: IPC (instructions / cycles), branch\n"
+	"                        and cache miss rates (generic events, Arm\n"
+	"                        PMUv3's by number); on by default in md,\n"
+	"                        json and csv\n"
+	"      --no-ratios       md, json, csv: leave them out\n"
 	"      --comms LIST      only samples of these commands (names,\n"
 	"                        comma-separated, as perf's)\n"
 	"      --symbols LIST    only samples in these functions\n"
@@ -139,6 +148,8 @@ enum {
 	OPT_CALLERS,
 	OPT_CALLEES,
 	OPT_FORMAT,
+	OPT_RATIOS,
+	OPT_NO_RATIOS,
 };
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
@@ -175,6 +186,7 @@ struct report_opts {
 	uint32_t cpus[MAX_CPUS];
 	size_t nr_cpus;
 	bool latency;
+	int ratios;		/* 1 --ratios, -1 --no-ratios, 0 */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
@@ -368,6 +380,12 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case 'G':
 		o->order = 1;
+		break;
+	case OPT_RATIOS:
+		o->ratios = 1;
+		break;
+	case OPT_NO_RATIOS:
+		o->ratios = -1;
 		break;
 	case OPT_FORMAT: {
 		static const char *const names[] = {"text", "md", "json",
@@ -564,6 +582,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
 		{"format", required_argument, NULL, OPT_FORMAT},
+		{"ratios", no_argument, NULL, OPT_RATIOS},
+		{"no-ratios", no_argument, NULL, OPT_NO_RATIOS},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"call-graph", required_argument, NULL, 'g'},
@@ -614,6 +634,11 @@ struct report_run {
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
+	/* PERF_SAMPLE_READ samples as their values' samples, as perf */
+	const struct pd_file *f;
+	struct pda_sample_read *sread;
+	struct pd_sample *split;
+	size_t alloc_split;
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -694,11 +719,55 @@ static int report_order(void *arg, const struct pd_rec *rec,
 	return pda_parallel_note(rr->par, rec, when);
 }
 
+/*
+ * A sample with PERF_SAMPLE_READ: one sample per read value that moved,
+ * of its event, with the move as the period (perf's
+ * deliver_sample_value); the first fills the memo slot, the others
+ * reuse it (one stack, one thread).  level: the parallelism, with
+ * --latency.
+ */
+static int add_read_values(struct report_run *rr,
+			   const struct pda_pipe_item *it, unsigned level)
+{
+	const size_t want = (size_t)it->sample->read.nr;
+	uint64_t cookie = it->hit ? *it->cookie : 0;
+	int n, rc = 0;
+
+	if (want > rr->alloc_split) {
+		struct pd_sample *p = realloc(rr->split, want * sizeof(*p));
+
+		if (!p)
+			return PD_ERR_NOMEM;
+		rr->split = p;
+		rr->alloc_split = want;
+	}
+	n = pda_sample_read_split(rr->sread, rr->f,
+				  it->sample, rr->split, want);
+	for (int i = 0; n > 0 && i < n && rc >= 0; i++) {
+		const struct pd_sample *s = &rr->split[i];
+		const uint64_t latency =
+			rr->par ? pda_parallel_latency(s->period, level) : 0;
+
+		if (cookie)
+			rc = pda_report_add_again_latency(rr->rep, s, cookie,
+							  latency);
+		else if (it->cookie) {
+			rc = pda_report_add_latency(rr->rep, s, it->stack,
+						    it->comm, it->cookie,
+						    latency);
+			cookie = *it->cookie;
+		} else
+			rc = pda_report_add_latency(rr->rep, s, it->stack,
+						    it->comm, NULL, latency);
+	}
+	return n < 0 ? n : rc;
+}
+
 static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
 	uint64_t latency = 0;
-	unsigned level;
+	unsigned level = 0;
 	int rc;
 
 	if (!cpu_wanted(rr->o, it->sample)) {
@@ -719,7 +788,9 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	 * not: each distinct instruction is decoded once */
 	if (rr->dt && (rc = sample_type(rr, it)) < 0)
 		return rc;
-	if (it->hit)
+	if (pda_sample_read_applies(it->sample))
+		rc = add_read_values(rr, it, level);
+	else if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
 						  *it->cookie, latency);
 	else
@@ -881,6 +952,33 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
+/* The counter ratios the capture's events allow (PMU and config told
+ * apart as pdtool stat's metrics are): indexes of events are their
+ * pd_evsel.idx, the report's members.  Events with no sample count. */
+static size_t capture_ratios(struct pd_file *f, const struct pda_report *rep,
+			     struct pda_ratio *out)
+{
+	struct pda_metrics_event ev[64];
+	const struct pd_env *env = NULL;
+	size_t nr = pd_file_nr_evsels(f);
+
+	if (nr > sizeof(ev) / sizeof(ev[0]))
+		nr = sizeof(ev) / sizeof(ev[0]);
+	if (pd_file_env(f, &env) < 0)
+		env = NULL;
+	for (size_t i = 0; i < nr; i++) {
+		const struct pd_evsel *e = pd_file_evsel(f, i);
+		uint64_t nr_samples, period;
+
+		pda_report_event_totals(rep, e->idx, &nr_samples, &period);
+		ev[i].name = e->name;
+		ev[i].attr = &e->attr;
+		ev[i].count = (double)period;
+		ev[i].counted = nr_samples > 0 && e->idx == i;
+	}
+	return pda_metrics_ratios(ev, nr, env, out, PDA_RATIOS_MAX);
+}
+
 /* --format md|json: the profile report (cmd_report_doc.c). */
 static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 {
@@ -950,6 +1048,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 "-o DIR");
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
+	rr.f = f;
+	if (pda_sample_read_new(NULL, &rr.sread) < 0)
+		die(ctx, "out of memory");
 	if (o->latency && o->children > 0)
 		usage_error(ctx, "--latency with --children: not supported yet "
 			    "(perf >= 6.15 has both)");
@@ -1024,7 +1125,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			 "no callchains (recorded without -g)",
 		    o->path);
 	{
+		struct pda_ratio ratios[PDA_RATIOS_MAX];
+		const bool want_ratios = o->format == FMT_TEXT
+						 ? o->ratios > 0
+						 : o->ratios >= 0;
+		const size_t nr_ratios =
+			want_ratios ? capture_ratios(f, rr.rep, ratios) : 0;
 		const struct pde_report_opts eo = {
+			.ratios = nr_ratios ? ratios : NULL,
+			.nr_ratios = nr_ratios,
 			.lost = cs->lost,
 			.percent_limit = o->percent_limit,
 			.graph = (enum pde_report_graph)o->graph,
@@ -1072,6 +1181,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		pdc_hash_release(NULL, &rr.dt_memo);
 	}
 	pda_datatype_free(rr.dt);
+	pda_sample_read_free(rr.sread);
+	free(rr.split);
 	pda_parallel_free(rr.par);
 	pda_session_free(s);
 	pd_file_close(f);

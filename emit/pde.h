@@ -754,6 +754,7 @@ int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
 /* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
 
 struct pda_report;
+struct pda_ratio;
 
 /* perf's -g modes: how a row's call graph is printed. */
 enum pde_report_graph {
@@ -777,6 +778,12 @@ struct pde_report_opts {
 				 * out a lone chain's first frame */
 	bool color;		/* text: perf's percentage colours (red from
 				 * 5%, green over 0.5%) */
+	/* Ratio columns after the values, in every table: each row's
+	 * period of event ratios[i].num (a pda_report_val() member) over
+	 * its period of ratios[i].den, its own samples' (not its callees');
+	 * "-" where the row has none of den.  NULL: none. */
+	const struct pda_ratio *ratios;
+	size_t nr_ratios;
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`

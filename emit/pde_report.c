@@ -13,6 +13,7 @@
  */
 #include "pde.h"
 #include "pde_text_int.h"
+#include "pda_metrics.h"
 #include "pda_report.h"
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
@@ -222,6 +223,37 @@ static uint64_t member_total(const struct pda_report *rep,
 	return period;
 }
 
+/* Ratio r of row id: its num event's period over its den event's (its
+ * own samples'), NAN when it has none of den. */
+static double row_ratio(const struct pda_report *rep, const struct pda_ratio *r,
+			uint32_t id)
+{
+	const uint64_t num = pda_report_val(rep, (unsigned)r->num, id)->period;
+	const uint64_t den = pda_report_val(rep, (unsigned)r->den, id)->period;
+
+	if (!den)
+		return NAN;
+	return (r->percent ? 100.0 : 1.0) * (double)num / (double)den;
+}
+
+/* A ratio cell: "1.23", "4.56%", or "-" without one. */
+static void ratio_cell(char *buf, size_t size, const struct pda_ratio *r,
+		       double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, r->percent ? "%.2f%%" : "%.2f", v);
+}
+
+/* A ratio column's text width: its header's, at least an overhead's. */
+static size_t ratio_width(const struct pda_ratio *r)
+{
+	const size_t n = strlen(r->label);
+
+	return n > OVERHEAD_W ? n : OVERHEAD_W;
+}
+
 /* Whether --percent-limit hides row id: perf compares a float
  * (hist_entry__get_percent_limit) with the limit, the leader's share. */
 static bool hidden(const struct pda_report *rep,
@@ -262,12 +294,13 @@ static bool unpadded_last(enum pda_report_key k)
 
 static void write_headers(FILE *out, const struct pda_report *rep,
 			  const struct pda_report_table *t,
-			  const struct widths *w)
+			  const struct widths *w,
+			  const struct pde_report_opts *o)
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[5];
-	size_t widths[5], nr_fixed = 0;
+	const char *names[5 + PDA_RATIOS_MAX];
+	size_t widths[5 + PDA_RATIOS_MAX], nr_fixed = 0;
 
 	if (flags & PDA_REPORT_LATENCY) {
 		names[nr_fixed] = "Latency";
@@ -286,6 +319,10 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	if (flags & PDA_REPORT_PERIOD) {
 		names[nr_fixed] = "Period";
 		widths[nr_fixed++] = COUNT_W * nr;
+	}
+	for (size_t r = 0; r < o->nr_ratios && r < PDA_RATIOS_MAX; r++) {
+		names[nr_fixed] = o->ratios[r].label;
+		widths[nr_fixed++] = ratio_width(&o->ratios[r]);
 	}
 	fputs("# ", out);
 	for (size_t i = 0; i < nr_fixed; i++) {
@@ -344,8 +381,10 @@ static void write_key(FILE *out, enum pda_report_key k,
 
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
-		      const struct widths *w, struct pdc_strbuf *b, bool color)
+		      const struct widths *w, struct pdc_strbuf *b,
+		      const struct pde_report_opts *o)
 {
+	const bool color = o->color;
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
@@ -385,6 +424,14 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		for (unsigned m = 0; m < nr; m++)
 			fprintf(out, "%12" PRIu64,
 				pda_report_val(rep, t->members[m], id)->period);
+	}
+	for (size_t r = 0; r < o->nr_ratios && r < PDA_RATIOS_MAX; r++) {
+		char cell[32];
+
+		ratio_cell(cell, sizeof(cell), &o->ratios[r],
+			   row_ratio(rep, &o->ratios[r], id));
+		fputs("  ", out);
+		pad(out, cell, strlen(cell), ratio_width(&o->ratios[r]), true);
 	}
 	for (unsigned i = 0; i < nr_keys; i++) {
 		fputs("  ", out);
@@ -774,11 +821,11 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n",
 			t->total_period);
 		calc_widths(rep, t, &w, &b);
-		write_headers(out, rep, t, &w);
+		write_headers(out, rep, t, &w, o);
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
-			write_row(out, rep, t, t->rows[r], &w, &b, o->color);
+			write_row(out, rep, t, t->rows[r], &w, &b, o);
 			if (o->graph != PDE_GRAPH_NONE)
 				write_graph(out, rep, t, t->rows[r], o, &oom);
 		}
@@ -869,7 +916,7 @@ static const char *plural(uint64_t n)
 /* A Markdown table's heading, header and alignment lines. */
 static void md_head(FILE *out, const struct pda_report *rep,
 		    const struct pda_report_table *t, const enum col *cols,
-		    size_t nr_cols)
+		    size_t nr_cols, const struct pde_report_opts *o)
 {
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 
@@ -889,10 +936,12 @@ static void md_head(FILE *out, const struct pda_report *rep,
 			}
 			fputs(" |", out);
 		}
+	for (size_t r = 0; r < o->nr_ratios; r++)
+		fprintf(out, " %s |", o->ratios[r].label);
 	for (unsigned k = 0; k < nr_keys; k++)
 		fprintf(out, " %s |", key_title(pda_report_key(rep, k)));
 	fputs("\n|", out);
-	for (size_t c = 0; c < nr_cols * t->nr_members; c++)
+	for (size_t c = 0; c < nr_cols * t->nr_members + o->nr_ratios; c++)
 		fputs(" ---: |", out);
 	for (unsigned k = 0; k < nr_keys; k++)
 		fputs(" --- |", out);
@@ -902,7 +951,8 @@ static void md_head(FILE *out, const struct pda_report *rep,
 /* Row id as a Markdown table row: every member's values side by side. */
 static void md_row(FILE *out, const struct pda_report *rep,
 		   const struct pda_report_table *t, uint32_t id,
-		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b,
+		   const struct pde_report_opts *o)
 {
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
@@ -913,6 +963,13 @@ static void md_row(FILE *out, const struct pda_report *rep,
 			put_value(out, rep, t, m, id, cols[c]);
 			fputs(" |", out);
 		}
+	for (size_t r = 0; r < o->nr_ratios; r++) {
+		char cell[32];
+
+		ratio_cell(cell, sizeof(cell), &o->ratios[r],
+			   row_ratio(rep, &o->ratios[r], id));
+		fprintf(out, " %s |", cell);
+	}
 	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
 		cell_text(b, pda_report_key(rep, k), e);
 		fputc(' ', out);
@@ -925,7 +982,8 @@ static void md_row(FILE *out, const struct pda_report *rep,
 /* Row id as CSV lines, one a member. */
 static void csv_rows(FILE *out, const struct pda_report *rep,
 		     const struct pda_report_table *t, uint32_t id,
-		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b,
+		     const struct pde_report_opts *o)
 {
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
@@ -934,6 +992,15 @@ static void csv_rows(FILE *out, const struct pda_report *rep,
 		for (size_t c = 0; c < nr_cols; c++) {
 			fputc(',', out);
 			put_value(out, rep, t, m, id, cols[c]);
+		}
+		/* the row's ratios, on each member's line: a number, or
+		 * empty without one */
+		for (size_t r = 0; r < o->nr_ratios; r++) {
+			const double v = row_ratio(rep, &o->ratios[r], id);
+
+			fputc(',', out);
+			if (!isnan(v))
+				fprintf(out, "%.6g", v);
 		}
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
 			cell_text(b, pda_report_key(rep, k), e);
@@ -964,6 +1031,8 @@ static int write_grid(FILE *out, const struct pda_report *rep,
 		fputs("event", out);
 		for (size_t c = 0; c < nr_cols; c++)
 			fprintf(out, ",%s", col_name[cols[c]]);
+		for (size_t r = 0; r < o->nr_ratios; r++)
+			fprintf(out, ",%s", o->ratios[r].key);
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++)
 			fprintf(out, ",%s", key_title(pda_report_key(rep, k)));
 		fputc('\n', out);
@@ -972,16 +1041,16 @@ static int write_grid(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 
 		if (md)
-			md_head(out, rep, t, cols, nr_cols);
+			md_head(out, rep, t, cols, nr_cols, o);
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
 			if (md)
 				md_row(out, rep, t, t->rows[r], cols, nr_cols,
-				       &b);
+				       &b, o);
 			else
 				csv_rows(out, rep, t, t->rows[r], cols, nr_cols,
-					 &b);
+					 &b, o);
 		}
 	}
 	if (b.oom)
@@ -1079,6 +1148,24 @@ static void json_values(struct pde_json *j, const struct pda_report *rep,
 	}
 }
 
+/* Row id's ratios: an object by key, each null without one. */
+static void json_ratios(struct pde_json *j, const struct pda_report *rep,
+			uint32_t id, const struct pde_report_opts *o)
+{
+	if (!o->nr_ratios)
+		return;
+	pde_json_begin_object(j, "ratios");
+	for (size_t r = 0; r < o->nr_ratios; r++) {
+		const double v = row_ratio(rep, &o->ratios[r], id);
+
+		if (isnan(v))
+			pde_json_null(j, o->ratios[r].key);
+		else
+			pde_json_double(j, o->ratios[r].key, v);
+	}
+	pde_json_end_object(j);
+}
+
 int pde_report_json(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -1088,6 +1175,27 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 	pde_json_init(&j, out, false);
 	pde_json_begin_object(&j, NULL);
 	pde_json_u64(&j, "lost", o->lost);
+	if (o->nr_ratios) {
+		/* what each row's "ratios" are */
+		pde_json_begin_array(&j, "ratios");
+		for (size_t r = 0; r < o->nr_ratios; r++) {
+			const struct pda_ratio *d = &o->ratios[r];
+
+			pde_json_begin_object(&j, NULL);
+			pde_json_str(&j, "key", d->key);
+			pde_json_str(&j, "label", d->label);
+			pde_json_str(&j, "formula", d->formula);
+			pde_json_bool(&j, "percent", d->percent);
+			pde_json_str(&j, "numerator",
+				     pda_report_event_name(rep,
+							   (unsigned)d->num));
+			pde_json_str(&j, "denominator",
+				     pda_report_event_name(rep,
+							   (unsigned)d->den));
+			pde_json_end_object(&j);
+		}
+		pde_json_end_array(&j);
+	}
 	pde_json_begin_array(&j, "tables");
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
@@ -1107,6 +1215,7 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 			pde_json_begin_object(&j, NULL);
 			for (unsigned k = 0; k < nr_keys; k++)
 				json_key(&j, pda_report_key(rep, k), e);
+			json_ratios(&j, rep, id, o);
 			if (t->nr_members == 1) {
 				json_values(&j, rep, t, 0, id);
 			} else {
