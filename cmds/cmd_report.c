@@ -187,6 +187,7 @@ struct report_opts {
 	size_t nr_cpus;
 	bool latency;
 	int ratios;		/* 1 --ratios, -1 --no-ratios, 0 */
+	const char *group_name;	/* the capture's one group's, or NULL */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
@@ -848,6 +849,27 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
+/*
+ * The name perf gives the capture's event group when one group holds
+ * every event ("anon group" unnamed), else NULL.  perf 6.1 shows such
+ * a capture (`-e '{a,b}:S'`) side by side, as with --group.  Captures
+ * of several groups, or groups beside ungrouped events, are not shown
+ * as groups unless --group (one table of every event).
+ */
+static const char *recorded_group(struct pd_file *f)
+{
+	const struct pd_env *env;
+
+	if (pd_file_env(f, &env) < 0 || env->nr_groups != 1 ||
+	    env->groups[0].leader_idx != 0 ||
+	    env->groups[0].nr_members != pd_file_nr_evsels(f) ||
+	    env->groups[0].nr_members < 2)
+		return NULL;
+	if (!env->groups[0].name || !strcmp(env->groups[0].name, "{anon_group}"))
+		return "anon group";
+	return env->groups[0].name;
+}
+
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
 				     const struct pd_file *f,
@@ -892,6 +914,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
 	ro.file = f;
+	if (o->group)
+		ro.group_name = o->group_name;
 	if (has_type_key(o)) {
 		ro.data_type = data_type;
 		ro.data_type_arg = rr;
@@ -1049,6 +1073,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
 	rr.f = f;
+	o->group_name = recorded_group(f);
+	if (o->group_name)
+		o->group = true;
 	if (pda_sample_read_new(NULL, &rr.sread) < 0)
 		die(ctx, "out of memory");
 	if (o->latency && o->children > 0)

@@ -155,6 +155,7 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	const struct pd_file *file;
+	const char *group_name;		/* opts' */
 	regex_t parent_re;
 	bool parent_set;
 	bool done;
@@ -301,6 +302,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->file = o.file;
+	rep->group_name = o.group_name;
 	pdc_intern_init(&rep->strs, 0, 0, 0);
 	if (rep->has[PDA_REPORT_PARENT]) {
 		rc = regcomp(&rep->parent_re, o.parent ? o.parent : DEFAULT_PARENT,
@@ -1495,6 +1497,9 @@ static int make_table(struct pda_report *rep, struct table *t,
 		return PD_ERR_NOMEM;
 	}
 	pdc_strbuf_init(&b, &rep->mem, small, sizeof(small));
+	/* a recorded group as perf's evsel__group_desc() names it */
+	if (rep->group_name && nr > 1)
+		pdc_strbuf_addf(&b, "%s { ", rep->group_name);
 	for (unsigned m = 0; m < nr; m++) {
 		const struct event *ev = &rep->events[members[m]];
 
@@ -1504,6 +1509,8 @@ static int make_table(struct pda_report *rep, struct table *t,
 		pdc_strbuf_addf(&b, "%s%s", m ? ", " : "",
 				ev->evsel ? ev->evsel->name : "unknown");
 	}
+	if (rep->group_name && nr > 1)
+		pdc_strbuf_add(&b, " }", 2);
 	t->name = b.oom ? NULL : pdc_strndup(&rep->mem, b.p, b.len);
 	pdc_strbuf_release(&b);
 	if (!t->name) {

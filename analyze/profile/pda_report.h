@@ -131,6 +131,11 @@ struct pda_report_opts {
 	/* With PDA_REPORT_GROUP: the capture, whose events are the group's
 	 * members, those without samples included (perf's --group). */
 	const struct pd_file *file;
+	/* With PDA_REPORT_GROUP, a group the capture recorded (its
+	 * GROUP_DESC): its name as perf shows it ("anon group" when
+	 * unnamed), the table's event then "NAME { a, b }".  NULL: the
+	 * members' names alone (perf's --group of ungrouped events). */
+	const char *group_name;
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
