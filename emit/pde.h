@@ -780,8 +780,9 @@ struct pde_report_opts {
 				 * 5%, green over 0.5%) */
 	/* Ratio columns after the values, in every table: each row's
 	 * period of event ratios[i].num (a pda_report_val() member) over
-	 * its period of ratios[i].den, its own samples' (not its callees');
-	 * "-" where the row has none of den.  NULL: none. */
+	 * its period of ratios[i].den: its own samples' (with children,
+	 * its callees' too: the Children column's periods); "-" where the
+	 * row has none of den.  NULL: none. */
 	const struct pda_ratio *ratios;
 	size_t nr_ratios;
 };

@@ -224,12 +224,16 @@ static uint64_t member_total(const struct pda_report *rep,
 }
 
 /* Ratio r of row id: its num event's period over its den event's (its
- * own samples'), NAN when it has none of den. */
+ * own samples', with children its callees' too), NAN when it has none
+ * of den. */
 static double row_ratio(const struct pda_report *rep, const struct pda_ratio *r,
 			uint32_t id)
 {
-	const uint64_t num = pda_report_val(rep, (unsigned)r->num, id)->period;
-	const uint64_t den = pda_report_val(rep, (unsigned)r->den, id)->period;
+	const bool acc = pda_report_flags(rep) & PDA_REPORT_CHILDREN;
+	const struct pda_report_val *n = pda_report_val(rep, (unsigned)r->num, id);
+	const struct pda_report_val *d = pda_report_val(rep, (unsigned)r->den, id);
+	const uint64_t num = acc ? n->acc_period : n->period;
+	const uint64_t den = acc ? d->acc_period : d->period;
 
 	if (!den)
 		return NAN;
