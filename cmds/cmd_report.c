@@ -384,10 +384,8 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->order = 1;
 		break;
 	case OPT_RATIOS:
-		o->ratios = 1;
-		break;
 	case OPT_NO_RATIOS:
-		o->ratios = -1;
+		o->ratios = c == OPT_RATIOS ? 1 : -1;
 		break;
 	case OPT_FORMAT: {
 		static const char *const names[] = {"text", "md", "json",
@@ -974,6 +972,11 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	fputc('\n', stderr);
 	if (rr->dt)
 		type_coverage(ctx, rr->dt);
+	if (pda_sample_read_unknown(rr->sread))
+		warning(ctx, "'%s': %" PRIu64 " read value%s with an id no "
+			"event has (not counted, as perf)", rr->o->path,
+			pda_sample_read_unknown(rr->sread),
+			PLURAL(pda_sample_read_unknown(rr->sread)));
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
@@ -1159,6 +1162,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 						 : o->ratios >= 0;
 		const size_t nr_ratios =
 			want_ratios ? capture_ratios(f, rr.rep, ratios) : 0;
+
 		const struct pde_report_opts eo = {
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
@@ -1173,6 +1177,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 ctx_use_color(),
 		};
 
+		if (o->ratios > 0 && !nr_ratios)
+			warning(ctx, "'%s': --ratios: no two sampled events "
+				"give a ratio (cycles and instructions, a miss "
+				"event and its references)", o->path);
 		switch (o->format) {
 		case FMT_TEXT:
 			rc = pde_report_text(out, rr.rep, &eo);
