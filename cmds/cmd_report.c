@@ -1143,6 +1143,9 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
+	/* a pipe's group, known now: shown as a file's */
+	if (!o->group_name && (o->group_name = recorded_group(f)))
+		pda_report_set_group(rr.rep, o->group_name);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));

@@ -1245,6 +1245,15 @@ int pda_report_add_latency(struct pda_report *rep,
 	return add_summary(rep, sample, s, latency);
 }
 
+int pda_report_set_group(struct pda_report *rep, const char *group_name)
+{
+	if (rep->done)
+		return PD_ERR_API;
+	rep->flags |= PDA_REPORT_GROUP;
+	rep->group_name = group_name;
+	return 0;
+}
+
 int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 		   const struct pda_stack *st, const char *comm,
 		   uint64_t *cookie)

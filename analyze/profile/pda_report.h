@@ -190,6 +190,13 @@ int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
 				 uint64_t cookie, uint64_t latency);
 
+/* Before pda_report_finish(): one table of every event, as
+ * PDA_REPORT_GROUP with opts' group_name group_name, for a group the
+ * capture turns out to have recorded (a pipe's GROUP_DESC comes in its
+ * stream, after the report was made).  @return 0, or PD_ERR_API after
+ * pda_report_finish(). */
+int pda_report_set_group(struct pda_report *rep, const char *group_name);
+
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
 

@@ -7,7 +7,7 @@ sampling captures of the same events (`perf record -e ...`).
     pd_stat_synth.py --list | --list-all
     pd_stat_synth.py NAME OUT
     pd_stat_synth.py --list-sample
-    pd_stat_synth.py --sample NAME ELF OUT [TRUTH.json]
+    pd_stat_synth.py --sample [--pipe] NAME ELF OUT [TRUTH.json]
 
 This VM has no PMU, so perf cannot count cycles or instructions here; this
 writes what `perf stat record` would have written on an Arm Neoverse N1
@@ -33,7 +33,9 @@ counter (`-e '{cycles,instructions}:S'`: PERF_SAMPLE_READ, read_format
 GROUP|ID|LOST, members with no period, HEADER_GROUP_DESC).  Each
 function has its own made-up rates per cycle (its IPC, its miss
 rates), deterministic; TRUTH.json gets each function's count of each
-event, which a group's read values give exactly.
+event, which a group's read values give exactly.  --pipe writes the
+same as perf record -o - streams it (HEADER_ATTR and HEADER_FEATURE
+records first).
 """
 
 import json
@@ -42,7 +44,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_synth import file_bytes, pad8, record, string_feature  # noqa: E402
+from pd_synth import file_bytes, pad8, pipe_bytes, record, string_feature  # noqa: E402,E501
 
 # perf_event_attr types and the generic events perf names
 HW, SW, HW_CACHE = 0, 1, 3
@@ -545,7 +547,7 @@ def sample_attr(type_, config, period, stype, rfmt, flags):
                        0, 0, 0, 0, 0, 0, 0, 0)[:128]
 
 
-def sample_capture(name, elf_path):
+def sample_capture(name, elf_path, pipe=False):
     import pd_arch_synth    # noqa: E402 (its ELF reader)
 
     spec = SAMPLE_CAPTURES[name]
@@ -709,7 +711,8 @@ def sample_capture(name, elf_path):
         feats.append((FEAT_GROUP_DESC, struct.pack("<I", 1) +
                       string_feature("{anon_group}") +
                       struct.pack("<II", 0, len(events))))
-    data = file_bytes(list(zip(attrs, ids)), b"".join(recs), feats)
+    data = (pipe_bytes if pipe else file_bytes)(list(zip(attrs, ids)),
+                                                b"".join(recs), feats)
     return data, {"events": events, "group": spec["group"],
                   "functions": truth}
 
@@ -727,9 +730,12 @@ def main(argv):
     if len(argv) == 2 and argv[1] == "--list-sample":
         print("\n".join(SAMPLE_CAPTURES))
         return 0
+    pipe = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--pipe"
+    if pipe:
+        argv = argv[:2] + argv[3:]
     if len(argv) in (5, 6) and argv[1] == "--sample" and \
             argv[2] in SAMPLE_CAPTURES:
-        data, truth = sample_capture(argv[2], argv[3])
+        data, truth = sample_capture(argv[2], argv[3], pipe)
         with open(argv[4], "wb") as f:
             f.write(data)
         if len(argv) == 6:

@@ -5,6 +5,7 @@
 #   NAME.VARIANT.txt   perf --buildid-dir BID report --stdio OPTIONS of
 #                      pd_stat_synth.py --sample NAME (the variants
 #                      below), its closing tip cut
+#   (and --pipe's stream of NAME read as the file: checked, not kept)
 #   NAME.sums.json     each function's period of each event from perf
 #                      script -F comm,period,event,ip,sym (sums.py sym)
 #   corpus/PATH.sums.json
@@ -60,6 +61,18 @@ if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and line
 open(sys.argv[2], 'w').write('\n'.join(lines) + '\n')
 PYEOF
 	done
+	# the stream of the same (--pipe) reads as the file
+	python3 tests/gen/pd_stat_synth.py --sample --pipe "$name" "$bin" \
+		"$PD_TMP/pipe" || exit 2
+	"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio --sort sym \
+		--kallsyms tests/golden/fold/kallsyms -i - <"$PD_TMP/pipe" \
+		>"$PD_TMP/out" 2>"$PD_TMP/err"
+	quiet "$PD_TMP/err" "$name pipe"
+	if ! grep -v '^# (Tip' "$PD_TMP/out" | head -n -2 |
+		cmp -s - "$OUT/$name.sym.txt"; then
+		echo "regen.sh: perf reads $name's stream otherwise"
+		fail=1
+	fi
 	"$PERF" --buildid-dir "$PD_TMP/bid" script -F comm,period,event,ip,sym \
 		--kallsyms tests/golden/fold/kallsyms -i "$f" \
 		>"$PD_TMP/script" 2>"$PD_TMP/err"
