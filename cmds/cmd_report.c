@@ -100,6 +100,9 @@ const char cmd_report_options[] =
 	"      --comms LIST      only samples of these commands (names,\n"
 	"                        comma-separated, as perf's)\n"
 	"      --symbols LIST    only samples in these functions\n"
+	"      --dsos LIST       only samples in these DSOs (file names or\n"
+	"                        paths; as perf, a row first reached by a\n"
+	"                        sample elsewhere stays hidden)\n"
 	"      --pid LIST        only samples of these processes\n"
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
@@ -136,6 +139,7 @@ enum {
 	OPT_GROUP,
 	OPT_COMMS,
 	OPT_SYMBOLS,
+	OPT_DSOS,
 	OPT_PID,
 	OPT_TID,
 	OPT_CPU,
@@ -180,8 +184,9 @@ struct report_opts {
 	enum report_format format;
 	const char *view;	/* --callers or --callees SYM */
 	bool callers;
-	char *names_buf[2];	/* the lists' copies, split in place */
+	char *names_buf[3];	/* the lists' copies, split in place */
 	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
+	const char *dsos[MAX_NAMES + 1];
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
 	size_t nr_pids, nr_tids;
 	uint32_t cpus[MAX_CPUS];
@@ -464,6 +469,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_COMMS:
 		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
 		break;
+	case OPT_DSOS:
+		parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos);
+		break;
 	case OPT_SYMBOLS:
 		parse_names(ctx, "--symbols", arg, &o->names_buf[1],
 			    o->symbols);
@@ -574,6 +582,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"group", no_argument, NULL, OPT_GROUP},
 		{"comms", required_argument, NULL, OPT_COMMS},
 		{"symbols", required_argument, NULL, OPT_SYMBOLS},
+		{"dsos", required_argument, NULL, OPT_DSOS},
 		{"pid", required_argument, NULL, OPT_PID},
 		{"tid", required_argument, NULL, OPT_TID},
 		{"cpu", required_argument, NULL, OPT_CPU},
@@ -882,8 +891,10 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.errbuf_size = sizeof(err));
 	/* perf >= 6.15 shows children with latency too; pdtool not yet;
 	 * a data type is the sampled instruction's, not its callers' */
+	/* perf ignores --children without callchains, silently (and a
+	 * pipe's events, whose callchains it learns too late) */
 	const bool children = !o->latency && !has_type_key(o) &&
-		(o->children > 0 || (o->children == 0 && has_callchains(f)));
+			      o->children >= 0 && has_callchains(f);
 	struct pda_report *rep;
 	int rc;
 
@@ -902,6 +913,7 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	else
 		ro.flags |= PDA_REPORT_CALLEE;
 	ro.comms = o->comms[0] ? o->comms : NULL;
+	ro.dsos = o->dsos[0] ? o->dsos : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
 	/* perf hides the rows of other threads and counts their samples
 	 * in the totals (thread__is_filtered), unlike --time's and
@@ -961,7 +973,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
 	if (st->nr_hidden && !rr->o->view)
-		eprintf("; %" PRIu64 " row%s hidden by --comms, --symbols, "
+		eprintf("; %" PRIu64 " row%s hidden by --comms, --dsos, --symbols, "
 			"--pid or --tid",
 			st->nr_hidden, PLURAL(st->nr_hidden));
 	if (cs->reader.bytes_missing)
@@ -1034,6 +1046,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 			    fmt);
 	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
+	    o->dsos[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
 	    o->time.has_end || o->parent || o->max_stack || o->view ||
 	    o->graph >= 0 || o->latency || o->nr_levels)
@@ -1042,7 +1055,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 				 "profile report's tables are fixed",
 			    fmt);
 	rc = cmd_report_doc(ctx, &a);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		free(o->names_buf[i]);
 	free(o);
 	return rc;
@@ -1167,6 +1180,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			want_ratios ? capture_ratios(f, rr.rep, ratios) : 0;
 
 		const struct pde_report_opts eo = {
+			.dso_list = o->dsos[0] != NULL,
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,
@@ -1225,7 +1239,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	pda_parallel_free(rr.par);
 	pda_session_free(s);
 	pd_file_close(f);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		free(o->names_buf[i]);
 	free(o);
 	return rc;

@@ -785,6 +785,8 @@ struct pde_report_opts {
 	 * row has none of den.  NULL: none. */
 	const struct pda_ratio *ratios;
 	size_t nr_ratios;
+	bool dso_list;		/* --dsos was given: perf does not widen the
+				 * DSO column for rows without a symbol */
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`

@@ -30,6 +30,8 @@
 
 struct widths {
 	size_t key[PDA_REPORT_MAX_KEYS];
+	bool elided[PDA_REPORT_MAX_KEYS]; /* perf's se->elide */
+	unsigned last;		/* the last key shown */
 };
 
 /* The cell of key k for entry e, as perf's se_snprintf() writes it
@@ -135,7 +137,7 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 
 static void calc_widths(const struct pda_report *rep,
 			const struct pda_report_table *t, struct widths *w,
-			struct pdc_strbuf *b)
+			struct pdc_strbuf *b, bool dso_list)
 {
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	bool unresolved = false;
@@ -155,8 +157,8 @@ static void calc_widths(const struct pda_report *rep,
 		}
 	}
 	/* hists__set_unres_dso_col_len(): an entry without a symbol widens
-	 * the DSO column to an address's width */
-	for (unsigned i = 0; unresolved && i < nr_keys; i++)
+	 * the DSO column to an address's width (not with --dsos) */
+	for (unsigned i = 0; unresolved && !dso_list && i < nr_keys; i++)
 		if (pda_report_key(rep, i) == PDA_REPORT_DSO &&
 		    w->key[i] < ADDR_DIGITS)
 			w->key[i] = ADDR_DIGITS;
@@ -337,6 +339,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	for (unsigned i = 0; i < nr_keys; i++) {
 		const char *h = pda_report_key_header(pda_report_key(rep, i));
 
+		if (w->elided[i])
+			continue;
 		fputs("  ", out);
 		pad(out, h, strlen(h), w->key[i], false);
 	}
@@ -344,6 +348,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	for (size_t i = 0; i < nr_fixed + nr_keys; i++) {
 		const size_t n = i < nr_fixed ? widths[i] : w->key[i - nr_fixed];
 
+		if (i >= nr_fixed && w->elided[i - nr_fixed])
+			continue;
 		if (i)
 			fputs("  ", out);
 		for (size_t d = 0; d < n; d++)
@@ -438,9 +444,11 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		pad(out, cell, strlen(cell), ratio_width(&o->ratios[r]), true);
 	}
 	for (unsigned i = 0; i < nr_keys; i++) {
+		if (w->elided[i])
+			continue;
 		fputs("  ", out);
 		write_key(out, pda_report_key(rep, i), e, w->key[i],
-			  i + 1 == nr_keys, b);
+			  i == w->last, b);
 	}
 	fputc('\n', out);
 }
@@ -801,17 +809,46 @@ static void write_graph(FILE *out, const struct pda_report *rep,
 	*oom |= g.oom;
 }
 
+/*
+ * perf's sort__setup_elide(): a comm, dso or sym column whose filter
+ * (--comms, --dsos, --symbols) names one value is left out, the value
+ * said in the header ("# dso: libc.so.6"), in the keys' order.
+ */
+static void elide(FILE *out, const struct pda_report *rep, struct widths *w)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+
+	memset(w, 0, sizeof(*w));
+	for (unsigned i = 0; i < nr_keys; i++) {
+		const enum pda_report_key k = pda_report_key(rep, i);
+		const char *one = pda_report_key_elided(rep, i);
+
+		if (!one) {
+			w->last = i;
+			continue;
+		}
+		fprintf(out, "# %s: ", k == PDA_REPORT_COMM  ? "comm"
+				       : k == PDA_REPORT_DSO ? "dso"
+							     : "symbol");
+		pde_text_puts(out, one);
+		fputc('\n', out);
+		w->elided[i] = true;
+	}
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
 	struct pdc_strbuf b;
 	char small[512];
 	int rc = 0, oom = 0;
+	struct widths keep;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
 	fputs("# To display the perf.data header info, please use "
 	      "--header/--header-only options.\n#\n",
 	      out);
+	elide(out, rep, &keep);
 	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
@@ -824,7 +861,9 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		pde_text_puts(out, t->event);
 		fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n",
 			t->total_period);
-		calc_widths(rep, t, &w, &b);
+		calc_widths(rep, t, &w, &b, o->dso_list);
+		memcpy(w.elided, keep.elided, sizeof(w.elided));
+		w.last = keep.last;
 		write_headers(out, rep, t, &w, o);
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
