@@ -1,5 +1,5 @@
 #!/bin/sh
-# fold.sh - the fold benchmark of `make bench` (STYLE P4, issue 3), run at
+# fold.sh - the fold benchmark of `make bench` (STYLE P4, issues 3 and 14), run at
 # the end of bench/run.sh or alone:
 #
 #   PDTOOL=build/default/pdtool sh bench/fold.sh
@@ -20,8 +20,11 @@
 #   perf report --stdio -i FILE > /dev/null
 #   hotspot-perfparser --input FILE --output /dev/null
 #   cat FILE > /dev/null
-# on both captures, and a Markdown report (bench/fold_report.py): the
-# table, samples per second, the ratios the issue sets as targets, and
+# on both captures, `pdtool fold -j1` (one thread) on both, `cat` and
+# `pdtool fold` on each capture made ten times as large by
+# bench/concat.py (memory flat in the capture), and a Markdown report
+# (bench/fold_report.py): the
+# table, samples per second, the ratios issue 14 sets as targets, and
 # whether pdtool fold's lines equal perf's stackcollapse by weight
 # (tests/cli/fold/cmpfold.py).  The report is also written to
 # bench/data/fold-results.md.
@@ -135,6 +138,47 @@ for f in "$plain" "$zfile"; do
 	echo "$f $(filesize "$f") $("$data/bench_reader" frame "$f")" >>"$tmp/files"
 done
 
+# -j 1 against the default (every CPU), on the same captures
+for f in "$plain" "$zfile"; do
+	measure "pdtool fold -j1" "$f" /dev/null "$PDTOOL" fold -j1 "$f"
+done
+
+# Memory flat in the capture (issue 14): each capture ten times over
+# (bench/concat.py: the same threads, maps and stacks, ten times the
+# samples), folded in the same memory; its lines must be the original's
+# with ten times the counts.
+: >"$tmp/tenx"
+for f in "$plain" "$zfile"; do
+	name=$(basename "$f" .perf.data)
+	big=$data/${name}10.perf.data
+	if [ ! -f "$big" ] || [ "$f" -nt "$big" ] ||
+	   [ bench/concat.py -nt "$big" ]; then
+		echo "bench: writing $big (bench/concat.py 10)" >&2
+		python3 bench/concat.py 10 "$f" "$big.tmp" &&
+			mv "$big.tmp" "$big" || die "bench/concat.py failed"
+	fi
+	"$PDTOOL" fold "$f" >"$tmp/$name.pd1" 2>/dev/null
+	cat "$big" >/dev/null
+	measure "cat" "$big" /dev/null cat "$big"
+	measure "pdtool fold" "$big" "$tmp/$name.pd10" "$PDTOOL" fold "$big"
+	echo "$big $(filesize "$big") $("$data/bench_reader" frame "$big")" >>"$tmp/files"
+	printf '%s\t%s\t%s\n' "$f" "$big" "$(python3 - "$tmp/$name.pd1" \
+		"$tmp/$name.pd10" <<'PY'
+import sys
+def load(path):
+    d = {}
+    for line in open(path):
+        k, _, v = line.rstrip("\n").rpartition(" ")
+        d[k] = int(v)
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+same = sum(1 for k, v in a.items() if b.get(k) == 10 * v)
+print("%d of %d lines ten times the count, %d lines in all"
+      % (same, len(a), len(b)))
+PY
+)" >>"$tmp/tenx"
+done
+
 # ---- report --------------------------------------------------------------
 
 {
@@ -153,7 +197,8 @@ done
 		"of $runs runs from the page cache, output to /dev/null; RSS:" \
 		"the largest of the runs."
 	echo
-	python3 bench/fold_report.py "$tmp/files" "$tmp/rows" "$tmp/cmp"
+	python3 bench/fold_report.py "$tmp/files" "$tmp/rows" "$tmp/cmp" \
+		"$tmp/tenx"
 	if [ -s "$tmp/notes" ]; then
 		echo
 		sed 's/^/- /' "$tmp/notes"

@@ -16,7 +16,7 @@
 #           /usr/bin/time does and adds its peak anonymous memory
 #
 # and defines die, filesize, build_workload, build_tools, record,
-# run_once, medians and measure (below).
+# run_once, medians, measure and rows_table (below).
 # sh has no locals: each function's variables carry its prefix.
 
 PDTOOL=${PDTOOL:-$(pwd)/build/default/pdtool}
@@ -163,4 +163,25 @@ measure() {
 		m_i=$((m_i + 1))
 	done
 	medians "$tmp/measure.runs"
+}
+
+# results_head SCRIPT FILE: the results' opening lines, what made them
+# (SCRIPT at this commit, perf's version), the machine and the capture
+# FILE, then measure's rows ($tmp/rows) as a Markdown table
+results_head() {
+	echo "Made by $1 on $(date -u +%Y-%m-%d) at commit" \
+		"$(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(perf version)."
+	echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+	echo "Capture: $2, $(($(filesize "$2") / 1000000)) MB.  Times: median of $runs runs from the page cache, output to a file; RSS and anonymous memory: the largest of the runs."
+	echo
+	rows_table
+}
+
+# rows_table: $tmp/rows (measure's) as a Markdown table: a command a
+# row, its median wall and CPU seconds, peak RSS and anonymous MB
+rows_table() {
+	echo "| command | median s | CPU s | peak RSS MB | peak anon MB |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n",
+		$1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
 }

@@ -43,15 +43,7 @@ measure "perf report --stdio -g none --no-children --sort dso,sym" "$f" \
 	-i "$f"
 
 {
-	echo "Made by bench/report.sh on $(date -u +%Y-%m-%d) at commit" \
-		"$(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(perf version)."
-	echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
-	echo "Capture: $f, $(($(filesize "$f") / 1000000)) MB.  Times: median of $runs runs from the page cache, output to a file; RSS and anonymous memory: the largest of the runs."
-	echo
-	echo "| command | median s | CPU s | peak RSS MB | peak anon MB |"
-	echo "|---|---:|---:|---:|---:|"
-	awk -F'\t' '{ printf "| `%s` | %.3f | %.3f | %.1f | %.1f |\n",
-		$1, $3 / 1e6, $5 / 1e6, $4 / 1024, $6 / 1024 }' "$tmp/rows"
+	results_head bench/report.sh "$f"
 	echo
 	awk -F'\t' '{ w[NR] = $3 }
 	END {

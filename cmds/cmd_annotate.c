@@ -9,6 +9,7 @@
 #include "pdtool.h"
 #include "pda_annotate.h"
 #include "pda_capture.h"
+#include "pda_dthist.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -65,6 +66,18 @@ const char cmd_annotate_options[] =
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
+	"      --code-with-type  mark each instruction that loads or stores a\n"
+	"                        data type found in DWARF with it, as perf\n"
+	"                        >= 6.15: \"# data-type: struct foo +0x8\n"
+	"                        (bar)\" (text, html, json)\n"
+	"      --data-type[=NAME]\n"
+	"                        instead of functions, the data types the\n"
+	"                        samples' instructions access (or only\n"
+	"                        NAME: \"foo\" or \"struct foo\"): per type its\n"
+	"                        members, each with its share of the\n"
+	"                        type's samples, as perf >= 6.8; with --dso\n"
+	"                        and --event, not --symbol, --top or\n"
+	"                        --percent-limit; text, md or json\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
@@ -72,6 +85,8 @@ const char cmd_annotate_options[] =
 	"      --vmlinux FILE    the kernel image, for kernel functions'\n"
 	"                        code\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --search-path DIR binaries anywhere under DIR, by basename\n"
+	"                        and build-id (repeatable)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
 	"      --strict          exit 1 when a function could not be\n"
@@ -94,6 +109,8 @@ enum {
 	OPT_NO_HOST_SOURCES,
 	OPT_HOT_LINES,
 	OPT_NO_PAGER,
+	OPT_DATA_TYPE,
+	OPT_CODE_WITH_TYPE,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -117,6 +134,9 @@ struct annotate_opts {
 	bool no_source;
 	enum pda_annot_host_src host_sources;
 	size_t hot_lines;
+	bool data_type;		/* --data-type */
+	bool code_with_type;	/* --code-with-type */
+	const char *type_name;	/* its NAME, or NULL */
 	struct cmd_symopts sym;
 };
 
@@ -162,6 +182,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-host-sources", no_argument, NULL, OPT_NO_HOST_SOURCES},
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
+		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
+		{"code-with-type", no_argument, NULL, OPT_CODE_WITH_TYPE},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -270,6 +292,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_NO_PAGER:
 			o->no_pager = true;
 			break;
+		case OPT_CODE_WITH_TYPE:
+			o->code_with_type = true;
+			break;
+		case OPT_DATA_TYPE:
+			o->data_type = true;
+			o->type_name = optarg && *optarg ? optarg : NULL;
+			break;
 		default:
 			/* the only vals left are the symbol options' */
 			cmd_symopt(ctx, &o->sym, c, optarg);
@@ -280,6 +309,19 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->stdio && o->format != PDE_ANNOT_TEXT)
 		usage_error(ctx, "--stdio is the text format: not with "
 				 "--format");
+	/* a type's accesses come from many functions: the function
+	 * filters do not select types */
+	if (o->data_type && (o->symbols.nr || o->top || o->percent_limit > 0))
+		usage_error(ctx, "--data-type: not with --symbol, --top or "
+				 "--percent-limit");
+	if (o->data_type && o->code_with_type)
+		usage_error(ctx, "--data-type and --code-with-type: one view "
+				 "at a time");
+	if (o->code_with_type && o->format == PDE_ANNOT_MD)
+		usage_error(ctx, "--code-with-type: text, html or json (md "
+				 "lists no instructions)");
+	if (o->data_type && o->format == PDE_ANNOT_HTML)
+		usage_error(ctx, "--data-type: text, md or json");
 }
 
 /* --dso NAME: the recorded path or its last component. */
@@ -350,7 +392,29 @@ struct annot_run {
 	uint64_t other_events;	/* of others than --event's */
 	bool new_failed;	/* new_annot() failed */
 	struct pda_capture c;
+	struct pda_datatype *dt;	/* --data-type */
+	struct pda_dthist *types;
 };
+
+/* rc, a sample's failure, stops the capture with its message. */
+static int sample_err(struct annot_run *ar, int rc)
+{
+	return pda_capture_set_err(&ar->c, rc, "%s",
+				   rc == PD_ERR_NOMEM
+					   ? pd_strerror(rc)
+					   : pda_session_errmsg(ar->s));
+}
+
+/* --data-type: the sample's access counted on its type. */
+static int type_one(struct annot_run *ar, const struct pd_sample *sample)
+{
+	const struct pda_datatype_res *res;
+	int rc = pda_datatype_sample(ar->dt, sample, NULL, &res);
+
+	if (rc == 0 && dso_wanted(ar->o, res->dso))
+		rc = pda_dthist_add(ar->types, sample, res);
+	return rc < 0 ? sample_err(ar, rc) : 0;
+}
 
 static int annotate_one(void *arg, const struct pda_pipe_item *it)
 {
@@ -358,6 +422,8 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 	const struct pd_sample *sample = it->sample;
 	int rc;
 
+	if (ar->dt)
+		return type_one(ar, sample);
 	if (!ar->a) {
 		rc = new_annot(ar->o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0) {
@@ -371,12 +437,7 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
-	if (rc < 0)
-		return pda_capture_set_err(&ar->c, rc, "%s",
-					   rc == PD_ERR_NOMEM
-						   ? pd_strerror(rc)
-						   : pda_session_errmsg(ar->s));
-	return 0;
+	return rc < 0 ? sample_err(ar, rc) : 0;
 }
 
 /* The first sample that does not decode gets a warning. */
@@ -430,7 +491,7 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 						  PDA_CAPTURE_READER
 			    ? pd_strerror(rc)
 			    : pda_capture_errmsg(&ar->c));
-	if (!ar->a) {
+	if (!ar->a && !ar->dt) {
 		rc = new_annot(o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
@@ -466,6 +527,124 @@ static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
 		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
 }
 
+/* The names of nr events, "?" past the capture's (freed by the
+ * caller). */
+static const char **event_names(struct pd_ctx *ctx, const struct pd_file *f,
+				size_t nr)
+{
+	const char **events = calloc(nr ? nr : 1, sizeof(*events));
+
+	if (!events)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	for (size_t ev = 0; ev < nr; ev++)
+		events[ev] = ev < pd_file_nr_evsels(f) ? pd_file_evsel(f, ev)->name
+						       : "?";
+	return events;
+}
+
+/* The length of a --code-with-type note: a type and a member path. */
+#define NOTE_MAX 512
+
+/*
+ * --code-with-type: the notes of fn's instructions into *notes (each
+ * NULL or a string of *buf; both grown as needed), as perf 7.2 writes
+ * them: "TYPE +OFF" and " (MEMBER)" with a member; only types found in
+ * DWARF, not (unknown) or the pseudo types.  @return 0 or a negative
+ * pd_err.
+ */
+static int type_notes(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      const char ***notes, char **buf)
+{
+	const char **n;
+	char *b;
+
+	free(*notes);
+	free(*buf);
+	*notes = n = calloc(fn->nr_insns ? fn->nr_insns : 1, sizeof(*n));
+	*buf = b = malloc((fn->nr_insns ? fn->nr_insns : 1) * NOTE_MAX);
+	if (!n || !b)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < fn->nr_insns; i++) {
+		struct pda_datatype_res res;
+		char *p = b + i * NOTE_MAX;
+		int len;
+		const int rc = pda_datatype_insn(dt, fn, i, &res);
+
+		if (rc < 0)
+			return rc;
+		if (res.kind != PDA_DATATYPE_TYPE)
+			continue;
+		len = res.offset ? snprintf(p, NOTE_MAX, "%s +%#" PRIx64,
+					    res.type, (uint64_t)res.offset)
+				 : snprintf(p, NOTE_MAX, "%s +0", res.type);
+		if (res.member && len >= 0 && len < NOTE_MAX)
+			snprintf(p + len, NOTE_MAX - (size_t)len, " (%s)",
+				 res.member);
+		n[i] = p;
+	}
+	return 0;
+}
+
+/*
+ * --data-type: the types the samples accessed, written to out, and the
+ * coverage line.  @return the exit status.
+ */
+static int write_types(struct pd_ctx *ctx, const struct annotate_opts *o,
+		       struct annot_run *ar, FILE *out)
+{
+	const struct pda_capture_stats *cs = pda_capture_stats(&ar->c);
+	const char *why[PDA_DATATYPE_NR_WHY];
+	const size_t nr_events = pd_file_nr_evsels(ar->f);
+	const char **events;
+	size_t nr_shown;
+	int rc = pda_dthist_finish(ar->types);
+
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	events = event_names(ctx, ar->f, nr_events);
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	if (out == ctx->out && !o->no_pager)
+		ctx_start_pager(ctx);
+	{
+		const struct pde_dthist_opts wo = {
+			.format = o->format,
+			.color = o->format == PDE_ANNOT_TEXT && !o->stdio &&
+				 out == ctx->out && ctx_use_color(),
+			.events = events,
+			.nr_events = nr_events,
+			.only = o->type_name,
+			.input = o->path,
+			.coverage = pda_datatype_coverage(ar->dt, NULL),
+			.why = why,
+			.nr_why = PDA_DATATYPE_NR_WHY,
+		};
+
+		ctx_check_write(ctx, pde_dthist(out, ar->types, &wo, &nr_shown),
+				o->output);
+	}
+	ctx_close_output(ctx, out, o->output);
+	fflush(ctx->out);
+	free(events);
+	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu data type%s shown; "
+		"%" PRIu64 " lost\n",
+		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples), nr_shown,
+		PLURAL(nr_shown), cs->lost);
+	cmd_type_coverage(ctx, ar->dt);
+	if (o->type_name && !nr_shown)
+		eprintf("pdtool %s: no samples access type '%s'\n", ctx->cmd,
+			o->type_name);
+	cmd_unresolved_block(ctx, pda_session_stats(ar->s), cs->nr_samples,
+			     NULL);
+	cmd_fetch_add(ctx, &pda_session_stats(ar->s)->debuginfod);
+	cmd_fetch_summary(ctx);
+	return ctx->strict && (cs->lost || cs->nr_bad_samples ||
+			       ctx->nr_warnings ||
+			       (o->type_name && !nr_shown))
+		       ? EXIT_UNRESOLVED
+		       : 0;
+}
+
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct annotate_opts o;
@@ -481,6 +660,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	bool met[MAX_LIST] = {false};
 	char err[512] = "";
 	size_t nr_events, nr_shown = 0, nr_failed = 0;
+	struct pda_datatype *cwt = NULL; /* --code-with-type */
+	const char **notes = NULL;
+	char *notes_buf = NULL;
 	FILE *out;
 	bool color;
 	int rc;
@@ -502,7 +684,22 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	ar.f = f;
 	ar.s = s;
+	if (o.code_with_type && pda_datatype_new(s, &cwt) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
+			    pda_dthist_new(ar.dt, &ar.types) < 0))
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	read_samples(ctx, &ar);
+	if (ar.dt) {
+		cs = pda_capture_stats(&ar.c);
+		cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
+		rc = write_types(ctx, &o, &ar, out);
+		pda_dthist_free(ar.types);
+		pda_datatype_free(ar.dt);
+		pda_session_free(s);
+		pd_file_close(f);
+		return rc;
+	}
 	a = ar.a;
 	nr_events = ar.nr_events;
 	cs = pda_capture_stats(&ar.c);
@@ -512,13 +709,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 
-	events = calloc(nr_events ? nr_events : 1, sizeof(*events));
-	if (!events)
-		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-	for (size_t ev = 0; ev < nr_events; ev++)
-		events[ev] = ev < pd_file_nr_evsels(f)
-				     ? pd_file_evsel(f, ev)->name
-				     : "?";
+	events = event_names(ctx, f, nr_events);
 	ps = pda_session_stats(s);
 	color = o.format == PDE_ANNOT_TEXT && !o.stdio && out == ctx->out &&
 		ctx_use_color();
@@ -565,6 +756,12 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			if (ctx->verbose)
 				warning(ctx, "%s (%s): %s", sym->name,
 					sym->dso ? sym->dso : "?", fn->error);
+		}
+		if (cwt) {
+			rc = type_notes(cwt, fn, &notes, &notes_buf);
+			if (rc < 0)
+				die(ctx, "%s", pd_strerror(rc));
+			w.notes = notes;
 		}
 		ctx_check_write(ctx, pde_annot_func(&w, fn), o.output);
 		pda_annot_func_free(a, fn);
@@ -616,6 +813,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			    pda_annot_nr_unresolved(a) || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	free(events);
+	free(notes);
+	free(notes_buf);
+	pda_datatype_free(cwt);
 	pda_annot_free(a);
 	pda_session_free(s);
 	pd_file_close(f);

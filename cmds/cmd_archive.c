@@ -2,7 +2,9 @@
  * cmd_archive.c - a perf archive tarball read as the build-id cache it
  * holds (--archive FILE, or --buildid-dir naming a file): extracted once
  * a run into a private directory of $TMPDIR, which goes when pdtool
- * does, and handed to the session as --buildid-dir would be.
+ * does, and handed to the session as --buildid-dir would be.  A pdtool
+ * bundle (cmd_bundle.c) is extracted there the same way, with no link
+ * at all allowed.
  *
  * A tarball comes from another host and may be hostile, so no member
  * may create anything outside that directory: names are relative and
@@ -41,6 +43,7 @@ struct extract {
 	struct pd_ctx *ctx;
 	const char *archive; /* its path, for messages */
 	int root;	     /* the tree's directory */
+	bool no_links;	     /* a bundle: links and devices refused */
 	uint64_t bytes;
 	unsigned nr_members, nr_skipped;
 	char skipped[64]; /* the first member skipped, cut */
@@ -309,6 +312,11 @@ static void extract_member(struct extract *x, const struct cmd_tar_entry *e)
 	if (++x->nr_members > ARCHIVE_MAX_MEMBERS)
 		refuse(x, e->name, "more than %u members",
 		       ARCHIVE_MAX_MEMBERS);
+	if (x->no_links && e->type != CMD_TAR_FILE && e->type != CMD_TAR_DIR)
+		refuse(x, e->name,
+		       "a link, device or FIFO (type '%c'): a bundle holds "
+		       "only files and directories",
+		       e->flag ? e->flag : '?');
 	if (e->type == CMD_TAR_OTHER) {
 		/* devices, FIFOs, sparse files: nothing perf archive has */
 		if (!x->nr_skipped++) {
@@ -512,13 +520,10 @@ static const unsigned char *archive_bytes(struct pd_ctx *ctx,
 	return buf;
 }
 
-/* Every member of path's tar into x's tree; name: path in messages. */
-static void extract(struct extract *x, const char *path, const char *name,
-		    const char *opt)
+/* Every member of the tar at buf into x's tree; name in messages. */
+static void extract_buf(struct extract *x, const unsigned char *buf,
+			size_t len, const char *name)
 {
-	size_t len;
-	const unsigned char *buf = archive_bytes(x->ctx, path, name, opt,
-						 &len);
 	/* on the stack: die() leaves nothing to free (24 KiB) */
 	struct cmd_tar t;
 	struct cmd_tar_entry e;
@@ -530,39 +535,87 @@ static void extract(struct extract *x, const char *path, const char *name,
 		extract_member(x, &e);
 	if (rc < 0)
 		die(x->ctx, "'%s': %s; nothing of it is used", name, t.err);
+}
+
+/* Every member of path's tar into x's tree; name: path in messages. */
+static void extract(struct extract *x, const char *path, const char *name,
+		    const char *opt)
+{
+	size_t len;
+	const unsigned char *buf = archive_bytes(x->ctx, path, name, opt,
+						 &len);
+
+	extract_buf(x, buf, len, name);
 	/* the copy (or the mapping) is read: its pages go back now, not
 	 * at exit */
 	munmap((void *)(uintptr_t)buf, len);
 }
 
+/*
+ * The run's private directory in $TMPDIR (made once, with its watcher),
+ * and in it a new directory for one tree: its path (valid until the
+ * process ends) and *fd, opened without following a link.
+ */
+static char *new_tree(struct pd_ctx *ctx, const char *path, int *fd)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], sub[4096 + 32];
+
+	if (!ctx->archive_dir) {
+		tmp = tmp && *tmp ? tmp : "/tmp";
+		if (snprintf(dir, sizeof(dir), "%s/pdtool-archive.XXXXXX",
+			     tmp) >= (int)sizeof(dir))
+			die(ctx, "TMPDIR '%s': too long a path", tmp);
+		if (!mkdtemp(dir))
+			die(ctx,
+			    "cannot make a directory for '%s' in '%s': %s "
+			    "(TMPDIR says where it goes)",
+			    path, tmp, strerror(errno));
+		ctx->archive_dir = strdup(dir);
+		if (!ctx->archive_dir) {
+			rmdir(dir);
+			die(ctx, "out of memory");
+		}
+		ctx->archive_watch = start_watcher(ctx->archive_dir);
+	}
+	snprintf(sub, sizeof(sub), "%s/%u", ctx->archive_dir,
+		 ctx->nr_trees++);
+	if (mkdir(sub, 0700) < 0)
+		die(ctx, "cannot make '%s': %s", sub, strerror(errno));
+	*fd = open(sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		die(ctx, "cannot open '%s': %s", sub, strerror(errno));
+	{
+		char *copy = strdup(sub);
+
+		if (!copy)
+			die(ctx, "out of memory");
+		return copy;
+	}
+}
+
+const char *cmd_archive_tree(struct pd_ctx *ctx, const void *buf, size_t len,
+			     const char *name)
+{
+	struct extract x = {.ctx = ctx, .no_links = true};
+	char *dir = new_tree(ctx, name, &x.root);
+
+	extract_buf(&x, buf, len, name);
+	close(x.root);
+	return dir;
+}
+
 const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
 			    const char *opt)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct extract x = {.ctx = ctx};
-	char dir[4096];
 	struct stat sb;
+	char *dir;
 
-	if (ctx->archive_dir)
-		return ctx->archive_dir;
-	tmp = tmp && *tmp ? tmp : "/tmp";
-	if (snprintf(dir, sizeof(dir), "%s/pdtool-archive.XXXXXX", tmp) >=
-	    (int)sizeof(dir))
-		die(ctx, "TMPDIR '%s': too long a path", tmp);
-	if (!mkdtemp(dir))
-		die(ctx,
-		    "cannot make a directory for '%s' in '%s': %s (TMPDIR "
-		    "says where it goes)",
-		    path, tmp, strerror(errno));
-	ctx->archive_dir = strdup(dir);
-	if (!ctx->archive_dir) {
-		rmdir(dir);
-		die(ctx, "out of memory");
-	}
-	ctx->archive_watch = start_watcher(ctx->archive_dir);
-	x.root = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (x.root < 0)
-		die(ctx, "cannot open '%s': %s", dir, strerror(errno));
+	if (ctx->perf_archive)
+		return ctx->perf_archive;
+	dir = new_tree(ctx, path, &x.root);
+	ctx->perf_archive = dir;
 	extract(&x, path, path, opt);
 	/* perf archive --all: perf.data and, inside, the archive proper */
 	if (fstatat(x.root, ".build-id", &sb, AT_SYMLINK_NOFOLLOW) < 0 &&
@@ -587,5 +640,5 @@ const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
 			path, x.nr_skipped, x.nr_skipped == 1 ? "" : "s",
 			x.skipped, x.skipped_flag ? x.skipped_flag : '?');
 	close(x.root);
-	return ctx->archive_dir;
+	return dir;
 }

@@ -31,14 +31,7 @@ const char cmd_branches_options[] =
 	"                        here), function (sym) or source line\n"
 	"      --format FMT      text (the default), md, json or csv\n"
 	"      --event NAME      only samples of event NAME; default: all\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
-	CMD_SYMBOL_HELP
+	CMD_SYMFILES_HELP
 	"      --strict          exit 1 when anything was lost or skipped, or\n"
 	"                        a branch's end did not resolve\n"
 	"  -v, --verbose         more library messages (repeatable)\n"

@@ -15,6 +15,7 @@
 #include "pda_diff.h"
 #include "pda_flame.h"
 #include "pda_fold.h"
+#include "pda_parallel.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -53,7 +54,8 @@ const char cmd_diff_options[] =
 	"      --no-normalize-names  match names exactly (default: strip\n"
 	"                        .cold, .isra.N, .constprop.N, .part.N,\n"
 	"                        .lto_priv.N and Rust's ::h<hash>)\n"
-	"      --format FMT      the report as text (default) or markdown\n"
+	"      --format FMT      the report as text (default) or markdown;\n"
+	"                        perf stat record captures: text or json\n"
 	"      --top N           changes a table (default 20; 0: all)\n"
 	"      --min-delta X     leave out changes smaller than X (the\n"
 	"                        report's unit: points of a percentage, or\n"
@@ -65,11 +67,21 @@ const char cmd_diff_options[] =
 	"      --event NAME      only samples of event NAME (captures;\n"
 	"                        default: the first event sampled)\n"
 	"      --all-events      every event's samples together\n"
+	"      --weight WHAT     what a capture's sample weighs: samples\n"
+	"                        (default), period, or latency: its period\n"
+	"                        divided by how many of the workload's\n"
+	"                        threads ran then, as perf >= 6.15's\n"
+	"                        --latency (needs switch records): a\n"
+	"                        latency diff.  Brought to each capture's\n"
+	"                        samples, which the tests count (folded\n"
+	"                        inputs keep their counts)\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols of the recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --search-path DIR binaries anywhere under DIR, by basename\n"
+	"                        and build-id (repeatable)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"
 	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
@@ -95,13 +107,19 @@ enum {
 	OPT_NO_COMM,
 	OPT_EVENT,
 	OPT_ALL_EVENTS,
+	OPT_WEIGHT,
 };
+
+/* What a capture's sample weighs (--weight). */
+enum diff_weight { W_SAMPLES, W_PERIOD, W_LATENCY };
 
 struct diff_opts {
 	const char *const *paths[2]; /* each side's inputs */
 	unsigned nr_paths[2];
 	bool folded, negate, no_normalize, significant, no_comm, markdown;
+	bool json;		/* --format json: stat captures only */
 	bool all_events;
+	enum diff_weight weight;
 	const char *output;
 	struct pde_flame_opts svg;
 	enum pda_diff_scale scale;
@@ -192,13 +210,11 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		o->no_normalize = true;
 		break;
 	case OPT_FORMAT:
-		if (strcmp(optarg, "markdown") == 0)
-			o->markdown = true;
-		else if (strcmp(optarg, "text") == 0)
-			o->markdown = false;
-		else
-			usage_error(ctx, "unknown format '%s' (text, markdown)",
-				    optarg);
+		o->markdown = strcmp(optarg, "markdown") == 0;
+		o->json = strcmp(optarg, "json") == 0;
+		if (!o->markdown && !o->json && strcmp(optarg, "text") != 0)
+			usage_error(ctx, "unknown format '%s' (text, markdown, "
+				    "json)", optarg);
 		break;
 	case OPT_TOP:
 		o->top = (size_t)parse_number(ctx, "--top", optarg, 0, 1e9);
@@ -220,6 +236,18 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		break;
 	case OPT_ALL_EVENTS:
 		o->all_events = true;
+		break;
+	case OPT_WEIGHT:
+		if (strcmp(optarg, "samples") == 0)
+			o->weight = W_SAMPLES;
+		else if (strcmp(optarg, "period") == 0)
+			o->weight = W_PERIOD;
+		else if (strcmp(optarg, "latency") == 0)
+			o->weight = W_LATENCY;
+		else
+			usage_error(ctx, "--weight '%s': samples, period or "
+					 "latency",
+				    optarg);
 		break;
 	case CMD_OPT_UNWINDER:
 		o->unwinder = cmd_unwinder(ctx, optarg);
@@ -260,6 +288,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
 		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
+		{"weight", required_argument, NULL, OPT_WEIGHT},
 		CMD_SYMBOL_LONGOPTS,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
@@ -328,7 +357,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->folded && report_option)
 		usage_error(ctx, "--top, --min-delta and --significant choose "
 				 "what the report shows: not with --folded");
-	if (o->folded && o->markdown)
+	if (o->folded && (o->markdown || o->json))
 		usage_error(ctx, "--format applies to the report, not to "
 				 "--folded");
 	if (o->event && o->all_events)
@@ -449,19 +478,41 @@ struct diff_run {
 	unsigned run;
 	struct side_stats *ss;
 	bool dsos;		/* count the DSOs (pda_diff_opts.dsos) */
+	bool by_period;		/* --weight period or latency */
+	struct pda_parallel *par; /* --weight latency */
 	struct pda_capture c;
 };
+
+/* --weight latency: a record of the first pass, the switches and exits
+ * counted in time order. */
+static int diff_order(void *arg, const struct pd_rec *rec,
+		      const struct pda_pipe_when *when)
+{
+	struct diff_run *dr = arg;
+
+	return pda_parallel_note(dr->par, rec, when);
+}
 
 static int diff_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct diff_run *dr = arg;
-	int rc = pda_fold_add(dr->fd, it->sample, it->stack, it->comm);
+	const struct pd_sample *sample = it->sample;
+	struct pd_sample lat;
+	int rc;
 
+	if (dr->par) {
+		/* the fold weighs periods then */
+		rc = cmd_latency_sample(&dr->c, dr->par, it, &lat);
+		if (rc < 0)
+			return rc;
+		sample = &lat;
+	}
+	rc = pda_fold_add(dr->fd, sample, it->stack, it->comm);
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && it->stack && dr->dsos &&
 	    (rc = pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack,
-				    1)) < 0)
+				    dr->by_period ? sample->period : 1)) < 0)
 		return pda_capture_set_err(&dr->c, rc, "%s",
 					   pda_diff_errmsg(dr->d));
 	return 0;
@@ -527,14 +578,17 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	char err[512] = "";
 	/* fold's defaults: inlined frames on DWARF-unwound stacks only */
 	PDA_OPTS(po, .errbuf = err, .errbuf_size = sizeof(err));
-	PDA_FOLD_OPTS(fo, .flags = o->no_comm ? PDA_FOLD_NO_COMM : 0);
+	PDA_FOLD_OPTS(fo, .flags = (o->no_comm ? PDA_FOLD_NO_COMM : 0) |
+				   (o->weight != W_SAMPLES ? PDA_FOLD_PERIOD
+							   : 0));
 	/* one event's samples unless told: two events' do not add up */
 	PDA_FILTER_OPTS(flo, .event = o->event,
 			.flags = o->event || o->all_events
 					 ? 0
 					 : PDA_FILTER_FIRST_EVENT);
 	struct diff_run dr = {.ctx = ctx, .path = path, .d = d, .side = side,
-			      .run = run, .ss = ss, .dsos = o->all_captures};
+			      .run = run, .ss = ss, .dsos = o->all_captures,
+			      .by_period = o->weight != W_SAMPLES};
 	struct pda_filter flt;
 	struct cmd_progress prog;
 	/* a sample without a callchain: its ip is its stack, as in fold */
@@ -547,6 +601,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	const struct pda_fold_totals *t;
 	const struct pda_stats *ps;
 	struct pda_session *s;
+	uint64_t unresolved;
 	size_t nr_events;
 	int rc;
 
@@ -560,9 +615,15 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		die(ctx, "out of memory");
 	if (pda_filter_init(&flt, &flo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
+	if (o->weight == W_LATENCY) {
+		dr.par = cmd_parallel_new(ctx, path, f);
+		co.order_fn = diff_order;
+	}
 	rc = pda_capture_init(&dr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, path, &dr.c, rc);
+	if (dr.par)
+		cmd_parallel_two_pass(ctx, path, &dr.c);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&dr.c);
 	cmd_progress_end(&prog);
@@ -582,13 +643,22 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		die(ctx, "out of memory");
 	if (pda_diff_add_fold(d, side, run, dr.fd) < 0)
 		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
+	t = pda_fold_totals(dr.fd);
+	/* periods or latencies, brought to samples: what the tests count */
+	if (dr.by_period && pda_diff_scale_run(d, side, run, t->nr_samples) < 0)
+		die(ctx, "'%s': %s", path, pda_diff_errmsg(d));
 	cs = pda_capture_stats(&dr.c);
 	cmd_check_kind(ctx, path, f, &cs->reader, cs->nr_samples);
-	t = pda_fold_totals(dr.fd);
 	ps = pda_session_stats(s);
 	ss->lost += cs->lost;
 	ss->samples += t->nr_samples;
-	ss->unresolved += t->weight_unresolved;
+	/* in samples, as the summary counts them (periods or latencies
+	 * with --weight: the same share) */
+	unresolved = dr.by_period && t->weight
+		? (uint64_t)((double)t->weight_unresolved /
+			     (double)t->weight * (double)t->nr_samples + 0.5)
+		: t->weight_unresolved;
+	ss->unresolved += unresolved;
 	ss->missing_dsos += ps ? (unsigned)ps->nr_missing : 0;
 	if (ctx->verbose)
 		eprintf("pdtool %s: %c: '%s': %" PRIu64
@@ -596,7 +666,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 			" with unresolved frames, %zu binar%s not found\n",
 			ctx->cmd, side == PDA_DIFF_A ? 'A' : 'B', path,
 			t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
-			PLURAL(t->nr_stacks), t->weight_unresolved,
+			PLURAL(t->nr_stacks), unresolved,
 			ps ? ps->nr_missing : 0,
 			ps && ps->nr_missing == 1 ? "y" : "ies");
 	if (ps) {
@@ -608,6 +678,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		cmd_fetch_add(ctx, &ps->debuginfod);
 	}
 	pda_fold_free(dr.fd);
+	pda_parallel_free(dr.par);
 	pda_session_free(s);
 	pd_file_close(f);
 }
@@ -713,6 +784,9 @@ static bool stat_inputs(struct pd_ctx *ctx, const struct diff_opts *o)
 	if (nr_stat && (o->folded || o->markdown))
 		usage_error(ctx, "perf stat record captures: --folded and "
 				 "--markdown apply to profiles");
+	if (!nr_stat && o->json)
+		usage_error(ctx, "--format json compares perf stat record "
+				 "captures; profiles: text or markdown");
 	return nr_stat != 0;
 }
 
@@ -731,7 +805,8 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	parse_args(argc, argv, ctx, &o);
 	o.all_captures = true;
 	if (stat_inputs(ctx, &o))
-		return cmd_diff_stat(ctx, o.paths, o.nr_paths, o.output);
+		return cmd_diff_stat(ctx, o.paths, o.nr_paths, o.output,
+				     o.json);
 	for (int side = 0; side < 2; side++) {
 		capture[side] = calloc(o.nr_paths[side], sizeof(bool));
 		if (!capture[side])

@@ -1,8 +1,9 @@
 /*
  * cmd_diff_stat.c - `pdtool diff A.stat B.stat` (several a side as
  * A1 A2 -- B1 B2): perf stat record captures compared at the counter
- * level: each side's runs read as `pdtool stat FILE...` reads them, then analyze/counters' pda_statdiff and emit's
- * pde_statdiff_text().
+ * level: each side's runs read as `pdtool stat FILE...` reads them,
+ * then analyze/counters' pda_statdiff and emit's pde_statdiff_text() or
+ * pde_statdiff_json().
  */
 #include "pdtool.h"
 #include "pda_stat.h"
@@ -51,7 +52,7 @@ static char *label(struct pd_ctx *ctx, const char *const *paths, unsigned nr)
 }
 
 int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
-		  const unsigned nr[2], const char *output)
+		  const unsigned nr[2], const char *output, bool json)
 {
 	struct pda_stat *st[2];
 	struct pd_file *first[2] = {NULL, NULL};
@@ -71,7 +72,9 @@ int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
 				 pda_stat_report(st[1]), env[1], NULL, &sd) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	out = ctx_open_output(ctx, output);
-	ctx_check_write(ctx, pde_statdiff_text(out, &sd, lab[0], lab[1]),
+	ctx_check_write(ctx,
+			json ? pde_statdiff_json(out, &sd, lab[0], lab[1])
+			     : pde_statdiff_text(out, &sd, lab[0], lab[1]),
 			output);
 	ctx_close_output(ctx, out, output);
 	pda_statdiff_release(&sd, NULL);

@@ -763,8 +763,12 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 
 		while (j < nr_marks && mk[j].tid == mk[i].tid)
 			j++;
-		t[k].markers = &marks[i];
-		t[k].nr_markers = j - i;
+		/* a thread that switched but was never sampled has no
+		 * track to show its markers on */
+		if (k >= 0) {
+			t[k].markers = &marks[i];
+			t[k].nr_markers = j - i;
+		}
 		i = j;
 	}
 	if (pd_file_env(f, &env) < 0)

@@ -64,10 +64,12 @@ const char cmd_flame_options[] =
 	"For a capture, these options of pdtool fold apply (see\n"
 	"'pdtool fold --help'): --pid, --tid, --no-comm, --addrs,\n"
 	"--srcline, --no-ip-frame, --event, --all-events, --weight,\n"
+	"--off-cpu (an off-CPU flame graph: palette io, counts in ns,\n"
+	"as FlameGraph's), --wall-clock (on and off CPU, in ns),\n"
 	"--comm, --pid-filter, --dso, --symbol, --time, --max-stack,\n"
 	"--branch-history, --mispredicted-only, --symfs,\n"
 	"--buildid-dir, --archive, --kallsyms, --vmlinux, --jit-dir,\n"
-	"--no-demangle, --host-files, --host-kernel,\n"
+	"--search-path, --no-demangle, --host-files, --host-kernel,\n"
 	"--no-host-kernel, --debuginfod, --no-debuginfod,\n"
 	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
 	"--unwinder, -j/--jobs, --itrace.  Unlike fold, flame draws the\n"
@@ -112,6 +114,8 @@ struct flame_opts {
 	struct fold_arg *fold_args;
 	size_t nr_fold_args;
 	char *first_fold_arg; /* "--name=arg", for a message */
+	bool palette_given, countname_given, title_given;
+	bool off_cpu, wall_clock; /* fold's --off-cpu, --wall-clock */
 };
 
 struct input_stats {
@@ -208,6 +212,8 @@ static void keep_fold_option(const struct pd_ctx *ctx, struct flame_opts *o,
 			     const struct option *opt, int c, const char *arg)
 {
 	o->fold_args[o->nr_fold_args++] = (struct fold_arg){c, arg};
+	o->off_cpu |= strcmp(opt->name, "off-cpu") == 0;
+	o->wall_clock |= strcmp(opt->name, "wall-clock") == 0;
 	if (!o->first_fold_arg) {
 		const size_t n =
 			strlen(opt->name) + 4 + (arg ? strlen(arg) : 0);
@@ -239,6 +245,7 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		break;
 	case OPT_TITLE:
 		o->svg.title = optarg;
+		o->title_given = true;
 		break;
 	case OPT_SUBTITLE:
 		o->svg.subtitle = optarg;
@@ -259,6 +266,7 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		break;
 	case OPT_COLORS:
 		o->svg.palette = parse_palette(ctx, optarg);
+		o->palette_given = true;
 		break;
 	case OPT_HASH:
 		o->svg.hash = true;
@@ -275,6 +283,7 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 		if (strchr(optarg, '('))
 			usage_error(ctx, "--countname must not contain '('");
 		o->svg.countname = optarg;
+		o->countname_given = true;
 		break;
 	default:
 		break;
@@ -320,6 +329,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "speedscope",
 			    svg_option);
 	o->path = cmd_opts_input(&p);
+	/* FlameGraph's off-CPU graphs: the io palette (blues), counts in
+	 * time; pdtool's are nanoseconds */
+	if ((o->off_cpu || o->wall_clock) && !o->countname_given)
+		o->svg.countname = "ns";
+	if (o->off_cpu && !o->palette_given)
+		o->svg.palette = PDE_PALETTE_IO;
+	if (o->off_cpu && !o->title_given)
+		o->svg.title = "Off-CPU Time Flame Graph";
+	if (o->wall_clock && !o->title_given)
+		o->svg.title = "Wall-Clock Flame Graph";
 	o->svg.min_width =
 		parse_min_width(ctx, o->min_width ? o->min_width : "0.1",
 				o->svg.width ? o->svg.width : 1200);

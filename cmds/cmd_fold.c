@@ -6,9 +6,11 @@
  * `perf script` text and the output is what stackcollapse-perf.pl prints.
  */
 #include "pdtool.h"
+#include "pdc_alloc.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_fold.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_session.h"
 
@@ -59,6 +61,18 @@ const char cmd_fold_options[] =
 	"                        sample's period divided by how many of\n"
 	"                        the workload's threads ran then, as perf\n"
 	"                        >= 6.15's --latency (needs switch records)\n"
+	"      --off-cpu         time off CPU instead of samples: for each\n"
+	"                        thread, each wait from a switch-out to its\n"
+	"                        next switch-in, in nanoseconds, charged to\n"
+	"                        the stack of the thread's last sample\n"
+	"                        before it (needs switch records: perf\n"
+	"                        record --switch-events); waits for a CPU\n"
+	"                        (preempted) left out, as perf's --off-cpu\n"
+	"      --wall-clock      on-CPU samples and off-CPU time together, in\n"
+	"                        nanoseconds (a cpu-clock or task-clock\n"
+	"                        capture): each wait's stack ends in a\n"
+	"                        frame [off-cpu], or [runnable] when it\n"
+	"                        waited for a CPU\n"
 	"      --comm RE         only samples whose comm matches RE\n"
 	"      --pid-filter LIST only samples of these pids (comma-separated)\n"
 	"      --dso RE          only stacks with a frame in a DSO matching "
@@ -111,6 +125,8 @@ enum {
 	OPT_SRCLINE,
 	OPT_EVENT,
 	OPT_WEIGHT,
+	OPT_OFF_CPU,
+	OPT_WALL_CLOCK,
 	OPT_COMM,
 	OPT_PID_FILTER,
 	OPT_DSO,
@@ -134,6 +150,8 @@ const struct option cmd_fold_sample_options[] = {
 	{"event", required_argument, NULL, OPT_EVENT},
 	{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
+	{"wall-clock", no_argument, NULL, OPT_WALL_CLOCK},
 	{"comm", required_argument, NULL, OPT_COMM},
 	{"pid-filter", required_argument, NULL, OPT_PID_FILTER},
 	{"dso", required_argument, NULL, OPT_DSO},
@@ -164,6 +182,8 @@ struct fold_opts {
 	bool period, weight_given;
 	bool latency;		/* --weight latency: period * 1000 /
 				 * parallelism (pda_parallel.h) */
+	bool off_cpu;		/* --off-cpu: waits only (pda_offcpu.h) */
+	bool wall_clock;	/* --wall-clock: samples and waits */
 	const char *event;
 	const char *comm_re, *dso_re, *sym_re;
 	uint32_t pids[MAX_PIDS];
@@ -243,6 +263,12 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 				    "--weight '%s': samples, period or latency",
 				    arg);
 		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		break;
+	case OPT_WALL_CLOCK:
+		o->wall_clock = true;
+		break;
 	case OPT_COMM:
 		o->comm_re = arg;
 		break;
@@ -310,6 +336,14 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->from_script && o->latency)
 		usage_error(ctx, "--weight latency needs the capture's switch "
 				 "records: not perf script's text");
+	if (o->off_cpu && o->wall_clock)
+		usage_error(ctx, "--off-cpu and --wall-clock: give one");
+	if ((o->off_cpu || o->wall_clock) &&
+	    (o->from_script || o->weight_given || o->branch_history))
+		usage_error(ctx, "--off-cpu and --wall-clock weigh in "
+				 "nanoseconds, from a capture's switch "
+				 "records: not with --from-script, --weight or "
+				 "--branch-history");
 	if (o->from_script &&
 	    (o->branch_history || o->max_stack || cmd_symopts_given(&o->sym) ||
 	     o->inline_frames || o->no_inline || o->stats || o->unwinder ||
@@ -368,7 +402,7 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->kernel ? PDA_FOLD_KERNEL : 0) |
 		   (o->addrs ? PDA_FOLD_ADDRS : 0) |
 		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
-		   (o->period ? PDA_FOLD_PERIOD : 0) |
+		   (o->period || o->off_cpu || o->wall_clock ? PDA_FOLD_PERIOD : 0) |
 		   (o->branch_history ? PDA_FOLD_SRCLINE_CG : 0);
 	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
@@ -618,9 +652,12 @@ static void coverage(struct pd_ctx *ctx, const struct pda_capture_stats *c,
 		cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 		return;
 	}
-	eprintf("pdtool %s: %" PRIu64 " sample%s folded into %zu stack%s; "
+	/* --off-cpu folds waits, --wall-clock samples and waits */
+	eprintf("pdtool %s: %" PRIu64 " %s%s folded into %zu stack%s; "
 		"%.1f%% of weight with unresolved frames; %" PRIu64 " lost",
-		ctx->cmd, t->nr_samples, PLURAL(t->nr_samples), t->nr_stacks,
+		ctx->cmd, t->nr_samples,
+		o->off_cpu ? "wait" : o->wall_clock ? "samples and wait" :
+		"sample", PLURAL(t->nr_samples), t->nr_stacks,
 		PLURAL(t->nr_stacks), pct(t->weight_unresolved, t->weight),
 		lost);
 	if (filtered)
@@ -696,31 +733,18 @@ struct fold_run {
 	uint64_t nr_pred_known;		/* of them, saying mispred or
 					 * predicted */
 	struct pda_parallel *par;	/* --weight latency */
+	struct pda_offcpu *oc;		/* --off-cpu, --wall-clock */
+	struct pd_file *f;
 };
 
-/* --weight latency: a record of the first pass, the switches and exits
- * counted in time order. */
+/* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
+ * the switches and exits noted in time order. */
 static int fold_order(void *arg, const struct pd_rec *rec,
 		      const struct pda_pipe_when *when)
 {
 	struct fold_run *fr = arg;
 
-	return pda_parallel_note(fr->par, rec, when);
-}
-
-/* --weight latency: sample with its period replaced by its latency (the
- * fold weighs periods then), in *copy. */
-static int latency_sample(struct fold_run *fr, const struct pda_pipe_item *it,
-			  struct pd_sample *copy)
-{
-	unsigned level;
-	const int rc = cmd_parallel_level(&fr->c, fr->par, it->when, &level);
-
-	if (rc < 0)
-		return rc;
-	*copy = *it->sample;
-	copy->period = pda_parallel_latency(it->sample->period, level);
-	return 0;
+	return cmd_switch_note(fr->par, fr->oc, fr->f, rec, when);
 }
 
 /* --branch-history: the sample's branch path under its stack (the
@@ -773,8 +797,16 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 		fr->nr_predicted++;
 		return 0;
 	}
+	if (fr->oc) {
+		/* the candidate stack for the thread's next wait; --off-cpu
+		 * folds nothing else */
+		rc = pda_offcpu_sample(fr->oc, it);
+		if (rc < 0 || fr->o->off_cpu)
+			return rc < 0 ? rc : 0;
+	}
 	if (fr->par) {
-		rc = latency_sample(fr, it, &lat);
+		/* the fold weighs periods then */
+		rc = cmd_latency_sample(&fr->c, fr->par, it, &lat);
 		if (rc < 0)
 			return rc;
 		sample = &lat;
@@ -797,10 +829,87 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 	return 0;
 }
 
+/* Whether every event of f counts time in nanoseconds (cpu-clock,
+ * task-clock), which --wall-clock adds waits to. */
+static bool clock_events(const struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
+		const struct pd_evsel *e = pd_file_evsel(f, i);
+
+		/* PERF_TYPE_SOFTWARE: PERF_COUNT_SW_CPU_CLOCK (0),
+		 * PERF_COUNT_SW_TASK_CLOCK (1) */
+		if (e->attr.type != 1 || e->attr.config > 1)
+			return false;
+	}
+	return true;
+}
+
+/* The part of [a, b) in --time's range: its length, 0 for none. */
+static uint64_t in_range(const struct cmd_time_range *t, uint64_t a,
+			 uint64_t b)
+{
+	if (t->has_start && a < t->start)
+		a = t->start;
+	if (t->has_end && b > t->end)
+		b = t->end;
+	return b > a ? b - a : 0;
+}
+
+/* --off-cpu, --wall-clock: after the run, each wait folded with its
+ * length in nanoseconds under its thread's last sampled stack (with a
+ * frame saying which wait it was, on the wall clock). */
+static void fold_waits(struct pd_ctx *ctx, struct fold_run *fr,
+		       struct pda_session *ses)
+{
+	static const char off[] = "[off-cpu]", runnable[] = "[runnable]";
+	const struct fold_opts *o = fr->o;
+	struct pda_stack st = PDA_STACK_INIT;
+	int rc = pda_offcpu_finish(fr->oc);
+
+	for (size_t i = 0; rc == 0 && i < pda_offcpu_nr(fr->oc); i++) {
+		const struct pda_offcpu_span *sp = pda_offcpu_span(fr->oc, i);
+		const size_t nr = sp->stack ? sp->stack->nr : 0;
+		struct pd_sample s = {.pid = sp->pid, .tid = sp->tid};
+		const struct pda_stack *use = sp->stack;
+
+		if ((o->off_cpu && sp->preempted) || !cmd_u32_wanted(o->pids, o->nr_pids, sp->pid))
+			continue;
+		s.period = in_range(&o->time, sp->out, sp->in);
+		if (!s.period)
+			continue;
+		if (o->wall_clock) {
+			/* the wait's frame under the sampled leaf */
+			if (PDC_GROW(NULL, st.frames, st.alloc, nr + 1,
+				     (size_t)PDA_MAX_STACK * 64) < 0) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			memset(st.frames, 0, sizeof(*st.frames));
+			st.frames[0].sym = sp->preempted ? runnable : off;
+			if (nr)
+				memcpy(st.frames + 1, sp->stack->frames,
+				       nr * sizeof(*st.frames));
+			st.nr = nr + 1;
+			use = &st;
+		}
+		/* a thread never sampled: its comm at the end */
+		rc = pda_fold_add(fr->fd, &s, use,
+				  sp->comm ? sp->comm
+					   : pda_thread_comm(ses, sp->pid,
+							     sp->tid));
+		if (rc > 0) /* added (0: the comm filter left it out) */
+			rc = 0;
+	}
+	free(st.frames);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+}
+
 static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open_twice(ctx, o->path);
-	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o)};
+	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o),
+			      .f = f};
 	char err[512] = "";
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames,
@@ -832,23 +941,27 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	if (o->latency) {
-		if (!pda_parallel_recorded(f))
-			die(ctx, "'%s': no context-switch records, which "
-			    "latency is computed from: record with 'perf "
-			    "record --latency' (perf >= 6.15) or 'perf record "
-			    "--switch-events'",
-			    o->path);
-		if (pda_parallel_new(f, NULL, &fr.par) < 0)
-			die(ctx, "out of memory");
+		fr.par = cmd_parallel_new(ctx, o->path, f);
 		co.order_fn = fold_order;
+	}
+	if (o->off_cpu || o->wall_clock) {
+		fr.oc = cmd_offcpu_new(ctx, o->path, f);
+		if (o->wall_clock && !clock_events(f))
+			die(ctx, "'%s': --wall-clock adds waits in "
+			    "nanoseconds to sample periods, which are "
+			    "nanoseconds only for cpu-clock and task-clock: "
+			    "record one of them", o->path);
+		co.order_fn = fold_order;
+		/* each sample's stack is a candidate: no memo hits, which
+		 * come without one */
+		co.memo = false;
+		co.ip_stacks = true;
 	}
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
-	if (fr.par && !pda_capture_two_pass(&fr.c))
-		die(ctx, "'%s': --weight latency needs a capture read twice "
-		    "(the switch records in time order first): not a pipe",
-		    o->path);
+	if (fr.par || fr.oc)
+		cmd_parallel_two_pass(ctx, o->path, &fr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&fr.c);
@@ -870,6 +983,8 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	/* the pipeline's memo and the reader's queue go before the output
 	 * is built (the stats stay) */
 	pda_capture_release(&fr.c);
+	if (fr.oc)
+		fold_waits(ctx, &fr, s);
 	write_output(ctx, o, out, fr.fd);
 
 	cs = pda_capture_stats(&fr.c);
@@ -914,6 +1029,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	pda_fold_free(fr.fd);
 	pda_branch_hist_free(fr.bh);
 	pda_parallel_free(fr.par);
+	pda_offcpu_free(fr.oc);
 	pda_session_free(s);
 	pd_file_close(f);
 	return rc;

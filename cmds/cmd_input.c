@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #define CHUNK (1u << 16)
 /* what a copy may grow to: the reader's cap on a whole-file .zst */
@@ -34,10 +35,13 @@
 /* a pipe-mode stream's header: the magic and a header size of 16 */
 #define PIPE_HEADER 16
 
-enum packing { RAW, GZIP, XZ, BZIP2 };
+/* ZSTD only when asked for (cmd_input_spool_zstd): a whole-file .zst
+ * capture is the reader's to open */
+enum packing { RAW, GZIP, XZ, BZIP2, ZSTD };
 
 static const char *const packing_names[] = {
 	[RAW] = "raw", [GZIP] = "gzip", [XZ] = "xz", [BZIP2] = "bzip2",
+	[ZSTD] = "zstd",
 };
 
 /* What is read: the bytes read ahead (to tell what it is) first. */
@@ -287,6 +291,53 @@ static void bunzip2(struct src *s, struct sink *k)
 		cut_short(s, BZIP2);
 }
 
+static void unzstd(struct src *s, struct sink *k)
+{
+	unsigned char in[CHUNK], out[CHUNK];
+	ZSTD_DCtx *z = ZSTD_createDCtx();
+	size_t left = 1; /* 0: a frame ended */
+
+	if (!z)
+		die(s->ctx, "out of memory");
+	for (;;) {
+		ZSTD_inBuffer ib = {in, src_read(s, in, sizeof(in)), 0};
+
+		if (!ib.size)
+			break;
+		while (ib.pos < ib.size) {
+			ZSTD_outBuffer ob = {out, sizeof(out), 0};
+
+			left = ZSTD_decompressStream(z, &ob, &ib);
+			if (ZSTD_isError(left))
+				corrupt(s, ZSTD, s->taken - (ib.size - ib.pos),
+					ZSTD_getErrorName(left));
+			sink_write(k, out, ob.pos);
+		}
+	}
+	/* what a full last input left in the decoder */
+	for (;;) {
+		ZSTD_inBuffer ib = {in, 0, 0};
+		ZSTD_outBuffer ob = {out, sizeof(out), 0};
+
+		if (!left)
+			break;
+		left = ZSTD_decompressStream(z, &ob, &ib);
+		if (ZSTD_isError(left))
+			corrupt(s, ZSTD, s->taken, ZSTD_getErrorName(left));
+		sink_write(k, out, ob.pos);
+		if (!ob.pos)
+			break;
+	}
+	ZSTD_freeDCtx(z);
+	/* a bundle cut short is refused: its last member could be any
+	 * length, and a partial binary gives wrong names */
+	if (left)
+		die(s->ctx,
+		    "'%s': the zstd stream ends at input offset 0x%llx before "
+		    "its end (the file is cut short)",
+		    s->name, (unsigned long long)s->taken);
+}
+
 static void copy(struct src *s, struct sink *k)
 {
 	unsigned char buf[CHUNK];
@@ -316,9 +367,9 @@ static void sink_open(struct sink *k)
 	unlink(path);
 }
 
-const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
-			    const unsigned char *head, size_t head_len,
-			    size_t *len)
+static const void *spool(struct pd_ctx *ctx, int fd, const char *name,
+			 const unsigned char *head, size_t head_len,
+			 bool zstd, size_t *len)
 {
 	struct src s = {.ctx = ctx, .name = name, .fd = fd, .head = head,
 			.head_len = head_len};
@@ -338,7 +389,10 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 	s.head_len = n;
 	s.taken = 0;
 	sink_open(&k);
-	switch (packing_of(peek, n)) {
+	switch (zstd ? ZSTD : packing_of(peek, n)) {
+	case ZSTD:
+		unzstd(&s, &k);
+		break;
 	case GZIP:
 		gunzip(&s, &k);
 		break;
@@ -366,6 +420,19 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 		die(ctx, "cannot map the copy of '%s': %s", name,
 		    strerror(errno));
 	return map;
+}
+
+const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
+			    const unsigned char *head, size_t head_len,
+			    size_t *len)
+{
+	return spool(ctx, fd, name, head, head_len, false, len);
+}
+
+const void *cmd_input_spool_zstd(struct pd_ctx *ctx, int fd, const char *name,
+				 size_t *len)
+{
+	return spool(ctx, fd, name, NULL, 0, true, len);
 }
 
 /* A pipe-mode stream's 16-byte header: the magic, then 16 as the header
@@ -412,6 +479,8 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 	struct stat sb;
 	int fd;
 
+	/* cmd_pda_opts() takes the last input's bundle, if it is one */
+	ctx->bundle = NULL;
 	if (strcmp(path, "-") == 0) {
 		n = read_stdin_head(ctx, head);
 		/*
@@ -443,6 +512,22 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 			got = read(fd, head, sizeof(head));
 		while (got < 0 && errno == EINTR);
 		n = got > 0 ? (size_t)got : 0;
+	}
+	if (fd >= 0 && n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0) {
+		/* a bundle (cmd_bundle.c), or a capture zstd-compressed
+		 * whole, which the reader opens */
+		const int kind = cmd_bundle_probe(fd);
+
+		if (kind < 0)
+			die(ctx, "'%s': a zstd stream that ends before 512 "
+				 "bytes of it are out (the file is cut short)",
+			    path);
+		if (kind > 0) {
+			const int rc = cmd_bundle_open(ctx, fd, path, opts, out);
+
+			close(fd);
+			return rc;
+		}
 	}
 	if (!cmd_input_packed(head, n)) {
 		/* the reader opens (or refuses) the rest itself */

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 const char cmd_record_usage[] =
@@ -20,7 +22,9 @@ const char cmd_record_usage[] =
 	"fp|dwarf[,SIZE]]\n"
 	"                     [-o FILE] [-z[N]] [-m PAGES] [-d] "
 	"[--switch-events]\n"
-	"                     [--duration SEC] [-q] [-v] "
+	"                     [--latency] [-k CLOCK] [--duration SEC] "
+	"[-q] [-v]\n"
+	"                     "
 	"(-- CMD [ARGS] | -p PID | -t TID | -a | -C CPUS)\n"
 	"   or: pdtool record --stat [-e EVENTS] [-I MS | -r N] "
 	"[-A | --per-thread] [-o FILE]\n"
@@ -36,7 +40,9 @@ const char cmd_record_options[] =
 	"                        rNNN; PMU/TERM=VAL,.../ and event names from\n"
 	"                        /sys/bus/event_source/devices; SYS:NAME\n"
 	"                        tracepoints; modifiers :u :k :h :p (default:\n"
-	"                        cycles, else cpu-clock); repeatable\n"
+	"                        cycles, else cpu-clock); groups {A,B}[:MODS]\n"
+	"                        opened together, {A,B}:S sampling on A and\n"
+	"                        reading every member with it; repeatable\n"
 	"  -F, --freq HZ         samples a second (default 4000)\n"
 	"  -c, --count PERIOD    a sample every PERIOD events instead\n"
 	"  -g                    callchains by frame pointers (--call-graph fp)\n"
@@ -58,6 +64,12 @@ const char cmd_record_options[] =
 	"                        two (default 512 KiB)\n"
 	"  -d, --data            record sample data addresses\n"
 	"      --switch-events   record context switches\n"
+	"      --latency         record what perf report --latency needs\n"
+	"                        (context switches; not with -a), as perf\n"
+	"                        6.15 does\n"
+	"  -k, --clockid CLOCK   sample times on CLOCK: monotonic,\n"
+	"                        monotonic_raw, realtime, boottime, tai, or\n"
+	"                        its number (CLOCKID and CLOCK_DATA written)\n"
 	"      --duration SEC    stop after SEC seconds (a command still\n"
 	"                        running is ended)\n"
 	"      --stat            count instead of sampling, as perf stat record:\n"
@@ -71,7 +83,8 @@ const char cmd_record_options[] =
 	"  -A, --no-aggr         --stat: counts per CPU (with -a or -C)\n"
 	"      --per-thread      --stat: counts per thread\n"
 	"  -q, --quiet           no summary line\n"
-	"  -v, --verbose         more messages (repeatable)\n"
+	"  -v, --verbose         more messages (repeatable; -vv: each\n"
+	"                        event's perf_event_attr as perf -vv shows it)\n"
 	"  -h, --help            show this help\n";
 
 enum {
@@ -80,6 +93,7 @@ enum {
 	OPT_DURATION,
 	OPT_STAT,
 	OPT_PER_THREAD,
+	OPT_LATENCY,
 };
 
 /* Set by the signal handler: the one piece of state a signal may touch. */
@@ -128,6 +142,43 @@ static void call_graph(const struct pd_ctx *ctx, const char *arg,
 				 "dwarf[,SIZE]",
 			    arg);
 	}
+}
+
+/* -k: a clock by perf's names (CLOCK_ prefix and case optional, its
+ * short forms too) or its number. */
+static int parse_clockid(const struct pd_ctx *ctx, const char *arg)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} clocks[] = {
+		{"monotonic", CLOCK_MONOTONIC},
+		{"monotonic_raw", CLOCK_MONOTONIC_RAW},
+		{"realtime", CLOCK_REALTIME},
+		{"boottime", CLOCK_BOOTTIME},
+		{"tai", CLOCK_TAI},
+		{"mono", CLOCK_MONOTONIC},
+		{"raw", CLOCK_MONOTONIC_RAW},
+		{"real", CLOCK_REALTIME},
+		{"boot", CLOCK_BOOTTIME},
+	};
+	const char *name = arg;
+	char *end;
+	long v;
+
+	if (strncasecmp(name, "CLOCK_", 6) == 0)
+		name += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (strcasecmp(name, clocks[i].name) == 0)
+			return clocks[i].id;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0 || v > 64)
+		usage_error(ctx, "-k: '%s' is not a clock (monotonic, "
+				 "monotonic_raw, realtime, boottime, tai, or "
+				 "a number)",
+			    arg);
+	return (int)v;
 }
 
 /* -m PAGES, or a size with B, K, M or G as perf takes it. */
@@ -189,12 +240,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"repeat", required_argument, NULL, 'r'},
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"clockid", required_argument, NULL, 'k'},
+		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_VERBOSE | CMD_OPT_STOP_AT_OPERAND,
-			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:A",
+			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:Ak:",
 			     .own_longopts = longopts};
 	size_t ev_len = 0;
 	int c;
@@ -286,6 +339,13 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_PER_THREAD:
 			o->stat_aggr = PDA_REC_STAT_PER_THREAD;
 			break;
+		case 'k':
+			o->use_clockid = true;
+			o->clockid = parse_clockid(ctx, optarg);
+			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
 		case 'q':
 			*quiet = true;
 			break;
@@ -309,6 +369,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "-m, -d and --switch-events sample");
 	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
 		usage_error(ctx, "-p and -t do not go with -a or -C");
+	if (o->latency && o->system_wide)
+		usage_error(ctx, "--latency: latency profiling is not "
+				 "supported with system-wide collection (-a), "
+				 "as perf says");
+	if (o->stat && (o->latency || o->use_clockid))
+		usage_error(ctx, "--stat counts: --latency and -k sample");
 	if (o->pids && o->tids)
 		usage_error(ctx, "-p and -t contradict each other: give one");
 	if (optind < argc)
@@ -318,6 +384,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (!o->argv && !o->pids && !o->tids && !o->system_wide && !o->cpus)
 		usage_error(ctx, "nothing to record: give a command, -p, -t, "
 				 "-a or -C");
+}
+
+/* -vv: perf record -vv's attr and perf_event_open lines, as they are */
+static void dump_fn(void *arg, const char *text)
+{
+	(void)arg;
+	/* as it is: eprintf would escape the newlines */
+	fputs(text, stderr);
 }
 
 static void log_fn(void *arg, enum pd_log_level level, const char *msg)
@@ -377,6 +451,8 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 	o.log_level = ctx->verbose >= 2   ? PD_LOG_DEBUG
 		      : ctx->verbose == 1 ? PD_LOG_INFO
 					  : PD_LOG_WARN;
+	if (ctx->verbose >= 2)
+		o.dump = dump_fn;
 	o.nr_cmdline = argc;
 	o.cmdline = argv;
 	o.version = "pdtool " PD_VERSION_STRING;

@@ -9,10 +9,10 @@
 #include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_metrics.h"
 #include "pda_report.h"
-#include "pda_sample_read.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -44,12 +44,16 @@ const char cmd_report_options[] =
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
 	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff (default comm,dso,sym, as\n"
-	"                        perf); type and typeoff: the data type\n"
-	"                        and member the sampled instruction loads\n"
-	"                        or stores, from DWARF, as perf >= 6.8\n"
-	"                        (x86_64, i386, aarch64; without\n"
-	"                        children)\n"
+	"                        type, typeoff, typecln, parallelism\n"
+	"                        (default comm,dso,sym, as perf);\n"
+	"                        parallelism: how many of the workload's\n"
+	"                        threads ran at the sample, as perf >= 6.15\n"
+	"                        (needs switch records); type, typeoff and\n"
+	"                        typecln: the data type and member (or\n"
+	"                        64-byte cache line) the sampled\n"
+	"                        instruction loads or stores, from DWARF,\n"
+	"                        as perf >= 6.8 (x86_64, i386, aarch64;\n"
+	"                        without children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -77,18 +81,39 @@ const char cmd_report_options[] =
 	"                        SYM -g fractal,0.5,callee)\n"
 	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
 	"                        sampled functions (-g fractal,0.5,caller)\n"
+	"      --branch-stack    perf's branch mode: a row per taken branch of\n"
+	"                        the branch stacks (perf record -b), shares\n"
+	"                        of all their entries; --sort keys comm, dso,\n"
+	"                        symbol (the target's), dso_from, dso_to,\n"
+	"                        symbol_from, symbol_to, mispredict, in_tx,\n"
+	"                        abort, cycles, srcline_from, srcline_to\n"
+	"                        (default comm,dso_from,symbol_from,\n"
+	"                        symbol_to,cycles, as perf 6.1); a symbol\n"
+	"                        key adds perf's IPC [IPC Coverage] of the\n"
+	"                        target's function.  With -o, --sort,\n"
+	"                        --percent-limit and the symbol options\n"
+	"      --no-branch-stack the samples' own rows (the default)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
 	"                        each sample's period divided by how many\n"
 	"                        threads of the workload ran then, from the\n"
 	"                        capture's context-switch records, as perf\n"
-	"                        >= 6.15 (without children)\n"
+	"                        >= 6.15; with children, a children's\n"
+	"                        Latency column first too\n"
+	"      --off-cpu         a table of event 'offcpu-time' after the\n"
+	"                        samples', as perf reports its --off-cpu\n"
+	"                        captures: each thread's waits (switch-out\n"
+	"                        to switch-in, nanoseconds, preempted ones\n"
+	"                        left out) under the stack of its last\n"
+	"                        sample before (needs switch records)\n"
 	"      --parallelism LIST\n"
 	"                        only samples taken while this many threads\n"
 	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
-	"                        perf report --group\n"
+	"                        perf report --group (a capture that recorded\n"
+	"                        groups {a,b}: a table per group, by default)\n"
+	"      --no-group        a table per event, recorded groups too\n"
 	"      --ratios          text: a column per counter ratio the\n"
 	"                        capture's events allow, of each row's\n"
 	"                        samples (with children, its callees' too):\n"
@@ -114,14 +139,7 @@ const char cmd_report_options[] =
 	"                        event), json (a row object each, with every\n"
 	"                        key and value) or csv; call graphs are text's\n"
 	"      --stdio           accepted for perf's command lines\n"
-	"      --symfs DIR       look for binaries under DIR\n"
-	CMD_BUILDID_HELP
-	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
-	"                        recording host\n"
-	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
-	"      --no-demangle     C++, Rust and D names as they are\n"
-	CMD_SYMBOL_HELP
+	CMD_SYMFILES_HELP
 	CMD_ITRACE_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
@@ -137,6 +155,7 @@ enum {
 	OPT_PERCENT_LIMIT,
 	OPT_MAX_STACK,
 	OPT_GROUP,
+	OPT_NO_GROUP,
 	OPT_COMMS,
 	OPT_SYMBOLS,
 	OPT_DSOS,
@@ -147,6 +166,7 @@ enum {
 	OPT_STDIO,
 	OPT_LATENCY,
 	OPT_PARALLELISM,
+	OPT_OFF_CPU,
 	OPT_STAT,
 	OPT_TOP,
 	OPT_CALL_GRAPH,
@@ -155,6 +175,8 @@ enum {
 	OPT_FORMAT,
 	OPT_RATIOS,
 	OPT_NO_RATIOS,
+	OPT_BRANCH_STACK,
+	OPT_NO_BRANCH_STACK,
 };
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
@@ -170,8 +192,11 @@ struct report_opts {
 	enum pda_report_key keys[PDA_REPORT_MAX_KEYS];
 	unsigned nr_keys;
 	int children;		/* 1 --children, -1 --no-children, 0 */
-	bool nr_samples, total_period, group;
+	bool nr_samples, total_period, group, no_group;
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
+	const char *sort_arg;	/* --sort's text */
+	bool branch_stack;	/* perf's branch mode */
+	bool plain_opts;	/* an option branch mode does not take */
 	float percent_limit;
 	unsigned max_stack;
 	const char *parent;
@@ -193,7 +218,7 @@ struct report_opts {
 	size_t nr_cpus;
 	bool latency;
 	int ratios;		/* 1 --ratios, -1 --no-ratios, 0 */
-	const char *group_name;	/* the capture's one group's, or NULL */
+	bool off_cpu;		/* --off-cpu: an offcpu-time table */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
@@ -228,7 +253,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff)",
+				    "typeoff, typecln, parallelism)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -422,6 +447,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->output = arg;
 		break;
 	case 's':
+		o->sort_arg = arg;
+		if (o->branch_stack)
+			break;
 		parse_sort(ctx, o, arg);
 		/* perf's sort_order is the option's text */
 		o->sort_sym_first = !strncmp(arg, "sym", 3);
@@ -465,6 +493,11 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_GROUP:
 		o->group = true;
+		o->no_group = false;
+		break;
+	case OPT_NO_GROUP:
+		o->no_group = true;
+		o->group = false;
 		break;
 	case OPT_COMMS:
 		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
@@ -495,6 +528,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		cmd_parse_time_range(ctx, "--time", arg, &o->time);
 		break;
 	case OPT_STDIO:
+		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
 		break;
 	case OPT_LATENCY:
 		o->latency = true;
@@ -580,6 +616,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
 		{"parent", required_argument, NULL, 'p'},
 		{"group", no_argument, NULL, OPT_GROUP},
+		{"no-group", no_argument, NULL, OPT_NO_GROUP},
 		{"comms", required_argument, NULL, OPT_COMMS},
 		{"symbols", required_argument, NULL, OPT_SYMBOLS},
 		{"dsos", required_argument, NULL, OPT_DSOS},
@@ -590,6 +627,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
+		{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"ratios", no_argument, NULL, OPT_RATIOS},
 		{"no-ratios", no_argument, NULL, OPT_NO_RATIOS},
@@ -599,6 +637,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inverted", no_argument, NULL, 'G'},
 		{"callers", required_argument, NULL, OPT_CALLERS},
 		{"callees", required_argument, NULL, OPT_CALLEES},
+		{"branch-stack", no_argument, NULL, OPT_BRANCH_STACK},
+		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
@@ -615,11 +655,43 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	int c;
 
 	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1)
+	/* --branch-stack changes what --sort's keys are: seen first */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--branch-stack"))
+			o->branch_stack = true;
+		else if (!strcmp(argv[i], "--no-branch-stack"))
+			o->branch_stack = false;
+	while ((c = cmd_getopt(&p)) != -1) {
+		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK)
+			continue;
+		/* branch mode takes --sort, -o, --percent-limit, --stdio
+		 * and the symbol options (the common ones are getopt's) */
+		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
+		     c != OPT_STDIO && c < CMD_OPT_SYMFS) ||
+		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
+		    c == CMD_OPT_ITRACE)
+			o->plain_opts = true;
 		report_option(ctx, o, c, optarg);
+	}
 	o->path = cmd_opts_input(&p);
+	if (o->branch_stack && o->plain_opts)
+		usage_error(ctx, "--branch-stack takes --sort, -o, "
+				 "--percent-limit, --stdio and the symbol "
+				 "options; not the others yet");
 	if (o->view)
 		set_view(ctx, o);
+}
+
+/* Whether the samples need their parallelism: --latency,
+ * --parallelism or the parallelism key. */
+static bool needs_parallelism(const struct report_opts *o)
+{
+	if (o->latency || o->nr_levels)
+		return true;
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_PARALLELISM)
+			return true;
+	return false;
 }
 
 static bool report_needs_srcline(const struct report_opts *o)
@@ -639,15 +711,13 @@ struct report_run {
 	struct pda_filter flt;
 	struct pda_capture c;
 	struct pda_parallel *par;	/* --latency, --parallelism */
+	struct pda_offcpu *oc;		/* --off-cpu */
+	struct pd_evsel off_ev;		/* its event, which the report keeps */
+	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
-	/* PERF_SAMPLE_READ samples as their values' samples, as perf */
-	const struct pd_file *f;
-	struct pda_sample_read *sread;
-	struct pd_sample *split;
-	size_t alloc_split;
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -709,15 +779,6 @@ static bool cpu_wanted(const struct report_opts *o, const struct pd_sample *s)
 	return false;
 }
 
-static bool level_wanted(const struct report_opts *o, unsigned level)
-{
-	if (!o->nr_levels)
-		return true;
-	for (size_t i = 0; i < o->nr_levels; i++)
-		if (o->levels[i] == level)
-			return true;
-	return false;
-}
 
 /* A record of the first pass: the switches and exits counted. */
 static int report_order(void *arg, const struct pd_rec *rec,
@@ -725,51 +786,7 @@ static int report_order(void *arg, const struct pd_rec *rec,
 {
 	struct report_run *rr = arg;
 
-	return pda_parallel_note(rr->par, rec, when);
-}
-
-/*
- * A sample with PERF_SAMPLE_READ: one sample per read value that moved,
- * of its event, with the move as the period (perf's
- * deliver_sample_value); the first fills the memo slot, the others
- * reuse it (one stack, one thread).  level: the parallelism, with
- * --latency.
- */
-static int add_read_values(struct report_run *rr,
-			   const struct pda_pipe_item *it, unsigned level)
-{
-	const size_t want = (size_t)it->sample->read.nr;
-	uint64_t cookie = it->hit ? *it->cookie : 0;
-	int n, rc = 0;
-
-	if (want > rr->alloc_split) {
-		struct pd_sample *p = realloc(rr->split, want * sizeof(*p));
-
-		if (!p)
-			return PD_ERR_NOMEM;
-		rr->split = p;
-		rr->alloc_split = want;
-	}
-	n = pda_sample_read_split(rr->sread, rr->f,
-				  it->sample, rr->split, want);
-	for (int i = 0; n > 0 && i < n && rc >= 0; i++) {
-		const struct pd_sample *s = &rr->split[i];
-		const uint64_t latency =
-			rr->par ? pda_parallel_latency(s->period, level) : 0;
-
-		if (cookie)
-			rc = pda_report_add_again_latency(rr->rep, s, cookie,
-							  latency);
-		else if (it->cookie) {
-			rc = pda_report_add_latency(rr->rep, s, it->stack,
-						    it->comm, it->cookie,
-						    latency);
-			cookie = *it->cookie;
-		} else
-			rc = pda_report_add_latency(rr->rep, s, it->stack,
-						    it->comm, NULL, latency);
-	}
-	return n < 0 ? n : rc;
+	return cmd_switch_note(rr->par, rr->oc, rr->f, rec, when);
 }
 
 static int report_one(void *arg, const struct pda_pipe_item *it)
@@ -779,6 +796,9 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	unsigned level = 0;
 	int rc;
 
+	/* any sample's stack is a candidate for its thread's next wait */
+	if (rr->oc && (rc = pda_offcpu_sample(rr->oc, it)) < 0)
+		return rc;
 	if (!cpu_wanted(rr->o, it->sample)) {
 		rr->nr_cpu_filtered++;
 		return 0;
@@ -787,7 +807,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
-		if (!level_wanted(rr->o, level)) {
+		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
 			rr->nr_cpu_filtered++;
 			return 0;
 		}
@@ -797,17 +817,52 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	 * not: each distinct instruction is decoded once */
 	if (rr->dt && (rc = sample_type(rr, it)) < 0)
 		return rc;
-	if (pda_sample_read_applies(it->sample))
-		rc = add_read_values(rr, it, level);
-	else if (it->hit)
+	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, it->sample,
-						  *it->cookie, latency);
+						  *it->cookie, latency, level);
 	else
 		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
-					    it->comm, it->cookie, latency);
+					    it->comm, it->cookie, latency,
+					    level);
 	if (rc >= 0 && rr->dt)
 		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;
+}
+
+/* --off-cpu: each wait for an event (preempted ones left out, as perf's
+ * --off-cpu counts sleeping tasks) added as a sample of an event
+ * 'offcpu-time' after the capture's, its period the wait's nanoseconds,
+ * as perf synthesizes them, under the thread's last sampled stack. */
+static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
+		      struct pda_session *ses)
+{
+	struct pd_evsel *ev = &rr->off_ev;
+	int rc = pda_offcpu_finish(rr->oc);
+
+	ev->idx = (unsigned)pd_file_nr_evsels(rr->f);
+	ev->name = "offcpu-time";
+	/* perf's offcpu-time samples always carry a callchain */
+	ev->attr.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
+			       PD_SAMPLE_PERIOD | PD_SAMPLE_CALLCHAIN;
+	for (size_t i = 0; rc >= 0 && i < pda_offcpu_nr(rr->oc); i++) {
+		const struct pda_offcpu_span *sp = pda_offcpu_span(rr->oc, i);
+		struct pd_sample s = {.evsel = ev, .pid = sp->pid,
+				      .tid = sp->tid, .time = sp->out,
+				      .period = sp->in - sp->out};
+
+		if (sp->preempted || !s.period)
+			continue;
+		s.mask = ev->attr.sample_type;
+		if (sp->stack && sp->stack->nr)
+			s.ip = sp->stack->frames[0].ip;
+		rc = pda_report_add(rr->rep, &s, sp->stack,
+				    sp->comm ? sp->comm
+					     : pda_thread_comm(ses, sp->pid,
+							       sp->tid),
+				    NULL);
+	}
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 }
 
 static int report_skip(void *arg, enum pda_capture_skip what, const char *why)
@@ -846,7 +901,8 @@ static bool has_type_key(const struct report_opts *o)
 {
 	for (unsigned i = 0; i < o->nr_keys; i++)
 		if (o->keys[i] == PDA_REPORT_TYPE ||
-		    o->keys[i] == PDA_REPORT_TYPEOFF)
+		    o->keys[i] == PDA_REPORT_TYPEOFF ||
+		    o->keys[i] == PDA_REPORT_TYPECLN)
 			return true;
 	return false;
 }
@@ -857,30 +913,9 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
-/*
- * The name perf gives the capture's event group when one group holds
- * every event ("anon group" unnamed), else NULL.  perf 6.1 shows such
- * a capture (`-e '{a,b}:S'`) side by side, as with --group.  Captures
- * of several groups, or groups beside ungrouped events, are not shown
- * as groups unless --group (one table of every event).
- */
-static const char *recorded_group(struct pd_file *f)
-{
-	const struct pd_env *env;
-
-	if (pd_file_env(f, &env) < 0 || env->nr_groups != 1 ||
-	    env->groups[0].leader_idx != 0 ||
-	    env->groups[0].nr_members != pd_file_nr_evsels(f) ||
-	    env->groups[0].nr_members < 2)
-		return NULL;
-	if (!env->groups[0].name || !strcmp(env->groups[0].name, "{anon_group}"))
-		return "anon group";
-	return env->groups[0].name;
-}
-
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
-				     const struct pd_file *f,
+				     struct pd_file *f,
 				     struct pda_session *s,
 				     struct report_run *rr)
 {
@@ -889,17 +924,19 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* perf >= 6.15 shows children with latency too; pdtool not yet;
-	 * a data type is the sampled instruction's, not its callers' */
-	/* perf ignores --children without callchains, silently (and a
+	/* a data type is the sampled instruction's, not its callers';
+	 * perf ignores --children without callchains, silently (and a
 	 * pipe's events, whose callchains it learns too late) */
-	const bool children = !o->latency && !has_type_key(o) &&
-			      o->children >= 0 && has_callchains(f);
+	const bool children = !has_type_key(o) && o->children >= 0 &&
+			      has_callchains(f);
 	struct pda_report *rep;
 	int rc;
 
+	if (pd_file_env(f, &ro.env) < 0)
+		ro.env = NULL; /* the groups unnamed, as --group makes them */
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
+		   (o->no_group ? PDA_REPORT_NO_GROUP : 0) |
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
 		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
 		   (o->latency ? PDA_REPORT_LATENCY : 0) |
@@ -925,8 +962,6 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
 	ro.file = f;
-	if (o->group)
-		ro.group_name = o->group_name;
 	if (has_type_key(o)) {
 		ro.data_type = data_type;
 		ro.data_type_arg = rr;
@@ -937,25 +972,6 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return rep;
-}
-
-/* How many samples have a data type, and why the others have none, as
- * perf annotate --type-stat counts them. */
-static void type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
-{
-	const uint64_t *n = pda_datatype_coverage(dt, NULL);
-	uint64_t total = 0;
-
-	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
-		total += n[w];
-	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
-		" sample%s attributed",
-		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
-	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
-		if (n[w])
-			eprintf("; %" PRIu64 " %s", n[w],
-				pda_datatype_why_str((enum pda_datatype_why)w));
-	fputc('\n', stderr);
 }
 
 static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
@@ -983,12 +999,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
 	if (rr->dt)
-		type_coverage(ctx, rr->dt);
-	if (pda_sample_read_unknown(rr->sread))
-		warning(ctx, "'%s': %" PRIu64 " read value%s with an id no "
-			"event has (not counted, as perf)", rr->o->path,
-			pda_sample_read_unknown(rr->sread),
-			PLURAL(pda_sample_read_unknown(rr->sread)));
+		cmd_type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
@@ -1049,7 +1060,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	    o->dsos[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
 	    o->time.has_end || o->parent || o->max_stack || o->view ||
-	    o->graph >= 0 || o->latency || o->nr_levels)
+	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
 		usage_error(ctx, "--format %s -o DIR takes no table options "
 				 "(-s, --children, -n, -g, filters, ...): the "
 				 "profile report's tables are fixed",
@@ -1079,6 +1090,19 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	o->graph = -1;
 	o->graph_min = 0.5;
 	parse_args(argc, argv, ctx, o);
+	if (o->branch_stack) {
+		const struct cmd_report_branch a = {
+			.path = o->path,
+			.output = o->output,
+			.sort = o->sort_arg,
+			.percent_limit = o->percent_limit,
+			.sym = &o->sym,
+		};
+
+		rc = cmd_report_branch(ctx, &a);
+		free(o);
+		return rc;
+	}
 	/* md and json: the tables on standard output, or with -o DIR the
 	 * profile report (issue 16's), which --stat and --top are for */
 	if ((o->format == FMT_MD || o->format == FMT_JSON) &&
@@ -1090,25 +1114,17 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	rr.o = o;
 	f = ctx_open_twice(ctx, o->path);
 	rr.f = f;
-	o->group_name = recorded_group(f);
-	if (o->group_name)
-		o->group = true;
-	if (pda_sample_read_new(NULL, &rr.sread) < 0)
-		die(ctx, "out of memory");
-	if (o->latency && o->children > 0)
-		usage_error(ctx, "--latency with --children: not supported yet "
-			    "(perf >= 6.15 has both)");
+	if (o->off_cpu && (needs_parallelism(o) || o->group))
+		usage_error(ctx, "--off-cpu adds a table of waits, which have "
+				 "no latency, parallelism or group: not with "
+				 "--latency, --parallelism, -s parallelism or "
+				 "--group");
 	if (has_type_key(o) && o->children > 0)
-		usage_error(ctx, "--sort type or typeoff with --children: the "
+		usage_error(ctx, "--sort type, typeoff or typecln with --children: "
+			    "the "
 			    "data type is the sampled instruction's alone");
-	if ((o->latency || o->nr_levels) && !pda_parallel_recorded(f))
-		die(ctx, "'%s': no context-switch records, which latency and "
-		    "parallelism are computed from: record with 'perf record "
-		    "--latency' (perf >= 6.15) or 'perf record "
-		    "--switch-events'", o->path);
-	if ((o->latency || o->nr_levels) &&
-	    pda_parallel_new(f, NULL, &rr.par) < 0)
-		die(ctx, "out of memory");
+	if (needs_parallelism(o))
+		rr.par = cmd_parallel_new(ctx, o->path, f);
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
@@ -1124,7 +1140,12 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &rr);
 
-		if (rr.par)
+		if (o->off_cpu) {
+			rr.oc = cmd_offcpu_new(ctx, o->path, f);
+			/* a memo hit has no stack to offer */
+			co.memo = false;
+		}
+		if (rr.par || rr.oc)
 			co.order_fn = report_order;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
@@ -1143,9 +1164,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &rr.c, rc);
-	if (rr.par && !pda_capture_two_pass(&rr.c))
-		die(ctx, "'%s': --latency and --parallelism need a capture "
-		    "file, read twice (not a pipe)", o->path);
+	if (rr.par || rr.oc)
+		cmd_parallel_two_pass(ctx, o->path, &rr.c);
 	out = ctx_open_output(ctx, o->output);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&rr.c);
@@ -1156,9 +1176,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
-	/* a pipe's group, known now: shown as a file's */
-	if (!o->group_name && (o->group_name = recorded_group(f)))
-		pda_report_set_group(rr.rep, o->group_name);
+	/* a pipe's groups (GROUP_DESC), known now: shown as a file's */
+	{
+		const struct pd_env *env;
+
+		if (pd_file_env(f, &env) == 0)
+			pda_report_set_env(rr.rep, env);
+	}
+	if (rr.oc)
+		add_waits(ctx, &rr, s);
 	rc = pda_report_finish(rr.rep);
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
@@ -1234,9 +1260,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		pdc_hash_release(NULL, &rr.dt_memo);
 	}
 	pda_datatype_free(rr.dt);
-	pda_sample_read_free(rr.sread);
-	free(rr.split);
 	pda_parallel_free(rr.par);
+	pda_offcpu_free(rr.oc);
 	pda_session_free(s);
 	pd_file_close(f);
 	for (size_t i = 0; i < 3; i++)

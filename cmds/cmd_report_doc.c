@@ -3,7 +3,9 @@
  * profile report.  One run of the capture feeds perf report's histogram
  * (by dso,sym for the hotspots, and by dso,sym,srcline for each one's
  * hottest line), the branch aggregation when the capture has branch
- * stacks, and each event's sampled periods (the derived metrics); the
+ * stacks, the data types the samples access (annotate --data-type's
+ * histogram), and each event's sampled periods or group reads (the
+ * derived metrics, as pdtool stat estimates them from samples); the
  * --stat captures are read as `pdtool stat` reads them; the flame graph
  * is folded as `pdtool flame` folds it.  emit/pde_doc.c writes the
  * sections.  It is report's format rather than a command of its own
@@ -13,10 +15,12 @@
 #include "pdtool.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
+#include "pda_dthist.h"
 #include "pda_flame.h"
 #include "pda_metrics.h"
 #include "pda_profile.h"
 #include "pda_report.h"
+#include "pda_sampled.h"
 #include "pda_session.h"
 #include "pda_stat.h"
 
@@ -31,10 +35,10 @@ struct doc_run {
 	const char *path;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
+	struct pda_datatype *dt;	/* the Data types section */
+	struct pda_dthist *types;
 	struct pda_capture c;
-	const struct pd_evsel **evsels;
-	double *periods;	/* per evsel */
-	size_t nr_evsels;
+	struct pda_sampled *sampled; /* each event's periods, group reads */
 };
 
 static int doc_one(void *arg, const struct pda_pipe_item *it)
@@ -42,17 +46,23 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 	struct doc_run *r = arg;
 	int rc;
 
-	for (size_t i = 0; i < r->nr_evsels; i++)
-		if (r->evsels[i] == it->sample->evsel) {
-			r->periods[i] += (double)it->sample->period;
-			break;
-		}
+	rc = pda_sampled_add(r->sampled, it->sample, PDA_SAMPLED_NO_OFFSET);
+	if (rc < 0)
+		return pda_capture_set_err(&r->c, rc, "'%s': %s", r->path,
+					   pda_sampled_errmsg(r->sampled));
 	rc = pda_report_add(r->hot, it->sample, it->stack, it->comm, NULL);
 	if (rc == 0)
 		rc = pda_report_add(r->lines, it->sample, it->stack, it->comm,
 				    NULL);
 	if (rc == 0 && r->br)
 		rc = pda_branch_add(r->br, it->sample, it->comm);
+	if (rc == 0) {
+		const struct pda_datatype_res *res;
+
+		rc = pda_datatype_sample(r->dt, it->sample, it->stack, &res);
+		if (rc == 0)
+			rc = pda_dthist_add(r->types, it->sample, res);
+	}
 	return rc < 0 ? rc : 0;
 }
 
@@ -105,6 +115,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	int rc;
 
 	r->hot = new_hist(ctx, f, fn_keys, 2);
+	if (pda_datatype_new(s, &r->dt) < 0 ||
+	    pda_dthist_new(r->dt, &r->types) < 0)
+		die(ctx, "out of memory");
 	r->lines = new_hist(ctx, f, line_keys, 3);
 	if (has_branch_stacks(f)) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
@@ -112,13 +125,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)
 			die(ctx, "%s", pd_strerror(rc));
 	}
-	r->nr_evsels = pd_file_nr_evsels(f);
-	r->evsels = calloc(r->nr_evsels + 1, sizeof(*r->evsels));
-	r->periods = calloc(r->nr_evsels + 1, sizeof(*r->periods));
-	if (!r->evsels || !r->periods)
+	if (pda_sampled_new(f, NULL, &r->sampled) < 0)
 		die(ctx, "out of memory");
-	for (size_t i = 0; i < r->nr_evsels; i++)
-		r->evsels[i] = pd_file_evsel(f, i);
 	if (pda_filter_init(&flt, &fo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	if ((rc = pda_capture_init(&r->c, f, s, &co)) < 0)
@@ -133,26 +141,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
-					      PDA_BRANCH_SORT_MISPRED)) < 0))
+					      PDA_BRANCH_SORT_MISPRED)) < 0) ||
+	    (rc = pda_dthist_finish(r->types)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
-}
-
-/* The derived metrics of each event's sampled periods. */
-static void sampled_metrics(struct pd_ctx *ctx, const struct doc_run *r,
-			    const struct pd_env *env, struct pda_metrics *m)
-{
-	struct pda_metrics_event *ev = calloc(r->nr_evsels + 1, sizeof(*ev));
-
-	if (!ev)
-		die(ctx, "out of memory");
-	for (size_t i = 0; i < r->nr_evsels; i++) {
-		ev[i].name = r->evsels[i]->name;
-		ev[i].attr = &r->evsels[i]->attr;
-		ev[i].count = r->periods[i];
-		ev[i].counted = r->periods[i] > 0;
-	}
-	pda_metrics_compute(ev, r->nr_evsels, env, m);
-	free(ev);
 }
 
 /* The flame graph of the capture, as pdtool flame draws it. */
@@ -215,7 +206,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	struct pd_file *f;
 	struct stat sb;
 	char err[512] = "";
-	char *doc_path, *flame_path;
+	char *doc_path, *flame_path, *html_path = NULL;
+	const char *type_why[PDA_DATATYPE_NR_WHY];
 	FILE *out;
 	int rc;
 
@@ -223,6 +215,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 		die(ctx, "cannot create '%s': %s", a->dir, strerror(errno));
 	doc_path = join(ctx, a->dir, a->json ? "report.json" : "report.md");
 	flame_path = join(ctx, a->dir, "flame.svg");
+	if (!a->json)
+		html_path = join(ctx, a->dir, "report.html");
 	ctx_note_input(ctx, a->path);
 	if (a->nr_stat) {
 		const struct pd_env *senv = NULL;
@@ -270,7 +264,17 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.hot = r.hot;
 	d.hot_lines = r.lines;
 	d.branches = r.br;
-	sampled_metrics(ctx, &r, d.env, &sampled);
+	/* each event's periods summed, or its group reads: pdtool stat's
+	 * estimates from samples */
+	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,
+				     NULL, &sampled) < 0)
+		die(ctx, "out of memory");
+	d.types = r.types;
+	d.type_coverage = pda_datatype_coverage(r.dt, NULL);
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		type_why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	d.type_why = type_why;
+	d.nr_type_why = PDA_DATATYPE_NR_WHY;
 	d.sampled = &sampled;
 	write_flame(ctx, a, flame_path);
 	d.flame = "flame.svg";
@@ -278,10 +282,17 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	ctx_check_write(ctx, a->json ? pde_doc_json(out, &d) : pde_doc_md(out, &d),
 			doc_path);
 	ctx_close_output(ctx, out, doc_path);
-	eprintf("pdtool %s: %" PRIu64 " sample%s; %" PRIu64 " lost; wrote %s "
+	if (html_path) {
+		/* the Markdown rendered, for a browser without a renderer */
+		out = ctx_open_output(ctx, html_path);
+		ctx_check_write(ctx, pde_doc_html(out, &d), html_path);
+		ctx_close_output(ctx, out, html_path);
+	}
+	eprintf("pdtool %s: %" PRIu64 " sample%s; %" PRIu64 " lost; wrote %s%s%s "
 		"and %s\n",
 		ctx->cmd, d.counts.nr_samples, PLURAL(d.counts.nr_samples),
-		d.counts.lost, doc_path, flame_path);
+		d.counts.lost, doc_path, html_path ? ", " : "",
+		html_path ? html_path : "", flame_path);
 	rc = 0;
 	if (ctx->strict && (d.counts.lost || d.counts.nr_bad_samples ||
 			    d.counts.nr_stack_errors || d.counts.bytes_missing ||
@@ -290,10 +301,12 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_branch_free(r.br);
+	pda_dthist_free(r.types);
+	pda_datatype_free(r.dt);
 	pda_report_free(r.hot);
 	pda_report_free(r.lines);
-	free(r.evsels);
-	free(r.periods);
+	pda_sampled_free(r.sampled);
+	free(html_path);
 	pda_session_free(s);
 	pd_file_close(f);
 	pda_stat_free(st);

@@ -4,6 +4,8 @@
  * the library logger, and the progress line.
  */
 #include "pdtool.h"
+#include "pda_datatype.h"
+#include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_capture.h"
 #include "pda_session.h"
@@ -67,6 +69,12 @@ bool cmd_symopt(const struct pd_ctx *ctx, struct cmd_symopts *o, int c,
 	case CMD_OPT_JIT_DIR:
 		o->jit_dir = arg;
 		return true;
+	case CMD_OPT_SEARCH_PATH:
+		if (o->nr_search_paths == CMD_SEARCH_PATHS_MAX)
+			usage_error(ctx, "--search-path: at most %d",
+				    CMD_SEARCH_PATHS_MAX);
+		o->search_paths[o->nr_search_paths++] = arg;
+		return true;
 	case CMD_OPT_NO_DEMANGLE:
 		o->no_demangle = true;
 		return true;
@@ -104,7 +112,7 @@ bool cmd_jobs_fold_thread(unsigned jobs)
 bool cmd_symopts_given(const struct cmd_symopts *o)
 {
 	return o->symfs || o->buildid_dir || o->archive || o->kallsyms ||
-	       o->vmlinux ||
+	       o->vmlinux || o->nr_search_paths ||
 	       o->jit_dir || o->no_demangle || o->host_files ||
 	       o->host_kernel || o->debuginfod || o->debuginfod_max ||
 	       o->debuginfod_ms;
@@ -191,6 +199,8 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 	po->kallsyms = o->kallsyms;
 	po->vmlinux = o->vmlinux;
 	po->jit_dir = o->jit_dir;
+	po->search_paths = o->search_paths;
+	po->nr_search_paths = o->nr_search_paths;
 	po->no_demangle = o->no_demangle;
 	po->host_files = o->host_files;
 	/* a user who names the recording host's files (a sysroot, its
@@ -200,6 +210,8 @@ void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 			      (!o->host_kernel && !o->symfs && !o->kallsyms &&
 			       !o->vmlinux);
 	po->host_kernel_any_host = o->host_kernel > 0;
+	/* a bundle's tree for what the user did not name */
+	cmd_bundle_opts(ctx, o, po);
 	/* debuginfod: the run's limits, less what its sessions used */
 	f->max_queries = o->debuginfod_max ? o->debuginfod_max
 					   : PDA_DEBUGINFOD_MAX_QUERIES;
@@ -446,6 +458,105 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 	if (!when)
 		return PD_ERR_API; /* two passes: the caller checked */
 	return pda_parallel_at(par, when, level);
+}
+
+/* How many samples have a data type, and why the others have none, as
+ * perf annotate --type-stat counts them. */
+void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
+{
+	const uint64_t *n = pda_datatype_coverage(dt, NULL);
+	uint64_t total = 0;
+
+	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
+		total += n[w];
+	eprintf("pdtool %s: data types: %" PRIu64 " of %" PRIu64
+		" sample%s attributed",
+		ctx->cmd, n[PDA_DATATYPE_FOUND], total, PLURAL(total));
+	for (unsigned w = 1; w < PDA_DATATYPE_NR_WHY; w++)
+		if (n[w])
+			eprintf("; %" PRIu64 " %s", n[w],
+				pda_datatype_why_str((enum pda_datatype_why)w));
+	fputc('\n', stderr);
+}
+
+/* Exit unless f has switch records, which what is computed from, saying
+ * how to record them. */
+static void need_switches(struct pd_ctx *ctx, const char *path,
+			  const struct pd_file *f, const char *what)
+{
+	if (!pda_parallel_recorded(f))
+		die(ctx, "'%s': no context-switch records, which %s computed "
+		    "from: record with 'perf record --switch-events'%s", path,
+		    what, strcmp(what, "off-CPU time is")
+			  ? " or 'perf record --latency' (perf >= 6.15)"
+			  : "");
+}
+
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f)
+{
+	struct pda_parallel *par;
+
+	need_switches(ctx, path, f, "latency and parallelism are");
+	if (pda_parallel_new(f, NULL, &par) < 0)
+		die(ctx, "out of memory");
+	return par;
+}
+
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c)
+{
+	if (!pda_capture_two_pass(c))
+		die(ctx, "'%s': latency, parallelism and off-CPU time need a "
+		    "capture read twice (the switch records in time order "
+		    "first): not a pipe", path);
+}
+
+struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
+				  struct pd_file *f)
+{
+	struct pda_offcpu *oc;
+
+	need_switches(ctx, path, f, "off-CPU time is");
+	if (pda_offcpu_new(NULL, &oc) < 0)
+		die(ctx, "out of memory");
+	return oc;
+}
+
+int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,
+		    struct pd_file *f, const struct pd_rec *rec,
+		    const struct pda_pipe_when *when)
+{
+	int rc = 0;
+
+	if (par)
+		rc = pda_parallel_note(par, rec, when);
+	if (rc == 0 && oc)
+		rc = pda_offcpu_note(oc, f, rec, when);
+	return rc;
+}
+
+bool cmd_u32_wanted(const uint32_t *list, size_t nr, uint32_t v)
+{
+	if (!nr)
+		return true;
+	for (size_t i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy)
+{
+	unsigned level;
+	const int rc = cmd_parallel_level(c, par, it->when, &level);
+
+	if (rc < 0)
+		return rc;
+	*copy = *it->sample;
+	copy->period = pda_parallel_latency(it->sample->period, level);
+	return 0;
 }
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,

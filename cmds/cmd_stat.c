@@ -2,11 +2,14 @@
  * cmd_stat.c - `pdtool stat`: the counters of `perf stat record`
  * captures as `perf stat report` prints them (analyze/counters), as
  * text, JSON or Markdown (emit/pde_stat.c); several captures of one
- * command as the runs of `perf stat -r`.
+ * command as the runs of `perf stat -r`.  A sampling capture (`perf
+ * record`) gives its totals estimated from the samples' periods and
+ * group reads instead, and the metrics derived from them.
  */
 #include "pdtool.h"
 #include "pda_capture.h"
 #include "pda_metrics.h"
+#include "pda_sampled.h"
 #include "pda_stat.h"
 
 #include <string.h>
@@ -24,6 +27,10 @@ const char cmd_stat_options[] =
 	"  FILE...           several captures of one command: the runs of\n"
 	"                    'perf stat -r', printed as their mean and the\n"
 	"                    spread of the mean ('+- x%')\n"
+	"                    A sampling capture (perf record; one only):\n"
+	"                    each event's count estimated from its samples'\n"
+	"                    periods (or its group reads, -e '{..}:S'), and\n"
+	"                    the metrics derived from them\n"
 	"  -A, --no-aggr     a count per CPU\n"
 	"      --per-socket  a count per socket\n"
 	"      --per-die     a count per die\n"
@@ -222,6 +229,98 @@ struct pda_stat *cmd_stat_read_runs(struct pd_ctx *ctx,
 	return st;
 }
 
+struct by_arg {
+	const struct pda_stat_report *rep;
+	const struct pd_env *env;
+};
+
+/* pde_stat_by's: an interval's or an aggregate's metrics */
+static int by_metrics(void *arg, size_t round, const struct pda_stat_row *agg,
+		      struct pda_metrics *out)
+{
+	const struct by_arg *b = arg;
+
+	return pda_metrics_from_stat_aggr(b->rep, round, agg, b->env, NULL,
+					  out);
+}
+
+static int sampled_rec(void *arg, const struct pd_rec *rec)
+{
+	return pda_sampled_rec(arg, rec);
+}
+
+/* A sampling capture: its totals and their metrics, in o's format. */
+static int stat_sampled(struct pd_ctx *ctx, const struct stat_opts *o,
+			struct pd_file *f)
+{
+	const char *path = o->paths[0];
+	struct pda_sampled *sm;
+	PDA_CAPTURE_OPTS(co, .rec_fn = sampled_rec);
+	struct pda_capture cap;
+	const struct pd_env *env = NULL;
+	const struct pda_sampled_report *rep;
+	struct pda_metrics metrics;
+	const struct pda_metrics *m = NULL;
+	bool damaged;
+	FILE *out;
+	int rc;
+
+	if (o->nr_paths > 1)
+		usage_error(ctx, "'%s' is a sampling capture: give it alone "
+			    "(several captures are the runs of a perf stat "
+			    "record)", path);
+	if (o->aggr != PDA_STAT_AGGR_AS_RECORDED || o->cumulative)
+		usage_error(ctx, "'%s' is a sampling capture: its totals are "
+			    "per event only (no --%s)", path,
+			    o->cumulative ? "cumulative"
+					  : pda_stat_aggr_name(o->aggr));
+	if (pda_sampled_new(f, NULL, &sm) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	co.arg = sm;
+	memset(&cap, 0, sizeof(cap));
+	rc = pda_capture_init(&cap, f, NULL, &co);
+	if (rc == 0)
+		rc = pda_capture_run(&cap);
+	if (rc < 0) {
+		if (pda_capture_failed_in(&cap) == PDA_CAPTURE_CALLBACK)
+			die(ctx, "'%s': %s", path, pda_sampled_errmsg(sm));
+		cmd_capture_die(ctx, path, &cap, rc);
+	}
+	damaged = pda_capture_stats(&cap)->reader.damaged != 0;
+	pda_capture_release(&cap);
+	rep = pda_sampled_report(sm);
+	if (rep->nr_samples == 0)
+		die(ctx, "'%s' holds no samples: no counts to estimate", path);
+	if (pd_file_env(f, &env) < 0)
+		env = NULL;
+	if (!o->no_metrics) {
+		if (pda_metrics_from_sampled(rep, env, NULL, &metrics) < 0)
+			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+		m = &metrics;
+	}
+	out = ctx_open_output(ctx, o->output);
+	switch (o->format) {
+	case FMT_JSON:
+		rc = pde_sampled_json(out, rep, env, m);
+		break;
+	case FMT_MD:
+		rc = pde_sampled_md(out, rep, env, m);
+		break;
+	case FMT_TEXT:
+	default:
+		rc = pde_sampled_text(out, rep, env);
+		if (rc == 0 && m)
+			rc = pde_stat_metrics_text(out, m, ctx->verbose > 0);
+		break;
+	}
+	ctx_check_write(ctx, rc, o->output);
+	ctx_close_output(ctx, out, o->output);
+	pda_sampled_free(sm);
+	pd_file_close(f);
+	return ctx->strict && (damaged || ctx->nr_warnings) ? EXIT_UNRESOLVED
+							     : 0;
+}
+
 int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct stat_opts o = {.aggr = PDA_STAT_AGGR_AS_RECORDED};
@@ -232,6 +331,9 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	const struct pd_env *env = NULL;
 	struct pda_metrics metrics;
 	const struct pda_metrics *m = NULL;
+	struct by_arg ba;
+	struct pde_stat_by by_cb = {by_metrics, &ba};
+	const struct pde_stat_by *by = NULL;
 	bool problems = false;
 	FILE *out;
 	int rc;
@@ -244,6 +346,14 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	for (size_t i = 0; i < o.nr_paths; i++) {
 		ctx_note_input(ctx, o.paths[i]);
 		files[i] = ctx_open(ctx, o.paths[i]);
+		if (i == 0 && pda_sampled_is_sampling(files[0])) {
+			pda_stat_free(s);
+			return stat_sampled(ctx, &o, files[0]);
+		}
+		if (pda_sampled_is_sampling(files[i]))
+			die(ctx, "'%s' is a sampling capture, not a run of "
+			    "'%s' (a perf stat record capture)", o.paths[i],
+			    o.paths[0]);
 		problems |= cmd_stat_read(ctx, s, files[i], o.paths[i]);
 		/* the report keeps the first capture's command line */
 		if (i > 0)
@@ -264,18 +374,23 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 					  &metrics) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 		m = &metrics;
+		ba = (struct by_arg){rep, env};
+		if (pde_stat_by_wanted(rep))
+			by = &by_cb;
 	}
 	out = ctx_open_output(ctx, o.output);
 	switch (o.format) {
 	case FMT_JSON:
-		rc = pde_stat_json(out, rep, m);
+		rc = pde_stat_json(out, rep, m, by);
 		break;
 	case FMT_MD:
-		rc = pde_stat_md(out, rep, m);
+		rc = pde_stat_md(out, rep, m, by);
 		break;
 	case FMT_TEXT:
 	default:
 		rc = pde_stat_text(out, rep);
+		if (rc == 0 && by)
+			rc = pde_stat_by_text(out, rep, by);
 		if (rc == 0 && m)
 			rc = pde_stat_metrics_text(out, m, ctx->verbose > 0);
 		break;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* the longest member name or link target read, in bytes */
 #define CMD_TAR_NAME_MAX 4096
@@ -62,5 +63,36 @@ void cmd_tar_init(struct cmd_tar *t, const void *buf, uint64_t len);
  * buffer; e->name and e->link are e's own.
  */
 int cmd_tar_next(struct cmd_tar *t, struct cmd_tar_entry *e);
+
+/*
+ * A tar writer (cmd_tarw.c), for pdtool archive's bundles: POSIX ustar
+ * members (a pax 'x' header before a name ustar cannot hold), the whole
+ * stream zstd-compressed as one frame, so that `tar --zstd -xf` and
+ * `zstd -dc | tar t` read it.  Files and directories only: a bundle
+ * holds no link.
+ */
+struct cmd_tarw {
+	FILE *out;
+	void *zc; /* ZSTD_CCtx */
+	unsigned char *zbuf;
+	size_t zbuf_size;
+	uint64_t written;  /* compressed bytes out */
+	uint64_t in_bytes; /* tar bytes in */
+	char err[256];
+};
+
+/* Start a tar on out at zstd level.  @return 0, -1 (t->err says why). */
+int cmd_tarw_open(struct cmd_tarw *t, FILE *out, int level);
+/* A regular file name (relative, no ".."), size bytes at data, with
+ * mode and mtime (seconds).  @return 0, -1. */
+int cmd_tarw_add(struct cmd_tarw *t, const char *name, const void *data,
+		 uint64_t size, unsigned mode, int64_t mtime);
+/* A directory member name (no trailing slash needed). */
+int cmd_tarw_dir(struct cmd_tarw *t, const char *name, int64_t mtime);
+/* The end-of-archive blocks and the end of the frame.  @return 0, -1. */
+int cmd_tarw_close(struct cmd_tarw *t);
+/* Frees what is left after an error (or after close); accepts any
+ * state. */
+void cmd_tarw_release(struct cmd_tarw *t);
 
 #endif /* CMD_TAR_H */

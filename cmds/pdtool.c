@@ -24,6 +24,8 @@ static const char help_options[] = "";
 static const struct cmd_entry cmds[] = {
 	{ "annotate", cmd_annotate, CMD_NEEDS_INPUT, cmd_annotate_usage,
 	  cmd_annotate_summary, cmd_annotate_options },
+	{ "archive", cmd_archive, CMD_NEEDS_INPUT, cmd_archive_usage,
+	  cmd_archive_summary, cmd_archive_options },
 	{ "branches", cmd_branches, CMD_NEEDS_INPUT, cmd_branches_usage,
 	  cmd_branches_summary, cmd_branches_options },
 	{ "diff", cmd_diff, CMD_NEEDS_INPUT, cmd_diff_usage, cmd_diff_summary,
@@ -39,6 +41,8 @@ static const struct cmd_entry cmds[] = {
 	{ "help", cmd_help, 0, help_usage, help_summary, help_options },
 	{ "info", cmd_info, CMD_NEEDS_INPUT, cmd_info_usage, cmd_info_summary,
 	  cmd_info_options },
+	{ "mem", cmd_mem, CMD_NEEDS_INPUT, cmd_mem_usage, cmd_mem_summary,
+	  cmd_mem_options },
 	{ "record", cmd_record, CMD_OPERAND_ENDS, cmd_record_usage,
 	  cmd_record_summary, cmd_record_options },
 	{ "report", cmd_report, CMD_NEEDS_INPUT, cmd_report_usage,
@@ -547,7 +551,9 @@ int main(int argc, char **argv)
 	}
 	rc = c->fn(argc - 1, argv + 1, &ctx);
 	cmd_archive_cleanup(&ctx);
+	cmd_bundle_release(&ctx);
 	free(ctx.archive_dir);
+	free((void *)(uintptr_t)ctx.perf_archive);
 	frc = finish_stdout();
 	ctx_end_pager(&ctx);
 	if (frc)

@@ -73,10 +73,16 @@ struct pd_ctx {
 	 * terminal's stderr while stderr goes to the pager (-1: none) */
 	pid_t pager_pid;
 	int pager_stderr;
-	/* a perf archive extracted (cmd_archive.c): the temporary tree,
-	 * removed at exit and by die(), and its watcher's pipe */
+	/* archives extracted (cmd_archive.c): the temporary directory,
+	 * removed at exit and by die(), its watcher's pipe, the trees made
+	 * in it, the perf archive's tree (NULL: none) and the bundle the
+	 * last input opened was (cmd_bundle.c; NULL: not a bundle) */
 	char *archive_dir;
 	int archive_watch;
+	unsigned nr_trees;
+	const char *perf_archive;
+	const struct cmd_bundle *bundle;
+	struct cmd_bundle *bundles; /* every bundle opened, freed by main */
 };
 
 struct cmd_entry {
@@ -303,6 +309,10 @@ const char *cmd_input_packed(const unsigned char *p, size_t n);
 const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 			    const unsigned char *head, size_t head_len,
 			    size_t *len);
+/* cmd_input_spool() of a whole zstd stream (one frame or several), for
+ * a bundle (cmd_bundle.c): a stream cut short or corrupt dies. */
+const void *cmd_input_spool_zstd(struct pd_ctx *ctx, int fd, const char *name,
+				 size_t *len);
 
 /*
  * perf archive tarballs (cmd_archive.c): path, a tar compressed with
@@ -316,6 +326,34 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
  */
 const char *cmd_archive_dir(struct pd_ctx *ctx, const char *path,
 			    const char *opt);
+/* A bundle's tar (len bytes at buf; name in messages) extracted as
+ * cmd_archive_dir() does, every link refused: @return its directory. */
+const char *cmd_archive_tree(struct pd_ctx *ctx, const void *buf, size_t len,
+			     const char *name);
+/*
+ * pdtool's bundles (cmd_bundle.c).  cmd_bundle_probe(): 1 when the
+ * regular file fd starts a zstd stream of a tar whose first member is a
+ * bundle's MANIFEST, -1 when its zstd stream ends (undamaged) before
+ * 512 bytes (cut short: neither a bundle nor a capture), else 0.  cmd_bundle_open(): the bundle path (fd) inflated
+ * and extracted (cmd_archive_tree), its capture opened into *out as
+ * cmd_input_open() does, and ctx->bundle set for cmd_pda_opts(), which
+ * calls cmd_bundle_opts() to fill what the user left of --symfs,
+ * --buildid-dir, --kallsyms and --jit-dir from the bundle's tree.
+ */
+struct cmd_bundle;
+struct cmd_symopts;
+struct pda_opts;
+int cmd_bundle_probe(int fd);
+int cmd_bundle_open(struct pd_ctx *ctx, int fd, const char *path,
+		    struct pd_open_opts *opts, struct pd_file **out);
+void cmd_bundle_opts(const struct pd_ctx *ctx, const struct cmd_symopts *o,
+		     struct pda_opts *po);
+/* Free ctx's bundles (their trees go with cmd_archive_cleanup()); main
+ * calls it once the command returned. */
+void cmd_bundle_release(struct pd_ctx *ctx);
+int cmd_archive(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_archive_usage[], cmd_archive_summary[],
+	cmd_archive_options[];
 /* Remove what cmd_archive_dir() extracted: main and die() call it. */
 void cmd_archive_cleanup(const struct pd_ctx *ctx);
 
@@ -345,6 +383,7 @@ enum {
 	CMD_OPT_DEBUGINFOD_TIME,
 	CMD_OPT_ARCHIVE,
 	CMD_OPT_ITRACE,
+	CMD_OPT_SEARCH_PATH,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -354,6 +393,7 @@ enum {
 	{"kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS},            \
 	{"vmlinux", required_argument, NULL, CMD_OPT_VMLINUX},              \
 	{"jit-dir", required_argument, NULL, CMD_OPT_JIT_DIR},              \
+	{"search-path", required_argument, NULL, CMD_OPT_SEARCH_PATH},      \
 	{"no-demangle", no_argument, NULL, CMD_OPT_NO_DEMANGLE},            \
 	{"host-files", no_argument, NULL, CMD_OPT_HOST_FILES},              \
 	{"host-kernel", no_argument, NULL, CMD_OPT_HOST_KERNEL},            \
@@ -381,6 +421,8 @@ enum {
 	"                        recording host\n"                           \
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
 	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"\
+	"      --search-path DIR binaries anywhere under DIR, by basename\n" \
+	"                        and build-id (repeatable)\n"             \
 	"      --no-demangle     C++, Rust and D names as they are\n"
 
 /* --help's lines for the symbol options every such command shares, after
@@ -403,6 +445,10 @@ enum {
 	"      --debuginfod-max N  at most N queries a run (default 64)\n"    \
 	"      --debuginfod-time S at most S seconds in queries a run\n"      \
 	"                        (default 60)\n"
+
+/* Where binaries and kernel symbols are found: the help lines of the
+ * commands that take CMD_SYMBOL_LONGOPTS and name symbols. */
+#define CMD_SYMFILES_HELP CMD_FIND_HELP CMD_SYMBOL_HELP
 
 /* --unwinder NAME, for the commands that resolve DWARF user stacks */
 #define CMD_UNWINDER_LONGOPT                                                \
@@ -449,9 +495,14 @@ struct pda_itrace_opts;
 void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
 		struct pda_itrace_opts *o);
 
+/* --search-path given at most this often */
+#define CMD_SEARCH_PATHS_MAX 32
+
 struct cmd_symopts {
 	const char *symfs, *buildid_dir, *kallsyms, *vmlinux, *jit_dir;
 	const char *archive;	 /* --archive: a perf archive tarball */
+	const char *search_paths[CMD_SEARCH_PATHS_MAX]; /* --search-path */
+	size_t nr_search_paths;
 	bool no_demangle;
 	bool host_files;
 	int host_kernel; /* --host-kernel 1, --no-host-kernel -1, else 0 */
@@ -545,6 +596,43 @@ struct pda_pipe_when;
  */
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
+/*
+ * Latency or parallelism asked of capture f (path): its parallelism to
+ * note the switch records into (pda_parallel_note from the capture's
+ * order_fn); exits when f has no switch records, saying how to record
+ * them, as perf refuses.  Free with pda_parallel_free().
+ */
+struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
+				      struct pd_file *f);
+/* After pda_capture_init(): exits unless c reads its capture twice (the
+ * switch records in time order first): not a pipe. */
+void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
+			   const struct pda_capture *c);
+struct pda_offcpu;
+/* Off-CPU time asked of capture f (path): its waits to note the switch
+ * records into; exits when f has no switch records, saying how to
+ * record them.  Free with pda_offcpu_free(). */
+struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
+				  struct pd_file *f);
+/* A record of a two-pass run's first pass noted in par and oc (either
+ * NULL): a capture_order_fn's body.  @return as pda_parallel_note(),
+ * pda_offcpu_note(). */
+int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,
+		    struct pd_file *f, const struct pd_rec *rec,
+		    const struct pda_pipe_when *when);
+/* Whether v is one of list[0..nr), or nr is 0 (no list: any). */
+bool cmd_u32_wanted(const uint32_t *list, size_t nr, uint32_t v);
+struct pda_pipe_item;
+/* --weight latency: the item's sample with its period replaced by its
+ * latency (perf >= 6.15's period * 1000 / parallelism), in *copy, for a
+ * profile that weighs periods.  @return as cmd_parallel_level(). */
+int cmd_latency_sample(struct pda_capture *c, struct pda_parallel *par,
+		       const struct pda_pipe_item *it, struct pd_sample *copy);
+
+struct pda_datatype;
+/* On stderr: how many samples have a data type, and why the others
+ * have none, as perf annotate --type-stat counts them. */
+void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt);
 
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
@@ -583,6 +671,8 @@ void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_mem(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_mem_usage[], cmd_mem_summary[], cmd_mem_options[];
 int cmd_branches(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_branches_usage[], cmd_branches_summary[],
 	cmd_branches_options[];
@@ -654,13 +744,25 @@ struct cmd_report_doc {
 };
 int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
 /*
+ * `pdtool report --branch-stack` (cmd_report_branch.c): perf's branch
+ * mode of capture path, sort the --sort text (NULL: perf's default),
+ * into output (NULL: stdout).  @return the exit status.
+ */
+struct cmd_report_branch {
+	const char *path, *output, *sort;
+	float percent_limit;
+	const struct cmd_symopts *sym;
+};
+int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
+/*
  * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
  * path is one (its STAT feature), and each side's runs compared, the
- * table written to output (NULL: stdout).  @return the exit status.
+ * table (or with json its JSON) written to output (NULL: stdout).
+ * @return the exit status.
  */
 bool cmd_is_stat_capture(struct pd_ctx *ctx, const char *path);
 int cmd_diff_stat(struct pd_ctx *ctx, const char *const *const paths[2],
-		  const unsigned nr[2], const char *output);
+		  const unsigned nr[2], const char *output, bool json);
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_script_usage[], cmd_script_summary[],
 	cmd_script_options[];

@@ -250,12 +250,49 @@ int pde_stat_text(FILE *out, const struct pda_stat_report *rep);
  */
 int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 			  bool verbose);
+struct pda_stat_row;
+/*
+ * The derived metrics of each interval and aggregate (-I, -A,
+ * --per-socket ...), computed by the caller when the writer asks, so
+ * that they need not all be held at once: fn(arg, round, agg, out) fills
+ * *out with the metrics of round's aggregate of row agg (0, or a
+ * negative pd_err the writer returns).
+ */
+struct pde_stat_by {
+	int (*fn)(void *arg, size_t round, const struct pda_stat_row *agg,
+		  struct pda_metrics *out);
+	void *arg;
+};
+/* Whether rep has intervals or aggregates to give metrics of. */
+bool pde_stat_by_wanted(const struct pda_stat_report *rep);
+/*
+ * Each interval's and aggregate's metrics, a line each after the
+ * interval's time and the aggregate (as perf prefixes its lines in those
+ * modes): metric, value, assessment; under a line " pdtool metrics per
+ * interval|aggregate|interval and aggregate:" (none when no metric).
+ */
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by);
 /* m: the derived metrics to add ("derived_metrics", a "Derived metrics"
- * table), or NULL */
+ * table), or NULL; by: each round's "derived_metrics" per aggregate, a
+ * "Derived metrics per ..." table, or NULL */
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m);
+		  const struct pda_metrics *m, const struct pde_stat_by *by);
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
-		const struct pda_metrics *m);
+		const struct pda_metrics *m, const struct pde_stat_by *by);
+/*
+ * A sampling capture's counter totals (analyze/counters/pda_sampled.h):
+ * per event its estimated count, samples and what the count comes from
+ * (period sum, group reads), labelled as estimated; env (NULL: none)
+ * gives the command line.  json and md add m as pde_stat_json() does.
+ */
+struct pda_sampled_report;
+int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env);
+int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env, const struct pda_metrics *m);
+int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
+		   const struct pd_env *env, const struct pda_metrics *m);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 
@@ -717,12 +754,49 @@ struct pde_annot {
 	struct pda_annot *a;
 	struct pde_json j;
 	size_t nr_funcs;
+	/* Set by the caller before pde_annot_func(), or NULL: a note per
+	 * instruction of that function (NULL: none), the data type it
+	 * accesses as perf annotate --code-with-type shows it: text "\t\t#
+	 * data-type: NOTE" after the instruction, json "data_type". */
+	const char *const *notes;
 };
 
 int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 		    const struct pde_annot_opts *opts);
 int pde_annot_func(struct pde_annot *w, const struct pda_annot_func *fn);
 int pde_annot_end(struct pde_annot *w);
+
+/* ---- data types (pde_dthist.c; `pdtool annotate --data-type`) ------ */
+
+struct pda_dthist;	/* pda_dthist.h: finished */
+
+struct pde_dthist_opts {
+	enum pde_annot_format format; /* text, md or json */
+	bool color;		/* text: perf's percentage colours */
+	const char *const *events; /* event names by evsel index */
+	size_t nr_events;
+	const char *only;	/* only this type ("foo" matches "struct
+				 * foo", as perf); NULL: every type */
+	const char *input;	/* the capture, for titles */
+	/* the coverage (pda_datatype_coverage()): samples per reason and
+	 * their words, [nr_why]; NULL: not written */
+	const uint64_t *coverage;
+	const char *const *why;
+	size_t nr_why;
+};
+
+/*
+ * The types of h with their members: text as perf >= 6.8's `perf
+ * annotate --data-type --stdio` (per type a header and a member tree,
+ * each member's share of the type's period), GitHub Markdown (a heading
+ * and a table a type) or one JSON object ({"input", "types": [{"event",
+ * "dso", "type", "size", "samples", "period", "members": [{"offset",
+ * "size", "depth", "type", "name", "samples", "period", "percent"}]}],
+ * "coverage": {reason: samples}}).  @return 0 or PD_ERR_IO; *nr_shown
+ * the types written.
+ */
+int pde_dthist(FILE *out, const struct pda_dthist *h,
+	       const struct pde_dthist_opts *o, size_t *nr_shown);
 
 /* ---- branches (pde_branches.c) ------------------------------------- */
 
@@ -750,6 +824,41 @@ int pde_branches(FILE *out, enum pde_branches_format fmt,
  */
 int pde_branch_blocks(FILE *out, enum pde_branches_format fmt,
 		      const struct pda_branch *b, unsigned by);
+
+/* ---- memory samples (pde_mem.c; `pdtool mem`) ---------------------- */
+
+enum pde_mem_format {
+	PDE_MEM_TEXT,
+	PDE_MEM_MD,
+	PDE_MEM_JSON,
+	PDE_MEM_CSV,
+};
+
+struct pda_mem; /* pda_mem.h: finished */
+
+/* views: bit (1 << enum pda_mem_view) per table, and the latency
+ * histogram per level */
+#define PDE_MEM_HIST_VIEW (1u << 16)
+
+struct pde_mem_opts {
+	enum pde_mem_format format;
+	unsigned views;
+	size_t top;	/* rows per table; 0: all */
+	bool spe;	/* samples synthesized from Arm SPE: a WEIGHT_STRUCT's
+			 * var2 and var3 are its issue and translation
+			 * latencies (else var2 is the instruction latency) */
+};
+
+/*
+ * `pdtool mem`'s tables of m.  @return 0, or PD_ERR_IO when out's error
+ * flag is set.
+ */
+int pde_mem(FILE *out, const struct pde_mem_opts *o, const struct pda_mem *m);
+
+/* The part of perf's data_src string (pde_data_src_str) after "|NAME "
+ * ("LVL", "SNP", "TLB", "LCK") up to the next '|', as snprintf. */
+size_t pde_data_src_field(uint64_t data_src, const char *name, char *out,
+			  size_t size);
 
 /* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
 
@@ -811,6 +920,19 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 int pde_report_csv(FILE *out, const struct pda_report *rep,
 		   const struct pde_report_opts *o);
 
+struct pda_brep;
+/*
+ * perf report --branch-stack's tables (pda_brep_finish() done) as perf
+ * 6.1 --stdio prints them: a share of the event's branch entries a row,
+ * the keys' columns as wide as perf measures them (a DSO name only where
+ * its end has a symbol; an end without one at perf's 22).  ipc: perf's
+ * ipc_lbr column (the report made with opts.ipc), which perf adds when
+ * --sort names a symbol key.  opts: lost, percent_limit,
+ * color.
+ */
+int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o);
+
 /* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */
 
 struct pda_statdiff;
@@ -819,6 +941,14 @@ struct pda_statdiff;
  * whether the change is past it; label_a and label_b name the sides.
  * @return 0 or PD_ERR_IO. */
 int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b);
+/*
+ * The same as one JSON object: "a" and "b" (label, runs), "events" and
+ * "metrics", each value with name, (a metric's key and group), unit,
+ * in_a/in_b, a, b, a_sd, b_sd, change and noise (fractions; null where
+ * the text prints "-") and significant (null without a noise estimate).
+ */
+int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
 		      const char *label_a, const char *label_b);
 
 /* ---- the profile report (pde_doc.c; `pdtool report --format md`) --- */
@@ -858,14 +988,24 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* the data types the samples accessed (pda_dthist.h, finished),
+	 * and the attribution's coverage: samples per reason and its
+	 * words, [nr_type_why], reason 0 attributed; NULL: none */
+	const struct pda_dthist *types;
+	const uint64_t *type_coverage;
+	const char *const *type_why;
+	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
 };
 
-/* The report as GitHub-flavoured Markdown, or as one JSON object with
- * the same sections and numbers.  @return 0 or PD_ERR_IO. */
+/* The report as GitHub-flavoured Markdown, as one JSON object with the
+ * same sections and numbers, or as the Markdown's rendering: a
+ * standalone HTML page (no script, no request: its CSP allows only its
+ * own style).  @return 0 or PD_ERR_IO. */
 int pde_doc_md(FILE *out, const struct pde_doc *d);
 int pde_doc_json(FILE *out, const struct pde_doc *d);
+int pde_doc_html(FILE *out, const struct pde_doc *d);
 
 #ifdef __cplusplus
 }

@@ -280,6 +280,10 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 		pde_text_puts(out, in->target_name);
 		fputc('>', out);
 	}
+	if (w->notes && w->notes[in - fn->insns]) {
+		fputs("\t\t# data-type: ", out);
+		pde_text_puts(out, w->notes[in - fn->insns]);
+	}
 	fputc('\n', out);
 }
 

@@ -303,6 +303,10 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 			escs(out, in->target_name);
 			fputs("&gt;", out);
 		}
+		if (w->notes && w->notes[in - fn->insns]) {
+			fputs(" # data-type: ", out);
+			escs(out, w->notes[in - fn->insns]);
+		}
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table></div>\n", out);

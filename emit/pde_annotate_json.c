@@ -8,7 +8,8 @@
  *	   "instructions": [{"addr", "size", "mnemonic", "operands",
  *	     "counts", "percent": [func% per event], "total_percent",
  *	     "file", "line", "flags": [...], "target", "target_name",
- *	     "inline": {"depth", "function", "call_file", "call_line"}}],
+ *	     "inline": {"depth", "function", "call_file", "call_line"},
+ *	     "data_type" (--code-with-type)}],
  *	   "lines": [{"file", "line", "instructions", "counts", "percent",
  *	     "text"}]}]}
  *
@@ -102,6 +103,8 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 		if (in->target_name)
 			pde_json_str(j, "target_name", in->target_name);
 	}
+	if (w->notes && w->notes[in - fn->insns])
+		pde_json_str(j, "data_type", w->notes[in - fn->insns]);
 	if (in->inline_depth) {
 		pde_json_begin_object(j, "inline");
 		pde_json_u64(j, "depth", in->inline_depth);

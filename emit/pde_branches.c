@@ -16,8 +16,9 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* One end as the level asks: "sym", "sym+0xOFF", "file:line"; a DSO's
- * offset, or the bare address, without a symbol. */
+/* One end as the level asks: "sym", "sym+0xOFF", "file:line"; without a
+ * symbol the address as perf names it (its map-relative al_addr) and
+ * the DSO, or the bare address without a map. */
 static void loc_label(struct pdc_strbuf *sb, enum pda_branch_by by,
 		      const struct pda_branch_loc *l)
 {
@@ -31,7 +32,7 @@ static void loc_label(struct pdc_strbuf *sb, enum pda_branch_by by,
 			pdc_strbuf_addf(sb, "+0x%" PRIx64, l->sym_off);
 		return;
 	}
-	pdc_strbuf_addf(sb, "0x%" PRIx64, l->addr);
+	pdc_strbuf_addf(sb, "0x%" PRIx64, l->map_ip);
 	if (l->dso)
 		pdc_strbuf_addf(sb, " (%s)", l->dso);
 }
@@ -212,6 +213,7 @@ static void json_loc(struct pde_json *j, const char *key,
 	pde_json_begin_object(j, key);
 	pde_json_str(j, "name", label(sb, by, l));
 	pde_json_hex(j, "addr", l->addr);
+	pde_json_hex(j, "map_ip", l->map_ip);
 	if (l->sym)
 		pde_json_str(j, "sym", l->sym);
 	else

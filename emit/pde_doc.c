@@ -9,6 +9,7 @@
  */
 #include "pde_doc_int.h"
 #include "pda_branch.h"
+#include "pda_dthist.h"
 #include "pda_metrics.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -88,9 +89,17 @@ static void sampled_source(struct docw *w, const struct pde_doc *d,
 			   const char *what)
 {
 	char events[LINE_MAX_LEN];
+	bool reads = false;
 
-	docw_source(w, "%s of %s: each event's sampled periods summed (%s).",
-		    what, d->capture, event_list(d->file, events, sizeof(events)));
+	for (size_t i = 0; i < pd_file_nr_evsels(d->file); i++)
+		reads |= (pd_file_evsel(d->file, i)->attr.sample_type &
+			  PD_SAMPLE_READ) != 0;
+	docw_source(w, "%s of %s: each event's sampled periods summed%s (%s).",
+		    what, d->capture,
+		    reads ? ", or what its counter grew by over the samples' "
+			    "group reads"
+			  : "",
+		    event_list(d->file, events, sizeof(events)));
 }
 
 /* ---- Environment --------------------------------------------------------- */
@@ -565,6 +574,96 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	docw_section_end(w);
 }
 
+/* ---- Data types -------------------------------------------------------- */
+
+/* The hottest member of t (the deepest row with most period, the type's
+ * own row left out), or NULL. */
+static const struct pda_dthist_row *hottest(const struct pda_dthist_type *t)
+{
+	const struct pda_dthist_row *best = NULL;
+
+	for (size_t i = 1; i < t->nr_rows; i++) {
+		const struct pda_dthist_row *r = &t->rows[i];
+
+		/* a nested member's samples are its parent's too: the
+		 * later (deeper) row wins a tie */
+		if (r->period && (!best || r->period >= best->period))
+			best = r;
+	}
+	return best;
+}
+
+static void sec_types(struct docw *w, const struct pde_doc *d)
+{
+	static const char *const heads[] = {"Type",	"Binary",
+					    "Event",	"Samples",
+					    "Share",	"Hottest member",
+					    "Member share"};
+	static const char *const keys[] = {"type",    "dso",	  "event",
+					   "samples", "share",	  "member",
+					   "member_share"};
+	const size_t nr = d->types ? pda_dthist_nr(d->types) : 0;
+	uint64_t total = 0;
+	size_t rows = nr < d->top ? nr : d->top;
+
+	if (!nr || !d->type_coverage)
+		return;
+	for (size_t k = 0; k < d->nr_type_why; k++)
+		total += d->type_coverage[k];
+	docw_section(w, "data_types", "Data types");
+	docw_source(w,
+		    "The data types the sampled instructions of %s load or "
+		    "store, by binary and type, most period first; a share "
+		    "is of the period of the event's samples attributed to a "
+		    "type; a member's, of its type's (pdtool annotate "
+		    "--data-type).",
+		    d->capture);
+	docw_note(w, "%" PRIu64 " of %" PRIu64 " samples attributed to a type.",
+		  d->type_coverage[0], total);
+	docw_table(w, "types", 7, heads, keys, "lllrrlr");
+	for (size_t i = 0; i < rows; i++) {
+		const struct pda_dthist_type *t = pda_dthist_type(d->types, i);
+		const struct pda_dthist_row *m = hottest(t);
+		uint64_t ev_period = 0;
+		char name[1024];
+
+		for (size_t k = 0; k < nr; k++) {
+			const struct pda_dthist_type *o =
+				pda_dthist_type(d->types, k);
+
+			if (o->event == t->event)
+				ev_period += o->period;
+		}
+		docw_row(w);
+		docw_cell_code(w, t->type);
+		docw_cell_code(w, t->dso);
+		docw_cell_text(w, t->event < pd_file_nr_evsels(d->file)
+					  ? pd_file_evsel(d->file, t->event)->name
+					  : "?");
+		docw_cell_u64(w, t->samples);
+		docw_cell_scaled(w,
+				 ev_period ? (double)t->period / (double)ev_period
+					   : 0.0,
+				 100.0, 2, "%");
+		if (m) {
+			snprintf(name, sizeof(name), "+%#" PRIx64 " %s",
+				 (uint64_t)m->offset, m->name ? m->name : "");
+			docw_cell_code(w, name);
+			docw_cell_scaled(w,
+					 t->period ? (double)m->period /
+							     (double)t->period
+						   : 0.0,
+					 100.0, 2, "%");
+		} else {
+			docw_cell_none(w);
+			docw_cell_none(w);
+		}
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+	docw_section_end(w);
+}
+
 /* ---- the report -------------------------------------------------------- */
 
 static void sec_flame(struct docw *w, const struct pde_doc *d)
@@ -575,23 +674,7 @@ static void sec_flame(struct docw *w, const struct pde_doc *d)
 	docw_source(w, "The stacks of %s's first event, folded as pdtool "
 		       "flame folds them.",
 		    d->capture);
-	if (w->json) {
-		docw_field(w, "file", "File", d->flame);
-	} else {
-		fputs("\n[", w->out);
-		pde_md_text(w->out, d->flame, strlen(d->flame));
-		fputs("](", w->out);
-		/* a relative link: the file name as a URL path segment */
-		for (const unsigned char *p = (const unsigned char *)d->flame;
-		     *p; p++)
-			if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
-				   "TUVWXYZ0123456789-._~/",
-				   *p))
-				fputc(*p, w->out);
-			else
-				fprintf(w->out, "%%%02X", *p);
-		fputs(")\n", w->out);
-	}
+	docw_link(w, "file", "File", d->flame);
 	docw_section_end(w);
 }
 
@@ -599,15 +682,19 @@ typedef void (*section_fn)(struct docw *w, const struct pde_doc *d);
 
 static const section_fn sections[] = {
 	sec_environment,  sec_topdown,	     sec_hotspots,
-	sec_cache,	  sec_branches,	     pde_doc_coverage,
+	sec_cache,	  sec_branches,	     sec_types,
+	pde_doc_coverage,
 	pde_doc_validation, sec_flame,
 };
 
-static int write_doc(FILE *out, const struct pde_doc *d, bool json)
+static int write_doc(FILE *out, const struct pde_doc *d, bool json, bool html)
 {
 	struct docw w;
 
-	docw_init(&w, out, json, "Profile report");
+	if (html)
+		docw_init_html(&w, out, "Profile report");
+	else
+		docw_init(&w, out, json, "Profile report");
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		sections[i](&w, d);
 	return docw_finish(&w);
@@ -615,10 +702,15 @@ static int write_doc(FILE *out, const struct pde_doc *d, bool json)
 
 int pde_doc_md(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, false);
+	return write_doc(out, d, false, false);
 }
 
 int pde_doc_json(FILE *out, const struct pde_doc *d)
 {
-	return write_doc(out, d, true);
+	return write_doc(out, d, true, false);
+}
+
+int pde_doc_html(FILE *out, const struct pde_doc *d)
+{
+	return write_doc(out, d, false, true);
 }

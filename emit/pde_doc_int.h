@@ -2,8 +2,8 @@
  * pde_doc_int.h - the profile report's writer (pde_docw.c), private to
  * emit/: the sections (pde_doc.c) say what they hold (a source line,
  * fields, tables, notes, commands) once, and the writer puts it out as
- * GitHub-flavoured Markdown or as JSON, so that the two formats carry
- * the same numbers.
+ * GitHub-flavoured Markdown, as JSON or as a standalone HTML page (the
+ * Markdown's rendering), so that the formats carry the same numbers.
  *
  * JSON: {"title":..,"sections":[{"key":..,"title":..,"parts":[{"source":
  * ..,"items":[..]}]}]}, each source starting a part, an item one of
@@ -24,14 +24,19 @@
 struct docw {
 	FILE *out;
 	bool json;
+	bool html;		/* an HTML page (json false) */
 	struct pde_json j;
 	int open;		/* JSON: a fields item is open */
 	bool in_part;		/* JSON: a part is open */
 	unsigned nr_cols, col;
 	const char *keys[DOCW_MAX_COLS];
+	char align[DOCW_MAX_COLS];	/* HTML: 'r' right-aligned */
 };
 
 void docw_init(struct docw *w, FILE *out, bool json, const char *title);
+/* The same report as a standalone HTML page: what the Markdown shows,
+ * rendered (headings, tables, code), with no script and no request. */
+void docw_init_html(struct docw *w, FILE *out, const char *title);
 int docw_finish(struct docw *w);
 
 void docw_section(struct docw *w, const char *key, const char *title);
@@ -47,6 +52,10 @@ void docw_field_u64(struct docw *w, const char *key, const char *label,
 void docw_note(struct docw *w, const char *fmt, ...) PDC_PRINTF(2, 3);
 /* A command line to run: a shell code block in Markdown. */
 void docw_command(struct docw *w, const char *cmd);
+/* A relative link to file (beside the report) shown as its name; JSON:
+ * the field key. */
+void docw_link(struct docw *w, const char *key, const char *label,
+	       const char *file);
 
 /* A table: nr_cols columns, each with its header and JSON key; align
  * 'r' for numbers. */

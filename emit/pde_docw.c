@@ -1,10 +1,11 @@
 /*
  * pde_docw.c - the profile report's writer (pde_doc_int.h): sections,
- * fields, tables, notes and commands as GitHub-flavoured Markdown or as
- * one JSON object.  Every string from a capture goes through pde_md.c's
- * escapes or pde_json.c's.
+ * fields, tables, notes and commands as GitHub-flavoured Markdown, as
+ * one JSON object or as an HTML page.  Every string from a capture goes
+ * through pde_md.c's escapes, pde_json.c's or pde_html_text().
  */
 #include "pde_doc_int.h"
+#include "pde_html_int.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,6 +17,34 @@
  * an item {"type":"fields","fields":{..}}, {"type":"table","key",
  * "rows":[..]}, {"type":"note","text"} or {"type":"command","text"}. */
 enum { OPEN_NONE, OPEN_FIELDS };
+
+/* The page's only style; no script (the CSP allows none). */
+static const char html_style[] =
+	"body{font:15px/1.5 -apple-system,'Segoe UI',Helvetica,Arial,"
+	"sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+	"color:#1f2328}"
+	"h1,h2{border-bottom:1px solid #d1d9e0;padding-bottom:.3em}"
+	"table{border-collapse:collapse;margin:1em 0}"
+	"th,td{border:1px solid #d1d9e0;padding:4px 10px;"
+	"vertical-align:top}"
+	"th{background:#f6f8fa}td.r,th.r{text-align:right}"
+	"code,pre{font:13px ui-monospace,SFMono-Regular,Menlo,monospace;"
+	"background:#f6f8fa}"
+	"pre{padding:1em;overflow:auto}"
+	"p.source{color:#59636e}";
+
+static void html_text(struct docw *w, const char *s)
+{
+	pde_html_text(w->out, s, strlen(s));
+}
+
+/* Close the field table HTML has open. */
+static void html_close_fields(struct docw *w)
+{
+	if (w->open == OPEN_FIELDS)
+		fputs("</table>\n", w->out);
+	w->open = OPEN_NONE;
+}
 
 /* Close the fields item a JSON part has open. */
 static void json_close_fields(struct docw *w)
@@ -75,8 +104,25 @@ void docw_init(struct docw *w, FILE *out, bool json, const char *title)
 	fputs("\n", out);
 }
 
+void docw_init_html(struct docw *w, FILE *out, const char *title)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->html = true;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n", out);
+	pde_html_csp(out, NULL, html_style, false);
+	fputs("<meta charset=\"utf-8\">\n<title>", out);
+	html_text(w, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>",
+		html_style);
+	html_text(w, title);
+	fputs("</h1>\n", out);
+}
+
 int docw_finish(struct docw *w)
 {
+	if (w->html)
+		fputs("</body>\n</html>\n", w->out);
 	if (w->json) {
 		pde_json_end_array(&w->j);
 		pde_json_end_object(&w->j);
@@ -96,12 +142,22 @@ void docw_section(struct docw *w, const char *key, const char *title)
 		w->in_part = false;
 		return;
 	}
-	fprintf(w->out, "\n## %s\n", title);
 	w->open = OPEN_NONE;
+	if (w->html) {
+		fprintf(w->out, "<section id=\"%s\">\n<h2>", key);
+		html_text(w, title);
+		fputs("</h2>\n", w->out);
+		return;
+	}
+	fprintf(w->out, "\n## %s\n", title);
 }
 
 void docw_section_end(struct docw *w)
 {
+	if (w->html) {
+		html_close_fields(w);
+		fputs("</section>\n", w->out);
+	}
 	if (w->json) {
 		json_close_part(w);
 		pde_json_end_array(&w->j);
@@ -124,6 +180,13 @@ static void vtext(struct docw *w, const char *key, const char *prefix,
 			pde_json_str(&w->j, "text", buf);
 			pde_json_end_object(&w->j);
 		}
+		return;
+	}
+	if (w->html) {
+		html_close_fields(w);
+		fputs(key ? "<p class=\"source\"><em>" : "<p>", w->out);
+		html_text(w, buf);
+		fputs(key ? "</em></p>\n" : "</p>\n", w->out);
 		return;
 	}
 	fprintf(w->out, "\n%s", prefix);
@@ -167,6 +230,17 @@ void docw_field(struct docw *w, const char *key, const char *label,
 		pde_json_str(&w->j, key, value);
 		return;
 	}
+	if (w->html) {
+		if (w->open != OPEN_FIELDS)
+			fputs("<table class=\"fields\">\n", w->out);
+		w->open = OPEN_FIELDS;
+		fputs("<tr><th>", w->out);
+		html_text(w, label);
+		fputs("</th><td>", w->out);
+		html_text(w, value);
+		fputs("</td></tr>\n", w->out);
+		return;
+	}
 	if (w->open != OPEN_FIELDS) {
 		fputs("\n| | |\n|---|---|\n", w->out);
 		w->open = OPEN_FIELDS;
@@ -201,6 +275,13 @@ void docw_command(struct docw *w, const char *cmd)
 		pde_json_end_object(&w->j);
 		return;
 	}
+	if (w->html) {
+		html_close_fields(w);
+		fputs("<pre><code>", w->out);
+		html_text(w, cmd);
+		fputs("</code></pre>\n", w->out);
+		return;
+	}
 	/* a fence longer than any run of backticks in the command */
 	for (const char *p = cmd; *p; p++) {
 		run = *p == '`' ? run + 1 : 0;
@@ -231,6 +312,19 @@ void docw_table(struct docw *w, const char *key, unsigned nr_cols,
 		pde_json_begin_array(&w->j, "rows");
 		return;
 	}
+	if (w->html) {
+		html_close_fields(w);
+		fputs("<table>\n<thead><tr>", w->out);
+		for (unsigned i = 0; i < w->nr_cols; i++) {
+			w->align[i] = align[i];
+			fputs(align[i] == 'r' ? "<th class=\"r\">" : "<th>",
+			      w->out);
+			html_text(w, heads[i]);
+			fputs("</th>", w->out);
+		}
+		fputs("</tr></thead>\n<tbody>\n", w->out);
+		return;
+	}
 	fputs("\n|", w->out);
 	for (unsigned i = 0; i < w->nr_cols; i++)
 		fprintf(w->out, " %s |", heads[i]);
@@ -242,6 +336,8 @@ void docw_table(struct docw *w, const char *key, unsigned nr_cols,
 
 void docw_table_end(struct docw *w)
 {
+	if (w->html)
+		fputs("</tbody>\n</table>\n", w->out);
 	if (w->json) {
 		pde_json_end_array(&w->j);
 		pde_json_end_object(&w->j);
@@ -254,6 +350,8 @@ void docw_row(struct docw *w)
 	w->col = 0;
 	if (w->json)
 		pde_json_begin_object(&w->j, NULL);
+	else if (w->html)
+		fputs("<tr>", w->out);
 	else
 		fputc('|', w->out);
 }
@@ -262,6 +360,8 @@ void docw_row_end(struct docw *w)
 {
 	if (w->json)
 		pde_json_end_object(&w->j);
+	else if (w->html)
+		fputs("</tr>\n", w->out);
 	else
 		fputc('\n', w->out);
 }
@@ -271,10 +371,21 @@ static const char *cell(struct docw *w)
 {
 	const char *k = w->col < w->nr_cols ? w->keys[w->col] : "extra";
 
+	if (w->html)
+		fputs(w->col < w->nr_cols && w->align[w->col] == 'r'
+			      ? "<td class=\"r\">"
+			      : "<td>",
+		      w->out);
 	w->col++;
-	if (!w->json)
+	if (!w->json && !w->html)
 		fputc(' ', w->out);
 	return k;
+}
+
+/* The end of a cell: Markdown's " |" or HTML's "</td>". */
+static void cell_end(struct docw *w)
+{
+	fputs(w->html ? "</td>" : " |", w->out);
 }
 
 void docw_cell_text(struct docw *w, const char *s)
@@ -285,8 +396,11 @@ void docw_cell_text(struct docw *w, const char *s)
 		pde_json_str(&w->j, k, s);
 		return;
 	}
-	pde_md_text(w->out, s, strlen(s));
-	fputs(" |", w->out);
+	if (w->html)
+		html_text(w, s);
+	else
+		pde_md_text(w->out, s, strlen(s));
+	cell_end(w);
 }
 
 void docw_cell_code(struct docw *w, const char *s)
@@ -297,9 +411,14 @@ void docw_cell_code(struct docw *w, const char *s)
 		pde_json_str(&w->j, k, s);
 		return;
 	}
-	if (*s)
+	if (*s && w->html) {
+		fputs("<code>", w->out);
+		html_text(w, s);
+		fputs("</code>", w->out);
+	} else if (*s) {
 		pde_md_code(w->out, s, strlen(s), true);
-	fputs(" |", w->out);
+	}
+	cell_end(w);
 }
 
 void docw_cell_u64(struct docw *w, uint64_t v)
@@ -310,7 +429,8 @@ void docw_cell_u64(struct docw *w, uint64_t v)
 		pde_json_u64(&w->j, k, v);
 		return;
 	}
-	fprintf(w->out, "%" PRIu64 " |", v);
+	fprintf(w->out, "%" PRIu64, v);
+	cell_end(w);
 }
 
 void docw_cell_num(struct docw *w, double v, int decimals,
@@ -326,9 +446,10 @@ void docw_cell_num(struct docw *w, double v, int decimals,
 		return;
 	}
 	if (isfinite(v))
-		fprintf(w->out, "%.*f%s |", decimals, v, suffix ? suffix : "");
-	else
-		fputs(" |", w->out);
+		fprintf(w->out, "%.*f%s", decimals, v, suffix ? suffix : "");
+	else if (!w->html)
+		fputc(' ', w->out);
+	cell_end(w);
 }
 
 void docw_cell_scaled(struct docw *w, double v, double md_scale,
@@ -343,8 +464,42 @@ void docw_cell_none(struct docw *w)
 
 	if (w->json)
 		pde_json_null(&w->j, k);
+	else if (w->html)
+		cell_end(w);
 	else
 		fputs(" |", w->out);
+}
+
+void docw_link(struct docw *w, const char *key, const char *label,
+	       const char *file)
+{
+	if (w->json) {
+		docw_field(w, key, label, file);
+		return;
+	}
+	if (w->html) {
+		html_close_fields(w);
+		fputs("<p><a href=\"", w->out);
+	} else {
+		fputs("\n[", w->out);
+		pde_md_text(w->out, file, strlen(file));
+		fputs("](", w->out);
+	}
+	/* a relative link: the file name as a URL path segment */
+	for (const unsigned char *p = (const unsigned char *)file; *p; p++)
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+			   "TUVWXYZ0123456789-._~/",
+			   *p))
+			fputc(*p, w->out);
+		else
+			fprintf(w->out, "%%%02X", *p);
+	if (w->html) {
+		fputs("\">", w->out);
+		html_text(w, file);
+		fputs("</a></p>\n", w->out);
+	} else {
+		fputs(")\n", w->out);
+	}
 }
 
 /* One argument as the shell reads it back: as it is when it holds only

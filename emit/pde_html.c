@@ -12,6 +12,7 @@
  */
 #include "pde_html_int.h"
 #include "pdc_sha256.h"
+#include "pdc_text.h"
 
 #include <string.h>
 
@@ -40,4 +41,48 @@ void pde_html_csp(FILE *out, const char *script, const char *style, bool xml)
 	source(out, style);
 	fprintf(out, "; base-uri 'none'; form-action 'none'\"%s>\n",
 		xml ? "/" : "");
+}
+
+void pde_html_text(FILE *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	for (size_t i = 0; i < n && s[i];) {
+		size_t len;
+		char esc[PDC_TEXT_ESC_LEN];
+
+		switch (s[i]) {
+		case '&':
+			fputs("&amp;", out);
+			i++;
+			continue;
+		case '<':
+			fputs("&lt;", out);
+			i++;
+			continue;
+		case '>':
+			fputs("&gt;", out);
+			i++;
+			continue;
+		case '"':
+			fputs("&quot;", out);
+			i++;
+			continue;
+		case '\'':
+			fputs("&#39;", out);
+			i++;
+			continue;
+		default:
+			break;
+		}
+		len = pdc_text_char(s + i, n - i);
+		if (len) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+			continue;
+		}
+		pdc_text_esc(s[i], esc);
+		fwrite(esc, 1, sizeof(esc), out);
+		i++;
+	}
 }

@@ -27,4 +27,11 @@
  */
 void pde_html_csp(FILE *out, const char *script, const char *style, bool xml);
 
+/*
+ * n bytes of s (up to a NUL) as HTML text, safe in an element or a
+ * quoted attribute: & < > " ' as references, printable ASCII and UTF-8
+ * characters as they are, other bytes as \xNN (pdc_text's rule).
+ */
+void pde_html_text(FILE *out, const char *s, size_t n);
+
 #endif /* PDE_HTML_INT_H */

@@ -15,6 +15,7 @@
 #include "pde_text_int.h"
 #include "pda_metrics.h"
 #include "pda_report.h"
+#include "pda_branch_rep.h"
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
 
@@ -71,6 +72,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_CPU:
 		pdc_strbuf_addf(b, "%d", e->cpu);
 		break;
+	case PDA_REPORT_PARALLELISM:
+		pdc_strbuf_addf(b, "%u", e->parallelism);
+		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)
 			pdc_strbuf_add_text(b, e->parent, strlen(e->parent));
@@ -82,6 +86,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	case PDA_REPORT_TYPEOFF:
 		pdc_strbuf_add_text(b, e->typeoff, strlen(e->typeoff));
+		break;
+	case PDA_REPORT_TYPECLN:
+		pdc_strbuf_add_text(b, e->typecln, strlen(e->typecln));
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -111,6 +118,9 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_CPU:
 		return 3;
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's hists__calc_col_len(): 11, the header */
+		return 11;
 	case PDA_REPORT_PARENT:
 		/* "[other]" asks nothing */
 		if (!e->parent)
@@ -124,10 +134,14 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return b->len;
 	case PDA_REPORT_SRCLINE:
 	case PDA_REPORT_SRCFILE:
-	case PDA_REPORT_TYPE:
-	case PDA_REPORT_TYPEOFF:
 		key_text(b, k, e);
 		return b->len;
+	case PDA_REPORT_TYPE:
+	case PDA_REPORT_TYPEOFF:
+	case PDA_REPORT_TYPECLN:
+		/* perf 7.2's hists__calc_col_len() leaves the type columns
+		 * at their headers' widths: a longer name runs over */
+		return 0;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -295,7 +309,8 @@ static void pad(FILE *out, const char *s, size_t len, size_t w, bool right)
 static bool unpadded_last(enum pda_report_key k)
 {
 	return k == PDA_REPORT_SYM || k == PDA_REPORT_SRCLINE ||
-	       k == PDA_REPORT_SRCFILE;
+	       k == PDA_REPORT_SRCFILE || k == PDA_REPORT_TYPE ||
+	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN;
 }
 
 static void write_headers(FILE *out, const struct pda_report *rep,
@@ -305,15 +320,21 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[5 + PDA_RATIOS_MAX];
-	size_t widths[5 + PDA_RATIOS_MAX], nr_fixed = 0;
+	const char *names[6 + PDA_RATIOS_MAX];
+	size_t widths[6 + PDA_RATIOS_MAX], nr_fixed = 0;
 
-	if (flags & PDA_REPORT_LATENCY) {
+	/* perf >= 6.15 with --latency: latency_children ("Latency"),
+	 * overhead_children, latency, overhead */
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN)) {
 		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		names[nr_fixed] = "Children";
+		widths[nr_fixed++] = OVERHEAD_W * nr;
+	}
+	if (flags & PDA_REPORT_LATENCY) {
+		names[nr_fixed] = "Latency";
 		widths[nr_fixed++] = OVERHEAD_W * nr;
 	}
 	names[nr_fixed] = flags & PDA_REPORT_CHILDREN ? "Self" : "Overhead";
@@ -377,6 +398,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
 		return;
 	}
+	if (k == PDA_REPORT_PARALLELISM) {
+		/* perf >= 6.15: "%*d" */
+		fprintf(out, "%*u", (int)w, e->parallelism);
+		return;
+	}
 	key_text(b, k, e);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
@@ -384,9 +410,32 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fwrite(b->p, 1, b->len, out);
 		return;
 	}
+	/* perf 7.2's type columns: "%-*s", never cut */
+	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
+	    k == PDA_REPORT_TYPECLN) {
+		pad(out, b->p, b->len, w, false);
+		return;
+	}
 	/* "%-*.*s": cut to the column (a comm longer than the thread's
 	 * last one, which the column is measured by) */
 	pad(out, b->p, b->len < w ? b->len : w, w, false);
+}
+
+/* Row id's latency column: its children's (acc) or its own share of
+ * each member's latency, and the gap after it. */
+static void write_latency(FILE *out, const struct pda_report *rep,
+			  const struct pda_report_table *t, uint32_t id,
+			  bool acc)
+{
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		const struct pda_report_val *v =
+			pda_report_val(rep, t->members[m], id);
+
+		fprintf(out, "%7.2f%%",
+			percent(acc ? v->acc_latency : v->latency,
+				pda_report_event_latency(rep, t->members[m])));
+	}
+	fputs("  ", out);
 }
 
 static void write_row(FILE *out, const struct pda_report *rep,
@@ -400,15 +449,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
 	fputs("  ", out);
-	if (flags & PDA_REPORT_LATENCY) {
-		for (unsigned m = 0; m < nr; m++)
-			fprintf(out, "%7.2f%%",
-				percent(pda_report_val(rep, t->members[m], id)
-						->latency,
-					pda_report_event_latency(
-						rep, t->members[m])));
-		fputs("  ", out);
-	}
+	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN))
+		write_latency(out, rep, t, id, true);
 	if (flags & PDA_REPORT_CHILDREN) {
 		for (unsigned m = 0; m < nr; m++)
 			put_percent(out, true,
@@ -418,6 +460,8 @@ static void write_row(FILE *out, const struct pda_report *rep,
 				    color);
 		fputs("  ", out);
 	}
+	if (flags & PDA_REPORT_LATENCY)
+		write_latency(out, rep, t, id, false);
 	for (unsigned m = 0; m < nr; m++)
 		put_percent(out, true,
 			    percent(pda_report_val(rep, t->members[m], id)->period,
@@ -836,6 +880,33 @@ static void elide(FILE *out, const struct pda_report *rep, struct widths *w)
 	}
 }
 
+/* What perf report --stdio prints before its tables; with rep, its
+ * elided columns' values (*keep, their widths' elided and last). */
+static void write_preamble(FILE *out, uint64_t lost,
+			   const struct pda_report *rep, struct widths *keep)
+{
+	fputs("# To display the perf.data header info, please use "
+	      "--header/--header-only options.\n#\n",
+	      out);
+	if (rep)
+		elide(out, rep, keep);
+	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
+}
+
+/* A table's title: its samples (perf's "1K" past 1000), event (events,
+ * with a group) and period. */
+static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
+			      const char *event, uint64_t period)
+{
+	char unit;
+	const uint64_t n = convert_unit(nr_samples, &unit);
+
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
+		plural ? "s" : "");
+	pde_text_puts(out, event);
+	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -845,22 +916,14 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 	struct widths keep;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
-	fputs("# To display the perf.data header info, please use "
-	      "--header/--header-only options.\n#\n",
-	      out);
-	elide(out, rep, &keep);
-	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
+	write_preamble(out, o->lost, rep, &keep);
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
-		char unit;
-		const uint64_t n = convert_unit(t->nr_samples, &unit);
 
-		fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
-			t->nr_members > 1 ? "s" : "");
-		pde_text_puts(out, t->event);
-		fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n",
-			t->total_period);
+		write_table_title(out, t->nr_samples,
+				  t->nr_members > 1 || t->leads_group,
+				  t->event, t->total_period);
 		calc_widths(rep, t, &w, &b, o->dso_list);
 		memcpy(w.elided, keep.elided, sizeof(w.elided));
 		w.last = keep.last;
@@ -1154,6 +1217,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_CPU:
 		pde_json_i64(j, "cpu", e->cpu);
 		break;
+	case PDA_REPORT_PARALLELISM:
+		pde_json_i64(j, "parallelism", e->parallelism);
+		break;
 	case PDA_REPORT_PARENT:
 		if (e->parent)
 			pde_json_str(j, "parent", e->parent);
@@ -1166,6 +1232,10 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_TYPEOFF:
 		pde_json_str(j, "typeoff", e->typeoff);
 		pde_json_i64(j, "type_offset", e->type_off);
+		break;
+	case PDA_REPORT_TYPECLN:
+		pde_json_str(j, "typecln", e->typecln);
+		pde_json_i64(j, "type_cacheline", e->type_off / 64);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -1282,4 +1352,235 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 	pde_json_end_object(&j);
 	pde_json_newline(&j);
 	return pde_out_rc(out);
+}
+
+/* ---- perf report --branch-stack (pda_branch_rep.h) -------------------- */
+
+#define UNRES_W 16 /* perf's unresolved_col_width: BITS_PER_LONG / 4 */
+
+static size_t max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* What key k's column needs for row w (hists__calc_col_len()). */
+static size_t brep_need(enum pda_brep_key k, const struct pda_brep_row *w)
+{
+	const struct pda_brep_end *e = k == PDA_BREP_DSO_FROM ||
+						       k == PDA_BREP_SYM_FROM
+					       ? &w->from
+					       : &w->to;
+
+	switch (k) {
+	case PDA_BREP_COMM:
+		return strlen(w->comm);
+	case PDA_BREP_DSO:
+	case PDA_BREP_DSO_FROM:
+	case PDA_BREP_DSO_TO:
+		/* perf measures an end's DSO only where it has a symbol */
+		if (!e->sym)
+			return UNRES_W;
+		return e->dso ? strlen(e->dso) : strlen("[unknown]");
+	case PDA_BREP_SYM:
+	case PDA_BREP_SYM_FROM:
+	case PDA_BREP_SYM_TO:
+		return e->sym ? strlen(e->sym) + 4 : UNRES_W + 4 + 2;
+	case PDA_BREP_MISPREDICT:
+	case PDA_BREP_IN_TX:
+	case PDA_BREP_ABORT:
+	case PDA_BREP_CYCLES:
+	case PDA_BREP_SRCLINE_FROM:
+	case PDA_BREP_SRCLINE_TO:
+	case PDA_BREP_NR_KEYS:
+		break;
+	}
+	/* the others are as wide as their header (perf measures none) */
+	return 0;
+}
+
+static void brep_text(struct pdc_strbuf *b, const char *s)
+{
+	pdc_strbuf_add_text(b, s, strlen(s));
+}
+
+static void brep_cell(struct pdc_strbuf *b, enum pda_brep_key k,
+		      const struct pda_brep_row *w)
+{
+	const struct pda_brep_end *e = k == PDA_BREP_DSO_FROM ||
+						       k == PDA_BREP_SYM_FROM ||
+						       k == PDA_BREP_SRCLINE_FROM
+					       ? &w->from
+					       : &w->to;
+	char tmp[64];
+
+	switch (k) {
+	case PDA_BREP_COMM:
+		brep_text(b, w->comm);
+		break;
+	case PDA_BREP_DSO:
+	case PDA_BREP_DSO_FROM:
+	case PDA_BREP_DSO_TO:
+		brep_text(b, e->dso ? e->dso : "[unknown]");
+		break;
+	case PDA_BREP_SYM:
+	case PDA_BREP_SYM_FROM:
+	case PDA_BREP_SYM_TO:
+		snprintf(tmp, sizeof(tmp), "[%c] ", e->level);
+		pdc_strbuf_add(b, tmp, strlen(tmp));
+		if (e->sym) {
+			brep_text(b, e->sym);
+		} else {
+			/* the symbol key shows the target as recorded, the
+			 * from/to keys perf's map-relative al_addr */
+			snprintf(tmp, sizeof(tmp), "%#.*" PRIx64, UNRES_W,
+				 k == PDA_BREP_SYM ? e->addr : e->map_ip);
+			pdc_strbuf_add(b, tmp, strlen(tmp));
+		}
+		break;
+	case PDA_BREP_MISPREDICT:
+		pdc_strbuf_add(b, w->mispred == 'Y'   ? "Y"
+				  : w->mispred == 'N' ? "N"
+						      : "N/A",
+			       w->mispred ? 1 : 3);
+		break;
+	case PDA_BREP_IN_TX:
+		pdc_strbuf_add(b, w->in_tx ? "T" : ".", 1);
+		break;
+	case PDA_BREP_ABORT:
+		pdc_strbuf_add(b, w->abort ? "A" : ".", 1);
+		break;
+	case PDA_BREP_CYCLES:
+		if (w->cycles) {
+			snprintf(tmp, sizeof(tmp), "%u", w->cycles);
+			pdc_strbuf_add(b, tmp, strlen(tmp));
+		} else {
+			pdc_strbuf_add(b, "-", 1);
+		}
+		break;
+	case PDA_BREP_SRCLINE_FROM:
+	case PDA_BREP_SRCLINE_TO:
+		brep_text(b, e->srcline ? e->srcline : "??:0");
+		break;
+	case PDA_BREP_NR_KEYS:
+		break;
+	}
+}
+
+static void brep_stat(FILE *out, const char *name, uint64_t n, uint64_t total)
+{
+	if (n)
+		fprintf(out, "\n%8s: %5.1f%%", name, percent(n, total));
+}
+
+/* util/branch.c branch_type_stat_display(), after the tables */
+static void brep_stats(FILE *out, const struct pda_brep_stats *st)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < PDA_BR_NR_TYPES; i++)
+		total += st->types[i];
+	for (unsigned i = 0; i < PDA_BR_NR_NEW_TYPES; i++)
+		total += st->new_types[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", out);
+	brep_stat(out, "COND_FWD", st->cond_fwd, total);
+	brep_stat(out, "COND_BWD", st->cond_bwd, total);
+	brep_stat(out, "CROSS_4K", st->cross_4k, total);
+	brep_stat(out, "CROSS_2M", st->cross_2m, total);
+	for (unsigned i = 0; i < PDA_BR_NR_TYPES; i++)
+		brep_stat(out, pda_branch_type_name(i), st->types[i], total);
+	for (unsigned i = 0; i < PDA_BR_NR_NEW_TYPES; i++)
+		brep_stat(out, pda_branch_new_type_name(i), st->new_types[i],
+			  total);
+	fputc('\n', out);
+}
+
+#define IPC_HEADER "IPC   [IPC Coverage]"
+
+int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+	struct pdc_strbuf b;
+	char small[512];
+	size_t w[PDA_BREP_MAX_KEYS];
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	write_preamble(out, o->lost, NULL, NULL);
+	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+
+		/* perf 6.1 counts each entry as a sample of the table */
+		write_table_title(out, t->nr_entries, false, t->event,
+				  t->nr_entries);
+		for (unsigned k = 0; k < nr_keys; k++) {
+			const enum pda_brep_key key = pda_brep_key(r, k);
+
+			w[k] = strlen(pda_brep_key_header(key));
+			for (size_t j = 0; j < t->nr_rows; j++)
+				w[k] = max_sz(w[k], brep_need(key, t->rows[j]));
+		}
+		fputs("# Overhead", out);
+		for (unsigned k = 0; k < nr_keys; k++) {
+			const char *h = pda_brep_key_header(pda_brep_key(r, k));
+
+			fputs("  ", out);
+			pad(out, h, strlen(h), w[k], false);
+		}
+		if (ipc)
+			fputs("  " IPC_HEADER, out);
+		fputs("\n# ........", out);
+		for (unsigned k = 0; k <= nr_keys; k++) {
+			const size_t n_dots = k < nr_keys ? w[k]
+						: ipc	  ? strlen(IPC_HEADER)
+							  : 0;
+
+			if (k < nr_keys || ipc)
+				fputs("  ", out);
+			for (size_t d = 0; d < n_dots; d++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
+		for (size_t j = 0; j < t->nr_rows; j++) {
+			const struct pda_brep_row *row = t->rows[j];
+			const double pct = percent(row->count, t->nr_entries);
+
+			if (o->percent_limit > 0 && (float)pct < o->percent_limit)
+				continue;
+			fputs("  ", out);
+			put_percent(out, true, pct, o->color);
+			for (unsigned k = 0; k < nr_keys; k++) {
+				b.len = 0;
+				brep_cell(&b, pda_brep_key(r, k), row);
+				fputs("  ", out);
+				pad(out, b.p, b.len < w[k] ? b.len : w[k], w[k],
+				    false);
+			}
+			if (ipc) {
+				/* perf's hist_entry__sym_ipc_snprintf() of the
+				 * target's symbol */
+				char v[64];
+
+				if (row->to.sym)
+					snprintf(v, sizeof(v), "%-5.2f [%5.1f%%]",
+						 row->ipc, row->ipc_cover);
+				else
+					snprintf(v, sizeof(v), "-");
+				fputs("  ", out);
+				pad(out, v, strlen(v), strlen(IPC_HEADER),
+				    false);
+			}
+			fputc('\n', out);
+		}
+		fputs("\n\n", out);
+	}
+	brep_stats(out, pda_brep_stats(r));
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	if (rc == 0 && ferror(out))
+		rc = PD_ERR_IO;
+	return rc;
 }

@@ -779,15 +779,10 @@ int pde_script_raw(struct pde_script *w, const char *text, size_t len)
  */
 static const char *branch_type(const struct pd_branch *br)
 {
-	static const char *const new_names[8] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
-		"ARCH_2",     "ARCH_3",	    "ARCH_4",	  "ARCH_5",
-	};
-
 	if (br->type == 0)
 		return "";
 	if (br->type == PDA_BR_NR_TYPES - 1)
-		return br->new_type < 8 ? new_names[br->new_type] : "(null)";
+		return pda_branch_new_type_name(br->new_type);
 	return pda_branch_type_name(br->type);
 }
 

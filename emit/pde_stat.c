@@ -6,6 +6,7 @@
  */
 #include "pde.h"
 #include "pda_metrics.h"
+#include "pda_sampled.h"
 #include "pda_stat.h"
 #include "pdc_text.h"
 
@@ -296,7 +297,8 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 
 	if (m->nr == 0 && !m->note)
 		return 0;
-	fputs(" pdtool metrics (thresholds: man pdtool-stat, METRICS):\n", out);
+	fprintf(out, " pdtool metrics%s (thresholds: man pdtool-stat, METRICS):\n",
+		m->estimated ? ", estimated from samples" : "");
 	for (size_t i = 0; i < m->nr; i++) {
 		const struct pda_metric_val *v = &m->v[i];
 		char val[32], thr[96] = "";
@@ -336,9 +338,41 @@ int pde_stat_metrics_text(FILE *out, const struct pda_metrics *m,
 
 /* ---- JSON ------------------------------------------------------------ */
 
+static void json_cmdline(struct pde_json *j, uint32_t nr,
+			 const char *const *cmdline)
+{
+	pde_json_begin_array(j, "command_line");
+	for (uint32_t i = 0; i < nr; i++)
+		pde_json_str(j, NULL, cmdline[i]);
+	pde_json_end_array(j);
+}
+
+/* The derived metrics m (NULL: none) and the end of the object. */
+static void json_derived(struct pde_json *j, const struct pda_metrics *m);
+static int json_end(struct pde_json *j, FILE *out, const struct pda_metrics *m)
+{
+	if (m)
+		json_derived(j, m);
+	pde_json_end_object(j);
+	pde_json_newline(j);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* An event's object, opened, with its name, type and config. */
+static void json_event(struct pde_json *j, const char *name,
+		       const struct pd_attr *attr)
+{
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "name", name);
+	pde_json_u64(j, "type", attr->type);
+	pde_json_hex(j, "config", attr->config);
+}
+
 static void json_derived(struct pde_json *j, const struct pda_metrics *m)
 {
 	pde_json_begin_object(j, "derived_metrics");
+	if (m->estimated)	/* absent: counted, as before it existed */
+		pde_json_bool(j, "estimated_from_samples", true);
 	if (m->slots_from) {
 		pde_json_double(j, "slots_per_cycle", m->slots_per_cycle);
 		pde_json_str(j, "slots_from", m->slots_from);
@@ -399,14 +433,11 @@ static void json_metric(struct pde_json *j, const struct pda_stat_metric *m)
 	pde_json_end_object(j);
 }
 
-static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
-		     const struct pda_stat_row *r)
+/* The aggregate a row counts, as fields of its object. */
+static void json_aggr(struct pde_json *j, enum pda_stat_aggr aggr,
+		      const struct pda_stat_row *r)
 {
-	const struct pda_stat_event *ev = &rep->events[r->event];
-
-	pde_json_begin_object(j, NULL);
-	pde_json_str(j, "event", ev->name);
-	switch (rep->aggr) {
+	switch (aggr) {
 	case PDA_STAT_AGGR_NONE:
 		pde_json_i64(j, "cpu", r->cpu);
 		break;
@@ -434,6 +465,16 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 	case PDA_STAT_AGGR_CACHE:
 		break;
 	}
+}
+
+static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
+		     const struct pda_stat_row *r)
+{
+	const struct pda_stat_event *ev = &rep->events[r->event];
+
+	pde_json_begin_object(j, NULL);
+	pde_json_str(j, "event", ev->name);
+	json_aggr(j, rep->aggr, r);
 	pde_json_bool(j, "counted", r->counted);
 	pde_json_u64(j, "count", r->raw);
 	pde_json_u64(j, "scaled_count", r->val);
@@ -452,10 +493,181 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 	pde_json_end_object(j);
 }
 
+
+/* ---- derived metrics per round and aggregate ----------------------- */
+
+/* Whether row i of round rd is the first of its aggregate there: the
+ * aggregates in the order perf prints them, each once. */
+static bool first_of_aggr(const struct pda_stat_report *rep,
+			  const struct pda_stat_round *rd, size_t i)
+{
+	const struct pda_stat_row *r = &rep->rows[rd->first + i];
+
+	for (size_t k = 0; k < i; k++)
+		if (pda_stat_same_aggregate(&rep->rows[rd->first + k], r))
+			return false;
+	return true;
+}
+
+/* The interval's time as perf prefixes its lines ("" without -I). */
+static void time_prefix(char *buf, size_t size,
+			const struct pda_stat_report *rep,
+			const struct pda_stat_round *rd)
+{
+	buf[0] = '\0';
+	if (rep->interval_ms)
+		snprintf(buf, size, "%6" PRIu64 ".%09" PRIu64 " ",
+			 rd->time / 1000000000u, rd->time % 1000000000u);
+}
+
+bool pde_stat_by_wanted(const struct pda_stat_report *rep)
+{
+	return rep->interval_ms || (rep->aggr != PDA_STAT_AGGR_GLOBAL &&
+				    rep->aggr != PDA_STAT_AGGR_AS_RECORDED);
+}
+
+/* One metric of an aggregate of a round, for a writer; first: the
+ * first metric written (a header goes before it). */
+typedef void (*by_line_fn)(FILE *out, const struct pda_stat_report *rep,
+			   const struct pda_stat_round *rd,
+			   const struct pda_stat_row *agg,
+			   const struct pda_metric_val *v, bool first);
+
+/* The metrics of one aggregate (agg's) of round rd, for a writer. */
+typedef void (*by_aggr_fn)(void *w, const struct pda_stat_report *rep,
+			   const struct pda_stat_round *rd,
+			   const struct pda_stat_row *agg,
+			   const struct pda_metrics *m);
+
+/* Each aggregate of rounds [from, to), in perf's order, to fn(); @return
+ * 0 or a negative pd_err of by. */
+static int walk_aggrs(void *w, const struct pda_stat_report *rep,
+		      const struct pde_stat_by *by, size_t from, size_t to,
+		      by_aggr_fn fn)
+{
+	int rc;
+
+	for (size_t k = from; k < to; k++) {
+		const struct pda_stat_round *rd = &rep->rounds[k];
+
+		for (size_t i = 0; i < rd->nr; i++) {
+			const struct pda_stat_row *r = &rep->rows[rd->first + i];
+			struct pda_metrics m;
+
+			if (!first_of_aggr(rep, rd, i))
+				continue;
+			if ((rc = by->fn(by->arg, k, r, &m)) < 0)
+				return rc;
+			fn(w, rep, rd, r, &m);
+		}
+	}
+	return 0;
+}
+
+/* walk_aggrs()'s state for a writer of a line per metric */
+struct by_lines {
+	FILE *out;
+	by_line_fn line;
+	bool any;
+};
+
+static void lines_of(void *w, const struct pda_stat_report *rep,
+		     const struct pda_stat_round *rd,
+		     const struct pda_stat_row *agg, const struct pda_metrics *m)
+{
+	struct by_lines *bl = w;
+
+	for (size_t v = 0; v < m->nr; v++, bl->any = true)
+		bl->line(bl->out, rep, rd, agg, &m->v[v], !bl->any);
+}
+
+/* Each metric of each aggregate of each round to line(); @return
+ * whether any was, or a negative pd_err of by. */
+static int walk_by(FILE *out, const struct pda_stat_report *rep,
+		   const struct pde_stat_by *by, by_line_fn line)
+{
+	struct by_lines bl = {out, line, false};
+	int rc = walk_aggrs(&bl, rep, by, 0, rep->nr_rounds, lines_of);
+
+	return rc < 0 ? rc : bl.any;
+}
+
+static void text_by_line(FILE *out, const struct pda_stat_report *rep,
+			 const struct pda_stat_round *rd,
+			 const struct pda_stat_row *agg,
+			 const struct pda_metric_val *v, bool first)
+{
+	char prefix[64], val[32];
+
+	if (first)
+		fprintf(out, " pdtool metrics per %s:\n\n",
+			rep->interval_ms && rep->aggr != PDA_STAT_AGGR_GLOBAL
+				? "interval and aggregate"
+			: rep->interval_ms ? "interval"
+					   : "aggregate");
+	time_prefix(prefix, sizeof(prefix), rep, rd);
+	metric_str(val, sizeof(val), v->percent, v->value);
+	fputs(prefix, out);
+	aggr_prefix(out, rep->aggr, agg);
+	fprintf(out, "%-30s %10s", v->label, val);
+	if (v->assess != PDA_ASSESS_NONE)
+		fprintf(out, "  %s", pda_assess_name(v->assess));
+	fputc('\n', out);
+}
+
+int pde_stat_by_text(FILE *out, const struct pda_stat_report *rep,
+		     const struct pde_stat_by *by)
+{
+	int rc = walk_by(out, rep, by, text_by_line);
+
+	if (rc < 0)
+		return rc;
+	if (rc)
+		fputc('\n', out);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* One aggregate's object in a round's "derived_metrics": its fields and
+ * each metric's key, value and assessment. */
+static void json_by_aggr(void *w, const struct pda_stat_report *rep,
+			 const struct pda_stat_round *rd,
+			 const struct pda_stat_row *agg,
+			 const struct pda_metrics *m)
+{
+	struct pde_json *j = w;
+
+	(void)rd;
+	pde_json_begin_object(j, NULL);
+	json_aggr(j, rep->aggr, agg);
+	pde_json_begin_array(j, "metrics");
+	for (size_t v = 0; v < m->nr; v++) {
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "key", m->v[v].key);
+		pde_json_double(j, "value", m->v[v].value);
+		pde_json_str(j, "assessment", pda_assess_name(m->v[v].assess));
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	pde_json_end_object(j);
+}
+
+/* "derived_metrics" of each aggregate of round k */
+static int json_by(struct pde_json *j, const struct pda_stat_report *rep,
+		   size_t k, const struct pde_stat_by *by)
+{
+	int rc;
+
+	pde_json_begin_array(j, "derived_metrics");
+	rc = walk_aggrs(j, rep, by, k, k + 1, json_by_aggr);
+	pde_json_end_array(j);
+	return rc;
+}
+
 int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m)
+		  const struct pda_metrics *m, const struct pde_stat_by *by)
 {
 	struct pde_json j;
+	int rc;
 
 	pde_json_init(&j, out, false);
 	pde_json_begin_object(&j, NULL);
@@ -466,18 +678,12 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 	pde_json_double(&j, "elapsed_ns", rep->walltime_ns);
 	if (rep->nr_runs > 1)
 		pde_json_double(&j, "elapsed_sd_ns", rep->walltime_sd_ns);
-	pde_json_begin_array(&j, "command_line");
-	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++)
-		pde_json_str(&j, NULL, rep->cmdline[i]);
-	pde_json_end_array(&j);
+	json_cmdline(&j, rep->cmdline ? rep->nr_cmdline : 0, rep->cmdline);
 	pde_json_begin_array(&j, "events");
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		const struct pda_stat_event *ev = &rep->events[i];
 
-		pde_json_begin_object(&j, NULL);
-		pde_json_str(&j, "name", ev->name);
-		pde_json_u64(&j, "type", ev->attr.type);
-		pde_json_hex(&j, "config", ev->attr.config);
+		json_event(&j, ev->name, &ev->attr);
 		pde_json_str(&j, "unit", ev->unit);
 		pde_json_double(&j, "scale", ev->scale);
 		pde_json_end_object(&j);
@@ -494,14 +700,12 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 		for (size_t i = 0; i < rd->nr; i++)
 			json_row(&j, rep, &rep->rows[rd->first + i]);
 		pde_json_end_array(&j);
+		if (by && (rc = json_by(&j, rep, k, by)) < 0)
+			return rc;
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
-	if (m)
-		json_derived(&j, m);
-	pde_json_end_object(&j);
-	pde_json_newline(&j);
-	return ferror(out) ? PD_ERR_IO : 0;
+	return json_end(&j, out, m);
 }
 
 /* ---- Markdown -------------------------------------------------------- */
@@ -582,14 +786,15 @@ static void md_row(FILE *out, const struct pda_stat_report *rep,
 
 /* The command line as one code span (cut at 4 KiB, as no reader of a
  * report wants more). */
-static void md_cmdline(FILE *out, const struct pda_stat_report *rep)
+static void md_cmdline(FILE *out, uint32_t nr_cmdline,
+		       const char *const *cmdline)
 {
 	char buf[4096];
 	size_t n = 0;
 
-	for (uint32_t i = 0; i < rep->nr_cmdline && n < sizeof(buf) - 1; i++) {
+	for (uint32_t i = 0; i < nr_cmdline && n < sizeof(buf) - 1; i++) {
 		int w = snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? " " : "",
-				 rep->cmdline[i]);
+				 cmdline[i]);
 
 		if (w < 0)
 			break;
@@ -602,7 +807,8 @@ static void md_derived(FILE *out, const struct pda_metrics *m)
 {
 	if (m->nr == 0 && !m->note)
 		return;
-	fputs("\n## Derived metrics\n\n", out);
+	fprintf(out, "\n## Derived metrics%s\n\n",
+		m->estimated ? ", estimated from samples" : "");
 	if (m->slots_from)
 		fprintf(out, "Slot-based metrics: %g slots a cycle, from %s.\n\n",
 			m->slots_per_cycle, m->slots_from);
@@ -634,9 +840,40 @@ static void md_derived(FILE *out, const struct pda_metrics *m)
 	}
 }
 
-int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
-		const struct pda_metrics *m)
+/* A row of the "Derived metrics per ..." table: a row per round,
+ * aggregate and metric. */
+static void md_by_line(FILE *out, const struct pda_stat_report *rep,
+		       const struct pda_stat_round *rd,
+		       const struct pda_stat_row *agg,
+		       const struct pda_metric_val *v, bool first)
 {
+	const bool aggr_col = rep->aggr != PDA_STAT_AGGR_GLOBAL;
+	char val[32];
+
+	if (first)
+		fprintf(out, "\n## Derived metrics per %s\n\n|%s%s metric | "
+			     "value | assessment |\n|%s%s---|---:|---|\n",
+			rep->interval_ms ? "interval" : "aggregate",
+			rep->interval_ms ? " time |" : "",
+			aggr_col ? " aggregate |" : "",
+			rep->interval_ms ? "---:|" : "", aggr_col ? "---|" : "");
+	metric_str(val, sizeof(val), v->percent, v->value);
+	fputc('|', out);
+	if (rep->interval_ms)
+		fprintf(out, " %" PRIu64 ".%09" PRIu64 " |",
+			rd->time / 1000000000u, rd->time % 1000000000u);
+	if (aggr_col)
+		md_aggr_cell(out, rep->aggr, agg);
+	fputc(' ', out);
+	pde_md_text(out, v->label, strlen(v->label));
+	fprintf(out, " | %s | %s |\n", val, pda_assess_name(v->assess));
+}
+
+int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
+		const struct pda_metrics *m, const struct pde_stat_by *by)
+{
+	int rc;
+
 	static const char *const sep[] = {"", "---|"};
 
 	fputs("## Counters\n\n", out);
@@ -644,7 +881,7 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 	if (!rep->cmdline || rep->nr_cmdline == 0)
 		fputs("(not recorded)", out);
 	else
-		md_cmdline(out, rep);
+		md_cmdline(out, rep->nr_cmdline, rep->cmdline);
 	fprintf(out, "  \nAggregation: %s", pda_stat_aggr_name(rep->aggr));
 	if (rep->nr_runs > 1)
 		fprintf(out, "; %u runs: mean and the spread of the mean",
@@ -666,6 +903,124 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 			rep->nr_runs > 1 ? "---:|" : "");
 		for (size_t i = 0; i < rd->nr; i++)
 			md_row(out, rep, &rep->rows[rd->first + i]);
+	}
+	if (m)
+		md_derived(out, m);
+	if (by && (rc = walk_by(out, rep, by, md_by_line)) < 0)
+		return rc;
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+/* ---- sampling captures (pda_sampled.h) ------------------------------ */
+
+/* An event's samples as perf report counts them: a read group delivers
+ * one to each member per read. */
+static uint64_t sampled_nr(const struct pda_sampled_event *ev)
+{
+	return ev->from_reads ? ev->nr_reads : ev->nr_samples;
+}
+
+/* What an event's estimate comes from, as the text and Markdown say it. */
+static const char *sampled_source(const struct pda_sampled_event *ev)
+{
+	if (ev->from_reads)
+		return "group reads";
+	return ev->nr_samples ? "period sum" : "not sampled";
+}
+
+static void sampled_cmdline(FILE *out, const struct pd_env *env)
+{
+	if (!env || env->nr_cmdline == 0) {
+		fputs("(not recorded)", out);
+		return;
+	}
+	for (uint32_t i = 0; i < env->nr_cmdline; i++) {
+		if (i)
+			fputc(' ', out);
+		pde_text_puts(out, env->cmdline[i]);
+	}
+}
+
+int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env)
+{
+	fputs("\n Counter totals estimated from the samples of '", out);
+	sampled_cmdline(out, env);
+	fputs("':\n\n", out);
+	fprintf(out, "%18s %12s  %-32s %s\n", "count", "samples", "event",
+		"from");
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		if (ev->nr_samples || ev->nr_reads)
+			fprintf(out, "%18" PRIu64 " ", ev->count);
+		else
+			fprintf(out, "%18s ", "<not counted>");
+		fprintf(out, "%12" PRIu64 "  ", sampled_nr(ev));
+		pad(out, ev->name, 32, false);
+		fprintf(out, " %s\n", sampled_source(ev));
+	}
+	if (rep->last_time > rep->first_time)
+		fprintf(out, "\n %17.9f seconds from the first sample to the "
+			     "last\n",
+			(double)(rep->last_time - rep->first_time) / 1e9);
+	fputc('\n', out);
+	return ferror(out) ? PD_ERR_IO : 0;
+}
+
+int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
+		     const struct pd_env *env, const struct pda_metrics *m)
+{
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_str(&j, "source", "samples");
+	pde_json_u64(&j, "samples", rep->nr_samples);
+	if (rep->last_time > rep->first_time)
+		pde_json_u64(&j, "sampled_ns",
+			     rep->last_time - rep->first_time);
+	json_cmdline(&j, env ? env->nr_cmdline : 0, env ? env->cmdline : NULL);
+	pde_json_begin_array(&j, "events");
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		json_event(&j, ev->name, ev->attr);
+		pde_json_u64(&j, "samples", ev->nr_samples);
+		pde_json_u64(&j, "period_sum", ev->period);
+		pde_json_u64(&j, "reads", ev->nr_reads);
+		pde_json_u64(&j, "read_total", ev->read_total);
+		pde_json_u64(&j, "count", ev->count);
+		pde_json_bool(&j, "counted", ev->nr_samples || ev->nr_reads);
+		pde_json_str(&j, "from", sampled_source(ev));
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	return json_end(&j, out, m);
+}
+
+int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
+		   const struct pd_env *env, const struct pda_metrics *m)
+{
+	fputs("## Counters, estimated from samples\n\nCommand: ", out);
+	if (!env || env->nr_cmdline == 0)
+		fputs("(not recorded)", out);
+	else
+		md_cmdline(out, env->nr_cmdline, env->cmdline);
+	fprintf(out, "  \nSamples: %" PRIu64 "\n\n", rep->nr_samples);
+	fputs("| event | count | samples | from |\n|---|---:|---:|---|\n",
+	      out);
+	for (size_t i = 0; i < rep->nr_events; i++) {
+		const struct pda_sampled_event *ev = &rep->events[i];
+
+		fputs("| ", out);
+		pde_md_code(out, ev->name, strlen(ev->name), false);
+		if (ev->nr_samples || ev->nr_reads)
+			fprintf(out, " | %" PRIu64, ev->count);
+		else
+			fputs(" | not counted", out);
+		fprintf(out, " | %" PRIu64 " | %s |\n", sampled_nr(ev),
+			sampled_source(ev));
 	}
 	if (m)
 		md_derived(out, m);

@@ -81,3 +81,66 @@ int pde_statdiff_text(FILE *out, const struct pda_statdiff *sd,
 	}
 	return ferror(out) ? PD_ERR_IO : 0;
 }
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void json_num(struct pde_json *j, const char *key, bool in, double v)
+{
+	if (!in || isnan(v))
+		pde_json_null(j, key);
+	else
+		pde_json_double(j, key, v);
+}
+
+static void json_vals(struct pde_json *j, const char *key,
+		      const struct pda_statdiff_val *vals, size_t nr)
+{
+	pde_json_begin_array(j, key);
+	for (size_t i = 0; i < nr; i++) {
+		const struct pda_statdiff_val *v = &vals[i];
+
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "name", v->name);
+		if (v->key)
+			pde_json_str(j, "key", v->key);
+		if (v->group)
+			pde_json_str(j, "group", v->group);
+		pde_json_str(j, "unit", v->unit);
+		pde_json_bool(j, "in_a", v->in_a);
+		pde_json_bool(j, "in_b", v->in_b);
+		json_num(j, "a", v->in_a, v->a);
+		json_num(j, "b", v->in_b, v->b);
+		json_num(j, "a_sd", v->in_a, v->a_sd);
+		json_num(j, "b_sd", v->in_b, v->b_sd);
+		json_num(j, "change", true, v->change);
+		json_num(j, "noise", true, v->noise);
+		if (isnan(v->noise))
+			pde_json_null(j, "significant");
+		else
+			pde_json_bool(j, "significant", v->significant);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+}
+
+int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
+		      const char *label_a, const char *label_b)
+{
+	struct pde_json j;
+
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_begin_object(&j, "a");
+	pde_json_str(&j, "label", label_a);
+	pde_json_u64(&j, "runs", sd->runs_a);
+	pde_json_end_object(&j);
+	pde_json_begin_object(&j, "b");
+	pde_json_str(&j, "label", label_b);
+	pde_json_u64(&j, "runs", sd->runs_b);
+	pde_json_end_object(&j);
+	json_vals(&j, "events", sd->events, sd->nr_events);
+	json_vals(&j, "metrics", sd->metrics, sd->nr_metrics);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	return ferror(out) ? PD_ERR_IO : 0;
+}

@@ -402,6 +402,11 @@ enum pd_reader_flags {
 	/* log no damage: a first pass, whose reading a second one repeats
 	 * and reports (pd_reader_stats() still describes it) */
 	PD_READ_QUIET = 1u << 2,
+	/* a mapped capture's pages mapped ahead of the records and handed
+	 * back behind them on a thread of the reader's own, so that the
+	 * caller's thread takes no page faults for the file (ignored for a
+	 * stream, and with ORDERED) */
+	PD_READ_PAGER = 1u << 3,
 };
 
 /* One record, a raw view.  Decode it with pd_sample_decode() & co. */

@@ -9,6 +9,7 @@
 
 struct ZSTD_DCtx_s;
 struct pd_order;
+struct pd_pager;
 
 struct pd_reader {
 	struct pd_file *f;
@@ -45,6 +46,7 @@ struct pd_reader {
 
 	struct pd_order *order;
 	struct pd_reader_stats stats;
+	struct pd_pager *pager;	/* PD_READ_PAGER's thread, or NULL */
 };
 
 /* pd_reader.c */

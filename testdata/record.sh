@@ -35,6 +35,7 @@ esac
 mkdir -p bin
 gcc $CFLAGS -pthread -o bin/demo src/demo.c
 gcc $CFLAGS -pthread -o bin/phases src/phases.c
+gcc $CFLAGS -pthread -o bin/offcpu src/offcpu.c
 g++ $CFLAGS -o bin/inline src/inline.cpp
 # diffwork: two builds of one program for `pdtool diff` (testdata/diff.md);
 # -fipa-cp lets GCC clone a function for a constant argument, as -O2 does
@@ -45,6 +46,10 @@ gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c
 # registers, where DWARF's location lists find them
 DT_CFLAGS='-O2 -g -fno-omit-frame-pointer'
 gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dtypes.c
+# and at -O0, where every pointer is reloaded from its stack slot before
+# each access (the walk's stack-slot tracking; tests/unit/check_datatype.c)
+gcc -O0 -g -fno-omit-frame-pointer -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+	-o bin/dtypes-O0 src/dtypes.c
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -65,6 +70,8 @@ recipe()
 	      build="gcc $CFLAGS -pthread -o bin/demo src/demo.c" ;;
 	phases) src=src/phases.c compiler="$cc_version"
 		build="gcc $CFLAGS -pthread -o bin/phases src/phases.c" ;;
+	offcpu) src=src/offcpu.c compiler="$cc_version"
+		build="gcc $CFLAGS -pthread -o bin/offcpu src/offcpu.c" ;;
 	inline) src=src/inline.cpp compiler="$cxx_version"
 		build="g++ $CFLAGS -o bin/inline src/inline.cpp" ;;
 	*) src='(none: the command is the workload)' compiler=- build=- ;;
@@ -211,6 +218,38 @@ threads, then quad() on 4 threads, 0.1 s each, with context-switch \
 records (--switch-events) as perf >= 6.15 computes parallelism from.  \
 cpu-clock, 499 Hz, on a 2-CPU host." \
 	"$R --switch-events -e cpu-clock -F 499 -o phases.perf.data -- bin/phases 100"
+fi
+
+name_wanted=phasescg; if want "$@"; then
+record phasescg phases "The phases workload (serial, 2 threads, 4 threads, \
+0.1 s each) with frame-pointer callchains (-g) as well as context-switch \
+records: latency with children (pdtool report --latency --children), \
+whose callers' columns phases.perf.data, without callchains, cannot \
+tell from the rows' own.  cpu-clock, 499 Hz, on a 2-CPU host." \
+	"$R --switch-events -g -e cpu-clock -F 499 -o phasescg.perf.data -- bin/phases 100"
+fi
+
+name_wanted=offcpu; if want "$@"; then
+record offcpu offcpu "A workload that waits, for off-CPU profiles \
+(pdtool fold --off-cpu): main() spins 20 ms in each of sleep_wait() (then \
+sleeps 100 ms), lock_wait() (then blocks on a mutex a second thread took \
+just before and holds for 80 ms) and pipe_wait() (then reads a pipe a \
+third thread writes 60 ms after it starts); on an idle host the waits are \
+100, 60 and 40 ms, on a busy one (this capture) the spins are preempted \
+and the last two shorter.  Context-switch records (--switch-events) and \
+callchains (-g) on the cpu-clock samples, 999 Hz." \
+	"$R --switch-events -g -e cpu-clock -F 999 -o offcpu.perf.data -- bin/offcpu 100"
+fi
+
+name_wanted=group; if want "$@"; then
+record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
+sampling (the leader samples; each sample reads the group: \
+PERF_SAMPLE_READ with read_format ID|GROUP|LOST, the member with no \
+period of its own) beside page-faults outside any group; GROUP_DESC \
+names the group.  perf 6.1 delivers each sample once per member, the \
+member's count since its previous sample as the period.  -g, 999 Hz, \
+0.3 s of the C program." \
+	"$R -e '{cpu-clock,task-clock}:S' -e page-faults -g -F 999 -o group.perf.data -- bin/demo 300"
 fi
 
 name_wanted=lost; if want "$@"; then
@@ -401,6 +440,9 @@ fi
 name_wanted=dtypes-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtypes-aarch64 src/dtypes.c
+	aarch64-linux-gnu-gcc -O0 -g -fno-omit-frame-pointer \
+		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-O0-aarch64 src/dtypes.c
 	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
 		$(cat dtypes-aarch64.samples)

@@ -258,6 +258,12 @@ const struct pda_annot_sym *pda_annot_sym(const struct pda_annot *a, size_t i)
 	return &a->sorted[i]->pub;
 }
 
+struct pda_dso *pda_annot_sym_dso(const struct pda_annot_sym *sym)
+{
+	/* pub is an annot_sym's first member */
+	return ((const struct annot_sym *)(const void *)sym)->dso;
+}
+
 const struct pda_annot_count *pda_annot_totals(const struct pda_annot *a)
 {
 	return a->totals;

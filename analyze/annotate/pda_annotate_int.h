@@ -88,6 +88,9 @@ struct pda_annot {
 	char path[PDA_PATH_MAX];  /* scratch for source paths */
 };
 
+/* The binary function sym (an annotation's) is in; NULL: none. */
+struct pda_dso *pda_annot_sym_dso(const struct pda_annot_sym *sym);
+
 /* Decide opts.host_sources for the session's capture. */
 void pda_annot_src_init(struct pda_annot *a);
 void pda_annot_src_release(struct pda_annot *a);

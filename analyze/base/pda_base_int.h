@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A hex digit's value, or -1. */
 static inline int pda_hex_digit(int c)
@@ -34,6 +35,31 @@ static inline int pda_hex_digit(int c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/* ---- perf's sort comparisons (util/sort.c) ------------------------- */
+
+/* The sign of v. */
+static inline int pda_sgn64(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* perf's cmp_null(): a missing value after a present one. */
+static inline int pda_cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+/* perf's string sorts, strcmp(right, left): > 0 when a comes first (the
+ * smaller string first). */
+static inline int pda_str_sort(const char *a, const char *b)
+{
+	const int c = strcmp(b, a);
+
+	return (c > 0) - (c < 0);
 }
 
 /* ---- session services (pda_session.c, pda_intern.c) ---------------- */

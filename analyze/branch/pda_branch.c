@@ -48,6 +48,16 @@ const char *pda_branch_type_name(unsigned type)
 	return type < PDA_BR_NR_TYPES ? type_names[type] : "?";
 }
 
+const char *pda_branch_new_type_name(unsigned new_type)
+{
+	static const char *const new_names[PDA_BR_NR_NEW_TYPES] = {
+		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+		"ARCH_2",     "ARCH_3",	    "ARCH_4",	  "ARCH_5",
+	};
+
+	return new_type < PDA_BR_NR_NEW_TYPES ? new_names[new_type] : "(null)";
+}
+
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
 {
@@ -139,7 +149,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->type = -1;
 	e->loc.addr = addr;
 	e->loc.kernel = addr >> 63;
-	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso);
+	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso, &e->loc.map_ip);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
 		rc = 0; /* an address that does not resolve is [unknown] */
 	if (rc < 0) {

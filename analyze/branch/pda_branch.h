@@ -57,6 +57,11 @@ struct pda_branch_opts {
 /* perf's branch types (PERF_BR_*), and the name perf prints for each. */
 #define PDA_BR_NR_TYPES 16
 const char *pda_branch_type_name(unsigned type);
+/* An extended type's name (PERF_BR_EXTEND_ABI's new_type, perf 6.1's
+ * branch_new_type_name() of its x86 build: "FAULT_ALGN" ... "ARCH_5"),
+ * "(null)" past them. */
+#define PDA_BR_NR_NEW_TYPES 8
+const char *pda_branch_new_type_name(unsigned new_type);
 
 /* cycles buckets: [0] 1 cycle, [i] 2^i .. 2^(i+1)-1 */
 #define PDA_BRANCH_CYC_BUCKETS 16
@@ -65,6 +70,12 @@ const char *pda_branch_type_name(unsigned type);
  * freed. */
 struct pda_branch_loc {
 	uint64_t addr;	   /* as recorded (the first seen, for a symbol) */
+	uint64_t map_ip;   /* addr as perf's map__map_ip() gives it (its
+			    * al_addr, what perf shows without a symbol):
+			    * the offset in a file's (plus pgoff), a
+			    * module's or a KSYMBOL's map; addr in the
+			    * kernel's, a JIT's, anonymous memory and
+			    * without a map */
 	const char *dso;   /* NULL: no map */
 	const char *sym;   /* NULL: no symbol */
 	uint64_t sym_off;  /* addr - symbol start (by addr) */

@@ -713,43 +713,55 @@ void pda_metrics_compute(const struct pda_metrics_event *events, size_t nr,
 	out->slots_from = NULL;
 }
 
-int pda_metrics_from_stat(const struct pda_stat_report *rep,
-			  const struct pd_env *env, bool cumulative,
-			  const struct pd_alloc *alloc, struct pda_metrics *out)
+/*
+ * The metrics of rounds [from, to) of rep, of agg's aggregate (NULL:
+ * every aggregate).  An event counts only where it has rows and every
+ * one of them counted: a "<not counted>" spoils its sum, and an event
+ * with no row in an aggregate did not count there (its metrics are left
+ * out, not computed from 0).
+ */
+static int from_rounds(const struct pda_stat_report *rep, size_t from,
+		       size_t to, const struct pda_stat_row *agg,
+		       const struct pd_env *env, const struct pd_alloc *alloc,
+		       struct pda_metrics *out)
 {
 	struct pda_metrics_event *ev;
-	size_t from = 0;
+	bool *spoilt;
 
 	memset(out, 0, sizeof(*out));
-	if (rep->nr_events == 0 || rep->nr_rounds == 0)
+	if (rep->nr_events == 0 || from >= to || to > rep->nr_rounds)
 		return 0;
 	ev = pdc_zalloc(alloc, rep->nr_events * sizeof(*ev));
-	if (!ev)
+	spoilt = pdc_zalloc(alloc, rep->nr_events * sizeof(*spoilt));
+	if (!ev || !spoilt) {
+		pdc_free(alloc, ev);
+		pdc_free(alloc, spoilt);
 		return PD_ERR_NOMEM;
+	}
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		ev[i].name = rep->events[i].name;
 		ev[i].attr = &rep->events[i].attr;
-		ev[i].counted = true;
 	}
-	/* each interval counted what it gained: the run is their sum; a
-	 * cumulative interval, or the final round, is the run already */
-	if (!rep->interval_ms || cumulative)
-		from = rep->nr_rounds - 1;
-	for (size_t k = from; k < rep->nr_rounds; k++) {
+	for (size_t k = from; k < to; k++) {
 		const struct pda_stat_round *rd = &rep->rounds[k];
 
 		for (size_t r = 0; r < rd->nr; r++) {
 			const struct pda_stat_row *row =
 				&rep->rows[rd->first + r];
 
-			if (!row->counted)
-				ev[row->event].counted = false;
+			if (agg && !pda_stat_same_aggregate(row, agg))
+				continue;
+			ev[row->event].counted = true;
+			spoilt[row->event] |= !row->counted;
 			ev[row->event].count += row->uval;
 		}
 	}
+	for (size_t i = 0; i < rep->nr_events; i++)
+		ev[i].counted &= !spoilt[i];
 	pda_metrics_compute(ev, rep->nr_events, env, out);
 	/* the names point into rep, not into ev */
 	pdc_free(alloc, ev);
+	pdc_free(alloc, spoilt);
 	return 0;
 }
 
@@ -816,4 +828,25 @@ size_t pda_metrics_ratios(const struct pda_metrics_event *events, size_t nr,
 		n++;
 	}
 	return n;
+}
+
+int pda_metrics_from_stat(const struct pda_stat_report *rep,
+			  const struct pd_env *env, bool cumulative,
+			  const struct pd_alloc *alloc, struct pda_metrics *out)
+{
+	/* each interval counted what it gained: the run is their sum; a
+	 * cumulative interval, or the final round, is the run already */
+	size_t from = !rep->interval_ms || cumulative ? rep->nr_rounds - 1 : 0;
+
+	return from_rounds(rep, rep->nr_rounds ? from : 0, rep->nr_rounds,
+			   NULL, env, alloc, out);
+}
+
+int pda_metrics_from_stat_aggr(const struct pda_stat_report *rep,
+			       size_t round, const struct pda_stat_row *agg,
+			       const struct pd_env *env,
+			       const struct pd_alloc *alloc,
+			       struct pda_metrics *out)
+{
+	return from_rounds(rep, round, round + 1, agg, env, alloc, out);
 }

@@ -97,6 +97,9 @@ struct pda_metrics {
 	/* why a family of metrics whose events are there was not computed
 	 * (one message, static), or NULL */
 	const char *note;
+	/* the counts were estimated from a sampling capture's periods and
+	 * group reads (pda_sampled.h), not counted */
+	bool estimated;
 };
 
 /*
@@ -141,6 +144,21 @@ size_t pda_metrics_ratios(const struct pda_metrics_event *events, size_t nr,
 int pda_metrics_from_stat(const struct pda_stat_report *rep,
 			  const struct pd_env *env, bool cumulative,
 			  const struct pd_alloc *alloc, struct pda_metrics *out);
+
+struct pda_stat_row;
+
+/*
+ * The metrics of one aggregate of one round of a stat report: from the
+ * rows of rounds[round] that count agg's aggregate (an -I interval's own
+ * counts, or since the start with --cumulative; a CPU's with -A, a
+ * socket's ...).  An event with no counted row there gives no metric.
+ * @return 0, PD_ERR_NOMEM.
+ */
+int pda_metrics_from_stat_aggr(const struct pda_stat_report *rep,
+			       size_t round, const struct pda_stat_row *agg,
+			       const struct pd_env *env,
+			       const struct pd_alloc *alloc,
+			       struct pda_metrics *out);
 
 /*
  * The recording host's CPU as words: an aarch64 MIDR (CPUID) as the core

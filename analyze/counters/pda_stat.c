@@ -1444,12 +1444,19 @@ int pda_stat_rec(struct pda_stat *s, const struct pd_rec *rec)
 
 /* ---- runs ---------------------------------------------------------------- */
 
+bool pda_stat_same_aggregate(const struct pda_stat_row *a,
+			     const struct pda_stat_row *b)
+{
+	return a->cpu == b->cpu && a->socket == b->socket &&
+	       a->die == b->die && a->cluster == b->cluster &&
+	       a->cache == b->cache && a->core == b->core &&
+	       a->node == b->node && a->thread == b->thread;
+}
+
 static bool same_aggregate(const struct pda_stat_row *a,
 			   const struct pda_stat_row *b)
 {
-	return a->event == b->event && a->cpu == b->cpu &&
-	       a->socket == b->socket && a->die == b->die &&
-	       a->core == b->core && a->node == b->node;
+	return a->event == b->event && pda_stat_same_aggregate(a, b);
 }
 
 /* A round's rows as one run's, for the mean over several runs. */

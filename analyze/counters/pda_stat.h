@@ -189,6 +189,11 @@ int pda_stat_end(struct pda_stat *s);
  * means).  @return 0, PD_ERR_NOMEM. */
 int pda_stat_finish(struct pda_stat *s);
 
+/* Whether two rows count the same aggregate (CPU, socket, die, cluster,
+ * cache, core, node, thread), of any event. */
+bool pda_stat_same_aggregate(const struct pda_stat_row *a,
+			     const struct pda_stat_row *b);
+
 /* Valid after pda_stat_finish(), until pda_stat_free(). */
 const struct pda_stat_report *pda_stat_report(const struct pda_stat *s);
 

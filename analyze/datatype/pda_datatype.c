@@ -30,9 +30,10 @@
 #define NR_DWREGS 32
 
 struct memo {
+	struct pda_datatype_res res; /* first: pda_datatype_layout() finds
+				      * the memo from it */
 	const struct pda_dso *dso;
 	uint64_t vaddr;
-	struct pda_datatype_res res;
 };
 
 /* A frame as the pipeline resolved it (its DSO's interned name and the
@@ -329,20 +330,40 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
 /*
  * What a register holds at a point of the walk: an address (ADDR: val),
  * or what register reg held at pc, plus val (VAR: DWARF's variables at
- * pc say what that is).  A register nothing is known of holds "itself
- * here": VAR at the instruction, delta 0.
+ * pc say what that is), or the 8 bytes loaded at pc from memory at
+ * register reg + val (LOAD: the variable there, a pointer, says what
+ * they point to) or at address val (GLOAD: a global pointer).  A
+ * register nothing is known of holds "itself here": VAR at the
+ * instruction, delta 0.
  */
-enum rkind { R_VAR, R_ADDR };
+enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD };
 
 struct rval {
 	enum rkind kind;
 	int reg;
 	uint64_t pc;
 	int64_t val;
+	bool elem;	/* a register index added: an element of what it
+			 * points to, the offset taken modulo its size */
+};
+
+/* Stack slots followed per walk: registers spilled and not yet
+ * overwritten. */
+#define NR_SLOTS 16
+
+/* A register's value stored at base + off (base the stack or frame
+ * pointer), as perf's stack-slot tracking keeps it: a reload gives the
+ * register back what was stored. */
+struct slot {
+	bool used;
+	int base;
+	int64_t off;
+	struct rval v;
 };
 
 struct regs {
 	struct rval r[NR_DWREGS];
+	struct slot slots[NR_SLOTS];
 };
 
 /* The registers at a forward branch's target, as the branch left them. */
@@ -357,12 +378,20 @@ static void forget(struct rval *v, int reg, uint64_t pc)
 	v->reg = reg;
 	v->pc = pc;
 	v->val = 0;
+	v->elem = false;
 }
 
 static bool rval_eq(const struct rval *a, const struct rval *b)
 {
-	return a->kind == b->kind && a->val == b->val &&
+	return a->kind == b->kind && a->val == b->val && a->elem == b->elem &&
 	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc));
+}
+
+static bool slot_eq(const struct slot *a, const struct slot *b)
+{
+	return a->used == b->used &&
+	       (!a->used || (a->base == b->base && a->off == b->off &&
+			     rval_eq(&a->v, &b->v)));
 }
 
 /* Keep in a what a and b agree on; the rest holds itself at pc. */
@@ -371,12 +400,65 @@ static void meet(struct regs *a, const struct regs *b, uint64_t pc)
 	for (int r = 0; r < NR_DWREGS; r++)
 		if (!rval_eq(&a->r[r], &b->r[r]))
 			forget(&a->r[r], r, pc);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (!slot_eq(&a->slots[i], &b->slots[i]))
+			a->slots[i].used = false;
 }
 
 static void regs_init(struct regs *st, uint64_t pc)
 {
 	for (int r = 0; r < NR_DWREGS; r++)
 		forget(&st->r[r], r, pc);
+	memset(st->slots, 0, sizeof(st->slots));
+}
+
+/* The slot at base + off, or NULL. */
+static struct slot *slot_find(struct regs *st, int base, int64_t off)
+{
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (st->slots[i].used && st->slots[i].base == base &&
+		    st->slots[i].off == off)
+			return &st->slots[i];
+	return NULL;
+}
+
+/* A store of size bytes at base + off: the slots it overlaps are gone. */
+static void slot_clobber(struct regs *st, int base, int64_t off,
+			 unsigned size)
+{
+	for (int i = 0; i < NR_SLOTS; i++) {
+		struct slot *sl = &st->slots[i];
+
+		if (sl->used && sl->base == base && sl->off < off + (int64_t)size &&
+		    off < sl->off + 8)
+			sl->used = false;
+	}
+}
+
+/* v spilled to base + off (8 bytes), in the slot it replaces or a free
+ * one (the first, when all are taken: a deep function's oldest). */
+static void slot_store(struct regs *st, int base, int64_t off,
+		       const struct rval *v)
+{
+	struct slot *sl;
+	int i;
+
+	slot_clobber(st, base, off, 8);
+	for (i = 0; i < NR_SLOTS && st->slots[i].used; i++)
+		;
+	sl = &st->slots[i < NR_SLOTS ? i : 0];
+	sl->used = true;
+	sl->base = base;
+	sl->off = off;
+	sl->v = *v;
+}
+
+/* A write to register reg: the slots addressed by it are gone. */
+static void slots_rebased(struct regs *st, int reg)
+{
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (st->slots[i].base == reg)
+			st->slots[i].used = false;
 }
 
 /* A jump's target (its last immediate operand), or 0. */
@@ -424,81 +506,253 @@ static int arm64_reg_op(const struct pda_datatype *dt, const cs_arm64_op *op)
 	return op->type == ARM64_OP_REG ? dwreg(dt, op->reg) : -1;
 }
 
+/* Whether DWARF register r is the stack or the frame pointer, whose
+ * slots the walk follows. */
+static bool frame_reg(const struct pda_datatype *dt, int r)
+{
+	if (dt->cs.arch == CS_ARCH_ARM64)
+		return r == 29 || r == 31;
+	return dt->cs.mode == CS_MODE_64 ? r == 6 || r == 7 : r == 4 || r == 5;
+}
+
+/* The register a pointer-sized load at pc from base + disp leaves: a
+ * slot's spilled value, else what was loaded (the variable in memory
+ * there, or the member of what base points to, says its type). */
+static struct rval load(const struct pda_datatype *dt, struct regs *st,
+			int base, int64_t disp, uint64_t pc, int dst)
+{
+	struct rval v;
+	const struct slot *sl;
+
+	forget(&v, dst, pc + 1); /* unknown: "itself" past the load */
+	if (base < 0 || base >= NR_DWREGS)
+		return v;
+	if (frame_reg(dt, base) && (sl = slot_find(st, base, disp)))
+		return sl->v;
+	/* a pointer loaded through a loaded pointer is not followed */
+	if (st->r[base].kind == R_ADDR) {
+		v.kind = R_GLOAD;
+		v.val = st->r[base].val + disp;
+	} else if (st->r[base].kind == R_VAR) {
+		v.kind = R_LOAD;
+		v.reg = st->r[base].reg;
+		v.pc = st->r[base].pc;
+		v.val = st->r[base].val + disp;
+	}
+	return v;
+}
+
+/* A register to set, as step() finds it. */
+struct set {
+	int dst;
+	struct rval v;
+};
+
+/* x86: what in sets (up to one register) into *out; slots stored. */
+static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
+			 struct regs *st, struct set *out)
+{
+	const uint64_t next = in->address + in->size;
+	const cs_x86 *x = &in->detail->x86;
+	const unsigned psize = dt->cs.mode == CS_MODE_64 ? 8 : 4;
+	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+	int src;
+
+	if (x->op_count != 2)
+		return 0;
+	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
+	    o1->mem.base == X86_REG_RIP) {
+		out->dst = x86_reg_op(dt, o0);
+		out->v.kind = R_ADDR;
+		out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+		return 1;
+	}
+	if (in->id != X86_INS_MOV && in->id != X86_INS_ADD &&
+	    in->id != X86_INS_SUB)
+		return 0;
+	if (in->id == X86_INS_MOV && o0->type == X86_OP_MEM &&
+	    o1->type == X86_OP_REG && o0->size == psize &&
+	    o0->mem.index == X86_REG_INVALID &&
+	    o0->mem.segment == X86_REG_INVALID &&
+	    frame_reg(dt, dwreg(dt, o0->mem.base)) &&
+	    (src = x86_reg_op(dt, o1)) >= 0 && src < NR_DWREGS) {
+		/* a spill */
+		slot_store(st, dwreg(dt, o0->mem.base), o0->mem.disp,
+			   &st->r[src]);
+		return 0;
+	}
+	if (in->id == X86_INS_MOV && o0->type == X86_OP_REG &&
+	    o1->type == X86_OP_MEM && o0->size == psize &&
+	    o1->mem.index == X86_REG_INVALID &&
+	    o1->mem.segment == X86_REG_INVALID) {
+		out->dst = x86_reg_op(dt, o0);
+		if (o1->mem.base == X86_REG_RIP) {
+			forget(&out->v, out->dst, next);
+			out->v.kind = R_GLOAD;
+			out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+		} else {
+			out->v = load(dt, st, dwreg(dt, o1->mem.base),
+				      o1->mem.disp, in->address, out->dst);
+		}
+		return 1;
+	}
+	if (o0->size != psize || (src = x86_reg_op(dt, o0 + (in->id ==
+			X86_INS_MOV))) < 0 || src >= NR_DWREGS)
+		return 0;
+	if (in->id == X86_INS_MOV && o0->type == X86_OP_REG) {
+		out->dst = x86_reg_op(dt, o0);
+		out->v = st->r[src];
+		return 1;
+	}
+	if (in->id == X86_INS_ADD && o1->type == X86_OP_REG &&
+	    st->r[src].kind != R_VAR) {
+		/* a pointer plus an index register: an element of its
+		 * target (a register not followed stays itself) */
+		out->dst = src;
+		out->v = st->r[src];
+		out->v.elem = true;
+		return 1;
+	}
+	if (in->id != X86_INS_MOV && o1->type == X86_OP_IMM) {
+		/* pointer arithmetic; the stack pointer's slots move */
+		const int64_t d = in->id == X86_INS_ADD ? o1->imm : -o1->imm;
+
+		if (src == (psize == 8 ? 7 : 4))
+			for (int i = 0; i < NR_SLOTS; i++)
+				if (st->slots[i].base == src)
+					st->slots[i].off -= d;
+		out->dst = src;
+		out->v = st->r[src];
+		out->v.val += d;
+		return 1;
+	}
+	return 0;
+}
+
+/* aarch64: what in sets (up to two registers) into out; slots stored. */
+static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
+			   struct regs *st, struct set *out)
+{
+	const cs_arm64 *x = &in->detail->arm64;
+	const cs_arm64_op *mem = x->op_count ? &x->operands[x->op_count - 1]
+					     : NULL;
+	int src;
+
+	if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
+	    x->op_count == 2 && x->operands[1].type == ARM64_OP_IMM) {
+		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		out->v.kind = R_ADDR;
+		out->v.val = x->operands[1].imm;
+		return 1;
+	}
+	if (in->id == ARM64_INS_MOV && x->op_count == 2 &&
+	    (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
+	    src < NR_DWREGS) {
+		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		out->v = st->r[src];
+		return 1;
+	}
+	if ((in->id == ARM64_INS_ADD || in->id == ARM64_INS_SUB) &&
+	    x->op_count == 3 &&
+	    (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
+	    src < NR_DWREGS && x->operands[2].type == ARM64_OP_IMM &&
+	    x->operands[2].shift.type == ARM64_SFT_INVALID) {
+		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		out->v = st->r[src];
+		out->v.val += in->id == ARM64_INS_ADD ? x->operands[2].imm
+						      : -x->operands[2].imm;
+		return 1;
+	}
+	if (in->id == ARM64_INS_ADD && x->op_count == 3 &&
+	    (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
+	    src < NR_DWREGS && x->operands[2].type == ARM64_OP_REG &&
+	    st->r[src].kind != R_VAR) {
+		/* a pointer plus an index register: an element */
+		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		out->v = st->r[src];
+		out->v.elem = true;
+		return 1;
+	}
+	/* 8-byte loads and stores of x registers at [base, #imm], no
+	 * writeback: ldr/str, ldp/stp (two slots) */
+	if (!mem || mem->type != ARM64_OP_MEM || x->writeback ||
+	    mem->mem.index != ARM64_REG_INVALID ||
+	    (x->op_count != 2 && x->op_count != 3))
+		return 0;
+	for (unsigned k = 0; k + 1 < x->op_count; k++)
+		if (x->operands[k].type != ARM64_OP_REG ||
+		    x->operands[k].reg < ARM64_REG_X0 ||
+		    x->operands[k].reg > ARM64_REG_X28)
+			if (x->operands[k].reg != ARM64_REG_X29 &&
+			    x->operands[k].reg != ARM64_REG_X30)
+				return 0;
+	if ((in->id == ARM64_INS_STR && x->op_count == 2) ||
+	    (in->id == ARM64_INS_STP && x->op_count == 3)) {
+		const int base = dwreg(dt, mem->mem.base);
+
+		if (!frame_reg(dt, base))
+			return 0;
+		for (unsigned k = 0; k + 1 < x->op_count; k++) {
+			src = arm64_reg_op(dt, &x->operands[k]);
+			if (src >= 0 && src < NR_DWREGS)
+				slot_store(st, base, mem->mem.disp + 8 * k,
+					   &st->r[src]);
+		}
+		return 0;
+	}
+	if ((in->id == ARM64_INS_LDR && x->op_count == 2) ||
+	    (in->id == ARM64_INS_LDP && x->op_count == 3)) {
+		for (unsigned k = 0; k + 1 < x->op_count; k++) {
+			out[k].dst = arm64_reg_op(dt, &x->operands[k]);
+			out[k].v = load(dt, st, dwreg(dt, mem->mem.base),
+					mem->mem.disp + 8 * k, in->address,
+					out[k].dst);
+		}
+		return x->op_count - 1;
+	}
+	return 0;
+}
+
 /*
  * What in does to the registers: x86 lea of a RIP-relative address and
  * aarch64 adr and adrp load an address; a register move copies what the
  * source holds, an add of an immediate adds to it (pointer arithmetic);
- * any other write, and a call's clobbers, leave the register holding
- * "itself" after the instruction.
+ * a pointer-sized store to a stack slot spills a register (perf's stack
+ * slot tracking), and a load gives back what was spilled there, or
+ * what the memory holds (LOAD, GLOAD); any other write, a call's
+ * clobbers and a store over a slot leave registers holding "itself"
+ * after the instruction and the slot empty.
  */
 static void step(const struct pda_datatype *dt, const cs_insn *in,
 		 struct regs *st)
 {
 	const uint64_t next = in->address + in->size;
-	struct rval v;
-	int dst = -1, src;
-	bool set = false;
+	struct set sets[2];
+	unsigned nr_sets;
 	cs_regs rd, wr;
 	uint8_t nr_rd, nr_wr;
 
 	if (dt->cs.arch == CS_ARCH_ARM64) {
 		const cs_arm64 *x = &in->detail->arm64;
 
-		if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
-		    x->op_count == 2 && x->operands[1].type == ARM64_OP_IMM) {
-			dst = arm64_reg_op(dt, &x->operands[0]);
-			v.kind = R_ADDR;
-			v.val = x->operands[1].imm;
-			set = true;
-		} else if (in->id == ARM64_INS_MOV && x->op_count == 2 &&
-			   (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
-			   src < NR_DWREGS) {
-			dst = arm64_reg_op(dt, &x->operands[0]);
-			v = st->r[src];
-			set = true;
-		} else if ((in->id == ARM64_INS_ADD || in->id == ARM64_INS_SUB) &&
-			   x->op_count == 3 &&
-			   (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
-			   src < NR_DWREGS &&
-			   x->operands[2].type == ARM64_OP_IMM &&
-			   x->operands[2].shift.type == ARM64_SFT_INVALID) {
-			dst = arm64_reg_op(dt, &x->operands[0]);
-			v = st->r[src];
-			v.val += in->id == ARM64_INS_ADD ? x->operands[2].imm
-							 : -x->operands[2].imm;
-			set = true;
-		} else if (in->id == ARM64_INS_BL || in->id == ARM64_INS_BLR) {
+		nr_sets = arm64_step(dt, in, st, sets);
+		if (in->id == ARM64_INS_BL || in->id == ARM64_INS_BLR)
 			for (int r = 0; r <= 18; r++)
 				forget(&st->r[r], r, next);
+		/* stores over slots */
+		if (!nr_sets && x->op_count &&
+		    x->operands[x->op_count - 1].type == ARM64_OP_MEM &&
+		    prefix(in->mnemonic, "st")) {
+			const cs_arm64_op *m = &x->operands[x->op_count - 1];
+
+			slot_clobber(st, dwreg(dt, m->mem.base), m->mem.disp,
+				     16);
 		}
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
-		if (in->id == X86_INS_LEA && x->op_count == 2 &&
-		    x->operands[1].type == X86_OP_MEM &&
-		    x->operands[1].mem.base == X86_REG_RIP) {
-			dst = x86_reg_op(dt, &x->operands[0]);
-			v.kind = R_ADDR;
-			v.val = (int64_t)(next + (uint64_t)x->operands[1].mem.disp);
-			set = true;
-		} else if (in->id == X86_INS_MOV && x->op_count == 2 &&
-			   x->operands[0].size == 8 &&
-			   (src = x86_reg_op(dt, &x->operands[1])) >= 0 &&
-			   src < NR_DWREGS) {
-			dst = x86_reg_op(dt, &x->operands[0]);
-			v = st->r[src];
-			set = true;
-		} else if ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
-			   x->op_count == 2 && x->operands[0].size == 8 &&
-			   (src = x86_reg_op(dt, &x->operands[0])) >= 0 &&
-			   src < NR_DWREGS &&
-			   x->operands[1].type == X86_OP_IMM) {
-			dst = src;
-			v = st->r[src];
-			v.val += in->id == X86_INS_ADD ? x->operands[1].imm
-						       : -x->operands[1].imm;
-			set = true;
-		} else if (in->id == X86_INS_CALL) {
+		nr_sets = x86_step(dt, in, st, sets);
+		if (in->id == X86_INS_CALL) {
 			static const int clobbered[] = {0, 1, 2, 4, 5,
 							8, 9, 10, 11};
 
@@ -506,17 +760,47 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 			     i < sizeof(clobbered) / sizeof(*clobbered); i++)
 				forget(&st->r[clobbered[i]], clobbered[i],
 				       next);
+		} else if (in->id == X86_INS_PUSH || in->id == X86_INS_POP) {
+			/* the stack pointer moves: its slots with it */
+			const int sp = dt->cs.mode == CS_MODE_64 ? 7 : 4;
+			const int64_t d = dt->cs.mode == CS_MODE_64 ? 8 : 4;
+
+			for (int i = 0; i < NR_SLOTS; i++)
+				if (st->slots[i].base == sp)
+					st->slots[i].off +=
+						in->id == X86_INS_PUSH ? d : -d;
+		}
+		for (unsigned i = 0; i < x->op_count; i++) {
+			const cs_x86_op *op = &x->operands[i];
+
+			if (op->type == X86_OP_MEM &&
+			    (op->access & CS_AC_WRITE) && !(nr_sets == 0 &&
+			    in->id == X86_INS_MOV && op->size == (dt->cs.mode ==
+			    CS_MODE_64 ? 8 : 4)))
+				slot_clobber(st, dwreg(dt, op->mem.base),
+					     op->mem.disp, op->size);
 		}
 	}
 	if (cs_regs_access(dt->cs.h, in, rd, &nr_rd, wr, &nr_wr) == 0)
 		for (unsigned i = 0; i < nr_wr; i++) {
 			const int r = dwreg(dt, wr[i]);
 
-			if (r >= 0 && r < NR_DWREGS)
-				forget(&st->r[r], r, next);
+			if (r < 0 || r >= NR_DWREGS)
+				continue;
+			forget(&st->r[r], r, next);
+			/* the stack pointer's moves were followed above;
+			 * a call returns it as it was */
+			if (frame_reg(dt, r) &&
+			    !(dt->cs.arch == CS_ARCH_X86 &&
+			      (in->id == X86_INS_CALL || in->id == X86_INS_PUSH ||
+			       in->id == X86_INS_POP ||
+			       ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
+				nr_sets))))
+				slots_rebased(st, r);
 		}
-	if (set && dst >= 0 && dst < NR_DWREGS)
-		st->r[dst] = v;
+	for (unsigned i = 0; i < nr_sets; i++)
+		if (sets[i].dst >= 0 && sets[i].dst < NR_DWREGS)
+			st->r[sets[i].dst] = sets[i].v;
 }
 
 /*
@@ -673,13 +957,27 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		if (v->kind == R_ADDR) {
 			q.reg = -1;
 			q.addr = (uint64_t)v->val + (uint64_t)a.disp;
+		} else if (v->kind == R_GLOAD) {
+			/* a pointer loaded from a global */
+			q.reg = -1;
+			q.addr = (uint64_t)v->val;
+			q.deref = true;
+			q.elem = v->elem;
+		} else if (v->kind == R_LOAD) {
+			/* reloaded from a stack slot, or a pointer member
+			 * loaded: the variable at the load says what */
+			q.pc = v->pc;
+			q.reg = v->reg;
+			q.slot = v->val;
+			q.deref = true;
+			q.elem = v->elem;
 		} else {
 			q.pc = v->pc;
 			q.reg = v->reg;
 			q.disp = a.disp + v->val;
 			q.elem = v->val != 0;
 		}
-		if (v->kind == R_ADDR || v->pc != vaddr || v->reg != a.reg ||
+		if (v->kind != R_VAR || v->pc != vaddr || v->reg != a.reg ||
 		    v->val) {
 			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
 			if (rc)
@@ -694,6 +992,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	res->member = t.member;
 	res->var = t.var;
 	res->offset = t.offset;
+	res->type_die = t.die;
 	return 0;
 }
 
@@ -726,6 +1025,40 @@ int pda_datatype_at(struct pda_datatype *dt, struct pda_elf *elf,
 	return rc;
 }
 
+struct pda_session *pda_datatype_session(const struct pda_datatype *dt)
+{
+	return dt->s;
+}
+
+int pda_datatype_layout(struct pda_datatype *dt,
+			const struct pda_datatype_res *res,
+			struct pda_dt_member **rows, size_t *nr)
+{
+	const struct memo *m = (const struct memo *)res;
+
+	*rows = NULL;
+	*nr = 0;
+	if (!m->dso || !m->dso->elf || res->kind != PDA_DATATYPE_TYPE)
+		return PD_ERR_NOTFOUND;
+	return pda_elf_type_layout(dt->s, m->dso->elf, res->type_die, rows,
+				   nr);
+}
+
+int pda_datatype_insn(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      size_t i, struct pda_datatype_res *out)
+{
+	const struct pda_dso *dso = pda_annot_sym_dso(fn->sym);
+	int rc;
+
+	res_init(dt, out);
+	if (i >= fn->nr_insns || !dso || !dso->elf)
+		return 0;
+	rc = pda_datatype_at(dt, dso->elf, fn->insns[i].addr, fn->sym->start,
+			     out);
+	out->dso = dso->name;
+	return rc;
+}
+
 static bool memo_eq(const void *item, const void *key)
 {
 	const struct memo *a = item, *b = key;
@@ -740,21 +1073,26 @@ static bool alias_eq(const void *item, const void *key)
 	return a->dso == b->dso && a->dso_addr == b->dso_addr;
 }
 
-/* The memo of sample's instruction, resolving its leaf. */
+/* The memo of sample's instruction, resolving its leaf; counted: the
+ * pipeline resolved (and counted) the sample already, so the session's
+ * sample counts are left as they are. */
 static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
-		     struct memo **out)
+		     bool counted, struct memo **out)
 {
 	const struct pda_frame *fr;
 	struct pda_dso *dso;
 	struct memo key, *m;
-	uint64_t h;
+	uint64_t h, al_addr; /* unused: the frame's address is the key */
 	int rc;
 
-	rc = pda_sample_leaf(dt->s, sample, &dt->st, &dso);
+	rc = counted ? pda_addr_leaf(dt->s, sample, &dt->st, &dso, &al_addr)
+		     : pda_sample_leaf(dt->s, sample, &dt->st, &dso);
 	if (rc < 0)
 		return rc;
 	fr = dt->st.nr ? &dt->st.frames[dt->st.nr - 1] : NULL;
-	key.dso = fr && dso && dso->state == PDA_DSO_FOUND ? dso : NULL;
+	/* a kernel found by its kallsyms alone has no code to decode */
+	key.dso = fr && dso && dso->state == PDA_DSO_FOUND && dso->elf ? dso
+									 : NULL;
 	key.vaddr = key.dso ? fr->dso_addr : 0;
 	h = pdc_hash_u64((uintptr_t)key.dso ^ pdc_hash_u64(key.vaddr));
 	m = pdc_hash_find(&dt->memo, h, memo_eq, &key);
@@ -764,6 +1102,7 @@ static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		*m = key;
 		res_init(dt, &m->res);
+		m->res.dso = key.dso ? key.dso->name : NULL;
 		rc = key.dso && !(fr->flags & PDA_FRAME_NO_SYMBOL)
 			     ? attribute(dt, key.dso->elf, key.vaddr,
 					 fr->dso_addr - fr->sym_off, &m->res)
@@ -810,7 +1149,7 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
 	if (al) {
 		m = al->m;
 	} else {
-		rc = leaf_memo(dt, sample, &m);
+		rc = leaf_memo(dt, sample, st != NULL, &m);
 		if (rc < 0)
 			return rc;
 		if (st && st->nr) {

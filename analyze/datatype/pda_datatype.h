@@ -51,6 +51,9 @@ struct pda_datatype_res {
 	int64_t offset;		/* in the type */
 	unsigned size;		/* the access's bytes; 0 unknown */
 	bool store;		/* written (else read) */
+	const char *dso;	/* the binary's recorded path, or NULL */
+	uint64_t type_die;	/* where the type is in the binary's DWARF
+				 * (pda_dthist's layouts); 0: unknown */
 };
 
 /* @return 0 and *out, or PD_ERR_NOMEM.  Free with pda_datatype_free(),
@@ -76,6 +79,17 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
  * a pipeline memo's hit). */
 void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,
 			const struct pda_datatype_res *res);
+
+struct pda_annot_func; /* pda_annotate.h */
+
+/*
+ * The attribution of instruction i of fn (a disassembled function of an
+ * annotation of dt's session) into *out, as perf annotate
+ * --code-with-type marks it; names valid until pda_datatype_free().
+ * Not counted in the coverage.  @return 0 or a negative pd_err.
+ */
+int pda_datatype_insn(struct pda_datatype *dt, const struct pda_annot_func *fn,
+		      size_t i, struct pda_datatype_res *out);
 
 /* Samples (and their periods) counted per reason, [PDA_DATATYPE_NR_WHY];
  * the pseudo types count as found. */

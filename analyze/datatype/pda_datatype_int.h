@@ -18,4 +18,16 @@
 int pda_datatype_at(struct pda_datatype *dt, struct pda_elf *elf,
 		    uint64_t vaddr, uint64_t start, struct pda_datatype_res *out);
 
+/*
+ * The layout of res's type (res from pda_datatype_sample(), a TYPE),
+ * as pda_elf_type_layout() gives it: *rows pda_free()d by the caller.
+ * @return 0, PD_ERR_NOTFOUND, PD_ERR_NOMEM.
+ */
+int pda_datatype_layout(struct pda_datatype *dt,
+			const struct pda_datatype_res *res,
+			struct pda_dt_member **rows, size_t *nr);
+
+/* The session dt was made for. */
+struct pda_session *pda_datatype_session(const struct pda_datatype *dt);
+
 #endif /* PDA_DATATYPE_INT_H */

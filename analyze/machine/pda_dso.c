@@ -589,6 +589,8 @@ static int find_files(struct pda_session *s, struct pda_dso_ent *d,
 	    !s->opts.host_files &&
 	    (rc = pda_dso_tried(s, d, path, "on this host: --host-files")) < 0)
 		return rc;
+	if (is_file && (rc = pda_search_find(s, d, path, &f->bin, &f->dbg)) < 0)
+		return rc;
 	if (known && (rc = try_debuginfod(s, d, &f->bin, true)) < 0)
 		return rc;
 	/* without a build-id from the capture, the binary's finds its
@@ -776,4 +778,5 @@ void pda_dsos_release(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &s->dsos.bid_by_name);
 	pdc_hash_release(&s->alloc, &s->dsos.warned);
 	pda_debuginfod_release(s);
+	pda_search_release(s);
 }

@@ -357,7 +357,21 @@ struct pda_dsos {
 	size_t nr_all;
 	const char *buildid_dir; /* resolved: opts or $HOME/.debug */
 	const char *symfs;	 /* opts.symfs made absolute, or NULL */
+	struct pda_search *search; /* opts.search_paths' files (pda_search.c),
+				    * listed at the first lookup */
 };
+
+/*
+ * --search-path (pda_search.c): a binary (*bin) and debug file (*dbg)
+ * for d, whichever slot is still empty, from the files under
+ * opts.search_paths: by the basename of path, then by build-id.  0 or
+ * NOMEM.  pda_search_release frees the list.
+ */
+struct pda_elf;
+int pda_search_find(struct pda_session *s, struct pda_dso_ent *d,
+		    const char *path, struct pda_elf **bin,
+		    struct pda_elf **dbg);
+void pda_search_release(struct pda_session *s);
 
 /* A build-id in lowercase hex; out holds 2 * size + 1 bytes. */
 void pda_hex(char *out, const unsigned char *id, unsigned size);

@@ -539,6 +539,43 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 	return rc;
 }
 
+/* c times f, to the nearest whole count. */
+static uint64_t scaled(uint64_t c, double f)
+{
+	return (uint64_t)((double)c * f + 0.5);
+}
+
+int pda_diff_scale_run(struct pda_diff *d, enum pda_diff_side side,
+		       unsigned run, uint64_t to)
+{
+	const int g = run_index(d, side, run);
+	uint64_t sum = 0;
+	double f;
+
+	if (g < 0 || to > UINT64_MAX / 2)
+		return PD_ERR_API;
+	if (!d->run_weight[g])
+		return 0;
+	f = (double)to / (double)d->run_weight[g];
+	for (size_t i = 0; i < d->nr_stacks; i++) {
+		uint64_t *c = &d->stack_list[i]->runs[g];
+
+		*c = scaled(*c, f);
+		sum += *c;
+	}
+	/* the denominator stays the sum of what the stacks now count */
+	d->run_weight[g] = sum;
+	for (size_t i = 0; i < pdc_intern_nr(&d->dsos); i++) {
+		struct dname *e = name_at(&d->dsos, i);
+
+		if (e->self)
+			e->self[g] = scaled(e->self[g], f);
+		if (e->incl)
+			e->incl[g] = scaled(e->incl[g], f);
+	}
+	return 0;
+}
+
 int pda_diff_add_folded(struct pda_diff *d, enum pda_diff_side side,
 			unsigned run, const char *line, size_t len)
 {

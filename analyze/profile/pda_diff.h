@@ -107,6 +107,17 @@ int pda_diff_add_fold(struct pda_diff *d, enum pda_diff_side side,
 		      unsigned run, struct pda_fold *fd);
 
 /*
+ * A run added in weights other than samples (periods, latencies): its
+ * counts, stacks' and DSOs', each times to / the run's weight, to the
+ * nearest whole count (to: the run's samples), so that the tests, which
+ * take counts for samples, see as many as were taken; a stack then
+ * under half a sample counts 0.  Before finish, after the run's last
+ * add.  @return 0 or PD_ERR_API.
+ */
+int pda_diff_scale_run(struct pda_diff *d, enum pda_diff_side side,
+		       unsigned run, uint64_t to);
+
+/*
  * Add one folded line, "frame;frame;... COUNT" (a trailing newline
  * allowed; the count a whole number after the last blank).  @return 0
  * (added), 1 (blank or not a folded line: nothing added) or a negative

@@ -156,10 +156,30 @@ struct adder {
 	size_t nr_end_of, alloc_end_of;
 };
 
+/*
+ * The sorted walk of a threaded fold, on a thread of its own: it fills
+ * the order while pda_fold_profile() makes the profile's rows from what
+ * is there (the two take about the same time, after the last sample,
+ * when nothing else runs).
+ */
+struct sorter {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* under mu: order[0 .. ready) is final; done (rc: how) */
+	size_t ready;
+	bool done;
+	int rc;
+	uint32_t *ranks; /* the sorter's, freed by it */
+	struct pda_fold *fd;
+};
+
 struct pda_fold {
 	struct pd_alloc mem;
 	bool threaded;
 	struct adder ad;
+	struct sorter so;
 	struct dkey front[FRONT_SIZE];
 	struct comm_ent comms[COMMS_SIZE];
 	unsigned flags;
@@ -185,6 +205,8 @@ struct pda_fold {
 	struct pda_fold_line *lines; /* made on the first pda_fold_line() */
 	struct pda_fold_totals totals;
 };
+
+static int sorter_join(struct pda_fold *fd);
 
 /* An order entry's mark: its stack renders as the one before it does. */
 #define ORDER_MERGED (1u << 31)
@@ -761,6 +783,7 @@ void pda_fold_free(struct pda_fold *fd)
 		return;
 	m = fd->mem;
 	adder_stop(fd);
+	sorter_join(fd);
 	pdc_free(&m, fd->ad.cur);
 	for (int i = 0; i < NR_MATCH; i++)
 		if (fd->has_re[i])
@@ -1272,10 +1295,128 @@ out:
 	return rc;
 }
 
+/* The one pair that renders alike: no frames and one frame of an empty
+ * name; both sort first. */
+static void mark_merged(struct pda_fold *fd, size_t nr)
+{
+	if (nr >= 2 && line_len(fd, fd->order[0]) == 0 &&
+	    line_len(fd, fd->order[1]) == 0)
+		fd->order[1] |= ORDER_MERGED;
+}
+
+static void count_lines(struct pda_fold *fd)
+{
+	size_t nr_lines = 0;
+
+	for (size_t i = 0; i < fd->nr_order; i++)
+		nr_lines += !(fd->order[i] & ORDER_MERGED);
+	fd->nr_lines = nr_lines;
+	fd->totals.nr_stacks = nr_lines;
+}
+
+/* The sorter's step: order[0 .. n) is final (the merged mark of its
+ * second entry set before the first two are published). */
+static void sorter_progress(void *arg, size_t n)
+{
+	struct sorter *so = arg;
+
+	if (so->ready < 2 && n >= 2)
+		mark_merged(so->fd, n);
+	pthread_mutex_lock(&so->mu);
+	so->ready = n;
+	pthread_cond_broadcast(&so->cv);
+	pthread_mutex_unlock(&so->mu);
+}
+
+static void *sorter_main(void *arg)
+{
+	struct sorter *so = arg;
+	struct pda_fold *fd = so->fd;
+	int rc = pda_stacktree_sort_into(&fd->tree, &fd->mem, so->ranks,
+					 fd->order, sorter_progress, so);
+
+	pdc_free(&fd->mem, so->ranks);
+	so->ranks = NULL;
+	if (rc == 0 && so->ready < 2)
+		mark_merged(fd, fd->nr_order);
+	pthread_mutex_lock(&so->mu);
+	if (rc == 0)
+		so->ready = fd->nr_order;
+	so->rc = rc;
+	so->done = true;
+	pthread_cond_broadcast(&so->cv);
+	pthread_mutex_unlock(&so->mu);
+	return NULL;
+}
+
+/* Start the sorted walk on its own thread.  @return 0, or < 0 when no
+ * thread could be had (ranks then still the caller's). */
+static int sorter_start(struct pda_fold *fd, uint32_t *ranks)
+{
+	struct sorter *so = &fd->so;
+
+	so->fd = fd;
+	so->ranks = ranks;
+	so->ready = 0;
+	so->done = false;
+	so->rc = 0;
+	if (pthread_mutex_init(&so->mu, NULL) != 0)
+		return PD_ERR_NOMEM;
+	if (pthread_cond_init(&so->cv, NULL) != 0) {
+		pthread_mutex_destroy(&so->mu);
+		return PD_ERR_NOMEM;
+	}
+	if (pthread_create(&so->thread, NULL, sorter_main, so) != 0) {
+		pthread_cond_destroy(&so->cv);
+		pthread_mutex_destroy(&so->mu);
+		return PD_ERR_NOMEM;
+	}
+	so->started = true;
+	return 0;
+}
+
+/* Wait until order[0 .. need) is final; *ready: how much is.  @return 0
+ * or the sorter's error. */
+static int sorter_wait(struct pda_fold *fd, size_t need, size_t *ready)
+{
+	struct sorter *so = &fd->so;
+	int rc;
+
+	if (!so->started) {
+		*ready = fd->nr_order;
+		return 0;
+	}
+	pthread_mutex_lock(&so->mu);
+	while (so->ready < need && !so->done)
+		pthread_cond_wait(&so->cv, &so->mu);
+	*ready = so->ready;
+	rc = so->rc;
+	pthread_mutex_unlock(&so->mu);
+	return rc;
+}
+
+/* The sorter done and gone, the lines counted.  @return 0 or its
+ * error. */
+static int sorter_join(struct pda_fold *fd)
+{
+	struct sorter *so = &fd->so;
+
+	if (!so->started)
+		return so->rc;
+	pthread_join(so->thread, NULL);
+	pthread_cond_destroy(&so->cv);
+	pthread_mutex_destroy(&so->mu);
+	so->started = false;
+	if (so->rc == 0)
+		count_lines(fd);
+	return so->rc;
+}
+
 int pda_fold_finish(struct pda_fold *fd)
 {
 	uint32_t *ranks, *order = NULL;
-	size_t nr_lines = 0, nr;
+	const bool threaded = fd->threaded; /* adder_stop() clears it */
+	size_t nr;
 	int rc;
 
 	if (fd->finished)
@@ -1292,24 +1433,34 @@ int pda_fold_finish(struct pda_fold *fd)
 		rc = sort_by_text(fd, &order);
 	} else {
 		rc = rank_atoms(fd, &ranks);
+		if (rc == 0 && threaded && nr >= 2) {
+			fd->order = pdc_malloc(&fd->mem,
+					       (nr + 1) * sizeof(*fd->order));
+			if (!fd->order)
+				rc = PD_ERR_NOMEM;
+			fd->nr_order = nr;
+			if (rc == 0 && sorter_start(fd, ranks) == 0) {
+				fd->finished = true;
+				return 0;
+			}
+			pdc_free(&fd->mem, fd->order);
+			fd->order = NULL;
+			fd->nr_order = 0;
+		}
 		if (rc == 0)
 			rc = pda_stacktree_sort(&fd->tree, &fd->mem, ranks,
 						&order);
 		pdc_free(&fd->mem, ranks);
-		/* the one pair that renders alike: no frames and one frame
-		 * of an empty name; both sort first */
-		if (rc == 0 && nr >= 2 && line_len(fd, order[0]) == 0 &&
-		    line_len(fd, order[1]) == 0)
-			order[1] |= ORDER_MERGED;
+		if (rc == 0) {
+			fd->order = order;
+			mark_merged(fd, nr);
+		}
 	}
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < nr; i++)
-		nr_lines += !(order[i] & ORDER_MERGED);
 	fd->order = order;
 	fd->nr_order = nr;
-	fd->nr_lines = nr_lines;
-	fd->totals.nr_stacks = nr_lines;
+	count_lines(fd);
 	fd->finished = true;
 	return 0;
 }
@@ -1386,9 +1537,16 @@ static int make_lines(struct pda_fold *fd)
 	return 0;
 }
 
+/* A threaded fold's sorter joined, for the callers that need every
+ * line (fd is const to them, not to itself).  @return 0 or its error. */
+static int all_sorted(const struct pda_fold *fd)
+{
+	return sorter_join((struct pda_fold *)(uintptr_t)fd);
+}
+
 size_t pda_fold_nr_lines(const struct pda_fold *fd)
 {
-	return fd->nr_lines;
+	return all_sorted(fd) < 0 ? 0 : fd->nr_lines;
 }
 
 const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
@@ -1398,7 +1556,8 @@ const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
 	struct pda_fold *self = (struct pda_fold *)(uintptr_t)fd;
 	struct pda_fold_line *l;
 
-	if (i >= fd->nr_lines || (!fd->lines && make_lines(self) < 0))
+	if (all_sorted(fd) < 0 || i >= fd->nr_lines ||
+	    (!fd->lines && make_lines(self) < 0))
 		return NULL;
 	l = &fd->lines[i];
 	if (!l->stack && render_text(self, l) < 0)
@@ -1408,6 +1567,8 @@ const struct pda_fold_line *pda_fold_line(const struct pda_fold *fd, size_t i)
 
 const struct pda_fold_totals *pda_fold_totals(const struct pda_fold *fd)
 {
+	/* a failed sort was reported where the lines were asked for */
+	(void)all_sorted(fd);
 	return &fd->totals;
 }
 
@@ -1571,8 +1732,18 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 						   sizeof(*tp.stack_of));
 	if (rc == 0 && !tp.stack_of)
 		rc = PD_ERR_NOMEM;
-	for (size_t i = 0; rc == 0 && i < fd->nr_order;)
-		rc = profile_line(fd, &tp, &i);
+	/* a threaded fold's order comes as the sorter makes it: a line is
+	 * made once the entry after it (its merged one) is final too */
+	for (size_t i = 0, ready = 0; rc == 0 && i < fd->nr_order;) {
+		const size_t need = i + 2 < fd->nr_order ? i + 2 : fd->nr_order;
+
+		if (ready < need)
+			rc = sorter_wait(fd, need, &ready);
+		if (rc == 0)
+			rc = profile_line(fd, &tp, &i);
+	}
+	if (rc == 0)
+		rc = sorter_join(fd);
 	pdc_free(&fd->mem, tp.stack_of);
 	pdc_free(&fd->mem, tp.path);
 	if (rc < 0) {

@@ -5,8 +5,9 @@
  * entries it adds to (its own first, then the distinct entries of its
  * callchain), made once per pipeline memo slot and reused for every
  * later sample of the slot; adding is then a few additions per entry.
- * With the cpu key a summary lists entries without a cpu, which each
- * sample maps to its cpu's entry through a hash.
+ * With the cpu or parallelism key a summary lists entries without a cpu
+ * and parallelism, which each sample maps to its own entry through a
+ * hash: neither is the stack's, so a memo slot cannot keep them.
  *
  * Entries are found by their key (struct ekey), compared as bytes: its
  * strings are interned in the report, so their pointers stand for them,
@@ -41,15 +42,16 @@ struct ekey {
 	const char *parent;	/* PARENT; NULL "[other]" */
 	const char *type;	/* TYPE, TYPEOFF */
 	const char *typeoff;	/* TYPEOFF: type, offset and member */
+	const char *typecln;	/* TYPECLN: type and cache line */
 	uint64_t sym_start;	/* SYM with a symbol */
 	uint64_t ip;		/* SYM without a symbol */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
-	uint32_t pad;
+	uint32_t par;		/* PARALLELISM; 0 in a summary's entries */
 };
 
-_Static_assert(sizeof(struct ekey) == 9 * sizeof(void *) + 32,
+_Static_assert(sizeof(struct ekey) == 10 * sizeof(void *) + 32,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -119,10 +121,11 @@ struct names {
 	const char *sym, *dso, *dso_path; /* the report's */
 };
 
-/* An entry of a summary with a sample's cpu. */
+/* An entry of a summary with a sample's cpu and parallelism. */
 struct cpuent {
 	uint32_t proto;
 	int32_t cpu;
+	uint32_t par;
 	uint32_t id;
 };
 
@@ -159,7 +162,7 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	const struct pd_file *file;
-	const char *group_name;		/* opts' */
+	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
 	bool parent_set;
 	bool done;
@@ -167,6 +170,7 @@ struct pda_report {
 	struct pdc_arena arena;	/* entries, summaries, cpu entries */
 	struct pdc_hash by_key;	/* struct ent */
 	struct pdc_hash by_cpu;	/* struct cpuent */
+	bool per_sample;	/* the cpu or parallelism key: by_cpu */
 	struct pdc_hash by_names; /* struct names */
 	struct ent **ents;	/* by id */
 	size_t nr_ents, alloc_ents;
@@ -202,6 +206,8 @@ static const struct {
 	[PDA_REPORT_PARENT] = {"parent", NULL, "Parent symbol"},
 	[PDA_REPORT_TYPE] = {"type", NULL, "Data Type"},
 	[PDA_REPORT_TYPEOFF] = {"typeoff", NULL, "Data Type Offset"},
+	[PDA_REPORT_TYPECLN] = {"typecln", NULL, "Data Type Cacheline"},
+	[PDA_REPORT_PARALLELISM] = {"parallelism", NULL, "Parallelism"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -240,7 +246,7 @@ static bool cpuent_eq(const void *item, const void *key)
 {
 	const struct cpuent *a = item, *b = key;
 
-	return a->proto == b->proto && a->cpu == b->cpu;
+	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par;
 }
 
 /* A filter list's value when it names one (perf's strlist: a name
@@ -300,9 +306,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	    (o.flags & ~(unsigned)(PDA_REPORT_CHILDREN | PDA_REPORT_GROUP |
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
-				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE)) ||
-	    ((o.flags & PDA_REPORT_LATENCY) &&
-	     (o.flags & PDA_REPORT_CHILDREN)) ||
+				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
+				   PDA_REPORT_NO_GROUP)) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
@@ -310,7 +315,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 			return PD_ERR_API;
 		/* a type is the sample's own instruction's: no callers' */
 		if ((keys[i] == PDA_REPORT_TYPE ||
-		     keys[i] == PDA_REPORT_TYPEOFF) &&
+		     keys[i] == PDA_REPORT_TYPEOFF ||
+		     keys[i] == PDA_REPORT_TYPECLN) &&
 		    (!o.data_type || (o.flags & PDA_REPORT_CHILDREN)))
 			return PD_ERR_API;
 	}
@@ -325,6 +331,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
+	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
+			  rep->has[PDA_REPORT_PARALLELISM];
 	rep->flags = o.flags;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
 			  (!(o.flags & PDA_REPORT_CALLEE) &&
@@ -343,7 +351,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->file = o.file;
-	rep->group_name = o.group_name;
+	rep->env = o.env;
 	set_elided(rep);
 	pdc_intern_init(&rep->strs, 0, 0, 0);
 	if (rep->has[PDA_REPORT_PARENT]) {
@@ -564,7 +572,7 @@ struct thread_key {
 	uint32_t pid;
 	int32_t tid;
 	const char *parent;
-	const char *type, *typeoff; /* the sample's own entry's */
+	const char *type, *typeoff, *typecln; /* the sample's own entry's */
 	int64_t type_off;
 };
 
@@ -627,6 +635,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	if (self) {
 		k.type = t->type;
 		k.typeoff = t->typeoff;
+		k.typecln = t->typecln;
 	}
 	if (rep->has[PDA_REPORT_CPU])
 		k.cpu = NO_CPU;
@@ -667,6 +676,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.tid = t->tid;
 	e->pub.dso_path = dso_path;
 	e->pub.cpu = k.cpu;
+	e->pub.parallelism = k.par;
 	e->pub.dso = dso;
 	e->pub.sym = sym;
 	e->pub.addr = addr;
@@ -677,6 +687,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.parent = k.parent;
 	e->pub.type = k.type;
 	e->pub.typeoff = k.typeoff;
+	e->pub.typecln = k.typecln;
 	e->pub.type_off = self ? t->type_off : 0;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
@@ -685,12 +696,16 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	return 0;
 }
 
-/* The entry of proto (an entry without a cpu) with cpu. */
-static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
-		     uint32_t *id)
+/* The entry of proto (an entry without a cpu and parallelism) with cpu
+ * (0 without the key, as frame_entry() leaves it) and parallelism par
+ * (0 without the key). */
+static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
+			uint32_t par, uint32_t *id)
 {
-	const struct cpuent key = {.proto = proto, .cpu = cpu};
-	const uint64_t h = pdc_hash_u64((uint64_t)proto << 32 | (uint32_t)cpu);
+	const struct cpuent key = {.proto = proto, .cpu = cpu, .par = par};
+	const uint64_t h = pdc_hash_u64(((uint64_t)proto << 32 |
+					 (uint32_t)cpu) ^
+					pdc_hash_u64(par));
 	struct pdc_hash_slot *slot;
 	struct cpuent *ce;
 	struct ent *e;
@@ -708,6 +723,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 		return PD_ERR_NOMEM;
 	k = rep->ents[proto]->k;
 	k.cpu = cpu;
+	k.par = par;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
 		const uint64_t hk = ekey_hash(&k);
@@ -730,6 +746,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			*e = *rep->ents[proto];
 			e->k = k;
 			e->pub.cpu = cpu;
+			e->pub.parallelism = par;
 			e->id = (uint32_t)rep->nr_ents;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
@@ -738,6 +755,7 @@ static int cpu_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	}
 	ce->proto = proto;
 	ce->cpu = cpu;
+	ce->par = par;
 	ce->id = e->id;
 	/* the by_key insertion above did not touch by_cpu: slot holds */
 	pdc_hash_fill(&rep->by_cpu, slot, h, ce);
@@ -864,8 +882,13 @@ static int find_parent(struct pda_report *rep, const struct pda_stack *st,
 	return 0;
 }
 
-/* The type keys of sample's own entry, from the data_type callback:
- * typeoff as perf 6.8's hist_entry__typeoff_snprintf() writes it. */
+/* perf's cacheline_size() where the host does not say: 64 bytes */
+#define CACHE_LINE 64
+
+/* The type keys of sample's own entry, from the data_type callback, as
+ * perf 7.2's hist_entry__typeoff_snprintf() and
+ * hist_entry__typecln_snprintf() write them: a pseudo type ("(unknown)",
+ * "(stack operation)") has no offset. */
 static int data_type(struct pda_report *rep, const struct pd_sample *sample,
 		     struct thread_key *t)
 {
@@ -873,17 +896,28 @@ static int data_type(struct pda_report *rep, const struct pd_sample *sample,
 	int64_t off = 0;
 	int rc = rep->data_type(rep->data_type_arg, sample, &type, &off,
 				&member);
+	bool pseudo;
 
 	if (rc < 0)
 		return rc;
 	if (!type)
 		return PD_ERR_API;
+	pseudo = type[0] == '(' && !member;
+	if (pseudo)
+		off = 0;
+	t->type_off = off;
 	rc = intern(rep, type, strlen(type), &t->type);
-	if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF]) {
-		t->type_off = off;
-		rc = internf(rep, &t->typeoff, "%s %+" PRId64 " (%s)", type, off,
+	if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF] && pseudo)
+		rc = intern(rep, type, strlen(type), &t->typeoff);
+	else if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF] && off)
+		rc = internf(rep, &t->typeoff, "%s +%#" PRIx64 " (%s)", type,
+			     (uint64_t)off, member ? member : "no field");
+	else if (rc == 0 && rep->has[PDA_REPORT_TYPEOFF])
+		rc = internf(rep, &t->typeoff, "%s +0 (%s)", type,
 			     member ? member : "no field");
-	}
+	if (rc == 0 && rep->has[PDA_REPORT_TYPECLN])
+		rc = internf(rep, &t->typecln, "%s: cache-line %" PRId64, type,
+			     off / CACHE_LINE);
 	return rc;
 }
 
@@ -1044,7 +1078,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
 		rc = find_parent(rep, st, lo, hi, &t.parent);
 	if (rc == 0 &&
-	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF]))
+	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF] ||
+	     rep->has[PDA_REPORT_TYPECLN]))
 		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
@@ -1185,9 +1220,10 @@ static int graph_add(struct pda_report *rep, struct event *ev,
 			return PD_ERR_NOMEM;
 		s->term[i] = 0;
 	}
-	/* a cached node is in this entry's graph: the cpu key maps one
-	 * summary entry to several, whose graphs are walked each time */
-	if (!s->term[i] || rep->has[PDA_REPORT_CPU]) {
+	/* a cached node is in this entry's graph: the cpu and parallelism
+	 * keys map one summary entry to several, whose graphs are walked
+	 * each time */
+	if (!s->term[i] || rep->per_sample) {
 		const uint32_t t = graph_walk(rep, v->chain,
 					      s->chain + s->start[i],
 					      s->nr_chain - s->start[i]);
@@ -1242,7 +1278,7 @@ static struct event *event_of(struct pda_report *rep,
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       struct summary *s, uint64_t latency)
+		       struct summary *s, uint64_t latency, unsigned level)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -1253,13 +1289,18 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if (rep->has[PDA_REPORT_CPU]) {
+		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
 			 * sample it */
-			const int32_t cpu = sample->mask & PD_SAMPLE_CPU
-						    ? (int32_t)sample->cpu
-						    : -1;
-			int rc = cpu_entry(rep, id, cpu, &id);
+			const int32_t cpu =
+				!rep->has[PDA_REPORT_CPU] ? 0
+				: sample->mask & PD_SAMPLE_CPU
+					? (int32_t)sample->cpu
+					: -1;
+			int rc = sample_entry(
+				rep, id, cpu,
+				rep->has[PDA_REPORT_PARALLELISM] ? level : 0,
+				&id);
 
 			if (rc < 0)
 				return rc;
@@ -1276,6 +1317,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			v->period += period;
 			v->latency += latency;
 		}
+		v->acc_latency += latency;
 		v->acc_samples++;
 		v->acc_period += period;
 		if (rep->flags & PDA_REPORT_CALLCHAIN) {
@@ -1296,7 +1338,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency)
+			   uint64_t *cookie, uint64_t latency, unsigned level)
 {
 	struct summary *s = NULL;
 	int rc;
@@ -1308,15 +1350,14 @@ int pda_report_add_latency(struct pda_report *rep,
 		return rc;
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
-	return add_summary(rep, sample, s, latency);
+	return add_summary(rep, sample, s, latency, level);
 }
 
-int pda_report_set_group(struct pda_report *rep, const char *group_name)
+int pda_report_set_env(struct pda_report *rep, const struct pd_env *env)
 {
 	if (rep->done)
 		return PD_ERR_API;
-	rep->flags |= PDA_REPORT_GROUP;
-	rep->group_name = group_name;
+	rep->env = env;
 	return 0;
 }
 
@@ -1324,23 +1365,24 @@ int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 		   const struct pda_stack *st, const char *comm,
 		   uint64_t *cookie)
 {
-	return pda_report_add_latency(rep, sample, st, comm, cookie, 0);
+	return pda_report_add_latency(rep, sample, st, comm, cookie, 0, 0);
 }
 
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency)
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level)
 {
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
-			   latency);
+			   latency, level);
 }
 
 int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie)
 {
-	return pda_report_add_again_latency(rep, sample, cookie, 0);
+	return pda_report_add_again_latency(rep, sample, cookie, 0, 0);
 }
 
 /* ---- sorting ---------------------------------------------------------- */
@@ -1352,36 +1394,17 @@ struct sort_ctx {
 };
 
 /* perf's sign convention throughout: > 0 puts a before b. */
-static int sgn64(int64_t v)
-{
-	return (v > 0) - (v < 0);
-}
-
 static int field_cmp(uint64_t a, uint64_t b)
 {
 	return (a > b) - (a < b);
-}
-
-static int cmp_null(const void *l, const void *r)
-{
-	if (!l && !r)
-		return 0;
-	return !l ? -1 : 1;
-}
-
-static int str_cmp(const char *a, const char *b)
-{
-	const int c = strcmp(b, a);
-
-	return (c > 0) - (c < 0);
 }
 
 /* sort.c sort__dso_cmp(a, b) */
 static int dso_cmp(const struct ent *a, const struct ent *b)
 {
 	if (!a->pub.dso || !b->pub.dso)
-		return cmp_null(a->pub.dso, b->pub.dso);
-	return str_cmp(a->pub.dso, b->pub.dso);
+		return pda_cmp_null(a->pub.dso, b->pub.dso);
+	return pda_str_sort(a->pub.dso, b->pub.dso);
 }
 
 /* sort.c sort__sym_cmp(a, b): perf's merge order for symbols. */
@@ -1390,20 +1413,20 @@ static int sym_collapse(const struct ent *a, const struct ent *b)
 	int c;
 
 	if (!a->pub.sym && !b->pub.sym)
-		return sgn64((int64_t)(b->pub.addr - a->pub.addr));
+		return pda_sgn64((int64_t)(b->pub.addr - a->pub.addr));
 	c = dso_cmp(a, b);
 	if (c)
 		return c;
 	if (!a->pub.sym || !b->pub.sym)
-		return cmp_null(a->pub.sym, b->pub.sym);
+		return pda_cmp_null(a->pub.sym, b->pub.sym);
 	if (a->pub.inlined || b->pub.inlined) {
 		c = strcmp(a->pub.sym, b->pub.sym);
 		if (c)
 			return (c > 0) - (c < 0);
 	}
 	if (a->sym_start != b->sym_start)
-		return sgn64((int64_t)(b->sym_start - a->sym_start));
-	return str_cmp(a->pub.sym, b->pub.sym);
+		return pda_sgn64((int64_t)(b->sym_start - a->sym_start));
+	return pda_str_sort(a->pub.sym, b->pub.sym);
 }
 
 /* Key k's comparison: its output sort (collapse false) or merge order. */
@@ -1412,34 +1435,45 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
-		return str_cmp(a->pub.comm, b->pub.comm);
+		return pda_str_sort(a->pub.comm, b->pub.comm);
 	case PDA_REPORT_PID:
-		return sgn64((int64_t)b->pub.tid - a->pub.tid);
+		return pda_sgn64((int64_t)b->pub.tid - a->pub.tid);
 	case PDA_REPORT_DSO:
 		return dso_cmp(a, b);
 	case PDA_REPORT_SYM:
 		if (collapse)
 			return sym_collapse(a, b);
 		if (!a->pub.sym || !b->pub.sym)
-			return cmp_null(a->pub.sym, b->pub.sym);
-		return str_cmp(a->pub.sym, b->pub.sym);
+			return pda_cmp_null(a->pub.sym, b->pub.sym);
+		return pda_str_sort(a->pub.sym, b->pub.sym);
 	case PDA_REPORT_SRCLINE:
-		return str_cmp(a->pub.srcline, b->pub.srcline);
+		return pda_str_sort(a->pub.srcline, b->pub.srcline);
 	case PDA_REPORT_SRCFILE:
-		return str_cmp(a->pub.srcfile, b->pub.srcfile);
+		return pda_str_sort(a->pub.srcfile, b->pub.srcfile);
 	case PDA_REPORT_CPU:
-		return sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+		return pda_sgn64((int64_t)b->pub.cpu - a->pub.cpu);
+	case PDA_REPORT_PARALLELISM:
+		/* perf >= 6.15's sort__parallelism_cmp(): right - left */
+		return pda_sgn64((int64_t)b->pub.parallelism - a->pub.parallelism);
 	case PDA_REPORT_PARENT:
 		if (!a->pub.parent || !b->pub.parent)
-			return cmp_null(a->pub.parent, b->pub.parent);
-		return str_cmp(a->pub.parent, b->pub.parent);
+			return pda_cmp_null(a->pub.parent, b->pub.parent);
+		return pda_str_sort(a->pub.parent, b->pub.parent);
 	case PDA_REPORT_TYPE:
 		/* perf >= 6.8's sort__type_sort(): strcmp(left, right) */
-		return -str_cmp(a->pub.type, b->pub.type);
+		return -pda_str_sort(a->pub.type, b->pub.type);
 	case PDA_REPORT_TYPEOFF: {
-		const int c = -str_cmp(a->pub.type, b->pub.type);
+		const int c = -pda_str_sort(a->pub.type, b->pub.type);
 
-		return c ? c : sgn64(a->pub.type_off - b->pub.type_off);
+		return c ? c : pda_sgn64(a->pub.type_off - b->pub.type_off);
+	}
+	case PDA_REPORT_TYPECLN: {
+		/* perf's sort__typecln_sort(): the type, then the line */
+		const int c = -pda_str_sort(a->pub.type, b->pub.type);
+
+		return c ? c
+			 : pda_sgn64(a->pub.type_off / CACHE_LINE -
+				     b->pub.type_off / CACHE_LINE);
 	}
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -1447,7 +1481,13 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	return 0;
 }
 
-enum val_field { F_ACC_PERIOD, F_PERIOD, F_SAMPLES, F_LATENCY };
+enum val_field {
+	F_ACC_PERIOD,
+	F_PERIOD,
+	F_SAMPLES,
+	F_LATENCY,
+	F_ACC_LATENCY
+};
 
 static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 			  enum val_field f)
@@ -1464,6 +1504,8 @@ static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 		return v->samples;
 	case F_LATENCY:
 		return v->latency;
+	case F_ACC_LATENCY:
+		return v->acc_latency;
 	}
 	return 0;
 }
@@ -1482,34 +1524,48 @@ static int hpp_sort(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/* A children column's order (f: F_ACC_PERIOD or F_ACC_LATENCY), as
+ * perf's __hpp__sort_acc(). */
+static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
+		   enum val_field f)
+{
+	const struct pda_report *rep = c->rep;
+	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	int r = field_cmp(val_field(c, 0, a, f), val_field(c, 0, b, f));
+
+	/* "put caller above callee when they have equal period", by their
+	 * graphs' depths */
+	if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
+	    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+	    ea->pub.pid == eb->pub.pid) {
+		const unsigned m = c->t->members[0];
+
+		r = field_cmp(pda_report_val(rep, m, a)->max_depth,
+			      pda_report_val(rep, m, b)->max_depth);
+		if (!rep->root_first)
+			r = -r;
+	}
+	return r ? r : hpp_sort(c, a, b, f);
+}
+
 /* > 0: row a comes before row b in perf's output. */
 static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 {
 	const struct pda_report *rep = c->rep;
 	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	const bool children = rep->flags & PDA_REPORT_CHILDREN;
+	const bool latency = rep->flags & PDA_REPORT_LATENCY;
 	int r = 0;
 
-	/* perf >= 6.15 --latency: the latency column first */
-	if (rep->flags & PDA_REPORT_LATENCY)
+	/* perf >= 6.15's setup_overhead() with --latency: the columns,
+	 * which are the first sort keys, latency_children,
+	 * overhead_children, latency, overhead */
+	if (latency && children)
+		r = acc_cmp(c, a, b, F_ACC_LATENCY);
+	if (!r && children)
+		r = acc_cmp(c, a, b, F_ACC_PERIOD);
+	if (!r && latency)
 		r = hpp_sort(c, a, b, F_LATENCY);
-	if (!r && (rep->flags & PDA_REPORT_CHILDREN)) {
-		r = field_cmp(val_field(c, 0, a, F_ACC_PERIOD),
-			      val_field(c, 0, b, F_ACC_PERIOD));
-		/* perf's __hpp__sort_acc(): "put caller above callee when
-		 * they have equal period", by their graphs' depths */
-		if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
-		    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
-		    ea->pub.pid == eb->pub.pid) {
-			const unsigned m = c->t->members[0];
-
-			r = field_cmp(pda_report_val(rep, m, a)->max_depth,
-				      pda_report_val(rep, m, b)->max_depth);
-			if (!rep->root_first)
-				r = -r;
-		}
-		if (!r)
-			r = hpp_sort(c, a, b, F_ACC_PERIOD);
-	}
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
 	/* an elided key does not sort (perf_hpp__should_skip) */
@@ -1569,10 +1625,35 @@ static bool dso_hidden(const struct pda_report *rep, const unsigned *members,
 	return false;
 }
 
+/* The name of the group the capture recorded (GROUP_DESC) whose events
+ * are exactly members, in order, or NULL: perf 6.1's evsel__group_desc
+ * names such a table "NAME { a, b }", a group forced by --group on
+ * events recorded apart "a, b". */
+static const char *recorded_group(const struct pda_report *rep,
+				  const unsigned *members, unsigned nr)
+{
+	const struct pd_env *env = rep->env;
+
+	if (!rep->file || !env)
+		return NULL;
+	for (uint32_t g = 0; g < env->nr_groups; g++) {
+		const struct pd_env_group *grp = &env->groups[g];
+		bool same = grp->nr_members == nr;
+
+		for (unsigned m = 0; same && m < nr; m++)
+			same = rep->events[members[m]].evsel ==
+			       pd_file_evsel(rep->file, grp->leader_idx + m);
+		if (same)
+			return grp->name ? grp->name : "{anon_group}";
+	}
+	return NULL;
+}
+
 /* Table t over members (event indexes): its rows sorted. */
 static int make_table(struct pda_report *rep, struct table *t,
 		      const unsigned *members, unsigned nr, bool i_first)
 {
+	const char *group;
 	struct pdc_strbuf b;
 	char small[256];
 	uint32_t *tmp;
@@ -1588,9 +1669,11 @@ static int make_table(struct pda_report *rep, struct table *t,
 		return PD_ERR_NOMEM;
 	}
 	pdc_strbuf_init(&b, &rep->mem, small, sizeof(small));
-	/* a recorded group as perf's evsel__group_desc() names it */
-	if (rep->group_name && nr > 1)
-		pdc_strbuf_addf(&b, "%s { ", rep->group_name);
+	group = nr > 1 ? recorded_group(rep, members, nr) : NULL;
+	if (group)
+		pdc_strbuf_addf(&b, "%s { ",
+				strcmp(group, "{anon_group}") ? group
+							      : "anon group");
 	for (unsigned m = 0; m < nr; m++) {
 		const struct event *ev = &rep->events[members[m]];
 
@@ -1600,8 +1683,8 @@ static int make_table(struct pda_report *rep, struct table *t,
 		pdc_strbuf_addf(&b, "%s%s", m ? ", " : "",
 				ev->evsel ? ev->evsel->name : "unknown");
 	}
-	if (rep->group_name && nr > 1)
-		pdc_strbuf_add(&b, " }", 2);
+	if (group)
+		pdc_strbuf_addf(&b, " }");
 	t->name = b.oom ? NULL : pdc_strndup(&rep->mem, b.p, b.len);
 	pdc_strbuf_release(&b);
 	if (!t->name) {
@@ -1623,6 +1706,12 @@ static int make_table(struct pda_report *rep, struct table *t,
 	}
 	t->pub.event = t->name;
 	t->pub.nr_members = nr;
+	if (nr == 1 && rep->env) {
+		for (uint32_t g = 0; g < rep->env->nr_groups; g++)
+			if (rep->env->groups[g].leader_idx == members[0] &&
+			    rep->env->groups[g].nr_members > 1)
+				t->pub.leads_group = true;
+	}
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
@@ -1701,6 +1790,66 @@ static void finish_graphs(struct pda_report *rep)
 	}
 }
 
+/* The group of the capture's GROUP_DESC that event index e leads or is
+ * a member of, or NULL. */
+static const struct pd_env_group *group_of(const struct pda_report *rep,
+					   size_t e)
+{
+	for (uint32_t g = 0; g < rep->env->nr_groups; g++) {
+		const struct pd_env_group *grp = &rep->env->groups[g];
+
+		if (e >= grp->leader_idx && e < grp->leader_idx + grp->nr_members)
+			return grp;
+	}
+	return NULL;
+}
+
+/*
+ * The tables of a capture that recorded groups ({a,b}), as perf 6.1
+ * shows it without --group: a table per group with every member side by
+ * side, those without samples too, and one per event outside a group
+ * (with samples); in the capture's order.  members: the events with
+ * samples (nr).
+ */
+static int recorded_tables(struct pda_report *rep, const unsigned *members,
+			   unsigned nr)
+{
+	unsigned grp_members[64];
+	int rc = 0;
+
+	for (unsigned i = 0; rc == 0 && i < nr; i++) {
+		const struct pd_env_group *grp = group_of(rep, members[i]);
+		unsigned n = 0;
+		bool seen = false;
+
+		if (!grp || grp->nr_members < 2) {
+			rc = make_table(rep, &rep->tables[rep->nr_tables],
+					&members[i], 1, rep->nr_tables == 0);
+			rep->nr_tables++;
+			continue;
+		}
+		/* the group's table is made at its first event with samples */
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = group_of(rep, members[j]) == grp;
+		if (seen)
+			continue;
+		for (uint32_t m = 0; m < grp->nr_members &&
+				     n < sizeof(grp_members) / sizeof(*grp_members);
+		     m++) {
+			const struct pd_evsel *ev =
+				pd_file_evsel(rep->file, grp->leader_idx + m);
+
+			if (!ev || !event_of(rep, ev))
+				return PD_ERR_NOMEM;
+			grp_members[n++] = grp->leader_idx + m;
+		}
+		rc = make_table(rep, &rep->tables[rep->nr_tables], grp_members,
+				n, rep->nr_tables == 0);
+		rep->nr_tables++;
+	}
+	return rc;
+}
+
 int pda_report_finish(struct pda_report *rep)
 {
 	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
@@ -1744,7 +1893,12 @@ int pda_report_finish(struct pda_report *rep)
 		if (rep->events[e].nr_samples ||
 		    ((rep->flags & PDA_REPORT_GROUP) && rep->events[e].evsel))
 			members[nr++] = (unsigned)e;
-	if (rep->flags & PDA_REPORT_GROUP) {
+	if (rep->file && rep->env && rep->env->nr_groups &&
+	    !(rep->flags & PDA_REPORT_NO_GROUP)) {
+		/* perf forces one group of every event (--group) only
+		 * where none was recorded */
+		rc = recorded_tables(rep, members, nr);
+	} else if (rep->flags & PDA_REPORT_GROUP) {
 		if (nr) {
 			rc = make_table(rep, &rep->tables[0], members, nr,
 					true);

@@ -36,9 +36,14 @@ extern "C" {
  *   type     perf >= 6.8's data type the sample's instruction accesses
  *            ("struct foo", "(unknown)", "(stack operation)"), from the
  *            data_type callback
- *   typeoff  the type with the offset and member in it, as perf 6.8
- *            writes it: "struct foo +8 (bar.baz)", "+0 (no field)"
- *            without a member
+ *   typeoff  the type with the offset and member in it, as perf 7.2
+ *            writes it: "struct foo +0x8 (bar.baz)", "+0 (no field)"
+ *            without a member, a pseudo type ("(unknown)") alone
+ *   typecln  the type and the 64-byte cache line of the offset, as perf
+ *            7.2 writes it: "struct foo: cache-line 1"
+ *   parallelism  perf >= 6.15's: how many of the workload's threads ran
+ *            when the sample was taken (pda_parallel.h), as given to
+ *            pda_report_add_latency(); 0 for samples added without it
  * The type keys are the sample's own entry's: not with children.
  *
  * Children (PDA_REPORT_CHILDREN, perf's default with callchains): a
@@ -72,6 +77,8 @@ enum pda_report_key {
 	PDA_REPORT_PARENT,
 	PDA_REPORT_TYPE,
 	PDA_REPORT_TYPEOFF,
+	PDA_REPORT_TYPECLN,
+	PDA_REPORT_PARALLELISM,
 	PDA_REPORT_NR_KEYS
 };
 
@@ -102,7 +109,12 @@ enum pda_report_flags {
 	PDA_REPORT_LATENCY = 1u << 7,	/* perf >= 6.15's --latency: rows by
 					 * the latency the samples were added
 					 * with (pda_report_add_latency), then
-					 * as without; no children */
+					 * as without; with children, by the
+					 * children's latency, the children's
+					 * period, the latency, the period */
+	PDA_REPORT_NO_GROUP = 1u << 8,	/* a table per event, also where
+					 * the capture recorded groups
+					 * (perf report --no-group) */
 };
 
 struct pda_report_opts {
@@ -138,15 +150,14 @@ struct pda_report_opts {
 	/* With PDA_REPORT_GROUP: the capture, whose events are the group's
 	 * members, those without samples included (perf's --group). */
 	const struct pd_file *file;
-	/* With PDA_REPORT_GROUP, a group the capture recorded (its
-	 * GROUP_DESC): its name as perf shows it ("anon group" when
-	 * unnamed), the table's event then "NAME { a, b }".  NULL: the
-	 * members' names alone (perf's --group of ungrouped events). */
-	const char *group_name;
+	/* The capture's environment, or NULL: a table of a group recorded
+	 * as one (GROUP_DESC) is named "anon group { a, b }" as perf names
+	 * it, not "a, b" (events grouped by --group only). */
+	const struct pd_env *env;
 	const struct pd_alloc *alloc;
 	char *errbuf;		/* a bad pattern's message */
 	size_t errbuf_size;
-	/* The type and typeoff keys: the data type sample's instruction
+	/* The type, typeoff and typecln keys: the data type sample's instruction
 	 * accesses, *type its name (never NULL), *offset in it, *member
 	 * the member there (NULL: none).  Strings need live only for the
 	 * call.  0 or a negative pd_err, which stops the adding. */
@@ -188,21 +199,22 @@ int pda_report_add_again(struct pda_report *rep,
 			 const struct pd_sample *sample, uint64_t cookie);
 
 /* The same, the sample weighing latency in the latency column (perf
- * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()). */
+ * >= 6.15: period * 1000 / parallelism, pda_parallel_latency()), at
+ * parallelism level (the parallelism key's value). */
 int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
-			   uint64_t *cookie, uint64_t latency);
+			   uint64_t *cookie, uint64_t latency, unsigned level);
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
-				 uint64_t cookie, uint64_t latency);
+				 uint64_t cookie, uint64_t latency,
+				 unsigned level);
 
-/* Before pda_report_finish(): one table of every event, as
- * PDA_REPORT_GROUP with opts' group_name group_name, for a group the
- * capture turns out to have recorded (a pipe's GROUP_DESC comes in its
- * stream, after the report was made).  @return 0, or PD_ERR_API after
- * pda_report_finish(). */
-int pda_report_set_group(struct pda_report *rep, const char *group_name);
+/* Before pda_report_finish(): the capture's environment as opts' env,
+ * for the groups a pipe turns out to have recorded (its GROUP_DESC comes
+ * in its stream, after the report was made).  @return 0, or PD_ERR_API
+ * after pda_report_finish(). */
+int pda_report_set_env(struct pda_report *rep, const struct pd_env *env);
 
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
@@ -211,7 +223,7 @@ int pda_report_finish(struct pda_report *rep);
 struct pda_report_val {
 	uint64_t samples, period;	    /* self */
 	uint64_t acc_samples, acc_period;   /* children: self included */
-	uint64_t latency;		    /* self, as added */
+	uint64_t latency, acc_latency;	    /* self, children: as added */
 	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
 				 * of the row's call graph, 0 none */
 	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
@@ -227,6 +239,7 @@ struct pda_report_entry {
 				  * key shows */
 	int32_t tid;
 	int32_t cpu;
+	uint32_t parallelism;	/* with the parallelism key */
 	const char *dso;	/* short name; NULL: no map ("[unknown]") */
 	const char *dso_path;	/* as recorded */
 	const char *sym;	/* NULL: no symbol: addr is shown */
@@ -237,14 +250,18 @@ struct pda_report_entry {
 	const char *srcfile;	/* with the key */
 	const char *parent;	/* NULL: "[other]" */
 	const char *type;	/* with a type key */
-	const char *typeoff;	/* with typeoff: "struct foo +8 (bar)" */
-	int64_t type_off;	/* with typeoff */
+	const char *typeoff;	/* with typeoff: "struct foo +0x8 (bar)" */
+	const char *typecln;	/* with typecln: "struct foo: cache-line 0" */
+	int64_t type_off;	/* with typeoff or typecln */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
 struct pda_report_table {
 	const char *event;	/* "cpu-clock"; with group, "a, b, c" */
 	unsigned nr_members;	/* events side by side: 1 unless group */
+	bool leads_group;	/* a recorded group's leader alone
+				 * (PDA_REPORT_NO_GROUP): perf still says
+				 * "events" */
 	const unsigned *members; /* their indexes for pda_report_val() */
 	uint64_t nr_samples;	/* summed over the members */
 	uint64_t total_period;

@@ -280,22 +280,18 @@ static int push_kids(struct walk *w, const struct pd_alloc *a, uint32_t n)
 	return 0;
 }
 
-int pda_stacktree_sort(const struct pda_stacktree *t, const struct pd_alloc *a,
-		       const uint32_t *ranks, uint32_t **order)
+int pda_stacktree_sort_into(const struct pda_stacktree *t,
+			    const struct pd_alloc *a, const uint32_t *ranks,
+			    uint32_t *out, pda_stacktree_progress_fn progress,
+			    void *arg)
 {
 	const size_t nr = t->nr_nodes;
 	struct walk w = {.t = t, .ranks = ranks};
-	uint32_t *out = pdc_malloc(a, (t->nr_ends + 1) * sizeof(*out));
-	size_t nr_out = 0;
+	size_t nr_out = 0, told = 0;
 	int rc = PD_ERR_NOMEM;
 
-	*order = NULL;
-	if (!out)
-		return PD_ERR_NOMEM;
-	if (!nr) {
-		*order = out;
+	if (!nr)
 		return 0;
-	}
 	w.next = pdc_zalloc(a, (nr + 1) * sizeof(*w.next));
 	w.kids = pdc_malloc(a, nr * sizeof(*w.kids));
 	if (!w.next || !w.kids)
@@ -317,16 +313,35 @@ int pda_stacktree_sort(const struct pda_stacktree *t, const struct pd_alloc *a,
 		const uint64_t tk = w.tok[--w.nr_tok];
 		const uint32_t n = (uint32_t)tk >> 1;
 
-		if (!(tk & 1))
-			out[nr_out++] = n;
-		else if (push_kids(&w, a, n) < 0)
-			goto out;
+		if (tk & 1) {
+			if (push_kids(&w, a, n) < 0)
+				goto out;
+			continue;
+		}
+		out[nr_out++] = n;
+		if (progress && nr_out - told >= PDA_STACKTREE_SORT_STEP) {
+			progress(arg, nr_out);
+			told = nr_out;
+		}
 	}
 	rc = 0;
 out:
 	pdc_free(a, w.next);
 	pdc_free(a, w.kids);
 	pdc_free(a, w.tok);
+	return rc;
+}
+
+int pda_stacktree_sort(const struct pda_stacktree *t, const struct pd_alloc *a,
+		       const uint32_t *ranks, uint32_t **order)
+{
+	uint32_t *out = pdc_malloc(a, (t->nr_ends + 1) * sizeof(*out));
+	int rc;
+
+	*order = NULL;
+	if (!out)
+		return PD_ERR_NOMEM;
+	rc = pda_stacktree_sort_into(t, a, ranks, out, NULL, NULL);
 	if (rc < 0)
 		pdc_free(a, out);
 	else

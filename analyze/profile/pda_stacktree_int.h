@@ -146,6 +146,20 @@ int pda_stacktree_sort(const struct pda_stacktree *t, const struct pd_alloc *a,
 		       const uint32_t *ranks, uint32_t **order);
 
 /*
+ * pda_stacktree_sort() into out (pda_stacktree_nr_ends() entries, the
+ * caller's), calling progress(arg, n) each time PDA_STACKTREE_SORT_STEP
+ * more ends are in out[0 .. n), which no later step changes (a consumer
+ * on another thread may read them as they come), and never after an
+ * error.  progress may be NULL.  @return 0 or PD_ERR_NOMEM.
+ */
+#define PDA_STACKTREE_SORT_STEP 16384
+typedef void (*pda_stacktree_progress_fn)(void *arg, size_t nr_out);
+int pda_stacktree_sort_into(const struct pda_stacktree *t,
+			    const struct pd_alloc *a, const uint32_t *ranks,
+			    uint32_t *out, pda_stacktree_progress_fn progress,
+			    void *arg);
+
+/*
  * The depth of node (its frames; 0 for the root) and, when frames is not
  * NULL, its frames root first into frames[0 .. depth).
  */

@@ -456,6 +456,7 @@ static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
 			break;
 		case 'P':
 			ev->attr.precise_ip = 3;
+			ev->precise_max = true;
 			break;
 		case 'H':
 		case 'G':
@@ -502,6 +503,111 @@ static int parse_item(const char *sysfs, const char *item,
 	return mods ? apply_modifiers(mods + 1, ev, err, err_size) : 0;
 }
 
+/* The end of one item at p: the next ',' outside PMU/a=1,b=2/ and
+ * outside a group's braces. */
+static const char *item_end(const char *p)
+{
+	int slash = 0, brace = 0;
+
+	for (; *p && (*p != ',' || slash || brace); p++) {
+		if (*p == '/')
+			slash = !slash;
+		else if (*p == '{')
+			brace++;
+		else if (*p == '}' && brace)
+			brace--;
+	}
+	return p;
+}
+
+/* The item at *p (up to item_end) into buf, *p past it and its comma,
+ * with room for one more event; no group in a group.  @return 0 or
+ * PD_ERR_API with what is wrong in err (about bad: the list or group). */
+static int take_item(const char **p, char *buf, size_t size, size_t nr,
+		     size_t max, const char *bad, bool in_group, char *err,
+		     size_t err_size)
+{
+	const char *q = item_end(*p);
+
+	if (q == *p || (size_t)(q - *p) >= size || (in_group && **p == '{'))
+		return errf(err, err_size, PD_ERR_API, "bad event list '%s'",
+			    bad);
+	if (nr == max)
+		return errf(err, err_size, PD_ERR_API, "more than %zu events",
+			    max);
+	memcpy(buf, *p, (size_t)(q - *p));
+	buf[q - *p] = '\0';
+	*p = *q ? q + 1 : q;
+	return 0;
+}
+
+/*
+ * A group "{a,b}[:MODS]" (item without the braces' text copied) into
+ * ev[*nr...]: each member parsed as an item, MODS applied to each as
+ * perf applies a group's modifiers; S makes the leader sample for all.
+ */
+static int parse_group(const char *sysfs, const char *item,
+		       struct rec_evsel *ev, size_t max, size_t *nr, char *err,
+		       size_t err_size)
+{
+	const char *close = strrchr(item, '}'), *mods = NULL;
+	char inner[REC_NAME_MAX];
+	const size_t first = *nr;
+	bool sample_read = false;
+	size_t len;
+
+	if (!close || close == item + 1)
+		return errf(err, err_size, PD_ERR_API,
+			    "'%s': a group is {EVENT,EVENT...}[:MODIFIERS]",
+			    item);
+	if (close[1] == ':' && close[2] &&
+	    strspn(close + 2, "ukhpPHGS") == strlen(close + 2))
+		mods = close + 2;
+	else if (close[1])
+		return errf(err, err_size, PD_ERR_API,
+			    "'%s': bad modifiers after the group", item);
+	len = (size_t)(close - item - 1);
+	memcpy(inner, item + 1, len);
+	inner[len] = '\0';
+	for (const char *p = inner; *p;) {
+		char one[REC_NAME_MAX];
+		int rc = take_item(&p, one, sizeof(one), *nr, max, item, true,
+				   err, err_size);
+
+		if (rc == 0)
+			rc = parse_item(sysfs, one, &ev[*nr], err, err_size);
+		if (rc < 0)
+			return rc;
+		(*nr)++;
+	}
+	if (mods) {
+		/* S is the group's; the others each member's (perf keeps
+		 * the members' names as they were written) */
+		char each[16];
+		size_t n = 0;
+
+		for (const char *m = mods; *m && n + 1 < sizeof(each); m++) {
+			if (*m == 'S')
+				sample_read = true;
+			else
+				each[n++] = *m;
+		}
+		each[n] = '\0';
+		for (size_t i = first; n && i < *nr; i++) {
+			int rc = apply_modifiers(each, &ev[i], err, err_size);
+
+			if (rc < 0)
+				return rc;
+		}
+	}
+	for (size_t i = first; i < *nr; i++) {
+		ev[i].leader = first;
+		ev[i].sample_read = sample_read && *nr - first > 1;
+	}
+	ev[first].nr_members = (unsigned)(*nr - first);
+	return 0;
+}
+
 int rec_parse_events(const char *list, const char *sysfs,
 		     struct rec_evsel *ev, size_t max, size_t *nr, char *err,
 		     size_t err_size)
@@ -511,26 +617,24 @@ int rec_parse_events(const char *list, const char *sysfs,
 	*nr = 0;
 	while (*p) {
 		char item[REC_NAME_MAX];
-		const char *q = p;
-		int depth = 0, rc;
+		int rc = take_item(&p, item, sizeof(item), *nr, max, list,
+				   false, err, err_size);
 
-		/* commas inside PMU/a=1,b=2/ are the event's */
-		for (; *q && (*q != ',' || depth); q++)
-			if (*q == '/')
-				depth = !depth;
-		if (q == p || (size_t)(q - p) >= sizeof(item))
-			return errf(err, err_size, PD_ERR_API,
-				    "bad event list '%s'", list);
-		if (*nr == max)
-			return errf(err, err_size, PD_ERR_API,
-				    "more than %zu events", max);
-		memcpy(item, p, (size_t)(q - p));
-		item[q - p] = '\0';
-		rc = parse_item(sysfs, item, &ev[*nr], err, err_size);
 		if (rc < 0)
 			return rc;
-		(*nr)++;
-		p = *q ? q + 1 : q;
+		if (item[0] == '{') {
+			rc = parse_group(sysfs, item, ev, max, nr, err,
+					 err_size);
+		} else {
+			rc = parse_item(sysfs, item, &ev[*nr], err, err_size);
+			if (rc == 0) {
+				ev[*nr].leader = *nr;
+				ev[*nr].nr_members = 1;
+				(*nr)++;
+			}
+		}
+		if (rc < 0)
+			return rc;
 	}
 	if (*nr == 0)
 		return errf(err, err_size, PD_ERR_API, "no events in '%s'",

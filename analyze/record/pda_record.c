@@ -311,6 +311,24 @@ static uint64_t regs_user_mask(void)
 	return 0;
 }
 
+/* perf's evlist__config: with several events every sample names its
+ * event, by PERF_SAMPLE_ID where their sample types agree, else by
+ * PERF_SAMPLE_IDENTIFIER (at a fixed place). */
+static void set_sample_id(struct rec *r)
+{
+	uint64_t bit = PERF_SAMPLE_ID;
+
+	if (r->nr_ev < 2)
+		return;
+	for (size_t i = 1; i < r->nr_ev; i++)
+		if (r->ev[i].attr.sample_type != r->ev[0].attr.sample_type)
+			bit = PERF_SAMPLE_IDENTIFIER;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		r->ev[i].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+		r->ev[i].attr.sample_type |= bit;
+	}
+}
+
 /* The attrs as perf 6.1's evsel__config sets them for these options. */
 static int config_events(struct rec *r)
 {
@@ -335,16 +353,16 @@ static int config_events(struct rec *r)
 	 * the unwinders find .eh_frame_hdr in a read-only map */
 	if (o->data_addr || o->call_graph == PDA_REC_CG_DWARF)
 		type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	if (r->nr_ev > 1)
-		type |= PERF_SAMPLE_IDENTIFIER;
 	for (size_t i = 0; i < r->nr_ev; i++)
 		if (r->ev[i].tracepoint)
 			type |= PERF_SAMPLE_CPU; /* perf's, for tracepoints */
-	r->sample_type = type;
-	r->id_hdr_size = 8 * (1 + 1 + !!(type & PERF_SAMPLE_CPU) +
-			      !!(type & PERF_SAMPLE_IDENTIFIER));
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		struct perf_event_attr *a = &r->ev[i].attr;
+		const bool member = r->ev[i].leader != i;
+		const bool tracking = r->ev[i].tracking;
+		/* the side band: on the tracking dummy, else the first */
+		const bool side_band = tracking || (i == 0 && !r->ev[r->nr_ev - 1]
+							      .tracking);
 
 		a->size = sizeof(*a);
 		a->sample_type = type | (r->ev[i].tracepoint ? PERF_SAMPLE_RAW
@@ -359,28 +377,53 @@ static int config_events(struct rec *r)
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 		}
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		a->disabled = 1;
+		/* a group's members start with their leader; the tracking
+		 * dummy at once, as perf's */
+		a->disabled = !member && !tracking;
 		a->inherit = o->tids ? 0 : 1;
-		a->enable_on_exec = o->argv && !per_cpu_target ? 1 : 0;
+		a->enable_on_exec = o->argv && !per_cpu_target && !member;
 		a->sample_id_all = 1;
-		a->exclude_guest = 1;
+		a->exclude_guest = !tracking;
+		if (r->ev[i].sample_read) {
+			/* perf 6.1's leader sampling: every sample reads the
+			 * group; the members never sample themselves, and
+			 * the kernel reads no group of inherited events */
+			a->sample_type |= PERF_SAMPLE_READ;
+			a->read_format |= PERF_FORMAT_GROUP;
+			a->inherit = 0;
+			if (member) {
+				a->freq = 0;
+				a->sample_period = 0;
+			}
+		}
 		if (o->call_graph == PDA_REC_CG_DWARF) {
 			a->sample_regs_user = regs_user_mask();
 			a->sample_stack_user = o->stack_size ? o->stack_size
 							     : DEFAULT_STACK;
 			a->exclude_callchain_user = 1;
 		}
-		if (i == 0) {
-			/* the first event carries the side band */
+		if (o->use_clockid) {
+			a->use_clockid = 1;
+			a->clockid = o->clockid;
+		}
+		if (side_band) {
+			/* one event carries the side band */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = 1;
 			a->task = 1;
 			a->ksymbol = a->bpf_event = 1;
-			a->context_switch = o->switch_events;
+			a->context_switch = o->switch_events || o->latency;
 			a->mmap_data = o->data_addr ||
 				       o->call_graph == PDA_REC_CG_DWARF;
 		}
-		a->watermark = 1;
 	}
+	set_sample_id(r);
+	type = r->ev[0].attr.sample_type;
+	r->sample_type = type;
+	/* sample_id_all: pid, tid, time, [id], [stream_id], [cpu, res],
+	 * [identifier] */
+	r->id_hdr_size = 8 * (2 + !!(type & PERF_SAMPLE_ID) +
+			      !!(type & PERF_SAMPLE_CPU) +
+			      !!(type & PERF_SAMPLE_IDENTIFIER));
 	return 0;
 }
 
@@ -424,15 +467,49 @@ static int unsupported_error(struct rec *r, const struct rec_evsel *ev, int e)
 		    ev->name, strerror(e), pmus);
 }
 
+/* -vv: the attr before its first open (again after a fallback changed
+ * it), then the call and its result, in perf record -vv's words. */
+static void dump_open(struct rec *r, struct rec_evsel *ev, int32_t tid,
+		      int cpu, int group_fd, int fd, int err)
+{
+	struct pdc_strbuf b;
+	static const char rule[] =
+		"------------------------------------------------------------\n";
+
+	pdc_strbuf_init(&b, r->a, NULL, 0);
+	if (!ev->dumped) {
+		pdc_strbuf_addf(&b, "%sperf_event_attr:\n", rule);
+		rec_attr_text(&ev->attr, &b);
+		pdc_strbuf_addf(&b, "%s", rule);
+		ev->dumped = true;
+	}
+	pdc_strbuf_addf(&b,
+			"sys_perf_event_open: pid %d  cpu %d  group_fd %d  "
+			"flags %#x",
+			tid, cpu, group_fd, (unsigned)PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		pdc_strbuf_addf(&b, " = %d\n", fd);
+	else
+		pdc_strbuf_addf(&b, "\nsys_perf_event_open failed, error %d\n",
+				-err);
+	if (!b.oom)
+		r->o.dump(r->o.dump_arg, pdc_strbuf_str(&b));
+	pdc_strbuf_release(&b);
+}
+
 /* perf_event_open with perf's fallbacks; @return the fd or a pd_err. */
-int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
+int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
+		 bool *gone)
 {
 	struct rec_evsel *ev = &r->ev[e];
 
 	for (;;) {
-		int fd = sys_perf_event_open(&ev->attr, tid, cpu, -1,
+		int fd = sys_perf_event_open(&ev->attr, tid, cpu, group_fd,
 					     PERF_FLAG_FD_CLOEXEC);
 		int err = errno;
+
+		if (r->o.dump)
+			dump_open(r, ev, tid, cpu, group_fd, fd, err);
 
 		if (fd >= 0)
 			return fd;
@@ -442,11 +519,36 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
 		}
 		if (err == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
 			/* kernels before 6.0 count no lost samples */
-			for (size_t i = 0; i < r->nr_ev; i++)
+			for (size_t i = 0; i < r->nr_ev; i++) {
 				r->ev[i].attr.read_format &=
 					~(uint64_t)PERF_FORMAT_LOST;
+				r->ev[i].dumped = false;
+			}
 			r->read_lost = false;
 			continue;
+		}
+		if (ev->precise_max && ev->attr.precise_ip) {
+			/* perf 6.1's evsel__precise_ip_fallback, on any
+			 * failure */
+			ev->attr.precise_ip--;
+			ev->dumped = false;
+			if (r->o.dump) {
+				char msg[64];
+
+				snprintf(msg, sizeof(msg),
+					 "decreasing precise_ip by one (%u)\n",
+					 (unsigned)ev->attr.precise_ip);
+				r->o.dump(r->o.dump_arg, msg);
+			}
+			continue;
+		}
+		if (ev->precise_max) {
+			/* every level tried: the most precise back, for
+			 * the fallback below (perf keeps it on cpu-clock,
+			 * which ignores it) */
+			ev->attr.precise_ip = 3;
+			ev->precise_max = false;
+			ev->dumped = false;
 		}
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
 		     err == EINVAL) &&
@@ -457,10 +559,10 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
 			     ev->name, strerror(err));
 			ev->attr.type = PERF_TYPE_SOFTWARE;
 			ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-			ev->attr.precise_ip = 0;
 			snprintf(ev->name, sizeof(ev->name), "cpu-clock");
 			ev->fallback = false;
 			ev->needs_pmu = false;
+			ev->dumped = false;
 			continue;
 		}
 		if ((err == EOPNOTSUPP || err == EINVAL) &&
@@ -468,6 +570,7 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone)
 			rlog(r, PD_LOG_INFO, "'%s': no precise ip here",
 			     ev->name);
 			ev->attr.precise_ip--;
+			ev->dumped = false;
 			continue;
 		}
 		if (err == EACCES || err == EPERM)
@@ -540,8 +643,13 @@ static int open_events(struct rec *r)
 			for (size_t e = 0; e < r->nr_ev; e++) {
 				size_t i = (c * r->nr_threads + t) * r->nr_ev + e;
 				bool gone = false;
+				const size_t lead = r->ev[e].leader;
 				int fd = rec_open_one(r, e, r->threads[t],
-						  r->cpus[c], &gone);
+						      r->cpus[c],
+						      lead == e ? -1
+								: r->fds[i - e +
+									 lead],
+						      &gone);
 				int rc;
 
 				if (gone)
@@ -609,6 +717,16 @@ static uint32_t ld32(const unsigned char *p)
 	return v;
 }
 
+/* The sample type of the event whose fd has id (PERF_SAMPLE_IDENTIFIER
+ * samples; they differ where a tracepoint or a group reads more). */
+static uint64_t event_sample_type(const struct rec *r, uint64_t id)
+{
+	for (size_t i = 0; i < r->nr_fds; i++)
+		if (r->fds[i] >= 0 && r->ids[i] == id)
+			return r->ev[i % r->nr_ev].attr.sample_type;
+	return r->sample_type;
+}
+
 /* A sample's time, and the binaries its ip and callchain fell in. */
 static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 			uint16_t misc)
@@ -619,19 +737,30 @@ static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 	bool kernel = (misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL;
 
 	r->st->nr_samples++;
-	if (st & PERF_SAMPLE_IDENTIFIER)
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		if (q + 8 > end)
+			return;
+		st = event_sample_type(r, ld64(q));
 		q += 8;
-	if (q + 16 > end)
+	}
+	if (q + 24 > end)
 		return;
 	ip = ld64(q), q += 8;
 	pid = (int32_t)ld32(q), q += 8;
 	time = ld64(q), q += 8;
-	if (st & PERF_SAMPLE_ADDR)
-		q += 8;
-	if (st & PERF_SAMPLE_CPU)
-		q += 8;
-	if (st & PERF_SAMPLE_PERIOD)
-		q += 8;
+	q += 8 * (!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
+		  !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD));
+	if ((st & PERF_SAMPLE_READ) && q + 8 <= end) {
+		/* leader sampling: nr, then nr values with id and lost */
+		const uint64_t rf = r->ev[0].attr.read_format;
+		const uint64_t entry = 8 * (1 + !!(rf & PERF_FORMAT_ID) +
+					    !!(rf & PERF_FORMAT_LOST));
+		const uint64_t nr = ld64(q);
+
+		if (nr > (uint64_t)(end - q) / entry)
+			return;
+		q += 8 + nr * entry;
+	}
 	if (time && (!r->first_time || time < r->first_time))
 		r->first_time = time;
 	if (time > r->last_time)
@@ -825,41 +954,64 @@ static int record_loop(struct rec *r)
 	return rc;
 }
 
+/* A LOST_SAMPLES record: lost samples of the counter with id on cpu. */
+static int write_lost(struct rec *r, uint32_t cpu, uint64_t id, uint64_t lost)
+{
+	unsigned char rec[8 + 8 + 40];
+	const size_t size = 16 + r->id_hdr_size;
+	const uint32_t type = PERF_RECORD_LOST_SAMPLES;
+	const uint16_t sz = (uint16_t)size;
+	size_t off = 16;
+
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, &type, 4);
+	memcpy(rec + 6, &sz, 2);
+	memcpy(rec + 8, &lost, 8);
+	/* sample_id_all: pid, tid, time, [id], [cpu, res], [identifier] */
+	off += 16;
+	if (r->sample_type & PERF_SAMPLE_ID) {
+		memcpy(rec + off, &id, 8);
+		off += 8;
+	}
+	if (r->sample_type & PERF_SAMPLE_CPU) {
+		memcpy(rec + off, &cpu, 4);
+		off += 8;
+	}
+	if (r->sample_type & PERF_SAMPLE_IDENTIFIER)
+		memcpy(rec + off, &id, 8);
+	r->st->nr_lost += lost;
+	return pd_writer_data(r->w, rec, size);
+}
+
 /* perf 6.1's record__read_lost_samples: each counter's lost samples as a
- * LOST_SAMPLES record with the counter's id. */
+ * LOST_SAMPLES record with the counter's id.  A group's counters are
+ * read together, from the leader (perf 6.1 reads them as single counters
+ * and fails: "read LOST count failed"). */
 static int lost_samples(struct rec *r)
 {
 	for (size_t i = 0; r->read_lost && i < r->nr_fds; i++) {
-		uint64_t v[3];
-		unsigned char rec[8 + 8 + 32];
-		size_t size = 16 + r->id_hdr_size, off = 16;
-		uint32_t cpu;
-		int rc;
+		const size_t e = i % r->nr_ev;
+		const uint32_t cpu =
+			(uint32_t)r->cpus[i / (r->nr_threads * r->nr_ev)];
+		uint64_t v[1 + 3 * REC_MAX_EVENTS];
+		ssize_t n;
+		int rc = 0;
 
-		if (r->fds[i] < 0 ||
-		    read(r->fds[i], v, sizeof(v)) != (ssize_t)sizeof(v) ||
-		    v[2] == 0)
+		if (r->fds[i] < 0 || r->ev[e].leader != e)
 			continue;
-		cpu = (uint32_t)r->cpus[i / (r->nr_threads * r->nr_ev)];
-		memset(rec, 0, sizeof(rec));
-		{
-			uint32_t type = PERF_RECORD_LOST_SAMPLES;
-			uint16_t sz = (uint16_t)size;
-
-			memcpy(rec, &type, 4);
-			memcpy(rec + 6, &sz, 2);
+		n = read(r->fds[i], v, sizeof(v));
+		if (!(r->ev[e].attr.read_format & PERF_FORMAT_GROUP)) {
+			/* value, id, lost */
+			if (n == 3 * 8 && v[2])
+				rc = write_lost(r, cpu, r->ids[i], v[2]);
+		} else if (n >= 8 && v[0] <= REC_MAX_EVENTS &&
+			   (size_t)n >= 8 * (1 + 3 * v[0])) {
+			/* nr, then value, id, lost of each */
+			for (uint64_t k = 0; rc == 0 && k < v[0]; k++)
+				if (v[3 + 3 * k])
+					rc = write_lost(r, cpu, v[2 + 3 * k],
+							v[3 + 3 * k]);
 		}
-		memcpy(rec + 8, &v[2], 8);
-		/* sample_id_all: pid, tid, time, [cpu, res], [identifier] */
-		off += 16;
-		if (r->sample_type & PERF_SAMPLE_CPU) {
-			memcpy(rec + off, &cpu, 4);
-			off += 8;
-		}
-		if (r->sample_type & PERF_SAMPLE_IDENTIFIER)
-			memcpy(rec + off, &r->ids[i], 8);
-		r->st->nr_lost += v[2];
-		rc = pd_writer_data(r->w, rec, size);
 		if (rc < 0)
 			return rc;
 	}
@@ -869,7 +1021,8 @@ static int lost_samples(struct rec *r)
 static int write_synthesized(struct rec *r)
 {
 	struct rec_synth s = {.a = r->a, .id_hdr_size = r->id_hdr_size,
-			      .mmap_data = r->ev[0].attr.mmap_data,
+			      .mmap_data = r->ev[0].attr.mmap_data ||
+					   r->ev[r->nr_ev - 1].attr.mmap_data,
 			      .dsos = r->dsos};
 	int rc;
 
@@ -984,6 +1137,34 @@ int rec_add_events(struct rec *r)
 	return rc;
 }
 
+/* GROUP_DESC (format.md §4.17) as perf 6.1 writes it: the groups of
+ * more than one event, each "{anon_group}", its leader's index and its
+ * size. */
+static int group_desc(struct rec *r)
+{
+	struct pdc_strbuf b;
+	uint32_t nr = 0;
+	int rc;
+
+	for (size_t e = 0; e < r->nr_ev; e++)
+		nr += r->ev[e].leader == e && r->ev[e].nr_members > 1;
+	if (!nr)
+		return 0;
+	pdc_strbuf_init(&b, r->a, NULL, 0);
+	pd_feat_u32(&b, nr);
+	for (size_t e = 0; e < r->nr_ev; e++) {
+		if (r->ev[e].leader != e || r->ev[e].nr_members < 2)
+			continue;
+		pd_feat_string(&b, "{anon_group}");
+		pd_feat_u32(&b, (uint32_t)e);
+		pd_feat_u32(&b, r->ev[e].nr_members);
+	}
+	rc = b.oom ? PD_ERR_NOMEM
+		   : pd_writer_feature(r->w, PD_FEAT_GROUP_DESC, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 static int end_features(struct rec *r)
 {
 	struct pdc_strbuf b;
@@ -1021,8 +1202,28 @@ static int setup(struct rec *r)
 			      REC_MAX_EVENTS, &r->nr_ev, r->err, r->err_size);
 	if (rc < 0)
 		return rc;
-	if (!o->events)
+	if (!o->events) {
+		/* perf's default is cycles:P */
 		r->ev[0].fallback = true;
+		r->ev[0].precise_max = true;
+		r->ev[0].attr.precise_ip = 3;
+	}
+	if ((o->system_wide || o->cpus) && r->nr_ev < REC_MAX_EVENTS) {
+		/* perf 6.1 (record__open's evlist__add_dummy_on_all_cpus):
+		 * whole CPUs get a dummy event, enabled at once, that
+		 * carries the side band (maps, comms, switches) */
+		struct rec_evsel *d = &r->ev[r->nr_ev];
+
+		memset(d, 0, sizeof(*d));
+		d->attr.type = PERF_TYPE_SOFTWARE;
+		d->attr.config = PERF_COUNT_SW_DUMMY;
+		d->attr.exclude_kernel = d->attr.exclude_user = 0;
+		snprintf(d->name, sizeof(d->name), "dummy:HG");
+		d->leader = r->nr_ev;
+		d->nr_members = 1;
+		d->tracking = true;
+		r->nr_ev++;
+	}
 	rc = rec_targets(r);
 	if (rc < 0)
 		return rc;
@@ -1088,6 +1289,14 @@ static int write_capture(struct rec *r)
 	rc = rec_add_events(r);
 	if (rc == 0)
 		rc = rec_host_features(r->w, &r->o, r->a);
+	/* known before the data: a pipe's features come first */
+	if (rc == 0)
+		rc = group_desc(r);
+	for (size_t e = 0; rc == 0 && !r->o.pipe && e < r->nr_ev; e++)
+		if (r->ev[e].tracepoint) {
+			rc = rec_tracing_data(r);
+			break;
+		}
 	if (rc == 0)
 		rc = pd_writer_begin(r->w);
 	if (rc == 0)

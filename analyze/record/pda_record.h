@@ -83,6 +83,18 @@ struct pda_record_opts {
 	unsigned interval_ms;		/* -I: a round every MS; 0 none */
 	unsigned runs;			/* -r: the workload run this many
 					 * times, a FINAL round each (0: 1) */
+	/* -k: every event's time on this clock (CLOCKID and CLOCK_DATA
+	 * written) */
+	bool use_clockid;
+	int clockid;
+	/* --latency (perf 6.15): context switches recorded, for the
+	 * parallelism that weighs a sample's latency */
+	bool latency;
+	/* -vv: each event's perf_event_attr and each perf_event_open as
+	 * perf record -vv prints them, a line or a block of lines at a
+	 * time (text ends in a newline) */
+	void (*dump)(void *arg, const char *text);
+	void *dump_arg;
 };
 
 #define PDA_RECORD_OPTS(name, ...)                                          \

@@ -25,13 +25,26 @@ struct rec_evsel {
 	bool tracepoint;
 	bool fallback;		     /* the default cycles: cpu-clock where
 				      * the host has no hardware counters */
+	/* {a,b}: the group (perf's evsel leader and nr_members) */
+	size_t leader;		     /* its leader's index (its own: a
+				      * leader, or no group) */
+	unsigned nr_members;	     /* a leader's: its group's size */
+	bool sample_read;	     /* {...}:S: the leader samples, every
+				      * member's count read with it */
+	bool dumped;		     /* -vv: its attr as it is was shown */
+	bool tracking;		     /* the dummy:HG that perf adds for -a
+				      * and -C to carry the side band */
+	bool precise_max;	     /* :P and the default cycles: the most
+				      * precise ip the host takes (perf's
+				      * precise_max: tried from 3 down) */
 };
 
 /*
  * Parse a comma-separated event list as perf's -e: software and generic
  * hardware names, hardware cache events, rNNN, PMU/terms/ and event
  * names from sysfs, SYS:NAME tracepoints from tracefs, each with
- * :u/:k/:h/:p modifiers.  sysfs is the root of /sys (tests give
+ * :u/:k/:h/:p modifiers; groups {a,b} whose modifiers apply to each
+ * member, S among them for leader sampling.  sysfs is the root of /sys (tests give
  * another).  @return 0 and *nr events in ev, or a negative pd_err with
  * the reason in err.
  */
@@ -90,6 +103,11 @@ int rec_synth_kernel(struct rec_synth *s);
  * from /proc.  @return 0, or PD_ERR_NOTFOUND when it has gone. */
 int rec_synth_process(struct rec_synth *s, int32_t pid);
 
+/* perf_event_attr in perf's -vv form (perf_event_attr__fprintf, as
+ * perf 6.1 prints it) into b: "  name  value" lines of the non-zero
+ * fields. */
+void rec_attr_text(const struct perf_event_attr *a, struct pdc_strbuf *b);
+
 /* ---- a run (pda_record.c; pda_recstat.c counts with it) ---------- */
 
 struct rbuf {
@@ -140,16 +158,22 @@ int rec_targets(struct rec *r);
 int rec_start_workload(struct rec *r);
 /* Reaped (WNOHANG): its status in r->st->workload_status. */
 bool rec_workload_exited(struct rec *r);
-/* perf_event_open of event e on (tid, cpu) with perf's fallbacks.
+/* perf_event_open of event e on (tid, cpu) in group_fd's group (-1:
+ * none) with perf's fallbacks.
  * @return the fd, -1 with *gone set for a thread that exited, or a
  * negative pd_err. */
-int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, bool *gone);
+int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
+		 bool *gone);
 /* The events and their ids (r->fds, r->ids: [cpu][thread][event]) to
  * the writer, and the EVENT_DESC feature. */
 int rec_add_events(struct rec *r);
 int rec_event_desc(struct rec *r);
 void rec_ioctl_all(struct rec *r, unsigned long req);
 void rec_close_events(struct rec *r);
+
+/* The TRACING_DATA feature for the tracepoints among r->ev
+ * (pda_rectrace.c).  @return 0 or a negative pd_err. */
+int rec_tracing_data(struct rec *r);
 
 /*
  * --stat (pda_recstat.c): count r->ev on the targets as perf stat record

@@ -149,7 +149,7 @@ static int open_counters(struct rstat *s)
 					   e;
 				bool gone = false;
 				int fd = rec_open_one(r, e, r->threads[t],
-						      r->cpus[c], &gone);
+						      r->cpus[c], -1, &gone);
 
 				if (gone)
 					break;
@@ -507,6 +507,12 @@ int rec_stat_run(struct rec *r)
 						  : DEFAULT_EVENTS,
 				      "/sys", r->ev, REC_MAX_EVENTS, &r->nr_ev,
 				      r->err, r->err_size);
+	for (size_t e = 0; rc == 0 && e < r->nr_ev; e++)
+		if (r->ev[e].leader != e)
+			rc = rec_errf(r, PD_ERR_UNSUPPORTED,
+				      "--stat: groups {...} are not counted "
+				      "as groups; give the events without "
+				      "braces");
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
 	if (rc == 0)
 		config_counters(r);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- build-ids --------------------------------------------------- */
@@ -676,6 +677,36 @@ static int pmu_mappings(struct pd_writer *w, const struct pd_alloc *a)
 	return rc < 0 ? rc : put_feat(w, PD_FEAT_PMU_MAPPINGS, &b);
 }
 
+/* -k: CLOCKID (the clock's resolution in ns) and CLOCK_DATA (format.md
+ * §4.29: version 1, the clock, one moment read as wall-clock time and
+ * on the clock), as perf 6.1 writes them with use_clockid. */
+static int clock_features(struct pd_writer *w, int clockid,
+			  const struct pd_alloc *a)
+{
+	struct timespec res, wall, clk;
+	struct pdc_strbuf b;
+	int rc;
+
+	if (clock_getres((clockid_t)clockid, &res) < 0 ||
+	    clock_gettime(CLOCK_REALTIME, &wall) < 0 ||
+	    clock_gettime((clockid_t)clockid, &clk) < 0)
+		return PD_ERR_IO;
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u64(&b, (uint64_t)res.tv_sec * 1000000000u +
+				(uint64_t)res.tv_nsec);
+	rc = put_feat(w, PD_FEAT_CLOCKID, &b);
+	if (rc < 0)
+		return rc;
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u32(&b, 1);
+	pd_feat_u32(&b, (uint32_t)clockid);
+	pd_feat_u64(&b, (uint64_t)wall.tv_sec * 1000000000u +
+				(uint64_t)wall.tv_nsec);
+	pd_feat_u64(&b, (uint64_t)clk.tv_sec * 1000000000u +
+				(uint64_t)clk.tv_nsec);
+	return put_feat(w, PD_FEAT_CLOCK_DATA, &b);
+}
+
 int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		      const struct pd_alloc *a)
 {
@@ -728,6 +759,8 @@ int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		rc = numa_topology(w, a);
 	if (rc == 0)
 		rc = pmu_mappings(w, a);
+	if (rc == 0 && o->use_clockid)
+		rc = clock_features(w, o->clockid, a);
 	return rc;
 }
 

@@ -6,11 +6,13 @@
 #include "pda_machine_int.h"
 #include "pda_capture.h"
 #include "pda_pipe.h"
+#include "pda_readgroup.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * Sideband records a two-pass run keeps, at most, and their bytes with
@@ -123,13 +125,59 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 
 /* ---- the pipeline's callbacks --------------------------------------- */
 
+/* Leader sampling: whether any member of sample's group may be kept
+ * (each is filtered as its own sample when it is handed on). */
+static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
+{
+	for (uint64_t i = 0; i < sample->read.nr; i++) {
+		struct pd_read_value v;
+		struct pd_sample m = *sample;
+
+		pd_sample_read_value(sample, i, &v);
+		m.evsel = pd_file_evsel_by_id(c->f, v.id);
+		if (m.evsel && pda_filter_peek(c->o.filter, &m))
+			return true;
+	}
+	return false;
+}
+
 static bool want(void *arg, const struct pd_sample *sample)
 {
 	struct pda_capture *c = arg;
 
+	if (c->o.filter && pda_readgroup_is(sample))
+		return want_group(c, sample);
 	if (c->o.filter && c->unwinding)
 		return pda_filter_peek(c->o.filter, sample);
 	return !c->o.filter || pda_filter_sample(c->o.filter, sample);
+}
+
+/* A sample that read its group: each member as its own sample, as perf
+ * delivers them (pda_readgroup.h), each through the filter. */
+static int deliver_group(struct pda_capture *c, const struct pda_pipe_item *it)
+{
+	if (!c->rg) {
+		c->rg = pda_zalloc(c->s, sizeof(*c->rg));
+		if (!c->rg)
+			return callback_failed(c, PD_ERR_NOMEM);
+	}
+	for (uint64_t i = 0; i < it->sample->read.nr; i++) {
+		struct pda_pipe_item one = *it;
+		struct pd_sample m;
+		int rc = pda_readgroup_member(c->rg, c->s, c->f, it->sample, i,
+					      &m);
+
+		if (rc < 0)
+			return callback_failed(c, rc);
+		if (rc == 0 ||
+		    (c->o.filter && !pda_filter_sample(c->o.filter, &m)))
+			continue;
+		one.sample = &m;
+		rc = c->o.sample_fn(c->o.arg, &one);
+		if (rc < 0)
+			return callback_failed(c, rc);
+	}
+	return 0;
 }
 
 static int deliver(void *arg, const struct pda_pipe_item *it)
@@ -140,6 +188,8 @@ static int deliver(void *arg, const struct pda_pipe_item *it)
 	if (it->err)
 		return skip(c, PDA_CAPTURE_STACK_ERROR,
 			    pda_session_errmsg(c->s));
+	if (pda_readgroup_is(it->sample))
+		return deliver_group(c, it);
 	rc = c->o.sample_fn(c->o.arg, it);
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
@@ -175,6 +225,19 @@ static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
 
 /* ---- the run ---------------------------------------------------------- */
 
+/*
+ * The reader's pager thread (PD_READ_PAGER) takes the file's page faults
+ * off the thread that reads and decodes, where the run may use a second
+ * CPU: it uses the share the pipeline's other threads leave idle.
+ */
+static unsigned pager_flag(const struct pda_capture *c)
+{
+	if (c->o.jobs == 1 ||
+	    (c->o.jobs == 0 && sysconf(_SC_NPROCESSORS_ONLN) < 2))
+		return 0;
+	return PD_READ_PAGER;
+}
+
 int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 		     struct pda_session *s, const struct pda_capture_opts *opts)
 {
@@ -192,9 +255,9 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	c->two_pass = s && !c->o.time_order && pd_file_header(f)->file_size &&
 		      !order_matters(s);
 	rc = pd_reader_new(f,
-			   c->two_pass		     ? 0
+			   c->two_pass		     ? pager_flag(c)
 			   : s || c->o.ordered ? PD_READ_ORDERED
-					       : 0,
+					       : pager_flag(c),
 			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);
@@ -506,7 +569,7 @@ static int first_pass(struct pda_capture *c)
 	int rc;
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
-	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	pass_begin(c, "sideband");
@@ -630,7 +693,7 @@ static int unwind_pass(struct pda_capture *c)
 		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
 		return rc;
 	}
-	rc = pd_reader_new(c->f, PD_READ_QUIET, &r);
+	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	c->unwinding = true;
@@ -755,6 +818,11 @@ void pda_capture_release(struct pda_capture *c)
 	pd_reader_free(c->r);
 	pda_itrace_free(c->itrace);
 	c->itrace = NULL;
+	if (c->s && c->rg) {
+		pda_readgroup_release(c->rg, c->s);
+		pda_free(c->s, c->rg);
+		c->rg = NULL;
+	}
 	if (c->s) {
 		pda_free(c->s, c->keys);
 		pda_free(c->s, c->first);

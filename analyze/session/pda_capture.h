@@ -163,6 +163,7 @@ enum pda_capture_stage {
 };
 
 struct pda_sb_key;
+struct pda_readgroup;
 
 /* Embedded; the fields are private: use the functions below. */
 struct pda_capture {
@@ -181,6 +182,7 @@ struct pda_capture {
 	const struct pd_evsel **order; /* events by first sample */
 	struct pda_pipe *pipe;
 	struct pda_itrace *itrace; /* the synthesized samples, or NULL */
+	struct pda_readgroup *rg; /* leader sampling's counts, or NULL */
 	uint64_t synth_seq;	/* their keys' order after the records' */
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;

@@ -175,16 +175,46 @@ static unsigned record_type(const struct pd_spe_record *r)
 	return t;
 }
 
-/* perf 6.1's neoverse_spe list: N1, N2, V1, any variant and revision */
-static bool is_neoverse(uint64_t midr)
+/*
+ * The CPUs whose data source packets use the common encoding (perf's
+ * common_ds_encoding_cpus since 6.10: perf 6.1's neoverse_spe list, N1,
+ * N2 and V1, and Neoverse V2, Cortex-A720, A725, X1C, X3, X925), any
+ * variant and revision.  perf 6.1 takes the level of a V2 (Graviton 4)
+ * or Cortex record from its events, which its data source says better.
+ */
+static bool is_common_ds(uint64_t midr)
 {
+	static const unsigned parts[] = {
+		0xd0c, /* Neoverse N1 */
+		0xd49, /* Neoverse N2 */
+		0xd40, /* Neoverse V1 */
+		0xd4f, /* Neoverse V2 */
+		0xd81, /* Cortex-A720 */
+		0xd87, /* Cortex-A725 */
+		0xd4c, /* Cortex-X1C */
+		0xd4e, /* Cortex-X3 */
+		0xd85, /* Cortex-X925 */
+	};
 	const unsigned impl = (unsigned)(midr >> 24) & 0xff;
 	const unsigned part = (unsigned)(midr >> 4) & 0xfff;
 
-	return impl == 0x41 && (part == 0xd0c || part == 0xd49 || part == 0xd40);
+	if (impl != 0x41)
+		return false;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (part == parts[i])
+			return true;
+	return false;
 }
 
-/* The Neoverse data sources (their TRMs; perf's ARM_SPE_NV_*) */
+/* AmpereOne (AMPERE1A: implementer 0xc0, part 0xac4), whose data
+ * sources perf (>= 6.12) maps onto the common ones */
+static bool is_ampereone(uint64_t midr)
+{
+	return ((midr >> 24) & 0xff) == 0xc0 && ((midr >> 4) & 0xfff) == 0xac4;
+}
+
+/* The common data sources (the Neoverse TRMs; perf's ARM_SPE_NV_*,
+ * later ARM_SPE_COMMON_DS_*) */
 enum {
 	NV_L1D = 0x0,
 	NV_L2 = 0x8,
@@ -196,15 +226,37 @@ enum {
 	NV_DRAM = 0xe,
 };
 
-static uint64_t neoverse_level(const struct pd_spe_record *r, bool store)
+/* AmpereOne's own data sources (perf's ARM_SPE_AMPEREONE_*) as the
+ * common ones; -1 for one it does not list */
+static int ampereone_source(unsigned source)
+{
+	switch (source) {
+	case 0x0: /* local chip cache or device */
+		return NV_PEER_CORE;
+	case 0x3: /* SLC */
+		return NV_SYS_CACHE;
+	case 0x5: /* remote chip cache */
+		return NV_REMOTE;
+	case 0x7: /* DDR */
+		return NV_DRAM;
+	case 0x8: /* L1D */
+		return NV_L1D;
+	case 0x9: /* L2D */
+		return NV_L2;
+	default:
+		return -1;
+	}
+}
+
+static uint64_t neoverse_level(unsigned source, bool has_source, bool store)
 {
 	/* Neoverse records say nothing of where a store went */
 	if (store)
 		return DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA) |
 		       DS_SNOOP(SNOOP_NA);
-	if (!(r->mask & PD_SPE_HAS_SOURCE))
+	if (!has_source)
 		return 0;
-	switch (r->source) {
+	switch (source) {
 	case NV_L1D:
 		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1) |
 		       DS_SNOOP(SNOOP_NONE);
@@ -267,8 +319,22 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	if (!op)
 		return 0;
 	ds = DS_OP(op == 1 ? MEM_OP_LOAD : MEM_OP_STORE);
-	ds |= is_neoverse(midr) ? neoverse_level(r, op == 2)
-				: generic_level(t);
+	if (is_common_ds(midr)) {
+		ds |= neoverse_level(r->source,
+				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
+				     op == 2);
+	} else if (is_ampereone(midr)) {
+		/* a source AmpereOne does not list: no level (perf warns
+		 * once), as a store's */
+		const int src = r->mask & PD_SPE_HAS_SOURCE
+					? ampereone_source(r->source)
+					: -1;
+
+		ds |= neoverse_level(src < 0 ? 0 : (unsigned)src, src >= 0,
+				     op == 2);
+	} else {
+		ds |= generic_level(t);
+	}
 	if (t & (T_TLB_ACCESS | T_TLB_MISS))
 		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
 	return ds;
@@ -276,14 +342,50 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 
 /* ---- the trace -------------------------------------------------------- */
 
+/* One AUXTRACE buffer of a queue: its trace bytes (the file's mapping,
+ * or a copy where the reader had them only in passing), its place in
+ * the file's order of buffers. */
+struct qbuf {
+	const unsigned char *data;
+	size_t size;
+	uint64_t data_off;	/* the payload's file offset: alignment */
+	uint64_t order;		/* among all the capture's buffers */
+	bool owned;		/* data is a copy of ours */
+};
+
+/* A sample made and not yet handed out, and where it goes in time
+ * order: time, then (timeless) the queue, then the file's order of
+ * buffers, records and samples (what a global sort of the samples by
+ * time and the order they were made in gives). */
+struct out {
+	uint64_t time, major, order, rec, nth;
+	uint16_t size;
+	unsigned char bytes[8 + 12 * 8];
+};
+
+/* at most the samples of one record: one per kind (a queue decodes its
+ * next record once the last one's are handed out) */
+#define QUEUE_OUTS PDA_ITRACE_NR_KINDS
+
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
 	uint32_t cpu, tid;	/* of its buffers (-1: none) */
 	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
 	uint64_t insns;		/* records since the last instructions
 				 * sample */
+	bool started;		/* timeless: its first "record" made */
+	struct qbuf *bufs;
+	size_t nr_bufs, alloc_bufs;
+	/* decoding: the buffer under way, its cursor, the record's index
+	 * in it (0: the timeless queue's empty first record), the samples
+	 * made and not handed out */
+	size_t cur;
+	bool open, done;
+	struct pd_spe_cursor c;
+	uint64_t rec;
+	struct out out[QUEUE_OUTS];
+	unsigned head, nr_out;
 };
-
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
 	uint32_t cpu, pid, tid;
@@ -293,11 +395,9 @@ struct tidpid {
 	uint32_t tid, pid;
 };
 
-struct ent {			/* one synthesized sample */
-	uint64_t time;
-	uint64_t seq;		/* made in this order */
-	size_t off;		/* its record's bytes in buf */
-	uint32_t size;
+
+struct cpu_midr {
+	uint64_t cpu, midr;
 };
 
 struct pda_itrace {
@@ -312,6 +412,11 @@ struct pda_itrace {
 	bool timeless;
 	bool use_ctx;		/* CONTEXT packets give the tid */
 	uint64_t midr;		/* env's CPUID (perf 6.1 reads that) */
+	/* The per-CPU metadata (version 2+, perf >= 6.13): each CPU's
+	 * MIDR, which decides its records' data sources there */
+	unsigned meta_version;
+	struct cpu_midr *cpu_midr;
+	size_t nr_cpu_midr, alloc_cpu_midr;
 	struct pd_ev_time_conv tc;
 	bool have_tc;
 	struct queue *q;
@@ -320,11 +425,9 @@ struct pda_itrace {
 	size_t nr_sw, alloc_sw;
 	struct tidpid *tp;
 	size_t nr_tp, alloc_tp;
-	unsigned char *buf;
-	size_t len, cap;
-	struct ent *ents;
-	size_t nr_ents, alloc_ents;
-	size_t next;
+	uint64_t nr_bufs;	/* AUXTRACE buffers seen, all queues */
+	struct queue *emit_q;	/* the queue synthesizing now */
+	struct out cur;		/* the sample handed out last */
 	struct pda_itrace_stats st;
 	char *err;
 	size_t err_size;
@@ -389,14 +492,6 @@ static int cmp_tp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static int cmp_ent(const void *a, const void *b)
-{
-	const struct ent *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
 
 /* The pid of a thread as the sideband names it; -1 unknown (perf makes
  * the thread then, without a pid). */
@@ -461,7 +556,8 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 	unsigned char rec[8 + 12 * 8], *p = rec + 8;
 	const uint64_t id = it->ev[k]->ids[0];
 	uint16_t hdr16[2] = {PD_REC_SAMPLE, y->misc};
-	struct ent *e;
+	struct queue *q;
+	struct out *o;
 	uint16_t size;
 
 	if (st & PD_SAMPLE_IDENTIFIER)
@@ -496,20 +592,42 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		memcpy(rec + 4, &hdr16[1], 2);
 		memcpy(rec + 6, &size, 2);
 	}
-	if (PDA_GROW(it->s, it->buf, it->cap, it->len + size, SIZE_MAX / 2) <
-		    0 ||
-	    PDA_GROW(it->s, it->ents, it->alloc_ents, it->nr_ents + 1,
-		     SIZE_MAX / sizeof(*it->ents)) < 0)
-		return PD_ERR_NOMEM;
-	memcpy(it->buf + it->len, rec, size);
-	e = &it->ents[it->nr_ents++];
-	e->time = y->time;
-	e->seq = seq;
-	e->off = it->len;
-	e->size = size;
-	it->len += size;
+	q = it->emit_q;
+	if (q->nr_out == QUEUE_OUTS)
+		return PD_ERR_API; /* more samples than kinds: cannot be */
+	o = &q->out[(q->head + q->nr_out++) % QUEUE_OUTS];
+	o->time = y->time;
+	o->major = it->timeless ? (uint64_t)(q - it->q) : 0;
+	o->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
+	o->rec = q->rec;
+	o->nth = seq;
+	o->size = size;
+	memcpy(o->bytes, rec, size);
 	it->st.nr_samples++;
 	it->st.by_kind[k]++;
+	return 0;
+}
+
+/*
+ * The MIDR that decides q's data sources, as perf >= 6.13 picks it
+ * (arm_spe__synth_ds): the original metadata has none per CPU, so the
+ * capture's CPUID; the per-CPU form, the queue's CPU's, and for a
+ * per-thread queue (no CPU) CPU 0's when every CPU is the same model.
+ * 0 (none: the level from the events) where none applies.
+ */
+static uint64_t queue_midr(const struct pda_itrace *it, const struct queue *q)
+{
+	if (it->meta_version < 2)
+		return it->midr;
+	if (q->cpu == UINT32_MAX) {
+		for (size_t i = 1; i < it->nr_cpu_midr; i++)
+			if (it->cpu_midr[i].midr != it->cpu_midr[0].midr)
+				return 0;
+		return it->nr_cpu_midr ? it->cpu_midr[0].midr : 0;
+	}
+	for (size_t i = 0; i < it->nr_cpu_midr; i++)
+		if (it->cpu_midr[i].cpu == q->cpu)
+			return it->cpu_midr[i].midr;
 	return 0;
 }
 
@@ -518,7 +636,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds = pda_itrace_spe_data_src(r, it->midr);
+	const uint64_t ds = pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
 	static const struct {
 		enum pda_itrace_kind k;
@@ -666,18 +784,89 @@ static int add_events(struct pda_itrace *it)
 
 /* The records of one AUXTRACE buffer, kept for when the switches are
  * known. */
-struct held {
-	struct queue *q;
-	struct pd_spe_record r;
-};
+/* The SPE metadata of an AUXTRACE_INFO record at off: its version and,
+ * in the per-CPU form, each CPU's MIDR. */
+static int read_meta(struct pda_itrace *it,
+		     const struct pd_ev_auxtrace_info *ai, uint64_t off)
+{
+	struct pd_spe_info info;
+	int rc = pd_spe_info_decode(it->f, ai, &info);
 
-static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
-		      bool *has_spe)
+	if (rc < 0) {
+		if (it->err && it->err_size)
+			/* the reader's message names the record */
+			snprintf(it->err, it->err_size,
+				 "record at offset 0x%llx: %s",
+				 (unsigned long long)off,
+				 pd_file_errmsg(it->f));
+		return rc;
+	}
+	it->meta_version = info.version;
+	it->nr_cpu_midr = 0;
+	for (uint64_t i = 0; i < info.nr_cpus; i++) {
+		struct pd_spe_cpu c;
+
+		if (pd_spe_info_cpu(&info, i, &c) < 0)
+			continue;
+		if (PDA_GROW(it->s, it->cpu_midr, it->alloc_cpu_midr,
+			     it->nr_cpu_midr + 1,
+			     SIZE_MAX / sizeof(*it->cpu_midr)) < 0)
+			return PD_ERR_NOMEM;
+		it->cpu_midr[it->nr_cpu_midr++] =
+			(struct cpu_midr){c.cpu, c.midr};
+	}
+	return 0;
+}
+
+/* A buffer of q's kept for decoding later (a copy when the reader has
+ * its bytes only until the next record), and whether any of its records
+ * has a CONTEXT packet (then every tid comes from them, as perf's
+ * use_ctx_pkt_for_pid). */
+static int add_buffer(struct pda_itrace *it, struct queue *q,
+		      const struct pd_ev_auxtrace *a, uint64_t data_off,
+		      bool stable)
+{
+	struct pd_spe_cursor c;
+	struct pd_spe_record r;
+	struct qbuf b = {a->data, (size_t)a->data_size, data_off,
+			 it->nr_bufs++, false};
+
+	if (!stable) {
+		unsigned char *copy = pda_malloc(it->s, b.size ? b.size : 1);
+
+		if (!copy)
+			return PD_ERR_NOMEM;
+		memcpy(copy, a->data, b.size);
+		b.data = copy;
+		b.owned = true;
+	}
+	if (PDA_GROW(it->s, q->bufs, q->alloc_bufs, q->nr_bufs + 1,
+		     SIZE_MAX / sizeof(*q->bufs)) < 0) {
+		if (b.owned)
+			pda_free(it->s, (void *)(uintptr_t)b.data);
+		return PD_ERR_NOMEM;
+	}
+	q->bufs[q->nr_bufs++] = b;
+	/* alignment is measured from the payload's offset in the file,
+	 * as perf maps it */
+	pd_spe_cursor_init(&c, b.data, b.size, data_off);
+	while (!it->use_ctx && pd_spe_next_record(&c, &r) > 0)
+		if (r.mask & PD_SPE_HAS_CONTEXT)
+			it->use_ctx = true;
+	return 0;
+}
+
+/*
+ * The pass over f's records: what synthesis depends on (the metadata,
+ * TIME_CONV, the threads, the switches, whether any record has a
+ * CONTEXT packet) and each queue's buffers.  The records are decoded
+ * and synthesized later, a queue at a time as its samples are handed
+ * out (pda_itrace_next), so that neither records nor samples are held.
+ */
+static int read_trace(struct pda_itrace *it, bool *has_spe)
 {
 	struct pd_reader *rd;
 	struct pd_rec rec;
-	struct held *h = NULL;
-	size_t n = 0, alloc = 0;
 	int rc;
 
 	*has_spe = false;
@@ -687,17 +876,12 @@ static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 	while ((rc = pd_reader_next(rd, &rec)) > 0) {
 		struct pd_event ev;
 
-		switch (rec.type) {
-		case PD_REC_AUXTRACE_INFO:
-		case PD_REC_TIME_CONV:
-		case PD_REC_COMM:
-		case PD_REC_FORK:
-		case PD_REC_SWITCH_CPU_WIDE:
-		case PD_REC_AUXTRACE:
-			break;
-		default:
+		if (rec.type != PD_REC_AUXTRACE &&
+		    rec.type != PD_REC_AUXTRACE_INFO &&
+		    rec.type != PD_REC_TIME_CONV && rec.type != PD_REC_COMM &&
+		    rec.type != PD_REC_FORK &&
+		    rec.type != PD_REC_SWITCH_CPU_WIDE)
 			continue;
-		}
 		if (pd_event_decode(it->f, &rec, &ev) < 0) {
 			rc = failed(it, PD_ERR_FORMAT,
 				    pd_rec_type_name(rec.type), rec.offset);
@@ -712,6 +896,12 @@ static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 		if (rec.type == PD_REC_AUXTRACE_INFO) {
 			*has_spe |= ev.auxtrace_info.type ==
 				    PD_AUXTRACE_ARM_SPE;
+			if (ev.auxtrace_info.type == PD_AUXTRACE_ARM_SPE) {
+				rc = read_meta(it, &ev.auxtrace_info,
+					       rec.offset);
+				if (rc < 0)
+					break;
+			}
 		} else if (rec.type == PD_REC_TIME_CONV) {
 			it->tc = ev.time_conv;
 			it->have_tc = true;
@@ -745,50 +935,22 @@ static int read_trace(struct pda_itrace *it, struct held **out, size_t *nr,
 				.tid = ev.context_switch.next_prev_tid};
 		} else if (ev.auxtrace.data) {
 			struct queue *q = queue_of(it, &ev.auxtrace);
-			struct pd_spe_cursor c;
-			struct pd_spe_record r;
 
 			if (!q) {
 				rc = PD_ERR_NOMEM;
 				break;
 			}
-			it->st.nr_buffers++;
-			/* alignment is measured from the payload's offset in
-			 * the file, as perf maps it */
-			pd_spe_cursor_init(&c, ev.auxtrace.data,
-					   ev.auxtrace.data_size,
-					   rec.offset + rec.size);
-			while (pd_spe_next_record(&c, &r) > 0) {
-				if (PDA_GROW(it->s, h, alloc, n + 1,
-					     SIZE_MAX / sizeof(*h)) < 0) {
-					rc = PD_ERR_NOMEM;
-					break;
-				}
-				h[n].q = NULL;
-				h[n].r = r;
-				/* queues move when they grow: by index */
-				h[n++].q = (struct queue *)(uintptr_t)(q - it->q);
-				if (r.mask & PD_SPE_HAS_CONTEXT)
-					it->use_ctx = true;
-			}
-			it->st.nr_bad += c.nr_bad;
-			it->st.nr_dropped += c.nr_dropped;
+			rc = add_buffer(it, q, &ev.auxtrace,
+					rec.offset + rec.size,
+					rec.flags & PD_RECF_STABLE);
 			if (rc < 0)
 				break;
 		}
 	}
 	pd_reader_free(rd);
-	if (rc < 0) {
-		pda_free(it->s, h);
-		if (rc == PD_ERR_NOMEM)
-			return failed(it, rc, "out of memory", UINT64_MAX);
-		return rc;
-	}
-	for (size_t i = 0; i < n; i++)
-		h[i].q = &it->q[(uintptr_t)h[i].q];
-	*out = h;
-	*nr = n;
-	return 0;
+	if (rc == PD_ERR_NOMEM)
+		return failed(it, rc, "out of memory", UINT64_MAX);
+	return rc < 0 ? rc : 0;
 }
 
 static const struct pd_evsel *spe_evsel(struct pd_file *f)
@@ -807,11 +969,8 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		   char *errbuf, size_t errbuf_size)
 {
 	struct pda_itrace *it;
-	struct held *h = NULL;
 	const struct pd_env *env;
-	size_t nr = 0;
 	bool has_spe;
-	uint64_t seq = 0;
 	int rc;
 
 	*out = NULL;
@@ -828,7 +987,7 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	it->o = *o;
 	it->err = errbuf;
 	it->err_size = errbuf_size;
-	rc = read_trace(it, &h, &nr, &has_spe);
+	rc = read_trace(it, &has_spe);
 	it->spe = spe_evsel(f);
 	if (rc == 0 && (!has_spe || !it->spe)) {
 		pda_itrace_free(it);
@@ -844,36 +1003,12 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
 	if (it->nr_tp)
 		qsort(it->tp, it->nr_tp, sizeof(*it->tp), cmp_tp);
-	/* timeless, perf decodes each queue to its end in turn (at the end
-	 * of the capture); else the records' times order them */
-	for (size_t qi = 0; qi < (it->timeless ? it->nr_q : 1); qi++) {
-		/* perf 6.1 synthesizes each record when it decodes the next,
-		 * and a timeless queue starts undecoded: its first "record"
-		 * is an empty one, which only the instructions count */
-		if (it->timeless && rc == 0) {
-			struct pd_spe_record none;
-
-			memset(&none, 0, sizeof(none));
-			rc = synth_record(it, &it->q[qi], &none, &seq);
-		}
-		for (size_t i = 0; i < nr && rc == 0; i++) {
-			if (it->timeless && h[i].q != &it->q[qi])
-				continue;
-			it->st.nr_records++;
-			rc = synth_record(it, h[i].q, &h[i].r, &seq);
-		}
-	}
-	pda_free(s, h);
 	if (rc < 0) {
 		if (rc == PD_ERR_NOMEM && errbuf && errbuf_size)
 			snprintf(errbuf, errbuf_size, "out of memory");
 		pda_itrace_free(it);
 		return rc;
 	}
-	/* the queues interleave by time; a queue's records keep their
-	 * order (timeless: every sample at 0, in the buffers' order) */
-	if (it->nr_ents)
-		qsort(it->ents, it->nr_ents, sizeof(*it->ents), cmp_ent);
 	*out = it;
 	return 0;
 }
@@ -882,39 +1017,142 @@ void pda_itrace_free(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	for (size_t i = 0; i < it->nr_q; i++) {
+		for (size_t b = 0; b < it->q[i].nr_bufs; b++)
+			if (it->q[i].bufs[b].owned)
+				pda_free(it->s,
+					 (void *)(uintptr_t)it->q[i].bufs[b].data);
+		pda_free(it->s, it->q[i].bufs);
+	}
 	pda_free(it->s, it->q);
 	pda_free(it->s, it->sw);
 	pda_free(it->s, it->tp);
-	pda_free(it->s, it->buf);
-	pda_free(it->s, it->ents);
+	pda_free(it->s, it->cpu_midr);
 	pda_free(it->s, it);
+}
+
+/* Decode q's records until one makes samples or q has none left. */
+static int fill(struct pda_itrace *it, struct queue *q)
+{
+	struct pd_spe_record r;
+	uint64_t nth;
+	int rc;
+
+	it->emit_q = q;
+	while (!q->nr_out && !q->done) {
+		nth = 0;
+		if (it->timeless && !q->started) {
+			/* perf synthesizes each record when it decodes the
+			 * next, and a timeless queue starts undecoded: its
+			 * first "record" is an empty one, which only the
+			 * instructions count */
+			memset(&r, 0, sizeof(r));
+			q->started = true;
+			if ((rc = synth_record(it, q, &r, &nth)) < 0)
+				return rc;
+			continue;
+		}
+		if (!q->open) {
+			const struct qbuf *b;
+
+			if (q->cur == q->nr_bufs) {
+				q->done = true;
+				break;
+			}
+			b = &q->bufs[q->cur];
+			/* alignment is measured from the payload's offset
+			 * in the file, as perf maps it */
+			pd_spe_cursor_init(&q->c, b->data, b->size,
+					   b->data_off);
+			q->open = true;
+			q->rec = 0;
+			it->st.nr_buffers++;
+		}
+		if (pd_spe_next_record(&q->c, &r) > 0) {
+			q->rec++;
+			it->st.nr_records++;
+			if ((rc = synth_record(it, q, &r, &nth)) < 0)
+				return rc;
+		} else {
+			it->st.nr_bad += q->c.nr_bad;
+			it->st.nr_dropped += q->c.nr_dropped;
+			q->open = false;
+			q->cur++;
+		}
+	}
+	return 0;
+}
+
+static bool out_before(const struct out *a, const struct out *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->major != b->major)
+		return a->major < b->major;
+	if (a->order != b->order)
+		return a->order < b->order;
+	if (a->rec != b->rec)
+		return a->rec < b->rec;
+	return a->nth < b->nth;
 }
 
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time)
 {
-	const struct ent *e;
+	struct queue *best = NULL;
+	const struct out *o;
 
-	if (!it || it->next == it->nr_ents)
+	if (!it)
 		return 0;
-	e = &it->ents[it->next];
-	if (before != UINT64_MAX && e->time >= before)
+	/* the queues merged by their next sample, as perf's heap of
+	 * queues by time (each queue's samples come in time order) */
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		if (fill(it, q) < 0) {
+			q->done = true; /* cannot be: one record's samples
+					 * fit (QUEUE_OUTS) */
+			q->nr_out = 0;
+		}
+		if (q->nr_out && (!best || out_before(&q->out[q->head],
+						       &best->out[best->head])))
+			best = q;
+	}
+	if (!best)
 		return 0;
-	it->next++;
+	o = &best->out[best->head];
+	if (before != UINT64_MAX && o->time >= before)
+		return 0;
+	it->cur = *o;
+	best->head = (best->head + 1) % QUEUE_OUTS;
+	best->nr_out--;
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = e->size;
-	rec->data = it->buf + e->off;
+	rec->size = it->cur.size;
+	rec->data = it->cur.bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
-	rec->flags = PD_RECF_STABLE;
-	*time = e->time;
+	*time = it->cur.time;
 	return 1;
 }
 
 void pda_itrace_rewind(struct pda_itrace *it)
 {
-	if (it)
-		it->next = 0;
+	if (!it)
+		return;
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		q->cur_tid = -1;
+		q->insns = 0;
+		q->started = q->open = q->done = false;
+		q->cur = 0;
+		q->rec = 0;
+		q->head = q->nr_out = 0;
+	}
+	/* what the decoding counts, counted again */
+	it->st.nr_buffers = it->st.nr_records = 0;
+	it->st.nr_bad = it->st.nr_dropped = it->st.nr_samples = 0;
+	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
 }
 
 const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it)

@@ -24,7 +24,11 @@
  * tid (CONTEXT packets; else the CPU's last context switch), cpu, addr
  * (the data address; a branch's target), weight (the total latency),
  * data_src (perf's encoding, from the data source as the CPU model
- * defines it: Neoverse N1, N2 and V1, else the events), phys_addr, and
+ * defines it: the common encoding of Neoverse N1, N2, V1, V2 and
+ * Cortex-A720, A725, X1C, X3, X925, AmpereOne's own codes mapped onto
+ * it, else the events; the model each CPU's own where the per-CPU
+ * metadata of perf >= 6.13 gives it, as perf >= 6.13 reads it, else
+ * the capture's CPUID), phys_addr, and
  * the issue and translation latencies, which perf drops: the weight is
  * a PERF_SAMPLE_WEIGHT_STRUCT (weight_var1 the total, var2 the issue,
  * var3 the translation latency).  The
@@ -87,9 +91,14 @@ const char *pda_itrace_kind_name(enum pda_itrace_kind kind);
 struct pda_itrace;
 
 /*
- * Read f's trace and synthesize its samples: a pass over f's records
- * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches, AUXTRACE),
- * which adds the selected events to f.  *out is NULL when f holds no SPE
+ * Read what f's trace's samples depend on: a pass over f's records
+ * (AUXTRACE_INFO, TIME_CONV, COMM, FORK, context switches) that also
+ * notes each queue's AUXTRACE buffers (their bytes in the file's
+ * mapping, copied only where the reader has them in passing) and
+ * whether any has a CONTEXT packet; and add the selected events to f.
+ * The records are decoded and synthesized as pda_itrace_next() hands
+ * the samples out: the queues merged by their next sample's time, as
+ * perf's heap of queues, so neither records nor samples are held.  *out is NULL when f holds no SPE
  * trace (nothing to synthesize).  @return 0, or a negative pd_err with
  * the reason in errbuf (a record that does not decode: its offset).
  */
@@ -101,8 +110,10 @@ void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
 /*
  * The next synthesized sample in time order when its time is before
  * `before` (UINT64_MAX: any), as a SAMPLE record of its event (its bytes
- * valid until the next call) and its time.  @return 1, or 0 when there
- * is none before.
+ * valid until the next call: not PD_RECF_STABLE) and its time.  Ties by
+ * the file's order of buffers and records (timeless: a queue's samples
+ * after the previous queue's).  @return 1, or 0 when there is none
+ * before.
  */
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
@@ -110,7 +121,7 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 /* Start again from the first sample (a run's second pass). */
 void pda_itrace_rewind(struct pda_itrace *it);
 
-/* What was read. */
+/* What was decoded so far (since the last rewind). */
 struct pda_itrace_stats {
 	uint64_t nr_buffers;	/* AUXTRACE records */
 	uint64_t nr_records;	/* SPE records decoded */
@@ -123,9 +134,10 @@ const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it);
 
 /*
  * perf's data_src of an SPE record on a CPU with this MIDR (0: none
- * known): the op, the level and snoop from the data source (Neoverse N1,
- * N2, V1) or the events (others), the TLB from the events; 0 for a
- * record that is no load or store.  Exposed for the tests.
+ * known): the op, the level and snoop from the data source (the common
+ * encoding's CPUs, AmpereOne) or the events (others), the TLB from the
+ * events; 0 for a record that is no load or store.  Exposed for the
+ * tests.
  */
 uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 				 uint64_t midr);

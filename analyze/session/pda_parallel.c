@@ -104,18 +104,11 @@ int pda_parallel_note(struct pda_parallel *par, const struct pd_rec *rec,
 	return 0;
 }
 
-static int cmp_place(uint64_t ta, uint64_t sa, uint64_t tb, uint64_t sb)
-{
-	if (ta != tb)
-		return ta < tb ? -1 : 1;
-	return sa < sb ? -1 : sa > sb;
-}
-
 static int cmp_change(const void *a, const void *b)
 {
 	const struct change *x = a, *y = b;
 
-	return cmp_place(x->time, x->seq, y->time, y->seq);
+	return pda_place_cmp(x->time, x->seq, y->time, y->seq);
 }
 
 static int sort_changes(struct pda_parallel *par)
@@ -152,7 +145,7 @@ int pda_parallel_at(struct pda_parallel *par, const struct pda_pipe_when *when,
 		const size_t mid = lo + (hi - lo) / 2;
 		const struct change *c = &par->ch[mid];
 
-		if (cmp_place(c->time, c->seq, when->time, when->seq) < 0)
+		if (pda_place_cmp(c->time, c->seq, when->time, when->seq) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;

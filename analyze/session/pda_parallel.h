@@ -57,6 +57,15 @@ int pda_parallel_note(struct pda_parallel *par, const struct pd_rec *rec,
 int pda_parallel_at(struct pda_parallel *par, const struct pda_pipe_when *when,
 		    unsigned *level);
 
+/* Places in time order (pda_pipe_when's time, then seq): < 0, 0, > 0. */
+static inline int pda_place_cmp(uint64_t ta, uint64_t sa, uint64_t tb,
+				uint64_t sb)
+{
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return sa < sb ? -1 : sa > sb;
+}
+
 /* A sample's latency as perf weighs it: period * 1000 / level (integer;
  * perf scales by 1000 to keep precision without floats, and prints only
  * shares of the total). */

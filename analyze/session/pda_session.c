@@ -89,6 +89,25 @@ static int setup_paths(struct pda_session *s, const struct pda_opts *in)
 	    (in->kallsyms && !o->kallsyms) || (in->vmlinux && !o->vmlinux) ||
 	    (in->jit_dir && !o->jit_dir))
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (in->nr_search_paths) {
+		const char **v = pda_arena_alloc(
+			s, in->nr_search_paths * sizeof(*v));
+
+		if (!v)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; i < in->nr_search_paths; i++) {
+			if (!realpath(in->search_paths[i], real))
+				return pda_set_err(
+					s, PD_ERR_NOTFOUND,
+					"search path '%s': no such directory",
+					in->search_paths[i]);
+			v[i] = arena_strdup(s, real);
+			if (!v[i])
+				return pda_set_err(s, PD_ERR_NOMEM,
+						   "out of memory");
+		}
+		o->search_paths = v;
+	}
 	if (o->symfs && *o->symfs) {
 		if (!realpath(o->symfs, real))
 			return pda_set_err(s, PD_ERR_NOTFOUND,
@@ -1136,8 +1155,10 @@ void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 	}
 }
 
-int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
-		    struct pda_stack *st, struct pda_dso **dso)
+/* pda_sample_leaf(), and the map ip is in (NULL: none). */
+static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		       struct pda_stack *st, struct pda_dso **dso,
+		       const struct pda_map **map)
 {
 	struct walk w = {st,   sample, NULL,	    NULL, NULL,
 			 NULL, false,  !s->opts.no_inline &&
@@ -1147,6 +1168,7 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 
 	st->nr = 0;
 	*dso = NULL;
+	*map = NULL;
 	s->sample_seq++;
 	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
 		cpumode = PD_MISC_USER;
@@ -1159,16 +1181,43 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 	}
 	if (w.map && w.map->dso)
 		*dso = &w.map->dso->d;
+	*map = w.map;
 	return 0;
 }
 
+int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		    struct pda_stack *st, struct pda_dso **dso)
+{
+	const struct pda_map *map;
+
+	return sample_leaf(s, sample, st, dso, &map);
+}
+
+/* perf's map__map_ip() of ip in map: identity in the kernel's map, a
+ * JIT's and anonymous memory (perf's identity__map_ip maps); the offset
+ * in a module's or a KSYMBOL's map (perf's pgoff is 0 there: ours is the
+ * start, which kallsyms keys by); in a file's, the offset plus its
+ * pgoff. */
+static uint64_t perf_map_ip(const struct pda_map *map, uint64_t ip)
+{
+	if (!map || map->kind == PDA_MAP_KERNEL || map->kind == PDA_MAP_JIT ||
+	    map->kind == PDA_MAP_ANON)
+		return ip;
+	if (map->kind == PDA_MAP_MODULE || map->kind == PDA_MAP_KSYM)
+		return ip - map->start;
+	return ip - map->start + map->pgoff;
+}
+
 int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		  struct pda_stack *st, struct pda_dso **dso)
+		  struct pda_stack *st, struct pda_dso **dso, uint64_t *al_addr)
 {
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
+	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
-	int rc = pda_sample_leaf(s, sample, st, dso);
+	int rc = sample_leaf(s, sample, st, dso, &map);
+
+	*al_addr = perf_map_ip(rc < 0 ? NULL : map, sample->ip);
 
 	s->stats.nr_frames = frames;
 	s->stats.nr_frames_unresolved = unres;
@@ -1254,4 +1303,57 @@ const struct pda_stats *pda_session_stats(struct pda_session *s)
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
 	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;
+}
+
+int pda_session_dso_files(struct pda_session *s,
+			  int (*fn)(void *arg, const struct pda_dso_files *),
+			  void *arg)
+{
+	/* s->dsos.all is newest first: the walk gives them oldest first */
+	size_t n = 0, i;
+	struct pda_dso_ent *d, **v;
+	int rc = 0;
+
+	for (d = s->dsos.all; d; d = d->next_all)
+		n++;
+	v = pda_malloc(s, (n ? n : 1) * sizeof(*v));
+	if (!v)
+		return PD_ERR_NOMEM;
+	i = n;
+	for (d = s->dsos.all; d; d = d->next_all)
+		v[--i] = d;
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct pda_elf *bin, *dbg;
+		struct pda_dso_files f;
+
+		d = v[i];
+		if (!d->d.nr_samples)
+			continue;
+		memset(&f, 0, sizeof(f));
+		bin = d->d.state == PDA_DSO_FOUND ? d->d.elf : NULL;
+		dbg = d->d.state == PDA_DSO_FOUND ? d->d.debug : NULL;
+		f.dso = d->d.name;
+		f.kernel = d->kind == PDA_DSO_KERNEL || d->d.kernel;
+		f.vdso = d->kind == PDA_DSO_VDSO;
+		f.jit = d->kind == PDA_DSO_JIT;
+		f.build_id = d->d.build_id;
+		f.build_id_size = d->d.build_id_size;
+		f.build_id_recorded = f.build_id_size != 0;
+		if (!f.build_id_size && bin)
+			pda_elf_build_id(bin, &f.build_id, &f.build_id_size);
+		/* an image in memory is named "[...]" (host_vdso), a
+		 * file by its path */
+		if (bin && pda_elf_path(bin)[0] == '[')
+			f.image = pda_elf_image(bin, &f.image_size);
+		else if (bin)
+			f.binary = pda_elf_path(bin);
+		f.debug = dbg ? pda_elf_path(dbg) : NULL;
+		f.why = d->d.state == PDA_DSO_FOUND ? NULL
+			: d->d.why		    ? d->d.why
+						    : "not looked up";
+		f.nr_samples = d->d.nr_samples;
+		rc = fn(arg, &f);
+	}
+	pda_free(s, v);
+	return rc;
 }

@@ -141,6 +141,16 @@ struct pda_opts {
 	 * srcfile.
 	 */
 	bool srcline_a2l;
+	/*
+	 * --search-path DIR...: directories searched, recursively, for a
+	 * binary not found otherwise: a file with the recorded path's
+	 * basename (checked by build-id when the capture has one), then
+	 * any ELF file with its build-id (the binary, then its debug
+	 * file).  Symlinked directories are not entered.  Copied by
+	 * pda_session_new.
+	 */
+	const char *const *search_paths;
+	size_t nr_search_paths;
 };
 
 #define PDA_OPTS(name, ...)                                                 \
@@ -390,6 +400,40 @@ struct pda_stats {
 
 /* Valid until the next call on s. */
 const struct pda_stats *pda_session_stats(struct pda_session *s);
+
+/*
+ * A binary that samples hit, and the files the session read for it
+ * (issue 22: what `pdtool archive` packs).  Strings are interned or
+ * static: valid until the session is freed.
+ */
+struct pda_dso_files {
+	const char *dso;	/* as recorded */
+	const unsigned char *build_id; /* build_id_size bytes; the
+					* capture's, else the binary's */
+	unsigned build_id_size;	/* 0: none known */
+	bool build_id_recorded;	/* build_id is the capture's (a reader
+				 * finds the binary by it) */
+	bool kernel;		/* [kernel.kallsyms] or a module */
+	bool vdso;		/* [vdso] */
+	bool jit;		/* a perf-PID.map */
+	/* the file the binary was read from, NULL: none (or an image in
+	 * memory: the vdso of this process, then image and image_size) */
+	const char *binary;
+	const void *image;
+	size_t image_size;
+	const char *debug;	/* its separate debug file, NULL: none */
+	const char *why;	/* neither found: why ("not found", ...) */
+	uint64_t nr_samples;	/* samples with a frame in it */
+};
+
+/*
+ * fn for every DSO with samples (after the run that resolved them), in
+ * the order they were first seen; a nonzero return from fn stops the
+ * walk and is returned.  @return 0 or fn's value.
+ */
+int pda_session_dso_files(struct pda_session *s,
+			  int (*fn)(void *arg, const struct pda_dso_files *),
+			  void *arg);
 
 #ifdef __cplusplus
 }

@@ -22,9 +22,14 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
  * the session's frame counts and the binary's sample and unresolved
  * counts (the "unresolved frames by binary" shares) are left as they
  * were, so that resolving branch ends does not count them as samples.
+ * *al_addr: the address as perf's map__map_ip() gives it (perf's
+ * al_addr, what it shows for an address without a symbol): the map's
+ * offset plus its pgoff in a file's, a module's or a KSYMBOL's map, the
+ * address itself in the kernel's, a JIT's or anonymous memory, or
+ * without a map.
  */
 int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		  struct pda_stack *st, struct pda_dso **dso);
+		  struct pda_stack *st, struct pda_dso **dso, uint64_t *al_addr);
 
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 

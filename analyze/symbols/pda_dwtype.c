@@ -102,7 +102,8 @@ static uint64_t type_size(Dwarf_Die *type)
 /*
  * type's name as perf's die_get_typename_from_type() writes it: "struct
  * foo", "union u", "enum e", a base type's or typedef's name, a pointer
- * as its target's name and '*', an array as its element's and "[N]".
+ * as its target's name and '*', an array as its element's and "[]" (as
+ * perf 7.2, checked; its element count is not in the name).
  */
 static void type_name(Dwarf_Die *type, char *buf, size_t size, int depth)
 {
@@ -136,26 +137,16 @@ static void type_name(Dwarf_Die *type, char *buf, size_t size, int depth)
 		len = strlen(buf);
 		snprintf(buf + len, size - len, "*");
 		return;
-	case DW_TAG_array_type: {
-		Dwarf_Die sub;
-		Dwarf_Word count = 0;
-		Dwarf_Attribute attr;
-
+	case DW_TAG_array_type:
+		/* perf 7.x: "[]", whatever the count */
 		if (type_of(type, &next))
 			type_name(&next, buf, size, depth + 1);
 		len = strlen(buf);
-		if (dwarf_child(type, &sub) == 0 &&
-		    dwarf_tag(&sub) == DW_TAG_subrange_type) {
-			if (dwarf_attr(&sub, DW_AT_count, &attr))
-				dwarf_formudata(&attr, &count);
-			else if (dwarf_attr(&sub, DW_AT_upper_bound, &attr) &&
-				 dwarf_formudata(&attr, &count) == 0)
-				count++;
-		}
-		snprintf(buf + len, size - len, "[%" PRIu64 "]",
-			 (uint64_t)count);
+		snprintf(buf + len, size - len, "[]");
 		return;
-	}
+	case DW_TAG_subroutine_type:
+		snprintf(buf, size, "(function_type)");
+		return;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 		if (type_of(type, &next))
@@ -193,6 +184,73 @@ static void append(char *buf, size_t size, size_t *len, const char *sep,
 }
 
 /*
+ * Whether member m is a bit-field (DW_AT_bit_size with
+ * DW_AT_data_bit_offset, as gcc and clang write them since DWARF 4):
+ * its bits, with *off and *size set to the bytes holding them; 0 and
+ * nothing changed for other members.
+ */
+static uint64_t bit_field(Dwarf_Die *m, int64_t *off, uint64_t *size)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word bits = 0, bitoff = 0;
+
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) ||
+	    dwarf_formudata(&attr, &bits) != 0 || !bits ||
+	    !dwarf_attr(m, DW_AT_data_bit_offset, &attr) ||
+	    dwarf_formudata(&attr, &bitoff) != 0)
+		return 0;
+	*off = (int64_t)(bitoff / 8);
+	*size = (bitoff % 8 + bits + 7) / 8;
+	return bits;
+}
+
+/* *arr (an array type) becomes its element's type (real), *off the
+ * offset in the element, *index the element's.  false: an element of
+ * no known size. */
+static bool array_elem(Dwarf_Die *arr, int64_t *off, uint64_t *index)
+{
+	Dwarf_Die et;
+	uint64_t esize;
+
+	if (!type_of(arr, &et) || !real_type(&et, &et) ||
+	    !(esize = type_size(&et)))
+		return false;
+	*index = (uint64_t)*off / esize;
+	*off %= (int64_t)esize;
+	*arr = et;
+	return true;
+}
+
+/*
+ * The member of the struct, union or class agg whose bytes hold off:
+ * its DIE into *m, its type (real) into *mt, its offset into *moff and,
+ * for a bit-field, its bits into *bits (else 0).  false: none.
+ */
+static bool member_at(Dwarf_Die *agg, int64_t off, Dwarf_Die *m,
+		      Dwarf_Die *mt, int64_t *moff, uint64_t *bits)
+{
+	const int tag = dwarf_tag(agg);
+
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	     tag != DW_TAG_class_type) ||
+	    dwarf_child(agg, m) != 0)
+		return false;
+	do {
+		uint64_t msize;
+
+		if (dwarf_tag(m) != DW_TAG_member || !type_of(m, mt) ||
+		    !real_type(mt, mt))
+			continue;
+		*moff = member_offset(m);
+		msize = type_size(mt);
+		*bits = bit_field(m, moff, &msize);
+		if (off >= *moff && (uint64_t)(off - *moff) < msize)
+			return true;
+	} while (dwarf_siblingof(m, m) == 0);
+	return false;
+}
+
+/*
  * The member of type at off, nested members joined with '.' (anonymous
  * structs and unions add no name, as perf's fill_member_name()), array
  * elements indexed ("slots[3].key").  Empty when type has no member
@@ -202,60 +260,43 @@ static void member_name(Dwarf_Die *type, int64_t off, char *buf, size_t size)
 {
 	Dwarf_Die cur = *type, child, mt;
 	size_t len = 0;
-	char idx[32];
+	char idx[32], bname[NAME_MAX_LEN];
+	uint64_t bits;
+	int64_t moff;
+	const char *name;
 
 	buf[0] = '\0';
 	for (int depth = 0; depth < MAX_DEPTH && off >= 0; depth++) {
-		int tag = dwarf_tag(&cur);
-		bool found = false;
+		if (dwarf_tag(&cur) == DW_TAG_array_type) {
+			uint64_t index;
 
-		if (tag == DW_TAG_array_type) {
-			uint64_t esize;
-
-			if (!type_of(&cur, &mt) || !real_type(&mt, &mt) ||
-			    !(esize = type_size(&mt)))
+			if (!array_elem(&cur, &off, &index))
 				return;
-			snprintf(idx, sizeof(idx), "[%" PRIu64 "]",
-				 (uint64_t)off / esize);
+			snprintf(idx, sizeof(idx), "[%" PRIu64 "]", index);
 			if (len)
 				append(buf, size, &len, "", idx);
-			off %= (int64_t)esize;
-			cur = mt;
 			continue;
 		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
+		if (!member_at(&cur, off, &child, &mt, &moff, &bits))
 			return;
-		if (dwarf_child(&cur, &child) != 0)
-			return;
-		do {
-			int64_t moff;
-			uint64_t msize;
-			const char *name;
-
-			if (dwarf_tag(&child) != DW_TAG_member ||
-			    !type_of(&child, &mt) || !real_type(&mt, &mt))
-				continue;
-			moff = member_offset(&child);
-			msize = type_size(&mt);
-			if (off < moff || (uint64_t)(off - moff) >= msize)
-				continue;
-			name = dwarf_diename(&child);
-			if (name)
-				append(buf, size, &len, ".", name);
-			off -= moff;
-			cur = mt;
-			found = true;
-			break;
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			return;
+		name = dwarf_diename(&child);
+		if (name && bits) {
+			/* perf 7.2: "flags:3" */
+			snprintf(bname, sizeof(bname), "%s:%" PRIu64, name,
+				 bits);
+			name = bname;
+		}
+		if (name)
+			append(buf, size, &len, ".", name);
+		off -= moff;
+		cur = mt;
 	}
 }
 
 /* Fill out for the variable var of type type (real) at off into it. */
-static int found(struct pda_session *s, Dwarf_Die *var, Dwarf_Die *type,
-		 int64_t off, struct pda_dt_type *out, enum pda_dt_why *why)
+static int found(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
+		 Dwarf_Die *named, Dwarf_Die *type, int64_t off,
+		 struct pda_dt_type *out, enum pda_dt_why *why)
 {
 	char name[NAME_MAX_LEN], member[NAME_MAX_LEN];
 	const char *vname;
@@ -266,7 +307,9 @@ static int found(struct pda_session *s, Dwarf_Die *var, Dwarf_Die *type,
 		*why = PDA_DT_BAD_OFFSET;
 		return 0;
 	}
-	type_name(type, name, sizeof(name), 0);
+	/* by its declared name, a typedef's too ("Elf64_Dyn"), as perf
+	 * 7.2 names it; its members by the type under the typedefs */
+	type_name(named, name, sizeof(name), 0);
 	member_name(type, off, member, sizeof(member));
 	vname = dwarf_attr_integrate(var, DW_AT_name, &attr)
 			? dwarf_formstring(&attr)
@@ -278,6 +321,10 @@ static int found(struct pda_session *s, Dwarf_Die *var, Dwarf_Die *type,
 		return PD_ERR_NOMEM;
 	out->offset = off;
 	out->size = size;
+	/* a type of a dwz alt file has its offset in another Dwarf */
+	out->die = dwarf_cu_getdwarf(named->cu) == pda_dwarf_handle(s, e)
+			   ? dwarf_dieoffset(named)
+			   : 0;
 	*why = PDA_DT_FOUND;
 	return 0;
 }
@@ -365,11 +412,58 @@ static int frame_base(struct pda_session *s, struct pda_elf *e,
 }
 
 /*
+ * The pointer at offset at of type (real): type itself at 0, or a
+ * member's or an element's starting there, innermost first; its target
+ * into *named (as declared) and *target (real).  false: no pointer
+ * starts there.
+ */
+static bool pointer_at(Dwarf_Die *type, int64_t at, Dwarf_Die *named,
+		       Dwarf_Die *target)
+{
+	Dwarf_Die cur = *type, child, mt;
+	int64_t moff;
+	uint64_t bits;
+
+	for (int depth = 0; depth < MAX_DEPTH && at >= 0; depth++) {
+		const int tag = dwarf_tag(&cur);
+
+		if (tag == DW_TAG_pointer_type && at == 0)
+			return type_of(&cur, named) && real_type(named, target);
+		if (tag == DW_TAG_array_type) {
+			uint64_t index;
+
+			if (!array_elem(&cur, &at, &index))
+				return false;
+			continue;
+		}
+		if (!member_at(&cur, at, &child, &mt, &moff, &bits))
+			return false;
+		at -= moff;
+		cur = mt;
+	}
+	return false;
+}
+
+/* acc's offset in a pointer's target: with elem, an element's. */
+static int64_t deref_off(const struct pda_dt_access *acc, Dwarf_Die *target)
+{
+	const uint64_t size = type_size(target);
+	int64_t off = acc->disp;
+
+	if (acc->elem && size) {
+		off %= (int64_t)size;
+		if (off < 0)
+			off += (int64_t)size;
+	}
+	return off;
+}
+
+/*
  * Whether var (a variable or parameter) at pc is what acc addresses:
  * 1 found (*out, *why), 0 not it, <0 error.  fb_reg/fb_off: the
  * function's frame base at pc (fb_reg -1: unknown).
  */
-static int match_var(struct pda_session *s, Dwarf_Die *var,
+static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 		     const struct pda_dt_access *acc, int fb_reg,
 		     int64_t fb_off, struct pda_dt_type *out,
 		     enum pda_dt_why *why)
@@ -377,18 +471,31 @@ static int match_var(struct pda_session *s, Dwarf_Die *var,
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
-	Dwarf_Die type, target;
+	Dwarf_Die named, type, tnamed, target;
 	int64_t off, at;
 	int reg, rc;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
 	    dwarf_getlocation_addr(&attr, acc->pc, &ops, &nops, 1) != 1 ||
-	    !nops || !type_of(var, &type) || !real_type(&type, &type))
+	    !nops || !type_of(var, &named) || !real_type(&named, &type))
 		return 0;
+	if (acc->deref && op_reg(&ops[0]) == acc->reg) {
+		/* a pointer member loaded through the variable, a pointer:
+		 * p->next->val */
+		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
+		    !type_of(&type, &tnamed) || !real_type(&tnamed, &target) ||
+		    !pointer_at(&target, acc->slot, &tnamed, &target)) {
+			*why = PDA_DT_NO_POINTER;
+			return 0;
+		}
+		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
+			   out, why);
+		return rc < 0 ? rc : 1;
+	}
 	if (op_reg(&ops[0]) == acc->reg) {
 		/* the register holds the variable: a pointer to the type */
 		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
-		    !type_of(&type, &target) || !real_type(&target, &target)) {
+		    !type_of(&type, &tnamed) || !real_type(&tnamed, &target)) {
 			*why = PDA_DT_NO_POINTER;
 			return 0;
 		}
@@ -398,7 +505,7 @@ static int match_var(struct pda_session *s, Dwarf_Die *var,
 			if (off < 0)
 				off += (int64_t)type_size(&target);
 		}
-		rc = found(s, var, &target, off, out, why);
+		rc = found(s, e, var, &tnamed, &target, off, out, why);
 		return rc < 0 ? rc : 1;
 	}
 	if (nops != 1)
@@ -411,10 +518,21 @@ static int match_var(struct pda_session *s, Dwarf_Die *var,
 	}
 	if (reg < 0 || reg != acc->reg)
 		return 0;
-	at = acc->disp - off;
+	at = (acc->deref ? acc->slot : acc->disp) - off;
 	if (at < 0 || (uint64_t)at >= type_size(&type))
 		return 0;
-	rc = found(s, var, &type, at, out, why);
+	if (acc->deref) {
+		/* loaded from the variable: a pointer there, and the
+		 * access in its target */
+		if (!pointer_at(&type, at, &tnamed, &target)) {
+			*why = PDA_DT_NO_POINTER;
+			return 0;
+		}
+		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
+			   out, why);
+		return rc < 0 ? rc : 1;
+	}
+	rc = found(s, e, var, &named, &type, at, out, why);
 	return rc < 0 ? rc : 1;
 }
 
@@ -517,12 +635,15 @@ static int build_gvars(struct pda_session *s, struct pda_elf *e,
 	return 0;
 }
 
+/* The global at addr; with acc->deref, the pointer loaded from there,
+ * the access at acc->disp in its target. */
 static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
-		     struct pda_dt_type *out, enum pda_dt_why *why)
+		     const struct pda_dt_access *acc, struct pda_dt_type *out,
+		     enum pda_dt_why *why)
 {
 	struct pda_dwtype *t = state(s, e);
 	size_t lo = 0, hi;
-	Dwarf_Die type;
+	Dwarf_Die named, type;
 	int err;
 
 	if (!t)
@@ -547,10 +668,20 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 
 		if (addr - v->addr >= v->size)
 			continue;
-		if (!type_of(&v->die, &type) || !real_type(&type, &type))
+		if (!type_of(&v->die, &named) || !real_type(&named, &type))
 			return 0;
-		return found(s, &v->die, &type, (int64_t)(addr - v->addr), out,
-			     why);
+		if (acc->deref) {
+			/* a pointer loaded from the global */
+			if (!pointer_at(&type, (int64_t)(addr - v->addr), &named,
+					&type)) {
+				*why = PDA_DT_NO_POINTER;
+				return 0;
+			}
+			return found(s, e, &v->die, &named, &type,
+				     deref_off(acc, &type), out, why);
+		}
+		return found(s, e, &v->die, &named, &type,
+			     (int64_t)(addr - v->addr), out, why);
 	}
 	return 0;
 }
@@ -571,7 +702,7 @@ int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 	if (rc <= 0)
 		return rc;
 	if (acc->reg < 0)
-		return global_at(s, e, acc->addr, out, why);
+		return global_at(s, e, acc->addr, acc, out, why);
 	*why = PDA_DT_NO_VAR;
 	rc = 0;
 	nscopes = dwarf_getscopes(&cudie, acc->pc, &scopes);
@@ -595,11 +726,102 @@ int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 			if (tag != DW_TAG_variable &&
 			    tag != DW_TAG_formal_parameter)
 				continue;
-			rc = match_var(s, &child, acc, fb_reg, fb_off, out, why);
+			rc = match_var(s, e, &child, acc, fb_reg, fb_off, out, why);
 		} while (!rc && dwarf_siblingof(&child, &child) == 0);
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			break;
 	}
 	free(scopes);
 	return rc < 0 ? rc : 0;
+}
+
+/* ---- layouts ------------------------------------------------------- */
+
+#define MAX_LAYOUT ((size_t)1 << 16)
+
+struct layout {
+	struct pda_session *s;
+	struct pda_dt_member *rows;
+	size_t nr, alloc;
+};
+
+/* A row for type (its name as a member's type: a typedef by its name,
+ * perf's die_get_typename()) named name at off, then its members, if a
+ * struct or union, perf's __add_member_cb(). */
+static int add_row(struct layout *l, Dwarf_Die *type, const char *name,
+		   int64_t off, unsigned depth, uint64_t bits)
+{
+	char tname[NAME_MAX_LEN], bname[NAME_MAX_LEN];
+	Dwarf_Die real, child;
+	struct pda_dt_member *r;
+	size_t at;
+	int tag, rc;
+
+	if (depth > MAX_DEPTH)
+		return 0;
+	if (PDC_GROW(pda_session_alloc(l->s), l->rows, l->alloc, l->nr + 1,
+		     MAX_LAYOUT) < 0)
+		return PD_ERR_NOMEM;
+	type_name(type, tname, sizeof(tname), 0);
+	at = l->nr++;
+	r = &l->rows[at];
+	r->offset = off;
+	r->depth = depth;
+	/* a bit-field as perf 7.2 shows it: "name:bits", its bytes */
+	if (bits && name) {
+		snprintf(bname, sizeof(bname), "%s:%" PRIu64, name, bits);
+		name = bname;
+	}
+	r->type = pda_intern(l->s, tname, strlen(tname));
+	r->name = name ? pda_intern(l->s, name, strlen(name)) : NULL;
+	if (!r->type || (name && !r->name))
+		return PD_ERR_NOMEM;
+	r->size = real_type(type, &real) ? type_size(&real) : 0;
+	if (bits)
+		r->size = 0;
+	tag = r->size ? dwarf_tag(&real) : DW_TAG_base_type;
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_class_type) &&
+	    dwarf_child(&real, &child) == 0) {
+		do {
+			Dwarf_Die mt;
+			int64_t moff = member_offset(&child);
+			uint64_t mbits, msize = 0;
+
+			if (dwarf_tag(&child) != DW_TAG_member ||
+			    !type_of(&child, &mt))
+				continue;
+			mbits = bit_field(&child, &moff, &msize);
+			rc = add_row(l, &mt, dwarf_diename(&child), off + moff,
+				     depth + 1, mbits);
+			if (rc)
+				return rc;
+			if (mbits)
+				l->rows[l->nr - 1].size = msize;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	l->rows[at].end = l->nr;
+	return 0;
+}
+
+int pda_elf_type_layout(struct pda_session *s, struct pda_elf *e, uint64_t die,
+			struct pda_dt_member **out, size_t *nr)
+{
+	Dwarf *dw = pda_dwarf_handle(s, e);
+	struct layout l = {.s = s};
+	Dwarf_Die type;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (!dw || !die || !dwarf_offdie(dw, die, &type))
+		return PD_ERR_NOTFOUND;
+	rc = add_row(&l, &type, NULL, 0, 0, 0);
+	if (rc) {
+		pda_free(s, l.rows);
+		return rc;
+	}
+	*out = l.rows;
+	*nr = l.nr;
+	return 0;
 }

@@ -255,6 +255,11 @@ struct pda_dt_access {
 	bool elem;	/* disp includes pointer arithmetic: a pointer's
 			 * target is an array element, disp taken modulo
 			 * its size */
+	bool deref;	/* the base holds a pointer loaded at pc from the
+			 * variable's memory at reg + slot (reg < 0: at
+			 * addr): the access is at disp in the pointer's
+			 * target (a spill's reload, an -O0 variable) */
+	int64_t slot;
 };
 
 /* Why an access has no type: the coverage line's reasons. */
@@ -274,6 +279,23 @@ struct pda_dt_type {
 	const char *var;	/* the variable it was found through */
 	int64_t offset;		/* from the start of the type */
 	uint64_t size;		/* the type's */
+	uint64_t die;		/* the type's DIE offset in e's DWARF, for
+				 * pda_elf_type_layout(); 0: not there (a
+				 * dwz alt file's) */
+};
+
+/*
+ * One row of a type's layout, as perf's annotated_member tree holds it
+ * (annotate-data.c's add_member_types()): the type itself, then its
+ * members in order, a struct or union member's own members after it.
+ */
+struct pda_dt_member {
+	int64_t offset;		/* from the start of the outermost type */
+	uint64_t size;		/* 0: unknown */
+	unsigned depth;		/* 0: the type itself */
+	size_t end;		/* the index past its members' rows */
+	const char *type;	/* interned: "struct foo", "int" */
+	const char *name;	/* interned member name; NULL: none */
 };
 
 /*
@@ -290,6 +312,16 @@ struct pda_dt_type {
 int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 		      const struct pda_dt_access *acc, struct pda_dt_type *out,
 		      enum pda_dt_why *why);
+
+/*
+ * The layout of the type at DIE offset die of e's DWARF (a
+ * pda_dt_type's), in pre-order, into *out (pda_malloc()ed: the caller
+ * pda_free()s it) and *nr; members of members nested as perf nests them
+ * (structs and unions only, not array elements).  @return 0,
+ * PD_ERR_NOTFOUND (no such type), PD_ERR_NOMEM.
+ */
+int pda_elf_type_layout(struct pda_session *s, struct pda_elf *e, uint64_t die,
+			struct pda_dt_member **out, size_t *nr);
 
 /* ---- names (pda_demangle.c) ---------------------------------------- */
 

@@ -7,7 +7,13 @@ every SPE record in it.
     pd_spe_synth.py [options] ELF RECORDED_PATH OUT TRUTH
 
 Options:
-    --host n1|v1|n2     the CPU (MIDR in HEADER_CPUID and the metadata)
+    --host n1|v1|n2|v2|a720|ampere1a
+                        the CPU (MIDR in HEADER_CPUID and the metadata);
+                        an AmpereOne's data sources are its own
+                        encoding, the others' the common (Neoverse) one
+    --cpu-hosts H0,H1   with --meta 2: each CPU's own model (a
+                        heterogeneous host), in the metadata and in the
+                        data sources of its records
     --meta 1|2          AUXTRACE_INFO form: 1 the original two words
                         (perf < 6.13), 2 the per-CPU form (perf >= 6.13)
     --per-thread        one AUX buffer for the process (perf record
@@ -52,7 +58,8 @@ import sys
 import pd_arch_synth
 import pd_synth
 
-MIDR = {"n1": 0x410fd0c0, "v1": 0x410fd400, "n2": 0x410fd490}
+MIDR = {"n1": 0x410fd0c0, "v1": 0x410fd400, "n2": 0x410fd490,
+        "v2": 0x410fd4f0, "a720": 0x410fd810, "ampere1a": 0xc00fac40}
 PMU_TYPE = 8                    # arm_spe_0 as the host numbered it
 PID = 4343
 TIDS = [4343, 4344]
@@ -73,6 +80,10 @@ SPE_ID, DUMMY_ID = 17, 33       # per CPU: + cpu
 # SPE DATA_SOURCE values of Neoverse N1, V1, N2 (their TRMs)
 NV_L1D, NV_L2, NV_PEER_CORE, NV_LOCAL_CLUSTER = 0x0, 0x8, 0x9, 0xa
 NV_SYS_CACHE, NV_PEER_CLUSTER, NV_REMOTE, NV_DRAM = 0xb, 0xc, 0xd, 0xe
+# AmpereOne's own codes of the common sources it has (perf's
+# ARM_SPE_AMPEREONE_*)
+AMPEREONE = {NV_PEER_CORE: 0x0, NV_SYS_CACHE: 0x3, NV_REMOTE: 0x5,
+             NV_DRAM: 0x7, NV_L1D: 0x8, NV_L2: 0x9}
 
 EV = {"retired": 1, "l1d_access": 2, "l1d_refill": 3, "tlb_access": 4,
       "tlb_walk": 5, "not_taken": 6, "mispred": 7, "llc_access": 8,
@@ -204,7 +215,22 @@ class Gen:
         self.start_of = start_of
         self.tick = TICK0 + 100
 
-    def mem(self, store):
+    def host_of(self, cpu):
+        hosts = self.args.get("cpu_hosts")
+        return hosts[cpu] if hosts else self.args["host"]
+
+    def mem(self, store, host):
+        """Events, the data source as the host encodes it (None for a
+        store), and the total, issue and translation latencies."""
+        ev, source, tot, issue, xlat = self.mem_common(store)
+        if host == "ampere1a" and source is not None:
+            # AmpereOne has no cluster sources: its SLC stands for them
+            if source in (NV_LOCAL_CLUSTER, NV_PEER_CLUSTER):
+                source = NV_SYS_CACHE
+            source = AMPEREONE[source]
+        return ev, source, tot, issue, xlat
+
+    def mem_common(self, store):
         rng = self.rng
         ev = {"retired", "l1d_access", "tlb_access"}
         if store:
@@ -248,7 +274,8 @@ class Gen:
             pkts.append(pkt_context(tid, 1))     # CONTEXTIDR_EL2 (VHE)
         if kind in ("load", "store"):
             va = rng.choice(self.loads if kind == "load" else self.stores)
-            ev, source, tot, issue, xlat = self.mem(kind == "store")
+            ev, source, tot, issue, xlat = self.mem(kind == "store",
+                                                    self.host_of(cpu))
             t["op_class"], t["op_raw"] = 1, 0x01 if kind == "store" else 0
             data = STACK + 8 * rng.randrange(0x4000)
             t["va"] = data
@@ -355,8 +382,9 @@ def auxtrace_info(args, ncpu):
     else:
         priv = [2, 4, PMU_TYPE, ncpu]
         for cpu in range(ncpu):
-            priv += [0x1010101010101010, cpu, 3, MIDR[args["host"]],
-                     PMU_TYPE, 256]
+            host = (args["cpu_hosts"][cpu] if "cpu_hosts" in args
+                    else args["host"])
+            priv += [0x1010101010101010, cpu, 3, MIDR[host], PMU_TYPE, 256]
     return pd_synth.record(70, 0, struct.pack("<II", 4, 0) +
                            struct.pack("<%dQ" % len(priv), *priv))
 
@@ -496,6 +524,9 @@ def main(argv):
             args["host"] = next(it)
         elif a == "--meta":
             args["meta"] = int(next(it))
+        elif a == "--cpu-hosts":
+            # only when given: the other captures' truth headers stay
+            args["cpu_hosts"] = next(it).split(",")
         elif a == "--per-thread":
             args["per_thread"] = True
         elif a == "--no-ts":
@@ -510,7 +541,11 @@ def main(argv):
             args["seed"] = int(next(it))
         else:
             rest.append(a)
-    if len(rest) != 4 or args["host"] not in MIDR:
+    if len(rest) != 4 or args["host"] not in MIDR or any(
+            h not in MIDR for h in args.get("cpu_hosts", [])) or (
+            "cpu_hosts" in args and (args["meta"] != 2 or
+                                     args["per_thread"] or
+                                     len(args["cpu_hosts"]) != 2)):
         sys.stderr.write(__doc__)
         return 64
     elf_path, recorded, out, truth_path = rest
@@ -520,7 +555,8 @@ def main(argv):
         f.write(data)
     with open(truth_path, "w") as f:
         f.write("# " + " ".join(
-            "%s=%s" % (k, args[k]) for k in sorted(args)) + "\n")
+            "%s=%s" % (k, ",".join(args[k]) if isinstance(args[k], list)
+                       else args[k]) for k in sorted(args)) + "\n")
         f.write("\n".join(truth) + "\n")
     return 0
 

@@ -6,7 +6,9 @@ computed here from the generator's own counts, and checked against what
 
     pd_stat_metrics.py NAME PDTOOL_JSON
 
-NAME is a capture of pd_stat_synth.py's CAPTURES; PDTOOL_JSON the file
+NAME is a capture of pd_stat_synth.py's CAPTURES or SAMPLED (there the
+counts are each event's period sum, or its read group values: what the
+samples hold, pd_stat_synth.sampled_totals()); PDTOOL_JSON the file
 `pdtool stat --format json` wrote for it.  The counts come from
 pd_stat_synth.counts() (what the generator wrote), totalled as perf
 totals them (per interval what each counter gained; scaled by
@@ -28,32 +30,57 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pd_stat_synth as synth  # noqa: E402
 
 
-def totals(name):
-    """event name -> count over the run, as perf scales it"""
+def totals_by(name):
+    """[(round, aggregate, {event name: count})]: each interval's (or the
+    run's) counts per aggregate, as pdtool stat's per-interval and
+    per-aggregate metrics take them: per CPU (saved aggregation 0) each
+    CPU's scaled by its own enabled/running, per socket (2) the sum of
+    its CPUs' scaled counts, globally (1) the values, enabled and running
+    times summed, then scaled; the aggregate is ("cpu", n), ("socket", n) or None"""
     spec = synth.CAPTURES[name]
     seed = spec.get("seed", name)
     rng = synth.Rng(sum(map(ord, seed)) * 0x9E3779B97F4A7C15 &
                     0xffffffffffffffff)
     data = synth.counts(spec, rng)
     ncpu = spec["cpus"] or 1
-    out = {e: 0 for e in spec["events"]}
+    per_socket = max(1, ncpu // spec["sockets"])
     prev = [[(0, 0, 0)] * ncpu for _ in spec["events"]]
-    for rnd in data:
+    out = []
+    for r, rnd in enumerate(data):
+        by = {}
         for i, ev in enumerate(spec["events"]):
             deltas = [tuple(a - b for a, b in zip(rnd[i][c], prev[i][c]))
                       for c in range(ncpu)]
             prev[i] = rnd[i]
-            if spec["aggr"] == 1:
-                groups = [deltas]           # one total, scaled once
-            else:
-                groups = [[d] for d in deltas]  # per CPU
-            for g in groups:
-                val = sum(d[0] for d in g)
-                ena = sum(d[1] for d in g)
-                run = sum(d[2] for d in g)
-                if run and run < ena:
-                    val = int(val * ena / run)
-                out[ev] += val
+            for c in range(ncpu):
+                # perf 6.8's numbering (level): 6 is per core; each
+                # CPU its own core in the generator's topology
+                key = ({6: ("core", c % per_socket)} if spec.get("level")
+                       else {0: ("cpu", c), 2: ("socket", c // per_socket)}
+                       ).get(spec["aggr"])
+                acc = by.setdefault(key, {}).setdefault(ev, [])
+                acc.append(deltas[c])
+        for key, evs in by.items():
+            c = {}
+            for ev, ds in evs.items():
+                if key is None:
+                    # global: one sum, scaled once
+                    ds = [tuple(map(sum, zip(*ds)))]
+                # a socket: each CPU's scaled, then added up
+                c[ev] = sum(int(v * e / u) if u and u < e else v
+                            for v, e, u in ds)
+            out.append((r, key, c))
+    return out, spec
+
+
+def totals(name):
+    """event name -> count over the run, as perf scales it: the sum of
+    every interval's and aggregate's"""
+    by, spec = totals_by(name)
+    out = {e: 0 for e in spec["events"]}
+    for _, _, c in by:
+        for ev, v in c.items():
+            out[ev] += v
     return out, spec
 
 
@@ -63,7 +90,16 @@ def div(a, b):
 
 def metrics(name):
     """metric key -> value, from the issue's formulas"""
-    c, spec = totals(name)
+    if name in synth.SAMPLED:
+        # a sampling capture: the counts its samples hold
+        c, spec = synth.sampled_totals(name), synth.SAMPLED[name]
+    else:
+        c, spec = totals(name)
+    return derive(c, spec)
+
+
+def derive(c, spec):
+    """metric key -> value of counts c on spec's host"""
     host = synth.HOSTS[spec["host"]]
     m = {}
 
@@ -182,24 +218,18 @@ def assessment(key, v):
     return "borderline"
 
 
-def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: pd_stat_metrics.py NAME PDTOOL_JSON\n")
-        return 64
-    want = metrics(argv[1])
-    with open(argv[2]) as f:
-        got = {m["key"]: m for m in
-               json.load(f)["derived_metrics"]["metrics"]}
+def check(label, want, got):
+    """compare metric key -> value want with pdtool's key -> object"""
     bad = 0
     for key in sorted(set(want) | set(got)):
         if key not in got:
             print("%s %s: pdtool gives none, expected %.9g" %
-                  (argv[1], key, want[key]))
+                  (label, key, want[key]))
             bad = 1
             continue
         if key not in want:
             print("%s %s: pdtool gives %.9g, expected none" %
-                  (argv[1], key, got[key]["value"]))
+                  (label, key, got[key]["value"]))
             bad = 1
             continue
         g, w = got[key]["value"], want[key]
@@ -207,11 +237,41 @@ def main(argv):
         ok = math.isclose(g, w, rel_tol=1e-9, abs_tol=1e-12) and \
             got[key]["assessment"] == a
         print("%s %s %s: pdtool %.9g %s, expected %.9g %s" % (
-            "ok" if ok else "FAIL", argv[1], key, g,
+            "ok" if ok else "FAIL", label, key, g,
             got[key]["assessment"] or "-", w, a or "-"))
         bad |= not ok
+    return bad
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write("usage: pd_stat_metrics.py NAME PDTOOL_JSON\n")
+        return 64
+    name = argv[1]
+    want = metrics(name)
+    with open(argv[2]) as f:
+        doc = json.load(f)
+    bad = check(name, want,
+                {m["key"]: m for m in doc["derived_metrics"]["metrics"]})
     if not want:
-        print("%s: no metric expected" % argv[1])
+        print("%s: no metric expected" % name)
+    if name in synth.SAMPLED:
+        return bad
+    # each interval's and aggregate's metrics, where pdtool gives them
+    spec = synth.CAPTURES[name]
+    by = spec["intervals"] or spec["aggr"] != 1
+    for r, key, c in totals_by(name)[0] if by else []:
+        rnd = doc["rounds"][r]
+        aggs = [a for a in rnd.get("derived_metrics", [])
+                if key is None or a.get(key[0]) == key[1]]
+        label = "%s round %d%s" % (name, r, " %s %d" % key if key else "")
+        if len(aggs) != 1:
+            print("FAIL %s: %d aggregates in pdtool's output" %
+                  (label, len(aggs)))
+            bad = 1
+            continue
+        bad |= check(label, derive(c, spec),
+                     {m["key"]: m for m in aggs[0]["metrics"]})
     return bad
 
 

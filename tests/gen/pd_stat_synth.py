@@ -4,7 +4,7 @@
 events, laid out as perf 6.1 writes them, for hosts this VM is not; and
 sampling captures of the same events (`perf record -e ...`).
 
-    pd_stat_synth.py --list | --list-all
+    pd_stat_synth.py --list | --list-all | --list-sampled
     pd_stat_synth.py NAME OUT
     pd_stat_synth.py --list-sample
     pd_stat_synth.py --sample [--pipe] NAME ELF OUT [TRUTH.json]
@@ -36,6 +36,13 @@ rates), deterministic; TRUTH.json gets each function's count of each
 event, which a group's read values give exactly.  --pipe writes the
 same as perf record -o - streams it (HEADER_ATTR and HEADER_FEATURE
 records first).
+
+SAMPLED are `perf record` captures of the same hosts' hardware events
+(--list-sampled): SAMPLE records with IP, TID, TIME, ID, CPU and PERIOD
+at a frequency of 4000 a second, or, for a group sampled on its leader
+(-e '{a,b,...}:S'), READ with each member's cumulative count.
+sampled_totals() is what they hold: each event's period sum, or a read
+member's last value per counter summed.
 """
 
 import json
@@ -413,11 +420,15 @@ def capture(name):
     return file_bytes(events, b"".join(recs), features(spec, host, ids))
 
 
-def features(spec, host, ids):
+def features(spec, host, ids, cmd_args=None, attr_of=None):
+    """the feature sections; cmd_args (None: perf stat record's) and
+    attr_of(i) (None: perf stat's attrs) for a perf record capture"""
     ncpu = spec["cpus"] or 4
     per_socket = max(1, ncpu // spec["sockets"])
-    cmd_args = ["/usr/bin/perf", "stat", "record", "-o", "stat.data"]
-    if spec["cpus"]:
+    stat_args = cmd_args is None
+    cmd_args = cmd_args or ["/usr/bin/perf", "stat", "record", "-o",
+                            "stat.data"]
+    if spec["cpus"] and stat_args:
         cmd_args.append("-a")
         if spec["aggr"] == 0:
             cmd_args.append("-A")
@@ -427,7 +438,8 @@ def features(spec, host, ids):
             cmd_args.append("--per-core")
     if spec["intervals"]:
         cmd_args += ["-I", str(INTERVAL_NS // 1000000)]
-    cmd_args += ["-e", ",".join(spec["events"]), "--", "./work"]
+    if stat_args:
+        cmd_args += ["-e", ",".join(spec["events"]), "--", "./work"]
     cmd = struct.pack("<I", len(cmd_args))
     for arg in cmd_args:
         cmd += string_feature(arg)
@@ -435,7 +447,7 @@ def features(spec, host, ids):
     flags = FLAGS_SYSTEM if spec["cpus"] else FLAGS_TASK
     for i, ev in enumerate(spec["events"]):
         t, c = event_attr(ev, spec["host"])
-        desc += attr_bytes(t, c, flags)
+        desc += attr_of(i) if attr_of else attr_bytes(t, c, flags)
         desc += struct.pack("<I", len(ids[i]))
         desc += string_feature(ev)
         desc += struct.pack("<%dQ" % len(ids[i]), *ids[i])
@@ -726,6 +738,147 @@ def pick(rng, weights):
     return len(weights) - 1
 
 
+# name: host, CPUs the samples come from, events, group: the events are
+# one group sampled on its leader (PERF_SAMPLE_READ), samples per CPU and
+# event (group: per CPU)
+SAMPLED = {
+    "n1-sampled": dict(host="n1", cpus=2, samples=150, events=[
+        "cpu_cycles", "inst_retired", "stall_frontend", "stall_backend",
+        "br_retired", "br_mis_pred_retired", "l1d_cache",
+        "l1d_cache_refill"]),
+    "v1-group": dict(host="v1", cpus=2, samples=120, group=True, events=[
+        "cpu_cycles", "inst_retired", "stall_backend",
+        "stall_backend_mem", "l2d_cache", "l2d_cache_refill"]),
+    "n2-sampled": dict(host="n2", cpus=1, samples=200, events=[
+        "cpu_cycles", "stall_slot_frontend", "stall_slot_backend",
+        "stall_slot", "op_retired", "op_spec"]),
+    "intel-sampled": dict(host="intel", cpus=2, samples=100, events=[
+        "cycles", "instructions", "branches", "branch-misses",
+        "dTLB-loads", "dTLB-load-misses"]),
+    "amd-group": dict(host="amd", cpus=1, samples=90, group=True, events=[
+        "ls_not_halted_cyc", "ex_ret_ops", "de_src_op_disp.all",
+        "de_no_dispatch_per_slot.no_ops_from_frontend",
+        "de_no_dispatch_per_slot.backend_stalls"]),
+}
+
+SAMPLE_FREQ = 4000
+# IP TID TIME ID CPU PERIOD IDENTIFIER, and READ for a group
+SAMPLE_TYPE = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 6) | (1 << 7) | \
+    (1 << 8) | (1 << 16)
+SAMPLE_READ = 1 << 4
+READ_GROUP_ID = (1 << 3) | (1 << 2)
+# disabled inherit mmap comm freq enable_on_exec sample_id_all
+# exclude_guest mmap2 comm_exec; a sampled group is not inherited
+FLAGS_RECORD = (1 << 0) | (1 << 1) | (1 << 8) | (1 << 9) | (1 << 10) | \
+    (1 << 12) | (1 << 18) | (1 << 20) | (1 << 23) | (1 << 24)
+
+
+def sampled_attr(spec, i):
+    t, c = event_attr(spec["events"][i], spec["host"])
+    st, rf, fl, freq = SAMPLE_TYPE, 0, FLAGS_RECORD, SAMPLE_FREQ
+    if spec.get("group"):
+        st |= SAMPLE_READ
+        rf = READ_GROUP_ID
+        fl &= ~(1 << 1)
+        if i:
+            # perf 6.1 evsel__config_leader_sampling(): members do not
+            # sample, and only the leader is enabled on exec
+            freq, fl = 0, fl & ~((1 << 0) | (1 << 12) | (1 << 10))
+    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", t, 128, c, freq, st, rf,
+                       fl, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0)[:128]
+
+
+def sampled_samples(name):
+    """[(cpu, event index, time, period, [(id, value)] or None, id)] in
+    time order, and the events' ids [event][cpu]"""
+    spec = SAMPLED[name]
+    rng = Rng(sum(map(ord, name)) * 0x9E3779B97F4A7C15 & 0xffffffffffffffff)
+    ncpu, nev = spec["cpus"], len(spec["events"])
+    ids = [[1000 + e * ncpu + c for c in range(ncpu)] for e in range(nev)]
+    out = []
+    for c in range(ncpu):
+        busy = 0.55 + 0.4 * rng.frac()
+        sampled = [0] if spec.get("group") else range(nev)
+        cum = [0] * nev
+        for e in sampled:
+            t = 5_000_000_000 + c * 1000
+            for k in range(spec["samples"]):
+                t += WALL_NS // SAMPLE_FREQ + int(1000 * rng.frac())
+                # the kernel's frequency loop: periods near rate / freq
+                period = max(1, int(rate(spec["events"][e], spec["host"]) *
+                                    busy / SAMPLE_FREQ *
+                                    (0.8 + 0.4 * rng.frac())))
+                reads = None
+                if spec.get("group"):
+                    for m in range(nev):
+                        cum[m] += period if m == 0 else int(
+                            period * rate(spec["events"][m], spec["host"]) /
+                            rate(spec["events"][0], spec["host"]) *
+                            (0.9 + 0.2 * rng.frac()))
+                    reads = [(ids[m][c], cum[m]) for m in range(nev)]
+                out.append((c, e, t, period, reads, ids[e][c]))
+    out.sort(key=lambda s: (s[2], s[0], s[1]))
+    return out, ids
+
+
+def sampled_totals(name):
+    """event name -> the count the capture holds: the period sum, or for
+    a read group member the last value of each of its counters summed"""
+    spec = SAMPLED[name]
+    samples, _ = sampled_samples(name)
+    tot = {e: 0 for e in spec["events"]}
+    last = {}
+    for _, e, _, period, reads, _ in samples:
+        if reads is None:
+            tot[spec["events"][e]] += period
+        for ident, value in reads or []:
+            last[ident] = value
+    if spec.get("group"):
+        nev, ncpu = len(spec["events"]), spec["cpus"]
+        for m in range(nev):
+            tot[spec["events"][m]] = sum(
+                last.get(1000 + m * ncpu + c, 0) for c in range(ncpu))
+    return tot
+
+
+def sampled_capture(name):
+    spec = SAMPLED[name]
+    host = HOSTS[spec["host"]]
+    samples, ids = sampled_samples(name)
+    pid = 4242
+    # the kernel's map as perf record writes it first (its pgoff the
+    # address of _text, which perf report checks it can relocate by)
+    name = b"[kernel.kallsyms]_text"
+    name += bytes(8 - len(name) % 8)
+    recs = [record(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0,
+                                     0xffffffff81000000, 0x1000000,
+                                     0xffffffff81000000) + name +
+                   struct.pack("<IIQQIIQ", 0xffffffff, 0, 0, ids[0][0], 0,
+                               0, ids[0][0]))]
+    for c, e, t, period, reads, ident in samples:
+        body = struct.pack("<QQIIQQIIQ", ident, 0x400000 + 4 * (t % 997),
+                           pid, pid, t, ident, c, 0, period)
+        if reads is not None:
+            body += struct.pack("<Q", len(reads))
+            for rid, value in reads:
+                body += struct.pack("<QQ", value, rid)
+        recs.append(record(9, 2, body))     # PERF_RECORD_MISC_USER
+    events = [(sampled_attr(spec, i), ids[i])
+              for i in range(len(spec["events"]))]
+    args = ["/usr/bin/perf", "record", "-a", "-F", str(SAMPLE_FREQ), "-e"]
+    if spec.get("group"):
+        args.append("{" + ",".join(spec["events"]) + "}:S")
+    else:
+        args.append(",".join(spec["events"]))
+    args += ["-o", "perf.data", "--", "./work"]
+    fspec = dict(spec, sockets=1, aggr=1, intervals=0)
+    feats = [(f, b) for f, b in features(fspec, host, ids, args,
+                                          lambda i: sampled_attr(spec, i))
+             if f != 19]
+    return file_bytes(events, b"".join(recs), feats)
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "--list-sample":
         print("\n".join(SAMPLE_CAPTURES))
@@ -743,6 +896,13 @@ def main(argv):
                 json.dump(truth, f, indent=1, sort_keys=True)
                 f.write("\n")
         return 0
+    if len(argv) == 2 and argv[1] == "--list-sampled":
+        print("\n".join(SAMPLED))
+        return 0
+    if len(argv) == 3 and argv[1] in SAMPLED:
+        with open(argv[2], "wb") as f:
+            f.write(sampled_capture(argv[1]))
+        return 0
     if len(argv) == 2 and argv[1] in ("--list", "--list-all"):
         # --list: the captures perf 6.1 reads right
         print("\n".join(n for n in CAPTURES
@@ -751,7 +911,9 @@ def main(argv):
         return 0
     if len(argv) != 3 or argv[1] not in CAPTURES:
         sys.stderr.write("usage: pd_stat_synth.py --list | --list-all | "
-                         "NAME OUT\n")
+                         "--list-sampled | --list-sample | NAME OUT |\n"
+                         "       pd_stat_synth.py --sample [--pipe] NAME ELF "
+                         "OUT [TRUTH.json]\n")
         return 64
     with open(argv[2], "wb") as f:
         f.write(capture(argv[1]))

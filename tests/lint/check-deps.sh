@@ -29,7 +29,7 @@ public_of() {
 	headers_of "$@" | grep -v '_int\.h$'
 }
 
-MODULES="base symbols machine unwind session profile annotate counters branch record datatype"
+MODULES="base symbols machine unwind session profile annotate counters branch record datatype mem"
 # module: the modules it may use (their internal headers included); every
 # module also sees the public headers of session (the frame and stack
 # types) and reader/pd.h
@@ -46,6 +46,7 @@ deps() {
 	branch) echo "base symbols machine session annotate" ;;
 	record) echo "" ;;
 	datatype) echo "base symbols machine session annotate" ;;
+	mem) echo "base symbols machine session" ;;
 	*) echo "?" ;;
 	esac
 }
@@ -117,9 +118,10 @@ done
 for f in emit/*.[ch]; do
 	check_file "$f" "$READER_PUB $ANALYZE_PUB" ""
 done
-# cmds/ inflates whole-file gzip, xz and bzip2 inputs (cmd_input.c)
+# cmds/ inflates whole-file gzip, xz and bzip2 inputs (cmd_input.c) and
+# writes and reads zstd-compressed bundles (cmd_tarw.c, cmd_bundle.c)
 for f in cmds/*.[ch]; do
-	check_file "$f" "$READER_PUB $ANALYZE_PUB $EMIT_PUB" "zlib.h lzma.h bzlib.h"
+	check_file "$f" "$READER_PUB $ANALYZE_PUB $EMIT_PUB" "zlib.h lzma.h bzlib.h zstd.h"
 done
 
 # library layers never print or exit (L1, E6)

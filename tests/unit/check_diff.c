@@ -546,6 +546,43 @@ START_TEST(test_dsos)
 }
 END_TEST
 
+/* A run added in weights (latencies): brought to its samples, stacks and
+ * DSOs alike, each to the nearest whole count; a stack under half a
+ * sample counts 0 and the run's total is what the stacks count. */
+START_TEST(test_scale_run)
+{
+	static const char libc[] = "/lib/libc.so.6";
+	struct pda_frame fr[1] = {{.dso = libc}};
+	struct pda_stack st = {fr, 1, 1};
+	PDA_DIFF_OPTS(o, .nr_runs = {1, 1}, .dsos = true,
+		      .scale = PDA_DIFF_SCALE_NONE);
+	const char *f[1] = {"f"}, *g[1] = {"g"}, *h[1] = {"h"};
+	size_t lens[1] = {1};
+	struct pda_diff *d;
+	const struct pda_diff_row *r;
+
+	ck_assert_int_eq(pda_diff_new(&o, &d), 0);
+	/* weights 7000, 2500 and 200 brought to 10 samples: 7.2, 2.6, 0.2 */
+	ck_assert_int_eq(pda_diff_add(d, PDA_DIFF_A, 0, f, lens, 1, 7000), 0);
+	ck_assert_int_eq(pda_diff_add_dsos(d, PDA_DIFF_A, 0, &st, 7000), 0);
+	ck_assert_int_eq(pda_diff_add(d, PDA_DIFF_A, 0, g, lens, 1, 2500), 0);
+	ck_assert_int_eq(pda_diff_add(d, PDA_DIFF_A, 0, h, lens, 1, 200), 0);
+	ck_assert_int_eq(pda_diff_scale_run(d, PDA_DIFF_A, 0, 10), 0);
+	ck_assert_int_eq(pda_diff_add(d, PDA_DIFF_B, 0, f, lens, 1, 4), 0);
+	ck_assert_int_eq(pda_diff_scale_run(d, PDA_DIFF_B, 2, 4), PD_ERR_API);
+	ck_assert_int_eq(pda_diff_finish(d), 0);
+	ck_assert_int_eq(pda_diff_scale_run(d, PDA_DIFF_A, 0, 10), PD_ERR_API);
+	ck_assert_uint_eq(pda_diff_summary(d)->weight[0], 10); /* 7 + 3 + 0 */
+	ck_assert_uint_eq(row_of(d, PDA_DIFF_SELF, "f")->count[0], 7);
+	ck_assert_uint_eq(row_of(d, PDA_DIFF_SELF, "g")->count[0], 3);
+	r = row_of(d, PDA_DIFF_SELF, "h");
+	ck_assert(!r || r->count[0] == 0);
+	ck_assert_uint_eq(row_of(d, PDA_DIFF_DSO_SELF, "libc.so.6")->count[0],
+			  7);
+	pda_diff_free(d);
+}
+END_TEST
+
 /* A fold's lines, added at once, count as the same lines one by one. */
 START_TEST(test_add_fold)
 {
@@ -879,6 +916,7 @@ Suite *diff_suite(void)
 	tcase_add_test(td, test_verdicts);
 	tcase_add_test(td, test_errors);
 	tcase_add_test(td, test_dsos);
+	tcase_add_test(td, test_scale_run);
 	tcase_add_test(td, test_add_fold);
 	tcase_add_test(td, test_stack_order);
 	tcase_add_test(td, test_flame);

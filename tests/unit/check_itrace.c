@@ -18,6 +18,9 @@
 
 #define MIDR_N1 0x410fd0c0ull
 #define MIDR_A53 0x410fd034ull /* no data source perf 6.1 knows */
+#define MIDR_V2 0x410fd4f1ull	 /* Neoverse V2 r0p1 */
+#define MIDR_A720 0x410fd810ull /* Cortex-A720 */
+#define MIDR_AMPERE1A 0xc00fac40ull
 
 START_TEST(test_parse)
 {
@@ -118,6 +121,42 @@ START_TEST(test_data_src)
 	ck_assert_uint_eq(pda_itrace_spe_data_src(&r, 0), 0x2088000882ull);
 	ds_is(0x2088000882ull, "|OP LOAD|LVL Remote L3 miss|SNP N/A|TLB "
 			       "Walker hit|LCK No|BLK  N/A");
+	/* the newer common list (perf >= 6.10): Neoverse V2, Cortex-A720
+	 * decode their data sources as N1 does; perf 6.1 took the events */
+	r = ld(0, EV(L1D_REFILL) | EV(LLC_ACCESS), 0xb);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_V2),
+	      "|OP LOAD|LVL L3 or L3 hit|SNP Hit|TLB N/A|LCK No|BLK  N/A");
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_A720),
+	      "|OP LOAD|LVL L3 or L3 hit|SNP Hit|TLB N/A|LCK No|BLK  N/A");
+	/* AmpereOne's own codes, mapped onto the common ones (perf >=
+	 * 6.12): 0x8 L1D, 0x9 L2D, 0x0 a peer core, 0x3 the SLC, 0x5 a
+	 * remote chip, 0x7 DDR; any other gives no level */
+	r = ld(0, 0, 0x8);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB N/A|LCK No|BLK  N/A");
+	r = ld(0, 0, 0x0);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL L2 or L2 hit|SNP Peer|TLB N/A|LCK No|BLK  N/A");
+	r = ld(0, 0, 0x3);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL L3 or L3 hit|SNP Hit|TLB N/A|LCK No|BLK  N/A");
+	r = ld(0, 0, 0x5);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL Remote N/A or N/A|SNP Peer|TLB N/A|LCK No|BLK  N/A");
+	r = ld(0, EV(TLB_ACCESS), 0x7);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL Local RAM or RAM hit|SNP None|TLB Walker hit|LCK "
+	      "No|BLK  N/A");
+	r = ld(0, EV(L1D_ACCESS) | EV(L1D_REFILL), 0x2);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	/* the common 0xb on AmpereOne is no SLC: not the common table's */
+	r = ld(0, 0, 0xb);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP LOAD|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	r = ld(1, 0, 0x8);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_AMPERE1A),
+	      "|OP STORE|LVL N/A or N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	/* no load or store: none (no memory sample) */
 	r = ld(0, EV(L1D_ACCESS), 0x0);
 	r.op_class = PD_SPE_OP_BRANCH;

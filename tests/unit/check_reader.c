@@ -817,6 +817,74 @@ START_TEST(test_directory)
 }
 END_TEST
 
+/*
+ * PD_READ_PAGER: a mapped capture of 24 MB (several release steps and
+ * more than the pager maps ahead) reads the same records in the same
+ * order with the pager thread as without, and a record held one release
+ * step behind (as the pipeline's batches are) is still readable.
+ */
+START_TEST(test_pager)
+{
+	char dir[] = "/tmp/pd-pager-XXXXXX", path[256];
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_TIME };
+	const uint64_t id = 1, nr = 24u << 20 >> 5; /* 32-byte samples */
+	const unsigned char *bytes;
+	size_t len;
+	uint64_t sums[2] = { 0, 0 }, counts[2] = { 0, 0 };
+	FILE *out;
+	struct tf t;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, &id, 1);
+	for (uint64_t i = 1; i <= nr; i++)
+		tf_sample_at(&t, i);
+	bytes = tf_build(&t, &len);
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	out = fopen(path, "wb");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
+	ck_assert_int_eq(fclose(out), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		char err[256] = "";
+		PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
+		struct pd_file *f;
+		struct pd_reader *r;
+		struct pd_rec rec, held = { 0 };
+		struct pd_sample s;
+		int rc;
+
+		ck_assert_msg(pd_file_open(path, &opts, &f) == 0, "%s", err);
+		ck_assert_int_eq(pd_reader_new(f, pass ? PD_READ_PAGER : 0, &r),
+				 0);
+		while ((rc = pd_reader_next(r, &rec)) > 0) {
+			ck_assert_int_eq(pd_sample_decode(f, &rec, &s), 0);
+			ck_assert_uint_eq(s.ip, 0x400000 + s.time);
+			sums[pass] = sums[pass] * 31 + s.time;
+			/* a record from up to a release step (4 MB) back */
+			if (counts[pass] % (3u << 20 >> 5) == 0)
+				held = rec;
+			else if (held.data) {
+				ck_assert_int_eq(pd_sample_decode(f, &held, &s),
+						 0);
+				ck_assert_uint_eq(s.ip, 0x400000 + s.time);
+			}
+			counts[pass]++;
+		}
+		ck_assert_int_eq(rc, 0);
+		pd_reader_free(r);
+		pd_file_close(f);
+	}
+	ck_assert_uint_eq(counts[0], nr);
+	ck_assert_uint_eq(counts[1], nr);
+	ck_assert_uint_eq(sums[0], sums[1]);
+	unlink(path);
+	rmdir(dir);
+	tf_release(&t);
+}
+END_TEST
+
 /* ---- allocation failure (T9) --------------------------------------- */
 
 /*
@@ -893,6 +961,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_name_cap);
 	tcase_add_test(tc, test_damage_zero_size);
 	tcase_add_test(tc, test_directory);
+	tcase_add_test(tc, test_pager);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

@@ -13,7 +13,7 @@
  * tests/cli/report/golden.test holds the whole to perf 6.1.
  */
 #include "pda_report.h"
-#include "pda_sample_read.h"
+#include "pda_readgroup.h"
 #include "testfile.h"
 #include "failalloc.h"
 
@@ -285,9 +285,10 @@ static void read_sample(struct tf *t, unsigned cpu, uint64_t lead_id,
 	tf_end(t);
 }
 
-/* perf's deliver_sample_value(): one sample per value that moved since
- * its id's last, of the id's event, the move its period; an unknown id
- * counted and left out. */
+/* The capture's group reads (pda_readgroup, perf's
+ * deliver_sample_group): one sample per member that moved since its
+ * id's last, of the id's event, the move its period; an unknown id
+ * left out, as the report's rows and ratios rely on. */
 START_TEST(test_sample_read)
 {
 	const uint64_t lead_ids[] = {10, 11}, member_ids[] = {20, 21};
@@ -304,7 +305,8 @@ START_TEST(test_sample_read)
 		{{0, 100}, {-1, 0}},		/* the member did not move */
 		{{0, 50}, {-1, 0}},		/* id 99: no event */
 	};
-	struct pda_sample_read *sr;
+	struct pda_readgroup rg = PDA_READGROUP_INIT;
+	struct pda_session *ses;
 	struct pd_sample s, out[2];
 	struct pd_reader *r;
 	struct pd_rec rec;
@@ -321,15 +323,21 @@ START_TEST(test_sample_read)
 	read_sample(&t, 0, 10, 200, 20, 250);
 	read_sample(&t, 0, 10, 250, 99, 7);
 	f = tf_open(&t);
-	ck_assert_int_eq(pda_sample_read_new(NULL, &sr), 0);
+	ck_assert_int_eq(pda_session_new(f, NULL, &ses), 0);
 	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		int n;
+		int n = 0;
 
 		ck_assert_int_eq(pd_reader_next(r, &rec), 1);
 		ck_assert_int_eq(pd_sample_decode(f, &rec, &s), 0);
-		ck_assert(pda_sample_read_applies(&s));
-		n = pda_sample_read_split(sr, f, &s, out, 2);
+		ck_assert(pda_readgroup_is(&s));
+		for (uint64_t m = 0; m < s.read.nr; m++) {
+			int rc = pda_readgroup_member(&rg, ses, f, &s, m,
+						      &out[n]);
+
+			ck_assert_int_ge(rc, 0);
+			n += rc;
+		}
 		for (int k = 0; k < 3; k++) {
 			if (want[i][k][0] < 0) {
 				ck_assert_int_eq(n, k);
@@ -343,9 +351,9 @@ START_TEST(test_sample_read)
 			ck_assert_uint_eq(out[k].cpu, s.cpu);
 		}
 	}
-	ck_assert_uint_eq(pda_sample_read_unknown(sr), 1);
 	pd_reader_free(r);
-	pda_sample_read_free(sr);
+	pda_readgroup_release(&rg, ses);
+	pda_session_free(ses);
 	pd_file_close(f);
 	tf_release(&t);
 }

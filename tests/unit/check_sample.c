@@ -646,6 +646,128 @@ START_TEST(test_sample_huge_counts)
 }
 END_TEST
 
+/* A branch stack sample: nr, hw_idx when has_idx, then the words of
+ * words[] (entries and counters as the case writes them). */
+static struct pd_file *branch_file(struct tf *t, uint64_t bst, bool be,
+				   uint64_t nr, bool has_idx, uint64_t idx,
+				   const uint64_t *words, size_t nr_words,
+				   struct pd_rec *rec)
+{
+	struct spec sp = base_spec(PD_SAMPLE_BRANCH_STACK);
+	struct pd_file *f;
+	uint32_t size;
+
+	sp.bst = bst;
+	build_file(t, &sp, be);
+	tf_begin(t, PD_REC_SAMPLE, PD_MISC_USER);
+	tf_u64(t, nr);
+	if (has_idx)
+		tf_u64(t, idx);
+	for (size_t i = 0; i < nr_words; i++)
+		tf_u64(t, words[i]);
+	size = tf_end(t);
+	f = tf_open(t);
+	*rec = tf_rec_copy(t, 0, size);
+	return f;
+}
+
+/* Malformed branch stacks: a count beyond the record, counters or an
+ * hw_idx missing, are errors naming the field and the offset; an
+ * unknown hw_idx (~0, what the kernel writes when it has none), an
+ * empty stack with its hw_idx and flag words with reserved bits set
+ * decode as they are. */
+START_TEST(test_sample_branch_malformed)
+{
+	const bool be = _i;
+	const uint64_t hw = PD_BRANCH_SAMPLE_HW_INDEX;
+	const uint64_t cnt = PD_BRANCH_SAMPLE_COUNTERS;
+	/* two entries (from, to, flags), then two counters; the second
+	 * entry's flags with 4 reserved bits set, which no field of
+	 * perf_branch_entry has (its top ones little-endian, its bottom
+	 * ones big-endian) */
+	const uint64_t rsv = be ? 0xfull : 0xf000000000000000ull;
+	uint64_t w[8] = {0x401000, 0x401100, 0, 0x402000, 0x402200, 0, 7, 9};
+	struct tf t;
+	struct pd_file *f;
+	struct pd_rec rec;
+	struct pd_sample s;
+	struct pd_branch b;
+	unsigned fl[9];
+
+	w[2] = branch_flags_word(0, be);
+	w[5] = branch_flags_word(1, be) | rsv;
+
+	/* nr says 5, two entries follow */
+	f = branch_file(&t, 0, be, 5, false, 0, w, 6, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), PD_ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(pd_file_errmsg(f), "BRANCH_STACK"));
+	ck_assert_ptr_nonnull(strstr(pd_file_errmsg(f), "offset 0x"));
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+
+	/* a count so large that nr * 24 wraps: still beyond */
+	f = branch_file(&t, 0, be, UINT64_MAX / 24 + 1, false, 0, w, 6, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), PD_ERR_FORMAT);
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+
+	/* HW_INDEX in the attr, no hw_idx in the record: the entries come
+	 * 8 bytes short */
+	f = branch_file(&t, hw, be, 2, false, 0, w, 6, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), PD_ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(pd_file_errmsg(f), "BRANCH_STACK"));
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+
+	/* counters for one entry of two */
+	f = branch_file(&t, cnt, be, 2, false, 0, w, 7, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), PD_ERR_FORMAT);
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+
+	/* an unknown hw_idx (~0) and reserved flag bits: decoded as they
+	 * are, the fields from their own bits */
+	f = branch_file(&t, hw | cnt, be, 2, true, ~0ull, w, 8, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), 0);
+	ck_assert_uint_eq(s.branch.nr, 2);
+	ck_assert_int_eq(s.branch.has_hw_idx, 1);
+	ck_assert_uint_eq(s.branch.hw_idx, ~0ull);
+	pd_sample_branch(&s, 0, &b);
+	ck_assert_uint_eq(b.from, 0x401000);
+	pd_sample_branch(&s, 1, &b);
+	ck_assert_uint_eq(b.from, 0x402000);
+	ck_assert_uint_eq(b.to, 0x402200);
+	branch_fields(1, fl);
+	ck_assert_uint_eq(b.mispred, fl[0]);
+	ck_assert_uint_eq(b.predicted, fl[1]);
+	ck_assert_uint_eq(b.cycles, fl[4]);
+	ck_assert_uint_eq(b.type, fl[5]);
+	ck_assert_uint_eq(b.priv, fl[8]);
+	/* flags_raw is the word in the little-endian layout: the reserved
+	 * bits, wherever the file had them, do not reach the fields */
+	ck_assert_uint_eq(b.flags_raw & 0x1ffffffffull,
+			  branch_flags_word(1, false));
+	ck_assert_uint_eq(pd_u64s_get(&s.branch.counters, 1), 9);
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+
+	/* an empty stack keeps its hw_idx */
+	f = branch_file(&t, hw, be, 0, true, 3, w, 0, &rec);
+	ck_assert_int_eq(pd_sample_decode(f, &rec, &s), 0);
+	ck_assert_uint_eq(s.branch.nr, 0);
+	ck_assert_int_eq(s.branch.has_hw_idx, 1);
+	ck_assert_uint_eq(s.branch.hw_idx, 3);
+	tf_rec_free(&rec);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
 /* union perf_mem_data_src */
 START_TEST(test_data_src_decode)
 {
@@ -681,6 +803,7 @@ Suite *sample_suite(void)
 	tcase_add_loop_test(tc, test_sample_case, 0, 2 * nr_cases);
 	tcase_add_loop_test(tc, test_sample_identifier, 0, 2);
 	tcase_add_test(tc, test_sample_huge_counts);
+	tcase_add_loop_test(tc, test_sample_branch_malformed, 0, 2);
 	tcase_add_test(tc, test_data_src_decode);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

@@ -17,8 +17,11 @@
 
 #define SPE_DIR "../../testdata/spe/"
 
-static const char *const captures[] = {"n1", "v1-noctx", "n2-thread",
-				       "n1-meta2", "n1-nots", "zoo"};
+static const char *const captures[] = {
+	"n1",	 "v1-noctx", "n2-thread",      "n1-meta2",
+	"n1-nots", "zoo",	 "v2",		 "ampere1a-meta2",
+	"hetero-meta2",
+};
 
 /* A field of a truth line: hex, or '-' for absent (PD_SPE_HAS_*). */
 static void field(char *out, size_t size, bool has, uint64_t v)

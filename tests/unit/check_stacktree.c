@@ -21,6 +21,7 @@
 #include "pda_stacktree_int.h"
 
 #include "failalloc.h"
+#include "foldtext.h"
 #include "testrng.h"
 
 #include <check.h>
@@ -568,6 +569,97 @@ START_TEST(test_fold_threaded_deep)
 }
 END_TEST
 
+/* A fold of n random samples (3 comms, stacks from names[]) made into
+ * a profile, with or without its threads. */
+static struct pda_profile *fold_profile(size_t n, bool threaded,
+					struct pda_fold **out)
+{
+	PDA_FOLD_OPTS(o, .threaded = threaded);
+	struct pda_fold *fd;
+	struct pda_profile *p;
+	static const char *const fold_comms[] = {"a", "b", "d"};
+
+	rng_state = 0x9e3779b97f4a7c15ull;
+	ck_assert_int_eq(pda_fold_new(&o, &fd), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct pda_frame f[MAX_DEPTH];
+		const size_t nr = 1 + rnd(MAX_DEPTH);
+		const struct pda_stack st = {f, nr, nr};
+		struct pd_sample s;
+
+		memset(&s, 0, sizeof(s));
+		s.pid = s.tid = 1;
+		s.period = 1 + rnd(100);
+		memset(f, 0, sizeof(f));
+		for (size_t j = 0; j < nr; j++) {
+			f[j].ip = 0x1000 + j;
+			f[j].sym = names[rnd(NR_NAMES)];
+			f[j].dso = "/bin/x";
+		}
+		ck_assert_int_ge(pda_fold_add(fd, &s, &st, fold_comms[rnd(3)]),
+				 0);
+	}
+	ck_assert_int_eq(pda_fold_finish(fd), 0);
+	ck_assert_int_eq(pda_fold_profile(fd, &p), 0);
+	*out = fd;
+	return p;
+}
+
+/*
+ * A threaded fold sorts its lines on a thread of its own while the
+ * profile is made from the ones already sorted: with many more lines
+ * than a step of the sorter, the profile is the one made without
+ * threads, id for id, and so are the line count and the lines.
+ */
+START_TEST(test_fold_sorter_stream)
+{
+	enum { NR = 5 * PDA_STACKTREE_SORT_STEP };
+	struct pda_fold *fd[2];
+	struct pda_profile *p[2];
+	char *text[2];
+
+	for (int threaded = 0; threaded < 2; threaded++)
+		p[threaded] = fold_profile(NR, threaded, &fd[threaded]);
+	ck_assert_uint_gt(pda_fold_nr_lines(fd[0]),
+			  2 * PDA_STACKTREE_SORT_STEP);
+	ck_assert_uint_eq(pda_fold_nr_lines(fd[0]), pda_fold_nr_lines(fd[1]));
+	ck_assert_uint_eq(pda_fold_totals(fd[0])->nr_stacks,
+			  pda_fold_totals(fd[1])->nr_stacks);
+	ck_assert_uint_eq(pda_profile_nr_stacks(p[0]),
+			  pda_profile_nr_stacks(p[1]));
+	for (uint32_t i = 1; i < pda_profile_nr_stacks(p[0]); i++) {
+		const struct pda_profile_stack *a = pda_profile_stack(p[0], i);
+		const struct pda_profile_stack *b = pda_profile_stack(p[1], i);
+
+		ck_assert(a->prefix == b->prefix && a->loc == b->loc);
+	}
+	ck_assert_uint_eq(pda_profile_nr_samples(p[0]),
+			  pda_profile_nr_samples(p[1]));
+	for (size_t i = 0; i < pda_profile_nr_samples(p[0]); i++) {
+		const struct pda_profile_sample *a = pda_profile_sample(p[0], i);
+		const struct pda_profile_sample *b = pda_profile_sample(p[1], i);
+
+		ck_assert_uint_eq(a->stack, b->stack);
+		ck_assert_uint_eq(a->values[0], b->values[0]);
+	}
+	ck_assert_uint_eq(pda_profile_nr_locs(p[0]), pda_profile_nr_locs(p[1]));
+	for (uint32_t i = 1; i < pda_profile_nr_locs(p[0]); i++)
+		ck_assert_str_eq(
+			pda_profile_str(p[0], pda_profile_loc(p[0], i)->label,
+					NULL),
+			pda_profile_str(p[1], pda_profile_loc(p[1], i)->label,
+					NULL));
+	for (int i = 0; i < 2; i++) {
+		text[i] = ft_lines(fd[i]);
+		pda_profile_free(p[i]);
+		pda_fold_free(fd[i]);
+	}
+	ck_assert_str_eq(text[0], text[1]);
+	free(text[0]);
+	free(text[1]);
+}
+END_TEST
+
 Suite *stacktree_suite(void)
 {
 	Suite *s = suite_create("stacktree");
@@ -581,6 +673,7 @@ Suite *stacktree_suite(void)
 	tc = tcase_create("fold");
 	tcase_add_loop_test(tc, test_fold_random, 0, 12);
 	tcase_add_test(tc, test_fold_threaded_deep);
+	tcase_add_test(tc, test_fold_sorter_stream);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,9 +45,10 @@ left() {
 		ls -A "$d/tmp"
 	fi
 }
-# the cache's place, either one (annotate names the file it read)
+# the cache's place, either one (annotate names the file it read; an
+# archive is extracted into a numbered tree of the run's directory)
 cache() { sed -e "s|$d/cache|CACHE|g" \
-	-e "s|$d/tmp/pdtool-archive\.[A-Za-z0-9]*|CACHE|g" "$1"; }
+	-e "s|$d/tmp/pdtool-archive\.[A-Za-z0-9]*/[0-9]*|CACHE|g" "$1"; }
 same() { # what, then the command's argv: its output and the reference's
 	what=$1
 	shift

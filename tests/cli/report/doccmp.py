@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""doccmp.py REPORT.JSON REPORT.TXT [STAT.JSON] [BRANCHES.JSON] - the
+"""doccmp.py REPORT.JSON REPORT.TXT [STAT.JSON] [BRANCHES.JSON] [TYPES.JSON]
+- the
 profile report's numbers against the commands it summarises, on the
 same inputs:
 
@@ -11,7 +12,11 @@ same inputs:
   stat --format json`'s derived metrics: every one there, with the same
   value and assessment, and no other;
 - the Branch hotspots against `pdtool branches --format json --by sym`:
-  the same first rows, counts and mispredict rates.
+  the same first rows, counts and mispredict rates;
+- the Data types against `pdtool annotate --data-type --format json`:
+  the same first rows (type, binary, samples), each type's share of its
+  event's attributed period and its hottest member's share of the
+  type's, and the coverage's attributed count.
 
 Use '-' for an input that is not compared.  Prints "ok N" with the
 number of values compared, or each difference (exit 1)."""
@@ -20,7 +25,7 @@ import re
 import sys
 
 ROW = re.compile(r'^\s+([\d.]+)%\s+(\d+)\s+(\S.*?)\s+\[([.k])\] (.*?)\s*$')
-HEAD = re.compile(r"^# Samples: (\d+)([KMG]?)\s+of event '(.*)'$")
+HEAD = re.compile(r"^# Samples: (\d+)([KMG]?)\s+of events? '(.*)'$")
 UNIT = {'': 1, 'K': 1000, 'M': 1000000, 'G': 1000000000}
 PERIOD = re.compile(r'^# Event count \(approx\.\): (\d+)$')
 
@@ -73,6 +78,45 @@ def same_sym(text, json_name):
     if text.startswith('0x') and json_name.startswith('0x'):
         return int(text, 16) == int(json_name, 16)
     return text == json_name
+
+
+def cmp_types(doc, ann, errs):
+    """The Data types section against annotate --data-type's JSON; the
+    number of values compared."""
+    n = 0
+    types = ann['types']
+    period = {}
+    for t in types:
+        period[t['event']] = period.get(t['event'], 0) + t['period']
+    rows = [r for _, it in items(doc, 'data_types', 'types')
+            for r in it['rows']]
+    if not types:
+        if rows:
+            errs.append(f'{len(rows)} data types, annotate has none')
+        return 0
+    if not rows:
+        errs.append(f'no Data types section, annotate has {len(types)}')
+        return 0
+    for i, (r, t) in enumerate(zip(rows, types)):
+        share = t['period'] / period[t['event']] if period[t['event']] else 0
+        hot = None
+        for m in t['members'][1:]:
+            if m['period'] and (hot is None or m['period'] >= hot['period']):
+                hot = m
+        want = (t['type'], t['dso'], t['event'], t['samples'])
+        got = (r['type'], r['dso'], r['event'], r['samples'])
+        if got != want or abs(r['share'] - share) > 1e-9:
+            errs.append(f'data type row {i + 1}: {r} against {t}')
+        if hot and abs(r['member_share'] - hot['percent'] / 100) > 1e-9:
+            errs.append(f'data type row {i + 1}: member {r} against {hot}')
+        n += 6
+    attributed = ann['coverage'].get('attributed')
+    text = json.dumps(parts(doc, 'data_types'))
+    if f'{attributed} of ' not in text:
+        errs.append(f'data types: the attributed count {attributed} '
+                    f'not in the section')
+    n += 1
+    return n
 
 
 def main():
@@ -148,6 +192,8 @@ def main():
                             else w['from']['addr'] + ' '):
                     errs.append(f'branch row {i + 1}: {r} against {w}')
                 n += 4
+    if len(sys.argv) > 5 and sys.argv[5] != '-':
+        n += cmp_types(doc, json.load(open(sys.argv[5])), errs)
     for e in errs:
         print(e)
     if not errs:

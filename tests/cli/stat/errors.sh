@@ -1,14 +1,16 @@
 # What pdtool stat refuses, with one line naming the file and why: a
-# capture of samples, a capture cut short inside its STAT records, a STAT
+# capture of samples among runs, a capture cut short inside its STAT records, a STAT
 # of a CPU the CPU map does not hold, runs of different commands, a
-# per-thread capture as a run, two aggregations, an unknown format.
+# per-thread capture as a run, two aggregations, an unknown format.  A
+# capture of samples is read on its own (sampled.test), not as a run.
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 cp testdata/stat-cpu.perf.data testdata/statrec.perf.data \
 	testdata/stat-run1.perf.data testdata/stat-thread.perf.data \
 	testdata/demo.perf.data "$d"
 cd "$d" || exit 2
-"$PDTOOL" stat demo.perf.data; echo "samples: exit $?"
+"$PDTOOL" stat demo.perf.data statrec.perf.data; echo "samples first: exit $?"
+"$PDTOOL" stat statrec.perf.data demo.perf.data; echo "samples as a run: exit $?"
 head -c 1000 stat-cpu.perf.data >cut.data
 "$PDTOOL" stat cut.data; echo "cut: exit $?"
 # the first STAT record (at 0x3c0, testdata/stat-cpu.md) said for CPU 7

@@ -34,14 +34,12 @@
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
+. tests/golden/branch/lib.sh
 PERF=${PERF:-perf}
 GOLD=tests/golden/branch
 pd_need_perf61
 pd_tmp_init
-# the binaries at their recorded paths, so that perf names the symbols
-mkdir -p "$PD_TMP/sysroot/opt/pdtool" "$PD_TMP/sysroot/work/main/testdata/bin"
-cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/"
-cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
+br_sysroot || exit 2
 SYMFS="--symfs $PD_TMP/sysroot"
 mkdir -p $GOLD/gen $GOLD/hist
 rm -f $GOLD/hist/*.folded $GOLD/hist/*.folded.zst $GOLD/hist/*.mispred

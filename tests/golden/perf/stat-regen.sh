@@ -13,7 +13,8 @@
 # them: "GOLDEN CAPTURE [OPTION]", CAPTURE a testdata path or
 # synth:NAME.  Any warning or error perf prints stops the run: every
 # capture must be one perf 6.1 reads as it is.  tests/cli/stat/perf.test
-# compares pdtool stat with these files, without perf.  Needs perf 6.1
+# compares pdtool stat with these files, without perf; SAMPLED (below)
+# does the same for sampling captures.  Needs perf 6.1
 # and python3; run from anywhere.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -68,4 +69,35 @@ for opt in --per-socket --per-core --per-node; do
 		"$PD_TMP/intel-socket.data" "$opt"
 done
 golden synth-v1-cpu synth:v1-cpu "$PD_TMP/v1-cpu.data" --per-core
+
+# sampling captures: each event's samples and period total as perf
+# report's header says them ("# Samples: N  of event 'E'", "# Event
+# count (approx.): C"), for pdtool stat's estimates from samples;
+# tests/cli/stat/sampled.test compares them.  SAMPLED lists them as LIST.
+rm -f "$OUT"/sampled-*.txt "$OUT/SAMPLED"
+# sampled NAME CAPTURE FILE
+sampled()
+{
+	gold=$OUT/sampled-$1.txt
+	"$PERF" report --stdio --sort dso -i "$3" >"$PD_TMP/out" \
+		2>"$PD_TMP/err"
+	rc=$?
+	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
+		"$PD_TMP/err"; then
+		echo "stat-regen.sh: perf report -i $2: exit $rc:" >&2
+		cat "$PD_TMP/err" >&2
+		exit 1
+	fi
+	grep -E "^# (Samples|Event count)" "$PD_TMP/out" >"$gold"
+	echo "$(basename "$gold") $2" >>"$OUT/SAMPLED"
+}
+for f in testdata/multi.perf.data testdata/fp.perf.data \
+	testdata/threads.perf.data; do
+	sampled "$(basename "$f" .perf.data)" "$f" "$f"
+done
+for name in $(python3 tests/gen/pd_stat_synth.py --list-sampled); do
+	python3 tests/gen/pd_stat_synth.py "$name" "$PD_TMP/$name.data" ||
+		exit 1
+	sampled "synth-$name" "synth:$name" "$PD_TMP/$name.data"
+done
 echo "stat-regen.sh: $(wc -l <"$OUT/LIST") goldens in $OUT" >&2

@@ -46,16 +46,7 @@ for name in ${*:-$(pd_captures)}; do
 			continue
 		fi
 		# the tip: "#", "# (Tip: ...)", "#" at the end
-		python3 - "$PD_TMP/out" "$g" <<'PYEOF'
-import sys
-lines = open(sys.argv[1], encoding='utf-8', errors='surrogateescape').read().split('\n')
-if lines and lines[-1] == '':
-    lines.pop()
-if len(lines) >= 3 and lines[-3] == '#' and lines[-2].startswith('# (') and lines[-1] == '#':
-    lines = lines[:-3]
-with open(sys.argv[2], 'w', encoding='utf-8', errors='surrogateescape') as f:
-    f.write('\n'.join(lines) + '\n')
-PYEOF
+		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$g"
 	done
 	echo "$OUT/$name.*.txt"
 done

@@ -1,0 +1,981 @@
+/*
+ * pda_branch_rep.c - perf report's branch mode: a row per distinct tuple
+ * of branch sort keys, each branch entry one hit (perf's pseudo period
+ * of 1, hist.c iter_add_next_branch_entry()).
+ *
+ * The ends are resolved by pda_branch_resolve(), as `branches` and perf
+ * script's brstacksym resolve them (thread__find_symbol_fb()), once per
+ * (process, comm, address).  A row keeps the first entry's ends; the
+ * keys decide which entries share it, as perf's collapse does.
+ */
+#include "pda_branch_rep.h"
+#include "pda_branch_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* PERF_SAMPLE_BRANCH_ANY: every taken branch, so that an entry's target
+ * starts the block the next entry ends */
+#define BR_ANY (1ull << 3)
+
+struct key_info {
+	const char *name, *header;
+};
+
+/* perf 6.1's sort.c names and headers */
+static const struct key_info keys_info[PDA_BREP_NR_KEYS] = {
+	[PDA_BREP_COMM] = {"comm", "Command"},
+	[PDA_BREP_DSO] = {"dso", "Shared Object"},
+	[PDA_BREP_SYM] = {"symbol", "Symbol"},
+	[PDA_BREP_DSO_FROM] = {"dso_from", "Source Shared Object"},
+	[PDA_BREP_DSO_TO] = {"dso_to", "Target Shared Object"},
+	[PDA_BREP_SYM_FROM] = {"symbol_from", "Source Symbol"},
+	[PDA_BREP_SYM_TO] = {"symbol_to", "Target Symbol"},
+	[PDA_BREP_MISPREDICT] = {"mispredict", "Branch Mispredicted"},
+	[PDA_BREP_IN_TX] = {"in_tx", "Branch in transaction"},
+	[PDA_BREP_ABORT] = {"abort", "Transaction abort"},
+	[PDA_BREP_CYCLES] = {"cycles", "Basic Block Cycles"},
+	[PDA_BREP_SRCLINE_FROM] = {"srcline_from", "From Source:Line"},
+	[PDA_BREP_SRCLINE_TO] = {"srcline_to", "To Source:Line"},
+};
+
+static const enum pda_brep_key default_keys[] = {
+	PDA_BREP_COMM, PDA_BREP_DSO_FROM, PDA_BREP_SYM_FROM, PDA_BREP_SYM_TO,
+	PDA_BREP_CYCLES,
+};
+
+int pda_brep_key_by_name(const char *name, enum pda_brep_key *key)
+{
+	if (!strcmp(name, "sym"))
+		name = "symbol";
+	for (unsigned k = 0; k < PDA_BREP_NR_KEYS; k++) {
+		if (!strcmp(name, keys_info[k].name)) {
+			*key = (enum pda_brep_key)k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *pda_brep_key_header(enum pda_brep_key key)
+{
+	return key < PDA_BREP_NR_KEYS ? keys_info[key].header : "?";
+}
+
+const char *pda_brep_key_name(enum pda_brep_key key)
+{
+	return key < PDA_BREP_NR_KEYS ? keys_info[key].name : "?";
+}
+
+/*
+ * perf's IPC of a symbol (util/annotate.c): a cyc_hist an offset of the
+ * symbol, where the branches leaving it from there account their cycles
+ * and the block's start; then the blocks' instructions and cycles.
+ */
+struct cyc_hist {
+	uint64_t start, cycles;
+	uint32_t num;
+	uint8_t have_start;
+	uint16_t reset;
+};
+
+struct symipc {
+	struct pda_dso *dso;
+	uint64_t start, size; /* the symbol's, in the DSO's space */
+	struct cyc_hist *ch;  /* [size] once a branch leaves it with cycles */
+	bool done;
+	double ipc, cover;
+};
+
+struct row {
+	struct pda_brep_row pub;
+	struct symipc *to_ipc; /* the target symbol's, with opts.ipc */
+	const struct loc_ent *to_loc;
+	unsigned event; /* the table's index in r->tables */
+	uint64_t seq;	/* the order rows came */
+};
+
+struct table {
+	struct pda_brep_table pub;
+	const struct pd_evsel *evsel;
+	const struct pda_brep_row **rows; /* each a struct row's pub */
+	size_t alloc;
+};
+
+struct pda_brep {
+	struct pda_session *s;
+	struct pda_branch *b; /* the resolving and its caches */
+	enum pda_brep_key keys[PDA_BREP_MAX_KEYS];
+	unsigned nr_keys;
+	bool has[PDA_BREP_NR_KEYS];
+	struct pdc_hash rows;
+	struct pdc_hash ipcs; /* struct symipc by (dso, start) */
+	bool ipc;
+	struct pdc_intern strs;
+	/* dso_short()'s last answer: entries come in runs of one binary */
+	const char *last_dso, *last_short;
+	bool last_module;
+	struct table *tables;
+	size_t nr_tables, alloc_tables;
+	uint64_t nr_rows, nr_entries, nr_resolved;
+	struct pda_brep_stats st;
+	bool finished;
+};
+
+int pda_brep_new(struct pda_session *s, const struct pda_brep_opts *opts,
+		 struct pda_brep **out)
+{
+	PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+	const enum pda_brep_key *keys = default_keys;
+	unsigned nr = sizeof(default_keys) / sizeof(default_keys[0]);
+	struct pda_brep *r;
+	int rc;
+
+	*out = NULL;
+	if (!opts || opts->sz < sizeof(*opts) ||
+	    opts->nr_keys > PDA_BREP_MAX_KEYS || (opts->nr_keys && !opts->keys))
+		return PD_ERR_API;
+	if (opts->nr_keys) {
+		keys = opts->keys;
+		nr = opts->nr_keys;
+	}
+	for (unsigned i = 0; i < nr; i++)
+		if (keys[i] >= PDA_BREP_NR_KEYS)
+			return PD_ERR_API;
+	r = pda_zalloc(s, sizeof(*r));
+	if (!r)
+		return PD_ERR_NOMEM;
+	r->s = s;
+	r->ipc = opts->ipc;
+	rc = pda_branch_new(s, &bo, &r->b);
+	if (rc < 0) {
+		pda_free(s, r);
+		return rc;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		/* perf drops a repeated key (sort_dimension__add: taken) */
+		if (r->has[keys[i]])
+			continue;
+		r->has[keys[i]] = true;
+		r->keys[r->nr_keys++] = keys[i];
+	}
+	pdc_intern_init(&r->strs, 0, 0, 0);
+	*out = r;
+	return 0;
+}
+
+void pda_brep_free(struct pda_brep *r)
+{
+	size_t pos = 0;
+	void *it;
+
+	if (!r)
+		return;
+	while ((it = pdc_hash_next(&r->rows, &pos)))
+		pda_free(r->s, it);
+	pdc_hash_release(pda_session_alloc(r->s), &r->rows);
+	pos = 0;
+	while ((it = pdc_hash_next(&r->ipcs, &pos))) {
+		pda_free(r->s, ((struct symipc *)it)->ch);
+		pda_free(r->s, it);
+	}
+	pdc_hash_release(pda_session_alloc(r->s), &r->ipcs);
+	for (size_t i = 0; i < r->nr_tables; i++)
+		pda_free(r->s, (void *)r->tables[i].rows);
+	pda_free(r->s, r->tables);
+	pdc_intern_release(&r->strs, pda_session_alloc(r->s));
+	pda_branch_free(r->b);
+	pda_free(r->s, r);
+}
+
+/* ---- keys ---------------------------------------------------------- */
+
+static int intern(struct pda_brep *r, const char *s, const char **out)
+{
+	void *e;
+	const int rc = pdc_intern_add(&r->strs, pda_session_alloc(r->s), s,
+				      strlen(s), &e);
+
+	if (rc < 0)
+		return PD_ERR_NOMEM;
+	*out = e;
+	return 0;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* perf's dso short name: the path's last part; a kernel module's map
+ * "[name]" (the file's name to its first '.', '-' as '_'). */
+static int dso_short(struct pda_brep *r, const struct pda_branch_loc *l,
+		     const char **out)
+{
+	char buf[256];
+	const char *base;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!l->dso)
+		return 0;
+	/* the session interns map names: one pointer, one name */
+	if (l->dso == r->last_dso && l->module == r->last_module) {
+		*out = r->last_short;
+		return 0;
+	}
+	r->last_dso = NULL;
+	if (l->dso[0] == '[' || !l->module) {
+		if (intern(r, l->dso[0] == '[' ? l->dso : basename_of(l->dso),
+			   out) < 0)
+			return PD_ERR_NOMEM;
+		r->last_dso = l->dso;
+		r->last_module = l->module;
+		r->last_short = *out;
+		return 0;
+	}
+	base = basename_of(l->dso);
+	buf[n++] = '[';
+	for (; *base && *base != '.' && n < sizeof(buf) - 2; base++)
+		buf[n++] = *base == '-' ? '_' : *base;
+	buf[n++] = ']';
+	buf[n] = '\0';
+	if (intern(r, buf, out) < 0)
+		return PD_ERR_NOMEM;
+	r->last_dso = l->dso;
+	r->last_module = true;
+	r->last_short = *out;
+	return 0;
+}
+
+/* srcline as perf's map__srcline() gives it (get_srcline() with the
+ * symbol and the address): "file:LINE" (basename), "sym+OFF" (decimal),
+ * "dso[ADDR]", and "??:0" without a map. */
+static int srcline_of(struct pda_brep *r, const struct loc_ent *e,
+		      const char *dso, const char **out)
+{
+	char buf[512];
+
+	if (!e->loc.dso)
+		snprintf(buf, sizeof(buf), "??:0");
+	else if (e->loc.srcfile && e->loc.line)
+		snprintf(buf, sizeof(buf), "%s:%u",
+			 basename_of(e->loc.srcfile), e->loc.line);
+	else if (e->loc.sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, e->loc.sym,
+			 e->loc.sym_off);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso,
+			 e->dso_addr);
+	return intern(r, buf, out);
+}
+
+static int end_of(struct pda_brep *r, const struct loc_ent *e, bool srcline,
+		  struct pda_brep_end *end)
+{
+	int rc;
+
+	memset(end, 0, sizeof(*end));
+	rc = dso_short(r, &e->loc, &end->dso);
+	if (rc < 0)
+		return rc;
+	end->sym = e->loc.sym;
+	end->sym_start = e->dso_addr - e->loc.sym_off;
+	end->addr = e->addr;
+	end->map_ip = e->loc.map_ip;
+	/* perf tries the address as user, kernel, then guest code: without
+	 * a map in any, the guest's level, 'H' (perf_guest off) */
+	end->level = !e->loc.dso ? 'H' : e->loc.kernel ? 'k' : '.';
+	if (srcline)
+		return srcline_of(r, e, end->dso ? end->dso : "[unknown]",
+				  &end->srcline);
+	return 0;
+}
+
+/* What the keys see of a row: the fields they do not look at zeroed, so
+ * that rows compare and hash as bytes of pointers (strings interned) and
+ * numbers. */
+struct rkey {
+	unsigned event;
+	const char *comm;
+	const char *dso_from, *dso_to, *sym_from, *sym_to;
+	uint64_t start_from, start_to, addr_from, addr_to;
+	const char *src_from, *src_to;
+	char mispred;
+	bool in_tx, abort;
+	unsigned cycles;
+};
+
+/* perf keys an end by its symbol (its start: sort.c _sort__sym_cmp) or,
+ * without one, by its address */
+static void key_end(const struct pda_brep_end *e, bool dso_key,
+		    bool sym_key, const char **dso, const char **sym,
+		    uint64_t *start, uint64_t *addr)
+{
+	if (dso_key)
+		*dso = e->dso;
+	if (sym_key) {
+		*sym = e->sym;
+		if (e->sym) {
+			*start = e->sym_start;
+			if (!dso_key)
+				*dso = e->dso;
+		} else {
+			*addr = e->addr;
+		}
+	}
+}
+
+static void key_of(const struct pda_brep *r, const struct row *w,
+		   struct rkey *k)
+{
+	const struct pda_brep_row *p = &w->pub;
+
+	memset(k, 0, sizeof(*k));
+	k->event = w->event;
+	if (r->has[PDA_BREP_COMM])
+		k->comm = p->comm;
+	key_end(&p->from, r->has[PDA_BREP_DSO_FROM], r->has[PDA_BREP_SYM_FROM],
+		&k->dso_from, &k->sym_from, &k->start_from, &k->addr_from);
+	/* perf's dso and symbol keys are the target's in branch mode */
+	key_end(&p->to, r->has[PDA_BREP_DSO_TO] || r->has[PDA_BREP_DSO],
+		r->has[PDA_BREP_SYM_TO] || r->has[PDA_BREP_SYM], &k->dso_to,
+		&k->sym_to, &k->start_to, &k->addr_to);
+	if (r->has[PDA_BREP_SRCLINE_FROM])
+		k->src_from = p->from.srcline;
+	if (r->has[PDA_BREP_SRCLINE_TO])
+		k->src_to = p->to.srcline;
+	if (r->has[PDA_BREP_MISPREDICT])
+		k->mispred = p->mispred;
+	if (r->has[PDA_BREP_IN_TX])
+		k->in_tx = p->in_tx;
+	if (r->has[PDA_BREP_ABORT])
+		k->abort = p->abort;
+	if (r->has[PDA_BREP_CYCLES])
+		k->cycles = p->cycles;
+}
+
+static bool rkey_eq(const struct rkey *a, const struct rkey *b)
+{
+	return a->event == b->event && a->comm == b->comm &&
+	       a->dso_from == b->dso_from && a->dso_to == b->dso_to &&
+	       a->sym_from == b->sym_from && a->sym_to == b->sym_to &&
+	       a->start_from == b->start_from && a->start_to == b->start_to &&
+	       a->addr_from == b->addr_from && a->addr_to == b->addr_to &&
+	       a->src_from == b->src_from && a->src_to == b->src_to &&
+	       a->mispred == b->mispred && a->in_tx == b->in_tx &&
+	       a->abort == b->abort && a->cycles == b->cycles;
+}
+
+static uint64_t rkey_hash(const struct rkey *k)
+{
+	const uintptr_t ptrs[] = {
+		(uintptr_t)k->comm,	(uintptr_t)k->dso_from,
+		(uintptr_t)k->dso_to,	(uintptr_t)k->sym_from,
+		(uintptr_t)k->sym_to,	(uintptr_t)k->src_from,
+		(uintptr_t)k->src_to,
+	};
+	uint64_t h = pdc_hash_u64(k->event ^ ((uint64_t)k->cycles << 8) ^
+				  ((uint64_t)(unsigned char)k->mispred << 32) ^
+				  ((uint64_t)k->in_tx << 40) ^
+				  ((uint64_t)k->abort << 41));
+
+	for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
+		h = pdc_hash_u64(h ^ ptrs[i]);
+	h = pdc_hash_u64(h ^ k->start_from);
+	h = pdc_hash_u64(h ^ k->start_to);
+	h = pdc_hash_u64(h ^ k->addr_from);
+	return pdc_hash_u64(h ^ k->addr_to);
+}
+
+struct find_ctx {
+	const struct pda_brep *r;
+	const struct rkey *k;
+};
+
+static bool row_eq(const void *item, const void *key)
+{
+	const struct find_ctx *c = key;
+	struct rkey k;
+
+	key_of(c->r, item, &k);
+	return rkey_eq(&k, c->k);
+}
+
+/* ---- adding -------------------------------------------------------- */
+
+static struct table *table_of(struct pda_brep *r, const struct pd_evsel *ev,
+			      unsigned *idx)
+{
+	struct table *t;
+
+	for (size_t i = 0; i < r->nr_tables; i++) {
+		if (r->tables[i].evsel == ev) {
+			*idx = (unsigned)i;
+			return &r->tables[i];
+		}
+	}
+	if (PDC_GROW(pda_session_alloc(r->s), r->tables, r->alloc_tables,
+		     r->nr_tables + 1, 4096) < 0)
+		return NULL;
+	t = &r->tables[r->nr_tables];
+	memset(t, 0, sizeof(*t));
+	t->evsel = ev;
+	t->pub.event = ev ? ev->name : "unknown";
+	*idx = (unsigned)r->nr_tables++;
+	return t;
+}
+
+/* ---- IPC (perf's ipc_lbr) ------------------------------------------ */
+
+struct ipc_key {
+	const struct pda_dso *dso;
+	uint64_t start;
+};
+
+static bool ipc_eq(const void *item, const void *key)
+{
+	const struct symipc *i = item;
+	const struct ipc_key *k = key;
+
+	return i->dso == k->dso && i->start == k->start;
+}
+
+/* The symbol e is in, by the binary's symbol table (its extent is what
+ * perf's annotation spans); NULL where e has no symbol or binary, or
+ * *err. */
+static struct symipc *symipc_of(struct pda_brep *r, const struct loc_ent *e,
+				int *err)
+{
+	struct pda_elf *elf = pda_branch_elf(e);
+	struct ipc_key k;
+	struct symipc *si;
+	const char *name;
+	uint64_t start, size, h;
+
+	if (!e->loc.sym || !elf)
+		return NULL;
+	if (pda_elf_symbol(r->s, elf, e->dso_addr, &name, &start, &size) < 0 ||
+	    !size)
+		return NULL;
+	k.dso = e->dso;
+	k.start = start;
+	h = pdc_hash_u64((uint64_t)(uintptr_t)e->dso ^ pdc_hash_u64(start));
+	si = pdc_hash_find(&r->ipcs, h, ipc_eq, &k);
+	if (si)
+		return si;
+	si = pda_zalloc(r->s, sizeof(*si));
+	if (!si) {
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	si->dso = e->dso;
+	si->start = start;
+	si->size = size;
+	if (pdc_hash_add(pda_session_alloc(r->s), &r->ipcs, h, si) < 0) {
+		pda_free(r->s, si);
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	return si;
+}
+
+/* perf caps what an annotation holds: a symbol over 16 MiB is not
+ * annotated here (perf's objdump would take it; its histogram is the
+ * symbol's size) */
+#define IPC_MAX_SIZE ((uint64_t)16 << 20)
+
+/* util/annotate.c __symbol__account_cycles(): one histogram slot keeps
+ * the longest block ending there (the earliest start); a block with a
+ * start replaces one without. */
+static void account(struct cyc_hist *ch, uint64_t start, bool have_start,
+		    unsigned cycles)
+{
+	if (!have_start && ch->have_start)
+		return;
+	if (ch->num) {
+		if (have_start && (!ch->have_start || ch->start > start)) {
+			ch->have_start = 0;
+			ch->cycles = 0;
+			ch->num = 0;
+			if (ch->reset < 0xffff)
+				ch->reset++;
+		} else if (have_start && ch->start < start) {
+			return;
+		}
+	}
+	ch->have_start = have_start;
+	ch->start = start;
+	ch->cycles += cycles;
+	ch->num++;
+}
+
+/* util/branch.c addr_map_symbol__account_cycles() and
+ * symbol__account_cycles(): the branch from `from` ends a block that
+ * started at `start` (the older entry's target; NULL: unknown) when both
+ * are in one symbol, or start is the symbol's first byte. */
+static int account_cycles(struct pda_brep *r, const struct loc_ent *from,
+			  const struct loc_ent *start, unsigned cycles)
+{
+	struct symipc *si;
+	uint64_t off, soff = 0;
+	bool have_start = false;
+	int err = 0;
+
+	if (!cycles)
+		return 0;
+	si = symipc_of(r, from, &err);
+	if (!si)
+		return err;
+	off = from->dso_addr - si->start;
+	if (off >= si->size || si->size > IPC_MAX_SIZE)
+		return 0;
+	if (start && start->dso == from->dso && start->loc.sym) {
+		soff = start->dso_addr - si->start;
+		/* out of the symbol: perf's -ERANGE drops the branch */
+		if (soff >= si->size)
+			return 0;
+		have_start = soff < off;
+		if (!have_start)
+			soff = 0;
+	}
+	if (!si->ch) {
+		si->ch = pda_zalloc(r->s, si->size * sizeof(*si->ch));
+		if (!si->ch)
+			return PD_ERR_NOMEM;
+	}
+	account(&si->ch[off], soff, have_start, cycles);
+	return 0;
+}
+
+/* hist__account_cycles(): a stack whose newest entry has cycles, oldest
+ * entry first; without -j any the blocks' starts are not known. */
+static int account_stack(struct pda_brep *r, const struct pd_sample *sample,
+			 const char *comm)
+{
+	const uint64_t bst =
+		sample->evsel ? sample->evsel->attr.branch_sample_type : 0;
+	const struct loc_ent *prev = NULL;
+	struct pd_branch br;
+	int err = 0;
+
+	pd_sample_branch(sample, 0, &br);
+	if (!br.cycles)
+		return 0;
+	for (uint64_t i = sample->branch.nr; i-- > 0;) {
+		const struct loc_ent *f, *t;
+		int rc;
+
+		pd_sample_branch(sample, i, &br);
+		f = pda_branch_resolve(r->b, sample, comm, br.from, &err);
+		t = f ? pda_branch_resolve(r->b, sample, comm, br.to, &err)
+		      : NULL;
+		if (!t)
+			return err;
+		rc = account_cycles(r, f, (bst & BR_ANY) ? prev : NULL,
+				    br.cycles);
+		if (rc < 0)
+			return rc;
+		prev = t;
+	}
+	return 0;
+}
+
+/* annotation__count_insn(): the instructions from the one starting at
+ * offset from (none when no instruction starts there) to offset to */
+static unsigned count_insns(const uint8_t *starts, uint64_t from, uint64_t to)
+{
+	unsigned n = 0;
+
+	if (!starts[from])
+		return 0;
+	for (uint64_t o = from; o <= to; o++)
+		n += starts[o];
+	return n;
+}
+
+/*
+ * annotation__compute_ipc() as perf 7.x computes it (perf 6.1 crashes
+ * on entries with cycles): from the symbol's end backward, each offset
+ * whose slot kept cycles and a start is a block; the instruction there
+ * gets the block's IPC unless a later block gave it one, and a block
+ * that gave one counts: its instructions (times its executions) and
+ * cycles make the symbol's IPC, its one instruction the coverage.
+ * (perf's annotation_line cycles exist only where a block ends, and
+ * only those already visited: a block covers its own last instruction.)
+ */
+static int compute_ipc(struct pda_brep *r, struct symipc *si,
+		       const struct loc_ent *e)
+{
+	struct pda_elf *elf = pda_branch_elf(e);
+	const unsigned char *code;
+	uint8_t *starts;
+	uint64_t hit_insn = 0, hit_cycles = 0, cover = 0, total;
+	const uint8_t *p;
+	size_t len, left;
+	uint64_t addr;
+	int rc;
+
+	si->done = true;
+	if (!si->ch || !elf)
+		return 0;
+	rc = pda_branch_cs(r->b, elf, si->start);
+	if (rc <= 0)
+		return rc;
+	if (pda_elf_code(elf, si->start, si->size, &code, &len) < 0 || !len)
+		return 0;
+	starts = pda_zalloc(r->s, si->size);
+	if (!starts)
+		return PD_ERR_NOMEM;
+	/* the instructions' offsets, as objdump lists them: a linear sweep,
+	 * a byte that does not decode one line */
+	p = code;
+	left = len;
+	addr = si->start;
+	while (left) {
+		starts[addr - si->start] = 1;
+		if (!cs_disasm_iter(r->b->cs.h, &p, &left, &addr,
+				    r->b->cs.insn)) {
+			p++;
+			left--;
+			addr++;
+		}
+	}
+	total = count_insns(starts, 0, si->size - 1);
+	for (uint64_t o = si->size; o-- > 0;) {
+		const struct cyc_hist *ch = &si->ch[o];
+		unsigned n;
+
+		if (!ch->cycles || !ch->have_start)
+			continue;
+		n = count_insns(starts, ch->start, o);
+		/* perf hides a slot reset too often */
+		if (!n || !ch->num || ch->reset >= 0x7fff || !starts[o])
+			continue;
+		hit_cycles += ch->cycles;
+		hit_insn += (uint64_t)n * ch->num;
+		cover++;
+	}
+	si->ipc = hit_cycles ? (double)hit_insn / (double)hit_cycles : 0.0;
+	si->cover = total ? (double)cover * 100.0 / (double)total : 0.0;
+	pda_free(r->s, starts);
+	return 0;
+}
+
+/* util/branch.c branch_type_count() */
+static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
+{
+	if (!br->type || !br->from)
+		return;
+	if (br->type == PDA_BR_NR_TYPES - 1) {
+		if (br->new_type < PDA_BR_NR_NEW_TYPES)
+			st->new_types[br->new_type]++;
+	} else {
+		st->types[br->type]++;
+	}
+	if (br->type == 1) { /* PERF_BR_COND */
+		if (br->to > br->from)
+			st->cond_fwd++;
+		else
+			st->cond_bwd++;
+	}
+	if ((br->from ^ br->to) >> 21)
+		st->cross_2m++;
+	else if ((br->from ^ br->to) >> 12)
+		st->cross_4k++;
+}
+
+static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
+		     const struct pd_sample *sample, const char *comm,
+		     const struct pd_branch *br)
+{
+	const bool src = r->has[PDA_BREP_SRCLINE_FROM] ||
+			 r->has[PDA_BREP_SRCLINE_TO];
+	struct loc_ent *f, *to;
+	struct row w, *nw;
+	struct rkey k;
+	struct find_ctx fc = {r, &k};
+	struct pdc_hash_slot *slot;
+	uint64_t h;
+	int err = 0;
+
+	f = pda_branch_resolve(r->b, sample, comm, br->from, &err);
+	if (!f)
+		return err;
+	to = pda_branch_resolve(r->b, sample, comm, br->to, &err);
+	if (!to)
+		return err;
+	memset(&w, 0, sizeof(w));
+	w.event = event;
+	w.pub.comm = comm;
+	err = end_of(r, f, src, &w.pub.from);
+	if (err == 0)
+		err = end_of(r, to, src, &w.pub.to);
+	if (err < 0)
+		return err;
+	w.pub.mispred = br->mispred ? 'Y' : br->predicted ? 'N' : 0;
+	w.pub.in_tx = br->in_tx;
+	w.pub.abort = br->abort;
+	w.pub.cycles = br->cycles;
+	r->nr_entries++;
+	t->pub.nr_entries++;
+	/* as perf, by the type bits (which TYPE_SAVE has the kernel
+	 * fill) */
+	count_type(&r->st, br);
+	if (f->loc.sym && to->loc.sym)
+		r->nr_resolved++;
+	key_of(r, &w, &k);
+	h = rkey_hash(&k);
+	if (pdc_hash_reserve(pda_session_alloc(r->s), &r->rows) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&r->rows, h, row_eq, &fc);
+	if (slot->item) {
+		((struct row *)slot->item)->pub.count++;
+		return 0;
+	}
+	if (PDC_GROW(pda_session_alloc(r->s), t->rows, t->alloc,
+		     t->pub.nr_rows + 1, (size_t)1 << 30) < 0)
+		return PD_ERR_NOMEM;
+	nw = pda_zalloc(r->s, sizeof(*nw));
+	if (!nw)
+		return PD_ERR_NOMEM;
+	*nw = w;
+	nw->pub.count = 1;
+	if (r->ipc) {
+		nw->to_ipc = symipc_of(r, to, &err);
+		if (err < 0) {
+			pda_free(r->s, nw);
+			return err;
+		}
+		nw->to_loc = to;
+	}
+	nw->seq = r->nr_rows++;
+	t->rows[t->pub.nr_rows++] = &nw->pub;
+	pdc_hash_fill(&r->rows, slot, h, nw);
+	return 0;
+}
+
+int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
+		 const char *comm)
+{
+	struct table *t;
+	unsigned event;
+
+	if (r->finished)
+		return PD_ERR_API;
+	if (!(sample->mask & PD_SAMPLE_BRANCH_STACK) || !sample->branch.nr)
+		return 0;
+	t = table_of(r, sample->evsel, &event);
+	if (!t)
+		return PD_ERR_NOMEM;
+	t->pub.nr_samples++;
+	if (r->ipc) {
+		const int rc = account_stack(r, sample, comm ? comm : "");
+
+		if (rc < 0)
+			return rc;
+	}
+	for (uint64_t i = 0; i < sample->branch.nr; i++) {
+		struct pd_branch br;
+		int rc;
+
+		pd_sample_branch(sample, i, &br);
+		rc = add_entry(r, t, event, sample, comm ? comm : "", &br);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- sorting ------------------------------------------------------- */
+
+static int dso_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return pda_cmp_null(b, a);
+	return pda_str_sort(a, b);
+}
+
+/* sort.c sort__sym_from_cmp() and _to: the address without symbols,
+ * else _sort__sym_cmp() (a missing symbol last, then the start) */
+static int end_cmp(const struct pda_brep_end *a, const struct pda_brep_end *b)
+{
+	if (!a->sym && !b->sym)
+		return pda_sgn64((int64_t)(b->addr - a->addr));
+	if (!a->sym || !b->sym)
+		return pda_cmp_null(a->sym, b->sym);
+	if (a->sym_start != b->sym_start)
+		return pda_sgn64((int64_t)(b->sym_start - a->sym_start));
+	return pda_str_sort(a->sym, b->sym);
+}
+
+/* > 0: row a before row b in perf's output */
+static int key_cmp(enum pda_brep_key k, const struct pda_brep_row *a,
+		   const struct pda_brep_row *b)
+{
+	switch (k) {
+	case PDA_BREP_COMM:
+		return pda_str_sort(a->comm, b->comm);
+	case PDA_BREP_DSO:
+	case PDA_BREP_DSO_TO:
+		return dso_cmp(a->to.dso, b->to.dso);
+	case PDA_BREP_DSO_FROM:
+		return dso_cmp(a->from.dso, b->from.dso);
+	case PDA_BREP_SYM:
+	case PDA_BREP_SYM_TO:
+		return end_cmp(&a->to, &b->to);
+	case PDA_BREP_SYM_FROM:
+		return end_cmp(&a->from, &b->from);
+	case PDA_BREP_MISPREDICT:
+		/* perf's sort__mispredict_cmp() says only "differ" (1): the
+		 * order the rows came decides, below */
+		return 0;
+	case PDA_BREP_IN_TX:
+		return (int)a->in_tx - (int)b->in_tx;
+	case PDA_BREP_ABORT:
+		return (int)a->abort - (int)b->abort;
+	case PDA_BREP_CYCLES:
+		return (a->cycles > b->cycles) - (a->cycles < b->cycles);
+	case PDA_BREP_SRCLINE_FROM:
+		return pda_str_sort(a->from.srcline, b->from.srcline);
+	case PDA_BREP_SRCLINE_TO:
+		return pda_str_sort(a->to.srcline, b->to.srcline);
+	case PDA_BREP_NR_KEYS:
+		break;
+	}
+	return 0;
+}
+
+static int row_cmp(const struct pda_brep *r, const struct row *a,
+		   const struct row *b)
+{
+	int c = (a->pub.count > b->pub.count) - (a->pub.count < b->pub.count);
+
+	for (unsigned i = 0; !c && i < r->nr_keys; i++)
+		c = key_cmp(r->keys[i], &a->pub, &b->pub);
+	if (c)
+		return c;
+	/* rows that differ only in mispredict: perf's comparison says
+	 * "before" of each row it inserts into its output tree, which it
+	 * fills in the order the rows came: the last one first */
+	if (r->has[PDA_BREP_MISPREDICT] && a->pub.mispred != b->pub.mispred)
+		return (a->seq > b->seq) - (a->seq < b->seq);
+	/* full ties keep the order they came */
+	return (a->seq < b->seq) - (a->seq > b->seq);
+}
+
+static void sort_rows(const struct pda_brep *r, const struct pda_brep_row **v,
+		      const struct pda_brep_row **tmp, size_t n)
+{
+	size_t mid, i, j, k;
+
+	if (n < 2)
+		return;
+	mid = n / 2;
+	sort_rows(r, v, tmp, mid);
+	sort_rows(r, v + mid, tmp, n - mid);
+	for (i = 0, j = mid, k = 0; i < mid && j < n;)
+		tmp[k++] = row_cmp(r, (const struct row *)v[j],
+				   (const struct row *)v[i]) > 0
+				   ? v[j++]
+				   : v[i++];
+	while (i < mid)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+static int table_cmp_idx(const struct table *a, const struct table *b)
+{
+	const unsigned ia = a->evsel ? a->evsel->idx : 0;
+	const unsigned ib = b->evsel ? b->evsel->idx : 0;
+
+	return (ia > ib) - (ia < ib);
+}
+
+int pda_brep_finish(struct pda_brep *r)
+{
+	size_t most = 0;
+	const struct pda_brep_row **tmp;
+
+	if (r->finished)
+		return 0;
+	r->finished = true;
+	/* the capture's event order (insertion sort: a few events) */
+	for (size_t i = 1; i < r->nr_tables; i++) {
+		struct table t = r->tables[i];
+		size_t j = i;
+
+		for (; j > 0 && table_cmp_idx(&r->tables[j - 1], &t) > 0; j--)
+			r->tables[j] = r->tables[j - 1];
+		r->tables[j] = t;
+	}
+	for (size_t i = 0; i < r->nr_tables; i++)
+		if (r->tables[i].pub.nr_rows > most)
+			most = r->tables[i].pub.nr_rows;
+	tmp = most ? pda_zalloc(r->s, most * sizeof(*tmp)) : NULL;
+	if (most && !tmp)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < r->nr_tables; i++) {
+		struct table *t = &r->tables[i];
+
+		sort_rows(r, t->rows, tmp, t->pub.nr_rows);
+		for (size_t j = 0; r->ipc && j < t->pub.nr_rows; j++) {
+			/* pub is the row's first member */
+			struct row *w = (struct row *)(uintptr_t)t->rows[j];
+			int rc = 0;
+
+			if (!w->to_ipc)
+				continue;
+			if (!w->to_ipc->done)
+				rc = compute_ipc(r, w->to_ipc, w->to_loc);
+			if (rc < 0) {
+				pda_free(r->s, (void *)tmp);
+				return rc;
+			}
+			w->pub.ipc = w->to_ipc->ipc;
+			w->pub.ipc_cover = w->to_ipc->cover;
+		}
+		t->pub.rows = t->rows;
+	}
+	pda_free(r->s, (void *)tmp);
+	return 0;
+}
+
+size_t pda_brep_nr_tables(const struct pda_brep *r)
+{
+	return r->finished ? r->nr_tables : 0;
+}
+
+const struct pda_brep_table *pda_brep_table(const struct pda_brep *r,
+					    size_t i)
+{
+	return i < r->nr_tables ? &r->tables[i].pub : NULL;
+}
+
+unsigned pda_brep_nr_keys(const struct pda_brep *r)
+{
+	return r->nr_keys;
+}
+
+enum pda_brep_key pda_brep_key(const struct pda_brep *r, unsigned i)
+{
+	return r->keys[i];
+}
+
+const struct pda_brep_stats *pda_brep_stats(const struct pda_brep *r)
+{
+	return &r->st;
+}
+
+void pda_brep_resolved(const struct pda_brep *r, uint64_t *resolved,
+		       uint64_t *entries)
+{
+	*resolved = r->nr_resolved;
+	*entries = r->nr_entries;
+}

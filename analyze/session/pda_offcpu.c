@@ -1,0 +1,257 @@
+/*
+ * pda_offcpu.c - off-CPU intervals from switch records (pda_offcpu.h):
+ * the switches noted in the first pass are sorted by thread and time and
+ * paired, out then in; each sample of the second pass offers its stack
+ * to its thread's first interval after it, which keeps the latest.
+ */
+#include "pda_offcpu.h"
+#include "pda_parallel.h"
+#include "pdc_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Switches or spans at most: a switch record is 48 bytes or more. */
+#define SWITCHES_MAX ((size_t)1 << 31)
+
+struct sw {
+	uint64_t time, seq;	/* place in time order */
+	uint32_t pid, tid;
+	bool out, preempt;
+};
+
+struct span {
+	struct pda_offcpu_span pub;
+	uint64_t out_seq;	/* with pub.out: the switch-out's place */
+	bool has_best;
+	uint64_t best_time, best_seq; /* the candidate sample's place */
+	struct pda_stack st;	/* its stack (frames owned here) */
+	bool has_stack;
+};
+
+struct pda_offcpu {
+	struct pd_alloc mem;
+	struct sw *sw;
+	size_t nr_sw, alloc_sw;
+	struct span *spans;
+	size_t nr_spans;
+	bool paired, finished;
+	struct pda_offcpu_stats st;
+};
+
+int pda_offcpu_new(const struct pd_alloc *alloc, struct pda_offcpu **out)
+{
+	struct pd_alloc mem = {0};
+	struct pda_offcpu *oc;
+
+	if (alloc)
+		mem = *alloc;
+	*out = NULL;
+	oc = pdc_zalloc(&mem, sizeof(*oc));
+	if (!oc)
+		return PD_ERR_NOMEM;
+	oc->mem = mem;
+	*out = oc;
+	return 0;
+}
+
+void pda_offcpu_free(struct pda_offcpu *oc)
+{
+	if (!oc)
+		return;
+	for (size_t i = 0; i < oc->nr_spans; i++)
+		pdc_free(&oc->mem, oc->spans[i].st.frames);
+	pdc_free(&oc->mem, oc->spans);
+	pdc_free(&oc->mem, oc->sw);
+	pdc_free(&oc->mem, oc);
+}
+
+int pda_offcpu_note(struct pda_offcpu *oc, struct pd_file *f,
+		    const struct pd_rec *rec, const struct pda_pipe_when *when)
+{
+	struct pd_sample_id id;
+	struct sw *s;
+	int rc;
+
+	if (oc->paired)
+		return PD_ERR_API;
+	if (rec->type != PD_REC_SWITCH && rec->type != PD_REC_SWITCH_CPU_WIDE)
+		return 0;
+	rc = pd_rec_sample_id(f, rec, &id);
+	if (rc < 0)
+		return rc;
+	if (!(id.mask & PD_SAMPLE_TID)) {
+		oc->st.nr_no_thread++;
+		return 0;
+	}
+	if (PDC_GROW(&oc->mem, oc->sw, oc->alloc_sw, oc->nr_sw + 1,
+		     SWITCHES_MAX) < 0)
+		return PD_ERR_NOMEM;
+	s = &oc->sw[oc->nr_sw++];
+	s->time = when->time;
+	s->seq = when->seq;
+	s->pid = id.pid;
+	s->tid = id.tid;
+	s->out = rec->misc & PD_MISC_SWITCH_OUT;
+	s->preempt = s->out && (rec->misc & PD_MISC_SWITCH_OUT_PREEMPT);
+	if (s->out)
+		oc->st.nr_out++;
+	else
+		oc->st.nr_in++;
+	return 0;
+}
+
+static int cmp_sw(const void *a, const void *b)
+{
+	const struct sw *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return pda_place_cmp(x->time, x->seq, y->time, y->seq);
+}
+
+/* Sort the switches by thread and time, and pair each out with the
+ * thread's next in. */
+static int pair(struct pda_offcpu *oc)
+{
+	const struct sw *pending = NULL;
+
+	if (oc->paired)
+		return 0;
+	if (oc->nr_sw) {
+		qsort(oc->sw, oc->nr_sw, sizeof(*oc->sw), cmp_sw);
+		/* at most one span for each out */
+		oc->spans = pdc_zalloc(&oc->mem, oc->st.nr_out ?
+					oc->st.nr_out * sizeof(*oc->spans) : 1);
+		if (!oc->spans)
+			return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < oc->nr_sw; i++) {
+		const struct sw *s = &oc->sw[i];
+
+		if (pending && pending->tid != s->tid) {
+			oc->st.nr_unpaired++;
+			pending = NULL;
+		}
+		if (s->out) {
+			oc->st.nr_unpaired += pending != NULL;
+			pending = s;
+		} else if (pending) {
+			struct span *sp = &oc->spans[oc->nr_spans++];
+
+			sp->pub.pid = pending->pid;
+			sp->pub.tid = pending->tid;
+			sp->pub.out = pending->time;
+			sp->out_seq = pending->seq;
+			sp->pub.in = s->time;
+			sp->pub.preempted = pending->preempt;
+			oc->st.nr_preempted += pending->preempt;
+			pending = NULL;
+		}
+	}
+	oc->st.nr_unpaired += pending != NULL;
+	oc->st.nr_spans = oc->nr_spans;
+	oc->paired = true;
+	return 0;
+}
+
+/* The first span of tid whose switch-out comes after place (t, q), or
+ * NULL. */
+static struct span *span_after(struct pda_offcpu *oc, uint32_t tid,
+			       uint64_t t, uint64_t q)
+{
+	size_t lo = 0, hi = oc->nr_spans;
+
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+		const struct span *sp = &oc->spans[mid];
+
+		if (sp->pub.tid < tid ||
+		    (sp->pub.tid == tid &&
+		     pda_place_cmp(sp->pub.out, sp->out_seq, t, q) <= 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < oc->nr_spans && oc->spans[lo].pub.tid == tid
+		       ? &oc->spans[lo]
+		       : NULL;
+}
+
+int pda_offcpu_sample(struct pda_offcpu *oc, const struct pda_pipe_item *it)
+{
+	const struct pda_pipe_when *w = it->when;
+	struct span *sp;
+	int rc;
+
+	if (!w || oc->finished)
+		return PD_ERR_API;
+	if ((rc = pair(oc)) < 0)
+		return rc;
+	sp = span_after(oc, it->sample->tid, w->time, w->seq);
+	if (!sp || (sp->has_best && pda_place_cmp(w->time, w->seq, sp->best_time,
+					      sp->best_seq) <= 0))
+		return 0;
+	sp->has_best = true;
+	sp->best_time = w->time;
+	sp->best_seq = w->seq;
+	sp->pub.pid = it->sample->pid;
+	sp->pub.comm = it->comm;
+	sp->has_stack = it->stack != NULL;
+	sp->st.nr = 0;
+	if (it->stack) {
+		/* the frames' strings are the session's: copied shallow */
+		if (PDC_GROW(&oc->mem, sp->st.frames, sp->st.alloc,
+			     it->stack->nr ? it->stack->nr : 1,
+			     (size_t)PDA_MAX_STACK * 64) < 0)
+			return PD_ERR_NOMEM;
+		memcpy(sp->st.frames, it->stack->frames,
+		       it->stack->nr * sizeof(*sp->st.frames));
+		sp->st.nr = it->stack->nr;
+	}
+	return 0;
+}
+
+int pda_offcpu_finish(struct pda_offcpu *oc)
+{
+	int rc = pair(oc);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < oc->nr_spans; i++) {
+		struct span *sp = &oc->spans[i];
+		const struct span *prev = i ? &oc->spans[i - 1] : NULL;
+
+		if (!sp->has_best && prev && prev->pub.tid == sp->pub.tid &&
+		    (prev->has_best || prev->pub.stack)) {
+			/* no sample since: the previous span's is the last */
+			sp->pub.stack = prev->pub.stack;
+			sp->pub.comm = prev->pub.comm;
+			sp->pub.pid = prev->pub.pid;
+			sp->has_best = true;
+			continue;
+		}
+		if (sp->has_best)
+			sp->pub.stack = sp->has_stack ? &sp->st : NULL;
+		else
+			oc->st.nr_no_sample++;
+	}
+	oc->finished = true;
+	return 0;
+}
+
+size_t pda_offcpu_nr(const struct pda_offcpu *oc)
+{
+	return oc->finished ? oc->nr_spans : 0;
+}
+
+const struct pda_offcpu_span *pda_offcpu_span(const struct pda_offcpu *oc,
+					      size_t i)
+{
+	return oc->finished && i < oc->nr_spans ? &oc->spans[i].pub : NULL;
+}
+
+const struct pda_offcpu_stats *pda_offcpu_stats(const struct pda_offcpu *oc)
+{
+	return &oc->st;
+}

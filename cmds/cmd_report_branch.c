@@ -1,0 +1,173 @@
+/*
+ * cmd_report_branch.c - `pdtool report --branch-stack`: perf report's
+ * branch mode, a row per (from, to) at perf 6.1's branch sort keys
+ * (analyze/branch/pda_branch_rep.c adds up, emit/pde_report.c writes).
+ */
+#include "pdtool.h"
+#include "pda_branch_rep.h"
+#include "pda_capture.h"
+#include "pda_session.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+struct brep_run {
+	struct pd_ctx *ctx;
+	const struct cmd_report_branch *a;
+	struct pda_brep *r;
+	struct pda_capture c;
+};
+
+static int brep_one(void *arg, const struct pda_pipe_item *it)
+{
+	struct brep_run *br = arg;
+
+	return pda_brep_add(br->r, it->sample, it->comm);
+}
+
+static int brep_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct brep_run *br = arg;
+
+	if (what == PDA_CAPTURE_BAD_SAMPLE &&
+	    !pda_capture_stats(&br->c)->nr_bad_samples)
+		warning(br->ctx, "'%s': %s", br->a->path, why);
+	return 0;
+}
+
+/* --sort's keys in branch mode; *ipc: perf appends ipc_lbr when the
+ * option's text names a "symbol" key (builtin-report.c: strstr). */
+static unsigned parse_keys(struct pd_ctx *ctx, const char *arg,
+			   enum pda_brep_key *keys, bool *ipc, bool *srcline)
+{
+	const char *p = arg;
+	unsigned nr = 0;
+
+	*ipc = arg && strstr(arg, "symbol") != NULL;
+	*srcline = false;
+	if (!arg)
+		return 0;
+	if (strstr(arg, "ipc"))
+		usage_error(ctx, "--sort '%s': perf adds the ipc column itself",
+			    arg);
+	while (*p) {
+		const size_t len = strcspn(p, ",");
+		char name[32];
+		enum pda_brep_key k;
+
+		if (len == 0 || len >= sizeof(name))
+			usage_error(ctx, "--sort '%s': not a list of keys", arg);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (pda_brep_key_by_name(name, &k) < 0)
+			usage_error(ctx,
+				    "--sort: unknown key '%s' with "
+				    "--branch-stack (comm, dso, symbol, "
+				    "dso_from, dso_to, symbol_from, symbol_to, "
+				    "mispredict, in_tx, abort, cycles, "
+				    "srcline_from, srcline_to)",
+				    name);
+		if (nr == PDA_BREP_MAX_KEYS)
+			usage_error(ctx, "--sort: more than %d keys",
+				    PDA_BREP_MAX_KEYS);
+		if (k == PDA_BREP_SRCLINE_FROM || k == PDA_BREP_SRCLINE_TO)
+			*srcline = true;
+		keys[nr++] = k;
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!nr)
+		usage_error(ctx, "--sort needs at least one key");
+	return nr;
+}
+
+int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
+{
+	struct brep_run br = {.ctx = ctx, .a = a};
+	enum pda_brep_key keys[PDA_BREP_MAX_KEYS];
+	struct pda_filter flt;
+	struct cmd_progress prog;
+	char err[512] = "";
+	const struct pda_capture_stats *cs;
+	const struct pda_stats *ps;
+	struct pda_session *s;
+	struct pd_file *f;
+	uint64_t resolved, entries;
+	bool ipc, srcline;
+	unsigned nr_keys;
+	FILE *out;
+	int rc;
+
+	nr_keys = parse_keys(ctx, a->sort, keys, &ipc, &srcline);
+	{
+		PDA_OPTS(po, .srcline = srcline, .errbuf = err,
+			 .errbuf_size = sizeof(err));
+		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS);
+		PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = true,
+				 .sample_fn = brep_one, .skip_fn = brep_skip,
+				 .progress = cmd_progress_fn,
+				 .progress_arg = &prog, .arg = &br);
+		PDA_BREP_OPTS(ro, .keys = nr_keys ? keys : NULL,
+			      .nr_keys = nr_keys, .ipc = ipc);
+
+		f = ctx_open_twice(ctx, a->path);
+		cmd_pda_opts(ctx, a->sym, &po);
+		rc = pda_session_new(f, &po, &s);
+		if (rc < 0)
+			die(ctx, "'%s': %s", a->path,
+			    err[0] ? err : pd_strerror(rc));
+		if (pda_filter_init(&flt, &fo) < 0)
+			die(ctx, "%s", pd_strerror(PD_ERR_API));
+		rc = pda_brep_new(s, &ro, &br.r);
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+		rc = pda_capture_init(&br.c, f, s, &co);
+		if (rc < 0)
+			cmd_capture_die(ctx, a->path, &br.c, rc);
+	}
+	out = ctx_open_output(ctx, a->output);
+	cmd_progress_init(&prog, ctx);
+	rc = pda_capture_run(&br.c);
+	cmd_progress_end(&prog);
+	if (rc < 0)
+		cmd_capture_die(ctx, a->path, &br.c, rc);
+	cs = pda_capture_stats(&br.c);
+	cmd_check_kind(ctx, a->path, f, &cs->reader, cs->nr_samples);
+	pda_capture_release(&br.c);
+	rc = pda_brep_finish(br.r);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	pda_brep_resolved(br.r, &resolved, &entries);
+	if (!pda_brep_nr_tables(br.r))
+		/* perf: "Selected -b but no branch data.  Did you call perf
+		 * record without -b?" */
+		die(ctx,
+		    "'%s': --branch-stack, but no branch stacks: its events "
+		    "do not sample them (perf record -b or -j records them)",
+		    a->path);
+	{
+		const struct pde_report_opts eo = {
+			.lost = cs->lost,
+			.percent_limit = a->percent_limit,
+			.color = (!a->output || !strcmp(a->output, "-")) &&
+				 ctx_use_color(),
+		};
+
+		ctx_check_write(ctx, pde_branch_report_text(out, br.r, ipc, &eo),
+				a->output);
+	}
+	ctx_close_output(ctx, out, a->output);
+	eprintf("pdtool %s: %" PRIu64 " branch entr%s, %.1f%% with both ends "
+		"in a symbol\n",
+		ctx->cmd, entries, entries == 1 ? "y" : "ies",
+		entries ? 100.0 * (double)resolved / (double)entries : 0.0);
+	ps = pda_session_stats(s);
+	cmd_fetch_add(ctx, &ps->debuginfod);
+	cmd_fetch_summary(ctx);
+	rc = cmd_strict_status(ctx, cs, ps);
+	pda_brep_free(br.r);
+	pda_session_free(s);
+	pd_file_close(f);
+	return rc;
+}

@@ -1,0 +1,234 @@
+/*
+ * pde_dthist.c - samples per data type and member (pda_dthist.h): the
+ * text is perf 7.2's `perf annotate --data-type --stdio` (annotate-data.c's
+ * print_annotated_data_type(); 6.8 wrote offsets and sizes in decimal): a
+ * member's value is its share of the type's period, its rows nested in
+ * braces.
+ */
+#include "pde.h"
+#include "pda_dthist.h"
+#include "pde_text_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* perf's width of a value column without --show-total-period */
+#define VALUE_WIDTH 7
+
+static double percent(uint64_t part, uint64_t total)
+{
+	return total ? 100.0 * (double)part / (double)total : 0.0;
+}
+
+/* --data-type=NAME: "foo" also names "struct foo" and "union foo", as
+ * perf's hists__find_annotations() skips the prefix. */
+static bool wanted(const char *only, const char *type)
+{
+	if (!only)
+		return true;
+	if (strncmp(only, "struct ", 7) && !strncmp(type, "struct ", 7))
+		type += 7;
+	else if (strncmp(only, "union ", 6) && !strncmp(type, "union ", 6))
+		type += 6;
+	return !strcmp(only, type);
+}
+
+/* perf's get_percent_color(): red from 5%, green over 0.5%. */
+static const char *color_of(bool color, double pct)
+{
+	if (!color)
+		return NULL;
+	if (pct >= 5.0)
+		return "\033[31m";
+	if (pct > 0.5)
+		return "\033[32m";
+	return NULL;
+}
+
+/* " %#10x" */
+static void hex10(FILE *out, uint64_t v)
+{
+	char buf[24];
+
+	if (v)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	else
+		snprintf(buf, sizeof(buf), "0");
+	fprintf(out, " %10s", buf);
+}
+
+/* Row i and its members; @return the index past them. */
+static size_t text_row(FILE *out, const struct pda_dthist_type *t, size_t i,
+		       bool color)
+{
+	const struct pda_dthist_row *r = &t->rows[i];
+	const double pct = percent(r->period, t->period);
+	const char *c = color_of(color, pct);
+	const int indent = (int)r->depth * 4;
+	size_t k;
+
+	fputc(' ', out);
+	if (c)
+		fputs(c, out);
+	fprintf(out, "%*.2f", VALUE_WIDTH, pct);
+	if (c)
+		fputs("\033[m", out);
+	/* perf 7.2's "%#10x": hex, 0 as "0" */
+	hex10(out, (uint64_t)r->offset);
+	hex10(out, r->size);
+	fprintf(out, "  %*s", indent, "");
+	pde_text_puts(out, r->type);
+	fputc('\t', out);
+	pde_text_puts(out, r->name);
+	if (r->end > i + 1)
+		fputs(" {\n", out);
+	for (k = i + 1; k < r->end && k < t->nr_rows;)
+		k = text_row(out, t, k, color);
+	if (r->end > i + 1)
+		fprintf(out, "%*s}", VALUE_WIDTH + 1 + 24 + indent, "");
+	fputs(";\n", out);
+	return r->end > i ? r->end : i + 1;
+}
+
+static void text_type(FILE *out, const struct pda_dthist_type *t,
+		      const struct pde_dthist_opts *o)
+{
+	fputs("Annotate type: '", out);
+	pde_text_puts(out, t->type);
+	fputs("' in ", out);
+	pde_text_puts(out, t->dso);
+	fprintf(out, " (%" PRIu64 " samples):\n", t->samples);
+	fputs("============================================================"
+	      "================\n",
+	      out);
+	fprintf(out, "%*s %10s %10s  %s\n", VALUE_WIDTH + 1, "Percent",
+		"offset", "size", "field");
+	text_row(out, t, 0, o->color);
+	fputc('\n', out);
+}
+
+static void md_type(FILE *out, const struct pda_dthist_type *t,
+		    const struct pde_dthist_opts *o)
+{
+	fputs("## ", out);
+	pde_md_code(out, t->type, strlen(t->type), false);
+	fputs(" in ", out);
+	pde_md_code(out, t->dso, strlen(t->dso), false);
+	if (o->nr_events > 1 && t->event < o->nr_events)
+		fprintf(out, " (%s)", o->events[t->event]);
+	fprintf(out, "\n\n%" PRIu64 " samples, period %" PRIu64 ".\n\n",
+		t->samples, t->period);
+	fputs("| Percent | Samples | Offset | Size | Field |\n"
+	      "|--:|--:|--:|--:|---|\n",
+	      out);
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pda_dthist_row *r = &t->rows[i];
+		const char *name = r->name ? r->name : "";
+
+		fprintf(out, "| %.2f | %" PRIu64 " | %" PRId64 " | %" PRIu64
+			" | ",
+			percent(r->period, t->period), r->samples, r->offset,
+			r->size);
+		/* the nesting as indentation a table cell keeps */
+		for (unsigned d = 0; d < r->depth; d++)
+			fputs("&emsp;", out);
+		pde_md_code(out, r->type, strlen(r->type), true);
+		if (*name) {
+			fputc(' ', out);
+			pde_md_text(out, name, strlen(name));
+		}
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
+		      const struct pde_dthist_opts *o)
+{
+	pde_json_begin_object(j, NULL);
+	if (t->event < o->nr_events)
+		pde_json_str(j, "event", o->events[t->event]);
+	pde_json_str(j, "dso", t->dso);
+	pde_json_str(j, "type", t->type);
+	pde_json_u64(j, "size", t->size);
+	pde_json_u64(j, "samples", t->samples);
+	pde_json_u64(j, "period", t->period);
+	pde_json_begin_array(j, "members");
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pda_dthist_row *r = &t->rows[i];
+
+		pde_json_begin_object(j, NULL);
+		pde_json_i64(j, "offset", r->offset);
+		pde_json_u64(j, "size", r->size);
+		pde_json_u64(j, "depth", r->depth);
+		pde_json_str(j, "type", r->type);
+		if (r->name)
+			pde_json_str(j, "name", r->name);
+		else
+			pde_json_null(j, "name");
+		pde_json_u64(j, "samples", r->samples);
+		pde_json_u64(j, "period", r->period);
+		pde_json_double(j, "percent", percent(r->period, t->period));
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	pde_json_end_object(j);
+}
+
+int pde_dthist(FILE *out, const struct pda_dthist *h,
+	       const struct pde_dthist_opts *o, size_t *nr_shown)
+{
+	struct pde_json j;
+
+	*nr_shown = 0;
+	if (o->format == PDE_ANNOT_JSON) {
+		pde_json_init(&j, out, false);
+		pde_json_begin_object(&j, NULL);
+		if (o->input)
+			pde_json_str(&j, "input", o->input);
+		pde_json_begin_array(&j, "types");
+	} else if (o->format == PDE_ANNOT_MD) {
+		fputs("# Data types", out);
+		if (o->input) {
+			fputs(" of ", out);
+			pde_md_code(out, o->input, strlen(o->input), false);
+		}
+		fputs("\n\n", out);
+	}
+	for (size_t i = 0; i < pda_dthist_nr(h); i++) {
+		const struct pda_dthist_type *t = pda_dthist_type(h, i);
+
+		if (!wanted(o->only, t->type))
+			continue;
+		++*nr_shown;
+		if (o->format == PDE_ANNOT_JSON)
+			json_type(&j, t, o);
+		else if (o->format == PDE_ANNOT_MD)
+			md_type(out, t, o);
+		else
+			text_type(out, t, o);
+	}
+	if (o->format == PDE_ANNOT_JSON) {
+		pde_json_end_array(&j);
+		if (o->coverage) {
+			pde_json_begin_object(&j, "coverage");
+			for (size_t w = 0; w < o->nr_why; w++)
+				pde_json_u64(&j, o->why[w], o->coverage[w]);
+			pde_json_end_object(&j);
+		}
+		pde_json_end_object(&j);
+		pde_json_newline(&j);
+	} else if (o->format == PDE_ANNOT_MD && o->coverage) {
+		uint64_t total = 0;
+
+		for (size_t w = 0; w < o->nr_why; w++)
+			total += o->coverage[w];
+		fputs("## Coverage\n\n| Samples | |\n|--:|---|\n", out);
+		for (size_t w = 0; w < o->nr_why; w++)
+			if (o->coverage[w] || !w)
+				fprintf(out, "| %" PRIu64 " | %s |\n",
+					o->coverage[w], o->why[w]);
+		fprintf(out, "| %" PRIu64 " | total |\n\n", total);
+	}
+	return ferror(out) ? PD_ERR_IO : 0;
+}

@@ -1,0 +1,26 @@
+# lib.sh - what the regen scripts of the generated branch-stack captures
+# share (sourced after tests/golden/perf/lib.sh and pd_tmp_init).
+
+# br_sysroot: $PD_TMP/sysroot, a --symfs tree with the captures' binaries
+# at their recorded paths, so that perf names their symbols.
+br_sysroot() {
+	mkdir -p "$PD_TMP/sysroot/opt/pdtool" \
+		"$PD_TMP/sysroot/work/main/testdata/bin" || return 1
+	cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/" &&
+		cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
+}
+
+# br_cut_tip: stdin to stdout without perf report's closing tip ("#",
+# "# (Tip: ...)", "#", chosen at random), at the end or before the Branch
+# Statistics of captures with recorded types.
+br_cut_tip() {
+	awk '{ l[NR] = $0 } END {
+		for (i = 1; i <= NR; i++) {
+			if (l[i] == "#" && l[i+1] ~ /^# \(/ && l[i+2] == "#") {
+				i += 2
+				continue
+			}
+			print l[i]
+		}
+	}'
+}

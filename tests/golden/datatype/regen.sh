@@ -1,0 +1,68 @@
+#!/bin/sh
+# regen.sh - perf 7.2's data-type views of testdata captures, the oracle
+# of tests/cli/annotate/datatype.test:
+#
+#	PERF=/path/to/perf-7 sh tests/golden/datatype/regen.sh [NAME...]
+#
+# For each capture NAME of tests/golden/datatype/captures (or given),
+# writes tests/golden/datatype/NAME.annotate.txt:
+#
+#	perf --buildid-dir BID annotate --objdump=/usr/bin/objdump --stdio
+#	  --data-type -i FILE
+#
+# NAME.report.txt, the same with `report --stdio -g none -s
+# type,typeoff,typecln` (the tip perf closes with cut), and NAME.cwt.txt,
+# the "# data-type:" notes of `annotate --stdio --code-with-type` as
+# "ADDR<TAB>NOTE" lines (tests/golden/datatype/cwtnotes.py; the whole
+# listing is 0.8 MB on multi).  BID is a build-id
+# cache in perf buildid-cache's layout made from testdata/bin, so perf
+# finds the test programs (and their DWARF) wherever the repository is;
+# host libraries at their recorded paths.
+#
+# Debian 12 has perf 6.1, without data types.  A perf 7.x runs from a
+# Debian sid chroot (debootstrap --variant=minbase sid DIR, then in it
+# apt-get install linux-perf binutils; an expired Release needs
+# -o Acquire::Check-Valid-Until=false) on the host through the chroot's
+# loader, so that it reads the host's paths:
+#
+#	exec DIR/lib64/ld-linux-x86-64.so.2 --library-path \
+#	    DIR/usr/lib/x86_64-linux-gnu:DIR/lib/x86_64-linux-gnu \
+#	    DIR/usr/bin/perf "$@"
+#
+# --objdump names the host's: perf runs the objdump beside its own binary
+# first, which the host's loader cannot start.  Needs python3.
+set -u
+cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
+
+PERF=${PERF:-perf}
+OUT=tests/golden/datatype
+
+v=$("$PERF" version 2>/dev/null) || { echo "regen.sh: no perf" >&2; exit 2; }
+case $v in
+"perf version 7.2."*) ;;
+*) echo "regen.sh: $v is not perf 7.2, the oracle the goldens name" >&2
+   exit 2 ;;
+esac
+pd_tmp_init
+python3 tests/golden/fold/buildid_dir.py --perf-layout "$PD_TMP/bid" \
+	testdata/bin/* >/dev/null 2>&1 || exit 2
+fail=0
+for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
+	f=$(pd_capture "$name") || { fail=1; continue; }
+	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
+		--objdump=/usr/bin/objdump --stdio --data-type -i "$f" \
+		>"$OUT/$name.annotate.txt" 2>/dev/null || fail=1
+	"$PERF" --buildid-dir "$PD_TMP/bid" report \
+		--objdump=/usr/bin/objdump --stdio -g none -s type,typeoff,typecln \
+		--kallsyms tests/golden/fold/kallsyms \
+		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
+	# the tip: "#", "# (Tip: ...)", "#" at the end
+	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.report.txt"
+	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
+		--objdump=/usr/bin/objdump --stdio --code-with-type -i "$f" \
+		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
+		fail=1
+	echo "$OUT/$name.*.txt"
+done
+exit $fail
