@@ -11,6 +11,7 @@
 #include "pda_datatype.h"
 #include "pda_offcpu.h"
 #include "pda_parallel.h"
+#include "pda_metrics.h"
 #include "pda_report.h"
 #include "pda_session.h"
 
@@ -113,9 +114,20 @@ const char cmd_report_options[] =
 	"                        perf report --group (a capture that recorded\n"
 	"                        groups {a,b}: a table per group, by default)\n"
 	"      --no-group        a table per event, recorded groups too\n"
+	"      --ratios          text: a column per counter ratio the\n"
+	"                        capture's events allow, of each row's\n"
+	"                        samples (with children, its callees' too):\n"
+	"                        IPC (instructions / cycles), branch\n"
+	"                        and cache miss rates (generic events, Arm\n"
+	"                        PMUv3's by number); on by default in md,\n"
+	"                        json and csv\n"
+	"      --no-ratios       md, json, csv: leave them out\n"
 	"      --comms LIST      only samples of these commands (names,\n"
 	"                        comma-separated, as perf's)\n"
 	"      --symbols LIST    only samples in these functions\n"
+	"      --dsos LIST       only samples in these DSOs (file names or\n"
+	"                        paths; as perf, a row first reached by a\n"
+	"                        sample elsewhere stays hidden)\n"
 	"      --pid LIST        only samples of these processes\n"
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
@@ -146,6 +158,7 @@ enum {
 	OPT_NO_GROUP,
 	OPT_COMMS,
 	OPT_SYMBOLS,
+	OPT_DSOS,
 	OPT_PID,
 	OPT_TID,
 	OPT_CPU,
@@ -160,6 +173,8 @@ enum {
 	OPT_CALLERS,
 	OPT_CALLEES,
 	OPT_FORMAT,
+	OPT_RATIOS,
+	OPT_NO_RATIOS,
 	OPT_BRANCH_STACK,
 	OPT_NO_BRANCH_STACK,
 };
@@ -194,13 +209,15 @@ struct report_opts {
 	enum report_format format;
 	const char *view;	/* --callers or --callees SYM */
 	bool callers;
-	char *names_buf[2];	/* the lists' copies, split in place */
+	char *names_buf[3];	/* the lists' copies, split in place */
 	const char *comms[MAX_NAMES + 1], *symbols[MAX_NAMES + 1];
+	const char *dsos[MAX_NAMES + 1];
 	uint32_t pids[MAX_IDS], tids[MAX_IDS];
 	size_t nr_pids, nr_tids;
 	uint32_t cpus[MAX_CPUS];
 	size_t nr_cpus;
 	bool latency;
+	int ratios;		/* 1 --ratios, -1 --no-ratios, 0 */
 	bool off_cpu;		/* --off-cpu: an offcpu-time table */
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
@@ -396,6 +413,10 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case 'G':
 		o->order = 1;
 		break;
+	case OPT_RATIOS:
+	case OPT_NO_RATIOS:
+		o->ratios = c == OPT_RATIOS ? 1 : -1;
+		break;
 	case OPT_FORMAT: {
 		static const char *const names[] = {"text", "md", "json",
 						    "csv"};
@@ -480,6 +501,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_COMMS:
 		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
+		break;
+	case OPT_DSOS:
+		parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos);
 		break;
 	case OPT_SYMBOLS:
 		parse_names(ctx, "--symbols", arg, &o->names_buf[1],
@@ -595,6 +619,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-group", no_argument, NULL, OPT_NO_GROUP},
 		{"comms", required_argument, NULL, OPT_COMMS},
 		{"symbols", required_argument, NULL, OPT_SYMBOLS},
+		{"dsos", required_argument, NULL, OPT_DSOS},
 		{"pid", required_argument, NULL, OPT_PID},
 		{"tid", required_argument, NULL, OPT_TID},
 		{"cpu", required_argument, NULL, OPT_CPU},
@@ -604,6 +629,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
 		{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
 		{"format", required_argument, NULL, OPT_FORMAT},
+		{"ratios", no_argument, NULL, OPT_RATIOS},
+		{"no-ratios", no_argument, NULL, OPT_NO_RATIOS},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"call-graph", required_argument, NULL, 'g'},
@@ -897,9 +924,11 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* a data type is the sampled instruction's, not its callers' */
-	const bool children = !has_type_key(o) &&
-		(o->children > 0 || (o->children == 0 && has_callchains(f)));
+	/* a data type is the sampled instruction's, not its callers';
+	 * perf ignores --children without callchains, silently (and a
+	 * pipe's events, whose callchains it learns too late) */
+	const bool children = !has_type_key(o) && o->children >= 0 &&
+			      has_callchains(f);
 	struct pda_report *rep;
 	int rc;
 
@@ -921,6 +950,7 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	else
 		ro.flags |= PDA_REPORT_CALLEE;
 	ro.comms = o->comms[0] ? o->comms : NULL;
+	ro.dsos = o->dsos[0] ? o->dsos : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
 	/* perf hides the rows of other threads and counts their samples
 	 * in the totals (thread__is_filtered), unlike --time's and
@@ -959,7 +989,7 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
 	if (st->nr_hidden && !rr->o->view)
-		eprintf("; %" PRIu64 " row%s hidden by --comms, --symbols, "
+		eprintf("; %" PRIu64 " row%s hidden by --comms, --dsos, --symbols, "
 			"--pid or --tid",
 			st->nr_hidden, PLURAL(st->nr_hidden));
 	if (cs->reader.bytes_missing)
@@ -971,6 +1001,33 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 	if (rr->dt)
 		cmd_type_coverage(ctx, rr->dt);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+}
+
+/* The counter ratios the capture's events allow (PMU and config told
+ * apart as pdtool stat's metrics are): indexes of events are their
+ * pd_evsel.idx, the report's members.  Events with no sample count. */
+static size_t capture_ratios(struct pd_file *f, const struct pda_report *rep,
+			     struct pda_ratio *out)
+{
+	struct pda_metrics_event ev[64];
+	const struct pd_env *env = NULL;
+	size_t nr = pd_file_nr_evsels(f);
+
+	if (nr > sizeof(ev) / sizeof(ev[0]))
+		nr = sizeof(ev) / sizeof(ev[0]);
+	if (pd_file_env(f, &env) < 0)
+		env = NULL;
+	for (size_t i = 0; i < nr; i++) {
+		const struct pd_evsel *e = pd_file_evsel(f, i);
+		uint64_t nr_samples, period;
+
+		pda_report_event_totals(rep, e->idx, &nr_samples, &period);
+		ev[i].name = e->name;
+		ev[i].attr = &e->attr;
+		ev[i].count = (double)period;
+		ev[i].counted = nr_samples > 0 && e->idx == i;
+	}
+	return pda_metrics_ratios(ev, nr, env, out, PDA_RATIOS_MAX);
 }
 
 /* --format md|json: the profile report (cmd_report_doc.c). */
@@ -1000,6 +1057,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 			    fmt);
 	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
+	    o->dsos[0] ||
 	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
 	    o->time.has_end || o->parent || o->max_stack || o->view ||
 	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
@@ -1008,7 +1066,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 				 "profile report's tables are fixed",
 			    fmt);
 	rc = cmd_report_doc(ctx, &a);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		free(o->names_buf[i]);
 	free(o);
 	return rc;
@@ -1118,6 +1176,13 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
 	pda_capture_release(&rr.c);
+	/* a pipe's groups (GROUP_DESC), known now: shown as a file's */
+	{
+		const struct pd_env *env;
+
+		if (pd_file_env(f, &env) == 0)
+			pda_report_set_env(rr.rep, env);
+	}
 	if (rr.oc)
 		add_waits(ctx, &rr, s);
 	rc = pda_report_finish(rr.rep);
@@ -1133,7 +1198,17 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			 "no callchains (recorded without -g)",
 		    o->path);
 	{
+		struct pda_ratio ratios[PDA_RATIOS_MAX];
+		const bool want_ratios = o->format == FMT_TEXT
+						 ? o->ratios > 0
+						 : o->ratios >= 0;
+		const size_t nr_ratios =
+			want_ratios ? capture_ratios(f, rr.rep, ratios) : 0;
+
 		const struct pde_report_opts eo = {
+			.dso_list = o->dsos[0] != NULL,
+			.ratios = nr_ratios ? ratios : NULL,
+			.nr_ratios = nr_ratios,
 			.lost = cs->lost,
 			.percent_limit = o->percent_limit,
 			.graph = (enum pde_report_graph)o->graph,
@@ -1145,6 +1220,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				 ctx_use_color(),
 		};
 
+		if (o->ratios > 0 && !nr_ratios)
+			warning(ctx, "'%s': --ratios: no two sampled events "
+				"give a ratio (cycles and instructions, a miss "
+				"event and its references)", o->path);
 		switch (o->format) {
 		case FMT_TEXT:
 			rc = pde_report_text(out, rr.rep, &eo);
@@ -1185,7 +1264,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	pda_offcpu_free(rr.oc);
 	pda_session_free(s);
 	pd_file_close(f);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		free(o->names_buf[i]);
 	free(o);
 	return rc;

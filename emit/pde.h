@@ -863,6 +863,7 @@ size_t pde_data_src_field(uint64_t data_src, const char *name, char *out,
 /* ---- perf report's tables (pde_report.c; `pdtool report`) ----------- */
 
 struct pda_report;
+struct pda_ratio;
 
 /* perf's -g modes: how a row's call graph is printed. */
 enum pde_report_graph {
@@ -886,6 +887,15 @@ struct pde_report_opts {
 				 * out a lone chain's first frame */
 	bool color;		/* text: perf's percentage colours (red from
 				 * 5%, green over 0.5%) */
+	/* Ratio columns after the values, in every table: each row's
+	 * period of event ratios[i].num (a pda_report_val() member) over
+	 * its period of ratios[i].den: its own samples' (with children,
+	 * its callees' too: the Children column's periods); "-" where the
+	 * row has none of den.  NULL: none. */
+	const struct pda_ratio *ratios;
+	size_t nr_ratios;
+	bool dso_list;		/* --dsos was given: perf does not widen the
+				 * DSO column for rows without a symbol */
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`

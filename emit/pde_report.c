@@ -13,6 +13,7 @@
  */
 #include "pde.h"
 #include "pde_text_int.h"
+#include "pda_metrics.h"
 #include "pda_report.h"
 #include "pda_branch_rep.h"
 #include "pdc_strbuf.h"
@@ -30,6 +31,8 @@
 
 struct widths {
 	size_t key[PDA_REPORT_MAX_KEYS];
+	bool elided[PDA_REPORT_MAX_KEYS]; /* perf's se->elide */
+	unsigned last;		/* the last key shown */
 };
 
 /* The cell of key k for entry e, as perf's se_snprintf() writes it
@@ -148,7 +151,7 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 
 static void calc_widths(const struct pda_report *rep,
 			const struct pda_report_table *t, struct widths *w,
-			struct pdc_strbuf *b)
+			struct pdc_strbuf *b, bool dso_list)
 {
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	bool unresolved = false;
@@ -168,8 +171,8 @@ static void calc_widths(const struct pda_report *rep,
 		}
 	}
 	/* hists__set_unres_dso_col_len(): an entry without a symbol widens
-	 * the DSO column to an address's width */
-	for (unsigned i = 0; unresolved && i < nr_keys; i++)
+	 * the DSO column to an address's width (not with --dsos) */
+	for (unsigned i = 0; unresolved && !dso_list && i < nr_keys; i++)
 		if (pda_report_key(rep, i) == PDA_REPORT_DSO &&
 		    w->key[i] < ADDR_DIGITS)
 			w->key[i] = ADDR_DIGITS;
@@ -236,6 +239,41 @@ static uint64_t member_total(const struct pda_report *rep,
 	return period;
 }
 
+/* Ratio r of row id: its num event's period over its den event's (its
+ * own samples', with children its callees' too), NAN when it has none
+ * of den. */
+static double row_ratio(const struct pda_report *rep, const struct pda_ratio *r,
+			uint32_t id)
+{
+	const bool acc = pda_report_flags(rep) & PDA_REPORT_CHILDREN;
+	const struct pda_report_val *n = pda_report_val(rep, (unsigned)r->num, id);
+	const struct pda_report_val *d = pda_report_val(rep, (unsigned)r->den, id);
+	const uint64_t num = acc ? n->acc_period : n->period;
+	const uint64_t den = acc ? d->acc_period : d->period;
+
+	if (!den)
+		return NAN;
+	return (r->percent ? 100.0 : 1.0) * (double)num / (double)den;
+}
+
+/* A ratio cell: "1.23", "4.56%", or "-" without one. */
+static void ratio_cell(char *buf, size_t size, const struct pda_ratio *r,
+		       double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, r->percent ? "%.2f%%" : "%.2f", v);
+}
+
+/* A ratio column's text width: its header's, at least an overhead's. */
+static size_t ratio_width(const struct pda_ratio *r)
+{
+	const size_t n = strlen(r->label);
+
+	return n > OVERHEAD_W ? n : OVERHEAD_W;
+}
+
 /* Whether --percent-limit hides row id: perf compares a float
  * (hist_entry__get_percent_limit) with the limit, the leader's share. */
 static bool hidden(const struct pda_report *rep,
@@ -277,12 +315,13 @@ static bool unpadded_last(enum pda_report_key k)
 
 static void write_headers(FILE *out, const struct pda_report *rep,
 			  const struct pda_report_table *t,
-			  const struct widths *w)
+			  const struct widths *w,
+			  const struct pde_report_opts *o)
 {
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
-	const char *names[6];
-	size_t widths[6], nr_fixed = 0;
+	const char *names[6 + PDA_RATIOS_MAX];
+	size_t widths[6 + PDA_RATIOS_MAX], nr_fixed = 0;
 
 	/* perf >= 6.15 with --latency: latency_children ("Latency"),
 	 * overhead_children, latency, overhead */
@@ -308,6 +347,10 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 		names[nr_fixed] = "Period";
 		widths[nr_fixed++] = COUNT_W * nr;
 	}
+	for (size_t r = 0; r < o->nr_ratios && r < PDA_RATIOS_MAX; r++) {
+		names[nr_fixed] = o->ratios[r].label;
+		widths[nr_fixed++] = ratio_width(&o->ratios[r]);
+	}
 	fputs("# ", out);
 	for (size_t i = 0; i < nr_fixed; i++) {
 		if (i)
@@ -317,6 +360,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	for (unsigned i = 0; i < nr_keys; i++) {
 		const char *h = pda_report_key_header(pda_report_key(rep, i));
 
+		if (w->elided[i])
+			continue;
 		fputs("  ", out);
 		pad(out, h, strlen(h), w->key[i], false);
 	}
@@ -324,6 +369,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	for (size_t i = 0; i < nr_fixed + nr_keys; i++) {
 		const size_t n = i < nr_fixed ? widths[i] : w->key[i - nr_fixed];
 
+		if (i >= nr_fixed && w->elided[i - nr_fixed])
+			continue;
 		if (i)
 			fputs("  ", out);
 		for (size_t d = 0; d < n; d++)
@@ -393,8 +440,10 @@ static void write_latency(FILE *out, const struct pda_report *rep,
 
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
-		      const struct widths *w, struct pdc_strbuf *b, bool color)
+		      const struct widths *w, struct pdc_strbuf *b,
+		      const struct pde_report_opts *o)
 {
+	const bool color = o->color;
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
@@ -430,10 +479,20 @@ static void write_row(FILE *out, const struct pda_report *rep,
 			fprintf(out, "%12" PRIu64,
 				pda_report_val(rep, t->members[m], id)->period);
 	}
+	for (size_t r = 0; r < o->nr_ratios && r < PDA_RATIOS_MAX; r++) {
+		char cell[32];
+
+		ratio_cell(cell, sizeof(cell), &o->ratios[r],
+			   row_ratio(rep, &o->ratios[r], id));
+		fputs("  ", out);
+		pad(out, cell, strlen(cell), ratio_width(&o->ratios[r]), true);
+	}
 	for (unsigned i = 0; i < nr_keys; i++) {
+		if (w->elided[i])
+			continue;
 		fputs("  ", out);
 		write_key(out, pda_report_key(rep, i), e, w->key[i],
-			  i + 1 == nr_keys, b);
+			  i == w->last, b);
 	}
 	fputc('\n', out);
 }
@@ -794,12 +853,43 @@ static void write_graph(FILE *out, const struct pda_report *rep,
 	*oom |= g.oom;
 }
 
-/* What perf report --stdio prints before its tables. */
-static void write_preamble(FILE *out, uint64_t lost)
+/*
+ * perf's sort__setup_elide(): a comm, dso or sym column whose filter
+ * (--comms, --dsos, --symbols) names one value is left out, the value
+ * said in the header ("# dso: libc.so.6"), in the keys' order.
+ */
+static void elide(FILE *out, const struct pda_report *rep, struct widths *w)
+{
+	const unsigned nr_keys = pda_report_nr_keys(rep);
+
+	memset(w, 0, sizeof(*w));
+	for (unsigned i = 0; i < nr_keys; i++) {
+		const enum pda_report_key k = pda_report_key(rep, i);
+		const char *one = pda_report_key_elided(rep, i);
+
+		if (!one) {
+			w->last = i;
+			continue;
+		}
+		fprintf(out, "# %s: ", k == PDA_REPORT_COMM  ? "comm"
+				       : k == PDA_REPORT_DSO ? "dso"
+							     : "symbol");
+		pde_text_puts(out, one);
+		fputc('\n', out);
+		w->elided[i] = true;
+	}
+}
+
+/* What perf report --stdio prints before its tables; with rep, its
+ * elided columns' values (*keep, their widths' elided and last). */
+static void write_preamble(FILE *out, uint64_t lost,
+			   const struct pda_report *rep, struct widths *keep)
 {
 	fputs("# To display the perf.data header info, please use "
 	      "--header/--header-only options.\n#\n",
 	      out);
+	if (rep)
+		elide(out, rep, keep);
 	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
 }
 
@@ -823,9 +913,10 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 	struct pdc_strbuf b;
 	char small[512];
 	int rc = 0, oom = 0;
+	struct widths keep;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
-	write_preamble(out, o->lost);
+	write_preamble(out, o->lost, rep, &keep);
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
@@ -833,12 +924,14 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		write_table_title(out, t->nr_samples,
 				  t->nr_members > 1 || t->leads_group,
 				  t->event, t->total_period);
-		calc_widths(rep, t, &w, &b);
-		write_headers(out, rep, t, &w);
+		calc_widths(rep, t, &w, &b, o->dso_list);
+		memcpy(w.elided, keep.elided, sizeof(w.elided));
+		w.last = keep.last;
+		write_headers(out, rep, t, &w, o);
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
-			write_row(out, rep, t, t->rows[r], &w, &b, o->color);
+			write_row(out, rep, t, t->rows[r], &w, &b, o);
 			if (o->graph != PDE_GRAPH_NONE)
 				write_graph(out, rep, t, t->rows[r], o, &oom);
 		}
@@ -929,7 +1022,7 @@ static const char *plural(uint64_t n)
 /* A Markdown table's heading, header and alignment lines. */
 static void md_head(FILE *out, const struct pda_report *rep,
 		    const struct pda_report_table *t, const enum col *cols,
-		    size_t nr_cols)
+		    size_t nr_cols, const struct pde_report_opts *o)
 {
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 
@@ -949,10 +1042,12 @@ static void md_head(FILE *out, const struct pda_report *rep,
 			}
 			fputs(" |", out);
 		}
+	for (size_t r = 0; r < o->nr_ratios; r++)
+		fprintf(out, " %s |", o->ratios[r].label);
 	for (unsigned k = 0; k < nr_keys; k++)
 		fprintf(out, " %s |", key_title(pda_report_key(rep, k)));
 	fputs("\n|", out);
-	for (size_t c = 0; c < nr_cols * t->nr_members; c++)
+	for (size_t c = 0; c < nr_cols * t->nr_members + o->nr_ratios; c++)
 		fputs(" ---: |", out);
 	for (unsigned k = 0; k < nr_keys; k++)
 		fputs(" --- |", out);
@@ -962,7 +1057,8 @@ static void md_head(FILE *out, const struct pda_report *rep,
 /* Row id as a Markdown table row: every member's values side by side. */
 static void md_row(FILE *out, const struct pda_report *rep,
 		   const struct pda_report_table *t, uint32_t id,
-		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+		   const enum col *cols, size_t nr_cols, struct pdc_strbuf *b,
+		   const struct pde_report_opts *o)
 {
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
@@ -973,6 +1069,13 @@ static void md_row(FILE *out, const struct pda_report *rep,
 			put_value(out, rep, t, m, id, cols[c]);
 			fputs(" |", out);
 		}
+	for (size_t r = 0; r < o->nr_ratios; r++) {
+		char cell[32];
+
+		ratio_cell(cell, sizeof(cell), &o->ratios[r],
+			   row_ratio(rep, &o->ratios[r], id));
+		fprintf(out, " %s |", cell);
+	}
 	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
 		cell_text(b, pda_report_key(rep, k), e);
 		fputc(' ', out);
@@ -985,7 +1088,8 @@ static void md_row(FILE *out, const struct pda_report *rep,
 /* Row id as CSV lines, one a member. */
 static void csv_rows(FILE *out, const struct pda_report *rep,
 		     const struct pda_report_table *t, uint32_t id,
-		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b)
+		     const enum col *cols, size_t nr_cols, struct pdc_strbuf *b,
+		     const struct pde_report_opts *o)
 {
 	const struct pda_report_entry *e = pda_report_entry(rep, id);
 
@@ -994,6 +1098,15 @@ static void csv_rows(FILE *out, const struct pda_report *rep,
 		for (size_t c = 0; c < nr_cols; c++) {
 			fputc(',', out);
 			put_value(out, rep, t, m, id, cols[c]);
+		}
+		/* the row's ratios, on each member's line: a number, or
+		 * empty without one */
+		for (size_t r = 0; r < o->nr_ratios; r++) {
+			const double v = row_ratio(rep, &o->ratios[r], id);
+
+			fputc(',', out);
+			if (!isnan(v))
+				fprintf(out, "%.6g", v);
 		}
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
 			cell_text(b, pda_report_key(rep, k), e);
@@ -1024,6 +1137,8 @@ static int write_grid(FILE *out, const struct pda_report *rep,
 		fputs("event", out);
 		for (size_t c = 0; c < nr_cols; c++)
 			fprintf(out, ",%s", col_name[cols[c]]);
+		for (size_t r = 0; r < o->nr_ratios; r++)
+			fprintf(out, ",%s", o->ratios[r].key);
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++)
 			fprintf(out, ",%s", key_title(pda_report_key(rep, k)));
 		fputc('\n', out);
@@ -1032,16 +1147,16 @@ static int write_grid(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 
 		if (md)
-			md_head(out, rep, t, cols, nr_cols);
+			md_head(out, rep, t, cols, nr_cols, o);
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
 			if (md)
 				md_row(out, rep, t, t->rows[r], cols, nr_cols,
-				       &b);
+				       &b, o);
 			else
 				csv_rows(out, rep, t, t->rows[r], cols, nr_cols,
-					 &b);
+					 &b, o);
 		}
 	}
 	if (b.oom)
@@ -1146,6 +1261,24 @@ static void json_values(struct pde_json *j, const struct pda_report *rep,
 	}
 }
 
+/* Row id's ratios: an object by key, each null without one. */
+static void json_ratios(struct pde_json *j, const struct pda_report *rep,
+			uint32_t id, const struct pde_report_opts *o)
+{
+	if (!o->nr_ratios)
+		return;
+	pde_json_begin_object(j, "ratios");
+	for (size_t r = 0; r < o->nr_ratios; r++) {
+		const double v = row_ratio(rep, &o->ratios[r], id);
+
+		if (isnan(v))
+			pde_json_null(j, o->ratios[r].key);
+		else
+			pde_json_double(j, o->ratios[r].key, v);
+	}
+	pde_json_end_object(j);
+}
+
 int pde_report_json(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -1155,6 +1288,27 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 	pde_json_init(&j, out, false);
 	pde_json_begin_object(&j, NULL);
 	pde_json_u64(&j, "lost", o->lost);
+	if (o->nr_ratios) {
+		/* what each row's "ratios" are */
+		pde_json_begin_array(&j, "ratios");
+		for (size_t r = 0; r < o->nr_ratios; r++) {
+			const struct pda_ratio *d = &o->ratios[r];
+
+			pde_json_begin_object(&j, NULL);
+			pde_json_str(&j, "key", d->key);
+			pde_json_str(&j, "label", d->label);
+			pde_json_str(&j, "formula", d->formula);
+			pde_json_bool(&j, "percent", d->percent);
+			pde_json_str(&j, "numerator",
+				     pda_report_event_name(rep,
+							   (unsigned)d->num));
+			pde_json_str(&j, "denominator",
+				     pda_report_event_name(rep,
+							   (unsigned)d->den));
+			pde_json_end_object(&j);
+		}
+		pde_json_end_array(&j);
+	}
 	pde_json_begin_array(&j, "tables");
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
@@ -1174,6 +1328,7 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 			pde_json_begin_object(&j, NULL);
 			for (unsigned k = 0; k < nr_keys; k++)
 				json_key(&j, pda_report_key(rep, k), e);
+			json_ratios(&j, rep, id, o);
 			if (t->nr_members == 1) {
 				json_values(&j, rep, t, 0, id);
 			} else {
@@ -1353,7 +1508,7 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 	int rc = 0;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
-	write_preamble(out, o->lost);
+	write_preamble(out, o->lost, NULL, NULL);
 	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #define T_HARDWARE 0u
+#define T_HW_CACHE 3u
 #define T_RAW 4u	/* also the x86 core PMU ("cpu") */
 #define X86_CONFIG_MASK 0xfffffffffull /* event, umask, bits, event hi */
 
@@ -75,6 +76,18 @@ enum cnt {
 	C_AMD_NO_OPS_FE,
 	C_AMD_BE_STALLS,
 	C_AMD_SMT,
+	/* per-row ratios only (pda_metrics_ratios) */
+	C_L1I_REFILL,
+	C_LL_RD,
+	C_LL_MISS_RD,
+	C_HW_CACHE_REFS,
+	C_HW_CACHE_MISSES,
+	C_HW_BRANCHES,
+	C_HW_BRANCH_MISSES,
+	C_HWC_L1D_LOADS,
+	C_HWC_L1D_MISSES,
+	C_HWC_LLC_LOADS,
+	C_HWC_LLC_MISSES,
 	C_MAX,
 };
 
@@ -85,6 +98,7 @@ struct code {
 
 /* Arm PMUv3 event numbers */
 static const struct code arm_codes[] = {
+	{0x01, C_L1I_REFILL},	 {0x36, C_LL_RD},	 {0x37, C_LL_MISS_RD},
 	{0x03, C_L1D_REFILL},	 {0x04, C_L1D},		 {0x08, C_INST},
 	{0x10, C_BR_MIS_PRED},	 {0x11, C_CYCLES},	 {0x12, C_BR_PRED},
 	{0x13, C_MEM_ACCESS},	 {0x14, C_L1I},		 {0x16, C_L2D},
@@ -112,6 +126,20 @@ static const struct code amd_codes[] = {
 	{0x76, C_CYCLES},		 {0xc1, C_AMD_RET_OPS},
 	{0x07aa, C_AMD_OPS_DISPATCHED}, {0x1000001a0, C_AMD_NO_OPS_FE},
 	{0x100001ea0, C_AMD_BE_STALLS}, {0x1000060a0, C_AMD_SMT},
+};
+
+/* The generic hardware events (type 0: cycles, instructions,
+ * cache-references, cache-misses, branches, branch-misses) and the
+ * generic cache events (type 3: id | op << 8 | result << 16) of L1d and
+ * LLC reads, which every PMU driver maps to its own */
+static const struct code generic_codes[] = {
+	{0, C_CYCLES},	      {1, C_INST},	     {2, C_HW_CACHE_REFS},
+	{3, C_HW_CACHE_MISSES}, {4, C_HW_BRANCHES}, {5, C_HW_BRANCH_MISSES},
+};
+
+static const struct code cache_codes[] = {
+	{0x00000, C_HWC_L1D_LOADS}, {0x10000, C_HWC_L1D_MISSES},
+	{0x00002, C_HWC_LLC_LOADS}, {0x10002, C_HWC_LLC_MISSES},
 };
 
 enum pmu {
@@ -199,10 +227,10 @@ static int counter_of(const struct pd_env *env, const struct host *h,
 		break;
 	}
 	*specific = false;
-	if (a->type == T_HARDWARE && (a->config & 0xffffffffu) == 0)
-		return C_CYCLES;
-	if (a->type == T_HARDWARE && (a->config & 0xffffffffu) == 1)
-		return C_INST;
+	if (a->type == T_HARDWARE)
+		return LOOKUP(generic_codes, a->config & 0xffffffffu);
+	if (a->type == T_HW_CACHE)
+		return LOOKUP(cache_codes, a->config & 0xffffffu);
 	return -1;
 }
 
@@ -612,39 +640,49 @@ static double arm_slots(const struct pd_env *env, const char *pmu)
 	return 0.0;
 }
 
-void pda_metrics_compute(const struct pda_metrics_event *events, size_t nr,
-			 const struct pd_env *env, struct pda_metrics *out)
+/* The event of each counter in idx (-1: none): the first of each, a
+ * PMU's own event over a generic one; *arm_pmu the Arm PMU's name when
+ * an event is on one. */
+static void index_counters(const struct pda_metrics_event *events, size_t nr,
+			   const struct pd_env *env, const struct host *h,
+			   int idx[C_MAX], const char **arm_pmu)
 {
-	struct host h = host_of(env);
-	struct ctx x;
 	bool specific[C_MAX];
-	const char *arm_pmu = NULL;
 
-	memset(out, 0, sizeof(*out));
-	memset(&x, 0, sizeof(x));
-	x.ev = events;
-	x.out = out;
 	for (size_t c = 0; c < C_MAX; c++) {
-		x.idx[c] = -1;
+		idx[c] = -1;
 		specific[c] = false;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		bool spec;
 		int c;
 
-		if (!events[i].counted)
+		if (!events[i].counted || !events[i].attr)
 			continue;
-		c = counter_of(env, &h, events[i].attr, &spec);
+		c = counter_of(env, h, events[i].attr, &spec);
 		if (c < 0)
 			continue;
-		/* the first of each; a PMU's own event over a generic one */
-		if (x.idx[c] < 0 || (spec && !specific[c])) {
-			x.idx[c] = (int)i;
+		if (idx[c] < 0 || (spec && !specific[c])) {
+			idx[c] = (int)i;
 			specific[c] = spec;
 		}
-		if (spec && pmu_of(env, &h, events[i].attr->type) == PMU_ARM)
-			arm_pmu = pmu_name(env, events[i].attr->type);
+		if (spec && pmu_of(env, h, events[i].attr->type) == PMU_ARM)
+			*arm_pmu = pmu_name(env, events[i].attr->type);
 	}
+}
+
+void pda_metrics_compute(const struct pda_metrics_event *events, size_t nr,
+			 const struct pd_env *env, struct pda_metrics *out)
+{
+	struct host h = host_of(env);
+	struct ctx x;
+	const char *arm_pmu = NULL;
+
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	x.ev = events;
+	x.out = out;
+	index_counters(events, nr, env, &h, x.idx, &arm_pmu);
 	if (h.aarch64) {
 		x.slots = arm_slots(env, arm_pmu);
 		out->slots_from = "the PMU's slots capability";
@@ -725,6 +763,71 @@ static int from_rounds(const struct pda_stat_report *rep, size_t from,
 	pdc_free(alloc, ev);
 	pdc_free(alloc, spoilt);
 	return 0;
+}
+
+/* ---- per-row ratios ------------------------------------------------ */
+
+/*
+ * The pairs a row of a sampling capture divides: each a pair of events
+ * sampled together (or in one :S group), whose periods in the row are
+ * the counts of that row's code.  The generic events' pairs are kept
+ * apart from the PMU's own (branch-misses / branches is not the
+ * retired branches' ratio on every PMU).
+ */
+static const struct ratio_def row_ratios[] = {
+	{"ipc", "IPC", "instructions / cycles", C_INST, C_CYCLES, false},
+	{"branch_miss_rate", "Branch miss", "branch-misses / branches",
+	 C_HW_BRANCH_MISSES, C_HW_BRANCHES, true},
+	{"branch_mispredict_rate", "Br mispred",
+	 "br_mis_pred_retired / br_retired", C_BR_MIS_RETIRED, C_BR_RETIRED,
+	 true},
+	{"speculative_mispredict_rate", "Spec mispred", "br_mis_pred / br_pred",
+	 C_BR_MIS_PRED, C_BR_PRED, true},
+	{"cache_miss_rate", "Cache miss", "cache-misses / cache-references",
+	 C_HW_CACHE_MISSES, C_HW_CACHE_REFS, true},
+	{"l1d_load_miss_rate", "L1d load miss",
+	 "L1-dcache-load-misses / L1-dcache-loads", C_HWC_L1D_MISSES,
+	 C_HWC_L1D_LOADS, true},
+	{"l1d_miss_rate", "L1d miss", "l1d_cache_refill / l1d_cache",
+	 C_L1D_REFILL, C_L1D, true},
+	{"l1i_miss_rate", "L1i miss", "l1i_cache_refill / l1i_cache",
+	 C_L1I_REFILL, C_L1I, true},
+	{"l2_miss_rate", "L2 miss", "l2d_cache_refill / l2d_cache",
+	 C_L2D_REFILL, C_L2D, true},
+	{"llc_load_miss_rate", "LLC load miss", "LLC-load-misses / LLC-loads",
+	 C_HWC_LLC_MISSES, C_HWC_LLC_LOADS, true},
+	{"ll_read_miss_rate", "LL read miss", "ll_cache_miss_rd / ll_cache_rd",
+	 C_LL_MISS_RD, C_LL_RD, true},
+	{"dtlb_walk_rate", "dTLB walk", "dtlb_walk / mem_access", C_DTLB_WALK,
+	 C_MEM_ACCESS, true},
+	{"itlb_walk_rate", "iTLB walk", "itlb_walk / l1i_cache", C_ITLB_WALK,
+	 C_L1I, true},
+};
+
+size_t pda_metrics_ratios(const struct pda_metrics_event *events, size_t nr,
+			  const struct pd_env *env, struct pda_ratio *out,
+			  size_t max)
+{
+	const struct host h = host_of(env);
+	const char *arm_pmu = NULL;
+	int idx[C_MAX];
+	size_t n = 0;
+
+	index_counters(events, nr, env, &h, idx, &arm_pmu);
+	for (size_t i = 0; i < N(row_ratios) && n < max; i++) {
+		const struct ratio_def *d = &row_ratios[i];
+
+		if (idx[d->num] < 0 || idx[d->den] < 0)
+			continue;
+		out[n].key = d->key;
+		out[n].label = d->label;
+		out[n].formula = d->formula;
+		out[n].percent = d->percent;
+		out[n].num = (size_t)idx[d->num];
+		out[n].den = (size_t)idx[d->den];
+		n++;
+	}
+	return n;
 }
 
 int pda_metrics_from_stat(const struct pda_stat_report *rep,

@@ -111,6 +111,31 @@ void pda_metrics_compute(const struct pda_metrics_event *events, size_t nr,
 			 const struct pd_env *env, struct pda_metrics *out);
 
 /*
+ * A ratio of two events' counts that a sampling capture gives per
+ * function (pdtool report's ratio columns): IPC, miss and mispredict
+ * rates.  num and den are indexes into the events given.
+ */
+struct pda_ratio {
+	const char *key;	/* stable: "ipc", "cache_miss_rate", ... */
+	const char *label;	/* a column header: "IPC", "Cache miss" */
+	const char *formula;	/* in the events' canonical names */
+	bool percent;		/* a fraction, shown in % */
+	size_t num, den;
+};
+
+#define PDA_RATIOS_MAX 16
+
+/*
+ * The ratios events allow, events told as pda_metrics_compute() tells
+ * them (PMU and config; counted false or attr NULL: left out), at most
+ * max into out, in the order of pdtool-report(1)'s table.  @return how
+ * many.  Strings are static.
+ */
+size_t pda_metrics_ratios(const struct pda_metrics_event *events, size_t nr,
+			  const struct pd_env *env, struct pda_ratio *out,
+			  size_t max);
+
+/*
  * The metrics of a stat report: each event's count summed over the
  * aggregates of the whole run (the final round; an -I capture's
  * intervals added up, or its last with --cumulative).  @return 0,

@@ -75,6 +75,8 @@ struct summary {
 	uint32_t nr_chain;
 	uint32_t cache_ev;
 	uint32_t *start, *term, *chain;
+	uint32_t *out;		/* per entry: its frame is outside opts'
+				 * dsos */
 	uint32_t ents[];
 };
 
@@ -149,6 +151,8 @@ struct pda_report {
 	bool has[PDA_REPORT_NR_KEYS];
 	unsigned flags, max_stack;
 	const char *const *comms, *const *symbols;
+	const char *const *dso_list;	/* opts' dsos */
+	const char *elided[PDA_REPORT_MAX_KEYS]; /* pda_report_key_elided */
 	const uint32_t *pids, *tids;
 	size_t nr_pids, nr_tids;
 	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
@@ -245,6 +249,42 @@ static bool cpuent_eq(const void *item, const void *key)
 	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par;
 }
 
+/* A filter list's value when it names one (perf's strlist: a name
+ * given twice is one), else NULL. */
+static const char *one_name(const char *const *names)
+{
+	if (!names)
+		return NULL;
+	for (size_t i = 1; names[0] && names[i]; i++)
+		if (strcmp(names[i], names[0]))
+			return NULL;
+	return names[0];
+}
+
+/* perf's sort__setup_elide(): the comm, dso and sym keys whose filter
+ * names one value; none when that would be every key. */
+static void set_elided(struct pda_report *rep)
+{
+	unsigned nr = 0;
+
+	for (unsigned i = 0; i < rep->nr_keys; i++) {
+		const enum pda_report_key k = rep->keys[i];
+
+		rep->elided[i] = k == PDA_REPORT_COMM	? one_name(rep->comms)
+				 : k == PDA_REPORT_DSO	? one_name(rep->dso_list)
+				 : k == PDA_REPORT_SYM	? one_name(rep->symbols)
+							: NULL;
+		nr += rep->elided[i] != NULL;
+	}
+	if (nr == rep->nr_keys)
+		memset(rep->elided, 0, sizeof(rep->elided));
+}
+
+const char *pda_report_key_elided(const struct pda_report *rep, unsigned i)
+{
+	return i < rep->nr_keys ? rep->elided[i] : NULL;
+}
+
 int pda_report_new(const struct pda_report_opts *opts,
 		   struct pda_report **out)
 {
@@ -301,6 +341,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	/* borrowed: the caller keeps the lists while adding */
 	rep->comms = o.comms;
 	rep->symbols = o.symbols;
+	rep->dso_list = o.dsos;
 	rep->pids = o.pids;
 	rep->nr_pids = o.pids ? o.nr_pids : 0;
 	rep->tids = o.tids;
@@ -311,6 +352,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type_arg = o.data_type_arg;
 	rep->file = o.file;
 	rep->env = o.env;
+	set_elided(rep);
 	pdc_intern_init(&rep->strs, 0, 0, 0);
 	if (rep->has[PDA_REPORT_PARENT]) {
 		rc = regcomp(&rep->parent_re, o.parent ? o.parent : DEFAULT_PARENT,
@@ -748,6 +790,21 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
+/* perf's --dsos (machine__resolve()): whether a frame's map is one of
+ * opts' dsos, by its short name or its path; no frame or map is in
+ * none. */
+static bool in_dsos(const struct pda_report *rep, const struct pda_frame *fr)
+{
+	const char *path = fr ? fr->dso : NULL;
+	const char *slash;
+
+	if (!path)
+		return false;
+	slash = strrchr(path, '/');
+	return in_list(rep->dso_list, slash ? slash + 1 : path) ||
+	       in_list(rep->dso_list, path);
+}
+
 /* Whether the filters hide entry e (perf's hists__filter_by_*). */
 static bool hidden(const struct pda_report *rep, const struct ent *e)
 {
@@ -961,7 +1018,7 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 				     size_t nr_chain, bool keep)
 {
-	const size_t nr_u32 = 3 * nr_ents + nr_chain;
+	const size_t nr_u32 = 4 * nr_ents + nr_chain;
 	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
 	struct summary *s;
 
@@ -980,7 +1037,8 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	s->cache_ev = UINT32_MAX;
 	s->start = s->ents + nr_ents;
 	s->term = s->start + nr_ents;
-	s->chain = s->term + nr_ents;
+	s->out = s->term + nr_ents;
+	s->chain = s->out + nr_ents;
 	return s;
 }
 
@@ -1050,7 +1108,10 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	s->start[s->nr] = 0;
+	s->out[s->nr] = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
 	s->ents[s->nr++] = id;
+	/* the callers' entries keep the sample's filter state: perf fills
+	 * their addr_location from the callchain but not its filtered */
 	/* each frame's entry in the order of perf's cursor, the first
 	 * time it comes (perf's he_cache), with its graph from there */
 	for (size_t n = lo; chain && n < hi; n++) {
@@ -1067,6 +1128,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 			return rc;
 		if (!listed(s, id)) {
 			s->start[s->nr] = (uint32_t)(n - lo);
+			s->out[s->nr] = s->out[0];
 			s->ents[s->nr++] = id;
 		}
 	}
@@ -1246,6 +1308,10 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		v = val_at(rep, ev, id);
 		if (!v)
 			return PD_ERR_NOMEM;
+		/* perf's hist entry keeps the filter state of the sample
+		 * that made it (hists__findnew_entry) */
+		if (!v->acc_samples)
+			v->dso_filtered = s->out[i];
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
@@ -1285,6 +1351,14 @@ int pda_report_add_latency(struct pda_report *rep,
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
 	return add_summary(rep, sample, s, latency, level);
+}
+
+int pda_report_set_env(struct pda_report *rep, const struct pd_env *env)
+{
+	if (rep->done)
+		return PD_ERR_API;
+	rep->env = env;
+	return 0;
 }
 
 int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
@@ -1494,8 +1568,10 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 		r = hpp_sort(c, a, b, F_LATENCY);
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
+	/* an elided key does not sort (perf_hpp__should_skip) */
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
-		r = key_cmp(rep->keys[i], ea, eb, false);
+		if (!rep->elided[i])
+			r = key_cmp(rep->keys[i], ea, eb, false);
 	if (!r && (rep->flags & PDA_REPORT_NR_SAMPLES))
 		r = hpp_sort(c, a, b, F_SAMPLES);
 	if (!r && (rep->flags & PDA_REPORT_PERIOD))
@@ -1533,6 +1609,20 @@ static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
 static bool touched(const struct event *ev, uint32_t id)
 {
 	return id < ev->nr_v && (ev->v[id].samples || ev->v[id].acc_samples);
+}
+
+/* Whether --dsos hides row id of the table over members: the filter
+ * state its first member's entry was made with (perf's group output
+ * walks the leader's entries). */
+static bool dso_hidden(const struct pda_report *rep, const unsigned *members,
+		       unsigned nr, uint32_t id)
+{
+	if (!rep->dso_list)
+		return false;
+	for (unsigned m = 0; m < nr; m++)
+		if (touched(&rep->events[members[m]], id))
+			return rep->events[members[m]].v[id].dso_filtered;
+	return false;
 }
 
 /* The name of the group the capture recorded (GROUP_DESC) whose events
@@ -1608,7 +1698,8 @@ static int make_table(struct pda_report *rep, struct table *t,
 			any = touched(&rep->events[members[m]], id);
 		if (!any)
 			continue;
-		if (hidden(rep, rep->ents[id]))
+		if (hidden(rep, rep->ents[id]) ||
+		    dso_hidden(rep, members, nr, id))
 			rep->st.nr_hidden += i_first;
 		else
 			t->rows[nr_rows++] = id;

@@ -134,6 +134,13 @@ struct pda_report_opts {
 	 * these). */
 	const char *const *comms, *const *symbols;
 	const uint32_t *pids, *tids;
+	/* perf's --dsos: only the rows made by samples whose own map is one
+	 * of these (its file name or recorded path; NULL-terminated; NULL:
+	 * any).  A sample outside them still counts in the totals and its
+	 * callers' rows, and a row keeps the state of the sample that made
+	 * it, as perf's hist entries do (a row first reached from outside
+	 * the DSOs stays hidden). */
+	const char *const *dsos;
 	size_t nr_pids, nr_tids;
 	/* The thread's comm at the end of the capture (perf measures the
 	 * comm column by it and the pid key shows it): "" or NULL when not
@@ -203,6 +210,12 @@ int pda_report_add_again_latency(struct pda_report *rep,
 				 uint64_t cookie, uint64_t latency,
 				 unsigned level);
 
+/* Before pda_report_finish(): the capture's environment as opts' env,
+ * for the groups a pipe turns out to have recorded (its GROUP_DESC comes
+ * in its stream, after the report was made).  @return 0, or PD_ERR_API
+ * after pda_report_finish(). */
+int pda_report_set_env(struct pda_report *rep, const struct pd_env *env);
+
 /* Sort every table.  Adding is over.  @return 0 or PD_ERR_NOMEM. */
 int pda_report_finish(struct pda_report *rep);
 
@@ -214,6 +227,7 @@ struct pda_report_val {
 	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
 				 * of the row's call graph, 0 none */
 	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
+	bool dso_filtered;	/* made by a sample outside opts' dsos */
 };
 
 /* One row: the key values as perf prints them. */
@@ -279,6 +293,11 @@ const char *pda_report_event_name(const struct pda_report *rep,
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);
 unsigned pda_report_flags(const struct pda_report *rep);
+/* Key i's one value when perf elides its column (sort__setup_elide()):
+ * the comm, dso or sym key whose filter (comms, dsos, symbols) names one
+ * value, unless every key would be; such a key does not sort the rows
+ * either.  NULL: shown.  Valid while opts' lists are. */
+const char *pda_report_key_elided(const struct pda_report *rep, unsigned i);
 
 /*
  * Call graphs (PDA_REPORT_CALLCHAIN), as perf's callchain_root of a hist

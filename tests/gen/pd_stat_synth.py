@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """pd_stat_synth.py - write `perf stat record` captures with hardware
-events, laid out as perf 6.1 writes them, for hosts this VM is not.
+events, laid out as perf 6.1 writes them, for hosts this VM is not; and
+sampling captures of the same events (`perf record -e ...`).
 
     pd_stat_synth.py --list | --list-all | --list-sampled
     pd_stat_synth.py NAME OUT
+    pd_stat_synth.py --list-sample
+    pd_stat_synth.py --sample [--pipe] NAME ELF OUT [TRUTH.json]
 
 This VM has no PMU, so perf cannot count cycles or instructions here; this
 writes what `perf stat record` would have written on an Arm Neoverse N1
@@ -21,6 +24,19 @@ the kernel reports them.
 CAPTURES below is the specification; tests/golden/perf/stat-regen.sh has
 perf 6.1 read each capture, and tests/cli/stat/ compare pdtool with it.
 
+--sample writes SAMPLE_CAPTURES' sampling captures (sample_capture()):
+hardware events sampled in the functions of ELF (a test binary, mapped
+by its build-id as perf 5.12+ writes MMAP2), on two CPUs, either as
+separate events each with its own period (`-e cycles,instructions -c
+N`) or as one group whose leader samples and reads every member's
+counter (`-e '{cycles,instructions}:S'`: PERF_SAMPLE_READ, read_format
+GROUP|ID|LOST, members with no period, HEADER_GROUP_DESC).  Each
+function has its own made-up rates per cycle (its IPC, its miss
+rates), deterministic; TRUTH.json gets each function's count of each
+event, which a group's read values give exactly.  --pipe writes the
+same as perf record -o - streams it (HEADER_ATTR and HEADER_FEATURE
+records first).
+
 SAMPLED are `perf record` captures of the same hosts' hardware events
 (--list-sampled): SAMPLE records with IP, TID, TIME, ID, CPU and PERIOD
 at a frequency of 4000 a second, or, for a group sampled on its leader
@@ -29,12 +45,13 @@ sampled_totals() is what they hold: each event's period sum, or a read
 member's last value per counter summed.
 """
 
+import json
 import os
 import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_synth import file_bytes, record, string_feature  # noqa: E402
+from pd_synth import file_bytes, pad8, pipe_bytes, record, string_feature  # noqa: E402,E501
 
 # perf_event_attr types and the generic events perf names
 HW, SW, HW_CACHE = 0, 1, 3
@@ -63,6 +80,7 @@ ARM = {
     "stall_backend": 0x24, "dtlb_walk": 0x34, "itlb_walk": 0x35,
     "l1d_cache_lmiss_rd": 0x39, "stall_backend_mem": 0x4005,
     "l2d_cache_lmiss_rd": 0x4009,
+    "l1i_cache_refill": 0x01, "ll_cache_rd": 0x36, "ll_cache_miss_rd": 0x37,
     # PMUv3.5's slot events (Neoverse N2/V2/V3 TopdownL1)
     "op_retired": 0x3a, "op_spec": 0x3b, "stall_slot_backend": 0x3d,
     "stall_slot_frontend": 0x3e, "stall_slot": 0x3f,
@@ -253,6 +271,8 @@ RATE = {
     "mem_access": 1.7e9, "dtlb_walk": 0.0061e9, "dTLB-loads": 1.4e9,
     "dTLB-load-misses": 0.0021e9, "l1i_cache": 1.2e9, "itlb_walk": 0.0007e9,
     "iTLB-loads": 0.0011e9, "iTLB-load-misses": 0.0002e9,
+    "l1i_cache_refill": 0.015e9, "ll_cache_rd": 0.025e9,
+    "ll_cache_miss_rd": 0.006e9,
     "L1-icache-loads": 1.1e9, "L1-icache-load-misses": 0.013e9,
     "context-switches": 210, "cpu-migrations": 7, "page-faults": 1900,
     "op_retired": 4.4e9, "op_spec": 5.1e9,
@@ -490,6 +510,234 @@ def features(spec, host, ids, cmd_args=None, attr_of=None):
     return feats
 
 
+# ---- sampling captures ---------------------------------------------------
+
+# name: host, binary's functions (sym+offset samples land at), the events
+# ("group": one :S group, leader first; else separate events), samples of
+# the first event per CPU
+SAMPLE_CAPTURES = {
+    "intel-sep": dict(host="intel", group=False, samples=400, funcs=[
+        "hash_block", "mix", "walk", "worker", "sum_squares"], events=[
+            "cycles", "instructions", "branches", "branch-misses",
+            "cache-references", "cache-misses"]),
+    "intel-group": dict(host="intel", group=True, samples=300, funcs=[
+        "hash_block", "mix", "walk", "worker", "sum_squares"], events=[
+            "cycles", "instructions", "branches", "branch-misses",
+            "cache-references", "cache-misses", "L1-dcache-loads",
+            "L1-dcache-load-misses"]),
+    "n1-sep": dict(host="n1", group=False, samples=400, funcs=[
+        "checksum", "fill", "main"], events=[
+            "cpu_cycles", "inst_retired", "br_retired",
+            "br_mis_pred_retired", "l1d_cache", "l1d_cache_refill"]),
+    "n1-group": dict(host="n1", group=True, samples=300, funcs=[
+        "checksum", "fill", "main"], events=[
+            "cpu_cycles", "inst_retired", "l1d_cache", "l1d_cache_refill",
+            "br_retired", "br_mis_pred_retired", "ll_cache_rd",
+            "ll_cache_miss_rd", "l1i_cache", "l1i_cache_refill"]),
+}
+
+SAMPLE_PID = 5151
+SAMPLE_BASE = 0x555555554000 // 0x1000 * 0x1000
+SAMPLE_TIME0 = 7_000_000_000
+KERNEL_TEXT = 0xffffffff81000000   # tests/golden/fold/kallsyms' _text
+# IDENTIFIER IP TID TIME CPU PERIOD (+ READ in a group)
+S_IP, S_TID, S_TIME, S_CPU, S_PERIOD, S_READ, S_IDENT = \
+    1, 2, 4, 128, 256, 16, 1 << 16
+FMT_ID, FMT_GROUP, FMT_LOST = 4, 8, 16
+FEAT_GROUP_DESC = 17
+FLAG_BITS = {"disabled": 0, "inherit": 1, "mmap": 8, "comm": 9,
+             "sample_id_all": 18, "exclude_guest": 20, "mmap2": 23,
+             "comm_exec": 24}
+
+
+def sample_attr(type_, config, period, stype, rfmt, flags):
+    bits = 0
+    for f in flags:
+        bits |= 1 << FLAG_BITS[f]
+    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", type_, 128, config,
+                       period, stype, rfmt, bits, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0, 0, 0, 0)[:128]
+
+
+def sample_capture(name, elf_path, pipe=False):
+    import pd_arch_synth    # noqa: E402 (its ELF reader)
+
+    spec = SAMPLE_CAPTURES[name]
+    host = HOSTS[spec["host"]]
+    rng = Rng(sum(map(ord, name)) * 0x9E3779B97F4A7C15 &
+              0xffffffffffffffff)
+    elf = pd_arch_synth.Elf(open(elf_path, "rb").read())
+    syms = dict(elf.symbols())
+    text = [p for p in elf.phdrs() if p[0] == 1 and p[1] & 1]
+    _, _, offset, vaddr, _, memsz = text[0]
+    page = 0x1000
+    start = SAMPLE_BASE + (vaddr & ~(page - 1))
+    pgoff = offset & ~(page - 1)
+    length = (vaddr + memsz - (vaddr & ~(page - 1)) + page - 1) & \
+        ~(page - 1)
+    bid = elf.build_id()
+    events = spec["events"]
+    ncpu = 2
+    lead = events[0]
+    # each function's rate of each event per cycle: the host's, scaled
+    # by a factor of its own (0.3..1.7), its time share 1..3
+    funcs = spec["funcs"]
+    share = [1 + 2 * rng.frac() for _ in funcs]
+    per_cycle = [{e: rate(e, spec["host"]) / rate(lead, spec["host"]) *
+                  (0.3 + 1.4 * rng.frac()) if e != lead else 1.0
+                  for e in events} for _ in funcs]
+    for k in range(len(funcs)):
+        # a miss is one of its references: at most all of them
+        for num, den in (("branch-misses", "branches"),
+                         ("cache-misses", "cache-references"),
+                         ("L1-dcache-load-misses", "L1-dcache-loads"),
+                         ("br_mis_pred_retired", "br_retired"),
+                         ("l1d_cache_refill", "l1d_cache"),
+                         ("ll_cache_miss_rd", "ll_cache_rd"),
+                         ("l1i_cache_refill", "l1i_cache")):
+            if num in events and den in events:
+                per_cycle[k][num] = min(per_cycle[k][num],
+                                        per_cycle[k][den])
+    ip_of = []
+    for f in funcs:
+        if f not in syms:
+            raise SystemExit("pd_stat_synth.py: no symbol %s in %s" %
+                             (f, elf_path))
+        ip_of.append(start + syms[f] - (vaddr & ~(page - 1)))
+    lead_period = 100003
+    periods = {e: 0 if spec["group"] and e != lead else
+               max(1, int(lead_period * rate(e, spec["host"]) /
+                          rate(lead, spec["host"])))
+               for e in events}
+    stype = S_IDENT | S_IP | S_TID | S_TIME | S_CPU | S_PERIOD
+    rfmt = 0
+    if spec["group"]:
+        stype |= S_READ
+        rfmt = FMT_ID | FMT_GROUP | FMT_LOST
+    ids = [[1000 + 10 * i + c for c in range(ncpu)]
+           for i in range(len(events))]
+    attrs = []
+    for i, e in enumerate(events):
+        t, c = event_attr(e, spec["host"])
+        flags = ["disabled", "sample_id_all", "exclude_guest"]
+        if not spec["group"]:
+            flags.append("inherit")
+        if i == 0:
+            flags += ["mmap", "comm", "mmap2", "comm_exec"]
+        attrs.append(sample_attr(t, c, periods[e], stype, rfmt, flags))
+
+    def trailer(time, cpu):
+        return struct.pack("<IIQIIQ", SAMPLE_PID, SAMPLE_PID, time, cpu, 0,
+                           ids[0][cpu])
+
+    recs = [record(3, 0, struct.pack("<II", SAMPLE_PID, SAMPLE_PID) +
+                   pad8(b"work\0") + trailer(SAMPLE_TIME0, 0))]
+    # the kernel map as perf record writes it first (pid -1), relocated
+    # by _text: without it perf warns that kernel maps were restricted
+    recs.append(record(1, 1, struct.pack(
+        "<IIQQQ", 0xffffffff, 0, KERNEL_TEXT, 0x1000000, KERNEL_TEXT) +
+        pad8(b"[kernel.kallsyms]_text\0") + trailer(SAMPLE_TIME0, 0)))
+    body = struct.pack("<IIQQQBBH20sII", SAMPLE_PID, SAMPLE_PID, start,
+                       length, pgoff, len(bid), 0, 0, bid, 5, 2)
+    body += pad8(b"/opt/work/bin/work\0") + trailer(SAMPLE_TIME0 + 1, 0)
+    recs.append(record(10, 2 | (1 << 14), body))
+    # the samples: (time, cpu, event index, function), the truth: each
+    # function's count of each event
+    truth = {f: {e: 0 for e in events} for f in funcs}
+    todo = []
+    weights = [s / sum(share) for s in share]
+    if spec["group"]:
+        for c in range(ncpu):
+            for n in range(spec["samples"]):
+                k = pick(rng, weights)
+                todo.append((SAMPLE_TIME0 + 10 + n * 1000 + c, c, 0, k))
+    else:
+        for i, e in enumerate(events):
+            for c in range(ncpu):
+                # each event's samples follow the function's count of it
+                for k, f in enumerate(funcs):
+                    want = spec["samples"] * weights[k] * \
+                        per_cycle[k][e] * lead_period / periods[e]
+                    for _ in range(int(want + rng.frac())):
+                        t = SAMPLE_TIME0 + 10 + \
+                            int(rng.frac() * spec["samples"] * 1000)
+                        todo.append((t, c, i, k))
+    todo.sort()
+    values = [[0] * len(events) for _ in range(ncpu)]
+    for t, c, i, k in todo:
+        ip = ip_of[k] + 4 * (1 + int(rng.frac() * 6))
+        sample = struct.pack("<QQIIQIIQ", ids[i][c], ip, SAMPLE_PID,
+                             SAMPLE_PID, t, c, 0, periods[events[i]])
+        if spec["group"]:
+            sample += struct.pack("<Q", len(events))
+            for j, e in enumerate(events):
+                # the counters moved by the function's rates over the
+                # leader's period, each jittered
+                step = lead_period if j == 0 else \
+                    int(lead_period * per_cycle[k][e] *
+                        (0.8 + 0.4 * rng.frac()))
+                if j and events[j - 1] in ("branches", "cache-references",
+                                           "L1-dcache-loads", "br_retired",
+                                           "l1d_cache", "ll_cache_rd",
+                                           "l1i_cache"):
+                    step = min(step, last_step)
+                last_step = step
+                values[c][j] += step
+                truth[funcs[k]][e] += step
+                sample += struct.pack("<QQQ", values[c][j], ids[j][c], 0)
+        else:
+            truth[funcs[k]][events[i]] += periods[events[i]]
+        recs.append(record(9, 2, sample))
+    recs.append(record(68, 0, b""))
+
+    cmd_args = ["/usr/bin/perf", "record", "-a", "-e",
+                ("{%s}:S" if spec["group"] else "%s") % ",".join(events)]
+    if not spec["group"]:
+        cmd_args[-1:-1] = []
+    cmd_args += ["--", "./work"]
+    cmd = struct.pack("<I", len(cmd_args))
+    for arg in cmd_args:
+        cmd += string_feature(arg)
+    desc = struct.pack("<II", len(events), 128)
+    for i, e in enumerate(events):
+        desc += attrs[i] + struct.pack("<I", len(ids[i]))
+        desc += string_feature(e)
+        desc += struct.pack("<%dQ" % len(ids[i]), *ids[i])
+    pmus = [(1, "software"), (2, "tracepoint"), (5, "breakpoint")]
+    pmus.append((ARM_PMU_TYPE, host["pmu"]) if host["arch"] == "aarch64"
+                else (X86_PMU_TYPE, "cpu"))
+    pmu = struct.pack("<I", len(pmus))
+    for t, n in pmus:
+        pmu += struct.pack("<I", t) + string_feature(n)
+    feats = [(3, string_feature("synth-" + spec["host"])),
+             (4, string_feature(host["release"])),
+             (5, string_feature("6.1.187")),
+             (6, string_feature(host["arch"])),
+             (7, struct.pack("<II", ncpu, ncpu))]
+    if host["desc"]:
+        feats.append((8, string_feature(host["desc"])))
+    feats += [(9, string_feature(host["cpuid"])),
+              (10, struct.pack("<Q", 64 << 20)),
+              (11, cmd), (12, desc), (16, pmu)]
+    if spec["group"]:
+        feats.append((FEAT_GROUP_DESC, struct.pack("<I", 1) +
+                      string_feature("{anon_group}") +
+                      struct.pack("<II", 0, len(events))))
+    data = (pipe_bytes if pipe else file_bytes)(list(zip(attrs, ids)),
+                                                b"".join(recs), feats)
+    return data, {"events": events, "group": spec["group"],
+                  "functions": truth}
+
+
+def pick(rng, weights):
+    x = rng.frac()
+    for k, w in enumerate(weights):
+        if x < w:
+            return k
+        x -= w
+    return len(weights) - 1
+
+
 # name: host, CPUs the samples come from, events, group: the events are
 # one group sampled on its leader (PERF_SAMPLE_READ), samples per CPU and
 # event (group: per CPU)
@@ -632,6 +880,22 @@ def sampled_capture(name):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] == "--list-sample":
+        print("\n".join(SAMPLE_CAPTURES))
+        return 0
+    pipe = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--pipe"
+    if pipe:
+        argv = argv[:2] + argv[3:]
+    if len(argv) in (5, 6) and argv[1] == "--sample" and \
+            argv[2] in SAMPLE_CAPTURES:
+        data, truth = sample_capture(argv[2], argv[3], pipe)
+        with open(argv[4], "wb") as f:
+            f.write(data)
+        if len(argv) == 6:
+            with open(argv[5], "w") as f:
+                json.dump(truth, f, indent=1, sort_keys=True)
+                f.write("\n")
+        return 0
     if len(argv) == 2 and argv[1] == "--list-sampled":
         print("\n".join(SAMPLED))
         return 0
@@ -647,7 +911,9 @@ def main(argv):
         return 0
     if len(argv) != 3 or argv[1] not in CAPTURES:
         sys.stderr.write("usage: pd_stat_synth.py --list | --list-all | "
-                         "--list-sampled | NAME OUT\n")
+                         "--list-sampled | --list-sample | NAME OUT |\n"
+                         "       pd_stat_synth.py --sample [--pipe] NAME ELF "
+                         "OUT [TRUTH.json]\n")
         return 64
     with open(argv[2], "wb") as f:
         f.write(capture(argv[1]))

@@ -264,15 +264,22 @@ def file_mode():
                       data_records(), features())
 
 
-def pipe_mode():
+def pipe_bytes(events, data, feats):
+    """A pipe-mode capture as perf 6.1 streams it: the 16-byte header, a
+    HEADER_ATTR per (attr bytes, [ids]) of events, a HEADER_FEATURE per
+    (feature id, section bytes) of feats and the end mark, then data."""
     out = b"PERFILE2" + struct.pack("<Q", 16)
-    for event in EVENTS:
-        out += record(64, 0, attr_bytes(event, True) +
-                      struct.pack("<%dQ" % len(event["ids"]), *event["ids"]))
-    for feat, section in features():
+    for attr, ids in events:
+        out += record(64, 0, attr + struct.pack("<%dQ" % len(ids), *ids))
+    for feat, section in feats:
         out += record(80, 0, struct.pack("<Q", feat) + pad8(section))
     out += record(80, 0, struct.pack("<Q", 32))    # perf 6.1's end mark
-    return out + data_records()
+    return out + data
+
+
+def pipe_mode():
+    return pipe_bytes([(attr_bytes(e, True), e["ids"]) for e in EVENTS],
+                      data_records(), features())
 
 
 def main(argv):

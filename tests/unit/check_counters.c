@@ -350,6 +350,63 @@ START_TEST(test_cpu_model)
 }
 END_TEST
 
+/* Per-row ratios: by PMU and config, a PMU's event over the generic
+ * one, the generic cache and branch pairs, nothing from a lone event. */
+START_TEST(test_metric_ratios)
+{
+	struct pd_env env;
+	/* generic cycles; raw 0x08 (on an aarch64 host a PMUv3 number);
+	 * cpu_cycles, l1d_cache_refill, l1d_cache; branch-misses, branches */
+	const struct pd_attr a_gen_cyc = {.type = 0, .config = 0},
+			     a_inst = {.type = 4, .config = 0x08},
+			     a_cyc = {.type = 8, .config = 0x11},
+			     a_refill = {.type = 8, .config = 0x03},
+			     a_l1d = {.type = 8, .config = 0x04},
+			     a_bm = {.type = 0, .config = 5},
+			     a_br = {.type = 0, .config = 4};
+	struct pda_metrics_event ev[7];
+	struct pda_ratio r[PDA_RATIOS_MAX];
+	size_t n;
+
+	arm_env(&env, "0x00000000413fd0c1");
+	ev[0] = (struct pda_metrics_event){"cycles", &a_gen_cyc, 1, true};
+	ev[1] = (struct pda_metrics_event){"r08", &a_inst, 1, true};
+	ev[2] = (struct pda_metrics_event){"cpu_cycles", &a_cyc, 1, true};
+	ev[3] = (struct pda_metrics_event){"l1d_cache_refill", &a_refill, 1,
+					   true};
+	ev[4] = (struct pda_metrics_event){"l1d_cache", &a_l1d, 1, true};
+	ev[5] = (struct pda_metrics_event){"branch-misses", &a_bm, 1, true};
+	ev[6] = (struct pda_metrics_event){"branches", &a_br, 1, false};
+	n = pda_metrics_ratios(ev, 7, &env, r, PDA_RATIOS_MAX);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(r[0].key, "ipc");
+	ck_assert_uint_eq(r[0].num, 1);
+	ck_assert_uint_eq(r[0].den, 2); /* cpu_cycles over generic cycles */
+	ck_assert(!r[0].percent);
+	ck_assert_str_eq(r[1].key, "l1d_miss_rate");
+	ck_assert_uint_eq(r[1].num, 3);
+	ck_assert_uint_eq(r[1].den, 4);
+	ck_assert(r[1].percent);
+
+	/* branches counted: the generic pair too; max is kept */
+	ev[6].counted = true;
+	n = pda_metrics_ratios(ev, 7, &env, r, PDA_RATIOS_MAX);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(r[1].key, "branch_miss_rate");
+	ck_assert_uint_eq(r[1].num, 5);
+	ck_assert_uint_eq(r[1].den, 6);
+	ck_assert_uint_eq(pda_metrics_ratios(ev, 7, &env, r, 1), 1);
+
+	/* off an aarch64 host a raw 0x08 is not inst_retired */
+	env.arch = "x86_64";
+	env.cpuid = "GenuineIntel,6,143,8";
+	env.nr_pmu_mappings = 0;
+	n = pda_metrics_ratios(ev, 7, &env, r, PDA_RATIOS_MAX);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(r[0].key, "branch_miss_rate");
+}
+END_TEST
+
 Suite *counters_suite(void)
 {
 	Suite *s = suite_create("counters");
@@ -362,6 +419,7 @@ Suite *counters_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("metrics");
 	tcase_add_test(tc, test_metric_identity);
+	tcase_add_test(tc, test_metric_ratios);
 	tcase_add_test(tc, test_metric_slots);
 	tcase_add_test(tc, test_metric_thresholds);
 	tcase_add_test(tc, test_cpu_model);

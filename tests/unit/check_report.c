@@ -13,6 +13,8 @@
  * tests/cli/report/golden.test holds the whole to perf 6.1.
  */
 #include "pda_report.h"
+#include "pda_readgroup.h"
+#include "testfile.h"
 #include "failalloc.h"
 
 #include <check.h>
@@ -264,6 +266,99 @@ START_TEST(test_keys)
 }
 END_TEST
 
+/* A {leader,member}:S sample with values (leader, member) and their ids
+ * on cpu. */
+static void read_sample(struct tf *t, unsigned cpu, uint64_t lead_id,
+			uint64_t lead, uint64_t member_id, uint64_t member)
+{
+	tf_begin(t, PD_REC_SAMPLE, PD_MISC_USER);
+	tf_u64(t, lead_id);		/* IDENTIFIER */
+	tf_u64(t, 0x401000 + cpu);	/* IP */
+	tf_u32(t, cpu);			/* CPU, res */
+	tf_u32(t, 0);
+	tf_u64(t, 100);			/* PERIOD */
+	tf_u64(t, 2);			/* READ: nr, {value, id} */
+	tf_u64(t, lead);
+	tf_u64(t, lead_id);
+	tf_u64(t, member);
+	tf_u64(t, member_id);
+	tf_end(t);
+}
+
+/* The capture's group reads (pda_readgroup, perf's
+ * deliver_sample_group): one sample per member that moved since its
+ * id's last, of the id's event, the move its period; an unknown id
+ * left out, as the report's rows and ratios rely on. */
+START_TEST(test_sample_read)
+{
+	const uint64_t lead_ids[] = {10, 11}, member_ids[] = {20, 21};
+	const uint64_t st = PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP |
+			    PD_SAMPLE_CPU | PD_SAMPLE_PERIOD | PD_SAMPLE_READ;
+	struct tf_attr lead = {.type = 0, .config = 0, .sample_period = 100,
+			       .sample_type = st,
+			       .read_format = PD_FORMAT_GROUP | PD_FORMAT_ID};
+	struct tf_attr member = lead;
+	/* the deltas each sample gives: event idx and period, -1 ends */
+	static const int64_t want[][3][2] = {
+		{{0, 100}, {1, 250}, {-1, 0}},
+		{{0, 100}, {1, 40}, {-1, 0}},	/* cpu 1: its own ids */
+		{{0, 100}, {-1, 0}},		/* the member did not move */
+		{{0, 50}, {-1, 0}},		/* id 99: no event */
+	};
+	struct pda_readgroup rg = PDA_READGROUP_INIT;
+	struct pda_session *ses;
+	struct pd_sample s, out[2];
+	struct pd_reader *r;
+	struct pd_rec rec;
+	struct pd_file *f;
+	struct tf t;
+
+	member.config = 1;
+	member.sample_period = 0;
+	tf_init(&t, false);
+	tf_add_attr(&t, &lead, lead_ids, 2);
+	tf_add_attr(&t, &member, member_ids, 2);
+	read_sample(&t, 0, 10, 100, 20, 250);
+	read_sample(&t, 1, 11, 100, 21, 40);
+	read_sample(&t, 0, 10, 200, 20, 250);
+	read_sample(&t, 0, 10, 250, 99, 7);
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, NULL, &ses), 0);
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int n = 0;
+
+		ck_assert_int_eq(pd_reader_next(r, &rec), 1);
+		ck_assert_int_eq(pd_sample_decode(f, &rec, &s), 0);
+		ck_assert(pda_readgroup_is(&s));
+		for (uint64_t m = 0; m < s.read.nr; m++) {
+			int rc = pda_readgroup_member(&rg, ses, f, &s, m,
+						      &out[n]);
+
+			ck_assert_int_ge(rc, 0);
+			n += rc;
+		}
+		for (int k = 0; k < 3; k++) {
+			if (want[i][k][0] < 0) {
+				ck_assert_int_eq(n, k);
+				break;
+			}
+			ck_assert_int_gt(n, k);
+			ck_assert_uint_eq(out[k].evsel->idx,
+					  (unsigned)want[i][k][0]);
+			ck_assert_uint_eq(out[k].period,
+					  (uint64_t)want[i][k][1]);
+			ck_assert_uint_eq(out[k].cpu, s.cpu);
+		}
+	}
+	pd_reader_free(r);
+	pda_readgroup_release(&rg, ses);
+	pda_session_free(ses);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -275,6 +370,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_keys);
+	tcase_add_test(tc, test_sample_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
