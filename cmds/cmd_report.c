@@ -1006,8 +1006,8 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 /* The counter ratios the capture's events allow (PMU and config told
  * apart as pdtool stat's metrics are): indexes of events are their
  * pd_evsel.idx, the report's members.  Events with no sample count. */
-static size_t capture_ratios(struct pd_file *f, const struct pda_report *rep,
-			     struct pda_ratio *out)
+size_t cmd_capture_ratios(struct pd_file *f, const struct pda_report *rep,
+			  struct pda_ratio *out)
 {
 	struct pda_metrics_event ev[64];
 	const struct pd_env *env = NULL;
@@ -1203,7 +1203,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 						 ? o->ratios > 0
 						 : o->ratios >= 0;
 		const size_t nr_ratios =
-			want_ratios ? capture_ratios(f, rr.rep, ratios) : 0;
+			want_ratios ? cmd_capture_ratios(f, rr.rep, ratios) : 0;
 
 		const struct pde_report_opts eo = {
 			.dso_list = o->dsos[0] != NULL,

@@ -208,6 +208,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	char err[512] = "";
 	char *doc_path, *flame_path, *html_path = NULL;
 	const char *type_why[PDA_DATATYPE_NR_WHY];
+	struct pda_ratio ratios[PDA_RATIOS_MAX];
 	FILE *out;
 	int rc;
 
@@ -262,6 +263,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 		d.capture_bytes = (uint64_t)sb.st_size;
 	d.ps = pda_session_stats(s);
 	d.hot = r.hot;
+	d.nr_ratios = cmd_capture_ratios(f, r.hot, ratios);
+	d.ratios = ratios;
 	d.hot_lines = r.lines;
 	d.branches = r.br;
 	/* each event's periods summed, or its group reads: pdtool stat's

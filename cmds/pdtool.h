@@ -634,6 +634,14 @@ struct pda_datatype;
  * have none, as perf annotate --type-stat counts them. */
 void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt);
 
+struct pda_report;
+struct pda_ratio;
+/* The counter ratios the capture's sampled events allow (IPC, miss
+ * rates: pda_metrics_ratios()), at most PDA_RATIOS_MAX into out, the
+ * events indexed as rep's members.  @return how many. */
+size_t cmd_capture_ratios(struct pd_file *f, const struct pda_report *rep,
+			  struct pda_ratio *out);
+
 void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *path, enum pda_capture_skip what,
 			   const char *why);

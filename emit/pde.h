@@ -980,6 +980,10 @@ struct pde_doc {
 	 * dso,sym,srcline for each function's hottest line */
 	const struct pda_report *hot, *hot_lines;
 	unsigned top;			/* rows per hotspot table */
+	/* the counter ratios hot's events allow, a column each in the
+	 * Hotspots tables (pdtool report --ratios' columns) */
+	const struct pda_ratio *ratios;
+	size_t nr_ratios;
 	/* the derived metrics of the capture's sampled periods */
 	const struct pda_metrics *sampled;
 	/* the stat captures' report and metrics; their paths */

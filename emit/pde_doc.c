@@ -433,18 +433,50 @@ static const char *hottest_line(const struct pda_report *lines, size_t t,
 	return NULL;
 }
 
+/* The Hotspots' ratio columns, after the six fixed ones: as many as a
+ * table holds. */
+#define HOT_COLS 6
+#define HOT_RATIOS (DOCW_MAX_COLS - HOT_COLS)
+
+/* Ratio r of row id: its numerator event's period over its
+ * denominator's, as report --ratios computes it; none without the
+ * denominator. */
+static void ratio_cell(struct docw *w, const struct pda_report *rep,
+		       const struct pda_ratio *r, uint32_t id)
+{
+	const struct pda_report_val *n = pda_report_val(rep, (unsigned)r->num,
+							id);
+	const struct pda_report_val *v = pda_report_val(rep, (unsigned)r->den,
+							id);
+
+	if (!v->period) {
+		docw_cell_none(w);
+		return;
+	}
+	docw_cell_scaled(w, (double)n->period / (double)v->period,
+			 r->percent ? 100.0 : 1.0, 2, r->percent ? "%" : "");
+}
+
 static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 {
-	static const char *const heads[] = {"#",	"Self",	  "Samples",
+	const char *heads[DOCW_MAX_COLS] = {"#",	"Self",	  "Samples",
 					    "Function", "Module", "Hottest line"};
-	static const char *const keys[] = {"rank",     "self_share",
+	const char *keys[DOCW_MAX_COLS] = {"rank",     "self_share",
 					   "samples",  "function",
 					   "module",   "hottest_line"};
+	char align[DOCW_MAX_COLS + 1] = "rrrlll";
+	const size_t nr_ratios = d->nr_ratios < HOT_RATIOS ? d->nr_ratios
+							    : HOT_RATIOS;
 	size_t nr;
 
 	nr = d->hot ? pda_report_nr_tables(d->hot) : 0;
 	if (!nr)
 		return;
+	for (size_t r = 0; r < nr_ratios; r++) {
+		heads[HOT_COLS + r] = d->ratios[r].label;
+		keys[HOT_COLS + r] = d->ratios[r].key;
+		align[HOT_COLS + r] = 'r';
+	}
 	docw_section(w, "hotspots", "Hotspots");
 	for (size_t t = 0; t < nr; t++) {
 		const struct pda_report_table *tab = pda_report_table(d->hot, t);
@@ -453,9 +485,13 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 		docw_source(w,
 			    "Event %s of %s: %" PRIu64 " samples, period %" PRIu64
 			    "; the top %zu functions by self share (perf "
-			    "report --no-children -s dso,sym).",
+			    "report --no-children -s dso,sym)%s.",
 			    tab->event, d->capture, tab->nr_samples,
-			    tab->total_period, rows);
+			    tab->total_period, rows,
+			    nr_ratios ? "; each function's counter ratios "
+					"from its sampled periods (pdtool "
+					"report --ratios)"
+				      : "");
 		if (w->json) {
 			/* the source's numbers, for scripts */
 			docw_field(w, "event", "Event", tab->event);
@@ -464,7 +500,8 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 			docw_field_u64(w, "period", "Period", tab->total_period,
 				       NULL);
 		}
-		docw_table(w, "functions", 6, heads, keys, "rrrlll");
+		docw_table(w, "functions", (unsigned)(HOT_COLS + nr_ratios),
+			   heads, keys, align);
 		for (size_t i = 0; i < rows; i++) {
 			const uint32_t id = tab->rows[i];
 			const struct pda_report_entry *e =
@@ -495,6 +532,8 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 				docw_cell_code(w, line);
 			else
 				docw_cell_none(w);
+			for (size_t r = 0; r < nr_ratios; r++)
+				ratio_cell(w, d->hot, &d->ratios[r], id);
 			docw_row_end(w);
 		}
 		docw_table_end(w);
