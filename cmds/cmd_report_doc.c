@@ -14,6 +14,7 @@
  */
 #include "pdtool.h"
 #include "pda_branch.h"
+#include "pda_mem.h"
 #include "pda_capture.h"
 #include "pda_dthist.h"
 #include "pda_flame.h"
@@ -35,6 +36,8 @@ struct doc_run {
 	const char *path;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
+	struct pda_mem *mem;		/* the Memory section; NULL: no
+					 * event has a data source */
 	struct pda_datatype *dt;	/* the Data types section */
 	struct pda_dthist *types;
 	struct pda_capture c;
@@ -56,6 +59,8 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 				    NULL);
 	if (rc == 0 && r->br)
 		rc = pda_branch_add(r->br, it->sample, it->comm);
+	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC))
+		rc = pda_mem_add(r->mem, it->sample);
 	if (rc == 0) {
 		const struct pda_datatype_res *res;
 
@@ -87,13 +92,17 @@ static struct pda_report *new_hist(struct pd_ctx *ctx, const struct pd_file *f,
 	return rep;
 }
 
-static bool has_branch_stacks(const struct pd_file *f)
+static bool has_sample_bit(const struct pd_file *f, uint64_t bit)
 {
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
-		if (pd_file_evsel(f, i)->attr.sample_type &
-		    PD_SAMPLE_BRANCH_STACK)
+		if (pd_file_evsel(f, i)->attr.sample_type & bit)
 			return true;
 	return false;
+}
+
+static bool has_branch_stacks(const struct pd_file *f)
+{
+	return has_sample_bit(f, PD_SAMPLE_BRANCH_STACK);
 }
 
 /* The capture's run into r; the session's statistics into *ps. */
@@ -125,6 +134,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)
 			die(ctx, "%s", pd_strerror(rc));
 	}
+	if (has_sample_bit(f, PD_SAMPLE_DATA_SRC) &&
+	    pda_mem_new(s, &r->mem) < 0)
+		die(ctx, "out of memory");
 	if (pda_sampled_new(f, NULL, &r->sampled) < 0)
 		die(ctx, "out of memory");
 	if (pda_filter_init(&flt, &fo) < 0)
@@ -142,7 +154,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
 					      PDA_BRANCH_SORT_MISPRED)) < 0) ||
-	    (rc = pda_dthist_finish(r->types)) < 0)
+	    (rc = pda_dthist_finish(r->types)) < 0 ||
+	    (r->mem && (rc = pda_mem_finish(r->mem, 1u << PDA_MEM_LEVEL)) < 0))
 		die(ctx, "%s", pd_strerror(rc));
 }
 
@@ -267,6 +280,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.ratios = ratios;
 	d.hot_lines = r.lines;
 	d.branches = r.br;
+	d.mem = r.mem;
 	/* each event's periods summed, or its group reads: pdtool stat's
 	 * estimates from samples */
 	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,
@@ -304,6 +318,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 			    ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_branch_free(r.br);
+	pda_mem_free(r.mem);
 	pda_dthist_free(r.types);
 	pda_datatype_free(r.dt);
 	pda_report_free(r.hot);

@@ -955,6 +955,7 @@ int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
 
 struct pda_stats;
 struct pda_branch;
+struct pda_mem;
 
 /*
  * What the report is made of: the analyses of one sampling capture and,
@@ -992,6 +993,9 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* the memory samples (pda_mem.h), the level view finished; NULL:
+	 * none */
+	const struct pda_mem *mem;
 	/* the data types the samples accessed (pda_dthist.h, finished),
 	 * and the attribution's coverage: samples per reason and its
 	 * words, [nr_type_why], reason 0 attributed; NULL: none */

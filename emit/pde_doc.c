@@ -10,6 +10,7 @@
 #include "pde_doc_int.h"
 #include "pda_branch.h"
 #include "pda_dthist.h"
+#include "pda_mem.h"
 #include "pda_metrics.h"
 #include "pda_report.h"
 #include "pda_session.h"
@@ -703,6 +704,67 @@ static void sec_types(struct docw *w, const struct pde_doc *d)
 	docw_section_end(w);
 }
 
+/* ---- Memory ------------------------------------------------------------ */
+
+/* The memory samples (data_src) by the level that served them, as pdtool
+ * mem's level view ranks them: most latency first. */
+static void sec_memory(struct docw *w, const struct pde_doc *d)
+{
+	static const char *const heads[] = {"Level",	"Samples", "Loads",
+					    "Stores",	"Latency share",
+					    "Average latency", "p90"};
+	static const char *const keys[] = {"level",   "samples", "loads",
+					   "stores",  "weight_share",
+					   "avg_latency", "p90"};
+	const struct pda_mem_totals *t = d->mem ? pda_mem_totals(d->mem) : NULL;
+	const size_t nr = d->mem ? pda_mem_nr_rows(d->mem, PDA_MEM_LEVEL) : 0;
+
+	if (!t || !t->nr_samples || !nr)
+		return;
+	docw_section(w, "memory", "Memory");
+	docw_source(w,
+		    "The samples of %s that carry a data source "
+		    "(PERF_SAMPLE_DATA_SRC: PEBS, IBS, Arm SPE's synthesized "
+		    "ones), by the level that served each access, most "
+		    "latency (perf's weight) first (pdtool mem --view level).",
+		    d->capture);
+	docw_note(w,
+		  "%" PRIu64 " memory samples: %" PRIu64 " loads, %" PRIu64
+		  " stores, %" PRIu64 " with a data address.",
+		  t->nr_samples, t->loads, t->stores, t->with_addr);
+	docw_table(w, "levels", 7, heads, keys, "lrrrrrr");
+	for (size_t i = 0; i < nr && i < d->top; i++) {
+		const struct pda_mem_row *r =
+			pda_mem_row(d->mem, PDA_MEM_LEVEL, i);
+		char level[256];
+
+		pde_data_src_field(r->key, "LVL", level, sizeof(level));
+		docw_row(w);
+		docw_cell_text(w, level[0] ? level : "N/A");
+		docw_cell_u64(w, r->samples);
+		docw_cell_u64(w, r->loads);
+		docw_cell_u64(w, r->stores);
+		docw_cell_scaled(w,
+				 t->weight ? (double)r->weight /
+						     (double)t->weight
+					   : 0.0,
+				 100.0, 2, "%");
+		if (r->with_weight) {
+			docw_cell_num(w,
+				      (double)r->weight /
+					      (double)r->with_weight,
+				      1, "");
+			docw_cell_u64(w, r->p90);
+		} else {
+			docw_cell_none(w);
+			docw_cell_none(w);
+		}
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+	docw_section_end(w);
+}
+
 /* ---- the report -------------------------------------------------------- */
 
 static void sec_flame(struct docw *w, const struct pde_doc *d)
@@ -721,8 +783,8 @@ typedef void (*section_fn)(struct docw *w, const struct pde_doc *d);
 
 static const section_fn sections[] = {
 	sec_environment,  sec_topdown,	     sec_hotspots,
-	sec_cache,	  sec_branches,	     sec_types,
-	pde_doc_coverage,
+	sec_cache,	  sec_branches,	     sec_memory,
+	sec_types,	  pde_doc_coverage,
 	pde_doc_validation, sec_flame,
 };
 
