@@ -429,6 +429,23 @@ const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 	return spool(ctx, fd, name, head, head_len, false, len);
 }
 
+/* fd's bytes (after head) copied as they are into a temporary file:
+ * @return its descriptor, at offset 0. */
+static int spool_raw(struct pd_ctx *ctx, int fd, const char *name,
+		     const unsigned char *head, size_t head_len)
+{
+	struct src s = {.ctx = ctx, .name = name, .fd = fd, .head = head,
+			.head_len = head_len};
+	struct sink k = {.ctx = ctx, .name = name};
+
+	sink_open(&k);
+	copy(&s, &k);
+	if (lseek(k.fd, 0, SEEK_SET) < 0)
+		die(ctx, "cannot read the copy of '%s': %s", name,
+		    strerror(errno));
+	return k.fd;
+}
+
 const void *cmd_input_spool_zstd(struct pd_ctx *ctx, int fd, const char *name,
 				 size_t *len)
 {
@@ -494,6 +511,35 @@ int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 			opts->head_len = n;
 			return pd_file_open_fd(STDIN_FILENO, "<stdin>", opts,
 					       out);
+		}
+		if (n >= 4 && memcmp(head, "\x28\xb5\x2f\xfd", 4) == 0) {
+			/* a bundle, or a capture zstd-compressed whole: a
+			 * bundle is told by its first member, which needs
+			 * the stream from its start again */
+			const int tfd = spool_raw(ctx, STDIN_FILENO, "<stdin>",
+						  head, n);
+			const int kind = cmd_bundle_probe(tfd);
+
+			if (kind < 0)
+				die(ctx, "'<stdin>': a zstd stream that ends "
+					 "before 512 bytes of it are out (the "
+					 "input is cut short)");
+			if (kind > 0) {
+				const int rc = cmd_bundle_open(ctx, tfd,
+							       "<stdin>", opts,
+							       out);
+
+				close(tfd);
+				return rc;
+			}
+			buf = cmd_input_spool(ctx, tfd, "<stdin>", NULL, 0,
+					      &len);
+			close(tfd);
+			if (!len)
+				die(ctx, "'<stdin>': zstd-compressed, but "
+					 "nothing could be inflated from it");
+			opts->name = "<stdin>";
+			return pd_file_open_mem(buf, len, opts, out);
 		}
 		if (is_pipe_header(head, n) && ctx->verbose)
 			ctx_log(ctx, PD_LOG_INFO,
