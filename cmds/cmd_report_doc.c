@@ -100,10 +100,6 @@ static bool has_sample_bit(const struct pd_file *f, uint64_t bit)
 	return false;
 }
 
-static bool has_branch_stacks(const struct pd_file *f)
-{
-	return has_sample_bit(f, PD_SAMPLE_BRANCH_STACK);
-}
 
 /* The capture's run into r; the session's statistics into *ps. */
 static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
@@ -128,7 +124,7 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	    pda_dthist_new(r->dt, &r->types) < 0)
 		die(ctx, "out of memory");
 	r->lines = new_hist(ctx, f, line_keys, 3);
-	if (has_branch_stacks(f)) {
+	if (has_sample_bit(f, PD_SAMPLE_BRANCH_STACK)) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
 
 		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)

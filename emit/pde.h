@@ -956,6 +956,13 @@ int pde_statdiff_json(FILE *out, const struct pda_statdiff *sd,
 struct pda_stats;
 struct pda_branch;
 struct pda_mem;
+struct pda_ratio;
+/* Ratio r of report row id as report --ratios prints it: its numerator
+ * event's period over its denominator's (with children, their
+ * callees' too), times 100 for a percent ratio; NAN without the
+ * denominator (pde_report.c). */
+double pde_report_ratio(const struct pda_report *rep,
+			const struct pda_ratio *r, uint32_t id);
 
 /*
  * What the report is made of: the analyses of one sampling capture and,

@@ -439,22 +439,18 @@ static const char *hottest_line(const struct pda_report *lines, size_t t,
 #define HOT_COLS 6
 #define HOT_RATIOS (DOCW_MAX_COLS - HOT_COLS)
 
-/* Ratio r of row id: its numerator event's period over its
- * denominator's, as report --ratios computes it; none without the
- * denominator. */
+/* Ratio r of row id, as report --ratios computes it; in JSON a percent
+ * ratio is a fraction, as the shares are. */
 static void ratio_cell(struct docw *w, const struct pda_report *rep,
 		       const struct pda_ratio *r, uint32_t id)
 {
-	const struct pda_report_val *n = pda_report_val(rep, (unsigned)r->num,
-							id);
-	const struct pda_report_val *v = pda_report_val(rep, (unsigned)r->den,
-							id);
+	const double v = pde_report_ratio(rep, r, id);
 
-	if (!v->period) {
+	if (isnan(v)) {
 		docw_cell_none(w);
 		return;
 	}
-	docw_cell_scaled(w, (double)n->period / (double)v->period,
+	docw_cell_scaled(w, r->percent ? v / 100.0 : v,
 			 r->percent ? 100.0 : 1.0, 2, r->percent ? "%" : "");
 }
 

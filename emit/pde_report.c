@@ -242,8 +242,8 @@ static uint64_t member_total(const struct pda_report *rep,
 /* Ratio r of row id: its num event's period over its den event's (its
  * own samples', with children its callees' too), NAN when it has none
  * of den. */
-static double row_ratio(const struct pda_report *rep, const struct pda_ratio *r,
-			uint32_t id)
+double pde_report_ratio(const struct pda_report *rep,
+			const struct pda_ratio *r, uint32_t id)
 {
 	const bool acc = pda_report_flags(rep) & PDA_REPORT_CHILDREN;
 	const struct pda_report_val *n = pda_report_val(rep, (unsigned)r->num, id);
@@ -483,7 +483,7 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		char cell[32];
 
 		ratio_cell(cell, sizeof(cell), &o->ratios[r],
-			   row_ratio(rep, &o->ratios[r], id));
+			   pde_report_ratio(rep, &o->ratios[r], id));
 		fputs("  ", out);
 		pad(out, cell, strlen(cell), ratio_width(&o->ratios[r]), true);
 	}
@@ -1073,7 +1073,7 @@ static void md_row(FILE *out, const struct pda_report *rep,
 		char cell[32];
 
 		ratio_cell(cell, sizeof(cell), &o->ratios[r],
-			   row_ratio(rep, &o->ratios[r], id));
+			   pde_report_ratio(rep, &o->ratios[r], id));
 		fprintf(out, " %s |", cell);
 	}
 	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
@@ -1102,7 +1102,7 @@ static void csv_rows(FILE *out, const struct pda_report *rep,
 		/* the row's ratios, on each member's line: a number, or
 		 * empty without one */
 		for (size_t r = 0; r < o->nr_ratios; r++) {
-			const double v = row_ratio(rep, &o->ratios[r], id);
+			const double v = pde_report_ratio(rep, &o->ratios[r], id);
 
 			fputc(',', out);
 			if (!isnan(v))
@@ -1269,7 +1269,7 @@ static void json_ratios(struct pde_json *j, const struct pda_report *rep,
 		return;
 	pde_json_begin_object(j, "ratios");
 	for (size_t r = 0; r < o->nr_ratios; r++) {
-		const double v = row_ratio(rep, &o->ratios[r], id);
+		const double v = pde_report_ratio(rep, &o->ratios[r], id);
 
 		if (isnan(v))
 			pde_json_null(j, o->ratios[r].key);
