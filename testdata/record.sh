@@ -50,6 +50,8 @@ gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dt
 # each access (the walk's stack-slot tracking; tests/unit/check_datatype.c)
 gcc -O0 -g -fno-omit-frame-pointer -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 	-o bin/dtypes-O0 src/dtypes.c
+# dtcxx: C++ (classes, references, this) and container_of (dtcxx.md)
+g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtcxx src/dtcxx.cpp
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -436,6 +438,15 @@ name_wanted=dtypes; if want "$@"; then
 	rm -f dtypes.perf.data dtypes.perf.data.zst
 	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 100000 >/dev/null
 	compress dtypes.perf.data
+fi
+name_wanted=dtcxx; if want "$@"; then
+	rm -f dtcxx.perf.data dtcxx.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtcxx.perf.data -- bin/dtcxx 40000000 >/dev/null
+	compress dtcxx.perf.data
+fi
+name_wanted=dtcxx-aarch64; if want "$@"; then
+	aarch64-linux-gnu-g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcxx-aarch64 src/dtcxx.cpp
 fi
 name_wanted=dtypes-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
