@@ -458,5 +458,10 @@ name_wanted=dtypes-aarch64; if want "$@"; then
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
 		$(cat dtypes-aarch64.samples)
 fi
+name_wanted=dtypes-mem-aarch64; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
+		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \
+		$(cat dtypes-mem-aarch64.samples)
+fi
 
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2

@@ -724,8 +724,10 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 			return found(s, e, &v->die, &named, &type,
 				     deref_off(acc, &type), out, why);
 		}
-		return found(s, e, &v->die, &named, &type,
-			     (int64_t)(addr - v->addr), out, why);
+		err = found(s, e, &v->die, &named, &type,
+			    (int64_t)(addr - v->addr), out, why);
+		out->gaddr = *why == PDA_DT_FOUND ? v->addr : 0;
+		return err;
 	}
 	return 0;
 }
