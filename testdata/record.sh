@@ -458,6 +458,12 @@ name_wanted=dtypes-aarch64; if want "$@"; then
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
 		$(cat dtypes-aarch64.samples)
 fi
+# dtarm: aarch64's addressing modes (dtypes.md), checked per instruction
+# by tests/unit/check_datatype.c; no capture
+name_wanted=dtarm-aarch64; if want "$@"; then
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtarm-aarch64 src/dtarm.c
+fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \

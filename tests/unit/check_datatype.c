@@ -25,6 +25,7 @@
 
 #define SRC_C "../../testdata/src/dtypes.c"
 #define SRC_CXX "../../testdata/src/dtcxx.cpp"
+#define SRC_ARM "../../testdata/src/dtarm.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -227,6 +228,17 @@ START_TEST(test_cxx_aarch64)
 }
 END_TEST
 
+/* aarch64's addressing modes: ldp/stp (the first register's access),
+ * post- and pre-indexed loads walking an array, ADRP with an LDR's or
+ * an ADD's low bits, ldar/stlr at a member's address made before */
+START_TEST(test_arm_modes)
+{
+	ck_assert_uint_ge(
+		check_binary("../../testdata/bin/dtarm-aarch64", SRC_ARM, true),
+		9);
+}
+END_TEST
+
 Suite *datatype_suite(void)
 {
 	Suite *s = suite_create("datatype");
@@ -239,6 +251,7 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_aarch64_O0);
 	tcase_add_test(tc, test_cxx_x86_64);
 	tcase_add_test(tc, test_cxx_aarch64);
+	tcase_add_test(tc, test_arm_modes);
 	suite_add_tcase(s, tc);
 	return s;
 }
