@@ -5,11 +5,15 @@
  * pre-indexed loads walking an array (the base register moved by the
  * access itself), a global reached through ADRP and an LDR's low 12
  * bits, a global's member address made by ADRP+ADD, and load-acquire /
- * store-release (no offset: the member's address computed before).
+ * store-release (no offset: the member's address computed before; the
+ * stdatomic.h macros keep it in a pointer variable of their own, an
+ * atomic_int *, which DWARF places in the register: the innermost
+ * variable there types the access, as perf's lookup goes).
  * Marked as dtypes.c: "dt: TYPE +OFFSET (MEMBER)"; built for aarch64
  * only (testdata/dtypes.md), tests/unit/check_datatype.c holds every
  * load and store on a marked line to it.  Usage: dtarm [iterations]
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,8 +28,8 @@ struct point {
 struct gauge {
 	long total;
 	long peak;
-	int flag;
-	int ready;
+	atomic_int flag;
+	atomic_int ready;
 };
 
 struct gauge meter; /* a global struct */
@@ -71,12 +75,12 @@ __attribute__((noinline)) void gauge_add(long v)
 
 __attribute__((noinline)) int gauge_ready(const struct gauge *g)
 {
-	return __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE); /* dt: struct gauge +20 (ready) */
+	return atomic_load_explicit(&g->ready, memory_order_acquire); /* dt: atomic_int +0 (no field) */
 }
 
 __attribute__((noinline)) void gauge_flag(struct gauge *g, int v)
 {
-	__atomic_store_n(&g->flag, v, __ATOMIC_RELEASE); /* dt: struct gauge +16 (flag) */
+	atomic_store_explicit(&g->flag, v, memory_order_release); /* dt: atomic_int +0 (no field) */
 }
 
 int main(int argc, char **argv)

@@ -230,7 +230,7 @@ END_TEST
 
 /* aarch64's addressing modes: ldp/stp (the first register's access),
  * post- and pre-indexed loads walking an array, ADRP with an LDR's or
- * an ADD's low bits, ldar/stlr at a member's address made before */
+ * an ADD's low bits, ldar/stlr through stdatomic.h's pointer variable */
 START_TEST(test_arm_modes)
 {
 	ck_assert_uint_ge(
