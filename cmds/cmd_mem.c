@@ -2,11 +2,13 @@
  * cmd_mem.c - `pdtool mem`: the memory samples of a capture (those with
  * PERF_SAMPLE_DATA_SRC: `perf mem record` on x86, AMD IBS, Arm SPE's
  * synthesized samples) by data source level, snoop, TLB, lock, function,
- * data symbol and cache line, with latency distributions
- * (analyze/mem/pda_mem.c aggregates, emit/pde_mem.c writes).
+ * data symbol, cache line and data type, with latency distributions
+ * (analyze/mem/pda_mem.c aggregates, emit/pde_mem.c writes; the data
+ * types are analyze/datatype's, from the sampled instruction).
  */
 #include "pdtool.h"
 #include "pda_capture.h"
+#include "pda_datatype.h"
 #include "pda_itrace.h"
 #include "pda_mem.h"
 #include "pda_session.h"
@@ -29,7 +31,12 @@ const char cmd_mem_options[] =
 	"                        line (64-byte cache lines, the lines\n"
 	"                        several CPUs touched with HITM or peer\n"
 	"                        snoops first), hist (latency histogram per\n"
-	"                        level); default: all\n"
+	"                        level), type (the data type and member\n"
+	"                        each instruction accesses, by data source\n"
+	"                        level, as perf >= 6.8's mem report -T);\n"
+	"                        default: all but type\n"
+	"  -T, --type-profile    the type table too, as perf mem report's\n"
+	"                        -T\n"
 	"  -t, --type TYPE       load, store or all (the default), as perf\n"
 	"                        mem's -t\n"
 	"      --top N           at most N rows per table (default: all)\n"
@@ -49,6 +56,7 @@ enum {
 	OPT_TOP,
 	OPT_FORMAT,
 	OPT_EVENT,
+	OPT_TYPE_PROFILE,
 };
 
 /* perf's union perf_mem_data_src op bits */
@@ -85,7 +93,8 @@ static unsigned parse_views(const struct pd_ctx *ctx, const char *arg)
 		else
 			usage_error(ctx,
 				    "--view '%s': level, snoop, tlb, lock, "
-				    "sym, dsym, line or hist, comma-separated",
+				    "sym, dsym, line, type or hist, "
+				    "comma-separated",
 				    arg);
 		p += n;
 		if (*p)
@@ -106,17 +115,20 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"top", required_argument, NULL, OPT_TOP},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"event", required_argument, NULL, OPT_EVENT},
+		{"type-profile", no_argument, NULL, 'T'},
 		CMD_ITRACE_LONGOPT,
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:t:",
+			     .own_shortopts = "o:t:T",
 			     .own_longopts = longopts};
-	bool itrace = false;
+	bool itrace = false, type_profile = false;
 	int c;
 
-	o->emit.views = ((1u << PDA_MEM_NR_VIEWS) - 1) | PDE_MEM_HIST_VIEW;
+	o->emit.views = (((1u << PDA_MEM_NR_VIEWS) - 1) &
+			 ~(1u << PDA_MEM_TYPE)) |
+			PDE_MEM_HIST_VIEW;
 	cmd_opts_start(&p, ctx, argc, argv);
 	while ((c = cmd_getopt(&p)) != -1) {
 		const char *arg = optarg;
@@ -162,6 +174,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_EVENT:
 			o->event = arg;
 			break;
+		case 'T':
+			type_profile = true;
+			break;
 		case CMD_OPT_ITRACE:
 			itrace = true;
 			cmd_itrace(ctx, arg, &o->itrace);
@@ -171,6 +186,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		}
 	}
+	if (type_profile)
+		o->emit.views |= 1u << PDA_MEM_TYPE;
 	o->path = cmd_opts_input(&p);
 	/* an SPE record is a sample of several events (l1d-miss, memory,
 	 * ...): each access counted once unless asked otherwise; --event
@@ -183,6 +200,7 @@ struct mem_run {
 	struct pd_ctx *ctx;
 	const struct mem_opts *o;
 	struct pda_mem *m;
+	struct pda_datatype *dt; /* the type view's, or NULL */
 	struct pda_capture c;
 	uint64_t nr_other_op;
 };
@@ -196,6 +214,19 @@ static int mem_one(void *arg, const struct pda_pipe_item *it)
 	    !(s->data_src & mr->o->op)) {
 		mr->nr_other_op++;
 		return 0;
+	}
+	if (mr->dt && (s->mask & PD_SAMPLE_DATA_SRC)) {
+		const struct pda_datatype_res *res;
+		const char *typeoff;
+		int rc = pda_datatype_sample(mr->dt, s, NULL, &res);
+
+		if (rc < 0)
+			return rc;
+		typeoff = pda_datatype_typeoff(mr->dt, res);
+		if (!typeoff)
+			return PD_ERR_NOMEM;
+		return pda_mem_add_type(mr->m, s, typeoff, res->dso,
+					res->global ? res->var : NULL);
 	}
 	return pda_mem_add(mr->m, s);
 }
@@ -244,7 +275,9 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 			    err[0] ? err : pd_strerror(rc));
 		if (pda_filter_init(&flt, &fo) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_API));
-		if (pda_mem_new(s, &mr.m) < 0)
+		if (pda_mem_new(s, &mr.m) < 0 ||
+		    ((o.emit.views & (1u << PDA_MEM_TYPE)) &&
+		     pda_datatype_new(s, &mr.dt) < 0))
 			die(ctx, "out of memory");
 		rc = pda_capture_init(&mr.c, f, s, &co);
 		if (rc < 0)
@@ -291,12 +324,15 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 		eprintf("; %" PRIu64 " of another type left out",
 			mr.nr_other_op);
 	fputc('\n', stderr);
+	if (mr.dt)
+		cmd_type_coverage(ctx, mr.dt);
 	cmd_fetch_add(ctx, &pda_session_stats(s)->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;
 	if (ctx->strict && (cs->lost || cs->nr_bad_samples ||
 			    cs->reader.damaged || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
+	pda_datatype_free(mr.dt);
 	pda_mem_free(mr.m);
 	pda_session_free(s);
 	pd_file_close(f);

@@ -70,7 +70,7 @@ size_t pde_data_src_field(uint64_t ds, const char *name, char *out,
 static const char *const ds_field[4] = {"LVL", "SNP", "TLB", "LCK"};
 static const char *const view_title[PDA_MEM_NR_VIEWS] = {
 	"Data source", "Snoop", "TLB", "Lock", "Functions", "Data symbols",
-	"Cache lines",
+	"Cache lines", "Data types by data source",
 };
 
 /* Which of a WEIGHT_STRUCT's extra latencies have columns. */
@@ -90,6 +90,7 @@ static const struct {
 	[PDA_MEM_DSYM] = {{"data symbol", "data object"},
 			  {"data_symbol", "data_object"}},
 	[PDA_MEM_LINE] = {{"line"}, {"line"}},
+	[PDA_MEM_TYPE] = {{"level", "data type"}, {"level", "data_type"}},
 	[PDA_MEM_NR_VIEWS] = {{"line"}, {"line"}},
 };
 
@@ -127,6 +128,12 @@ static void set_table(struct table *t, enum pda_mem_view v,
 		COL("hitm", "hitm");
 		COL("peer", "peer");
 		COL("function", "function");
+	}
+	if (v == PDA_MEM_TYPE) {
+		/* a global's accesses whose data address is in it, or in
+		 * another symbol: the data address checks DWARF's answer */
+		COL("in var", "addr_in_var");
+		COL("elsewhere", "addr_elsewhere");
 	}
 #undef COL
 	t->nr_cols = n;
@@ -190,6 +197,11 @@ static unsigned cells(const struct pda_mem *m, enum pda_mem_view v,
 		c[n++].name = lb[0];
 		c[n++].name = r->dso ? r->dso : "[unknown]";
 		break;
+	case PDA_MEM_TYPE:
+		pde_data_src_field(r->key, "LVL", lb[0], CELL * 4);
+		c[n++].name = lb[0];
+		c[n++].name = r->sym ? r->sym : "(unknown)";
+		break;
 	case PDA_MEM_LINE:
 	case PDA_MEM_NR_VIEWS:
 		snprintf(lb[0], CELL * 4, "0x%" PRIx64, r->key);
@@ -226,6 +238,10 @@ static unsigned cells(const struct pda_mem *m, enum pda_mem_view v,
 		else
 			snprintf(lb[1], CELL * 4, "[unknown]");
 		c[n++].name = lb[1];
+	}
+	if (v == PDA_MEM_TYPE) {
+		num(&c[n++], "%" PRIu64, r->var_agree);
+		num(&c[n++], "%" PRIu64, r->var_differ);
 	}
 	return n;
 }
@@ -272,7 +288,8 @@ static void write_text_view(FILE *out, const struct pda_mem *m,
 	/* numbers right-aligned, names left-aligned, as the rows */
 	fputs("# ", out);
 	for (unsigned k = 0; k < t.nr_cols; k++) {
-		const bool name = k < (v == PDA_MEM_SYM || v == PDA_MEM_DSYM
+		const bool name = k < (v == PDA_MEM_SYM || v == PDA_MEM_DSYM ||
+						       v == PDA_MEM_TYPE
 					       ? 2u
 					       : 1u) ||
 				  (v == PDA_MEM_LINE && k + 1 == t.nr_cols);

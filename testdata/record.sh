@@ -50,6 +50,8 @@ gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dt
 # each access (the walk's stack-slot tracking; tests/unit/check_datatype.c)
 gcc -O0 -g -fno-omit-frame-pointer -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 	-o bin/dtypes-O0 src/dtypes.c
+# dtcxx: C++ (classes, references, this) and container_of (dtcxx.md)
+g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtcxx src/dtcxx.cpp
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -437,6 +439,15 @@ name_wanted=dtypes; if want "$@"; then
 	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 100000 >/dev/null
 	compress dtypes.perf.data
 fi
+name_wanted=dtcxx; if want "$@"; then
+	rm -f dtcxx.perf.data dtcxx.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtcxx.perf.data -- bin/dtcxx 40000000 >/dev/null
+	compress dtcxx.perf.data
+fi
+name_wanted=dtcxx-aarch64; if want "$@"; then
+	aarch64-linux-gnu-g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcxx-aarch64 src/dtcxx.cpp
+fi
 name_wanted=dtypes-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtypes-aarch64 src/dtypes.c
@@ -446,6 +457,17 @@ name_wanted=dtypes-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-aarch64.perf.data \
 		$(cat dtypes-aarch64.samples)
+fi
+# dtarm: aarch64's addressing modes (dtypes.md), checked per instruction
+# by tests/unit/check_datatype.c; no capture
+name_wanted=dtarm-aarch64; if want "$@"; then
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtarm-aarch64 src/dtarm.c
+fi
+name_wanted=dtypes-mem-aarch64; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
+		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \
+		$(cat dtypes-mem-aarch64.samples)
 fi
 
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2

@@ -23,6 +23,8 @@
 
 #include <capstone/capstone.h>
 #include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Instructions the walk from a function's start decodes at most. */
@@ -991,6 +993,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	res->type = t.type;
 	res->member = t.member;
 	res->var = t.var;
+	res->global = t.gaddr != 0;
 	res->offset = t.offset;
 	res->type_die = t.die;
 	return 0;
@@ -1169,6 +1172,23 @@ int pda_datatype_sample(struct pda_datatype *dt, const struct pd_sample *sample,
 	pda_datatype_count(dt, sample, &m->res);
 	*out = &m->res;
 	return 0;
+}
+
+const char *pda_datatype_typeoff(struct pda_datatype *dt,
+				 const struct pda_datatype_res *res)
+{
+	char buf[1024];
+	int n;
+
+	if (res->kind != PDA_DATATYPE_TYPE)
+		return res->type;
+	n = snprintf(buf, sizeof(buf), "%s +%s%" PRIx64 " (%s)", res->type,
+		     res->offset ? "0x" : "", (uint64_t)res->offset,
+		     res->member ? res->member : "no field");
+	if (n < 0)
+		return NULL;
+	return pda_intern(dt->s, buf,
+			  (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 void pda_datatype_count(struct pda_datatype *dt, const struct pd_sample *sample,

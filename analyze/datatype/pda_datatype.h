@@ -48,6 +48,8 @@ struct pda_datatype_res {
 	const char *type;	/* as perf names it: "struct foo", "(unknown)" */
 	const char *member;	/* "bar.baz", "slots[2].key"; NULL: no field */
 	const char *var;	/* the variable it was found through, or NULL */
+	bool global;		/* var is a global or static and the access
+				 * inside it (not in what it points to) */
 	int64_t offset;		/* in the type */
 	unsigned size;		/* the access's bytes; 0 unknown */
 	bool store;		/* written (else read) */
@@ -90,6 +92,12 @@ struct pda_annot_func; /* pda_annotate.h */
  */
 int pda_datatype_insn(struct pda_datatype *dt, const struct pda_annot_func *fn,
 		      size_t i, struct pda_datatype_res *out);
+
+/* res as perf 7.2's typeoff sort key writes it ("struct foo +0x8
+ * (bar)", "int +0 (no field)", a pseudo type alone), interned in dt's
+ * session.  @return the text, or NULL when out of memory. */
+const char *pda_datatype_typeoff(struct pda_datatype *dt,
+				 const struct pda_datatype_res *res);
 
 /* Samples (and their periods) counted per reason, [PDA_DATATYPE_NR_WHY];
  * the pseudo types count as found. */

@@ -1,6 +1,6 @@
 /*
  * pda_mem.c - memory samples aggregated by data source, snoop, TLB,
- * lock, function, data symbol and cache line.
+ * lock, function, data symbol, cache line and data type.
  *
  * Each sample is kept as one small entry (its resolved ip and data
  * address, data_src, latencies, CPU); the views are built at the end by
@@ -32,6 +32,9 @@ struct mem_ent {
 	uint64_t map_ip;	 /* ip as perf names it without a symbol */
 	const char *sym, *dso;	 /* at ip; NULL none */
 	const char *dsym, *ddso; /* at addr */
+	const char *type, *tdso; /* the type view's key; NULL: none */
+	int8_t var_match;	 /* 1 the data symbol is DWARF's variable,
+				  * -1 another symbol, 0 unknown */
 	uint32_t weight;
 	uint16_t issue, xlat;
 	uint32_t cpu;
@@ -57,7 +60,7 @@ struct pda_mem {
 };
 
 static const char *const view_names[PDA_MEM_NR_VIEWS] = {
-	"level", "snoop", "tlb", "lock", "sym", "dsym", "line",
+	"level", "snoop", "tlb", "lock", "sym", "dsym", "line", "type",
 };
 
 const char *pda_mem_view_name(enum pda_mem_view v)
@@ -121,6 +124,12 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
 {
+	return pda_mem_add_type(m, sample, NULL, NULL, NULL);
+}
+
+int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
+		     const char *typeoff, const char *dso, const char *var)
+{
 	struct mem_ent *e;
 	uint64_t map_ip;
 	int rc;
@@ -161,7 +170,14 @@ int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
 			     &map_ip);
 		if (rc < 0)
 			return rc;
+		/* the address's symbol and DWARF's variable: the same
+		 * global, or DWARF's answer is not where the access went
+		 * (a local's name, found in a register, is no symbol) */
+		if (var && e->dsym)
+			e->var_match = strcmp(var, e->dsym) ? -1 : 1;
 	}
+	e->type = typeoff;
+	e->tdso = dso;
 	m->nr++;
 	m->t.nr_samples++;
 	m->t.loads += (e->data_src & DS_OP_LOAD) != 0;
@@ -231,6 +247,13 @@ static bool key_of(const struct mem_ent *e, enum pda_mem_view v,
 		if (!e->has_addr)
 			return false;
 		k->k = e->addr & ~(uint64_t)(LINE_SIZE - 1);
+		return true;
+	case PDA_MEM_TYPE:
+		if (!e->type)
+			return false;
+		k->k = e->data_src & PDA_MEM_LEVEL_BITS;
+		k->s1 = e->type;
+		k->s2 = e->tdso;
 		return true;
 	case PDA_MEM_NR_VIEWS:
 		break;
@@ -340,7 +363,7 @@ static int make_row(struct pda_mem *m, enum pda_mem_view v,
 
 	memset(r, 0, sizeof(*r));
 	r->key = keys[0].k;
-	if (v == PDA_MEM_SYM || v == PDA_MEM_DSYM) {
+	if (v == PDA_MEM_SYM || v == PDA_MEM_DSYM || v == PDA_MEM_TYPE) {
 		r->sym = keys[0].s1;
 		r->dso = keys[0].s2;
 	}
@@ -354,6 +377,8 @@ static int make_row(struct pda_mem *m, enum pda_mem_view v,
 		r->peer += (e->data_src & DS_SNOOPX_PEER) != 0;
 		r->issue += e->issue;
 		r->xlat += e->xlat;
+		r->var_agree += e->var_match > 0;
+		r->var_differ += e->var_match < 0;
 		if (!e->has_weight)
 			continue;
 		if (lo == SIZE_MAX)

@@ -40,6 +40,10 @@ enum pda_mem_view {
 	PDA_MEM_DSYM,	/* the data symbol at addr (perf's "symbol_daddr",
 			 * "dso_daddr"; unresolved addresses by object) */
 	PDA_MEM_LINE,	/* the 64-byte cache line of addr */
+	PDA_MEM_TYPE,	/* the data source level and the data type and
+			 * member the instruction accesses (perf mem
+			 * report -T's mem and type keys): only samples
+			 * added with pda_mem_add_type() */
 	PDA_MEM_NR_VIEWS,
 };
 
@@ -56,13 +60,19 @@ enum pda_mem_view {
 #define PDA_MEM_HIST 24
 
 struct pda_mem_row {
-	/* level, snoop, TLB, lock: the data_src with only the view's bits
-	 * (and the op bits cleared); line: the line's address; sym, dsym
-	 * without a symbol: the address (sym: ip as perf names it, in its
-	 * map's file; dsym: 0) */
+	/* level, snoop, TLB, lock, type: the data_src with only the view's
+	 * (the level's) bits (and the op bits cleared); line: the line's
+	 * address; sym, dsym without a symbol: the address (sym: ip as perf
+	 * names it, in its map's file; dsym: 0) */
 	uint64_t key;
 	const char *sym, *dso;	/* sym, dsym, line's hottest function;
+				 * type: the type and member as perf's
+				 * typeoff key writes it, and the binary;
 				 * NULL: none */
+	/* type: samples with a data address whose data symbol is the
+	 * global variable DWARF found (agree) or another one (differ);
+	 * a stack or heap address has no symbol and counts in neither */
+	uint64_t var_agree, var_differ;
 	uint64_t samples, loads, stores;
 	uint64_t weight;	/* the latencies summed (perf's weight) */
 	uint64_t with_weight;	/* samples with a latency */
@@ -92,6 +102,15 @@ void pda_mem_free(struct pda_mem *m); /* accepts NULL */
  * process.  @return 0 or PD_ERR_NOMEM. */
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
 
+/* The same, with the data type the instruction accesses, for the type
+ * view: typeoff as perf's typeoff key writes it ("struct foo +0x8
+ * (bar)", "(unknown)"), dso the binary it is from (or NULL), var the
+ * variable DWARF found it through (or NULL): a global's name is checked
+ * against the data symbol at the sample's address.  The strings must
+ * outlive m (the session's interned names). */
+int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
+		     const char *typeoff, const char *dso, const char *var);
+
 /* Build the views asked for (bit 1 << view each; the others have no
  * rows): rows by weight, then samples, then key, descending (line: by
  * HITM + peer snoops, CPUs, then samples).  @return 0 or PD_ERR_NOMEM. */
@@ -103,7 +122,7 @@ const struct pda_mem_row *pda_mem_row(const struct pda_mem *m,
 const struct pda_mem_totals *pda_mem_totals(const struct pda_mem *m);
 
 /* The view's name ("level", "snoop", "tlb", "lock", "sym", "dsym",
- * "line"). */
+ * "line", "type"). */
 const char *pda_mem_view_name(enum pda_mem_view v);
 
 #endif /* PDA_MEM_H */

@@ -101,8 +101,8 @@ static uint64_t type_size(Dwarf_Die *type)
 
 /*
  * type's name as perf's die_get_typename_from_type() writes it: "struct
- * foo", "union u", "enum e", a base type's or typedef's name, a pointer
- * as its target's name and '*', an array as its element's and "[]" (as
+ * foo", "union u", "enum e", a class's, base type's or typedef's name, a
+ * pointer as its target's name and '*', an array as its element's and "[]" (as
  * perf 7.2, checked; its element count is not in the name).
  */
 static void type_name(Dwarf_Die *type, char *buf, size_t size, int depth)
@@ -119,7 +119,8 @@ static void type_name(Dwarf_Die *type, char *buf, size_t size, int depth)
 		tag = "struct ";
 		break;
 	case DW_TAG_class_type:
-		tag = "class ";
+		/* perf 7.2 names a C++ class without a keyword: "Account"
+		 * (checked on testdata/dtcxx) */
 		break;
 	case DW_TAG_union_type:
 		tag = "union ";
@@ -458,6 +459,57 @@ static int64_t deref_off(const struct pda_dt_access *acc, Dwarf_Die *target)
 	return off;
 }
 
+/* Whether type (real) holds an address: a pointer, or a C++ reference
+ * (perf 7.2 takes only pointers, and leaves accesses through references
+ * (unknown): `this` is a pointer, `Account &a` is not). */
+static bool is_address(Dwarf_Die *type)
+{
+	const int tag = dwarf_tag(type);
+
+	return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	       tag == DW_TAG_rvalue_reference_type;
+}
+
+/* Whether the location ops is DW_OP_bregN off; DW_OP_stack_value: the
+ * variable's value is register N plus off (a pointer to a container
+ * computed from a pointer to its member: container_of). */
+static int breg_value(const Dwarf_Op *ops, size_t nops, int64_t *off)
+{
+	return nops == 2 && ops[1].atom == DW_OP_stack_value
+		       ? op_breg(&ops[0], off)
+		       : -1;
+}
+
+/*
+ * The access at off in the target of var's address type: found (1), or,
+ * off outside the target, *why says so and 0 (not it: another variable
+ * in the register may fit, as perf's match_var_offset() goes on).
+ */
+static int in_target(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
+		     Dwarf_Die *type, const struct pda_dt_access *acc,
+		     int64_t off, struct pda_dt_type *out, enum pda_dt_why *why)
+{
+	Dwarf_Die tnamed, target;
+	int rc;
+
+	if (!is_address(type) || !type_of(type, &tnamed) ||
+	    !real_type(&tnamed, &target)) {
+		*why = PDA_DT_NO_POINTER;
+		return 0;
+	}
+	if (acc->elem && type_size(&target)) {
+		off %= (int64_t)type_size(&target);
+		if (off < 0)
+			off += (int64_t)type_size(&target);
+	}
+	if (off < 0 || (uint64_t)off >= type_size(&target)) {
+		*why = PDA_DT_BAD_OFFSET;
+		return 0;
+	}
+	rc = found(s, e, var, &tnamed, &target, off, out, why);
+	return rc < 0 ? rc : 1;
+}
+
 /*
  * Whether var (a variable or parameter) at pc is what acc addresses:
  * 1 found (*out, *why), 0 not it, <0 error.  fb_reg/fb_off: the
@@ -472,7 +524,7 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 	Dwarf_Op *ops;
 	size_t nops;
 	Dwarf_Die named, type, tnamed, target;
-	int64_t off, at;
+	int64_t off = 0, at;
 	int reg, rc;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
@@ -482,7 +534,7 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 	if (acc->deref && op_reg(&ops[0]) == acc->reg) {
 		/* a pointer member loaded through the variable, a pointer:
 		 * p->next->val */
-		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
+		if (!is_address(&type) ||
 		    !type_of(&type, &tnamed) || !real_type(&tnamed, &target) ||
 		    !pointer_at(&target, acc->slot, &tnamed, &target)) {
 			*why = PDA_DT_NO_POINTER;
@@ -492,22 +544,14 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 			   out, why);
 		return rc < 0 ? rc : 1;
 	}
-	if (op_reg(&ops[0]) == acc->reg) {
+	if (op_reg(&ops[0]) == acc->reg)
 		/* the register holds the variable: a pointer to the type */
-		if (dwarf_tag(&type) != DW_TAG_pointer_type ||
-		    !type_of(&type, &tnamed) || !real_type(&tnamed, &target)) {
-			*why = PDA_DT_NO_POINTER;
-			return 0;
-		}
-		off = acc->disp;
-		if (acc->elem && type_size(&target)) {
-			off %= (int64_t)type_size(&target);
-			if (off < 0)
-				off += (int64_t)type_size(&target);
-		}
-		rc = found(s, e, var, &tnamed, &target, off, out, why);
-		return rc < 0 ? rc : 1;
-	}
+		return in_target(s, e, var, &type, acc, acc->disp, out, why);
+	if (!acc->deref && breg_value(ops, nops, &off) == acc->reg)
+		/* the variable is the register plus off: the access is at
+		 * disp - off in its target */
+		return in_target(s, e, var, &type, acc, acc->disp - off, out,
+				 why);
 	if (nops != 1)
 		return 0;
 	/* the variable is in memory: at a register, or the frame base */
@@ -680,8 +724,10 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 			return found(s, e, &v->die, &named, &type,
 				     deref_off(acc, &type), out, why);
 		}
-		return found(s, e, &v->die, &named, &type,
-			     (int64_t)(addr - v->addr), out, why);
+		err = found(s, e, &v->die, &named, &type,
+			    (int64_t)(addr - v->addr), out, why);
+		out->gaddr = *why == PDA_DT_FOUND ? v->addr : 0;
+		return err;
 	}
 	return 0;
 }

@@ -282,6 +282,9 @@ struct pda_dt_type {
 	uint64_t die;		/* the type's DIE offset in e's DWARF, for
 				 * pda_elf_type_layout(); 0: not there (a
 				 * dwz alt file's) */
+	uint64_t gaddr;		/* a global's address: the access is inside
+				 * var itself, the global at gaddr (0: a
+				 * local, or a pointer's target) */
 };
 
 /*

@@ -3,7 +3,7 @@
 """pd_arch_synth.py - write a perf.data capture of samples in a binary of
 any architecture, for annotating foreign captures without that machine.
 
-    pd_arch_synth.py [--hostname NAME] ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
+    pd_arch_synth.py [--hostname NAME] [--mem] ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
 
 This VM is x86_64 and has no aarch64 (or other) CPU to record on, so this
 writes what perf record would have written there: a file-mode capture
@@ -15,6 +15,14 @@ The samples are the ground truth: an instruction's share of its function
 is its COUNT over the function's total.  HEADER_HOSTNAME is NAME, by
 default synth-ARCH: a test gives this host's name (uname -n) to make a
 capture of this host, or another to make one from elsewhere.
+
+With --mem the samples are memory samples, as a PEBS or SPE host records
+them (perf record -d --data-src -W): each SPEC is
+SYM+OFF=COUNT@DATA[:st], DATA the address accessed, DSYM+DOFF (a symbol
+of ELF, DOFF in hex) or a hex address (0x...: the stack or the heap),
+each sample with PERF_SAMPLE_ADDR, a weight of 4 and a data source of
+an L1 hit, a load (a store with :st); the process maps ELF's writable
+segment too, where DSYM's addresses are.
 """
 
 import struct
@@ -28,6 +36,12 @@ PERIOD = 1000000
 TIME0 = 5000000000
 # IP TID TIME PERIOD
 SAMPLE_TYPE = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 8)
+# --mem: ADDR WEIGHT DATA_SRC too
+MEM_SAMPLE_TYPE = SAMPLE_TYPE | (1 << 3) | (1 << 14) | (1 << 15)
+# perf_mem_data_src: an L1 hit (lvl HIT|L1, lvl_num L1), op LOAD or STORE
+DS_L1_HIT = ((0x2 | 0x8) << 5) | (1 << 33)
+DS_LOAD, DS_STORE = 2, 4
+MEM_WEIGHT = 4
 FLAGS = ["disabled", "inherit", "mmap", "comm", "freq", "sample_id_all",
          "mmap2", "comm_exec", "enable_on_exec"]
 MISC_USER = 2
@@ -108,8 +122,9 @@ class Elf:
         raise SystemExit("no GNU build-id note")
 
 
-def attr():
-    return pd_synth.cpu_clock_attr(FLAGS, SAMPLE_TYPE)
+def attr(mem=False):
+    return pd_synth.cpu_clock_attr(FLAGS, MEM_SAMPLE_TYPE if mem
+                                   else SAMPLE_TYPE)
 
 
 def sample_id(time):
@@ -121,6 +136,9 @@ def main(argv):
     if len(argv) > 2 and argv[1] == "--hostname":
         hostname = argv[2]
         argv = argv[:1] + argv[3:]
+    mem = len(argv) > 1 and argv[1] == "--mem"
+    if mem:
+        argv = argv[:1] + argv[2:]
     if len(argv) < 6:
         sys.stderr.write(__doc__)
         return 64
@@ -143,8 +161,34 @@ def main(argv):
                        len(bid), 0, 0, bid, 5, 2)
     body += pd_synth.pad8(recorded.encode() + b"\0") + sample_id(TIME0 + 1)
     recs.append(pd_synth.record(10, MISC_USER | MISC_MMAP_BUILD_ID, body))
+    rw = [p for p in elf.phdrs() if p[0] == 1 and p[1] & 2]    # PT_LOAD W
+    if mem and rw:
+        # the data segment, where the globals are (BASE its load bias
+        # too): a private writable mapping of the file
+        _, _, roff, rvaddr, _, rmemsz = rw[0]
+        rstart = BASE + (rvaddr & ~(page - 1))
+        rlen = (rvaddr + rmemsz - (rvaddr & ~(page - 1)) + page - 1) & \
+            ~(page - 1)
+        body = struct.pack("<IIQQQBBH20sII", PID, PID, rstart, rlen,
+                           roff & ~(page - 1), len(bid), 0, 0, bid, 3, 2)
+        body += pd_synth.pad8(recorded.encode() + b"\0") + \
+            sample_id(TIME0 + 2)
+        recs.append(pd_synth.record(10, MISC_USER | MISC_MMAP_BUILD_ID,
+                                    body))
     n = 0
     for spec in argv[5:]:
+        data, ds = None, DS_LOAD
+        if mem:
+            spec, data = spec.split("@")
+            if data.endswith(":st"):
+                data, ds = data[:-3], DS_STORE
+            if data.startswith("0x"):
+                daddr = int(data, 16)
+            else:
+                dname, doff = data.split("+")
+                if dname not in syms:
+                    raise SystemExit("no symbol %s" % dname)
+                daddr = BASE + syms[dname] + int(doff, 16)
         where, count = spec.split("=")
         name, off = where.split("+")
         if name not in syms:
@@ -155,6 +199,11 @@ def main(argv):
         ip = start + (va - (vaddr & ~(page - 1)))
         for _ in range(int(count)):
             n += 1
+            if mem:
+                recs.append(pd_synth.record(9, MISC_USER, struct.pack(
+                    "<QIIQQQQQ", ip, PID, PID, TIME0 + 1000 * n, daddr,
+                    PERIOD, MEM_WEIGHT, ds | DS_L1_HIT)))
+                continue
             recs.append(pd_synth.record(9, MISC_USER, struct.pack(
                 "<QIIQQ", ip, PID, PID, TIME0 + 1000 * n, PERIOD)))
     recs.append(pd_synth.record(68, 0, b""))        # FINISHED_ROUND
@@ -162,8 +211,8 @@ def main(argv):
 
     feats = pd_synth.one_event_features(
         hostname or "synth-%s" % arch, arch,
-        ["perf", "record", "-e", "cpu-clock", "--", "loop"], attr())
-    attrs = attr() + struct.pack("<QQ", 0, 0)
+        ["perf", "record", "-e", "cpu-clock", "--", "loop"], attr(mem))
+    attrs = attr(mem) + struct.pack("<QQ", 0, 0)
     with open(out, "wb") as f:
         f.write(pd_synth.file_layout(b"", attrs, data, feats))
     return 0

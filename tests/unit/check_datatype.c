@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SRC "../../testdata/src/dtypes.c"
+#define SRC_C "../../testdata/src/dtypes.c"
+#define SRC_CXX "../../testdata/src/dtcxx.cpp"
+#define SRC_ARM "../../testdata/src/dtarm.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -43,13 +45,13 @@ static void teardown(void)
 static char *want[MAX_LINES];
 static unsigned hits[MAX_LINES];
 
-static void read_markers(void)
+static void read_markers(const char *src)
 {
-	FILE *f = fopen(SRC, "r");
+	FILE *f = fopen(src, "r");
 	char buf[512];
 	unsigned line = 0;
 
-	ck_assert_msg(f != NULL, "cannot open %s", SRC);
+	ck_assert_msg(f != NULL, "cannot open %s", src);
 	memset(want, 0, sizeof(want));
 	while (fgets(buf, sizeof(buf), f) && ++line < MAX_LINES) {
 		char *m = strstr(buf, "/* dt: "), *end;
@@ -58,7 +60,7 @@ static void read_markers(void)
 			continue;
 		m += 7;
 		end = strstr(m, " */");
-		ck_assert_msg(end != NULL, "%s:%u: unterminated marker", SRC,
+		ck_assert_msg(end != NULL, "%s:%u: unterminated marker", src,
 			      line);
 		want[line] = strndup(m, (size_t)(end - m));
 	}
@@ -74,13 +76,13 @@ static void free_markers(void)
 }
 
 /*
- * Check the marked instructions of the binary at path; the number of
- * instructions checked.  -O2 (all): every memory access on a marked line
+ * Check the marked instructions of the binary at path, built from the
+ * source src; the number of instructions checked.  -O2 (all): every memory access on a marked line
  * is the member it says.  -O0 (!all) loads each pointer from its stack
  * slot on the line too: there each marked line needs an access as it
  * says, and every access to the marker's type must be it.
  */
-static unsigned check_binary(const char *path, bool all)
+static unsigned check_binary(const char *path, const char *src, bool all)
 {
 	struct pda_elf *e = NULL;
 	struct pda_datatype *dt = NULL;
@@ -93,7 +95,7 @@ static unsigned check_binary(const char *path, bool all)
 	cs_insn *in;
 	unsigned checked = 0, marked = 0;
 
-	read_markers();
+	read_markers(src);
 	memset(hits, 0, sizeof(hits));
 	ck_assert_int_eq(pda_elf_open(S, path, &e), 0);
 	ck_assert_int_eq(pda_datatype_new(S, &dt), 0);
@@ -128,7 +130,7 @@ static unsigned check_binary(const char *path, bool all)
 			continue;
 		}
 		if (pda_elf_srcline(S, e, in->address, &file, &line) != 0 ||
-		    !strstr(file, "dtypes.c") || line >= MAX_LINES ||
+		    !strstr(file, strrchr(src, '/') + 1) || line >= MAX_LINES ||
 		    !want[line] ||
 		    pda_elf_symbol(S, e, in->address, &sym, &start, &ssize) != 0)
 			continue;
@@ -166,7 +168,7 @@ static unsigned check_binary(const char *path, bool all)
 				      "(%s)",
 				      path, i, want[i]);
 		}
-	ck_assert_uint_gt(marked, 5);
+	ck_assert_uint_gt(marked, 4);
 	cs_free(in, 1);
 	cs_close(&cs);
 	pda_datatype_free(dt);
@@ -177,13 +179,14 @@ static unsigned check_binary(const char *path, bool all)
 
 START_TEST(test_x86_64)
 {
-	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes", true), 10);
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes", SRC_C, true), 10);
 }
 END_TEST
 
 START_TEST(test_aarch64)
 {
-	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-aarch64", true),
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-aarch64", SRC_C,
+				       true),
 			  10);
 }
 END_TEST
@@ -193,7 +196,7 @@ END_TEST
  * not in registers) */
 START_TEST(test_x86_64_O0)
 {
-	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-O0", false),
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-O0", SRC_C, false),
 			  10);
 }
 END_TEST
@@ -201,7 +204,38 @@ END_TEST
 START_TEST(test_aarch64_O0)
 {
 	ck_assert_uint_gt(
-		check_binary("../../testdata/bin/dtypes-O0-aarch64", false), 10);
+		check_binary("../../testdata/bin/dtypes-O0-aarch64", SRC_C,
+			     false), 10);
+}
+END_TEST
+
+/* C++: members through `this` and references (which perf 7.2 leaves
+ * (unknown)), a class by its name alone, and container_of: a variable
+ * that is its base register less the member's offset (DW_OP_bregN -16;
+ * DW_OP_stack_value), the access a negative displacement from the
+ * member's pointer */
+START_TEST(test_cxx_x86_64)
+{
+	ck_assert_uint_ge(check_binary("../../testdata/bin/dtcxx", SRC_CXX, true),
+			  6);
+}
+END_TEST
+
+START_TEST(test_cxx_aarch64)
+{
+	ck_assert_uint_ge(
+		check_binary("../../testdata/bin/dtcxx-aarch64", SRC_CXX, true), 6);
+}
+END_TEST
+
+/* aarch64's addressing modes: ldp/stp (the first register's access),
+ * post- and pre-indexed loads walking an array, ADRP with an LDR's or
+ * an ADD's low bits, ldar/stlr through stdatomic.h's pointer variable */
+START_TEST(test_arm_modes)
+{
+	ck_assert_uint_ge(
+		check_binary("../../testdata/bin/dtarm-aarch64", SRC_ARM, true),
+		9);
 }
 END_TEST
 
@@ -215,6 +249,9 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_aarch64);
 	tcase_add_test(tc, test_x86_64_O0);
 	tcase_add_test(tc, test_aarch64_O0);
+	tcase_add_test(tc, test_cxx_x86_64);
+	tcase_add_test(tc, test_cxx_aarch64);
+	tcase_add_test(tc, test_arm_modes);
 	suite_add_tcase(s, tc);
 	return s;
 }
