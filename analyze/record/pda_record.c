@@ -1231,7 +1231,7 @@ int rec_add_events(struct rec *r)
 /* GROUP_DESC (format.md §4.17) as perf 6.1 writes it: the groups of
  * more than one event, each "{anon_group}", its leader's index and its
  * size. */
-static int group_desc(struct rec *r)
+int rec_group_desc(struct rec *r)
 {
 	struct pdc_strbuf b;
 	uint32_t nr = 0;
@@ -1382,7 +1382,7 @@ static int write_capture(struct rec *r)
 		rc = rec_host_features(r->w, &r->o, r->a);
 	/* known before the data: a pipe's features come first */
 	if (rc == 0)
-		rc = group_desc(r);
+		rc = rec_group_desc(r);
 	/* perf 6.1 writes BRANCH_STACK, empty, for -b and -j (perf report
 	 * takes it for branch mode), in a file only (never synthesized) */
 	if (rc == 0 && r->o.branch_sample_type && !r->o.pipe)

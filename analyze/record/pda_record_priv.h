@@ -176,6 +176,8 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
  * the writer, and the EVENT_DESC feature. */
 int rec_add_events(struct rec *r);
 int rec_event_desc(struct rec *r);
+/* GROUP_DESC for the groups of more than one event (none: nothing). */
+int rec_group_desc(struct rec *r);
 void rec_ioctl_all(struct rec *r, unsigned long req);
 void rec_close_events(struct rec *r);
 
