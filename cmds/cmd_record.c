@@ -19,7 +19,9 @@
 
 const char cmd_record_usage[] =
 	"pdtool record [-e EVENTS] [-F HZ | -c PERIOD] [-g] [--call-graph "
-	"fp|dwarf[,SIZE]]\n"
+	"fp|dwarf[,SIZE]|lbr]\n"
+	"                     [-b | -j FILTER]"
+	"\n"
 	"                     [-o FILE] [-z[N]] [-m PAGES] [-d] "
 	"[--switch-events]\n"
 	"                     [--latency] [-k CLOCK] [--duration SEC] "
@@ -47,7 +49,17 @@ const char cmd_record_options[] =
 	"  -c, --count PERIOD    a sample every PERIOD events instead\n"
 	"  -g                    callchains by frame pointers (--call-graph fp)\n"
 	"      --call-graph MODE fp, or dwarf[,SIZE]: user registers and SIZE\n"
-	"                        bytes of stack (default 8192) per sample\n"
+	"                        bytes of stack (default 8192) per sample, or\n"
+	"                        lbr: the user part from the LBR call stack\n"
+	"                        (Intel; frame pointers with -b, -j or :k)\n"
+	"  -b, --branch-any      sample the taken branches (a branch stack per\n"
+	"                        sample: LBR, BRBE; perf report -b reads it)\n"
+	"  -j, --branch-filter FILTER\n"
+	"                        a branch stack of these branches: any,\n"
+	"                        any_call, any_ret, ind_call, ind_jmp, call,\n"
+	"                        cond, abort_tx, in_tx, no_tx; at levels u, k,\n"
+	"                        hv; and save_type, stack, priv, no_flags,\n"
+	"                        no_cycles, hw_index (comma-separated)\n"
 	"  -p, --pid PID[,PID]   record these running processes, all their\n"
 	"                        threads, until they exit or Ctrl-C\n"
 	"  -t, --tid TID[,TID]   record these threads only\n"
@@ -96,6 +108,20 @@ enum {
 	OPT_LATENCY,
 };
 
+/* -b and -j are one setting, given once (perf's parse_branch_stack) */
+static void branch_filter(const struct pd_ctx *ctx, const char *arg,
+			  struct pda_record_opts *o)
+{
+	char err[512];
+
+	if (o->branch_sample_type)
+		usage_error(ctx, "Can't use --branch-any (-b) with "
+				 "--branch-filter (-j), as perf says: give one");
+	if (pda_record_branch_filter(arg, &o->branch_sample_type, err,
+				     sizeof(err)) < 0)
+		usage_error(ctx, "%s", err);
+}
+
 /* Set by the signal handler: the one piece of state a signal may touch. */
 static volatile sig_atomic_t record_stop;
 
@@ -135,11 +161,10 @@ static void call_graph(const struct pd_ctx *ctx, const char *arg,
 			o->stack_size = (uint32_t)((v + 7) & ~7ull);
 		}
 	} else if (strcmp(arg, "lbr") == 0) {
-		die(ctx, "--call-graph lbr: not supported by pdtool record "
-			 "(it needs Intel LBR hardware)");
+		o->call_graph = PDA_REC_CG_LBR;
 	} else {
-		usage_error(ctx, "--call-graph: '%s' is not fp or "
-				 "dwarf[,SIZE]",
+		usage_error(ctx, "--call-graph: '%s' is not fp, "
+				 "dwarf[,SIZE] or lbr",
 			    arg);
 	}
 }
@@ -242,12 +267,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"clockid", required_argument, NULL, 'k'},
 		{"latency", no_argument, NULL, OPT_LATENCY},
+		{"branch-any", no_argument, NULL, 'b'},
+		{"branch-filter", required_argument, NULL, 'j'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_VERBOSE | CMD_OPT_STOP_AT_OPERAND,
-			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:Ak:",
+			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:Ak:bj:",
 			     .own_longopts = longopts};
 	size_t ev_len = 0;
 	int c;
@@ -346,6 +373,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_LATENCY:
 			o->latency = true;
 			break;
+		case 'b':
+			branch_filter(ctx, NULL, o);
+			break;
+		case 'j':
+			branch_filter(ctx, optarg, o);
+			break;
 		case 'q':
 			*quiet = true;
 			break;
@@ -364,9 +397,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--stat");
 	if (o->stat && (o->freq || o->period || o->call_graph ||
 			o->zstd_level || o->mmap_pages || o->data_addr ||
-			o->switch_events))
+			o->switch_events || o->branch_sample_type))
 		usage_error(ctx, "--stat counts: -F, -c, -g, --call-graph, -z, "
-				 "-m, -d and --switch-events sample");
+				 "-m, -d, --switch-events, -b and -j sample");
 	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
 		usage_error(ctx, "-p and -t do not go with -a or -C");
 	if (o->latency && o->system_wide)

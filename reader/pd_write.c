@@ -245,16 +245,66 @@ static int put_rec_header(struct pd_writer *w, uint32_t type, size_t size)
 	return put(w, h, 8);
 }
 
-/* format.md §5: the events and their names as records. */
-static int begin_pipe(struct pd_writer *w)
+/* format.md §5: the events as records, first: perf 6.1 reads features
+ * such as GROUP_DESC against the events it has (a group named before
+ * its events fails, "failed to process type: 80"). */
+static int pipe_attrs(struct pd_writer *w)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < w->nr_evs && rc == 0; i++) {
+		const struct wevent *e = &w->evs[i];
+
+		rc = put_rec_header(w, PD_REC_HEADER_ATTR,
+				    8 + e->attr_size + 8 * e->nr_ids);
+		if (rc == 0)
+			rc = put(w, e->attr, e->attr_size);
+		if (rc == 0)
+			rc = put(w, e->ids, 8 * e->nr_ids);
+	}
+	return rc;
+}
+
+/* The events' names as EVENT_UPDATE records, after the features as
+ * perf sends them. */
+static int pipe_names(struct pd_writer *w)
 {
 	static const unsigned char zeros[MAX_NAME + 8];
+	int rc = 0;
+
+	for (size_t i = 0; i < w->nr_evs && rc == 0; i++) {
+		const struct wevent *e = &w->evs[i];
+		size_t nlen = strlen(e->name) + 1, npad = (8 - nlen % 8) % 8;
+		unsigned char upd[16];
+
+		if (e->nr_ids == 0)
+			continue;
+		st_u64(upd, EVENT_UPDATE_NAME);
+		st_u64(upd + 8, e->ids[0]);
+		rc = put_rec_header(w, PD_REC_EVENT_UPDATE,
+				    8 + 16 + nlen + npad);
+		if (rc == 0)
+			rc = put(w, upd, 16);
+		if (rc == 0)
+			rc = put(w, e->name, nlen);
+		if (rc == 0)
+			rc = put(w, zeros, npad);
+	}
+	return rc;
+}
+
+/* format.md §9: the header, the events, the features, the names. */
+static int begin_pipe(struct pd_writer *w)
+{
+	static const unsigned char zeros[8];
 	unsigned char h[PIPE_HEADER_SIZE];
 	int rc = 0;
 
 	memcpy(h, "PERFILE2", 8);
 	st_u64(h + 8, PIPE_HEADER_SIZE);
 	rc = put(w, h, sizeof(h));
+	if (rc == 0)
+		rc = pipe_attrs(w);
 	for (unsigned f = 1; f < NR_FEATS && rc == 0; f++) {
 		size_t len = w->feat[f].len, pad = (8 - len % 8) % 8;
 		unsigned char id[8];
@@ -280,31 +330,7 @@ static int begin_pipe(struct pd_writer *w)
 		if (rc == 0)
 			rc = put(w, id, 8);
 	}
-	for (size_t i = 0; i < w->nr_evs && rc == 0; i++) {
-		const struct wevent *e = &w->evs[i];
-		size_t nlen = strlen(e->name) + 1, npad = (8 - nlen % 8) % 8;
-		unsigned char upd[16];
-
-		rc = put_rec_header(w, PD_REC_HEADER_ATTR,
-				    8 + e->attr_size + 8 * e->nr_ids);
-		if (rc == 0)
-			rc = put(w, e->attr, e->attr_size);
-		if (rc == 0)
-			rc = put(w, e->ids, 8 * e->nr_ids);
-		if (rc < 0 || e->nr_ids == 0)
-			continue;
-		st_u64(upd, EVENT_UPDATE_NAME);
-		st_u64(upd + 8, e->ids[0]);
-		rc = put_rec_header(w, PD_REC_EVENT_UPDATE,
-				    8 + 16 + nlen + npad);
-		if (rc == 0)
-			rc = put(w, upd, 16);
-		if (rc == 0)
-			rc = put(w, e->name, nlen);
-		if (rc == 0)
-			rc = put(w, zeros, npad);
-	}
-	return rc;
+	return rc == 0 ? pipe_names(w) : rc;
 }
 
 /* format.md §2, §3: a header to fill at the end, the ids, the attrs. */

@@ -38,6 +38,19 @@ static const struct bit_name read_bits[] = {
 	BIT(PERF_FORMAT_, GROUP), BIT(PERF_FORMAT_, LOST), {0, NULL},
 };
 
+static const struct bit_name branch_bits[] = {
+	BIT(PERF_SAMPLE_BRANCH_, USER), BIT(PERF_SAMPLE_BRANCH_, KERNEL),
+	BIT(PERF_SAMPLE_BRANCH_, HV), BIT(PERF_SAMPLE_BRANCH_, ANY),
+	BIT(PERF_SAMPLE_BRANCH_, ANY_CALL), BIT(PERF_SAMPLE_BRANCH_, ANY_RETURN),
+	BIT(PERF_SAMPLE_BRANCH_, IND_CALL), BIT(PERF_SAMPLE_BRANCH_, ABORT_TX),
+	BIT(PERF_SAMPLE_BRANCH_, IN_TX), BIT(PERF_SAMPLE_BRANCH_, NO_TX),
+	BIT(PERF_SAMPLE_BRANCH_, COND), BIT(PERF_SAMPLE_BRANCH_, CALL_STACK),
+	BIT(PERF_SAMPLE_BRANCH_, IND_JUMP), BIT(PERF_SAMPLE_BRANCH_, CALL),
+	BIT(PERF_SAMPLE_BRANCH_, NO_FLAGS), BIT(PERF_SAMPLE_BRANCH_, NO_CYCLES),
+	BIT(PERF_SAMPLE_BRANCH_, TYPE_SAVE), BIT(PERF_SAMPLE_BRANCH_, HW_INDEX),
+	BIT(PERF_SAMPLE_BRANCH_, PRIV_SAVE), {0, NULL},
+};
+
 static void line(struct pdc_strbuf *b, const char *name, const char *value)
 {
 	pdc_strbuf_addf(b, "  %-32s %s\n", name, value);
@@ -141,7 +154,9 @@ void rec_attr_text(const struct perf_event_attr *a, struct pdc_strbuf *b)
 	num(b, "bp_type", a->bp_type);
 	hex(b, "{ bp_addr, config1 }", a->bp_addr);
 	hex(b, "{ bp_len, config2 }", a->bp_len);
-	/* no branch_sample_type: pdtool records no branch stacks */
+	if (a->branch_sample_type)
+		bits(b, "branch_sample_type", a->branch_sample_type,
+		     branch_bits);
 	hex(b, "sample_regs_user", a->sample_regs_user);
 	num(b, "sample_stack_user", a->sample_stack_user);
 	if (a->clockid) {

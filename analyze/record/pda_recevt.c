@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct named {
 	const char *name;
@@ -434,25 +435,46 @@ static const char *modifiers_at(const char *item)
 	return colon;
 }
 
-static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
-			   size_t err_size)
+/*
+ * perf 6.1's get_event_modifier: u, k, h choose the levels (the first
+ * excludes all, each keeps its own); and the guest/host exclusion, which
+ * an event's own modifiers start from none of (a group's from what its
+ * members have: both from perf's default, exclude_guest): u and p
+ * exclude the guest unless G or H chose.
+ */
+static int apply_modifiers(const char *mods, struct rec_evsel *ev,
+			   bool group, char *err, size_t err_size)
 {
-	bool u = false, k = false, h = false;
+	/* a group's levels start from what its member chose */
+	bool eu = ev->attr.exclude_user, ek = ev->attr.exclude_kernel;
+	bool ehv = ev->attr.exclude_hv, chose_gh = false;
+	bool exclude = eu || ek || ehv;
+	bool eg = group ? !ev->guest_set || ev->excl_guest : false;
+	bool eh = group ? ev->guest_set && ev->excl_host : false;
 
 	for (const char *m = mods; *m; m++) {
 		switch (*m) {
 		case 'u':
-			u = true;
+			if (!exclude)
+				exclude = eu = ek = ehv = true;
+			eu = false;
+			eg = eg || !chose_gh;
 			break;
 		case 'k':
-			k = true;
+			if (!exclude)
+				exclude = eu = ek = ehv = true;
+			ek = false;
 			break;
 		case 'h':
-			h = true;
+			if (!exclude)
+				exclude = eu = ek = ehv = true;
+			ehv = false;
 			break;
 		case 'p':
 			if (ev->attr.precise_ip < 3)
 				ev->attr.precise_ip++;
+			/* perf: a precise ip needs exclude_guest */
+			eg = eg || !chose_gh;
 			break;
 		case 'P':
 			ev->attr.precise_ip = 3;
@@ -460,6 +482,15 @@ static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
 			break;
 		case 'H':
 		case 'G':
+			/* the first of them excludes both, each keeps its
+			 * own: H the host, G the guest */
+			if (!chose_gh)
+				eg = eh = true;
+			chose_gh = true;
+			if (*m == 'H')
+				eh = false;
+			else
+				eg = false;
 			break;
 		default:
 			return errf(err, err_size, PD_ERR_UNSUPPORTED,
@@ -467,11 +498,12 @@ static int apply_modifiers(const char *mods, struct rec_evsel *ev, char *err,
 				    ev->name, *m);
 		}
 	}
-	if (u || k || h) {
-		ev->attr.exclude_user = !u;
-		ev->attr.exclude_kernel = !k;
-		ev->attr.exclude_hv = !h;
-	}
+	ev->attr.exclude_user = eu;
+	ev->attr.exclude_kernel = ek;
+	ev->attr.exclude_hv = ehv;
+	ev->guest_set = true;
+	ev->excl_guest = eg;
+	ev->excl_host = eh;
 	return 0;
 }
 
@@ -500,7 +532,7 @@ static int parse_item(const char *sysfs, const char *item,
 	}
 	if (rc < 0)
 		return rc;
-	return mods ? apply_modifiers(mods + 1, ev, err, err_size) : 0;
+	return mods ? apply_modifiers(mods + 1, ev, false, err, err_size) : 0;
 }
 
 /* The end of one item at p: the next ',' outside PMU/a=1,b=2/ and
@@ -594,7 +626,8 @@ static int parse_group(const char *sysfs, const char *item,
 		}
 		each[n] = '\0';
 		for (size_t i = first; n && i < *nr; i++) {
-			int rc = apply_modifiers(each, &ev[i], err, err_size);
+			int rc = apply_modifiers(each, &ev[i], true, err,
+						 err_size);
 
 			if (rc < 0)
 				return rc;
@@ -639,5 +672,67 @@ int rec_parse_events(const char *list, const char *sysfs,
 	if (*nr == 0)
 		return errf(err, err_size, PD_ERR_API, "no events in '%s'",
 			    list);
+	return 0;
+}
+
+/* perf 6.1's branch filter names (util/parse-branch-options.c), and
+ * no_flags, no_cycles, hw_index from perf 6.3 on */
+static const struct {
+	const char *name;
+	uint64_t mode;
+} branch_modes[] = {
+	{"u", PERF_SAMPLE_BRANCH_USER},
+	{"k", PERF_SAMPLE_BRANCH_KERNEL},
+	{"hv", PERF_SAMPLE_BRANCH_HV},
+	{"any", PERF_SAMPLE_BRANCH_ANY},
+	{"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+	{"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+	{"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+	{"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+	{"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+	{"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+	{"cond", PERF_SAMPLE_BRANCH_COND},
+	{"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+	{"call", PERF_SAMPLE_BRANCH_CALL},
+	{"no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS},
+	{"no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES},
+	{"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+	{"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+	{"hw_index", PERF_SAMPLE_BRANCH_HW_INDEX},
+	{"priv", PERF_SAMPLE_BRANCH_PRIV_SAVE},
+};
+
+int pda_record_branch_filter(const char *list, uint64_t *mode, char *errbuf,
+			     size_t errbuf_size)
+{
+	const uint64_t levels = PERF_SAMPLE_BRANCH_USER |
+				PERF_SAMPLE_BRANCH_KERNEL |
+				PERF_SAMPLE_BRANCH_HV;
+	const char *p = list;
+
+	*mode = 0;
+	while (p) {
+		size_t len = strcspn(p, ","), i;
+		const size_t n = sizeof(branch_modes) / sizeof(branch_modes[0]);
+
+		for (i = 0; i < n; i++)
+			if (strlen(branch_modes[i].name) == len &&
+			    strncasecmp(p, branch_modes[i].name, len) == 0)
+				break;
+		if (i == n)
+			return errf(errbuf, errbuf_size, PD_ERR_API,
+				    "-j: unknown branch filter '%.*s' (any, "
+				    "any_call, any_ret, ind_call, ind_jmp, "
+				    "call, cond, abort_tx, in_tx, no_tx, "
+				    "save_type, stack, priv, no_flags, "
+				    "no_cycles, hw_index; levels u, k, hv)",
+				    (int)len, p);
+		*mode |= branch_modes[i].mode;
+		/* "any," names an empty filter, which perf refuses too */
+		p = p[len] == ',' ? p + len + 1 : NULL;
+	}
+	/* perf 6.1: without a branch kind, any branch at every level */
+	if ((*mode & ~levels) == 0)
+		*mode = PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }

@@ -329,6 +329,31 @@ static void set_sample_id(struct rec *r)
 	}
 }
 
+/* --call-graph lbr on event e as perf 6.1's __evsel__config_callchain:
+ * the user part of the callchain from the LBR call stack, where the
+ * event counts user code and no -b/-j takes the branch stack; else frame
+ * pointers only, with perf's warning. */
+static void lbr_callstack(struct rec *r, size_t e)
+{
+	struct perf_event_attr *a = &r->ev[e].attr;
+
+	if (r->o.branch_sample_type) {
+		rlog(r, PD_LOG_WARN, "Cannot use LBR callstack with branch "
+				     "stack. Falling back to framepointers.");
+	} else if (a->exclude_user) {
+		rlog(r, PD_LOG_WARN, "LBR callstack option is only available "
+				     "to get user callchain information. "
+				     "Falling back to framepointers.");
+	} else {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+					PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES |
+					PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+}
+
 /* The attrs as perf 6.1's evsel__config sets them for these options. */
 static int config_events(struct rec *r)
 {
@@ -383,7 +408,9 @@ static int config_events(struct rec *r)
 		a->inherit = o->tids ? 0 : 1;
 		a->enable_on_exec = o->argv && !per_cpu_target && !member;
 		a->sample_id_all = 1;
-		a->exclude_guest = !tracking;
+		a->exclude_guest = !tracking && (!r->ev[i].guest_set ||
+						 r->ev[i].excl_guest);
+		a->exclude_host = r->ev[i].guest_set && r->ev[i].excl_host;
 		if (r->ev[i].sample_read) {
 			/* perf 6.1's leader sampling: every sample reads the
 			 * group; the members never sample themselves, and
@@ -396,6 +423,14 @@ static int config_events(struct rec *r)
 				a->sample_period = 0;
 			}
 		}
+		if (o->branch_sample_type && !tracking) {
+			/* perf 6.1's evsel__config: every event but the
+			 * side band's dummy */
+			a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = o->branch_sample_type;
+		}
+		if (o->call_graph == PDA_REC_CG_LBR && !tracking)
+			lbr_callstack(r, i);
 		if (o->call_graph == PDA_REC_CG_DWARF) {
 			a->sample_regs_user = regs_user_mask();
 			a->sample_stack_user = o->stack_size ? o->stack_size
@@ -467,6 +502,28 @@ static int unsupported_error(struct rec *r, const struct rec_evsel *ev, int e)
 		    ev->name, strerror(e), pmus);
 }
 
+/* perf 6.1's "PMU Hardware or event type doesn't support branch stack
+ * sampling", with what to record instead. */
+static int branch_stack_error(struct rec *r, const struct rec_evsel *ev,
+			      int e)
+{
+	char pmus[512];
+
+	rec_list_pmus("/sys", pmus, sizeof(pmus));
+	return rec_errf(r, PD_ERR_UNSUPPORTED,
+		    "event '%s' cannot sample branch stacks (%s): %s (the "
+		    "host's PMUs: %s); record without -b, -j and --call-graph "
+		    "lbr (callchains: -g or --call-graph dwarf)",
+		    ev->name, strerror(e),
+		    ev->needs_pmu ? "the host's PMU records no branch stack "
+				    "(Intel LBR, Arm BRBE, AMD LbrExtV2)"
+		    : ev->fell_back ? "a software event has no branch stack, "
+				      "and the default cycles fell back to it: "
+				      "the host has no hardware counters"
+				    : "a software event has no branch stack",
+		    pmus);
+}
+
 /* -vv: the attr before its first open (again after a fallback changed
  * it), then the call and its result, in perf record -vv's words. */
 static void dump_open(struct rec *r, struct rec_evsel *ev, int32_t tid,
@@ -527,7 +584,8 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			r->read_lost = false;
 			continue;
 		}
-		if (ev->precise_max && ev->attr.precise_ip) {
+		if (ev->precise_max && !ev->precise_spent &&
+		    ev->attr.precise_ip) {
 			/* perf 6.1's evsel__precise_ip_fallback, on any
 			 * failure */
 			ev->attr.precise_ip--;
@@ -542,12 +600,13 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			}
 			continue;
 		}
-		if (ev->precise_max) {
+		if (ev->precise_max && !ev->precise_spent) {
 			/* every level tried: the most precise back, for
-			 * the fallback below (perf keeps it on cpu-clock,
-			 * which ignores it) */
+			 * the fallback below, which tries them all again
+			 * (as perf: a cpu-clock that fails on its own,
+			 * with a branch stack, fails at each level) */
 			ev->attr.precise_ip = 3;
-			ev->precise_max = false;
+			ev->precise_spent = true;
 			ev->dumped = false;
 		}
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
@@ -561,18 +620,23 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 			snprintf(ev->name, sizeof(ev->name), "cpu-clock");
 			ev->fallback = false;
+			ev->fell_back = true;
 			ev->needs_pmu = false;
 			ev->dumped = false;
+			ev->precise_spent = false;
 			continue;
 		}
 		if ((err == EOPNOTSUPP || err == EINVAL) &&
-		    ev->attr.precise_ip) {
+		    ev->attr.precise_ip && !ev->precise_max) {
 			rlog(r, PD_LOG_INFO, "'%s': no precise ip here",
 			     ev->name);
 			ev->attr.precise_ip--;
 			ev->dumped = false;
 			continue;
 		}
+		if (err == EOPNOTSUPP &&
+		    (ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
+			return branch_stack_error(r, ev, err);
 		if (err == EACCES || err == EPERM)
 			return rec_perm_error(r, ev, err);
 		if (err == EMFILE)
@@ -727,6 +791,29 @@ static uint64_t event_sample_type(const struct rec *r, uint64_t id)
 	return r->sample_type;
 }
 
+/* The binaries a sample's branch stack at q went from and to (perf
+ * marks them hit too, for their build-ids).  An entry has no CPU mode:
+ * the kernel's addresses are the upper half. */
+static void note_branches(struct rec *r, int32_t pid, const unsigned char *q,
+			  const unsigned char *end)
+{
+	const uint64_t bst = r->o.branch_sample_type;
+	/* -b/-j's filter, else --call-graph lbr's, which has hw_index */
+	const bool hw_index = bst ? (bst & PERF_SAMPLE_BRANCH_HW_INDEX) != 0
+				  : r->o.call_graph == PDA_REC_CG_LBR;
+	uint64_t nr = ld64(q);
+
+	q += 8 + 8 * hw_index;
+	if (q > end || nr > (uint64_t)(end - q) / 24)
+		return;
+	for (uint64_t i = 0; i < nr; i++, q += 24)
+		for (int j = 0; j < 2; j++) {
+			uint64_t a = ld64(q + 8 * j);
+
+			rec_dsos_hit(r->dsos, pid, a, (int64_t)a < 0);
+		}
+}
+
 /* A sample's time, and the binaries its ip and callchain fell in. */
 static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 			uint16_t misc)
@@ -782,6 +869,10 @@ static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 				rec_dsos_hit(r->dsos, pid, a, k);
 		}
 	}
+	if ((st & PERF_SAMPLE_RAW) && q + 4 <= end)
+		q += 4 + ld32(q);
+	if ((st & PERF_SAMPLE_BRANCH_STACK) && q + 8 <= end)
+		note_branches(r, pid, q, end);
 }
 
 /* What the records of one read say that the end of the run needs. */
@@ -1140,7 +1231,7 @@ int rec_add_events(struct rec *r)
 /* GROUP_DESC (format.md §4.17) as perf 6.1 writes it: the groups of
  * more than one event, each "{anon_group}", its leader's index and its
  * size. */
-static int group_desc(struct rec *r)
+int rec_group_desc(struct rec *r)
 {
 	struct pdc_strbuf b;
 	uint32_t nr = 0;
@@ -1291,7 +1382,11 @@ static int write_capture(struct rec *r)
 		rc = rec_host_features(r->w, &r->o, r->a);
 	/* known before the data: a pipe's features come first */
 	if (rc == 0)
-		rc = group_desc(r);
+		rc = rec_group_desc(r);
+	/* perf 6.1 writes BRANCH_STACK, empty, for -b and -j (perf report
+	 * takes it for branch mode), in a file only (never synthesized) */
+	if (rc == 0 && r->o.branch_sample_type && !r->o.pipe)
+		rc = pd_writer_feature(r->w, PD_FEAT_BRANCH_STACK, NULL, 0);
 	for (size_t e = 0; rc == 0 && !r->o.pipe && e < r->nr_ev; e++)
 		if (r->ev[e].tracepoint) {
 			rc = rec_tracing_data(r);

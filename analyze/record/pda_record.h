@@ -30,6 +30,8 @@ enum pda_rec_callgraph {
 	PDA_REC_CG_NONE = 0,
 	PDA_REC_CG_FP,	  /* -g: the kernel's frame-pointer callchain */
 	PDA_REC_CG_DWARF, /* user registers and stack for DWARF unwinding */
+	PDA_REC_CG_LBR,	  /* the kernel's callchain, and the user part
+			   * from the LBR call stack (Intel) */
 };
 
 /* --stat: how perf stat record's STAT_CONFIG says the counts are kept
@@ -53,6 +55,9 @@ struct pda_record_opts {
 	uint64_t period;		/* -c PERIOD; 0: by frequency */
 	enum pda_rec_callgraph call_graph;
 	uint32_t stack_size;		/* dwarf: bytes of stack (8192) */
+	uint64_t branch_sample_type;	/* -b, -j: PERF_SAMPLE_BRANCH_* bits
+					 * (pda_record_branch_filter); 0: no
+					 * branch stacks */
 	bool switch_events;		/* --switch-events */
 	bool data_addr;			/* -d */
 	unsigned mmap_pages;		/* -m: data pages per buffer, a power
@@ -120,6 +125,17 @@ struct pda_record_stats {
 	char first_event[256];	/* the first event's name, as recorded
 				 * (cpu-clock where cycles fell back) */
 };
+
+/*
+ * -j's filter list as perf's --branch-filter takes it ("any_call,u":
+ * names from any, any_call, any_ret, ind_call, ind_jmp, call, cond,
+ * abort_tx, in_tx, no_tx, save_type, stack, priv, no_flags, no_cycles,
+ * hw_index and the levels u, k, hv, case-insensitive) into *mode; NULL
+ * is -b's "any".  As perf, levels alone mean any branch (the levels
+ * dropped).  @return 0, or PD_ERR_API with the unknown name in errbuf.
+ */
+int pda_record_branch_filter(const char *list, uint64_t *mode, char *errbuf,
+			     size_t errbuf_size);
 
 /*
  * Record as opts say until the workload exits (or, without one, until

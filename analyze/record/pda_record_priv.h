@@ -25,6 +25,7 @@ struct rec_evsel {
 	bool tracepoint;
 	bool fallback;		     /* the default cycles: cpu-clock where
 				      * the host has no hardware counters */
+	bool fell_back;		     /* ... and it is cpu-clock now */
 	/* {a,b}: the group (perf's evsel leader and nr_members) */
 	size_t leader;		     /* its leader's index (its own: a
 				      * leader, or no group) */
@@ -37,6 +38,13 @@ struct rec_evsel {
 	bool precise_max;	     /* :P and the default cycles: the most
 				      * precise ip the host takes (perf's
 				      * precise_max: tried from 3 down) */
+	bool guest_set;		     /* modifiers chose exclude_guest and
+				      * exclude_host: excl_guest, excl_host
+				      * (else perf's default: the guest
+				      * excluded) */
+	bool excl_guest, excl_host;
+	bool precise_spent;	     /* precise_max: every level failed,
+				      * the fallback's turn */
 };
 
 /*
@@ -168,6 +176,8 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
  * the writer, and the EVENT_DESC feature. */
 int rec_add_events(struct rec *r);
 int rec_event_desc(struct rec *r);
+/* GROUP_DESC for the groups of more than one event (none: nothing). */
+int rec_group_desc(struct rec *r);
 void rec_ioctl_all(struct rec *r, unsigned long req);
 void rec_close_events(struct rec *r);
 

@@ -6,7 +6,9 @@
  * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, the STAT feature, then in the
  * data EVENT_UPDATE (the clocks' unit and scale), THREAD_MAP, CPU_MAP,
  * STAT_CONFIG, and a STAT per counter (event, CPU, thread) before each
- * STAT_ROUND.
+ * STAT_ROUND.  A group {a,b} is opened as one (its members on the
+ * leader's fd, read_format ID|GROUP for all, GROUP_DESC written) and
+ * read at once from its leader, so its members count the same time.
  *
  * A STAT holds the counter's value since the start: perf stat report
  * subtracts the previous round's to get an interval's.  -r N (which
@@ -93,7 +95,14 @@ static void put_zeros(struct pdc_strbuf *b, size_t n)
 	pdc_strbuf_add(b, zeros, n);
 }
 
-/* perf stat's attrs (evsel__config for a counter, perf 6.1). */
+/* An event in a group of more than one. */
+static bool grouped(const struct rec *r, size_t e)
+{
+	return r->ev[r->ev[e].leader].nr_members > 1;
+}
+
+/* perf stat's attrs (perf 6.1's create_perf_stat_counter and
+ * evsel__config for a counter). */
 static void config_counters(struct rec *r)
 {
 	const struct pda_record_opts *o = &r->o;
@@ -101,15 +110,21 @@ static void config_counters(struct rec *r)
 
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		struct perf_event_attr *a = &r->ev[i].attr;
+		const bool member = r->ev[i].leader != i;
 
 		a->size = sizeof(*a);
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;
-		a->disabled = 1;
+		/* a group is read at once, from its leader */
+		if (grouped(r, i))
+			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+		/* the members start and stop with their leader */
+		a->disabled = !member;
 		a->inherit = o->tids ? 0 : 1;
-		a->enable_on_exec = o->argv && !per_cpu ? 1 : 0;
-		a->exclude_guest = 1;
+		a->enable_on_exec = o->argv && !per_cpu && !member ? 1 : 0;
+		a->exclude_guest = !r->ev[i].guest_set || r->ev[i].excl_guest;
+		a->exclude_host = r->ev[i].guest_set && r->ev[i].excl_host;
 	}
 }
 
@@ -148,8 +163,15 @@ static int open_counters(struct rstat *s)
 				size_t i = (c * r->nr_threads + t) * r->nr_ev +
 					   e;
 				bool gone = false;
+				/* a member on its leader's fd (opened first:
+				 * a leader comes before its members) */
+				int group_fd = r->ev[e].leader == e
+						       ? -1
+						       : r->fds[i - e +
+								r->ev[e].leader];
 				int fd = rec_open_one(r, e, r->threads[t],
-						      r->cpus[c], -1, &gone);
+						      r->cpus[c], group_fd,
+						      &gone);
 
 				if (gone)
 					break;
@@ -285,6 +307,28 @@ static void stat_config(struct rstat *s)
 	put_u64(&s->out, 1);
 }
 
+/* A group's counts from its leader at slot i (read_format GROUP: nr,
+ * time enabled, time running, then value and id per member) into its
+ * members' slots, found by id: each with the group's times. */
+static void read_group(struct rstat *s, size_t i)
+{
+	struct rec *r = s->r;
+	const size_t nr = r->ev[i % r->nr_ev].nr_members;
+	uint64_t v[3 + 2 * REC_MAX_EVENTS];
+	ssize_t want = (ssize_t)((3 + 2 * nr) * sizeof(v[0]));
+
+	if (r->fds[i] < 0 || read(r->fds[i], v, sizeof(v)) != want ||
+	    v[0] != nr)
+		return;
+	for (size_t m = 0; m < nr; m++)
+		for (size_t k = 0; k < nr; k++)
+			if (r->ids[i + k] == v[4 + 2 * m]) {
+				s->cur[i + k].val = v[3 + 2 * m];
+				s->cur[i + k].ena = v[1];
+				s->cur[i + k].run = v[2];
+			}
+}
+
 /* Every counter read, a STAT each (the runs before added), a round. */
 static int stat_round(struct rstat *s, uint64_t type, uint64_t time)
 {
@@ -301,8 +345,13 @@ static int stat_round(struct rstat *s, uint64_t type, uint64_t time)
 
 		if (!s->keys[i])
 			continue; /* its thread had gone in the first run */
-		if (r->fds[i] >= 0 &&
-		    read(r->fds[i], v, sizeof(v)) == (ssize_t)sizeof(v)) {
+		if (grouped(r, i % r->nr_ev)) {
+			/* the leader reads its members' counts too */
+			if (r->ev[i % r->nr_ev].leader == i % r->nr_ev)
+				read_group(s, i);
+		} else if (r->fds[i] >= 0 &&
+			   read(r->fds[i], v, sizeof(v)) ==
+				   (ssize_t)sizeof(v)) {
 			s->cur[i].val = v[0];
 			s->cur[i].ena = v[1];
 			s->cur[i].run = v[2];
@@ -425,6 +474,8 @@ static int features(struct rstat *s)
 		rc = rec_host_features(r->w, &r->o, r->a);
 	if (rc == 0)
 		rc = rec_event_desc(r);
+	if (rc == 0)
+		rc = rec_group_desc(r);
 	/* "contains stat data": a section of no bytes */
 	if (rc == 0)
 		rc = pd_writer_feature(r->w, PD_FEAT_STAT, "", 0);
@@ -507,12 +558,6 @@ int rec_stat_run(struct rec *r)
 						  : DEFAULT_EVENTS,
 				      "/sys", r->ev, REC_MAX_EVENTS, &r->nr_ev,
 				      r->err, r->err_size);
-	for (size_t e = 0; rc == 0 && e < r->nr_ev; e++)
-		if (r->ev[e].leader != e)
-			rc = rec_errf(r, PD_ERR_UNSUPPORTED,
-				      "--stat: groups {...} are not counted "
-				      "as groups; give the events without "
-				      "braces");
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
 	if (rc == 0)
 		config_counters(r);
