@@ -139,33 +139,51 @@ START_TEST(test_totals)
 }
 END_TEST
 
-/* T9: every allocation that fails gives PD_ERR_NOMEM and no leak. */
-START_TEST(test_nomem)
+/* One reading of f under alloc, freeing what it made: 0 or a pd_err. */
+typedef int (*read_fn)(struct pd_file *f, const struct pd_alloc *alloc,
+		       int arg);
+
+/* T9: every allocation of fn that fails gives PD_ERR_NOMEM and no
+ * leak. */
+static void nomem_sweep(const char *path, read_fn fn, int arg)
 {
 	struct pd_file *f;
 	PD_OPTS(opts);
 
-	ck_assert_int_eq(pd_file_open(CAPTURE, &opts, &f), 0);
+	ck_assert_int_eq(pd_file_open(path, &opts, &f), 0);
 	for (unsigned long n = 1;; n++) {
 		struct failalloc fa;
 		struct pd_alloc hooks;
-		struct pda_stat *s;
-		PDA_STAT_OPTS(so, .aggr = PDA_STAT_AGGR_CORE, .alloc = &hooks);
 		int rc;
 
 		failalloc_init(&fa, n, false);
 		hooks = failalloc_hooks(&fa);
-		rc = pda_stat_new(&so, &s);
-		if (rc == 0) {
-			rc = read_into(s, f);
-			pda_stat_free(s);
-		}
+		rc = fn(f, &hooks, arg);
 		ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
 		ck_assert_int_eq(fa.live, 0);
 		if (!fa.nr_failed)
 			break;
 	}
 	pd_file_close(f);
+}
+
+static int read_stat(struct pd_file *f, const struct pd_alloc *alloc,
+		     int arg)
+{
+	struct pda_stat *s;
+	PDA_STAT_OPTS(so, .aggr = (enum pda_stat_aggr)arg, .alloc = alloc);
+	int rc = pda_stat_new(&so, &s);
+
+	if (rc == 0) {
+		rc = read_into(s, f);
+		pda_stat_free(s);
+	}
+	return rc;
+}
+
+START_TEST(test_nomem)
+{
+	nomem_sweep(CAPTURE, read_stat, PDA_STAT_AGGR_CORE);
 }
 END_TEST
 
@@ -246,33 +264,23 @@ START_TEST(test_sampled_aggr)
 }
 END_TEST
 
+static int read_sampled_free(struct pd_file *f, const struct pd_alloc *alloc,
+			     int arg)
+{
+	struct pda_sampled *sm = NULL;
+	struct pda_stat *s = NULL;
+	int rc = read_sampled(f, (enum pda_stat_aggr)arg, alloc, &sm, &s);
+
+	pda_stat_free(s);
+	pda_sampled_free(sm);
+	return rc;
+}
+
 /* T9 for the sampled totals and their reading as a run. */
 START_TEST(test_sampled_nomem)
 {
-	struct pd_file *f;
-	PD_OPTS(opts);
-
-	ck_assert_int_eq(pd_file_open(SAMPLED, &opts, &f), 0);
-	for (unsigned long n = 1;; n++) {
-		struct failalloc fa;
-		struct pd_alloc hooks;
-		struct pda_sampled *sm = NULL;
-		struct pda_stat *s = NULL;
-		int rc;
-
-		failalloc_init(&fa, n, false);
-		hooks = failalloc_hooks(&fa);
-		rc = read_sampled(f, _i ? PDA_STAT_AGGR_THREAD
-					: PDA_STAT_AGGR_NONE,
-				  &hooks, &sm, &s);
-		pda_stat_free(s);
-		pda_sampled_free(sm);
-		ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
-		ck_assert_int_eq(fa.live, 0);
-		if (!fa.nr_failed)
-			break;
-	}
-	pd_file_close(f);
+	nomem_sweep(SAMPLED, read_sampled_free,
+		    _i ? PDA_STAT_AGGR_THREAD : PDA_STAT_AGGR_NONE);
 }
 END_TEST
 

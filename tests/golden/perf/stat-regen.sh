@@ -75,19 +75,26 @@ golden synth-v1-cpu synth:v1-cpu "$PD_TMP/v1-cpu.data" --per-core
 # count (approx.): C"), for pdtool stat's estimates from samples;
 # tests/cli/stat/sampled.test compares them.  SAMPLED lists them as LIST.
 rm -f "$OUT"/sampled-*.txt "$OUT/SAMPLED"
+# report CAPTURE FILE [OPTION...]: perf report --stdio's output of FILE
+# into $PD_TMP/out; any warning or error stops the run
+report()
+{
+	cap=$1 file=$2
+	shift 2
+	"$PERF" report --stdio "$@" -i "$file" >"$PD_TMP/out" 2>"$PD_TMP/err"
+	rc=$?
+	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
+		"$PD_TMP/err"; then
+		echo "stat-regen.sh: perf report $* -i $cap: exit $rc:" >&2
+		cat "$PD_TMP/err" >&2
+		exit 1
+	fi
+}
 # sampled NAME CAPTURE FILE
 sampled()
 {
 	gold=$OUT/sampled-$1.txt
-	"$PERF" report --stdio --sort dso -i "$3" >"$PD_TMP/out" \
-		2>"$PD_TMP/err"
-	rc=$?
-	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
-		"$PD_TMP/err"; then
-		echo "stat-regen.sh: perf report -i $2: exit $rc:" >&2
-		cat "$PD_TMP/err" >&2
-		exit 1
-	fi
+	report "$2" "$3" --sort dso
 	grep -E "^# (Samples|Event count)" "$PD_TMP/out" >"$gold"
 	echo "$(basename "$gold") $2" >>"$OUT/SAMPLED"
 }
@@ -119,15 +126,8 @@ aggr()
 	"$PERF" evlist -v -i "$3" 2>/dev/null | grep -q 'sample_type:.*|CPU' &&
 		keys="cpu pid"
 	for key in $keys; do
-		"$PERF" report --stdio --no-group --sort "$key" \
-			-F "$key,sample,period" -g none -i "$3" >"$PD_TMP/out" 2>"$PD_TMP/err"
-		rc=$?
-		if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
-			"$PD_TMP/err"; then
-			echo "stat-regen.sh: perf report -s $key -i $2: exit $rc:" >&2
-			cat "$PD_TMP/err" >&2
-			exit 1
-		fi
+		report "$2" "$3" --no-group --sort "$key" \
+			-F "$key,sample,period" -g none
 		python3 - "$key" "$PD_TMP/out" >>"$gold" <<'PY' || exit 1
 import re, sys
 key, ev = sys.argv[1], None
