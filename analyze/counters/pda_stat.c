@@ -1480,17 +1480,25 @@ static enum pda_stat_aggr sampled_mode(const struct pda_stat *s)
 
 /*
  * The CPU map (by_thread false) or thread map of the cells, sorted
- * (threads by tid, as perf stat's map of a process's threads is).
+ * (threads by tid, as perf stat's map of a process's threads is).  The
+ * CPU map holds every CPU the recording host had too, as perf stat -a
+ * -A counts on each: runs of one machine have the same CPUs whichever
+ * ones their samples fell on.
  */
 static int sampled_maps(struct pda_stat *s, const struct pda_sampled_report *sr,
 			bool by_thread)
 {
-	size_t n = 0;
-	int *ids = pdc_malloc(s->a, (sr->nr_cells ? sr->nr_cells : 1) *
-					    sizeof(*ids));
+	size_t n = 0, host = 0;
+	int *ids;
 
+	if (!by_thread && s->env)
+		host = s->env->nr_cpus_avail < MAX_CPUS ? s->env->nr_cpus_avail
+							: MAX_CPUS;
+	ids = pdc_malloc(s->a, (sr->nr_cells + host + 1) * sizeof(*ids));
 	if (!ids)
 		return nomem(s);
+	for (size_t i = 0; i < host; i++)
+		ids[n++] = (int)i;
 	for (size_t i = 0; i < sr->nr_cells; i++)
 		if (sr->cells[i]->by_thread == by_thread)
 			ids[n++] = by_thread ? sr->cells[i]->tid
