@@ -2,9 +2,11 @@
  * cmd_stat.c - `pdtool stat`: the counters of `perf stat record`
  * captures as `perf stat report` prints them (analyze/counters), as
  * text, JSON or Markdown (emit/pde_stat.c); several captures of one
- * command as the runs of `perf stat -r`.  A sampling capture (`perf
- * record`) gives its totals estimated from the samples' periods and
- * group reads instead, and the metrics derived from them.
+ * command as the runs of `perf stat -r`.  Sampling captures (`perf
+ * record`) give their totals estimated from the samples' periods and
+ * group reads instead (per CPU and thread from the samples'), read into
+ * the same report (pda_stat_add_sampled()) so that perf stat's metrics,
+ * the aggregations and the runs' spread are the same code's.
  */
 #include "pdtool.h"
 #include "pda_capture.h"
@@ -16,7 +18,7 @@
 
 const char cmd_stat_usage[] =
 	"pdtool stat [-A | --per-socket | --per-die | --per-core | "
-	"--per-node] [--cumulative] [--no-metrics] [--format text|json|md] "
+	"--per-node | --per-thread] [--cumulative] [--no-metrics] [--format text|json|md] "
 	"[-o FILE] "
 	"[--strict] [-v] [FILE... | -i FILE]";
 const char cmd_stat_summary[] =
@@ -27,15 +29,21 @@ const char cmd_stat_options[] =
 	"  FILE...           several captures of one command: the runs of\n"
 	"                    'perf stat -r', printed as their mean and the\n"
 	"                    spread of the mean ('+- x%')\n"
-	"                    A sampling capture (perf record; one only):\n"
-	"                    each event's count estimated from its samples'\n"
-	"                    periods (or its group reads, -e '{..}:S'), and\n"
-	"                    the metrics derived from them\n"
+	"                    Sampling captures (perf record): each event's\n"
+	"                    count estimated from its samples' periods (or\n"
+	"                    its group reads, -e '{..}:S') as a counter that\n"
+	"                    ran from the first sample to the last, with\n"
+	"                    perf stat's metrics and the derived ones;\n"
+	"                    several are runs as perf stat record captures\n"
 	"  -A, --no-aggr     a count per CPU\n"
 	"      --per-socket  a count per socket\n"
 	"      --per-die     a count per die\n"
 	"      --per-core    a count per core\n"
-	"      --per-node    a count per NUMA node\n"
+	"      --per-node    a count per NUMA node (a sampling capture's\n"
+	"                    per CPU from its samples' CPUs)\n"
+	"      --per-thread  a count per thread (a sampling capture's from\n"
+	"                    its samples' threads; a perf stat record\n"
+	"                    capture's when recorded so)\n"
 	"                    (default: the aggregation the capture was\n"
 	"                    recorded with)\n"
 	"      --cumulative  -I captures: each interval's counts since the\n"
@@ -57,6 +65,7 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_CORE,
 	OPT_PER_NODE,
+	OPT_PER_THREAD,
 	OPT_CUMULATIVE,
 	OPT_NO_METRICS,
 	OPT_FORMAT,
@@ -94,6 +103,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"per-die", no_argument, NULL, OPT_PER_DIE},
 		{"per-core", no_argument, NULL, OPT_PER_CORE},
 		{"per-node", no_argument, NULL, OPT_PER_NODE},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"cumulative", no_argument, NULL, OPT_CUMULATIVE},
 		{"no-metrics", no_argument, NULL, OPT_NO_METRICS},
 		{"format", required_argument, NULL, OPT_FORMAT},
@@ -122,6 +132,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_PER_NODE:
 			set_aggr(ctx, o, PDA_STAT_AGGR_NODE);
+			break;
+		case OPT_PER_THREAD:
+			set_aggr(ctx, o, PDA_STAT_AGGR_THREAD);
 			break;
 		case OPT_CUMULATIVE:
 			o->cumulative = true;
@@ -239,9 +252,11 @@ static int by_metrics(void *arg, size_t round, const struct pda_stat_row *agg,
 		      struct pda_metrics *out)
 {
 	const struct by_arg *b = arg;
+	int rc = pda_metrics_from_stat_aggr(b->rep, round, agg, b->env, NULL,
+					    out);
 
-	return pda_metrics_from_stat_aggr(b->rep, round, agg, b->env, NULL,
-					  out);
+	out->estimated = b->rep->sampled;
+	return rc;
 }
 
 static int sampled_rec(void *arg, const struct pd_rec *rec)
@@ -249,31 +264,22 @@ static int sampled_rec(void *arg, const struct pd_rec *rec)
 	return pda_sampled_rec(arg, rec);
 }
 
-/* A sampling capture: its totals and their metrics, in o's format. */
-static int stat_sampled(struct pd_ctx *ctx, const struct stat_opts *o,
-			struct pd_file *f)
+/*
+ * A sampling capture as one run of s: its samples' totals (periods and
+ * group reads), per CPU or thread as s aggregates.  *keep (when not
+ * NULL) gets the totals, for the caller to free; else they are freed.
+ * @return whether the capture was damaged.
+ */
+static bool read_sampled(struct pd_ctx *ctx, struct pda_stat *s,
+			 struct pd_file *f, const char *path,
+			 struct pda_sampled **keep)
 {
-	const char *path = o->paths[0];
 	struct pda_sampled *sm;
 	PDA_CAPTURE_OPTS(co, .rec_fn = sampled_rec);
 	struct pda_capture cap;
-	const struct pd_env *env = NULL;
-	const struct pda_sampled_report *rep;
-	struct pda_metrics metrics;
-	const struct pda_metrics *m = NULL;
 	bool damaged;
-	FILE *out;
 	int rc;
 
-	if (o->nr_paths > 1)
-		usage_error(ctx, "'%s' is a sampling capture: give it alone "
-			    "(several captures are the runs of a perf stat "
-			    "record)", path);
-	if (o->aggr != PDA_STAT_AGGR_AS_RECORDED || o->cumulative)
-		usage_error(ctx, "'%s' is a sampling capture: its totals are "
-			    "per event only (no --%s)", path,
-			    o->cumulative ? "cumulative"
-					  : pda_stat_aggr_name(o->aggr));
 	if (pda_sampled_new(f, NULL, &sm) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	co.arg = sm;
@@ -288,37 +294,15 @@ static int stat_sampled(struct pd_ctx *ctx, const struct stat_opts *o,
 	}
 	damaged = pda_capture_stats(&cap)->reader.damaged != 0;
 	pda_capture_release(&cap);
-	rep = pda_sampled_report(sm);
-	if (rep->nr_samples == 0)
+	if (pda_sampled_report(sm)->nr_samples == 0)
 		die(ctx, "'%s' holds no samples: no counts to estimate", path);
-	if (pd_file_env(f, &env) < 0)
-		env = NULL;
-	if (!o->no_metrics) {
-		if (pda_metrics_from_sampled(rep, env, NULL, &metrics) < 0)
-			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-		m = &metrics;
-	}
-	out = ctx_open_output(ctx, o->output);
-	switch (o->format) {
-	case FMT_JSON:
-		rc = pde_sampled_json(out, rep, env, m);
-		break;
-	case FMT_MD:
-		rc = pde_sampled_md(out, rep, env, m);
-		break;
-	case FMT_TEXT:
-	default:
-		rc = pde_sampled_text(out, rep, env);
-		if (rc == 0 && m)
-			rc = pde_stat_metrics_text(out, m, ctx->verbose > 0);
-		break;
-	}
-	ctx_check_write(ctx, rc, o->output);
-	ctx_close_output(ctx, out, o->output);
-	pda_sampled_free(sm);
-	pd_file_close(f);
-	return ctx->strict && (damaged || ctx->nr_warnings) ? EXIT_UNRESOLVED
-							     : 0;
+	if (pda_stat_add_sampled(s, f, pda_sampled_report(sm)) < 0)
+		die(ctx, "%s", pda_stat_errmsg(s));
+	if (keep)
+		*keep = sm;
+	else
+		pda_sampled_free(sm);
+	return damaged;
 }
 
 int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
@@ -334,7 +318,8 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	struct by_arg ba;
 	struct pde_stat_by by_cb = {by_metrics, &ba};
 	const struct pde_stat_by *by = NULL;
-	bool problems = false;
+	bool problems = false, sampled_runs = false;
+	struct pda_sampled *sm = NULL;
 	FILE *out;
 	int rc;
 
@@ -344,17 +329,30 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	if (pda_stat_new(&so, &s) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	for (size_t i = 0; i < o.nr_paths; i++) {
+		bool sampling;
+
 		ctx_note_input(ctx, o.paths[i]);
 		files[i] = ctx_open(ctx, o.paths[i]);
-		if (i == 0 && pda_sampled_is_sampling(files[0])) {
-			pda_stat_free(s);
-			return stat_sampled(ctx, &o, files[0]);
+		sampling = pda_sampled_is_sampling(files[i]);
+		if (i == 0 && sampling && o.cumulative)
+			usage_error(ctx, "'%s' is a sampling capture: it has "
+				    "no intervals (no --cumulative)",
+				    o.paths[0]);
+		if (i > 0 && sampling != sampled_runs)
+			die(ctx, "'%s' is %s capture, not a run of '%s' (%s "
+			    "capture)", o.paths[i],
+			    sampling ? "a sampling" : "a perf stat record",
+			    o.paths[0],
+			    sampling ? "a perf stat record" : "a sampling");
+		if (sampling) {
+			/* one capture's totals go to JSON as they are */
+			problems |= read_sampled(ctx, s, files[i], o.paths[i],
+						 o.nr_paths == 1 ? &sm : NULL);
+			sampled_runs = true;
+		} else {
+			problems |= cmd_stat_read(ctx, s, files[i],
+						  o.paths[i]);
 		}
-		if (pda_sampled_is_sampling(files[i]))
-			die(ctx, "'%s' is a sampling capture, not a run of "
-			    "'%s' (a perf stat record capture)", o.paths[i],
-			    o.paths[0]);
-		problems |= cmd_stat_read(ctx, s, files[i], o.paths[i]);
 		/* the report keeps the first capture's command line */
 		if (i > 0)
 			pd_file_close(files[i]);
@@ -373,6 +371,7 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 		if (pda_metrics_from_stat(rep, env, o.cumulative, NULL,
 					  &metrics) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+		metrics.estimated = rep->sampled;
 		m = &metrics;
 		ba = (struct by_arg){rep, env};
 		if (pde_stat_by_wanted(rep))
@@ -381,7 +380,11 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	out = ctx_open_output(ctx, o.output);
 	switch (o.format) {
 	case FMT_JSON:
-		rc = pde_stat_json(out, rep, m, by);
+		rc = rep->sampled ? pde_sampled_json(out, rep,
+						     sm ? pda_sampled_report(sm)
+							: NULL,
+						     m, by)
+				  : pde_stat_json(out, rep, m, by);
 		break;
 	case FMT_MD:
 		rc = pde_stat_md(out, rep, m, by);
@@ -398,6 +401,7 @@ int cmd_stat(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_check_write(ctx, rc, o.output);
 	ctx_close_output(ctx, out, o.output);
 	pda_stat_free(s);
+	pda_sampled_free(sm);
 	pd_file_close(files[0]);
 	problems |= ctx->nr_warnings > 0;
 	return ctx->strict && problems ? EXIT_UNRESOLVED : 0;

@@ -281,18 +281,17 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 		const struct pda_metrics *m, const struct pde_stat_by *by);
 /*
- * A sampling capture's counter totals (analyze/counters/pda_sampled.h):
- * per event its estimated count, samples and what the count comes from
- * (period sum, group reads), labelled as estimated; env (NULL: none)
- * gives the command line.  json and md add m as pde_stat_json() does.
+ * Sampling captures' counter totals (rep->sampled: the report of
+ * pda_stat_add_sampled()) as pde_stat_json() writes a report, with, for
+ * one capture, each event's samples, period sum, group reads and what
+ * its count comes from (smp: its pda_sampled report; NULL for several
+ * runs).  pde_stat_text() and pde_stat_md() label such a report as
+ * estimated from samples themselves.
  */
 struct pda_sampled_report;
-int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
-		     const struct pd_env *env);
-int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
-		     const struct pd_env *env, const struct pda_metrics *m);
-int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
-		   const struct pd_env *env, const struct pda_metrics *m);
+int pde_sampled_json(FILE *out, const struct pda_stat_report *rep,
+		     const struct pda_sampled_report *smp,
+		     const struct pda_metrics *m, const struct pde_stat_by *by);
 
 /* ---- flame graphs (pde_flame.c, pde_speedscope.c; `pdtool flame`) --- */
 

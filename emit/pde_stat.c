@@ -166,6 +166,9 @@ static void text_row(const struct line *l, const struct pda_stat_report *rep,
 	}
 	if (rep->nr_runs > 1 && r->noise != 0)
 		fprintf(out, "  ( +-%6.2f%% )", r->noise);
+	if (rep->sampled && r->counted)
+		fprintf(out, "  (%" PRIu64 " sample%s)", r->samples,
+			r->samples == 1 ? "" : "s");
 	if (r->run != r->ena)
 		fprintf(out, "  (%.2f%%)", 100.0 * (double)r->run / (double)r->ena);
 	fputc('\n', out);
@@ -193,7 +196,9 @@ static void interval_header(FILE *out, enum pda_stat_aggr aggr)
 
 static void text_header(FILE *out, const struct pda_stat_report *rep)
 {
-	fputs("\n Performance counter stats for '", out);
+	fputs(rep->sampled ? "\n Counter totals estimated from the samples of '"
+			   : "\n Performance counter stats for '",
+	      out);
 	if (!rep->cmdline || rep->nr_cmdline == 0)
 		fputs("pipe", out);
 	for (uint32_t i = 0; rep->cmdline && i < rep->nr_cmdline; i++) {
@@ -218,17 +223,19 @@ static int precision(double sd)
 static void text_footer(FILE *out, const struct pda_stat_report *rep)
 {
 	double avg = rep->walltime_ns / 1e9;
+	const char *what = rep->sampled ? "seconds from the first sample to "
+					  "the last"
+					: "seconds time elapsed";
 
 	fputc('\n', out);
 	if (rep->nr_runs <= 1) {
-		fprintf(out, " %17.9f seconds time elapsed", avg);
+		fprintf(out, " %17.9f %s", avg, what);
 	} else {
 		double sd = rep->walltime_sd_ns / 1e9;
 		int p = precision(sd) + 2;
 		double pct = avg ? 100.0 * sd / avg : 0.0;
 
-		fprintf(out, " %17.*f +- %.*f seconds time elapsed", p, avg, p,
-			sd);
+		fprintf(out, " %17.*f +- %.*f %s", p, avg, p, sd, what);
 		if (pct)
 			fprintf(out, "  ( +-%6.2f%% )", pct);
 	}
@@ -486,6 +493,8 @@ static void json_row(struct pde_json *j, const struct pda_stat_report *rep,
 			r->ena ? 100.0 * (double)r->run / (double)r->ena : 0.0);
 	if (rep->nr_runs > 1)
 		pde_json_double(j, "noise_pct", r->noise);
+	if (rep->sampled)
+		pde_json_u64(j, "samples", r->samples);
 	pde_json_begin_array(j, "metrics");
 	for (unsigned i = 0; i < r->nr_metrics; i++)
 		json_metric(j, &r->metric[i]);
@@ -663,14 +672,30 @@ static int json_by(struct pde_json *j, const struct pda_stat_report *rep,
 	return rc;
 }
 
-int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
-		  const struct pda_metrics *m, const struct pde_stat_by *by)
+/* What a sampling capture's event (smp: its totals) was estimated from,
+ * as fields of its object. */
+static void json_sampled_event(struct pde_json *j,
+			       const struct pda_sampled_event *ev);
+
+/* pde_stat_json(), and with smp (not NULL) each event's sampled totals */
+static int json_stat(FILE *out, const struct pda_stat_report *rep,
+		     const struct pda_sampled_report *smp,
+		     const struct pda_metrics *m, const struct pde_stat_by *by)
 {
 	struct pde_json j;
 	int rc;
 
 	pde_json_init(&j, out, false);
 	pde_json_begin_object(&j, NULL);
+	if (rep->sampled) {
+		pde_json_str(&j, "source", "samples");
+		if (smp)
+			pde_json_u64(&j, "samples", smp->nr_samples);
+		/* kept from before the runs: the first to last sample */
+		if (rep->walltime_ns != 0)
+			pde_json_u64(&j, "sampled_ns",
+				     (uint64_t)llround(rep->walltime_ns));
+	}
 	pde_json_str(&j, "aggregation", pda_stat_aggr_name(rep->aggr));
 	pde_json_u64(&j, "interval_ms", rep->interval_ms);
 	pde_json_bool(&j, "scaled", rep->scale);
@@ -686,6 +711,8 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 		json_event(&j, ev->name, &ev->attr);
 		pde_json_str(&j, "unit", ev->unit);
 		pde_json_double(&j, "scale", ev->scale);
+		if (smp && i < smp->nr_events)
+			json_sampled_event(&j, &smp->events[i]);
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
@@ -706,6 +733,12 @@ int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
 	}
 	pde_json_end_array(&j);
 	return json_end(&j, out, m);
+}
+
+int pde_stat_json(FILE *out, const struct pda_stat_report *rep,
+		  const struct pda_metrics *m, const struct pde_stat_by *by)
+{
+	return json_stat(out, rep, NULL, m, by);
 }
 
 /* ---- Markdown -------------------------------------------------------- */
@@ -775,7 +808,9 @@ static void md_row(FILE *out, const struct pda_stat_report *rep,
 		fputc(' ', out);
 		pde_md_text(out, m->unit, strlen(m->unit));
 	}
-	if (r->ena && r->run != r->ena)
+	if (rep->sampled)
+		fprintf(out, " | %" PRIu64 " |", r->samples);
+	else if (r->ena && r->run != r->ena)
 		fprintf(out, " | %.2f%% |", 100.0 * (double)r->run / (double)r->ena);
 	else
 		fputs(" | 100% |", out);
@@ -876,7 +911,9 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 
 	static const char *const sep[] = {"", "---|"};
 
-	fputs("## Counters\n\n", out);
+	fputs(rep->sampled ? "## Counters, estimated from samples\n\n"
+			   : "## Counters\n\n",
+	      out);
 	fputs("Command: ", out);
 	if (!rep->cmdline || rep->nr_cmdline == 0)
 		fputs("(not recorded)", out);
@@ -887,7 +924,9 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 		fprintf(out, "; %u runs: mean and the spread of the mean",
 			rep->nr_runs);
 	if (rep->walltime_ns != 0)
-		fprintf(out, "  \nTime elapsed: %.9f s", rep->walltime_ns / 1e9);
+		fprintf(out, rep->sampled ? "  \nFirst sample to last: %.9f s"
+					  : "  \nTime elapsed: %.9f s",
+			rep->walltime_ns / 1e9);
 	fputs("\n", out);
 	for (size_t k = 0; k < rep->nr_rounds; k++) {
 		const struct pda_stat_round *rd = &rep->rounds[k];
@@ -896,8 +935,9 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 		if (rep->interval_ms)
 			fprintf(out, "\n### %" PRIu64 ".%09" PRIu64 " s\n",
 				rd->time / 1000000000u, rd->time % 1000000000u);
-		fprintf(out, "\n|%s event | count | unit | metrics | running |%s\n",
+		fprintf(out, "\n|%s event | count | unit | metrics | %s |%s\n",
 			aggr_col ? " aggregate |" : "",
+			rep->sampled ? "samples" : "running",
 			rep->nr_runs > 1 ? " spread |" : "");
 		fprintf(out, "|%s---|---:|---|---|---:|%s\n", sep[aggr_col],
 			rep->nr_runs > 1 ? "---:|" : "");
@@ -913,14 +953,7 @@ int pde_stat_md(FILE *out, const struct pda_stat_report *rep,
 
 /* ---- sampling captures (pda_sampled.h) ------------------------------ */
 
-/* An event's samples as perf report counts them: a read group delivers
- * one to each member per read. */
-static uint64_t sampled_nr(const struct pda_sampled_event *ev)
-{
-	return ev->from_reads ? ev->nr_reads : ev->nr_samples;
-}
-
-/* What an event's estimate comes from, as the text and Markdown say it. */
+/* What an event's estimate comes from. */
 static const char *sampled_source(const struct pda_sampled_event *ev)
 {
 	if (ev->from_reads)
@@ -928,101 +961,21 @@ static const char *sampled_source(const struct pda_sampled_event *ev)
 	return ev->nr_samples ? "period sum" : "not sampled";
 }
 
-static void sampled_cmdline(FILE *out, const struct pd_env *env)
+static void json_sampled_event(struct pde_json *j,
+			       const struct pda_sampled_event *ev)
 {
-	if (!env || env->nr_cmdline == 0) {
-		fputs("(not recorded)", out);
-		return;
-	}
-	for (uint32_t i = 0; i < env->nr_cmdline; i++) {
-		if (i)
-			fputc(' ', out);
-		pde_text_puts(out, env->cmdline[i]);
-	}
+	pde_json_u64(j, "samples", ev->nr_samples);
+	pde_json_u64(j, "period_sum", ev->period);
+	pde_json_u64(j, "reads", ev->nr_reads);
+	pde_json_u64(j, "read_total", ev->read_total);
+	pde_json_u64(j, "count", ev->count);
+	pde_json_bool(j, "counted", ev->nr_samples || ev->nr_reads);
+	pde_json_str(j, "from", sampled_source(ev));
 }
 
-int pde_sampled_text(FILE *out, const struct pda_sampled_report *rep,
-		     const struct pd_env *env)
+int pde_sampled_json(FILE *out, const struct pda_stat_report *rep,
+		     const struct pda_sampled_report *smp,
+		     const struct pda_metrics *m, const struct pde_stat_by *by)
 {
-	fputs("\n Counter totals estimated from the samples of '", out);
-	sampled_cmdline(out, env);
-	fputs("':\n\n", out);
-	fprintf(out, "%18s %12s  %-32s %s\n", "count", "samples", "event",
-		"from");
-	for (size_t i = 0; i < rep->nr_events; i++) {
-		const struct pda_sampled_event *ev = &rep->events[i];
-
-		if (ev->nr_samples || ev->nr_reads)
-			fprintf(out, "%18" PRIu64 " ", ev->count);
-		else
-			fprintf(out, "%18s ", "<not counted>");
-		fprintf(out, "%12" PRIu64 "  ", sampled_nr(ev));
-		pad(out, ev->name, 32, false);
-		fprintf(out, " %s\n", sampled_source(ev));
-	}
-	if (rep->last_time > rep->first_time)
-		fprintf(out, "\n %17.9f seconds from the first sample to the "
-			     "last\n",
-			(double)(rep->last_time - rep->first_time) / 1e9);
-	fputc('\n', out);
-	return ferror(out) ? PD_ERR_IO : 0;
-}
-
-int pde_sampled_json(FILE *out, const struct pda_sampled_report *rep,
-		     const struct pd_env *env, const struct pda_metrics *m)
-{
-	struct pde_json j;
-
-	pde_json_init(&j, out, false);
-	pde_json_begin_object(&j, NULL);
-	pde_json_str(&j, "source", "samples");
-	pde_json_u64(&j, "samples", rep->nr_samples);
-	if (rep->last_time > rep->first_time)
-		pde_json_u64(&j, "sampled_ns",
-			     rep->last_time - rep->first_time);
-	json_cmdline(&j, env ? env->nr_cmdline : 0, env ? env->cmdline : NULL);
-	pde_json_begin_array(&j, "events");
-	for (size_t i = 0; i < rep->nr_events; i++) {
-		const struct pda_sampled_event *ev = &rep->events[i];
-
-		json_event(&j, ev->name, ev->attr);
-		pde_json_u64(&j, "samples", ev->nr_samples);
-		pde_json_u64(&j, "period_sum", ev->period);
-		pde_json_u64(&j, "reads", ev->nr_reads);
-		pde_json_u64(&j, "read_total", ev->read_total);
-		pde_json_u64(&j, "count", ev->count);
-		pde_json_bool(&j, "counted", ev->nr_samples || ev->nr_reads);
-		pde_json_str(&j, "from", sampled_source(ev));
-		pde_json_end_object(&j);
-	}
-	pde_json_end_array(&j);
-	return json_end(&j, out, m);
-}
-
-int pde_sampled_md(FILE *out, const struct pda_sampled_report *rep,
-		   const struct pd_env *env, const struct pda_metrics *m)
-{
-	fputs("## Counters, estimated from samples\n\nCommand: ", out);
-	if (!env || env->nr_cmdline == 0)
-		fputs("(not recorded)", out);
-	else
-		md_cmdline(out, env->nr_cmdline, env->cmdline);
-	fprintf(out, "  \nSamples: %" PRIu64 "\n\n", rep->nr_samples);
-	fputs("| event | count | samples | from |\n|---|---:|---:|---|\n",
-	      out);
-	for (size_t i = 0; i < rep->nr_events; i++) {
-		const struct pda_sampled_event *ev = &rep->events[i];
-
-		fputs("| ", out);
-		pde_md_code(out, ev->name, strlen(ev->name), false);
-		if (ev->nr_samples || ev->nr_reads)
-			fprintf(out, " | %" PRIu64, ev->count);
-		else
-			fputs(" | not counted", out);
-		fprintf(out, " | %" PRIu64 " | %s |\n", sampled_nr(ev),
-			sampled_source(ev));
-	}
-	if (m)
-		md_derived(out, m);
-	return ferror(out) ? PD_ERR_IO : 0;
+	return json_stat(out, rep, smp, m, by);
 }

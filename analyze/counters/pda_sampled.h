@@ -49,12 +49,42 @@ struct pda_sampled_event {
 	bool from_reads;
 };
 
+/*
+ * One event's totals on one CPU (per-CPU cells) or in one thread
+ * (per-thread cells), as `perf report --sort cpu` and `--sort pid` sum
+ * them: the samples taken there and their periods, and the growth of
+ * the group read values the samples taken there read.
+ */
+struct pda_sampled_cell {
+	uint32_t event;			/* index into the events */
+	bool by_thread;			/* a thread's, else a CPU's */
+	int32_t cpu;			/* a CPU's; else -1 */
+	int32_t pid, tid;		/* a thread's; else -1 */
+	const char *comm;		/* a thread's last COMM ("": none) */
+	uint64_t nr_samples, period;
+	uint64_t nr_reads, read_total;
+};
+
 struct pda_sampled_report {
 	size_t nr_events;
 	const struct pda_sampled_event *events;
 	uint64_t nr_samples;		/* all events' */
 	uint64_t first_time, last_time;	/* of the samples with TIME; 0 */
+	/* the per-CPU and per-thread cells, in the order first sampled */
+	size_t nr_cells;
+	const struct pda_sampled_cell *const *cells;
+	/* samples without a CPU (TID): no per-CPU (per-thread) totals */
+	uint64_t nr_no_cpu, nr_no_tid;
 };
+
+/* A cell's estimate as the event's count is: the read growth of an
+ * event read in any sample, else the period sum. */
+uint64_t pda_sampled_cell_count(const struct pda_sampled_report *rep,
+				const struct pda_sampled_cell *c);
+/* Its samples as perf report counts them (a read group delivers one to
+ * each member per read). */
+uint64_t pda_sampled_cell_samples(const struct pda_sampled_report *rep,
+				  const struct pda_sampled_cell *c);
 
 /*
  * Whether f's events sample (a period or a frequency), as `perf record`
@@ -71,7 +101,8 @@ int pda_sampled_new(struct pd_file *f, const struct pd_alloc *alloc,
 void pda_sampled_free(struct pda_sampled *s);
 
 /*
- * One record: SAMPLEs are counted, others skipped.  @return 0;
+ * One record: SAMPLEs are counted, COMMs and FORKs name threads, others
+ * skipped.  @return 0;
  * PD_ERR_FORMAT for a sample that does not decode or reads a counter of
  * no event the capture has (why, with the record's offset, in
  * pda_sampled_errmsg()); PD_ERR_NOMEM.

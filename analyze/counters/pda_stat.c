@@ -23,6 +23,7 @@
  */
 #include "pd_config.h"
 #include "pda_stat.h"
+#include "pda_sampled.h"
 
 #include "pdc_alloc.h"
 #include "pdc_arena.h"
@@ -119,6 +120,7 @@ struct shadow_ent {
 
 struct cnt {
 	uint64_t val, ena, run;
+	uint64_t samples;	/* a sampling capture's */
 };
 
 /* An event of the capture being read. */
@@ -686,7 +688,7 @@ static int on_stat(struct pda_stat *s, const struct pd_ev_stat *st)
 		return rc;
 	s->fev[e->idx].seen = true;
 	s->fev[e->idx].cur[ci * nr_threads(s) + st->thread] =
-		(struct cnt){st->val, st->ena, st->run};
+		(struct cnt){st->val, st->ena, st->run, 0};
 	s->nr_stat++;
 	return 0;
 }
@@ -1010,7 +1012,7 @@ static int scale_cnt(const struct pda_stat *s, struct cnt *c)
 static struct cnt delta(const struct pda_stat *s, size_t i, size_t k)
 {
 	const struct fev *fe = &s->fev[i];
-	struct cnt c = {0, 0, 0};
+	struct cnt c = {0, 0, 0, 0};
 
 	if (!fe->cur)
 		return c;
@@ -1019,6 +1021,7 @@ static struct cnt delta(const struct pda_stat *s, size_t i, size_t k)
 		c.val -= fe->prev[k].val;
 		c.ena -= fe->prev[k].ena;
 		c.run -= fe->prev[k].run;
+		c.samples -= fe->prev[k].samples;
 	}
 	return c;
 }
@@ -1047,6 +1050,7 @@ static void finish_row(struct pda_stat_row *row, const struct cnt *c,
 	row->val = c->val;
 	row->ena = c->ena;
 	row->run = c->run;
+	row->samples = c->samples;
 	row->uval = (double)c->val * scale;
 	row->counted = counted && c->ena != 0 && c->run != 0;
 }
@@ -1056,7 +1060,7 @@ static int round_global(struct pda_stat *s, size_t first)
 {
 	for (size_t i = 0; i < s->nr_events; i++) {
 		struct pda_stat_row *row;
-		struct cnt sum = {0, 0, 0};
+		struct cnt sum = {0, 0, 0, 0};
 		uint64_t raw;
 		int scaled;
 
@@ -1066,6 +1070,7 @@ static int round_global(struct pda_stat *s, size_t first)
 			sum.val += c.val;
 			sum.ena += c.ena;
 			sum.run += c.run;
+			sum.samples += c.samples;
 		}
 		raw = sum.val;
 		scaled = scale_cnt(s, &sum);
@@ -1139,7 +1144,7 @@ static int round_thread(struct pda_stat *s, size_t first)
 		ev_cpus(s, i, &nc);
 		for (size_t t = 0; t < nt; t++) {
 			struct pda_stat_row *row;
-			struct cnt sum = {0, 0, 0};
+			struct cnt sum = {0, 0, 0, 0};
 			uint64_t raw = 0;
 
 			for (size_t ci = 0; ci < nc; ci++) {
@@ -1150,6 +1155,7 @@ static int round_thread(struct pda_stat *s, size_t first)
 				sum.val += c.val;
 				sum.ena += c.ena;
 				sum.run += c.run;
+				sum.samples += c.samples;
 			}
 			if (!(row = new_row(s, i)))
 				return nomem(s);
@@ -1279,7 +1285,7 @@ static int round_aggr(struct pda_stat *s, size_t first, enum pda_stat_aggr mode)
 			size_t nc;
 			const int *cpus = ev_cpus(s, i, &nc);
 			struct pda_stat_row *row;
-			struct cnt sum = {0, 0, 0};
+			struct cnt sum = {0, 0, 0, 0};
 			uint64_t raw = 0;
 			uint32_t nr = 0;
 			bool counted = true;
@@ -1303,6 +1309,7 @@ static int round_aggr(struct pda_stat *s, size_t first, enum pda_stat_aggr mode)
 				sum.val += c.val;
 				sum.ena += c.ena;
 				sum.run += c.run;
+				sum.samples += c.samples;
 			}
 			if (!(row = new_row(s, i))) {
 				rc = nomem(s);
@@ -1337,6 +1344,12 @@ static enum pda_stat_aggr mode_of(struct pda_stat *s)
 
 	if (m == PDA_STAT_AGGR_AS_RECORDED || m == s->aggr)
 		return s->aggr;
+	/* a counter per thread is what perf stat --per-thread records */
+	if (m == PDA_STAT_AGGR_THREAD) {
+		warn(s, "'%s' was not recorded --per-thread: --per-thread is "
+			"not applied", pd_file_name(s->f));
+		return s->aggr;
+	}
 	/* perf: "processing task data, aggregation mode not set" */
 	if (no_cpus && m != PDA_STAT_AGGR_THREAD) {
 		warn(s, "'%s' counted tasks, not CPUs: --%s is not applied",
@@ -1440,6 +1453,175 @@ int pda_stat_rec(struct pda_stat *s, const struct pd_rec *rec)
 	default:
 		return 0;
 	}
+}
+
+/* ---- sampling captures (pda_sampled.h) -------------------------------- */
+
+static int int_cmp(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static int i64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The aggregation a sampling capture is read in: global unless asked. */
+static enum pda_stat_aggr sampled_mode(const struct pda_stat *s)
+{
+	return s->o.aggr == PDA_STAT_AGGR_AS_RECORDED ? PDA_STAT_AGGR_GLOBAL
+						       : s->o.aggr;
+}
+
+/*
+ * The CPU map (by_thread false) or thread map of the cells, sorted
+ * (threads by tid, as perf stat's map of a process's threads is).  The
+ * CPU map holds every CPU the recording host had too, as perf stat -a
+ * -A counts on each: runs of one machine have the same CPUs whichever
+ * ones their samples fell on.
+ */
+static int sampled_maps(struct pda_stat *s, const struct pda_sampled_report *sr,
+			bool by_thread)
+{
+	size_t n = 0, host = 0;
+	int *ids;
+
+	if (!by_thread && s->env)
+		host = s->env->nr_cpus_avail < MAX_CPUS ? s->env->nr_cpus_avail
+							: MAX_CPUS;
+	ids = pdc_malloc(s->a, (sr->nr_cells + host + 1) * sizeof(*ids));
+	if (!ids)
+		return nomem(s);
+	for (size_t i = 0; i < host; i++)
+		ids[n++] = (int)i;
+	for (size_t i = 0; i < sr->nr_cells; i++)
+		if (sr->cells[i]->by_thread == by_thread)
+			ids[n++] = by_thread ? sr->cells[i]->tid
+					     : sr->cells[i]->cpu;
+	qsort(ids, n, sizeof(*ids), int_cmp);
+	if (n) {
+		size_t u = 1;
+
+		for (size_t i = 1; i < n; i++)
+			if (ids[i] != ids[u - 1])
+				ids[u++] = ids[i];
+		n = u;
+	}
+	if (!by_thread) {
+		s->cpus = ids;
+		s->nr_cpus = n;
+		return 0;
+	}
+	s->pids = pdc_malloc(s->a, (n ? n : 1) * sizeof(*s->pids));
+	s->comms = pdc_zalloc(s->a, (n ? n : 1) * sizeof(*s->comms));
+	if (!s->pids || !s->comms) {
+		pdc_free(s->a, ids);
+		return nomem(s);
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->pids[i] = ids[i];
+		s->comms[i] = "";
+	}
+	for (size_t i = 0; i < sr->nr_cells; i++) {
+		const struct pda_sampled_cell *c = sr->cells[i];
+		const int *t;
+
+		if (!c->by_thread)
+			continue;
+		t = bsearch(&c->tid, ids, n, sizeof(*ids), int_cmp);
+		if (t && !(s->comms[t - ids] = arena_str(s, c->comm,
+							  strlen(c->comm)))) {
+			pdc_free(s->a, ids);
+			return nomem(s);
+		}
+	}
+	s->nr_threads = n;
+	pdc_free(s->a, ids);
+	return 0;
+}
+
+int pda_stat_add_sampled(struct pda_stat *s, struct pd_file *f,
+			 const struct pda_sampled_report *sr)
+{
+	const enum pda_stat_aggr mode = sampled_mode(s);
+	const bool by_thread = mode == PDA_STAT_AGGR_THREAD;
+	const bool by_cpu = mode != PDA_STAT_AGGR_GLOBAL && !by_thread;
+	uint64_t span = sr->last_time > sr->first_time
+				? sr->last_time - sr->first_time
+				: 0;
+	/* a counter that ran as long as the samples went on; 1 ns when
+	 * they do not say (so that it counts, unscaled) */
+	const uint64_t ran = span ? span : 1;
+	struct pd_ev_stat_round end = {1, span};
+	int rc;
+
+	if ((rc = pda_stat_begin(s, f)) < 0)
+		return rc;
+	if ((by_cpu && sr->nr_no_cpu) || (by_thread && sr->nr_no_tid))
+		return fail(s, PD_ERR_FORMAT,
+			    "'%s': %llu samples do not say their %s (record "
+			    "with %s): no --%s totals",
+			    pd_file_name(f),
+			    (unsigned long long)(by_cpu ? sr->nr_no_cpu
+							: sr->nr_no_tid),
+			    by_cpu ? "CPU" : "thread",
+			    by_cpu ? "--sample-cpu or -a" : "the default TID",
+			    pda_stat_aggr_name(mode));
+	s->aggr = mode;
+	s->scale = false; /* not multiplexed: the samples are what ran */
+	s->have_config = true;
+	if ((by_cpu || by_thread) &&
+	    (rc = sampled_maps(s, sr, by_thread)) < 0)
+		return rc;
+	for (size_t i = 0; i < s->nr_events && i < sr->nr_events; i++) {
+		const struct pda_sampled_event *e = &sr->events[i];
+
+		if (!e->nr_samples && !e->nr_reads)
+			continue; /* "<not counted>" */
+		if ((rc = alloc_counts(s, i)) < 0)
+			return rc;
+		s->fev[i].seen = true;
+		for (size_t k = 0; k < s->fev[i].nr_cnt; k++)
+			s->fev[i].cur[k] = (struct cnt){0, ran, ran, 0};
+		if (!by_cpu && !by_thread)
+			s->fev[i].cur[0] = (struct cnt){
+				e->count, ran, ran,
+				e->from_reads ? e->nr_reads : e->nr_samples};
+		s->nr_stat++;
+	}
+	for (size_t i = 0; (by_cpu || by_thread) && i < sr->nr_cells; i++) {
+		const struct pda_sampled_cell *c = sr->cells[i];
+		const int64_t tid = c->tid;
+		size_t k;
+
+		if (c->by_thread != by_thread || c->event >= s->nr_events ||
+		    !s->fev[c->event].cur)
+			continue;
+		/* the maps are the cells' own ids, sorted: always found */
+		if (by_thread)
+			k = (size_t)((const int64_t *)bsearch(
+					     &tid, s->pids, s->nr_threads,
+					     sizeof(*s->pids), i64_cmp) -
+				     s->pids);
+		else
+			k = (size_t)((const int *)bsearch(&c->cpu, s->cpus,
+							  s->nr_cpus,
+							  sizeof(*s->cpus),
+							  int_cmp) -
+				     s->cpus);
+		s->fev[c->event].cur[k] = (struct cnt){
+			pda_sampled_cell_count(sr, c), ran, ran,
+			pda_sampled_cell_samples(sr, c)};
+	}
+	if ((rc = on_round(s, &end)) < 0)
+		return rc;
+	s->r.sampled = true;
+	return pda_stat_end(s);
 }
 
 /* ---- runs ---------------------------------------------------------------- */
@@ -1547,7 +1729,7 @@ static int merge_runs(struct pda_stat *s)
 
 	for (size_t i = 0; i < w; i++) {
 		struct stats v = {0, 0, 0}, e = {0, 0, 0}, r = {0, 0, 0},
-			     raw = {0, 0, 0};
+			     raw = {0, 0, 0}, smp = {0, 0, 0};
 		struct pda_stat_row *row;
 		bool counted = true;
 
@@ -1558,6 +1740,7 @@ static int merge_runs(struct pda_stat *s)
 			stats_add(&e, (double)x->ena);
 			stats_add(&r, (double)x->run);
 			stats_add(&raw, (double)x->raw);
+			stats_add(&smp, (double)x->samples);
 			counted = counted && x->counted;
 		}
 		if (!(row = new_row(s, s->runs[i].event)))
@@ -1567,6 +1750,7 @@ static int merge_runs(struct pda_stat *s)
 		row->raw = (uint64_t)llround(raw.mean);
 		row->ena = (uint64_t)llround(e.mean);
 		row->run = (uint64_t)llround(r.mean);
+		row->samples = (uint64_t)llround(smp.mean);
 		row->uval = v.mean * s->events[row->event].scale;
 		row->noise = v.mean ? 100.0 * stats_sd(&v) / v.mean : 0.0;
 		row->counted = counted;

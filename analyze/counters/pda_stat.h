@@ -120,6 +120,9 @@ struct pda_stat_row {
 	double uval;		/* val * the event's scale, in its unit */
 	double noise;		/* several runs: stddev of the mean, % of
 				 * the mean; else 0 */
+	uint64_t samples;	/* a sampling capture's: the samples (or
+				 * group reads) the count is estimated
+				 * from; else 0 */
 	bool counted;		/* false: perf's "<not counted>" */
 	unsigned nr_metrics;
 	struct pda_stat_metric metric[PDA_STAT_MAX_METRICS];
@@ -153,6 +156,10 @@ struct pda_stat_report {
 	const struct pda_stat_round *rounds;
 	size_t nr_rows;
 	const struct pda_stat_row *rows;
+	/* the counts are estimated from sampling captures' samples
+	 * (pda_stat_add_sampled()): "time" is then from the first sample
+	 * to the last */
+	bool sampled;
 	uint32_t nr_cmdline;	/* the first capture's command line */
 	const char *const *cmdline;
 };
@@ -185,6 +192,20 @@ int pda_stat_rec(struct pda_stat *s, const struct pd_rec *rec);
 /* The capture is read: PD_ERR_FORMAT when it held no STAT_ROUND (no
  * counts), or when one of several captures has intervals. */
 int pda_stat_end(struct pda_stat *s);
+struct pda_sampled_report;
+/*
+ * A sampling capture f (pda_sampled.h; its totals in sr) as one run:
+ * its events' estimated counts as counters that ran for the time from
+ * the first sample to the last, aggregated as the options ask (global;
+ * per CPU, socket, die, core or node from the samples' CPUs; per thread
+ * from their threads), with the metrics perf prints.  Instead of
+ * pda_stat_begin(), _rec() and _end(); the other captures must be
+ * sampling ones too.  @return 0; PD_ERR_FORMAT when the samples do not
+ * say what the aggregation needs (why in pda_stat_errmsg());
+ * PD_ERR_NOMEM.
+ */
+int pda_stat_add_sampled(struct pda_stat *s, struct pd_file *f,
+			 const struct pda_sampled_report *sr);
 /* After the last capture: the report (several runs: one round of their
  * means).  @return 0, PD_ERR_NOMEM. */
 int pda_stat_finish(struct pda_stat *s);

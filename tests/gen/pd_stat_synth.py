@@ -275,6 +275,9 @@ RATE = {
     "ll_cache_miss_rd": 0.006e9,
     "L1-icache-loads": 1.1e9, "L1-icache-load-misses": 0.013e9,
     "context-switches": 210, "cpu-migrations": 7, "page-faults": 1900,
+    # ns a CPU counts in a second (stat captures compute the clocks
+    # from their enabled time instead)
+    "task-clock": 1e9,
     "op_retired": 4.4e9, "op_spec": 5.1e9,
     "slots": 2.6e9 * 6, "topdown-retiring": 2.6e9 * 6 * 0.41,
     "topdown-bad-spec": 2.6e9 * 6 * 0.09,
@@ -755,6 +758,13 @@ SAMPLED = {
     "intel-sampled": dict(host="intel", cpus=2, samples=100, events=[
         "cycles", "instructions", "branches", "branch-misses",
         "dTLB-loads", "dTLB-load-misses"]),
+    # perf stat's default events on x86, sampled: its metrics (CPUs
+    # utilized, GHz, insn per cycle, stalled cycles, miss ratios) from
+    # the samples
+    "x86-default": dict(host="intel", cpus=2, samples=100, events=[
+        "task-clock", "cycles", "instructions", "stalled-cycles-frontend",
+        "stalled-cycles-backend", "branches", "branch-misses",
+        "cache-references", "cache-misses"]),
     "amd-group": dict(host="amd", cpus=1, samples=90, group=True, events=[
         "ls_not_halted_cyc", "ex_ret_ops", "de_src_op_disp.all",
         "de_no_dispatch_per_slot.no_ops_from_frontend",

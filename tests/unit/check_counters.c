@@ -3,11 +3,14 @@
  * mode of every perf generation, the totals of a capture against its
  * STAT records summed here, clean out-of-memory failures (T9), and the
  * derived metrics (pda_metrics): events told by PMU and config, not by
- * name; the slots per cycle from the capture; the threshold table.
+ * name; the slots per cycle from the capture; the threshold table.  A
+ * sampling capture's totals (pda_sampled) read as a run: per CPU and per
+ * thread they add up to the event's, out of memory cleanly.
  */
 #include "pd_config.h"
 #include "failalloc.h"
 #include "pda_metrics.h"
+#include "pda_sampled.h"
 #include "pda_stat.h"
 
 #include <check.h>
@@ -136,33 +139,148 @@ START_TEST(test_totals)
 }
 END_TEST
 
-/* T9: every allocation that fails gives PD_ERR_NOMEM and no leak. */
-START_TEST(test_nomem)
+/* One reading of f under alloc, freeing what it made: 0 or a pd_err. */
+typedef int (*read_fn)(struct pd_file *f, const struct pd_alloc *alloc,
+		       int arg);
+
+/* T9: every allocation of fn that fails gives PD_ERR_NOMEM and no
+ * leak. */
+static void nomem_sweep(const char *path, read_fn fn, int arg)
 {
 	struct pd_file *f;
 	PD_OPTS(opts);
 
-	ck_assert_int_eq(pd_file_open(CAPTURE, &opts, &f), 0);
+	ck_assert_int_eq(pd_file_open(path, &opts, &f), 0);
 	for (unsigned long n = 1;; n++) {
 		struct failalloc fa;
 		struct pd_alloc hooks;
-		struct pda_stat *s;
-		PDA_STAT_OPTS(so, .aggr = PDA_STAT_AGGR_CORE, .alloc = &hooks);
 		int rc;
 
 		failalloc_init(&fa, n, false);
 		hooks = failalloc_hooks(&fa);
-		rc = pda_stat_new(&so, &s);
-		if (rc == 0) {
-			rc = read_into(s, f);
-			pda_stat_free(s);
-		}
+		rc = fn(f, &hooks, arg);
 		ck_assert(rc == 0 || rc == PD_ERR_NOMEM);
 		ck_assert_int_eq(fa.live, 0);
 		if (!fa.nr_failed)
 			break;
 	}
 	pd_file_close(f);
+}
+
+static int read_stat(struct pd_file *f, const struct pd_alloc *alloc,
+		     int arg)
+{
+	struct pda_stat *s;
+	PDA_STAT_OPTS(so, .aggr = (enum pda_stat_aggr)arg, .alloc = alloc);
+	int rc = pda_stat_new(&so, &s);
+
+	if (rc == 0) {
+		rc = read_into(s, f);
+		pda_stat_free(s);
+	}
+	return rc;
+}
+
+START_TEST(test_nomem)
+{
+	nomem_sweep(CAPTURE, read_stat, PDA_STAT_AGGR_CORE);
+}
+END_TEST
+
+#define SAMPLED "../../testdata/multi.perf.data" /* 3 events, 2 CPUs */
+
+/* SAMPLED's samples into a pda_sampled, then s as aggr (or the first
+ * failure). */
+static int read_sampled(struct pd_file *f, enum pda_stat_aggr aggr,
+			const struct pd_alloc *alloc, struct pda_sampled **sm,
+			struct pda_stat **s)
+{
+	PDA_STAT_OPTS(so, .aggr = aggr, .alloc = alloc);
+	struct pd_reader *r;
+	struct pd_rec rec;
+	int rc;
+
+	*s = NULL;
+	if ((rc = pda_sampled_new(f, alloc, sm)) < 0)
+		return rc;
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	while ((rc = pd_reader_next(r, &rec)) > 0)
+		if ((rc = pda_sampled_rec(*sm, &rec)) < 0)
+			break;
+	pd_reader_free(r);
+	if (rc < 0 || (rc = pda_stat_new(&so, s)) < 0)
+		return rc;
+	rc = pda_stat_add_sampled(*s, f, pda_sampled_report(*sm));
+	return rc < 0 ? rc : pda_stat_finish(*s);
+}
+
+/* Per CPU and per thread, the rows add up to each event's total. */
+START_TEST(test_sampled_aggr)
+{
+	static const enum pda_stat_aggr aggrs[] = {
+		PDA_STAT_AGGR_AS_RECORDED, PDA_STAT_AGGR_NONE,
+		PDA_STAT_AGGR_THREAD, PDA_STAT_AGGR_SOCKET,
+	};
+	struct pd_file *f;
+	PD_OPTS(opts);
+
+	ck_assert_int_eq(pd_file_open(SAMPLED, &opts, &f), 0);
+	for (size_t m = 0; m < sizeof(aggrs) / sizeof(aggrs[0]); m++) {
+		struct pda_sampled *sm;
+		struct pda_stat *s;
+		const struct pda_sampled_report *sr;
+		const struct pda_stat_report *rep;
+		uint64_t count[3] = {0}, samples[3] = {0};
+
+		ck_assert_int_eq(read_sampled(f, aggrs[m], NULL, &sm, &s), 0);
+		sr = pda_sampled_report(sm);
+		rep = pda_stat_report(s);
+		ck_assert(rep->sampled);
+		ck_assert_uint_eq(rep->nr_events, 3);
+		ck_assert_uint_eq(rep->nr_rounds, 1);
+		ck_assert_double_eq(rep->walltime_ns,
+				    (double)(sr->last_time - sr->first_time));
+		for (size_t i = 0; i < rep->nr_rows; i++) {
+			const struct pda_stat_row *row = &rep->rows[i];
+
+			ck_assert(row->counted);
+			ck_assert_uint_eq(row->ena, row->run);
+			count[row->event] += row->val;
+			samples[row->event] += row->samples;
+		}
+		for (size_t e = 0; e < 3; e++) {
+			ck_assert_uint_eq(count[e], sr->events[e].count);
+			ck_assert_uint_eq(samples[e], sr->events[e].nr_samples);
+		}
+		/* 2 CPUs; 3 threads */
+		ck_assert_uint_eq(rep->nr_rows,
+				  3 * (aggrs[m] == PDA_STAT_AGGR_NONE     ? 2
+				       : aggrs[m] == PDA_STAT_AGGR_THREAD ? 3
+									  : 1));
+		pda_stat_free(s);
+		pda_sampled_free(sm);
+	}
+	pd_file_close(f);
+}
+END_TEST
+
+static int read_sampled_free(struct pd_file *f, const struct pd_alloc *alloc,
+			     int arg)
+{
+	struct pda_sampled *sm = NULL;
+	struct pda_stat *s = NULL;
+	int rc = read_sampled(f, (enum pda_stat_aggr)arg, alloc, &sm, &s);
+
+	pda_stat_free(s);
+	pda_sampled_free(sm);
+	return rc;
+}
+
+/* T9 for the sampled totals and their reading as a run. */
+START_TEST(test_sampled_nomem)
+{
+	nomem_sweep(SAMPLED, read_sampled_free,
+		    _i ? PDA_STAT_AGGR_THREAD : PDA_STAT_AGGR_NONE);
 }
 END_TEST
 
@@ -416,6 +534,8 @@ Suite *counters_suite(void)
 			    (int)(sizeof(modes) / sizeof(modes[0])));
 	tcase_add_test(tc, test_totals);
 	tcase_add_test(tc, test_nomem);
+	tcase_add_test(tc, test_sampled_aggr);
+	tcase_add_loop_test(tc, test_sampled_nomem, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("metrics");
 	tcase_add_test(tc, test_metric_identity);

@@ -1,8 +1,10 @@
 # What pdtool stat refuses, with one line naming the file and why: a
 # capture of samples among runs, a capture cut short inside its STAT records, a STAT
 # of a CPU the CPU map does not hold, runs of different commands, a
-# per-thread capture as a run, two aggregations, an unknown format.  A
-# capture of samples is read on its own (sampled.test), not as a run.
+# per-thread capture as a run, two aggregations, an unknown format,
+# --per-thread of a capture not recorded so, -A of samples without
+# their CPU, --cumulative of samples.  Captures of samples are runs of
+# each other only (sampled.test).
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 cp testdata/stat-cpu.perf.data testdata/statrec.perf.data \
@@ -28,4 +30,8 @@ echo "per-thread runs: exit $?"
 echo "task capture per socket: exit $?"
 "$PDTOOL" stat --strict --per-socket statrec.perf.data >/dev/null
 echo "the same, --strict: exit $?"
+"$PDTOOL" stat --strict --per-thread stat-cpu.perf.data >/dev/null
+echo "per-thread of a per-CPU capture, --strict: exit $?"
+"$PDTOOL" stat -A demo.perf.data; echo "samples without CPU, -A: exit $?"
+"$PDTOOL" stat --cumulative demo.perf.data; echo "samples, --cumulative: exit $?"
 "$PDTOOL" stat --format csv statrec.perf.data; echo "csv: exit $?"

@@ -75,19 +75,26 @@ golden synth-v1-cpu synth:v1-cpu "$PD_TMP/v1-cpu.data" --per-core
 # count (approx.): C"), for pdtool stat's estimates from samples;
 # tests/cli/stat/sampled.test compares them.  SAMPLED lists them as LIST.
 rm -f "$OUT"/sampled-*.txt "$OUT/SAMPLED"
+# report CAPTURE FILE [OPTION...]: perf report --stdio's output of FILE
+# into $PD_TMP/out; any warning or error stops the run
+report()
+{
+	cap=$1 file=$2
+	shift 2
+	"$PERF" report --stdio "$@" -i "$file" >"$PD_TMP/out" 2>"$PD_TMP/err"
+	rc=$?
+	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
+		"$PD_TMP/err"; then
+		echo "stat-regen.sh: perf report $* -i $cap: exit $rc:" >&2
+		cat "$PD_TMP/err" >&2
+		exit 1
+	fi
+}
 # sampled NAME CAPTURE FILE
 sampled()
 {
 	gold=$OUT/sampled-$1.txt
-	"$PERF" report --stdio --sort dso -i "$3" >"$PD_TMP/out" \
-		2>"$PD_TMP/err"
-	rc=$?
-	if [ $rc != 0 ] || grep -Eiq 'warning|error|fail|invalid' \
-		"$PD_TMP/err"; then
-		echo "stat-regen.sh: perf report -i $2: exit $rc:" >&2
-		cat "$PD_TMP/err" >&2
-		exit 1
-	fi
+	report "$2" "$3" --sort dso
 	grep -E "^# (Samples|Event count)" "$PD_TMP/out" >"$gold"
 	echo "$(basename "$gold") $2" >>"$OUT/SAMPLED"
 }
@@ -99,5 +106,60 @@ for name in $(python3 tests/gen/pd_stat_synth.py --list-sampled); do
 	python3 tests/gen/pd_stat_synth.py "$name" "$PD_TMP/$name.data" ||
 		exit 1
 	sampled "synth-$name" "synth:$name" "$PD_TMP/$name.data"
+done
+
+# sampling captures per CPU and per thread: each event's samples and
+# period sum per CPU (perf report --sort cpu, where the samples carry
+# their CPU) and per thread (--sort pid: "tid:comm"), as
+# "cpu|pid EVENT KEY SAMPLES PERIOD" lines in aggr-NAME.txt, for pdtool
+# stat -A and --per-thread (tests/cli/stat/sampledaggr.test); AGGR lists
+# them as SAMPLED does, the corpus's as corpus:PATH (under
+# /work/shared/corpus or $PD_CORPUS).
+rm -f "$OUT"/aggr-*.txt "$OUT/AGGR"
+CORPUS=${PD_CORPUS:-/work/shared/corpus}
+# aggr NAME CAPTURE FILE
+aggr()
+{
+	gold=$OUT/aggr-$1.txt
+	: >"$gold"
+	keys=pid
+	"$PERF" evlist -v -i "$3" 2>/dev/null | grep -q 'sample_type:.*|CPU' &&
+		keys="cpu pid"
+	for key in $keys; do
+		report "$2" "$3" --no-group --sort "$key" \
+			-F "$key,sample,period" -g none
+		python3 - "$key" "$PD_TMP/out" >>"$gold" <<'PY' || exit 1
+import re, sys
+key, ev = sys.argv[1], None
+row = re.compile(r"\s*(\d+)" + (":.*?" if key == "pid" else "") +
+                 r"\s+(\d+)\s+(\d+)\s*$")
+for line in open(sys.argv[2]):
+    m = re.match(r"# Samples: \S+\s+of events? '(.*)'$", line)
+    if m:
+        ev = m.group(1)
+        continue
+    # "  000   39   78156312" or "  10892:demo   39   78156312"
+    m = None if line.startswith("#") else row.match(line)
+    if m and ev is not None:
+        print(key, ev.replace(" ", "_"), int(m.group(1)), m.group(2),
+              m.group(3))
+PY
+	done
+	echo "$(basename "$gold") $2" >>"$OUT/AGGR"
+}
+for f in testdata/multi.perf.data testdata/fp.perf.data \
+	testdata/group.perf.data; do
+	aggr "$(basename "$f" .perf.data)" "$f" "$f"
+done
+for name in v1-group intel-sampled x86-default; do
+	python3 tests/gen/pd_stat_synth.py "$name" "$PD_TMP/$name.data" ||
+		exit 1
+	aggr "synth-$name" "synth:$name" "$PD_TMP/$name.data"
+done
+for f in quipper/perf.data.systemwide.1-3.4 quipper/perf.data.busy.1-3.8 \
+	quipper/perf.data.forkexit-3.4 quipper/perf.data.singleprocess-3.4 \
+	quipper/perf.data.lost_samples-4.4; do
+	[ -f "$CORPUS/$f" ] || continue
+	aggr "$(basename "$f")" "corpus:$f" "$CORPUS/$f"
 done
 echo "stat-regen.sh: $(wc -l <"$OUT/LIST") goldens in $OUT" >&2
