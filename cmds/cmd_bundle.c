@@ -27,6 +27,7 @@
 #include "cmd_tar.h"
 #include "pda_capture.h"
 #include "pda_session.h"
+#include "pda_strip.h"
 #include "pdc_strbuf.h"
 
 #include <errno.h>
@@ -218,12 +219,24 @@ const char cmd_archive_options[] =
 	"  -l, --level N         zstd level, 1 to 19 (default 9)\n"
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
+	"      --strip-to-symbols\n"
+	"                        pack of each binary and debug file only\n"
+	"                        its symbol tables, CFI, line tables and\n"
+	"                        the code of the functions samples hit\n"
 	"      --strict          exit 1 when a binary samples hit is not\n"
 	"                        packed\n"
 	"  -v, --verbose         say what is packed\n"
 	"  -h, --help            show this help\n";
 
-enum { OPT_STRICT = 0x2000 };
+enum { OPT_STRICT = 0x2000, OPT_STRIP };
+
+/* The addresses samples hit in one DSO, for --strip-to-symbols. */
+struct hits {
+	const char *dso; /* the frames' pointer */
+	uint64_t *addrs;
+	size_t nr, alloc;
+	bool sorted;
+};
 
 struct pack {
 	struct pd_ctx *ctx;
@@ -242,6 +255,11 @@ struct pack {
 	/* the first walk: what would be packed, for the manifest, which
 	 * goes first; nothing is read or written */
 	bool dry;
+	/* --strip-to-symbols: the session that strips, the addresses */
+	struct pda_session *strip;
+	struct hits *hits;
+	size_t nr_hits, hits_alloc;
+	uint64_t nr_stripped, stripped_from;
 };
 
 static void man_add(struct pack *k, const char *fmt, ...) PD_PRINTF(2, 3);
@@ -331,6 +349,108 @@ static bool add_file(struct pack *k, const char *member, const char *path,
 		  (sb.st_mode & 0111) ? 0755 : 0644);
 	if (map)
 		munmap(map, (size_t)sb.st_size);
+	return true;
+}
+
+/* The address frame fr hit in its DSO, noted for --strip-to-symbols. */
+static int note_hit(struct pack *k, const struct pda_frame *fr)
+{
+	struct hits *h = NULL;
+
+	for (size_t i = k->nr_hits; i > 0; i--)
+		if (k->hits[i - 1].dso == fr->dso) {
+			h = &k->hits[i - 1];
+			break;
+		}
+	if (!h) {
+		if (k->nr_hits == k->hits_alloc) {
+			const size_t n = k->hits_alloc ? 2 * k->hits_alloc : 16;
+			struct hits *v = realloc(k->hits, n * sizeof(*v));
+
+			if (!v)
+				return PD_ERR_NOMEM;
+			k->hits = v;
+			k->hits_alloc = n;
+		}
+		h = &k->hits[k->nr_hits++];
+		memset(h, 0, sizeof(*h));
+		h->dso = fr->dso;
+	}
+	if (h->nr && h->addrs[h->nr - 1] == fr->dso_addr)
+		return 0; /* an inlined frame: the same address */
+	if (h->nr == h->alloc) {
+		const size_t n = h->alloc ? 2 * h->alloc : 64;
+		uint64_t *v = realloc(h->addrs, n * sizeof(*v));
+
+		if (!v)
+			return PD_ERR_NOMEM;
+		h->addrs = v;
+		h->alloc = n;
+	}
+	h->addrs[h->nr++] = fr->dso_addr;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The addresses samples hit in DSO dso (as the session names it),
+ * sorted: *nr of them, NULL when none. */
+static const uint64_t *hits_of(struct pack *k, const char *dso, size_t *nr)
+{
+	for (size_t i = 0; i < k->nr_hits; i++) {
+		struct hits *h = &k->hits[i];
+
+		if (h->dso != dso && strcmp(h->dso, dso) != 0)
+			continue;
+		if (!h->sorted && h->nr > 1)
+			qsort(h->addrs, h->nr, sizeof(*h->addrs), cmp_u64);
+		h->sorted = true;
+		*nr = h->nr;
+		return h->addrs;
+	}
+	*nr = 0;
+	return NULL;
+}
+
+/*
+ * The ELF file at path as member, with --strip-to-symbols cut down to
+ * what reading the capture needs (the functions at dso's hit addresses,
+ * bounded by path's or sym's symbols); a file that cannot be stripped
+ * goes whole.  false (with *why) when it cannot be read.
+ */
+static bool add_elf(struct pack *k, const char *member, const char *path,
+		    const char *sym, const char *dso, const char **why)
+{
+	struct pda_strip st;
+	const uint64_t *addrs;
+	size_t nr;
+	int rc;
+
+	if (!k->strip || k->dry)
+		return add_file(k, member, path, why);
+	addrs = hits_of(k, dso, &nr);
+	rc = pda_strip_elf(k->strip, path, sym, addrs, nr, &st);
+	if (rc < 0) {
+		if (rc == PD_ERR_NOMEM)
+			die(k->ctx, "out of memory");
+		warning(k->ctx, "'%s': packed whole: %s", path,
+			pda_session_errmsg(k->strip));
+		return add_file(k, member, path, why);
+	}
+	add_bytes(k, member, st.data, st.size, 0644);
+	k->nr_stripped++;
+	k->stripped_from += st.orig_size;
+	if (k->ctx->verbose)
+		eprintf("pdtool %s: '%s': %zu of %zu bytes kept, %u sections "
+			"dropped, %" PRIu64 " bytes of code\n",
+			k->ctx->cmd, path, st.size, st.orig_size,
+			st.nr_dropped, st.code_kept);
+	pda_strip_free(k->strip, &st);
 	return true;
 }
 
@@ -429,10 +549,11 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 		add_bytes(k, member, f->image, f->image_size, 0644);
 		have_bin = true;
 	} else if (f->binary) {
-		have_bin = add_file(k, member, f->binary, &why);
+		have_bin = add_elf(k, member, f->binary, f->debug, f->dso,
+				   &why);
 	}
 	if (f->debug && dmember[0])
-		have_dbg = add_file(k, dmember, f->debug, &why);
+		have_dbg = add_elf(k, dmember, f->debug, NULL, f->dso, &why);
 	if (!have_bin && !have_dbg) {
 		man_add(k, "missing: %s ('%s': %s)\n", f->dso,
 			f->binary ? f->binary : f->debug, why ? why : "?");
@@ -526,7 +647,8 @@ static int skip_quiet(void *arg, enum pda_capture_skip what, const char *why)
 }
 
 /* sample_fn: the source files of a stack's frames, each once (a memo
- * hit is a stack seen before) */
+ * hit is a stack seen before), and with --strip-to-symbols the
+ * addresses they hit */
 static int sample_sources(void *arg, const struct pda_pipe_item *it)
 {
 	struct pack *k = arg;
@@ -539,6 +661,10 @@ static int sample_sources(void *arg, const struct pda_pipe_item *it)
 	for (size_t i = 0; i < st->nr; i++) {
 		const char *src = st->frames[i].srcfile;
 		size_t j;
+
+		if (k->strip && st->frames[i].dso &&
+		    note_hit(k, &st->frames[i]) < 0)
+			return PD_ERR_NOMEM;
 
 		if (!src || src[0] != '/')
 			continue;
@@ -659,6 +785,7 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		{"output", required_argument, NULL, 'o'},
 		{"level", required_argument, NULL, 'l'},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"strip-to-symbols", no_argument, NULL, OPT_STRIP},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -678,7 +805,7 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	const void *cap;
 	size_t cap_len;
 	struct pd_file *f;
-	bool strict = false;
+	bool strict = false, strip = false;
 	int level = 9, c_, rc;
 	FILE *out;
 
@@ -702,6 +829,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		case OPT_STRICT:
 			strict = true;
+			break;
+		case OPT_STRIP:
+			strip = true;
 			break;
 		default:
 			cmd_symopt(ctx, &sym, c_, arg);
@@ -746,6 +876,8 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		if (rc < 0)
 			die(ctx, "'%s': %s", path,
 			    err[0] ? err : pd_strerror(rc));
+		if (strip)
+			k.strip = s;
 		rc = pda_capture_init(&c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, path, &c, rc);
@@ -767,6 +899,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		env && env->arch ? env->arch : "?");
 	if (sym.symfs)
 		man_add(&k, "symfs: %s\n", sym.symfs);
+	if (strip)
+		man_add(&k, "stripped: symbols, CFI, line tables and the "
+			    "code of the functions samples hit\n");
 	man_add(&k, "capture: %s (from '%s')\n", CAPTURE, path);
 	/* the manifest goes first (a reader tells a bundle by it), so a
 	 * first walk lists what the second packs */
@@ -790,6 +925,11 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_check_write(ctx, ferror(out) ? PD_ERR_IO : 0, output);
 	ctx_close_output(ctx, out, output);
 
+	if (strip)
+		eprintf("pdtool %s: %" PRIu64 " ELF file%s stripped to "
+			"symbols (%" PRIu64 " bytes before)\n",
+			ctx->cmd, k.nr_stripped, PLURAL(k.nr_stripped),
+			k.stripped_from);
 	eprintf("pdtool %s: '%s': the capture (%zu bytes), %" PRIu64
 		" binar%s and %" PRIu64 " source file%s (%" PRIu64
 		" bytes); %" PRIu64 " binar%s and %" PRIu64
@@ -805,6 +945,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		free(k.names[i]);
 	free(k.names);
 	free(k.srcs);
+	for (size_t i = 0; i < k.nr_hits; i++)
+		free(k.hits[i].addrs);
+	free(k.hits);
 	free((void *)(uintptr_t)k.symfs);
 	pdc_strbuf_release(&man);
 	pda_capture_release(&c);
