@@ -487,6 +487,24 @@ static void pack_jit(struct pack *k, const struct pda_dso_files *f)
 	char path[4096], member[4096];
 	const char *why = "not found";
 
+	if (f->jitdump) {
+		/* the jitdump the session read: a reader finds it in the
+		 * bundle's jit/ (its --jit-dir) by its file name */
+		base = strrchr(f->jitdump, '/');
+		base = base ? base + 1 : f->jitdump;
+		snprintf(member, sizeof(member), "jit/%s", base);
+		if (add_file(k, member, f->jitdump, &why)) {
+			man_add(k, "found: %s jitdump=%s samples=%" PRIu64 "\n",
+				f->dso, member, f->nr_samples);
+			man_add(k, "from: %s %s\n", member, f->jitdump);
+			k->nr_found++;
+			return;
+		}
+		man_add(k, "missing: %s ('%s': %s)\n", f->dso, f->jitdump,
+			why);
+		k->nr_missing++;
+		return;
+	}
 	base = base ? base + 1 : f->dso;
 	if (strncmp(base, "perf-", 5) != 0 ||
 	    snprintf(path, sizeof(path), "%s/%s", dir, base) >=
