@@ -428,7 +428,8 @@ enum {
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"    \
 	"                        recording host\n"                           \
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"\
+	"      --jit-dir DIR     where perf-PID.map and jit-PID.dump files\n"   \
+	"                        are (default /tmp)\n"                          \
 	"      --search-path DIR binaries anywhere under DIR, by basename\n" \
 	"                        and build-id (repeatable)\n"             \
 	"      --no-demangle     C++, Rust and D names as they are\n"

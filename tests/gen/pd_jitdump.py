@@ -4,7 +4,7 @@
 perf's tools/perf/util/jitdump.h that `perf inject --jit` reads, with
 the functions of FUNCS below.
 
-    pd_jitdump.py OUT PID [--swap] [--cut N]
+    pd_jitdump.py OUT PID [--swap] [--cut N] [--listing]
 
 A header (magic "JiTD" 0x4A695444 in the writer's byte order, version 1,
 elf_mach EM_X86_64, the pid), then in order: a JIT_CODE_LOAD per
@@ -16,7 +16,8 @@ byte order; --cut N leaves out the last N bytes (a JIT killed
 mid-write).
 
 Prints "START SIZE NAME" per function a reader should find, the last
-load at each address, as perf-PID.map lines would.
+load at each address, as perf-PID.map lines would; with --listing, its
+instructions instead, "NAME ADDR: MNEMONIC OPERANDS" in AT&T syntax.
 """
 
 import struct
@@ -26,6 +27,11 @@ MAGIC = 0x4A695444
 EM_X86_64 = 62
 LOAD, MOVE, DEBUG_INFO, CLOSE, UNWINDING_INFO = 0, 1, 2, 3, 4
 BASE = 0x7F0000001000
+
+
+def listing(n_add):
+    return ["pushq %rbp", "movq %rsp, %rbp"] + ["addq $1, %rax"] * n_add + \
+        ["popq %rbp", "retq"]
 
 
 def body(n_add):
@@ -96,7 +102,8 @@ def main(argv):
     if "--cut" in args:
         cut = int(args[args.index("--cut") + 1])
         del args[args.index("--cut"):args.index("--cut") + 2]
-    args = [a for a in args if a != "--swap"]
+    show = "--listing" in args
+    args = [a for a in args if a not in ("--swap", "--listing")]
     if len(args) != 2:
         sys.stderr.write("usage: pd_jitdump.py OUT PID [--swap] [--cut N]\n")
         return 64
@@ -104,7 +111,14 @@ def main(argv):
     with open(args[0], "wb") as f:
         f.write(data[:len(data) - cut] if cut else data)
     for addr, size, name in expected():
-        print("%x %x %s" % (addr, size, name))
+        if not show:
+            print("%x %x %s" % (addr, size, name))
+            continue
+        off = addr
+        for insn in listing((size - 6) // 4):
+            print("%s %x: %s" % (name, off, insn))
+            off += 1 if insn in ("pushq %rbp", "popq %rbp", "retq") else \
+                3 if insn.startswith("movq") else 4
     return 0
 
 
