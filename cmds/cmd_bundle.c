@@ -713,7 +713,8 @@ static int cmp_str(const void *a, const void *b)
  * --symfs's copy first when it has one, else this host's. */
 static void pack_sources(struct pack *k)
 {
-	if (k->dry)
+	/* no source file: no array, which qsort must not see */
+	if (k->dry && k->nr_srcs > 1)
 		qsort(k->srcs, k->nr_srcs, sizeof(*k->srcs), cmp_str);
 	for (size_t i = 0; i < k->nr_srcs; i++) {
 		char member[4096], path[4096];

@@ -240,11 +240,13 @@ int pda_jitdump_parse(struct pda_session *s, const char *name, char *buf,
 	off = rd32(&r, 8);
 	machine = rd32(&r, 12);
 	if (rd32(&r, 4) != 1 || off < HEADER_MIN || off > len) {
+		const uint32_t version = rd32(&r, 4);
+
 		pda_free(s, buf);
 		return pda_set_err(s, PD_ERR_FORMAT,
 				   "%s: jitdump version %u, header of %zu bytes: "
 				   "version 1 is known",
-				   name, rd32(&r, 4), off);
+				   name, version, off);
 	}
 	m = pda_zalloc(s, sizeof(*m));
 	if (!m) {

@@ -276,9 +276,10 @@ static int strip(struct pda_session *s, struct pda_elf *e,
 	const unsigned char *img = pda_elf_image(e, &size);
 	GElf_Ehdr eh;
 	struct sec *secs;
-	uint64_t end, in_place, shoff, table;
+	uint64_t end, in_place, shoff, table, phdrs;
 	unsigned char *buf;
-	bool msb;
+	size_t ehsize;
+	bool msb, is64;
 
 	if (!gelf_getehdr(e->elf, &eh) || elf_getshdrnum(e->elf, &shnum) ||
 	    !img)
@@ -287,10 +288,21 @@ static int strip(struct pda_session *s, struct pda_elf *e,
 	if (!shnum || !eh.e_shoff)
 		return pda_set_err(s, PD_ERR_UNSUPPORTED,
 				   "%s: no section headers", e->path);
+	is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	phdrs = (uint64_t)eh.e_phnum * eh.e_phentsize;
 	table = (uint64_t)shnum * eh.e_shentsize;
+	if (eh.e_shentsize != (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return pda_set_err(s, PD_ERR_FORMAT,
+				   "%s: section headers of %u bytes", e->path,
+				   eh.e_shentsize);
 	if (eh.e_shoff > size || table > size - eh.e_shoff)
 		return pda_set_err(s, PD_ERR_FORMAT,
 				   "%s: section headers past the file's end",
+				   e->path);
+	if (size < ehsize || eh.e_phoff > size || phdrs > size - eh.e_phoff)
+		return pda_set_err(s, PD_ERR_FORMAT,
+				   "%s: program headers past the file's end",
 				   e->path);
 	msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	secs = pda_zalloc(s, shnum * sizeof(*secs));
@@ -298,9 +310,9 @@ static int strip(struct pda_session *s, struct pda_elf *e,
 		return PD_ERR_NOMEM;
 	/* what stays in place: the headers, allocated sections (their
 	 * offsets are addresses) and whatever lies among them */
-	end = eh.e_ehsize;
-	if (eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > end)
-		end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	end = ehsize;
+	if (eh.e_phoff + phdrs > end)
+		end = eh.e_phoff + phdrs;
 	for (size_t i = 1; i < shnum; i++) {
 		Elf_Scn *scn = elf_getscn(e->elf, i);
 		GElf_Shdr sh;
@@ -359,17 +371,13 @@ static int strip(struct pda_session *s, struct pda_elf *e,
 		pda_free(s, secs);
 		return PD_ERR_NOMEM;
 	}
-	memcpy(buf, img, eh.e_ehsize);
-	if (eh.e_phnum)
-		memcpy(buf + eh.e_phoff, img + eh.e_phoff,
-		       (size_t)eh.e_phnum * eh.e_phentsize);
+	memcpy(buf, img, ehsize);
+	memcpy(buf + eh.e_phoff, img + eh.e_phoff, phdrs);
 	memcpy(buf + shoff, img + eh.e_shoff, table);
-	put(buf + (eh.e_ident[EI_CLASS] == ELFCLASS64 ? 40 : 32), shoff,
-	    eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4, msb);
+	put(buf + (is64 ? 40 : 32), shoff, is64 ? 8 : 4, msb);
 	for (size_t i = 1; i < shnum; i++) {
 		struct sec *c = &secs[i];
 		unsigned char *h = buf + shoff + c->idx * eh.e_shentsize;
-		const bool is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 
 		switch (c->fate) {
 		case KEEP:
