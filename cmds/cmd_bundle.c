@@ -222,13 +222,17 @@ const char cmd_archive_options[] =
 	"      --strip-to-symbols\n"
 	"                        pack of each binary and debug file only\n"
 	"                        its symbol tables, CFI, line tables and\n"
-	"                        the code of the functions samples hit\n"
+	"                        the code of the functions samples hit, of\n"
+	"                        kallsyms the lines around their addresses\n"
 	"      --strict          exit 1 when a binary samples hit is not\n"
 	"                        packed\n"
 	"  -v, --verbose         say what is packed\n"
 	"  -h, --help            show this help\n";
 
 enum { OPT_STRICT = 0x2000, OPT_STRIP };
+
+/* The hits of kernel frames (the kernel's and modules'), by pointer. */
+static const char KERNEL_HITS[] = "[kernel hits]";
 
 /* The addresses samples hit in one DSO, for --strip-to-symbols. */
 struct hits {
@@ -355,10 +359,12 @@ static bool add_file(struct pack *k, const char *member, const char *path,
 /* The address frame fr hit in its DSO, noted for --strip-to-symbols. */
 static int note_hit(struct pack *k, const struct pda_frame *fr)
 {
+	/* the kernel and its modules: one set, kallsyms' addresses */
+	const char *dso = fr->flags & PDA_FRAME_KERNEL ? KERNEL_HITS : fr->dso;
 	struct hits *h = NULL;
 
 	for (size_t i = k->nr_hits; i > 0; i--)
-		if (k->hits[i - 1].dso == fr->dso) {
+		if (k->hits[i - 1].dso == dso) {
 			h = &k->hits[i - 1];
 			break;
 		}
@@ -374,7 +380,7 @@ static int note_hit(struct pack *k, const struct pda_frame *fr)
 		}
 		h = &k->hits[k->nr_hits++];
 		memset(h, 0, sizeof(*h));
-		h->dso = fr->dso;
+		h->dso = dso;
 	}
 	if (h->nr && h->addrs[h->nr - 1] == fr->dso_addr)
 		return 0; /* an inlined frame: the same address */
@@ -591,6 +597,111 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 	return 0;
 }
 
+struct kline {
+	uint64_t addr;
+	size_t line; /* its index in file order */
+};
+
+static int cmp_kline(const void *a, const void *b)
+{
+	const struct kline *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Lines kept around each kernel address hit, in address order: the
+ * symbol holding it may follow symbols a reader skips, and its end is
+ * where a later one starts. */
+#define KALLSYMS_WINDOW 8
+
+/*
+ * kallsyms (text, len bytes) cut down, for --strip-to-symbols, to the
+ * lines around the kernel addresses samples hit and the kernel's bounds
+ * (_text, the reloc symbol, _stext, _etext, _end): into out; *kept and
+ * *nr the lines kept and read.
+ */
+static void strip_kallsyms(struct pack *k, const char *text, size_t len,
+			   struct pdc_strbuf *out, size_t *kept, size_t *nr)
+{
+	const uint64_t *hits;
+	size_t nr_hits, n = 0, alloc = 0;
+	struct kline *v = NULL;
+	const char **starts = NULL;
+	bool *keep;
+
+	hits = hits_of(k, KERNEL_HITS, &nr_hits);
+	for (const char *p = text; p < text + len;) {
+		const char *eol = memchr(p, '\n', (size_t)(text + len - p));
+
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			v = realloc(v, alloc * sizeof(*v));
+			starts = realloc(starts, (alloc + 1) * sizeof(*starts));
+			if (!v || !starts)
+				die(k->ctx, "out of memory");
+		}
+		v[n].addr = strtoull(p, NULL, 16);
+		v[n].line = n;
+		starts[n++] = p;
+		p = eol ? eol + 1 : text + len;
+	}
+	keep = calloc(n + 1, sizeof(*keep));
+	if (!keep || (n && !starts))
+		die(k->ctx, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		static const char *const bounds[] = {" _text\n", " _stext\n",
+						     " _etext\n", " _end\n"};
+		const char *end = i + 1 < n ? starts[i + 1] : text + len;
+
+		for (size_t b = 0; b < 4; b++) {
+			const size_t bl = strlen(bounds[b]);
+
+			if ((size_t)(end - starts[i]) > bl &&
+			    !memcmp(end - bl, bounds[b], bl))
+				keep[i] = true;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_kline);
+	for (size_t h = 0; h < nr_hits; h++) {
+		size_t lo = 0, hi = n;
+
+		while (lo < hi) {
+			const size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid].addr <= hits[h])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* lo: the first line past the address */
+		hi = lo + KALLSYMS_WINDOW < n ? lo + KALLSYMS_WINDOW : n;
+		lo = lo > KALLSYMS_WINDOW ? lo - KALLSYMS_WINDOW : 0;
+		while (lo > 0 && v[lo - 1].addr == v[lo].addr)
+			lo--;
+		while (hi < n && hi > 0 && v[hi].addr == v[hi - 1].addr)
+			hi++;
+		for (size_t i = lo; i < hi; i++)
+			keep[v[i].line] = true;
+	}
+	*kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (keep[i]) {
+			const char *end = i + 1 < n ? starts[i + 1] : text + len;
+
+			pdc_strbuf_add(out, starts[i], (size_t)(end - starts[i]));
+			++*kept;
+		}
+	*nr = n;
+	if (out->oom)
+		die(k->ctx, "out of memory");
+	free(keep);
+	free(starts);
+	free(v);
+}
+
 /* kallsyms: --kallsyms's file, else this host's when the capture is of
  * this host and kernel; the manifest says which, or why none. */
 static void pack_kallsyms(struct pack *k, const struct pd_env *env,
@@ -647,6 +758,20 @@ static void pack_kallsyms(struct pack *k, const struct pd_env *env,
 			    : "every address is 0 (kernel.kptr_restrict: run "
 			      "as root or set it to 0)");
 		k->nr_missing++;
+	} else if (k->strip) {
+		struct pdc_strbuf cut;
+		size_t kept, nr;
+
+		pdc_strbuf_init(&cut, NULL, NULL, 0);
+		strip_kallsyms(k, pdc_strbuf_str(&data), data.len, &cut,
+			       &kept, &nr);
+		add_bytes(k, "kallsyms", pdc_strbuf_str(&cut), cut.len, 0644);
+		man_add(k,
+			"kallsyms: kallsyms (from '%s'%s; %zu of %zu lines: "
+			"those around the addresses samples hit)\n",
+			path, same && !k->sym->kallsyms ? ", this host" : "",
+			kept, nr);
+		pdc_strbuf_release(&cut);
 	} else {
 		add_bytes(k, "kallsyms", pdc_strbuf_str(&data), data.len,
 			  0644);
