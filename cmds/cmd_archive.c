@@ -194,20 +194,16 @@ static void write_file(struct extract *x, const struct cmd_tar_entry *e,
 		refuse(x, e->name, "cannot create it: %s", strerror(errno));
 	while (left) {
 		const size_t chunk = left > (1u << 30) ? 1u << 30 : left;
-		const ssize_t w = write(fd, p, chunk);
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+		if (cmd_write_holes(fd, p, chunk) < 0)
 			die(x->ctx,
 			    "'%s': cannot write member '%s' into the temporary "
 			    "directory: %s (TMPDIR says where it goes)",
-			    x->archive, e->name,
-			    w < 0 ? strerror(errno) : "no space");
-		p += w;
-		left -= (uint64_t)w;
+			    x->archive, e->name, strerror(errno));
+		p += chunk;
+		left -= chunk;
 	}
-	if (close(fd) < 0)
+	if (ftruncate(fd, (off_t)e->size) < 0 || close(fd) < 0)
 		die(x->ctx, "'%s': cannot write member '%s': %s", x->archive,
 		    e->name, strerror(errno));
 }

@@ -27,6 +27,7 @@
 #include "cmd_tar.h"
 #include "pda_capture.h"
 #include "pda_session.h"
+#include "pda_strip.h"
 #include "pdc_strbuf.h"
 
 #include <errno.h>
@@ -218,12 +219,28 @@ const char cmd_archive_options[] =
 	"  -l, --level N         zstd level, 1 to 19 (default 9)\n"
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
+	"      --strip-to-symbols\n"
+	"                        pack of each binary and debug file only\n"
+	"                        its symbol tables, CFI, line tables and\n"
+	"                        the code of the functions samples hit, of\n"
+	"                        kallsyms the lines around their addresses\n"
 	"      --strict          exit 1 when a binary samples hit is not\n"
 	"                        packed\n"
 	"  -v, --verbose         say what is packed\n"
 	"  -h, --help            show this help\n";
 
-enum { OPT_STRICT = 0x2000 };
+enum { OPT_STRICT = 0x2000, OPT_STRIP };
+
+/* The hits of kernel frames (the kernel's and modules'), by pointer. */
+static const char KERNEL_HITS[] = "[kernel hits]";
+
+/* The addresses samples hit in one DSO, for --strip-to-symbols. */
+struct hits {
+	const char *dso; /* the frames' pointer */
+	uint64_t *addrs;
+	size_t nr, alloc;
+	bool sorted;
+};
 
 struct pack {
 	struct pd_ctx *ctx;
@@ -242,6 +259,11 @@ struct pack {
 	/* the first walk: what would be packed, for the manifest, which
 	 * goes first; nothing is read or written */
 	bool dry;
+	/* --strip-to-symbols: the session that strips, the addresses */
+	struct pda_session *strip;
+	struct hits *hits;
+	size_t nr_hits, hits_alloc;
+	uint64_t nr_stripped, stripped_from;
 };
 
 static void man_add(struct pack *k, const char *fmt, ...) PD_PRINTF(2, 3);
@@ -334,6 +356,110 @@ static bool add_file(struct pack *k, const char *member, const char *path,
 	return true;
 }
 
+/* The address frame fr hit in its DSO, noted for --strip-to-symbols. */
+static int note_hit(struct pack *k, const struct pda_frame *fr)
+{
+	/* the kernel and its modules: one set, kallsyms' addresses */
+	const char *dso = fr->flags & PDA_FRAME_KERNEL ? KERNEL_HITS : fr->dso;
+	struct hits *h = NULL;
+
+	for (size_t i = k->nr_hits; i > 0; i--)
+		if (k->hits[i - 1].dso == dso) {
+			h = &k->hits[i - 1];
+			break;
+		}
+	if (!h) {
+		if (k->nr_hits == k->hits_alloc) {
+			const size_t n = k->hits_alloc ? 2 * k->hits_alloc : 16;
+			struct hits *v = realloc(k->hits, n * sizeof(*v));
+
+			if (!v)
+				return PD_ERR_NOMEM;
+			k->hits = v;
+			k->hits_alloc = n;
+		}
+		h = &k->hits[k->nr_hits++];
+		memset(h, 0, sizeof(*h));
+		h->dso = dso;
+	}
+	if (h->nr && h->addrs[h->nr - 1] == fr->dso_addr)
+		return 0; /* an inlined frame: the same address */
+	if (h->nr == h->alloc) {
+		const size_t n = h->alloc ? 2 * h->alloc : 64;
+		uint64_t *v = realloc(h->addrs, n * sizeof(*v));
+
+		if (!v)
+			return PD_ERR_NOMEM;
+		h->addrs = v;
+		h->alloc = n;
+	}
+	h->addrs[h->nr++] = fr->dso_addr;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The addresses samples hit in DSO dso (as the session names it),
+ * sorted: *nr of them, NULL when none. */
+static const uint64_t *hits_of(struct pack *k, const char *dso, size_t *nr)
+{
+	for (size_t i = 0; i < k->nr_hits; i++) {
+		struct hits *h = &k->hits[i];
+
+		if (h->dso != dso && strcmp(h->dso, dso) != 0)
+			continue;
+		if (!h->sorted && h->nr > 1)
+			qsort(h->addrs, h->nr, sizeof(*h->addrs), cmp_u64);
+		h->sorted = true;
+		*nr = h->nr;
+		return h->addrs;
+	}
+	*nr = 0;
+	return NULL;
+}
+
+/*
+ * The ELF file at path as member, with --strip-to-symbols cut down to
+ * what reading the capture needs (the functions at dso's hit addresses,
+ * bounded by path's or sym's symbols); a file that cannot be stripped
+ * goes whole.  false (with *why) when it cannot be read.
+ */
+static bool add_elf(struct pack *k, const char *member, const char *path,
+		    const char *sym, const char *dso, const char **why)
+{
+	struct pda_strip st;
+	const uint64_t *addrs;
+	size_t nr;
+	int rc;
+
+	if (!k->strip || k->dry)
+		return add_file(k, member, path, why);
+	addrs = hits_of(k, dso, &nr);
+	rc = pda_strip_elf(k->strip, path, sym, addrs, nr, &st);
+	if (rc < 0) {
+		if (rc == PD_ERR_NOMEM)
+			die(k->ctx, "out of memory");
+		warning(k->ctx, "'%s': packed whole: %s", path,
+			pda_session_errmsg(k->strip));
+		return add_file(k, member, path, why);
+	}
+	add_bytes(k, member, st.data, st.size, 0644);
+	k->nr_stripped++;
+	k->stripped_from += st.orig_size;
+	if (k->ctx->verbose)
+		eprintf("pdtool %s: '%s': %zu of %zu bytes kept, %u sections "
+			"dropped, %" PRIu64 " bytes of code\n",
+			k->ctx->cmd, path, st.size, st.orig_size,
+			st.nr_dropped, st.code_kept);
+	pda_strip_free(k->strip, &st);
+	return true;
+}
+
 static void hex(char *out, const unsigned char *id, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -367,6 +493,24 @@ static void pack_jit(struct pack *k, const struct pda_dso_files *f)
 	char path[4096], member[4096];
 	const char *why = "not found";
 
+	if (f->jitdump) {
+		/* the jitdump the session read: a reader finds it in the
+		 * bundle's jit/ (its --jit-dir) by its file name */
+		base = strrchr(f->jitdump, '/');
+		base = base ? base + 1 : f->jitdump;
+		snprintf(member, sizeof(member), "jit/%s", base);
+		if (add_file(k, member, f->jitdump, &why)) {
+			man_add(k, "found: %s jitdump=%s samples=%" PRIu64 "\n",
+				f->dso, member, f->nr_samples);
+			man_add(k, "from: %s %s\n", member, f->jitdump);
+			k->nr_found++;
+			return;
+		}
+		man_add(k, "missing: %s ('%s': %s)\n", f->dso, f->jitdump,
+			why);
+		k->nr_missing++;
+		return;
+	}
 	base = base ? base + 1 : f->dso;
 	if (strncmp(base, "perf-", 5) != 0 ||
 	    snprintf(path, sizeof(path), "%s/%s", dir, base) >=
@@ -429,10 +573,11 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 		add_bytes(k, member, f->image, f->image_size, 0644);
 		have_bin = true;
 	} else if (f->binary) {
-		have_bin = add_file(k, member, f->binary, &why);
+		have_bin = add_elf(k, member, f->binary, f->debug, f->dso,
+				   &why);
 	}
 	if (f->debug && dmember[0])
-		have_dbg = add_file(k, dmember, f->debug, &why);
+		have_dbg = add_elf(k, dmember, f->debug, NULL, f->dso, &why);
 	if (!have_bin && !have_dbg) {
 		man_add(k, "missing: %s ('%s': %s)\n", f->dso,
 			f->binary ? f->binary : f->debug, why ? why : "?");
@@ -450,6 +595,111 @@ static int pack_dso(void *arg, const struct pda_dso_files *f)
 	if (f->debug && have_dbg)
 		man_add(k, "from: %s %s\n", dmember, f->debug);
 	return 0;
+}
+
+struct kline {
+	uint64_t addr;
+	size_t line; /* its index in file order */
+};
+
+static int cmp_kline(const void *a, const void *b)
+{
+	const struct kline *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Lines kept around each kernel address hit, in address order: the
+ * symbol holding it may follow symbols a reader skips, and its end is
+ * where a later one starts. */
+#define KALLSYMS_WINDOW 8
+
+/*
+ * kallsyms (text, len bytes) cut down, for --strip-to-symbols, to the
+ * lines around the kernel addresses samples hit and the kernel's bounds
+ * (_text, the reloc symbol, _stext, _etext, _end): into out; *kept and
+ * *nr the lines kept and read.
+ */
+static void strip_kallsyms(struct pack *k, const char *text, size_t len,
+			   struct pdc_strbuf *out, size_t *kept, size_t *nr)
+{
+	const uint64_t *hits;
+	size_t nr_hits, n = 0, alloc = 0;
+	struct kline *v = NULL;
+	const char **starts = NULL;
+	bool *keep;
+
+	hits = hits_of(k, KERNEL_HITS, &nr_hits);
+	for (const char *p = text; p < text + len;) {
+		const char *eol = memchr(p, '\n', (size_t)(text + len - p));
+
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			v = realloc(v, alloc * sizeof(*v));
+			starts = realloc(starts, (alloc + 1) * sizeof(*starts));
+			if (!v || !starts)
+				die(k->ctx, "out of memory");
+		}
+		v[n].addr = strtoull(p, NULL, 16);
+		v[n].line = n;
+		starts[n++] = p;
+		p = eol ? eol + 1 : text + len;
+	}
+	keep = calloc(n + 1, sizeof(*keep));
+	if (!keep || (n && !starts))
+		die(k->ctx, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		static const char *const bounds[] = {" _text\n", " _stext\n",
+						     " _etext\n", " _end\n"};
+		const char *end = i + 1 < n ? starts[i + 1] : text + len;
+
+		for (size_t b = 0; b < 4; b++) {
+			const size_t bl = strlen(bounds[b]);
+
+			if ((size_t)(end - starts[i]) > bl &&
+			    !memcmp(end - bl, bounds[b], bl))
+				keep[i] = true;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_kline);
+	for (size_t h = 0; h < nr_hits; h++) {
+		size_t lo = 0, hi = n;
+
+		while (lo < hi) {
+			const size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid].addr <= hits[h])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* lo: the first line past the address */
+		hi = lo + KALLSYMS_WINDOW < n ? lo + KALLSYMS_WINDOW : n;
+		lo = lo > KALLSYMS_WINDOW ? lo - KALLSYMS_WINDOW : 0;
+		while (lo > 0 && v[lo - 1].addr == v[lo].addr)
+			lo--;
+		while (hi < n && hi > 0 && v[hi].addr == v[hi - 1].addr)
+			hi++;
+		for (size_t i = lo; i < hi; i++)
+			keep[v[i].line] = true;
+	}
+	*kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (keep[i]) {
+			const char *end = i + 1 < n ? starts[i + 1] : text + len;
+
+			pdc_strbuf_add(out, starts[i], (size_t)(end - starts[i]));
+			++*kept;
+		}
+	*nr = n;
+	if (out->oom)
+		die(k->ctx, "out of memory");
+	free(keep);
+	free(starts);
+	free(v);
 }
 
 /* kallsyms: --kallsyms's file, else this host's when the capture is of
@@ -508,6 +758,20 @@ static void pack_kallsyms(struct pack *k, const struct pd_env *env,
 			    : "every address is 0 (kernel.kptr_restrict: run "
 			      "as root or set it to 0)");
 		k->nr_missing++;
+	} else if (k->strip) {
+		struct pdc_strbuf cut;
+		size_t kept, nr;
+
+		pdc_strbuf_init(&cut, NULL, NULL, 0);
+		strip_kallsyms(k, pdc_strbuf_str(&data), data.len, &cut,
+			       &kept, &nr);
+		add_bytes(k, "kallsyms", pdc_strbuf_str(&cut), cut.len, 0644);
+		man_add(k,
+			"kallsyms: kallsyms (from '%s'%s; %zu of %zu lines: "
+			"those around the addresses samples hit)\n",
+			path, same && !k->sym->kallsyms ? ", this host" : "",
+			kept, nr);
+		pdc_strbuf_release(&cut);
 	} else {
 		add_bytes(k, "kallsyms", pdc_strbuf_str(&data), data.len,
 			  0644);
@@ -526,7 +790,8 @@ static int skip_quiet(void *arg, enum pda_capture_skip what, const char *why)
 }
 
 /* sample_fn: the source files of a stack's frames, each once (a memo
- * hit is a stack seen before) */
+ * hit is a stack seen before), and with --strip-to-symbols the
+ * addresses they hit */
 static int sample_sources(void *arg, const struct pda_pipe_item *it)
 {
 	struct pack *k = arg;
@@ -539,6 +804,10 @@ static int sample_sources(void *arg, const struct pda_pipe_item *it)
 	for (size_t i = 0; i < st->nr; i++) {
 		const char *src = st->frames[i].srcfile;
 		size_t j;
+
+		if (k->strip && st->frames[i].dso &&
+		    note_hit(k, &st->frames[i]) < 0)
+			return PD_ERR_NOMEM;
 
 		if (!src || src[0] != '/')
 			continue;
@@ -569,7 +838,8 @@ static int cmp_str(const void *a, const void *b)
  * --symfs's copy first when it has one, else this host's. */
 static void pack_sources(struct pack *k)
 {
-	if (k->dry)
+	/* no source file: no array, which qsort must not see */
+	if (k->dry && k->nr_srcs > 1)
 		qsort(k->srcs, k->nr_srcs, sizeof(*k->srcs), cmp_str);
 	for (size_t i = 0; i < k->nr_srcs; i++) {
 		char member[4096], path[4096];
@@ -659,6 +929,7 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		{"output", required_argument, NULL, 'o'},
 		{"level", required_argument, NULL, 'l'},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"strip-to-symbols", no_argument, NULL, OPT_STRIP},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -678,7 +949,7 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	const void *cap;
 	size_t cap_len;
 	struct pd_file *f;
-	bool strict = false;
+	bool strict = false, strip = false;
 	int level = 9, c_, rc;
 	FILE *out;
 
@@ -702,6 +973,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		case OPT_STRICT:
 			strict = true;
+			break;
+		case OPT_STRIP:
+			strip = true;
 			break;
 		default:
 			cmd_symopt(ctx, &sym, c_, arg);
@@ -746,6 +1020,8 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		if (rc < 0)
 			die(ctx, "'%s': %s", path,
 			    err[0] ? err : pd_strerror(rc));
+		if (strip)
+			k.strip = s;
 		rc = pda_capture_init(&c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, path, &c, rc);
@@ -767,6 +1043,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		env && env->arch ? env->arch : "?");
 	if (sym.symfs)
 		man_add(&k, "symfs: %s\n", sym.symfs);
+	if (strip)
+		man_add(&k, "stripped: symbols, CFI, line tables and the "
+			    "code of the functions samples hit\n");
 	man_add(&k, "capture: %s (from '%s')\n", CAPTURE, path);
 	/* the manifest goes first (a reader tells a bundle by it), so a
 	 * first walk lists what the second packs */
@@ -790,6 +1069,11 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 	ctx_check_write(ctx, ferror(out) ? PD_ERR_IO : 0, output);
 	ctx_close_output(ctx, out, output);
 
+	if (strip)
+		eprintf("pdtool %s: %" PRIu64 " ELF file%s stripped to "
+			"symbols (%" PRIu64 " bytes before)\n",
+			ctx->cmd, k.nr_stripped, PLURAL(k.nr_stripped),
+			k.stripped_from);
 	eprintf("pdtool %s: '%s': the capture (%zu bytes), %" PRIu64
 		" binar%s and %" PRIu64 " source file%s (%" PRIu64
 		" bytes); %" PRIu64 " binar%s and %" PRIu64
@@ -805,6 +1089,9 @@ int cmd_archive(int argc, char **argv, struct pd_ctx *ctx)
 		free(k.names[i]);
 	free(k.names);
 	free(k.srcs);
+	for (size_t i = 0; i < k.nr_hits; i++)
+		free(k.hits[i].addrs);
+	free(k.hits);
 	free((void *)(uintptr_t)k.symfs);
 	pdc_strbuf_release(&man);
 	pda_capture_release(&c);

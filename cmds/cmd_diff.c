@@ -79,7 +79,8 @@ const char cmd_diff_options[] =
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols of the recording host\n"
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"
+	"      --jit-dir DIR     where perf-PID.map and jit-PID.dump files\n"
+	"                        are (default /tmp)\n"
 	"      --search-path DIR binaries anywhere under DIR, by basename\n"
 	"                        and build-id (repeatable)\n"
 	"      --no-demangle     C++, Rust and D names as they are\n"

@@ -109,6 +109,43 @@ static size_t src_read(struct src *s, unsigned char *buf, size_t cap)
 	return (size_t)n;
 }
 
+int cmd_write_holes(int fd, const unsigned char *p, size_t n)
+{
+	static const unsigned char zero[4096];
+
+	while (n) {
+		const size_t chunk = n < sizeof(zero) ? n : sizeof(zero);
+		ssize_t w;
+
+		if (chunk == sizeof(zero) && !memcmp(p, zero, chunk)) {
+			if (lseek(fd, (off_t)chunk, SEEK_CUR) < 0)
+				return -1;
+			w = (ssize_t)chunk;
+		} else {
+			/* up to the next block of zeros */
+			size_t len = chunk;
+
+			while (len < n && len < ((size_t)1 << 30) &&
+			       (n - len < sizeof(zero) ||
+				memcmp(p + len, zero, sizeof(zero))))
+				len += n - len < sizeof(zero) ? n - len
+							      : sizeof(zero);
+			w = write(fd, p, len);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return -1;
+			if (w == 0) {
+				errno = ENOSPC;
+				return -1;
+			}
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void sink_write(struct sink *k, const unsigned char *p, size_t n)
 {
 	/* O5: a size in the input (or a bomb) does not fill the disk */
@@ -118,19 +155,19 @@ static void sink_write(struct sink *k, const unsigned char *p, size_t n)
 		    "copy (decompress it and give the file)",
 		    k->name, (unsigned long long)(SPOOL_MAX >> 30));
 	k->len += n;
-	while (n) {
-		ssize_t w = write(k->fd, p, n);
+	if (cmd_write_holes(k->fd, p, n) < 0)
+		die(k->ctx,
+		    "cannot write the copy of '%s' in '%s': %s "
+		    "(TMPDIR says where it goes)",
+		    k->name, k->dir, strerror(errno));
+}
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			die(k->ctx,
-			    "cannot write the copy of '%s' in '%s': %s "
-			    "(TMPDIR says where it goes)",
-			    k->name, k->dir, strerror(errno));
-		p += w;
-		n -= (size_t)w;
-	}
+/* The copy's length, a hole at its end included. */
+static void sink_end(struct sink *k)
+{
+	if (ftruncate(k->fd, (off_t)k->len) < 0)
+		die(k->ctx, "cannot write the copy of '%s' in '%s': %s",
+		    k->name, k->dir, strerror(errno));
 }
 
 PD_NORETURN static void corrupt(const struct src *s, enum packing k,
@@ -406,6 +443,7 @@ static const void *spool(struct pd_ctx *ctx, int fd, const char *name,
 		copy(&s, &k);
 		break;
 	}
+	sink_end(&k);
 	*len = (size_t)k.len;
 	if (!k.len) {
 		close(k.fd);
@@ -440,6 +478,7 @@ static int spool_raw(struct pd_ctx *ctx, int fd, const char *name,
 
 	sink_open(&k);
 	copy(&s, &k);
+	sink_end(&k);
 	if (lseek(k.fd, 0, SEEK_SET) < 0)
 		die(ctx, "cannot read the copy of '%s': %s", name,
 		    strerror(errno));

@@ -309,6 +309,14 @@ const char *cmd_input_packed(const unsigned char *p, size_t n);
 const void *cmd_input_spool(struct pd_ctx *ctx, int fd, const char *name,
 			    const unsigned char *head, size_t head_len,
 			    size_t *len);
+/*
+ * n bytes at p written to fd at its offset, runs of zeros (4 KiB
+ * blocks) skipped over as a hole: a bundle's stripped binaries are
+ * mostly zeros where their code and data were.  The caller ftruncate()s
+ * fd to its length at the end, for a hole there.  @return 0, or -1 with
+ * errno.
+ */
+int cmd_write_holes(int fd, const unsigned char *p, size_t n);
 /* cmd_input_spool() of a whole zstd stream (one frame or several), for
  * a bundle (cmd_bundle.c): a stream cut short or corrupt dies. */
 const void *cmd_input_spool_zstd(struct pd_ctx *ctx, int fd, const char *name,
@@ -420,7 +428,8 @@ enum {
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"    \
 	"                        recording host\n"                           \
 	"      --vmlinux FILE    kernel symbols from a vmlinux\n"            \
-	"      --jit-dir DIR     where perf-PID.map files are (default /tmp)\n"\
+	"      --jit-dir DIR     where perf-PID.map and jit-PID.dump files\n"   \
+	"                        are (default /tmp)\n"                          \
 	"      --search-path DIR binaries anywhere under DIR, by basename\n" \
 	"                        and build-id (repeatable)\n"             \
 	"      --no-demangle     C++, Rust and D names as they are\n"

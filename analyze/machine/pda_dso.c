@@ -770,6 +770,8 @@ void pda_dsos_release(struct pda_session *s)
 			pda_ksyms_free(s, d->ksyms);
 		if (d->jit)
 			pda_jitmap_free(s, d->jit);
+		/* after d.elf, which reads it */
+		pda_free(s, d->jit_image);
 		pda_free(s, d->d.tried);
 	}
 	s->dsos.all = NULL;

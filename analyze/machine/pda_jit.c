@@ -46,7 +46,6 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 {
 	struct pda_jitmap *m;
 	char *line = buf, *end = buf + len;
-	size_t nr_out = 0;
 
 	*out = NULL;
 	m = pda_zalloc(s, sizeof(*m));
@@ -91,6 +90,15 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 	next:
 		line = eol + 1;
 	}
+	pda_jitmap_finish(m);
+	*out = m;
+	return 0;
+}
+
+void pda_jitmap_finish(struct pda_jitmap *m)
+{
+	size_t nr_out = 0;
+
 	/* an empty map has no array at all: qsort must not see NULL */
 	if (m->nr > 1)
 		qsort(m->v, m->nr, sizeof(*m->v), cmp_jitsym);
@@ -100,8 +108,6 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 		m->v[nr_out++] = m->v[i];
 	}
 	m->nr = nr_out;
-	*out = m;
-	return 0;
 }
 
 const struct pda_jitsym *pda_jitmap_find(const struct pda_jitmap *m,
@@ -191,8 +197,78 @@ static int try_map(struct pda_session *s, struct pda_dso_ent *d,
 }
 
 /*
+ * d's jitdump: in --jit-dir by its file name, else at its recorded path
+ * inside --symfs, and on this host where its files are read
+ * (--host-files with --symfs).  @return 1 read, 0 not found (the tried
+ * paths noted), <0 NOMEM.
+ */
+static int load_dump(struct pda_session *s, struct pda_dso_ent *d)
+{
+	const char *base = strrchr(d->jitdump, '/');
+	char path[PDA_PATH_MAX], real[PDA_PATH_MAX];
+	const char *why = NULL, *used = path;
+	char *buf = NULL;
+	size_t len = 0, image_size;
+	void *image;
+	bool escaped;
+	int rc = PD_ERR_NOTFOUND;
+
+	base = base ? base + 1 : d->jitdump;
+	if (s->opts.jit_dir) {
+		if (pda_pathf(path, "%s/%s", s->opts.jit_dir, base))
+			rc = try_map(s, d, path, &buf, &len, &why);
+	} else {
+		if (s->dsos.symfs &&
+		    pda_path_under(s->dsos.symfs, d->jitdump, real,
+				   sizeof(real), &escaped) == 0) {
+			used = real;
+			rc = try_map(s, d, real, &buf, &len, &why);
+		}
+		if (rc < 0 && rc != PD_ERR_NOMEM && pda_host_files(s) &&
+		    pda_pathf(path, "%s", d->jitdump)) {
+			used = path;
+			rc = try_map(s, d, path, &buf, &len, &why);
+		}
+	}
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0)
+		return 0;
+	rc = pda_jitdump_parse(s, used, buf, len, &d->jit, &image,
+			       &image_size);
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0) {
+		pda_logf(s, PD_LOG_WARN, "%s", pda_session_errmsg(s));
+		return 0;
+	}
+	if (image) {
+		rc = pda_elf_open_image(s, used, image, image_size, &d->d.elf);
+		if (rc == PD_ERR_NOMEM) {
+			pda_free(s, image);
+			return rc;
+		}
+		if (rc < 0)
+			pda_free(s, image);
+		else
+			d->jit_image = image;
+	}
+	if (d->jit->nr_bad)
+		pda_logf(s, PD_LOG_WARN,
+			 "%s: %zu code records skipped (empty, or a move of "
+			 "code never loaded)",
+			 used, d->jit->nr_bad);
+	d->jitdump_from = pda_intern(s, used, strlen(used));
+	if (!d->jitdump_from)
+		return PD_ERR_NOMEM;
+	d->d.state = PDA_DSO_FOUND;
+	return 1;
+}
+
+/*
  * The map file: in --jit-dir, else /tmp; with --symfs, in its /tmp
  * (resolved inside it) and the host's /tmp only with --host-files.
+ * A process that mapped a jitdump reads that instead, when found.
  */
 int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d)
 {
@@ -204,6 +280,12 @@ int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d)
 	bool escaped;
 	int rc = PD_ERR_NOTFOUND;
 
+	if (d->jitdump) {
+		rc = load_dump(s, d);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+		rc = PD_ERR_NOTFOUND;
+	}
 	if (!pda_pathf(path, "%s/perf-%u.map", dir, (unsigned)d->pid)) {
 		d->d.state = PDA_DSO_MISSING;
 		d->d.why = "path too long";

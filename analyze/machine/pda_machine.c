@@ -837,6 +837,38 @@ static uint64_t map_end(uint64_t start, uint64_t len)
 	return len > UINT64_MAX - start ? UINT64_MAX : start + len;
 }
 
+/*
+ * A JIT maps its jitdump file (jit-PID.dump, any directory) executable
+ * so that the capture names it: noted on that process's JIT DSO, whose
+ * symbols and code then come from it (pda_jit_load).
+ */
+static int note_jitdump(struct pda_session *s, const struct mmap_args *a)
+{
+	const char *base = a->name, *p;
+	struct pda_dso_ent *d;
+	char jit_name[64];
+
+	for (p = a->name; p < a->name + a->name_len; p++)
+		if (*p == '/')
+			base = p + 1;
+	p = base + 4;
+	if (a->name + a->name_len - base < 10 || memcmp(base, "jit-", 4) ||
+	    !(*p >= '0' && *p <= '9'))
+		return 0;
+	while (p < a->name + a->name_len && *p >= '0' && *p <= '9')
+		p++;
+	if (a->name + a->name_len - p != 5 || memcmp(p, ".dump", 5))
+		return 0;
+	snprintf(jit_name, sizeof(jit_name), "/tmp/perf-%u.map",
+		 (unsigned)a->pid);
+	d = pda_dso_get(s, PDA_DSO_JIT, jit_name, strlen(jit_name), NULL, 0,
+			a->pid);
+	if (!d)
+		return PD_ERR_NOMEM;
+	d->jitdump = pda_intern(s, a->name, a->name_len);
+	return d->jitdump ? 0 : PD_ERR_NOMEM;
+}
+
 static int user_mmap(struct pda_session *s, const struct mmap_args *a)
 {
 	struct pda_map map = {0};
@@ -866,6 +898,8 @@ static int user_mmap(struct pda_session *s, const struct mmap_args *a)
 		}
 		if (map.kind == PDA_MAP_VDSO)
 			map.pgoff = 0; /* as perf: the image starts the map */
+		else if (note_jitdump(s, a) < 0)
+			return PD_ERR_NOMEM;
 		break;
 	case PDA_MAP_JIT:
 		snprintf(jit_name, sizeof(jit_name), "/tmp/perf-%u.map",

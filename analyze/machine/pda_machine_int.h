@@ -214,6 +214,11 @@ struct pda_dso_ent {
 	int64_t kdelta;		 /* KERNEL: add to a recorded address to
 				  * get the symbol source's address */
 	struct pda_jitmap *jit;	 /* JIT */
+	const char *jitdump;	 /* JIT: the jit-PID.dump the process
+				  * mapped (recorded path), or NULL */
+	const char *jitdump_from; /* JIT: the jitdump file read, or NULL */
+	void *jit_image;	 /* JIT: the ELF made of the dump's code,
+				  * d.elf's bytes (pda_jitdump.c) */
 	const struct pda_spsyms *sp; /* simpleperf's symbols, when missing */
 	bool sp_tried;
 	size_t nr_tried, tried_alloc;
@@ -478,6 +483,8 @@ int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
 struct pda_jitsym {
 	uint64_t start, end; /* [start, end) */
 	const char *name;    /* into buf */
+	const unsigned char *code; /* a jitdump's: end - start bytes into
+				    * buf; NULL for a map file */
 };
 
 struct pda_jitmap {
@@ -499,6 +506,20 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 const struct pda_jitsym *pda_jitmap_find(const struct pda_jitmap *m,
 					 uint64_t addr);
 void pda_jitmap_free(struct pda_session *s, struct pda_jitmap *m);
+/*
+ * A jitdump (jit-PID.dump, as perf inject --jit reads it) held in buf
+ * (taken over): its JIT_CODE_LOAD and JIT_CODE_MOVE records as *out,
+ * and when the code bytes are there and the dump is in this host's byte
+ * order, an ELF image of them (*image, pda_free()d after its handle;
+ * NULL otherwise) with one section and symbol per function, which
+ * annotate disassembles.  name: for messages.  @return 0; FORMAT with
+ * the session's message for a header that is not a jitdump's; NOMEM.
+ */
+int pda_jitdump_parse(struct pda_session *s, const char *name, char *buf,
+		      size_t len, struct pda_jitmap **out, void **image,
+		      size_t *image_size);
+/* Sort m's entries by start, the last of each start kept. */
+void pda_jitmap_finish(struct pda_jitmap *m);
 /* Load d's perf-PID.map from opts.jit_dir (or /tmp). */
 int pda_jit_load(struct pda_session *s, struct pda_dso_ent *d);
 

@@ -1336,6 +1336,7 @@ int pda_session_dso_files(struct pda_session *s,
 		f.kernel = d->kind == PDA_DSO_KERNEL || d->d.kernel;
 		f.vdso = d->kind == PDA_DSO_VDSO;
 		f.jit = d->kind == PDA_DSO_JIT;
+		f.jitdump = d->jitdump_from;
 		f.build_id = d->d.build_id;
 		f.build_id_size = d->d.build_id_size;
 		f.build_id_recorded = f.build_id_size != 0;

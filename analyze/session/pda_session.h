@@ -416,6 +416,8 @@ struct pda_dso_files {
 	bool kernel;		/* [kernel.kallsyms] or a module */
 	bool vdso;		/* [vdso] */
 	bool jit;		/* a perf-PID.map */
+	const char *jitdump;	/* JIT: the jit-PID.dump read instead of
+				 * the map, or NULL */
 	/* the file the binary was read from, NULL: none (or an image in
 	 * memory: the vdso of this process, then image and image_size) */
 	const char *binary;
