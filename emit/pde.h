@@ -718,6 +718,7 @@ const char *pde_diff_tests_text(const struct pda_diff *d);
 struct pda_annot;	/* pda_annotate.h: finished, with its functions */
 struct pda_annot_func;
 struct pda_missing_dso;	/* pda_session.h: a binary with unresolved frames */
+struct pda_branch_insn;	/* pda_branch.h: an instruction's branch counts */
 
 enum pde_annot_format {
 	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
@@ -759,6 +760,10 @@ struct pde_annot {
 	 * accesses as perf annotate --code-with-type shows it: text "\t\t#
 	 * data-type: NOTE" after the instruction, json "data_type". */
 	const char *const *notes;
+	/* Set likewise, or NULL: the branch counts of each instruction of
+	 * that function (pda_branch_annot_func()): text columns taken,
+	 * miss%, cycles and IPC; json "branch"; html a note. */
+	const struct pda_branch_insn *branches;
 };
 
 int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,

@@ -82,6 +82,9 @@ struct pda_bcyc_sym *pda_bcyc_sym_of(struct pda_bcyc *c,
 		return NULL;
 	}
 	si->dso = e->dso;
+	si->dso_name = e->loc.dso;
+	si->name = e->loc.sym;
+	si->kernel = e->loc.kernel;
 	si->start = start;
 	si->size = size;
 	if (pdc_hash_add(pda_session_alloc(s), &c->syms, h, si) < 0) {
@@ -102,8 +105,8 @@ const struct pda_bcyc_sym *pda_bcyc_find(const struct pda_bcyc *c,
 	while ((it = pdc_hash_next(&c->syms, &pos))) {
 		const struct pda_bcyc_sym *si = it;
 
-		if (si->start == start && si->dso->name && dso &&
-		    !strcmp(si->dso->name, dso))
+		if (si->start == start && si->dso_name && dso &&
+		    !strcmp(si->dso_name, dso))
 			return si;
 	}
 	return NULL;

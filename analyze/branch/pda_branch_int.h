@@ -86,6 +86,9 @@ struct pda_bcyc_taken {
 
 struct pda_bcyc_sym {
 	struct pda_dso *dso;
+	const char *dso_name;	  /* as recorded (the map's) */
+	const char *name;	  /* as the session names it */
+	bool kernel;
 	uint64_t start, size;	  /* the symbol's, in the DSO's space */
 	struct pda_bcyc_slot *ch; /* [size] once a branch leaves it with
 				   * cycles */
