@@ -111,7 +111,7 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		PDA_BREP_OPTS(ro, .keys = nr_keys ? keys : NULL,
 			      .nr_keys = nr_keys, .ipc = ipc);
 
-		f = ctx_open_twice(ctx, a->path);
+		f = a->f ? a->f : ctx_open_twice(ctx, a->path);
 		cmd_pda_opts(ctx, a->sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)

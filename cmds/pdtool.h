@@ -757,6 +757,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
  * into output (NULL: stdout).  @return the exit status.
  */
 struct cmd_report_branch {
+	struct pd_file *f; /* opened already (closed here), or NULL */
 	const char *path, *output, *sort;
 	float percent_limit;
 	const struct cmd_symopts *sym;
