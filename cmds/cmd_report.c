@@ -230,6 +230,7 @@ struct report_opts {
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
+	const char *time_arg;	/* --time's text */
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
@@ -531,6 +532,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_TIME:
 		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
 		break;
@@ -671,10 +673,14 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	while ((c = cmd_getopt(&p)) != -1) {
 		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK)
 			continue;
-		/* branch mode takes --sort, -o, --percent-limit, --stdio
-		 * and the symbol options (the common ones are getopt's) */
+		/* branch mode takes --sort, -o, --percent-limit, --stdio,
+		 * --format, the sample filters and the symbol options (the
+		 * common ones are getopt's) */
 		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
-		     c != OPT_STDIO && c < CMD_OPT_SYMFS) ||
+		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_COMMS &&
+		     c != OPT_DSOS && c != OPT_SYMBOLS && c != OPT_PID &&
+		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
+		     c < CMD_OPT_SYMFS) ||
 		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
 		    c == CMD_OPT_ITRACE)
 			o->plain_opts = true;
@@ -683,8 +689,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->path = cmd_opts_input(&p);
 	if (o->branch_stack && o->plain_opts)
 		usage_error(ctx, "--branch-stack takes --sort, -o, "
-				 "--percent-limit, --stdio and the symbol "
-				 "options; not the others yet");
+				 "--percent-limit, --stdio, --format, the "
+				 "sample filters and the symbol options; not "
+				 "the others yet");
 	if (o->view)
 		set_view(ctx, o);
 }
@@ -1146,6 +1153,18 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.sort = o->sort_arg,
 			.percent_limit = o->percent_limit,
 			.sym = &o->sym,
+			.format = (int)o->format,
+			.comms = o->comms[0] ? o->comms : NULL,
+			.dsos = o->dsos[0] ? o->dsos : NULL,
+			.symbols = o->symbols[0] ? o->symbols : NULL,
+			.pids = o->pids,
+			.nr_pids = o->nr_pids,
+			.tids = o->tids,
+			.nr_tids = o->nr_tids,
+			.cpus = o->cpus,
+			.nr_cpus = o->nr_cpus,
+			.time = &o->time,
+			.time_arg = o->time_arg,
 		};
 
 		rc = cmd_report_branch(ctx, &a);

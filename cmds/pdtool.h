@@ -761,6 +761,13 @@ struct cmd_report_branch {
 	const char *path, *output, *sort;
 	float percent_limit;
 	const struct cmd_symopts *sym;
+	int format;	/* 0 text, 1 md, 2 json, 3 csv */
+	/* perf's sample filters: NULL-terminated lists (NULL: any), ids */
+	const char *const *comms, *const *dsos, *const *symbols;
+	const uint32_t *pids, *tids, *cpus;
+	size_t nr_pids, nr_tids, nr_cpus;
+	const struct cmd_time_range *time;
+	const char *time_arg; /* --time's text, NULL: none */
 };
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
 /*

@@ -901,6 +901,13 @@ struct pde_report_opts {
 	size_t nr_ratios;
 	bool dso_list;		/* --dsos was given: perf does not widen the
 				 * DSO column for rows without a symbol */
+	/* branch text: the one value --comms, --dsos or --symbols names
+	 * (NULL: none, or several), whose comm, dso or symbol column perf
+	 * elides, saying it in the header */
+	const char *one_comm, *one_dso, *one_sym;
+	/* branch text: --time's text, which perf's title repeats ("(time
+	 * slices: ...)"); NULL: none */
+	const char *time_slices;
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`
@@ -936,6 +943,23 @@ struct pda_brep;
  * color.
  */
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o);
+/*
+ * The same rows (--percent-limit applied) as GitHub Markdown (a heading
+ * and a table an event: share, entries, the keys' cells as the text
+ * shows them, IPC and coverage with ipc), CSV (a header line, then a
+ * line a row: event, share, entries, the cells, ipc) or JSON (one
+ * document: "lost", "keys", per table its event, "entries", "samples"
+ * and rows, each "overhead", "entries", the cells by perf's key names,
+ * "from" and "to" ({"dso", "symbol", "addr", "map_addr", "level",
+ * "srcline"}), "ipc" and "ipc_coverage" with ipc; then "branch_types",
+ * perf's Branch Statistics as counts).
+ */
+int pde_branch_report_md(FILE *out, const struct pda_brep *r, bool ipc,
+			 const struct pde_report_opts *o);
+int pde_branch_report_csv(FILE *out, const struct pda_brep *r, bool ipc,
+			  const struct pde_report_opts *o);
+int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o);
 
 /* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */

@@ -71,6 +71,7 @@ struct row {
 	const struct loc_ent *to_loc;
 	unsigned event; /* the table's index in r->tables */
 	uint64_t seq;	/* the order rows came */
+	bool hidden;	/* its first entry's sample was filtered out */
 };
 
 struct table {
@@ -97,6 +98,7 @@ struct pda_brep {
 	size_t nr_tables, alloc_tables;
 	uint64_t nr_rows, nr_entries, nr_resolved;
 	struct pda_brep_stats st;
+	bool cur_hidden; /* the sample being added is filtered out */
 	bool finished;
 };
 
@@ -313,10 +315,12 @@ static void key_of(const struct pda_brep *r, const struct row *w,
 		k->comm = p->comm;
 	key_end(&p->from, r->has[PDA_BREP_DSO_FROM], r->has[PDA_BREP_SYM_FROM],
 		&k->dso_from, &k->sym_from, &k->start_from, &k->addr_from);
-	/* perf's dso and symbol keys are the target's in branch mode */
+	/* perf's dso and symbol keys are the target's in branch mode, and
+	 * so is its ipc_lbr column's (sort_sym_ipc compares as sort_sym):
+	 * with it, rows of other targets stay apart */
 	key_end(&p->to, r->has[PDA_BREP_DSO_TO] || r->has[PDA_BREP_DSO],
-		r->has[PDA_BREP_SYM_TO] || r->has[PDA_BREP_SYM], &k->dso_to,
-		&k->sym_to, &k->start_to, &k->addr_to);
+		r->has[PDA_BREP_SYM_TO] || r->has[PDA_BREP_SYM] || r->ipc,
+		&k->dso_to, &k->sym_to, &k->start_to, &k->addr_to);
 	if (r->has[PDA_BREP_SRCLINE_FROM])
 		k->src_from = p->from.srcline;
 	if (r->has[PDA_BREP_SRCLINE_TO])
@@ -564,6 +568,7 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 		return PD_ERR_NOMEM;
 	*nw = w;
 	nw->pub.count = 1;
+	nw->hidden = r->cur_hidden;
 	if (r->ipc) {
 		nw->to_ipc = pda_bcyc_sym_of(&r->cyc, to, &err);
 		if (err < 0) {
@@ -581,6 +586,12 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
 		 const char *comm)
 {
+	return pda_brep_add_filtered(r, sample, comm, false);
+}
+
+int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
+			  const char *comm, bool filtered)
+{
 	struct table *t;
 	unsigned event;
 
@@ -592,6 +603,7 @@ int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
 	if (!t)
 		return PD_ERR_NOMEM;
 	t->pub.nr_samples++;
+	r->cur_hidden = filtered;
 	if (r->ipc) {
 		const int rc = pda_bcyc_add(&r->cyc, sample, comm ? comm : "");
 
@@ -717,6 +729,22 @@ static int table_cmp_idx(const struct table *a, const struct table *b)
 	return (ia > ib) - (ia < ib);
 }
 
+/* The rows whose first entry's sample was filtered out go, in order;
+ * their entries stay in the table's total, as perf's. */
+static void hide_rows(struct table *t)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < t->pub.nr_rows; j++) {
+		/* pub is the row's first member */
+		const struct row *w = (const struct row *)(uintptr_t)t->rows[j];
+
+		if (!w->hidden)
+			t->rows[n++] = t->rows[j];
+	}
+	t->pub.nr_rows = n;
+}
+
 int pda_brep_finish(struct pda_brep *r)
 {
 	size_t most = 0;
@@ -744,6 +772,7 @@ int pda_brep_finish(struct pda_brep *r)
 		struct table *t = &r->tables[i];
 
 		sort_rows(r, t->rows, tmp, t->pub.nr_rows);
+		hide_rows(t);
 		for (size_t j = 0; r->ipc && j < t->pub.nr_rows; j++) {
 			/* pub is the row's first member */
 			struct row *w = (struct row *)(uintptr_t)t->rows[j];
