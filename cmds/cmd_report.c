@@ -81,7 +81,7 @@ const char cmd_report_options[] =
 	"                        SYM -g fractal,0.5,callee)\n"
 	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
 	"                        sampled functions (-g fractal,0.5,caller)\n"
-	"      --branch-stack    perf's branch mode: a row per taken branch of\n"
+	"  -b, --branch-stack    perf's branch mode: a row per taken branch of\n"
 	"                        the branch stacks (perf record -b), shares\n"
 	"                        of all their entries; --sort keys comm, dso,\n"
 	"                        symbol (the target's), dso_from, dso_to,\n"
@@ -91,7 +91,11 @@ const char cmd_report_options[] =
 	"                        symbol_to,cycles, as perf 6.1); a symbol\n"
 	"                        key adds perf's IPC [IPC Coverage] of the\n"
 	"                        target's function.  With -o, --sort,\n"
-	"                        --percent-limit and the symbol options.\n"
+	"                        --percent-limit, --format (text, md,\n"
+	"                        json, csv), the sample filters (--comms,\n"
+	"                        --dsos, --symbols, --pid, --tid, --cpu,\n"
+	"                        --time, as perf applies them) and the\n"
+	"                        symbol options.\n"
 	"                        The default, as perf's, when the capture's\n"
 	"                        header says its events sample branch\n"
 	"                        stacks (perf record -b or -j) and none the\n"
@@ -656,7 +660,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:s:np:j:g:G",
+			     .own_shortopts = "o:s:np:j:g:Gb",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -664,14 +668,16 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	/* --branch-stack changes what --sort's keys are: seen first */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--branch-stack"))
+		if (!strcmp(argv[i], "--branch-stack") ||
+		    !strcmp(argv[i], "-b"))
 			o->branch_stack = o->branch_set = true;
 		else if (!strcmp(argv[i], "--no-branch-stack")) {
 			o->branch_stack = false;
 			o->branch_set = true;
 		}
 	while ((c = cmd_getopt(&p)) != -1) {
-		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK)
+		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK ||
+		    c == 'b')
 			continue;
 		/* branch mode takes --sort, -o, --percent-limit, --stdio,
 		 * --format, the sample filters and the symbol options (the
