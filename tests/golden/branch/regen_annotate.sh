@@ -17,12 +17,9 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF=${PERF:-perf}
 PERF7=${PERF7:?"PERF7: a perf >= 7 (see regen_report.sh)"}
-GOLD=tests/golden/branch/annotate
-pd_need_perf61
-pd_tmp_init
-br_sysroot || exit 2
+br_regen_init
+GOLD=$GOLD/annotate
 mkdir -p $GOLD
 rm -f $GOLD/*.stdio2 $GOLD/CRASHED
 fail=0
