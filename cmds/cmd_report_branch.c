@@ -26,14 +26,6 @@ static bool in_names(const char *const *list, const char *name)
 	return false;
 }
 
-static bool in_ids(const uint32_t *ids, size_t nr, uint32_t id)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
 /*
  * perf's al->filtered of the sample (machine__resolve(), thread__is_
  * filtered()): its thread's comm, pid or tid, or its own address's DSO
@@ -49,9 +41,9 @@ static bool sample_filtered(const struct cmd_report_branch *a,
 
 	if (a->comms && !in_names(a->comms, it->comm))
 		return true;
-	if (a->nr_pids && !in_ids(a->pids, a->nr_pids, sample->pid))
+	if (a->nr_pids && !cmd_in_ids(a->pids, a->nr_pids, sample->pid))
 		return true;
-	if (a->nr_tids && !in_ids(a->tids, a->nr_tids, sample->tid))
+	if (a->nr_tids && !cmd_in_ids(a->tids, a->nr_tids, sample->tid))
 		return true;
 	if (a->dsos) {
 		const char *base;
@@ -80,7 +72,7 @@ static int brep_one(void *arg, const struct pda_pipe_item *it)
 
 	/* perf drops a sample of another CPU before it is counted */
 	if (br->a->nr_cpus &&
-	    !in_ids(br->a->cpus, br->a->nr_cpus, it->sample->cpu))
+	    !cmd_in_ids(br->a->cpus, br->a->nr_cpus, it->sample->cpu))
 		return 0;
 	return pda_brep_add_filtered(br->r, it->sample, it->comm,
 				     sample_filtered(br->a, it));

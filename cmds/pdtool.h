@@ -230,6 +230,8 @@ void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
 			  const char *what, const char *arg, uint32_t *out,
 			  size_t nr, size_t max, bool ranges);
+/* Whether v is one of the nr ids (a --pid, --tid or --cpu list). */
+bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v);
 
 /* --max-stack's argument: @return it, 1 to 2^20; else a usage error. */
 unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg);
