@@ -1174,6 +1174,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		};
 
 		rc = cmd_report_branch(ctx, &a);
+		for (size_t i = 0; i < 3; i++)
+			free(o->names_buf[i]);
 		free(o);
 		return rc;
 	}
