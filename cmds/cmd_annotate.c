@@ -8,6 +8,7 @@
  */
 #include "pdtool.h"
 #include "pda_annotate.h"
+#include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_dthist.h"
 #include "pda_session.h"
@@ -66,6 +67,11 @@ const char cmd_annotate_options[] =
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
+	"      --no-branch-stack without the branch columns a capture\n"
+	"                        with branch stacks (perf record -b) gets:\n"
+	"                        per instruction the entries taken from it,\n"
+	"                        their mispredict rate, the average cycles\n"
+	"                        of the blocks ending there and their IPC\n"
 	"      --code-with-type  mark each instruction that loads or stores a\n"
 	"                        data type found in DWARF with it, as perf\n"
 	"                        >= 6.15: \"# data-type: struct foo +0x8\n"
@@ -112,6 +118,7 @@ enum {
 	OPT_NO_PAGER,
 	OPT_DATA_TYPE,
 	OPT_CODE_WITH_TYPE,
+	OPT_NO_BRANCH_STACK,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -138,6 +145,7 @@ struct annotate_opts {
 	bool data_type;		/* --data-type */
 	bool code_with_type;	/* --code-with-type */
 	const char *type_name;	/* its NAME, or NULL */
+	bool no_branch_stack;	/* --no-branch-stack */
 	struct cmd_symopts sym;
 };
 
@@ -185,6 +193,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
 		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
 		{"code-with-type", no_argument, NULL, OPT_CODE_WITH_TYPE},
+		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -296,6 +305,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_CODE_WITH_TYPE:
 			o->code_with_type = true;
 			break;
+		case OPT_NO_BRANCH_STACK:
+			o->no_branch_stack = true;
+			break;
 		case OPT_DATA_TYPE:
 			o->data_type = true;
 			o->type_name = optarg && *optarg ? optarg : NULL;
@@ -395,6 +407,8 @@ struct annot_run {
 	struct pda_capture c;
 	struct pda_datatype *dt;	/* --data-type */
 	struct pda_dthist *types;
+	struct pda_branch_annot *br;	/* branch counts, unless
+					 * --no-branch-stack */
 };
 
 /* rc, a sample's failure, stops the capture with its message. */
@@ -438,6 +452,8 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
+	if (rc >= 0 && ar->br)
+		rc = pda_branch_annot_add(ar->br, sample, it->comm);
 	return rc < 0 ? sample_err(ar, rc) : 0;
 }
 
@@ -586,6 +602,64 @@ static int type_notes(struct pda_datatype *dt, const struct pda_annot_func *fn,
 	return 0;
 }
 
+/* Whether an event of f samples branch stacks (perf record -b). */
+static bool has_branch_stack(struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type &
+		    PD_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/* The functions of a with samples (the others are there for their
+ * branch entries). */
+static size_t nr_sampled(const struct pda_annot *a, size_t nr_events)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pda_annot_nr_syms(a); i++) {
+		const struct pda_annot_sym *sym = pda_annot_sym(a, i);
+
+		for (size_t ev = 0; ev < nr_events; ev++)
+			if (sym->counts[ev].hits) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+/* pda_branch_annot_each(): a function an entry left, annotated. */
+static int add_func(void *arg, struct pda_dso *dso, const char *dso_name,
+		    const char *name, uint64_t start, bool kernel)
+{
+	return pda_annot_add_func(arg, dso, dso_name, name, start, kernel);
+}
+
+/*
+ * The branch counts of fn's instructions into *brs (*addrs their
+ * addresses; both grown as needed).  @return 1, 0 when no branch left
+ * fn, or a negative pd_err.
+ */
+static int branch_counts(const struct pda_branch_annot *br,
+			 const struct pda_annot_func *fn, uint64_t **addrs,
+			 struct pda_branch_insn **brs)
+{
+	const size_t n = fn->nr_insns ? fn->nr_insns : 1;
+
+	free(*addrs);
+	free(*brs);
+	*addrs = malloc(n * sizeof(**addrs));
+	*brs = malloc(n * sizeof(**brs));
+	if (!*addrs || !*brs)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < fn->nr_insns; i++)
+		(*addrs)[i] = fn->insns[i].addr;
+	return pda_branch_annot_func(br, fn->sym->dso, fn->sym->start, *addrs,
+				     fn->nr_insns, *brs);
+}
+
 /*
  * --data-type: the types the samples accessed, written to out, and the
  * coverage line.  @return the exit status.
@@ -664,6 +738,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	struct pda_datatype *cwt = NULL; /* --code-with-type */
 	const char **notes = NULL;
 	char *notes_buf = NULL;
+	uint64_t *addrs = NULL;		/* branch_counts()'s */
+	struct pda_branch_insn *brs = NULL;
 	FILE *out;
 	bool color;
 	int rc;
@@ -690,6 +766,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
 			    pda_dthist_new(ar.dt, &ar.types) < 0))
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	if (!o.data_type && !o.no_branch_stack && has_branch_stack(f) &&
+	    pda_branch_annot_new(s, &ar.br) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	read_samples(ctx, &ar);
 	if (ar.dt) {
 		cs = pda_capture_stats(&ar.c);
@@ -703,6 +782,11 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	a = ar.a;
 	nr_events = ar.nr_events;
+	if (ar.br) {
+		rc = pda_branch_annot_each(ar.br, add_func, a);
+		if (rc < 0)
+			die(ctx, "%s", pd_strerror(rc));
+	}
 	cs = pda_capture_stats(&ar.c);
 	cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
 	lost = cs->lost;
@@ -764,6 +848,12 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 				die(ctx, "%s", pd_strerror(rc));
 			w.notes = notes;
 		}
+		if (ar.br) {
+			rc = branch_counts(ar.br, fn, &addrs, &brs);
+			if (rc < 0)
+				die(ctx, "%s", pd_strerror(rc));
+			w.branches = rc ? brs : NULL;
+		}
 		ctx_check_write(ctx, pde_annot_func(&w, fn), o.output);
 		pda_annot_func_free(a, fn);
 		nr_shown++;
@@ -774,9 +864,13 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	fflush(ctx->out);
 
 	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu function%s with "
-		"samples, %zu annotated",
+		"samples",
 		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples),
-		pda_annot_nr_syms(a), PLURAL(pda_annot_nr_syms(a)), nr_shown);
+		nr_sampled(a, nr_events), PLURAL(nr_sampled(a, nr_events)));
+	if (ar.br)
+		eprintf(" (%zu with branch entries only)",
+			pda_annot_nr_syms(a) - nr_sampled(a, nr_events));
+	eprintf(", %zu annotated", nr_shown);
 	if (nr_failed)
 		eprintf(" (%zu without disassembly%s)", nr_failed,
 			ctx->verbose ? "" : ": -v says why");
@@ -816,6 +910,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	free(events);
 	free(notes);
 	free(notes_buf);
+	free(addrs);
+	free(brs);
+	pda_branch_annot_free(ar.br);
 	pda_datatype_free(cwt);
 	pda_annot_free(a);
 	pda_session_free(s);

@@ -252,6 +252,14 @@ void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 			    arg);
 }
 
+bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
 size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
 			  const char *what, const char *arg, uint32_t *out,
 			  size_t nr, size_t max, bool ranges)

@@ -81,7 +81,7 @@ const char cmd_report_options[] =
 	"                        SYM -g fractal,0.5,callee)\n"
 	"      --callees SYM     what SYM calls: the chains from SYM to the\n"
 	"                        sampled functions (-g fractal,0.5,caller)\n"
-	"      --branch-stack    perf's branch mode: a row per taken branch of\n"
+	"  -b, --branch-stack    perf's branch mode: a row per taken branch of\n"
 	"                        the branch stacks (perf record -b), shares\n"
 	"                        of all their entries; --sort keys comm, dso,\n"
 	"                        symbol (the target's), dso_from, dso_to,\n"
@@ -91,8 +91,18 @@ const char cmd_report_options[] =
 	"                        symbol_to,cycles, as perf 6.1); a symbol\n"
 	"                        key adds perf's IPC [IPC Coverage] of the\n"
 	"                        target's function.  With -o, --sort,\n"
-	"                        --percent-limit and the symbol options\n"
-	"      --no-branch-stack the samples' own rows (the default)\n"
+	"                        --percent-limit, --format (text, md,\n"
+	"                        json, csv), the sample filters (--comms,\n"
+	"                        --dsos, --symbols, --pid, --tid, --cpu,\n"
+	"                        --time, as perf applies them) and the\n"
+	"                        symbol options.\n"
+	"                        The default, as perf's, when the capture's\n"
+	"                        header says its events sample branch\n"
+	"                        stacks (perf record -b or -j) and none the\n"
+	"                        user stack, unless an option branch mode\n"
+	"                        does not take is given\n"
+	"      --no-branch-stack the samples' own rows (the default\n"
+	"                        otherwise)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
@@ -196,6 +206,8 @@ struct report_opts {
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	const char *sort_arg;	/* --sort's text */
 	bool branch_stack;	/* perf's branch mode */
+	bool branch_set;	/* --branch-stack or --no-branch-stack given:
+				 * else the capture decides, as perf's */
 	bool plain_opts;	/* an option branch mode does not take */
 	float percent_limit;
 	unsigned max_stack;
@@ -222,6 +234,7 @@ struct report_opts {
 	uint32_t levels[MAX_CPUS];	/* --parallelism */
 	size_t nr_levels;
 	struct cmd_time_range time;
+	const char *time_arg;	/* --time's text */
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
@@ -447,12 +460,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->output = arg;
 		break;
 	case 's':
+		/* its keys depend on the mode, which the capture may
+		 * decide: parsed then (the last --sort counts) */
 		o->sort_arg = arg;
-		if (o->branch_stack)
-			break;
-		parse_sort(ctx, o, arg);
-		/* perf's sort_order is the option's text */
-		o->sort_sym_first = !strncmp(arg, "sym", 3);
 		break;
 	case 'n':
 		o->nr_samples = true;
@@ -526,6 +536,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_TIME:
 		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
 		break;
@@ -649,7 +660,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:s:np:j:g:G",
+			     .own_shortopts = "o:s:np:j:g:Gb",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -657,17 +668,25 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	cmd_opts_start(&p, ctx, argc, argv);
 	/* --branch-stack changes what --sort's keys are: seen first */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--branch-stack"))
-			o->branch_stack = true;
-		else if (!strcmp(argv[i], "--no-branch-stack"))
+		if (!strcmp(argv[i], "--branch-stack") ||
+		    !strcmp(argv[i], "-b"))
+			o->branch_stack = o->branch_set = true;
+		else if (!strcmp(argv[i], "--no-branch-stack")) {
 			o->branch_stack = false;
+			o->branch_set = true;
+		}
 	while ((c = cmd_getopt(&p)) != -1) {
-		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK)
+		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK ||
+		    c == 'b')
 			continue;
-		/* branch mode takes --sort, -o, --percent-limit, --stdio
-		 * and the symbol options (the common ones are getopt's) */
+		/* branch mode takes --sort, -o, --percent-limit, --stdio,
+		 * --format, the sample filters and the symbol options (the
+		 * common ones are getopt's) */
 		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
-		     c != OPT_STDIO && c < CMD_OPT_SYMFS) ||
+		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_COMMS &&
+		     c != OPT_DSOS && c != OPT_SYMBOLS && c != OPT_PID &&
+		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
+		     c < CMD_OPT_SYMFS) ||
 		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
 		    c == CMD_OPT_ITRACE)
 			o->plain_opts = true;
@@ -676,8 +695,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->path = cmd_opts_input(&p);
 	if (o->branch_stack && o->plain_opts)
 		usage_error(ctx, "--branch-stack takes --sort, -o, "
-				 "--percent-limit, --stdio and the symbol "
-				 "options; not the others yet");
+				 "--percent-limit, --stdio, --format, the "
+				 "sample filters and the symbol options; not "
+				 "the others yet");
 	if (o->view)
 		set_view(ctx, o);
 }
@@ -1031,6 +1051,14 @@ size_t cmd_capture_ratios(struct pd_file *f, const struct pda_report *rep,
 }
 
 /* --format md|json: the profile report (cmd_report_doc.c). */
+/* md and json: the tables on standard output, or with -o DIR the
+ * profile report (issue 16's), which --stat and --top are for */
+static bool is_doc(const struct report_opts *o)
+{
+	return (o->format == FMT_MD || o->format == FMT_JSON) &&
+	       (o->output || o->nr_stats || o->top);
+}
+
 static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 {
 	const struct cmd_report_doc a = {
@@ -1072,6 +1100,27 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	return rc;
 }
 
+/*
+ * perf 6.1's default mode (builtin-report.c): branch mode when the
+ * capture's header has the BRANCH_STACK feature (perf record -b or -j
+ * set it; --call-graph lbr does not), unless an event samples the user
+ * stack (DWARF unwinding).  A pipe-mode stream has no header features
+ * yet when perf decides: never.
+ */
+static bool default_branch_mode(const struct pd_file *f)
+{
+	const void *data;
+	size_t size;
+
+	if (pd_file_feature(f, PD_FEAT_BRANCH_STACK, &data, &size) != 1)
+		return false;
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type &
+		    PD_SAMPLE_STACK_USER)
+			return false;
+	return true;
+}
+
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct report_opts *o = calloc(1, sizeof(*o));
@@ -1090,29 +1139,59 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	o->graph = -1;
 	o->graph_min = 0.5;
 	parse_args(argc, argv, ctx, o);
+	f = NULL;
+	if (!o->branch_set && !is_doc(o)) {
+		f = ctx_open_twice(ctx, o->path);
+		if (default_branch_mode(f) && o->plain_opts)
+			eprintf("pdtool %s: '%s' has branch stacks, but an "
+				"option branch mode does not take was given: "
+				"the samples' rows (--no-branch-stack says "
+				"so)\n",
+				ctx->cmd, o->path);
+		else if (default_branch_mode(f))
+			o->branch_stack = true;
+	}
 	if (o->branch_stack) {
 		const struct cmd_report_branch a = {
+			.f = f,
 			.path = o->path,
 			.output = o->output,
 			.sort = o->sort_arg,
 			.percent_limit = o->percent_limit,
 			.sym = &o->sym,
+			.format = (int)o->format,
+			.comms = o->comms[0] ? o->comms : NULL,
+			.dsos = o->dsos[0] ? o->dsos : NULL,
+			.symbols = o->symbols[0] ? o->symbols : NULL,
+			.pids = o->pids,
+			.nr_pids = o->nr_pids,
+			.tids = o->tids,
+			.nr_tids = o->nr_tids,
+			.cpus = o->cpus,
+			.nr_cpus = o->nr_cpus,
+			.time = &o->time,
+			.time_arg = o->time_arg,
 		};
 
 		rc = cmd_report_branch(ctx, &a);
+		for (size_t i = 0; i < 3; i++)
+			free(o->names_buf[i]);
 		free(o);
 		return rc;
 	}
-	/* md and json: the tables on standard output, or with -o DIR the
-	 * profile report (issue 16's), which --stat and --top are for */
-	if ((o->format == FMT_MD || o->format == FMT_JSON) &&
-	    (o->output || o->nr_stats || o->top))
+	if (o->sort_arg) {
+		parse_sort(ctx, o, o->sort_arg);
+		/* perf's sort_order is the option's text */
+		o->sort_sym_first = !strncmp(o->sort_arg, "sym", 3);
+	}
+	if (is_doc(o))
 		return report_doc(ctx, o);
 	if (o->nr_stats || o->top)
 		usage_error(ctx, "--stat and --top go with --format md or json "
 				 "-o DIR");
 	rr.o = o;
-	f = ctx_open_twice(ctx, o->path);
+	if (!f)
+		f = ctx_open_twice(ctx, o->path);
 	rr.f = f;
 	if (o->off_cpu && (needs_parallelism(o) || o->group))
 		usage_error(ctx, "--off-cpu adds a table of waits, which have "

@@ -18,11 +18,64 @@ struct brep_run {
 	struct pda_capture c;
 };
 
+static bool in_names(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/*
+ * perf's al->filtered of the sample (machine__resolve(), thread__is_
+ * filtered()): its thread's comm, pid or tid, or its own address's DSO
+ * (the file name or the recorded path) or function not among those
+ * given.
+ */
+static bool sample_filtered(const struct cmd_report_branch *a,
+			    const struct pda_pipe_item *it)
+{
+	const struct pd_sample *sample = it->sample;
+	const struct pda_frame *leaf =
+		it->stack && it->stack->nr ? &it->stack->frames[0] : NULL;
+
+	if (a->comms && !in_names(a->comms, it->comm))
+		return true;
+	if (a->nr_pids && !cmd_in_ids(a->pids, a->nr_pids, sample->pid))
+		return true;
+	if (a->nr_tids && !cmd_in_ids(a->tids, a->nr_tids, sample->tid))
+		return true;
+	if (a->dsos) {
+		const char *base;
+
+		if (!leaf || !leaf->dso)
+			return true;
+		base = strrchr(leaf->dso, '/');
+		base = base ? base + 1 : leaf->dso;
+		if (!in_names(a->dsos, leaf->dso) && !in_names(a->dsos, base))
+			return true;
+	}
+	return a->symbols &&
+	       (!leaf || !leaf->sym || (leaf->flags & PDA_FRAME_NO_SYMBOL) ||
+		!in_names(a->symbols, leaf->sym));
+}
+
+/* A filter's one name, NULL for none or several. */
+static const char *one_name(const char *const *list)
+{
+	return list && list[0] && !list[1] ? list[0] : NULL;
+}
+
 static int brep_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct brep_run *br = arg;
 
-	return pda_brep_add(br->r, it->sample, it->comm);
+	/* perf drops a sample of another CPU before it is counted */
+	if (br->a->nr_cpus &&
+	    !cmd_in_ids(br->a->cpus, br->a->nr_cpus, it->sample->cpu))
+		return 0;
+	return pda_brep_add_filtered(br->r, it->sample, it->comm,
+				     sample_filtered(br->a, it));
 }
 
 static int brep_skip(void *arg, enum pda_capture_skip what, const char *why)
@@ -101,17 +154,24 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 
 	nr_keys = parse_keys(ctx, a->sort, keys, &ipc, &srcline);
 	{
-		PDA_OPTS(po, .srcline = srcline, .errbuf = err,
-			 .errbuf_size = sizeof(err));
-		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS);
-		PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = true,
+		/* --dsos and --symbols look at the sample's own function */
+		const bool leaf = a->dsos || a->symbols;
+		PDA_OPTS(po, .srcline = srcline, .no_inline = true,
+			 .errbuf = err, .errbuf_size = sizeof(err));
+		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
+				.has_time_start = a->time->has_start,
+				.has_time_end = a->time->has_end,
+				.time_start = a->time->start,
+				.time_end = a->time->end);
+		PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = !leaf,
+				 .ip_stacks = leaf,
 				 .sample_fn = brep_one, .skip_fn = brep_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &br);
 		PDA_BREP_OPTS(ro, .keys = nr_keys ? keys : NULL,
 			      .nr_keys = nr_keys, .ipc = ipc);
 
-		f = ctx_open_twice(ctx, a->path);
+		f = a->f ? a->f : ctx_open_twice(ctx, a->path);
 		cmd_pda_opts(ctx, a->sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)
@@ -150,11 +210,21 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		const struct pde_report_opts eo = {
 			.lost = cs->lost,
 			.percent_limit = a->percent_limit,
-			.color = (!a->output || !strcmp(a->output, "-")) &&
+			.one_comm = one_name(a->comms),
+			.one_dso = one_name(a->dsos),
+			.one_sym = one_name(a->symbols),
+			.time_slices = a->time_arg,
+			.color = a->format == 0 &&
+				 (!a->output || !strcmp(a->output, "-")) &&
 				 ctx_use_color(),
 		};
 
-		ctx_check_write(ctx, pde_branch_report_text(out, br.r, ipc, &eo),
+		int (*const write[])(FILE *, const struct pda_brep *, bool,
+				     const struct pde_report_opts *) = {
+			pde_branch_report_text, pde_branch_report_md,
+			pde_branch_report_json, pde_branch_report_csv};
+
+		ctx_check_write(ctx, write[a->format](out, br.r, ipc, &eo),
 				a->output);
 	}
 	ctx_close_output(ctx, out, a->output);

@@ -138,14 +138,6 @@ static bool in_names(const struct name_list *l, const char *s)
 	return false;
 }
 
-static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (ids[i] == v)
-			return true;
-	return false;
-}
-
 static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 			  const char *arg)
 {
@@ -706,7 +698,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 	if (!l.fields)
 		return 0;
-	if ((o->nr_cpus && !in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
+	if ((o->nr_cpus && !cmd_in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
 	    (o->comms.nr && !in_names(&o->comms, it->comm))) {
 		sr->nr_filtered++;
 		return 0;

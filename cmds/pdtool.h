@@ -230,6 +230,8 @@ void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
 			  const char *what, const char *arg, uint32_t *out,
 			  size_t nr, size_t max, bool ranges);
+/* Whether v is one of the nr ids (a --pid, --tid or --cpu list). */
+bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v);
 
 /* --max-stack's argument: @return it, 1 to 2^20; else a usage error. */
 unsigned cmd_max_stack(const struct pd_ctx *ctx, const char *arg);
@@ -766,9 +768,17 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a);
  * into output (NULL: stdout).  @return the exit status.
  */
 struct cmd_report_branch {
+	struct pd_file *f; /* opened already (closed here), or NULL */
 	const char *path, *output, *sort;
 	float percent_limit;
 	const struct cmd_symopts *sym;
+	int format;	/* 0 text, 1 md, 2 json, 3 csv */
+	/* perf's sample filters: NULL-terminated lists (NULL: any), ids */
+	const char *const *comms, *const *dsos, *const *symbols;
+	const uint32_t *pids, *tids, *cpus;
+	size_t nr_pids, nr_tids, nr_cpus;
+	const struct cmd_time_range *time;
+	const char *time_arg; /* --time's text, NULL: none */
 };
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
 /*

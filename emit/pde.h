@@ -717,6 +717,7 @@ const char *pde_diff_tests_text(const struct pda_diff *d);
 struct pda_annot;	/* pda_annotate.h: finished, with its functions */
 struct pda_annot_func;
 struct pda_missing_dso;	/* pda_session.h: a binary with unresolved frames */
+struct pda_branch_insn;	/* pda_branch.h: an instruction's branch counts */
 
 enum pde_annot_format {
 	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
@@ -758,6 +759,10 @@ struct pde_annot {
 	 * accesses as perf annotate --code-with-type shows it: text "\t\t#
 	 * data-type: NOTE" after the instruction, json "data_type". */
 	const char *const *notes;
+	/* Set likewise, or NULL: the branch counts of each instruction of
+	 * that function (pda_branch_annot_func()): text columns taken,
+	 * miss%, cycles and IPC; json "branch"; html a note. */
+	const struct pda_branch_insn *branches;
 };
 
 int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
@@ -895,6 +900,13 @@ struct pde_report_opts {
 	size_t nr_ratios;
 	bool dso_list;		/* --dsos was given: perf does not widen the
 				 * DSO column for rows without a symbol */
+	/* branch text: the one value --comms, --dsos or --symbols names
+	 * (NULL: none, or several), whose comm, dso or symbol column perf
+	 * elides, saying it in the header */
+	const char *one_comm, *one_dso, *one_sym;
+	/* branch text: --time's text, which perf's title repeats ("(time
+	 * slices: ...)"); NULL: none */
+	const char *time_slices;
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`
@@ -930,6 +942,23 @@ struct pda_brep;
  * color.
  */
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o);
+/*
+ * The same rows (--percent-limit applied) as GitHub Markdown (a heading
+ * and a table an event: share, entries, the keys' cells as the text
+ * shows them, IPC and coverage with ipc), CSV (a header line, then a
+ * line a row: event, share, entries, the cells, ipc) or JSON (one
+ * document: "lost", "keys", per table its event, "entries", "samples"
+ * and rows, each "overhead", "entries", the cells by perf's key names,
+ * "from" and "to" ({"dso", "symbol", "addr", "map_addr", "level",
+ * "srcline"}), "ipc" and "ipc_coverage" with ipc; then "branch_types",
+ * perf's Branch Statistics as counts).
+ */
+int pde_branch_report_md(FILE *out, const struct pda_brep *r, bool ipc,
+			 const struct pde_report_opts *o);
+int pde_branch_report_csv(FILE *out, const struct pda_brep *r, bool ipc,
+			  const struct pde_report_opts *o);
+int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o);
 
 /* ---- perf stat runs compared (pde_statdiff.c; `pdtool diff`) ------ */

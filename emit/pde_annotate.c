@@ -174,6 +174,15 @@ static void text_header(struct pde_annot *w, const struct pda_annot_func *fn,
 	}
 }
 
+/* Whether an event has samples in fn. */
+static bool sampled(const struct pda_annot_func *fn)
+{
+	for (size_t ev = 0; ev < fn->nr_events; ev++)
+		if (pde_annot_event_in(fn, ev))
+			return true;
+	return false;
+}
+
 /* The columns' heads: each event's name over its two columns. */
 static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
 {
@@ -182,11 +191,69 @@ static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev))
 			put_column(out, pde_annot_event(w, ev), 13);
-	fputc('\n', out);
+	/* a function annotated for its branch entries alone has none */
+	if (sampled(fn))
+		fputc('\n', out);
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev))
 			fprintf(out, "   func  total");
+	if (w->branches)
+		fputs("   taken  miss%  cycles    IPC", out);
 	fprintf(out, "    address  instruction\n");
+}
+
+/* The branch columns of instruction in, blank where unknown: a miss rate
+ * only where the hardware says predicted or not. */
+static void text_branch(struct pde_annot *w, const struct pda_annot_func *fn,
+			const struct pda_annot_insn *in)
+{
+	const struct pda_branch_insn *b;
+	FILE *out = w->out;
+
+	if (!w->branches)
+		return;
+	b = &w->branches[in - fn->insns];
+	if (b->taken)
+		fprintf(out, " %7" PRIu64, b->taken);
+	else
+		fputs("        ", out);
+	if (b->with_pred)
+		fprintf(out, " %6.2f",
+			100.0 * (double)b->mispred / (double)b->with_pred);
+	else
+		fputs("       ", out);
+	if (b->cycles_avg)
+		fprintf(out, " %7" PRIu64, b->cycles_avg);
+	else
+		fputs("        ", out);
+	if (b->ipc != 0.0)
+		fprintf(out, " %6.2f", b->ipc);
+	else
+		fputs("       ", out);
+}
+
+const char *pde_annot_br_words(const struct pde_annot *w, size_t i,
+			       char *buf, size_t size)
+{
+	const struct pda_branch_insn *b = w->branches ? &w->branches[i] : NULL;
+	size_t n = 0;
+
+	if (!b || (!b->taken && !b->cycles_avg))
+		return NULL;
+	buf[0] = 0;
+	if (b->taken)
+		n += (size_t)snprintf(buf, size, "taken %" PRIu64, b->taken);
+	if (b->with_pred && n < size)
+		n += (size_t)snprintf(buf + n, size - n,
+				      ", %.2f%% mispredicted",
+				      100.0 * (double)b->mispred /
+					      (double)b->with_pred);
+	if (b->cycles_avg && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64 " cycles",
+				      n ? ", " : "", b->cycles_avg);
+	if (b->ipc != 0.0 && n < size)
+		snprintf(buf + n, size - n, ", IPC %.2f", b->ipc);
+	return buf;
 }
 
 /* Blank percentage columns, for source and inline rows. */
@@ -195,6 +262,8 @@ static void text_blank(struct pde_annot *w, const struct pda_annot_func *fn)
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
 		if (pde_annot_event_in(fn, ev))
 			fputs("              ", w->out);
+	if (w->branches)
+		fputs("                              ", w->out);
 	fputs("   ", w->out);
 }
 
@@ -269,6 +338,7 @@ static void text_insn(struct pde_annot *w, const struct pda_annot_func *fn,
 				pde_annot_pct(w, &in->counts[ev],
 					      &fn->sym->counts[ev]),
 				pde_annot_pct(w, &in->counts[ev], &totals[ev]));
+	text_branch(w, fn, in);
 	fprintf(out, "%s %c %8" PRIx64 ":  ", col[0] ? COL_OFF : "", mark,
 		in->addr);
 	if (in->operands[0])
@@ -293,7 +363,7 @@ static void text_hot_lines(struct pde_annot *w,
 	const size_t nr_hot = pde_annot_nr_hot(w, fn);
 	FILE *out = w->out;
 
-	if (!fn->nr_lines)
+	if (!fn->nr_lines || !sampled(fn))
 		return;
 	fprintf(out, "\n  hottest source lines (func %%");
 	for (size_t ev = 0; ev < fn->nr_events; ev++)
@@ -383,8 +453,11 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 		fputs(", read from ", out);
 		pde_md_code(out, sym->path, strlen(sym->path), false);
 	}
-	fprintf(out, ".\n\n| event | samples | period | of the event |\n"
-		     "|---|---:|---:|---:|\n");
+	if (!sampled(fn))
+		fputs(".  No samples: annotated for its branch entries.\n", out);
+	else
+		fprintf(out, ".\n\n| event | samples | period | of the event "
+			     "|\n|---|---:|---:|---:|\n");
 	for (size_t ev = 0; ev < fn->nr_events; ev++) {
 		if (!pde_annot_event_in(fn, ev))
 			continue;
@@ -394,7 +467,7 @@ static void md_func(struct pde_annot *w, const struct pda_annot_func *fn)
 			sym->counts[ev].hits, sym->counts[ev].period,
 			pde_annot_pct(w, &sym->counts[ev], &totals[ev]));
 	}
-	if (fn->nr_lines) {
+	if (fn->nr_lines && sampled(fn)) {
 		fprintf(out, "\n### Hottest source lines\n\n|");
 		for (size_t ev = 0; ev < fn->nr_events; ev++)
 			if (pde_annot_event_in(fn, ev)) {

@@ -253,6 +253,7 @@ static void src_column(struct pde_annot *w, const struct pda_annot_func *fn)
 static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 {
 	FILE *out = w->out;
+	char brw[128];
 
 	fputs("<div>", out);
 	head_row(w, fn, "<th>address</th><th></th><th>instruction</th>");
@@ -306,6 +307,11 @@ static void asm_column(struct pde_annot *w, const struct pda_annot_func *fn)
 		if (w->notes && w->notes[in - fn->insns]) {
 			fputs(" # data-type: ", out);
 			escs(out, w->notes[in - fn->insns]);
+		}
+		if (pde_annot_br_words(w, (size_t)(in - fn->insns), brw,
+				       sizeof(brw))) {
+			fputs(" # ", out);
+			escs(out, brw);
 		}
 		fputs("</td></tr>\n", out);
 	}

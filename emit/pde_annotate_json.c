@@ -105,6 +105,25 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 	}
 	if (w->notes && w->notes[in - fn->insns])
 		pde_json_str(j, "data_type", w->notes[in - fn->insns]);
+	if (w->branches) {
+		const struct pda_branch_insn *b = &w->branches[in - fn->insns];
+
+		if (b->taken || b->nr_cycles) {
+			pde_json_begin_object(j, "branch");
+			pde_json_u64(j, "taken", b->taken);
+			pde_json_u64(j, "with_prediction", b->with_pred);
+			pde_json_u64(j, "mispredicted", b->mispred);
+			if (b->nr_cycles) {
+				pde_json_u64(j, "timed", b->nr_cycles);
+				pde_json_u64(j, "cycles_avg", b->cycles_avg);
+				pde_json_u64(j, "cycles_min", b->cycles_min);
+				pde_json_u64(j, "cycles_max", b->cycles_max);
+			}
+			if (b->ipc != 0.0)
+				pde_json_double(j, "ipc", b->ipc);
+			pde_json_end_object(j);
+		}
+	}
 	if (in->inline_depth) {
 		pde_json_begin_object(j, "inline");
 		pde_json_u64(j, "depth", in->inline_depth);

@@ -895,8 +895,9 @@ static void write_preamble(FILE *out, uint64_t lost,
 
 /* A table's title: its samples (perf's "1K" past 1000), event (events,
  * with a group) and period. */
-static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
-			      const char *event, uint64_t period)
+static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
+			       const char *event, uint64_t period,
+			       const char *slices)
 {
 	char unit;
 	const uint64_t n = convert_unit(nr_samples, &unit);
@@ -904,7 +905,19 @@ static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
 	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
 		plural ? "s" : "");
 	pde_text_puts(out, event);
-	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	fputc('\'', out);
+	if (slices) {
+		fputs(" (time slices: ", out);
+		pde_text_puts(out, slices);
+		fputc(')', out);
+	}
+	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
+			      const char *event, uint64_t period)
+{
+	write_title_slices(out, nr_samples, plural, event, period, NULL);
 }
 
 int pde_report_text(FILE *out, const struct pda_report *rep,
@@ -1498,6 +1511,39 @@ static void brep_stats(FILE *out, const struct pda_brep_stats *st)
 
 #define IPC_HEADER "IPC   [IPC Coverage]"
 
+/* sort__setup_elide() in branch mode: the comm, dso and symbol keys
+ * whose filter names one value, said in the preamble, in the keys'
+ * order, and left out unless no column would be left (ipc one). */
+static void brep_preamble(FILE *out, const struct pda_brep *r, bool ipc,
+			  const struct pde_report_opts *o, bool *elided)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+	const char *one[PDA_BREP_MAX_KEYS];
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < nr_keys; k++) {
+		const enum pda_brep_key key = pda_brep_key(r, k);
+
+		one[k] = key == PDA_BREP_COMM  ? o->one_comm
+			 : key == PDA_BREP_DSO ? o->one_dso
+			 : key == PDA_BREP_SYM ? o->one_sym
+					       : NULL;
+		n += one[k] != NULL;
+	}
+	fputs("# To display the perf.data header info, please use "
+	      "--header/--header-only options.\n#\n",
+	      out);
+	for (unsigned k = 0; k < nr_keys; k++) {
+		elided[k] = one[k] && n < nr_keys + ipc;
+		if (!one[k])
+			continue;
+		fprintf(out, "# %s: ", pda_brep_key_name(pda_brep_key(r, k)));
+		pde_text_puts(out, one[k]);
+		fputc('\n', out);
+	}
+	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
+}
+
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o)
 {
@@ -1505,16 +1551,17 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 	struct pdc_strbuf b;
 	char small[512];
 	size_t w[PDA_BREP_MAX_KEYS];
+	bool elided[PDA_BREP_MAX_KEYS];
 	int rc = 0;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
-	write_preamble(out, o->lost, NULL, NULL);
+	brep_preamble(out, r, ipc, o, elided);
 	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 
 		/* perf 6.1 counts each entry as a sample of the table */
-		write_table_title(out, t->nr_entries, false, t->event,
-				  t->nr_entries);
+		write_title_slices(out, t->nr_entries, false, t->event,
+				   t->nr_entries, o->time_slices);
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const enum pda_brep_key key = pda_brep_key(r, k);
 
@@ -1526,6 +1573,8 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const char *h = pda_brep_key_header(pda_brep_key(r, k));
 
+			if (elided[k])
+				continue;
 			fputs("  ", out);
 			pad(out, h, strlen(h), w[k], false);
 		}
@@ -1537,6 +1586,8 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 						: ipc	  ? strlen(IPC_HEADER)
 							  : 0;
 
+			if (k < nr_keys && elided[k])
+				continue;
 			if (k < nr_keys || ipc)
 				fputs("  ", out);
 			for (size_t d = 0; d < n_dots; d++)
@@ -1552,6 +1603,8 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			fputs("  ", out);
 			put_percent(out, true, pct, o->color);
 			for (unsigned k = 0; k < nr_keys; k++) {
+				if (elided[k])
+					continue;
 				b.len = 0;
 				brep_cell(&b, pda_brep_key(r, k), row);
 				fputs("  ", out);
@@ -1583,4 +1636,213 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;
+}
+
+/* Rows of t as --percent-limit keeps them. */
+static bool brep_hidden(const struct pda_brep_table *t,
+			const struct pda_brep_row *row,
+			const struct pde_report_opts *o)
+{
+	return o->percent_limit > 0 &&
+	       (float)percent(row->count, t->nr_entries) < o->percent_limit;
+}
+
+/* Key k of row as its text cell, NUL-terminated in b. */
+static const char *brep_cell_str(struct pdc_strbuf *b, enum pda_brep_key k,
+				 const struct pda_brep_row *row)
+{
+	b->len = 0;
+	brep_cell(b, k, row);
+	pdc_strbuf_add(b, "", 1);
+	return b->p;
+}
+
+/* The branch tables as Markdown (md) or CSV: the text's cells. */
+static int brep_grid(FILE *out, const struct pda_brep *r, bool ipc,
+		     const struct pde_report_opts *o, bool md)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+	struct pdc_strbuf b;
+	char small[512];
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (md) {
+		fprintf(out, "# perf report --branch-stack\n\nLost samples: "
+			     "%" PRIu64 "\n",
+			o->lost);
+	} else {
+		fputs("event,overhead,entries", out);
+		for (unsigned k = 0; k < nr_keys; k++)
+			fprintf(out, ",%s", pda_brep_key_name(pda_brep_key(r, k)));
+		fputs(ipc ? ",ipc,ipc_coverage\n" : "\n", out);
+	}
+	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+
+		if (md) {
+			fputs("\n## ", out);
+			pde_md_text(out, t->event, strlen(t->event));
+			fprintf(out,
+				"\n\n%" PRIu64 " branch entr%s of %" PRIu64
+				" sample%s\n\n| Overhead | Entries |",
+				t->nr_entries, t->nr_entries == 1 ? "y" : "ies",
+				t->nr_samples, plural(t->nr_samples));
+			for (unsigned k = 0; k < nr_keys; k++)
+				fprintf(out, " %s |",
+					pda_brep_key_header(pda_brep_key(r, k)));
+			fputs(ipc ? " IPC | IPC Coverage |\n| ---: | ---: |"
+				  : "\n| ---: | ---: |",
+			      out);
+			for (unsigned k = 0; k < nr_keys; k++)
+				fputs(" --- |", out);
+			fputs(ipc ? " ---: | ---: |\n" : "\n", out);
+		}
+		for (size_t j = 0; j < t->nr_rows; j++) {
+			const struct pda_brep_row *row = t->rows[j];
+			const double pct = percent(row->count, t->nr_entries);
+
+			if (brep_hidden(t, row, o))
+				continue;
+			if (md)
+				fprintf(out, "| %.2f%% | %" PRIu64 " |", pct,
+					row->count);
+			else {
+				pde_csv_str(out, t->event);
+				fprintf(out, ",%.6f,%" PRIu64, pct, row->count);
+			}
+			for (unsigned k = 0; k < nr_keys; k++) {
+				const char *c = brep_cell_str(
+					&b, pda_brep_key(r, k), row);
+
+				if (md) {
+					fputc(' ', out);
+					pde_md_code(out, c, strlen(c), true);
+					fputs(" |", out);
+				} else {
+					fputc(',', out);
+					pde_csv_str(out, c);
+				}
+			}
+			if (ipc && row->to.sym)
+				fprintf(out, md ? " %.2f | %.1f%% |" : ",%.2f,%.1f",
+					row->ipc, row->ipc_cover);
+			else if (ipc)
+				fputs(md ? " - | - |" : ",,", out);
+			fputc('\n', out);
+		}
+	}
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	return rc ? rc : pde_out_rc(out);
+}
+
+int pde_branch_report_md(FILE *out, const struct pda_brep *r, bool ipc,
+			 const struct pde_report_opts *o)
+{
+	return brep_grid(out, r, ipc, o, true);
+}
+
+int pde_branch_report_csv(FILE *out, const struct pda_brep *r, bool ipc,
+			  const struct pde_report_opts *o)
+{
+	return brep_grid(out, r, ipc, o, false);
+}
+
+/* One end of a branch row as JSON. */
+static void brep_json_end(struct pde_json *j, const char *key,
+			  const struct pda_brep_end *e)
+{
+	char lv[2] = {e->level, 0};
+
+	pde_json_begin_object(j, key);
+	if (e->dso)
+		pde_json_str(j, "dso", e->dso);
+	if (e->sym)
+		pde_json_str(j, "symbol", e->sym);
+	pde_json_hex(j, "addr", e->addr);
+	pde_json_hex(j, "map_addr", e->map_ip);
+	pde_json_str(j, "level", lv);
+	if (e->srcline)
+		pde_json_str(j, "srcline", e->srcline);
+	pde_json_end_object(j);
+}
+
+int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+	const struct pda_brep_stats *st = pda_brep_stats(r);
+	struct pdc_strbuf b;
+	char small[512];
+	struct pde_json j;
+	int rc = 0;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	pde_json_init(&j, out, false);
+	pde_json_begin_object(&j, NULL);
+	pde_json_u64(&j, "lost", o->lost);
+	pde_json_begin_array(&j, "keys");
+	for (unsigned k = 0; k < nr_keys; k++)
+		pde_json_str(&j, NULL, pda_brep_key_name(pda_brep_key(r, k)));
+	pde_json_end_array(&j);
+	pde_json_begin_array(&j, "tables");
+	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "event", t->event);
+		pde_json_u64(&j, "entries", t->nr_entries);
+		pde_json_u64(&j, "samples", t->nr_samples);
+		pde_json_begin_array(&j, "rows");
+		for (size_t k2 = 0; k2 < t->nr_rows; k2++) {
+			const struct pda_brep_row *row = t->rows[k2];
+
+			if (brep_hidden(t, row, o))
+				continue;
+			pde_json_begin_object(&j, NULL);
+			pde_json_double(&j, "overhead",
+					percent(row->count, t->nr_entries));
+			pde_json_u64(&j, "entries", row->count);
+			/* the keys as the text shows them, by perf's names */
+			for (unsigned k = 0; k < nr_keys; k++) {
+				const enum pda_brep_key key = pda_brep_key(r, k);
+
+				pde_json_str(&j, pda_brep_key_name(key),
+					     brep_cell_str(&b, key, row));
+			}
+			brep_json_end(&j, "from", &row->from);
+			brep_json_end(&j, "to", &row->to);
+			if (ipc && row->to.sym) {
+				pde_json_double(&j, "ipc", row->ipc);
+				pde_json_double(&j, "ipc_coverage",
+						row->ipc_cover);
+			}
+			pde_json_end_object(&j);
+		}
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+	}
+	pde_json_end_array(&j);
+	/* perf's Branch Statistics, where types were recorded */
+	pde_json_begin_object(&j, "branch_types");
+	for (unsigned i = 0; i < PDA_BR_NR_TYPES; i++)
+		if (st->types[i])
+			pde_json_u64(&j, pda_branch_type_name(i), st->types[i]);
+	for (unsigned i = 0; i < PDA_BR_NR_NEW_TYPES; i++)
+		if (st->new_types[i])
+			pde_json_u64(&j, pda_branch_new_type_name(i),
+				     st->new_types[i]);
+	pde_json_u64(&j, "COND_FWD", st->cond_fwd);
+	pde_json_u64(&j, "COND_BWD", st->cond_bwd);
+	pde_json_u64(&j, "CROSS_4K", st->cross_4k);
+	pde_json_u64(&j, "CROSS_2M", st->cross_2m);
+	pde_json_end_object(&j);
+	pde_json_end_object(&j);
+	pde_json_newline(&j);
+	if (b.oom)
+		rc = PD_ERR_NOMEM;
+	pdc_strbuf_release(&b);
+	return rc ? rc : pde_out_rc(out);
 }

@@ -192,6 +192,19 @@ int pda_annot_add(struct pda_annot *a, const struct pd_sample *sample,
 	return 1;
 }
 
+int pda_annot_add_func(struct pda_annot *a, struct pda_dso *dso,
+		       const char *dso_name, const char *name, uint64_t start,
+		       bool kernel)
+{
+	struct pda_frame fr = {.ip = start, .sym = name, .dso = dso_name,
+			       .dso_addr = start,
+			       .flags = kernel ? PDA_FRAME_KERNEL : 0};
+
+	if (a->finished)
+		return PD_ERR_API;
+	return find_sym(a, dso, &fr) ? 0 : PD_ERR_NOMEM;
+}
+
 static int cmp_sym(const void *x, const void *y)
 {
 	const struct annot_sym *a = *(const struct annot_sym *const *)x;

@@ -35,6 +35,7 @@ extern "C" {
  * Not thread-safe; it uses the session, which must outlive it.
  */
 struct pda_annot;
+struct pda_dso;	/* pda_session.h: a binary of the session */
 
 enum pda_annot_syntax {
 	PDA_SYNTAX_ATT = 0,	/* x86: AT&T, as objdump and perf (default) */
@@ -104,6 +105,17 @@ void pda_annot_free(struct pda_annot *a);
  */
 int pda_annot_add(struct pda_annot *a, const struct pd_sample *sample,
 		  size_t event);
+
+/*
+ * Annotate the function at start (ELF vaddr) of dso (recorded as
+ * dso_name, named name) too, sampled or not: perf's branch mode
+ * annotates the functions branch entries leave.  A sampled one is
+ * unchanged.  Before pda_annot_finish().  @return 0, PD_ERR_API (after
+ * finish) or PD_ERR_NOMEM.
+ */
+int pda_annot_add_func(struct pda_annot *a, struct pda_dso *dso,
+		       const char *dso_name, const char *name, uint64_t start,
+		       bool kernel);
 
 /* Sort the functions, most samples first.  @return 0 or PD_ERR_NOMEM. */
 int pda_annot_finish(struct pda_annot *a);

@@ -252,4 +252,62 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  const struct pda_stack **out,
 			  struct pda_branch_hist_info *info);
 
+/*
+ * Branch counts for annotation (perf annotate with branch stacks): per
+ * instruction of a function, the entries taken from it with their
+ * prediction, and where entries carry cycles (Intel LBR_INFO, ARM BRBE)
+ * the cycles of the blocks that end there and their IPC, as perf
+ * annotate's Cycle and IPC columns count them (util/annotate.c
+ * symbol__account_cycles(), annotation__compute_ipc() of perf 7.x; perf
+ * 6.1 crashes printing them).  Over session s, on its thread, as
+ * pda_branch.
+ */
+struct pda_branch_annot;
+struct pda_dso;
+
+int pda_branch_annot_new(struct pda_session *s,
+			 struct pda_branch_annot **out);
+/* Accepts NULL. */
+void pda_branch_annot_free(struct pda_branch_annot *ba);
+/* Account a decoded sample's branch stack (comm the item's).  @return 0
+ * or a negative pd_err. */
+int pda_branch_annot_add(struct pda_branch_annot *ba,
+			 const struct pd_sample *sample, const char *comm);
+
+/*
+ * Call fn for each function an entry left (perf's branch mode annotates
+ * them, sampled or not): its binary (dso, recorded as dso_name), its name
+ * and start (ELF vaddr), whether in the kernel.  Stops at fn's non-zero
+ * return and returns it; else 0.
+ */
+typedef int (*pda_branch_func_fn)(void *arg, struct pda_dso *dso,
+				  const char *dso_name, const char *name,
+				  uint64_t start, bool kernel);
+int pda_branch_annot_each(const struct pda_branch_annot *ba,
+			  pda_branch_func_fn fn, void *arg);
+
+struct pda_branch_insn {
+	uint64_t taken;		/* entries whose from is this instruction */
+	uint64_t with_pred;	/* of them, those that say mispredicted or
+				 * predicted */
+	uint64_t mispred;
+	uint64_t nr_cycles;	/* entries from here with cycles */
+	uint64_t cycles_avg;	/* their cycles' average, truncated as
+				 * perf's Cycle column; 0: none */
+	unsigned cycles_min, cycles_max;
+	double ipc;		/* instructions per cycle of the block
+				 * ending here, as perf's IPC column; 0:
+				 * not known */
+};
+
+/*
+ * The counts of the function starting at start (ELF vaddr) in the binary
+ * recorded as dso, for its n instructions at addrs (ascending, ELF
+ * vaddrs: perf counts a block's instructions among them), into out[n].
+ * @return 1 when an entry left the function, 0 none (out zeroed).
+ */
+int pda_branch_annot_func(const struct pda_branch_annot *ba, const char *dso,
+			  uint64_t start, const uint64_t *addrs, size_t n,
+			  struct pda_branch_insn *out);
+
 #endif /* PDA_BRANCH_H */

@@ -66,4 +66,57 @@ int pda_branch_blocks_finish(struct pda_branch *b,
 			     enum pda_branch_sort sort);
 void pda_branch_blocks_free(struct pda_branch *b);
 
+/* ---- perf's cycle histograms of symbols (pda_branch_cyc.c) ---------- */
+
+/* One byte of a symbol where branches leave it (util/annotate.h's
+ * cyc_hist): the block kept for IPC (start, cycles, num) and every
+ * entry's cycles (the *_aggr, min and max: the average perf prints). */
+struct pda_bcyc_slot {
+	uint64_t start, cycles, cycles_aggr;
+	uint32_t num, num_aggr;
+	unsigned cycles_min, cycles_max;
+	uint8_t have_start;
+	uint16_t reset;
+};
+
+/* The entries leaving a symbol from one byte (annotate's columns). */
+struct pda_bcyc_taken {
+	uint64_t taken, with_pred, mispred;
+};
+
+struct pda_bcyc_sym {
+	struct pda_dso *dso;
+	const char *dso_name;	  /* as recorded (the map's) */
+	const char *name;	  /* as the session names it */
+	bool kernel;
+	uint64_t start, size;	  /* the symbol's, in the DSO's space */
+	struct pda_bcyc_slot *ch; /* [size] once a branch leaves it with
+				   * cycles */
+	struct pda_bcyc_taken *tk; /* [size] with taken counting */
+	bool done;		  /* pda_branch_rep.c: ipc computed */
+	double ipc, cover;
+};
+
+/* The histograms by (DSO, symbol start), over a pda_branch's resolving. */
+struct pda_bcyc {
+	struct pda_branch *b;
+	struct pdc_hash syms;
+	bool taken; /* also count each entry at its from (pda_bcyc_taken) */
+};
+
+void pda_bcyc_init(struct pda_bcyc *c, struct pda_branch *b, bool taken);
+void pda_bcyc_release(struct pda_bcyc *c);
+/* The symbol e is in, by the binary's symbol table (its extent is what
+ * perf's annotation spans); NULL where e has no symbol or binary, or
+ * *err. */
+struct pda_bcyc_sym *pda_bcyc_sym_of(struct pda_bcyc *c,
+				     const struct loc_ent *e, int *err);
+/* The symbol at start of the DSO recorded as dso, NULL if no entry left
+ * it. */
+const struct pda_bcyc_sym *pda_bcyc_find(const struct pda_bcyc *c,
+					 const char *dso, uint64_t start);
+/* Account a sample's branch stack.  @return 0 or a negative pd_err. */
+int pda_bcyc_add(struct pda_bcyc *c, const struct pd_sample *sample,
+		 const char *comm);
+
 #endif /* PDA_BRANCH_INT_H */

@@ -16,10 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* PERF_SAMPLE_BRANCH_ANY: every taken branch, so that an entry's target
- * starts the block the next entry ends */
-#define BR_ANY (1ull << 3)
-
 struct key_info {
 	const char *name, *header;
 };
@@ -69,32 +65,13 @@ const char *pda_brep_key_name(enum pda_brep_key key)
 	return key < PDA_BREP_NR_KEYS ? keys_info[key].name : "?";
 }
 
-/*
- * perf's IPC of a symbol (util/annotate.c): a cyc_hist an offset of the
- * symbol, where the branches leaving it from there account their cycles
- * and the block's start; then the blocks' instructions and cycles.
- */
-struct cyc_hist {
-	uint64_t start, cycles;
-	uint32_t num;
-	uint8_t have_start;
-	uint16_t reset;
-};
-
-struct symipc {
-	struct pda_dso *dso;
-	uint64_t start, size; /* the symbol's, in the DSO's space */
-	struct cyc_hist *ch;  /* [size] once a branch leaves it with cycles */
-	bool done;
-	double ipc, cover;
-};
-
 struct row {
 	struct pda_brep_row pub;
-	struct symipc *to_ipc; /* the target symbol's, with opts.ipc */
+	struct pda_bcyc_sym *to_ipc; /* the target symbol's, with opts.ipc */
 	const struct loc_ent *to_loc;
 	unsigned event; /* the table's index in r->tables */
 	uint64_t seq;	/* the order rows came */
+	bool hidden;	/* its first entry's sample was filtered out */
 };
 
 struct table {
@@ -111,7 +88,7 @@ struct pda_brep {
 	unsigned nr_keys;
 	bool has[PDA_BREP_NR_KEYS];
 	struct pdc_hash rows;
-	struct pdc_hash ipcs; /* struct symipc by (dso, start) */
+	struct pda_bcyc cyc; /* the symbols' cycle histograms */
 	bool ipc;
 	struct pdc_intern strs;
 	/* dso_short()'s last answer: entries come in runs of one binary */
@@ -121,6 +98,7 @@ struct pda_brep {
 	size_t nr_tables, alloc_tables;
 	uint64_t nr_rows, nr_entries, nr_resolved;
 	struct pda_brep_stats st;
+	bool cur_hidden; /* the sample being added is filtered out */
 	bool finished;
 };
 
@@ -154,6 +132,7 @@ int pda_brep_new(struct pda_session *s, const struct pda_brep_opts *opts,
 		pda_free(s, r);
 		return rc;
 	}
+	pda_bcyc_init(&r->cyc, r->b, false);
 	for (unsigned i = 0; i < nr; i++) {
 		/* perf drops a repeated key (sort_dimension__add: taken) */
 		if (r->has[keys[i]])
@@ -176,12 +155,7 @@ void pda_brep_free(struct pda_brep *r)
 	while ((it = pdc_hash_next(&r->rows, &pos)))
 		pda_free(r->s, it);
 	pdc_hash_release(pda_session_alloc(r->s), &r->rows);
-	pos = 0;
-	while ((it = pdc_hash_next(&r->ipcs, &pos))) {
-		pda_free(r->s, ((struct symipc *)it)->ch);
-		pda_free(r->s, it);
-	}
-	pdc_hash_release(pda_session_alloc(r->s), &r->ipcs);
+	pda_bcyc_release(&r->cyc);
 	for (size_t i = 0; i < r->nr_tables; i++)
 		pda_free(r->s, (void *)r->tables[i].rows);
 	pda_free(r->s, r->tables);
@@ -341,10 +315,12 @@ static void key_of(const struct pda_brep *r, const struct row *w,
 		k->comm = p->comm;
 	key_end(&p->from, r->has[PDA_BREP_DSO_FROM], r->has[PDA_BREP_SYM_FROM],
 		&k->dso_from, &k->sym_from, &k->start_from, &k->addr_from);
-	/* perf's dso and symbol keys are the target's in branch mode */
+	/* perf's dso and symbol keys are the target's in branch mode, and
+	 * so is its ipc_lbr column's (sort_sym_ipc compares as sort_sym):
+	 * with it, rows of other targets stay apart */
 	key_end(&p->to, r->has[PDA_BREP_DSO_TO] || r->has[PDA_BREP_DSO],
-		r->has[PDA_BREP_SYM_TO] || r->has[PDA_BREP_SYM], &k->dso_to,
-		&k->sym_to, &k->start_to, &k->addr_to);
+		r->has[PDA_BREP_SYM_TO] || r->has[PDA_BREP_SYM] || r->ipc,
+		&k->dso_to, &k->sym_to, &k->start_to, &k->addr_to);
 	if (r->has[PDA_BREP_SRCLINE_FROM])
 		k->src_from = p->from.srcline;
 	if (r->has[PDA_BREP_SRCLINE_TO])
@@ -432,159 +408,6 @@ static struct table *table_of(struct pda_brep *r, const struct pd_evsel *ev,
 
 /* ---- IPC (perf's ipc_lbr) ------------------------------------------ */
 
-struct ipc_key {
-	const struct pda_dso *dso;
-	uint64_t start;
-};
-
-static bool ipc_eq(const void *item, const void *key)
-{
-	const struct symipc *i = item;
-	const struct ipc_key *k = key;
-
-	return i->dso == k->dso && i->start == k->start;
-}
-
-/* The symbol e is in, by the binary's symbol table (its extent is what
- * perf's annotation spans); NULL where e has no symbol or binary, or
- * *err. */
-static struct symipc *symipc_of(struct pda_brep *r, const struct loc_ent *e,
-				int *err)
-{
-	struct pda_elf *elf = pda_branch_elf(e);
-	struct ipc_key k;
-	struct symipc *si;
-	const char *name;
-	uint64_t start, size, h;
-
-	if (!e->loc.sym || !elf)
-		return NULL;
-	if (pda_elf_symbol(r->s, elf, e->dso_addr, &name, &start, &size) < 0 ||
-	    !size)
-		return NULL;
-	k.dso = e->dso;
-	k.start = start;
-	h = pdc_hash_u64((uint64_t)(uintptr_t)e->dso ^ pdc_hash_u64(start));
-	si = pdc_hash_find(&r->ipcs, h, ipc_eq, &k);
-	if (si)
-		return si;
-	si = pda_zalloc(r->s, sizeof(*si));
-	if (!si) {
-		*err = PD_ERR_NOMEM;
-		return NULL;
-	}
-	si->dso = e->dso;
-	si->start = start;
-	si->size = size;
-	if (pdc_hash_add(pda_session_alloc(r->s), &r->ipcs, h, si) < 0) {
-		pda_free(r->s, si);
-		*err = PD_ERR_NOMEM;
-		return NULL;
-	}
-	return si;
-}
-
-/* perf caps what an annotation holds: a symbol over 16 MiB is not
- * annotated here (perf's objdump would take it; its histogram is the
- * symbol's size) */
-#define IPC_MAX_SIZE ((uint64_t)16 << 20)
-
-/* util/annotate.c __symbol__account_cycles(): one histogram slot keeps
- * the longest block ending there (the earliest start); a block with a
- * start replaces one without. */
-static void account(struct cyc_hist *ch, uint64_t start, bool have_start,
-		    unsigned cycles)
-{
-	if (!have_start && ch->have_start)
-		return;
-	if (ch->num) {
-		if (have_start && (!ch->have_start || ch->start > start)) {
-			ch->have_start = 0;
-			ch->cycles = 0;
-			ch->num = 0;
-			if (ch->reset < 0xffff)
-				ch->reset++;
-		} else if (have_start && ch->start < start) {
-			return;
-		}
-	}
-	ch->have_start = have_start;
-	ch->start = start;
-	ch->cycles += cycles;
-	ch->num++;
-}
-
-/* util/branch.c addr_map_symbol__account_cycles() and
- * symbol__account_cycles(): the branch from `from` ends a block that
- * started at `start` (the older entry's target; NULL: unknown) when both
- * are in one symbol, or start is the symbol's first byte. */
-static int account_cycles(struct pda_brep *r, const struct loc_ent *from,
-			  const struct loc_ent *start, unsigned cycles)
-{
-	struct symipc *si;
-	uint64_t off, soff = 0;
-	bool have_start = false;
-	int err = 0;
-
-	if (!cycles)
-		return 0;
-	si = symipc_of(r, from, &err);
-	if (!si)
-		return err;
-	off = from->dso_addr - si->start;
-	if (off >= si->size || si->size > IPC_MAX_SIZE)
-		return 0;
-	if (start && start->dso == from->dso && start->loc.sym) {
-		soff = start->dso_addr - si->start;
-		/* out of the symbol: perf's -ERANGE drops the branch */
-		if (soff >= si->size)
-			return 0;
-		have_start = soff < off;
-		if (!have_start)
-			soff = 0;
-	}
-	if (!si->ch) {
-		si->ch = pda_zalloc(r->s, si->size * sizeof(*si->ch));
-		if (!si->ch)
-			return PD_ERR_NOMEM;
-	}
-	account(&si->ch[off], soff, have_start, cycles);
-	return 0;
-}
-
-/* hist__account_cycles(): a stack whose newest entry has cycles, oldest
- * entry first; without -j any the blocks' starts are not known. */
-static int account_stack(struct pda_brep *r, const struct pd_sample *sample,
-			 const char *comm)
-{
-	const uint64_t bst =
-		sample->evsel ? sample->evsel->attr.branch_sample_type : 0;
-	const struct loc_ent *prev = NULL;
-	struct pd_branch br;
-	int err = 0;
-
-	pd_sample_branch(sample, 0, &br);
-	if (!br.cycles)
-		return 0;
-	for (uint64_t i = sample->branch.nr; i-- > 0;) {
-		const struct loc_ent *f, *t;
-		int rc;
-
-		pd_sample_branch(sample, i, &br);
-		f = pda_branch_resolve(r->b, sample, comm, br.from, &err);
-		t = f ? pda_branch_resolve(r->b, sample, comm, br.to, &err)
-		      : NULL;
-		if (!t)
-			return err;
-		rc = account_cycles(r, f, (bst & BR_ANY) ? prev : NULL,
-				    br.cycles);
-		if (rc < 0)
-			return rc;
-		prev = t;
-	}
-	return 0;
-}
-
 /* annotation__count_insn(): the instructions from the one starting at
  * offset from (none when no instruction starts there) to offset to */
 static unsigned count_insns(const uint8_t *starts, uint64_t from, uint64_t to)
@@ -608,7 +431,7 @@ static unsigned count_insns(const uint8_t *starts, uint64_t from, uint64_t to)
  * (perf's annotation_line cycles exist only where a block ends, and
  * only those already visited: a block covers its own last instruction.)
  */
-static int compute_ipc(struct pda_brep *r, struct symipc *si,
+static int compute_ipc(struct pda_brep *r, struct pda_bcyc_sym *si,
 		       const struct loc_ent *e)
 {
 	struct pda_elf *elf = pda_branch_elf(e);
@@ -647,7 +470,7 @@ static int compute_ipc(struct pda_brep *r, struct symipc *si,
 	}
 	total = count_insns(starts, 0, si->size - 1);
 	for (uint64_t o = si->size; o-- > 0;) {
-		const struct cyc_hist *ch = &si->ch[o];
+		const struct pda_bcyc_slot *ch = &si->ch[o];
 		unsigned n;
 
 		if (!ch->cycles || !ch->have_start)
@@ -745,8 +568,9 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 		return PD_ERR_NOMEM;
 	*nw = w;
 	nw->pub.count = 1;
+	nw->hidden = r->cur_hidden;
 	if (r->ipc) {
-		nw->to_ipc = symipc_of(r, to, &err);
+		nw->to_ipc = pda_bcyc_sym_of(&r->cyc, to, &err);
 		if (err < 0) {
 			pda_free(r->s, nw);
 			return err;
@@ -762,6 +586,12 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
 		 const char *comm)
 {
+	return pda_brep_add_filtered(r, sample, comm, false);
+}
+
+int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
+			  const char *comm, bool filtered)
+{
 	struct table *t;
 	unsigned event;
 
@@ -773,8 +603,9 @@ int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
 	if (!t)
 		return PD_ERR_NOMEM;
 	t->pub.nr_samples++;
+	r->cur_hidden = filtered;
 	if (r->ipc) {
-		const int rc = account_stack(r, sample, comm ? comm : "");
+		const int rc = pda_bcyc_add(&r->cyc, sample, comm ? comm : "");
 
 		if (rc < 0)
 			return rc;
@@ -898,6 +729,22 @@ static int table_cmp_idx(const struct table *a, const struct table *b)
 	return (ia > ib) - (ia < ib);
 }
 
+/* The rows whose first entry's sample was filtered out go, in order;
+ * their entries stay in the table's total, as perf's. */
+static void hide_rows(struct table *t)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < t->pub.nr_rows; j++) {
+		/* pub is the row's first member */
+		const struct row *w = (const struct row *)(uintptr_t)t->rows[j];
+
+		if (!w->hidden)
+			t->rows[n++] = t->rows[j];
+	}
+	t->pub.nr_rows = n;
+}
+
 int pda_brep_finish(struct pda_brep *r)
 {
 	size_t most = 0;
@@ -925,6 +772,7 @@ int pda_brep_finish(struct pda_brep *r)
 		struct table *t = &r->tables[i];
 
 		sort_rows(r, t->rows, tmp, t->pub.nr_rows);
+		hide_rows(t);
 		for (size_t j = 0; r->ipc && j < t->pub.nr_rows; j++) {
 			/* pub is the row's first member */
 			struct row *w = (struct row *)(uintptr_t)t->rows[j];

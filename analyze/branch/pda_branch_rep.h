@@ -118,6 +118,16 @@ void pda_brep_free(struct pda_brep *r);
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
 		 const char *comm);
 
+/*
+ * The same for a sample that perf's sample filters (--comms, --dsos,
+ * --symbols, --pid, --tid) leave out: its entries count in their rows
+ * and the totals, and a row whose first entry came from such a sample
+ * is not shown, as perf's hist entry keeps its first sample's filter
+ * state (al->filtered).  @return 0 or a negative pd_err.
+ */
+int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
+			  const char *comm, bool filtered);
+
 /* Sort the rows as perf 6.1 prints them: entries, then each key's
  * order, then the order they came.  @return 0 or PD_ERR_NOMEM. */
 int pda_brep_finish(struct pda_brep *r);

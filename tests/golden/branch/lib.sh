@@ -1,5 +1,16 @@
 # lib.sh - what the regen scripts of the generated branch-stack captures
-# share (sourced after tests/golden/perf/lib.sh and pd_tmp_init).
+# share (sourced after tests/golden/perf/lib.sh).
+
+# br_regen_init: PERF (default perf, which must be 6.1), GOLD (the
+# goldens' folder), a $PD_TMP and br_sysroot's tree in it; exits 2 when
+# one is missing.
+br_regen_init() {
+	PERF=${PERF:-perf}
+	GOLD=tests/golden/branch
+	pd_need_perf61
+	pd_tmp_init
+	br_sysroot || exit 2
+}
 
 # br_sysroot: $PD_TMP/sysroot, a --symfs tree with the captures' binaries
 # at their recorded paths, so that perf names their symbols.

@@ -35,11 +35,7 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF=${PERF:-perf}
-GOLD=tests/golden/branch
-pd_need_perf61
-pd_tmp_init
-br_sysroot || exit 2
+br_regen_init
 SYMFS="--symfs $PD_TMP/sysroot"
 mkdir -p $GOLD/gen $GOLD/hist
 rm -f $GOLD/hist/*.folded $GOLD/hist/*.folded.zst $GOLD/hist/*.mispred

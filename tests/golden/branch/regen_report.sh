@@ -29,11 +29,7 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF=${PERF:-perf}
-GOLD=tests/golden/branch
-pd_need_perf61
-pd_tmp_init
-br_sysroot || exit 2
+br_regen_init
 mkdir -p $GOLD/report
 rm -f $GOLD/report/*.txt $GOLD/report/CRASHED
 PERF7=${PERF7:-}
