@@ -554,11 +554,12 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_TOP:
 		o->top = parse_count(ctx, "--top", arg);
 		break;
-	case CMD_OPT_ITRACE:
-		cmd_itrace(ctx, arg, &o->itrace);
-		break;
 	default:
-		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		if (c == CMD_OPT_ITRACE)
+			cmd_itrace(ctx, arg, &o->itrace);
+		else
+			cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder,
+				      &o->jobs);
 		/* the report's flame graph folds with the same options */
 		if (o->nr_stack_args == MAX_STACK_ARGS)
 			usage_error(ctx, "more than %d symbol options",
@@ -1043,6 +1044,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 		.sym = &o->sym,
 		.unwinder = o->unwinder,
 		.jobs = o->jobs,
+		.itrace = &o->itrace,
 		.stack_args = o->stack_args,
 		.nr_stack_args = o->nr_stack_args,
 	};

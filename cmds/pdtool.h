@@ -732,8 +732,8 @@ extern const char cmd_report_usage[], cmd_report_summary[],
  * `pdtool report --format md|json -o DIR` (cmd_report_doc.c): the
  * profile report of capture path, with the --stat captures, into
  * DIR/report.md (report.json) and DIR/flame.svg.  stack_args: the
- * symbol, unwinder and -j options as getopt_long returned them, for
- * the flame graph's fold.  @return the exit status.
+ * symbol, unwinder, -j and --itrace options as getopt_long returned
+ * them, for the flame graph's fold.  @return the exit status.
  */
 struct cmd_report_doc {
 	const char *path, *dir;
@@ -744,6 +744,7 @@ struct cmd_report_doc {
 	const struct cmd_symopts *sym;
 	const char *unwinder;
 	unsigned jobs;
+	const struct pda_itrace_opts *itrace; /* --itrace */
 	const struct cmd_report_doc_arg {
 		int c;
 		const char *arg;

@@ -1155,6 +1155,12 @@ void pda_itrace_rewind(struct pda_itrace *it)
 	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
 }
 
+const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
+					enum pda_itrace_kind kind)
+{
+	return kind < PDA_ITRACE_NR_KINDS ? it->ev[kind] : NULL;
+}
+
 const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it)
 {
 	return &it->st;

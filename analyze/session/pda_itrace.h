@@ -118,6 +118,11 @@ void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
 
+/* The event of kind's samples that pda_itrace_new() added to the
+ * capture; NULL when --itrace did not select it. */
+const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
+					enum pda_itrace_kind kind);
+
 /* Start again from the first sample (a run's second pass). */
 void pda_itrace_rewind(struct pda_itrace *it);
 
