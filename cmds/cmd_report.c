@@ -555,8 +555,8 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->top = parse_count(ctx, "--top", arg);
 		break;
 	default:
-		if (c == CMD_OPT_ITRACE)
-			cmd_itrace(ctx, arg, &o->itrace);
+		if (c == CMD_OPT_ITRACE || c == CMD_OPT_SPE_EVENTS)
+			cmd_itrace(ctx, c, arg, &o->itrace);
 		else
 			cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder,
 				      &o->jobs);
@@ -670,7 +670,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
 		     c != OPT_STDIO && c < CMD_OPT_SYMFS) ||
 		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
-		    c == CMD_OPT_ITRACE)
+		    c == CMD_OPT_ITRACE || c == CMD_OPT_SPE_EVENTS)
 			o->plain_opts = true;
 		report_option(ctx, o, c, optarg);
 	}

@@ -32,13 +32,39 @@ const char *pda_itrace_kind_name(enum pda_itrace_kind kind)
 	return kind < PDA_ITRACE_NR_KINDS ? kind_names[kind] : "?";
 }
 
+const char *pda_itrace_event_name(const struct pda_itrace_opts *o,
+				  enum pda_itrace_kind kind)
+{
+	if (o->perf7 && kind == PDA_ITRACE_BRANCH_MISS)
+		return "branch";
+	return pda_itrace_kind_name(kind);
+}
+
+int pda_itrace_set_events(const char *name, struct pda_itrace_opts *o,
+			  char *err, size_t err_size)
+{
+	if (!strcmp(name, "6.1")) {
+		o->perf7 = false;
+	} else if (!strcmp(name, "7") || !strcmp(name, "7.2")) {
+		o->perf7 = true;
+	} else {
+		snprintf(err, err_size,
+			 "--spe-events '%s': 6.1 or 7 (perf 6.1's or perf "
+			 "7's Arm SPE events)", name);
+		return PD_ERR_API;
+	}
+	return 0;
+}
+
 int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
 		     size_t err_size)
 {
 	const char *p = spec;
+	const bool perf7 = o->perf7;
 
 	memset(o, 0, sizeof(*o));
 	o->set = true;
+	o->perf7 = perf7;
 	while (p && *p) {
 		const char c = *p++;
 
@@ -101,6 +127,10 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 	case PDA_ITRACE_MEMORY:
 		return dflt || o->mem;
 	case PDA_ITRACE_INSTRUCTIONS:
+		/* perf 7: by default every record (i1i); a period in time
+		 * fails the run (pda_itrace_new) */
+		if (o->perf7)
+			return dflt || o->instructions;
 		/* perf 6.1 warns "Only instruction-based sampling period is
 		 * currently supported" and makes none otherwise; its
 		 * default period is in nanoseconds */
@@ -123,6 +153,7 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVL_L2 0x20ull
 #define LVL_L3 0x40ull
 #define LVL_LOC_RAM 0x80ull
+#define LVL_LFB 0x10ull
 #define SNOOP_NA 0x1ull
 #define SNOOP_NONE 0x2ull
 #define SNOOP_HIT 0x4ull
@@ -132,6 +163,7 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVLNUM_L1 0x1ull
 #define LVLNUM_L2 0x2ull
 #define LVLNUM_L3 0x3ull
+#define LVLNUM_LFB 0xcull
 #define LVLNUM_RAM 0xdull
 #define LVLNUM_NA 0xfull
 #define SNOOPX_PEER 0x2ull
@@ -340,6 +372,89 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	return ds;
 }
 
+/* ---- data_src, perf 7 ------------------------------------------------ */
+
+/* the event bits perf 7 reads besides record_type()'s */
+#define EVB(r, bit)                                                         \
+	(((r)->mask & PD_SPE_HAS_EVENTS) &&                                 \
+	 ((r)->events & (1ull << PD_SPE_EV_##bit)))
+
+/* a hit at a level: its access event without its miss */
+#define HIT_AT(r, acc, miss) (EVB(r, acc) && !EVB(r, miss))
+
+/* perf 7's level from the events, where the model gave none
+ * (arm_spe__synth_ld_memory_level, _st_memory_level): a load's nearest
+ * hit, else its farthest miss; a store's farthest level named */
+static uint64_t events_level7(const struct pd_spe_record *r, bool store)
+{
+	if (store) {
+		if (EVB(r, LLC_ACCESS) || EVB(r, LLC_MISS))
+			return DS_LVL(LVL_L3 | (EVB(r, LLC_MISS) ? LVL_MISS
+								  : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L3);
+		if (EVB(r, L2D_ACCESS) || EVB(r, L2D_MISS))
+			return DS_LVL(LVL_L2 | (EVB(r, L2D_MISS) ? LVL_MISS
+								  : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L2);
+		if (EVB(r, L1D_ACCESS) || EVB(r, L1D_REFILL))
+			return DS_LVL(LVL_L1 | (EVB(r, L1D_REFILL) ? LVL_MISS
+								    : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L1);
+		return 0;
+	}
+	if (HIT_AT(r, L1D_ACCESS, L1D_REFILL))
+		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1);
+	if (EVB(r, RECENTLY_FETCHED))
+		return DS_LVL(LVL_LFB | LVL_HIT) | DS_LVLNUM(LVLNUM_LFB);
+	if (HIT_AT(r, L2D_ACCESS, L2D_MISS))
+		return DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2);
+	if (HIT_AT(r, LLC_ACCESS, LLC_MISS))
+		return DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3);
+	if (EVB(r, LLC_MISS))
+		return DS_LVL(LVL_L3 | LVL_MISS) | DS_LVLNUM(LVLNUM_L3);
+	if (EVB(r, L2D_MISS))
+		return DS_LVL(LVL_L2 | LVL_MISS) | DS_LVLNUM(LVLNUM_L2);
+	if (EVB(r, L1D_REFILL))
+		return DS_LVL(LVL_L1 | LVL_MISS) | DS_LVLNUM(LVLNUM_L1);
+	return 0;
+}
+
+/*
+ * perf 7's data_src (arm_spe__synth_data_source): the model's table as
+ * perf >= 6.13's, then what it left unsaid from the events: the level
+ * (events_level7(), else N/A), the snoop (DATA-SNOOPED: hit, HITM with
+ * CACHE-DATA-MODIFIED; else none where the CPU's event filter shows it
+ * reports snoops, N/A otherwise) and a remote access.
+ */
+static uint64_t data_src7(const struct pd_spe_record *r, uint64_t midr,
+			  bool reports_snoops)
+{
+	uint64_t ds = pda_itrace_spe_data_src(r, midr);
+	const bool store = (ds & DS_OP(MEM_OP_STORE)) != 0;
+
+	if (!ds)
+		return 0;
+	if (!is_common_ds(midr) && !is_ampereone(midr))
+		/* no model: pda_itrace_spe_data_src took perf 6.1's level
+		 * from the events; perf 7 takes its own */
+		ds &= ~(DS_LVL(0x3fffu) | DS_REMOTE(1u));
+	if (!(ds & DS_LVL(0x3fffu))) {
+		const uint64_t lvl = events_level7(r, store);
+
+		ds |= lvl ? lvl : DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA);
+	}
+	if (!(ds & DS_SNOOP(0x1fu))) {
+		if (EVB(r, DATA_SNOOPED))
+			ds |= DS_SNOOP(EVB(r, CACHE_DATA_MODIFIED) ? 0x10u
+								 : SNOOP_HIT);
+		else
+			ds |= DS_SNOOP(reports_snoops ? SNOOP_NONE : SNOOP_NA);
+	}
+	if (!(ds & DS_REMOTE(1u)) && EVB(r, REMOTE_ACCESS))
+		ds |= DS_REMOTE(1u);
+	return ds;
+}
+
 /* ---- the trace -------------------------------------------------------- */
 
 /* One AUXTRACE buffer of a queue: its trace bytes (the file's mapping,
@@ -398,6 +513,7 @@ struct tidpid {
 
 struct cpu_midr {
 	uint64_t cpu, midr;
+	uint64_t event_filter;	/* caps/event_filter; 0: none given */
 };
 
 struct pda_itrace {
@@ -631,12 +747,42 @@ static uint64_t queue_midr(const struct pda_itrace *it, const struct queue *q)
 	return 0;
 }
 
-/* The samples of one record, in perf 6.1's order (arm_spe_sample). */
+/* A branch or exception return (perf 7's ARM_SPE_OP_BRANCH_ERET) */
+static bool is_branch(const struct pd_spe_record *r)
+{
+	return (r->mask & PD_SPE_HAS_OP) && r->op_class == PD_SPE_OP_BRANCH;
+}
+
+/* Whether q's CPU reports snoops (perf 7: the DATA-SNOOPED event in its
+ * metadata's event filter; a per-thread queue, CPU 0's when every CPU
+ * is the same model). */
+static bool queue_snoops(const struct pda_itrace *it, const struct queue *q)
+{
+	const struct cpu_midr *m = NULL;
+
+	if (it->meta_version < 2 || !it->nr_cpu_midr)
+		return false;
+	if (q->cpu == UINT32_MAX) {
+		/* queue_midr() is 0 when the models differ */
+		if (queue_midr(it, q))
+			m = &it->cpu_midr[0];
+	} else {
+		for (size_t i = 0; i < it->nr_cpu_midr && !m; i++)
+			if (it->cpu_midr[i].cpu == q->cpu)
+				m = &it->cpu_midr[i];
+	}
+	return m && ((m->event_filter >> PD_SPE_EV_DATA_SNOOPED) & 1);
+}
+
+/* The samples of one record, in perf's order (arm_spe_sample). */
 static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds = pda_itrace_spe_data_src(r, queue_midr(it, q));
+	const uint64_t ds =
+		it->o.perf7
+			? data_src7(r, queue_midr(it, q), queue_snoops(it, q))
+			: pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
 	static const struct {
 		enum pda_itrace_kind k;
@@ -656,6 +802,16 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
 	y.cpu = q->cpu;
 	y.period = 1;
+	if (it->o.perf7) {
+		/* perf 7: an instruction period N keeps every Nth record
+		 * of the queue, all its samples, each with period N (an
+		 * --itrace without i: every record, period 0) */
+		y.period = !it->o.set ? 1 : it->o.instructions ? it->o.period
+							      : 0;
+		if (++q->insns < y.period)
+			return 0;
+		q->insns = 0;
+	}
 	/* WEIGHT_STRUCT: the total latency (perf's weight), the issue
 	 * latency where perf puts an instruction latency, the translation
 	 * latency in the third: perf keeps the first only */
@@ -695,7 +851,8 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			if ((rc = emit(it, mem[i].k, &y, (*seq)++)) < 0)
 				return rc;
 		}
-	if (it->ev[PDA_ITRACE_BRANCH_MISS] && (t & T_BRANCH_MISS)) {
+	if (it->ev[PDA_ITRACE_BRANCH_MISS] &&
+	    (it->o.perf7 ? is_branch(r) : (t & T_BRANCH_MISS) != 0)) {
 		struct synth b = y;
 
 		b.addr = r->mask & PD_SPE_HAS_TGT ? r->addr[PD_SPE_ADDR_TGT]
@@ -719,9 +876,16 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	if (it->ev[PDA_ITRACE_INSTRUCTIONS]) {
 		const uint64_t period = it->o.period ? it->o.period : 1;
 
-		if (++q->insns >= period) {
+		if (it->o.perf7 || ++q->insns >= period) {
 			q->insns = 0;
-			y.period = period;
+			/* perf 7: the record's period (above); the branch
+			 * target, as a branch sample's */
+			if (!it->o.perf7)
+				y.period = period;
+			else
+				y.addr = r->mask & PD_SPE_HAS_TGT
+						 ? r->addr[PD_SPE_ADDR_TGT]
+						 : 0;
 			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
@@ -740,6 +904,14 @@ static int add_events(struct pda_itrace *it)
 		return failed(it, PD_ERR_UNSUPPORTED,
 			      "the Arm SPE event has no sample id: its "
 			      "samples cannot be synthesized", UINT64_MAX);
+	/* perf 7 fails here ("You must only use i (instructions)
+	 * --itrace period with Arm SPE"); perf 6.1 makes none */
+	if (it->o.perf7 && it->o.set && it->o.instructions &&
+	    !it->o.period_insns)
+		return failed(it, PD_ERR_API,
+			      "--itrace: perf 7's Arm SPE instructions take "
+			      "an instruction period only (i1i, i100i)",
+			      UINT64_MAX);
 	id = it->spe->ids[0] + SYNTH_ID_OFFSET;
 	memset(&a, 0, sizeof(a));
 	a.type = 0;	/* PERF_TYPE_HARDWARE, as perf's */
@@ -770,7 +942,11 @@ static int add_events(struct pda_itrace *it)
 		if (!pda_itrace_wants(&it->o, (enum pda_itrace_kind)k))
 			continue;
 		a.config = (uint64_t)k;
-		rc = pd_file_add_synth_evsel(it->f, &a, kind_names[k], id,
+		rc = pd_file_add_synth_evsel(it->f, &a,
+					     pda_itrace_event_name(
+						     &it->o,
+						     (enum pda_itrace_kind)k),
+					     id,
 					     &it->ev[k]);
 		if (rc < 0)
 			return failed(it, rc,
@@ -813,7 +989,7 @@ static int read_meta(struct pda_itrace *it,
 			     SIZE_MAX / sizeof(*it->cpu_midr)) < 0)
 			return PD_ERR_NOMEM;
 		it->cpu_midr[it->nr_cpu_midr++] =
-			(struct cpu_midr){c.cpu, c.midr};
+			(struct cpu_midr){c.cpu, c.midr, c.event_filter};
 	}
 	return 0;
 }
