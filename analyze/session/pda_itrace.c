@@ -1,6 +1,7 @@
 /*
  * pda_itrace.c - Arm SPE samples synthesized as perf 6.1's arm-spe.c
- * synthesizes them (pda_itrace.h says which and with what).
+ * synthesizes them, or perf 7's with --spe-events 7 (pda_itrace.h says
+ * which and with what).
  *
  * The whole trace is decoded when the run begins, into sample records
  * sorted by time: perf decodes its per-CPU queues lazily, interleaved
@@ -426,8 +427,8 @@ static uint64_t events_level7(const struct pd_spe_record *r, bool store)
  * CACHE-DATA-MODIFIED; else none where the CPU's event filter shows it
  * reports snoops, N/A otherwise) and a remote access.
  */
-static uint64_t data_src7(const struct pd_spe_record *r, uint64_t midr,
-			  bool reports_snoops)
+uint64_t pda_itrace_spe_data_src7(const struct pd_spe_record *r,
+				  uint64_t midr, bool reports_snoops)
 {
 	uint64_t ds = pda_itrace_spe_data_src(r, midr);
 	const bool store = (ds & DS_OP(MEM_OP_STORE)) != 0;
@@ -781,7 +782,8 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	const unsigned t = record_type(r);
 	const uint64_t ds =
 		it->o.perf7
-			? data_src7(r, queue_midr(it, q), queue_snoops(it, q))
+			? pda_itrace_spe_data_src7(r, queue_midr(it, q),
+						   queue_snoops(it, q))
 			: pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
 	static const struct {

@@ -164,6 +164,12 @@ const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it);
  */
 uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 				 uint64_t midr);
+/* ... as perf 7 makes it (--spe-events 7): the model's, then the level,
+ * snoop and remote access from the events where it says nothing;
+ * reports_snoops: the CPU's metadata event filter has DATA-SNOOPED (no
+ * snoop event then means none, else N/A). */
+uint64_t pda_itrace_spe_data_src7(const struct pd_spe_record *r,
+				  uint64_t midr, bool reports_snoops);
 
 #ifdef __cplusplus
 }
