@@ -155,6 +155,13 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVL_L3 0x40ull
 #define LVL_LOC_RAM 0x80ull
 #define LVL_LFB 0x10ull
+#define LVL_REM_RAM1 0x100ull
+#define LVL_REM_CCE1 0x400ull
+#define LVL_REM_CCE2 0x800ull
+#define LVL_IO 0x1000ull
+#define SNOOP_HITM 0x10ull
+#define LVLNUM_IO 0xaull
+#define LVLNUM_ANY_CACHE 0xbull
 #define SNOOP_NA 0x1ull
 #define SNOOP_NONE 0x2ull
 #define SNOOP_HIT 0x4ull
@@ -244,6 +251,66 @@ static bool is_common_ds(uint64_t midr)
 static bool is_ampereone(uint64_t midr)
 {
 	return ((midr >> 24) & 0xff) == 0xc0 && ((midr >> 4) & 0xfff) == 0xac4;
+}
+
+/* HiSilicon HIP12 (implementer 0x48, part 0xd06), whose data sources
+ * perf 7 reads by its own table (arm_spe__synth_data_source_hisi_hip);
+ * perf 7.2 takes HIP08 (TSV110, 0xd01) and HIP09 (0xd02) records' levels
+ * from their events */
+static bool is_hisi_hip(uint64_t midr)
+{
+	return ((midr >> 24) & 0xff) == 0x48 && ((midr >> 4) & 0xfff) == 0xd06;
+}
+
+/* A HiSilicon HIP data source (perf's ARM_SPE_HISI_HIP_*) as perf's
+ * level, level number, snoop, remote and peer snoop; 0 for a code perf
+ * does not list.  Its *_HITM twins: the line was modified there. */
+static uint64_t hisi_level(unsigned source)
+{
+	const uint64_t l2 = DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2);
+	const uint64_t l3 = DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3);
+	const uint64_t cluster = DS_LVL(LVL_REM_CCE1 | LVL_HIT) |
+				 DS_LVLNUM(LVLNUM_L3) | DS_SNOOPX(SNOOPX_PEER);
+	const uint64_t socket = DS_LVL(LVL_REM_CCE2) |
+				DS_LVLNUM(LVLNUM_ANY_CACHE) | DS_REMOTE(1u) |
+				DS_SNOOPX(SNOOPX_PEER);
+
+	switch (source) {
+	case 0: /* peer CPU */
+		return l2 | DS_SNOOPX(SNOOPX_PEER);
+	case 1:
+		return l2 | DS_SNOOPX(SNOOPX_PEER) | DS_SNOOP(SNOOP_HITM);
+	case 2: /* L3 */
+		return l3 | DS_SNOOP(SNOOP_HIT);
+	case 3:
+		return l3 | DS_SNOOP(SNOOP_HITM);
+	case 4: /* a peer cluster */
+		return cluster;
+	case 5:
+		return cluster | DS_SNOOP(SNOOP_HITM);
+	case 6: /* the other socket's caches */
+		return socket;
+	case 7:
+		return socket | DS_SNOOP(SNOOP_HITM);
+	case 8: /* local memory */
+		return DS_LVL(LVL_LOC_RAM | LVL_HIT) | DS_LVLNUM(LVLNUM_RAM) |
+		       DS_SNOOP(SNOOP_NONE);
+	case 9: /* remote memory */
+		return DS_LVL(LVL_REM_RAM1 | LVL_HIT) | DS_LVLNUM(LVLNUM_RAM) |
+		       DS_REMOTE(1u);
+	case 13: /* a non-cacheable device */
+		return DS_LVL(LVL_IO | LVL_HIT) | DS_LVLNUM(LVLNUM_IO) |
+		       DS_SNOOP(SNOOP_NONE);
+	case 16: /* L2 */
+		return l2 | DS_SNOOP(SNOOP_NONE);
+	case 17:
+		return l2 | DS_SNOOP(SNOOP_HITM);
+	case 18: /* L1 */
+		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1) |
+		       DS_SNOOP(SNOOP_NONE);
+	default:
+		return 0;
+	}
 }
 
 /* The common data sources (the Neoverse TRMs; perf's ARM_SPE_NV_*,
@@ -356,6 +423,12 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 		ds |= neoverse_level(r->source,
 				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
 				     op == 2);
+	} else if (is_hisi_hip(midr)) {
+		/* a store: as the common encoding's (no level) */
+		ds |= op == 2 ? neoverse_level(0, false, true)
+			      : r->mask & PD_SPE_HAS_SOURCE
+					? hisi_level(r->source)
+					: 0;
 	} else if (is_ampereone(midr)) {
 		/* a source AmpereOne does not list: no level (perf warns
 		 * once), as a store's */
@@ -435,7 +508,7 @@ uint64_t pda_itrace_spe_data_src7(const struct pd_spe_record *r,
 
 	if (!ds)
 		return 0;
-	if (!is_common_ds(midr) && !is_ampereone(midr))
+	if (!is_common_ds(midr) && !is_ampereone(midr) && !is_hisi_hip(midr))
 		/* no model: pda_itrace_spe_data_src took perf 6.1's level
 		 * from the events; perf 7 takes its own */
 		ds &= ~(DS_LVL(0x3fffu) | DS_REMOTE(1u));

@@ -27,7 +27,8 @@
  * data_src (perf's encoding, from the data source as the CPU model
  * defines it: the common encoding of Neoverse N1, N2, V1, V2 and
  * Cortex-A720, A725, X1C, X3, X925, AmpereOne's own codes mapped onto
- * it, else the events; the model each CPU's own where the per-CPU
+ * it, HiSilicon HIP12's by their own table (as perf 7.2), else the
+ * events; the model each CPU's own where the per-CPU
  * metadata of perf >= 6.13 gives it, as perf >= 6.13 reads it, else
  * the capture's CPUID), phys_addr, and
  * the issue and translation latencies, which perf drops: the weight is

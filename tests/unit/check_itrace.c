@@ -21,6 +21,8 @@
 #define MIDR_V2 0x410fd4f1ull	 /* Neoverse V2 r0p1 */
 #define MIDR_A720 0x410fd810ull /* Cortex-A720 */
 #define MIDR_AMPERE1A 0xc00fac40ull
+#define MIDR_HIP12 0x480fd060ull
+#define MIDR_HIP09 0x480fd020ull
 
 START_TEST(test_parse)
 {
@@ -159,6 +161,27 @@ START_TEST(test_data_src7)
 	r = ld(0, EV(REMOTE_ACCESS), 0xe);
 	ck_assert(pda_itrace_spe_data_src7(&r, MIDR_N1, false) &
 		  (1ull << 37));
+	/* HiSilicon HIP12's own codes: a peer cluster's modified line */
+	r = ld(0, EV(L1D_REFILL), 5);
+	ds_is(pda_itrace_spe_data_src7(&r, MIDR_HIP12, false),
+	      "|OP LOAD|LVL Remote Cache (1 hop) or L3 hit|SNP HitM or Peer|"
+	      "TLB N/A|LCK No|BLK  N/A");
+	/* remote memory, a device */
+	r = ld(0, EV(L1D_REFILL), 9);
+	ds_is(pda_itrace_spe_data_src7(&r, MIDR_HIP12, false),
+	      "|OP LOAD|LVL Remote Remote RAM (1 hop) or RAM hit|SNP N/A|"
+	      "TLB N/A|LCK No|BLK  N/A");
+	r = ld(0, 0, 13);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_HIP12),
+	      "|OP LOAD|LVL I/O or L10 hit|SNP None|TLB N/A|LCK No|BLK  N/A");
+	/* a store: no level, as the common encoding's */
+	r = ld(1, EV(L1D_ACCESS), 2);
+	ds_is(pda_itrace_spe_data_src(&r, MIDR_HIP12),
+	      "|OP STORE|LVL N/A or N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A");
+	/* HIP09: no table in perf 7.2; the code is not read */
+	r = ld(0, EV(L1D_ACCESS), 18);
+	ds_is(pda_itrace_spe_data_src7(&r, MIDR_HIP09, false),
+	      "|OP LOAD|LVL L1 or L1 hit|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	/* no load or store: none */
 	r = ld(0, 0, -1);
 	r.op_class = PD_SPE_OP_BRANCH;
