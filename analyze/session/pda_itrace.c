@@ -738,16 +738,15 @@ struct synth {
 };
 
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
- * reader swaps only what came from a file of the other order). */
-static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
-		const struct synth *y, uint64_t seq)
+ * reader swaps only what came from a file of the other order) into rec;
+ * its size. */
+static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
+		       const struct synth *y, unsigned char rec[8 + 12 * 8])
 {
 	const uint64_t st = it->ev[k]->attr.sample_type;
-	unsigned char rec[8 + 12 * 8], *p = rec + 8;
+	unsigned char *p = rec + 8;
 	const uint64_t id = it->ev[k]->ids[0];
 	uint16_t hdr16[2] = {PD_REC_SAMPLE, y->misc};
-	struct queue *q;
-	struct out *o;
 	uint16_t size;
 
 	if (st & PD_SAMPLE_IDENTIFIER)
@@ -782,6 +781,17 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		memcpy(rec + 4, &hdr16[1], 2);
 		memcpy(rec + 6, &size, 2);
 	}
+	return size;
+}
+
+static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
+		const struct synth *y, uint64_t seq)
+{
+	unsigned char rec[8 + 12 * 8];
+	const uint16_t size = encode(it, k, y, rec);
+	struct queue *q;
+	struct out *o;
+
 	q = it->emit_q;
 	if (q->nr_out == QUEUE_OUTS)
 		return PD_ERR_API; /* more samples than kinds: cannot be */
@@ -969,6 +979,33 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	return 0;
 }
 
+/*
+ * Whether the reader tells each synthesized event's samples by their id:
+ * it finds a sample's id where the capture's events agree to keep it, so
+ * events that keep theirs elsewhere (perf refuses such a capture: its
+ * sample types do not match) would have the synthesized samples taken
+ * for another event's.
+ */
+static int check_ids(struct pda_itrace *it)
+{
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+		const struct synth y = {0};
+		unsigned char bytes[8 + 12 * 8];
+		struct pd_rec rec = {.type = PD_REC_SAMPLE, .data = bytes};
+
+		if (!it->ev[k])
+			continue;
+		rec.size = encode(it, (enum pda_itrace_kind)k, &y, bytes);
+		if (pd_rec_evsel(it->f, &rec) != it->ev[k])
+			return failed(it, PD_ERR_FORMAT,
+				      "the capture's events do not keep their "
+				      "sample ids alike: the samples of the "
+				      "Arm SPE trace could not be told from "
+				      "theirs", UINT64_MAX);
+	}
+	return 0;
+}
+
 /* The events perf adds, in its order, with its ids and sample type. */
 static int add_events(struct pda_itrace *it)
 {
@@ -1030,7 +1067,7 @@ static int add_events(struct pda_itrace *it)
 		id++;
 		it->nr_ids++;
 	}
-	return 0;
+	return check_ids(it);
 }
 
 /* The records of one AUXTRACE buffer, kept for when the switches are
@@ -1246,8 +1283,16 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	}
 	/* perf 6.1 decodes timeless when the SPE event has no time */
 	it->timeless = rc == 0 && !(it->spe->attr.sample_type & PD_SAMPLE_TIME);
-	if (rc == 0 && pd_file_env(f, &env) == 0 && env->cpuid)
-		it->midr = strtoull(env->cpuid, NULL, 16);
+	if (rc == 0) {
+		/* the CPUID decides the data sources: no memory to read it
+		 * is an error, not a capture without one */
+		const int erc = pd_file_env(f, &env);
+
+		if (erc == PD_ERR_NOMEM)
+			rc = erc;
+		else if (erc == 0 && env->cpuid)
+			it->midr = strtoull(env->cpuid, NULL, 16);
+	}
 	if (rc == 0)
 		rc = add_events(it);
 	if (it->nr_sw)
