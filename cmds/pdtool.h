@@ -491,10 +491,11 @@ bool cmd_jobs_fold_thread(unsigned jobs);
 	"                        remote-access, M memory, iNi instructions\n"\
 	"                        every N records (without LETTERS: bfmtaM,\n"\
 	"                        also perf's default)\n"                      \
-	"      --spe-events SET  6.1 (the default) or 7: perf 7's events,\n" \
+	"      --spe-events SET  6.1 (the default) or 7: perf 7's events:\n" \
 	"                        b branch (every branch, addr its target),\n"\
-	"                        instructions addr the branch target, and\n" \
-	"                        the default bfmtaMi1i\n"
+	"                        instructions addr the branch target, iNi\n" \
+	"                        every Nth record for every kind, the\n"     \
+	"                        default bfmtaMi1i\n"
 struct pda_itrace_opts;
 /* --itrace's argument (c CMD_OPT_ITRACE; NULL: perf's default set) or
  * --spe-events' (c CMD_OPT_SPE_EVENTS) into *o; else a usage error. */
