@@ -72,9 +72,9 @@ const char cmd_flame_options[] =
 	"--search-path, --no-demangle, --host-files, --host-kernel,\n"
 	"--no-host-kernel, --debuginfod, --no-debuginfod,\n"
 	"--debuginfod-max, --debuginfod-time, --inline, --no-inline,\n"
-	"--unwinder, -j/--jobs, --itrace.  Unlike fold, flame draws the\n"
-	"first event sampled only, unless --event or --all-events\n"
-	"says otherwise.\n";
+	"--unwinder, -j/--jobs, --itrace, --spe-events.  Unlike fold,\n"
+	"flame draws the first event sampled only, unless --event or\n"
+	"--all-events says otherwise.\n";
 
 enum {
 	OPT_FORMAT = 256,

@@ -308,7 +308,8 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->jobs = cmd_jobs(ctx, arg);
 		break;
 	case CMD_OPT_ITRACE:
-		cmd_itrace(ctx, arg, &o->itrace);
+	case CMD_OPT_SPE_EVENTS:
+		cmd_itrace(ctx, c, arg, &o->itrace);
 		break;
 	default:
 		/* the only vals left are the symbol options' */

@@ -179,7 +179,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case CMD_OPT_ITRACE:
 			itrace = true;
-			cmd_itrace(ctx, arg, &o->itrace);
+			cmd_itrace(ctx, c, arg, &o->itrace);
+			break;
+		case CMD_OPT_SPE_EVENTS:
+			cmd_itrace(ctx, c, arg, &o->itrace);
 			break;
 		default:
 			cmd_symopt(ctx, &o->sym, c, arg);
@@ -193,7 +196,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	 * ...): each access counted once unless asked otherwise; --event
 	 * picks one of perf's default set (--event l1d-miss) */
 	if (!itrace)
-		cmd_itrace(ctx, o->event ? NULL : "M", &o->itrace);
+		cmd_itrace(ctx, CMD_OPT_ITRACE, o->event ? NULL : "M",
+			   &o->itrace);
 }
 
 struct mem_run {

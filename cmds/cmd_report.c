@@ -565,11 +565,12 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_TOP:
 		o->top = parse_count(ctx, "--top", arg);
 		break;
-	case CMD_OPT_ITRACE:
-		cmd_itrace(ctx, arg, &o->itrace);
-		break;
 	default:
-		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		if (c == CMD_OPT_ITRACE || c == CMD_OPT_SPE_EVENTS)
+			cmd_itrace(ctx, c, arg, &o->itrace);
+		else
+			cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder,
+				      &o->jobs);
 		/* the report's flame graph folds with the same options */
 		if (o->nr_stack_args == MAX_STACK_ARGS)
 			usage_error(ctx, "more than %d symbol options",
@@ -688,7 +689,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
 		     c < CMD_OPT_SYMFS) ||
 		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
-		    c == CMD_OPT_ITRACE)
+		    c == CMD_OPT_ITRACE || c == CMD_OPT_SPE_EVENTS)
 			o->plain_opts = true;
 		report_option(ctx, o, c, optarg);
 	}
@@ -1071,6 +1072,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 		.sym = &o->sym,
 		.unwinder = o->unwinder,
 		.jobs = o->jobs,
+		.itrace = &o->itrace,
 		.stack_args = o->stack_args,
 		.nr_stack_args = o->nr_stack_args,
 	};

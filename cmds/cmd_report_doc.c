@@ -18,6 +18,7 @@
 #include "pda_capture.h"
 #include "pda_dthist.h"
 #include "pda_flame.h"
+#include "pda_itrace.h"
 #include "pda_metrics.h"
 #include "pda_profile.h"
 #include "pda_report.h"
@@ -34,15 +35,37 @@
 struct doc_run {
 	struct pd_ctx *ctx;
 	const char *path;
+	struct pda_session *s;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
 	struct pda_mem *mem;		/* the Memory section; NULL: no
 					 * event has a data source */
+	bool synth_seen;		/* the synthesized events looked at */
+	const struct pd_evsel *mem_ev;	/* an SPE trace's "memory": the
+					 * only event mem reads; NULL: all */
 	struct pda_datatype *dt;	/* the Data types section */
 	struct pda_dthist *types;
 	struct pda_capture c;
 	struct pda_sampled *sampled; /* each event's periods, group reads */
 };
+
+/*
+ * The events the capture's Arm SPE trace was synthesized into, known once
+ * the run began: their samples carry data sources too, and each load or
+ * store is a sample of every event it counts in (l1d-access, llc-miss,
+ * ...), so the Memory section reads the "memory" event's (each once, as
+ * pdtool mem does by default) when --itrace made it, else every one.
+ */
+static int synth_events(struct doc_run *r)
+{
+	const struct pda_itrace *it = pda_capture_itrace(&r->c);
+
+	r->synth_seen = true;
+	if (!it)
+		return 0;
+	r->mem_ev = pda_itrace_evsel(it, PDA_ITRACE_MEMORY);
+	return r->mem ? 0 : pda_mem_new(r->s, &r->mem);
+}
 
 static int doc_one(void *arg, const struct pda_pipe_item *it)
 {
@@ -59,7 +82,10 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 				    NULL);
 	if (rc == 0 && r->br)
 		rc = pda_branch_add(r->br, it->sample, it->comm);
-	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC))
+	if (rc == 0 && !r->synth_seen)
+		rc = synth_events(r);
+	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC) &&
+	    (!r->mem_ev || it->sample->evsel == r->mem_ev))
 		rc = pda_mem_add(r->mem, it->sample);
 	if (rc == 0) {
 		const struct pda_datatype_res *res;
@@ -114,11 +140,12 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	struct pda_filter flt;
 	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS);
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = a->jobs, .ip_stacks = true,
-			 .sample_fn = doc_one, .skip_fn = doc_skip,
+			 .itrace = a->itrace, .sample_fn = doc_one, .skip_fn = doc_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = r);
 	int rc;
 
+	r->s = s;
 	r->hot = new_hist(ctx, f, fn_keys, 2);
 	if (pda_datatype_new(s, &r->dt) < 0 ||
 	    pda_dthist_new(r->dt, &r->types) < 0)
@@ -144,8 +171,9 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, a->path, &r->c, rc);
-	cmd_check_kind(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
-		       pda_capture_stats(&r->c)->nr_samples);
+	cmd_check_kind_synth(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
+			     pda_capture_stats(&r->c)->nr_samples,
+			     pda_capture_itrace(&r->c));
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
@@ -277,6 +305,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.hot_lines = r.lines;
 	d.branches = r.br;
 	d.mem = r.mem;
+	d.mem_event = r.mem_ev ? r.mem_ev->name : NULL;
 	/* each event's periods summed, or its group reads: pdtool stat's
 	 * estimates from samples */
 	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,

@@ -191,7 +191,8 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 		o->no_inline = true;
 		break;
 	case CMD_OPT_ITRACE:
-		cmd_itrace(ctx, arg, &o->itrace);
+	case CMD_OPT_SPE_EVENTS:
+		cmd_itrace(ctx, c, arg, &o->itrace);
 		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);

@@ -600,15 +600,22 @@ int cmd_strict_status(const struct pd_ctx *ctx,
 	return 0;
 }
 
-void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
+void cmd_itrace(const struct pd_ctx *ctx, int c, const char *arg,
 		struct pda_itrace_opts *o)
 {
 	char err[160];
 
+	if (c == CMD_OPT_SPE_EVENTS) {
+		if (pda_itrace_set_events(arg, o, err, sizeof(err)) < 0)
+			usage_error(ctx, "%s", err);
+		return;
+	}
 	if (!arg || !*arg) {
-		/* perf's default: every kind but instructions (whose default
-		 * period is in nanoseconds, which SPE cannot count) */
+		/* perf's default set (--spe-events says whose) */
+		const bool perf7 = o->perf7;
+
 		memset(o, 0, sizeof(*o));
+		o->perf7 = perf7;
 		return;
 	}
 	if (pda_itrace_parse(arg, o, err, sizeof(err)) < 0)

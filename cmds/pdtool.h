@@ -393,6 +393,7 @@ enum {
 	CMD_OPT_DEBUGINFOD_TIME,
 	CMD_OPT_ARCHIVE,
 	CMD_OPT_ITRACE,
+	CMD_OPT_SPE_EVENTS,
 	CMD_OPT_SEARCH_PATH,
 };
 
@@ -491,7 +492,8 @@ bool cmd_jobs_fold_thread(unsigned jobs);
 /* --itrace[=LETTERS]: samples synthesized from an Arm SPE trace
  * (pda_itrace.h), in the commands that read samples */
 #define CMD_ITRACE_LONGOPT                                                  \
-	{"itrace", optional_argument, NULL, CMD_OPT_ITRACE}
+	{"itrace", optional_argument, NULL, CMD_OPT_ITRACE},                 \
+	{"spe-events", required_argument, NULL, CMD_OPT_SPE_EVENTS}
 #define CMD_ITRACE_HELP                                                     \
 	"      --itrace[=LETTERS] the samples of an Arm SPE trace, as perf\n"  \
 	"                        6.1 synthesizes them: f l1d-miss and\n"     \
@@ -499,11 +501,16 @@ bool cmd_jobs_fold_thread(unsigned jobs);
 	"                        tlb-miss and tlb-access, b branch-miss, a\n"\
 	"                        remote-access, M memory, iNi instructions\n"\
 	"                        every N records (without LETTERS: bfmtaM,\n"\
-	"                        also perf's default)\n"
+	"                        also perf's default)\n"                      \
+	"      --spe-events SET  6.1 (the default) or 7: perf 7's events:\n" \
+	"                        b branch (every branch, addr its target),\n"\
+	"                        instructions addr the branch target, iNi\n" \
+	"                        every Nth record for every kind, the\n"     \
+	"                        default bfmtaMi1i\n"
 struct pda_itrace_opts;
-/* --itrace's argument (NULL: perf's default set) into *o; else a usage
- * error. */
-void cmd_itrace(const struct pd_ctx *ctx, const char *arg,
+/* --itrace's argument (c CMD_OPT_ITRACE; NULL: perf's default set) or
+ * --spe-events' (c CMD_OPT_SPE_EVENTS) into *o; else a usage error. */
+void cmd_itrace(const struct pd_ctx *ctx, int c, const char *arg,
 		struct pda_itrace_opts *o);
 
 /* --search-path given at most this often */
@@ -743,8 +750,8 @@ extern const char cmd_report_usage[], cmd_report_summary[],
  * `pdtool report --format md|json -o DIR` (cmd_report_doc.c): the
  * profile report of capture path, with the --stat captures, into
  * DIR/report.md (report.json) and DIR/flame.svg.  stack_args: the
- * symbol, unwinder and -j options as getopt_long returned them, for
- * the flame graph's fold.  @return the exit status.
+ * symbol, unwinder, -j and --itrace options as getopt_long returned
+ * them, for the flame graph's fold.  @return the exit status.
  */
 struct cmd_report_doc {
 	const char *path, *dir;
@@ -755,6 +762,7 @@ struct cmd_report_doc {
 	const struct cmd_symopts *sym;
 	const char *unwinder;
 	unsigned jobs;
+	const struct pda_itrace_opts *itrace; /* --itrace */
 	const struct cmd_report_doc_arg {
 		int c;
 		const char *arg;

@@ -1031,6 +1031,10 @@ struct pde_doc {
 	/* the memory samples (pda_mem.h), the level view finished; NULL:
 	 * none */
 	const struct pda_mem *mem;
+	/* the event whose samples mem holds (an Arm SPE trace's "memory":
+	 * each load and store once); NULL: every sample with a data
+	 * source */
+	const char *mem_event;
 	/* the data types the samples accessed (pda_dthist.h, finished),
 	 * and the attribution's coverage: samples per reason and its
 	 * words, [nr_type_why], reason 0 attributed; NULL: none */

@@ -718,12 +718,22 @@ static void sec_memory(struct docw *w, const struct pde_doc *d)
 	if (!t || !t->nr_samples || !nr)
 		return;
 	docw_section(w, "memory", "Memory");
-	docw_source(w,
-		    "The samples of %s that carry a data source "
-		    "(PERF_SAMPLE_DATA_SRC: PEBS, IBS, Arm SPE's synthesized "
-		    "ones), by the level that served each access, most "
-		    "latency (perf's weight) first (pdtool mem --view level).",
-		    d->capture);
+	if (d->mem_event)
+		docw_source(w,
+			    "The samples of event %s synthesized from the Arm "
+			    "SPE trace of %s (each sampled load and store "
+			    "once), by the level that served each access, "
+			    "most latency (perf's weight) first (pdtool mem "
+			    "--view level).",
+			    d->mem_event, d->capture);
+	else
+		docw_source(w,
+			    "The samples of %s that carry a data source "
+			    "(PERF_SAMPLE_DATA_SRC: PEBS, IBS, Arm SPE's "
+			    "synthesized ones), by the level that served "
+			    "each access, most latency (perf's weight) first "
+			    "(pdtool mem --view level).",
+			    d->capture);
 	docw_note(w,
 		  "%" PRIu64 " memory samples: %" PRIu64 " loads, %" PRIu64
 		  " stores, %" PRIu64 " with a data address.",

@@ -1,6 +1,7 @@
 /*
  * pda_itrace.c - Arm SPE samples synthesized as perf 6.1's arm-spe.c
- * synthesizes them (pda_itrace.h says which and with what).
+ * synthesizes them, or perf 7's with --spe-events 7 (pda_itrace.h says
+ * which and with what).
  *
  * The whole trace is decoded when the run begins, into sample records
  * sorted by time: perf decodes its per-CPU queues lazily, interleaved
@@ -32,13 +33,39 @@ const char *pda_itrace_kind_name(enum pda_itrace_kind kind)
 	return kind < PDA_ITRACE_NR_KINDS ? kind_names[kind] : "?";
 }
 
+const char *pda_itrace_event_name(const struct pda_itrace_opts *o,
+				  enum pda_itrace_kind kind)
+{
+	if (o->perf7 && kind == PDA_ITRACE_BRANCH_MISS)
+		return "branch";
+	return pda_itrace_kind_name(kind);
+}
+
+int pda_itrace_set_events(const char *name, struct pda_itrace_opts *o,
+			  char *err, size_t err_size)
+{
+	if (!strcmp(name, "6.1")) {
+		o->perf7 = false;
+	} else if (!strcmp(name, "7") || !strcmp(name, "7.2")) {
+		o->perf7 = true;
+	} else {
+		snprintf(err, err_size,
+			 "--spe-events '%s': 6.1 or 7 (perf 6.1's or perf "
+			 "7's Arm SPE events)", name);
+		return PD_ERR_API;
+	}
+	return 0;
+}
+
 int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
 		     size_t err_size)
 {
 	const char *p = spec;
+	const bool perf7 = o->perf7;
 
 	memset(o, 0, sizeof(*o));
 	o->set = true;
+	o->perf7 = perf7;
 	while (p && *p) {
 		const char c = *p++;
 
@@ -101,6 +128,10 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 	case PDA_ITRACE_MEMORY:
 		return dflt || o->mem;
 	case PDA_ITRACE_INSTRUCTIONS:
+		/* perf 7: by default every record (i1i); a period in time
+		 * fails the run (pda_itrace_new) */
+		if (o->perf7)
+			return dflt || o->instructions;
 		/* perf 6.1 warns "Only instruction-based sampling period is
 		 * currently supported" and makes none otherwise; its
 		 * default period is in nanoseconds */
@@ -123,6 +154,14 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVL_L2 0x20ull
 #define LVL_L3 0x40ull
 #define LVL_LOC_RAM 0x80ull
+#define LVL_LFB 0x10ull
+#define LVL_REM_RAM1 0x100ull
+#define LVL_REM_CCE1 0x400ull
+#define LVL_REM_CCE2 0x800ull
+#define LVL_IO 0x1000ull
+#define SNOOP_HITM 0x10ull
+#define LVLNUM_IO 0xaull
+#define LVLNUM_ANY_CACHE 0xbull
 #define SNOOP_NA 0x1ull
 #define SNOOP_NONE 0x2ull
 #define SNOOP_HIT 0x4ull
@@ -132,6 +171,7 @@ bool pda_itrace_wants(const struct pda_itrace_opts *o,
 #define LVLNUM_L1 0x1ull
 #define LVLNUM_L2 0x2ull
 #define LVLNUM_L3 0x3ull
+#define LVLNUM_LFB 0xcull
 #define LVLNUM_RAM 0xdull
 #define LVLNUM_NA 0xfull
 #define SNOOPX_PEER 0x2ull
@@ -211,6 +251,66 @@ static bool is_common_ds(uint64_t midr)
 static bool is_ampereone(uint64_t midr)
 {
 	return ((midr >> 24) & 0xff) == 0xc0 && ((midr >> 4) & 0xfff) == 0xac4;
+}
+
+/* HiSilicon HIP12 (implementer 0x48, part 0xd06), whose data sources
+ * perf 7 reads by its own table (arm_spe__synth_data_source_hisi_hip);
+ * perf 7.2 takes HIP08 (TSV110, 0xd01) and HIP09 (0xd02) records' levels
+ * from their events */
+static bool is_hisi_hip(uint64_t midr)
+{
+	return ((midr >> 24) & 0xff) == 0x48 && ((midr >> 4) & 0xfff) == 0xd06;
+}
+
+/* A HiSilicon HIP data source (perf's ARM_SPE_HISI_HIP_*) as perf's
+ * level, level number, snoop, remote and peer snoop; 0 for a code perf
+ * does not list.  Its *_HITM twins: the line was modified there. */
+static uint64_t hisi_level(unsigned source)
+{
+	const uint64_t l2 = DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2);
+	const uint64_t l3 = DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3);
+	const uint64_t cluster = DS_LVL(LVL_REM_CCE1 | LVL_HIT) |
+				 DS_LVLNUM(LVLNUM_L3) | DS_SNOOPX(SNOOPX_PEER);
+	const uint64_t socket = DS_LVL(LVL_REM_CCE2) |
+				DS_LVLNUM(LVLNUM_ANY_CACHE) | DS_REMOTE(1u) |
+				DS_SNOOPX(SNOOPX_PEER);
+
+	switch (source) {
+	case 0: /* peer CPU */
+		return l2 | DS_SNOOPX(SNOOPX_PEER);
+	case 1:
+		return l2 | DS_SNOOPX(SNOOPX_PEER) | DS_SNOOP(SNOOP_HITM);
+	case 2: /* L3 */
+		return l3 | DS_SNOOP(SNOOP_HIT);
+	case 3:
+		return l3 | DS_SNOOP(SNOOP_HITM);
+	case 4: /* a peer cluster */
+		return cluster;
+	case 5:
+		return cluster | DS_SNOOP(SNOOP_HITM);
+	case 6: /* the other socket's caches */
+		return socket;
+	case 7:
+		return socket | DS_SNOOP(SNOOP_HITM);
+	case 8: /* local memory */
+		return DS_LVL(LVL_LOC_RAM | LVL_HIT) | DS_LVLNUM(LVLNUM_RAM) |
+		       DS_SNOOP(SNOOP_NONE);
+	case 9: /* remote memory */
+		return DS_LVL(LVL_REM_RAM1 | LVL_HIT) | DS_LVLNUM(LVLNUM_RAM) |
+		       DS_REMOTE(1u);
+	case 13: /* a non-cacheable device */
+		return DS_LVL(LVL_IO | LVL_HIT) | DS_LVLNUM(LVLNUM_IO) |
+		       DS_SNOOP(SNOOP_NONE);
+	case 16: /* L2 */
+		return l2 | DS_SNOOP(SNOOP_NONE);
+	case 17:
+		return l2 | DS_SNOOP(SNOOP_HITM);
+	case 18: /* L1 */
+		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1) |
+		       DS_SNOOP(SNOOP_NONE);
+	default:
+		return 0;
+	}
 }
 
 /* The common data sources (the Neoverse TRMs; perf's ARM_SPE_NV_*,
@@ -323,6 +423,12 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 		ds |= neoverse_level(r->source,
 				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
 				     op == 2);
+	} else if (is_hisi_hip(midr)) {
+		/* a store: as the common encoding's (no level) */
+		ds |= op == 2 ? neoverse_level(0, false, true)
+			      : r->mask & PD_SPE_HAS_SOURCE
+					? hisi_level(r->source)
+					: 0;
 	} else if (is_ampereone(midr)) {
 		/* a source AmpereOne does not list: no level (perf warns
 		 * once), as a store's */
@@ -337,6 +443,89 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	}
 	if (t & (T_TLB_ACCESS | T_TLB_MISS))
 		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
+	return ds;
+}
+
+/* ---- data_src, perf 7 ------------------------------------------------ */
+
+/* the event bits perf 7 reads besides record_type()'s */
+#define EVB(r, bit)                                                         \
+	(((r)->mask & PD_SPE_HAS_EVENTS) &&                                 \
+	 ((r)->events & (1ull << PD_SPE_EV_##bit)))
+
+/* a hit at a level: its access event without its miss */
+#define HIT_AT(r, acc, miss) (EVB(r, acc) && !EVB(r, miss))
+
+/* perf 7's level from the events, where the model gave none
+ * (arm_spe__synth_ld_memory_level, _st_memory_level): a load's nearest
+ * hit, else its farthest miss; a store's farthest level named */
+static uint64_t events_level7(const struct pd_spe_record *r, bool store)
+{
+	if (store) {
+		if (EVB(r, LLC_ACCESS) || EVB(r, LLC_MISS))
+			return DS_LVL(LVL_L3 | (EVB(r, LLC_MISS) ? LVL_MISS
+								  : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L3);
+		if (EVB(r, L2D_ACCESS) || EVB(r, L2D_MISS))
+			return DS_LVL(LVL_L2 | (EVB(r, L2D_MISS) ? LVL_MISS
+								  : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L2);
+		if (EVB(r, L1D_ACCESS) || EVB(r, L1D_REFILL))
+			return DS_LVL(LVL_L1 | (EVB(r, L1D_REFILL) ? LVL_MISS
+								    : LVL_HIT)) |
+			       DS_LVLNUM(LVLNUM_L1);
+		return 0;
+	}
+	if (HIT_AT(r, L1D_ACCESS, L1D_REFILL))
+		return DS_LVL(LVL_L1 | LVL_HIT) | DS_LVLNUM(LVLNUM_L1);
+	if (EVB(r, RECENTLY_FETCHED))
+		return DS_LVL(LVL_LFB | LVL_HIT) | DS_LVLNUM(LVLNUM_LFB);
+	if (HIT_AT(r, L2D_ACCESS, L2D_MISS))
+		return DS_LVL(LVL_L2 | LVL_HIT) | DS_LVLNUM(LVLNUM_L2);
+	if (HIT_AT(r, LLC_ACCESS, LLC_MISS))
+		return DS_LVL(LVL_L3 | LVL_HIT) | DS_LVLNUM(LVLNUM_L3);
+	if (EVB(r, LLC_MISS))
+		return DS_LVL(LVL_L3 | LVL_MISS) | DS_LVLNUM(LVLNUM_L3);
+	if (EVB(r, L2D_MISS))
+		return DS_LVL(LVL_L2 | LVL_MISS) | DS_LVLNUM(LVLNUM_L2);
+	if (EVB(r, L1D_REFILL))
+		return DS_LVL(LVL_L1 | LVL_MISS) | DS_LVLNUM(LVLNUM_L1);
+	return 0;
+}
+
+/*
+ * perf 7's data_src (arm_spe__synth_data_source): the model's table as
+ * perf >= 6.13's, then what it left unsaid from the events: the level
+ * (events_level7(), else N/A), the snoop (DATA-SNOOPED: hit, HITM with
+ * CACHE-DATA-MODIFIED; else none where the CPU's event filter shows it
+ * reports snoops, N/A otherwise) and a remote access.
+ */
+uint64_t pda_itrace_spe_data_src7(const struct pd_spe_record *r,
+				  uint64_t midr, bool reports_snoops)
+{
+	uint64_t ds = pda_itrace_spe_data_src(r, midr);
+	const bool store = (ds & DS_OP(MEM_OP_STORE)) != 0;
+
+	if (!ds)
+		return 0;
+	if (!is_common_ds(midr) && !is_ampereone(midr) && !is_hisi_hip(midr))
+		/* no model: pda_itrace_spe_data_src took perf 6.1's level
+		 * from the events; perf 7 takes its own */
+		ds &= ~(DS_LVL(0x3fffu) | DS_REMOTE(1u));
+	if (!(ds & DS_LVL(0x3fffu))) {
+		const uint64_t lvl = events_level7(r, store);
+
+		ds |= lvl ? lvl : DS_LVL(LVL_NA) | DS_LVLNUM(LVLNUM_NA);
+	}
+	if (!(ds & DS_SNOOP(0x1fu))) {
+		if (EVB(r, DATA_SNOOPED))
+			ds |= DS_SNOOP(EVB(r, CACHE_DATA_MODIFIED) ? 0x10u
+								 : SNOOP_HIT);
+		else
+			ds |= DS_SNOOP(reports_snoops ? SNOOP_NONE : SNOOP_NA);
+	}
+	if (!(ds & DS_REMOTE(1u)) && EVB(r, REMOTE_ACCESS))
+		ds |= DS_REMOTE(1u);
 	return ds;
 }
 
@@ -398,6 +587,7 @@ struct tidpid {
 
 struct cpu_midr {
 	uint64_t cpu, midr;
+	uint64_t event_filter;	/* caps/event_filter; 0: none given */
 };
 
 struct pda_itrace {
@@ -548,16 +738,15 @@ struct synth {
 };
 
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
- * reader swaps only what came from a file of the other order). */
-static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
-		const struct synth *y, uint64_t seq)
+ * reader swaps only what came from a file of the other order) into rec;
+ * its size. */
+static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
+		       const struct synth *y, unsigned char rec[8 + 12 * 8])
 {
 	const uint64_t st = it->ev[k]->attr.sample_type;
-	unsigned char rec[8 + 12 * 8], *p = rec + 8;
+	unsigned char *p = rec + 8;
 	const uint64_t id = it->ev[k]->ids[0];
 	uint16_t hdr16[2] = {PD_REC_SAMPLE, y->misc};
-	struct queue *q;
-	struct out *o;
 	uint16_t size;
 
 	if (st & PD_SAMPLE_IDENTIFIER)
@@ -592,6 +781,17 @@ static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		memcpy(rec + 4, &hdr16[1], 2);
 		memcpy(rec + 6, &size, 2);
 	}
+	return size;
+}
+
+static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
+		const struct synth *y, uint64_t seq)
+{
+	unsigned char rec[8 + 12 * 8];
+	const uint16_t size = encode(it, k, y, rec);
+	struct queue *q;
+	struct out *o;
+
 	q = it->emit_q;
 	if (q->nr_out == QUEUE_OUTS)
 		return PD_ERR_API; /* more samples than kinds: cannot be */
@@ -631,12 +831,43 @@ static uint64_t queue_midr(const struct pda_itrace *it, const struct queue *q)
 	return 0;
 }
 
-/* The samples of one record, in perf 6.1's order (arm_spe_sample). */
+/* A branch or exception return (perf 7's ARM_SPE_OP_BRANCH_ERET) */
+static bool is_branch(const struct pd_spe_record *r)
+{
+	return (r->mask & PD_SPE_HAS_OP) && r->op_class == PD_SPE_OP_BRANCH;
+}
+
+/* Whether q's CPU reports snoops (perf 7: the DATA-SNOOPED event in its
+ * metadata's event filter; a per-thread queue, CPU 0's when every CPU
+ * is the same model). */
+static bool queue_snoops(const struct pda_itrace *it, const struct queue *q)
+{
+	const struct cpu_midr *m = NULL;
+
+	if (it->meta_version < 2 || !it->nr_cpu_midr)
+		return false;
+	if (q->cpu == UINT32_MAX) {
+		/* queue_midr() is 0 when the models differ */
+		if (queue_midr(it, q))
+			m = &it->cpu_midr[0];
+	} else {
+		for (size_t i = 0; i < it->nr_cpu_midr && !m; i++)
+			if (it->cpu_midr[i].cpu == q->cpu)
+				m = &it->cpu_midr[i];
+	}
+	return m && ((m->event_filter >> PD_SPE_EV_DATA_SNOOPED) & 1);
+}
+
+/* The samples of one record, in perf's order (arm_spe_sample). */
 static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds = pda_itrace_spe_data_src(r, queue_midr(it, q));
+	const uint64_t ds =
+		it->o.perf7
+			? pda_itrace_spe_data_src7(r, queue_midr(it, q),
+						   queue_snoops(it, q))
+			: pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
 	static const struct {
 		enum pda_itrace_kind k;
@@ -656,6 +887,16 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
 	y.cpu = q->cpu;
 	y.period = 1;
+	if (it->o.perf7) {
+		/* perf 7: an instruction period N keeps every Nth record
+		 * of the queue, all its samples, each with period N (an
+		 * --itrace without i: every record, period 0) */
+		y.period = !it->o.set ? 1 : it->o.instructions ? it->o.period
+							      : 0;
+		if (++q->insns < y.period)
+			return 0;
+		q->insns = 0;
+	}
 	/* WEIGHT_STRUCT: the total latency (perf's weight), the issue
 	 * latency where perf puts an instruction latency, the translation
 	 * latency in the third: perf keeps the first only */
@@ -695,7 +936,8 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			if ((rc = emit(it, mem[i].k, &y, (*seq)++)) < 0)
 				return rc;
 		}
-	if (it->ev[PDA_ITRACE_BRANCH_MISS] && (t & T_BRANCH_MISS)) {
+	if (it->ev[PDA_ITRACE_BRANCH_MISS] &&
+	    (it->o.perf7 ? is_branch(r) : (t & T_BRANCH_MISS) != 0)) {
 		struct synth b = y;
 
 		b.addr = r->mask & PD_SPE_HAS_TGT ? r->addr[PD_SPE_ADDR_TGT]
@@ -719,13 +961,47 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	if (it->ev[PDA_ITRACE_INSTRUCTIONS]) {
 		const uint64_t period = it->o.period ? it->o.period : 1;
 
-		if (++q->insns >= period) {
+		if (it->o.perf7 || ++q->insns >= period) {
 			q->insns = 0;
-			y.period = period;
+			/* perf 7: the record's period (above); the branch
+			 * target, as a branch sample's */
+			if (!it->o.perf7)
+				y.period = period;
+			else
+				y.addr = r->mask & PD_SPE_HAS_TGT
+						 ? r->addr[PD_SPE_ADDR_TGT]
+						 : 0;
 			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
 		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the reader tells each synthesized event's samples by their id:
+ * it finds a sample's id where the capture's events agree to keep it, so
+ * events that keep theirs elsewhere (perf refuses such a capture: its
+ * sample types do not match) would have the synthesized samples taken
+ * for another event's.
+ */
+static int check_ids(struct pda_itrace *it)
+{
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+		const struct synth y = {0};
+		unsigned char bytes[8 + 12 * 8];
+		struct pd_rec rec = {.type = PD_REC_SAMPLE, .data = bytes};
+
+		if (!it->ev[k])
+			continue;
+		rec.size = encode(it, (enum pda_itrace_kind)k, &y, bytes);
+		if (pd_rec_evsel(it->f, &rec) != it->ev[k])
+			return failed(it, PD_ERR_FORMAT,
+				      "the capture's events do not keep their "
+				      "sample ids alike: the samples of the "
+				      "Arm SPE trace could not be told from "
+				      "theirs", UINT64_MAX);
 	}
 	return 0;
 }
@@ -740,6 +1016,14 @@ static int add_events(struct pda_itrace *it)
 		return failed(it, PD_ERR_UNSUPPORTED,
 			      "the Arm SPE event has no sample id: its "
 			      "samples cannot be synthesized", UINT64_MAX);
+	/* perf 7 fails here ("You must only use i (instructions)
+	 * --itrace period with Arm SPE"); perf 6.1 makes none */
+	if (it->o.perf7 && it->o.set && it->o.instructions &&
+	    !it->o.period_insns)
+		return failed(it, PD_ERR_API,
+			      "--itrace: perf 7's Arm SPE instructions take "
+			      "an instruction period only (i1i, i100i)",
+			      UINT64_MAX);
 	id = it->spe->ids[0] + SYNTH_ID_OFFSET;
 	memset(&a, 0, sizeof(a));
 	a.type = 0;	/* PERF_TYPE_HARDWARE, as perf's */
@@ -770,7 +1054,11 @@ static int add_events(struct pda_itrace *it)
 		if (!pda_itrace_wants(&it->o, (enum pda_itrace_kind)k))
 			continue;
 		a.config = (uint64_t)k;
-		rc = pd_file_add_synth_evsel(it->f, &a, kind_names[k], id,
+		rc = pd_file_add_synth_evsel(it->f, &a,
+					     pda_itrace_event_name(
+						     &it->o,
+						     (enum pda_itrace_kind)k),
+					     id,
 					     &it->ev[k]);
 		if (rc < 0)
 			return failed(it, rc,
@@ -779,7 +1067,7 @@ static int add_events(struct pda_itrace *it)
 		id++;
 		it->nr_ids++;
 	}
-	return 0;
+	return check_ids(it);
 }
 
 /* The records of one AUXTRACE buffer, kept for when the switches are
@@ -813,7 +1101,7 @@ static int read_meta(struct pda_itrace *it,
 			     SIZE_MAX / sizeof(*it->cpu_midr)) < 0)
 			return PD_ERR_NOMEM;
 		it->cpu_midr[it->nr_cpu_midr++] =
-			(struct cpu_midr){c.cpu, c.midr};
+			(struct cpu_midr){c.cpu, c.midr, c.event_filter};
 	}
 	return 0;
 }
@@ -995,8 +1283,16 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	}
 	/* perf 6.1 decodes timeless when the SPE event has no time */
 	it->timeless = rc == 0 && !(it->spe->attr.sample_type & PD_SAMPLE_TIME);
-	if (rc == 0 && pd_file_env(f, &env) == 0 && env->cpuid)
-		it->midr = strtoull(env->cpuid, NULL, 16);
+	if (rc == 0) {
+		/* the CPUID decides the data sources: no memory to read it
+		 * is an error, not a capture without one */
+		const int erc = pd_file_env(f, &env);
+
+		if (erc == PD_ERR_NOMEM)
+			rc = erc;
+		else if (erc == 0 && env->cpuid)
+			it->midr = strtoull(env->cpuid, NULL, 16);
+	}
 	if (rc == 0)
 		rc = add_events(it);
 	if (it->nr_sw)
@@ -1153,6 +1449,12 @@ void pda_itrace_rewind(struct pda_itrace *it)
 	it->st.nr_buffers = it->st.nr_records = 0;
 	it->st.nr_bad = it->st.nr_dropped = it->st.nr_samples = 0;
 	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
+}
+
+const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
+					enum pda_itrace_kind kind)
+{
+	return kind < PDA_ITRACE_NR_KINDS ? it->ev[kind] : NULL;
 }
 
 const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it)

@@ -14,7 +14,8 @@
  *	l1d-miss, l1d-access   (f)  L1D-REFILL, L1D-ACCESS
  *	llc-miss, llc-access   (m)  LLC-REFILL, LLC-ACCESS
  *	tlb-miss, tlb-access   (t)  TLB-WALK, TLB-ACCESS
- *	branch-miss            (b)  MISPRED
+ *	branch-miss            (b)  MISPRED (perf 7: "branch", every
+ *	                            branch, --spe-events below)
  *	remote-access          (a)  REMOTE-ACCESS
  *	memory                 (M)  every load and store
  *	instructions           (i)  every Nth record, with an instruction
@@ -26,7 +27,8 @@
  * data_src (perf's encoding, from the data source as the CPU model
  * defines it: the common encoding of Neoverse N1, N2, V1, V2 and
  * Cortex-A720, A725, X1C, X3, X925, AmpereOne's own codes mapped onto
- * it, else the events; the model each CPU's own where the per-CPU
+ * it, HiSilicon HIP12's by their own table (as perf 7.2), else the
+ * events; the model each CPU's own where the per-CPU
  * metadata of perf >= 6.13 gives it, as perf >= 6.13 reads it, else
  * the capture's CPUID), phys_addr, and
  * the issue and translation latencies, which perf drops: the weight is
@@ -54,7 +56,7 @@ enum pda_itrace_kind {
 	PDA_ITRACE_LLC_ACCESS,
 	PDA_ITRACE_TLB_MISS,
 	PDA_ITRACE_TLB_ACCESS,
-	PDA_ITRACE_BRANCH_MISS,
+	PDA_ITRACE_BRANCH_MISS,	/* perf 7's set: branch, every branch */
 	PDA_ITRACE_REMOTE_ACCESS,
 	PDA_ITRACE_MEMORY,
 	PDA_ITRACE_INSTRUCTIONS,
@@ -64,6 +66,14 @@ enum pda_itrace_kind {
 /* What --itrace asks for.  Zeroed: perf's default set (below). */
 struct pda_itrace_opts {
 	bool set;		/* given; else perf's default */
+	/* perf 7's set and semantics (--spe-events 7; as perf 7.2 makes
+	 * them): "branch" samples of every branch record (the branch
+	 * operation class, mispredicted or not) in place of branch-miss,
+	 * an instructions sample's addr its branch target (perf 6.1: the
+	 * data address), the default set with instructions every record
+	 * (i1i), and an instructions period not in instructions refused
+	 * (perf 7 fails; 6.1 makes none) */
+	bool perf7;
 	bool flc, llc, tlb, branch, remote, mem, instructions;
 	bool period_insns;	/* the period counts instructions */
 	uint64_t period;	/* of instructions samples; 0: perf's */
@@ -80,13 +90,22 @@ struct pda_itrace_opts {
 int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
 		     size_t err_size);
 
+/* --spe-events: "6.1" (perf 6.1's set, the default) or "7" (perf 7's;
+ * "7.2" too) into o->perf7, o's letters kept.  @return 0, or PD_ERR_API
+ * with the reason in err. */
+int pda_itrace_set_events(const char *name, struct pda_itrace_opts *o,
+			  char *err, size_t err_size);
+
 /* The kinds o selects, as perf 6.1 selects them (no --itrace: all but
  * instructions, whose default period is in nanoseconds). */
 bool pda_itrace_wants(const struct pda_itrace_opts *o,
 		      enum pda_itrace_kind kind);
 
-/* The event's name perf gives a kind ("l1d-miss"). */
+/* The event's name perf 6.1 gives a kind ("l1d-miss"). */
 const char *pda_itrace_kind_name(enum pda_itrace_kind kind);
+/* ... and the name under o's set (perf 7: "branch"). */
+const char *pda_itrace_event_name(const struct pda_itrace_opts *o,
+				  enum pda_itrace_kind kind);
 
 struct pda_itrace;
 
@@ -118,6 +137,11 @@ void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
 
+/* The event of kind's samples that pda_itrace_new() added to the
+ * capture; NULL when --itrace did not select it. */
+const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
+					enum pda_itrace_kind kind);
+
 /* Start again from the first sample (a run's second pass). */
 void pda_itrace_rewind(struct pda_itrace *it);
 
@@ -141,6 +165,12 @@ const struct pda_itrace_stats *pda_itrace_stats(const struct pda_itrace *it);
  */
 uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 				 uint64_t midr);
+/* ... as perf 7 makes it (--spe-events 7): the model's, then the level,
+ * snoop and remote access from the events where it says nothing;
+ * reports_snoops: the CPU's metadata event filter has DATA-SNOOPED (no
+ * snoop event then means none, else N/A). */
+uint64_t pda_itrace_spe_data_src7(const struct pd_spe_record *r,
+				  uint64_t midr, bool reports_snoops);
 
 #ifdef __cplusplus
 }

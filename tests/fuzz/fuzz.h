@@ -27,7 +27,8 @@
 
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
 #define FUZZ_TARGETS(X)                                                        \
-	X(annotate) X(elf) X(folded) X(jitmap) X(kallsyms) X(reader) X(script) X(spe)
+	X(annotate) X(elf) X(folded) X(jitmap) X(kallsyms) X(reader) X(script) X(spe) \
+	X(spe_synth)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)

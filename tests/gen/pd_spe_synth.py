@@ -7,10 +7,12 @@ every SPE record in it.
     pd_spe_synth.py [options] ELF RECORDED_PATH OUT TRUTH
 
 Options:
-    --host n1|v1|n2|v2|a720|ampere1a
+    --host n1|v1|n2|v2|a720|ampere1a|hip08|hip09
                         the CPU (MIDR in HEADER_CPUID and the metadata);
-                        an AmpereOne's data sources are its own
-                        encoding, the others' the common (Neoverse) one
+                        an AmpereOne's and a HiSilicon HIP's data
+                        sources are their own encodings (HIP's with
+                        HITM, remote memory and device sources), the
+                        others' the common (Neoverse) one
     --cpu-hosts H0,H1   with --meta 2: each CPU's own model (a
                         heterogeneous host), in the metadata and in the
                         data sources of its records
@@ -59,7 +61,8 @@ import pd_arch_synth
 import pd_synth
 
 MIDR = {"n1": 0x410fd0c0, "v1": 0x410fd400, "n2": 0x410fd490,
-        "v2": 0x410fd4f0, "a720": 0x410fd810, "ampere1a": 0xc00fac40}
+        "v2": 0x410fd4f0, "a720": 0x410fd810, "ampere1a": 0xc00fac40,
+        "hip08": 0x480fd010, "hip09": 0x480fd020, "hip12": 0x480fd060}
 PMU_TYPE = 8                    # arm_spe_0 as the host numbered it
 PID = 4343
 TIDS = [4343, 4344]
@@ -84,6 +87,14 @@ NV_SYS_CACHE, NV_PEER_CLUSTER, NV_REMOTE, NV_DRAM = 0xb, 0xc, 0xd, 0xe
 # ARM_SPE_AMPEREONE_*)
 AMPEREONE = {NV_PEER_CORE: 0x0, NV_SYS_CACHE: 0x3, NV_REMOTE: 0x5,
              NV_DRAM: 0x7, NV_L1D: 0x8, NV_L2: 0x9}
+# HiSilicon HIP's own codes (perf's ARM_SPE_HISI_HIP_*) of the common
+# sources; each but DRAM and L1 has a HITM twin one above it (the line
+# was modified where it was found)
+HISI = {NV_PEER_CORE: 0, NV_LOCAL_CLUSTER: 2, NV_SYS_CACHE: 2,
+        NV_PEER_CLUSTER: 4, NV_REMOTE: 6, NV_DRAM: 8, NV_L2: 16,
+        NV_L1D: 18}
+HISI_HITM = (0, 2, 4, 6, 16)
+HISI_REMOTE_MEM, HISI_NC_DEV = 9, 13
 
 EV = {"retired": 1, "l1d_access": 2, "l1d_refill": 3, "tlb_access": 4,
       "tlb_walk": 5, "not_taken": 6, "mispred": 7, "llc_access": 8,
@@ -228,6 +239,15 @@ class Gen:
             if source in (NV_LOCAL_CLUSTER, NV_PEER_CLUSTER):
                 source = NV_SYS_CACHE
             source = AMPEREONE[source]
+        elif host.startswith("hip") and source is not None:
+            source = HISI[source]
+            r = self.rng.random()
+            if source in HISI_HITM and r < 0.3:
+                source += 1
+            elif source == HISI[NV_DRAM] and r < 0.3:
+                source = HISI_REMOTE_MEM
+            elif r > 0.95:
+                source = HISI_NC_DEV
         return ev, source, tot, issue, xlat
 
     def mem_common(self, store):

@@ -1,0 +1,200 @@
+/*
+ * fuzz_spe_synth.c - libFuzzer target for the Arm SPE sample synthesis
+ * (analyze/session/pda_itrace.c), as `pdtool script --itrace` runs it
+ * (STYLE T7).
+ *
+ * The input is a whole capture, opened with pd_file_open_mem() and a
+ * session over it; its hash picks the options: perf 6.1's or perf 7's
+ * event set (--spe-events), perf's default or a set of letters, and an
+ * instructions period in instructions or in time.  The samples are
+ * taken three times: all at once, again after pda_itrace_rewind(), and
+ * once more in time slices (the `before` bound the capture pipeline
+ * gives, raised by hash-chosen steps).  Properties, for any input:
+ *  - a capture without an SPE trace gives no synthesizer, and a failed
+ *    one a pd_err with its reason;
+ *  - each sample is a SAMPLE record that decodes with the layout of one
+ *    of the events the synthesizer added (the kind's name perf gives
+ *    it), at the time the synthesizer says, before the bound asked;
+ *  - a branch sample carries no data source; a memory sample a load's
+ *    or a store's; perf 7's period is the record period asked for;
+ *  - the statistics count exactly the samples handed out, per kind,
+ *    and no kind but instructions has more samples than records;
+ *  - the three passes hand out the same samples in the same order (the
+ *    sliced one too: the queues are merged by their next sample's time
+ *    whatever the bound).
+ * Every allocation goes through failing hooks (fuzz_with_oom): a failure
+ * is a clean PD_ERR_NOMEM, and nothing leaks.
+ */
+#include "fuzz.h"
+
+#include "pda_itrace.h"
+
+#include <string.h>
+
+#define DS_OP_LOAD 2u
+#define DS_OP_STORE 4u
+
+/* What one pass over the samples saw. */
+struct walk {
+	uint64_t n, digest, by_kind[PDA_ITRACE_NR_KINDS];
+};
+
+/* The options of this input: bits of its hash. */
+static void pick_opts(uint64_t h, struct pda_itrace_opts *o)
+{
+	static const char *const sets[] = {
+		"bfmtaM", "M", "b", "i1i", "i3i", "fi2i", "tab", "i10us",
+	};
+
+	memset(o, 0, sizeof(*o));
+	if (h & 8) {
+		char err[160];
+
+		CHECK(pda_itrace_parse(sets[h & 7], o, err, sizeof(err)) == 0);
+	}
+	o->perf7 = (h >> 4 & 1) != 0;
+}
+
+/* The kind of the event a sample decoded to; PDA_ITRACE_NR_KINDS for
+ * none of the synthesizer's. */
+static unsigned kind_of(const struct pda_itrace *it, const struct pd_evsel *e)
+{
+	unsigned k;
+
+	for (k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		if (e && e == pda_itrace_evsel(it, (enum pda_itrace_kind)k))
+			break;
+	return k;
+}
+
+static void check_sample(struct pd_file *f, const struct pda_itrace *it,
+			 const struct pda_itrace_opts *o, const struct pd_rec *rec,
+			 uint64_t time, struct walk *w)
+{
+	struct pd_sample s;
+	unsigned k;
+
+	CHECK(rec->type == PD_REC_SAMPLE && rec->size >= 8 && rec->data);
+	CHECK(pd_sample_decode(f, rec, &s) == 0);
+	k = kind_of(it, s.evsel);
+	CHECK(k < PDA_ITRACE_NR_KINDS);
+	CHECK(strcmp(s.evsel->name,
+		     pda_itrace_event_name(o, (enum pda_itrace_kind)k)) == 0);
+	CHECK(pda_itrace_wants(o, (enum pda_itrace_kind)k));
+	CHECK(!(s.mask & PD_SAMPLE_TIME) || s.time == time);
+	if (k == PDA_ITRACE_BRANCH_MISS)
+		CHECK(s.data_src == 0);
+	if (k == PDA_ITRACE_MEMORY)
+		CHECK((s.data_src & (DS_OP_LOAD | DS_OP_STORE)) != 0);
+	if (o->perf7 && o->set && o->instructions)
+		CHECK(s.period == o->period);
+	w->by_kind[k]++;
+	w->n++;
+	/* FNV-1a over the records' bytes, in order */
+	for (uint32_t i = 0; i < rec->size; i++)
+		w->digest = (w->digest ^ rec->data[i]) * 0x100000001b3ull;
+	w->digest = (w->digest ^ time) * 0x100000001b3ull;
+}
+
+/* Every sample before each bound of a rising sequence (one bound: all). */
+static void walk(struct pd_file *f, struct pda_itrace *it,
+		 const struct pda_itrace_opts *o, uint64_t h, bool sliced,
+		 struct walk *w)
+{
+	uint64_t before = sliced ? 0 : UINT64_MAX, last = 0;
+	unsigned idle = 0; /* bounds raised in a row with nothing before */
+	struct pd_rec rec;
+	uint64_t time;
+
+	memset(w, 0, sizeof(*w));
+	w->digest = 0xcbf29ce484222325ull;
+	for (;;) {
+		if (pda_itrace_next(it, before, &rec, &time) > 0) {
+			/* a queue's samples keep its records' order, so a
+			 * timestamp out of order (damaged bytes) comes out
+			 * so, as perf's: no global time order to check */
+			CHECK(time < before);
+			if (time > last)
+				last = time;
+			idle = 0;
+			check_sample(f, it, o, &rec, time, w);
+			continue;
+		}
+		if (before == UINT64_MAX)
+			break;
+		/* no sample before the bound: raise it, by a step of the
+		 * hash's (times far apart: at last to the end) */
+		before += 1 + (h >> (w->n % 48) & 0xffff) * (1 + (h >> 60));
+		if (before < last || ++idle > 16 || (h >> 59 & 1 && w->n > 64))
+			before = UINT64_MAX;
+	}
+}
+
+static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
+{
+	const struct pd_alloc hooks = failalloc_hooks(fa);
+	const uint64_t h = fuzz_hash(data, size);
+	char err[256] = "";
+	PD_OPTS(fopts, .alloc = &hooks, .errbuf = err,
+		.errbuf_size = sizeof(err));
+	struct pda_itrace_opts o;
+	struct pda_itrace *it = NULL;
+	struct pda_session *s = NULL;
+	struct pd_file *f = NULL;
+	struct walk a, b, c;
+	bool nomem = false;
+	int rc;
+
+	fa->max_size = FUZZ_MAX_ALLOC;
+	rc = pd_file_open_mem(data, size, &fopts, &f);
+	if (rc < 0) {
+		CHECK(f == NULL);
+		return rc == PD_ERR_NOMEM;
+	}
+	{
+		PDA_OPTS(po, .alloc = &hooks, .no_debuginfod = true,
+			 .use_host_kernel = false, .errbuf = err,
+			 .errbuf_size = sizeof(err));
+
+		rc = pda_session_new(f, &po, &s);
+	}
+	if (rc < 0) {
+		CHECK(rc == PD_ERR_NOMEM || err[0]);
+		pd_file_close(f);
+		return rc == PD_ERR_NOMEM;
+	}
+	pick_opts(h, &o);
+	err[0] = '\0';
+	rc = pda_itrace_new(s, f, &o, &it, err, sizeof(err));
+	if (rc < 0) {
+		CHECK(it == NULL || rc == PD_ERR_NOMEM);
+		nomem = rc == PD_ERR_NOMEM;
+		CHECK(nomem || err[0] != '\0');
+	} else if (it) {
+		const struct pda_itrace_stats *st = pda_itrace_stats(it);
+
+		walk(f, it, &o, h, false, &a);
+		CHECK(st->nr_samples == a.n);
+		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+			CHECK(st->by_kind[k] == a.by_kind[k]);
+			if (k != PDA_ITRACE_INSTRUCTIONS)
+				CHECK(a.by_kind[k] <= st->nr_records);
+		}
+		pda_itrace_rewind(it);
+		walk(f, it, &o, h, false, &b);
+		CHECK(a.n == b.n && a.digest == b.digest);
+		pda_itrace_rewind(it);
+		walk(f, it, &o, h, true, &c);
+		CHECK(a.n == c.n && a.digest == c.digest);
+	}
+	pda_itrace_free(it);
+	pda_session_free(s);
+	pd_file_close(f);
+	return nomem;
+}
+
+int fuzz_spe_synth(const uint8_t *data, size_t size)
+{
+	fuzz_with_oom(data, size, pass);
+	return 0;
+}
