@@ -166,6 +166,15 @@ struct worker {
 	uint64_t nr_run, nr_waits; /* unwinds run, waits for work */
 };
 
+/* A sample held back (hold()): its record stays mapped. */
+struct held {
+	struct pd_sample sample;
+	struct pda_at at;
+	struct pda_pipe_when when;
+	XXH128_hash_t key;
+};
+#define NR_HELD 2
+
 struct pda_pipe {
 	struct pda_session *s;
 	struct pda_pipe_opts o;
@@ -203,6 +212,8 @@ struct pda_pipe {
 	size_t memo_buf_alloc;
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
+	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
+	unsigned held_first, nr_held;
 	/* the unwind pass (pda_pipe_unwind_pass) */
 	enum { RESOLVE, UNWIND, SPOOLED } mode;
 	FILE *spool;
@@ -450,6 +461,10 @@ void pda_pipe_free(struct pda_pipe *p)
 	s = p->s;
 	nr_workers = p->nr_workers;
 	stop_workers(p);
+	for (; p->nr_held; p->nr_held--) {
+		pda_at_put(s, &p->held[p->held_first].at);
+		p->held_first = (p->held_first + 1) % NR_HELD;
+	}
 	for (unsigned i = 0; i < nr_workers; i++)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "pipe: thread %u unwound %llu samples, waited %llu "
@@ -524,12 +539,12 @@ static bool counts_eq(const void *item, const void *key)
 /* sample's memo key, in the maps umaps (NULL: its process's live ones).
  * @return 0, or NOMEM. */
 static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
-		    struct pda_maps *umaps, const char *comm,
-		    XXH128_hash_t *key)
+		    struct pda_maps *umaps, const struct pda_at *at,
+		    const char *comm, XXH128_hash_t *key)
 {
 	struct pda_session *s = p->s;
 	struct pda_maps *um = umaps ? umaps : pda_machine_maps(s, sample->pid);
-	const struct pda_maps *km = s->at ? s->at->kmaps : &s->machine.kmaps;
+	const struct pda_maps *km = at ? at->kmaps : &s->machine.kmaps;
 	const bool cc = sample->mask & PD_SAMPLE_CALLCHAIN;
 	const size_t chain = cc ? (size_t)sample->callchain.nr * 8 : 0;
 	struct memo_head h;
@@ -668,13 +683,18 @@ static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
  * the entry made for it).
  */
 static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
-			struct pda_maps *umaps, struct pda_pipe_item *it)
+			struct pda_maps *umaps, struct pda_pipe_item *it,
+			const XXH128_hash_t *pre)
 {
 	struct memo_slot *sl;
 	struct memo_ent *e;
 	XXH128_hash_t key;
-	int rc = memo_key(p, sample, umaps, it->comm, &key);
+	int rc = 0;
 
+	if (pre)
+		key = *pre;
+	else
+		rc = memo_key(p, sample, umaps, p->s->at, it->comm, &key);
 	if (rc < 0 || memo_reserve(p) < 0)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	sl = memo_find(p, key);
@@ -810,7 +830,8 @@ int pda_pipe_unwind_done(struct pda_pipe *p)
  * back, in its state at (two passes), else the live one. */
 static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
-		      const struct pda_at *at, const struct pda_pipe_when *when)
+		      const struct pda_at *at, const struct pda_pipe_when *when,
+		      const XXH128_hash_t *key)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false, when};
 	/* the maps of its time: the live ones while unchanged since (they
@@ -841,7 +862,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		else
 			it.stack = &p->st;
 	} else if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
-		rc = deliver_memo(p, sample, umaps, &it);
+		rc = deliver_memo(p, sample, umaps, &it, key);
 		if (rc < 0)
 			return rc;
 	} else if (has_stack(p, sample)) {
@@ -856,18 +877,127 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	return p->o.fn(p->o.arg, &it);
 }
 
-static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
-		   struct pda_unwind_job *uj, struct pda_maps_snap *snap,
-		   const struct pda_at *at, const struct pda_pipe_when *when)
+static int deliver_keyed(struct pda_pipe *p, const struct pd_sample *sample,
+			 struct pda_unwind_job *uj, struct pda_maps_snap *snap,
+			 const struct pda_at *at,
+			 const struct pda_pipe_when *when,
+			 const XXH128_hash_t *key)
 {
 	int rc;
 
 	/* what resolves it (and the callback: pda_sample_leaf) sees its
 	 * state */
 	p->s->at = at;
-	rc = deliver_in(p, sample, uj, snap, at, when);
+	rc = deliver_in(p, sample, uj, snap, at, when, key);
 	p->s->at = NULL;
 	return rc;
+}
+
+static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
+		   struct pda_unwind_job *uj, struct pda_maps_snap *snap,
+		   const struct pda_at *at, const struct pda_pipe_when *when)
+{
+	return deliver_keyed(p, sample, uj, snap, at, when, NULL);
+}
+
+/*
+ * ---- samples held back (two passes, memoizable stacks) ----
+ *
+ * On a capture of many distinct stacks, a memo probe is two cache misses
+ * (the slot, then the entry it names), about a tenth of the caller's
+ * thread.  A sample is therefore held back two samples: on arrival its
+ * key is hashed (its state is its epoch's, known then) and its slot
+ * fetched; one sample later the slot is read and its entry fetched; one
+ * more and it is delivered, the lines in cache.  Delivering probes again:
+ * what was read ahead is a hint only (the samples before it may have
+ * added entries or grown the index), so the order and the result are the
+ * same as delivering at once.  Only samples whose record stays mapped
+ * (PD_RECF_STABLE) are held; any other sample, the end of input and a
+ * change of pass deliver the held ones first.
+ */
+static void memo_prefetch_slot(const struct pda_pipe *p,
+			       const XXH128_hash_t *key)
+{
+	if (p->memo_mask)
+		__builtin_prefetch(&p->memo_slots[key->low64 & p->memo_mask]);
+}
+
+static void memo_prefetch_ent(const struct pda_pipe *p,
+			      const XXH128_hash_t *key)
+{
+	const struct memo_slot *sl;
+
+	if (!p->memo_mask)
+		return;
+	sl = &p->memo_slots[key->low64 & p->memo_mask];
+	if (sl->ent && sl->tag == (uint32_t)(key->high64 >> 32))
+		__builtin_prefetch(&p->memo_ents[sl->ent - 1]);
+}
+
+/* Deliver the oldest held sample. */
+static int held_deliver(struct pda_pipe *p)
+{
+	struct held *h = &p->held[p->held_first];
+	int rc;
+
+	rc = deliver_keyed(p, &h->sample, NULL, NULL, &h->at, &h->when,
+			   &h->key);
+	pda_at_put(p->s, &h->at);
+	p->held_first = (p->held_first + 1) % NR_HELD;
+	p->nr_held--;
+	return rc;
+}
+
+/* Deliver every held sample, in order. */
+static int held_flush(struct pda_pipe *p)
+{
+	int rc = 0;
+
+	while (p->nr_held && rc == 0)
+		rc = held_deliver(p);
+	/* after an error the rest are dropped, their views released */
+	while (p->nr_held) {
+		pda_at_put(p->s, &p->held[p->held_first].at);
+		p->held_first = (p->held_first + 1) % NR_HELD;
+		p->nr_held--;
+	}
+	return rc;
+}
+
+/* Whether a sample of the second pass is held back: its stack is
+ * memoizable, its record stays where it is. */
+static bool holdable(const struct pda_pipe *p, const struct pd_rec *rec,
+		     const struct pd_sample *sample)
+{
+	return p->mode == RESOLVE && (rec->flags & PD_RECF_STABLE) &&
+	       has_stack(p, sample) && memo_ok(p, sample);
+}
+
+/* Hold sample (its at handed over), delivering the oldest held one
+ * when full.  0 or a negative pd_err. */
+static int hold(struct pda_pipe *p, const struct pd_sample *sample,
+		struct pda_at *at, const struct pda_pipe_when *when)
+{
+	struct held *h;
+	int rc = 0;
+
+	if (p->nr_held == NR_HELD)
+		rc = held_deliver(p);
+	if (p->nr_held)
+		memo_prefetch_ent(p, &p->held[p->held_first].key);
+	h = &p->held[(p->held_first + p->nr_held) % NR_HELD];
+	h->sample = *sample;
+	h->at = *at;
+	h->when = *when;
+	p->nr_held++;
+	if (rc == 0 &&
+	    memo_key(p, &h->sample, h->at.umaps, &h->at, h->at.comm,
+		     &h->key) < 0)
+		rc = pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
+	if (rc < 0)
+		return rc;
+	memo_prefetch_slot(p, &h->key);
+	return 0;
 }
 
 /* Help with the oldest batch, wait for it, deliver it and free its
@@ -1089,6 +1219,8 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	if (p->finished)
 		return pda_set_err(s, PD_ERR_API,
 				   "pda_pipe_feed() after pda_pipe_finish()");
+	if ((rc = held_flush(p)) < 0)
+		return rc;
 	if (rec->type != PD_REC_SAMPLE) {
 		if (needs_drain(rec) && (rc = drain(p)) < 0)
 			return rc;
@@ -1136,6 +1268,13 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 	rc = pda_machine_at(s, when->epoch, sample.pid, sample.tid, &at);
 	if (rc < 0)
 		return rc;
+	if (!unwind && !(p->threaded && p->nr_used) &&
+	    holdable(p, rec, &sample))
+		return hold(p, &sample, &at, when);
+	if ((rc = held_flush(p)) < 0) {
+		pda_at_put(s, &at);
+		return rc;
+	}
 	if (p->threaded && (unwind || p->nr_used)) {
 		bool kept = false;
 
@@ -1152,7 +1291,10 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 
 int pda_pipe_finish(struct pda_pipe *p)
 {
-	int rc = drain(p);
+	int rc = held_flush(p);
+
+	if (rc == 0)
+		rc = drain(p);
 
 	if (rc < 0)
 		return rc;

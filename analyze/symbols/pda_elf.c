@@ -284,6 +284,13 @@ static int read_elf(struct pda_session *s, struct pda_elf *e)
 	e->image = (const unsigned char *)elf_rawfile(e->elf, &e->image_size);
 	if (!e->image)
 		e->image_size = 0;
+	{
+		GElf_Shdr sh;
+
+		e->has_debug_frame =
+			pda_elf_section(e, ".debug_frame", &sh) ||
+			pda_elf_section(e, ".zdebug_frame", &sh);
+	}
 	read_build_id(e);
 	err = read_debuglink(s, e);
 	return err ? err : read_altlink(s, e);
@@ -479,6 +486,11 @@ void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 {
 	*id = e->build_id;
 	*size = e->build_id_size;
+}
+
+bool pda_elf_has_debug_frame(const struct pda_elf *e)
+{
+	return e->has_debug_frame;
 }
 
 bool pda_elf_has_symtab(const struct pda_elf *e)

@@ -46,6 +46,7 @@ struct pda_elf {
 	 * this handle (pda_elf_image, pda_elf_load_span) */
 	const unsigned char *image;
 	size_t image_size;
+	bool has_debug_frame; /* a .debug_frame (or .zdebug_frame) */
 	bool has_span;
 	uint64_t span_lo, span_hi;
 	unsigned char build_id[PDA_BUILD_ID_MAX];

@@ -101,6 +101,8 @@ void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 /* Whether e (or its debug file) names functions beyond its dynamic
  * symbols: a .symtab, or MiniDebugInfo (.gnu_debugdata). */
 bool pda_elf_has_symtab(const struct pda_elf *e);
+/* Whether e has a .debug_frame: read at open, so any thread may ask. */
+bool pda_elf_has_debug_frame(const struct pda_elf *e);
 
 /* .gnu_debuglink's file name and CRC, or NULL. */
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc);

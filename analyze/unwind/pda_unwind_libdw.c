@@ -127,7 +127,13 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			*debuginfo_file_name = strdup(path);
 		return fd;
 	}
-	if (!m->dso->d.debug)
+	/*
+	 * libdwfl reads a debug file here for its .debug_frame only, and
+	 * dwarf_begin_elf inflates every compressed section of it first
+	 * (libc's debug file: tens of MB, for each process's Dwfl): one
+	 * without .debug_frame gives no CFI either way, so it is not given.
+	 */
+	if (!m->dso->d.debug || !pda_elf_has_debug_frame(m->dso->d.debug))
 		return -1;
 	path = pda_elf_path(m->dso->d.debug);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
