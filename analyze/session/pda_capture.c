@@ -128,8 +128,9 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 
 /* ---- the pipeline's callbacks --------------------------------------- */
 
-/* Leader sampling: whether any member of sample's group may be kept
- * (each is filtered as its own sample when it is handed on). */
+/* A sample that reads its counters: whether any value may be kept (each
+ * is filtered as its own sample when it is handed on), or names no
+ * event (to be counted when it is handed on). */
 static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
 {
 	for (uint64_t i = 0; i < sample->read.nr; i++) {
@@ -138,7 +139,7 @@ static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
 
 		pd_sample_read_value(sample, i, &v);
 		m.evsel = pd_file_evsel_by_id(c->f, v.id);
-		if (m.evsel && pda_filter_peek(c->o.filter, &m))
+		if (!m.evsel || pda_filter_peek(c->o.filter, &m))
 			return true;
 	}
 	return false;

@@ -7,7 +7,7 @@ sampling captures of the same events (`perf record -e ...`).
     pd_stat_synth.py --list | --list-all | --list-sampled
     pd_stat_synth.py NAME OUT
     pd_stat_synth.py --list-sample
-    pd_stat_synth.py --sample [--pipe] NAME ELF OUT [TRUTH.json]
+    pd_stat_synth.py --sample [--pipe|--stray] NAME ELF OUT [TRUTH.json]
 
 This VM has no PMU, so perf cannot count cycles or instructions here; this
 writes what `perf stat record` would have written on an Arm Neoverse N1
@@ -35,7 +35,9 @@ function has its own made-up rates per cycle (its IPC, its miss
 rates), deterministic; TRUTH.json gets each function's count of each
 event, which a group's read values give exactly.  --pipe writes the
 same as perf record -o - streams it (HEADER_ATTR and HEADER_FEATURE
-records first).
+records first); --stray adds two samples whose read value names an id
+no event has, which perf 6.1 counts as samples with id not present in
+the header and leaves out.
 
 SAMPLED are `perf record` captures of the same hosts' hardware events
 (--list-sampled): SAMPLE records with IP, TID, TIME, ID, CPU and PERIOD
@@ -564,7 +566,10 @@ def sample_attr(type_, config, period, stype, rfmt, flags):
                        0, 0, 0, 0, 0, 0, 0, 0)[:128]
 
 
-def sample_capture(name, elf_path, pipe=False):
+STRAY_ID = 999999
+
+
+def sample_capture(name, elf_path, pipe=False, stray=False):
     import pd_arch_synth    # noqa: E402 (its ELF reader)
 
     spec = SAMPLE_CAPTURES[name]
@@ -706,6 +711,21 @@ def sample_capture(name, elf_path, pipe=False):
         else:
             truth[funcs[k]][events[i]] += periods[events[i]]
         recs.append(record(9, 2, sample))
+    if stray:
+        # --stray: two samples of the first event whose read value names
+        # an id no event has (perf 6.1: "2 samples with id not present
+        # in the header", and neither counted)
+        if not (spec["group"] or lone):
+            raise SystemExit("pd_stat_synth.py: --stray needs read values")
+        t = todo[-1][0]
+        for n in range(2):
+            sample = struct.pack("<QQIIQIIQ", ids[0][0], ip_of[0],
+                                 SAMPLE_PID, SAMPLE_PID, t + 1 + n, 0, 0,
+                                 periods[events[0]])
+            if spec["group"]:
+                sample += struct.pack("<Q", 1)
+            sample += struct.pack("<QQQ", 1 << 40, STRAY_ID, 0)
+            recs.append(record(9, 2, sample))
     recs.append(record(68, 0, b""))
 
     cmd_args = ["/usr/bin/perf", "record", "-a", "-e",
@@ -905,9 +925,12 @@ def main(argv):
     pipe = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--pipe"
     if pipe:
         argv = argv[:2] + argv[3:]
+    stray = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--stray"
+    if stray:
+        argv = argv[:2] + argv[3:]
     if len(argv) in (5, 6) and argv[1] == "--sample" and \
             argv[2] in SAMPLE_CAPTURES:
-        data, truth = sample_capture(argv[2], argv[3], pipe)
+        data, truth = sample_capture(argv[2], argv[3], pipe, stray)
         with open(argv[4], "wb") as f:
             f.write(data)
         if len(argv) == 6:
