@@ -35,8 +35,10 @@ const char cmd_script_options[] =
 	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
 	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
-	"                        weight, data_src, phys_addr, brstack,\n"
-	"                        brstacksym, insnlen (repeatable)\n"
+	"                        weight, ins_lat, data_src, phys_addr,\n"
+	"                        data_page_size, code_page_size, brstack,\n"
+	"                        brstacksym, insnlen, insn, misc, flags,\n"
+	"                        callindent (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -324,6 +326,18 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		if (*fl & PDE_SF(PHYS_ADDR))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_PHYS_ADDR,
 				    "PHYS_ADDR", PDE_SF(PHYS_ADDR), false, synth);
+		if (*fl & PDE_SF(INS_LAT))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_WEIGHT_STRUCT,
+				    "WEIGHT_STRUCT", PDE_SF(INS_LAT), false,
+				    synth);
+		if (*fl & PDE_SF(DATA_PAGE_SIZE))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_DATA_PAGE_SIZE,
+				    "DATA_PAGE_SIZE", PDE_SF(DATA_PAGE_SIZE),
+				    false, synth);
+		if (*fl & PDE_SF(CODE_PAGE_SIZE))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_CODE_PAGE_SIZE,
+				    "CODE_PAGE_SIZE", PDE_SF(CODE_PAGE_SIZE),
+				    false, synth);
 		if ((*fl & PDE_SF(SYM)) &&
 		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
 			die(ctx, "symbols asked for, but the samples of '%s' "
@@ -428,6 +442,7 @@ struct script_run {
 	struct pda_branch *br;
 	const struct pda_branch_loc **br_ends;
 	size_t alloc_br_ends;
+	unsigned char insn[16]; /* insn: the ip's instruction's bytes */
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -692,11 +707,13 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 		if (rc < 0)
 			return rc;
 	}
-	if ((f & PDE_SF(INSNLEN)) && (s->mask & PD_SAMPLE_IP)) {
-		rc = pda_branch_insn_len(sr->br, s, it->comm, s->ip,
-					 &l->insn_len);
+	if ((f & (PDE_SF(INSNLEN) | PDE_SF(INSN))) &&
+	    (s->mask & PD_SAMPLE_IP)) {
+		rc = pda_branch_insn(sr->br, s, it->comm, s->ip, sr->insn,
+				     &l->insn_len);
 		if (rc < 0)
 			return rc;
+		l->insn = sr->insn;
 	}
 	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
 			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
@@ -855,7 +872,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
-				      PDE_SF(BRSTACK) | PDE_SF(ADDR)))
+				      PDE_SF(INSN) | PDE_SF(BRSTACK) |
+				      PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);

@@ -540,7 +540,10 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
 	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
 	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr") \
-	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen")
+	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
+	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
+	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
+	X(CODE_PAGE_SIZE, "code_page_size")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -646,6 +649,7 @@ struct pde_script_line {
 	 * NULL: no map); NULL when neither field is printed */
 	const struct pda_branch_loc *const *br_ends;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
+	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:
 	 * page faults), addr_loc where it resolved (NULL: no map) */
 	bool addr_sym;
