@@ -16,9 +16,12 @@
 /* What w wrote to out (open_memstream's), into buf. */
 static void text_of(FILE *out, char **mem, char *buf, size_t size)
 {
+	size_t len;
+
 	ck_assert_int_eq(fclose(out), 0);
-	ck_assert_uint_lt(strlen(*mem), size);
-	strcpy(buf, *mem);
+	len = strlen(*mem);
+	ck_assert_uint_lt(len, size);
+	memcpy(buf, *mem, len + 1);
 	free(*mem);
 }
 
