@@ -38,7 +38,7 @@ const char cmd_script_options[] =
 	"                        weight, ins_lat, data_src, phys_addr,\n"
 	"                        data_page_size, code_page_size, brstack,\n"
 	"                        brstacksym, insnlen, insn, misc, flags,\n"
-	"                        callindent (repeatable)\n"
+	"                        callindent, tod (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -282,6 +282,15 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 	f->fields[t] &= ~fields;
 }
 
+/* Whether f has the CLOCK_DATA pair tod needs (perf: env.clock.enabled) */
+static bool tod_known(struct pd_file *f)
+{
+	const struct pd_env *env;
+
+	return pd_file_env(f, &env) == 0 && env &&
+	       env->clock_data.version == 1;
+}
+
 /*
  * perf_session__check_output_opt(): each type's fields checked against
  * its first event in the capture (not the others), as perf does.
@@ -326,6 +335,9 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		if (*fl & PDE_SF(PHYS_ADDR))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_PHYS_ADDR,
 				    "PHYS_ADDR", PDE_SF(PHYS_ADDR), false, synth);
+		if ((*fl & PDE_SF(TOD)) && !tod_known(f))
+			die(ctx, "cannot print the 'tod' field: the capture "
+				 "has no clock data (record with -k/--clockid)");
 		if (*fl & PDE_SF(INS_LAT))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_WEIGHT_STRUCT,
 				    "WEIGHT_STRUCT", PDE_SF(INS_LAT), false,
@@ -890,6 +902,14 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	out = ctx_open_output(ctx, o->output);
 	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
 		die(ctx, "out of memory");
+	if (tod_known(f)) {
+		const struct pd_env *env;
+
+		(void)pd_file_env(f, &env);
+		sr.w.tod = true;
+		sr.w.tod_ns = env->clock_data.tod_ns;
+		sr.w.clock_ns = env->clock_data.clockid_ns;
+	}
 	cmd_progress_init(&prog, ctx);
 	sr.nr_recorded = pd_file_nr_evsels(f);
 	rc = pda_capture_run(&sr.c);

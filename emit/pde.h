@@ -543,7 +543,7 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
 	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
 	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
-	X(CODE_PAGE_SIZE, "code_page_size")
+	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -624,6 +624,11 @@ struct pde_script {
 	unsigned name_width;	/* events' names padded to it */
 	unsigned data_src_width; /* the widest data_src so far: perf pads
 				  * each to it (a static in perf) */
+	/* tod: the capture's CLOCK_DATA pair, the wall clock (tod_ns, ns
+	 * since the epoch) at the samples' clock's clock_ns; tod false
+	 * without one (perf: "disabled") */
+	bool tod;
+	uint64_t tod_ns, clock_ns;
 	bool failed;		/* a write failed */
 };
 

@@ -18,8 +18,10 @@
 #include "pdc_text.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- fields and types ----------------------------------------------- */
 
@@ -460,6 +462,39 @@ static size_t put_misc(char *p, unsigned misc)
 	return n;
 }
 
+/*
+ * perf 6.1's tod field (tod_scnprintf): the sample's time on the wall
+ * clock, from the capture's CLOCK_DATA pair, as local time
+ * "%F %H:%M:%S" with 6 decimals (9 with --ns), then a space.
+ */
+static size_t put_tod(const struct pde_script *w, char *p, uint64_t t)
+{
+	uint64_t ns = w->tod_ns;
+	char date[64];
+	struct tm tm;
+	time_t sec;
+	int n;
+
+	if (!w->tod) {
+		memcpy(p, "disabled ", 9);
+		return 9;
+	}
+	if (t > w->clock_ns)
+		ns += t - w->clock_ns;
+	else
+		ns -= w->clock_ns - t;
+	sec = (time_t)(ns / 1000000000u);
+	ns %= 1000000000u;
+	if (!localtime_r(&sec, &tm)) {
+		memcpy(p, "failed ", 7);
+		return 7;
+	}
+	strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	n = snprintf(p, 96, "%s.%0*" PRIu64 " ", date, w->ns ? 9 : 6,
+		     w->ns ? ns : ns / 1000);
+	return n > 0 ? (size_t)n : 0;
+}
+
 /* s as text (pdc_text.h), right-aligned in width. */
 static size_t put_name(char *p, size_t cap, const char *s, unsigned width)
 {
@@ -713,6 +748,8 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	}
 	if (f & PDE_SF(MISC))
 		p += put_misc(p, s->misc);
+	if (f & PDE_SF(TOD))
+		p += put_tod(w, p, s->time);
 	if (f & PDE_SF(TIME)) {
 		const uint64_t sec = s->time / 1000000000u;
 		const uint64_t ns = s->time % 1000000000u;

@@ -59,3 +59,9 @@ page-faults with a period of 1, -d, --data-page-size and \
 the C program.  Exercises: perf script -F data_page_size,code_page_size \
 (4K, 2M, N/A where the kernel gave none)." \
 	"$PERF record -N -e page-faults -c 1 -d --data-page-size --code-page-size -o pagesize.perf.data -- $DEMO 20"
+
+record clock "Page faults on CLOCK_MONOTONIC with the clock's reference \
+pair: -k CLOCK_MONOTONIC (HEADER_CLOCK_DATA: the wall clock at a moment \
+of the samples' clock), a period of 1, 20 ms of the C program.  \
+Exercises: perf script -F tod (each sample's wall-clock time)." \
+	"$PERF record -k CLOCK_MONOTONIC -N -e page-faults -c 1 -o clock.perf.data -- $DEMO 20"

@@ -1,8 +1,8 @@
 /*
  * check_script.c - perf script's sample lines (emit/pde_script.c): the
  * fields whose text does not depend on a capture, as perf 6.1 prints
- * them: misc's cpumode letters, flags' blank column, ins_lat, and the
- * page size names.
+ * them: misc's cpumode letters, flags' blank column, ins_lat, the page
+ * size names, insn's bytes and tod's wall-clock time.
  */
 #include "pd_config.h" /* open_memstream */
 #include "pde.h"
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* What w wrote to out (open_memstream's), into buf. */
 static void text_of(FILE *out, char **mem, char *buf, size_t size)
@@ -128,6 +129,44 @@ START_TEST(test_insn)
 }
 END_TEST
 
+/* tod: the wall clock of the capture's reference pair moved by the
+ * sample's distance from it, either way, in local time */
+START_TEST(test_tod)
+{
+	struct pde_script w;
+	struct pd_sample s;
+	struct pde_script_line l = {.sample = &s, .fields = PDE_SF(TOD)};
+	char buf[256];
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&mem, &len);
+
+	ck_assert_ptr_nonnull(out);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(pde_script_init(&w, out, false, 0), 0);
+	w.tod = true;
+	w.tod_ns = 1700000000ull * 1000000000u; /* 2023-11-14 22:13:20 */
+	w.clock_ns = 5000000000u;
+	s.time = 6500001234u;	/* 1.5 s later */
+	ck_assert_int_eq(pde_script_sample(&w, &l), 0);
+	s.time = 4000000000u;	/* 1 s before */
+	ck_assert_int_eq(pde_script_sample(&w, &l), 0);
+	w.ns = true;
+	s.time = 6500001234u;
+	ck_assert_int_eq(pde_script_sample(&w, &l), 0);
+	w.tod = false;
+	ck_assert_int_eq(pde_script_sample(&w, &l), 0);
+	ck_assert_int_eq(pde_script_finish(&w), 0);
+	text_of(out, &mem, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2023-11-14 22:13:21.500001 \n"
+			      "2023-11-14 22:13:19.000000 \n"
+			      "2023-11-14 22:13:21.500001234 \n"
+			      "disabled \n");
+}
+END_TEST
+
 Suite *script_suite(void)
 {
 	Suite *s = suite_create("script");
@@ -136,6 +175,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_misc);
 	tcase_add_test(tc, test_columns);
 	tcase_add_test(tc, test_insn);
+	tcase_add_test(tc, test_tod);
 	suite_add_tcase(s, tc);
 	return s;
 }
