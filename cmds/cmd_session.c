@@ -564,9 +564,11 @@ void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *why)
 {
 	const struct pda_capture_stats *cs = pda_capture_stats(c);
+	const uint64_t before = what == PDA_CAPTURE_BAD_SAMPLE ? cs->nr_bad_samples
+				: what == PDA_CAPTURE_UNKNOWN_ID ? cs->nr_unknown_id
+								 : cs->nr_stack_errors;
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
+	if (!before)
 		warning(ctx, "'%s': %s", path, why);
 }
 

@@ -539,7 +539,10 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
 	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
 	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr") \
-	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen")
+	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
+	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
+	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
+	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -620,6 +623,11 @@ struct pde_script {
 	unsigned name_width;	/* events' names padded to it */
 	unsigned data_src_width; /* the widest data_src so far: perf pads
 				  * each to it (a static in perf) */
+	/* tod: the capture's CLOCK_DATA pair, the wall clock (tod_ns, ns
+	 * since the epoch) at the samples' clock's clock_ns; tod false
+	 * without one (perf: "disabled") */
+	bool tod;
+	uint64_t tod_ns, clock_ns;
 	bool failed;		/* a write failed */
 };
 
@@ -645,6 +653,7 @@ struct pde_script_line {
 	 * NULL: no map); NULL when neither field is printed */
 	const struct pda_branch_loc *const *br_ends;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
+	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:
 	 * page faults), addr_loc where it resolved (NULL: no map) */
 	bool addr_sym;

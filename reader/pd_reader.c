@@ -465,6 +465,8 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 			pager_publish(r);
 		return;
 	}
+	if (r->order && rec_off > r->order_keep)
+		rec_off = r->order_keep; /* pd_order.c reads them there */
 	if (!reg->unmap || rec_off < r->released + 2 * RELEASE_STEP)
 		return;
 	from = r->released > reg->start ? r->released : reg->start;

@@ -22,6 +22,9 @@ struct pd_reader {
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
 	bool released_all;	/* at the end, all of them (release_all) */
+	uint64_t order_keep;	/* time order: the oldest mapped record
+				 * still queued at the last round (pd_order.c
+				 * flush_upto); release_behind keeps its pages */
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
 
