@@ -725,6 +725,9 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 int cmd_export(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_export_usage[], cmd_export_summary[],
 	cmd_export_options[];
+int cmd_timeline(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_timeline_usage[], cmd_timeline_summary[],
+	cmd_timeline_options[];
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_report_usage[], cmd_report_summary[],
 	cmd_report_options[];
