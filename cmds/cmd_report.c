@@ -839,6 +839,8 @@ static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
 	struct pd_evsel *ev = &rr->off_ev;
 	int rc = pda_offcpu_finish(rr->oc);
 
+	if (rc == 0)
+		cmd_offcpu_warn(ctx, rr->o->path, rr->oc);
 	ev->idx = (unsigned)pd_file_nr_evsels(rr->f);
 	ev->name = "offcpu-time";
 	/* perf's offcpu-time samples always carry a callchain */

@@ -516,11 +516,38 @@ struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 				  struct pd_file *f)
 {
 	struct pda_offcpu *oc;
+	char err[256] = "";
+	int rc;
 
-	need_switches(ctx, path, f, "off-CPU time is");
 	if (pda_offcpu_new(NULL, &oc) < 0)
 		die(ctx, "out of memory");
+	rc = pda_offcpu_tracepoints(oc, f, err, sizeof(err));
+	if (rc == PD_ERR_FORMAT)
+		die(ctx, "'%s': %s", path, err);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	/* sched:sched_switch samples are switches of their own */
+	if (rc == 0)
+		need_switches(ctx, path, f, "off-CPU time is");
 	return oc;
+}
+
+void cmd_offcpu_warn(struct pd_ctx *ctx, const char *path,
+		     const struct pda_offcpu *oc)
+{
+	const struct pda_offcpu_stats *st = pda_offcpu_stats(oc);
+
+	if (st->nr_bad_tp)
+		warning(ctx, "'%s': %" PRIu64 " sched_switch sample%s without "
+			     "the fields its format names: left out",
+			path, st->nr_bad_tp, PLURAL(st->nr_bad_tp));
+	/* a thread's last switch-out (its exit) has none: only more */
+	if (st->nr_unpaired > st->nr_spans && st->nr_unpaired > 1)
+		warning(ctx, "'%s': %" PRIu64 " of %" PRIu64 " switch-outs "
+			     "have no switch-in after them, their waits not "
+			     "counted: record with --switch-events too, or "
+			     "system-wide (-a)",
+			path, st->nr_unpaired, st->nr_out);
 }
 
 int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,

@@ -610,10 +610,17 @@ void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
 			   const struct pda_capture *c);
 struct pda_offcpu;
 /* Off-CPU time asked of capture f (path): its waits to note the switch
- * records into; exits when f has no switch records, saying how to
- * record them.  Free with pda_offcpu_free(). */
+ * records (and sched:sched_switch samples) into; exits when f has
+ * neither, saying how to record them, or when its tracing data is
+ * damaged.  Free with pda_offcpu_free(). */
 struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 				  struct pd_file *f);
+/* After pda_offcpu_finish(): a warning for sched_switch samples that did
+ * not decode, and for switch-outs without a switch-in when they are more
+ * than the waits counted (a per-thread sched_switch capture without
+ * switch records sees no switch-in of its threads). */
+void cmd_offcpu_warn(struct pd_ctx *ctx, const char *path,
+		     const struct pda_offcpu *oc);
 /* A record of a two-pass run's first pass noted in par and oc (either
  * NULL): a capture_order_fn's body.  @return as pda_parallel_note(),
  * pda_offcpu_note(). */
