@@ -956,7 +956,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	if (o->latency) {
-		fr.par = cmd_parallel_new(ctx, o->path, f);
+		fr.par = cmd_parallel_new(ctx, o->path, f, o->pids, o->nr_pids);
 		co.order_fn = fold_order;
 	}
 	if (o->off_cpu || o->wall_clock) {

@@ -1126,7 +1126,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			    "the "
 			    "data type is the sampled instruction's alone");
 	if (needs_parallelism(o))
-		rr.par = cmd_parallel_new(ctx, o->path, f);
+		rr.par = cmd_parallel_new(ctx, o->path, f, o->pids, o->nr_pids);
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));

@@ -447,14 +447,18 @@ void cmd_progress_end(struct cmd_progress *p)
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level)
 {
-	if (pda_parallel_stats(par)->nr_cpu_wide)
+	const struct pda_parallel_stats *st = pda_parallel_stats(par);
+
+	if (st->nr_cpu_wide && !st->pid_only)
 		return pda_capture_set_err(
 			c, PD_ERR_UNSUPPORTED,
 			"a system-wide capture (CPU-wide switch records, perf "
-			"record -a or -C): its parallelism is not the "
-			"workload's, and perf refuses latency for it too; "
-			"record the workload alone (perf record "
-			"--switch-events -- CMD)");
+			"record -a or -C): its parallelism is every task's on "
+			"the host, not a workload's, and perf refuses latency "
+			"for it; choose one process (report: --pid PID; fold "
+			"and flame: --pid-filter PID) for its threads' "
+			"parallelism, or record the workload alone (perf "
+			"record --switch-events -- CMD)");
 	if (!when)
 		return PD_ERR_API; /* two passes: the caller checked */
 	return pda_parallel_at(par, when, level);
@@ -493,13 +497,17 @@ static void need_switches(struct pd_ctx *ctx, const char *path,
 }
 
 struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
-				      struct pd_file *f)
+				      struct pd_file *f, const uint32_t *pids,
+				      size_t nr_pids)
 {
 	struct pda_parallel *par;
 
 	need_switches(ctx, path, f, "latency and parallelism are");
 	if (pda_parallel_new(f, NULL, &par) < 0)
 		die(ctx, "out of memory");
+	/* on a system-wide capture, that process's own parallelism */
+	if (nr_pids == 1 && pda_parallel_set_pid(par, pids[0]) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	return par;
 }
 

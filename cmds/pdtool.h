@@ -600,10 +600,14 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
  * Latency or parallelism asked of capture f (path): its parallelism to
  * note the switch records into (pda_parallel_note from the capture's
  * order_fn); exits when f has no switch records, saying how to record
- * them, as perf refuses.  Free with pda_parallel_free().
+ * them, as perf refuses.  With exactly one of pids (the command's
+ * process filter), a system-wide capture's parallelism is that
+ * process's (pda_parallel_set_pid()); without, cmd_parallel_level()
+ * refuses one.  Free with pda_parallel_free().
  */
 struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
-				      struct pd_file *f);
+				      struct pd_file *f, const uint32_t *pids,
+				      size_t nr_pids);
 /* After pda_capture_init(): exits unless c reads its capture twice (the
  * switch records in time order first): not a pipe. */
 void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,

@@ -254,6 +254,17 @@ The tracepoint's fields are read from the capture's HEADER_TRACING_DATA." \
 	"$R --switch-events -g -e sched:sched_switch -o sched/offcpusw.perf.data -- bin/offcpu 100"
 fi
 
+# system-wide: the host's other tasks are in it too (their comms and maps)
+name_wanted=sched/sysw; if want "$@"; then
+record sched/sysw phases "The phases workload (serial, 2 threads, 4 \
+threads, 0.1 s each) recorded system-wide (-a) with context-switch records \
+(--switch-events: CPU-wide ones) beside whatever else the host ran: \
+latency for one process of a system-wide capture (pdtool report --pid, \
+fold --pid-filter; tests/cli/report/sysw-pid.test).  cpu-clock, 499 Hz, \
+on a 2-CPU host; chrt as in phasescg." \
+	"$R -a --switch-events -e cpu-clock -F 499 -o sched/sysw.perf.data -- chrt -f 1 bin/phases 100"
+fi
+
 name_wanted=group; if want "$@"; then
 record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
 sampling (the leader samples; each sample reads the group: \
