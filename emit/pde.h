@@ -1041,6 +1041,14 @@ struct pde_doc {
 	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
+	/* the Latency section: the first event's samples by dso,sym with
+	 * their latencies (PDA_REPORT_LATENCY), and its samples, periods
+	 * and latencies at each parallelism level 1..nr_levels ([0]
+	 * unused); NULL: the capture has no switch records (or is
+	 * system-wide, or a pipe) */
+	const struct pda_report *latency;
+	const uint64_t *level_samples, *level_period, *level_latency;
+	unsigned nr_levels;
 };
 
 /* The report as GitHub-flavoured Markdown, as one JSON object with the
