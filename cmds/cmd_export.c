@@ -23,6 +23,20 @@
 #define ZLIB_CONST
 #include <zlib.h>
 
+/* The help lines export and timeline share. */
+#define EXPORT_IDS_HELP                                                     \
+	"      --pid LIST        only samples of these processes\n"           \
+	"      --tid LIST        only samples of these threads\n"
+#define EXPORT_TAIL_HELP                                                    \
+	CMD_FIND_HELP                                                       \
+	CMD_SYMBOL_HELP                                                     \
+	CMD_UNWINDER_HELP                                                   \
+	CMD_JOBS_HELP                                                       \
+	"      --strict          exit 1 when anything was unresolved, lost or\n" \
+	"                        skipped\n"                                  \
+	"  -v, --verbose         more library messages (repeatable)\n"     \
+	"  -h, --help            this help\n"
+
 const char cmd_export_usage[] =
 	"pdtool export --format FMT -o OUT [OPTIONS] [FILE | -i FILE]";
 const char cmd_export_summary[] =
@@ -50,18 +64,10 @@ const char cmd_export_options[] =
 	"                        (perf: only on DWARF-unwound user stacks)\n"
 	"      --no-inline       no inlined frames on any stack\n"
 	"      --no-srcline      no source files and lines (faster)\n"
-	"      --pid LIST        only samples of these processes\n"
-	"      --tid LIST        only samples of these threads\n"
+	EXPORT_IDS_HELP
 	"      --time START,END  only samples in this time range, in seconds\n"
 	"                        as perf prints them; either end may be empty\n"
-	CMD_FIND_HELP
-	CMD_SYMBOL_HELP
-	CMD_UNWINDER_HELP
-	CMD_JOBS_HELP
-	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
-	"  -h, --help            this help\n";
+	EXPORT_TAIL_HELP;
 
 enum {
 	OPT_FORMAT = 256,
@@ -99,6 +105,7 @@ struct export_opts {
 	const char *unwinder;
 	unsigned jobs;
 	bool by_cpu;		/* timeline --color cpu */
+	const char *tl_format;	/* timeline --format; NULL: by -o */
 };
 
 static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
@@ -159,6 +166,42 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 	}
 }
 
+/* The options export and timeline share: which samples, and how
+ * their stacks are unwound. */
+#define EXPORT_SAMPLE_LONGOPTS                                              \
+	{"pid", required_argument, NULL, OPT_PID},                          \
+	{"tid", required_argument, NULL, OPT_TID},                          \
+	{"time", required_argument, NULL, OPT_TIME},                        \
+	CMD_UNWINDER_LONGOPT,                                               \
+	CMD_JOBS_LONGOPT
+
+typedef void (*export_option_fn)(struct pd_ctx *ctx, struct export_opts *o,
+				 int c, const char *arg);
+
+/* export's or timeline's argv: longopts and the symbol options, each
+ * through option_fn; then the capture, and -o, which both require. */
+static void export_getopt(int argc, char **argv, struct pd_ctx *ctx,
+			  struct export_opts *o, const struct option *longopts,
+			  const char *shortopts, export_option_fn option_fn)
+{
+	static const struct option symopts[] = {
+		CMD_SYMBOL_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = shortopts,
+			     .own_longopts = longopts,
+			     .more_longopts = symopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		option_fn(ctx, o, c, optarg);
+	o->path = cmd_opts_input(&p);
+	if (!o->output)
+		usage_error(ctx, "no output: -o FILE ('-': stdout)");
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct export_opts *o)
 {
@@ -170,29 +213,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
 		{"no-srcline", no_argument, NULL, OPT_NO_SRCLINE},
-		{"pid", required_argument, NULL, OPT_PID},
-		{"tid", required_argument, NULL, OPT_TID},
-		{"time", required_argument, NULL, OPT_TIME},
-		CMD_UNWINDER_LONGOPT,
-		CMD_JOBS_LONGOPT,
+		EXPORT_SAMPLE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	static const struct option symopts[] = {
-		CMD_SYMBOL_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:j:z",
-			     .own_longopts = longopts,
-			     .more_longopts = symopts};
-	int c;
 
-	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1)
-		export_option(ctx, o, c, optarg);
-	o->path = cmd_opts_input(&p);
-	if (!o->output)
-		usage_error(ctx, "no output: -o FILE ('-': stdout)");
+	export_getopt(argc, argv, ctx, o, longopts, "o:j:z", export_option);
 	if (o->gzip && o->format != FMT_FIREFOX)
 		usage_error(ctx, "--gzip: only with --format firefox (pprof "
 				 "is always gzipped)");
@@ -849,6 +874,23 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 	ff_tracks_free(&tr);
 }
 
+/* The timelines' tracks, first sample and interval. */
+static struct pde_timeline_opts tl_opts(const struct export_opts *o,
+					const struct export_run *er,
+					struct pd_file *f,
+					const struct ff_tracks *tr)
+{
+	const double iv = ff_interval_ns(f, er);
+
+	return (struct pde_timeline_opts){
+		.threads = tr->t,
+		.nr_threads = tr->nr,
+		.start_time = er->ff->untimed ? 0 : er->first_time,
+		.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
+		.name = o->path,
+	};
+}
+
 /* --format speedscope and chrome: the same tracks as timelines. */
 static void write_timeline(struct pd_ctx *ctx, const struct export_opts *o,
 			   const struct export_run *er, struct pd_file *f,
@@ -856,21 +898,14 @@ static void write_timeline(struct pd_ctx *ctx, const struct export_opts *o,
 {
 	struct ff_tracks tr;
 	char exporter[64];
-	const double iv = ff_interval_ns(f, er);
 	int rc;
 
 	ff_tracks(ctx, er->ff, p, pda_collect_stats(er->col)->nr_events, &tr);
 	snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
 	{
-		const struct pde_timeline_opts to = {
-			.threads = tr.t,
-			.nr_threads = tr.nr,
-			.start_time = er->ff->untimed ? 0 : er->first_time,
-			.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
-			.name = o->path,
-			.exporter = exporter,
-		};
+		struct pde_timeline_opts to = tl_opts(o, er, f, &tr);
 
+		to.exporter = exporter;
 		rc = o->format == FMT_CHROME ? pde_chrome(out, p, &to)
 					     : pde_speedscope_timeline(out, p, &to);
 	}
@@ -888,7 +923,6 @@ static void write_tlsvg(struct pd_ctx *ctx, const struct export_opts *o,
 	struct ff_tracks tr;
 	struct ff_mark *mk;
 	struct pde_ff_marker *marks;
-	const double iv = ff_interval_ns(f, er);
 	size_t nr_marks;
 	int rc;
 
@@ -907,13 +941,7 @@ static void write_tlsvg(struct pd_ctx *ctx, const struct export_opts *o,
 			m->start = m->end + 1;
 	}
 	{
-		const struct pde_timeline_opts to = {
-			.threads = tr.t,
-			.nr_threads = tr.nr,
-			.start_time = er->ff->untimed ? 0 : er->first_time,
-			.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
-			.name = o->path,
-		};
+		const struct pde_timeline_opts to = tl_opts(o, er, f, &tr);
 		const struct pde_tlsvg_opts so = {
 			.tl = &to,
 			.color = o->by_cpu ? PDE_TL_BY_CPU : PDE_TL_BY_FUNCTION,
@@ -1070,14 +1098,24 @@ static int export_main(struct pd_ctx *ctx, struct export_opts *o)
 	return rc;
 }
 
-int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
+typedef void (*export_args_fn)(int argc, char **argv, struct pd_ctx *ctx,
+			       struct export_opts *o);
+
+/* export or timeline: its options read by args, then the one run. */
+static int export_cmd(int argc, char **argv, struct pd_ctx *ctx,
+		      export_args_fn args)
 {
 	struct export_opts *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		die(ctx, "out of memory");
-	parse_args(argc, argv, ctx, o);
+	args(argc, argv, ctx, o);
 	return export_main(ctx, o);
+}
+
+int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
+{
+	return export_cmd(argc, argv, ctx, parse_args);
 }
 
 /* ---- pdtool timeline ------------------------------------------------ */
@@ -1095,18 +1133,27 @@ const char cmd_timeline_options[] =
 	"      --color BY        function: each sample by its leaf function\n"
 	"                        (default); cpu: on-CPU samples one colour\n"
 	"                        (off-CPU spans are blue either way)\n"
-	"      --pid LIST        only samples of these processes\n"
-	"      --tid LIST        only samples of these threads\n"
+	EXPORT_IDS_HELP
 	"      --time START,END  only this time range, in seconds as perf\n"
 	"                        prints them (what a zoom shows)\n"
-	CMD_FIND_HELP
-	CMD_SYMBOL_HELP
-	CMD_UNWINDER_HELP
-	CMD_JOBS_HELP
-	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
-	"  -h, --help            this help\n";
+	EXPORT_TAIL_HELP;
+
+static void timeline_option(struct pd_ctx *ctx, struct export_opts *o,
+			    int c, const char *arg)
+{
+	if (c == OPT_FORMAT)
+		o->tl_format = arg;
+	else if (c == OPT_COLOR && strcmp(arg, "function") == 0)
+		o->by_cpu = false;
+	else if (c == OPT_COLOR && strcmp(arg, "cpu") == 0)
+		o->by_cpu = true;
+	else if (c == OPT_COLOR)
+		usage_error(ctx, "--color: unknown colouring '%s' (function, "
+				 "cpu)",
+			    arg);
+	else
+		export_option(ctx, o, c, arg);
+}
 
 static void timeline_args(int argc, char **argv, struct pd_ctx *ctx,
 			  struct export_opts *o)
@@ -1115,42 +1162,13 @@ static void timeline_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"output", required_argument, NULL, 'o'},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"color", required_argument, NULL, OPT_COLOR},
-		{"pid", required_argument, NULL, OPT_PID},
-		{"tid", required_argument, NULL, OPT_TID},
-		{"time", required_argument, NULL, OPT_TIME},
-		CMD_UNWINDER_LONGOPT,
-		CMD_JOBS_LONGOPT,
+		EXPORT_SAMPLE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	static const struct option symopts[] = {
-		CMD_SYMBOL_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:j:",
-			     .own_longopts = longopts,
-			     .more_longopts = symopts};
-	const char *format = NULL;
-	int c;
+	const char *format;
 
-	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1) {
-		if (c == OPT_FORMAT)
-			format = optarg;
-		else if (c == OPT_COLOR && strcmp(optarg, "function") == 0)
-			o->by_cpu = false;
-		else if (c == OPT_COLOR && strcmp(optarg, "cpu") == 0)
-			o->by_cpu = true;
-		else if (c == OPT_COLOR)
-			usage_error(ctx, "--color: unknown colouring '%s' "
-					 "(function, cpu)",
-				    optarg);
-		else
-			export_option(ctx, o, c, optarg);
-	}
-	o->path = cmd_opts_input(&p);
-	if (!o->output)
-		usage_error(ctx, "no output: -o FILE ('-': stdout)");
+	export_getopt(argc, argv, ctx, o, longopts, "o:j:", timeline_option);
+	format = o->tl_format;
 	if (!format) {
 		const size_t n = strlen(o->output);
 
@@ -1171,10 +1189,5 @@ static void timeline_args(int argc, char **argv, struct pd_ctx *ctx,
 
 int cmd_timeline(int argc, char **argv, struct pd_ctx *ctx)
 {
-	struct export_opts *o = calloc(1, sizeof(*o));
-
-	if (!o)
-		die(ctx, "out of memory");
-	timeline_args(argc, argv, ctx, o);
-	return export_main(ctx, o);
+	return export_cmd(argc, argv, ctx, timeline_args);
 }

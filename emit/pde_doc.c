@@ -454,6 +454,21 @@ static void ratio_cell(struct docw *w, const struct pda_report *rep,
 			 r->percent ? 100.0 : 1.0, 2, r->percent ? "%" : "");
 }
 
+/* A row's function (its address without a symbol) and module cells, as
+ * the Hotspots and Latency tables show them. */
+static void fn_cell(struct docw *w, const struct pda_report_entry *e)
+{
+	char name[64];
+
+	if (e->sym) {
+		docw_cell_code(w, e->sym);
+	} else {
+		snprintf(name, sizeof(name), "%#" PRIx64, e->addr);
+		docw_cell_code(w, name);
+	}
+	docw_cell_code(w, e->dso ? e->dso : "[unknown]");
+}
+
 static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 {
 	const char *heads[DOCW_MAX_COLS] = {"#",	"Self",	  "Samples",
@@ -506,7 +521,6 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 			const struct pda_report_val *v =
 				pda_report_val(d->hot, tab->members[0], id);
 			const char *line = hottest_line(d->hot_lines, t, e);
-			char name[64];
 
 			docw_row(w);
 			docw_cell_u64(w, i + 1);
@@ -517,14 +531,7 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 						 : 0.0,
 					 100.0, 2, "%");
 			docw_cell_u64(w, v->samples);
-			if (e->sym) {
-				docw_cell_code(w, e->sym);
-			} else {
-				snprintf(name, sizeof(name), "%#" PRIx64,
-					 e->addr);
-				docw_cell_code(w, name);
-			}
-			docw_cell_code(w, e->dso ? e->dso : "[unknown]");
+			fn_cell(w, e);
 			if (line)
 				docw_cell_code(w, line);
 			else
@@ -763,19 +770,6 @@ static void sec_memory(struct docw *w, const struct pde_doc *d)
 
 /* ---- Latency ----------------------------------------------------------- */
 
-/* A function's name as the hotspot tables show it. */
-static void fn_cell(struct docw *w, const struct pda_report_entry *e)
-{
-	char name[64];
-
-	if (e->sym) {
-		docw_cell_code(w, e->sym);
-		return;
-	}
-	snprintf(name, sizeof(name), "%#" PRIx64, e->addr);
-	docw_cell_code(w, name);
-}
-
 static double share(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part / (double)whole : 0.0;
@@ -830,7 +824,6 @@ static void sec_latency(struct docw *w, const struct pde_doc *d)
 		docw_cell_scaled(w, share(v->period, period), 100.0, 2, "%");
 		docw_cell_u64(w, v->samples);
 		fn_cell(w, e);
-		docw_cell_code(w, e->dso ? e->dso : "[unknown]");
 		docw_row_end(w);
 	}
 	docw_table_end(w);

@@ -93,6 +93,20 @@ void pda_offcpu_free(struct pda_offcpu *oc)
 	pdc_free(&oc->mem, oc);
 }
 
+/* src's frames into dst (reusing its array).  @return 0 or
+ * PD_ERR_NOMEM. */
+static int copy_stack(struct pda_offcpu *oc, struct pda_stack *dst,
+		      const struct pda_stack *src)
+{
+	/* the frames' strings are the session's: copied shallow */
+	if (PDC_GROW(&oc->mem, dst->frames, dst->alloc, src->nr ? src->nr : 1,
+		     (size_t)PDA_MAX_STACK * 64) < 0)
+		return PD_ERR_NOMEM;
+	memcpy(dst->frames, src->frames, src->nr * sizeof(*dst->frames));
+	dst->nr = src->nr;
+	return 0;
+}
+
 /* A switch at place (time, seq): @return its index, or PD_ERR_NOMEM. */
 static long add_switch(struct pda_offcpu *oc, uint64_t time, uint64_t seq,
 		       uint32_t pid, uint32_t tid, bool out, bool preempt)
@@ -188,16 +202,8 @@ static int tp_sample(struct pda_offcpu *oc, const struct pda_pipe_item *it)
 		return (int)k;
 	tp = &oc->tps[oc->nr_tps];
 	*tp = (struct tp_out){.comm = it->comm, .has_stack = it->stack != NULL};
-	if (it->stack) {
-		/* the frames' strings are the session's: copied shallow */
-		if (PDC_GROW(&oc->mem, tp->st.frames, tp->st.alloc,
-			     it->stack->nr ? it->stack->nr : 1,
-			     (size_t)PDA_MAX_STACK * 64) < 0)
-			return PD_ERR_NOMEM;
-		memcpy(tp->st.frames, it->stack->frames,
-		       it->stack->nr * sizeof(*tp->st.frames));
-		tp->st.nr = it->stack->nr;
-	}
+	if (it->stack && copy_stack(oc, &tp->st, it->stack) < 0)
+		return PD_ERR_NOMEM;
 	oc->sw[k].tp = ++oc->nr_tps;
 	if (next > 0 && add_switch(oc, w->time, w->seq, 0, (uint32_t)next,
 				   false, false) < 0)
@@ -333,17 +339,7 @@ int pda_offcpu_sample(struct pda_offcpu *oc, const struct pda_pipe_item *it)
 	sp->pub.comm = it->comm;
 	sp->has_stack = it->stack != NULL;
 	sp->st.nr = 0;
-	if (it->stack) {
-		/* the frames' strings are the session's: copied shallow */
-		if (PDC_GROW(&oc->mem, sp->st.frames, sp->st.alloc,
-			     it->stack->nr ? it->stack->nr : 1,
-			     (size_t)PDA_MAX_STACK * 64) < 0)
-			return PD_ERR_NOMEM;
-		memcpy(sp->st.frames, it->stack->frames,
-		       it->stack->nr * sizeof(*sp->st.frames));
-		sp->st.nr = it->stack->nr;
-	}
-	return 0;
+	return it->stack ? copy_stack(oc, &sp->st, it->stack) : 0;
 }
 
 int pda_offcpu_finish(struct pda_offcpu *oc)
