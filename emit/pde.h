@@ -513,6 +513,35 @@ int pde_speedscope_timeline(FILE *out, const struct pda_profile *p,
 int pde_chrome(FILE *out, const struct pda_profile *p,
 	       const struct pde_timeline_opts *opts);
 
+/* ---- per-thread lanes in time (pde_tlsvg.c; `pdtool timeline`) ----- */
+
+enum pde_tl_color {
+	PDE_TL_BY_FUNCTION,	/* each sample by its leaf function */
+	PDE_TL_BY_CPU,		/* on-CPU samples one colour */
+};
+
+struct pde_tlsvg_opts {
+	const struct pde_timeline_opts *tl; /* the tracks (with their
+				 * PDE_FF_OFFCPU markers), first sample's
+				 * time, interval and title */
+	enum pde_tl_color color;
+	bool html;		/* an HTML page around the SVG */
+	unsigned width;		/* px; 0: 1200 */
+};
+
+/*
+ * The tracks as lanes, one per track, time left to right: each run of
+ * samples one rectangle (a sample lasts as in pde_speedscope_timeline()),
+ * coloured by its leaf function or all alike, and each PDE_FF_OFFCPU
+ * marker a blue one; a drag zooms into a time range and shows it as
+ * `--time START,END` in seconds as perf prints them, which the other
+ * commands take.  Standalone (no network; the page's script and style
+ * named by the Content-Security-Policy).  @return 0, PD_ERR_NOMEM or
+ * PD_ERR_IO.
+ */
+int pde_timeline_svg(FILE *out, const struct pda_profile *p,
+		     const struct pde_tlsvg_opts *opts);
+
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
 struct pda_profile; /* pda_profile.h */
@@ -1053,6 +1082,14 @@ struct pde_doc {
 	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
+	/* the Latency section: the first event's samples by dso,sym with
+	 * their latencies (PDA_REPORT_LATENCY), and its samples, periods
+	 * and latencies at each parallelism level 1..nr_levels ([0]
+	 * unused); NULL: the capture has no switch records (or is
+	 * system-wide, or a pipe) */
+	const struct pda_report *latency;
+	const uint64_t *level_samples, *level_period, *level_latency;
+	unsigned nr_levels;
 };
 
 /* The report as GitHub-flavoured Markdown, as one JSON object with the

@@ -243,6 +243,30 @@ callchains (-g) on the cpu-clock samples, 999 Hz." \
 	"$R --switch-events -g -e cpu-clock -F 999 -o offcpu.perf.data -- bin/offcpu 100"
 fi
 
+# needs tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing): perf
+# reads the tracepoint's format from it into HEADER_TRACING_DATA
+name_wanted=sched/offcpusw; if want "$@"; then
+record sched/offcpusw offcpu "The offcpu workload (testdata/offcpu.md) \
+recorded with the sched:sched_switch tracepoint and its callchains (-g) as \
+the only sampled event, and context-switch records (--switch-events): \
+each sample is a switch-out of the workload's thread, with the stack it \
+blocked in and the next task's pid; the switch records give the same waits \
+(pdtool fold --off-cpu pairs the two; tests/cli/fold/offcpu-sched.test).  \
+The tracepoint's fields are read from the capture's HEADER_TRACING_DATA." \
+	"$R --switch-events -g -e sched:sched_switch -o sched/offcpusw.perf.data -- bin/offcpu 100"
+fi
+
+# system-wide: the host's other tasks are in it too (their comms and maps)
+name_wanted=sched/sysw; if want "$@"; then
+record sched/sysw phases "The phases workload (serial, 2 threads, 4 \
+threads, 0.1 s each) recorded system-wide (-a) with context-switch records \
+(--switch-events: CPU-wide ones) beside whatever else the host ran: \
+latency for one process of a system-wide capture (pdtool report --pid, \
+fold --pid-filter; tests/cli/report/sysw-pid.test).  cpu-clock, 499 Hz, \
+on a 2-CPU host; chrt as in phasescg." \
+	"$R -a --switch-events -e cpu-clock -F 499 -o sched/sysw.perf.data -- chrt -f 1 bin/phases 100"
+fi
+
 name_wanted=group; if want "$@"; then
 record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
 sampling (the leader samples; each sample reads the group: \
