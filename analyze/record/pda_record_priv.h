@@ -88,7 +88,7 @@ unsigned rec_dsos_build_ids(struct rec_dsos *d, struct pdc_strbuf *b);
 
 /*
  * The feature sections that describe the host and the run, given to w:
- * HOSTNAME ... CPU_TOPOLOGY, PMU_MAPPINGS, CLOCKID.  @return 0 or a
+ * HOSTNAME ... CPU_TOPOLOGY, PMU_MAPPINGS, PMU_CAPS, CLOCKID.  @return 0 or a
  * negative pd_err.
  */
 struct pd_writer;

@@ -677,6 +677,102 @@ static int pmu_mappings(struct pd_writer *w, const struct pd_alloc *a)
 	return rc < 0 ? rc : put_feat(w, PD_FEAT_PMU_MAPPINGS, &b);
 }
 
+/* One PMU's capabilities (format.md §4.28: u32 nr, then {name, value}
+ * strings) from its caps directory, as perf's __write_pmu_caps; the
+ * PMU's name after them for PMU_CAPS.  @return the number of caps. */
+static uint32_t pmu_caps_of(struct pdc_strbuf *b, const char *dir,
+			    const char *pmu, bool named,
+			    const struct pd_alloc *a)
+{
+	struct pdc_strbuf caps;
+	char path[768], value[256];
+	struct dirent *de;
+	uint32_t nr = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/caps", dir, pmu);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	pdc_strbuf_init(&caps, a, NULL, 0);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/caps/%s", dir, pmu,
+			 de->d_name);
+		/* perf keeps the first line, its newline dropped */
+		if (rec_read_line(path, value, sizeof(value)) < 0)
+			continue;
+		pd_feat_string(&caps, de->d_name);
+		pd_feat_string(&caps, value);
+		nr++;
+	}
+	closedir(d);
+	if (b) {
+		pd_feat_u32(b, nr);
+		if (caps.len)
+			pdc_strbuf_add(b, caps.p, caps.len);
+		if (named)
+			pd_feat_string(b, pmu);
+		if (caps.oom)
+			b->oom = true;
+	}
+	pdc_strbuf_release(&caps);
+	return nr;
+}
+
+int pda_record_pmu_caps(struct pd_writer *w, const char *sysfs,
+			const struct pd_alloc *a)
+{
+	struct pdc_strbuf b, list;
+	char dir[512], path[768];
+	struct dirent *de;
+	uint32_t nr = 0;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices", sysfs);
+	/* CPU_PMU_CAPS: the core PMU's (x86's "cpu"), written whenever the
+	 * host has that PMU, as perf 6.1's write_cpu_pmu_caps */
+	snprintf(path, sizeof(path), "%s/cpu", dir);
+	if (access(path, F_OK) == 0) {
+		pdc_strbuf_init(&b, a, NULL, 0);
+		pmu_caps_of(&b, dir, "cpu", false, a);
+		rc = put_feat(w, PD_FEAT_CPU_PMU_CAPS, &b);
+		if (rc < 0)
+			return rc;
+	}
+	/* PMU_CAPS: every other PMU with capabilities (Arm's slots, IBS's
+	 * zen4_ibs_extensions...), a hybrid CPU's core PMUs (cpu_core,
+	 * cpu_atom) first as perf 6.1 writes them for older readers; the
+	 * section holds a zero count on a host without any, as perf's */
+	pdc_strbuf_init(&list, a, NULL, 0);
+	for (int hybrid = 1; hybrid >= 0; hybrid--) {
+		d = opendir(dir);
+		if (!d)
+			break;
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' ||
+			    strcmp(de->d_name, "cpu") == 0 ||
+			    (strncmp(de->d_name, "cpu_", 4) == 0) != hybrid)
+				continue;
+			if (pmu_caps_of(NULL, dir, de->d_name, true, a) == 0)
+				continue;
+			pmu_caps_of(&list, dir, de->d_name, true, a);
+			nr++;
+		}
+		closedir(d);
+	}
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u32(&b, nr);
+	if (list.len)
+		pdc_strbuf_add(&b, list.p, list.len);
+	if (list.oom)
+		b.oom = true;
+	pdc_strbuf_release(&list);
+	return put_feat(w, PD_FEAT_PMU_CAPS, &b);
+}
+
 /* -k: CLOCKID (the clock's resolution in ns) and CLOCK_DATA (format.md
  * §4.29: version 1, the clock, one moment read as wall-clock time and
  * on the clock), as perf 6.1 writes them with use_clockid. */
@@ -759,6 +855,8 @@ int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		rc = numa_topology(w, a);
 	if (rc == 0)
 		rc = pmu_mappings(w, a);
+	if (rc == 0)
+		rc = pda_record_pmu_caps(w, "/sys", a);
 	if (rc == 0 && o->use_clockid)
 		rc = clock_features(w, o->clockid, a);
 	return rc;
