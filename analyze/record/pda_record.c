@@ -568,8 +568,19 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 		if (r->o.dump)
 			dump_open(r, ev, tid, cpu, group_fd, fd, err);
 
-		if (fd >= 0)
+		if (fd >= 0) {
+			if (ev->fell_back) {
+				/* perf names the event anew from the attr
+				 * it opened with: "cpu-clock:pppH" */
+				char mods[16];
+
+				rec_attr_modifiers(&ev->attr, mods,
+						   sizeof(mods));
+				snprintf(ev->name, sizeof(ev->name),
+					 "cpu-clock%s", mods);
+			}
 			return fd;
+		}
 		if (err == ESRCH && tid > 0) {
 			*gone = true;
 			return -1;

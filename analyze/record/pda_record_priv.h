@@ -60,6 +60,12 @@ int rec_parse_events(const char *list, const char *sysfs,
 		     struct rec_evsel *ev, size_t max, size_t *nr, char *err,
 		     size_t err_size);
 
+/* The modifiers perf 6.1 names an event by when it makes the name from
+ * its attr (evsel__add_modifiers, as after the default cycles fell back
+ * to cpu-clock): ":pppH", ":uH", ":k", or "" for none. */
+void rec_attr_modifiers(const struct perf_event_attr *a, char *buf,
+			size_t size);
+
 /* The host's PMUs from sysfs, ", "-separated, for messages. */
 void rec_list_pmus(const char *sysfs, char *buf, size_t size);
 
