@@ -677,6 +677,113 @@ static int pmu_mappings(struct pd_writer *w, const struct pd_alloc *a)
 	return rc < 0 ? rc : put_feat(w, PD_FEAT_PMU_MAPPINGS, &b);
 }
 
+/* A cache of the CACHE feature (format.md §4.20). */
+struct cache_level {
+	uint32_t level, line_size, sets, ways;
+	char type[64], size[64], map[1024];
+};
+
+/* cpu's cache indexN as perf 6.1's cpu_cache_level__read: @return 0, 1
+ * when there is no such index, -1 when a file cannot be read. */
+static int cache_read(struct cache_level *c, const char *sysfs, uint32_t cpu,
+		      unsigned idx)
+{
+	static const char *const nums[] = {"level", "coherency_line_size",
+					   "number_of_sets",
+					   "ways_of_associativity"};
+	uint32_t *const vals[] = {&c->level, &c->line_size, &c->sets,
+				  &c->ways};
+	char dir[512], path[640], line[64];
+
+	snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu%u/cache/index%u",
+		 sysfs, cpu, idx);
+	if (access(dir, F_OK) != 0)
+		return 1;
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, nums[i]);
+		if (rec_read_line(path, line, sizeof(line)) < 0)
+			return -1;
+		*vals[i] = (uint32_t)strtoul(line, NULL, 10);
+	}
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if (rec_read_line(path, c->type, sizeof(c->type)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/size", dir);
+	if (rec_read_line(path, c->size, sizeof(c->size)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
+	return rec_read_line(path, c->map, sizeof(c->map)) < 0 ? -1 : 0;
+}
+
+static bool cache_same(const struct cache_level *x, const struct cache_level *y)
+{
+	return x->level == y->level && x->line_size == y->line_size &&
+	       x->sets == y->sets && x->ways == y->ways &&
+	       strcmp(x->type, y->type) == 0 &&
+	       strcmp(x->size, y->size) == 0 && strcmp(x->map, y->map) == 0;
+}
+
+/*
+ * The CACHE feature as perf 6.1's write_cache: every CPU's first four
+ * cache indexes, each distinct cache once (CPUs that share it list it
+ * alike), in order of level (a stable sort: the first CPU's first); u32
+ * version 1, u32 count, then per cache its level, line size, sets and
+ * ways and the type, size and CPU list strings.  Like perf, no section
+ * when a file cannot be read.
+ */
+static int cache_feature(struct pd_writer *w, const char *sysfs,
+			 uint32_t nr_cpus, const struct pd_alloc *a)
+{
+	struct cache_level *c = NULL, cur;
+	size_t n = 0, alloc = 0;
+	struct pdc_strbuf b;
+	int rc = 0;
+
+	for (uint32_t cpu = 0; cpu < nr_cpus && rc == 0; cpu++) {
+		for (unsigned idx = 0; idx < 4; idx++) {
+			size_t i;
+			int got = cache_read(&cur, sysfs, cpu, idx);
+
+			if (got != 0) {
+				rc = got < 0 ? 1 : 0;
+				break;
+			}
+			for (i = 0; i < n && !cache_same(&cur, &c[i]); i++)
+				;
+			if (i < n)
+				continue;
+			if (pdc_grow(a, (void **)&c, sizeof(*c), &alloc, n + 1,
+				     SIZE_MAX / sizeof(*c)) < 0) {
+				pdc_free(a, c);
+				return PD_ERR_NOMEM;
+			}
+			/* stable by level: after the caches of its level */
+			for (i = n; i > 0 && c[i - 1].level > cur.level; i--)
+				c[i] = c[i - 1];
+			c[i] = cur;
+			n++;
+		}
+	}
+	if (rc != 0 || n == 0) {
+		pdc_free(a, c);
+		return 0;
+	}
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u32(&b, 1);
+	pd_feat_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_u32(&b, c[i].level);
+		pd_feat_u32(&b, c[i].line_size);
+		pd_feat_u32(&b, c[i].sets);
+		pd_feat_u32(&b, c[i].ways);
+		pd_feat_string(&b, c[i].type);
+		pd_feat_string(&b, c[i].size);
+		pd_feat_string(&b, c[i].map);
+	}
+	pdc_free(a, c);
+	return put_feat(w, PD_FEAT_CACHE, &b);
+}
+
 /* One PMU's capabilities (format.md §4.28: u32 nr, then {name, value}
  * strings) from its caps directory, as perf's __write_pmu_caps; the
  * PMU's name after them for PMU_CAPS.  @return the number of caps. */
@@ -857,6 +964,8 @@ int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		rc = pmu_mappings(w, a);
 	if (rc == 0)
 		rc = pda_record_pmu_caps(w, "/sys", a);
+	if (rc == 0)
+		rc = cache_feature(w, "/sys", avail, a);
 	if (rc == 0 && o->use_clockid)
 		rc = clock_features(w, o->clockid, a);
 	return rc;
