@@ -151,6 +151,12 @@ struct rec {
 	uint64_t sample_type;
 	size_t id_hdr_size;
 	bool read_lost; /* read_format has PERF_FORMAT_LOST */
+	/* what the kernel refused, switched off in every event opened
+	 * after (perf 6.1's perf_missing_features; exclude_guest: said) */
+	struct {
+		bool bpf, ksymbol, cloexec, mmap2, exclude_guest,
+			sample_id_all;
+	} missing;
 	struct pd_writer *w;
 	struct rec_dsos *dsos;
 	pid_t child;

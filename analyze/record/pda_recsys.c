@@ -784,6 +784,100 @@ static int cache_feature(struct pd_writer *w, const char *sysfs,
 	return put_feat(w, PD_FEAT_CACHE, &b);
 }
 
+/* The memory blocks of sysfs's node dir as a bitmap in words (bit i:
+ * block memoryi), into *words (freed by the caller); @return its size
+ * in bits (the highest block + 1), 0 when the dir cannot be read. */
+static uint64_t node_blocks(const char *dir, uint64_t **words,
+			    const struct pd_alloc *a)
+{
+	uint64_t bits = 0;
+	struct dirent *de;
+	unsigned blk;
+	DIR *d = opendir(dir);
+
+	*words = NULL;
+	if (!d)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		rewinddir(d);
+		while ((de = readdir(d)) != NULL) {
+			if (sscanf(de->d_name, "memory%u", &blk) != 1)
+				continue;
+			if (pass == 0 && blk + 1ull > bits)
+				bits = blk + 1ull;
+			else if (pass == 1)
+				(*words)[blk / 64] |= 1ull << (blk % 64);
+		}
+		if (pass == 0) {
+			/* perf's bitmap is one bit even with no block */
+			bits = bits ? bits : 1;
+			*words = pdc_zalloc(a, (bits + 63) / 64 * 8);
+			if (!*words)
+				break;
+		}
+	}
+	closedir(d);
+	return *words ? bits : 0;
+}
+
+/*
+ * MEM_TOPOLOGY (format.md §4.22) as perf 6.1's write_mem_topology: u64
+ * version 1, the memory block size, the node count, then per node (in
+ * order) its number, its bitmap's size in bits and the bitmap (its
+ * size once more, then u64 words; bit i: memory block i is the node's).  Like perf, no section
+ * when sysfs does not say.
+ */
+static int mem_topology(struct pd_writer *w, const char *sysfs,
+			const struct pd_alloc *a)
+{
+	char path[512], line[64];
+	struct pdc_strbuf b;
+	struct dirent *de;
+	uint64_t nr = 0;
+	unsigned node, max = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/devices/system/memory/block_size_bytes",
+		 sysfs);
+	if (rec_read_line(path, line, sizeof(line)) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (sscanf(de->d_name, "node%u", &node) == 1) {
+			nr++;
+			max = node > max ? node : max;
+		}
+	closedir(d);
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u64(&b, 1);
+	pd_feat_u64(&b, strtoull(line, NULL, 16));
+	pd_feat_u64(&b, nr);
+	/* perf sorts the nodes by number: ask for each in turn */
+	for (node = 0; nr && node <= max; node++) {
+		uint64_t *words, bits;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%u",
+			 sysfs, node);
+		if (access(path, F_OK) != 0)
+			continue;
+		bits = node_blocks(path, &words, a);
+		if (bits == 0) {
+			pdc_strbuf_release(&b);
+			return 0;
+		}
+		pd_feat_u64(&b, node);
+		pd_feat_u64(&b, bits);
+		/* perf's do_write_bitmap: its size again, then the words */
+		pd_feat_u64(&b, bits);
+		pdc_strbuf_add(&b, words, (bits + 63) / 64 * 8);
+		pdc_free(a, words);
+	}
+	return put_feat(w, PD_FEAT_MEM_TOPOLOGY, &b);
+}
+
 /* One PMU's capabilities (format.md §4.28: u32 nr, then {name, value}
  * strings) from its caps directory, as perf's __write_pmu_caps; the
  * PMU's name after them for PMU_CAPS.  @return the number of caps. */
@@ -966,6 +1060,8 @@ int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		rc = pda_record_pmu_caps(w, "/sys", a);
 	if (rc == 0)
 		rc = cache_feature(w, "/sys", avail, a);
+	if (rc == 0)
+		rc = mem_topology(w, "/sys", a);
 	if (rc == 0 && o->use_clockid)
 		rc = clock_features(w, o->clockid, a);
 	return rc;
