@@ -462,14 +462,70 @@ static int config_events(struct rec *r)
 	return 0;
 }
 
-static int rec_perm_error(struct rec *r, const struct rec_evsel *ev, int e)
+/* /proc/sys/kernel/perf_event_paranoid (2, the kernel's default, when
+ * it cannot be read) */
+static long paranoid_level(void)
 {
 	char line[32];
-	long paranoid = 2;
 
 	if (rec_read_line("/proc/sys/kernel/perf_event_paranoid", line,
-			  sizeof(line)) == 0)
-		paranoid = strtol(line, NULL, 10);
+			  sizeof(line)) < 0)
+		return 2;
+	return strtol(line, NULL, 10);
+}
+
+/* perf 6.1's perf_event_can_profile_kernel: CAP_SYS_ADMIN or CAP_PERFMON
+ * in effect (/proc/self/status's CapEff), or a paranoid level of 1 or
+ * less. */
+static bool can_profile_kernel(void)
+{
+	char line[256];
+	unsigned long long eff = 0;
+	FILE *fp;
+
+	if (paranoid_level() <= 1)
+		return true;
+	fp = fopen("/proc/self/status", "re");
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(fp);
+	return (eff >> 21 & 1) || (eff >> 38 & 1); /* SYS_ADMIN, PERFMON */
+}
+
+/*
+ * perf 6.1's evsel__fallback for EACCES/EPERM: with perf_event_paranoid
+ * above 1 an unprivileged user may not sample the kernel, so an event
+ * that does not exclude it (nor the user: then there is nothing left)
+ * is tried again on user space alone, and named so ("cpu-clock:u").
+ * @return whether it was.
+ */
+static bool user_only_fallback(struct rec *r, struct rec_evsel *ev)
+{
+	long paranoid = paranoid_level();
+	size_t len = strlen(ev->name);
+
+	if (ev->attr.exclude_kernel || ev->attr.exclude_user || paranoid <= 1 ||
+	    len + 2 >= sizeof(ev->name))
+		return false;
+	snprintf(ev->name + len, sizeof(ev->name) - len, "%su",
+		 strchr(ev->name, '/') || strchr(ev->name, ':') ? "" : ":");
+	ev->attr.exclude_kernel = 1;
+	ev->attr.exclude_hv = 1;
+	ev->dumped = false;
+	rlog(r, PD_LOG_INFO,
+	     "kernel.perf_event_paranoid=%ld: recording '%s' without the "
+	     "kernel and hypervisor, as perf does",
+	     paranoid, ev->name);
+	return true;
+}
+
+static int rec_perm_error(struct rec *r, const struct rec_evsel *ev, int e)
+{
+	long paranoid = paranoid_level();
+
 	return rec_errf(r, PD_ERR_IO,
 		    "no permission to record '%s' (%s): "
 		    "/proc/sys/kernel/perf_event_paranoid is %ld; run as root, "
@@ -717,6 +773,9 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 		if (err == EOPNOTSUPP &&
 		    (ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
 			return branch_stack_error(r, ev, err);
+		if ((err == EACCES || err == EPERM) &&
+		    user_only_fallback(r, ev))
+			continue;
 		if (err == EACCES || err == EPERM)
 			return rec_perm_error(r, ev, err);
 		if (err == EMFILE)
@@ -1374,10 +1433,16 @@ static int setup(struct rec *r)
 	if (rc < 0)
 		return rc;
 	if (!o->events) {
-		/* perf's default is cycles:P */
+		/* perf's default is cycles:P, of user space alone where the
+		 * kernel may not be profiled (evsel__new_cycles) */
 		r->ev[0].fallback = true;
 		r->ev[0].precise_max = true;
 		r->ev[0].attr.precise_ip = 3;
+		if (!can_profile_kernel()) {
+			r->ev[0].attr.exclude_kernel = 1;
+			snprintf(r->ev[0].name, sizeof(r->ev[0].name),
+				 "cycles:u");
+		}
 	}
 	if ((o->system_wide || o->cpus) && r->nr_ev < REC_MAX_EVENTS) {
 		/* perf 6.1 (record__open's evlist__add_dummy_on_all_cpus):
