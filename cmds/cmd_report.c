@@ -1043,7 +1043,6 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 		.sym = &o->sym,
 		.unwinder = o->unwinder,
 		.jobs = o->jobs,
-		.itrace = &o->itrace,
 		.stack_args = o->stack_args,
 		.nr_stack_args = o->nr_stack_args,
 	};

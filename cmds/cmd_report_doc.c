@@ -18,7 +18,6 @@
 #include "pda_capture.h"
 #include "pda_dthist.h"
 #include "pda_flame.h"
-#include "pda_itrace.h"
 #include "pda_metrics.h"
 #include "pda_profile.h"
 #include "pda_report.h"
@@ -37,8 +36,8 @@ struct doc_run {
 	const char *path;
 	struct pda_report *hot, *lines;
 	struct pda_branch *br;
-	struct pda_mem *mem;		/* the Memory section (empty: no
-					 * sample had a data source) */
+	struct pda_mem *mem;		/* the Memory section; NULL: no
+					 * event has a data source */
 	struct pda_datatype *dt;	/* the Data types section */
 	struct pda_dthist *types;
 	struct pda_capture c;
@@ -113,10 +112,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		PDA_REPORT_DSO, PDA_REPORT_SYM, PDA_REPORT_SRCLINE};
 	struct cmd_progress prog;
 	struct pda_filter flt;
-	struct pda_itrace_opts itrace = *a->itrace;
 	PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS);
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .jobs = a->jobs, .ip_stacks = true,
-			 .itrace = &itrace,
 			 .sample_fn = doc_one, .skip_fn = doc_skip,
 			 .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = r);
@@ -133,19 +130,13 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)
 			die(ctx, "%s", pd_strerror(rc));
 	}
-	/* the samples that have a data source feed it: of events that
-	 * say PERF_SAMPLE_DATA_SRC, or an SPE trace's, synthesized */
-	if (pda_mem_new(s, &r->mem) < 0)
+	if (has_sample_bit(f, PD_SAMPLE_DATA_SRC) &&
+	    pda_mem_new(s, &r->mem) < 0)
 		die(ctx, "out of memory");
 	if (pda_sampled_new(f, NULL, &r->sampled) < 0)
 		die(ctx, "out of memory");
 	if (pda_filter_init(&flt, &fo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
-	/* an Arm SPE trace: each record one memory sample unless --itrace
-	 * says otherwise, as pdtool mem counts accesses, so that the
-	 * Memory section and the hotspots count each access once */
-	if (!itrace.set)
-		cmd_itrace(ctx, "M", &itrace);
 	if ((rc = pda_capture_init(&r->c, f, s, &co)) < 0)
 		cmd_capture_die(ctx, a->path, &r->c, rc);
 	cmd_progress_init(&prog, ctx);
@@ -153,9 +144,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, a->path, &r->c, rc);
-	cmd_check_kind_synth(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
-			     pda_capture_stats(&r->c)->nr_samples,
-			     pda_capture_itrace(&r->c));
+	cmd_check_kind(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
+		       pda_capture_stats(&r->c)->nr_samples);
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,

@@ -744,8 +744,6 @@ struct cmd_report_doc {
 	const struct cmd_symopts *sym;
 	const char *unwinder;
 	unsigned jobs;
-	/* --itrace (unset: the memory samples alone, as pdtool mem) */
-	const struct pda_itrace_opts *itrace;
 	const struct cmd_report_doc_arg {
 		int c;
 		const char *arg;
