@@ -346,6 +346,7 @@ struct pd_ahead {
 	uint64_t nr_chunks;		/* chunks filled */
 	uint64_t pending;		/* items written, not yet published */
 	uint64_t tail_seen;		/* tail, when last published */
+	uint64_t taken_seen;		/* taken, then */
 	struct pd_rec first;		/* the chunk the caller met first */
 
 	/* the caller's own */
@@ -380,6 +381,7 @@ static bool ahead_publish(struct pd_ahead *ah,
 		ah->thread_waits = false;
 	}
 	ah->tail_seen = ah->tail;
+	ah->taken_seen = ah->taken;
 	go = !ah->stop;
 	pthread_mutex_unlock(&ah->mu);
 	return go;
@@ -502,10 +504,25 @@ static bool find_tail(struct pd_reader *pr)
 	return ok;
 }
 
+/* The buffer of chunk n, once the caller is done with it, goes back if a
+ * large chunk grew it: two such chunks at most are held at once, as
+ * reading on one thread does. */
+static void slot_trim(struct pd_ahead *ah, uint64_t n)
+{
+	struct ahead_slot *sl = &ah->slots[n % NR_SLOTS];
+
+	if (n + 1 < ah->taken_seen && sl->cap > SLOT_KEEP) {
+		pd_free(&ah->file.mem, sl->buf);
+		sl->buf = NULL;
+		sl->cap = sl->len = 0;
+	}
+}
+
 /* Inflate rec into the next slot and hand it over.  false: the end. */
 static bool ahead_chunk(struct pd_ahead *ah, const struct pd_rec *rec)
 {
 	struct pd_reader *pr = &ah->pr;
+	const uint64_t n = ah->nr_chunks;
 	struct ahead_slot *sl;
 	size_t len = 0;
 	bool whole;
@@ -513,12 +530,13 @@ static bool ahead_chunk(struct pd_ahead *ah, const struct pd_rec *rec)
 
 	if (!ahead_publish(ah, slot_room))
 		return false;
-	sl = &ah->slots[ah->nr_chunks % NR_SLOTS];
-	if (sl->cap > SLOT_KEEP) {
-		pd_free(&pr->f->mem, sl->buf);
-		sl->buf = NULL;
-		sl->cap = 0;
-	}
+	/* chunks n - 3 (this slot's last) and n - 2, where the caller is
+	 * done with them */
+	if (n >= 3)
+		slot_trim(ah, n - 3);
+	if (n >= 2)
+		slot_trim(ah, n - 2);
+	sl = &ah->slots[n % NR_SLOTS];
 	if (!pr->dctx) {
 		pr->dctx = pd_dstream_new(&pr->f->mem);
 		if (!pr->dctx) {
