@@ -661,11 +661,7 @@ void pd_ahead_stop(struct pd_reader *r)
 
 	if (!ah)
 		return;
-	pthread_mutex_lock(&ah->mu);
-	ah->stop = true;
-	pthread_cond_signal(&ah->to_thread);
-	pthread_mutex_unlock(&ah->mu);
-	pthread_join(ah->thread, NULL);
+	pd_thread_stop(ah->thread, &ah->mu, &ah->to_thread, &ah->stop);
 	pthread_cond_destroy(&ah->to_thread);
 	pthread_cond_destroy(&ah->to_caller);
 	pthread_mutex_destroy(&ah->mu);

@@ -438,17 +438,23 @@ static void pager_publish(struct pd_reader *r)
 	r->released = r->pos;
 }
 
+void pd_thread_stop(pthread_t thread, pthread_mutex_t *mu,
+		    pthread_cond_t *cv, bool *stop)
+{
+	pthread_mutex_lock(mu);
+	*stop = true;
+	pthread_cond_signal(cv);
+	pthread_mutex_unlock(mu);
+	pthread_join(thread, NULL);
+}
+
 static void pager_stop(struct pd_reader *r)
 {
 	struct pd_pager *pg = r->pager;
 
 	if (!pg)
 		return;
-	pthread_mutex_lock(&pg->mu);
-	pg->stop = true;
-	pthread_cond_signal(&pg->cv);
-	pthread_mutex_unlock(&pg->mu);
-	pthread_join(pg->thread, NULL);
+	pd_thread_stop(pg->thread, &pg->mu, &pg->cv, &pg->stop);
 	pthread_cond_destroy(&pg->cv);
 	pthread_mutex_destroy(&pg->mu);
 	pd_free(&r->f->mem, pg);

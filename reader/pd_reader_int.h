@@ -7,6 +7,8 @@
 
 #include "pd_int.h"
 
+#include <pthread.h>
+
 struct ZSTD_DCtx_s;
 struct pd_order;
 struct pd_pager;
@@ -57,6 +59,9 @@ struct pd_reader {
 /* pd_reader.c */
 int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec);
 int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec);
+/* Set *stop under mu, wake the thread waiting on cv and join it. */
+void pd_thread_stop(pthread_t thread, pthread_mutex_t *mu,
+		    pthread_cond_t *cv, bool *stop);
 int pd_rec_extent(struct pd_reader *r, const unsigned char *p, size_t avail,
 		  uint64_t off, uint32_t *rec_size, uint64_t *payload);
 void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
