@@ -448,8 +448,10 @@ enum pd_reader_flags {
 	PD_READ_QUIET = 1u << 2,
 	/* a mapped capture's pages mapped ahead of the records and handed
 	 * back behind them on a thread of the reader's own, so that the
-	 * caller's thread takes no page faults for the file (ignored for a
-	 * stream, and with ORDERED) */
+	 * caller's thread takes no page faults for the file; and its zstd
+	 * chunks inflated ahead of the caller on another (which then
+	 * allocates through the open's hooks too: they must be
+	 * thread-safe).  Ignored for a stream, and with ORDERED */
 	PD_READ_PAGER = 1u << 3,
 };
 
