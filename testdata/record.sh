@@ -464,6 +464,14 @@ name_wanted=dtarm-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtarm-aarch64 src/dtarm.c
 fi
+# dtcall: accesses through a call's result (dtypes.md), checked per
+# instruction by tests/unit/check_datatype.c; no capture
+name_wanted=dtcall; if want "$@"; then
+	gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall src/dtcall.c
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-aarch64 src/dtcall.c
+fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \

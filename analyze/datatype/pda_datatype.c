@@ -334,11 +334,12 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
  * or what register reg held at pc, plus val (VAR: DWARF's variables at
  * pc say what that is), or the 8 bytes loaded at pc from memory at
  * register reg + val (LOAD: the variable there, a pointer, says what
- * they point to) or at address val (GLOAD: a global pointer).  A
- * register nothing is known of holds "itself here": VAR at the
- * instruction, delta 0.
+ * they point to) or at address val (GLOAD: a global pointer), or what
+ * the function at address pc returned, plus val (RET: its DWARF return
+ * type says what it points to; reg -1).  A register nothing is known of
+ * holds "itself here": VAR at the instruction, delta 0.
  */
-enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD };
+enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD, R_RET };
 
 struct rval {
 	enum rkind kind;
@@ -715,6 +716,33 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 	return 0;
 }
 
+/* After a direct call, the return register (DWARF 0: rax, eax, x0)
+ * holds what the callee returned, as perf's tracking of calls takes it;
+ * an indirect call's callee is not known, its result stays "itself". */
+static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
+			struct regs *st)
+{
+	int64_t target;
+
+	if (dt->cs.arch == CS_ARCH_ARM64) {
+		const cs_arm64 *x = &in->detail->arm64;
+
+		if (in->id != ARM64_INS_BL || x->op_count != 1 ||
+		    x->operands[0].type != ARM64_OP_IMM)
+			return;
+		target = x->operands[0].imm;
+	} else {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (in->id != X86_INS_CALL || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
+			return;
+		target = x->operands[0].imm;
+	}
+	forget(&st->r[0], -1, (uint64_t)target);
+	st->r[0].kind = R_RET;
+}
+
 /*
  * What in does to the registers: x86 lea of a RIP-relative address and
  * aarch64 adr and adrp load an address; a register move copies what the
@@ -803,6 +831,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	for (unsigned i = 0; i < nr_sets; i++)
 		if (sets[i].dst >= 0 && sets[i].dst < NR_DWREGS)
 			st->r[sets[i].dst] = sets[i].v;
+	ret_of_call(dt, in, st);
 }
 
 /*
@@ -964,6 +993,12 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 			q.reg = -1;
 			q.addr = (uint64_t)v->val;
 			q.deref = true;
+			q.elem = v->elem;
+		} else if (v->kind == R_RET) {
+			/* a call's result, moved by val */
+			q.reg = -1;
+			q.callee = v->pc;
+			q.disp = a.disp + v->val;
 			q.elem = v->elem;
 		} else if (v->kind == R_LOAD) {
 			/* reloaded from a stack slot, or a pointer member

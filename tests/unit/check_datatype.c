@@ -26,6 +26,7 @@
 #define SRC_C "../../testdata/src/dtypes.c"
 #define SRC_CXX "../../testdata/src/dtcxx.cpp"
 #define SRC_ARM "../../testdata/src/dtarm.c"
+#define SRC_CALL "../../testdata/src/dtcall.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -239,6 +240,23 @@ START_TEST(test_arm_modes)
 }
 END_TEST
 
+/* A call's result, in no variable: the callee's DWARF return type says
+ * what the return register points to (perf's tracking of calls) */
+START_TEST(test_call_x86_64)
+{
+	ck_assert_uint_ge(check_binary("../../testdata/bin/dtcall", SRC_CALL, true),
+			  4);
+}
+END_TEST
+
+START_TEST(test_call_aarch64)
+{
+	ck_assert_uint_ge(
+		check_binary("../../testdata/bin/dtcall-aarch64", SRC_CALL, true),
+		4);
+}
+END_TEST
+
 Suite *datatype_suite(void)
 {
 	Suite *s = suite_create("datatype");
@@ -252,6 +270,8 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_cxx_x86_64);
 	tcase_add_test(tc, test_cxx_aarch64);
 	tcase_add_test(tc, test_arm_modes);
+	tcase_add_test(tc, test_call_x86_64);
+	tcase_add_test(tc, test_call_aarch64);
 	suite_add_tcase(s, tc);
 	return s;
 }
