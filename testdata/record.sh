@@ -472,6 +472,14 @@ name_wanted=dtcall; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtcall-aarch64 src/dtcall.c
 fi
+# i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
+# gcc-multilib), checked per instruction; no capture
+name_wanted=dtypes-i386; if want "$@"; then
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-i386 src/dtypes.c
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-i386 src/dtcall.c
+fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \
