@@ -473,7 +473,8 @@ name_wanted=dtcall; if want "$@"; then
 		-o bin/dtcall-aarch64 src/dtcall.c
 fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
-# gcc-multilib), checked per instruction; no capture
+# libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
+# aarch64 cross compilers), checked per instruction; no capture
 name_wanted=dtypes-i386; if want "$@"; then
 	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtypes-i386 src/dtypes.c

@@ -42,7 +42,7 @@ __attribute__((noinline)) long span(long key)
 {
 	int hi = slot_of(key)->range.hi; /* dt: struct entry +20 (range.hi) */
 
-	__asm__ volatile("" : : "r"(hi)); /* the load stays on its line */
+	asm volatile("" : : "r"(hi)); /* the load stays on its line */
 	return hi * key;
 }
 
