@@ -5,7 +5,9 @@
  * its DWARF subprogram, says what the register points to, as perf's
  * register tracking takes it after a call: the other registers a call
  * may change are forgotten, and a second call's result replaces the
- * first's.
+ * first's.  count_ends() touches the global table (196 bytes) in its
+ * first and third 64-byte cache lines (annotate --data-type
+ * --cacheline; testdata/dtypes.md).
  * Marked as dtypes.c: "dt: TYPE +OFFSET (MEMBER)"; built for x86_64 and
  * aarch64 (testdata/dtypes.md), tests/unit/check_datatype.c holds every
  * load and store on a marked line to it.  Usage: dtcall [iterations]
@@ -58,6 +60,12 @@ __attribute__((noinline)) long twice(long key)
 	return a + slot_of(key + 1)->range.lo; /* dt: struct entry +16 (range.lo) */
 }
 
+__attribute__((noinline)) void count_ends(long key)
+{
+	tab.size++; /* dt: struct table +0 (size) */
+	tab.slots[7].hits += key; /* dt: struct table +184 (slots[7].hits) */
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000, sum = 0;
@@ -65,6 +73,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++) {
 		touch(i);
 		mark(i);
+		count_ends(i);
 		sum += span(i) + twice(i);
 	}
 	printf("%ld\n", sum);
