@@ -60,15 +60,22 @@ def unknown(name):
             (name.startswith("[") and name.endswith("]")))
 
 
-def report_rows(path, event, counts):
-    rows, cur = defaultdict(float), None
+def event_lines(path, event):
+    """The lines of pdtool report's table of event."""
+    cur = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"# Samples: .* of event '(.*)'", line)
         if m:
             cur = m.group(1)
-            continue
+        elif cur == event:
+            yield line
+
+
+def report_rows(path, event, counts):
+    rows = defaultdict(float)
+    for line in event_lines(path, event):
         m = re.match(r"\s+([\d.]+)%\s+\[.\]\s+(.*\S)\s*$", line)
-        if m and cur == event:
+        if m:
             name = m.group(2)
             key = "[unknown]" if unknown(name) else shown(name)
             rows[key] += float(m.group(1))
@@ -193,15 +200,11 @@ def list_lines(paths, got):
 
 
 def listing(report, event, lists):
-    got, want, cur = defaultdict(int), defaultdict(int), None
+    got, want = defaultdict(int), defaultdict(int)
     files = list_lines(lists, got)
-    for line in open(report, encoding="utf-8"):
-        m = re.match(r"# Samples: .* of event '(.*)'", line)
-        if m:
-            cur = m.group(1)
-            continue
+    for line in event_lines(report, event):
         m = re.match(r"\s+[\d.]+%\s+(\d+)\s+(\S+):(\d+)\s*$", line)
-        if m and cur == event and m.group(2) in files:
+        if m and m.group(2) in files:
             want[(m.group(2), int(m.group(3)))] += int(m.group(1))
     bad = 0
     for k in sorted(set(got) | set(want)):
