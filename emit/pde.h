@@ -820,6 +820,8 @@ struct pde_dthist_opts {
 	const char *only;	/* only this type ("foo" matches "struct
 				 * foo", as perf); NULL: every type */
 	const char *input;	/* the capture, for titles */
+	bool cacheline;		/* each type's cache lines with samples
+				 * too, and the fields in each */
 	/* the coverage (pda_datatype_coverage()): samples per reason and
 	 * their words, [nr_why]; NULL: not written */
 	const uint64_t *coverage;

@@ -488,6 +488,23 @@ name_wanted=dtarm-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtarm-aarch64 src/dtarm.c
 fi
+# dtcall: accesses through a call's result (dtypes.md), checked per
+# instruction by tests/unit/check_datatype.c; no capture
+name_wanted=dtcall; if want "$@"; then
+	gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall src/dtcall.c
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-aarch64 src/dtcall.c
+fi
+# i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
+# libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
+# aarch64 cross compilers), checked per instruction; no capture
+name_wanted=dtypes-i386; if want "$@"; then
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-i386 src/dtypes.c
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-i386 src/dtcall.c
+fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \
