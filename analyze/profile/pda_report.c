@@ -1087,6 +1087,26 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	return s;
 }
 
+/* A copy of summary s in the arena, its arrays to size; NULL: out of
+ * memory. */
+static struct summary *summary_copy(struct pda_report *rep,
+				    const struct summary *s)
+{
+	struct summary *c = summary_alloc(rep, s->nr, s->nr_chain, true);
+
+	if (!c)
+		return NULL;
+	c->nr = s->nr;
+	c->truncated = s->truncated;
+	c->nr_chain = s->nr_chain;
+	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
+	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
+	memset(c->term, 0, s->nr * sizeof(*c->term));
+	memcpy(c->out, s->out, s->nr * sizeof(*s->out));
+	memcpy(c->chain, s->chain, s->nr_chain * sizeof(*s->chain));
+	return c;
+}
+
 /* The summary of a sample's stack: its own entry, then (children, with a
  * callchain) each distinct entry of its kept frames, and with call
  * graphs the chain each adds to its graph. */
@@ -1111,8 +1131,10 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	int rc;
 
 	kept_range(rep, st, &lo, &hi);
+	/* made in the scratch buffer, room for every frame's entry: a
+	 * kept one is copied to its size, a few distinct entries */
 	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
-			  keep);
+			  false);
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
@@ -1177,8 +1199,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 			s->ents[s->nr++] = id;
 		}
 	}
-	*out = s;
-	return 0;
+	*out = keep ? summary_copy(rep, s) : s;
+	return *out ? 0 : PD_ERR_NOMEM;
 }
 
 static bool cchild_eq(const void *item, const void *key)
@@ -1920,7 +1942,9 @@ struct gtask {
 struct gbuild {
 	struct pda_report *rep;
 	const struct event *ev;
-	struct item *items, *tmp;
+	struct item *items;
+	size_t base;		/* the row's first item: tmp's and gi's 0 */
+	struct item *tmp;	/* room for a row's items */
 	uint32_t *gi;		/* by item: its group, UINT32_MAX none */
 	uint32_t *mark;		/* by cframe: its group + 1 */
 	struct grp *grp;
@@ -1956,7 +1980,10 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 		struct grp *g;
 		uint32_t f;
 
-		b->gi[k] = UINT32_MAX;
+		/* the frames are far apart in the arena: ask ahead */
+		if (k + 16 < t.hi && b->items[k + 16].len > t.depth)
+			__builtin_prefetch(b->items[k + 16].chain + t.depth);
+		b->gi[k - b->base] = UINT32_MAX;
 		if (it->len <= t.depth)
 			continue;	/* ends at the node: in its hit */
 		f = it->chain[t.depth];
@@ -1967,8 +1994,8 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 			b->grp[nr_grp] = (struct grp){.frame = f};
 			b->mark[f] = (uint32_t)++nr_grp;
 		}
-		b->gi[k] = b->mark[f] - 1;
-		g = &b->grp[b->gi[k]];
+		b->gi[k - b->base] = b->mark[f] - 1;
+		g = &b->grp[b->mark[f] - 1];
 		g->nr++;
 		g->cum += recs[it->rec].period;
 		g->cum_count += recs[it->rec].count;
@@ -1988,12 +2015,13 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 	for (size_t k = t.lo; k < t.hi; k++) {
 		struct grp *g;
 
-		if (b->gi[k] == UINT32_MAX)
+		if (b->gi[k - b->base] == UINT32_MAX)
 			continue;
-		g = &b->grp[b->gi[k]];
-		b->tmp[g->lo + g->nr++] = b->items[k];
+		g = &b->grp[b->gi[k - b->base]];
+		b->tmp[g->lo - b->base + g->nr++] = b->items[k];
 	}
-	memcpy(b->items + t.lo, b->tmp + t.lo, (at - t.lo) * sizeof(*b->items));
+	memcpy(b->items + t.lo, b->tmp + (t.lo - b->base),
+	       (at - t.lo) * sizeof(*b->items));
 	min = graph_min_of(b, t.node);
 	for (size_t i = 0; i < nr_grp; i++) {
 		const struct grp *g = &b->grp[i];
@@ -2024,7 +2052,7 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 static int build_event_graphs(struct gbuild *b, struct event *ev)
 {
 	struct pda_report *rep = b->rep;
-	size_t *first, nr = 0;
+	size_t *first, nr = 0, most = 0;
 	int rc = 0;
 
 	if (!ev->nr_recs)
@@ -2039,23 +2067,24 @@ static int build_event_graphs(struct gbuild *b, struct event *ev)
 	for (size_t r = 0; r < ev->nr_recs; r++)
 		for (uint32_t i = 0; i < ev->recs[r].s->nr; i++)
 			first[ev->recs[r].s->ents[i] + 1]++;
-	for (size_t e = 0; e < rep->nr_ents; e++)
+	for (size_t e = 0; e < rep->nr_ents; e++) {
+		if (first[e + 1] > most)
+			most = first[e + 1];
 		first[e + 1] += first[e];
-	nr = first[rep->nr_ents];
-	b->items = pdc_malloc(&rep->mem, 2 * nr * sizeof(*b->items));
-	b->gi = pdc_malloc(&rep->mem, nr * sizeof(*b->gi));
-	if (!b->items || !b->gi) {
-		pdc_free(&rep->mem, b->items);
-		pdc_free(&rep->mem, b->gi);
-		pdc_free(&rep->mem, first);
-		return PD_ERR_NOMEM;
 	}
-	b->tmp = b->items + nr;
+	nr = first[rep->nr_ents];
+	b->items = pdc_malloc(&rep->mem, nr * sizeof(*b->items));
+	b->tmp = pdc_malloc(&rep->mem, most * sizeof(*b->tmp));
+	b->gi = pdc_malloc(&rep->mem, most * sizeof(*b->gi));
+	if (!b->items || !b->tmp || !b->gi) {
+		rc = PD_ERR_NOMEM;
+		goto out;
+	}
 	for (size_t r = 0; r < ev->nr_recs; r++) {
 		const struct summary *s = ev->recs[r].s;
 
 		for (uint32_t i = 0; i < s->nr; i++)
-			b->tmp[first[s->ents[i]]++] = (struct item){
+			b->items[first[s->ents[i]]++] = (struct item){
 				.chain = s->chain + s->start[i],
 				.len = s->nr_chain - s->start[i],
 				.rec = (uint32_t)r};
@@ -2075,21 +2104,22 @@ static int build_event_graphs(struct gbuild *b, struct event *ev)
 			break;
 		}
 		for (size_t k = lo; k < first[e]; k++) {
-			cum += ev->recs[b->tmp[k].rec].period;
-			cum_count += ev->recs[b->tmp[k].rec].count;
+			cum += ev->recs[b->items[k].rec].period;
+			cum_count += ev->recs[b->items[k].rec].count;
 		}
 		rep->cnodes[v->chain].pub.children_hit = cum;
 		rep->cnodes[v->chain].pub.children_count = cum_count;
-		memcpy(b->items + lo, b->tmp + lo,
-		       (first[e] - lo) * sizeof(*b->items));
+		b->base = lo;
 		b->nr_task = 0;
 		b->task[b->nr_task++] = (struct gtask){
 			.node = v->chain, .lo = lo, .hi = first[e]};
 		while (rc == 0 && b->nr_task)
 			rc = graph_expand(b, b->task[--b->nr_task]);
 	}
+out:
 	pdc_free(&rep->mem, first);
 	pdc_free(&rep->mem, b->items);
+	pdc_free(&rep->mem, b->tmp);
 	pdc_free(&rep->mem, b->gi);
 	return rc;
 }
