@@ -963,7 +963,10 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 		   (o->nr_samples ? PDA_REPORT_NR_SAMPLES : 0) |
 		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
 		   (o->latency ? PDA_REPORT_LATENCY : 0) |
-		   (o->graph != PDE_GRAPH_NONE ? PDA_REPORT_CALLCHAIN : 0);
+		   (o->graph != PDE_GRAPH_NONE ? PDA_REPORT_CALLCHAIN : 0) |
+		   (o->graph == PDE_GRAPH_REL ? PDA_REPORT_GRAPH_REL : 0);
+	/* the graphs are built as far as they are printed */
+	ro.graph_min_percent = o->graph_min;
 	/* perf orders callchains caller first when --children is on as
 	 * its options are read (report.c), before it knows whether the
 	 * capture has callchains: a pipe's, whose events come later, gets

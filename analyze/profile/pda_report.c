@@ -22,6 +22,7 @@
 #include "pda_report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,6 +75,9 @@ struct summary {
 	bool truncated;
 	uint32_t nr_chain;
 	uint32_t cache_ev;
+	/* deferred graphs: the slot's weight record in its first event's
+	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
+	uint32_t rec_ev, rec;
 	uint32_t *start, *term, *chain;
 	uint32_t *out;		/* per entry: its frame is outside opts'
 				 * dsos */
@@ -113,6 +117,28 @@ struct cchild {
 	uint32_t parent, frame, id;
 };
 
+/* Deferred graphs: what the samples of one summary with a callchain
+ * added in one event, in the order each first came (which decides the
+ * order nodes are made in, and so the order of siblings perf's
+ * match_chain() finds equal). */
+struct rec {
+	const struct summary *s;
+	uint64_t period, count;
+};
+
+/* A summary's record in an event not its first. */
+struct recref {
+	const struct summary *s;
+	uint32_t member, idx;
+};
+
+/* One chain of a deferred graph while it is built: record rec's
+ * summary's chain from a row's frame on, len frames. */
+struct item {
+	const uint32_t *chain;
+	uint32_t len, rec;
+};
+
 /* The report's copies of a frame's names, by the session's pointers
  * (interned there: equal strings are one pointer), so that a stack not
  * seen before costs no string hashing for the names seen before. */
@@ -135,6 +161,8 @@ struct event {
 	size_t nr_v, alloc_v;
 	uint64_t nr_samples, total_period, total_latency;
 	unsigned member;		/* its index in rep->events */
+	struct rec *recs;		/* deferred graphs: by first sample */
+	size_t nr_recs, alloc_recs;
 };
 
 struct table {
@@ -183,6 +211,14 @@ struct pda_report {
 	struct pda_report_stats st;
 	/* call graphs */
 	bool root_first;	/* the callchain's order: caller first */
+	/* Deferred graphs (not per_sample): samples only add to their
+	 * summary's record, and pda_report_finish() builds each graph
+	 * from the records, leaving out the nodes the threshold would not
+	 * print (see build_graphs()). */
+	bool deferred;
+	bool graph_rel;		/* the threshold is a share of the parent */
+	double graph_min;	/* the threshold, percent */
+	struct pdc_hash by_rec;	/* struct recref */
 	struct pdc_hash by_cframe; /* struct cframe */
 	struct cframe **cframes; /* by id */
 	size_t nr_cframes, alloc_cframes;
@@ -307,7 +343,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_NR_SAMPLES | PDA_REPORT_PERIOD |
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
-				   PDA_REPORT_NO_GROUP)) ||
+				   PDA_REPORT_NO_GROUP |
+				   PDA_REPORT_GRAPH_REL)) ||
+	    !(o.graph_min_percent >= 0 && o.graph_min_percent <= 100) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
 	for (unsigned i = 0; i < nr_keys; i++) {
@@ -334,6 +372,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM];
 	rep->flags = o.flags;
+	rep->deferred = (o.flags & PDA_REPORT_CALLCHAIN) && !rep->per_sample;
+	rep->graph_rel = o.flags & PDA_REPORT_GRAPH_REL;
+	rep->graph_min = o.graph_min_percent;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
 			  (!(o.flags & PDA_REPORT_CALLEE) &&
 			   (o.flags & PDA_REPORT_CHILDREN));
@@ -384,8 +425,10 @@ void pda_report_free(struct pda_report *rep)
 	m = rep->mem;
 	if (rep->parent_set)
 		regfree(&rep->parent_re);
-	for (size_t i = 0; i < rep->nr_events; i++)
+	for (size_t i = 0; i < rep->nr_events; i++) {
 		pdc_free(&m, rep->events[i].v);
+		pdc_free(&m, rep->events[i].recs);
+	}
 	for (size_t i = 0; i < rep->nr_tables; i++) {
 		pdc_free(&m, rep->tables[i].members);
 		pdc_free(&m, rep->tables[i].rows);
@@ -400,6 +443,7 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_names);
 	pdc_hash_release(&m, &rep->by_cframe);
 	pdc_hash_release(&m, &rep->by_child);
+	pdc_hash_release(&m, &rep->by_rec);
 	pdc_free(&m, rep->cframes);
 	pdc_free(&m, rep->cnodes);
 	pdc_free(&m, rep->dsos);
@@ -1035,11 +1079,32 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	s->nr = 0;
 	s->nr_chain = 0;
 	s->cache_ev = UINT32_MAX;
+	s->rec_ev = UINT32_MAX;
 	s->start = s->ents + nr_ents;
 	s->term = s->start + nr_ents;
 	s->out = s->term + nr_ents;
 	s->chain = s->out + nr_ents;
 	return s;
+}
+
+/* A copy of summary s in the arena, its arrays to size; NULL: out of
+ * memory. */
+static struct summary *summary_copy(struct pda_report *rep,
+				    const struct summary *s)
+{
+	struct summary *c = summary_alloc(rep, s->nr, s->nr_chain, true);
+
+	if (!c)
+		return NULL;
+	c->nr = s->nr;
+	c->truncated = s->truncated;
+	c->nr_chain = s->nr_chain;
+	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
+	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
+	memset(c->term, 0, s->nr * sizeof(*c->term));
+	memcpy(c->out, s->out, s->nr * sizeof(*s->out));
+	memcpy(c->chain, s->chain, s->nr_chain * sizeof(*s->chain));
+	return c;
 }
 
 /* The summary of a sample's stack: its own entry, then (children, with a
@@ -1066,8 +1131,10 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	int rc;
 
 	kept_range(rep, st, &lo, &hi);
+	/* made in the scratch buffer, room for every frame's entry: a
+	 * kept one is copied to its size, a few distinct entries */
 	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
-			  keep);
+			  false);
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
@@ -1132,8 +1199,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 			s->ents[s->nr++] = id;
 		}
 	}
-	*out = s;
-	return 0;
+	*out = keep ? summary_copy(rep, s) : s;
+	return *out ? 0 : PD_ERR_NOMEM;
 }
 
 static bool cchild_eq(const void *item, const void *key)
@@ -1240,6 +1307,67 @@ static int graph_add(struct pda_report *rep, struct event *ev,
 	return 0;
 }
 
+static bool recref_eq(const void *item, const void *key)
+{
+	const struct recref *a = item, *b = key;
+
+	return a->s == b->s && a->member == b->member;
+}
+
+/* A new record of summary s in event ev: its index, or -1. */
+static int64_t rec_new(struct pda_report *rep, struct event *ev,
+		       const struct summary *s)
+{
+	if (PDC_GROW(&rep->mem, ev->recs, ev->alloc_recs, ev->nr_recs + 1,
+		     (size_t)UINT32_MAX) < 0)
+		return -1;
+	ev->recs[ev->nr_recs] = (struct rec){.s = s};
+	return (int64_t)ev->nr_recs++;
+}
+
+/* Deferred graphs: add a sample of summary s to its record in event ev
+ * (a summary's first event's is at hand, the others' hashed). */
+static int rec_add(struct pda_report *rep, struct event *ev,
+		   struct summary *s, uint64_t period)
+{
+	const uint32_t member = (uint32_t)(ev - rep->events);
+	int64_t idx;
+
+	if (s->rec_ev == member) {
+		idx = s->rec;
+	} else if (s->rec_ev == UINT32_MAX) {
+		idx = rec_new(rep, ev, s);
+		if (idx < 0)
+			return PD_ERR_NOMEM;
+		s->rec_ev = member;
+		s->rec = (uint32_t)idx;
+	} else {
+		const struct recref key = {.s = s, .member = member};
+		const uint64_t h =
+			pdc_hash_u64((uint64_t)(uintptr_t)s ^ member);
+		struct pdc_hash_slot *slot;
+		struct recref *r;
+
+		if (pdc_hash_reserve(&rep->mem, &rep->by_rec) < 0)
+			return PD_ERR_NOMEM;
+		slot = pdc_hash_probe(&rep->by_rec, h, recref_eq, &key);
+		if (slot->item) {
+			idx = ((const struct recref *)slot->item)->idx;
+		} else {
+			r = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*r));
+			idx = r ? rec_new(rep, ev, s) : -1;
+			if (idx < 0)
+				return PD_ERR_NOMEM;
+			*r = key;
+			r->idx = (uint32_t)idx;
+			pdc_hash_fill(&rep->by_rec, slot, h, r);
+		}
+	}
+	ev->recs[idx].period += period;
+	ev->recs[idx].count++;
+	return 0;
+}
+
 /* The values of event ev for entries up to id, zeroed as they are made. */
 static struct pda_report_val *val_at(struct pda_report *rep, struct event *ev,
 				     uint32_t id)
@@ -1320,12 +1448,23 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		v->acc_latency += latency;
 		v->acc_samples++;
 		v->acc_period += period;
-		if (rep->flags & PDA_REPORT_CALLCHAIN) {
+		if (rep->deferred) {
+			if (s->nr_chain &&
+			    s->nr_chain - s->start[i] > v->max_depth)
+				v->max_depth = s->nr_chain - s->start[i];
+		} else if (rep->flags & PDA_REPORT_CALLCHAIN) {
 			int rc = graph_add(rep, ev, s, i, v, period);
 
 			if (rc < 0)
 				return rc;
 		}
+	}
+	/* perf's callchain_append() adds nothing for an empty cursor */
+	if (rep->deferred && s->nr_chain) {
+		int rc = rec_add(rep, ev, s, period);
+
+		if (rc < 0)
+			return rc;
 	}
 	ev->nr_samples++;
 	ev->total_period += period;
@@ -1345,7 +1484,8 @@ int pda_report_add_latency(struct pda_report *rep,
 
 	if (rep->done)
 		return PD_ERR_API;
-	rc = make_summary(rep, sample, st, comm, cookie != NULL, &s);
+	/* deferred graphs read every summary again at the end */
+	rc = make_summary(rep, sample, st, comm, cookie || rep->deferred, &s);
 	if (rc < 0)
 		return rc;
 	if (cookie)
@@ -1772,8 +1912,239 @@ static uint32_t sort_siblings(struct pda_report *rep, uint32_t head)
 	return out;
 }
 
+/*
+ * Deferred graphs.  perf builds every row's whole graph and prints the
+ * parts over the threshold; the whole graphs of a capture with deep
+ * stacks are hundreds of MB.  Here each graph is built at the end, top
+ * down from the chains (struct item) its records give: a node's chains
+ * are grouped by their next frame, each group a child with its periods
+ * summed, and only a child the threshold would print (the emitter's
+ * rule: a share of the event's period, or with graph_rel of the
+ * parent's children) gets children of its own.  The others stay, as
+ * leaves with their true periods, so that their parent keeps its true
+ * number of children (a printed run ends at a fork).  The groups come
+ * in the order of their chains' first records, the order eager walks
+ * make the nodes in.
+ */
+struct grp {
+	uint32_t frame;
+	size_t lo, nr;		/* its chains in the items */
+	uint64_t hit, count, cum, cum_count;
+	bool more;		/* chains go on below it */
+};
+
+struct gtask {
+	uint32_t node;
+	size_t lo, hi;
+	uint32_t depth;
+};
+
+struct gbuild {
+	struct pda_report *rep;
+	const struct event *ev;
+	struct item *items;
+	size_t base;		/* the row's first item: tmp's and gi's 0 */
+	struct item *tmp;	/* room for a row's items */
+	uint32_t *gi;		/* by item: its group, UINT32_MAX none */
+	uint32_t *mark;		/* by cframe: its group + 1 */
+	struct grp *grp;
+	size_t alloc_grp;
+	struct gtask *task;
+	size_t nr_task, alloc_task;
+	uint64_t abs_min;	/* the threshold of the event's period */
+};
+
+/* The threshold of node id's children, as the emitter's child_min(). */
+static uint64_t graph_min_of(const struct gbuild *b, uint32_t id)
+{
+	const struct pda_report *rep = b->rep;
+
+	if (rep->graph_rel)
+		return (uint64_t)ceil(
+			(double)rep->cnodes[id].pub.children_hit *
+			(rep->graph_min / 100.0));
+	return b->abs_min;
+}
+
+/* Make the children of task t's node from its chains [lo, hi), and the
+ * tasks of those to expand. */
+static int graph_expand(struct gbuild *b, struct gtask t)
+{
+	struct pda_report *rep = b->rep;
+	const struct rec *recs = b->ev->recs;
+	size_t nr_grp = 0, at = t.lo;
+	uint64_t min;
+
+	for (size_t k = t.lo; k < t.hi; k++) {
+		const struct item *it = &b->items[k];
+		struct grp *g;
+		uint32_t f;
+
+		/* the frames are far apart in the arena: ask ahead */
+		if (k + 16 < t.hi && b->items[k + 16].len > t.depth)
+			__builtin_prefetch(b->items[k + 16].chain + t.depth);
+		b->gi[k - b->base] = UINT32_MAX;
+		if (it->len <= t.depth)
+			continue;	/* ends at the node: in its hit */
+		f = it->chain[t.depth];
+		if (!b->mark[f]) {
+			if (PDC_GROW(&rep->mem, b->grp, b->alloc_grp,
+				     nr_grp + 1, (size_t)UINT32_MAX) < 0)
+				return PD_ERR_NOMEM;
+			b->grp[nr_grp] = (struct grp){.frame = f};
+			b->mark[f] = (uint32_t)++nr_grp;
+		}
+		b->gi[k - b->base] = b->mark[f] - 1;
+		g = &b->grp[b->mark[f] - 1];
+		g->nr++;
+		g->cum += recs[it->rec].period;
+		g->cum_count += recs[it->rec].count;
+		if (it->len == t.depth + 1) {
+			g->hit += recs[it->rec].period;
+			g->count += recs[it->rec].count;
+		} else {
+			g->more = true;
+		}
+	}
+	/* the groups' chains side by side, each in its records' order */
+	for (size_t i = 0; i < nr_grp; i++) {
+		b->grp[i].lo = at;
+		at += b->grp[i].nr;
+		b->grp[i].nr = 0;
+	}
+	for (size_t k = t.lo; k < t.hi; k++) {
+		struct grp *g;
+
+		if (b->gi[k - b->base] == UINT32_MAX)
+			continue;
+		g = &b->grp[b->gi[k - b->base]];
+		b->tmp[g->lo - b->base + g->nr++] = b->items[k];
+	}
+	memcpy(b->items + t.lo, b->tmp + (t.lo - b->base),
+	       (at - t.lo) * sizeof(*b->items));
+	min = graph_min_of(b, t.node);
+	for (size_t i = 0; i < nr_grp; i++) {
+		const struct grp *g = &b->grp[i];
+		const uint32_t id = cnode_new(rep, t.node, g->frame);
+		struct pda_report_cnode *n;
+
+		b->mark[g->frame] = 0;
+		if (!id)
+			return PD_ERR_NOMEM;
+		n = &rep->cnodes[id].pub;
+		n->hit = g->hit;
+		n->count = g->count;
+		n->children_hit = g->cum - g->hit;
+		n->children_count = g->cum_count - g->count;
+		if (!g->more || g->cum < min)
+			continue;
+		if (PDC_GROW(&rep->mem, b->task, b->alloc_task,
+			     b->nr_task + 1, (size_t)UINT32_MAX) < 0)
+			return PD_ERR_NOMEM;
+		b->task[b->nr_task++] = (struct gtask){
+			.node = id, .lo = g->lo, .hi = g->lo + g->nr,
+			.depth = t.depth + 1};
+	}
+	return 0;
+}
+
+/* The graphs of event ev's rows from its records. */
+static int build_event_graphs(struct gbuild *b, struct event *ev)
+{
+	struct pda_report *rep = b->rep;
+	size_t *first, nr = 0, most = 0;
+	int rc = 0;
+
+	if (!ev->nr_recs)
+		return 0;
+	b->ev = ev;
+	b->abs_min = (uint64_t)((double)ev->total_period *
+				(rep->graph_min / 100.0));
+	first = pdc_zalloc(&rep->mem, (rep->nr_ents + 1) * sizeof(*first));
+	if (!first)
+		return PD_ERR_NOMEM;
+	/* each row's chains, in its records' order: a counting sort */
+	for (size_t r = 0; r < ev->nr_recs; r++)
+		for (uint32_t i = 0; i < ev->recs[r].s->nr; i++)
+			first[ev->recs[r].s->ents[i] + 1]++;
+	for (size_t e = 0; e < rep->nr_ents; e++) {
+		if (first[e + 1] > most)
+			most = first[e + 1];
+		first[e + 1] += first[e];
+	}
+	nr = first[rep->nr_ents];
+	b->items = pdc_malloc(&rep->mem, nr * sizeof(*b->items));
+	b->tmp = pdc_malloc(&rep->mem, most * sizeof(*b->tmp));
+	b->gi = pdc_malloc(&rep->mem, most * sizeof(*b->gi));
+	if (!b->items || !b->tmp || !b->gi) {
+		rc = PD_ERR_NOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < ev->nr_recs; r++) {
+		const struct summary *s = ev->recs[r].s;
+
+		for (uint32_t i = 0; i < s->nr; i++)
+			b->items[first[s->ents[i]]++] = (struct item){
+				.chain = s->chain + s->start[i],
+				.len = s->nr_chain - s->start[i],
+				.rec = (uint32_t)r};
+	}
+	/* first[e] is now where row e's chains end */
+	for (size_t e = 0, lo = 0; rc == 0 && e < rep->nr_ents;
+	     lo = first[e++]) {
+		struct pda_report_val *v;
+		uint64_t cum = 0, cum_count = 0;
+
+		if (lo == first[e])
+			continue;
+		v = &ev->v[e];
+		v->chain = cnode_new(rep, 0, UINT32_MAX);
+		if (!v->chain) {
+			rc = PD_ERR_NOMEM;
+			break;
+		}
+		for (size_t k = lo; k < first[e]; k++) {
+			cum += ev->recs[b->items[k].rec].period;
+			cum_count += ev->recs[b->items[k].rec].count;
+		}
+		rep->cnodes[v->chain].pub.children_hit = cum;
+		rep->cnodes[v->chain].pub.children_count = cum_count;
+		b->base = lo;
+		b->nr_task = 0;
+		b->task[b->nr_task++] = (struct gtask){
+			.node = v->chain, .lo = lo, .hi = first[e]};
+		while (rc == 0 && b->nr_task)
+			rc = graph_expand(b, b->task[--b->nr_task]);
+	}
+out:
+	pdc_free(&rep->mem, first);
+	pdc_free(&rep->mem, b->items);
+	pdc_free(&rep->mem, b->tmp);
+	pdc_free(&rep->mem, b->gi);
+	return rc;
+}
+
+static int build_graphs(struct pda_report *rep)
+{
+	struct gbuild b = {.rep = rep};
+	int rc = 0;
+
+	if (!rep->deferred)
+		return 0;
+	b.mark = pdc_zalloc(&rep->mem, (rep->nr_cframes + 1) * sizeof(*b.mark));
+	if (!b.mark || PDC_GROW(&rep->mem, b.task, b.alloc_task, 1, 1) < 0)
+		rc = PD_ERR_NOMEM;
+	for (size_t e = 0; rc == 0 && e < rep->nr_events; e++)
+		rc = build_event_graphs(&b, &rep->events[e]);
+	pdc_free(&rep->mem, b.mark);
+	pdc_free(&rep->mem, b.grp);
+	pdc_free(&rep->mem, b.task);
+	return rc;
+}
+
 /* The call graphs' children totals and order.  A child is made after
- * its parent: from the last node back, each is complete when reached. */
+ * its parent: from the last node back, each is complete when reached
+ * (deferred graphs have their totals). */
 static void finish_graphs(struct pda_report *rep)
 {
 	for (size_t i = rep->nr_cnodes; i > 1; i--) {
@@ -1781,7 +2152,7 @@ static void finish_graphs(struct pda_report *rep)
 
 		n->pub.name = n->pub.parent ? rep->cframes[n->frame]->disp : NULL;
 		n->pub.child = sort_siblings(rep, n->pub.child);
-		if (n->pub.parent) {
+		if (n->pub.parent && !rep->deferred) {
 			struct pda_report_cnode *p = &rep->cnodes[n->pub.parent].pub;
 
 			p->children_hit += n->pub.hit + n->pub.children_hit;
@@ -1860,6 +2231,9 @@ int pda_report_finish(struct pda_report *rep)
 	if (rep->done)
 		return PD_ERR_API;
 	rep->done = true;
+	rc = build_graphs(rep);
+	if (rc < 0)
+		return rc;
 	finish_graphs(rep);
 	for (size_t i = 0; i < rep->nr_ents; i++) {
 		struct ent *e = rep->ents[i];

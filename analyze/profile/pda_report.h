@@ -115,6 +115,10 @@ enum pda_report_flags {
 	PDA_REPORT_NO_GROUP = 1u << 8,	/* a table per event, also where
 					 * the capture recorded groups
 					 * (perf report --no-group) */
+	PDA_REPORT_GRAPH_REL = 1u << 9,	/* graph_min_percent is a share of
+					 * a node's parent's children (perf's
+					 * fractal), not of the event's
+					 * period */
 };
 
 struct pda_report_opts {
@@ -125,6 +129,12 @@ struct pda_report_opts {
 	unsigned max_stack;	/* callchain frames from the leaf, inlined
 				 * ones not counted (perf's --max-stack);
 				 * 0: PDA_MAX_STACK */
+	/* With PDA_REPORT_CALLCHAIN: perf's call graph threshold (0..100;
+	 * 0: whole graphs), the part perf prints.  A node under it (of
+	 * the event's period, or with PDA_REPORT_GRAPH_REL of its
+	 * parent's children_hit) is kept without children: its own
+	 * values stay true, the nodes below it are left out. */
+	double graph_min_percent;
 	const char *parent;	/* the parent pattern (POSIX extended);
 				 * NULL: perf's default */
 	/* perf's --comms, --symbols, --pid, --tid: only the rows whose
@@ -307,8 +317,9 @@ const char *pda_report_key_elided(const struct pda_report *rep, unsigned i);
  * merged as perf's match_chain() with its function key: by symbol (an
  * inlined one by name), by address without one.  After
  * pda_report_finish(): hit is the period of the chains ending at the
- * node, children_hit their sum below it; a node's children are in the
- * order perf's rb_root_in keeps them (its match order, which decides
+ * node, children_hit their sum below it (also where opts'
+ * graph_min_percent left the nodes below out); a node's children are
+ * in the order perf's rb_root_in keeps them (its match order, which decides
  * ties of equal shares).
  */
 struct pda_report_cnode {

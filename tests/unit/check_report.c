@@ -8,7 +8,8 @@
  * cpu key splits rows; the memo path (a cookie) adds what the first
  * sample did; --comms hides rows and keeps their samples in the total;
  * call graphs merge chains by function, callee or caller first, each
- * row's from its own frame on; and an allocation failure is a clean
+ * row's from its own frame on, a node under the threshold without its
+ * children but with its values; and an allocation failure is a clean
  * PD_ERR_NOMEM (T9).
  * tests/cli/report/golden.test holds the whole to perf 6.1.
  */
@@ -218,6 +219,113 @@ START_TEST(test_graph)
 }
 END_TEST
 
+/* Children of graph node id: how many, and the one named name. */
+static const struct pda_report_cnode *graph_kid(const struct pda_report *rep,
+						uint32_t id, const char *name,
+						unsigned *nr)
+{
+	const struct pda_report_cnode *found = NULL;
+
+	*nr = 0;
+	for (uint32_t c = pda_report_cnode(rep, id)->child; c;
+	     c = pda_report_cnode(rep, c)->next) {
+		(*nr)++;
+		if (!strcmp(pda_report_cnode(rep, c)->name, name))
+			found = pda_report_cnode(rep, c);
+	}
+	ck_assert_ptr_nonnull(found);
+	return found;
+}
+
+/* The graph of the one row ("c") of c <- b <- a (90) and c <- d <- e
+ * (10), callee first, with threshold pct (rel: of the parent's). */
+static struct pda_report *threshold_report(double pct, bool rel,
+					   const struct pda_report_val **v)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	struct pda_frame f1[] = {frame("c", "/bin/x", 0x300),
+				 frame("b", "/bin/x", 0x210),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f2[] = {frame("c", "/bin/x", 0x300),
+				 frame("d", "/bin/x", 0x410),
+				 frame("e", "/bin/x", 0x520)};
+	struct pda_stack s1 = {f1, 3, 3}, s2 = {f2, 3, 3};
+	struct pd_sample a = sample(1, 0, 40), b = sample(1, 0, 10);
+	uint64_t cookie = 0;
+	PDA_REPORT_OPTS(o, .keys = keys, .nr_keys = 1,
+			.flags = PDA_REPORT_CALLCHAIN |
+				 (rel ? PDA_REPORT_GRAPH_REL : 0),
+			.graph_min_percent = pct);
+	struct pda_report *rep;
+
+	ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", &cookie), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	a.period = 50;
+	ck_assert_int_eq(pda_report_add_again(rep, &a, cookie), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	*v = pda_report_val(rep, pda_report_table(rep, 0)->members[0],
+			    pda_report_table(rep, 0)->rows[0]);
+	ck_assert_uint_eq((*v)->max_depth, 3);
+	return rep;
+}
+
+/* A node the threshold would not print keeps its values, not its
+ * children; its parent keeps its number of children. */
+START_TEST(test_graph_threshold)
+{
+	const struct pda_report_val *v;
+	const struct pda_report_cnode *c, *d;
+	struct pda_report *rep;
+	unsigned nr;
+
+	/* 0: the whole graph */
+	rep = threshold_report(0, false, &v);
+	c = pda_report_cnode(rep, check_child(rep, v->chain, "c", 0, 100));
+	d = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "d", &nr);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_uint_eq(d->children_hit, 10);
+	ck_assert_uint_ne(d->child, 0);
+	ck_assert_uint_eq(c->count + c->children_count, 3);
+	pda_report_free(rep);
+
+	/* 20% of the event's 100: d (10) is a leaf, b (90) is whole */
+	rep = threshold_report(20, false, &v);
+	check_child(rep, v->chain, "c", 0, 100);
+	d = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "d", &nr);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_uint_eq(d->hit, 0);
+	ck_assert_uint_eq(d->children_hit, 10);
+	ck_assert_uint_eq(d->children_count, 1);
+	ck_assert_uint_eq(d->child, 0);
+	c = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "b", &nr);
+	ck_assert_uint_ne(c->child, 0);
+	ck_assert_str_eq(pda_report_cnode(rep, c->child)->name, "a");
+	ck_assert_uint_eq(pda_report_cnode(rep, c->child)->hit, 90);
+	pda_report_free(rep);
+
+	/* 95%: only c is whole */
+	rep = threshold_report(95, false, &v);
+	c = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "b", &nr);
+	ck_assert_uint_eq(c->child, 0);
+	ck_assert_uint_eq(c->children_hit, 90);
+	pda_report_free(rep);
+
+	/* fractal, of c's children (100): 95% leaves b (90) a leaf, 85%
+	 * not, and b's own children are held to 85% of b's */
+	rep = threshold_report(95, true, &v);
+	c = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "b", &nr);
+	ck_assert_uint_eq(c->child, 0);
+	pda_report_free(rep);
+	rep = threshold_report(85, true, &v);
+	c = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "b", &nr);
+	ck_assert_uint_ne(c->child, 0);
+	d = graph_kid(rep, pda_report_cnode(rep, v->chain)->child, "d", &nr);
+	ck_assert_uint_eq(d->child, 0);
+	pda_report_free(rep);
+}
+END_TEST
+
 START_TEST(test_nomem)
 {
 	struct pda_frame f[] = {frame("c", "/bin/x", 0x300),
@@ -371,6 +479,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_order_and_stack);
 	tcase_add_test(tc, test_cpu_memo_filter);
 	tcase_add_test(tc, test_graph);
+	tcase_add_test(tc, test_graph_threshold);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_sample_read);
