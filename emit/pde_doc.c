@@ -553,17 +553,35 @@ static void branch_end(char *buf, size_t size, const struct pda_branch_loc *l)
 		snprintf(buf, size, "%#" PRIx64 " (%s)", l->addr, dso);
 }
 
+/* "demo.c:55": a branch end's source line, the file by its last
+ * component; "" when it has none */
+static void branch_line(char *buf, size_t size, const struct pda_branch_loc *l)
+{
+	const char *slash = l->srcfile ? strrchr(l->srcfile, '/') : NULL;
+
+	if (l->srcfile && l->line)
+		snprintf(buf, size, "%s:%u", slash ? slash + 1 : l->srcfile,
+			 l->line);
+	else
+		buf[0] = '\0';
+}
+
 static void sec_branches(struct docw *w, const struct pde_doc *d)
 {
-	static const char *const heads[] = {"From",	   "To",   "Count",
-					    "Share",	   "Mispredicted",
-					    "Type"};
-	static const char *const keys[] = {"from",  "to",	 "count",
-					   "share", "mispredict_rate", "type"};
+	static const char *const heads[] = {"#",	"From",
+					    "To",	"Count",
+					    "Share",	"Mispredicted",
+					    "Type",	"Cycles",
+					    "Source lines"};
+	static const char *const keys[] = {"rank",	     "from",
+					   "to",	     "count",
+					   "share",	     "mispredict_rate",
+					   "type",	     "cycles_avg",
+					   "source_lines"};
 	const struct pda_branch_totals *t =
 		d->branches ? pda_branch_totals(d->branches) : NULL;
 	size_t rows;
-	char from[1024], to[1024];
+	char from[1024], to[1024], lfrom[512], lto[512], lines[1100];
 
 	if (!t || !t->nr_entries)
 		return;
@@ -574,7 +592,8 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	docw_source(w,
 		    "The branch stacks of %s: %" PRIu64 " taken branches in %" PRIu64
 		    " stacks, by symbol, most mispredicted first (pdtool "
-		    "branches).",
+		    "branches); cycles are the average of the basic blocks "
+		    "ending at the branch, where the hardware counts them.",
 		    d->capture, t->nr_entries, t->nr_stacks);
 	if (t->with_pred)
 		docw_note(w, "Mispredicted: %.2f%% of the %" PRIu64
@@ -585,13 +604,21 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	else
 		docw_note(w, "The hardware recorded no prediction outcome: "
 			     "the rows are by count.");
-	docw_table(w, "branches", 6, heads, keys, "llrrrl");
+	if (!t->with_cycles)
+		docw_note(w, "The hardware recorded no cycles (AMD's LBR and "
+			     "BRS, Haswell's LBR count none).");
+	docw_table(w, "branches", 9, heads, keys, "rllrrrlrl");
 	for (size_t i = 0; i < rows; i++) {
 		const struct pda_branch_row *r = pda_branch_row(d->branches, i);
 
 		branch_end(from, sizeof(from), &r->from);
 		branch_end(to, sizeof(to), &r->to);
+		branch_line(lfrom, sizeof(lfrom), &r->from);
+		branch_line(lto, sizeof(lto), &r->to);
+		snprintf(lines, sizeof(lines), "%s -> %s",
+			 lfrom[0] ? lfrom : "?", lto[0] ? lto : "?");
 		docw_row(w);
+		docw_cell_u64(w, i + 1);
 		docw_cell_code(w, from);
 		docw_cell_code(w, to);
 		docw_cell_u64(w, r->count);
@@ -604,6 +631,16 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 		else
 			docw_cell_none(w);
 		docw_cell_text(w, r->type ? pda_branch_type_name(r->type) : "");
+		if (r->with_cycles)
+			docw_cell_num(w,
+				      (double)r->cycles / (double)r->with_cycles,
+				      1, "");
+		else
+			docw_cell_none(w);
+		if (lfrom[0] || lto[0])
+			docw_cell_code(w, lines);
+		else
+			docw_cell_none(w);
 		docw_row_end(w);
 	}
 	docw_table_end(w);
