@@ -41,6 +41,14 @@ struct doc_run {
 	struct pda_mem *mem;		/* the Memory section; NULL: no
 					 * event has a data source */
 	bool synth_seen;		/* the synthesized events looked at */
+	const struct pda_itrace_opts *itrace; /* --itrace; NULL: none */
+	const struct pd_evsel *spe_br_ev; /* without branch stacks, an SPE
+					   * trace's branch-miss (or perf
+					   * 7's branch) event: the Branch
+					   * hotspots' samples */
+	bool spe_br_mispred;		/* its samples are mispredictions
+					 * (perf 6.1's set); perf 7's
+					 * branch: outcome unknown */
 	const struct pd_evsel *mem_ev;	/* an SPE trace's "memory": the
 					 * only event mem reads; NULL: all */
 	struct pda_datatype *dt;	/* the Data types section */
@@ -64,6 +72,15 @@ static int synth_events(struct doc_run *r)
 	if (!it)
 		return 0;
 	r->mem_ev = pda_itrace_evsel(it, PDA_ITRACE_MEMORY);
+	if (!r->br &&
+	    (r->spe_br_ev = pda_itrace_evsel(it, PDA_ITRACE_BRANCH_MISS))) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+		int rc = pda_branch_new(r->s, &bo, &r->br);
+
+		if (rc < 0)
+			return rc;
+		r->spe_br_mispred = !(r->itrace && r->itrace->perf7);
+	}
 	return r->mem ? 0 : pda_mem_new(r->s, &r->mem);
 }
 
@@ -80,10 +97,15 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 	if (rc == 0)
 		rc = pda_report_add(r->lines, it->sample, it->stack, it->comm,
 				    NULL);
-	if (rc == 0 && r->br)
-		rc = pda_branch_add(r->br, it->sample, it->comm);
 	if (rc == 0 && !r->synth_seen)
 		rc = synth_events(r);
+	if (rc == 0 && r->spe_br_ev) {
+		if (it->sample->evsel == r->spe_br_ev)
+			rc = pda_branch_add_sampled(r->br, it->sample, it->comm,
+						    r->spe_br_mispred);
+	} else if (rc == 0 && r->br) {
+		rc = pda_branch_add(r->br, it->sample, it->comm);
+	}
 	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC) &&
 	    (!r->mem_ev || it->sample->evsel == r->mem_ev))
 		rc = pda_mem_add(r->mem, it->sample);
@@ -146,6 +168,7 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	int rc;
 
 	r->s = s;
+	r->itrace = a->itrace;
 	r->hot = new_hist(ctx, f, fn_keys, 2);
 	if (pda_datatype_new(s, &r->dt) < 0 ||
 	    pda_dthist_new(r->dt, &r->types) < 0)
@@ -306,6 +329,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.branches = r.br;
 	d.mem = r.mem;
 	d.mem_event = r.mem_ev ? r.mem_ev->name : NULL;
+	d.branches_event = r.spe_br_ev ? r.spe_br_ev->name : NULL;
 	/* each event's periods summed, or its group reads: pdtool stat's
 	 * estimates from samples */
 	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,

@@ -1028,6 +1028,10 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* the Arm SPE event branches holds the samples of (a one-entry
+	 * stack each: branch-miss, or perf 7's branch); NULL: the
+	 * capture's branch stacks */
+	const char *branches_event;
 	/* the memory samples (pda_mem.h), the level view finished; NULL:
 	 * none */
 	const struct pda_mem *mem;

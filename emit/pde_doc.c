@@ -589,13 +589,30 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	if (rows > d->top)
 		rows = d->top;
 	docw_section(w, "branches", "Branch hotspots");
-	docw_source(w,
-		    "The branch stacks of %s: %" PRIu64 " taken branches in %" PRIu64
-		    " stacks, by symbol, most mispredicted first (pdtool "
-		    "branches); cycles are the average of the basic blocks "
-		    "ending at the branch, where the hardware counts them.",
-		    d->capture, t->nr_entries, t->nr_stacks);
-	if (t->with_pred)
+	if (d->branches_event)
+		docw_source(w,
+			    "The %s samples synthesized from the Arm SPE "
+			    "trace of %s: %" PRIu64 " sampled branches (the "
+			    "sampled operation's PC to its target), by "
+			    "symbol, most first (pdtool script --itrace=b).",
+			    d->branches_event, d->capture, t->nr_entries);
+	else
+		docw_source(w,
+			    "The branch stacks of %s: %" PRIu64 " taken branches "
+			    "in %" PRIu64 " stacks, by symbol, most mispredicted "
+			    "first (pdtool branches); cycles are the average of "
+			    "the basic blocks ending at the branch, where the "
+			    "hardware counts them.",
+			    d->capture, t->nr_entries, t->nr_stacks);
+	if (d->branches_event && t->mispred == t->nr_entries)
+		docw_note(w, "Every one was mispredicted: SPE samples a "
+			     "branch as branch-miss only then, so the rows "
+			     "rank the mispredictions, not their rate.");
+	else if (d->branches_event)
+		docw_note(w, "Every sampled branch, mispredicted or not (perf "
+			     "7's branch event, whose samples do not say "
+			     "which): the rows are by count.");
+	else if (t->with_pred)
 		docw_note(w, "Mispredicted: %.2f%% of the %" PRIu64
 			     " branches whose prediction the hardware "
 			     "recorded.",
@@ -604,7 +621,7 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	else
 		docw_note(w, "The hardware recorded no prediction outcome: "
 			     "the rows are by count.");
-	if (!t->with_cycles)
+	if (!t->with_cycles && !d->branches_event)
 		docw_note(w, "The hardware recorded no cycles (AMD's LBR and "
 			     "BRS, Haswell's LBR count none).");
 	docw_table(w, "branches", 9, heads, keys, "rllrrrlrl");
