@@ -46,6 +46,9 @@ struct doc_run {
 					   * trace's branch-miss (or perf
 					   * 7's branch) event: the Branch
 					   * hotspots' samples */
+	uint64_t spe_by_kind[PDA_ITRACE_NR_KINDS]; /* samples synthesized
+						    * per kind */
+	const struct pd_evsel *spe_ev[PDA_ITRACE_NR_KINDS]; /* NULL: none */
 	bool spe_br_mispred;		/* its samples are mispredictions
 					 * (perf 6.1's set); perf 7's
 					 * branch: outcome unknown */
@@ -149,6 +152,47 @@ static bool has_sample_bit(const struct pd_file *f, uint64_t bit)
 }
 
 
+/* The miss rates an SPE trace's synthesized events give (each a pair of
+ * a miss event and its access event, both synthesized), into *m. */
+static void spe_cache(const struct doc_run *r, struct pda_metrics *m)
+{
+	static const struct {
+		enum pda_itrace_kind miss, access;
+		const char *key, *label, *formula;
+	} rates[] = {
+		{PDA_ITRACE_L1D_MISS, PDA_ITRACE_L1D_ACCESS, "l1d_miss_rate",
+		 "L1d miss rate", "l1d-miss / l1d-access"},
+		{PDA_ITRACE_LLC_MISS, PDA_ITRACE_LLC_ACCESS, "llc_miss_rate",
+		 "LLC miss rate", "llc-miss / llc-access"},
+		{PDA_ITRACE_TLB_MISS, PDA_ITRACE_TLB_ACCESS, "dtlb_walk_rate",
+		 "dTLB walk rate", "tlb-miss / tlb-access"},
+	};
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		const uint64_t miss = r->spe_by_kind[rates[i].miss];
+		const uint64_t access = r->spe_by_kind[rates[i].access];
+		struct pda_metric_val *v = &m->v[m->nr];
+
+		if (!r->spe_ev[rates[i].miss] || !r->spe_ev[rates[i].access] ||
+		    !access)
+			continue;
+		v->key = rates[i].key;
+		v->label = rates[i].label;
+		v->group = "Arm SPE";
+		v->formula = rates[i].formula;
+		v->percent = true;
+		v->value = (double)miss / (double)access;
+		v->nr_ops = 2;
+		v->op_name[0] = r->spe_ev[rates[i].miss]->name;
+		v->op_value[0] = (double)miss;
+		v->op_name[1] = r->spe_ev[rates[i].access]->name;
+		v->op_value[1] = (double)access;
+		m->nr++;
+	}
+	m->estimated = true;
+}
+
 /* The capture's run into r; the session's statistics into *ps. */
 static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 			struct pd_file *f, struct pda_session *s,
@@ -197,6 +241,15 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	cmd_check_kind_synth(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
 			     pda_capture_stats(&r->c)->nr_samples,
 			     pda_capture_itrace(&r->c));
+	if (pda_capture_itrace(&r->c)) {
+		const struct pda_itrace *it = pda_capture_itrace(&r->c);
+
+		for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+			r->spe_by_kind[k] = pda_itrace_stats(it)->by_kind[k];
+			r->spe_ev[k] =
+				pda_itrace_evsel(it, (enum pda_itrace_kind)k);
+		}
+	}
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
@@ -258,7 +311,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 {
 	struct doc_run r = {.ctx = ctx, .path = a->path};
 	struct pde_doc d = {.capture = a->path, .top = a->top};
-	struct pda_metrics sampled, stat_m;
+	struct pda_metrics sampled, stat_m, spe_m;
 	struct pda_stat *st = NULL;
 	struct pd_file *stat_file = NULL;
 	const struct pda_capture_stats *cs;
@@ -342,6 +395,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.type_why = type_why;
 	d.nr_type_why = PDA_DATATYPE_NR_WHY;
 	d.sampled = &sampled;
+	spe_cache(&r, &spe_m);
+	d.spe_cache = &spe_m;
 	write_flame(ctx, a, flame_path);
 	d.flame = "flame.svg";
 	out = ctx_open_output(ctx, doc_path);

@@ -47,6 +47,7 @@ static bool is_cache_metric(const char *key)
 	static const char *const keys[] = {
 		"l1d_miss_rate",  "l1d_to_l2_rate", "l2_miss_rate",
 		"l2_to_llc_rate", "dtlb_walk_rate", "itlb_walk_rate",
+		"llc_miss_rate",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -347,15 +348,15 @@ static void cache_table(struct docw *w, const char *key,
 static void metrics_section(struct docw *w, const struct pde_doc *d,
 			    bool cache)
 {
-	const struct pda_metrics *const from[2] = {d->stat_metrics,
-						   d->sampled};
-	static const char *const keys[2][2] = {
-		{"stat_metrics", "sampled_metrics"},
-		{"stat_levels", "sampled_levels"}};
+	const struct pda_metrics *const from[3] = {d->stat_metrics,
+						   d->sampled, d->spe_cache};
+	static const char *const keys[2][3] = {
+		{"stat_metrics", "sampled_metrics", "spe_metrics"},
+		{"stat_levels", "sampled_levels", "spe_levels"}};
 	const char *what = cache ? "Cache and TLB counters" : "Counters";
 	bool any = false;
 
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		any |= count_metrics(from[i], cache) > 0;
 	if (!any)
 		return;
@@ -363,13 +364,22 @@ static void metrics_section(struct docw *w, const struct pde_doc *d,
 		docw_section(w, "cache", "Cache hierarchy");
 	else
 		docw_section(w, "topdown", "Topdown summary");
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		const struct pda_metrics *m = from[i];
 
 		if (!count_metrics(m, cache))
 			continue;
 		if (i == 0)
 			stat_source(w, d, what);
+		else if (i == 2)
+			docw_source(w,
+				    "The Arm SPE trace of %s: of its sampled "
+				    "operations, those each level served or "
+				    "missed, from the events synthesized "
+				    "from it (each operation counts once in "
+				    "every event it is in); rates of sampled "
+				    "operations, not of every access.",
+				    d->capture);
 		else
 			sampled_source(w, d, cache ? "Cache and TLB events"
 						   : "Sampled events");
