@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 PKGS="gcc make pkg-config libdw-dev libelf-dev libunwind-dev libzstd-dev
 libcapstone-dev liblzma-dev libdebuginfod-dev libiberty-dev zlib1g-dev
 libbz2-dev libxxhash-dev check python3 zstd libxml2-utils groff-base
-libc6-dbg llvm"
+libc6-dbg llvm cmark-gfm"
 
 missing=""
 for p in $PKGS; do

@@ -13,7 +13,10 @@
 #   pdtool script FILE > /dev/null
 #   perf script -i FILE > /dev/null
 # a Markdown table with the ratios (the issue's target: perf script takes
-# at least 5x pdtool's time), and whether pdtool's text equals perf's
+# at least 5x pdtool's time); with fold.sh's 10x capture (fold10.perf.data:
+# the same samples ten times), pdtool script on it too, whose memory is
+# to stay flat (within 10% of the original's); and whether pdtool's text
+# equals perf's
 # (tests/cli/script/cmpscript.py: samples identical or judged).  The
 # report is also written to $data/script-results.md.
 set -u
@@ -35,6 +38,12 @@ cat "$f" >/dev/null
 measure "cat" "$f" /dev/null cat "$f"
 measure "pdtool script" "$f" /dev/null "$PDTOOL" script "$f"
 measure "perf script" "$f" /dev/null perf script -i "$f"
+f10=
+if [ "$name" = fold.perf.data ] && [ -f "$data/fold10.perf.data" ]; then
+	f10=$data/fold10.perf.data
+	cat "$f10" >/dev/null
+	measure "pdtool script (10x)" "$f10" /dev/null "$PDTOOL" script "$f10"
+fi
 "$PDTOOL" script "$f" >"$tmp/pd" 2>/dev/null
 perf script -i "$f" >"$tmp/perf" 2>/dev/null
 cmp=$(python3 tests/cli/script/cmpscript.py "$tmp/perf" "$tmp/pd" 0 |
@@ -70,6 +79,13 @@ samples=$("$data/bench_reader" frame "$f" 2>/dev/null |
 		END { r = w["perf script"] / w["pdtool script"]
 		      printf "CPU time: perf script takes %.1fx pdtool script'"'"'s (the steadier measure on a shared machine).\n", c["perf script"] / c["pdtool script"]
 		      printf "Target: perf script takes %.1fx pdtool script'"'"'s time (target >= 5x: %s); pdtool script takes %.1fx cat'"'"'s time.\n", r, (r >= 5 ? "met" : "MISSED"), w["pdtool script"] / w["cat"] }' "$tmp/rows"
+	if [ -n "$f10" ]; then
+		awk -F'\t' '
+			{ r[$1] = $4; a[$1] = $6 }
+			END { ra = a["pdtool script (10x)"] / a["pdtool script"]
+			      rr = r["pdtool script (10x)"] / r["pdtool script"]
+			      printf "Memory on the 10x capture (%s MB): peak anon %.1f MB (%.2fx the original'"'"'s), peak RSS %.1f MB (%.2fx): flat within 10%%: %s.\n", "'"$(($(filesize "$f10") / 1000000))"'", a["pdtool script (10x)"] / 1024, ra, r["pdtool script (10x)"] / 1024, rr, (ra <= 1.1 && rr <= 1.1 ? "met" : "MISSED") }' "$tmp/rows"
+	fi
 	echo
 	echo "pdtool script against perf script (cmpscript.py): $cmp"
 } >"$data/script-results.md"

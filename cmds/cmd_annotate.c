@@ -85,6 +85,10 @@ const char cmd_annotate_options[] =
 	"                        type's samples, as perf >= 6.8; with --dso\n"
 	"                        and --event, not --symbol, --top or\n"
 	"                        --percent-limit; text, md or json\n"
+	"      --cacheline       with --data-type: each type's 64-byte cache\n"
+	"                        lines with samples too (from the type's\n"
+	"                        start), their share and the fields in\n"
+	"                        each: which fields share a line\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"
@@ -120,6 +124,7 @@ enum {
 	OPT_DATA_TYPE,
 	OPT_CODE_WITH_TYPE,
 	OPT_NO_BRANCH_STACK,
+	OPT_CACHELINE,
 };
 
 #define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
@@ -146,6 +151,7 @@ struct annotate_opts {
 	bool data_type;		/* --data-type */
 	bool code_with_type;	/* --code-with-type */
 	const char *type_name;	/* its NAME, or NULL */
+	bool cacheline;		/* --cacheline */
 	bool no_branch_stack;	/* --no-branch-stack */
 	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 	struct cmd_symopts sym;
@@ -196,6 +202,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
 		{"code-with-type", no_argument, NULL, OPT_CODE_WITH_TYPE},
 		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
+		{"cacheline", no_argument, NULL, OPT_CACHELINE},
 		CMD_ITRACE_LONGOPT,
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -319,6 +326,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->data_type = true;
 			o->type_name = optarg && *optarg ? optarg : NULL;
 			break;
+		case OPT_CACHELINE:
+			o->cacheline = true;
+			break;
 		default:
 			/* the only vals left are the symbol options' */
 			cmd_symopt(ctx, &o->sym, c, optarg);
@@ -342,6 +352,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "lists no instructions)");
 	if (o->data_type && o->format == PDE_ANNOT_HTML)
 		usage_error(ctx, "--data-type: text, md or json");
+	if (o->cacheline && !o->data_type)
+		usage_error(ctx, "--cacheline: the data types' view: give "
+				 "--data-type");
 }
 
 /* --dso NAME: the recorded path or its last component. */
@@ -701,6 +714,7 @@ static int write_types(struct pd_ctx *ctx, const struct annotate_opts *o,
 			.nr_events = nr_events,
 			.only = o->type_name,
 			.input = o->path,
+			.cacheline = o->cacheline,
 			.coverage = pda_datatype_coverage(ar->dt, NULL),
 			.why = why,
 			.nr_why = PDA_DATATYPE_NR_WHY,

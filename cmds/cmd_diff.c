@@ -617,7 +617,7 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	if (pda_filter_init(&flt, &flo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	if (o->weight == W_LATENCY) {
-		dr.par = cmd_parallel_new(ctx, path, f);
+		dr.par = cmd_parallel_new(ctx, path, f, NULL, 0);
 		co.order_fn = diff_order;
 	}
 	rc = pda_capture_init(&dr.c, f, s, &co);

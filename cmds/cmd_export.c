@@ -23,6 +23,20 @@
 #define ZLIB_CONST
 #include <zlib.h>
 
+/* The help lines export and timeline share. */
+#define EXPORT_IDS_HELP                                                     \
+	"      --pid LIST        only samples of these processes\n"           \
+	"      --tid LIST        only samples of these threads\n"
+#define EXPORT_TAIL_HELP                                                    \
+	CMD_FIND_HELP                                                       \
+	CMD_SYMBOL_HELP                                                     \
+	CMD_UNWINDER_HELP                                                   \
+	CMD_JOBS_HELP                                                       \
+	"      --strict          exit 1 when anything was unresolved, lost or\n" \
+	"                        skipped\n"                                  \
+	"  -v, --verbose         more library messages (repeatable)\n"     \
+	"  -h, --help            this help\n"
+
 const char cmd_export_usage[] =
 	"pdtool export --format FMT -o OUT [OPTIONS] [FILE | -i FILE]";
 const char cmd_export_summary[] =
@@ -50,18 +64,10 @@ const char cmd_export_options[] =
 	"                        (perf: only on DWARF-unwound user stacks)\n"
 	"      --no-inline       no inlined frames on any stack\n"
 	"      --no-srcline      no source files and lines (faster)\n"
-	"      --pid LIST        only samples of these processes\n"
-	"      --tid LIST        only samples of these threads\n"
+	EXPORT_IDS_HELP
 	"      --time START,END  only samples in this time range, in seconds\n"
 	"                        as perf prints them; either end may be empty\n"
-	CMD_FIND_HELP
-	CMD_SYMBOL_HELP
-	CMD_UNWINDER_HELP
-	CMD_JOBS_HELP
-	"      --strict          exit 1 when anything was unresolved, lost or\n"
-	"                        skipped\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
-	"  -h, --help            this help\n";
+	EXPORT_TAIL_HELP;
 
 enum {
 	OPT_FORMAT = 256,
@@ -72,9 +78,18 @@ enum {
 	OPT_PID,
 	OPT_TID,
 	OPT_TIME,
+	OPT_COLOR,
 };
 
-enum export_format { FMT_PPROF, FMT_FIREFOX, FMT_SPEEDSCOPE, FMT_CHROME };
+/* export's formats, then timeline's */
+enum export_format {
+	FMT_PPROF,
+	FMT_FIREFOX,
+	FMT_SPEEDSCOPE,
+	FMT_CHROME,
+	FMT_SVG,
+	FMT_HTML,
+};
 
 #define MAX_IDS 1024
 
@@ -89,6 +104,8 @@ struct export_opts {
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
+	bool by_cpu;		/* timeline --color cpu */
+	const char *tl_format;	/* timeline --format; NULL: by -o */
 };
 
 static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
@@ -149,6 +166,42 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 	}
 }
 
+/* The options export and timeline share: which samples, and how
+ * their stacks are unwound. */
+#define EXPORT_SAMPLE_LONGOPTS                                              \
+	{"pid", required_argument, NULL, OPT_PID},                          \
+	{"tid", required_argument, NULL, OPT_TID},                          \
+	{"time", required_argument, NULL, OPT_TIME},                        \
+	CMD_UNWINDER_LONGOPT,                                               \
+	CMD_JOBS_LONGOPT
+
+typedef void (*export_option_fn)(struct pd_ctx *ctx, struct export_opts *o,
+				 int c, const char *arg);
+
+/* export's or timeline's argv: longopts and the symbol options, each
+ * through option_fn; then the capture, and -o, which both require. */
+static void export_getopt(int argc, char **argv, struct pd_ctx *ctx,
+			  struct export_opts *o, const struct option *longopts,
+			  const char *shortopts, export_option_fn option_fn)
+{
+	static const struct option symopts[] = {
+		CMD_SYMBOL_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
+			     .own_shortopts = shortopts,
+			     .own_longopts = longopts,
+			     .more_longopts = symopts};
+	int c;
+
+	cmd_opts_start(&p, ctx, argc, argv);
+	while ((c = cmd_getopt(&p)) != -1)
+		option_fn(ctx, o, c, optarg);
+	o->path = cmd_opts_input(&p);
+	if (!o->output)
+		usage_error(ctx, "no output: -o FILE ('-': stdout)");
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct export_opts *o)
 {
@@ -160,29 +213,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
 		{"no-srcline", no_argument, NULL, OPT_NO_SRCLINE},
-		{"pid", required_argument, NULL, OPT_PID},
-		{"tid", required_argument, NULL, OPT_TID},
-		{"time", required_argument, NULL, OPT_TIME},
-		CMD_UNWINDER_LONGOPT,
-		CMD_JOBS_LONGOPT,
+		EXPORT_SAMPLE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	static const struct option symopts[] = {
-		CMD_SYMBOL_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:j:z",
-			     .own_longopts = longopts,
-			     .more_longopts = symopts};
-	int c;
 
-	cmd_opts_start(&p, ctx, argc, argv);
-	while ((c = cmd_getopt(&p)) != -1)
-		export_option(ctx, o, c, optarg);
-	o->path = cmd_opts_input(&p);
-	if (!o->output)
-		usage_error(ctx, "no output: -o FILE ('-': stdout)");
+	export_getopt(argc, argv, ctx, o, longopts, "o:j:z", export_option);
 	if (o->gzip && o->format != FMT_FIREFOX)
 		usage_error(ctx, "--gzip: only with --format firefox (pprof "
 				 "is always gzipped)");
@@ -697,6 +732,43 @@ static void ff_tracks(struct pd_ctx *ctx, struct ff_run *ff,
 				 .nr = nr_t};
 }
 
+/*
+ * The switch and lost records as markers on the tracks of their threads
+ * (a thread that switched but was never sampled has no track to show
+ * its markers on); *mk and *marks for the caller to free.  @return
+ * how many markers.
+ */
+static size_t ff_attach_marks(struct pd_ctx *ctx, struct ff_run *ff,
+			    struct pd_file *f, struct ff_tracks *tr,
+			    struct ff_mark **mkp, struct pde_ff_marker **marksp)
+{
+	struct pde_ff_thread *t = tr->t;
+	size_t nr_marks = 0;
+	struct ff_mark *mk =
+		tr->nr ? ff_marks(ctx, ff, f, t, tr->nr, &nr_marks) : NULL;
+	struct pde_ff_marker *marks = calloc(nr_marks + 1, sizeof(*marks));
+
+	if (!marks)
+		die(ctx, "out of memory");
+	for (size_t i = 0; i < nr_marks; i++)
+		marks[i] = mk[i].m;
+	for (size_t i = 0; i < nr_marks;) {
+		const long k = ff_track_of(t, tr->nr, mk[i].tid);
+		size_t j = i;
+
+		while (j < nr_marks && mk[j].tid == mk[i].tid)
+			j++;
+		if (k >= 0) {
+			t[k].markers = &marks[i];
+			t[k].nr_markers = j - i;
+		}
+		i = j;
+	}
+	*mkp = mk;
+	*marksp = marks;
+	return nr_marks;
+}
+
 static void ff_tracks_free(struct ff_tracks *tr)
 {
 	for (size_t k = 0; k < tr->nr; k++)
@@ -739,7 +811,7 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 	struct ff_run *ff = er->ff;
 	const unsigned nr_events = pda_collect_stats(er->col)->nr_events;
 	const struct pd_env *env = NULL;
-	size_t nr_ids, nr_marks = 0, len = 0;
+	size_t nr_ids, len = 0;
 	char **ids = mapping_build_ids(ctx, f, p, &nr_ids);
 	struct ff_tracks tr;
 	struct pde_ff_thread *t;
@@ -751,26 +823,7 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 
 	ff_tracks(ctx, ff, p, nr_events, &tr);
 	t = tr.t;
-	mk = tr.nr ? ff_marks(ctx, ff, f, t, tr.nr, &nr_marks) : NULL;
-	marks = calloc(nr_marks + 1, sizeof(*marks));
-	if (!marks)
-		die(ctx, "out of memory");
-	for (size_t i = 0; i < nr_marks; i++)
-		marks[i] = mk[i].m;
-	for (size_t i = 0; i < nr_marks;) {
-		const long k = ff_track_of(t, tr.nr, mk[i].tid);
-		size_t j = i;
-
-		while (j < nr_marks && mk[j].tid == mk[i].tid)
-			j++;
-		/* a thread that switched but was never sampled has no
-		 * track to show its markers on */
-		if (k >= 0) {
-			t[k].markers = &marks[i];
-			t[k].nr_markers = j - i;
-		}
-		i = j;
-	}
+	(void)ff_attach_marks(ctx, ff, f, &tr, &mk, &marks);
 	if (pd_file_env(f, &env) < 0)
 		env = NULL;
 	if (env && env->os_release)
@@ -821,6 +874,23 @@ static void write_firefox(struct pd_ctx *ctx, const struct export_opts *o,
 	ff_tracks_free(&tr);
 }
 
+/* The timelines' tracks, first sample and interval. */
+static struct pde_timeline_opts tl_opts(const struct export_opts *o,
+					const struct export_run *er,
+					struct pd_file *f,
+					const struct ff_tracks *tr)
+{
+	const double iv = ff_interval_ns(f, er);
+
+	return (struct pde_timeline_opts){
+		.threads = tr->t,
+		.nr_threads = tr->nr,
+		.start_time = er->ff->untimed ? 0 : er->first_time,
+		.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
+		.name = o->path,
+	};
+}
+
 /* --format speedscope and chrome: the same tracks as timelines. */
 static void write_timeline(struct pd_ctx *ctx, const struct export_opts *o,
 			   const struct export_run *er, struct pd_file *f,
@@ -828,26 +898,62 @@ static void write_timeline(struct pd_ctx *ctx, const struct export_opts *o,
 {
 	struct ff_tracks tr;
 	char exporter[64];
-	const double iv = ff_interval_ns(f, er);
 	int rc;
 
 	ff_tracks(ctx, er->ff, p, pda_collect_stats(er->col)->nr_events, &tr);
 	snprintf(exporter, sizeof(exporter), "pdtool %s", pd_version());
 	{
-		const struct pde_timeline_opts to = {
-			.threads = tr.t,
-			.nr_threads = tr.nr,
-			.start_time = er->ff->untimed ? 0 : er->first_time,
-			.interval_ns = iv >= 1 ? (uint64_t)(iv + 0.5) : 0,
-			.name = o->path,
-			.exporter = exporter,
-		};
+		struct pde_timeline_opts to = tl_opts(o, er, f, &tr);
 
+		to.exporter = exporter;
 		rc = o->format == FMT_CHROME ? pde_chrome(out, p, &to)
 					     : pde_speedscope_timeline(out, p, &to);
 	}
 	ff_untimed_warn(ctx, o, er->ff);
 	ctx_check_write(ctx, rc, o->output);
+	ff_tracks_free(&tr);
+}
+
+/* timeline's SVG or HTML: the tracks with their off-CPU spans, the
+ * spans cut to --time as the samples are. */
+static void write_tlsvg(struct pd_ctx *ctx, const struct export_opts *o,
+			const struct export_run *er, struct pd_file *f,
+			const struct pda_profile *p, FILE *out)
+{
+	struct ff_tracks tr;
+	struct ff_mark *mk;
+	struct pde_ff_marker *marks;
+	size_t nr_marks;
+	int rc;
+
+	ff_tracks(ctx, er->ff, p, pda_collect_stats(er->col)->nr_events, &tr);
+	nr_marks = ff_attach_marks(ctx, er->ff, f, &tr, &mk, &marks);
+	for (size_t i = 0; i < nr_marks; i++) {
+		struct pde_ff_marker *m = &marks[i];
+
+		if (o->time.has_start && m->start < o->time.start)
+			m->start = o->time.start;
+		if (o->time.has_end && m->end > o->time.end)
+			m->end = o->time.end;
+		/* a span wholly outside the range: end before start, which
+		 * the writer leaves out */
+		if (m->end < m->start)
+			m->start = m->end + 1;
+	}
+	{
+		const struct pde_timeline_opts to = tl_opts(o, er, f, &tr);
+		const struct pde_tlsvg_opts so = {
+			.tl = &to,
+			.color = o->by_cpu ? PDE_TL_BY_CPU : PDE_TL_BY_FUNCTION,
+			.html = o->format == FMT_HTML,
+		};
+
+		rc = pde_timeline_svg(out, p, &so);
+	}
+	ff_untimed_warn(ctx, o, er->ff);
+	ctx_check_write(ctx, rc, o->output);
+	free(marks);
+	free(mk);
 	ff_tracks_free(&tr);
 }
 
@@ -888,9 +994,10 @@ static void coverage(struct pd_ctx *ctx, const struct export_run *er,
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
 }
 
-int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
+/* export's and timeline's run, once their options are read: the capture
+ * collected, the profile written in o->format. */
+static int export_main(struct pd_ctx *ctx, struct export_opts *o)
 {
-	struct export_opts *o = calloc(1, sizeof(*o));
 	struct export_run er = {.ctx = ctx};
 	char err[512] = "";
 	struct cmd_progress prog;
@@ -902,9 +1009,6 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	FILE *out;
 	int rc;
 
-	if (!o)
-		die(ctx, "out of memory");
-	parse_args(argc, argv, ctx, o);
 	er.o = o;
 	/* the timed formats keep each sample's time and stack */
 	if (o->format != FMT_PPROF) {
@@ -933,8 +1037,11 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		PDA_CAPTURE_OPTS(co, .filter = &er.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .sample_fn = export_one,
 				 .skip_fn = export_skip,
-				 .order_fn = o->format == FMT_FIREFOX ? ff_order
-								     : NULL,
+				 .order_fn = o->format == FMT_FIREFOX ||
+						     o->format == FMT_SVG ||
+						     o->format == FMT_HTML
+						     ? ff_order
+						     : NULL,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &er);
 		/* the timelines draw a track per thread: no root frame
@@ -970,6 +1077,8 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	if (o->format == FMT_FIREFOX)
 		write_firefox(ctx, o, &er, f, p, out);
+	else if (o->format == FMT_SVG || o->format == FMT_HTML)
+		write_tlsvg(ctx, o, &er, f, p, out);
 	else if (er.ff)
 		write_timeline(ctx, o, &er, f, p, out);
 	else
@@ -987,4 +1096,98 @@ int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
 	pd_file_close(f);
 	free(o);
 	return rc;
+}
+
+typedef void (*export_args_fn)(int argc, char **argv, struct pd_ctx *ctx,
+			       struct export_opts *o);
+
+/* export or timeline: its options read by args, then the one run. */
+static int export_cmd(int argc, char **argv, struct pd_ctx *ctx,
+		      export_args_fn args)
+{
+	struct export_opts *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		die(ctx, "out of memory");
+	args(argc, argv, ctx, o);
+	return export_main(ctx, o);
+}
+
+int cmd_export(int argc, char **argv, struct pd_ctx *ctx)
+{
+	return export_cmd(argc, argv, ctx, parse_args);
+}
+
+/* ---- pdtool timeline ------------------------------------------------ */
+
+const char cmd_timeline_usage[] =
+	"pdtool timeline -o OUT [OPTIONS] [FILE | -i FILE]";
+const char cmd_timeline_summary[] =
+	"draw each thread's samples and off-CPU time in time (SVG or HTML)";
+const char cmd_timeline_options[] =
+	"  -i, --input FILE      the capture ('-': standard input); the same\n"
+	"                        as FILE\n"
+	"  -o, --output FILE     write there ('-': stdout)\n"
+	"      --format FMT      svg (default; html when OUT ends in .html)\n"
+	"                        or html: the SVG in a page\n"
+	"      --color BY        function: each sample by its leaf function\n"
+	"                        (default); cpu: on-CPU samples one colour\n"
+	"                        (off-CPU spans are blue either way)\n"
+	EXPORT_IDS_HELP
+	"      --time START,END  only this time range, in seconds as perf\n"
+	"                        prints them (what a zoom shows)\n"
+	EXPORT_TAIL_HELP;
+
+static void timeline_option(struct pd_ctx *ctx, struct export_opts *o,
+			    int c, const char *arg)
+{
+	if (c == OPT_FORMAT)
+		o->tl_format = arg;
+	else if (c == OPT_COLOR && strcmp(arg, "function") == 0)
+		o->by_cpu = false;
+	else if (c == OPT_COLOR && strcmp(arg, "cpu") == 0)
+		o->by_cpu = true;
+	else if (c == OPT_COLOR)
+		usage_error(ctx, "--color: unknown colouring '%s' (function, "
+				 "cpu)",
+			    arg);
+	else
+		export_option(ctx, o, c, arg);
+}
+
+static void timeline_args(int argc, char **argv, struct pd_ctx *ctx,
+			  struct export_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"color", required_argument, NULL, OPT_COLOR},
+		EXPORT_SAMPLE_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	const char *format;
+
+	export_getopt(argc, argv, ctx, o, longopts, "o:j:", timeline_option);
+	format = o->tl_format;
+	if (!format) {
+		const size_t n = strlen(o->output);
+
+		format = n >= 5 && strcmp(o->output + n - 5, ".html") == 0
+				 ? "html"
+				 : "svg";
+	}
+	if (strcmp(format, "svg") == 0)
+		o->format = FMT_SVG;
+	else if (strcmp(format, "html") == 0)
+		o->format = FMT_HTML;
+	else
+		usage_error(ctx, "--format: unknown format '%s' (svg, html)",
+			    format);
+	/* a lane shows the leaf function's name, never a source line */
+	o->no_srcline = true;
+}
+
+int cmd_timeline(int argc, char **argv, struct pd_ctx *ctx)
+{
+	return export_cmd(argc, argv, ctx, timeline_args);
 }

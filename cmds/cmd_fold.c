@@ -66,8 +66,11 @@ const char cmd_fold_options[] =
 	"                        next switch-in, in nanoseconds, charged to\n"
 	"                        the stack of the thread's last sample\n"
 	"                        before it (needs switch records: perf\n"
-	"                        record --switch-events); waits for a CPU\n"
-	"                        (preempted) left out, as perf's --off-cpu\n"
+	"                        record --switch-events), or to the stack\n"
+	"                        of its sched:sched_switch sample (perf\n"
+	"                        record -e sched:sched_switch -g); waits\n"
+	"                        for a CPU (preempted) left out, as perf's\n"
+	"                        --off-cpu\n"
 	"      --wall-clock      on-CPU samples and off-CPU time together, in\n"
 	"                        nanoseconds (a cpu-clock or task-clock\n"
 	"                        capture): each wait's stack ends in a\n"
@@ -552,8 +555,13 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
 		       struct pda_filter *flt)
 {
+	/* off CPU, sched:sched_switch samples are switches to pair
+	 * (pda_offcpu_tracepoints()), folded as no other sample is */
 	PDA_FILTER_OPTS(fo, .event = o->event,
-			.flags = o->first_event ? PDA_FILTER_FIRST_EVENT : 0,
+			.flags = (o->first_event ? PDA_FILTER_FIRST_EVENT : 0) |
+				 (o->off_cpu || o->wall_clock
+					  ? PDA_FILTER_TRACEPOINTS
+					  : 0),
 			.pids = o->nr_pids ? o->pids : NULL,
 			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
 			.has_time_end = o->time.has_end, .time_start = o->time.start,
@@ -802,7 +810,11 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 		/* the candidate stack for the thread's next wait; --off-cpu
 		 * folds nothing else */
 		rc = pda_offcpu_sample(fr->oc, it);
-		if (rc < 0 || fr->o->off_cpu)
+		/* a sched_switch sample is a switch, not time on CPU; the
+		 * other tracepoints' samples (let through for it) are not
+		 * folded, as without --off-cpu */
+		if (rc < 0 || rc == 1 || fr->o->off_cpu ||
+		    (sample->evsel && sample->evsel->attr.type == 2))
 			return rc < 0 ? rc : 0;
 	}
 	if (fr->par) {
@@ -866,6 +878,9 @@ static void fold_waits(struct pd_ctx *ctx, struct fold_run *fr,
 	const struct fold_opts *o = fr->o;
 	struct pda_stack st = PDA_STACK_INIT;
 	int rc = pda_offcpu_finish(fr->oc);
+
+	if (rc == 0)
+		cmd_offcpu_warn(ctx, o->path, fr->oc);
 
 	for (size_t i = 0; rc == 0 && i < pda_offcpu_nr(fr->oc); i++) {
 		const struct pda_offcpu_span *sp = pda_offcpu_span(fr->oc, i);
@@ -942,7 +957,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->branch_history && (rc = pda_branch_hist_new(s, &fr.bh)) < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	if (o->latency) {
-		fr.par = cmd_parallel_new(ctx, o->path, f);
+		fr.par = cmd_parallel_new(ctx, o->path, f, o->pids, o->nr_pids);
 		co.order_fn = fold_order;
 	}
 	if (o->off_cpu || o->wall_clock) {

@@ -239,9 +239,8 @@ static int mem_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct mem_run *mr = arg;
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE &&
-	    !pda_capture_stats(&mr->c)->nr_bad_samples)
-		warning(mr->ctx, "'%s': %s", mr->o->path, why);
+	if (what != PDA_CAPTURE_STACK_ERROR)
+		cmd_capture_skip_warn(mr->ctx, &mr->c, mr->o->path, what, why);
 	return 0;
 }
 

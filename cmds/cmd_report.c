@@ -860,6 +860,8 @@ static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
 	struct pd_evsel *ev = &rr->off_ev;
 	int rc = pda_offcpu_finish(rr->oc);
 
+	if (rc == 0)
+		cmd_offcpu_warn(ctx, rr->o->path, rr->oc);
 	ev->idx = (unsigned)pd_file_nr_evsels(rr->f);
 	ev->name = "offcpu-time";
 	/* perf's offcpu-time samples always carry a callchain */
@@ -1208,7 +1210,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			    "the "
 			    "data type is the sampled instruction's alone");
 	if (needs_parallelism(o))
-		rr.par = cmd_parallel_new(ctx, o->path, f);
+		rr.par = cmd_parallel_new(ctx, o->path, f, o->pids, o->nr_pids);
 	{
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));

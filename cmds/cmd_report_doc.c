@@ -20,6 +20,7 @@
 #include "pda_flame.h"
 #include "pda_itrace.h"
 #include "pda_metrics.h"
+#include "pda_parallel.h"
 #include "pda_profile.h"
 #include "pda_report.h"
 #include "pda_sampled.h"
@@ -58,6 +59,13 @@ struct doc_run {
 	struct pda_dthist *types;
 	struct pda_capture c;
 	struct pda_sampled *sampled; /* each event's periods, group reads */
+	/* the Latency section (a capture with switch records): the first
+	 * event's samples with their latencies, and per parallelism level */
+	struct pda_parallel *par;
+	const struct pd_evsel *first;
+	struct pda_report *lat;
+	uint64_t *lvl_samples, *lvl_period, *lvl_latency; /* [nr_lvl + 1] */
+	unsigned nr_lvl;
 };
 
 /*
@@ -87,6 +95,38 @@ static int synth_events(struct doc_run *r)
 	return r->mem ? 0 : pda_mem_new(r->s, &r->mem);
 }
 
+/* The first event's sample at its parallelism: into the Latency
+ * section's report and level counts.  A system-wide capture (perf
+ * refuses its latency) or a run in one pass (a pipe) has none. */
+static int doc_latency(struct doc_run *r, const struct pda_pipe_item *it)
+{
+	unsigned level;
+	uint64_t latency;
+	int rc;
+
+	if (!it->when || pda_parallel_stats(r->par)->nr_cpu_wide ||
+	    it->sample->evsel != r->first)
+		return 0;
+	if ((rc = pda_parallel_at(r->par, it->when, &level)) < 0)
+		return rc;
+	latency = pda_parallel_latency(it->sample->period, level);
+	if (level <= r->nr_lvl) {
+		r->lvl_samples[level]++;
+		r->lvl_period[level] += it->sample->period;
+		r->lvl_latency[level] += latency;
+	}
+	return pda_report_add_latency(r->lat, it->sample, it->stack, it->comm,
+				      NULL, latency, level);
+}
+
+static int doc_order(void *arg, const struct pd_rec *rec,
+		     const struct pda_pipe_when *when)
+{
+	struct doc_run *r = arg;
+
+	return pda_parallel_note(r->par, rec, when);
+}
+
 static int doc_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct doc_run *r = arg;
@@ -112,6 +152,8 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC) &&
 	    (!r->mem_ev || it->sample->evsel == r->mem_ev))
 		rc = pda_mem_add(r->mem, it->sample);
+	if (rc == 0 && r->lat)
+		rc = doc_latency(r, it);
 	if (rc == 0) {
 		const struct pda_datatype_res *res;
 
@@ -132,9 +174,10 @@ static int doc_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 static struct pda_report *new_hist(struct pd_ctx *ctx, const struct pd_file *f,
 				   const enum pda_report_key *keys,
-				   unsigned nr_keys)
+				   unsigned nr_keys, unsigned flags)
 {
-	PDA_REPORT_OPTS(ro, .keys = keys, .nr_keys = nr_keys, .file = f);
+	PDA_REPORT_OPTS(ro, .keys = keys, .nr_keys = nr_keys, .file = f,
+			.flags = flags);
 	struct pda_report *rep;
 	int rc = pda_report_new(&ro, &rep);
 
@@ -213,11 +256,25 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 
 	r->s = s;
 	r->itrace = a->itrace;
-	r->hot = new_hist(ctx, f, fn_keys, 2);
+	r->hot = new_hist(ctx, f, fn_keys, 2, 0);
 	if (pda_datatype_new(s, &r->dt) < 0 ||
 	    pda_dthist_new(r->dt, &r->types) < 0)
 		die(ctx, "out of memory");
-	r->lines = new_hist(ctx, f, line_keys, 3);
+	r->lines = new_hist(ctx, f, line_keys, 3, 0);
+	if (pda_parallel_recorded(f) && pd_file_nr_evsels(f)) {
+		if (pda_parallel_new(f, NULL, &r->par) < 0)
+			die(ctx, "out of memory");
+		r->nr_lvl = pda_parallel_stats(r->par)->nr_cpus;
+		r->nr_lvl = r->nr_lvl ? r->nr_lvl : 1;
+		r->lvl_samples = calloc(r->nr_lvl + 1, sizeof(uint64_t));
+		r->lvl_period = calloc(r->nr_lvl + 1, sizeof(uint64_t));
+		r->lvl_latency = calloc(r->nr_lvl + 1, sizeof(uint64_t));
+		if (!r->lvl_samples || !r->lvl_period || !r->lvl_latency)
+			die(ctx, "out of memory");
+		r->first = pd_file_evsel(f, 0);
+		r->lat = new_hist(ctx, f, fn_keys, 2, PDA_REPORT_LATENCY);
+		co.order_fn = doc_order;
+	}
 	if (has_sample_bit(f, PD_SAMPLE_BRANCH_STACK)) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
 
@@ -251,6 +308,7 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		}
 	}
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
+	    (r->lat && (rc = pda_report_finish(r->lat)) < 0) ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
 	    (r->br && (rc = pda_branch_finish(r->br,
 					      PDA_BRANCH_SORT_MISPRED)) < 0) ||
@@ -383,6 +441,14 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.mem = r.mem;
 	d.mem_event = r.mem_ev ? r.mem_ev->name : NULL;
 	d.branches_event = r.spe_br_ev ? r.spe_br_ev->name : NULL;
+	/* no sample weighed: a system-wide capture, or a pipe */
+	if (r.lat && pda_report_nr_tables(r.lat)) {
+		d.latency = r.lat;
+		d.level_samples = r.lvl_samples;
+		d.level_period = r.lvl_period;
+		d.level_latency = r.lvl_latency;
+		d.nr_levels = r.nr_lvl;
+	}
 	/* each event's periods summed, or its group reads: pdtool stat's
 	 * estimates from samples */
 	if (pda_metrics_from_sampled(pda_sampled_report(r.sampled), d.env,
@@ -427,6 +493,11 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	pda_datatype_free(r.dt);
 	pda_report_free(r.hot);
 	pda_report_free(r.lines);
+	pda_report_free(r.lat);
+	pda_parallel_free(r.par);
+	free(r.lvl_samples);
+	free(r.lvl_period);
+	free(r.lvl_latency);
 	pda_sampled_free(r.sampled);
 	free(html_path);
 	pda_session_free(s);

@@ -35,8 +35,10 @@ const char cmd_script_options[] =
 	"                        types), +FIELD,... adds, -FIELD,... removes;\n"
 	"                        FIELD: comm, tid, pid, time, cpu, event,\n"
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
-	"                        weight, data_src, phys_addr, brstack,\n"
-	"                        brstacksym, insnlen (repeatable)\n"
+	"                        weight, ins_lat, data_src, phys_addr,\n"
+	"                        data_page_size, code_page_size, brstack,\n"
+	"                        brstacksym, insnlen, insn, misc, flags,\n"
+	"                        callindent, tod (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -273,6 +275,15 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 	f->fields[t] &= ~fields;
 }
 
+/* Whether f has the CLOCK_DATA pair tod needs (perf: env.clock.enabled) */
+static bool tod_known(struct pd_file *f)
+{
+	const struct pd_env *env;
+
+	return pd_file_env(f, &env) == 0 && env &&
+	       env->clock_data.version == 1;
+}
+
 /*
  * perf_session__check_output_opt(): each type's fields checked against
  * its first event in the capture (not the others), as perf does.
@@ -317,6 +328,21 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		if (*fl & PDE_SF(PHYS_ADDR))
 			check_stype(ctx, &o->f, ev, PD_SAMPLE_PHYS_ADDR,
 				    "PHYS_ADDR", PDE_SF(PHYS_ADDR), false, synth);
+		if ((*fl & PDE_SF(TOD)) && !tod_known(f))
+			die(ctx, "cannot print the 'tod' field: the capture "
+				 "has no clock data (record with -k/--clockid)");
+		if (*fl & PDE_SF(INS_LAT))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_WEIGHT_STRUCT,
+				    "WEIGHT_STRUCT", PDE_SF(INS_LAT), false,
+				    synth);
+		if (*fl & PDE_SF(DATA_PAGE_SIZE))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_DATA_PAGE_SIZE,
+				    "DATA_PAGE_SIZE", PDE_SF(DATA_PAGE_SIZE),
+				    false, synth);
+		if (*fl & PDE_SF(CODE_PAGE_SIZE))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_CODE_PAGE_SIZE,
+				    "CODE_PAGE_SIZE", PDE_SF(CODE_PAGE_SIZE),
+				    false, synth);
 		if ((*fl & PDE_SF(SYM)) &&
 		    !(st & (PD_SAMPLE_IP | PD_SAMPLE_ADDR)))
 			die(ctx, "symbols asked for, but the samples of '%s' "
@@ -367,7 +393,9 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
  * distinct stack (a memo slot's cookie is its index + 1) is the list of
  * its lines' ids, for the fields and callchain choice it was made with;
  * its frames are kept too when the capture's events print stacks in
- * more than one way.
+ * more than one way.  An id is 4 bytes, the line's index: the bench
+ * capture's 220k stacks hold 6.1M frames (a tree of the stacks' shared
+ * callers has 1.06M nodes, but walking it took 40% more time).
  */
 struct line_key {
 	uint64_t map_ip, sym_off, dso_addr, ip;
@@ -378,14 +406,16 @@ struct line_key {
 struct line_ent {
 	struct line_key k;
 	uint32_t off, len; /* in lines */
+	uint32_t id;	   /* its index in line_ents */
 };
 
 struct stack_ent {
 	unsigned fields;
 	bool callchain;
 	uint32_t first, nr;	  /* its lines: ids[first..first+nr) */
-	struct pda_frame leaf;	  /* the ip's function (one-line form) */
-	bool has_leaf;
+	/* the ip's function (one-line form; NULL none): one copy of each
+	 * leaf for all the stacks that have it (leaf_hash) */
+	const struct pda_frame *leaf;
 	struct pda_frame *frames; /* with several forms, else NULL */
 	size_t nr_frames;
 };
@@ -400,11 +430,13 @@ struct script_run {
 	bool forms;	/* events print stacks in more than one way */
 	struct pda_filter flt;
 	struct pda_capture c;
-	struct pdc_hash line_hash;
+	struct pdc_hash line_hash, leaf_hash;
 	struct pdc_arena arena;
 	char *lines;
 	size_t lines_len, lines_cap;
-	const struct line_ent **ids;
+	const struct line_ent **line_ents;
+	size_t nr_line_ents, alloc_line_ents;
+	uint32_t *ids;
 	size_t nr_ids, alloc_ids;
 	struct stack_ent *stacks;
 	size_t nr_stacks, alloc_stacks;
@@ -415,6 +447,7 @@ struct script_run {
 	struct pda_branch *br;
 	const struct pda_branch_loc **br_ends;
 	size_t alloc_br_ends;
+	unsigned char insn[16]; /* insn: the ip's instruction's bytes */
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -465,10 +498,10 @@ static bool line_eq(const void *item, const void *key)
 		      sizeof(struct line_key)) == 0;
 }
 
-/* Frame i of fr's line (formatted the first time) into *out.  0 or
- * PD_ERR_NOMEM. */
+/* Frame i of fr's line (formatted the first time): its id in *out.  0
+ * or PD_ERR_NOMEM. */
 static int line_of(struct script_run *sr, const struct pda_frame *fr,
-		   size_t i, unsigned fields, const struct line_ent **out)
+		   size_t i, unsigned fields, uint32_t *out)
 {
 	const struct pda_frame *f = &fr[i];
 	const struct pda_frame *src = pde_script_srcline_frame(fr, i);
@@ -496,7 +529,7 @@ static int line_of(struct script_run *sr, const struct pda_frame *fr,
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&sr->line_hash, h, line_eq, &k);
 	if (slot->item) {
-		*out = slot->item;
+		*out = ((const struct line_ent *)slot->item)->id;
 		return 0;
 	}
 	sr->scratch.len = 0;
@@ -505,16 +538,50 @@ static int line_of(struct script_run *sr, const struct pda_frame *fr,
 	    PDC_GROW(NULL, sr->lines, sr->lines_cap,
 		     sr->lines_len + sr->scratch.len, UINT32_MAX) < 0)
 		return PD_ERR_NOMEM;
+	if (sr->nr_line_ents >= UINT32_MAX ||
+	    PDC_GROW(NULL, sr->line_ents, sr->alloc_line_ents,
+		     sr->nr_line_ents + 1, UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
 	e = pdc_arena_alloc(&sr->arena, NULL, sizeof(*e));
 	if (!e)
 		return PD_ERR_NOMEM;
 	e->k = k;
+	e->id = (uint32_t)sr->nr_line_ents;
+	sr->line_ents[sr->nr_line_ents++] = e;
 	e->off = (uint32_t)sr->lines_len;
 	e->len = (uint32_t)sr->scratch.len;
 	memcpy(sr->lines + sr->lines_len, sr->scratch.p, sr->scratch.len);
 	sr->lines_len += sr->scratch.len;
 	pdc_hash_fill(&sr->line_hash, slot, h, e);
-	*out = e;
+	*out = e->id;
+	return 0;
+}
+
+static bool leaf_eq(const void *item, const void *key)
+{
+	return memcmp(item, key, sizeof(struct pda_frame)) == 0;
+}
+
+/* The kept copy of leaf (made the first time) in *out.  0 or
+ * PD_ERR_NOMEM. */
+static int leaf_copy(struct script_run *sr, const struct pda_frame *leaf,
+		     const struct pda_frame **out)
+{
+	const uint64_t h = pdc_hash_bytes(leaf, sizeof(*leaf));
+	struct pdc_hash_slot *slot;
+	struct pda_frame *copy;
+
+	if (pdc_hash_reserve(NULL, &sr->leaf_hash) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&sr->leaf_hash, h, leaf_eq, leaf);
+	if (!slot->item) {
+		copy = pdc_arena_alloc(&sr->arena, NULL, sizeof(*copy));
+		if (!copy)
+			return PD_ERR_NOMEM;
+		*copy = *leaf;
+		pdc_hash_fill(&sr->leaf_hash, slot, h, copy);
+	}
+	*out = slot->item;
 	return 0;
 }
 
@@ -535,10 +602,8 @@ static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
 	e->fields = fields;
 	e->callchain = callchain;
 	leaf = leaf_of(fr, nr);
-	if (leaf) {
-		e->leaf = *leaf;
-		e->has_leaf = true;
-	}
+	if (leaf && leaf_copy(sr, leaf, &e->leaf) < 0)
+		return PD_ERR_NOMEM;
 	if (callchain && (fields & PDE_SF(IP))) {
 		if (sr->nr_ids + nr > UINT32_MAX ||
 		    PDC_GROW(NULL, sr->ids, sr->alloc_ids, sr->nr_ids + nr,
@@ -588,17 +653,19 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 
 	if (e && e->fields == fields && e->callchain == callchain &&
 	    callchain) {
-		const struct line_ent *const *ids = sr->ids + e->first;
+		const uint32_t *ids = sr->ids + e->first;
 
 		rc = pde_script_raw(&sr->w, "\n", 1);
-		for (uint32_t i = 0; i < e->nr && rc == 0; i++)
-			rc = pde_script_raw(&sr->w, sr->lines + ids[i]->off,
-					    ids[i]->len);
+		for (uint32_t i = 0; i < e->nr && rc == 0; i++) {
+			const struct line_ent *l = sr->line_ents[ids[i]];
+
+			rc = pde_script_raw(&sr->w, sr->lines + l->off, l->len);
+		}
 		return rc;
 	}
 	if (e && !callchain) {
-		fr = e->has_leaf ? &e->leaf : NULL;
-		nr = e->has_leaf;
+		fr = e->leaf;
+		nr = e->leaf != NULL;
 	} else if (e) {
 		/* another form than the entry's: its frames were kept */
 		fr = e->frames;
@@ -645,11 +712,13 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 		if (rc < 0)
 			return rc;
 	}
-	if ((f & PDE_SF(INSNLEN)) && (s->mask & PD_SAMPLE_IP)) {
-		rc = pda_branch_insn_len(sr->br, s, it->comm, s->ip,
-					 &l->insn_len);
+	if ((f & (PDE_SF(INSNLEN) | PDE_SF(INSN))) &&
+	    (s->mask & PD_SAMPLE_IP)) {
+		rc = pda_branch_insn(sr->br, s, it->comm, s->ip, sr->insn,
+				     &l->insn_len);
 		if (rc < 0)
 			return rc;
+		l->insn = sr->insn;
 	}
 	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
 			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
@@ -719,7 +788,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 			e = &sr->stacks[*it->cookie - 1];
 		}
 	}
-	leaf = e ? (e->has_leaf ? &e->leaf : NULL) : leaf_of(fr, nr);
+	leaf = e ? e->leaf : leaf_of(fr, nr);
 	if ((o->syms.nr &&
 	     (!leaf || !leaf->sym || !in_names(&o->syms, leaf->sym))) ||
 	    (o->dsos.nr && !dso_matches(&o->dsos, leaf ? leaf->dso : NULL))) {
@@ -753,10 +822,12 @@ static void free_run(struct script_run *sr)
 		free(sr->stacks[i].frames);
 	free(sr->stacks);
 	free(sr->ids);
+	free(sr->line_ents);
 	free(sr->br_ends);
 	pda_branch_free(sr->br);
 	free(sr->lines);
 	pdc_hash_release(NULL, &sr->line_hash);
+	pdc_hash_release(NULL, &sr->leaf_hash);
 	pdc_arena_release(&sr->arena, NULL);
 	pdc_strbuf_release(&sr->scratch);
 }
@@ -806,7 +877,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
-				      PDE_SF(BRSTACK) | PDE_SF(ADDR)))
+				      PDE_SF(INSN) | PDE_SF(BRSTACK) |
+				      PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
@@ -823,6 +895,14 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	out = ctx_open_output(ctx, o->output);
 	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
 		die(ctx, "out of memory");
+	if (tod_known(f)) {
+		const struct pd_env *env;
+
+		(void)pd_file_env(f, &env);
+		sr.w.tod = true;
+		sr.w.tod_ns = env->clock_data.tod_ns;
+		sr.w.clock_ns = env->clock_data.clockid_ns;
+	}
 	cmd_progress_init(&prog, ctx);
 	sr.nr_recorded = pd_file_nr_evsels(f);
 	rc = pda_capture_run(&sr.c);

@@ -447,14 +447,18 @@ void cmd_progress_end(struct cmd_progress *p)
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level)
 {
-	if (pda_parallel_stats(par)->nr_cpu_wide)
+	const struct pda_parallel_stats *st = pda_parallel_stats(par);
+
+	if (st->nr_cpu_wide && !st->pid_only)
 		return pda_capture_set_err(
 			c, PD_ERR_UNSUPPORTED,
 			"a system-wide capture (CPU-wide switch records, perf "
-			"record -a or -C): its parallelism is not the "
-			"workload's, and perf refuses latency for it too; "
-			"record the workload alone (perf record "
-			"--switch-events -- CMD)");
+			"record -a or -C): its parallelism is every task's on "
+			"the host, not a workload's, and perf refuses latency "
+			"for it; choose one process (report: --pid PID; fold "
+			"and flame: --pid-filter PID) for its threads' "
+			"parallelism, or record the workload alone (perf "
+			"record --switch-events -- CMD)");
 	if (!when)
 		return PD_ERR_API; /* two passes: the caller checked */
 	return pda_parallel_at(par, when, level);
@@ -493,13 +497,17 @@ static void need_switches(struct pd_ctx *ctx, const char *path,
 }
 
 struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
-				      struct pd_file *f)
+				      struct pd_file *f, const uint32_t *pids,
+				      size_t nr_pids)
 {
 	struct pda_parallel *par;
 
 	need_switches(ctx, path, f, "latency and parallelism are");
 	if (pda_parallel_new(f, NULL, &par) < 0)
 		die(ctx, "out of memory");
+	/* on a system-wide capture, that process's own parallelism */
+	if (nr_pids == 1 && pda_parallel_set_pid(par, pids[0]) < 0)
+		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	return par;
 }
 
@@ -516,11 +524,38 @@ struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 				  struct pd_file *f)
 {
 	struct pda_offcpu *oc;
+	char err[256] = "";
+	int rc;
 
-	need_switches(ctx, path, f, "off-CPU time is");
 	if (pda_offcpu_new(NULL, &oc) < 0)
 		die(ctx, "out of memory");
+	rc = pda_offcpu_tracepoints(oc, f, err, sizeof(err));
+	if (rc == PD_ERR_FORMAT)
+		die(ctx, "'%s': %s", path, err);
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
+	/* sched:sched_switch samples are switches of their own */
+	if (rc == 0)
+		need_switches(ctx, path, f, "off-CPU time is");
 	return oc;
+}
+
+void cmd_offcpu_warn(struct pd_ctx *ctx, const char *path,
+		     const struct pda_offcpu *oc)
+{
+	const struct pda_offcpu_stats *st = pda_offcpu_stats(oc);
+
+	if (st->nr_bad_tp)
+		warning(ctx, "'%s': %" PRIu64 " sched_switch sample%s without "
+			     "the fields its format names: left out",
+			path, st->nr_bad_tp, PLURAL(st->nr_bad_tp));
+	/* a thread's last switch-out (its exit) has none: only more */
+	if (st->nr_unpaired > st->nr_spans && st->nr_unpaired > 1)
+		warning(ctx, "'%s': %" PRIu64 " of %" PRIu64 " switch-outs "
+			     "have no switch-in after them, their waits not "
+			     "counted: record with --switch-events too, or "
+			     "system-wide (-a)",
+			path, st->nr_unpaired, st->nr_out);
 }
 
 int cmd_switch_note(struct pda_parallel *par, struct pda_offcpu *oc,
@@ -564,9 +599,11 @@ void cmd_capture_skip_warn(struct pd_ctx *ctx, const struct pda_capture *c,
 			   const char *why)
 {
 	const struct pda_capture_stats *cs = pda_capture_stats(c);
+	const uint64_t before = what == PDA_CAPTURE_BAD_SAMPLE ? cs->nr_bad_samples
+				: what == PDA_CAPTURE_UNKNOWN_ID ? cs->nr_unknown_id
+								 : cs->nr_stack_errors;
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE ? !cs->nr_bad_samples
-					   : !cs->nr_stack_errors)
+	if (!before)
 		warning(ctx, "'%s': %s", path, why);
 }
 

@@ -51,6 +51,8 @@ static const struct cmd_entry cmds[] = {
 	  cmd_script_summary, cmd_script_options },
 	{ "stat", cmd_stat, CMD_NEEDS_INPUT, cmd_stat_usage, cmd_stat_summary,
 	  cmd_stat_options },
+	{ "timeline", cmd_timeline, CMD_NEEDS_INPUT, cmd_timeline_usage,
+	  cmd_timeline_summary, cmd_timeline_options },
 };
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -618,20 +618,31 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
  * Latency or parallelism asked of capture f (path): its parallelism to
  * note the switch records into (pda_parallel_note from the capture's
  * order_fn); exits when f has no switch records, saying how to record
- * them, as perf refuses.  Free with pda_parallel_free().
+ * them, as perf refuses.  With exactly one of pids (the command's
+ * process filter), a system-wide capture's parallelism is that
+ * process's (pda_parallel_set_pid()); without, cmd_parallel_level()
+ * refuses one.  Free with pda_parallel_free().
  */
 struct pda_parallel *cmd_parallel_new(struct pd_ctx *ctx, const char *path,
-				      struct pd_file *f);
+				      struct pd_file *f, const uint32_t *pids,
+				      size_t nr_pids);
 /* After pda_capture_init(): exits unless c reads its capture twice (the
  * switch records in time order first): not a pipe. */
 void cmd_parallel_two_pass(struct pd_ctx *ctx, const char *path,
 			   const struct pda_capture *c);
 struct pda_offcpu;
 /* Off-CPU time asked of capture f (path): its waits to note the switch
- * records into; exits when f has no switch records, saying how to
- * record them.  Free with pda_offcpu_free(). */
+ * records (and sched:sched_switch samples) into; exits when f has
+ * neither, saying how to record them, or when its tracing data is
+ * damaged.  Free with pda_offcpu_free(). */
 struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 				  struct pd_file *f);
+/* After pda_offcpu_finish(): a warning for sched_switch samples that did
+ * not decode, and for switch-outs without a switch-in when they are more
+ * than the waits counted (a per-thread sched_switch capture without
+ * switch records sees no switch-in of its threads). */
+void cmd_offcpu_warn(struct pd_ctx *ctx, const char *path,
+		     const struct pda_offcpu *oc);
 /* A record of a two-pass run's first pass noted in par and oc (either
  * NULL): a capture_order_fn's body.  @return as pda_parallel_note(),
  * pda_offcpu_note(). */
@@ -743,6 +754,9 @@ int cmd_info(int argc, char **argv, struct pd_ctx *ctx);
 int cmd_export(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_export_usage[], cmd_export_summary[],
 	cmd_export_options[];
+int cmd_timeline(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_timeline_usage[], cmd_timeline_summary[],
+	cmd_timeline_options[];
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_report_usage[], cmd_report_summary[],
 	cmd_report_options[];

@@ -513,6 +513,35 @@ int pde_speedscope_timeline(FILE *out, const struct pda_profile *p,
 int pde_chrome(FILE *out, const struct pda_profile *p,
 	       const struct pde_timeline_opts *opts);
 
+/* ---- per-thread lanes in time (pde_tlsvg.c; `pdtool timeline`) ----- */
+
+enum pde_tl_color {
+	PDE_TL_BY_FUNCTION,	/* each sample by its leaf function */
+	PDE_TL_BY_CPU,		/* on-CPU samples one colour */
+};
+
+struct pde_tlsvg_opts {
+	const struct pde_timeline_opts *tl; /* the tracks (with their
+				 * PDE_FF_OFFCPU markers), first sample's
+				 * time, interval and title */
+	enum pde_tl_color color;
+	bool html;		/* an HTML page around the SVG */
+	unsigned width;		/* px; 0: 1200 */
+};
+
+/*
+ * The tracks as lanes, one per track, time left to right: each run of
+ * samples one rectangle (a sample lasts as in pde_speedscope_timeline()),
+ * coloured by its leaf function or all alike, and each PDE_FF_OFFCPU
+ * marker a blue one; a drag zooms into a time range and shows it as
+ * `--time START,END` in seconds as perf prints them, which the other
+ * commands take.  Standalone (no network; the page's script and style
+ * named by the Content-Security-Policy).  @return 0, PD_ERR_NOMEM or
+ * PD_ERR_IO.
+ */
+int pde_timeline_svg(FILE *out, const struct pda_profile *p,
+		     const struct pde_tlsvg_opts *opts);
+
 /* ---- folded stacks (pde_folded.c; `pdtool fold`) ------------------ */
 
 struct pda_profile; /* pda_profile.h */
@@ -539,7 +568,10 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(SYM, "sym") X(DSO, "dso") X(ADDR, "addr") X(SYMOFF, "symoff")     \
 	X(SRCLINE, "srcline") X(PERIOD, "period") X(BRSTACK, "brstack")     \
 	X(WEIGHT, "weight") X(DATA_SRC, "data_src") X(PHYS_ADDR, "phys_addr") \
-	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen")
+	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
+	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
+	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
+	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -620,6 +652,11 @@ struct pde_script {
 	unsigned name_width;	/* events' names padded to it */
 	unsigned data_src_width; /* the widest data_src so far: perf pads
 				  * each to it (a static in perf) */
+	/* tod: the capture's CLOCK_DATA pair, the wall clock (tod_ns, ns
+	 * since the epoch) at the samples' clock's clock_ns; tod false
+	 * without one (perf: "disabled") */
+	bool tod;
+	uint64_t tod_ns, clock_ns;
 	bool failed;		/* a write failed */
 };
 
@@ -645,6 +682,7 @@ struct pde_script_line {
 	 * NULL: no map); NULL when neither field is printed */
 	const struct pda_branch_loc *const *br_ends;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
+	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:
 	 * page faults), addr_loc where it resolved (NULL: no map) */
 	bool addr_sym;
@@ -782,6 +820,8 @@ struct pde_dthist_opts {
 	const char *only;	/* only this type ("foo" matches "struct
 				 * foo", as perf); NULL: every type */
 	const char *input;	/* the capture, for titles */
+	bool cacheline;		/* each type's cache lines with samples
+				 * too, and the fields in each */
 	/* the coverage (pda_datatype_coverage()): samples per reason and
 	 * their words, [nr_why]; NULL: not written */
 	const uint64_t *coverage;
@@ -1052,6 +1092,14 @@ struct pde_doc {
 	size_t nr_type_why;
 	const char *flame;		/* the flame graph, beside the
 					 * report; NULL none */
+	/* the Latency section: the first event's samples by dso,sym with
+	 * their latencies (PDA_REPORT_LATENCY), and its samples, periods
+	 * and latencies at each parallelism level 1..nr_levels ([0]
+	 * unused); NULL: the capture has no switch records (or is
+	 * system-wide, or a pipe) */
+	const struct pda_report *latency;
+	const uint64_t *level_samples, *level_period, *level_latency;
+	unsigned nr_levels;
 };
 
 /* The report as GitHub-flavoured Markdown, as one JSON object with the

@@ -464,6 +464,21 @@ static void ratio_cell(struct docw *w, const struct pda_report *rep,
 			 r->percent ? 100.0 : 1.0, 2, r->percent ? "%" : "");
 }
 
+/* A row's function (its address without a symbol) and module cells, as
+ * the Hotspots and Latency tables show them. */
+static void fn_cell(struct docw *w, const struct pda_report_entry *e)
+{
+	char name[64];
+
+	if (e->sym) {
+		docw_cell_code(w, e->sym);
+	} else {
+		snprintf(name, sizeof(name), "%#" PRIx64, e->addr);
+		docw_cell_code(w, name);
+	}
+	docw_cell_code(w, e->dso ? e->dso : "[unknown]");
+}
+
 static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 {
 	const char *heads[DOCW_MAX_COLS] = {"#",	"Self",	  "Samples",
@@ -516,7 +531,6 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 			const struct pda_report_val *v =
 				pda_report_val(d->hot, tab->members[0], id);
 			const char *line = hottest_line(d->hot_lines, t, e);
-			char name[64];
 
 			docw_row(w);
 			docw_cell_u64(w, i + 1);
@@ -527,14 +541,7 @@ static void sec_hotspots(struct docw *w, const struct pde_doc *d)
 						 : 0.0,
 					 100.0, 2, "%");
 			docw_cell_u64(w, v->samples);
-			if (e->sym) {
-				docw_cell_code(w, e->sym);
-			} else {
-				snprintf(name, sizeof(name), "%#" PRIx64,
-					 e->addr);
-				docw_cell_code(w, name);
-			}
-			docw_cell_code(w, e->dso ? e->dso : "[unknown]");
+			fn_cell(w, e);
 			if (line)
 				docw_cell_code(w, line);
 			else
@@ -835,6 +842,85 @@ static void sec_memory(struct docw *w, const struct pde_doc *d)
 	docw_section_end(w);
 }
 
+/* ---- Latency ----------------------------------------------------------- */
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+/* Where wall-clock time went: the functions by latency beside their CPU
+ * share, and the time at each parallelism level (perf >= 6.15's report
+ * --latency and -s parallelism). */
+static void sec_latency(struct docw *w, const struct pde_doc *d)
+{
+	static const char *const fheads[] = {"#", "Latency", "CPU",
+					     "Samples", "Function", "Module"};
+	static const char *const fkeys[] = {"rank",	"latency_share",
+					    "cpu_share", "samples",
+					    "function", "module"};
+	static const char *const lheads[] = {"Parallelism", "Samples", "CPU",
+					     "Latency"};
+	static const char *const lkeys[] = {"parallelism", "samples",
+					    "cpu_share", "latency_share"};
+	const struct pda_report_table *tab;
+	uint64_t nr, period, latency, lat_sum = 0;
+	size_t rows;
+
+	if (!d->latency || !pda_report_nr_tables(d->latency))
+		return;
+	tab = pda_report_table(d->latency, 0);
+	pda_report_event_totals(d->latency, tab->members[0], &nr, &period);
+	latency = pda_report_event_latency(d->latency, tab->members[0]);
+	rows = tab->nr_rows < d->top ? tab->nr_rows : d->top;
+	docw_section(w, "latency", "Latency");
+	docw_source(w,
+		    "Event %s of %s, each sample's period divided by how many "
+		    "of the workload's threads ran when it was taken (from "
+		    "the context-switch records), as perf >= 6.15's report "
+		    "--latency weighs it: serial phases, which decide "
+		    "wall-clock time, weigh more than parallel ones.  The top "
+		    "%zu functions by latency (pdtool report --latency "
+		    "--no-children -s dso,sym) beside their CPU share, and "
+		    "the time at each parallelism level (-s parallelism).",
+		    tab->event, d->capture, rows);
+	docw_table(w, "functions", 6, fheads, fkeys, "rrrrll");
+	for (size_t i = 0; i < rows; i++) {
+		const uint32_t id = tab->rows[i];
+		const struct pda_report_entry *e =
+			pda_report_entry(d->latency, id);
+		const struct pda_report_val *v =
+			pda_report_val(d->latency, tab->members[0], id);
+
+		docw_row(w);
+		docw_cell_u64(w, i + 1);
+		docw_cell_scaled(w, share(v->latency, latency), 100.0, 2, "%");
+		docw_cell_scaled(w, share(v->period, period), 100.0, 2, "%");
+		docw_cell_u64(w, v->samples);
+		fn_cell(w, e);
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+	for (unsigned l = 1; l <= d->nr_levels; l++)
+		lat_sum += d->level_latency[l];
+	docw_table(w, "parallelism", 4, lheads, lkeys, "rrrr");
+	for (unsigned l = 1; l <= d->nr_levels; l++) {
+		if (!d->level_samples[l])
+			continue;
+		docw_row(w);
+		docw_cell_u64(w, l);
+		docw_cell_u64(w, d->level_samples[l]);
+		docw_cell_scaled(w, share(d->level_period[l], period), 100.0,
+				 2, "%");
+		docw_cell_scaled(w,
+				 share(d->level_latency[l], lat_sum),
+				 100.0, 2, "%");
+		docw_row_end(w);
+	}
+	docw_table_end(w);
+	docw_section_end(w);
+}
+
 /* ---- the report -------------------------------------------------------- */
 
 static void sec_flame(struct docw *w, const struct pde_doc *d)
@@ -853,7 +939,7 @@ typedef void (*section_fn)(struct docw *w, const struct pde_doc *d);
 
 static const section_fn sections[] = {
 	sec_environment,  sec_topdown,	     sec_hotspots,
-	sec_cache,	  sec_branches,	     sec_memory,
+	sec_latency,	  sec_cache,	     sec_branches,	sec_memory,
 	sec_types,	  pde_doc_coverage,
 	pde_doc_validation, sec_flame,
 };

@@ -90,6 +90,79 @@ static size_t text_row(FILE *out, const struct pda_dthist_type *t, size_t i,
 	return r->end > i ? r->end : i + 1;
 }
 
+/* Rows nested deeper are not named in a line's fields. */
+#define MAX_NEST 32
+
+typedef void line_field_fn(void *arg, const char *path, bool first);
+
+/*
+ * The fields of t whose bytes meet cache line l: its innermost members
+ * (an array as one), each by its path from the type ("in.pt.y"; an
+ * anonymous one by its type; a scalar type by its name), in layout
+ * order: which fields share the line, the false-sharing question.
+ */
+static void line_fields(const struct pda_dthist_type *t,
+			const struct pda_dthist_line *l, line_field_fn *fn,
+			void *arg)
+{
+	const char *names[MAX_NEST] = {0};
+	const int64_t lo = (int64_t)(l->line * PDA_DTHIST_LINE),
+		      hi = lo + PDA_DTHIST_LINE;
+	bool first = true;
+
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pda_dthist_row *r = &t->rows[i];
+		const int64_t size = r->size ? (int64_t)r->size : 1;
+		char path[512];
+		size_t len = 0;
+
+		if (r->depth >= MAX_NEST)
+			continue;
+		names[r->depth] = r->name;
+		if (!r->depth || r->end > i + 1 || r->offset >= hi ||
+		    r->offset + size <= lo)
+			continue;
+		path[0] = '\0';
+		for (unsigned d = 1; d <= r->depth && len < sizeof(path); d++)
+			if (names[d])
+				len += (size_t)snprintf(path + len,
+							sizeof(path) - len,
+							"%s%s", len ? "." : "",
+							names[d]);
+		fn(arg, path[0] ? path : r->type, first);
+		first = false;
+	}
+	/* a scalar type is its own field */
+	if (first && t->nr_rows == 1)
+		fn(arg, t->rows[0].type, true);
+}
+
+static void text_field(void *arg, const char *path, bool first)
+{
+	FILE *out = arg;
+
+	if (!first)
+		fputs(", ", out);
+	pde_text_puts(out, path);
+}
+
+/* --cacheline: the type's lines with samples under its members */
+static void text_lines(FILE *out, const struct pda_dthist_type *t)
+{
+	fprintf(out, "%*s %10s %10s  %s\n", VALUE_WIDTH + 1, "Percent",
+		"line", "offset", "fields (64-byte cache lines)");
+	for (size_t k = 0; k < t->nr_lines; k++) {
+		const struct pda_dthist_line *l = &t->lines[k];
+
+		fprintf(out, " %*.2f %10" PRIu64, VALUE_WIDTH,
+			percent(l->period, t->period), l->line);
+		hex10(out, l->line * PDA_DTHIST_LINE);
+		fputs("  ", out);
+		line_fields(t, l, text_field, out);
+		fputc('\n', out);
+	}
+}
+
 static void text_type(FILE *out, const struct pda_dthist_type *t,
 		      const struct pde_dthist_opts *o)
 {
@@ -104,7 +177,24 @@ static void text_type(FILE *out, const struct pda_dthist_type *t,
 	fprintf(out, "%*s %10s %10s  %s\n", VALUE_WIDTH + 1, "Percent",
 		"offset", "size", "field");
 	text_row(out, t, 0, o->color);
+	if (o->cacheline)
+		text_lines(out, t);
 	fputc('\n', out);
+}
+
+static void md_field(void *arg, const char *path, bool first)
+{
+	FILE *out = arg;
+
+	if (!first)
+		fputs(", ", out);
+	pde_md_code(out, path, strlen(path), true);
+}
+
+static void json_field(void *arg, const char *path, bool first)
+{
+	(void)first;
+	pde_json_str(arg, NULL, path);
 }
 
 static void md_type(FILE *out, const struct pda_dthist_type *t,
@@ -140,6 +230,22 @@ static void md_type(FILE *out, const struct pda_dthist_type *t,
 		fputs(" |\n", out);
 	}
 	fputc('\n', out);
+	if (!o->cacheline)
+		return;
+	fputs("| Percent | Samples | Cache line | Offset | Fields |\n"
+	      "|--:|--:|--:|--:|---|\n",
+	      out);
+	for (size_t k = 0; k < t->nr_lines; k++) {
+		const struct pda_dthist_line *l = &t->lines[k];
+
+		fprintf(out, "| %.2f | %" PRIu64 " | %" PRIu64 " | %" PRIu64
+			" | ",
+			percent(l->period, t->period), l->samples, l->line,
+			l->line * PDA_DTHIST_LINE);
+		line_fields(t, l, md_field, out);
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
 }
 
 static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
@@ -172,6 +278,25 @@ static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 		pde_json_end_object(j);
 	}
 	pde_json_end_array(j);
+	if (o->cacheline) {
+		pde_json_begin_array(j, "cache_lines");
+		for (size_t k = 0; k < t->nr_lines; k++) {
+			const struct pda_dthist_line *l = &t->lines[k];
+
+			pde_json_begin_object(j, NULL);
+			pde_json_u64(j, "line", l->line);
+			pde_json_u64(j, "offset", l->line * PDA_DTHIST_LINE);
+			pde_json_u64(j, "samples", l->samples);
+			pde_json_u64(j, "period", l->period);
+			pde_json_double(j, "percent",
+					percent(l->period, t->period));
+			pde_json_begin_array(j, "fields");
+			line_fields(t, l, json_field, j);
+			pde_json_end_array(j);
+			pde_json_end_object(j);
+		}
+		pde_json_end_array(j);
+	}
 	pde_json_end_object(j);
 }
 

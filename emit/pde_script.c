@@ -18,8 +18,10 @@
 #include "pdc_text.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- fields and types ----------------------------------------------- */
 
@@ -437,6 +439,62 @@ static int room(struct pde_script *w, size_t n)
 	return 0;
 }
 
+/*
+ * perf 6.1's misc field (perf_sample__fprintf_start): a letter for each
+ * cpumode the header's misc matches as a mask, (misc & m) == m, so that
+ * a hypervisor sample (3) is "KUH" and a guest user one (5) "KGg" as
+ * perf prints them, then "%*s" of " " in 6 less the letters.
+ */
+static size_t put_misc(char *p, unsigned misc)
+{
+	static const struct {
+		unsigned mode;
+		char c;
+	} modes[] = {{1, 'K'}, {2, 'U'}, {3, 'H'}, {4, 'G'}, {5, 'g'}};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].mode) == modes[i].mode)
+			p[n++] = modes[i].c;
+	do
+		p[n++] = ' ';
+	while (n < 6);
+	return n;
+}
+
+/*
+ * perf 6.1's tod field (tod_scnprintf): the sample's time on the wall
+ * clock, from the capture's CLOCK_DATA pair, as local time
+ * "%F %H:%M:%S" with 6 decimals (9 with --ns), then a space.
+ */
+static size_t put_tod(const struct pde_script *w, char *p, uint64_t t)
+{
+	uint64_t ns = w->tod_ns;
+	char date[64];
+	struct tm tm;
+	time_t sec;
+	int n;
+
+	if (!w->tod) {
+		memcpy(p, "disabled ", 9);
+		return 9;
+	}
+	if (t > w->clock_ns)
+		ns += t - w->clock_ns;
+	else
+		ns -= w->clock_ns - t;
+	sec = (time_t)(ns / 1000000000u);
+	ns %= 1000000000u;
+	if (!localtime_r(&sec, &tm)) {
+		memcpy(p, "failed ", 7);
+		return 7;
+	}
+	strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	n = snprintf(p, 96, "%s.%0*" PRIu64 " ", date, w->ns ? 9 : 6,
+		     w->ns ? ns : ns / 1000);
+	return n > 0 ? (size_t)n : 0;
+}
+
 /* s as text (pdc_text.h), right-aligned in width. */
 static size_t put_name(char *p, size_t cap, const char *s, unsigned width)
 {
@@ -688,6 +746,10 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		*p++ = ']';
 		*p++ = ' ';
 	}
+	if (f & PDE_SF(MISC))
+		p += put_misc(p, s->misc);
+	if (f & PDE_SF(TOD))
+		p += put_tod(w, p, s->time);
 	if (f & PDE_SF(TIME)) {
 		const uint64_t sec = s->time / 1000000000u;
 		const uint64_t ns = s->time % 1000000000u;
@@ -721,6 +783,13 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		p += put_name(p, 1024, l->event, w->name_width);
 		*p++ = ':';
 		*p++ = ' ';
+	}
+	if (f & PDE_SF(FLAGS)) {
+		/* perf_sample__fprintf_flags(): "  %-21s " of the branch
+		 * flags a hardware trace's decoder sets; a sample of any
+		 * other event has none, and perf prints the blank column */
+		memset(p, ' ', 24);
+		p += 24;
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);
@@ -756,6 +825,9 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 			     s->mask & PD_SAMPLE_WEIGHT_STRUCT ? s->weight_var1
 							       : s->weight,
 			     16, false);
+	if (f & PDE_SF(INS_LAT))
+		/* WEIGHT_STRUCT's var2_w: the instruction latency */
+		p += put_dec(p, s->weight_var2, 16, false);
 	w->len = (size_t)(p - w->buf);
 	return 0;
 }
@@ -863,6 +935,29 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 	return rc;
 }
 
+/* " %s" of perf 6.1's get_page_size_name(): unit_number__scnprintf()'s
+ * "4K", "2M" (divided by 1024 while the quotient is over 1), "N/A" for
+ * none. */
+static int add_page_size(struct pde_script *w, uint64_t size)
+{
+	static const char unit[] = "BKMGTPEZY";
+	char tmp[32];
+	size_t n = 1, i = 0;
+
+	tmp[0] = ' ';
+	if (!size) {
+		memcpy(tmp + 1, "N/A", 3);
+		return pde_script_raw(w, tmp, 4);
+	}
+	while (size / 1024 > 1 && i < 8) {
+		size /= 1024;
+		i++;
+	}
+	n += put_dec(tmp + 1, size, 0, false);
+	tmp[n++] = unit[i];
+	return pde_script_raw(w, tmp, n);
+}
+
 int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
@@ -882,10 +977,35 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+	if ((l->fields & PDE_SF(INSN)) && l->insn && l->insn_len) {
+		static const char hex[] = "0123456789abcdef";
+		char tmp[8 + 16 * 3];
+		size_t n = 6;
+
+		memcpy(tmp, " insn:", 6);
+		for (unsigned i = 0; i < l->insn_len && i < 16; i++) {
+			tmp[n++] = ' ';
+			tmp[n++] = hex[l->insn[i] >> 4];
+			tmp[n++] = hex[l->insn[i] & 15];
+		}
+		rc = pde_script_raw(w, tmp, n);
+		if (rc < 0)
+			return rc;
+	}
 	if (l->fields & PDE_SF(PHYS_ADDR)) {
 		if ((rc = room(w, 16)) < 0)
 			return rc;
 		w->len += put_hex(w->buf + w->len, s->phys_addr, 16);
+	}
+	if (l->fields & PDE_SF(DATA_PAGE_SIZE)) {
+		rc = add_page_size(w, s->data_page_size);
+		if (rc < 0)
+			return rc;
+	}
+	if (l->fields & PDE_SF(CODE_PAGE_SIZE)) {
+		rc = add_page_size(w, s->code_page_size);
+		if (rc < 0)
+			return rc;
 	}
 	rc = room(w, 1);
 	if (rc < 0)

@@ -33,6 +33,7 @@
 #include "pdc_alloc.h"
 #include "pda_profile.h"
 #include "pde.h"
+#include "pde_timeline_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -83,8 +84,8 @@ static long stack_path(struct tl *tl, uint32_t s)
 	return (long)n;
 }
 
-/* Sample i of t's end: the next sample's time, at most interval on. */
-static uint64_t sample_end(const struct pde_ff_thread *t, size_t i,
+/* pde_timeline_int.h */
+uint64_t pde_tl_sample_end(const struct pde_ff_thread *t, size_t i,
 			   uint64_t interval)
 {
 	const uint64_t at = t->samples[i].time;
@@ -208,7 +209,7 @@ static int speedscope_track(struct tl *tl, struct pde_json *j,
 	pde_json_begin_array(j, "events");
 	for (size_t i = 0; i < t->nr_samples; i++) {
 		const uint64_t at = rel(tl, t->samples[i].time);
-		const uint64_t to = rel(tl, sample_end(t, i, iv));
+		const uint64_t to = rel(tl, pde_tl_sample_end(t, i, iv));
 		const long n = stack_path(tl, t->samples[i].stack);
 
 		if (n < 0)

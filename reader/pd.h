@@ -386,6 +386,50 @@ PD_API const char *pd_feature_name(unsigned feat);
 PD_API int pd_file_feature(const struct pd_file *f, unsigned feat,
 			   const void **data, size_t *size);
 
+/* ---- tracepoint formats (pd_tracing.c) ------------------------------
+ * HEADER_TRACING_DATA's format files: what each tracepoint's raw sample
+ * bytes (PD_SAMPLE_RAW) hold. */
+
+struct pd_tp_field {
+	const char *name;	/* "prev_pid"; an array without "[N]" */
+	uint32_t offset, size;	/* bytes into the raw data */
+	int is_signed;	/* 0 or 1 */
+};
+
+struct pd_tp_format {
+	const char *system, *name;	/* "sched", "sched_switch" */
+	uint64_t id;		/* the attr's config for this tracepoint */
+	const struct pd_tp_field *fields;
+	size_t nr_fields;
+};
+
+struct pd_tracing;
+
+/*
+ * Parse the size bytes of a HEADER_TRACING_DATA section (pd_file_feature
+ * PD_FEAT_TRACING_DATA).  @return 0 and *out; PD_ERR_FORMAT with errbuf
+ * saying where, and *out holding the formats read before the damage; or
+ * PD_ERR_NOMEM (*out NULL).  Free with pd_tracing_free().
+ */
+PD_API int pd_tracing_parse(const void *data, size_t size,
+			    const struct pd_alloc *alloc,
+			    struct pd_tracing **out, char *errbuf,
+			    size_t errsize);
+/* Accepts NULL. */
+PD_API void pd_tracing_free(struct pd_tracing *t);
+/* The format of tracepoint id (an event's attr.config), or NULL. */
+PD_API const struct pd_tp_format *
+pd_tracing_format(const struct pd_tracing *t, uint64_t id);
+/* fmt's field name, or NULL (fmt may be NULL). */
+PD_API const struct pd_tp_field *pd_tp_field(const struct pd_tp_format *fmt,
+					     const char *name);
+/* An integer field of 1, 2, 4 or 8 bytes from a sample's raw bytes, in
+ * the recording host's byte order, sign-extended when signed.  @return 0,
+ * or PD_ERR_FORMAT (fl NULL, another size, or past raw_size). */
+PD_API int pd_tp_field_int(const struct pd_tracing *t,
+			   const struct pd_tp_field *fl, const void *raw,
+			   size_t raw_size, int64_t *v);
+
 struct pd_env;
 /*
  * Decode the feature sections (once; again after pipe-mode HEADER_FEATURE
@@ -408,8 +452,10 @@ enum pd_reader_flags {
 	PD_READ_QUIET = 1u << 2,
 	/* a mapped capture's pages mapped ahead of the records and handed
 	 * back behind them on a thread of the reader's own, so that the
-	 * caller's thread takes no page faults for the file (ignored for a
-	 * stream, and with ORDERED) */
+	 * caller's thread takes no page faults for the file; and its zstd
+	 * chunks inflated ahead of the caller on another (which then
+	 * allocates through the open's hooks too: they must be
+	 * thread-safe).  Ignored for a stream, and with ORDERED */
 	PD_READ_PAGER = 1u << 3,
 };
 

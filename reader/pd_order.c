@@ -14,8 +14,11 @@
  * A record that stays where it is until the file is closed (the mapping,
  * PD_RECF_STABLE) is queued by reference; the others (out of a
  * compressed chunk, or a stream's buffer) are copied into the queue
- * buffer.  A mapped page handed back behind the reader (release_behind)
- * reads back from the file when a queued record is delivered.
+ * buffer.  The reader hands mapped pages back behind it (release_behind)
+ * only before the oldest record queued at the last round (order_keep):
+ * a page handed back under a queued record would read back from the
+ * file when the record is delivered and stay, so that the pages mapped
+ * grew with the file.
  *
  * O5: all the queue allocates counts against MAX_QUEUE_BYTES: the index
  * (a struct qent per record), the merge's other array and run starts,
@@ -79,6 +82,7 @@ int pd_order_init(struct pd_reader *r)
 	if (!r->order)
 		return PD_ERR_NOMEM;
 	r->order->flush_at_end_only = r->f->hdr.kind == PD_KIND_DIR;
+	r->order_keep = 0; /* all is queued until the first round */
 	return 0;
 }
 
@@ -303,6 +307,13 @@ static int flush_upto(struct pd_reader *r, uint64_t limit)
 	o->nout = nready;
 	o->out_pos = 0;
 	o->last_flushed = o->q[nready - 1].time;
+	/* the mapped records queued, those delivered now included: once a
+	 * round, so a scan of the queue is as cheap as its sort */
+	r->order_keep = UINT64_MAX;
+	for (size_t i = 0; i < o->nq; i++)
+		if ((o->q[i].flags & PD_RECF_STABLE) &&
+		    o->q[i].offset < r->order_keep)
+			r->order_keep = o->q[i].offset;
 	return 0;
 }
 

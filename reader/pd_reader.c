@@ -148,6 +148,7 @@ void pd_reader_free(struct pd_reader *r)
 	if (!r)
 		return;
 	m = &r->f->mem;
+	pd_ahead_stop(r);
 	pager_stop(r);
 	pd_order_release(r);
 	if (r->dctx)
@@ -437,17 +438,23 @@ static void pager_publish(struct pd_reader *r)
 	r->released = r->pos;
 }
 
+void pd_thread_stop(pthread_t thread, pthread_mutex_t *mu,
+		    pthread_cond_t *cv, bool *stop)
+{
+	pthread_mutex_lock(mu);
+	*stop = true;
+	pthread_cond_signal(cv);
+	pthread_mutex_unlock(mu);
+	pthread_join(thread, NULL);
+}
+
 static void pager_stop(struct pd_reader *r)
 {
 	struct pd_pager *pg = r->pager;
 
 	if (!pg)
 		return;
-	pthread_mutex_lock(&pg->mu);
-	pg->stop = true;
-	pthread_cond_signal(&pg->cv);
-	pthread_mutex_unlock(&pg->mu);
-	pthread_join(pg->thread, NULL);
+	pd_thread_stop(pg->thread, &pg->mu, &pg->cv, &pg->stop);
 	pthread_cond_destroy(&pg->cv);
 	pthread_mutex_destroy(&pg->mu);
 	pd_free(&r->f->mem, pg);
@@ -465,6 +472,8 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 			pager_publish(r);
 		return;
 	}
+	if (r->order && rec_off > r->order_keep)
+		rec_off = r->order_keep; /* pd_order.c reads them there */
 	if (!reg->unmap || rec_off < r->released + 2 * RELEASE_STEP)
 		return;
 	from = r->released > reg->start ? r->released : reg->start;
@@ -508,7 +517,7 @@ static void prefetch_ahead(struct pd_reader *r, const struct pd_region *reg)
  * The next record from the file itself (not from a compressed chunk).
  * 1 record, 0 end, <0 error.
  */
-static int next_outer(struct pd_reader *r, struct pd_rec *rec)
+int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 {
 	struct pd_file *f = r->f;
 	uint32_t size;
@@ -634,16 +643,29 @@ static int next_outer(struct pd_reader *r, struct pd_rec *rec)
 	return 0;
 }
 
+/*
+ * Inflating on a thread of the reader's own (pd_decomp.c) where it may
+ * use a second CPU, as the pager does: a mapped capture read in file
+ * order.
+ */
+static bool ahead_wanted(const struct pd_reader *r)
+{
+	return (r->flags & PD_READ_PAGER) && !(r->flags & PD_READ_ORDERED) &&
+	       r->f->fd < 0;
+}
+
 /* Records waiting in the decompressed buffer come first. */
 static int next_raw(struct pd_reader *r, struct pd_rec *rec)
 {
 	int rc;
 
+	if (r->ahead)
+		return pd_ahead_next(r, rec);
 	for (;;) {
 		rc = pd_decomp_next(r, rec);
 		if (rc != 0 || r->dstop)
 			return rc;
-		rc = next_outer(r, rec);
+		rc = pd_reader_next_outer(r, rec);
 		if (rc <= 0) {
 			if (rc == 0)
 				PD_TRY(pd_decomp_region_end(r));
@@ -652,6 +674,8 @@ static int next_raw(struct pd_reader *r, struct pd_rec *rec)
 		if ((rec->type == PD_REC_COMPRESSED ||
 		     rec->type == PD_REC_COMPRESSED2) &&
 		    !(r->flags & PD_READ_KEEP_COMPRESSED)) {
+			if (ahead_wanted(r) && pd_ahead_start(r, rec))
+				return pd_ahead_next(r, rec);
 			rc = pd_decomp_chunk(r, rec);
 			if (rc < 0)
 				return rc;
@@ -675,7 +699,7 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 	uint32_t type, size;
 
 	if (f->fd >= 0 || r->region >= f->nr_regions || r->dpos != r->dlen ||
-	    r->dstop)
+	    r->dstop || r->ahead)
 		return 0;
 	reg = &f->regions[r->region];
 	if (reg->end - r->pos < REC_HDR)
@@ -752,6 +776,7 @@ static void release_all(struct pd_reader *r)
 	if (r->released_all)
 		return;
 	r->released_all = true;
+	pd_ahead_stop(r);
 	pager_stop(r);
 	for (size_t i = 0; i < f->nr_regions; i++) {
 		const struct pd_region *reg = &f->regions[i];

@@ -7,9 +7,12 @@
 
 #include "pd_int.h"
 
+#include <pthread.h>
+
 struct ZSTD_DCtx_s;
 struct pd_order;
 struct pd_pager;
+struct pd_ahead;
 
 struct pd_reader {
 	struct pd_file *f;
@@ -22,6 +25,9 @@ struct pd_reader {
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
 	bool released_all;	/* at the end, all of them (release_all) */
+	uint64_t order_keep;	/* time order: the oldest mapped record
+				 * still queued at the last round (pd_order.c
+				 * flush_upto); release_behind keeps its pages */
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
 
@@ -47,10 +53,18 @@ struct pd_reader {
 	struct pd_order *order;
 	struct pd_reader_stats stats;
 	struct pd_pager *pager;	/* PD_READ_PAGER's thread, or NULL */
+	/* PD_READ_PAGER's thread that walks the file and inflates its
+	 * chunks ahead (pd_decomp.c), or NULL: while it runs, region and
+	 * pos are its, and dbuf is the buffer of its the caller walks */
+	struct pd_ahead *ahead;
 };
 
 /* pd_reader.c */
 int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec);
+int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec);
+/* Set *stop under mu, wake the thread waiting on cv and join it. */
+void pd_thread_stop(pthread_t thread, pthread_mutex_t *mu,
+		    pthread_cond_t *cv, bool *stop);
 int pd_rec_extent(struct pd_reader *r, const unsigned char *p, size_t avail,
 		  uint64_t off, uint32_t *rec_size, uint64_t *payload);
 void pd_reader_damage(struct pd_reader *r, uint64_t off, uint64_t unread,
@@ -78,6 +92,11 @@ static inline void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
 int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);
 int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec);
 int pd_decomp_region_end(struct pd_reader *r);
+/* 1: a thread inflates from rec (the first chunk met) on, the records
+ * come from pd_ahead_next; 0: it did not start, read on as before */
+int pd_ahead_start(struct pd_reader *r, const struct pd_rec *rec);
+int pd_ahead_next(struct pd_reader *r, struct pd_rec *rec);
+void pd_ahead_stop(struct pd_reader *r);
 
 /* pd_order.c */
 int pd_order_init(struct pd_reader *r);

@@ -243,6 +243,30 @@ callchains (-g) on the cpu-clock samples, 999 Hz." \
 	"$R --switch-events -g -e cpu-clock -F 999 -o offcpu.perf.data -- bin/offcpu 100"
 fi
 
+# needs tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing): perf
+# reads the tracepoint's format from it into HEADER_TRACING_DATA
+name_wanted=sched/offcpusw; if want "$@"; then
+record sched/offcpusw offcpu "The offcpu workload (testdata/offcpu.md) \
+recorded with the sched:sched_switch tracepoint and its callchains (-g) as \
+the only sampled event, and context-switch records (--switch-events): \
+each sample is a switch-out of the workload's thread, with the stack it \
+blocked in and the next task's pid; the switch records give the same waits \
+(pdtool fold --off-cpu pairs the two; tests/cli/fold/offcpu-sched.test).  \
+The tracepoint's fields are read from the capture's HEADER_TRACING_DATA." \
+	"$R --switch-events -g -e sched:sched_switch -o sched/offcpusw.perf.data -- bin/offcpu 100"
+fi
+
+# system-wide: the host's other tasks are in it too (their comms and maps)
+name_wanted=sched/sysw; if want "$@"; then
+record sched/sysw phases "The phases workload (serial, 2 threads, 4 \
+threads, 0.1 s each) recorded system-wide (-a) with context-switch records \
+(--switch-events: CPU-wide ones) beside whatever else the host ran: \
+latency for one process of a system-wide capture (pdtool report --pid, \
+fold --pid-filter; tests/cli/report/sysw-pid.test).  cpu-clock, 499 Hz, \
+on a 2-CPU host; chrt as in phasescg." \
+	"$R -a --switch-events -e cpu-clock -F 499 -o sched/sysw.perf.data -- chrt -f 1 bin/phases 100"
+fi
+
 name_wanted=group; if want "$@"; then
 record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
 sampling (the leader samples; each sample reads the group: \
@@ -463,6 +487,23 @@ fi
 name_wanted=dtarm-aarch64; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtarm-aarch64 src/dtarm.c
+fi
+# dtcall: accesses through a call's result (dtypes.md), checked per
+# instruction by tests/unit/check_datatype.c; no capture
+name_wanted=dtcall; if want "$@"; then
+	gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall src/dtcall.c
+	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-aarch64 src/dtcall.c
+fi
+# i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
+# libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
+# aarch64 cross compilers), checked per instruction; no capture
+name_wanted=dtypes-i386; if want "$@"; then
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-i386 src/dtypes.c
+	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtcall-i386 src/dtcall.c
 fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \

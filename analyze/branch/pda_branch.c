@@ -304,6 +304,15 @@ int pda_branch_locate(struct pda_branch *b, const struct pd_sample *sample,
 int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
 			const char *comm, uint64_t addr, unsigned *len)
 {
+	unsigned char bytes[16];
+
+	return pda_branch_insn(b, sample, comm, addr, bytes, len);
+}
+
+int pda_branch_insn(struct pda_branch *b, const struct pd_sample *sample,
+		    const char *comm, uint64_t addr, unsigned char bytes[16],
+		    unsigned *len)
+{
 	struct pda_elf_arch ar;
 	struct pda_elf *elf;
 	const struct loc_ent *e;
@@ -333,8 +342,11 @@ int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
 		return 0;
 	p = code;
 	at = e->dso_addr;
-	if (cs_disasm_iter(b->cs.h, &p, &n, &at, b->cs.insn))
+	if (cs_disasm_iter(b->cs.h, &p, &n, &at, b->cs.insn) &&
+	    b->cs.insn->size <= 16) {
 		*len = b->cs.insn->size;
+		memcpy(bytes, code, *len);
+	}
 	return 0;
 }
 

@@ -207,6 +207,12 @@ int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
 int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
 			const char *comm, uint64_t addr, unsigned *len);
 
+/* The same, with the instruction's *len bytes in bytes[0..16) (perf's
+ * `perf script -F insn`). */
+int pda_branch_insn(struct pda_branch *b, const struct pd_sample *sample,
+		    const char *comm, uint64_t addr, unsigned char bytes[16],
+		    unsigned *len);
+
 /* Sort the rows; pda_branch_add may not follow.  @return 0 or NOMEM. */
 int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort);
 

@@ -56,6 +56,8 @@ struct pda_datatype {
 	struct pda_annot_cs cs;	/* for the arch and mode last decoded */
 	const char *unknown, *stackop, *canary; /* interned pseudo types */
 	struct edge *edges;	/* walk_addrs()'s forward branches */
+	struct pda_elf *walk_elf; /* the binary walk_addrs() walks: its
+				   * callees' code */
 	size_t nr_edges, alloc_edges;
 };
 
@@ -334,11 +336,12 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
  * or what register reg held at pc, plus val (VAR: DWARF's variables at
  * pc say what that is), or the 8 bytes loaded at pc from memory at
  * register reg + val (LOAD: the variable there, a pointer, says what
- * they point to) or at address val (GLOAD: a global pointer).  A
- * register nothing is known of holds "itself here": VAR at the
- * instruction, delta 0.
+ * they point to) or at address val (GLOAD: a global pointer), or what
+ * the function at address pc returned, plus val (RET: its DWARF return
+ * type says what it points to; reg -1).  A register nothing is known of
+ * holds "itself here": VAR at the instruction, delta 0.
  */
-enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD };
+enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD, R_RET };
 
 struct rval {
 	enum rkind kind;
@@ -495,6 +498,29 @@ static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
 	return (in->id == ARM64_INS_B &&
 		in->detail->arm64.cc == ARM64_CC_INVALID) ||
 	       in->id == ARM64_INS_BR;
+}
+
+/* Whether in is an alignment filler that changes nothing: nop, and the
+ * long no-ops compilers pad with (lea %esi,0(%esi,%eiz,1); xchg %ax,%ax;
+ * mov %edi,%edi). */
+static bool padding(const struct pda_datatype *dt, const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (dt->cs.arch == CS_ARCH_ARM64)
+		return in->id == ARM64_INS_NOP;
+	if (in->id == X86_INS_NOP)
+		return true;
+	if (x->op_count != 2 || o[0].type != X86_OP_REG)
+		return false;
+	if (in->id == X86_INS_LEA)
+		return o[1].mem.base == o[0].reg && !o[1].mem.disp &&
+		       (o[1].mem.index == X86_REG_INVALID ||
+			o[1].mem.index == X86_REG_EIZ ||
+			o[1].mem.index == X86_REG_RIZ);
+	return (in->id == X86_INS_XCHG || in->id == X86_INS_MOV) &&
+	       o[1].type == X86_OP_REG && o[1].reg == o[0].reg;
 }
 
 /* A register of op, or -1. */
@@ -715,6 +741,60 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 	return 0;
 }
 
+/* The register an i386 thunk at target loads its return address into
+ * (`mov (%esp), REG; ret`: how position-independent code finds its
+ * GOT), or -1.  i386's DWARF numbers are the encoding's. */
+static int pc_thunk(const struct pda_datatype *dt, uint64_t target)
+{
+	const unsigned char *c;
+	size_t len;
+	int reg;
+
+	if (!dt->walk_elf || pda_elf_code(dt->walk_elf, target, 4, &c, &len) ||
+	    len < 4 || c[0] != 0x8b || (c[1] & 0xc7) != 0x04 || c[2] != 0x24 ||
+	    c[3] != 0xc3)
+		return -1;
+	reg = (c[1] >> 3) & 7;
+	return reg == 4 ? -1 : reg;
+}
+
+/* After a direct call, the return register (DWARF 0: rax, eax, x0)
+ * holds what the callee returned, as perf's tracking of calls takes it;
+ * an indirect call's callee is not known, its result stays "itself".
+ * A call to an i386 PC thunk leaves an address instead: the call's
+ * next one, the GOT's base once the add that follows moves it. */
+static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
+			struct regs *st)
+{
+	int64_t target;
+	int reg;
+
+	if (dt->cs.arch == CS_ARCH_ARM64) {
+		const cs_arm64 *x = &in->detail->arm64;
+
+		if (in->id != ARM64_INS_BL || x->op_count != 1 ||
+		    x->operands[0].type != ARM64_OP_IMM)
+			return;
+		target = x->operands[0].imm;
+	} else {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (in->id != X86_INS_CALL || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
+			return;
+		target = x->operands[0].imm;
+		if (dt->cs.mode == CS_MODE_32 &&
+		    (reg = pc_thunk(dt, (uint64_t)target)) >= 0) {
+			forget(&st->r[reg], reg, in->address + in->size);
+			st->r[reg].kind = R_ADDR;
+			st->r[reg].val = (int64_t)(in->address + in->size);
+			return;
+		}
+	}
+	forget(&st->r[0], -1, (uint64_t)target);
+	st->r[0].kind = R_RET;
+}
+
 /*
  * What in does to the registers: x86 lea of a RIP-relative address and
  * aarch64 adr and adrp load an address; a register move copies what the
@@ -803,6 +883,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	for (unsigned i = 0; i < nr_sets; i++)
 		if (sets[i].dst >= 0 && sets[i].dst < NR_DWREGS)
 			st->r[sets[i].dst] = sets[i].v;
+	ret_of_call(dt, in, st);
 }
 
 /*
@@ -811,6 +892,22 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
  * to it agrees on; after a jump or return, only what jumped to it), and
  * knows nothing where a backward branch alone leads.
  */
+/* The ways to the instruction at addr: the branches to it, met with the
+ * way from the one before when that one goes on (*live). */
+static void enter(const struct pda_datatype *dt, struct regs *st,
+		  uint64_t addr, bool *live)
+{
+	for (size_t i = 0; i < dt->nr_edges; i++) {
+		if (dt->edges[i].target != addr)
+			continue;
+		if (*live)
+			meet(st, &dt->edges[i].r, addr);
+		else
+			*st = dt->edges[i].r;
+		*live = true;
+	}
+}
+
 static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 		      size_t len, uint64_t start, uint64_t pc, struct regs *st)
 {
@@ -826,16 +923,11 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 		const cs_insn *in = dt->cs.insn;
 		uint64_t t;
 
-		/* the ways to this instruction: the branches to it */
-		for (size_t i = 0; i < dt->nr_edges; i++) {
-			if (dt->edges[i].target != in->address)
-				continue;
-			if (live)
-				meet(st, &dt->edges[i].r, in->address);
-			else
-				*st = dt->edges[i].r;
-			live = true;
-		}
+		enter(dt, st, in->address, &live);
+		/* a filler after a jump or a return is no way in: the
+		 * branches past it say what the registers hold */
+		if (!live && padding(dt, in))
+			continue;
 		if (!live)
 			regs_init(st, in->address);
 		live = true;
@@ -853,6 +945,8 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 		if (ends_flow(dt, in))
 			live = false;
 	}
+	if (addr == pc)
+		enter(dt, st, pc, &live);
 	if (!live)
 		regs_init(st, pc);
 	return 0;
@@ -953,7 +1047,9 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		struct regs st;
 		const struct rval *v = &st.r[a.reg];
 
+		dt->walk_elf = elf;
 		rc = walk_addrs(dt, code, len, start, vaddr, &st);
+		dt->walk_elf = NULL;
 		if (rc)
 			return rc;
 		if (v->kind == R_ADDR) {
@@ -964,6 +1060,12 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 			q.reg = -1;
 			q.addr = (uint64_t)v->val;
 			q.deref = true;
+			q.elem = v->elem;
+		} else if (v->kind == R_RET) {
+			/* a call's result, moved by val */
+			q.reg = -1;
+			q.callee = v->pc;
+			q.disp = a.disp + v->val;
 			q.elem = v->elem;
 		} else if (v->kind == R_LOAD) {
 			/* reloaded from a stack slot, or a pointer member

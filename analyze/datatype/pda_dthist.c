@@ -20,6 +20,7 @@ struct entry {
 	const struct pda_datatype_res *first; /* whose DIE gives the layout */
 	struct cell **cells;	/* its offsets, at finish */
 	struct pda_dthist_row *rows; /* pub.rows */
+	struct pda_dthist_line *lines; /* pub.lines */
 	size_t nr_cells, alloc_cells;
 };
 
@@ -64,6 +65,7 @@ void pda_dthist_free(struct pda_dthist *h)
 		return;
 	while ((e = pdc_hash_next(&h->entries, &pos))) {
 		pda_free(h->s, e->rows);
+		pda_free(h->s, e->lines);
 		pda_free(h->s, e->cells);
 		pda_free(h->s, e);
 	}
@@ -234,6 +236,42 @@ static int fill_rows(struct pda_dthist *h, struct entry *e)
 	return 0;
 }
 
+static int cmp_cell(const void *pa, const void *pb)
+{
+	const struct cell *a = *(struct cell *const *)pa;
+	const struct cell *b = *(struct cell *const *)pb;
+
+	return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* e's cache lines with samples, from its cells in offset order. */
+static int fill_lines(struct pda_dthist *h, struct entry *e)
+{
+	struct pda_dthist_line *l;
+	size_t n = 0;
+
+	qsort(e->cells, e->nr_cells, sizeof(*e->cells), cmp_cell);
+	l = pda_zalloc(h->s, (e->nr_cells ? e->nr_cells : 1) * sizeof(*l));
+	if (!l)
+		return PD_ERR_NOMEM;
+	for (size_t k = 0; k < e->nr_cells; k++) {
+		const struct cell *c = e->cells[k];
+		uint64_t line;
+
+		if (c->offset < 0)
+			continue; /* before the type: in no line of it */
+		line = (uint64_t)c->offset / PDA_DTHIST_LINE;
+		if (!n || l[n - 1].line != line)
+			l[n++].line = line;
+		l[n - 1].samples += c->samples;
+		l[n - 1].period += c->period;
+	}
+	e->lines = l;
+	e->pub.lines = l;
+	e->pub.nr_lines = n;
+	return 0;
+}
+
 int pda_dthist_finish(struct pda_dthist *h)
 {
 	size_t pos = 0, n = 0;
@@ -257,6 +295,8 @@ int pda_dthist_finish(struct pda_dthist *h)
 	pos = 0;
 	while ((e = pdc_hash_next(&h->entries, &pos))) {
 		rc = fill_rows(h, e);
+		if (!rc)
+			rc = fill_lines(h, e);
 		if (rc)
 			return rc;
 		h->sorted[n++] = e;

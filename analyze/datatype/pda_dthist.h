@@ -28,6 +28,17 @@ struct pda_dthist_row {
 	uint64_t samples, period; /* of accesses starting in its bytes */
 };
 
+/* The bytes of a type's cache line, from the type's start (as report's
+ * typecln counts them: the type taken as aligned to a line). */
+#define PDA_DTHIST_LINE 64
+
+/* A cache line of a type with samples: those whose access starts in
+ * its bytes. */
+struct pda_dthist_line {
+	uint64_t line;		/* the offset / PDA_DTHIST_LINE */
+	uint64_t samples, period;
+};
+
 /* A type an event's samples accessed in one binary. */
 struct pda_dthist_type {
 	unsigned event;		/* the evsel's index */
@@ -37,6 +48,9 @@ struct pda_dthist_type {
 	uint64_t samples, period;
 	const struct pda_dthist_row *rows; /* the layout; rows[0] the type */
 	size_t nr_rows;
+	const struct pda_dthist_line *lines; /* its lines with samples, in
+					      * offset order */
+	size_t nr_lines;
 };
 
 /* @return 0 and *out, or PD_ERR_NOMEM.  dt must outlive it. */

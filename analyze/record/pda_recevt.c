@@ -507,6 +507,37 @@ static int apply_modifiers(const char *mods, struct rec_evsel *ev,
 	return 0;
 }
 
+void rec_attr_modifiers(const struct perf_event_attr *a, char *buf,
+			size_t size)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		m[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	/* H and G only where they say something the levels did not */
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	m[n] = '\0';
+	snprintf(buf, size, "%s%.*s", n ? ":" : "", (int)n, m);
+}
+
 /* One item of the list; the name keeps what was given. */
 static int parse_item(const char *sysfs, const char *item,
 		      struct rec_evsel *ev, char *err, size_t err_size)

@@ -462,14 +462,70 @@ static int config_events(struct rec *r)
 	return 0;
 }
 
-static int rec_perm_error(struct rec *r, const struct rec_evsel *ev, int e)
+/* /proc/sys/kernel/perf_event_paranoid (2, the kernel's default, when
+ * it cannot be read) */
+static long paranoid_level(void)
 {
 	char line[32];
-	long paranoid = 2;
 
 	if (rec_read_line("/proc/sys/kernel/perf_event_paranoid", line,
-			  sizeof(line)) == 0)
-		paranoid = strtol(line, NULL, 10);
+			  sizeof(line)) < 0)
+		return 2;
+	return strtol(line, NULL, 10);
+}
+
+/* perf 6.1's perf_event_can_profile_kernel: CAP_SYS_ADMIN or CAP_PERFMON
+ * in effect (/proc/self/status's CapEff), or a paranoid level of 1 or
+ * less. */
+static bool can_profile_kernel(void)
+{
+	char line[256];
+	unsigned long long eff = 0;
+	FILE *fp;
+
+	if (paranoid_level() <= 1)
+		return true;
+	fp = fopen("/proc/self/status", "re");
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(fp);
+	return (eff >> 21 & 1) || (eff >> 38 & 1); /* SYS_ADMIN, PERFMON */
+}
+
+/*
+ * perf 6.1's evsel__fallback for EACCES/EPERM: with perf_event_paranoid
+ * above 1 an unprivileged user may not sample the kernel, so an event
+ * that does not exclude it (nor the user: then there is nothing left)
+ * is tried again on user space alone, and named so ("cpu-clock:u").
+ * @return whether it was.
+ */
+static bool user_only_fallback(struct rec *r, struct rec_evsel *ev)
+{
+	long paranoid = paranoid_level();
+	size_t len = strlen(ev->name);
+
+	if (ev->attr.exclude_kernel || ev->attr.exclude_user || paranoid <= 1 ||
+	    len + 2 >= sizeof(ev->name))
+		return false;
+	snprintf(ev->name + len, sizeof(ev->name) - len, "%su",
+		 strchr(ev->name, '/') || strchr(ev->name, ':') ? "" : ":");
+	ev->attr.exclude_kernel = 1;
+	ev->attr.exclude_hv = 1;
+	ev->dumped = false;
+	rlog(r, PD_LOG_INFO,
+	     "kernel.perf_event_paranoid=%ld: recording '%s' without the "
+	     "kernel and hypervisor, as perf does",
+	     paranoid, ev->name);
+	return true;
+}
+
+static int rec_perm_error(struct rec *r, const struct rec_evsel *ev, int e)
+{
+	long paranoid = paranoid_level();
+
 	return rec_errf(r, PD_ERR_IO,
 		    "no permission to record '%s' (%s): "
 		    "/proc/sys/kernel/perf_event_paranoid is %ld; run as root, "
@@ -527,7 +583,8 @@ static int branch_stack_error(struct rec *r, const struct rec_evsel *ev,
 /* -vv: the attr before its first open (again after a fallback changed
  * it), then the call and its result, in perf record -vv's words. */
 static void dump_open(struct rec *r, struct rec_evsel *ev, int32_t tid,
-		      int cpu, int group_fd, int fd, int err)
+		      int cpu, int group_fd, unsigned long flags, int fd,
+		      int err)
 {
 	struct pdc_strbuf b;
 	static const char rule[] =
@@ -543,7 +600,7 @@ static void dump_open(struct rec *r, struct rec_evsel *ev, int32_t tid,
 	pdc_strbuf_addf(&b,
 			"sys_perf_event_open: pid %d  cpu %d  group_fd %d  "
 			"flags %#x",
-			tid, cpu, group_fd, (unsigned)PERF_FLAG_FD_CLOEXEC);
+			tid, cpu, group_fd, (unsigned)flags);
 	if (fd >= 0)
 		pdc_strbuf_addf(&b, " = %d\n", fd);
 	else
@@ -554,6 +611,79 @@ static void dump_open(struct rec *r, struct rec_evsel *ev, int32_t tid,
 	pdc_strbuf_release(&b);
 }
 
+/* What r->missing switched off, off in ev's attr too (perf 6.1's
+ * evsel__disable_missing_features before each open). */
+static void disable_missing(struct rec *r, struct rec_evsel *ev)
+{
+	struct perf_event_attr *a = &ev->attr;
+
+	if (!r->read_lost)
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+	if (r->missing.bpf)
+		a->bpf_event = 0;
+	if (r->missing.ksymbol)
+		a->ksymbol = 0;
+	if (r->missing.mmap2)
+		a->mmap2 = 0;
+	if (r->missing.sample_id_all)
+		a->sample_id_all = 0;
+}
+
+/*
+ * perf 6.1's evsel__detect_missing_features, after EINVAL: the next
+ * feature ev asks for, newest first, that the kernel or the event's PMU
+ * may not know (PERF_FORMAT_LOST before 6.0; an uncore, msr or power
+ * PMU refusing exclude_guest), marked missing for every later open (the
+ * guest exclusion for this event only), with perf -vv's line.  @return false when none is left to try.
+ */
+static bool detect_missing(struct rec *r, struct rec_evsel *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	const char *what;
+
+	if (r->read_lost && (a->read_format & PERF_FORMAT_LOST)) {
+		r->read_lost = false;
+		what = "PERF_FORMAT_LOST support";
+	} else if (!r->missing.bpf && a->bpf_event) {
+		r->missing.bpf = true;
+		what = "bpf_event";
+	} else if (!r->missing.ksymbol && a->ksymbol) {
+		r->missing.ksymbol = true;
+		what = "ksymbol";
+	} else if (!r->missing.cloexec) {
+		r->missing.cloexec = true;
+		what = "cloexec flag";
+	} else if (!r->missing.mmap2 && a->mmap2) {
+		r->missing.mmap2 = true;
+		what = "mmap2";
+	} else if (a->exclude_guest || a->exclude_host) {
+		/* a PMU's refusal (msr, uncore, power: the others take
+		 * it), so each event's own, as perf 6.1 finds it: after
+		 * its own EINVAL, said once */
+		ev->attr.exclude_guest = ev->attr.exclude_host = 0;
+		ev->dumped = false;
+		if (r->missing.exclude_guest)
+			return true;
+		r->missing.exclude_guest = true;
+		what = "exclude_guest, exclude_host";
+	} else if (!r->missing.sample_id_all && !a->sample_id_all) {
+		/* perf tries it last; a sampling capture's records need
+		 * it (what they are read by), so only where unset */
+		r->missing.sample_id_all = true;
+		what = "sample_id_all";
+	} else {
+		return false;
+	}
+	ev->dumped = false;
+	if (r->o.dump) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "switching off %s\n", what);
+		r->o.dump(r->o.dump_arg, msg);
+	}
+	return true;
+}
+
 /* perf_event_open with perf's fallbacks; @return the fd or a pd_err. */
 int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 		 bool *gone)
@@ -561,28 +691,32 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 	struct rec_evsel *ev = &r->ev[e];
 
 	for (;;) {
-		int fd = sys_perf_event_open(&ev->attr, tid, cpu, group_fd,
-					     PERF_FLAG_FD_CLOEXEC);
-		int err = errno;
+		unsigned long flags =
+			r->missing.cloexec ? 0 : PERF_FLAG_FD_CLOEXEC;
+		int fd, err;
 
+		disable_missing(r, ev);
+		fd = sys_perf_event_open(&ev->attr, tid, cpu, group_fd, flags);
+		err = errno;
 		if (r->o.dump)
-			dump_open(r, ev, tid, cpu, group_fd, fd, err);
+			dump_open(r, ev, tid, cpu, group_fd, flags, fd, err);
 
-		if (fd >= 0)
+		if (fd >= 0) {
+			if (ev->fell_back) {
+				/* perf names the event anew from the attr
+				 * it opened with: "cpu-clock:pppH" */
+				char mods[16];
+
+				rec_attr_modifiers(&ev->attr, mods,
+						   sizeof(mods));
+				snprintf(ev->name, sizeof(ev->name),
+					 "cpu-clock%s", mods);
+			}
 			return fd;
+		}
 		if (err == ESRCH && tid > 0) {
 			*gone = true;
 			return -1;
-		}
-		if (err == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
-			/* kernels before 6.0 count no lost samples */
-			for (size_t i = 0; i < r->nr_ev; i++) {
-				r->ev[i].attr.read_format &=
-					~(uint64_t)PERF_FORMAT_LOST;
-				r->ev[i].dumped = false;
-			}
-			r->read_lost = false;
-			continue;
 		}
 		if (ev->precise_max && !ev->precise_spent &&
 		    ev->attr.precise_ip) {
@@ -609,6 +743,8 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 			ev->precise_spent = true;
 			ev->dumped = false;
 		}
+		if (err == EINVAL && detect_missing(r, ev))
+			continue;
 		if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
 		     err == EINVAL) &&
 		    ev->fallback) {
@@ -637,6 +773,9 @@ int rec_open_one(struct rec *r, size_t e, int32_t tid, int cpu, int group_fd,
 		if (err == EOPNOTSUPP &&
 		    (ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
 			return branch_stack_error(r, ev, err);
+		if ((err == EACCES || err == EPERM) &&
+		    user_only_fallback(r, ev))
+			continue;
 		if (err == EACCES || err == EPERM)
 			return rec_perm_error(r, ev, err);
 		if (err == EMFILE)
@@ -1294,10 +1433,16 @@ static int setup(struct rec *r)
 	if (rc < 0)
 		return rc;
 	if (!o->events) {
-		/* perf's default is cycles:P */
+		/* perf's default is cycles:P, of user space alone where the
+		 * kernel may not be profiled (evsel__new_cycles) */
 		r->ev[0].fallback = true;
 		r->ev[0].precise_max = true;
 		r->ev[0].attr.precise_ip = 3;
+		if (!can_profile_kernel()) {
+			r->ev[0].attr.exclude_kernel = 1;
+			snprintf(r->ev[0].name, sizeof(r->ev[0].name),
+				 "cycles:u");
+		}
 	}
 	if ((o->system_wide || o->cpus) && r->nr_ev < REC_MAX_EVENTS) {
 		/* perf 6.1 (record__open's evlist__add_dummy_on_all_cpus):

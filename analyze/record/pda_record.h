@@ -138,6 +138,18 @@ int pda_record_branch_filter(const char *list, uint64_t *mode, char *errbuf,
 			     size_t errbuf_size);
 
 /*
+ * The CPU_PMU_CAPS (x86's core PMU "cpu", when the host has it) and
+ * PMU_CAPS (every other PMU with capabilities: an Arm PMU's slots per
+ * cycle, which the topdown metrics need) feature sections, as perf 6.1
+ * writes them, from the PMUs' caps directories under sysfs (the root of
+ * /sys; tests give another), given to w.  Every capture the recorder
+ * writes has them.  @return 0 or a negative pd_err of w.
+ */
+struct pd_writer;
+int pda_record_pmu_caps(struct pd_writer *w, const char *sysfs,
+			const struct pd_alloc *a);
+
+/*
  * Record as opts say until the workload exits (or, without one, until
  * *stop is set, the duration passes or every target has exited), then
  * finish the capture on opts->out_fd.  stats is filled as far as the run

@@ -60,6 +60,12 @@ int rec_parse_events(const char *list, const char *sysfs,
 		     struct rec_evsel *ev, size_t max, size_t *nr, char *err,
 		     size_t err_size);
 
+/* The modifiers perf 6.1 names an event by when it makes the name from
+ * its attr (evsel__add_modifiers, as after the default cycles fell back
+ * to cpu-clock): ":pppH", ":uH", ":k", or "" for none. */
+void rec_attr_modifiers(const struct perf_event_attr *a, char *buf,
+			size_t size);
+
 /* The host's PMUs from sysfs, ", "-separated, for messages. */
 void rec_list_pmus(const char *sysfs, char *buf, size_t size);
 
@@ -88,7 +94,7 @@ unsigned rec_dsos_build_ids(struct rec_dsos *d, struct pdc_strbuf *b);
 
 /*
  * The feature sections that describe the host and the run, given to w:
- * HOSTNAME ... CPU_TOPOLOGY, PMU_MAPPINGS, CLOCKID.  @return 0 or a
+ * HOSTNAME ... CPU_TOPOLOGY, PMU_MAPPINGS, PMU_CAPS, CLOCKID.  @return 0 or a
  * negative pd_err.
  */
 struct pd_writer;
@@ -145,6 +151,12 @@ struct rec {
 	uint64_t sample_type;
 	size_t id_hdr_size;
 	bool read_lost; /* read_format has PERF_FORMAT_LOST */
+	/* what the kernel refused, switched off in every event opened
+	 * after (perf 6.1's perf_missing_features; exclude_guest: said) */
+	struct {
+		bool bpf, ksymbol, cloexec, mmap2, exclude_guest,
+			sample_id_all;
+	} missing;
 	struct pd_writer *w;
 	struct rec_dsos *dsos;
 	pid_t child;

@@ -677,6 +677,303 @@ static int pmu_mappings(struct pd_writer *w, const struct pd_alloc *a)
 	return rc < 0 ? rc : put_feat(w, PD_FEAT_PMU_MAPPINGS, &b);
 }
 
+/* A cache of the CACHE feature (format.md §4.20). */
+struct cache_level {
+	uint32_t level, line_size, sets, ways;
+	char type[64], size[64], map[1024];
+};
+
+/* cpu's cache indexN as perf 6.1's cpu_cache_level__read: @return 0, 1
+ * when there is no such index, -1 when a file cannot be read. */
+static int cache_read(struct cache_level *c, const char *sysfs, uint32_t cpu,
+		      unsigned idx)
+{
+	static const char *const nums[] = {"level", "coherency_line_size",
+					   "number_of_sets",
+					   "ways_of_associativity"};
+	uint32_t *const vals[] = {&c->level, &c->line_size, &c->sets,
+				  &c->ways};
+	char dir[512], path[640], line[64];
+
+	snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu%u/cache/index%u",
+		 sysfs, cpu, idx);
+	if (access(dir, F_OK) != 0)
+		return 1;
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, nums[i]);
+		if (rec_read_line(path, line, sizeof(line)) < 0)
+			return -1;
+		*vals[i] = (uint32_t)strtoul(line, NULL, 10);
+	}
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if (rec_read_line(path, c->type, sizeof(c->type)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/size", dir);
+	if (rec_read_line(path, c->size, sizeof(c->size)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
+	return rec_read_line(path, c->map, sizeof(c->map)) < 0 ? -1 : 0;
+}
+
+static bool cache_same(const struct cache_level *x, const struct cache_level *y)
+{
+	return x->level == y->level && x->line_size == y->line_size &&
+	       x->sets == y->sets && x->ways == y->ways &&
+	       strcmp(x->type, y->type) == 0 &&
+	       strcmp(x->size, y->size) == 0 && strcmp(x->map, y->map) == 0;
+}
+
+/*
+ * The CACHE feature as perf 6.1's write_cache: every CPU's first four
+ * cache indexes, each distinct cache once (CPUs that share it list it
+ * alike), in order of level (a stable sort: the first CPU's first); u32
+ * version 1, u32 count, then per cache its level, line size, sets and
+ * ways and the type, size and CPU list strings.  Like perf, no section
+ * when a file cannot be read.
+ */
+static int cache_feature(struct pd_writer *w, const char *sysfs,
+			 uint32_t nr_cpus, const struct pd_alloc *a)
+{
+	struct cache_level *c = NULL, cur;
+	size_t n = 0, alloc = 0;
+	struct pdc_strbuf b;
+	int rc = 0;
+
+	for (uint32_t cpu = 0; cpu < nr_cpus && rc == 0; cpu++) {
+		for (unsigned idx = 0; idx < 4; idx++) {
+			size_t i;
+			int got = cache_read(&cur, sysfs, cpu, idx);
+
+			if (got != 0) {
+				rc = got < 0 ? 1 : 0;
+				break;
+			}
+			for (i = 0; i < n && !cache_same(&cur, &c[i]); i++)
+				;
+			if (i < n)
+				continue;
+			if (pdc_grow(a, (void **)&c, sizeof(*c), &alloc, n + 1,
+				     SIZE_MAX / sizeof(*c)) < 0) {
+				pdc_free(a, c);
+				return PD_ERR_NOMEM;
+			}
+			/* stable by level: after the caches of its level */
+			for (i = n; i > 0 && c[i - 1].level > cur.level; i--)
+				c[i] = c[i - 1];
+			c[i] = cur;
+			n++;
+		}
+	}
+	if (rc != 0 || n == 0) {
+		pdc_free(a, c);
+		return 0;
+	}
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u32(&b, 1);
+	pd_feat_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_u32(&b, c[i].level);
+		pd_feat_u32(&b, c[i].line_size);
+		pd_feat_u32(&b, c[i].sets);
+		pd_feat_u32(&b, c[i].ways);
+		pd_feat_string(&b, c[i].type);
+		pd_feat_string(&b, c[i].size);
+		pd_feat_string(&b, c[i].map);
+	}
+	pdc_free(a, c);
+	return put_feat(w, PD_FEAT_CACHE, &b);
+}
+
+/* The memory blocks of sysfs's node dir as a bitmap in words (bit i:
+ * block memoryi), into *words (freed by the caller); @return its size
+ * in bits (the highest block + 1), 0 when the dir cannot be read. */
+static uint64_t node_blocks(const char *dir, uint64_t **words,
+			    const struct pd_alloc *a)
+{
+	uint64_t bits = 0;
+	struct dirent *de;
+	unsigned blk;
+	DIR *d = opendir(dir);
+
+	*words = NULL;
+	if (!d)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		rewinddir(d);
+		while ((de = readdir(d)) != NULL) {
+			if (sscanf(de->d_name, "memory%u", &blk) != 1)
+				continue;
+			if (pass == 0 && blk + 1ull > bits)
+				bits = blk + 1ull;
+			else if (pass == 1)
+				(*words)[blk / 64] |= 1ull << (blk % 64);
+		}
+		if (pass == 0) {
+			/* perf's bitmap is one bit even with no block */
+			bits = bits ? bits : 1;
+			*words = pdc_zalloc(a, (bits + 63) / 64 * 8);
+			if (!*words)
+				break;
+		}
+	}
+	closedir(d);
+	return *words ? bits : 0;
+}
+
+/*
+ * MEM_TOPOLOGY (format.md §4.22) as perf 6.1's write_mem_topology: u64
+ * version 1, the memory block size, the node count, then per node (in
+ * order) its number, its bitmap's size in bits and the bitmap (its
+ * size once more, then u64 words; bit i: memory block i is the node's).  Like perf, no section
+ * when sysfs does not say.
+ */
+static int mem_topology(struct pd_writer *w, const char *sysfs,
+			const struct pd_alloc *a)
+{
+	char path[512], line[64];
+	struct pdc_strbuf b;
+	struct dirent *de;
+	uint64_t nr = 0;
+	unsigned node, max = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/devices/system/memory/block_size_bytes",
+		 sysfs);
+	if (rec_read_line(path, line, sizeof(line)) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (sscanf(de->d_name, "node%u", &node) == 1) {
+			nr++;
+			max = node > max ? node : max;
+		}
+	closedir(d);
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u64(&b, 1);
+	pd_feat_u64(&b, strtoull(line, NULL, 16));
+	pd_feat_u64(&b, nr);
+	/* perf sorts the nodes by number: ask for each in turn */
+	for (node = 0; nr && node <= max; node++) {
+		uint64_t *words, bits;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%u",
+			 sysfs, node);
+		if (access(path, F_OK) != 0)
+			continue;
+		bits = node_blocks(path, &words, a);
+		if (bits == 0) {
+			pdc_strbuf_release(&b);
+			return 0;
+		}
+		pd_feat_u64(&b, node);
+		pd_feat_u64(&b, bits);
+		/* perf's do_write_bitmap: its size again, then the words */
+		pd_feat_u64(&b, bits);
+		pdc_strbuf_add(&b, words, (bits + 63) / 64 * 8);
+		pdc_free(a, words);
+	}
+	return put_feat(w, PD_FEAT_MEM_TOPOLOGY, &b);
+}
+
+/* One PMU's capabilities (format.md §4.28: u32 nr, then {name, value}
+ * strings) from its caps directory, as perf's __write_pmu_caps; the
+ * PMU's name after them for PMU_CAPS.  @return the number of caps. */
+static uint32_t pmu_caps_of(struct pdc_strbuf *b, const char *dir,
+			    const char *pmu, bool named,
+			    const struct pd_alloc *a)
+{
+	struct pdc_strbuf caps;
+	char path[768], value[256];
+	struct dirent *de;
+	uint32_t nr = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/caps", dir, pmu);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	pdc_strbuf_init(&caps, a, NULL, 0);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/caps/%s", dir, pmu,
+			 de->d_name);
+		/* perf keeps the first line, its newline dropped */
+		if (rec_read_line(path, value, sizeof(value)) < 0)
+			continue;
+		pd_feat_string(&caps, de->d_name);
+		pd_feat_string(&caps, value);
+		nr++;
+	}
+	closedir(d);
+	if (b) {
+		pd_feat_u32(b, nr);
+		if (caps.len)
+			pdc_strbuf_add(b, caps.p, caps.len);
+		if (named)
+			pd_feat_string(b, pmu);
+		if (caps.oom)
+			b->oom = true;
+	}
+	pdc_strbuf_release(&caps);
+	return nr;
+}
+
+int pda_record_pmu_caps(struct pd_writer *w, const char *sysfs,
+			const struct pd_alloc *a)
+{
+	struct pdc_strbuf b, list;
+	char dir[512], path[768];
+	struct dirent *de;
+	uint32_t nr = 0;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices", sysfs);
+	/* CPU_PMU_CAPS: the core PMU's (x86's "cpu"), written whenever the
+	 * host has that PMU, as perf 6.1's write_cpu_pmu_caps */
+	snprintf(path, sizeof(path), "%s/cpu", dir);
+	if (access(path, F_OK) == 0) {
+		pdc_strbuf_init(&b, a, NULL, 0);
+		pmu_caps_of(&b, dir, "cpu", false, a);
+		rc = put_feat(w, PD_FEAT_CPU_PMU_CAPS, &b);
+		if (rc < 0)
+			return rc;
+	}
+	/* PMU_CAPS: every other PMU with capabilities (Arm's slots, IBS's
+	 * zen4_ibs_extensions...), a hybrid CPU's core PMUs (cpu_core,
+	 * cpu_atom) first as perf 6.1 writes them for older readers; the
+	 * section holds a zero count on a host without any, as perf's */
+	pdc_strbuf_init(&list, a, NULL, 0);
+	for (int hybrid = 1; hybrid >= 0; hybrid--) {
+		d = opendir(dir);
+		if (!d)
+			break;
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' ||
+			    strcmp(de->d_name, "cpu") == 0 ||
+			    (strncmp(de->d_name, "cpu_", 4) == 0) != hybrid)
+				continue;
+			if (pmu_caps_of(NULL, dir, de->d_name, true, a) == 0)
+				continue;
+			pmu_caps_of(&list, dir, de->d_name, true, a);
+			nr++;
+		}
+		closedir(d);
+	}
+	pdc_strbuf_init(&b, a, NULL, 0);
+	pd_feat_u32(&b, nr);
+	if (list.len)
+		pdc_strbuf_add(&b, list.p, list.len);
+	if (list.oom)
+		b.oom = true;
+	pdc_strbuf_release(&list);
+	return put_feat(w, PD_FEAT_PMU_CAPS, &b);
+}
+
 /* -k: CLOCKID (the clock's resolution in ns) and CLOCK_DATA (format.md
  * §4.29: version 1, the clock, one moment read as wall-clock time and
  * on the clock), as perf 6.1 writes them with use_clockid. */
@@ -759,6 +1056,12 @@ int rec_host_features(struct pd_writer *w, const struct pda_record_opts *o,
 		rc = numa_topology(w, a);
 	if (rc == 0)
 		rc = pmu_mappings(w, a);
+	if (rc == 0)
+		rc = pda_record_pmu_caps(w, "/sys", a);
+	if (rc == 0)
+		rc = cache_feature(w, "/sys", avail, a);
+	if (rc == 0)
+		rc = mem_topology(w, "/sys", a);
 	if (rc == 0 && o->use_clockid)
 		rc = clock_features(w, o->clockid, a);
 	return rc;

@@ -8,6 +8,7 @@
 #include "pda_pipe.h"
 #include "pda_readgroup.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,8 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 
 	if (what == PDA_CAPTURE_BAD_SAMPLE)
 		c->st.nr_bad_samples++;
+	else if (what == PDA_CAPTURE_UNKNOWN_ID)
+		c->st.nr_unknown_id++;
 	else
 		c->st.nr_stack_errors++;
 	return rc < 0 ? callback_failed(c, rc) : 0;
@@ -125,8 +128,9 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 
 /* ---- the pipeline's callbacks --------------------------------------- */
 
-/* Leader sampling: whether any member of sample's group may be kept
- * (each is filtered as its own sample when it is handed on). */
+/* A sample that reads its counters: whether any value may be kept (each
+ * is filtered as its own sample when it is handed on), or names no
+ * event (to be counted when it is handed on). */
 static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
 {
 	for (uint64_t i = 0; i < sample->read.nr; i++) {
@@ -135,7 +139,7 @@ static bool want_group(struct pda_capture *c, const struct pd_sample *sample)
 
 		pd_sample_read_value(sample, i, &v);
 		m.evsel = pd_file_evsel_by_id(c->f, v.id);
-		if (m.evsel && pda_filter_peek(c->o.filter, &m))
+		if (!m.evsel || pda_filter_peek(c->o.filter, &m))
 			return true;
 	}
 	return false;
@@ -152,8 +156,23 @@ static bool want(void *arg, const struct pd_sample *sample)
 	return !c->o.filter || pda_filter_sample(c->o.filter, sample);
 }
 
-/* A sample that read its group: each member as its own sample, as perf
- * delivers them (pda_readgroup.h), each through the filter. */
+/* A read value whose id names no event: left out, counted, said. */
+static int unknown_id(struct pda_capture *c, const struct pd_sample *sample,
+		      uint64_t i)
+{
+	struct pd_read_value v;
+	char why[128];
+
+	pd_sample_read_value(sample, i, &v);
+	snprintf(why, sizeof(why),
+		 "sample read values with ids no event has (%" PRIu64
+		 " first) are left out, as perf does",
+		 v.id);
+	return skip(c, PDA_CAPTURE_UNKNOWN_ID, why);
+}
+
+/* A sample that read its counters: each value as its own sample, as
+ * perf delivers them (pda_readgroup.h), each through the filter. */
 static int deliver_group(struct pda_capture *c, const struct pda_pipe_item *it)
 {
 	if (!c->rg) {
@@ -169,6 +188,12 @@ static int deliver_group(struct pda_capture *c, const struct pda_pipe_item *it)
 
 		if (rc < 0)
 			return callback_failed(c, rc);
+		if (rc == PDA_READGROUP_UNKNOWN) {
+			rc = unknown_id(c, it->sample, i);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (rc == 0 ||
 		    (c->o.filter && !pda_filter_sample(c->o.filter, &m)))
 			continue;

@@ -62,6 +62,8 @@ enum pda_capture_skip {
 	PDA_CAPTURE_BAD_SAMPLE,	 /* did not decode: pd_file_errmsg() */
 	PDA_CAPTURE_STACK_ERROR, /* its stack did not resolve:
 				  * pda_session_errmsg() (sample mode) */
+	PDA_CAPTURE_UNKNOWN_ID,	 /* a read value (PERF_SAMPLE_READ) whose
+				  * id names no event (sample mode) */
 };
 
 /*
@@ -150,6 +152,9 @@ struct pda_capture_stats {
 	uint64_t nr_bad_lost;	  /* LOST records too short to say */
 	uint64_t nr_synth;	  /* samples synthesized from a trace
 				   * (among nr_samples) */
+	uint64_t nr_unknown_id;	  /* read values whose id names no event,
+				   * left out (perf 6.1's "samples with id
+				   * not present in the header") */
 	/* the reader's, when the run ended (damage, compressed chunks) */
 	struct pd_reader_stats reader;
 };

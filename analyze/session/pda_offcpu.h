@@ -41,6 +41,22 @@ int pda_offcpu_new(const struct pd_alloc *alloc, struct pda_offcpu **out);
 /* Accepts NULL. */
 void pda_offcpu_free(struct pda_offcpu *oc);
 
+/*
+ * Off-CPU time from sched:sched_switch tracepoint samples too (perf
+ * record -e sched:sched_switch -g), whose fields are read from the
+ * capture's HEADER_TRACING_DATA: each such sample is a switch-out of
+ * prev_pid with its own stack (where the thread was when it switched,
+ * not its last sample's) and a switch-in of next_pid; the switch
+ * records' switch-outs are then left out, their switch-ins kept (a
+ * per-thread capture sees only its threads' switch-outs as samples).
+ * Call before the run.  @return 1 (the capture has them), 0 (none: the
+ * switch records alone), PD_ERR_FORMAT (the tracing data or the format
+ * is damaged: errbuf says where; 0 or 1 is not told then, none used), or
+ * PD_ERR_NOMEM.
+ */
+int pda_offcpu_tracepoints(struct pda_offcpu *oc, struct pd_file *f,
+			   char *errbuf, size_t errsize);
+
 /* A record at its place in time order (SWITCH and SWITCH_CPU_WIDE count,
  * by their sample_id's thread; any other is ignored), before the first
  * pda_offcpu_sample().  @return 0, PD_ERR_NOMEM, PD_ERR_FORMAT (a switch
@@ -50,8 +66,11 @@ int pda_offcpu_note(struct pda_offcpu *oc, struct pd_file *f,
 		    const struct pd_rec *rec, const struct pda_pipe_when *when);
 
 /* A sample of a two-pass run (it->when set): the candidate for its
- * thread's next switch-out.  The first call pairs what was noted.
- * @return 0, PD_ERR_NOMEM, or PD_ERR_API without it->when. */
+ * thread's next switch-out.  The first call pairs what was noted (with
+ * tracepoints: pda_offcpu_finish() does).  The stack must be given: a
+ * run with pda_offcpu needs the pipeline's memo off.  @return 0, 1 (a
+ * sched_switch sample: a switch, not time on CPU), PD_ERR_NOMEM, or
+ * PD_ERR_API without it->when. */
 int pda_offcpu_sample(struct pda_offcpu *oc, const struct pda_pipe_item *it);
 
 /* One interval off CPU, after the run. */
@@ -89,6 +108,8 @@ struct pda_offcpu_stats {
 	uint64_t nr_no_sample;	/* spans with no sample before them */
 	uint64_t nr_no_thread;	/* switch records without a thread (no
 				 * sample_id_all TID): left out */
+	uint64_t nr_bad_tp;	/* sched_switch samples whose raw data
+				 * does not hold the fields: left out */
 };
 
 const struct pda_offcpu_stats *pda_offcpu_stats(const struct pda_offcpu *oc);

@@ -4,6 +4,13 @@
  * machine__process_exit_event(), event.c machine__resolve()), kept as
  * a list of changes in time order so that a sample looks its level up
  * by its place instead of waiting for the records before it.
+ *
+ * A system-wide capture's CPU-wide switch records count every task on
+ * the host, which perf refuses; with one process chosen
+ * (pda_parallel_set_pid()), only its threads' switches and exits count:
+ * the parallelism of that process.  Each change keeps its pid for that,
+ * and the choice is applied when the changes are sorted, once it is
+ * known whether the capture is system-wide.
  */
 #include "pda_parallel.h"
 #include "pdc_alloc.h"
@@ -18,6 +25,7 @@
 struct change {
 	uint64_t time, seq;	/* place in time order */
 	int64_t delta;		/* +1 in, -1 out or exit */
+	uint32_t pid;		/* whose; UINT32_MAX unknown */
 };
 
 struct pda_parallel {
@@ -26,6 +34,9 @@ struct pda_parallel {
 	size_t nr, alloc;
 	int64_t *level;		/* after change i, raw (perf's counter) */
 	bool sorted;
+	struct pd_file *f;	/* to tell whose a record is */
+	bool has_pid;
+	uint32_t pid;		/* pda_parallel_set_pid() */
 	struct pda_parallel_stats st;
 };
 
@@ -51,6 +62,7 @@ int pda_parallel_new(struct pd_file *f, const struct pd_alloc *alloc,
 	if (!par)
 		return PD_ERR_NOMEM;
 	par->mem = mem;
+	par->f = f;
 	/* perf's machine__nr_cpus_avail(): 0 without the feature, and
 	 * max(1, min(level, 0)) is then 1 */
 	if (pd_file_env(f, &env) == 0 && env &&
@@ -67,6 +79,31 @@ void pda_parallel_free(struct pda_parallel *par)
 	pdc_free(&par->mem, par->ch);
 	pdc_free(&par->mem, par->level);
 	pdc_free(&par->mem, par);
+}
+
+int pda_parallel_set_pid(struct pda_parallel *par, uint32_t pid)
+{
+	if (par->sorted || par->nr)
+		return PD_ERR_API;
+	par->has_pid = true;
+	par->pid = pid;
+	par->st.pid_only = true;
+	return 0;
+}
+
+/* Whose rec is (its thread's process), or UINT32_MAX unknown. */
+static uint32_t rec_pid(struct pd_file *f, const struct pd_rec *rec)
+{
+	struct pd_sample_id id;
+	struct pd_event ev;
+
+	if (rec->type == PD_REC_EXIT)
+		return pd_event_decode(f, rec, &ev) == 0 ? ev.fork.pid
+							 : UINT32_MAX;
+	return pd_rec_sample_id(f, rec, &id) == 0 &&
+			       (id.mask & PD_SAMPLE_TID)
+		       ? id.pid
+		       : UINT32_MAX;
 }
 
 int pda_parallel_note(struct pda_parallel *par, const struct pd_rec *rec,
@@ -100,6 +137,7 @@ int pda_parallel_note(struct pda_parallel *par, const struct pd_rec *rec,
 	par->ch[par->nr].time = when->time;
 	par->ch[par->nr].seq = when->seq;
 	par->ch[par->nr].delta = delta;
+	par->ch[par->nr].pid = par->has_pid ? rec_pid(par->f, rec) : UINT32_MAX;
 	par->nr++;
 	return 0;
 }
@@ -115,6 +153,15 @@ static int sort_changes(struct pda_parallel *par)
 {
 	int64_t level = 1; /* no switch-in is seen for what runs at start */
 
+	/* system-wide, one process: only its changes */
+	if (par->has_pid && par->st.nr_cpu_wide) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < par->nr; i++)
+			if (par->ch[i].pid == par->pid)
+				par->ch[n++] = par->ch[i];
+		par->nr = n;
+	}
 	if (par->nr) {
 		qsort(par->ch, par->nr, sizeof(*par->ch), cmp_change);
 		par->level = pdc_malloc(&par->mem,

@@ -46,6 +46,14 @@ int pda_parallel_new(struct pd_file *f, const struct pd_alloc *alloc,
 /* Accepts NULL. */
 void pda_parallel_free(struct pda_parallel *par);
 
+/* A system-wide capture (CPU-wide switch records: perf record -a or -C),
+ * which perf refuses: count only process pid's threads, switching in
+ * and out and exiting, so that the parallelism is that process's.  A
+ * capture of the workload alone (per-thread switch records) is counted
+ * as perf counts it, whatever pid.  Before the first note.  @return 0 or
+ * PD_ERR_API. */
+int pda_parallel_set_pid(struct pda_parallel *par, uint32_t pid);
+
 /* A record at its place in time order (a SWITCH, SWITCH_CPU_WIDE or EXIT
  * counts; any other is ignored), before the first pda_parallel_at().
  * @return 0, PD_ERR_NOMEM, or PD_ERR_API after a pda_parallel_at(). */
@@ -76,6 +84,7 @@ struct pda_parallel_stats {
 	uint64_t nr_cpu_wide;	/* SWITCH_CPU_WIDE among them: per-CPU
 				 * events (perf record -a or -C) */
 	unsigned nr_cpus;	/* the clamp: NRCPUS's available CPUs */
+	bool pid_only;		/* pda_parallel_set_pid() */
 };
 
 const struct pda_parallel_stats *

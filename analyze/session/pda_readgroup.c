@@ -1,8 +1,9 @@
 /*
- * pda_readgroup.c - a group-reading sample split into its members, as
- * perf 6.1's deliver_sample_value: the period is the member's count less
- * its count at the previous sample of the same counter (id), the first
- * sample's the count itself.  A counter belongs to one ring buffer, so
+ * pda_readgroup.c - a sample that reads its counters split into its
+ * values (a group's members, or a lone event's one), as perf 6.1's
+ * deliver_sample_value: the period is the counter's count less its count
+ * at the previous sample of the same counter (id), the first sample's
+ * the count itself.  A counter belongs to one ring buffer, so
  * its samples come in its own time order in the file's order too.
  */
 #include "pda_base_int.h"
@@ -19,7 +20,6 @@ struct pda_rg_count {
 bool pda_readgroup_is(const struct pd_sample *sample)
 {
 	return (sample->mask & PD_SAMPLE_READ) && sample->evsel &&
-	       (sample->evsel->attr.read_format & PD_FORMAT_GROUP) &&
 	       (sample->evsel->attr.read_format & PD_FORMAT_ID);
 }
 
@@ -58,6 +58,9 @@ int pda_readgroup_member(struct pda_readgroup *rg, struct pda_session *s,
 	const struct pd_evsel *ev;
 
 	pd_sample_read_value(sample, i, &v);
+	ev = pd_file_evsel_by_id(f, v.id);
+	if (!ev) /* perf keeps no count for it either */
+		return PDA_READGROUP_UNKNOWN;
 	c = slot(rg, s, v.id);
 	if (!c)
 		return PD_ERR_NOMEM;
@@ -65,8 +68,7 @@ int pda_readgroup_member(struct pda_readgroup *rg, struct pda_session *s,
 	out->id = v.id;
 	out->period = v.value - c->value;
 	c->value = v.value;
-	ev = pd_file_evsel_by_id(f, v.id);
-	if (!ev || !out->period)
+	if (!out->period)
 		return 0;
 	out->evsel = ev;
 	return 1;

@@ -734,6 +734,37 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 
 /* ---- the lookup ----------------------------------------------------- */
 
+/* The access at acc->disp in the target of the pointer the function at
+ * acc->callee returns, its subprogram's DW_AT_type (through a
+ * declaration or an abstract origin), as perf types the return register
+ * after a call. */
+static int returned(struct pda_session *s, struct pda_elf *e,
+		    const struct pda_dt_access *acc, struct pda_dt_type *out,
+		    enum pda_dt_why *why)
+{
+	Dwarf_Die cudie, *scopes = NULL, named, type;
+	int nscopes, rc;
+
+	rc = pda_dwarf_unit(s, e, acc->callee, &cudie);
+	if (rc <= 0)
+		return rc;
+	*why = PDA_DT_NO_VAR;
+	nscopes = dwarf_getscopes(&cudie, acc->callee, &scopes);
+	rc = 0;
+	for (int i = 0; i < nscopes; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		if (!type_of(&scopes[i], &named) || !real_type(&named, &type))
+			*why = PDA_DT_NO_POINTER; /* void, or no type */
+		else
+			rc = in_target(s, e, &scopes[i], &type, acc, acc->disp,
+				       out, why);
+		break;
+	}
+	free(scopes);
+	return rc < 0 ? rc : 0;
+}
+
 int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 		      const struct pda_dt_access *acc, struct pda_dt_type *out,
 		      enum pda_dt_why *why)
@@ -747,6 +778,8 @@ int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 	rc = pda_dwarf_unit(s, e, acc->pc, &cudie);
 	if (rc <= 0)
 		return rc;
+	if (acc->callee)
+		return returned(s, e, acc, out, why);
 	if (acc->reg < 0)
 		return global_at(s, e, acc->addr, acc, out, why);
 	*why = PDA_DT_NO_VAR;

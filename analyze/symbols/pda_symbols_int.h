@@ -262,6 +262,10 @@ struct pda_dt_access {
 			 * addr): the access is at disp in the pointer's
 			 * target (a spill's reload, an -O0 variable) */
 	int64_t slot;
+	uint64_t callee;	/* nonzero: the base holds what the function
+				 * at this vaddr returned (reg is -1): the
+				 * access is at disp in the target of its
+				 * return type (a call's result) */
 };
 
 /* Why an access has no type: the coverage line's reasons. */

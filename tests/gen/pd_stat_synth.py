@@ -7,7 +7,7 @@ sampling captures of the same events (`perf record -e ...`).
     pd_stat_synth.py --list | --list-all | --list-sampled
     pd_stat_synth.py NAME OUT
     pd_stat_synth.py --list-sample
-    pd_stat_synth.py --sample [--pipe] NAME ELF OUT [TRUTH.json]
+    pd_stat_synth.py --sample [--pipe|--stray] NAME ELF OUT [TRUTH.json]
 
 This VM has no PMU, so perf cannot count cycles or instructions here; this
 writes what `perf stat record` would have written on an Arm Neoverse N1
@@ -35,7 +35,9 @@ function has its own made-up rates per cycle (its IPC, its miss
 rates), deterministic; TRUTH.json gets each function's count of each
 event, which a group's read values give exactly.  --pipe writes the
 same as perf record -o - streams it (HEADER_ATTR and HEADER_FEATURE
-records first).
+records first); --stray adds two samples whose read value names an id
+no event has, which perf 6.1 counts as samples with id not present in
+the header and leaves out.
 
 SAMPLED are `perf record` captures of the same hosts' hardware events
 (--list-sampled): SAMPLE records with IP, TID, TIME, ID, CPU and PERIOD
@@ -516,8 +518,9 @@ def features(spec, host, ids, cmd_args=None, attr_of=None):
 # ---- sampling captures ---------------------------------------------------
 
 # name: host, binary's functions (sym+offset samples land at), the events
-# ("group": one :S group, leader first; else separate events), samples of
-# the first event per CPU
+# ("group": one :S group, leader first; else separate events, each its
+# own counter's reader with "read": `-e cycles:S,instructions:S`),
+# samples of the first event per CPU
 SAMPLE_CAPTURES = {
     "intel-sep": dict(host="intel", group=False, samples=400, funcs=[
         "hash_block", "mix", "walk", "worker", "sum_squares"], events=[
@@ -528,6 +531,10 @@ SAMPLE_CAPTURES = {
             "cycles", "instructions", "branches", "branch-misses",
             "cache-references", "cache-misses", "L1-dcache-loads",
             "L1-dcache-load-misses"]),
+    "intel-lone": dict(host="intel", group=False, read=True, samples=300,
+                       funcs=["hash_block", "mix", "walk", "worker"],
+                       events=["cycles", "instructions", "branches",
+                               "branch-misses"]),
     "n1-sep": dict(host="n1", group=False, samples=400, funcs=[
         "checksum", "fill", "main"], events=[
             "cpu_cycles", "inst_retired", "br_retired",
@@ -562,7 +569,10 @@ def sample_attr(type_, config, period, stype, rfmt, flags):
                        0, 0, 0, 0, 0, 0, 0, 0)[:128]
 
 
-def sample_capture(name, elf_path, pipe=False):
+STRAY_ID = 999999
+
+
+def sample_capture(name, elf_path, pipe=False, stray=False):
     import pd_arch_synth    # noqa: E402 (its ELF reader)
 
     spec = SAMPLE_CAPTURES[name]
@@ -614,16 +624,20 @@ def sample_capture(name, elf_path, pipe=False):
                for e in events}
     stype = S_IDENT | S_IP | S_TID | S_TIME | S_CPU | S_PERIOD
     rfmt = 0
+    lone = spec.get("read", False)
     if spec["group"]:
         stype |= S_READ
         rfmt = FMT_ID | FMT_GROUP | FMT_LOST
+    elif lone:
+        stype |= S_READ
+        rfmt = FMT_ID | FMT_LOST
     ids = [[1000 + 10 * i + c for c in range(ncpu)]
            for i in range(len(events))]
     attrs = []
     for i, e in enumerate(events):
         t, c = event_attr(e, spec["host"])
         flags = ["disabled", "sample_id_all", "exclude_guest"]
-        if not spec["group"]:
+        if not spec["group"] and not lone:
             flags.append("inherit")
         if i == 0:
             flags += ["mmap", "comm", "mmap2", "comm_exec"]
@@ -688,13 +702,38 @@ def sample_capture(name, elf_path, pipe=False):
                 values[c][j] += step
                 truth[funcs[k]][e] += step
                 sample += struct.pack("<QQQ", values[c][j], ids[j][c], 0)
+        elif lone:
+            # the counter's count since its previous sample: the period,
+            # and the periods of samples in between the kernel could not
+            # write (a full buffer), which perf 6.1 counts here
+            step = periods[events[i]] * (1 + (int(rng.frac() * 3)
+                                              if rng.frac() < 0.3 else 0))
+            values[c][i] += step
+            truth[funcs[k]][events[i]] += step
+            sample += struct.pack("<QQQ", values[c][i], ids[i][c], 0)
         else:
             truth[funcs[k]][events[i]] += periods[events[i]]
         recs.append(record(9, 2, sample))
+    if stray:
+        # --stray: two samples of the first event whose read value names
+        # an id no event has (perf 6.1: "2 samples with id not present
+        # in the header", and neither counted)
+        if not (spec["group"] or lone):
+            raise SystemExit("pd_stat_synth.py: --stray needs read values")
+        t = todo[-1][0]
+        for n in range(2):
+            sample = struct.pack("<QQIIQIIQ", ids[0][0], ip_of[0],
+                                 SAMPLE_PID, SAMPLE_PID, t + 1 + n, 0, 0,
+                                 periods[events[0]])
+            if spec["group"]:
+                sample += struct.pack("<Q", 1)
+            sample += struct.pack("<QQQ", 1 << 40, STRAY_ID, 0)
+            recs.append(record(9, 2, sample))
     recs.append(record(68, 0, b""))
 
     cmd_args = ["/usr/bin/perf", "record", "-a", "-e",
-                ("{%s}:S" if spec["group"] else "%s") % ",".join(events)]
+                ("{%s}:S" if spec["group"] else "%s") %
+                ",".join(e + ":S" if lone else e for e in events)]
     if not spec["group"]:
         cmd_args[-1:-1] = []
     cmd_args += ["--", "./work"]
@@ -728,7 +767,7 @@ def sample_capture(name, elf_path, pipe=False):
                       struct.pack("<II", 0, len(events))))
     data = (pipe_bytes if pipe else file_bytes)(list(zip(attrs, ids)),
                                                 b"".join(recs), feats)
-    return data, {"events": events, "group": spec["group"],
+    return data, {"events": events, "group": spec["group"], "read": lone,
                   "functions": truth}
 
 
@@ -896,9 +935,12 @@ def main(argv):
     pipe = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--pipe"
     if pipe:
         argv = argv[:2] + argv[3:]
+    stray = len(argv) > 2 and argv[1] == "--sample" and argv[2] == "--stray"
+    if stray:
+        argv = argv[:2] + argv[3:]
     if len(argv) in (5, 6) and argv[1] == "--sample" and \
             argv[2] in SAMPLE_CAPTURES:
-        data, truth = sample_capture(argv[2], argv[3], pipe)
+        data, truth = sample_capture(argv[2], argv[3], pipe, stray)
         with open(argv[4], "wb") as f:
             f.write(data)
         if len(argv) == 6:

@@ -378,6 +378,92 @@ static int run(struct tf *t, struct got *g, struct pda_filter *flt,
 	return rc;
 }
 
+/* A lone `cycles:S` sample: IDENTIFIER IP PERIOD READ {value, id}. */
+static void lone_read(struct tf *t, uint64_t id, uint64_t value,
+		      uint64_t read_id)
+{
+	tf_begin(t, PD_REC_SAMPLE, PD_MISC_USER);
+	tf_u64(t, id);
+	tf_u64(t, 0x401000);
+	tf_u64(t, 100);
+	tf_u64(t, value);
+	tf_u64(t, read_id);
+	tf_end(t);
+}
+
+struct lone_got {
+	struct pda_capture *c;
+	uint64_t periods[8];
+	size_t nr, nr_skips;
+};
+
+static int lone_sample(void *arg, const struct pda_pipe_item *it)
+{
+	struct lone_got *g = arg;
+
+	ck_assert_uint_lt(g->nr, 8);
+	g->periods[g->nr++] = it->sample->period;
+	return 0;
+}
+
+static int lone_skip(void *arg, enum pda_capture_skip what, const char *why)
+{
+	struct lone_got *g = arg;
+
+	ck_assert_int_eq(what, PDA_CAPTURE_UNKNOWN_ID);
+	ck_assert_ptr_nonnull(strstr(why, "99"));
+	/* called before the statistics count it */
+	ck_assert_uint_eq(pda_capture_stats(g->c)->nr_unknown_id, g->nr_skips);
+	g->nr_skips++;
+	return 0;
+}
+
+/* A lone event reading its counter (PERF_SAMPLE_READ without GROUP):
+ * each sample counts the counter's change since its previous sample,
+ * not its own period, as perf 6.1's deliver_sample_value; a value of
+ * no event's id is left out, counted and told. */
+START_TEST(test_capture_lone_read)
+{
+	const uint64_t ids[] = {7, 8};
+	struct tf_attr a = {.type = 0, .config = 0, .sample_period = 100,
+			    .sample_type = PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP |
+					   PD_SAMPLE_PERIOD | PD_SAMPLE_READ,
+			    .read_format = PD_FORMAT_ID};
+	struct lone_got g = {0};
+	struct pda_capture c;
+	struct pda_session *s;
+	struct pd_file *f;
+	struct tf t;
+	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_CAPTURE_OPTS(co, .jobs = 1, .sample_fn = lone_sample,
+			 .skip_fn = lone_skip, .arg = &g);
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, ids, 2);
+	lone_read(&t, 7, 100, 7);
+	lone_read(&t, 8, 300, 8);  /* id 8's own counter */
+	lone_read(&t, 7, 400, 7);  /* two samples in between went missing */
+	lone_read(&t, 7, 400, 7);  /* did not move: not handed on */
+	lone_read(&t, 7, 450, 99); /* no event has id 99 */
+	lone_read(&t, 7, 460, 99);
+	f = tf_open(&t);
+	g.c = &c;
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+	ck_assert_int_eq(pda_capture_run(&c), 0);
+	ck_assert_uint_eq(g.nr, 3);
+	ck_assert_uint_eq(g.periods[0], 100);
+	ck_assert_uint_eq(g.periods[1], 300);
+	ck_assert_uint_eq(g.periods[2], 300);
+	ck_assert_uint_eq(g.nr_skips, 2);
+	ck_assert_uint_eq(pda_capture_stats(&c)->nr_unknown_id, 2);
+	pda_capture_release(&c);
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
 START_TEST(test_capture_samples)
 {
 	static const uint32_t pids[] = {10};
@@ -592,6 +678,7 @@ Suite *capture_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("run");
 	tcase_add_test(tc, test_capture_samples);
+	tcase_add_test(tc, test_capture_lone_read);
 	tcase_add_test(tc, test_capture_callback_error);
 	tcase_add_test(tc, test_capture_records);
 	tcase_add_test(tc, test_capture_api);

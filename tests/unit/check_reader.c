@@ -502,6 +502,85 @@ START_TEST(test_compressed_garbage)
 }
 END_TEST
 
+/* What a reader delivers: each record's fields and bytes hashed in
+ * order, the end's rc and the statistics. */
+struct reading {
+	uint64_t hash, nr;
+	int rc;
+	struct pd_reader_stats stats;
+};
+
+static void read_hashed(struct pd_file *f, unsigned flags, struct reading *out)
+{
+	struct pd_reader *r;
+	struct pd_rec rec;
+	uint64_t h = 1469598103934665603ull;
+
+	memset(out, 0, sizeof(*out));
+	ck_assert_int_eq(pd_reader_new(f, flags, &r), 0);
+	while ((out->rc = pd_reader_next(r, &rec)) > 0) {
+		const uint64_t head[4] = { rec.type, rec.size, rec.offset,
+					   rec.flags };
+
+		for (size_t i = 0; i < sizeof(head) + rec.size; i++) {
+			h ^= i < sizeof(head)
+				     ? ((const unsigned char *)head)[i]
+				     : rec.data[i - sizeof(head)];
+			h *= 1099511628211ull;
+		}
+		out->nr++;
+	}
+	out->hash = h;
+	out->stats = *pd_reader_stats(r);
+	pd_reader_free(r);
+}
+
+/*
+ * PD_READ_PAGER inflates the chunks on a thread ahead of the caller: the
+ * same records, damage and statistics as reading on one thread, over 60
+ * chunks (more than its buffers) with records that span them; _i: 0
+ * COMPRESSED, 1 COMPRESSED2, 2 a chunk's zstd damaged, 3 the data cut
+ * inside the last chunk.  A reader freed half way stops its thread.
+ */
+START_TEST(test_compressed_ahead)
+{
+	size_t cuts[59];
+	struct raw data = { 0 }, file;
+	struct reading one, two;
+	struct pd_file *f;
+	struct pd_reader *r;
+	struct pd_rec rec;
+
+	for (int i = 0; i < 59; i++)
+		cuts[i] = (size_t)(i + 1) * 2003;
+	build_compressed(&data, 3000, 40, cuts, 59, _i == 1);
+	if (_i == 2)
+		data.p[data.len / 2] ^= 0x5a;
+	if (_i == 3)
+		data.len -= 7;
+	wrap_file(&file, &data);
+	f = open_raw(&file);
+	read_hashed(f, 0, &one);
+	read_hashed(f, PD_READ_PAGER, &two);
+	ck_assert_int_eq(one.rc, two.rc);
+	ck_assert_uint_eq(one.nr, two.nr);
+	ck_assert_uint_eq(one.hash, two.hash);
+	ck_assert_str_eq(one.stats.damage, two.stats.damage);
+	ck_assert(memcmp(&one.stats, &two.stats, sizeof(one.stats)) == 0);
+	ck_assert_int_eq(one.stats.damaged, _i >= 2);
+	if (_i < 2)
+		ck_assert_uint_eq(one.stats.nr_compressed, 60);
+	ck_assert_uint_gt(one.nr, 100);
+	ck_assert_int_eq(pd_reader_new(f, PD_READ_PAGER, &r), 0);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(pd_reader_next(r, &rec), 1);
+	pd_reader_free(r);
+	pd_file_close(f);
+	free(data.p);
+	free(file.p);
+}
+END_TEST
+
 /* ---- pipe mode over a real pipe ------------------------------------ */
 
 START_TEST(test_pipe_fd)
@@ -955,6 +1034,7 @@ Suite *reader_suite(void)
 	tcase_add_loop_test(tc, test_compressed_spanning, 0, 2);
 	tcase_add_test(tc, test_compressed2_wrapped);
 	tcase_add_test(tc, test_compressed_garbage);
+	tcase_add_loop_test(tc, test_compressed_ahead, 0, 4);
 	tcase_add_test(tc, test_pipe_fd);
 	tcase_add_test(tc, test_ordered);
 	tcase_add_loop_test(tc, test_ids_cap, 0, 2);

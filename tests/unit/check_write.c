@@ -5,12 +5,18 @@
  * here), in file and pipe mode, read back by the reader: the events'
  * branch_sample_type, the BRANCH_STACK feature, every branch entry and
  * hw_idx as written.  With PDTEST_KEEP=DIR the captures stay in DIR for
- * an oracle (`perf report -b --stdio -i DIR/write-file.data`).
+ * an oracle (`perf report -b --stdio -i DIR/write-file.data`).  And
+ * the recorder's PMU capability sections (pda_record_pmu_caps) from a
+ * sysfs made here, read back (PDTEST_KEEP keeps its directory too, for
+ * `perf report --header-only -I -i DIR/caps.data`).
  */
 #include "pd_config.h" /* _DEFAULT_SOURCE: mkstemp, O_CLOEXEC */
 #include "pd.h"
+#include "pd_env.h"
 #include "pd_write.h"
+#include "pda_record.h"
 #include "pdc_strbuf.h"
+#include "elftest.h" /* et_tmpdir, et_rmtree */
 
 #include <check.h>
 #include <fcntl.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NR_SAMPLES 3
@@ -199,6 +206,139 @@ START_TEST(test_branch_roundtrip)
 }
 END_TEST
 
+/* ---- the recorder's PMU capabilities ------------------------------ */
+
+/* dir/rel's file with text (its directories made first) */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		(void)mkdir(path, 0755);
+		*p = '/';
+	}
+	fp = fopen(path, "w");
+	ck_assert_msg(fp != NULL, "cannot create %s", path);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static const char *cap_of(const struct pd_env_cap *caps, uint32_t nr,
+			  const char *name)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (strcmp(caps[i].name, name) == 0)
+			return caps[i].value;
+	return NULL;
+}
+
+/*
+ * A host's sysfs with an x86 core PMU's caps, a hybrid core PMU, an Arm
+ * PMU's slots and IBS's extensions, and PMUs without caps: the capture
+ * has CPU_PMU_CAPS of "cpu" and PMU_CAPS of the three others, the
+ * hybrid one first (perf 6.1's order), each value without its newline.
+ * Loop 1: no PMU has caps: PMU_CAPS holds none, no CPU_PMU_CAPS.
+ */
+START_TEST(test_pmu_caps)
+{
+	char *sys = et_tmpdir();
+	char path[4096];
+	const struct pd_env *env;
+	struct perf_event_attr attr;
+	const uint64_t id = 5;
+	const char comm[16] = "capswork";
+	struct pdc_strbuf b;
+	struct pd_writer *w;
+	struct pd_file *f;
+	PD_WRITER_OPTS(wo);
+	int fd;
+
+	put_file(sys, "bus/event_source/devices/software/type", "1\n");
+	put_file(sys, "bus/event_source/devices/tracepoint/type", "2\n");
+	if (_i == 0) {
+		put_file(sys, "bus/event_source/devices/cpu/caps/max_precise",
+			 "3\n");
+		put_file(sys, "bus/event_source/devices/cpu/caps/pmu_name",
+			 "sapphire_rapids\n");
+		put_file(sys, "bus/event_source/devices/armv8_pmuv3_0/caps/slots",
+			 "8\n");
+		put_file(sys,
+			 "bus/event_source/devices/ibs_op/caps/zen4_ibs_extensions",
+			 "1\n");
+		put_file(sys, "bus/event_source/devices/cpu_core/caps/pmu_name",
+			 "alderlake_hybrid\n");
+		put_file(sys, "bus/event_source/devices/cpu_core/caps/branches",
+			 "32\n");
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_IP;
+	snprintf(path, sizeof(path), "%s/caps.data", sys);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pd_writer_new(fd, &wo, &w), 0);
+	ck_assert_int_eq(pd_writer_add_event(w, &attr, sizeof(attr),
+					     "cpu-clock", &id, 1),
+			 0);
+	ck_assert_int_eq(pda_record_pmu_caps(w, sys, NULL), 0);
+	ck_assert_int_eq(pd_writer_begin(w), 0);
+	/* a record: a file with no data is read as cut short */
+	pdc_strbuf_init(&b, NULL, NULL, 0);
+	add(&b, PERF_RECORD_COMM, 4);
+	add(&b, 0, 2);
+	add(&b, 8 + 8 + sizeof(comm), 2);
+	add(&b, PID, 4);
+	add(&b, PID, 4);
+	pdc_strbuf_add(&b, comm, sizeof(comm));
+	ck_assert(!b.oom);
+	ck_assert_int_eq(pd_writer_data(w, b.p, b.len), 0);
+	pdc_strbuf_release(&b);
+	ck_assert_int_eq(pd_writer_finish(w), 0);
+	pd_writer_free(w);
+	close(fd);
+
+	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
+	ck_assert_int_eq(pd_file_env(f, &env), 0);
+	ck_assert_int_eq(env->status[PD_FEAT_PMU_CAPS], PD_ENV_OK);
+	if (_i == 1) {
+		ck_assert_uint_eq(env->nr_pmu_caps, 0);
+		ck_assert_int_ne(env->status[PD_FEAT_CPU_PMU_CAPS], PD_ENV_OK);
+	} else {
+		ck_assert_int_eq(env->status[PD_FEAT_CPU_PMU_CAPS], PD_ENV_OK);
+		ck_assert_uint_eq(env->nr_cpu_pmu_caps, 2);
+		ck_assert_str_eq(cap_of(env->cpu_pmu_caps, 2, "max_precise"),
+				 "3");
+		ck_assert_str_eq(cap_of(env->cpu_pmu_caps, 2, "pmu_name"),
+				 "sapphire_rapids");
+		ck_assert_uint_eq(env->nr_pmu_caps, 3);
+		ck_assert_str_eq(env->pmu_caps[0].pmu_name, "cpu_core");
+		ck_assert_uint_eq(env->pmu_caps[0].nr_caps, 2);
+		ck_assert_str_eq(cap_of(env->pmu_caps[0].caps, 2, "branches"),
+				 "32");
+		for (uint32_t i = 1; i < 3; i++) {
+			const struct pd_env_pmu_caps *p = &env->pmu_caps[i];
+			bool arm = strcmp(p->pmu_name, "armv8_pmuv3_0") == 0;
+
+			ck_assert_msg(arm || strcmp(p->pmu_name, "ibs_op") == 0,
+				      "PMU %s", p->pmu_name);
+			ck_assert_uint_eq(p->nr_caps, 1);
+			ck_assert_str_eq(p->caps[0].name,
+					 arm ? "slots" : "zen4_ibs_extensions");
+			ck_assert_str_eq(p->caps[0].value, arm ? "8" : "1");
+		}
+	}
+	pd_file_close(f);
+	if (!getenv("PDTEST_KEEP"))
+		et_rmtree(sys);
+	free(sys);
+}
+END_TEST
+
 Suite *write_suite(void)
 {
 	Suite *s = suite_create("write");
@@ -207,6 +347,9 @@ Suite *write_suite(void)
 	tcase_add_loop_test(tc, test_branch_roundtrip, 0,
 			    2 * (int)(sizeof(branch_types) /
 				      sizeof(branch_types[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pmu_caps");
+	tcase_add_loop_test(tc, test_pmu_caps, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,9 +13,21 @@ what pdtool's own report and fold say of the same capture.
       lines (":file:line" is cut from each frame: pprof keeps lines apart);
       OTHER: `go tool pprof -traces` output (sample counts) or
       `pprofdec.py stacks`.  The same stacks with the same counts.
+  cmppprof.py prefixes ROOT LINES  LINES: `go tool pprof -top -lines`
+      output.  Prints, one a line, the directory prefixes to trim from
+      the profile's source files (recorded where the binaries were
+      built) so that the rest names a file under ROOT, for -list's
+      -trim_path.
+  cmppprof.py list REPORT EVENT LIST...  REPORT: `pdtool report
+      --no-children -g none -s srcline -n` text; LIST: `go tool pprof
+      -list` outputs (sample counts).  Each source line's flat samples,
+      summed over the routines whose source -list showed, must be the
+      report's samples on that line (perf's srcline names the file by
+      its basename); a routine listed twice counts once.
 
 Prints each difference; exit 1 when there is any.
 """
+import os
 import re
 import sys
 from collections import defaultdict
@@ -48,15 +60,22 @@ def unknown(name):
             (name.startswith("[") and name.endswith("]")))
 
 
-def report_rows(path, event, counts):
-    rows, cur = defaultdict(float), None
+def event_lines(path, event):
+    """The lines of pdtool report's table of event."""
+    cur = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"# Samples: .* of event '(.*)'", line)
         if m:
             cur = m.group(1)
-            continue
+        elif cur == event:
+            yield line
+
+
+def report_rows(path, event, counts):
+    rows = defaultdict(float)
+    for line in event_lines(path, event):
         m = re.match(r"\s+([\d.]+)%\s+\[.\]\s+(.*\S)\s*$", line)
-        if m and cur == event:
+        if m:
             name = m.group(2)
             key = "[unknown]" if unknown(name) else shown(name)
             rows[key] += float(m.group(1))
@@ -140,7 +159,69 @@ def traces(fold, other):
     return bad
 
 
+def prefixes(root, lines):
+    out = set()
+    for line in open(lines, encoding="utf-8"):
+        m = re.search(r" (/\S+):\d+( \(inline\))?$", line.rstrip("\n"))
+        if not m:
+            continue
+        parts = m.group(1).split("/")
+        for i in range(1, len(parts) - 1):
+            rest = "/".join(parts[i + 1:])
+            if os.path.isfile(os.path.join(root, rest)):
+                out.add("/".join(parts[:i + 1]))
+                break
+    for p in sorted(out):
+        print(p)
+    return 0
+
+
+def list_lines(paths, got):
+    """(basename, line) -> flat samples of go tool pprof -list outputs"""
+    seen, files = set(), set()
+    for path in paths:
+        routine = None
+        for line in open(path, encoding="utf-8"):
+            m = re.match(r"ROUTINE =+ (.*) in (\S+)$", line.rstrip("\n"))
+            if m:
+                routine = None if m.group(0) in seen else m.group(0)
+                seen.add(m.group(0))
+                base = os.path.basename(m.group(2))
+                continue
+            if line.startswith(" Error:"):
+                routine = None
+            m = re.match(r"^\s+(\S+)\s+\S+\s+(\d+):", line)
+            if not (m and routine):
+                continue
+            files.add(base)
+            if m.group(1) != ".":
+                got[(base, int(m.group(2)))] += int(m.group(1))
+    return files
+
+
+def listing(report, event, lists):
+    got, want = defaultdict(int), defaultdict(int)
+    files = list_lines(lists, got)
+    for line in event_lines(report, event):
+        m = re.match(r"\s+[\d.]+%\s+(\d+)\s+(\S+):(\d+)\s*$", line)
+        if m and m.group(2) in files:
+            want[(m.group(2), int(m.group(3)))] += int(m.group(1))
+    bad = 0
+    for k in sorted(set(got) | set(want)):
+        if got.get(k, 0) != want.get(k, 0):
+            print("%s:%d: report %d, pprof -list %d" %
+                  (k[0], k[1], want.get(k, 0), got.get(k, 0)))
+            bad = 1
+    print("%d source files listed, %d lines with samples" %
+          (len(files), len(want)))
+    return bad
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "flat":
         sys.exit(flat(*sys.argv[2:5]))
+    if sys.argv[1] == "prefixes":
+        sys.exit(prefixes(*sys.argv[2:4]))
+    if sys.argv[1] == "list":
+        sys.exit(listing(sys.argv[2], sys.argv[3], sys.argv[4:]))
     sys.exit(traces(*sys.argv[2:4]))

@@ -47,6 +47,9 @@ STOPPED="unexpected end of event stream|failed to process (type|sample)|bad even
 
 pd_need_perf61
 pd_tmp_init
+# the tod cases print local time: the same zone for perf and pdtool
+TZ=UTC
+export TZ
 : >"$PD_TMP/empty"
 mkdir -p "$PD_TMP/nobid"
 python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* ||
