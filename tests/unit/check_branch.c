@@ -12,7 +12,6 @@
 #include "pdatest.h"
 
 #include <check.h>
-#include <stdio.h>
 #include <string.h>
 
 #define CAPTURE "../../testdata/branches/loop-brbe-notype.perf.data.zst"
@@ -26,9 +25,6 @@ struct run {
 
 static void run(struct run *r)
 {
-	char bid[4096];
-	PDA_OPTS(po, .buildid_dir = bid, .no_inline = true,
-		 .no_debuginfod = true);
 	PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_ADDR);
 	struct pd_reader *rd;
 	struct pd_sample sample;
@@ -36,9 +32,7 @@ static void run(struct run *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(bid, sizeof(bid), "%s", pt_abs(BUILDID));
-	ck_assert_int_eq(pd_file_open(pt_abs(CAPTURE), NULL, &r->f), 0);
-	ck_assert_int_eq(pda_session_new(r->f, &po, &r->s), 0);
+	pt_open_session(CAPTURE, BUILDID, &r->f, &r->s);
 	ck_assert_int_eq(pda_branch_new(r->s, &bo, &r->stacks), 0);
 	ck_assert_int_eq(pda_branch_new(r->s, &bo, &r->sampled), 0);
 	ck_assert_int_eq(pd_reader_new(r->f, PD_READ_ORDERED, &rd), 0);
