@@ -76,6 +76,7 @@ const char cmd_annotate_options[] =
 	"                        data type found in DWARF with it, as perf\n"
 	"                        >= 6.15: \"# data-type: struct foo +0x8\n"
 	"                        (bar)\" (text, html, json)\n"
+	CMD_ITRACE_HELP
 	"      --data-type[=NAME]\n"
 	"                        instead of functions, the data types the\n"
 	"                        samples' instructions access (or only\n"
@@ -152,6 +153,7 @@ struct annotate_opts {
 	const char *type_name;	/* its NAME, or NULL */
 	bool cacheline;		/* --cacheline */
 	bool no_branch_stack;	/* --no-branch-stack */
+	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 	struct cmd_symopts sym;
 };
 
@@ -201,6 +203,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"code-with-type", no_argument, NULL, OPT_CODE_WITH_TYPE},
 		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 		{"cacheline", no_argument, NULL, OPT_CACHELINE},
+		CMD_ITRACE_LONGOPT,
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -315,6 +318,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		case OPT_NO_BRANCH_STACK:
 			o->no_branch_stack = true;
 			break;
+		case CMD_OPT_ITRACE:
+		case CMD_OPT_SPE_EVENTS:
+			cmd_itrace(ctx, c, optarg, &o->itrace);
+			break;
 		case OPT_DATA_TYPE:
 			o->data_type = true;
 			o->type_name = optarg && *optarg ? optarg : NULL;
@@ -422,6 +429,9 @@ struct annot_run {
 	struct pda_dthist *types;
 	struct pda_branch_annot *br;	/* branch counts, unless
 					 * --no-branch-stack */
+	bool synth;	/* samples were synthesized from an AUX trace
+			 * (--itrace), as pda_capture_itrace() said
+			 * before the capture's release */
 };
 
 /* rc, a sample's failure, stops the capture with its message. */
@@ -495,8 +505,8 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 	PDA_FILTER_OPTS(fo, .event = o->event,
 			.flags = PDA_FILTER_TRACEPOINTS | PDA_FILTER_NEED_EVENT);
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = true,
-			 .sample_fn = annotate_one, .skip_fn = annotate_skip,
-			 .progress = cmd_progress_fn, .progress_arg = &prog,
+			 .itrace = &o->itrace, .sample_fn = annotate_one,
+			 .skip_fn = annotate_skip, .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = ar);
 	const struct pda_filter_stats *fs;
 	int rc;
@@ -511,6 +521,7 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&ar->c);
 	cmd_progress_end(&prog);
+	ar->synth = pda_capture_itrace(&ar->c) != NULL;
 	/* the threads and the reader go before the annotation's work */
 	pda_capture_release(&ar->c);
 	if (rc < 0 && ar->new_failed)
@@ -786,7 +797,9 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	read_samples(ctx, &ar);
 	if (ar.dt) {
 		cs = pda_capture_stats(&ar.c);
-		cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
+		if (!ar.synth)
+			cmd_check_kind(ctx, o.path, f, &cs->reader,
+				       cs->nr_samples);
 		rc = write_types(ctx, &o, &ar, out);
 		pda_dthist_free(ar.types);
 		pda_datatype_free(ar.dt);
@@ -802,7 +815,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			die(ctx, "%s", pd_strerror(rc));
 	}
 	cs = pda_capture_stats(&ar.c);
-	cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
+	if (!ar.synth)
+		cmd_check_kind(ctx, o.path, f, &cs->reader, cs->nr_samples);
 	lost = cs->lost;
 	rc = pda_annot_finish(a);
 	if (rc < 0)

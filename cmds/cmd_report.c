@@ -1031,7 +1031,8 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 
 /* The counter ratios the capture's events allow (PMU and config told
  * apart as pdtool stat's metrics are): indexes of events are their
- * pd_evsel.idx, the report's members.  Events with no sample count. */
+ * pd_evsel.idx, the report's members.  Events with no sample count, nor
+ * the ones synthesized from a trace. */
 size_t cmd_capture_ratios(struct pd_file *f, const struct pda_report *rep,
 			  struct pda_ratio *out)
 {
@@ -1051,7 +1052,9 @@ size_t cmd_capture_ratios(struct pd_file *f, const struct pda_report *rep,
 		ev[i].name = e->name;
 		ev[i].attr = &e->attr;
 		ev[i].count = (double)period;
-		ev[i].counted = nr_samples > 0 && e->idx == i;
+		/* a synthesized event's attr names no counter: an SPE
+		 * trace's l1d-miss is no "cycles" to take an IPC of */
+		ev[i].counted = nr_samples > 0 && e->idx == i && !e->synth;
 	}
 	return pda_metrics_ratios(ev, nr, env, out, PDA_RATIOS_MAX);
 }

@@ -42,6 +42,17 @@ struct doc_run {
 	struct pda_mem *mem;		/* the Memory section; NULL: no
 					 * event has a data source */
 	bool synth_seen;		/* the synthesized events looked at */
+	const struct pda_itrace_opts *itrace; /* --itrace; NULL: none */
+	const struct pd_evsel *spe_br_ev; /* without branch stacks, an SPE
+					   * trace's branch-miss (or perf
+					   * 7's branch) event: the Branch
+					   * hotspots' samples */
+	uint64_t spe_by_kind[PDA_ITRACE_NR_KINDS]; /* samples synthesized
+						    * per kind */
+	const struct pd_evsel *spe_ev[PDA_ITRACE_NR_KINDS]; /* NULL: none */
+	bool spe_br_mispred;		/* its samples are mispredictions
+					 * (perf 6.1's set); perf 7's
+					 * branch: outcome unknown */
 	const struct pd_evsel *mem_ev;	/* an SPE trace's "memory": the
 					 * only event mem reads; NULL: all */
 	struct pda_datatype *dt;	/* the Data types section */
@@ -72,6 +83,15 @@ static int synth_events(struct doc_run *r)
 	if (!it)
 		return 0;
 	r->mem_ev = pda_itrace_evsel(it, PDA_ITRACE_MEMORY);
+	if (!r->br &&
+	    (r->spe_br_ev = pda_itrace_evsel(it, PDA_ITRACE_BRANCH_MISS))) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+		int rc = pda_branch_new(r->s, &bo, &r->br);
+
+		if (rc < 0)
+			return rc;
+		r->spe_br_mispred = !(r->itrace && r->itrace->perf7);
+	}
 	return r->mem ? 0 : pda_mem_new(r->s, &r->mem);
 }
 
@@ -120,10 +140,15 @@ static int doc_one(void *arg, const struct pda_pipe_item *it)
 	if (rc == 0)
 		rc = pda_report_add(r->lines, it->sample, it->stack, it->comm,
 				    NULL);
-	if (rc == 0 && r->br)
-		rc = pda_branch_add(r->br, it->sample, it->comm);
 	if (rc == 0 && !r->synth_seen)
 		rc = synth_events(r);
+	if (rc == 0 && r->spe_br_ev) {
+		if (it->sample->evsel == r->spe_br_ev)
+			rc = pda_branch_add_sampled(r->br, it->sample, it->comm,
+						    r->spe_br_mispred);
+	} else if (rc == 0 && r->br) {
+		rc = pda_branch_add(r->br, it->sample, it->comm);
+	}
 	if (rc == 0 && r->mem && (it->sample->mask & PD_SAMPLE_DATA_SRC) &&
 	    (!r->mem_ev || it->sample->evsel == r->mem_ev))
 		rc = pda_mem_add(r->mem, it->sample);
@@ -170,6 +195,47 @@ static bool has_sample_bit(const struct pd_file *f, uint64_t bit)
 }
 
 
+/* The miss rates an SPE trace's synthesized events give (each a pair of
+ * a miss event and its access event, both synthesized), into *m. */
+static void spe_cache(const struct doc_run *r, struct pda_metrics *m)
+{
+	static const struct {
+		enum pda_itrace_kind miss, access;
+		const char *key, *label, *formula;
+	} rates[] = {
+		{PDA_ITRACE_L1D_MISS, PDA_ITRACE_L1D_ACCESS, "l1d_miss_rate",
+		 "L1d miss rate", "l1d-miss / l1d-access"},
+		{PDA_ITRACE_LLC_MISS, PDA_ITRACE_LLC_ACCESS, "llc_miss_rate",
+		 "LLC miss rate", "llc-miss / llc-access"},
+		{PDA_ITRACE_TLB_MISS, PDA_ITRACE_TLB_ACCESS, "dtlb_walk_rate",
+		 "dTLB walk rate", "tlb-miss / tlb-access"},
+	};
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		const uint64_t miss = r->spe_by_kind[rates[i].miss];
+		const uint64_t access = r->spe_by_kind[rates[i].access];
+		struct pda_metric_val *v = &m->v[m->nr];
+
+		if (!r->spe_ev[rates[i].miss] || !r->spe_ev[rates[i].access] ||
+		    !access)
+			continue;
+		v->key = rates[i].key;
+		v->label = rates[i].label;
+		v->group = "Arm SPE";
+		v->formula = rates[i].formula;
+		v->percent = true;
+		v->value = (double)miss / (double)access;
+		v->nr_ops = 2;
+		v->op_name[0] = r->spe_ev[rates[i].miss]->name;
+		v->op_value[0] = (double)miss;
+		v->op_name[1] = r->spe_ev[rates[i].access]->name;
+		v->op_value[1] = (double)access;
+		m->nr++;
+	}
+	m->estimated = true;
+}
+
 /* The capture's run into r; the session's statistics into *ps. */
 static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 			struct pd_file *f, struct pda_session *s,
@@ -189,6 +255,7 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	int rc;
 
 	r->s = s;
+	r->itrace = a->itrace;
 	r->hot = new_hist(ctx, f, fn_keys, 2, 0);
 	if (pda_datatype_new(s, &r->dt) < 0 ||
 	    pda_dthist_new(r->dt, &r->types) < 0)
@@ -231,6 +298,15 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 	cmd_check_kind_synth(ctx, a->path, f, &pda_capture_stats(&r->c)->reader,
 			     pda_capture_stats(&r->c)->nr_samples,
 			     pda_capture_itrace(&r->c));
+	if (pda_capture_itrace(&r->c)) {
+		const struct pda_itrace *it = pda_capture_itrace(&r->c);
+
+		for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
+			r->spe_by_kind[k] = pda_itrace_stats(it)->by_kind[k];
+			r->spe_ev[k] =
+				pda_itrace_evsel(it, (enum pda_itrace_kind)k);
+		}
+	}
 	if ((rc = pda_report_finish(r->hot)) < 0 ||
 	    (r->lat && (rc = pda_report_finish(r->lat)) < 0) ||
 	    (rc = pda_report_finish(r->lines)) < 0 ||
@@ -293,7 +369,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 {
 	struct doc_run r = {.ctx = ctx, .path = a->path};
 	struct pde_doc d = {.capture = a->path, .top = a->top};
-	struct pda_metrics sampled, stat_m;
+	struct pda_metrics sampled, stat_m, spe_m;
 	struct pda_stat *st = NULL;
 	struct pd_file *stat_file = NULL;
 	const struct pda_capture_stats *cs;
@@ -364,6 +440,7 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.branches = r.br;
 	d.mem = r.mem;
 	d.mem_event = r.mem_ev ? r.mem_ev->name : NULL;
+	d.branches_event = r.spe_br_ev ? r.spe_br_ev->name : NULL;
 	/* no sample weighed: a system-wide capture, or a pipe */
 	if (r.lat && pda_report_nr_tables(r.lat)) {
 		d.latency = r.lat;
@@ -384,6 +461,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 	d.type_why = type_why;
 	d.nr_type_why = PDA_DATATYPE_NR_WHY;
 	d.sampled = &sampled;
+	spe_cache(&r, &spe_m);
+	d.spe_cache = &spe_m;
 	write_flame(ctx, a, flame_path);
 	d.flame = "flame.svg";
 	out = ctx_open_output(ctx, doc_path);

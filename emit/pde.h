@@ -1068,6 +1068,14 @@ struct pde_doc {
 	const char *const *stat_paths;
 	size_t nr_stat_paths;
 	const struct pda_branch *branches; /* aggregated by symbol */
+	/* an Arm SPE trace's miss rates among its sampled operations
+	 * (l1d-miss / l1d-access, ...), for the Cache hierarchy; NULL or
+	 * nr 0: none */
+	const struct pda_metrics *spe_cache;
+	/* the Arm SPE event branches holds the samples of (a one-entry
+	 * stack each: branch-miss, or perf 7's branch); NULL: the
+	 * capture's branch stacks */
+	const char *branches_event;
 	/* the memory samples (pda_mem.h), the level view finished; NULL:
 	 * none */
 	const struct pda_mem *mem;

@@ -47,6 +47,7 @@ static bool is_cache_metric(const char *key)
 	static const char *const keys[] = {
 		"l1d_miss_rate",  "l1d_to_l2_rate", "l2_miss_rate",
 		"l2_to_llc_rate", "dtlb_walk_rate", "itlb_walk_rate",
+		"llc_miss_rate",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -347,15 +348,15 @@ static void cache_table(struct docw *w, const char *key,
 static void metrics_section(struct docw *w, const struct pde_doc *d,
 			    bool cache)
 {
-	const struct pda_metrics *const from[2] = {d->stat_metrics,
-						   d->sampled};
-	static const char *const keys[2][2] = {
-		{"stat_metrics", "sampled_metrics"},
-		{"stat_levels", "sampled_levels"}};
+	const struct pda_metrics *const from[3] = {d->stat_metrics,
+						   d->sampled, d->spe_cache};
+	static const char *const keys[2][3] = {
+		{"stat_metrics", "sampled_metrics", "spe_metrics"},
+		{"stat_levels", "sampled_levels", "spe_levels"}};
 	const char *what = cache ? "Cache and TLB counters" : "Counters";
 	bool any = false;
 
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		any |= count_metrics(from[i], cache) > 0;
 	if (!any)
 		return;
@@ -363,13 +364,22 @@ static void metrics_section(struct docw *w, const struct pde_doc *d,
 		docw_section(w, "cache", "Cache hierarchy");
 	else
 		docw_section(w, "topdown", "Topdown summary");
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		const struct pda_metrics *m = from[i];
 
 		if (!count_metrics(m, cache))
 			continue;
 		if (i == 0)
 			stat_source(w, d, what);
+		else if (i == 2)
+			docw_source(w,
+				    "The Arm SPE trace of %s: of its sampled "
+				    "operations, those each level served or "
+				    "missed, from the events synthesized "
+				    "from it (each operation counts once in "
+				    "every event it is in); rates of sampled "
+				    "operations, not of every access.",
+				    d->capture);
 		else
 			sampled_source(w, d, cache ? "Cache and TLB events"
 						   : "Sampled events");
@@ -560,17 +570,35 @@ static void branch_end(char *buf, size_t size, const struct pda_branch_loc *l)
 		snprintf(buf, size, "%#" PRIx64 " (%s)", l->addr, dso);
 }
 
+/* "demo.c:55": a branch end's source line, the file by its last
+ * component; "" when it has none */
+static void branch_line(char *buf, size_t size, const struct pda_branch_loc *l)
+{
+	const char *slash = l->srcfile ? strrchr(l->srcfile, '/') : NULL;
+
+	if (l->srcfile && l->line)
+		snprintf(buf, size, "%s:%u", slash ? slash + 1 : l->srcfile,
+			 l->line);
+	else
+		buf[0] = '\0';
+}
+
 static void sec_branches(struct docw *w, const struct pde_doc *d)
 {
-	static const char *const heads[] = {"From",	   "To",   "Count",
-					    "Share",	   "Mispredicted",
-					    "Type"};
-	static const char *const keys[] = {"from",  "to",	 "count",
-					   "share", "mispredict_rate", "type"};
+	static const char *const heads[] = {"#",	"From",
+					    "To",	"Count",
+					    "Share",	"Mispredicted",
+					    "Type",	"Cycles",
+					    "Source lines"};
+	static const char *const keys[] = {"rank",	     "from",
+					   "to",	     "count",
+					   "share",	     "mispredict_rate",
+					   "type",	     "cycles_avg",
+					   "source_lines"};
 	const struct pda_branch_totals *t =
 		d->branches ? pda_branch_totals(d->branches) : NULL;
 	size_t rows;
-	char from[1024], to[1024];
+	char from[1024], to[1024], lfrom[512], lto[512], lines[1100];
 
 	if (!t || !t->nr_entries)
 		return;
@@ -578,12 +606,30 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	if (rows > d->top)
 		rows = d->top;
 	docw_section(w, "branches", "Branch hotspots");
-	docw_source(w,
-		    "The branch stacks of %s: %" PRIu64 " taken branches in %" PRIu64
-		    " stacks, by symbol, most mispredicted first (pdtool "
-		    "branches).",
-		    d->capture, t->nr_entries, t->nr_stacks);
-	if (t->with_pred)
+	if (d->branches_event)
+		docw_source(w,
+			    "The %s samples synthesized from the Arm SPE "
+			    "trace of %s: %" PRIu64 " sampled branches (the "
+			    "sampled operation's PC to its target), by "
+			    "symbol, most first (pdtool script --itrace=b).",
+			    d->branches_event, d->capture, t->nr_entries);
+	else
+		docw_source(w,
+			    "The branch stacks of %s: %" PRIu64 " taken branches "
+			    "in %" PRIu64 " stacks, by symbol, most mispredicted "
+			    "first (pdtool branches); cycles are the average of "
+			    "the basic blocks ending at the branch, where the "
+			    "hardware counts them.",
+			    d->capture, t->nr_entries, t->nr_stacks);
+	if (d->branches_event && t->mispred == t->nr_entries)
+		docw_note(w, "Every one was mispredicted: SPE samples a "
+			     "branch as branch-miss only then, so the rows "
+			     "rank the mispredictions, not their rate.");
+	else if (d->branches_event)
+		docw_note(w, "Every sampled branch, mispredicted or not (perf "
+			     "7's branch event, whose samples do not say "
+			     "which): the rows are by count.");
+	else if (t->with_pred)
 		docw_note(w, "Mispredicted: %.2f%% of the %" PRIu64
 			     " branches whose prediction the hardware "
 			     "recorded.",
@@ -592,13 +638,21 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 	else
 		docw_note(w, "The hardware recorded no prediction outcome: "
 			     "the rows are by count.");
-	docw_table(w, "branches", 6, heads, keys, "llrrrl");
+	if (!t->with_cycles && !d->branches_event)
+		docw_note(w, "The hardware recorded no cycles (AMD's LBR and "
+			     "BRS, Haswell's LBR count none).");
+	docw_table(w, "branches", 9, heads, keys, "rllrrrlrl");
 	for (size_t i = 0; i < rows; i++) {
 		const struct pda_branch_row *r = pda_branch_row(d->branches, i);
 
 		branch_end(from, sizeof(from), &r->from);
 		branch_end(to, sizeof(to), &r->to);
+		branch_line(lfrom, sizeof(lfrom), &r->from);
+		branch_line(lto, sizeof(lto), &r->to);
+		snprintf(lines, sizeof(lines), "%s -> %s",
+			 lfrom[0] ? lfrom : "?", lto[0] ? lto : "?");
 		docw_row(w);
+		docw_cell_u64(w, i + 1);
 		docw_cell_code(w, from);
 		docw_cell_code(w, to);
 		docw_cell_u64(w, r->count);
@@ -611,6 +665,16 @@ static void sec_branches(struct docw *w, const struct pde_doc *d)
 		else
 			docw_cell_none(w);
 		docw_cell_text(w, r->type ? pda_branch_type_name(r->type) : "");
+		if (r->with_cycles)
+			docw_cell_num(w,
+				      (double)r->cycles / (double)r->with_cycles,
+				      1, "");
+		else
+			docw_cell_none(w);
+		if (lfrom[0] || lto[0])
+			docw_cell_code(w, lines);
+		else
+			docw_cell_none(w);
 		docw_row_end(w);
 	}
 	docw_table_end(w);

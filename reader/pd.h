@@ -309,6 +309,10 @@ struct pd_evsel {
 				 * sample_id_all trailer; -1 none */
 	size_t id_hdr_size;	/* bytes of the sample_id_all trailer */
 	size_t sample_head;	/* bytes of a SAMPLE's fields before READ */
+	/* 1 when added by pd_file_add_synth_evsel(): its samples are a
+	 * trace's, decoded, and its attr counts nothing (perf's SPE events
+	 * say PERF_TYPE_HARDWARE, which is not what they count) */
+	int synth;
 };
 
 /*

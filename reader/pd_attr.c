@@ -326,6 +326,7 @@ int pd_file_add_synth_evsel(struct pd_file *f, const struct pd_attr *attr,
 	if (!f || !attr || !name || !*name || pd_file_evsel_by_id(f, id))
 		return PD_ERR_API;
 	PD_TRY(pd_file_add_evsel(f, attr, &id, 1, &e));
+	e->synth = 1;
 	/* a name that cannot be set leaves the default one: still valid */
 	PD_TRY(pd_evsel_set_name(f, e, name, strlen(name)));
 	if (out)

@@ -585,6 +585,25 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 	return 0;
 }
 
+int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
+			   const char *comm, bool mispred)
+{
+	/* the type is decoded from the instruction at ip, as for a stack
+	 * recorded without TYPE_SAVE */
+	const struct pd_branch br = {.from = sample->ip,
+				     .to = sample->addr,
+				     .mispred = mispred};
+
+	if (b->finished)
+		return PD_ERR_API;
+	b->t.nr_samples++;
+	b->t.nr_stacks++;
+	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
+	if (!comm)
+		return PD_ERR_NOMEM;
+	return add_entry(b, sample, comm, &br, false);
+}
+
 /* ---- sorting ------------------------------------------------------- */
 
 static int cmp_str(const char *x, const char *y)

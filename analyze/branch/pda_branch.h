@@ -187,6 +187,16 @@ int pda_branch_locate(struct pda_branch *b, const struct pd_sample *sample,
 		      const struct pda_branch_loc **loc);
 
 /*
+ * Add a branch sampled on its own, as a one-entry stack: sample's ip the
+ * branch, its addr the target (Arm SPE's branch samples, pda_itrace.h).
+ * mispred: the hardware said it was mispredicted (perf 6.1's branch-miss
+ * samples); else the outcome is unknown, not "predicted".  Counted as a
+ * stack of one entry.  @return 0 or a negative pd_err.
+ */
+int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
+			   const char *comm, bool mispred);
+
+/*
  * The length of the instruction at addr in sample's process, as perf
  * 6.1's arch_fetch_insn() decodes it for `perf script -F insnlen`: x86
  * code only (perf has no other decoder), read from the binary; 0 in

@@ -211,6 +211,19 @@ const char *pt_abs(const char *path)
 	return buf;
 }
 
+void pt_open_session(const char *path, const char *buildid_dir,
+		     struct pd_file **f, struct pda_session **s)
+{
+	char bid[PATH_MAX];
+	PDA_OPTS(po, .buildid_dir = bid, .no_inline = true,
+		 .no_debuginfod = true);
+
+	/* pt_abs's buffer is reused by the next call */
+	snprintf(bid, sizeof(bid), "%s", pt_abs(buildid_dir));
+	ck_assert_int_eq(pd_file_open(pt_abs(path), NULL, f), 0);
+	ck_assert_int_eq(pda_session_new(*f, &po, s), 0);
+}
+
 /* ---- files --------------------------------------------------------- */
 
 static void mkdirs(const char *path)

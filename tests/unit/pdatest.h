@@ -116,6 +116,11 @@ struct pt_elf {
 bool pt_elf_info(const char *path, struct pt_elf *out);
 /* path made absolute (tests run in tests/unit); a static buffer. */
 const char *pt_abs(const char *path);
+/* The capture at path (relative to tests/unit) and a session over it
+ * reading binaries from the build-id cache buildid_dir, without inline
+ * frames or debuginfod; fails the test when either does not open. */
+void pt_open_session(const char *path, const char *buildid_dir,
+		     struct pd_file **f, struct pda_session **s);
 
 /* testdata/bin/demo, the binary of check_dso.c and check_diagnose.c:
  * its path, ELF facts and hash_block's address and size */

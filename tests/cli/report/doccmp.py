@@ -12,7 +12,8 @@ same inputs:
   stat --format json`'s derived metrics: every one there, with the same
   value and assessment, and no other;
 - the Branch hotspots against `pdtool branches --format json --by sym`:
-  the same first rows, counts and mispredict rates;
+  the same first rows in rank order, counts, mispredict rates and
+  average cycles;
 - the Data types against `pdtool annotate --data-type --format json`:
   the same first rows (type, binary, samples), each type's share of its
   event's attributed period and its hottest member's share of the
@@ -191,7 +192,13 @@ def main():
                             (w['from']['sym'] + '+') if w['from']['sym']
                             else w['from']['addr'] + ' '):
                     errs.append(f'branch row {i + 1}: {r} against {w}')
-                n += 4
+                cyc = w.get('cycles_avg')
+                if r['rank'] != i + 1 or (cyc is None) != (
+                        r['cycles_avg'] is None) or (
+                        cyc is not None and abs(cyc - r['cycles_avg']) > 0.05):
+                    errs.append(f'branch row {i + 1}: rank or cycles {r} '
+                                f'against {w}')
+                n += 6
     if len(sys.argv) > 5 and sys.argv[5] != '-':
         n += cmp_types(doc, json.load(open(sys.argv[5])), errs)
     for e in errs:
