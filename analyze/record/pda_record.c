@@ -318,7 +318,9 @@ static void set_sample_id(struct rec *r)
 {
 	uint64_t bit = PERF_SAMPLE_ID;
 
-	if (r->nr_ev < 2)
+	/* perf 6.1's __cmd_record: a pipe's lone event has its id too
+	 * (opts->sample_id), as several events always do */
+	if (r->nr_ev < 2 && !r->o.pipe)
 		return;
 	for (size_t i = 1; i < r->nr_ev; i++)
 		if (r->ev[i].attr.sample_type != r->ev[0].attr.sample_type)
@@ -1257,7 +1259,14 @@ static int write_synthesized(struct rec *r)
 	int rc;
 
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
+	/* perf 6.1's order (record__synthesize): the id index, the
+	 * kernel's maps, the thread and CPU maps, then the processes */
+	rec_synth_id_index(r, &s.out);
 	rc = rec_synth_kernel(&s);
+	if (rc == 0) {
+		rec_synth_thread_map(r, &s.out, false);
+		rec_synth_cpu_map(&s.out, r->cpus, r->nr_cpus);
+	}
 	if (rc == 0 && r->o.system_wide) {
 		DIR *d = opendir("/proc");
 		struct dirent *de;
