@@ -529,9 +529,12 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 		warning(ctx, "'%s' exited with status %d", o.argv[0],
 			WEXITSTATUS(st.workload_status));
 	if (st.nr_lost)
-		warning(ctx, "%llu samples lost: give more buffer pages (-m) "
-			     "or a lower frequency (-F)",
-			(unsigned long long)st.nr_lost);
+		warning(ctx, "%llu of %llu samples lost (%.2f%%): give more "
+			     "buffer pages (-m) or a lower frequency (-F)",
+			(unsigned long long)st.nr_lost,
+			(unsigned long long)(st.nr_samples + st.nr_lost),
+			100.0 * (double)st.nr_lost /
+				(double)(st.nr_samples + st.nr_lost));
 	if (!quiet && o.stat) {
 		eprintf("[ pdtool record: Counted and wrote %.3f MB %s (%llu "
 			"counts in %llu rounds) ]\n",

@@ -1057,8 +1057,12 @@ static int note_records(struct rec *r, const unsigned char *p, size_t len)
 				return PD_ERR_NOMEM;
 			break;
 		case PERF_RECORD_LOST:
+			/* the counters' lost field counts the same samples
+			 * again, read at the end (lost_samples()) where the
+			 * kernel has it */
 			if (size >= 24) {
-				r->st->nr_lost += ld64(q + 16);
+				if (!r->read_lost)
+					r->st->nr_lost += ld64(q + 16);
 				r->st->nr_lost_recs++;
 			}
 			break;
