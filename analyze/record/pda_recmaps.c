@@ -1,7 +1,8 @@
 /*
  * pda_recmaps.c - the records perf 6.1 writes before the data to say
  * what was recorded: ID_INDEX (each counter's id with its buffer, CPU
- * and thread), THREAD_MAP and CPU_MAP, in perf's encodings, so that
+ * and thread), EVENT_UPDATE (units, scales, a pipe's names), THREAD_MAP
+ * and CPU_MAP, in perf's encodings and sizes, so that
  * perf reads a pdtool capture as one of its own.  `record --stat`
  * writes the same maps.
  */
@@ -13,6 +14,10 @@
 
 #define ID_INDEX_ENTRY 32 /* id, idx, cpu, tid */
 #define THREAD_MAP_ENTRY 24 /* pid, comm[16] */
+/* perf's PERF_EVENT_UPDATE__* */
+#define EVENT_UPDATE_UNIT 0
+#define EVENT_UPDATE_SCALE 1
+#define EVENT_UPDATE_NAME 2
 
 void rec_put_header(struct pdc_strbuf *b, uint32_t type, size_t size)
 {
@@ -155,5 +160,55 @@ void rec_synth_cpu_map(struct pdc_strbuf *b, const int *cpus, size_t nr)
 			pdc_strbuf_add(b, &bits, 4);
 		}
 		rec_put_zeros(b, size - 8 - mask);
+	}
+}
+
+/* One EVENT_UPDATE as perf 6.1's event_update_event__new() sizes it: 40
+ * bytes (header, type, id and the union perf declares) and len of
+ * payload, aligned to 8. */
+static void event_update(struct pdc_strbuf *b, uint64_t type, uint64_t id,
+			 const void *payload, size_t len)
+{
+	const size_t size = (40 + len + 7) / 8 * 8;
+
+	rec_put_header(b, PD_REC_EVENT_UPDATE, size);
+	rec_put_u64(b, type);
+	rec_put_u64(b, id);
+	pdc_strbuf_add(b, payload, len);
+	rec_put_zeros(b, size - 24 - len);
+}
+
+void rec_synth_units(struct pdc_strbuf *b, const struct perf_event_attr *a,
+		     uint64_t id)
+{
+	/* perf's unit and scale of its clocks, which perf stat report
+	 * prints in msec */
+	static const char unit[] = "msec";
+	const double scale = 1e-6;
+
+	if (a->type != PERF_TYPE_SOFTWARE ||
+	    (a->config != PERF_COUNT_SW_CPU_CLOCK &&
+	     a->config != PERF_COUNT_SW_TASK_CLOCK))
+		return;
+	event_update(b, EVENT_UPDATE_UNIT, id, unit, sizeof(unit));
+	event_update(b, EVENT_UPDATE_SCALE, id, &scale, sizeof(scale));
+}
+
+void rec_synth_event_updates(const struct rec *r, struct pdc_strbuf *b)
+{
+	for (size_t e = 0; e < r->nr_ev; e++) {
+		uint64_t id = 0;
+
+		/* perf names an event by its first id */
+		for (size_t i = e; i < r->nr_fds && !id; i += r->nr_ev)
+			if (r->fds[i] >= 0)
+				id = r->ids[i];
+		if (!id)
+			continue;
+		rec_synth_units(b, &r->ev[e].attr, id);
+		/* a file has the names in its EVENT_DESC */
+		if (r->o.pipe)
+			event_update(b, EVENT_UPDATE_NAME, id, r->ev[e].name,
+				     strlen(r->ev[e].name) + 1);
 	}
 }

@@ -1264,10 +1264,12 @@ static int write_synthesized(struct rec *r)
 
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
 	/* perf 6.1's order (record__synthesize): the id index, the
-	 * kernel's maps, the thread and CPU maps, then the processes */
+	 * kernel's maps, the events' units, scales and (in a pipe) names,
+	 * the thread and CPU maps, then the processes */
 	rec_synth_id_index(r, &s.out);
 	rc = rec_synth_kernel(&s);
 	if (rc == 0) {
+		rec_synth_event_updates(r, &s.out);
 		rec_synth_thread_map(r, &s.out, false);
 		rec_synth_cpu_map(&s.out, r->cpus, r->nr_cpus);
 	}
@@ -1522,7 +1524,7 @@ static int write_capture(struct rec *r)
 	PD_WRITER_OPTS(wo, .pipe = r->o.pipe, .zstd_level = r->o.zstd_level,
 		       .zstd_mmap_len = (uint32_t)(buffer_pages(r) *
 						   r->page_size),
-		       .alloc = r->a);
+		       .alloc = r->a, .pipe_no_names = true);
 	int rc, wrc;
 
 	if (r->o.out_fd < 0) {

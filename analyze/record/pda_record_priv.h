@@ -206,6 +206,12 @@ void rec_close_events(struct rec *r);
  * record's are empty); CPU_MAP of cpus in the encoding perf 6.1 picks
  * (a range, a list of u16, or a u32 bitmap, whichever it takes). */
 void rec_synth_id_index(const struct rec *r, struct pdc_strbuf *b);
+/* perf 6.1's perf_event__synthesize_extra_attr: EVENT_UPDATE records of
+ * each event with an id: its unit and scale where perf has them (the
+ * clocks: msec, 1e-6; rec_synth_units() for one), in a pipe its name. */
+void rec_synth_event_updates(const struct rec *r, struct pdc_strbuf *b);
+void rec_synth_units(struct pdc_strbuf *b, const struct perf_event_attr *a,
+		     uint64_t id);
 void rec_synth_thread_map(const struct rec *r, struct pdc_strbuf *b,
 			  bool comms);
 void rec_synth_cpu_map(struct pdc_strbuf *b, const int *cpus, size_t nr);

@@ -47,10 +47,6 @@
 #define AGGR_THREAD 5
 #define ROUND_INTERVAL 0
 #define ROUND_FINAL 1
-#define UPDATE_UNIT 0
-#define UPDATE_SCALE 1
-#define UPDATE_SIZE 48 /* perf's event_update_event__new(): 40 + payload,
-			* aligned, for a unit or a scale */
 
 struct count {
 	uint64_t val, ena, run;
@@ -200,32 +196,6 @@ static uint64_t event_id(const struct rstat *s, size_t e)
 		if (s->keys[i])
 			return s->keys[i];
 	return 0;
-}
-
-/* perf's unit and scale of its clocks, which perf stat report prints
- * in msec. */
-static void event_updates(struct rstat *s)
-{
-	for (size_t e = 0; e < s->r->nr_ev; e++) {
-		const struct perf_event_attr *a = &s->r->ev[e].attr;
-		double scale = 1e-6;
-		char unit[8] = "msec";
-
-		if (a->type != PERF_TYPE_SOFTWARE ||
-		    (a->config != PERF_COUNT_SW_CPU_CLOCK &&
-		     a->config != PERF_COUNT_SW_TASK_CLOCK))
-			continue;
-		rec_put_header(&s->out, PD_REC_EVENT_UPDATE, UPDATE_SIZE);
-		rec_put_u64(&s->out, UPDATE_UNIT);
-		rec_put_u64(&s->out, event_id(s, e));
-		pdc_strbuf_add(&s->out, unit, sizeof(unit));
-		rec_put_zeros(&s->out, UPDATE_SIZE - 32);
-		rec_put_header(&s->out, PD_REC_EVENT_UPDATE, UPDATE_SIZE);
-		rec_put_u64(&s->out, UPDATE_SCALE);
-		rec_put_u64(&s->out, event_id(s, e));
-		pdc_strbuf_add(&s->out, &scale, 8);
-		rec_put_zeros(&s->out, UPDATE_SIZE - 32);
-	}
 }
 
 static void stat_config(struct rstat *s)
@@ -423,7 +393,8 @@ static int features(struct rstat *s)
 	if (rc < 0)
 		return rec_errf(r, rc, "cannot start the capture: %s",
 				pd_writer_errmsg(r->w));
-	event_updates(s);
+	for (size_t e = 0; e < s->r->nr_ev; e++)
+		rec_synth_units(&s->out, &s->r->ev[e].attr, event_id(s, e));
 	rec_synth_thread_map(s->r, &s->out, true);
 	rec_synth_cpu_map(&s->out, s->r->cpus, s->r->nr_cpus);
 	stat_config(s);

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """premaps.py DUMP [HEADER]: the records before the data of a capture,
 from `perf report -D` (DUMP), as one comparable text: the order of
-ID_INDEX, the kernel's MMAP, THREAD_MAP, CPU_MAP and FINISHED_INIT, each
+ID_INDEX, the kernel's MMAP, EVENT_UPDATE, THREAD_MAP, CPU_MAP and
+FINISHED_INIT, each
 with its size and its decoded content, numbers that name a run (ids,
 pids) replaced by their kind.  With HEADER (`perf report --header-only`
 of a file), checks that the index names each id of the attrs once."""
 import re
 import sys
 
-KEEP = ("PERF_RECORD_ID_INDEX", "PERF_RECORD_THREAD_MAP",
-        "PERF_RECORD_CPU_MAP", "PERF_RECORD_FINISHED_INIT")
+KEEP = ("PERF_RECORD_ID_INDEX", "PERF_RECORD_EVENT_UPDATE",
+        "PERF_RECORD_THREAD_MAP", "PERF_RECORD_CPU_MAP",
+        "PERF_RECORD_FINISHED_INIT")
 
 
 def pid_kind(v):
@@ -39,7 +41,11 @@ def main():
                               rest)
                 rest = rest.replace("unhandled!", "").rstrip()
                 out.append("%s [%s]%s" % (name[12:], size, rest))
-                if name == "PERF_RECORD_CPU_MAP":
+                if name == "PERF_RECORD_EVENT_UPDATE":
+                    # its type and payload; the id is the attrs' (checked
+                    # by perf, which warns of an unknown one)
+                    out.append("  type %d %s" % (raw[8], raw[24:].hex()))
+                elif name == "PERF_RECORD_CPU_MAP":
                     out.append("  bytes " + raw.hex())
                 elif name == "PERF_RECORD_THREAD_MAP":
                     # each entry: pid, then its comm
