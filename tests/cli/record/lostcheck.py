@@ -11,6 +11,8 @@ import re
 import struct
 import sys
 
+import perfdump
+
 TRAILER = [("TID", 8), ("TIME", 8), ("ID", 8), ("STREAM_ID", 8),
            ("CPU", 8), ("IDENTIFIER", 8)]
 
@@ -26,14 +28,8 @@ def main():
             stype = set(m.group(1).split("|"))
     lost = [0, 0]
     lost_samples = [0, 0]
-    layouts, bad, raw = set(), [], b""
-    for line in open(sys.argv[1], errors="replace"):
-        h = re.match(r"^\.\s+[0-9a-f]{4}:\s+((?:[0-9a-f]{2} )+)", line)
-        if h:
-            raw += bytes.fromhex(h.group(1))
-            continue
-        if re.match(r"^0x[0-9a-f]+@", line):
-            raw = b""
+    layouts, bad = set(), []
+    for line, raw in perfdump.lines(sys.argv[1]):
         m = re.search(r"PERF_RECORD_LOST: id:\d+: lost:(\d+)", line)
         if m:
             lost[0] += 1

@@ -9,6 +9,8 @@ of a file), checks that the index names each id of the attrs once."""
 import re
 import sys
 
+import perfdump
+
 KEEP = ("PERF_RECORD_ID_INDEX", "PERF_RECORD_EVENT_UPDATE",
         "PERF_RECORD_THREAD_MAP", "PERF_RECORD_CPU_MAP",
         "PERF_RECORD_FINISHED_INIT")
@@ -19,16 +21,10 @@ def pid_kind(v):
 
 
 def main():
-    out, ids, raw = [], [], b""
+    out, ids = [], []
     rec = re.compile(r"^(?:-?\d+ )+0x[0-9a-f]+ \[(0x[0-9a-f]+)\]: (PERF_RECORD_\w+):?(.*)")
     ent = re.compile(r"^ \.\.\. id: (\d+)\s+idx: (-?\d+)\s+cpu: (-?\d+)\s+tid: (-?\d+)")
-    for line in open(sys.argv[1], errors="replace"):
-        h = re.match(r"^\.\s+[0-9a-f]{4}:\s+((?:[0-9a-f]{2} )+)", line)
-        if h:
-            raw += bytes.fromhex(h.group(1))
-            continue
-        if re.match(r"^0x[0-9a-f]+@", line):
-            raw = b""
+    for line, raw in perfdump.lines(sys.argv[1]):
         m = rec.match(line)
         if m:
             size, name, rest = m.groups()
