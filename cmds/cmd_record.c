@@ -39,7 +39,9 @@ const char cmd_record_options[] =
 	"                        cpu-clock, task-clock, page-faults, ...;\n"
 	"                        cycles, instructions, ... and the hardware\n"
 	"                        cache events where the host has counters;\n"
-	"                        rNNN; PMU/TERM=VAL,.../ and event names from\n"
+	"                        rNNN (a raw event of the CPU's PMU, NNN its\n"
+	"                        config in hex: r3c, r01c2:u); PMU/TERM=VAL,.../\n"
+	"                        and event names from\n"
 	"                        /sys/bus/event_source/devices; SYS:NAME\n"
 	"                        tracepoints; modifiers :u :k :h :p (default:\n"
 	"                        cycles, else cpu-clock); groups {A,B}[:MODS]\n"
@@ -73,7 +75,9 @@ const char cmd_record_options[] =
 	"                        pack the data in zstd COMPRESSED records,\n"
 	"                        level N (default 1), as perf record -z\n"
 	"  -m, --mmap-pages PAGES  data pages per ring buffer, a power of\n"
-	"                        two (default 512 KiB)\n"
+	"                        two (default 512 KiB); too few at a high\n"
+	"                        rate lose samples (LOST, LOST_SAMPLES\n"
+	"                        written, the count said)\n"
 	"  -d, --data            record sample data addresses\n"
 	"      --switch-events   record context switches\n"
 	"      --latency         record what perf report --latency needs\n"
@@ -529,9 +533,12 @@ int cmd_record(int argc, char **argv, struct pd_ctx *ctx)
 		warning(ctx, "'%s' exited with status %d", o.argv[0],
 			WEXITSTATUS(st.workload_status));
 	if (st.nr_lost)
-		warning(ctx, "%llu samples lost: give more buffer pages (-m) "
-			     "or a lower frequency (-F)",
-			(unsigned long long)st.nr_lost);
+		warning(ctx, "%llu of %llu samples lost (%.2f%%): give more "
+			     "buffer pages (-m) or a lower frequency (-F)",
+			(unsigned long long)st.nr_lost,
+			(unsigned long long)(st.nr_samples + st.nr_lost),
+			100.0 * (double)st.nr_lost /
+				(double)(st.nr_samples + st.nr_lost));
 	if (!quiet && o.stat) {
 		eprintf("[ pdtool record: Counted and wrote %.3f MB %s (%llu "
 			"counts in %llu rounds) ]\n",

@@ -38,6 +38,7 @@ struct pd_writer {
 	const struct pd_alloc *a;
 	int fd;
 	bool pipe;
+	bool no_names;	       /* pipe: the caller sends the names */
 	uint32_t mmap_len;
 	int level;
 	ZSTD_CCtx *zc;
@@ -98,6 +99,7 @@ int pd_writer_new(int fd, const struct pd_writer_opts *opts,
 	w->a = o.alloc;
 	w->fd = fd;
 	w->pipe = o.pipe;
+	w->no_names = o.pipe && o.pipe_no_names;
 	w->level = o.zstd_level;
 	w->mmap_len = o.zstd_mmap_len;
 	if (w->level) {
@@ -330,7 +332,7 @@ static int begin_pipe(struct pd_writer *w)
 		if (rc == 0)
 			rc = put(w, id, 8);
 	}
-	return rc == 0 ? pipe_names(w) : rc;
+	return rc == 0 && !w->no_names ? pipe_names(w) : rc;
 }
 
 /* format.md §2, §3: a header to fill at the end, the ids, the attrs. */

@@ -38,6 +38,10 @@ struct pd_writer_opts {
 	uint32_t zstd_mmap_len;	     /* COMPRESSED's mmap_len field: bytes
 				      * of one ring buffer */
 	const struct pd_alloc *alloc;
+	bool pipe_no_names;	     /* pipe mode: the caller sends the
+				      * events' names (EVENT_UPDATE) in the
+				      * data itself, as perf 6.1 does after
+				      * the kernel's maps */
 };
 
 #define PD_WRITER_OPTS(name, ...)                                           \

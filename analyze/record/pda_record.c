@@ -318,7 +318,9 @@ static void set_sample_id(struct rec *r)
 {
 	uint64_t bit = PERF_SAMPLE_ID;
 
-	if (r->nr_ev < 2)
+	/* perf 6.1's __cmd_record: a pipe's lone event has its id too
+	 * (opts->sample_id), as several events always do */
+	if (r->nr_ev < 2 && !r->o.pipe)
 		return;
 	for (size_t i = 1; i < r->nr_ev; i++)
 		if (r->ev[i].attr.sample_type != r->ev[0].attr.sample_type)
@@ -1055,8 +1057,12 @@ static int note_records(struct rec *r, const unsigned char *p, size_t len)
 				return PD_ERR_NOMEM;
 			break;
 		case PERF_RECORD_LOST:
+			/* the counters' lost field counts the same samples
+			 * again, read at the end (lost_samples()) where the
+			 * kernel has it */
 			if (size >= 24) {
-				r->st->nr_lost += ld64(q + 16);
+				if (!r->read_lost)
+					r->st->nr_lost += ld64(q + 16);
 				r->st->nr_lost_recs++;
 			}
 			break;
@@ -1257,7 +1263,16 @@ static int write_synthesized(struct rec *r)
 	int rc;
 
 	pdc_strbuf_init(&s.out, r->a, NULL, 0);
+	/* perf 6.1's order (record__synthesize): the id index, the
+	 * kernel's maps, the events' units, scales and (in a pipe) names,
+	 * the thread and CPU maps, then the processes */
+	rec_synth_id_index(r, &s.out);
 	rc = rec_synth_kernel(&s);
+	if (rc == 0) {
+		rec_synth_event_updates(r, &s.out);
+		rec_synth_thread_map(r, &s.out, false);
+		rec_synth_cpu_map(&s.out, r->cpus, r->nr_cpus);
+	}
 	if (rc == 0 && r->o.system_wide) {
 		DIR *d = opendir("/proc");
 		struct dirent *de;
@@ -1509,7 +1524,7 @@ static int write_capture(struct rec *r)
 	PD_WRITER_OPTS(wo, .pipe = r->o.pipe, .zstd_level = r->o.zstd_level,
 		       .zstd_mmap_len = (uint32_t)(buffer_pages(r) *
 						   r->page_size),
-		       .alloc = r->a);
+		       .alloc = r->a, .pipe_no_names = true);
 	int rc, wrc;
 
 	if (r->o.out_fd < 0) {

@@ -110,8 +110,10 @@ struct pda_record_stats {
 	uint64_t nr_samples;	/* SAMPLE records written */
 	uint64_t nr_stat;	/* --stat: STAT records written */
 	uint64_t nr_rounds;	/* --stat: STAT_ROUND records */
-	uint64_t nr_lost;	/* samples the kernel lost (LOST records
-				 * and the counters' lost field) */
+	uint64_t nr_lost;	/* samples the kernel lost: the counters'
+				 * lost field (LOST_SAMPLES written), or
+				 * the LOST records' where the kernel has
+				 * no such field */
 	uint64_t nr_lost_recs;	/* LOST records */
 	uint64_t bytes;		/* the capture's data section, as stored */
 	uint64_t bytes_raw;	/* before compression */

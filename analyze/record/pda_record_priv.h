@@ -117,6 +117,12 @@ int rec_synth_kernel(struct rec_synth *s);
  * from /proc.  @return 0, or PD_ERR_NOTFOUND when it has gone. */
 int rec_synth_process(struct rec_synth *s, int32_t pid);
 
+/* Records into b (pda_recmaps.c): a header of misc 0, a u64, n zero
+ * bytes. */
+void rec_put_header(struct pdc_strbuf *b, uint32_t type, size_t size);
+void rec_put_u64(struct pdc_strbuf *b, uint64_t v);
+void rec_put_zeros(struct pdc_strbuf *b, size_t n);
+
 /* perf_event_attr in perf's -vv form (perf_event_attr__fprintf, as
  * perf 6.1 prints it) into b: "  name  value" lines of the non-zero
  * fields. */
@@ -192,6 +198,23 @@ int rec_event_desc(struct rec *r);
 int rec_group_desc(struct rec *r);
 void rec_ioctl_all(struct rec *r, unsigned long req);
 void rec_close_events(struct rec *r);
+
+/* What perf 6.1 synthesizes before the data (pda_recmaps.c), into b:
+ * ID_INDEX of every counter opened (its id, its buffer's index, CPU and
+ * thread; nothing where none is open); THREAD_MAP of r->threads, with
+ * the names of processes that ran before where comms (perf stat's; perf
+ * record's are empty); CPU_MAP of cpus in the encoding perf 6.1 picks
+ * (a range, a list of u16, or a u32 bitmap, whichever it takes). */
+void rec_synth_id_index(const struct rec *r, struct pdc_strbuf *b);
+/* perf 6.1's perf_event__synthesize_extra_attr: EVENT_UPDATE records of
+ * each event with an id: its unit and scale where perf has them (the
+ * clocks: msec, 1e-6; rec_synth_units() for one), in a pipe its name. */
+void rec_synth_event_updates(const struct rec *r, struct pdc_strbuf *b);
+void rec_synth_units(struct pdc_strbuf *b, const struct perf_event_attr *a,
+		     uint64_t id);
+void rec_synth_thread_map(const struct rec *r, struct pdc_strbuf *b,
+			  bool comms);
+void rec_synth_cpu_map(struct pdc_strbuf *b, const int *cpus, size_t nr);
 
 /* The TRACING_DATA feature for the tracepoints among r->ev
  * (pda_rectrace.c).  @return 0 or a negative pd_err. */

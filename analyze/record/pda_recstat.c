@@ -47,10 +47,6 @@
 #define AGGR_THREAD 5
 #define ROUND_INTERVAL 0
 #define ROUND_FINAL 1
-#define UPDATE_UNIT 0
-#define UPDATE_SCALE 1
-#define UPDATE_SIZE 48 /* perf's event_update_event__new(): 40 + payload,
-			* aligned, for a unit or a scale */
 
 struct count {
 	uint64_t val, ena, run;
@@ -72,27 +68,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void put_header(struct pdc_strbuf *b, uint32_t type, size_t size)
-{
-	uint16_t misc = 0, sz = (uint16_t)size;
-
-	pdc_strbuf_add(b, &type, 4);
-	pdc_strbuf_add(b, &misc, 2);
-	pdc_strbuf_add(b, &sz, 2);
-}
-
-static void put_u64(struct pdc_strbuf *b, uint64_t v)
-{
-	pdc_strbuf_add(b, &v, 8);
-}
-
-static void put_zeros(struct pdc_strbuf *b, size_t n)
-{
-	static const char zeros[64];
-
-	pdc_strbuf_add(b, zeros, n);
 }
 
 /* An event in a group of more than one. */
@@ -223,72 +198,6 @@ static uint64_t event_id(const struct rstat *s, size_t e)
 	return 0;
 }
 
-/* perf's unit and scale of its clocks, which perf stat report prints
- * in msec. */
-static void event_updates(struct rstat *s)
-{
-	for (size_t e = 0; e < s->r->nr_ev; e++) {
-		const struct perf_event_attr *a = &s->r->ev[e].attr;
-		double scale = 1e-6;
-		char unit[8] = "msec";
-
-		if (a->type != PERF_TYPE_SOFTWARE ||
-		    (a->config != PERF_COUNT_SW_CPU_CLOCK &&
-		     a->config != PERF_COUNT_SW_TASK_CLOCK))
-			continue;
-		put_header(&s->out, PD_REC_EVENT_UPDATE, UPDATE_SIZE);
-		put_u64(&s->out, UPDATE_UNIT);
-		put_u64(&s->out, event_id(s, e));
-		pdc_strbuf_add(&s->out, unit, sizeof(unit));
-		put_zeros(&s->out, UPDATE_SIZE - 32);
-		put_header(&s->out, PD_REC_EVENT_UPDATE, UPDATE_SIZE);
-		put_u64(&s->out, UPDATE_SCALE);
-		put_u64(&s->out, event_id(s, e));
-		pdc_strbuf_add(&s->out, &scale, 8);
-		put_zeros(&s->out, UPDATE_SIZE - 32);
-	}
-}
-
-static void thread_map(struct rstat *s)
-{
-	struct rec *r = s->r;
-
-	put_header(&s->out, PD_REC_THREAD_MAP, 16 + 24 * r->nr_threads);
-	put_u64(&s->out, r->nr_threads);
-	for (size_t t = 0; t < r->nr_threads; t++) {
-		char comm[16] = "", path[64];
-
-		/* a process that ran before: its name; the workload's is
-		 * not known yet (perf's is empty too) */
-		if (r->threads[t] > 0 && !r->child) {
-			snprintf(path, sizeof(path), "/proc/%d/comm",
-				 r->threads[t]);
-			if (rec_read_line(path, comm, sizeof(comm)) < 0)
-				comm[0] = '\0';
-		}
-		put_u64(&s->out, (uint64_t)(int64_t)r->threads[t]);
-		pdc_strbuf_add(&s->out, comm, sizeof(comm));
-	}
-}
-
-/* A list of CPUs (perf's PERF_CPU_MAP__CPUS), {-1} for tasks. */
-static void cpu_map(struct rstat *s)
-{
-	struct rec *r = s->r;
-	size_t size = (8 + 4 + 2 * r->nr_cpus + 7) / 8 * 8;
-	uint16_t type = 0, nr = (uint16_t)r->nr_cpus;
-
-	put_header(&s->out, PD_REC_CPU_MAP, size);
-	pdc_strbuf_add(&s->out, &type, 2);
-	pdc_strbuf_add(&s->out, &nr, 2);
-	for (size_t c = 0; c < r->nr_cpus; c++) {
-		uint16_t cpu = (uint16_t)r->cpus[c];
-
-		pdc_strbuf_add(&s->out, &cpu, 2);
-	}
-	put_zeros(&s->out, size - 12 - 2 * r->nr_cpus);
-}
-
 static void stat_config(struct rstat *s)
 {
 	const struct pda_record_opts *o = &s->r->o;
@@ -297,14 +206,14 @@ static void stat_config(struct rstat *s)
 				? AGGR_THREAD
 				: AGGR_GLOBAL;
 
-	put_header(&s->out, PD_REC_STAT_CONFIG, 16 + 3 * 16);
-	put_u64(&s->out, 3);
-	put_u64(&s->out, STAT_TERM_AGGR_MODE);
-	put_u64(&s->out, aggr);
-	put_u64(&s->out, STAT_TERM_INTERVAL);
-	put_u64(&s->out, o->interval_ms);
-	put_u64(&s->out, STAT_TERM_SCALE);
-	put_u64(&s->out, 1);
+	rec_put_header(&s->out, PD_REC_STAT_CONFIG, 16 + 3 * 16);
+	rec_put_u64(&s->out, 3);
+	rec_put_u64(&s->out, STAT_TERM_AGGR_MODE);
+	rec_put_u64(&s->out, aggr);
+	rec_put_u64(&s->out, STAT_TERM_INTERVAL);
+	rec_put_u64(&s->out, o->interval_ms);
+	rec_put_u64(&s->out, STAT_TERM_SCALE);
+	rec_put_u64(&s->out, 1);
 }
 
 /* A group's counts from its leader at slot i (read_format GROUP: nr,
@@ -356,18 +265,18 @@ static int stat_round(struct rstat *s, uint64_t type, uint64_t time)
 			s->cur[i].ena = v[1];
 			s->cur[i].run = v[2];
 		}
-		put_header(&s->out, PD_REC_STAT, 48);
-		put_u64(&s->out, s->keys[i]);
+		rec_put_header(&s->out, PD_REC_STAT, 48);
+		rec_put_u64(&s->out, s->keys[i]);
 		pdc_strbuf_add(&s->out, &cpu, 4);
 		pdc_strbuf_add(&s->out, &thread, 4);
-		put_u64(&s->out, s->done[i].val + s->cur[i].val);
-		put_u64(&s->out, s->done[i].ena + s->cur[i].ena);
-		put_u64(&s->out, s->done[i].run + s->cur[i].run);
+		rec_put_u64(&s->out, s->done[i].val + s->cur[i].val);
+		rec_put_u64(&s->out, s->done[i].ena + s->cur[i].ena);
+		rec_put_u64(&s->out, s->done[i].run + s->cur[i].run);
 		r->st->nr_stat++;
 	}
-	put_header(&s->out, PD_REC_STAT_ROUND, 24);
-	put_u64(&s->out, type);
-	put_u64(&s->out, time);
+	rec_put_header(&s->out, PD_REC_STAT_ROUND, 24);
+	rec_put_u64(&s->out, type);
+	rec_put_u64(&s->out, time);
 	r->st->nr_rounds++;
 	if (s->out.oom)
 		return rec_errf(r, PD_ERR_NOMEM, "out of memory");
@@ -484,9 +393,10 @@ static int features(struct rstat *s)
 	if (rc < 0)
 		return rec_errf(r, rc, "cannot start the capture: %s",
 				pd_writer_errmsg(r->w));
-	event_updates(s);
-	thread_map(s);
-	cpu_map(s);
+	for (size_t e = 0; e < s->r->nr_ev; e++)
+		rec_synth_units(&s->out, &s->r->ev[e].attr, event_id(s, e));
+	rec_synth_thread_map(s->r, &s->out, true);
+	rec_synth_cpu_map(&s->out, s->r->cpus, s->r->nr_cpus);
 	stat_config(s);
 	if (s->out.oom)
 		return rec_errf(r, PD_ERR_NOMEM, "out of memory");

@@ -206,6 +206,60 @@ START_TEST(test_branch_roundtrip)
 }
 END_TEST
 
+/* EVENT_UPDATE records of the pipe stream pd_writer_begin() writes for
+ * one event, with the pipe_no_names option or without. */
+static int pipe_names(bool no_names)
+{
+	PD_WRITER_OPTS(wo, .pipe = true, .pipe_no_names = no_names);
+	struct perf_event_attr attr;
+	const uint64_t id = 77;
+	unsigned char buf[4096];
+	struct pd_writer *w;
+	char path[4096];
+	size_t off = 16;
+	ssize_t len;
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "%s/pdwriteXXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.sample_period = 1000;
+	ck_assert_int_eq(pd_writer_new(fd, &wo, &w), 0);
+	ck_assert_int_eq(pd_writer_add_event(w, &attr, sizeof(attr),
+					     "cpu-clock", &id, 1),
+			 0);
+	ck_assert_int_eq(pd_writer_begin(w), 0);
+	pd_writer_free(w);
+	len = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	unlink(path);
+	ck_assert_int_gt(len, 16);
+	/* the records after the 16-byte pipe header */
+	while (off + 8 <= (size_t)len) {
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, buf + off, 4);
+		memcpy(&size, buf + off + 6, 2);
+		ck_assert_uint_ge(size, 8);
+		n += type == PD_REC_EVENT_UPDATE;
+		off += size;
+	}
+	ck_assert_uint_eq(off, (size_t)len);
+	return n;
+}
+
+/* The recorder sends a pipe's names itself, where perf 6.1 does. */
+START_TEST(test_pipe_no_names)
+{
+	ck_assert_int_eq(pipe_names(false), 1);
+	ck_assert_int_eq(pipe_names(true), 0);
+}
+END_TEST
+
 /* ---- the recorder's PMU capabilities ------------------------------ */
 
 /* dir/rel's file with text (its directories made first) */
@@ -344,6 +398,7 @@ Suite *write_suite(void)
 	Suite *s = suite_create("write");
 	TCase *tc = tcase_create("branch");
 
+	tcase_add_test(tc, test_pipe_no_names);
 	tcase_add_loop_test(tc, test_branch_roundtrip, 0,
 			    2 * (int)(sizeof(branch_types) /
 				      sizeof(branch_types[0])));
