@@ -448,6 +448,12 @@ struct script_run {
 	const struct pda_branch_loc **br_ends;
 	size_t alloc_br_ends;
 	unsigned char insn[16]; /* insn: the ip's instruction's bytes */
+	/* trace: the capture's tracepoint formats, read at the first
+	 * tracepoint sample; trace_buf holds one sample's text */
+	struct pd_tracing *tracing;
+	bool tracing_read;
+	char *trace_buf;
+	size_t trace_cap;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -743,6 +749,56 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 	return 0;
 }
 
+/*
+ * The trace field of a tracepoint sample into l (none without raw bytes
+ * or the event's format, as perf prints nothing then).
+ */
+static int trace_text(struct script_run *sr, const struct pd_sample *s,
+		      struct pde_script_line *l)
+{
+	const struct pd_tp_format *fmt;
+	char err[256] = "";
+	size_t n;
+
+	if (!sr->tracing_read) {
+		const void *data;
+		size_t size;
+		int rc;
+
+		sr->tracing_read = true;
+		if (pd_file_feature(sr->f, PD_FEAT_TRACING_DATA, &data,
+				    &size)) {
+			rc = pd_tracing_parse(data, size, NULL, &sr->tracing,
+					      err, sizeof(err));
+			if (rc == PD_ERR_NOMEM)
+				return rc;
+			if (rc < 0)
+				warning(sr->ctx, "'%s': %s; the tracepoints after "
+					       "it print no fields",
+				      sr->o->path, err);
+		}
+	}
+	fmt = pd_tracing_format(sr->tracing, s->evsel->attr.config);
+	if (!fmt || !s->raw.data)
+		return 0;
+	for (;;) {
+		n = pd_tp_print(sr->tracing, fmt, s->raw.data, s->raw.size,
+				sr->trace_buf, sr->trace_cap);
+		if (n < sr->trace_cap)
+			break;
+		free(sr->trace_buf);
+		sr->trace_cap = n + 1;
+		sr->trace_buf = malloc(sr->trace_cap);
+		if (!sr->trace_buf) {
+			sr->trace_cap = 0;
+			return PD_ERR_NOMEM;
+		}
+	}
+	l->trace = sr->trace_buf;
+	l->trace_len = n;
+	return 0;
+}
+
 static int script_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct script_run *sr = arg;
@@ -796,6 +852,8 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = resolve_fields(sr, it, &l);
+	if (rc == 0 && (l.fields & PDE_SF(TRACE)) && ev->attr.type == 2)
+		rc = trace_text(sr, s, &l);
 	if (rc == 0)
 		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
@@ -830,6 +888,8 @@ static void free_run(struct script_run *sr)
 	pdc_hash_release(NULL, &sr->leaf_hash);
 	pdc_arena_release(&sr->arena, NULL);
 	pdc_strbuf_release(&sr->scratch);
+	pd_tracing_free(sr->tracing);
+	free(sr->trace_buf);
 }
 
 static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
