@@ -109,7 +109,8 @@ static unsigned field_flags(const char *decl, const char *name,
 }
 
 /* A "field:" line's name: the last word before the ';', without an
- * array's brackets ("char prev_comm[16]" is prev_comm). */
+ * array's brackets ("char prev_comm[16]" is prev_comm, "__data_loc
+ * char[] name" name). */
 static char *field_name(struct pd_tracing *t, const char *p,
 			const char *end)
 {
@@ -118,9 +119,14 @@ static char *field_name(struct pd_tracing *t, const char *p,
 
 	if (!semi)
 		return NULL;
-	stop = memchr(p, '[', (size_t)(semi - p));
-	if (!stop)
-		stop = semi;
+	/* "char x[16]": the brackets after the name; "__data_loc char[]
+	 * x": before it */
+	stop = semi;
+	while (stop > p && stop[-1] == ' ')
+		stop--;
+	if (stop > p && stop[-1] == ']')
+		while (stop > p && *stop != '[')
+			stop--;
 	start = stop;
 	while (start > p && start[-1] != ' ' && start[-1] != ':' &&
 	       start[-1] != '\t')
