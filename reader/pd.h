@@ -439,20 +439,30 @@ PD_API const struct pd_tp_field *pd_tp_field(const struct pd_tp_format *fmt,
 PD_API int pd_tp_field_int(const struct pd_tracing *t,
 			   const struct pd_tp_field *fl, const void *raw,
 			   size_t raw_size, int64_t *v);
+/* Kernel symbols for %ps/%pS: fn gives the name of the function at addr
+ * and addr's offset into it, or NULL when none is known. */
+struct pd_tp_syms {
+	const char *(*fn)(void *arg, uint64_t addr, uint64_t *off);
+	void *arg;
+};
+
 /*
  * The text perf 6.1 prints for a sample of fmt (its -F trace field), as
  * libtraceevent evaluates the print fmt on the raw bytes: field
  * references, integer arithmetic, ?:, casts, __print_flags,
  * __print_symbolic, __get_str and the conversions %d %i %u %x %X %o %c
- * %s %p with flags, width, precision and length.  A print fmt that uses
- * anything else (or a field the raw bytes do not hold) prints as
- * libtraceevent prints an event it failed to parse: "[FAILED TO PARSE]"
- * and " name=value" per field.  Written NUL-terminated into out[0..size)
- * (cut short when small).  @return the text's whole length.
+ * %s %p with flags, width, precision and length; %ps and %pS (function
+ * names, %pS with +0xoff) through syms (NULL, or no function there:
+ * the address as 0x%llx).  A print fmt that uses anything else (or a field the raw
+ * bytes do not hold) prints as libtraceevent prints an event it failed
+ * to parse: "[FAILED TO PARSE]" and " name=value" per field.  Written
+ * NUL-terminated into out[0..size) (cut short when small).  @return the
+ * text's whole length.
  */
 PD_API size_t pd_tp_print(const struct pd_tracing *t,
 			  const struct pd_tp_format *fmt, const void *raw,
-			  size_t raw_size, char *out, size_t size);
+			  size_t raw_size, const struct pd_tp_syms *syms,
+			  char *out, size_t size);
 
 struct pd_env;
 /*

@@ -36,6 +36,7 @@ struct tp_eval {
 	const struct pd_tp_format *fmt;
 	const unsigned char *raw;
 	size_t raw_size;
+	const struct pd_tp_syms *syms;
 	const char *p, *end;
 	bool failed;
 	unsigned depth;
@@ -201,6 +202,31 @@ static bool field_str(struct tp_eval *e, const struct pd_tp_field *fl,
 	return true;
 }
 
+static bool expr(struct tp_eval *e, struct tp_val *v);
+
+/* REC->args[i] of a fixed array ("unsigned long args[6]"): element i,
+ * the field's size over its count long. */
+static bool array_elem(struct tp_eval *e, const struct pd_tp_field *fl,
+		       struct tp_val *v)
+{
+	const char *br = strrchr(fl->type, '[');
+	struct pd_tp_field el;
+	struct tp_val i;
+	unsigned long count;
+
+	if (!br || (fl->flags & PD_TP_F_DYNAMIC) || !expr(e, &i) ||
+	    i.is_str || !take(e, "]"))
+		return fail(e);
+	count = strtoul(br + 1, NULL, 10);
+	if (count == 0 || i.i >= count || fl->size % count)
+		return fail(e);
+	el = (struct pd_tp_field){.offset = fl->offset +
+					    (uint32_t)(i.i * (fl->size / count)),
+				  .size = fl->size / (uint32_t)count};
+	*v = (struct tp_val){0};
+	return field_num(e, &el, &v->i);
+}
+
 static bool rec_field(struct tp_eval *e, struct tp_val *v)
 {
 	const struct pd_tp_field *fl;
@@ -217,6 +243,8 @@ static bool rec_field(struct tp_eval *e, struct tp_val *v)
 	fl = pd_tp_field(e->fmt, name);
 	if (!fl)
 		return fail(e);
+	if (take(e, "["))
+		return array_elem(e, fl, v);
 	if (fl->flags & PD_TP_F_STRING)
 		return field_str(e, fl, v);
 	if (fl->flags & PD_TP_F_ARRAY)
@@ -224,8 +252,6 @@ static bool rec_field(struct tp_eval *e, struct tp_val *v)
 	*v = (struct tp_val){0};
 	return field_num(e, fl, &v->i);
 }
-
-static bool expr(struct tp_eval *e, struct tp_val *v);
 
 static bool num_expr(struct tp_eval *e, uint64_t *i)
 {
@@ -250,6 +276,44 @@ static bool scratch_add(struct tp_eval *e, const char *s, size_t n)
 }
 
 /*
+ * A value of a __print_flags/__print_symbolic table.  A name there is
+ * looked up in libtraceevent's eval_flag() table (the softirq and
+ * hrtimer restart names the kernel leaves unconverted); any other name
+ * (HRTIMER_MODE_ABS, I_DIRTY_SYNC) is *never: as perf 6.1 prints them,
+ * a flag of value 0 and a symbol matching no value.
+ */
+static bool table_value(struct tp_eval *e, uint64_t *v, bool *never)
+{
+	static const char *const names[] = {
+		"HI_SOFTIRQ", "TIMER_SOFTIRQ", "NET_TX_SOFTIRQ",
+		"NET_RX_SOFTIRQ", "BLOCK_SOFTIRQ", "IRQ_POLL_SOFTIRQ",
+		"TASKLET_SOFTIRQ", "SCHED_SOFTIRQ", "HRTIMER_SOFTIRQ",
+		"RCU_SOFTIRQ",
+	};
+	size_t n;
+	const char *q;
+
+	skip_ws(e);
+	n = ident_len(e->p, e->end);
+	q = e->p + n;
+	while (q < e->end && isspace((unsigned char)*q))
+		q++;
+	if (n == 0 || isdigit((unsigned char)*e->p) || q >= e->end ||
+	    *q != ',')
+		return num_expr(e, v);
+	*never = true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && memcmp(names[i], e->p, n) == 0)
+			*v = i, *never = false;
+	if (n == 17 && memcmp(e->p, "HRTIMER_NORESTART", n) == 0)
+		*v = 0, *never = false;
+	if (n == 15 && memcmp(e->p, "HRTIMER_RESTART", n) == 0)
+		*v = 1, *never = false;
+	e->p += n;
+	return true;
+}
+
+/*
  * __print_flags(val, delim, { v, "s" }, ...) and __print_symbolic(val,
  * { v, "s" }, ...) as print_str_arg() prints them: the names of the set
  * flags joined by delim and what is left as 0x%llx; the symbol equal to
@@ -259,7 +323,7 @@ static bool print_table(struct tp_eval *e, bool flags, struct tp_val *v)
 {
 	const size_t start = e->used;
 	struct tp_val delim = {.s = "", .len = 0}, name;
-	uint64_t val, fval;
+	uint64_t val, fval = 0;
 	bool printed = false, done = false;
 	char hex[24];
 
@@ -268,9 +332,17 @@ static bool print_table(struct tp_eval *e, bool flags, struct tp_val *v)
 	if (flags && (!take(e, ",") || !string_lit(e, &delim)))
 		return fail(e);
 	while (take(e, ",")) {
-		if (!take(e, "{") || !num_expr(e, &fval) || !take(e, ",") ||
-		    !string_lit(e, &name) || !take(e, "}"))
+		bool never = false;
+
+		if (!take(e, "{") || !table_value(e, &fval, &never) ||
+		    !take(e, ",") || !string_lit(e, &name) || !take(e, "}"))
 			return fail(e);
+		/* perf 6.1 prints an unknown name's flag as 0 and its
+		 * symbol as matching nothing */
+		if (never && flags)
+			fval = 0;
+		else if (never)
+			continue;
 		if (done)
 			continue;
 		if (!flags) {
@@ -448,8 +520,17 @@ static bool primary(struct tp_eval *e, struct tp_val *v)
 			return fail(e);
 		return field_str(e, fl, v);
 	}
-	/* other functions (__get_bitmask, __print_hex, ...), sizeof,
-	 * enum names: not understood */
+	/* a name that is no function (an enum's, HRTIMER_MODE_ABS) is 0,
+	 * as libtraceevent's strtoull() of the atom makes it; functions
+	 * (__get_bitmask, __print_hex, sizeof ...) are not understood */
+	if (n) {
+		e->p += n;
+		skip_ws(e);
+		if (e->p < e->end && *e->p == '(')
+			return fail(e);
+		*v = (struct tp_val){0};
+		return true;
+	}
 	return fail(e);
 }
 
@@ -483,10 +564,10 @@ static const char *const levels[][5] = {
 };
 #define NR_LEVELS (sizeof(levels) / sizeof(levels[0]))
 
+/* a op b on unsigned 64-bit values, as libtraceevent's eval_num_arg()
+ * (so (jiffies - x) / 250 divides a wrapped difference) */
 static uint64_t apply(const char *op, uint64_t a, uint64_t b, bool *bad)
 {
-	const int64_t sa = (int64_t)a, sb = (int64_t)b;
-
 	switch (op[0]) {
 	case '|': return op[1] ? (a || b) : (a | b);
 	case '&': return op[1] ? (a && b) : (a & b);
@@ -495,19 +576,19 @@ static uint64_t apply(const char *op, uint64_t a, uint64_t b, bool *bad)
 	case '!': return a != b;
 	case '<':
 		return op[1] == '<' ? (b < 64 ? a << b : 0)
-		       : op[1] == '=' ? sa <= sb : sa < sb;
+		       : op[1] == '=' ? a <= b : a < b;
 	case '>':
 		return op[1] == '>' ? (b < 64 ? a >> b : 0)
-		       : op[1] == '=' ? sa >= sb : sa > sb;
+		       : op[1] == '=' ? a >= b : a > b;
 	case '+': return a + b;
 	case '-': return a - b;
 	case '*': return a * b;
 	default:
-		if (sb == 0 || (sa == INT64_MIN && sb == -1)) {
+		if (b == 0) {
 			*bad = true;
 			return 0;
 		}
-		return op[0] == '/' ? (uint64_t)(sa / sb) : (uint64_t)(sa % sb);
+		return op[0] == '/' ? a / b : a % b;
 	}
 }
 
@@ -573,9 +654,11 @@ static void add_unescaped(struct tp_out *o, const char *s, size_t n)
 	}
 }
 
-/* One conversion of spec (from its '%' to its letter) with v. */
+/* One conversion of spec (from its '%' to its letter) with v; func the
+ * letter after a %p (s, S, f, F: a function), else 0. */
 static bool convert(struct tp_eval *e, struct tp_out *o, const char *spec,
-		    size_t len, const struct tp_val *v, const struct tp_val *w)
+		    size_t len, const struct tp_val *v, const struct tp_val *w,
+		    char func)
 {
 	const char conv = spec[len - 1];
 	char f[32], flags[8];
@@ -619,6 +702,24 @@ static bool convert(struct tp_eval *e, struct tp_out *o, const char *spec,
 	}
 	if (v->is_str)
 		return fail(e);
+	if (conv == 'p' && func) {
+		/* %ps: the function, %pS with +0xoff (libtraceevent's
+		 * show_func, perf's kernel map resolving it) */
+		uint64_t off = 0;
+		const char *name = e->syms && e->syms->fn
+					   ? e->syms->fn(e->syms->arg, v->i, &off)
+					   : NULL;
+
+		if (name) {
+			out_add(o, name, strlen(name));
+			if (func == 'S' || func == 'F')
+				out_printf(o, "+0x%llx", (unsigned long long)off);
+		} else {
+			/* no function there: the address, 0 as 0x0 */
+			out_printf(o, "0x%llx", (unsigned long long)v->i);
+		}
+		return true;
+	}
 	if (conv == 'p') {
 		/* glibc's %p: 0x%lx, or (nil) */
 		if (v->i == 0)
@@ -670,6 +771,7 @@ static bool pretty(struct tp_eval *e, struct tp_out *o)
 		const char *pc = memchr(f.s + i, '%', f.len - i);
 		struct tp_val v, w = {0};
 		size_t j;
+		char func;
 
 		add_unescaped(o, f.s + i, (size_t)((pc ? pc : f.s + f.len) -
 						   (f.s + i)));
@@ -687,19 +789,24 @@ static bool pretty(struct tp_eval *e, struct tp_out *o)
 			j++;
 		if (j >= f.len)
 			return false;
-		/* %pS, %pM ...: pointers printed as symbols, addresses */
+		/* %ps, %pS: functions; %pM, %pI4 ...: not understood */
+		func = 0;
 		if (f.s[j] == 'p' && j + 1 < f.len &&
-		    isalnum((unsigned char)f.s[j + 1]))
-			return false;
+		    isalnum((unsigned char)f.s[j + 1])) {
+			func = f.s[j + 1];
+			if (!strchr("sSfF", func))
+				return false;
+		}
 		if (memchr(pc, '*', (size_t)(f.s + j - pc)) &&
 		    (!take(e, ",") || !expr(e, &w)))
 			return false;
 		if (!take(e, ",") || !expr(e, &v))
 			return false;
 		e->used = 0;
-		if (!convert(e, o, pc, (size_t)(f.s + j - pc) + 1, &v, &w))
+		if (!convert(e, o, pc, (size_t)(f.s + j - pc) + 1, &v, &w,
+			     func))
 			return false;
-		i = j + 1;
+		i = j + 1 + (func != 0);
 	}
 	skip_ws(e);
 	return !e->failed && e->p == e->end;
@@ -753,10 +860,11 @@ static void print_fields(struct tp_eval *e, struct tp_out *o)
 }
 
 size_t pd_tp_print(const struct pd_tracing *t, const struct pd_tp_format *fmt,
-		   const void *raw, size_t raw_size, char *out, size_t size)
+		   const void *raw, size_t raw_size,
+		   const struct pd_tp_syms *syms, char *out, size_t size)
 {
 	struct tp_eval e = {.t = t, .fmt = fmt, .raw = raw,
-			    .raw_size = raw_size};
+			    .raw_size = raw_size, .syms = syms};
 	struct tp_out o = {.out = out, .size = size};
 
 	if (size)

@@ -210,6 +210,18 @@ END_TEST
 	"0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 " \
 	"| 0x00000040) + 1) << 1) ? \"+\" : \"\""
 
+/* A kernel of one function, at 0xffff88880000 for 0x100 bytes. */
+static const char *test_sym(void *arg, uint64_t addr, uint64_t *off)
+{
+	(void)arg;
+	if (addr < 0xffff88880000ull || addr >= 0xffff88880100ull)
+		return NULL;
+	*off = addr - 0xffff88880000ull;
+	return "schedule";
+}
+
+static const struct pd_tp_syms test_syms = {.fn = test_sym};
+
 /* The text of print fmt pf on a sample of comm "bash", pid -2, the
  * given state, name "hello" (a __data_loc string), small -1, ptr
  * 0xffff8880; raw_size bytes of it. */
@@ -238,7 +250,8 @@ static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
 	raw[52] = 0xff;
 	raw[53] = 0xff;
 	memcpy(raw + 56, "hello", 6);
-	n = pd_tp_print(t, pd_tracing_format(t, 9), raw, raw_size, out, size);
+	n = pd_tp_print(t, pd_tracing_format(t, 9), raw, raw_size, &test_syms,
+			out, size);
 	ck_assert_uint_eq(n < size ? n : size - 1, strlen(out));
 	pd_tracing_free(t);
 	return n;
@@ -273,14 +286,24 @@ START_TEST(test_print)
 		    "REC->state", 5, "4294967294 255 4294967294 5");
 	check_print("\"%p %p\", REC->ptr, 0", 0, "0xffff88880000 (nil)");
 	check_print("\"%s\", __get_str(name)", 0, "hello");
+	/* functions: %ps the name, %pS with the offset; none: the address */
+	check_print("\"%ps %pS %ps|\", REC->ptr, REC->ptr + 0x12, 0x10", 0,
+		    "schedule schedule+0x12 0x10|");
+	check_print("\"%ps\", 0", 0, "0x0");
 	/* arithmetic, precedence, casts, comparisons, ?: */
 	check_print("\"%d %d %d %d %d\", 1 + 2 * 3, (1 + 2) * 3, 1 << 4 >> 2, "
 		    "10 % 4 - 7 / 2, ~0 & 0xf", 0, "7 9 4 -1 15");
+	/* unsigned: a wrapped difference divided (writeback's age) */
+	check_print("\"%lu\", (jiffies - REC->state) / 250", 5,
+		    "73786976294838206");
 	check_print("\"%d %d %d %d\", (u8)300, (int)REC->pid, !REC->pid, "
 		    "REC->pid == 4294967294 && 1 || 0", 0, "44 -2 0 1");
 	check_print("\"%s\", REC->state > 3 ? \"big\" : REC->state ? \"small\" "
 		    ": \"none\"", 2, "small");
 	check_print("\"%lu %lu\", REC->state, 10UL", 7, "7 10");
+	/* an element of a fixed array: comm's bytes, 1 each */
+	check_print("\"%c%c %d\", REC->comm[0], REC->comm[1 + 2], REC->comm[15]",
+		    0, "bh 0");
 	/* __print_symbolic, __print_flags' leftovers and zero */
 	check_print("\"%s\", __print_symbolic(REC->state, { 1, \"one\" }, "
 		    "{ 2, \"two\" })", 2, "two");
@@ -290,6 +313,19 @@ START_TEST(test_print)
 		    "{ 1, \"A\" }, { 4, \"C\" })", 0x13, "A|0x12");
 	check_print("\"%s\", __print_flags(REC->state, \"|\", { 0, \"NONE\" }, "
 		    "{ 1, \"A\" })", 0, "NONE");
+	/* unconverted enum names: a flag 0, a symbol matching nothing */
+	check_print("\"%s %s\", __print_flags(REC->state, \"|\", { I_A, \"A\" }, "
+		    "{ 2, \"B\" }), __print_symbolic(REC->state, { M_ABS, "
+		    "\"ABS\" })", 0, "A 0x0");
+	check_print("\"%s\", __print_flags(REC->state, \"|\", { I_A, \"A\" }, "
+		    "{ 2, \"B\" })", 3, "B|0x1");
+	/* timer:timer_start's flags (kernel 6.18) */
+	check_print("\"idx=%u flags=%s\", REC->state >> 22, "
+		    "__print_flags(REC->state & (0x00040000 | 0x00080000 | "
+		    "0x00100000 | 0x00200000), \"|\", { 0x00040000, \"M\" }, "
+		    "{ 0x00080000, \"D\" }, { 0x00100000, \"P\" }, "
+		    "{ 0x00200000, \"I\" })", (49u << 22) | 0x380000u,
+		    "idx=49 flags=D|P|I");
 }
 END_TEST
 
@@ -301,7 +337,7 @@ START_TEST(test_print_fallback)
 		"small=-1 ptr=0xffff88880000";
 	char out[512];
 
-	check_print("\"%pS\", REC->ptr", 3, fields);
+	check_print("\"%pM\", REC->ptr", 3, fields);
 	check_print("\"%d\", __get_bitmask(x)", 3, fields);
 	check_print("\"%d\", REC->nosuch", 3, fields);
 	check_print("\"%d %d\", REC->pid", 3, fields);
@@ -312,6 +348,7 @@ START_TEST(test_print_fallback)
 		    "((((((((((((((((((((1))))))))))))))))))))))))))))))))"
 		    "))))))))))))))))))))))))))))))))))", 3, fields);
 	check_print("\"unterminated", 3, fields);
+	check_print("\"%d\", REC->comm[16]", 3, fields);
 	/* raw bytes too short for a field: that field prints nothing */
 	print_one("\"%d\", REC->small", 3, 40, out, sizeof(out));
 	ck_assert_str_eq(out, "[FAILED TO PARSE] comm=bash pid=-2 state=3 "
