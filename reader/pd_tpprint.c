@@ -419,8 +419,20 @@ static bool cast(struct tp_eval *e, unsigned *bytes, bool *is_signed)
 			return false;
 		}
 	}
-	if (q >= e->end)
+	if (q >= e->end || !word)
 		return false;
+	{
+		/* a type only when an operand follows: "(x) + 1" is none */
+		const char *nx = q + 1;
+
+		while (nx < e->end && isspace((unsigned char)*nx))
+			nx++;
+		if (nx >= e->end ||
+		    !(isalnum((unsigned char)*nx) || strchr("_(!~-", *nx)))
+			return false;
+		if (wlen == 3 && memcmp(word, "REC", 3) == 0)
+			return false;
+	}
 	*bytes = 0;
 	for (size_t i = 0; word && i < sizeof(types) / sizeof(types[0]); i++)
 		if (strlen(types[i].name) == wlen &&
@@ -430,8 +442,10 @@ static bool cast(struct tp_eval *e, unsigned *bytes, bool *is_signed)
 		}
 	if (!word && is_unsigned)
 		*bytes = 4, *is_signed = false;
+	/* another type (gfp_t, loff_t, struct page *): kept whole, as
+	 * libtraceevent casts only to the sizes it knows */
 	if (*bytes == 0)
-		return false;
+		*bytes = 8, *is_signed = false;
 	if (pointer || (*bytes == 8 && pd_tracing_long_size(e->t) == 4 &&
 			wlen == 4 && memcmp(word, "long", 4) == 0))
 		*bytes = pointer ? pd_tracing_long_size(e->t) : 4;
@@ -499,6 +513,15 @@ static bool primary(struct tp_eval *e, struct tp_val *v)
 	if (n == 16 && memcmp(e->p, "__print_symbolic", 16) == 0) {
 		e->p += n;
 		return take(e, "(") ? print_table(e, false, v) : fail(e);
+	}
+	if (n == 16 && memcmp(e->p, "__builtin_expect", 16) == 0) {
+		/* __builtin_expect(x, hint): x */
+		struct tp_val hint;
+
+		e->p += n;
+		return (take(e, "(") && expr(e, v) && take(e, ",") &&
+			expr(e, &hint) && take(e, ")")) ||
+		       fail(e);
 	}
 	if (n == 9 && memcmp(e->p, "__get_str", 9) == 0) {
 		const struct pd_tp_field *fl;

@@ -301,6 +301,11 @@ START_TEST(test_print)
 	check_print("\"%s\", REC->state > 3 ? \"big\" : REC->state ? \"small\" "
 		    ": \"none\"", 2, "small");
 	check_print("\"%lu %lu\", REC->state, 10UL", 7, "7 10");
+	/* casts to other types (kept whole), __builtin_expect, a
+	 * parenthesis that is no cast */
+	check_print("\"%lld %d %d\", ((loff_t)REC->state) << 12, "
+		    "__builtin_expect(!!(REC->state), 0), (REC->state) + 1", 2,
+		    "8192 1 3");
 	/* an element of a fixed array: comm's bytes, 1 each */
 	check_print("\"%c%c %d\", REC->comm[0], REC->comm[1 + 2], REC->comm[15]",
 		    0, "bh 0");
