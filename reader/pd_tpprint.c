@@ -227,7 +227,8 @@ static bool array_elem(struct tp_eval *e, const struct pd_tp_field *fl,
 	return field_num(e, &el, &v->i);
 }
 
-static bool rec_field(struct tp_eval *e, struct tp_val *v)
+/* The field named at e->p (taken), or NULL (failed). */
+static const struct pd_tp_field *field_at(struct tp_eval *e)
 {
 	const struct pd_tp_field *fl;
 	char name[128];
@@ -235,14 +236,25 @@ static bool rec_field(struct tp_eval *e, struct tp_val *v)
 
 	skip_ws(e);
 	n = ident_len(e->p, e->end);
-	if (n == 0 || n >= sizeof(name))
-		return fail(e);
+	if (n == 0 || n >= sizeof(name)) {
+		fail(e);
+		return NULL;
+	}
 	memcpy(name, e->p, n);
 	name[n] = '\0';
 	e->p += n;
 	fl = pd_tp_field(e->fmt, name);
 	if (!fl)
-		return fail(e);
+		fail(e);
+	return fl;
+}
+
+static bool rec_field(struct tp_eval *e, struct tp_val *v)
+{
+	const struct pd_tp_field *fl = field_at(e);
+
+	if (!fl)
+		return false;
 	if (take(e, "["))
 		return array_elem(e, fl, v);
 	if (fl->flags & PD_TP_F_STRING)
@@ -525,21 +537,11 @@ static bool primary(struct tp_eval *e, struct tp_val *v)
 	}
 	if (n == 9 && memcmp(e->p, "__get_str", 9) == 0) {
 		const struct pd_tp_field *fl;
-		char name[128];
-		size_t m;
 
 		e->p += n;
-		if (!take(e, "("))
+		if (!take(e, "(") || !(fl = field_at(e)))
 			return fail(e);
-		skip_ws(e);
-		m = ident_len(e->p, e->end);
-		if (m == 0 || m >= sizeof(name))
-			return fail(e);
-		memcpy(name, e->p, m);
-		name[m] = '\0';
-		e->p += m;
-		fl = pd_tp_field(e->fmt, name);
-		if (!fl || !(fl->flags & PD_TP_F_STRING) || !take(e, ")"))
+		if (!(fl->flags & PD_TP_F_STRING) || !take(e, ")"))
 			return fail(e);
 		return field_str(e, fl, v);
 	}
