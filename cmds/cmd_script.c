@@ -38,7 +38,8 @@ const char cmd_script_options[] =
 	"                        weight, ins_lat, data_src, phys_addr,\n"
 	"                        data_page_size, code_page_size, brstack,\n"
 	"                        brstacksym, insnlen, insn, misc, flags,\n"
-	"                        callindent, tod (repeatable)\n"
+	"                        callindent, tod, trace (a tracepoint's\n"
+	"                        fields, from its print fmt) (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -445,9 +446,16 @@ struct script_run {
 	 * and decoded as the branch module does, and the ends of the
 	 * sample's branch stack */
 	struct pda_branch *br;
+	struct pda_session *session; /* for br made late (trace's %ps) */
 	const struct pda_branch_loc **br_ends;
 	size_t alloc_br_ends;
 	unsigned char insn[16]; /* insn: the ip's instruction's bytes */
+	/* trace: the capture's tracepoint formats, read at the first
+	 * tracepoint sample; trace_buf holds one sample's text */
+	struct pd_tracing *tracing;
+	bool tracing_read;
+	char *trace_buf;
+	size_t trace_cap;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -743,6 +751,93 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 	return 0;
 }
 
+/* %ps/%pS's functions: the kernel's (perf's machine__resolve_kernel_addr) */
+struct trace_sym {
+	struct script_run *sr;
+	const struct pda_pipe_item *it;
+	int rc;
+};
+
+static const char *trace_sym(void *arg, uint64_t addr, uint64_t *off)
+{
+	struct trace_sym *ts = arg;
+	const struct pda_branch_loc *loc = NULL;
+	int rc;
+
+	if (!ts->sr->br) {
+		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
+
+		rc = pda_branch_new(ts->sr->session, &bo, &ts->sr->br);
+		if (rc < 0) {
+			ts->rc = rc;
+			return NULL;
+		}
+	}
+	rc = pda_branch_locate(ts->sr->br, ts->it->sample, ts->it->comm, addr,
+			       &loc);
+	if (rc < 0)
+		ts->rc = rc;
+	/* perf resolves them in the kernel only (a page fault's user ip
+	 * prints as its address) */
+	if (!loc || !loc->sym || !loc->kernel)
+		return NULL;
+	*off = loc->sym_off;
+	return loc->sym;
+}
+
+/*
+ * The trace field of a tracepoint sample into l (none without raw bytes
+ * or the event's format, as perf prints nothing then).
+ */
+static int trace_text(struct script_run *sr, const struct pda_pipe_item *it,
+		      struct pde_script_line *l)
+{
+	const struct pd_sample *s = it->sample;
+	struct trace_sym ts = {.sr = sr, .it = it};
+	const struct pd_tp_syms syms = {.fn = trace_sym, .arg = &ts};
+	const struct pd_tp_format *fmt;
+	char err[256] = "";
+	size_t n;
+
+	if (!sr->tracing_read) {
+		const void *data;
+		size_t size;
+		int rc;
+
+		sr->tracing_read = true;
+		if (pd_file_feature(sr->f, PD_FEAT_TRACING_DATA, &data,
+				    &size)) {
+			rc = pd_tracing_parse(data, size, NULL, &sr->tracing,
+					      err, sizeof(err));
+			if (rc == PD_ERR_NOMEM)
+				return rc;
+			if (rc < 0)
+				warning(sr->ctx, "'%s': %s; the tracepoints after "
+					       "it print no fields",
+				      sr->o->path, err);
+		}
+	}
+	fmt = pd_tracing_format(sr->tracing, s->evsel->attr.config);
+	if (!fmt || !s->raw.data)
+		return 0;
+	for (;;) {
+		n = pd_tp_print(sr->tracing, fmt, s->raw.data, s->raw.size,
+				&syms, sr->trace_buf, sr->trace_cap);
+		if (n < sr->trace_cap)
+			break;
+		free(sr->trace_buf);
+		sr->trace_cap = n + 1;
+		sr->trace_buf = malloc(sr->trace_cap);
+		if (!sr->trace_buf) {
+			sr->trace_cap = 0;
+			return PD_ERR_NOMEM;
+		}
+	}
+	l->trace = sr->trace_buf;
+	l->trace_len = n;
+	return ts.rc;
+}
+
 static int script_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct script_run *sr = arg;
@@ -796,6 +891,8 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = resolve_fields(sr, it, &l);
+	if (rc == 0 && (l.fields & PDE_SF(TRACE)) && ev->attr.type == 2)
+		rc = trace_text(sr, it, &l);
 	if (rc == 0)
 		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
@@ -830,6 +927,8 @@ static void free_run(struct script_run *sr)
 	pdc_hash_release(NULL, &sr->leaf_hash);
 	pdc_arena_release(&sr->arena, NULL);
 	pdc_strbuf_release(&sr->scratch);
+	pd_tracing_free(sr->tracing);
+	free(sr->trace_buf);
 }
 
 static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
@@ -875,6 +974,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
+	sr.session = s;
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
 				      PDE_SF(INSN) | PDE_SF(BRSTACK) |

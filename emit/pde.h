@@ -673,6 +673,10 @@ struct pde_script_line {
 	const struct pd_sample *sample;
 	const char *comm;	/* "" unknown; perf prints ":-1" for none */
 	const char *event;	/* its event's name */
+	/* trace: a tracepoint's fields as its print fmt prints them
+	 * (pd_tp_print()), NULL none */
+	const char *trace;
+	size_t trace_len;
 	unsigned fields;	/* of its type */
 	bool callchain;		/* comm unpadded, as perf with callchains */
 	const char *ip_text;	/* pde_script_stack_text()'s, or NULL */

@@ -150,14 +150,19 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		return PD_ERR_API;
 	}
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++) {
+		/* perf's invalid_fields: trace is a tracepoint's only, and
+		 * an untyped list leaves it out of the other types' */
+		const unsigned keep =
+			t == PDE_SCRIPT_TRACEPOINT ? ~0u : ~PDE_SF(TRACE);
+
 		if (type >= 0 && t != type)
 			continue;
 		if (change) {
-			f->fields[t] = (f->fields[t] | add) & ~del;
-			f->user[t] = (f->user[t] | add) & ~del;
+			f->fields[t] = (f->fields[t] | (add & keep)) & ~del;
+			f->user[t] = (f->user[t] | (add & keep)) & ~del;
 		} else {
-			f->fields[t] = set;
-			f->user[t] = set;
+			f->fields[t] = set & keep;
+			f->user[t] = set & keep;
 			f->user_set[t] = true;
 		}
 	}
@@ -790,6 +795,16 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		 * other event has none, and perf prints the blank column */
 		memset(p, ' ', 24);
 		p += 24;
+	}
+	if ((f & PDE_SF(TRACE)) && l->trace) {
+		/* perf's event_format__fprintf(), after the flags */
+		w->len = (size_t)(p - w->buf);
+		rc = room(w, l->trace_len + LINE_MAX_HEAD);
+		if (rc < 0)
+			return rc;
+		p = w->buf + w->len;
+		memcpy(p, l->trace, l->trace_len);
+		p += l->trace_len;
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);

@@ -394,6 +394,19 @@ struct pd_tp_field {
 	const char *name;	/* "prev_pid"; an array without "[N]" */
 	uint32_t offset, size;	/* bytes into the raw data */
 	int is_signed;	/* 0 or 1 */
+	const char *type;	/* its declaration: "char prev_comm[16]" */
+	unsigned flags;		/* PD_TP_F_* */
+};
+
+/* What a field's declaration says (libtraceevent's TEP_FIELD_IS_*). */
+enum {
+	PD_TP_F_ARRAY = 1u << 0,   /* "[N]" or __data_loc */
+	PD_TP_F_DYNAMIC = 1u << 1, /* __data_loc: a u32 of len << 16 | off */
+	PD_TP_F_RELATIVE = 1u << 2, /* __rel_loc: off from the field's end */
+	PD_TP_F_STRING = 1u << 3,  /* an array of char */
+	PD_TP_F_POINTER = 1u << 4, /* a '*' in its type */
+	PD_TP_F_LONG = 1u << 5,	   /* long (not long long), pointer-sized */
+	PD_TP_F_COMMON = 1u << 6,  /* common_*: the header of every event */
 };
 
 struct pd_tp_format {
@@ -401,6 +414,7 @@ struct pd_tp_format {
 	uint64_t id;		/* the attr's config for this tracepoint */
 	const struct pd_tp_field *fields;
 	size_t nr_fields;
+	const char *print_fmt;	/* after "print fmt: ", or NULL */
 };
 
 struct pd_tracing;
@@ -429,6 +443,30 @@ PD_API const struct pd_tp_field *pd_tp_field(const struct pd_tp_format *fmt,
 PD_API int pd_tp_field_int(const struct pd_tracing *t,
 			   const struct pd_tp_field *fl, const void *raw,
 			   size_t raw_size, int64_t *v);
+/* Kernel symbols for %ps/%pS: fn gives the name of the function at addr
+ * and addr's offset into it, or NULL when none is known. */
+struct pd_tp_syms {
+	const char *(*fn)(void *arg, uint64_t addr, uint64_t *off);
+	void *arg;
+};
+
+/*
+ * The text perf 6.1 prints for a sample of fmt (its -F trace field), as
+ * libtraceevent evaluates the print fmt on the raw bytes: field
+ * references, integer arithmetic, ?:, casts, __print_flags,
+ * __print_symbolic, __get_str and the conversions %d %i %u %x %X %o %c
+ * %s %p with flags, width, precision and length; %ps and %pS (function
+ * names, %pS with +0xoff) through syms (NULL, or no function there:
+ * the address as 0x%llx).  A print fmt that uses anything else (or a field the raw
+ * bytes do not hold) prints as libtraceevent prints an event it failed
+ * to parse: "[FAILED TO PARSE]" and " name=value" per field.  Written
+ * NUL-terminated into out[0..size) (cut short when small).  @return the
+ * text's whole length.
+ */
+PD_API size_t pd_tp_print(const struct pd_tracing *t,
+			  const struct pd_tp_format *fmt, const void *raw,
+			  size_t raw_size, const struct pd_tp_syms *syms,
+			  char *out, size_t size);
 
 struct pd_env;
 /*

@@ -39,7 +39,43 @@ static int absorb_attr(struct pd_file *f, const struct pd_rec *rec)
 	pd_free(&f->mem, ids);
 	if (rc == 0)
 		rc = pd_file_apply_event_desc(f);
+	if (rc == 0)
+		rc = pd_file_name_tracepoints(f);
 	return rc;
+}
+
+/*
+ * HEADER_TRACING_DATA: pipe mode's TRACING_DATA feature, its bytes after
+ * the record (perf's) or inside it after a u32 size (simpleperf's, in a
+ * file's data section; perf 6.1 refuses those).  The first one is kept,
+ * as the section.
+ */
+static int absorb_tracing(struct pd_file *f, const struct pd_rec *rec)
+{
+	struct pd_feat_sec *sec = &f->feat[PD_FEAT_TRACING_DATA];
+	const unsigned char *data = rec->payload;
+	size_t size = (size_t)rec->payload_size;
+	void *copy;
+
+	if (!size && rec->size > 12) {
+		size = pd_load_u32(rec->data + 8, f->swap);
+		data = rec->data + 12;
+		if (size > rec->size - 12)
+			return 0;
+	}
+	if (sec->data || !data || !size)
+		return 0;
+	copy = pd_malloc(&f->mem, size);
+	if (!copy)
+		return PD_ERR_NOMEM;
+	memcpy(copy, data, size);
+	sec->owned = copy;
+	sec->data = copy;
+	sec->size = size;
+	f->hdr.features[PD_FEAT_TRACING_DATA / 64] |=
+		1ull << (PD_FEAT_TRACING_DATA % 64);
+	pd_file_env_invalidate(f);
+	return pd_file_name_tracepoints(f);
 }
 
 static int absorb_feature(struct pd_file *f, const struct pd_rec *rec)
@@ -163,6 +199,8 @@ int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec)
 		return absorb_event_update(f, rec);
 	case PD_REC_HEADER_EVENT_TYPE:
 		return absorb_event_type(f, rec);
+	case PD_REC_HEADER_TRACING_DATA:
+		return absorb_tracing(f, rec);
 	default:
 		return 0;
 	}

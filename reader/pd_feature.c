@@ -6,6 +6,8 @@
  */
 #include "pd_int.h"
 
+#include <stdio.h>
+
 int pd_file_feature(const struct pd_file *f, unsigned feat, const void **data,
 		    size_t *size)
 {
@@ -73,4 +75,52 @@ bad:
 		"names",
 		f->name);
 	return 0;
+}
+
+/*
+ * Tracepoint events still under their default name (no EVENT_DESC, as a
+ * pipe-mode capture of perf 4.9 has none) named "system:name" from the
+ * tracing data's formats, as perf's evsel__tp_format names them.
+ * Damaged tracing data names what it holds before the damage.  @return 0
+ * or PD_ERR_NOMEM.
+ */
+int pd_file_name_tracepoints(struct pd_file *f)
+{
+	const struct pd_feat_sec *sec = &f->feat[PD_FEAT_TRACING_DATA];
+	char def[32], name[256];
+	struct pd_tracing *t = NULL;
+	bool unnamed = false;
+	int rc = 0;
+
+	if (!sec->data)
+		return 0;
+	for (size_t i = 0; i < f->nr_evsels && !unnamed; i++) {
+		if (f->evsels[i]->attr.type != 2 /* PERF_TYPE_TRACEPOINT */)
+			continue;
+		pd_attr_default_name(&f->evsels[i]->attr, def, sizeof(def));
+		unnamed = strcmp(f->evsels[i]->name, def) == 0;
+	}
+	if (!unnamed)
+		return 0;
+	if (pd_tracing_parse(sec->data, sec->size, &f->mem.hooks, &t, NULL,
+			     0) == PD_ERR_NOMEM)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < f->nr_evsels && rc == 0; i++) {
+		struct pd_evsel *e = f->evsels[i];
+		const struct pd_tp_format *fmt;
+		int n;
+
+		if (e->attr.type != 2)
+			continue;
+		pd_attr_default_name(&e->attr, def, sizeof(def));
+		fmt = pd_tracing_format(t, e->attr.config);
+		if (!fmt || strcmp(e->name, def) != 0)
+			continue;
+		n = snprintf(name, sizeof(name), "%s:%s", fmt->system,
+			     fmt->name);
+		if (n > 0 && (size_t)n < sizeof(name))
+			rc = pd_evsel_set_name(f, e, name, (size_t)n);
+	}
+	pd_tracing_free(t);
+	return rc;
 }

@@ -522,7 +522,8 @@ static int open_mapped(struct pd_file *f, const unsigned char *base,
 	f->own_map = own_map;
 	PD_TRY(check_magic(f, base, size));
 	PD_TRY(parse_file_header(f, base, size));
-	return pd_file_apply_event_desc(f);
+	PD_TRY(pd_file_apply_event_desc(f));
+	return pd_file_name_tracepoints(f);
 }
 
 /* opts->name when the caller's struct has it (R2), else "<memory>" */

@@ -187,6 +187,11 @@ void pd_file_env_invalidate(struct pd_file *f);
 void pd_env_free(struct pd_file *f, struct pd_env *env);
 /* apply EVENT_DESC names to evsels, once features are known */
 int pd_file_apply_event_desc(struct pd_file *f);
+/* name default-named tracepoints from TRACING_DATA's formats */
+int pd_file_name_tracepoints(struct pd_file *f);
+
+/* pd_tracing.c: the recorder's sizeof(long), for pd_tpprint.c's %ld */
+uint8_t pd_tracing_long_size(const struct pd_tracing *t);
 
 /* pd_decomp.c: a zstd DStream allocating through m, its window at most
  * PD_ZSTD_WINDOW_MAX; NULL on NOMEM */

@@ -35,6 +35,7 @@ struct pd_tracing {
 	struct pd_alloc mem;
 	struct pdc_arena ar;	/* names and each format's fields */
 	int swap;
+	uint8_t long_size;	/* the recorder's sizeof(long) */
 	struct pd_tp_format *fmts;
 	size_t nr_fmts, alloc_fmts;
 	struct pd_tp_field *tmp; /* the fields of the format being read */
@@ -82,8 +83,34 @@ static bool line_num(const char *p, const char *end, const char *key,
 	return any;
 }
 
+/* The flags libtraceevent gives a field of declaration decl (its
+ * TEP_FIELD_IS_*, from the type's words). */
+static unsigned field_flags(const char *decl, const char *name,
+			    uint32_t size, uint8_t long_size)
+{
+	unsigned fl = 0;
+	const char *l = strstr(decl, "long");
+
+	if (strchr(decl, '['))
+		fl |= PD_TP_F_ARRAY;
+	if (strncmp(decl, "__data_loc", 10) == 0)
+		fl |= PD_TP_F_ARRAY | PD_TP_F_DYNAMIC;
+	if (strncmp(decl, "__rel_loc", 9) == 0)
+		fl |= PD_TP_F_ARRAY | PD_TP_F_DYNAMIC | PD_TP_F_RELATIVE;
+	if ((fl & PD_TP_F_ARRAY) && strstr(decl, "char"))
+		fl |= PD_TP_F_STRING;
+	if (strchr(decl, '*'))
+		fl |= PD_TP_F_POINTER;
+	if (l && !strstr(l + 4, "long") && size == long_size)
+		fl |= PD_TP_F_LONG;
+	if (strncmp(name, "common_", 7) == 0)
+		fl |= PD_TP_F_COMMON;
+	return fl;
+}
+
 /* A "field:" line's name: the last word before the ';', without an
- * array's brackets ("char prev_comm[16]" is prev_comm). */
+ * array's brackets ("char prev_comm[16]" is prev_comm, "__data_loc
+ * char[] name" name). */
 static char *field_name(struct pd_tracing *t, const char *p,
 			const char *end)
 {
@@ -92,9 +119,14 @@ static char *field_name(struct pd_tracing *t, const char *p,
 
 	if (!semi)
 		return NULL;
-	stop = memchr(p, '[', (size_t)(semi - p));
-	if (!stop)
-		stop = semi;
+	/* "char x[16]": the brackets after the name; "__data_loc char[]
+	 * x": before it */
+	stop = semi;
+	while (stop > p && stop[-1] == ' ')
+		stop--;
+	if (stop > p && stop[-1] == ']')
+		while (stop > p && *stop != '[')
+			stop--;
 	start = stop;
 	while (start > p && start[-1] != ' ' && start[-1] != ':' &&
 	       start[-1] != '\t')
@@ -118,7 +150,14 @@ static int parse_format(struct pd_tracing *t, const char *system,
 		const char *le = eol ? eol : end;
 		uint64_t off, size, sign;
 
-		if (le - p > 6 && memcmp(p, "name: ", 6) == 0 && !fmt.name)
+		if (le - p > 11 && memcmp(p, "print fmt: ", 11) == 0 &&
+		    !fmt.print_fmt) {
+			fmt.print_fmt = pdc_arena_strndup(
+				&t->ar, &t->mem, p + 11, (size_t)(le - p - 11));
+			if (!fmt.print_fmt)
+				return PD_ERR_NOMEM;
+		} else if (le - p > 6 && memcmp(p, "name: ", 6) == 0 &&
+			   !fmt.name)
 			fmt.name = pdc_arena_strndup(&t->ar, &t->mem, p + 6,
 						     (size_t)(le - p - 6));
 		else if (le - p > 4 && memcmp(p, "ID: ", 4) == 0)
@@ -135,6 +174,14 @@ static int parse_format(struct pd_tracing *t, const char *system,
 				f++;
 			name = f + 6 <= le ? field_name(t, f + 6, le) : NULL;
 			if (name) {
+				const char *semi =
+					memchr(f + 6, ';', (size_t)(le - f - 6));
+				char *decl = pdc_arena_strndup(
+					&t->ar, &t->mem, f + 6,
+					(size_t)(semi - f - 6));
+
+				if (!decl)
+					return PD_ERR_NOMEM;
 				if (PDC_GROW(&t->mem, t->tmp, t->alloc_tmp,
 					     fmt.nr_fields + 1, MAX_FIELDS) < 0)
 					return PD_ERR_NOMEM;
@@ -142,7 +189,11 @@ static int parse_format(struct pd_tracing *t, const char *system,
 					.name = name,
 					.offset = (uint32_t)off,
 					.size = (uint32_t)size,
-					.is_signed = sign != 0};
+					.is_signed = sign != 0,
+					.type = decl,
+					.flags = field_flags(decl, name,
+							     (uint32_t)size,
+							     t->long_size)};
 			}
 		}
 		p = eol ? eol + 1 : end;
@@ -215,12 +266,12 @@ static int parse(struct pd_tracing *t, struct pdc_cur *c, char *errbuf,
 	c->swap = big != 0;
 #endif
 	t->swap = c->swap;
+	t->long_size = long_size;
 	if (!pdc_cur_u32(c, &page_size)) {
 		tr_err(errbuf, errsize, c, "cut short in its header");
 		return PD_ERR_FORMAT;
 	}
 	(void)page_size;
-	(void)long_size;
 	for (int i = 0; i < 2; i++) {
 		static const char *const want[2] = {"header_page",
 						    "header_event"};
@@ -302,6 +353,11 @@ const struct pd_tp_format *pd_tracing_format(const struct pd_tracing *t,
 		if (t->fmts[i].id == id && strcmp(t->fmts[i].system, "ftrace"))
 			return &t->fmts[i];
 	return NULL;
+}
+
+uint8_t pd_tracing_long_size(const struct pd_tracing *t)
+{
+	return t->long_size;
 }
 
 const struct pd_tp_field *pd_tp_field(const struct pd_tp_format *fmt,

@@ -256,6 +256,19 @@ The tracepoint's fields are read from the capture's HEADER_TRACING_DATA." \
 	"$R --switch-events -g -e sched:sched_switch -o sched/offcpusw.perf.data -- bin/offcpu 100"
 fi
 
+# needs tracefs mounted, as sched/offcpusw
+name_wanted=sched/tpmix; if want "$@"; then
+record sched/tpmix offcpu "The offcpu workload (testdata/offcpu.md) \
+recorded with 26 kinds of tracepoints and no other event: sched's \
+switch, wakeup, waking, wakeup_new, process exec/fork/exit, migrate_task \
+and stat_runtime, every irq, timer, workqueue, raw_syscalls and signal \
+event.  Their print fmts use field references, arithmetic, casts, ?:, \
+__print_flags, __print_symbolic, array elements (REC->args[0]), %ps and \
+enum names; pdtool script prints them as perf 6.1 does \
+(tests/golden/script/testdata/sched/tpmix.*)." \
+	"$R -e sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_wakeup_new,sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit,sched:sched_migrate_task,sched:sched_stat_runtime -e 'irq:*' -e 'timer:*' -e 'workqueue:*' -e 'raw_syscalls:*' -e 'signal:*' -o sched/tpmix.perf.data -- bin/offcpu 100"
+fi
+
 # system-wide: the host's other tasks are in it too (their comms and maps)
 name_wanted=sched/sysw; if want "$@"; then
 record sched/sysw phases "The phases workload (serial, 2 threads, 4 \

@@ -58,8 +58,8 @@ static void put_file(struct buf *b, const char *text)
 	put(b, text, strlen(text));
 }
 
-/* A section as perf 6.1 writes it, version 0.6. */
-static void section(struct buf *b, bool big)
+/* A section as perf 6.1 writes it, version 0.6, of one sched event. */
+static void section_of(struct buf *b, bool big, const char *event)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -78,10 +78,15 @@ static void section(struct buf *b, bool big)
 	put_num(b, 1, 4);
 	put(b, "sched", 6);
 	put_num(b, 1, 4);
-	put_file(b, switch_fmt);
+	put_file(b, event);
 	put_num(b, 0, 4); /* kallsyms */
 	put_num(b, 0, 4); /* printk */
 	put_num(b, 0, 8); /* saved cmdlines */
+}
+
+static void section(struct buf *b, bool big)
+{
+	section_of(b, big, switch_fmt);
 }
 
 START_TEST(test_formats)
@@ -178,6 +183,189 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* ---- pd_tp_print(): the print fmt as libtraceevent evaluates it ---- */
+
+#define PRINT_FIELDS \
+	"name: ev\nID: 9\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:long state;\toffset:32;\tsize:8;\tsigned:1;\n" \
+	"\tfield:__data_loc char[] name;\toffset:40;\tsize:4;\tsigned:0;\n" \
+	"\tfield:s8 small;\toffset:44;\tsize:1;\tsigned:1;\n" \
+	"\tfield:void * ptr;\toffset:48;\tsize:8;\tsigned:0;\n\n"
+
+/* perf 6.1's sched_switch print fmt (kernel 6.x), on "state" */
+#define STATE_FMT \
+	"\"s=%s%s\", (REC->state & ((((0x00000000 | 0x00000001 | " \
+	"0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 " \
+	"| 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->state & " \
+	"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | " \
+	"0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - " \
+	"1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { " \
+	"0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" " \
+	"}, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, " \
+	"\"I\" }) : \"R\", REC->state & (((0x00000000 | 0x00000001 | " \
+	"0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 " \
+	"| 0x00000040) + 1) << 1) ? \"+\" : \"\""
+
+/* A kernel of one function, at 0xffff88880000 for 0x100 bytes. */
+static const char *test_sym(void *arg, uint64_t addr, uint64_t *off)
+{
+	(void)arg;
+	if (addr < 0xffff88880000ull || addr >= 0xffff88880100ull)
+		return NULL;
+	*off = addr - 0xffff88880000ull;
+	return "schedule";
+}
+
+static const struct pd_tp_syms test_syms = {.fn = test_sym};
+
+/* The text of print fmt pf on a sample of comm "bash", pid -2, the
+ * given state, name "hello" (a __data_loc string), small -1, ptr
+ * 0xffff8880; raw_size bytes of it. */
+static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
+			char *out, size_t size)
+{
+	static char text[4096];
+	struct buf b;
+	struct pd_tracing *t;
+	unsigned char raw[64] = {0};
+	size_t n;
+
+	snprintf(text, sizeof(text), PRINT_FIELDS "print fmt: %s\n", pf);
+	section_of(&b, false, text);
+	ck_assert_int_eq(pd_tracing_parse(b.b, b.n, NULL, &t, NULL, 0), 0);
+	memcpy(raw + 8, "bash", 4);
+	for (unsigned i = 0; i < 4; i++)
+		raw[24 + i] = (unsigned char)(0xfffffffeu >> (8 * i));
+	for (unsigned i = 0; i < 8; i++)
+		raw[32 + i] = (unsigned char)(state >> (8 * i));
+	raw[40] = 56;	/* name: at 56, 6 bytes */
+	raw[42] = 6;
+	raw[44] = 0xff;
+	raw[50] = 0x88;
+	raw[51] = 0x88;
+	raw[52] = 0xff;
+	raw[53] = 0xff;
+	memcpy(raw + 56, "hello", 6);
+	n = pd_tp_print(t, pd_tracing_format(t, 9), raw, raw_size, &test_syms,
+			out, size);
+	ck_assert_uint_eq(n < size ? n : size - 1, strlen(out));
+	pd_tracing_free(t);
+	return n;
+}
+
+static void check_print(const char *pf, uint64_t state, const char *want)
+{
+	char out[512];
+
+	print_one(pf, state, 64, out, sizeof(out));
+	ck_assert_msg(strcmp(out, want) == 0, "%s (state %#llx): '%s', want '%s'",
+		      pf, (unsigned long long)state, out, want);
+}
+
+START_TEST(test_print)
+{
+	/* prev_state as perf 6.1 prints it: running, flags, preempted */
+	check_print(STATE_FMT, 0, "s=R");
+	check_print(STATE_FMT, 1, "s=S");
+	check_print(STATE_FMT, 0x81, "s=S|I");
+	check_print(STATE_FMT, 0x100, "s=R+");
+	check_print(STATE_FMT, 0x102, "s=D+");
+	/* fields, conversions, widths, precision, escapes */
+	check_print("\"%s[%d] %s %5d|%-5d|%05u|%x|%#X|%lx|%c|%.3s|%6s|%%\\n\", "
+		    "REC->comm, REC->pid, __get_str(name), REC->pid, REC->pid, "
+		    "42, 255, 255, REC->state, 65, REC->comm, __get_str(name)",
+		    0, "bash[-2] hello    -2|-2   |00042|ff|0XFF|0|A|bas| hello|%\n");
+	check_print("\"%s, %d\", REC->comm, REC->pid", 0, "bash, -2");
+	/* a field read as libtraceevent reads it: unsigned, then cut by
+	 * the conversion */
+	check_print("\"%u %d %ld %lld\", REC->pid, REC->small, REC->pid, "
+		    "REC->state", 5, "4294967294 255 4294967294 5");
+	check_print("\"%p %p\", REC->ptr, 0", 0, "0xffff88880000 (nil)");
+	check_print("\"%s\", __get_str(name)", 0, "hello");
+	/* functions: %ps the name, %pS with the offset; none: the address */
+	check_print("\"%ps %pS %ps|\", REC->ptr, REC->ptr + 0x12, 0x10", 0,
+		    "schedule schedule+0x12 0x10|");
+	check_print("\"%ps\", 0", 0, "0x0");
+	/* arithmetic, precedence, casts, comparisons, ?: */
+	check_print("\"%d %d %d %d %d\", 1 + 2 * 3, (1 + 2) * 3, 1 << 4 >> 2, "
+		    "10 % 4 - 7 / 2, ~0 & 0xf", 0, "7 9 4 -1 15");
+	/* unsigned: a wrapped difference divided (writeback's age) */
+	check_print("\"%lu\", (jiffies - REC->state) / 250", 5,
+		    "73786976294838206");
+	check_print("\"%d %d %d %d\", (u8)300, (int)REC->pid, !REC->pid, "
+		    "REC->pid == 4294967294 && 1 || 0", 0, "44 -2 0 1");
+	check_print("\"%s\", REC->state > 3 ? \"big\" : REC->state ? \"small\" "
+		    ": \"none\"", 2, "small");
+	check_print("\"%lu %lu\", REC->state, 10UL", 7, "7 10");
+	/* casts to other types (kept whole), __builtin_expect, a
+	 * parenthesis that is no cast */
+	check_print("\"%lld %d %d\", ((loff_t)REC->state) << 12, "
+		    "__builtin_expect(!!(REC->state), 0), (REC->state) + 1", 2,
+		    "8192 1 3");
+	/* an element of a fixed array: comm's bytes, 1 each */
+	check_print("\"%c%c %d\", REC->comm[0], REC->comm[1 + 2], REC->comm[15]",
+		    0, "bh 0");
+	/* __print_symbolic, __print_flags' leftovers and zero */
+	check_print("\"%s\", __print_symbolic(REC->state, { 1, \"one\" }, "
+		    "{ 2, \"two\" })", 2, "two");
+	check_print("\"%s\", __print_symbolic(REC->state, { 1, \"one\" })", 9,
+		    "0x9");
+	check_print("\"%s\", __print_flags(REC->state, \"|\", { 0, \"NONE\" }, "
+		    "{ 1, \"A\" }, { 4, \"C\" })", 0x13, "A|0x12");
+	check_print("\"%s\", __print_flags(REC->state, \"|\", { 0, \"NONE\" }, "
+		    "{ 1, \"A\" })", 0, "NONE");
+	/* unconverted enum names: a flag 0, a symbol matching nothing */
+	check_print("\"%s %s\", __print_flags(REC->state, \"|\", { I_A, \"A\" }, "
+		    "{ 2, \"B\" }), __print_symbolic(REC->state, { M_ABS, "
+		    "\"ABS\" })", 0, "A 0x0");
+	check_print("\"%s\", __print_flags(REC->state, \"|\", { I_A, \"A\" }, "
+		    "{ 2, \"B\" })", 3, "B|0x1");
+	/* timer:timer_start's flags (kernel 6.18) */
+	check_print("\"idx=%u flags=%s\", REC->state >> 22, "
+		    "__print_flags(REC->state & (0x00040000 | 0x00080000 | "
+		    "0x00100000 | 0x00200000), \"|\", { 0x00040000, \"M\" }, "
+		    "{ 0x00080000, \"D\" }, { 0x00100000, \"P\" }, "
+		    "{ 0x00200000, \"I\" })", (49u << 22) | 0x380000u,
+		    "idx=49 flags=D|P|I");
+}
+END_TEST
+
+/* What is not understood prints libtraceevent's fallback: the fields. */
+START_TEST(test_print_fallback)
+{
+	static const char fields[] =
+		"[FAILED TO PARSE] comm=bash pid=-2 state=3 name=hello "
+		"small=-1 ptr=0xffff88880000";
+	char out[512];
+
+	check_print("\"%pM\", REC->ptr", 3, fields);
+	check_print("\"%d\", __get_bitmask(x)", 3, fields);
+	check_print("\"%d\", REC->nosuch", 3, fields);
+	check_print("\"%d %d\", REC->pid", 3, fields);
+	check_print("\"%d\", REC->pid, REC->pid", 3, fields);
+	check_print("\"%s\", REC->pid", 3, fields);
+	check_print("\"%d\", 1 / 0", 3, fields);
+	check_print("\"%d\", ((((((((((((((((((((((((((((((((((((((((((((((("
+		    "((((((((((((((((((((1))))))))))))))))))))))))))))))))"
+		    "))))))))))))))))))))))))))))))))))", 3, fields);
+	check_print("\"unterminated", 3, fields);
+	check_print("\"%d\", REC->comm[16]", 3, fields);
+	/* raw bytes too short for a field: that field prints nothing */
+	print_one("\"%d\", REC->small", 3, 40, out, sizeof(out));
+	ck_assert_str_eq(out, "[FAILED TO PARSE] comm=bash pid=-2 state=3 "
+			      "name= small= ptr=");
+	/* a small buffer is cut, the whole length returned */
+	ck_assert_uint_eq(print_one("\"%s-%s\", REC->comm, REC->comm", 0, 64,
+				    out, 5),
+			  9);
+	ck_assert_str_eq(out, "bash");
+}
+END_TEST
+
 Suite *tracing_suite(void)
 {
 	Suite *s = suite_create("tracing");
@@ -186,6 +374,8 @@ Suite *tracing_suite(void)
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_nomem);
+	tcase_add_test(tc, test_print);
+	tcase_add_test(tc, test_print_fallback);
 	suite_add_tcase(s, tc);
 	return s;
 }

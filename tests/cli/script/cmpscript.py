@@ -26,6 +26,11 @@ judged differences:
           the innermost line (binutils' inliner walk keeps the last file
           and the first line), pdtool the line table's file; the line
           numbers agree
+  tflags  timer:timer_start's flags (its print fmt's "REC->flags &
+          (0x00040000 | 0x00080000 | 0x00100000 | 0x00200000)"): perf
+          6.1's libtraceevent evaluates it as (REC->flags & 0x00040000)
+          | 0x00080000 | ..., printing "D|P|I" for every timer; pdtool
+          with C's precedence; the text before " flags=" agrees
   unwind  the capture's user stacks are unwound from DWARF ("# dwarf" in
           the golden) and perf's frames are the leaf end of pdtool's:
           perf 6.1's unwinder stopped where pdtool's went on
@@ -110,12 +115,19 @@ def srcline_line(a, b):
     return bool(ma and mb and ma.group(2) == mb.group(2))
 
 
+def tflags_line(a, b):
+    i = a.rfind(" flags=")
+    return ("bucket_expiry=" in a and i >= 0 and b.rfind(" flags=") == i
+            and a[:i] == b[:i])
+
+
 def judge(p, q, dwarf):
     if len(p) == len(q):
         for name, rule in (("plt", plt_line), ("named", named_line),
                            ("kernel", kernel_line),
                            ("module", module_line),
-                           ("srcline", srcline_line)):
+                           ("srcline", srcline_line),
+                           ("tflags", tflags_line)):
             if all(a == b or rule(a, b) for a, b in zip(p, q)):
                 return name
     if dwarf and len(p) < len(q) and q[:len(p)] == p:

@@ -31,8 +31,8 @@
 # where pdtool's goes on: the test judges that), "# lbr: ..." when perf
 # stitches call stacks from an LBR, "# auxtrace: ..." when perf decodes
 # samples from a hardware trace, "# trace: ..." for tracepoint samples
-# and "# data_src: ..." for raw events (fields pdtool script does not
-# print), "# partial: ..." when perf stopped early, "# exit N: ..." when
+# (a note: pdtool script prints their fields as perf does), "# data_src:
+# ..." for raw events (a field pdtool script does not print), "# partial: ..." when perf stopped early, "# exit N: ..." when
 # perf failed.  A golden over
 # 32 KiB is stored zstd-compressed.  Needs perf 6.1, python3 and zstd.
 set -u
