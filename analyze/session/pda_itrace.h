@@ -85,7 +85,9 @@ struct pda_itrace_opts {
  * perf 6.1 synthesizes instructions only for an instruction period).
  * The letters of other traces' samples perf takes too (c, r, x, w, p,
  * o, e, d, g, G, l, L, s, q, Z, T, A) are refused: SPE makes none of
- * them.  @return 0, or PD_ERR_API with the reason in err.
+ * them.  *o must be initialized: its perf7 (--spe-events, which may come
+ * before or after --itrace) is kept, the rest rewritten.  @return 0, or
+ * PD_ERR_API with the reason in err.
  */
 int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
 		     size_t err_size);

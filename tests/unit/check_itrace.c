@@ -26,7 +26,7 @@
 
 START_TEST(test_parse)
 {
-	struct pda_itrace_opts o;
+	struct pda_itrace_opts o = {0};
 	char err[160];
 
 	ck_assert_int_eq(pda_itrace_parse("bfmtaM", &o, err, sizeof(err)), 0);
