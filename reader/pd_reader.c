@@ -492,11 +492,13 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
  * are read only in part (a sample's callchain is skipped) nor cross pages.
  * Asking for every line a little ahead of the record being read keeps the
  * lines coming; on bench/'s -g capture it takes the walk of the record
- * headers from 90 ms to 20 ms (page cache warm).  A prefetch never faults,
- * and a few hundred bytes ahead is enough: it only has to start the loads
- * earlier than the chain would.
+ * headers from 90 ms to 20 ms (page cache warm).  A prefetch never faults.
+ * How far ahead: a walk that does little per record (a pass over the
+ * headers, dump --count) runs through 512 bytes before their lines come;
+ * 2 KB ahead took dump --count from 69 to 55 ms of task-clock and fold
+ * -j1 by 3.5% (session 10, bench/RESULTS.md).
  */
-#define PREFETCH_AHEAD 512
+#define PREFETCH_AHEAD 2048
 #define CACHE_LINE 64
 
 static void prefetch_ahead(struct pd_reader *r, const struct pd_region *reg)
