@@ -13,9 +13,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -363,6 +365,35 @@ static size_t elf_build_id(const char *path, unsigned char *id)
 	return got;
 }
 
+/*
+ * The vdso's build-id, from this process's own: the kernel maps one image
+ * into every process of an ABI, so the workload's is the recorder's (perf
+ * record reads its own the same way).  The image is mapped whole, file
+ * offsets as addresses from its start.  0 when there is none.
+ */
+static size_t vdso_build_id(unsigned char *id)
+{
+	const unsigned char *base =
+		(const unsigned char *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)(const void *)base;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_phentsize != sizeof(ElfW(Phdr)))
+		return 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(const void *)(
+			base + eh->e_phoff + (size_t)i * eh->e_phentsize);
+		size_t n;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		n = note_build_id(base + ph->p_offset, ph->p_filesz, id);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
 static size_t dso_build_id(const struct dso *dso, unsigned char *id)
 {
 	unsigned char notes[4096];
@@ -383,8 +414,10 @@ static size_t dso_build_id(const struct dso *dso, unsigned char *id)
 		n = read_file(path, notes, sizeof(notes));
 		return note_build_id(notes, n, id);
 	}
+	if (strcmp(dso->name, "[vdso]") == 0)
+		return vdso_build_id(id);
 	if (dso->name[0] != '/')
-		return 0; /* [vdso], [heap], anon: no file to read */
+		return 0; /* [heap], anon: no file to read */
 	return elf_build_id(dso->name, id);
 }
 
