@@ -451,6 +451,8 @@ static void release_snaps(struct pda_pipe *p, uint64_t seq)
 	}
 }
 
+static void held_drop(struct pda_pipe *p);
+
 void pda_pipe_free(struct pda_pipe *p)
 {
 	struct pda_session *s;
@@ -461,10 +463,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	s = p->s;
 	nr_workers = p->nr_workers;
 	stop_workers(p);
-	for (; p->nr_held; p->nr_held--) {
-		pda_at_put(s, &p->held[p->held_first].at);
-		p->held_first = (p->held_first + 1) % NR_HELD;
-	}
+	held_drop(p);
 	for (unsigned i = 0; i < nr_workers; i++)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "pipe: thread %u unwound %llu samples, waited %llu "
@@ -948,19 +947,23 @@ static int held_deliver(struct pda_pipe *p)
 	return rc;
 }
 
-/* Deliver every held sample, in order. */
+/* Drop the held samples undelivered, their views released. */
+static void held_drop(struct pda_pipe *p)
+{
+	for (; p->nr_held; p->nr_held--) {
+		pda_at_put(p->s, &p->held[p->held_first].at);
+		p->held_first = (p->held_first + 1) % NR_HELD;
+	}
+}
+
+/* Deliver every held sample, in order (after an error, drop the rest). */
 static int held_flush(struct pda_pipe *p)
 {
 	int rc = 0;
 
 	while (p->nr_held && rc == 0)
 		rc = held_deliver(p);
-	/* after an error the rest are dropped, their views released */
-	while (p->nr_held) {
-		pda_at_put(p->s, &p->held[p->held_first].at);
-		p->held_first = (p->held_first + 1) % NR_HELD;
-		p->nr_held--;
-	}
+	held_drop(p);
 	return rc;
 }
 
