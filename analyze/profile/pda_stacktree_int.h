@@ -16,11 +16,12 @@
  * Invariants: no two nodes have the same (parent, frame); nodes[0] is
  * the root (parent and frame 0); node ids and end ids stay below
  * PDA_STACKTREE_MAX; until pda_stacktree_seal(), slots holds every node
- * but the root (open addressing, linear probing, at most 3/4 full).
- * P3's pdc_hash would hold a 16-byte slot (a hash and a pointer) per
- * node, twice what a node is: here a slot is the node's 32-bit id and the
- * key is read back from the node, which halves the table where a capture
- * has millions of nodes.  A failed call leaves the tree as it was but
+ * but the root (open addressing, linear probing, at most 3/4 full),
+ * keyed by the node's path hash (hashes[id], below).  P3's pdc_hash
+ * would hold a 16-byte slot (a hash and a pointer) per node, twice what
+ * a node is: here a slot is the node's 32-bit id and the key is read
+ * back from hashes[], which halves the table where a capture has
+ * millions of nodes.  A failed call leaves the tree as it was but
  * for nodes no end is under, which nothing counts or walks into a line
  * (O6).  Not thread-safe.
  *
@@ -63,10 +64,13 @@ struct pda_stacktree_count {
 	uint64_t period;
 };
 
-/* A frame of a remembered path and its node. */
+/* A frame of a remembered path, its path hash, and its node
+ * (PDA_STACKTREE_NO_NODE: there, its id not looked up). */
 struct pda_stacktree_step {
 	uint32_t frame, node;
+	uint64_t hash;
 };
+#define PDA_STACKTREE_NO_NODE UINT32_MAX
 
 /* The last stack added under a hint, root first, so that a stack that
  * shares callers with it looks up only the frames that follow them. */
@@ -78,6 +82,10 @@ struct pda_stacktree_path {
 struct pda_stacktree {
 	struct pda_stacktree_node *nodes;
 	size_t nr_nodes, alloc_nodes;
+	/* by node id until sealed: the hash of the node's path, root first
+	 * (pda_stacktree.c path_hash), [0] the root's: the tree's seed */
+	uint64_t *hashes;
+	size_t alloc_hashes;
 	uint32_t *slots; /* node ids, 0 empty; NULL once sealed */
 	size_t mask;	 /* nr slots - 1 */
 	unsigned shift;	 /* 64 - log2(nr slots) */
@@ -89,7 +97,7 @@ struct pda_stacktree {
 
 #define PDA_STACKTREE_INIT                                                     \
 	{                                                                      \
-		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, false,                     \
+		NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, 0, 0, false,            \
 		{                                                              \
 			{                                                      \
 				NULL, 0, 0                                     \
