@@ -75,14 +75,17 @@
 
 /*
  * The memo (pda_pipe_opts.memo): a sample whose stack follows from its
- * callchain (or its ip) and its process's maps alone is keyed by the
- * 128-bit XXH3 hash, seeded at random for each pipeline, of its pid,
+ * callchain (or its ip) and its process's maps alone is keyed by two
+ * 128-bit XXH3 hashes XORed, seeded at random for each pipeline (two
+ * seeds, so that neither part can stand for the other), one of its pid,
  * comm, tid (memo_tid), cpumode, the generations of its process's maps
- * and of the kernel's (unique in the session: pda_maps_bump), its ip and
- * its callchain.  A key names its stack: two different ones meet with a
- * chance of about n^2 / 2^129 for n keys, below 10^-25 for the capture
- * of ten million distinct stacks no machine holds, and the seed keeps a
- * capture from being made to collide.  The first sample of a key is
+ * and of the kernel's (unique in the session: pda_maps_bump) and its ip,
+ * one of its callchain, read where the record holds it (copying both
+ * into one buffer cost more than the second hash).  A key names its
+ * stack: two different ones meet with a chance of about n^2 / 2^129 for
+ * n keys, below 10^-25 for the capture of ten million distinct stacks
+ * no machine holds, and the seed keeps a capture from being made to
+ * collide.  The first sample of a key is
  * resolved, recording what it counted (pda_sample_stack_rec); the entry
  * keeps that and the callback's cookie, and the samples after it cost a
  * hash and a probe.  At most MEMO_MAX entries: past that, samples are
@@ -208,8 +211,6 @@ struct pda_pipe {
 	struct pdc_hash memo_counts;	/* struct memo_counts */
 	struct pdc_arena memo_arena;	/* what memo_counts holds */
 	uint64_t memo_seed;
-	unsigned char *memo_buf;     /* a key's bytes */
-	size_t memo_buf_alloc;
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
@@ -493,7 +494,6 @@ void pda_pipe_free(struct pda_pipe *p)
 	pda_free(s, p->memo_slots);
 	pdc_hash_release(&s->alloc, &p->memo_counts);
 	pdc_arena_release(&p->memo_arena, &s->alloc);
-	pda_free(s, p->memo_buf);
 	if (p->spool)
 		fclose(p->spool);
 	pda_free(s, p->spool_ips);
@@ -559,14 +559,14 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	h.tid = p->o.memo_tid ? sample->tid : 0;
 	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
-	if (PDA_GROW(s, p->memo_buf, p->memo_buf_alloc, sizeof(h) + chain,
-		     SIZE_MAX / 2) < 0)
-		return PD_ERR_NOMEM;
-	memcpy(p->memo_buf, &h, sizeof(h));
-	if (chain)
-		memcpy(p->memo_buf + sizeof(h), sample->callchain.raw, chain);
-	*key = XXH3_128bits_withSeed(p->memo_buf, sizeof(h) + chain,
-				     p->memo_seed);
+	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
+	if (chain) {
+		const XXH128_hash_t c = XXH3_128bits_withSeed(
+			sample->callchain.raw, chain, ~p->memo_seed);
+
+		key->low64 ^= c.low64;
+		key->high64 ^= c.high64;
+	}
 	return 0;
 }
 
