@@ -14,14 +14,17 @@
 #include "pda_machine_int.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define DPKG_INFO "/var/lib/dpkg/info"
 #define DPKG_LISTS_MAX 20000 /* .list files read for one lookup */
+#define DPKG_LIST_MAX ((uint64_t)64 << 20) /* bytes of one, at most */
 
 static const char *const reason_names[] = {
 	[PDA_UNRES_NOT_FOUND] = "not found",
@@ -39,20 +42,47 @@ const char *pda_unres_reason_name(enum pda_unres_reason r)
 		       : "?";
 }
 
-/* Whether the .list file at path names file (a line of its own). */
+/* Whether text (NUL-terminated) has line (n bytes) as a line of its
+ * own. */
+static bool has_line(const char *text, const char *line, size_t n)
+{
+	for (const char *p = text; n && (p = strstr(p, line)) != NULL; p++)
+		if ((p == text || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the .list file at path names file (a line of its own).  Read
+ * whole and searched with strstr: a lookup reads hundreds of these
+ * files (a package's list is thousands of lines), and line-by-line
+ * reading was most of a DWARF fold's end on a host with many packages.
+ */
 static bool list_has(const char *path, const char *file, const char *alt)
 {
-	char line[PDA_PATH_MAX];
+	struct stat st;
 	bool found = false;
-	FILE *fp = fopen(path, "re");
+	char *text;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!fp)
+	if (fd < 0)
 		return false;
-	while (!found && fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "\n")] = '\0';
-		found = strcmp(line, file) == 0 || (alt && !strcmp(line, alt));
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > DPKG_LIST_MAX ||
+	    !(text = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return false;
 	}
-	fclose(fp);
+	got = read(fd, text, (size_t)st.st_size);
+	close(fd);
+	if (got > 0) {
+		text[got] = '\0';
+		found = has_line(text, file, strlen(file)) ||
+			(alt && has_line(text, alt, strlen(alt)));
+	}
+	free(text);
 	return found;
 }
 
