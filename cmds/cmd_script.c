@@ -253,7 +253,7 @@ static bool is_dummy(const struct pd_evsel *ev)
  */
 static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 			const struct pd_evsel *ev, uint64_t bits,
-			const char *what, unsigned fields, bool allow,
+			const char *what, uint64_t fields, bool allow,
 			bool synth)
 {
 	const enum pde_script_type t = pde_script_type(ev->attr.type);
@@ -305,7 +305,7 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		const struct pd_evsel *ev = pd_file_evsel(f, i);
 		const enum pde_script_type t = pde_script_type(ev->attr.type);
 		const uint64_t st = ev->attr.sample_type;
-		unsigned *fl = &o->f.fields[t];
+		uint64_t *fl = &o->f.fields[t];
 		const bool synth = i >= nr_recorded;
 
 		if (seen[t])
@@ -411,7 +411,7 @@ struct line_ent {
 };
 
 struct stack_ent {
-	unsigned fields;
+	uint64_t fields;
 	bool callchain;
 	uint32_t first, nr;	  /* its lines: ids[first..first+nr) */
 	/* the ip's function (one-line form; NULL none): one copy of each
@@ -464,13 +464,13 @@ struct script_run {
 static void set_width(struct script_run *sr, struct pd_file *f)
 {
 	size_t width = 0;
-	unsigned fields = 0;
+	uint64_t fields = 0;
 	int cc = -1;
 
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
 		const struct pd_evsel *ev = pd_file_evsel(f, i);
 		const size_t len = strlen(ev->name);
-		const unsigned fl =
+		const uint64_t fl =
 			sr->o->f.fields[pde_script_type(ev->attr.type)];
 		const int has = !!(ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 
@@ -509,7 +509,7 @@ static bool line_eq(const void *item, const void *key)
 /* Frame i of fr's line (formatted the first time): its id in *out.  0
  * or PD_ERR_NOMEM. */
 static int line_of(struct script_run *sr, const struct pda_frame *fr,
-		   size_t i, unsigned fields, uint32_t *out)
+		   size_t i, uint64_t fields, uint32_t *out)
 {
 	const struct pda_frame *f = &fr[i];
 	const struct pda_frame *src = pde_script_srcline_frame(fr, i);
@@ -596,7 +596,7 @@ static int leaf_copy(struct script_run *sr, const struct pda_frame *leaf,
 /* A new stack entry for frames fr[0..nr), *cookie its number.  0 or
  * PD_ERR_NOMEM. */
 static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
-		      size_t nr, unsigned fields, bool callchain,
+		      size_t nr, uint64_t fields, bool callchain,
 		      uint64_t *cookie)
 {
 	struct stack_ent *e;
@@ -655,7 +655,7 @@ static bool dso_matches(const struct name_list *l, const char *dso)
  * entry e), as fields and callchain want it. */
 static int write_ip(struct script_run *sr, const struct pd_sample *s,
 		    const struct pda_frame *fr, size_t nr,
-		    const struct stack_ent *e, unsigned fields, bool callchain)
+		    const struct stack_ent *e, uint64_t fields, bool callchain)
 {
 	int rc;
 
@@ -707,7 +707,7 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			 struct pde_script_line *l)
 {
 	const struct pd_sample *s = it->sample;
-	const unsigned f = l->fields;
+	const uint64_t f = l->fields;
 	int rc;
 
 	if (!sr->br)
@@ -728,8 +728,9 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			return rc;
 		l->insn = sr->insn;
 	}
-	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
-			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
+	if (!s->branch.nr ||
+	    !((f & (PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) ||
+	      ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
 		return 0;
 	if (s->branch.nr > SIZE_MAX / 2 ||
 	    PDC_GROW(NULL, sr->br_ends, sr->alloc_br_ends, 2 * s->branch.nr,
@@ -978,7 +979,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
 				      PDE_SF(INSN) | PDE_SF(BRSTACK) |
-				      PDE_SF(ADDR)))
+				      PDE_SF(BRSTACKOFF) | PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);

@@ -31,10 +31,10 @@ static const char *const field_names[PDE_SCRIPT_NR_FIELDS] = {
 #undef PDE_SCRIPT_NAME
 };
 
-const char *pde_script_field_name(unsigned bit)
+const char *pde_script_field_name(uint64_t bit)
 {
 	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
-		if (bit == 1u << i)
+		if (bit == (uint64_t)1 << i)
 			return field_names[i];
 	return "?";
 }
@@ -76,12 +76,12 @@ static const struct {
 	{"synth", PDE_SCRIPT_SYNTH},
 };
 
-static unsigned field_bit(const char *s, size_t len)
+static uint64_t field_bit(const char *s, size_t len)
 {
 	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
 		if (strlen(field_names[i]) == len &&
 		    memcmp(field_names[i], s, len) == 0)
-			return 1u << i;
+			return (uint64_t)1 << i;
 	return 0;
 }
 
@@ -90,7 +90,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 {
 	const char *colon = strchr(arg, ':'), *p = arg;
 	int type = -1;
-	unsigned set = 0, add = 0, del = 0;
+	uint64_t set = 0, add = 0, del = 0;
 	bool change = false, bare = false;
 
 	if (colon) {
@@ -113,7 +113,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		char sign = 0;
-		unsigned bit;
+		uint64_t bit;
 
 		if (len && (*p == '+' || *p == '-')) {
 			sign = *p++;
@@ -152,8 +152,8 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++) {
 		/* perf's invalid_fields: trace is a tracepoint's only, and
 		 * an untyped list leaves it out of the other types' */
-		const unsigned keep =
-			t == PDE_SCRIPT_TRACEPOINT ? ~0u : ~PDE_SF(TRACE);
+		const uint64_t keep =
+			t == PDE_SCRIPT_TRACEPOINT ? ~(uint64_t)0 : ~PDE_SF(TRACE);
 
 		if (type >= 0 && t != type)
 			continue;
@@ -250,7 +250,7 @@ static const char *base_name(const char *path)
 
 /* " sym+0xoff", " sym" or " [unknown]" */
 static void add_sym(struct pdc_strbuf *b, const struct pda_frame *fr,
-		    unsigned fields)
+		    uint64_t fields)
 {
 	pdc_strbuf_add(b, " ", 1);
 	if (!fr || !fr->sym) {
@@ -338,7 +338,7 @@ static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 }
 
 void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
-			   const struct pda_frame *src, unsigned fields)
+			   const struct pda_frame *src, uint64_t fields)
 {
 	const bool inl = f->flags & PDA_FRAME_DWARF_NAMED;
 
@@ -371,7 +371,7 @@ const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
 }
 
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
-			   size_t nr, unsigned fields, bool callchain,
+			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
@@ -700,7 +700,7 @@ static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const unsigned f = l->fields;
+	const uint64_t f = l->fields;
 	char *p;
 	int rc;
 
@@ -886,15 +886,29 @@ static void add_symoff(struct pdc_strbuf *b, const struct pda_branch_loc *loc)
 }
 
 /*
+ * A branch end as perf 6.1's brstackoff prints it: its map's offset
+ * (map__map_ip) unless its dso adjusts symbols, which perf sets for a
+ * user binary once its symbols have loaded; as recorded without a map.
+ */
+static uint64_t off_of(const struct pda_branch_loc *loc, uint64_t addr)
+{
+	return loc && !loc->found ? loc->map_ip : addr;
+}
+
+/*
  * The branch stack as perf 6.1's perf_sample__fprintf_brstack() (" 0xfrom
  * /0xto", each with "(dso)" when dso is printed) or, brstack not asked
- * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff"), each
+ * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff") or,
+ * neither asked for, perf_sample__fprintf_brstackoff() (brstack's form
+ * with each end as its map gives it: the offset in its binary), each
  * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE ".
  */
 static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const bool sym = !(l->fields & PDE_SF(BRSTACK));
+	const bool sym = !(l->fields & PDE_SF(BRSTACK)) &&
+			 (l->fields & PDE_SF(BRSTACKSYM));
+	const bool off = !(l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM)));
 	const bool dso = (l->fields & PDE_SF(DSO)) && l->br_ends;
 	char small[1024];
 	struct pdc_strbuf b;
@@ -916,7 +930,7 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 			add_symoff(&b, from);
 		} else {
 			pdc_strbuf_add(&b, " 0x", 3);
-			add_hex(&b, br.from, 0);
+			add_hex(&b, off ? off_of(from, br.from) : br.from, 0);
 		}
 		if (dso)
 			add_dso_name(&b, from ? from->dso : NULL,
@@ -926,7 +940,7 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 			add_symoff(&b, to);
 		} else {
 			pdc_strbuf_add(&b, "/0x", 3);
-			add_hex(&b, br.to, 0);
+			add_hex(&b, off ? off_of(to, br.to) : br.to, 0);
 		}
 		if (dso)
 			add_dso_name(&b, to ? to->dso : NULL, to && to->module);
@@ -978,7 +992,8 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 	const struct pd_sample *s = l->sample;
 	int rc;
 
-	if (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM))) {
+	if (l->fields &
+	    (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) {
 		rc = add_brstack(w, l);
 		if (rc < 0)
 			return rc;

@@ -172,6 +172,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
 		e->loc.module = (out->flags & PDA_FRAME_MODULE) != 0;
 	}
+	e->loc.found = !e->loc.kernel && pda_branch_elf(e) != NULL;
 	if (pdc_hash_add(pda_session_alloc(b->s), &b->locs, h, e) < 0) {
 		pda_free(b->s, e);
 		*err = PD_ERR_NOMEM;

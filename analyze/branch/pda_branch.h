@@ -83,6 +83,9 @@ struct pda_branch_loc {
 	unsigned line;
 	bool kernel;
 	bool module;	   /* in a kernel module's map (perf: "[name]") */
+	bool found;	   /* in a user binary that was found and read
+			    * (perf: its dso's adjust_symbols, set when its
+			    * symbols load) */
 };
 
 struct pda_branch_row {

@@ -27,7 +27,7 @@ static void text_of(FILE *out, char **mem, char *buf, size_t size)
 }
 
 /* The line pde_script_sample() writes for s with fields, in buf. */
-static void line_of(const struct pd_sample *s, unsigned fields, char *buf,
+static void line_of(const struct pd_sample *s, uint64_t fields, char *buf,
 		    size_t size)
 {
 	struct pde_script w;
