@@ -276,6 +276,17 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 	f->fields[t] &= ~fields;
 }
 
+/* Whether some event's branch stack records every taken branch (perf:
+ * PERF_SAMPLE_BRANCH_ANY in evlist__combined_branch_type), as the code
+ * between consecutive entries brstackinsn prints requires. */
+static bool any_branch(struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.branch_sample_type & (1u << 3))
+			return true;
+	return false;
+}
+
 /* Whether f has the CLOCK_DATA pair tod needs (perf: env.clock.enabled) */
 static bool tod_known(struct pd_file *f)
 {
@@ -369,6 +380,10 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 				    PDE_SF(CPU), allow, synth);
 		/* perf 6.1 checks no event for brstack or brstacksym: a
 		 * sample without a branch stack prints none */
+		if ((*fl & PDE_SF(BRSTACKINSN)) && !allow && !any_branch(f))
+			die(ctx, "-F brstackinsn: the capture's branch stacks do "
+				 "not record every branch (record with -b or "
+				 "-j any)");
 	}
 	/* tracepoints print their callchain when they have one */
 	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
@@ -728,6 +743,11 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			return rc;
 		l->insn = sr->insn;
 	}
+	if ((f & PDE_SF(BRSTACKINSN)) && s->branch.nr) {
+		rc = pda_branch_insns(sr->br, s, it->comm, &l->bb, &l->nr_bb);
+		if (rc < 0)
+			return rc;
+	}
 	if (!s->branch.nr ||
 	    !((f & (PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) ||
 	      ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
@@ -979,7 +999,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
 				      PDE_SF(INSN) | PDE_SF(BRSTACK) |
-				      PDE_SF(BRSTACKOFF) | PDE_SF(ADDR)))
+				      PDE_SF(BRSTACKOFF) | PDE_SF(BRSTACKINSN) |
+				      PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);

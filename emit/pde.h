@@ -559,6 +559,7 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 
 struct pda_frame; /* pda_session.h */
 struct pda_branch_loc; /* pda_branch.h: a resolved address */
+struct pda_bb_line; /* pda_branch.h: brstackinsn's lines */
 struct pdc_strbuf; /* pdc_strbuf.h */
 
 /* perf script's output fields (-F), one bit each. */
@@ -687,6 +688,9 @@ struct pde_script_line {
 	 * where they resolve, [2 * i] entry i's from, [2 * i + 1] its to
 	 * (an entry NULL: no map); NULL when none of them is printed */
 	const struct pda_branch_loc *const *br_ends;
+	/* brstackinsn: the code the branch stack ran (pda_branch_insns()) */
+	const struct pda_bb_line *bb;
+	size_t nr_bb;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
 	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:

@@ -964,6 +964,124 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 	return rc;
 }
 
+/* dump_insn() of perf 6.1's x86 build: "insn: 48 89 e5 ", "<bad>" */
+static void add_insn_text(struct pdc_strbuf *b, const struct pda_bb_line *bl)
+{
+	char tmp[8 + 16 * 3];
+	size_t n = 6;
+
+	if (!bl->len) {
+		pdc_strbuf_add(b, "<bad>", 5);
+		return;
+	}
+	memcpy(tmp, "insn: ", 6);
+	for (unsigned i = 0; i < bl->len && i < 16; i++) {
+		tmp[n++] = hexdig[bl->bytes[i] >> 4];
+		tmp[n++] = hexdig[bl->bytes[i] & 15];
+		tmp[n++] = ' ';
+	}
+	pdc_strbuf_add(b, tmp, n);
+}
+
+/*
+ * A block's branch as perf 6.1's ip__fprintf_jump(): its instruction
+ * padded to 30, then "# PRED", "MISPRED", "INTX", "ABORT", its entry's
+ * cycles and their running total over the stack, and the block's IPC.
+ */
+static void add_jump(struct pdc_strbuf *b, const struct pd_sample *s,
+		     const struct pda_bb_line *bl, uint64_t *total)
+{
+	const size_t at = b->len;
+	struct pd_branch br;
+	char tmp[128];
+	int n;
+
+	add_insn_text(b, bl);
+	for (size_t i = b->len - at; i < 30; i++)
+		pdc_strbuf_add(b, " ", 1);
+	pd_sample_branch(s, bl->entry, &br);
+	n = snprintf(tmp, sizeof(tmp), "\t#%s%s%s%s", br.predicted ? " PRED" : "",
+		     br.mispred ? " MISPRED" : "", br.in_tx ? " INTX" : "",
+		     br.abort ? " ABORT" : "");
+	pdc_strbuf_add(b, tmp, (size_t)n);
+	if (br.cycles) {
+		*total += br.cycles;
+		n = snprintf(tmp, sizeof(tmp), " %u cycles [%" PRIu64 "]",
+			     (unsigned)br.cycles, *total);
+		pdc_strbuf_add(b, tmp, (size_t)n);
+		if (bl->insns) {
+			/* perf divides as float */
+			n = snprintf(tmp, sizeof(tmp), " %.2f IPC",
+				     (double)((float)bl->insns /
+					      (float)br.cycles));
+			pdc_strbuf_add(b, tmp, (size_t)n);
+		}
+	}
+}
+
+/*
+ * perf 6.1's perf_sample__fprintf_brstackinsn(): a newline, then each
+ * of the lines pda_branch_insns() walked: "\tfunc+off:" labels,
+ * "\t%016x\tinsn: .." instructions, the blocks' branches.
+ */
+static int add_brstackinsn(struct pde_script *w,
+			   const struct pde_script_line *l)
+{
+	char small[4096], tmp[32];
+	struct pdc_strbuf b;
+	uint64_t total = 0;
+	int rc;
+
+	if (!l->sample->branch.nr)
+		return 0;
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	pdc_strbuf_add(&b, "\n", 1);
+	for (size_t i = 0; i < l->nr_bb; i++) {
+		const struct pda_bb_line *bl = &l->bb[i];
+
+		switch (bl->kind) {
+		case PDA_BB_SYM:
+			pdc_strbuf_add(&b, "\t", 1);
+			add_name(&b, bl->loc->sym);
+			if (bl->loc->sym_off) {
+				pdc_strbuf_add(&b, "+", 1);
+				pdc_strbuf_add(&b, tmp,
+					       put_dec(tmp, bl->loc->sym_off, 0,
+						       false));
+			}
+			pdc_strbuf_add(&b, ":\n", 2);
+			break;
+		case PDA_BB_INSN:
+		case PDA_BB_JUMP:
+		{
+			/* "\t%016x\t" */
+			size_t n = put_hex(tmp + 1, bl->addr, 16);
+
+			tmp[0] = '\t';
+			for (size_t k = 1; k <= n && tmp[k] == ' '; k++)
+				tmp[k] = '0';
+			tmp[n + 1] = '\t';
+			pdc_strbuf_add(&b, tmp, n + 2);
+		}
+			if (bl->kind == PDA_BB_JUMP)
+				add_jump(&b, l->sample, bl, &total);
+			else
+				add_insn_text(&b, bl);
+			pdc_strbuf_add(&b, "\n", 1);
+			break;
+		case PDA_BB_MISMATCH:
+			ds_put(&b, "\tmismatch of LBR data and executable\n");
+			break;
+		case PDA_BB_NOT_REACHING:
+			ds_put(&b, "\t... not reaching sample ...\n");
+			break;
+		}
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 /* " %s" of perf 6.1's get_page_size_name(): unit_number__scnprintf()'s
  * "4K", "2M" (divided by 1024 while the quotient is over 1), "N/A" for
  * none. */
@@ -1019,6 +1137,11 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 			tmp[n++] = hex[l->insn[i] & 15];
 		}
 		rc = pde_script_raw(w, tmp, n);
+		if (rc < 0)
+			return rc;
+	}
+	if (l->fields & PDE_SF(BRSTACKINSN)) {
+		rc = add_brstackinsn(w, l);
 		if (rc < 0)
 			return rc;
 	}

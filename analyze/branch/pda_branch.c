@@ -91,6 +91,7 @@ void pda_branch_free(struct pda_branch *b)
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
 	pda_branch_blocks_free(b);
+	pda_free(b->s, b->bb);
 	pda_stack_release(b->s, &b->st);
 	pda_annot_cs_release(&b->cs);
 	pda_free(b->s, b);
@@ -190,7 +191,7 @@ static bool prefix(const char *s, const char *p)
 
 /* The PERF_BR_* type of a decoded instruction; 0 when it is no branch
  * or one we do not tell. */
-static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
+unsigned pda_branch_insn_type(const struct pda_branch *b, const cs_insn *in)
 {
 	const char *m = in->mnemonic;
 	/* a direct target is an immediate: capstone prints it as 0x... or
@@ -286,7 +287,7 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 	p = code;
 	addr = e->dso_addr;
 	if (cs_disasm_iter(b->cs.h, &p, &len, &addr, b->cs.insn))
-		e->type = (int)insn_type(b, b->cs.insn);
+		e->type = (int)pda_branch_insn_type(b, b->cs.insn);
 	return e->type;
 }
 
