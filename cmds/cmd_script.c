@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 const char cmd_script_usage[] = "pdtool script [OPTIONS] [FILE | -i FILE]";
 const char cmd_script_summary[] =
@@ -104,6 +105,10 @@ struct script_opts {
 	const char *unwinder;
 	unsigned jobs;
 	struct pda_itrace_opts itrace;
+	/* iregs, uregs: the recorder's architecture (host: this one's
+	 * when the capture does not say) */
+	const char *arch;
+	struct utsname host;
 };
 
 static void parse_names(const struct pd_ctx *ctx, const char *opt,
@@ -276,6 +281,19 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 	f->fields[t] &= ~fields;
 }
 
+/* The recorder's `uname -m`, this host's (in *host) when the capture
+ * does not say, as perf_env__arch(). */
+static const char *recorder_arch(struct pd_file *f, struct utsname *host)
+{
+	const struct pd_env *env;
+
+	if (pd_file_env(f, &env) == 0 && env && env->arch)
+		return env->arch;
+	if (uname(host) < 0)
+		return "unknown";
+	return host->machine;
+}
+
 /* Whether some event's branch stack records every taken branch (perf:
  * PERF_SAMPLE_BRANCH_ANY in evlist__combined_branch_type), as the code
  * between consecutive entries brstackinsn prints requires. */
@@ -308,6 +326,7 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 	const bool allow =
 		pd_file_feature(f, PD_FEAT_AUXTRACE, &data, &size) == 1;
 	bool seen[PDE_SCRIPT_NR_TYPES] = {false};
+	const char *reg_arch = pde_script_reg_arch(o->arch);
 
 	/* perf stat record's counters are not checked: they have none */
 	if (pd_file_feature(f, PD_FEAT_STAT, &data, &size) == 1)
@@ -380,6 +399,16 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 				    PDE_SF(CPU), allow, synth);
 		/* perf 6.1 checks no event for brstack or brstacksym: a
 		 * sample without a branch stack prints none */
+		if (*fl & PDE_SF(IREGS))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_REGS_INTR, "IREGS",
+				    PDE_SF(IREGS), allow, synth);
+		if (*fl & PDE_SF(UREGS))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_REGS_USER, "UREGS",
+				    PDE_SF(UREGS), false, synth);
+		if ((*fl & (PDE_SF(IREGS) | PDE_SF(UREGS))) && !reg_arch)
+			die(ctx, "-F iregs/uregs: pdtool does not know the "
+				 "register names of '%s' (x86, arm64, arm)",
+			    o->arch);
 		if ((*fl & PDE_SF(BRSTACKINSN)) && !allow && !any_branch(f))
 			die(ctx, "-F brstackinsn: the capture's branch stacks do "
 				 "not record every branch (record with -b or "
@@ -1017,6 +1046,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	out = ctx_open_output(ctx, o->output);
 	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
 		die(ctx, "out of memory");
+	o->arch = recorder_arch(f, &o->host);
+	sr.w.reg_arch = pde_script_reg_arch(o->arch);
 	if (tod_known(f)) {
 		const struct pd_env *env;
 

@@ -660,8 +660,20 @@ struct pde_script {
 	 * without one (perf: "disabled") */
 	bool tod;
 	uint64_t tod_ns, clock_ns;
+	/* iregs, uregs: the recorder's architecture as perf names it
+	 * (pde_script_reg_arch()), NULL when none is known */
+	const char *reg_arch;
 	bool failed;		/* a write failed */
 };
+
+/*
+ * perf 6.1's perf_env__arch() of a recorder's `uname -m` ("x86_64" ->
+ * "x86", "aarch64" -> "arm64", "armv7l" -> "arm"), for the register
+ * names iregs and uregs print; NULL for an architecture whose names
+ * pdtool does not know (perf 6.1 knows more: csky, loongarch, mips,
+ * powerpc, riscv, s390).
+ */
+const char *pde_script_reg_arch(const char *uname_m);
 
 /*
  * A PERF_SAMPLE_DATA_SRC value as perf 6.1's perf_script__meminfo_

@@ -1082,6 +1082,124 @@ static int add_brstackinsn(struct pde_script *w,
 	return rc;
 }
 
+/* ---- registers (iregs, uregs) ----------------------------------------- */
+
+/* perf 6.1's __perf_reg_name_x86(): PERF_REG_X86_*; XMMn takes two
+ * numbers, of which the first is named */
+static const char *reg_name_x86(unsigned r)
+{
+	static const char *const names[24] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
+		"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS",
+		"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+	static const char *const xmm[16] = {
+		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6",
+		"XMM7", "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13",
+		"XMM14", "XMM15",
+	};
+
+	if (r < 24)
+		return names[r];
+	if (r >= 32 && r < 64 && !(r & 1))
+		return xmm[(r - 32) / 2];
+	return NULL;
+}
+
+/* __perf_reg_name_arm64(): x0..x29, lr, sp, pc, vg (46) */
+static const char *reg_name_arm64(unsigned r)
+{
+	static const char *const names[33] = {
+		"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",
+		"x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
+		"x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
+		"x24", "x25", "x26", "x27", "x28", "x29", "lr",	 "sp",
+		"pc",
+	};
+
+	if (r < 33)
+		return names[r];
+	return r == 46 ? "vg" : NULL;
+}
+
+/* __perf_reg_name_arm(): r0..r10, fp, ip, sp, lr, pc */
+static const char *reg_name_arm(unsigned r)
+{
+	static const char *const names[16] = {
+		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+		"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
+	};
+
+	return r < 16 ? names[r] : NULL;
+}
+
+const char *pde_script_reg_arch(const char *m)
+{
+	if (!m)
+		return NULL;
+	/* perf's normalize_arch() */
+	if (!strcmp(m, "x86_64") || !strcmp(m, "x86") ||
+	    (m[0] == 'i' && strlen(m) >= 4 && m[2] == '8' && m[3] == '6'))
+		return "x86";
+	if (!strcmp(m, "aarch64") || !strcmp(m, "arm64"))
+		return "arm64";
+	if (!strncmp(m, "arm", 3) || !strcmp(m, "sa110"))
+		return "arm";
+	return NULL;
+}
+
+/* perf_reg_name(): "unknown" for a number the architecture does not
+ * name */
+static const char *reg_name(const char *arch, unsigned r)
+{
+	const char *name = NULL;
+
+	if (!arch)
+		return "unknown";
+	if (!strcmp(arch, "x86"))
+		name = reg_name_x86(r);
+	else if (!strcmp(arch, "arm64"))
+		name = reg_name_arm64(r);
+	else if (!strcmp(arch, "arm"))
+		name = reg_name_arm(r);
+	return name ? name : "unknown";
+}
+
+/* perf_sample__fprintf_regs(): " ABI:2 " then "%5s:0x%x " for each
+ * register of the mask, none without registers (ABI 0) */
+static int add_regs(struct pde_script *w, const struct pd_regs *r)
+{
+	char small[1024], tmp[24];
+	struct pdc_strbuf b;
+	uint64_t i = 0;
+	int rc;
+
+	if (!r->abi || !r->regs.raw)
+		return 0;
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	ds_put(&b, " ABI:");
+	pdc_strbuf_add(&b, tmp, put_dec(tmp, r->abi, 0, false));
+	pdc_strbuf_add(&b, " ", 1);
+	for (unsigned bit = 0; bit < 64 && i < r->regs.nr; bit++) {
+		const char *name;
+		size_t len;
+
+		if (!(r->mask >> bit & 1))
+			continue;
+		name = reg_name(w->reg_arch, bit);
+		len = strlen(name);
+		for (; len < 5; len++)
+			pdc_strbuf_add(&b, " ", 1);
+		ds_put(&b, name);
+		pdc_strbuf_add(&b, ":0x", 3);
+		add_hex(&b, pd_u64s_get(&r->regs, i++), 0);
+		pdc_strbuf_add(&b, " ", 1);
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
 /* " %s" of perf 6.1's get_page_size_name(): unit_number__scnprintf()'s
  * "4K", "2M" (divided by 1024 while the quotient is over 1), "N/A" for
  * none. */
@@ -1110,6 +1228,12 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 	const struct pd_sample *s = l->sample;
 	int rc;
 
+	if ((l->fields & PDE_SF(IREGS)) &&
+	    (rc = add_regs(w, &s->regs_intr)) < 0)
+		return rc;
+	if ((l->fields & PDE_SF(UREGS)) &&
+	    (rc = add_regs(w, &s->regs_user)) < 0)
+		return rc;
 	if (l->fields &
 	    (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) {
 		rc = add_brstack(w, l);
