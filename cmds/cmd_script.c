@@ -10,6 +10,7 @@
  * and copied for every sample that has it.
  */
 #include "pdtool.h"
+#include "pda_annotate.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_session.h"
@@ -65,6 +66,7 @@ const char cmd_script_options[] =
 	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
+	CMD_SOURCE_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
@@ -105,6 +107,7 @@ struct script_opts {
 	const char *unwinder;
 	unsigned jobs;
 	struct pda_itrace_opts itrace;
+	struct cmd_srcopts src; /* srccode: where sources are read */
 	/* iregs, uregs: the recorder's architecture (host: this one's
 	 * when the capture does not say) */
 	const char *arch;
@@ -203,7 +206,9 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 		cmd_itrace(ctx, c, arg, &o->itrace);
 		break;
 	default:
-		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		if (!cmd_source_opt(ctx, &o->src, c, arg))
+			cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder,
+				      &o->jobs);
 		break;
 	}
 }
@@ -230,6 +235,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
+		CMD_SOURCE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
@@ -461,6 +467,8 @@ struct stack_ent {
 	/* the ip's function (one-line form; NULL none): one copy of each
 	 * leaf for all the stacks that have it (leaf_hash) */
 	const struct pda_frame *leaf;
+	/* srccode: the innermost frame at the ip (a kept copy), NULL none */
+	const struct pda_frame *src;
 	struct pda_frame *frames; /* with several forms, else NULL */
 	size_t nr_frames;
 };
@@ -500,7 +508,21 @@ struct script_run {
 	bool tracing_read;
 	char *trace_buf;
 	size_t trace_cap;
+	/* srccode: the source files (read as annotate reads them), each
+	 * thread's line last printed (struct src_state by tid), the text
+	 * under each of a sample's brstackinsn lines */
+	struct pda_annot *src;
+	struct pdc_hash src_state;
+	struct pde_srccode *bb_src;
+	size_t alloc_bb_src;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
+};
+
+/* A thread's source line last printed (perf: thread->srccode_state) */
+struct src_state {
+	uint32_t tid;
+	const char *file;
+	unsigned line;
 };
 
 /* The longest event name (perf's evlist__max_name_len), and whether
@@ -656,6 +678,8 @@ static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
 	leaf = leaf_of(fr, nr);
 	if (leaf && leaf_copy(sr, leaf, &e->leaf) < 0)
 		return PD_ERR_NOMEM;
+	if ((fields & PDE_SF(SRCCODE)) && nr && leaf_copy(sr, fr, &e->src) < 0)
+		return PD_ERR_NOMEM;
 	if (callchain && (fields & PDE_SF(IP))) {
 		if (sr->nr_ids + nr > UINT32_MAX ||
 		    PDC_GROW(NULL, sr->ids, sr->alloc_ids, sr->nr_ids + nr,
@@ -745,6 +769,81 @@ static bool addr_names_sym(const struct pd_attr *a)
 		a->config == 6 /* PAGE_FAULTS_MAJ */);
 }
 
+static bool src_state_eq(const void *item, const void *key)
+{
+	return ((const struct src_state *)item)->tid == *(const uint32_t *)key;
+}
+
+/*
+ * perf 6.1's map__fprintf_srccode(): the text of line of file into *out
+ * unless it is the thread's line last printed, which it then becomes;
+ * nothing where the file or the line is not found.  0 or PD_ERR_NOMEM.
+ */
+static int srccode(struct script_run *sr, uint32_t tid, const char *file,
+		   unsigned line, struct pde_srccode *out)
+{
+	const uint64_t h = pdc_hash_u64(tid);
+	struct src_state *st;
+	const char *text;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (!file || !file[0] || !line)
+		return 0;
+	st = pdc_hash_find(&sr->src_state, h, src_state_eq, &tid);
+	if (st && st->line == line && strcmp(st->file, file) == 0)
+		return 0;
+	text = pda_annot_source(sr->src, file, line, &len);
+	if (!text)
+		return 0;
+	if (!st) {
+		st = pdc_arena_alloc(&sr->arena, NULL, sizeof(*st));
+		if (!st || pdc_hash_add(NULL, &sr->src_state, h, st) < 0)
+			return PD_ERR_NOMEM;
+		st->tid = tid;
+	}
+	st->file = file;
+	st->line = line;
+	out->text = text;
+	out->len = len;
+	out->line = line;
+	return 0;
+}
+
+/* srccode under brstackinsn's lines: after each instruction perf
+ * printed whole (not one that did not decode, nor the branch the last
+ * block stopped at) and after each block's branch. */
+static int bb_srccode(struct script_run *sr, const struct pda_pipe_item *it,
+		      struct pde_script_line *l)
+{
+	if (!l->nr_bb)
+		return 0;
+	if (PDC_GROW(NULL, sr->bb_src, sr->alloc_bb_src, l->nr_bb,
+		     SIZE_MAX / sizeof(*sr->bb_src)) < 0)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < l->nr_bb; i++) {
+		const struct pda_bb_line *bl = &l->bb[i];
+		const struct pda_branch_loc *loc;
+		int rc;
+
+		memset(&sr->bb_src[i], 0, sizeof(sr->bb_src[i]));
+		if (bl->kind != PDA_BB_JUMP &&
+		    (bl->kind != PDA_BB_INSN || !bl->len ||
+		     (i + 1 < l->nr_bb &&
+		      l->bb[i + 1].kind == PDA_BB_NOT_REACHING)))
+			continue;
+		rc = pda_branch_locate(sr->br, it->sample, it->comm, bl->addr,
+				       &loc);
+		if (rc == 0 && loc)
+			rc = srccode(sr, it->sample->tid, loc->srcfile,
+				     loc->line, &sr->bb_src[i]);
+		if (rc < 0)
+			return rc;
+	}
+	l->bb_src = sr->bb_src;
+	return 0;
+}
+
 /* What l's fields need resolved: the symbol of its addr, the ends of
  * the sample's branches, the length of its ip's instruction. */
 static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
@@ -774,6 +873,8 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 	}
 	if ((f & PDE_SF(BRSTACKINSN)) && s->branch.nr) {
 		rc = pda_branch_insns(sr->br, s, it->comm, &l->bb, &l->nr_bb);
+		if (rc == 0 && (f & PDE_SF(SRCCODE)))
+			rc = bb_srccode(sr, it, l);
 		if (rc < 0)
 			return rc;
 	}
@@ -941,6 +1042,14 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = resolve_fields(sr, it, &l);
+	if (rc == 0 && (l.fields & PDE_SF(SRCCODE))) {
+		/* the line of the ip's innermost function */
+		const struct pda_frame *src = e ? e->src : nr ? fr : NULL;
+
+		if (src)
+			rc = srccode(sr, s->tid, src->srcfile, src->line,
+				     &l.src);
+	}
 	if (rc == 0 && (l.fields & PDE_SF(TRACE)) && ev->attr.type == 2)
 		rc = trace_text(sr, it, &l);
 	if (rc == 0)
@@ -979,6 +1088,9 @@ static void free_run(struct script_run *sr)
 	pdc_strbuf_release(&sr->scratch);
 	pd_tracing_free(sr->tracing);
 	free(sr->trace_buf);
+	free(sr->bb_src);
+	pdc_hash_release(NULL, &sr->src_state);
+	pda_annot_free(sr->src);
 }
 
 static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
@@ -1017,7 +1129,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	co.progress_arg = &prog;
 	po.srcline = false;
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
-		if (o->f.fields[t] & PDE_SF(SRCLINE))
+		if (o->f.fields[t] & (PDE_SF(SRCLINE) | PDE_SF(SRCCODE)))
 			po.srcline = true;
 	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
@@ -1035,6 +1147,15 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
 
 		if (pda_branch_new(s, &bo, &sr.br) < 0)
+			die(ctx, "out of memory");
+	}
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES && !sr.src; t++) {
+		PDA_ANNOT_OPTS(ao, .nr_events = 1);
+
+		if (!(o->f.fields[t] & PDE_SF(SRCCODE)))
+			continue;
+		cmd_source_annot_opts(&o->src, &ao);
+		if (pda_annot_new(s, &ao, &sr.src) < 0)
 			die(ctx, "out of memory");
 	}
 	if (pda_filter_init(&sr.flt, &fo) < 0)
@@ -1089,6 +1210,9 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+	if (sr.src)
+		cmd_source_withheld(ctx, &o->src, &o->sym,
+				    pda_annot_nr_withheld(sr.src));
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;

@@ -683,6 +683,13 @@ const char *pde_script_reg_arch(const char *uname_m);
  */
 size_t pde_data_src_str(uint64_t data_src, char *out, size_t size);
 
+/* srccode: a source line's text (without its newline), NULL none */
+struct pde_srccode {
+	const char *text;
+	size_t len;
+	unsigned line;
+};
+
 /* One sample's line: what its fields print. */
 struct pde_script_line {
 	const struct pd_sample *sample;
@@ -703,6 +710,10 @@ struct pde_script_line {
 	/* brstackinsn: the code the branch stack ran (pda_branch_insns()) */
 	const struct pda_bb_line *bb;
 	size_t nr_bb;
+	/* srccode: the source line printed under the sample, and under
+	 * each of bb's lines (NULL: none) */
+	struct pde_srccode src;
+	const struct pde_srccode *bb_src;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
 	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:

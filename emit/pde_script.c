@@ -316,25 +316,34 @@ static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
  * DSO's short name and the address.  Nothing without a map, nor where
  * addr2line answers "??:?" (its "??:0" perf takes for a failure).
  */
+/* perf's get_srcline() text: "file:line" (the file's name), else
+ * "dso[addr]" (addr in the binary) */
+static void add_srcline_text(struct pdc_strbuf *b, const char *srcfile,
+			     unsigned line, const char *dso, uint64_t addr)
+{
+	if (srcfile) {
+		char tmp[16];
+
+		add_name(b, base_name(srcfile));
+		tmp[0] = ':';
+		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, line, 0, false));
+		return;
+	}
+	add_name(b, base_name(dso));
+	pdc_strbuf_add(b, "[", 1);
+	add_hex(b, addr, 0);
+	pdc_strbuf_add(b, "]", 1);
+}
+
 static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 			const struct pda_frame *src)
 {
 	if (!fr || !fr->dso || (src && (src->flags & PDA_FRAME_NO_SRCLINE)))
 		return;
 	pdc_strbuf_add(b, "\n  ", 3);
-	if (src && src->srcfile) {
-		char tmp[16];
-
-		add_name(b, base_name(src->srcfile));
-		tmp[0] = ':';
-		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, src->line, 0,
-						   false));
-		return;
-	}
-	add_name(b, base_name(fr->dso));
-	pdc_strbuf_add(b, "[", 1);
-	add_hex(b, fr->flags & PDA_FRAME_KERNEL ? fr->ip : fr->dso_addr, 0);
-	pdc_strbuf_add(b, "]", 1);
+	add_srcline_text(b, src ? src->srcfile : NULL, src ? src->line : 0,
+			 fr->dso,
+			 fr->flags & PDA_FRAME_KERNEL ? fr->ip : fr->dso_addr);
 }
 
 void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
@@ -1019,6 +1028,24 @@ static void add_jump(struct pdc_strbuf *b, const struct pd_sample *s,
 	}
 }
 
+/* map__fprintf_srccode() and its newline: "|%-8d %.*s\n" */
+static void add_srccode(struct pdc_strbuf *b, const struct pde_srccode *c)
+{
+	char tmp[32];
+	size_t n;
+
+	if (!c->text)
+		return;
+	tmp[0] = '|';
+	n = 1 + put_dec(tmp + 1, c->line, 0, false);
+	while (n < 9)
+		tmp[n++] = ' ';
+	tmp[n++] = ' ';
+	pdc_strbuf_add(b, tmp, n);
+	pdc_strbuf_add(b, c->text, c->len);
+	pdc_strbuf_add(b, "\n", 1);
+}
+
 /*
  * perf 6.1's perf_sample__fprintf_brstackinsn(): a newline, then each
  * of the lines pda_branch_insns() walked: "\tfunc+off:" labels,
@@ -1049,7 +1076,15 @@ static int add_brstackinsn(struct pde_script *w,
 					       put_dec(tmp, bl->loc->sym_off, 0,
 						       false));
 			}
-			pdc_strbuf_add(&b, ":\n", 2);
+			pdc_strbuf_add(&b, ":", 1);
+			/* map__fprintf_srcline() */
+			if ((l->fields & PDE_SF(SRCLINE)) && bl->loc->dso) {
+				pdc_strbuf_add(&b, "\t", 1);
+				add_srcline_text(&b, bl->loc->srcfile,
+						 bl->loc->line, bl->loc->dso,
+						 bl->loc->map_ip);
+			}
+			pdc_strbuf_add(&b, "\n", 1);
 			break;
 		case PDA_BB_INSN:
 		case PDA_BB_JUMP:
@@ -1068,6 +1103,8 @@ static int add_brstackinsn(struct pde_script *w,
 			else
 				add_insn_text(&b, bl);
 			pdc_strbuf_add(&b, "\n", 1);
+			if (l->bb_src)
+				add_srccode(&b, &l->bb_src[i]);
 			break;
 		case PDA_BB_MISMATCH:
 			ds_put(&b, "\tmismatch of LBR data and executable\n");
@@ -1288,6 +1325,17 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 	if (rc < 0)
 		return rc;
 	w->buf[w->len++] = '\n';
+	if ((l->fields & PDE_SF(SRCCODE)) && l->src.text) {
+		char small[512];
+		struct pdc_strbuf b;
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		add_srccode(&b, &l->src);
+		rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+		pdc_strbuf_release(&b);
+		if (rc < 0)
+			return rc;
+	}
 	if (w->len >= OUT_FLUSH)
 		return flush(w);
 	return 0;
