@@ -898,10 +898,16 @@ static void add_symoff(struct pdc_strbuf *b, const struct pda_branch_loc *loc)
  * A branch end as perf 6.1's brstackoff prints it: its map's offset
  * (map__map_ip) unless its dso adjusts symbols, which perf sets for a
  * user binary once its symbols have loaded; as recorded without a map.
+ * The kernel's map is no identity map there: perf makes it with pgoff
+ * 0, so that its ends print as offsets from the map's start.
  */
 static uint64_t off_of(const struct pda_branch_loc *loc, uint64_t addr)
 {
-	return loc && !loc->found ? loc->map_ip : addr;
+	if (!loc || !loc->dso || loc->found)
+		return addr;
+	if (loc->kernel && !loc->module)
+		return addr - loc->map_start;
+	return loc->map_ip;
 }
 
 /*

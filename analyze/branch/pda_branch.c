@@ -150,7 +150,8 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->type = -1;
 	e->loc.addr = addr;
 	e->loc.kernel = addr >> 63;
-	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso, &e->loc.map_ip);
+	rc = pda_addr_leaf_map(b->s, &at, &b->st, &e->dso, &e->loc.map_ip,
+			       &e->loc.map_start);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
 		rc = 0; /* an address that does not resolve is [unknown] */
 	if (rc < 0) {

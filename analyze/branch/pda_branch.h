@@ -83,6 +83,8 @@ struct pda_branch_loc {
 	unsigned line;
 	bool kernel;
 	bool module;	   /* in a kernel module's map (perf: "[name]") */
+	uint64_t map_start; /* the start of the map that holds it (0:
+			     * none) */
 	bool found;	   /* in a user binary that was found and read
 			    * (perf: its dso's adjust_symbols, set when its
 			    * symbols load) */
