@@ -804,13 +804,9 @@ static int srccode(struct script_run *sr, uint32_t tid, const char *file,
 		st = pdc_arena_alloc(&sr->arena, NULL, sizeof(*st));
 		if (!st || pdc_hash_add(NULL, &sr->src_state, h, st) < 0)
 			return PD_ERR_NOMEM;
-		st->tid = tid;
 	}
-	st->file = file;
-	st->line = line;
-	out->text = text;
-	out->len = len;
-	out->line = line;
+	*st = (struct src_state){.tid = tid, .file = file, .line = line};
+	*out = (struct pde_srccode){.text = text, .len = len, .line = line};
 	return 0;
 }
 

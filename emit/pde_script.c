@@ -1127,54 +1127,42 @@ static int add_brstackinsn(struct pde_script *w,
 
 /* ---- registers (iregs, uregs) ----------------------------------------- */
 
-/* perf 6.1's __perf_reg_name_x86(): PERF_REG_X86_*; XMMn takes two
- * numbers, of which the first is named */
-static const char *reg_name_x86(unsigned r)
-{
-	static const char *const names[24] = {
-		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
-		"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS",
-		"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
-	};
-	static const char *const xmm[16] = {
-		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6",
-		"XMM7", "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13",
-		"XMM14", "XMM15",
-	};
+/* perf 6.1's __perf_reg_name_x86(): PERF_REG_X86_*, XMMn taking two
+ * numbers of which the first is named */
+static const char *const regs_x86[64] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
+	"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS",
+	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	[32] = "XMM0", [34] = "XMM1", [36] = "XMM2", [38] = "XMM3",
+	[40] = "XMM4", [42] = "XMM5", [44] = "XMM6", [46] = "XMM7",
+	[48] = "XMM8", [50] = "XMM9", [52] = "XMM10", [54] = "XMM11",
+	[56] = "XMM12", [58] = "XMM13", [60] = "XMM14", [62] = "XMM15",
+};
 
-	if (r < 24)
-		return names[r];
-	if (r >= 32 && r < 64 && !(r & 1))
-		return xmm[(r - 32) / 2];
-	return NULL;
-}
-
-/* __perf_reg_name_arm64(): x0..x29, lr, sp, pc, vg (46) */
-static const char *reg_name_arm64(unsigned r)
-{
-	static const char *const names[33] = {
-		"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",
-		"x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
-		"x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
-		"x24", "x25", "x26", "x27", "x28", "x29", "lr",	 "sp",
-		"pc",
-	};
-
-	if (r < 33)
-		return names[r];
-	return r == 46 ? "vg" : NULL;
-}
+/* __perf_reg_name_arm64(): x0..x29, lr, sp, pc, vg */
+static const char *const regs_arm64[47] = {
+	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",
+	"x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
+	"x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
+	"x24", "x25", "x26", "x27", "x28", "x29", "lr",	 "sp",
+	"pc",  [46] = "vg",
+};
 
 /* __perf_reg_name_arm(): r0..r10, fp, ip, sp, lr, pc */
-static const char *reg_name_arm(unsigned r)
-{
-	static const char *const names[16] = {
-		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
-		"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
-	};
+static const char *const regs_arm[16] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+	"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
+};
 
-	return r < 16 ? names[r] : NULL;
-}
+static const struct {
+	const char *arch; /* perf_env__arch()'s */
+	const char *const *names;
+	unsigned nr;
+} reg_tables[] = {
+	{"x86", regs_x86, 64},
+	{"arm64", regs_arm64, 47},
+	{"arm", regs_arm, 16},
+};
 
 const char *pde_script_reg_arch(const char *m)
 {
@@ -1195,17 +1183,13 @@ const char *pde_script_reg_arch(const char *m)
  * name */
 static const char *reg_name(const char *arch, unsigned r)
 {
-	const char *name = NULL;
-
-	if (!arch)
-		return "unknown";
-	if (!strcmp(arch, "x86"))
-		name = reg_name_x86(r);
-	else if (!strcmp(arch, "arm64"))
-		name = reg_name_arm64(r);
-	else if (!strcmp(arch, "arm"))
-		name = reg_name_arm(r);
-	return name ? name : "unknown";
+	for (size_t i = 0; arch && i < sizeof(reg_tables) / sizeof(reg_tables[0]);
+	     i++)
+		if (!strcmp(arch, reg_tables[i].arch))
+			return r < reg_tables[i].nr && reg_tables[i].names[r]
+				       ? reg_tables[i].names[r]
+				       : "unknown";
+	return "unknown";
 }
 
 /* perf_sample__fprintf_regs(): " ABI:2 " then "%5s:0x%x " for each
