@@ -52,18 +52,7 @@ const char cmd_annotate_options[] =
 	"  -M, --disassembler-style STYLE\n"
 	"                        x86 syntax: att (the default, as objdump) or\n"
 	"                        intel\n"
-	"      --source-dir DIR  look for source files under DIR too\n"
-	"                        (repeatable; '/' reads any path)\n"
-	"      --prefix-map OLD=NEW\n"
-	"                        read source paths starting with OLD under\n"
-	"                        NEW (repeatable; the first that applies\n"
-	"                        wins)\n"
-	"      --host-sources    read source files at the paths the\n"
-	"                        binaries name, on this host (the default\n"
-	"                        only for a capture from this host, without\n"
-	"                        --symfs)\n"
-	"      --no-host-sources never: only under --symfs, --source-dir\n"
-	"                        and --prefix-map\n"
+	CMD_SOURCE_HELP
 	"      --no-source       no source text, file:line only\n"
 	"      --hot-lines N     hottest source lines listed per function\n"
 	"                        (default 10)\n"
@@ -114,11 +103,7 @@ enum {
 	OPT_EVENT,
 	OPT_STDIO,
 	OPT_FORMAT,
-	OPT_SOURCE_DIR,
-	OPT_PREFIX_MAP,
 	OPT_NO_SOURCE,
-	OPT_HOST_SOURCES,
-	OPT_NO_HOST_SOURCES,
 	OPT_HOT_LINES,
 	OPT_NO_PAGER,
 	OPT_DATA_TYPE,
@@ -127,7 +112,7 @@ enum {
 	OPT_CACHELINE,
 };
 
-#define MAX_LIST 256 /* --symbol, --dso, --source-dir, --prefix-map each */
+#define MAX_LIST 256 /* --symbol, --dso each */
 
 struct list {
 	const char *v[MAX_LIST];
@@ -137,7 +122,7 @@ struct list {
 struct annotate_opts {
 	const char *path;
 	const char *output;
-	struct list symbols, dsos, source_dirs, prefix_maps;
+	struct list symbols, dsos;
 	double percent_limit;
 	size_t top;
 	bool hits;
@@ -146,7 +131,7 @@ struct annotate_opts {
 	enum pde_annot_format format;
 	bool intel;
 	bool no_source;
-	enum pda_annot_host_src host_sources;
+	struct cmd_srcopts src;
 	size_t hot_lines;
 	bool data_type;		/* --data-type */
 	bool code_with_type;	/* --code-with-type */
@@ -192,11 +177,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"stdio", no_argument, NULL, OPT_STDIO},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"disassembler-style", required_argument, NULL, 'M'},
-		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
-		{"prefix-map", required_argument, NULL, OPT_PREFIX_MAP},
 		{"no-source", no_argument, NULL, OPT_NO_SOURCE},
-		{"host-sources", no_argument, NULL, OPT_HOST_SOURCES},
-		{"no-host-sources", no_argument, NULL, OPT_NO_HOST_SOURCES},
+		CMD_SOURCE_LONGOPTS,
 		{"hot-lines", required_argument, NULL, OPT_HOT_LINES},
 		{"no-pager", no_argument, NULL, OPT_NO_PAGER},
 		{"data-type", optional_argument, NULL, OPT_DATA_TYPE},
@@ -287,24 +269,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 					    "intel",
 					    optarg);
 			break;
-		case OPT_SOURCE_DIR:
-			add(ctx, &o->source_dirs, "--source-dir", optarg);
-			break;
-		case OPT_PREFIX_MAP:
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				usage_error(ctx,
-					    "--prefix-map '%s': expected OLD=NEW",
-					    optarg);
-			add(ctx, &o->prefix_maps, "--prefix-map", optarg);
-			break;
 		case OPT_NO_SOURCE:
 			o->no_source = true;
-			break;
-		case OPT_HOST_SOURCES:
-			o->host_sources = PDA_HOST_SRC_ALWAYS;
-			break;
-		case OPT_NO_HOST_SOURCES:
-			o->host_sources = PDA_HOST_SRC_NEVER;
 			break;
 		case OPT_HOT_LINES:
 			o->hot_lines = parse_count(ctx, "--hot-lines", optarg);
@@ -330,8 +296,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->cacheline = true;
 			break;
 		default:
-			/* the only vals left are the symbol options' */
-			cmd_symopt(ctx, &o->sym, c, optarg);
+			/* the only vals left are the source and symbol
+			 * options' */
+			if (!cmd_source_opt(ctx, &o->src, c, optarg))
+				cmd_symopt(ctx, &o->sym, c, optarg);
 			break;
 		}
 	}
@@ -402,13 +370,9 @@ static int new_annot(const struct annotate_opts *o, struct pd_file *f,
 	size_t nr = pd_file_nr_evsels(f);
 	PDA_ANNOT_OPTS(ao, .nr_events = nr ? nr : 1,
 		       .syntax = o->intel ? PDA_SYNTAX_INTEL : PDA_SYNTAX_ATT,
-		       .prefix_maps = o->prefix_maps.v,
-		       .nr_prefix_maps = o->prefix_maps.nr,
-		       .source_dirs = o->source_dirs.v,
-		       .nr_source_dirs = o->source_dirs.nr,
-		       .no_source = o->no_source,
-		       .host_sources = o->host_sources);
+		       .no_source = o->no_source);
 
+	cmd_source_annot_opts(&o->src, &ao);
 	*nr_events = ao.nr_events;
 	return pda_annot_new(s, &ao, out);
 }
@@ -540,32 +504,6 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 	fs = pda_filter_stats(&flt);
 	ar->no_event += fs->by_reason[PDA_FILTER_OUT_NO_EVENT];
 	ar->other_events = fs->by_reason[PDA_FILTER_OUT_EVENT];
-}
-
-/*
- * Once, after the coverage line: how many source files were not read
- * because their paths are this host's and the user did not allow them
- * (analyze/annotate/pda_annotate_src.c), why, and what allows them.
- */
-static void withheld_note(struct pd_ctx *ctx, const struct annotate_opts *o,
-			  const struct pda_annot *a)
-{
-	const size_t nr = pda_annot_nr_withheld(a);
-	const char *why;
-
-	if (!nr)
-		return;
-	if (o->host_sources == PDA_HOST_SRC_NEVER)
-		why = "--no-host-sources was given";
-	else if (o->sym.symfs)
-		why = "they are outside --symfs";
-	else
-		why = "the capture is not from this host";
-	fprintf(stderr,
-		"pdtool %s: %zu source file%s not read at the path%s the "
-		"binaries name: %s; --host-sources reads them on this host, "
-		"--source-dir DIR or --prefix-map OLD=NEW elsewhere\n",
-		ctx->cmd, nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s", why);
 }
 
 /* The names of nr events, "?" past the capture's (freed by the
@@ -911,7 +849,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 		eprintf("; %" PRIu64 " of no known event", ar.no_event);
 	fputc('\n', stderr);
 	cmd_unresolved_block(ctx, ps, cs->nr_samples, NULL);
-	withheld_note(ctx, &o, a);
+	cmd_source_withheld(ctx, &o.src, &o.sym, pda_annot_nr_withheld(a));
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;

@@ -10,6 +10,7 @@
  * and copied for every sample that has it.
  */
 #include "pdtool.h"
+#include "pda_annotate.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_session.h"
@@ -21,6 +22,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 const char cmd_script_usage[] = "pdtool script [OPTIONS] [FILE | -i FILE]";
 const char cmd_script_summary[] =
@@ -37,9 +39,13 @@ const char cmd_script_options[] =
 	"                        ip, sym, symoff, dso, srcline, period, addr,\n"
 	"                        weight, ins_lat, data_src, phys_addr,\n"
 	"                        data_page_size, code_page_size, brstack,\n"
-	"                        brstacksym, insnlen, insn, misc, flags,\n"
-	"                        callindent, tod, trace (a tracepoint's\n"
-	"                        fields, from its print fmt) (repeatable)\n"
+	"                        brstacksym, brstackoff, brstackinsn (the\n"
+	"                        code between branch entries, decoded from\n"
+	"                        the binaries), insnlen, insn, iregs, uregs\n"
+	"                        (sampled registers), srccode (the source\n"
+	"                        line's text), misc, flags, callindent, tod,\n"
+	"                        trace (a tracepoint's fields, from its print\n"
+	"                        fmt) (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -64,6 +70,7 @@ const char cmd_script_options[] =
 	CMD_SYMBOL_HELP
 	CMD_UNWINDER_HELP
 	CMD_JOBS_HELP
+	CMD_SOURCE_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
@@ -104,6 +111,11 @@ struct script_opts {
 	const char *unwinder;
 	unsigned jobs;
 	struct pda_itrace_opts itrace;
+	struct cmd_srcopts src; /* srccode: where sources are read */
+	/* iregs, uregs: the recorder's architecture (host: this one's
+	 * when the capture does not say) */
+	const char *arch;
+	struct utsname host;
 };
 
 static void parse_names(const struct pd_ctx *ctx, const char *opt,
@@ -198,7 +210,9 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 		cmd_itrace(ctx, c, arg, &o->itrace);
 		break;
 	default:
-		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
+		if (!cmd_source_opt(ctx, &o->src, c, arg))
+			cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder,
+				      &o->jobs);
 		break;
 	}
 }
@@ -225,6 +239,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
+		CMD_SOURCE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
@@ -253,7 +268,7 @@ static bool is_dummy(const struct pd_evsel *ev)
  */
 static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 			const struct pd_evsel *ev, uint64_t bits,
-			const char *what, unsigned fields, bool allow,
+			const char *what, uint64_t fields, bool allow,
 			bool synth)
 {
 	const enum pde_script_type t = pde_script_type(ev->attr.type);
@@ -274,6 +289,30 @@ static void check_stype(struct pd_ctx *ctx, struct pde_script_fields *f,
 					  -(f->user[t] & fields)));
 	}
 	f->fields[t] &= ~fields;
+}
+
+/* The recorder's `uname -m`, this host's (in *host) when the capture
+ * does not say, as perf_env__arch(). */
+static const char *recorder_arch(struct pd_file *f, struct utsname *host)
+{
+	const struct pd_env *env;
+
+	if (pd_file_env(f, &env) == 0 && env && env->arch)
+		return env->arch;
+	if (uname(host) < 0)
+		return "unknown";
+	return host->machine;
+}
+
+/* Whether some event's branch stack records every taken branch (perf:
+ * PERF_SAMPLE_BRANCH_ANY in evlist__combined_branch_type), as the code
+ * between consecutive entries brstackinsn prints requires. */
+static bool any_branch(struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.branch_sample_type & (1u << 3))
+			return true;
+	return false;
 }
 
 /* Whether f has the CLOCK_DATA pair tod needs (perf: env.clock.enabled) */
@@ -297,6 +336,7 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 	const bool allow =
 		pd_file_feature(f, PD_FEAT_AUXTRACE, &data, &size) == 1;
 	bool seen[PDE_SCRIPT_NR_TYPES] = {false};
+	const char *reg_arch = pde_script_reg_arch(o->arch);
 
 	/* perf stat record's counters are not checked: they have none */
 	if (pd_file_feature(f, PD_FEAT_STAT, &data, &size) == 1)
@@ -305,7 +345,7 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		const struct pd_evsel *ev = pd_file_evsel(f, i);
 		const enum pde_script_type t = pde_script_type(ev->attr.type);
 		const uint64_t st = ev->attr.sample_type;
-		unsigned *fl = &o->f.fields[t];
+		uint64_t *fl = &o->f.fields[t];
 		const bool synth = i >= nr_recorded;
 
 		if (seen[t])
@@ -369,6 +409,20 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 				    PDE_SF(CPU), allow, synth);
 		/* perf 6.1 checks no event for brstack or brstacksym: a
 		 * sample without a branch stack prints none */
+		if (*fl & PDE_SF(IREGS))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_REGS_INTR, "IREGS",
+				    PDE_SF(IREGS), allow, synth);
+		if (*fl & PDE_SF(UREGS))
+			check_stype(ctx, &o->f, ev, PD_SAMPLE_REGS_USER, "UREGS",
+				    PDE_SF(UREGS), false, synth);
+		if ((*fl & (PDE_SF(IREGS) | PDE_SF(UREGS))) && !reg_arch)
+			die(ctx, "-F iregs/uregs: pdtool does not know the "
+				 "register names of '%s' (x86, arm64, arm)",
+			    o->arch);
+		if ((*fl & PDE_SF(BRSTACKINSN)) && !allow && !any_branch(f))
+			die(ctx, "-F brstackinsn: the capture's branch stacks do "
+				 "not record every branch (record with -b or "
+				 "-j any)");
 	}
 	/* tracepoints print their callchain when they have one */
 	if (!o->no_callchain && !o->f.user_set[PDE_SCRIPT_TRACEPOINT]) {
@@ -411,12 +465,14 @@ struct line_ent {
 };
 
 struct stack_ent {
-	unsigned fields;
+	uint64_t fields;
 	bool callchain;
 	uint32_t first, nr;	  /* its lines: ids[first..first+nr) */
 	/* the ip's function (one-line form; NULL none): one copy of each
 	 * leaf for all the stacks that have it (leaf_hash) */
 	const struct pda_frame *leaf;
+	/* srccode: the innermost frame at the ip (a kept copy), NULL none */
+	const struct pda_frame *src;
 	struct pda_frame *frames; /* with several forms, else NULL */
 	size_t nr_frames;
 };
@@ -456,7 +512,21 @@ struct script_run {
 	bool tracing_read;
 	char *trace_buf;
 	size_t trace_cap;
+	/* srccode: the source files (read as annotate reads them), each
+	 * thread's line last printed (struct src_state by tid), the text
+	 * under each of a sample's brstackinsn lines */
+	struct pda_annot *src;
+	struct pdc_hash src_state;
+	struct pde_srccode *bb_src;
+	size_t alloc_bb_src;
 	uint64_t nr_printed, nr_filtered, nr_truncated;
+};
+
+/* A thread's source line last printed (perf: thread->srccode_state) */
+struct src_state {
+	uint32_t tid;
+	const char *file;
+	unsigned line;
 };
 
 /* The longest event name (perf's evlist__max_name_len), and whether
@@ -464,13 +534,13 @@ struct script_run {
 static void set_width(struct script_run *sr, struct pd_file *f)
 {
 	size_t width = 0;
-	unsigned fields = 0;
+	uint64_t fields = 0;
 	int cc = -1;
 
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
 		const struct pd_evsel *ev = pd_file_evsel(f, i);
 		const size_t len = strlen(ev->name);
-		const unsigned fl =
+		const uint64_t fl =
 			sr->o->f.fields[pde_script_type(ev->attr.type)];
 		const int has = !!(ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 
@@ -509,7 +579,7 @@ static bool line_eq(const void *item, const void *key)
 /* Frame i of fr's line (formatted the first time): its id in *out.  0
  * or PD_ERR_NOMEM. */
 static int line_of(struct script_run *sr, const struct pda_frame *fr,
-		   size_t i, unsigned fields, uint32_t *out)
+		   size_t i, uint64_t fields, uint32_t *out)
 {
 	const struct pda_frame *f = &fr[i];
 	const struct pda_frame *src = pde_script_srcline_frame(fr, i);
@@ -596,7 +666,7 @@ static int leaf_copy(struct script_run *sr, const struct pda_frame *leaf,
 /* A new stack entry for frames fr[0..nr), *cookie its number.  0 or
  * PD_ERR_NOMEM. */
 static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
-		      size_t nr, unsigned fields, bool callchain,
+		      size_t nr, uint64_t fields, bool callchain,
 		      uint64_t *cookie)
 {
 	struct stack_ent *e;
@@ -611,6 +681,8 @@ static int keep_stack(struct script_run *sr, const struct pda_frame *fr,
 	e->callchain = callchain;
 	leaf = leaf_of(fr, nr);
 	if (leaf && leaf_copy(sr, leaf, &e->leaf) < 0)
+		return PD_ERR_NOMEM;
+	if ((fields & PDE_SF(SRCCODE)) && nr && leaf_copy(sr, fr, &e->src) < 0)
 		return PD_ERR_NOMEM;
 	if (callchain && (fields & PDE_SF(IP))) {
 		if (sr->nr_ids + nr > UINT32_MAX ||
@@ -655,7 +727,7 @@ static bool dso_matches(const struct name_list *l, const char *dso)
  * entry e), as fields and callchain want it. */
 static int write_ip(struct script_run *sr, const struct pd_sample *s,
 		    const struct pda_frame *fr, size_t nr,
-		    const struct stack_ent *e, unsigned fields, bool callchain)
+		    const struct stack_ent *e, uint64_t fields, bool callchain)
 {
 	int rc;
 
@@ -701,13 +773,84 @@ static bool addr_names_sym(const struct pd_attr *a)
 		a->config == 6 /* PAGE_FAULTS_MAJ */);
 }
 
+static bool src_state_eq(const void *item, const void *key)
+{
+	return ((const struct src_state *)item)->tid == *(const uint32_t *)key;
+}
+
+/*
+ * perf 6.1's map__fprintf_srccode(): the text of line of file into *out
+ * unless it is the thread's line last printed, which it then becomes;
+ * nothing where the file or the line is not found.  0 or PD_ERR_NOMEM.
+ */
+static int srccode(struct script_run *sr, uint32_t tid, const char *file,
+		   unsigned line, struct pde_srccode *out)
+{
+	const uint64_t h = pdc_hash_u64(tid);
+	struct src_state *st;
+	const char *text;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (!file || !file[0] || !line)
+		return 0;
+	st = pdc_hash_find(&sr->src_state, h, src_state_eq, &tid);
+	if (st && st->line == line && strcmp(st->file, file) == 0)
+		return 0;
+	text = pda_annot_source(sr->src, file, line, &len);
+	if (!text)
+		return 0;
+	if (!st) {
+		st = pdc_arena_alloc(&sr->arena, NULL, sizeof(*st));
+		if (!st || pdc_hash_add(NULL, &sr->src_state, h, st) < 0)
+			return PD_ERR_NOMEM;
+	}
+	*st = (struct src_state){.tid = tid, .file = file, .line = line};
+	*out = (struct pde_srccode){.text = text, .len = len, .line = line};
+	return 0;
+}
+
+/* srccode under brstackinsn's lines: after each instruction perf
+ * printed whole (not one that did not decode, nor the branch the last
+ * block stopped at) and after each block's branch. */
+static int bb_srccode(struct script_run *sr, const struct pda_pipe_item *it,
+		      struct pde_script_line *l)
+{
+	if (!l->nr_bb)
+		return 0;
+	if (PDC_GROW(NULL, sr->bb_src, sr->alloc_bb_src, l->nr_bb,
+		     SIZE_MAX / sizeof(*sr->bb_src)) < 0)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < l->nr_bb; i++) {
+		const struct pda_bb_line *bl = &l->bb[i];
+		const struct pda_branch_loc *loc;
+		int rc;
+
+		memset(&sr->bb_src[i], 0, sizeof(sr->bb_src[i]));
+		if (bl->kind != PDA_BB_JUMP &&
+		    (bl->kind != PDA_BB_INSN || !bl->len ||
+		     (i + 1 < l->nr_bb &&
+		      l->bb[i + 1].kind == PDA_BB_NOT_REACHING)))
+			continue;
+		rc = pda_branch_locate(sr->br, it->sample, it->comm, bl->addr,
+				       &loc);
+		if (rc == 0 && loc)
+			rc = srccode(sr, it->sample->tid, loc->srcfile,
+				     loc->line, &sr->bb_src[i]);
+		if (rc < 0)
+			return rc;
+	}
+	l->bb_src = sr->bb_src;
+	return 0;
+}
+
 /* What l's fields need resolved: the symbol of its addr, the ends of
  * the sample's branches, the length of its ip's instruction. */
 static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			 struct pde_script_line *l)
 {
 	const struct pd_sample *s = it->sample;
-	const unsigned f = l->fields;
+	const uint64_t f = l->fields;
 	int rc;
 
 	if (!sr->br)
@@ -728,8 +871,16 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 			return rc;
 		l->insn = sr->insn;
 	}
-	if (!s->branch.nr || !((f & PDE_SF(BRSTACKSYM)) ||
-			       ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
+	if ((f & PDE_SF(BRSTACKINSN)) && s->branch.nr) {
+		rc = pda_branch_insns(sr->br, s, it->comm, &l->bb, &l->nr_bb);
+		if (rc == 0 && (f & PDE_SF(SRCCODE)))
+			rc = bb_srccode(sr, it, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (!s->branch.nr ||
+	    !((f & (PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) ||
+	      ((f & PDE_SF(BRSTACK)) && (f & PDE_SF(DSO)))))
 		return 0;
 	if (s->branch.nr > SIZE_MAX / 2 ||
 	    PDC_GROW(NULL, sr->br_ends, sr->alloc_br_ends, 2 * s->branch.nr,
@@ -891,6 +1042,14 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		return 0;
 	}
 	rc = resolve_fields(sr, it, &l);
+	if (rc == 0 && (l.fields & PDE_SF(SRCCODE))) {
+		/* the line of the ip's innermost function */
+		const struct pda_frame *src = e ? e->src : nr ? fr : NULL;
+
+		if (src)
+			rc = srccode(sr, s->tid, src->srcfile, src->line,
+				     &l.src);
+	}
 	if (rc == 0 && (l.fields & PDE_SF(TRACE)) && ev->attr.type == 2)
 		rc = trace_text(sr, it, &l);
 	if (rc == 0)
@@ -929,6 +1088,9 @@ static void free_run(struct script_run *sr)
 	pdc_strbuf_release(&sr->scratch);
 	pd_tracing_free(sr->tracing);
 	free(sr->trace_buf);
+	free(sr->bb_src);
+	pdc_hash_release(NULL, &sr->src_state);
+	pda_annot_free(sr->src);
 }
 
 static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
@@ -967,7 +1129,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	co.progress_arg = &prog;
 	po.srcline = false;
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
-		if (o->f.fields[t] & PDE_SF(SRCLINE))
+		if (o->f.fields[t] & (PDE_SF(SRCLINE) | PDE_SF(SRCCODE)))
 			po.srcline = true;
 	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
@@ -978,12 +1140,22 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
 		if (o->f.fields[t] & (PDE_SF(BRSTACKSYM) | PDE_SF(INSNLEN) |
 				      PDE_SF(INSN) | PDE_SF(BRSTACK) |
+				      PDE_SF(BRSTACKOFF) | PDE_SF(BRSTACKINSN) |
 				      PDE_SF(ADDR)))
 			need_br = true;
 	if (need_br) {
 		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
 
 		if (pda_branch_new(s, &bo, &sr.br) < 0)
+			die(ctx, "out of memory");
+	}
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES && !sr.src; t++) {
+		PDA_ANNOT_OPTS(ao, .nr_events = 1);
+
+		if (!(o->f.fields[t] & PDE_SF(SRCCODE)))
+			continue;
+		cmd_source_annot_opts(&o->src, &ao);
+		if (pda_annot_new(s, &ao, &sr.src) < 0)
 			die(ctx, "out of memory");
 	}
 	if (pda_filter_init(&sr.flt, &fo) < 0)
@@ -995,6 +1167,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 	out = ctx_open_output(ctx, o->output);
 	if (pde_script_init(&sr.w, out, o->ns, 0) < 0)
 		die(ctx, "out of memory");
+	o->arch = recorder_arch(f, &o->host);
+	sr.w.reg_arch = pde_script_reg_arch(o->arch);
 	if (tod_known(f)) {
 		const struct pd_env *env;
 
@@ -1036,6 +1210,9 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 			ps->nr_missing == 1 ? "y" : "ies");
 	fputc('\n', stderr);
 	cmd_unresolved_block(ctx, ps, ps ? ps->nr_samples : 0, NULL);
+	if (sr.src)
+		cmd_source_withheld(ctx, &o->src, &o->sym,
+				    pda_annot_nr_withheld(sr.src));
 	cmd_fetch_add(ctx, &ps->debuginfod);
 	cmd_fetch_summary(ctx);
 	rc = 0;

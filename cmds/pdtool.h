@@ -395,6 +395,10 @@ enum {
 	CMD_OPT_ITRACE,
 	CMD_OPT_SPE_EVENTS,
 	CMD_OPT_SEARCH_PATH,
+	CMD_OPT_SOURCE_DIR,
+	CMD_OPT_PREFIX_MAP,
+	CMD_OPT_HOST_SOURCES,
+	CMD_OPT_NO_HOST_SOURCES,
 };
 
 #define CMD_SYMBOL_LONGOPTS                                                 \
@@ -540,6 +544,51 @@ bool cmd_symopts_given(const struct cmd_symopts *o);
  * (ctx->fetch). */
 void cmd_pda_opts(struct pd_ctx *ctx, const struct cmd_symopts *o,
 		  struct pda_opts *po);
+
+/* ---- where source files are read (cmd_source.c): annotate, script's
+ * srccode ---------------------------------------------------------------- */
+
+#define CMD_SOURCE_LONGOPTS                                                 \
+	{"source-dir", required_argument, NULL, CMD_OPT_SOURCE_DIR},        \
+	{"prefix-map", required_argument, NULL, CMD_OPT_PREFIX_MAP},        \
+	{"host-sources", no_argument, NULL, CMD_OPT_HOST_SOURCES},          \
+	{"no-host-sources", no_argument, NULL, CMD_OPT_NO_HOST_SOURCES}
+
+#define CMD_SOURCE_HELP                                                     \
+	"      --source-dir DIR  look for source files under DIR too\n"      \
+	"                        (repeatable; '/' reads any path)\n"         \
+	"      --prefix-map OLD=NEW\n"                                       \
+	"                        read source paths starting with OLD under\n"\
+	"                        NEW (repeatable; the first that applies\n"  \
+	"                        wins)\n"                                     \
+	"      --host-sources    read source files at the paths the\n"       \
+	"                        binaries name, on this host (the default\n" \
+	"                        only for a capture from this host, without\n"\
+	"                        --symfs)\n"                                  \
+	"      --no-host-sources never: only under --symfs, --source-dir\n"  \
+	"                        and --prefix-map\n"
+
+#define CMD_SOURCE_MAX 256 /* --source-dir, --prefix-map each */
+
+struct cmd_srcopts {
+	const char *dirs[CMD_SOURCE_MAX], *maps[CMD_SOURCE_MAX];
+	size_t nr_dirs, nr_maps;
+	int host; /* --host-sources 1, --no-host-sources -1, else 0 */
+};
+
+/* Take getopt's c when it is one of CMD_SOURCE_LONGOPTS: true if so (a
+ * bad value is a usage error). */
+bool cmd_source_opt(const struct pd_ctx *ctx, struct cmd_srcopts *o, int c,
+		    const char *arg);
+struct pda_annot_opts;
+/* Fill ao's source fields from o. */
+void cmd_source_annot_opts(const struct cmd_srcopts *o,
+			   struct pda_annot_opts *ao);
+/* Once, after the command's summary: how many source files (nr) were not
+ * read because their paths are this host's and the user did not allow
+ * them, why, and what allows them. */
+void cmd_source_withheld(const struct pd_ctx *ctx, const struct cmd_srcopts *o,
+			 const struct cmd_symopts *sym, size_t nr);
 
 struct pda_fetch_stats;
 /* Add a session's debuginfod record to the run's (before the session is

@@ -559,6 +559,7 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 
 struct pda_frame; /* pda_session.h */
 struct pda_branch_loc; /* pda_branch.h: a resolved address */
+struct pda_bb_line; /* pda_branch.h: brstackinsn's lines */
 struct pdc_strbuf; /* pdc_strbuf.h */
 
 /* perf script's output fields (-F), one bit each. */
@@ -571,7 +572,9 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
 	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
 	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
-	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")
+	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")                     \
+	X(BRSTACKOFF, "brstackoff") X(BRSTACKINSN, "brstackinsn")           \
+	X(IREGS, "iregs") X(UREGS, "uregs") X(SRCCODE, "srccode")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -579,7 +582,7 @@ enum pde_script_field_bit {
 #undef PDE_SCRIPT_BIT
 	PDE_SCRIPT_NR_FIELDS
 };
-#define PDE_SF(name) (1u << PDE_SCRIPT_BIT_##name)
+#define PDE_SF(name) ((uint64_t)1 << PDE_SCRIPT_BIT_##name)
 
 /*
  * perf script's output types, each with its own field set: the attr
@@ -597,8 +600,8 @@ enum pde_script_type pde_script_type(uint32_t attr_type);
 
 /* The fields of each output type, and which of them -F asked for. */
 struct pde_script_fields {
-	unsigned fields[PDE_SCRIPT_NR_TYPES];
-	unsigned user[PDE_SCRIPT_NR_TYPES]; /* given by -F (+field too) */
+	uint64_t fields[PDE_SCRIPT_NR_TYPES];
+	uint64_t user[PDE_SCRIPT_NR_TYPES]; /* given by -F (+field too) */
 	bool user_set[PDE_SCRIPT_NR_TYPES]; /* -F listed the type's fields */
 };
 
@@ -616,7 +619,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 			    char *err, size_t err_size);
 
 /* A field's -F name ("symoff"), bit one of PDE_SF()'s bits. */
-const char *pde_script_field_name(unsigned bit);
+const char *pde_script_field_name(uint64_t bit);
 
 /*
  * The text a sample's ip field prints, after its line's other fields, as
@@ -628,7 +631,7 @@ const char *pde_script_field_name(unsigned bit);
  * symoff, dso and srcline.  Names go through pdc_text.h's rule.
  */
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
-			   size_t nr, unsigned fields, bool callchain,
+			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip);
 
 /*
@@ -637,7 +640,7 @@ void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
  * (pde_script_srcline_frame()).
  */
 void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
-			   const struct pda_frame *src, unsigned fields);
+			   const struct pda_frame *src, uint64_t fields);
 /* For frame i of a stack fr: the innermost frame at its address, whose
  * source line perf prints for every frame there. */
 const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
@@ -657,8 +660,20 @@ struct pde_script {
 	 * without one (perf: "disabled") */
 	bool tod;
 	uint64_t tod_ns, clock_ns;
+	/* iregs, uregs: the recorder's architecture as perf names it
+	 * (pde_script_reg_arch()), NULL when none is known */
+	const char *reg_arch;
 	bool failed;		/* a write failed */
 };
+
+/*
+ * perf 6.1's perf_env__arch() of a recorder's `uname -m` ("x86_64" ->
+ * "x86", "aarch64" -> "arm64", "armv7l" -> "arm"), for the register
+ * names iregs and uregs print; NULL for an architecture whose names
+ * pdtool does not know (perf 6.1 knows more: csky, loongarch, mips,
+ * powerpc, riscv, s390).
+ */
+const char *pde_script_reg_arch(const char *uname_m);
 
 /*
  * A PERF_SAMPLE_DATA_SRC value as perf 6.1's perf_script__meminfo_
@@ -667,6 +682,13 @@ struct pde_script {
  * @return its length (out is cut short when size is smaller).
  */
 size_t pde_data_src_str(uint64_t data_src, char *out, size_t size);
+
+/* srccode: a source line's text (without its newline), NULL none */
+struct pde_srccode {
+	const char *text;
+	size_t len;
+	unsigned line;
+};
 
 /* One sample's line: what its fields print. */
 struct pde_script_line {
@@ -677,14 +699,21 @@ struct pde_script_line {
 	 * (pd_tp_print()), NULL none */
 	const char *trace;
 	size_t trace_len;
-	unsigned fields;	/* of its type */
+	uint64_t fields;	/* of its type */
 	bool callchain;		/* comm unpadded, as perf with callchains */
 	const char *ip_text;	/* pde_script_stack_text()'s, or NULL */
 	size_t ip_len;
-	/* brstacksym, and brstack with dso: each branch's ends where they
-	 * resolve, [2 * i] entry i's from, [2 * i + 1] its to (an entry
-	 * NULL: no map); NULL when neither field is printed */
+	/* brstacksym, brstackoff, and brstack with dso: each branch's ends
+	 * where they resolve, [2 * i] entry i's from, [2 * i + 1] its to
+	 * (an entry NULL: no map); NULL when none of them is printed */
 	const struct pda_branch_loc *const *br_ends;
+	/* brstackinsn: the code the branch stack ran (pda_branch_insns()) */
+	const struct pda_bb_line *bb;
+	size_t nr_bb;
+	/* srccode: the source line printed under the sample, and under
+	 * each of bb's lines (NULL: none) */
+	struct pde_srccode src;
+	const struct pde_srccode *bb_src;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
 	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:

@@ -31,10 +31,10 @@ static const char *const field_names[PDE_SCRIPT_NR_FIELDS] = {
 #undef PDE_SCRIPT_NAME
 };
 
-const char *pde_script_field_name(unsigned bit)
+const char *pde_script_field_name(uint64_t bit)
 {
 	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
-		if (bit == 1u << i)
+		if (bit == (uint64_t)1 << i)
 			return field_names[i];
 	return "?";
 }
@@ -76,12 +76,12 @@ static const struct {
 	{"synth", PDE_SCRIPT_SYNTH},
 };
 
-static unsigned field_bit(const char *s, size_t len)
+static uint64_t field_bit(const char *s, size_t len)
 {
 	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
 		if (strlen(field_names[i]) == len &&
 		    memcmp(field_names[i], s, len) == 0)
-			return 1u << i;
+			return (uint64_t)1 << i;
 	return 0;
 }
 
@@ -90,7 +90,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 {
 	const char *colon = strchr(arg, ':'), *p = arg;
 	int type = -1;
-	unsigned set = 0, add = 0, del = 0;
+	uint64_t set = 0, add = 0, del = 0;
 	bool change = false, bare = false;
 
 	if (colon) {
@@ -113,7 +113,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		char sign = 0;
-		unsigned bit;
+		uint64_t bit;
 
 		if (len && (*p == '+' || *p == '-')) {
 			sign = *p++;
@@ -152,8 +152,8 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++) {
 		/* perf's invalid_fields: trace is a tracepoint's only, and
 		 * an untyped list leaves it out of the other types' */
-		const unsigned keep =
-			t == PDE_SCRIPT_TRACEPOINT ? ~0u : ~PDE_SF(TRACE);
+		const uint64_t keep =
+			t == PDE_SCRIPT_TRACEPOINT ? ~(uint64_t)0 : ~PDE_SF(TRACE);
 
 		if (type >= 0 && t != type)
 			continue;
@@ -250,7 +250,7 @@ static const char *base_name(const char *path)
 
 /* " sym+0xoff", " sym" or " [unknown]" */
 static void add_sym(struct pdc_strbuf *b, const struct pda_frame *fr,
-		    unsigned fields)
+		    uint64_t fields)
 {
 	pdc_strbuf_add(b, " ", 1);
 	if (!fr || !fr->sym) {
@@ -316,29 +316,38 @@ static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
  * DSO's short name and the address.  Nothing without a map, nor where
  * addr2line answers "??:?" (its "??:0" perf takes for a failure).
  */
+/* perf's get_srcline() text: "file:line" (the file's name), else
+ * "dso[addr]" (addr in the binary) */
+static void add_srcline_text(struct pdc_strbuf *b, const char *srcfile,
+			     unsigned line, const char *dso, uint64_t addr)
+{
+	if (srcfile) {
+		char tmp[16];
+
+		add_name(b, base_name(srcfile));
+		tmp[0] = ':';
+		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, line, 0, false));
+		return;
+	}
+	add_name(b, base_name(dso));
+	pdc_strbuf_add(b, "[", 1);
+	add_hex(b, addr, 0);
+	pdc_strbuf_add(b, "]", 1);
+}
+
 static void add_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 			const struct pda_frame *src)
 {
 	if (!fr || !fr->dso || (src && (src->flags & PDA_FRAME_NO_SRCLINE)))
 		return;
 	pdc_strbuf_add(b, "\n  ", 3);
-	if (src && src->srcfile) {
-		char tmp[16];
-
-		add_name(b, base_name(src->srcfile));
-		tmp[0] = ':';
-		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, src->line, 0,
-						   false));
-		return;
-	}
-	add_name(b, base_name(fr->dso));
-	pdc_strbuf_add(b, "[", 1);
-	add_hex(b, fr->flags & PDA_FRAME_KERNEL ? fr->ip : fr->dso_addr, 0);
-	pdc_strbuf_add(b, "]", 1);
+	add_srcline_text(b, src ? src->srcfile : NULL, src ? src->line : 0,
+			 fr->dso,
+			 fr->flags & PDA_FRAME_KERNEL ? fr->ip : fr->dso_addr);
 }
 
 void pde_script_frame_line(struct pdc_strbuf *b, const struct pda_frame *f,
-			   const struct pda_frame *src, unsigned fields)
+			   const struct pda_frame *src, uint64_t fields)
 {
 	const bool inl = f->flags & PDA_FRAME_DWARF_NAMED;
 
@@ -371,7 +380,7 @@ const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
 }
 
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
-			   size_t nr, unsigned fields, bool callchain,
+			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
@@ -700,7 +709,7 @@ static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const unsigned f = l->fields;
+	const uint64_t f = l->fields;
 	char *p;
 	int rc;
 
@@ -886,15 +895,35 @@ static void add_symoff(struct pdc_strbuf *b, const struct pda_branch_loc *loc)
 }
 
 /*
+ * A branch end as perf 6.1's brstackoff prints it: its map's offset
+ * (map__map_ip) unless its dso adjusts symbols, which perf sets for a
+ * user binary once its symbols have loaded; as recorded without a map.
+ * The kernel's map is no identity map there: perf makes it with pgoff
+ * 0, so that its ends print as offsets from the map's start.
+ */
+static uint64_t off_of(const struct pda_branch_loc *loc, uint64_t addr)
+{
+	if (!loc || !loc->dso || loc->found)
+		return addr;
+	if (loc->kernel && !loc->module)
+		return addr - loc->map_start;
+	return loc->map_ip;
+}
+
+/*
  * The branch stack as perf 6.1's perf_sample__fprintf_brstack() (" 0xfrom
  * /0xto", each with "(dso)" when dso is printed) or, brstack not asked
- * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff"), each
+ * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff") or,
+ * neither asked for, perf_sample__fprintf_brstackoff() (brstack's form
+ * with each end as its map gives it: the offset in its binary), each
  * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE ".
  */
 static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const bool sym = !(l->fields & PDE_SF(BRSTACK));
+	const bool sym = !(l->fields & PDE_SF(BRSTACK)) &&
+			 (l->fields & PDE_SF(BRSTACKSYM));
+	const bool off = !(l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM)));
 	const bool dso = (l->fields & PDE_SF(DSO)) && l->br_ends;
 	char small[1024];
 	struct pdc_strbuf b;
@@ -916,7 +945,7 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 			add_symoff(&b, from);
 		} else {
 			pdc_strbuf_add(&b, " 0x", 3);
-			add_hex(&b, br.from, 0);
+			add_hex(&b, off ? off_of(from, br.from) : br.from, 0);
 		}
 		if (dso)
 			add_dso_name(&b, from ? from->dso : NULL,
@@ -926,7 +955,7 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 			add_symoff(&b, to);
 		} else {
 			pdc_strbuf_add(&b, "/0x", 3);
-			add_hex(&b, br.to, 0);
+			add_hex(&b, off ? off_of(to, br.to) : br.to, 0);
 		}
 		if (dso)
 			add_dso_name(&b, to ? to->dso : NULL, to && to->module);
@@ -943,6 +972,254 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 		flags[n++] = '/';
 		pdc_strbuf_add(&b, flags, n);
 		ds_put(&b, branch_type(&br));
+		pdc_strbuf_add(&b, " ", 1);
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
+/* dump_insn() of perf 6.1's x86 build: "insn: 48 89 e5 ", "<bad>" */
+static void add_insn_text(struct pdc_strbuf *b, const struct pda_bb_line *bl)
+{
+	char tmp[8 + 16 * 3];
+	size_t n = 6;
+
+	if (!bl->len) {
+		pdc_strbuf_add(b, "<bad>", 5);
+		return;
+	}
+	memcpy(tmp, "insn: ", 6);
+	for (unsigned i = 0; i < bl->len && i < 16; i++) {
+		tmp[n++] = hexdig[bl->bytes[i] >> 4];
+		tmp[n++] = hexdig[bl->bytes[i] & 15];
+		tmp[n++] = ' ';
+	}
+	pdc_strbuf_add(b, tmp, n);
+}
+
+/*
+ * A block's branch as perf 6.1's ip__fprintf_jump(): its instruction
+ * padded to 30, then "# PRED", "MISPRED", "INTX", "ABORT", its entry's
+ * cycles and their running total over the stack, and the block's IPC.
+ */
+static void add_jump(struct pdc_strbuf *b, const struct pd_sample *s,
+		     const struct pda_bb_line *bl, uint64_t *total)
+{
+	const size_t at = b->len;
+	struct pd_branch br;
+	char tmp[128];
+	int n;
+
+	add_insn_text(b, bl);
+	for (size_t i = b->len - at; i < 30; i++)
+		pdc_strbuf_add(b, " ", 1);
+	pd_sample_branch(s, bl->entry, &br);
+	n = snprintf(tmp, sizeof(tmp), "\t#%s%s%s%s", br.predicted ? " PRED" : "",
+		     br.mispred ? " MISPRED" : "", br.in_tx ? " INTX" : "",
+		     br.abort ? " ABORT" : "");
+	pdc_strbuf_add(b, tmp, (size_t)n);
+	if (br.cycles) {
+		*total += br.cycles;
+		n = snprintf(tmp, sizeof(tmp), " %u cycles [%" PRIu64 "]",
+			     (unsigned)br.cycles, *total);
+		pdc_strbuf_add(b, tmp, (size_t)n);
+		if (bl->insns) {
+			/* perf divides as float */
+			n = snprintf(tmp, sizeof(tmp), " %.2f IPC",
+				     (double)((float)bl->insns /
+					      (float)br.cycles));
+			pdc_strbuf_add(b, tmp, (size_t)n);
+		}
+	}
+}
+
+/* map__fprintf_srccode() and its newline: "|%-8d %.*s\n" */
+static void add_srccode(struct pdc_strbuf *b, const struct pde_srccode *c)
+{
+	char tmp[32];
+	size_t n;
+
+	if (!c->text)
+		return;
+	tmp[0] = '|';
+	n = 1 + put_dec(tmp + 1, c->line, 0, false);
+	while (n < 9)
+		tmp[n++] = ' ';
+	tmp[n++] = ' ';
+	pdc_strbuf_add(b, tmp, n);
+	pdc_strbuf_add(b, c->text, c->len);
+	pdc_strbuf_add(b, "\n", 1);
+}
+
+/*
+ * perf 6.1's perf_sample__fprintf_brstackinsn(): a newline, then each
+ * of the lines pda_branch_insns() walked: "\tfunc+off:" labels,
+ * "\t%016x\tinsn: .." instructions, the blocks' branches.
+ */
+static int add_brstackinsn(struct pde_script *w,
+			   const struct pde_script_line *l)
+{
+	char small[4096], tmp[32];
+	struct pdc_strbuf b;
+	uint64_t total = 0;
+	int rc;
+
+	if (!l->sample->branch.nr)
+		return 0;
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	pdc_strbuf_add(&b, "\n", 1);
+	for (size_t i = 0; i < l->nr_bb; i++) {
+		const struct pda_bb_line *bl = &l->bb[i];
+
+		switch (bl->kind) {
+		case PDA_BB_SYM:
+			pdc_strbuf_add(&b, "\t", 1);
+			add_name(&b, bl->loc->sym);
+			if (bl->loc->sym_off) {
+				pdc_strbuf_add(&b, "+", 1);
+				pdc_strbuf_add(&b, tmp,
+					       put_dec(tmp, bl->loc->sym_off, 0,
+						       false));
+			}
+			pdc_strbuf_add(&b, ":", 1);
+			/* map__fprintf_srcline() */
+			if ((l->fields & PDE_SF(SRCLINE)) && bl->loc->dso) {
+				pdc_strbuf_add(&b, "\t", 1);
+				add_srcline_text(&b, bl->loc->srcfile,
+						 bl->loc->line, bl->loc->dso,
+						 bl->loc->map_ip);
+			}
+			pdc_strbuf_add(&b, "\n", 1);
+			break;
+		case PDA_BB_INSN:
+		case PDA_BB_JUMP:
+		{
+			/* "\t%016x\t" */
+			size_t n = put_hex(tmp + 1, bl->addr, 16);
+
+			tmp[0] = '\t';
+			for (size_t k = 1; k <= n && tmp[k] == ' '; k++)
+				tmp[k] = '0';
+			tmp[n + 1] = '\t';
+			pdc_strbuf_add(&b, tmp, n + 2);
+		}
+			if (bl->kind == PDA_BB_JUMP)
+				add_jump(&b, l->sample, bl, &total);
+			else
+				add_insn_text(&b, bl);
+			pdc_strbuf_add(&b, "\n", 1);
+			if (l->bb_src)
+				add_srccode(&b, &l->bb_src[i]);
+			break;
+		case PDA_BB_MISMATCH:
+			ds_put(&b, "\tmismatch of LBR data and executable\n");
+			break;
+		case PDA_BB_NOT_REACHING:
+			ds_put(&b, "\t... not reaching sample ...\n");
+			break;
+		}
+	}
+	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+	pdc_strbuf_release(&b);
+	return rc;
+}
+
+/* ---- registers (iregs, uregs) ----------------------------------------- */
+
+/* perf 6.1's __perf_reg_name_x86(): PERF_REG_X86_*, XMMn taking two
+ * numbers of which the first is named */
+static const char *const regs_x86[64] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP",
+	"IP", "FLAGS", "CS", "SS", "DS", "ES", "FS", "GS",
+	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	[32] = "XMM0", [34] = "XMM1", [36] = "XMM2", [38] = "XMM3",
+	[40] = "XMM4", [42] = "XMM5", [44] = "XMM6", [46] = "XMM7",
+	[48] = "XMM8", [50] = "XMM9", [52] = "XMM10", [54] = "XMM11",
+	[56] = "XMM12", [58] = "XMM13", [60] = "XMM14", [62] = "XMM15",
+};
+
+/* __perf_reg_name_arm64(): x0..x29, lr, sp, pc, vg */
+static const char *const regs_arm64[47] = {
+	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",
+	"x8",  "x9",  "x10", "x11", "x12", "x13", "x14", "x15",
+	"x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
+	"x24", "x25", "x26", "x27", "x28", "x29", "lr",	 "sp",
+	"pc",  [46] = "vg",
+};
+
+/* __perf_reg_name_arm(): r0..r10, fp, ip, sp, lr, pc */
+static const char *const regs_arm[16] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+	"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
+};
+
+static const struct {
+	const char *arch; /* perf_env__arch()'s */
+	const char *const *names;
+	unsigned nr;
+} reg_tables[] = {
+	{"x86", regs_x86, 64},
+	{"arm64", regs_arm64, 47},
+	{"arm", regs_arm, 16},
+};
+
+const char *pde_script_reg_arch(const char *m)
+{
+	if (!m)
+		return NULL;
+	/* perf's normalize_arch() */
+	if (!strcmp(m, "x86_64") || !strcmp(m, "x86") ||
+	    (m[0] == 'i' && strlen(m) >= 4 && m[2] == '8' && m[3] == '6'))
+		return "x86";
+	if (!strcmp(m, "aarch64") || !strcmp(m, "arm64"))
+		return "arm64";
+	if (!strncmp(m, "arm", 3) || !strcmp(m, "sa110"))
+		return "arm";
+	return NULL;
+}
+
+/* perf_reg_name(): "unknown" for a number the architecture does not
+ * name */
+static const char *reg_name(const char *arch, unsigned r)
+{
+	for (size_t i = 0; arch && i < sizeof(reg_tables) / sizeof(reg_tables[0]);
+	     i++)
+		if (!strcmp(arch, reg_tables[i].arch))
+			return r < reg_tables[i].nr && reg_tables[i].names[r]
+				       ? reg_tables[i].names[r]
+				       : "unknown";
+	return "unknown";
+}
+
+/* perf_sample__fprintf_regs(): " ABI:2 " then "%5s:0x%x " for each
+ * register of the mask, none without registers (ABI 0) */
+static int add_regs(struct pde_script *w, const struct pd_regs *r)
+{
+	char small[1024], tmp[24];
+	struct pdc_strbuf b;
+	uint64_t i = 0;
+	int rc;
+
+	if (!r->abi || !r->regs.raw)
+		return 0;
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	ds_put(&b, " ABI:");
+	pdc_strbuf_add(&b, tmp, put_dec(tmp, r->abi, 0, false));
+	pdc_strbuf_add(&b, " ", 1);
+	for (unsigned bit = 0; bit < 64 && i < r->regs.nr; bit++) {
+		const char *name;
+		size_t len;
+
+		if (!(r->mask >> bit & 1))
+			continue;
+		name = reg_name(w->reg_arch, bit);
+		len = strlen(name);
+		for (; len < 5; len++)
+			pdc_strbuf_add(&b, " ", 1);
+		ds_put(&b, name);
+		pdc_strbuf_add(&b, ":0x", 3);
+		add_hex(&b, pd_u64s_get(&r->regs, i++), 0);
 		pdc_strbuf_add(&b, " ", 1);
 	}
 	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
@@ -978,7 +1255,14 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 	const struct pd_sample *s = l->sample;
 	int rc;
 
-	if (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM))) {
+	if ((l->fields & PDE_SF(IREGS)) &&
+	    (rc = add_regs(w, &s->regs_intr)) < 0)
+		return rc;
+	if ((l->fields & PDE_SF(UREGS)) &&
+	    (rc = add_regs(w, &s->regs_user)) < 0)
+		return rc;
+	if (l->fields &
+	    (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) {
 		rc = add_brstack(w, l);
 		if (rc < 0)
 			return rc;
@@ -1007,6 +1291,11 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+	if (l->fields & PDE_SF(BRSTACKINSN)) {
+		rc = add_brstackinsn(w, l);
+		if (rc < 0)
+			return rc;
+	}
 	if (l->fields & PDE_SF(PHYS_ADDR)) {
 		if ((rc = room(w, 16)) < 0)
 			return rc;
@@ -1026,6 +1315,17 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 	if (rc < 0)
 		return rc;
 	w->buf[w->len++] = '\n';
+	if ((l->fields & PDE_SF(SRCCODE)) && l->src.text) {
+		char small[512];
+		struct pdc_strbuf b;
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		add_srccode(&b, &l->src);
+		rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+		pdc_strbuf_release(&b);
+		if (rc < 0)
+			return rc;
+	}
 	if (w->len >= OUT_FLUSH)
 		return flush(w);
 	return 0;

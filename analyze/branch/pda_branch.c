@@ -91,6 +91,7 @@ void pda_branch_free(struct pda_branch *b)
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
 	pda_branch_blocks_free(b);
+	pda_free(b->s, b->bb);
 	pda_stack_release(b->s, &b->st);
 	pda_annot_cs_release(&b->cs);
 	pda_free(b->s, b);
@@ -149,7 +150,8 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 	e->type = -1;
 	e->loc.addr = addr;
 	e->loc.kernel = addr >> 63;
-	rc = pda_addr_leaf(b->s, &at, &b->st, &e->dso, &e->loc.map_ip);
+	rc = pda_addr_leaf_map(b->s, &at, &b->st, &e->dso, &e->loc.map_ip,
+			       &e->loc.map_start);
 	if (rc < 0 && rc != PD_ERR_NOMEM)
 		rc = 0; /* an address that does not resolve is [unknown] */
 	if (rc < 0) {
@@ -172,6 +174,7 @@ struct loc_ent *pda_branch_resolve(struct pda_branch *b,
 		e->loc.kernel = (out->flags & PDA_FRAME_KERNEL) != 0;
 		e->loc.module = (out->flags & PDA_FRAME_MODULE) != 0;
 	}
+	e->loc.found = !e->loc.kernel && pda_branch_elf(e) != NULL;
 	if (pdc_hash_add(pda_session_alloc(b->s), &b->locs, h, e) < 0) {
 		pda_free(b->s, e);
 		*err = PD_ERR_NOMEM;
@@ -189,7 +192,7 @@ static bool prefix(const char *s, const char *p)
 
 /* The PERF_BR_* type of a decoded instruction; 0 when it is no branch
  * or one we do not tell. */
-static unsigned insn_type(const struct pda_branch *b, const cs_insn *in)
+unsigned pda_branch_insn_type(const struct pda_branch *b, const cs_insn *in)
 {
 	const char *m = in->mnemonic;
 	/* a direct target is an immediate: capstone prints it as 0x... or
@@ -285,7 +288,7 @@ static int decode_type(struct pda_branch *b, struct loc_ent *e)
 	p = code;
 	addr = e->dso_addr;
 	if (cs_disasm_iter(b->cs.h, &p, &len, &addr, b->cs.insn))
-		e->type = (int)insn_type(b, b->cs.insn);
+		e->type = (int)pda_branch_insn_type(b, b->cs.insn);
 	return e->type;
 }
 

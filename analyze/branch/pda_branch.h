@@ -83,6 +83,11 @@ struct pda_branch_loc {
 	unsigned line;
 	bool kernel;
 	bool module;	   /* in a kernel module's map (perf: "[name]") */
+	uint64_t map_start; /* the start of the map that holds it (0:
+			     * none) */
+	bool found;	   /* in a user binary that was found and read
+			    * (perf: its dso's adjust_symbols, set when its
+			    * symbols load) */
 };
 
 struct pda_branch_row {
@@ -212,6 +217,48 @@ int pda_branch_insn_len(struct pda_branch *b, const struct pd_sample *sample,
 int pda_branch_insn(struct pda_branch *b, const struct pd_sample *sample,
 		    const char *comm, uint64_t addr, unsigned char bytes[16],
 		    unsigned *len);
+
+/*
+ * The code a branch stack ran, as perf 6.1's perf_sample__fprintf_
+ * brstackinsn() walks it for `perf script -F brstackinsn`: the oldest
+ * entry's branch alone, then each block from an entry's `to` to the next
+ * newer entry's `from` instruction by instruction, then the block from
+ * the newest `to` toward the sample's ip.  Instructions are decoded in
+ * their binary's architecture (perf decodes with its host's decoder:
+ * x86's, also for an aarch64 capture) from the binary's file; kernel
+ * code is not read (perf has none from kallsyms), nor a block over 16
+ * KiB, one whose ends are in kernel and user space (perf then joins it
+ * with the next, as pdtool), or whose binary is not found.
+ */
+enum pda_bb_kind {
+	PDA_BB_SYM,	  /* a function's label: loc (its sym, sym_off) */
+	PDA_BB_INSN,	  /* an instruction: addr, bytes */
+	PDA_BB_JUMP,	  /* a block's branch: addr, bytes, entry, insns */
+	PDA_BB_MISMATCH,  /* the block's code does not end at its branch */
+	PDA_BB_NOT_REACHING, /* the last block met a branch before the ip */
+};
+
+struct pda_bb_line {
+	enum pda_bb_kind kind;
+	uint64_t addr;
+	const struct pda_branch_loc *loc; /* SYM */
+	const unsigned char *bytes;	  /* INSN, JUMP: len bytes (len 0:
+					   * the bytes did not decode) */
+	unsigned len;
+	uint64_t entry;	 /* JUMP: its branch stack entry */
+	unsigned insns;	 /* JUMP: instructions of its block, the branch
+			  * included; 0 for the oldest entry's (perf
+			  * prints no IPC for it) */
+};
+
+/*
+ * The lines of sample's branch stack (none without one) in *lines,
+ * valid until the next call or pda_branch_free.  @return 0 or a
+ * negative pd_err.
+ */
+int pda_branch_insns(struct pda_branch *b, const struct pd_sample *sample,
+		     const char *comm, const struct pda_bb_line **lines,
+		     size_t *nr);
 
 /* Sort the rows; pda_branch_add may not follow.  @return 0 or NOMEM. */
 int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort);

@@ -39,6 +39,9 @@ struct pda_branch {
 	struct pda_branch_block **bsorted;
 	size_t nr_units, alloc_units;
 	struct pda_branch_block_totals bt;
+	/* pda_branch_bb.c: one sample's brstackinsn lines */
+	struct pda_bb_line *bb;
+	size_t nr_bb, alloc_bb;
 };
 
 /* The address resolved in the sample's process, once per (pid, comm,
@@ -57,6 +60,10 @@ static inline struct pda_elf *pda_branch_elf(const struct loc_ent *e)
  * for it) or PD_ERR_NOMEM. */
 int pda_branch_cs(struct pda_branch *b, struct pda_elf *elf,
 		  uint64_t vaddr);
+
+/* The PERF_BR_* type of a decoded instruction (b's open architecture);
+ * 0 when it is no branch or one not told. */
+unsigned pda_branch_insn_type(const struct pda_branch *b, const cs_insn *in);
 
 /* Account the blocks of a branch stack (pda_branch_add, opts.blocks). */
 int pda_branch_blocks_add(struct pda_branch *b,

@@ -1211,6 +1211,15 @@ static uint64_t perf_map_ip(const struct pda_map *map, uint64_t ip)
 int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 		  struct pda_stack *st, struct pda_dso **dso, uint64_t *al_addr)
 {
+	uint64_t start;
+
+	return pda_addr_leaf_map(s, sample, st, dso, al_addr, &start);
+}
+
+int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_stack *st, struct pda_dso **dso,
+		      uint64_t *al_addr, uint64_t *map_start)
+{
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
 	const struct pda_map *map = NULL;
@@ -1218,6 +1227,7 @@ int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 	int rc = sample_leaf(s, sample, st, dso, &map);
 
 	*al_addr = perf_map_ip(rc < 0 ? NULL : map, sample->ip);
+	*map_start = rc < 0 || !map ? 0 : map->start;
 
 	s->stats.nr_frames = frames;
 	s->stats.nr_frames_unresolved = unres;

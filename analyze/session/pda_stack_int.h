@@ -30,6 +30,11 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
  */
 int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 		  struct pda_stack *st, struct pda_dso **dso, uint64_t *al_addr);
+/* The same, with the start of the map that holds the address in
+ * *map_start (0 without a map). */
+int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_stack *st, struct pda_dso **dso,
+		      uint64_t *al_addr, uint64_t *map_start);
 
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 

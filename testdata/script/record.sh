@@ -65,3 +65,10 @@ pair: -k CLOCK_MONOTONIC (HEADER_CLOCK_DATA: the wall clock at a moment \
 of the samples' clock), a period of 1, 20 ms of the C program.  \
 Exercises: perf script -F tod (each sample's wall-clock time)." \
 	"$PERF record -k CLOCK_MONOTONIC -N -e page-faults -c 1 -o clock.perf.data -- $DEMO 20"
+
+record regs "Page faults with the registers at the fault and in user \
+space: page-faults with a period of 1, -I (PERF_SAMPLE_REGS_INTR: the \
+general registers) and --user-regs of six (PERF_SAMPLE_REGS_USER), 20 ms \
+of the C program.  Exercises: perf script -F iregs,uregs (x86 register \
+names, the ABI, a kernel fault's user registers)." \
+	"$PERF record -N -e page-faults -c 1 -I --user-regs=ax,bx,cx,dx,sp,ip -o regs.perf.data -- $DEMO 20"

@@ -2,7 +2,8 @@
  * check_script.c - perf script's sample lines (emit/pde_script.c): the
  * fields whose text does not depend on a capture, as perf 6.1 prints
  * them: misc's cpumode letters, flags' blank column, ins_lat, the page
- * size names, insn's bytes and tod's wall-clock time.
+ * size names, insn's bytes, tod's wall-clock time, the registers' names
+ * and srccode's source line.
  */
 #include "pd_config.h" /* open_memstream */
 #include "pde.h"
@@ -27,7 +28,7 @@ static void text_of(FILE *out, char **mem, char *buf, size_t size)
 }
 
 /* The line pde_script_sample() writes for s with fields, in buf. */
-static void line_of(const struct pd_sample *s, unsigned fields, char *buf,
+static void line_of(const struct pd_sample *s, uint64_t fields, char *buf,
 		    size_t size)
 {
 	struct pde_script w;
@@ -167,6 +168,80 @@ START_TEST(test_tod)
 }
 END_TEST
 
+/* Write l (fields of its own) with w's reg_arch into buf. */
+static void regs_line(const char *arch, const struct pde_script_line *l,
+		      char *buf, size_t size)
+{
+	struct pde_script w;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&mem, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(pde_script_init(&w, out, false, 0), 0);
+	w.reg_arch = arch;
+	ck_assert_int_eq(pde_script_sample(&w, l), 0);
+	ck_assert_int_eq(pde_script_finish(&w), 0);
+	text_of(out, &mem, buf, size);
+}
+
+/* iregs, uregs: " ABI:N " then each register of the mask by perf's name
+ * for the architecture ("unknown" past them), none with ABI 0 */
+START_TEST(test_regs)
+{
+	static const uint64_t vals[] = {1, 0x2a, 3, 0xff};
+	struct pd_sample s;
+	struct pde_script_line l = {.sample = &s,
+				    .fields = PDE_SF(IREGS) | PDE_SF(UREGS)};
+	char buf[256];
+
+	memset(&s, 0, sizeof(s));
+	s.regs_intr.abi = 2;
+	s.regs_intr.mask = 1u | 1u << 9 | 1u << 25 | (uint64_t)1 << 32;
+	s.regs_intr.regs.nr = 4;
+	s.regs_intr.regs.raw = (const unsigned char *)vals;
+	s.regs_intr.regs.swap = 0;
+	regs_line("x86", &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, " ABI:2    AX:0x1 FLAGS:0x2a unknown:0x3  XMM0:0xff \n");
+	s.regs_user = s.regs_intr;
+	s.regs_user.mask = 1u << 29 | 1u << 30 | 1u << 31 | (uint64_t)1 << 46;
+	s.regs_intr.abi = 0;
+	regs_line("arm64", &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, " ABI:2   x29:0x1    lr:0x2a    sp:0x3    vg:0xff \n");
+	s.regs_user.mask = 1u << 11 | 1u << 15 | 1u << 16 | 1u << 17;
+	regs_line("arm", &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, " ABI:2    fp:0x1    pc:0x2a unknown:0x3 unknown:0xff \n");
+	ck_assert_str_eq(pde_script_reg_arch("x86_64"), "x86");
+	ck_assert_str_eq(pde_script_reg_arch("i686"), "x86");
+	ck_assert_str_eq(pde_script_reg_arch("aarch64"), "arm64");
+	ck_assert_str_eq(pde_script_reg_arch("armv7l"), "arm");
+	ck_assert_ptr_null(pde_script_reg_arch("ppc64le"));
+	ck_assert_ptr_null(pde_script_reg_arch(NULL));
+}
+END_TEST
+
+/* srccode: "|LINE     text" under the sample's line, the number padded
+ * to 8, the text as it is (tabs kept); none without text */
+START_TEST(test_srccode)
+{
+	static const char text[] = "\tfor (;;) {\nnext line";
+	struct pd_sample s;
+	struct pde_script_line l = {.sample = &s, .fields = PDE_SF(SRCCODE),
+				    .src = {text, 11, 36}};
+	char buf[128];
+
+	memset(&s, 0, sizeof(s));
+	regs_line(NULL, &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\n|36       \tfor (;;) {\n");
+	l.src.line = 123456789;
+	regs_line(NULL, &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\n|123456789 \tfor (;;) {\n");
+	l.src.text = NULL;
+	regs_line(NULL, &l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\n");
+}
+END_TEST
+
 Suite *script_suite(void)
 {
 	Suite *s = suite_create("script");
@@ -176,6 +251,8 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_columns);
 	tcase_add_test(tc, test_insn);
 	tcase_add_test(tc, test_tod);
+	tcase_add_test(tc, test_regs);
+	tcase_add_test(tc, test_srccode);
 	suite_add_tcase(s, tc);
 	return s;
 }

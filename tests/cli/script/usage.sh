@@ -11,3 +11,8 @@ $PDTOOL script --cpu x $f; echo "exit $?"
 $PDTOOL script --time 5,4 $f; echo "exit $?"
 $PDTOOL script testdata/statrec.perf.data; echo "exit $?"
 $PDTOOL script -F comm,tid,time --pid 9604 -C 0 $f | head -n 2; echo "exit $?"
+# the fields of the registers and of the code between branches need what
+# the capture did not record (perf's refusals)
+$PDTOOL script -F +iregs $f; echo "exit $?"
+$PDTOOL script -F comm,uregs $f; echo "exit $?"
+$PDTOOL script -F +brstackinsn $f; echo "exit $?"

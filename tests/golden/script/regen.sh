@@ -25,6 +25,9 @@
 #	recorded paths as tests/golden/fold/corpus/PATH.symfs lists them,
 #	for the corpus captures perf 6.1 reads as they are (MANIFEST.md's
 #	"yes" and "partly").
+#   corpus/PATH.CASE.script.zst
+#	the same with the options of each line of ./cases for
+#	"corpus:PATH".
 #
 # A golden's first lines may be "# " notes: "# dwarf: ..." when the
 # capture's user stacks need DWARF unwinding (perf 6.1's unwinder stops
@@ -127,8 +130,8 @@ for cur in $(pd_captures); do
 done
 # the captures of testdata's subdirectories (branches/NAME): their cases
 # alone, no default golden
-for cur in $(grep -v '^#' $GOLD/cases | awk '$2 ~ /\// { print $2 }' |
-	sort -u); do
+for cur in $(grep -v '^#' $GOLD/cases |
+	awk '$2 ~ /\// && $2 !~ /^corpus:/ { print $2 }' | sort -u); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
 	cases "$f" || fail=1
@@ -148,5 +151,14 @@ while read -r cur verdict; do
 	# always compressed: the corpus's texts are many
 	out=$GOLD/corpus/$cur.script
 	[ -f "$out" ] && zstd -q -19 --rm -f "$out" -o "$out.zst"
+	grep -v '^#' $GOLD/cases | while read -r case name args; do
+		[ "$name" = "corpus:$cur" ] || continue
+		out=$GOLD/corpus/$cur.$case.script
+		# shellcheck disable=SC2086 # the options are words
+		run "$PD_CORPUS/$cur" "$out" "$PD_TMP/nobid" \
+			--kallsyms "$PD_TMP/empty" --symfs "$PD_TMP/sysroot" \
+			$args || exit 1
+		[ -f "$out" ] && zstd -q -19 --rm -f "$out" -o "$out.zst"
+	done || fail=1
 done <"$PD_TMP/corpus.list"
 exit $fail
