@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -243,12 +244,16 @@ static int fork_workload(struct rec *r)
 		return rec_errf(r, PD_ERR_IO, "fork: %s", strerror(errno));
 	}
 	if (r->child == 0) {
-		char c;
+		char c = 'r';
 		int e;
 
 		close(go[1]);
 		close(er[0]);
-		if (read(go[0], &c, 1) != 1)
+		/* perf's name for its workload until the exec, which the
+		 * COMM synthesized for it carries (rec_synth_comm), so that
+		 * its first samples are not taken for the recorder's */
+		prctl(PR_SET_NAME, "perf-exec");
+		if (write(er[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
 		/* the capture is on standard output: the workload's output
 		 * goes to standard error, as perf sends it */
@@ -265,6 +270,19 @@ static int fork_workload(struct rec *r)
 	r->go_fd = go[1];
 	r->err_fd = er[0];
 	r->st->workload = true;
+	{
+		/* renamed: the COMM synthesized for it reads its name */
+		char c;
+		ssize_t n;
+
+		do
+			n = read(r->err_fd, &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			return rec_errf(r, PD_ERR_IO,
+				    "cannot start '%s': the child died",
+				    r->o.argv[0]);
+	}
 	/* whole CPUs (-a, -C) count it already: no events of its own */
 	if (r->o.system_wide || r->o.cpus)
 		return 0;
@@ -1317,6 +1335,10 @@ static int write_synthesized(struct rec *r)
 				rc = 0;
 		}
 	}
+	/* perf 6.1 names the workload before its exec (a COMM of
+	 * "perf-exec"): samples ahead of the exec's COMM get a name */
+	if (rc == 0 && r->child)
+		rc = rec_synth_comm(&s, r->child);
 	if (rc == 0 && s.out.oom)
 		rc = PD_ERR_NOMEM;
 	if (rc == 0 && s.out.len)
