@@ -414,8 +414,11 @@ static int config_events(struct rec *r)
 							     : 0);
 		if (o->period) {
 			a->sample_period = o->period;
-		} else if (r->ev[i].tracepoint && !o->freq) {
-			a->sample_period = 1; /* every hit, as perf */
+		} else if ((r->ev[i].tracepoint || tracking) && !o->freq) {
+			/* every hit, as perf: a tracepoint's default, and
+			 * the tracking dummy's (perf 6.1's evlist__add_dummy
+			 * gives it period 1; only -F or -c override it) */
+			a->sample_period = 1;
 			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 		} else {
 			a->freq = 1;
