@@ -425,6 +425,13 @@ static int config_events(struct rec *r)
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 		}
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+		if (o->inherit_stat) {
+			/* perf 6.1's evsel__config for -s: the READ
+			 * records carry the times the count covers */
+			a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+			a->inherit_stat = 1;
+		}
 		/* a group's members start with their leader; the tracking
 		 * dummy at once, as perf's */
 		a->disabled = !member && !tracking;
@@ -945,6 +952,20 @@ static uint32_t ld32(const unsigned char *p)
 
 /* The sample type of the event whose fd has id (PERF_SAMPLE_IDENTIFIER
  * samples; they differ where a tracepoint or a group reads more). */
+/* The words of a read's times (TOTAL_TIME_ENABLED, _RUNNING: -s), and
+ * of each counter's value, id and lost in it. */
+static size_t read_time_words(uint64_t read_format)
+{
+	return !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+}
+
+static size_t read_entry_words(uint64_t read_format)
+{
+	return 1 + !!(read_format & PERF_FORMAT_ID) +
+	       !!(read_format & PERF_FORMAT_LOST);
+}
+
 static uint64_t event_sample_type(const struct rec *r, uint64_t id)
 {
 	for (size_t i = 0; i < r->nr_fds; i++)
@@ -1000,15 +1021,16 @@ static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 	q += 8 * (!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
 		  !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD));
 	if ((st & PERF_SAMPLE_READ) && q + 8 <= end) {
-		/* leader sampling: nr, then nr values with id and lost */
+		/* leader sampling: nr, the times (-s), then nr values with
+		 * id and lost */
 		const uint64_t rf = r->ev[0].attr.read_format;
-		const uint64_t entry = 8 * (1 + !!(rf & PERF_FORMAT_ID) +
-					    !!(rf & PERF_FORMAT_LOST));
+		const uint64_t entry = 8 * read_entry_words(rf);
 		const uint64_t nr = ld64(q);
 
-		if (nr > (uint64_t)(end - q) / entry)
+		q += 8 * (1 + read_time_words(rf));
+		if (q > end || nr > (uint64_t)(end - q) / entry)
 			return;
-		q += 8 + nr * entry;
+		q += nr * entry;
 	}
 	if (time && (!r->first_time || time < r->first_time))
 		r->first_time = time;
@@ -1250,24 +1272,29 @@ static int lost_samples(struct rec *r)
 		const size_t e = i % r->nr_ev;
 		const uint32_t cpu =
 			(uint32_t)r->cpus[i / (r->nr_threads * r->nr_ev)];
-		uint64_t v[1 + 3 * REC_MAX_EVENTS];
+		const uint64_t rf = r->ev[e].attr.read_format;
+		const size_t times = read_time_words(rf);
+		uint64_t v[3 + 3 * REC_MAX_EVENTS];
 		ssize_t n;
 		int rc = 0;
 
 		if (r->fds[i] < 0 || r->ev[e].leader != e)
 			continue;
 		n = read(r->fds[i], v, sizeof(v));
-		if (!(r->ev[e].attr.read_format & PERF_FORMAT_GROUP)) {
-			/* value, id, lost */
-			if (n == 3 * 8 && v[2])
-				rc = write_lost(r, cpu, r->ids[i], v[2]);
+		if (!(rf & PERF_FORMAT_GROUP)) {
+			/* value, the times (-s), id, lost */
+			if (n == (ssize_t)(8 * (times + 3)) && v[times + 2])
+				rc = write_lost(r, cpu, r->ids[i],
+						v[times + 2]);
 		} else if (n >= 8 && v[0] <= REC_MAX_EVENTS &&
-			   (size_t)n >= 8 * (1 + 3 * v[0])) {
-			/* nr, then value, id, lost of each */
+			   (size_t)n >= 8 * (1 + times + 3 * v[0])) {
+			/* nr, the times, then value, id, lost of each */
+			const uint64_t *m = v + 1 + times;
+
 			for (uint64_t k = 0; rc == 0 && k < v[0]; k++)
-				if (v[3 + 3 * k])
-					rc = write_lost(r, cpu, v[2 + 3 * k],
-							v[3 + 3 * k]);
+				if (m[3 * k + 2])
+					rc = write_lost(r, cpu, m[3 * k + 1],
+							m[3 * k + 2]);
 		}
 		if (rc < 0)
 			return rc;
