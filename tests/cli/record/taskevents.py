@@ -2,8 +2,8 @@
 """taskevents.py DUMP SCRIPT: the task events (COMM, FORK, EXIT) of a
 capture as one comparable text, from `perf report -D` (DUMP) and `perf
 script --show-task-events` (SCRIPT).  Pids and tids but 0 become P1, P2,
-... in the order they first appear (by time, then file order); times
-are left out.
+... in the order they first appear in COMM and FORK records (by time,
+then file order), then in EXIT records; times are left out.
 The records the recorder synthesized (time 0) are printed in file order
 with their size and raw bytes' misc, and where FINISHED_INIT falls
 among them; the kernel's, whose order across
@@ -52,7 +52,9 @@ def main():
         print("bad: no COMM, FORK or EXIT record")
         return 1
     pids = Pids()
-    for r in sorted(recs, key=lambda r: (r[0], r[1])):
+    # EXIT records last: a thread may exit before the next is forked,
+    # and the recorder's pid, an EXIT's parent, must not take its name
+    for r in sorted(recs, key=lambda r: (r[3] == "EXIT", r[0], r[1])):
         pids.name(r[5])
     synth, kernel = [], []
     for time, _, size, kind, misc, rest in recs:
