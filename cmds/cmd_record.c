@@ -24,7 +24,7 @@ const char cmd_record_usage[] =
 	"\n"
 	"                     [-o FILE] [-z[N]] [-m PAGES] [-d] "
 	"[--switch-events]\n"
-	"                     [--latency] [-k CLOCK] [--duration SEC] "
+	"                     [-s] [--latency] [-k CLOCK] [--duration SEC] "
 	"[-q] [-v]\n"
 	"                     "
 	"(-- CMD [ARGS] | -p PID | -t TID | -a | -C CPUS)\n"
@@ -77,9 +77,14 @@ const char cmd_record_options[] =
 	"  -m, --mmap-pages PAGES  data pages per ring buffer, a power of\n"
 	"                        two (default 512 KiB); too few at a high\n"
 	"                        rate lose samples (LOST, LOST_SAMPLES\n"
-	"                        written, the count said)\n"
+	"                        written, in a file or a pipe; the count\n"
+	"                        said)\n"
 	"  -d, --data            record sample data addresses\n"
 	"      --switch-events   record context switches\n"
+	"  -s                    per-thread counts (perf record -s): each\n"
+	"                        thread's count as it exits, for perf\n"
+	"                        report -T (perf's long name, --stat, is\n"
+	"                        perf stat record's capture here)\n"
 	"      --latency         record what perf report --latency needs\n"
 	"                        (context switches; not with -a), as perf\n"
 	"                        6.15 does\n"
@@ -278,7 +283,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_VERBOSE | CMD_OPT_STOP_AT_OPERAND,
-			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dqhI:r:Ak:bj:",
+			     .own_shortopts = "e:F:c:gp:t:aC:o:z::m:dsqhI:r:Ak:bj:",
 			     .own_longopts = longopts};
 	size_t ev_len = 0;
 	int c;
@@ -339,6 +344,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_SWITCH_EVENTS:
 			o->switch_events = true;
+			break;
+		case 's':
+			o->inherit_stat = true;
 			break;
 		case OPT_DURATION: {
 			char *end;
@@ -401,9 +409,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 				 "--stat");
 	if (o->stat && (o->freq || o->period || o->call_graph ||
 			o->zstd_level || o->mmap_pages || o->data_addr ||
-			o->switch_events || o->branch_sample_type))
+			o->switch_events || o->branch_sample_type ||
+			o->inherit_stat))
 		usage_error(ctx, "--stat counts: -F, -c, -g, --call-graph, -z, "
-				 "-m, -d, --switch-events, -b and -j sample");
+				 "-m, -d, --switch-events, -b, -j and -s "
+				 "sample");
 	if ((o->pids || o->tids) && (o->system_wide || o->cpus))
 		usage_error(ctx, "-p and -t do not go with -a or -C");
 	if (o->latency && o->system_wide)

@@ -1,17 +1,19 @@
 #!/bin/sh
-# record.sh - rebuild the testdata programs and re-record every capture.
+# record.sh - rebuild testdata programs and re-record captures.
 #
 #	sh testdata/record.sh [NAME...]		(as root, or with
 #						 perf_event_paranoid <= 1 for
 #						 the non-system-wide ones)
 #
-# Builds testdata/src/*.c{,pp} into testdata/bin/, records each capture
-# named (default: all) with the perf on $PATH (the captures in git were
-# written by perf 6.1 on Debian 12; see each NAME.md), compresses any
-# capture file over 64 KiB with zstd (STYLE T3), and rewrites the recipe
-# NAME.md from the command actually run, so recipe and capture never
-# disagree.  Afterwards regenerate perf's goldens:
-# sh tests/golden/perf/regen.sh.
+# Records each capture named (default: all) with the perf on $PATH (the
+# captures in git were written by perf 6.1 on Debian 12; see each
+# NAME.md), compresses any capture file over 64 KiB with zstd (STYLE T3),
+# and rewrites the recipe NAME.md from the command actually run, so recipe
+# and capture never disagree.  Of testdata/src's programs it builds into
+# testdata/bin/ only those the named recipes run, each once a run: the
+# other binaries, and the build-ids other captures and goldens name, stay
+# as they are (with no name, every recipe runs and every one is built).
+# Afterwards regenerate perf's goldens: sh tests/golden/perf/regen.sh.
 #
 # The captures hold this host's name, kernel and CPU description in their
 # header, like any perf.data; nothing else from the host.
@@ -33,25 +35,54 @@ case $perf_version in
 esac
 
 mkdir -p bin
-gcc $CFLAGS -pthread -o bin/demo src/demo.c
-gcc $CFLAGS -pthread -o bin/phases src/phases.c
-gcc $CFLAGS -pthread -o bin/offcpu src/offcpu.c
-g++ $CFLAGS -o bin/inline src/inline.cpp
 # diffwork: two builds of one program for `pdtool diff` (testdata/diff.md);
 # -fipa-cp lets GCC clone a function for a constant argument, as -O2 does
 DIFF_CFLAGS="$CFLAGS -fipa-cp"
-gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c
-gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b src/diffwork.c
 # dtypes: data-type attribution (dtypes.md); -O2 keeps its pointers in
 # registers, where DWARF's location lists find them
 DT_CFLAGS='-O2 -g -fno-omit-frame-pointer'
-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtypes src/dtypes.c
-# and at -O0, where every pointer is reloaded from its stack slot before
-# each access (the walk's stack-slot tracking; tests/unit/check_datatype.c)
-gcc -O0 -g -fno-omit-frame-pointer -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
-	-o bin/dtypes-O0 src/dtypes.c
-# dtcxx: C++ (classes, references, this) and container_of (dtcxx.md)
-g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata -o bin/dtcxx src/dtcxx.cpp
+built=' '
+
+# need PROGRAM...: build testdata/bin/PROGRAM, once a run ("none": the
+# command is the workload).  The cross and i386 builds are their
+# recipes' own.
+need()
+{
+	for prog_wanted; do
+		[ "$prog_wanted" != none ] || continue
+		case $built in *" $prog_wanted "*) continue ;; esac
+		built="$built$prog_wanted "
+		echo "== bin/$prog_wanted" >&2
+		case $prog_wanted in
+		demo | phases | offcpu)
+			gcc $CFLAGS -pthread -o "bin/$prog_wanted" \
+				"src/$prog_wanted.c" ;;
+		inline) g++ $CFLAGS -o bin/inline src/inline.cpp ;;
+		diffwork_a) gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c ;;
+		diffwork_b)
+			gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b \
+				src/diffwork.c ;;
+		dtypes)
+			gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+				-o bin/dtypes src/dtypes.c ;;
+		# dtypes at -O0, where every pointer is reloaded from its
+		# stack slot before each access (the walk's stack-slot
+		# tracking; tests/unit/check_datatype.c)
+		dtypes-O0)
+			gcc -O0 -g -fno-omit-frame-pointer \
+				-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+				-o bin/dtypes-O0 src/dtypes.c ;;
+		# dtcxx: C++ (classes, references, this) and container_of
+		# (dtcxx.md)
+		dtcxx)
+			g++ $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+				-o bin/dtcxx src/dtcxx.cpp ;;
+		*) echo "record.sh: no build for bin/$prog_wanted" >&2
+		   exit 2 ;;
+		esac
+	done
+}
+
 cc_version=$(gcc --version | head -n 1)
 cxx_version=$(g++ --version | head -n 1)
 
@@ -112,6 +143,7 @@ record()
 {
 	name=$1 prog=$2 what=$3
 	shift 3
+	need "$prog"
 	rm -rf "$name.perf.data" "$name.perf.data.zst" "$name.perf.data.old"
 	echo "== $name: $*" >&2
 	sh -c "$*" >/dev/null
@@ -379,6 +411,7 @@ judges it).  pdtool places each map by its own load bias." \
 	"$R -e cpu-clock:u -F 499 --call-graph dwarf,4096 -o exec.perf.data -- setarch -R bash -c 'bin/demo 300; true'"
 fi
 name_wanted=diff; if want "$@"; then
+	need diffwork_a diffwork_b
 	rm -rf diff diff-a diff-b
 	mkdir -p diff diff-a diff-b
 	cp bin/diffwork_a diff-a/diffwork
@@ -472,11 +505,13 @@ fi
 # aarch64 (written by pd_arch_synth.py at its loads and stores), for
 # data-type attribution (dtypes.md).
 name_wanted=dtypes; if want "$@"; then
+	need dtypes dtypes-O0
 	rm -f dtypes.perf.data dtypes.perf.data.zst
 	$R -e cpu-clock:u -F 999 -o dtypes.perf.data -- bin/dtypes 100000 >/dev/null
 	compress dtypes.perf.data
 fi
 name_wanted=dtcxx; if want "$@"; then
+	need dtcxx
 	rm -f dtcxx.perf.data dtcxx.perf.data.zst
 	$R -e cpu-clock:u -F 999 -o dtcxx.perf.data -- bin/dtcxx 40000000 >/dev/null
 	compress dtcxx.perf.data

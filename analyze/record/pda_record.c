@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -243,12 +244,16 @@ static int fork_workload(struct rec *r)
 		return rec_errf(r, PD_ERR_IO, "fork: %s", strerror(errno));
 	}
 	if (r->child == 0) {
-		char c;
+		char c = 'r';
 		int e;
 
 		close(go[1]);
 		close(er[0]);
-		if (read(go[0], &c, 1) != 1)
+		/* perf's name for its workload until the exec, which the
+		 * COMM synthesized for it carries (rec_synth_comm), so that
+		 * its first samples are not taken for the recorder's */
+		prctl(PR_SET_NAME, "perf-exec");
+		if (write(er[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
 		/* the capture is on standard output: the workload's output
 		 * goes to standard error, as perf sends it */
@@ -265,6 +270,19 @@ static int fork_workload(struct rec *r)
 	r->go_fd = go[1];
 	r->err_fd = er[0];
 	r->st->workload = true;
+	{
+		/* renamed: the COMM synthesized for it reads its name */
+		char c;
+		ssize_t n;
+
+		do
+			n = read(r->err_fd, &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			return rec_errf(r, PD_ERR_IO,
+				    "cannot start '%s': the child died",
+				    r->o.argv[0]);
+	}
 	/* whole CPUs (-a, -C) count it already: no events of its own */
 	if (r->o.system_wide || r->o.cpus)
 		return 0;
@@ -396,14 +414,24 @@ static int config_events(struct rec *r)
 							     : 0);
 		if (o->period) {
 			a->sample_period = o->period;
-		} else if (r->ev[i].tracepoint && !o->freq) {
-			a->sample_period = 1; /* every hit, as perf */
+		} else if ((r->ev[i].tracepoint || tracking) && !o->freq) {
+			/* every hit, as perf: a tracepoint's default, and
+			 * the tracking dummy's (perf 6.1's evlist__add_dummy
+			 * gives it period 1; only -F or -c override it) */
+			a->sample_period = 1;
 			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 		} else {
 			a->freq = 1;
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 		}
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+		if (o->inherit_stat) {
+			/* perf 6.1's evsel__config for -s: the READ
+			 * records carry the times the count covers */
+			a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+			a->inherit_stat = 1;
+		}
 		/* a group's members start with their leader; the tracking
 		 * dummy at once, as perf's */
 		a->disabled = !member && !tracking;
@@ -924,6 +952,20 @@ static uint32_t ld32(const unsigned char *p)
 
 /* The sample type of the event whose fd has id (PERF_SAMPLE_IDENTIFIER
  * samples; they differ where a tracepoint or a group reads more). */
+/* The words of a read's times (TOTAL_TIME_ENABLED, _RUNNING: -s), and
+ * of each counter's value, id and lost in it. */
+static size_t read_time_words(uint64_t read_format)
+{
+	return !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+}
+
+static size_t read_entry_words(uint64_t read_format)
+{
+	return 1 + !!(read_format & PERF_FORMAT_ID) +
+	       !!(read_format & PERF_FORMAT_LOST);
+}
+
 static uint64_t event_sample_type(const struct rec *r, uint64_t id)
 {
 	for (size_t i = 0; i < r->nr_fds; i++)
@@ -979,15 +1021,16 @@ static void note_sample(struct rec *r, const unsigned char *p, size_t size,
 	q += 8 * (!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
 		  !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_PERIOD));
 	if ((st & PERF_SAMPLE_READ) && q + 8 <= end) {
-		/* leader sampling: nr, then nr values with id and lost */
+		/* leader sampling: nr, the times (-s), then nr values with
+		 * id and lost */
 		const uint64_t rf = r->ev[0].attr.read_format;
-		const uint64_t entry = 8 * (1 + !!(rf & PERF_FORMAT_ID) +
-					    !!(rf & PERF_FORMAT_LOST));
+		const uint64_t entry = 8 * read_entry_words(rf);
 		const uint64_t nr = ld64(q);
 
-		if (nr > (uint64_t)(end - q) / entry)
+		q += 8 * (1 + read_time_words(rf));
+		if (q > end || nr > (uint64_t)(end - q) / entry)
 			return;
-		q += 8 + nr * entry;
+		q += nr * entry;
 	}
 	if (time && (!r->first_time || time < r->first_time))
 		r->first_time = time;
@@ -1229,24 +1272,29 @@ static int lost_samples(struct rec *r)
 		const size_t e = i % r->nr_ev;
 		const uint32_t cpu =
 			(uint32_t)r->cpus[i / (r->nr_threads * r->nr_ev)];
-		uint64_t v[1 + 3 * REC_MAX_EVENTS];
+		const uint64_t rf = r->ev[e].attr.read_format;
+		const size_t times = read_time_words(rf);
+		uint64_t v[3 + 3 * REC_MAX_EVENTS];
 		ssize_t n;
 		int rc = 0;
 
 		if (r->fds[i] < 0 || r->ev[e].leader != e)
 			continue;
 		n = read(r->fds[i], v, sizeof(v));
-		if (!(r->ev[e].attr.read_format & PERF_FORMAT_GROUP)) {
-			/* value, id, lost */
-			if (n == 3 * 8 && v[2])
-				rc = write_lost(r, cpu, r->ids[i], v[2]);
+		if (!(rf & PERF_FORMAT_GROUP)) {
+			/* value, the times (-s), id, lost */
+			if (n == (ssize_t)(8 * (times + 3)) && v[times + 2])
+				rc = write_lost(r, cpu, r->ids[i],
+						v[times + 2]);
 		} else if (n >= 8 && v[0] <= REC_MAX_EVENTS &&
-			   (size_t)n >= 8 * (1 + 3 * v[0])) {
-			/* nr, then value, id, lost of each */
+			   (size_t)n >= 8 * (1 + times + 3 * v[0])) {
+			/* nr, the times, then value, id, lost of each */
+			const uint64_t *m = v + 1 + times;
+
 			for (uint64_t k = 0; rc == 0 && k < v[0]; k++)
-				if (v[3 + 3 * k])
-					rc = write_lost(r, cpu, v[2 + 3 * k],
-							v[3 + 3 * k]);
+				if (m[3 * k + 2])
+					rc = write_lost(r, cpu, m[3 * k + 1],
+							m[3 * k + 2]);
 		}
 		if (rc < 0)
 			return rc;
@@ -1317,6 +1365,10 @@ static int write_synthesized(struct rec *r)
 				rc = 0;
 		}
 	}
+	/* perf 6.1 names the workload before its exec (a COMM of
+	 * "perf-exec"): samples ahead of the exec's COMM get a name */
+	if (rc == 0 && r->child)
+		rc = rec_synth_comm(&s, r->child);
 	if (rc == 0 && s.out.oom)
 		rc = PD_ERR_NOMEM;
 	if (rc == 0 && s.out.len)

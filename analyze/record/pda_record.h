@@ -59,6 +59,10 @@ struct pda_record_opts {
 					 * (pda_record_branch_filter); 0: no
 					 * branch stacks */
 	bool switch_events;		/* --switch-events */
+	bool inherit_stat;		/* -s (perf record's --stat): the
+					 * kernel writes a READ record of each
+					 * inherited counter's count when its
+					 * thread exits (perf report -T) */
 	bool data_addr;			/* -d */
 	unsigned mmap_pages;		/* -m: data pages per buffer, a power
 					 * of two; 0: perf's default */

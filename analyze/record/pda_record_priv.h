@@ -113,6 +113,10 @@ struct rec_synth {
 /* The kernel's map and its modules' as perf synthesizes them (MMAP, pid
  * -1).  @return 0 or a negative pd_err. */
 int rec_synth_kernel(struct rec_synth *s);
+/* perf_event__synthesize_comm: a COMM of process pid, its name and
+ * tgid from /proc (the workload's, "perf-exec" before its exec).
+ * @return 0, or PD_ERR_NOTFOUND when it has gone. */
+int rec_synth_comm(struct rec_synth *s, int32_t pid);
 /* COMM, FORK for every thread but the leader, MMAP2 of process pid
  * from /proc.  @return 0, or PD_ERR_NOTFOUND when it has gone. */
 int rec_synth_process(struct rec_synth *s, int32_t pid);

@@ -441,6 +441,9 @@ static int check_opts(struct rec *r)
 	if (o->pipe)
 		return rec_errf(r, PD_ERR_API,
 				"--stat writes a file: give -o FILE");
+	if (o->inherit_stat)
+		return rec_errf(r, PD_ERR_API,
+				"-s is for sampling: --stat counts already");
 	if (o->runs > 1 && !o->argv)
 		return rec_errf(r, PD_ERR_API, "-r: give a command to run");
 	if (o->runs > 1 && o->interval_ms)

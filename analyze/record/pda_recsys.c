@@ -1318,6 +1318,29 @@ static int synth_maps(struct rec_synth *s, int32_t pid)
 	return s->out.oom ? PD_ERR_NOMEM : 0;
 }
 
+static void synth_comm(struct rec_synth *s, int32_t pid, int32_t tid,
+		       const char *comm)
+{
+	const size_t clen = strlen(comm);
+
+	synth_header(s, PD_REC_COMM, 0, 16 + padded_name(clen));
+	pdc_strbuf_add(&s->out, &pid, 4);
+	pdc_strbuf_add(&s->out, &tid, 4);
+	synth_name(s, comm, clen);
+	synth_trailer(s);
+}
+
+int rec_synth_comm(struct rec_synth *s, int32_t pid)
+{
+	char comm[64];
+	int32_t ppid, tgid;
+
+	if (!thread_status(pid, pid, comm, sizeof(comm), &ppid, &tgid))
+		return PD_ERR_NOTFOUND;
+	synth_comm(s, tgid, pid, comm);
+	return s->out.oom ? PD_ERR_NOMEM : 0;
+}
+
 int rec_synth_process(struct rec_synth *s, int32_t pid)
 {
 	char path[64];
@@ -1331,8 +1354,7 @@ int rec_synth_process(struct rec_synth *s, int32_t pid)
 		return PD_ERR_NOTFOUND;
 	while ((de = readdir(d)) != NULL) {
 		char comm[64];
-		int32_t tid, ppid, tgid, zero = 0;
-		size_t clen;
+		int32_t tid, ppid, tgid;
 
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
@@ -1357,13 +1379,7 @@ int rec_synth_process(struct rec_synth *s, int32_t pid)
 								   : tgid) < 0)
 				break;
 		}
-		clen = strlen(comm);
-		synth_header(s, PD_REC_COMM, 0, 16 + padded_name(clen));
-		pdc_strbuf_add(&s->out, &tgid, 4);
-		pdc_strbuf_add(&s->out, &tid, 4);
-		synth_name(s, comm, clen);
-		synth_trailer(s);
-		(void)zero;
+		synth_comm(s, tgid, tid, comm);
 	}
 	closedir(d);
 	if (!any)

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""lostcheck.py DUMP HEADER: the lost samples of a capture, from
-`perf report -D` (DUMP) and `perf report --header-only` (HEADER).
+"""lostcheck.py DUMP [HEADER]: the lost samples of a capture, from
+`perf report -D` (DUMP) and `perf report --header-only` (HEADER) of a
+file; a pipe's stream has no header: its ATTR records in the dump give
+the attrs and their ids.
 Prints the LOST records' count and their lost samples, the LOST_SAMPLES
 records' count and theirs, and the LOST_SAMPLES layouts (size, misc and
 the sample_id trailer, with each id replaced by ID when the attrs have
@@ -15,17 +17,48 @@ import perfdump
 
 TRAILER = [("TID", 8), ("TIME", 8), ("ID", 8), ("STREAM_ID", 8),
            ("CPU", 8), ("IDENTIFIER", 8)]
+# PERF_SAMPLE_* bits of the trailer's fields
+BITS = {"TID": 1 << 1, "TIME": 1 << 2, "ID": 1 << 6, "CPU": 1 << 7,
+        "STREAM_ID": 1 << 9, "IDENTIFIER": 1 << 16}
 
 
-def main():
-    ids, stype = set(), None
-    for line in open(sys.argv[2]):
+def header_attrs(path, ids):
+    """The attrs' ids into ids; the sample_type of the last event but
+    dummy, as a set of names, from `perf report --header-only`."""
+    stype = None
+    for line in open(path):
         m = re.search(r"id = \{([\d, ]+)\}", line)
         if m:
             ids |= {int(x) for x in m.group(1).split(",")}
         m = re.search(r"sample_type = ([A-Z_|]+)", line)
         if m and line.startswith("# event : name = ") and "dummy" not in line:
             stype = set(m.group(1).split("|"))
+    return stype
+
+
+def pipe_attrs(path, ids):
+    """The same from a pipe's ATTR records (header, attr, ids)."""
+    stype = None
+    for line, raw in perfdump.lines(path):
+        if "PERF_RECORD_ATTR" not in line or len(raw) < 8 + 32:
+            continue
+        asize = struct.unpack_from("<I", raw, 8 + 4)[0]
+        typ, config, st = (struct.unpack_from("<I", raw, 8)[0],
+                           struct.unpack_from("<Q", raw, 8 + 8)[0],
+                           struct.unpack_from("<Q", raw, 8 + 24)[0])
+        ids |= set(struct.unpack_from("<%dQ" % ((len(raw) - 8 - asize) // 8),
+                                      raw, 8 + asize))
+        if not (typ == 1 and config == 9):  # software dummy
+            stype = {n for n, b in BITS.items() if st & b}
+    return stype
+
+
+def main():
+    ids = set()
+    if len(sys.argv) > 2:
+        stype = header_attrs(sys.argv[2], ids)
+    else:
+        stype = pipe_attrs(sys.argv[1], ids)
     lost = [0, 0]
     lost_samples = [0, 0]
     layouts, bad = set(), []
