@@ -599,7 +599,9 @@ enum pde_script_type pde_script_type(uint32_t attr_type);
 struct pde_script_fields {
 	unsigned fields[PDE_SCRIPT_NR_TYPES];
 	unsigned user[PDE_SCRIPT_NR_TYPES]; /* given by -F (+field too) */
-	bool user_set[PDE_SCRIPT_NR_TYPES]; /* -F listed the type's fields */
+	/* -F gave the type's fields, or a +field or -field (not flags)
+	 * for it: perf's output[].user_set */
+	bool user_set[PDE_SCRIPT_NR_TYPES];
 };
 
 /* perf 6.1's default fields per type, as no -F leaves them. */
@@ -630,6 +632,10 @@ const char *pde_script_field_name(unsigned bit);
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, unsigned fields, bool callchain,
 			   uint64_t ip);
+/* The "\n  file:line" pde_script_stack_text() prints for a sample
+ * without callchain and with srcline, alone, appended to b. */
+void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
+			     size_t nr);
 
 /*
  * One callchain line of pde_script_stack_text() for frame f, appended to
@@ -691,6 +697,16 @@ struct pde_script_line {
 	 * page faults), addr_loc where it resolved (NULL: no map) */
 	bool addr_sym;
 	const struct pda_branch_loc *addr_loc;
+	/* a BTS branch event's sample (perf's is_bts_event(): hardware
+	 * branch instructions, period 1), printed as perf 6.1's
+	 * perf_sample__fprintf_bts(): the fields up to flags, the ip
+	 * field, then when bts_to " => " and the addr (with addr_loc's
+	 * symbol and DSO as the fields say), bts_srcline, the insn
+	 * fields; nothing else */
+	bool bts, bts_to;
+	const char *bts_srcline; /* the ip's srcline when bts_to: perf's
+				  * print_srcline_last; NULL none */
+	size_t bts_srcline_len;
 };
 
 /* w for out; name_width: the longest event name of the capture. */

@@ -160,6 +160,11 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		if (change) {
 			f->fields[t] = (f->fields[t] | (add & keep)) & ~del;
 			f->user[t] = (f->user[t] | (add & keep)) & ~del;
+			/* perf's parse_output_fields() marks the type set
+			 * by a +field or -field valid for it too, but for
+			 * flags (a switch of its own there) */
+			if ((add | del) & keep & ~PDE_SF(FLAGS))
+				f->user_set[t] = true;
 		} else {
 			f->fields[t] = set & keep;
 			f->user[t] = set & keep;
@@ -370,18 +375,31 @@ const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
 	return &fr[i];
 }
 
+/* The function holding a sample's ip: the outermost frame of its
+ * inlined ones. */
+static const struct pda_frame *leaf_frame(const struct pda_frame *fr,
+					  size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!(fr[i].flags & PDA_FRAME_INLINED))
+			return &fr[i];
+	return NULL;
+}
+
+void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
+			     size_t nr)
+{
+	add_srcline(b, leaf_frame(fr, nr), nr ? &fr[0] : NULL);
+}
+
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, unsigned fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
-		/* the sample's own ip, and the function holding it (the
-		 * outermost frame of its inlined ones) */
-		const struct pda_frame *leaf = NULL;
+		/* the sample's own ip, and the function holding it */
+		const struct pda_frame *leaf = leaf_frame(fr, nr);
 
-		for (size_t i = 0; i < nr && !leaf; i++)
-			if (!(fr[i].flags & PDA_FRAME_INLINED))
-				leaf = &fr[i];
 		pdc_strbuf_add(b, " ", 1);
 		if (fields & PDE_SF(IP))
 			add_hex(b, ip, 16);
@@ -697,10 +715,17 @@ static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
 	return rc;
 }
 
+/* What perf_sample__fprintf_bts() prints of the fields begin prints:
+ * those up to flags, and the ip's fields */
+#define BTS_BEGIN                                                          \
+	(PDE_SF(COMM) | PDE_SF(TID) | PDE_SF(PID) | PDE_SF(CPU) |           \
+	 PDE_SF(MISC) | PDE_SF(TOD) | PDE_SF(TIME) | PDE_SF(PERIOD) |       \
+	 PDE_SF(EVENT) | PDE_SF(FLAGS) | SYMS | PDE_SF(SRCLINE))
+
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const unsigned f = l->fields;
+	const unsigned f = l->bts ? l->fields & BTS_BEGIN : l->fields;
 	char *p;
 	int rc;
 
@@ -973,12 +998,39 @@ static int add_page_size(struct pde_script *w, uint64_t size)
 	return pde_script_raw(w, tmp, n);
 }
 
+/* perf_sample__fprintf_bts()'s branch target: " => ", the addr as
+ * perf_sample__fprintf_addr() prints it (with its symbol and DSO), the
+ * ip's deferred srcline */
+static int add_bts_to(struct pde_script *w, const struct pde_script_line *l)
+{
+	int rc = room(w, 4 + 16);
+
+	if (rc < 0)
+		return rc;
+	memcpy(w->buf + w->len, " => ", 4);
+	w->len += 4;
+	w->len += put_hex(w->buf + w->len, l->sample->addr, 16);
+	if (l->fields & (PDE_SF(SYM) | PDE_SF(DSO))) {
+		rc = add_addr_sym(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (l->bts_srcline)
+		rc = pde_script_raw(w, l->bts_srcline, l->bts_srcline_len);
+	return rc;
+}
+
 int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
 	int rc;
 
-	if (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM))) {
+	if (l->bts && l->bts_to) {
+		rc = add_bts_to(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (!l->bts && (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM)))) {
 		rc = add_brstack(w, l);
 		if (rc < 0)
 			return rc;
@@ -1007,6 +1059,8 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+	if (l->bts)
+		goto newline;
 	if (l->fields & PDE_SF(PHYS_ADDR)) {
 		if ((rc = room(w, 16)) < 0)
 			return rc;
@@ -1022,6 +1076,7 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+newline:
 	rc = room(w, 1);
 	if (rc < 0)
 		return rc;
