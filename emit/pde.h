@@ -571,7 +571,8 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(BRSTACKSYM, "brstacksym") X(INSNLEN, "insnlen") X(INSN, "insn")     \
 	X(MISC, "misc") X(FLAGS, "flags") X(CALLINDENT, "callindent")       \
 	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
-	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")
+	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")                  \
+	X(SYNTH, "synth") X(BPF_OUTPUT, "bpf-output")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
