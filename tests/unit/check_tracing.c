@@ -160,11 +160,38 @@ START_TEST(test_cut)
 }
 END_TEST
 
+/* A cut in the kallsyms or printk sections keeps every format and
+ * names the section. */
+START_TEST(test_cut_printk)
+{
+	static const char pk[] = "0x10 : \"ten\"\n";
+	struct buf b;
+
+	section_of(&b, false, switch_fmt, pk);
+	/* the sched format ends where kallsyms' u32 size starts: 8 bytes
+	 * of the cmdlines, sizeof(pk) - 1 of printk text and two sizes
+	 * before the end */
+	for (size_t n = b.n - 8 - (sizeof(pk) - 1) - 8; n < b.n - 8; n++) {
+		struct pd_tracing *t = NULL;
+		char err[128] = "";
+
+		ck_assert_int_eq(pd_tracing_parse(b.b, n, NULL, &t, err,
+						  sizeof(err)),
+				 PD_ERR_FORMAT);
+		ck_assert_msg(strstr(err, "kallsyms") || strstr(err, "printk"),
+			      "cut at %zu: '%s'", n, err);
+		ck_assert_ptr_nonnull(pd_tracing_format(t, 372));
+		pd_tracing_free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_nomem)
 {
 	struct buf b;
 
-	section(&b, false);
+	/* with printk formats: their array and strings allocated too */
+	section_of(&b, false, switch_fmt, "0x10 : \"ten\"\n0x8 : \"x\"\n");
 	for (unsigned long n = 1;; n++) {
 		struct failalloc fa;
 		struct pd_tracing *t = NULL;
@@ -419,6 +446,7 @@ Suite *tracing_suite(void)
 
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	tcase_add_test(tc, test_cut);
+	tcase_add_test(tc, test_cut_printk);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_print);
 	tcase_add_test(tc, test_print_fallback);
