@@ -828,8 +828,11 @@ static int trace_text(struct script_run *sr, const struct pda_pipe_item *it,
 			if (rc == PD_ERR_NOMEM)
 				return rc;
 			if (rc < 0)
-				warning(sr->ctx, "'%s': %s; the tracepoints after "
-					       "it print no fields",
+				warning(sr->ctx, "'%s': %s; what follows is not "
+					       "read (tracepoints whose format "
+					       "is there print no fields, "
+					       "kernel strings print as "
+					       "addresses)",
 				      sr->o->path, err);
 		}
 	}
