@@ -44,8 +44,9 @@ const char cmd_script_options[] =
 	"                        the binaries), insnlen, insn, iregs, uregs\n"
 	"                        (sampled registers), srccode (the source\n"
 	"                        line's text), misc, flags, callindent, tod,\n"
-	"                        trace (a tracepoint's fields, from its print\n"
-	"                        fmt) (repeatable)\n"
+	"                        synth (Intel PT's synthesized events' data),\n"
+	"                        bpf-output, trace (a tracepoint's fields,\n"
+	"                        from its print fmt) (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -759,18 +760,32 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 }
 
 /*
+ * perf's is_bts_event(): a recorded hardware event of the branch
+ * instructions bit (config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS, as perf
+ * tests it) with period 1, which perf 6.1 prints as "from => to"
+ * (perf_sample__fprintf_bts).  pdtool's own synthesized (Arm SPE)
+ * events, numbered from 0, are none: perf 6.1's are printed as others.
+ */
+static bool is_bts(const struct pd_evsel *ev)
+{
+	return ev->attr.type == 0 /* PERF_TYPE_HARDWARE */ &&
+	       (ev->attr.config & 4) && ev->attr.sample_period == 1 &&
+	       !ev->synth;
+}
+
+/*
  * Whether perf 6.1 prints the symbol and DSO of a sample's addr
  * (sample_addr_correlates_sym): a page fault's, whose addr is the
- * address that faulted.  perf's other case, BTS branch events (hardware
- * branch instructions, period 1), it prints in a format of their own
- * (perf_sample__fprintf_bts) that pdtool script does not.
+ * address that faulted, and a BTS event's, the branch's target.
  */
-static bool addr_names_sym(const struct pd_attr *a)
+static bool addr_names_sym(const struct pd_evsel *ev)
 {
-	return a->type == 1 /* PERF_TYPE_SOFTWARE */ &&
-	       (a->config == 2 /* PAGE_FAULTS */ ||
-		a->config == 5 /* PAGE_FAULTS_MIN */ ||
-		a->config == 6 /* PAGE_FAULTS_MAJ */);
+	const struct pd_attr *a = &ev->attr;
+
+	return is_bts(ev) || (a->type == 1 /* PERF_TYPE_SOFTWARE */ &&
+			      (a->config == 2 /* PAGE_FAULTS */ ||
+			       a->config == 5 /* PAGE_FAULTS_MIN */ ||
+			       a->config == 6 /* PAGE_FAULTS_MAJ */));
 }
 
 static bool src_state_eq(const void *item, const void *key)
@@ -855,8 +870,8 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 
 	if (!sr->br)
 		return 0;
-	if ((f & PDE_SF(ADDR)) && (f & (PDE_SF(SYM) | PDE_SF(DSO))) &&
-	    addr_names_sym(&s->evsel->attr)) {
+	if ((l->bts ? l->bts_to : (f & PDE_SF(ADDR)) != 0) &&
+	    (f & (PDE_SF(SYM) | PDE_SF(DSO))) && addr_names_sym(s->evsel)) {
 		l->addr_sym = true;
 		rc = pda_branch_locate(sr->br, s, it->comm, s->addr,
 				       &l->addr_loc);
@@ -963,8 +978,11 @@ static int trace_text(struct script_run *sr, const struct pda_pipe_item *it,
 			if (rc == PD_ERR_NOMEM)
 				return rc;
 			if (rc < 0)
-				warning(sr->ctx, "'%s': %s; the tracepoints after "
-					       "it print no fields",
+				warning(sr->ctx, "'%s': %s; what follows is not "
+					       "read (tracepoints whose format "
+					       "is there print no fields, "
+					       "kernel strings print as "
+					       "addresses)",
 				      sr->o->path, err);
 		}
 	}
@@ -987,6 +1005,25 @@ static int trace_text(struct script_run *sr, const struct pda_pipe_item *it,
 	l->trace = sr->trace_buf;
 	l->trace_len = n;
 	return ts.rc;
+}
+
+/* A BTS line's ip srcline, which perf prints after the branch target:
+ * in sr->scratch, for pde_script_end. */
+static int bts_srcline(struct script_run *sr, const struct pda_frame *fr,
+		       size_t nr, const struct stack_ent *e,
+		       struct pde_script_line *l)
+{
+	if (e) {
+		fr = e->leaf;
+		nr = e->leaf != NULL;
+	}
+	sr->scratch.len = 0;
+	pde_script_leaf_srcline(&sr->scratch, fr, nr);
+	if (sr->scratch.oom)
+		return PD_ERR_NOMEM;
+	l->bts_srcline = sr->scratch.p;
+	l->bts_srcline_len = sr->scratch.len;
+	return 0;
 }
 
 static int script_one(void *arg, const struct pda_pipe_item *it)
@@ -1014,6 +1051,12 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 	if (!l.fields)
 		return 0;
+	/* perf prints a BTS sample's target when addr is asked for, or
+	 * sampled and -F left its type alone */
+	l.bts = is_bts(ev);
+	l.bts_to = l.bts && ((l.fields & PDE_SF(ADDR)) ||
+			     ((ev->attr.sample_type & PD_SAMPLE_ADDR) &&
+			      !o->f.user_set[t]));
 	if ((o->nr_cpus && !cmd_in_ids(o->cpus, o->nr_cpus, s->cpu)) ||
 	    (o->comms.nr && !in_names(&o->comms, it->comm))) {
 		sr->nr_filtered++;
@@ -1055,7 +1098,15 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 	if (rc == 0)
 		rc = pde_script_begin(&sr->w, &l);
 	if (rc == 0 && (l.fields & PDE_SF(IP)))
-		rc = write_ip(sr, s, fr, nr, e, l.fields, l.callchain);
+		rc = write_ip(sr, s, fr, nr, e,
+			      l.bts_to && !l.callchain
+				      ? l.fields & ~PDE_SF(SRCLINE)
+				      : l.fields,
+			      l.callchain);
+	if (rc == 0 && l.bts_to && !l.callchain &&
+	    (l.fields & (PDE_SF(IP) | PDE_SF(SRCLINE))) ==
+		    (PDE_SF(IP) | PDE_SF(SRCLINE)))
+		rc = bts_srcline(sr, fr, nr, e, &l);
 	if (rc == 0)
 		rc = pde_script_end(&sr->w, &l);
 	if (rc < 0)

@@ -574,7 +574,8 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(INS_LAT, "ins_lat") X(DATA_PAGE_SIZE, "data_page_size")           \
 	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")                     \
 	X(BRSTACKOFF, "brstackoff") X(BRSTACKINSN, "brstackinsn")           \
-	X(IREGS, "iregs") X(UREGS, "uregs") X(SRCCODE, "srccode")
+	X(IREGS, "iregs") X(UREGS, "uregs") X(SRCCODE, "srccode")           \
+	X(SYNTH, "synth") X(BPF_OUTPUT, "bpf-output")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -602,7 +603,9 @@ enum pde_script_type pde_script_type(uint32_t attr_type);
 struct pde_script_fields {
 	uint64_t fields[PDE_SCRIPT_NR_TYPES];
 	uint64_t user[PDE_SCRIPT_NR_TYPES]; /* given by -F (+field too) */
-	bool user_set[PDE_SCRIPT_NR_TYPES]; /* -F listed the type's fields */
+	/* -F gave the type's fields, or a +field or -field (not flags)
+	 * for it: perf's output[].user_set */
+	bool user_set[PDE_SCRIPT_NR_TYPES];
 };
 
 /* perf 6.1's default fields per type, as no -F leaves them. */
@@ -633,6 +636,10 @@ const char *pde_script_field_name(uint64_t bit);
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip);
+/* The "\n  file:line" pde_script_stack_text() prints for a sample
+ * without callchain and with srcline, alone, appended to b. */
+void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
+			     size_t nr);
 
 /*
  * One callchain line of pde_script_stack_text() for frame f, appended to
@@ -720,6 +727,16 @@ struct pde_script_line {
 	 * page faults), addr_loc where it resolved (NULL: no map) */
 	bool addr_sym;
 	const struct pda_branch_loc *addr_loc;
+	/* a BTS branch event's sample (perf's is_bts_event(): hardware
+	 * branch instructions, period 1), printed as perf 6.1's
+	 * perf_sample__fprintf_bts(): the fields up to flags, the ip
+	 * field, then when bts_to " => " and the addr (with addr_loc's
+	 * symbol and DSO as the fields say), bts_srcline, the insn
+	 * fields; nothing else */
+	bool bts, bts_to;
+	const char *bts_srcline; /* the ip's srcline when bts_to: perf's
+				  * print_srcline_last; NULL none */
+	size_t bts_srcline_len;
 };
 
 /* w for out; name_width: the longest event name of the capture. */

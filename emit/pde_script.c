@@ -18,6 +18,7 @@
 #include "pdc_text.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ static const char *const field_names[PDE_SCRIPT_NR_FIELDS] = {
 #undef PDE_SCRIPT_NAME
 };
 
+/* perf's PERF_TYPE_SYNTH (util/event.h: INT_MAX + 1U) */
+#define PERF_TYPE_SYNTH 0x80000000u
+
 const char *pde_script_field_name(uint64_t bit)
 {
 	for (unsigned i = 0; i < PDE_SCRIPT_NR_FIELDS; i++)
@@ -41,8 +45,9 @@ const char *pde_script_field_name(uint64_t bit)
 
 enum pde_script_type pde_script_type(uint32_t attr_type)
 {
-	/* perf's PERF_TYPE_SYNTH: its synthesized (Intel PT ...) events */
-	if (attr_type == 2000000000u)
+	/* perf's PERF_TYPE_SYNTH (INT_MAX + 1U): its synthesized (Intel
+	 * PT ...) events */
+	if (attr_type == PERF_TYPE_SYNTH)
 		return PDE_SCRIPT_SYNTH;
 	return attr_type < 6 ? (enum pde_script_type)attr_type
 			     : PDE_SCRIPT_OTHER;
@@ -57,13 +62,14 @@ void pde_script_fields_default(struct pde_script_fields *f)
 	memset(f, 0, sizeof(*f));
 	/* builtin-script.c's output[] table */
 	f->fields[PDE_SCRIPT_HW] = BASE | SYMS | PDE_SF(PERIOD);
-	f->fields[PDE_SCRIPT_SW] = BASE | SYMS | PDE_SF(PERIOD);
+	f->fields[PDE_SCRIPT_SW] = BASE | SYMS | PDE_SF(PERIOD) |
+				   PDE_SF(BPF_OUTPUT);
 	f->fields[PDE_SCRIPT_TRACEPOINT] = BASE | PDE_SF(TRACE);
 	f->fields[PDE_SCRIPT_HW_CACHE] = BASE | SYMS | PDE_SF(PERIOD);
 	f->fields[PDE_SCRIPT_RAW] = BASE | SYMS | PDE_SF(PERIOD) |
 				    PDE_SF(ADDR) | PDE_SF(WEIGHT);
 	f->fields[PDE_SCRIPT_BREAKPOINT] = BASE | SYMS | PDE_SF(PERIOD);
-	f->fields[PDE_SCRIPT_SYNTH] = BASE | SYMS;
+	f->fields[PDE_SCRIPT_SYNTH] = BASE | SYMS | PDE_SF(SYNTH);
 	f->fields[PDE_SCRIPT_OTHER] = BASE | SYMS | PDE_SF(PERIOD);
 }
 
@@ -91,7 +97,7 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 	const char *colon = strchr(arg, ':'), *p = arg;
 	int type = -1;
 	uint64_t set = 0, add = 0, del = 0;
-	bool change = false, bare = false;
+	bool change = false, bare = false, reset;
 
 	if (colon) {
 		for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]);
@@ -109,6 +115,10 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		}
 		p = colon + 1;
 	}
+	/* perf 6.1 keeps the defaults of a list with a '+' or '-'
+	 * anywhere ("Don't override defaults for +-"), the one of
+	 * "bpf-output" too: its bare fields are then added to them */
+	reset = !strpbrk(p, "+-");
 	while (*p) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -160,9 +170,14 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 		if (change) {
 			f->fields[t] = (f->fields[t] | (add & keep)) & ~del;
 			f->user[t] = (f->user[t] | (add & keep)) & ~del;
+			/* perf's parse_output_fields() marks the type set
+			 * by a +field or -field valid for it too, but for
+			 * flags (a switch of its own there) */
+			if ((add | del) & keep & ~PDE_SF(FLAGS))
+				f->user_set[t] = true;
 		} else {
-			f->fields[t] = set & keep;
-			f->user[t] = set & keep;
+			f->fields[t] = (reset ? 0 : f->fields[t]) | (set & keep);
+			f->user[t] = (reset ? 0 : f->user[t]) | (set & keep);
 			f->user_set[t] = true;
 		}
 	}
@@ -379,18 +394,31 @@ const struct pda_frame *pde_script_srcline_frame(const struct pda_frame *fr,
 	return &fr[i];
 }
 
+/* The function holding a sample's ip: the outermost frame of its
+ * inlined ones. */
+static const struct pda_frame *leaf_frame(const struct pda_frame *fr,
+					  size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!(fr[i].flags & PDA_FRAME_INLINED))
+			return &fr[i];
+	return NULL;
+}
+
+void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
+			     size_t nr)
+{
+	add_srcline(b, leaf_frame(fr, nr), nr ? &fr[0] : NULL);
+}
+
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
-		/* the sample's own ip, and the function holding it (the
-		 * outermost frame of its inlined ones) */
-		const struct pda_frame *leaf = NULL;
+		/* the sample's own ip, and the function holding it */
+		const struct pda_frame *leaf = leaf_frame(fr, nr);
 
-		for (size_t i = 0; i < nr && !leaf; i++)
-			if (!(fr[i].flags & PDA_FRAME_INLINED))
-				leaf = &fr[i];
 		pdc_strbuf_add(b, " ", 1);
 		if (fields & PDE_SF(IP))
 			add_hex(b, ip, 16);
@@ -706,10 +734,218 @@ static int add_addr_sym(struct pde_script *w, const struct pde_script_line *l)
 	return rc;
 }
 
+/* ---- synth and bpf-output: raw data perf script decodes itself ---- */
+
+/* perf's own isprint() (tools/lib/ctype.c, the kernel's Latin-1
+ * table): 0x20..0x7e and 0xa0..0xff */
+static bool perf_isprint(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c >= 0xa0;
+}
+
+static void add_fmt(struct pdc_strbuf *b, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_fmt(struct pdc_strbuf *b, const char *f, ...)
+{
+	char tmp[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(tmp, sizeof(tmp), f, ap);
+	va_end(ap);
+	if (n > 0)
+		pdc_strbuf_add(b, tmp, (size_t)n < sizeof(tmp)
+					       ? (size_t)n
+					       : sizeof(tmp) - 1);
+}
+
+/* perf_sample__fprintf_synth_ptwrite()'s payload as text: printable
+ * ASCII up to NULs and NULs after, else "" */
+static void ptw_text(uint64_t v, char str[9])
+{
+	unsigned i = 0;
+
+	str[0] = '\0';
+	for (; i < 8 && (v >> (8 * i) & 0xff); i++) {
+		const unsigned char c = (unsigned char)(v >> (8 * i));
+
+		if (c >= 0x7f || !perf_isprint(c))
+			return;
+	}
+	if (i < 8 && v >> (8 * i))
+		return;
+	for (unsigned k = 0; k < i; k++)
+		str[k] = (char)(v >> (8 * k));
+	str[i] = '\0';
+}
+
+/*
+ * A PERF_TYPE_SYNTH sample's synth field, as perf 6.1's
+ * perf_sample__fprintf_synth() decodes the struct perf_synth_intel_*
+ * of its config from the raw data (which is the struct from its second
+ * u32 on): nothing when the raw data is shorter than the struct, else
+ * the text padded to 34 columns.
+ */
+static void add_synth(struct pdc_strbuf *b, const struct pd_sample *s)
+{
+	/* the structs' sizes less their u32 padding, by config */
+	static const unsigned char need[] = {12, 12, 12, 4, 12, 12, 12, 4, 12};
+	static const char *const cfe[32] = {
+		NULL, "INTR", "IRET", "SMI", "RSM", "SIPI", "INIT", "VMENTRY",
+		"VMEXIT", "VMEXIT_INTR", "SHUTDOWN",
+	}; /* perf 6.1's: no UINTR, UIRET (12, 13) yet */
+	static const char *const evd[64] = {"PFA", "VMXQ", "VMXR"};
+	const unsigned char *r = s->raw.data;
+	const uint64_t cfg = s->evsel->attr.config;
+	const size_t start = b->len;
+	uint32_t w;
+	uint64_t v;
+
+	if (cfg >= sizeof(need) || !r || s->raw.size < need[cfg])
+		return;
+	w = pd_load_u32(r, s->swap);
+	v = s->raw.size >= 12 ? pd_load_u64(r + 4, s->swap) : 0;
+	switch (cfg) {
+	case 0: { /* ptwrite: flags (ip), payload */
+		char str[9];
+
+		ptw_text(v, str);
+		add_fmt(b, " IP: %u payload: %#" PRIx64 " %s ", w & 1, v, str);
+		break;
+	}
+	case 1: /* mwait: hints, extensions */
+		add_fmt(b, " hints: %#x extensions: %#x ", (unsigned)(v & 0xff),
+			(unsigned)(v >> 32 & 3));
+		break;
+	case 2: /* pwre */
+		add_fmt(b, " hw: %u cstate: %u sub-cstate: %u ",
+			(unsigned)(v >> 7 & 1), (unsigned)(v >> 12 & 15),
+			(unsigned)(v >> 8 & 15));
+		break;
+	case 3: /* exstop */
+		add_fmt(b, " IP: %u ", w & 1);
+		break;
+	case 4: /* pwrx */
+		add_fmt(b, " deepest cstate: %u last cstate: %u wake reason: "
+			   "%#x ",
+			(unsigned)(v & 15), (unsigned)(v >> 4 & 15),
+			(unsigned)(v >> 8 & 15));
+		break;
+	case 5: { /* cbr: cbr, max_nonturbo; freq */
+		const unsigned cbr = w & 0xff, max = w >> 16 & 0xff;
+		const uint32_t freq = pd_load_u32(r + 4, s->swap);
+
+		add_fmt(b, " cbr: %2u freq: %4u MHz ", cbr,
+			(unsigned)(((uint64_t)freq + 500) / 1000));
+		if (max)
+			add_fmt(b, "(%3u%%) ", (5 + (1000 * cbr) / max) / 10);
+		break;
+	}
+	case 6: /* psb */
+		add_fmt(b, " psb offs: %#" PRIx64, v);
+		break;
+	case 7: { /* evt: cfe type, ip, vector, evd_cnt; the evds */
+		const unsigned type = w & 31, nr = w >> 16;
+
+		if (cfe[type])
+			add_fmt(b, " cfe: %s IP: %d vector: %u", cfe[type],
+				(int)(w >> 7 & 1), (unsigned)(w >> 8 & 0xff));
+		else
+			add_fmt(b, " cfe: %u IP: %d vector: %u", type,
+				(int)(w >> 7 & 1), (unsigned)(w >> 8 & 0xff));
+		/* perf reads evd_cnt entries whatever the size: those the
+		 * raw data holds */
+		for (unsigned i = 0; i < nr && 4 + 16 * (size_t)i + 16 <=
+						     s->raw.size;
+		     i++) {
+			const unsigned char *e = r + 4 + 16 * (size_t)i;
+			const unsigned et = e[0] & 0x3f;
+			const uint64_t pl = pd_load_u64(e + 8, s->swap);
+
+			if (evd[et])
+				add_fmt(b, " %s: %#" PRIx64, evd[et], pl);
+			else
+				add_fmt(b, " EVD_%u: %#" PRIx64, et, pl);
+		}
+		break;
+	}
+	default: /* 8, iflag_chg: iflag, via_branch */
+		add_fmt(b, " IFLAG: %d->%d %s branch", !(w & 1), (int)(w & 1),
+			w & 2 ? "via" : "non");
+		break;
+	}
+	/* perf_sample__fprintf_pt_spacing() */
+	while (b->len - start > 0 && b->len - start < 34)
+		pdc_strbuf_add(b, " ", 1);
+}
+
+/*
+ * A BPF output sample's raw data as perf 6.1's
+ * perf_sample__fprintf_bpf_output() dumps it (binary__fprintf(), 8
+ * bytes a line): "\n", then "%17s" of "BPF output:" (blank on later
+ * lines), " %04x:", " %02x" a byte, the line padded, two blanks, the
+ * bytes as characters ('.' for the unprintable), "\n"; then
+ * "BPF string:" and the text when it is text ended by NULs.
+ */
+static void add_bpf_output(struct pdc_strbuf *b, const struct pd_sample *s)
+{
+	const unsigned char *r = s->raw.data;
+	const size_t n = r ? s->raw.size : 0;
+	bool hit_nul = false, printable = true;
+
+	pdc_strbuf_add(b, "\n", 1);
+	for (size_t i = 0; i < n; i += 8) {
+		const size_t end = i + 8 < n ? i + 8 : n;
+
+		add_fmt(b, "%17s %04x:", i ? "" : "BPF output:", (unsigned)i);
+		for (size_t j = i; j < i + 8; j++) {
+			if (j < end)
+				add_fmt(b, " %02x", r[j]);
+			else
+				pdc_strbuf_add(b, "   ", 3);
+		}
+		pdc_strbuf_add(b, "  ", 2);
+		for (size_t j = i; j < end; j++) {
+			const unsigned char c = r[j];
+
+			if (hit_nul && c)
+				printable = false;
+			if (!perf_isprint(c)) {
+				pdc_strbuf_add(b, ".", 1);
+				if (!printable)
+					continue;
+				if (c == 0)
+					hit_nul = true;
+				else
+					printable = false;
+			} else {
+				pdc_strbuf_add(b, (const char *)&c, 1);
+			}
+		}
+		for (size_t j = end; j < i + 8; j++)
+			pdc_strbuf_add(b, " ", 1);
+		pdc_strbuf_add(b, "\n", 1);
+	}
+	if (printable && hit_nul) {
+		/* perf's "%s" of the bytes: up to the first NUL */
+		pdc_strbuf_add(b, "      BPF string: \"", 19);
+		pdc_strbuf_add(b, (const char *)r, strnlen((const char *)r, n));
+		pdc_strbuf_add(b, "\"\n", 2);
+	}
+}
+
+/* What perf_sample__fprintf_bts() prints of the fields begin prints:
+ * those up to flags, and the ip's fields */
+#define BTS_BEGIN                                                          \
+	(PDE_SF(COMM) | PDE_SF(TID) | PDE_SF(PID) | PDE_SF(CPU) |           \
+	 PDE_SF(MISC) | PDE_SF(TOD) | PDE_SF(TIME) | PDE_SF(PERIOD) |       \
+	 PDE_SF(EVENT) | PDE_SF(FLAGS) | SYMS | PDE_SF(SRCLINE))
+
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
-	const uint64_t f = l->fields;
+	const uint64_t f = l->bts ? l->fields & BTS_BEGIN : l->fields;
 	char *p;
 	int rc;
 
@@ -814,6 +1050,22 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		p = w->buf + w->len;
 		memcpy(p, l->trace, l->trace_len);
 		p += l->trace_len;
+	}
+	if ((f & PDE_SF(SYNTH)) &&
+	    s->evsel->attr.type == PERF_TYPE_SYNTH) {
+		char small[256];
+		struct pdc_strbuf b;
+
+		w->len = (size_t)(p - w->buf);
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		add_synth(&b, s);
+		rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+		pdc_strbuf_release(&b);
+		if (rc == 0)
+			rc = room(w, LINE_MAX_HEAD);
+		if (rc < 0)
+			return rc;
+		p = w->buf + w->len;
 	}
 	if (f & PDE_SF(ADDR))
 		p += put_hex(p, s->addr, 16);
@@ -1250,20 +1502,60 @@ static int add_page_size(struct pde_script *w, uint64_t size)
 	return pde_script_raw(w, tmp, n);
 }
 
+/* perf_sample__fprintf_bts()'s branch target: " => ", the addr as
+ * perf_sample__fprintf_addr() prints it (with its symbol and DSO), the
+ * ip's deferred srcline */
+static int add_bts_to(struct pde_script *w, const struct pde_script_line *l)
+{
+	int rc = room(w, 4 + 16);
+
+	if (rc < 0)
+		return rc;
+	memcpy(w->buf + w->len, " => ", 4);
+	w->len += 4;
+	w->len += put_hex(w->buf + w->len, l->sample->addr, 16);
+	if (l->fields & (PDE_SF(SYM) | PDE_SF(DSO))) {
+		rc = add_addr_sym(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (l->bts_srcline)
+		rc = pde_script_raw(w, l->bts_srcline, l->bts_srcline_len);
+	return rc;
+}
+
 int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 {
 	const struct pd_sample *s = l->sample;
 	int rc;
 
-	if ((l->fields & PDE_SF(IREGS)) &&
+	if (l->bts && l->bts_to) {
+		rc = add_bts_to(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if (!l->bts && (l->fields & PDE_SF(IREGS)) &&
 	    (rc = add_regs(w, &s->regs_intr)) < 0)
 		return rc;
-	if ((l->fields & PDE_SF(UREGS)) &&
+	if (!l->bts && (l->fields & PDE_SF(UREGS)) &&
 	    (rc = add_regs(w, &s->regs_user)) < 0)
 		return rc;
-	if (l->fields &
-	    (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM) | PDE_SF(BRSTACKOFF))) {
+	if (!l->bts && (l->fields & (PDE_SF(BRSTACK) | PDE_SF(BRSTACKSYM) |
+				     PDE_SF(BRSTACKOFF)))) {
 		rc = add_brstack(w, l);
+		if (rc < 0)
+			return rc;
+	}
+	if ((l->fields & PDE_SF(BPF_OUTPUT)) && !l->bts &&
+	    s->evsel->attr.type == 1 /* PERF_TYPE_SOFTWARE */ &&
+	    s->evsel->attr.config == 10 /* PERF_COUNT_SW_BPF_OUTPUT */) {
+		char small[1024];
+		struct pdc_strbuf b;
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		add_bpf_output(&b, s);
+		rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);
+		pdc_strbuf_release(&b);
 		if (rc < 0)
 			return rc;
 	}
@@ -1296,6 +1588,8 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+	if (l->bts)
+		goto newline;
 	if (l->fields & PDE_SF(PHYS_ADDR)) {
 		if ((rc = room(w, 16)) < 0)
 			return rc;
@@ -1311,6 +1605,7 @@ int pde_script_end(struct pde_script *w, const struct pde_script_line *l)
 		if (rc < 0)
 			return rc;
 	}
+newline:
 	rc = room(w, 1);
 	if (rc < 0)
 		return rc;

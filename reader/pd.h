@@ -455,7 +455,9 @@ struct pd_tp_syms {
  * libtraceevent evaluates the print fmt on the raw bytes: field
  * references, integer arithmetic, ?:, casts, __print_flags,
  * __print_symbolic, __get_str and the conversions %d %i %u %x %X %o %c
- * %s %p with flags, width, precision and length; %ps and %pS (function
+ * %s %p with flags, width, precision and length; %s of a pointer-sized
+ * field (the printk format at its address, else the address in hex);
+ * %ps and %pS (function
  * names, %pS with +0xoff) through syms (NULL, or no function there:
  * the address as 0x%llx).  A print fmt that uses anything else (or a field the raw
  * bytes do not hold) prints as libtraceevent prints an event it failed

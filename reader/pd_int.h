@@ -192,6 +192,9 @@ int pd_file_name_tracepoints(struct pd_file *f);
 
 /* pd_tracing.c: the recorder's sizeof(long), for pd_tpprint.c's %ld */
 uint8_t pd_tracing_long_size(const struct pd_tracing *t);
+/* pd_tracing.c: the printk format at addr (the kernel's string a const
+ * char * field points to), or NULL */
+const char *pd_tracing_printk(const struct pd_tracing *t, uint64_t addr);
 
 /* pd_decomp.c: a zstd DStream allocating through m, its window at most
  * PD_ZSTD_WINDOW_MAX; NULL on NOMEM */

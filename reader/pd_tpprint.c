@@ -29,6 +29,9 @@ struct tp_val {
 	uint64_t i;
 	const char *s;
 	size_t len;
+	/* the pointer-sized field the value is, unchanged but by casts:
+	 * libtraceevent's %s of it prints the printk format it points to */
+	const struct pd_tp_field *ptr;
 };
 
 struct tp_eval {
@@ -262,6 +265,8 @@ static bool rec_field(struct tp_eval *e, struct tp_val *v)
 	if (fl->flags & PD_TP_F_ARRAY)
 		return fail(e);
 	*v = (struct tp_val){0};
+	if (fl->size == pd_tracing_long_size(e->t))
+		v->ptr = fl;
 	return field_num(e, fl, &v->i);
 }
 
@@ -291,8 +296,8 @@ static bool scratch_add(struct tp_eval *e, const char *s, size_t n)
  * A value of a __print_flags/__print_symbolic table.  A name there is
  * looked up in libtraceevent's eval_flag() table (the softirq and
  * hrtimer restart names the kernel leaves unconverted); any other name
- * (HRTIMER_MODE_ABS, I_DIRTY_SYNC) is *never: as perf 6.1 prints them,
- * a flag of value 0 and a symbol matching no value.
+ * (HRTIMER_MODE_ABS, I_DIRTY_SYNC) is *never, which eval_flag() makes
+ * -1 (print_table()).
  */
 static bool table_value(struct tp_eval *e, uint64_t *v, bool *never)
 {
@@ -326,6 +331,26 @@ static bool table_value(struct tp_eval *e, uint64_t *v, bool *never)
 }
 
 /*
+ * A table entry's name: a string literal, or another expression (the
+ * "{ 0, ((void *)0) }" ending gfp_flags' table) as libtraceevent's
+ * arg_eval() gives it, the value in decimal, written in num.
+ */
+static bool table_name(struct tp_eval *e, struct tp_val *v, char *num,
+		       size_t size)
+{
+	int n;
+
+	skip_ws(e);
+	if (e->p < e->end && *e->p == '"')
+		return string_lit(e, v);
+	if (!num_expr(e, &v->i))
+		return false;
+	n = snprintf(num, size, "%lld", (long long)v->i);
+	*v = (struct tp_val){.is_str = true, .s = num, .len = (size_t)n};
+	return true;
+}
+
+/*
  * __print_flags(val, delim, { v, "s" }, ...) and __print_symbolic(val,
  * { v, "s" }, ...) as print_str_arg() prints them: the names of the set
  * flags joined by delim and what is left as 0x%llx; the symbol equal to
@@ -337,7 +362,7 @@ static bool print_table(struct tp_eval *e, bool flags, struct tp_val *v)
 	struct tp_val delim = {.s = "", .len = 0}, name;
 	uint64_t val, fval = 0;
 	bool printed = false, done = false;
-	char hex[24];
+	char hex[24], num[24];
 
 	if (!num_expr(e, &val))
 		return false;
@@ -347,14 +372,14 @@ static bool print_table(struct tp_eval *e, bool flags, struct tp_val *v)
 		bool never = false;
 
 		if (!take(e, "{") || !table_value(e, &fval, &never) ||
-		    !take(e, ",") || !string_lit(e, &name) || !take(e, "}"))
+		    !take(e, ",") || !table_name(e, &name, num, sizeof(num)) ||
+		    !take(e, "}"))
 			return fail(e);
-		/* perf 6.1 prints an unknown name's flag as 0 and its
-		 * symbol as matching nothing */
-		if (never && flags)
-			fval = 0;
-		else if (never)
-			continue;
+		/* eval_flag() makes an unknown name -1: a flag printed
+		 * when nothing is left of val, as the value < 0 is, and
+		 * a value of 0 is no flag (print_str_arg()) */
+		if (never)
+			fval = UINT64_MAX;
 		if (done)
 			continue;
 		if (!flags) {
@@ -365,11 +390,11 @@ static bool print_table(struct tp_eval *e, bool flags, struct tp_val *v)
 			}
 			continue;
 		}
-		if (!val && fval == 0) {
+		if (!val && (int64_t)fval < 0) {
 			if (!scratch_add(e, name.s, name.len))
 				return false;
 			done = true;
-		} else if (fval && (val & fval) == fval) {
+		} else if ((int64_t)fval > 0 && (val & fval) == fval) {
 			if ((printed && !scratch_add(e, delim.s, delim.len)) ||
 			    !scratch_add(e, name.s, name.len))
 				return false;
@@ -431,7 +456,8 @@ static bool cast(struct tp_eval *e, unsigned *bytes, bool *is_signed)
 			return false;
 		}
 	}
-	if (q >= e->end || !word)
+	/* "(unsigned)" alone is a type: unsigned int */
+	if (q >= e->end || (!word && !is_unsigned))
 		return false;
 	{
 		/* a type only when an operand follows: "(x) + 1" is none */
@@ -442,7 +468,7 @@ static bool cast(struct tp_eval *e, unsigned *bytes, bool *is_signed)
 		if (nx >= e->end ||
 		    !(isalnum((unsigned char)*nx) || strchr("_(!~-", *nx)))
 			return false;
-		if (wlen == 3 && memcmp(word, "REC", 3) == 0)
+		if (word && wlen == 3 && memcmp(word, "REC", 3) == 0)
 			return false;
 	}
 	*bytes = 0;
@@ -573,6 +599,7 @@ static bool unary(struct tp_eval *e, struct tp_val *v)
 		if (!unary(e, v) || v->is_str)
 			return fail(e);
 		e->depth--;
+		v->ptr = NULL;
 		v->i = op == '!' ? !v->i
 		       : op == '~' ? ~v->i
 		       : op == '-' ? (uint64_t)0 - v->i
@@ -638,6 +665,7 @@ static bool binary(struct tp_eval *e, size_t level, struct tp_val *v)
 		if (!binary(e, level + 1, &r) || v->is_str || r.is_str)
 			return fail(e);
 		v->i = apply(op, v->i, r.i, &bad);
+		v->ptr = NULL;
 		if (bad)
 			return fail(e);
 	}
@@ -715,6 +743,22 @@ static bool convert(struct tp_eval *e, struct tp_out *o, const char *spec,
 	}
 	if (width > 256 || width < -256 || prec > 256)
 		return fail(e);
+	if (conv == 's' && !v->is_str && v->ptr) {
+		/* a pointer field: the kernel string (printk format) at
+		 * its address, else the address in hex, width ignored (as
+		 * print_str_arg() prints a TEP_PRINT_FIELD) */
+		uint64_t addr;
+		const char *str;
+
+		if (!field_num(e, v->ptr, &addr))
+			return false;
+		str = pd_tracing_printk(e->t, addr);
+		if (str)
+			out_add(o, str, strlen(str));
+		else
+			out_printf(o, "%llx", (unsigned long long)addr);
+		return true;
+	}
 	if (conv == 's') {
 		if (!v->is_str)
 			return fail(e);

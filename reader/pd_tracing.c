@@ -14,9 +14,12 @@
  *	printk formats; (0.6) u64 size and saved cmdlines.
  *
  * Numbers are in the byte order big_endian says, which is the recording
- * host's, as the raw sample bytes are.  Only the formats are kept: each
- * event's name, ID and fields (name, offset, size, signedness), from the
- * lines "ID: N" and "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;".
+ * host's, as the raw sample bytes are.  Kept: each event's name, ID and
+ * fields (name, offset, size, signedness), from the lines "ID: N" and
+ * "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;", and the printk
+ * formats (/proc's printk_formats: "0xADDR : \"text\"" a line), the
+ * strings a tracepoint's const char * field may point to (rcu's
+ * "Start context switch"), which libtraceevent prints for a %s of it.
  */
 #include "pd_int.h"
 #include "pdc_alloc.h"
@@ -31,6 +34,14 @@
 #define MAX_FORMATS (1u << 16)
 #define MAX_FIELDS 256
 
+#define MAX_PRINTK (1u << 20)
+
+/* A printk format: the kernel's string at addr. */
+struct tp_printk {
+	uint64_t addr;
+	const char *s;
+};
+
 struct pd_tracing {
 	struct pd_alloc mem;
 	struct pdc_arena ar;	/* names and each format's fields */
@@ -40,6 +51,8 @@ struct pd_tracing {
 	size_t nr_fmts, alloc_fmts;
 	struct pd_tp_field *tmp; /* the fields of the format being read */
 	size_t alloc_tmp;
+	struct tp_printk *printk; /* sorted by address */
+	size_t nr_printk, alloc_printk;
 };
 
 static void tr_err(char *buf, size_t size, const struct pdc_cur *c,
@@ -239,6 +252,71 @@ static int parse_files(struct pd_tracing *t, struct pdc_cur *c,
 	return 0;
 }
 
+/*
+ * One printk_formats line, as perf's parse_ftrace_printk() and
+ * tep_register_print_string() take it: the address in hex before the
+ * first ':', the text one character after it, its quotes and a trailing
+ * "\n" (written as the two characters) dropped, other escapes kept.
+ */
+static int printk_line(struct pd_tracing *t, const char *p, const char *end)
+{
+	const char *colon = memchr(p, ':', (size_t)(end - p));
+	const char *s, *e = end;
+	char num[24];
+	size_t n;
+
+	if (!colon || colon == p || end - colon < 2)
+		return 0;
+	n = (size_t)(colon - p) < sizeof(num) - 1 ? (size_t)(colon - p)
+						  : sizeof(num) - 1;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	s = colon + 2;
+	if (s < e && *s == '"')
+		s++;
+	if (e > s && e[-1] == '"') {
+		e--;
+		if (e - s >= 2 && e[-2] == '\\' && e[-1] == 'n')
+			e -= 2;
+	}
+	if (PDC_GROW(&t->mem, t->printk, t->alloc_printk, t->nr_printk + 1,
+		     MAX_PRINTK) < 0)
+		return PD_ERR_NOMEM;
+	t->printk[t->nr_printk].addr = strtoull(num, NULL, 16);
+	t->printk[t->nr_printk].s =
+		pdc_arena_strndup(&t->ar, &t->mem, s, (size_t)(e - s));
+	if (!t->printk[t->nr_printk].s)
+		return PD_ERR_NOMEM;
+	t->nr_printk++;
+	return 0;
+}
+
+static int printk_cmp(const void *a, const void *b)
+{
+	const struct tp_printk *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int parse_printk(struct pd_tracing *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *le = eol ? eol : end;
+		int rc;
+
+		if (le > p && (rc = printk_line(t, p, le)) < 0)
+			return rc;
+		p = eol ? eol + 1 : end;
+	}
+	if (t->nr_printk)
+		qsort(t->printk, t->nr_printk, sizeof(*t->printk),
+		      printk_cmp);
+	return 0;
+}
+
 static int parse(struct pd_tracing *t, struct pdc_cur *c, char *errbuf,
 		 size_t errsize)
 {
@@ -305,8 +383,23 @@ static int parse(struct pd_tracing *t, struct pdc_cur *c, char *errbuf,
 		if ((rc = parse_files(t, c, system, nr_ev, errbuf, errsize)) < 0)
 			return rc;
 	}
-	/* kallsyms, printk formats and saved cmdlines follow: not kept */
-	return 0;
+	/* kallsyms (perf writes none: its symbols come from the kernel
+	 * map), then the printk formats; saved cmdlines are not kept */
+	if (!pdc_cur_u32(c, &nr) || !pdc_cur_skip(c, nr)) {
+		tr_err(errbuf, errsize, c, "kallsyms run past the section");
+		return PD_ERR_FORMAT;
+	}
+	{
+		const unsigned char *text;
+		uint32_t n;
+
+		if (!pdc_cur_u32(c, &n) || !pdc_cur_take(c, n, &text)) {
+			tr_err(errbuf, errsize, c,
+			       "printk formats run past the section");
+			return PD_ERR_FORMAT;
+		}
+		return parse_printk(t, (const char *)text, n);
+	}
 }
 
 int pd_tracing_parse(const void *data, size_t size,
@@ -343,6 +436,7 @@ void pd_tracing_free(struct pd_tracing *t)
 	pdc_arena_release(&t->ar, &t->mem);
 	pdc_free(&t->mem, t->tmp);
 	pdc_free(&t->mem, t->fmts);
+	pdc_free(&t->mem, t->printk);
 	pdc_free(&t->mem, t);
 }
 
@@ -358,6 +452,23 @@ const struct pd_tp_format *pd_tracing_format(const struct pd_tracing *t,
 uint8_t pd_tracing_long_size(const struct pd_tracing *t)
 {
 	return t->long_size;
+}
+
+const char *pd_tracing_printk(const struct pd_tracing *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t ? t->nr_printk : 0;
+
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+
+		if (t->printk[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (t ? t->nr_printk : 0) && t->printk[lo].addr == addr
+		       ? t->printk[lo].s
+		       : NULL;
 }
 
 const struct pd_tp_field *pd_tp_field(const struct pd_tp_format *fmt,

@@ -301,6 +301,20 @@ enum names; pdtool script prints them as perf 6.1 does \
 	"$R -e sched:sched_switch,sched:sched_wakeup,sched:sched_waking,sched:sched_wakeup_new,sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit,sched:sched_migrate_task,sched:sched_stat_runtime -e 'irq:*' -e 'timer:*' -e 'workqueue:*' -e 'raw_syscalls:*' -e 'signal:*' -o sched/tpmix.perf.data -- bin/offcpu 100"
 fi
 
+# needs tracefs mounted, as sched/offcpusw
+name_wanted=sched/tpkmem; if want "$@"; then
+record sched/tpkmem offcpu "The offcpu workload (testdata/offcpu.md) \
+recorded with every kmem and percpu tracepoint, rcu:rcu_utilization, \
+task's and a few syscalls' enter/exit events, and no other event.  Their \
+print fmts hold what tpmix's do not: gfp_flags' __print_flags table \
+(casts of gfp_t, a \"{ 0, ((void *)0) }\" ending), %s of a const char * \
+field that points to a kernel string (rcu_utilization's \"Start context \
+switch\": the tracing data's printk formats name it), %pS call sites and \
+a pointer computed from a field (mm_page_alloc's page); pdtool script \
+prints them as perf 6.1 does (tests/golden/script/testdata/sched/tpkmem.*)." \
+	"$R -e 'kmem:*' -e 'percpu:*' -e rcu:rcu_utilization -e 'task:*' -e syscalls:sys_enter_openat,syscalls:sys_exit_openat,syscalls:sys_enter_read,syscalls:sys_exit_read,syscalls:sys_enter_mmap,syscalls:sys_exit_mmap,syscalls:sys_enter_clone3,syscalls:sys_exit_clone3,syscalls:sys_enter_execve -o sched/tpkmem.perf.data -- bin/offcpu 100"
+fi
+
 # system-wide: the host's other tasks are in it too (their comms and maps)
 name_wanted=sched/sysw; if want "$@"; then
 record sched/sysw phases "The phases workload (serial, 2 threads, 4 \

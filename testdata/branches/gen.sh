@@ -31,6 +31,8 @@ for layout in intel intel-type intel-hwidx intel-nocyc zen4 brs; do
 	gen "demo-$layout" ../demo.perf.data ../bin/demo \
 		/work/main/testdata/bin/demo "$layout"
 done
+# Intel BTS: one branch a sample, no branch stack (branches:u -c 1)
+gen demo-bts ../demo.perf.data ../bin/demo /work/main/testdata/bin/demo bts
 for layout in brbe brbe-notype; do
 	gen "loop-$layout" ../loop-aarch64.perf.data ../bin/loop-aarch64 \
 		/opt/pdtool/loop-aarch64 "$layout"

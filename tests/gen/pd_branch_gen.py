@@ -40,6 +40,12 @@ those.  LAYOUT says what the hardware records:
                privilege (user), cycles
   brbe-notype  the same without TYPE_SAVE (types are then decoded from
                the aarch64 instructions)
+  bts          Intel BTS (`perf record -e branches:u -c 1`): no branch
+               stack; the event becomes the hardware branch-instructions
+               event, user only, period 1, sampling ADDR and no callchain,
+               and each sample in BINARY one taken branch, ip its `from`
+               and addr its `to` (the newest entry of the stack above);
+               the other samples are dropped
 
 --truth FILE writes the ground truth as JSON: the layout, the sites
 (address, symbol+offset, mnemonic, perf's branch type, mispredict
@@ -97,7 +103,13 @@ LAYOUTS = {
              True, False, True, 32),
     "brbe-notype": (BR_ANY | BR_USER | BR_PRIV_SAVE, True, True, False,
                     False, True, 32),
+    "bts": (0, False, False, False, False, False, 1),
 }
+# bts: perf's "branches:u" (PERF_TYPE_HARDWARE, BRANCH_INSTRUCTIONS)
+HW_BRANCH_INSTRUCTIONS = 4
+ATTR_FREQ, ATTR_EXCLUDE_KERNEL, ATTR_EXCLUDE_HV = 1 << 10, 1 << 5, 1 << 6
+BTS_NAME = b"branches:u"
+
 
 
 class Insn:
@@ -379,6 +391,45 @@ def split_sample(cap, ai, body):
     return ip, pid, pos
 
 
+def bts_body(cap, ai, body, frm, to):
+    """A sample's body as BTS writes it: ip frm, ADDR to after TIME,
+    period 1, no callchain."""
+    st = cap.sample_type(ai)
+    if st & (SAMPLE_READ | SAMPLE_RAW | SAMPLE_ADDR):
+        raise SystemExit("pd_branch_gen.py: bts: the capture samples "
+                         "READ, RAW or ADDR")
+    words, pos = [], 0
+    for bit in (SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME,
+                SAMPLE_ADDR, SAMPLE_ID, SAMPLE_STREAM_ID, SAMPLE_CPU,
+                SAMPLE_PERIOD):
+        if bit == SAMPLE_ADDR:
+            words.append(to)
+            continue
+        if not st & bit:
+            continue
+        w = struct.unpack_from("<Q", body, pos)[0]
+        pos += 8
+        words.append(frm if bit == SAMPLE_IP else
+                     1 if bit == SAMPLE_PERIOD else w)
+    if st & SAMPLE_CALLCHAIN:
+        nr = struct.unpack_from("<Q", body, pos)[0]
+        pos += 8 + 8 * nr
+    return struct.pack("<%dQ" % len(words), *words) + body[pos:]
+
+
+def bts_attr(buf, off):
+    """An attr made perf's branches:u with period 1, sampling ADDR
+    and no callchain."""
+    st, = struct.unpack_from("<Q", buf, off + 24)
+    flags, = struct.unpack_from("<Q", buf, off + 40)
+    struct.pack_into("<IIQQQ", buf, off, 0,
+                     struct.unpack_from("<I", buf, off + 4)[0],
+                     HW_BRANCH_INSTRUCTIONS, 1,
+                     (st | SAMPLE_ADDR) & ~SAMPLE_CALLCHAIN)
+    struct.pack_into("<Q", buf, off + 40, (flags & ~ATTR_FREQ) |
+                     ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_HV)
+
+
 def mmap_of(rtype, body):
     """(pid, start, len, pgoff, filename) of an MMAP or MMAP2."""
     pid, _, start, length, pgoff = struct.unpack_from("<IIQQQ", body, 0)
@@ -541,6 +592,22 @@ def main(argv):
             continue
         ai = sample_attr(cap, body)
         ip, pid, at = split_sample(cap, ai, body)
+        if a.layout == "bts":
+            va, bias = to_vaddr(pid, ip)
+            step = prog.step_back(va, rng) if va is not None else None
+            if step:
+                b, to = step
+                nbody = bts_body(cap, ai, body, b.addr + bias, to + bias)
+                out += struct.pack("<IHH", rtype, misc, len(nbody) + 8) + \
+                    nbody
+                site = sites.get(b.addr)
+                if not site:
+                    site = sites[b.addr] = Site(a.seed, b)
+                truth.add(site, to, False, 0)
+                truth.samples += 1
+                truth.stacked += 1
+            pos += size
+            continue
         for _ in range(a.repeat):
             entries = []
             va, bias = to_vaddr(pid, ip)
@@ -584,11 +651,14 @@ def main(argv):
     # growth, with HEADER_BRANCH_STACK (empty, as perf writes it)
     head = bytearray(raw[:cap.data_off])
     for off in cap.attrs:
+        if a.layout == "bts":
+            bts_attr(head, off)
+            continue
         st, = struct.unpack_from("<Q", head, off + 24)
         struct.pack_into("<Q", head, off + 24, st | SAMPLE_BRANCH_STACK)
         struct.pack_into("<Q", head, off + 72, bst)
     feats = cap.features()
-    bits = cap.feat_bits | 1 << FEAT_BRANCH_STACK
+    bits = cap.feat_bits | (1 << FEAT_BRANCH_STACK if bst else 0)
     table_len = 16 * bin(bits).count("1")
     old_table = 16 * len(feats)
     base = cap.data_off + len(out) + table_len
@@ -601,7 +671,9 @@ def main(argv):
         if bit in old:
             off, sz = old[bit]
             chunk = bytearray(raw[off:off + sz])
-            if bit == FEAT_EVENT_DESC:
+            if bit == FEAT_EVENT_DESC and a.layout == "bts":
+                chunk = bts_event_desc(chunk)
+            elif bit == FEAT_EVENT_DESC:
                 patch_event_desc(chunk, bst)
         else:
             chunk = bytearray()
@@ -632,6 +704,23 @@ def patch_event_desc(chunk, bst):
         nr_ids, = struct.unpack_from("<I", chunk, pos)
         slen, = struct.unpack_from("<I", chunk, pos + 4)
         pos += 8 + slen + 8 * nr_ids
+
+
+def bts_event_desc(chunk):
+    """HEADER_EVENT_DESC with the attrs made branches:u (bts_attr) and
+    named so."""
+    nr, attr_size = struct.unpack_from("<II", chunk, 0)
+    out, pos = bytearray(chunk[:8]), 8
+    name = BTS_NAME + b"\0" * (8 - len(BTS_NAME) % 8)
+    for _ in range(nr):
+        attr = bytearray(chunk[pos:pos + attr_size])
+        bts_attr(attr, 0)
+        pos += attr_size
+        nr_ids, slen = struct.unpack_from("<II", chunk, pos)
+        ids = chunk[pos + 8 + slen:pos + 8 + slen + 8 * nr_ids]
+        pos += 8 + slen + 8 * nr_ids
+        out += attr + struct.pack("<II", nr_ids, len(name)) + name + ids
+    return out
 
 
 if __name__ == "__main__":

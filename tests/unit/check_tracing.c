@@ -58,8 +58,10 @@ static void put_file(struct buf *b, const char *text)
 	put(b, text, strlen(text));
 }
 
-/* A section as perf 6.1 writes it, version 0.6, of one sched event. */
-static void section_of(struct buf *b, bool big, const char *event)
+/* A section as perf 6.1 writes it, version 0.6, of one sched event and
+ * the printk formats pk. */
+static void section_of(struct buf *b, bool big, const char *event,
+		       const char *pk)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -80,13 +82,14 @@ static void section_of(struct buf *b, bool big, const char *event)
 	put_num(b, 1, 4);
 	put_file(b, event);
 	put_num(b, 0, 4); /* kallsyms */
-	put_num(b, 0, 4); /* printk */
+	put_num(b, strlen(pk), 4);
+	put(b, pk, strlen(pk));
 	put_num(b, 0, 8); /* saved cmdlines */
 }
 
 static void section(struct buf *b, bool big)
 {
-	section_of(b, big, switch_fmt);
+	section_of(b, big, switch_fmt, "");
 }
 
 START_TEST(test_formats)
@@ -157,11 +160,38 @@ START_TEST(test_cut)
 }
 END_TEST
 
+/* A cut in the kallsyms or printk sections keeps every format and
+ * names the section. */
+START_TEST(test_cut_printk)
+{
+	static const char pk[] = "0x10 : \"ten\"\n";
+	struct buf b;
+
+	section_of(&b, false, switch_fmt, pk);
+	/* the sched format ends where kallsyms' u32 size starts: 8 bytes
+	 * of the cmdlines, sizeof(pk) - 1 of printk text and two sizes
+	 * before the end */
+	for (size_t n = b.n - 8 - (sizeof(pk) - 1) - 8; n < b.n - 8; n++) {
+		struct pd_tracing *t = NULL;
+		char err[128] = "";
+
+		ck_assert_int_eq(pd_tracing_parse(b.b, n, NULL, &t, err,
+						  sizeof(err)),
+				 PD_ERR_FORMAT);
+		ck_assert_msg(strstr(err, "kallsyms") || strstr(err, "printk"),
+			      "cut at %zu: '%s'", n, err);
+		ck_assert_ptr_nonnull(pd_tracing_format(t, 372));
+		pd_tracing_free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_nomem)
 {
 	struct buf b;
 
-	section(&b, false);
+	/* with printk formats: their array and strings allocated too */
+	section_of(&b, false, switch_fmt, "0x10 : \"ten\"\n0x8 : \"x\"\n");
 	for (unsigned long n = 1;; n++) {
 		struct failalloc fa;
 		struct pd_tracing *t = NULL;
@@ -224,9 +254,9 @@ static const struct pd_tp_syms test_syms = {.fn = test_sym};
 
 /* The text of print fmt pf on a sample of comm "bash", pid -2, the
  * given state, name "hello" (a __data_loc string), small -1, ptr
- * 0xffff8880; raw_size bytes of it. */
-static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
-			char *out, size_t size)
+ * 0xffff8880; raw_size bytes of it; pk the section's printk formats. */
+static size_t print_pk(const char *pf, const char *pk, uint64_t state,
+		       size_t raw_size, char *out, size_t size)
 {
 	static char text[4096];
 	struct buf b;
@@ -235,7 +265,7 @@ static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
 	size_t n;
 
 	snprintf(text, sizeof(text), PRINT_FIELDS "print fmt: %s\n", pf);
-	section_of(&b, false, text);
+	section_of(&b, false, text, pk);
 	ck_assert_int_eq(pd_tracing_parse(b.b, b.n, NULL, &t, NULL, 0), 0);
 	memcpy(raw + 8, "bash", 4);
 	for (unsigned i = 0; i < 4; i++)
@@ -255,6 +285,12 @@ static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
 	ck_assert_uint_eq(n < size ? n : size - 1, strlen(out));
 	pd_tracing_free(t);
 	return n;
+}
+
+static size_t print_one(const char *pf, uint64_t state, size_t raw_size,
+			char *out, size_t size)
+{
+	return print_pk(pf, "", state, raw_size, out, size);
 }
 
 static void check_print(const char *pf, uint64_t state, const char *want)
@@ -316,8 +352,16 @@ START_TEST(test_print)
 		    "0x9");
 	check_print("\"%s\", __print_flags(REC->state, \"|\", { 0, \"NONE\" }, "
 		    "{ 1, \"A\" }, { 4, \"C\" })", 0x13, "A|0x12");
+	/* a value of 0 is no flag (perf 6.1's print_str_arg() wants one
+	 * above 0), nor is the gfp_flags table's "{ 0, ((void *)0) }" */
 	check_print("\"%s\", __print_flags(REC->state, \"|\", { 0, \"NONE\" }, "
-		    "{ 1, \"A\" })", 0, "NONE");
+		    "{ 1, \"A\" })", 0, "");
+	check_print("\"%s\", __print_flags(REC->state, \"|\", { ( unsigned "
+		    "long)(( gfp_t)((((1UL))) << (1))), \"A\" }, { 0, ((void "
+		    "*)0) } )", 2, "A");
+	/* "(unsigned)" casts to unsigned int */
+	check_print("\"%u %u\", (unsigned) REC->pid, (unsigned)REC->state", 7,
+		    "4294967294 7");
 	/* unconverted enum names: a flag 0, a symbol matching nothing */
 	check_print("\"%s %s\", __print_flags(REC->state, \"|\", { I_A, \"A\" }, "
 		    "{ 2, \"B\" }), __print_symbolic(REC->state, { M_ABS, "
@@ -331,6 +375,35 @@ START_TEST(test_print)
 		    "{ 0x00080000, \"D\" }, { 0x00100000, \"P\" }, "
 		    "{ 0x00200000, \"I\" })", (49u << 22) | 0x380000u,
 		    "idx=49 flags=D|P|I");
+}
+END_TEST
+
+/* %s of a pointer-sized field: the printk format at its address (its
+ * quotes and a trailing \n dropped), else the address in hex. */
+START_TEST(test_print_printk)
+{
+	static const char pk[] =
+		"0xffff88880000 : \"Start context switch\"\n"
+		"0x10 : \"line\\n\"\n"
+		"bad line\n"
+		"\n"
+		"0x8 : \"a: b\"";
+	char out[256];
+
+	print_pk("\"%s|%s\", REC->ptr, REC->state", pk, 0x10, 64, out,
+		 sizeof(out));
+	ck_assert_str_eq(out, "Start context switch|line");
+	print_pk("\"%s|%10s|%s\", REC->state, (char *)REC->state, "
+		 "REC->state ? REC->ptr : REC->state", pk, 0x11, 64, out,
+		 sizeof(out));
+	ck_assert_str_eq(out, "11|11|Start context switch");
+	print_pk("\"%s\", REC->state", pk, 8, 64, out, sizeof(out));
+	ck_assert_str_eq(out, "a: b");
+	/* not a field (arithmetic), or not pointer-sized */
+	print_pk("\"%s\", REC->state + 0", pk, 8, 64, out, sizeof(out));
+	ck_assert_ptr_nonnull(strstr(out, "[FAILED TO PARSE]"));
+	print_pk("\"%s\", REC->pid", pk, 8, 64, out, sizeof(out));
+	ck_assert_ptr_nonnull(strstr(out, "[FAILED TO PARSE]"));
 }
 END_TEST
 
@@ -373,9 +446,11 @@ Suite *tracing_suite(void)
 
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	tcase_add_test(tc, test_cut);
+	tcase_add_test(tc, test_cut_printk);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_print);
 	tcase_add_test(tc, test_print_fallback);
+	tcase_add_test(tc, test_print_printk);
 	suite_add_tcase(s, tc);
 	return s;
 }
