@@ -483,11 +483,32 @@ void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
 	fputc('\n', stderr);
 }
 
+void cmd_pipe_prologue(struct pd_ctx *ctx, const char *path,
+		       struct pd_file *f)
+{
+	struct pd_reader *r;
+	struct pd_rec rec;
+	int rc;
+
+	if (pd_file_header(f)->kind != PD_KIND_PIPE)
+		return;
+	/* quiet: the run's own reading says what is damaged */
+	rc = pd_reader_new(f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	while ((rc = pd_reader_next(r, &rec)) > 0 && rec.type != PD_REC_SAMPLE)
+		;
+	pd_reader_free(r);
+	if (rc == PD_ERR_NOMEM)
+		die(ctx, "out of memory");
+}
+
 /* Exit unless f has switch records, which what is computed from, saying
  * how to record them. */
 static void need_switches(struct pd_ctx *ctx, const char *path,
-			  const struct pd_file *f, const char *what)
+			  struct pd_file *f, const char *what)
 {
+	cmd_pipe_prologue(ctx, path, f);
 	if (!pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which %s computed "
 		    "from: record with 'perf record --switch-events'%s", path,
@@ -529,6 +550,7 @@ struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 
 	if (pda_offcpu_new(NULL, &oc) < 0)
 		die(ctx, "out of memory");
+	cmd_pipe_prologue(ctx, path, f);
 	rc = pda_offcpu_tracepoints(oc, f, err, sizeof(err));
 	if (rc == PD_ERR_FORMAT)
 		die(ctx, "'%s': %s", path, err);

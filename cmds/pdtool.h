@@ -615,6 +615,15 @@ struct pda_pipe_when;
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
 /*
+ * A pipe-mode capture's events, feature and tracing data come as records
+ * in its stream: read them (the records before the first sample) into f,
+ * so that what a run needs to know of its events before it starts
+ * (switch records asked for, the sched_switch tracepoint's format) is
+ * known as from a file's header.  Nothing on a file-mode capture.
+ */
+void cmd_pipe_prologue(struct pd_ctx *ctx, const char *path,
+		       struct pd_file *f);
+/*
  * Latency or parallelism asked of capture f (path): its parallelism to
  * note the switch records into (pda_parallel_note from the capture's
  * order_fn); exits when f has no switch records, saying how to record
