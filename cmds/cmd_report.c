@@ -118,8 +118,9 @@ const char cmd_report_options[] =
 	"                        left out) under the stack of its last\n"
 	"                        sample before (needs switch records)\n"
 	"      --parallelism LIST\n"
-	"                        only samples taken while this many threads\n"
-	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
+	"                        only the rows of samples taken while this\n"
+	"                        many threads ran (\"1\", \"1-2,4\"; the others\n"
+	"                        still in the totals; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
 	"                        perf report --group (a capture that recorded\n"
 	"                        groups {a,b}: a table per group, by default)\n"
@@ -739,6 +740,7 @@ struct report_run {
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
+	uint64_t nr_other_level;	/* --parallelism: in the totals only */
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -828,11 +830,14 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
-		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
-			rr->nr_cpu_filtered++;
-			return 0;
-		}
 		latency = pda_parallel_latency(it->sample->period, level);
+		/* perf >= 6.15: another level's sample is in no row, and
+		 * in the totals the percentages are of */
+		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
+			rr->nr_other_level++;
+			return pda_report_add_total(rr->rep, it->sample,
+						    latency);
+		}
 	}
 	/* every sample counts in the data types' coverage, memo hit or
 	 * not: each distinct instruction is decoded once */
@@ -1014,6 +1019,9 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		st->nr_entries, st->nr_entries == 1 ? "y" : "ies", cs->lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
+	if (rr->nr_other_level)
+		eprintf("; %" PRIu64 " of other parallelism levels in no row",
+			rr->nr_other_level);
 	if (st->nr_hidden && !rr->o->view)
 		eprintf("; %" PRIu64 " row%s hidden by --comms, --dsos, --symbols, "
 			"--pid or --tid",
