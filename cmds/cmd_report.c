@@ -285,36 +285,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		usage_error(ctx, "--sort needs at least one key");
 }
 
-/* A comma-separated list of names, split into names (NULL-terminated);
- * its copy is kept in *buf. */
-static void parse_names(struct pd_ctx *ctx, const char *opt, const char *arg,
-			char **buf, const char **names)
-{
-	size_t n = 0;
-	char *p;
-
-	free(*buf);
-	*buf = strdup(arg);
-	if (!*buf)
-		die(ctx, "out of memory");
-	for (p = *buf; p;) {
-		char *comma = strchr(p, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (*p) {
-			if (n == MAX_NAMES)
-				usage_error(ctx, "%s: more than %d names", opt,
-					    MAX_NAMES);
-			names[n++] = p;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	if (!n)
-		usage_error(ctx, "%s: no names given", opt);
-	names[n] = NULL;
-}
-
 static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
 			    const char *arg)
 {
@@ -511,14 +481,16 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->group = false;
 		break;
 	case OPT_COMMS:
-		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
+		cmd_parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms,
+				MAX_NAMES);
 		break;
 	case OPT_DSOS:
-		parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos);
+		cmd_parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos,
+				MAX_NAMES);
 		break;
 	case OPT_SYMBOLS:
-		parse_names(ctx, "--symbols", arg, &o->names_buf[1],
-			    o->symbols);
+		cmd_parse_names(ctx, "--symbols", arg, &o->names_buf[1],
+				o->symbols, MAX_NAMES);
 		break;
 	case OPT_PID:
 		o->nr_pids = cmd_parse_u32_list(ctx, "--pid", "pids", arg,

@@ -456,7 +456,8 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 			"record -a or -C): its parallelism is every task's on "
 			"the host, not a workload's, and perf refuses latency "
 			"for it; choose one process (report: --pid PID; fold "
-			"and flame: --pid-filter PID) for its threads' "
+			"and flame: --pid-filter PID; diff: --comms NAME) for "
+			"its threads' "
 			"parallelism, or record the workload alone (perf "
 			"record --switch-events -- CMD)");
 	if (!when)
@@ -501,6 +502,35 @@ void cmd_pipe_prologue(struct pd_ctx *ctx, const char *path,
 	pd_reader_free(r);
 	if (rc == PD_ERR_NOMEM)
 		die(ctx, "out of memory");
+}
+
+size_t cmd_comm_pids(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		     const char *const *comms, uint32_t *pids, size_t max)
+{
+	struct pd_reader *r;
+	struct pd_rec rec;
+	struct pd_event ev;
+	size_t nr = 0;
+	int rc;
+
+	/* quiet: the run's own reading says what is damaged */
+	rc = pd_reader_new(f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		if (rec.type != PD_REC_COMM || pd_event_decode(f, &rec, &ev) < 0)
+			continue;
+		for (const char *const *c = comms; *c; c++)
+			if (strlen(*c) == ev.comm.comm.len &&
+			    memcmp(*c, ev.comm.comm.ptr, ev.comm.comm.len) == 0 &&
+			    !cmd_in_ids(pids, nr, ev.comm.pid) &&
+			    nr < max)
+				pids[nr++] = ev.comm.pid;
+	}
+	pd_reader_free(r);
+	if (rc == PD_ERR_NOMEM)
+		die(ctx, "out of memory");
+	return nr;
 }
 
 /* Exit unless f has switch records, which what is computed from, saying
