@@ -33,24 +33,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 }
 python3 tests/golden/fold/buildid_dir.py "$tmp/bid" testdata/bin/* \
 	>/dev/null
-# this host's vdso, into the cache as perf keeps one: .build-id/xx/rest/vdso
-python3 - "$tmp/bid" <<'PY'
-import os, re, subprocess, sys
-maps = open('/proc/self/maps').read()
-m = re.search(r'^([0-9a-f]+)-([0-9a-f]+) .*\[vdso\]$', maps, re.M)
-lo, hi = int(m.group(1), 16), int(m.group(2), 16)
-with open('/proc/self/mem', 'rb') as f:
-    f.seek(lo)
-    image = f.read(hi - lo)
-path = os.path.join(sys.argv[1], 'vdso.so')
-open(path, 'wb').write(image)
-note = subprocess.run(['readelf', '-n', path], capture_output=True,
-                      text=True).stdout
-bid = re.search(r'Build ID: ([0-9a-f]+)', note).group(1)
-d = os.path.join(sys.argv[1], '.build-id', bid[:2], bid[2:])
-os.makedirs(d, exist_ok=True)
-os.rename(path, os.path.join(d, 'vdso'))
-PY
+# this host's vdso, into the cache as perf keeps one
+python3 tests/golden/perf/hostvdso.py "$tmp/bid"
 
 mkdir -p "$OUT"
 for name in $CAPTURES; do
