@@ -192,6 +192,10 @@ int pd_file_name_tracepoints(struct pd_file *f);
 
 /* pd_tracing.c: the recorder's sizeof(long), for pd_tpprint.c's %ld */
 uint8_t pd_tracing_long_size(const struct pd_tracing *t);
+/* Every format read, in the section's order (ftrace's too), for the
+ * tests and fuzz_tracing: @return format i, or NULL past the last. */
+const struct pd_tp_format *pd_tracing_format_at(const struct pd_tracing *t,
+						size_t i);
 
 /* pd_decomp.c: a zstd DStream allocating through m, its window at most
  * PD_ZSTD_WINDOW_MAX; NULL on NOMEM */
