@@ -454,8 +454,8 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 			c, PD_ERR_UNSUPPORTED,
 			"a system-wide capture (CPU-wide switch records, perf "
 			"record -a or -C): its parallelism is every task's on "
-			"the host, not a workload's, and perf refuses latency "
-			"for it; choose one process (report: --pid PID; fold "
+			"the host, not a workload's, which says nothing of its "
+			"latency; choose one process (report: --pid PID; fold "
 			"and flame: --pid-filter PID; diff: --comms NAME) for "
 			"its threads' "
 			"parallelism, or record the workload alone (perf "
