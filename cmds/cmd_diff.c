@@ -67,6 +67,11 @@ const char cmd_diff_options[] =
 	"      --event NAME      only samples of event NAME (captures;\n"
 	"                        default: the first event sampled)\n"
 	"      --all-events      every event's samples together\n"
+	"      --comms LIST      only the samples of the processes a COMM\n"
+	"                        record names so (each capture's own pids);\n"
+	"                        with --weight latency on a system-wide\n"
+	"                        capture (-a), one process: its threads'\n"
+	"                        parallelism\n"
 	"      --weight WHAT     what a capture's sample weighs: samples\n"
 	"                        (default), period, or latency: its period\n"
 	"                        divided by how many of the workload's\n"
@@ -109,7 +114,12 @@ enum {
 	OPT_EVENT,
 	OPT_ALL_EVENTS,
 	OPT_WEIGHT,
+	OPT_COMMS,
 };
+
+/* --comms: names a list holds, and the pids a capture has of them */
+#define MAX_COMMS 64
+#define MAX_COMM_PIDS 256
 
 /* What a capture's sample weighs (--weight). */
 enum diff_weight { W_SAMPLES, W_PERIOD, W_LATENCY };
@@ -132,6 +142,8 @@ struct diff_opts {
 	const char *unwinder;
 	unsigned jobs;
 	bool all_captures;	/* no folded input: DSOs are compared */
+	const char *comms[MAX_COMMS + 1]; /* --comms; comms[0] NULL: all */
+	char *comms_buf;
 };
 
 /* What reading the inputs of a side found, for the summary line. */
@@ -238,6 +250,10 @@ static void handle_option(int c, const struct pd_ctx *ctx,
 	case OPT_ALL_EVENTS:
 		o->all_events = true;
 		break;
+	case OPT_COMMS:
+		cmd_parse_names(ctx, "--comms", optarg, &o->comms_buf, o->comms,
+				MAX_COMMS);
+		break;
 	case OPT_WEIGHT:
 		if (strcmp(optarg, "samples") == 0)
 			o->weight = W_SAMPLES;
@@ -287,6 +303,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"significant", no_argument, NULL, OPT_SIGNIFICANT},
 		{"alpha", required_argument, NULL, OPT_ALPHA},
 		{"no-comm", no_argument, NULL, OPT_NO_COMM},
+		{"comms", required_argument, NULL, OPT_COMMS},
 		{"event", required_argument, NULL, OPT_EVENT},
 		{"all-events", no_argument, NULL, OPT_ALL_EVENTS},
 		{"weight", required_argument, NULL, OPT_WEIGHT},
@@ -603,7 +620,8 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	const struct pda_stats *ps;
 	struct pda_session *s;
 	uint64_t unresolved;
-	size_t nr_events;
+	size_t nr_events, nr_pids = 0;
+	uint32_t pids[MAX_COMM_PIDS];
 	int rc;
 
 	cmd_pda_opts(ctx, &o->sym, &po);
@@ -614,10 +632,23 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	if (pda_fold_new(&fo, &dr.fd) < 0)
 		die(ctx, "out of memory");
+	if (o->comms[0]) {
+		/* the pids are each capture's: the same program runs
+		 * under another pid in B */
+		nr_pids = cmd_comm_pids(ctx, path, f, o->comms, pids,
+					MAX_COMM_PIDS);
+		if (!nr_pids)
+			die(ctx, "'%s': no process named %s%s (--comms): the "
+				 "capture's COMM records name none", path,
+			    o->comms[0], o->comms[1] ? ", ..." : "");
+		flo.pids = pids;
+		flo.nr_pids = nr_pids;
+	}
 	if (pda_filter_init(&flt, &flo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	if (o->weight == W_LATENCY) {
-		dr.par = cmd_parallel_new(ctx, path, f, NULL, 0);
+		/* one process of a system-wide capture: its parallelism */
+		dr.par = cmd_parallel_new(ctx, path, f, pids, nr_pids);
 		co.order_fn = diff_order;
 	}
 	rc = pda_capture_init(&dr.c, f, s, &co);
@@ -894,5 +925,6 @@ int cmd_diff(int argc, char **argv, struct pd_ctx *ctx)
 	     ss[1].missing_dsos || ctx->nr_warnings))
 		rc = EXIT_UNRESOLVED;
 	pda_diff_free(d);
+	free(o.comms_buf);
 	return rc;
 }

@@ -260,6 +260,35 @@ bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v)
 	return false;
 }
 
+void cmd_parse_names(const struct pd_ctx *ctx, const char *opt,
+		     const char *arg, char **buf, const char **names,
+		     size_t max)
+{
+	size_t n = 0;
+	char *p;
+
+	free(*buf);
+	*buf = strdup(arg);
+	if (!*buf)
+		die(ctx, "out of memory");
+	for (p = *buf; p;) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (*p) {
+			if (n == max)
+				usage_error(ctx, "%s: more than %zu names", opt,
+					    max);
+			names[n++] = p;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	if (!n)
+		usage_error(ctx, "%s: no names given", opt);
+	names[n] = NULL;
+}
+
 size_t cmd_parse_u32_list(const struct pd_ctx *ctx, const char *opt,
 			  const char *what, const char *arg, uint32_t *out,
 			  size_t nr, size_t max, bool ranges)

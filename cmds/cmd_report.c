@@ -118,8 +118,9 @@ const char cmd_report_options[] =
 	"                        left out) under the stack of its last\n"
 	"                        sample before (needs switch records)\n"
 	"      --parallelism LIST\n"
-	"                        only samples taken while this many threads\n"
-	"                        ran (\"1\", \"1-2,4\"; needs switch records)\n"
+	"                        only the rows of samples taken while this\n"
+	"                        many threads ran (\"1\", \"1-2,4\"; the others\n"
+	"                        still in the totals; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
 	"                        perf report --group (a capture that recorded\n"
 	"                        groups {a,b}: a table per group, by default)\n"
@@ -282,36 +283,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 	}
 	if (!o->nr_keys)
 		usage_error(ctx, "--sort needs at least one key");
-}
-
-/* A comma-separated list of names, split into names (NULL-terminated);
- * its copy is kept in *buf. */
-static void parse_names(struct pd_ctx *ctx, const char *opt, const char *arg,
-			char **buf, const char **names)
-{
-	size_t n = 0;
-	char *p;
-
-	free(*buf);
-	*buf = strdup(arg);
-	if (!*buf)
-		die(ctx, "out of memory");
-	for (p = *buf; p;) {
-		char *comma = strchr(p, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (*p) {
-			if (n == MAX_NAMES)
-				usage_error(ctx, "%s: more than %d names", opt,
-					    MAX_NAMES);
-			names[n++] = p;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	if (!n)
-		usage_error(ctx, "%s: no names given", opt);
-	names[n] = NULL;
 }
 
 static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
@@ -510,14 +481,16 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		o->group = false;
 		break;
 	case OPT_COMMS:
-		parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms);
+		cmd_parse_names(ctx, "--comms", arg, &o->names_buf[0], o->comms,
+				MAX_NAMES);
 		break;
 	case OPT_DSOS:
-		parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos);
+		cmd_parse_names(ctx, "--dsos", arg, &o->names_buf[2], o->dsos,
+				MAX_NAMES);
 		break;
 	case OPT_SYMBOLS:
-		parse_names(ctx, "--symbols", arg, &o->names_buf[1],
-			    o->symbols);
+		cmd_parse_names(ctx, "--symbols", arg, &o->names_buf[1],
+				o->symbols, MAX_NAMES);
 		break;
 	case OPT_PID:
 		o->nr_pids = cmd_parse_u32_list(ctx, "--pid", "pids", arg,
@@ -739,6 +712,7 @@ struct report_run {
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
+	uint64_t nr_other_level;	/* --parallelism: in the totals only */
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -828,11 +802,14 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		rc = cmd_parallel_level(&rr->c, rr->par, it->when, &level);
 		if (rc < 0)
 			return rc;
-		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
-			rr->nr_cpu_filtered++;
-			return 0;
-		}
 		latency = pda_parallel_latency(it->sample->period, level);
+		/* perf >= 6.15: another level's sample is in no row, and
+		 * in the totals the percentages are of */
+		if (!cmd_u32_wanted(rr->o->levels, rr->o->nr_levels, level)) {
+			rr->nr_other_level++;
+			return pda_report_add_total(rr->rep, it->sample,
+						    latency);
+		}
 	}
 	/* every sample counts in the data types' coverage, memo hit or
 	 * not: each distinct instruction is decoded once */
@@ -1014,6 +991,9 @@ static void coverage(struct pd_ctx *ctx, const struct report_run *rr,
 		st->nr_entries, st->nr_entries == 1 ? "y" : "ies", cs->lost);
 	if (filtered)
 		eprintf("; %" PRIu64 " filtered out", filtered);
+	if (rr->nr_other_level)
+		eprintf("; %" PRIu64 " of other parallelism levels in no row",
+			rr->nr_other_level);
 	if (st->nr_hidden && !rr->o->view)
 		eprintf("; %" PRIu64 " row%s hidden by --comms, --dsos, --symbols, "
 			"--pid or --tid",

@@ -256,6 +256,8 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 
 	r->s = s;
 	r->itrace = a->itrace;
+	/* a stream's events and tracing data, for the sections they decide */
+	cmd_pipe_prologue(ctx, a->path, f);
 	r->hot = new_hist(ctx, f, fn_keys, 2, 0);
 	if (pda_datatype_new(s, &r->dt) < 0 ||
 	    pda_dthist_new(r->dt, &r->types) < 0)

@@ -454,9 +454,10 @@ int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 			c, PD_ERR_UNSUPPORTED,
 			"a system-wide capture (CPU-wide switch records, perf "
 			"record -a or -C): its parallelism is every task's on "
-			"the host, not a workload's, and perf refuses latency "
-			"for it; choose one process (report: --pid PID; fold "
-			"and flame: --pid-filter PID) for its threads' "
+			"the host, not a workload's, which says nothing of its "
+			"latency; choose one process (report: --pid PID; fold "
+			"and flame: --pid-filter PID; diff: --comms NAME) for "
+			"its threads' "
 			"parallelism, or record the workload alone (perf "
 			"record --switch-events -- CMD)");
 	if (!when)
@@ -483,11 +484,61 @@ void cmd_type_coverage(struct pd_ctx *ctx, const struct pda_datatype *dt)
 	fputc('\n', stderr);
 }
 
+void cmd_pipe_prologue(struct pd_ctx *ctx, const char *path,
+		       struct pd_file *f)
+{
+	struct pd_reader *r;
+	struct pd_rec rec;
+	int rc;
+
+	if (pd_file_header(f)->kind != PD_KIND_PIPE)
+		return;
+	/* quiet: the run's own reading says what is damaged */
+	rc = pd_reader_new(f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	while ((rc = pd_reader_next(r, &rec)) > 0 && rec.type != PD_REC_SAMPLE)
+		;
+	pd_reader_free(r);
+	if (rc == PD_ERR_NOMEM)
+		die(ctx, "out of memory");
+}
+
+size_t cmd_comm_pids(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		     const char *const *comms, uint32_t *pids, size_t max)
+{
+	struct pd_reader *r;
+	struct pd_rec rec;
+	struct pd_event ev;
+	size_t nr = 0;
+	int rc;
+
+	/* quiet: the run's own reading says what is damaged */
+	rc = pd_reader_new(f, PD_READ_QUIET, &r);
+	if (rc < 0)
+		die(ctx, "'%s': %s", path, pd_file_errmsg(f));
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		if (rec.type != PD_REC_COMM || pd_event_decode(f, &rec, &ev) < 0)
+			continue;
+		for (const char *const *c = comms; *c; c++)
+			if (strlen(*c) == ev.comm.comm.len &&
+			    memcmp(*c, ev.comm.comm.ptr, ev.comm.comm.len) == 0 &&
+			    !cmd_in_ids(pids, nr, ev.comm.pid) &&
+			    nr < max)
+				pids[nr++] = ev.comm.pid;
+	}
+	pd_reader_free(r);
+	if (rc == PD_ERR_NOMEM)
+		die(ctx, "out of memory");
+	return nr;
+}
+
 /* Exit unless f has switch records, which what is computed from, saying
  * how to record them. */
 static void need_switches(struct pd_ctx *ctx, const char *path,
-			  const struct pd_file *f, const char *what)
+			  struct pd_file *f, const char *what)
 {
+	cmd_pipe_prologue(ctx, path, f);
 	if (!pda_parallel_recorded(f))
 		die(ctx, "'%s': no context-switch records, which %s computed "
 		    "from: record with 'perf record --switch-events'%s", path,
@@ -529,6 +580,7 @@ struct pda_offcpu *cmd_offcpu_new(struct pd_ctx *ctx, const char *path,
 
 	if (pda_offcpu_new(NULL, &oc) < 0)
 		die(ctx, "out of memory");
+	cmd_pipe_prologue(ctx, path, f);
 	rc = pda_offcpu_tracepoints(oc, f, err, sizeof(err));
 	if (rc == PD_ERR_FORMAT)
 		die(ctx, "'%s': %s", path, err);

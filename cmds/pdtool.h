@@ -224,6 +224,12 @@ struct cmd_time_range {
 };
 void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 			  const char *arg, struct cmd_time_range *t);
+/* A comma-separated list of names split into names[0..max) and a NULL
+ * after them, their copy kept in *buf (freed first); a usage error
+ * naming opt when there is none or more than max. */
+void cmd_parse_names(const struct pd_ctx *ctx, const char *opt,
+		     const char *arg, char **buf, const char **names,
+		     size_t max);
 /* A comma-separated list of numbers (with ranges, "0-3,7" too) added to
  * out[nr..max): @return the new count; a usage error naming opt and what
  * ("pids") when arg is not one or holds too many. */
@@ -663,6 +669,22 @@ struct pda_pipe_when;
  */
 int cmd_parallel_level(struct pda_capture *c, struct pda_parallel *par,
 		       const struct pda_pipe_when *when, unsigned *level);
+/*
+ * The processes of capture f (path) that a COMM record names one of comms
+ * (NULL-terminated), in the order they are first named: at most max pids
+ * into pids.  @return how many.
+ */
+size_t cmd_comm_pids(struct pd_ctx *ctx, const char *path, struct pd_file *f,
+		     const char *const *comms, uint32_t *pids, size_t max);
+/*
+ * A pipe-mode capture's events, feature and tracing data come as records
+ * in its stream: read them (the records before the first sample) into f,
+ * so that what a run needs to know of its events before it starts
+ * (switch records asked for, the sched_switch tracepoint's format) is
+ * known as from a file's header.  Nothing on a file-mode capture.
+ */
+void cmd_pipe_prologue(struct pd_ctx *ctx, const char *path,
+		       struct pd_file *f);
 /*
  * Latency or parallelism asked of capture f (path): its parallelism to
  * note the switch records into (pda_parallel_note from the capture's

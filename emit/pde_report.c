@@ -324,10 +324,11 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	size_t widths[6 + PDA_RATIOS_MAX], nr_fixed = 0;
 
 	/* perf >= 6.15 with --latency: latency_children ("Latency"),
-	 * overhead_children, latency, overhead */
+	 * overhead_children, latency, overhead; the first as wide as its
+	 * header (perf 7.2: "# Latency  Children") */
 	if ((flags & PDA_REPORT_LATENCY) && (flags & PDA_REPORT_CHILDREN)) {
 		names[nr_fixed] = "Latency";
-		widths[nr_fixed++] = OVERHEAD_W * nr;
+		widths[nr_fixed++] = (OVERHEAD_W - 1) * nr;
 	}
 	if (flags & PDA_REPORT_CHILDREN) {
 		names[nr_fixed] = "Children";
@@ -431,7 +432,9 @@ static void write_latency(FILE *out, const struct pda_report *rep,
 		const struct pda_report_val *v =
 			pda_report_val(rep, t->members[m], id);
 
-		fprintf(out, "%7.2f%%",
+		/* perf 7.2 prints the children's as " %5.2f%%": under
+		 * its 7-wide header, and one wider at 100.00% */
+		fprintf(out, acc ? " %5.2f%%" : "%7.2f%%",
 			percent(acc ? v->acc_latency : v->latency,
 				pda_report_event_latency(rep, t->members[m])));
 	}

@@ -195,6 +195,10 @@ uint8_t pd_tracing_long_size(const struct pd_tracing *t);
 /* pd_tracing.c: the printk format at addr (the kernel's string a const
  * char * field points to), or NULL */
 const char *pd_tracing_printk(const struct pd_tracing *t, uint64_t addr);
+/* Every format read, in the section's order (ftrace's too), for the
+ * tests and fuzz_tracing: @return format i, or NULL past the last. */
+const struct pd_tp_format *pd_tracing_format_at(const struct pd_tracing *t,
+						size_t i);
 
 /* pd_decomp.c: a zstd DStream allocating through m, its window at most
  * PD_ZSTD_WINDOW_MAX; NULL on NOMEM */

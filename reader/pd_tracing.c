@@ -121,17 +121,19 @@ static unsigned field_flags(const char *decl, const char *name,
 	return fl;
 }
 
-/* A "field:" line's name: the last word before the ';', without an
- * array's brackets ("char prev_comm[16]" is prev_comm, "__data_loc
- * char[] name" name). */
-static char *field_name(struct pd_tracing *t, const char *p,
-			const char *end)
+/* A "field:" line's name into *name: the last word before the ';',
+ * without an array's brackets ("char prev_comm[16]" is prev_comm,
+ * "__data_loc char[] name" name), NULL when there is none.  @return 0 or
+ * PD_ERR_NOMEM. */
+static int field_name(struct pd_tracing *t, const char *p, const char *end,
+		      char **name)
 {
 	const char *semi = memchr(p, ';', (size_t)(end - p));
 	const char *stop, *start;
 
+	*name = NULL;
 	if (!semi)
-		return NULL;
+		return 0;
 	/* "char x[16]": the brackets after the name; "__data_loc char[]
 	 * x": before it */
 	stop = semi;
@@ -145,19 +147,23 @@ static char *field_name(struct pd_tracing *t, const char *p,
 	       start[-1] != '\t')
 		start--;
 	if (start == stop)
-		return NULL;
-	return pdc_arena_strndup(&t->ar, &t->mem, start,
-				 (size_t)(stop - start));
+		return 0;
+	*name = pdc_arena_strndup(&t->ar, &t->mem, start,
+				  (size_t)(stop - start));
+	return *name ? 0 : PD_ERR_NOMEM;
 }
 
 static int parse_format(struct pd_tracing *t, const char *system,
 			const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text, *end;
 	struct pd_tp_format fmt = {0};
 	struct pd_tp_field *fields;
 	bool has_id = false;
 
+	/* a format file is text: perf's libtraceevent reads it as a C
+	 * string, so a NUL ends it (else a name cut at one could be "") */
+	end = text + strnlen(text, len);
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *le = eol ? eol : end;
@@ -170,10 +176,12 @@ static int parse_format(struct pd_tracing *t, const char *system,
 			if (!fmt.print_fmt)
 				return PD_ERR_NOMEM;
 		} else if (le - p > 6 && memcmp(p, "name: ", 6) == 0 &&
-			   !fmt.name)
+			   !fmt.name) {
 			fmt.name = pdc_arena_strndup(&t->ar, &t->mem, p + 6,
 						     (size_t)(le - p - 6));
-		else if (le - p > 4 && memcmp(p, "ID: ", 4) == 0)
+			if (!fmt.name)
+				return PD_ERR_NOMEM;
+		} else if (le - p > 4 && memcmp(p, "ID: ", 4) == 0)
 			has_id = line_num(p, le, "ID: ", &fmt.id);
 		else if (line_num(p, le, "offset:", &off) &&
 			 line_num(p, le, "size:", &size) &&
@@ -181,11 +189,12 @@ static int parse_format(struct pd_tracing *t, const char *system,
 			 off <= UINT32_MAX && size <= UINT32_MAX &&
 			 fmt.nr_fields < MAX_FIELDS) {
 			const char *f = p;
-			char *name;
+			char *name = NULL;
 
 			while (f + 6 <= le && memcmp(f, "field:", 6) != 0)
 				f++;
-			name = f + 6 <= le ? field_name(t, f + 6, le) : NULL;
+			if (f + 6 <= le && field_name(t, f + 6, le, &name) < 0)
+				return PD_ERR_NOMEM;
 			if (name) {
 				const char *semi =
 					memchr(f + 6, ';', (size_t)(le - f - 6));
@@ -406,12 +415,19 @@ int pd_tracing_parse(const void *data, size_t size,
 		     const struct pd_alloc *alloc, struct pd_tracing **out,
 		     char *errbuf, size_t errsize)
 {
+	static const unsigned char none;
 	struct pd_alloc mem = {0};
 	struct pd_tracing *t;
 	struct pdc_cur c;
 	int rc;
 
 	*out = NULL;
+	/* no section at all (NULL, 0) is one without the magic; a cursor
+	 * over a NULL pointer would be undefined even empty */
+	if (!data) {
+		data = &none;
+		size = 0;
+	}
 	if (alloc)
 		mem = *alloc;
 	t = pdc_zalloc(&mem, sizeof(*t));
@@ -447,6 +463,12 @@ const struct pd_tp_format *pd_tracing_format(const struct pd_tracing *t,
 		if (t->fmts[i].id == id && strcmp(t->fmts[i].system, "ftrace"))
 			return &t->fmts[i];
 	return NULL;
+}
+
+const struct pd_tp_format *pd_tracing_format_at(const struct pd_tracing *t,
+						size_t i)
+{
+	return t && i < t->nr_fmts ? &t->fmts[i] : NULL;
 }
 
 uint8_t pd_tracing_long_size(const struct pd_tracing *t)

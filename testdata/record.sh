@@ -289,6 +289,18 @@ The tracepoint's fields are read from the capture's HEADER_TRACING_DATA." \
 fi
 
 # needs tracefs mounted, as sched/offcpusw
+name_wanted=sched/offcpupipe; if want "$@"; then
+record sched/offcpupipe offcpu "The offcpu workload (testdata/offcpu.md) \
+in pipe mode (-o -): cpu-clock samples at 999 Hz and the \
+sched:sched_switch tracepoint, both with callchains (-g), and \
+context-switch records (--switch-events).  The events, the features and \
+the tracing data (the tracepoint's format) come as records in the stream \
+(HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA) before the samples: \
+off-CPU time and latency read from a pipe as from a file \
+(tests/cli/fold/offcpu-pipe.test converts it to file mode and compares)." \
+	"$R --switch-events -g -e cpu-clock/freq=999/ -e sched:sched_switch -o - -- bin/offcpu 100 > sched/offcpupipe.perf.data"
+fi
+
 name_wanted=sched/tpmix; if want "$@"; then
 record sched/tpmix offcpu "The offcpu workload (testdata/offcpu.md) \
 recorded with 26 kinds of tracepoints and no other event: sched's \

@@ -1493,6 +1493,23 @@ int pda_report_add_latency(struct pda_report *rep,
 	return add_summary(rep, sample, s, latency, level);
 }
 
+int pda_report_add_total(struct pda_report *rep,
+			 const struct pd_sample *sample, uint64_t latency)
+{
+	struct event *ev;
+
+	if (rep->done)
+		return PD_ERR_API;
+	ev = event_of(rep, sample->evsel);
+	if (!ev)
+		return PD_ERR_NOMEM;
+	ev->nr_samples++;
+	ev->total_period += sample->period;
+	ev->total_latency += latency;
+	rep->st.nr_samples++;
+	return 0;
+}
+
 int pda_report_set_env(struct pda_report *rep, const struct pd_env *env)
 {
 	if (rep->done)

@@ -215,6 +215,12 @@ int pda_report_add_latency(struct pda_report *rep,
 			   const struct pd_sample *sample,
 			   const struct pda_stack *st, const char *comm,
 			   uint64_t *cookie, uint64_t latency, unsigned level);
+/* A sample in its event's totals (samples, period, latency) and in no
+ * row: perf >= 6.15's --parallelism, whose other levels' samples are
+ * filtered out of the rows (HIST_FILTER__PARALLELISM) and still count in
+ * what the percentages are of. */
+int pda_report_add_total(struct pda_report *rep,
+			 const struct pd_sample *sample, uint64_t latency);
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
 				 uint64_t cookie, uint64_t latency,

@@ -28,7 +28,7 @@
 /* Every target, by name: tests/fuzz/fuzz_NAME.c, corpus/NAME/. */
 #define FUZZ_TARGETS(X)                                                        \
 	X(annotate) X(elf) X(folded) X(jitmap) X(kallsyms) X(reader) X(script) X(spe) \
-	X(spe_synth)
+	X(spe_synth) X(tracing)
 
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);
 FUZZ_TARGETS(FUZZ_DECLARE)

@@ -52,16 +52,21 @@ static void put_num(struct buf *b, uint64_t v, unsigned size)
 	}
 }
 
-static void put_file(struct buf *b, const char *text)
+static void put_file_n(struct buf *b, const char *text, size_t n)
 {
-	put_num(b, strlen(text), 8);
-	put(b, text, strlen(text));
+	put_num(b, n, 8);
+	put(b, text, n);
 }
 
-/* A section as perf 6.1 writes it, version 0.6, of one sched event and
- * the printk formats pk. */
-static void section_of(struct buf *b, bool big, const char *event,
-		       const char *pk)
+static void put_file(struct buf *b, const char *text)
+{
+	put_file_n(b, text, strlen(text));
+}
+
+/* A section as perf 6.1 writes it, version 0.6, of one sched event of
+ * event_len bytes and the printk formats pk. */
+static void section_n(struct buf *b, bool big, const char *event,
+		      size_t event_len, const char *pk)
 {
 	memset(b, 0, sizeof(*b));
 	b->big = big;
@@ -80,11 +85,17 @@ static void section_of(struct buf *b, bool big, const char *event,
 	put_num(b, 1, 4);
 	put(b, "sched", 6);
 	put_num(b, 1, 4);
-	put_file(b, event);
+	put_file_n(b, event, event_len);
 	put_num(b, 0, 4); /* kallsyms */
 	put_num(b, strlen(pk), 4);
 	put(b, pk, strlen(pk));
 	put_num(b, 0, 8); /* saved cmdlines */
+}
+
+static void section_of(struct buf *b, bool big, const char *event,
+		       const char *pk)
+{
+	section_n(b, big, event, strlen(event), pk);
 }
 
 static void section(struct buf *b, bool big)
@@ -183,6 +194,28 @@ START_TEST(test_cut_printk)
 		ck_assert_ptr_nonnull(pd_tracing_format(t, 372));
 		pd_tracing_free(t);
 	}
+}
+END_TEST
+
+/* A format file is text: a NUL in it ends it (as libtraceevent reads
+ * it), so a field after it, or a name cut at it, is not read. */
+START_TEST(test_nul)
+{
+	static const char fmt[] =
+		"name: ev\nID: 5\nformat:\n"
+		"\tfield:int a;\toffset:0;\tsize:4;\tsigned:1;\n"
+		"\tfield:int \0b;\toffset:4;\tsize:4;\tsigned:1;\n";
+	const struct pd_tp_format *f;
+	struct pd_tracing *t = NULL;
+	struct buf b;
+
+	section_n(&b, false, fmt, sizeof(fmt) - 1, "");
+	ck_assert_int_eq(pd_tracing_parse(b.b, b.n, NULL, &t, NULL, 0), 0);
+	f = pd_tracing_format(t, 5);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(f->nr_fields, 1);
+	ck_assert_str_eq(f->fields[0].name, "a");
+	pd_tracing_free(t);
 }
 END_TEST
 
@@ -448,6 +481,7 @@ Suite *tracing_suite(void)
 	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_cut_printk);
 	tcase_add_test(tc, test_nomem);
+	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_print);
 	tcase_add_test(tc, test_print_fallback);
 	tcase_add_test(tc, test_print_printk);
