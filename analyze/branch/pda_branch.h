@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct pda_branch;
 
@@ -62,6 +63,60 @@ const char *pda_branch_type_name(unsigned type);
  * "(null)" past them. */
 #define PDA_BR_NR_NEW_TYPES 8
 const char *pda_branch_new_type_name(unsigned new_type);
+
+/*
+ * Branch counters (Intel, perf >= 6.8's `-j any,counter`,
+ * PERF_SAMPLE_BRANCH_COUNTERS; pda_branch_cntr.c): per entry, how often
+ * each event of the sample's group that asked for them occurred in the
+ * entry's basic block, in `width`-bit fields (2 on today's cores: 3
+ * means saturated, perhaps more).  The columns are the events with
+ * BRANCH_SAMPLE_COUNTERS in the capture's order, named A, B, ... as perf
+ * names them.
+ */
+#define PDA_BR_CNTR_MAX 8
+/* a sum that had a saturated counter (perf's
+ * ANNOTATION__BR_CNTR_SATURATED_FLAG) */
+#define PDA_BR_CNTR_SATURATED (1ull << 63)
+/* the letters a column shows before '+' (perf assumes saturation at 3) */
+#define PDA_BR_CNTR_SHOWN 3
+
+struct pd_file;
+struct pd_env;
+
+struct pda_brcntr {
+	unsigned nr;	/* columns; 0: the capture has no branch counters
+			 * (or no branch_counter_width capability) */
+	unsigned width; /* bits per event in an entry's value */
+	unsigned evsel[PDA_BR_CNTR_MAX];  /* column i's event index */
+	unsigned leader[PDA_BR_CNTR_MAX]; /* its group leader's index */
+	const char *names[PDA_BR_CNTR_MAX]; /* its name (the file's) */
+};
+
+/* The columns of f's events (file mode: the width is a header
+ * feature's).  @return 0 or a negative pd_err. */
+int pda_brcntr_init(struct pd_file *f, struct pda_brcntr *c);
+/* An entry's counter value of a sample of ev (its group found in env's
+ * GROUP_DESC; env NULL: ev alone) split into counts[column]; @return the
+ * columns it fills, a bit each. */
+unsigned pda_brcntr_split(const struct pda_brcntr *c,
+			  const struct pd_evsel *ev, const struct pd_env *env,
+			  uint64_t value, uint64_t counts[PDA_BR_CNTR_MAX]);
+/* Add split counts to sums[c->nr], marking a saturated field's column
+ * with PDA_BR_CNTR_SATURATED, as perf's symbol__account_br_cntr(). */
+void pda_brcntr_add(const struct pda_brcntr *c, const uint64_t counts[],
+		    unsigned cols, uint64_t *sums);
+/*
+ * perf's Branch Counter cell for sums over n entries: per column "|",
+ * then "-" (none), or the column's letter as often as the average
+ * (rounded up, at most 3) and "+" when saturated or more, padded to 4;
+ * a closing "|".  Unlike perf 7.2, whose "+" once shown repeats on every
+ * later column of the cell, a column's "+" is its own.  @return buf.
+ */
+char *pda_brcntr_entry(const struct pda_brcntr *c, const uint64_t *sums,
+		       uint64_t n, char *buf, size_t size);
+/* perf's legend, each line prefixed by pfx ("#" as perf's header).
+ * @return 0 or PD_ERR_IO. */
+int pda_brcntr_legend(const struct pda_brcntr *c, FILE *out, const char *pfx);
 
 /* cycles buckets: [0] 1 cycle, [i] 2^i .. 2^(i+1)-1 */
 #define PDA_BRANCH_CYC_BUCKETS 16
@@ -285,6 +340,12 @@ int pda_branch_annot_new(struct pda_session *s,
 			 struct pda_branch_annot **out);
 /* Accepts NULL. */
 void pda_branch_annot_free(struct pda_branch_annot *ba);
+/* Also sum the entries' branch counters by c's columns (group leaders
+ * from env), before any pda_branch_annot_add; c and env must outlive
+ * ba. */
+void pda_branch_annot_counters(struct pda_branch_annot *ba,
+			       const struct pda_brcntr *c,
+			       const struct pd_env *env);
 /* Account a decoded sample's branch stack (comm the item's).  @return 0
  * or a negative pd_err. */
 int pda_branch_annot_add(struct pda_branch_annot *ba,
@@ -314,6 +375,10 @@ struct pda_branch_insn {
 	double ipc;		/* instructions per cycle of the block
 				 * ending here, as perf's IPC column; 0:
 				 * not known */
+	/* with branch counters (pda_branch_annot_counters): each column's
+	 * sum over the nr_cycles entries (PDA_BR_CNTR_SATURATED marks a
+	 * saturated one), perf's Branch Counter column */
+	uint64_t cntr[PDA_BR_CNTR_MAX];
 };
 
 /*

@@ -93,6 +93,8 @@ struct pda_bcyc_sym {
 	struct pda_bcyc_slot *ch; /* [size] once a branch leaves it with
 				   * cycles */
 	struct pda_bcyc_taken *tk; /* [size] with taken counting */
+	uint64_t *cntr;		  /* [size * counters' nr] with branch
+				   * counters: their sums per slot */
 	bool done;		  /* pda_branch_rep.c: ipc computed */
 	double ipc, cover;
 };
@@ -102,10 +104,22 @@ struct pda_bcyc {
 	struct pda_branch *b;
 	struct pdc_hash syms;
 	bool taken; /* also count each entry at its from (pda_bcyc_taken) */
+	/* branch counters summed per slot, or NULL (pda_bcyc_counters) */
+	const struct pda_brcntr *cntr;
+	const struct pd_env *env;
 };
 
 void pda_bcyc_init(struct pda_bcyc *c, struct pda_branch *b, bool taken);
 void pda_bcyc_release(struct pda_bcyc *c);
+/* Also sum the entries' branch counters, as c's columns (cntr->nr 0:
+ * none); both must outlive c. */
+static inline void pda_bcyc_counters(struct pda_bcyc *c,
+				     const struct pda_brcntr *cntr,
+				     const struct pd_env *env)
+{
+	c->cntr = cntr && cntr->nr ? cntr : NULL;
+	c->env = env;
+}
 /* The symbol e is in, by the binary's symbol table (its extent is what
  * perf's annotation spans); NULL where e has no symbol or binary, or
  * *err. */
