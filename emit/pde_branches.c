@@ -117,10 +117,33 @@ static void layout_words(FILE *out, const struct pda_branch_totals *t)
 		fputs("; privilege (ARM BRBE)", out);
 }
 
+/* The Branch Counter column's width: perf's cell, or its title. */
+static int cntr_width(const struct pda_brcntr *c)
+{
+	const int cell = 5 * (int)c->nr + 1;
+
+	return cell > 14 ? cell : 14;
+}
+
+/* A row's Branch Counter cell: its entries' average counts, perf's way;
+ * empty where no entry carried counters. */
+static const char *cntr_cell(const struct pda_brcntr *c,
+			     const struct pda_branch_row *r, char *buf,
+			     size_t size)
+{
+	if (!r->with_cntr) {
+		buf[0] = 0;
+		return buf;
+	}
+	return pda_brcntr_entry(c, r->cntr, r->with_cntr, buf, size);
+}
+
 static void write_text(FILE *out, const struct pda_branch *b,
 		       enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
+	char cell[8 * PDA_BR_CNTR_MAX];
 
 	fprintf(out,
 		"# %" PRIu64 " taken branch%s in %" PRIu64 " branch stack%s "
@@ -132,9 +155,14 @@ static void write_text(FILE *out, const struct pda_branch *b,
 		pct(t->mispred, t->with_pred));
 	layout_words(out, t);
 	fputs("\n#\n", out);
-	fprintf(out, "%10s %7s %9s %7s %-8s %-5s %4s %4s %8s %-6s  %s\n",
-		"count", "share", "mispred", "rate", "type", "dir", "4K", "2M",
-		"cycles", "priv", "from -> to");
+	if (c)
+		(void)pda_brcntr_legend(c, out, "#");
+	fprintf(out, "%10s %7s %9s %7s %-8s %-5s %4s %4s %8s %-6s  ", "count",
+		"share", "mispred", "rate", "type", "dir", "4K", "2M", "cycles",
+		"priv");
+	if (c)
+		fprintf(out, "%-*s  ", cntr_width(c), "Branch Counter");
+	fputs("from -> to\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
@@ -151,6 +179,9 @@ static void write_text(FILE *out, const struct pda_branch *b,
 			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
 		put_avg(out, r, 8);
 		fprintf(out, " %-6s  ", priv_name(r));
+		if (c)
+			fprintf(out, "%-*s  ", cntr_width(c),
+				cntr_cell(c, r, cell, sizeof(cell)));
 		pde_text_puts(out, label(sb, by, &r->from));
 		fputs(" -> ", out);
 		pde_text_puts(out, label(sb, by, &r->to));
@@ -169,6 +200,8 @@ static void write_md(FILE *out, const struct pda_branch *b,
 		     enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
+	char cell[8 * PDA_BR_CNTR_MAX];
 
 	fputs("## Branch hotspots\n\n", out);
 	fprintf(out,
@@ -177,10 +210,21 @@ static void write_md(FILE *out, const struct pda_branch *b,
 		t->nr_entries, t->nr_stacks, t->mispred,
 		pct(t->mispred, t->with_pred));
 	layout_words(out, t);
-	fputs(".\n\n| rank | from | to | count | share | mispredicted | rate | "
-	      "type | dir | 4K | 2M | avg cycles | priv |\n"
-	      "|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|\n",
+	fputs(".\n\n", out);
+	if (c) {
+		fputs("Branch counters per entry, as perf shows them:", out);
+		for (unsigned k = 0; k < c->nr; k++) {
+			fprintf(out, "%s `%c` ", k ? "," : "", 'A' + k);
+			pde_md_text(out, c->names[k], strlen(c->names[k]));
+		}
+		fputs("; `-` none, `+` saturated (perhaps more).\n\n", out);
+	}
+	fputs("| rank | from | to | count | share | mispredicted | rate | "
+	      "type | dir | 4K | 2M | avg cycles | priv |", out);
+	fputs(c ? " branch counter |\n" : "\n", out);
+	fputs("|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|",
 	      out);
+	fputs(c ? "---|\n" : "\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
@@ -202,7 +246,15 @@ static void write_md(FILE *out, const struct pda_branch *b,
 						     (double)r->with_cycles);
 		else
 			fputs("-", out);
-		fprintf(out, " | %s |\n", priv_name(r));
+		fprintf(out, " | %s |", priv_name(r));
+		if (c) {
+			cntr_cell(c, r, cell, sizeof(cell));
+			if (cell[0])
+				md_cell(out, cell);
+			else
+				fputs(" - |", out);
+		}
+		fputc('\n', out);
 	}
 }
 
@@ -231,10 +283,32 @@ static void json_loc(struct pde_json *j, const char *key,
 	pde_json_end_object(j);
 }
 
+/* A row's branch counters: the entries that carried them, per event the
+ * occurrences summed and whether one saturated, and perf's cell. */
+static void json_cntr(struct pde_json *j, const struct pda_brcntr *c,
+		      const struct pda_branch_row *r)
+{
+	char cell[8 * PDA_BR_CNTR_MAX];
+
+	pde_json_u64(j, "with_counters", r->with_cntr);
+	pde_json_begin_array(j, "counters");
+	for (unsigned k = 0; k < c->nr; k++) {
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "event", c->names[k]);
+		pde_json_u64(j, "sum", r->cntr[k] & ~PDA_BR_CNTR_SATURATED);
+		pde_json_bool(j, "saturated",
+			      (r->cntr[k] & PDA_BR_CNTR_SATURATED) != 0);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	pde_json_str(j, "counters_cell", cntr_cell(c, r, cell, sizeof(cell)));
+}
+
 static void write_json(FILE *out, const struct pda_branch *b,
 		       enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
 	static const char *const spec[4] = {"na", "wrong_path",
 					    "non_spec_correct_path",
 					    "spec_correct_path"};
@@ -254,6 +328,13 @@ static void write_json(FILE *out, const struct pda_branch *b,
 	pde_json_bool(&j, "hw_index", t->hw_index);
 	pde_json_u64(&j, "types_decoded", t->nr_decoded);
 	pde_json_u64(&j, "types_unknown", t->nr_undecoded);
+	if (c) {
+		/* the events, in the counters' order (A, B, ...) */
+		pde_json_begin_array(&j, "counter_events");
+		for (unsigned k = 0; k < c->nr; k++)
+			pde_json_str(&j, NULL, c->names[k]);
+		pde_json_end_array(&j);
+	}
 	pde_json_begin_array(&j, "branches");
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
@@ -320,6 +401,8 @@ static void write_json(FILE *out, const struct pda_branch *b,
 		pde_json_end_object(&j);
 		pde_json_u64(&j, "in_tx", r->in_tx);
 		pde_json_u64(&j, "abort", r->abort);
+		if (c)
+			json_cntr(&j, c, r);
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
@@ -331,11 +414,16 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 		      enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
 
 	fputs("from,to,from_addr,to_addr,count,share,mispredicted,"
 	      "with_prediction,mispredict_rate,type,forward,cross_4k,"
-	      "cross_2m,with_cycles,cycles,cycles_avg,priv\n",
+	      "cross_2m,with_cycles,cycles,cycles_avg,priv",
 	      out);
+	/* per event its occurrences summed and entries saturated? */
+	for (unsigned k = 0; c && k < c->nr; k++)
+		fprintf(out, ",cntr_%c,cntr_%c_saturated", 'A' + k, 'A' + k);
+	fputs(c ? ",with_counters\n" : "\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
@@ -357,7 +445,14 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 		if (r->with_cycles)
 			fprintf(out, "%.2f",
 				(double)r->cycles / (double)r->with_cycles);
-		fprintf(out, ",%s\n", priv_name(r));
+		fprintf(out, ",%s", priv_name(r));
+		for (unsigned k = 0; c && k < c->nr; k++)
+			fprintf(out, ",%" PRIu64 ",%d",
+				r->cntr[k] & ~PDA_BR_CNTR_SATURATED,
+				(r->cntr[k] & PDA_BR_CNTR_SATURATED) != 0);
+		if (c)
+			fprintf(out, ",%" PRIu64, r->with_cntr);
+		fputc('\n', out);
 	}
 }
 

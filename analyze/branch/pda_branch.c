@@ -465,7 +465,7 @@ static unsigned cyc_bucket(unsigned c)
 
 static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 		     const char *comm, const struct pd_branch *br,
-		     bool type_save)
+		     bool type_save, uint64_t i)
 {
 	struct pda_branch_totals *t = &b->t;
 	struct loc_ent *f, *to;
@@ -544,7 +544,30 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	}
 	r->in_tx += br->in_tx;
 	r->abort += br->abort;
+	if (b->cntr && i < sample->branch.counters.nr) {
+		uint64_t counts[PDA_BR_CNTR_MAX];
+		const unsigned cols = pda_brcntr_split(
+			b->cntr, sample->evsel, b->env,
+			pd_u64s_get(&sample->branch.counters, i), counts);
+
+		if (cols) {
+			r->with_cntr++;
+			pda_brcntr_add(b->cntr, counts, cols, r->cntr);
+		}
+	}
 	return 0;
+}
+
+void pda_branch_counters(struct pda_branch *b, const struct pda_brcntr *c,
+			 const struct pd_env *env)
+{
+	b->cntr = c && c->nr ? c : NULL;
+	b->env = env;
+}
+
+const struct pda_brcntr *pda_branch_counters_of(const struct pda_branch *b)
+{
+	return b->cntr;
 }
 
 int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
@@ -575,7 +598,7 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		int rc;
 
 		pd_sample_branch(sample, i, &br);
-		rc = add_entry(b, sample, comm, &br, type_save);
+		rc = add_entry(b, sample, comm, &br, type_save, i);
 		if (rc < 0)
 			return rc;
 	}
@@ -601,7 +624,8 @@ int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
 	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
 	if (!comm)
 		return PD_ERR_NOMEM;
-	return add_entry(b, sample, comm, &br, false);
+	/* one entry of no stack: no counters */
+	return add_entry(b, sample, comm, &br, false, UINT64_MAX);
 }
 
 /* ---- sorting ------------------------------------------------------- */

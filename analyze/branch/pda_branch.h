@@ -76,7 +76,7 @@ const char *pda_branch_new_type_name(unsigned new_type);
 #define PDA_BR_CNTR_MAX 8
 /* a sum that had a saturated counter (perf's
  * ANNOTATION__BR_CNTR_SATURATED_FLAG) */
-#define PDA_BR_CNTR_SATURATED (1ull << 63)
+#define PDA_BR_CNTR_SATURATED ((uint64_t)1 << 63)
 /* the letters a column shows before '+' (perf assumes saturation at 3) */
 #define PDA_BR_CNTR_SHOWN 3
 
@@ -158,6 +158,11 @@ struct pda_branch_row {
 	uint64_t user, kernel;	/* by the from address, where not recorded */
 	uint64_t by_spec[4];	/* PERF_BR_SPEC_*: AMD Zen 4 */
 	uint64_t in_tx, abort;
+	/* with branch counters (pda_branch_counters): the entries that
+	 * carried them, and each column's sum over those
+	 * (PDA_BR_CNTR_SATURATED marks one that saturated) */
+	uint64_t with_cntr;
+	uint64_t cntr[PDA_BR_CNTR_MAX];
 };
 
 /* What the branch stacks held, and what their hardware records. */
@@ -220,6 +225,13 @@ int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out);
 /* Accepts NULL. */
 void pda_branch_free(struct pda_branch *b);
+/* Also sum the entries' branch counters per row by c's columns (group
+ * leaders from env), before any pda_branch_add; c and env must outlive
+ * b. */
+void pda_branch_counters(struct pda_branch *b, const struct pda_brcntr *c,
+			 const struct pd_env *env);
+/* The columns given to pda_branch_counters, NULL when none. */
+const struct pda_brcntr *pda_branch_counters_of(const struct pda_branch *b);
 
 /*
  * Add a decoded sample's branch stack; its ends are resolved in the

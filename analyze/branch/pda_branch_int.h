@@ -39,6 +39,9 @@ struct pda_branch {
 	struct pda_branch_block **bsorted;
 	size_t nr_units, alloc_units;
 	struct pda_branch_block_totals bt;
+	/* branch counters summed per row, or NULL (pda_branch_counters) */
+	const struct pda_brcntr *cntr;
+	const struct pd_env *env;
 };
 
 /* The address resolved in the sample's process, once per (pid, comm,

@@ -50,9 +50,9 @@ those.  LAYOUT says what the hardware records:
   brbe-notype  the same without TYPE_SAVE (types are then decoded from
                the aarch64 instructions)
 
---truth FILE writes the ground truth as JSON (a capture whose samples
-read their group also gives each pair what perf counts, delivering such
-a sample once per value: "delivered"): the layout, the sites
+--truth FILE writes the ground truth as JSON (counted as perf counts:
+a sample that reads its group, PERF_SAMPLE_READ with FORMAT_GROUP,
+once per value read, so "entries" is then more than the capture's): the layout, the sites
 (address, symbol+offset, mnemonic, perf's branch type, mispredict
 probability, mean cycles), and per (from, to) pair its count,
 mispredictions and cycles (sum and each value's count), and per basic
@@ -439,38 +439,34 @@ class Truth:
         self.entries = 0
         self.stacked = 0
         self.nr_cntr = 0
-        self.grouped = False
 
     def add(self, site, to, mis, cycles, cntr=(), weight=1):
+        """An entry, counted weight times: perf delivers a sample that
+        reads its group once per value read."""
         key = (site.insn.addr, to)
         p = self.pairs.setdefault(key, {"count": 0, "mispred": 0,
                                         "cycles_sum": 0, "cycles": {},
                                         "cntr_sum": [0] * len(cntr),
                                         "cntr_sat": [0] * len(cntr),
-                                        "delivered": [0, 0, 0]})
-        # what perf counts when it delivers a group read's sample once
-        # per value: entries, mispredictions, cycles
-        p["delivered"][0] += weight
-        p["delivered"][1] += weight * int(mis)
-        p["delivered"][2] += weight * cycles
-        self.grouped |= weight != 1
+                                        "with_cntr": 0})
+        p["with_cntr"] += weight if cntr else 0
         for k, v in enumerate(cntr):
-            p["cntr_sum"][k] += v
-            p["cntr_sat"][k] += v == 3
-        p["count"] += 1
-        p["mispred"] += int(mis)
-        p["cycles_sum"] += cycles
-        p["cycles"][cycles] = p["cycles"].get(cycles, 0) + 1
+            p["cntr_sum"][k] += weight * v
+            p["cntr_sat"][k] += weight * (v == 3)
+        p["count"] += weight
+        p["mispred"] += weight * int(mis)
+        p["cycles_sum"] += weight * cycles
+        p["cycles"][cycles] = p["cycles"].get(cycles, 0) + weight
         self.sites[site.insn.addr] = site
-        self.entries += 1
+        self.entries += weight
 
-    def add_block(self, start, end, cycles):
+    def add_block(self, start, end, cycles, weight=1):
         """The straight-line code from an entry's `to` (start) to the
         next newer entry's `from` (end), run in the entry's cycles."""
         b = self.blocks.setdefault((start, end), {"count": 0,
                                                   "cycles_sum": 0})
-        b["count"] += 1
-        b["cycles_sum"] += cycles
+        b["count"] += weight
+        b["cycles_sum"] += weight * cycles
 
     def json(self):
         _, pred, cyc, typ, spec, priv, _ = LAYOUTS[self.layout]
@@ -507,13 +503,7 @@ class Truth:
                 # entries whose counter saturated
                 pair["counters"] = p["cntr_sum"]
                 pair["saturated"] = p["cntr_sat"]
-            if self.grouped:
-                # perf (and pdtool) count each entry once per value of
-                # the group read its sample made
-                pair["delivered"] = {
-                    "count": p["delivered"][0],
-                    "mispred": p["delivered"][1] if pred else None,
-                    "cycles_sum": p["delivered"][2] if cyc else None}
+                pair["with_counters"] = p["with_cntr"]
             pairs.append(pair)
         out = {"layout": self.layout, "arch": self.prog.arch,
                 "prediction": pred, "cycles": cyc, "type_saved": typ,
@@ -626,7 +616,7 @@ def main(argv):
                 # which starts at the older entry's `to`, drawn next
                 if entries:
                     truth.add_block(to, entries[-1][0] - bias,
-                                    entries[-1][3])
+                                    entries[-1][3], deliveries)
                 entries.append((b.addr + bias, to + bias,
                                 branch_word(a.layout, b.kind, mis, cyc),
                                 cyc, cntr))

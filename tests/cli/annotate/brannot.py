@@ -28,17 +28,15 @@ import sys
 
 def truth_by_from(truth):
     """{from addr: [taken, mispred, cycles_sum, counters summed, whether
-    one saturated, entries]}, as delivered (a group read's sample once
-    per value)"""
+    one saturated, entries]}"""
     out = {}
     for p in truth["pairs"]:
         a = int(p["from"], 16)
         n = len(p.get("counters") or [])
         e = out.setdefault(a, [0, 0, 0, [0] * n, [False] * n, 0])
-        d = p.get("delivered") or p
-        e[0] += d["count"]
-        e[1] += d.get("mispred") or 0
-        e[2] += d.get("cycles_sum") or 0
+        e[0] += p["count"]
+        e[1] += p.get("mispred") or 0
+        e[2] += p.get("cycles_sum") or 0
         for k in range(n):
             e[3][k] += p["counters"][k]
             e[4][k] |= p["saturated"][k] > 0
@@ -140,8 +138,7 @@ def main():
                                 % (fn["name"], a, k, b.get(k), v))
             if t[3]:
                 # each event's occurrences per entry, rounded up, and
-                # whether one saturated: the truth's (the deliveries of
-                # a group read repeat them all alike)
+                # whether one saturated: the truth's
                 got = [(-(-c["sum"] // b["timed"]), c["saturated"])
                        for c in b.get("counters", [])]
                 want_c = [(-(-s // t[5]), sat)

@@ -53,6 +53,15 @@ def check_truth(truth, pd):
         exp = (w["count"], w["mispred"], w["cycles_sum"], w["type"])
         if got != exp:
             bad.append("%s -> %s: pdtool %s, truth %s" % (k + (got, exp)))
+        if "counters" in w:
+            # branch counters: every entry carried them; per event the
+            # occurrences summed and whether one saturated
+            got_c = [(c["sum"], c["saturated"]) for c in r["counters"]]
+            exp_c = [(n, sat > 0) for n, sat in zip(w["counters"],
+                                                    w["saturated"])]
+            if got_c != exp_c or r["with_counters"] != w["with_counters"]:
+                bad.append("%s -> %s: counters %s, truth %s"
+                           % (k + (got_c, exp_c)))
         if w["cycles"] is not None:
             hist = sum(b["count"] for b in r.get("cycles_hist", []))
             if hist != w["count"] or r["cycles_min"] != min(
