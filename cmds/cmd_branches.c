@@ -256,7 +256,9 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		ctx->cmd, t->nr_entries, t->nr_entries == 1 ? "y" : "ies",
 		t->nr_stacks, PLURAL(t->nr_stacks), t->nr_samples,
 		PLURAL(t->nr_samples), t->nr_rows, PLURAL(t->nr_rows),
-		pct(t->nr_resolved, t->nr_entries), cs->lost);
+		pct(t->nr_resolved, t->nr_entries - t->nr_source_only -
+					    t->nr_target_only),
+		cs->lost);
 	if (t->nr_undecoded)
 		eprintf("; %" PRIu64 " type%s unknown (binary not found or "
 			"not a branch there)",

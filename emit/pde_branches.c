@@ -22,6 +22,11 @@ static double pct(uint64_t part, uint64_t whole)
 static void loc_label(struct pdc_strbuf *sb, enum pda_branch_by by,
 		      const struct pda_branch_loc *l)
 {
+	if (l->missing) {
+		/* a BRBE half record's end: no address */
+		pdc_strbuf_addf(sb, "(not recorded)");
+		return;
+	}
 	if (by == PDA_BRANCH_BY_SRCLINE && l->srcfile) {
 		pdc_strbuf_addf(sb, "%s:%u", l->srcfile, l->line);
 		return;
@@ -67,6 +72,8 @@ static const char *priv_name(const struct pda_branch_row *r)
 
 static const char *dir_name(const struct pda_branch_row *r)
 {
+	if (r->half)
+		return "-";
 	if (r->forward == r->count)
 		return "fwd";
 	if (!r->forward)
@@ -115,6 +122,12 @@ static void layout_words(FILE *out, const struct pda_branch_totals *t)
 		fputs("; speculation outcome (AMD Zen 4)", out);
 	if (t->nr_priv)
 		fputs("; privilege (ARM BRBE)", out);
+	if (t->nr_source_only || t->nr_target_only)
+		fprintf(out,
+			"; %" PRIu64 " source-only and %" PRIu64 " target-only "
+			"records (ARM BRBE: the other end at a level not "
+			"recorded)",
+			t->nr_source_only, t->nr_target_only);
 }
 
 /* The Branch Counter column's width: perf's cell, or its title. */
@@ -174,9 +187,14 @@ static void write_text(FILE *out, const struct pda_branch *b,
 			fprintf(out, "%9s", "-");
 		fputc(' ', out);
 		put_rate(out, r, 7);
-		fprintf(out, " %-8s %-5s %3.0f%% %3.0f%% ",
-			pda_branch_type_name(r->type), dir_name(r),
-			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		fprintf(out, " %-8s %-5s ", pda_branch_type_name(r->type),
+			dir_name(r));
+		if (r->half)
+			fprintf(out, "%4s %4s ", "-", "-");
+		else
+			fprintf(out, "%3.0f%% %3.0f%% ",
+				pct(r->cross_4k, r->count),
+				pct(r->cross_2m, r->count));
 		put_avg(out, r, 8);
 		fprintf(out, " %-6s  ", priv_name(r));
 		if (c)
@@ -238,9 +256,14 @@ static void write_md(FILE *out, const struct pda_branch *b,
 				pct(r->mispred, r->with_pred));
 		else
 			fputs("- | - |", out);
-		fprintf(out, " %s | %s | %.0f%% | %.0f%% | ",
-			pda_branch_type_name(r->type), dir_name(r),
-			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		fprintf(out, " %s | %s | ", pda_branch_type_name(r->type),
+			dir_name(r));
+		if (r->half)
+			fputs("- | - | ", out);
+		else
+			fprintf(out, "%.0f%% | %.0f%% | ",
+				pct(r->cross_4k, r->count),
+				pct(r->cross_2m, r->count));
 		if (r->with_cycles)
 			fprintf(out, "%.1f", (double)r->cycles /
 						     (double)r->with_cycles);
@@ -263,6 +286,13 @@ static void json_loc(struct pde_json *j, const char *key,
 		     struct pdc_strbuf *sb)
 {
 	pde_json_begin_object(j, key);
+	if (l->missing) {
+		/* a BRBE half record's missing end */
+		pde_json_null(j, "name");
+		pde_json_bool(j, "recorded", false);
+		pde_json_end_object(j);
+		return;
+	}
 	pde_json_str(j, "name", label(sb, by, l));
 	pde_json_hex(j, "addr", l->addr);
 	pde_json_hex(j, "map_ip", l->map_ip);
@@ -328,6 +358,8 @@ static void write_json(FILE *out, const struct pda_branch *b,
 	pde_json_bool(&j, "hw_index", t->hw_index);
 	pde_json_u64(&j, "types_decoded", t->nr_decoded);
 	pde_json_u64(&j, "types_unknown", t->nr_undecoded);
+	pde_json_u64(&j, "source_only", t->nr_source_only);
+	pde_json_u64(&j, "target_only", t->nr_target_only);
 	if (c) {
 		/* the events, in the counters' order (A, B, ...) */
 		pde_json_begin_array(&j, "counter_events");
@@ -355,8 +387,14 @@ static void write_json(FILE *out, const struct pda_branch *b,
 		}
 		pde_json_str(&j, "type", pda_branch_type_name(r->type));
 		pde_json_bool(&j, "type_recorded", r->type_saved);
+		if (r->half)
+			pde_json_str(&j, "record",
+				     r->half == PDA_BRANCH_SOURCE_ONLY
+					     ? "source_only"
+					     : "target_only");
 		pde_json_u64(&j, "forward", r->forward);
-		pde_json_u64(&j, "backward", r->count - r->forward);
+		pde_json_u64(&j, "backward",
+			     r->half ? 0 : r->count - r->forward);
 		pde_json_u64(&j, "cross_4k", r->cross_4k);
 		pde_json_u64(&j, "cross_2m", r->cross_2m);
 		if (r->with_cycles) {
@@ -430,8 +468,14 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 		pde_csv_str(out, label(sb, by, &r->from));
 		fputc(',', out);
 		pde_csv_str(out, label(sb, by, &r->to));
-		fprintf(out, ",0x%" PRIx64 ",0x%" PRIx64 ",%" PRIu64 ",%.4f,",
-			r->from.addr, r->to.addr, r->count,
+		/* a half record's missing end has no address */
+		fputc(',', out);
+		if (!r->from.missing)
+			fprintf(out, "0x%" PRIx64, r->from.addr);
+		fputc(',', out);
+		if (!r->to.missing)
+			fprintf(out, "0x%" PRIx64, r->to.addr);
+		fprintf(out, ",%" PRIu64 ",%.4f,", r->count,
 			pct(r->count, t->nr_entries));
 		if (r->with_pred)
 			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%.4f", r->mispred,
@@ -511,6 +555,11 @@ static void blocks_words(FILE *out, const struct pda_branch *b)
 			"; %" PRIu64 " stack%s of an event not sampling every "
 			"branch (-j any) tell no blocks",
 			t->nr_not_any, t->nr_not_any == 1 ? "" : "s");
+	if (t->nr_half)
+		fprintf(out,
+			"; %" PRIu64 " range%s with an end a half record "
+			"(ARM BRBE) did not record",
+			t->nr_half, t->nr_half == 1 ? "" : "s");
 	if (t->cycles > 0)
 		fprintf(out, "; IPC %.2f (%.0f instructions in %.0f cycles)",
 			ipc(t->cyc_insns, t->cycles), t->cyc_insns, t->cycles);
@@ -600,6 +649,7 @@ static void write_blocks_json(FILE *out, const struct pda_branch *b,
 	pde_json_u64(&j, "backward_or_long", t->nr_backward);
 	pde_json_u64(&j, "not_decoded", t->nr_undecoded);
 	pde_json_u64(&j, "stacks_not_any", t->nr_not_any);
+	pde_json_u64(&j, "ranges_half_records", t->nr_half);
 	pde_json_u64(&j, "timed", t->with_cycles);
 	pde_json_double(&j, "cycles", t->cycles);
 	pde_json_double(&j, "instructions_timed", t->cyc_insns);

@@ -13,6 +13,7 @@
  * address.
  */
 #include "pda_branch_int.h"
+#include "pda_machine_int.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -58,6 +59,21 @@ const char *pda_branch_new_type_name(unsigned new_type)
 	return new_type < PDA_BR_NR_NEW_TYPES ? new_names[new_type] : "(null)";
 }
 
+/* Whether the capture is of aarch64, whose branch stacks (BRBE) may
+ * hold half records: by the header's e_machine, else the recorder's
+ * uname -m. */
+static bool capture_is_arm64(struct pda_session *s)
+{
+	const struct pd_env *env;
+
+	if (pd_file_env(pda_session_file(s), &env) < 0)
+		return false;
+	if (env->e_machine)
+		return env->e_machine == EM_AARCH64;
+	return env->arch && (!strcmp(env->arch, "aarch64") ||
+			     !strcmp(env->arch, "arm64"));
+}
+
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
 {
@@ -72,6 +88,9 @@ int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		return PD_ERR_NOMEM;
 	b->s = s;
 	b->opts = *opts;
+	b->brbe = capture_is_arm64(s);
+	b->missing.loc.missing = true;
+	b->missing.type = 0;
 	*out = b;
 	return 0;
 }
@@ -364,10 +383,17 @@ struct row_ent {
 	struct pda_branch_row row;
 };
 
+/* the key of a half record's missing end, apart from any address */
+static const char missing_key[] = "(not recorded)";
+
 static void ident_of(const struct pda_branch *b, const struct loc_ent *e,
 		     struct ident *id)
 {
 	memset(id, 0, sizeof(*id));
+	if (e->loc.missing) {
+		id->file = missing_key;
+		return;
+	}
 	id->dso = e->loc.dso;
 	switch (b->opts.by) {
 	case PDA_BRANCH_BY_SYM:
@@ -468,16 +494,22 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 		     bool type_save, uint64_t i)
 {
 	struct pda_branch_totals *t = &b->t;
+	const enum pda_branch_half half = pda_branch_half(br, b->brbe);
 	struct loc_ent *f, *to;
 	struct row_ent *re;
 	struct pda_branch_row *r;
 	unsigned type = 0;
 	int err = 0;
 
-	f = pda_branch_resolve(b, sample, comm, br->from, &err);
+	/* a half record's missing end is no address 0 */
+	f = half == PDA_BRANCH_TARGET_ONLY
+		    ? &b->missing
+		    : pda_branch_resolve(b, sample, comm, br->from, &err);
 	if (!f)
 		return err;
-	to = pda_branch_resolve(b, sample, comm, br->to, &err);
+	to = half == PDA_BRANCH_SOURCE_ONLY
+		     ? &b->missing
+		     : pda_branch_resolve(b, sample, comm, br->to, &err);
 	if (!to)
 		return err;
 	re = find_row(b, f, to);
@@ -485,8 +517,13 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 		return PD_ERR_NOMEM;
 	r = &re->row;
 	r->count++;
+	r->half = half;
 	t->nr_entries++;
-	if (f->loc.sym && to->loc.sym)
+	if (half == PDA_BRANCH_SOURCE_ONLY)
+		t->nr_source_only++;
+	else if (half == PDA_BRANCH_TARGET_ONLY)
+		t->nr_target_only++;
+	else if (f->loc.sym && to->loc.sym)
 		t->nr_resolved++;
 	/* mispred = predicted = 0: the hardware said nothing (AMD BRS,
 	 * perf inject's branch stacks), which is not "predicted" */
@@ -512,6 +549,8 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	if (type_save && br->type) {
 		type = br->type;
 		r->type_saved = true;
+	} else if (half == PDA_BRANCH_TARGET_ONLY) {
+		type = 0; /* no source instruction to decode */
 	} else {
 		int d = decode_type(b, f);
 
@@ -524,12 +563,15 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 			t->nr_undecoded++;
 	}
 	r->by_type[type % PDA_BR_NR_TYPES]++;
-	if (br->to > br->from)
-		r->forward++;
-	if ((br->to ^ br->from) >> 12)
-		r->cross_4k++;
-	if ((br->to ^ br->from) >> 21)
-		r->cross_2m++;
+	/* direction and pages need both ends */
+	if (half == PDA_BRANCH_COMPLETE) {
+		if (br->to > br->from)
+			r->forward++;
+		if ((br->to ^ br->from) >> 12)
+			r->cross_4k++;
+		if ((br->to ^ br->from) >> 21)
+			r->cross_2m++;
+	}
 	if (br->priv) {
 		r->by_priv[br->priv]++;
 		t->nr_priv++;

@@ -138,7 +138,33 @@ struct pda_branch_loc {
 	unsigned line;
 	bool kernel;
 	bool module;	   /* in a kernel module's map (perf: "[name]") */
+	bool missing;	   /* not recorded: the end a BRBE half record
+			    * lacks (pda_branch_half()); addr 0, no DSO */
 };
+
+/*
+ * ARM BRBE's half records (the kernel's driver, perf >= 6.17): a branch
+ * whose source or target lay at an exception level the event does not
+ * record (a syscall's target, an exception return's source, with -j u)
+ * is written with that address 0: source-only records (to 0: prediction
+ * and cycles, no privilege) and target-only ones (from 0: privilege and
+ * cycles, no prediction).  On an aarch64 capture an entry with one end
+ * 0 is such a record, never a branch to or from address 0.
+ */
+enum pda_branch_half {
+	PDA_BRANCH_COMPLETE = 0,
+	PDA_BRANCH_SOURCE_ONLY,
+	PDA_BRANCH_TARGET_ONLY,
+};
+
+/* What br is on a capture of BRBE's architecture (brbe: aarch64). */
+static inline enum pda_branch_half pda_branch_half(const struct pd_branch *br,
+						   bool brbe)
+{
+	if (!brbe || (br->from && br->to) || (!br->from && !br->to))
+		return PDA_BRANCH_COMPLETE;
+	return br->from ? PDA_BRANCH_SOURCE_ONLY : PDA_BRANCH_TARGET_ONLY;
+}
 
 struct pda_branch_row {
 	struct pda_branch_loc from, to;
@@ -163,6 +189,8 @@ struct pda_branch_row {
 	 * (PDA_BR_CNTR_SATURATED marks one that saturated) */
 	uint64_t with_cntr;
 	uint64_t cntr[PDA_BR_CNTR_MAX];
+	enum pda_branch_half half; /* a row of half records: one end is
+				    * missing (no direction, no pages) */
 };
 
 /* What the branch stacks held, and what their hardware records. */
@@ -181,6 +209,9 @@ struct pda_branch_totals {
 	bool type_save;		  /* some event has TYPE_SAVE */
 	bool hw_index;		  /* some event has HW_INDEX */
 	bool counters;		  /* some event has branch counters */
+	uint64_t nr_source_only;  /* BRBE half records (not in nr_resolved's
+				   * base: their missing end has no symbol) */
+	uint64_t nr_target_only;
 	size_t nr_rows;
 };
 
@@ -212,6 +243,8 @@ struct pda_branch_block_totals {
 	uint64_t nr_undecoded; /* binary absent, or code not on the ends */
 	uint64_t nr_not_any;   /* stacks of an event not sampling every
 				* branch (-j any): no ranges told */
+	uint64_t nr_half;      /* ranges with an end a BRBE half record
+				* did not record */
 	uint64_t with_cycles;  /* blocks timed */
 	double cycles, cyc_insns; /* of the timed blocks decoded */
 	size_t nr_rows;

@@ -172,7 +172,7 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  struct pda_branch_hist_info *info)
 {
 	struct pda_session *s = h->b->s;
-	size_t nr = sample->branch.nr, chain = st ? st->nr : 0;
+	size_t nr = sample->branch.nr, chain = st ? st->nr : 0, n = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -201,26 +201,34 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 	nr = remove_loops(h->be, nr);
 	info->nr_kept = nr;
 	for (size_t i = 0; i < nr; i++) {
+		const enum pda_branch_half half =
+			pda_branch_half(&h->be[i], h->b->brbe);
 		const struct loc_ent *to, *from;
 
-		to = pda_branch_resolve(h->b, sample, comm, h->be[i].to, &rc);
-		if (!to)
-			return rc;
-		from = pda_branch_resolve(h->b, sample, comm, h->be[i].from,
-					  &rc);
-		if (!from)
-			return rc;
-		loc_frame(to, &h->frames[2 * i]);
-		loc_frame(from, &h->frames[2 * i + 1]);
-		h->dsos[2 * i] = to->dso;
-		h->dsos[2 * i + 1] = from->dso;
+		/* a BRBE half record's missing end makes no frame (perf
+		 * 7.2's is a frame at address 0) */
+		if (half != PDA_BRANCH_SOURCE_ONLY) {
+			to = pda_branch_resolve(h->b, sample, comm,
+						h->be[i].to, &rc);
+			if (!to)
+				return rc;
+			loc_frame(to, &h->frames[n]);
+			h->dsos[n++] = to->dso;
+		}
+		if (half != PDA_BRANCH_TARGET_ONLY) {
+			from = pda_branch_resolve(h->b, sample, comm,
+						  h->be[i].from, &rc);
+			if (!from)
+				return rc;
+			loc_frame(from, &h->frames[n]);
+			h->dsos[n++] = from->dso;
+		}
 	}
 	if (chain)
-		memcpy(h->frames + 2 * nr, st->frames,
-		       chain * sizeof(*h->frames));
-	count_path(h, 2 * nr, chain);
+		memcpy(h->frames + n, st->frames, chain * sizeof(*h->frames));
+	count_path(h, n, chain);
 	h->out.frames = h->frames;
-	h->out.nr = 2 * nr + chain;
+	h->out.nr = n + chain;
 	h->out.alloc = h->alloc_frames;
 	*out = &h->out;
 	return 0;

@@ -39,6 +39,10 @@ struct pda_branch {
 	struct pda_branch_block **bsorted;
 	size_t nr_units, alloc_units;
 	struct pda_branch_block_totals bt;
+	/* an aarch64 capture: an entry with one end 0 is a BRBE half
+	 * record, whose missing end is `missing` */
+	bool brbe;
+	struct loc_ent missing;
 	/* branch counters summed per row, or NULL (pda_branch_counters) */
 	const struct pda_brcntr *cntr;
 	const struct pd_env *env;

@@ -97,6 +97,7 @@ struct pda_brep {
 	struct table *tables;
 	size_t nr_tables, alloc_tables;
 	uint64_t nr_rows, nr_entries, nr_resolved;
+	uint64_t nr_half; /* BRBE half records: one end not recorded */
 	struct pda_brep_stats st;
 	bool cur_hidden; /* the sample being added is filtered out */
 	bool finished;
@@ -254,6 +255,17 @@ static int end_of(struct pda_brep *r, const struct loc_ent *e, bool srcline,
 	int rc;
 
 	memset(end, 0, sizeof(*end));
+	if (e->loc.missing) {
+		/* interned: the keys compare names by pointer */
+		end->missing = true;
+		end->level = '?';
+		rc = intern(r, "(not recorded)", &end->sym);
+		if (rc == 0)
+			rc = intern(r, "[not recorded]", &end->dso);
+		if (rc == 0 && srcline)
+			rc = intern(r, "(not recorded)", &end->srcline);
+		return rc;
+	}
 	rc = dso_short(r, &e->loc, &end->dso);
 	if (rc < 0)
 		return rc;
@@ -489,8 +501,10 @@ static int compute_ipc(struct pda_brep *r, struct pda_bcyc_sym *si,
 	return 0;
 }
 
-/* util/branch.c branch_type_count() */
-static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
+/* util/branch.c branch_type_count(); a BRBE source-only record (half)
+ * counts by its type alone: its direction and pages are unknown */
+static void count_type(struct pda_brep_stats *st, const struct pd_branch *br,
+		       bool half)
 {
 	if (!br->type || !br->from)
 		return;
@@ -500,6 +514,8 @@ static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
 	} else {
 		st->types[br->type]++;
 	}
+	if (half)
+		return;
 	if (br->type == 1) { /* PERF_BR_COND */
 		if (br->to > br->from)
 			st->cond_fwd++;
@@ -523,13 +539,21 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	struct rkey k;
 	struct find_ctx fc = {r, &k};
 	struct pdc_hash_slot *slot;
+	enum pda_branch_half half;
 	uint64_t h;
 	int err = 0;
 
-	f = pda_branch_resolve(r->b, sample, comm, br->from, &err);
+	/* a BRBE half record's missing end is no address 0 (perf 7.2
+	 * shows "[H] 0000000000000000" there) */
+	half = pda_branch_half(br, r->b->brbe);
+	f = half == PDA_BRANCH_TARGET_ONLY
+		    ? &r->b->missing
+		    : pda_branch_resolve(r->b, sample, comm, br->from, &err);
 	if (!f)
 		return err;
-	to = pda_branch_resolve(r->b, sample, comm, br->to, &err);
+	to = half == PDA_BRANCH_SOURCE_ONLY
+		     ? &r->b->missing
+		     : pda_branch_resolve(r->b, sample, comm, br->to, &err);
 	if (!to)
 		return err;
 	memset(&w, 0, sizeof(w));
@@ -548,8 +572,10 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	t->pub.nr_entries++;
 	/* as perf, by the type bits (which TYPE_SAVE has the kernel
 	 * fill) */
-	count_type(&r->st, br);
-	if (f->loc.sym && to->loc.sym)
+	count_type(&r->st, br, half != PDA_BRANCH_COMPLETE);
+	if (half)
+		r->nr_half++;
+	else if (f->loc.sym && to->loc.sym)
 		r->nr_resolved++;
 	key_of(r, &w, &k);
 	h = rkey_hash(&k);
@@ -825,5 +851,6 @@ void pda_brep_resolved(const struct pda_brep *r, uint64_t *resolved,
 		       uint64_t *entries)
 {
 	*resolved = r->nr_resolved;
-	*entries = r->nr_entries;
+	/* of the entries with both ends recorded */
+	*entries = r->nr_entries - r->nr_half;
 }

@@ -38,6 +38,10 @@ done
 # (recorded in another worktree) counts, page-faults does not
 gen group-intel-cntr ../group.perf.data ../bin/demo \
 	/work/wt-rec3/testdata/bin/demo intel-cntr --counters 2
+# BRBE half records: a fifth of the entries source-only or target-only;
+# 16 entries deep (under 64 KiB, stored as it is)
+gen loop-brbe-half ../loop-aarch64.perf.data ../bin/loop-aarch64 \
+	/opt/pdtool/loop-aarch64 brbe --half 0.2 --depth 16
 for layout in brbe brbe-notype; do
 	gen "loop-$layout" ../loop-aarch64.perf.data ../bin/loop-aarch64 \
 		/opt/pdtool/loop-aarch64 "$layout"

@@ -50,6 +50,12 @@ those.  LAYOUT says what the hardware records:
   brbe-notype  the same without TYPE_SAVE (types are then decoded from
                the aarch64 instructions)
 
+--half SHARE (brbe layouts) records that share of the entries half, as
+the kernel's BRBE driver (perf >= 6.17) writes the records whose source
+or target lay at a level the event does not record: source-only (to = 0,
+no privilege) and target-only (from = 0, no prediction), half each.  No
+basic block is told across a missing end.
+
 --truth FILE writes the ground truth as JSON (counted as perf counts:
 a sample that reads its group, PERF_SAMPLE_READ with FORMAT_GROUP,
 once per value read, so "entries" is then more than the capture's): the layout, the sites
@@ -411,6 +417,18 @@ def mmap_of(rtype, body):
     return pid, start, length, pgoff, name
 
 
+HALF_SOURCE, HALF_TARGET = 1, 2
+
+
+def draw_half(hrng, share):
+    """0 (a complete record), HALF_SOURCE or HALF_TARGET."""
+    if not share:
+        return 0
+    r = hrng.random()
+    return HALF_SOURCE if r < share / 2 else HALF_TARGET if r < share \
+        else 0
+
+
 def branch_word(layout, kind, mis, cycles):
     _, pred, cyc, typ, spec, priv, _ = LAYOUTS[layout]
     w = 0
@@ -439,6 +457,7 @@ class Truth:
         self.entries = 0
         self.stacked = 0
         self.nr_cntr = 0
+        self.halves = {}
 
     def add(self, site, to, mis, cycles, cntr=(), weight=1):
         """An entry, counted weight times: perf delivers a sample that
@@ -458,6 +477,18 @@ class Truth:
         p["cycles_sum"] += weight * cycles
         p["cycles"][cycles] = p["cycles"].get(cycles, 0) + weight
         self.sites[site.insn.addr] = site
+        self.entries += weight
+
+    def add_half(self, half, site, to, mis, cycles, weight=1):
+        """A half record: source-only (its from known) or target-only
+        (its to known), counted by the end it has."""
+        key = (half, site.insn.addr if half == HALF_SOURCE else to)
+        h = self.halves.setdefault(key, {"count": 0, "mispred": 0,
+                                         "cycles_sum": 0,
+                                         "type": site.insn.kind})
+        h["count"] += weight
+        h["mispred"] += weight * int(mis)
+        h["cycles_sum"] += weight * cycles
         self.entries += weight
 
     def add_block(self, start, end, cycles, weight=1):
@@ -514,6 +545,19 @@ class Truth:
                 "blocks": blocks}
         if self.nr_cntr:
             out["counter_events"] = self.nr_cntr
+        if self.halves:
+            # per recorded end: source-only records by their from (with
+            # prediction), target-only ones by their to (without)
+            for half, key, end in ((HALF_SOURCE, "source_only", "from"),
+                                   (HALF_TARGET, "target_only", "to")):
+                out[key] = [{
+                    end: "0x%x" % a, end + "_sym": self.sym(a),
+                    "type": TYPE_NAMES[h["type"]], "count": h["count"],
+                    "mispred": h["mispred"] if half == HALF_SOURCE
+                    and pred else None,
+                    "cycles_sum": h["cycles_sum"] if cyc else None}
+                    for (k, a), h in sorted(self.halves.items())
+                    if k == half]
         return out
 
 
@@ -529,6 +573,9 @@ def main(argv):
     ap.add_argument("--depth", type=int)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--objdump", default="llvm-objdump")
+    ap.add_argument("--half", type=float, default=0.0,
+                    help="brbe layouts: the share of entries recorded "
+                    "half, source-only and target-only alike")
     ap.add_argument("--counters", type=int, default=2,
                     help="intel-cntr: the number of events, from the "
                     "first, that count (at most 4)")
@@ -561,6 +608,10 @@ def main(argv):
                              "events of the capture's %d" %
                              (nr_cntr, len(cap.attrs)))
     rng = random.Random(a.seed)
+    # half records drawn apart, so that --half 0 writes what it did
+    hrng = random.Random("%d:half" % a.seed)
+    if a.half and not LAYOUTS[a.layout][5]:
+        raise SystemExit("pd_branch_gen.py: --half: BRBE layouts only")
     sites = {}
     truth = Truth(a.layout, prog, sym)
     truth.nr_cntr = nr_cntr
@@ -611,15 +662,31 @@ def main(argv):
                 mis, cyc = site.draw(rng)
                 cntr = site.draw_counters(rng, nr_cntr) \
                     if ai < nr_cntr else []
-                truth.add(site, to, mis, cyc, cntr, deliveries)
+                half = draw_half(hrng, a.half)
+                word = branch_word(a.layout, b.kind, mis, cyc)
+                ends = (b.addr + bias, to + bias)
+                if half == HALF_SOURCE:
+                    # the target's level was not recorded: no target,
+                    # no privilege (the kernel's source-only record)
+                    ends = (ends[0], 0)
+                    word &= ~(7 << 30)
+                    truth.add_half(half, site, to, mis, cyc, deliveries)
+                elif half == HALF_TARGET:
+                    # the source's level was not: no source, no
+                    # prediction (a target-only record)
+                    ends = (0, ends[1])
+                    word &= ~3
+                    truth.add_half(half, site, to, mis, cyc, deliveries)
+                else:
+                    truth.add(site, to, mis, cyc, cntr, deliveries)
                 # this entry's cycles are those of the block it ends,
-                # which starts at the older entry's `to`, drawn next
-                if entries:
+                # which starts at the older entry's `to`, drawn next:
+                # unknown where either end was not recorded
+                if entries and half != HALF_SOURCE and \
+                        entries[-1][5] != HALF_TARGET:
                     truth.add_block(to, entries[-1][0] - bias,
                                     entries[-1][3], deliveries)
-                entries.append((b.addr + bias, to + bias,
-                                branch_word(a.layout, b.kind, mis, cyc),
-                                cyc, cntr))
+                entries.append(ends + (word, cyc, cntr, half))
                 cur = b.addr
             truth.samples += 1
             truth.stacked += bool(entries)
@@ -627,7 +694,7 @@ def main(argv):
             if bst & BR_HW_INDEX:
                 bs += struct.pack("<Q", hw_idx)
                 hw_idx = (hw_idx + len(entries)) % 32
-            for f, t, w, _, _ in entries:
+            for f, t, w, _, _, _ in entries:
                 bs += struct.pack("<QQQ", f, t, w)
             if ai < nr_cntr:
                 for e in entries:

@@ -41,6 +41,14 @@ def truth_by_from(truth):
             e[3][k] += p["counters"][k]
             e[4][k] |= p["saturated"][k] > 0
         e[5] += p["count"]
+    # BRBE source-only records leave their from too (target-only ones
+    # leave no instruction known)
+    for h in truth.get("source_only", []):
+        e = out.setdefault(int(h["from"], 16), [0, 0, 0, [], [], 0])
+        e[0] += h["count"]
+        e[1] += h.get("mispred") or 0
+        e[2] += h.get("cycles_sum") or 0
+        e[5] += h["count"]
     return out
 
 
