@@ -107,6 +107,7 @@ void pda_branch_free(struct pda_branch *b)
 	for (size_t i = 0; i < b->nr_rows; i++)
 		pda_free(b->s, b->sorted[i]);
 	pda_free(b->s, b->sorted);
+	pda_free(b->s, b->pairs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
 	pda_branch_blocks_free(b);
@@ -470,6 +471,10 @@ static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
 	r->row.from = f->loc;
 	r->row.to = t->loc;
 	r->row.cyc_min = UINT32_MAX;
+	/* the ends say which half a row's records are (its key) */
+	r->row.half = t->loc.missing	? PDA_BRANCH_SOURCE_ONLY
+		      : f->loc.missing ? PDA_BRANCH_TARGET_ONLY
+				       : PDA_BRANCH_COMPLETE;
 	if (pdc_hash_add(pda_session_alloc(b->s), &b->rows, h, r) < 0) {
 		pda_free(b->s, r);
 		return NULL;
@@ -478,15 +483,66 @@ static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
 	return r;
 }
 
+/*
+ * The row of entry br of sample (comm interned) and its ends *f, *t: from
+ * the pair cache, else resolved (a half record's missing end is no
+ * address 0 but b->missing) and found, and cached.  NULL and *err on
+ * failure.
+ */
+static struct row_ent *pair_row(struct pda_branch *b,
+				const struct pd_sample *sample,
+				const char *comm, const struct pd_branch *br,
+				enum pda_branch_half half, struct loc_ent **f,
+				struct loc_ent **t, int *err)
+{
+	/* one multiply: the slot is the product's top bits */
+	const uint64_t h = (br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^
+			    sample->pid) *
+			   0xff51afd7ed558ccdull;
+	struct pair_ent *p;
+	struct row_ent *re;
+
+	if (!b->pairs) {
+		b->pairs = pda_zalloc(b->s,
+				      PDA_BRANCH_PAIRS * sizeof(*b->pairs));
+		if (!b->pairs) {
+			*err = PD_ERR_NOMEM;
+			return NULL;
+		}
+	}
+	p = &b->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
+	if (p->row && p->from == br->from && p->to == br->to &&
+	    p->pid == sample->pid && p->comm == comm) {
+		*f = p->f;
+		*t = p->t;
+		return p->row;
+	}
+	*f = half == PDA_BRANCH_TARGET_ONLY
+		     ? &b->missing
+		     : pda_branch_resolve(b, sample, comm, br->from, err);
+	if (!*f)
+		return NULL;
+	*t = half == PDA_BRANCH_SOURCE_ONLY
+		     ? &b->missing
+		     : pda_branch_resolve(b, sample, comm, br->to, err);
+	if (!*t)
+		return NULL;
+	re = find_row(b, *f, *t);
+	if (!re) {
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	*p = (struct pair_ent){sample->pid, comm, br->from, br->to, re, *f,
+			       *t};
+	return re;
+}
+
 static unsigned cyc_bucket(unsigned c)
 {
-	unsigned i = 0;
+	/* floor(log2(c)), at most the last bucket */
+	const unsigned i = c > 1 ? 31u - (unsigned)__builtin_clz(c) : 0;
 
-	while (c > 1 && i < PDA_BRANCH_CYC_BUCKETS - 1) {
-		c >>= 1;
-		i++;
-	}
-	return i;
+	return i < PDA_BRANCH_CYC_BUCKETS - 1 ? i : PDA_BRANCH_CYC_BUCKETS - 1;
 }
 
 static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
@@ -501,23 +557,11 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	unsigned type = 0;
 	int err = 0;
 
-	/* a half record's missing end is no address 0 */
-	f = half == PDA_BRANCH_TARGET_ONLY
-		    ? &b->missing
-		    : pda_branch_resolve(b, sample, comm, br->from, &err);
-	if (!f)
-		return err;
-	to = half == PDA_BRANCH_SOURCE_ONLY
-		     ? &b->missing
-		     : pda_branch_resolve(b, sample, comm, br->to, &err);
-	if (!to)
-		return err;
-	re = find_row(b, f, to);
+	re = pair_row(b, sample, comm, br, half, &f, &to, &err);
 	if (!re)
-		return PD_ERR_NOMEM;
+		return err;
 	r = &re->row;
 	r->count++;
-	r->half = half;
 	t->nr_entries++;
 	if (half == PDA_BRANCH_SOURCE_ONLY)
 		t->nr_source_only++;
@@ -552,7 +596,8 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	} else if (half == PDA_BRANCH_TARGET_ONLY) {
 		type = 0; /* no source instruction to decode */
 	} else {
-		int d = decode_type(b, f);
+		/* decoded once per address */
+		int d = f->type >= 0 ? f->type : decode_type(b, f);
 
 		if (d < 0)
 			return d;

@@ -167,21 +167,23 @@ static inline enum pda_branch_half pda_branch_half(const struct pd_branch *br,
 }
 
 struct pda_branch_row {
-	struct pda_branch_loc from, to;
+	/* what every entry updates first, in one cache line */
 	uint64_t count;		/* entries */
 	uint64_t with_pred;	/* entries that say mispred or predicted */
 	uint64_t mispred;
 	uint64_t with_cycles;	/* entries with cycles > 0 */
 	uint64_t cycles;	/* summed over those */
-	unsigned cyc_min, cyc_max;
-	uint64_t cyc_hist[PDA_BRANCH_CYC_BUCKETS];
-	uint64_t by_type[PDA_BR_NR_TYPES]; /* entries per PERF_BR_* type */
-	unsigned type;		/* the most common type; 0 unknown */
-	bool type_saved;	/* type as recorded (TYPE_SAVE), not decoded */
 	uint64_t forward;	/* to > from */
 	uint64_t cross_4k, cross_2m; /* from and to on other pages */
-	uint64_t by_priv[8];	/* PERF_BR_PRIV_*: 0 not recorded */
 	uint64_t user, kernel;	/* by the from address, where not recorded */
+	unsigned cyc_min, cyc_max;
+	unsigned type;		/* the most common type; 0 unknown */
+	bool type_saved;	/* type as recorded (TYPE_SAVE), not decoded */
+	enum pda_branch_half half; /* a row of half records: one end is
+				    * missing (no direction, no pages) */
+	uint64_t by_type[PDA_BR_NR_TYPES]; /* entries per PERF_BR_* type */
+	uint64_t cyc_hist[PDA_BRANCH_CYC_BUCKETS];
+	uint64_t by_priv[8];	/* PERF_BR_PRIV_*: 0 not recorded */
 	uint64_t by_spec[4];	/* PERF_BR_SPEC_*: AMD Zen 4 */
 	uint64_t in_tx, abort;
 	/* with branch counters (pda_branch_counters): the entries that
@@ -189,8 +191,7 @@ struct pda_branch_row {
 	 * (PDA_BR_CNTR_SATURATED marks one that saturated) */
 	uint64_t with_cntr;
 	uint64_t cntr[PDA_BR_CNTR_MAX];
-	enum pda_branch_half half; /* a row of half records: one end is
-				    * missing (no direction, no pages) */
+	struct pda_branch_loc from, to;
 };
 
 /* What the branch stacks held, and what their hardware records. */

@@ -21,11 +21,27 @@ struct loc_ent {
 };
 
 struct block_ent; /* pda_branch_blocks.c */
+struct row_ent;	  /* pda_branch.c */
+
+/* A (from, to) entry seen lately in a process, with its row and ends:
+ * the same branches come again and again, and the row of a pair never
+ * changes (its ends are resolved once per (pid, comm, addr)). */
+struct pair_ent {
+	uint32_t pid;
+	const char *comm;
+	uint64_t from, to;
+	struct row_ent *row;
+	struct loc_ent *f, *t;
+};
+
+#define PDA_BRANCH_PAIRS_BITS 12 /* direct-mapped, 4096 slots */
+#define PDA_BRANCH_PAIRS (1u << PDA_BRANCH_PAIRS_BITS)
 
 struct pda_branch {
 	struct pda_session *s;
 	struct pda_branch_opts opts;
 	struct pdc_hash locs, rows;
+	struct pair_ent *pairs; /* [PDA_BRANCH_PAIRS], allocated on use */
 	struct row_ent **sorted;
 	size_t nr_rows, alloc_rows;
 	struct pda_stack st;
