@@ -75,28 +75,6 @@ static const struct {
 	{PDA_INSN_BAD, "undecodable"},
 };
 
-/* An instruction's branch counters: per event its sum over the timed
- * entries, whether one saturated, and perf's cell. */
-static void json_counters(struct pde_json *j, const struct pda_brcntr *c,
-			  const struct pda_branch_insn *b)
-{
-	char cell[8 * PDA_BR_CNTR_MAX];
-
-	pde_json_begin_array(j, "counters");
-	for (unsigned i = 0; i < c->nr; i++) {
-		pde_json_begin_object(j, NULL);
-		pde_json_str(j, "event", c->names[i]);
-		pde_json_u64(j, "sum", b->cntr[i] & ~PDA_BR_CNTR_SATURATED);
-		pde_json_bool(j, "saturated",
-			      (b->cntr[i] & PDA_BR_CNTR_SATURATED) != 0);
-		pde_json_end_object(j);
-	}
-	pde_json_end_array(j);
-	pde_json_str(j, "counters_cell",
-		     pda_brcntr_entry(c, b->cntr, b->nr_cycles, cell,
-				      sizeof(cell)));
-}
-
 static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 		 const struct pda_annot_insn *in)
 {
@@ -144,7 +122,8 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 			if (b->ipc != 0.0)
 				pde_json_double(j, "ipc", b->ipc);
 			if (b->nr_cycles && w->o.brcntr && w->o.brcntr->nr)
-				json_counters(j, w->o.brcntr, b);
+				pde_json_brcntr(j, w->o.brcntr, b->cntr,
+						b->nr_cycles);
 			pde_json_end_object(j);
 		}
 	}

@@ -313,25 +313,24 @@ static void json_loc(struct pde_json *j, const char *key,
 	pde_json_end_object(j);
 }
 
-/* A row's branch counters: the entries that carried them, per event the
- * occurrences summed and whether one saturated, and perf's cell. */
-static void json_cntr(struct pde_json *j, const struct pda_brcntr *c,
-		      const struct pda_branch_row *r)
+void pde_json_brcntr(struct pde_json *j, const struct pda_brcntr *c,
+		     const uint64_t *sums, uint64_t n)
 {
-	char cell[8 * PDA_BR_CNTR_MAX];
+	char cell[8 * PDA_BR_CNTR_MAX] = "";
 
-	pde_json_u64(j, "with_counters", r->with_cntr);
 	pde_json_begin_array(j, "counters");
 	for (unsigned k = 0; k < c->nr; k++) {
 		pde_json_begin_object(j, NULL);
 		pde_json_str(j, "event", c->names[k]);
-		pde_json_u64(j, "sum", r->cntr[k] & ~PDA_BR_CNTR_SATURATED);
+		pde_json_u64(j, "sum", sums[k] & ~PDA_BR_CNTR_SATURATED);
 		pde_json_bool(j, "saturated",
-			      (r->cntr[k] & PDA_BR_CNTR_SATURATED) != 0);
+			      (sums[k] & PDA_BR_CNTR_SATURATED) != 0);
 		pde_json_end_object(j);
 	}
 	pde_json_end_array(j);
-	pde_json_str(j, "counters_cell", cntr_cell(c, r, cell, sizeof(cell)));
+	if (n)
+		pda_brcntr_entry(c, sums, n, cell, sizeof(cell));
+	pde_json_str(j, "counters_cell", cell);
 }
 
 static void write_json(FILE *out, const struct pda_branch *b,
@@ -439,8 +438,10 @@ static void write_json(FILE *out, const struct pda_branch *b,
 		pde_json_end_object(&j);
 		pde_json_u64(&j, "in_tx", r->in_tx);
 		pde_json_u64(&j, "abort", r->abort);
-		if (c)
-			json_cntr(&j, c, r);
+		if (c) {
+			pde_json_u64(&j, "with_counters", r->with_cntr);
+			pde_json_brcntr(&j, c, r->cntr, r->with_cntr);
+		}
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);

@@ -165,6 +165,22 @@ static void count_path(struct pda_branch_hist *h, size_t nr, size_t chain)
 	}
 }
 
+/* addr's frame (and its binary) at *n of the path, n advanced.
+ * @return 0 or a negative pd_err. */
+static int add_frame(struct pda_branch_hist *h, const struct pd_sample *sample,
+		     const char *comm, uint64_t addr, size_t *n)
+{
+	int rc = 0;
+	const struct loc_ent *e = pda_branch_resolve(h->b, sample, comm, addr,
+						     &rc);
+
+	if (!e)
+		return rc;
+	loc_frame(e, &h->frames[*n]);
+	h->dsos[(*n)++] = e->dso;
+	return 0;
+}
+
 int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  const struct pd_sample *sample, const char *comm,
 			  const struct pda_stack *st, unsigned max,
@@ -203,26 +219,15 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 	for (size_t i = 0; i < nr; i++) {
 		const enum pda_branch_half half =
 			pda_branch_half(&h->be[i], h->b->brbe);
-		const struct loc_ent *to, *from;
 
 		/* a BRBE half record's missing end makes no frame (perf
 		 * 7.2's is a frame at address 0) */
-		if (half != PDA_BRANCH_SOURCE_ONLY) {
-			to = pda_branch_resolve(h->b, sample, comm,
-						h->be[i].to, &rc);
-			if (!to)
-				return rc;
-			loc_frame(to, &h->frames[n]);
-			h->dsos[n++] = to->dso;
-		}
-		if (half != PDA_BRANCH_TARGET_ONLY) {
-			from = pda_branch_resolve(h->b, sample, comm,
-						  h->be[i].from, &rc);
-			if (!from)
-				return rc;
-			loc_frame(from, &h->frames[n]);
-			h->dsos[n++] = from->dso;
-		}
+		if (half != PDA_BRANCH_SOURCE_ONLY &&
+		    (rc = add_frame(h, sample, comm, h->be[i].to, &n)) < 0)
+			return rc;
+		if (half != PDA_BRANCH_TARGET_ONLY &&
+		    (rc = add_frame(h, sample, comm, h->be[i].from, &n)) < 0)
+			return rc;
 	}
 	if (chain)
 		memcpy(h->frames + n, st->frames, chain * sizeof(*h->frames));
