@@ -703,6 +703,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	char *notes_buf = NULL;
 	uint64_t *addrs = NULL;		/* branch_counts()'s */
 	struct pda_branch_insn *brs = NULL;
+	struct pda_brcntr brcntr = {0}; /* the branch counters' columns */
+	const struct pd_env *env = NULL;
 	FILE *out;
 	bool color;
 	int rc;
@@ -732,6 +734,11 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (!o.data_type && !o.no_branch_stack && has_branch_stack(f) &&
 	    pda_branch_annot_new(s, &ar.br) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	if (ar.br && pda_brcntr_init(f, &brcntr) == 0 && brcntr.nr &&
+	    pd_file_env(f, &env) == 0)
+		pda_branch_annot_counters(ar.br, &brcntr, env);
+	else
+		brcntr.nr = 0;
 	read_samples(ctx, &ar);
 	if (ar.dt) {
 		cs = pda_capture_stats(&ar.c);
@@ -777,6 +784,7 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			.nr_hot_lines = o.hot_lines,
 			.unresolved = ps->unresolved_dsos,
 			.nr_unresolved = ps->nr_unresolved_dsos,
+			.brcntr = brcntr.nr ? &brcntr : NULL,
 		};
 
 		ctx_check_write(ctx, pde_annot_begin(&w, out, a, &wo),

@@ -183,6 +183,8 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 	const struct pda_branch_totals *t;
 	const struct pda_capture_stats *cs;
 	struct pda_session *s;
+	struct pda_brcntr cntr; /* the branch counters' columns */
+	const struct pd_env *env;
 	struct pd_file *f;
 	FILE *out;
 	int rc;
@@ -212,6 +214,10 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		rc = pda_branch_new(s, &bo, &br.b);
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
+		/* Intel's branch counters, summed per row */
+		if (pda_brcntr_init(f, &cntr) == 0 && cntr.nr &&
+		    pd_file_env(f, &env) == 0)
+			pda_branch_counters(br.b, &cntr, env);
 		rc = pda_capture_init(&br.c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, o.path, &br.c, rc);
@@ -250,7 +256,9 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		ctx->cmd, t->nr_entries, t->nr_entries == 1 ? "y" : "ies",
 		t->nr_stacks, PLURAL(t->nr_stacks), t->nr_samples,
 		PLURAL(t->nr_samples), t->nr_rows, PLURAL(t->nr_rows),
-		pct(t->nr_resolved, t->nr_entries), cs->lost);
+		pct(t->nr_resolved, t->nr_entries - t->nr_source_only -
+					    t->nr_target_only),
+		cs->lost);
 	if (t->nr_undecoded)
 		eprintf("; %" PRIu64 " type%s unknown (binary not found or "
 			"not a branch there)",

@@ -806,6 +806,7 @@ struct pda_annot;	/* pda_annotate.h: finished, with its functions */
 struct pda_annot_func;
 struct pda_missing_dso;	/* pda_session.h: a binary with unresolved frames */
 struct pda_branch_insn;	/* pda_branch.h: an instruction's branch counts */
+struct pda_brcntr;	/* pda_branch.h: the branch counters' columns */
 
 enum pde_annot_format {
 	PDE_ANNOT_TEXT = 0,	/* perf annotate --stdio's layout */
@@ -826,6 +827,9 @@ struct pde_annot_opts {
 	 * unresolved_dsos); their strings live as long as the writer */
 	const struct pda_missing_dso *unresolved;
 	size_t nr_unresolved;
+	/* the branch counters' columns (pda_branch.h), or NULL: text a
+	 * Branch Counter column and perf's legend, json "counters" */
+	const struct pda_brcntr *brcntr;
 };
 
 /*

@@ -183,6 +183,20 @@ static bool sampled(const struct pda_annot_func *fn)
 	return false;
 }
 
+/* Whether the branch counters have a column. */
+static bool cntr_shown(const struct pde_annot *w)
+{
+	return w->o.brcntr && w->o.brcntr->nr;
+}
+
+/* The Branch Counter column's width: perf's cell, or its title. */
+static int cntr_width(const struct pde_annot *w)
+{
+	const int cell = 5 * (int)w->o.brcntr->nr + 1;
+
+	return cell > 14 ? cell : 14;
+}
+
 /* The columns' heads: each event's name over its two columns. */
 static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
 {
@@ -199,6 +213,8 @@ static void text_columns(struct pde_annot *w, const struct pda_annot_func *fn)
 			fprintf(out, "   func  total");
 	if (w->branches)
 		fputs("   taken  miss%  cycles    IPC", out);
+	if (w->branches && cntr_shown(w))
+		fprintf(out, " %-*s", cntr_width(w), "Branch Counter");
 	fprintf(out, "    address  instruction\n");
 }
 
@@ -230,6 +246,17 @@ static void text_branch(struct pde_annot *w, const struct pda_annot_func *fn,
 		fprintf(out, " %6.2f", b->ipc);
 	else
 		fputs("       ", out);
+	if (cntr_shown(w)) {
+		char cell[8 * PDA_BR_CNTR_MAX];
+
+		/* shown where perf shows it: where cycles are */
+		if (b->cycles_avg)
+			pda_brcntr_entry(w->o.brcntr, b->cntr, b->nr_cycles,
+					 cell, sizeof(cell));
+		else
+			cell[0] = 0;
+		fprintf(out, " %-*s", cntr_width(w), cell);
+	}
 }
 
 const char *pde_annot_br_words(const struct pde_annot *w, size_t i,
@@ -252,7 +279,14 @@ const char *pde_annot_br_words(const struct pde_annot *w, size_t i,
 		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64 " cycles",
 				      n ? ", " : "", b->cycles_avg);
 	if (b->ipc != 0.0 && n < size)
-		snprintf(buf + n, size - n, ", IPC %.2f", b->ipc);
+		n += (size_t)snprintf(buf + n, size - n, ", IPC %.2f", b->ipc);
+	if (cntr_shown(w) && b->cycles_avg && n < size) {
+		char cell[8 * PDA_BR_CNTR_MAX];
+
+		snprintf(buf + n, size - n, ", branch counters %s",
+			 pda_brcntr_entry(w->o.brcntr, b->cntr, b->nr_cycles,
+					  cell, sizeof(cell)));
+	}
 	return buf;
 }
 
@@ -264,6 +298,8 @@ static void text_blank(struct pde_annot *w, const struct pda_annot_func *fn)
 			fputs("              ", w->out);
 	if (w->branches)
 		fputs("                              ", w->out);
+	if (w->branches && cntr_shown(w))
+		fprintf(w->out, " %*s", cntr_width(w), "");
 	fputs("   ", w->out);
 }
 
@@ -537,6 +573,10 @@ int pde_annot_begin(struct pde_annot *w, FILE *out, struct pda_annot *a,
 		break;
 	case PDE_ANNOT_TEXT:
 	default:
+		/* perf's legend of the Branch Counter column */
+		if (cntr_shown(w) && (pda_brcntr_legend(w->o.brcntr, out, "#") < 0 ||
+				      fputc('\n', out) == EOF))
+			return PD_ERR_IO;
 		break;
 	}
 	return pde_out_rc(out);

@@ -121,6 +121,9 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 			}
 			if (b->ipc != 0.0)
 				pde_json_double(j, "ipc", b->ipc);
+			if (b->nr_cycles && w->o.brcntr && w->o.brcntr->nr)
+				pde_json_brcntr(j, w->o.brcntr, b->cntr,
+						b->nr_cycles);
 			pde_json_end_object(j);
 		}
 	}

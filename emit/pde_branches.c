@@ -22,6 +22,11 @@ static double pct(uint64_t part, uint64_t whole)
 static void loc_label(struct pdc_strbuf *sb, enum pda_branch_by by,
 		      const struct pda_branch_loc *l)
 {
+	if (l->missing) {
+		/* a BRBE half record's end: no address */
+		pdc_strbuf_addf(sb, "(not recorded)");
+		return;
+	}
 	if (by == PDA_BRANCH_BY_SRCLINE && l->srcfile) {
 		pdc_strbuf_addf(sb, "%s:%u", l->srcfile, l->line);
 		return;
@@ -67,6 +72,8 @@ static const char *priv_name(const struct pda_branch_row *r)
 
 static const char *dir_name(const struct pda_branch_row *r)
 {
+	if (r->half)
+		return "-";
 	if (r->forward == r->count)
 		return "fwd";
 	if (!r->forward)
@@ -115,12 +122,41 @@ static void layout_words(FILE *out, const struct pda_branch_totals *t)
 		fputs("; speculation outcome (AMD Zen 4)", out);
 	if (t->nr_priv)
 		fputs("; privilege (ARM BRBE)", out);
+	if (t->nr_source_only || t->nr_target_only)
+		fprintf(out,
+			"; %" PRIu64 " source-only and %" PRIu64 " target-only "
+			"records (ARM BRBE: the other end at a level not "
+			"recorded)",
+			t->nr_source_only, t->nr_target_only);
+}
+
+/* The Branch Counter column's width: perf's cell, or its title. */
+static int cntr_width(const struct pda_brcntr *c)
+{
+	const int cell = 5 * (int)c->nr + 1;
+
+	return cell > 14 ? cell : 14;
+}
+
+/* A row's Branch Counter cell: its entries' average counts, perf's way;
+ * empty where no entry carried counters. */
+static const char *cntr_cell(const struct pda_brcntr *c,
+			     const struct pda_branch_row *r, char *buf,
+			     size_t size)
+{
+	if (!r->with_cntr) {
+		buf[0] = 0;
+		return buf;
+	}
+	return pda_brcntr_entry(c, r->cntr, r->with_cntr, buf, size);
 }
 
 static void write_text(FILE *out, const struct pda_branch *b,
 		       enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
+	char cell[8 * PDA_BR_CNTR_MAX];
 
 	fprintf(out,
 		"# %" PRIu64 " taken branch%s in %" PRIu64 " branch stack%s "
@@ -132,9 +168,14 @@ static void write_text(FILE *out, const struct pda_branch *b,
 		pct(t->mispred, t->with_pred));
 	layout_words(out, t);
 	fputs("\n#\n", out);
-	fprintf(out, "%10s %7s %9s %7s %-8s %-5s %4s %4s %8s %-6s  %s\n",
-		"count", "share", "mispred", "rate", "type", "dir", "4K", "2M",
-		"cycles", "priv", "from -> to");
+	if (c)
+		(void)pda_brcntr_legend(c, out, "#");
+	fprintf(out, "%10s %7s %9s %7s %-8s %-5s %4s %4s %8s %-6s  ", "count",
+		"share", "mispred", "rate", "type", "dir", "4K", "2M", "cycles",
+		"priv");
+	if (c)
+		fprintf(out, "%-*s  ", cntr_width(c), "Branch Counter");
+	fputs("from -> to\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
@@ -146,11 +187,19 @@ static void write_text(FILE *out, const struct pda_branch *b,
 			fprintf(out, "%9s", "-");
 		fputc(' ', out);
 		put_rate(out, r, 7);
-		fprintf(out, " %-8s %-5s %3.0f%% %3.0f%% ",
-			pda_branch_type_name(r->type), dir_name(r),
-			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		fprintf(out, " %-8s %-5s ", pda_branch_type_name(r->type),
+			dir_name(r));
+		if (r->half)
+			fprintf(out, "%4s %4s ", "-", "-");
+		else
+			fprintf(out, "%3.0f%% %3.0f%% ",
+				pct(r->cross_4k, r->count),
+				pct(r->cross_2m, r->count));
 		put_avg(out, r, 8);
 		fprintf(out, " %-6s  ", priv_name(r));
+		if (c)
+			fprintf(out, "%-*s  ", cntr_width(c),
+				cntr_cell(c, r, cell, sizeof(cell)));
 		pde_text_puts(out, label(sb, by, &r->from));
 		fputs(" -> ", out);
 		pde_text_puts(out, label(sb, by, &r->to));
@@ -169,6 +218,8 @@ static void write_md(FILE *out, const struct pda_branch *b,
 		     enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
+	char cell[8 * PDA_BR_CNTR_MAX];
 
 	fputs("## Branch hotspots\n\n", out);
 	fprintf(out,
@@ -177,10 +228,21 @@ static void write_md(FILE *out, const struct pda_branch *b,
 		t->nr_entries, t->nr_stacks, t->mispred,
 		pct(t->mispred, t->with_pred));
 	layout_words(out, t);
-	fputs(".\n\n| rank | from | to | count | share | mispredicted | rate | "
-	      "type | dir | 4K | 2M | avg cycles | priv |\n"
-	      "|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|\n",
+	fputs(".\n\n", out);
+	if (c) {
+		fputs("Branch counters per entry, as perf shows them:", out);
+		for (unsigned k = 0; k < c->nr; k++) {
+			fprintf(out, "%s `%c` ", k ? "," : "", 'A' + k);
+			pde_md_text(out, c->names[k], strlen(c->names[k]));
+		}
+		fputs("; `-` none, `+` saturated (perhaps more).\n\n", out);
+	}
+	fputs("| rank | from | to | count | share | mispredicted | rate | "
+	      "type | dir | 4K | 2M | avg cycles | priv |", out);
+	fputs(c ? " branch counter |\n" : "\n", out);
+	fputs("|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---|",
 	      out);
+	fputs(c ? "---|\n" : "\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
@@ -194,15 +256,28 @@ static void write_md(FILE *out, const struct pda_branch *b,
 				pct(r->mispred, r->with_pred));
 		else
 			fputs("- | - |", out);
-		fprintf(out, " %s | %s | %.0f%% | %.0f%% | ",
-			pda_branch_type_name(r->type), dir_name(r),
-			pct(r->cross_4k, r->count), pct(r->cross_2m, r->count));
+		fprintf(out, " %s | %s | ", pda_branch_type_name(r->type),
+			dir_name(r));
+		if (r->half)
+			fputs("- | - | ", out);
+		else
+			fprintf(out, "%.0f%% | %.0f%% | ",
+				pct(r->cross_4k, r->count),
+				pct(r->cross_2m, r->count));
 		if (r->with_cycles)
 			fprintf(out, "%.1f", (double)r->cycles /
 						     (double)r->with_cycles);
 		else
 			fputs("-", out);
-		fprintf(out, " | %s |\n", priv_name(r));
+		fprintf(out, " | %s |", priv_name(r));
+		if (c) {
+			cntr_cell(c, r, cell, sizeof(cell));
+			if (cell[0])
+				md_cell(out, cell);
+			else
+				fputs(" - |", out);
+		}
+		fputc('\n', out);
 	}
 }
 
@@ -211,6 +286,13 @@ static void json_loc(struct pde_json *j, const char *key,
 		     struct pdc_strbuf *sb)
 {
 	pde_json_begin_object(j, key);
+	if (l->missing) {
+		/* a BRBE half record's missing end */
+		pde_json_null(j, "name");
+		pde_json_bool(j, "recorded", false);
+		pde_json_end_object(j);
+		return;
+	}
 	pde_json_str(j, "name", label(sb, by, l));
 	pde_json_hex(j, "addr", l->addr);
 	pde_json_hex(j, "map_ip", l->map_ip);
@@ -231,10 +313,31 @@ static void json_loc(struct pde_json *j, const char *key,
 	pde_json_end_object(j);
 }
 
+void pde_json_brcntr(struct pde_json *j, const struct pda_brcntr *c,
+		     const uint64_t *sums, uint64_t n)
+{
+	char cell[8 * PDA_BR_CNTR_MAX] = "";
+
+	pde_json_begin_array(j, "counters");
+	for (unsigned k = 0; k < c->nr; k++) {
+		pde_json_begin_object(j, NULL);
+		pde_json_str(j, "event", c->names[k]);
+		pde_json_u64(j, "sum", sums[k] & ~PDA_BR_CNTR_SATURATED);
+		pde_json_bool(j, "saturated",
+			      (sums[k] & PDA_BR_CNTR_SATURATED) != 0);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+	if (n)
+		pda_brcntr_entry(c, sums, n, cell, sizeof(cell));
+	pde_json_str(j, "counters_cell", cell);
+}
+
 static void write_json(FILE *out, const struct pda_branch *b,
 		       enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
 	static const char *const spec[4] = {"na", "wrong_path",
 					    "non_spec_correct_path",
 					    "spec_correct_path"};
@@ -254,6 +357,15 @@ static void write_json(FILE *out, const struct pda_branch *b,
 	pde_json_bool(&j, "hw_index", t->hw_index);
 	pde_json_u64(&j, "types_decoded", t->nr_decoded);
 	pde_json_u64(&j, "types_unknown", t->nr_undecoded);
+	pde_json_u64(&j, "source_only", t->nr_source_only);
+	pde_json_u64(&j, "target_only", t->nr_target_only);
+	if (c) {
+		/* the events, in the counters' order (A, B, ...) */
+		pde_json_begin_array(&j, "counter_events");
+		for (unsigned k = 0; k < c->nr; k++)
+			pde_json_str(&j, NULL, c->names[k]);
+		pde_json_end_array(&j);
+	}
 	pde_json_begin_array(&j, "branches");
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
@@ -274,8 +386,14 @@ static void write_json(FILE *out, const struct pda_branch *b,
 		}
 		pde_json_str(&j, "type", pda_branch_type_name(r->type));
 		pde_json_bool(&j, "type_recorded", r->type_saved);
+		if (r->half)
+			pde_json_str(&j, "record",
+				     r->half == PDA_BRANCH_SOURCE_ONLY
+					     ? "source_only"
+					     : "target_only");
 		pde_json_u64(&j, "forward", r->forward);
-		pde_json_u64(&j, "backward", r->count - r->forward);
+		pde_json_u64(&j, "backward",
+			     r->half ? 0 : r->count - r->forward);
 		pde_json_u64(&j, "cross_4k", r->cross_4k);
 		pde_json_u64(&j, "cross_2m", r->cross_2m);
 		if (r->with_cycles) {
@@ -320,6 +438,10 @@ static void write_json(FILE *out, const struct pda_branch *b,
 		pde_json_end_object(&j);
 		pde_json_u64(&j, "in_tx", r->in_tx);
 		pde_json_u64(&j, "abort", r->abort);
+		if (c) {
+			pde_json_u64(&j, "with_counters", r->with_cntr);
+			pde_json_brcntr(&j, c, r->cntr, r->with_cntr);
+		}
 		pde_json_end_object(&j);
 	}
 	pde_json_end_array(&j);
@@ -331,19 +453,30 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 		      enum pda_branch_by by, struct pdc_strbuf *sb)
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
+	const struct pda_brcntr *c = pda_branch_counters_of(b);
 
 	fputs("from,to,from_addr,to_addr,count,share,mispredicted,"
 	      "with_prediction,mispredict_rate,type,forward,cross_4k,"
-	      "cross_2m,with_cycles,cycles,cycles_avg,priv\n",
+	      "cross_2m,with_cycles,cycles,cycles_avg,priv",
 	      out);
+	/* per event its occurrences summed and entries saturated? */
+	for (unsigned k = 0; c && k < c->nr; k++)
+		fprintf(out, ",cntr_%c,cntr_%c_saturated", 'A' + k, 'A' + k);
+	fputs(c ? ",with_counters\n" : "\n", out);
 	for (size_t i = 0; i < pda_branch_nr_rows(b); i++) {
 		const struct pda_branch_row *r = pda_branch_row(b, i);
 
 		pde_csv_str(out, label(sb, by, &r->from));
 		fputc(',', out);
 		pde_csv_str(out, label(sb, by, &r->to));
-		fprintf(out, ",0x%" PRIx64 ",0x%" PRIx64 ",%" PRIu64 ",%.4f,",
-			r->from.addr, r->to.addr, r->count,
+		/* a half record's missing end has no address */
+		fputc(',', out);
+		if (!r->from.missing)
+			fprintf(out, "0x%" PRIx64, r->from.addr);
+		fputc(',', out);
+		if (!r->to.missing)
+			fprintf(out, "0x%" PRIx64, r->to.addr);
+		fprintf(out, ",%" PRIu64 ",%.4f,", r->count,
 			pct(r->count, t->nr_entries));
 		if (r->with_pred)
 			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%.4f", r->mispred,
@@ -357,7 +490,14 @@ static void write_csv(FILE *out, const struct pda_branch *b,
 		if (r->with_cycles)
 			fprintf(out, "%.2f",
 				(double)r->cycles / (double)r->with_cycles);
-		fprintf(out, ",%s\n", priv_name(r));
+		fprintf(out, ",%s", priv_name(r));
+		for (unsigned k = 0; c && k < c->nr; k++)
+			fprintf(out, ",%" PRIu64 ",%d",
+				r->cntr[k] & ~PDA_BR_CNTR_SATURATED,
+				(r->cntr[k] & PDA_BR_CNTR_SATURATED) != 0);
+		if (c)
+			fprintf(out, ",%" PRIu64, r->with_cntr);
+		fputc('\n', out);
 	}
 }
 
@@ -416,6 +556,11 @@ static void blocks_words(FILE *out, const struct pda_branch *b)
 			"; %" PRIu64 " stack%s of an event not sampling every "
 			"branch (-j any) tell no blocks",
 			t->nr_not_any, t->nr_not_any == 1 ? "" : "s");
+	if (t->nr_half)
+		fprintf(out,
+			"; %" PRIu64 " range%s with an end a half record "
+			"(ARM BRBE) did not record",
+			t->nr_half, t->nr_half == 1 ? "" : "s");
 	if (t->cycles > 0)
 		fprintf(out, "; IPC %.2f (%.0f instructions in %.0f cycles)",
 			ipc(t->cyc_insns, t->cycles), t->cyc_insns, t->cycles);
@@ -505,6 +650,7 @@ static void write_blocks_json(FILE *out, const struct pda_branch *b,
 	pde_json_u64(&j, "backward_or_long", t->nr_backward);
 	pde_json_u64(&j, "not_decoded", t->nr_undecoded);
 	pde_json_u64(&j, "stacks_not_any", t->nr_not_any);
+	pde_json_u64(&j, "ranges_half_records", t->nr_half);
 	pde_json_u64(&j, "timed", t->with_cycles);
 	pde_json_double(&j, "cycles", t->cycles);
 	pde_json_double(&j, "instructions_timed", t->cyc_insns);

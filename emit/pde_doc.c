@@ -563,7 +563,9 @@ static void branch_end(char *buf, size_t size, const struct pda_branch_loc *l)
 	const char *slash = l->dso ? strrchr(l->dso, '/') : NULL;
 	const char *dso = slash ? slash + 1 : l->dso ? l->dso : "[unknown]";
 
-	if (l->sym)
+	if (l->missing) /* a BRBE half record's missing end */
+		snprintf(buf, size, "(not recorded)");
+	else if (l->sym)
 		snprintf(buf, size, "%s+%#" PRIx64 " (%s)", l->sym, l->sym_off,
 			 dso);
 	else

@@ -1760,6 +1760,12 @@ static void brep_json_end(struct pde_json *j, const char *key,
 	char lv[2] = {e->level, 0};
 
 	pde_json_begin_object(j, key);
+	if (e->missing) {
+		/* a BRBE half record's missing end: no address */
+		pde_json_bool(j, "recorded", false);
+		pde_json_end_object(j);
+		return;
+	}
 	if (e->dso)
 		pde_json_str(j, "dso", e->dso);
 	if (e->sym)

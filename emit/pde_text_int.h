@@ -20,6 +20,12 @@ void pde_text_quoted(FILE *out, const char *s, size_t n);
  * doubled, other bytes by pdc_text's rule, so no name can end a row. */
 void pde_csv_str(FILE *out, const char *s);
 
+/* Branch counters as JSON (pde_branches.c): "counters", per column
+ * {"event", "sum", "saturated"} of sums, and "counters_cell", perf's cell
+ * of the sums over n entries ("" when n is 0). */
+void pde_json_brcntr(struct pde_json *j, const struct pda_brcntr *c,
+		     const uint64_t *sums, uint64_t n);
+
 /* What a writer returns (pde.h): PD_ERR_IO when out's error indicator is
  * set, else 0. */
 int pde_out_rc(FILE *out);

@@ -337,6 +337,26 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i,
 	const int be = sw;
 #endif
 
+	if (!be) {
+		/* the usual layout (a little-endian capture read here): the
+		 * flags are fl's low 33 bits, assigned whole rather than
+		 * field by field, the branch views' hottest path */
+		*out = (struct pd_branch){
+			.from = pd_load_u64(p, sw),
+			.to = pd_load_u64(p + 8, sw),
+			.flags_raw = fl & ((1ull << 33) - 1),
+			.mispred = fl & 1,
+			.predicted = (fl >> 1) & 1,
+			.in_tx = (fl >> 2) & 1,
+			.abort = (fl >> 3) & 1,
+			.cycles = (fl >> 4) & 0xffff,
+			.type = (fl >> 20) & 0xf,
+			.spec = (fl >> 24) & 3,
+			.new_type = (fl >> 26) & 0xf,
+			.priv = (fl >> 30) & 7,
+		};
+		return;
+	}
 	out->from = pd_load_u64(p, sw);
 	out->to = pd_load_u64(p + 8, sw);
 	out->mispred = bits(fl, 0, 1, be);

@@ -13,6 +13,7 @@
  * address.
  */
 #include "pda_branch_int.h"
+#include "pda_machine_int.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -58,6 +59,21 @@ const char *pda_branch_new_type_name(unsigned new_type)
 	return new_type < PDA_BR_NR_NEW_TYPES ? new_names[new_type] : "(null)";
 }
 
+/* Whether the capture is of aarch64, whose branch stacks (BRBE) may
+ * hold half records: by the header's e_machine, else the recorder's
+ * uname -m. */
+static bool capture_is_arm64(struct pda_session *s)
+{
+	const struct pd_env *env;
+
+	if (pd_file_env(pda_session_file(s), &env) < 0)
+		return false;
+	if (env->e_machine)
+		return env->e_machine == EM_AARCH64;
+	return env->arch && (!strcmp(env->arch, "aarch64") ||
+			     !strcmp(env->arch, "arm64"));
+}
+
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
 {
@@ -72,6 +88,9 @@ int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		return PD_ERR_NOMEM;
 	b->s = s;
 	b->opts = *opts;
+	b->brbe = capture_is_arm64(s);
+	b->missing.loc.missing = true;
+	b->missing.type = 0;
 	*out = b;
 	return 0;
 }
@@ -88,6 +107,7 @@ void pda_branch_free(struct pda_branch *b)
 	for (size_t i = 0; i < b->nr_rows; i++)
 		pda_free(b->s, b->sorted[i]);
 	pda_free(b->s, b->sorted);
+	pda_free(b->s, b->pairs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->locs);
 	pdc_hash_release(pda_session_alloc(b->s), &b->rows);
 	pda_branch_blocks_free(b);
@@ -367,10 +387,17 @@ struct row_ent {
 	struct pda_branch_row row;
 };
 
+/* the key of a half record's missing end, apart from any address */
+static const char missing_key[] = "(not recorded)";
+
 static void ident_of(const struct pda_branch *b, const struct loc_ent *e,
 		     struct ident *id)
 {
 	memset(id, 0, sizeof(*id));
+	if (e->loc.missing) {
+		id->file = missing_key;
+		return;
+	}
 	id->dso = e->loc.dso;
 	switch (b->opts.by) {
 	case PDA_BRANCH_BY_SYM:
@@ -447,6 +474,10 @@ static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
 	r->row.from = f->loc;
 	r->row.to = t->loc;
 	r->row.cyc_min = UINT32_MAX;
+	/* the ends say which half a row's records are (its key) */
+	r->row.half = t->loc.missing	? PDA_BRANCH_SOURCE_ONLY
+		      : f->loc.missing ? PDA_BRANCH_TARGET_ONLY
+				       : PDA_BRANCH_COMPLETE;
 	if (pdc_hash_add(pda_session_alloc(b->s), &b->rows, h, r) < 0) {
 		pda_free(b->s, r);
 		return NULL;
@@ -455,41 +486,91 @@ static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
 	return r;
 }
 
+/*
+ * The row of entry br of sample (comm interned) and its ends *f, *t: from
+ * the pair cache, else resolved (a half record's missing end is no
+ * address 0 but b->missing) and found, and cached.  NULL and *err on
+ * failure.
+ */
+static struct row_ent *pair_row(struct pda_branch *b,
+				const struct pd_sample *sample,
+				const char *comm, const struct pd_branch *br,
+				enum pda_branch_half half, struct loc_ent **f,
+				struct loc_ent **t, int *err)
+{
+	/* one multiply: the slot is the product's top bits */
+	const uint64_t h = (br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^
+			    sample->pid) *
+			   0xff51afd7ed558ccdull;
+	struct pair_ent *p;
+	struct row_ent *re;
+
+	if (!b->pairs) {
+		b->pairs = pda_zalloc(b->s,
+				      PDA_BRANCH_PAIRS * sizeof(*b->pairs));
+		if (!b->pairs) {
+			*err = PD_ERR_NOMEM;
+			return NULL;
+		}
+	}
+	p = &b->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
+	if (p->row && p->from == br->from && p->to == br->to &&
+	    p->pid == sample->pid && p->comm == comm) {
+		*f = p->f;
+		*t = p->t;
+		return p->row;
+	}
+	*f = half == PDA_BRANCH_TARGET_ONLY
+		     ? &b->missing
+		     : pda_branch_resolve(b, sample, comm, br->from, err);
+	if (!*f)
+		return NULL;
+	*t = half == PDA_BRANCH_SOURCE_ONLY
+		     ? &b->missing
+		     : pda_branch_resolve(b, sample, comm, br->to, err);
+	if (!*t)
+		return NULL;
+	re = find_row(b, *f, *t);
+	if (!re) {
+		*err = PD_ERR_NOMEM;
+		return NULL;
+	}
+	*p = (struct pair_ent){sample->pid, comm, br->from, br->to, re, *f,
+			       *t};
+	return re;
+}
+
 static unsigned cyc_bucket(unsigned c)
 {
-	unsigned i = 0;
+	/* floor(log2(c)), at most the last bucket */
+	const unsigned i = c > 1 ? 31u - (unsigned)__builtin_clz(c) : 0;
 
-	while (c > 1 && i < PDA_BRANCH_CYC_BUCKETS - 1) {
-		c >>= 1;
-		i++;
-	}
-	return i;
+	return i < PDA_BRANCH_CYC_BUCKETS - 1 ? i : PDA_BRANCH_CYC_BUCKETS - 1;
 }
 
 static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 		     const char *comm, const struct pd_branch *br,
-		     bool type_save)
+		     bool type_save, uint64_t i)
 {
 	struct pda_branch_totals *t = &b->t;
+	const enum pda_branch_half half = pda_branch_half(br, b->brbe);
 	struct loc_ent *f, *to;
 	struct row_ent *re;
 	struct pda_branch_row *r;
 	unsigned type = 0;
 	int err = 0;
 
-	f = pda_branch_resolve(b, sample, comm, br->from, &err);
-	if (!f)
-		return err;
-	to = pda_branch_resolve(b, sample, comm, br->to, &err);
-	if (!to)
-		return err;
-	re = find_row(b, f, to);
+	re = pair_row(b, sample, comm, br, half, &f, &to, &err);
 	if (!re)
-		return PD_ERR_NOMEM;
+		return err;
 	r = &re->row;
 	r->count++;
 	t->nr_entries++;
-	if (f->loc.sym && to->loc.sym)
+	if (half == PDA_BRANCH_SOURCE_ONLY)
+		t->nr_source_only++;
+	else if (half == PDA_BRANCH_TARGET_ONLY)
+		t->nr_target_only++;
+	else if (f->loc.sym && to->loc.sym)
 		t->nr_resolved++;
 	/* mispred = predicted = 0: the hardware said nothing (AMD BRS,
 	 * perf inject's branch stacks), which is not "predicted" */
@@ -515,8 +596,11 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	if (type_save && br->type) {
 		type = br->type;
 		r->type_saved = true;
+	} else if (half == PDA_BRANCH_TARGET_ONLY) {
+		type = 0; /* no source instruction to decode */
 	} else {
-		int d = decode_type(b, f);
+		/* decoded once per address */
+		int d = f->type >= 0 ? f->type : decode_type(b, f);
 
 		if (d < 0)
 			return d;
@@ -527,12 +611,15 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 			t->nr_undecoded++;
 	}
 	r->by_type[type % PDA_BR_NR_TYPES]++;
-	if (br->to > br->from)
-		r->forward++;
-	if ((br->to ^ br->from) >> 12)
-		r->cross_4k++;
-	if ((br->to ^ br->from) >> 21)
-		r->cross_2m++;
+	/* direction and pages need both ends */
+	if (half == PDA_BRANCH_COMPLETE) {
+		if (br->to > br->from)
+			r->forward++;
+		if ((br->to ^ br->from) >> 12)
+			r->cross_4k++;
+		if ((br->to ^ br->from) >> 21)
+			r->cross_2m++;
+	}
 	if (br->priv) {
 		r->by_priv[br->priv]++;
 		t->nr_priv++;
@@ -547,7 +634,30 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 	}
 	r->in_tx += br->in_tx;
 	r->abort += br->abort;
+	if (b->cntr && i < sample->branch.counters.nr) {
+		uint64_t counts[PDA_BR_CNTR_MAX];
+		const unsigned cols = pda_brcntr_split(
+			b->cntr, sample->evsel, b->env,
+			pd_u64s_get(&sample->branch.counters, i), counts);
+
+		if (cols) {
+			r->with_cntr++;
+			pda_brcntr_add(b->cntr, counts, cols, r->cntr);
+		}
+	}
 	return 0;
+}
+
+void pda_branch_counters(struct pda_branch *b, const struct pda_brcntr *c,
+			 const struct pd_env *env)
+{
+	b->cntr = c && c->nr ? c : NULL;
+	b->env = env;
+}
+
+const struct pda_brcntr *pda_branch_counters_of(const struct pda_branch *b)
+{
+	return b->cntr;
 }
 
 int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
@@ -578,7 +688,7 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		int rc;
 
 		pd_sample_branch(sample, i, &br);
-		rc = add_entry(b, sample, comm, &br, type_save);
+		rc = add_entry(b, sample, comm, &br, type_save, i);
 		if (rc < 0)
 			return rc;
 	}
@@ -604,7 +714,8 @@ int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
 	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
 	if (!comm)
 		return PD_ERR_NOMEM;
-	return add_entry(b, sample, comm, &br, false);
+	/* one entry of no stack: no counters */
+	return add_entry(b, sample, comm, &br, false, UINT64_MAX);
 }
 
 /* ---- sorting ------------------------------------------------------- */

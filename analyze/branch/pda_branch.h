@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct pda_branch;
 
@@ -63,6 +64,60 @@ const char *pda_branch_type_name(unsigned type);
 #define PDA_BR_NR_NEW_TYPES 8
 const char *pda_branch_new_type_name(unsigned new_type);
 
+/*
+ * Branch counters (Intel, perf >= 6.8's `-j any,counter`,
+ * PERF_SAMPLE_BRANCH_COUNTERS; pda_branch_cntr.c): per entry, how often
+ * each event of the sample's group that asked for them occurred in the
+ * entry's basic block, in `width`-bit fields (2 on today's cores: 3
+ * means saturated, perhaps more).  The columns are the events with
+ * BRANCH_SAMPLE_COUNTERS in the capture's order, named A, B, ... as perf
+ * names them.
+ */
+#define PDA_BR_CNTR_MAX 8
+/* a sum that had a saturated counter (perf's
+ * ANNOTATION__BR_CNTR_SATURATED_FLAG) */
+#define PDA_BR_CNTR_SATURATED ((uint64_t)1 << 63)
+/* the letters a column shows before '+' (perf assumes saturation at 3) */
+#define PDA_BR_CNTR_SHOWN 3
+
+struct pd_file;
+struct pd_env;
+
+struct pda_brcntr {
+	unsigned nr;	/* columns; 0: the capture has no branch counters
+			 * (or no branch_counter_width capability) */
+	unsigned width; /* bits per event in an entry's value */
+	unsigned evsel[PDA_BR_CNTR_MAX];  /* column i's event index */
+	unsigned leader[PDA_BR_CNTR_MAX]; /* its group leader's index */
+	const char *names[PDA_BR_CNTR_MAX]; /* its name (the file's) */
+};
+
+/* The columns of f's events (file mode: the width is a header
+ * feature's).  @return 0 or a negative pd_err. */
+int pda_brcntr_init(struct pd_file *f, struct pda_brcntr *c);
+/* An entry's counter value of a sample of ev (its group found in env's
+ * GROUP_DESC; env NULL: ev alone) split into counts[column]; @return the
+ * columns it fills, a bit each. */
+unsigned pda_brcntr_split(const struct pda_brcntr *c,
+			  const struct pd_evsel *ev, const struct pd_env *env,
+			  uint64_t value, uint64_t counts[PDA_BR_CNTR_MAX]);
+/* Add split counts to sums[c->nr], marking a saturated field's column
+ * with PDA_BR_CNTR_SATURATED, as perf's symbol__account_br_cntr(). */
+void pda_brcntr_add(const struct pda_brcntr *c, const uint64_t counts[],
+		    unsigned cols, uint64_t *sums);
+/*
+ * perf's Branch Counter cell for sums over n entries: per column "|",
+ * then "-" (none), or the column's letter as often as the average
+ * (rounded up, at most 3) and "+" when saturated or more, padded to 4;
+ * a closing "|".  Unlike perf 7.2, whose "+" once shown repeats on every
+ * later column of the cell, a column's "+" is its own.  @return buf.
+ */
+char *pda_brcntr_entry(const struct pda_brcntr *c, const uint64_t *sums,
+		       uint64_t n, char *buf, size_t size);
+/* perf's legend, each line prefixed by pfx ("#" as perf's header).
+ * @return 0 or PD_ERR_IO. */
+int pda_brcntr_legend(const struct pda_brcntr *c, FILE *out, const char *pfx);
+
 /* cycles buckets: [0] 1 cycle, [i] 2^i .. 2^(i+1)-1 */
 #define PDA_BRANCH_CYC_BUCKETS 16
 
@@ -88,26 +143,60 @@ struct pda_branch_loc {
 	bool found;	   /* in a user binary that was found and read
 			    * (perf: its dso's adjust_symbols, set when its
 			    * symbols load) */
+	bool missing;	   /* not recorded: the end a BRBE half record
+			    * lacks (pda_branch_half()); addr 0, no DSO */
 };
 
+/*
+ * ARM BRBE's half records (the kernel's driver, perf >= 6.17): a branch
+ * whose source or target lay at an exception level the event does not
+ * record (a syscall's target, an exception return's source, with -j u)
+ * is written with that address 0: source-only records (to 0: prediction
+ * and cycles, no privilege) and target-only ones (from 0: privilege and
+ * cycles, no prediction).  On an aarch64 capture an entry with one end
+ * 0 is such a record, never a branch to or from address 0.
+ */
+enum pda_branch_half {
+	PDA_BRANCH_COMPLETE = 0,
+	PDA_BRANCH_SOURCE_ONLY,
+	PDA_BRANCH_TARGET_ONLY,
+};
+
+/* What br is on a capture of BRBE's architecture (brbe: aarch64). */
+static inline enum pda_branch_half pda_branch_half(const struct pd_branch *br,
+						   bool brbe)
+{
+	if (!brbe || (br->from && br->to) || (!br->from && !br->to))
+		return PDA_BRANCH_COMPLETE;
+	return br->from ? PDA_BRANCH_SOURCE_ONLY : PDA_BRANCH_TARGET_ONLY;
+}
+
 struct pda_branch_row {
-	struct pda_branch_loc from, to;
+	/* what every entry updates first, in one cache line */
 	uint64_t count;		/* entries */
 	uint64_t with_pred;	/* entries that say mispred or predicted */
 	uint64_t mispred;
 	uint64_t with_cycles;	/* entries with cycles > 0 */
 	uint64_t cycles;	/* summed over those */
-	unsigned cyc_min, cyc_max;
-	uint64_t cyc_hist[PDA_BRANCH_CYC_BUCKETS];
-	uint64_t by_type[PDA_BR_NR_TYPES]; /* entries per PERF_BR_* type */
-	unsigned type;		/* the most common type; 0 unknown */
-	bool type_saved;	/* type as recorded (TYPE_SAVE), not decoded */
 	uint64_t forward;	/* to > from */
 	uint64_t cross_4k, cross_2m; /* from and to on other pages */
-	uint64_t by_priv[8];	/* PERF_BR_PRIV_*: 0 not recorded */
 	uint64_t user, kernel;	/* by the from address, where not recorded */
+	unsigned cyc_min, cyc_max;
+	unsigned type;		/* the most common type; 0 unknown */
+	bool type_saved;	/* type as recorded (TYPE_SAVE), not decoded */
+	enum pda_branch_half half; /* a row of half records: one end is
+				    * missing (no direction, no pages) */
+	uint64_t by_type[PDA_BR_NR_TYPES]; /* entries per PERF_BR_* type */
+	uint64_t cyc_hist[PDA_BRANCH_CYC_BUCKETS];
+	uint64_t by_priv[8];	/* PERF_BR_PRIV_*: 0 not recorded */
 	uint64_t by_spec[4];	/* PERF_BR_SPEC_*: AMD Zen 4 */
 	uint64_t in_tx, abort;
+	/* with branch counters (pda_branch_counters): the entries that
+	 * carried them, and each column's sum over those
+	 * (PDA_BR_CNTR_SATURATED marks one that saturated) */
+	uint64_t with_cntr;
+	uint64_t cntr[PDA_BR_CNTR_MAX];
+	struct pda_branch_loc from, to;
 };
 
 /* What the branch stacks held, and what their hardware records. */
@@ -126,6 +215,9 @@ struct pda_branch_totals {
 	bool type_save;		  /* some event has TYPE_SAVE */
 	bool hw_index;		  /* some event has HW_INDEX */
 	bool counters;		  /* some event has branch counters */
+	uint64_t nr_source_only;  /* BRBE half records (not in nr_resolved's
+				   * base: their missing end has no symbol) */
+	uint64_t nr_target_only;
 	size_t nr_rows;
 };
 
@@ -157,6 +249,8 @@ struct pda_branch_block_totals {
 	uint64_t nr_undecoded; /* binary absent, or code not on the ends */
 	uint64_t nr_not_any;   /* stacks of an event not sampling every
 				* branch (-j any): no ranges told */
+	uint64_t nr_half;      /* ranges with an end a BRBE half record
+				* did not record */
 	uint64_t with_cycles;  /* blocks timed */
 	double cycles, cyc_insns; /* of the timed blocks decoded */
 	size_t nr_rows;
@@ -170,6 +264,13 @@ int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out);
 /* Accepts NULL. */
 void pda_branch_free(struct pda_branch *b);
+/* Also sum the entries' branch counters per row by c's columns (group
+ * leaders from env), before any pda_branch_add; c and env must outlive
+ * b. */
+void pda_branch_counters(struct pda_branch *b, const struct pda_brcntr *c,
+			 const struct pd_env *env);
+/* The columns given to pda_branch_counters, NULL when none. */
+const struct pda_brcntr *pda_branch_counters_of(const struct pda_branch *b);
 
 /*
  * Add a decoded sample's branch stack; its ends are resolved in the
@@ -332,6 +433,12 @@ int pda_branch_annot_new(struct pda_session *s,
 			 struct pda_branch_annot **out);
 /* Accepts NULL. */
 void pda_branch_annot_free(struct pda_branch_annot *ba);
+/* Also sum the entries' branch counters by c's columns (group leaders
+ * from env), before any pda_branch_annot_add; c and env must outlive
+ * ba. */
+void pda_branch_annot_counters(struct pda_branch_annot *ba,
+			       const struct pda_brcntr *c,
+			       const struct pd_env *env);
 /* Account a decoded sample's branch stack (comm the item's).  @return 0
  * or a negative pd_err. */
 int pda_branch_annot_add(struct pda_branch_annot *ba,
@@ -361,6 +468,10 @@ struct pda_branch_insn {
 	double ipc;		/* instructions per cycle of the block
 				 * ending here, as perf's IPC column; 0:
 				 * not known */
+	/* with branch counters (pda_branch_annot_counters): each column's
+	 * sum over the nr_cycles entries (PDA_BR_CNTR_SATURATED marks a
+	 * saturated one), perf's Branch Counter column */
+	uint64_t cntr[PDA_BR_CNTR_MAX];
 };
 
 /*

@@ -44,6 +44,13 @@ void pda_branch_annot_free(struct pda_branch_annot *ba)
 	pda_free(ba->s, ba);
 }
 
+void pda_branch_annot_counters(struct pda_branch_annot *ba,
+			       const struct pda_brcntr *c,
+			       const struct pd_env *env)
+{
+	pda_bcyc_counters(&ba->cyc, c, env);
+}
+
 int pda_branch_annot_add(struct pda_branch_annot *ba,
 			 const struct pd_sample *sample, const char *comm)
 {
@@ -134,6 +141,9 @@ int pda_branch_annot_func(const struct pda_branch_annot *ba, const char *dso,
 						 : 0;
 		out[i].cycles_min = ch->cycles_min;
 		out[i].cycles_max = ch->cycles_max;
+		if (si->cntr)
+			memcpy(out[i].cntr, &si->cntr[off * ba->cyc.cntr->nr],
+			       ba->cyc.cntr->nr * sizeof(*si->cntr));
 		if (!ch->have_start || !ch->num || ch->reset >= 0x7fff)
 			continue;
 		nr = count_insns(addrs, n, start, ch->start, off);

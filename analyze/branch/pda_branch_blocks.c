@@ -195,6 +195,13 @@ int pda_branch_blocks_add(struct pda_branch *b,
 
 		pd_sample_branch(sample, i, &older);
 		t->nr_ranges++;
+		/* the older entry's target or the newer's source was not
+		 * recorded (BRBE half records): no block to tell */
+		if (pda_branch_half(&older, b->brbe) == PDA_BRANCH_SOURCE_ONLY ||
+		    pda_branch_half(&newer, b->brbe) == PDA_BRANCH_TARGET_ONLY) {
+			t->nr_half++;
+			continue;
+		}
 		s = pda_branch_resolve(b, sample, comm, older.to, &err);
 		if (!s)
 			return err;

@@ -50,6 +50,7 @@ void pda_bcyc_release(struct pda_bcyc *c)
 
 		pda_free(s, si->ch);
 		pda_free(s, si->tk);
+		pda_free(s, si->cntr);
 		pda_free(s, si);
 	}
 	pdc_hash_release(pda_session_alloc(s), &c->syms);
@@ -163,7 +164,8 @@ static struct pda_bcyc_slot *slots(struct pda_bcyc *c,
  * started at `start` (the older entry's target; NULL: unknown) when both
  * are in one symbol, or start is the symbol's first byte. */
 static int account_cycles(struct pda_bcyc *c, const struct loc_ent *from,
-			  const struct loc_ent *start, unsigned cycles)
+			  const struct loc_ent *start, unsigned cycles,
+			  const uint64_t *counts, unsigned cols)
 {
 	struct pda_bcyc_sym *si;
 	struct pda_bcyc_slot *ch;
@@ -192,6 +194,16 @@ static int account_cycles(struct pda_bcyc *c, const struct loc_ent *from,
 	if (!ch)
 		return err;
 	account(&ch[off], soff, have_start, cycles);
+	if (!cols)
+		return 0;
+	/* symbol__account_br_cntr(): the block's counters at its end */
+	if (!si->cntr) {
+		si->cntr = pda_zalloc(c->b->s, si->size * c->cntr->nr *
+						       sizeof(*si->cntr));
+		if (!si->cntr)
+			return PD_ERR_NOMEM;
+	}
+	pda_brcntr_add(c->cntr, counts, cols, &si->cntr[off * c->cntr->nr]);
 	return 0;
 }
 
@@ -244,9 +256,15 @@ int pda_bcyc_add(struct pda_bcyc *c, const struct pd_sample *sample,
 		return 0;
 	for (uint64_t i = sample->branch.nr; i-- > 0;) {
 		const struct loc_ent *f, *t;
+		uint64_t counts[PDA_BR_CNTR_MAX];
+		unsigned cols = 0;
 		int rc = 0;
 
 		pd_sample_branch(sample, i, &br);
+		if (c->cntr && i < sample->branch.counters.nr)
+			cols = pda_brcntr_split(
+				c->cntr, sample->evsel, c->env,
+				pd_u64s_get(&sample->branch.counters, i), counts);
 		f = pda_branch_resolve(c->b, sample, comm, br.from, &err);
 		t = f ? pda_branch_resolve(c->b, sample, comm, br.to, &err)
 		      : NULL;
@@ -254,7 +272,7 @@ int pda_bcyc_add(struct pda_bcyc *c, const struct pd_sample *sample,
 			return err;
 		if (cycles)
 			rc = account_cycles(c, f, (bst & BR_ANY) ? prev : NULL,
-					    br.cycles);
+					    br.cycles, counts, cols);
 		if (rc == 0 && c->taken)
 			rc = count_taken(c, f, &br);
 		if (rc < 0)

@@ -165,6 +165,22 @@ static void count_path(struct pda_branch_hist *h, size_t nr, size_t chain)
 	}
 }
 
+/* addr's frame (and its binary) at *n of the path, n advanced.
+ * @return 0 or a negative pd_err. */
+static int add_frame(struct pda_branch_hist *h, const struct pd_sample *sample,
+		     const char *comm, uint64_t addr, size_t *n)
+{
+	int rc = 0;
+	const struct loc_ent *e = pda_branch_resolve(h->b, sample, comm, addr,
+						     &rc);
+
+	if (!e)
+		return rc;
+	loc_frame(e, &h->frames[*n]);
+	h->dsos[(*n)++] = e->dso;
+	return 0;
+}
+
 int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  const struct pd_sample *sample, const char *comm,
 			  const struct pda_stack *st, unsigned max,
@@ -172,7 +188,7 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 			  struct pda_branch_hist_info *info)
 {
 	struct pda_session *s = h->b->s;
-	size_t nr = sample->branch.nr, chain = st ? st->nr : 0;
+	size_t nr = sample->branch.nr, chain = st ? st->nr : 0, n = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -201,26 +217,23 @@ int pda_branch_hist_stack(struct pda_branch_hist *h,
 	nr = remove_loops(h->be, nr);
 	info->nr_kept = nr;
 	for (size_t i = 0; i < nr; i++) {
-		const struct loc_ent *to, *from;
+		const enum pda_branch_half half =
+			pda_branch_half(&h->be[i], h->b->brbe);
 
-		to = pda_branch_resolve(h->b, sample, comm, h->be[i].to, &rc);
-		if (!to)
+		/* a BRBE half record's missing end makes no frame (perf
+		 * 7.2's is a frame at address 0) */
+		if (half != PDA_BRANCH_SOURCE_ONLY &&
+		    (rc = add_frame(h, sample, comm, h->be[i].to, &n)) < 0)
 			return rc;
-		from = pda_branch_resolve(h->b, sample, comm, h->be[i].from,
-					  &rc);
-		if (!from)
+		if (half != PDA_BRANCH_TARGET_ONLY &&
+		    (rc = add_frame(h, sample, comm, h->be[i].from, &n)) < 0)
 			return rc;
-		loc_frame(to, &h->frames[2 * i]);
-		loc_frame(from, &h->frames[2 * i + 1]);
-		h->dsos[2 * i] = to->dso;
-		h->dsos[2 * i + 1] = from->dso;
 	}
 	if (chain)
-		memcpy(h->frames + 2 * nr, st->frames,
-		       chain * sizeof(*h->frames));
-	count_path(h, 2 * nr, chain);
+		memcpy(h->frames + n, st->frames, chain * sizeof(*h->frames));
+	count_path(h, n, chain);
 	h->out.frames = h->frames;
-	h->out.nr = 2 * nr + chain;
+	h->out.nr = n + chain;
 	h->out.alloc = h->alloc_frames;
 	*out = &h->out;
 	return 0;

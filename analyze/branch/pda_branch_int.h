@@ -21,11 +21,27 @@ struct loc_ent {
 };
 
 struct block_ent; /* pda_branch_blocks.c */
+struct row_ent;	  /* pda_branch.c */
+
+/* A (from, to) entry seen lately in a process, with its row and ends:
+ * the same branches come again and again, and the row of a pair never
+ * changes (its ends are resolved once per (pid, comm, addr)). */
+struct pair_ent {
+	uint32_t pid;
+	const char *comm;
+	uint64_t from, to;
+	struct row_ent *row;
+	struct loc_ent *f, *t;
+};
+
+#define PDA_BRANCH_PAIRS_BITS 12 /* direct-mapped, 4096 slots */
+#define PDA_BRANCH_PAIRS (1u << PDA_BRANCH_PAIRS_BITS)
 
 struct pda_branch {
 	struct pda_session *s;
 	struct pda_branch_opts opts;
 	struct pdc_hash locs, rows;
+	struct pair_ent *pairs; /* [PDA_BRANCH_PAIRS], allocated on use */
 	struct row_ent **sorted;
 	size_t nr_rows, alloc_rows;
 	struct pda_stack st;
@@ -42,6 +58,13 @@ struct pda_branch {
 	/* pda_branch_bb.c: one sample's brstackinsn lines */
 	struct pda_bb_line *bb;
 	size_t nr_bb, alloc_bb;
+	/* an aarch64 capture: an entry with one end 0 is a BRBE half
+	 * record, whose missing end is `missing` */
+	bool brbe;
+	struct loc_ent missing;
+	/* branch counters summed per row, or NULL (pda_branch_counters) */
+	const struct pda_brcntr *cntr;
+	const struct pd_env *env;
 };
 
 /* The address resolved in the sample's process, once per (pid, comm,
@@ -100,6 +123,8 @@ struct pda_bcyc_sym {
 	struct pda_bcyc_slot *ch; /* [size] once a branch leaves it with
 				   * cycles */
 	struct pda_bcyc_taken *tk; /* [size] with taken counting */
+	uint64_t *cntr;		  /* [size * counters' nr] with branch
+				   * counters: their sums per slot */
 	bool done;		  /* pda_branch_rep.c: ipc computed */
 	double ipc, cover;
 };
@@ -109,10 +134,22 @@ struct pda_bcyc {
 	struct pda_branch *b;
 	struct pdc_hash syms;
 	bool taken; /* also count each entry at its from (pda_bcyc_taken) */
+	/* branch counters summed per slot, or NULL (pda_bcyc_counters) */
+	const struct pda_brcntr *cntr;
+	const struct pd_env *env;
 };
 
 void pda_bcyc_init(struct pda_bcyc *c, struct pda_branch *b, bool taken);
 void pda_bcyc_release(struct pda_bcyc *c);
+/* Also sum the entries' branch counters, as c's columns (cntr->nr 0:
+ * none); both must outlive c. */
+static inline void pda_bcyc_counters(struct pda_bcyc *c,
+				     const struct pda_brcntr *cntr,
+				     const struct pd_env *env)
+{
+	c->cntr = cntr && cntr->nr ? cntr : NULL;
+	c->env = env;
+}
 /* The symbol e is in, by the binary's symbol table (its extent is what
  * perf's annotation spans); NULL where e has no symbol or binary, or
  * *err. */

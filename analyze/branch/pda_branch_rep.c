@@ -97,8 +97,10 @@ struct pda_brep {
 	struct table *tables;
 	size_t nr_tables, alloc_tables;
 	uint64_t nr_rows, nr_entries, nr_resolved;
+	uint64_t nr_half; /* BRBE half records: one end not recorded */
 	struct pda_brep_stats st;
 	bool cur_hidden; /* the sample being added is filtered out */
+	struct rep_pair *pairs; /* [PDA_BRANCH_PAIRS], allocated on use */
 	bool finished;
 };
 
@@ -160,6 +162,7 @@ void pda_brep_free(struct pda_brep *r)
 		pda_free(r->s, (void *)r->tables[i].rows);
 	pda_free(r->s, r->tables);
 	pdc_intern_release(&r->strs, pda_session_alloc(r->s));
+	pda_free(r->s, r->pairs);
 	pda_branch_free(r->b);
 	pda_free(r->s, r);
 }
@@ -254,6 +257,17 @@ static int end_of(struct pda_brep *r, const struct loc_ent *e, bool srcline,
 	int rc;
 
 	memset(end, 0, sizeof(*end));
+	if (e->loc.missing) {
+		/* interned: the keys compare names by pointer */
+		end->missing = true;
+		end->level = '?';
+		rc = intern(r, "(not recorded)", &end->sym);
+		if (rc == 0)
+			rc = intern(r, "[not recorded]", &end->dso);
+		if (rc == 0 && srcline)
+			rc = intern(r, "(not recorded)", &end->srcline);
+		return rc;
+	}
 	rc = dso_short(r, &e->loc, &end->dso);
 	if (rc < 0)
 		return rc;
@@ -489,8 +503,10 @@ static int compute_ipc(struct pda_brep *r, struct pda_bcyc_sym *si,
 	return 0;
 }
 
-/* util/branch.c branch_type_count() */
-static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
+/* util/branch.c branch_type_count(); a BRBE source-only record (half)
+ * counts by its type alone: its direction and pages are unknown */
+static void count_type(struct pda_brep_stats *st, const struct pd_branch *br,
+		       bool half)
 {
 	if (!br->type || !br->from)
 		return;
@@ -500,6 +516,8 @@ static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
 	} else {
 		st->types[br->type]++;
 	}
+	if (half)
+		return;
 	if (br->type == 1) { /* PERF_BR_COND */
 		if (br->to > br->from)
 			st->cond_fwd++;
@@ -510,6 +528,55 @@ static void count_type(struct pda_brep_stats *st, const struct pd_branch *br)
 		st->cross_2m++;
 	else if ((br->from ^ br->to) >> 12)
 		st->cross_4k++;
+}
+
+/*
+ * A branch entry seen lately and its row: the same (table, process, comm,
+ * from, to, flags) makes the same row every time (the keys read the
+ * resolved ends, resolved once per address, and the flags), so a hit
+ * skips resolving, keying and probing.  flags: mispred, predicted,
+ * in_tx, abort and cycles (flags_raw's low 20 bits).
+ */
+struct rep_pair {
+	const struct table *t;
+	const char *comm;
+	uint64_t from, to;
+	uint32_t pid, flags;
+	struct row *row;
+	bool resolved; /* both ends have a symbol */
+};
+
+static struct rep_pair *pair_slot(struct pda_brep *r,
+				  const struct pd_sample *sample,
+				  const struct pd_branch *br)
+{
+	const uint64_t h = (br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^
+			    ((uint64_t)sample->pid << 20) ^
+			    (br->flags_raw & 0xfffff)) *
+			   0xff51afd7ed558ccdull;
+
+	if (!r->pairs) {
+		r->pairs = pda_zalloc(r->s, PDA_BRANCH_PAIRS * sizeof(*r->pairs));
+		if (!r->pairs)
+			return NULL;
+	}
+	return &r->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
+}
+
+/* The entry counted in its row's table and the totals. */
+static void count_entry(struct pda_brep *r, struct table *t,
+			const struct pd_branch *br,
+			enum pda_branch_half half, bool resolved)
+{
+	r->nr_entries++;
+	t->pub.nr_entries++;
+	/* as perf, by the type bits (which TYPE_SAVE has the kernel
+	 * fill) */
+	count_type(&r->st, br, half != PDA_BRANCH_COMPLETE);
+	if (half)
+		r->nr_half++;
+	else if (resolved)
+		r->nr_resolved++;
 }
 
 static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
@@ -523,13 +590,32 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	struct rkey k;
 	struct find_ctx fc = {r, &k};
 	struct pdc_hash_slot *slot;
+	enum pda_branch_half half;
+	struct rep_pair *ps;
 	uint64_t h;
 	int err = 0;
 
-	f = pda_branch_resolve(r->b, sample, comm, br->from, &err);
+	/* a BRBE half record's missing end is no address 0 (perf 7.2
+	 * shows "[H] 0000000000000000" there) */
+	half = pda_branch_half(br, r->b->brbe);
+	ps = pair_slot(r, sample, br);
+	if (!ps)
+		return PD_ERR_NOMEM;
+	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
+	    ps->pid == sample->pid && ps->comm == comm &&
+	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
+		count_entry(r, t, br, half, ps->resolved);
+		ps->row->pub.count++;
+		return 0;
+	}
+	f = half == PDA_BRANCH_TARGET_ONLY
+		    ? &r->b->missing
+		    : pda_branch_resolve(r->b, sample, comm, br->from, &err);
 	if (!f)
 		return err;
-	to = pda_branch_resolve(r->b, sample, comm, br->to, &err);
+	to = half == PDA_BRANCH_SOURCE_ONLY
+		     ? &r->b->missing
+		     : pda_branch_resolve(r->b, sample, comm, br->to, &err);
 	if (!to)
 		return err;
 	memset(&w, 0, sizeof(w));
@@ -544,20 +630,23 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	w.pub.in_tx = br->in_tx;
 	w.pub.abort = br->abort;
 	w.pub.cycles = br->cycles;
-	r->nr_entries++;
-	t->pub.nr_entries++;
-	/* as perf, by the type bits (which TYPE_SAVE has the kernel
-	 * fill) */
-	count_type(&r->st, br);
-	if (f->loc.sym && to->loc.sym)
-		r->nr_resolved++;
+	count_entry(r, t, br, half, f->loc.sym && to->loc.sym);
+	*ps = (struct rep_pair){t,
+			       comm,
+			       br->from,
+			       br->to,
+			       sample->pid,
+			       (uint32_t)(br->flags_raw & 0xfffff),
+			       NULL,
+			       f->loc.sym && to->loc.sym};
 	key_of(r, &w, &k);
 	h = rkey_hash(&k);
 	if (pdc_hash_reserve(pda_session_alloc(r->s), &r->rows) < 0)
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&r->rows, h, row_eq, &fc);
 	if (slot->item) {
-		((struct row *)slot->item)->pub.count++;
+		ps->row = slot->item;
+		ps->row->pub.count++;
 		return 0;
 	}
 	if (PDC_GROW(pda_session_alloc(r->s), t->rows, t->alloc,
@@ -580,6 +669,7 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	nw->seq = r->nr_rows++;
 	t->rows[t->pub.nr_rows++] = &nw->pub;
 	pdc_hash_fill(&r->rows, slot, h, nw);
+	ps->row = nw;
 	return 0;
 }
 
@@ -825,5 +915,6 @@ void pda_brep_resolved(const struct pda_brep *r, uint64_t *resolved,
 		       uint64_t *entries)
 {
 	*resolved = r->nr_resolved;
-	*entries = r->nr_entries;
+	/* of the entries with both ends recorded */
+	*entries = r->nr_entries - r->nr_half;
 }

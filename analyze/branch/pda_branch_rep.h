@@ -81,6 +81,9 @@ struct pda_brep_end {
 	char level;	     /* 'k' kernel, '.' user, 'H' no map (perf's
 			      * level after its guest lookup) */
 	const char *srcline; /* with a srcline key */
+	bool missing;	     /* a BRBE half record's missing end: sym
+			      * "(not recorded)", dso "[not recorded]",
+			      * level '?' */
 };
 
 struct pda_brep_row {

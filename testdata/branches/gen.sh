@@ -14,11 +14,14 @@ cd "$(dirname "$0")"
 GEN=../../tests/gen/pd_branch_gen.py
 SEED=17
 
-# gen NAME CAPTURE BINARY RECORDED LAYOUT
+# gen NAME CAPTURE BINARY RECORDED LAYOUT [OPTION...]
 gen()
 {
-	python3 $GEN "$2" "$1.perf.data" "$3" "$4" "$5" --seed $SEED \
-		--truth "$1.truth.json"
+	name=$1 cap=$2 bin=$3 rec=$4 layout=$5
+	shift 5
+	python3 $GEN "$cap" "$name.perf.data" "$bin" "$rec" "$layout" \
+		--seed $SEED --truth "$name.truth.json" "$@"
+	set -- "$name"
 	# STYLE T3: over 64 KiB, stored compressed
 	if [ "$(wc -c <"$1.perf.data")" -gt 65536 ]; then
 		zstd -q -19 --rm -f "$1.perf.data" -o "$1.perf.data.zst"
@@ -33,6 +36,14 @@ for layout in intel intel-type intel-hwidx intel-nocyc zen4 brs; do
 done
 # Intel BTS: one branch a sample, no branch stack (branches:u -c 1)
 gen demo-bts ../demo.perf.data ../bin/demo /work/main/testdata/bin/demo bts
+# branch counters: the {cpu-clock,task-clock} group of testdata/group
+# (recorded in another worktree) counts, page-faults does not
+gen group-intel-cntr ../group.perf.data ../bin/demo \
+	/work/wt-rec3/testdata/bin/demo intel-cntr --counters 2
+# BRBE half records: a fifth of the entries source-only or target-only;
+# 16 entries deep (under 64 KiB, stored as it is)
+gen loop-brbe-half ../loop-aarch64.perf.data ../bin/loop-aarch64 \
+	/opt/pdtool/loop-aarch64 brbe --half 0.2 --depth 16
 for layout in brbe brbe-notype; do
 	gen "loop-$layout" ../loop-aarch64.perf.data ../bin/loop-aarch64 \
 		/opt/pdtool/loop-aarch64 "$layout"

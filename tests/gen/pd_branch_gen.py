@@ -32,6 +32,15 @@ those.  LAYOUT says what the hardware records:
   intel-hwidx  the same with HW_INDEX: hw_idx before the entries
   intel-nocyc  Haswell's LBR: mispred/predicted, no cycles (what perf
                6.1's branch-mode report reads without crashing)
+  intel-cntr   the intel layout with branch counters (Sierra Forest+,
+               `-j any,u,counter`, perf >= 6.8): the first --counters
+               events (a group, leader first) carry
+               BRANCH_SAMPLE_COUNTERS, and their samples a u64 per entry
+               after the entries holding, 2 bits per event in the
+               group's order, how often each event occurred in the
+               entry's basic block (3: saturated, perhaps more); the
+               header's CPU_PMU_CAPS says branch_counter_nr=4 and
+               branch_counter_width=2, as the kernel's cpu PMU does
   zen4         AMD Zen 4 LbrExtV2: mispred/predicted and the speculation
                outcome (spec), no cycles
   brs          AMD Zen 3 BRS: taken branches only, no prediction, no
@@ -47,7 +56,15 @@ those.  LAYOUT says what the hardware records:
                and addr its `to` (the newest entry of the stack above);
                the other samples are dropped
 
---truth FILE writes the ground truth as JSON: the layout, the sites
+--half SHARE (brbe layouts) records that share of the entries half, as
+the kernel's BRBE driver (perf >= 6.17) writes the records whose source
+or target lay at a level the event does not record: source-only (to = 0,
+no privilege) and target-only (from = 0, no prediction), half each.  No
+basic block is told across a missing end.
+
+--truth FILE writes the ground truth as JSON (counted as perf counts:
+a sample that reads its group, PERF_SAMPLE_READ with FORMAT_GROUP,
+once per value read, so "entries" is then more than the capture's): the layout, the sites
 (address, symbol+offset, mnemonic, perf's branch type, mispredict
 probability, mean cycles), and per (from, to) pair its count,
 mispredictions and cycles (sum and each value's count), and per basic
@@ -55,7 +72,8 @@ block (the straight-line code from one entry's `to` to the next newer
 entry's `from`, which the newer entry's cycles time) its instructions,
 executions and cycles summed.  --repeat N
 writes each sample N times (with the same stack drawn anew each time),
-for a big capture.
+for a big capture.  With counters, each pair also has per event its
+counts summed and how often the counter saturated.
 """
 
 import argparse
@@ -74,12 +92,13 @@ SAMPLE_BRANCH_STACK = 2048
 
 BR_USER, BR_ANY = 1 << 0, 1 << 3
 BR_TYPE_SAVE, BR_HW_INDEX, BR_PRIV_SAVE = 1 << 16, 1 << 17, 1 << 18
+BR_COUNTERS = 1 << 19
 
 FORMAT_TOTAL_ENABLED, FORMAT_TOTAL_RUNNING = 1, 2
 FORMAT_ID, FORMAT_GROUP, FORMAT_LOST = 4, 8, 16
 
 REC_MMAP, REC_SAMPLE, REC_MMAP2 = 1, 9, 10
-FEAT_EVENT_DESC, FEAT_BRANCH_STACK = 12, 15
+FEAT_EVENT_DESC, FEAT_BRANCH_STACK, FEAT_CPU_PMU_CAPS = 12, 15, 28
 HEADER_SIZE = 104
 
 # perf's branch types (include/uapi/linux/perf_event.h)
@@ -97,6 +116,8 @@ LAYOUTS = {
     "intel-hwidx": (BR_ANY | BR_USER | BR_HW_INDEX, True, True, False,
                     False, False, 32),
     "intel-nocyc": (BR_ANY | BR_USER, True, False, False, False, False, 16),
+    "intel-cntr": (BR_ANY | BR_USER | BR_COUNTERS, True, True, False,
+                   False, False, 16),
     "zen4": (BR_ANY | BR_USER, True, False, False, True, False, 16),
     "brs": (BR_ANY | BR_USER, False, False, False, False, False, 16),
     "brbe": (BR_ANY | BR_USER | BR_TYPE_SAVE | BR_PRIV_SAVE, True, True,
@@ -285,6 +306,13 @@ class Site:
         else:
             self.p_mis = 0.0
         self.cycles = r.randint(1, 40)
+        # each counting event's chance per trial; 3 trials give 0..3
+        # occurrences per block, 3 being the 2-bit counter's saturation
+        self.p_cntr = [r.choice([0.0, 0.1, 0.4, 0.9]) for _ in range(4)]
+
+    def draw_counters(self, rng, nr):
+        return [sum(rng.random() < self.p_cntr[k] for _ in range(3))
+                for k in range(nr)]
 
     def draw(self, rng):
         mis = rng.random() < self.p_mis
@@ -353,9 +381,10 @@ def sample_attr(cap, body):
 
 
 def split_sample(cap, ai, body):
-    """(ip, pid, offset where the branch stack goes)."""
+    """(ip, pid, offset where the branch stack goes, deliveries: how
+    many samples perf makes of it, one per value of a group read)."""
     st = cap.sample_type(ai)
-    pos, ip, pid = 0, 0, 0
+    pos, ip, pid, deliveries = 0, 0, 0, 1
     if st & SAMPLE_IDENTIFIER:
         pos += 8
     if st & SAMPLE_IP:
@@ -377,6 +406,7 @@ def split_sample(cap, ai, body):
         if rf & FORMAT_GROUP:
             nr = struct.unpack_from("<Q", body, pos)[0]
             pos += 8 + head + nr * per
+            deliveries = max(nr, 1)
         else:
             pos += head + per
     if st & SAMPLE_CALLCHAIN:
@@ -388,7 +418,7 @@ def split_sample(cap, ai, body):
     if st & SAMPLE_BRANCH_STACK:
         raise SystemExit("pd_branch_gen.py: the capture has branch "
                          "stacks already")
-    return ip, pid, pos
+    return ip, pid, pos, deliveries
 
 
 def bts_body(cap, ai, body, frm, to):
@@ -438,6 +468,18 @@ def mmap_of(rtype, body):
     return pid, start, length, pgoff, name
 
 
+HALF_SOURCE, HALF_TARGET = 1, 2
+
+
+def draw_half(hrng, share):
+    """0 (a complete record), HALF_SOURCE or HALF_TARGET."""
+    if not share:
+        return 0
+    r = hrng.random()
+    return HALF_SOURCE if r < share / 2 else HALF_TARGET if r < share \
+        else 0
+
+
 def branch_word(layout, kind, mis, cycles):
     _, pred, cyc, typ, spec, priv, _ = LAYOUTS[layout]
     w = 0
@@ -465,25 +507,48 @@ class Truth:
         self.samples = 0
         self.entries = 0
         self.stacked = 0
+        self.nr_cntr = 0
+        self.halves = {}
 
-    def add(self, site, to, mis, cycles):
+    def add(self, site, to, mis, cycles, cntr=(), weight=1):
+        """An entry, counted weight times: perf delivers a sample that
+        reads its group once per value read."""
         key = (site.insn.addr, to)
         p = self.pairs.setdefault(key, {"count": 0, "mispred": 0,
-                                        "cycles_sum": 0, "cycles": {}})
-        p["count"] += 1
-        p["mispred"] += int(mis)
-        p["cycles_sum"] += cycles
-        p["cycles"][cycles] = p["cycles"].get(cycles, 0) + 1
+                                        "cycles_sum": 0, "cycles": {},
+                                        "cntr_sum": [0] * len(cntr),
+                                        "cntr_sat": [0] * len(cntr),
+                                        "with_cntr": 0})
+        p["with_cntr"] += weight if cntr else 0
+        for k, v in enumerate(cntr):
+            p["cntr_sum"][k] += weight * v
+            p["cntr_sat"][k] += weight * (v == 3)
+        p["count"] += weight
+        p["mispred"] += weight * int(mis)
+        p["cycles_sum"] += weight * cycles
+        p["cycles"][cycles] = p["cycles"].get(cycles, 0) + weight
         self.sites[site.insn.addr] = site
-        self.entries += 1
+        self.entries += weight
 
-    def add_block(self, start, end, cycles):
+    def add_half(self, half, site, to, mis, cycles, weight=1):
+        """A half record: source-only (its from known) or target-only
+        (its to known), counted by the end it has."""
+        key = (half, site.insn.addr if half == HALF_SOURCE else to)
+        h = self.halves.setdefault(key, {"count": 0, "mispred": 0,
+                                         "cycles_sum": 0,
+                                         "type": site.insn.kind})
+        h["count"] += weight
+        h["mispred"] += weight * int(mis)
+        h["cycles_sum"] += weight * cycles
+        self.entries += weight
+
+    def add_block(self, start, end, cycles, weight=1):
         """The straight-line code from an entry's `to` (start) to the
         next newer entry's `from` (end), run in the entry's cycles."""
         b = self.blocks.setdefault((start, end), {"count": 0,
                                                   "cycles_sum": 0})
-        b["count"] += 1
-        b["cycles_sum"] += cycles
+        b["count"] += weight
+        b["cycles_sum"] += weight * cycles
 
     def json(self):
         _, pred, cyc, typ, spec, priv, _ = LAYOUTS[self.layout]
@@ -506,7 +571,7 @@ class Truth:
         pairs = []
         for (f, t) in sorted(self.pairs):
             p = self.pairs[(f, t)]
-            pairs.append({
+            pair = {
                 "from": "0x%x" % f, "to": "0x%x" % t,
                 "from_sym": self.sym(f), "to_sym": self.sym(t),
                 "type": TYPE_NAMES[self.sites[f].insn.kind],
@@ -514,14 +579,37 @@ class Truth:
                 "mispred": p["mispred"] if pred else None,
                 "cycles_sum": p["cycles_sum"] if cyc else None,
                 "cycles": {str(k): v for k, v in sorted(
-                    p["cycles"].items())} if cyc else None})
-        return {"layout": self.layout, "arch": self.prog.arch,
+                    p["cycles"].items())} if cyc else None}
+            if self.nr_cntr:
+                # per counting event: occurrences summed, and the
+                # entries whose counter saturated
+                pair["counters"] = p["cntr_sum"]
+                pair["saturated"] = p["cntr_sat"]
+                pair["with_counters"] = p["with_cntr"]
+            pairs.append(pair)
+        out = {"layout": self.layout, "arch": self.prog.arch,
                 "prediction": pred, "cycles": cyc, "type_saved": typ,
                 "spec": spec, "priv": priv,
                 "addresses": "binary virtual addresses",
                 "samples": self.samples, "samples_with_stack": self.stacked,
                 "entries": self.entries, "sites": sites, "pairs": pairs,
                 "blocks": blocks}
+        if self.nr_cntr:
+            out["counter_events"] = self.nr_cntr
+        if self.halves:
+            # per recorded end: source-only records by their from (with
+            # prediction), target-only ones by their to (without)
+            for half, key, end in ((HALF_SOURCE, "source_only", "from"),
+                                   (HALF_TARGET, "target_only", "to")):
+                out[key] = [{
+                    end: "0x%x" % a, end + "_sym": self.sym(a),
+                    "type": TYPE_NAMES[h["type"]], "count": h["count"],
+                    "mispred": h["mispred"] if half == HALF_SOURCE
+                    and pred else None,
+                    "cycles_sum": h["cycles_sum"] if cyc else None}
+                    for (k, a), h in sorted(self.halves.items())
+                    if k == half]
+        return out
 
 
 def main(argv):
@@ -536,6 +624,12 @@ def main(argv):
     ap.add_argument("--depth", type=int)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--objdump", default="llvm-objdump")
+    ap.add_argument("--half", type=float, default=0.0,
+                    help="brbe layouts: the share of entries recorded "
+                    "half, source-only and target-only alike")
+    ap.add_argument("--counters", type=int, default=2,
+                    help="intel-cntr: the number of events, from the "
+                    "first, that count (at most 4)")
     a = ap.parse_args(argv[1:])
 
     with open(a.inp, "rb") as fh:
@@ -557,9 +651,21 @@ def main(argv):
 
     bst, _, _, _, _, _, depth = LAYOUTS[a.layout]
     depth = a.depth or depth
+    nr_cntr = 0
+    if bst & BR_COUNTERS:
+        nr_cntr = a.counters
+        if not 1 <= nr_cntr <= min(4, len(cap.attrs)):
+            raise SystemExit("pd_branch_gen.py: --counters %d: 1 to 4 "
+                             "events of the capture's %d" %
+                             (nr_cntr, len(cap.attrs)))
     rng = random.Random(a.seed)
+    # half records drawn apart, so that --half 0 writes what it did
+    hrng = random.Random("%d:half" % a.seed)
+    if a.half and not LAYOUTS[a.layout][5]:
+        raise SystemExit("pd_branch_gen.py: --half: BRBE layouts only")
     sites = {}
     truth = Truth(a.layout, prog, sym)
+    truth.nr_cntr = nr_cntr
     maps = {}       # pid -> [(start, end, pgoff)]
     raw = cap.raw
     out = bytearray()
@@ -591,7 +697,7 @@ def main(argv):
             pos += size
             continue
         ai = sample_attr(cap, body)
-        ip, pid, at = split_sample(cap, ai, body)
+        ip, pid, at, deliveries = split_sample(cap, ai, body)
         if a.layout == "bts":
             va, bias = to_vaddr(pid, ip)
             step = prog.step_back(va, rng) if va is not None else None
@@ -621,15 +727,33 @@ def main(argv):
                 if not site:
                     site = sites[b.addr] = Site(a.seed, b)
                 mis, cyc = site.draw(rng)
-                truth.add(site, to, mis, cyc)
+                cntr = site.draw_counters(rng, nr_cntr) \
+                    if ai < nr_cntr else []
+                half = draw_half(hrng, a.half)
+                word = branch_word(a.layout, b.kind, mis, cyc)
+                ends = (b.addr + bias, to + bias)
+                if half == HALF_SOURCE:
+                    # the target's level was not recorded: no target,
+                    # no privilege (the kernel's source-only record)
+                    ends = (ends[0], 0)
+                    word &= ~(7 << 30)
+                    truth.add_half(half, site, to, mis, cyc, deliveries)
+                elif half == HALF_TARGET:
+                    # the source's level was not: no source, no
+                    # prediction (a target-only record)
+                    ends = (0, ends[1])
+                    word &= ~3
+                    truth.add_half(half, site, to, mis, cyc, deliveries)
+                else:
+                    truth.add(site, to, mis, cyc, cntr, deliveries)
                 # this entry's cycles are those of the block it ends,
-                # which starts at the older entry's `to`, drawn next
-                if entries:
+                # which starts at the older entry's `to`, drawn next:
+                # unknown where either end was not recorded
+                if entries and half != HALF_SOURCE and \
+                        entries[-1][5] != HALF_TARGET:
                     truth.add_block(to, entries[-1][0] - bias,
-                                    entries[-1][3])
-                entries.append((b.addr + bias, to + bias,
-                                branch_word(a.layout, b.kind, mis, cyc),
-                                cyc))
+                                    entries[-1][3], deliveries)
+                entries.append(ends + (word, cyc, cntr, half))
                 cur = b.addr
             truth.samples += 1
             truth.stacked += bool(entries)
@@ -637,8 +761,12 @@ def main(argv):
             if bst & BR_HW_INDEX:
                 bs += struct.pack("<Q", hw_idx)
                 hw_idx = (hw_idx + len(entries)) % 32
-            for f, t, w, _ in entries:
+            for f, t, w, _, _, _ in entries:
                 bs += struct.pack("<QQQ", f, t, w)
+            if ai < nr_cntr:
+                for e in entries:
+                    bs += struct.pack("<Q", sum(v << (2 * k) for k, v
+                                                in enumerate(e[4])))
             nbody = body[:at] + bs + body[at:]
             if len(nbody) + 8 > 0xffff:
                 raise SystemExit("pd_branch_gen.py: a sample outgrows "
@@ -650,15 +778,17 @@ def main(argv):
     # branch stacks; the data; then the features, moved by the data's
     # growth, with HEADER_BRANCH_STACK (empty, as perf writes it)
     head = bytearray(raw[:cap.data_off])
-    for off in cap.attrs:
+    for i, off in enumerate(cap.attrs):
         if a.layout == "bts":
             bts_attr(head, off)
             continue
         st, = struct.unpack_from("<Q", head, off + 24)
         struct.pack_into("<Q", head, off + 24, st | SAMPLE_BRANCH_STACK)
-        struct.pack_into("<Q", head, off + 72, bst)
+        struct.pack_into("<Q", head, off + 72, attr_bst(bst, i, nr_cntr))
     feats = cap.features()
     bits = cap.feat_bits | (1 << FEAT_BRANCH_STACK if bst else 0)
+    if nr_cntr:
+        bits |= 1 << FEAT_CPU_PMU_CAPS
     table_len = 16 * bin(bits).count("1")
     old_table = 16 * len(feats)
     base = cap.data_off + len(out) + table_len
@@ -674,7 +804,9 @@ def main(argv):
             if bit == FEAT_EVENT_DESC and a.layout == "bts":
                 chunk = bts_event_desc(chunk)
             elif bit == FEAT_EVENT_DESC:
-                patch_event_desc(chunk, bst)
+                patch_event_desc(chunk, bst, nr_cntr)
+        elif bit == FEAT_CPU_PMU_CAPS:
+            chunk = cpu_pmu_caps(CNTR_CAPS)
         else:
             chunk = bytearray()
         table += struct.pack("<QQ", base + len(feat_bytes), len(chunk))
@@ -692,14 +824,42 @@ def main(argv):
     return 0
 
 
-def patch_event_desc(chunk, bst):
+def attr_bst(bst, i, nr_cntr):
+    """Event i's branch_sample_type: counters only for the counting
+    group's events."""
+    return bst if i < nr_cntr else bst & ~BR_COUNTERS
+
+
+# the cpu PMU's caps of an Intel core with branch counters (sysfs's
+# /sys/bus/event_source/devices/cpu/caps, as perf record writes them)
+CNTR_CAPS = [("branch_counter_nr", "4"), ("branch_counter_width", "2"),
+             ("branches", "32"), ("max_precise", "3"),
+             ("pmu_name", "sierra_forest")]
+
+
+def perf_string(text):
+    """perf's do_write_string: u32 length padded to 64, then the bytes"""
+    raw = text.encode() + b"\0"
+    raw += bytes(-len(raw) % 64)
+    return struct.pack("<I", len(raw)) + raw
+
+
+def cpu_pmu_caps(caps):
+    """HEADER_CPU_PMU_CAPS: u32 nr, then {name, value} strings."""
+    out = bytearray(struct.pack("<I", len(caps)))
+    for name, value in caps:
+        out += perf_string(name) + perf_string(value)
+    return out
+
+
+def patch_event_desc(chunk, bst, nr_cntr):
     """HEADER_EVENT_DESC's copies of the attrs sample branch stacks too."""
     nr, attr_size = struct.unpack_from("<II", chunk, 0)
     pos = 8
-    for _ in range(nr):
+    for i in range(nr):
         st, = struct.unpack_from("<Q", chunk, pos + 24)
         struct.pack_into("<Q", chunk, pos + 24, st | SAMPLE_BRANCH_STACK)
-        struct.pack_into("<Q", chunk, pos + 72, bst)
+        struct.pack_into("<Q", chunk, pos + 72, attr_bst(bst, i, nr_cntr))
         pos += attr_size
         nr_ids, = struct.unpack_from("<I", chunk, pos)
         slen, = struct.unpack_from("<I", chunk, pos + 4)

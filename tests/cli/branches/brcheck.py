@@ -40,10 +40,19 @@ import sys
 
 def check_truth(truth, pd):
     want = {(p["from_sym"], p["to_sym"]): p for p in truth["pairs"]}
+    # BRBE half records: a row per recorded end, the other not recorded
+    for h in truth.get("source_only", []):
+        want[(h["from_sym"], None)] = dict(h, cycles=None)
+    for h in truth.get("target_only", []):
+        want[(None, h["to_sym"])] = dict(h, cycles=None)
     bad = []
     seen = set()
     for r in pd["branches"]:
         k = (r["from"]["name"], r["to"]["name"])
+        if None in k and r.get("record") != ("source_only" if k[1] is None
+                                             else "target_only"):
+            bad.append("%s -> %s: a missing end, record %s"
+                       % (k + (r.get("record"),)))
         seen.add(k)
         w = want.get(k)
         if not w:
@@ -53,6 +62,15 @@ def check_truth(truth, pd):
         exp = (w["count"], w["mispred"], w["cycles_sum"], w["type"])
         if got != exp:
             bad.append("%s -> %s: pdtool %s, truth %s" % (k + (got, exp)))
+        if "counters" in w:
+            # branch counters: every entry carried them; per event the
+            # occurrences summed and whether one saturated
+            got_c = [(c["sum"], c["saturated"]) for c in r["counters"]]
+            exp_c = [(n, sat > 0) for n, sat in zip(w["counters"],
+                                                    w["saturated"])]
+            if got_c != exp_c or r["with_counters"] != w["with_counters"]:
+                bad.append("%s -> %s: counters %s, truth %s"
+                           % (k + (got_c, exp_c)))
         if w["cycles"] is not None:
             hist = sum(b["count"] for b in r.get("cycles_hist", []))
             if hist != w["count"] or r["cycles_min"] != min(

@@ -189,7 +189,10 @@ def main():
                         (rate is None) != (got_rate is None) or \
                         (rate is not None and abs(rate - got_rate) > 1e-9) \
                         or not r['from'].startswith(
-                            (w['from']['sym'] + '+') if w['from']['sym']
+                            '(not recorded)'
+                            if w['from'].get('recorded') is False
+                            else (w['from']['sym'] + '+')
+                            if w['from']['sym']
                             else w['from']['addr'] + ' '):
                     errs.append(f'branch row {i + 1}: {r} against {w}')
                 cyc = w.get('cycles_avg')

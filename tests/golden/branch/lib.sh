@@ -16,9 +16,12 @@ br_regen_init() {
 # at their recorded paths, so that perf names their symbols.
 br_sysroot() {
 	mkdir -p "$PD_TMP/sysroot/opt/pdtool" \
-		"$PD_TMP/sysroot/work/main/testdata/bin" || return 1
+		"$PD_TMP/sysroot/work/main/testdata/bin" \
+		"$PD_TMP/sysroot/work/wt-rec3/testdata/bin" || return 1
+	# group-intel-cntr's capture was recorded in another worktree
 	cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/" &&
-		cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/"
+		cp testdata/bin/demo "$PD_TMP/sysroot/work/main/testdata/bin/" &&
+		cp testdata/bin/demo "$PD_TMP/sysroot/work/wt-rec3/testdata/bin/"
 }
 
 # br_cut_tip: stdin to stdout without perf report's closing tip ("#",

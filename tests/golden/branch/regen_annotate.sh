@@ -23,13 +23,17 @@ GOLD=$GOLD/annotate
 mkdir -p $GOLD
 rm -f $GOLD/*.stdio2 $GOLD/CRASHED
 fail=0
-for z in testdata/branches/*.perf.data.zst; do
+for z in testdata/branches/*.perf.data.zst testdata/branches/*.perf.data; do
 	name=${z##*/}
-	name=${name%.perf.data.zst}
+	name=${name%.zst}
+	name=${name%.perf.data}
 	grep -q '"cycles": true' "testdata/branches/$name.truth.json" ||
 		continue
 	cap=$PD_TMP/$name.perf.data
-	zstd -q -d -f -o "$cap" "$z" || exit 2
+	case $z in
+	*.zst) zstd -q -d -f -o "$cap" "$z" || exit 2 ;;
+	*) cp "$z" "$cap" || exit 2 ;;
+	esac
 	"$PERF" annotate --stdio2 --symfs "$PD_TMP/sysroot" -i "$cap" \
 		</dev/null >/dev/null 2>&1
 	rc=$?
