@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <string.h>
 
 static inline bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
 {
@@ -212,8 +213,26 @@ static int decode_tail(struct pd_file *f, const struct pd_rec *rec,
 	return 0;
 }
 
+static int decode_fields(struct pd_file *f, const struct pd_rec *rec,
+			 struct pd_sample *s);
+
 int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		     struct pd_sample *s)
+{
+	const int rc = decode_fields(f, rec, s);
+	uint64_t flags;
+
+	/* a synthesized sample's flags: the u64 after its fields, in the
+	 * host's order as all its fields (pd_sample.flags) */
+	if (rc == 0 && s->evsel->synth && rec->size >= 16) {
+		memcpy(&flags, rec->data + rec->size - 8, 8);
+		s->flags = (uint32_t)flags;
+	}
+	return rc;
+}
+
+static int decode_fields(struct pd_file *f, const struct pd_rec *rec,
+			 struct pd_sample *s)
 {
 	const int sw = f->swap;
 	const struct pd_evsel *e;

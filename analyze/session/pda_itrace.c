@@ -546,10 +546,14 @@ struct qbuf {
  * order: time, then (timeless) the queue, then the file's order of
  * buffers, records and samples (what a global sort of the samples by
  * time and the order they were made in gives). */
+/* The bytes of a synthesized SAMPLE: header, the 12 fields at most
+ * encode() writes, the flags after them. */
+#define SYNTH_MAX (8 + 13 * 8)
+
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint16_t size;
-	unsigned char bytes[8 + 12 * 8];
+	unsigned char bytes[SYNTH_MAX];
 };
 
 /* at most the samples of one record: one per kind (a queue decodes its
@@ -734,14 +738,17 @@ static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
 struct synth {
 	uint64_t ip, time, addr, phys, period, weight, data_src;
 	uint32_t pid, tid, cpu;
+	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
 	uint16_t misc;
 };
 
+
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
- * reader swaps only what came from a file of the other order) into rec;
- * its size. */
+ * reader swaps only what came from a file of the other order) into rec,
+ * the flags in a u64 after the fields (pd_sample_decode reads them there
+ * for a synthesized event); its size. */
 static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
-		       const struct synth *y, unsigned char rec[8 + 12 * 8])
+		       const struct synth *y, unsigned char rec[SYNTH_MAX])
 {
 	const uint64_t st = it->ev[k]->attr.sample_type;
 	unsigned char *p = rec + 8;
@@ -773,6 +780,7 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 		put64(&p, y->data_src);
 	if (st & PD_SAMPLE_PHYS_ADDR)
 		put64(&p, y->phys);
+	put64(&p, y->flags);
 	size = (uint16_t)(p - rec);
 	{
 		const uint32_t type = PD_REC_SAMPLE;
@@ -787,7 +795,7 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		const struct synth *y, uint64_t seq)
 {
-	unsigned char rec[8 + 12 * 8];
+	unsigned char rec[SYNTH_MAX];
 	const uint16_t size = encode(it, k, y, rec);
 	struct queue *q;
 	struct out *o;
@@ -856,6 +864,32 @@ static bool queue_snoops(const struct pda_itrace *it, const struct queue *q)
 				m = &it->cpu_midr[i];
 	}
 	return m && ((m->event_filter >> PD_SPE_EV_DATA_SNOOPED) & 1);
+}
+
+/* perf 7's flags of a record's branch and instruction samples
+ * (arm_spe__sample_flags): a branch's kind and what happened to it; an
+ * indirect branch that neither calls nor returns (BR) counts as a
+ * return, as perf counts it. */
+static uint32_t branch_flags(const struct pd_spe_record *r)
+{
+	uint32_t f;
+
+	if (!is_branch(r))
+		return 0;
+	f = PD_IP_FLAG_BRANCH;
+	if (r->events >> PD_SPE_EV_MISPRED & 1)
+		f |= PD_IP_FLAG_BRANCH_MISS;
+	if (r->events >> PD_SPE_EV_NOT_TAKEN & 1)
+		f |= PD_IP_FLAG_NOT_TAKEN;
+	if (r->events >> PD_SPE_EV_TRANSACTIONAL & 1)
+		f |= PD_IP_FLAG_IN_TX;
+	if (r->op & PD_SPE_OPF_COND)
+		f |= PD_IP_FLAG_CONDITIONAL;
+	if (r->op & PD_SPE_OPF_CR_BL)
+		f |= PD_IP_FLAG_CALL;
+	else if (r->op & (PD_SPE_OPF_CR_RET | PD_SPE_OPF_IND))
+		f |= PD_IP_FLAG_RETURN;
+	return f;
 }
 
 /* The samples of one record, in perf's order (arm_spe_sample). */
@@ -944,6 +978,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 						  : 0;
 		b.phys = 0;
 		b.data_src = 0;
+		b.flags = it->o.perf7 ? branch_flags(r) : 0;
 		if ((rc = emit(it, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
 		    0)
 			return rc;
@@ -965,12 +1000,14 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			q->insns = 0;
 			/* perf 7: the record's period (above); the branch
 			 * target, as a branch sample's */
-			if (!it->o.perf7)
+			if (!it->o.perf7) {
 				y.period = period;
-			else
+			} else {
 				y.addr = r->mask & PD_SPE_HAS_TGT
 						 ? r->addr[PD_SPE_ADDR_TGT]
 						 : 0;
+				y.flags = branch_flags(r);
+			}
 			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
@@ -990,7 +1027,7 @@ static int check_ids(struct pda_itrace *it)
 {
 	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 		const struct synth y = {0};
-		unsigned char bytes[8 + 12 * 8];
+		unsigned char bytes[SYNTH_MAX];
 		struct pd_rec rec = {.type = PD_REC_SAMPLE, .data = bytes};
 
 		if (!it->ev[k])
