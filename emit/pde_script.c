@@ -988,7 +988,8 @@ static void add_symoff(struct pdc_strbuf *b, const struct pda_branch_loc *loc)
  * The branch stack as perf 6.1's perf_sample__fprintf_brstack() (" 0xfrom
  * /0xto", each with "(dso)" when dso is printed) or, brstack not asked
  * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff"), each
- * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE ".
+ * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE " (perf
+ * 7's with l->brstack7: "/PN/-/-/cycles/TYPE/SPEC ").
  */
 static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 {
@@ -1030,9 +1031,17 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 		if (dso)
 			add_dso_name(&b, to ? to->dso : NULL, to && to->module);
 		flags[n++] = '/';
-		flags[n++] = br.mispred || br.predicted
-				     ? (br.predicted ? 'P' : 'M')
-				     : '-';
+		if (l->brstack7 &&
+		    (br.mispred || br.predicted || br.not_taken)) {
+			/* perf 7's bstack_event_str() */
+			flags[n++] = br.predicted ? 'P' : 'M';
+			if (br.not_taken)
+				flags[n++] = 'N';
+		} else {
+			flags[n++] = br.mispred || br.predicted
+					     ? (br.predicted ? 'P' : 'M')
+					     : '-';
+		}
 		flags[n++] = '/';
 		flags[n++] = br.in_tx ? 'X' : '-';
 		flags[n++] = '/';
@@ -1042,6 +1051,15 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 		flags[n++] = '/';
 		pdc_strbuf_add(&b, flags, n);
 		ds_put(&b, branch_type(&br));
+		if (l->brstack7) {
+			/* perf 7's branch_spec_desc(), "-" for none */
+			static const char *const spec[] = {
+				"-", "SPEC_WRONG_PATH",
+				"NON_SPEC_CORRECT_PATH", "SPEC_CORRECT_PATH"};
+
+			pdc_strbuf_add(&b, "/", 1);
+			ds_put(&b, spec[br.spec]);
+		}
 		pdc_strbuf_add(&b, " ", 1);
 	}
 	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);

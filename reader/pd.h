@@ -688,6 +688,10 @@ struct pd_branch {
 	unsigned mispred : 1, predicted : 1, in_tx : 1, abort : 1;
 	unsigned cycles : 16;
 	unsigned type : 4, spec : 2, new_type : 4, priv : 3;
+	/* bit 33, reserved in the kernel's entry: perf's tool-side
+	 * not_taken, which only a trace decoder's synthesized entries set
+	 * (perf 7's Arm SPE, --itrace=l) */
+	unsigned not_taken : 1;
 };
 
 struct pd_read_value {

@@ -367,12 +367,14 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i,
 	out->spec = bits(fl, 24, 2, be);
 	out->new_type = bits(fl, 26, 4, be);
 	out->priv = bits(fl, 30, 3, be);
+	out->not_taken = bits(fl, 33, 1, be);
 	out->flags_raw = (uint64_t)out->mispred | (uint64_t)out->predicted << 1 |
 			 (uint64_t)out->in_tx << 2 | (uint64_t)out->abort << 3 |
 			 (uint64_t)out->cycles << 4 | (uint64_t)out->type << 20 |
 			 (uint64_t)out->spec << 24 |
 			 (uint64_t)out->new_type << 26 |
-			 (uint64_t)out->priv << 30;
+			 (uint64_t)out->priv << 30 |
+			 (uint64_t)out->not_taken << 33;
 }
 
 void pd_sample_read_value(const struct pd_sample *s, uint64_t i,
