@@ -320,6 +320,13 @@ static void put64(struct buf *b, uint64_t v)
 	put(b, &v, 8);
 }
 
+/* the pid, tid pair most records start with */
+static void put_pid_tid(struct buf *b, uint32_t pid, uint32_t tid)
+{
+	put32(b, pid);
+	put32(b, tid);
+}
+
 static void pad8(struct buf *b)
 {
 	static const uint8_t zero[8];
@@ -364,8 +371,7 @@ static void record(struct gen *g, uint32_t type, uint16_t misc,
 static void sample_id(struct buf *b, uint32_t tid, uint64_t time,
 		      uint32_t cpu, uint64_t id)
 {
-	put32(b, PID);
-	put32(b, tid);
+	put_pid_tid(b, PID, tid);
 	put64(b, time);
 	put32(b, cpu);
 	put32(b, 0);
@@ -578,15 +584,13 @@ static void sideband(struct gen *g, const char *recorded, uint64_t start,
 	put64(&b, 1);
 	record(g, R_AUXTRACE_INFO, 0, &b);
 	b.n = 0;
-	put32(&b, PID);
-	put32(&b, PID);
+	put_pid_tid(&b, PID, PID);
 	put(&b, "loop", 5);
 	pad8(&b);
 	sample_id(&b, PID, TIME0, 0, DUMMY_ID);
 	record(g, R_COMM, 0, &b);
 	b.n = 0;
-	put32(&b, PID);
-	put32(&b, PID);
+	put_pid_tid(&b, PID, PID);
 	put64(&b, start);
 	put64(&b, len);
 	put64(&b, g->in.text_off & ~0xfffull);
@@ -601,24 +605,20 @@ static void sideband(struct gen *g, const char *recorded, uint64_t start,
 	sample_id(&b, PID, TIME0 + 1, 0, DUMMY_ID);
 	record(g, R_MMAP2, 2 | 1 << 14, &b); /* user, build-id */
 	b.n = 0;
-	put32(&b, PID);
-	put32(&b, PID);
-	put32(&b, tids[1]);
-	put32(&b, PID);
+	put_pid_tid(&b, PID, PID); /* FORK: pid, ppid, tid, ptid */
+	put_pid_tid(&b, tids[1], PID);
 	put64(&b, TIME0 + 2);
 	sample_id(&b, PID, TIME0 + 2, 1, DUMMY_ID + 1);
 	record(g, R_FORK, 0, &b);
 	b.n = 0;
-	put32(&b, PID);
-	put32(&b, tids[1]);
+	put_pid_tid(&b, PID, tids[1]);
 	put(&b, "loop", 5);
 	pad8(&b);
 	sample_id(&b, PID, TIME0 + 3, 1, DUMMY_ID + 1);
 	record(g, R_COMM, 0, &b);
 	for (uint32_t cpu = 0; cpu < NCPU; cpu++) {
 		b.n = 0;
-		put32(&b, PID);
-		put32(&b, tids[cpu]);
+		put_pid_tid(&b, PID, tids[cpu]);
 		sample_id(&b, tids[cpu], TIME0 + 4, cpu, SPE_ID + cpu);
 		record(g, R_ITRACE_START, 0, &b);
 	}
@@ -669,10 +669,8 @@ static void trace(struct gen *g, uint64_t records, size_t chunk)
 		record(g, R_FINISHED_ROUND, 0, &b);
 	}
 	b.n = 0;
-	put32(&b, PID);
-	put32(&b, PID);
-	put32(&b, PID);
-	put32(&b, PID);
+	put_pid_tid(&b, PID, PID); /* EXIT: pid, ppid, tid, ptid */
+	put_pid_tid(&b, PID, PID);
 	put64(&b, tick_to_time(g->tick) + 10);
 	sample_id(&b, PID, tick_to_time(g->tick) + 10, 0, DUMMY_ID);
 	record(g, R_EXIT, 0, &b);
