@@ -26,8 +26,9 @@
 # the large capture it would need ~32 GB.  It runs on the small capture
 # only unless BENCH_SPE_PERF_MEM_BIG=1.  perf's runs are held under a
 # virtual memory limit of BENCH_SPE_PERF_VMEM_KB (default 12 GB: the VM
-# is shared) and reported failed past it.  The tables go to stdout and
-# to $data/spe-results.md.
+# is shared) and reported failed past it; BENCH_SPE_PERF=0 leaves perf
+# out (its rows take half an hour here), timing pdtool alone.  The
+# tables go to stdout and to $data/spe-results.md.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -63,6 +64,7 @@ mkdir -p "$symfs/opt/pdtool" && cp "$elf" "$symfs/opt/pdtool/" || exit 2
 # perf_measure LABEL FILE OUT CMD...: measure under the memory limit; a
 # row with a failed run says so
 perf_measure() {
+	[ "${BENCH_SPE_PERF:-1}" = 0 ] && return 0
 	(ulimit -v "$vmem" && measure "$@") 2>"$tmp/perf.err"
 	cat "$tmp/perf.err" >&2
 	if grep -q "failed (exit" "$tmp/perf.err"; then
