@@ -30,9 +30,44 @@ static const char *trace_of_name(const char *name)
 	return NULL;
 }
 
+/* The trace kind the first AUXTRACE_INFO names by its type (perf's enum
+ * auxtrace_type), read again from the start of the data: perf and
+ * simpleperf write it before the trace.  NULL when there is none, it
+ * names no kind, or the capture cannot be read twice (a pipe). */
+static const char *trace_of_info(struct pd_file *f)
+{
+	static const char *const kinds[] = {
+		NULL, "an Intel PT trace", "an Intel BTS trace",
+		"a CoreSight ETM trace", "an Arm SPE trace",
+		"an s390 CPU-MF trace", "a HiSilicon PTT trace",
+	};
+	const char *what = NULL;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	unsigned n = 0;
+
+	if (pd_reader_new(f, 0, &r) < 0)
+		return NULL;
+	/* the sideband comes first: a bounded look, not a second pass */
+	while (!what && n++ < 4096 && pd_reader_next(r, &rec) > 0) {
+		struct pd_event ev;
+
+		if (rec.type == PD_REC_AUXTRACE_INFO &&
+		    pd_event_decode(f, &rec, &ev) == 0) {
+			const uint32_t t = ev.auxtrace_info.type;
+
+			what = t < sizeof(kinds) / sizeof(kinds[0]) ? kinds[t]
+								     : NULL;
+			break;
+		}
+	}
+	pd_reader_free(r);
+	return what;
+}
+
 /* What trace the capture's events name: by event name, then by the PMU
- * their type maps to (PMU_MAPPINGS); a generic phrase when neither says
- * (simpleperf's captures name neither). */
+ * their type maps to (PMU_MAPPINGS), then by AUXTRACE_INFO's type
+ * (simpleperf's captures name no PMU); a generic phrase when none says. */
 static const char *trace_kind(struct pd_file *f)
 {
 	const struct pd_env *env = NULL;
@@ -51,6 +86,8 @@ static const char *trace_kind(struct pd_file *f)
 			    (what = trace_of_name(env->pmu_mappings[j].name)))
 				return what;
 	}
+	if ((what = trace_of_info(f)))
+		return what;
 	return "an AUX-area hardware trace of a PMU it does not name";
 }
 

@@ -255,6 +255,7 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 	const struct pda_capture_stats *cs;
 	struct pda_session *s;
 	struct pd_file *f;
+	unsigned views;
 	FILE *out;
 	int rc;
 
@@ -278,9 +279,15 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 			    err[0] ? err : pd_strerror(rc));
 		if (pda_filter_init(&flt, &fo) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_API));
-		if (pda_mem_new(s, &mr.m) < 0 ||
-		    ((o.emit.views & (1u << PDA_MEM_TYPE)) &&
-		     pda_datatype_new(s, &mr.dt) < 0))
+		if (pda_mem_new(s, &mr.m) < 0)
+			die(ctx, "out of memory");
+		/* the histogram is the level rows' */
+		views = o.emit.views | (o.emit.views & PDE_MEM_HIST_VIEW
+						? 1u << PDA_MEM_LEVEL
+						: 0);
+		pda_mem_views(mr.m, views);
+		if ((o.emit.views & (1u << PDA_MEM_TYPE)) &&
+		    pda_datatype_new(s, &mr.dt) < 0)
 			die(ctx, "out of memory");
 		rc = pda_capture_init(&mr.c, f, s, &co);
 		if (rc < 0)
@@ -298,11 +305,7 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 	if (o.event && !pda_filter_stats(&flt)->nr_event_ok)
 		die(ctx, "'%s': no samples of event '%s'", o.path, o.event);
 	pda_capture_release(&mr.c);
-	/* the histogram is the level rows' */
-	if (pda_mem_finish(mr.m, o.emit.views |
-				 (o.emit.views & PDE_MEM_HIST_VIEW
-					  ? 1u << PDA_MEM_LEVEL
-					  : 0)) < 0)
+	if (pda_mem_finish(mr.m, views) < 0)
 		die(ctx, "out of memory");
 	t = pda_mem_totals(mr.m);
 	if (!t->nr_samples && !mr.nr_other_op)

@@ -92,7 +92,12 @@ static int synth_events(struct doc_run *r)
 			return rc;
 		r->spe_br_mispred = !(r->itrace && r->itrace->perf7);
 	}
-	return r->mem ? 0 : pda_mem_new(r->s, &r->mem);
+	if (r->mem)
+		return 0;
+	if (pda_mem_new(r->s, &r->mem) < 0)
+		return PD_ERR_NOMEM;
+	pda_mem_views(r->mem, 1u << PDA_MEM_LEVEL);
+	return 0;
 }
 
 /* The first event's sample at its parallelism: into the Latency
@@ -283,9 +288,12 @@ static void run_capture(struct pd_ctx *ctx, const struct cmd_report_doc *a,
 		if ((rc = pda_branch_new(s, &bo, &r->br)) < 0)
 			die(ctx, "%s", pd_strerror(rc));
 	}
-	if (has_sample_bit(f, PD_SAMPLE_DATA_SRC) &&
-	    pda_mem_new(s, &r->mem) < 0)
-		die(ctx, "out of memory");
+	if (has_sample_bit(f, PD_SAMPLE_DATA_SRC)) {
+		if (pda_mem_new(s, &r->mem) < 0)
+			die(ctx, "out of memory");
+		/* the Memory section is the level rows' */
+		pda_mem_views(r->mem, 1u << PDA_MEM_LEVEL);
+	}
 	if (pda_sampled_new(f, NULL, &r->sampled) < 0)
 		die(ctx, "out of memory");
 	if (pda_filter_init(&flt, &fo) < 0)

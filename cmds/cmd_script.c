@@ -1047,6 +1047,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		sr->checked = true;
 	}
 	l.fields = o->f.fields[t];
+	l.brstack7 = ev->synth && o->itrace.perf7;
 	l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
 		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
 	if (!l.fields)

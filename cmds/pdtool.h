@@ -516,7 +516,9 @@ bool cmd_jobs_fold_thread(unsigned jobs);
 	"                        b branch (every branch, addr its target),\n"\
 	"                        instructions addr the branch target, iNi\n" \
 	"                        every Nth record for every kind, the\n"     \
-	"                        default bfmtaMi1i\n"
+	"                        default bfmtaMi1i, lN branch stacks of N\n" \
+	"                        entries on branch and instructions\n"      \
+	"                        samples, flags on them\n"
 struct pda_itrace_opts;
 /* --itrace's argument (c CMD_OPT_ITRACE; NULL: perf's default set) or
  * --spe-events' (c CMD_OPT_SPE_EVENTS) into *o; else a usage error. */

@@ -721,6 +721,10 @@ struct pde_script_line {
 	 * each of bb's lines (NULL: none) */
 	struct pde_srccode src;
 	const struct pde_srccode *bb_src;
+	/* brstack, brstacksym as perf 7 prints them (a sample perf 7's
+	 * Arm SPE semantics made, --spe-events 7): P or M with N when not
+	 * taken, "-" for none, and the speculation field after the type */
+	bool brstack7;
 	unsigned insn_len;	/* insnlen: the ip's instruction's length */
 	const unsigned char *insn; /* insn: its insn_len bytes (NULL none) */
 	/* addr names its symbol and DSO (perf's sample_addr_correlates_sym:

@@ -188,6 +188,97 @@ int pde_script_fields_parse(struct pde_script_fields *f, const char *arg,
 
 static const char hexdig[] = "0123456789abcdef";
 
+#define FLAGS_WIDTH 21 /* perf's SAMPLE_FLAGS_STR_ALIGNED_SIZE */
+#define FLAGS_MAX 64   /* perf's SAMPLE_FLAGS_BUF_SIZE */
+
+/*
+ * A sample's pd_ip_flags as perf 7's perf_sample__sprintf_flags() writes
+ * them into out: a "tr strt"/"tr end" prefix, the kind's name when its
+ * table has one ("jcc", "return"), the branch's events ("/miss,
+ * not_taken/"), then "()" right-aligned when an additional state bit is
+ * set (perf clears those bits before it tests them for "x", "D", "t",
+ * and aligns by its last piece's length, not the whole); with none of
+ * that, a letter per flag.  @return the length.
+ */
+static size_t flags_str(uint32_t flags, char out[FLAGS_MAX])
+{
+	enum { B = PD_IP_FLAG_BRANCH, C = PD_IP_FLAG_CALL,
+	       R = PD_IP_FLAG_RETURN, I = PD_IP_FLAG_INTERRUPT };
+	static const struct {
+		uint32_t flags;
+		const char *name;
+	} kinds[] = {
+		{B | C, "call"},
+		{B | R, "return"},
+		{B | PD_IP_FLAG_CONDITIONAL, "jcc"},
+		{B, "jmp"},
+		{B | C | I, "int"},
+		{B | R | I, "iret"},
+		{B | C | PD_IP_FLAG_SYSCALLRET, "syscall"},
+		{B | R | PD_IP_FLAG_SYSCALLRET, "sysret"},
+		{B | PD_IP_FLAG_ASYNC, "async"},
+		{B | C | PD_IP_FLAG_ASYNC | I, "hw int"},
+		{B | PD_IP_FLAG_TX_ABORT, "tx abrt"},
+		{B | PD_IP_FLAG_TRACE_BEGIN, "tr strt"},
+		{B | PD_IP_FLAG_TRACE_END, "tr end"},
+		{B | C | PD_IP_FLAG_VMENTRY, "vmentry"},
+		{B | C | PD_IP_FLAG_VMEXIT, "vmexit"},
+	};
+	static const char chars[] = "bcrosyiABExghDtmn";
+	const uint32_t state = PD_IP_FLAG_IN_TX | PD_IP_FLAG_INTR_DISABLE |
+			       PD_IP_FLAG_INTR_TOGGLE;
+	const uint32_t events = PD_IP_FLAG_BRANCH_MISS | PD_IP_FLAG_NOT_TAKEN;
+	uint32_t f = flags & ~state;
+	size_t n = 0, last = 0;
+	int nev = 0;
+
+	if (f & (PD_IP_FLAG_TRACE_BEGIN | PD_IP_FLAG_TRACE_END)) {
+		const char *pre = f & PD_IP_FLAG_TRACE_BEGIN ? "tr strt "
+							     : "tr end  ";
+
+		n = last = strlen(pre);
+		memcpy(out, pre, n);
+	}
+	f &= ~(uint32_t)(PD_IP_FLAG_TRACE_BEGIN | PD_IP_FLAG_TRACE_END);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].flags == (f & ~events)) {
+			last = strlen(kinds[i].name);
+			memcpy(out + n, kinds[i].name, last);
+			n += last;
+			break;
+		}
+	if (f & events) {
+		static const char *const names[] = {"miss", "not_taken"};
+		static const uint32_t bits[] = {PD_IP_FLAG_BRANCH_MISS,
+						PD_IP_FLAG_NOT_TAKEN};
+
+		for (size_t i = 0; i < 2; i++)
+			if (f & bits[i]) {
+				out[n++] = nev++ ? ',' : '/';
+				memcpy(out + n, names[i], strlen(names[i]));
+				n += strlen(names[i]);
+			}
+		out[n++] = '/';
+		last = 1;
+	}
+	if (flags & state) {
+		if (n + 2 < FLAGS_WIDTH) {
+			for (size_t k = 2; k < FLAGS_WIDTH - last; k++)
+				out[n++] = ' ';
+		} else {
+			out[n++] = ' ';
+		}
+		out[n++] = '(';
+		out[n++] = ')';
+	}
+	if (n)
+		return n;
+	for (unsigned b = 0; b < 32; b++)
+		if (flags >> b & 1)
+			out[n++] = b < sizeof(chars) - 1 ? chars[b] : '?';
+	return n;
+}
+
 /* v in hex, right-aligned in width (0: as long as it is); @return the
  * bytes written at p. */
 static size_t put_hex(char *p, uint64_t v, unsigned width)
@@ -1038,8 +1129,16 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		/* perf_sample__fprintf_flags(): "  %-21s " of the branch
 		 * flags a hardware trace's decoder sets; a sample of any
 		 * other event has none, and perf prints the blank column */
-		memset(p, ' ', 24);
-		p += 24;
+		char fl[FLAGS_MAX];
+		size_t n = flags_str(s->flags, fl);
+
+		*p++ = ' ';
+		*p++ = ' ';
+		memcpy(p, fl, n);
+		p += n;
+		for (; n < FLAGS_WIDTH; n++)
+			*p++ = ' ';
+		*p++ = ' ';
 	}
 	if ((f & PDE_SF(TRACE)) && l->trace) {
 		/* perf's event_format__fprintf(), after the flags */
@@ -1168,7 +1267,8 @@ static uint64_t off_of(const struct pda_branch_loc *loc, uint64_t addr)
  * for, perf_sample__fprintf_brstacksym() ("sym+0xoff/sym+0xoff") or,
  * neither asked for, perf_sample__fprintf_brstackoff() (brstack's form
  * with each end as its map gives it: the offset in its binary), each
- * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE ".
+ * entry followed by print_bstack_flags()'s "/P/-/-/cycles/TYPE " (perf
+ * 7's with l->brstack7: "/PN/-/-/cycles/TYPE/SPEC ").
  */
 static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 {
@@ -1212,9 +1312,17 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 		if (dso)
 			add_dso_name(&b, to ? to->dso : NULL, to && to->module);
 		flags[n++] = '/';
-		flags[n++] = br.mispred || br.predicted
-				     ? (br.predicted ? 'P' : 'M')
-				     : '-';
+		if (l->brstack7 &&
+		    (br.mispred || br.predicted || br.not_taken)) {
+			/* perf 7's bstack_event_str() */
+			flags[n++] = br.predicted ? 'P' : 'M';
+			if (br.not_taken)
+				flags[n++] = 'N';
+		} else {
+			flags[n++] = br.mispred || br.predicted
+					     ? (br.predicted ? 'P' : 'M')
+					     : '-';
+		}
 		flags[n++] = '/';
 		flags[n++] = br.in_tx ? 'X' : '-';
 		flags[n++] = '/';
@@ -1224,6 +1332,15 @@ static int add_brstack(struct pde_script *w, const struct pde_script_line *l)
 		flags[n++] = '/';
 		pdc_strbuf_add(&b, flags, n);
 		ds_put(&b, branch_type(&br));
+		if (l->brstack7) {
+			/* perf 7's branch_spec_desc(), "-" for none */
+			static const char *const spec[] = {
+				"-", "SPEC_WRONG_PATH",
+				"NON_SPEC_CORRECT_PATH", "SPEC_CORRECT_PATH"};
+
+			pdc_strbuf_add(&b, "/", 1);
+			ds_put(&b, spec[br.spec]);
+		}
 		pdc_strbuf_add(&b, " ", 1);
 	}
 	rc = b.oom ? PD_ERR_NOMEM : pde_script_raw(w, b.p, b.len);

@@ -690,6 +690,10 @@ struct pd_branch {
 	unsigned mispred : 1, predicted : 1, in_tx : 1, abort : 1;
 	unsigned cycles : 16;
 	unsigned type : 4, spec : 2, new_type : 4, priv : 3;
+	/* bit 33, reserved in the kernel's entry: perf's tool-side
+	 * not_taken, which only a trace decoder's synthesized entries set
+	 * (perf 7's Arm SPE, --itrace=l) */
+	unsigned not_taken : 1;
 };
 
 struct pd_read_value {
@@ -761,6 +765,33 @@ struct pd_sample {
 		const unsigned char *data;
 	} aux;
 	int swap;
+	/* perf's sample flags (perf_sample.flags, pd_ip_flags): what a
+	 * trace decoder says of a synthesized sample's instruction (a
+	 * conditional branch, mispredicted, not taken), which no record
+	 * format carries: a synthesized event's (pd_evsel.synth) samples
+	 * keep them in one u64 after their fields; 0 for the others */
+	uint32_t flags;
+};
+
+/* perf's PERF_IP_FLAG_* (tools/perf/util/event.h): pd_sample.flags */
+enum pd_ip_flags {
+	PD_IP_FLAG_BRANCH = 1u << 0,
+	PD_IP_FLAG_CALL = 1u << 1,
+	PD_IP_FLAG_RETURN = 1u << 2,
+	PD_IP_FLAG_CONDITIONAL = 1u << 3,
+	PD_IP_FLAG_SYSCALLRET = 1u << 4,
+	PD_IP_FLAG_ASYNC = 1u << 5,
+	PD_IP_FLAG_INTERRUPT = 1u << 6,
+	PD_IP_FLAG_TX_ABORT = 1u << 7,
+	PD_IP_FLAG_TRACE_BEGIN = 1u << 8,
+	PD_IP_FLAG_TRACE_END = 1u << 9,
+	PD_IP_FLAG_IN_TX = 1u << 10,
+	PD_IP_FLAG_VMENTRY = 1u << 11,
+	PD_IP_FLAG_VMEXIT = 1u << 12,
+	PD_IP_FLAG_INTR_DISABLE = 1u << 13,
+	PD_IP_FLAG_INTR_TOGGLE = 1u << 14,
+	PD_IP_FLAG_BRANCH_MISS = 1u << 15,
+	PD_IP_FLAG_NOT_TAKEN = 1u << 16,
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <string.h>
 
 static inline bool u32pair(struct pdc_cur *c, uint32_t *a, uint32_t *b)
 {
@@ -212,8 +213,26 @@ static int decode_tail(struct pd_file *f, const struct pd_rec *rec,
 	return 0;
 }
 
+static int decode_fields(struct pd_file *f, const struct pd_rec *rec,
+			 struct pd_sample *s);
+
 int pd_sample_decode(struct pd_file *f, const struct pd_rec *rec,
 		     struct pd_sample *s)
+{
+	const int rc = decode_fields(f, rec, s);
+	uint64_t flags;
+
+	/* a synthesized sample's flags: the u64 after its fields, in the
+	 * host's order as all its fields (pd_sample.flags) */
+	if (rc == 0 && s->evsel->synth && rec->size >= 16) {
+		memcpy(&flags, rec->data + rec->size - 8, 8);
+		s->flags = (uint32_t)flags;
+	}
+	return rc;
+}
+
+static int decode_fields(struct pd_file *f, const struct pd_rec *rec,
+			 struct pd_sample *s)
 {
 	const int sw = f->swap;
 	const struct pd_evsel *e;
@@ -339,12 +358,12 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i,
 
 	if (!be) {
 		/* the usual layout (a little-endian capture read here): the
-		 * flags are fl's low 33 bits, assigned whole rather than
+		 * flags are fl's low 34 bits, assigned whole rather than
 		 * field by field, the branch views' hottest path */
 		*out = (struct pd_branch){
 			.from = pd_load_u64(p, sw),
 			.to = pd_load_u64(p + 8, sw),
-			.flags_raw = fl & ((1ull << 33) - 1),
+			.flags_raw = fl & ((1ull << 34) - 1),
 			.mispred = fl & 1,
 			.predicted = (fl >> 1) & 1,
 			.in_tx = (fl >> 2) & 1,
@@ -354,6 +373,7 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i,
 			.spec = (fl >> 24) & 3,
 			.new_type = (fl >> 26) & 0xf,
 			.priv = (fl >> 30) & 7,
+			.not_taken = (fl >> 33) & 1,
 		};
 		return;
 	}
@@ -368,12 +388,14 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i,
 	out->spec = bits(fl, 24, 2, be);
 	out->new_type = bits(fl, 26, 4, be);
 	out->priv = bits(fl, 30, 3, be);
+	out->not_taken = bits(fl, 33, 1, be);
 	out->flags_raw = (uint64_t)out->mispred | (uint64_t)out->predicted << 1 |
 			 (uint64_t)out->in_tx << 2 | (uint64_t)out->abort << 3 |
 			 (uint64_t)out->cycles << 4 | (uint64_t)out->type << 20 |
 			 (uint64_t)out->spec << 24 |
 			 (uint64_t)out->new_type << 26 |
-			 (uint64_t)out->priv << 30;
+			 (uint64_t)out->priv << 30 |
+			 (uint64_t)out->not_taken << 33;
 }
 
 void pd_sample_read_value(const struct pd_sample *s, uint64_t i,

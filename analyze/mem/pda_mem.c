@@ -2,10 +2,12 @@
  * pda_mem.c - memory samples aggregated by data source, snoop, TLB,
  * lock, function, data symbol, cache line and data type.
  *
- * Each sample is kept as one small entry (its resolved ip and data
- * address, data_src, latencies, CPU); the views are built at the end by
- * sorting the entries by the view's key and summing the runs, so that a
- * row's latency percentiles come from its own sorted latencies.  An
+ * Each sample is added to its row in every view as it comes (a hash
+ * table per view, on the view's key), so that memory grows with the
+ * rows, not the samples (issue 18: a 1 GB SPE trace has tens of millions
+ * of memory samples).  A row's latency percentiles stay exact: it counts
+ * each distinct latency it saw (SPE's counters are 16 bits, PEBS weights
+ * repeat), and pda_mem_finish() sorts those values.  An
  * address is resolved as a sample there would be (pda_addr_leaf on a
  * copy of the sample with ip = the address, in the space its top bit
  * says, as perf's ip__resolve_data looks a data address up), which
@@ -14,6 +16,7 @@
 #include "pda_mem.h"
 #include "pda_base_int.h"
 #include "pda_stack_int.h"
+#include "pdc_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +27,10 @@
 #define DS_SNOOP_HITM (16ull << 19)
 #define DS_SNOOPX_PEER (2ull << 38)
 
-#define LINE_SIZE 64u
-#define MAX_ENTRIES (1ull << 32)
+#define LINE_SIZE 64u /* the offsets of a line fit a uint64_t's bits */
+#define ALL_VIEWS ((1u << PDA_MEM_NR_VIEWS) - 1)
 
+/* A sample as the views key it: its resolved ip and data address. */
 struct mem_ent {
 	uint64_t ip, addr, data_src;
 	uint64_t map_ip;	 /* ip as perf names it without a symbol */
@@ -41,19 +45,49 @@ struct mem_ent {
 	bool has_weight, has_addr;
 };
 
-/* An entry as one view keys it, for qsort (which has no context). */
+/* A row's key in its view. */
 struct mem_key {
 	uint64_t k;
 	const char *s1, *s2;
-	uint32_t weight;
-	uint32_t idx;
+};
+
+/* The distinct latencies of a row and their counts: open addressing on
+ * lat + 1 (0 is an empty slot), doubled at half full. */
+struct lat_set {
+	uint64_t *lat, *n;
+	size_t nr, mask;
+};
+
+/* A function's samples on a line (the line view's hottest function). */
+struct line_fn {
+	const char *sym, *dso;
+	uint64_t n;
+};
+
+/* A row being summed.  row.sym, row.dso hold the key's strings (sym,
+ * dsym, type); the line's function is chosen at the end. */
+struct acc {
+	struct pda_mem_row row;
+	struct lat_set lats;
+	uint64_t offsets;	/* line: a bit per offset seen */
+	uint32_t *cpus;		/* line: the distinct CPUs, row.nr_cpus */
+	size_t cpus_alloc;
+	struct line_fn *fns;	/* line */
+	size_t nr_fns, fns_alloc;
+};
+
+struct view {
+	struct pdc_hash h;	/* of struct acc, by key */
+	struct acc **accs;	/* in the order they came */
+	size_t nr, alloc;
+	struct acc *last;	/* the last sample's: runs skip the hash */
 };
 
 struct pda_mem {
 	struct pda_session *s;
 	struct pda_stack st;
-	struct mem_ent *ents;
-	size_t nr, alloc;
+	unsigned views;		/* the views summed (pda_mem_views) */
+	struct view v[PDA_MEM_NR_VIEWS];
 	struct pda_mem_row *rows[PDA_MEM_NR_VIEWS];
 	size_t nr_rows[PDA_MEM_NR_VIEWS];
 	struct pda_mem_totals t;
@@ -76,7 +110,13 @@ int pda_mem_new(struct pda_session *s, struct pda_mem **out)
 	if (!m)
 		return PD_ERR_NOMEM;
 	m->s = s;
+	m->views = ALL_VIEWS;
 	return 0;
+}
+
+void pda_mem_views(struct pda_mem *m, unsigned views)
+{
+	m->views = views & ALL_VIEWS;
 }
 
 void pda_mem_free(struct pda_mem *m)
@@ -84,9 +124,22 @@ void pda_mem_free(struct pda_mem *m)
 	if (!m)
 		return;
 	pda_stack_release(m->s, &m->st);
-	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS; v++)
+	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS; v++) {
+		struct view *w = &m->v[v];
+
+		for (size_t i = 0; i < w->nr; i++) {
+			struct acc *a = w->accs[i];
+
+			pda_free(m->s, a->lats.lat);
+			pda_free(m->s, a->lats.n);
+			pda_free(m->s, a->cpus);
+			pda_free(m->s, a->fns);
+			pda_free(m->s, a);
+		}
+		pda_free(m->s, w->accs);
+		pdc_hash_release(pda_session_alloc(m->s), &w->h);
 		pda_free(m->s, m->rows[v]);
-	pda_free(m->s, m->ents);
+	}
 	pda_free(m->s, m);
 }
 
@@ -122,90 +175,11 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 	return 0;
 }
 
-int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
-{
-	return pda_mem_add_type(m, sample, NULL, NULL, NULL);
-}
-
-int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
-		     const char *typeoff, const char *dso, const char *var)
-{
-	struct mem_ent *e;
-	uint64_t map_ip;
-	int rc;
-
-	if (!(sample->mask & PD_SAMPLE_DATA_SRC)) {
-		m->t.nr_no_data_src++;
-		return 0;
-	}
-	if (m->nr == m->alloc &&
-	    PDA_GROW(m->s, m->ents, m->alloc, m->nr + 1, MAX_ENTRIES) < 0)
-		return PD_ERR_NOMEM;
-	e = &m->ents[m->nr];
-	memset(e, 0, sizeof(*e));
-	e->ip = sample->ip;
-	e->data_src = sample->data_src;
-	e->cpu = (sample->mask & PD_SAMPLE_CPU) ? sample->cpu : UINT32_MAX;
-	if (sample->mask & PD_SAMPLE_WEIGHT_STRUCT) {
-		e->has_weight = true;
-		e->weight = sample->weight_var1;
-		e->issue = sample->weight_var2;
-		e->xlat = sample->weight_var3;
-		m->t.has_var2 |= sample->weight_var2 != 0;
-		m->t.has_var3 |= sample->weight_var3 != 0;
-	} else if (sample->mask & PD_SAMPLE_WEIGHT) {
-		e->has_weight = true;
-		e->weight = sample->weight > UINT32_MAX
-				    ? UINT32_MAX
-				    : (uint32_t)sample->weight;
-	}
-	rc = resolve(m, sample, sample->ip, &e->sym, &e->dso, &e->map_ip);
-	if (rc < 0)
-		return rc;
-	if ((sample->mask & PD_SAMPLE_ADDR) && sample->addr) {
-		e->has_addr = true;
-		e->addr = sample->addr;
-		m->t.with_addr++;
-		rc = resolve(m, sample, sample->addr, &e->dsym, &e->ddso,
-			     &map_ip);
-		if (rc < 0)
-			return rc;
-		/* the address's symbol and DWARF's variable: the same
-		 * global, or DWARF's answer is not where the access went
-		 * (a local's name, found in a register, is no symbol) */
-		if (var && e->dsym)
-			e->var_match = strcmp(var, e->dsym) ? -1 : 1;
-	}
-	e->type = typeoff;
-	e->tdso = dso;
-	m->nr++;
-	m->t.nr_samples++;
-	m->t.loads += (e->data_src & DS_OP_LOAD) != 0;
-	m->t.stores += (e->data_src & DS_OP_STORE) != 0;
-	m->t.weight += e->weight;
-	return 0;
-}
-
 static int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
 		return (a != NULL) - (b != NULL);
-	return strcmp(a, b);
-}
-
-static int cmp_key(const void *pa, const void *pb)
-{
-	const struct mem_key *a = pa, *b = pb;
-	int c;
-
-	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	c = strcmp_null(a->s1, b->s1);
-	if (!c)
-		c = strcmp_null(a->s2, b->s2);
-	if (!c && a->weight != b->weight)
-		c = a->weight < b->weight ? -1 : 1;
-	return c;
+	return a == b ? 0 : strcmp(a, b);
 }
 
 /* Entry e as view v keys it; false when v does not count it. */
@@ -213,7 +187,6 @@ static bool key_of(const struct mem_ent *e, enum pda_mem_view v,
 		   struct mem_key *k)
 {
 	k->s1 = k->s2 = NULL;
-	k->weight = e->weight;
 	switch (v) {
 	case PDA_MEM_LEVEL:
 		k->k = e->data_src & PDA_MEM_LEVEL_BITS;
@@ -261,6 +234,92 @@ static bool key_of(const struct mem_ent *e, enum pda_mem_view v,
 	return false;
 }
 
+static uint64_t str_hash(const char *s)
+{
+	return s ? pdc_hash_bytes(s, strlen(s)) : 0;
+}
+
+static bool acc_eq(const void *item, const void *key)
+{
+	const struct acc *a = item;
+	const struct mem_key *k = key;
+
+	return a->row.key == k->k && !strcmp_null(a->row.sym, k->s1) &&
+	       !strcmp_null(a->row.dso, k->s2);
+}
+
+/* The row of key k in view w, made when new; NULL only on NOMEM. */
+static struct acc *acc_of(struct pda_mem *m, struct view *w,
+			  const struct mem_key *k)
+{
+	struct pdc_hash_slot *slot;
+	uint64_t hash;
+	struct acc *a;
+
+	if (w->last && acc_eq(w->last, k))
+		return w->last;
+	hash = pdc_hash_u64(k->k) ^ str_hash(k->s1) ^
+	       (str_hash(k->s2) * 0x9e3779b97f4a7c15ull);
+	if (pdc_hash_reserve(pda_session_alloc(m->s), &w->h) < 0)
+		return NULL;
+	slot = pdc_hash_probe(&w->h, hash, acc_eq, k);
+	if (slot->item)
+		return w->last = slot->item;
+	if (w->nr == w->alloc &&
+	    PDA_GROW(m->s, w->accs, w->alloc, w->nr + 1, PDC_HASH_MAX_SLOTS) < 0)
+		return NULL;
+	a = pda_zalloc(m->s, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->row.key = k->k;
+	a->row.sym = k->s1;
+	a->row.dso = k->s2;
+	w->accs[w->nr++] = a;
+	pdc_hash_fill(&w->h, slot, hash, a);
+	return w->last = a;
+}
+
+static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat)
+{
+	uint64_t key = (uint64_t)lat + 1;
+	size_t i;
+
+	if ((ls->nr + 1) * 2 > (ls->lat ? ls->mask + 1 : 0)) {
+		size_t cap = ls->lat ? 2 * (ls->mask + 1) : 8;
+		uint64_t *nl = pda_zalloc(m->s, cap * sizeof(*nl));
+		uint64_t *nn = pda_zalloc(m->s, cap * sizeof(*nn));
+
+		if (!nl || !nn) {
+			pda_free(m->s, nl);
+			pda_free(m->s, nn);
+			return PD_ERR_NOMEM;
+		}
+		for (size_t j = 0; ls->lat && j <= ls->mask; j++) {
+			if (!ls->lat[j])
+				continue;
+			for (i = pdc_hash_u64(ls->lat[j]) & (cap - 1); nl[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			nl[i] = ls->lat[j];
+			nn[i] = ls->n[j];
+		}
+		pda_free(m->s, ls->lat);
+		pda_free(m->s, ls->n);
+		ls->lat = nl;
+		ls->n = nn;
+		ls->mask = cap - 1;
+	}
+	for (i = pdc_hash_u64(key) & ls->mask; ls->lat[i] && ls->lat[i] != key;
+	     i = (i + 1) & ls->mask)
+		;
+	if (!ls->lat[i]) {
+		ls->lat[i] = key;
+		ls->nr++;
+	}
+	ls->n[i]++;
+	return 0;
+}
+
 static unsigned bucket(uint64_t lat)
 {
 	unsigned b = 0;
@@ -272,139 +331,219 @@ static unsigned bucket(uint64_t lat)
 	return b;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
+/* The line's CPUs and functions: what line_finish() reduces. */
+static int line_add(struct pda_mem *m, struct acc *a,
+		    const struct mem_ent *e)
 {
-	const uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	size_t i;
 
-	return a < b ? -1 : a > b;
-}
-
-static int cmp_ent_sym(const void *pa, const void *pb)
-{
-	const struct mem_ent *a = *(const struct mem_ent *const *)pa;
-	const struct mem_ent *b = *(const struct mem_ent *const *)pb;
-	int c = strcmp_null(a->sym, b->sym);
-
-	return c ? c : strcmp_null(a->dso, b->dso);
-}
-
-/* The line's distinct CPUs and offsets, and its hottest function. */
-static int line_detail(struct pda_mem *m, const struct mem_key *keys,
-		       size_t n, struct pda_mem_row *r)
-{
-	uint64_t *v;
-	size_t i, best = 0, run;
-
-	if (n == 1) {
-		/* most lines of a large capture: no sorting to do */
-		const struct mem_ent *e = &m->ents[keys[0].idx];
-
-		r->nr_cpus = e->cpu != UINT32_MAX;
-		r->nr_offsets = 1;
-		r->sym = e->sym;
-		r->dso = e->dso;
-		return 0;
-	}
-	v = pda_malloc(m->s, n * sizeof(*v));
-	if (!v)
-		return PD_ERR_NOMEM;
-	for (i = 0; i < n; i++)
-		v[i] = m->ents[keys[i].idx].cpu;
-	qsort(v, n, sizeof(*v), cmp_u64);
-	for (i = 0; i < n; i++)
-		r->nr_cpus += (!i || v[i] != v[i - 1]) && v[i] != UINT32_MAX;
-	for (i = 0; i < n; i++)
-		v[i] = m->ents[keys[i].idx].addr & (LINE_SIZE - 1);
-	qsort(v, n, sizeof(*v), cmp_u64);
-	for (i = 0; i < n; i++)
-		r->nr_offsets += !i || v[i] != v[i - 1];
-	pda_free(m->s, v);
-	/* the function with most samples on the line (the first name on
-	 * ties): its entries' functions sorted, the longest run */
-	{
-		const struct mem_ent **e = pda_malloc(m->s, n * sizeof(*e));
-
-		if (!e)
-			return PD_ERR_NOMEM;
-		for (i = 0; i < n; i++)
-			e[i] = &m->ents[keys[i].idx];
-		qsort(e, n, sizeof(*e), cmp_ent_sym);
-		for (i = 0; i < n; i += run) {
-			for (run = 1; i + run < n &&
-				      !cmp_ent_sym(&e[i], &e[i + run]);
-			     run++)
-				;
-			if (run > best) {
-				best = run;
-				r->sym = e[i]->sym;
-				r->dso = e[i]->dso;
-			}
+	a->offsets |= 1ull << (e->addr & (LINE_SIZE - 1));
+	if (e->cpu != UINT32_MAX) {
+		for (i = 0; i < a->row.nr_cpus && a->cpus[i] != e->cpu; i++)
+			;
+		if (i == a->row.nr_cpus) {
+			if (i == a->cpus_alloc &&
+			    PDA_GROW(m->s, a->cpus, a->cpus_alloc, i + 1,
+				     UINT32_MAX) < 0)
+				return PD_ERR_NOMEM;
+			a->cpus[a->row.nr_cpus++] = e->cpu;
 		}
-		pda_free(m->s, e);
 	}
+	for (i = 0; i < a->nr_fns; i++)
+		if (!strcmp_null(a->fns[i].sym, e->sym) &&
+		    !strcmp_null(a->fns[i].dso, e->dso))
+			break;
+	if (i == a->nr_fns) {
+		if (i == a->fns_alloc &&
+		    PDA_GROW(m->s, a->fns, a->fns_alloc, i + 1, SIZE_MAX) < 0)
+			return PD_ERR_NOMEM;
+		a->fns[a->nr_fns++] = (struct line_fn){ e->sym, e->dso, 0 };
+	}
+	a->fns[i].n++;
 	return 0;
 }
 
-static uint64_t pctile(const struct mem_key *keys, size_t lo, size_t n,
-		       unsigned p)
+static int acc_add(struct pda_mem *m, enum pda_mem_view v, struct acc *a,
+		   const struct mem_ent *e)
 {
-	/* nearest rank: the smallest value with at least p% at or below */
-	size_t rank = (n * p + 99) / 100;
+	struct pda_mem_row *r = &a->row;
 
-	return keys[lo + (rank ? rank - 1 : 0)].weight;
-}
-
-/* The row of keys[0..n), which share a key (sorted by latency). */
-static int make_row(struct pda_mem *m, enum pda_mem_view v,
-		    const struct mem_key *keys, size_t n,
-		    struct pda_mem_row *r)
-{
-	size_t lo = SIZE_MAX, nw = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->key = keys[0].k;
-	if (v == PDA_MEM_SYM || v == PDA_MEM_DSYM || v == PDA_MEM_TYPE) {
-		r->sym = keys[0].s1;
-		r->dso = keys[0].s2;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct mem_ent *e = &m->ents[keys[i].idx];
-
-		r->samples++;
-		r->loads += (e->data_src & DS_OP_LOAD) != 0;
-		r->stores += (e->data_src & DS_OP_STORE) != 0;
-		r->hitm += (e->data_src & DS_SNOOP_HITM) != 0;
-		r->peer += (e->data_src & DS_SNOOPX_PEER) != 0;
-		r->issue += e->issue;
-		r->xlat += e->xlat;
-		r->var_agree += e->var_match > 0;
-		r->var_differ += e->var_match < 0;
-		if (!e->has_weight)
-			continue;
-		if (lo == SIZE_MAX)
-			lo = i;
-		nw++;
+	r->samples++;
+	r->loads += (e->data_src & DS_OP_LOAD) != 0;
+	r->stores += (e->data_src & DS_OP_STORE) != 0;
+	r->hitm += (e->data_src & DS_SNOOP_HITM) != 0;
+	r->peer += (e->data_src & DS_SNOOPX_PEER) != 0;
+	r->issue += e->issue;
+	r->xlat += e->xlat;
+	r->var_agree += e->var_match > 0;
+	r->var_differ += e->var_match < 0;
+	if (e->has_weight) {
+		r->with_weight++;
 		r->weight += e->weight;
 		r->hist[bucket(e->weight)]++;
+		if (lat_add(m, &a->lats, e->weight) < 0)
+			return PD_ERR_NOMEM;
 	}
-	r->with_weight = nw;
-	if (nw) {
-		/* the weighted entries are a sorted run: the unweighted
-		 * (weight 0) sort first and are skipped by lo */
-		r->lat_min = keys[lo].weight;
-		r->lat_max = keys[lo + nw - 1].weight;
-		r->p50 = pctile(keys, lo, nw, 50);
-		r->p90 = pctile(keys, lo, nw, 90);
-		r->p99 = pctile(keys, lo, nw, 99);
+	return v == PDA_MEM_LINE ? line_add(m, a, e) : 0;
+}
+
+int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
+{
+	return pda_mem_add_type(m, sample, NULL, NULL, NULL);
+}
+
+int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
+		     const char *typeoff, const char *dso, const char *var)
+{
+	struct mem_ent e;
+	uint64_t map_ip;
+	int rc;
+
+	if (!(sample->mask & PD_SAMPLE_DATA_SRC)) {
+		m->t.nr_no_data_src++;
+		return 0;
 	}
-	if (v == PDA_MEM_LINE)
-		return line_detail(m, keys, n, r);
+	memset(&e, 0, sizeof(e));
+	e.ip = sample->ip;
+	e.data_src = sample->data_src;
+	e.cpu = (sample->mask & PD_SAMPLE_CPU) ? sample->cpu : UINT32_MAX;
+	if (sample->mask & PD_SAMPLE_WEIGHT_STRUCT) {
+		e.has_weight = true;
+		e.weight = sample->weight_var1;
+		e.issue = sample->weight_var2;
+		e.xlat = sample->weight_var3;
+		m->t.has_var2 |= sample->weight_var2 != 0;
+		m->t.has_var3 |= sample->weight_var3 != 0;
+	} else if (sample->mask & PD_SAMPLE_WEIGHT) {
+		e.has_weight = true;
+		e.weight = sample->weight > UINT32_MAX
+				   ? UINT32_MAX
+				   : (uint32_t)sample->weight;
+	}
+	rc = resolve(m, sample, sample->ip, &e.sym, &e.dso, &e.map_ip);
+	if (rc < 0)
+		return rc;
+	if ((sample->mask & PD_SAMPLE_ADDR) && sample->addr) {
+		e.has_addr = true;
+		e.addr = sample->addr;
+		m->t.with_addr++;
+		rc = resolve(m, sample, sample->addr, &e.dsym, &e.ddso,
+			     &map_ip);
+		if (rc < 0)
+			return rc;
+		/* the address's symbol and DWARF's variable: the same
+		 * global, or DWARF's answer is not where the access went
+		 * (a local's name, found in a register, is no symbol) */
+		if (var && e.dsym)
+			e.var_match = strcmp(var, e.dsym) ? -1 : 1;
+	}
+	e.type = typeoff;
+	e.tdso = dso;
+	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS; v++) {
+		struct mem_key k;
+		struct acc *a;
+
+		if (!(m->views & (1u << v)) ||
+		    !key_of(&e, (enum pda_mem_view)v, &k))
+			continue;
+		a = acc_of(m, &m->v[v], &k);
+		if (!a || acc_add(m, (enum pda_mem_view)v, a, &e) < 0)
+			return PD_ERR_NOMEM;
+	}
+	m->t.nr_samples++;
+	m->t.loads += (e.data_src & DS_OP_LOAD) != 0;
+	m->t.stores += (e.data_src & DS_OP_STORE) != 0;
+	m->t.weight += e.weight;
 	return 0;
+}
+
+struct lat_pair {
+	uint64_t lat, n;
+};
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+	const struct lat_pair *a = pa, *b = pb;
+
+	return a->lat < b->lat ? -1 : a->lat > b->lat;
+}
+
+/* The smallest latency with at least p% of the row's at or below it
+ * (nearest rank), pairs sorted by latency. */
+static uint64_t pctile(const struct lat_pair *pairs, size_t nr,
+		       uint64_t total, unsigned p)
+{
+	uint64_t rank = (total * p + 99) / 100, seen = 0;
+
+	if (!rank)
+		rank = 1;
+	for (size_t i = 0; i < nr; i++) {
+		seen += pairs[i].n;
+		if (seen >= rank)
+			return pairs[i].lat;
+	}
+	return nr ? pairs[nr - 1].lat : 0;
+}
+
+/* a's latency range and percentiles into its row */
+static int lat_finish(struct pda_mem *m, const struct acc *a,
+		      struct pda_mem_row *r)
+{
+	const struct lat_set *ls = &a->lats;
+	struct lat_pair *pairs;
+	size_t nr = 0;
+
+	if (!ls->nr)
+		return 0;
+	pairs = pda_malloc(m->s, ls->nr * sizeof(*pairs));
+	if (!pairs)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i <= ls->mask; i++)
+		if (ls->lat[i])
+			pairs[nr++] = (struct lat_pair){ ls->lat[i] - 1,
+							 ls->n[i] };
+	qsort(pairs, nr, sizeof(*pairs), cmp_pair);
+	r->lat_min = pairs[0].lat;
+	r->lat_max = pairs[nr - 1].lat;
+	r->p50 = pctile(pairs, nr, r->with_weight, 50);
+	r->p90 = pctile(pairs, nr, r->with_weight, 90);
+	r->p99 = pctile(pairs, nr, r->with_weight, 99);
+	pda_free(m->s, pairs);
+	return 0;
+}
+
+/* The line's distinct offsets and hottest function (most samples; the
+ * first by name, then object, on ties). */
+static void line_finish(const struct acc *a, struct pda_mem_row *r)
+{
+	const struct line_fn *best = NULL;
+	uint64_t o = a->offsets;
+
+	r->nr_offsets = 0;
+	for (; o; o &= o - 1)
+		r->nr_offsets++;
+	for (size_t i = 0; i < a->nr_fns; i++) {
+		const struct line_fn *f = &a->fns[i];
+		int c;
+
+		if (!best || f->n > best->n) {
+			best = f;
+			continue;
+		}
+		if (f->n < best->n)
+			continue;
+		c = strcmp_null(f->sym, best->sym);
+		if (c < 0 || (!c && strcmp_null(f->dso, best->dso) < 0))
+			best = f;
+	}
+	r->sym = best ? best->sym : NULL;
+	r->dso = best ? best->dso : NULL;
 }
 
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct pda_mem_row *a = pa, *b = pb;
+	int c;
 
 	if (a->weight != b->weight)
 		return a->weight > b->weight ? -1 : 1;
@@ -412,7 +551,8 @@ static int cmp_row(const void *pa, const void *pb)
 		return a->samples > b->samples ? -1 : 1;
 	if (a->key != b->key)
 		return a->key < b->key ? -1 : 1;
-	return strcmp_null(a->sym, b->sym);
+	c = strcmp_null(a->sym, b->sym);
+	return c ? c : strcmp_null(a->dso, b->dso);
 }
 
 static int cmp_line(const void *pa, const void *pb)
@@ -426,63 +566,37 @@ static int cmp_line(const void *pa, const void *pb)
 	return cmp_row(pa, pb);
 }
 
-static int build_view(struct pda_mem *m, enum pda_mem_view v,
-		      struct mem_key *keys)
+static int build_view(struct pda_mem *m, enum pda_mem_view v)
 {
-	size_t n = 0, nr = 0, i, j;
+	const struct view *w = &m->v[v];
 	struct pda_mem_row *rows;
 
-	for (i = 0; i < m->nr; i++)
-		if (key_of(&m->ents[i], v, &keys[n])) {
-			keys[n].idx = (uint32_t)i;
-			/* unweighted first: make_row skips them */
-			if (!m->ents[i].has_weight)
-				keys[n].weight = 0;
-			n++;
-		}
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && keys[j].k == keys[i].k &&
-				!strcmp_null(keys[j].s1, keys[i].s1) &&
-				!strcmp_null(keys[j].s2, keys[i].s2);
-		     j++)
-			;
-		nr++;
-	}
-	rows = pda_zalloc(m->s, (nr ? nr : 1) * sizeof(*rows));
+	rows = pda_zalloc(m->s, (w->nr ? w->nr : 1) * sizeof(*rows));
 	if (!rows)
 		return PD_ERR_NOMEM;
 	m->rows[v] = rows;
-	nr = 0;
-	for (i = 0; i < n; i = j) {
-		int rc;
-
-		for (j = i + 1; j < n && keys[j].k == keys[i].k &&
-				!strcmp_null(keys[j].s1, keys[i].s1) &&
-				!strcmp_null(keys[j].s2, keys[i].s2);
-		     j++)
-			;
-		rc = make_row(m, v, keys + i, j - i, &rows[nr++]);
-		if (rc < 0)
-			return rc;
+	for (size_t i = 0; i < w->nr; i++) {
+		rows[i] = w->accs[i]->row;
+		if (lat_finish(m, w->accs[i], &rows[i]) < 0)
+			return PD_ERR_NOMEM;
+		if (v == PDA_MEM_LINE)
+			line_finish(w->accs[i], &rows[i]);
 	}
-	m->nr_rows[v] = nr;
-	qsort(rows, nr, sizeof(*rows), v == PDA_MEM_LINE ? cmp_line : cmp_row);
+	m->nr_rows[v] = w->nr;
+	qsort(rows, w->nr, sizeof(*rows),
+	      v == PDA_MEM_LINE ? cmp_line : cmp_row);
 	return 0;
 }
 
 int pda_mem_finish(struct pda_mem *m, unsigned views)
 {
-	struct mem_key *keys;
 	int rc = 0;
 
-	keys = pda_malloc(m->s, (m->nr ? m->nr : 1) * sizeof(*keys));
-	if (!keys)
-		return PD_ERR_NOMEM;
+	if (views & ALL_VIEWS & ~m->views)
+		return PD_ERR_API; /* a view not summed */
 	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS && !rc; v++)
-		if (views & (1u << v))
-			rc = build_view(m, (enum pda_mem_view)v, keys);
-	pda_free(m->s, keys);
+		if ((views & (1u << v)) && !m->rows[v])
+			rc = build_view(m, (enum pda_mem_view)v);
 	return rc;
 }
 

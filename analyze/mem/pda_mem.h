@@ -10,6 +10,7 @@
  *
  *	struct pda_mem *m;
  *	pda_mem_new(s, &m);
+ *	pda_mem_views(m, 1u << PDA_MEM_LEVEL);	(optional: all views)
  *	(every sample, on the session's thread)
  *		pda_mem_add(m, item->sample);
  *	pda_mem_finish(m, 1u << PDA_MEM_LEVEL);
@@ -98,6 +99,11 @@ struct pda_mem_totals {
 int pda_mem_new(struct pda_session *s, struct pda_mem **out);
 void pda_mem_free(struct pda_mem *m); /* accepts NULL */
 
+/* Sum only the views in views (bit 1 << view each; default: all), before
+ * the first sample: each sample costs a hash lookup per view, and each
+ * view's rows take memory (the rows, never the samples, are kept). */
+void pda_mem_views(struct pda_mem *m, unsigned views);
+
 /* One sample: resolves its ip and its data address (addr) in its
  * process.  @return 0 or PD_ERR_NOMEM. */
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
@@ -112,8 +118,9 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var);
 
 /* Build the views asked for (bit 1 << view each; the others have no
- * rows): rows by weight, then samples, then key, descending (line: by
- * HITM + peer snoops, CPUs, then samples).  @return 0 or PD_ERR_NOMEM. */
+ * rows): rows by weight, then samples, descending, then key (line: by
+ * HITM + peer snoops, CPUs, then as the others).  @return 0,
+ * PD_ERR_NOMEM, or PD_ERR_API for a view pda_mem_views() left out. */
 int pda_mem_finish(struct pda_mem *m, unsigned views);
 
 size_t pda_mem_nr_rows(const struct pda_mem *m, enum pda_mem_view v);

@@ -98,11 +98,32 @@ int pda_itrace_parse(const char *spec, struct pda_itrace_opts *o, char *err,
 			}
 			break;
 		}
+		case 'l': {
+			/* perf's default size: PERF_ITRACE_DEFAULT_LAST_
+			 * BRANCH_SZ; SPE fills two entries at most */
+			char *end;
+			unsigned long n = 64;
+
+			if (*p >= '0' && *p <= '9') {
+				n = strtoul(p, &end, 10);
+				p = end;
+			}
+			if (!n || n > 1024) {
+				snprintf(err, err_size,
+					 "--itrace: l%lu: the branch stack "
+					 "size is 1 to 1024", n);
+				return PD_ERR_API;
+			}
+			o->last_branch = true;
+			o->last_branch_sz = (unsigned)n;
+			break;
+		}
 		case ',': case ' ': break;
 		default:
 			snprintf(err, err_size,
 				 "--itrace: '%c' is not a kind of Arm SPE "
-				 "sample (f, m, t, b, a, M, i[PERIOD])", c);
+				 "sample (f, m, t, b, a, M, i[PERIOD], "
+				 "l[SIZE])", c);
 			return PD_ERR_API;
 		}
 	}
@@ -546,10 +567,15 @@ struct qbuf {
  * order: time, then (timeless) the queue, then the file's order of
  * buffers, records and samples (what a global sort of the samples by
  * time and the order they were made in gives). */
+/* The bytes of a synthesized SAMPLE: header, the 12 fields at most
+ * encode() writes, a branch stack of 2 entries (nr, hw_idx, 2 * 24),
+ * the flags after them. */
+#define SYNTH_MAX (8 + 13 * 8 + 16 + 2 * 24)
+
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint16_t size;
-	unsigned char bytes[8 + 12 * 8];
+	unsigned char bytes[SYNTH_MAX];
 };
 
 /* at most the samples of one record: one per kind (a queue decodes its
@@ -731,17 +757,29 @@ static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
 }
 
 /* The fields of one sample, before encoding. */
+/* A branch stack entry as perf's struct branch_entry: from, to, and
+ * the flags word (perf's struct branch_flags, whose bit 33 is the
+ * tool's not_taken) */
+struct synth_br {
+	uint64_t from, to, flags;
+};
+
 struct synth {
 	uint64_t ip, time, addr, phys, period, weight, data_src;
 	uint32_t pid, tid, cpu;
+	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
 	uint16_t misc;
+	unsigned nr_br;		/* with BRANCH_STACK: br[0..nr_br) */
+	struct synth_br br[2];	/* the branch, the previous target */
 };
 
+
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
- * reader swaps only what came from a file of the other order) into rec;
- * its size. */
+ * reader swaps only what came from a file of the other order) into rec,
+ * the flags in a u64 after the fields (pd_sample_decode reads them there
+ * for a synthesized event); its size. */
 static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
-		       const struct synth *y, unsigned char rec[8 + 12 * 8])
+		       const struct synth *y, unsigned char rec[SYNTH_MAX])
 {
 	const uint64_t st = it->ev[k]->attr.sample_type;
 	unsigned char *p = rec + 8;
@@ -767,12 +805,24 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 		put32x2(&p, y->cpu, 0);
 	if (st & PD_SAMPLE_PERIOD)
 		put64(&p, y->period);
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		put64(&p, y->nr_br);
+		if (it->ev[k]->attr.branch_sample_type &
+		    PD_BRANCH_SAMPLE_HW_INDEX)
+			put64(&p, UINT64_MAX); /* perf's -1: no index */
+		for (unsigned i = 0; i < y->nr_br; i++) {
+			put64(&p, y->br[i].from);
+			put64(&p, y->br[i].to);
+			put64(&p, y->br[i].flags);
+		}
+	}
 	if (st & PD_SAMPLE_WEIGHT_STRUCT)
 		put64(&p, y->weight);
 	if (st & PD_SAMPLE_DATA_SRC)
 		put64(&p, y->data_src);
 	if (st & PD_SAMPLE_PHYS_ADDR)
 		put64(&p, y->phys);
+	put64(&p, y->flags);
 	size = (uint16_t)(p - rec);
 	{
 		const uint32_t type = PD_REC_SAMPLE;
@@ -787,7 +837,7 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
 		const struct synth *y, uint64_t seq)
 {
-	unsigned char rec[8 + 12 * 8];
+	unsigned char rec[SYNTH_MAX];
 	const uint16_t size = encode(it, k, y, rec);
 	struct queue *q;
 	struct out *o;
@@ -856,6 +906,94 @@ static bool queue_snoops(const struct pda_itrace *it, const struct queue *q)
 				m = &it->cpu_midr[i];
 	}
 	return m && ((m->event_filter >> PD_SPE_EV_DATA_SNOOPED) & 1);
+}
+
+/* perf 7's flags of a record's branch and instruction samples
+ * (arm_spe__sample_flags): a branch's kind and what happened to it; an
+ * indirect branch that neither calls nor returns (BR) counts as a
+ * return, as perf counts it. */
+static uint32_t branch_flags(const struct pd_spe_record *r)
+{
+	uint32_t f;
+
+	if (!is_branch(r))
+		return 0;
+	f = PD_IP_FLAG_BRANCH;
+	if (r->events >> PD_SPE_EV_MISPRED & 1)
+		f |= PD_IP_FLAG_BRANCH_MISS;
+	if (r->events >> PD_SPE_EV_NOT_TAKEN & 1)
+		f |= PD_IP_FLAG_NOT_TAKEN;
+	if (r->events >> PD_SPE_EV_TRANSACTIONAL & 1)
+		f |= PD_IP_FLAG_IN_TX;
+	if (r->op & PD_SPE_OPF_COND)
+		f |= PD_IP_FLAG_CONDITIONAL;
+	if (r->op & PD_SPE_OPF_CR_BL)
+		f |= PD_IP_FLAG_CALL;
+	else if (r->op & (PD_SPE_OPF_CR_RET | PD_SPE_OPF_IND))
+		f |= PD_IP_FLAG_RETURN;
+	return f;
+}
+
+/* perf's branch_flags word: mispred 0, predicted 1, in_tx 2, cycles
+ * 4..19, type 20..23, the tool's not_taken 33 */
+#define BRF_MISPRED (1ull << 0)
+#define BRF_PREDICTED (1ull << 1)
+#define BRF_IN_TX (1ull << 2)
+#define BRF_CYCLES_SHIFT 4
+#define BRF_TYPE_SHIFT 20
+#define BRF_NOT_TAKEN (1ull << 33)
+
+/* perf's PERF_BR_* types SPE branches take */
+enum { BR_UNKNOWN = 0, BR_COND = 1, BR_UNCOND = 2, BR_CALL = 4,
+       BR_RET = 6, BR_COND_CALL = 9, BR_COND_RET = 10 };
+
+/* perf 7's branch stack of a record's branch and instructions samples
+ * (arm_spe__prep_branch_stack, --itrace=l): the branch itself (from the
+ * PC to the target, its kind, prediction and latency as cycles), then
+ * the previous branch target (PBT) when the size leaves room. */
+static unsigned branch_stack(const struct pda_itrace *it,
+			     const struct pd_spe_record *r, uint32_t flags,
+			     struct synth_br br[2])
+{
+	const unsigned sz = it->o.last_branch_sz;
+	const bool tgt = flags & PD_IP_FLAG_BRANCH;
+	const bool pbt = sz >= (tgt ? 2u : 1u) && (r->mask & PD_SPE_HAS_PBT) &&
+			 r->addr[PD_SPE_ADDR_PBT];
+	const bool cond = r->op & PD_SPE_OPF_COND;
+	unsigned n = 0;
+
+	if (tgt) {
+		uint64_t f, type;
+
+		if (r->op & PD_SPE_OPF_CR_BL)
+			type = cond ? BR_COND_CALL : BR_CALL;
+		else if (r->op & (PD_SPE_OPF_CR_RET | PD_SPE_OPF_IND))
+			type = cond ? BR_COND_RET : BR_RET;
+		else if (r->op & PD_SPE_OPF_CR_NON_BL_RET)
+			type = cond ? BR_COND : BR_UNCOND;
+		else
+			type = cond ? BR_COND : BR_UNKNOWN;
+		f = type << BRF_TYPE_SHIFT;
+		f |= flags & PD_IP_FLAG_BRANCH_MISS ? BRF_MISPRED
+						    : BRF_PREDICTED;
+		if (flags & PD_IP_FLAG_NOT_TAKEN)
+			f |= BRF_NOT_TAKEN;
+		if (flags & PD_IP_FLAG_IN_TX)
+			f |= BRF_IN_TX;
+		if (r->mask & PD_SPE_HAS_LAT_TOTAL)
+			f |= (uint64_t)r->lat_total << BRF_CYCLES_SHIFT;
+		br[n].from = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC]
+						     : 0;
+		br[n].to = r->mask & PD_SPE_HAS_TGT ? r->addr[PD_SPE_ADDR_TGT]
+						    : 0;
+		br[n++].flags = f;
+	}
+	if (pbt) {
+		br[n].from = 0;
+		br[n].to = r->addr[PD_SPE_ADDR_PBT];
+		br[n++].flags = (uint64_t)BR_UNKNOWN << BRF_TYPE_SHIFT;
+	}
+	return n;
 }
 
 /* The samples of one record, in perf's order (arm_spe_sample). */
@@ -944,6 +1082,9 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 						  : 0;
 		b.phys = 0;
 		b.data_src = 0;
+		b.flags = it->o.perf7 ? branch_flags(r) : 0;
+		if (it->sample_type & PD_SAMPLE_BRANCH_STACK)
+			b.nr_br = branch_stack(it, r, b.flags, b.br);
 		if ((rc = emit(it, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
 		    0)
 			return rc;
@@ -965,12 +1106,17 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			q->insns = 0;
 			/* perf 7: the record's period (above); the branch
 			 * target, as a branch sample's */
-			if (!it->o.perf7)
+			if (!it->o.perf7) {
 				y.period = period;
-			else
+			} else {
 				y.addr = r->mask & PD_SPE_HAS_TGT
 						 ? r->addr[PD_SPE_ADDR_TGT]
 						 : 0;
+				y.flags = branch_flags(r);
+				if (it->sample_type & PD_SAMPLE_BRANCH_STACK)
+					y.nr_br = branch_stack(it, r, y.flags,
+							       y.br);
+			}
 			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
@@ -990,7 +1136,7 @@ static int check_ids(struct pda_itrace *it)
 {
 	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 		const struct synth y = {0};
-		unsigned char bytes[8 + 12 * 8];
+		unsigned char bytes[SYNTH_MAX];
 		struct pd_rec rec = {.type = PD_REC_SAMPLE, .data = bytes};
 
 		if (!it->ev[k])
@@ -1046,6 +1192,12 @@ static int add_events(struct pda_itrace *it)
 		a.sample_type |= PD_SAMPLE_TIME;
 	if (!(a.sample_type & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID)))
 		a.sample_type |= PD_SAMPLE_IDENTIFIER;
+	if (it->o.perf7 && it->o.last_branch) {
+		/* perf 7: every synthesized event has the stack (the
+		 * memory samples' empty), without a hardware index */
+		a.sample_type |= PD_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type |= PD_BRANCH_SAMPLE_HW_INDEX;
+	}
 	it->sample_type = a.sample_type;
 	it->first_id = id;
 	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {

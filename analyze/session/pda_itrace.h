@@ -77,15 +77,21 @@ struct pda_itrace_opts {
 	bool flc, llc, tlb, branch, remote, mem, instructions;
 	bool period_insns;	/* the period counts instructions */
 	uint64_t period;	/* of instructions samples; 0: perf's */
+	/* l[N]: perf 7 gives branch and instructions samples a branch
+	 * stack of at most N (default 64) entries (the record's branch,
+	 * then its previous branch target); perf 6.1 takes the letter and
+	 * makes none */
+	bool last_branch;
+	unsigned last_branch_sz;
 };
 
 /*
  * Parse perf's --itrace letters for SPE: f, m, t, b, a, M, i with an
  * optional period (i100, i1i, i10us: a number then i, t, ms, us or ns;
- * perf 6.1 synthesizes instructions only for an instruction period).
- * The letters of other traces' samples perf takes too (c, r, x, w, p,
- * o, e, d, g, G, l, L, s, q, Z, T, A) are refused: SPE makes none of
- * them.  *o must be initialized: its perf7 (--spe-events, which may come
+ * perf 6.1 synthesizes instructions only for an instruction period),
+ * l with an optional size.  The letters of other traces' samples perf
+ * takes too (c, r, x, w, p, o, e, d, g, G, L, s, q, Z, T, A) are
+ * refused: SPE makes none of them.  *o must be initialized: its perf7 (--spe-events, which may come
  * before or after --itrace) is kept, the rest rewritten.  @return 0, or
  * PD_ERR_API with the reason in err.
  */
