@@ -509,6 +509,23 @@ name_wanted=dtcall; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtcall-aarch64 src/dtcall.c
 fi
+# dtchain: pointers loaded through loaded pointers (dtypes.md), at -O2
+# and -O0, x86_64 (recorded) and aarch64, checked per instruction by
+# tests/unit/check_datatype.c; perf 7.2 is the capture's oracle
+# (tests/golden/datatype/regen.sh)
+name_wanted=dtchain; if want "$@"; then
+	for cc in gcc aarch64-linux-gnu-gcc; do
+		sfx=; [ "$cc" = gcc ] || sfx=-aarch64
+		$cc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtchain$sfx src/dtchain.c
+		$cc -O0 -g -fno-omit-frame-pointer \
+			-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtchain-O0$sfx src/dtchain.c
+	done
+	rm -f dtchain.perf.data dtchain.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtchain.perf.data -- bin/dtchain 200000000 >/dev/null
+	compress dtchain.perf.data
+fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
 # aarch64 cross compilers), checked per instruction; no capture

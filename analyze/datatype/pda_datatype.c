@@ -332,24 +332,42 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
 }
 
 /*
- * What a register holds at a point of the walk: an address (ADDR: val),
- * or what register reg held at pc, plus val (VAR: DWARF's variables at
- * pc say what that is), or the 8 bytes loaded at pc from memory at
- * register reg + val (LOAD: the variable there, a pointer, says what
- * they point to) or at address val (GLOAD: a global pointer), or what
- * the function at address pc returned, plus val (RET: its DWARF return
- * type says what it points to; reg -1).  A register nothing is known of
- * holds "itself here": VAR at the instruction, delta 0.
+ * What a register holds at a point of the walk: what register reg held
+ * at pc (VAR: DWARF's variables at pc say what that is), an address
+ * (ADDR, reg -1: 0, the address in val or loads[0]), or what the
+ * function at address pc returned (RET, reg -1: its DWARF return type
+ * says what it points to); then the pointers loaded from it, each at
+ * loads[k] from the one before (a variable's memory, a global, or a
+ * member of the previous pointer's target: p->q->r), and val added to
+ * the last.  A register nothing is known of holds "itself here": VAR
+ * at the instruction, no loads, val 0.
  */
-enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD, R_RET };
+enum rkind { R_VAR, R_ADDR, R_RET };
+
+/* Pointers loaded in a row that the walk follows: the first and
+ * pda_dt_access's path. */
+#define MAX_LOADS (PDA_DT_MAX_PATH + 1)
 
 struct rval {
 	enum rkind kind;
 	int reg;
 	uint64_t pc;
 	int64_t val;
-	bool elem;	/* a register index added: an element of what it
-			 * points to, the offset taken modulo its size */
+	bool elem;	/* a register index added to the last value: an
+			 * element of what it points to, the offset taken
+			 * modulo its size */
+	uint8_t nr_loads;
+	uint8_t load_elems; /* bit k: elem, before load k */
+	int64_t loads[MAX_LOADS];
+	/* A register reloaded from a stack slot as spilled: what it
+	 * held is read as a variable at its pc first, else (-O0, where
+	 * DWARF places the variable in the slot, not in the register it
+	 * came in) as loaded from the slot, VAR alt_reg at alt_pc plus
+	 * alt_off: one load more before loads. */
+	bool alt;
+	int alt_reg;
+	uint64_t alt_pc;
+	int64_t alt_off;
 };
 
 /* Stack slots followed per walk: registers spilled and not yet
@@ -379,17 +397,21 @@ struct edge {
 
 static void forget(struct rval *v, int reg, uint64_t pc)
 {
+	memset(v, 0, sizeof(*v));
 	v->kind = R_VAR;
 	v->reg = reg;
 	v->pc = pc;
-	v->val = 0;
-	v->elem = false;
 }
 
 static bool rval_eq(const struct rval *a, const struct rval *b)
 {
 	return a->kind == b->kind && a->val == b->val && a->elem == b->elem &&
-	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc));
+	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc)) &&
+	       a->nr_loads == b->nr_loads && a->load_elems == b->load_elems &&
+	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
+	       a->alt == b->alt &&
+	       (!a->alt || (a->alt_reg == b->alt_reg && a->alt_pc == b->alt_pc &&
+			    a->alt_off == b->alt_off));
 }
 
 static bool slot_eq(const struct slot *a, const struct slot *b)
@@ -543,9 +565,17 @@ static bool frame_reg(const struct pda_datatype *dt, int r)
 	return dt->cs.mode == CS_MODE_64 ? r == 6 || r == 7 : r == 4 || r == 5;
 }
 
+/* Whether the walk knows more of v than "a register at some pc": an
+ * address, a call's result, or a pointer loaded. */
+static bool followed(const struct rval *v)
+{
+	return v->kind != R_VAR || v->nr_loads;
+}
+
 /* The register a pointer-sized load at pc from base + disp leaves: a
- * slot's spilled value, else what was loaded (the variable in memory
- * there, or the member of what base points to, says its type). */
+ * slot's spilled value, else the pointer loaded there, one more load in
+ * a row (the variable in memory there, the global, or the member of
+ * what base points to says its type), or unknown past MAX_LOADS. */
 static struct rval load(const struct pda_datatype *dt, struct regs *st,
 			int base, int64_t disp, uint64_t pc, int dst)
 {
@@ -555,19 +585,36 @@ static struct rval load(const struct pda_datatype *dt, struct regs *st,
 	forget(&v, dst, pc + 1); /* unknown: "itself" past the load */
 	if (base < 0 || base >= NR_DWREGS)
 		return v;
-	if (frame_reg(dt, base) && (sl = slot_find(st, base, disp)))
-		return sl->v;
-	/* a pointer loaded through a loaded pointer is not followed */
-	if (st->r[base].kind == R_ADDR) {
-		v.kind = R_GLOAD;
-		v.val = st->r[base].val + disp;
-	} else if (st->r[base].kind == R_VAR) {
-		v.kind = R_LOAD;
-		v.reg = st->r[base].reg;
-		v.pc = st->r[base].pc;
-		v.val = st->r[base].val + disp;
+	if (frame_reg(dt, base) && (sl = slot_find(st, base, disp))) {
+		v = sl->v;
+		if (!followed(&v) && !v.alt && !followed(&st->r[base])) {
+			v.alt = true;
+			v.alt_reg = st->r[base].reg;
+			v.alt_pc = st->r[base].pc;
+			v.alt_off = st->r[base].val + disp;
+		}
+		return v;
 	}
+	if (st->r[base].nr_loads >= MAX_LOADS)
+		return v;
+	v = st->r[base];
+	if (v.elem)
+		v.load_elems |= (uint8_t)(1u << v.nr_loads);
+	v.loads[v.nr_loads++] = v.val + disp;
+	v.val = 0;
+	v.elem = false;
 	return v;
+}
+
+/* Of the sum of registers a and b (either -1: none), the one the walk
+ * follows (a pointer; the other an index), a first, or NULL. */
+static const struct rval *sum_pointer(const struct regs *st, int a, int b)
+{
+	if (a >= 0 && a < NR_DWREGS && followed(&st->r[a]))
+		return &st->r[a];
+	if (b >= 0 && b < NR_DWREGS && followed(&st->r[b]))
+		return &st->r[b];
+	return NULL;
 }
 
 /* A register to set, as step() finds it. */
@@ -584,6 +631,7 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	const cs_x86 *x = &in->detail->x86;
 	const unsigned psize = dt->cs.mode == CS_MODE_64 ? 8 : 4;
 	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+	const struct rval *p;
 	int src;
 
 	if (x->op_count != 2)
@@ -591,8 +639,21 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
 	    o1->mem.base == X86_REG_RIP) {
 		out->dst = x86_reg_op(dt, o0);
+		forget(&out->v, -1, next);
 		out->v.kind = R_ADDR;
 		out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+		return 1;
+	}
+	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
+	    o0->size == psize && o1->mem.segment == X86_REG_INVALID &&
+	    (src = dwreg(dt, o1->mem.base)) >= 0 && src < NR_DWREGS &&
+	    (o1->mem.index == X86_REG_INVALID || followed(&st->r[src]))) {
+		/* an address computed from a pointer (plus an index: an
+		 * element of its target, as add reg, reg) */
+		out->dst = x86_reg_op(dt, o0);
+		out->v = st->r[src];
+		out->v.val += o1->mem.disp;
+		out->v.elem |= o1->mem.index != X86_REG_INVALID;
 		return 1;
 	}
 	if (in->id != X86_INS_MOV && in->id != X86_INS_ADD &&
@@ -615,9 +676,10 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	    o1->mem.segment == X86_REG_INVALID) {
 		out->dst = x86_reg_op(dt, o0);
 		if (o1->mem.base == X86_REG_RIP) {
-			forget(&out->v, out->dst, next);
-			out->v.kind = R_GLOAD;
-			out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+			forget(&out->v, -1, next);
+			out->v.kind = R_ADDR;
+			out->v.nr_loads = 1;
+			out->v.loads[0] = (int64_t)(next + (uint64_t)o1->mem.disp);
 		} else {
 			out->v = load(dt, st, dwreg(dt, o1->mem.base),
 				      o1->mem.disp, in->address, out->dst);
@@ -633,11 +695,11 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == X86_INS_ADD && o1->type == X86_OP_REG &&
-	    st->r[src].kind != R_VAR) {
+	    (p = sum_pointer(st, src, x86_reg_op(dt, o1)))) {
 		/* a pointer plus an index register: an element of its
 		 * target (a register not followed stays itself) */
 		out->dst = src;
-		out->v = st->r[src];
+		out->v = *p;
 		out->v.elem = true;
 		return 1;
 	}
@@ -664,11 +726,13 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 	const cs_arm64 *x = &in->detail->arm64;
 	const cs_arm64_op *mem = x->op_count ? &x->operands[x->op_count - 1]
 					     : NULL;
+	const struct rval *p;
 	int src;
 
 	if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
 	    x->op_count == 2 && x->operands[1].type == ARM64_OP_IMM) {
 		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		forget(&out->v, -1, in->address);
 		out->v.kind = R_ADDR;
 		out->v.val = x->operands[1].imm;
 		return 1;
@@ -692,12 +756,14 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == ARM64_INS_ADD && x->op_count == 3 &&
-	    (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
-	    src < NR_DWREGS && x->operands[2].type == ARM64_OP_REG &&
-	    st->r[src].kind != R_VAR) {
+	    x->operands[2].type == ARM64_OP_REG &&
+	    (p = sum_pointer(st, arm64_reg_op(dt, &x->operands[1]),
+			     x->operands[2].shift.type == ARM64_SFT_INVALID
+				     ? arm64_reg_op(dt, &x->operands[2])
+				     : -1))) {
 		/* a pointer plus an index register: an element */
 		out->dst = arm64_reg_op(dt, &x->operands[0]);
-		out->v = st->r[src];
+		out->v = *p;
 		out->v.elem = true;
 		return 1;
 	}
@@ -971,6 +1037,49 @@ static enum pda_datatype_why why_of(enum pda_dt_why w)
 	return PDA_DATATYPE_NO_VAR;
 }
 
+/* The lookup of access a through a base register that holds v, into
+ * *q (q->pc the instruction's). */
+static void to_access(const struct rval *v, const struct access *a,
+		      struct pda_dt_access *q)
+{
+	unsigned first = 0;
+
+	q->disp = a->disp + v->val;
+	q->elem = v->elem;
+	if (v->kind == R_ADDR) {
+		/* an address (plus disp), or a pointer loaded from one */
+		q->reg = -1;
+		q->addr = v->nr_loads ? (uint64_t)v->loads[0]
+				      : (uint64_t)q->disp;
+		q->deref = v->nr_loads > 0;
+		first = 1;
+	} else if (v->kind == R_RET) {
+		/* a call's result: the loads are in its target */
+		q->reg = -1;
+		q->callee = v->pc;
+	} else {
+		/* the variable at v->pc in the register (or in memory at
+		 * it), what was loaded from there: a reload from a stack
+		 * slot, a pointer member */
+		q->pc = v->pc;
+		q->reg = v->reg;
+		if (v->nr_loads) {
+			q->deref = true;
+			q->slot = v->loads[0];
+			first = 1;
+		} else {
+			q->elem = v->val != 0;
+		}
+	}
+	q->nr_path = 0;
+	q->path_elems = 0;
+	for (unsigned k = first; k < v->nr_loads; k++) {
+		if (v->load_elems >> k & 1)
+			q->path_elems |= 1u << q->nr_path;
+		q->path[q->nr_path++] = v->loads[k];
+	}
+}
+
 /* The attribution of the instruction at vaddr of elf, in the function
  * starting at start. */
 static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
@@ -1052,37 +1161,25 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		dt->walk_elf = NULL;
 		if (rc)
 			return rc;
-		if (v->kind == R_ADDR) {
-			q.reg = -1;
-			q.addr = (uint64_t)v->val + (uint64_t)a.disp;
-		} else if (v->kind == R_GLOAD) {
-			/* a pointer loaded from a global */
-			q.reg = -1;
-			q.addr = (uint64_t)v->val;
-			q.deref = true;
-			q.elem = v->elem;
-		} else if (v->kind == R_RET) {
-			/* a call's result, moved by val */
-			q.reg = -1;
-			q.callee = v->pc;
-			q.disp = a.disp + v->val;
-			q.elem = v->elem;
-		} else if (v->kind == R_LOAD) {
-			/* reloaded from a stack slot, or a pointer member
-			 * loaded: the variable at the load says what */
-			q.pc = v->pc;
-			q.reg = v->reg;
-			q.slot = v->val;
-			q.deref = true;
-			q.elem = v->elem;
-		} else {
-			q.pc = v->pc;
-			q.reg = v->reg;
-			q.disp = a.disp + v->val;
-			q.elem = v->val != 0;
-		}
-		if (v->kind != R_VAR || v->pc != vaddr || v->reg != a.reg ||
+		to_access(v, &a, &q);
+		if (followed(v) || v->pc != vaddr || v->reg != a.reg ||
 		    v->val) {
+			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
+			if (rc)
+				return rc;
+		}
+		if (w != PDA_DT_FOUND && v->alt && v->nr_loads < MAX_LOADS) {
+			struct rval alt = *v;
+
+			alt.reg = v->alt_reg;
+			alt.pc = v->alt_pc;
+			alt.nr_loads++;
+			alt.load_elems = (uint8_t)(v->load_elems << 1);
+			alt.loads[0] = v->alt_off;
+			memcpy(alt.loads + 1, v->loads,
+			       v->nr_loads * sizeof(*v->loads));
+			q.deref = false;
+			to_access(&alt, &a, &q);
 			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
 			if (rc)
 				return rc;

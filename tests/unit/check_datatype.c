@@ -27,6 +27,7 @@
 #define SRC_CXX "../../testdata/src/dtcxx.cpp"
 #define SRC_ARM "../../testdata/src/dtarm.c"
 #define SRC_CALL "../../testdata/src/dtcall.c"
+#define SRC_CHAIN "../../testdata/src/dtchain.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -275,6 +276,25 @@ START_TEST(test_call)
 }
 END_TEST
 
+/* A pointer loaded through a loaded pointer (t->mid->leaf->val), from a
+ * parameter, a global pointer and a call's result: only the members'
+ * types on the way say what the last register points to (perf's type
+ * state); at -O0 every chain starts with the parameter's reload from
+ * its slot.  The loads of the pointers on the way are on the marked
+ * lines too, each another type's member: as at -O0, each marked line
+ * needs its access and every access to its type must be it. */
+START_TEST(test_chain)
+{
+	static const char *const bins[] = {
+		"../../testdata/bin/dtchain", "../../testdata/bin/dtchain-aarch64",
+		"../../testdata/bin/dtchain-O0",
+		"../../testdata/bin/dtchain-O0-aarch64"};
+
+	for (size_t i = 0; i < sizeof(bins) / sizeof(*bins); i++)
+		ck_assert_uint_ge(check_binary(bins[i], SRC_CHAIN, false), 7);
+}
+END_TEST
+
 /* i386: its own DWARF register numbers and layouts (4-byte longs), a
  * global through the GOT's base a PC thunk gives; a call's arguments
  * are stored on the stack on the marked lines too, so there (as at -O0)
@@ -304,6 +324,7 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_cxx_aarch64);
 	tcase_add_test(tc, test_arm_modes);
 	tcase_add_test(tc, test_call);
+	tcase_add_test(tc, test_chain);
 	tcase_add_test(tc, test_i386);
 	suite_add_tcase(s, tc);
 	return s;
