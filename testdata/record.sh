@@ -535,6 +535,11 @@ name_wanted=dtypes-i386; if want "$@"; then
 	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtcall-i386 src/dtcall.c
 fi
+name_wanted=dtcall-mem-aarch64; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtcall-aarch64 \
+		/opt/pdtool/dtcall-aarch64 aarch64 dtcall-mem-aarch64.perf.data \
+		$(cat dtcall-mem-aarch64.samples)
+fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \
 		/opt/pdtool/dtypes-aarch64 aarch64 dtypes-mem-aarch64.perf.data \
