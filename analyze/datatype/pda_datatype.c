@@ -1,7 +1,8 @@
 /*
  * pda_datatype.c - data-type attribution of samples (issue 19): the
  * instruction at the sample's ip decoded with capstone in the binary's
- * architecture (x86_64, i386, aarch64) for its memory operand, then the
+ * architecture (x86_64, i386, aarch64, arm in Thumb or ARM state) for its
+ * memory operand, then the
  * type and member at that operand from DWARF (symbols' pda_dwtype.c).
  *
  * As perf >= 6.8: the base register and displacement select the type
@@ -189,10 +190,26 @@ static int arm64_dwreg(unsigned reg)
 	return -1;
 }
 
+/* arm's DWARF numbers: r0-r15 are 0-15 (sp 13, lr 14, pc 15). */
+static int arm_dwreg(unsigned reg)
+{
+	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
+		return (int)(reg - ARM_REG_R0);
+	if (reg == ARM_REG_SP)
+		return 13;
+	if (reg == ARM_REG_LR)
+		return 14;
+	if (reg == ARM_REG_PC)
+		return 15;
+	return -1;
+}
+
 static int dwreg(const struct pda_datatype *dt, unsigned reg)
 {
 	if (dt->cs.arch == CS_ARCH_X86)
 		return x86_dwreg(reg, dt->cs.mode == CS_MODE_64);
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return arm_dwreg(reg);
 	return arm64_dwreg(reg);
 }
 
@@ -331,6 +348,84 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
 	}
 }
 
+/* The value of arm's pc as an instruction at addr reads it: 4 bytes on
+ * in Thumb, 8 in ARM state; aligned down to 4 as a literal load
+ * addresses. */
+static uint64_t arm_pc(const struct pda_datatype *dt, uint64_t addr)
+{
+	return (addr + ((dt->cs.mode & CS_MODE_THUMB) ? 4 : 8)) & ~(uint64_t)3;
+}
+
+/* An arm operand's displacement, its sign applied (capstone keeps
+ * "#-8" as 8 with subtracted set). */
+static int64_t arm_disp(const cs_arm_op *op)
+{
+	return op->subtracted && op->mem.disp > 0 ? -(int64_t)op->mem.disp
+						  : op->mem.disp;
+}
+
+/* The bytes an arm load or store moves, from its mnemonic. */
+static unsigned arm_size(const cs_insn *in)
+{
+	const char *m = in->mnemonic;
+
+	if (prefix(m, "ldrd") || prefix(m, "strd"))
+		return 8;
+	if (prefix(m, "ldrb") || prefix(m, "strb") || prefix(m, "ldrsb") ||
+	    prefix(m, "ldrexb") || prefix(m, "strexb"))
+		return 1;
+	if (prefix(m, "ldrh") || prefix(m, "strh") || prefix(m, "ldrsh") ||
+	    prefix(m, "ldrexh") || prefix(m, "strexh"))
+		return 2;
+	if (prefix(m, "vldr") || prefix(m, "vstr"))
+		return in->detail->arm.operands[0].reg >= ARM_REG_D0 &&
+				       in->detail->arm.operands[0].reg <= ARM_REG_D31
+			       ? 8
+			       : 4;
+	return 4;
+}
+
+/* arm (Thumb-2 and ARM state): ldr and str with their byte, half,
+ * signed, dual, exclusive and acquire/release forms, vldr and vstr; push,
+ * pop and sp's writeback forms are stack operations; ldm and stm are not
+ * attributed (several words at once). */
+static void arm_access(const struct pda_datatype *dt, const cs_insn *in,
+		       struct access *a)
+{
+	const cs_arm *x = &in->detail->arm;
+	const char *m = in->mnemonic;
+
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP ||
+	    in->id == ARM_INS_BL || in->id == ARM_INS_BLX) {
+		a->kind = in->id == ARM_INS_PUSH || in->id == ARM_INS_POP
+				  ? PDA_DATATYPE_STACKOP
+				  : PDA_DATATYPE_UNKNOWN;
+		return;
+	}
+	if (!(prefix(m, "ldr") || prefix(m, "str") || prefix(m, "vldr") ||
+	      prefix(m, "vstr") || prefix(m, "lda") || prefix(m, "stl")))
+		return;
+	a->size = arm_size(in);
+	a->store = prefix(m, "str") || prefix(m, "vstr") || prefix(m, "stl");
+	for (unsigned i = 0; i < x->op_count; i++) {
+		const cs_arm_op *op = &x->operands[i];
+
+		if (op->type != ARM_OP_MEM)
+			continue;
+		a->disp = arm_disp(op);
+		if (op->mem.base == ARM_REG_PC) {
+			/* a literal: ldr r3, [pc, #8] */
+			a->has_addr = true;
+			a->addr = arm_pc(dt, in->address) + (uint64_t)a->disp;
+		} else {
+			a->reg = dwreg(dt, op->mem.base);
+		}
+		a->kind = a->reg == 13 && x->writeback ? PDA_DATATYPE_STACKOP
+						       : PDA_DATATYPE_TYPE;
+		return;
+	}
+}
+
 /*
  * What a register holds at a point of the walk: what register reg held
  * at pc (VAR: DWARF's variables at pc say what that is), an address
@@ -381,6 +476,7 @@ struct slot {
 	bool used;
 	int base;
 	int64_t off;
+	unsigned size;	/* the spill's bytes: a pointer's */
 	struct rval v;
 };
 
@@ -457,26 +553,27 @@ static void slot_clobber(struct regs *st, int base, int64_t off,
 		struct slot *sl = &st->slots[i];
 
 		if (sl->used && sl->base == base && sl->off < off + (int64_t)size &&
-		    off < sl->off + 8)
+		    off < sl->off + (int64_t)sl->size)
 			sl->used = false;
 	}
 }
 
-/* v spilled to base + off (8 bytes), in the slot it replaces or a free
- * one (the first, when all are taken: a deep function's oldest). */
+/* v spilled to base + off (size bytes), in the slot it replaces or a
+ * free one (the first, when all are taken: a deep function's oldest). */
 static void slot_store(struct regs *st, int base, int64_t off,
-		       const struct rval *v)
+		       unsigned size, const struct rval *v)
 {
 	struct slot *sl;
 	int i;
 
-	slot_clobber(st, base, off, 8);
+	slot_clobber(st, base, off, size);
 	for (i = 0; i < NR_SLOTS && st->slots[i].used; i++)
 		;
 	sl = &st->slots[i < NR_SLOTS ? i : 0];
 	sl->used = true;
 	sl->base = base;
 	sl->off = off;
+	sl->size = size;
 	sl->v = *v;
 }
 
@@ -499,6 +596,12 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 		for (unsigned i = 0; i < x->op_count; i++)
 			if (x->operands[i].type == X86_OP_IMM)
 				t = (uint64_t)x->operands[i].imm;
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		for (unsigned i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == ARM_OP_IMM)
+				t = (uint32_t)x->operands[i].imm;
 	} else {
 		const cs_arm64 *x = &in->detail->arm64;
 
@@ -509,6 +612,20 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 	return t;
 }
 
+/* Whether an arm pop or ldm loads pc: a return. */
+static bool arm_writes_pc(const cs_insn *in)
+{
+	const cs_arm *x = &in->detail->arm;
+
+	if (in->id != ARM_INS_POP && in->id != ARM_INS_LDM)
+		return false;
+	for (unsigned i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == ARM_OP_REG &&
+		    x->operands[i].reg == ARM_REG_PC)
+			return true;
+	return false;
+}
+
 /* Whether in leaves no way to the next instruction: an unconditional
  * jump or a return. */
 static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
@@ -517,6 +634,11 @@ static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
 		return true;
 	if (dt->cs.arch == CS_ARCH_X86)
 		return in->id == X86_INS_JMP;
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return ((in->id == ARM_INS_B || in->id == ARM_INS_BX) &&
+			(in->detail->arm.cc == ARM_CC_AL ||
+			 in->detail->arm.cc == ARM_CC_INVALID)) ||
+		       arm_writes_pc(in);
 	return (in->id == ARM64_INS_B &&
 		in->detail->arm64.cc == ARM64_CC_INVALID) ||
 	       in->id == ARM64_INS_BR;
@@ -532,6 +654,8 @@ static bool padding(const struct pda_datatype *dt, const cs_insn *in)
 
 	if (dt->cs.arch == CS_ARCH_ARM64)
 		return in->id == ARM64_INS_NOP;
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return in->id == ARM_INS_NOP;
 	if (in->id == X86_INS_NOP)
 		return true;
 	if (x->op_count != 2 || o[0].type != X86_OP_REG)
@@ -562,6 +686,8 @@ static bool frame_reg(const struct pda_datatype *dt, int r)
 {
 	if (dt->cs.arch == CS_ARCH_ARM64)
 		return r == 29 || r == 31;
+	if (dt->cs.arch == CS_ARCH_ARM) /* r7 Thumb's, r11 ARM's */
+		return r == 7 || r == 11 || r == 13;
 	return dt->cs.mode == CS_MODE_64 ? r == 6 || r == 7 : r == 4 || r == 5;
 }
 
@@ -666,7 +792,7 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	    frame_reg(dt, dwreg(dt, o0->mem.base)) &&
 	    (src = x86_reg_op(dt, o1)) >= 0 && src < NR_DWREGS) {
 		/* a spill */
-		slot_store(st, dwreg(dt, o0->mem.base), o0->mem.disp,
+		slot_store(st, dwreg(dt, o0->mem.base), o0->mem.disp, psize,
 			   &st->r[src]);
 		return 0;
 	}
@@ -789,7 +915,7 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		for (unsigned k = 0; k + 1 < x->op_count; k++) {
 			src = arm64_reg_op(dt, &x->operands[k]);
 			if (src >= 0 && src < NR_DWREGS)
-				slot_store(st, base, mem->mem.disp + 8 * k,
+				slot_store(st, base, mem->mem.disp + 8 * k, 8,
 					   &st->r[src]);
 		}
 		return 0;
@@ -805,6 +931,124 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		return x->op_count - 1;
 	}
 	return 0;
+}
+
+/* The 4-byte word of code or data at vaddr of the walked binary: an arm
+ * literal pool's; false when not in the file. */
+static bool word_at(const struct pda_datatype *dt, uint64_t vaddr,
+		    uint32_t *out)
+{
+	const unsigned char *c;
+	size_t len;
+
+	if (!dt->walk_elf || pda_elf_code(dt->walk_elf, vaddr, 4, &c, &len) ||
+	    len < 4)
+		return false;
+	*out = (dt->cs.mode & CS_MODE_BIG_ENDIAN)
+		       ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 |
+				 (uint32_t)c[2] << 8 | c[3]
+		       : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 |
+				 (uint32_t)c[1] << 8 | c[0];
+	return true;
+}
+
+/* arm: what in sets (up to one register) into out; slots stored.  A
+ * literal load gives the word in the pool (an address, or a PC-relative
+ * offset that `add rN, pc` then makes one: position-independent code's
+ * globals); mov, add and sub of an immediate, a pointer plus an index,
+ * 4-byte ldr and str at [base, #imm] as aarch64's 8-byte ones. */
+static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
+			 struct regs *st, struct set *out)
+{
+	const cs_arm *x = &in->detail->arm;
+	const cs_arm_op *o = x->operands;
+	const bool three = x->op_count == 3;
+	const struct rval *p;
+	uint32_t word;
+	int src, dst;
+
+	if (!x->op_count || o[0].type != ARM_OP_REG ||
+	    (dst = arm_dwreg(o[0].reg)) < 0 || dst >= 15)
+		dst = -1;
+	if (in->id == ARM_INS_LDR && x->op_count == 2 && dst >= 0 &&
+	    o[1].type == ARM_OP_MEM && o[1].mem.base == ARM_REG_PC &&
+	    o[1].mem.index == ARM_REG_INVALID &&
+	    word_at(dt, arm_pc(dt, in->address) + (uint64_t)arm_disp(&o[1]),
+		    &word)) {
+		out->dst = dst;
+		forget(&out->v, -1, in->address);
+		out->v.kind = R_ADDR;
+		out->v.val = word;
+		return 1;
+	}
+	if (dst < 0)
+		return 0;
+	if (in->id == ARM_INS_MOV && x->op_count == 2 &&
+	    o[1].type == ARM_OP_REG && (src = arm_dwreg(o[1].reg)) >= 0 &&
+	    src < 15 && o[1].shift.type == ARM_SFT_INVALID) {
+		out->dst = dst;
+		out->v = st->r[src];
+		return 1;
+	}
+	if ((in->id == ARM_INS_ADD || in->id == ARM_INS_SUB) &&
+	    o[1 + three].type == ARM_OP_IMM &&
+	    (src = arm_dwreg(three ? o[1].reg : o[0].reg)) >= 0 &&
+	    (!three || o[1].type == ARM_OP_REG) && src < 15) {
+		out->dst = dst;
+		out->v = st->r[src];
+		out->v.val += in->id == ARM_INS_ADD ? o[1 + three].imm
+						    : -(int64_t)o[1 + three].imm;
+		return 1;
+	}
+	if (in->id == ARM_INS_ADD && o[1 + three].type == ARM_OP_REG &&
+	    (!three || o[1].type == ARM_OP_REG)) {
+		const int a = arm_dwreg(three ? o[1].reg : o[0].reg),
+			  b = arm_dwreg(o[1 + three].reg);
+
+		if (b == 15 && a >= 0 && a < 15 && st->r[a].kind == R_ADDR &&
+		    !st->r[a].nr_loads) {
+			/* add rN, pc: a PC-relative offset made an address */
+			out->dst = dst;
+			out->v = st->r[a];
+			out->v.val = (int64_t)(uint32_t)(st->r[a].val +
+				     (int64_t)in->address +
+				     ((dt->cs.mode & CS_MODE_THUMB) ? 4 : 8));
+			return 1;
+		}
+		if ((p = sum_pointer(st, a, o[1 + three].shift.type ==
+							ARM_SFT_INVALID
+						? b
+						: -1))) {
+			out->dst = dst;
+			out->v = *p;
+			out->v.elem = true;
+			return 1;
+		}
+		return 0;
+	}
+	if (in->id == ARM_INS_MLA && x->op_count == 4 &&
+	    o[3].type == ARM_OP_REG &&
+	    (p = sum_pointer(st, arm_dwreg(o[3].reg), -1))) {
+		/* mla rd, rn, rm, ra: a pointer ra plus an index times a
+		 * size, an element */
+		out->dst = dst;
+		out->v = *p;
+		out->v.elem = true;
+		return 1;
+	}
+	if ((in->id != ARM_INS_LDR && in->id != ARM_INS_STR) ||
+	    x->op_count != 2 || o[1].type != ARM_OP_MEM || x->writeback ||
+	    o[1].mem.index != ARM_REG_INVALID)
+		return 0;
+	src = arm_dwreg(o[1].mem.base);
+	if (in->id == ARM_INS_STR) {
+		if (frame_reg(dt, src))
+			slot_store(st, src, arm_disp(&o[1]), 4, &st->r[dst]);
+		return 0;
+	}
+	out->dst = dst;
+	out->v = load(dt, st, src, arm_disp(&o[1]), in->address, dst);
+	return 1;
 }
 
 /* The register an i386 thunk at target loads its return address into
@@ -842,6 +1086,13 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 		    x->operands[0].type != ARM64_OP_IMM)
 			return;
 		target = x->operands[0].imm;
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		if ((in->id != ARM_INS_BL && in->id != ARM_INS_BLX) ||
+		    x->op_count != 1 || x->operands[0].type != ARM_OP_IMM)
+			return;
+		target = (uint32_t)x->operands[0].imm;
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
@@ -896,6 +1147,23 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 			slot_clobber(st, dwreg(dt, m->mem.base), m->mem.disp,
 				     16);
 		}
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		nr_sets = arm_step(dt, in, st, sets);
+		/* the AAPCS's caller-saved r0-r3, r12 (and lr) */
+		if (in->id == ARM_INS_BL || in->id == ARM_INS_BLX)
+			for (int r = 0; r <= 14; r++)
+				if (r <= 3 || r >= 12)
+					forget(&st->r[r], r, next);
+		/* stores over slots (a spill stored its own) */
+		if (!(in->id == ARM_INS_STR && x->op_count == 2) &&
+		    prefix(in->mnemonic, "st"))
+			for (unsigned i = 0; i < x->op_count; i++)
+				if (x->operands[i].type == ARM_OP_MEM)
+					slot_clobber(st,
+						     dwreg(dt, x->operands[i].mem.base),
+						     arm_disp(&x->operands[i]), 8);
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
@@ -1102,8 +1370,9 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 
 	pda_elf_arch(elf, &ar);
 	if ((ar.machine != EM_X86_64 && ar.machine != EM_386 &&
-	     ar.machine != EM_AARCH64) ||
-	    !pda_annot_cs_target(&ar, false, &arch, &mode, &unit)) {
+	     ar.machine != EM_AARCH64 && ar.machine != EM_ARM) ||
+	    !pda_annot_cs_target(&ar, pda_elf_arm_thumb(elf, vaddr), &arch,
+				 &mode, &unit)) {
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
 	}
@@ -1125,6 +1394,8 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	}
 	if (arch == CS_ARCH_X86)
 		x86_access(dt, dt->cs.insn, &a);
+	else if (arch == CS_ARCH_ARM)
+		arm_access(dt, dt->cs.insn, &a);
 	else
 		arm64_access(dt, dt->cs.insn, &a);
 	res->size = a.size;

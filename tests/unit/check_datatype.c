@@ -118,9 +118,12 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 	ck_assert_int_eq(pda_elf_open(S, path, &e), 0);
 	ck_assert_int_eq(pda_datatype_new(S, &dt), 0);
 	pda_elf_arch(e, &ar);
+	/* arm: the Thumb-2 code arm-linux-gnueabihf-gcc writes */
 	ck_assert_int_eq(cs_open(ar.machine == EM_AARCH64 ? CS_ARCH_ARM64
+				 : ar.machine == EM_ARM	  ? CS_ARCH_ARM
 							  : CS_ARCH_X86,
 				 ar.machine == EM_AARCH64 ? CS_MODE_ARM
+				 : ar.machine == EM_ARM	  ? CS_MODE_THUMB
 				 : ar.machine == EM_386	  ? CS_MODE_32
 							  : CS_MODE_64,
 				 &cs),
@@ -139,7 +142,9 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 
 		if (!cs_disasm_iter(cs, &p, &len, &addr, in)) {
 			/* skip what does not decode (padding) */
-			const size_t step = ar.machine == EM_AARCH64 ? 4 : 1;
+			const size_t step = ar.machine == EM_AARCH64 ? 4
+					    : ar.machine == EM_ARM   ? 2
+								     : 1;
 
 			if (len < step)
 				break;
@@ -166,7 +171,7 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 			snprintf(got, sizeof(got), "%s %+lld (no field)",
 				 r.type, (long long)r.offset);
 		snprintf(w, sizeof(w), "%s", want[line]);
-		if (ar.machine == EM_386) {
+		if (ar.machine == EM_386 || ar.machine == EM_ARM) {
 			no_offset(got, tmp, sizeof(tmp));
 			snprintf(got, sizeof(got), "%s", tmp);
 			no_offset(want[line], w, sizeof(w));
@@ -295,6 +300,27 @@ START_TEST(test_chain)
 }
 END_TEST
 
+/* arm (Thumb-2, arm-linux-gnueabihf-gcc): ILP32 layouts as i386's (the
+ * markers' offsets are LP64's: type and member compared), r7 the frame
+ * pointer, globals through a literal pool's PC-relative offset and an
+ * add of pc; the call's arguments and spills on the marked lines as
+ * i386's, so each marked line needs its access */
+START_TEST(test_arm)
+{
+	ck_assert_uint_gt(check_binary("../../testdata/bin/dtypes-arm", SRC_C, false),
+			  10);
+	ck_assert_uint_ge(check_binary("../../testdata/bin/dtcall-arm", SRC_CALL,
+				       false),
+			  4);
+	ck_assert_uint_ge(check_binary("../../testdata/bin/dtchain-arm", SRC_CHAIN,
+				       false),
+			  7);
+	ck_assert_uint_ge(check_binary("../../testdata/bin/dtchain-O0-arm",
+				       SRC_CHAIN, false),
+			  7);
+}
+END_TEST
+
 /* i386: its own DWARF register numbers and layouts (4-byte longs), a
  * global through the GOT's base a PC thunk gives; a call's arguments
  * are stored on the stack on the marked lines too, so there (as at -O0)
@@ -326,6 +352,7 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_call);
 	tcase_add_test(tc, test_chain);
 	tcase_add_test(tc, test_i386);
+	tcase_add_test(tc, test_arm);
 	suite_add_tcase(s, tc);
 	return s;
 }
