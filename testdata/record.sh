@@ -526,7 +526,7 @@ name_wanted=dtchain; if want "$@"; then
 	$R -e cpu-clock:u -F 999 -o dtchain.perf.data -- bin/dtchain 200000000 >/dev/null
 	compress dtchain.perf.data
 fi
-# arm (Thumb-2) builds of dtypes, dtcall and dtchain (dtypes.md; Debian's
+# arm (Thumb-2, and two in ARM state) builds of dtypes, dtcall and dtchain (dtypes.md; Debian's
 # gcc-arm-linux-gnueabihf), checked per instruction; no capture
 name_wanted=dtypes-arm; if want "$@"; then
 	for n in dtypes dtcall dtchain; do
@@ -537,6 +537,12 @@ name_wanted=dtypes-arm; if want "$@"; then
 	arm-linux-gnueabihf-gcc -O0 -g -fno-omit-frame-pointer \
 		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtchain-O0-arm src/dtchain.c
+	# and in ARM state
+	for n in dtypes dtchain; do
+		arm-linux-gnueabihf-gcc -marm $DT_CFLAGS \
+			-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/$n-a32-arm src/$n.c
+	done
 fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the

@@ -1003,14 +1003,16 @@ static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
 	if (in->id == ARM_INS_ADD && o[1 + three].type == ARM_OP_REG &&
 	    (!three || o[1].type == ARM_OP_REG)) {
 		const int a = arm_dwreg(three ? o[1].reg : o[0].reg),
-			  b = arm_dwreg(o[1 + three].reg);
+			  b = arm_dwreg(o[1 + three].reg),
+			  off = b == 15 ? a : a == 15 ? b : -1;
 
-		if (b == 15 && a >= 0 && a < 15 && st->r[a].kind == R_ADDR &&
-		    !st->r[a].nr_loads) {
-			/* add rN, pc: a PC-relative offset made an address */
+		if (off >= 0 && off < 15 && st->r[off].kind == R_ADDR &&
+		    !st->r[off].nr_loads) {
+			/* add rN, pc (Thumb) or add rN, pc, rN (ARM): a
+			 * PC-relative offset made an address */
 			out->dst = dst;
-			out->v = st->r[a];
-			out->v.val = (int64_t)(uint32_t)(st->r[a].val +
+			out->v = st->r[off];
+			out->v.val = (int64_t)(uint32_t)(st->r[off].val +
 				     (int64_t)in->address +
 				     ((dt->cs.mode & CS_MODE_THUMB) ? 4 : 8));
 			return 1;

@@ -140,6 +140,12 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 		struct pda_datatype_res r;
 		char got[512], w[512], tmp[512];
 
+		/* arm: each function in its own state, as its mapping
+		 * symbols say */
+		if (ar.machine == EM_ARM)
+			cs_option(cs, CS_OPT_MODE,
+				  pda_elf_arm_thumb(e, addr) ? CS_MODE_THUMB
+							     : CS_MODE_ARM);
 		if (!cs_disasm_iter(cs, &p, &len, &addr, in)) {
 			/* skip what does not decode (padding) */
 			const size_t step = ar.machine == EM_AARCH64 ? 4
@@ -318,7 +324,8 @@ START_TEST(test_chain)
 }
 END_TEST
 
-/* arm (Thumb-2, arm-linux-gnueabihf-gcc): ILP32 layouts as i386's (the
+/* arm (Thumb-2, arm-linux-gnueabihf-gcc; the *-a32-arm builds in ARM
+ * state, -marm): ILP32 layouts as i386's (the
  * markers' offsets are LP64's: type and member compared), r7 the frame
  * pointer, globals through a literal pool's PC-relative offset and an
  * add of pc; the call's arguments and spills on the marked lines as
@@ -330,6 +337,8 @@ START_TEST(test_arm)
 		{"dtcall-arm", SRC_CALL, 4},
 		{"dtchain-arm", SRC_CHAIN, 7},
 		{"dtchain-O0-arm", SRC_CHAIN, 7},
+		{"dtypes-a32-arm", SRC_C, 11},
+		{"dtchain-a32-arm", SRC_CHAIN, 7},
 	};
 
 	check_cases(bins, sizeof(bins) / sizeof(*bins));
