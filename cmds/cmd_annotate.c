@@ -77,7 +77,8 @@ const char cmd_annotate_options[] =
 	"      --cacheline       with --data-type: each type's 64-byte cache\n"
 	"                        lines with samples too (from the type's\n"
 	"                        start), their share and the fields in\n"
-	"                        each: which fields share a line\n"
+	"                        each: which fields share a line; and the\n"
+	"                        lines memory samples' data addresses hit\n"
 	"      --symfs DIR       look for binaries under DIR\n"
 	CMD_BUILDID_HELP
 	"      --kallsyms FILE   kernel symbols: /proc/kallsyms of the\n"

@@ -52,7 +52,7 @@ const char cmd_report_options[] =
 	"                        typecln: the data type and member (or\n"
 	"                        64-byte cache line) the sampled\n"
 	"                        instruction loads or stores, from DWARF,\n"
-	"                        as perf >= 6.8 (x86_64, i386, aarch64;\n"
+	"                        as perf >= 6.8 (x86_64, i386, aarch64, arm;\n"
 	"                        without children)\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"

@@ -106,8 +106,7 @@ static void line_fields(const struct pda_dthist_type *t,
 			void *arg)
 {
 	const char *names[MAX_NEST] = {0};
-	const int64_t lo = (int64_t)(l->line * PDA_DTHIST_LINE),
-		      hi = lo + PDA_DTHIST_LINE;
+	const int64_t lo = l->start, hi = lo + PDA_DTHIST_LINE;
 	bool first = true;
 
 	for (size_t i = 0; i < t->nr_rows; i++) {
@@ -146,7 +145,23 @@ static void text_field(void *arg, const char *path, bool first)
 	pde_text_puts(out, path);
 }
 
-/* --cacheline: the type's lines with samples under its members */
+/* A line's offset in the type, signed: "-0x8" before the object. */
+static void shex10(FILE *out, int64_t v)
+{
+	char buf[24];
+
+	if (v < 0)
+		snprintf(buf, sizeof(buf), "-0x%" PRIx64, (uint64_t)0 - (uint64_t)v);
+	else if (v)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, (uint64_t)v);
+	else
+		snprintf(buf, sizeof(buf), "0");
+	fprintf(out, " %10s", buf);
+}
+
+/* --cacheline: the type's lines with samples under its members; then,
+ * when samples have data addresses, the lines they hit in memory, by
+ * where the object starts in its line */
 static void text_lines(FILE *out, const struct pda_dthist_type *t)
 {
 	fprintf(out, "%*s %10s %10s  %s\n", VALUE_WIDTH + 1, "Percent",
@@ -157,6 +172,25 @@ static void text_lines(FILE *out, const struct pda_dthist_type *t)
 		fprintf(out, " %*.2f %10" PRIu64, VALUE_WIDTH,
 			percent(l->period, t->period), l->line);
 		hex10(out, l->line * PDA_DTHIST_LINE);
+		fputs("  ", out);
+		line_fields(t, l, text_field, out);
+		fputc('\n', out);
+	}
+	if (!t->nr_addr_lines)
+		return;
+	fprintf(out,
+		"%*s %10s %10s %10s  fields (the lines %" PRIu64
+		" sample%s with a data address hit)\n",
+		VALUE_WIDTH + 1, "Percent", "start", "line", "offset",
+		t->addr_samples, t->addr_samples == 1 ? "" : "s");
+	for (size_t k = 0; k < t->nr_addr_lines; k++) {
+		const struct pda_dthist_line *l = &t->addr_lines[k];
+
+		fprintf(out, " %*.2f", VALUE_WIDTH,
+			percent(l->period, t->addr_period));
+		hex10(out, l->align);
+		fprintf(out, " %10" PRIu64, l->line);
+		shex10(out, l->start);
 		fputs("  ", out);
 		line_fields(t, l, text_field, out);
 		fputc('\n', out);
@@ -246,6 +280,52 @@ static void md_type(FILE *out, const struct pda_dthist_type *t,
 		fputs(" |\n", out);
 	}
 	fputc('\n', out);
+	if (!t->nr_addr_lines)
+		return;
+	fprintf(out,
+		"The lines the %" PRIu64 " sample%s with a data address hit, "
+		"by where the object starts in its line:\n\n"
+		"| Percent | Samples | Start | Line | Offset | Fields |\n"
+		"|--:|--:|--:|--:|--:|---|\n",
+		t->addr_samples, t->addr_samples == 1 ? "" : "s");
+	for (size_t k = 0; k < t->nr_addr_lines; k++) {
+		const struct pda_dthist_line *l = &t->addr_lines[k];
+
+		fprintf(out, "| %.2f | %" PRIu64 " | %" PRIu64 " | %" PRIu64
+			" | %" PRId64 " | ",
+			percent(l->period, t->addr_period), l->samples,
+			l->align, l->line, l->start);
+		line_fields(t, l, md_field, out);
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+/* A type's lines as a json array named name; with start, the object's
+ * start in its line ("start") and the line's offset signed. */
+static void json_lines(struct pde_json *j, const char *name,
+		       const struct pda_dthist_type *t,
+		       const struct pda_dthist_line *lines, size_t nr,
+		       uint64_t total, bool start)
+{
+	pde_json_begin_array(j, name);
+	for (size_t k = 0; k < nr; k++) {
+		const struct pda_dthist_line *l = &lines[k];
+
+		pde_json_begin_object(j, NULL);
+		if (start)
+			pde_json_u64(j, "start", l->align);
+		pde_json_u64(j, "line", l->line);
+		pde_json_i64(j, "offset", l->start);
+		pde_json_u64(j, "samples", l->samples);
+		pde_json_u64(j, "period", l->period);
+		pde_json_double(j, "percent", percent(l->period, total));
+		pde_json_begin_array(j, "fields");
+		line_fields(t, l, json_field, j);
+		pde_json_end_array(j);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
 }
 
 static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
@@ -279,23 +359,11 @@ static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 	}
 	pde_json_end_array(j);
 	if (o->cacheline) {
-		pde_json_begin_array(j, "cache_lines");
-		for (size_t k = 0; k < t->nr_lines; k++) {
-			const struct pda_dthist_line *l = &t->lines[k];
-
-			pde_json_begin_object(j, NULL);
-			pde_json_u64(j, "line", l->line);
-			pde_json_u64(j, "offset", l->line * PDA_DTHIST_LINE);
-			pde_json_u64(j, "samples", l->samples);
-			pde_json_u64(j, "period", l->period);
-			pde_json_double(j, "percent",
-					percent(l->period, t->period));
-			pde_json_begin_array(j, "fields");
-			line_fields(t, l, json_field, j);
-			pde_json_end_array(j);
-			pde_json_end_object(j);
-		}
-		pde_json_end_array(j);
+		json_lines(j, "cache_lines", t, t->lines, t->nr_lines,
+			   t->period, false);
+		pde_json_u64(j, "address_samples", t->addr_samples);
+		json_lines(j, "address_lines", t, t->addr_lines,
+			   t->nr_addr_lines, t->addr_period, true);
 	}
 	pde_json_end_object(j);
 }

@@ -570,6 +570,41 @@ name_wanted=dtcall; if want "$@"; then
 	aarch64-linux-gnu-gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtcall-aarch64 src/dtcall.c
 fi
+# dtchain: pointers loaded through loaded pointers (dtypes.md), at -O2
+# and -O0, x86_64 (recorded) and aarch64, checked per instruction by
+# tests/unit/check_datatype.c; perf 7.2 is the capture's oracle
+# (tests/golden/datatype/regen.sh)
+name_wanted=dtchain; if want "$@"; then
+	for cc in gcc aarch64-linux-gnu-gcc; do
+		sfx=; [ "$cc" = gcc ] || sfx=-aarch64
+		$cc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtchain$sfx src/dtchain.c
+		$cc -O0 -g -fno-omit-frame-pointer \
+			-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtchain-O0$sfx src/dtchain.c
+	done
+	rm -f dtchain.perf.data dtchain.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtchain.perf.data -- bin/dtchain 200000000 >/dev/null
+	compress dtchain.perf.data
+fi
+# arm (Thumb-2, and two in ARM state) builds of dtypes, dtcall and dtchain (dtypes.md; Debian's
+# gcc-arm-linux-gnueabihf), checked per instruction; no capture
+name_wanted=dtypes-arm; if want "$@"; then
+	for n in dtypes dtcall dtchain; do
+		arm-linux-gnueabihf-gcc $DT_CFLAGS \
+			-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/$n-arm src/$n.c
+	done
+	arm-linux-gnueabihf-gcc -O0 -g -fno-omit-frame-pointer \
+		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtchain-O0-arm src/dtchain.c
+	# and in ARM state
+	for n in dtypes dtchain; do
+		arm-linux-gnueabihf-gcc -marm $DT_CFLAGS \
+			-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/$n-a32-arm src/$n.c
+	done
+fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
 # aarch64 cross compilers), checked per instruction; no capture
@@ -578,6 +613,11 @@ name_wanted=dtypes-i386; if want "$@"; then
 		-o bin/dtypes-i386 src/dtypes.c
 	gcc -m32 $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtcall-i386 src/dtcall.c
+fi
+name_wanted=dtcall-mem-aarch64; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtcall-aarch64 \
+		/opt/pdtool/dtcall-aarch64 aarch64 dtcall-mem-aarch64.perf.data \
+		$(cat dtcall-mem-aarch64.samples)
 fi
 name_wanted=dtypes-mem-aarch64; if want "$@"; then
 	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtypes-aarch64 \

@@ -1,7 +1,8 @@
 /*
  * pda_datatype.c - data-type attribution of samples (issue 19): the
  * instruction at the sample's ip decoded with capstone in the binary's
- * architecture (x86_64, i386, aarch64) for its memory operand, then the
+ * architecture (x86_64, i386, aarch64, arm in Thumb or ARM state) for its
+ * memory operand, then the
  * type and member at that operand from DWARF (symbols' pda_dwtype.c).
  *
  * As perf >= 6.8: the base register and displacement select the type
@@ -189,10 +190,26 @@ static int arm64_dwreg(unsigned reg)
 	return -1;
 }
 
+/* arm's DWARF numbers: r0-r15 are 0-15 (sp 13, lr 14, pc 15). */
+static int arm_dwreg(unsigned reg)
+{
+	if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12)
+		return (int)(reg - ARM_REG_R0);
+	if (reg == ARM_REG_SP)
+		return 13;
+	if (reg == ARM_REG_LR)
+		return 14;
+	if (reg == ARM_REG_PC)
+		return 15;
+	return -1;
+}
+
 static int dwreg(const struct pda_datatype *dt, unsigned reg)
 {
 	if (dt->cs.arch == CS_ARCH_X86)
 		return x86_dwreg(reg, dt->cs.mode == CS_MODE_64);
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return arm_dwreg(reg);
 	return arm64_dwreg(reg);
 }
 
@@ -331,25 +348,121 @@ static void arm64_access(const struct pda_datatype *dt, const cs_insn *in,
 	}
 }
 
+/* The value of arm's pc as an instruction at addr reads it: 4 bytes on
+ * in Thumb, 8 in ARM state; aligned down to 4 as a literal load
+ * addresses. */
+static uint64_t arm_pc(const struct pda_datatype *dt, uint64_t addr)
+{
+	return (addr + ((dt->cs.mode & CS_MODE_THUMB) ? 4 : 8)) & ~(uint64_t)3;
+}
+
+/* An arm operand's displacement, its sign applied (capstone keeps
+ * "#-8" as 8 with subtracted set). */
+static int64_t arm_disp(const cs_arm_op *op)
+{
+	return op->subtracted && op->mem.disp > 0 ? -(int64_t)op->mem.disp
+						  : op->mem.disp;
+}
+
+/* The bytes an arm load or store moves, from its mnemonic. */
+static unsigned arm_size(const cs_insn *in)
+{
+	const char *m = in->mnemonic;
+
+	if (prefix(m, "ldrd") || prefix(m, "strd"))
+		return 8;
+	if (prefix(m, "ldrb") || prefix(m, "strb") || prefix(m, "ldrsb") ||
+	    prefix(m, "ldrexb") || prefix(m, "strexb"))
+		return 1;
+	if (prefix(m, "ldrh") || prefix(m, "strh") || prefix(m, "ldrsh") ||
+	    prefix(m, "ldrexh") || prefix(m, "strexh"))
+		return 2;
+	if (prefix(m, "vldr") || prefix(m, "vstr"))
+		return in->detail->arm.operands[0].reg >= ARM_REG_D0 &&
+				       in->detail->arm.operands[0].reg <= ARM_REG_D31
+			       ? 8
+			       : 4;
+	return 4;
+}
+
+/* arm (Thumb-2 and ARM state): ldr and str with their byte, half,
+ * signed, dual, exclusive and acquire/release forms, vldr and vstr; push,
+ * pop and sp's writeback forms are stack operations; ldm and stm are not
+ * attributed (several words at once). */
+static void arm_access(const struct pda_datatype *dt, const cs_insn *in,
+		       struct access *a)
+{
+	const cs_arm *x = &in->detail->arm;
+	const char *m = in->mnemonic;
+
+	if (in->id == ARM_INS_PUSH || in->id == ARM_INS_POP ||
+	    in->id == ARM_INS_BL || in->id == ARM_INS_BLX) {
+		a->kind = in->id == ARM_INS_PUSH || in->id == ARM_INS_POP
+				  ? PDA_DATATYPE_STACKOP
+				  : PDA_DATATYPE_UNKNOWN;
+		return;
+	}
+	if (!(prefix(m, "ldr") || prefix(m, "str") || prefix(m, "vldr") ||
+	      prefix(m, "vstr") || prefix(m, "lda") || prefix(m, "stl")))
+		return;
+	a->size = arm_size(in);
+	a->store = prefix(m, "str") || prefix(m, "vstr") || prefix(m, "stl");
+	for (unsigned i = 0; i < x->op_count; i++) {
+		const cs_arm_op *op = &x->operands[i];
+
+		if (op->type != ARM_OP_MEM)
+			continue;
+		a->disp = arm_disp(op);
+		if (op->mem.base == ARM_REG_PC) {
+			/* a literal: ldr r3, [pc, #8] */
+			a->has_addr = true;
+			a->addr = arm_pc(dt, in->address) + (uint64_t)a->disp;
+		} else {
+			a->reg = dwreg(dt, op->mem.base);
+		}
+		a->kind = a->reg == 13 && x->writeback ? PDA_DATATYPE_STACKOP
+						       : PDA_DATATYPE_TYPE;
+		return;
+	}
+}
+
 /*
- * What a register holds at a point of the walk: an address (ADDR: val),
- * or what register reg held at pc, plus val (VAR: DWARF's variables at
- * pc say what that is), or the 8 bytes loaded at pc from memory at
- * register reg + val (LOAD: the variable there, a pointer, says what
- * they point to) or at address val (GLOAD: a global pointer), or what
- * the function at address pc returned, plus val (RET: its DWARF return
- * type says what it points to; reg -1).  A register nothing is known of
- * holds "itself here": VAR at the instruction, delta 0.
+ * What a register holds at a point of the walk: what register reg held
+ * at pc (VAR: DWARF's variables at pc say what that is), an address
+ * (ADDR, reg -1: 0, the address in val or loads[0]), or what the
+ * function at address pc returned (RET, reg -1: its DWARF return type
+ * says what it points to); then the pointers loaded from it, each at
+ * loads[k] from the one before (a variable's memory, a global, or a
+ * member of the previous pointer's target: p->q->r), and val added to
+ * the last.  A register nothing is known of holds "itself here": VAR
+ * at the instruction, no loads, val 0.
  */
-enum rkind { R_VAR, R_ADDR, R_LOAD, R_GLOAD, R_RET };
+enum rkind { R_VAR, R_ADDR, R_RET };
+
+/* Pointers loaded in a row that the walk follows: the first and
+ * pda_dt_access's path. */
+#define MAX_LOADS (PDA_DT_MAX_PATH + 1)
 
 struct rval {
 	enum rkind kind;
 	int reg;
 	uint64_t pc;
 	int64_t val;
-	bool elem;	/* a register index added: an element of what it
-			 * points to, the offset taken modulo its size */
+	bool elem;	/* a register index added to the last value: an
+			 * element of what it points to, the offset taken
+			 * modulo its size */
+	uint8_t nr_loads;
+	uint8_t load_elems; /* bit k: elem, before load k */
+	int64_t loads[MAX_LOADS];
+	/* A register reloaded from a stack slot as spilled: what it
+	 * held is read as a variable at its pc first, else (-O0, where
+	 * DWARF places the variable in the slot, not in the register it
+	 * came in) as loaded from the slot, VAR alt_reg at alt_pc plus
+	 * alt_off: one load more before loads. */
+	bool alt;
+	int alt_reg;
+	uint64_t alt_pc;
+	int64_t alt_off;
 };
 
 /* Stack slots followed per walk: registers spilled and not yet
@@ -363,6 +476,7 @@ struct slot {
 	bool used;
 	int base;
 	int64_t off;
+	unsigned size;	/* the spill's bytes: a pointer's */
 	struct rval v;
 };
 
@@ -379,17 +493,21 @@ struct edge {
 
 static void forget(struct rval *v, int reg, uint64_t pc)
 {
+	memset(v, 0, sizeof(*v));
 	v->kind = R_VAR;
 	v->reg = reg;
 	v->pc = pc;
-	v->val = 0;
-	v->elem = false;
 }
 
 static bool rval_eq(const struct rval *a, const struct rval *b)
 {
 	return a->kind == b->kind && a->val == b->val && a->elem == b->elem &&
-	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc));
+	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc)) &&
+	       a->nr_loads == b->nr_loads && a->load_elems == b->load_elems &&
+	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
+	       a->alt == b->alt &&
+	       (!a->alt || (a->alt_reg == b->alt_reg && a->alt_pc == b->alt_pc &&
+			    a->alt_off == b->alt_off));
 }
 
 static bool slot_eq(const struct slot *a, const struct slot *b)
@@ -435,26 +553,27 @@ static void slot_clobber(struct regs *st, int base, int64_t off,
 		struct slot *sl = &st->slots[i];
 
 		if (sl->used && sl->base == base && sl->off < off + (int64_t)size &&
-		    off < sl->off + 8)
+		    off < sl->off + (int64_t)sl->size)
 			sl->used = false;
 	}
 }
 
-/* v spilled to base + off (8 bytes), in the slot it replaces or a free
- * one (the first, when all are taken: a deep function's oldest). */
+/* v spilled to base + off (size bytes), in the slot it replaces or a
+ * free one (the first, when all are taken: a deep function's oldest). */
 static void slot_store(struct regs *st, int base, int64_t off,
-		       const struct rval *v)
+		       unsigned size, const struct rval *v)
 {
 	struct slot *sl;
 	int i;
 
-	slot_clobber(st, base, off, 8);
+	slot_clobber(st, base, off, size);
 	for (i = 0; i < NR_SLOTS && st->slots[i].used; i++)
 		;
 	sl = &st->slots[i < NR_SLOTS ? i : 0];
 	sl->used = true;
 	sl->base = base;
 	sl->off = off;
+	sl->size = size;
 	sl->v = *v;
 }
 
@@ -477,6 +596,12 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 		for (unsigned i = 0; i < x->op_count; i++)
 			if (x->operands[i].type == X86_OP_IMM)
 				t = (uint64_t)x->operands[i].imm;
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		for (unsigned i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == ARM_OP_IMM)
+				t = (uint32_t)x->operands[i].imm;
 	} else {
 		const cs_arm64 *x = &in->detail->arm64;
 
@@ -487,6 +612,20 @@ static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 	return t;
 }
 
+/* Whether an arm pop or ldm loads pc: a return. */
+static bool arm_writes_pc(const cs_insn *in)
+{
+	const cs_arm *x = &in->detail->arm;
+
+	if (in->id != ARM_INS_POP && in->id != ARM_INS_LDM)
+		return false;
+	for (unsigned i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == ARM_OP_REG &&
+		    x->operands[i].reg == ARM_REG_PC)
+			return true;
+	return false;
+}
+
 /* Whether in leaves no way to the next instruction: an unconditional
  * jump or a return. */
 static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
@@ -495,6 +634,11 @@ static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
 		return true;
 	if (dt->cs.arch == CS_ARCH_X86)
 		return in->id == X86_INS_JMP;
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return ((in->id == ARM_INS_B || in->id == ARM_INS_BX) &&
+			(in->detail->arm.cc == ARM_CC_AL ||
+			 in->detail->arm.cc == ARM_CC_INVALID)) ||
+		       arm_writes_pc(in);
 	return (in->id == ARM64_INS_B &&
 		in->detail->arm64.cc == ARM64_CC_INVALID) ||
 	       in->id == ARM64_INS_BR;
@@ -510,6 +654,8 @@ static bool padding(const struct pda_datatype *dt, const cs_insn *in)
 
 	if (dt->cs.arch == CS_ARCH_ARM64)
 		return in->id == ARM64_INS_NOP;
+	if (dt->cs.arch == CS_ARCH_ARM)
+		return in->id == ARM_INS_NOP;
 	if (in->id == X86_INS_NOP)
 		return true;
 	if (x->op_count != 2 || o[0].type != X86_OP_REG)
@@ -540,12 +686,22 @@ static bool frame_reg(const struct pda_datatype *dt, int r)
 {
 	if (dt->cs.arch == CS_ARCH_ARM64)
 		return r == 29 || r == 31;
+	if (dt->cs.arch == CS_ARCH_ARM) /* r7 Thumb's, r11 ARM's */
+		return r == 7 || r == 11 || r == 13;
 	return dt->cs.mode == CS_MODE_64 ? r == 6 || r == 7 : r == 4 || r == 5;
 }
 
+/* Whether the walk knows more of v than "a register at some pc": an
+ * address, a call's result, or a pointer loaded. */
+static bool followed(const struct rval *v)
+{
+	return v->kind != R_VAR || v->nr_loads;
+}
+
 /* The register a pointer-sized load at pc from base + disp leaves: a
- * slot's spilled value, else what was loaded (the variable in memory
- * there, or the member of what base points to, says its type). */
+ * slot's spilled value, else the pointer loaded there, one more load in
+ * a row (the variable in memory there, the global, or the member of
+ * what base points to says its type), or unknown past MAX_LOADS. */
 static struct rval load(const struct pda_datatype *dt, struct regs *st,
 			int base, int64_t disp, uint64_t pc, int dst)
 {
@@ -555,19 +711,36 @@ static struct rval load(const struct pda_datatype *dt, struct regs *st,
 	forget(&v, dst, pc + 1); /* unknown: "itself" past the load */
 	if (base < 0 || base >= NR_DWREGS)
 		return v;
-	if (frame_reg(dt, base) && (sl = slot_find(st, base, disp)))
-		return sl->v;
-	/* a pointer loaded through a loaded pointer is not followed */
-	if (st->r[base].kind == R_ADDR) {
-		v.kind = R_GLOAD;
-		v.val = st->r[base].val + disp;
-	} else if (st->r[base].kind == R_VAR) {
-		v.kind = R_LOAD;
-		v.reg = st->r[base].reg;
-		v.pc = st->r[base].pc;
-		v.val = st->r[base].val + disp;
+	if (frame_reg(dt, base) && (sl = slot_find(st, base, disp))) {
+		v = sl->v;
+		if (!followed(&v) && !v.alt && !followed(&st->r[base])) {
+			v.alt = true;
+			v.alt_reg = st->r[base].reg;
+			v.alt_pc = st->r[base].pc;
+			v.alt_off = st->r[base].val + disp;
+		}
+		return v;
 	}
+	if (st->r[base].nr_loads >= MAX_LOADS)
+		return v;
+	v = st->r[base];
+	if (v.elem)
+		v.load_elems |= (uint8_t)(1u << v.nr_loads);
+	v.loads[v.nr_loads++] = v.val + disp;
+	v.val = 0;
+	v.elem = false;
 	return v;
+}
+
+/* Of the sum of registers a and b (either -1: none), the one the walk
+ * follows (a pointer; the other an index), a first, or NULL. */
+static const struct rval *sum_pointer(const struct regs *st, int a, int b)
+{
+	if (a >= 0 && a < NR_DWREGS && followed(&st->r[a]))
+		return &st->r[a];
+	if (b >= 0 && b < NR_DWREGS && followed(&st->r[b]))
+		return &st->r[b];
+	return NULL;
 }
 
 /* A register to set, as step() finds it. */
@@ -584,6 +757,7 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	const cs_x86 *x = &in->detail->x86;
 	const unsigned psize = dt->cs.mode == CS_MODE_64 ? 8 : 4;
 	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+	const struct rval *p;
 	int src;
 
 	if (x->op_count != 2)
@@ -591,8 +765,21 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
 	    o1->mem.base == X86_REG_RIP) {
 		out->dst = x86_reg_op(dt, o0);
+		forget(&out->v, -1, next);
 		out->v.kind = R_ADDR;
 		out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+		return 1;
+	}
+	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
+	    o0->size == psize && o1->mem.segment == X86_REG_INVALID &&
+	    (src = dwreg(dt, o1->mem.base)) >= 0 && src < NR_DWREGS &&
+	    (o1->mem.index == X86_REG_INVALID || followed(&st->r[src]))) {
+		/* an address computed from a pointer (plus an index: an
+		 * element of its target, as add reg, reg) */
+		out->dst = x86_reg_op(dt, o0);
+		out->v = st->r[src];
+		out->v.val += o1->mem.disp;
+		out->v.elem |= o1->mem.index != X86_REG_INVALID;
 		return 1;
 	}
 	if (in->id != X86_INS_MOV && in->id != X86_INS_ADD &&
@@ -605,7 +792,7 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	    frame_reg(dt, dwreg(dt, o0->mem.base)) &&
 	    (src = x86_reg_op(dt, o1)) >= 0 && src < NR_DWREGS) {
 		/* a spill */
-		slot_store(st, dwreg(dt, o0->mem.base), o0->mem.disp,
+		slot_store(st, dwreg(dt, o0->mem.base), o0->mem.disp, psize,
 			   &st->r[src]);
 		return 0;
 	}
@@ -615,9 +802,10 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	    o1->mem.segment == X86_REG_INVALID) {
 		out->dst = x86_reg_op(dt, o0);
 		if (o1->mem.base == X86_REG_RIP) {
-			forget(&out->v, out->dst, next);
-			out->v.kind = R_GLOAD;
-			out->v.val = (int64_t)(next + (uint64_t)o1->mem.disp);
+			forget(&out->v, -1, next);
+			out->v.kind = R_ADDR;
+			out->v.nr_loads = 1;
+			out->v.loads[0] = (int64_t)(next + (uint64_t)o1->mem.disp);
 		} else {
 			out->v = load(dt, st, dwreg(dt, o1->mem.base),
 				      o1->mem.disp, in->address, out->dst);
@@ -633,11 +821,11 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == X86_INS_ADD && o1->type == X86_OP_REG &&
-	    st->r[src].kind != R_VAR) {
+	    (p = sum_pointer(st, src, x86_reg_op(dt, o1)))) {
 		/* a pointer plus an index register: an element of its
 		 * target (a register not followed stays itself) */
 		out->dst = src;
-		out->v = st->r[src];
+		out->v = *p;
 		out->v.elem = true;
 		return 1;
 	}
@@ -664,11 +852,13 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 	const cs_arm64 *x = &in->detail->arm64;
 	const cs_arm64_op *mem = x->op_count ? &x->operands[x->op_count - 1]
 					     : NULL;
+	const struct rval *p;
 	int src;
 
 	if ((in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR) &&
 	    x->op_count == 2 && x->operands[1].type == ARM64_OP_IMM) {
 		out->dst = arm64_reg_op(dt, &x->operands[0]);
+		forget(&out->v, -1, in->address);
 		out->v.kind = R_ADDR;
 		out->v.val = x->operands[1].imm;
 		return 1;
@@ -692,12 +882,14 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == ARM64_INS_ADD && x->op_count == 3 &&
-	    (src = arm64_reg_op(dt, &x->operands[1])) >= 0 &&
-	    src < NR_DWREGS && x->operands[2].type == ARM64_OP_REG &&
-	    st->r[src].kind != R_VAR) {
+	    x->operands[2].type == ARM64_OP_REG &&
+	    (p = sum_pointer(st, arm64_reg_op(dt, &x->operands[1]),
+			     x->operands[2].shift.type == ARM64_SFT_INVALID
+				     ? arm64_reg_op(dt, &x->operands[2])
+				     : -1))) {
 		/* a pointer plus an index register: an element */
 		out->dst = arm64_reg_op(dt, &x->operands[0]);
-		out->v = st->r[src];
+		out->v = *p;
 		out->v.elem = true;
 		return 1;
 	}
@@ -723,7 +915,7 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		for (unsigned k = 0; k + 1 < x->op_count; k++) {
 			src = arm64_reg_op(dt, &x->operands[k]);
 			if (src >= 0 && src < NR_DWREGS)
-				slot_store(st, base, mem->mem.disp + 8 * k,
+				slot_store(st, base, mem->mem.disp + 8 * k, 8,
 					   &st->r[src]);
 		}
 		return 0;
@@ -739,6 +931,126 @@ static unsigned arm64_step(const struct pda_datatype *dt, const cs_insn *in,
 		return x->op_count - 1;
 	}
 	return 0;
+}
+
+/* The 4-byte word of code or data at vaddr of the walked binary: an arm
+ * literal pool's; false when not in the file. */
+static bool word_at(const struct pda_datatype *dt, uint64_t vaddr,
+		    uint32_t *out)
+{
+	const unsigned char *c;
+	size_t len;
+
+	if (!dt->walk_elf || pda_elf_code(dt->walk_elf, vaddr, 4, &c, &len) ||
+	    len < 4)
+		return false;
+	*out = (dt->cs.mode & CS_MODE_BIG_ENDIAN)
+		       ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 |
+				 (uint32_t)c[2] << 8 | c[3]
+		       : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 |
+				 (uint32_t)c[1] << 8 | c[0];
+	return true;
+}
+
+/* arm: what in sets (up to one register) into out; slots stored.  A
+ * literal load gives the word in the pool (an address, or a PC-relative
+ * offset that `add rN, pc` then makes one: position-independent code's
+ * globals); mov, add and sub of an immediate, a pointer plus an index,
+ * 4-byte ldr and str at [base, #imm] as aarch64's 8-byte ones. */
+static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
+			 struct regs *st, struct set *out)
+{
+	const cs_arm *x = &in->detail->arm;
+	const cs_arm_op *o = x->operands;
+	const bool three = x->op_count == 3;
+	const struct rval *p;
+	uint32_t word;
+	int src, dst;
+
+	if (!x->op_count || o[0].type != ARM_OP_REG ||
+	    (dst = arm_dwreg(o[0].reg)) < 0 || dst >= 15)
+		dst = -1;
+	if (in->id == ARM_INS_LDR && x->op_count == 2 && dst >= 0 &&
+	    o[1].type == ARM_OP_MEM && o[1].mem.base == ARM_REG_PC &&
+	    o[1].mem.index == ARM_REG_INVALID &&
+	    word_at(dt, arm_pc(dt, in->address) + (uint64_t)arm_disp(&o[1]),
+		    &word)) {
+		out->dst = dst;
+		forget(&out->v, -1, in->address);
+		out->v.kind = R_ADDR;
+		out->v.val = word;
+		return 1;
+	}
+	if (dst < 0)
+		return 0;
+	if (in->id == ARM_INS_MOV && x->op_count == 2 &&
+	    o[1].type == ARM_OP_REG && (src = arm_dwreg(o[1].reg)) >= 0 &&
+	    src < 15 && o[1].shift.type == ARM_SFT_INVALID) {
+		out->dst = dst;
+		out->v = st->r[src];
+		return 1;
+	}
+	if ((in->id == ARM_INS_ADD || in->id == ARM_INS_SUB) &&
+	    o[1 + three].type == ARM_OP_IMM &&
+	    (src = arm_dwreg(three ? o[1].reg : o[0].reg)) >= 0 &&
+	    (!three || o[1].type == ARM_OP_REG) && src < 15) {
+		out->dst = dst;
+		out->v = st->r[src];
+		out->v.val += in->id == ARM_INS_ADD ? o[1 + three].imm
+						    : -(int64_t)o[1 + three].imm;
+		return 1;
+	}
+	if (in->id == ARM_INS_ADD && o[1 + three].type == ARM_OP_REG &&
+	    (!three || o[1].type == ARM_OP_REG)) {
+		const int a = arm_dwreg(three ? o[1].reg : o[0].reg),
+			  b = arm_dwreg(o[1 + three].reg),
+			  off = b == 15 ? a : a == 15 ? b : -1;
+
+		if (off >= 0 && off < 15 && st->r[off].kind == R_ADDR &&
+		    !st->r[off].nr_loads) {
+			/* add rN, pc (Thumb) or add rN, pc, rN (ARM): a
+			 * PC-relative offset made an address */
+			out->dst = dst;
+			out->v = st->r[off];
+			out->v.val = (int64_t)(uint32_t)(st->r[off].val +
+				     (int64_t)in->address +
+				     ((dt->cs.mode & CS_MODE_THUMB) ? 4 : 8));
+			return 1;
+		}
+		if ((p = sum_pointer(st, a, o[1 + three].shift.type ==
+							ARM_SFT_INVALID
+						? b
+						: -1))) {
+			out->dst = dst;
+			out->v = *p;
+			out->v.elem = true;
+			return 1;
+		}
+		return 0;
+	}
+	if (in->id == ARM_INS_MLA && x->op_count == 4 &&
+	    o[3].type == ARM_OP_REG &&
+	    (p = sum_pointer(st, arm_dwreg(o[3].reg), -1))) {
+		/* mla rd, rn, rm, ra: a pointer ra plus an index times a
+		 * size, an element */
+		out->dst = dst;
+		out->v = *p;
+		out->v.elem = true;
+		return 1;
+	}
+	if ((in->id != ARM_INS_LDR && in->id != ARM_INS_STR) ||
+	    x->op_count != 2 || o[1].type != ARM_OP_MEM || x->writeback ||
+	    o[1].mem.index != ARM_REG_INVALID)
+		return 0;
+	src = arm_dwreg(o[1].mem.base);
+	if (in->id == ARM_INS_STR) {
+		if (frame_reg(dt, src))
+			slot_store(st, src, arm_disp(&o[1]), 4, &st->r[dst]);
+		return 0;
+	}
+	out->dst = dst;
+	out->v = load(dt, st, src, arm_disp(&o[1]), in->address, dst);
+	return 1;
 }
 
 /* The register an i386 thunk at target loads its return address into
@@ -776,6 +1088,13 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 		    x->operands[0].type != ARM64_OP_IMM)
 			return;
 		target = x->operands[0].imm;
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		if ((in->id != ARM_INS_BL && in->id != ARM_INS_BLX) ||
+		    x->op_count != 1 || x->operands[0].type != ARM_OP_IMM)
+			return;
+		target = (uint32_t)x->operands[0].imm;
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
@@ -830,6 +1149,23 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 			slot_clobber(st, dwreg(dt, m->mem.base), m->mem.disp,
 				     16);
 		}
+	} else if (dt->cs.arch == CS_ARCH_ARM) {
+		const cs_arm *x = &in->detail->arm;
+
+		nr_sets = arm_step(dt, in, st, sets);
+		/* the AAPCS's caller-saved r0-r3, r12 (and lr) */
+		if (in->id == ARM_INS_BL || in->id == ARM_INS_BLX)
+			for (int r = 0; r <= 14; r++)
+				if (r <= 3 || r >= 12)
+					forget(&st->r[r], r, next);
+		/* stores over slots (a spill stored its own) */
+		if (!(in->id == ARM_INS_STR && x->op_count == 2) &&
+		    prefix(in->mnemonic, "st"))
+			for (unsigned i = 0; i < x->op_count; i++)
+				if (x->operands[i].type == ARM_OP_MEM)
+					slot_clobber(st,
+						     dwreg(dt, x->operands[i].mem.base),
+						     arm_disp(&x->operands[i]), 8);
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
@@ -971,6 +1307,49 @@ static enum pda_datatype_why why_of(enum pda_dt_why w)
 	return PDA_DATATYPE_NO_VAR;
 }
 
+/* The lookup of access a through a base register that holds v, into
+ * *q (q->pc the instruction's). */
+static void to_access(const struct rval *v, const struct access *a,
+		      struct pda_dt_access *q)
+{
+	unsigned first = 0;
+
+	q->disp = a->disp + v->val;
+	q->elem = v->elem;
+	if (v->kind == R_ADDR) {
+		/* an address (plus disp), or a pointer loaded from one */
+		q->reg = -1;
+		q->addr = v->nr_loads ? (uint64_t)v->loads[0]
+				      : (uint64_t)q->disp;
+		q->deref = v->nr_loads > 0;
+		first = 1;
+	} else if (v->kind == R_RET) {
+		/* a call's result: the loads are in its target */
+		q->reg = -1;
+		q->callee = v->pc;
+	} else {
+		/* the variable at v->pc in the register (or in memory at
+		 * it), what was loaded from there: a reload from a stack
+		 * slot, a pointer member */
+		q->pc = v->pc;
+		q->reg = v->reg;
+		if (v->nr_loads) {
+			q->deref = true;
+			q->slot = v->loads[0];
+			first = 1;
+		} else {
+			q->elem = v->val != 0;
+		}
+	}
+	q->nr_path = 0;
+	q->path_elems = 0;
+	for (unsigned k = first; k < v->nr_loads; k++) {
+		if (v->load_elems >> k & 1)
+			q->path_elems |= 1u << q->nr_path;
+		q->path[q->nr_path++] = v->loads[k];
+	}
+}
+
 /* The attribution of the instruction at vaddr of elf, in the function
  * starting at start. */
 static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
@@ -993,8 +1372,9 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 
 	pda_elf_arch(elf, &ar);
 	if ((ar.machine != EM_X86_64 && ar.machine != EM_386 &&
-	     ar.machine != EM_AARCH64) ||
-	    !pda_annot_cs_target(&ar, false, &arch, &mode, &unit)) {
+	     ar.machine != EM_AARCH64 && ar.machine != EM_ARM) ||
+	    !pda_annot_cs_target(&ar, pda_elf_arm_thumb(elf, vaddr), &arch,
+				 &mode, &unit)) {
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
 	}
@@ -1016,6 +1396,8 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	}
 	if (arch == CS_ARCH_X86)
 		x86_access(dt, dt->cs.insn, &a);
+	else if (arch == CS_ARCH_ARM)
+		arm_access(dt, dt->cs.insn, &a);
 	else
 		arm64_access(dt, dt->cs.insn, &a);
 	res->size = a.size;
@@ -1052,37 +1434,25 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		dt->walk_elf = NULL;
 		if (rc)
 			return rc;
-		if (v->kind == R_ADDR) {
-			q.reg = -1;
-			q.addr = (uint64_t)v->val + (uint64_t)a.disp;
-		} else if (v->kind == R_GLOAD) {
-			/* a pointer loaded from a global */
-			q.reg = -1;
-			q.addr = (uint64_t)v->val;
-			q.deref = true;
-			q.elem = v->elem;
-		} else if (v->kind == R_RET) {
-			/* a call's result, moved by val */
-			q.reg = -1;
-			q.callee = v->pc;
-			q.disp = a.disp + v->val;
-			q.elem = v->elem;
-		} else if (v->kind == R_LOAD) {
-			/* reloaded from a stack slot, or a pointer member
-			 * loaded: the variable at the load says what */
-			q.pc = v->pc;
-			q.reg = v->reg;
-			q.slot = v->val;
-			q.deref = true;
-			q.elem = v->elem;
-		} else {
-			q.pc = v->pc;
-			q.reg = v->reg;
-			q.disp = a.disp + v->val;
-			q.elem = v->val != 0;
-		}
-		if (v->kind != R_VAR || v->pc != vaddr || v->reg != a.reg ||
+		to_access(v, &a, &q);
+		if (followed(v) || v->pc != vaddr || v->reg != a.reg ||
 		    v->val) {
+			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
+			if (rc)
+				return rc;
+		}
+		if (w != PDA_DT_FOUND && v->alt && v->nr_loads < MAX_LOADS) {
+			struct rval alt = *v;
+
+			alt.reg = v->alt_reg;
+			alt.pc = v->alt_pc;
+			alt.nr_loads++;
+			alt.load_elems = (uint8_t)(v->load_elems << 1);
+			alt.loads[0] = v->alt_off;
+			memcpy(alt.loads + 1, v->loads,
+			       v->nr_loads * sizeof(*v->loads));
+			q.deref = false;
+			to_access(&alt, &a, &q);
 			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
 			if (rc)
 				return rc;

@@ -19,15 +19,19 @@ struct entry {
 	struct pda_dthist_type pub;
 	const struct pda_datatype_res *first; /* whose DIE gives the layout */
 	struct cell **cells;	/* its offsets, at finish */
+	struct cell **acells;	/* its offsets by alignment, at finish */
 	struct pda_dthist_row *rows; /* pub.rows */
 	struct pda_dthist_line *lines; /* pub.lines */
-	size_t nr_cells, alloc_cells;
+	struct pda_dthist_line *alines; /* pub.addr_lines */
+	size_t nr_cells, alloc_cells, nr_acells, alloc_acells;
 };
 
-/* Samples of one type at one offset. */
+/* Samples of one type at one offset; of those with a data address, one
+ * per where the object starts in its line (align). */
 struct cell {
 	struct entry *e;
 	int64_t offset;
+	int64_t align;	/* -1: every sample, address or not */
 	uint64_t samples, period;
 };
 
@@ -66,7 +70,9 @@ void pda_dthist_free(struct pda_dthist *h)
 	while ((e = pdc_hash_next(&h->entries, &pos))) {
 		pda_free(h->s, e->rows);
 		pda_free(h->s, e->lines);
+		pda_free(h->s, e->alines);
 		pda_free(h->s, e->cells);
+		pda_free(h->s, e->acells);
 		pda_free(h->s, e);
 	}
 	pos = 0;
@@ -90,7 +96,7 @@ static bool cell_eq(const void *item, const void *key)
 {
 	const struct cell *a = item, *b = key;
 
-	return a->e == b->e && a->offset == b->offset;
+	return a->e == b->e && a->offset == b->offset && a->align == b->align;
 }
 
 static uint64_t entry_hash(const struct pda_dthist_type *k)
@@ -124,30 +130,15 @@ static int entry_of(struct pda_dthist *h, const struct pda_dthist_type *key,
 	return 0;
 }
 
-int pda_dthist_add(struct pda_dthist *h, const struct pd_sample *sample,
-		   const struct pda_datatype_res *res)
+/* Count sample in e's cell at offset and align. */
+static int count_cell(struct pda_dthist *h, struct entry *e, int64_t offset,
+		      int64_t align, const struct pd_sample *sample)
 {
-	struct pda_dthist_type key = {0};
-	struct cell ck = {0}, *c;
-	struct entry *e;
-	uint64_t hv;
-	int rc;
+	struct cell ck = {.e = e, .offset = offset, .align = align}, *c;
+	const uint64_t hv = pdc_hash_u64((uintptr_t)e ^
+					 pdc_hash_u64((uint64_t)offset ^
+						      ((uint64_t)align << 56)));
 
-	if (h->finished)
-		return PD_ERR_API;
-	if (res->kind != PDA_DATATYPE_TYPE || !res->dso)
-		return 0;
-	key.event = sample->evsel ? sample->evsel->idx : 0;
-	key.dso = res->dso;
-	key.type = res->type;
-	rc = entry_of(h, &key, res, &e);
-	if (rc)
-		return rc;
-	e->pub.samples++;
-	e->pub.period += sample->period;
-	ck.e = e;
-	ck.offset = res->offset;
-	hv = pdc_hash_u64((uintptr_t)e ^ pdc_hash_u64((uint64_t)ck.offset));
 	c = pdc_hash_find(&h->cells, hv, cell_eq, &ck);
 	if (!c) {
 		if (h->nr_cells >= MAX_CELLS)
@@ -165,6 +156,41 @@ int pda_dthist_add(struct pda_dthist *h, const struct pd_sample *sample,
 	c->samples++;
 	c->period += sample->period;
 	return 0;
+}
+
+int pda_dthist_add(struct pda_dthist *h, const struct pd_sample *sample,
+		   const struct pda_datatype_res *res)
+{
+	struct pda_dthist_type key = {0};
+	struct entry *e;
+	int rc;
+
+	if (h->finished)
+		return PD_ERR_API;
+	if (res->kind != PDA_DATATYPE_TYPE || !res->dso)
+		return 0;
+	key.event = sample->evsel ? sample->evsel->idx : 0;
+	key.dso = res->dso;
+	key.type = res->type;
+	rc = entry_of(h, &key, res, &e);
+	if (rc)
+		return rc;
+	e->pub.samples++;
+	e->pub.period += sample->period;
+	rc = count_cell(h, e, res->offset, -1, sample);
+	/* the data address: the object starts at address - offset, so
+	 * that far into its line (a line's size divides the address
+	 * space: the subtraction's wrap is harmless) */
+	if (!rc && (sample->mask & PD_SAMPLE_ADDR) && sample->addr &&
+	    res->offset >= 0) {
+		e->pub.addr_samples++;
+		e->pub.addr_period += sample->period;
+		rc = count_cell(h, e, res->offset,
+				(int64_t)((sample->addr - (uint64_t)res->offset) %
+					  PDA_DTHIST_LINE),
+				sample);
+	}
+	return rc;
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -241,34 +267,44 @@ static int cmp_cell(const void *pa, const void *pb)
 	const struct cell *a = *(struct cell *const *)pa;
 	const struct cell *b = *(struct cell *const *)pb;
 
+	if (a->align != b->align)
+		return a->align < b->align ? -1 : 1;
 	return (a->offset > b->offset) - (a->offset < b->offset);
 }
 
-/* e's cache lines with samples, from its cells in offset order. */
-static int fill_lines(struct pda_dthist *h, struct entry *e)
+/* The lines with samples of cells (nr, sorted by align then offset),
+ * into *out and *nr_out: each cell's line counted from the line its
+ * object starts in (align 0 for the type-start cells, align -1). */
+static int fill_lines(struct pda_dthist *h, struct cell **cells, size_t nr,
+		      struct pda_dthist_line **out, size_t *nr_out)
 {
 	struct pda_dthist_line *l;
 	size_t n = 0;
 
-	qsort(e->cells, e->nr_cells, sizeof(*e->cells), cmp_cell);
-	l = pda_zalloc(h->s, (e->nr_cells ? e->nr_cells : 1) * sizeof(*l));
+	qsort(cells, nr, sizeof(*cells), cmp_cell);
+	l = pda_zalloc(h->s, (nr ? nr : 1) * sizeof(*l));
 	if (!l)
 		return PD_ERR_NOMEM;
-	for (size_t k = 0; k < e->nr_cells; k++) {
-		const struct cell *c = e->cells[k];
+	for (size_t k = 0; k < nr; k++) {
+		const struct cell *c = cells[k];
+		const uint64_t align = c->align < 0 ? 0 : (uint64_t)c->align;
 		uint64_t line;
 
 		if (c->offset < 0)
 			continue; /* before the type: in no line of it */
-		line = (uint64_t)c->offset / PDA_DTHIST_LINE;
-		if (!n || l[n - 1].line != line)
-			l[n++].line = line;
+		line = (align + (uint64_t)c->offset) / PDA_DTHIST_LINE;
+		if (!n || l[n - 1].line != line || l[n - 1].align != align) {
+			l[n].line = line;
+			l[n].align = align;
+			l[n].start = (int64_t)(line * PDA_DTHIST_LINE) -
+				     (int64_t)align;
+			n++;
+		}
 		l[n - 1].samples += c->samples;
 		l[n - 1].period += c->period;
 	}
-	e->lines = l;
-	e->pub.lines = l;
-	e->pub.nr_lines = n;
+	*out = l;
+	*nr_out = n;
 	return 0;
 }
 
@@ -287,18 +323,33 @@ int pda_dthist_finish(struct pda_dthist *h)
 		return PD_ERR_NOMEM;
 	while ((c = pdc_hash_next(&h->cells, &pos))) {
 		e = c->e;
-		if (PDC_GROW(pda_session_alloc(h->s), e->cells, e->alloc_cells,
-			     e->nr_cells + 1, MAX_CELLS) < 0)
-			return PD_ERR_NOMEM;
-		e->cells[e->nr_cells++] = c;
+		if (c->align < 0) {
+			if (PDC_GROW(pda_session_alloc(h->s), e->cells,
+				     e->alloc_cells, e->nr_cells + 1,
+				     MAX_CELLS) < 0)
+				return PD_ERR_NOMEM;
+			e->cells[e->nr_cells++] = c;
+		} else {
+			if (PDC_GROW(pda_session_alloc(h->s), e->acells,
+				     e->alloc_acells, e->nr_acells + 1,
+				     MAX_CELLS) < 0)
+				return PD_ERR_NOMEM;
+			e->acells[e->nr_acells++] = c;
+		}
 	}
 	pos = 0;
 	while ((e = pdc_hash_next(&h->entries, &pos))) {
 		rc = fill_rows(h, e);
 		if (!rc)
-			rc = fill_lines(h, e);
+			rc = fill_lines(h, e->cells, e->nr_cells, &e->lines,
+					&e->pub.nr_lines);
+		if (!rc)
+			rc = fill_lines(h, e->acells, e->nr_acells, &e->alines,
+					&e->pub.nr_addr_lines);
 		if (rc)
 			return rc;
+		e->pub.lines = e->lines;
+		e->pub.addr_lines = e->alines;
 		h->sorted[n++] = e;
 	}
 	qsort(h->sorted, n, sizeof(*h->sorted), cmp_entry);

@@ -35,7 +35,16 @@ struct pda_dthist_row {
 /* A cache line of a type with samples: those whose access starts in
  * its bytes. */
 struct pda_dthist_line {
-	uint64_t line;		/* the offset / PDA_DTHIST_LINE */
+	uint64_t line;		/* counted from the line the type's first
+				 * byte is in */
+	int64_t start;		/* the offset in the type of the line's
+				 * first byte: line * PDA_DTHIST_LINE -
+				 * align (negative: the line begins before
+				 * the object) */
+	uint64_t align;		/* where the object starts in its line: 0
+				 * for the lines counted from the type's
+				 * start; from the samples' data addresses
+				 * (address - offset) for the others */
 	uint64_t samples, period;
 };
 
@@ -51,6 +60,13 @@ struct pda_dthist_type {
 	const struct pda_dthist_line *lines; /* its lines with samples, in
 					      * offset order */
 	size_t nr_lines;
+	/* The lines the samples with a data address (PEBS, SPE, perf mem)
+	 * hit, as laid out in memory: by the object's start in its line
+	 * (the address less the access's offset), then line; and those
+	 * samples' sums. */
+	const struct pda_dthist_line *addr_lines;
+	size_t nr_addr_lines;
+	uint64_t addr_samples, addr_period;
 };
 
 /* @return 0 and *out, or PD_ERR_NOMEM.  dt must outlive it. */

@@ -459,6 +459,46 @@ static int64_t deref_off(const struct pda_dt_access *acc, Dwarf_Die *target)
 	return off;
 }
 
+/*
+ * The pointers acc->path loads, from *target (real; *named as declared)
+ * on: each the pointer at its offset in the previous one's target, its
+ * target the next (perf's type state: a register loaded from a member
+ * of a typed pointer's target holds the member's type).  false, *why
+ * set: no pointer at one of them.
+ */
+static bool follow_path(const struct pda_dt_access *acc, Dwarf_Die *named,
+			Dwarf_Die *target, enum pda_dt_why *why)
+{
+	for (unsigned k = 0; k < acc->nr_path && k < PDA_DT_MAX_PATH; k++) {
+		const uint64_t size = type_size(target);
+		int64_t at = acc->path[k];
+
+		if ((acc->path_elems >> k & 1) && size) {
+			at %= (int64_t)size;
+			if (at < 0)
+				at += (int64_t)size;
+		}
+		if (!pointer_at(target, at, named, target)) {
+			*why = PDA_DT_NO_POINTER;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The access at acc's disp in the target of the pointer loaded first
+ * (*named as declared, *target real), through acc->path. */
+static int deref_found(struct pda_session *s, struct pda_elf *e,
+		       Dwarf_Die *var, const struct pda_dt_access *acc,
+		       Dwarf_Die *named, Dwarf_Die *target,
+		       struct pda_dt_type *out, enum pda_dt_why *why)
+{
+	if (!follow_path(acc, named, target, why))
+		return 0;
+	return found(s, e, var, named, target, deref_off(acc, target), out,
+		     why);
+}
+
 /* Whether type (real) holds an address: a pointer, or a C++ reference
  * (perf 7.2 takes only pointers, and leaves accesses through references
  * (unknown): `this` is a pointer, `Account &a` is not). */
@@ -497,6 +537,9 @@ static int in_target(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 		*why = PDA_DT_NO_POINTER;
 		return 0;
 	}
+	/* a call's result, then pointers loaded through it */
+	if (acc->nr_path && !follow_path(acc, &tnamed, &target, why))
+		return 0;
 	if (acc->elem && type_size(&target)) {
 		off %= (int64_t)type_size(&target);
 		if (off < 0)
@@ -540,8 +583,7 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 			*why = PDA_DT_NO_POINTER;
 			return 0;
 		}
-		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
-			   out, why);
+		rc = deref_found(s, e, var, acc, &tnamed, &target, out, why);
 		return rc < 0 ? rc : 1;
 	}
 	if (op_reg(&ops[0]) == acc->reg)
@@ -572,8 +614,7 @@ static int match_var(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
 			*why = PDA_DT_NO_POINTER;
 			return 0;
 		}
-		rc = found(s, e, var, &tnamed, &target, deref_off(acc, &target),
-			   out, why);
+		rc = deref_found(s, e, var, acc, &tnamed, &target, out, why);
 		return rc < 0 ? rc : 1;
 	}
 	rc = found(s, e, var, &named, &type, at, out, why);
@@ -721,8 +762,8 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 				*why = PDA_DT_NO_POINTER;
 				return 0;
 			}
-			return found(s, e, &v->die, &named, &type,
-				     deref_off(acc, &type), out, why);
+			return deref_found(s, e, &v->die, acc, &named, &type,
+					   out, why);
 		}
 		err = found(s, e, &v->die, &named, &type,
 			    (int64_t)(addr - v->addr), out, why);

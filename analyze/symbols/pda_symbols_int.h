@@ -243,6 +243,9 @@ bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr);
 
 /* ---- data types at memory accesses (pda_dwtype.c) ------------------ */
 
+/* Pointers followed through pointers, beyond the first load. */
+#define PDA_DT_MAX_PATH 3
+
 /*
  * A memory access as the data-type lookup takes it: the instruction's
  * address and what it addresses, a base register plus a displacement
@@ -266,6 +269,14 @@ struct pda_dt_access {
 				 * at this vaddr returned (reg is -1): the
 				 * access is at disp in the target of its
 				 * return type (a call's result) */
+	/* Pointers loaded after that one (or after the callee's result),
+	 * each from path[k] in the previous pointer's target (bit k of
+	 * path_elems: path[k] includes an index register, taken modulo
+	 * the target's size): p->q->r->val.  The access is at disp in
+	 * the last one's target. */
+	unsigned nr_path;
+	int64_t path[PDA_DT_MAX_PATH];
+	uint32_t path_elems;
 };
 
 /* Why an access has no type: the coverage line's reasons. */

@@ -27,6 +27,7 @@
 #define SRC_CXX "../../testdata/src/dtcxx.cpp"
 #define SRC_ARM "../../testdata/src/dtarm.c"
 #define SRC_CALL "../../testdata/src/dtcall.c"
+#define SRC_CHAIN "../../testdata/src/dtchain.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -117,9 +118,12 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 	ck_assert_int_eq(pda_elf_open(S, path, &e), 0);
 	ck_assert_int_eq(pda_datatype_new(S, &dt), 0);
 	pda_elf_arch(e, &ar);
+	/* arm: the Thumb-2 code arm-linux-gnueabihf-gcc writes */
 	ck_assert_int_eq(cs_open(ar.machine == EM_AARCH64 ? CS_ARCH_ARM64
+				 : ar.machine == EM_ARM	  ? CS_ARCH_ARM
 							  : CS_ARCH_X86,
 				 ar.machine == EM_AARCH64 ? CS_MODE_ARM
+				 : ar.machine == EM_ARM	  ? CS_MODE_THUMB
 				 : ar.machine == EM_386	  ? CS_MODE_32
 							  : CS_MODE_64,
 				 &cs),
@@ -136,9 +140,17 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 		struct pda_datatype_res r;
 		char got[512], w[512], tmp[512];
 
+		/* arm: each function in its own state, as its mapping
+		 * symbols say */
+		if (ar.machine == EM_ARM)
+			cs_option(cs, CS_OPT_MODE,
+				  pda_elf_arm_thumb(e, addr) ? CS_MODE_THUMB
+							     : CS_MODE_ARM);
 		if (!cs_disasm_iter(cs, &p, &len, &addr, in)) {
 			/* skip what does not decode (padding) */
-			const size_t step = ar.machine == EM_AARCH64 ? 4 : 1;
+			const size_t step = ar.machine == EM_AARCH64 ? 4
+					    : ar.machine == EM_ARM   ? 2
+								     : 1;
 
 			if (len < step)
 				break;
@@ -165,7 +177,7 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 			snprintf(got, sizeof(got), "%s %+lld (no field)",
 				 r.type, (long long)r.offset);
 		snprintf(w, sizeof(w), "%s", want[line]);
-		if (ar.machine == EM_386) {
+		if (ar.machine == EM_386 || ar.machine == EM_ARM) {
 			no_offset(got, tmp, sizeof(tmp));
 			snprintf(got, sizeof(got), "%s", tmp);
 			no_offset(want[line], w, sizeof(w));
@@ -199,6 +211,23 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 	pda_elf_close(S, e);
 	free_markers();
 	return checked;
+}
+
+/* A binary of testdata/bin checked against its source as -O0's are
+ * (each marked line needs its access), with at least min accesses. */
+struct bin_case {
+	const char *name, *src;
+	unsigned min;
+};
+
+static void check_cases(const struct bin_case *c, size_t n)
+{
+	char path[256];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "../../testdata/bin/%s", c[i].name);
+		ck_assert_uint_ge(check_binary(path, c[i].src, false), c[i].min);
+	}
 }
 
 START_TEST(test_x86_64)
@@ -275,6 +304,47 @@ START_TEST(test_call)
 }
 END_TEST
 
+/* A pointer loaded through a loaded pointer (t->mid->leaf->val), from a
+ * parameter, a global pointer and a call's result: only the members'
+ * types on the way say what the last register points to (perf's type
+ * state); at -O0 every chain starts with the parameter's reload from
+ * its slot.  The loads of the pointers on the way are on the marked
+ * lines too, each another type's member: as at -O0, each marked line
+ * needs its access and every access to its type must be it. */
+START_TEST(test_chain)
+{
+	static const struct bin_case bins[] = {
+		{"dtchain", SRC_CHAIN, 7},
+		{"dtchain-aarch64", SRC_CHAIN, 7},
+		{"dtchain-O0", SRC_CHAIN, 7},
+		{"dtchain-O0-aarch64", SRC_CHAIN, 7},
+	};
+
+	check_cases(bins, sizeof(bins) / sizeof(*bins));
+}
+END_TEST
+
+/* arm (Thumb-2, arm-linux-gnueabihf-gcc; the *-a32-arm builds in ARM
+ * state, -marm): ILP32 layouts as i386's (the
+ * markers' offsets are LP64's: type and member compared), r7 the frame
+ * pointer, globals through a literal pool's PC-relative offset and an
+ * add of pc; the call's arguments and spills on the marked lines as
+ * i386's, so each marked line needs its access */
+START_TEST(test_arm)
+{
+	static const struct bin_case bins[] = {
+		{"dtypes-arm", SRC_C, 11},
+		{"dtcall-arm", SRC_CALL, 4},
+		{"dtchain-arm", SRC_CHAIN, 7},
+		{"dtchain-O0-arm", SRC_CHAIN, 7},
+		{"dtypes-a32-arm", SRC_C, 11},
+		{"dtchain-a32-arm", SRC_CHAIN, 7},
+	};
+
+	check_cases(bins, sizeof(bins) / sizeof(*bins));
+}
+END_TEST
+
 /* i386: its own DWARF register numbers and layouts (4-byte longs), a
  * global through the GOT's base a PC thunk gives; a call's arguments
  * are stored on the stack on the marked lines too, so there (as at -O0)
@@ -304,7 +374,9 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_cxx_aarch64);
 	tcase_add_test(tc, test_arm_modes);
 	tcase_add_test(tc, test_call);
+	tcase_add_test(tc, test_chain);
 	tcase_add_test(tc, test_i386);
+	tcase_add_test(tc, test_arm);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,13 +19,15 @@
 #   BIN.objdump, BIN.objdump-intel
 #	objdump -d --no-show-raw-insn [-M intel] testdata/bin/BIN: every
 #	instruction's address and mnemonic (aarch64-linux-gnu-objdump for
-#	an aarch64 BIN, without the Intel form).
+#	an aarch64 BIN, arm-linux-gnueabihf-objdump for an arm one, without
+#	the Intel form).
 #   BIN.addr2line
 #	eu-addr2line -e testdata/bin/BIN for every instruction address of
 #	BIN.objdump, "0xADDR FILE:LINE" a line (the column dropped).
 #
 # Needs perf 6.1, objdump (binutils), aarch64-linux-gnu-objdump
-# (binutils-aarch64-linux-gnu), eu-addr2line (elfutils), python3 and zstd;
+# (binutils-aarch64-linux-gnu), arm-linux-gnueabihf-objdump
+# (binutils-arm-linux-gnueabihf), eu-addr2line (elfutils), python3 and zstd;
 # run from anywhere.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -70,6 +72,9 @@ for bin in testdata/bin/*; do
 	case $b in
 	*-aarch64)
 		aarch64-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
+			sed 1,2d >"$G/$b.objdump" ;;
+	*-arm)
+		arm-linux-gnueabihf-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
 	*)
 		objdump -d --no-show-raw-insn "$bin" | sed 1,2d >"$G/$b.objdump"
