@@ -314,7 +314,7 @@ static int tracepoint(const char *sysfs, const char *name,
 {
 	static const char *const roots[] = {"/kernel/tracing",
 					    "/kernel/debug/tracing"};
-	char sys[128], path[640], line[64];
+	char sys[128], path[640], denied[640] = "", line[64];
 	const char *colon = strchr(name, ':');
 	uint64_t id;
 
@@ -332,7 +332,17 @@ static int tracepoint(const char *sysfs, const char *name,
 			ev->tracepoint = true;
 			return 0;
 		}
+		if (errno == EACCES && !denied[0])
+			memcpy(denied, path, sizeof(denied));
 	}
+	/* tracefs is root's alone (mode 700) by default: a user is denied
+	 * the id, or the mount point itself, and perf says so too */
+	if (denied[0])
+		return errf(err, err_size, PD_ERR_IO,
+			    "tracepoint '%s': no permission to read %s: run as "
+			    "root, or let others read tracefs: 'mount -o "
+			    "remount,mode=755 %s/kernel/tracing'",
+			    name, denied, sysfs);
 	snprintf(path, sizeof(path), "%s/kernel/tracing/events", sysfs);
 	if (rec_read_line(path, line, sizeof(line)) < 0 && errno == ENOENT)
 		return errf(err, err_size, PD_ERR_NOTFOUND,
