@@ -338,6 +338,27 @@ on a 2-CPU host; chrt as in phasescg." \
 	"$R -a --switch-events -e cpu-clock -F 499 -o sched/sysw.perf.data -- chrt -f 1 bin/phases 100"
 fi
 
+# perf >= 6.15's own --latency recording (perf 7.2 from a Debian sid
+# chroot, run on this host: the chroot has no /sys), a capture perf 6.1
+# cannot read (perf_event_attr of 144 bytes, build-ids in MMAP2): the
+# oracle's own input for report --latency (tests/golden/perf/perf7/,
+# perf7-latency-regen.sh).  Recorded only when PERF7 runs.
+PERF7=${PERF7:-/tmp/dt3/perf7}
+name_wanted=sched/phases7; if want "$@" && "$PERF7" version >/dev/null 2>&1; then
+perf61_version=$perf_version
+perf_version=$("$PERF7" version | sed 's/^perf version //')
+record sched/phases7 phases "The phases workload (serial, 2 threads, 4 \
+threads, 0.1 s each) recorded by perf 7.2's own \`perf record --latency\` \
+(context-switch records; attrs of 144 bytes and MMAP2 records with \
+build-ids, which perf 6.1 cannot read): pdtool report --latency, -s \
+parallelism and --parallelism against perf 7.2's reports of the same \
+file (tests/cli/report/perf7-latency.test).  cpu-clock, 499 Hz, on a \
+2-CPU host; perf and the workload at SCHED_FIFO priority 1 (chrt), or a \
+loaded host runs the threads of the parallel phases one at a time." \
+	"chrt -f 1 $PERF7 record -N --latency -e cpu-clock -F 499 -o sched/phases7.perf.data -- bin/phases 100"
+perf_version=$perf61_version
+fi
+
 name_wanted=group; if want "$@"; then
 record group demo "Event groups: {cpu-clock,task-clock}:S, leader \
 sampling (the leader samples; each sample reads the group: \

@@ -61,11 +61,32 @@ static const struct named symbols[] = {
 	{"dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY},
 };
 
-/* hardware cache events: CACHE-OP[-misses] (perf's evsel__hw_cache) */
-static const char *const cache_names[] = {
-	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+/* Hardware cache events, TYPE[-OP|RESULT[-OP|RESULT]] as perf 6.1's
+ * lexer takes them (parse-events.l lc_type, lc_op_result), each row one
+ * type, op or result and its aliases (evsel.c evsel__hw_cache*): perf
+ * list's own names are singular (L1-dcache-load-misses), the plural
+ * forms (L1-dcache-loads) its aliases. */
+#define CACHE_ALIASES 5
+static const char *const cache_types[][CACHE_ALIASES] = {
+	{"L1-dcache", "l1-d", "l1d", "L1-data"},
+	{"L1-icache", "l1-i", "l1i", "L1-instruction"},
+	{"LLC", "L2"},
+	{"dTLB", "d-tlb", "Data-TLB"},
+	{"iTLB", "i-tlb", "Instruction-TLB"},
+	{"branch", "branches", "bpu", "btb", "bpc"},
+	{"node"},
 };
-static const char *const cache_ops[] = {"loads", "stores", "prefetches"};
+static const char *const cache_ops[][CACHE_ALIASES] = {
+	{"load", "loads", "read"},
+	{"store", "stores", "write"},
+	{"prefetch", "prefetches", "speculative-read", "speculative-load"},
+};
+static const char *const cache_results[][CACHE_ALIASES] = {
+	{"refs", "Reference", "ops", "access"},
+	{"misses", "miss"},
+};
+/* the operations each type has, bit OP (evsel__hw_cache_stat) */
+static const uint8_t cache_type_ops[] = {7, 5, 7, 7, 1, 1, 7};
 
 static int errf(char *err, size_t size, int rc, const char *fmt, ...)
 	PD_PRINTF(4, 5);
@@ -293,7 +314,7 @@ static int tracepoint(const char *sysfs, const char *name,
 {
 	static const char *const roots[] = {"/kernel/tracing",
 					    "/kernel/debug/tracing"};
-	char sys[128], path[640], line[64];
+	char sys[128], path[640], denied[640] = "", line[64];
 	const char *colon = strchr(name, ':');
 	uint64_t id;
 
@@ -311,7 +332,17 @@ static int tracepoint(const char *sysfs, const char *name,
 			ev->tracepoint = true;
 			return 0;
 		}
+		if (errno == EACCES && !denied[0])
+			memcpy(denied, path, sizeof(denied));
 	}
+	/* tracefs is root's alone (mode 700) by default: a user is denied
+	 * the id, or the mount point itself, and perf says so too */
+	if (denied[0])
+		return errf(err, err_size, PD_ERR_IO,
+			    "tracepoint '%s': no permission to read %s: run as "
+			    "root, or let others read tracefs: 'mount -o "
+			    "remount,mode=755 %s/kernel/tracing'",
+			    name, denied, sysfs);
 	snprintf(path, sizeof(path), "%s/kernel/tracing/events", sysfs);
 	if (rec_read_line(path, line, sizeof(line)) < 0 && errno == ENOENT)
 		return errf(err, err_size, PD_ERR_NOTFOUND,
@@ -323,34 +354,77 @@ static int tracepoint(const char *sysfs, const char *name,
 		    name, sys, colon + 1);
 }
 
-static int cache_event(const char *name, struct rec_evsel *ev)
+/* The row of TABLE whose alias is the longest one starting *P and
+ * ending at a '-' or the end; *P moved past it.  -1: none. */
+static int cache_word(const char **p, const char *const (*table)[CACHE_ALIASES],
+		      size_t rows)
 {
-	for (size_t c = 0; c < sizeof(cache_names) / sizeof(*cache_names);
-	     c++) {
-		size_t len = strlen(cache_names[c]);
+	size_t best_len = 0;
+	int best = -1;
 
-		if (strncmp(name, cache_names[c], len) != 0 || name[len] != '-')
-			continue;
-		for (size_t o = 0; o < 3; o++) {
-			size_t olen = strlen(cache_ops[o]);
-			const char *rest = name + len + 1;
-			uint64_t result;
+	for (size_t r = 0; r < rows; r++)
+		for (size_t a = 0; a < CACHE_ALIASES && table[r][a]; a++) {
+			size_t len = strlen(table[r][a]);
 
-			if (strncmp(rest, cache_ops[o], olen) != 0)
-				continue;
-			if (rest[olen] == '\0')
-				result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
-			else if (strcmp(rest + olen, "-misses") == 0)
-				result = PERF_COUNT_HW_CACHE_RESULT_MISS;
-			else
-				continue;
-			ev->attr.type = PERF_TYPE_HW_CACHE;
-			ev->attr.config = c | (o << 8) | (result << 16);
-			ev->needs_pmu = true;
-			return 0;
+			if (len > best_len &&
+			    strncmp(*p, table[r][a], len) == 0 &&
+			    ((*p)[len] == '\0' || (*p)[len] == '-')) {
+				best_len = len;
+				best = (int)r;
+			}
 		}
+	if (best >= 0)
+		*p += best_len;
+	return best;
+}
+
+#define ROWS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* perf's parse_events_add_cache: the first op word sets the operation,
+ * the first result word the result (a word of a kind already set is
+ * ignored, as perf ignores it); without them, loads and accesses. */
+static int cache_event(const char *name, struct rec_evsel *ev, char *err,
+		       size_t err_size)
+{
+	const char *p = name;
+	int type = cache_word(&p, cache_types, ROWS(cache_types));
+	int op = -1, result = -1;
+
+	if (type < 0)
+		return PD_ERR_NOTFOUND;
+	for (int i = 0; i < 2 && *p == '-'; i++) {
+		const char *word = p + 1;
+		int o, r;
+
+		p = word;
+		o = cache_word(&p, cache_ops, ROWS(cache_ops));
+		if (o >= 0) {
+			if (op < 0)
+				op = o;
+			continue;
+		}
+		r = cache_word(&p, cache_results, ROWS(cache_results));
+		if (r < 0)
+			return PD_ERR_NOTFOUND;
+		if (result < 0)
+			result = r;
 	}
-	return PD_ERR_NOTFOUND;
+	if (*p != '\0')
+		return PD_ERR_NOTFOUND;
+	if (op < 0)
+		op = PERF_COUNT_HW_CACHE_OP_READ;
+	if (result < 0)
+		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	if (!(cache_type_ops[type] & (1u << op)))
+		return errf(err, err_size, PD_ERR_API,
+			    "'%s': not a hardware cache event: %s has no "
+			    "%s operation",
+			    name, cache_types[type][0], cache_ops[op][0]);
+	ev->attr.type = PERF_TYPE_HW_CACHE;
+	ev->attr.config = (uint64_t)type | ((uint64_t)op << 8) |
+			  ((uint64_t)result << 16);
+	ev->needs_pmu = true;
+	return 0;
 }
 
 /* The part before the modifiers, made into type and config. */
@@ -359,6 +433,7 @@ static int parse_one(const char *sysfs, const char *name,
 {
 	const char *slash = strchr(name, '/');
 	uint64_t v;
+	int rc;
 
 	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++)
 		if (strcmp(name, symbols[i].name) == 0) {
@@ -409,8 +484,9 @@ static int parse_one(const char *sysfs, const char *name,
 	}
 	if (strchr(name, ':'))
 		return tracepoint(sysfs, name, ev, err, err_size);
-	if (cache_event(name, ev) == 0)
-		return 0;
+	rc = cache_event(name, ev, err, err_size);
+	if (rc != PD_ERR_NOTFOUND)
+		return rc;
 	if (find_pmu_event(sysfs, name, ev, err, err_size) == 0)
 		return 0;
 	return errf(err, err_size, PD_ERR_NOTFOUND,

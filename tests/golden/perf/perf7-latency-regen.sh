@@ -7,8 +7,9 @@
 #	PERF7=/path/to/perf-7.x sh tests/golden/perf/perf7-latency-regen.sh
 #
 # writes tests/golden/perf/perf7/NAME.VIEW, perf report --stdio's text
-# without its closing tip (cuttip.py), for each capture NAME of CAPTURES
-# and each VIEW of the list below (its perf options after the name).
+# without its closing tip (cuttip.py), for each capture testdata/[DIR/]NAME
+# of CAPTURES and each VIEW of the list below (its perf options after the
+# name).  sched/phases7 is perf 7.2's own --latency recording.
 # The captures' binaries are found by build-id in a cache made here
 # (buildid_dir.py over testdata/bin, and this host's vdso, which the
 # captures' [vdso] build-id names when they were recorded on this
@@ -23,7 +24,7 @@ set -eu
 cd "$(dirname "$0")/../../.." || exit 2
 PERF7=${PERF7:-/tmp/dt3/perf7}
 OUT=tests/golden/perf/perf7
-CAPTURES="phases switch phasescg offcpu"
+CAPTURES="phases switch phasescg offcpu sched/phases7"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perf7-lat.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -56,7 +57,8 @@ for name in $CAPTURES; do
 			cat "$tmp/err" >&2
 			exit 1
 		}
-		python3 tests/golden/perf/cuttip.py "$tmp/out" "$OUT/$name.$view"
+		python3 tests/golden/perf/cuttip.py "$tmp/out" \
+			"$OUT/${name##*/}.$view"
 	done <<'EOF'
 latency-sym --latency -s sym
 latency-comm-dso --latency -s comm,dso
