@@ -1047,6 +1047,18 @@ struct pda_brep;
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o);
 /*
+ * perf's block view of r (report --total-cycles, r made with
+ * opts.total_cycles): per table, perf 6.1's title, with counters
+ * (cntr, NULL: none) their legend, then each block: Sampled Cycles%
+ * (of all entries' cycles), Sampled Cycles, Avg Cycles% (of the blocks'
+ * averages summed per row), Avg Cycles, perf 7's Branch Counter cell,
+ * [Program Block Range] and Shared Object in perf's fixed widths; the
+ * branch statistics.  @return 0, PD_ERR_IO or PD_ERR_NOMEM.
+ */
+int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o);
+/*
  * The same rows (--percent-limit applied) as GitHub Markdown (a heading
  * and a table an event: share, entries, the keys' cells as the text
  * shows them, IPC and coverage with ipc), CSV (a header line, then a

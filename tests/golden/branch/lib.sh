@@ -38,3 +38,22 @@ br_cut_tip() {
 		}
 	}'
 }
+
+# br_need_perf7: PERF7, the perf >= 7 of regen_report.sh, or exit.
+br_need_perf7() {
+	PERF7=${PERF7:?"PERF7: a perf >= 7 (see regen_report.sh)"}
+}
+
+# br_plain Z: name, the capture Z's (testdata/branches/NAME.perf.data
+# or .perf.data.zst), and cap, a plain copy of it in $PD_TMP; exits 2
+# when it cannot be written.
+br_plain() {
+	name=${1##*/}
+	name=${name%.zst}
+	name=${name%.perf.data}
+	cap=$PD_TMP/$name.perf.data
+	case $1 in
+	*.zst) zstd -q -d -f -o "$cap" "$1" || exit 2 ;;
+	*) cp "$1" "$cap" || exit 2 ;;
+	esac
+}

@@ -27,7 +27,7 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF7=${PERF7:?"PERF7: a perf >= 7 (see regen_report.sh)"}
+br_need_perf7
 br_regen_init
 GOLD=$GOLD/brcntr
 mkdir -p $GOLD
