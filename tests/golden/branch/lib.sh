@@ -1,12 +1,13 @@
 # lib.sh - what the regen scripts of the generated branch-stack captures
 # share (sourced after tests/golden/perf/lib.sh).
 
-# br_regen_init: PERF (default perf, which must be 6.1), GOLD (the
-# goldens' folder), a $PD_TMP and br_sysroot's tree in it; exits 2 when
-# one is missing.
+# br_regen_init [DIR]: PERF (default perf, which must be 6.1), GOLD (the
+# goldens' folder, or its subfolder DIR, made), a $PD_TMP and
+# br_sysroot's tree in it; exits 2 when one is missing.
 br_regen_init() {
 	PERF=${PERF:-perf}
-	GOLD=tests/golden/branch
+	GOLD=tests/golden/branch${1:+/$1}
+	mkdir -p "$GOLD" || exit 2
 	pd_need_perf61
 	pd_tmp_init
 	br_sysroot || exit 2

@@ -18,9 +18,7 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
 br_need_perf7
-br_regen_init
-GOLD=$GOLD/annotate
-mkdir -p $GOLD
+br_regen_init annotate
 rm -f $GOLD/*.stdio2 $GOLD/CRASHED
 fail=0
 for z in testdata/branches/*.perf.data.zst testdata/branches/*.perf.data; do

@@ -21,10 +21,9 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-br_regen_init
+br_regen_init blocks
 PERF7=${PERF7:-}
-G=$GOLD/blocks
-mkdir -p $G
+G=$GOLD
 rm -f $G/*.txt $G/CRASHED
 fail=0
 for z in testdata/branches/*.perf.data.zst testdata/branches/*.perf.data; do

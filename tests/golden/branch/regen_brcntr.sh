@@ -28,9 +28,7 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
 br_need_perf7
-br_regen_init
-GOLD=$GOLD/brcntr
-mkdir -p $GOLD
+br_regen_init brcntr
 rm -f $GOLD/*.perf7 $GOLD/*.perf7.zst $GOLD/*.perf61 $GOLD/*.perf61.zst
 fail=0
 # put OUT: stdin to OUT, zstd-compressed as OUT.zst over 64 KiB
