@@ -103,6 +103,12 @@ const char cmd_report_options[] =
 	"                        does not take is given\n"
 	"      --no-branch-stack the samples' own rows (the default\n"
 	"                        otherwise)\n"
+	"      --total-cycles    branch mode's block view, as perf's: each\n"
+	"                        basic block the branches with cycles ended,\n"
+	"                        its share of all their cycles, its cycles,\n"
+	"                        its average's share and average, its\n"
+	"                        [Program Block Range] and DSO, Intel's\n"
+	"                        branch counters as perf 7.2 (text only)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
@@ -188,6 +194,7 @@ enum {
 	OPT_NO_RATIOS,
 	OPT_BRANCH_STACK,
 	OPT_NO_BRANCH_STACK,
+	OPT_TOTAL_CYCLES,
 };
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
@@ -210,6 +217,7 @@ struct report_opts {
 	bool branch_set;	/* --branch-stack or --no-branch-stack given:
 				 * else the capture decides, as perf's */
 	bool plain_opts;	/* an option branch mode does not take */
+	bool total_cycles;	/* --total-cycles: perf's block view */
 	float percent_limit;
 	unsigned max_stack;
 	const char *parent;
@@ -624,6 +632,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"callees", required_argument, NULL, OPT_CALLEES},
 		{"branch-stack", no_argument, NULL, OPT_BRANCH_STACK},
 		{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
+		{"total-cycles", no_argument, NULL, OPT_TOTAL_CYCLES},
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
 		CMD_ITRACE_LONGOPT,
@@ -653,6 +662,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		if (c == OPT_BRANCH_STACK || c == OPT_NO_BRANCH_STACK ||
 		    c == 'b')
 			continue;
+		if (c == OPT_TOTAL_CYCLES) {
+			o->total_cycles = true;
+			continue;
+		}
 		/* branch mode takes --sort, -o, --percent-limit, --stdio,
 		 * --format, the sample filters and the symbol options (the
 		 * common ones are getopt's) */
@@ -660,7 +673,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_COMMS &&
 		     c != OPT_DSOS && c != OPT_SYMBOLS && c != OPT_PID &&
 		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
-		     c < CMD_OPT_SYMFS) ||
+		     c != OPT_TOTAL_CYCLES && c < CMD_OPT_SYMFS) ||
 		    c == CMD_OPT_UNWINDER || c == CMD_OPT_JOBS ||
 		    c == CMD_OPT_ITRACE || c == CMD_OPT_SPE_EVENTS)
 			o->plain_opts = true;
@@ -1161,6 +1174,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.nr_cpus = o->nr_cpus,
 			.time = &o->time,
 			.time_arg = o->time_arg,
+			.total_cycles = o->total_cycles,
 		};
 
 		rc = cmd_report_branch(ctx, &a);
@@ -1169,6 +1183,11 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		free(o);
 		return rc;
 	}
+	/* perf leaves --total-cycles out of its other modes */
+	if (o->total_cycles)
+		eprintf("pdtool %s: --total-cycles is a view of branch mode: "
+			"the samples' rows\n",
+			ctx->cmd);
 	if (o->sort_arg) {
 		parse_sort(ctx, o, o->sort_arg);
 		/* perf's sort_order is the option's text */

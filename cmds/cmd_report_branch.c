@@ -60,6 +60,12 @@ static bool sample_filtered(const struct cmd_report_branch *a,
 		!in_names(a->symbols, leaf->sym));
 }
 
+/* The counters' columns, NULL when the capture has none. */
+static const struct pda_brcntr *ro_cntr(const struct pda_brcntr *c)
+{
+	return c->nr ? c : NULL;
+}
+
 /* A filter's one name, NULL for none or several. */
 static const char *one_name(const char *const *list)
 {
@@ -145,6 +151,8 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 	const struct pda_capture_stats *cs;
 	const struct pda_stats *ps;
 	struct pda_session *s;
+	struct pda_brcntr cntr = {0};
+	const struct pd_env *env = NULL;
 	struct pd_file *f;
 	uint64_t resolved, entries;
 	bool ipc, srcline;
@@ -152,7 +160,12 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 	FILE *out;
 	int rc;
 
-	nr_keys = parse_keys(ctx, a->sort, keys, &ipc, &srcline);
+	if (a->total_cycles && a->format != 0)
+		die(ctx, "--total-cycles: perf's block view is text only "
+			 "(--format text)");
+	/* perf's block view sorts by the default keys, whatever --sort */
+	nr_keys = parse_keys(ctx, a->total_cycles ? NULL : a->sort, keys,
+			     &ipc, &srcline);
 	{
 		/* --dsos and --symbols look at the sample's own function */
 		const bool leaf = a->dsos || a->symbols;
@@ -169,9 +182,16 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &br);
 		PDA_BREP_OPTS(ro, .keys = nr_keys ? keys : NULL,
-			      .nr_keys = nr_keys, .ipc = ipc);
+			      .nr_keys = nr_keys, .ipc = ipc,
+			      .total_cycles = a->total_cycles);
 
 		f = a->f ? a->f : ctx_open_twice(ctx, a->path);
+		/* the block view's Branch Counter column (perf 7) */
+		if (a->total_cycles && pda_brcntr_init(f, &cntr) == 0 &&
+		    cntr.nr && pd_file_env(f, &env) == 0) {
+			ro.cntr = &cntr;
+			ro.env = env;
+		}
 		cmd_pda_opts(ctx, a->sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)
@@ -224,8 +244,15 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			pde_branch_report_text, pde_branch_report_md,
 			pde_branch_report_json, pde_branch_report_csv};
 
-		ctx_check_write(ctx, write[a->format](out, br.r, ipc, &eo),
-				a->output);
+		if (a->total_cycles)
+			ctx_check_write(ctx,
+					pde_branch_blocks_text(
+						out, br.r, ro_cntr(&cntr), &eo),
+					a->output);
+		else
+			ctx_check_write(ctx,
+					write[a->format](out, br.r, ipc, &eo),
+					a->output);
 	}
 	ctx_close_output(ctx, out, a->output);
 	eprintf("pdtool %s: %" PRIu64 " branch entr%s, %.1f%% with both ends "

@@ -46,7 +46,9 @@ const char cmd_script_options[] =
 	"                        line's text), misc, flags, callindent, tod,\n"
 	"                        synth (Intel PT's synthesized events' data),\n"
 	"                        bpf-output, trace (a tracepoint's fields,\n"
-	"                        from its print fmt) (repeatable)\n"
+	"                        from its print fmt), brcntr (Intel's branch\n"
+	"                        counters in brstackinsn, as perf 7.2)\n"
+	"                        (repeatable)\n"
 	"      --ns              times with 9 decimals (nanoseconds)\n"
 	"  -G, --hide-call-graph one line a sample: no callchain lines\n"
 	"      --max-stack N     callchain entries printed from the leaf\n"
@@ -520,6 +522,7 @@ struct script_run {
 	struct pdc_hash src_state;
 	struct pde_srccode *bb_src;
 	size_t alloc_bb_src;
+	struct pda_brcntr cntr; /* brcntr: the branch counters' columns */
 	uint64_t nr_printed, nr_filtered, nr_truncated;
 };
 
@@ -532,6 +535,28 @@ struct src_state {
 
 /* The longest event name (perf's evlist__max_name_len), and whether
  * the events print stacks in more than one way. */
+/*
+ * brcntr: the counters' columns (read at the first sample: a pipe's
+ * events come before it), refused as perf 7.2 refuses it when no event
+ * recorded branch counters.
+ */
+static void init_brcntr(struct script_run *sr)
+{
+	bool asked = false;
+
+	for (int t = 0; t < PDE_SCRIPT_NR_TYPES; t++)
+		if (sr->o->f.fields[t] & PDE_SF(BRCNTR))
+			asked = true;
+	if (!asked)
+		return;
+	if (pda_brcntr_init(sr->f, &sr->cntr) < 0 || !sr->cntr.nr)
+		die(sr->ctx, "-F brcntr: the capture has no branch counters "
+			     "(record with -j any,counter on a CPU that has "
+			     "them)");
+	(void)pd_file_env(sr->f, &sr->w.env);
+	sr->w.brcntr = &sr->cntr;
+}
+
 static void set_width(struct script_run *sr, struct pd_file *f)
 {
 	size_t width = 0;
@@ -1044,6 +1069,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 		/* a pipe's events come before its first sample */
 		check_fields(sr->ctx, sr->o, sr->f, sr->nr_recorded);
 		set_width(sr, sr->f);
+		init_brcntr(sr);
 		sr->checked = true;
 	}
 	l.fields = o->f.fields[t];

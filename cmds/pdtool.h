@@ -874,6 +874,7 @@ struct cmd_report_branch {
 	size_t nr_pids, nr_tids, nr_cpus;
 	const struct cmd_time_range *time;
 	const char *time_arg; /* --time's text, NULL: none */
+	bool total_cycles; /* perf's block view (--total-cycles) */
 };
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
 /*

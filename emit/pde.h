@@ -560,6 +560,7 @@ int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
 struct pda_frame; /* pda_session.h */
 struct pda_branch_loc; /* pda_branch.h: a resolved address */
 struct pda_bb_line; /* pda_branch.h: brstackinsn's lines */
+struct pda_brcntr; /* pda_branch.h: the branch counters' columns */
 struct pdc_strbuf; /* pdc_strbuf.h */
 
 /* perf script's output fields (-F), one bit each. */
@@ -575,7 +576,7 @@ struct pdc_strbuf; /* pdc_strbuf.h */
 	X(CODE_PAGE_SIZE, "code_page_size") X(TOD, "tod")                     \
 	X(BRSTACKOFF, "brstackoff") X(BRSTACKINSN, "brstackinsn")           \
 	X(IREGS, "iregs") X(UREGS, "uregs") X(SRCCODE, "srccode")           \
-	X(SYNTH, "synth") X(BPF_OUTPUT, "bpf-output")
+	X(SYNTH, "synth") X(BPF_OUTPUT, "bpf-output") X(BRCNTR, "brcntr")
 
 enum pde_script_field_bit {
 #define PDE_SCRIPT_BIT(name, str) PDE_SCRIPT_BIT_##name,
@@ -670,6 +671,10 @@ struct pde_script {
 	/* iregs, uregs: the recorder's architecture as perf names it
 	 * (pde_script_reg_arch()), NULL when none is known */
 	const char *reg_arch;
+	/* brcntr: the capture's branch counters' columns and the env
+	 * that gives the events' groups (NULL: none recorded) */
+	const struct pda_brcntr *brcntr;
+	const struct pd_env *env;
 	bool failed;		/* a write failed */
 };
 
@@ -1040,6 +1045,18 @@ struct pda_brep;
  * color.
  */
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
+			   const struct pde_report_opts *o);
+/*
+ * perf's block view of r (report --total-cycles, r made with
+ * opts.total_cycles): per table, perf 6.1's title, with counters
+ * (cntr, NULL: none) their legend, then each block: Sampled Cycles%
+ * (of all entries' cycles), Sampled Cycles, Avg Cycles% (of the blocks'
+ * averages summed per row), Avg Cycles, perf 7's Branch Counter cell,
+ * [Program Block Range] and Shared Object in perf's fixed widths; the
+ * branch statistics.  @return 0, PD_ERR_IO or PD_ERR_NOMEM.
+ */
+int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
 			   const struct pde_report_opts *o);
 /*
  * The same rows (--percent-limit applied) as GitHub Markdown (a heading

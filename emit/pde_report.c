@@ -1641,6 +1641,144 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 	return rc;
 }
 
+/* ---- perf's block view (report --total-cycles) ---------------------- */
+
+/* util/block-info.c's columns: header, width (perf's fixed widths; the
+ * counters' cell is wider with more events) */
+enum { BLK_TOTAL_PCT, BLK_CYCLES, BLK_AVG_PCT, BLK_AVG, BLK_CNTR, BLK_RANGE,
+       BLK_DSO, BLK_NR };
+
+static const struct {
+	const char *name;
+	int width;
+} blk_cols[BLK_NR] = {
+	[BLK_TOTAL_PCT] = {"Sampled Cycles%", 15},
+	[BLK_CYCLES] = {"Sampled Cycles", 14},
+	[BLK_AVG_PCT] = {"Avg Cycles%", 11},
+	[BLK_AVG] = {"Avg Cycles", 10},
+	[BLK_CNTR] = {"Branch Counter", 30},
+	[BLK_RANGE] = {"[Program Block Range]", 70},
+	[BLK_DSO] = {"Shared Object", 20},
+};
+
+/* block-info.c cycles_string(): "2.5M", "6.9K", "774" */
+static void blk_cycles(char *buf, size_t size, uint64_t cycles)
+{
+	if (cycles >= 1000000)
+		snprintf(buf, size, "%.1fM", (double)cycles / 1000000.0);
+	else if (cycles >= 1000)
+		snprintf(buf, size, "%.1fK", (double)cycles / 1000.0);
+	else
+		snprintf(buf, size, "%" PRIu64, cycles);
+}
+
+/* color_pct(): "%*.2f%%" one narrower than the column, coloured */
+static void blk_pct(FILE *out, int width, double pct, bool color)
+{
+	const char *c = color ? percent_color(pct) : NULL;
+
+	if (c)
+		fputs(c, out);
+	fprintf(out, "%*.2f%%", width - 1, pct);
+	if (c)
+		fputs("\033[m", out);
+}
+
+static void blk_table(FILE *out, const struct pda_brep_blocks *bl,
+		      const struct pda_brcntr *cntr, const int *width,
+		      bool color)
+{
+	char buf[1024];
+
+	for (size_t j = 0; j < bl->nr; j++) {
+		const struct pda_brep_block *b = &bl->blocks[j];
+		const uint64_t avg = b->nr ? b->cycles / b->nr : 0;
+
+		fputs("  ", out);
+		blk_pct(out, width[BLK_TOTAL_PCT],
+			bl->total_cycles ? 100.0 * (double)b->cycles /
+						   (double)bl->total_cycles
+					 : 0.0,
+			color);
+		blk_cycles(buf, sizeof(buf), b->cycles);
+		fprintf(out, "  %*s  ", width[BLK_CYCLES], buf);
+		blk_pct(out, width[BLK_AVG_PCT],
+			bl->block_cycles ? 100.0 * (double)avg /
+						   (double)bl->block_cycles
+					 : 0.0,
+			color);
+		blk_cycles(buf, sizeof(buf), avg);
+		fprintf(out, "  %*s", width[BLK_AVG], buf);
+		if (cntr) {
+			static const uint64_t none[PDA_BR_CNTR_MAX];
+
+			pda_brcntr_entry(cntr, b->cntr ? b->cntr : none, b->nr,
+					 buf, sizeof(buf));
+			fprintf(out, "  %*s", width[BLK_CNTR], buf);
+		}
+		/* perf cuts the range at 127 bytes (its buffer) */
+		snprintf(buf, 128, "[%s -> %s]", b->start_line, b->end_line);
+		fprintf(out, "  %*s  ", width[BLK_RANGE], buf);
+		pad(out, b->dso, strlen(b->dso), (size_t)width[BLK_DSO], true);
+		fputc('\n', out);
+	}
+}
+
+int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o)
+{
+	bool elided[PDA_BREP_MAX_KEYS];
+	int width[BLK_NR];
+	int rc = 0;
+
+	if (cntr && !cntr->nr)
+		cntr = NULL;
+	for (int c = 0; c < BLK_NR; c++)
+		width[c] = blk_cols[c].width;
+	if (cntr && width[BLK_CNTR] < 5 * (int)cntr->nr + 1)
+		width[BLK_CNTR] = 5 * (int)cntr->nr + 1;
+	brep_preamble(out, r, false, o, elided);
+	for (size_t i = 0; i < pda_brep_nr_tables(r) && rc == 0; i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+		struct pda_brep_blocks bl;
+
+		rc = pda_brep_blocks(r, i, &bl);
+		if (rc < 0)
+			break;
+		/* perf 6.1 counts each entry as a sample of the table */
+		write_title_slices(out, t->nr_entries, false, t->event,
+				   t->nr_entries, o->time_slices);
+		if (cntr) {
+			rc = pda_brcntr_legend(cntr, out, "#");
+			fputs("#\n", out);
+		}
+		fputs("#", out);
+		for (int c = 0; c < BLK_NR; c++) {
+			if (c == BLK_CNTR && !cntr)
+				continue;
+			/* the first left, the others right-aligned */
+			fprintf(out, c ? "  %*s" : " %-*s", width[c],
+				blk_cols[c].name);
+		}
+		fputs("\n#", out);
+		for (int c = 0; c < BLK_NR; c++) {
+			if (c == BLK_CNTR && !cntr)
+				continue;
+			fputs(c ? "  " : " ", out);
+			for (int d = 0; d < width[c]; d++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
+		blk_table(out, &bl, cntr, width, o->color);
+		pda_brep_blocks_release(r, &bl);
+	}
+	brep_stats(out, pda_brep_stats(r));
+	if (rc == 0 && ferror(out))
+		rc = PD_ERR_IO;
+	return rc;
+}
+
 /* Rows of t as --percent-limit keeps them. */
 static bool brep_hidden(const struct pda_brep_table *t,
 			const struct pda_brep_row *row,

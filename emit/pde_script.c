@@ -1040,6 +1040,11 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	char *p;
 	int rc;
 
+	/* perf 7.2 prints the counters' legend before every sample */
+	if ((l->fields & PDE_SF(BRCNTR)) && w->brcntr &&
+	    ((rc = flush(w)) < 0 ||
+	     (rc = pda_brcntr_legend(w->brcntr, w->out, "#")) < 0))
+		return rc;
 	rc = room(w, LINE_MAX_HEAD);
 	if (rc < 0)
 		return rc;
@@ -1368,14 +1373,54 @@ static void add_insn_text(struct pdc_strbuf *b, const struct pda_bb_line *bl)
 }
 
 /*
+ * perf 7.2's brcntr text of a brstackinsn branch, appended to b after
+ * its tab: "\t# br_cntr: ", then for each event of the sample's group with counters
+ * its letter as often as it occurred in the block, and "+" when its
+ * field saturated ("AAA+B"), "-" when none occurred, and a space.
+ */
+static void add_brcntr(struct pdc_strbuf *b, const struct pde_script *w,
+		       const struct pd_sample *s, uint64_t entry)
+{
+	const uint64_t mask = (1ull << w->brcntr->width) - 1;
+	uint64_t counts[PDA_BR_CNTR_MAX];
+	unsigned cols = 0;
+	size_t at;
+
+	ds_put(b, "\t# br_cntr: ");
+	at = b->len;
+	if (entry < s->branch.counters.nr)
+		cols = pda_brcntr_split(w->brcntr, s->evsel, w->env,
+					pd_u64s_get(&s->branch.counters, entry),
+					counts);
+	for (unsigned i = 0; i < w->brcntr->nr; i++) {
+		const char abbr = (char)('A' + i);
+
+		if (!(cols & (1u << i)))
+			continue;
+		for (uint64_t j = 0; j < counts[i]; j++)
+			pdc_strbuf_add(b, &abbr, 1);
+		if (counts[i] && counts[i] == mask)
+			pdc_strbuf_add(b, "+", 1);
+	}
+	if (b->len == at)
+		pdc_strbuf_add(b, "-", 1);
+	pdc_strbuf_add(b, " ", 1);
+}
+
+/*
  * A block's branch as perf 6.1's ip__fprintf_jump(): its instruction
  * padded to 30, then "# PRED", "MISPRED", "INTX", "ABORT", its entry's
  * cycles and their running total over the stack, and the block's IPC.
+ * With brcntr, perf 7.2's counters (add_brcntr()) take the "#"'s place
+ * (the flags follow them: "\t\t# br_cntr: AB  PRED").
  */
-static void add_jump(struct pdc_strbuf *b, const struct pd_sample *s,
+static void add_jump(struct pdc_strbuf *b, const struct pde_script *w,
+		     const struct pde_script_line *l,
 		     const struct pda_bb_line *bl, uint64_t *total)
 {
+	const struct pd_sample *s = l->sample;
 	const size_t at = b->len;
+	const bool cntr = (l->fields & PDE_SF(BRCNTR)) && w->brcntr;
 	struct pd_branch br;
 	char tmp[128];
 	int n;
@@ -1384,7 +1429,11 @@ static void add_jump(struct pdc_strbuf *b, const struct pd_sample *s,
 	for (size_t i = b->len - at; i < 30; i++)
 		pdc_strbuf_add(b, " ", 1);
 	pd_sample_branch(s, bl->entry, &br);
-	n = snprintf(tmp, sizeof(tmp), "\t#%s%s%s%s", br.predicted ? " PRED" : "",
+	pdc_strbuf_add(b, "\t", 1);
+	if (cntr)
+		add_brcntr(b, w, s, bl->entry);
+	n = snprintf(tmp, sizeof(tmp), cntr ? "%s%s%s%s" : "#%s%s%s%s",
+		     br.predicted ? " PRED" : "",
 		     br.mispred ? " MISPRED" : "", br.in_tx ? " INTX" : "",
 		     br.abort ? " ABORT" : "");
 	pdc_strbuf_add(b, tmp, (size_t)n);
@@ -1474,7 +1523,7 @@ static int add_brstackinsn(struct pde_script *w,
 			pdc_strbuf_add(&b, tmp, n + 2);
 		}
 			if (bl->kind == PDA_BB_JUMP)
-				add_jump(&b, l->sample, bl, &total);
+				add_jump(&b, w, l, bl, &total);
 			else
 				add_insn_text(&b, bl);
 			pdc_strbuf_add(&b, "\n", 1);

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct key_info {
@@ -90,6 +91,8 @@ struct pda_brep {
 	struct pdc_hash rows;
 	struct pda_bcyc cyc; /* the symbols' cycle histograms */
 	bool ipc;
+	bool total;		/* opts.total_cycles */
+	uint64_t total_cycles;	/* with it: every entry's cycles */
 	struct pdc_intern strs;
 	/* dso_short()'s last answer: entries come in runs of one binary */
 	const char *last_dso, *last_short;
@@ -129,12 +132,15 @@ int pda_brep_new(struct pda_session *s, const struct pda_brep_opts *opts,
 		return PD_ERR_NOMEM;
 	r->s = s;
 	r->ipc = opts->ipc;
+	r->total = opts->total_cycles;
 	rc = pda_branch_new(s, &bo, &r->b);
 	if (rc < 0) {
 		pda_free(s, r);
 		return rc;
 	}
 	pda_bcyc_init(&r->cyc, r->b, false);
+	if (r->total)
+		pda_bcyc_counters(&r->cyc, opts->cntr, opts->env);
 	for (unsigned i = 0; i < nr; i++) {
 		/* perf drops a repeated key (sort_dimension__add: taken) */
 		if (r->has[keys[i]])
@@ -658,7 +664,7 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	*nw = w;
 	nw->pub.count = 1;
 	nw->hidden = r->cur_hidden;
-	if (r->ipc) {
+	if (r->ipc || r->total) {
 		nw->to_ipc = pda_bcyc_sym_of(&r->cyc, to, &err);
 		if (err < 0) {
 			pda_free(r->s, nw);
@@ -694,11 +700,24 @@ int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
 		return PD_ERR_NOMEM;
 	t->pub.nr_samples++;
 	r->cur_hidden = filtered;
-	if (r->ipc) {
+	if (r->ipc || r->total) {
 		const int rc = pda_bcyc_add(&r->cyc, sample, comm ? comm : "");
 
 		if (rc < 0)
 			return rc;
+	}
+	if (r->total) {
+		struct pd_branch br;
+
+		/* hist__account_cycles(): stacks whose newest entry has
+		 * cycles, every entry's */
+		pd_sample_branch(sample, 0, &br);
+		for (uint64_t i = 0; br.cycles && i < sample->branch.nr; i++) {
+			struct pd_branch e;
+
+			pd_sample_branch(sample, i, &e);
+			r->total_cycles += e.cycles;
+		}
 	}
 	for (uint64_t i = 0; i < sample->branch.nr; i++) {
 		struct pd_branch br;
@@ -917,4 +936,189 @@ void pda_brep_resolved(const struct pda_brep *r, uint64_t *resolved,
 	*resolved = r->nr_resolved;
 	/* of the entries with both ends recorded */
 	*entries = r->nr_entries - r->nr_half;
+}
+
+/* ---- blocks (--total-cycles) ---------------------------------------- */
+
+/* map__srcline() of the symbol's offset off: "file:LINE" (basename) from
+ * the line table, else "sym+OFF" */
+static int block_line(struct pda_brep *r, const struct pda_bcyc_sym *si,
+		      const struct loc_ent *e, uint64_t off, const char **out)
+{
+	struct pda_elf *elf = pda_branch_elf(e);
+	const char *file = NULL;
+	unsigned line = 0;
+	char buf[512];
+	int rc = elf ? pda_elf_srcline(r->s, elf, si->start + off, &file,
+				       &line)
+		     : PD_ERR_NOTFOUND;
+
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc == 0 && file && line)
+		snprintf(buf, sizeof(buf), "%s:%u", basename_of(file), line);
+	else
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, si->name, off);
+	return intern(r, buf, out);
+}
+
+/* perf's block_info__cmp(): the order blocks enter perf's tree, by
+ * name, then start and end; perf's tree puts a new entry left of one
+ * that compares below it, so its walk runs backward by name */
+static int block_tree_cmp(const struct pda_brep_block *a,
+			  const struct pda_brep_block *b)
+{
+	const int c = strcmp(a->sym, b->sym);
+
+	if (c)
+		return -c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
+static int block_tree_qcmp(const void *a, const void *b)
+{
+	return block_tree_cmp(a, b);
+}
+
+/* A block and its share in hundred-thousandths, cut, as perf's
+ * block_total_cycles_pct_sort() compares them. */
+struct block_rank {
+	int64_t key;
+	size_t idx;
+};
+
+static int block_rank_cmp(const void *a, const void *b)
+{
+	const struct block_rank *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int add_block(struct pda_brep *r, struct pda_brep_blocks *out,
+		     size_t *alloc, const struct pda_brep_block *nb)
+{
+	if (PDC_GROW(pda_session_alloc(r->s), out->blocks, *alloc,
+		     out->nr + 1, (size_t)1 << 30) < 0)
+		return PD_ERR_NOMEM;
+	out->blocks[out->nr++] = *nb;
+	return 0;
+}
+
+/* perf's two trees: blocks of one symbol name, start and end are one
+ * (its hists__add_entry_block() merges them), walked in tree order into
+ * the output tree by share, a tie after the blocks before it. */
+static int order_blocks(struct pda_brep *r, struct pda_brep_blocks *out)
+{
+	struct pda_brep_block *sorted;
+	struct block_rank *rk;
+	size_t n = 0;
+
+	if (!out->nr)
+		return 0;
+	qsort(out->blocks, out->nr, sizeof(*out->blocks), block_tree_qcmp);
+	for (size_t j = 0; j < out->nr; j++)
+		if (!n || block_tree_cmp(&out->blocks[n - 1],
+					 &out->blocks[j]) != 0)
+			out->blocks[n++] = out->blocks[j];
+	out->nr = n;
+	rk = pda_zalloc(r->s, n * sizeof(*rk));
+	sorted = pda_zalloc(r->s, n * sizeof(*sorted));
+	if (!rk || !sorted) {
+		pda_free(r->s, rk);
+		pda_free(r->s, sorted);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t j = 0; j < n; j++) {
+		const double share = out->total_cycles
+					     ? (double)out->blocks[j].cycles /
+						       (double)out->total_cycles
+					     : 0.0;
+
+		rk[j].key = (int64_t)(share * 100000.0);
+		rk[j].idx = j;
+	}
+	qsort(rk, n, sizeof(*rk), block_rank_cmp);
+	for (size_t j = 0; j < n; j++)
+		sorted[j] = out->blocks[rk[j].idx];
+	pda_free(r->s, out->blocks);
+	pda_free(r->s, rk);
+	out->blocks = sorted;
+	return 0;
+}
+
+/* block_info__process_sym(): a row's target symbol's blocks; *avg their
+ * average cycles summed */
+static int sym_blocks(struct pda_brep *r, struct pda_brep_blocks *out,
+		      size_t *alloc, const struct row *w, uint64_t *avg)
+{
+	const struct pda_bcyc_sym *si = w->to_ipc;
+	const unsigned nc = r->cyc.cntr ? r->cyc.cntr->nr : 0;
+
+	*avg = 0;
+	if (!si || !si->ch || !w->pub.to.sym)
+		return 0;
+	for (uint64_t o = 0; o < si->size; o++) {
+		const struct pda_bcyc_slot *ch = &si->ch[o];
+		struct pda_brep_block nb = {
+			.sym = si->name, .dso = w->pub.to.dso,
+			.start = ch->start, .end = o,
+			.cycles = ch->cycles_aggr, .nr = ch->num_aggr,
+			.cntr = nc && si->cntr ? &si->cntr[o * nc] : NULL};
+		int rc;
+
+		if (!ch->num_aggr)
+			continue;
+		*avg += ch->cycles_aggr / ch->num_aggr;
+		if (!nb.dso)
+			nb.dso = "[unknown]";
+		rc = block_line(r, si, w->to_loc, nb.start, &nb.start_line);
+		if (rc == 0)
+			rc = block_line(r, si, w->to_loc, o, &nb.end_line);
+		if (rc == 0)
+			rc = add_block(r, out, alloc, &nb);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int pda_brep_blocks(struct pda_brep *r, size_t i, struct pda_brep_blocks *out)
+{
+	const struct table *t;
+	size_t alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!r->finished || !r->total || i >= r->nr_tables)
+		return PD_ERR_API;
+	t = &r->tables[i];
+	out->total_cycles = r->total_cycles;
+	for (size_t j = 0; j < t->pub.nr_rows; j++) {
+		/* pub is the row's first member */
+		const struct row *w = (const struct row *)(uintptr_t)t->rows[j];
+		uint64_t avg;
+		const int rc = sym_blocks(r, out, &alloc, w, &avg);
+
+		if (rc < 0) {
+			pda_brep_blocks_release(r, out);
+			return rc;
+		}
+		out->block_cycles += avg;
+	}
+	{
+		const int rc = order_blocks(r, out);
+
+		if (rc < 0)
+			pda_brep_blocks_release(r, out);
+		return rc;
+	}
+}
+
+void pda_brep_blocks_release(struct pda_brep *r, struct pda_brep_blocks *b)
+{
+	pda_free(r->s, b->blocks);
+	memset(b, 0, sizeof(*b));
 }

@@ -64,6 +64,13 @@ struct pda_brep_opts {
 	 * each row's target symbol's IPC and coverage, as perf 6.1's
 	 * annotation counts them from the entries' cycles */
 	bool ipc;
+	/* perf's --total-cycles: every branch's cycles accounted in the
+	 * symbols' cycle histograms for pda_brep_blocks(), with the branch
+	 * counters of cntr (NULL or none: not counted), split by env's
+	 * groups; both must outlive the report */
+	bool total_cycles;
+	const struct pda_brcntr *cntr;
+	const struct pd_env *env;
 };
 
 #define PDA_BREP_OPTS(name, ...)                                            \
@@ -154,6 +161,46 @@ struct pda_brep_stats {
 	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
 };
 const struct pda_brep_stats *pda_brep_stats(const struct pda_brep *r);
+
+/*
+ * perf's block view (report --total-cycles, util/block-info.c): each
+ * basic block a branch with cycles ended, in the target symbols of a
+ * table's rows: where it ends, where it starts (the longest block that
+ * ends there, as annotate keeps it; the symbol's start when no entry
+ * told it), its cycles summed over the entries that ended it and their
+ * average.
+ */
+struct pda_brep_block {
+	const char *sym;      /* the symbol's name */
+	const char *dso;      /* its DSO's short name */
+	uint64_t start, end;  /* offsets in the symbol */
+	/* perf's map__srcline() of both ends: "file:LINE" or "sym+OFF" */
+	const char *start_line, *end_line;
+	uint64_t cycles;      /* summed over the entries that ended it */
+	uint64_t nr;	      /* those entries */
+	const uint64_t *cntr; /* with opts.cntr: its counters' sums (one
+			       * per column), NULL without */
+};
+
+struct pda_brep_blocks {
+	uint64_t total_cycles; /* every entry's cycles, of the stacks whose
+				* newest entry has cycles: Sampled Cycles%'s
+				* whole */
+	/* the blocks' average cycles summed once per row of the table
+	 * whose target is their symbol (as perf adds them up per hist
+	 * entry): Avg Cycles%'s whole */
+	uint64_t block_cycles;
+	size_t nr;
+	struct pda_brep_block *blocks; /* by cycles, as perf sorts them */
+};
+
+/*
+ * After pda_brep_finish, with opts.total_cycles: the blocks of table i's
+ * rows' target symbols into *out (pda_brep_blocks_release() frees them).
+ * @return 0, PD_ERR_API or PD_ERR_NOMEM.
+ */
+int pda_brep_blocks(struct pda_brep *r, size_t i, struct pda_brep_blocks *out);
+void pda_brep_blocks_release(struct pda_brep *r, struct pda_brep_blocks *b);
 
 /* Entries of ends that did not resolve to a symbol, of all entries. */
 void pda_brep_resolved(const struct pda_brep *r, uint64_t *resolved,

@@ -1,12 +1,13 @@
 # lib.sh - what the regen scripts of the generated branch-stack captures
 # share (sourced after tests/golden/perf/lib.sh).
 
-# br_regen_init: PERF (default perf, which must be 6.1), GOLD (the
-# goldens' folder), a $PD_TMP and br_sysroot's tree in it; exits 2 when
-# one is missing.
+# br_regen_init [DIR]: PERF (default perf, which must be 6.1), GOLD (the
+# goldens' folder, or its subfolder DIR, made), a $PD_TMP and
+# br_sysroot's tree in it; exits 2 when one is missing.
 br_regen_init() {
 	PERF=${PERF:-perf}
-	GOLD=tests/golden/branch
+	GOLD=tests/golden/branch${1:+/$1}
+	mkdir -p "$GOLD" || exit 2
 	pd_need_perf61
 	pd_tmp_init
 	br_sysroot || exit 2
@@ -37,4 +38,23 @@ br_cut_tip() {
 			print l[i]
 		}
 	}'
+}
+
+# br_need_perf7: PERF7, the perf >= 7 of regen_report.sh, or exit.
+br_need_perf7() {
+	PERF7=${PERF7:?"PERF7: a perf >= 7 (see regen_report.sh)"}
+}
+
+# br_plain Z: name, the capture Z's (testdata/branches/NAME.perf.data
+# or .perf.data.zst), and cap, a plain copy of it in $PD_TMP; exits 2
+# when it cannot be written.
+br_plain() {
+	name=${1##*/}
+	name=${name%.zst}
+	name=${name%.perf.data}
+	cap=$PD_TMP/$name.perf.data
+	case $1 in
+	*.zst) zstd -q -d -f -o "$cap" "$1" || exit 2 ;;
+	*) cp "$1" "$cap" || exit 2 ;;
+	esac
 }

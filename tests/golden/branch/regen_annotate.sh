@@ -17,23 +17,14 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF7=${PERF7:?"PERF7: a perf >= 7 (see regen_report.sh)"}
-br_regen_init
-GOLD=$GOLD/annotate
-mkdir -p $GOLD
+br_need_perf7
+br_regen_init annotate
 rm -f $GOLD/*.stdio2 $GOLD/CRASHED
 fail=0
 for z in testdata/branches/*.perf.data.zst testdata/branches/*.perf.data; do
-	name=${z##*/}
-	name=${name%.zst}
-	name=${name%.perf.data}
+	br_plain "$z"
 	grep -q '"cycles": true' "testdata/branches/$name.truth.json" ||
 		continue
-	cap=$PD_TMP/$name.perf.data
-	case $z in
-	*.zst) zstd -q -d -f -o "$cap" "$z" || exit 2 ;;
-	*) cp "$z" "$cap" || exit 2 ;;
-	esac
 	"$PERF" annotate --stdio2 --symfs "$PD_TMP/sysroot" -i "$cap" \
 		</dev/null >/dev/null 2>&1
 	rc=$?
