@@ -33,8 +33,9 @@ const char cmd_mem_options[] =
 	"                        snoops first), hist (latency histogram per\n"
 	"                        level), type (the data type and member\n"
 	"                        each instruction accesses, by data source\n"
-	"                        level, as perf >= 6.8's mem report -T);\n"
-	"                        default: all but type\n"
+	"                        level, as perf >= 6.8's mem report -T,\n"
+	"                        with the object's cache lines the data\n"
+	"                        addresses hit); default: all but type\n"
 	"  -T, --type-profile    the type table too, as perf mem report's\n"
 	"                        -T\n"
 	"  -t, --type TYPE       load, store or all (the default), as perf\n"
@@ -229,8 +230,13 @@ static int mem_one(void *arg, const struct pda_pipe_item *it)
 		typeoff = pda_datatype_typeoff(mr->dt, res);
 		if (!typeoff)
 			return PD_ERR_NOMEM;
+		/* a type's offset places the access in the object's lines
+		 * (a pseudo type has no layout) */
 		return pda_mem_add_type(mr->m, s, typeoff, res->dso,
-					res->global ? res->var : NULL);
+					res->global ? res->var : NULL,
+					res->kind == PDA_DATATYPE_TYPE
+						? res->offset
+						: -1);
 	}
 	return pda_mem_add(mr->m, s);
 }

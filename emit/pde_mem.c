@@ -134,9 +134,22 @@ static void set_table(struct table *t, enum pda_mem_view v,
 		 * another symbol: the data address checks DWARF's answer */
 		COL("in var", "addr_in_var");
 		COL("elsewhere", "addr_elsewhere");
+		/* the object's lines the data addresses hit (JSON: an
+		 * array, json_view) */
+		COL("lines (object start)", "cache_lines");
 	}
 #undef COL
 	t->nr_cols = n;
+}
+
+/* Whether column k of view v's nr columns holds names (left-aligned):
+ * the labels, and the line's function or the type's lines last. */
+static bool name_col(enum pda_mem_view v, unsigned k, unsigned nr)
+{
+	return k < (v == PDA_MEM_SYM || v == PDA_MEM_DSYM || v == PDA_MEM_TYPE
+			    ? 2u
+			    : 1u) ||
+	       ((v == PDA_MEM_LINE || v == PDA_MEM_TYPE) && k + 1 == nr);
 }
 
 static void num(struct cell *c, const char *fmt, ...) PD_PRINTF(2, 3);
@@ -167,6 +180,39 @@ static void avg(struct cell *c, uint64_t sum, uint64_t n)
 		c->null = true;
 	else
 		dbl(c, false, (double)sum / (double)n);
+}
+
+/*
+ * The type row's lines as text into out: "3 (+0x8)" for its object's
+ * line 3 where the object starts 8 bytes into its line, most samples
+ * first, ", " between; "+N more" for those that do not fit.  false: no
+ * line (no sample with a data address).
+ */
+static bool tlines_text(const struct pda_mem_row *r, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < r->nr_tlines; i++) {
+		char one[48], more[32];
+		const int n = snprintf(one, sizeof(one), "%s%" PRIu64 " (+%#" PRIx64 ")",
+				       i ? ", " : "", r->tlines[i].line,
+				       r->tlines[i].align);
+		/* room kept for the "+N more" of the rest */
+		const int m = i + 1 < r->nr_tlines
+				      ? snprintf(more, sizeof(more), ", +%zu more",
+						 r->nr_tlines - i - 1)
+				      : 0;
+
+		if (len + (size_t)n + (size_t)m >= size) {
+			snprintf(out + len, size - len, ", +%zu more",
+				 r->nr_tlines - i);
+			break;
+		}
+		memcpy(out + len, one, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	return r->nr_tlines > 0;
 }
 
 /* Row r of view v as cells; label text in lb (two names at most). */
@@ -242,6 +288,11 @@ static unsigned cells(const struct pda_mem *m, enum pda_mem_view v,
 	if (v == PDA_MEM_TYPE) {
 		num(&c[n++], "%" PRIu64, r->var_agree);
 		num(&c[n++], "%" PRIu64, r->var_differ);
+		if (tlines_text(r, lb[1], CELL * 4))
+			c[n].name = lb[1];
+		else
+			c[n].null = true;
+		n++;
 	}
 	return n;
 }
@@ -288,11 +339,7 @@ static void write_text_view(FILE *out, const struct pda_mem *m,
 	/* numbers right-aligned, names left-aligned, as the rows */
 	fputs("# ", out);
 	for (unsigned k = 0; k < t.nr_cols; k++) {
-		const bool name = k < (v == PDA_MEM_SYM || v == PDA_MEM_DSYM ||
-						       v == PDA_MEM_TYPE
-					       ? 2u
-					       : 1u) ||
-				  (v == PDA_MEM_LINE && k + 1 == t.nr_cols);
+		const bool name = name_col(v, k, t.nr_cols);
 
 		const int width = name && k + 1 == t.nr_cols ? 0
 				  : name ? -(int)w[k]
@@ -420,13 +467,12 @@ static void write_md_view(FILE *out, const struct pda_mem *m,
 		fputs("None.\n\n", out);
 		return;
 	}
-	cells(m, v, pda_mem_row(m, v, 0), l, c, lb);
 	fputc('|', out);
 	for (unsigned k = 0; k < t.nr_cols; k++)
 		fprintf(out, " %s |", t.head[k]);
 	fputs("\n|", out);
 	for (unsigned k = 0; k < t.nr_cols; k++)
-		fputs(c[k].name ? "---|" : "---:|", out);
+		fputs(name_col(v, k, t.nr_cols) ? "---|" : "---:|", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < nr; i++) {
 		cells(m, v, pda_mem_row(m, v, i), l, c, lb);
@@ -479,6 +525,22 @@ static void write_hist_rows(FILE *out, const struct pda_mem *m, bool md)
 		fputc('\n', out);
 }
 
+/* The type row's lines (tlines_text's) as objects: line, start (the
+ * object's in its line), samples. */
+static void json_tlines(struct pde_json *j, const char *key,
+			const struct pda_mem_row *r)
+{
+	pde_json_begin_array(j, key);
+	for (size_t i = 0; i < r->nr_tlines; i++) {
+		pde_json_begin_object(j, NULL);
+		pde_json_u64(j, "line", r->tlines[i].line);
+		pde_json_u64(j, "start", r->tlines[i].align);
+		pde_json_u64(j, "samples", r->tlines[i].samples);
+		pde_json_end_object(j);
+	}
+	pde_json_end_array(j);
+}
+
 static void json_view(struct pde_json *j, const struct pda_mem *m,
 		      enum pda_mem_view v, const struct lats *l, size_t top)
 {
@@ -495,7 +557,9 @@ static void json_view(struct pde_json *j, const struct pda_mem *m,
 		cells(m, v, r, l, c, lb);
 		pde_json_begin_object(j, NULL);
 		for (unsigned k = 0; k < t.nr_cols; k++) {
-			if (c[k].null)
+			if (v == PDA_MEM_TYPE && k + 1 == t.nr_cols)
+				json_tlines(j, t.key[k], r);
+			else if (c[k].null)
 				pde_json_null(j, t.key[k]);
 			else if (c[k].name)
 				pde_json_str(j, t.key[k], c[k].name);

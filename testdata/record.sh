@@ -608,6 +608,16 @@ name_wanted=dtchain; if want "$@"; then
 	$R -e cpu-clock:u -F 999 -o dtchain.perf.data -- bin/dtchain 200000000 >/dev/null
 	compress dtchain.perf.data
 fi
+# dtfuse: samples after the access, on the second of two fused
+# instructions (dtypes.md), x86_64; perf 7.2 is the capture's oracle
+# (tests/golden/datatype/regen.sh), check_datatype.c the binary's
+name_wanted=dtfuse; if want "$@"; then
+	gcc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtfuse src/dtfuse.c
+	rm -f dtfuse.perf.data dtfuse.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtfuse.perf.data -- bin/dtfuse 200000000 >/dev/null
+	compress dtfuse.perf.data
+fi
 # arm (Thumb-2, and two in ARM state) builds of dtypes, dtcall and dtchain (dtypes.md; Debian's
 # gcc-arm-linux-gnueabihf), checked per instruction; no capture
 name_wanted=dtypes-arm; if want "$@"; then

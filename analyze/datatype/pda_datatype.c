@@ -21,11 +21,13 @@
 #include "pda_datatype_int.h"
 #include "pda_stack_int.h"
 #include "pda_annotate_int.h"
+#include "pda_machine_int.h"
 
 #include <capstone/capstone.h>
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Instructions the walk from a function's start decodes at most. */
@@ -60,6 +62,10 @@ struct pda_datatype {
 	struct pda_elf *walk_elf; /* the binary walk_addrs() walks: its
 				   * callees' code */
 	size_t nr_edges, alloc_edges;
+	/* the recording x86 CPU's macro-fusion (fused()), from the
+	 * capture's CPUID when first needed */
+	enum { FUSE_UNKNOWN, FUSE_NONE, FUSE_INTEL, FUSE_AMD } fuse;
+	unsigned family, model;
 };
 
 /* A decoded memory access. */
@@ -1548,6 +1554,145 @@ static bool alias_eq(const void *item, const void *key)
 	return a->dso == b->dso && a->dso_addr == b->dso_addr;
 }
 
+/* The recording CPU as perf's x86 annotate reads CPUID
+ * ("GenuineIntel,6,167,1": vendor, family, model, stepping). */
+static void fuse_init(struct pda_datatype *dt)
+{
+	struct pd_file *f = pda_session_file(dt->s);
+	const struct pd_env *env;
+
+	dt->fuse = FUSE_NONE;
+	if (f && pd_file_env(f, &env) == 0 && env->cpuid &&
+	    sscanf(env->cpuid, "%*[^,],%u,%u,%*u", &dt->family, &dt->model) ==
+		    2)
+		dt->fuse = prefix(env->cpuid, "AuthenticAMD") ? FUSE_AMD
+							      : FUSE_INTEL;
+}
+
+/* The mnemonic's first word into out (a prefix as lock or rep is the
+ * instruction's name in objdump's listing, which perf reads). */
+static void first_word(const char *mn, char *out, size_t size)
+{
+	const size_t n = strcspn(mn, " ");
+
+	snprintf(out, size, "%.*s", (int)n, mn);
+}
+
+/*
+ * perf's ins__is_fused() for x86 (arch/x86/annotate/instructions.c):
+ * whether ins1, then ins2, are fused, so that a sample on ins2 belongs
+ * to ins1's memory access.  Intel from Nehalem (family 6, model 0x1e:
+ * cmp and test; later models add, sub, and, inc, dec, as substrings);
+ * AMD from family 0x15 (cmp, test) and 0x19 (add, sub, and, inc, dec,
+ * or, xor, as prefixes); never before a jmp.  perf applies it to any
+ * ins2 (not only a conditional jump): a timer sample's skid puts it
+ * after the access, and perf's answer is the one users compare with.
+ */
+static bool fused(const struct pda_datatype *dt, const char *ins1,
+		  const char *ins2)
+{
+	static const char *const intel[] = {"add", "sub", "and", "inc",
+					    "dec"};
+	static const char *const amd[] = {"add", "sub", "and", "inc",
+					  "dec", "or",	"xor"};
+	const bool cmp = strstr(ins1, "cmp") && !strstr(ins1, "xchg");
+
+	if (strstr(ins2, "jmp"))
+		return false;
+	if (dt->fuse == FUSE_INTEL) {
+		if (dt->family != 6 || dt->model < 0x1e)
+			return false;
+		if (cmp || strstr(ins1, "test"))
+			return true;
+		for (size_t i = 0; dt->model != 0x1e && i < 5; i++)
+			if (strstr(ins1, intel[i]))
+				return true;
+		return false;
+	}
+	if (dt->fuse != FUSE_AMD || dt->family < 0x15)
+		return false;
+	if (prefix(ins1, "test") || (prefix(ins1, "cmp") && cmp))
+		return true;
+	for (size_t i = 0; dt->family >= 0x19 && i < 7; i++)
+		if (prefix(ins1, amd[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The instruction before vaddr in the x86 function at start, as a
+ * linear listing from start has it, into *prev when it and vaddr's are
+ * fused() and vaddr's has no memory operand; false otherwise (vaddr the
+ * first, not on the listing's way, or another architecture).  The
+ * capstone handle is attribute()'s.
+ */
+static bool fused_prev(struct pda_datatype *dt, struct pda_elf *elf,
+		       uint64_t start, uint64_t vaddr, uint64_t *prev)
+{
+	struct pda_elf_arch ar;
+	const unsigned char *code;
+	const uint8_t *p;
+	size_t len;
+	uint64_t addr = start;
+	char ins1[32] = "", ins2[32];
+	bool have = false;
+
+	pda_elf_arch(elf, &ar);
+	if ((ar.machine != EM_X86_64 && ar.machine != EM_386) ||
+	    vaddr <= start ||
+	    pda_elf_code(elf, start, vaddr - start + 16, &code, &len) < 0)
+		return false;
+	if (dt->fuse == FUSE_UNKNOWN)
+		fuse_init(dt);
+	if (dt->fuse == FUSE_NONE)
+		return false;
+	p = code;
+	for (int n = 0; n < MAX_WALK && addr <= vaddr &&
+			cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn);
+	     n++) {
+		const cs_insn *in = dt->cs.insn;
+
+		if (in->address == vaddr) {
+			/* perf retries only an instruction without a
+			 * memory operand: lea's (no access) ends it */
+			for (unsigned i = 0; i < in->detail->x86.op_count; i++)
+				if (in->detail->x86.operands[i].type ==
+				    X86_OP_MEM)
+					return false;
+			first_word(in->mnemonic, ins2, sizeof(ins2));
+			return have && fused(dt, ins1, ins2);
+		}
+		first_word(in->mnemonic, ins1, sizeof(ins1));
+		*prev = in->address;
+		have = true;
+	}
+	return false;
+}
+
+/*
+ * A sample's attribution: its instruction's, or, when that accesses no
+ * memory, the previous one's where the two are fused (and so on back),
+ * as perf's hist_entry__get_data_type() retries (annotate
+ * --code-with-type marks each instruction alone, as perf's does).
+ */
+static int sample_attribute(struct pda_datatype *dt, struct pda_elf *elf,
+			    uint64_t vaddr, uint64_t start,
+			    struct pda_datatype_res *res)
+{
+	const char *dso = res->dso;
+	uint64_t prev = 0;
+	int rc = attribute(dt, elf, vaddr, start, res);
+
+	while (!rc && res->why == PDA_DATATYPE_NO_MEMOP &&
+	       fused_prev(dt, elf, start, vaddr, &prev)) {
+		vaddr = prev;
+		res_init(dt, res);
+		res->dso = dso;
+		rc = attribute(dt, elf, vaddr, start, res);
+	}
+	return rc;
+}
+
 /* The memo of sample's instruction, resolving its leaf; counted: the
  * pipeline resolved (and counted) the sample already, so the session's
  * sample counts are left as they are. */
@@ -1579,8 +1724,9 @@ static int leaf_memo(struct pda_datatype *dt, const struct pd_sample *sample,
 		res_init(dt, &m->res);
 		m->res.dso = key.dso ? key.dso->name : NULL;
 		rc = key.dso && !(fr->flags & PDA_FRAME_NO_SYMBOL)
-			     ? attribute(dt, key.dso->elf, key.vaddr,
-					 fr->dso_addr - fr->sym_off, &m->res)
+			     ? sample_attribute(dt, key.dso->elf, key.vaddr,
+						fr->dso_addr - fr->sym_off,
+						&m->res)
 			     : 0;
 		if (!rc)
 			rc = pdc_hash_add(pda_session_alloc(dt->s), &dt->memo,

@@ -281,7 +281,9 @@ static int fill_lines(struct pda_dthist *h, struct cell **cells, size_t nr,
 	struct pda_dthist_line *l;
 	size_t n = 0;
 
-	qsort(cells, nr, sizeof(*cells), cmp_cell);
+	/* a type without samples at an address has no cells at all */
+	if (nr)
+		qsort(cells, nr, sizeof(*cells), cmp_cell);
 	l = pda_zalloc(h->s, (nr ? nr : 1) * sizeof(*l));
 	if (!l)
 		return PD_ERR_NOMEM;

@@ -39,6 +39,8 @@ struct mem_ent {
 	const char *type, *tdso; /* the type view's key; NULL: none */
 	int8_t var_match;	 /* 1 the data symbol is DWARF's variable,
 				  * -1 another symbol, 0 unknown */
+	int64_t toff;		 /* the access's offset in the type; < 0
+				  * none */
 	uint32_t weight;
 	uint16_t issue, xlat;
 	uint32_t cpu;
@@ -74,6 +76,8 @@ struct acc {
 	size_t cpus_alloc;
 	struct line_fn *fns;	/* line */
 	size_t nr_fns, fns_alloc;
+	struct pda_mem_tline *tl; /* type: row.tlines, as they came */
+	size_t tl_alloc;
 };
 
 struct view {
@@ -134,6 +138,7 @@ void pda_mem_free(struct pda_mem *m)
 			pda_free(m->s, a->lats.n);
 			pda_free(m->s, a->cpus);
 			pda_free(m->s, a->fns);
+			pda_free(m->s, a->tl);
 			pda_free(m->s, a);
 		}
 		pda_free(m->s, w->accs);
@@ -363,6 +368,32 @@ static int line_add(struct pda_mem *m, struct acc *a,
 	return 0;
 }
 
+/* The object's line the type view's sample hit (pda_mem_tline); a line's
+ * size divides the address space, so the subtraction's wrap is
+ * harmless. */
+static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e)
+{
+	const uint64_t align = (e->addr - (uint64_t)e->toff) % LINE_SIZE;
+	const uint64_t line = (align + (uint64_t)e->toff) / LINE_SIZE;
+	size_t i;
+
+	for (i = 0; i < a->row.nr_tlines; i++)
+		if (a->tl[i].line == line && a->tl[i].align == align)
+			break;
+	if (i == a->row.nr_tlines) {
+		/* one offset per row: one line per align, LINE_SIZE at
+		 * most */
+		if (i == a->tl_alloc &&
+		    PDA_GROW(m->s, a->tl, a->tl_alloc, i + 1, LINE_SIZE) < 0)
+			return PD_ERR_NOMEM;
+		a->tl[i] = (struct pda_mem_tline){ line, align, 0 };
+		a->row.tlines = a->tl;
+		a->row.nr_tlines++;
+	}
+	a->tl[i].samples++;
+	return 0;
+}
+
 static int acc_add(struct pda_mem *m, enum pda_mem_view v, struct acc *a,
 		   const struct mem_ent *e)
 {
@@ -384,16 +415,19 @@ static int acc_add(struct pda_mem *m, enum pda_mem_view v, struct acc *a,
 		if (lat_add(m, &a->lats, e->weight) < 0)
 			return PD_ERR_NOMEM;
 	}
+	if (v == PDA_MEM_TYPE && e->has_addr && e->toff >= 0)
+		return tline_add(m, a, e);
 	return v == PDA_MEM_LINE ? line_add(m, a, e) : 0;
 }
 
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
 {
-	return pda_mem_add_type(m, sample, NULL, NULL, NULL);
+	return pda_mem_add_type(m, sample, NULL, NULL, NULL, -1);
 }
 
 int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
-		     const char *typeoff, const char *dso, const char *var)
+		     const char *typeoff, const char *dso, const char *var,
+		     int64_t offset)
 {
 	struct mem_ent e;
 	uint64_t map_ip;
@@ -439,6 +473,7 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 	}
 	e.type = typeoff;
 	e.tdso = dso;
+	e.toff = offset;
 	for (unsigned v = 0; v < PDA_MEM_NR_VIEWS; v++) {
 		struct mem_key k;
 		struct acc *a;
@@ -566,6 +601,18 @@ static int cmp_line(const void *pa, const void *pb)
 	return cmp_row(pa, pb);
 }
 
+/* The type view's lines: most samples first, then line, then align. */
+static int cmp_tline(const void *pa, const void *pb)
+{
+	const struct pda_mem_tline *a = pa, *b = pb;
+
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->align < b->align ? -1 : a->align > b->align;
+}
+
 static int build_view(struct pda_mem *m, enum pda_mem_view v)
 {
 	const struct view *w = &m->v[v];
@@ -581,6 +628,9 @@ static int build_view(struct pda_mem *m, enum pda_mem_view v)
 			return PD_ERR_NOMEM;
 		if (v == PDA_MEM_LINE)
 			line_finish(w->accs[i], &rows[i]);
+		if (rows[i].nr_tlines)
+			qsort(w->accs[i]->tl, rows[i].nr_tlines,
+			      sizeof(*w->accs[i]->tl), cmp_tline);
 	}
 	m->nr_rows[v] = w->nr;
 	qsort(rows, w->nr, sizeof(*rows),

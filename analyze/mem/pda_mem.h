@@ -60,6 +60,15 @@ enum pda_mem_view {
 /* latency buckets: [0] 0, [i] 2^(i-1) .. 2^i - 1, the last open */
 #define PDA_MEM_HIST 24
 
+/* The type view's cache lines from data addresses: the object a sample
+ * accessed starts at the address less the offset of the member in the
+ * type, so align bytes into its 64-byte line, and the access is in the
+ * object's line (align + offset) / 64, counted from the line its first
+ * byte is in (annotate --data-type --cacheline's address lines). */
+struct pda_mem_tline {
+	uint64_t line, align, samples;
+};
+
 struct pda_mem_row {
 	/* level, snoop, TLB, lock, type: the data_src with only the view's
 	 * (the level's) bits (and the op bits cleared); line: the line's
@@ -74,6 +83,11 @@ struct pda_mem_row {
 	 * global variable DWARF found (agree) or another one (differ);
 	 * a stack or heap address has no symbol and counts in neither */
 	uint64_t var_agree, var_differ;
+	/* type: the object's lines its samples with a data address hit,
+	 * most samples first (then line, then align); at most 64 (one
+	 * member's offset, one per align) */
+	const struct pda_mem_tline *tlines;
+	size_t nr_tlines;
 	uint64_t samples, loads, stores;
 	uint64_t weight;	/* the latencies summed (perf's weight) */
 	uint64_t with_weight;	/* samples with a latency */
@@ -112,10 +126,13 @@ int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
  * view: typeoff as perf's typeoff key writes it ("struct foo +0x8
  * (bar)", "(unknown)"), dso the binary it is from (or NULL), var the
  * variable DWARF found it through (or NULL): a global's name is checked
- * against the data symbol at the sample's address.  The strings must
- * outlive m (the session's interned names). */
+ * against the data symbol at the sample's address; offset the access's
+ * offset in the type (negative: none, as for the pseudo types), which
+ * with the data address gives the row's lines (pda_mem_tline).  The
+ * strings must outlive m (the session's interned names). */
 int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
-		     const char *typeoff, const char *dso, const char *var);
+		     const char *typeoff, const char *dso, const char *var,
+		     int64_t offset);
 
 /* Build the views asked for (bit 1 << view each; the others have no
  * rows): rows by weight, then samples, descending, then key (line: by
