@@ -1284,6 +1284,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.graph_min_percent = o->graph_min,
 			.graph_limit = o->graph_limit,
 			.graph_skip_first = o->sort_sym_first,
+			.time_slices = o->time_arg,
 			/* perf colours --stdio on a terminal */
 			.color = (!o->output || !strcmp(o->output, "-")) &&
 				 ctx_use_color(),

@@ -917,12 +917,6 @@ static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
 	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
-static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
-			      const char *event, uint64_t period)
-{
-	write_title_slices(out, nr_samples, plural, event, period, NULL);
-}
-
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -937,9 +931,9 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
 
-		write_table_title(out, t->nr_samples,
-				  t->nr_members > 1 || t->leads_group,
-				  t->event, t->total_period);
+		write_title_slices(out, t->nr_samples,
+				   t->nr_members > 1 || t->leads_group,
+				   t->event, t->total_period, o->time_slices);
 		calc_widths(rep, t, &w, &b, o->dso_list);
 		memcpy(w.elided, keep.elided, sizeof(w.elided));
 		w.last = keep.last;

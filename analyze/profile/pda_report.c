@@ -2197,7 +2197,7 @@ static const struct pd_env_group *group_of(const struct pda_report *rep,
  * shows it without --group: a table per group with every member side by
  * side, those without samples too, and one per event outside a group
  * (with samples); in the capture's order.  members: the events with
- * samples (nr).
+ * samples, or with --group every event (nr).
  */
 static int recorded_tables(struct pda_report *rep, const unsigned *members,
 			   unsigned nr)
@@ -2211,6 +2211,11 @@ static int recorded_tables(struct pda_report *rep, const unsigned *members,
 		bool seen = false;
 
 		if (!grp || grp->nr_members < 2) {
+			/* --group lists every event, but perf's skip-empty
+			 * drops a lone one without samples (every sample
+			 * outside --time, say) */
+			if (!rep->events[members[i]].nr_samples)
+				continue;
 			rc = make_table(rep, &rep->tables[rep->nr_tables],
 					&members[i], 1, rep->nr_tables == 0);
 			rep->nr_tables++;
