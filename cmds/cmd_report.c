@@ -43,9 +43,12 @@ const char cmd_report_options[] =
 	"      --top N           md, json: functions and branches per table\n"
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
-	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff, typecln, parallelism\n"
-	"                        (default comm,dso,sym, as perf);\n"
+	"                        (symbol), symoff, srcline, srcfile, cpu,\n"
+	"                        parent, type, typeoff, typecln,\n"
+	"                        parallelism (default comm,dso,sym, as\n"
+	"                        perf); symoff: the symbol and the\n"
+	"                        offset of the sampled instruction (a\n"
+	"                        caller's: its call site), as perf >= 6.10;\n"
 	"                        parallelism: how many of the workload's\n"
 	"                        threads ran at the sample, as perf >= 6.15\n"
 	"                        (needs switch records); type, typeoff and\n"
@@ -266,8 +269,8 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
-				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff, typecln, parallelism)",
+				    "sym, symoff, srcline, srcfile, cpu, parent, "
+				    "type, typeoff, typecln, parallelism)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
