@@ -146,7 +146,11 @@ const char cmd_report_options[] =
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
 	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them; either end may be empty\n"
+	"                        as perf prints them; either end may be\n"
+	"                        empty; or, as perf, a share of the time from\n"
+	"                        the first sample to the last: PCT/N (the\n"
+	"                        Nth slice of PCT percent: 10%/2) or PCT-PCT\n"
+	"                        (0%-30%)\n"
 	"      --format FMT      text (default: perf report --stdio's, its\n"
 	"                        percentages coloured on a terminal unless\n"
 	"                        NO_COLOR is set), md (a Markdown table an\n"
@@ -511,7 +515,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 						true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
 		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
@@ -1143,6 +1147,11 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				ctx->cmd, o->path);
 		else if (default_branch_mode(f))
 			o->branch_stack = true;
+	}
+	if (o->time.pct && !is_doc(o)) {
+		if (!f)
+			f = ctx_open_twice(ctx, o->path);
+		cmd_time_resolve(ctx, o->path, f, &o->time);
 	}
 	if (o->branch_stack) {
 		const struct cmd_report_branch a = {
