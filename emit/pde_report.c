@@ -1223,6 +1223,11 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 			pde_json_null(j, "dso");
 		}
 		break;
+	case PDA_REPORT_SYMOFF:
+		if (e->sym)
+			pde_json_hex(j, "sym_offset", e->sym_off);
+		/* the sym key's members: */
+		/* fall through */
 	case PDA_REPORT_SYM:
 		if (e->sym)
 			pde_json_str(j, "sym", e->sym);
@@ -1231,16 +1236,6 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		pde_json_hex(j, "addr", e->addr);
 		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
 		pde_json_bool(j, "inlined", e->inlined);
-		break;
-	case PDA_REPORT_SYMOFF:
-		if (e->sym) {
-			pde_json_str(j, "sym", e->sym);
-			pde_json_hex(j, "sym_offset", e->sym_off);
-		} else {
-			pde_json_null(j, "sym");
-		}
-		pde_json_hex(j, "addr", e->addr);
-		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
 		break;
 	case PDA_REPORT_SRCLINE:
 		pde_json_str(j, "srcline", e->srcline);

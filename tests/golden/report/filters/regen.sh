@@ -15,14 +15,8 @@
 set -u
 cd "$(dirname "$0")/../../../.." || exit 2
 . tests/golden/perf/lib.sh
-
-PERF=${PERF:-perf}
+pd_regen61_init
 OUT=tests/golden/report/filters
-
-pd_need_perf61
-pd_tmp_init
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* >/dev/null ||
-	exit 2
 fail=0
 while IFS='	' read -r name capture opts; do
 	case $name in '#'*|'') continue ;; esac

@@ -19,18 +19,9 @@
 set -eu
 cd "$(dirname "$0")/../../../.." || exit 2
 . tests/golden/perf/lib.sh
-PERF7=${PERF7:-/tmp/dt3/perf7}
 OUT=tests/golden/report/symoff
 CAPTURES="demo multi threads group sysw loop-aarch64"
-pd_tmp_init
-
-"$PERF7" version | grep -q '^perf version' || {
-	echo "regen.sh: no perf at $PERF7" >&2
-	exit 2
-}
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
-	>/dev/null
-python3 tests/golden/perf/hostvdso.py "$PD_TMP/bid"
+pd_regen7_init
 for name in $CAPTURES; do
 	f=$(pd_capture "$name")
 	grep -v '^#' $OUT/variants | while IFS='	' read -r v opts; do

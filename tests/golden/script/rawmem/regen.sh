@@ -10,17 +10,14 @@
 # again by the test; this writes NAME.script for each "NAME<TAB>OPTIONS"
 # of ./cases:
 #
-#	perf --buildid-dir BID script OPTIONS -i CAPTURE
+#	"$PERF" --buildid-dir BID script OPTIONS -i CAPTURE
 #
 # BID a build-id cache of testdata/bin.  Needs perf 6.1 and python3.
 set -eu
 cd "$(dirname "$0")/../../../.." || exit 2
 . tests/golden/perf/lib.sh
 OUT=tests/golden/script/rawmem
-pd_need_perf61
-pd_tmp_init
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
-	>/dev/null
+pd_regen61_init
 sh $OUT/capture.sh "$PD_TMP/raw.data"
 grep -v '^#' $OUT/cases | while IFS='	' read -r name opts; do
 	[ -n "$name" ] || continue
