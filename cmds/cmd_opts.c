@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -250,6 +251,81 @@ void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 	if (t->has_start && t->has_end && t->end < t->start)
 		usage_error(ctx, "%s '%s': the end is before the start", opt,
 			    arg);
+}
+
+/* perf's parse_percent(): "12.5%" (the len bytes at s) as 0.125. */
+static bool parse_pct(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (len < 2 || len >= sizeof(buf) || s[len - 1] != '%')
+		return false;
+	memcpy(buf, s, len - 1);
+	buf[len - 1] = '\0';
+	*out = strtod(buf, &end) / 100.0;
+	return end != buf && *end == '\0';
+}
+
+void cmd_parse_time_pct(const struct pd_ctx *ctx, const char *opt,
+			const char *arg, struct cmd_time_range *t)
+{
+	const char *slash = strchr(arg, '/'), *dash = strchr(arg, '-');
+	bool ok;
+
+	if (!strchr(arg, '%')) {
+		cmd_parse_time_range(ctx, opt, arg, t);
+		return;
+	}
+	if (strpbrk(arg, ", "))
+		usage_error(ctx, "%s '%s': one percent range, not a list of "
+				 "them", opt, arg);
+	if (slash) {
+		/* perf's percent_slash_split(): PCT/N, the Nth slice */
+		double pct = 0;
+		char *end;
+		const long n = strtol(slash + 1, &end, 10);
+
+		ok = parse_pct(arg, (size_t)(slash - arg), &pct) && pct > 0 &&
+		     end != slash + 1 && *end == '\0';
+		t->pct_lo = pct * (double)(n - 1);
+		t->pct_hi = pct * (double)n;
+	} else {
+		/* perf's percent_dash_split(): PCT-PCT */
+		ok = dash && parse_pct(arg, (size_t)(dash - arg), &t->pct_lo) &&
+		     parse_pct(dash + 1, strlen(dash + 1), &t->pct_hi);
+	}
+	if (!ok)
+		usage_error(ctx, "%s '%s': expected START,END, PCT/N or "
+				 "PCT-PCT (10%%/2, 0%%-30%%)", opt, arg);
+	if (t->pct_lo < 0 || t->pct_lo > 1 || t->pct_hi < 0 || t->pct_hi > 1)
+		usage_error(ctx, "%s '%s': outside 0%% to 100%%", opt, arg);
+	t->pct = arg;
+	t->has_start = t->has_end = true;
+	t->start = t->end = 0;
+}
+
+void cmd_time_resolve(const struct pd_ctx *ctx, const char *path,
+		      struct pd_file *f, struct cmd_time_range *t)
+{
+	const struct pd_env *env = NULL;
+	uint64_t first, total;
+
+	if (!t->pct)
+		return;
+	if (pd_file_env(f, &env) < 0 || !env ||
+	    (!env->first_sample_time && !env->last_sample_time))
+		die(ctx, "'%s': --time %s: the capture does not say when its "
+			 "first and last samples were (HEADER_SAMPLE_TIME), "
+			 "which percentages are of",
+		    path, t->pct);
+	first = env->first_sample_time;
+	total = env->last_sample_time - first;
+	/* perf's set_percent_time(): rounded, the end less one ns but
+	 * at the last sample */
+	t->start = first + (uint64_t)llround(t->pct_lo * (double)total);
+	t->end = first + (uint64_t)llround(t->pct_hi * (double)total);
+	if (t->end > t->start && t->end != env->last_sample_time)
+		t->end--;
 }
 
 bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v)

@@ -43,9 +43,12 @@ const char cmd_report_options[] =
 	"      --top N           md, json: functions and branches per table\n"
 	"                        (default 20)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, dso, sym\n"
-	"                        (symbol), srcline, srcfile, cpu, parent,\n"
-	"                        type, typeoff, typecln, parallelism\n"
-	"                        (default comm,dso,sym, as perf);\n"
+	"                        (symbol), symoff, srcline, srcfile, cpu,\n"
+	"                        parent, type, typeoff, typecln,\n"
+	"                        parallelism (default comm,dso,sym, as\n"
+	"                        perf); symoff: the symbol and the\n"
+	"                        offset of the sampled instruction (a\n"
+	"                        caller's: its call site), as perf >= 6.10;\n"
 	"                        parallelism: how many of the workload's\n"
 	"                        threads ran at the sample, as perf >= 6.15\n"
 	"                        (needs switch records); type, typeoff and\n"
@@ -149,7 +152,11 @@ const char cmd_report_options[] =
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
 	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them; either end may be empty\n"
+	"                        as perf prints them; either end may be\n"
+	"                        empty; or, as perf, a share of the time from\n"
+	"                        the first sample to the last: PCT/N (the\n"
+	"                        Nth slice of PCT percent: 10%/2) or PCT-PCT\n"
+	"                        (0%-30%)\n"
 	"      --format FMT      text (default: perf report --stdio's, its\n"
 	"                        percentages coloured on a terminal unless\n"
 	"                        NO_COLOR is set), md (a Markdown table an\n"
@@ -274,8 +281,8 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
-				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff, typecln, parallelism)",
+				    "sym, symoff, srcline, srcfile, cpu, parent, "
+				    "type, typeoff, typecln, parallelism)",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -516,7 +523,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 						true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
 		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
@@ -1154,6 +1161,11 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		else if (default_branch_mode(f))
 			o->branch_stack = true;
 	}
+	if (o->time.pct && !is_doc(o)) {
+		if (!f)
+			f = ctx_open_twice(ctx, o->path);
+		cmd_time_resolve(ctx, o->path, f, &o->time);
+	}
 	if (o->branch_stack) {
 		const struct cmd_report_branch a = {
 			.f = f,
@@ -1303,6 +1315,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.graph_min_percent = o->graph_min,
 			.graph_limit = o->graph_limit,
 			.graph_skip_first = o->sort_sym_first,
+			.time_slices = o->time_arg,
 			/* perf colours --stdio on a terminal */
 			.color = (!o->output || !strcmp(o->output, "-")) &&
 				 ctx_use_color(),

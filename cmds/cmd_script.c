@@ -60,7 +60,10 @@ const char cmd_script_options[] =
 	"  -C, --cpu LIST        only samples taken on these CPUs\n"
 	"      --time START,END  only samples in this time range, in seconds\n"
 	"                        as perf prints them (1234.5678); either end\n"
-	"                        may be left empty\n"
+	"                        may be left empty; or, as perf, a share of\n"
+	"                        the time from the first sample to the last:\n"
+	"                        PCT/N (the Nth slice of PCT percent: 10%/2)\n"
+	"                        or PCT-PCT (0%-30%)\n"
 	"  -S, --symbols LIST    only samples whose ip is in these functions\n"
 	"      --dsos LIST       only samples whose ip is in these binaries\n"
 	"                        (full path or file name)\n"
@@ -194,7 +197,7 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 						 o->cpus, 0, MAX_IDS, true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
 		break;
 	case 'S':
 		parse_names(ctx, "--symbols", arg, &o->syms);
@@ -1171,9 +1174,10 @@ static void free_run(struct script_run *sr)
 	pda_annot_free(sr->src);
 }
 
-static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
+/* f: the capture, opened (and --time's percentages resolved in it) */
+static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
+			  struct pd_file *f)
 {
-	struct pd_file *f = ctx_open_twice(ctx, o->path);
 	struct script_run sr = {.ctx = ctx, .o = o, .f = f,
 				.arena = PDC_ARENA_INIT};
 	char err[512] = "";
@@ -1308,6 +1312,7 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o)
 int cmd_script(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct script_opts *o = calloc(1, sizeof(*o));
+	struct pd_file *f;
 	int rc;
 
 	if (!o)
@@ -1317,7 +1322,9 @@ int cmd_script(int argc, char **argv, struct pd_ctx *ctx)
 	if (o->inline_frames && o->no_inline)
 		usage_error(ctx, "--inline and --no-inline contradict each "
 				 "other: give one");
-	rc = script_capture(ctx, o);
+	f = ctx_open_twice(ctx, o->path);
+	cmd_time_resolve(ctx, o->path, f, &o->time);
+	rc = script_capture(ctx, o, f);
 	free(o->comms.buf);
 	free(o->syms.buf);
 	free(o->dsos.buf);

@@ -221,9 +221,26 @@ const char *cmd_opts_input(struct cmd_opts *p);
 struct cmd_time_range {
 	bool has_start, has_end;
 	uint64_t start, end; /* ns */
+	/* cmd_parse_time_pct()'s percent range (perf's "10%/2" or
+	 * "0%-30%"): its share of the capture's first to last sample,
+	 * made start and end by cmd_time_resolve(); NULL: none */
+	const char *pct;
+	double pct_lo, pct_hi;
 };
 void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
 			  const char *arg, struct cmd_time_range *t);
+/* The same, or a percent range as perf's --time takes it: PCT/N (the
+ * Nth slice of PCT percent) or PCT-PCT, of the time from the capture's
+ * first sample to its last (HEADER_SAMPLE_TIME); one range, not perf's
+ * lists of them (a usage error says so).  has_start and has_end are
+ * set: cmd_time_resolve() must run before they are read. */
+void cmd_parse_time_pct(const struct pd_ctx *ctx, const char *opt,
+			const char *arg, struct cmd_time_range *t);
+/* A percent range's start and end in the capture f (path names it), as
+ * perf's set_percent_time() makes them; nothing without one.  Dies when
+ * the capture has no first and last sample times. */
+void cmd_time_resolve(const struct pd_ctx *ctx, const char *path,
+		      struct pd_file *f, struct cmd_time_range *t);
 /* A comma-separated list of names split into names[0..max) and a NULL
  * after them, their copy kept in *buf (freed first); a usage error
  * naming opt when there is none or more than max. */

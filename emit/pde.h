@@ -1007,7 +1007,7 @@ struct pde_report_opts {
 	 * (NULL: none, or several), whose comm, dso or symbol column perf
 	 * elides, saying it in the header */
 	const char *one_comm, *one_dso, *one_sym;
-	/* branch text: --time's text, which perf's title repeats ("(time
+	/* text: --time's text, which perf's titles repeat ("(time
 	 * slices: ...)"); NULL: none */
 	const char *time_slices;
 };

@@ -63,6 +63,17 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
 					e->addr);
 		break;
+	case PDA_REPORT_SYMOFF:
+		/* perf >= 6.10's hist_entry__symoff_snprintf() */
+		pdc_strbuf_addf(b, "[%c] ", e->level);
+		if (e->sym) {
+			pdc_strbuf_add_text(b, e->sym, strlen(e->sym));
+			pdc_strbuf_addf(b, "+0x%" PRIx64, e->sym_off);
+		} else {
+			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
+					e->addr);
+		}
+		break;
 	case PDA_REPORT_SRCLINE:
 		pdc_strbuf_add_text(b, e->srcline, strlen(e->srcline));
 		break;
@@ -139,8 +150,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_TYPE:
 	case PDA_REPORT_TYPEOFF:
 	case PDA_REPORT_TYPECLN:
-		/* perf 7.2's hists__calc_col_len() leaves the type columns
-		 * at their headers' widths: a longer name runs over */
+	case PDA_REPORT_SYMOFF:
+		/* perf 7.2's hists__calc_col_len() leaves the type and
+		 * symoff columns at their headers' widths: a longer name
+		 * runs over */
 		return 0;
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -308,7 +321,8 @@ static void pad(FILE *out, const char *s, size_t len, size_t w, bool right)
 /* A key whose cell perf does not pad when it ends the line. */
 static bool unpadded_last(enum pda_report_key k)
 {
-	return k == PDA_REPORT_SYM || k == PDA_REPORT_SRCLINE ||
+	return k == PDA_REPORT_SYM || k == PDA_REPORT_SYMOFF ||
+	       k == PDA_REPORT_SRCLINE ||
 	       k == PDA_REPORT_SRCFILE || k == PDA_REPORT_TYPE ||
 	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN;
 }
@@ -411,9 +425,9 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fwrite(b->p, 1, b->len, out);
 		return;
 	}
-	/* perf 7.2's type columns: "%-*s", never cut */
+	/* perf 7.2's type and symoff columns: "%-*s", never cut */
 	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
-	    k == PDA_REPORT_TYPECLN) {
+	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF) {
 		pad(out, b->p, b->len, w, false);
 		return;
 	}
@@ -917,12 +931,6 @@ static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
 	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
-static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
-			      const char *event, uint64_t period)
-{
-	write_title_slices(out, nr_samples, plural, event, period, NULL);
-}
-
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -937,9 +945,9 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
 
-		write_table_title(out, t->nr_samples,
-				  t->nr_members > 1 || t->leads_group,
-				  t->event, t->total_period);
+		write_title_slices(out, t->nr_samples,
+				   t->nr_members > 1 || t->leads_group,
+				   t->event, t->total_period, o->time_slices);
 		calc_widths(rep, t, &w, &b, o->dso_list);
 		memcpy(w.elided, keep.elided, sizeof(w.elided));
 		w.last = keep.last;
@@ -1215,6 +1223,11 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 			pde_json_null(j, "dso");
 		}
 		break;
+	case PDA_REPORT_SYMOFF:
+		if (e->sym)
+			pde_json_hex(j, "sym_offset", e->sym_off);
+		/* the sym key's members: */
+		/* fall through */
 	case PDA_REPORT_SYM:
 		if (e->sym)
 			pde_json_str(j, "sym", e->sym);

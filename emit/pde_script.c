@@ -66,8 +66,15 @@ void pde_script_fields_default(struct pde_script_fields *f)
 				   PDE_SF(BPF_OUTPUT);
 	f->fields[PDE_SCRIPT_TRACEPOINT] = BASE | PDE_SF(TRACE);
 	f->fields[PDE_SCRIPT_HW_CACHE] = BASE | SYMS | PDE_SF(PERIOD);
+	/* perf 6.1's raw events (perf mem's among them) also print what
+	 * their sample type holds of data_src, phys_addr, the page sizes
+	 * and ins_lat: check_stype() drops the others, as perf's
+	 * evsel__check_attr() does a default field */
 	f->fields[PDE_SCRIPT_RAW] = BASE | SYMS | PDE_SF(PERIOD) |
-				    PDE_SF(ADDR) | PDE_SF(WEIGHT);
+				    PDE_SF(ADDR) | PDE_SF(DATA_SRC) |
+				    PDE_SF(WEIGHT) | PDE_SF(PHYS_ADDR) |
+				    PDE_SF(DATA_PAGE_SIZE) |
+				    PDE_SF(CODE_PAGE_SIZE) | PDE_SF(INS_LAT);
 	f->fields[PDE_SCRIPT_BREAKPOINT] = BASE | SYMS | PDE_SF(PERIOD);
 	f->fields[PDE_SCRIPT_SYNTH] = BASE | SYMS | PDE_SF(SYNTH);
 	f->fields[PDE_SCRIPT_OTHER] = BASE | SYMS | PDE_SF(PERIOD);

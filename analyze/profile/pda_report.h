@@ -79,6 +79,7 @@ enum pda_report_key {
 	PDA_REPORT_TYPEOFF,
 	PDA_REPORT_TYPECLN,
 	PDA_REPORT_PARALLELISM,
+	PDA_REPORT_SYMOFF,	/* perf >= 6.10: the symbol and the offset */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -260,6 +261,8 @@ struct pda_report_entry {
 	const char *dso_path;	/* as recorded */
 	const char *sym;	/* NULL: no symbol: addr is shown */
 	uint64_t addr;		/* the address perf shows without a symbol */
+	uint64_t sym_off;	/* with symoff and a symbol: addr's offset in
+				 * it (the sample's, or the call site's) */
 	char level;		/* 'k' kernel, '.' user */
 	bool inlined;		/* an inlined function's frame */
 	const char *srcline;	/* with the key */

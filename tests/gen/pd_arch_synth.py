@@ -3,7 +3,7 @@
 """pd_arch_synth.py - write a perf.data capture of samples in a binary of
 any architecture, for annotating foreign captures without that machine.
 
-    pd_arch_synth.py [--hostname NAME] [--mem] ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
+    pd_arch_synth.py [--hostname NAME] [--mem [--raw]] ELF RECORDED_PATH ARCH OUT SYM+OFF=COUNT...
 
 This VM is x86_64 and has no aarch64 (or other) CPU to record on, so this
 writes what perf record would have written there: a file-mode capture
@@ -22,7 +22,10 @@ SYM+OFF=COUNT@DATA[:st], DATA the address accessed, DSYM+DOFF (a symbol
 of ELF, DOFF in hex) or a hex address (0x...: the stack or the heap),
 each sample with PERF_SAMPLE_ADDR, a weight of 4 and a data source of
 an L1 hit, a load (a store with :st); the process maps ELF's writable
-segment too, where DSYM's addresses are.
+segment too, where DSYM's addresses are.  --raw makes their event a
+raw one (PERF_TYPE_RAW, config 0x1cd, named cpu/mem-loads,ldlat=30/P),
+as perf mem record's on an Intel host, whose data_src and weight perf
+script prints by default.
 """
 
 import struct
@@ -122,9 +125,16 @@ class Elf:
         raise SystemExit("no GNU build-id note")
 
 
-def attr(mem=False):
-    return pd_synth.cpu_clock_attr(FLAGS, MEM_SAMPLE_TYPE if mem
-                                   else SAMPLE_TYPE)
+RAW_NAME = "cpu/mem-loads,ldlat=30/P"
+
+
+def attr(mem=False, raw=False):
+    a = pd_synth.cpu_clock_attr(FLAGS, MEM_SAMPLE_TYPE if mem
+                                else SAMPLE_TYPE)
+    if raw:
+        # type PERF_TYPE_RAW (4), config 0x1cd: Intel's mem-loads
+        a = struct.pack("<I", 4) + a[4:8] + struct.pack("<Q", 0x1cd) + a[16:]
+    return a
 
 
 def sample_id(time):
@@ -138,6 +148,9 @@ def main(argv):
         argv = argv[:1] + argv[3:]
     mem = len(argv) > 1 and argv[1] == "--mem"
     if mem:
+        argv = argv[:1] + argv[2:]
+    raw = mem and len(argv) > 1 and argv[1] == "--raw"
+    if raw:
         argv = argv[:1] + argv[2:]
     if len(argv) < 6:
         sys.stderr.write(__doc__)
@@ -209,10 +222,11 @@ def main(argv):
     recs.append(pd_synth.record(68, 0, b""))        # FINISHED_ROUND
     data = b"".join(recs)
 
+    name = RAW_NAME if raw else "cpu-clock"
     feats = pd_synth.one_event_features(
         hostname or "synth-%s" % arch, arch,
-        ["perf", "record", "-e", "cpu-clock", "--", "loop"], attr(mem))
-    attrs = attr(mem) + struct.pack("<QQ", 0, 0)
+        ["perf", "record", "-e", name, "--", "loop"], attr(mem, raw), name)
+    attrs = attr(mem, raw) + struct.pack("<QQ", 0, 0)
     with open(out, "wb") as f:
         f.write(pd_synth.file_layout(b"", attrs, data, feats))
     return 0

@@ -203,15 +203,16 @@ def features():
     ]
 
 
-def one_event_features(hostname, arch, cmdline, attr):
-    """The features of a capture of one cpu-clock event (attr, without
-    ids) on one CPU: host name, release 6.1.0-synth, perf 6.1.187, arch,
-    CPUs, command line and event description."""
+def one_event_features(hostname, arch, cmdline, attr, name="cpu-clock"):
+    """The features of a capture of one event (attr, without ids; its
+    name cpu-clock unless given) on one CPU: host name, release
+    6.1.0-synth, perf 6.1.187, arch, CPUs, command line and event
+    description."""
     cmd = struct.pack("<I", len(cmdline))
     for arg in cmdline:
         cmd += string_feature(arg)
     desc = struct.pack("<II", 1, len(attr)) + attr + struct.pack("<I", 0) + \
-        string_feature("cpu-clock")
+        string_feature(name)
     return [
         (3, string_feature(hostname)),
         (4, string_feature("6.1.0-synth")),

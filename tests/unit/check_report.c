@@ -369,6 +369,10 @@ START_TEST(test_keys)
 	ck_assert_int_eq(pda_report_key_by_name("symbol", &k), 0);
 	ck_assert_int_eq(k, PDA_REPORT_SYM);
 	ck_assert_int_eq(pda_report_key_by_name("tid", &k), -1);
+	/* perf >= 6.10's key, its header as perf 7.2 prints it */
+	ck_assert_int_eq(pda_report_key_by_name("symoff", &k), 0);
+	ck_assert_int_eq(k, PDA_REPORT_SYMOFF);
+	ck_assert_str_eq(pda_report_key_header(k), "Symbol Offset");
 	ck_assert_str_eq(pda_report_key_header(PDA_REPORT_PID),
 			 "    Pid:Command");
 }

@@ -37,3 +37,13 @@ $PDTOOL report --callers walk -g caller testdata/demo.perf.data
 echo "exit $?"
 $PDTOOL report --callees walk -g none testdata/demo.perf.data
 echo "exit $?"
+# --time's percent ranges: perf's two forms, one range, within 0-100%,
+# and a capture that says when its first and last samples were
+$PDTOOL report --time 10%/2,10%/3 testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --time 0%/2 testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --time 20%-110% testdata/demo.perf.data
+echo "exit $?"
+$PDTOOL report --time 10%/2 testdata/pipe.perf.data
+echo "exit $?"

@@ -209,3 +209,30 @@ pd_need_perf61()
 	   exit 2 ;;
 	esac
 }
+
+# Start a regen script of perf 6.1 goldens from the repository's top:
+# check that PERF (default perf) is perf 6.1, make $PD_TMP and a
+# build-id cache of testdata/bin in $PD_TMP/bid, as the tests give
+# pdtool (--buildid-dir).
+pd_regen61_init()
+{
+	PERF=${PERF:-perf}
+	pd_need_perf61
+	pd_tmp_init
+	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		>/dev/null || exit 2
+}
+
+# The same for perf >= 6.10 at PERF7 (default /tmp/dt3/perf7): it must
+# run; the cache also holds this host's vdso (hostvdso.py), as perf
+# keeps one.
+pd_regen7_init()
+{
+	PERF7=${PERF7:-/tmp/dt3/perf7}
+	"$PERF7" version 2>/dev/null | grep -q '^perf version' ||
+		{ echo "regen.sh: no perf at $PERF7" >&2; exit 2; }
+	pd_tmp_init
+	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		>/dev/null || exit 2
+	python3 tests/golden/perf/hostvdso.py "$PD_TMP/bid" || exit 2
+}

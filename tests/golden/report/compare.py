@@ -6,7 +6,9 @@ rows perf has and pdtool lacks, rows pdtool has and perf lacks, rows in
 both whose columns differ, rows out of perf's order) and exits 1 if
 there is any that no rule judges.
 
-A table is the lines from "# Samples: ... of event 'E'" to the next;
+A table is the lines from "# Samples: ... of event 'E'" (and perf's
+" (time slices: T)" with --time) to the next; perf's text without one
+is a difference (a golden that holds no table checks nothing);
 its rows are the lines not starting with '#' that start with 2 to 10
 spaces and a number (perf's "  %7.2f%%").  A row's key is its text
 after the numeric columns (the sort keys); its values are the
@@ -34,7 +36,8 @@ def tables(path):
     cur = None
     for line in open(path, encoding='utf-8', errors='surrogateescape'):
         line = line.rstrip('\n')
-        m = re.match(r"^# Samples: .* of events? '(.*)'$", line)
+        m = re.match(r"^# Samples: .* of events? '(.*)'"
+                     r"(?: \(time slices: .*\))?$", line)
         if m:
             cur = {'event': m.group(1), 'head': [line], 'rows': [],
                    'graphs': []}
@@ -77,6 +80,9 @@ def main():
     perf, pd = tables(args[0]), tables(args[1])
     bad = 0
     judged = 0
+    if not perf:
+        print('no table in perf\'s text %s' % args[0])
+        bad += 1
     if len(perf) != len(pd):
         print('tables: perf %d, pdtool %d' % (len(perf), len(pd)))
         bad += 1

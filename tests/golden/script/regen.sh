@@ -34,9 +34,8 @@
 # where pdtool's goes on: the test judges that), "# lbr: ..." when perf
 # stitches call stacks from an LBR, "# auxtrace: ..." when perf decodes
 # samples from a hardware trace, "# trace: ..." for tracepoint samples
-# (a note: pdtool script prints their fields as perf does), "# data_src:
-# ..." for raw events (a field pdtool script does not print), "# partial: ..." when perf stopped early, "# exit N: ..." when
-# perf failed.  A golden over
+# (a note: pdtool script prints their fields as perf does), "# partial:
+# ..." when perf stopped early, "# exit N: ..." when perf failed.  A golden over
 # 32 KiB is stored zstd-compressed.  Needs perf 6.1, python3 and zstd.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -91,10 +90,6 @@ run()
 		if grep -qs "^AUXTRACE " "tests/golden/perf/corpus/$cur.stats"
 		then
 			echo "# auxtrace: perf adds samples it decodes from the trace"
-		fi
-		if grep -q 'DATA_SRC' "$PD_TMP/evlist" &&
-			grep -q 'type: 4,' "$PD_TMP/evlist"; then
-			echo "# data_src: raw events, whose data_src perf prints"
 		fi
 		if [ $rc != 0 ]; then
 			echo "# exit $rc: $(grep . "$PD_TMP/err" | tail -n 1)"
