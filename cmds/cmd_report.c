@@ -9,6 +9,7 @@
 #include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
+#include "pda_mem.h"
 #include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_metrics.h"
@@ -159,8 +160,15 @@ const char cmd_report_options[] =
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* perf 6.1's --mem-mode sort order on this host (local_p_stage_cyc,
+ * powerpc's, left out as perf leaves it out elsewhere) */
+#define MEM_SORT                                                             \
+	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"   \
+	"blocked,local_ins_lat"
+
 enum {
 	OPT_CHILDREN = 256,
+	OPT_MEM_MODE,
 	OPT_NO_CHILDREN,
 	OPT_TOTAL_PERIOD,
 	OPT_PERCENT_LIMIT,
@@ -206,6 +214,7 @@ struct report_opts {
 	bool nr_samples, total_period, group, no_group;
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	const char *sort_arg;	/* --sort's text */
+	bool mem_mode;		/* --mem-mode: weights as periods */
 	bool branch_stack;	/* perf's branch mode */
 	bool branch_set;	/* --branch-stack or --no-branch-stack given:
 				 * else the capture decides, as perf's */
@@ -267,7 +276,14 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff, typecln, parallelism)",
+				    "typeoff, typecln, parallelism; with "
+				    "--mem-mode local_weight, mem, snoop, tlb, "
+				    "locked, blocked, symbol_daddr, dso_daddr, "
+				    "local_ins_lat)",
+				    name);
+		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_DADDR_DSO &&
+		    !o->mem_mode)
+			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -438,6 +454,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case 'n':
 		o->nr_samples = true;
 		break;
+	case OPT_MEM_MODE:
+		o->mem_mode = true;
+		break;
 	case 'p':
 		o->parent = arg;
 		break;
@@ -593,6 +612,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"sort", required_argument, NULL, 's'},
+		{"mem-mode", no_argument, NULL, OPT_MEM_MODE},
 		{"children", no_argument, NULL, OPT_CHILDREN},
 		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		{"show-nr-samples", no_argument, NULL, 'n'},
@@ -709,6 +729,7 @@ struct report_run {
 	struct pd_evsel off_ev;		/* its event, which the report keeps */
 	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
+	struct pda_mem *mem;		/* symbol_daddr, dso_daddr */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
@@ -787,6 +808,8 @@ static int report_order(void *arg, const struct pd_rec *rec,
 static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
+	const struct pd_sample *sample = it->sample;
+	struct pd_sample s;
 	uint64_t latency = 0;
 	unsigned level = 0;
 	int rc;
@@ -815,11 +838,22 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	 * not: each distinct instruction is decoded once */
 	if (rr->dt && (rc = sample_type(rr, it)) < 0)
 		return rc;
+	if (rr->o->mem_mode) {
+		/* perf's iter_add_single_mem_entry(): the period is the
+		 * weight, 1 without one */
+		s = *it->sample;
+		s.period = s.mask & PD_SAMPLE_WEIGHT_STRUCT ? s.weight_var1
+			   : s.mask & PD_SAMPLE_WEIGHT	    ? s.weight
+							    : 0;
+		if (!s.period)
+			s.period = 1;
+		sample = &s;
+	}
 	if (it->hit)
-		rc = pda_report_add_again_latency(rr->rep, it->sample,
+		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
 	else
-		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
+		rc = pda_report_add_latency(rr->rep, sample, it->stack,
 					    it->comm, it->cookie, latency,
 					    level);
 	if (rc >= 0 && rr->dt)
@@ -913,6 +947,15 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
+/* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
+static int report_daddr(void *arg, const struct pd_sample *sample,
+			const char **sym, uint64_t *off, const char **dso)
+{
+	struct report_run *rr = arg;
+
+	return pda_mem_daddr(rr->mem, sample, sym, off, dso);
+}
+
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
 				     struct pd_file *f,
@@ -934,6 +977,13 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 
 	if (pd_file_env(f, &ro.env) < 0)
 		ro.env = NULL; /* the groups unnamed, as --group makes them */
+	if (o->mem_mode) {
+		if (pda_mem_new(s, &rr->mem) < 0)
+			die(ctx, "out of memory");
+		pda_mem_views(rr->mem, 0);
+		ro.data_addr = report_daddr;
+		ro.data_addr_arg = rr;
+	}
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->no_group ? PDA_REPORT_NO_GROUP : 0) |
@@ -1169,6 +1219,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		free(o);
 		return rc;
 	}
+	if (o->mem_mode && !o->sort_arg)
+		o->sort_arg = MEM_SORT;
 	if (o->sort_arg) {
 		parse_sort(ctx, o, o->sort_arg);
 		/* perf's sort_order is the option's text */
@@ -1276,6 +1328,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 
 		const struct pde_report_opts eo = {
 			.dso_list = o->dsos[0] != NULL,
+			.mem_sort = o->mem_mode ? o->sort_arg : NULL,
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,
@@ -1329,6 +1382,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		pdc_hash_release(NULL, &rr.dt_memo);
 	}
 	pda_datatype_free(rr.dt);
+	pda_mem_free(rr.mem);
 	pda_parallel_free(rr.par);
 	pda_offcpu_free(rr.oc);
 	pda_session_free(s);

@@ -996,6 +996,9 @@ struct pde_report_opts {
 	 * row has none of den.  NULL: none. */
 	const struct pda_ratio *ratios;
 	size_t nr_ratios;
+	/* perf's --mem-mode: the sort order its title names (non-NULL:
+	 * "Total weight" and "Sort order" title lines) */
+	const char *mem_sort;
 	bool dso_list;		/* --dsos was given: perf does not widen the
 				 * DSO column for rows without a symbol */
 	/* branch text: the one value --comms, --dsos or --symbols names

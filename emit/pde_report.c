@@ -37,6 +37,16 @@ struct widths {
 
 /* The cell of key k for entry e, as perf's se_snprintf() writes it
  * before padding: into b (escaped). */
+/* data_src's field name ("LVL", ...) as perf's perf_mem__*_scnprintf()
+ * print it: analyze/mem's strings, one decoder */
+static void mem_field(struct pdc_strbuf *b, uint64_t ds, const char *name)
+{
+	char f[128];
+	const size_t n = pde_data_src_field(ds, name, f, sizeof(f));
+
+	pdc_strbuf_add(b, f, n < sizeof(f) ? n : sizeof(f) - 1);
+}
+
 static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		     const struct pda_report_entry *e)
 {
@@ -90,6 +100,45 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_TYPECLN:
 		pdc_strbuf_add_text(b, e->typecln, strlen(e->typecln));
 		break;
+	case PDA_REPORT_LOCAL_WEIGHT:
+		pdc_strbuf_addf(b, "%" PRIu64, e->weight);
+		break;
+	case PDA_REPORT_LOCAL_INS_LAT:
+		pdc_strbuf_addf(b, "%" PRIu32, e->ins_lat);
+		break;
+	case PDA_REPORT_MEM:
+		mem_field(b, e->data_src, "LVL");
+		break;
+	case PDA_REPORT_SNOOP:
+		mem_field(b, e->data_src, "SNP");
+		break;
+	case PDA_REPORT_TLB:
+		mem_field(b, e->data_src, "TLB");
+		break;
+	case PDA_REPORT_LOCKED:
+		mem_field(b, e->data_src, "LCK");
+		break;
+	case PDA_REPORT_BLOCKED:
+		mem_field(b, e->data_src, "BLK");
+		break;
+	case PDA_REPORT_DADDR_SYM:
+		/* perf 6.1's _hist_entry__sym_snprintf() of the data
+		 * address: a data symbol and the offset in it */
+		pdc_strbuf_addf(b, "[%c] ", e->level);
+		if (e->daddr_sym)
+			pdc_strbuf_addf(b, "%s+%#" PRIx64, e->daddr_sym,
+					e->daddr_off);
+		else
+			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
+					e->daddr);
+		break;
+	case PDA_REPORT_DADDR_DSO:
+		if (e->daddr_dso)
+			pdc_strbuf_add_text(b, e->daddr_dso,
+					    strlen(e->daddr_dso));
+		else
+			pdc_strbuf_add(b, "[unknown]", 9);
+		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -142,6 +191,25 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		/* perf 7.2's hists__calc_col_len() leaves the type columns
 		 * at their headers' widths: a longer name runs over */
 		return 0;
+	/* perf 6.1's hists__calc_col_len(): fixed widths */
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_SNOOP:
+		return 12;
+	case PDA_REPORT_LOCAL_INS_LAT:
+		return 13;
+	case PDA_REPORT_MEM:
+		return 24;
+	case PDA_REPORT_TLB:
+		return 22;
+	case PDA_REPORT_LOCKED:
+		return 6;
+	case PDA_REPORT_BLOCKED:
+		return 10;
+	case PDA_REPORT_DADDR_SYM:
+		return (e->daddr_sym ? strlen(e->daddr_sym) : 0) + ADDR_DIGITS +
+		       4 + 2;
+	case PDA_REPORT_DADDR_DSO:
+		return e->daddr_dso ? strlen(e->daddr_dso) : ADDR_DIGITS;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -918,9 +986,25 @@ static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
 }
 
 static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
-			      const char *event, uint64_t period)
+			      const char *event, uint64_t period,
+			      const char *mem_sort)
 {
-	write_title_slices(out, nr_samples, plural, event, period, NULL);
+	char unit;
+	const uint64_t n = convert_unit(nr_samples, &unit);
+
+	if (!mem_sort) {
+		write_title_slices(out, nr_samples, plural, event, period,
+				   NULL);
+		return;
+	}
+	/* perf 6.1's --mem-mode title: the period is the weight */
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
+		plural ? "s" : "");
+	pde_text_puts(out, event);
+	fprintf(out, "'\n# Total weight : %" PRIu64 "\n# Sort order   : ",
+		period);
+	pde_text_puts(out, mem_sort);
+	fputs("\n#\n", out);
 }
 
 int pde_report_text(FILE *out, const struct pda_report *rep,
@@ -939,7 +1023,7 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 
 		write_table_title(out, t->nr_samples,
 				  t->nr_members > 1 || t->leads_group,
-				  t->event, t->total_period);
+				  t->event, t->total_period, o->mem_sort);
 		calc_widths(rep, t, &w, &b, o->dso_list);
 		memcpy(w.elided, keep.elided, sizeof(w.elided));
 		w.last = keep.last;
@@ -1252,6 +1336,42 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_TYPECLN:
 		pde_json_str(j, "typecln", e->typecln);
 		pde_json_i64(j, "type_cacheline", e->type_off / 64);
+		break;
+	case PDA_REPORT_LOCAL_WEIGHT:
+		pde_json_u64(j, "local_weight", e->weight);
+		break;
+	case PDA_REPORT_LOCAL_INS_LAT:
+		pde_json_u64(j, "local_ins_lat", e->ins_lat);
+		break;
+	case PDA_REPORT_MEM:
+	case PDA_REPORT_SNOOP:
+	case PDA_REPORT_TLB:
+	case PDA_REPORT_LOCKED:
+	case PDA_REPORT_BLOCKED: {
+		struct pdc_strbuf b;
+		char small[128];
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+
+		key_text(&b, k, e);
+		pde_json_str(j, pda_report_key_name(k), pdc_strbuf_str(&b));
+		pde_json_hex(j, "data_src", e->data_src);
+		pdc_strbuf_release(&b);
+		break;
+	}
+	case PDA_REPORT_DADDR_SYM:
+		if (e->daddr_sym)
+			pde_json_str(j, "daddr_sym", e->daddr_sym);
+		else
+			pde_json_null(j, "daddr_sym");
+		pde_json_hex(j, "daddr", e->daddr);
+		pde_json_hex(j, "daddr_off", e->daddr_off);
+		break;
+	case PDA_REPORT_DADDR_DSO:
+		if (e->daddr_dso)
+			pde_json_str(j, "daddr_dso", e->daddr_dso);
+		else
+			pde_json_null(j, "daddr_dso");
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;

@@ -91,6 +91,7 @@ struct pda_mem {
 	struct pda_mem_row *rows[PDA_MEM_NR_VIEWS];
 	size_t nr_rows[PDA_MEM_NR_VIEWS];
 	struct pda_mem_totals t;
+	uint64_t last_sym_off;	/* resolve()'s symbol offset */
 };
 
 static const char *const view_names[PDA_MEM_NR_VIEWS] = {
@@ -171,8 +172,26 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 		*dso = out->dso;
 		*map_ip = out->map_ip;
 		*sym = (out->flags & PDA_FRAME_NO_SYMBOL) ? NULL : out->sym;
+		m->last_sym_off = out->sym_off;
 	}
 	return 0;
+}
+
+int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
+		  const char **sym, uint64_t *off, const char **dso)
+{
+	uint64_t map_ip;
+	int rc;
+
+	*sym = *dso = NULL;
+	*off = 0;
+	if (!(sample->mask & PD_SAMPLE_ADDR) || !sample->addr)
+		return 0;
+	m->last_sym_off = 0;
+	rc = resolve(m, sample, sample->addr, sym, dso, &map_ip);
+	if (rc == 0 && *sym)
+		*off = m->last_sym_off;
+	return rc;
 }
 
 static int strcmp_null(const char *a, const char *b)

@@ -117,6 +117,14 @@ int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
 int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var);
 
+/* The data symbol (*sym, NULL: none) at *off in it and the object
+ * (*dso, NULL: no map) of sample's data address (addr), resolved as the
+ * dsym view resolves it, for perf's symbol_daddr and dso_daddr keys;
+ * no view is summed.  Strings as the session's.  @return 0 or
+ * PD_ERR_NOMEM. */
+int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
+		  const char **sym, uint64_t *off, const char **dso);
+
 /* Build the views asked for (bit 1 << view each; the others have no
  * rows): rows by weight, then samples, descending, then key (line: by
  * HITM + peer snoops, CPUs, then as the others).  @return 0,
