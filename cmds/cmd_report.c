@@ -160,11 +160,12 @@ const char cmd_report_options[] =
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
-/* perf 6.1's --mem-mode sort order on this host (local_p_stage_cyc,
- * powerpc's, left out as perf leaves it out elsewhere) */
+/* perf 6.1's --mem-mode sort order (its title names it whole; the
+ * p_stage_cyc keys are powerpc's, which perf shows no column of
+ * elsewhere) */
 #define MEM_SORT                                                             \
 	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"   \
-	"blocked,local_ins_lat"
+	"blocked,local_ins_lat,local_p_stage_cyc"
 
 enum {
 	OPT_CHILDREN = 256,
@@ -215,6 +216,8 @@ struct report_opts {
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	const char *sort_arg;	/* --sort's text */
 	bool mem_mode;		/* --mem-mode: weights as periods */
+	char mem_title[512];	/* its title's sort order */
+	bool sort_default;	/* sort_arg is --mem-mode's default */
 	bool branch_stack;	/* perf's branch mode */
 	bool branch_set;	/* --branch-stack or --no-branch-stack given:
 				 * else the capture decides, as perf's */
@@ -272,14 +275,22 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx, "--sort '%s': not a list of keys", arg);
 		memcpy(name, p, len);
 		name[len] = '\0';
+		p += len;
+		if (*p)
+			p++;
+		/* powerpc's pipeline stage cycles: perf 6.1 takes the key
+		 * and shows no column on other hosts (arch_support_sort_key) */
+		if (!strcmp(name, "local_p_stage_cyc") ||
+		    !strcmp(name, "p_stage_cyc"))
+			continue;
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, srcline, srcfile, cpu, parent, type, "
-				    "typeoff, typecln, parallelism; with "
-				    "--mem-mode local_weight, mem, snoop, tlb, "
-				    "locked, blocked, symbol_daddr, dso_daddr, "
-				    "local_ins_lat)",
+				    "typeoff, typecln, parallelism, "
+				    "local_weight, weight, local_ins_lat, "
+				    "ins_lat; with --mem-mode mem, snoop, tlb, "
+				    "locked, blocked, symbol_daddr, dso_daddr)",
 				    name);
 		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_DADDR_DSO &&
 		    !o->mem_mode)
@@ -293,12 +304,11 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx, "--sort: more than %d keys",
 				    PDA_REPORT_MAX_KEYS);
 		o->keys[o->nr_keys++] = k;
-		p += len;
-		if (*p)
-			p++;
 	}
 	if (!o->nr_keys)
-		usage_error(ctx, "--sort needs at least one key");
+		usage_error(ctx, "--sort needs at least one key (the "
+				 "p_stage_cyc keys are powerpc's: no column "
+				 "here)");
 }
 
 static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
@@ -947,6 +957,17 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
+/* --mem-mode's title's sort order: perf's text, with ",ipc_null"
+ * when --sort names "symbol" (report.c appends it to the option). */
+static const char *mem_title(struct report_opts *o)
+{
+	if (o->sort_default || !strstr(o->sort_arg, "symbol"))
+		return o->sort_arg;
+	snprintf(o->mem_title, sizeof(o->mem_title), "%s,ipc_null",
+		 o->sort_arg);
+	return o->mem_title;
+}
+
 /* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
 static int report_daddr(void *arg, const struct pd_sample *sample,
 			const char **sym, uint64_t *off, const char **dso)
@@ -1219,8 +1240,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		free(o);
 		return rc;
 	}
-	if (o->mem_mode && !o->sort_arg)
+	if (o->mem_mode && !o->sort_arg) {
 		o->sort_arg = MEM_SORT;
+		o->sort_default = true;
+	}
 	if (o->sort_arg) {
 		parse_sort(ctx, o, o->sort_arg);
 		/* perf's sort_order is the option's text */
@@ -1328,7 +1351,11 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 
 		const struct pde_report_opts eo = {
 			.dso_list = o->dsos[0] != NULL,
-			.mem_sort = o->mem_mode ? o->sort_arg : NULL,
+			.mem_sort = o->mem_mode ? mem_title(o) : NULL,
+			/* report.c: a --sort naming "symbol" gets
+			 * ",ipc_null" (no branch stacks here) */
+			.ipc_null = o->sort_arg && !o->sort_default &&
+				    strstr(o->sort_arg, "symbol"),
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,

@@ -999,6 +999,9 @@ struct pde_report_opts {
 	/* perf's --mem-mode: the sort order its title names (non-NULL:
 	 * "Total weight" and "Sort order" title lines) */
 	const char *mem_sort;
+	/* text: perf 6.1's "IPC [IPC Coverage]" column of "-" after the
+	 * keys, which it adds when --sort's text names "symbol" */
+	bool ipc_null;
 	bool dso_list;		/* --dsos was given: perf does not widen the
 				 * DSO column for rows without a symbol */
 	/* branch text: the one value --comms, --dsos or --symbols names

@@ -47,8 +47,11 @@ static void mem_field(struct pdc_strbuf *b, uint64_t ds, const char *name)
 	pdc_strbuf_add(b, f, n < sizeof(f) ? n : sizeof(f) - 1);
 }
 
+/* Key k's text of entry e; nr: the row's samples (of the table's
+ * first member: perf's he->stat.nr_events), which weight and ins_lat
+ * multiply. */
 static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
-		     const struct pda_report_entry *e)
+		     const struct pda_report_entry *e, uint64_t nr)
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
@@ -106,6 +109,13 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_LOCAL_INS_LAT:
 		pdc_strbuf_addf(b, "%" PRIu32, e->ins_lat);
 		break;
+	case PDA_REPORT_WEIGHT:
+		pdc_strbuf_addf(b, "%" PRIu64, e->weight * nr);
+		break;
+	case PDA_REPORT_INS_LAT:
+		/* perf 6.1's "%-*u" of a u16 times a u32: an unsigned */
+		pdc_strbuf_addf(b, "%u", (unsigned)(e->ins_lat * nr));
+		break;
 	case PDA_REPORT_MEM:
 		mem_field(b, e->data_src, "LVL");
 		break;
@@ -124,9 +134,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_DADDR_SYM:
 		/* perf 6.1's _hist_entry__sym_snprintf() of the data
 		 * address: a data symbol and the offset in it */
-		pdc_strbuf_addf(b, "[%c] ", e->level);
+		pdc_strbuf_addf(b, "[%c] ", e->daddr_level);
 		if (e->daddr_sym)
-			pdc_strbuf_addf(b, "%s+%#" PRIx64, e->daddr_sym,
+			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
 					e->daddr_off);
 		else
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
@@ -148,6 +158,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		       struct pdc_strbuf *b)
 {
+	const uint64_t nr = 0; /* no width depends on it */
 	size_t n;
 
 	b->len = 0;
@@ -156,10 +167,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		/* "[x] " and the name; an address: "0x" and 16 digits */
 		if (!e->sym)
 			return ADDR_DIGITS + 4 + 2;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_PID:
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len + 8;
 	case PDA_REPORT_COMM:
 		/* the thread's last comm, whichever the row shows */
@@ -174,16 +185,16 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		/* "[other]" asks nothing */
 		if (!e->parent)
 			return 0;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_DSO:
 		if (!e->dso)
 			return 0;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_SRCLINE:
 	case PDA_REPORT_SRCFILE:
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_TYPE:
 	case PDA_REPORT_TYPEOFF:
@@ -193,9 +204,11 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return 0;
 	/* perf 6.1's hists__calc_col_len(): fixed widths */
 	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_WEIGHT:
 	case PDA_REPORT_SNOOP:
 		return 12;
 	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_INS_LAT:
 		return 13;
 	case PDA_REPORT_MEM:
 		return 24;
@@ -378,8 +391,16 @@ static bool unpadded_last(enum pda_report_key k)
 {
 	return k == PDA_REPORT_SYM || k == PDA_REPORT_SRCLINE ||
 	       k == PDA_REPORT_SRCFILE || k == PDA_REPORT_TYPE ||
-	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN;
+	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN ||
+	       /* "%.*s": perf pads every column but the last
+		* (hist_entry__snprintf_alignment) */
+	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED;
 }
+
+/* perf 6.1's ipc_null column, which its report adds after keys whose
+ * text names "symbol": no branch stacks, no IPC */
+#define IPC_NULL_HEADER "IPC   [IPC Coverage]"
+#define IPC_NULL_CELL "-      -            "
 
 static void write_headers(FILE *out, const struct pda_report *rep,
 			  const struct pda_report_table *t,
@@ -434,6 +455,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 		fputs("  ", out);
 		pad(out, h, strlen(h), w->key[i], false);
 	}
+	if (o->ipc_null)
+		fputs("  " IPC_NULL_HEADER, out);
 	fputs("\n# ", out);
 	for (size_t i = 0; i < nr_fixed + nr_keys; i++) {
 		const size_t n = i < nr_fixed ? widths[i] : w->key[i - nr_fixed];
@@ -445,12 +468,14 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 		for (size_t d = 0; d < n; d++)
 			fputc('.', out);
 	}
+	if (o->ipc_null)
+		fputs("  ....................", out);
 	fputs("\n#\n", out);
 }
 
 static void write_key(FILE *out, enum pda_report_key k,
-		      const struct pda_report_entry *e, size_t w, bool last,
-		      struct pdc_strbuf *b)
+		      const struct pda_report_entry *e, uint64_t nr, size_t w,
+		      bool last, struct pdc_strbuf *b)
 {
 	b->len = 0;
 	if (k == PDA_REPORT_PID) {
@@ -458,7 +483,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 
 		/* "%7d:%-*.*s" */
 		fprintf(out, "%7d:", e->tid);
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		pad(out, b->p, b->len < cw ? b->len : cw, cw, false);
 		return;
 	}
@@ -472,7 +497,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fprintf(out, "%*u", (int)w, e->parallelism);
 		return;
 	}
-	key_text(b, k, e);
+	key_text(b, k, e, nr);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
 	if (last && unpadded_last(k)) {
@@ -562,9 +587,12 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		if (w->elided[i])
 			continue;
 		fputs("  ", out);
-		write_key(out, pda_report_key(rep, i), e, w->key[i],
-			  i == w->last, b);
+		write_key(out, pda_report_key(rep, i), e,
+			  pda_report_val(rep, t->members[0], id)->samples,
+			  w->key[i], i == w->last && !o->ipc_null, b);
 	}
+	if (o->ipc_null)
+		fputs("  " IPC_NULL_CELL, out);
 	fputc('\n', out);
 }
 
@@ -1096,12 +1124,12 @@ static void put_value(FILE *out, const struct pda_report *rep,
 /* The cell of key k as the text writes it (the sym key with
  * " (inlined)", the pid key "TID:comm"). */
 static void cell_text(struct pdc_strbuf *b, enum pda_report_key k,
-		      const struct pda_report_entry *e)
+		      const struct pda_report_entry *e, uint64_t nr)
 {
 	b->len = 0;
 	if (k == PDA_REPORT_PID)
 		pdc_strbuf_addf(b, "%d:", e->tid);
-	key_text(b, k, e);
+	key_text(b, k, e, nr);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
 }
@@ -1128,8 +1156,10 @@ static void md_head(FILE *out, const struct pda_report *rep,
 
 	fputs("\n## ", out);
 	pde_md_text(out, t->event, strlen(t->event));
-	fprintf(out, "\n\n%" PRIu64 " sample%s, event count %" PRIu64 "\n\n|",
-		t->nr_samples, plural(t->nr_samples), t->total_period);
+	/* --mem-mode: the period is the weight, as perf's title says */
+	fprintf(out, "\n\n%" PRIu64 " sample%s, %s %" PRIu64 "\n\n|",
+		t->nr_samples, plural(t->nr_samples),
+		o->mem_sort ? "total weight" : "event count", t->total_period);
 	for (size_t c = 0; c < nr_cols; c++)
 		for (unsigned m = 0; m < t->nr_members; m++) {
 			const char *ev = pda_report_event_name(rep, t->members[m]);
@@ -1177,7 +1207,8 @@ static void md_row(FILE *out, const struct pda_report *rep,
 		fprintf(out, " %s |", cell);
 	}
 	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
-		cell_text(b, pda_report_key(rep, k), e);
+		cell_text(b, pda_report_key(rep, k), e,
+			  pda_report_val(rep, t->members[0], id)->samples);
 		fputc(' ', out);
 		pde_md_code(out, b->p, b->len, true);
 		fputs(" |", out);
@@ -1209,7 +1240,9 @@ static void csv_rows(FILE *out, const struct pda_report *rep,
 				fprintf(out, "%.6g", v);
 		}
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
-			cell_text(b, pda_report_key(rep, k), e);
+			cell_text(b, pda_report_key(rep, k), e,
+				  pda_report_val(rep, t->members[m], id)
+					  ->samples);
 			/* NUL-terminated for pde_csv_str */
 			pdc_strbuf_add(b, "", 1);
 			fputc(',', out);
@@ -1280,7 +1313,7 @@ int pde_report_csv(FILE *out, const struct pda_report *rep,
 /* Key k of entry e as JSON, by perf's name: what the text shows, in
  * its parts. */
 static void json_key(struct pde_json *j, enum pda_report_key k,
-		     const struct pda_report_entry *e)
+		     const struct pda_report_entry *e, uint64_t nr)
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
@@ -1343,6 +1376,12 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_LOCAL_INS_LAT:
 		pde_json_u64(j, "local_ins_lat", e->ins_lat);
 		break;
+	case PDA_REPORT_WEIGHT:
+		pde_json_u64(j, "weight", e->weight * nr);
+		break;
+	case PDA_REPORT_INS_LAT:
+		pde_json_u64(j, "ins_lat", (unsigned)(e->ins_lat * nr));
+		break;
 	case PDA_REPORT_MEM:
 	case PDA_REPORT_SNOOP:
 	case PDA_REPORT_TLB:
@@ -1353,7 +1392,7 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 
 		pdc_strbuf_init(&b, NULL, small, sizeof(small));
 
-		key_text(&b, k, e);
+		key_text(&b, k, e, nr);
 		pde_json_str(j, pda_report_key_name(k), pdc_strbuf_str(&b));
 		pde_json_hex(j, "data_src", e->data_src);
 		pdc_strbuf_release(&b);
@@ -1463,7 +1502,9 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 				continue;
 			pde_json_begin_object(&j, NULL);
 			for (unsigned k = 0; k < nr_keys; k++)
-				json_key(&j, pda_report_key(rep, k), e);
+				json_key(&j, pda_report_key(rep, k), e,
+					 pda_report_val(rep, t->members[0], id)
+						 ->samples);
 			json_ratios(&j, rep, id, o);
 			if (t->nr_members == 1) {
 				json_values(&j, rep, t, 0, id);

@@ -118,8 +118,10 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var);
 
 /* The data symbol (*sym, NULL: none) at *off in it and the object
- * (*dso, NULL: no map) of sample's data address (addr), resolved as the
- * dsym view resolves it, for perf's symbol_daddr and dso_daddr keys;
+ * (*dso, NULL: no map) of sample's data address (addr) in the maps of
+ * the sample's cpumode (perf 6.1's ip__resolve_data(): unlike the dsym
+ * view, a kernel sample's user address is unknown), for perf's
+ * symbol_daddr and dso_daddr keys;
  * no view is summed.  Strings as the session's.  @return 0 or
  * PD_ERR_NOMEM. */
 int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,

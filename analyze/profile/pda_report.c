@@ -51,6 +51,7 @@ _Static_assert(sizeof(struct mkey) == sizeof(void *) + 64,
 struct mshow {
 	uint64_t data_src, daddr_off;
 	const char *daddr_sym;
+	char level;		/* the sample's cpumode's, as perf's al->level */
 };
 
 struct ekey {
@@ -280,6 +281,8 @@ static const struct {
 	[PDA_REPORT_DADDR_DSO] = {"dso_daddr", NULL, "Data Object"},
 	[PDA_REPORT_LOCAL_INS_LAT] = {"local_ins_lat", NULL,
 				      "Local INSTR Latency"},
+	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
+	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -406,7 +409,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_LOCAL_INS_LAT; k++)
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_INS_LAT; k++)
 		rep->mem_keys |= rep->has[k];
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) &&
 	    !o.data_addr) {
@@ -797,6 +800,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.daddr_sym = show->daddr_sym;
 	e->pub.daddr_off = show->daddr_off;
 	e->pub.daddr_dso = mk->ddso;
+	e->pub.daddr_level = show->level;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1495,11 +1499,14 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	} else if (sample->mask & PD_SAMPLE_WEIGHT) {
 		mk->weight = sample->weight;
 	}
-	if (!rep->has[PDA_REPORT_LOCAL_WEIGHT])
+	if (!rep->has[PDA_REPORT_LOCAL_WEIGHT] && !rep->has[PDA_REPORT_WEIGHT])
 		mk->weight = 0;
-	if (!rep->has[PDA_REPORT_LOCAL_INS_LAT])
+	if (!rep->has[PDA_REPORT_LOCAL_INS_LAT] && !rep->has[PDA_REPORT_INS_LAT])
 		mk->ins_lat = 0;
 	show->data_src = ds;
+	show->level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL
+			      ? 'k'
+			      : '.';
 	if (rep->has[PDA_REPORT_MEM])
 		mk->lvl = DS_LVL(ds);
 	if (rep->has[PDA_REPORT_SNOOP])
@@ -1772,9 +1779,11 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 				     b->pub.type_off / CACHE_LINE);
 	}
 	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_WEIGHT:
 		/* sort__weight_cmp(): left - right, as int64 */
 		return pda_sgn64((int64_t)(a->pub.weight - b->pub.weight));
 	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_INS_LAT:
 		return pda_sgn64((int64_t)a->pub.ins_lat - b->pub.ins_lat);
 	/* sort__lvl_cmp() and the others: right's field - left's */
 	case PDA_REPORT_MEM:

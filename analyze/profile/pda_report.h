@@ -89,6 +89,8 @@ enum pda_report_key {
 	PDA_REPORT_DADDR_SYM,	/* the data address (symbol_daddr) */
 	PDA_REPORT_DADDR_DSO,	/* the data address's object (dso_daddr) */
 	PDA_REPORT_LOCAL_INS_LAT, /* x86's instruction latency */
+	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
+	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -295,6 +297,7 @@ struct pda_report_entry {
 	const char *daddr_sym;	/* NULL: none ("[.] 0x...") */
 	const char *daddr_dso;	/* short name; NULL: no map ("[unknown]") */
 	uint32_t ins_lat;	/* WEIGHT_STRUCT's var2 (perf's ins_lat) */
+	char daddr_level;	/* symbol_daddr's: the sample's cpumode's */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
