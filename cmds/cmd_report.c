@@ -957,6 +957,16 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
+/* Whether an event samples data sources (after the run: a trace's
+ * synthesized events too), perf's check of --mem-mode. */
+static bool has_data_src(const struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type & PD_SAMPLE_DATA_SRC)
+			return true;
+	return false;
+}
+
 /* --mem-mode's title's sort order: perf's text, with ",ipc_null"
  * when --sort names "symbol" (report.c appends it to the option). */
 static const char *mem_title(struct report_opts *o)
@@ -970,11 +980,12 @@ static const char *mem_title(struct report_opts *o)
 
 /* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
 static int report_daddr(void *arg, const struct pd_sample *sample,
-			const char **sym, uint64_t *off, const char **dso)
+			const char **sym, uint64_t *off, bool *object,
+			const char **dso)
 {
 	struct report_run *rr = arg;
 
-	return pda_mem_daddr(rr->mem, sample, sym, off, dso);
+	return pda_mem_daddr(rr->mem, sample, sym, off, object, dso);
 }
 
 static struct pda_report *new_report(struct pd_ctx *ctx,
@@ -989,10 +1000,11 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
 	/* a data type is the sampled instruction's, not its callers';
+	 * --mem-mode's are perf's hist_iter_mem's, which has none;
 	 * perf ignores --children without callchains, silently (and a
 	 * pipe's events, whose callchains it learns too late) */
 	const bool children = !has_type_key(o) && o->children >= 0 &&
-			      has_callchains(f);
+			      !o->mem_mode && has_callchains(f);
 	struct pda_report *rep;
 	int rc;
 
@@ -1319,6 +1331,13 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cs = pda_capture_stats(&rr.c);
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
+	/* after the run: a trace's synthesized events, and a pipe's, are
+	 * known then */
+	if (o->mem_mode && !has_data_src(f))
+		die(ctx, "'%s': --mem-mode: no memory samples (no event samples "
+			 "PERF_SAMPLE_DATA_SRC: perf record -d, perf mem "
+			 "record, or an Arm SPE trace)",
+		    o->path);
 	pda_capture_release(&rr.c);
 	/* a pipe's groups (GROUP_DESC), known now: shown as a file's */
 	{

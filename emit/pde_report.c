@@ -135,9 +135,12 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		/* perf 6.1's _hist_entry__sym_snprintf() of the data
 		 * address: a data symbol and the offset in it */
 		pdc_strbuf_addf(b, "[%c] ", e->daddr_level);
-		if (e->daddr_sym)
+		if (e->daddr_sym && e->daddr_object)
 			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
 					e->daddr_off);
+		else if (e->daddr_sym)
+			pdc_strbuf_add_text(b, e->daddr_sym,
+					    strlen(e->daddr_sym));
 		else
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
 					e->daddr);

@@ -92,6 +92,7 @@ struct pda_mem {
 	size_t nr_rows[PDA_MEM_NR_VIEWS];
 	struct pda_mem_totals t;
 	uint64_t last_sym_off;	/* resolve()'s symbol offset */
+	bool last_object;	/* and whether it is a data object's */
 	bool own_mode;		/* resolve() in the sample's cpumode, not
 				 * the address's */
 };
@@ -177,18 +178,21 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 		*map_ip = out->map_ip;
 		*sym = (out->flags & PDA_FRAME_NO_SYMBOL) ? NULL : out->sym;
 		m->last_sym_off = out->sym_off;
+		m->last_object = (out->flags & PDA_FRAME_OBJECT) != 0;
 	}
 	return 0;
 }
 
 int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
-		  const char **sym, uint64_t *off, const char **dso)
+		  const char **sym, uint64_t *off, bool *object,
+		  const char **dso)
 {
 	uint64_t map_ip;
 	int rc;
 
 	*sym = *dso = NULL;
 	*off = 0;
+	*object = false;
 	if (!(sample->mask & PD_SAMPLE_ADDR) || !sample->addr)
 		return 0;
 	/* perf 6.1's ip__resolve_data(): in the maps of the sample's own
@@ -197,11 +201,14 @@ int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 	    !(sample->addr >> 63))
 		return 0;
 	m->last_sym_off = 0;
+	m->last_object = false;
 	m->own_mode = true;
 	rc = resolve(m, sample, sample->addr, sym, dso, &map_ip);
 	m->own_mode = false;
-	if (rc == 0 && *sym)
+	if (rc == 0 && *sym) {
 		*off = m->last_sym_off;
+		*object = m->last_object;
+	}
 	return rc;
 }
 

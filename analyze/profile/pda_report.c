@@ -51,6 +51,7 @@ _Static_assert(sizeof(struct mkey) == sizeof(void *) + 64,
 struct mshow {
 	uint64_t data_src, daddr_off;
 	const char *daddr_sym;
+	bool object;		/* daddr_sym is a data object's */
 	char level;		/* the sample's cpumode's, as perf's al->level */
 };
 
@@ -213,7 +214,8 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, const char **dso);
+			 const char **sym, uint64_t *off, bool *object,
+			 const char **dso);
 	void *data_addr_arg;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
 	const struct pd_file *file;
@@ -799,6 +801,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.daddr = mk->daddr;
 	e->pub.daddr_sym = show->daddr_sym;
 	e->pub.daddr_off = show->daddr_off;
+	e->pub.daddr_object = show->object;
 	e->pub.daddr_dso = mk->ddso;
 	e->pub.daddr_level = show->level;
 }
@@ -1522,8 +1525,9 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 			sample->mask & PD_SAMPLE_ADDR ? sample->addr : 0;
 		const char *sym = NULL, *dso = NULL;
 		uint64_t off = 0;
+		bool object = false;
 		int rc = rep->data_addr(rep->data_addr_arg, sample, &sym, &off,
-					&dso);
+					&object, &dso);
 
 		if (rc < 0)
 			return rc;
@@ -1537,6 +1541,7 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 			mk->daddr = addr;
 		show->daddr_sym = sym;
 		show->daddr_off = off;
+		show->object = object;
 	}
 	return 0;
 }

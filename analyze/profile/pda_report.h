@@ -189,10 +189,12 @@ struct pda_report_opts {
 	void *data_type_arg;
 	/* The symbol_daddr and dso_daddr keys: the data address (addr) in
 	 * the sample's process, *sym its data symbol (NULL: none) at
-	 * *off in it, *dso its object's name (NULL: no map).  Strings
-	 * need live only for the call.  0 or a negative pd_err. */
+	 * *off in it (*object: a data object's, not a function's), *dso
+	 * its object's name (NULL: no map).  Strings need live only for
+	 * the call.  0 or a negative pd_err. */
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, const char **dso);
+			 const char **sym, uint64_t *off, bool *object,
+			 const char **dso);
 	void *data_addr_arg;
 };
 
@@ -295,6 +297,7 @@ struct pda_report_entry {
 	uint64_t daddr;		/* the data address (0: none) */
 	uint64_t daddr_off;	/* in daddr_sym */
 	const char *daddr_sym;	/* NULL: none ("[.] 0x...") */
+	bool daddr_object;	/* daddr_sym is a data object's: "+0xOFF" */
 	const char *daddr_dso;	/* short name; NULL: no map ("[unknown]") */
 	uint32_t ins_lat;	/* WEIGHT_STRUCT's var2 (perf's ins_lat) */
 	char daddr_level;	/* symbol_daddr's: the sample's cpumode's */
