@@ -47,6 +47,21 @@ static void mem_field(struct pdc_strbuf *b, uint64_t ds, const char *name)
 	pdc_strbuf_add(b, f, n < sizeof(f) ? n : sizeof(f) - 1);
 }
 
+/* The latency keys' values: the sample's (local_*), or that times the
+ * row's samples nr (perf 6.1's weight and ins_lat; ins_lat a u16 times
+ * a u32, an unsigned). */
+static uint64_t lat_value(enum pda_report_key k,
+			  const struct pda_report_entry *e, uint64_t nr)
+{
+	if (k == PDA_REPORT_LOCAL_WEIGHT)
+		return e->weight;
+	if (k == PDA_REPORT_WEIGHT)
+		return e->weight * nr;
+	if (k == PDA_REPORT_LOCAL_INS_LAT)
+		return e->ins_lat;
+	return (unsigned)(e->ins_lat * nr);
+}
+
 /* Key k's text of entry e; nr: the row's samples (of the table's
  * first member: perf's he->stat.nr_events), which weight and ins_lat
  * multiply. */
@@ -104,33 +119,24 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		pdc_strbuf_add_text(b, e->typecln, strlen(e->typecln));
 		break;
 	case PDA_REPORT_LOCAL_WEIGHT:
-		pdc_strbuf_addf(b, "%" PRIu64, e->weight);
-		break;
 	case PDA_REPORT_LOCAL_INS_LAT:
-		pdc_strbuf_addf(b, "%" PRIu32, e->ins_lat);
-		break;
 	case PDA_REPORT_WEIGHT:
-		pdc_strbuf_addf(b, "%" PRIu64, e->weight * nr);
-		break;
 	case PDA_REPORT_INS_LAT:
-		/* perf 6.1's "%-*u" of a u16 times a u32: an unsigned */
-		pdc_strbuf_addf(b, "%u", (unsigned)(e->ins_lat * nr));
+		pdc_strbuf_addf(b, "%" PRIu64, lat_value(k, e, nr));
 		break;
 	case PDA_REPORT_MEM:
-		mem_field(b, e->data_src, "LVL");
-		break;
 	case PDA_REPORT_SNOOP:
-		mem_field(b, e->data_src, "SNP");
-		break;
 	case PDA_REPORT_TLB:
-		mem_field(b, e->data_src, "TLB");
-		break;
 	case PDA_REPORT_LOCKED:
-		mem_field(b, e->data_src, "LCK");
+	case PDA_REPORT_BLOCKED: {
+		/* the keys' fields of perf's data_src string, in the
+		 * keys' order */
+		static const char *const field[] = {"LVL", "SNP", "TLB",
+						    "LCK", "BLK"};
+
+		mem_field(b, e->data_src, field[k - PDA_REPORT_MEM]);
 		break;
-	case PDA_REPORT_BLOCKED:
-		mem_field(b, e->data_src, "BLK");
-		break;
+	}
 	case PDA_REPORT_DADDR_SYM:
 		/* perf 6.1's _hist_entry__sym_snprintf() of the data
 		 * address: a data symbol and the offset in it */
@@ -1313,6 +1319,16 @@ int pde_report_csv(FILE *out, const struct pda_report *rep,
 	return write_grid(out, rep, o, false);
 }
 
+/* s as a JSON string, or null. */
+static void json_str_or_null(struct pde_json *j, const char *key,
+			     const char *s)
+{
+	if (s)
+		pde_json_str(j, key, s);
+	else
+		pde_json_null(j, key);
+}
+
 /* Key k of entry e as JSON, by perf's name: what the text shows, in
  * its parts. */
 static void json_key(struct pde_json *j, enum pda_report_key k,
@@ -1336,10 +1352,7 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		}
 		break;
 	case PDA_REPORT_SYM:
-		if (e->sym)
-			pde_json_str(j, "sym", e->sym);
-		else
-			pde_json_null(j, "sym");
+		json_str_or_null(j, "sym", e->sym);
 		pde_json_hex(j, "addr", e->addr);
 		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
 		pde_json_bool(j, "inlined", e->inlined);
@@ -1374,16 +1387,10 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		pde_json_i64(j, "type_cacheline", e->type_off / 64);
 		break;
 	case PDA_REPORT_LOCAL_WEIGHT:
-		pde_json_u64(j, "local_weight", e->weight);
-		break;
 	case PDA_REPORT_LOCAL_INS_LAT:
-		pde_json_u64(j, "local_ins_lat", e->ins_lat);
-		break;
 	case PDA_REPORT_WEIGHT:
-		pde_json_u64(j, "weight", e->weight * nr);
-		break;
 	case PDA_REPORT_INS_LAT:
-		pde_json_u64(j, "ins_lat", (unsigned)(e->ins_lat * nr));
+		pde_json_u64(j, pda_report_key_name(k), lat_value(k, e, nr));
 		break;
 	case PDA_REPORT_MEM:
 	case PDA_REPORT_SNOOP:
@@ -1402,18 +1409,12 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	}
 	case PDA_REPORT_DADDR_SYM:
-		if (e->daddr_sym)
-			pde_json_str(j, "daddr_sym", e->daddr_sym);
-		else
-			pde_json_null(j, "daddr_sym");
+		json_str_or_null(j, "daddr_sym", e->daddr_sym);
 		pde_json_hex(j, "daddr", e->daddr);
 		pde_json_hex(j, "daddr_off", e->daddr_off);
 		break;
 	case PDA_REPORT_DADDR_DSO:
-		if (e->daddr_dso)
-			pde_json_str(j, "daddr_dso", e->daddr_dso);
-		else
-			pde_json_null(j, "daddr_dso");
+		json_str_or_null(j, "daddr_dso", e->daddr_dso);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
