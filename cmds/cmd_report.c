@@ -61,7 +61,8 @@ const char cmd_report_options[] =
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
 	"                        snoop, tlb, locked, blocked (data_src),\n"
-	"                        symbol_daddr, dso_daddr (the data address);\n"
+	"                        symbol_daddr, dso_daddr, phys_daddr (the\n"
+	"                        data address);\n"
 	"                        default --sort local_weight,mem,sym,dso,\n"
 	"                        symbol_daddr,dso_daddr,snoop,tlb,locked,\n"
 	"                        blocked,local_ins_lat, as perf 6.1\n"
@@ -300,9 +301,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat; with --mem-mode mem, snoop, tlb, "
-				    "locked, blocked, symbol_daddr, dso_daddr)",
+				    "locked, blocked, symbol_daddr, dso_daddr, "
+				    "phys_daddr)",
 				    name);
-		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_DADDR_DSO &&
+		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR &&
 		    !o->mem_mode)
 			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);

@@ -158,6 +158,11 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		else
 			pdc_strbuf_add(b, "[unknown]", 9);
 		break;
+	case PDA_REPORT_PHYS_DADDR:
+		/* perf 6.1's "[%c] %-#.*llx": no "0x" for 0 */
+		pdc_strbuf_addf(b, "[%c] %#.*" PRIx64, e->daddr_level,
+				ADDR_DIGITS, e->phys_daddr);
+		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -232,6 +237,8 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		       4 + 2;
 	case PDA_REPORT_DADDR_DSO:
 		return e->daddr_dso ? strlen(e->daddr_dso) : ADDR_DIGITS;
+	case PDA_REPORT_PHYS_DADDR:
+		return ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -1415,6 +1422,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_DADDR_DSO:
 		json_str_or_null(j, "daddr_dso", e->daddr_dso);
+		break;
+	case PDA_REPORT_PHYS_DADDR:
+		pde_json_hex(j, "phys_daddr", e->phys_daddr);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;

@@ -40,11 +40,12 @@ struct mkey {
 	uint64_t weight;	/* LOCAL_WEIGHT, WEIGHT */
 	uint64_t lvl, snoop, tlb, lock, blk; /* data_src's fields */
 	uint64_t daddr;		/* DADDR_SYM */
+	uint64_t phys;		/* PHYS_DADDR */
 	uint32_t ins_lat;	/* LOCAL_INS_LAT, INS_LAT */
 	uint32_t pad;
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 64,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 72,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -75,7 +76,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 96,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 104,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -83,6 +84,7 @@ struct ent {
 	struct pda_report_entry pub;
 	uint64_t sym_start;	/* the symbol's start, whatever the keys */
 	uint32_t id;
+	bool shown;		/* its memory values set (mem_show) */
 };
 
 /*
@@ -281,6 +283,7 @@ static const struct {
 	[PDA_REPORT_BLOCKED] = {"blocked", NULL, "Blocked"},
 	[PDA_REPORT_DADDR_SYM] = {"symbol_daddr", NULL, "Data Symbol"},
 	[PDA_REPORT_DADDR_DSO] = {"dso_daddr", NULL, "Data Object"},
+	[PDA_REPORT_PHYS_DADDR] = {"phys_daddr", NULL, "Data Physical Address"},
 	[PDA_REPORT_LOCAL_INS_LAT] = {"local_ins_lat", NULL,
 				      "Local INSTR Latency"},
 	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
@@ -795,10 +798,12 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 static void mem_show(struct ent *e, const struct mkey *mk,
 		     const struct mshow *show)
 {
+	e->shown = true;
 	e->pub.weight = mk->weight;
 	e->pub.ins_lat = mk->ins_lat;
 	e->pub.data_src = show->data_src;
 	e->pub.daddr = mk->daddr;
+	e->pub.phys_daddr = mk->phys;
 	e->pub.daddr_sym = show->daddr_sym;
 	e->pub.daddr_off = show->daddr_off;
 	e->pub.daddr_object = show->object;
@@ -847,7 +852,11 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			return PD_ERR_NOMEM;
 		s2 = pdc_hash_probe(&rep->by_key, hk, ent_eq, &k);
 		if (s2->item) {
+			/* a sample whose memory keys are all 0 finds the
+			 * proto itself, made without them */
 			e = s2->item;
+			if (rep->mem_keys && !e->shown)
+				mem_show(e, mk, show);
 		} else {
 			if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
 			    PDC_GROW(&rep->mem, rep->ents, rep->alloc_ents,
@@ -1520,6 +1529,9 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->lock = DS_LOCK(ds);
 	if (rep->has[PDA_REPORT_BLOCKED])
 		mk->blk = DS_BLK(ds);
+	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
+	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
+		mk->phys = sample->phys_addr;
 	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) {
 		const uint64_t addr =
 			sample->mask & PD_SAMPLE_ADDR ? sample->addr : 0;
@@ -1803,6 +1815,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		return pda_sgn64((int64_t)b->k.m.blk - (int64_t)a->k.m.blk);
 	case PDA_REPORT_DADDR_SYM:
 		return pda_sgn64((int64_t)(b->pub.daddr - a->pub.daddr));
+	case PDA_REPORT_PHYS_DADDR:
+		return pda_sgn64(
+			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)

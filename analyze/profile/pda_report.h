@@ -88,6 +88,7 @@ enum pda_report_key {
 	PDA_REPORT_BLOCKED,	/* its blocked (mem_blk) */
 	PDA_REPORT_DADDR_SYM,	/* the data address (symbol_daddr) */
 	PDA_REPORT_DADDR_DSO,	/* the data address's object (dso_daddr) */
+	PDA_REPORT_PHYS_DADDR,	/* the physical data address (phys_daddr) */
 	PDA_REPORT_LOCAL_INS_LAT, /* x86's instruction latency */
 	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
 	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
@@ -295,6 +296,7 @@ struct pda_report_entry {
 	uint64_t weight;	/* WEIGHT_STRUCT's var1, else WEIGHT */
 	uint64_t data_src;	/* the whole data_src (0: none) */
 	uint64_t daddr;		/* the data address (0: none) */
+	uint64_t phys_daddr;	/* its physical address (0: none) */
 	uint64_t daddr_off;	/* in daddr_sym */
 	const char *daddr_sym;	/* NULL: none ("[.] 0x...") */
 	bool daddr_object;	/* daddr_sym is a data object's: "+0xOFF" */
