@@ -9,6 +9,7 @@
 #include "pdc_hash.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
+#include "pda_mem.h"
 #include "pda_offcpu.h"
 #include "pda_parallel.h"
 #include "pda_metrics.h"
@@ -56,7 +57,18 @@ const char cmd_report_options[] =
 	"                        64-byte cache line) the sampled\n"
 	"                        instruction loads or stores, from DWARF,\n"
 	"                        as perf >= 6.8 (x86_64, i386, aarch64, arm;\n"
-	"                        without children)\n"
+	"                        without children); local_weight, weight,\n"
+	"                        local_ins_lat, ins_lat: the sample's\n"
+	"                        latency (weight: times the row's samples)\n"
+	"      --mem-mode        perf's memory mode, on samples with data\n"
+	"                        sources (perf mem record, Arm SPE): shares\n"
+	"                        of the weight (latency), and the keys mem,\n"
+	"                        snoop, tlb, locked, blocked (data_src),\n"
+	"                        symbol_daddr, dso_daddr, phys_daddr (the\n"
+	"                        data address);\n"
+	"                        default --sort local_weight,mem,sym,dso,\n"
+	"                        symbol_daddr,dso_daddr,snoop,tlb,locked,\n"
+	"                        blocked,local_ins_lat, as perf 6.1\n"
 	"      --children        add each sample to its callers' rows too\n"
 	"                        (Children and Self columns); the default\n"
 	"                        when the capture has callchains, as perf\n"
@@ -172,8 +184,16 @@ const char cmd_report_options[] =
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
+/* perf 6.1's --mem-mode sort order (its title names it whole; the
+ * p_stage_cyc keys are powerpc's, which perf shows no column of
+ * elsewhere) */
+#define MEM_SORT                                                             \
+	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"   \
+	"blocked,local_ins_lat,local_p_stage_cyc"
+
 enum {
 	OPT_CHILDREN = 256,
+	OPT_MEM_MODE,
 	OPT_NO_CHILDREN,
 	OPT_TOTAL_PERIOD,
 	OPT_PERCENT_LIMIT,
@@ -220,6 +240,9 @@ struct report_opts {
 	bool nr_samples, total_period, group, no_group;
 	bool sort_sym_first;	/* --sort's text starts with "sym" */
 	const char *sort_arg;	/* --sort's text */
+	bool mem_mode;		/* --mem-mode: weights as periods */
+	char mem_title[512];	/* its title's sort order */
+	bool sort_default;	/* sort_arg is --mem-mode's default */
 	bool branch_stack;	/* perf's branch mode */
 	bool branch_set;	/* --branch-stack or --no-branch-stack given:
 				 * else the capture decides, as perf's */
@@ -278,11 +301,27 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx, "--sort '%s': not a list of keys", arg);
 		memcpy(name, p, len);
 		name[len] = '\0';
+		p += len;
+		if (*p)
+			p++;
+		/* powerpc's pipeline stage cycles: perf 6.1 takes the key
+		 * and shows no column on other hosts (arch_support_sort_key) */
+		if (!strcmp(name, "local_p_stage_cyc") ||
+		    !strcmp(name, "p_stage_cyc"))
+			continue;
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
 				    "sym, symoff, srcline, srcfile, cpu, parent, "
-				    "type, typeoff, typecln, parallelism)",
+				    "type, typeoff, typecln, parallelism, "
+				    "local_weight, weight, local_ins_lat, "
+				    "ins_lat; with --mem-mode mem, snoop, tlb, "
+				    "locked, blocked, symbol_daddr, dso_daddr, "
+				    "phys_daddr)",
+				    name);
+		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR &&
+		    !o->mem_mode)
+			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);
 		for (unsigned i = 0; i < o->nr_keys; i++)
 			if (o->keys[i] == k)
@@ -292,12 +331,11 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			usage_error(ctx, "--sort: more than %d keys",
 				    PDA_REPORT_MAX_KEYS);
 		o->keys[o->nr_keys++] = k;
-		p += len;
-		if (*p)
-			p++;
 	}
 	if (!o->nr_keys)
-		usage_error(ctx, "--sort needs at least one key");
+		usage_error(ctx, "--sort needs at least one key (the "
+				 "p_stage_cyc keys are powerpc's: no column "
+				 "here)");
 }
 
 static unsigned parse_count(struct pd_ctx *ctx, const char *opt,
@@ -452,6 +490,9 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case 'n':
 		o->nr_samples = true;
+		break;
+	case OPT_MEM_MODE:
+		o->mem_mode = true;
 		break;
 	case 'p':
 		o->parent = arg;
@@ -608,6 +649,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"sort", required_argument, NULL, 's'},
+		{"mem-mode", no_argument, NULL, OPT_MEM_MODE},
 		{"children", no_argument, NULL, OPT_CHILDREN},
 		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		{"show-nr-samples", no_argument, NULL, 'n'},
@@ -729,6 +771,7 @@ struct report_run {
 	struct pd_evsel off_ev;		/* its event, which the report keeps */
 	struct pd_file *f;
 	struct pda_datatype *dt;	/* the type keys */
+	struct pda_mem *mem;		/* symbol_daddr, dso_daddr */
 	const struct pda_datatype_res *cur; /* the sample's, for them */
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
@@ -807,6 +850,8 @@ static int report_order(void *arg, const struct pd_rec *rec,
 static int report_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct report_run *rr = arg;
+	const struct pd_sample *sample = it->sample;
+	struct pd_sample s;
 	uint64_t latency = 0;
 	unsigned level = 0;
 	int rc;
@@ -835,11 +880,22 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	 * not: each distinct instruction is decoded once */
 	if (rr->dt && (rc = sample_type(rr, it)) < 0)
 		return rc;
+	if (rr->o->mem_mode) {
+		/* perf's iter_add_single_mem_entry(): the period is the
+		 * weight, 1 without one */
+		s = *it->sample;
+		s.period = s.mask & PD_SAMPLE_WEIGHT_STRUCT ? s.weight_var1
+			   : s.mask & PD_SAMPLE_WEIGHT	    ? s.weight
+							    : 0;
+		if (!s.period)
+			s.period = 1;
+		sample = &s;
+	}
 	if (it->hit)
-		rc = pda_report_add_again_latency(rr->rep, it->sample,
+		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
 	else
-		rc = pda_report_add_latency(rr->rep, it->sample, it->stack,
+		rc = pda_report_add_latency(rr->rep, sample, it->stack,
 					    it->comm, it->cookie, latency,
 					    level);
 	if (rc >= 0 && rr->dt)
@@ -933,6 +989,37 @@ static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 	return pda_thread_comm(arg, pid, tid);
 }
 
+/* Whether an event samples data sources (after the run: a trace's
+ * synthesized events too), perf's check of --mem-mode. */
+static bool has_data_src(const struct pd_file *f)
+{
+	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
+		if (pd_file_evsel(f, i)->attr.sample_type & PD_SAMPLE_DATA_SRC)
+			return true;
+	return false;
+}
+
+/* --mem-mode's title's sort order: perf's text, with ",ipc_null"
+ * when --sort names "symbol" (report.c appends it to the option). */
+static const char *mem_title(struct report_opts *o)
+{
+	if (o->sort_default || !strstr(o->sort_arg, "symbol"))
+		return o->sort_arg;
+	snprintf(o->mem_title, sizeof(o->mem_title), "%s,ipc_null",
+		 o->sort_arg);
+	return o->mem_title;
+}
+
+/* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
+static int report_daddr(void *arg, const struct pd_sample *sample,
+			const char **sym, uint64_t *off, bool *object,
+			const char **dso)
+{
+	struct report_run *rr = arg;
+
+	return pda_mem_daddr(rr->mem, sample, sym, off, object, dso);
+}
+
 static struct pda_report *new_report(struct pd_ctx *ctx,
 				     const struct report_opts *o,
 				     struct pd_file *f,
@@ -945,15 +1032,23 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
 	/* a data type is the sampled instruction's, not its callers';
+	 * --mem-mode's are perf's hist_iter_mem's, which has none;
 	 * perf ignores --children without callchains, silently (and a
 	 * pipe's events, whose callchains it learns too late) */
 	const bool children = !has_type_key(o) && o->children >= 0 &&
-			      has_callchains(f);
+			      !o->mem_mode && has_callchains(f);
 	struct pda_report *rep;
 	int rc;
 
 	if (pd_file_env(f, &ro.env) < 0)
 		ro.env = NULL; /* the groups unnamed, as --group makes them */
+	if (o->mem_mode) {
+		if (pda_mem_new(s, &rr->mem) < 0)
+			die(ctx, "out of memory");
+		pda_mem_views(rr->mem, 0);
+		ro.data_addr = report_daddr;
+		ro.data_addr_arg = rr;
+	}
 	ro.flags = (children ? PDA_REPORT_CHILDREN : 0) |
 		   (o->group ? PDA_REPORT_GROUP : 0) |
 		   (o->no_group ? PDA_REPORT_NO_GROUP : 0) |
@@ -1200,6 +1295,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		eprintf("pdtool %s: --total-cycles is a view of branch mode: "
 			"the samples' rows\n",
 			ctx->cmd);
+	if (o->mem_mode && !o->sort_arg) {
+		o->sort_arg = MEM_SORT;
+		o->sort_default = true;
+	}
 	if (o->sort_arg) {
 		parse_sort(ctx, o, o->sort_arg);
 		/* perf's sort_order is the option's text */
@@ -1275,6 +1374,13 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	cs = pda_capture_stats(&rr.c);
 	cmd_check_kind_synth(ctx, o->path, f, &cs->reader, cs->nr_samples,
 			     pda_capture_itrace(&rr.c));
+	/* after the run: a trace's synthesized events, and a pipe's, are
+	 * known then */
+	if (o->mem_mode && !has_data_src(f))
+		die(ctx, "'%s': --mem-mode: no memory samples (no event samples "
+			 "PERF_SAMPLE_DATA_SRC: perf record -d, perf mem "
+			 "record, or an Arm SPE trace)",
+		    o->path);
 	pda_capture_release(&rr.c);
 	/* a pipe's groups (GROUP_DESC), known now: shown as a file's */
 	{
@@ -1307,6 +1413,11 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 
 		const struct pde_report_opts eo = {
 			.dso_list = o->dsos[0] != NULL,
+			.mem_sort = o->mem_mode ? mem_title(o) : NULL,
+			/* report.c: a --sort naming "symbol" gets
+			 * ",ipc_null" (no branch stacks here) */
+			.ipc_null = o->sort_arg && !o->sort_default &&
+				    strstr(o->sort_arg, "symbol"),
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,
@@ -1361,6 +1472,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		pdc_hash_release(NULL, &rr.dt_memo);
 	}
 	pda_datatype_free(rr.dt);
+	pda_mem_free(rr.mem);
 	pda_parallel_free(rr.par);
 	pda_offcpu_free(rr.oc);
 	pda_session_free(s);

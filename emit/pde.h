@@ -1001,6 +1001,12 @@ struct pde_report_opts {
 	 * row has none of den.  NULL: none. */
 	const struct pda_ratio *ratios;
 	size_t nr_ratios;
+	/* perf's --mem-mode: the sort order its title names (non-NULL:
+	 * "Total weight" and "Sort order" title lines) */
+	const char *mem_sort;
+	/* text: perf 6.1's "IPC [IPC Coverage]" column of "-" after the
+	 * keys, which it adds when --sort's text names "symbol" */
+	bool ipc_null;
 	bool dso_list;		/* --dsos was given: perf does not widen the
 				 * DSO column for rows without a symbol */
 	/* branch text: the one value --comms, --dsos or --symbols names

@@ -37,8 +37,36 @@ struct widths {
 
 /* The cell of key k for entry e, as perf's se_snprintf() writes it
  * before padding: into b (escaped). */
+/* data_src's field name ("LVL", ...) as perf's perf_mem__*_scnprintf()
+ * print it: analyze/mem's strings, one decoder */
+static void mem_field(struct pdc_strbuf *b, uint64_t ds, const char *name)
+{
+	char f[128];
+	const size_t n = pde_data_src_field(ds, name, f, sizeof(f));
+
+	pdc_strbuf_add(b, f, n < sizeof(f) ? n : sizeof(f) - 1);
+}
+
+/* The latency keys' values: the sample's (local_*), or that times the
+ * row's samples nr (perf 6.1's weight and ins_lat; ins_lat a u16 times
+ * a u32, an unsigned). */
+static uint64_t lat_value(enum pda_report_key k,
+			  const struct pda_report_entry *e, uint64_t nr)
+{
+	if (k == PDA_REPORT_LOCAL_WEIGHT)
+		return e->weight;
+	if (k == PDA_REPORT_WEIGHT)
+		return e->weight * nr;
+	if (k == PDA_REPORT_LOCAL_INS_LAT)
+		return e->ins_lat;
+	return (unsigned)(e->ins_lat * nr);
+}
+
+/* Key k's text of entry e; nr: the row's samples (of the table's
+ * first member: perf's he->stat.nr_events), which weight and ins_lat
+ * multiply. */
 static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
-		     const struct pda_report_entry *e)
+		     const struct pda_report_entry *e, uint64_t nr)
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
@@ -101,6 +129,51 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_TYPECLN:
 		pdc_strbuf_add_text(b, e->typecln, strlen(e->typecln));
 		break;
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_WEIGHT:
+	case PDA_REPORT_INS_LAT:
+		pdc_strbuf_addf(b, "%" PRIu64, lat_value(k, e, nr));
+		break;
+	case PDA_REPORT_MEM:
+	case PDA_REPORT_SNOOP:
+	case PDA_REPORT_TLB:
+	case PDA_REPORT_LOCKED:
+	case PDA_REPORT_BLOCKED: {
+		/* the keys' fields of perf's data_src string, in the
+		 * keys' order */
+		static const char *const field[] = {"LVL", "SNP", "TLB",
+						    "LCK", "BLK"};
+
+		mem_field(b, e->data_src, field[k - PDA_REPORT_MEM]);
+		break;
+	}
+	case PDA_REPORT_DADDR_SYM:
+		/* perf 6.1's _hist_entry__sym_snprintf() of the data
+		 * address: a data symbol and the offset in it */
+		pdc_strbuf_addf(b, "[%c] ", e->daddr_level);
+		if (e->daddr_sym && e->daddr_object)
+			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
+					e->daddr_off);
+		else if (e->daddr_sym)
+			pdc_strbuf_add_text(b, e->daddr_sym,
+					    strlen(e->daddr_sym));
+		else
+			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
+					e->daddr);
+		break;
+	case PDA_REPORT_DADDR_DSO:
+		if (e->daddr_dso)
+			pdc_strbuf_add_text(b, e->daddr_dso,
+					    strlen(e->daddr_dso));
+		else
+			pdc_strbuf_add(b, "[unknown]", 9);
+		break;
+	case PDA_REPORT_PHYS_DADDR:
+		/* perf 6.1's "[%c] %-#.*llx": no "0x" for 0 */
+		pdc_strbuf_addf(b, "[%c] %#.*" PRIx64, e->daddr_level,
+				ADDR_DIGITS, e->phys_daddr);
+		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -110,6 +183,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		       struct pdc_strbuf *b)
 {
+	const uint64_t nr = 0; /* no width depends on it */
 	size_t n;
 
 	b->len = 0;
@@ -118,10 +192,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		/* "[x] " and the name; an address: "0x" and 16 digits */
 		if (!e->sym)
 			return ADDR_DIGITS + 4 + 2;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_PID:
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len + 8;
 	case PDA_REPORT_COMM:
 		/* the thread's last comm, whichever the row shows */
@@ -136,16 +210,16 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		/* "[other]" asks nothing */
 		if (!e->parent)
 			return 0;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_DSO:
 		if (!e->dso)
 			return 0;
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_SRCLINE:
 	case PDA_REPORT_SRCFILE:
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		return b->len;
 	case PDA_REPORT_TYPE:
 	case PDA_REPORT_TYPEOFF:
@@ -155,6 +229,29 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		 * symoff columns at their headers' widths: a longer name
 		 * runs over */
 		return 0;
+	/* perf 6.1's hists__calc_col_len(): fixed widths */
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_WEIGHT:
+	case PDA_REPORT_SNOOP:
+		return 12;
+	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_INS_LAT:
+		return 13;
+	case PDA_REPORT_MEM:
+		return 24;
+	case PDA_REPORT_TLB:
+		return 22;
+	case PDA_REPORT_LOCKED:
+		return 6;
+	case PDA_REPORT_BLOCKED:
+		return 10;
+	case PDA_REPORT_DADDR_SYM:
+		return (e->daddr_sym ? strlen(e->daddr_sym) : 0) + ADDR_DIGITS +
+		       4 + 2;
+	case PDA_REPORT_DADDR_DSO:
+		return e->daddr_dso ? strlen(e->daddr_dso) : ADDR_DIGITS;
+	case PDA_REPORT_PHYS_DADDR:
+		return ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}
@@ -324,8 +421,16 @@ static bool unpadded_last(enum pda_report_key k)
 	return k == PDA_REPORT_SYM || k == PDA_REPORT_SYMOFF ||
 	       k == PDA_REPORT_SRCLINE ||
 	       k == PDA_REPORT_SRCFILE || k == PDA_REPORT_TYPE ||
-	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN;
+	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN ||
+	       /* "%.*s": perf pads every column but the last
+		* (hist_entry__snprintf_alignment) */
+	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED;
 }
+
+/* perf 6.1's ipc_null column, which its report adds after keys whose
+ * text names "symbol": no branch stacks, no IPC */
+#define IPC_NULL_HEADER "IPC   [IPC Coverage]"
+#define IPC_NULL_CELL "-      -            "
 
 static void write_headers(FILE *out, const struct pda_report *rep,
 			  const struct pda_report_table *t,
@@ -380,6 +485,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 		fputs("  ", out);
 		pad(out, h, strlen(h), w->key[i], false);
 	}
+	if (o->ipc_null)
+		fputs("  " IPC_NULL_HEADER, out);
 	fputs("\n# ", out);
 	for (size_t i = 0; i < nr_fixed + nr_keys; i++) {
 		const size_t n = i < nr_fixed ? widths[i] : w->key[i - nr_fixed];
@@ -391,12 +498,14 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 		for (size_t d = 0; d < n; d++)
 			fputc('.', out);
 	}
+	if (o->ipc_null)
+		fputs("  ....................", out);
 	fputs("\n#\n", out);
 }
 
 static void write_key(FILE *out, enum pda_report_key k,
-		      const struct pda_report_entry *e, size_t w, bool last,
-		      struct pdc_strbuf *b)
+		      const struct pda_report_entry *e, uint64_t nr, size_t w,
+		      bool last, struct pdc_strbuf *b)
 {
 	b->len = 0;
 	if (k == PDA_REPORT_PID) {
@@ -404,7 +513,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 
 		/* "%7d:%-*.*s" */
 		fprintf(out, "%7d:", e->tid);
-		key_text(b, k, e);
+		key_text(b, k, e, nr);
 		pad(out, b->p, b->len < cw ? b->len : cw, cw, false);
 		return;
 	}
@@ -418,7 +527,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fprintf(out, "%*u", (int)w, e->parallelism);
 		return;
 	}
-	key_text(b, k, e);
+	key_text(b, k, e, nr);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
 	if (last && unpadded_last(k)) {
@@ -508,9 +617,12 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		if (w->elided[i])
 			continue;
 		fputs("  ", out);
-		write_key(out, pda_report_key(rep, i), e, w->key[i],
-			  i == w->last, b);
+		write_key(out, pda_report_key(rep, i), e,
+			  pda_report_val(rep, t->members[0], id)->samples,
+			  w->key[i], i == w->last && !o->ipc_null, b);
 	}
+	if (o->ipc_null)
+		fputs("  " IPC_NULL_CELL, out);
 	fputc('\n', out);
 }
 
@@ -931,6 +1043,34 @@ static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
 	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
+static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
+			      const char *event, uint64_t period,
+			      const char *slices, const char *mem_sort)
+{
+	char unit;
+	const uint64_t n = convert_unit(nr_samples, &unit);
+
+	if (!mem_sort) {
+		write_title_slices(out, nr_samples, plural, event, period,
+				   slices);
+		return;
+	}
+	/* perf 6.1's --mem-mode title: the period is the weight */
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
+		plural ? "s" : "");
+	pde_text_puts(out, event);
+	fputc('\'', out);
+	if (slices) {
+		fputs(" (time slices: ", out);
+		pde_text_puts(out, slices);
+		fputc(')', out);
+	}
+	fprintf(out, "\n# Total weight : %" PRIu64 "\n# Sort order   : ",
+		period);
+	pde_text_puts(out, mem_sort);
+	fputs("\n#\n", out);
+}
+
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
@@ -945,9 +1085,10 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		const struct pda_report_table *t = pda_report_table(rep, i);
 		struct widths w;
 
-		write_title_slices(out, t->nr_samples,
-				   t->nr_members > 1 || t->leads_group,
-				   t->event, t->total_period, o->time_slices);
+		write_table_title(out, t->nr_samples,
+				  t->nr_members > 1 || t->leads_group,
+				  t->event, t->total_period, o->time_slices,
+				  o->mem_sort);
 		calc_widths(rep, t, &w, &b, o->dso_list);
 		memcpy(w.elided, keep.elided, sizeof(w.elided));
 		w.last = keep.last;
@@ -1020,12 +1161,12 @@ static void put_value(FILE *out, const struct pda_report *rep,
 /* The cell of key k as the text writes it (the sym key with
  * " (inlined)", the pid key "TID:comm"). */
 static void cell_text(struct pdc_strbuf *b, enum pda_report_key k,
-		      const struct pda_report_entry *e)
+		      const struct pda_report_entry *e, uint64_t nr)
 {
 	b->len = 0;
 	if (k == PDA_REPORT_PID)
 		pdc_strbuf_addf(b, "%d:", e->tid);
-	key_text(b, k, e);
+	key_text(b, k, e, nr);
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
 }
@@ -1052,8 +1193,10 @@ static void md_head(FILE *out, const struct pda_report *rep,
 
 	fputs("\n## ", out);
 	pde_md_text(out, t->event, strlen(t->event));
-	fprintf(out, "\n\n%" PRIu64 " sample%s, event count %" PRIu64 "\n\n|",
-		t->nr_samples, plural(t->nr_samples), t->total_period);
+	/* --mem-mode: the period is the weight, as perf's title says */
+	fprintf(out, "\n\n%" PRIu64 " sample%s, %s %" PRIu64 "\n\n|",
+		t->nr_samples, plural(t->nr_samples),
+		o->mem_sort ? "total weight" : "event count", t->total_period);
 	for (size_t c = 0; c < nr_cols; c++)
 		for (unsigned m = 0; m < t->nr_members; m++) {
 			const char *ev = pda_report_event_name(rep, t->members[m]);
@@ -1101,7 +1244,8 @@ static void md_row(FILE *out, const struct pda_report *rep,
 		fprintf(out, " %s |", cell);
 	}
 	for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
-		cell_text(b, pda_report_key(rep, k), e);
+		cell_text(b, pda_report_key(rep, k), e,
+			  pda_report_val(rep, t->members[0], id)->samples);
 		fputc(' ', out);
 		pde_md_code(out, b->p, b->len, true);
 		fputs(" |", out);
@@ -1133,7 +1277,9 @@ static void csv_rows(FILE *out, const struct pda_report *rep,
 				fprintf(out, "%.6g", v);
 		}
 		for (unsigned k = 0; k < pda_report_nr_keys(rep); k++) {
-			cell_text(b, pda_report_key(rep, k), e);
+			cell_text(b, pda_report_key(rep, k), e,
+				  pda_report_val(rep, t->members[m], id)
+					  ->samples);
 			/* NUL-terminated for pde_csv_str */
 			pdc_strbuf_add(b, "", 1);
 			fputc(',', out);
@@ -1201,10 +1347,20 @@ int pde_report_csv(FILE *out, const struct pda_report *rep,
 	return write_grid(out, rep, o, false);
 }
 
+/* s as a JSON string, or null. */
+static void json_str_or_null(struct pde_json *j, const char *key,
+			     const char *s)
+{
+	if (s)
+		pde_json_str(j, key, s);
+	else
+		pde_json_null(j, key);
+}
+
 /* Key k of entry e as JSON, by perf's name: what the text shows, in
  * its parts. */
 static void json_key(struct pde_json *j, enum pda_report_key k,
-		     const struct pda_report_entry *e)
+		     const struct pda_report_entry *e, uint64_t nr)
 {
 	switch (k) {
 	case PDA_REPORT_COMM:
@@ -1229,10 +1385,7 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		/* the sym key's members: */
 		/* fall through */
 	case PDA_REPORT_SYM:
-		if (e->sym)
-			pde_json_str(j, "sym", e->sym);
-		else
-			pde_json_null(j, "sym");
+		json_str_or_null(j, "sym", e->sym);
 		pde_json_hex(j, "addr", e->addr);
 		pde_json_str(j, "level", e->level == 'k' ? "k" : ".");
 		pde_json_bool(j, "inlined", e->inlined);
@@ -1265,6 +1418,39 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_TYPECLN:
 		pde_json_str(j, "typecln", e->typecln);
 		pde_json_i64(j, "type_cacheline", e->type_off / 64);
+		break;
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_WEIGHT:
+	case PDA_REPORT_INS_LAT:
+		pde_json_u64(j, pda_report_key_name(k), lat_value(k, e, nr));
+		break;
+	case PDA_REPORT_MEM:
+	case PDA_REPORT_SNOOP:
+	case PDA_REPORT_TLB:
+	case PDA_REPORT_LOCKED:
+	case PDA_REPORT_BLOCKED: {
+		struct pdc_strbuf b;
+		char small[128];
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+
+		key_text(&b, k, e, nr);
+		pde_json_str(j, pda_report_key_name(k), pdc_strbuf_str(&b));
+		pde_json_hex(j, "data_src", e->data_src);
+		pdc_strbuf_release(&b);
+		break;
+	}
+	case PDA_REPORT_DADDR_SYM:
+		json_str_or_null(j, "daddr_sym", e->daddr_sym);
+		pde_json_hex(j, "daddr", e->daddr);
+		pde_json_hex(j, "daddr_off", e->daddr_off);
+		break;
+	case PDA_REPORT_DADDR_DSO:
+		json_str_or_null(j, "daddr_dso", e->daddr_dso);
+		break;
+	case PDA_REPORT_PHYS_DADDR:
+		pde_json_hex(j, "phys_daddr", e->phys_daddr);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -1356,7 +1542,9 @@ int pde_report_json(FILE *out, const struct pda_report *rep,
 				continue;
 			pde_json_begin_object(&j, NULL);
 			for (unsigned k = 0; k < nr_keys; k++)
-				json_key(&j, pda_report_key(rep, k), e);
+				json_key(&j, pda_report_key(rep, k), e,
+					 pda_report_val(rep, t->members[0], id)
+						 ->samples);
 			json_ratios(&j, rep, id, o);
 			if (t->nr_members == 1) {
 				json_values(&j, rep, t, 0, id);

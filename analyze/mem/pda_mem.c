@@ -95,6 +95,10 @@ struct pda_mem {
 	struct pda_mem_row *rows[PDA_MEM_NR_VIEWS];
 	size_t nr_rows[PDA_MEM_NR_VIEWS];
 	struct pda_mem_totals t;
+	uint64_t last_sym_off;	/* resolve()'s symbol offset */
+	bool last_object;	/* and whether it is a data object's */
+	bool own_mode;		/* resolve() in the sample's cpumode, not
+				 * the address's */
 };
 
 static const char *const view_names[PDA_MEM_NR_VIEWS] = {
@@ -161,8 +165,10 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 	at.ip = addr;
 	at.mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
 	at.callchain.nr = 0;
-	at.misc = (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
-			     (addr >> 63 ? PD_MISC_KERNEL : PD_MISC_USER));
+	if (!m->own_mode)
+		at.misc = (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
+				     (addr >> 63 ? PD_MISC_KERNEL
+						 : PD_MISC_USER));
 	*sym = *dso = NULL;
 	*map_ip = addr;
 	rc = pda_addr_leaf(m->s, &at, &m->st, &d, &al_addr);
@@ -176,8 +182,39 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 		*dso = out->dso;
 		*map_ip = out->map_ip;
 		*sym = (out->flags & PDA_FRAME_NO_SYMBOL) ? NULL : out->sym;
+		m->last_sym_off = out->sym_off;
+		m->last_object = (out->flags & PDA_FRAME_OBJECT) != 0;
 	}
 	return 0;
+}
+
+int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
+		  const char **sym, uint64_t *off, bool *object,
+		  const char **dso)
+{
+	uint64_t map_ip;
+	int rc;
+
+	*sym = *dso = NULL;
+	*off = 0;
+	*object = false;
+	if (!(sample->mask & PD_SAMPLE_ADDR) || !sample->addr)
+		return 0;
+	/* perf 6.1's ip__resolve_data(): in the maps of the sample's own
+	 * mode, the kernel's holding no user address */
+	if ((sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL &&
+	    !(sample->addr >> 63))
+		return 0;
+	m->last_sym_off = 0;
+	m->last_object = false;
+	m->own_mode = true;
+	rc = resolve(m, sample, sample->addr, sym, dso, &map_ip);
+	m->own_mode = false;
+	if (rc == 0 && *sym) {
+		*off = m->last_sym_off;
+		*object = m->last_object;
+	}
+	return rc;
 }
 
 static int strcmp_null(const char *a, const char *b)

@@ -134,6 +134,18 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var,
 		     int64_t offset);
 
+/* The data symbol (*sym, NULL: none) at *off in it (*object: a data
+ * object's symbol, STT_OBJECT, not a function's) and the object
+ * (*dso, NULL: no map) of sample's data address (addr) in the maps of
+ * the sample's cpumode (perf 6.1's ip__resolve_data(): unlike the dsym
+ * view, a kernel sample's user address is unknown), for perf's
+ * symbol_daddr and dso_daddr keys;
+ * no view is summed.  Strings as the session's.  @return 0 or
+ * PD_ERR_NOMEM. */
+int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
+		  const char **sym, uint64_t *off, bool *object,
+		  const char **dso);
+
 /* Build the views asked for (bit 1 << view each; the others have no
  * rows): rows by weight, then samples, descending, then key (line: by
  * HITM + peer snoops, CPUs, then as the others).  @return 0,

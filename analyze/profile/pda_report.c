@@ -33,6 +33,29 @@
 /* A cpu not yet given: the entries a summary lists with the cpu key. */
 #define NO_CPU INT32_MIN
 
+/* A sample's memory key values: the bits perf's memory keys compare
+ * (0 for keys not asked for).  Compared as bytes. */
+struct mkey {
+	const char *ddso;	/* DADDR_DSO: the data object, NULL none */
+	uint64_t weight;	/* LOCAL_WEIGHT, WEIGHT */
+	uint64_t lvl, snoop, tlb, lock, blk; /* data_src's fields */
+	uint64_t daddr;		/* DADDR_SYM */
+	uint64_t phys;		/* PHYS_DADDR */
+	uint32_t ins_lat;	/* LOCAL_INS_LAT, INS_LAT */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 72,
+	       "a memory key is compared as bytes: no padding");
+
+/* What a row made by a sample shows of its memory keys. */
+struct mshow {
+	uint64_t data_src, daddr_off;
+	const char *daddr_sym;
+	bool object;		/* daddr_sym is a data object's */
+	char level;		/* the sample's cpumode's, as perf's al->level */
+};
+
 struct ekey {
 	const char *comm;	/* COMM: the comm as shown */
 	const char *dso;	/* DSO */
@@ -51,9 +74,10 @@ struct ekey {
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
 	uint32_t par;		/* PARALLELISM; 0 in a summary's entries */
+	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 10 * sizeof(void *) + 40,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 112,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -61,6 +85,7 @@ struct ent {
 	struct pda_report_entry pub;
 	uint64_t sym_start;	/* the symbol's start, whatever the keys */
 	uint32_t id;
+	bool shown;		/* its memory values set (mem_show) */
 };
 
 /*
@@ -154,6 +179,7 @@ struct cpuent {
 	int32_t cpu;
 	uint32_t par;
 	uint32_t id;
+	struct mkey m;
 };
 
 struct event {
@@ -190,6 +216,11 @@ struct pda_report {
 			 const char **type, int64_t *offset,
 			 const char **member);
 	void *data_type_arg;
+	int (*data_addr)(void *arg, const struct pd_sample *sample,
+			 const char **sym, uint64_t *off, bool *object,
+			 const char **dso);
+	void *data_addr_arg;
+	bool mem_keys;		/* a memory key: struct mkey per sample */
 	const struct pd_file *file;
 	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
@@ -246,6 +277,19 @@ static const struct {
 	[PDA_REPORT_TYPECLN] = {"typecln", NULL, "Data Type Cacheline"},
 	[PDA_REPORT_PARALLELISM] = {"parallelism", NULL, "Parallelism"},
 	[PDA_REPORT_SYMOFF] = {"symoff", NULL, "Symbol Offset"},
+	[PDA_REPORT_LOCAL_WEIGHT] = {"local_weight", NULL, "Local Weight"},
+	[PDA_REPORT_MEM] = {"mem", NULL, "Memory access"},
+	[PDA_REPORT_SNOOP] = {"snoop", NULL, "Snoop"},
+	[PDA_REPORT_TLB] = {"tlb", NULL, "TLB access"},
+	[PDA_REPORT_LOCKED] = {"locked", NULL, "Locked"},
+	[PDA_REPORT_BLOCKED] = {"blocked", NULL, "Blocked"},
+	[PDA_REPORT_DADDR_SYM] = {"symbol_daddr", NULL, "Data Symbol"},
+	[PDA_REPORT_DADDR_DSO] = {"dso_daddr", NULL, "Data Object"},
+	[PDA_REPORT_PHYS_DADDR] = {"phys_daddr", NULL, "Data Physical Address"},
+	[PDA_REPORT_LOCAL_INS_LAT] = {"local_ins_lat", NULL,
+				      "Local INSTR Latency"},
+	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
+	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -284,7 +328,8 @@ static bool cpuent_eq(const void *item, const void *key)
 {
 	const struct cpuent *a = item, *b = key;
 
-	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par;
+	return a->proto == b->proto && a->cpu == b->cpu && a->par == b->par &&
+	       !memcmp(&a->m, &b->m, sizeof(a->m));
 }
 
 /* A filter list's value when it names one (perf's strlist: a name
@@ -371,8 +416,15 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_INS_LAT; k++)
+		rep->mem_keys |= rep->has[k];
+	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) &&
+	    !o.data_addr) {
+		pdc_free(&m, rep);
+		return PD_ERR_API;
+	}
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
-			  rep->has[PDA_REPORT_PARALLELISM];
+			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
 	rep->deferred = (o.flags & PDA_REPORT_CALLCHAIN) && !rep->per_sample;
 	rep->graph_rel = o.flags & PDA_REPORT_GRAPH_REL;
@@ -393,6 +445,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->thread_comm_arg = o.thread_comm_arg;
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
+	rep->data_addr = o.data_addr;
+	rep->data_addr_arg = o.data_addr_arg;
 	rep->file = o.file;
 	rep->env = o.env;
 	set_elided(rep);
@@ -748,16 +802,36 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	return 0;
 }
 
+/* A new row's memory values: the sample's that made it. */
+static void mem_show(struct ent *e, const struct mkey *mk,
+		     const struct mshow *show)
+{
+	e->shown = true;
+	e->pub.weight = mk->weight;
+	e->pub.ins_lat = mk->ins_lat;
+	e->pub.data_src = show->data_src;
+	e->pub.daddr = mk->daddr;
+	e->pub.phys_daddr = mk->phys;
+	e->pub.daddr_sym = show->daddr_sym;
+	e->pub.daddr_off = show->daddr_off;
+	e->pub.daddr_object = show->object;
+	e->pub.daddr_dso = mk->ddso;
+	e->pub.daddr_level = show->level;
+}
+
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
  * (0 without the key, as frame_entry() leaves it) and parallelism par
  * (0 without the key). */
 static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
-			uint32_t par, uint32_t *id)
+			uint32_t par, const struct mkey *mk,
+			const struct mshow *show, uint32_t *id)
 {
-	const struct cpuent key = {.proto = proto, .cpu = cpu, .par = par};
+	const struct cpuent key = {
+		.proto = proto, .cpu = cpu, .par = par, .m = *mk};
 	const uint64_t h = pdc_hash_u64(((uint64_t)proto << 32 |
 					 (uint32_t)cpu) ^
-					pdc_hash_u64(par));
+					pdc_hash_u64(par)) ^
+			   (rep->mem_keys ? pdc_hash_bytes(mk, sizeof(*mk)) : 0);
 	struct pdc_hash_slot *slot;
 	struct cpuent *ce;
 	struct ent *e;
@@ -776,6 +850,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	k = rep->ents[proto]->k;
 	k.cpu = cpu;
 	k.par = par;
+	k.m = *mk;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
 		const uint64_t hk = ekey_hash(&k);
@@ -785,7 +860,11 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			return PD_ERR_NOMEM;
 		s2 = pdc_hash_probe(&rep->by_key, hk, ent_eq, &k);
 		if (s2->item) {
+			/* a sample whose memory keys are all 0 finds the
+			 * proto itself, made without them */
 			e = s2->item;
+			if (rep->mem_keys && !e->shown)
+				mem_show(e, mk, show);
 		} else {
 			if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
 			    PDC_GROW(&rep->mem, rep->ents, rep->alloc_ents,
@@ -799,6 +878,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			e->k = k;
 			e->pub.cpu = cpu;
 			e->pub.parallelism = par;
+			mem_show(e, mk, show);
 			e->id = (uint32_t)rep->nr_ents;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
@@ -808,6 +888,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	ce->proto = proto;
 	ce->cpu = cpu;
 	ce->par = par;
+	ce->m = *mk;
 	ce->id = e->id;
 	/* the by_key insertion above did not touch by_cpu: slot holds */
 	pdc_hash_fill(&rep->by_cpu, slot, h, ce);
@@ -1413,14 +1494,96 @@ static struct event *event_of(struct pda_report *rep,
 	return &rep->events[idx];
 }
 
+/* data_src's fields as union perf_mem_data_src lays them out */
+#define DS_LVL(d) (((d) >> 5) & 0x3fff)
+#define DS_SNOOP(d) (((d) >> 19) & 0x1f)
+#define DS_LOCK(d) (((d) >> 24) & 0x3)
+#define DS_TLB(d) (((d) >> 26) & 0x7f)
+#define DS_BLK(d) (((d) >> 40) & 0x7)
+
+/* The sample's memory key values, as perf 6.1's hist entry takes them
+ * (evsel__parse_sample, mem_info): a WEIGHT_STRUCT's var1 is the
+ * weight and var2 ins_lat, except on a trace's synthesized samples
+ * (perf 6.1's arm_spe sets the weight alone); without a data_src every
+ * field is its N/A (perf's mem_info of zeroes prints "N/A"). */
+static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
+		   struct mkey *mk, struct mshow *show)
+{
+	const uint64_t ds =
+		sample->mask & PD_SAMPLE_DATA_SRC ? sample->data_src : 0;
+	const bool synth = sample->evsel && sample->evsel->synth;
+
+	if (sample->mask & PD_SAMPLE_WEIGHT_STRUCT) {
+		mk->weight = sample->weight_var1;
+		mk->ins_lat = synth ? 0 : sample->weight_var2;
+	} else if (sample->mask & PD_SAMPLE_WEIGHT) {
+		mk->weight = sample->weight;
+	}
+	if (!rep->has[PDA_REPORT_LOCAL_WEIGHT] && !rep->has[PDA_REPORT_WEIGHT])
+		mk->weight = 0;
+	if (!rep->has[PDA_REPORT_LOCAL_INS_LAT] && !rep->has[PDA_REPORT_INS_LAT])
+		mk->ins_lat = 0;
+	show->data_src = ds;
+	show->level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL
+			      ? 'k'
+			      : '.';
+	if (rep->has[PDA_REPORT_MEM])
+		mk->lvl = DS_LVL(ds);
+	if (rep->has[PDA_REPORT_SNOOP])
+		mk->snoop = DS_SNOOP(ds);
+	if (rep->has[PDA_REPORT_TLB])
+		mk->tlb = DS_TLB(ds);
+	if (rep->has[PDA_REPORT_LOCKED])
+		mk->lock = DS_LOCK(ds);
+	if (rep->has[PDA_REPORT_BLOCKED])
+		mk->blk = DS_BLK(ds);
+	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
+	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
+		mk->phys = sample->phys_addr;
+	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) {
+		const uint64_t addr =
+			sample->mask & PD_SAMPLE_ADDR ? sample->addr : 0;
+		const char *sym = NULL, *dso = NULL;
+		uint64_t off = 0;
+		bool object = false;
+		int rc = rep->data_addr(rep->data_addr_arg, sample, &sym, &off,
+					&object, &dso);
+
+		if (rc < 0)
+			return rc;
+		if (dso && dso_short(rep, dso, &dso) < 0)
+			return PD_ERR_NOMEM;
+		if (sym && intern(rep, sym, strlen(sym), &sym) < 0)
+			return PD_ERR_NOMEM;
+		if (rep->has[PDA_REPORT_DADDR_DSO])
+			mk->ddso = dso;
+		if (rep->has[PDA_REPORT_DADDR_SYM])
+			mk->daddr = addr;
+		show->daddr_sym = sym;
+		show->daddr_off = off;
+		show->object = object;
+	}
+	return 0;
+}
+
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		       struct summary *s, uint64_t latency, unsigned level)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
+	struct mkey mk;
+	struct mshow show;
 
 	if (!ev)
 		return PD_ERR_NOMEM;
+	memset(&mk, 0, sizeof(mk));
+	memset(&show, 0, sizeof(show));
+	if (rep->mem_keys) {
+		int rc = mem_key(rep, sample, &mk, &show);
+
+		if (rc < 0)
+			return rc;
+	}
 	for (uint32_t i = 0; i < s->nr; i++) {
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
@@ -1436,7 +1599,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			int rc = sample_entry(
 				rep, id, cpu,
 				rep->has[PDA_REPORT_PARALLELISM] ? level : 0,
-				&id);
+				&mk, &show, &id);
 
 			if (rc < 0)
 				return rc;
@@ -1651,6 +1814,34 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 			 : pda_sgn64(a->pub.type_off / CACHE_LINE -
 				     b->pub.type_off / CACHE_LINE);
 	}
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_WEIGHT:
+		/* sort__weight_cmp(): left - right, as int64 */
+		return pda_sgn64((int64_t)(a->pub.weight - b->pub.weight));
+	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_INS_LAT:
+		return pda_sgn64((int64_t)a->pub.ins_lat - b->pub.ins_lat);
+	/* sort__lvl_cmp() and the others: right's field - left's */
+	case PDA_REPORT_MEM:
+		return pda_sgn64((int64_t)b->k.m.lvl - (int64_t)a->k.m.lvl);
+	case PDA_REPORT_SNOOP:
+		return pda_sgn64((int64_t)b->k.m.snoop - (int64_t)a->k.m.snoop);
+	case PDA_REPORT_TLB:
+		return pda_sgn64((int64_t)b->k.m.tlb - (int64_t)a->k.m.tlb);
+	case PDA_REPORT_LOCKED:
+		return pda_sgn64((int64_t)b->k.m.lock - (int64_t)a->k.m.lock);
+	case PDA_REPORT_BLOCKED:
+		return pda_sgn64((int64_t)b->k.m.blk - (int64_t)a->k.m.blk);
+	case PDA_REPORT_DADDR_SYM:
+		return pda_sgn64((int64_t)(b->pub.daddr - a->pub.daddr));
+	case PDA_REPORT_PHYS_DADDR:
+		return pda_sgn64(
+			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
+	case PDA_REPORT_DADDR_DSO:
+		/* _sort__dso_cmp() of the data maps */
+		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
+			return pda_cmp_null(a->pub.daddr_dso, b->pub.daddr_dso);
+		return pda_str_sort(a->pub.daddr_dso, b->pub.daddr_dso);
 	case PDA_REPORT_NR_KEYS:
 		break;
 	}

@@ -80,6 +80,19 @@ enum pda_report_key {
 	PDA_REPORT_TYPECLN,
 	PDA_REPORT_PARALLELISM,
 	PDA_REPORT_SYMOFF,	/* perf >= 6.10: the symbol and the offset */
+	/* perf's memory keys (each sample's own values: --mem-mode's) */
+	PDA_REPORT_LOCAL_WEIGHT, /* the sample's weight (latency) */
+	PDA_REPORT_MEM,		/* data_src's level (mem_lvl) */
+	PDA_REPORT_SNOOP,	/* its snoop (mem_snoop) */
+	PDA_REPORT_TLB,		/* its TLB (mem_dtlb) */
+	PDA_REPORT_LOCKED,	/* its lock (mem_lock) */
+	PDA_REPORT_BLOCKED,	/* its blocked (mem_blk) */
+	PDA_REPORT_DADDR_SYM,	/* the data address (symbol_daddr) */
+	PDA_REPORT_DADDR_DSO,	/* the data address's object (dso_daddr) */
+	PDA_REPORT_PHYS_DADDR,	/* the physical data address (phys_daddr) */
+	PDA_REPORT_LOCAL_INS_LAT, /* x86's instruction latency */
+	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
+	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -176,6 +189,15 @@ struct pda_report_opts {
 			 const char **type, int64_t *offset,
 			 const char **member);
 	void *data_type_arg;
+	/* The symbol_daddr and dso_daddr keys: the data address (addr) in
+	 * the sample's process, *sym its data symbol (NULL: none) at
+	 * *off in it (*object: a data object's, not a function's), *dso
+	 * its object's name (NULL: no map).  Strings need live only for
+	 * the call.  0 or a negative pd_err. */
+	int (*data_addr)(void *arg, const struct pd_sample *sample,
+			 const char **sym, uint64_t *off, bool *object,
+			 const char **dso);
+	void *data_addr_arg;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -272,6 +294,18 @@ struct pda_report_entry {
 	const char *typeoff;	/* with typeoff: "struct foo +0x8 (bar)" */
 	const char *typecln;	/* with typecln: "struct foo: cache-line 0" */
 	int64_t type_off;	/* with typeoff or typecln */
+	/* the memory keys: the values of the sample that made the row
+	 * (perf shows the first one's; the keys compare their own bits) */
+	uint64_t weight;	/* WEIGHT_STRUCT's var1, else WEIGHT */
+	uint64_t data_src;	/* the whole data_src (0: none) */
+	uint64_t daddr;		/* the data address (0: none) */
+	uint64_t phys_daddr;	/* its physical address (0: none) */
+	uint64_t daddr_off;	/* in daddr_sym */
+	const char *daddr_sym;	/* NULL: none ("[.] 0x...") */
+	bool daddr_object;	/* daddr_sym is a data object's: "+0xOFF" */
+	const char *daddr_dso;	/* short name; NULL: no map ("[unknown]") */
+	uint32_t ins_lat;	/* WEIGHT_STRUCT's var2 (perf's ins_lat) */
+	char daddr_level;	/* symbol_daddr's: the sample's cpumode's */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */

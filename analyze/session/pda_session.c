@@ -308,7 +308,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	uint64_t vaddr, start, size;
 	size_t nr_inl = 0;
 	unsigned line = 0;
-	bool no_src = false;
+	bool no_src = false, object = false;
 	struct addr_ent *ent;
 	int rc;
 
@@ -330,7 +330,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		}
 		return ent;
 	}
-	rc = pda_elf_symbol(s, e, vaddr, &name, &start, &size);
+	rc = pda_elf_symbol_typed(s, e, vaddr, &name, &start, &size, &object);
 	if (rc == PD_ERR_NOMEM)
 		return NULL;
 	if (rc < 0) {
@@ -394,6 +394,8 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		ent->frames[0].line = file ? line : 0;
 		if (no_src)
 			ent->frames[0].flags |= PDA_FRAME_NO_SRCLINE;
+		if (object)
+			ent->frames[0].flags |= PDA_FRAME_OBJECT;
 		ent->frames[0].dso_addr = vaddr;
 		ent->frames[0].sym_off = vaddr - start;
 		return ent;

@@ -196,6 +196,9 @@ enum pda_frame_flags {
 	/* opts.srcline_a2l: addr2line names the function at ip but no
 	 * file ("??:?"), and perf prints no source line */
 	PDA_FRAME_NO_SRCLINE = 1u << 8,
+	/* the symbol is a data object's (STT_OBJECT): perf names a data
+	 * address in it "sym+0xOFF" */
+	PDA_FRAME_OBJECT = 1u << 9,
 };
 
 /*

@@ -149,6 +149,10 @@ int pda_elf_offset_to_vaddr(const struct pda_elf *e, uint64_t off,
  */
 int pda_elf_symbol(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		   const char **name, uint64_t *start, uint64_t *size);
+/* The same, and whether the symbol is a data object's (STT_OBJECT). */
+int pda_elf_symbol_typed(struct pda_session *s, struct pda_elf *e,
+			 uint64_t vaddr, const char **name, uint64_t *start,
+			 uint64_t *size, bool *object);
 
 /* One function of the inline chain at an address. */
 struct pda_inline {

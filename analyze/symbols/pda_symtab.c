@@ -494,7 +494,7 @@ static int load(struct pda_session *s, struct pda_elf *e)
 
 static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		  bool perf61, const char **name, uint64_t *start,
-		  uint64_t *size)
+		  uint64_t *size, bool *object)
 {
 	const struct pda_symtab *t;
 	const struct pda_pltent *pe;
@@ -517,6 +517,8 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		*name = pe->name;
 		*start = pe->vaddr;
 		*size = pe->end - pe->start;
+		if (object)
+			*object = false;
 		return 0;
 	}
 	if (!perf61 && in_plt)
@@ -536,18 +538,27 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	*name = p->name;
 	*start = p->vaddr;
 	*size = p->end - p->start;
+	if (object)
+		*object = p->type == STT_OBJECT;
 	return 0;
 }
 
 int pda_elf_symbol(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		   const char **name, uint64_t *start, uint64_t *size)
 {
-	return lookup(s, e, vaddr, false, name, start, size);
+	return lookup(s, e, vaddr, false, name, start, size, NULL);
+}
+
+int pda_elf_symbol_typed(struct pda_session *s, struct pda_elf *e,
+			 uint64_t vaddr, const char **name, uint64_t *start,
+			 uint64_t *size, bool *object)
+{
+	return lookup(s, e, vaddr, false, name, start, size, object);
 }
 
 int pda_elf_symbol_perf61(struct pda_session *s, struct pda_elf *e,
 			  uint64_t vaddr, const char **name, uint64_t *start,
 			  uint64_t *size)
 {
-	return lookup(s, e, vaddr, true, name, start, size);
+	return lookup(s, e, vaddr, true, name, start, size, NULL);
 }

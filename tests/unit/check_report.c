@@ -10,7 +10,8 @@
  * call graphs merge chains by function, callee or caller first, each
  * row's from its own frame on, a node under the threshold without its
  * children but with its values; and an allocation failure is a clean
- * PD_ERR_NOMEM (T9).
+ * PD_ERR_NOMEM (T9); the memory keys merge rows by the bits perf
+ * compares and show the first sample's values.
  * tests/cli/report/golden.test holds the whole to perf 6.1.
  */
 #include "pda_report.h"
@@ -474,6 +475,84 @@ START_TEST(test_sample_read)
 }
 END_TEST
 
+/* The data address callback: "tab" from 0x1000, a data object. */
+static int daddr(void *arg, const struct pd_sample *sample, const char **sym,
+		 uint64_t *off, bool *object, const char **dso)
+{
+	(void)arg;
+	*sym = "tab";
+	*off = sample->addr - 0x1000;
+	*object = true;
+	*dso = "/bin/x";
+	return 0;
+}
+
+/* A memory sample: data_src ds, weight w (its period too, as
+ * --mem-mode makes it), data address addr. */
+static struct pd_sample mem_sample(uint64_t ds, uint64_t w, uint64_t addr)
+{
+	struct pd_sample s = sample(1, 0, w);
+
+	s.mask |= PD_SAMPLE_DATA_SRC | PD_SAMPLE_WEIGHT | PD_SAMPLE_ADDR;
+	s.data_src = ds;
+	s.weight = w;
+	s.addr = addr;
+	return s;
+}
+
+START_TEST(test_mem_keys)
+{
+	static const enum pda_report_key keys[] = {
+		PDA_REPORT_MEM, PDA_REPORT_LOCAL_WEIGHT, PDA_REPORT_DADDR_SYM};
+	/* mem_lvl L1|HIT; lvl_num L1 (1) or L2 (2): perf's mem key
+	 * compares mem_lvl alone */
+	const uint64_t l1 = (0xaull << 5) | (1ull << 33),
+		       l1b = (0xaull << 5) | (2ull << 33);
+	PDA_REPORT_OPTS(o, .keys = keys, .nr_keys = 3);
+	struct pda_frame f[] = {frame("f", "/bin/x", 0x100)};
+	struct pda_stack st = {f, 1, 1};
+	struct pd_sample a = mem_sample(l1, 10, 0x1008),
+			 b = mem_sample(l1b, 10, 0x1008),
+			 c = mem_sample(l1, 7, 0x1008),
+			 d = mem_sample(l1, 10, 0x1010);
+	const struct pda_report_table *t;
+	const struct pda_report_entry *e;
+	struct pda_report *rep;
+	uint64_t cookie = 0;
+
+	/* the daddr keys need the callback */
+	ck_assert_int_eq(pda_report_new(&o, &rep), PD_ERR_API);
+	o.data_addr = daddr;
+	ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &st, "x", &cookie), 0);
+	ck_assert_int_eq(pda_report_add_again(rep, &b, cookie), 0);
+	ck_assert_int_eq(pda_report_add_again(rep, &c, cookie), 0);
+	ck_assert_int_eq(pda_report_add_again(rep, &d, cookie), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_rows, 3);
+	ck_assert_uint_eq(t->total_period, 37);
+	/* a and b in one row, showing a's data_src */
+	e = pda_report_entry(rep, t->rows[0]);
+	ck_assert_uint_eq(pda_report_val(rep, t->members[0], t->rows[0])->samples,
+			  2);
+	ck_assert_uint_eq(e->data_src, l1);
+	ck_assert_uint_eq(e->weight, 10);
+	ck_assert_str_eq(e->daddr_sym, "tab");
+	ck_assert_uint_eq(e->daddr_off, 8);
+	ck_assert(e->daddr_object);
+	ck_assert_int_eq(e->daddr_level, '.');
+	/* another data address, another row */
+	e = pda_report_entry(rep, t->rows[1]);
+	ck_assert_uint_eq(e->daddr, 0x1010);
+	ck_assert_uint_eq(e->daddr_off, 0x10);
+	/* another weight, another row */
+	e = pda_report_entry(rep, t->rows[2]);
+	ck_assert_uint_eq(e->weight, 7);
+	pda_report_free(rep);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -487,6 +566,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_sample_read);
+	tcase_add_test(tc, test_mem_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
