@@ -583,6 +583,13 @@ static int unsupported_error(struct rec *r, const struct rec_evsel *ev, int e)
 			    "context-switches, cpu-migrations, minor-faults, "
 			    "major-faults",
 			    ev->name, strerror(e), pmus);
+	/* perf 6.1's evsel__open_strerror: an uncore or other CPU-wide
+	 * PMU's event (msr/tsc/) refuses a task context with EINVAL */
+	if (e == EINVAL && !r->o.system_wide && !r->o.cpus)
+		return rec_errf(r, PD_ERR_UNSUPPORTED,
+			    "event '%s' is invalid in per-thread mode (%s): "
+			    "record system-wide with -a (or CPUs with -C)",
+			    ev->name, strerror(e));
 	return rec_errf(r, PD_ERR_UNSUPPORTED,
 		    "event '%s' cannot be opened: %s (the host's PMUs: %s)",
 		    ev->name, strerror(e), pmus);
