@@ -671,6 +671,9 @@ Suite *stacktree_suite(void)
 	tcase_add_test(tc, test_alloc_failures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fold");
+	/* tens of thousands of stacks through the adder and sorter threads:
+	 * Check's 4 s are too few under TSan, which ran it past them once */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_fold_random, 0, 12);
 	tcase_add_test(tc, test_fold_threaded_deep);
 	tcase_add_test(tc, test_fold_sorter_stream);
