@@ -1023,26 +1023,9 @@ static void write_preamble(FILE *out, uint64_t lost,
 }
 
 /* A table's title: its samples (perf's "1K" past 1000), event (events,
- * with a group) and period. */
-static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
-			       const char *event, uint64_t period,
-			       const char *slices)
-{
-	char unit;
-	const uint64_t n = convert_unit(nr_samples, &unit);
-
-	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
-		plural ? "s" : "");
-	pde_text_puts(out, event);
-	fputc('\'', out);
-	if (slices) {
-		fputs(" (time slices: ", out);
-		pde_text_puts(out, slices);
-		fputc(')', out);
-	}
-	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
-}
-
+ * with a group), the --time slices, and its period; with mem_sort,
+ * perf 6.1's --mem-mode lines instead of the period's: the period is
+ * the weight, and the sort order follows. */
 static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
 			      const char *event, uint64_t period,
 			      const char *slices, const char *mem_sort)
@@ -1050,12 +1033,6 @@ static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
 	char unit;
 	const uint64_t n = convert_unit(nr_samples, &unit);
 
-	if (!mem_sort) {
-		write_title_slices(out, nr_samples, plural, event, period,
-				   slices);
-		return;
-	}
-	/* perf 6.1's --mem-mode title: the period is the weight */
 	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit,
 		plural ? "s" : "");
 	pde_text_puts(out, event);
@@ -1065,10 +1042,23 @@ static void write_table_title(FILE *out, uint64_t nr_samples, bool plural,
 		pde_text_puts(out, slices);
 		fputc(')', out);
 	}
+	if (!mem_sort) {
+		fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n",
+			period);
+		return;
+	}
 	fprintf(out, "\n# Total weight : %" PRIu64 "\n# Sort order   : ",
 		period);
 	pde_text_puts(out, mem_sort);
 	fputs("\n#\n", out);
+}
+
+static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
+			       const char *event, uint64_t period,
+			       const char *slices)
+{
+	write_table_title(out, nr_samples, plural, event, period, slices,
+			  NULL);
 }
 
 int pde_report_text(FILE *out, const struct pda_report *rep,
