@@ -999,6 +999,28 @@ int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 	return 1;
 }
 
+/* A sample's root frame in *root (NULL: none, with no_comm).  @return 1,
+ * 0 when --comm leaves it out (counted, and *cookie says so), or
+ * PD_ERR_NOMEM. */
+static int sample_root(struct pda_fold *fd, const struct pd_sample *sample,
+		       const char *comm, uint64_t *cookie, struct atom **root)
+{
+	bool keep = true;
+
+	*root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
+	if (!*root)
+		return PD_ERR_NOMEM;
+	if (!keep) {
+		fd->totals.nr_filtered++;
+		if (cookie)
+			*cookie = COOKIE_FILTERED;
+		return 0;
+	}
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		*root = NULL;
+	return 1;
+}
+
 int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		       const struct pda_stack *st, const char *comm,
 		       uint64_t *cookie)
@@ -1008,23 +1030,15 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	int rc;
 	struct atom *root;
 	size_t cut = 0, counted = 0, off;
-	bool keep = true, unresolved = false;
+	bool unresolved = false;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
 
 	if (fd->finished)
 		return PD_ERR_API;
-	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
-	if (!root)
-		return PD_ERR_NOMEM;
-	if (!keep) {
-		fd->totals.nr_filtered++;
-		if (cookie)
-			*cookie = COOKIE_FILTERED;
-		return 0;
-	}
-	if (fd->flags & PDA_FOLD_NO_COMM)
-		root = NULL;
+	rc = sample_root(fd, sample, comm, cookie, &root);
+	if (rc <= 0)
+		return rc;
 	if (st) {
 		/* perf keeps max_stack callchain entries from the leaf; the
 		 * inlined frames an entry expands to come with it */
@@ -1156,23 +1170,14 @@ int pda_fold_add_part(struct pda_fold *fd, const struct pd_sample *sample,
 	size_t counted = pp ? pp->counted : 0, off;
 	unsigned bits = pp ? pp->bits : 0;
 	struct atom *root;
-	bool keep = true;
 	uint32_t end;
 	int rc;
 
 	if (fd->finished || !pda_fold_partable(fd))
 		return PD_ERR_API;
-	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
-	if (!root)
-		return PD_ERR_NOMEM;
-	if (!keep) {
-		fd->totals.nr_filtered++;
-		if (cookie)
-			*cookie = COOKIE_FILTERED;
-		return 0;
-	}
-	if (fd->flags & PDA_FOLD_NO_COMM)
-		root = NULL;
+	rc = sample_root(fd, sample, comm, cookie, &root);
+	if (rc <= 0)
+		return rc;
 	off = root != NULL;
 	if (grow_buf(fd, off + pdepth + nr) < 0 ||
 	    PDC_GROW(&fd->mem, fd->fbits, fd->fbits_alloc, nr, MAX_FRAMES) < 0)
