@@ -108,9 +108,10 @@
  * cookie: the callback names only the new frames.  A part every
  * PREFIX_STRIDE entries, and at most PREFIX_CAP parts (the callback
  * keeps its own record of each), hold memory flat: on the -g bench
- * capture (bench/RESULTS.md, Session 12), stride 4 and 2^17 parts cost
- * 10 MB of peak anonymous memory and walk fewer entries than stride 8 or
- * 2^18 parts (whose keeping costs more than it saves); a miss walks
+ * capture (bench/RESULTS.md, Session 12), stride 4 and 2^16 parts cost
+ * 7 MB of peak anonymous memory (2^17: 10 MB, 2^18: 25 MB, and keeping
+ * more costs more instructions than it saves; stride 8 saves fewer
+ * than stride 4); a miss walks
  * fewer than PREFIX_STRIDE entries more than the longest shared part.
  * Callchains longer than PREFIX_MAX_NR, with more entries than
  * opts.prefix_max (the callback would cut them), or with a marker that
@@ -119,7 +120,7 @@
 #define PREFIX_STRIDE 4
 #define PREFIX_MAX_NR 512
 #define PREFIX_PARTS (PREFIX_MAX_NR / PREFIX_STRIDE)
-#define PREFIX_CAP ((size_t)1 << 17)
+#define PREFIX_CAP ((size_t)1 << 16)
 
 /* A prefix run's scratch, kept with the pipeline (pda_pipe.c prefix_*):
  * each part's key and, for the callback, frames and cookie. */
