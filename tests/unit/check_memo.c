@@ -1,7 +1,9 @@
 /*
  * check_memo.c - the sample pipeline's memo (analyze/session/pda_pipe.c):
- * folding every testdata capture with it gives what folding without it
- * gives, line for line, with the same totals and the same session
+ * folding every testdata capture with it, and with stacks handed back in
+ * part (the frames past an outer part resolved before, which fold takes
+ * with pda_fold_add_part), gives what folding without it gives, line for
+ * line, with the same totals and the same session
  * statistics (samples, frames, unresolved ones, and per binary its
  * samples and samples with unresolved frames, which the diagnostics
  * print), whatever the fold's options make of a stack: roots by tid,
@@ -22,16 +24,18 @@
  * stack (frame pointers, DWARF, none, kernel, threads, pipe mode), and
  * whether the memo serves some of their samples (not DWARF ones: their
  * stacks come from the user stack each sample carries) */
+/* ... and whether some stack shares 4 outer callchain entries with an
+ * earlier one, so that it comes in part (pda_pipe_opts.prefix) */
 static const struct {
 	const char *name;
-	bool memo;
+	bool memo, parts;
 } captures[] = {
-	{"demo.perf.data", true},	{"fp.perf.data", true},
-	{"multi.perf.data", true},	{"threads.perf.data", true},
-	{"switch.perf.data", true},	{"pipe.perf.data", true},
-	{"zstd.perf.data", true},	{"sysw.perf.data.zst", true},
-	{"lost.perf.data.zst", true},	{"dwarf.perf.data.zst", false},
-	{"exec.perf.data.zst", false},
+	{"demo.perf.data", true, true},	      {"fp.perf.data", true, false},
+	{"multi.perf.data", true, true},      {"threads.perf.data", true, true},
+	{"switch.perf.data", true, false},    {"pipe.perf.data", true, true},
+	{"zstd.perf.data", true, true},	      {"sysw.perf.data.zst", true, false},
+	{"lost.perf.data.zst", true, true},   {"dwarf.perf.data.zst", false, false},
+	{"exec.perf.data.zst", false, false},
 };
 
 struct result {
@@ -44,6 +48,8 @@ struct result {
 struct run {
 	struct pda_fold *fd;
 	uint64_t nr_hits;
+	uint64_t nr_parts;	/* stacks handed back in part */
+	uint64_t nr_frames;	/* frames handed back, all samples */
 };
 
 static int add(void *arg, const struct pda_pipe_item *it)
@@ -51,9 +57,18 @@ static int add(void *arg, const struct pda_pipe_item *it)
 	struct run *r = arg;
 	int rc;
 
+	if (it->stack)
+		r->nr_frames += it->stack->nr;
 	if (it->hit) {
 		r->nr_hits++;
 		rc = pda_fold_add_again(r->fd, it->sample, *it->cookie);
+	} else if (it->prefix || it->cuts) {
+		const struct pda_fold_part pt = {it->prefix, it->cuts,
+						 it->nr_cuts, it->cut_cookies};
+
+		r->nr_parts += it->prefix != 0;
+		rc = pda_fold_add_part(r->fd, it->sample, it->stack, it->comm,
+				       &pt, it->cookie);
 	} else {
 		rc = pda_fold_add_keyed(r->fd, it->sample, it->stack, it->comm,
 					it->cookie);
@@ -61,10 +76,11 @@ static int add(void *arg, const struct pda_pipe_item *it)
 	return rc < 0 ? rc : 0;
 }
 
-/* Fold capture name with fold flags and options, the memo on or off. */
+/* Fold capture name with fold flags and options, the memo on or off,
+ * and with it stacks in parts (pda_pipe_opts.prefix) or not. */
 static void fold(const char *name, unsigned flags, unsigned max_stack,
-		 const char *sym_re, bool memo, struct result *res,
-		 uint64_t *nr_hits)
+		 const char *sym_re, bool memo, bool prefix,
+		 struct result *res, struct run *out)
 {
 	char path[ET_PATH_MAX];
 	struct run r = {0};
@@ -75,8 +91,10 @@ static void fold(const char *name, unsigned flags, unsigned max_stack,
 	PDA_FOLD_OPTS(fo, .flags = flags, .max_stack = max_stack,
 		      .sym_re = sym_re);
 	PDA_CAPTURE_OPTS(co, .jobs = 1, .ip_stacks = true, .memo = memo,
-			 .memo_tid = flags & PDA_FOLD_TID, .sample_fn = add,
-			 .arg = &r);
+			 .memo_tid = flags & PDA_FOLD_TID, .prefix = prefix,
+			 .prefix_max = max_stack ? max_stack
+						 : PDA_FOLD_MAX_STACK,
+			 .sample_fn = add, .arg = &r);
 	const struct pda_stats *st;
 
 	et_path(path, "../../testdata/%s", name);
@@ -92,7 +110,7 @@ static void fold(const char *name, unsigned flags, unsigned max_stack,
 	st = pda_session_stats(s);
 	res->st = *st;
 	res->dsos = ft_dsos(st);
-	*nr_hits = r.nr_hits;
+	*out = r;
 
 	pda_capture_release(&c);
 	pda_fold_free(r.fd);
@@ -106,43 +124,67 @@ static void result_free(struct result *r)
 	free(r->dsos);
 }
 
-/* The memo changes nothing the fold and the session count. */
-static uint64_t same(const char *name, unsigned flags, unsigned max_stack,
-		     const char *sym_re)
+static void same_result(const struct result *a, const struct result *b)
 {
-	struct result a, b;
-	uint64_t hits_a, hits_b;
+	ck_assert_str_eq(a->text, b->text);
+	ck_assert_mem_eq(&a->t, &b->t, sizeof(a->t));
+	ck_assert_uint_eq(a->st.nr_samples, b->st.nr_samples);
+	ck_assert_uint_eq(a->st.nr_frames, b->st.nr_frames);
+	ck_assert_uint_eq(a->st.nr_frames_unresolved,
+			  b->st.nr_frames_unresolved);
+	ck_assert_uint_eq(a->st.nr_samples_unresolved,
+			  b->st.nr_samples_unresolved);
+	ck_assert_str_eq(a->dsos, b->dsos);
+}
 
-	fold(name, flags, max_stack, sym_re, false, &a, &hits_a);
-	fold(name, flags, max_stack, sym_re, true, &b, &hits_b);
-	ck_assert_uint_eq(hits_a, 0);
-	ck_assert_str_eq(a.text, b.text);
-	ck_assert_mem_eq(&a.t, &b.t, sizeof(a.t));
-	ck_assert_uint_eq(a.st.nr_samples, b.st.nr_samples);
-	ck_assert_uint_eq(a.st.nr_frames, b.st.nr_frames);
-	ck_assert_uint_eq(a.st.nr_frames_unresolved,
-			  b.st.nr_frames_unresolved);
-	ck_assert_uint_eq(a.st.nr_samples_unresolved,
-			  b.st.nr_samples_unresolved);
-	ck_assert_str_eq(a.dsos, b.dsos);
+/* The memo, and stacks in parts, change nothing the fold and the
+ * session count; *parts: the stacks that came in part. */
+static uint64_t same(const char *name, unsigned flags, unsigned max_stack,
+		     const char *sym_re, uint64_t *parts)
+{
+	struct result a, b, c;
+	struct run ra, rb, rc;
+
+	fold(name, flags, max_stack, sym_re, false, false, &a, &ra);
+	fold(name, flags, max_stack, sym_re, true, false, &b, &rb);
+	fold(name, flags, max_stack, sym_re, true, true, &c, &rc);
+	ck_assert_uint_eq(ra.nr_hits, 0);
+	ck_assert_uint_eq(rb.nr_parts, 0);
+	same_result(&a, &b);
+	same_result(&a, &c);
+	ck_assert_uint_eq(rb.nr_hits, rc.nr_hits);
+	/* a stack in part is its frames past the part only */
+	if (rc.nr_parts)
+		ck_assert_uint_lt(rc.nr_frames, rb.nr_frames);
+	else
+		ck_assert_uint_eq(rc.nr_frames, rb.nr_frames);
 	result_free(&a);
 	result_free(&b);
-	return hits_b;
+	result_free(&c);
+	if (parts)
+		*parts = rc.nr_parts;
+	return rb.nr_hits;
 }
 
 START_TEST(test_same_folds)
 {
 	const char *name = captures[_i].name;
-	uint64_t hits = same(name, 0, 0, NULL);
+	uint64_t parts;
+	uint64_t hits = same(name, 0, 0, NULL, &parts);
 
 	/* the memo is used: every capture repeats some stack */
 	if (captures[_i].memo)
 		ck_assert_uint_gt(hits, 0);
 	else
 		ck_assert_uint_eq(hits, 0);
-	same(name, PDA_FOLD_PID | PDA_FOLD_TID | PDA_FOLD_KERNEL, 0, NULL);
-	same(name, PDA_FOLD_ADDRS | PDA_FOLD_PERIOD, 3, NULL);
-	same(name, PDA_FOLD_NO_COMM, 0, "^(hash_block|main)$");
+	if (captures[_i].parts)
+		ck_assert_uint_gt(parts, 0);
+	else
+		ck_assert_uint_eq(parts, 0);
+	same(name, PDA_FOLD_PID | PDA_FOLD_TID | PDA_FOLD_KERNEL, 0, NULL,
+	     NULL);
+	same(name, PDA_FOLD_ADDRS | PDA_FOLD_PERIOD, 3, NULL, NULL);
+	same(name, PDA_FOLD_NO_COMM, 0, "^(hash_block|main)$", NULL);
 }
 END_TEST
 
