@@ -983,6 +983,36 @@ static bool has_type_key(const struct report_opts *o)
 	return false;
 }
 
+/* Whether the rows have Children: a data type is the sampled
+ * instruction's, not its callers'; --mem-mode's are perf's
+ * hist_iter_mem's, which has none; perf ignores --children without
+ * callchains, silently (and a pipe's events, whose callchains it learns
+ * too late). */
+static bool report_children(const struct report_opts *o,
+			    const struct pd_file *f)
+{
+	return !has_type_key(o) && o->children >= 0 && !o->mem_mode &&
+	       has_callchains(f);
+}
+
+/*
+ * Whether every row is its sampled ip's alone (perf's hist entry is
+ * sample->ip's): no call graph, no Children (as new_report() decides),
+ * no parent, no callers' or callees' view, no off-CPU stacks.  Then the
+ * pipeline resolves the ip only: no callchain walked, no user stack
+ * unwound, and a memo key of the ip (issue 14's flat report).
+ */
+static bool leaf_rows(const struct report_opts *o, const struct pd_file *f)
+{
+	if (o->graph != PDE_GRAPH_NONE || report_children(o, f) || o->parent || o->view ||
+	    o->off_cpu)
+		return false;
+	for (unsigned i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == PDA_REPORT_PARENT)
+			return false;
+	return true;
+}
+
 /* The thread's comm at the end of the capture, from the session. */
 static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 {
@@ -1031,12 +1061,7 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 			.nr_keys = o->nr_keys, .max_stack = o->max_stack,
 			.parent = o->parent, .errbuf = err,
 			.errbuf_size = sizeof(err));
-	/* a data type is the sampled instruction's, not its callers';
-	 * --mem-mode's are perf's hist_iter_mem's, which has none;
-	 * perf ignores --children without callchains, silently (and a
-	 * pipe's events, whose callchains it learns too late) */
-	const bool children = !has_type_key(o) && o->children >= 0 &&
-			      !o->mem_mode && has_callchains(f);
+	const bool children = report_children(o, f);
 	struct pda_report *rep;
 	int rc;
 
@@ -1334,6 +1359,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				.time_end = o->time.end);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
+				 .leaf_only = leaf_rows(o, f),
 				 .itrace = &o->itrace,
 				 .sample_fn = report_one, .skip_fn = report_skip,
 				 .progress = cmd_progress_fn,

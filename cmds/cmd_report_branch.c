@@ -177,7 +177,7 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 				.time_start = a->time->start,
 				.time_end = a->time->end);
 		PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = !leaf,
-				 .ip_stacks = leaf,
+				 .ip_stacks = leaf, .leaf_only = leaf,
 				 .sample_fn = brep_one, .skip_fn = brep_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &br);

@@ -1193,9 +1193,11 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 			.has_time_end = o->time.has_end,
 			.time_start = o->time.start, .time_end = o->time.end);
 	/* time order, as perf script prints; a sample without a callchain
-	 * has its ip as its one frame */
+	 * has its ip as its one frame, and so has every sample with -G
+	 * (perf prints sample->ip's symbol then) */
 	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,
-			 .ip_stacks = true, .memo = true, .time_order = true,
+			 .ip_stacks = true, .leaf_only = o->no_callchain,
+			 .memo = true, .time_order = true,
 			 .itrace = &o->itrace, .sample_fn = script_one, .skip_fn = script_skip,
 			 .arg = &sr);
 	struct cmd_progress prog;

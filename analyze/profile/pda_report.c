@@ -712,7 +712,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		 * the function it is in that function's symbol */
 		if (inlined && sym && base_name && !strcmp(fr->sym, base_name))
 			inlined = false;
-		addr = self && dso ? fr->dso_addr : fr->ip;
+		addr = self && dso ? fr->map_ip : fr->ip;
 	}
 	if (rep->has[PDA_REPORT_COMM])
 		k.comm = t->comm;

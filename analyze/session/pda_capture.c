@@ -240,7 +240,7 @@ static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
 {
 	const uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 
-	if (s->opts.no_inline || o->no_stack)
+	if (s->opts.no_inline || o->no_stack || o->leaf_only)
 		return false;
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
 		if ((pd_file_evsel(f, i)->attr.sample_type & dwarf) == dwarf)
@@ -288,7 +288,8 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 		return reader_failed(c, rc);
 	if (s) {
 		PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
-			      .ip_stacks = c->o.ip_stacks,
+			      .ip_stacks = c->o.ip_stacks || c->o.leaf_only,
+			      .leaf_only = c->o.leaf_only,
 			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
 			      .prefix = c->o.prefix,
 			      .prefix_max = c->o.prefix_max,

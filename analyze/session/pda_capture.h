@@ -102,6 +102,7 @@ struct pda_capture_opts {
 	unsigned jobs;		/* as pda_pipe_opts */
 	bool no_stack;		/* as pda_pipe_opts */
 	bool ip_stacks;		/* as pda_pipe_opts */
+	bool leaf_only;		/* as pda_pipe_opts (sets ip_stacks) */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
 	bool prefix;		/* as pda_pipe_opts */
 	unsigned prefix_max;	/* as pda_pipe_opts */

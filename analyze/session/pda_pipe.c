@@ -570,6 +570,15 @@ void pda_pipe_free(struct pda_pipe *p)
 
 /* ---- delivering ----------------------------------------------------- */
 
+/* With leaf_only, the callchain and the user stack are dropped where
+ * sample is decoded: it is resolved and memo-keyed as a sample without
+ * them, never unwound; its other fields stay for the callback. */
+static void leaf_only(const struct pda_pipe *p, struct pd_sample *sample)
+{
+	if (p->o.leaf_only)
+		sample->mask &= ~(PD_SAMPLE_CALLCHAIN | PD_SAMPLE_STACK_USER);
+}
+
 /* Whether sample's stack is resolved: its callchain, or with
  * ip_stacks, its ip as the one frame of a sample without one. */
 static bool has_stack(const struct pda_pipe *p, const struct pd_sample *sample)
@@ -586,7 +595,8 @@ static bool memo_ok(const struct pda_pipe *p, const struct pd_sample *sample)
 	const uint64_t more = PD_SAMPLE_STACK_USER | PD_SAMPLE_REGS_USER |
 			      PD_SAMPLE_BRANCH_STACK;
 
-	return p->o.memo && !(sample->mask & more);
+	/* an ip alone (leaf_only) is resolved from the maps alone */
+	return p->o.memo && (p->o.leaf_only || !(sample->mask & more));
 }
 
 static bool counts_eq(const void *item, const void *key)
@@ -1466,6 +1476,7 @@ static int enqueue(struct pda_pipe *p, const struct pd_rec *rec,
 					   "sample at offset 0x%llx: %s",
 					   (unsigned long long)rec->offset,
 					   pd_file_errmsg(s->f));
+		leaf_only(p, &it->sample);
 	}
 	it->unwind = unwind;
 	it->snap = NULL;
@@ -1556,6 +1567,7 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	}
 	if (pd_sample_decode(s->f, rec, &sample) < 0)
 		return 1;
+	leaf_only(p, &sample);
 	if (p->o.want && !p->o.want(p->o.arg, &sample))
 		return 0;
 	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
@@ -1585,6 +1597,7 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 		return 0;
 	if (pd_sample_decode(s->f, rec, &sample) < 0)
 		return 1;
+	leaf_only(p, &sample);
 	if (p->o.want && !p->o.want(p->o.arg, &sample))
 		return 0;
 	/* unwound before, when the unwind pass ran */

@@ -110,6 +110,12 @@ struct pda_pipe_opts {
 				 * report shows it; else its stack is NULL
 				 * (perf's stackcollapse.py folds it to the
 				 * comm) */
+	bool leaf_only;		/* with ip_stacks: every sample's stack is
+				 * its ip alone, as if it had no callchain
+				 * (a report without call graphs or
+				 * children: perf's row is the ip's); never
+				 * unwound; the sample's mask has no
+				 * callchain and no user stack */
 	unsigned batch;		/* samples a batch holds at most; 0: 512
 				 * (tests make many small ones) */
 	bool memo;		/* memo slots for the callback (above) */
