@@ -163,12 +163,7 @@ const char cmd_report_options[] =
 	"      --pid LIST        only samples of these processes\n"
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
-	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them; either end may be\n"
-	"                        empty; or, as perf, a share of the time from\n"
-	"                        the first sample to the last: PCT/N (the\n"
-	"                        Nth slice of PCT percent: 10%/2) or PCT-PCT\n"
-	"                        (0%-30%)\n"
+	CMD_TIME_HELP
 	"      --format FMT      text (default: perf report --stdio's, its\n"
 	"                        percentages coloured on a terminal unless\n"
 	"                        NO_COLOR is set), md (a Markdown table an\n"
@@ -564,7 +559,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 						true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
+		cmd_parse_time(ctx, "--time", arg, &o->time);
 		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
@@ -1191,8 +1186,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
 	    o->dsos[0] ||
-	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
-	    o->time.has_end || o->parent || o->max_stack || o->view ||
+	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.nr || o->parent || o->max_stack || o->view ||
 	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
 		usage_error(ctx, "--format %s -o DIR takes no table options "
 				 "(-s, --children, -n, -g, filters, ...): the "
@@ -1328,10 +1322,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
 		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
-				.has_time_start = o->time.has_start,
-				.has_time_end = o->time.has_end,
-				.time_start = o->time.start,
-				.time_end = o->time.end);
+				.time_ranges = o->time.nr ? o->time.r : NULL,
+				.nr_time_ranges = o->time.nr);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
 				 .itrace = &o->itrace,
