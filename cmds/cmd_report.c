@@ -1338,6 +1338,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		if (rr.par || rr.oc)
 			co.order_fn = report_order;
+		else
+			/* perf merges samples into rows in time order (its
+			 * ordered events), and a row keeps what its first
+			 * sample said: whether it shows under --pid, --tid,
+			 * --comms, --dsos and --symbols (he->thread, he->ms,
+			 * he->filtered), and the level of an address without
+			 * a map.  Where CPUs' samples interleave in the file,
+			 * its order would pick another first sample. */
+			co.time_order = true;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
 		po.srcline = report_needs_srcline(o);
