@@ -65,8 +65,7 @@ const char cmd_export_options[] =
 	"      --no-inline       no inlined frames on any stack\n"
 	"      --no-srcline      no source files and lines (faster)\n"
 	EXPORT_IDS_HELP
-	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them; either end may be empty\n"
+	CMD_TIME_HELP
 	EXPORT_TAIL_HELP;
 
 enum {
@@ -158,7 +157,7 @@ static void export_option(struct pd_ctx *ctx, struct export_opts *o, int c,
 						false);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		cmd_parse_time(ctx, "--time", arg, &o->time);
 		break;
 	default:
 		cmd_stack_opt(ctx, c, arg, &o->sym, &o->unwinder, &o->jobs);
@@ -931,13 +930,10 @@ static void write_tlsvg(struct pd_ctx *ctx, const struct export_opts *o,
 	for (size_t i = 0; i < nr_marks; i++) {
 		struct pde_ff_marker *m = &marks[i];
 
-		if (o->time.has_start && m->start < o->time.start)
-			m->start = o->time.start;
-		if (o->time.has_end && m->end > o->time.end)
-			m->end = o->time.end;
-		/* a span wholly outside the range: end before start, which
-		 * the writer leaves out */
-		if (m->end < m->start)
+		/* a span wholly outside the ranges: end before start,
+		 * which the writer leaves out */
+		if (!cmd_time_clip(&o->time, &m->start, &m->end) ||
+		    m->end < m->start)
 			m->start = m->end + 1;
 	}
 	{
@@ -1017,6 +1013,7 @@ static int export_main(struct pd_ctx *ctx, struct export_opts *o)
 			die(ctx, "out of memory");
 	}
 	f = ctx_open_twice(ctx, o->path);
+	cmd_time_resolve(ctx, o->path, f, &o->time);
 	{
 		PDA_OPTS(po, .no_inline = o->no_inline,
 			 .inline_callchain = o->inline_frames,
@@ -1028,10 +1025,8 @@ static int export_main(struct pd_ctx *ctx, struct export_opts *o)
 				.nr_pids = o->nr_pids,
 				.tids = o->nr_tids ? o->tids : NULL,
 				.nr_tids = o->nr_tids,
-				.has_time_start = o->time.has_start,
-				.has_time_end = o->time.has_end,
-				.time_start = o->time.start,
-				.time_end = o->time.end);
+				.time_ranges = o->time.nr ? o->time.r : NULL,
+				.nr_time_ranges = o->time.nr);
 		/* a sample without a callchain has its ip as its stack, as
 		 * perf report shows it */
 		PDA_CAPTURE_OPTS(co, .filter = &er.flt, .jobs = o->jobs,
@@ -1134,8 +1129,8 @@ const char cmd_timeline_options[] =
 	"                        (default); cpu: on-CPU samples one colour\n"
 	"                        (off-CPU spans are blue either way)\n"
 	EXPORT_IDS_HELP
-	"      --time START,END  only this time range, in seconds as perf\n"
-	"                        prints them (what a zoom shows)\n"
+	CMD_TIME_HELP
+	"                        (what a zoom shows)\n"
 	EXPORT_TAIL_HELP;
 
 static void timeline_option(struct pd_ctx *ctx, struct export_opts *o,

@@ -82,9 +82,7 @@ const char cmd_fold_options[] =
 	"RE\n"
 	"      --symbol RE       only stacks with a frame named to match RE\n"
 	"                        (RE: POSIX extended, unanchored)\n"
-	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them (1234.5678); either end\n"
-	"                        may be left empty\n"
+	CMD_TIME_HELP
 	"      --max-stack N     frames kept from the leaf (default 127, as\n"
 	"                        perf script)\n"
 	"      --branch-history  under each sample's callchain, the path of\n"
@@ -287,7 +285,7 @@ static void fold_option(struct pd_ctx *ctx, struct fold_opts *o, int c,
 		o->sym_re = arg;
 		break;
 	case OPT_TIME:
-		cmd_parse_time_range(ctx, "--time", arg, &o->time);
+		cmd_parse_time(ctx, "--time", arg, &o->time);
 		break;
 	case OPT_MAX_STACK:
 		o->max_stack = cmd_max_stack(ctx, arg);
@@ -337,6 +335,10 @@ static void check_args(struct pd_ctx *ctx, const struct fold_opts *o)
 	if (o->latency && o->branch_history)
 		usage_error(ctx, "--weight latency and --branch-history: not "
 				 "together yet");
+	if (o->from_script && o->time.pct)
+		usage_error(ctx, "--time %s: percentages are of a capture's "
+				 "first to last sample; perf script text "
+				 "does not say them", o->time.pct);
 	if (o->from_script && o->latency)
 		usage_error(ctx, "--weight latency needs the capture's switch "
 				 "records: not perf script's text");
@@ -448,9 +450,9 @@ static int fold_script(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	struct pda_fold *fd = new_fold(ctx, o);
 	PDA_SCRIPT_OPTS(so, .event = o->event, .pids = o->pids,
-			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
-			.has_time_end = o->time.has_end, .time_start = o->time.start,
-			.time_end = o->time.end);
+			.nr_pids = o->nr_pids,
+			.time_ranges = o->time.nr ? o->time.r : NULL,
+			.nr_time_ranges = o->time.nr);
 	const struct pda_script_stats *st;
 	const struct pda_fold_totals *t;
 	struct pda_script *ps;
@@ -563,9 +565,9 @@ static void set_filter(struct pd_ctx *ctx, const struct fold_opts *o,
 					  ? PDA_FILTER_TRACEPOINTS
 					  : 0),
 			.pids = o->nr_pids ? o->pids : NULL,
-			.nr_pids = o->nr_pids, .has_time_start = o->time.has_start,
-			.has_time_end = o->time.has_end, .time_start = o->time.start,
-			.time_end = o->time.end);
+			.nr_pids = o->nr_pids,
+			.time_ranges = o->time.nr ? o->time.r : NULL,
+			.nr_time_ranges = o->time.nr);
 
 	/* parse_args checked the range */
 	if (pda_filter_init(flt, &fo) < 0)
@@ -864,17 +866,6 @@ static bool clock_events(const struct pd_file *f)
 	return true;
 }
 
-/* The part of [a, b) in --time's range: its length, 0 for none. */
-static uint64_t in_range(const struct cmd_time_range *t, uint64_t a,
-			 uint64_t b)
-{
-	if (t->has_start && a < t->start)
-		a = t->start;
-	if (t->has_end && b > t->end)
-		b = t->end;
-	return b > a ? b - a : 0;
-}
-
 /* --off-cpu, --wall-clock: after the run, each wait folded with its
  * length in nanoseconds under its thread's last sampled stack (with a
  * frame saying which wait it was, on the wall clock). */
@@ -897,7 +888,7 @@ static void fold_waits(struct pd_ctx *ctx, struct fold_run *fr,
 
 		if ((o->off_cpu && sp->preempted) || !cmd_u32_wanted(o->pids, o->nr_pids, sp->pid))
 			continue;
-		s.period = in_range(&o->time, sp->out, sp->in);
+		s.period = cmd_time_overlap(&o->time, sp->out, sp->in);
 		if (!s.period)
 			continue;
 		if (o->wall_clock) {
@@ -928,7 +919,7 @@ static void fold_waits(struct pd_ctx *ctx, struct fold_run *fr,
 		die(ctx, "%s", pd_strerror(rc));
 }
 
-static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
+static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 {
 	struct pd_file *f = ctx_open_twice(ctx, o->path);
 	struct fold_run fr = {.ctx = ctx, .o = o, .fd = new_fold(ctx, o),
@@ -956,6 +947,7 @@ static int fold_capture(struct pd_ctx *ctx, const struct fold_opts *o)
 	FILE *out;
 	int rc;
 
+	cmd_time_resolve(ctx, o->path, f, &o->time);
 	cmd_pda_opts(ctx, &o->sym, &po);
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)

@@ -204,18 +204,21 @@ const char *cmd_opts_input(struct cmd_opts *p)
 	return p->input;
 }
 
-/* "1234.5678" (seconds, up to nanoseconds) as ns, perf's time format. */
+/* perf's parse_nsec_time(): "1234.5678" (seconds, up to nanoseconds,
+ * after any blanks, as strtoul skips them) as ns. */
 static bool parse_time(const char *s, size_t len, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0;
-	size_t i = 0, digits = 0;
+	size_t i = 0, digits = 0, at;
 
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+	while (i < len && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+		i++;
+	for (at = i; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
 			return false;
 		sec = sec * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (i == 0)
+	if (i == at)
 		return false;
 	if (i < len && s[i] == '.') {
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
@@ -232,76 +235,175 @@ static bool parse_time(const char *s, size_t len, uint64_t *ns)
 	return true;
 }
 
-void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
-			  const char *arg, struct cmd_time_range *t)
+/* perf_time__parse_str(): one "START,END" (the len bytes at s), either
+ * end empty (0: open).  @return 0, -1 for no times, -2 for an end
+ * before the start. */
+static int parse_one_range(const char *s, size_t len,
+			   struct pda_time_range *r)
 {
-	const char *comma = strchr(arg, ',');
+	const char *comma = memchr(s, ',', len);
+	const size_t n = comma ? (size_t)(comma - s) : len;
 
-	if (!comma)
-		usage_error(ctx, "%s '%s': expected START,END", opt, arg);
-	t->has_start = comma > arg;
-	t->has_end = comma[1] != '\0';
-	if ((t->has_start &&
-	     !parse_time(arg, (size_t)(comma - arg), &t->start)) ||
-	    (t->has_end && !parse_time(comma + 1, strlen(comma + 1), &t->end)))
-		usage_error(ctx,
-			    "%s '%s': times are seconds with up to 9 "
-			    "decimals, as perf prints them",
-			    opt, arg);
-	if (t->has_start && t->has_end && t->end < t->start)
-		usage_error(ctx, "%s '%s': the end is before the start", opt,
-			    arg);
+	r->start = r->end = 0;
+	if ((n && !parse_time(s, n, &r->start)) ||
+	    (comma && comma + 1 < s + len &&
+	     !parse_time(comma + 1, len - n - 1, &r->end)))
+		return -1;
+	return !r->end || r->end >= r->start ? 0 : -2;
 }
 
-/* perf's parse_percent(): "12.5%" (the len bytes at s) as 0.125. */
+/* perf_time__parse_strs(): as many ranges as commas, "START,END"
+ * each, a blank after each but the last; in order, apart. */
+static void parse_time_list(const struct pd_ctx *ctx, const char *opt,
+			    const char *arg, struct cmd_time_range *t)
+{
+	const char *p = arg, *piece;
+	size_t num = 0;
+
+	for (const char *c = arg; *c; c++)
+		num += *c == ',';
+	if (!num)
+		usage_error(ctx, "%s '%s': expected START,END", opt, arg);
+	if (num > CMD_TIME_MAX)
+		usage_error(ctx, "%s '%s': more than %d ranges", opt, arg,
+			    CMD_TIME_MAX);
+	for (t->nr = 0; t->nr < num; t->nr++) {
+		size_t len;
+		int rc;
+
+		piece = p;
+		if (t->nr + 1 < num) {
+			/* past the comma and any blanks, to the next
+			 * blank; a comma before it is a third time */
+			p = strchr(p, ',') + 1;
+			while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+				p++;
+			while (*p && !(*p == ' ' || (*p >= '\t' && *p <= '\r'))) {
+				if (*p++ == ',')
+					usage_error(ctx,
+						    "%s '%s': ranges are "
+						    "START,END separated by "
+						    "spaces",
+						    opt, arg);
+			}
+			len = (size_t)(p - piece);
+			if (*p)
+				p++;
+		} else {
+			len = strlen(piece);
+		}
+		rc = parse_one_range(piece, len, &t->r[t->nr]);
+		if (rc == -2)
+			usage_error(ctx, "%s '%.*s': the end is before the "
+					 "start", opt, (int)len, piece);
+		if (rc < 0)
+			usage_error(ctx,
+				    "%s '%.*s': times are seconds with up to "
+				    "9 decimals, as perf prints them",
+				    opt, (int)len, piece);
+	}
+	for (size_t i = 0; i + 1 < t->nr; i++)
+		if (t->r[i].end >= t->r[i + 1].start)
+			usage_error(ctx, "%s '%s': the ranges overlap or are "
+					 "out of order", opt, arg);
+}
+
+/* perf's parse_percent(): "12.5%" (the len bytes at s; perf ignores
+ * what follows the '%') as 0.125. */
 static bool parse_pct(const char *s, size_t len, double *out)
 {
 	char buf[64], *end;
+	const char *pc = memchr(s, '%', len);
 
-	if (len < 2 || len >= sizeof(buf) || s[len - 1] != '%')
+	if (!pc || (size_t)(pc - s) >= sizeof(buf))
 		return false;
-	memcpy(buf, s, len - 1);
-	buf[len - 1] = '\0';
+	memcpy(buf, s, (size_t)(pc - s));
+	buf[pc - s] = '\0';
 	*out = strtod(buf, &end) / 100.0;
-	return end != buf && *end == '\0';
+	return *end == '\0';
 }
 
-void cmd_parse_time_pct(const struct pd_ctx *ctx, const char *opt,
-			const char *arg, struct cmd_time_range *t)
+/* One of perf_time__percent_parse_str()'s pieces (the len bytes at s):
+ * PCT/N (the Nth slice of PCT percent) when slash, else PCT-PCT. */
+static bool parse_pct_piece(const char *s, size_t len, bool slash,
+			    double *lo, double *hi)
 {
-	const char *slash = strchr(arg, '/'), *dash = strchr(arg, '-');
-	bool ok;
+	const char *sep = memchr(s, slash ? '/' : '-', len);
 
-	if (!strchr(arg, '%')) {
-		cmd_parse_time_range(ctx, opt, arg, t);
-		return;
-	}
-	if (strpbrk(arg, ", "))
-		usage_error(ctx, "%s '%s': one percent range, not a list of "
-				 "them", opt, arg);
+	if (!sep)
+		return false;
 	if (slash) {
-		/* perf's percent_slash_split(): PCT/N, the Nth slice */
-		double pct = 0;
-		char *end;
-		const long n = strtol(slash + 1, &end, 10);
+		char buf[32], *end;
+		const size_t n = len - (size_t)(sep - s) - 1;
+		double pct;
+		long i;
 
-		ok = parse_pct(arg, (size_t)(slash - arg), &pct) && pct > 0 &&
-		     end != slash + 1 && *end == '\0';
-		t->pct_lo = pct * (double)(n - 1);
-		t->pct_hi = pct * (double)n;
-	} else {
-		/* perf's percent_dash_split(): PCT-PCT */
-		ok = dash && parse_pct(arg, (size_t)(dash - arg), &t->pct_lo) &&
-		     parse_pct(dash + 1, strlen(dash + 1), &t->pct_hi);
+		if (n >= sizeof(buf) || !parse_pct(s, (size_t)(sep - s), &pct))
+			return false;
+		memcpy(buf, sep + 1, n);
+		buf[n] = '\0';
+		i = strtol(buf, &end, 10);
+		if (*end || pct <= 0)
+			return false;
+		*lo = pct * (double)(i - 1);
+		*hi = pct * (double)i;
+	} else if (!parse_pct(s, (size_t)(sep - s), lo) ||
+		   !parse_pct(sep + 1, len - (size_t)(sep - s) - 1, hi)) {
+		return false;
 	}
-	if (!ok)
-		usage_error(ctx, "%s '%s': expected START,END, PCT/N or "
-				 "PCT-PCT (10%%/2, 0%%-30%%)", opt, arg);
-	if (t->pct_lo < 0 || t->pct_lo > 1 || t->pct_hi < 0 || t->pct_hi > 1)
-		usage_error(ctx, "%s '%s': outside 0%% to 100%%", opt, arg);
+	/* perf's set_percent_time() */
+	return *lo >= 0 && *lo <= 1 && *hi >= 0 && *hi <= 1;
+}
+
+/* perf_time__percent_parse_str(): PCT/N or PCT-PCT pieces separated by
+ * commas, or one PCT (the first PCT/1). */
+static void parse_time_pct(const struct pd_ctx *ctx, const char *opt,
+			   const char *arg, struct cmd_time_range *t)
+{
+	const bool slash = strchr(arg, '/') != NULL;
+	const char *p = arg, *end = arg + strlen(arg);
+	bool ok = true;
+
+	t->nr = 0;
+	if (!slash && !strchr(arg, '-')) {
+		/* "50%": the '%' last */
+		ok = end[-1] == '%' && strchr(arg, '%') == end - 1 &&
+		     parse_pct(arg, (size_t)(end - arg), &t->pct_hi[0]) &&
+		     t->pct_hi[0] > 0 && t->pct_hi[0] <= 1;
+		t->pct_lo[0] = 0;
+		t->nr = 1;
+		p = end;
+	}
+	/* perf's percent_comma_split(): a trailing comma ends the list */
+	while (ok && p < end) {
+		const char *comma = strchr(p, ',');
+		const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (t->nr == CMD_TIME_MAX)
+			usage_error(ctx, "%s '%s': more than %d ranges", opt,
+				    arg, CMD_TIME_MAX);
+		ok = parse_pct_piece(p, len, slash, &t->pct_lo[t->nr],
+				     &t->pct_hi[t->nr]);
+		t->nr++;
+		p += len + (comma != NULL);
+	}
+	if (!ok || !t->nr)
+		usage_error(ctx, "%s '%s': expected PCT/N or PCT-PCT lists "
+				 "(10%%/2,10%%/3; 0%%-10%%,30%%-40%%) or one "
+				 "PCT, within 0%% to 100%%", opt, arg);
 	t->pct = arg;
-	t->has_start = t->has_end = true;
-	t->start = t->end = 0;
+}
+
+void cmd_parse_time(const struct pd_ctx *ctx, const char *opt,
+		    const char *arg, struct cmd_time_range *t)
+{
+	/* as perf, the last --time counts */
+	t->nr = 0;
+	t->pct = NULL;
+	if (strchr(arg, '%'))
+		parse_time_pct(ctx, opt, arg, t);
+	else
+		parse_time_list(ctx, opt, arg, t);
 }
 
 void cmd_time_resolve(const struct pd_ctx *ctx, const char *path,
@@ -320,12 +422,61 @@ void cmd_time_resolve(const struct pd_ctx *ctx, const char *path,
 		    path, t->pct);
 	first = env->first_sample_time;
 	total = env->last_sample_time - first;
-	/* perf's set_percent_time(): rounded, the end less one ns but
-	 * at the last sample */
-	t->start = first + (uint64_t)llround(t->pct_lo * (double)total);
-	t->end = first + (uint64_t)llround(t->pct_hi * (double)total);
-	if (t->end > t->start && t->end != env->last_sample_time)
-		t->end--;
+	for (size_t i = 0; i < t->nr; i++) {
+		struct pda_time_range *r = &t->r[i];
+
+		/* perf's set_percent_time(): rounded, the end less one
+		 * ns but at the last sample */
+		r->start = first + (uint64_t)llround(t->pct_lo[i] *
+						     (double)total);
+		r->end = first + (uint64_t)llround(t->pct_hi[i] *
+						   (double)total);
+		if (r->end > r->start && r->end != env->last_sample_time)
+			r->end--;
+	}
+	t->pct = NULL;
+}
+
+uint64_t cmd_time_overlap(const struct cmd_time_range *t, uint64_t a,
+			  uint64_t b)
+{
+	uint64_t sum = 0;
+
+	if (!t->nr)
+		return b > a ? b - a : 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		const uint64_t lo = a > t->r[i].start ? a : t->r[i].start;
+		const uint64_t hi =
+			t->r[i].end && t->r[i].end < b ? t->r[i].end : b;
+
+		sum += hi > lo ? hi - lo : 0;
+	}
+	return sum;
+}
+
+bool cmd_time_clip(const struct cmd_time_range *t, uint64_t *a,
+		   uint64_t *b)
+{
+	bool met = false;
+	uint64_t lo = 0, hi = 0;
+
+	if (!t->nr)
+		return true;
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct pda_time_range *r = &t->r[i];
+
+		if (*b < r->start || (r->end && *a > r->end))
+			continue;
+		if (!met)
+			lo = *a > r->start ? *a : r->start;
+		hi = r->end && r->end < *b ? r->end : *b;
+		met = true;
+	}
+	if (met) {
+		*a = lo;
+		*b = hi;
+	}
+	return met;
 }
 
 bool cmd_in_ids(const uint32_t *ids, size_t nr, uint32_t v)

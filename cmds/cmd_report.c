@@ -163,12 +163,7 @@ const char cmd_report_options[] =
 	"      --pid LIST        only samples of these processes\n"
 	"      --tid LIST        only samples of these threads\n"
 	"      --cpu LIST        only samples on these CPUs (\"0-3,7\")\n"
-	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them; either end may be\n"
-	"                        empty; or, as perf, a share of the time from\n"
-	"                        the first sample to the last: PCT/N (the\n"
-	"                        Nth slice of PCT percent: 10%/2) or PCT-PCT\n"
-	"                        (0%-30%)\n"
+	CMD_TIME_HELP
 	"      --format FMT      text (default: perf report --stdio's, its\n"
 	"                        percentages coloured on a terminal unless\n"
 	"                        NO_COLOR is set), md (a Markdown table an\n"
@@ -289,6 +284,41 @@ struct report_opts {
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		       const char *arg)
 {
+	/* perf 6.1's sort keys pdtool report has not, and why: a key perf
+	 * takes is refused with its reason, not as unknown */
+	static const struct {
+		const char *names, *why;
+	} lacking[] = {
+		{" overhead overhead_sys overhead_us overhead_guest_sys "
+		 "overhead_guest_us overhead_children sample period ",
+		 "perf's output columns (-F), which pdtool report does not "
+		 "take as keys; rows are ordered by overhead already"},
+		{" dso_from dso_to symbol_from symbol_to mispredict abort "
+		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
+		 "addr_to ",
+		 "a branch-mode key: give --branch-stack (perf report -b)"},
+		{" dcacheline symbol_iaddr ",
+		 "a memory key pdtool report does not have yet (dcacheline "
+		 "needs each data map's MMAP2 flags and protection, which "
+		 "the session does not keep; pdtool mem --view line gives "
+		 "cache lines)"},
+		{" socket ", "not in pdtool report yet (the CPU topology "
+			     "header's socket of each sample's CPU)"},
+		{" transaction ", "not in pdtool report yet (Intel TSX's "
+				  "PERF_SAMPLE_TRANSACTION flags)"},
+		{" trace ", "not in pdtool report yet (pdtool script prints "
+			    "tracepoint fields)"},
+		{" symbol_size dso_size addr time ",
+		 "not in pdtool report yet"},
+		{" cgroup cgroup_id ", "not in pdtool report yet (the "
+				       "samples' cgroups)"},
+		{" code_page_size data_page_size ",
+		 "not in pdtool report yet (PERF_SAMPLE_*_PAGE_SIZE; pdtool "
+		 "script -F prints them)"},
+		{" ipc_null ", "not in pdtool report yet; its IPC column "
+			       "comes with a 'sym' key (perf's ipc_lbr and "
+			       "report -b's IPC)"},
+	};
 	const char *p = arg;
 
 	o->nr_keys = 0;
@@ -309,6 +339,15 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		if (!strcmp(name, "local_p_stage_cyc") ||
 		    !strcmp(name, "p_stage_cyc"))
 			continue;
+		for (size_t i = 0; i < sizeof(lacking) / sizeof(lacking[0]);
+		     i++) {
+			const char *at = strstr(lacking[i].names, name);
+
+			if (at && !strchr(name, ' ') && at[-1] == ' ' &&
+			    at[len] == ' ')
+				usage_error(ctx, "--sort: key '%s': %s", name,
+					    lacking[i].why);
+		}
 		if (pda_report_key_by_name(name, &k) < 0)
 			usage_error(ctx,
 				    "--sort: unknown key '%s' (comm, pid, dso, "
@@ -564,7 +603,7 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 						true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
+		cmd_parse_time(ctx, "--time", arg, &o->time);
 		o->time_arg = arg;
 		break;
 	case OPT_STDIO:
@@ -1216,8 +1255,7 @@ static int report_doc(struct pd_ctx *ctx, struct report_opts *o)
 	if (o->nr_keys || o->children || o->nr_samples || o->total_period ||
 	    o->group || o->percent_limit > 0 || o->comms[0] || o->symbols[0] ||
 	    o->dsos[0] ||
-	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.has_start ||
-	    o->time.has_end || o->parent || o->max_stack || o->view ||
+	    o->nr_pids || o->nr_tids || o->nr_cpus || o->time.nr || o->parent || o->max_stack || o->view ||
 	    o->graph >= 0 || o->latency || o->nr_levels || o->off_cpu)
 		usage_error(ctx, "--format %s -o DIR takes no table options "
 				 "(-s, --children, -n, -g, filters, ...): the "
@@ -1353,10 +1391,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		PDA_OPTS(po, .unwinder = o->unwinder, .max_stack = o->max_stack,
 			 .errbuf = err, .errbuf_size = sizeof(err));
 		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
-				.has_time_start = o->time.has_start,
-				.has_time_end = o->time.has_end,
-				.time_start = o->time.start,
-				.time_end = o->time.end);
+				.time_ranges = o->time.nr ? o->time.r : NULL,
+				.nr_time_ranges = o->time.nr);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
 				 .leaf_only = leaf_rows(o, f),
@@ -1372,6 +1408,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		if (rr.par || rr.oc)
 			co.order_fn = report_order;
+		else
+			/* perf merges samples into rows in time order (its
+			 * ordered events), and a row keeps what its first
+			 * sample said: whether it shows under --pid, --tid,
+			 * --comms, --dsos and --symbols (he->thread, he->ms,
+			 * he->filtered), and the level of an address without
+			 * a map.  Where CPUs' samples interleave in the file,
+			 * its order would pick another first sample. */
+			co.time_order = true;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
 		po.srcline = report_needs_srcline(o);

@@ -172,10 +172,8 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		PDA_OPTS(po, .srcline = srcline, .no_inline = true,
 			 .errbuf = err, .errbuf_size = sizeof(err));
 		PDA_FILTER_OPTS(fo, .flags = PDA_FILTER_TRACEPOINTS,
-				.has_time_start = a->time->has_start,
-				.has_time_end = a->time->has_end,
-				.time_start = a->time->start,
-				.time_end = a->time->end);
+				.time_ranges = a->time->nr ? a->time->r : NULL,
+				.nr_time_ranges = a->time->nr);
 		PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = !leaf,
 				 .ip_stacks = leaf, .leaf_only = leaf,
 				 .sample_fn = brep_one, .skip_fn = brep_skip,

@@ -58,12 +58,7 @@ const char cmd_script_options[] =
 	"      --pid LIST        only samples of these pids\n"
 	"      --tid LIST        only samples of these tids\n"
 	"  -C, --cpu LIST        only samples taken on these CPUs\n"
-	"      --time START,END  only samples in this time range, in seconds\n"
-	"                        as perf prints them (1234.5678); either end\n"
-	"                        may be left empty; or, as perf, a share of\n"
-	"                        the time from the first sample to the last:\n"
-	"                        PCT/N (the Nth slice of PCT percent: 10%/2)\n"
-	"                        or PCT-PCT (0%-30%)\n"
+	CMD_TIME_HELP
 	"  -S, --symbols LIST    only samples whose ip is in these functions\n"
 	"      --dsos LIST       only samples whose ip is in these binaries\n"
 	"                        (full path or file name)\n"
@@ -197,7 +192,7 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 						 o->cpus, 0, MAX_IDS, true);
 		break;
 	case OPT_TIME:
-		cmd_parse_time_pct(ctx, "--time", arg, &o->time);
+		cmd_parse_time(ctx, "--time", arg, &o->time);
 		break;
 	case 'S':
 		parse_names(ctx, "--symbols", arg, &o->syms);
@@ -1189,9 +1184,9 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 			.pids = o->nr_pids ? o->pids : NULL,
 			.nr_pids = o->nr_pids,
 			.tids = o->nr_tids ? o->tids : NULL,
-			.nr_tids = o->nr_tids, .has_time_start = o->time.has_start,
-			.has_time_end = o->time.has_end,
-			.time_start = o->time.start, .time_end = o->time.end);
+			.nr_tids = o->nr_tids,
+			.time_ranges = o->time.nr ? o->time.r : NULL,
+			.nr_time_ranges = o->time.nr);
 	/* time order, as perf script prints; a sample without a callchain
 	 * has its ip as its one frame, and so has every sample with -G
 	 * (perf prints sample->ip's symbol then) */

@@ -7,6 +7,7 @@
 
 #include "pd_config.h"
 #include "pd.h"
+#include "pda_filter.h"
 #include "pde.h"
 
 #include <getopt.h>
@@ -216,31 +217,56 @@ int cmd_getopt(struct cmd_opts *p);
  * CMD_DEFAULT_INPUT when it exists (unless no_default). */
 const char *cmd_opts_input(struct cmd_opts *p);
 
-/* --time START,END (seconds as perf prints them, either end may be
- * empty): a usage error naming opt when arg is not one. */
+/* The most --time ranges a list may hold. */
+#define CMD_TIME_MAX 64
+/*
+ * perf's --time (perf_time__parse_for_ranges()): START,END in seconds
+ * as perf prints them (either end may be empty: open), or a list of
+ * them separated by blanks ("10.1,10.2 10.5,10.6", in order, apart);
+ * or percentages of the time from the capture's first sample to its
+ * last (HEADER_SAMPLE_TIME): PCT/N (the Nth slice of PCT percent) or
+ * PCT-PCT, lists of either separated by commas ("10%/2,10%/3",
+ * "0%-10%,30%-40%"), or one PCT (the first PCT).  A sample passes in
+ * any of the ranges.
+ */
 struct cmd_time_range {
-	bool has_start, has_end;
-	uint64_t start, end; /* ns */
-	/* cmd_parse_time_pct()'s percent range (perf's "10%/2" or
-	 * "0%-30%"): its share of the capture's first to last sample,
-	 * made start and end by cmd_time_resolve(); NULL: none */
+	size_t nr;			/* 0: no --time */
+	struct pda_time_range r[CMD_TIME_MAX];
+	/* a percent form: its text, until cmd_time_resolve() makes
+	 * r[] of pct_lo[] and pct_hi[] (shares, 0 to 1) */
 	const char *pct;
-	double pct_lo, pct_hi;
+	double pct_lo[CMD_TIME_MAX], pct_hi[CMD_TIME_MAX];
 };
-void cmd_parse_time_range(const struct pd_ctx *ctx, const char *opt,
-			  const char *arg, struct cmd_time_range *t);
-/* The same, or a percent range as perf's --time takes it: PCT/N (the
- * Nth slice of PCT percent) or PCT-PCT, of the time from the capture's
- * first sample to its last (HEADER_SAMPLE_TIME); one range, not perf's
- * lists of them (a usage error says so).  has_start and has_end are
- * set: cmd_time_resolve() must run before they are read. */
-void cmd_parse_time_pct(const struct pd_ctx *ctx, const char *opt,
-			const char *arg, struct cmd_time_range *t);
-/* A percent range's start and end in the capture f (path names it), as
- * perf's set_percent_time() makes them; nothing without one.  Dies when
- * the capture has no first and last sample times. */
+/* --time's --help lines (cmd_parse_time()'s forms). */
+#define CMD_TIME_HELP                                                        \
+	"      --time RANGES     only samples in these time ranges, as perf:\n" \
+	"                        START,END in seconds as perf prints them\n"  \
+	"                        (either end may be empty), several\n"        \
+	"                        separated by spaces ('1.1,1.2 1.5,1.6'); or\n" \
+	"                        shares of the time from the first sample to\n" \
+	"                        the last: PCT/N (the Nth slice of PCT\n"      \
+	"                        percent), PCT-PCT, lists of either\n"        \
+	"                        separated by commas (10%/1,10%/3 or\n"       \
+	"                        0%-10%,30%-40%), or PCT (0 to PCT)\n"
+/* arg into *t (the last --time counts, as perf's): a usage error naming
+ * opt when it is not one of the forms above. */
+void cmd_parse_time(const struct pd_ctx *ctx, const char *opt,
+		    const char *arg, struct cmd_time_range *t);
+/* A percent form's ranges in the capture f (path names it), as perf's
+ * set_percent_time() makes them; nothing without one.  Must run before
+ * t->r is read.  Dies when the capture has no first and last sample
+ * times. */
 void cmd_time_resolve(const struct pd_ctx *ctx, const char *path,
 		      struct pd_file *f, struct cmd_time_range *t);
+/* How much of the span [a, b) lies in the ranges (all of it without
+ * --time). */
+uint64_t cmd_time_overlap(const struct cmd_time_range *t, uint64_t a,
+			  uint64_t b);
+/* The span [*a, *b] cut to the ranges it meets: from its part in the
+ * first one to its part in the last (the gaps between stay); @return
+ * false when it meets none (left as it was). */
+bool cmd_time_clip(const struct cmd_time_range *t, uint64_t *a,
+		   uint64_t *b);
 /* A comma-separated list of names split into names[0..max) and a NULL
  * after them, their copy kept in *buf (freed first); a usage error
  * naming opt when there is none or more than max. */

@@ -293,6 +293,10 @@ struct pda_script_opts {
 	size_t nr_pids;
 	bool has_time_start, has_time_end;
 	uint64_t time_start, time_end;	/* ns, inclusive */
+	/* or perf's list of --time ranges (pda_time_in_ranges()), with
+	 * has_time_start and has_time_end false; NULL or 0: none */
+	const struct pda_time_range *time_ranges;
+	size_t nr_time_ranges;
 	const struct pd_alloc *alloc;
 };
 

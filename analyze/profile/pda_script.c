@@ -40,6 +40,8 @@ struct pda_script {
 	size_t nr_pids;
 	bool has_start, has_end;
 	uint64_t start, end;
+	const struct pda_time_range *ranges; /* or these, borrowed */
+	size_t nr_ranges;
 
 	char *line; /* a line that spans feed() calls */
 	size_t line_len, line_alloc;
@@ -120,6 +122,8 @@ int pda_script_new(const struct pda_script_opts *opts, struct pda_fold *fd,
 	ps->has_end = o.has_time_end;
 	ps->start = o.time_start;
 	ps->end = o.time_end;
+	ps->ranges = o.time_ranges;
+	ps->nr_ranges = o.time_ranges ? o.nr_time_ranges : 0;
 	if (o.event) {
 		ps->event = dup_n(&m, o.event, strlen(o.event));
 		if (!ps->event) {
@@ -405,7 +409,7 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 		    !(period_len == 1 && l[period_at] == '0'))
 			ps->weight = parse_count(l + period_at, period_len);
 	}
-	if (ps->has_start || ps->has_end) {
+	if (ps->has_start || ps->has_end || ps->nr_ranges) {
 		bool have = false;
 
 		/* the time is the first token after the pid that parses */
@@ -420,7 +424,9 @@ static int header_line(struct pda_script *ps, const char *l, size_t len,
 			i = j;
 		}
 		if (!have || (ps->has_start && ns < ps->start) ||
-		    (ps->has_end && ns > ps->end)) {
+		    (ps->has_end && ns > ps->end) ||
+		    (ps->nr_ranges &&
+		     !pda_time_in_ranges(ps->ranges, ps->nr_ranges, ns))) {
 			ps->stats.nr_filtered++;
 			reset_sample(ps);
 			return 0;

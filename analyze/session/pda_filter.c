@@ -26,8 +26,14 @@ int pda_filter_init(struct pda_filter *flt, const struct pda_filter_opts *opts)
 	if (!flt || !opts || pdc_opts_copy(&o, sizeof(o), opts) < 0)
 		return PD_ERR_API;
 	if (!o.pids != !o.nr_pids || !o.tids != !o.nr_tids ||
+	    !o.time_ranges != !o.nr_time_ranges ||
+	    (o.nr_time_ranges && (o.has_time_start || o.has_time_end)) ||
 	    (o.has_time_start && o.has_time_end && o.time_end < o.time_start))
 		return PD_ERR_API;
+	for (size_t i = 0; i < o.nr_time_ranges; i++)
+		if (o.time_ranges[i].end &&
+		    o.time_ranges[i].end < o.time_ranges[i].start)
+			return PD_ERR_API;
 	memset(flt, 0, sizeof(*flt));
 	flt->o = o;
 	return 0;
@@ -122,6 +128,18 @@ static bool in_list(const uint32_t *v, size_t nr, uint32_t x)
 	return false;
 }
 
+/* Whether time t is out of the time rules: the one range, or perf's
+ * list of them. */
+static bool time_out(const struct pda_filter_opts *o, uint64_t t)
+{
+	if (o->nr_time_ranges)
+		return !pda_time_in_ranges(o->time_ranges, o->nr_time_ranges,
+					   t);
+	/* perf's --time: inclusive at both ends */
+	return (o->has_time_start && t < o->time_start) ||
+	       (o->has_time_end && t > o->time_end);
+}
+
 /* The first rule sample fails, or PDA_FILTER_NR_REASONS for none. */
 static enum pda_filter_reason check(struct pda_filter *flt,
 				    const struct pd_sample *sample)
@@ -133,9 +151,7 @@ static enum pda_filter_reason check(struct pda_filter *flt,
 	if (!flt->last_ok)
 		return PDA_FILTER_OUT_EVENT;
 	flt->st.nr_event_ok++;
-	/* perf's --time: inclusive at both ends */
-	if ((o->has_time_start && sample->time < o->time_start) ||
-	    (o->has_time_end && sample->time > o->time_end))
+	if (time_out(o, sample->time))
 		return PDA_FILTER_OUT_TIME;
 	if (!in_list(o->pids, o->nr_pids, sample->pid))
 		return PDA_FILTER_OUT_PID;
@@ -177,8 +193,7 @@ bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample)
 	if (!sample->evsel && (o->flags & PDA_FILTER_NEED_EVENT))
 		return false;
 	return event_ok(flt, sample->evsel) &&
-	       !(o->has_time_start && sample->time < o->time_start) &&
-	       !(o->has_time_end && sample->time > o->time_end) &&
+	       !time_out(o, sample->time) &&
 	       in_list(o->pids, o->nr_pids, sample->pid) &&
 	       in_list(o->tids, o->nr_tids, sample->tid);
 }

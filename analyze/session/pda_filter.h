@@ -23,6 +23,7 @@
 #define PDA_FILTER_H
 
 #include "pd.h"
+#include "pda_session.h"
 
 #include <stdbool.h>
 
@@ -65,6 +66,12 @@ struct pda_filter_opts {
 	 * open */
 	bool has_time_start, has_time_end;
 	uint64_t time_start, time_end;
+	/* perf's list of --time ranges (perf_time__ranges_skip_sample()):
+	 * a sample passes in any of them, and one without a time (0)
+	 * passes (pda_time_in_ranges()); with them, has_time_start and
+	 * has_time_end must be false.  NULL or 0: none. */
+	const struct pda_time_range *time_ranges;
+	size_t nr_time_ranges;
 };
 
 #define PDA_FILTER_OPTS(name, ...)                                          \

@@ -255,6 +255,25 @@ static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
 	return cut;
 }
 
+/* One of perf's --time ranges (struct perf_time_interval): ns,
+ * inclusive at both ends, a start or end of 0 open. */
+struct pda_time_range {
+	uint64_t start, end;
+};
+
+/* Whether time t passes perf's list of --time ranges
+ * (perf_time__ranges_skip_sample()): in any of them, or no time (0). */
+static inline bool pda_time_in_ranges(const struct pda_time_range *r,
+				      size_t nr, uint64_t t)
+{
+	if (!t)
+		return true;
+	for (size_t i = 0; i < nr; i++)
+		if (t >= r[i].start && (t <= r[i].end || !r[i].end))
+			return true;
+	return false;
+}
+
 /*
  * Resolve a decoded sample's stack, leaf first: its callchain (PERF_CONTEXT
  * markers consumed, as perf does) or, without one, its ip.  A sample that

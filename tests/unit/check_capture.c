@@ -232,6 +232,45 @@ START_TEST(test_filter_time_pids)
 }
 END_TEST
 
+/* perf's lists of --time ranges: in any of them, an open end, a sample
+ * without a time kept (perf_time__ranges_skip_sample()) */
+START_TEST(test_filter_time_ranges)
+{
+	static const struct pda_time_range r[] = {
+		{100, 200}, {300, 400}, {500, 0}};
+	struct pda_filter flt;
+	struct pd_sample s;
+	PDA_FILTER_OPTS(fo, .time_ranges = r, .nr_time_ranges = 3);
+	static const uint64_t kept[] = {0, 100, 200, 300, 400, 500, 9000};
+	static const uint64_t out[] = {1, 99, 201, 299, 401, 499};
+
+	setup_evsels();
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		s = mk(&ev_cycles, 1, 1, kept[i]);
+		ck_assert_msg(pda_filter_sample(&flt, &s), "%zu", i);
+		ck_assert(pda_filter_peek(&flt, &s));
+	}
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		s = mk(&ev_cycles, 1, 1, out[i]);
+		ck_assert_msg(!pda_filter_sample(&flt, &s), "%zu", i);
+		ck_assert(!pda_filter_peek(&flt, &s));
+	}
+	ck_assert_uint_eq(pda_filter_stats(&flt)->by_reason[PDA_FILTER_OUT_TIME],
+			  6);
+	/* a list with the single range's fields, a list without its
+	 * count, a range ending before it starts: refused */
+	fo.has_time_start = true;
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), PD_ERR_API);
+	fo.has_time_start = false;
+	fo.nr_time_ranges = 0;
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), PD_ERR_API);
+	fo.time_ranges = (const struct pda_time_range[]){{5, 4}};
+	fo.nr_time_ranges = 1;
+	ck_assert_int_eq(pda_filter_init(&flt, &fo), PD_ERR_API);
+}
+END_TEST
+
 START_TEST(test_filter_api)
 {
 	static const uint32_t pids[] = {1};
@@ -674,6 +713,7 @@ Suite *capture_suite(void)
 	tcase_add_test(tc, test_filter_event);
 	tcase_add_test(tc, test_filter_first_event);
 	tcase_add_test(tc, test_filter_time_pids);
+	tcase_add_test(tc, test_filter_time_ranges);
 	tcase_add_test(tc, test_filter_api);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("run");

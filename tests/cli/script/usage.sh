@@ -9,6 +9,11 @@ $PDTOOL script -F comm,cpu $f; echo "exit $?"
 $PDTOOL script --inline --no-inline $f; echo "exit $?"
 $PDTOOL script --cpu x $f; echo "exit $?"
 $PDTOOL script --time 5,4 $f; echo "exit $?"
+# perf's lists of ranges: blanks between them, in order and apart
+$PDTOOL script --time 1,2,3,4 $f; echo "exit $?"
+$PDTOOL script --time '3,4 1,2' $f; echo "exit $?"
+$PDTOOL script --time 10%/0 $f; echo "exit $?"
+$PDTOOL script --time 10%,20% $f; echo "exit $?"
 $PDTOOL script testdata/statrec.perf.data; echo "exit $?"
 $PDTOOL script -F comm,tid,time --pid 9604 -C 0 $f | head -n 2; echo "exit $?"
 # the fields of the registers and of the code between branches need what

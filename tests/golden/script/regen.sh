@@ -107,11 +107,14 @@ run()
 # cases FILE: the goldens of ./cases's lines for capture $cur (FILE)
 cases()
 {
+	capf=$1
 	grep -v '^#' $GOLD/cases | while read -r case name args; do
 		[ "$name" = "$cur" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		run "$1" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
-			--kallsyms $KALLSYMS $args || exit 1
+		# the options are shell words: a quoted --time list keeps its
+		# blanks
+		eval "set -- $args"
+		run "$capf" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
+			--kallsyms $KALLSYMS "$@" || exit 1
 	done
 }
 

@@ -23,9 +23,11 @@ while IFS='	' read -r name capture opts; do
 	f=$(pd_capture "$capture") || { fail=1; continue; }
 	nog=-g
 	case " $opts " in *" -g "*) nog= ;; esac
-	# shellcheck disable=SC2086 # the options are words
+	# the options are shell words: a quoted --time list keeps its blanks
+	eval "set -- $opts"
+	# shellcheck disable=SC2086 # -g none: two words
 	"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio $nog ${nog:+none} \
-		$opts --kallsyms tests/golden/fold/kallsyms -i "$f" \
+		"$@" --kallsyms tests/golden/fold/kallsyms -i "$f" \
 		>"$PD_TMP/out" 2>"$PD_TMP/err" || {
 		echo "$name: perf report failed: $(tail -n 1 "$PD_TMP/err")"
 		fail=1
