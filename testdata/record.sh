@@ -640,7 +640,8 @@ fi
 # ppc64le, little-endian ELFv2 (Debian's gcc-powerpc64le-linux-gnu),
 # ppc64, big-endian ELFv1 (gcc-powerpc64-linux-gnu: function descriptors
 # in .opd) and s390x (gcc-s390x-linux-gnu), dtypes and dtchain at -O0
-# too; checked per instruction; no capture.
+# too; checked per instruction.  pd_arch_synth.py writes a capture of
+# each -O2 dtypes at its loads and stores (dtypes-ARCH.samples).
 name_wanted=dtypes-ppc-s390x; if want "$@"; then
 	for arch in ppc64le ppc64 s390x; do
 		case $arch in
@@ -656,6 +657,9 @@ name_wanted=dtypes-ppc-s390x; if want "$@"; then
 				-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 				-o bin/$n-O0-$arch src/$n.c
 		done
+		python3 ../tests/gen/pd_arch_synth.py bin/dtypes-$arch \
+			/opt/pdtool/dtypes-$arch $arch dtypes-$arch.perf.data \
+			$(cat dtypes-$arch.samples)
 	done
 fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's

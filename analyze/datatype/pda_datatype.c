@@ -1395,7 +1395,11 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 
 	if (dst < 0)
 		return 0;
-	if (in->id == PPC_INS_MR && x->op_count == 2 && src >= 0) {
+	/* mr; ori rN, rN, 0 (a no-op, the nops ending a dispatch group:
+	 * ori r2, r2, 0 keeps the TOC pointer) */
+	if ((in->id == PPC_INS_MR && x->op_count == 2 && src >= 0) ||
+	    (in->id == PPC_INS_ORI && x->op_count == 3 && src >= 0 &&
+	     o[2].type == PPC_OP_IMM && !o[2].imm)) {
 		out->dst = dst;
 		out->v = st->r[src];
 		return 1;
