@@ -62,6 +62,7 @@ struct pda_datatype {
 	struct pda_elf *walk_elf; /* the binary walk_addrs() walks: its
 				   * callees' code */
 	uint64_t toc;		/* its TOC pointer (ppc64), 0 unknown */
+	unsigned unit;		/* the step over bytes that do not decode */
 	size_t nr_edges, alloc_edges;
 	/* the recording x86 CPU's macro-fusion (fused()), from the
 	 * capture's CPUID when first needed */
@@ -1431,6 +1432,14 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 0;
 	}
 	out->dst = dst;
+	if (dst == 2 && dt->toc) {
+		/* the TOC pointer restored after a call through a PLT
+		 * stub (ld r2, 24(r1); ELFv1's 40(r1)) */
+		forget(&out->v, -1, in->address);
+		out->v.kind = R_ADDR;
+		out->v.val = (int64_t)dt->toc;
+		return 1;
+	}
 	out->v = load(dt, st, base, o[1].mem.disp, in->address, dst);
 	return 1;
 }
@@ -1863,12 +1872,22 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 
 	dt->nr_edges = 0;
 	regs_abi(dt, st, start, true);
-	for (int n = 0; n < MAX_WALK && addr < pc &&
-			cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn);
-	     n++) {
+	for (int n = 0; n < MAX_WALK && addr < pc; n++) {
 		const cs_insn *in = dt->cs.insn;
 		uint64_t t;
 
+		if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
+			/* an instruction capstone does not know (capstone
+			 * 4 has no ppc64 mfvsrd): past it, any register
+			 * may hold anything */
+			if (len < dt->unit)
+				break;
+			p += dt->unit;
+			len -= dt->unit;
+			addr += dt->unit;
+			regs_abi(dt, st, addr, false);
+			continue;
+		}
 		enter(dt, st, in->address, &live);
 		/* a filler after a jump or a return is no way in: the
 		 * branches past it say what the registers hold */
@@ -1893,7 +1912,7 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	}
 	if (addr == pc)
 		enter(dt, st, pc, &live);
-	if (!live)
+	if (!live || addr != pc)
 		regs_abi(dt, st, pc, false);
 	return 0;
 }
@@ -2055,6 +2074,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
 	}
+	dt->unit = unit;
 	rc = pda_annot_cs_use(&dt->cs, arch, mode);
 	if (rc == PD_ERR_UNSUPPORTED) {
 		res->why = PDA_DATATYPE_NO_ARCH;

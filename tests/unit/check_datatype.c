@@ -404,6 +404,75 @@ START_TEST(test_ppc64_s390x)
 }
 END_TEST
 
+/*
+ * ppc64: main()'s store of tops into the global root (dtchain.c's
+ * "root = tops;") comes after a call through a PLT stub, which saved
+ * the TOC pointer r2 at 24(r1) (ELFv1: 40(r1)) for the ld r2 that
+ * follows the call to restore, and after an instruction capstone 4
+ * does not decode (mfvsrd): the store is TOC-relative all the same,
+ * the global root as its own type.
+ */
+START_TEST(test_ppc64_toc_restored)
+{
+	static const char *const bins[] = {
+		"../../testdata/bin/dtchain-ppc64le",
+		"../../testdata/bin/dtchain-ppc64",
+	};
+	FILE *f = fopen(SRC_CHAIN, "r");
+	char buf[512];
+	unsigned line = 0, want_line = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(buf, sizeof(buf), f) && !want_line) {
+		line++;
+		if (strstr(buf, "root = tops;"))
+			want_line = line;
+	}
+	fclose(f);
+	ck_assert_uint_gt(want_line, 0);
+	for (size_t b = 0; b < sizeof(bins) / sizeof(*bins); b++) {
+		struct pda_elf *e = NULL;
+		struct pda_datatype *dt = NULL;
+		uint64_t text, off, size;
+		const unsigned char *code;
+		size_t len;
+		unsigned stores = 0;
+
+		ck_assert_int_eq(pda_elf_open(S, bins[b], &e), 0);
+		ck_assert_int_eq(pda_datatype_new(S, &dt), 0);
+		ck_assert_int_eq(pda_elf_section_at(e, ".text", &text, &off,
+						    &size), 0);
+		ck_assert_int_eq(pda_elf_code(e, text, size, &code, &len), 0);
+		for (uint64_t a = text; a + 4 <= text + len; a += 4) {
+			const char *file, *sym;
+			uint64_t start, ssize;
+			struct pda_datatype_res r;
+
+			if (pda_elf_srcline(S, e, a, &file, &line) != 0 ||
+			    line != want_line || !strstr(file, "dtchain.c") ||
+			    pda_elf_symbol(S, e, a, &sym, &start, &ssize) != 0)
+				continue;
+			ck_assert_int_eq(pda_datatype_at(dt, e, a, start, &r), 0);
+			/* the line's other stores save registers in the
+			 * frame: no variable's */
+			if (r.kind != PDA_DATATYPE_TYPE || !r.store)
+				continue;
+			ck_assert_msg(!strcmp(r.type, "struct top*") &&
+					      r.var && !strcmp(r.var, "root") &&
+					      r.global,
+				      "%s: %s+%#llx: got %s (%s)", bins[b], sym,
+				      (unsigned long long)(a - start), r.type,
+				      pda_datatype_why_str(r.why));
+			stores++;
+		}
+		/* both ways to it: past atol's call and without */
+		ck_assert_uint_eq(stores, 2);
+		pda_datatype_free(dt);
+		pda_elf_close(S, e);
+	}
+}
+END_TEST
+
 /* i386: its own DWARF register numbers and layouts (4-byte longs), a
  * global through the GOT's base a PC thunk gives; a call's arguments
  * are stored on the stack on the marked lines too, so there (as at -O0)
@@ -437,6 +506,7 @@ Suite *datatype_suite(void)
 	tcase_add_test(tc, test_i386);
 	tcase_add_test(tc, test_arm);
 	tcase_add_test(tc, test_ppc64_s390x);
+	tcase_add_test(tc, test_ppc64_toc_restored);
 	suite_add_tcase(s, tc);
 	return s;
 }
