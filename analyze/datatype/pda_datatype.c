@@ -217,26 +217,26 @@ static int arm_dwreg(unsigned reg)
 	return -1;
 }
 
-/* ppc64's DWARF numbers (64-bit ELF ABI): r0-r31 are 0-31 (r1 the
- * stack pointer, r2 the TOC pointer); capstone 4 names r2 X2 in some
- * instructions. */
-static int ppc_dwreg(unsigned reg)
+/* reg's place in the run of capstone registers [first, last], which
+ * the ABI numbers from 0 in DWARF, or -1. */
+static int in_run(unsigned reg, unsigned first, unsigned last)
 {
-	if (reg >= PPC_REG_R0 && reg <= PPC_REG_R31)
-		return (int)(reg - PPC_REG_R0);
-	if (reg == PPC_REG_X2)
-		return 2;
-	return -1;
+	return reg >= first && reg <= last ? (int)(reg - first) : -1;
 }
 
-/* s390x's DWARF numbers (zSeries ELF ABI): r0-r15 are 0-15 (r15 the
- * stack pointer, r11 the frame pointer); the floating-point registers,
+/* ppc64's DWARF numbers (64-bit ELF ABI): r0-r31 are 0-31 (r1 the
+ * stack pointer, r2 the TOC pointer; capstone 4 names r2 X2 in some
+ * instructions); s390x's (zSeries ELF ABI): r0-r15 are 0-15 (r15 the
+ * stack pointer, r11 the frame pointer), the floating-point registers,
  * 16 on, hold no addresses. */
+static int ppc_dwreg(unsigned reg)
+{
+	return reg == PPC_REG_X2 ? 2 : in_run(reg, PPC_REG_R0, PPC_REG_R31);
+}
+
 static int sysz_dwreg(unsigned reg)
 {
-	if (reg >= SYSZ_REG_0 && reg <= SYSZ_REG_15)
-		return (int)(reg - SYSZ_REG_0);
-	return -1;
+	return in_run(reg, SYSZ_REG_0, SYSZ_REG_15);
 }
 
 static int dwreg(const struct pda_datatype *dt, unsigned reg)
@@ -836,43 +836,12 @@ static void slots_rebased(struct regs *st, int reg)
 			st->slots[i].used = false;
 }
 
-/* A jump's target (its last immediate operand), or 0. */
+/* A jump's target (its immediate operand), or 0. */
 static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 {
-	uint64_t t = 0;
+	uint64_t t;
 
-	if (dt->cs.arch == CS_ARCH_X86) {
-		const cs_x86 *x = &in->detail->x86;
-
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == X86_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	} else if (dt->cs.arch == CS_ARCH_ARM) {
-		const cs_arm *x = &in->detail->arm;
-
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == ARM_OP_IMM)
-				t = (uint32_t)x->operands[i].imm;
-	} else if (dt->cs.arch == CS_ARCH_PPC) {
-		const cs_ppc *x = &in->detail->ppc;
-
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == PPC_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	} else if (dt->cs.arch == CS_ARCH_SYSZ) {
-		const cs_sysz *x = &in->detail->sysz;
-
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == SYSZ_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	} else {
-		const cs_arm64 *x = &in->detail->arm64;
-
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == ARM64_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	}
-	return t;
+	return pda_annot_branch_target(dt->cs.arch, in, &t) ? t : 0;
 }
 
 /* Whether ppc64's branch mnemonic m is a call (it sets the link
@@ -1269,6 +1238,41 @@ static bool word_at(const struct pda_datatype *dt, uint64_t vaddr,
 	return true;
 }
 
+/* The register operand k of a ppc64 or s390x instruction as a DWARF
+ * number, or -1. */
+static int reg_op(const struct pda_datatype *dt, const cs_insn *in,
+		  unsigned k)
+{
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return k < in->detail->ppc.op_count &&
+				       in->detail->ppc.operands[k].type ==
+					       PPC_OP_REG
+			       ? ppc_dwreg(in->detail->ppc.operands[k].reg)
+			       : -1;
+	return k < in->detail->sysz.op_count &&
+			       in->detail->sysz.operands[k].type == SYSZ_OP_REG
+		       ? sysz_dwreg(in->detail->sysz.operands[k].reg)
+		       : -1;
+}
+
+/* A pointer-sized store of register reg at base + disp (a spill, when
+ * base is the stack or frame pointer: its slot filled), or a load of it
+ * from there (into *out: 1). */
+static unsigned spill_or_load(const struct pda_datatype *dt,
+			      const cs_insn *in, struct regs *st, bool store,
+			      int reg, int base, int64_t disp, unsigned size,
+			      struct set *out)
+{
+	if (store) {
+		if (frame_reg(dt, base))
+			slot_store(st, base, disp, size, &st->r[reg]);
+		return 0;
+	}
+	out->dst = reg;
+	out->v = load(dt, st, base, disp, in->address, reg);
+	return 1;
+}
+
 /* arm: what in sets (up to one register) into out; slots stored.  A
  * literal load gives the word in the pool (an address, or a PC-relative
  * offset that `add rN, pc` then makes one: position-independent code's
@@ -1359,25 +1363,8 @@ static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
 	    x->op_count != 2 || o[1].type != ARM_OP_MEM || x->writeback ||
 	    o[1].mem.index != ARM_REG_INVALID)
 		return 0;
-	src = arm_dwreg(o[1].mem.base);
-	if (in->id == ARM_INS_STR) {
-		if (frame_reg(dt, src))
-			slot_store(st, src, arm_disp(&o[1]), 4, &st->r[dst]);
-		return 0;
-	}
-	out->dst = dst;
-	out->v = load(dt, st, src, arm_disp(&o[1]), in->address, dst);
-	return 1;
-}
-
-/* ppc64's register operand k of in as a DWARF number, or -1. */
-static int ppc_reg_op(const cs_insn *in, unsigned k)
-{
-	const cs_ppc *x = &in->detail->ppc;
-
-	return k < x->op_count && x->operands[k].type == PPC_OP_REG
-		       ? ppc_dwreg(x->operands[k].reg)
-		       : -1;
+	return spill_or_load(dt, in, st, in->id == ARM_INS_STR, dst,
+			     arm_dwreg(o[1].mem.base), arm_disp(&o[1]), 4, out);
 }
 
 /* ppc64: what in sets (up to one register) into out; slots stored.  mr
@@ -1390,7 +1377,7 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 {
 	const cs_ppc *x = &in->detail->ppc;
 	const cs_ppc_op *o = x->operands;
-	const int dst = ppc_reg_op(in, 0), src = ppc_reg_op(in, 1);
+	const int dst = reg_op(dt, in, 0), src = reg_op(dt, in, 1);
 	const struct rval *p;
 	int base;
 
@@ -1416,7 +1403,7 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == PPC_INS_ADD && x->op_count == 3 &&
-	    (p = sum_pointer(st, src, ppc_reg_op(in, 2)))) {
+	    (p = sum_pointer(st, src, reg_op(dt, in, 2)))) {
 		out->dst = dst;
 		out->v = *p;
 		out->v.elem = true;
@@ -1426,32 +1413,17 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 	    x->op_count != 2 || o[1].type != PPC_OP_MEM ||
 	    (base = ppc_dwreg(o[1].mem.base)) <= 0)
 		return 0;
-	if (in->id == PPC_INS_STD) {
-		if (frame_reg(dt, base))
-			slot_store(st, base, o[1].mem.disp, 8, &st->r[dst]);
-		return 0;
-	}
-	out->dst = dst;
-	if (dst == 2 && dt->toc) {
+	if (in->id == PPC_INS_LD && dst == 2 && dt->toc) {
 		/* the TOC pointer restored after a call through a PLT
 		 * stub (ld r2, 24(r1); ELFv1's 40(r1)) */
+		out->dst = dst;
 		forget(&out->v, -1, in->address);
 		out->v.kind = R_ADDR;
 		out->v.val = (int64_t)dt->toc;
 		return 1;
 	}
-	out->v = load(dt, st, base, o[1].mem.disp, in->address, dst);
-	return 1;
-}
-
-/* s390x's register operand k of in as a DWARF number, or -1. */
-static int sysz_reg_op(const cs_insn *in, unsigned k)
-{
-	const cs_sysz *x = &in->detail->sysz;
-
-	return k < x->op_count && x->operands[k].type == SYSZ_OP_REG
-		       ? sysz_dwreg(x->operands[k].reg)
-		       : -1;
+	return spill_or_load(dt, in, st, in->id == PPC_INS_STD, dst, base,
+			     o[1].mem.disp, 8, out);
 }
 
 /* s390x: what in sets (up to one register) into out; slots stored.
@@ -1466,7 +1438,7 @@ static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
 	const cs_sysz *x = &in->detail->sysz;
 	const cs_sysz_op *o = x->operands;
 	const char *m = in->mnemonic;
-	const int dst = sysz_reg_op(in, 0), src = sysz_reg_op(in, 1);
+	const int dst = reg_op(dt, in, 0), src = reg_op(dt, in, 1);
 	const struct rval *p;
 	int base;
 
@@ -1507,7 +1479,7 @@ static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
 	if ((!strcmp(m, "agr") &&
 	     (p = sum_pointer(st, dst, src))) ||
 	    (!strcmp(m, "agrk") && x->op_count == 3 &&
-	     (p = sum_pointer(st, src, sysz_reg_op(in, 2))))) {
+	     (p = sum_pointer(st, src, reg_op(dt, in, 2))))) {
 		out->dst = dst;
 		out->v = *p;
 		out->v.elem = true;
@@ -1543,14 +1515,8 @@ static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
 		out->v.elem = true;
 		return 1;
 	}
-	if (m[0] == 's') {
-		if (frame_reg(dt, base))
-			slot_store(st, base, o[1].mem.disp, 8, &st->r[dst]);
-		return 0;
-	}
-	out->dst = dst;
-	out->v = load(dt, st, base, o[1].mem.disp, in->address, dst);
-	return 1;
+	return spill_or_load(dt, in, st, m[0] == 's', dst, base, o[1].mem.disp,
+			     8, out);
 }
 
 /* The DWARF registers in writes (up to NR_DWREGS) into wr, for the
@@ -1568,7 +1534,7 @@ static unsigned written(const struct pda_datatype *dt, const cs_insn *in,
 	if (dt->cs.arch == CS_ARCH_PPC) {
 		const cs_ppc *x = &in->detail->ppc;
 
-		r0 = ppc_reg_op(in, 0);
+		r0 = reg_op(dt, in, 0);
 		if (r0 >= 0 && !prefix(m, "st") && !prefix(m, "cmp") &&
 		    m[0] != 'b' && !prefix(m, "mt") && !prefix(m, "tw") &&
 		    !prefix(m, "td") && !prefix(m, "dcb") && !prefix(m, "icb"))
@@ -1579,9 +1545,9 @@ static unsigned written(const struct pda_datatype *dt, const cs_insn *in,
 			wr[n++] = ppc_dwreg(x->operands[1].mem.base);
 		return n;
 	}
-	r0 = sysz_reg_op(in, 0);
+	r0 = reg_op(dt, in, 0);
 	if ((prefix(m, "lm") || prefix(m, "stm")) && r0 >= 0) {
-		const int r1 = sysz_reg_op(in, 1);
+		const int r1 = reg_op(dt, in, 1);
 
 		if (m[0] == 'l')
 			for (int r = r0; r1 >= r0 && r <= r1; r++)
@@ -1632,25 +1598,18 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 		    x->operands[0].type != ARM64_OP_IMM)
 			return;
 		target = x->operands[0].imm;
-	} else if (dt->cs.arch == CS_ARCH_PPC) {
-		const cs_ppc *x = &in->detail->ppc;
+	} else if (dt->cs.arch == CS_ARCH_PPC || dt->cs.arch == CS_ARCH_SYSZ) {
+		/* bl f, the result in r3 (bl's target an ELFv2 local entry
+		 * point, inside its function as the callee's DWARF takes
+		 * it); brasl %r14, f, the result in r2 */
+		const bool ppc = dt->cs.arch == CS_ARCH_PPC;
+		uint64_t t;
 
-		/* r3; bl's target a local entry point (ELFv2), inside
-		 * its function as the callee's DWARF takes it */
-		if (in->id != PPC_INS_BL || x->op_count != 1 ||
-		    x->operands[0].type != PPC_OP_IMM)
+		if ((ppc ? in->id != PPC_INS_BL : !sysz_call(in->mnemonic)) ||
+		    !pda_annot_branch_target(dt->cs.arch, in, &t))
 			return;
-		target = x->operands[0].imm;
-		rr = 3;
-	} else if (dt->cs.arch == CS_ARCH_SYSZ) {
-		const cs_sysz *x = &in->detail->sysz;
-
-		/* brasl %r14, f; the result in r2 */
-		if (!sysz_call(in->mnemonic) || x->op_count != 2 ||
-		    x->operands[1].type != SYSZ_OP_IMM)
-			return;
-		target = x->operands[1].imm;
-		rr = 2;
+		target = (int64_t)t;
+		rr = ppc ? 3 : 2;
 	} else if (dt->cs.arch == CS_ARCH_ARM) {
 		const cs_arm *x = &in->detail->arm;
 
