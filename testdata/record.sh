@@ -636,7 +636,7 @@ name_wanted=dtypes-arm; if want "$@"; then
 			-o bin/$n-a32-arm src/$n.c
 	done
 fi
-# ppc64 and s390x builds of dtypes, dtcall and dtchain (dtypes.md):
+# ppc64 and s390x builds of dtypes, dtcall, dtchain and dtxform (dtypes.md):
 # ppc64le, little-endian ELFv2 (Debian's gcc-powerpc64le-linux-gnu),
 # ppc64, big-endian ELFv1 (gcc-powerpc64-linux-gnu: function descriptors
 # in .opd) and s390x (gcc-s390x-linux-gnu), dtypes and dtchain at -O0
@@ -657,6 +657,8 @@ name_wanted=dtypes-ppc-s390x; if want "$@"; then
 				-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 				-o bin/$n-O0-$arch src/$n.c
 		done
+		$cc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtxform-$arch src/dtxform.c
 		python3 ../tests/gen/pd_arch_synth.py bin/dtypes-$arch \
 			/opt/pdtool/dtypes-$arch $arch dtypes-$arch.perf.data \
 			$(cat dtypes-$arch.samples)

@@ -702,6 +702,8 @@ struct rval {
 	bool elem;	/* a register index added to the last value: an
 			 * element of what it points to, the offset taken
 			 * modulo its size */
+	bool scaled;	/* shifted or multiplied (ppc64, s390x): an
+			 * index, not the pointer it is added to */
 	uint8_t nr_loads;
 	uint8_t load_elems; /* bit k: elem, before load k */
 	int64_t loads[MAX_LOADS];
@@ -753,6 +755,7 @@ static void forget(struct rval *v, int reg, uint64_t pc)
 static bool rval_eq(const struct rval *a, const struct rval *b)
 {
 	return a->kind == b->kind && a->val == b->val && a->elem == b->elem &&
+	       a->scaled == b->scaled &&
 	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc)) &&
 	       a->nr_loads == b->nr_loads && a->load_elems == b->load_elems &&
 	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
@@ -1019,6 +1022,7 @@ static struct rval load(const struct pda_datatype *dt, struct regs *st,
 	v.loads[v.nr_loads++] = v.val + disp;
 	v.val = 0;
 	v.elem = false;
+	v.scaled = false;
 	return v;
 }
 
@@ -1029,6 +1033,22 @@ static const struct rval *sum_pointer(const struct regs *st, int a, int b)
 	if (a >= 0 && a < NR_DWREGS && followed(&st->r[a]))
 		return &st->r[a];
 	if (b >= 0 && b < NR_DWREGS && followed(&st->r[b]))
+		return &st->r[b];
+	return NULL;
+}
+
+/* Of the sum of registers a and b: the one followed (sum_pointer()),
+ * else the one not scaled (an index is shifted or multiplied into
+ * place), a first: its variable's type decides; or NULL. */
+static const struct rval *sum_base(const struct regs *st, int a, int b)
+{
+	const struct rval *p = sum_pointer(st, a, b);
+
+	if (p)
+		return p;
+	if (a >= 0 && a < NR_DWREGS && !st->r[a].scaled)
+		return &st->r[a];
+	if (b >= 0 && b < NR_DWREGS && !st->r[b].scaled)
 		return &st->r[b];
 	return NULL;
 }
@@ -1403,10 +1423,19 @@ static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == PPC_INS_ADD && x->op_count == 3 &&
-	    (p = sum_pointer(st, src, reg_op(dt, in, 2)))) {
+	    (p = sum_base(st, src, reg_op(dt, in, 2)))) {
+		/* a pointer plus an index: an element */
 		out->dst = dst;
 		out->v = *p;
 		out->v.elem = true;
+		return 1;
+	}
+	if (prefix(in->mnemonic, "sld") || prefix(in->mnemonic, "rldicr") ||
+	    prefix(in->mnemonic, "mull")) {
+		/* an index scaled */
+		out->dst = dst;
+		forget(&out->v, dst, in->address + in->size);
+		out->v.scaled = true;
 		return 1;
 	}
 	if ((in->id != PPC_INS_LD && in->id != PPC_INS_STD) ||
@@ -1476,13 +1505,20 @@ static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
 		out->v.val += o[2].imm;
 		return 1;
 	}
-	if ((!strcmp(m, "agr") &&
-	     (p = sum_pointer(st, dst, src))) ||
+	if ((!strcmp(m, "agr") && (p = sum_base(st, dst, src))) ||
 	    (!strcmp(m, "agrk") && x->op_count == 3 &&
-	     (p = sum_pointer(st, src, reg_op(dt, in, 2))))) {
+	     (p = sum_base(st, src, reg_op(dt, in, 2))))) {
+		/* a pointer plus an index: an element */
 		out->dst = dst;
 		out->v = *p;
 		out->v.elem = true;
+		return 1;
+	}
+	if (prefix(m, "sll") || prefix(m, "msg") || prefix(m, "mgh")) {
+		/* an index scaled */
+		out->dst = dst;
+		forget(&out->v, dst, in->address + in->size);
+		out->v.scaled = true;
 		return 1;
 	}
 	if (o[1].type != SYSZ_OP_MEM)

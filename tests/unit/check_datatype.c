@@ -28,6 +28,7 @@
 #define SRC_ARM "../../testdata/src/dtarm.c"
 #define SRC_CALL "../../testdata/src/dtcall.c"
 #define SRC_CHAIN "../../testdata/src/dtchain.c"
+#define SRC_XFORM "../../testdata/src/dtxform.c"
 #define MAX_LINES 512
 
 static struct et_session es;
@@ -365,7 +366,8 @@ END_TEST
 /* ppc64: little-endian ELFv2 and big-endian ELFv1 (functions named by
  * their descriptors in .opd), globals through the TOC pointer r2 (which
  * ELFv2's global entry computes from r12), r1 and r31 spills at -O0;
- * s390x: globals PC-relative (larl, lgrl, strl), r15 and r11 spills.
+ * s390x: globals PC-relative (larl, lgrl, strl), r15 and r11 spills;
+ * indexed accesses (ppc64's X-form, s390x's base + index).
  * The calls' arguments are stored on the marked lines at -O0, so there
  * each marked line needs its access and every access to its type must
  * be it; at -O2 every access on a marked line is the marker's. */
@@ -382,6 +384,8 @@ START_TEST(test_ppc64_s390x)
 		{"dtchain", SRC_CHAIN, 7, false},
 		{"dtypes-O0", SRC_C, 11, false},
 		{"dtchain-O0", SRC_CHAIN, 7, false},
+		/* indexed: ppc64's X-form (lwax, stdx: RA + RB) */
+		{"dtxform", SRC_XFORM, 3, false},
 	};
 	char path[256];
 
