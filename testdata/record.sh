@@ -636,6 +636,34 @@ name_wanted=dtypes-arm; if want "$@"; then
 			-o bin/$n-a32-arm src/$n.c
 	done
 fi
+# ppc64 and s390x builds of dtypes, dtcall, dtchain and dtxform (dtypes.md):
+# ppc64le, little-endian ELFv2 (Debian's gcc-powerpc64le-linux-gnu),
+# ppc64, big-endian ELFv1 (gcc-powerpc64-linux-gnu: function descriptors
+# in .opd) and s390x (gcc-s390x-linux-gnu), dtypes and dtchain at -O0
+# too; checked per instruction.  pd_arch_synth.py writes a capture of
+# each -O2 dtypes at its loads and stores (dtypes-ARCH.samples).
+name_wanted=dtypes-ppc-s390x; if want "$@"; then
+	for arch in ppc64le ppc64 s390x; do
+		case $arch in
+		ppc*) cc=powerpc${arch#ppc}-linux-gnu-gcc ;;
+		*) cc=$arch-linux-gnu-gcc ;;
+		esac
+		for n in dtypes dtcall dtchain; do
+			$cc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+				-o bin/$n-$arch src/$n.c
+		done
+		for n in dtypes dtchain; do
+			$cc -O0 -g -fno-omit-frame-pointer \
+				-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+				-o bin/$n-O0-$arch src/$n.c
+		done
+		$cc $DT_CFLAGS -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+			-o bin/dtxform-$arch src/dtxform.c
+		python3 ../tests/gen/pd_arch_synth.py bin/dtypes-$arch \
+			/opt/pdtool/dtypes-$arch $arch dtypes-$arch.perf.data \
+			$(cat dtypes-$arch.samples)
+	done
+fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
 # aarch64 cross compilers), checked per instruction; no capture

@@ -196,7 +196,7 @@ static int pool_add(struct build *b, const char *str, size_t *off)
 		return false;                                               \
 	} while (0)
 
-static bool branch_target(cs_arch arch, const cs_insn *in, uint64_t *target)
+bool pda_annot_branch_target(cs_arch arch, const cs_insn *in, uint64_t *target)
 {
 	const cs_detail *d = in->detail;
 
@@ -369,7 +369,7 @@ static int disassemble(struct build *b, struct pda_elf *e,
 			rc = push_insn(b, at, in->size, in->mnemonic, in->op_str,
 				       kind);
 			if (rc == 0 && (kind & (PDA_INSN_JUMP | PDA_INSN_CALL)) &&
-			    branch_target(arch, in, &target)) {
+			    pda_annot_branch_target(arch, in, &target)) {
 				struct pda_annot_insn *pi = &b->insns[b->nr - 1];
 
 				pi->target = target;

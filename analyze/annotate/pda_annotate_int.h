@@ -23,6 +23,14 @@ bool pda_annot_cs_target(const struct pda_elf_arch *ar, bool thumb,
 			 cs_arch *arch, cs_mode *mode, unsigned *unit);
 
 /*
+ * The direct target of branch in (decoded with details in arch), its
+ * immediate operand, into *target; false when it has none.  Shared with
+ * analyze/datatype, whose walk follows forward branches.
+ */
+bool pda_annot_branch_target(cs_arch arch, const cs_insn *in,
+			     uint64_t *target);
+
+/*
  * A capstone handle kept for the last architecture and mode asked for,
  * with details on and one instruction to decode into (cs_disasm_iter):
  * what analyze/branch and analyze/datatype decode single instructions

@@ -61,6 +61,8 @@ struct pda_datatype {
 	struct edge *edges;	/* walk_addrs()'s forward branches */
 	struct pda_elf *walk_elf; /* the binary walk_addrs() walks: its
 				   * callees' code */
+	uint64_t toc;		/* its TOC pointer (ppc64), 0 unknown */
+	unsigned unit;		/* the step over bytes that do not decode */
 	size_t nr_edges, alloc_edges;
 	/* the recording x86 CPU's macro-fusion (fused()), from the
 	 * capture's CPUID when first needed */
@@ -72,6 +74,11 @@ struct pda_datatype {
 struct access {
 	enum pda_datatype_kind kind; /* TYPE: look it up; or a pseudo type */
 	int reg;		     /* DWARF number of the base; -1 none */
+	int index;		     /* of a register added to it (ppc64's
+				      * X-form, s390x's index), -1 none:
+				      * an element of what the base points
+				      * to, or the base of what the index
+				      * holds (perf's multi_regs) */
 	int64_t disp;
 	bool has_addr;		     /* addr is the address accessed */
 	uint64_t addr;
@@ -210,12 +217,38 @@ static int arm_dwreg(unsigned reg)
 	return -1;
 }
 
+/* reg's place in the run of capstone registers [first, last], which
+ * the ABI numbers from 0 in DWARF, or -1. */
+static int in_run(unsigned reg, unsigned first, unsigned last)
+{
+	return reg >= first && reg <= last ? (int)(reg - first) : -1;
+}
+
+/* ppc64's DWARF numbers (64-bit ELF ABI): r0-r31 are 0-31 (r1 the
+ * stack pointer, r2 the TOC pointer; capstone 4 names r2 X2 in some
+ * instructions); s390x's (zSeries ELF ABI): r0-r15 are 0-15 (r15 the
+ * stack pointer, r11 the frame pointer), the floating-point registers,
+ * 16 on, hold no addresses. */
+static int ppc_dwreg(unsigned reg)
+{
+	return reg == PPC_REG_X2 ? 2 : in_run(reg, PPC_REG_R0, PPC_REG_R31);
+}
+
+static int sysz_dwreg(unsigned reg)
+{
+	return in_run(reg, SYSZ_REG_0, SYSZ_REG_15);
+}
+
 static int dwreg(const struct pda_datatype *dt, unsigned reg)
 {
 	if (dt->cs.arch == CS_ARCH_X86)
 		return x86_dwreg(reg, dt->cs.mode == CS_MODE_64);
 	if (dt->cs.arch == CS_ARCH_ARM)
 		return arm_dwreg(reg);
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return ppc_dwreg(reg);
+	if (dt->cs.arch == CS_ARCH_SYSZ)
+		return sysz_dwreg(reg);
 	return arm64_dwreg(reg);
 }
 
@@ -432,6 +465,218 @@ static void arm_access(const struct pda_datatype *dt, const cs_insn *in,
 	}
 }
 
+/* The 4-byte word at c in the byte order of dt's mode. */
+static uint32_t word_of(const struct pda_datatype *dt, const unsigned char *c)
+{
+	return (dt->cs.mode & CS_MODE_BIG_ENDIAN)
+		       ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 |
+				 (uint32_t)c[2] << 8 | c[3]
+		       : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 |
+				 (uint32_t)c[1] << 8 | c[0];
+}
+
+/* ppc64's X-form loads and stores (primary opcode 31, RA + RB) by their
+ * extended opcode (bits 21-30): perf's list (arch/powerpc/annotate),
+ * with lbarx, lharx, stwcx., stdcx., lfsx and stfsx, which it lacks;
+ * sorted. */
+static const uint16_t ppc_xmem[] = {
+	12,  20,  21,  23,  52,  53,  55,  76,  84,  87,  103, 116, 119,
+	140, 149, 150, 151, 181, 183, 214, 215, 231, 247, 279, 311, 332,
+	341, 343, 373, 375, 407, 439, 524, 532, 533, 534, 535, 567, 588,
+	597, 599, 631, 652, 660, 661, 662, 663, 695, 716, 725, 727, 759,
+	780, 790, 844, 855, 887, 908, 918, 972, 983,
+};
+
+static int cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+static bool ppc_xform_mem(uint32_t w)
+{
+	const uint16_t xo = (uint16_t)((w >> 1) & 0x3ff);
+
+	return w >> 26 == 31 &&
+	       bsearch(&xo, ppc_xmem, sizeof(ppc_xmem) / sizeof(*ppc_xmem),
+		       sizeof(*ppc_xmem), cmp_u16);
+}
+
+/* The bytes a ppc64 load or store moves, from its mnemonic: the letter
+ * after l or st (lbz, lhz, lwz, lwa, ld, lq; lfd and lfs; lvx and the
+ * VSX lxv forms). */
+static unsigned ppc_size(const char *m)
+{
+	const char *p = m + (m[0] == 'l' ? 1 : 2);
+
+	switch (p[0]) {
+	case 'b':
+		return 1;
+	case 'h':
+		return 2;
+	case 'w':
+	case 'm':
+		return 4;
+	case 'd':
+		return 8;
+	case 'q':
+	case 'v':
+		return 16;
+	case 'f':
+		return p[1] == 'd' ? 8 : 4;
+	case 'x':
+		return p[1] != 's' ? 16 : p[2] == 'd' ? 8 : 4;
+	default:
+		return 0;
+	}
+}
+
+/* Whether a ppc64 load or store writes its address back to RA (lwzu,
+ * ldu, stdu, lbzux, ...). */
+static bool ppc_update(const char *m)
+{
+	size_t len = strlen(m);
+
+	if (len && m[len - 1] == 'x')
+		len--;
+	return len && m[len - 1] == 'u';
+}
+
+/*
+ * ppc64, as perf's powerpc rules: D- and DS-form loads and stores (a
+ * memory operand: RA plus a displacement; RA 0 is no register but 0)
+ * and X-form ones (RA + RB: the base and an index, either the pointer);
+ * an update form on r1 (stdu r1, -N(r1): the frame's push) is a stack
+ * operation.
+ */
+static void ppc_access(const struct pda_datatype *dt, const cs_insn *in,
+		       struct access *a)
+{
+	const cs_ppc *x = &in->detail->ppc;
+	const uint32_t w = word_of(dt, in->bytes);
+	const int ra = (int)(w >> 16 & 31), rb = (int)(w >> 11 & 31);
+	const bool xform = ppc_xform_mem(w);
+
+	if (!xform && !(x->op_count == 2 && x->operands[1].type == PPC_OP_MEM))
+		return;
+	a->size = ppc_size(in->mnemonic);
+	a->store = prefix(in->mnemonic, "st");
+	a->kind = PDA_DATATYPE_TYPE;
+	if (xform) {
+		a->reg = ra ? ra : rb;
+		a->index = ra ? rb : -1;
+	} else if (ra) {
+		a->reg = ra;
+		a->disp = x->operands[1].mem.disp;
+	} else {
+		a->has_addr = true;
+		a->addr = (uint64_t)(int64_t)x->operands[1].mem.disp;
+	}
+	if (a->reg == 1 && ppc_update(in->mnemonic))
+		a->kind = PDA_DATATYPE_STACKOP;
+}
+
+/* The bytes an s390x storage operand of mnemonic m (length: an SS
+ * format's) covers: its long-displacement y and PC-relative rl
+ * dropped, the last letter says (lg, stg, ag: 8; lgf, l, st: 4; lh,
+ * sth: 2; lb, llgc, stc: 1; ld, std: 8; le, ste: 4); the storage-
+ * immediate forms by their letters (mvghi, mvhi, mvhhi, mvi, cli). */
+static unsigned sysz_size(const char *m, uint64_t length)
+{
+	char b[16];
+	size_t len;
+
+	if (length)
+		return (unsigned)length;
+	snprintf(b, sizeof(b), "%s", m);
+	len = strlen(b);
+	if (len > 2 && !strcmp(b + len - 2, "rl"))
+		b[len -= 2] = '\0';
+	if (len > 1 && b[len - 1] == 'y')
+		b[--len] = '\0';
+	if (!len)
+		return 0;
+	if (b[len - 1] == 'i' || prefix(b, "tm"))
+		return strstr(b, "g")	 ? 8
+		       : strstr(b, "hh") ? 2
+		       : strchr(b, 'h') || strstr(b, "si") ? 4
+							  : 1;
+	switch (b[len - 1]) {
+	case 'g':
+	case 'd':
+		return 8;
+	case 'h':
+		return 2;
+	case 'b':
+	case 'c':
+		return 1;
+	case 'q':
+		return 16;
+	default:
+		return 4;
+	}
+}
+
+/* Whether s390x's m is a PC-relative load or store (lgrl, strl, lgfrl,
+ * clgrl, ...): its immediate operand is the address. */
+static bool sysz_pcrel(const char *m)
+{
+	const size_t len = strlen(m);
+
+	return len > 2 && !strcmp(m + len - 2, "rl") && strcmp(m, "larl") &&
+	       strcmp(m, "exrl") && strcmp(m, "pfdrl");
+}
+
+/*
+ * s390x: an operand in storage, base + index + displacement (base or
+ * index 0 is none), or a PC-relative one; la, lay, lae and larl compute
+ * an address (no access), branches and execute take theirs as a target;
+ * stm and lm on the stack or frame pointer save and restore registers
+ * (stack operations).
+ */
+static void sysz_access(const cs_insn *in,
+			struct access *a)
+{
+	const cs_sysz *x = &in->detail->sysz;
+	const char *m = in->mnemonic;
+
+	if (!strcmp(m, "la") || !strcmp(m, "lay") || !strcmp(m, "lae") ||
+	    !strcmp(m, "laey") || m[0] == 'b' || m[0] == 'j' ||
+	    prefix(m, "ex") || prefix(m, "pfd"))
+		return;
+	if (sysz_pcrel(m) && x->op_count == 2 &&
+	    x->operands[1].type == SYSZ_OP_IMM) {
+		a->kind = PDA_DATATYPE_TYPE;
+		a->has_addr = true;
+		a->addr = (uint64_t)x->operands[1].imm;
+		a->size = sysz_size(m, 0);
+		a->store = prefix(m, "st");
+		return;
+	}
+	for (unsigned i = 0; i < x->op_count; i++) {
+		const cs_sysz_op *op = &x->operands[i];
+		int base, index;
+
+		if (op->type != SYSZ_OP_MEM)
+			continue;
+		base = sysz_dwreg(op->mem.base);
+		index = sysz_dwreg(op->mem.index);
+		a->kind = PDA_DATATYPE_TYPE;
+		a->size = sysz_size(m, op->mem.length);
+		a->store = prefix(m, "st") || prefix(m, "mv") || prefix(m, "xc");
+		a->disp = op->mem.disp;
+		a->reg = base >= 0 ? base : index;
+		a->index = base >= 0 ? index : -1;
+		if (a->reg < 0) {
+			a->has_addr = true;
+			a->addr = (uint64_t)op->mem.disp;
+		}
+		if ((prefix(m, "stm") || prefix(m, "lm")) &&
+		    (a->reg == 15 || a->reg == 11))
+			a->kind = PDA_DATATYPE_STACKOP;
+		return;
+	}
+}
+
 /*
  * What a register holds at a point of the walk: what register reg held
  * at pc (VAR: DWARF's variables at pc say what that is), an address
@@ -457,6 +702,8 @@ struct rval {
 	bool elem;	/* a register index added to the last value: an
 			 * element of what it points to, the offset taken
 			 * modulo its size */
+	bool scaled;	/* shifted or multiplied (ppc64, s390x): an
+			 * index, not the pointer it is added to */
 	uint8_t nr_loads;
 	uint8_t load_elems; /* bit k: elem, before load k */
 	int64_t loads[MAX_LOADS];
@@ -508,6 +755,7 @@ static void forget(struct rval *v, int reg, uint64_t pc)
 static bool rval_eq(const struct rval *a, const struct rval *b)
 {
 	return a->kind == b->kind && a->val == b->val && a->elem == b->elem &&
+	       a->scaled == b->scaled &&
 	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc)) &&
 	       a->nr_loads == b->nr_loads && a->load_elems == b->load_elems &&
 	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
@@ -591,31 +839,48 @@ static void slots_rebased(struct regs *st, int reg)
 			st->slots[i].used = false;
 }
 
-/* A jump's target (its last immediate operand), or 0. */
+/* A jump's target (its immediate operand), or 0. */
 static uint64_t jump_target(const struct pda_datatype *dt, const cs_insn *in)
 {
-	uint64_t t = 0;
+	uint64_t t;
 
-	if (dt->cs.arch == CS_ARCH_X86) {
-		const cs_x86 *x = &in->detail->x86;
+	return pda_annot_branch_target(dt->cs.arch, in, &t) ? t : 0;
+}
 
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == X86_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	} else if (dt->cs.arch == CS_ARCH_ARM) {
-		const cs_arm *x = &in->detail->arm;
+/* Whether ppc64's branch mnemonic m is a call (it sets the link
+ * register: bl, bla, bctrl, bcl, ...; bnl and bnla are "not less"),
+ * perf's rule. */
+static bool ppc_call(const char *m)
+{
+	char b[16];
+	size_t len;
 
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == ARM_OP_IMM)
-				t = (uint32_t)x->operands[i].imm;
-	} else {
-		const cs_arm64 *x = &in->detail->arm64;
+	snprintf(b, sizeof(b), "%s", m);
+	len = strlen(b);
+	if (len && (b[len - 1] == '+' || b[len - 1] == '-'))
+		b[--len] = '\0';
+	if (b[0] != 'b' || len < 2 || !strcmp(b, "bnl") || !strcmp(b, "bnla"))
+		return false;
+	return b[len - 1] == 'l' || (b[len - 1] == 'a' && b[len - 2] == 'l');
+}
 
-		for (unsigned i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == ARM64_OP_IMM)
-				t = (uint64_t)x->operands[i].imm;
-	}
-	return t;
+/* Whether s390x's m is a call: brasl, bras, basr, bas. */
+static bool sysz_call(const char *m)
+{
+	return prefix(m, "bras") || prefix(m, "bas");
+}
+
+/* Whether in is a branch within the function, not a call: capstone 4
+ * puts no ppc64 and only some s390x branches in CS_GRP_JUMP. */
+static bool is_jump(const struct pda_datatype *dt, const cs_insn *in)
+{
+	const char *m = in->mnemonic;
+
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return m[0] == 'b' && !ppc_call(m);
+	if (dt->cs.arch == CS_ARCH_SYSZ)
+		return m[0] == 'j' || (m[0] == 'b' && !sysz_call(m));
+	return cs_insn_group(dt->cs.h, in, CS_GRP_JUMP);
 }
 
 /* Whether an arm pop or ldm loads pc: a return. */
@@ -645,6 +910,15 @@ static bool ends_flow(const struct pda_datatype *dt, const cs_insn *in)
 			(in->detail->arm.cc == ARM_CC_AL ||
 			 in->detail->arm.cc == ARM_CC_INVALID)) ||
 		       arm_writes_pc(in);
+	/* ppc64: b, blr, bctr; s390x: j, jg, br (a return through r14) */
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return in->id == PPC_INS_B || in->id == PPC_INS_BA ||
+		       in->id == PPC_INS_BLR || in->id == PPC_INS_BCTR;
+	if (dt->cs.arch == CS_ARCH_SYSZ)
+		return !strcmp(in->mnemonic, "j") ||
+		       !strcmp(in->mnemonic, "jg") ||
+		       !strcmp(in->mnemonic, "br") ||
+		       !strcmp(in->mnemonic, "b");
 	return (in->id == ARM64_INS_B &&
 		in->detail->arm64.cc == ARM64_CC_INVALID) ||
 	       in->id == ARM64_INS_BR;
@@ -662,6 +936,15 @@ static bool padding(const struct pda_datatype *dt, const cs_insn *in)
 		return in->id == ARM64_INS_NOP;
 	if (dt->cs.arch == CS_ARCH_ARM)
 		return in->id == ARM_INS_NOP;
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return in->id == PPC_INS_NOP;
+	/* s390x: nopr, nop, and bcr 0 (a branch never taken) */
+	if (dt->cs.arch == CS_ARCH_SYSZ)
+		return prefix(in->mnemonic, "nop") ||
+		       (!strcmp(in->mnemonic, "bcr") &&
+			in->detail->sysz.op_count &&
+			in->detail->sysz.operands[0].type == SYSZ_OP_IMM &&
+			!in->detail->sysz.operands[0].imm);
 	if (in->id == X86_INS_NOP)
 		return true;
 	if (x->op_count != 2 || o[0].type != X86_OP_REG)
@@ -694,6 +977,10 @@ static bool frame_reg(const struct pda_datatype *dt, int r)
 		return r == 29 || r == 31;
 	if (dt->cs.arch == CS_ARCH_ARM) /* r7 Thumb's, r11 ARM's */
 		return r == 7 || r == 11 || r == 13;
+	if (dt->cs.arch == CS_ARCH_PPC) /* r1; r31 gcc's frame pointer */
+		return r == 1 || r == 31;
+	if (dt->cs.arch == CS_ARCH_SYSZ)
+		return r == 15 || r == 11;
 	return dt->cs.mode == CS_MODE_64 ? r == 6 || r == 7 : r == 4 || r == 5;
 }
 
@@ -735,6 +1022,7 @@ static struct rval load(const struct pda_datatype *dt, struct regs *st,
 	v.loads[v.nr_loads++] = v.val + disp;
 	v.val = 0;
 	v.elem = false;
+	v.scaled = false;
 	return v;
 }
 
@@ -745,6 +1033,22 @@ static const struct rval *sum_pointer(const struct regs *st, int a, int b)
 	if (a >= 0 && a < NR_DWREGS && followed(&st->r[a]))
 		return &st->r[a];
 	if (b >= 0 && b < NR_DWREGS && followed(&st->r[b]))
+		return &st->r[b];
+	return NULL;
+}
+
+/* Of the sum of registers a and b: the one followed (sum_pointer()),
+ * else the one not scaled (an index is shifted or multiplied into
+ * place), a first: its variable's type decides; or NULL. */
+static const struct rval *sum_base(const struct regs *st, int a, int b)
+{
+	const struct rval *p = sum_pointer(st, a, b);
+
+	if (p)
+		return p;
+	if (a >= 0 && a < NR_DWREGS && !st->r[a].scaled)
+		return &st->r[a];
+	if (b >= 0 && b < NR_DWREGS && !st->r[b].scaled)
 		return &st->r[b];
 	return NULL;
 }
@@ -950,12 +1254,43 @@ static bool word_at(const struct pda_datatype *dt, uint64_t vaddr,
 	if (!dt->walk_elf || pda_elf_code(dt->walk_elf, vaddr, 4, &c, &len) ||
 	    len < 4)
 		return false;
-	*out = (dt->cs.mode & CS_MODE_BIG_ENDIAN)
-		       ? (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 |
-				 (uint32_t)c[2] << 8 | c[3]
-		       : (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 |
-				 (uint32_t)c[1] << 8 | c[0];
+	*out = word_of(dt, c);
 	return true;
+}
+
+/* The register operand k of a ppc64 or s390x instruction as a DWARF
+ * number, or -1. */
+static int reg_op(const struct pda_datatype *dt, const cs_insn *in,
+		  unsigned k)
+{
+	if (dt->cs.arch == CS_ARCH_PPC)
+		return k < in->detail->ppc.op_count &&
+				       in->detail->ppc.operands[k].type ==
+					       PPC_OP_REG
+			       ? ppc_dwreg(in->detail->ppc.operands[k].reg)
+			       : -1;
+	return k < in->detail->sysz.op_count &&
+			       in->detail->sysz.operands[k].type == SYSZ_OP_REG
+		       ? sysz_dwreg(in->detail->sysz.operands[k].reg)
+		       : -1;
+}
+
+/* A pointer-sized store of register reg at base + disp (a spill, when
+ * base is the stack or frame pointer: its slot filled), or a load of it
+ * from there (into *out: 1). */
+static unsigned spill_or_load(const struct pda_datatype *dt,
+			      const cs_insn *in, struct regs *st, bool store,
+			      int reg, int base, int64_t disp, unsigned size,
+			      struct set *out)
+{
+	if (store) {
+		if (frame_reg(dt, base))
+			slot_store(st, base, disp, size, &st->r[reg]);
+		return 0;
+	}
+	out->dst = reg;
+	out->v = load(dt, st, base, disp, in->address, reg);
+	return 1;
 }
 
 /* arm: what in sets (up to one register) into out; slots stored.  A
@@ -1048,15 +1383,217 @@ static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
 	    x->op_count != 2 || o[1].type != ARM_OP_MEM || x->writeback ||
 	    o[1].mem.index != ARM_REG_INVALID)
 		return 0;
-	src = arm_dwreg(o[1].mem.base);
-	if (in->id == ARM_INS_STR) {
-		if (frame_reg(dt, src))
-			slot_store(st, src, arm_disp(&o[1]), 4, &st->r[dst]);
+	return spill_or_load(dt, in, st, in->id == ARM_INS_STR, dst,
+			     arm_dwreg(o[1].mem.base), arm_disp(&o[1]), 4, out);
+}
+
+/* ppc64: what in sets (up to one register) into out; slots stored.  mr
+ * copies, addi and addis add (the TOC pointer's addis r2, r12 at a
+ * global entry; addis and addi from r2 to a global far in the TOC), add
+ * of two registers is a pointer plus an index, ld (not an update form)
+ * loads and std to r1 or r31 spills as aarch64's ldr and str. */
+static unsigned ppc_step(const struct pda_datatype *dt, const cs_insn *in,
+			 struct regs *st, struct set *out)
+{
+	const cs_ppc *x = &in->detail->ppc;
+	const cs_ppc_op *o = x->operands;
+	const int dst = reg_op(dt, in, 0), src = reg_op(dt, in, 1);
+	const struct rval *p;
+	int base;
+
+	if (dst < 0)
 		return 0;
+	/* mr; ori rN, rN, 0 (a no-op, the nops ending a dispatch group:
+	 * ori r2, r2, 0 keeps the TOC pointer) */
+	if ((in->id == PPC_INS_MR && x->op_count == 2 && src >= 0) ||
+	    (in->id == PPC_INS_ORI && x->op_count == 3 && src >= 0 &&
+	     o[2].type == PPC_OP_IMM && !o[2].imm)) {
+		out->dst = dst;
+		out->v = st->r[src];
+		return 1;
 	}
-	out->dst = dst;
-	out->v = load(dt, st, src, arm_disp(&o[1]), in->address, dst);
-	return 1;
+	if ((in->id == PPC_INS_ADDI || in->id == PPC_INS_ADDIS) &&
+	    x->op_count == 3 && src >= 0 && o[2].type == PPC_OP_IMM) {
+		/* capstone 4 gives the 16-bit immediate unsigned */
+		const int64_t imm = (int16_t)(uint16_t)o[2].imm;
+
+		out->dst = dst;
+		out->v = st->r[src];
+		out->v.val += in->id == PPC_INS_ADDIS ? imm * 65536 : imm;
+		return 1;
+	}
+	if (in->id == PPC_INS_ADD && x->op_count == 3 &&
+	    (p = sum_base(st, src, reg_op(dt, in, 2)))) {
+		/* a pointer plus an index: an element */
+		out->dst = dst;
+		out->v = *p;
+		out->v.elem = true;
+		return 1;
+	}
+	if (prefix(in->mnemonic, "sld") || prefix(in->mnemonic, "rldicr") ||
+	    prefix(in->mnemonic, "mull")) {
+		/* an index scaled */
+		out->dst = dst;
+		forget(&out->v, dst, in->address + in->size);
+		out->v.scaled = true;
+		return 1;
+	}
+	if ((in->id != PPC_INS_LD && in->id != PPC_INS_STD) ||
+	    x->op_count != 2 || o[1].type != PPC_OP_MEM ||
+	    (base = ppc_dwreg(o[1].mem.base)) <= 0)
+		return 0;
+	if (in->id == PPC_INS_LD && dst == 2 && dt->toc) {
+		/* the TOC pointer restored after a call through a PLT
+		 * stub (ld r2, 24(r1); ELFv1's 40(r1)) */
+		out->dst = dst;
+		forget(&out->v, -1, in->address);
+		out->v.kind = R_ADDR;
+		out->v.val = (int64_t)dt->toc;
+		return 1;
+	}
+	return spill_or_load(dt, in, st, in->id == PPC_INS_STD, dst, base,
+			     o[1].mem.disp, 8, out);
+}
+
+/* s390x: what in sets (up to one register) into out; slots stored.
+ * larl loads an address, lgrl the pointer at one, lgr copies, la and
+ * lay add a displacement (and an index: an element), aghi, agfi and
+ * aghik add an immediate, agr and agrk a pointer and an index, ag a
+ * pointer and an index from memory; lg loads and stg to r15 or r11
+ * spills as aarch64's ldr and str. */
+static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
+			  struct regs *st, struct set *out)
+{
+	const cs_sysz *x = &in->detail->sysz;
+	const cs_sysz_op *o = x->operands;
+	const char *m = in->mnemonic;
+	const int dst = reg_op(dt, in, 0), src = reg_op(dt, in, 1);
+	const struct rval *p;
+	int base;
+
+	if (dst < 0 || x->op_count < 2)
+		return 0;
+	if ((!strcmp(m, "larl") || !strcmp(m, "lgrl")) &&
+	    o[1].type == SYSZ_OP_IMM) {
+		out->dst = dst;
+		forget(&out->v, -1, in->address);
+		out->v.kind = R_ADDR;
+		if (m[1] == 'g') {
+			out->v.nr_loads = 1;
+			out->v.loads[0] = o[1].imm;
+		} else {
+			out->v.val = o[1].imm;
+		}
+		return 1;
+	}
+	if (!strcmp(m, "lgr") && src >= 0) {
+		out->dst = dst;
+		out->v = st->r[src];
+		return 1;
+	}
+	if ((!strcmp(m, "aghi") || !strcmp(m, "agfi")) &&
+	    o[1].type == SYSZ_OP_IMM) {
+		out->dst = dst;
+		out->v = st->r[dst];
+		out->v.val += o[1].imm;
+		return 1;
+	}
+	if (!strcmp(m, "aghik") && src >= 0 && x->op_count == 3 &&
+	    o[2].type == SYSZ_OP_IMM) {
+		out->dst = dst;
+		out->v = st->r[src];
+		out->v.val += o[2].imm;
+		return 1;
+	}
+	if ((!strcmp(m, "agr") && (p = sum_base(st, dst, src))) ||
+	    (!strcmp(m, "agrk") && x->op_count == 3 &&
+	     (p = sum_base(st, src, reg_op(dt, in, 2))))) {
+		/* a pointer plus an index: an element */
+		out->dst = dst;
+		out->v = *p;
+		out->v.elem = true;
+		return 1;
+	}
+	if (prefix(m, "sll") || prefix(m, "msg") || prefix(m, "mgh")) {
+		/* an index scaled */
+		out->dst = dst;
+		forget(&out->v, dst, in->address + in->size);
+		out->v.scaled = true;
+		return 1;
+	}
+	if (o[1].type != SYSZ_OP_MEM)
+		return 0;
+	base = sysz_dwreg(o[1].mem.base);
+	if ((!strcmp(m, "la") || !strcmp(m, "lay")) && base >= 0) {
+		/* an address from a pointer, plus an index: an element */
+		const int index = sysz_dwreg(o[1].mem.index);
+
+		p = index >= 0 ? sum_pointer(st, base, index) : &st->r[base];
+		if (!p)
+			return 0;
+		out->dst = dst;
+		out->v = *p;
+		out->v.val += o[1].mem.disp;
+		out->v.elem |= index >= 0;
+		return 1;
+	}
+	if ((strcmp(m, "lg") && strcmp(m, "stg") && strcmp(m, "ag")) ||
+	    base < 0 || sysz_dwreg(o[1].mem.index) >= 0)
+		return 0;
+	if (!strcmp(m, "ag")) {
+		/* an index plus a pointer from memory (-O0's v + i) or a
+		 * pointer plus an index from memory: an element */
+		out->dst = dst;
+		out->v = followed(&st->r[dst])
+				 ? st->r[dst]
+				 : load(dt, st, base, o[1].mem.disp, in->address,
+					dst);
+		out->v.elem = true;
+		return 1;
+	}
+	return spill_or_load(dt, in, st, m[0] == 's', dst, base, o[1].mem.disp,
+			     8, out);
+}
+
+/* The DWARF registers in writes (up to NR_DWREGS) into wr, for the
+ * architectures whose capstone 4 has no cs_regs_access(): ppc64's and
+ * s390x's first register operand but in stores, compares, branches,
+ * traps and moves to special registers; an update form's base; lm's and
+ * lmg's range.  Calls' clobbers are step()'s. */
+static unsigned written(const struct pda_datatype *dt, const cs_insn *in,
+			int *wr)
+{
+	const char *m = in->mnemonic;
+	unsigned n = 0;
+	int r0;
+
+	if (dt->cs.arch == CS_ARCH_PPC) {
+		const cs_ppc *x = &in->detail->ppc;
+
+		r0 = reg_op(dt, in, 0);
+		if (r0 >= 0 && !prefix(m, "st") && !prefix(m, "cmp") &&
+		    m[0] != 'b' && !prefix(m, "mt") && !prefix(m, "tw") &&
+		    !prefix(m, "td") && !prefix(m, "dcb") && !prefix(m, "icb"))
+			wr[n++] = r0;
+		if (ppc_update(m) && x->op_count == 2 &&
+		    x->operands[1].type == PPC_OP_MEM &&
+		    ppc_dwreg(x->operands[1].mem.base) >= 0)
+			wr[n++] = ppc_dwreg(x->operands[1].mem.base);
+		return n;
+	}
+	r0 = reg_op(dt, in, 0);
+	if ((prefix(m, "lm") || prefix(m, "stm")) && r0 >= 0) {
+		const int r1 = reg_op(dt, in, 1);
+
+		if (m[0] == 'l')
+			for (int r = r0; r1 >= r0 && r <= r1; r++)
+				wr[n++] = r;
+		return n;
+	}
+	if (r0 >= 0 && !prefix(m, "st") && m[0] != 'c' && m[0] != 'j' &&
+	    !prefix(m, "tm") && (m[0] != 'b' || prefix(m, "brct")))
+		wr[n++] = r0;
+	return n;
 }
 
 /* The register an i386 thunk at target loads its return address into
@@ -1076,7 +1613,8 @@ static int pc_thunk(const struct pda_datatype *dt, uint64_t target)
 	return reg == 4 ? -1 : reg;
 }
 
-/* After a direct call, the return register (DWARF 0: rax, eax, x0)
+/* After a direct call, the return register (DWARF 0: rax, eax, x0, r0;
+ * ppc64's r3, s390x's r2)
  * holds what the callee returned, as perf's tracking of calls takes it;
  * an indirect call's callee is not known, its result stays "itself".
  * A call to an i386 PC thunk leaves an address instead: the call's
@@ -1087,6 +1625,8 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 	int64_t target;
 	int reg;
 
+	int rr = 0; /* the return register */
+
 	if (dt->cs.arch == CS_ARCH_ARM64) {
 		const cs_arm64 *x = &in->detail->arm64;
 
@@ -1094,6 +1634,18 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 		    x->operands[0].type != ARM64_OP_IMM)
 			return;
 		target = x->operands[0].imm;
+	} else if (dt->cs.arch == CS_ARCH_PPC || dt->cs.arch == CS_ARCH_SYSZ) {
+		/* bl f, the result in r3 (bl's target an ELFv2 local entry
+		 * point, inside its function as the callee's DWARF takes
+		 * it); brasl %r14, f, the result in r2 */
+		const bool ppc = dt->cs.arch == CS_ARCH_PPC;
+		uint64_t t;
+
+		if ((ppc ? in->id != PPC_INS_BL : !sysz_call(in->mnemonic)) ||
+		    !pda_annot_branch_target(dt->cs.arch, in, &t))
+			return;
+		target = (int64_t)t;
+		rr = ppc ? 3 : 2;
 	} else if (dt->cs.arch == CS_ARCH_ARM) {
 		const cs_arm *x = &in->detail->arm;
 
@@ -1116,8 +1668,8 @@ static void ret_of_call(const struct pda_datatype *dt, const cs_insn *in,
 			return;
 		}
 	}
-	forget(&st->r[0], -1, (uint64_t)target);
-	st->r[0].kind = R_RET;
+	forget(&st->r[rr], -1, (uint64_t)target);
+	st->r[rr].kind = R_RET;
 }
 
 /*
@@ -1138,6 +1690,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	unsigned nr_sets;
 	cs_regs rd, wr;
 	uint8_t nr_rd, nr_wr;
+	int dw[sizeof(cs_regs) / sizeof(uint16_t)];
 
 	if (dt->cs.arch == CS_ARCH_ARM64) {
 		const cs_arm64 *x = &in->detail->arm64;
@@ -1172,6 +1725,29 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 					slot_clobber(st,
 						     dwreg(dt, x->operands[i].mem.base),
 						     arm_disp(&x->operands[i]), 8);
+	} else if (dt->cs.arch == CS_ARCH_PPC ||
+		   dt->cs.arch == CS_ARCH_SYSZ) {
+		const bool ppc = dt->cs.arch == CS_ARCH_PPC;
+		struct access a = {.reg = -1, .index = -1};
+
+		nr_sets = ppc ? ppc_step(dt, in, st, sets)
+			      : sysz_step(dt, in, st, sets);
+		/* calls: the ELF ABIs' volatile r0, r3-r12 (ppc64: r2 the
+		 * TOC pointer restored after the call) and r0-r5, r14
+		 * (s390x) */
+		if (ppc ? ppc_call(in->mnemonic) : sysz_call(in->mnemonic))
+			for (int r = 0; r <= 14; r++)
+				if (ppc ? r == 0 || (r >= 3 && r <= 12)
+					: r <= 5 || r == 14)
+					forget(&st->r[r], r, next);
+		/* stores over slots (a spill stored its own) */
+		if (ppc)
+			ppc_access(dt, in, &a);
+		else
+			sysz_access(in, &a);
+		if (a.store && a.reg >= 0 && !(nr_sets == 0 &&
+		    (ppc ? in->id == PPC_INS_STD : !strcmp(in->mnemonic, "stg"))))
+			slot_clobber(st, a.reg, a.disp, a.size ? a.size : 8);
 	} else {
 		const cs_x86 *x = &in->detail->x86;
 
@@ -1205,23 +1781,30 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 					     op->mem.disp, op->size);
 		}
 	}
-	if (cs_regs_access(dt->cs.h, in, rd, &nr_rd, wr, &nr_wr) == 0)
-		for (unsigned i = 0; i < nr_wr; i++) {
-			const int r = dwreg(dt, wr[i]);
+	if (dt->cs.arch == CS_ARCH_PPC || dt->cs.arch == CS_ARCH_SYSZ) {
+		nr_wr = (uint8_t)written(dt, in, dw);
+	} else if (cs_regs_access(dt->cs.h, in, rd, &nr_rd, wr, &nr_wr) == 0) {
+		for (unsigned i = 0; i < nr_wr; i++)
+			dw[i] = dwreg(dt, wr[i]);
+	} else {
+		nr_wr = 0;
+	}
+	for (unsigned i = 0; i < nr_wr; i++) {
+		const int r = dw[i];
 
-			if (r < 0 || r >= NR_DWREGS)
-				continue;
-			forget(&st->r[r], r, next);
-			/* the stack pointer's moves were followed above;
-			 * a call returns it as it was */
-			if (frame_reg(dt, r) &&
-			    !(dt->cs.arch == CS_ARCH_X86 &&
-			      (in->id == X86_INS_CALL || in->id == X86_INS_PUSH ||
-			       in->id == X86_INS_POP ||
-			       ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
-				nr_sets))))
-				slots_rebased(st, r);
-		}
+		if (r < 0 || r >= NR_DWREGS)
+			continue;
+		forget(&st->r[r], r, next);
+		/* the stack pointer's moves were followed above;
+		 * a call returns it as it was */
+		if (frame_reg(dt, r) &&
+		    !(dt->cs.arch == CS_ARCH_X86 &&
+		      (in->id == X86_INS_CALL || in->id == X86_INS_PUSH ||
+		       in->id == X86_INS_POP ||
+		       ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) &&
+			nr_sets))))
+			slots_rebased(st, r);
+	}
 	for (unsigned i = 0; i < nr_sets; i++)
 		if (sets[i].dst >= 0 && sets[i].dst < NR_DWREGS)
 			st->r[sets[i].dst] = sets[i].v;
@@ -1234,6 +1817,31 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
  * to it agrees on; after a jump or return, only what jumped to it), and
  * knows nothing where a backward branch alone leads.
  */
+/*
+ * Registers holding "themselves" at pc, but what the ABI fixes: ppc64's
+ * r2, the TOC pointer, which every function keeps (or restores after a
+ * call) and ld sets to .got + 0x8000; at a function's start (entry),
+ * r12, ELFv2's global entry point's address, from which its addis r2,
+ * r12 computes the same.
+ */
+static void regs_abi(const struct pda_datatype *dt, struct regs *st,
+		     uint64_t pc, bool entry)
+{
+	regs_init(st, pc);
+	if (dt->cs.arch != CS_ARCH_PPC)
+		return;
+	if (dt->toc) {
+		forget(&st->r[2], -1, pc);
+		st->r[2].kind = R_ADDR;
+		st->r[2].val = (int64_t)dt->toc;
+	}
+	if (entry) {
+		forget(&st->r[12], -1, pc);
+		st->r[12].kind = R_ADDR;
+		st->r[12].val = (int64_t)pc;
+	}
+}
+
 /* The ways to the instruction at addr: the branches to it, met with the
  * way from the one before when that one goes on (*live). */
 static void enter(const struct pda_datatype *dt, struct regs *st,
@@ -1258,23 +1866,33 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	bool live = true;
 
 	dt->nr_edges = 0;
-	regs_init(st, start);
-	for (int n = 0; n < MAX_WALK && addr < pc &&
-			cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn);
-	     n++) {
+	regs_abi(dt, st, start, true);
+	for (int n = 0; n < MAX_WALK && addr < pc; n++) {
 		const cs_insn *in = dt->cs.insn;
 		uint64_t t;
 
+		if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
+			/* an instruction capstone does not know (capstone
+			 * 4 has no ppc64 mfvsrd): past it, any register
+			 * may hold anything */
+			if (len < dt->unit)
+				break;
+			p += dt->unit;
+			len -= dt->unit;
+			addr += dt->unit;
+			regs_abi(dt, st, addr, false);
+			continue;
+		}
 		enter(dt, st, in->address, &live);
 		/* a filler after a jump or a return is no way in: the
 		 * branches past it say what the registers hold */
 		if (!live && padding(dt, in))
 			continue;
 		if (!live)
-			regs_init(st, in->address);
+			regs_abi(dt, st, in->address, false);
 		live = true;
 		step(dt, in, st);
-		if (cs_insn_group(dt->cs.h, in, CS_GRP_JUMP) &&
+		if (is_jump(dt, in) &&
 		    (t = jump_target(dt, in)) > in->address && t <= pc) {
 			if (PDC_GROW(pda_session_alloc(dt->s), dt->edges,
 				     dt->alloc_edges, dt->nr_edges + 1,
@@ -1289,8 +1907,8 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	}
 	if (addr == pc)
 		enter(dt, st, pc, &live);
-	if (!live)
-		regs_init(st, pc);
+	if (!live || addr != pc)
+		regs_abi(dt, st, pc, false);
 	return 0;
 }
 
@@ -1321,7 +1939,7 @@ static void to_access(const struct rval *v, const struct access *a,
 	unsigned first = 0;
 
 	q->disp = a->disp + v->val;
-	q->elem = v->elem;
+	q->elem = v->elem || a->index >= 0;
 	if (v->kind == R_ADDR) {
 		/* an address (plus disp), or a pointer loaded from one */
 		q->reg = -1;
@@ -1344,7 +1962,7 @@ static void to_access(const struct rval *v, const struct access *a,
 			q->slot = v->loads[0];
 			first = 1;
 		} else {
-			q->elem = v->val != 0;
+			q->elem = v->val != 0 || a->index >= 0;
 		}
 	}
 	q->nr_path = 0;
@@ -1354,6 +1972,71 @@ static void to_access(const struct rval *v, const struct access *a,
 			q->path_elems |= 1u << q->nr_path;
 		q->path[q->nr_path++] = v->loads[k];
 	}
+}
+
+/* The type of access a of the instruction at vaddr, in the function
+ * starting at start: the variable in its base register at vaddr, else
+ * what the walk from start finds the register holds.  ppc64: elf's TOC
+ * pointer is known (.got's). */
+static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
+		  uint64_t start, uint64_t vaddr, const struct access *a,
+		  struct pda_dt_type *t, enum pda_dt_why *w)
+{
+	struct pda_dt_access q = {0};
+	const unsigned char *code;
+	size_t len;
+	int rc;
+
+	q.pc = vaddr;
+	q.reg = a->has_addr ? -1 : a->reg;
+	q.disp = a->disp;
+	q.addr = a->addr;
+	q.elem = a->index >= 0;
+	rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+	if (rc)
+		return rc;
+	/* not in a variable: an address the function put in the register */
+	if (*w != PDA_DT_FOUND && *w != PDA_DT_NO_DWARF && !a->has_addr &&
+	    a->reg >= 0 && a->reg < NR_DWREGS && start <= vaddr &&
+	    pda_elf_code(elf, start, vaddr - start, &code, &len) == 0) {
+		struct regs st;
+		const struct rval *v = &st.r[a->reg];
+		uint64_t got, off, size;
+
+		dt->walk_elf = elf;
+		dt->toc = 0;
+		if (ppc64 &&
+		    pda_elf_section_at(elf, ".got", &got, &off, &size) == 0)
+			dt->toc = got + 0x8000;
+		rc = walk_addrs(dt, code, len, start, vaddr, &st);
+		dt->walk_elf = NULL;
+		if (rc)
+			return rc;
+		to_access(v, a, &q);
+		if (followed(v) || v->pc != vaddr || v->reg != a->reg ||
+		    v->val) {
+			rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+			if (rc)
+				return rc;
+		}
+		if (*w != PDA_DT_FOUND && v->alt && v->nr_loads < MAX_LOADS) {
+			struct rval alt = *v;
+
+			alt.reg = v->alt_reg;
+			alt.pc = v->alt_pc;
+			alt.nr_loads++;
+			alt.load_elems = (uint8_t)(v->load_elems << 1);
+			alt.loads[0] = v->alt_off;
+			memcpy(alt.loads + 1, v->loads,
+			       v->nr_loads * sizeof(*v->loads));
+			q.deref = false;
+			to_access(&alt, a, &q);
+			rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* The attribution of the instruction at vaddr of elf, in the function
@@ -1370,20 +2053,23 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	const uint8_t *p;
 	size_t len;
 	uint64_t addr = vaddr;
-	struct access a = {.kind = PDA_DATATYPE_UNKNOWN, .reg = -1};
-	struct pda_dt_access q = {0};
+	struct access a = {.kind = PDA_DATATYPE_UNKNOWN, .reg = -1,
+			   .index = -1};
 	struct pda_dt_type t;
 	enum pda_dt_why w;
 	int rc;
 
 	pda_elf_arch(elf, &ar);
 	if ((ar.machine != EM_X86_64 && ar.machine != EM_386 &&
-	     ar.machine != EM_AARCH64 && ar.machine != EM_ARM) ||
+	     ar.machine != EM_AARCH64 && ar.machine != EM_ARM &&
+	     ar.machine != EM_PPC64 &&
+	     !(ar.machine == EM_S390 && ar.is64)) ||
 	    !pda_annot_cs_target(&ar, pda_elf_arm_thumb(elf, vaddr), &arch,
 				 &mode, &unit)) {
 		res->why = PDA_DATATYPE_NO_ARCH;
 		return 0;
 	}
+	dt->unit = unit;
 	rc = pda_annot_cs_use(&dt->cs, arch, mode);
 	if (rc == PD_ERR_UNSUPPORTED) {
 		res->why = PDA_DATATYPE_NO_ARCH;
@@ -1404,6 +2090,10 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		x86_access(dt, dt->cs.insn, &a);
 	else if (arch == CS_ARCH_ARM)
 		arm_access(dt, dt->cs.insn, &a);
+	else if (arch == CS_ARCH_PPC)
+		ppc_access(dt, dt->cs.insn, &a);
+	else if (arch == CS_ARCH_SYSZ)
+		sysz_access(dt->cs.insn, &a);
 	else
 		arm64_access(dt, dt->cs.insn, &a);
 	res->size = a.size;
@@ -1417,53 +2107,28 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 							    : dt->unknown;
 		return 0;
 	}
-	q.pc = vaddr;
-	q.reg = a.has_addr ? -1 : a.reg;
-	q.disp = a.disp;
-	q.addr = a.addr;
 	if (!a.has_addr && a.reg < 0) {
 		res->why = PDA_DATATYPE_NO_VAR;
 		return 0;
 	}
-	rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
-	if (rc)
-		return rc;
-	/* not in a variable: an address the function put in the register */
-	if (w != PDA_DT_FOUND && w != PDA_DT_NO_DWARF && !a.has_addr &&
-	    a.reg >= 0 && a.reg < NR_DWREGS && start <= vaddr &&
-	    pda_elf_code(elf, start, vaddr - start, &code, &len) == 0) {
-		struct regs st;
-		const struct rval *v = &st.r[a.reg];
+	rc = lookup(dt, elf, ar.machine == EM_PPC64, start, vaddr, &a, &t, &w);
+	if (!rc && w != PDA_DT_FOUND && w != PDA_DT_NO_DWARF && a.index >= 0) {
+		/* base + index: the index the pointer (perf's multi_regs) */
+		struct access b = a;
+		struct pda_dt_type t2;
+		enum pda_dt_why w2;
 
-		dt->walk_elf = elf;
-		rc = walk_addrs(dt, code, len, start, vaddr, &st);
-		dt->walk_elf = NULL;
-		if (rc)
-			return rc;
-		to_access(v, &a, &q);
-		if (followed(v) || v->pc != vaddr || v->reg != a.reg ||
-		    v->val) {
-			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
-			if (rc)
-				return rc;
-		}
-		if (w != PDA_DT_FOUND && v->alt && v->nr_loads < MAX_LOADS) {
-			struct rval alt = *v;
-
-			alt.reg = v->alt_reg;
-			alt.pc = v->alt_pc;
-			alt.nr_loads++;
-			alt.load_elems = (uint8_t)(v->load_elems << 1);
-			alt.loads[0] = v->alt_off;
-			memcpy(alt.loads + 1, v->loads,
-			       v->nr_loads * sizeof(*v->loads));
-			q.deref = false;
-			to_access(&alt, &a, &q);
-			rc = pda_elf_data_type(dt->s, elf, &q, &t, &w);
-			if (rc)
-				return rc;
+		b.reg = a.index;
+		b.index = a.reg;
+		rc = lookup(dt, elf, ar.machine == EM_PPC64, start, vaddr, &b,
+			    &t2, &w2);
+		if (!rc && w2 == PDA_DT_FOUND) {
+			t = t2;
+			w = w2;
 		}
 	}
+	if (rc)
+		return rc;
 	res->why = why_of(w);
 	if (w != PDA_DT_FOUND)
 		return 0;

@@ -215,6 +215,41 @@ static bool is_mapping_symbol(const char *name)
 }
 
 /*
+ * ppc64 ELFv1: a function's symbol is its descriptor in .opd, whose
+ * first doubleword is the code's address; as perf's dso__load_sym,
+ * *sym's value becomes that and *sh the section holding it (both from
+ * the runtime file rt, whose .opd has the bytes).  False when the
+ * descriptor or the section is not there.
+ */
+static bool opd_entry(const struct pda_elf *rt, GElf_Sym *sym, GElf_Shdr *sh)
+{
+	Elf_Scn *opd = elf_getscn(rt->elf, sym->st_shndx), *scn = NULL;
+	GElf_Shdr osh;
+	Elf_Data *d;
+	const unsigned char *c;
+	uint64_t off, v = 0;
+	GElf_Ehdr eh;
+
+	if (!opd || !gelf_getshdr(opd, &osh) || !gelf_getehdr(rt->elf, &eh) ||
+	    !(d = elf_getdata(opd, NULL)) || !d->d_buf ||
+	    sym->st_value < osh.sh_addr ||
+	    (off = sym->st_value - osh.sh_addr) + 8 > d->d_size)
+		return false;
+	c = (const unsigned char *)d->d_buf + off;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)c[eh.e_ident[EI_DATA] == ELFDATA2MSB ? i : 7 - i]
+		     << (56 - 8 * i);
+	while ((scn = elf_nextscn(rt->elf, scn)))
+		if (gelf_getshdr(scn, sh) && (sh->sh_flags & SHF_EXECINSTR) &&
+		    v >= sh->sh_addr && v < sh->sh_addr + sh->sh_size) {
+			sym->st_value = v;
+			sym->st_shndx = (uint16_t)elf_ndxscn(scn);
+			return true;
+		}
+	return false;
+}
+
+/*
  * One pass of dso__load_sym: the symbols of table scn in elf (the file
  * holding the table: e, its debug file or MiniDebugInfo), section
  * headers of NOBITS sections taken from rt, the runtime file.
@@ -278,6 +313,13 @@ static int insert_table(struct pda_session *s, struct pda_symtab *t,
 		}
 		if (!scn_name)
 			scn_name = "";
+		if (machine == EM_PPC64 && func && !strcmp(scn_name, ".opd")) {
+			if (!opd_entry(rt, &sym, &sh))
+				continue;
+			scn_name = pda_elf_scn_name(rt, &sh);
+			if (!scn_name)
+				scn_name = "";
+		}
 		if (label && !strstr(scn_name, "text") &&
 		    !strstr(scn_name, "data"))
 			continue;

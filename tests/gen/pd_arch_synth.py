@@ -93,7 +93,33 @@ class Elf:
                     struct.unpack_from(e + "IIIIIIIIII", self.data, off)
             yield typ, offset, size, link, entsize
 
+    def opd(self):
+        """ppc64 ELFv1's .opd as (address, file offset, size), or None:
+        its function symbols are descriptors there, whose first
+        doubleword is the code's address."""
+        if self.machine != 21 or not self.is64:         # EM_PPC64
+            return None
+        e = self.e
+        (shstrndx,) = struct.unpack_from(e + "H", self.data, 0x3E)
+        hdr = lambda i: struct.unpack_from(
+            e + "IIQQQQIIQQ", self.data, self.shoff + i * self.shentsize)
+        stroff = hdr(shstrndx)[4]
+        for i in range(self.shnum):
+            name, _, _, addr, offset, size = hdr(i)[:6]
+            end = self.data.index(b"\0", stroff + name)
+            if self.data[stroff + name:end] == b".opd":
+                return addr, offset, size
+        return None
+
     def symbols(self):
+        opd = self.opd()
+        for name, value in self.table():
+            if opd and opd[0] <= value < opd[0] + opd[2]:
+                (value,) = struct.unpack_from(self.e + "Q", self.data,
+                                              opd[1] + value - opd[0])
+            yield name, value
+
+    def table(self):
         shdrs = list(self.shdrs())
         for typ, offset, size, link, entsize in shdrs:
             if typ != 2 or not entsize:     # SHT_SYMTAB

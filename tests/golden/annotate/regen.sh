@@ -19,15 +19,18 @@
 #   BIN.objdump, BIN.objdump-intel
 #	objdump -d --no-show-raw-insn [-M intel] testdata/bin/BIN: every
 #	instruction's address and mnemonic (aarch64-linux-gnu-objdump for
-#	an aarch64 BIN, arm-linux-gnueabihf-objdump for an arm one, without
-#	the Intel form).
+#	an aarch64 BIN, arm-linux-gnueabihf-objdump for an arm one,
+#	powerpc64le-linux-gnu-objdump for a ppc64 or ppc64le one,
+#	s390x-linux-gnu-objdump for an s390x one, without the Intel form).
 #   BIN.addr2line
 #	eu-addr2line -e testdata/bin/BIN for every instruction address of
 #	BIN.objdump, "0xADDR FILE:LINE" a line (the column dropped).
 #
 # Needs perf 6.1, objdump (binutils), aarch64-linux-gnu-objdump
 # (binutils-aarch64-linux-gnu), arm-linux-gnueabihf-objdump
-# (binutils-arm-linux-gnueabihf), eu-addr2line (elfutils), python3 and zstd;
+# (binutils-arm-linux-gnueabihf), powerpc64le-linux-gnu-objdump
+# (binutils-powerpc64le-linux-gnu), s390x-linux-gnu-objdump
+# (binutils-s390x-linux-gnu), eu-addr2line (elfutils), python3 and zstd;
 # run from anywhere.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
@@ -75,6 +78,12 @@ for bin in testdata/bin/*; do
 			sed 1,2d >"$G/$b.objdump" ;;
 	*-arm)
 		arm-linux-gnueabihf-objdump -d --no-show-raw-insn "$bin" |
+			sed 1,2d >"$G/$b.objdump" ;;
+	*-ppc64le|*-ppc64)
+		powerpc64le-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
+			sed 1,2d >"$G/$b.objdump" ;;
+	*-s390x)
+		s390x-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
 	*)
 		objdump -d --no-show-raw-insn "$bin" | sed 1,2d >"$G/$b.objdump"

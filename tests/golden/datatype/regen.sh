@@ -30,7 +30,11 @@
 #	    DIR/usr/bin/perf "$@"
 #
 # --objdump names the host's: perf runs the objdump beside its own binary
-# first, which the host's loader cannot start.  Needs python3.
+# first, which the host's loader cannot start; for a ppc64le capture the
+# host's powerpc64le-linux-gnu-objdump, whose raw bytes perf decodes
+# (perf on this x86_64 host takes them in its own byte order, so it
+# finds no access in a big-endian ppc64 capture; it has no s390x data
+# types).  Needs python3.
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
@@ -50,17 +54,23 @@ python3 tests/golden/fold/buildid_dir.py --perf-layout "$PD_TMP/bid" \
 fail=0
 for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 	f=$(pd_capture "$name") || { fail=1; continue; }
+	# perf reads the raw bytes objdump prints: the capture's
+	# architecture's objdump (binutils-powerpc64le-linux-gnu)
+	od=/usr/bin/objdump
+	case $name in
+	*-ppc64le) od=/usr/bin/powerpc64le-linux-gnu-objdump ;;
+	esac
 	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
-		--objdump=/usr/bin/objdump --stdio --data-type -i "$f" \
+		--objdump="$od" --stdio --data-type -i "$f" \
 		>"$OUT/$name.annotate.txt" 2>/dev/null || fail=1
 	"$PERF" --buildid-dir "$PD_TMP/bid" report \
-		--objdump=/usr/bin/objdump --stdio -g none -s type,typeoff,typecln \
+		--objdump="$od" --stdio -g none -s type,typeoff,typecln \
 		--kallsyms tests/golden/fold/kallsyms \
 		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
 	# the tip: "#", "# (Tip: ...)", "#" at the end
 	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.report.txt"
 	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
-		--objdump=/usr/bin/objdump --stdio --code-with-type -i "$f" \
+		--objdump="$od" --stdio --code-with-type -i "$f" \
 		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
 		fail=1
 	echo "$OUT/$name.*.txt"
