@@ -826,16 +826,9 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 			return rc;
 		sample = &lat;
 	}
-	if (it->hit) { /* a stack it folded before, in the same maps */
+	if (it->hit) /* a stack it folded before, in the same maps */
 		rc = pda_fold_add_again(fr->fd, sample, *it->cookie);
-	} else if (it->cuts || it->prefix) {
-		/* its callers named before (pda_pipe_opts.prefix) */
-		const struct pda_fold_part pt = {it->prefix, it->cuts,
-						 it->nr_cuts, it->cut_cookies};
-
-		rc = pda_fold_add_part(fr->fd, sample, it->stack, it->comm,
-				       &pt, it->cookie);
-	} else /* stack NULL: no callchain and --no-ip-frame: the comm */
+	else /* stack NULL: no callchain and --no-ip-frame: the comm */
 		rc = pda_fold_add_keyed(fr->fd, sample, it->stack, it->comm,
 					it->cookie);
 	return rc < 0 ? rc : 0;
@@ -972,11 +965,6 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 		co.memo = false;
 		co.ip_stacks = true;
 	}
-	/* a stack's callers are named once (pda_fold_add_part), but for
-	 * --branch-history and the off-CPU candidates, which take whole
-	 * stacks */
-	co.prefix = co.memo && !fr.bh && pda_fold_partable(fr.fd);
-	co.prefix_max = o->max_stack ? o->max_stack : PDA_FOLD_MAX_STACK;
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);

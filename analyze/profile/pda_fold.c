@@ -197,10 +197,6 @@ struct pda_fold {
 	uint32_t *buf;			   /* the stack being added, root
 					    * first: atom ids */
 	size_t buf_alloc;
-	unsigned char *fbits;		   /* pda_fold_add_part()'s frames'
-					    * part bits, outermost first */
-	size_t fbits_alloc;
-	struct pdc_arena parts;		   /* struct part, until finished */
 	/* pda_fold_finish(): the ends' nodes in the lines' order, a node
 	 * with ORDER_MERGED counted into the line before it */
 	uint32_t *order;
@@ -797,8 +793,6 @@ void pda_fold_free(struct pda_fold *fd)
 	pdc_hash_release(&m, &fd->dkeys);
 	pda_stacktree_release(&fd->tree, &m);
 	pdc_arena_release(&fd->arena, &m);
-	pdc_arena_release(&fd->parts, &m);
-	pdc_free(&m, fd->fbits);
 	pdc_free(&m, fd->buf);
 	pdc_free(&m, fd->order);
 	pdc_free(&m, fd->lines);
@@ -999,28 +993,6 @@ int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 	return 1;
 }
 
-/* A sample's root frame in *root (NULL: none, with no_comm).  @return 1,
- * 0 when --comm leaves it out (counted, and *cookie says so), or
- * PD_ERR_NOMEM. */
-static int sample_root(struct pda_fold *fd, const struct pd_sample *sample,
-		       const char *comm, uint64_t *cookie, struct atom **root)
-{
-	bool keep = true;
-
-	*root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
-	if (!*root)
-		return PD_ERR_NOMEM;
-	if (!keep) {
-		fd->totals.nr_filtered++;
-		if (cookie)
-			*cookie = COOKIE_FILTERED;
-		return 0;
-	}
-	if (fd->flags & PDA_FOLD_NO_COMM)
-		*root = NULL;
-	return 1;
-}
-
 int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		       const struct pda_stack *st, const char *comm,
 		       uint64_t *cookie)
@@ -1030,15 +1002,23 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	int rc;
 	struct atom *root;
 	size_t cut = 0, counted = 0, off;
-	bool unresolved = false;
+	bool keep = true, unresolved = false;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
 
 	if (fd->finished)
 		return PD_ERR_API;
-	rc = sample_root(fd, sample, comm, cookie, &root);
-	if (rc <= 0)
-		return rc;
+	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
+	if (!root)
+		return PD_ERR_NOMEM;
+	if (!keep) {
+		fd->totals.nr_filtered++;
+		if (cookie)
+			*cookie = COOKIE_FILTERED;
+		return 0;
+	}
+	if (fd->flags & PDA_FOLD_NO_COMM)
+		root = NULL;
 	if (st) {
 		/* perf keeps max_stack callchain entries from the leaf; the
 		 * inlined frames an entry expands to come with it */
@@ -1090,143 +1070,6 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	if (rc > 0 && cookie)
 		*cookie = (uint64_t)end << COOKIE_SHIFT | flags |
 			  (unresolved ? COOKIE_UNRESOLVED : 0);
-	return rc;
-}
-
-/*
- * ---- stacks in parts (pda_fold_add_part) ----
- *
- * A part is the outer frames of a stack, named: its atoms past its
- * parent's (a part it extends), root first, without the root (a comm,
- * the sample's own), so that a stack whose callers were named before
- * copies their ids and names only its own frames.  Parts live until
- * pda_fold_finish(); a cookie is a part's address.
- */
-enum {
-	PART_UNRES = 1,	  /* a frame counts in weight_unresolved */
-	PART_SYM = 2,	  /* a frame's name matches sym_re */
-	PART_COUNTED = 4, /* (a frame's bits only) not inlined: max_stack */
-};
-
-struct part {
-	const struct part *parent; /* NULL: none, from the root */
-	uint32_t depth;		   /* its frames, with its parent's */
-	uint32_t counted;	   /* of them not inlined */
-	uint32_t n;		   /* atoms[]: frames [depth - n, depth) */
-	unsigned bits;		   /* PART_UNRES, PART_SYM: of any frame */
-	uint32_t atoms[];
-};
-
-bool pda_fold_partable(const struct pda_fold *fd)
-{
-	/* dso_re interns the binaries it looks at, up to the first that
-	 * matches: a stack's own frames then come first (and those are
-	 * named whole) */
-	return !fd->has_re[MATCH_DSO];
-}
-
-/* Parts for the stack in fd->buf (its frames from off, pp's then
- * nr new ones, whose bits are fd->fbits): the outer pp's frames and
- * cuts[i] new ones, each a cookie. */
-static int add_parts(struct pda_fold *fd, const struct part *pp, size_t off,
-		     const uint32_t *cuts, size_t nr_cuts, uint64_t *cookies)
-{
-	const size_t pdepth = pp ? pp->depth : 0;
-	uint32_t counted = pp ? pp->counted : 0, prev = 0;
-	unsigned bits = pp ? pp->bits : 0;
-
-	for (size_t c = 0; c < nr_cuts; c++) {
-		const uint32_t n = cuts[c] - prev;
-		struct part *q = pdc_arena_alloc(
-			&fd->parts, &fd->mem, sizeof(*q) + n * sizeof(q->atoms[0]));
-
-		if (!q)
-			return PD_ERR_NOMEM;
-		for (uint32_t j = prev; j < cuts[c]; j++) {
-			bits |= fd->fbits[j] & (PART_UNRES | PART_SYM);
-			counted += !!(fd->fbits[j] & PART_COUNTED);
-		}
-		q->parent = pp;
-		q->depth = (uint32_t)pdepth + cuts[c];
-		q->counted = counted;
-		q->n = n;
-		q->bits = bits;
-		memcpy(q->atoms, fd->buf + off + pdepth + prev,
-		       n * sizeof(q->atoms[0]));
-		cookies[c] = (uint64_t)(uintptr_t)q;
-		pp = q;
-		prev = cuts[c];
-	}
-	return 0;
-}
-
-int pda_fold_add_part(struct pda_fold *fd, const struct pd_sample *sample,
-		      const struct pda_stack *st, const char *comm,
-		      const struct pda_fold_part *pt, uint64_t *cookie)
-{
-	const struct part *pp = (const struct part *)(uintptr_t)pt->prefix;
-	const size_t nr = st ? st->nr : 0;
-	const size_t pdepth = pp ? pp->depth : 0;
-	size_t counted = pp ? pp->counted : 0, off;
-	unsigned bits = pp ? pp->bits : 0;
-	struct atom *root;
-	uint32_t end;
-	int rc;
-
-	if (fd->finished || !pda_fold_partable(fd))
-		return PD_ERR_API;
-	rc = sample_root(fd, sample, comm, cookie, &root);
-	if (rc <= 0)
-		return rc;
-	off = root != NULL;
-	if (grow_buf(fd, off + pdepth + nr) < 0 ||
-	    PDC_GROW(&fd->mem, fd->fbits, fd->fbits_alloc, nr, MAX_FRAMES) < 0)
-		return PD_ERR_NOMEM;
-	if (root)
-		fd->buf[0] = root->id;
-	for (const struct part *q = pp; q; q = q->parent)
-		memcpy(fd->buf + off + q->depth - q->n, q->atoms,
-		       q->n * sizeof(q->atoms[0]));
-	for (size_t i = 0; i < nr; i++) {
-		const struct pda_frame *fr = &st->frames[i];
-		struct atom *a = frame_atom(fd, fr);
-		unsigned b = 0;
-
-		if (!a)
-			return PD_ERR_NOMEM;
-		/* leaf first in, root first in the stack */
-		fd->buf[off + pdepth + nr - 1 - i] = a->id;
-		if (!fr->sym ||
-		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
-			b |= PART_UNRES;
-		if (fd->has_re[MATCH_SYM] && re_match(fd, MATCH_SYM, a))
-			b |= PART_SYM;
-		if (!(fr->flags & PDA_FRAME_INLINED)) {
-			b |= PART_COUNTED;
-			counted++;
-		}
-		fd->fbits[nr - 1 - i] = (unsigned char)b;
-		bits |= b;
-	}
-	/* the pipeline hands over no stack max_stack would cut
-	 * (pda_pipe_opts.prefix_max) */
-	if (counted > fd->max_stack)
-		return PD_ERR_API;
-	rc = add_parts(fd, pp, off, pt->cuts, pt->nr_cuts, pt->cookies);
-	if (rc < 0)
-		return rc;
-	if (fd->has_re[MATCH_SYM] && !(bits & PART_SYM)) {
-		fd->totals.nr_filtered++;
-		if (cookie)
-			*cookie = COOKIE_FILTERED;
-		return 0;
-	}
-	rc = count_stack(fd, off + pdepth + nr, sample->tid,
-			 fd->flags & PDA_FOLD_PERIOD ? sample->period : 1,
-			 sample->period, bits & PART_UNRES, &end);
-	if (rc > 0 && cookie)
-		*cookie = (uint64_t)end << COOKIE_SHIFT |
-			  (bits & PART_UNRES ? COOKIE_UNRESOLVED : 0);
 	return rc;
 }
 
@@ -1581,11 +1424,6 @@ int pda_fold_finish(struct pda_fold *fd)
 	rc = adder_stop(fd);
 	if (rc < 0)
 		return rc;
-	/* no part is added to after this */
-	pdc_arena_release(&fd->parts, &fd->mem);
-	pdc_free(&fd->mem, fd->fbits);
-	fd->fbits = NULL;
-	fd->fbits_alloc = 0;
 	nr = pda_stacktree_nr_ends(&fd->tree);
 	/* the lookup table goes before the walk needs its memory */
 	rc = pda_stacktree_seal(&fd->tree, &fd->mem);

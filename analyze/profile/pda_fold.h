@@ -124,33 +124,6 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		       const struct pda_stack *st, const char *comm,
 		       uint64_t *cookie);
 
-/* A stack in parts (pda_pipe_item.prefix): what pda_fold_add_part()
- * takes besides the frames. */
-struct pda_fold_part {
-	uint64_t prefix;	/* the outer part's cookie; 0: none */
-	const uint32_t *cuts;	/* nr_cuts frame counts, from the outer
-				 * end of the frames given, increasing */
-	size_t nr_cuts;
-	uint64_t *cookies;	/* nr_cuts: each cut's part's cookie */
-};
-
-/*
- * pda_fold_add_keyed() for a stack given in parts: st holds the frames
- * (leaf first) inside the part whose cookie (pt->cookies of an earlier
- * call) is pt->prefix, or the whole stack when it is 0; pt->cookies[i]
- * gets a cookie for the stack's outer part of pt->cuts[i] of st's
- * frames (left alone when the comm is filtered out).  The whole stack
- * must have at most max_stack frames that are not inlined.  The output
- * is what pda_fold_add_keyed() of the whole stack makes, *cookie
- * included.  Only while pda_fold_partable(); same returns, and
- * PD_ERR_API for a stack max_stack would cut.
- */
-int pda_fold_add_part(struct pda_fold *fd, const struct pd_sample *sample,
-		      const struct pda_stack *st, const char *comm,
-		      const struct pda_fold_part *pt, uint64_t *cookie);
-/* Whether pda_fold_add_part() may be used: not with dso_re. */
-bool pda_fold_partable(const struct pda_fold *fd);
-
 /*
  * Count sample as the one whose pda_fold_add_keyed() gave cookie was
  * counted, with its own period.  @return as pda_fold_add(): 1 added, 0

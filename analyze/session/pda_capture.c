@@ -291,8 +291,6 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 			      .ip_stacks = c->o.ip_stacks || c->o.leaf_only,
 			      .leaf_only = c->o.leaf_only,
 			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
-			      .prefix = c->o.prefix,
-			      .prefix_max = c->o.prefix_max,
 			      .batch = c->o.batch, .want = want, .fn = deliver,
 			      .arg = c);
 

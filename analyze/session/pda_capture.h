@@ -104,8 +104,6 @@ struct pda_capture_opts {
 	bool ip_stacks;		/* as pda_pipe_opts */
 	bool leaf_only;		/* as pda_pipe_opts (sets ip_stacks) */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
-	bool prefix;		/* as pda_pipe_opts */
-	unsigned prefix_max;	/* as pda_pipe_opts */
 	unsigned batch;		/* as pda_pipe_opts */
 	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never
 				 * set: those go to skip_fn */

@@ -94,49 +94,6 @@
 #define MEMO_MAX ((size_t)1 << 22)
 
 /*
- * Prefixes (pda_pipe_opts.prefix): most of a new callchain's entries are
- * the callers of stacks resolved before.  A memo miss keeps, besides its
- * own entry, one entry for each PREFIX_STRIDE-th of its outer parts: the
- * entries [j, nr) of its callchain (the outermost caller is the last),
- * keyed by those entries and the cpumode in force at j (the markers
- * before j set it), under the sample's state as the memo key has it;
- * the entry keeps what resolving those entries counted and the
- * callback's cookie for them.  A later miss with the same outer entries
- * finds the longest such part by bisection (a part is kept with each of
- * its shorter ones, but for a full memo), walks only the entries inside
- * it (pda_sample_stack_part) and hands back those frames and the part's
- * cookie: the callback names only the new frames.  A part every
- * PREFIX_STRIDE entries, and at most PREFIX_CAP parts (the callback
- * keeps its own record of each), hold memory flat: on the -g bench
- * capture (bench/RESULTS.md, Session 12), stride 4 and 2^16 parts cost
- * 7 MB of peak anonymous memory (2^17: 10 MB, 2^18: 25 MB, and keeping
- * more costs more instructions than it saves; stride 8 saves fewer
- * than stride 4); a miss walks
- * fewer than PREFIX_STRIDE entries more than the longest shared part.
- * Callchains longer than PREFIX_MAX_NR, with more entries than
- * opts.prefix_max (the callback would cut them), or with a marker that
- * ends or drops the chain are resolved whole.
- */
-#define PREFIX_STRIDE 4
-#define PREFIX_MAX_NR 512
-#define PREFIX_PARTS (PREFIX_MAX_NR / PREFIX_STRIDE)
-#define PREFIX_CAP ((size_t)1 << 16)
-
-/* A prefix run's scratch, kept with the pipeline (pda_pipe.c prefix_*):
- * each part's key and, for the callback, frames and cookie. */
-struct prefix_run {
-	unsigned char mode[PREFIX_MAX_NR]; /* cpumode in force at entry i */
-	XXH128_hash_t head;		   /* the sample's state's hash */
-	uint32_t cuts[PREFIX_PARTS];
-	uint64_t cookies[PREFIX_PARTS];
-	struct pda_chain_ent ents[PREFIX_MAX_NR];
-	/* the sample being resolved: its first part past the known one,
-	 * and the known one's counts (NULL: none) */
-	size_t first;
-	const struct memo_counts *known;
-};
-
-/*
  * What samples of an entry count again (pda_memo_replay), interned: a
  * stack's depth and binaries repeat across most of a capture's stacks,
  * so the entries (hundreds of thousands) share a few hundred of these.
@@ -256,10 +213,6 @@ struct pda_pipe {
 	uint64_t memo_seed;
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
-	uint64_t prefix_seed[2];	/* the prefixes' keys' */
-	struct prefix_run *pr;		/* with opts.prefix */
-	uint64_t nr_prefix_hits, nr_prefix_walked;
-	size_t nr_prefixes;		/* parts kept in the memo */
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
 	unsigned held_first, nr_held;
 	/* the unwind pass (pda_pipe_unwind_pass) */
@@ -300,18 +253,6 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	if (getrandom(&p->memo_seed, sizeof(p->memo_seed), GRND_NONBLOCK) !=
 	    sizeof(p->memo_seed))
 		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
-	if (getrandom(p->prefix_seed, sizeof(p->prefix_seed),
-		      GRND_NONBLOCK) != sizeof(p->prefix_seed)) {
-		p->prefix_seed[0] = p->memo_seed * 0x9e3779b97f4a7c15ull;
-		p->prefix_seed[1] = ~p->memo_seed * 0xc4ceb9fe1a85ec53ull;
-	}
-	if (p->o.memo && p->o.prefix) {
-		p->pr = pda_zalloc(s, sizeof(*p->pr));
-		if (!p->pr) {
-			pda_free(s, p);
-			return PD_ERR_NOMEM;
-		}
-	}
 	p->max_frames = pda_unwind_max_frames(s);
 	*out = p;
 	return 0;
@@ -549,13 +490,6 @@ void pda_pipe_free(struct pda_pipe *p)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "pipe: memo: %zu stacks, %llu samples counted from it",
 			 p->nr_memo, (unsigned long long)p->nr_memo_hits);
-	if (p->pr)
-		pda_logf(s, PD_LOG_DEBUG,
-			 "pipe: prefixes: %llu misses resolved in part, %llu "
-			 "entries walked",
-			 (unsigned long long)p->nr_prefix_hits,
-			 (unsigned long long)p->nr_prefix_walked);
-	pda_free(s, p->pr);
 	pda_free(s, p->memo_ents);
 	pda_free(s, p->memo_slots);
 	pdc_hash_release(&s->alloc, &p->memo_counts);
@@ -613,14 +547,15 @@ static bool counts_eq(const void *item, const void *key)
 
 /* sample's memo key, in the maps umaps (NULL: its process's live ones).
  * @return 0, or NOMEM. */
-static int memo_head(struct pda_pipe *p, const struct pd_sample *sample,
-		     struct pda_maps *umaps, const struct pda_at *at,
-		     const char *comm, struct memo_head *hp)
+static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
+		    struct pda_maps *umaps, const struct pda_at *at,
+		    const char *comm, XXH128_hash_t *key)
 {
 	struct pda_session *s = p->s;
 	struct pda_maps *um = umaps ? umaps : pda_machine_maps(s, sample->pid);
 	const struct pda_maps *km = at ? at->kmaps : &s->machine.kmaps;
 	const bool cc = sample->mask & PD_SAMPLE_CALLCHAIN;
+	const size_t chain = cc ? (size_t)sample->callchain.nr * 8 : 0;
 	struct memo_head h;
 
 	if (!um)
@@ -634,20 +569,6 @@ static int memo_head(struct pda_pipe *p, const struct pd_sample *sample,
 	h.tid = p->o.memo_tid ? sample->tid : 0;
 	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
-	*hp = h;
-	return 0;
-}
-
-static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
-		    struct pda_maps *umaps, const struct pda_at *at,
-		    const char *comm, XXH128_hash_t *key)
-{
-	const bool cc = sample->mask & PD_SAMPLE_CALLCHAIN;
-	const size_t chain = cc ? (size_t)sample->callchain.nr * 8 : 0;
-	struct memo_head h;
-
-	if (memo_head(p, sample, umaps, at, comm, &h) < 0)
-		return PD_ERR_NOMEM;
 	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
 	if (chain) {
 		const XXH128_hash_t c = XXH3_128bits_withSeed(
@@ -661,9 +582,9 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 
 /* The interned copy of what the sample just resolved counted; NULL
  * when out of memory. */
-static const struct memo_counts *memo_counts(struct pda_pipe *p,
-					     const struct pda_memo_rec *r)
+static const struct memo_counts *memo_counts(struct pda_pipe *p)
 {
+	const struct pda_memo_rec *r = &p->rec;
 	const unsigned nr = r->nr_dsos + r->nr_unres;
 	struct {
 		struct memo_counts k;
@@ -746,16 +667,16 @@ static int memo_reserve(struct pda_pipe *p)
  * memo_find).  NULL when the memo is full or out of memory: the sample
  * goes without a slot. */
 static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
-				 struct memo_slot *sl,
-				 const struct pda_memo_rec *r)
+				 struct memo_slot *sl)
 {
+	const struct pda_memo_rec *r = &p->rec;
 	struct memo_ent *e;
 
 	if (r->overflow || p->nr_memo >= MEMO_MAX ||
 	    r->nr_frames > UINT32_MAX)
 		return NULL;
 	e = &p->memo_ents[p->nr_memo];
-	e->counts = memo_counts(p, r);
+	e->counts = memo_counts(p);
 	if (!e->counts)
 		return NULL;
 	e->key = key;
@@ -763,242 +684,6 @@ static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
 	sl->ent = (uint32_t)++p->nr_memo;
 	sl->tag = (uint32_t)(key.high64 >> 32);
 	return e;
-}
-
-/* ---- prefixes (above, PREFIX_STRIDE) ---- */
-
-/*
- * Whether sample's callchain is resolved in parts (then p->pr is set up
- * for prefix_key, and *nr_parts is its parts').  The chain is read leaf
- * first for the cpumode its markers set at each entry, as
- * pda_sample_stack_part walks it.
- */
-static bool prefix_scan(struct pda_pipe *p, const struct pd_sample *sample,
-			struct pda_maps *umaps, const char *comm,
-			size_t *nr_parts)
-{
-	struct prefix_run *pr = p->pr;
-	const struct pd_u64s *cc = &sample->callchain;
-	const size_t nr = (size_t)cc->nr;
-	unsigned mode = PD_MISC_USER;
-	size_t entries = 0;
-	struct memo_head h;
-
-	if (!pr || !(sample->mask & PD_SAMPLE_CALLCHAIN) ||
-	    nr > PREFIX_MAX_NR || nr < PREFIX_STRIDE)
-		return false;
-	for (size_t i = 0; i < nr; i++) {
-		const uint64_t ip = pd_u64s_get(cc, i);
-
-		pr->mode[i] = (unsigned char)mode;
-		if (ip < PD_CONTEXT_MAX) {
-			entries++;
-			continue;
-		}
-		switch (ip) {
-		case PD_CONTEXT_HV:
-			mode = PD_MISC_HYPERVISOR;
-			break;
-		case PD_CONTEXT_KERNEL:
-			mode = PD_MISC_KERNEL;
-			break;
-		case PD_CONTEXT_USER:
-			mode = PD_MISC_USER;
-			break;
-		case PD_CONTEXT_GUEST:
-		case PD_CONTEXT_GUEST_KERNEL:
-			mode = PD_MISC_GUEST_KERNEL;
-			break;
-		case PD_CONTEXT_GUEST_USER:
-			mode = PD_MISC_GUEST_USER;
-			break;
-		default:
-			/* the chain ends or is dropped there: whole */
-			return false;
-		}
-	}
-	if (entries > p->o.prefix_max ||
-	    memo_head(p, sample, umaps, p->s->at, comm, &h) < 0)
-		return false;
-	h.nr = 0;
-	pr->head = XXH3_128bits_withSeed(&h, sizeof(h), p->prefix_seed[0]);
-	*nr_parts = nr / PREFIX_STRIDE;
-	return true;
-}
-
-/*
- * The key of part k of sample's callchain (prefix_scan): as a memo key,
- * two 128-bit XXH3 hashes XORed, one of the sample's state (memo_head
- * without the chain's length), one of the part's entries as the record
- * holds them, seeded with the cpumode in force at the first (so that
- * the same entries after other markers are another part); the seeds are
- * not the memo's, so that no part's key is a whole chain's.
- */
-static XXH128_hash_t prefix_key(const struct pda_pipe *p,
-				const struct pd_sample *sample, size_t k)
-{
-	const struct prefix_run *pr = p->pr;
-	const size_t nr = (size_t)sample->callchain.nr;
-	const size_t j = nr - (k + 1) * PREFIX_STRIDE;
-	const uint64_t seed = p->prefix_seed[1] ^
-			      (pr->mode[j] + 1ull) * 0x9e3779b97f4a7c15ull;
-	XXH128_hash_t key = XXH3_128bits_withSeed(
-		(const unsigned char *)sample->callchain.raw + j * 8,
-		(nr - j) * 8, seed);
-
-	key.low64 ^= pr->head.low64;
-	key.high64 ^= pr->head.high64;
-	return key;
-}
-
-/* The entry of part k with the callback's cookie, or NULL. */
-static const struct memo_ent *prefix_find(struct pda_pipe *p,
-					  const struct pd_sample *sample,
-					  size_t k)
-{
-	const struct memo_slot *sl = memo_find(p, prefix_key(p, sample, k));
-	const struct memo_ent *e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
-
-	return e && e->cookie ? e : NULL;
-}
-
-/*
- * Resolve a memo miss whose callchain has nr_parts parts (prefix_scan):
- * the entries inside its longest known part, or all of them; it gets
- * that part's cookie and, for the parts past it, the frames they add
- * (it->cuts) and room for their cookies.
- */
-static int prefix_resolve(struct pda_pipe *p, const struct pd_sample *sample,
-			  struct pda_maps *umaps, struct pda_pipe_item *it,
-			  size_t nr_parts)
-{
-	struct prefix_run *pr = p->pr;
-	const size_t nr = (size_t)sample->callchain.nr;
-	const struct memo_ent *known = NULL;
-	ptrdiff_t lo = -1, hi = (ptrdiff_t)nr_parts;
-	struct pda_chain_part part = {nr, NULL, NULL, pr->ents};
-	uint32_t frames = 0;
-	size_t c;
-	int rc;
-
-	/* a part is kept with its shorter ones: bisect for the longest */
-	while (hi - lo > 1) {
-		const ptrdiff_t mid = lo + (hi - lo) / 2;
-		const struct memo_ent *e = prefix_find(p, sample, (size_t)mid);
-
-		if (e) {
-			lo = mid;
-			known = e;
-		} else {
-			hi = mid;
-		}
-	}
-	pr->first = (size_t)(lo + 1);
-	pr->known = known ? known->counts : NULL;
-	if (known) {
-		part.upto = nr - pr->first * PREFIX_STRIDE;
-		part.known = &known->counts->c;
-		part.known_dsos = known->counts->dsos;
-	}
-	rc = pda_sample_stack_part(p->s, sample, &p->st, umaps, &p->rec,
-				   &part);
-	if (rc < 0)
-		return rc;
-	if (known) {
-		it->prefix = known->cookie;
-		p->nr_prefix_hits++;
-	}
-	p->nr_prefix_walked += part.upto;
-	c = (size_t)(lo + 1);
-	for (size_t i = part.upto; i-- > 0;) {
-		frames += pr->ents[i].nr_frames;
-		if ((nr - i) % PREFIX_STRIDE == 0) {
-			pr->cuts[c - pr->first] = frames;
-			pr->cookies[c - pr->first] = 0;
-			c++;
-		}
-	}
-	/* past PREFIX_CAP parts, the known ones still serve */
-	it->nr_cuts = p->nr_prefixes < PREFIX_CAP ? c - pr->first : 0;
-	it->cuts = pr->cuts;
-	it->cut_cookies = pr->cookies;
-	return 0;
-}
-
-/* Add a binary to one of a record's lists, once. */
-static void rec_note(struct pda_memo_rec *r, struct pda_dso_ent *d,
-		     bool unres)
-{
-	struct pda_dso_ent **v = unres ? r->unres : r->dsos;
-	unsigned *nr = unres ? &r->nr_unres : &r->nr_dsos;
-
-	for (unsigned i = 0; i < *nr; i++)
-		if (v[i] == d)
-			return;
-	if (*nr == PDA_MEMO_MAX_DSOS)
-		r->overflow = true;
-	else
-		v[(*nr)++] = d;
-}
-
-/*
- * After the callback: keep the parts it left a cookie for, each with
- * what resolving its entries counted: the known part's counts (the
- * entry it came from, it->prefix) and its own entries' (p->pr->ents).
- */
-static int prefix_keep(struct pda_pipe *p, const struct pd_sample *sample,
-		       const struct pda_pipe_item *it)
-{
-	struct prefix_run *pr = p->pr;
-	const struct memo_counts *known = pr->known;
-	const size_t nr = (size_t)sample->callchain.nr;
-	const size_t upto = nr - pr->first * PREFIX_STRIDE;
-	struct pda_memo_rec r;
-	size_t c = 0;
-
-	memset(&r, 0, sizeof(r));
-	if (known) {
-		r.nr_frames = known->c.nr_frames;
-		r.nr_frames_unresolved = known->c.nr_frames_unresolved;
-		r.unresolved = known->c.unresolved;
-		r.nr_dsos = known->c.nr_dsos;
-		r.nr_unres = known->c.nr_unres;
-		memcpy(r.dsos, known->dsos, r.nr_dsos * sizeof(r.dsos[0]));
-		memcpy(r.unres, known->dsos + r.nr_dsos,
-		       r.nr_unres * sizeof(r.unres[0]));
-	}
-	for (size_t i = upto; i-- > 0 && c < it->nr_cuts && !r.overflow;) {
-		const struct pda_chain_ent *e = &pr->ents[i];
-		struct memo_slot *sl;
-		struct memo_ent *m;
-		XXH128_hash_t key;
-
-		r.nr_frames += e->nr_frames;
-		r.nr_frames_unresolved += e->nr_unres;
-		if (e->nr_unres)
-			r.unresolved = true;
-		if (e->dso)
-			rec_note(&r, e->dso, false);
-		if (e->unres)
-			rec_note(&r, e->unres, true);
-		if ((nr - i) % PREFIX_STRIDE)
-			continue;
-		if (pr->cookies[c] && !r.overflow) {
-			key = prefix_key(p, sample, pr->first + c);
-			if (memo_reserve(p) < 0)
-				return pda_set_err(p->s, PD_ERR_NOMEM,
-						   "out of memory");
-			sl = memo_find(p, key);
-			m = sl->ent ? &p->memo_ents[sl->ent - 1]
-				    : memo_add(p, key, sl, &r);
-			if (m && !m->cookie) {
-				m->cookie = pr->cookies[c];
-				p->nr_prefixes++;
-			}
-		}
-		c++;
-	}
-	return 0;
 }
 
 /*
@@ -1013,7 +698,6 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	struct memo_slot *sl;
 	struct memo_ent *e;
 	XXH128_hash_t key;
-	size_t nr_parts;
 	int rc = 0;
 
 	if (pre)
@@ -1031,11 +715,7 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		it->hit = true;
 		return 0;
 	}
-	if (prefix_scan(p, sample, umaps, it->comm, &nr_parts))
-		rc = prefix_resolve(p, sample, umaps, it, nr_parts);
-	else
-		rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps,
-					  &p->rec);
+	rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps, &p->rec);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0) {
@@ -1045,7 +725,7 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	it->stack = &p->st;
 	/* resolving did not touch the memo: sl is still where key goes */
 	if (!e)
-		e = memo_add(p, key, sl, &p->rec);
+		e = memo_add(p, key, sl);
 	it->cookie = e ? &e->cookie : NULL;
 	return 0;
 }
@@ -1162,8 +842,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      const struct pda_at *at, const struct pda_pipe_when *when,
 		      const XXH128_hash_t *key)
 {
-	struct pda_pipe_item it = {sample, NULL, NULL, 0,    NULL,
-				  false,  when, 0,    NULL, 0, NULL};
+	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false, when};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
@@ -1195,10 +874,6 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		rc = deliver_memo(p, sample, umaps, &it, key);
 		if (rc < 0)
 			return rc;
-		if (it.nr_cuts) {
-			rc = p->o.fn(p->o.arg, &it);
-			return rc < 0 ? rc : prefix_keep(p, sample, &it);
-		}
 	} else if (has_stack(p, sample)) {
 		rc = pda_sample_stack_job(p->s, sample, &p->st, uj, umaps);
 		if (rc == PD_ERR_NOMEM)

@@ -73,22 +73,6 @@ struct pda_pipe_item {
 	 * read at the sample's moment whatever order samples come back in;
 	 * NULL when fed by pda_pipe_feed() (records already in time order). */
 	const struct pda_pipe_when *when;
-	/*
-	 * With prefix (pda_pipe_opts), a sample with a memo slot and no hit
-	 * may come resolved in part: its callchain's outer entries are
-	 * those of a part (below) an earlier sample in the same state had,
-	 * and prefix is the cookie the callback left for that part; stack
-	 * then holds only the frames inside it (leaf first; maybe none).
-	 * prefix 0: stack is whole.  Either way, cuts[0 .. nr_cuts) are
-	 * the parts that follow it, each a number of stack's frames from
-	 * its outer end (increasing): for each, the callback may store in
-	 * cut_cookies[i] a non-zero cookie for the stack's outer part with
-	 * those frames, which a later sample's prefix may be.
-	 */
-	uint64_t prefix;
-	const uint32_t *cuts;
-	size_t nr_cuts;
-	uint64_t *cut_cookies;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are
@@ -121,10 +105,6 @@ struct pda_pipe_opts {
 	bool memo;		/* memo slots for the callback (above) */
 	bool memo_tid;		/* the callback's result depends on the tid
 				 * too, not only the pid */
-	bool prefix;		/* with memo: stacks in parts (item.prefix) */
-	unsigned prefix_max;	/* with prefix: callchains of at most this
-				 * many addresses (the frames the callback
-				 * keeps: no part of a cut stack is shared) */
 	pda_pipe_want_fn want;	/* NULL: every sample */
 	pda_pipe_fn fn;
 	void *arg;

@@ -895,61 +895,9 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	return pda_sample_stack_job(s, sample, st, NULL, NULL);
 }
 
-/* What resolving callchain entry i (its frames from, pushed by
- * resolve_ip) counted, for pda_sample_stack_part(): resolve_ip counts
- * the binary of a map it looks an address up in (not an anonymous or
- * KSYMBOL map's), and push_ent that binary's unresolved frames. */
-static void part_note(const struct walk *w, size_t from,
-		      struct pda_chain_ent *e)
-{
-	const struct pda_map *map = w->map;
-	const bool counted = map && map->kind != PDA_MAP_ANON &&
-			     map->kind != PDA_MAP_KSYM;
-	bool no_sym = false;
-
-	e->nr_frames = (uint32_t)(w->st->nr - from);
-	e->nr_unres = 0;
-	for (size_t f = from; f < w->st->nr; f++) {
-		const unsigned fl = w->st->frames[f].flags;
-
-		if (fl & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP))
-			e->nr_unres++;
-		if (fl & PDA_FRAME_NO_SYMBOL)
-			no_sym = true;
-	}
-	e->dso = counted ? map->dso : NULL;
-	e->unres = counted && no_sym ? map->dso : NULL;
-}
-
-/* Count what the known outer part of a stack counted (part->known) for
- * the sample being resolved, as resolving its entries would have. */
-static void part_replay(struct pda_session *s, struct walk *w,
-			const struct pda_chain_part *part)
-{
-	const struct pda_memo_counts *c = part->known;
-
-	s->stats.nr_frames += c->nr_frames;
-	s->stats.nr_frames_unresolved += c->nr_frames_unresolved;
-	if (c->unresolved)
-		w->unresolved = true;
-	for (unsigned i = 0; i < c->nr_dsos; i++)
-		count_dso(s, part->known_dsos[i]);
-	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
-		struct pda_dso_ent *d = part->known_dsos[i];
-
-		if (d->unres_seq != s->sample_seq) {
-			d->unres_seq = s->sample_seq;
-			d->d.nr_unresolved++;
-			if (s->memo_rec)
-				memo_note(s, d, true);
-		}
-	}
-}
-
 static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 		      struct pda_stack *st, struct pda_unwind_job *job,
-		      const struct pda_unwound *pre, struct pda_maps *umaps,
-		      const struct pda_chain_part *part)
+		      const struct pda_unwound *pre, struct pda_maps *umaps)
 {
 	struct walk w = {st,   sample, job,	    pre, umaps,
 			 NULL, false,  !s->opts.no_inline &&
@@ -977,14 +925,11 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 					w.inl_callchain);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
-		const uint64_t nr = part ? part->upto : cc->nr;
 
-		for (uint64_t i = 0; i < nr && rc == 0; i++) {
+		for (uint64_t i = 0; i < cc->nr && rc == 0; i++) {
 			uint64_t ip = pd_u64s_get(cc, i);
 
 			if (ip < PD_CONTEXT_MAX) {
-				const size_t from = st->nr;
-
 				if (i >= 2 && cpumode == PD_MISC_USER &&
 				    pd_u64s_get(cc, i - 2) == PD_CONTEXT_USER)
 					rc = leaf_caller(s, &w, pd_u64s_get(cc, i - 1),
@@ -992,12 +937,8 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 				if (rc == 0)
 					rc = resolve_ip(s, &w, ip, cpumode, false,
 							w.inl_callchain);
-				if (part)
-					part_note(&w, from, &part->ents[i]);
 				continue;
 			}
-			if (part)
-				part->ents[i] = (struct pda_chain_ent){0};
 			switch (ip) {
 			case PD_CONTEXT_HV:
 				cpumode = PD_MISC_HYPERVISOR;
@@ -1018,7 +959,7 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 			case PD_CONTEXT_USER_DEFERRED:
 				/* the user part comes in a CALLCHAIN_DEFERRED
 				 * record, not followed: the chain ends here */
-				i = nr;
+				i = cc->nr;
 				continue;
 			default:
 				/* perf: "invalid callchain context", the
@@ -1028,12 +969,10 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 					 (long long)ip);
 				st->nr = 0;
 				w.unresolved = false;
-				i = nr;
+				i = cc->nr;
 				continue;
 			}
 		}
-		if (rc == 0 && part && part->known)
-			part_replay(s, &w, part);
 	}
 	/* perf's thread__resolve_callchain, callee order: the callchain
 	 * (the kernel part), then the unwound user stack */
@@ -1053,7 +992,7 @@ int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
 			 struct pda_stack *st, struct pda_unwind_job *job,
 			 struct pda_maps *umaps)
 {
-	return stack_walk(s, sample, st, job, NULL, umaps, NULL);
+	return stack_walk(s, sample, st, job, NULL, umaps);
 }
 
 int pda_sample_stack_unwound(struct pda_session *s,
@@ -1061,7 +1000,7 @@ int pda_sample_stack_unwound(struct pda_session *s,
 			     struct pda_stack *st, struct pda_maps *umaps,
 			     const struct pda_unwound *pre)
 {
-	return stack_walk(s, sample, st, NULL, pre, umaps, NULL);
+	return stack_walk(s, sample, st, NULL, pre, umaps);
 }
 
 int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
@@ -1182,14 +1121,6 @@ int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 			 struct pda_stack *st, struct pda_maps *umaps,
 			 struct pda_memo_rec *rec)
 {
-	return pda_sample_stack_part(s, sample, st, umaps, rec, NULL);
-}
-
-int pda_sample_stack_part(struct pda_session *s,
-			  const struct pd_sample *sample, struct pda_stack *st,
-			  struct pda_maps *umaps, struct pda_memo_rec *rec,
-			  const struct pda_chain_part *part)
-{
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
 	const uint64_t samples_unres = s->stats.nr_samples_unresolved;
@@ -1198,7 +1129,7 @@ int pda_sample_stack_part(struct pda_session *s,
 	rec->nr_dsos = rec->nr_unres = 0;
 	rec->overflow = false;
 	s->memo_rec = rec;
-	rc = stack_walk(s, sample, st, NULL, NULL, umaps, part);
+	rc = pda_sample_stack_job(s, sample, st, NULL, umaps);
 	s->memo_rec = NULL;
 	rec->nr_frames = s->stats.nr_frames - frames;
 	rec->nr_frames_unresolved = s->stats.nr_frames_unresolved - unres;

@@ -110,39 +110,6 @@ struct pda_memo_counts {
 	uint8_t unresolved, nr_dsos, nr_unres;
 };
 
-/*
- * A callchain resolved in part (pda_pipe.c's prefixes): its entries
- * [0, upto) are walked, leaf first, as pda_sample_stack_rec() walks them
- * (only frames of those in the stack); the outer entries [upto, nr) were
- * resolved for an earlier sample in the same state, and what they
- * counted then (known, known_dsos as pda_memo_replay() takes them; NULL:
- * upto is nr) is counted again for this one.  ents[i] (upto of them, the
- * caller's) gets what walking entry i counted; a PERF_CONTEXT marker's is
- * zero.  The callchain must hold no marker but PERF_CONTEXT_HV, _KERNEL,
- * _USER and the guest ones, and the sample no user registers.
- */
-struct pda_chain_ent {
-	uint32_t nr_frames, nr_unres;	/* frames it pushed; unresolved */
-	struct pda_dso_ent *dso;	/* the binary it counted a sample
-					 * of; NULL none */
-	struct pda_dso_ent *unres;	/* the binary it counted an
-					 * unresolved sample of; NULL none */
-};
-
-struct pda_chain_part {
-	size_t upto;
-	const struct pda_memo_counts *known;
-	struct pda_dso_ent *const *known_dsos;
-	struct pda_chain_ent *ents;
-};
-
-/* pda_sample_stack_rec() of part of a callchain (above); part NULL: the
- * whole sample, as pda_sample_stack_rec(). */
-int pda_sample_stack_part(struct pda_session *s,
-			  const struct pd_sample *sample, struct pda_stack *st,
-			  struct pda_maps *umaps, struct pda_memo_rec *rec,
-			  const struct pda_chain_part *part);
-
 /* Count again, for one more sample, what a recorded sample counted. */
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos);
