@@ -192,14 +192,37 @@ static void pick(const struct pda_a2l *a, size_t shndx, uint64_t vaddr,
 	}
 }
 
+/* tab_elf's table of symbols (struct pda_a2l), read once.  0 or NOMEM. */
+static int table(struct pda_session *s, struct pda_elf *tab_elf)
+{
+	Elf_Scn *tab;
+	GElf_Shdr tsh;
+	int rc;
+
+	if (!tab_elf->a2l) {
+		tab_elf->a2l = pda_zalloc(s, sizeof(*tab_elf->a2l));
+		if (!tab_elf->a2l)
+			return PD_ERR_NOMEM;
+	}
+	if (tab_elf->a2l->built)
+		return 0;
+	tab = pda_elf_find_table(tab_elf->elf, SHT_SYMTAB, &tsh, NULL);
+	if (!tab || tsh.sh_size <= tsh.sh_entsize)
+		tab = pda_elf_find_table(tab_elf->elf, SHT_DYNSYM, &tsh, NULL);
+	if (tab && (rc = build(s, tab_elf, tab, &tsh, tab_elf->a2l)) < 0)
+		return rc;
+	tab_elf->a2l->built = true;
+	return 0;
+}
+
 /* bfd's pick of a symbol for vaddr of e into *f (f->name NULL: none),
  * from the table of tab (e, or its debug file: same sections).  0 or
  * NOMEM. */
 static int lookup(struct pda_session *s, struct pda_elf *e,
 		  struct pda_elf *tab_elf, uint64_t vaddr, struct fit *f)
 {
-	Elf_Scn *scn = NULL, *tab;
-	GElf_Shdr sh, tsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 	size_t shndx = 0;
 	int rc;
 
@@ -212,22 +235,16 @@ static int lookup(struct pda_session *s, struct pda_elf *e,
 		}
 	if (!shndx)
 		return 0;
-	if (!tab_elf->a2l) {
-		tab_elf->a2l = pda_zalloc(s, sizeof(*tab_elf->a2l));
-		if (!tab_elf->a2l)
-			return PD_ERR_NOMEM;
-	}
-	if (!tab_elf->a2l->built) {
-		tab = pda_elf_find_table(tab_elf->elf, SHT_SYMTAB, &tsh, NULL);
-		if (!tab || tsh.sh_size <= tsh.sh_entsize)
-			tab = pda_elf_find_table(tab_elf->elf, SHT_DYNSYM, &tsh,
-						 NULL);
-		if (tab && (rc = build(s, tab_elf, tab, &tsh, tab_elf->a2l)) < 0)
-			return rc;
-		tab_elf->a2l->built = true;
-	}
+	rc = table(s, tab_elf);
+	if (rc < 0)
+		return rc;
 	pick(tab_elf->a2l, shndx, vaddr, f);
 	return 0;
+}
+
+int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e)
+{
+	return table(s, e);
 }
 
 int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
