@@ -596,6 +596,8 @@ struct pda_session {
 	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
+	/* their DWARF loaded ahead by the pipeline's workers, or NULL */
+	struct pda_dwahead *dwahead;
 };
 
 /* Whether this host's own files are looked at: always without symfs;

@@ -221,6 +221,7 @@ struct pda_pipe {
 	uint64_t *spool_ips;
 	size_t spool_alloc;
 	uint64_t nr_spooled;
+	bool ahead; /* workers load DWARF ahead (pda_first_ahead) */
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -348,6 +349,24 @@ static bool populate_ahead(struct pda_pipe *p)
 	return true;
 }
 
+/*
+ * The unwind pass's DWARF loading for the replay (pda_first_ahead),
+ * first: only a worker can do it there, while this thread helps with
+ * the unwinds.  Called with mu held, returns with it held; false when
+ * there is nothing to load.
+ */
+static bool load_ahead(struct pda_pipe *p)
+{
+	bool did;
+
+	if (!p->ahead)
+		return false;
+	pthread_mutex_unlock(&p->mu);
+	did = pda_first_ahead(p->s);
+	pthread_mutex_lock(&p->mu);
+	return did;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -355,7 +374,8 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->quit) {
-		if (!take_and_run(p, NULL, w->slot, &w->nr_run) &&
+		if (!load_ahead(p) &&
+		    !take_and_run(p, NULL, w->slot, &w->nr_run) &&
 		    !populate_ahead(p)) {
 			w->nr_waits++;
 			pthread_cond_wait(&p->work, &p->mu);
@@ -815,6 +835,12 @@ int pda_pipe_unwind_pass(struct pda_pipe *p)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	}
 	p->mode = UNWIND;
+	/* before the workers start: they read p->ahead and s->dwahead */
+	if (p->jobs > 1 && !p->threaded) {
+		if (pda_first_ahead_open(p->s) < 0)
+			return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
+		p->ahead = true;
+	}
 	return 0;
 }
 

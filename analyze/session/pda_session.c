@@ -189,6 +189,7 @@ void pda_session_free(struct pda_session *s)
 	pda_machine_release(s);
 	pdc_hash_release(&s->alloc, &s->addr_cache);
 	pdc_hash_release(&s->alloc, &s->first);
+	pda_dwahead_free(s, s->dwahead);
 	pdc_intern_release(&s->intern, &s->alloc);
 	pda_free(s, s->missing);
 	pda_free(s, s->unres);
@@ -1047,6 +1048,33 @@ static bool first_before(const struct first_ent *e, uint64_t time,
 	return e->frame < frame;
 }
 
+int pda_first_ahead_open(struct pda_session *s)
+{
+	if (s->dwahead) {
+		pda_dwahead_open(s->dwahead);
+		return 0;
+	}
+	return pda_dwahead_new(s, &s->dwahead);
+}
+
+bool pda_first_ahead(struct pda_session *s)
+{
+	return s->dwahead && pda_dwahead_run(s, s->dwahead);
+}
+
+/* Queue e's first use's DWARF to be loaded ahead, where its binary is
+ * loaded already (the unwinder loads what it unwinds through; loading is
+ * the session thread's, in sample order). */
+static void note_ahead(struct pda_session *s, const struct first_ent *e)
+{
+	struct pda_elf *elf = e->dso->d.elf;
+	uint64_t vaddr;
+
+	if (e->dso->kind == PDA_DSO_FILE && e->dso->d.state == PDA_DSO_FOUND &&
+	    elf && pda_elf_offset_to_vaddr(elf, e->k.addr, &vaddr) == 0)
+		pda_dwahead_add(s, s->dwahead, elf, vaddr);
+}
+
 int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
 		   const struct pda_unwound *u, uint64_t time, uint64_t seq)
 {
@@ -1079,6 +1107,8 @@ int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
 			e->k = k;
 			e->dso = map->dso;
 			e->kind = map->kind;
+			if (s->dwahead)
+				note_ahead(s, e);
 		}
 		e->time = time;
 		e->seq = seq;
@@ -1103,6 +1133,8 @@ int pda_first_replay(struct pda_session *s)
 	size_t nr = 0, pos = 0;
 	int rc = 0;
 
+	if (s->dwahead)
+		pda_dwahead_close(s, s->dwahead);
 	v = pda_malloc(s, (s->first.nr + 1) * sizeof(*v));
 	if (!v)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");

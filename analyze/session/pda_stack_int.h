@@ -74,6 +74,16 @@ int pda_sample_stack_unwound(struct pda_session *s,
 int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
 		   const struct pda_unwound *u, uint64_t time, uint64_t seq);
 int pda_first_replay(struct pda_session *s);
+/*
+ * While the unwind pass runs on several threads: the DWARF of each
+ * address noted is loaded ahead by a worker (pda_first_ahead, when it has
+ * nothing to unwind), so that the replay only looks up (pda_dwahead.c).
+ * pda_first_ahead_open() starts that (session's thread, before the
+ * workers; 0 or NOMEM); pda_first_replay() ends it.  pda_first_ahead()
+ * is false when there was nothing to load.
+ */
+int pda_first_ahead_open(struct pda_session *s);
+bool pda_first_ahead(struct pda_session *s);
 
 /* ---- what resolving a sample counted (the pipeline's memo) ---------- */
 

@@ -65,10 +65,21 @@ struct a2l_sym {
 	int type;
 };
 
+/* A section addresses are looked up in: SHF_ALLOC, with file bytes. */
+struct a2l_sec {
+	uint64_t addr, size;
+	size_t shndx;
+};
+
 struct pda_a2l {
 	struct a2l_sym *v;
 	size_t nr;
 	bool built;
+	/* the file's sections a lookup picks from, in header order: read
+	 * once, not with libelf at each lookup */
+	struct a2l_sec *secs;
+	size_t nr_secs;
+	bool secs_built;
 };
 
 static int cmp_sym(const void *a, const void *b)
@@ -146,6 +157,7 @@ void pda_a2l_free(struct pda_session *s, struct pda_a2l *a)
 	if (!a)
 		return;
 	pda_free(s, a->v);
+	pda_free(s, a->secs);
 	pda_free(s, a);
 }
 
@@ -192,42 +204,102 @@ static void pick(const struct pda_a2l *a, size_t shndx, uint64_t vaddr,
 	}
 }
 
+/* e's struct pda_a2l, made empty on first use.  0 or NOMEM. */
+static int a2l_of(struct pda_session *s, struct pda_elf *e)
+{
+	if (!e->a2l) {
+		e->a2l = pda_zalloc(s, sizeof(*e->a2l));
+		if (!e->a2l)
+			return PD_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* e's sections a lookup picks from (struct a2l_sec), read once.  0 or
+ * NOMEM. */
+static int sections(struct pda_session *s, struct pda_elf *e)
+{
+	struct pda_a2l *a;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t nr = 0;
+
+	if (a2l_of(s, e) < 0)
+		return PD_ERR_NOMEM;
+	a = e->a2l;
+	if (a->secs_built)
+		return 0;
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL)
+		nr++;
+	a->secs = nr ? pda_malloc(s, nr * sizeof(*a->secs)) : NULL;
+	if (nr && !a->secs)
+		return PD_ERR_NOMEM;
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL && a->nr_secs < nr)
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    sh.sh_type != SHT_NOBITS) {
+			a->secs[a->nr_secs].addr = sh.sh_addr;
+			a->secs[a->nr_secs].size = sh.sh_size;
+			a->secs[a->nr_secs].shndx = elf_ndxscn(scn);
+			a->nr_secs++;
+		}
+	a->secs_built = true;
+	return 0;
+}
+
+/* tab_elf's table of symbols (struct pda_a2l), read once.  0 or NOMEM. */
+static int table(struct pda_session *s, struct pda_elf *tab_elf)
+{
+	Elf_Scn *tab;
+	GElf_Shdr tsh;
+	int rc;
+
+	if (a2l_of(s, tab_elf) < 0)
+		return PD_ERR_NOMEM;
+	if (tab_elf->a2l->built)
+		return 0;
+	tab = pda_elf_find_table(tab_elf->elf, SHT_SYMTAB, &tsh, NULL);
+	if (!tab || tsh.sh_size <= tsh.sh_entsize)
+		tab = pda_elf_find_table(tab_elf->elf, SHT_DYNSYM, &tsh, NULL);
+	if (tab && (rc = build(s, tab_elf, tab, &tsh, tab_elf->a2l)) < 0)
+		return rc;
+	tab_elf->a2l->built = true;
+	return 0;
+}
+
 /* bfd's pick of a symbol for vaddr of e into *f (f->name NULL: none),
  * from the table of tab (e, or its debug file: same sections).  0 or
  * NOMEM. */
 static int lookup(struct pda_session *s, struct pda_elf *e,
 		  struct pda_elf *tab_elf, uint64_t vaddr, struct fit *f)
 {
-	Elf_Scn *scn = NULL, *tab;
-	GElf_Shdr sh, tsh;
 	size_t shndx = 0;
 	int rc;
 
-	while ((scn = elf_nextscn(e->elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-		    sh.sh_type != SHT_NOBITS && sh.sh_addr <= vaddr &&
-		    vaddr - sh.sh_addr < sh.sh_size) {
-			shndx = elf_ndxscn(scn);
+	rc = sections(s, e);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < e->a2l->nr_secs; i++) {
+		const struct a2l_sec *sec = &e->a2l->secs[i];
+
+		if (sec->addr <= vaddr && vaddr - sec->addr < sec->size) {
+			shndx = sec->shndx;
 			break;
 		}
+	}
 	if (!shndx)
 		return 0;
-	if (!tab_elf->a2l) {
-		tab_elf->a2l = pda_zalloc(s, sizeof(*tab_elf->a2l));
-		if (!tab_elf->a2l)
-			return PD_ERR_NOMEM;
-	}
-	if (!tab_elf->a2l->built) {
-		tab = pda_elf_find_table(tab_elf->elf, SHT_SYMTAB, &tsh, NULL);
-		if (!tab || tsh.sh_size <= tsh.sh_entsize)
-			tab = pda_elf_find_table(tab_elf->elf, SHT_DYNSYM, &tsh,
-						 NULL);
-		if (tab && (rc = build(s, tab_elf, tab, &tsh, tab_elf->a2l)) < 0)
-			return rc;
-		tab_elf->a2l->built = true;
-	}
+	rc = table(s, tab_elf);
+	if (rc < 0)
+		return rc;
 	pick(tab_elf->a2l, shndx, vaddr, f);
 	return 0;
+}
+
+int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e)
+{
+	int rc = sections(s, e);
+
+	return rc < 0 ? rc : table(s, e);
 }
 
 int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,

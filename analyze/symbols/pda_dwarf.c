@@ -186,7 +186,7 @@ static Dwarf *no_alt(struct pda_session *s, struct pda_dwarf *d)
  * its own alt references find nothing.  0 or NOMEM.
  */
 static int set_alt(struct pda_session *s, struct pda_dwarf *d,
-		   const struct pda_elf *src)
+		   const struct pda_elf *src, bool quiet)
 {
 	const char *name;
 	const void *id;
@@ -200,6 +200,8 @@ static int set_alt(struct pda_session *s, struct pda_dwarf *d,
 		return PD_ERR_NOMEM;
 	if (src->alt) {
 		d->alt_dw = dwarf_begin_elf(src->alt->elf, DWARF_C_READ, NULL);
+		if (!d->alt_dw && quiet)
+			return PD_ERR_FORMAT;
 		if (!d->alt_dw)
 			pda_logf(s, PD_LOG_WARN, "%s: DWARF not read: %s",
 				 src->alt->path, dwarf_errmsg(-1));
@@ -210,10 +212,17 @@ static int set_alt(struct pda_session *s, struct pda_dwarf *d,
 	return 0;
 }
 
-static int load(struct pda_session *s, struct pda_elf *e)
+/*
+ * Open e's DWARF (its own or its debug file's).  Quiet (loading ahead,
+ * off the session's thread: pda_dwahead.c): what would warn leaves e
+ * untried, for the session's thread to try again and warn in its order;
+ * PD_ERR_FORMAT then.  0 or NOMEM.
+ */
+static int load(struct pda_session *s, struct pda_elf *e, bool quiet)
 {
 	const struct pda_elf *src = NULL;
 	struct pda_dwarf *d;
+	int err;
 
 	/* a relocatable object's DWARF needs relocating first: not here */
 	if (e->type != ET_REL) {
@@ -230,6 +239,10 @@ static int load(struct pda_session *s, struct pda_elf *e)
 	if (!d)
 		return PD_ERR_NOMEM;
 	d->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL);
+	if (!d->dw && quiet) {
+		pda_free(s, d);
+		return PD_ERR_FORMAT;
+	}
 	if (!d->dw) {
 		pda_logf(s, PD_LOG_WARN, "%s: DWARF not read: %s", src->path,
 			 dwarf_errmsg(-1));
@@ -237,9 +250,10 @@ static int load(struct pda_session *s, struct pda_elf *e)
 		e->dwarf_state = -1;
 		return 0;
 	}
-	if (set_alt(s, d, src) < 0) {
+	err = set_alt(s, d, src, quiet);
+	if (err < 0) {
 		pda_dwarf_free(s, d);
-		return PD_ERR_NOMEM;
+		return err;
 	}
 	e->dwarf = d;
 	e->dwarf_state = 1;
@@ -356,7 +370,7 @@ static int get(struct pda_session *s, struct pda_elf *e, struct pda_dwarf **out)
 
 	*out = NULL;
 	if (!e->dwarf_state) {
-		err = load(s, e);
+		err = load(s, e, false);
 		if (err)
 			return err;
 	}
@@ -638,7 +652,7 @@ static void cu_index_free(struct pda_session *s, struct cu_index *ci)
 
 /* The scope index of cudie's unit, built on first use. */
 static int get_index(struct pda_session *s, struct pda_dwarf *d,
-		     Dwarf_Die *cudie, struct cu_index **out)
+		     Dwarf_Die *cudie, struct cu_index **out, bool quiet)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
 	struct cu_index *ci;
@@ -655,7 +669,7 @@ static int get_index(struct pda_session *s, struct pda_dwarf *d,
 	ci->off = off;
 	ci->cudie = *cudie;
 	err = walk(s, ci, cudie, NIL, 0);
-	if (err == PD_ERR_UNSUPPORTED) {
+	if (err == PD_ERR_UNSUPPORTED && !quiet) {
 		pda_logf(s, PD_LOG_WARN,
 			 "DWARF unit at %#llx: over %zu "
 			 "scopes, the rest ignored",
@@ -794,7 +808,7 @@ static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	found = find_cu(s, d, vaddr, &cudie);
 	if (found <= 0)
 		return found;
-	err = get_index(s, d, &cudie, &ci);
+	err = get_index(s, d, &cudie, &ci, false);
 	if (err)
 		return err;
 	/*
@@ -847,4 +861,28 @@ int pda_elf_inlines_a2l(struct pda_session *s, struct pda_elf *e,
 			size_t *nr)
 {
 	return inlines(s, e, vaddr, out, max, nr, true);
+}
+
+int pda_elf_dwarf_ahead(struct pda_session *s, struct pda_elf *e,
+			uint64_t vaddr)
+{
+	struct cu_index *ci;
+	Dwarf_Lines *lines;
+	Dwarf_Die cudie;
+	size_t nr_lines;
+	int err;
+
+	if (!e->dwarf_state && (err = load(s, e, true)) < 0)
+		return err == PD_ERR_NOMEM ? err : 0;
+	if (!e->dwarf)
+		return 0;
+	err = find_cu(s, e->dwarf, vaddr, &cudie);
+	if (err <= 0)
+		return err;
+	err = get_index(s, e->dwarf, &cudie, &ci, true);
+	if (err)
+		return err == PD_ERR_NOMEM ? err : 0;
+	/* the unit's line table, read once and kept by libdw (line_of) */
+	dwarf_getsrclines(&cudie, &lines, &nr_lines);
+	return 0;
 }

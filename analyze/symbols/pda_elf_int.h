@@ -116,4 +116,18 @@ int pda_dwarf_unit(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
  * e is open. */
 Dwarf *pda_dwarf_handle(struct pda_session *s, struct pda_elf *e);
 
+/*
+ * Load ahead, on any thread that owns e for the while (pda_dwahead.c),
+ * what the first DWARF lookup at vaddr would: e's DWARF opened (its
+ * compressed sections inflated), the unit at vaddr found (aranges) and
+ * indexed, its line table read.  Nothing that would warn: that is left
+ * for the lookup on the session's thread.  Answers do not change.
+ * @return 0 or NOMEM (e stays consistent).
+ */
+int pda_elf_dwarf_ahead(struct pda_session *s, struct pda_elf *e,
+			uint64_t vaddr);
+/* e's table of addr2line's symbols (pda_a2lsym.c), read ahead of its
+ * first lookup in the same way.  0 or NOMEM. */
+int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e);
+
 #endif /* PDA_ELF_INT_H */

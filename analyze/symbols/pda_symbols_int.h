@@ -358,4 +358,35 @@ int pda_elf_type_layout(struct pda_session *s, struct pda_elf *e, uint64_t die,
  */
 const char *pda_demangle(struct pda_session *s, const char *name);
 
+/* ---- DWARF loaded ahead (pda_dwahead.c) ---------------------------- */
+
+/*
+ * A queue of addresses whose DWARF the session's thread will look up
+ * later (a two-pass run's replay): another thread loads it meanwhile
+ * (inflated sections, aranges, the units' indexes and line tables,
+ * addr2line's symbol table), so that the lookups find it loaded.  The
+ * answers are the same either way.  Between the first add and the close,
+ * the session's thread must use none of a queued binary's symbols or
+ * DWARF (pda_dwahead.c says why that holds).
+ */
+struct pda_dwahead;
+
+/* An open queue.  0 or NOMEM. */
+int pda_dwahead_new(struct pda_session *s, struct pda_dwahead **out);
+/* Accepts NULL; no thread may be in pda_dwahead_run(). */
+void pda_dwahead_free(struct pda_session *s, struct pda_dwahead *a);
+/* Queue vaddr of e (session's thread).  Dropped when closed, full or out
+ * of memory: its lookup then loads it. */
+void pda_dwahead_add(struct pda_session *s, struct pda_dwahead *a,
+		     struct pda_elf *e, uint64_t vaddr);
+/* Load what a few queued addresses need (any thread; one at a time):
+ * false when there was nothing to do. */
+bool pda_dwahead_run(struct pda_session *s, struct pda_dwahead *a);
+/* No more loading (session's thread): waits for a pda_dwahead_run()
+ * under way and drops the rest; the binaries are the session thread's
+ * again. */
+void pda_dwahead_close(struct pda_session *s, struct pda_dwahead *a);
+/* Open a closed queue again (session's thread, no other running). */
+void pda_dwahead_open(struct pda_dwahead *a);
+
 #endif /* PDA_SYMBOLS_INT_H */

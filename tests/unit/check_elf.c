@@ -14,6 +14,7 @@
 #include "testcorpus.h"
 
 #include "pda_elf_int.h"
+#include "pda_machine_int.h" /* pda_session_threads */
 
 #include "failalloc.h"
 
@@ -21,6 +22,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -798,6 +800,126 @@ START_TEST(test_inline_chain)
 }
 END_TEST
 
+/* ---- DWARF loaded ahead (pda_dwahead.c) ------------------------------ */
+
+struct ahead_run {
+	struct pda_dwahead *a;
+	unsigned nr_runs;
+};
+
+static void *ahead_main(void *arg)
+{
+	struct ahead_run *r = arg;
+
+	while (pda_dwahead_run(S, r->a))
+		r->nr_runs++;
+	return NULL;
+}
+
+/*
+ * Loading path's DWARF ahead on another thread, while this one looks up
+ * in a second handle of it, changes no answer: inline chains with
+ * addr2line's names (which depend on the order of the lookups), source
+ * lines and addr2line's symbols, asked in the same order of both.  A
+ * queue closed before its turn leaves the handle untouched.
+ */
+static void check_ahead(const char *path)
+{
+	struct pda_elf *e = open_elf(path), *ref = open_elf(path);
+	struct pda_inline got[16], want[16];
+	struct ahead_run r = {NULL, 0};
+	uint64_t start, end, step;
+	size_t nr_got, nr_want, nr_addrs = 0;
+	pthread_t t;
+
+	text_range(path, &start, &end);
+	step = (end - start) / 997 ? (end - start) / 997 : 1;
+	ck_assert_int_eq(pda_dwahead_new(S, &r.a), 0);
+	for (uint64_t a = start; a < end; a += step, nr_addrs++)
+		pda_dwahead_add(S, r.a, e, a);
+	pda_session_threads(S, true);
+	ck_assert_int_eq(pthread_create(&t, NULL, ahead_main, &r), 0);
+	/* meanwhile: the reference's answers, and the allocator shared */
+	for (uint64_t a = start; a < end; a += step)
+		ck_assert_int_eq(pda_elf_inlines_a2l(S, ref, a, want, 16,
+						     &nr_want),
+				 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	pda_dwahead_close(S, r.a);
+	pda_session_threads(S, false);
+	ck_assert_uint_ge(r.nr_runs, nr_addrs / 16);
+	ck_assert_int_eq(e->dwarf_state, 1);
+	ck_assert_ptr_nonnull(e->a2l);
+	/* closed: nothing more is taken */
+	pda_dwahead_add(S, r.a, e, start);
+	ck_assert(!pda_dwahead_run(S, r.a));
+	pda_dwahead_free(S, r.a);
+	pda_elf_close(S, ref);
+	ref = open_elf(path);
+	for (uint64_t a = start; a < end; a += step) {
+		const char *f1, *f2, *n1, *n2;
+		unsigned l1, l2;
+		uint64_t s1, s2;
+		int rc1, rc2;
+
+		ck_assert_int_eq(pda_elf_inlines_a2l(S, e, a, got, 16, &nr_got),
+				 0);
+		ck_assert_int_eq(pda_elf_inlines_a2l(S, ref, a, want, 16,
+						     &nr_want),
+				 0);
+		ck_assert_uint_eq(nr_got, nr_want);
+		for (size_t i = 0; i < nr_got; i++) {
+			ck_assert_str_eq(got[i].func, want[i].func);
+			ck_assert_ptr_eq(got[i].file, want[i].file);
+			ck_assert_uint_eq(got[i].line, want[i].line);
+		}
+		rc1 = pda_elf_srcline(S, e, a, &f1, &l1);
+		rc2 = pda_elf_srcline(S, ref, a, &f2, &l2);
+		ck_assert_int_eq(rc1, rc2);
+		ck_assert_ptr_eq(f1, f2);
+		ck_assert_uint_eq(l1, l2);
+		rc1 = pda_elf_symbol_a2l(S, e, a, &n1, &s1);
+		rc2 = pda_elf_symbol_a2l(S, ref, a, &n2, &s2);
+		ck_assert_int_eq(rc1, rc2);
+		if (rc1 == 0) {
+			ck_assert_ptr_eq(n1, n2);
+			ck_assert_uint_eq(s1, s2);
+		}
+	}
+	pda_elf_close(S, e);
+	pda_elf_close(S, ref);
+	/* closed before its turn: nothing loaded */
+	e = open_elf(path);
+	ck_assert_int_eq(pda_dwahead_new(S, &r.a), 0);
+	pda_dwahead_add(S, r.a, e, start);
+	pda_dwahead_close(S, r.a);
+	ck_assert(!pda_dwahead_run(S, r.a));
+	ck_assert_int_eq(e->dwarf_state, 0);
+	pda_dwahead_free(S, r.a);
+	pda_elf_close(S, e);
+}
+
+START_TEST(test_dwarf_ahead)
+{
+	char dir[PMAX], zpath[PMAX], cmd[3 * PMAX];
+	char *tmp = et_tmpdir();
+
+	check_ahead("../../testdata/bin/inline");
+	check_ahead("../../testdata/bin/demo");
+	/* compressed sections: the inflating libdw does ahead */
+	et_path(dir, "%s", tmp);
+	et_path(zpath, "%s/inline-z", dir);
+	et_path(cmd,
+		"objcopy --compress-debug-sections=zlib "
+		"../../testdata/bin/inline '%s'",
+		zpath);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	check_ahead(zpath);
+	et_rmtree(tmp);
+	free(tmp);
+}
+END_TEST
+
 /* ---- out of memory ---------------------------------------------------- */
 
 /* Every allocation of open, symbols, inlines and srcline, failed in turn. */
@@ -869,6 +991,7 @@ Suite *elf_suite(void)
 	tcase_add_test(tc, test_inline_testdata);
 	tcase_add_test(tc, test_inline_elfsyms);
 	tcase_add_test(tc, test_inline_chain);
+	tcase_add_test(tc, test_dwarf_ahead);
 	tcase_add_test(tc, test_nomem);
 	suite_add_tcase(s, tc);
 	tk = corpus_tcase(s, "elf");
