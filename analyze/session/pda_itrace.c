@@ -586,6 +586,7 @@ struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
 	uint32_t cpu, tid;	/* of its buffers (-1: none) */
 	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
+	uint32_t last_tid, last_pid; /* pid_of()'s last answer here */
 	uint64_t insns;		/* records since the last instructions
 				 * sample */
 	bool started;		/* timeless: its first "record" made */
@@ -642,6 +643,10 @@ struct pda_itrace {
 	struct tidpid *tp;
 	size_t nr_tp, alloc_tp;
 	uint64_t nr_bufs;	/* AUXTRACE buffers seen, all queues */
+	/* the record types (T_*) whose samples --itrace selects among
+	 * the event-driven kinds: a record of none of them, no memory
+	 * sample and no instructions makes nothing (synth_record) */
+	unsigned want_types;
 	struct queue *emit_q;	/* the queue synthesizing now */
 	struct out cur;		/* the sample handed out last */
 	struct pda_itrace_stats st;
@@ -688,7 +693,9 @@ static struct queue *queue_of(struct pda_itrace *it,
 	if (PDA_GROW(it->s, it->q, it->alloc_q, it->nr_q + 1, 1u << 20) < 0)
 		return NULL;
 	it->q[it->nr_q] = (struct queue){.idx = a->idx, .cpu = a->cpu,
-					 .tid = a->tid, .cur_tid = -1};
+					 .tid = a->tid, .cur_tid = -1,
+					 .last_tid = UINT32_MAX,
+					 .last_pid = UINT32_MAX};
 	return &it->q[it->nr_q++];
 }
 
@@ -996,6 +1003,19 @@ static unsigned branch_stack(const struct pda_itrace *it,
 	return n;
 }
 
+/* The cache and TLB kinds, in perf's order, and their record types */
+static const struct {
+	enum pda_itrace_kind k;
+	unsigned type;
+} mem[] = {
+	{PDA_ITRACE_L1D_MISS, T_L1D_MISS},
+	{PDA_ITRACE_L1D_ACCESS, T_L1D_ACCESS},
+	{PDA_ITRACE_LLC_MISS, T_LLC_MISS},
+	{PDA_ITRACE_LLC_ACCESS, T_LLC_ACCESS},
+	{PDA_ITRACE_TLB_MISS, T_TLB_MISS},
+	{PDA_ITRACE_TLB_ACCESS, T_TLB_ACCESS},
+};
+
 /* The samples of one record, in perf's order (arm_spe_sample). */
 static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
@@ -1007,19 +1027,17 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 						   queue_snoops(it, q))
 			: pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
-	static const struct {
-		enum pda_itrace_kind k;
-		unsigned type;
-	} mem[] = {
-		{PDA_ITRACE_L1D_MISS, T_L1D_MISS},
-		{PDA_ITRACE_L1D_ACCESS, T_L1D_ACCESS},
-		{PDA_ITRACE_LLC_MISS, T_LLC_MISS},
-		{PDA_ITRACE_LLC_ACCESS, T_LLC_ACCESS},
-		{PDA_ITRACE_TLB_MISS, T_TLB_MISS},
-		{PDA_ITRACE_TLB_ACCESS, T_TLB_ACCESS},
-	};
 	int rc;
 
+	/* nothing to make (most records under --itrace=M): only the
+	 * thread carries on */
+	if (!it->o.perf7 && !it->ev[PDA_ITRACE_INSTRUCTIONS] &&
+	    !(t & it->want_types) && !(ds && it->ev[PDA_ITRACE_MEMORY])) {
+		if (!it->timeless && it->use_ctx &&
+		    (r->mask & PD_SPE_HAS_CONTEXT))
+			q->cur_tid = (int32_t)(uint32_t)r->context;
+		return 0;
+	}
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
 	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
@@ -1057,7 +1075,12 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	}
 	if (y.tid == UINT32_MAX && q->tid != UINT32_MAX)
 		y.tid = q->tid;
-	y.pid = pid_of(it, y.tid);
+	/* a queue's records come from one thread for long runs */
+	if (y.tid != q->last_tid) {
+		q->last_tid = y.tid;
+		q->last_pid = pid_of(it, y.tid);
+	}
+	y.pid = q->last_pid;
 	if (y.pid == UINT32_MAX && !it->use_ctx && !it->timeless &&
 	    it->nr_sw) {
 		const struct sw *w = switched_to(it, q->cpu, y.time);
@@ -1200,6 +1223,13 @@ static int add_events(struct pda_itrace *it)
 	}
 	it->sample_type = a.sample_type;
 	it->first_id = id;
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (pda_itrace_wants(&it->o, mem[i].k))
+			it->want_types |= mem[i].type;
+	if (pda_itrace_wants(&it->o, PDA_ITRACE_BRANCH_MISS))
+		it->want_types |= T_BRANCH_MISS;
+	if (pda_itrace_wants(&it->o, PDA_ITRACE_REMOTE_ACCESS))
+		it->want_types |= T_REMOTE_ACCESS;
 	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 		int rc;
 
