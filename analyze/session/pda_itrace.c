@@ -1288,6 +1288,53 @@ static int read_meta(struct pda_itrace *it,
 	return 0;
 }
 
+/*
+ * Who runs on a CPU from a context switch on: a CPU-wide switch out
+ * names the next thread (next_prev_pid, as perf follows them).  A
+ * task's own switch (PERF_RECORD_SWITCH: the events bound to the
+ * traced threads, `perf record -- cmd`) has no such field: its
+ * sample_id names the thread switching, so a switch in is who runs from
+ * then, and a switch out says nothing of what runs next (no record of
+ * the traced threads comes before the next switch in).  perf 6.1 and
+ * 7.2 take a task's switch out as a CPU-wide one, reading the sample_id's
+ * pid and tid where the next thread would be: they give the records
+ * after each switch in the thread of the switch out before it (one
+ * switch late), and the first run on each CPU no thread; per thread
+ * (no CPU in the sample_id) they stop at the first switch out
+ * (docs/man/pdtool-script.1.md).  Without the CPU it cannot say which
+ * CPU: the per-thread buffers' own thread tells.
+ */
+static int add_switch(struct pda_itrace *it, const struct pd_rec *rec,
+		      const struct pd_event *ev)
+{
+	struct sw w;
+
+	if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
+		if (!(rec->misc & PD_MISC_SWITCH_OUT))
+			return 0;
+		w = (struct sw){.time = ev->sample_id.time,
+				.cpu = ev->sample_id.cpu,
+				.pid = ev->context_switch.next_prev_pid,
+				.tid = ev->context_switch.next_prev_tid};
+	} else {
+		const uint64_t need = PD_SAMPLE_CPU | PD_SAMPLE_TID |
+				      PD_SAMPLE_TIME;
+
+		if ((rec->misc & PD_MISC_SWITCH_OUT) ||
+		    (ev->sample_id.mask & need) != need)
+			return 0;
+		w = (struct sw){.time = ev->sample_id.time,
+				.cpu = ev->sample_id.cpu,
+				.pid = ev->sample_id.pid,
+				.tid = ev->sample_id.tid};
+	}
+	if (PDA_GROW(it->s, it->sw, it->alloc_sw, it->nr_sw + 1,
+		     SIZE_MAX / sizeof(*it->sw)) < 0)
+		return PD_ERR_NOMEM;
+	it->sw[it->nr_sw++] = w;
+	return 0;
+}
+
 /* A buffer of q's kept for decoding later (a copy when the reader has
  * its bytes only until the next record), and whether any of its records
  * has a CONTEXT packet (then every tid comes from them, as perf's
@@ -1349,7 +1396,7 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 		if (rec.type != PD_REC_AUXTRACE &&
 		    rec.type != PD_REC_AUXTRACE_INFO &&
 		    rec.type != PD_REC_TIME_CONV && rec.type != PD_REC_COMM &&
-		    rec.type != PD_REC_FORK &&
+		    rec.type != PD_REC_FORK && rec.type != PD_REC_SWITCH &&
 		    rec.type != PD_REC_SWITCH_CPU_WIDE)
 			continue;
 		if (pd_event_decode(it->f, &rec, &ev) < 0) {
@@ -1389,20 +1436,10 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 				break;
 			}
 			it->tp[it->nr_tp++] = (struct tidpid){tid, pid};
-		} else if (rec.type == PD_REC_SWITCH_CPU_WIDE) {
-			/* perf 6.1 follows the switches out: their next */
-			if (!(rec.misc & PD_MISC_SWITCH_OUT))
-				continue;
-			if (PDA_GROW(it->s, it->sw, it->alloc_sw, it->nr_sw + 1,
-				     SIZE_MAX / sizeof(*it->sw)) < 0) {
-				rc = PD_ERR_NOMEM;
+		} else if (rec.type == PD_REC_SWITCH_CPU_WIDE ||
+			   rec.type == PD_REC_SWITCH) {
+			if ((rc = add_switch(it, &rec, &ev)) < 0)
 				break;
-			}
-			it->sw[it->nr_sw++] = (struct sw){
-				.time = ev.sample_id.time,
-				.cpu = ev.sample_id.cpu,
-				.pid = ev.context_switch.next_prev_pid,
-				.tid = ev.context_switch.next_prev_tid};
 		} else if (ev.auxtrace.data) {
 			struct queue *q = queue_of(it, &ev.auxtrace);
 

@@ -23,6 +23,15 @@ Options:
     --no-ts             no TIMESTAMP packets (records end with END) and
                         no PERF_SAMPLE_TIME (perf decodes "timeless")
     --no-context        no CONTEXT packets (pids from switch records)
+    --task-switch       with --no-context: the events bound to the task
+                        (`perf record -- cmd`), so the switches are
+                        PERF_RECORD_SWITCH in and out of the traced
+                        threads, not SWITCH_CPU_WIDE; per CPU, the two
+                        threads take turns on the CPUs (each round, CPU
+                        0 and 1 swap them); with --per-thread, the one
+                        thread's switches (without a CPU).  TRUTH's
+                        .threads sibling lists who ran where: "cpu from
+                        to pid tid", times in ns, one line per buffer
     --records N         SPE records per CPU (default 24)
     --seed N            the choice of instructions, events and latencies
     --zoo               one more buffer, on CPU 0, with every kind of
@@ -446,13 +455,23 @@ def capture(args, elf, recorded):
                                     + sid(st, PID, TIDS[cpu], TIME0 + 4, cpu,
                                           SPE_ID + cpu)))
     truth = []
+    threads = []
     nrec = args["records"]
     # two rounds, each one AUXTRACE buffer per CPU
     aux_offset = [0] * ncpu
     for rnd in range(2):
         for cpu in range(ncpu):
             tid = TIDS[cpu] if not args["per_thread"] else TIDS[0]
-            if not args["per_thread"] and args["no_context"]:
+            if args.get("task_switch"):
+                # the thread switches in on this CPU: the record's
+                # sample_id names it (no next/prev fields)
+                if not args["per_thread"]:
+                    tid = TIDS[(cpu + rnd) % 2]
+                t = tick_to_time(gen.tick)
+                recs.append(pd_synth.record(14, 0, sid(
+                    st, PID, tid, t, cpu, DUMMY_ID + cpu)))
+                threads.append([cpu, t, None, PID, tid])
+            elif not args["per_thread"] and args["no_context"]:
                 # who runs on this CPU from now, as perf's switch says
                 t = tick_to_time(gen.tick) if not args["no_ts"] else 0
                 recs.append(pd_synth.record(15, 1 << 13, struct.pack(
@@ -484,6 +503,13 @@ def capture(args, elf, recorded):
                 "<QQQ", aux_offset[cpu], len(trace), 0) +
                 sid(st, PID, tid, aux_time, cpu, SPE_ID + cpu)))
             aux_offset[cpu] += len(trace)
+            if args.get("task_switch"):
+                # ... and out a little after its last record (some
+                # ticks: perf compares times in ticks)
+                t = tick_to_time(last + 5)
+                recs.append(pd_synth.record(14, 1 << 13, sid(
+                    st, PID, tid, t, cpu, DUMMY_ID + cpu)))
+                threads[-1][2] = t
             del first_tick
         recs.append(pd_synth.record(68, 0, b""))
     recs.append(pd_synth.record(4, 0, struct.pack(
@@ -531,7 +557,7 @@ def capture(args, elf, recorded):
               (dummy_attr, [DUMMY_ID + c for c in range(ncpu)])]
     for _, i in events:
         ids.append(i)
-    return pd_synth.file_bytes(events, data, feats), truth
+    return pd_synth.file_bytes(events, data, feats), truth, threads
 
 
 def main(argv):
@@ -553,6 +579,9 @@ def main(argv):
             args["no_ts"] = True
         elif a == "--no-context":
             args["no_context"] = True
+        elif a == "--task-switch":
+            # only when given: the other captures' truth headers stay
+            args["task_switch"] = True
         elif a == "--zoo":
             args["zoo"] = True
         elif a == "--records":
@@ -565,12 +594,14 @@ def main(argv):
             h not in MIDR for h in args.get("cpu_hosts", [])) or (
             "cpu_hosts" in args and (args["meta"] != 2 or
                                      args["per_thread"] or
-                                     len(args["cpu_hosts"]) != 2)):
+                                     len(args["cpu_hosts"]) != 2)) or (
+            args.get("task_switch") and (args["no_ts"] or
+                                         not args["no_context"])):
         sys.stderr.write(__doc__)
         return 64
     elf_path, recorded, out, truth_path = rest
     elf = pd_arch_synth.Elf(open(elf_path, "rb").read())
-    data, truth = capture(args, elf, recorded)
+    data, truth, threads = capture(args, elf, recorded)
     with open(out, "wb") as f:
         f.write(data)
     with open(truth_path, "w") as f:
@@ -578,6 +609,13 @@ def main(argv):
             "%s=%s" % (k, ",".join(args[k]) if isinstance(args[k], list)
                        else args[k]) for k in sorted(args)) + "\n")
         f.write("\n".join(truth) + "\n")
+    if threads:
+        path = truth_path[:-len(".truth")] + ".threads" \
+            if truth_path.endswith(".truth") else truth_path + ".threads"
+        with open(path, "w") as f:
+            f.write("# cpu from to pid tid\n")
+            for cpu, t0, t1, pid, tid in threads:
+                f.write("%d %d %d %d %d\n" % (cpu, t0, t1, pid, tid))
     return 0
 
 

@@ -20,7 +20,8 @@
 static const char *const captures[] = {
 	"n1",	 "v1-noctx", "n2-thread",      "n1-meta2",
 	"n1-nots", "zoo",	 "v2",		 "ampere1a-meta2",
-	"hetero-meta2", "hip12-meta2",
+	"hetero-meta2", "hip12-meta2", "v1-taskswitch",
+	"v1-taskswitch-thread",
 };
 
 /* A field of a truth line: hex, or '-' for absent (PD_SPE_HAS_*). */
