@@ -34,6 +34,11 @@ Options:
                         to pid tid", times in ns, one line per buffer
     --records N         SPE records per CPU (default 24)
     --seed N            the choice of instructions, events and latencies
+    --pbt               each record after a CPU's first taken branch has
+                        its previous branch target (the PBT address
+                        packet of FEAT_SPE_PBT, SPEv1p2): the target of
+                        the last taken branch record on that CPU before
+                        it (TRUTH's lines end with pbt=ADDR then)
     --zoo               one more buffer, on CPU 0, with every kind of
                         packet at every size and class and bad bytes (its
                         records are not in TRUTH: it is for comparing
@@ -233,6 +238,7 @@ class Gen:
         (self.loads, self.stores, self.branches, self.others,
          self.funcs) = classify(elf)
         self.start_of = start_of
+        self.last_tgt = {}      # per CPU: the last taken branch's target
         self.tick = TICK0 + 100
 
     def host_of(self, cpu):
@@ -347,6 +353,11 @@ class Gen:
                 pkts.append(pkt_source(t["source"], 1))
         if t["tgt"] is not None:
             pkts.append(pkt_addr(1, t["tgt"] | 1 << 63))
+        if self.args.get("pbt") and cpu in self.last_tgt:
+            t["pbt"] = self.last_tgt[cpu]
+            pkts.append(pkt_addr(4, t["pbt"] | 1 << 63))   # EL0, NS
+        if t["tgt"] is not None and "not_taken" not in ev:
+            self.last_tgt[cpu] = t["tgt"]
         if self.args["no_ts"]:
             pkts.append(b"\x01")
             t["ended_by"] = "END"
@@ -371,7 +382,8 @@ def truth_line(t, offset):
         "%d" % t["ns"], h(t["tgt"]), h(t["va"]), h(t["pa"]), h(t["ts"]),
         h(t["ctx"]), "%d" % t["op_class"], "%x" % t["op_raw"],
         h(t["events"]), h(t["source"]), h(t["tot"]), h(t["issue"]),
-        h(t["xlat"]), t["ended_by"]])
+        h(t["xlat"]), t["ended_by"]] +
+        (["pbt=%x" % t["pbt"]] if "pbt" in t else []))
 
 
 # ---- the capture ----------------------------------------------------------
@@ -582,6 +594,9 @@ def main(argv):
         elif a == "--task-switch":
             # only when given: the other captures' truth headers stay
             args["task_switch"] = True
+        elif a == "--pbt":
+            # only when given: the other captures' truth headers stay
+            args["pbt"] = True
         elif a == "--zoo":
             args["zoo"] = True
         elif a == "--records":
