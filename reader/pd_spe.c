@@ -731,27 +731,52 @@ static inline unsigned fast_take(struct pd_spe_record *r,
 				 const unsigned char *p, int *got)
 {
 	const unsigned hdr = p[0];
-	const unsigned sz = (hdr >> 4) & 3;
-	const uint64_t v = payload8(p + 1, sz);
 
+	/* one jump on the header byte (its size bits fixed per case),
+	 * not a chain of masked compares: the payload's size is then a
+	 * constant */
 	*got = 1;
-	if ((hdr & HDR_MASK_ADDR_CNT) == HDR_ADDRESS)
-		take_addr(r, hdr & 7, v);
-	else if ((hdr & HDR_MASK_ADDR_CNT) == HDR_COUNTER)
-		take_counter(r, hdr & 7, v);
-	else if ((hdr & HDR_MASK_EV_SRC) == HDR_EVENTS)
-		take_events(r, 1u << sz, v);
-	else if ((hdr & HDR_MASK_EV_SRC) == HDR_SOURCE)
-		take_source(r, v);
-	else if ((hdr & HDR_MASK_CTX_OP) == HDR_OP_TYPE)
-		*got = take_op(r, hdr & 3, v) ? 1 : -1;
-	else if ((hdr & HDR_MASK_CTX_OP) == HDR_CONTEXT)
-		take_context(r, hdr & 3, v);
-	else if (hdr == HDR_TIMESTAMP)
-		take_timestamp(r, v), *got = 2;
-	else
-		return *got = 0;
-	return 1 + (1u << sz);
+	switch (hdr) {
+	case HDR_ADDRESS + 0: case HDR_ADDRESS + 1: case HDR_ADDRESS + 2:
+	case HDR_ADDRESS + 3: case HDR_ADDRESS + 4: case HDR_ADDRESS + 5:
+	case HDR_ADDRESS + 6: case HDR_ADDRESS + 7:
+		take_addr(r, hdr & 7, payload8(p + 1, 3));
+		return 9;
+	case HDR_COUNTER + 0: case HDR_COUNTER + 1: case HDR_COUNTER + 2:
+	case HDR_COUNTER + 3: case HDR_COUNTER + 4: case HDR_COUNTER + 5:
+	case HDR_COUNTER + 6: case HDR_COUNTER + 7:
+		take_counter(r, hdr & 7, payload8(p + 1, 1));
+		return 3;
+	case HDR_EVENTS: case HDR_EVENTS + 0x10: case HDR_EVENTS + 0x20:
+	case HDR_EVENTS + 0x30: {
+		const unsigned sz = (hdr >> 4) & 3;
+
+		take_events(r, 1u << sz, payload8(p + 1, sz));
+		return 1 + (1u << sz);
+	}
+	case HDR_SOURCE: case HDR_SOURCE + 0x10: case HDR_SOURCE + 0x20:
+	case HDR_SOURCE + 0x30: {
+		const unsigned sz = (hdr >> 4) & 3;
+
+		take_source(r, payload8(p + 1, sz));
+		return 1 + (1u << sz);
+	}
+	case HDR_OP_TYPE + 0: case HDR_OP_TYPE + 1: case HDR_OP_TYPE + 2:
+	case HDR_OP_TYPE + 3:
+		*got = take_op(r, hdr & 3, payload8(p + 1, 0)) ? 1 : -1;
+		return 2;
+	case HDR_CONTEXT + 0: case HDR_CONTEXT + 1: case HDR_CONTEXT + 2:
+	case HDR_CONTEXT + 3:
+		take_context(r, hdr & 3, payload8(p + 1, 2));
+		return 5;
+	case HDR_TIMESTAMP:
+		take_timestamp(r, payload8(p + 1, 3));
+		*got = 2;
+		return 9;
+	default:
+		*got = 0;
+		return 0;
+	}
 }
 
 int pd_spe_next_record(struct pd_spe_cursor *c, struct pd_spe_record *r)

@@ -579,8 +579,9 @@ struct out {
 };
 
 /* at most the samples of one record: one per kind (a queue decodes its
- * next record once the last one's are handed out) */
-#define QUEUE_OUTS PDA_ITRACE_NR_KINDS
+ * next record once the last one's are handed out), and the slot of the
+ * one handed out last, which pda_itrace_next() gives in place */
+#define QUEUE_OUTS (PDA_ITRACE_NR_KINDS + 1)
 
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
@@ -648,7 +649,6 @@ struct pda_itrace {
 	 * sample and no instructions makes nothing (synth_record) */
 	unsigned want_types;
 	struct queue *emit_q;	/* the queue synthesizing now */
-	struct out cur;		/* the sample handed out last */
 	struct pda_itrace_stats st;
 	char *err;
 	size_t err_size;
@@ -1638,15 +1638,16 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 	o = &best->out[best->head];
 	if (before != UINT64_MAX && o->time >= before)
 		return 0;
-	it->cur = *o;
+	/* handed out in place: the slot is not written again before the
+	 * next call fills the queue */
 	best->head = (best->head + 1) % QUEUE_OUTS;
 	best->nr_out--;
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = it->cur.size;
-	rec->data = it->cur.bytes;
+	rec->size = o->size;
+	rec->data = o->bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
-	*time = it->cur.time;
+	*time = o->time;
 	return 1;
 }
 
