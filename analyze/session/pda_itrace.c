@@ -579,13 +579,15 @@ struct out {
 };
 
 /* at most the samples of one record: one per kind (a queue decodes its
- * next record once the last one's are handed out) */
-#define QUEUE_OUTS PDA_ITRACE_NR_KINDS
+ * next record once the last one's are handed out), and the slot of the
+ * one handed out last, which pda_itrace_next() gives in place */
+#define QUEUE_OUTS (PDA_ITRACE_NR_KINDS + 1)
 
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
 	uint32_t cpu, tid;	/* of its buffers (-1: none) */
 	int32_t cur_tid;	/* CONTEXT's, carried to the next records */
+	uint32_t last_tid, last_pid; /* pid_of()'s last answer here */
 	uint64_t insns;		/* records since the last instructions
 				 * sample */
 	bool started;		/* timeless: its first "record" made */
@@ -642,8 +644,11 @@ struct pda_itrace {
 	struct tidpid *tp;
 	size_t nr_tp, alloc_tp;
 	uint64_t nr_bufs;	/* AUXTRACE buffers seen, all queues */
+	/* the record types (T_*) whose samples --itrace selects among
+	 * the event-driven kinds: a record of none of them, no memory
+	 * sample and no instructions makes nothing (synth_record) */
+	unsigned want_types;
 	struct queue *emit_q;	/* the queue synthesizing now */
-	struct out cur;		/* the sample handed out last */
 	struct pda_itrace_stats st;
 	char *err;
 	size_t err_size;
@@ -688,7 +693,9 @@ static struct queue *queue_of(struct pda_itrace *it,
 	if (PDA_GROW(it->s, it->q, it->alloc_q, it->nr_q + 1, 1u << 20) < 0)
 		return NULL;
 	it->q[it->nr_q] = (struct queue){.idx = a->idx, .cpu = a->cpu,
-					 .tid = a->tid, .cur_tid = -1};
+					 .tid = a->tid, .cur_tid = -1,
+					 .last_tid = UINT32_MAX,
+					 .last_pid = UINT32_MAX};
 	return &it->q[it->nr_q++];
 }
 
@@ -996,6 +1003,19 @@ static unsigned branch_stack(const struct pda_itrace *it,
 	return n;
 }
 
+/* The cache and TLB kinds, in perf's order, and their record types */
+static const struct {
+	enum pda_itrace_kind k;
+	unsigned type;
+} mem[] = {
+	{PDA_ITRACE_L1D_MISS, T_L1D_MISS},
+	{PDA_ITRACE_L1D_ACCESS, T_L1D_ACCESS},
+	{PDA_ITRACE_LLC_MISS, T_LLC_MISS},
+	{PDA_ITRACE_LLC_ACCESS, T_LLC_ACCESS},
+	{PDA_ITRACE_TLB_MISS, T_TLB_MISS},
+	{PDA_ITRACE_TLB_ACCESS, T_TLB_ACCESS},
+};
+
 /* The samples of one record, in perf's order (arm_spe_sample). */
 static int synth_record(struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
@@ -1007,19 +1027,17 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 						   queue_snoops(it, q))
 			: pda_itrace_spe_data_src(r, queue_midr(it, q));
 	struct synth y = {0};
-	static const struct {
-		enum pda_itrace_kind k;
-		unsigned type;
-	} mem[] = {
-		{PDA_ITRACE_L1D_MISS, T_L1D_MISS},
-		{PDA_ITRACE_L1D_ACCESS, T_L1D_ACCESS},
-		{PDA_ITRACE_LLC_MISS, T_LLC_MISS},
-		{PDA_ITRACE_LLC_ACCESS, T_LLC_ACCESS},
-		{PDA_ITRACE_TLB_MISS, T_TLB_MISS},
-		{PDA_ITRACE_TLB_ACCESS, T_TLB_ACCESS},
-	};
 	int rc;
 
+	/* nothing to make (most records under --itrace=M): only the
+	 * thread carries on */
+	if (!it->o.perf7 && !it->ev[PDA_ITRACE_INSTRUCTIONS] &&
+	    !(t & it->want_types) && !(ds && it->ev[PDA_ITRACE_MEMORY])) {
+		if (!it->timeless && it->use_ctx &&
+		    (r->mask & PD_SPE_HAS_CONTEXT))
+			q->cur_tid = (int32_t)(uint32_t)r->context;
+		return 0;
+	}
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
 	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
@@ -1057,7 +1075,12 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	}
 	if (y.tid == UINT32_MAX && q->tid != UINT32_MAX)
 		y.tid = q->tid;
-	y.pid = pid_of(it, y.tid);
+	/* a queue's records come from one thread for long runs */
+	if (y.tid != q->last_tid) {
+		q->last_tid = y.tid;
+		q->last_pid = pid_of(it, y.tid);
+	}
+	y.pid = q->last_pid;
 	if (y.pid == UINT32_MAX && !it->use_ctx && !it->timeless &&
 	    it->nr_sw) {
 		const struct sw *w = switched_to(it, q->cpu, y.time);
@@ -1200,6 +1223,13 @@ static int add_events(struct pda_itrace *it)
 	}
 	it->sample_type = a.sample_type;
 	it->first_id = id;
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (pda_itrace_wants(&it->o, mem[i].k))
+			it->want_types |= mem[i].type;
+	if (pda_itrace_wants(&it->o, PDA_ITRACE_BRANCH_MISS))
+		it->want_types |= T_BRANCH_MISS;
+	if (pda_itrace_wants(&it->o, PDA_ITRACE_REMOTE_ACCESS))
+		it->want_types |= T_REMOTE_ACCESS;
 	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 		int rc;
 
@@ -1255,6 +1285,53 @@ static int read_meta(struct pda_itrace *it,
 		it->cpu_midr[it->nr_cpu_midr++] =
 			(struct cpu_midr){c.cpu, c.midr, c.event_filter};
 	}
+	return 0;
+}
+
+/*
+ * Who runs on a CPU from a context switch on: a CPU-wide switch out
+ * names the next thread (next_prev_pid, as perf follows them).  A
+ * task's own switch (PERF_RECORD_SWITCH: the events bound to the
+ * traced threads, `perf record -- cmd`) has no such field: its
+ * sample_id names the thread switching, so a switch in is who runs from
+ * then, and a switch out says nothing of what runs next (no record of
+ * the traced threads comes before the next switch in).  perf 6.1 and
+ * 7.2 take a task's switch out as a CPU-wide one, reading the sample_id's
+ * pid and tid where the next thread would be: they give the records
+ * after each switch in the thread of the switch out before it (one
+ * switch late), and the first run on each CPU no thread; per thread
+ * (no CPU in the sample_id) they stop at the first switch out
+ * (docs/man/pdtool-script.1.md).  Without the CPU it cannot say which
+ * CPU: the per-thread buffers' own thread tells.
+ */
+static int add_switch(struct pda_itrace *it, const struct pd_rec *rec,
+		      const struct pd_event *ev)
+{
+	struct sw w;
+
+	if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
+		if (!(rec->misc & PD_MISC_SWITCH_OUT))
+			return 0;
+		w = (struct sw){.time = ev->sample_id.time,
+				.cpu = ev->sample_id.cpu,
+				.pid = ev->context_switch.next_prev_pid,
+				.tid = ev->context_switch.next_prev_tid};
+	} else {
+		const uint64_t need = PD_SAMPLE_CPU | PD_SAMPLE_TID |
+				      PD_SAMPLE_TIME;
+
+		if ((rec->misc & PD_MISC_SWITCH_OUT) ||
+		    (ev->sample_id.mask & need) != need)
+			return 0;
+		w = (struct sw){.time = ev->sample_id.time,
+				.cpu = ev->sample_id.cpu,
+				.pid = ev->sample_id.pid,
+				.tid = ev->sample_id.tid};
+	}
+	if (PDA_GROW(it->s, it->sw, it->alloc_sw, it->nr_sw + 1,
+		     SIZE_MAX / sizeof(*it->sw)) < 0)
+		return PD_ERR_NOMEM;
+	it->sw[it->nr_sw++] = w;
 	return 0;
 }
 
@@ -1319,7 +1396,7 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 		if (rec.type != PD_REC_AUXTRACE &&
 		    rec.type != PD_REC_AUXTRACE_INFO &&
 		    rec.type != PD_REC_TIME_CONV && rec.type != PD_REC_COMM &&
-		    rec.type != PD_REC_FORK &&
+		    rec.type != PD_REC_FORK && rec.type != PD_REC_SWITCH &&
 		    rec.type != PD_REC_SWITCH_CPU_WIDE)
 			continue;
 		if (pd_event_decode(it->f, &rec, &ev) < 0) {
@@ -1359,20 +1436,10 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 				break;
 			}
 			it->tp[it->nr_tp++] = (struct tidpid){tid, pid};
-		} else if (rec.type == PD_REC_SWITCH_CPU_WIDE) {
-			/* perf 6.1 follows the switches out: their next */
-			if (!(rec.misc & PD_MISC_SWITCH_OUT))
-				continue;
-			if (PDA_GROW(it->s, it->sw, it->alloc_sw, it->nr_sw + 1,
-				     SIZE_MAX / sizeof(*it->sw)) < 0) {
-				rc = PD_ERR_NOMEM;
+		} else if (rec.type == PD_REC_SWITCH_CPU_WIDE ||
+			   rec.type == PD_REC_SWITCH) {
+			if ((rc = add_switch(it, &rec, &ev)) < 0)
 				break;
-			}
-			it->sw[it->nr_sw++] = (struct sw){
-				.time = ev.sample_id.time,
-				.cpu = ev.sample_id.cpu,
-				.pid = ev.context_switch.next_prev_pid,
-				.tid = ev.context_switch.next_prev_tid};
 		} else if (ev.auxtrace.data) {
 			struct queue *q = queue_of(it, &ev.auxtrace);
 
@@ -1571,15 +1638,16 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 	o = &best->out[best->head];
 	if (before != UINT64_MAX && o->time >= before)
 		return 0;
-	it->cur = *o;
+	/* handed out in place: the slot is not written again before the
+	 * next call fills the queue */
 	best->head = (best->head + 1) % QUEUE_OUTS;
 	best->nr_out--;
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = it->cur.size;
-	rec->data = it->cur.bytes;
+	rec->size = o->size;
+	rec->data = o->bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
-	*time = it->cur.time;
+	*time = o->time;
 	return 1;
 }
 

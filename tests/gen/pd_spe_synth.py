@@ -23,8 +23,22 @@ Options:
     --no-ts             no TIMESTAMP packets (records end with END) and
                         no PERF_SAMPLE_TIME (perf decodes "timeless")
     --no-context        no CONTEXT packets (pids from switch records)
+    --task-switch       with --no-context: the events bound to the task
+                        (`perf record -- cmd`), so the switches are
+                        PERF_RECORD_SWITCH in and out of the traced
+                        threads, not SWITCH_CPU_WIDE; per CPU, the two
+                        threads take turns on the CPUs (each round, CPU
+                        0 and 1 swap them); with --per-thread, the one
+                        thread's switches (without a CPU).  TRUTH's
+                        .threads sibling lists who ran where: "cpu from
+                        to pid tid", times in ns, one line per buffer
     --records N         SPE records per CPU (default 24)
     --seed N            the choice of instructions, events and latencies
+    --pbt               each record after a CPU's first taken branch has
+                        its previous branch target (the PBT address
+                        packet of FEAT_SPE_PBT, SPEv1p2): the target of
+                        the last taken branch record on that CPU before
+                        it (TRUTH's lines end with pbt=ADDR then)
     --zoo               one more buffer, on CPU 0, with every kind of
                         packet at every size and class and bad bytes (its
                         records are not in TRUTH: it is for comparing
@@ -224,6 +238,7 @@ class Gen:
         (self.loads, self.stores, self.branches, self.others,
          self.funcs) = classify(elf)
         self.start_of = start_of
+        self.last_tgt = {}      # per CPU: the last taken branch's target
         self.tick = TICK0 + 100
 
     def host_of(self, cpu):
@@ -338,6 +353,11 @@ class Gen:
                 pkts.append(pkt_source(t["source"], 1))
         if t["tgt"] is not None:
             pkts.append(pkt_addr(1, t["tgt"] | 1 << 63))
+        if self.args.get("pbt") and cpu in self.last_tgt:
+            t["pbt"] = self.last_tgt[cpu]
+            pkts.append(pkt_addr(4, t["pbt"] | 1 << 63))   # EL0, NS
+        if t["tgt"] is not None and "not_taken" not in ev:
+            self.last_tgt[cpu] = t["tgt"]
         if self.args["no_ts"]:
             pkts.append(b"\x01")
             t["ended_by"] = "END"
@@ -362,7 +382,8 @@ def truth_line(t, offset):
         "%d" % t["ns"], h(t["tgt"]), h(t["va"]), h(t["pa"]), h(t["ts"]),
         h(t["ctx"]), "%d" % t["op_class"], "%x" % t["op_raw"],
         h(t["events"]), h(t["source"]), h(t["tot"]), h(t["issue"]),
-        h(t["xlat"]), t["ended_by"]])
+        h(t["xlat"]), t["ended_by"]] +
+        (["pbt=%x" % t["pbt"]] if "pbt" in t else []))
 
 
 # ---- the capture ----------------------------------------------------------
@@ -446,13 +467,23 @@ def capture(args, elf, recorded):
                                     + sid(st, PID, TIDS[cpu], TIME0 + 4, cpu,
                                           SPE_ID + cpu)))
     truth = []
+    threads = []
     nrec = args["records"]
     # two rounds, each one AUXTRACE buffer per CPU
     aux_offset = [0] * ncpu
     for rnd in range(2):
         for cpu in range(ncpu):
             tid = TIDS[cpu] if not args["per_thread"] else TIDS[0]
-            if not args["per_thread"] and args["no_context"]:
+            if args.get("task_switch"):
+                # the thread switches in on this CPU: the record's
+                # sample_id names it (no next/prev fields)
+                if not args["per_thread"]:
+                    tid = TIDS[(cpu + rnd) % 2]
+                t = tick_to_time(gen.tick)
+                recs.append(pd_synth.record(14, 0, sid(
+                    st, PID, tid, t, cpu, DUMMY_ID + cpu)))
+                threads.append([cpu, t, None, PID, tid])
+            elif not args["per_thread"] and args["no_context"]:
                 # who runs on this CPU from now, as perf's switch says
                 t = tick_to_time(gen.tick) if not args["no_ts"] else 0
                 recs.append(pd_synth.record(15, 1 << 13, struct.pack(
@@ -484,6 +515,13 @@ def capture(args, elf, recorded):
                 "<QQQ", aux_offset[cpu], len(trace), 0) +
                 sid(st, PID, tid, aux_time, cpu, SPE_ID + cpu)))
             aux_offset[cpu] += len(trace)
+            if args.get("task_switch"):
+                # ... and out a little after its last record (some
+                # ticks: perf compares times in ticks)
+                t = tick_to_time(last + 5)
+                recs.append(pd_synth.record(14, 1 << 13, sid(
+                    st, PID, tid, t, cpu, DUMMY_ID + cpu)))
+                threads[-1][2] = t
             del first_tick
         recs.append(pd_synth.record(68, 0, b""))
     recs.append(pd_synth.record(4, 0, struct.pack(
@@ -531,7 +569,7 @@ def capture(args, elf, recorded):
               (dummy_attr, [DUMMY_ID + c for c in range(ncpu)])]
     for _, i in events:
         ids.append(i)
-    return pd_synth.file_bytes(events, data, feats), truth
+    return pd_synth.file_bytes(events, data, feats), truth, threads
 
 
 def main(argv):
@@ -553,6 +591,12 @@ def main(argv):
             args["no_ts"] = True
         elif a == "--no-context":
             args["no_context"] = True
+        elif a == "--task-switch":
+            # only when given: the other captures' truth headers stay
+            args["task_switch"] = True
+        elif a == "--pbt":
+            # only when given: the other captures' truth headers stay
+            args["pbt"] = True
         elif a == "--zoo":
             args["zoo"] = True
         elif a == "--records":
@@ -565,12 +609,14 @@ def main(argv):
             h not in MIDR for h in args.get("cpu_hosts", [])) or (
             "cpu_hosts" in args and (args["meta"] != 2 or
                                      args["per_thread"] or
-                                     len(args["cpu_hosts"]) != 2)):
+                                     len(args["cpu_hosts"]) != 2)) or (
+            args.get("task_switch") and (args["no_ts"] or
+                                         not args["no_context"])):
         sys.stderr.write(__doc__)
         return 64
     elf_path, recorded, out, truth_path = rest
     elf = pd_arch_synth.Elf(open(elf_path, "rb").read())
-    data, truth = capture(args, elf, recorded)
+    data, truth, threads = capture(args, elf, recorded)
     with open(out, "wb") as f:
         f.write(data)
     with open(truth_path, "w") as f:
@@ -578,6 +624,13 @@ def main(argv):
             "%s=%s" % (k, ",".join(args[k]) if isinstance(args[k], list)
                        else args[k]) for k in sorted(args)) + "\n")
         f.write("\n".join(truth) + "\n")
+    if threads:
+        path = truth_path[:-len(".truth")] + ".threads" \
+            if truth_path.endswith(".truth") else truth_path + ".threads"
+        with open(path, "w") as f:
+            f.write("# cpu from to pid tid\n")
+            for cpu, t0, t1, pid, tid in threads:
+                f.write("%d %d %d %d %d\n" % (cpu, t0, t1, pid, tid))
     return 0
 
 

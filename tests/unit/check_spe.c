@@ -20,7 +20,8 @@
 static const char *const captures[] = {
 	"n1",	 "v1-noctx", "n2-thread",      "n1-meta2",
 	"n1-nots", "zoo",	 "v2",		 "ampere1a-meta2",
-	"hetero-meta2", "hip12-meta2",
+	"hetero-meta2", "hip12-meta2", "v1-taskswitch",
+	"v1-taskswitch-thread", "v2-pbt",
 };
 
 /* A field of a truth line: hex, or '-' for absent (PD_SPE_HAS_*). */
@@ -57,6 +58,12 @@ static void record_line(char *out, size_t size, uint32_t cpu,
 		 r->ns[PD_SPE_ADDR_PC], f[1], f[2], f[3], f[4], f[5],
 		 r->op_class, r->op_raw, f[6], f[7], f[8], f[9], f[10],
 		 r->ended_by == PD_SPE_TIMESTAMP ? "TS" : "END");
+	if (m & PD_SPE_HAS_PBT) {
+		const size_t n = strlen(out);
+
+		snprintf(out + n, size - n, " pbt=%" PRIx64,
+			 r->addr[PD_SPE_ADDR_PBT]);
+	}
 }
 
 START_TEST(test_truth)

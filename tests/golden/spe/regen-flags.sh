@@ -10,6 +10,9 @@
 #                      from the record's operation type and events; with
 #                      l, a branch stack of the branch (M or P, N when
 #                      not taken, its latency as cycles, its type)
+#                      then its previous branch target (PBT) when the
+#                      record has one (v2-pbt); v2-pbt.l1.perf7-brstack
+#                      the same with l1 (one entry)
 #   NAME.perf61-flags  perf 6.1's, which sets neither (a blank column;
 #                      it takes l and makes no stack)
 # perf 7's captures are regen-perf7.sh's (n2-thread and zoo left out,
@@ -26,10 +29,14 @@ command -v perf >/dev/null || { echo "regen-flags.sh: no perf" >&2; exit 1; }
 g=tests/golden/spe
 fields=event,ip,addr,flags,brstack
 for name in n1 v1-noctx n1-nots n1-meta2 v2 ampere1a-meta2 hetero-meta2 \
-	hip12-meta2; do
+	hip12-meta2 v2-pbt; do
 	"$PERF7" script -i testdata/spe/$name.perf.data --itrace=bi1il \
 		-F hw:$fields 2>/dev/null >$g/$name.perf7-flags
 done
+# with a previous branch target (PBT) in the records, a stack of one
+# entry: a branch sample's branch, an instructions sample's PBT
+"$PERF7" script -i testdata/spe/v2-pbt.perf.data --itrace=bi1il1 \
+	-F hw:$fields 2>/dev/null >$g/v2-pbt.l1.perf7-brstack
 for name in n1 v1-noctx n1-nots; do
 	perf script -i testdata/spe/$name.perf.data --itrace=bi1il \
 		-F hw:$fields 2>/dev/null >$g/$name.perf61-flags

@@ -24,7 +24,7 @@ cd "$top"
 fields=pid,tid,cpu,time,event,ip,addr,data_src,weight,period
 g=tests/golden/spe
 for name in n1 v1-noctx n1-nots n1-meta2 v2 ampere1a-meta2 hetero-meta2 \
-	hip12-meta2; do
+	hip12-meta2 v2-pbt; do
 	d=testdata/spe/$name.perf.data
 	for it in default bfmtaM b i1i i3i M; do
 		opt=--itrace=$it

@@ -27,6 +27,10 @@ gen v2 --host v2 --seed 7
 gen ampere1a-meta2 --host ampere1a --meta 2 --seed 8
 gen hetero-meta2 --host n1 --meta 2 --cpu-hosts n1,ampere1a --seed 9
 gen hip12-meta2 --host hip12 --meta 2 --seed 11
+gen v2-pbt --host v2 --meta 2 --pbt --seed 14
+gen v1-taskswitch --host v1 --no-context --task-switch --seed 12
+gen v1-taskswitch-thread --host v1 --no-context --task-switch --per-thread \
+	--seed 13
 command -v perf >/dev/null || { echo "regen.sh: no perf: goldens kept" >&2; exit 0; }
 for d in testdata/spe/*.perf.data; do
 	name=${d##*/}
