@@ -585,9 +585,17 @@ static void count_entry(struct pda_brep *r, struct table *t,
 		r->nr_resolved++;
 }
 
-static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
-		     const struct pd_sample *sample, const char *comm,
-		     const struct pd_branch *br)
+/*
+ * Entry br not in its pair slot ps: its ends resolved, its row keyed and
+ * found or made, and the slot set.  Out of line (PDA_BRANCH_COLD): most
+ * entries hit their slot (add_entry).
+ */
+static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
+				    unsigned event,
+				    const struct pd_sample *sample,
+				    const char *comm, const struct pd_branch *br,
+				    enum pda_branch_half half,
+				    struct rep_pair *ps)
 {
 	const bool src = r->has[PDA_BREP_SRCLINE_FROM] ||
 			 r->has[PDA_BREP_SRCLINE_TO];
@@ -596,24 +604,9 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	struct rkey k;
 	struct find_ctx fc = {r, &k};
 	struct pdc_hash_slot *slot;
-	enum pda_branch_half half;
-	struct rep_pair *ps;
 	uint64_t h;
 	int err = 0;
 
-	/* a BRBE half record's missing end is no address 0 (perf 7.2
-	 * shows "[H] 0000000000000000" there) */
-	half = pda_branch_half(br, r->b->brbe);
-	ps = pair_slot(r, sample, br);
-	if (!ps)
-		return PD_ERR_NOMEM;
-	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
-	    ps->pid == sample->pid && ps->comm == comm &&
-	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
-		count_entry(r, t, br, half, ps->resolved);
-		ps->row->pub.count++;
-		return 0;
-	}
 	f = half == PDA_BRANCH_TARGET_ONLY
 		    ? &r->b->missing
 		    : pda_branch_resolve(r->b, sample, comm, br->from, &err);
@@ -677,6 +670,27 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	pdc_hash_fill(&r->rows, slot, h, nw);
 	ps->row = nw;
 	return 0;
+}
+
+static inline int add_entry(struct pda_brep *r, struct table *t,
+			    unsigned event, const struct pd_sample *sample,
+			    const char *comm, const struct pd_branch *br)
+{
+	/* a BRBE half record's missing end is no address 0 (perf 7.2
+	 * shows "[H] 0000000000000000" there) */
+	const enum pda_branch_half half = pda_branch_half(br, r->b->brbe);
+	struct rep_pair *ps = pair_slot(r, sample, br);
+
+	if (!ps)
+		return PD_ERR_NOMEM;
+	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
+	    ps->pid == sample->pid && ps->comm == comm &&
+	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
+		count_entry(r, t, br, half, ps->resolved);
+		ps->row->pub.count++;
+		return 0;
+	}
+	return add_miss(r, t, event, sample, comm, br, half, ps);
 }
 
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
