@@ -141,6 +141,27 @@ static unsigned parse_keys(struct pd_ctx *ctx, const char *arg,
 	return nr;
 }
 
+/*
+ * perf's group view (evlist__force_leader, symbol_conf.event_group): the
+ * groups the capture recorded side by side unless --no-group; --group on
+ * a capture that recorded none puts every event in one table.
+ */
+static void set_groups(struct pd_file *f, const struct cmd_report_branch *a,
+		       struct pda_brep_opts *ro)
+{
+	const struct pd_env *env = NULL;
+
+	ro->file = f;
+	if (pd_file_env(f, &env) == 0)
+		ro->groups = env;
+	if (a->no_group)
+		ro->group = PDA_BREP_GROUP_NONE;
+	else if (a->group && (!env || !env->nr_groups))
+		ro->group = PDA_BREP_GROUP_ALL;
+	else
+		ro->group = PDA_BREP_GROUP_RECORDED;
+}
+
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 {
 	struct brep_run br = {.ctx = ctx, .a = a};
@@ -192,6 +213,7 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			ro.cntr = &cntr;
 			ro.env = env;
 		}
+		set_groups(f, a, &ro);
 		cmd_pda_opts(ctx, a->sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)

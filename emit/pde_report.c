@@ -1738,6 +1738,22 @@ static void brep_preamble(FILE *out, const struct pda_brep *r, bool ipc,
 	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
 }
 
+/* Member m's entries in row (m 0 of a table of one event). */
+static uint64_t brep_count(const struct pda_brep_table *t,
+			   const struct pda_brep_row *row, unsigned m)
+{
+	return t->nr_members > 1 ? row->counts[m] : row->count;
+}
+
+/* Member m's share of its entries in row. */
+static double brep_share(const struct pda_brep_table *t,
+			 const struct pda_brep_row *row, unsigned m)
+{
+	return percent(brep_count(t, row, m), t->nr_members > 1
+						      ? t->member_entries[m]
+						      : t->nr_entries);
+}
+
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o)
 {
@@ -1754,8 +1770,9 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 
 		/* perf 6.1 counts each entry as a sample of the table */
-		write_title_slices(out, t->nr_entries, false, t->event,
-				   t->nr_entries, o->time_slices);
+		write_title_slices(out, t->nr_entries,
+				   t->nr_members > 1 || t->leads_group,
+				   t->event, t->nr_entries, o->time_slices);
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const enum pda_brep_key key = pda_brep_key(r, k);
 
@@ -1763,7 +1780,8 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			for (size_t j = 0; j < t->nr_rows; j++)
 				w[k] = max_sz(w[k], brep_need(key, t->rows[j]));
 		}
-		fputs("# Overhead", out);
+		/* a group's shares side by side: 8 columns a member */
+		fprintf(out, "# %*s", 8 * (int)t->nr_members, "Overhead");
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const char *h = pda_brep_key_header(pda_brep_key(r, k));
 
@@ -1774,7 +1792,9 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		}
 		if (ipc)
 			fputs("  " IPC_HEADER, out);
-		fputs("\n# ........", out);
+		fputs("\n# ", out);
+		for (unsigned d = 0; d < 8 * t->nr_members; d++)
+			fputc('.', out);
 		for (unsigned k = 0; k <= nr_keys; k++) {
 			const size_t n_dots = k < nr_keys ? w[k]
 						: ipc	  ? strlen(IPC_HEADER)
@@ -1790,12 +1810,15 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		fputs("\n#\n", out);
 		for (size_t j = 0; j < t->nr_rows; j++) {
 			const struct pda_brep_row *row = t->rows[j];
-			const double pct = percent(row->count, t->nr_entries);
+			const double pct = brep_share(t, row, 0);
 
 			if (o->percent_limit > 0 && (float)pct < o->percent_limit)
 				continue;
 			fputs("  ", out);
 			put_percent(out, true, pct, o->color);
+			for (unsigned m = 1; m < t->nr_members; m++)
+				put_percent(out, true, brep_share(t, row, m),
+					    o->color);
 			for (unsigned k = 0; k < nr_keys; k++) {
 				if (elided[k])
 					continue;
@@ -1938,8 +1961,9 @@ int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
 		if (rc < 0)
 			break;
 		/* perf 6.1 counts each entry as a sample of the table */
-		write_title_slices(out, t->nr_entries, false, t->event,
-				   t->nr_entries, o->time_slices);
+		write_title_slices(out, t->nr_entries,
+				   t->nr_members > 1 || t->leads_group,
+				   t->event, t->nr_entries, o->time_slices);
 		if (cntr) {
 			rc = pda_brcntr_legend(cntr, out, "#");
 			fputs("#\n", out);
@@ -1970,13 +1994,13 @@ int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
 	return rc;
 }
 
-/* Rows of t as --percent-limit keeps them. */
+/* Rows of t as --percent-limit keeps them (by the first member's). */
 static bool brep_hidden(const struct pda_brep_table *t,
 			const struct pda_brep_row *row,
 			const struct pde_report_opts *o)
 {
 	return o->percent_limit > 0 &&
-	       (float)percent(row->count, t->nr_entries) < o->percent_limit;
+	       (float)brep_share(t, row, 0) < o->percent_limit;
 }
 
 /* Key k of row as its text cell, NUL-terminated in b. */
@@ -1990,6 +2014,66 @@ static const char *brep_cell_str(struct pdc_strbuf *b, enum pda_brep_key k,
 }
 
 /* The branch tables as Markdown (md) or CSV: the text's cells. */
+/* Table t's Markdown heading and column heads: a group's members'
+ * shares and entries side by side. */
+static void brep_md_head(FILE *out, const struct pda_brep *r,
+			 const struct pda_brep_table *t, bool ipc)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out, "\n\n%" PRIu64 " branch entr%s of %" PRIu64 " sample%s\n\n|",
+		t->nr_entries, t->nr_entries == 1 ? "y" : "ies", t->nr_samples,
+		plural(t->nr_samples));
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		if (t->nr_members == 1) {
+			fputs(" Overhead | Entries |", out);
+			continue;
+		}
+		fputc(' ', out);
+		pde_md_text(out, t->member_names[m], strlen(t->member_names[m]));
+		fputs(" Overhead | ", out);
+		pde_md_text(out, t->member_names[m], strlen(t->member_names[m]));
+		fputs(" Entries |", out);
+	}
+	for (unsigned k = 0; k < nr_keys; k++)
+		fprintf(out, " %s |", pda_brep_key_header(pda_brep_key(r, k)));
+	fputs(ipc ? " IPC | IPC Coverage |\n|" : "\n|", out);
+	for (unsigned m = 0; m < t->nr_members; m++)
+		fputs(" ---: | ---: |", out);
+	for (unsigned k = 0; k < nr_keys; k++)
+		fputs(" --- |", out);
+	fputs(ipc ? " ---: | ---: |\n" : "\n", out);
+}
+
+/* The key cells (and IPC) of row, ending its md or csv line. */
+static void brep_grid_cells(FILE *out, const struct pda_brep *r,
+			    const struct pda_brep_row *row, bool ipc, bool md,
+			    struct pdc_strbuf *b)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+
+	for (unsigned k = 0; k < nr_keys; k++) {
+		const char *c = brep_cell_str(b, pda_brep_key(r, k), row);
+
+		if (md) {
+			fputc(' ', out);
+			pde_md_code(out, c, strlen(c), true);
+			fputs(" |", out);
+		} else {
+			fputc(',', out);
+			pde_csv_str(out, c);
+		}
+	}
+	if (ipc && row->to.sym)
+		fprintf(out, md ? " %.2f | %.1f%% |" : ",%.2f,%.1f", row->ipc,
+			row->ipc_cover);
+	else if (ipc)
+		fputs(md ? " - | - |" : ",,", out);
+	fputc('\n', out);
+}
+
 static int brep_grid(FILE *out, const struct pda_brep *r, bool ipc,
 		     const struct pde_report_opts *o, bool md)
 {
@@ -2012,56 +2096,34 @@ static int brep_grid(FILE *out, const struct pda_brep *r, bool ipc,
 	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 
-		if (md) {
-			fputs("\n## ", out);
-			pde_md_text(out, t->event, strlen(t->event));
-			fprintf(out,
-				"\n\n%" PRIu64 " branch entr%s of %" PRIu64
-				" sample%s\n\n| Overhead | Entries |",
-				t->nr_entries, t->nr_entries == 1 ? "y" : "ies",
-				t->nr_samples, plural(t->nr_samples));
-			for (unsigned k = 0; k < nr_keys; k++)
-				fprintf(out, " %s |",
-					pda_brep_key_header(pda_brep_key(r, k)));
-			fputs(ipc ? " IPC | IPC Coverage |\n| ---: | ---: |"
-				  : "\n| ---: | ---: |",
-			      out);
-			for (unsigned k = 0; k < nr_keys; k++)
-				fputs(" --- |", out);
-			fputs(ipc ? " ---: | ---: |\n" : "\n", out);
-		}
+		if (md)
+			brep_md_head(out, r, t, ipc);
 		for (size_t j = 0; j < t->nr_rows; j++) {
 			const struct pda_brep_row *row = t->rows[j];
-			const double pct = percent(row->count, t->nr_entries);
 
 			if (brep_hidden(t, row, o))
 				continue;
-			if (md)
-				fprintf(out, "| %.2f%% | %" PRIu64 " |", pct,
-					row->count);
-			else {
-				pde_csv_str(out, t->event);
-				fprintf(out, ",%.6f,%" PRIu64, pct, row->count);
-			}
-			for (unsigned k = 0; k < nr_keys; k++) {
-				const char *c = brep_cell_str(
-					&b, pda_brep_key(r, k), row);
-
+			/* md: a group's members side by side; csv: a line
+			 * a member, as the samples' report writes them */
+			for (unsigned m = 0; m < t->nr_members; m++) {
 				if (md) {
-					fputc(' ', out);
-					pde_md_code(out, c, strlen(c), true);
-					fputs(" |", out);
+					fprintf(out, "%s %.2f%% | %" PRIu64 " |",
+						m ? "" : "|",
+						brep_share(t, row, m),
+						brep_count(t, row, m));
+					if (m + 1 < t->nr_members)
+						continue;
 				} else {
-					fputc(',', out);
-					pde_csv_str(out, c);
+					pde_csv_str(out,
+						    t->nr_members > 1
+							    ? t->member_names[m]
+							    : t->event);
+					fprintf(out, ",%.6f,%" PRIu64,
+						brep_share(t, row, m),
+						brep_count(t, row, m));
 				}
+				brep_grid_cells(out, r, row, ipc, md, &b);
 			}
-			if (ipc && row->to.sym)
-				fprintf(out, md ? " %.2f | %.1f%% |" : ",%.2f,%.1f",
-					row->ipc, row->ipc_cover);
-			else if (ipc)
-				fputs(md ? " - | - |" : ",,", out);
-			fputc('\n', out);
 		}
 	}
 	if (b.oom)
@@ -2133,6 +2195,16 @@ int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 		pde_json_str(&j, "event", t->event);
 		pde_json_u64(&j, "entries", t->nr_entries);
 		pde_json_u64(&j, "samples", t->nr_samples);
+		if (t->nr_members > 1) {
+			pde_json_begin_array(&j, "members");
+			for (unsigned m = 0; m < t->nr_members; m++) {
+				pde_json_begin_object(&j, NULL);
+				pde_json_str(&j, "event", t->member_names[m]);
+				pde_json_u64(&j, "entries", t->member_entries[m]);
+				pde_json_end_object(&j);
+			}
+			pde_json_end_array(&j);
+		}
 		pde_json_begin_array(&j, "rows");
 		for (size_t k2 = 0; k2 < t->nr_rows; k2++) {
 			const struct pda_brep_row *row = t->rows[k2];
@@ -2140,9 +2212,22 @@ int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 			if (brep_hidden(t, row, o))
 				continue;
 			pde_json_begin_object(&j, NULL);
-			pde_json_double(&j, "overhead",
-					percent(row->count, t->nr_entries));
+			pde_json_double(&j, "overhead", brep_share(t, row, 0));
 			pde_json_u64(&j, "entries", row->count);
+			if (t->nr_members > 1) {
+				/* a group's: each member's, the first's
+				 * above too */
+				pde_json_begin_array(&j, "members");
+				for (unsigned m = 0; m < t->nr_members; m++) {
+					pde_json_begin_object(&j, NULL);
+					pde_json_double(&j, "overhead",
+							brep_share(t, row, m));
+					pde_json_u64(&j, "entries",
+						     brep_count(t, row, m));
+					pde_json_end_object(&j);
+				}
+				pde_json_end_array(&j);
+			}
 			/* the keys as the text shows them, by perf's names */
 			for (unsigned k = 0; k < nr_keys; k++) {
 				const enum pda_brep_key key = pda_brep_key(r, k);
