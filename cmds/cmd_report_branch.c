@@ -181,9 +181,9 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 	FILE *out;
 	int rc;
 
-	if (a->total_cycles && a->format != 0)
-		die(ctx, "--total-cycles: perf's block view is text only "
-			 "(--format text)");
+	if (a->total_cycles && a->format == 3)
+		die(ctx, "--total-cycles: perf's block view is text, md or "
+			 "json (not csv)");
 	/* perf's block view sorts by the default keys, whatever --sort */
 	nr_keys = parse_keys(ctx, a->total_cycles ? NULL : a->sort, keys,
 			     &ipc, &srcline);
@@ -266,7 +266,13 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			pde_branch_report_text, pde_branch_report_md,
 			pde_branch_report_json, pde_branch_report_csv};
 
-		if (a->total_cycles)
+		if (a->total_cycles && a->format)
+			ctx_check_write(ctx,
+					pde_branch_blocks_grid(
+						out, br.r, ro_cntr(&cntr), &eo,
+						a->format == 2),
+					a->output);
+		else if (a->total_cycles)
 			ctx_check_write(ctx,
 					pde_branch_blocks_text(
 						out, br.r, ro_cntr(&cntr), &eo),

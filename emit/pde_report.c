@@ -1938,6 +1938,172 @@ static void blk_table(FILE *out, const struct pda_brep_blocks *bl,
 	}
 }
 
+/* Block b's shares: of all the entries' cycles, and its average's of
+ * the blocks' averages summed per row. */
+static void blk_shares(const struct pda_brep_blocks *bl,
+		       const struct pda_brep_block *b, double *total_pct,
+		       uint64_t *avg, double *avg_pct)
+{
+	*avg = b->nr ? b->cycles / b->nr : 0;
+	*total_pct = bl->total_cycles ? 100.0 * (double)b->cycles /
+						(double)bl->total_cycles
+				      : 0.0;
+	*avg_pct = bl->block_cycles ? 100.0 * (double)*avg /
+					      (double)bl->block_cycles
+				    : 0.0;
+}
+
+/* The block view in Markdown: a heading and a table an event (group),
+ * perf's columns, the counters' cell with counters. */
+static int blk_md_table(FILE *out, const struct pda_brep_table *t,
+			const struct pda_brep_blocks *bl,
+			const struct pda_brcntr *cntr)
+{
+	char buf[1024];
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out,
+		"\n\n%" PRIu64 " branch entr%s of %" PRIu64
+		" sample%s, %" PRIu64 " cycles\n\n",
+		t->nr_entries, t->nr_entries == 1 ? "y" : "ies", t->nr_samples,
+		plural(t->nr_samples), bl->total_cycles);
+	for (unsigned k = 0; cntr && k < cntr->nr; k++)
+		fprintf(out, "%sBranch Counter %c: %s%s", k ? ", " : "",
+			'A' + k, cntr->names[k], k + 1 == cntr->nr ? "\n\n" : "");
+	fputs("| Sampled Cycles% | Sampled Cycles | Avg Cycles% | Avg Cycles |",
+	      out);
+	if (cntr)
+		fputs(" Branch Counter |", out);
+	fputs(" Program Block Range | Shared Object |\n"
+	      "| ---: | ---: | ---: | ---: |",
+	      out);
+	if (cntr)
+		fputs(" --- |", out);
+	fputs(" --- | --- |\n", out);
+	for (size_t j = 0; j < bl->nr; j++) {
+		const struct pda_brep_block *b = &bl->blocks[j];
+		double tp, ap;
+		uint64_t avg;
+
+		blk_shares(bl, b, &tp, &avg, &ap);
+		fprintf(out, "| %.2f%% | %" PRIu64 " | %.2f%% | %" PRIu64 " |",
+			tp, b->cycles, ap, avg);
+		if (cntr) {
+			static const uint64_t none[PDA_BR_CNTR_MAX];
+
+			pda_brcntr_entry(cntr, b->cntr ? b->cntr : none, b->nr,
+					 buf, sizeof(buf));
+			fputc(' ', out);
+			pde_md_code(out, buf, strlen(buf), true);
+			fputs(" |", out);
+		}
+		snprintf(buf, sizeof(buf), "%s -> %s", b->start_line,
+			 b->end_line);
+		fputc(' ', out);
+		pde_md_code(out, buf, strlen(buf), true);
+		fputs(" | ", out);
+		pde_md_code(out, b->dso, strlen(b->dso), true);
+		fputs(" |\n", out);
+	}
+	return 0;
+}
+
+/* One block as JSON: every column, and what they are made of. */
+static void blk_json(struct pde_json *j, const struct pda_brep_blocks *bl,
+		     const struct pda_brep_block *b,
+		     const struct pda_brcntr *cntr)
+{
+	char buf[1024];
+	double tp, ap;
+	uint64_t avg;
+
+	blk_shares(bl, b, &tp, &avg, &ap);
+	pde_json_begin_object(j, NULL);
+	pde_json_double(j, "sampled_cycles_pct", tp);
+	pde_json_u64(j, "sampled_cycles", b->cycles);
+	pde_json_double(j, "avg_cycles_pct", ap);
+	pde_json_u64(j, "avg_cycles", avg);
+	pde_json_u64(j, "entries", b->nr);
+	pde_json_str(j, "symbol", b->sym);
+	pde_json_str(j, "dso", b->dso);
+	pde_json_u64(j, "start", b->start);
+	pde_json_u64(j, "end", b->end);
+	pde_json_str(j, "start_line", b->start_line);
+	pde_json_str(j, "end_line", b->end_line);
+	if (cntr) {
+		static const uint64_t none[PDA_BR_CNTR_MAX];
+		const uint64_t *sums = b->cntr ? b->cntr : none;
+
+		pde_json_str(j, "branch_counter",
+			     pda_brcntr_entry(cntr, sums, b->nr, buf,
+					      sizeof(buf)));
+		pde_json_begin_array(j, "counters");
+		for (unsigned k = 0; k < cntr->nr; k++) {
+			pde_json_begin_object(j, NULL);
+			pde_json_str(j, "event", cntr->names[k]);
+			pde_json_u64(j, "sum", sums[k] & ~PDA_BR_CNTR_SATURATED);
+			pde_json_bool(j, "saturated",
+				      (sums[k] & PDA_BR_CNTR_SATURATED) != 0);
+			pde_json_end_object(j);
+		}
+		pde_json_end_array(j);
+	}
+	pde_json_end_object(j);
+}
+
+int pde_branch_blocks_grid(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o, bool json)
+{
+	struct pde_json j;
+	int rc = 0;
+
+	if (cntr && !cntr->nr)
+		cntr = NULL;
+	if (json) {
+		pde_json_init(&j, out, false);
+		pde_json_begin_object(&j, NULL);
+		pde_json_u64(&j, "lost", o->lost);
+		pde_json_begin_array(&j, "tables");
+	} else {
+		fprintf(out, "# perf report --total-cycles\n\nLost samples: "
+			     "%" PRIu64 "\n",
+			o->lost);
+	}
+	for (size_t i = 0; i < pda_brep_nr_tables(r) && rc == 0; i++) {
+		const struct pda_brep_table *t = pda_brep_table(r, i);
+		struct pda_brep_blocks bl;
+
+		rc = pda_brep_blocks(r, i, &bl);
+		if (rc < 0)
+			break;
+		if (!json) {
+			rc = blk_md_table(out, t, &bl, cntr);
+			pda_brep_blocks_release(r, &bl);
+			continue;
+		}
+		pde_json_begin_object(&j, NULL);
+		pde_json_str(&j, "event", t->event);
+		pde_json_u64(&j, "entries", t->nr_entries);
+		pde_json_u64(&j, "samples", t->nr_samples);
+		pde_json_u64(&j, "total_cycles", bl.total_cycles);
+		pde_json_u64(&j, "block_cycles", bl.block_cycles);
+		pde_json_begin_array(&j, "blocks");
+		for (size_t k = 0; k < bl.nr; k++)
+			blk_json(&j, &bl, &bl.blocks[k], cntr);
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+		pda_brep_blocks_release(r, &bl);
+	}
+	if (json) {
+		pde_json_end_array(&j);
+		pde_json_end_object(&j);
+		pde_json_newline(&j);
+	}
+	return rc ? rc : pde_out_rc(out);
+}
+
 int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
 			   const struct pda_brcntr *cntr,
 			   const struct pde_report_opts *o)
