@@ -207,6 +207,9 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			      .total_cycles = a->total_cycles);
 
 		f = a->f ? a->f : ctx_open_twice(ctx, a->path);
+		/* a pipe's groups and counter width are feature records of
+		 * its stream: read them first */
+		cmd_pipe_prologue(ctx, a->path, f);
 		/* the block view's Branch Counter column (perf 7) */
 		if (a->total_cycles && pda_brcntr_init(f, &cntr) == 0 &&
 		    cntr.nr && pd_file_env(f, &env) == 0) {
