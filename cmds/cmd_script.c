@@ -552,8 +552,6 @@ static void init_brcntr(struct script_run *sr)
 			asked = true;
 	if (!asked)
 		return;
-	/* a pipe's counter width is a feature record of its stream */
-	cmd_pipe_prologue(sr->ctx, sr->o->path, sr->f);
 	if (pda_brcntr_init(sr->f, &sr->cntr) < 0 || !sr->cntr.nr)
 		die(sr->ctx, "-F brcntr: the capture has no branch counters "
 			     "(record with -j any,counter on a CPU that has "
