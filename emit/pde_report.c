@@ -2052,108 +2052,136 @@ static void blk_json(struct pde_json *j, const struct pda_brep_blocks *bl,
 	pde_json_end_object(j);
 }
 
-int pde_branch_blocks_grid(FILE *out, struct pda_brep *r,
-			   const struct pda_brcntr *cntr,
-			   const struct pde_report_opts *o, bool json)
+/* What a block view's writer is given for each table. */
+struct blk_ctx {
+	FILE *out;
+	const struct pda_brcntr *cntr; /* NULL: no counters */
+	const struct pde_report_opts *o;
+	int width[BLK_NR];	       /* text */
+	struct pde_json j;	       /* json */
+};
+
+/* Each table of r with its blocks, written by fn: 0 or the first
+ * error. */
+static int blk_each(struct pda_brep *r, struct blk_ctx *c,
+		    int (*fn)(struct blk_ctx *c,
+			      const struct pda_brep_table *t,
+			      const struct pda_brep_blocks *bl))
 {
-	struct pde_json j;
 	int rc = 0;
 
-	if (cntr && !cntr->nr)
-		cntr = NULL;
-	if (json) {
-		pde_json_init(&j, out, false);
-		pde_json_begin_object(&j, NULL);
-		pde_json_u64(&j, "lost", o->lost);
-		pde_json_begin_array(&j, "tables");
-	} else {
-		fprintf(out, "# perf report --total-cycles\n\nLost samples: "
-			     "%" PRIu64 "\n",
-			o->lost);
-	}
 	for (size_t i = 0; i < pda_brep_nr_tables(r) && rc == 0; i++) {
-		const struct pda_brep_table *t = pda_brep_table(r, i);
 		struct pda_brep_blocks bl;
 
 		rc = pda_brep_blocks(r, i, &bl);
 		if (rc < 0)
 			break;
-		if (!json) {
-			rc = blk_md_table(out, t, &bl, cntr);
-			pda_brep_blocks_release(r, &bl);
-			continue;
-		}
-		pde_json_begin_object(&j, NULL);
-		pde_json_str(&j, "event", t->event);
-		pde_json_u64(&j, "entries", t->nr_entries);
-		pde_json_u64(&j, "samples", t->nr_samples);
-		pde_json_u64(&j, "total_cycles", bl.total_cycles);
-		pde_json_u64(&j, "block_cycles", bl.block_cycles);
-		pde_json_begin_array(&j, "blocks");
-		for (size_t k = 0; k < bl.nr; k++)
-			blk_json(&j, &bl, &bl.blocks[k], cntr);
-		pde_json_end_array(&j);
-		pde_json_end_object(&j);
+		rc = fn(c, pda_brep_table(r, i), &bl);
 		pda_brep_blocks_release(r, &bl);
 	}
-	if (json) {
-		pde_json_end_array(&j);
-		pde_json_end_object(&j);
-		pde_json_newline(&j);
+	return rc;
+}
+
+static int blk_md_each(struct blk_ctx *c, const struct pda_brep_table *t,
+		       const struct pda_brep_blocks *bl)
+{
+	return blk_md_table(c->out, t, bl, c->cntr);
+}
+
+static int blk_json_each(struct blk_ctx *c, const struct pda_brep_table *t,
+			 const struct pda_brep_blocks *bl)
+{
+	pde_json_begin_object(&c->j, NULL);
+	pde_json_str(&c->j, "event", t->event);
+	pde_json_u64(&c->j, "entries", t->nr_entries);
+	pde_json_u64(&c->j, "samples", t->nr_samples);
+	pde_json_u64(&c->j, "total_cycles", bl->total_cycles);
+	pde_json_u64(&c->j, "block_cycles", bl->block_cycles);
+	pde_json_begin_array(&c->j, "blocks");
+	for (size_t k = 0; k < bl->nr; k++)
+		blk_json(&c->j, bl, &bl->blocks[k], c->cntr);
+	pde_json_end_array(&c->j);
+	pde_json_end_object(&c->j);
+	return 0;
+}
+
+int pde_branch_blocks_grid(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o, bool json)
+{
+	struct blk_ctx c = {.out = out, .cntr = cntr && cntr->nr ? cntr : NULL,
+			    .o = o};
+	int rc;
+
+	if (!json) {
+		fprintf(out, "# perf report --total-cycles\n\nLost samples: "
+			     "%" PRIu64 "\n",
+			o->lost);
+		rc = blk_each(r, &c, blk_md_each);
+		return rc ? rc : pde_out_rc(out);
 	}
+	pde_json_init(&c.j, out, false);
+	pde_json_begin_object(&c.j, NULL);
+	pde_json_u64(&c.j, "lost", o->lost);
+	pde_json_begin_array(&c.j, "tables");
+	rc = blk_each(r, &c, blk_json_each);
+	pde_json_end_array(&c.j);
+	pde_json_end_object(&c.j);
+	pde_json_newline(&c.j);
 	return rc ? rc : pde_out_rc(out);
+}
+
+/* A table of the text block view: perf's title, legend, heads, rows. */
+static int blk_text_each(struct blk_ctx *c, const struct pda_brep_table *t,
+			 const struct pda_brep_blocks *bl)
+{
+	FILE *out = c->out;
+	int rc = 0;
+
+	/* perf 6.1 counts each entry as a sample of the table */
+	write_title_slices(out, t->nr_entries,
+			   t->nr_members > 1 || t->leads_group, t->event,
+			   t->nr_entries, c->o->time_slices);
+	if (c->cntr) {
+		rc = pda_brcntr_legend(c->cntr, out, "#");
+		fputs("#\n", out);
+	}
+	fputs("#", out);
+	for (int k = 0; k < BLK_NR; k++) {
+		if (k == BLK_CNTR && !c->cntr)
+			continue;
+		/* the first left, the others right-aligned */
+		fprintf(out, k ? "  %*s" : " %-*s", c->width[k],
+			blk_cols[k].name);
+	}
+	fputs("\n#", out);
+	for (int k = 0; k < BLK_NR; k++) {
+		if (k == BLK_CNTR && !c->cntr)
+			continue;
+		fputs(k ? "  " : " ", out);
+		for (int d = 0; d < c->width[k]; d++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+	blk_table(out, bl, c->cntr, c->width, c->o->color);
+	return rc;
 }
 
 int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
 			   const struct pda_brcntr *cntr,
 			   const struct pde_report_opts *o)
 {
+	struct blk_ctx c = {.out = out, .cntr = cntr && cntr->nr ? cntr : NULL,
+			    .o = o};
 	bool elided[PDA_BREP_MAX_KEYS];
-	int width[BLK_NR];
-	int rc = 0;
+	int rc;
 
-	if (cntr && !cntr->nr)
-		cntr = NULL;
-	for (int c = 0; c < BLK_NR; c++)
-		width[c] = blk_cols[c].width;
-	if (cntr && width[BLK_CNTR] < 5 * (int)cntr->nr + 1)
-		width[BLK_CNTR] = 5 * (int)cntr->nr + 1;
+	for (int k = 0; k < BLK_NR; k++)
+		c.width[k] = blk_cols[k].width;
+	if (c.cntr && c.width[BLK_CNTR] < 5 * (int)c.cntr->nr + 1)
+		c.width[BLK_CNTR] = 5 * (int)c.cntr->nr + 1;
 	brep_preamble(out, r, false, o, elided);
-	for (size_t i = 0; i < pda_brep_nr_tables(r) && rc == 0; i++) {
-		const struct pda_brep_table *t = pda_brep_table(r, i);
-		struct pda_brep_blocks bl;
-
-		rc = pda_brep_blocks(r, i, &bl);
-		if (rc < 0)
-			break;
-		/* perf 6.1 counts each entry as a sample of the table */
-		write_title_slices(out, t->nr_entries,
-				   t->nr_members > 1 || t->leads_group,
-				   t->event, t->nr_entries, o->time_slices);
-		if (cntr) {
-			rc = pda_brcntr_legend(cntr, out, "#");
-			fputs("#\n", out);
-		}
-		fputs("#", out);
-		for (int c = 0; c < BLK_NR; c++) {
-			if (c == BLK_CNTR && !cntr)
-				continue;
-			/* the first left, the others right-aligned */
-			fprintf(out, c ? "  %*s" : " %-*s", width[c],
-				blk_cols[c].name);
-		}
-		fputs("\n#", out);
-		for (int c = 0; c < BLK_NR; c++) {
-			if (c == BLK_CNTR && !cntr)
-				continue;
-			fputs(c ? "  " : " ", out);
-			for (int d = 0; d < width[c]; d++)
-				fputc('.', out);
-		}
-		fputs("\n#\n", out);
-		blk_table(out, &bl, cntr, width, o->color);
-		pda_brep_blocks_release(r, &bl);
-	}
+	rc = blk_each(r, &c, blk_text_each);
 	brep_stats(out, pda_brep_stats(r));
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
