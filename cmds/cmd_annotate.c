@@ -732,6 +732,10 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
 			    pda_dthist_new(ar.dt, &ar.types) < 0))
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
+	/* a pipe's events and counter width are records of its stream:
+	 * read them first */
+	if (!o.data_type && !o.no_branch_stack)
+		cmd_pipe_prologue(ctx, o.path, f);
 	if (!o.data_type && !o.no_branch_stack && has_branch_stack(f) &&
 	    pda_branch_annot_new(s, &ar.br) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));

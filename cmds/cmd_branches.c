@@ -214,7 +214,9 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		rc = pda_branch_new(s, &bo, &br.b);
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
-		/* Intel's branch counters, summed per row */
+		/* Intel's branch counters, summed per row (a pipe's width
+		 * is a feature record of its stream: read first) */
+		cmd_pipe_prologue(ctx, o.path, f);
 		if (pda_brcntr_init(f, &cntr) == 0 && cntr.nr &&
 		    pd_file_env(f, &env) == 0)
 			pda_branch_counters(br.b, &cntr, env);

@@ -108,7 +108,9 @@ const char cmd_report_options[] =
 	"                        key adds perf's IPC [IPC Coverage] of the\n"
 	"                        target's function.  With -o, --sort,\n"
 	"                        --percent-limit, --format (text, md,\n"
-	"                        json, csv), the sample filters (--comms,\n"
+	"                        json, csv), --group and --no-group (a\n"
+	"                        recorded group's members' shares side by\n"
+	"                        side by default), the sample filters (--comms,\n"
 	"                        --dsos, --symbols, --pid, --tid, --cpu,\n"
 	"                        --time, as perf applies them) and the\n"
 	"                        symbol options.\n"
@@ -124,7 +126,8 @@ const char cmd_report_options[] =
 	"                        its share of all their cycles, its cycles,\n"
 	"                        its average's share and average, its\n"
 	"                        [Program Block Range] and DSO, Intel's\n"
-	"                        branch counters as perf 7.2 (text only)\n"
+	"                        branch counters as perf 7.2 (text, md,\n"
+	"                        json)\n"
 	"  -p, --parent RE       the parent key's pattern (default\n"
 	"                        \"^sys_|^do_page_fault\", as perf)\n"
 	"      --latency         a Latency column first, rows ordered by it:\n"
@@ -145,7 +148,8 @@ const char cmd_report_options[] =
 	"                        still in the totals; needs switch records)\n"
 	"      --group           every event side by side in one table, as\n"
 	"                        perf report --group (a capture that recorded\n"
-	"                        groups {a,b}: a table per group, by default)\n"
+	"                        groups {a,b}: a table per group, by default;\n"
+	"                        also in branch mode and --total-cycles)\n"
 	"      --no-group        a table per event, recorded groups too\n"
 	"      --ratios          text: a column per counter ratio the\n"
 	"                        capture's events allow, of each row's\n"
@@ -756,10 +760,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			continue;
 		}
 		/* branch mode takes --sort, -o, --percent-limit, --stdio,
-		 * --format, the sample filters and the symbol options (the
-		 * common ones are getopt's) */
+		 * --format, --group, --no-group, the sample filters and the
+		 * symbol options (the common ones are getopt's) */
 		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
-		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_COMMS &&
+		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_GROUP &&
+		     c != OPT_NO_GROUP && c != OPT_COMMS &&
 		     c != OPT_DSOS && c != OPT_SYMBOLS && c != OPT_PID &&
 		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
 		     c != OPT_TOTAL_CYCLES && c < CMD_OPT_SYMFS) ||
@@ -771,9 +776,9 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	o->path = cmd_opts_input(&p);
 	if (o->branch_stack && o->plain_opts)
 		usage_error(ctx, "--branch-stack takes --sort, -o, "
-				 "--percent-limit, --stdio, --format, the "
-				 "sample filters and the symbol options; not "
-				 "the others yet");
+				 "--percent-limit, --stdio, --format, "
+				 "--group, --no-group, the sample filters and "
+				 "the symbol options; not the others yet");
 	if (o->view)
 		set_view(ctx, o);
 }
@@ -1346,6 +1351,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.time = &o->time,
 			.time_arg = o->time_arg,
 			.total_cycles = o->total_cycles,
+			.group = o->group,
+			.no_group = o->no_group,
 		};
 
 		rc = cmd_report_branch(ctx, &a);

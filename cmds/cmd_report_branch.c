@@ -141,6 +141,27 @@ static unsigned parse_keys(struct pd_ctx *ctx, const char *arg,
 	return nr;
 }
 
+/*
+ * perf's group view (evlist__force_leader, symbol_conf.event_group): the
+ * groups the capture recorded side by side unless --no-group; --group on
+ * a capture that recorded none puts every event in one table.
+ */
+static void set_groups(struct pd_file *f, const struct cmd_report_branch *a,
+		       struct pda_brep_opts *ro)
+{
+	const struct pd_env *env = NULL;
+
+	ro->file = f;
+	if (pd_file_env(f, &env) == 0)
+		ro->groups = env;
+	if (a->no_group)
+		ro->group = PDA_BREP_GROUP_NONE;
+	else if (a->group && (!env || !env->nr_groups))
+		ro->group = PDA_BREP_GROUP_ALL;
+	else
+		ro->group = PDA_BREP_GROUP_RECORDED;
+}
+
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 {
 	struct brep_run br = {.ctx = ctx, .a = a};
@@ -160,9 +181,9 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 	FILE *out;
 	int rc;
 
-	if (a->total_cycles && a->format != 0)
-		die(ctx, "--total-cycles: perf's block view is text only "
-			 "(--format text)");
+	if (a->total_cycles && a->format == 3)
+		die(ctx, "--total-cycles: perf's block view is text, md or "
+			 "json (not csv)");
 	/* perf's block view sorts by the default keys, whatever --sort */
 	nr_keys = parse_keys(ctx, a->total_cycles ? NULL : a->sort, keys,
 			     &ipc, &srcline);
@@ -184,12 +205,16 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			      .total_cycles = a->total_cycles);
 
 		f = a->f ? a->f : ctx_open_twice(ctx, a->path);
+		/* a pipe's groups and counter width are feature records of
+		 * its stream: read them first */
+		cmd_pipe_prologue(ctx, a->path, f);
 		/* the block view's Branch Counter column (perf 7) */
 		if (a->total_cycles && pda_brcntr_init(f, &cntr) == 0 &&
 		    cntr.nr && pd_file_env(f, &env) == 0) {
 			ro.cntr = &cntr;
 			ro.env = env;
 		}
+		set_groups(f, a, &ro);
 		cmd_pda_opts(ctx, a->sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)
@@ -242,7 +267,13 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			pde_branch_report_text, pde_branch_report_md,
 			pde_branch_report_json, pde_branch_report_csv};
 
-		if (a->total_cycles)
+		if (a->total_cycles && a->format)
+			ctx_check_write(ctx,
+					pde_branch_blocks_grid(
+						out, br.r, ro_cntr(&cntr), &eo,
+						a->format == 2),
+					a->output);
+		else if (a->total_cycles)
 			ctx_check_write(ctx,
 					pde_branch_blocks_text(
 						out, br.r, ro_cntr(&cntr), &eo),

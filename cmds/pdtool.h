@@ -918,6 +918,10 @@ struct cmd_report_branch {
 	const struct cmd_time_range *time;
 	const char *time_arg; /* --time's text, NULL: none */
 	bool total_cycles; /* perf's block view (--total-cycles) */
+	/* perf's group view: --group (every event in one table unless the
+	 * capture recorded groups), --no-group (a table per event); by
+	 * default the recorded groups side by side */
+	bool group, no_group;
 };
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
 /*

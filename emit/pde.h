@@ -1065,6 +1065,20 @@ int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
 			   const struct pda_brcntr *cntr,
 			   const struct pde_report_opts *o);
 /*
+ * The same blocks as GitHub Markdown (json false: a heading an event or
+ * group with its entries, samples and cycles, the counters' letters, a
+ * table of perf's columns) or JSON (one document: "lost", "tables", each
+ * "event", "entries", "samples", "total_cycles", "block_cycles" (the
+ * shares' wholes) and "blocks": "sampled_cycles_pct", "sampled_cycles",
+ * "avg_cycles_pct", "avg_cycles", "entries", "symbol", "dso", "start",
+ * "end" (offsets in the symbol), "start_line", "end_line", with counters
+ * "branch_counter" (perf's cell) and "counters" (each "event", "sum",
+ * "saturated")).  @return 0, PD_ERR_IO or PD_ERR_NOMEM.
+ */
+int pde_branch_blocks_grid(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o, bool json);
+/*
  * The same rows (--percent-limit applied) as GitHub Markdown (a heading
  * and a table an event: share, entries, the keys' cells as the text
  * shows them, IPC and coverage with ipc), CSV (a header line, then a

@@ -1738,6 +1738,22 @@ static void brep_preamble(FILE *out, const struct pda_brep *r, bool ipc,
 	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", o->lost);
 }
 
+/* Member m's entries in row (m 0 of a table of one event). */
+static uint64_t brep_count(const struct pda_brep_table *t,
+			   const struct pda_brep_row *row, unsigned m)
+{
+	return t->nr_members > 1 ? row->counts[m] : row->count;
+}
+
+/* Member m's share of its entries in row. */
+static double brep_share(const struct pda_brep_table *t,
+			 const struct pda_brep_row *row, unsigned m)
+{
+	return percent(brep_count(t, row, m), t->nr_members > 1
+						      ? t->member_entries[m]
+						      : t->nr_entries);
+}
+
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o)
 {
@@ -1754,8 +1770,9 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 
 		/* perf 6.1 counts each entry as a sample of the table */
-		write_title_slices(out, t->nr_entries, false, t->event,
-				   t->nr_entries, o->time_slices);
+		write_title_slices(out, t->nr_entries,
+				   t->nr_members > 1 || t->leads_group,
+				   t->event, t->nr_entries, o->time_slices);
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const enum pda_brep_key key = pda_brep_key(r, k);
 
@@ -1763,7 +1780,8 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			for (size_t j = 0; j < t->nr_rows; j++)
 				w[k] = max_sz(w[k], brep_need(key, t->rows[j]));
 		}
-		fputs("# Overhead", out);
+		/* a group's shares side by side: 8 columns a member */
+		fprintf(out, "# %*s", 8 * (int)t->nr_members, "Overhead");
 		for (unsigned k = 0; k < nr_keys; k++) {
 			const char *h = pda_brep_key_header(pda_brep_key(r, k));
 
@@ -1774,7 +1792,9 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		}
 		if (ipc)
 			fputs("  " IPC_HEADER, out);
-		fputs("\n# ........", out);
+		fputs("\n# ", out);
+		for (unsigned d = 0; d < 8 * t->nr_members; d++)
+			fputc('.', out);
 		for (unsigned k = 0; k <= nr_keys; k++) {
 			const size_t n_dots = k < nr_keys ? w[k]
 						: ipc	  ? strlen(IPC_HEADER)
@@ -1790,12 +1810,15 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		fputs("\n#\n", out);
 		for (size_t j = 0; j < t->nr_rows; j++) {
 			const struct pda_brep_row *row = t->rows[j];
-			const double pct = percent(row->count, t->nr_entries);
+			const double pct = brep_share(t, row, 0);
 
 			if (o->percent_limit > 0 && (float)pct < o->percent_limit)
 				continue;
 			fputs("  ", out);
 			put_percent(out, true, pct, o->color);
+			for (unsigned m = 1; m < t->nr_members; m++)
+				put_percent(out, true, brep_share(t, row, m),
+					    o->color);
 			for (unsigned k = 0; k < nr_keys; k++) {
 				if (elided[k])
 					continue;
@@ -1915,68 +1938,263 @@ static void blk_table(FILE *out, const struct pda_brep_blocks *bl,
 	}
 }
 
-int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
-			   const struct pda_brcntr *cntr,
-			   const struct pde_report_opts *o)
+/* Block b's shares: of all the entries' cycles, and its average's of
+ * the blocks' averages summed per row. */
+static void blk_shares(const struct pda_brep_blocks *bl,
+		       const struct pda_brep_block *b, double *total_pct,
+		       uint64_t *avg, double *avg_pct)
 {
-	bool elided[PDA_BREP_MAX_KEYS];
-	int width[BLK_NR];
+	*avg = b->nr ? b->cycles / b->nr : 0;
+	*total_pct = bl->total_cycles ? 100.0 * (double)b->cycles /
+						(double)bl->total_cycles
+				      : 0.0;
+	*avg_pct = bl->block_cycles ? 100.0 * (double)*avg /
+					      (double)bl->block_cycles
+				    : 0.0;
+}
+
+/* The block view in Markdown: a heading and a table an event (group),
+ * perf's columns, the counters' cell with counters. */
+static int blk_md_table(FILE *out, const struct pda_brep_table *t,
+			const struct pda_brep_blocks *bl,
+			const struct pda_brcntr *cntr)
+{
+	char buf[1024];
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out,
+		"\n\n%" PRIu64 " branch entr%s of %" PRIu64
+		" sample%s, %" PRIu64 " cycles\n\n",
+		t->nr_entries, t->nr_entries == 1 ? "y" : "ies", t->nr_samples,
+		plural(t->nr_samples), bl->total_cycles);
+	for (unsigned k = 0; cntr && k < cntr->nr; k++)
+		fprintf(out, "%sBranch Counter %c: %s%s", k ? ", " : "",
+			'A' + k, cntr->names[k], k + 1 == cntr->nr ? "\n\n" : "");
+	fputs("| Sampled Cycles% | Sampled Cycles | Avg Cycles% | Avg Cycles |",
+	      out);
+	if (cntr)
+		fputs(" Branch Counter |", out);
+	fputs(" Program Block Range | Shared Object |\n"
+	      "| ---: | ---: | ---: | ---: |",
+	      out);
+	if (cntr)
+		fputs(" --- |", out);
+	fputs(" --- | --- |\n", out);
+	for (size_t j = 0; j < bl->nr; j++) {
+		const struct pda_brep_block *b = &bl->blocks[j];
+		double tp, ap;
+		uint64_t avg;
+
+		blk_shares(bl, b, &tp, &avg, &ap);
+		fprintf(out, "| %.2f%% | %" PRIu64 " | %.2f%% | %" PRIu64 " |",
+			tp, b->cycles, ap, avg);
+		if (cntr) {
+			static const uint64_t none[PDA_BR_CNTR_MAX];
+
+			pda_brcntr_entry(cntr, b->cntr ? b->cntr : none, b->nr,
+					 buf, sizeof(buf));
+			fputc(' ', out);
+			pde_md_code(out, buf, strlen(buf), true);
+			fputs(" |", out);
+		}
+		snprintf(buf, sizeof(buf), "%s -> %s", b->start_line,
+			 b->end_line);
+		fputc(' ', out);
+		pde_md_code(out, buf, strlen(buf), true);
+		fputs(" | ", out);
+		pde_md_code(out, b->dso, strlen(b->dso), true);
+		fputs(" |\n", out);
+	}
+	return 0;
+}
+
+/* One block as JSON: every column, and what they are made of. */
+static void blk_json(struct pde_json *j, const struct pda_brep_blocks *bl,
+		     const struct pda_brep_block *b,
+		     const struct pda_brcntr *cntr)
+{
+	char buf[1024];
+	double tp, ap;
+	uint64_t avg;
+
+	blk_shares(bl, b, &tp, &avg, &ap);
+	pde_json_begin_object(j, NULL);
+	pde_json_double(j, "sampled_cycles_pct", tp);
+	pde_json_u64(j, "sampled_cycles", b->cycles);
+	pde_json_double(j, "avg_cycles_pct", ap);
+	pde_json_u64(j, "avg_cycles", avg);
+	pde_json_u64(j, "entries", b->nr);
+	pde_json_str(j, "symbol", b->sym);
+	pde_json_str(j, "dso", b->dso);
+	pde_json_u64(j, "start", b->start);
+	pde_json_u64(j, "end", b->end);
+	pde_json_str(j, "start_line", b->start_line);
+	pde_json_str(j, "end_line", b->end_line);
+	if (cntr) {
+		static const uint64_t none[PDA_BR_CNTR_MAX];
+		const uint64_t *sums = b->cntr ? b->cntr : none;
+
+		pde_json_str(j, "branch_counter",
+			     pda_brcntr_entry(cntr, sums, b->nr, buf,
+					      sizeof(buf)));
+		pde_json_begin_array(j, "counters");
+		for (unsigned k = 0; k < cntr->nr; k++) {
+			pde_json_begin_object(j, NULL);
+			pde_json_str(j, "event", cntr->names[k]);
+			pde_json_u64(j, "sum", sums[k] & ~PDA_BR_CNTR_SATURATED);
+			pde_json_bool(j, "saturated",
+				      (sums[k] & PDA_BR_CNTR_SATURATED) != 0);
+			pde_json_end_object(j);
+		}
+		pde_json_end_array(j);
+	}
+	pde_json_end_object(j);
+}
+
+/* What a block view's writer is given for each table. */
+struct blk_ctx {
+	FILE *out;
+	const struct pda_brcntr *cntr; /* NULL: no counters */
+	const struct pde_report_opts *o;
+	int width[BLK_NR];	       /* text */
+	struct pde_json j;	       /* json */
+};
+
+/* Each table of r with its blocks, written by fn: 0 or the first
+ * error. */
+static int blk_each(struct pda_brep *r, struct blk_ctx *c,
+		    int (*fn)(struct blk_ctx *c,
+			      const struct pda_brep_table *t,
+			      const struct pda_brep_blocks *bl))
+{
 	int rc = 0;
 
-	if (cntr && !cntr->nr)
-		cntr = NULL;
-	for (int c = 0; c < BLK_NR; c++)
-		width[c] = blk_cols[c].width;
-	if (cntr && width[BLK_CNTR] < 5 * (int)cntr->nr + 1)
-		width[BLK_CNTR] = 5 * (int)cntr->nr + 1;
-	brep_preamble(out, r, false, o, elided);
 	for (size_t i = 0; i < pda_brep_nr_tables(r) && rc == 0; i++) {
-		const struct pda_brep_table *t = pda_brep_table(r, i);
 		struct pda_brep_blocks bl;
 
 		rc = pda_brep_blocks(r, i, &bl);
 		if (rc < 0)
 			break;
-		/* perf 6.1 counts each entry as a sample of the table */
-		write_title_slices(out, t->nr_entries, false, t->event,
-				   t->nr_entries, o->time_slices);
-		if (cntr) {
-			rc = pda_brcntr_legend(cntr, out, "#");
-			fputs("#\n", out);
-		}
-		fputs("#", out);
-		for (int c = 0; c < BLK_NR; c++) {
-			if (c == BLK_CNTR && !cntr)
-				continue;
-			/* the first left, the others right-aligned */
-			fprintf(out, c ? "  %*s" : " %-*s", width[c],
-				blk_cols[c].name);
-		}
-		fputs("\n#", out);
-		for (int c = 0; c < BLK_NR; c++) {
-			if (c == BLK_CNTR && !cntr)
-				continue;
-			fputs(c ? "  " : " ", out);
-			for (int d = 0; d < width[c]; d++)
-				fputc('.', out);
-		}
-		fputs("\n#\n", out);
-		blk_table(out, &bl, cntr, width, o->color);
+		rc = fn(c, pda_brep_table(r, i), &bl);
 		pda_brep_blocks_release(r, &bl);
 	}
+	return rc;
+}
+
+static int blk_md_each(struct blk_ctx *c, const struct pda_brep_table *t,
+		       const struct pda_brep_blocks *bl)
+{
+	return blk_md_table(c->out, t, bl, c->cntr);
+}
+
+static int blk_json_each(struct blk_ctx *c, const struct pda_brep_table *t,
+			 const struct pda_brep_blocks *bl)
+{
+	pde_json_begin_object(&c->j, NULL);
+	pde_json_str(&c->j, "event", t->event);
+	pde_json_u64(&c->j, "entries", t->nr_entries);
+	pde_json_u64(&c->j, "samples", t->nr_samples);
+	pde_json_u64(&c->j, "total_cycles", bl->total_cycles);
+	pde_json_u64(&c->j, "block_cycles", bl->block_cycles);
+	pde_json_begin_array(&c->j, "blocks");
+	for (size_t k = 0; k < bl->nr; k++)
+		blk_json(&c->j, bl, &bl->blocks[k], c->cntr);
+	pde_json_end_array(&c->j);
+	pde_json_end_object(&c->j);
+	return 0;
+}
+
+int pde_branch_blocks_grid(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o, bool json)
+{
+	struct blk_ctx c = {.out = out, .cntr = cntr && cntr->nr ? cntr : NULL,
+			    .o = o};
+	int rc;
+
+	if (!json) {
+		fprintf(out, "# perf report --total-cycles\n\nLost samples: "
+			     "%" PRIu64 "\n",
+			o->lost);
+		rc = blk_each(r, &c, blk_md_each);
+		return rc ? rc : pde_out_rc(out);
+	}
+	pde_json_init(&c.j, out, false);
+	pde_json_begin_object(&c.j, NULL);
+	pde_json_u64(&c.j, "lost", o->lost);
+	pde_json_begin_array(&c.j, "tables");
+	rc = blk_each(r, &c, blk_json_each);
+	pde_json_end_array(&c.j);
+	pde_json_end_object(&c.j);
+	pde_json_newline(&c.j);
+	return rc ? rc : pde_out_rc(out);
+}
+
+/* A table of the text block view: perf's title, legend, heads, rows. */
+static int blk_text_each(struct blk_ctx *c, const struct pda_brep_table *t,
+			 const struct pda_brep_blocks *bl)
+{
+	FILE *out = c->out;
+	int rc = 0;
+
+	/* perf 6.1 counts each entry as a sample of the table */
+	write_title_slices(out, t->nr_entries,
+			   t->nr_members > 1 || t->leads_group, t->event,
+			   t->nr_entries, c->o->time_slices);
+	if (c->cntr) {
+		rc = pda_brcntr_legend(c->cntr, out, "#");
+		fputs("#\n", out);
+	}
+	fputs("#", out);
+	for (int k = 0; k < BLK_NR; k++) {
+		if (k == BLK_CNTR && !c->cntr)
+			continue;
+		/* the first left, the others right-aligned */
+		fprintf(out, k ? "  %*s" : " %-*s", c->width[k],
+			blk_cols[k].name);
+	}
+	fputs("\n#", out);
+	for (int k = 0; k < BLK_NR; k++) {
+		if (k == BLK_CNTR && !c->cntr)
+			continue;
+		fputs(k ? "  " : " ", out);
+		for (int d = 0; d < c->width[k]; d++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+	blk_table(out, bl, c->cntr, c->width, c->o->color);
+	return rc;
+}
+
+int pde_branch_blocks_text(FILE *out, struct pda_brep *r,
+			   const struct pda_brcntr *cntr,
+			   const struct pde_report_opts *o)
+{
+	struct blk_ctx c = {.out = out, .cntr = cntr && cntr->nr ? cntr : NULL,
+			    .o = o};
+	bool elided[PDA_BREP_MAX_KEYS];
+	int rc;
+
+	for (int k = 0; k < BLK_NR; k++)
+		c.width[k] = blk_cols[k].width;
+	if (c.cntr && c.width[BLK_CNTR] < 5 * (int)c.cntr->nr + 1)
+		c.width[BLK_CNTR] = 5 * (int)c.cntr->nr + 1;
+	brep_preamble(out, r, false, o, elided);
+	rc = blk_each(r, &c, blk_text_each);
 	brep_stats(out, pda_brep_stats(r));
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;
 }
 
-/* Rows of t as --percent-limit keeps them. */
+/* Rows of t as --percent-limit keeps them (by the first member's). */
 static bool brep_hidden(const struct pda_brep_table *t,
 			const struct pda_brep_row *row,
 			const struct pde_report_opts *o)
 {
 	return o->percent_limit > 0 &&
-	       (float)percent(row->count, t->nr_entries) < o->percent_limit;
+	       (float)brep_share(t, row, 0) < o->percent_limit;
 }
 
 /* Key k of row as its text cell, NUL-terminated in b. */
@@ -1990,6 +2208,66 @@ static const char *brep_cell_str(struct pdc_strbuf *b, enum pda_brep_key k,
 }
 
 /* The branch tables as Markdown (md) or CSV: the text's cells. */
+/* Table t's Markdown heading and column heads: a group's members'
+ * shares and entries side by side. */
+static void brep_md_head(FILE *out, const struct pda_brep *r,
+			 const struct pda_brep_table *t, bool ipc)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+
+	fputs("\n## ", out);
+	pde_md_text(out, t->event, strlen(t->event));
+	fprintf(out, "\n\n%" PRIu64 " branch entr%s of %" PRIu64 " sample%s\n\n|",
+		t->nr_entries, t->nr_entries == 1 ? "y" : "ies", t->nr_samples,
+		plural(t->nr_samples));
+	for (unsigned m = 0; m < t->nr_members; m++) {
+		if (t->nr_members == 1) {
+			fputs(" Overhead | Entries |", out);
+			continue;
+		}
+		fputc(' ', out);
+		pde_md_text(out, t->member_names[m], strlen(t->member_names[m]));
+		fputs(" Overhead | ", out);
+		pde_md_text(out, t->member_names[m], strlen(t->member_names[m]));
+		fputs(" Entries |", out);
+	}
+	for (unsigned k = 0; k < nr_keys; k++)
+		fprintf(out, " %s |", pda_brep_key_header(pda_brep_key(r, k)));
+	fputs(ipc ? " IPC | IPC Coverage |\n|" : "\n|", out);
+	for (unsigned m = 0; m < t->nr_members; m++)
+		fputs(" ---: | ---: |", out);
+	for (unsigned k = 0; k < nr_keys; k++)
+		fputs(" --- |", out);
+	fputs(ipc ? " ---: | ---: |\n" : "\n", out);
+}
+
+/* The key cells (and IPC) of row, ending its md or csv line. */
+static void brep_grid_cells(FILE *out, const struct pda_brep *r,
+			    const struct pda_brep_row *row, bool ipc, bool md,
+			    struct pdc_strbuf *b)
+{
+	const unsigned nr_keys = pda_brep_nr_keys(r);
+
+	for (unsigned k = 0; k < nr_keys; k++) {
+		const char *c = brep_cell_str(b, pda_brep_key(r, k), row);
+
+		if (md) {
+			fputc(' ', out);
+			pde_md_code(out, c, strlen(c), true);
+			fputs(" |", out);
+		} else {
+			fputc(',', out);
+			pde_csv_str(out, c);
+		}
+	}
+	if (ipc && row->to.sym)
+		fprintf(out, md ? " %.2f | %.1f%% |" : ",%.2f,%.1f", row->ipc,
+			row->ipc_cover);
+	else if (ipc)
+		fputs(md ? " - | - |" : ",,", out);
+	fputc('\n', out);
+}
+
 static int brep_grid(FILE *out, const struct pda_brep *r, bool ipc,
 		     const struct pde_report_opts *o, bool md)
 {
@@ -2012,56 +2290,34 @@ static int brep_grid(FILE *out, const struct pda_brep *r, bool ipc,
 	for (size_t i = 0; i < pda_brep_nr_tables(r); i++) {
 		const struct pda_brep_table *t = pda_brep_table(r, i);
 
-		if (md) {
-			fputs("\n## ", out);
-			pde_md_text(out, t->event, strlen(t->event));
-			fprintf(out,
-				"\n\n%" PRIu64 " branch entr%s of %" PRIu64
-				" sample%s\n\n| Overhead | Entries |",
-				t->nr_entries, t->nr_entries == 1 ? "y" : "ies",
-				t->nr_samples, plural(t->nr_samples));
-			for (unsigned k = 0; k < nr_keys; k++)
-				fprintf(out, " %s |",
-					pda_brep_key_header(pda_brep_key(r, k)));
-			fputs(ipc ? " IPC | IPC Coverage |\n| ---: | ---: |"
-				  : "\n| ---: | ---: |",
-			      out);
-			for (unsigned k = 0; k < nr_keys; k++)
-				fputs(" --- |", out);
-			fputs(ipc ? " ---: | ---: |\n" : "\n", out);
-		}
+		if (md)
+			brep_md_head(out, r, t, ipc);
 		for (size_t j = 0; j < t->nr_rows; j++) {
 			const struct pda_brep_row *row = t->rows[j];
-			const double pct = percent(row->count, t->nr_entries);
 
 			if (brep_hidden(t, row, o))
 				continue;
-			if (md)
-				fprintf(out, "| %.2f%% | %" PRIu64 " |", pct,
-					row->count);
-			else {
-				pde_csv_str(out, t->event);
-				fprintf(out, ",%.6f,%" PRIu64, pct, row->count);
-			}
-			for (unsigned k = 0; k < nr_keys; k++) {
-				const char *c = brep_cell_str(
-					&b, pda_brep_key(r, k), row);
-
+			/* md: a group's members side by side; csv: a line
+			 * a member, as the samples' report writes them */
+			for (unsigned m = 0; m < t->nr_members; m++) {
 				if (md) {
-					fputc(' ', out);
-					pde_md_code(out, c, strlen(c), true);
-					fputs(" |", out);
+					fprintf(out, "%s %.2f%% | %" PRIu64 " |",
+						m ? "" : "|",
+						brep_share(t, row, m),
+						brep_count(t, row, m));
+					if (m + 1 < t->nr_members)
+						continue;
 				} else {
-					fputc(',', out);
-					pde_csv_str(out, c);
+					pde_csv_str(out,
+						    t->nr_members > 1
+							    ? t->member_names[m]
+							    : t->event);
+					fprintf(out, ",%.6f,%" PRIu64,
+						brep_share(t, row, m),
+						brep_count(t, row, m));
 				}
+				brep_grid_cells(out, r, row, ipc, md, &b);
 			}
-			if (ipc && row->to.sym)
-				fprintf(out, md ? " %.2f | %.1f%% |" : ",%.2f,%.1f",
-					row->ipc, row->ipc_cover);
-			else if (ipc)
-				fputs(md ? " - | - |" : ",,", out);
-			fputc('\n', out);
 		}
 	}
 	if (b.oom)
@@ -2133,6 +2389,16 @@ int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 		pde_json_str(&j, "event", t->event);
 		pde_json_u64(&j, "entries", t->nr_entries);
 		pde_json_u64(&j, "samples", t->nr_samples);
+		if (t->nr_members > 1) {
+			pde_json_begin_array(&j, "members");
+			for (unsigned m = 0; m < t->nr_members; m++) {
+				pde_json_begin_object(&j, NULL);
+				pde_json_str(&j, "event", t->member_names[m]);
+				pde_json_u64(&j, "entries", t->member_entries[m]);
+				pde_json_end_object(&j);
+			}
+			pde_json_end_array(&j);
+		}
 		pde_json_begin_array(&j, "rows");
 		for (size_t k2 = 0; k2 < t->nr_rows; k2++) {
 			const struct pda_brep_row *row = t->rows[k2];
@@ -2140,9 +2406,22 @@ int pde_branch_report_json(FILE *out, const struct pda_brep *r, bool ipc,
 			if (brep_hidden(t, row, o))
 				continue;
 			pde_json_begin_object(&j, NULL);
-			pde_json_double(&j, "overhead",
-					percent(row->count, t->nr_entries));
+			pde_json_double(&j, "overhead", brep_share(t, row, 0));
 			pde_json_u64(&j, "entries", row->count);
+			if (t->nr_members > 1) {
+				/* a group's: each member's, the first's
+				 * above too */
+				pde_json_begin_array(&j, "members");
+				for (unsigned m = 0; m < t->nr_members; m++) {
+					pde_json_begin_object(&j, NULL);
+					pde_json_double(&j, "overhead",
+							brep_share(t, row, m));
+					pde_json_u64(&j, "entries",
+						     brep_count(t, row, m));
+					pde_json_end_object(&j);
+				}
+				pde_json_end_array(&j);
+			}
 			/* the keys as the text shows them, by perf's names */
 			for (unsigned k = 0; k < nr_keys; k++) {
 				const enum pda_brep_key key = pda_brep_key(r, k);

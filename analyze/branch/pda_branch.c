@@ -284,8 +284,9 @@ int pda_branch_cs(struct pda_branch *b, struct pda_elf *elf,
 	return rc < 0 ? 0 : 1;
 }
 
-/* Decode the instruction at e's address, once. */
-static int decode_type(struct pda_branch *b, struct loc_ent *e)
+/* Decode the instruction at e's address, once (out of line: the
+ * callers' hot paths need its type only the first time). */
+static PDA_BRANCH_COLD int decode_type(struct pda_branch *b, struct loc_ent *e)
 {
 	struct pda_elf *elf;
 	const unsigned char *code;
@@ -486,23 +487,66 @@ static struct row_ent *find_row(struct pda_branch *b, const struct loc_ent *f,
 	return r;
 }
 
-/*
- * The row of entry br of sample (comm interned) and its ends *f, *t: from
- * the pair cache, else resolved (a half record's missing end is no
- * address 0 but b->missing) and found, and cached.  NULL and *err on
- * failure.
- */
-static struct row_ent *pair_row(struct pda_branch *b,
-				const struct pd_sample *sample,
-				const char *comm, const struct pd_branch *br,
-				enum pda_branch_half half, struct loc_ent **f,
-				struct loc_ent **t, int *err)
+/* Add what pair p counted (pair_ent) to its row and the totals. */
+static void pair_flush(struct pda_branch *b, struct pair_ent *p)
+{
+	struct pda_branch_totals *t = &b->t;
+	struct pda_branch_row *r;
+
+	if (!p->row || !p->n)
+		return;
+	r = &p->row->row;
+	r->count += p->n;
+	t->nr_entries += p->n;
+	if (p->half == PDA_BRANCH_SOURCE_ONLY)
+		t->nr_source_only += p->n;
+	else if (p->half == PDA_BRANCH_TARGET_ONLY)
+		t->nr_target_only += p->n;
+	else if (p->resolved)
+		t->nr_resolved += p->n;
+	/* direction and pages need both ends */
+	if (p->half == PDA_BRANCH_COMPLETE) {
+		r->forward += p->fwd ? p->n : 0;
+		r->cross_4k += p->c4k ? p->n : 0;
+		r->cross_2m += p->c2m ? p->n : 0;
+	}
+	if (p->kernel)
+		r->kernel += p->n_nopriv;
+	else
+		r->user += p->n_nopriv;
+	if (p->n_dec) {
+		r->by_type[(unsigned)p->dtype % PDA_BR_NR_TYPES] += p->n_dec;
+		if (p->dtype)
+			t->nr_decoded += p->n_dec;
+		else
+			t->nr_undecoded += p->n_dec;
+	}
+	p->n = p->n_dec = p->n_nopriv = 0;
+}
+
+/* The slot of entry br of sample in the pair cache. */
+static inline uint64_t pair_slot(const struct pd_sample *sample,
+				 const struct pd_branch *br)
 {
 	/* one multiply: the slot is the product's top bits */
-	const uint64_t h = (br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^
-			    sample->pid) *
-			   0xff51afd7ed558ccdull;
+	return ((br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^ sample->pid) *
+		0xff51afd7ed558ccdull) >>
+	       (64 - PDA_BRANCH_PAIRS_BITS);
+}
+
+/*
+ * A pair not in the cache: its ends resolved (a half record's missing
+ * end is no address 0 but b->missing), its row found, and cached in its
+ * slot (whose pair is flushed).  Out of line (PDA_BRANCH_COLD), so that
+ * add_entry's frame stays small.  NULL and *err on failure.
+ */
+static PDA_BRANCH_COLD struct pair_ent *
+pair_miss(struct pda_branch *b, const struct pd_sample *sample,
+	  const char *comm, const struct pd_branch *br, int *err)
+{
+	const enum pda_branch_half half = pda_branch_half(br, b->brbe);
 	struct pair_ent *p;
+	struct loc_ent *f, *t;
 	struct row_ent *re;
 
 	if (!b->pairs) {
@@ -513,31 +557,56 @@ static struct row_ent *pair_row(struct pda_branch *b,
 			return NULL;
 		}
 	}
-	p = &b->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
-	if (p->row && p->from == br->from && p->to == br->to &&
-	    p->pid == sample->pid && p->comm == comm) {
-		*f = p->f;
-		*t = p->t;
-		return p->row;
-	}
-	*f = half == PDA_BRANCH_TARGET_ONLY
-		     ? &b->missing
-		     : pda_branch_resolve(b, sample, comm, br->from, err);
-	if (!*f)
+	f = half == PDA_BRANCH_TARGET_ONLY
+		    ? &b->missing
+		    : pda_branch_resolve(b, sample, comm, br->from, err);
+	if (!f)
 		return NULL;
-	*t = half == PDA_BRANCH_SOURCE_ONLY
-		     ? &b->missing
-		     : pda_branch_resolve(b, sample, comm, br->to, err);
-	if (!*t)
+	t = half == PDA_BRANCH_SOURCE_ONLY
+		    ? &b->missing
+		    : pda_branch_resolve(b, sample, comm, br->to, err);
+	if (!t)
 		return NULL;
-	re = find_row(b, *f, *t);
+	re = find_row(b, f, t);
 	if (!re) {
 		*err = PD_ERR_NOMEM;
 		return NULL;
 	}
-	*p = (struct pair_ent){sample->pid, comm, br->from, br->to, re, *f,
-			       *t};
-	return re;
+	p = &b->pairs[pair_slot(sample, br)];
+	pair_flush(b, p);
+	*p = (struct pair_ent){
+		.pid = sample->pid,
+		.comm = comm,
+		.from = br->from,
+		.to = br->to,
+		.row = re,
+		.f = f,
+		.t = t,
+		.dtype = -1,
+		.half = (uint8_t)half,
+		.resolved = f->loc.sym && t->loc.sym,
+		.kernel = f->loc.kernel,
+		.fwd = br->to > br->from,
+		.c4k = ((br->to ^ br->from) >> 12) != 0,
+		.c2m = ((br->to ^ br->from) >> 21) != 0,
+	};
+	return p;
+}
+
+/* The pair of entry br of sample (comm interned), cached or made. */
+static inline struct pair_ent *pair_of(struct pda_branch *b,
+				       const struct pd_sample *sample,
+				       const char *comm,
+				       const struct pd_branch *br, int *err)
+{
+	if (b->pairs) {
+		struct pair_ent *p = &b->pairs[pair_slot(sample, br)];
+
+		if (p->row && p->from == br->from && p->to == br->to &&
+		    p->pid == sample->pid && p->comm == comm)
+			return p;
+	}
+	return pair_miss(b, sample, comm, br, err);
 }
 
 static unsigned cyc_bucket(unsigned c)
@@ -548,30 +617,99 @@ static unsigned cyc_bucket(unsigned c)
 	return i < PDA_BRANCH_CYC_BUCKETS - 1 ? i : PDA_BRANCH_CYC_BUCKETS - 1;
 }
 
-static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
-		     const char *comm, const struct pd_branch *br,
-		     bool type_save, uint64_t i)
+/* Add the branch counters of sample's i-th entry to r: apart from
+ * add_entry, whose frame then needs no array (nor its stack guard). */
+static PDA_BRANCH_NOINLINE void add_counters(struct pda_branch *b, const struct pd_sample *sample,
+			 uint64_t i, struct pda_branch_row *r)
+{
+	uint64_t counts[PDA_BR_CNTR_MAX];
+	const unsigned cols =
+		pda_brcntr_split(b->cntr, sample->evsel, b->env,
+				 pd_u64s_get(&sample->branch.counters, i),
+				 counts);
+
+	if (cols) {
+		r->with_cntr++;
+		pda_brcntr_add(b->cntr, counts, cols, r->cntr);
+	}
+}
+
+/* The flags word's bits (pd_branch.flags_raw) that few entries set:
+ * in_tx, abort, type, spec and priv. */
+#define RARE_FLAGS                                                           \
+	((UINT64_C(3) << 2) | (UINT64_C(0xf) << 20) | (UINT64_C(3) << 24) |  \
+	 (UINT64_C(7) << 30))
+
+/* The type of entry br of pair p when no type was saved: decoded (once
+ * per pair, counted at pair_flush), none for a target-only record. */
+static inline int count_decoded(struct pda_branch *b, struct pair_ent *p,
+				struct pda_branch_row *r)
+{
+	if (p->half == PDA_BRANCH_TARGET_ONLY) {
+		r->by_type[0]++; /* no source instruction to decode */
+		return 0;
+	}
+	if (p->dtype < 0) {
+		int d = p->f->type >= 0 ? p->f->type : decode_type(b, p->f);
+
+		if (d < 0)
+			return d;
+		p->dtype = d;
+	}
+	p->n_dec++;
+	return 0;
+}
+
+/* What entry br of pair p records in RARE_FLAGS, counted. */
+static PDA_BRANCH_NOINLINE int count_rare(struct pda_branch *b,
+					  struct pair_ent *p,
+					  struct pda_branch_row *r,
+					  const struct pd_branch *br,
+					  bool type_save)
 {
 	struct pda_branch_totals *t = &b->t;
-	const enum pda_branch_half half = pda_branch_half(br, b->brbe);
-	struct loc_ent *f, *to;
-	struct row_ent *re;
+
+	if (type_save && br->type) {
+		r->by_type[br->type % PDA_BR_NR_TYPES]++;
+		r->type_saved = true;
+	} else {
+		int rc = count_decoded(b, p, r);
+
+		if (rc < 0)
+			return rc;
+	}
+	if (br->priv) {
+		r->by_priv[br->priv]++;
+		t->nr_priv++;
+	} else {
+		p->n_nopriv++;
+	}
+	if (br->spec) {
+		r->by_spec[br->spec]++;
+		t->nr_spec++;
+	}
+	r->in_tx += br->in_tx;
+	r->abort += br->abort;
+	return 0;
+}
+
+/* Count entry br (the i-th of sample's stack, UINT64_MAX for none):
+ * inline, as the loop over a stack's entries is the hot path. */
+static inline int add_entry(struct pda_branch *b,
+			    const struct pd_sample *sample, const char *comm,
+			    const struct pd_branch *br, bool type_save,
+			    uint64_t i)
+{
+	struct pda_branch_totals *t = &b->t;
+	struct pair_ent *p;
 	struct pda_branch_row *r;
-	unsigned type = 0;
 	int err = 0;
 
-	re = pair_row(b, sample, comm, br, half, &f, &to, &err);
-	if (!re)
+	p = pair_of(b, sample, comm, br, &err);
+	if (!p)
 		return err;
-	r = &re->row;
-	r->count++;
-	t->nr_entries++;
-	if (half == PDA_BRANCH_SOURCE_ONLY)
-		t->nr_source_only++;
-	else if (half == PDA_BRANCH_TARGET_ONLY)
-		t->nr_target_only++;
-	else if (f->loc.sym && to->loc.sym)
-		t->nr_resolved++;
+	r = &p->row->row;
+	p->n++;
 	/* mispred = predicted = 0: the hardware said nothing (AMD BRS,
 	 * perf inject's branch stacks), which is not "predicted" */
 	if (br->mispred || br->predicted) {
@@ -593,59 +731,33 @@ static int add_entry(struct pda_branch *b, const struct pd_sample *sample,
 			r->cyc_max = br->cycles;
 		r->cyc_hist[cyc_bucket(br->cycles)]++;
 	}
-	if (type_save && br->type) {
-		type = br->type;
-		r->type_saved = true;
-	} else if (half == PDA_BRANCH_TARGET_ONLY) {
-		type = 0; /* no source instruction to decode */
+	if (br->flags_raw & RARE_FLAGS) {
+		err = count_rare(b, p, r, br, type_save);
+		if (err < 0)
+			return err;
 	} else {
-		/* decoded once per address */
-		int d = f->type >= 0 ? f->type : decode_type(b, f);
-
-		if (d < 0)
-			return d;
-		type = (unsigned)d;
-		if (type)
-			t->nr_decoded++;
-		else
-			t->nr_undecoded++;
+		err = count_decoded(b, p, r);
+		if (err < 0)
+			return err;
+		p->n_nopriv++;
 	}
-	r->by_type[type % PDA_BR_NR_TYPES]++;
-	/* direction and pages need both ends */
-	if (half == PDA_BRANCH_COMPLETE) {
-		if (br->to > br->from)
-			r->forward++;
-		if ((br->to ^ br->from) >> 12)
-			r->cross_4k++;
-		if ((br->to ^ br->from) >> 21)
-			r->cross_2m++;
-	}
-	if (br->priv) {
-		r->by_priv[br->priv]++;
-		t->nr_priv++;
-	} else if (f->loc.kernel) {
-		r->kernel++;
-	} else {
-		r->user++;
-	}
-	if (br->spec) {
-		r->by_spec[br->spec]++;
-		t->nr_spec++;
-	}
-	r->in_tx += br->in_tx;
-	r->abort += br->abort;
-	if (b->cntr && i < sample->branch.counters.nr) {
-		uint64_t counts[PDA_BR_CNTR_MAX];
-		const unsigned cols = pda_brcntr_split(
-			b->cntr, sample->evsel, b->env,
-			pd_u64s_get(&sample->branch.counters, i), counts);
-
-		if (cols) {
-			r->with_cntr++;
-			pda_brcntr_add(b->cntr, counts, cols, r->cntr);
-		}
-	}
+	if (b->cntr && i < sample->branch.counters.nr)
+		add_counters(b, sample, i, r);
 	return 0;
+}
+
+/* comm, interned: the cache keys on the pointer, and a run of samples
+ * of one comm is the rule */
+static const char *intern_comm(struct pda_branch *b, const char *comm)
+{
+	if (!comm)
+		comm = "";
+	if (b->last_comm && strcmp(comm, b->last_comm) == 0)
+		return b->last_comm;
+	comm = pda_intern(b->s, comm, strlen(comm));
+	if (comm)
+		b->last_comm = comm;
+	return comm;
 }
 
 void pda_branch_counters(struct pda_branch *b, const struct pda_brcntr *c,
@@ -679,8 +791,7 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 	if (!sample->branch.nr)
 		return 0;
 	b->t.nr_stacks++;
-	/* the cache keys on the comm's interned pointer */
-	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
+	comm = intern_comm(b, comm);
 	if (!comm)
 		return PD_ERR_NOMEM;
 	for (uint64_t i = 0; i < sample->branch.nr; i++) {
@@ -711,7 +822,7 @@ int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
 		return PD_ERR_API;
 	b->t.nr_samples++;
 	b->t.nr_stacks++;
-	comm = pda_intern(b->s, comm ? comm : "", comm ? strlen(comm) : 0);
+	comm = intern_comm(b, comm);
 	if (!comm)
 		return PD_ERR_NOMEM;
 	/* one entry of no stack: no counters */
@@ -795,6 +906,9 @@ int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort)
 		: sort == PDA_BRANCH_SORT_CYCLES ? cmp_cycles
 						 : cmp_mispred;
 
+	if (b->pairs)
+		for (size_t i = 0; i < PDA_BRANCH_PAIRS; i++)
+			pair_flush(b, &b->pairs[i]);
 	for (size_t i = 0; i < b->nr_rows; i++) {
 		struct pda_branch_row *r = &b->sorted[i]->row;
 		uint64_t best = 0;

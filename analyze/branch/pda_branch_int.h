@@ -25,14 +25,30 @@ struct row_ent;	  /* pda_branch.c */
 
 /* A (from, to) entry seen lately in a process, with its row and ends:
  * the same branches come again and again, and the row of a pair never
- * changes (its ends are resolved once per (pid, comm, addr)). */
+ * changes (its ends are resolved once per (pid, comm, addr)).  What is
+ * the same for every entry of the pair (direction, pages, both ends
+ * resolved, the decoded type, user or kernel) is counted here, n times,
+ * and added to the row and totals once, when the pair leaves the cache
+ * or at pda_branch_finish(): per entry only what the entry records is
+ * counted (pair_flush in pda_branch.c). */
 struct pair_ent {
 	uint32_t pid;
 	const char *comm;
 	uint64_t from, to;
 	struct row_ent *row;
 	struct loc_ent *f, *t;
+	uint64_t n;	   /* entries since the pair was cached */
+	uint64_t n_dec;	   /* of those, typed by decoding (no saved type) */
+	uint64_t n_nopriv; /* of those, without a recorded privilege */
+	int dtype;	   /* the decoded type; -1 not decoded yet */
+	uint8_t half;	   /* enum pda_branch_half */
+	bool resolved, kernel, fwd, c4k, c2m;
 };
+
+/* a function kept out of its caller, so that the caller's frame stays
+ * small (GCC, clang); COLD: one off the hot path too */
+#define PDA_BRANCH_NOINLINE __attribute__((noinline))
+#define PDA_BRANCH_COLD __attribute__((noinline, cold))
 
 #define PDA_BRANCH_PAIRS_BITS 12 /* direct-mapped, 4096 slots */
 #define PDA_BRANCH_PAIRS (1u << PDA_BRANCH_PAIRS_BITS)
@@ -65,6 +81,7 @@ struct pda_branch {
 	/* branch counters summed per row, or NULL (pda_branch_counters) */
 	const struct pda_brcntr *cntr;
 	const struct pd_env *env;
+	const char *last_comm; /* the comm interned last (interned) */
 };
 
 /* The address resolved in the sample's process, once per (pid, comm,

@@ -73,13 +73,19 @@ struct row {
 	unsigned event; /* the table's index in r->tables */
 	uint64_t seq;	/* the order rows came */
 	bool hidden;	/* its first entry's sample was filtered out */
+	uint64_t *counts; /* [the table's members] in a group's table: the
+			   * first member's is pub.count until finish */
 };
 
 struct table {
 	struct pda_brep_table pub;
-	const struct pd_evsel *evsel;
+	const struct pd_evsel *evsel; /* the event, a group's leader */
+	unsigned lead;		      /* its index in the capture */
 	const struct pda_brep_row **rows; /* each a struct row's pub */
 	size_t alloc;
+	uint64_t *member_entries;     /* [pub.nr_members], in a group */
+	const char **member_names;    /* [pub.nr_members], in a group */
+	char *name;		      /* a group's title (pub.event) */
 };
 
 struct pda_brep {
@@ -105,6 +111,12 @@ struct pda_brep {
 	bool cur_hidden; /* the sample being added is filtered out */
 	struct rep_pair *pairs; /* [PDA_BRANCH_PAIRS], allocated on use */
 	bool finished;
+	/* the group view (opts.group) */
+	enum pda_brep_group group;
+	const struct pd_file *file;
+	const struct pd_env *groups;
+	unsigned cur_m;	       /* the sample's member of its table */
+	unsigned sort_members; /* the members of the table being sorted */
 };
 
 int pda_brep_new(struct pda_session *s, const struct pda_brep_opts *opts,
@@ -127,12 +139,18 @@ int pda_brep_new(struct pda_session *s, const struct pda_brep_opts *opts,
 	for (unsigned i = 0; i < nr; i++)
 		if (keys[i] >= PDA_BREP_NR_KEYS)
 			return PD_ERR_API;
+	if (opts->group > PDA_BREP_GROUP_ALL ||
+	    (opts->group == PDA_BREP_GROUP_ALL && !opts->file))
+		return PD_ERR_API;
 	r = pda_zalloc(s, sizeof(*r));
 	if (!r)
 		return PD_ERR_NOMEM;
 	r->s = s;
 	r->ipc = opts->ipc;
 	r->total = opts->total_cycles;
+	r->group = opts->group;
+	r->file = opts->file;
+	r->groups = opts->file ? opts->groups : NULL;
 	rc = pda_branch_new(s, &bo, &r->b);
 	if (rc < 0) {
 		pda_free(s, r);
@@ -160,12 +178,18 @@ void pda_brep_free(struct pda_brep *r)
 
 	if (!r)
 		return;
-	while ((it = pdc_hash_next(&r->rows, &pos)))
+	while ((it = pdc_hash_next(&r->rows, &pos))) {
+		pda_free(r->s, ((struct row *)it)->counts);
 		pda_free(r->s, it);
+	}
 	pdc_hash_release(pda_session_alloc(r->s), &r->rows);
 	pda_bcyc_release(&r->cyc);
-	for (size_t i = 0; i < r->nr_tables; i++)
+	for (size_t i = 0; i < r->nr_tables; i++) {
 		pda_free(r->s, (void *)r->tables[i].rows);
+		pda_free(r->s, r->tables[i].member_entries);
+		pda_free(r->s, (void *)r->tables[i].member_names);
+		pda_free(r->s, r->tables[i].name);
+	}
 	pda_free(r->s, r->tables);
 	pdc_intern_release(&r->strs, pda_session_alloc(r->s));
 	pda_free(r->s, r->pairs);
@@ -404,13 +428,77 @@ static bool row_eq(const void *item, const void *key)
 
 /* ---- adding -------------------------------------------------------- */
 
+/* The recorded group (GROUP_DESC) of more than one event that holds
+ * event idx, or NULL. */
+static const struct pd_env_group *recorded_group(const struct pda_brep *r,
+						 unsigned idx)
+{
+	for (uint32_t g = 0; r->groups && g < r->groups->nr_groups; g++) {
+		const struct pd_env_group *grp = &r->groups->groups[g];
+
+		if (grp->nr_members > 1 && idx >= grp->leader_idx &&
+		    idx - grp->leader_idx < grp->nr_members)
+			return grp;
+	}
+	return NULL;
+}
+
+/* Table t's title (pub.event) over nr members from lead, as perf's
+ * evsel__group_desc() names a group: "NAME { a, b }" as recorded
+ * ("anon group" unnamed), "a, b" forced by --group. */
+static int name_group(struct pda_brep *r, struct table *t,
+		      const struct pd_env_group *grp)
+{
+	struct pdc_strbuf b;
+	char small[256];
+	char *name;
+
+	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	if (grp)
+		pdc_strbuf_addf(&b, "%s { ",
+				grp->name && strcmp(grp->name, "{anon_group}")
+					? grp->name
+					: "anon group");
+	for (unsigned m = 0; m < t->pub.nr_members; m++) {
+		const struct pd_evsel *e = pd_file_evsel(r->file, t->lead + m);
+
+		t->member_names[m] = e ? e->name : "unknown";
+		pdc_strbuf_addf(&b, "%s%s", m ? ", " : "", t->member_names[m]);
+	}
+	if (grp)
+		pdc_strbuf_addf(&b, " }");
+	name = b.oom ? NULL : pda_zalloc(r->s, b.len + 1);
+	if (name)
+		memcpy(name, b.p, b.len);
+	pdc_strbuf_release(&b);
+	t->name = name;
+	t->pub.event = name;
+	return name ? 0 : PD_ERR_NOMEM;
+}
+
+/* The table of event ev (its group's, in the group view), its index
+ * *idx; r->cur_m its member there.  NULL on failure (out of memory). */
 static struct table *table_of(struct pda_brep *r, const struct pd_evsel *ev,
 			      unsigned *idx)
 {
+	const struct pd_env_group *grp =
+		ev && r->group != PDA_BREP_GROUP_ALL
+			? recorded_group(r, ev->idx)
+			: NULL;
+	unsigned lead = ev ? ev->idx : 0, nr = 1;
 	struct table *t;
 
+	if (r->group == PDA_BREP_GROUP_ALL) {
+		lead = 0;
+		nr = (unsigned)pd_file_nr_evsels(r->file);
+	} else if (r->group == PDA_BREP_GROUP_RECORDED && grp) {
+		lead = grp->leader_idx;
+		nr = grp->nr_members;
+	}
+	r->cur_m = nr > 1 && ev ? ev->idx - lead : 0;
 	for (size_t i = 0; i < r->nr_tables; i++) {
-		if (r->tables[i].evsel == ev) {
+		if (nr > 1 ? r->tables[i].lead == lead
+			   : r->tables[i].evsel == ev) {
 			*idx = (unsigned)i;
 			return &r->tables[i];
 		}
@@ -420,8 +508,28 @@ static struct table *table_of(struct pda_brep *r, const struct pd_evsel *ev,
 		return NULL;
 	t = &r->tables[r->nr_tables];
 	memset(t, 0, sizeof(*t));
-	t->evsel = ev;
+	t->evsel = nr > 1 ? pd_file_evsel(r->file, lead) : ev;
+	t->lead = lead;
+	t->pub.nr_members = nr;
 	t->pub.event = ev ? ev->name : "unknown";
+	/* perf says "events" of a recorded group's leader alone */
+	t->pub.leads_group = nr == 1 && grp && grp->leader_idx == lead;
+	if (nr > 1) {
+		t->pub.event = NULL;
+		t->member_entries =
+			pda_zalloc(r->s, nr * sizeof(*t->member_entries));
+		t->member_names =
+			pda_zalloc(r->s, nr * sizeof(*t->member_names));
+		if (!t->member_entries || !t->member_names ||
+		    name_group(r, t, r->group == PDA_BREP_GROUP_ALL ? NULL
+								   : grp) < 0) {
+			pda_free(r->s, t->member_entries);
+			pda_free(r->s, (void *)t->member_names);
+			return NULL;
+		}
+		t->pub.member_entries = t->member_entries;
+		t->pub.member_names = t->member_names;
+	}
 	*idx = (unsigned)r->nr_tables++;
 	return t;
 }
@@ -569,6 +677,15 @@ static struct rep_pair *pair_slot(struct pda_brep *r,
 	return &r->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
 }
 
+/* An entry of the sample's member (r->cur_m) counted in row w. */
+static inline void row_hit(const struct pda_brep *r, struct row *w)
+{
+	if (r->cur_m)
+		w->counts[r->cur_m]++;
+	else
+		w->pub.count++;
+}
+
 /* The entry counted in its row's table and the totals. */
 static void count_entry(struct pda_brep *r, struct table *t,
 			const struct pd_branch *br,
@@ -585,9 +702,17 @@ static void count_entry(struct pda_brep *r, struct table *t,
 		r->nr_resolved++;
 }
 
-static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
-		     const struct pd_sample *sample, const char *comm,
-		     const struct pd_branch *br)
+/*
+ * Entry br not in its pair slot ps: its ends resolved, its row keyed and
+ * found or made, and the slot set.  Out of line (PDA_BRANCH_COLD): most
+ * entries hit their slot (add_entry).
+ */
+static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
+				    unsigned event,
+				    const struct pd_sample *sample,
+				    const char *comm, const struct pd_branch *br,
+				    enum pda_branch_half half,
+				    struct rep_pair *ps)
 {
 	const bool src = r->has[PDA_BREP_SRCLINE_FROM] ||
 			 r->has[PDA_BREP_SRCLINE_TO];
@@ -596,24 +721,9 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	struct rkey k;
 	struct find_ctx fc = {r, &k};
 	struct pdc_hash_slot *slot;
-	enum pda_branch_half half;
-	struct rep_pair *ps;
 	uint64_t h;
 	int err = 0;
 
-	/* a BRBE half record's missing end is no address 0 (perf 7.2
-	 * shows "[H] 0000000000000000" there) */
-	half = pda_branch_half(br, r->b->brbe);
-	ps = pair_slot(r, sample, br);
-	if (!ps)
-		return PD_ERR_NOMEM;
-	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
-	    ps->pid == sample->pid && ps->comm == comm &&
-	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
-		count_entry(r, t, br, half, ps->resolved);
-		ps->row->pub.count++;
-		return 0;
-	}
 	f = half == PDA_BRANCH_TARGET_ONLY
 		    ? &r->b->missing
 		    : pda_branch_resolve(r->b, sample, comm, br->from, &err);
@@ -652,7 +762,7 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	slot = pdc_hash_probe(&r->rows, h, row_eq, &fc);
 	if (slot->item) {
 		ps->row = slot->item;
-		ps->row->pub.count++;
+		row_hit(r, ps->row);
 		return 0;
 	}
 	if (PDC_GROW(pda_session_alloc(r->s), t->rows, t->alloc,
@@ -662,11 +772,20 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	if (!nw)
 		return PD_ERR_NOMEM;
 	*nw = w;
-	nw->pub.count = 1;
+	if (t->pub.nr_members > 1) {
+		nw->counts =
+			pda_zalloc(r->s, t->pub.nr_members * sizeof(*nw->counts));
+		if (!nw->counts) {
+			pda_free(r->s, nw);
+			return PD_ERR_NOMEM;
+		}
+	}
+	row_hit(r, nw);
 	nw->hidden = r->cur_hidden;
 	if (r->ipc || r->total) {
 		nw->to_ipc = pda_bcyc_sym_of(&r->cyc, to, &err);
 		if (err < 0) {
+			pda_free(r->s, nw->counts);
 			pda_free(r->s, nw);
 			return err;
 		}
@@ -677,6 +796,27 @@ static int add_entry(struct pda_brep *r, struct table *t, unsigned event,
 	pdc_hash_fill(&r->rows, slot, h, nw);
 	ps->row = nw;
 	return 0;
+}
+
+static inline int add_entry(struct pda_brep *r, struct table *t,
+			    unsigned event, const struct pd_sample *sample,
+			    const char *comm, const struct pd_branch *br)
+{
+	/* a BRBE half record's missing end is no address 0 (perf 7.2
+	 * shows "[H] 0000000000000000" there) */
+	const enum pda_branch_half half = pda_branch_half(br, r->b->brbe);
+	struct rep_pair *ps = pair_slot(r, sample, br);
+
+	if (!ps)
+		return PD_ERR_NOMEM;
+	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
+	    ps->pid == sample->pid && ps->comm == comm &&
+	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
+		count_entry(r, t, br, half, ps->resolved);
+		row_hit(r, ps->row);
+		return 0;
+	}
+	return add_miss(r, t, event, sample, comm, br, half, ps);
 }
 
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
@@ -699,6 +839,8 @@ int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
 	if (!t)
 		return PD_ERR_NOMEM;
 	t->pub.nr_samples++;
+	if (t->member_entries)
+		t->member_entries[r->cur_m] += sample->branch.nr;
 	r->cur_hidden = filtered;
 	if (r->ipc || r->total) {
 		const int rc = pda_bcyc_add(&r->cyc, sample, comm ? comm : "");
@@ -795,6 +937,10 @@ static int row_cmp(const struct pda_brep *r, const struct row *a,
 {
 	int c = (a->pub.count > b->pub.count) - (a->pub.count < b->pub.count);
 
+	/* a group's rows: by the first member's entries, then the next
+	 * member's (perf's __hpp__sort() over the group) */
+	for (unsigned m = 1; !c && m < r->sort_members; m++)
+		c = (a->counts[m] > b->counts[m]) - (a->counts[m] < b->counts[m]);
 	for (unsigned i = 0; !c && i < r->nr_keys; i++)
 		c = key_cmp(r->keys[i], &a->pub, &b->pub);
 	if (c)
@@ -880,6 +1026,14 @@ int pda_brep_finish(struct pda_brep *r)
 	for (size_t i = 0; i < r->nr_tables; i++) {
 		struct table *t = &r->tables[i];
 
+		r->sort_members = t->pub.nr_members;
+		for (size_t j = 0; t->pub.nr_members > 1 && j < t->pub.nr_rows;
+		     j++) {
+			struct row *w = (struct row *)(uintptr_t)t->rows[j];
+
+			w->counts[0] = w->pub.count;
+			w->pub.counts = w->counts;
+		}
 		sort_rows(r, t->rows, tmp, t->pub.nr_rows);
 		hide_rows(t);
 		for (size_t j = 0; r->ipc && j < t->pub.nr_rows; j++) {

@@ -1,8 +1,9 @@
 /*
  * pda_branch_rep.h - perf report's branch mode (perf report
  * --branch-stack): every entry of every branch stack is a row's hit,
- * rows keyed by perf 6.1's branch sort keys, one table an event, shares
- * of the event's branch entries.
+ * rows keyed by perf 6.1's branch sort keys, one table an event (or an
+ * event group, its members side by side), shares of the event's branch
+ * entries.
  *
  *	PDA_BREP_OPTS(o, .keys = keys, .nr_keys = n);
  *	pda_brep_new(s, &o, &r);
@@ -71,6 +72,18 @@ struct pda_brep_opts {
 	bool total_cycles;
 	const struct pda_brcntr *cntr;
 	const struct pd_env *env;
+	/* perf's group view (report --group): file's events side by side,
+	 * a table per group with a column of shares per member (each of
+	 * its own entries).  PDA_BREP_GROUP_RECORDED: the groups that
+	 * groups (file's GROUP_DESC, NULL: none) records, as perf shows a
+	 * capture that recorded groups by default; NONE: a table per event
+	 * (--no-group); ALL: every event of file in one (--group on events
+	 * recorded apart).  file and groups must outlive the report. */
+	enum pda_brep_group { PDA_BREP_GROUP_RECORDED,
+			      PDA_BREP_GROUP_NONE,
+			      PDA_BREP_GROUP_ALL } group;
+	const struct pd_file *file;
+	const struct pd_env *groups;
 };
 
 #define PDA_BREP_OPTS(name, ...)                                            \
@@ -99,7 +112,10 @@ struct pda_brep_row {
 	char mispred;	/* 'Y', 'N'; 0 neither said */
 	bool in_tx, abort;
 	unsigned cycles;
-	uint64_t count; /* entries */
+	uint64_t count; /* entries (of the first member, in a group) */
+	/* in a table of several members (pda_brep_table.nr_members): each
+	 * member's entries, NULL otherwise */
+	const uint64_t *counts;
 	/* with opts.ipc, of the target's symbol (0 without one, or without
 	 * cycles): instructions per cycle over the basic blocks that end in
 	 * it, and the share of its instructions they cover (percent) */
@@ -107,9 +123,15 @@ struct pda_brep_row {
 };
 
 struct pda_brep_table {
-	const char *event;
-	uint64_t nr_entries; /* what the shares are of */
+	const char *event;   /* "a"; a group's "anon group { a, b }" (as
+			      * recorded) or "a, b" (PDA_BREP_GROUP_ALL) */
+	uint64_t nr_entries; /* what the shares are of (all members') */
 	uint64_t nr_samples; /* samples with a branch stack */
+	unsigned nr_members; /* events side by side: 1 but in a group */
+	const uint64_t *member_entries; /* each member's entries, what its
+					 * column's shares are of */
+	const char *const *member_names; /* each member's event name */
+	bool leads_group;    /* a recorded group's leader shown alone */
 	size_t nr_rows;
 	const struct pda_brep_row *const *rows; /* sorted */
 };

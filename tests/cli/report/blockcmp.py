@@ -8,10 +8,6 @@ difference, and exits 1.
 --perf7: PERF is perf 7.x's output (where perf 6.1 crashes).  Then:
 - its "# Samples:" and "# Event count" lines count samples where perf
   6.1's (and pdtool's) count branch entries: not compared;
-- an event group is one table in perf 7 (its members' rows linked into
-  the leader's), where pdtool writes a table per event: the group's
-  table is compared with the leader's, the members' tables must equal it
-  (a group read's sample is every member's, with the same branch stack);
 - perf 7's Branch Counter cell keeps a "+" once shown on every later
   event's column (annotation_br_cntr_entry()); pdtool's "+" is each
   event's own: pdtool's cells are turned into perf's form to compare.
@@ -80,14 +76,6 @@ def main():
     tp, td = tables(perf.splitlines()), tables(pd.splitlines())
     drop = re.compile(r"# Event count \(approx\.\): ")
     strip = lambda t: [l for l in t[1] if not drop.match(l)]
-    if len(td) > len(tp) and any("anon group {" in t[0] for t in tp):
-        lead = strip(td[len(tp) - 1])
-        for t in td[len(tp):]:
-            if strip(t) != lead:
-                print("a group member's table differs from its leader's")
-                return 1
-        td = td[:len(tp)]
-        notes.append("the group as its leader's table")
     a = [l for t in tp for l in strip(t)]
     b = [l for t in td for l in strip(t)]
     if diff(a, b, quiet=True):
