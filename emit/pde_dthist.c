@@ -402,7 +402,12 @@ static void summary(FILE *out, const struct pda_dthist *h,
 	const bool md = o->format == PDE_ANNOT_MD;
 
 	for (size_t ev = 0; ev < o->nr_events; ev++) {
-		if (!o->event_samples[ev])
+		size_t nr = 0;
+
+		for (size_t i = 0; i < pda_dthist_nr(h); i++)
+			nr += pda_dthist_type(h, i)->event == ev &&
+			      wanted(o->only, pda_dthist_type(h, i)->type);
+		if (!nr)
 			continue;
 		if (md) {
 			fputs("| Percent | Samples | Type | Binary |\n"
@@ -442,12 +447,13 @@ static void summary(FILE *out, const struct pda_dthist *h,
 			pde_text_puts(out, t->dso);
 			fputs(")\n", out);
 		}
-		if (md)
-			fprintf(out,
-				"\nOf the %" PRIu64 " samples of %s (period "
-				"%" PRIu64 ").\n",
-				o->event_samples[ev], o->events[ev],
+		if (md) {
+			fprintf(out, "\nOf the %" PRIu64 " samples of ",
+				o->event_samples[ev]);
+			pde_md_text(out, o->events[ev], strlen(o->events[ev]));
+			fprintf(out, " (period %" PRIu64 ").\n",
 				o->event_periods[ev]);
+		}
 		fputc('\n', out);
 	}
 }
@@ -568,6 +574,19 @@ int pde_dthist(FILE *out, const struct pda_dthist *h,
 		pde_json_begin_object(&j, NULL);
 		if (o->input)
 			pde_json_str(&j, "input", o->input);
+		if (o->event_samples) {
+			pde_json_begin_array(&j, "events");
+			for (size_t ev = 0; ev < o->nr_events; ev++) {
+				pde_json_begin_object(&j, NULL);
+				pde_json_str(&j, "event", o->events[ev]);
+				pde_json_u64(&j, "samples",
+					     o->event_samples[ev]);
+				pde_json_u64(&j, "period",
+					     o->event_periods[ev]);
+				pde_json_end_object(&j);
+			}
+			pde_json_end_array(&j);
+		}
 		pde_json_begin_array(&j, "types");
 	} else if (o->format == PDE_ANNOT_MD) {
 		fputs("# Data types", out);
