@@ -84,6 +84,29 @@ struct types_args {
 	struct cmd_symopts sym;
 };
 
+/* --format: text, md and json are annotate's writers', csv a flag. */
+static void parse_format(const struct pd_ctx *ctx, const char *arg,
+			 struct cmd_types_opts *o)
+{
+	static const struct {
+		const char *name;
+		enum pde_annot_format format;
+	} formats[] = {
+		{"text", PDE_ANNOT_TEXT},
+		{"md", PDE_ANNOT_MD},
+		{"json", PDE_ANNOT_JSON},
+		{"csv", PDE_ANNOT_TEXT},
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(arg, formats[i].name)) {
+			o->format = formats[i].format;
+			o->csv = !strcmp(arg, "csv");
+			return;
+		}
+	usage_error(ctx, "--format '%s': text, md, json or csv", arg);
+}
+
 static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		       struct types_args *a)
 {
@@ -122,21 +145,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			o->cacheline = true;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				o->format = PDE_ANNOT_TEXT;
-			else if (!strcmp(optarg, "md"))
-				o->format = PDE_ANNOT_MD;
-			else if (!strcmp(optarg, "json"))
-				o->format = PDE_ANNOT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				o->csv = true;
-			else
-				usage_error(ctx,
-					    "--format '%s': text, md, json or "
-					    "csv",
-					    optarg);
-			if (strcmp(optarg, "csv"))
-				o->csv = false;
+			parse_format(ctx, optarg, o);
 			break;
 		case OPT_STDIO:
 			stdio = true;
@@ -291,9 +300,7 @@ static int types_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct types_run *tr = arg;
 
-	if (what == PDA_CAPTURE_BAD_SAMPLE &&
-	    !pda_capture_stats(&tr->c)->nr_bad_samples)
-		warning(tr->ctx, "'%s': %s", tr->o->path, why);
+	cmd_capture_skip_warn(tr->ctx, &tr->c, tr->o->path, what, why);
 	return 0;
 }
 
@@ -326,21 +333,15 @@ static void read_samples(struct pd_ctx *ctx, struct pd_file *f,
 	if (pda_filter_init(&flt, &fo) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_API));
 	rc = pda_capture_init(&tr->c, f, tr->s, &co);
-	if (rc < 0 && pda_capture_failed_in(&tr->c) == PDA_CAPTURE_READER)
-		die(ctx, "'%s': %s", o->path, pda_capture_errmsg(&tr->c));
 	if (rc < 0)
-		die(ctx, "%s", pd_strerror(rc));
+		cmd_capture_die(ctx, o->path, &tr->c, rc);
 	cmd_progress_init(&prog, ctx);
 	rc = pda_capture_run(&tr->c);
 	cmd_progress_end(&prog);
+	if (rc < 0)
+		cmd_capture_die(ctx, o->path, &tr->c, rc);
 	tr->synth = pda_capture_itrace(&tr->c) != NULL;
 	pda_capture_release(&tr->c);
-	if (rc < 0)
-		die(ctx, "'%s': %s", o->path,
-		    rc == PD_ERR_NOMEM && pda_capture_failed_in(&tr->c) !=
-						  PDA_CAPTURE_READER
-			    ? pd_strerror(rc)
-			    : pda_capture_errmsg(&tr->c));
 	tr->nr_filtered += pda_filter_stats(&flt)->nr_left_out;
 }
 
