@@ -10,7 +10,7 @@
 #include "pda_annotate.h"
 #include "pda_branch.h"
 #include "pda_capture.h"
-#include "pda_dthist.h"
+#include "pda_datatype.h"
 #include "pda_session.h"
 
 #include <errno.h>
@@ -390,8 +390,6 @@ struct annot_run {
 	uint64_t other_events;	/* of others than --event's */
 	bool new_failed;	/* new_annot() failed */
 	struct pda_capture c;
-	struct pda_datatype *dt;	/* --data-type */
-	struct pda_dthist *types;
 	struct pda_branch_annot *br;	/* branch counts, unless
 					 * --no-branch-stack */
 	bool synth;	/* samples were synthesized from an AUX trace
@@ -408,25 +406,12 @@ static int sample_err(struct annot_run *ar, int rc)
 					   : pda_session_errmsg(ar->s));
 }
 
-/* --data-type: the sample's access counted on its type. */
-static int type_one(struct annot_run *ar, const struct pd_sample *sample)
-{
-	const struct pda_datatype_res *res;
-	int rc = pda_datatype_sample(ar->dt, sample, NULL, &res);
-
-	if (rc == 0 && dso_wanted(ar->o, res->dso))
-		rc = pda_dthist_add(ar->types, sample, res);
-	return rc < 0 ? sample_err(ar, rc) : 0;
-}
-
 static int annotate_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct annot_run *ar = arg;
 	const struct pd_sample *sample = it->sample;
 	int rc;
 
-	if (ar->dt)
-		return type_one(ar, sample);
 	if (!ar->a) {
 		rc = new_annot(ar->o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0) {
@@ -497,7 +482,7 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 						  PDA_CAPTURE_READER
 			    ? pd_strerror(rc)
 			    : pda_capture_errmsg(&ar->c));
-	if (!ar->a && !ar->dt) {
+	if (!ar->a) {
 		rc = new_annot(o, ar->f, ar->s, &ar->a, &ar->nr_events);
 		if (rc < 0)
 			die(ctx, "%s", pd_strerror(rc));
@@ -623,65 +608,26 @@ static int branch_counts(const struct pda_branch_annot *br,
 				     fn->nr_insns, *brs);
 }
 
-/*
- * --data-type: the types the samples accessed, written to out, and the
- * coverage line.  @return the exit status.
- */
-static int write_types(struct pd_ctx *ctx, const struct annotate_opts *o,
-		       struct annot_run *ar, FILE *out)
+/* --data-type: pdtool types's view, with annotate's options. */
+static int data_types(struct pd_ctx *ctx, const struct annotate_opts *o)
 {
-	const struct pda_capture_stats *cs = pda_capture_stats(&ar->c);
-	const char *why[PDA_DATATYPE_NR_WHY];
-	const size_t nr_events = pd_file_nr_evsels(ar->f);
-	const char **events;
-	size_t nr_shown;
-	int rc = pda_dthist_finish(ar->types);
+	const char *dsos[MAX_LIST + 1] = {NULL};
+	struct cmd_types_opts to = {
+		.path = o->path,
+		.output = o->output,
+		.type_name = o->type_name,
+		.event = o->event,
+		.format = o->format,
+		.stdio = o->stdio,
+		.no_pager = o->no_pager,
+		.cacheline = o->cacheline,
+		.dsos = o->dsos.nr ? dsos : NULL,
+		.sym = &o->sym,
+		.itrace = &o->itrace,
+	};
 
-	if (rc < 0)
-		die(ctx, "%s", pd_strerror(rc));
-	events = event_names(ctx, ar->f, nr_events);
-	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
-		why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
-	if (out == ctx->out && !o->no_pager)
-		ctx_start_pager(ctx);
-	{
-		const struct pde_dthist_opts wo = {
-			.format = o->format,
-			.color = o->format == PDE_ANNOT_TEXT && !o->stdio &&
-				 out == ctx->out && ctx_use_color(),
-			.events = events,
-			.nr_events = nr_events,
-			.only = o->type_name,
-			.input = o->path,
-			.cacheline = o->cacheline,
-			.coverage = pda_datatype_coverage(ar->dt, NULL),
-			.why = why,
-			.nr_why = PDA_DATATYPE_NR_WHY,
-		};
-
-		ctx_check_write(ctx, pde_dthist(out, ar->types, &wo, &nr_shown),
-				o->output);
-	}
-	ctx_close_output(ctx, out, o->output);
-	fflush(ctx->out);
-	free(events);
-	eprintf("pdtool %s: %" PRIu64 " sample%s, %zu data type%s shown; "
-		"%" PRIu64 " lost\n",
-		ctx->cmd, cs->nr_samples, PLURAL(cs->nr_samples), nr_shown,
-		PLURAL(nr_shown), cs->lost);
-	cmd_type_coverage(ctx, ar->dt);
-	if (o->type_name && !nr_shown)
-		eprintf("pdtool %s: no samples access type '%s'\n", ctx->cmd,
-			o->type_name);
-	cmd_unresolved_block(ctx, pda_session_stats(ar->s), cs->nr_samples,
-			     NULL);
-	cmd_fetch_add(ctx, &pda_session_stats(ar->s)->debuginfod);
-	cmd_fetch_summary(ctx);
-	return ctx->strict && (cs->lost || cs->nr_bad_samples ||
-			       ctx->nr_warnings ||
-			       (o->type_name && !nr_shown))
-		       ? EXIT_UNRESOLVED
-		       : 0;
+	memcpy(dsos, o->dsos.v, o->dsos.nr * sizeof(*dsos));
+	return cmd_types_run(ctx, &to);
 }
 
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
@@ -712,6 +658,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 
 	memset(&o, 0, sizeof(o));
 	parse_args(argc, argv, ctx, &o);
+	if (o.data_type)
+		return data_types(ctx, &o);
 	f = ctx_open_twice(ctx, o.path);
 	/* an unwritable -o fails here, not after the work */
 	out = ctx_open_output(ctx, o.output);
@@ -729,14 +677,11 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	ar.s = s;
 	if (o.code_with_type && pda_datatype_new(s, &cwt) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
-	if (o.data_type && (pda_datatype_new(s, &ar.dt) < 0 ||
-			    pda_dthist_new(ar.dt, &ar.types) < 0))
-		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	/* a pipe's events and counter width are records of its stream:
 	 * read them first */
-	if (!o.data_type && !o.no_branch_stack)
+	if (!o.no_branch_stack)
 		cmd_pipe_prologue(ctx, o.path, f);
-	if (!o.data_type && !o.no_branch_stack && has_branch_stack(f) &&
+	if (!o.no_branch_stack && has_branch_stack(f) &&
 	    pda_branch_annot_new(s, &ar.br) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	if (ar.br && pda_brcntr_init(f, &brcntr) == 0 && brcntr.nr &&
@@ -745,18 +690,6 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	else
 		brcntr.nr = 0;
 	read_samples(ctx, &ar);
-	if (ar.dt) {
-		cs = pda_capture_stats(&ar.c);
-		if (!ar.synth)
-			cmd_check_kind(ctx, o.path, f, &cs->reader,
-				       cs->nr_samples);
-		rc = write_types(ctx, &o, &ar, out);
-		pda_dthist_free(ar.types);
-		pda_datatype_free(ar.dt);
-		pda_session_free(s);
-		pd_file_close(f);
-		return rc;
-	}
 	a = ar.a;
 	nr_events = ar.nr_events;
 	if (ar.br) {

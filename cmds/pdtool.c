@@ -53,6 +53,8 @@ static const struct cmd_entry cmds[] = {
 	  cmd_stat_options },
 	{ "timeline", cmd_timeline, CMD_NEEDS_INPUT, cmd_timeline_usage,
 	  cmd_timeline_summary, cmd_timeline_options },
+	{ "types", cmd_types, CMD_NEEDS_INPUT, cmd_types_usage,
+	  cmd_types_summary, cmd_types_options },
 };
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -824,6 +824,33 @@ void cmd_progress_end(struct cmd_progress *p);
 
 /* The commands, one file each. */
 int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx);
+int cmd_types(int argc, char **argv, struct pd_ctx *ctx);
+extern const char cmd_types_usage[], cmd_types_summary[],
+	cmd_types_options[];
+
+/*
+ * pdtool types's run (cmd_types.c), which annotate --data-type is too:
+ * the capture's data types written as the options say.  The arrays are
+ * borrowed; names lists NULL-terminated, NULL: no such filter.
+ * @return the exit status.
+ */
+struct cmd_types_opts {
+	const char *path, *output;
+	const char *type_name;	/* only this type; NULL: every type */
+	const char *event;	/* --event; NULL: every event */
+	enum pde_annot_format format; /* text, md or json */
+	bool csv;		/* --format csv */
+	bool stdio, no_pager, cacheline;
+	bool summary;		/* each event's types and shares first
+				 * (types; not annotate --data-type) */
+	const char *const *comms, *const *dsos, *const *symbols;
+	const uint32_t *pids, *tids, *cpus;
+	size_t nr_pids, nr_tids, nr_cpus;
+	struct cmd_time_range time;
+	const struct cmd_symopts *sym;
+	const struct pda_itrace_opts *itrace;
+};
+int cmd_types_run(struct pd_ctx *ctx, struct cmd_types_opts *o);
 int cmd_mem(int argc, char **argv, struct pd_ctx *ctx);
 extern const char cmd_mem_usage[], cmd_mem_summary[], cmd_mem_options[];
 int cmd_branches(int argc, char **argv, struct pd_ctx *ctx);

@@ -890,6 +890,13 @@ struct pde_dthist_opts {
 	const uint64_t *coverage;
 	const char *const *why;
 	size_t nr_why;
+	/* pdtool types: the samples and period of each event's samples
+	 * kept, [nr_events]: a summary first (text, md; share and
+	 * totals per type in json and csv), each type's share of its
+	 * event's period; NULL: none (annotate --data-type) */
+	const uint64_t *event_samples, *event_periods;
+	bool csv;		/* CSV (format aside): a row per member, or
+				 * with cacheline per cache line */
 };
 
 /*
@@ -898,9 +905,10 @@ struct pde_dthist_opts {
  * each member's share of the type's period), GitHub Markdown (a heading
  * and a table a type) or one JSON object ({"input", "types": [{"event",
  * "dso", "type", "size", "samples", "period", "members": [{"offset",
- * "size", "depth", "type", "name", "samples", "period", "percent"}]}],
- * "coverage": {reason: samples}}).  @return 0 or PD_ERR_IO; *nr_shown
- * the types written.
+ * "size", "depth", "type", "name", "field", "samples", "period",
+ * "percent"}]}], "coverage": {reason: samples}}; "field": the member's
+ * path from the type, "in.pt.y"), or CSV.  @return 0 or PD_ERR_IO;
+ * *nr_shown the types written.
  */
 int pde_dthist(FILE *out, const struct pda_dthist *h,
 	       const struct pde_dthist_opts *o, size_t *nr_shown);

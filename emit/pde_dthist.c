@@ -95,6 +95,32 @@ static size_t text_row(FILE *out, const struct pda_dthist_type *t, size_t i,
 
 typedef void line_field_fn(void *arg, const char *path, bool first);
 
+/* A member's path from its type ("in.pt.y") */
+#define PATH_MAX_LEN 512
+
+/*
+ * Row r's path from its type into path ("" for the type itself and for
+ * rows nested deeper than MAX_NEST): the names of the rows it is in,
+ * anonymous ones left out, then its own.  names[] holds the names of
+ * the rows above it, kept here as the caller walks the rows in order.
+ */
+static const char *row_path(const char **names, const struct pda_dthist_row *r,
+			    char *path)
+{
+	size_t len = 0;
+
+	path[0] = '\0';
+	if (r->depth >= MAX_NEST)
+		return path;
+	names[r->depth] = r->name;
+	for (unsigned d = 1; d <= r->depth && len < PATH_MAX_LEN; d++)
+		if (names[d])
+			len += (size_t)snprintf(path + len, PATH_MAX_LEN - len,
+						"%s%s", len ? "." : "",
+						names[d]);
+	return path;
+}
+
 /*
  * The fields of t whose bytes meet cache line l: its innermost members
  * (an array as one), each by its path from the type ("in.pt.y"; an
@@ -112,22 +138,14 @@ static void line_fields(const struct pda_dthist_type *t,
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct pda_dthist_row *r = &t->rows[i];
 		const int64_t size = r->size ? (int64_t)r->size : 1;
-		char path[512];
-		size_t len = 0;
+		char path[PATH_MAX_LEN];
 
 		if (r->depth >= MAX_NEST)
 			continue;
-		names[r->depth] = r->name;
+		row_path(names, r, path);
 		if (!r->depth || r->end > i + 1 || r->offset >= hi ||
 		    r->offset + size <= lo)
 			continue;
-		path[0] = '\0';
-		for (unsigned d = 1; d <= r->depth && len < sizeof(path); d++)
-			if (names[d])
-				len += (size_t)snprintf(path + len,
-							sizeof(path) - len,
-							"%s%s", len ? "." : "",
-							names[d]);
 		fn(arg, path[0] ? path : r->type, first);
 		first = false;
 	}
@@ -331,6 +349,8 @@ static void json_lines(struct pde_json *j, const char *name,
 static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 		      const struct pde_dthist_opts *o)
 {
+	const char *names[MAX_NEST] = {0};
+
 	pde_json_begin_object(j, NULL);
 	if (t->event < o->nr_events)
 		pde_json_str(j, "event", o->events[t->event]);
@@ -339,10 +359,15 @@ static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 	pde_json_u64(j, "size", t->size);
 	pde_json_u64(j, "samples", t->samples);
 	pde_json_u64(j, "period", t->period);
+	if (o->event_periods && t->event < o->nr_events)
+		pde_json_double(j, "share", percent(t->period,
+						    o->event_periods[t->event]));
 	pde_json_begin_array(j, "members");
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct pda_dthist_row *r = &t->rows[i];
+		char path[PATH_MAX_LEN];
 
+		row_path(names, r, path);
 		pde_json_begin_object(j, NULL);
 		pde_json_i64(j, "offset", r->offset);
 		pde_json_u64(j, "size", r->size);
@@ -352,6 +377,7 @@ static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 			pde_json_str(j, "name", r->name);
 		else
 			pde_json_null(j, "name");
+		pde_json_str(j, "field", path);
 		pde_json_u64(j, "samples", r->samples);
 		pde_json_u64(j, "period", r->period);
 		pde_json_double(j, "percent", percent(r->period, t->period));
@@ -368,17 +394,199 @@ static void json_type(struct pde_json *j, const struct pda_dthist_type *t,
 	pde_json_end_object(j);
 }
 
+/* pdtool types: per event its samples and each wanted type's share of
+ * its period, before the types' layouts */
+static void summary(FILE *out, const struct pda_dthist *h,
+		    const struct pde_dthist_opts *o)
+{
+	const bool md = o->format == PDE_ANNOT_MD;
+
+	for (size_t ev = 0; ev < o->nr_events; ev++) {
+		size_t nr = 0;
+
+		for (size_t i = 0; i < pda_dthist_nr(h); i++)
+			nr += pda_dthist_type(h, i)->event == ev &&
+			      wanted(o->only, pda_dthist_type(h, i)->type);
+		if (!nr)
+			continue;
+		if (md) {
+			fputs("| Percent | Samples | Type | Binary |\n"
+			      "|--:|--:|---|---|\n",
+			      out);
+		} else {
+			fputs("Data types of ", out);
+			pde_text_puts(out, o->events[ev]);
+			fprintf(out,
+				": %" PRIu64 " sample%s, period %" PRIu64
+				"\n%*s %10s  %s\n",
+				o->event_samples[ev],
+				o->event_samples[ev] == 1 ? "" : "s",
+				o->event_periods[ev], VALUE_WIDTH + 1,
+				"Percent", "Samples", "type (binary)");
+		}
+		for (size_t i = 0; i < pda_dthist_nr(h); i++) {
+			const struct pda_dthist_type *t = pda_dthist_type(h, i);
+			const double pct = percent(t->period,
+						   o->event_periods[ev]);
+
+			if (t->event != ev || !wanted(o->only, t->type))
+				continue;
+			if (md) {
+				fprintf(out, "| %.2f | %" PRIu64 " | ", pct,
+					t->samples);
+				pde_md_code(out, t->type, strlen(t->type), true);
+				fputs(" | ", out);
+				pde_md_code(out, t->dso, strlen(t->dso), true);
+				fputs(" |\n", out);
+				continue;
+			}
+			fprintf(out, " %*.2f %10" PRIu64 "  ", VALUE_WIDTH, pct,
+				t->samples);
+			pde_text_puts(out, t->type);
+			fputs(" (", out);
+			pde_text_puts(out, t->dso);
+			fputs(")\n", out);
+		}
+		if (md) {
+			fprintf(out, "\nOf the %" PRIu64 " samples of ",
+				o->event_samples[ev]);
+			pde_md_text(out, o->events[ev], strlen(o->events[ev]));
+			fprintf(out, " (period %" PRIu64 ").\n",
+				o->event_periods[ev]);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* A line's fields joined by spaces, for one CSV column. */
+struct csv_fields {
+	char buf[4096];
+	size_t len;
+};
+
+static void csv_field(void *arg, const char *path, bool first)
+{
+	struct csv_fields *f = arg;
+	const int n = snprintf(f->buf + f->len, sizeof(f->buf) - f->len,
+			       "%s%s", first ? "" : " ", path);
+
+	if (n > 0)
+		f->len += (size_t)n < sizeof(f->buf) - f->len
+				  ? (size_t)n
+				  : sizeof(f->buf) - f->len - 1;
+}
+
+/* A CSV row's first columns: the type's event, binary and name. */
+static void csv_type(FILE *out, const struct pda_dthist_type *t,
+		     const struct pde_dthist_opts *o)
+{
+	pde_csv_str(out, t->event < o->nr_events ? o->events[t->event] : "");
+	fputc(',', out);
+	pde_csv_str(out, t->dso);
+	fputc(',', out);
+	pde_csv_str(out, t->type);
+}
+
+/* --cacheline in CSV: a row per line, the type's lines (start empty)
+ * then the lines of the samples with a data address */
+static void csv_lines(FILE *out, const struct pda_dthist_type *t,
+		      const struct pde_dthist_opts *o, bool addr)
+{
+	const struct pda_dthist_line *lines = addr ? t->addr_lines : t->lines;
+	const size_t nr = addr ? t->nr_addr_lines : t->nr_lines;
+
+	for (size_t k = 0; k < nr; k++) {
+		const struct pda_dthist_line *l = &lines[k];
+		struct csv_fields fields = {.len = 0};
+
+		fields.buf[0] = '\0';
+		line_fields(t, l, csv_field, &fields);
+		csv_type(out, t, o);
+		if (addr)
+			fprintf(out, ",%" PRIu64, l->align);
+		else
+			fputc(',', out);
+		fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
+			",%.2f,",
+			l->line, l->start, l->samples, l->period,
+			percent(l->period, addr ? t->addr_period : t->period));
+		pde_csv_str(out, fields.buf);
+		fputc('\n', out);
+	}
+}
+
+/* A row per member (the type's own first), or per cache line. */
+static void csv_rows(FILE *out, const struct pda_dthist_type *t,
+		     const struct pde_dthist_opts *o)
+{
+	const char *names[MAX_NEST] = {0};
+	const double share =
+		o->event_periods && t->event < o->nr_events
+			? percent(t->period, o->event_periods[t->event])
+			: 0.0;
+
+	if (o->cacheline) {
+		csv_lines(out, t, o, false);
+		csv_lines(out, t, o, true);
+		return;
+	}
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct pda_dthist_row *r = &t->rows[i];
+		char path[PATH_MAX_LEN];
+
+		row_path(names, r, path);
+		csv_type(out, t, o);
+		fprintf(out, ",%" PRIu64 ",%.2f,%" PRId64 ",%" PRIu64 ",",
+			t->samples, share, r->offset, r->size);
+		pde_csv_str(out, path);
+		fputc(',', out);
+		pde_csv_str(out, r->type);
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.2f\n", r->samples,
+			r->period, percent(r->period, t->period));
+	}
+}
+
 int pde_dthist(FILE *out, const struct pda_dthist *h,
 	       const struct pde_dthist_opts *o, size_t *nr_shown)
 {
 	struct pde_json j;
 
 	*nr_shown = 0;
+	if (o->csv) {
+		fputs(o->cacheline ? "event,dso,type,start,line,offset,samples,"
+				     "period,percent,fields\n"
+				   : "event,dso,type,type_samples,type_share,"
+				     "offset,size,field,member_type,samples,"
+				     "period,percent\n",
+		      out);
+		for (size_t i = 0; i < pda_dthist_nr(h); i++) {
+			const struct pda_dthist_type *t = pda_dthist_type(h, i);
+
+			if (!wanted(o->only, t->type))
+				continue;
+			++*nr_shown;
+			csv_rows(out, t, o);
+		}
+		return ferror(out) ? PD_ERR_IO : 0;
+	}
 	if (o->format == PDE_ANNOT_JSON) {
 		pde_json_init(&j, out, false);
 		pde_json_begin_object(&j, NULL);
 		if (o->input)
 			pde_json_str(&j, "input", o->input);
+		if (o->event_samples) {
+			pde_json_begin_array(&j, "events");
+			for (size_t ev = 0; ev < o->nr_events; ev++) {
+				pde_json_begin_object(&j, NULL);
+				pde_json_str(&j, "event", o->events[ev]);
+				pde_json_u64(&j, "samples",
+					     o->event_samples[ev]);
+				pde_json_u64(&j, "period",
+					     o->event_periods[ev]);
+				pde_json_end_object(&j);
+			}
+			pde_json_end_array(&j);
+		}
 		pde_json_begin_array(&j, "types");
 	} else if (o->format == PDE_ANNOT_MD) {
 		fputs("# Data types", out);
@@ -388,6 +596,8 @@ int pde_dthist(FILE *out, const struct pda_dthist *h,
 		}
 		fputs("\n\n", out);
 	}
+	if (o->event_samples && o->format != PDE_ANNOT_JSON)
+		summary(out, h, o);
 	for (size_t i = 0; i < pda_dthist_nr(h); i++) {
 		const struct pda_dthist_type *t = pda_dthist_type(h, i);
 

@@ -608,6 +608,33 @@ name_wanted=dtchain; if want "$@"; then
 	$R -e cpu-clock:u -F 999 -o dtchain.perf.data -- bin/dtchain 200000000 >/dev/null
 	compress dtchain.perf.data
 fi
+# dtypes-fp, dtypes-dwarf, dtchain-fp, dtchain-dwarf: the dt programs
+# with frame-pointer (-g) and DWARF (--call-graph dwarf,2048) callchains
+# (dtypes.md), whose data types must be those of the captures without
+# (tests/cli/types/callchain.test); -F 199 keeps dtchain's DWARF one
+# small
+name_wanted=dtypes-fp; if want "$@"; then
+	need dtypes
+	rm -f dtypes-fp.perf.data dtypes-fp.perf.data.zst
+	$R -e cpu-clock:u -F 999 -g -o dtypes-fp.perf.data -- bin/dtypes 100000 >/dev/null
+	compress dtypes-fp.perf.data
+fi
+name_wanted=dtypes-dwarf; if want "$@"; then
+	need dtypes
+	rm -f dtypes-dwarf.perf.data dtypes-dwarf.perf.data.zst
+	$R -e cpu-clock:u -F 999 --call-graph dwarf,2048 -o dtypes-dwarf.perf.data -- bin/dtypes 100000 >/dev/null
+	compress dtypes-dwarf.perf.data
+fi
+name_wanted=dtchain-fp; if want "$@"; then
+	rm -f dtchain-fp.perf.data dtchain-fp.perf.data.zst
+	$R -e cpu-clock:u -F 999 -g -o dtchain-fp.perf.data -- bin/dtchain 200000000 >/dev/null
+	compress dtchain-fp.perf.data
+fi
+name_wanted=dtchain-dwarf; if want "$@"; then
+	rm -f dtchain-dwarf.perf.data dtchain-dwarf.perf.data.zst
+	$R -e cpu-clock:u -F 199 --call-graph dwarf,2048 -o dtchain-dwarf.perf.data -- bin/dtchain 200000000 >/dev/null
+	compress dtchain-dwarf.perf.data
+fi
 # dtfuse: samples after the access, on the second of two fused
 # instructions (dtypes.md), x86_64; perf 7.2 is the capture's oracle
 # (tests/golden/datatype/regen.sh), check_datatype.c the binary's

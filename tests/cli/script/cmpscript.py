@@ -34,6 +34,10 @@ judged differences:
   unwind  the capture's user stacks are unwound from DWARF ("# dwarf" in
           the golden) and perf's frames are the leaf end of pdtool's:
           perf 6.1's unwinder stopped where pdtool's went on
+  unwind-end  in such a capture, perf's stack is pdtool's and a last
+          frame at ip ffffffffffffffff ([unknown]): perf 6.1's error
+          marker where the return address lies past the stack dump,
+          where pdtool stops
 
 Exit 0 when at least MIN percent (default 100) of perf's samples are
 identical or judged, else 1."""
@@ -121,6 +125,9 @@ def tflags_line(a, b):
             and a[:i] == b[:i])
 
 
+ERROR_FRAME = re.compile(r"^\s*ffffffffffffffff \[unknown\] \(\[unknown\]\)$")
+
+
 def judge(p, q, dwarf):
     if len(p) == len(q):
         for name, rule in (("plt", plt_line), ("named", named_line),
@@ -132,6 +139,12 @@ def judge(p, q, dwarf):
                 return name
     if dwarf and len(p) < len(q) and q[:len(p)] == p:
         return "unwind"
+    # perf 6.1 ends a DWARF stack its unwinder could not finish (the
+    # return address past the stack dump) with a frame at ip -1, its
+    # error marker, which is no caller; pdtool stops before it
+    if dwarf and len(p) == len(q) + 1 and p[:len(q)] == q and \
+            ERROR_FRAME.match(p[-1]):
+        return "unwind-end"
     return None
 
 

@@ -14,7 +14,12 @@
 # type,typeoff,typecln` (the tip perf closes with cut), and NAME.cwt.txt,
 # the "# data-type:" notes of `annotate --stdio --code-with-type` as
 # "ADDR<TAB>NOTE" lines (tests/golden/datatype/cwtnotes.py; the whole
-# listing is 0.8 MB on multi).  BID is a build-id
+# listing is 0.8 MB on multi).  For pdtool types
+# (tests/cli/types/perf.test): NAME.types.txt, `report --stdio -g none
+# -n -s type` (each type's share of the event's period and its samples;
+# the tip cut), and for each line "NAME<TAB>TYPE" of
+# tests/golden/datatype/types-named NAME.type-N.txt (N counting NAME's
+# lines from 1), `annotate --stdio --data-type=TYPE`.  BID is a build-id
 # cache in perf buildid-cache's layout made from testdata/bin, so perf
 # finds the test programs (and their DWARF) wherever the repository is;
 # host libraries at their recorded paths.
@@ -73,6 +78,20 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		--objdump="$od" --stdio --code-with-type -i "$f" \
 		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
 		fail=1
+	"$PERF" --buildid-dir "$PD_TMP/bid" report \
+		--objdump=/usr/bin/objdump --stdio -g none -n -s type \
+		--kallsyms tests/golden/fold/kallsyms \
+		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
+	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.types.txt"
+	n=0
+	grep -v "^#" "$OUT/types-named" | while IFS="	" read -r cap type; do
+		[ "$cap" = "$name" ] || continue
+		n=$((n + 1))
+		"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
+			--objdump=/usr/bin/objdump --stdio \
+			--data-type="$type" -i "$f" \
+			>"$OUT/$name.type-$n.txt" 2>/dev/null || exit 1
+	done || fail=1
 	echo "$OUT/$name.*.txt"
 done
 exit $fail
