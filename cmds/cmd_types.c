@@ -45,9 +45,7 @@ const char cmd_types_options[] =
 	"      --pid PIDS        only samples of these processes\n"
 	"      --tid TIDS        only samples of these threads\n"
 	"  -C, --cpu CPUS        only samples on these CPUs (\"0-3,7\")\n"
-	"      --time START,END  only samples in this time range (seconds as\n"
-	"                        perf prints them, or perf's percent slices:\n"
-	"                        10%/2, 0%-30%)\n"
+	CMD_TIME_HELP
 	"  -d, --dsos NAMES      only samples in these binaries: recorded\n"
 	"                        path or file name\n"
 	"      --symbols NAMES   only samples in these functions\n"
@@ -190,7 +188,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 							true);
 			break;
 		case OPT_TIME:
-			cmd_parse_time_pct(ctx, "--time", optarg, &o->time);
+			cmd_parse_time(ctx, "--time", optarg, &o->time);
 			break;
 		case CMD_OPT_ITRACE:
 		case CMD_OPT_SPE_EVENTS:
@@ -319,10 +317,8 @@ static void read_samples(struct pd_ctx *ctx, struct pd_file *f,
 			.nr_pids = o->nr_pids,
 			.tids = o->nr_tids ? o->tids : NULL,
 			.nr_tids = o->nr_tids,
-			.has_time_start = o->time.has_start,
-			.time_start = o->time.start,
-			.has_time_end = o->time.has_end,
-			.time_end = o->time.end);
+			.time_ranges = o->time.nr ? o->time.r : NULL,
+			.nr_time_ranges = o->time.nr);
 	/* the filters look at the sample's own function: its ip alone */
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = !leaf,
 			 .ip_stacks = leaf, .leaf_only = leaf,
