@@ -102,7 +102,7 @@ struct pda_capture_opts {
 	unsigned jobs;		/* as pda_pipe_opts */
 	bool no_stack;		/* as pda_pipe_opts */
 	bool ip_stacks;		/* as pda_pipe_opts */
-	bool leaf_only;		/* as pda_pipe_opts (sets ip_stacks) */
+	bool leaf_only;		/* as pda_pipe_opts */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
 	unsigned batch;		/* as pda_pipe_opts */
 	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never

@@ -239,6 +239,9 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 		return PD_ERR_NOMEM;
 	p->s = s;
 	p->o = o;
+	/* a leaf-only stack is the ip's, whatever the sample carries */
+	if (p->o.leaf_only)
+		p->o.ip_stacks = true;
 	p->jobs = p->o.jobs;
 	if (!p->jobs) {
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);

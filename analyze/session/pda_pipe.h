@@ -94,7 +94,7 @@ struct pda_pipe_opts {
 				 * report shows it; else its stack is NULL
 				 * (perf's stackcollapse.py folds it to the
 				 * comm) */
-	bool leaf_only;		/* with ip_stacks: every sample's stack is
+	bool leaf_only;		/* ip_stacks too: every sample's stack is
 				 * its ip alone, as if it had no callchain
 				 * (a report without call graphs or
 				 * children: perf's row is the ip's); never
