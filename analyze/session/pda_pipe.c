@@ -58,6 +58,11 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+/* XXH3 inlined: the memo key's head is hashed at a length known here,
+ * and both hashes run on every memoizable sample (libxxhash's calls
+ * went through its dispatch for each) */
+#define XXH_INLINE_ALL
+#define XXH_STATIC_LINKING_ONLY /* XXH3_128bits_withSecretandSeed */
 #include <xxhash.h>
 
 #define NR_BATCHES 4		      /* batches under way at most */
@@ -211,6 +216,9 @@ struct pda_pipe {
 	struct pdc_hash memo_counts;	/* struct memo_counts */
 	struct pdc_arena memo_arena;	/* what memo_counts holds */
 	uint64_t memo_seed;
+	/* the callchain's secret, made from ~memo_seed once: XXH3 with a
+	 * seed alone makes it again for every input past 240 bytes */
+	unsigned char memo_secret[XXH3_SECRET_DEFAULT_SIZE];
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
@@ -257,6 +265,7 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	if (getrandom(&p->memo_seed, sizeof(p->memo_seed), GRND_NONBLOCK) !=
 	    sizeof(p->memo_seed))
 		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
+	XXH3_generateSecret_fromSeed(p->memo_secret, ~p->memo_seed);
 	p->max_frames = pda_unwind_max_frames(s);
 	*out = p;
 	return 0;
@@ -594,8 +603,10 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
 	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
 	if (chain) {
-		const XXH128_hash_t c = XXH3_128bits_withSeed(
-			sample->callchain.raw, chain, ~p->memo_seed);
+		/* the same hash as XXH3_128bits_withSeed(~memo_seed) */
+		const XXH128_hash_t c = XXH3_128bits_withSecretandSeed(
+			sample->callchain.raw, chain, p->memo_secret,
+			sizeof(p->memo_secret), ~p->memo_seed);
 
 		key->low64 ^= c.low64;
 		key->high64 ^= c.high64;
