@@ -964,23 +964,23 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
  * (PD_RECF_STABLE) are held; any other sample, the end of input and a
  * change of pass deliver the held ones first.
  */
-static void memo_prefetch_slot(const struct pda_pipe *p,
-			       const XXH128_hash_t *key)
+/* The index slot of key, for a prefetch; NULL before the first. */
+static const struct memo_slot *memo_slot_of(const struct pda_pipe *p,
+					    const XXH128_hash_t *key)
 {
-	if (p->memo_mask)
-		__builtin_prefetch(&p->memo_slots[key->low64 & p->memo_mask]);
+	return p->memo_mask ? &p->memo_slots[key->low64 & p->memo_mask] : NULL;
 }
 
-static void memo_prefetch_ent(const struct pda_pipe *p,
-			      const XXH128_hash_t *key)
+/* The entry the slot of key names, if its tag matches, for a prefetch;
+ * NULL none. */
+static const struct memo_ent *memo_ent_of(const struct pda_pipe *p,
+					  const XXH128_hash_t *key)
 {
-	const struct memo_slot *sl;
+	const struct memo_slot *sl = memo_slot_of(p, key);
 
-	if (!p->memo_mask)
-		return;
-	sl = &p->memo_slots[key->low64 & p->memo_mask];
-	if (sl->ent && sl->tag == (uint32_t)(key->high64 >> 32))
-		__builtin_prefetch(&p->memo_ents[sl->ent - 1]);
+	return sl && sl->ent && sl->tag == (uint32_t)(key->high64 >> 32)
+		       ? &p->memo_ents[sl->ent - 1]
+		       : NULL;
 }
 
 /* Deliver the oldest held sample. */
@@ -1036,8 +1036,15 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 
 	if (p->nr_held == NR_HELD)
 		rc = held_deliver(p);
-	if (p->nr_held)
-		memo_prefetch_ent(p, &p->held[p->held_first].key);
+	/* the prefetches here, not in a helper: gcc 12 removed a call of
+	 * one that did nothing else (its entry was never fetched ahead) */
+	if (p->nr_held) {
+		const struct memo_ent *e =
+			memo_ent_of(p, &p->held[p->held_first].key);
+
+		if (e)
+			__builtin_prefetch(e);
+	}
 	h = &p->held[(p->held_first + p->nr_held) % NR_HELD];
 	h->sample = *sample;
 	h->at = *at;
@@ -1049,7 +1056,8 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		rc = pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	if (rc < 0)
 		return rc;
-	memo_prefetch_slot(p, &h->key);
+	if (memo_slot_of(p, &h->key))
+		__builtin_prefetch(memo_slot_of(p, &h->key));
 	return 0;
 }
 
