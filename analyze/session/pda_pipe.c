@@ -1031,6 +1031,7 @@ static bool holdable(const struct pda_pipe *p, const struct pd_rec *rec,
 static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		struct pda_at *at, const struct pda_pipe_when *when)
 {
+	const struct memo_slot *sl;
 	struct held *h;
 	int rc = 0;
 
@@ -1056,8 +1057,9 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		rc = pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	if (rc < 0)
 		return rc;
-	if (memo_slot_of(p, &h->key))
-		__builtin_prefetch(memo_slot_of(p, &h->key));
+	sl = memo_slot_of(p, &h->key);
+	if (sl)
+		__builtin_prefetch(sl);
 	return 0;
 }
 

@@ -686,9 +686,8 @@ static bool map_inl(const struct pda_map *map, bool inl)
 	return inl && map->name && map->name[0] != '[';
 }
 
-/* Push ent's frames for ip in map (inline: the path of nearly every
- * callchain entry, with resolve_ip()'s cache hit). */
-static inline int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
+/* Push ent's frames for ip in map. */
+static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    const struct pda_map *map, const struct addr_ent *ent,
 		    unsigned flags)
 {
