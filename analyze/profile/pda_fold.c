@@ -1701,11 +1701,23 @@ static int profile_line(const struct pda_fold *fd, struct to_profile *tp,
 	return pda_profile_add_sample(tp->p, stack, values);
 }
 
+/*
+ * Lines fetched ahead (pda_fold_profile): a line's node is anywhere in
+ * the tree (nodes are numbered as stacks came, lines come sorted), so
+ * its node and its count are cache misses, most of this walk's time.
+ * First the node and its stack PROFILE_AHEAD lines ahead, then, half
+ * that ahead, its count and its parent.  Only lines the sorter finished
+ * are read.  (In the loop itself: gcc drops a helper doing only
+ * prefetches as a call without effect.)
+ */
+#define PROFILE_AHEAD 16
+
 int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 {
 	PDA_PROFILE_OPTS(po, .nr_columns = PDA_FOLD_NR_COLUMNS,
 			 .alloc = &fd->mem);
 	struct to_profile tp = {.rooted = !(fd->flags & PDA_FOLD_NO_COMM)};
+	const struct pda_stacktree_node *nodes = fd->tree.nodes;
 	struct pda_profile *p;
 	int rc;
 
@@ -1736,9 +1748,30 @@ int pda_fold_profile(struct pda_fold *fd, struct pda_profile **out)
 	 * made once the entry after it (its merged one) is final too */
 	for (size_t i = 0, ready = 0; rc == 0 && i < fd->nr_order;) {
 		const size_t need = i + 2 < fd->nr_order ? i + 2 : fd->nr_order;
+		const size_t ahead = i + PROFILE_AHEAD + 1 < fd->nr_order
+					     ? i + PROFILE_AHEAD + 1
+					     : fd->nr_order;
 
-		if (ready < need)
+		/* asked again while the lines to fetch are not known final,
+		 * waiting only for the ones needed now */
+		if (ready < ahead)
 			rc = sorter_wait(fd, need, &ready);
+		if (rc == 0 && i + PROFILE_AHEAD < ready) {
+			const uint32_t n = fd->order[i + PROFILE_AHEAD] &
+					   ~ORDER_MERGED;
+
+			__builtin_prefetch(&nodes[n]);
+			__builtin_prefetch(&tp.stack_of[n]);
+		}
+		if (rc == 0 && i + PROFILE_AHEAD / 2 < ready) {
+			const uint32_t n = fd->order[i + PROFILE_AHEAD / 2] &
+					   ~ORDER_MERGED;
+
+			__builtin_prefetch(
+				pda_stacktree_count(&fd->tree, nodes[n].end));
+			__builtin_prefetch(&nodes[nodes[n].parent]);
+			__builtin_prefetch(&tp.stack_of[nodes[n].parent]);
+		}
 		if (rc == 0)
 			rc = profile_line(fd, &tp, &i);
 	}

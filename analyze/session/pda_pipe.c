@@ -58,6 +58,11 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+/* XXH3 inlined: the memo key's head is hashed at a length known here,
+ * and both hashes run on every memoizable sample (libxxhash's calls
+ * went through its dispatch for each) */
+#define XXH_INLINE_ALL
+#define XXH_STATIC_LINKING_ONLY /* XXH3_128bits_withSecretandSeed */
 #include <xxhash.h>
 
 #define NR_BATCHES 4		      /* batches under way at most */
@@ -211,6 +216,9 @@ struct pda_pipe {
 	struct pdc_hash memo_counts;	/* struct memo_counts */
 	struct pdc_arena memo_arena;	/* what memo_counts holds */
 	uint64_t memo_seed;
+	/* the callchain's secret, made from ~memo_seed once: XXH3 with a
+	 * seed alone makes it again for every input past 240 bytes */
+	unsigned char memo_secret[XXH3_SECRET_DEFAULT_SIZE];
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
@@ -257,6 +265,7 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	if (getrandom(&p->memo_seed, sizeof(p->memo_seed), GRND_NONBLOCK) !=
 	    sizeof(p->memo_seed))
 		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
+	XXH3_generateSecret_fromSeed(p->memo_secret, ~p->memo_seed);
 	p->max_frames = pda_unwind_max_frames(s);
 	*out = p;
 	return 0;
@@ -594,8 +603,10 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
 	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
 	if (chain) {
-		const XXH128_hash_t c = XXH3_128bits_withSeed(
-			sample->callchain.raw, chain, ~p->memo_seed);
+		/* the same hash as XXH3_128bits_withSeed(~memo_seed) */
+		const XXH128_hash_t c = XXH3_128bits_withSecretandSeed(
+			sample->callchain.raw, chain, p->memo_secret,
+			sizeof(p->memo_secret), ~p->memo_seed);
 
 		key->low64 ^= c.low64;
 		key->high64 ^= c.high64;
@@ -953,23 +964,23 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
  * (PD_RECF_STABLE) are held; any other sample, the end of input and a
  * change of pass deliver the held ones first.
  */
-static void memo_prefetch_slot(const struct pda_pipe *p,
-			       const XXH128_hash_t *key)
+/* The index slot of key, for a prefetch; NULL before the first. */
+static const struct memo_slot *memo_slot_of(const struct pda_pipe *p,
+					    const XXH128_hash_t *key)
 {
-	if (p->memo_mask)
-		__builtin_prefetch(&p->memo_slots[key->low64 & p->memo_mask]);
+	return p->memo_mask ? &p->memo_slots[key->low64 & p->memo_mask] : NULL;
 }
 
-static void memo_prefetch_ent(const struct pda_pipe *p,
-			      const XXH128_hash_t *key)
+/* The entry the slot of key names, if its tag matches, for a prefetch;
+ * NULL none. */
+static const struct memo_ent *memo_ent_of(const struct pda_pipe *p,
+					  const XXH128_hash_t *key)
 {
-	const struct memo_slot *sl;
+	const struct memo_slot *sl = memo_slot_of(p, key);
 
-	if (!p->memo_mask)
-		return;
-	sl = &p->memo_slots[key->low64 & p->memo_mask];
-	if (sl->ent && sl->tag == (uint32_t)(key->high64 >> 32))
-		__builtin_prefetch(&p->memo_ents[sl->ent - 1]);
+	return sl && sl->ent && sl->tag == (uint32_t)(key->high64 >> 32)
+		       ? &p->memo_ents[sl->ent - 1]
+		       : NULL;
 }
 
 /* Deliver the oldest held sample. */
@@ -1020,13 +1031,21 @@ static bool holdable(const struct pda_pipe *p, const struct pd_rec *rec,
 static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		struct pda_at *at, const struct pda_pipe_when *when)
 {
+	const struct memo_slot *sl;
 	struct held *h;
 	int rc = 0;
 
 	if (p->nr_held == NR_HELD)
 		rc = held_deliver(p);
-	if (p->nr_held)
-		memo_prefetch_ent(p, &p->held[p->held_first].key);
+	/* the prefetches here, not in a helper: gcc 12 removed a call of
+	 * one that did nothing else (its entry was never fetched ahead) */
+	if (p->nr_held) {
+		const struct memo_ent *e =
+			memo_ent_of(p, &p->held[p->held_first].key);
+
+		if (e)
+			__builtin_prefetch(e);
+	}
 	h = &p->held[(p->held_first + p->nr_held) % NR_HELD];
 	h->sample = *sample;
 	h->at = *at;
@@ -1038,7 +1057,9 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		rc = pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	if (rc < 0)
 		return rc;
-	memo_prefetch_slot(p, &h->key);
+	sl = memo_slot_of(p, &h->key);
+	if (sl)
+		__builtin_prefetch(sl);
 	return 0;
 }
 

@@ -720,35 +720,16 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 	return 0;
 }
 
-/* Resolve ip in cpumode and push its frames, inlined ones too when inl. */
-static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
-		      unsigned cpumode, bool fallback, bool inl)
+/* resolve_ip() past its cache (ic: the entry to fill, or NULL). */
+static int resolve_ip_miss(struct pda_session *s, struct walk *w,
+			   uint64_t ip, unsigned cpumode, bool fallback,
+			   bool inl, struct pda_ip_ent *ic)
 {
 	struct pda_frame fr = {0};
 	const struct pda_map *map = NULL;
 	const struct addr_ent *ent;
-	struct pda_ip_ent *ic = NULL;
-	struct pda_maps *maps;
 	uint64_t addr;
 
-	if (!fallback &&
-	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL)) {
-		/* NULL: no memory for the process's maps (E5) */
-		maps = space_maps(s, w, cpumode);
-		if (!maps)
-			return PD_ERR_NOMEM;
-		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
-				  (PDA_IP_FRONT - 1)];
-		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
-		    ic->inl == inl) {
-			w->map = ic->map;
-			count_dso(s, ic->map->dso);
-			return push_ent(s, w, ip, ic->map, ic->ent,
-					cpumode == PD_MISC_KERNEL
-						? PDA_FRAME_KERNEL
-						: 0);
-		}
-	}
 	fr.ip = ip;
 	fr.map_ip = ip;
 	w->map = NULL;
@@ -824,6 +805,36 @@ static int resolve_ip(struct pda_session *s, struct walk *w, uint64_t ip,
 		ic->ent = ent;
 	}
 	return push_ent(s, w, ip, map, ent, fr.flags);
+}
+
+/* Resolve ip in cpumode and push its frames, inlined ones too when inl.
+ * Inline: the cache hit is the path of nearly every callchain entry. */
+static inline int resolve_ip(struct pda_session *s, struct walk *w,
+			     uint64_t ip, unsigned cpumode, bool fallback,
+			     bool inl)
+{
+	struct pda_ip_ent *ic = NULL;
+	struct pda_maps *maps;
+
+	if (!fallback &&
+	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL)) {
+		/* NULL: no memory for the process's maps (E5) */
+		maps = space_maps(s, w, cpumode);
+		if (!maps)
+			return PD_ERR_NOMEM;
+		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
+				  (PDA_IP_FRONT - 1)];
+		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
+		    ic->inl == inl) {
+			w->map = ic->map;
+			count_dso(s, ic->map->dso);
+			return push_ent(s, w, ip, ic->map, ic->ent,
+					cpumode == PD_MISC_KERNEL
+						? PDA_FRAME_KERNEL
+						: 0);
+		}
+	}
+	return resolve_ip_miss(s, w, ip, cpumode, fallback, inl, ic);
 }
 
 /* The user frames of a `--call-graph dwarf` sample, from the unwinder. */
