@@ -488,6 +488,9 @@ static int synth_begin(struct pda_capture *c)
 	}
 	rc = pda_itrace_new(c->s, c->f, c->o.itrace, &c->itrace, err,
 			    sizeof(err));
+	/* each CPU's trace decoded on a thread of its own, as -j allows */
+	if (rc == 0)
+		rc = pda_itrace_set_jobs(c->itrace, c->o.jobs);
 	if (rc < 0)
 		set_msg(c, PDA_CAPTURE_READER, err[0] ? err : pd_strerror(rc));
 	return rc;

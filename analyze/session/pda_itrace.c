@@ -11,10 +11,13 @@
  */
 #include "pda_itrace.h"
 #include "pda_base_int.h"
+#include "pda_pipe.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* perf's ids of its synthesized events: the SPE event's first id plus
  * this, one more per event (arm_spe_synth_events) */
@@ -578,10 +581,27 @@ struct out {
 	unsigned char bytes[SYNTH_MAX];
 };
 
-/* at most the samples of one record: one per kind (a queue decodes its
- * next record once the last one's are handed out), and the slot of the
- * one handed out last, which pda_itrace_next() gives in place */
-#define QUEUE_OUTS (PDA_ITRACE_NR_KINDS + 1)
+/*
+ * A queue's samples are made a chunk at a time: records decoded until
+ * the next one's samples (one per kind at most) might not fit.  Where
+ * the chunk ends depends on the queue's records alone, so the same
+ * samples fall in the same chunks whoever decodes them: the caller's
+ * thread when it needs the chunk, or a decoding thread ahead of it
+ * (pda_itrace_set_jobs: each CPU's trace is independent of the others').
+ * What decoding counted goes with its chunk into the statistics as the
+ * chunk is handed out, so they too are the same for any jobs.
+ */
+#define CHUNK_OUTS 256
+/* chunks a queue keeps decoded ahead with decoding threads (memory:
+ * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~230 KB a queue) */
+#define CHUNK_DEPTH 4
+
+struct chunk {
+	struct pda_itrace_stats st;	/* what making it decoded */
+	unsigned n;			/* out[0..n) */
+	bool end;			/* the queue's last */
+	struct out out[CHUNK_OUTS];
+};
 
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
@@ -594,14 +614,20 @@ struct queue {
 	struct qbuf *bufs;
 	size_t nr_bufs, alloc_bufs;
 	/* decoding: the buffer under way, its cursor, the record's index
-	 * in it (0: the timeless queue's empty first record), the samples
-	 * made and not handed out */
+	 * in it (0: the timeless queue's empty first record), the chunk
+	 * being made */
 	size_t cur;
 	bool open, done;
 	struct pd_spe_cursor c;
 	uint64_t rec;
-	struct out out[QUEUE_OUTS];
-	unsigned head, nr_out;
+	struct chunk *wr;
+	/* the ring of chunks: made [made - depth, made), handed out up to
+	 * taken (the one at taken - 1 is being handed out, from pos); made
+	 * and taken under the trace's lock with decoding threads */
+	struct chunk **ring;
+	uint64_t made, taken;
+	unsigned pos;
+	bool finished;		/* its last chunk taken and handed out */
 };
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
@@ -648,8 +674,20 @@ struct pda_itrace {
 	 * the event-driven kinds: a record of none of them, no memory
 	 * sample and no instructions makes nothing (synth_record) */
 	unsigned want_types;
-	struct queue *emit_q;	/* the queue synthesizing now */
 	struct pda_itrace_stats st;
+	/* decoding threads (pda_itrace_set_jobs): nr_threads of them,
+	 * each making the chunks of queues i with i % nr_threads its
+	 * index; started at the first pda_itrace_next() */
+	unsigned jobs, depth, nr_threads;
+	pthread_t *threads;
+	struct thread_arg {
+		struct pda_itrace *it;
+		unsigned self;
+	} *thread_args;
+	bool running, stop;
+	pthread_mutex_t mu;
+	pthread_cond_t made_cv, taken_cv;
+	bool sync_init;
 	char *err;
 	size_t err_size;
 };
@@ -841,27 +879,23 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 	return size;
 }
 
-static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
-		const struct synth *y, uint64_t seq)
+static int emit(const struct pda_itrace *it, struct queue *q,
+		enum pda_itrace_kind k, const struct synth *y, uint64_t seq)
 {
-	unsigned char rec[SYNTH_MAX];
-	const uint16_t size = encode(it, k, y, rec);
-	struct queue *q;
+	struct chunk *ch = q->wr;
 	struct out *o;
 
-	q = it->emit_q;
-	if (q->nr_out == QUEUE_OUTS)
+	if (ch->n == CHUNK_OUTS)
 		return PD_ERR_API; /* more samples than kinds: cannot be */
-	o = &q->out[(q->head + q->nr_out++) % QUEUE_OUTS];
+	o = &ch->out[ch->n++];
 	o->time = y->time;
 	o->major = it->timeless ? (uint64_t)(q - it->q) : 0;
 	o->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
 	o->rec = q->rec;
 	o->nth = seq;
-	o->size = size;
-	memcpy(o->bytes, rec, size);
-	it->st.nr_samples++;
-	it->st.by_kind[k]++;
+	o->size = encode(it, k, y, o->bytes);
+	ch->st.nr_samples++;
+	ch->st.by_kind[k]++;
 	return 0;
 }
 
@@ -1017,7 +1051,7 @@ static const struct {
 };
 
 /* The samples of one record, in perf's order (arm_spe_sample). */
-static int synth_record(struct pda_itrace *it, struct queue *q,
+static int synth_record(const struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
@@ -1094,7 +1128,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			y.phys = r->mask & PD_SPE_HAS_PA
 					 ? r->addr[PD_SPE_ADDR_PA] : 0;
 			y.data_src = ds;
-			if ((rc = emit(it, mem[i].k, &y, (*seq)++)) < 0)
+			if ((rc = emit(it, q, mem[i].k, &y, (*seq)++)) < 0)
 				return rc;
 		}
 	if (it->ev[PDA_ITRACE_BRANCH_MISS] &&
@@ -1108,7 +1142,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 		b.flags = it->o.perf7 ? branch_flags(r) : 0;
 		if (it->sample_type & PD_SAMPLE_BRANCH_STACK)
 			b.nr_br = branch_stack(it, r, b.flags, b.br);
-		if ((rc = emit(it, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
+		if ((rc = emit(it, q, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
 		    0)
 			return rc;
 	}
@@ -1116,11 +1150,11 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	y.phys = r->mask & PD_SPE_HAS_PA ? r->addr[PD_SPE_ADDR_PA] : 0;
 	y.data_src = ds;
 	if (it->ev[PDA_ITRACE_REMOTE_ACCESS] && (t & T_REMOTE_ACCESS) &&
-	    (rc = emit(it, PDA_ITRACE_REMOTE_ACCESS, &y, (*seq)++)) < 0)
+	    (rc = emit(it, q, PDA_ITRACE_REMOTE_ACCESS, &y, (*seq)++)) < 0)
 		return rc;
 	/* a data_src of 0: no load or store, no memory sample */
 	if (it->ev[PDA_ITRACE_MEMORY] && ds &&
-	    (rc = emit(it, PDA_ITRACE_MEMORY, &y, (*seq)++)) < 0)
+	    (rc = emit(it, q, PDA_ITRACE_MEMORY, &y, (*seq)++)) < 0)
 		return rc;
 	if (it->ev[PDA_ITRACE_INSTRUCTIONS]) {
 		const uint64_t period = it->o.period ? it->o.period : 1;
@@ -1140,7 +1174,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 					y.nr_br = branch_stack(it, r, y.flags,
 							       y.br);
 			}
-			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
+			rc = emit(it, q, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
 		}
@@ -1460,6 +1494,8 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 	return rc < 0 ? rc : 0;
 }
 
+static void stop_threads(struct pda_itrace *it);
+
 static const struct pd_evsel *spe_evsel(struct pd_file *f)
 {
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
@@ -1532,7 +1568,19 @@ void pda_itrace_free(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	stop_threads(it);
+	if (it->sync_init) {
+		pthread_mutex_destroy(&it->mu);
+		pthread_cond_destroy(&it->made_cv);
+		pthread_cond_destroy(&it->taken_cv);
+	}
+	pda_free(it->s, it->threads);
+	pda_free(it->s, it->thread_args);
 	for (size_t i = 0; i < it->nr_q; i++) {
+		if (it->q[i].ring)
+			for (unsigned d = 0; d < CHUNK_DEPTH; d++)
+				pda_free(it->s, it->q[i].ring[d]);
+		pda_free(it->s, it->q[i].ring);
 		for (size_t b = 0; b < it->q[i].nr_bufs; b++)
 			if (it->q[i].bufs[b].owned)
 				pda_free(it->s,
@@ -1546,15 +1594,20 @@ void pda_itrace_free(struct pda_itrace *it)
 	pda_free(it->s, it);
 }
 
-/* Decode q's records until one makes samples or q has none left. */
-static int fill(struct pda_itrace *it, struct queue *q)
+/* Make q's next chunk into ch: decode q's records until the next one's
+ * samples might not fit, or q has none left (then ch is its last).  Only
+ * q and what pda_itrace_new() read are used: any thread may do it. */
+static void fill(const struct pda_itrace *it, struct queue *q,
+		 struct chunk *ch)
 {
 	struct pd_spe_record r;
 	uint64_t nth;
-	int rc;
 
-	it->emit_q = q;
-	while (!q->nr_out && !q->done) {
+	memset(&ch->st, 0, sizeof(ch->st));
+	ch->n = 0;
+	ch->end = false;
+	q->wr = ch;
+	while (ch->n + PDA_ITRACE_NR_KINDS <= CHUNK_OUTS && !q->done) {
 		nth = 0;
 		if (it->timeless && !q->started) {
 			/* perf synthesizes each record when it decodes the
@@ -1563,8 +1616,9 @@ static int fill(struct pda_itrace *it, struct queue *q)
 			 * instructions count */
 			memset(&r, 0, sizeof(r));
 			q->started = true;
-			if ((rc = synth_record(it, q, &r, &nth)) < 0)
-				return rc;
+			if (synth_record(it, q, &r, &nth) < 0)
+				q->done = true; /* cannot be: a record's
+						 * samples fit */
 			continue;
 		}
 		if (!q->open) {
@@ -1581,21 +1635,175 @@ static int fill(struct pda_itrace *it, struct queue *q)
 					   b->data_off);
 			q->open = true;
 			q->rec = 0;
-			it->st.nr_buffers++;
+			ch->st.nr_buffers++;
 		}
 		if (pd_spe_next_record(&q->c, &r) > 0) {
 			q->rec++;
-			it->st.nr_records++;
-			if ((rc = synth_record(it, q, &r, &nth)) < 0)
-				return rc;
+			ch->st.nr_records++;
+			if (synth_record(it, q, &r, &nth) < 0)
+				q->done = true;
 		} else {
-			it->st.nr_bad += q->c.nr_bad;
-			it->st.nr_dropped += q->c.nr_dropped;
+			ch->st.nr_bad += q->c.nr_bad;
+			ch->st.nr_dropped += q->c.nr_dropped;
 			q->open = false;
 			q->cur++;
 		}
 	}
+	ch->end = q->done;
+}
+
+/* A decoding thread: the chunks of its queues, each as soon as the
+ * queue's ring has room, until every queue is done or stop. */
+static void *decode_thread(void *arg)
+{
+	struct pda_itrace *it = ((struct thread_arg *)arg)->it;
+	const unsigned self = ((struct thread_arg *)arg)->self;
+
+	pthread_mutex_lock(&it->mu);
+	for (;;) {
+		bool left = false, did = false;
+
+		for (size_t i = self; i < it->nr_q && !it->stop;
+		     i += it->nr_threads) {
+			struct queue *q = &it->q[i];
+			struct chunk *ch;
+
+			if (q->done)
+				continue;
+			left = true;
+			if (q->made - q->taken >= it->depth - 1)
+				continue; /* the one handed out, and ahead */
+			ch = q->ring[q->made % it->depth];
+			pthread_mutex_unlock(&it->mu);
+			fill(it, q, ch);
+			pthread_mutex_lock(&it->mu);
+			q->made++;
+			did = true;
+			pthread_cond_broadcast(&it->made_cv);
+		}
+		if (it->stop || !left)
+			break;
+		if (!did)
+			pthread_cond_wait(&it->taken_cv, &it->mu);
+	}
+	pthread_mutex_unlock(&it->mu);
+	return NULL;
+}
+
+/* Stop the decoding threads (accepts none running). */
+static void stop_threads(struct pda_itrace *it)
+{
+	if (!it->running)
+		return;
+	pthread_mutex_lock(&it->mu);
+	it->stop = true;
+	pthread_cond_broadcast(&it->taken_cv);
+	pthread_mutex_unlock(&it->mu);
+	for (unsigned i = 0; i < it->nr_threads; i++)
+		pthread_join(it->threads[i], NULL);
+	it->running = false;
+	it->stop = false;
+	it->nr_threads = 0;
+}
+
+/* The rings, and the decoding threads where jobs allow: 0, or
+ * PD_ERR_NOMEM.  Without threads (or where they cannot start) the
+ * chunks are made on the caller's thread as they are needed. */
+static int start(struct pda_itrace *it)
+{
+	unsigned want = it->jobs < it->nr_q ? it->jobs : (unsigned)it->nr_q;
+
+	if (want < 2)
+		want = 0;
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		if (q->ring)
+			continue;
+		q->ring = pda_malloc(it->s, CHUNK_DEPTH * sizeof(*q->ring));
+		if (!q->ring)
+			return PD_ERR_NOMEM;
+		memset(q->ring, 0, CHUNK_DEPTH * sizeof(*q->ring));
+		for (unsigned d = 0; d < CHUNK_DEPTH; d++)
+			if (!(q->ring[d] = pda_malloc(it->s,
+						      sizeof(struct chunk))))
+				return PD_ERR_NOMEM;
+	}
+	it->depth = 1;
+	if (!want)
+		return 0;
+	if (!it->threads) {
+		it->threads = pda_malloc(it->s, want * sizeof(*it->threads));
+		it->thread_args = pda_malloc(it->s,
+					     want * sizeof(*it->thread_args));
+		if (!it->threads || !it->thread_args)
+			return PD_ERR_NOMEM;
+	}
+	if (!it->sync_init) {
+		pthread_mutex_init(&it->mu, NULL);
+		pthread_cond_init(&it->made_cv, NULL);
+		pthread_cond_init(&it->taken_cv, NULL);
+		it->sync_init = true;
+	}
+	it->depth = CHUNK_DEPTH;
+	it->nr_threads = want;
+	it->running = true;
+	for (unsigned i = 0; i < want; i++) {
+		it->thread_args[i].it = it;
+		it->thread_args[i].self = i;
+		if (pthread_create(&it->threads[i], NULL, decode_thread,
+				   &it->thread_args[i]) == 0)
+			continue;
+		/* no thread: every chunk made here, as they are needed
+		 * (the same chunks); the ones started stop first */
+		it->nr_threads = i;
+		stop_threads(it);
+		it->depth = 1;
+		break;
+	}
 	return 0;
+}
+
+/* The chunk q hands out from, its next made if the last one is out: 0,
+ * or 1 when q has no sample left. */
+static int next_chunk(struct pda_itrace *it, struct queue *q)
+{
+	struct chunk *ch;
+
+	if (q->finished)
+		return 1;
+	if (q->taken) {
+		ch = q->ring[(q->taken - 1) % it->depth];
+		if (q->pos < ch->n)
+			return 0;
+		if (ch->end) {
+			q->finished = true;
+			return 1;
+		}
+	}
+	if (it->running) {
+		pthread_mutex_lock(&it->mu);
+		while (q->made == q->taken)
+			pthread_cond_wait(&it->made_cv, &it->mu);
+		q->taken++;
+		pthread_cond_broadcast(&it->taken_cv);
+		pthread_mutex_unlock(&it->mu);
+	} else {
+		fill(it, q, q->ring[q->made % it->depth]);
+		q->made++;
+		q->taken++;
+	}
+	ch = q->ring[(q->taken - 1) % it->depth];
+	q->pos = 0;
+	/* what decoding counted, as the chunk is handed out */
+	it->st.nr_buffers += ch->st.nr_buffers;
+	it->st.nr_records += ch->st.nr_records;
+	it->st.nr_bad += ch->st.nr_bad;
+	it->st.nr_dropped += ch->st.nr_dropped;
+	it->st.nr_samples += ch->st.nr_samples;
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		it->st.by_kind[k] += ch->st.by_kind[k];
+	return next_chunk(it, q);
 }
 
 static bool out_before(const struct out *a, const struct out *b)
@@ -1611,37 +1819,57 @@ static bool out_before(const struct out *a, const struct out *b)
 	return a->nth < b->nth;
 }
 
+int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs)
+{
+	long cpus;
+
+	if (!it)
+		return 0;
+	if (it->running || it->threads)
+		return PD_ERR_API;
+	if (!jobs) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	it->jobs = jobs > PDA_PIPE_MAX_JOBS ? PDA_PIPE_MAX_JOBS : jobs;
+	return 0;
+}
+
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time)
 {
 	struct queue *best = NULL;
-	const struct out *o;
+	const struct out *o = NULL;
 
 	if (!it)
 		return 0;
+	if (!it->depth && start(it) < 0) {
+		/* no memory for the rings: no samples, as a trace that
+		 * decodes to none */
+		stop_threads(it);
+		return 0;
+	}
 	/* the queues merged by their next sample, as perf's heap of
 	 * queues by time (each queue's samples come in time order) */
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
+		const struct out *h;
 
-		if (fill(it, q) < 0) {
-			q->done = true; /* cannot be: one record's samples
-					 * fit (QUEUE_OUTS) */
-			q->nr_out = 0;
-		}
-		if (q->nr_out && (!best || out_before(&q->out[q->head],
-						       &best->out[best->head])))
+		if (next_chunk(it, q))
+			continue;
+		h = &q->ring[(q->taken - 1) % it->depth]->out[q->pos];
+		if (!best || out_before(h, o)) {
 			best = q;
+			o = h;
+		}
 	}
 	if (!best)
 		return 0;
-	o = &best->out[best->head];
 	if (before != UINT64_MAX && o->time >= before)
 		return 0;
-	/* handed out in place: the slot is not written again before the
-	 * next call fills the queue */
-	best->head = (best->head + 1) % QUEUE_OUTS;
-	best->nr_out--;
+	/* handed out in place: the chunk is not made again before the
+	 * next call takes the one after it */
+	best->pos++;
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
 	rec->size = o->size;
@@ -1655,6 +1883,7 @@ void pda_itrace_rewind(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	stop_threads(it);
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
 
@@ -1663,12 +1892,14 @@ void pda_itrace_rewind(struct pda_itrace *it)
 		q->started = q->open = q->done = false;
 		q->cur = 0;
 		q->rec = 0;
-		q->head = q->nr_out = 0;
+		q->made = q->taken = 0;
+		q->pos = 0;
+		q->finished = false;
+		q->last_tid = q->last_pid = UINT32_MAX;
 	}
+	it->depth = 0; /* started again by the next pda_itrace_next() */
 	/* what the decoding counts, counted again */
-	it->st.nr_buffers = it->st.nr_records = 0;
-	it->st.nr_bad = it->st.nr_dropped = it->st.nr_samples = 0;
-	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
+	memset(&it->st, 0, sizeof(it->st));
 }
 
 const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
