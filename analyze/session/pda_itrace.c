@@ -433,27 +433,36 @@ static int record_op(const struct pd_spe_record *r)
 	return r->op_raw & 1 ? 2 : 1;
 }
 
-uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
-				 uint64_t midr)
+/* How a CPU model's data sources read: a queue's, found once */
+enum ds_model { DSM_EVENTS, DSM_COMMON, DSM_HISI, DSM_AMPERE };
+
+static enum ds_model ds_model_of(uint64_t midr)
 {
-	const unsigned t = record_type(r);
-	const int op = record_op(r);
+	return is_common_ds(midr)  ? DSM_COMMON
+	       : is_hisi_hip(midr) ? DSM_HISI
+	       : is_ampereone(midr) ? DSM_AMPERE
+				    : DSM_EVENTS;
+}
+
+/* pda_itrace_spe_data_src() of a load or store (op: record_op()) whose
+ * record_type() is t, on a CPU of model m */
+static uint64_t data_src_of(const struct pd_spe_record *r, enum ds_model m,
+			    int op, unsigned t)
+{
 	uint64_t ds;
 
-	if (!op)
-		return 0;
 	ds = DS_OP(op == 1 ? MEM_OP_LOAD : MEM_OP_STORE);
-	if (is_common_ds(midr)) {
+	if (m == DSM_COMMON) {
 		ds |= neoverse_level(r->source,
 				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
 				     op == 2);
-	} else if (is_hisi_hip(midr)) {
+	} else if (m == DSM_HISI) {
 		/* a store: as the common encoding's (no level) */
 		ds |= op == 2 ? neoverse_level(0, false, true)
 			      : r->mask & PD_SPE_HAS_SOURCE
 					? hisi_level(r->source)
 					: 0;
-	} else if (is_ampereone(midr)) {
+	} else if (m == DSM_AMPERE) {
 		/* a source AmpereOne does not list: no level (perf warns
 		 * once), as a store's */
 		const int src = r->mask & PD_SPE_HAS_SOURCE
@@ -468,6 +477,14 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	if (t & (T_TLB_ACCESS | T_TLB_MISS))
 		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
 	return ds;
+}
+
+uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
+				 uint64_t midr)
+{
+	const int op = record_op(r);
+
+	return op ? data_src_of(r, ds_model_of(midr), op, record_type(r)) : 0;
 }
 
 /* ---- data_src, perf 7 ------------------------------------------------ */
@@ -578,6 +595,7 @@ struct qbuf {
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint16_t size;
+	uint8_t kind;		/* enum pda_itrace_kind */
 	unsigned char bytes[SYNTH_MAX];
 };
 
@@ -628,6 +646,7 @@ struct queue {
 	uint64_t made, taken;
 	unsigned pos;
 	bool finished;		/* its last chunk taken and handed out */
+	enum ds_model model;	/* of queue_midr(), set by start() */
 };
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
@@ -893,6 +912,7 @@ static int emit(const struct pda_itrace *it, struct queue *q,
 	o->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
 	o->rec = q->rec;
 	o->nth = seq;
+	o->kind = (uint8_t)k;
 	o->size = encode(it, k, y, o->bytes);
 	ch->st.nr_samples++;
 	ch->st.by_kind[k]++;
@@ -1055,23 +1075,27 @@ static int synth_record(const struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds =
-		it->o.perf7
-			? pda_itrace_spe_data_src7(r, queue_midr(it, q),
-						   queue_snoops(it, q))
-			: pda_itrace_spe_data_src(r, queue_midr(it, q));
-	struct synth y = {0};
+	const int op = record_op(r);
+	uint64_t ds;
+	struct synth y;
 	int rc;
 
 	/* nothing to make (most records under --itrace=M): only the
-	 * thread carries on */
+	 * thread carries on.  A record has a data_src (a memory sample)
+	 * when it is a load or a store. */
 	if (!it->o.perf7 && !it->ev[PDA_ITRACE_INSTRUCTIONS] &&
-	    !(t & it->want_types) && !(ds && it->ev[PDA_ITRACE_MEMORY])) {
+	    !(t & it->want_types) && !(op && it->ev[PDA_ITRACE_MEMORY])) {
 		if (!it->timeless && it->use_ctx &&
 		    (r->mask & PD_SPE_HAS_CONTEXT))
 			q->cur_tid = (int32_t)(uint32_t)r->context;
 		return 0;
 	}
+	if (it->o.perf7)
+		ds = pda_itrace_spe_data_src7(r, queue_midr(it, q),
+					      queue_snoops(it, q));
+	else
+		ds = op ? data_src_of(r, q->model, op, t) : 0;
+	memset(&y, 0, sizeof(y));
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
 	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
@@ -1495,6 +1519,7 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 }
 
 static void stop_threads(struct pda_itrace *it);
+static int alloc_rings(struct pda_itrace *it);
 
 static const struct pd_evsel *spe_evsel(struct pd_file *f)
 {
@@ -1550,6 +1575,8 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	}
 	if (rc == 0)
 		rc = add_events(it);
+	if (rc == 0)
+		rc = alloc_rings(it);
 	if (it->nr_sw)
 		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
 	if (it->nr_tp)
@@ -1706,20 +1733,13 @@ static void stop_threads(struct pda_itrace *it)
 	it->nr_threads = 0;
 }
 
-/* The rings, and the decoding threads where jobs allow: 0, or
- * PD_ERR_NOMEM.  Without threads (or where they cannot start) the
- * chunks are made on the caller's thread as they are needed. */
-static int start(struct pda_itrace *it)
+/* Each queue's ring of chunks (and its CPU model): 0 or PD_ERR_NOMEM. */
+static int alloc_rings(struct pda_itrace *it)
 {
-	unsigned want = it->jobs < it->nr_q ? it->jobs : (unsigned)it->nr_q;
-
-	if (want < 2)
-		want = 0;
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
 
-		if (q->ring)
-			continue;
+		q->model = ds_model_of(queue_midr(it, q));
 		q->ring = pda_malloc(it->s, CHUNK_DEPTH * sizeof(*q->ring));
 		if (!q->ring)
 			return PD_ERR_NOMEM;
@@ -1729,16 +1749,19 @@ static int start(struct pda_itrace *it)
 						      sizeof(struct chunk))))
 				return PD_ERR_NOMEM;
 	}
+	return 0;
+}
+
+/* The decoding threads, where jobs allow and they start; else the
+ * chunks are made on the caller's thread as they are needed (the same
+ * chunks). */
+static void start(struct pda_itrace *it)
+{
+	const unsigned want = it->threads ? it->jobs : 0;
+
 	it->depth = 1;
 	if (!want)
-		return 0;
-	if (!it->threads) {
-		it->threads = pda_malloc(it->s, want * sizeof(*it->threads));
-		it->thread_args = pda_malloc(it->s,
-					     want * sizeof(*it->thread_args));
-		if (!it->threads || !it->thread_args)
-			return PD_ERR_NOMEM;
-	}
+		return;
 	if (!it->sync_init) {
 		pthread_mutex_init(&it->mu, NULL);
 		pthread_cond_init(&it->made_cv, NULL);
@@ -1754,14 +1777,12 @@ static int start(struct pda_itrace *it)
 		if (pthread_create(&it->threads[i], NULL, decode_thread,
 				   &it->thread_args[i]) == 0)
 			continue;
-		/* no thread: every chunk made here, as they are needed
-		 * (the same chunks); the ones started stop first */
+		/* the ones started stop first */
 		it->nr_threads = i;
 		stop_threads(it);
 		it->depth = 1;
 		break;
 	}
-	return 0;
 }
 
 /* The chunk q hands out from, its next made if the last one is out: 0,
@@ -1825,30 +1846,41 @@ int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs)
 
 	if (!it)
 		return 0;
-	if (it->running || it->threads)
+	if (it->depth || it->threads)
 		return PD_ERR_API;
 	if (!jobs) {
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = cpus > 0 ? (unsigned)cpus : 1;
 	}
-	it->jobs = jobs > PDA_PIPE_MAX_JOBS ? PDA_PIPE_MAX_JOBS : jobs;
+	if (jobs > PDA_PIPE_MAX_JOBS)
+		jobs = PDA_PIPE_MAX_JOBS;
+	/* a thread per queue at most; one queue: on the caller's */
+	if (jobs > it->nr_q)
+		jobs = (unsigned)it->nr_q;
+	if (jobs < 2)
+		return 0;
+	it->threads = pda_malloc(it->s, jobs * sizeof(*it->threads));
+	it->thread_args = pda_malloc(it->s, jobs * sizeof(*it->thread_args));
+	if (!it->threads || !it->thread_args) {
+		pda_free(it->s, it->threads);
+		pda_free(it->s, it->thread_args);
+		it->threads = NULL;
+		it->thread_args = NULL;
+		return PD_ERR_NOMEM;
+	}
+	it->jobs = jobs;
 	return 0;
 }
 
-int pda_itrace_next(struct pda_itrace *it, uint64_t before,
-		    struct pd_rec *rec, uint64_t *time)
+/* The next sample in the queues' merged order when before it (NULL:
+ * none), handed out. */
+static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 {
 	struct queue *best = NULL;
 	const struct out *o = NULL;
 
-	if (!it)
-		return 0;
-	if (!it->depth && start(it) < 0) {
-		/* no memory for the rings: no samples, as a trace that
-		 * decodes to none */
-		stop_threads(it);
-		return 0;
-	}
+	if (!it->depth)
+		start(it);
 	/* the queues merged by their next sample, as perf's heap of
 	 * queues by time (each queue's samples come in time order) */
 	for (size_t i = 0; i < it->nr_q; i++) {
@@ -1863,20 +1895,141 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 			o = h;
 		}
 	}
-	if (!best)
-		return 0;
-	if (before != UINT64_MAX && o->time >= before)
-		return 0;
+	if (!best || (before != UINT64_MAX && o->time >= before))
+		return NULL;
 	/* handed out in place: the chunk is not made again before the
 	 * next call takes the one after it */
 	best->pos++;
+	return o;
+}
+
+/* o as the SAMPLE record it holds */
+static void out_rec(const struct out *o, struct pd_rec *rec)
+{
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
 	rec->size = o->size;
 	rec->data = o->bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
+}
+
+int pda_itrace_next(struct pda_itrace *it, uint64_t before,
+		    struct pd_rec *rec, uint64_t *time)
+{
+	const struct out *o = it ? next_out(it, before) : NULL;
+
+	if (!o)
+		return 0;
+	out_rec(o, rec);
 	*time = o->time;
 	return 1;
+}
+
+/*
+ * Each kind's first sample in q's order, into first[] (where none was
+ * before: found), decoding q only until every kind in want has come;
+ * false when q's times went back before that (then the merged order is
+ * not the samples' order, and only merging tells which comes first).
+ */
+static bool queue_firsts(const struct pda_itrace *it, struct queue *q,
+			 struct chunk *scratch, unsigned want,
+			 struct out *first, unsigned *found)
+{
+	unsigned seen = 0;
+	bool any = false;
+	struct out last;
+
+	while (seen != want) {
+		fill(it, q, scratch);
+		for (unsigned i = 0; i < scratch->n && seen != want; i++) {
+			const struct out *o = &scratch->out[i];
+
+			if (any && out_before(o, &last))
+				return false;
+			last = *o;
+			any = true;
+			if (seen & 1u << o->kind)
+				continue;
+			seen |= 1u << o->kind;
+			if (!(*found & 1u << o->kind) ||
+			    out_before(o, &first[o->kind])) {
+				first[o->kind] = *o;
+				*found |= 1u << o->kind;
+			}
+		}
+		if (scratch->end)
+			break;
+	}
+	return true;
+}
+
+int pda_itrace_firsts(struct pda_itrace *it,
+		      int (*fn)(void *arg, const struct pd_rec *rec,
+				uint64_t time),
+		      void *arg)
+{
+	struct out *first;
+	struct chunk *scratch;
+	unsigned want = 0, found = 0;
+	bool sorted = true;
+	int nr = 0, rc = 0;
+	int order[PDA_ITRACE_NR_KINDS];
+
+	if (!it)
+		return 0;
+	first = pda_malloc(it->s, PDA_ITRACE_NR_KINDS * sizeof(*first));
+	scratch = pda_malloc(it->s, sizeof(*scratch));
+	if (!first || !scratch) {
+		pda_free(it->s, first);
+		pda_free(it->s, scratch);
+		return PD_ERR_NOMEM;
+	}
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		if (it->ev[k])
+			want |= 1u << k;
+	pda_itrace_rewind(it);
+	/* a queue whose times go forward hands its samples out in its
+	 * order, so the first of a kind overall is the earliest of the
+	 * queues' firsts: most of the trace need not be decoded */
+	for (size_t i = 0; i < it->nr_q && sorted; i++)
+		sorted = queue_firsts(it, &it->q[i], scratch, want, first,
+				      &found);
+	pda_itrace_rewind(it);
+	if (!sorted) {
+		const struct out *o;
+
+		found = 0;
+		while (found != want && (o = next_out(it, UINT64_MAX)))
+			if (!(found & 1u << o->kind)) {
+				first[o->kind] = *o;
+				found |= 1u << o->kind;
+				order[nr++] = o->kind;
+			}
+		pda_itrace_rewind(it);
+	}
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS && sorted; k++) {
+		int j = nr++;
+
+		if (!(found & 1u << k)) {
+			nr--;
+			continue;
+		}
+		/* in merged order: by out_before (insertion) */
+		while (j > 0 && out_before(&first[k], &first[order[j - 1]])) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = k;
+	}
+	for (int j = 0; j < nr && rc == 0; j++) {
+		struct pd_rec rec;
+
+		out_rec(&first[order[j]], &rec);
+		rc = fn(arg, &rec, first[order[j]].time);
+	}
+	pda_free(it->s, first);
+	pda_free(it->s, scratch);
+	return rc;
 }
 
 void pda_itrace_rewind(struct pda_itrace *it)

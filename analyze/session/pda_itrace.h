@@ -157,6 +157,18 @@ int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs);
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
 
+/*
+ * Each kind's first sample in pda_itrace_next()'s order, to fn in that
+ * order (rec as pda_itrace_next() gives it), without decoding more of
+ * each CPU's trace than it takes to meet every kind there while its
+ * times go forward (else the whole trace merged).  Rewinds before and
+ * after.  @return 0, PD_ERR_NOMEM, or fn's first non-zero return.
+ */
+int pda_itrace_firsts(struct pda_itrace *it,
+		      int (*fn)(void *arg, const struct pd_rec *rec,
+				uint64_t time),
+		      void *arg);
+
 /* The event of kind's samples that pda_itrace_new() added to the
  * capture; NULL when --itrace did not select it. */
 const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,
