@@ -611,8 +611,10 @@ struct out {
  */
 #define CHUNK_OUTS 256
 /* chunks a queue keeps decoded ahead with decoding threads (memory:
- * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~230 KB a queue) */
-#define CHUNK_DEPTH 4
+ * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~460 KB a queue); a
+ * thread that found its queues full sleeps until one is half empty, so
+ * that it wakes for several chunks, not for each */
+#define CHUNK_DEPTH 8
 
 struct chunk {
 	struct pda_itrace_stats st;	/* what making it decoded */
@@ -704,6 +706,10 @@ struct pda_itrace {
 		unsigned self;
 	} *thread_args;
 	bool running, stop;
+	/* who sleeps: the caller on made_cv, decoding threads on
+	 * taken_cv (woken only then: a wake is a system call) */
+	bool consumer_waits;
+	unsigned producers_wait;
 	pthread_mutex_t mu;
 	pthread_cond_t made_cv, taken_cv;
 	bool sync_init;
@@ -1706,12 +1712,16 @@ static void *decode_thread(void *arg)
 			pthread_mutex_lock(&it->mu);
 			q->made++;
 			did = true;
-			pthread_cond_broadcast(&it->made_cv);
+			if (it->consumer_waits)
+				pthread_cond_signal(&it->made_cv);
 		}
 		if (it->stop || !left)
 			break;
-		if (!did)
+		if (!did) {
+			it->producers_wait++;
 			pthread_cond_wait(&it->taken_cv, &it->mu);
+			it->producers_wait--;
+		}
 	}
 	pthread_mutex_unlock(&it->mu);
 	return NULL;
@@ -1804,10 +1814,14 @@ static int next_chunk(struct pda_itrace *it, struct queue *q)
 	}
 	if (it->running) {
 		pthread_mutex_lock(&it->mu);
-		while (q->made == q->taken)
+		while (q->made == q->taken) {
+			it->consumer_waits = true;
 			pthread_cond_wait(&it->made_cv, &it->mu);
+			it->consumer_waits = false;
+		}
 		q->taken++;
-		pthread_cond_broadcast(&it->taken_cv);
+		if (it->producers_wait && q->made - q->taken <= CHUNK_DEPTH / 2)
+			pthread_cond_broadcast(&it->taken_cv);
 		pthread_mutex_unlock(&it->mu);
 	} else {
 		fill(it, q, q->ring[q->made % it->depth]);
