@@ -20,6 +20,7 @@
 #   pdtool report --itrace=M            perf report --itrace=M --stdio
 #                                       perf report --mem-mode --itrace=M
 #   pdtool script --itrace=bfmtaM       perf script --itrace=bfmtaM
+#   pdtool fold --itrace=M              (perf has no such command)
 # with loop-aarch64 under a --symfs for both tools.  perf mem report
 # tables every event perf synthesizes, with a hist entry per distinct
 # data address: about 32 MB of anonymous memory per MB of trace, so on
@@ -91,6 +92,9 @@ for name in spe-small spe-big; do
 		perf report --stdio --itrace=M --symfs "$symfs" -i "$f"
 	perf_measure "perf report --mem-mode --itrace=M" "$f" /dev/null \
 		perf report --mem-mode --stdio --itrace=M --symfs "$symfs" -i "$f"
+	# a two-pass run (the events placed by their first samples)
+	measure "pdtool fold --itrace=M" "$f" /dev/null \
+		"$PDTOOL" fold --itrace=M --symfs "$symfs" "$f"
 	measure "pdtool script --itrace=bfmtaM" "$f" /dev/null \
 		"$PDTOOL" script --itrace=bfmtaM --symfs "$symfs" "$f"
 	perf_measure "perf script --itrace=bfmtaM" "$f" /dev/null \

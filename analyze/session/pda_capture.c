@@ -449,21 +449,30 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
 			const struct pda_sb_key *key);
 
+struct synth_first_arg {
+	struct pda_capture *c;
+	uint64_t seq;
+};
+
+static int synth_first_one(void *arg, const struct pd_rec *rec,
+			   uint64_t time)
+{
+	struct synth_first_arg *a = arg;
+
+	return first_sample(a->c, rec,
+			    &(struct pda_sb_key){
+				    .time = time,
+				    .seq = UINT64_MAX / 2 + a->seq++});
+}
+
 /* The synthesized samples' events in the first pass's order of events,
- * as their first samples place them. */
+ * as their first samples place them (each event's first only: the rest
+ * of the trace is not decoded for it). */
 static int synth_first(struct pda_capture *c)
 {
-	struct pd_rec rec;
-	uint64_t time, seq = 0;
-	int rc = 0;
+	struct synth_first_arg a = {c, 0};
 
-	while (rc == 0 && pda_itrace_next(c->itrace, UINT64_MAX, &rec, &time))
-		rc = first_sample(c, &rec,
-				  &(struct pda_sb_key){
-					  .time = time,
-					  .seq = UINT64_MAX / 2 + seq++});
-	pda_itrace_rewind(c->itrace);
-	return rc;
+	return pda_itrace_firsts(c->itrace, synth_first_one, &a);
 }
 
 /* --itrace: the trace decoded and its samples made, before any pass.  0
@@ -488,6 +497,9 @@ static int synth_begin(struct pda_capture *c)
 	}
 	rc = pda_itrace_new(c->s, c->f, c->o.itrace, &c->itrace, err,
 			    sizeof(err));
+	/* each CPU's trace decoded on a thread of its own, as -j allows */
+	if (rc == 0)
+		rc = pda_itrace_set_jobs(c->itrace, c->o.jobs);
 	if (rc < 0)
 		set_msg(c, PDA_CAPTURE_READER, err[0] ? err : pd_strerror(rc));
 	return rc;

@@ -11,10 +11,13 @@
  */
 #include "pda_itrace.h"
 #include "pda_base_int.h"
+#include "pda_pipe.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* perf's ids of its synthesized events: the SPE event's first id plus
  * this, one more per event (arm_spe_synth_events) */
@@ -430,27 +433,36 @@ static int record_op(const struct pd_spe_record *r)
 	return r->op_raw & 1 ? 2 : 1;
 }
 
-uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
-				 uint64_t midr)
+/* How a CPU model's data sources read: a queue's, found once */
+enum ds_model { DSM_EVENTS, DSM_COMMON, DSM_HISI, DSM_AMPERE };
+
+static enum ds_model ds_model_of(uint64_t midr)
 {
-	const unsigned t = record_type(r);
-	const int op = record_op(r);
+	return is_common_ds(midr)  ? DSM_COMMON
+	       : is_hisi_hip(midr) ? DSM_HISI
+	       : is_ampereone(midr) ? DSM_AMPERE
+				    : DSM_EVENTS;
+}
+
+/* pda_itrace_spe_data_src() of a load or store (op: record_op()) whose
+ * record_type() is t, on a CPU of model m */
+static uint64_t data_src_of(const struct pd_spe_record *r, enum ds_model m,
+			    int op, unsigned t)
+{
 	uint64_t ds;
 
-	if (!op)
-		return 0;
 	ds = DS_OP(op == 1 ? MEM_OP_LOAD : MEM_OP_STORE);
-	if (is_common_ds(midr)) {
+	if (m == DSM_COMMON) {
 		ds |= neoverse_level(r->source,
 				     (r->mask & PD_SPE_HAS_SOURCE) != 0,
 				     op == 2);
-	} else if (is_hisi_hip(midr)) {
+	} else if (m == DSM_HISI) {
 		/* a store: as the common encoding's (no level) */
 		ds |= op == 2 ? neoverse_level(0, false, true)
 			      : r->mask & PD_SPE_HAS_SOURCE
 					? hisi_level(r->source)
 					: 0;
-	} else if (is_ampereone(midr)) {
+	} else if (m == DSM_AMPERE) {
 		/* a source AmpereOne does not list: no level (perf warns
 		 * once), as a store's */
 		const int src = r->mask & PD_SPE_HAS_SOURCE
@@ -465,6 +477,14 @@ uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
 	if (t & (T_TLB_ACCESS | T_TLB_MISS))
 		ds |= DS_TLB(TLB_WK | (t & T_TLB_MISS ? TLB_MISS : TLB_HIT));
 	return ds;
+}
+
+uint64_t pda_itrace_spe_data_src(const struct pd_spe_record *r,
+				 uint64_t midr)
+{
+	const int op = record_op(r);
+
+	return op ? data_src_of(r, ds_model_of(midr), op, record_type(r)) : 0;
 }
 
 /* ---- data_src, perf 7 ------------------------------------------------ */
@@ -575,13 +595,33 @@ struct qbuf {
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint16_t size;
+	uint8_t kind;		/* enum pda_itrace_kind */
 	unsigned char bytes[SYNTH_MAX];
 };
 
-/* at most the samples of one record: one per kind (a queue decodes its
- * next record once the last one's are handed out), and the slot of the
- * one handed out last, which pda_itrace_next() gives in place */
-#define QUEUE_OUTS (PDA_ITRACE_NR_KINDS + 1)
+/*
+ * A queue's samples are made a chunk at a time: records decoded until
+ * the next one's samples (one per kind at most) might not fit.  Where
+ * the chunk ends depends on the queue's records alone, so the same
+ * samples fall in the same chunks whoever decodes them: the caller's
+ * thread when it needs the chunk, or a decoding thread ahead of it
+ * (pda_itrace_set_jobs: each CPU's trace is independent of the others').
+ * What decoding counted goes with its chunk into the statistics as the
+ * chunk is handed out, so they too are the same for any jobs.
+ */
+#define CHUNK_OUTS 256
+/* chunks a queue keeps decoded ahead with decoding threads (memory:
+ * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~460 KB a queue); a
+ * thread that found its queues full sleeps until one is half empty, so
+ * that it wakes for several chunks, not for each */
+#define CHUNK_DEPTH 8
+
+struct chunk {
+	struct pda_itrace_stats st;	/* what making it decoded */
+	unsigned n;			/* out[0..n) */
+	bool end;			/* the queue's last */
+	struct out out[CHUNK_OUTS];
+};
 
 struct queue {
 	uint32_t idx;		/* AUXTRACE idx: perf's queue */
@@ -594,14 +634,21 @@ struct queue {
 	struct qbuf *bufs;
 	size_t nr_bufs, alloc_bufs;
 	/* decoding: the buffer under way, its cursor, the record's index
-	 * in it (0: the timeless queue's empty first record), the samples
-	 * made and not handed out */
+	 * in it (0: the timeless queue's empty first record), the chunk
+	 * being made */
 	size_t cur;
 	bool open, done;
 	struct pd_spe_cursor c;
 	uint64_t rec;
-	struct out out[QUEUE_OUTS];
-	unsigned head, nr_out;
+	struct chunk *wr;
+	/* the ring of chunks: made [made - depth, made), handed out up to
+	 * taken (the one at taken - 1 is being handed out, from pos); made
+	 * and taken under the trace's lock with decoding threads */
+	struct chunk **ring;
+	uint64_t made, taken;
+	unsigned pos;
+	bool finished;		/* its last chunk taken and handed out */
+	enum ds_model model;	/* of queue_midr(), set by start() */
 };
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
@@ -648,8 +695,24 @@ struct pda_itrace {
 	 * the event-driven kinds: a record of none of them, no memory
 	 * sample and no instructions makes nothing (synth_record) */
 	unsigned want_types;
-	struct queue *emit_q;	/* the queue synthesizing now */
 	struct pda_itrace_stats st;
+	/* decoding threads (pda_itrace_set_jobs): nr_threads of them,
+	 * each making the chunks of queues i with i % nr_threads its
+	 * index; started at the first pda_itrace_next() */
+	unsigned jobs, depth, nr_threads;
+	pthread_t *threads;
+	struct thread_arg {
+		struct pda_itrace *it;
+		unsigned self;
+	} *thread_args;
+	bool running, stop;
+	/* who sleeps: the caller on made_cv, decoding threads on
+	 * taken_cv (woken only then: a wake is a system call) */
+	bool consumer_waits;
+	unsigned producers_wait;
+	pthread_mutex_t mu;
+	pthread_cond_t made_cv, taken_cv;
+	bool sync_init;
 	char *err;
 	size_t err_size;
 };
@@ -841,27 +904,24 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 	return size;
 }
 
-static int emit(struct pda_itrace *it, enum pda_itrace_kind k,
-		const struct synth *y, uint64_t seq)
+static int emit(const struct pda_itrace *it, struct queue *q,
+		enum pda_itrace_kind k, const struct synth *y, uint64_t seq)
 {
-	unsigned char rec[SYNTH_MAX];
-	const uint16_t size = encode(it, k, y, rec);
-	struct queue *q;
+	struct chunk *ch = q->wr;
 	struct out *o;
 
-	q = it->emit_q;
-	if (q->nr_out == QUEUE_OUTS)
+	if (ch->n == CHUNK_OUTS)
 		return PD_ERR_API; /* more samples than kinds: cannot be */
-	o = &q->out[(q->head + q->nr_out++) % QUEUE_OUTS];
+	o = &ch->out[ch->n++];
 	o->time = y->time;
 	o->major = it->timeless ? (uint64_t)(q - it->q) : 0;
 	o->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
 	o->rec = q->rec;
 	o->nth = seq;
-	o->size = size;
-	memcpy(o->bytes, rec, size);
-	it->st.nr_samples++;
-	it->st.by_kind[k]++;
+	o->kind = (uint8_t)k;
+	o->size = encode(it, k, y, o->bytes);
+	ch->st.nr_samples++;
+	ch->st.by_kind[k]++;
 	return 0;
 }
 
@@ -1017,27 +1077,31 @@ static const struct {
 };
 
 /* The samples of one record, in perf's order (arm_spe_sample). */
-static int synth_record(struct pda_itrace *it, struct queue *q,
+static int synth_record(const struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
 	const unsigned t = record_type(r);
-	const uint64_t ds =
-		it->o.perf7
-			? pda_itrace_spe_data_src7(r, queue_midr(it, q),
-						   queue_snoops(it, q))
-			: pda_itrace_spe_data_src(r, queue_midr(it, q));
-	struct synth y = {0};
+	const int op = record_op(r);
+	uint64_t ds;
+	struct synth y;
 	int rc;
 
 	/* nothing to make (most records under --itrace=M): only the
-	 * thread carries on */
+	 * thread carries on.  A record has a data_src (a memory sample)
+	 * when it is a load or a store. */
 	if (!it->o.perf7 && !it->ev[PDA_ITRACE_INSTRUCTIONS] &&
-	    !(t & it->want_types) && !(ds && it->ev[PDA_ITRACE_MEMORY])) {
+	    !(t & it->want_types) && !(op && it->ev[PDA_ITRACE_MEMORY])) {
 		if (!it->timeless && it->use_ctx &&
 		    (r->mask & PD_SPE_HAS_CONTEXT))
 			q->cur_tid = (int32_t)(uint32_t)r->context;
 		return 0;
 	}
+	if (it->o.perf7)
+		ds = pda_itrace_spe_data_src7(r, queue_midr(it, q),
+					      queue_snoops(it, q));
+	else
+		ds = op ? data_src_of(r, q->model, op, t) : 0;
+	memset(&y, 0, sizeof(y));
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
 	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
@@ -1094,7 +1158,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 			y.phys = r->mask & PD_SPE_HAS_PA
 					 ? r->addr[PD_SPE_ADDR_PA] : 0;
 			y.data_src = ds;
-			if ((rc = emit(it, mem[i].k, &y, (*seq)++)) < 0)
+			if ((rc = emit(it, q, mem[i].k, &y, (*seq)++)) < 0)
 				return rc;
 		}
 	if (it->ev[PDA_ITRACE_BRANCH_MISS] &&
@@ -1108,7 +1172,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 		b.flags = it->o.perf7 ? branch_flags(r) : 0;
 		if (it->sample_type & PD_SAMPLE_BRANCH_STACK)
 			b.nr_br = branch_stack(it, r, b.flags, b.br);
-		if ((rc = emit(it, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
+		if ((rc = emit(it, q, PDA_ITRACE_BRANCH_MISS, &b, (*seq)++)) <
 		    0)
 			return rc;
 	}
@@ -1116,11 +1180,11 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 	y.phys = r->mask & PD_SPE_HAS_PA ? r->addr[PD_SPE_ADDR_PA] : 0;
 	y.data_src = ds;
 	if (it->ev[PDA_ITRACE_REMOTE_ACCESS] && (t & T_REMOTE_ACCESS) &&
-	    (rc = emit(it, PDA_ITRACE_REMOTE_ACCESS, &y, (*seq)++)) < 0)
+	    (rc = emit(it, q, PDA_ITRACE_REMOTE_ACCESS, &y, (*seq)++)) < 0)
 		return rc;
 	/* a data_src of 0: no load or store, no memory sample */
 	if (it->ev[PDA_ITRACE_MEMORY] && ds &&
-	    (rc = emit(it, PDA_ITRACE_MEMORY, &y, (*seq)++)) < 0)
+	    (rc = emit(it, q, PDA_ITRACE_MEMORY, &y, (*seq)++)) < 0)
 		return rc;
 	if (it->ev[PDA_ITRACE_INSTRUCTIONS]) {
 		const uint64_t period = it->o.period ? it->o.period : 1;
@@ -1140,7 +1204,7 @@ static int synth_record(struct pda_itrace *it, struct queue *q,
 					y.nr_br = branch_stack(it, r, y.flags,
 							       y.br);
 			}
-			rc = emit(it, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
+			rc = emit(it, q, PDA_ITRACE_INSTRUCTIONS, &y, (*seq)++);
 			if (rc < 0)
 				return rc;
 		}
@@ -1460,6 +1524,9 @@ static int read_trace(struct pda_itrace *it, bool *has_spe)
 	return rc < 0 ? rc : 0;
 }
 
+static void stop_threads(struct pda_itrace *it);
+static int alloc_rings(struct pda_itrace *it);
+
 static const struct pd_evsel *spe_evsel(struct pd_file *f)
 {
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++) {
@@ -1514,6 +1581,8 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	}
 	if (rc == 0)
 		rc = add_events(it);
+	if (rc == 0)
+		rc = alloc_rings(it);
 	if (it->nr_sw)
 		qsort(it->sw, it->nr_sw, sizeof(*it->sw), cmp_sw);
 	if (it->nr_tp)
@@ -1532,7 +1601,19 @@ void pda_itrace_free(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	stop_threads(it);
+	if (it->sync_init) {
+		pthread_mutex_destroy(&it->mu);
+		pthread_cond_destroy(&it->made_cv);
+		pthread_cond_destroy(&it->taken_cv);
+	}
+	pda_free(it->s, it->threads);
+	pda_free(it->s, it->thread_args);
 	for (size_t i = 0; i < it->nr_q; i++) {
+		if (it->q[i].ring)
+			for (unsigned d = 0; d < CHUNK_DEPTH; d++)
+				pda_free(it->s, it->q[i].ring[d]);
+		pda_free(it->s, it->q[i].ring);
 		for (size_t b = 0; b < it->q[i].nr_bufs; b++)
 			if (it->q[i].bufs[b].owned)
 				pda_free(it->s,
@@ -1546,15 +1627,20 @@ void pda_itrace_free(struct pda_itrace *it)
 	pda_free(it->s, it);
 }
 
-/* Decode q's records until one makes samples or q has none left. */
-static int fill(struct pda_itrace *it, struct queue *q)
+/* Make q's next chunk into ch: decode q's records until the next one's
+ * samples might not fit, or q has none left (then ch is its last).  Only
+ * q and what pda_itrace_new() read are used: any thread may do it. */
+static void fill(const struct pda_itrace *it, struct queue *q,
+		 struct chunk *ch)
 {
 	struct pd_spe_record r;
 	uint64_t nth;
-	int rc;
 
-	it->emit_q = q;
-	while (!q->nr_out && !q->done) {
+	memset(&ch->st, 0, sizeof(ch->st));
+	ch->n = 0;
+	ch->end = false;
+	q->wr = ch;
+	while (ch->n + PDA_ITRACE_NR_KINDS <= CHUNK_OUTS && !q->done) {
 		nth = 0;
 		if (it->timeless && !q->started) {
 			/* perf synthesizes each record when it decodes the
@@ -1563,8 +1649,9 @@ static int fill(struct pda_itrace *it, struct queue *q)
 			 * instructions count */
 			memset(&r, 0, sizeof(r));
 			q->started = true;
-			if ((rc = synth_record(it, q, &r, &nth)) < 0)
-				return rc;
+			if (synth_record(it, q, &r, &nth) < 0)
+				q->done = true; /* cannot be: a record's
+						 * samples fit */
 			continue;
 		}
 		if (!q->open) {
@@ -1581,21 +1668,177 @@ static int fill(struct pda_itrace *it, struct queue *q)
 					   b->data_off);
 			q->open = true;
 			q->rec = 0;
-			it->st.nr_buffers++;
+			ch->st.nr_buffers++;
 		}
 		if (pd_spe_next_record(&q->c, &r) > 0) {
 			q->rec++;
-			it->st.nr_records++;
-			if ((rc = synth_record(it, q, &r, &nth)) < 0)
-				return rc;
+			ch->st.nr_records++;
+			if (synth_record(it, q, &r, &nth) < 0)
+				q->done = true;
 		} else {
-			it->st.nr_bad += q->c.nr_bad;
-			it->st.nr_dropped += q->c.nr_dropped;
+			ch->st.nr_bad += q->c.nr_bad;
+			ch->st.nr_dropped += q->c.nr_dropped;
 			q->open = false;
 			q->cur++;
 		}
 	}
+	ch->end = q->done;
+}
+
+/* A decoding thread: the chunks of its queues, each as soon as the
+ * queue's ring has room, until every queue is done or stop. */
+static void *decode_thread(void *arg)
+{
+	struct pda_itrace *it = ((struct thread_arg *)arg)->it;
+	const unsigned self = ((struct thread_arg *)arg)->self;
+
+	pthread_mutex_lock(&it->mu);
+	for (;;) {
+		bool left = false, did = false;
+
+		for (size_t i = self; i < it->nr_q && !it->stop;
+		     i += it->nr_threads) {
+			struct queue *q = &it->q[i];
+			struct chunk *ch;
+
+			if (q->done)
+				continue;
+			left = true;
+			if (q->made - q->taken >= it->depth - 1)
+				continue; /* the one handed out, and ahead */
+			ch = q->ring[q->made % it->depth];
+			pthread_mutex_unlock(&it->mu);
+			fill(it, q, ch);
+			pthread_mutex_lock(&it->mu);
+			q->made++;
+			did = true;
+			if (it->consumer_waits)
+				pthread_cond_signal(&it->made_cv);
+		}
+		if (it->stop || !left)
+			break;
+		if (!did) {
+			it->producers_wait++;
+			pthread_cond_wait(&it->taken_cv, &it->mu);
+			it->producers_wait--;
+		}
+	}
+	pthread_mutex_unlock(&it->mu);
+	return NULL;
+}
+
+/* Stop the decoding threads (accepts none running). */
+static void stop_threads(struct pda_itrace *it)
+{
+	if (!it->running)
+		return;
+	pthread_mutex_lock(&it->mu);
+	it->stop = true;
+	pthread_cond_broadcast(&it->taken_cv);
+	pthread_mutex_unlock(&it->mu);
+	for (unsigned i = 0; i < it->nr_threads; i++)
+		pthread_join(it->threads[i], NULL);
+	it->running = false;
+	it->stop = false;
+	it->nr_threads = 0;
+}
+
+/* Each queue's ring of chunks (and its CPU model): 0 or PD_ERR_NOMEM. */
+static int alloc_rings(struct pda_itrace *it)
+{
+	for (size_t i = 0; i < it->nr_q; i++) {
+		struct queue *q = &it->q[i];
+
+		q->model = ds_model_of(queue_midr(it, q));
+		q->ring = pda_malloc(it->s, CHUNK_DEPTH * sizeof(*q->ring));
+		if (!q->ring)
+			return PD_ERR_NOMEM;
+		memset(q->ring, 0, CHUNK_DEPTH * sizeof(*q->ring));
+		for (unsigned d = 0; d < CHUNK_DEPTH; d++)
+			if (!(q->ring[d] = pda_malloc(it->s,
+						      sizeof(struct chunk))))
+				return PD_ERR_NOMEM;
+	}
 	return 0;
+}
+
+/* The decoding threads, where jobs allow and they start; else the
+ * chunks are made on the caller's thread as they are needed (the same
+ * chunks). */
+static void start(struct pda_itrace *it)
+{
+	const unsigned want = it->threads ? it->jobs : 0;
+
+	it->depth = 1;
+	if (!want)
+		return;
+	if (!it->sync_init) {
+		pthread_mutex_init(&it->mu, NULL);
+		pthread_cond_init(&it->made_cv, NULL);
+		pthread_cond_init(&it->taken_cv, NULL);
+		it->sync_init = true;
+	}
+	it->depth = CHUNK_DEPTH;
+	it->nr_threads = want;
+	it->running = true;
+	for (unsigned i = 0; i < want; i++) {
+		it->thread_args[i].it = it;
+		it->thread_args[i].self = i;
+		if (pthread_create(&it->threads[i], NULL, decode_thread,
+				   &it->thread_args[i]) == 0)
+			continue;
+		/* the ones started stop first */
+		it->nr_threads = i;
+		stop_threads(it);
+		it->depth = 1;
+		break;
+	}
+}
+
+/* The chunk q hands out from, its next made if the last one is out: 0,
+ * or 1 when q has no sample left. */
+static int next_chunk(struct pda_itrace *it, struct queue *q)
+{
+	struct chunk *ch;
+
+	if (q->finished)
+		return 1;
+	if (q->taken) {
+		ch = q->ring[(q->taken - 1) % it->depth];
+		if (q->pos < ch->n)
+			return 0;
+		if (ch->end) {
+			q->finished = true;
+			return 1;
+		}
+	}
+	if (it->running) {
+		pthread_mutex_lock(&it->mu);
+		while (q->made == q->taken) {
+			it->consumer_waits = true;
+			pthread_cond_wait(&it->made_cv, &it->mu);
+			it->consumer_waits = false;
+		}
+		q->taken++;
+		if (it->producers_wait && q->made - q->taken <= CHUNK_DEPTH / 2)
+			pthread_cond_broadcast(&it->taken_cv);
+		pthread_mutex_unlock(&it->mu);
+	} else {
+		fill(it, q, q->ring[q->made % it->depth]);
+		q->made++;
+		q->taken++;
+	}
+	ch = q->ring[(q->taken - 1) % it->depth];
+	q->pos = 0;
+	/* what decoding counted, as the chunk is handed out */
+	it->st.nr_buffers += ch->st.nr_buffers;
+	it->st.nr_records += ch->st.nr_records;
+	it->st.nr_bad += ch->st.nr_bad;
+	it->st.nr_dropped += ch->st.nr_dropped;
+	it->st.nr_samples += ch->st.nr_samples;
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		it->st.by_kind[k] += ch->st.by_kind[k];
+	return next_chunk(it, q);
 }
 
 static bool out_before(const struct out *a, const struct out *b)
@@ -1611,50 +1854,203 @@ static bool out_before(const struct out *a, const struct out *b)
 	return a->nth < b->nth;
 }
 
-int pda_itrace_next(struct pda_itrace *it, uint64_t before,
-		    struct pd_rec *rec, uint64_t *time)
+int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs)
 {
-	struct queue *best = NULL;
-	const struct out *o;
+	long cpus;
 
 	if (!it)
 		return 0;
+	if (it->depth || it->threads)
+		return PD_ERR_API;
+	if (!jobs) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (jobs > PDA_PIPE_MAX_JOBS)
+		jobs = PDA_PIPE_MAX_JOBS;
+	/* a thread per queue at most; one queue: on the caller's */
+	if (jobs > it->nr_q)
+		jobs = (unsigned)it->nr_q;
+	if (jobs < 2)
+		return 0;
+	it->threads = pda_malloc(it->s, jobs * sizeof(*it->threads));
+	it->thread_args = pda_malloc(it->s, jobs * sizeof(*it->thread_args));
+	if (!it->threads || !it->thread_args) {
+		pda_free(it->s, it->threads);
+		pda_free(it->s, it->thread_args);
+		it->threads = NULL;
+		it->thread_args = NULL;
+		return PD_ERR_NOMEM;
+	}
+	it->jobs = jobs;
+	return 0;
+}
+
+/* The next sample in the queues' merged order when before it (NULL:
+ * none), handed out. */
+static const struct out *next_out(struct pda_itrace *it, uint64_t before)
+{
+	struct queue *best = NULL;
+	const struct out *o = NULL;
+
+	if (!it->depth)
+		start(it);
 	/* the queues merged by their next sample, as perf's heap of
 	 * queues by time (each queue's samples come in time order) */
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
+		const struct out *h;
 
-		if (fill(it, q) < 0) {
-			q->done = true; /* cannot be: one record's samples
-					 * fit (QUEUE_OUTS) */
-			q->nr_out = 0;
-		}
-		if (q->nr_out && (!best || out_before(&q->out[q->head],
-						       &best->out[best->head])))
+		if (next_chunk(it, q))
+			continue;
+		h = &q->ring[(q->taken - 1) % it->depth]->out[q->pos];
+		if (!best || out_before(h, o)) {
 			best = q;
+			o = h;
+		}
 	}
-	if (!best)
-		return 0;
-	o = &best->out[best->head];
-	if (before != UINT64_MAX && o->time >= before)
-		return 0;
-	/* handed out in place: the slot is not written again before the
-	 * next call fills the queue */
-	best->head = (best->head + 1) % QUEUE_OUTS;
-	best->nr_out--;
+	if (!best || (before != UINT64_MAX && o->time >= before))
+		return NULL;
+	/* handed out in place: the chunk is not made again before the
+	 * next call takes the one after it */
+	best->pos++;
+	return o;
+}
+
+/* o as the SAMPLE record it holds */
+static void out_rec(const struct out *o, struct pd_rec *rec)
+{
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
 	rec->size = o->size;
 	rec->data = o->bytes;
 	memcpy(&rec->misc, rec->data + 4, 2);
+}
+
+int pda_itrace_next(struct pda_itrace *it, uint64_t before,
+		    struct pd_rec *rec, uint64_t *time)
+{
+	const struct out *o = it ? next_out(it, before) : NULL;
+
+	if (!o)
+		return 0;
+	out_rec(o, rec);
 	*time = o->time;
 	return 1;
+}
+
+/*
+ * Each kind's first sample in q's order, into first[] (where none was
+ * before: found), decoding q only until every kind in want has come;
+ * false when q's times went back before that (then the merged order is
+ * not the samples' order, and only merging tells which comes first).
+ */
+static bool queue_firsts(const struct pda_itrace *it, struct queue *q,
+			 struct chunk *scratch, unsigned want,
+			 struct out *first, unsigned *found)
+{
+	unsigned seen = 0;
+	bool any = false;
+	struct out last;
+
+	while (seen != want) {
+		fill(it, q, scratch);
+		for (unsigned i = 0; i < scratch->n && seen != want; i++) {
+			const struct out *o = &scratch->out[i];
+
+			if (any && out_before(o, &last))
+				return false;
+			last = *o;
+			any = true;
+			if (seen & 1u << o->kind)
+				continue;
+			seen |= 1u << o->kind;
+			if (!(*found & 1u << o->kind) ||
+			    out_before(o, &first[o->kind])) {
+				first[o->kind] = *o;
+				*found |= 1u << o->kind;
+			}
+		}
+		if (scratch->end)
+			break;
+	}
+	return true;
+}
+
+int pda_itrace_firsts(struct pda_itrace *it,
+		      int (*fn)(void *arg, const struct pd_rec *rec,
+				uint64_t time),
+		      void *arg)
+{
+	struct out *first;
+	struct chunk *scratch;
+	unsigned want = 0, found = 0;
+	bool sorted = true;
+	int nr = 0, rc = 0;
+	int order[PDA_ITRACE_NR_KINDS];
+
+	if (!it)
+		return 0;
+	first = pda_malloc(it->s, PDA_ITRACE_NR_KINDS * sizeof(*first));
+	scratch = pda_malloc(it->s, sizeof(*scratch));
+	if (!first || !scratch) {
+		pda_free(it->s, first);
+		pda_free(it->s, scratch);
+		return PD_ERR_NOMEM;
+	}
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		if (it->ev[k])
+			want |= 1u << k;
+	pda_itrace_rewind(it);
+	/* a queue whose times go forward hands its samples out in its
+	 * order, so the first of a kind overall is the earliest of the
+	 * queues' firsts: most of the trace need not be decoded */
+	for (size_t i = 0; i < it->nr_q && sorted; i++)
+		sorted = queue_firsts(it, &it->q[i], scratch, want, first,
+				      &found);
+	pda_itrace_rewind(it);
+	if (!sorted) {
+		const struct out *o;
+
+		found = 0;
+		while (found != want && (o = next_out(it, UINT64_MAX)))
+			if (!(found & 1u << o->kind)) {
+				first[o->kind] = *o;
+				found |= 1u << o->kind;
+				order[nr++] = o->kind;
+			}
+		pda_itrace_rewind(it);
+	}
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS && sorted; k++) {
+		int j = nr++;
+
+		if (!(found & 1u << k)) {
+			nr--;
+			continue;
+		}
+		/* in merged order: by out_before (insertion) */
+		while (j > 0 && out_before(&first[k], &first[order[j - 1]])) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = k;
+	}
+	for (int j = 0; j < nr && rc == 0; j++) {
+		struct pd_rec rec;
+
+		out_rec(&first[order[j]], &rec);
+		rc = fn(arg, &rec, first[order[j]].time);
+	}
+	pda_free(it->s, first);
+	pda_free(it->s, scratch);
+	return rc;
 }
 
 void pda_itrace_rewind(struct pda_itrace *it)
 {
 	if (!it)
 		return;
+	stop_threads(it);
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
 
@@ -1663,12 +2059,14 @@ void pda_itrace_rewind(struct pda_itrace *it)
 		q->started = q->open = q->done = false;
 		q->cur = 0;
 		q->rec = 0;
-		q->head = q->nr_out = 0;
+		q->made = q->taken = 0;
+		q->pos = 0;
+		q->finished = false;
+		q->last_tid = q->last_pid = UINT32_MAX;
 	}
+	it->depth = 0; /* started again by the next pda_itrace_next() */
 	/* what the decoding counts, counted again */
-	it->st.nr_buffers = it->st.nr_records = 0;
-	it->st.nr_bad = it->st.nr_dropped = it->st.nr_samples = 0;
-	memset(it->st.by_kind, 0, sizeof(it->st.by_kind));
+	memset(&it->st, 0, sizeof(it->st));
 }
 
 const struct pd_evsel *pda_itrace_evsel(const struct pda_itrace *it,

@@ -135,6 +135,18 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
 
 /*
+ * Decode on up to jobs threads (0: the online CPUs) besides the
+ * caller's, each CPU's trace (a queue) on one of them, at most a few
+ * chunks of samples ahead of pda_itrace_next(), which merges them as it
+ * would have made them: the samples, their order and the statistics are
+ * the same for any jobs.  Before the first pda_itrace_next(); without
+ * it (or with 1, or a single queue) everything is decoded on the
+ * caller's thread as the samples are asked for.  @return 0, or
+ * PD_ERR_API once decoding began.
+ */
+int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs);
+
+/*
  * The next synthesized sample in time order when its time is before
  * `before` (UINT64_MAX: any), as a SAMPLE record of its event (its bytes
  * valid until the next call: not PD_RECF_STABLE) and its time.  Ties by
@@ -144,6 +156,18 @@ void pda_itrace_free(struct pda_itrace *it); /* accepts NULL */
  */
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
+
+/*
+ * Each kind's first sample in pda_itrace_next()'s order, to fn in that
+ * order (rec as pda_itrace_next() gives it), without decoding more of
+ * each CPU's trace than it takes to meet every kind there while its
+ * times go forward (else the whole trace merged).  Rewinds before and
+ * after.  @return 0, PD_ERR_NOMEM, or fn's first non-zero return.
+ */
+int pda_itrace_firsts(struct pda_itrace *it,
+		      int (*fn)(void *arg, const struct pd_rec *rec,
+				uint64_t time),
+		      void *arg);
 
 /* The event of kind's samples that pda_itrace_new() added to the
  * capture; NULL when --itrace did not select it. */

@@ -21,7 +21,10 @@
  *    and no kind but instructions has more samples than records;
  *  - the three passes hand out the same samples in the same order (the
  *    sliced one too: the queues are merged by their next sample's time
- *    whatever the bound).
+ *    whatever the bound), and so does a fourth decoding on 2 to 4
+ *    threads (pda_itrace_set_jobs), with the same statistics;
+ *  - pda_itrace_firsts() gives each kind's first sample of the pass, in
+ *    the pass's order, whether or not the queues' times go forward.
  * Every allocation goes through failing hooks (fuzz_with_oom): a failure
  * is a clean PD_ERR_NOMEM, and nothing leaks.
  */
@@ -37,7 +40,20 @@
 /* What one pass over the samples saw. */
 struct walk {
 	uint64_t n, digest, by_kind[PDA_ITRACE_NR_KINDS];
+	/* each kind's first sample: the kinds in the order they came,
+	 * each sample's hash and time */
+	unsigned nr_first, first[PDA_ITRACE_NR_KINDS];
+	uint64_t first_hash[PDA_ITRACE_NR_KINDS];
+	uint64_t first_time[PDA_ITRACE_NR_KINDS];
 };
+
+/* FNV-1a over a record's bytes */
+static uint64_t rec_hash(uint64_t h, const struct pd_rec *rec)
+{
+	for (uint32_t i = 0; i < rec->size; i++)
+		h = (h ^ rec->data[i]) * 0x100000001b3ull;
+	return h;
+}
 
 /* The options of this input: bits of its hash. */
 static void pick_opts(uint64_t h, struct pda_itrace_opts *o)
@@ -88,11 +104,15 @@ static void check_sample(struct pd_file *f, const struct pda_itrace *it,
 		CHECK((s.data_src & (DS_OP_LOAD | DS_OP_STORE)) != 0);
 	if (o->perf7 && o->set && o->instructions)
 		CHECK(s.period == o->period);
-	w->by_kind[k]++;
+	if (!w->by_kind[k]++) {
+		w->first_hash[w->nr_first] = rec_hash(0xcbf29ce484222325ull,
+						      rec);
+		w->first_time[w->nr_first] = time;
+		w->first[w->nr_first++] = k;
+	}
 	w->n++;
-	/* FNV-1a over the records' bytes, in order */
-	for (uint32_t i = 0; i < rec->size; i++)
-		w->digest = (w->digest ^ rec->data[i]) * 0x100000001b3ull;
+	/* over the records' bytes, in order */
+	w->digest = rec_hash(w->digest, rec);
 	w->digest = (w->digest ^ time) * 0x100000001b3ull;
 }
 
@@ -130,6 +150,24 @@ static void walk(struct pd_file *f, struct pda_itrace *it,
 	}
 }
 
+/* pda_itrace_firsts()'s answers, against a walk's first samples */
+struct firsts {
+	const struct walk *w;
+	unsigned n;
+	bool ok;
+};
+
+static int first_cb(void *arg, const struct pd_rec *rec, uint64_t time)
+{
+	struct firsts *x = arg;
+
+	x->ok = x->ok && x->n < x->w->nr_first &&
+		x->w->first_time[x->n] == time &&
+		x->w->first_hash[x->n] == rec_hash(0xcbf29ce484222325ull, rec);
+	x->n++;
+	return 0;
+}
+
 static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 {
 	const struct pd_alloc hooks = failalloc_hooks(fa);
@@ -141,7 +179,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 	struct pda_itrace *it = NULL;
 	struct pda_session *s = NULL;
 	struct pd_file *f = NULL;
-	struct walk a, b, c;
+	struct walk a, b, c, d;
 	bool nomem = false;
 	int rc;
 
@@ -186,6 +224,23 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 		pda_itrace_rewind(it);
 		walk(f, it, &o, h, true, &c);
 		CHECK(a.n == c.n && a.digest == c.digest);
+		{
+			struct firsts x = {&a, 0, true};
+
+			rc = pda_itrace_firsts(it, first_cb, &x);
+			CHECK(rc == 0 || rc == PD_ERR_NOMEM);
+			nomem = rc == PD_ERR_NOMEM;
+			CHECK(nomem || (x.ok && x.n == a.nr_first));
+		}
+		pda_itrace_rewind(it);
+		rc = pda_itrace_set_jobs(it, 2 + (unsigned)(h >> 61 & 1) * 2);
+		CHECK(rc == 0 || rc == PD_ERR_NOMEM);
+		nomem |= rc == PD_ERR_NOMEM;
+		walk(f, it, &o, h, h >> 62 & 1, &d);
+		CHECK(a.n == d.n && a.digest == d.digest);
+		CHECK(st->nr_samples == d.n);
+		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+			CHECK(st->by_kind[k] == d.by_kind[k]);
 	}
 	pda_itrace_free(it);
 	pda_session_free(s);
