@@ -34,7 +34,8 @@ const char cmd_branches_options[] =
 	CMD_SYMFILES_HELP
 	"      --strict          exit 1 when anything was lost or skipped, or\n"
 	"                        a branch's end did not resolve\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -v, --verbose         more library messages (repeatable); the\n"
+	"                        Branch Counter cells by numbers (perf -v)\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -218,8 +219,10 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		 * is a feature record of its stream: read first) */
 		cmd_pipe_prologue(ctx, o.path, f);
 		if (pda_brcntr_init(f, &cntr) == 0 && cntr.nr &&
-		    pd_file_env(f, &env) == 0)
+		    pd_file_env(f, &env) == 0) {
+			cntr.exact = ctx->verbose > 0; /* -v: perf's numbers */
 			pda_branch_counters(br.b, &cntr, env);
+		}
 		rc = pda_capture_init(&br.c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, o.path, &br.c, rc);

@@ -125,6 +125,42 @@ START_TEST(test_cells)
 }
 END_TEST
 
+/* perf -v's cell: numbers, each column's own "+", commas between */
+START_TEST(test_exact_cells)
+{
+	struct pda_brcntr c = {.nr = 2, .width = 2, .exact = true};
+	uint64_t sums[PDA_BR_CNTR_MAX] = {0};
+	char buf[PDA_BR_CNTR_CELL];
+
+	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 1, buf, sizeof(buf)),
+			 "A=- ,B=- ");
+	/* averages round up; a saturated sum keeps its own "+" */
+	sums[0] = 5 | PDA_BR_CNTR_SATURATED;
+	sums[1] = 2;
+	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
+			 "A=3+,B=1 ");
+	/* over 3 on average: the number, no "+" of its own */
+	sums[0] = 0;
+	sums[1] = 9;
+	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
+			 "A=- ,B=5 ");
+	/* the widest cell: "A=3+,B=3+" with 2-bit fields */
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 9);
+	c.width = 16; /* 65535: five digits */
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 17);
+	c.exact = false;
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 11);
+	/* eight 16-bit columns fit the buffer, terminated */
+	c = (struct pda_brcntr){.nr = 8, .width = 16, .exact = true};
+	for (unsigned i = 0; i < 8; i++)
+		sums[i] = 65535 | PDA_BR_CNTR_SATURATED;
+	ck_assert_uint_eq(strlen(pda_brcntr_entry(&c, sums, 1, buf,
+						  sizeof(buf))),
+			  (size_t)pda_brcntr_cell_width(&c));
+	ck_assert_uint_lt(strlen(pda_brcntr_entry(&c, sums, 1, buf, 5)), 5);
+}
+END_TEST
+
 Suite *branch_cntr_suite(void)
 {
 	Suite *s = suite_create("branch_cntr");
@@ -132,6 +168,7 @@ Suite *branch_cntr_suite(void)
 
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_cells);
+	tcase_add_test(tc, test_exact_cells);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
