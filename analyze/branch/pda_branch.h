@@ -49,6 +49,11 @@ struct pda_branch_opts {
 	/* also the basic blocks between consecutive entries, at the level
 	 * `by` says: blocks (addr), functions (sym), source lines */
 	bool blocks;
+	/* count the entries on a thread of their own (not with blocks):
+	 * the caller's thread resolves each (from, to) pair once and hands
+	 * the entries over; the same table, sooner where a second CPU is
+	 * free */
+	bool threaded;
 };
 
 #define PDA_BRANCH_OPTS(name, ...)                                          \

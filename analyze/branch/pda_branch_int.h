@@ -8,6 +8,7 @@
 
 #include "pda_branch.h"
 #include "pda_annotate_int.h"
+#include "pdc_workq.h"
 
 /* A resolved address of a process. */
 struct loc_ent {
@@ -49,6 +50,8 @@ struct pair_ent {
  * small (GCC, clang); COLD: one off the hot path too */
 #define PDA_BRANCH_NOINLINE __attribute__((noinline))
 #define PDA_BRANCH_COLD __attribute__((noinline, cold))
+/* a hot path's step the compiler would otherwise call */
+#define PDA_BRANCH_INLINE inline __attribute__((always_inline))
 
 #define PDA_BRANCH_PAIRS_BITS 12 /* direct-mapped, 4096 slots */
 #define PDA_BRANCH_PAIRS (1u << PDA_BRANCH_PAIRS_BITS)
@@ -82,6 +85,14 @@ struct pda_branch {
 	const struct pda_brcntr *cntr;
 	const struct pd_env *env;
 	const char *last_comm; /* the comm interned last (interned) */
+	/* opts.threaded: the entries' counting thread (pda_branch.c).  The
+	 * caller's pairs then only name their slot: the counter's wpairs
+	 * count, each slot's pair as the caller last defined it */
+	struct pdc_workq *wq;
+	uint64_t *hw;		     /* the caller's next word to write */
+	const struct pd_evsel *hw_ev; /* the event handed over last */
+	struct pair_ent *wpairs;     /* the counter's [PDA_BRANCH_PAIRS] */
+	const struct pd_evsel *w_ev; /* the counter's event */
 };
 
 /* The address resolved in the sample's process, once per (pid, comm,
