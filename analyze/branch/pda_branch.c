@@ -540,7 +540,7 @@ static void pair_flush(struct pda_branch *b, struct pair_ent *p)
 
 /* The flags word of an entry in the usual layout (pd_branch.flags_raw):
  * the fields the counting reads */
-#define FL_MASK ((UINT64_C(1) << 34) - 1)
+#define FL_MASK PDA_BRANCH_FL_MASK
 #define FL_MISPRED UINT64_C(1)
 #define FL_PREDICTED UINT64_C(2)
 #define FL_CYCLES(fl) ((unsigned)((fl) >> 4) & 0xffffu)
@@ -632,35 +632,6 @@ pair_of(struct pda_branch *b, const struct pd_sample *sample,
 	    p->pid == sample->pid && p->comm == comm)
 		return p;
 	return pair_miss(b, sample, comm, from, to, slot, err);
-}
-
-/*
- * Entry i of sample: its ends, and its flags word in the usual (little-
- * endian kernel's) layout, pd_branch.flags_raw's.  Read in place where
- * the capture has that layout (no bit fields filled: the hot path), else
- * through pd_sample_branch().
- */
-static PDA_BRANCH_INLINE uint64_t entry_of(const struct pd_sample *s,
-					   uint64_t i, uint64_t *from,
-					   uint64_t *to)
-{
-	const unsigned char *p = s->branch.entries + i * 24;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	const bool usual = s->swap;
-#else
-	const bool usual = !s->swap;
-#endif
-	struct pd_branch br;
-
-	if (usual) {
-		*from = pd_load_u64(p, s->swap);
-		*to = pd_load_u64(p + 8, s->swap);
-		return pd_load_u64(p + 16, s->swap) & FL_MASK;
-	}
-	pd_sample_branch(s, i, &br);
-	*from = br.from;
-	*to = br.to;
-	return br.flags_raw;
 }
 
 static unsigned cyc_bucket(unsigned c)
@@ -966,7 +937,7 @@ static int hand_stack(struct pda_branch *b, const struct pd_sample *sample,
 	hw = start;
 	for (uint64_t i = 0; i < nr && rc == 0; i++) {
 		uint64_t from, to;
-		const uint64_t fl = entry_of(sample, i, &from, &to);
+		const uint64_t fl = pda_branch_entry(sample, i, &from, &to);
 		const uint64_t slot = pair_slot(sample->pid, from, to);
 		const bool has_cntr = i < nr_cntr;
 		struct pair_ent *p =
@@ -1068,7 +1039,7 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		return hand_stack(b, sample, comm, type_save);
 	for (uint64_t i = 0; i < sample->branch.nr && rc == 0; i++) {
 		uint64_t from, to;
-		const uint64_t fl = entry_of(sample, i, &from, &to);
+		const uint64_t fl = pda_branch_entry(sample, i, &from, &to);
 		const bool has_cntr = i < nr_cntr;
 
 		rc = add_entry(b, sample, comm, from, to, fl, type_save,

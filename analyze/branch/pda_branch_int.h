@@ -95,6 +95,38 @@ struct pda_branch {
 	const struct pd_evsel *w_ev; /* the counter's event */
 };
 
+/* pd_branch.flags_raw's bits: the flags word in the usual layout */
+#define PDA_BRANCH_FL_MASK ((UINT64_C(1) << 34) - 1)
+
+/*
+ * Entry i of sample: its ends, and its flags word in the usual (little-
+ * endian kernel's) layout, pd_branch.flags_raw's.  Read in place where
+ * the capture has that layout (no bit fields filled: the branch views'
+ * hot path), else through pd_sample_branch().
+ */
+static PDA_BRANCH_INLINE uint64_t pda_branch_entry(const struct pd_sample *s,
+						   uint64_t i, uint64_t *from,
+						   uint64_t *to)
+{
+	const unsigned char *p = s->branch.entries + i * 24;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	const bool usual = s->swap;
+#else
+	const bool usual = !s->swap;
+#endif
+	struct pd_branch br;
+
+	if (usual) {
+		*from = pd_load_u64(p, s->swap);
+		*to = pd_load_u64(p + 8, s->swap);
+		return pd_load_u64(p + 16, s->swap) & PDA_BRANCH_FL_MASK;
+	}
+	pd_sample_branch(s, i, &br);
+	*from = br.from;
+	*to = br.to;
+	return br.flags_raw;
+}
+
 /* The address resolved in the sample's process, once per (pid, comm,
  * addr); NULL and *err on failure. */
 struct loc_ent *pda_branch_resolve(struct pda_branch *b,
