@@ -94,6 +94,16 @@ START_TEST(test_split)
 }
 END_TEST
 
+/* c's cell of sums {s0, s1} over n entries is want. */
+static void cell_is(const struct pda_brcntr *c, uint64_t s0, uint64_t s1,
+		    uint64_t n, const char *want)
+{
+	const uint64_t sums[PDA_BR_CNTR_MAX] = {s0, s1};
+	char buf[PDA_BR_CNTR_CELL];
+
+	ck_assert_str_eq(pda_brcntr_entry(c, sums, n, buf, sizeof(buf)), want);
+}
+
 START_TEST(test_cells)
 {
 	struct pda_brcntr c = {.nr = 2, .width = 2};
@@ -101,20 +111,11 @@ START_TEST(test_cells)
 	char buf[64];
 
 	/* none, then saturated once: B's own "+", not A's */
-	sums[0] = 0;
-	sums[1] = 3 | PDA_BR_CNTR_SATURATED;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 1, buf, sizeof(buf)),
-			 "|-   |BBB+|");
+	cell_is(&c, 0, 3 | PDA_BR_CNTR_SATURATED, 1, "|-   |BBB+|");
 	/* averages round up: 5/2 -> 3, 2/2 -> 1 */
-	sums[0] = 5;
-	sums[1] = 2;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "|AAA |B   |");
+	cell_is(&c, 5, 2, 2, "|AAA |B   |");
 	/* over 3 on average: three letters and "+" */
-	sums[0] = 8;
-	sums[1] = 0;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "|AAA+|-   |");
+	cell_is(&c, 8, 0, 2, "|AAA+|-   |");
 	/* adding marks a full field saturated */
 	sums[0] = sums[1] = 0;
 	pda_brcntr_add(&c, counts, 3, sums);
@@ -132,18 +133,11 @@ START_TEST(test_exact_cells)
 	uint64_t sums[PDA_BR_CNTR_MAX] = {0};
 	char buf[PDA_BR_CNTR_CELL];
 
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 1, buf, sizeof(buf)),
-			 "A=- ,B=- ");
+	cell_is(&c, 0, 0, 1, "A=- ,B=- ");
 	/* averages round up; a saturated sum keeps its own "+" */
-	sums[0] = 5 | PDA_BR_CNTR_SATURATED;
-	sums[1] = 2;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "A=3+,B=1 ");
+	cell_is(&c, 5 | PDA_BR_CNTR_SATURATED, 2, 2, "A=3+,B=1 ");
 	/* over 3 on average: the number, no "+" of its own */
-	sums[0] = 0;
-	sums[1] = 9;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "A=- ,B=5 ");
+	cell_is(&c, 0, 9, 2, "A=- ,B=5 ");
 	/* the widest cell: "A=3+,B=3+" with 2-bit fields */
 	ck_assert_int_eq(pda_brcntr_cell_width(&c), 9);
 	c.width = 16; /* 65535: five digits */
