@@ -94,7 +94,8 @@ const char cmd_annotate_options[] =
 	"      --strict          exit 1 when a function could not be\n"
 	"                        disassembled, a --symbol had no samples, or\n"
 	"                        samples were lost or unresolved\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -v, --verbose         more library messages (repeatable); the\n"
+	"                        Branch Counter cells by numbers (perf -v)\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -685,8 +686,10 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 	    pda_branch_annot_new(s, &ar.br) < 0)
 		die(ctx, "%s", pd_strerror(PD_ERR_NOMEM));
 	if (ar.br && pda_brcntr_init(f, &brcntr) == 0 && brcntr.nr &&
-	    pd_file_env(f, &env) == 0)
+	    pd_file_env(f, &env) == 0) {
+		brcntr.exact = ctx->verbose > 0; /* -v: perf's numbers */
 		pda_branch_annot_counters(ar.br, &brcntr, env);
+	}
 	else
 		brcntr.nr = 0;
 	read_samples(ctx, &ar);

@@ -34,7 +34,12 @@ const char cmd_branches_options[] =
 	CMD_SYMFILES_HELP
 	"      --strict          exit 1 when anything was lost or skipped, or\n"
 	"                        a branch's end did not resolve\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -j, --jobs N          count the entries on a thread of their own\n"
+	"                        while this one reads, when N > 1 (default:\n"
+	"                        the online CPUs; 1: no other thread); the\n"
+	"                        output is the same for any N\n"
+	"  -v, --verbose         more library messages (repeatable); the\n"
+	"                        Branch Counter cells by numbers (perf -v)\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -49,6 +54,7 @@ struct branches_opts {
 	const char *path, *output, *event;
 	enum pda_branch_by by;
 	bool by_set, sort_set, blocks;
+	unsigned jobs;
 	enum pda_branch_sort sort;
 	enum pde_branches_format format;
 	struct cmd_symopts sym;
@@ -64,11 +70,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"event", required_argument, NULL, OPT_EVENT},
 		{"blocks", no_argument, NULL, OPT_BLOCKS},
+		CMD_JOBS_LONGOPT,
 		CMD_SYMBOL_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:",
+			     .own_shortopts = "o:j:",
 			     .own_longopts = longopts};
 	int c;
 
@@ -123,6 +130,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			break;
 		case OPT_BLOCKS:
 			o->blocks = true;
+			break;
+		case 'j':
+		case CMD_OPT_JOBS:
+			o->jobs = cmd_jobs(ctx, arg);
 			break;
 		default:
 			/* the only vals left are the symbol options' */
@@ -201,7 +212,8 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 				 .skip_fn = branches_skip,
 				 .progress = cmd_progress_fn,
 				 .progress_arg = &prog, .arg = &br);
-		PDA_BRANCH_OPTS(bo, .by = o.by, .blocks = o.blocks);
+		PDA_BRANCH_OPTS(bo, .by = o.by, .blocks = o.blocks,
+				.threaded = cmd_jobs_fold_thread(o.jobs));
 
 		f = ctx_open_twice(ctx, o.path);
 		cmd_pda_opts(ctx, &o.sym, &po);
@@ -218,8 +230,10 @@ int cmd_branches(int argc, char **argv, struct pd_ctx *ctx)
 		 * is a feature record of its stream: read first) */
 		cmd_pipe_prologue(ctx, o.path, f);
 		if (pda_brcntr_init(f, &cntr) == 0 && cntr.nr &&
-		    pd_file_env(f, &env) == 0)
+		    pd_file_env(f, &env) == 0) {
+			cntr.exact = ctx->verbose > 0; /* -v: perf's numbers */
 			pda_branch_counters(br.b, &cntr, env);
+		}
 		rc = pda_capture_init(&br.c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, o.path, &br.c, rc);

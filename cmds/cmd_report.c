@@ -181,7 +181,8 @@ const char cmd_report_options[] =
 	CMD_JOBS_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -v, --verbose         more library messages (repeatable); the\n"
+	"                        Branch Counter cell by numbers (perf -v)\n"
 	"  -h, --help            this help\n";
 
 /* perf 6.1's --mem-mode sort order (its title names it whole; the

@@ -211,6 +211,7 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		/* the block view's Branch Counter column (perf 7) */
 		if (a->total_cycles && pda_brcntr_init(f, &cntr) == 0 &&
 		    cntr.nr && pd_file_env(f, &env) == 0) {
+			cntr.exact = ctx->verbose > 0; /* -v: perf's numbers */
 			ro.cntr = &cntr;
 			ro.env = env;
 		}

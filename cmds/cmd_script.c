@@ -74,7 +74,8 @@ const char cmd_script_options[] =
 	CMD_SOURCE_HELP
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
-	"  -v, --verbose         more library messages (repeatable)\n"
+	"  -v, --verbose         more library messages (repeatable); brcntr\n"
+	"                        by event name, as perf -v prints it\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -552,6 +553,8 @@ static void init_brcntr(struct script_run *sr)
 			     "(record with -j any,counter on a CPU that has "
 			     "them)");
 	(void)pd_file_env(sr->f, &sr->w.env);
+	/* -v: perf's counts by event name */
+	sr->cntr.exact = sr->ctx->verbose > 0;
 	sr->w.brcntr = &sr->cntr;
 }
 

@@ -192,7 +192,7 @@ static bool cntr_shown(const struct pde_annot *w)
 /* The Branch Counter column's width: perf's cell, or its title. */
 static int cntr_width(const struct pde_annot *w)
 {
-	const int cell = 5 * (int)w->o.brcntr->nr + 1;
+	const int cell = pda_brcntr_cell_width(w->o.brcntr);
 
 	return cell > 14 ? cell : 14;
 }
@@ -247,7 +247,7 @@ static void text_branch(struct pde_annot *w, const struct pda_annot_func *fn,
 	else
 		fputs("       ", out);
 	if (cntr_shown(w)) {
-		char cell[8 * PDA_BR_CNTR_MAX];
+		char cell[PDA_BR_CNTR_CELL];
 
 		/* shown where perf shows it: where cycles are */
 		if (b->cycles_avg)
@@ -281,7 +281,7 @@ const char *pde_annot_br_words(const struct pde_annot *w, size_t i,
 	if (b->ipc != 0.0 && n < size)
 		n += (size_t)snprintf(buf + n, size - n, ", IPC %.2f", b->ipc);
 	if (cntr_shown(w) && b->cycles_avg && n < size) {
-		char cell[8 * PDA_BR_CNTR_MAX];
+		char cell[PDA_BR_CNTR_CELL];
 
 		snprintf(buf + n, size - n, ", branch counters %s",
 			 pda_brcntr_entry(w->o.brcntr, b->cntr, b->nr_cycles,

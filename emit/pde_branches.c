@@ -133,7 +133,7 @@ static void layout_words(FILE *out, const struct pda_branch_totals *t)
 /* The Branch Counter column's width: perf's cell, or its title. */
 static int cntr_width(const struct pda_brcntr *c)
 {
-	const int cell = 5 * (int)c->nr + 1;
+	const int cell = pda_brcntr_cell_width(c);
 
 	return cell > 14 ? cell : 14;
 }
@@ -156,7 +156,7 @@ static void write_text(FILE *out, const struct pda_branch *b,
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
 	const struct pda_brcntr *c = pda_branch_counters_of(b);
-	char cell[8 * PDA_BR_CNTR_MAX];
+	char cell[PDA_BR_CNTR_CELL];
 
 	fprintf(out,
 		"# %" PRIu64 " taken branch%s in %" PRIu64 " branch stack%s "
@@ -219,7 +219,7 @@ static void write_md(FILE *out, const struct pda_branch *b,
 {
 	const struct pda_branch_totals *t = pda_branch_totals(b);
 	const struct pda_brcntr *c = pda_branch_counters_of(b);
-	char cell[8 * PDA_BR_CNTR_MAX];
+	char cell[PDA_BR_CNTR_CELL];
 
 	fputs("## Branch hotspots\n\n", out);
 	fprintf(out,
@@ -316,7 +316,7 @@ static void json_loc(struct pde_json *j, const char *key,
 void pde_json_brcntr(struct pde_json *j, const struct pda_brcntr *c,
 		     const uint64_t *sums, uint64_t n)
 {
-	char cell[8 * PDA_BR_CNTR_MAX] = "";
+	char cell[PDA_BR_CNTR_CELL] = "";
 
 	pde_json_begin_array(j, "counters");
 	for (unsigned k = 0; k < c->nr; k++) {

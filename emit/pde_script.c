@@ -1047,8 +1047,9 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 	char *p;
 	int rc;
 
-	/* perf 7.2 prints the counters' legend before every sample */
-	if ((l->fields & PDE_SF(BRCNTR)) && w->brcntr &&
+	/* perf 7.2 prints the counters' legend before every sample; with
+	 * -v, which names the events on each branch, none */
+	if ((l->fields & PDE_SF(BRCNTR)) && w->brcntr && !w->brcntr->exact &&
 	    ((rc = flush(w)) < 0 ||
 	     (rc = pda_brcntr_legend(w->brcntr, w->out, "#")) < 0))
 		return rc;
@@ -1383,7 +1384,9 @@ static void add_insn_text(struct pdc_strbuf *b, const struct pda_bb_line *bl)
  * perf 7.2's brcntr text of a brstackinsn branch, appended to b after
  * its tab: "\t# br_cntr: ", then for each event of the sample's group with counters
  * its letter as often as it occurred in the block, and "+" when its
- * field saturated ("AAA+B"), "-" when none occurred, and a space.
+ * field saturated ("AAA+B"), "-" when none occurred, and a space.  With
+ * -v (brcntr->exact), perf's counts by name instead: "cpu-clock 3+
+ * task-clock 0 " and the space.
  */
 static void add_brcntr(struct pdc_strbuf *b, const struct pde_script *w,
 		       const struct pd_sample *s, uint64_t entry)
@@ -1404,6 +1407,13 @@ static void add_brcntr(struct pdc_strbuf *b, const struct pde_script *w,
 
 		if (!(cols & (1u << i)))
 			continue;
+		if (w->brcntr->exact) {
+			/* perf -v: "cpu-clock 3+ task-clock 0 " */
+			ds_put(b, w->brcntr->names[i]);
+			pdc_strbuf_addf(b, " %" PRIu64 "%s ", counts[i],
+					counts[i] == mask ? "+" : "");
+			continue;
+		}
 		for (uint64_t j = 0; j < counts[i]; j++)
 			pdc_strbuf_add(b, &abbr, 1);
 		if (counts[i] && counts[i] == mask)

@@ -74,6 +74,8 @@ static bool capture_is_arm64(struct pda_session *s)
 			     !strcmp(env->arch, "arm64"));
 }
 
+static int count_words(void *arg, const uint64_t *w, size_t nr);
+
 int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 		   struct pda_branch **out)
 {
@@ -91,6 +93,16 @@ int pda_branch_new(struct pda_session *s, const struct pda_branch_opts *opts,
 	b->brbe = capture_is_arm64(s);
 	b->missing.loc.missing = true;
 	b->missing.type = 0;
+	/* the blocks read the rows as they go: counted on this thread */
+	if (opts->threaded && !opts->blocks) {
+		b->wpairs = pda_zalloc(s, PDA_BRANCH_PAIRS * sizeof(*b->wpairs));
+		if (!b->wpairs ||
+		    pdc_workq_start(&b->wq, pda_session_alloc(s), count_words,
+				    b) < 0) {
+			pda_branch_free(b);
+			return PD_ERR_NOMEM;
+		}
+	}
 	*out = b;
 	return 0;
 }
@@ -102,6 +114,8 @@ void pda_branch_free(struct pda_branch *b)
 
 	if (!b)
 		return;
+	(void)pdc_workq_stop(b->wq);
+	pda_free(b->s, b->wpairs);
 	while ((it = pdc_hash_next(&b->locs, &pos)))
 		pda_free(b->s, it);
 	for (size_t i = 0; i < b->nr_rows; i++)
@@ -524,47 +538,58 @@ static void pair_flush(struct pda_branch *b, struct pair_ent *p)
 	p->n = p->n_dec = p->n_nopriv = 0;
 }
 
-/* The slot of entry br of sample in the pair cache. */
-static inline uint64_t pair_slot(const struct pd_sample *sample,
-				 const struct pd_branch *br)
+/* The flags word of an entry in the usual layout (pd_branch.flags_raw):
+ * the fields the counting reads */
+#define FL_MASK PDA_BRANCH_FL_MASK
+#define FL_MISPRED UINT64_C(1)
+#define FL_PREDICTED UINT64_C(2)
+#define FL_CYCLES(fl) ((unsigned)((fl) >> 4) & 0xffffu)
+#define FL_TYPE(fl) ((unsigned)((fl) >> 20) & 0xfu)
+#define FL_SPEC(fl) ((unsigned)((fl) >> 24) & 3u)
+#define FL_PRIV(fl) ((unsigned)((fl) >> 30) & 7u)
+/* the bits that few entries set: in_tx, abort, type, spec and priv */
+#define RARE_FLAGS                                                           \
+	((UINT64_C(3) << 2) | (UINT64_C(0xf) << 20) | (UINT64_C(3) << 24) |  \
+	 (UINT64_C(7) << 30))
+
+/* The slot of the pair (from, to) of process pid in the pair cache. */
+static inline uint64_t pair_slot(uint32_t pid, uint64_t from, uint64_t to)
 {
 	/* one multiply: the slot is the product's top bits */
-	return ((br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^ sample->pid) *
+	return ((from ^ (to * 0x9e3779b97f4a7c15ull) ^ pid) *
 		0xff51afd7ed558ccdull) >>
 	       (64 - PDA_BRANCH_PAIRS_BITS);
 }
 
+static void hand_def(struct pda_branch *b, const struct pair_ent *p,
+		     uint64_t slot);
+
 /*
- * A pair not in the cache: its ends resolved (a half record's missing
- * end is no address 0 but b->missing), its row found, and cached in its
- * slot (whose pair is flushed).  Out of line (PDA_BRANCH_COLD), so that
- * add_entry's frame stays small.  NULL and *err on failure.
+ * A pair not in the cache, slot its place: its ends resolved (a half
+ * record's missing end is no address 0 but b->missing), its row found,
+ * and cached in its slot (whose pair is flushed).  Out of line
+ * (PDA_BRANCH_COLD), so that the entries' loop stays small.  NULL and
+ * *err on failure.
  */
 static PDA_BRANCH_COLD struct pair_ent *
 pair_miss(struct pda_branch *b, const struct pd_sample *sample,
-	  const char *comm, const struct pd_branch *br, int *err)
+	  const char *comm, uint64_t from, uint64_t to, uint64_t slot,
+	  int *err)
 {
-	const enum pda_branch_half half = pda_branch_half(br, b->brbe);
+	const struct pd_branch br = {.from = from, .to = to};
+	const enum pda_branch_half half = pda_branch_half(&br, b->brbe);
 	struct pair_ent *p;
 	struct loc_ent *f, *t;
 	struct row_ent *re;
 
-	if (!b->pairs) {
-		b->pairs = pda_zalloc(b->s,
-				      PDA_BRANCH_PAIRS * sizeof(*b->pairs));
-		if (!b->pairs) {
-			*err = PD_ERR_NOMEM;
-			return NULL;
-		}
-	}
 	f = half == PDA_BRANCH_TARGET_ONLY
 		    ? &b->missing
-		    : pda_branch_resolve(b, sample, comm, br->from, err);
+		    : pda_branch_resolve(b, sample, comm, from, err);
 	if (!f)
 		return NULL;
 	t = half == PDA_BRANCH_SOURCE_ONLY
 		    ? &b->missing
-		    : pda_branch_resolve(b, sample, comm, br->to, err);
+		    : pda_branch_resolve(b, sample, comm, to, err);
 	if (!t)
 		return NULL;
 	re = find_row(b, f, t);
@@ -572,13 +597,13 @@ pair_miss(struct pda_branch *b, const struct pd_sample *sample,
 		*err = PD_ERR_NOMEM;
 		return NULL;
 	}
-	p = &b->pairs[pair_slot(sample, br)];
+	p = &b->pairs[slot];
 	pair_flush(b, p);
 	*p = (struct pair_ent){
 		.pid = sample->pid,
 		.comm = comm,
-		.from = br->from,
-		.to = br->to,
+		.from = from,
+		.to = to,
 		.row = re,
 		.f = f,
 		.t = t,
@@ -586,27 +611,27 @@ pair_miss(struct pda_branch *b, const struct pd_sample *sample,
 		.half = (uint8_t)half,
 		.resolved = f->loc.sym && t->loc.sym,
 		.kernel = f->loc.kernel,
-		.fwd = br->to > br->from,
-		.c4k = ((br->to ^ br->from) >> 12) != 0,
-		.c2m = ((br->to ^ br->from) >> 21) != 0,
+		.fwd = to > from,
+		.c4k = ((to ^ from) >> 12) != 0,
+		.c2m = ((to ^ from) >> 21) != 0,
 	};
+	if (b->wq)
+		hand_def(b, p, slot);
 	return p;
 }
 
-/* The pair of entry br of sample (comm interned), cached or made. */
-static inline struct pair_ent *pair_of(struct pda_branch *b,
-				       const struct pd_sample *sample,
-				       const char *comm,
-				       const struct pd_branch *br, int *err)
+/* The pair (from, to) of sample (comm interned), cached in slot or
+ * made there (b->pairs made). */
+static PDA_BRANCH_INLINE struct pair_ent *
+pair_of(struct pda_branch *b, const struct pd_sample *sample,
+	const char *comm, uint64_t from, uint64_t to, uint64_t slot, int *err)
 {
-	if (b->pairs) {
-		struct pair_ent *p = &b->pairs[pair_slot(sample, br)];
+	struct pair_ent *p = &b->pairs[slot];
 
-		if (p->row && p->from == br->from && p->to == br->to &&
-		    p->pid == sample->pid && p->comm == comm)
-			return p;
-	}
-	return pair_miss(b, sample, comm, br, err);
+	if (p->from == from && p->to == to && p->row &&
+	    p->pid == sample->pid && p->comm == comm)
+		return p;
+	return pair_miss(b, sample, comm, from, to, slot, err);
 }
 
 static unsigned cyc_bucket(unsigned c)
@@ -617,16 +642,17 @@ static unsigned cyc_bucket(unsigned c)
 	return i < PDA_BRANCH_CYC_BUCKETS - 1 ? i : PDA_BRANCH_CYC_BUCKETS - 1;
 }
 
-/* Add the branch counters of sample's i-th entry to r: apart from
- * add_entry, whose frame then needs no array (nor its stack guard). */
-static PDA_BRANCH_NOINLINE void add_counters(struct pda_branch *b, const struct pd_sample *sample,
-			 uint64_t i, struct pda_branch_row *r)
+/* Add the branch counters value of an entry of a sample of ev to r:
+ * apart from count_entry, whose frame then needs no array (nor its stack
+ * guard). */
+static PDA_BRANCH_NOINLINE void add_counters(struct pda_branch *b,
+					     const struct pd_evsel *ev,
+					     uint64_t value,
+					     struct pda_branch_row *r)
 {
 	uint64_t counts[PDA_BR_CNTR_MAX];
 	const unsigned cols =
-		pda_brcntr_split(b->cntr, sample->evsel, b->env,
-				 pd_u64s_get(&sample->branch.counters, i),
-				 counts);
+		pda_brcntr_split(b->cntr, ev, b->env, value, counts);
 
 	if (cols) {
 		r->with_cntr++;
@@ -634,13 +660,7 @@ static PDA_BRANCH_NOINLINE void add_counters(struct pda_branch *b, const struct 
 	}
 }
 
-/* The flags word's bits (pd_branch.flags_raw) that few entries set:
- * in_tx, abort, type, spec and priv. */
-#define RARE_FLAGS                                                           \
-	((UINT64_C(3) << 2) | (UINT64_C(0xf) << 20) | (UINT64_C(3) << 24) |  \
-	 (UINT64_C(7) << 30))
-
-/* The type of entry br of pair p when no type was saved: decoded (once
+/* The type of an entry of pair p when no type was saved: decoded (once
  * per pair, counted at pair_flush), none for a target-only record. */
 static inline int count_decoded(struct pda_branch *b, struct pair_ent *p,
 				struct pda_branch_row *r)
@@ -660,17 +680,17 @@ static inline int count_decoded(struct pda_branch *b, struct pair_ent *p,
 	return 0;
 }
 
-/* What entry br of pair p records in RARE_FLAGS, counted. */
+/* What an entry of pair p with flags fl records in RARE_FLAGS,
+ * counted. */
 static PDA_BRANCH_NOINLINE int count_rare(struct pda_branch *b,
 					  struct pair_ent *p,
 					  struct pda_branch_row *r,
-					  const struct pd_branch *br,
-					  bool type_save)
+					  uint64_t fl, bool type_save)
 {
 	struct pda_branch_totals *t = &b->t;
 
-	if (type_save && br->type) {
-		r->by_type[br->type % PDA_BR_NR_TYPES]++;
+	if (type_save && FL_TYPE(fl)) {
+		r->by_type[FL_TYPE(fl) % PDA_BR_NR_TYPES]++;
 		r->type_saved = true;
 	} else {
 		int rc = count_decoded(b, p, r);
@@ -678,61 +698,60 @@ static PDA_BRANCH_NOINLINE int count_rare(struct pda_branch *b,
 		if (rc < 0)
 			return rc;
 	}
-	if (br->priv) {
-		r->by_priv[br->priv]++;
+	if (FL_PRIV(fl)) {
+		r->by_priv[FL_PRIV(fl)]++;
 		t->nr_priv++;
 	} else {
 		p->n_nopriv++;
 	}
-	if (br->spec) {
-		r->by_spec[br->spec]++;
+	if (FL_SPEC(fl)) {
+		r->by_spec[FL_SPEC(fl)]++;
 		t->nr_spec++;
 	}
-	r->in_tx += br->in_tx;
-	r->abort += br->abort;
+	r->in_tx += (fl >> 2) & 1;
+	r->abort += (fl >> 3) & 1;
 	return 0;
 }
 
-/* Count entry br (the i-th of sample's stack, UINT64_MAX for none):
- * inline, as the loop over a stack's entries is the hot path. */
-static inline int add_entry(struct pda_branch *b,
-			    const struct pd_sample *sample, const char *comm,
-			    const struct pd_branch *br, bool type_save,
-			    uint64_t i)
+/* Count an entry of pair p with flags fl (has_cntr: its branch counters'
+ * value cntr, of a sample of ev) into p and its row: inline, as the loop
+ * over a stack's entries is the hot path.  On the counting thread
+ * (opts.threaded) p's decoded type is known whenever the entry needs
+ * it. */
+static inline int count_entry(struct pda_branch *b, struct pair_ent *p,
+			      uint64_t fl, bool type_save,
+			      const struct pd_evsel *ev, bool has_cntr,
+			      uint64_t cntr)
 {
 	struct pda_branch_totals *t = &b->t;
-	struct pair_ent *p;
-	struct pda_branch_row *r;
-	int err = 0;
+	struct pda_branch_row *r = &p->row->row;
+	const unsigned cycles = FL_CYCLES(fl);
+	int err;
 
-	p = pair_of(b, sample, comm, br, &err);
-	if (!p)
-		return err;
-	r = &p->row->row;
 	p->n++;
 	/* mispred = predicted = 0: the hardware said nothing (AMD BRS,
 	 * perf inject's branch stacks), which is not "predicted" */
-	if (br->mispred || br->predicted) {
+	if (fl & (FL_MISPRED | FL_PREDICTED)) {
 		r->with_pred++;
 		t->with_pred++;
-		if (br->mispred) {
+		if (fl & FL_MISPRED) {
 			r->mispred++;
 			t->mispred++;
 		}
 	}
-	if (br->cycles) {
+	if (cycles) {
 		r->with_cycles++;
-		r->cycles += br->cycles;
+		r->cycles += cycles;
 		t->with_cycles++;
-		t->cycles += br->cycles;
-		if (br->cycles < r->cyc_min)
-			r->cyc_min = br->cycles;
-		if (br->cycles > r->cyc_max)
-			r->cyc_max = br->cycles;
-		r->cyc_hist[cyc_bucket(br->cycles)]++;
+		t->cycles += cycles;
+		if (cycles < r->cyc_min)
+			r->cyc_min = cycles;
+		if (cycles > r->cyc_max)
+			r->cyc_max = cycles;
+		r->cyc_hist[cyc_bucket(cycles)]++;
 	}
-	if (br->flags_raw & RARE_FLAGS) {
-		err = count_rare(b, p, r, br, type_save);
+	if (fl & RARE_FLAGS) {
+		err = count_rare(b, p, r, fl, type_save);
 		if (err < 0)
 			return err;
 	} else {
@@ -741,9 +760,228 @@ static inline int add_entry(struct pda_branch *b,
 			return err;
 		p->n_nopriv++;
 	}
-	if (b->cntr && i < sample->branch.counters.nr)
-		add_counters(b, sample, i, r);
+	if (has_cntr)
+		add_counters(b, ev, cntr, r);
 	return 0;
+}
+
+/* ---- counting on a thread of its own (opts.threaded) ----------------
+ *
+ * The caller's thread finds each entry's pair (resolving a new one in
+ * the session's maps at the sample) and decodes its type where an entry
+ * needs it, as the direct path does, then hands the entry over as a
+ * word; the counter counts it into its own copy of the pair's slot
+ * (wpairs) and the row: the counting, the flags and the counters, leaves
+ * the reading thread.  Words, the kind in the top two bits:
+ *   W_ENTRY: flags (FL_MASK), slot << W_SLOT_SHIFT, decoded type + 1
+ *	<< W_DTYPE_SHIFT (0: none sent), W_CNTR (its counters' value is
+ *	the next word), W_TYPE_SAVE;
+ *   W_DEF: slot, half << 16, the pair's facts (W_RESOLVED ...); the row
+ *	next: the slot's pair from now on (the one before flushed);
+ *   W_EVSEL: the entries' event is the next word's (for the counters).
+ */
+enum {
+	W_ENTRY = 0, W_DEF = 1, W_EVSEL = 2,
+	W_SLOT_SHIFT = 34, W_DTYPE_SHIFT = 50,
+};
+_Static_assert(PDA_BRANCH_PAIRS_BITS <= 16, "a slot fits its 16 bits");
+#define W_KIND(w) ((unsigned)((w) >> 62))
+#define W_CNTR (UINT64_C(1) << 55)
+#define W_TYPE_SAVE (UINT64_C(1) << 56)
+#define W_RESOLVED (1u << 18)
+#define W_KERNEL (1u << 19)
+#define W_FWD (1u << 20)
+#define W_C4K (1u << 21)
+#define W_C2M (1u << 22)
+/* the words an entry takes at most: its pair's definition, its event's,
+ * itself and its counters' value */
+#define W_MAX_PER_ENTRY 6
+
+/* A pair's definition for the counter, at the caller's b->hw. */
+static void hand_def(struct pda_branch *b, const struct pair_ent *p,
+		     uint64_t slot)
+{
+	b->hw[0] = (uint64_t)W_DEF << 62 | slot | (uint64_t)p->half << 16 |
+		   (p->resolved ? W_RESOLVED : 0) |
+		   (p->kernel ? W_KERNEL : 0) | (p->fwd ? W_FWD : 0) |
+		   (p->c4k ? W_C4K : 0) | (p->c2m ? W_C2M : 0);
+	b->hw[1] = (uint64_t)(uintptr_t)p->row;
+	b->hw += 2;
+}
+
+/* The counter: the words of one block (pdc_workq_fn). */
+static int count_words(void *arg, const uint64_t *w, size_t nr)
+{
+	struct pda_branch *b = arg;
+
+	for (size_t i = 0; i < nr;) {
+		const uint64_t x = w[i++];
+		struct pair_ent *p;
+		uint64_t cntr = 0;
+		unsigned dt;
+		int rc;
+
+		switch (W_KIND(x)) {
+		case W_DEF:
+			p = &b->wpairs[x & 0xffff];
+			pair_flush(b, p);
+			*p = (struct pair_ent){
+				.row = (struct row_ent *)(uintptr_t)w[i++],
+				.dtype = -1,
+				.half = (uint8_t)((x >> 16) & 3),
+				.resolved = (x & W_RESOLVED) != 0,
+				.kernel = (x & W_KERNEL) != 0,
+				.fwd = (x & W_FWD) != 0,
+				.c4k = (x & W_C4K) != 0,
+				.c2m = (x & W_C2M) != 0,
+			};
+			continue;
+		case W_EVSEL:
+			b->w_ev = (const struct pd_evsel *)(uintptr_t)w[i++];
+			continue;
+		default:
+			break;
+		}
+		p = &b->wpairs[(x >> W_SLOT_SHIFT) & 0xffff];
+		dt = (unsigned)(x >> W_DTYPE_SHIFT) & 0x1f;
+		if (dt)
+			p->dtype = (int)dt - 1;
+		if (x & W_CNTR)
+			cntr = w[i++];
+		rc = count_entry(b, p, x & FL_MASK, (x & W_TYPE_SAVE) != 0,
+				 b->w_ev, (x & W_CNTR) != 0, cntr);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Hand an entry of pair p (in slot) with flags fl over at *hw (ts:
+ * W_TYPE_SAVE or 0): its pair's type decoded first when the entry needs
+ * it (count_decoded's rule). */
+static PDA_BRANCH_INLINE int hand_entry(struct pda_branch *b,
+					struct pair_ent *p, uint64_t slot,
+					uint64_t fl, uint64_t ts,
+					const struct pd_evsel *ev,
+					bool has_cntr, uint64_t cntr,
+					uint64_t **hw)
+{
+	uint64_t x = fl | slot << W_SLOT_SHIFT | ts;
+	uint64_t *w = *hw;
+
+	if (p->dtype < 0 && p->half != PDA_BRANCH_TARGET_ONLY &&
+	    !(ts && FL_TYPE(fl))) {
+		const int d =
+			p->f->type >= 0 ? p->f->type : decode_type(b, p->f);
+
+		if (d < 0)
+			return d;
+		p->dtype = d;
+		x |= (uint64_t)(d + 1) << W_DTYPE_SHIFT;
+	}
+	if (has_cntr) {
+		if (ev != b->hw_ev) {
+			*w++ = (uint64_t)W_EVSEL << 62;
+			*w++ = (uint64_t)(uintptr_t)ev;
+			b->hw_ev = ev;
+		}
+		*w++ = x | W_CNTR;
+		*w++ = cntr;
+	} else {
+		*w++ = x;
+	}
+	*hw = w;
+	return 0;
+}
+
+/* Room for n entries handed over: *start, the first word.  @return 0,
+ * or PD_ERR_NOMEM when there is none (or the counter failed). */
+static int hand_begin(struct pda_branch *b, uint64_t n, uint64_t **start)
+{
+	*start = NULL;
+	if (n > SIZE_MAX / W_MAX_PER_ENTRY)
+		return PD_ERR_NOMEM;
+	*start = pdc_workq_reserve(b->wq, (size_t)n * W_MAX_PER_ENTRY);
+	return *start ? 0 : PD_ERR_NOMEM;
+}
+
+/* The pair (from, to) of sample in slot when cached, else made (its
+ * definition handed over at *hw); NULL and *err on failure. */
+static PDA_BRANCH_INLINE struct pair_ent *
+hand_pair(struct pda_branch *b, const struct pd_sample *sample,
+	  const char *comm, uint64_t from, uint64_t to, uint64_t slot,
+	  uint64_t **hw, int *err)
+{
+	struct pair_ent *p = &b->pairs[slot];
+
+	if (p->from == from && p->to == to && p->row &&
+	    p->pid == sample->pid && p->comm == comm)
+		return p;
+	b->hw = *hw;
+	p = pair_miss(b, sample, comm, from, to, slot, err);
+	*hw = b->hw;
+	return p;
+}
+
+/* Hand sample's stack over to the counter (b->pairs made): its words
+ * written through a local cursor, the loop's invariants out of it. */
+static int hand_stack(struct pda_branch *b, const struct pd_sample *sample,
+		      const char *comm, bool type_save)
+{
+	const uint64_t nr = sample->branch.nr;
+	const uint64_t nr_cntr = b->cntr ? sample->branch.counters.nr : 0;
+	const uint64_t ts = type_save ? W_TYPE_SAVE : 0;
+	uint64_t *start, *hw;
+	int rc = hand_begin(b, nr, &start);
+
+	hw = start;
+	for (uint64_t i = 0; i < nr && rc == 0; i++) {
+		uint64_t from, to;
+		const uint64_t fl = pda_branch_entry(sample, i, &from, &to);
+		const uint64_t slot = pair_slot(sample->pid, from, to);
+		const bool has_cntr = i < nr_cntr;
+		struct pair_ent *p =
+			hand_pair(b, sample, comm, from, to, slot, &hw, &rc);
+
+		if (p)
+			rc = hand_entry(
+				b, p, slot, fl, ts, sample->evsel, has_cntr,
+				has_cntr ? pd_u64s_get(&sample->branch.counters,
+						       i)
+					 : 0,
+				&hw);
+	}
+	if (start)
+		pdc_workq_commit(b->wq, (size_t)(hw - start));
+	return rc;
+}
+
+/* Count the entry (from, to, flags fl) of sample (has_cntr: its
+ * counters' value cntr) on this thread. */
+static PDA_BRANCH_INLINE int add_entry(struct pda_branch *b,
+				       const struct pd_sample *sample,
+				       const char *comm, uint64_t from,
+				       uint64_t to, uint64_t fl,
+				       bool type_save, bool has_cntr,
+				       uint64_t cntr)
+{
+	const uint64_t slot = pair_slot(sample->pid, from, to);
+	int err = 0;
+	struct pair_ent *p = pair_of(b, sample, comm, from, to, slot, &err);
+
+	if (!p)
+		return err;
+	return count_entry(b, p, fl, type_save, sample->evsel, has_cntr,
+			   cntr);
+}
+
+/* The pair cache, made on first use.  @return 0 or PD_ERR_NOMEM. */
+static int pairs_ready(struct pda_branch *b)
+{
+	if (!b->pairs)
+		b->pairs = pda_zalloc(b->s,
+				      PDA_BRANCH_PAIRS * sizeof(*b->pairs));
+	return b->pairs ? 0 : PD_ERR_NOMEM;
 }
 
 /* comm, interned: the cache keys on the pointer, and a run of samples
@@ -778,6 +1016,9 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 	const uint64_t bst = sample->evsel ? sample->evsel->attr.branch_sample_type
 					   : 0;
 	const bool type_save = bst & BR_TYPE_SAVE;
+	const uint64_t nr_cntr = b->cntr ? sample->branch.counters.nr : 0;
+	int rc = 0;
+
 	if (b->finished)
 		return PD_ERR_API;
 	b->t.nr_samples++;
@@ -792,41 +1033,58 @@ int pda_branch_add(struct pda_branch *b, const struct pd_sample *sample,
 		return 0;
 	b->t.nr_stacks++;
 	comm = intern_comm(b, comm);
-	if (!comm)
+	if (!comm || pairs_ready(b) < 0)
 		return PD_ERR_NOMEM;
-	for (uint64_t i = 0; i < sample->branch.nr; i++) {
-		struct pd_branch br;
-		int rc;
+	if (b->wq)
+		return hand_stack(b, sample, comm, type_save);
+	for (uint64_t i = 0; i < sample->branch.nr && rc == 0; i++) {
+		uint64_t from, to;
+		const uint64_t fl = pda_branch_entry(sample, i, &from, &to);
+		const bool has_cntr = i < nr_cntr;
 
-		pd_sample_branch(sample, i, &br);
-		rc = add_entry(b, sample, comm, &br, type_save, i);
-		if (rc < 0)
-			return rc;
+		rc = add_entry(b, sample, comm, from, to, fl, type_save,
+			       has_cntr,
+			       has_cntr ? pd_u64s_get(&sample->branch.counters,
+						      i)
+					: 0);
 	}
-	if (b->opts.blocks)
+	if (rc == 0 && b->opts.blocks)
 		return pda_branch_blocks_add(b, sample, comm,
 					     (bst & BR_ANY) != 0);
-	return 0;
+	return rc;
 }
 
 int pda_branch_add_sampled(struct pda_branch *b, const struct pd_sample *sample,
 			   const char *comm, bool mispred)
 {
-	/* the type is decoded from the instruction at ip, as for a stack
-	 * recorded without TYPE_SAVE */
-	const struct pd_branch br = {.from = sample->ip,
-				     .to = sample->addr,
-				     .mispred = mispred};
+	/* one entry of no stack, no counters; its type is decoded from the
+	 * instruction at ip, as for a stack recorded without TYPE_SAVE */
+	const uint64_t from = sample->ip, to = sample->addr;
+	const uint64_t fl = mispred ? FL_MISPRED : 0;
+	const uint64_t slot = pair_slot(sample->pid, from, to);
+	uint64_t *start, *hw;
+	struct pair_ent *p;
+	int rc;
 
 	if (b->finished)
 		return PD_ERR_API;
 	b->t.nr_samples++;
 	b->t.nr_stacks++;
 	comm = intern_comm(b, comm);
-	if (!comm)
+	if (!comm || pairs_ready(b) < 0)
 		return PD_ERR_NOMEM;
-	/* one entry of no stack: no counters */
-	return add_entry(b, sample, comm, &br, false, UINT64_MAX);
+	if (!b->wq)
+		return add_entry(b, sample, comm, from, to, fl, false, false, 0);
+	rc = hand_begin(b, 1, &start);
+	if (rc < 0)
+		return rc;
+	hw = start;
+	p = hand_pair(b, sample, comm, from, to, slot, &hw, &rc);
+	if (p)
+		rc = hand_entry(b, p, slot, fl, 0, sample->evsel, false, 0,
+				&hw);
+	pdc_workq_commit(b->wq, (size_t)(hw - start));
+	return rc;
 }
 
 /* ---- sorting ------------------------------------------------------- */
@@ -906,6 +1164,16 @@ int pda_branch_finish(struct pda_branch *b, enum pda_branch_sort sort)
 		: sort == PDA_BRANCH_SORT_CYCLES ? cmp_cycles
 						 : cmp_mispred;
 
+	if (b->wq) {
+		/* every entry counted: the counter's pairs are the ones */
+		const int rc = pdc_workq_stop(b->wq);
+
+		b->wq = NULL;
+		if (rc < 0)
+			return rc;
+		for (size_t i = 0; i < PDA_BRANCH_PAIRS; i++)
+			pair_flush(b, &b->wpairs[i]);
+	}
 	if (b->pairs)
 		for (size_t i = 0; i < PDA_BRANCH_PAIRS; i++)
 			pair_flush(b, &b->pairs[i]);

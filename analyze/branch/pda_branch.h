@@ -49,6 +49,11 @@ struct pda_branch_opts {
 	/* also the basic blocks between consecutive entries, at the level
 	 * `by` says: blocks (addr), functions (sym), source lines */
 	bool blocks;
+	/* count the entries on a thread of their own (not with blocks):
+	 * the caller's thread resolves each (from, to) pair once and hands
+	 * the entries over; the same table, sooner where a second CPU is
+	 * free */
+	bool threaded;
 };
 
 #define PDA_BRANCH_OPTS(name, ...)                                          \
@@ -90,6 +95,8 @@ struct pda_brcntr {
 	unsigned evsel[PDA_BR_CNTR_MAX];  /* column i's event index */
 	unsigned leader[PDA_BR_CNTR_MAX]; /* its group leader's index */
 	const char *names[PDA_BR_CNTR_MAX]; /* its name (the file's) */
+	bool exact; /* perf -v's form: each column's average as a number
+		     * ("A=2+,B=- "), not its letters (the caller sets it) */
 };
 
 /* The columns of f's events (file mode: the width is a header
@@ -105,15 +112,22 @@ unsigned pda_brcntr_split(const struct pda_brcntr *c,
  * with PDA_BR_CNTR_SATURATED, as perf's symbol__account_br_cntr(). */
 void pda_brcntr_add(const struct pda_brcntr *c, const uint64_t counts[],
 		    unsigned cols, uint64_t *sums);
+/* a buffer for any cell of pda_brcntr_entry() */
+#define PDA_BR_CNTR_CELL (10 * PDA_BR_CNTR_MAX + 2)
 /*
  * perf's Branch Counter cell for sums over n entries: per column "|",
  * then "-" (none), or the column's letter as often as the average
  * (rounded up, at most 3) and "+" when saturated or more, padded to 4;
  * a closing "|".  Unlike perf 7.2, whose "+" once shown repeats on every
- * later column of the cell, a column's "+" is its own.  @return buf.
+ * later column of the cell, a column's "+" is its own.  With c->exact,
+ * perf -v's cell: per column its letter, "=" and the average ("-" for
+ * none), "+" when saturated, else " ", the columns joined by ",".
+ * @return buf.
  */
 char *pda_brcntr_entry(const struct pda_brcntr *c, const uint64_t *sums,
 		       uint64_t n, char *buf, size_t size);
+/* The widest cell pda_brcntr_entry() can give for c. */
+int pda_brcntr_cell_width(const struct pda_brcntr *c);
 /* perf's legend, each line prefixed by pfx ("#" as perf's header).
  * @return 0 or PD_ERR_IO. */
 int pda_brcntr_legend(const struct pda_brcntr *c, FILE *out, const char *pfx);

@@ -9,6 +9,7 @@
  */
 #include "pda_branch.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,45 @@ static uint64_t cntr_avg(uint64_t sum, uint64_t n)
 	return n ? (sum + n - 1) / n : 0;
 }
 
+/*
+ * perf -v's cell (annotation_br_cntr_entry() when verbose): "A=2+,B=- ".
+ * Its "+" is the column's own saturation, as perf's is in this form.
+ */
+static char *exact_entry(const struct pda_brcntr *c, const uint64_t *sums,
+			 uint64_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < c->nr && len < size; i++) {
+		const bool sat = (sums[i] & PDA_BR_CNTR_SATURATED) != 0;
+		char avg[24] = "-";
+		int w;
+
+		if (sums[i] & ~PDA_BR_CNTR_SATURATED)
+			snprintf(avg, sizeof(avg), "%" PRIu64,
+				 cntr_avg(sums[i], n));
+		w = snprintf(buf + len, size - len, "%s%c=%s%c",
+			     i ? "," : "", 'A' + i, avg, sat ? '+' : ' ');
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	return buf;
+}
+
+int pda_brcntr_cell_width(const struct pda_brcntr *c)
+{
+	unsigned digits = 1;
+
+	if (!c->exact)
+		return 5 * (int)c->nr + 1;
+	/* an average is at most a field's largest value */
+	for (uint64_t v = ((1ull << c->width) - 1) / 10; v; v /= 10)
+		digits++;
+	return c->nr ? (int)(c->nr * (digits + 4) - 1) : 0;
+}
+
 char *pda_brcntr_entry(const struct pda_brcntr *c, const uint64_t *sums,
 		       uint64_t n, char *buf, size_t size)
 {
@@ -127,6 +167,8 @@ char *pda_brcntr_entry(const struct pda_brcntr *c, const uint64_t *sums,
 
 	if (!size)
 		return buf;
+	if (c->exact)
+		return exact_entry(c, sums, n, buf, size);
 	buf[0] = 0;
 	for (unsigned i = 0; i < c->nr && len + 8 < size; i++) {
 		const uint64_t avg = cntr_avg(sums[i], n);

@@ -8,6 +8,7 @@
 
 #include "pda_branch.h"
 #include "pda_annotate_int.h"
+#include "pdc_workq.h"
 
 /* A resolved address of a process. */
 struct loc_ent {
@@ -49,6 +50,8 @@ struct pair_ent {
  * small (GCC, clang); COLD: one off the hot path too */
 #define PDA_BRANCH_NOINLINE __attribute__((noinline))
 #define PDA_BRANCH_COLD __attribute__((noinline, cold))
+/* a hot path's step the compiler would otherwise call */
+#define PDA_BRANCH_INLINE inline __attribute__((always_inline))
 
 #define PDA_BRANCH_PAIRS_BITS 12 /* direct-mapped, 4096 slots */
 #define PDA_BRANCH_PAIRS (1u << PDA_BRANCH_PAIRS_BITS)
@@ -82,7 +85,47 @@ struct pda_branch {
 	const struct pda_brcntr *cntr;
 	const struct pd_env *env;
 	const char *last_comm; /* the comm interned last (interned) */
+	/* opts.threaded: the entries' counting thread (pda_branch.c).  The
+	 * caller's pairs then only name their slot: the counter's wpairs
+	 * count, each slot's pair as the caller last defined it */
+	struct pdc_workq *wq;
+	uint64_t *hw;		     /* the caller's next word to write */
+	const struct pd_evsel *hw_ev; /* the event handed over last */
+	struct pair_ent *wpairs;     /* the counter's [PDA_BRANCH_PAIRS] */
+	const struct pd_evsel *w_ev; /* the counter's event */
 };
+
+/* pd_branch.flags_raw's bits: the flags word in the usual layout */
+#define PDA_BRANCH_FL_MASK ((UINT64_C(1) << 34) - 1)
+
+/*
+ * Entry i of sample: its ends, and its flags word in the usual (little-
+ * endian kernel's) layout, pd_branch.flags_raw's.  Read in place where
+ * the capture has that layout (no bit fields filled: the branch views'
+ * hot path), else through pd_sample_branch().
+ */
+static PDA_BRANCH_INLINE uint64_t pda_branch_entry(const struct pd_sample *s,
+						   uint64_t i, uint64_t *from,
+						   uint64_t *to)
+{
+	const unsigned char *p = s->branch.entries + i * 24;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	const bool usual = s->swap;
+#else
+	const bool usual = !s->swap;
+#endif
+	struct pd_branch br;
+
+	if (usual) {
+		*from = pd_load_u64(p, s->swap);
+		*to = pd_load_u64(p + 8, s->swap);
+		return pd_load_u64(p + 16, s->swap) & PDA_BRANCH_FL_MASK;
+	}
+	pd_sample_branch(s, i, &br);
+	*from = br.from;
+	*to = br.to;
+	return br.flags_raw;
+}
 
 /* The address resolved in the sample's process, once per (pid, comm,
  * addr); NULL and *err on failure. */

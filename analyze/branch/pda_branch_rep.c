@@ -660,20 +660,21 @@ struct rep_pair {
 	bool resolved; /* both ends have a symbol */
 };
 
-static struct rep_pair *pair_slot(struct pda_brep *r,
-				  const struct pd_sample *sample,
-				  const struct pd_branch *br)
+/* the flags a pair keys on (pd_branch.flags_raw's low 20 bits) and the
+ * type bits, which only TYPE_SAVE captures set */
+#define PAIR_FLAGS UINT64_C(0xfffff)
+#define TYPE_BITS (UINT64_C(0xf) << 20)
+
+/* The slot of entry (from, to, flags fl) of process pid (r->pairs
+ * made). */
+static PDA_BRANCH_INLINE struct rep_pair *
+pair_slot(struct pda_brep *r, uint32_t pid, uint64_t from, uint64_t to,
+	  uint64_t fl)
 {
-	const uint64_t h = (br->from ^ (br->to * 0x9e3779b97f4a7c15ull) ^
-			    ((uint64_t)sample->pid << 20) ^
-			    (br->flags_raw & 0xfffff)) *
+	const uint64_t h = (from ^ (to * 0x9e3779b97f4a7c15ull) ^
+			    ((uint64_t)pid << 20) ^ (fl & PAIR_FLAGS)) *
 			   0xff51afd7ed558ccdull;
 
-	if (!r->pairs) {
-		r->pairs = pda_zalloc(r->s, PDA_BRANCH_PAIRS * sizeof(*r->pairs));
-		if (!r->pairs)
-			return NULL;
-	}
 	return &r->pairs[h >> (64 - PDA_BRANCH_PAIRS_BITS)];
 }
 
@@ -686,16 +687,24 @@ static inline void row_hit(const struct pda_brep *r, struct row *w)
 		w->pub.count++;
 }
 
-/* The entry counted in its row's table and the totals. */
-static void count_entry(struct pda_brep *r, struct table *t,
-			const struct pd_branch *br,
-			enum pda_branch_half half, bool resolved)
+/* Entry i of sample (flags fl) counted in its row's table and the
+ * totals. */
+static PDA_BRANCH_INLINE void count_entry(struct pda_brep *r, struct table *t,
+					  const struct pd_sample *sample,
+					  uint64_t i, uint64_t fl,
+					  enum pda_branch_half half,
+					  bool resolved)
 {
 	r->nr_entries++;
 	t->pub.nr_entries++;
 	/* as perf, by the type bits (which TYPE_SAVE has the kernel
-	 * fill) */
-	count_type(&r->st, br, half != PDA_BRANCH_COMPLETE);
+	 * fill); none: nothing to count */
+	if (fl & TYPE_BITS) {
+		struct pd_branch br;
+
+		pd_sample_branch(sample, i, &br);
+		count_type(&r->st, &br, half != PDA_BRANCH_COMPLETE);
+	}
 	if (half)
 		r->nr_half++;
 	else if (resolved)
@@ -703,17 +712,18 @@ static void count_entry(struct pda_brep *r, struct table *t,
 }
 
 /*
- * Entry br not in its pair slot ps: its ends resolved, its row keyed and
- * found or made, and the slot set.  Out of line (PDA_BRANCH_COLD): most
- * entries hit their slot (add_entry).
+ * Entry i of sample not in its pair slot ps: its ends resolved, its row
+ * keyed and found or made, and the slot set.  Out of line
+ * (PDA_BRANCH_COLD): most entries hit their slot (add_entry).
  */
 static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
 				    unsigned event,
 				    const struct pd_sample *sample,
-				    const char *comm, const struct pd_branch *br,
+				    const char *comm, uint64_t i,
 				    enum pda_branch_half half,
 				    struct rep_pair *ps)
 {
+	struct pd_branch b, *br = &b;
 	const bool src = r->has[PDA_BREP_SRCLINE_FROM] ||
 			 r->has[PDA_BREP_SRCLINE_TO];
 	struct loc_ent *f, *to;
@@ -724,6 +734,7 @@ static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
 	uint64_t h;
 	int err = 0;
 
+	pd_sample_branch(sample, i, br);
 	f = half == PDA_BRANCH_TARGET_ONLY
 		    ? &r->b->missing
 		    : pda_branch_resolve(r->b, sample, comm, br->from, &err);
@@ -746,7 +757,8 @@ static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
 	w.pub.in_tx = br->in_tx;
 	w.pub.abort = br->abort;
 	w.pub.cycles = br->cycles;
-	count_entry(r, t, br, half, f->loc.sym && to->loc.sym);
+	count_entry(r, t, sample, i, br->flags_raw, half,
+		    f->loc.sym && to->loc.sym);
 	*ps = (struct rep_pair){t,
 			       comm,
 			       br->from,
@@ -798,25 +810,27 @@ static PDA_BRANCH_COLD int add_miss(struct pda_brep *r, struct table *t,
 	return 0;
 }
 
-static inline int add_entry(struct pda_brep *r, struct table *t,
-			    unsigned event, const struct pd_sample *sample,
-			    const char *comm, const struct pd_branch *br)
+/* Count entry i of sample (read in place: its ends and flags fl). */
+static PDA_BRANCH_INLINE int add_entry(struct pda_brep *r, struct table *t,
+				       unsigned event,
+				       const struct pd_sample *sample,
+				       const char *comm, uint64_t i,
+				       uint64_t from, uint64_t to, uint64_t fl)
 {
 	/* a BRBE half record's missing end is no address 0 (perf 7.2
 	 * shows "[H] 0000000000000000" there) */
-	const enum pda_branch_half half = pda_branch_half(br, r->b->brbe);
-	struct rep_pair *ps = pair_slot(r, sample, br);
+	const struct pd_branch ends = {.from = from, .to = to};
+	const enum pda_branch_half half = pda_branch_half(&ends, r->b->brbe);
+	struct rep_pair *ps = pair_slot(r, sample->pid, from, to, fl);
 
-	if (!ps)
-		return PD_ERR_NOMEM;
-	if (ps->row && ps->t == t && ps->from == br->from && ps->to == br->to &&
+	if (ps->from == from && ps->to == to && ps->row && ps->t == t &&
 	    ps->pid == sample->pid && ps->comm == comm &&
-	    ps->flags == (uint32_t)(br->flags_raw & 0xfffff)) {
-		count_entry(r, t, br, half, ps->resolved);
+	    ps->flags == (uint32_t)(fl & PAIR_FLAGS)) {
+		count_entry(r, t, sample, i, fl, half, ps->resolved);
 		row_hit(r, ps->row);
 		return 0;
 	}
-	return add_miss(r, t, event, sample, comm, br, half, ps);
+	return add_miss(r, t, event, sample, comm, i, half, ps);
 }
 
 int pda_brep_add(struct pda_brep *r, const struct pd_sample *sample,
@@ -861,12 +875,19 @@ int pda_brep_add_filtered(struct pda_brep *r, const struct pd_sample *sample,
 			r->total_cycles += e.cycles;
 		}
 	}
+	if (!r->pairs) {
+		r->pairs = pda_zalloc(r->s, PDA_BRANCH_PAIRS * sizeof(*r->pairs));
+		if (!r->pairs)
+			return PD_ERR_NOMEM;
+	}
+	if (!comm)
+		comm = "";
 	for (uint64_t i = 0; i < sample->branch.nr; i++) {
-		struct pd_branch br;
-		int rc;
+		uint64_t from, to;
+		const uint64_t fl = pda_branch_entry(sample, i, &from, &to);
+		const int rc = add_entry(r, t, event, sample, comm, i, from, to,
+					 fl);
 
-		pd_sample_branch(sample, i, &br);
-		rc = add_entry(r, t, event, sample, comm ? comm : "", &br);
 		if (rc < 0)
 			return rc;
 	}

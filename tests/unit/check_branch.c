@@ -6,7 +6,9 @@
  * no TYPE_SAVE) added again as a sample of its own, ip its from and addr
  * its to, gives the same rows (ends, counts, decoded types); the
  * mispredicted ones say so, the others are of unknown outcome (never
- * "predicted"); no cycles; and no adding after finish.
+ * "predicted"); no cycles; and no adding after finish.  Each both with
+ * the entries counted on the caller's thread and on a thread of their
+ * own (pda_branch_opts.threaded): the same rows.
  */
 #include "pda_branch.h"
 #include "pdatest.h"
@@ -23,9 +25,9 @@ struct run {
 	struct pda_branch *stacks, *sampled;
 };
 
-static void run(struct run *r)
+static void run(struct run *r, bool threaded)
 {
-	PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_ADDR);
+	PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_ADDR, .threaded = threaded);
 	struct pd_reader *rd;
 	struct pd_sample sample;
 	struct pd_rec rec;
@@ -78,7 +80,7 @@ START_TEST(test_same_rows)
 	size_t nr;
 	uint64_t typed = 0;
 
-	run(&r);
+	run(&r, _i != 0);
 	ts = pda_branch_totals(r.stacks);
 	tb = pda_branch_totals(r.sampled);
 	ck_assert_uint_gt(ts->nr_entries, 1000);
@@ -120,7 +122,7 @@ START_TEST(test_misuse)
 	struct run r;
 	struct pd_sample one;
 
-	run(&r);
+	run(&r, _i != 0);
 	memset(&one, 0, sizeof(one));
 	one.ip = 0x1000;
 	one.addr = 0x2000;
@@ -135,8 +137,8 @@ Suite *branch_suite(void)
 	Suite *s = suite_create("branch");
 	TCase *tc = tcase_create("branch");
 
-	tcase_add_test(tc, test_same_rows);
-	tcase_add_test(tc, test_misuse);
+	tcase_add_loop_test(tc, test_same_rows, 0, 2);
+	tcase_add_loop_test(tc, test_misuse, 0, 2);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;

@@ -94,6 +94,16 @@ START_TEST(test_split)
 }
 END_TEST
 
+/* c's cell of sums {s0, s1} over n entries is want. */
+static void cell_is(const struct pda_brcntr *c, uint64_t s0, uint64_t s1,
+		    uint64_t n, const char *want)
+{
+	const uint64_t sums[PDA_BR_CNTR_MAX] = {s0, s1};
+	char buf[PDA_BR_CNTR_CELL];
+
+	ck_assert_str_eq(pda_brcntr_entry(c, sums, n, buf, sizeof(buf)), want);
+}
+
 START_TEST(test_cells)
 {
 	struct pda_brcntr c = {.nr = 2, .width = 2};
@@ -101,20 +111,11 @@ START_TEST(test_cells)
 	char buf[64];
 
 	/* none, then saturated once: B's own "+", not A's */
-	sums[0] = 0;
-	sums[1] = 3 | PDA_BR_CNTR_SATURATED;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 1, buf, sizeof(buf)),
-			 "|-   |BBB+|");
+	cell_is(&c, 0, 3 | PDA_BR_CNTR_SATURATED, 1, "|-   |BBB+|");
 	/* averages round up: 5/2 -> 3, 2/2 -> 1 */
-	sums[0] = 5;
-	sums[1] = 2;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "|AAA |B   |");
+	cell_is(&c, 5, 2, 2, "|AAA |B   |");
 	/* over 3 on average: three letters and "+" */
-	sums[0] = 8;
-	sums[1] = 0;
-	ck_assert_str_eq(pda_brcntr_entry(&c, sums, 2, buf, sizeof(buf)),
-			 "|AAA+|-   |");
+	cell_is(&c, 8, 0, 2, "|AAA+|-   |");
 	/* adding marks a full field saturated */
 	sums[0] = sums[1] = 0;
 	pda_brcntr_add(&c, counts, 3, sums);
@@ -125,6 +126,35 @@ START_TEST(test_cells)
 }
 END_TEST
 
+/* perf -v's cell: numbers, each column's own "+", commas between */
+START_TEST(test_exact_cells)
+{
+	struct pda_brcntr c = {.nr = 2, .width = 2, .exact = true};
+	uint64_t sums[PDA_BR_CNTR_MAX] = {0};
+	char buf[PDA_BR_CNTR_CELL];
+
+	cell_is(&c, 0, 0, 1, "A=- ,B=- ");
+	/* averages round up; a saturated sum keeps its own "+" */
+	cell_is(&c, 5 | PDA_BR_CNTR_SATURATED, 2, 2, "A=3+,B=1 ");
+	/* over 3 on average: the number, no "+" of its own */
+	cell_is(&c, 0, 9, 2, "A=- ,B=5 ");
+	/* the widest cell: "A=3+,B=3+" with 2-bit fields */
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 9);
+	c.width = 16; /* 65535: five digits */
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 17);
+	c.exact = false;
+	ck_assert_int_eq(pda_brcntr_cell_width(&c), 11);
+	/* eight 16-bit columns fit the buffer, terminated */
+	c = (struct pda_brcntr){.nr = 8, .width = 16, .exact = true};
+	for (unsigned i = 0; i < 8; i++)
+		sums[i] = 65535 | PDA_BR_CNTR_SATURATED;
+	ck_assert_uint_eq(strlen(pda_brcntr_entry(&c, sums, 1, buf,
+						  sizeof(buf))),
+			  (size_t)pda_brcntr_cell_width(&c));
+	ck_assert_uint_lt(strlen(pda_brcntr_entry(&c, sums, 1, buf, 5)), 5);
+}
+END_TEST
+
 Suite *branch_cntr_suite(void)
 {
 	Suite *s = suite_create("branch_cntr");
@@ -132,6 +162,7 @@ Suite *branch_cntr_suite(void)
 
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_cells);
+	tcase_add_test(tc, test_exact_cells);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

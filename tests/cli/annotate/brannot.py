@@ -17,7 +17,11 @@ branches.md).  Checks:
   IPC and Cycle columns of each instruction equal pdtool's "ipc" (to
   two decimals, as perf prints it) and "cycles_avg", instruction by
   instruction (objdump's listing and capstone's have the same
-  instructions here).
+  instructions here), and its Branch Counter cells pdtool's counters
+  in perf's form;
+- PERF7.stdio2 named *.v.stdio2 is perf 7's `annotate -v --stdio2`
+  (tests/golden/branch/regen_brcntr.sh), PDTOOL.json pdtool's with -v:
+  its cells by numbers ("A=1 ,B=3+") equal pdtool's "counters_cell".
 
 Prints a summary line; exit 1 with the differences.
 """
@@ -80,11 +84,14 @@ def perf_cell(counters, n):
 
 
 CELL = re.compile(r"(\|(?:[A-Z+\- ]{4}\|)+)")
+# perf -v's cell: "A=1 ,B=3+" (a space or "+" after each number)
+VCELL = re.compile(r"([A-Z]=(?:[0-9]+|-)[+ ](?:,[A-Z]=(?:[0-9]+|-)[+ ])*)")
 
 
 def perf_funcs(path):
-    """{name: [(ipc text, cycles text)] per instruction line}"""
+    """{name: [(ipc text, cycles text, cell)] per instruction line}"""
     funcs, cur, pw = {}, None, 8
+    cell_re = VCELL if path.endswith(".v.stdio2") else CELL
     title = re.compile(r"^(\S+)\(\) \S+$")
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -102,7 +109,7 @@ def perf_funcs(path):
             if cur is None or not line.strip():
                 continue
             ipc, cyc = line[pw:pw + 6].strip(), line[pw + 6:pw + 12].strip()
-            m = CELL.search(line)
+            m = cell_re.search(line)
             # the first line's blank columns carry their titles
             cur.append(("" if ipc == "IPC" else ipc,
                         "" if cyc == "Cycle" else cyc,
@@ -161,6 +168,7 @@ def main():
     n_perf = n_cells = 0
     if len(sys.argv) == 4:
         perf = perf_funcs(sys.argv[3])
+        cell_re = VCELL if sys.argv[3].endswith(".v.stdio2") else CELL
         mine = {fn["name"]: fn for fn in pd["functions"]}
         for name, lines in sorted(perf.items()):
             fn = mine.get(name)
@@ -176,8 +184,13 @@ def main():
                 b = i.get("branch") or {}
                 got_ipc = "%.2f" % b["ipc"] if b.get("ipc") else ""
                 got_cyc = str(b["cycles_avg"]) if b.get("cycles_avg") else ""
-                got_cell = perf_cell(b["counters"], b["timed"]) \
-                    if b.get("counters") else ""
+                if not b.get("counters"):
+                    got_cell = ""
+                elif cell_re is VCELL:
+                    # -v: perf's cell by numbers is pdtool's own
+                    got_cell = b["counters_cell"]
+                else:
+                    got_cell = perf_cell(b["counters"], b["timed"])
                 if (got_ipc, got_cyc, got_cell) != (ipc, cyc, cell):
                     errs.append("%s %s: IPC %r cycles %r counters %r, "
                                 "perf 7 %r %r %r"

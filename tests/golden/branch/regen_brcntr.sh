@@ -21,6 +21,19 @@
 #                      sample's ip where perf 6.1 says "... not reaching
 #                      sample ..."), pdtool's walk is perf 6.1's
 #
+# and perf 7's -v forms of the counters (the oracle of brcntr.test's,
+# total-cycles.test's and annotate/branch.test's -v cases):
+#
+#   NAME.event.v.perf7   -v -F event,brcntr: no legend
+#   NAME.insn.v.perf7    -v -F brstackinsn,brcntr: each branch's counts
+#                        by event name ("# br_cntr: cpu-clock 3+
+#                        task-clock 0  "), no legend
+#   NAME.blocks.v.perf7.txt  -v report --total-cycles --stdio, its tip
+#                        cut: the Branch Counter cell as "A=1 ,B=3+"
+#   NAME.annotate.v.stdio2   -v annotate --stdio2: the same cells (and
+#                        "(null)" printed where an instruction has none)
+#
+# perf's -v messages (stderr) are dropped.
 # The binaries are given at their recorded paths under --symfs.  Needs
 # perf 6.1, perf 7 and zstd.
 set -u
@@ -29,7 +42,8 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/branch/lib.sh
 br_need_perf7
 br_regen_init brcntr
-rm -f $GOLD/*.perf7 $GOLD/*.perf7.zst $GOLD/*.perf61 $GOLD/*.perf61.zst
+rm -f $GOLD/*.perf7 $GOLD/*.perf7.zst $GOLD/*.perf61 $GOLD/*.perf61.zst \
+	$GOLD/*.perf7.txt $GOLD/*.stdio2
 fail=0
 # put OUT: stdin to OUT, zstd-compressed as OUT.zst over 64 KiB
 put() {
@@ -46,6 +60,17 @@ for z in testdata/branches/group-intel-cntr*.perf.data; do
 		put "$GOLD/$name.insn.perf7" || fail=1
 	"$PERF" script -F brstackinsn "$@" </dev/null 2>/dev/null |
 		put "$GOLD/$name.insn.perf61" || fail=1
+	"$PERF7" script -v -F event,brcntr "$@" </dev/null 2>/dev/null |
+		put "$GOLD/$name.event.v.perf7" || fail=1
+	"$PERF7" script -v -F brstackinsn,brcntr "$@" </dev/null \
+		2>/dev/null | put "$GOLD/$name.insn.v.perf7" || fail=1
+	set -- "$@" --objdump="$(command -v objdump)" \
+		--addr2line="$(command -v addr2line)"
+	"$PERF7" report -v --total-cycles --stdio "$@" </dev/null \
+		2>/dev/null | br_cut_tip >"$GOLD/$name.blocks.v.perf7.txt" ||
+		fail=1
+	"$PERF7" annotate -v --stdio2 "$@" </dev/null 2>/dev/null \
+		>"$GOLD/$name.annotate.v.stdio2" || fail=1
 done
 ls -l $GOLD
 exit $fail
