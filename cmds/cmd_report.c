@@ -302,11 +302,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" dcacheline symbol_iaddr ",
-		 "a memory key pdtool report does not have yet (dcacheline "
-		 "needs each data map's MMAP2 flags and protection, which "
-		 "the session does not keep; pdtool mem --view line gives "
-		 "cache lines)"},
+		{" symbol_iaddr ",
+		 "a memory key pdtool report does not have yet (the code "
+		 "symbol of a memory sample; -s sym gives the same rows "
+		 "for the captures pdtool reads)"},
 		{" socket ", "not in pdtool report yet (the CPU topology "
 			     "header's socket of each sample's CPU)"},
 		{" transaction ", "not in pdtool report yet (Intel TSX's "
@@ -361,9 +360,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
-				    "phys_daddr)",
+				    "phys_daddr, dcacheline)",
 				    name);
-		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR &&
+		if (((k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR) ||
+		     k == PDA_REPORT_DCACHELINE) &&
 		    !o->mem_mode)
 			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);
@@ -1085,14 +1085,14 @@ static const char *mem_title(struct report_opts *o)
 	return o->mem_title;
 }
 
-/* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
+/* The symbol_daddr, dso_daddr and dcacheline keys' resolution:
+ * analyze/mem's. */
 static int report_daddr(void *arg, const struct pd_sample *sample,
-			const char **sym, uint64_t *off, bool *object,
-			const char **dso)
+			struct pda_daddr *out)
 {
 	struct report_run *rr = arg;
 
-	return pda_mem_daddr(rr->mem, sample, sym, off, object, dso);
+	return pda_mem_daddr(rr->mem, sample, out);
 }
 
 static struct pda_report *new_report(struct pd_ctx *ctx,

@@ -162,6 +162,19 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
 					e->daddr);
 		break;
+	case PDA_REPORT_DCACHELINE:
+		/* perf 6.1's hist_entry__dcacheline_snprintf() */
+		pdc_strbuf_addf(b, "[%c] ", e->dcl_level);
+		if (e->daddr_sym && e->daddr_object)
+			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
+					e->dcl_off);
+		else if (e->daddr_sym)
+			pdc_strbuf_add_text(b, e->daddr_sym,
+					    strlen(e->daddr_sym));
+		else
+			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
+					e->dcacheline);
+		break;
 	case PDA_REPORT_DADDR_DSO:
 		if (e->daddr_dso)
 			pdc_strbuf_add_text(b, e->daddr_dso,
@@ -248,6 +261,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_DADDR_SYM:
 		return (e->daddr_sym ? strlen(e->daddr_sym) : 0) + ADDR_DIGITS +
 		       4 + 2;
+	case PDA_REPORT_DCACHELINE:
+		/* the data symbol's width, one more with a symbol */
+		return e->daddr_sym ? strlen(e->daddr_sym) + ADDR_DIGITS + 7
+				    : ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_DADDR_DSO:
 		return e->daddr_dso ? strlen(e->daddr_dso) : ADDR_DIGITS;
 	case PDA_REPORT_PHYS_DADDR:
@@ -424,7 +441,8 @@ static bool unpadded_last(enum pda_report_key k)
 	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN ||
 	       /* "%.*s": perf pads every column but the last
 		* (hist_entry__snprintf_alignment) */
-	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED;
+	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
+	       k == PDA_REPORT_DCACHELINE;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -1436,6 +1454,18 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		pde_json_hex(j, "daddr", e->daddr);
 		pde_json_hex(j, "daddr_off", e->daddr_off);
 		break;
+	case PDA_REPORT_DCACHELINE: {
+		/* the cell as the text prints it, and the line */
+		struct pdc_strbuf b;
+		char small[128];
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		key_text(&b, k, e, nr);
+		pde_json_str(j, "dcacheline", pdc_strbuf_str(&b));
+		pde_json_hex(j, "dcacheline_addr", e->dcacheline);
+		pdc_strbuf_release(&b);
+		break;
+	}
 	case PDA_REPORT_DADDR_DSO:
 		json_str_or_null(j, "daddr_dso", e->daddr_dso);
 		break;

@@ -42,10 +42,18 @@ struct mkey {
 	uint64_t daddr;		/* DADDR_SYM */
 	uint64_t phys;		/* PHYS_DADDR */
 	uint32_t ins_lat;	/* LOCAL_INS_LAT, INS_LAT */
+	/* DCACHELINE: perf's sort__dcacheline_cmp() fields, compared in
+	 * this order: the cpumode (and no map) in dcl_mode, the map's DSO
+	 * id, the process (private anonymous user memory only), the line */
+	uint32_t dcl_pid;
+	uint32_t dcl_mode;	/* cpumode << 1 | no map */
+	uint32_t dcl_maj, dcl_min;
 	uint32_t pad;
+	uint64_t dcl_ino, dcl_gen;
+	uint64_t dcl;		/* the line of the map_ip'd address */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 72,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 112,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -54,6 +62,8 @@ struct mshow {
 	const char *daddr_sym;
 	bool object;		/* daddr_sym is a data object's */
 	char level;		/* the sample's cpumode's, as perf's al->level */
+	char dcl_level;		/* dcacheline's: level, 's' or 'X' */
+	uint64_t dcl_off;	/* dcacheline's offset in daddr_sym */
 };
 
 struct ekey {
@@ -77,7 +87,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 112,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 152,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -217,8 +227,7 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, bool *object,
-			 const char **dso);
+			 struct pda_daddr *out);
 	void *data_addr_arg;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
 	const struct pd_file *file;
@@ -290,6 +299,7 @@ static const struct {
 				      "Local INSTR Latency"},
 	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
 	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
+	[PDA_REPORT_DCACHELINE] = {"dcacheline", NULL, "Data Cacheline"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -416,9 +426,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_INS_LAT; k++)
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DCACHELINE;
+	     k++)
 		rep->mem_keys |= rep->has[k];
-	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) &&
+	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
+	     rep->has[PDA_REPORT_DCACHELINE]) &&
 	    !o.data_addr) {
 		pdc_free(&m, rep);
 		return PD_ERR_API;
@@ -817,6 +829,9 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.daddr_object = show->object;
 	e->pub.daddr_dso = mk->ddso;
 	e->pub.daddr_level = show->level;
+	e->pub.dcacheline = mk->dcl;
+	e->pub.dcl_off = show->dcl_off;
+	e->pub.dcl_level = show->dcl_level;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1501,6 +1516,44 @@ static struct event *event_of(struct pda_report *rep,
 #define DS_TLB(d) (((d) >> 26) & 0x7f)
 #define DS_BLK(d) (((d) >> 40) & 0x7)
 
+#define MAP_SHARED_FLAG 0x01u /* MAP_SHARED, in MMAP2 flags */
+#define PROT_EXEC_FLAG 0x4u   /* PROT_EXEC, in MMAP2 prot */
+#define DCACHE_LINE 64u	      /* perf's cacheline_size() on x86 and arm64 */
+
+/* The dcacheline key of a sample whose data address addr resolved to
+ * d, as perf 6.1's sort__dcacheline_cmp() and
+ * hist_entry__dcacheline_snprintf() take it. */
+static void dcl_key(const struct pd_sample *sample, uint64_t addr,
+		    const struct pda_daddr *d, struct mkey *mk,
+		    struct mshow *show)
+{
+	const unsigned mode = sample->misc & PD_MISC_CPUMODE_MASK;
+	const struct pda_map_id *id = &d->map;
+	const bool no_id = !id->maj && !id->min && !id->ino &&
+			   !id->ino_generation;
+
+	mk->dcl = d->al_addr & ~(uint64_t)(DCACHE_LINE - 1);
+	mk->dcl_mode = mode << 1 | !id->found;
+	mk->dcl_maj = id->maj;
+	mk->dcl_min = id->min;
+	mk->dcl_ino = id->ino;
+	mk->dcl_gen = id->ino_generation;
+	/* "addresses with no major/minor numbers are assumed to be
+	 * anonymous in userspace": their lines are the process's own */
+	if (id->found && mode != PD_MISC_KERNEL &&
+	    !(id->flags & MAP_SHARED_FLAG) && no_id)
+		mk->dcl_pid = sample->pid;
+	show->dcl_level = show->level;
+	if (!id->found)
+		show->dcl_level = 'X';
+	else if (mode != PD_MISC_KERNEL && !(id->prot & PROT_EXEC_FLAG) &&
+		 (id->flags & MAP_SHARED_FLAG) && !no_id)
+		show->dcl_level = 's';
+	/* perf prints the line less the symbol's address: the line is
+	 * map-relative, the symbol's address is not */
+	show->dcl_off = mk->dcl - (addr - d->off);
+}
+
 /* The sample's memory key values, as perf 6.1's hist entry takes them
  * (evsel__parse_sample, mem_info): a WEIGHT_STRUCT's var1 is the
  * weight and var2 ins_lat, except on a trace's synthesized samples
@@ -1540,28 +1593,28 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
-	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) {
+	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
+	    rep->has[PDA_REPORT_DCACHELINE]) {
 		const uint64_t addr =
 			sample->mask & PD_SAMPLE_ADDR ? sample->addr : 0;
-		const char *sym = NULL, *dso = NULL;
-		uint64_t off = 0;
-		bool object = false;
-		int rc = rep->data_addr(rep->data_addr_arg, sample, &sym, &off,
-					&object, &dso);
+		struct pda_daddr d;
+		int rc = rep->data_addr(rep->data_addr_arg, sample, &d);
 
 		if (rc < 0)
 			return rc;
-		if (dso && dso_short(rep, dso, &dso) < 0)
+		if (d.dso && dso_short(rep, d.dso, &d.dso) < 0)
 			return PD_ERR_NOMEM;
-		if (sym && intern(rep, sym, strlen(sym), &sym) < 0)
+		if (d.sym && intern(rep, d.sym, strlen(d.sym), &d.sym) < 0)
 			return PD_ERR_NOMEM;
 		if (rep->has[PDA_REPORT_DADDR_DSO])
-			mk->ddso = dso;
+			mk->ddso = d.dso;
 		if (rep->has[PDA_REPORT_DADDR_SYM])
 			mk->daddr = addr;
-		show->daddr_sym = sym;
-		show->daddr_off = off;
-		show->object = object;
+		show->daddr_sym = d.sym;
+		show->daddr_off = d.off;
+		show->object = d.object;
+		if (rep->has[PDA_REPORT_DCACHELINE])
+			dcl_key(sample, addr, &d, mk, show);
 	}
 	return 0;
 }
@@ -1758,6 +1811,20 @@ static int sym_collapse(const struct ent *a, const struct ent *b)
 }
 
 /* Key k's comparison: its output sort (collapse false) or merge order. */
+/* perf 6.1's sort__dcacheline_cmp(): each field, the larger first */
+static int dcl_cmp(const struct mkey *a, const struct mkey *b)
+{
+	const uint64_t l[] = {a->dcl_mode, a->dcl_maj, a->dcl_min, a->dcl_ino,
+			      a->dcl_gen, a->dcl_pid, a->dcl};
+	const uint64_t r[] = {b->dcl_mode, b->dcl_maj, b->dcl_min, b->dcl_ino,
+			      b->dcl_gen, b->dcl_pid, b->dcl};
+
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		if (l[i] != r[i])
+			return l[i] > r[i] ? -1 : 1;
+	return 0;
+}
+
 static int key_cmp(enum pda_report_key k, const struct ent *a,
 		   const struct ent *b, bool collapse)
 {
@@ -1837,6 +1904,8 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_PHYS_DADDR:
 		return pda_sgn64(
 			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
+	case PDA_REPORT_DCACHELINE:
+		return dcl_cmp(&a->k.m, &b->k.m);
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)

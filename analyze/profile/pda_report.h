@@ -41,6 +41,12 @@ extern "C" {
  *            without a member, a pseudo type ("(unknown)") alone
  *   typecln  the type and the 64-byte cache line of the offset, as perf
  *            7.2 writes it: "struct foo: cache-line 1"
+ *   dcacheline  perf's memory key: the 64-byte line of the data
+ *            address as perf's map__map_ip() gives it (the offset in a
+ *            file's map plus its pgoff), keyed by the sample's cpumode,
+ *            the holding map's DSO id (device, inode, generation) and,
+ *            for private anonymous user memory, the process; shown
+ *            "[s]" in a shared file map, "[X]" without a map
  *   parallelism  perf >= 6.15's: how many of the workload's threads ran
  *            when the sample was taken (pda_parallel.h), as given to
  *            pda_report_add_latency(); 0 for samples added without it
@@ -93,6 +99,7 @@ enum pda_report_key {
 	PDA_REPORT_LOCAL_INS_LAT, /* x86's instruction latency */
 	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
 	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
+	PDA_REPORT_DCACHELINE,	/* the data address's cache line */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -189,14 +196,12 @@ struct pda_report_opts {
 			 const char **type, int64_t *offset,
 			 const char **member);
 	void *data_type_arg;
-	/* The symbol_daddr and dso_daddr keys: the data address (addr) in
-	 * the sample's process, *sym its data symbol (NULL: none) at
-	 * *off in it (*object: a data object's, not a function's), *dso
-	 * its object's name (NULL: no map).  Strings need live only for
-	 * the call.  0 or a negative pd_err. */
+	/* The symbol_daddr, dso_daddr and dcacheline keys: the data
+	 * address (addr) in the sample's process, resolved into *out
+	 * (pda_mem_daddr()).  Strings need live only for the call.  0 or
+	 * a negative pd_err. */
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, bool *object,
-			 const char **dso);
+			 struct pda_daddr *out);
 	void *data_addr_arg;
 };
 
@@ -306,6 +311,11 @@ struct pda_report_entry {
 	const char *daddr_dso;	/* short name; NULL: no map ("[unknown]") */
 	uint32_t ins_lat;	/* WEIGHT_STRUCT's var2 (perf's ins_lat) */
 	char daddr_level;	/* symbol_daddr's: the sample's cpumode's */
+	/* dcacheline: the line's address, daddr_sym's offset as perf
+	 * prints it there (the line less the symbol's address) and the
+	 * level shown ('s' shared file data, 'X' no map) */
+	uint64_t dcacheline, dcl_off;
+	char dcl_level;
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
