@@ -1909,7 +1909,7 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
-			return pda_cmp_null(a->pub.daddr_dso, b->pub.daddr_dso);
+			return pda_cmp_null(b->pub.daddr_dso, a->pub.daddr_dso);
 		return pda_str_sort(a->pub.daddr_dso, b->pub.daddr_dso);
 	case PDA_REPORT_NR_KEYS:
 		break;
