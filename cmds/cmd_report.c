@@ -82,6 +82,9 @@ const char cmd_report_options[] =
 	"                        leave out rows under PCT percent (of the\n"
 	"                        Children column with it)\n"
 	"      --max-stack N     callchain frames used (default 127, as perf)\n"
+	"      --time-quantum T  the time key's unit: T ns, or with s, ms,\n"
+	"                        us, ns after it (default 100ms, as perf)\n"
+	"      --ns              the time key in nanoseconds\n"
 	"  -g, --call-graph MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
 	"                        the call graph under each row, as perf's -g:\n"
 	"                        MODE graph (shares of the event), fractal\n"
@@ -198,6 +201,8 @@ enum {
 	OPT_NO_CHILDREN,
 	OPT_TOTAL_PERIOD,
 	OPT_PERCENT_LIMIT,
+	OPT_TIME_QUANTUM,
+	OPT_NS,
 	OPT_MAX_STACK,
 	OPT_GROUP,
 	OPT_NO_GROUP,
@@ -285,7 +290,41 @@ struct report_opts {
 	struct cmd_report_doc_arg stack_args[MAX_STACK_ARGS];
 	size_t nr_stack_args;
 	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
+	uint64_t time_quantum;	/* --time-quantum (ns); 0: perf's 100 ms */
+	bool time_ns;		/* --ns: the time key in nanoseconds */
 };
+
+/* perf 6.1's parse_time_quantum(): a number (strtoul's bases) with s,
+ * ms, us or ns after it (blanks between), ns without; not 0. */
+static uint64_t parse_time_quantum(struct pd_ctx *ctx, const char *arg)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"", 1}, {"s", 1000000000}, {"ms", 1000000},
+		     {"us", 1000}, {"ns", 1}};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (end == arg || errno || *arg == '-')
+		usage_error(ctx, "--time-quantum '%s': not a time (N, Ns, "
+				 "Nms, Nus, Nns)", arg);
+	if (!v)
+		usage_error(ctx, "--time-quantum: the quantum cannot be 0");
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			if (v > UINT64_MAX / units[i].ns)
+				break;
+			return v * units[i].ns;
+		}
+	usage_error(ctx, "--time-quantum '%s': not a time (N, Ns, Nms, "
+			 "Nus, Nns)", arg);
+	return 0;
+}
 
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		       const char *arg)
@@ -313,8 +352,9 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				  "PERF_SAMPLE_TRANSACTION flags)"},
 		{" trace ", "not in pdtool report yet (pdtool script prints "
 			    "tracepoint fields)"},
-		{" symbol_size dso_size addr time ",
-		 "not in pdtool report yet"},
+		{" symbol_size dso_size ",
+		 "not in pdtool report yet (the sizes of the symbol and "
+		 "of the map)"},
 		{" cgroup cgroup_id ", "not in pdtool report yet (the "
 				       "samples' cgroups)"},
 		{" code_page_size data_page_size ",
@@ -359,7 +399,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "sym, symoff, srcline, srcfile, cpu, parent, "
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
-				    "ins_lat; with --mem-mode mem, snoop, tlb, "
+				    "ins_lat, time, addr; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline)",
 				    name);
@@ -551,6 +591,12 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_TOTAL_PERIOD:
 		o->total_period = true;
 		break;
+	case OPT_TIME_QUANTUM:
+		o->time_quantum = parse_time_quantum(ctx, arg);
+		break;
+	case OPT_NS:
+		o->time_ns = true;
+		break;
 	case OPT_PERCENT_LIMIT: {
 		char *end;
 
@@ -700,6 +746,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"show-nr-samples", no_argument, NULL, 'n'},
 		{"show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD},
 		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
+		{"ns", no_argument, NULL, OPT_NS},
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
 		{"parent", required_argument, NULL, 'p'},
 		{"group", no_argument, NULL, OPT_GROUP},
@@ -1150,6 +1198,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.nr_tids = o->nr_tids;
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
+	ro.time_quantum = o->time_quantum;
+	ro.time_ns = o->time_ns;
 	ro.file = f;
 	if (has_type_key(o)) {
 		ro.data_type = data_type;

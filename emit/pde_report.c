@@ -162,6 +162,21 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
 					e->daddr);
 		break;
+	case PDA_REPORT_TIME:
+		/* timestamp__scnprintf_usec() (nsec with --ns) */
+		if (e->time_ns)
+			pdc_strbuf_addf(b, "%" PRIu64 ".%09" PRIu64,
+					e->time / 1000000000,
+					e->time % 1000000000);
+		else
+			pdc_strbuf_addf(b, "%" PRIu64 ".%06" PRIu64,
+					e->time / 1000000000,
+					e->time % 1000000000 / 1000);
+		break;
+	case PDA_REPORT_ADDR:
+		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
+		pdc_strbuf_addf(b, "%#" PRIx64, e->address);
+		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
 		pdc_strbuf_addf(b, "[%c] ", e->dcl_level);
@@ -261,6 +276,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_DADDR_SYM:
 		return (e->daddr_sym ? strlen(e->daddr_sym) : 0) + ADDR_DIGITS +
 		       4 + 2;
+	case PDA_REPORT_TIME:
+		return e->time_ns ? 16 : 12;
+	case PDA_REPORT_ADDR:
+		return ADDR_DIGITS + 2;
 	case PDA_REPORT_DCACHELINE:
 		/* the data symbol's width, one more with a symbol */
 		return e->daddr_sym ? strlen(e->daddr_sym) + ADDR_DIGITS + 7
@@ -442,7 +461,7 @@ static bool unpadded_last(enum pda_report_key k)
 	       /* "%.*s": perf pads every column but the last
 		* (hist_entry__snprintf_alignment) */
 	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
-	       k == PDA_REPORT_DCACHELINE;
+	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -1453,6 +1472,12 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		json_str_or_null(j, "daddr_sym", e->daddr_sym);
 		pde_json_hex(j, "daddr", e->daddr);
 		pde_json_hex(j, "daddr_off", e->daddr_off);
+		break;
+	case PDA_REPORT_TIME:
+		pde_json_u64(j, "time", e->time);
+		break;
+	case PDA_REPORT_ADDR:
+		pde_json_hex(j, "addr", e->address);
 		break;
 	case PDA_REPORT_DCACHELINE: {
 		/* the cell as the text prints it, and the line */

@@ -51,9 +51,10 @@ struct mkey {
 	uint32_t pad;
 	uint64_t dcl_ino, dcl_gen;
 	uint64_t dcl;		/* the line of the map_ip'd address */
+	uint64_t time;		/* TIME: cut to the quantum */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 112,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 120,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -80,6 +81,7 @@ struct ekey {
 	uint64_t sym_start;	/* SYM with a symbol */
 	uint64_t ip;		/* SYM without a symbol */
 	uint64_t symoff;	/* SYMOFF with a symbol: the offset */
+	uint64_t addr;		/* ADDR: perf's unmapped he->ip */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
@@ -87,7 +89,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 152,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 168,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -115,10 +117,15 @@ struct summary {
 	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
 	uint32_t rec_ev, rec;
 	uint32_t *start, *term, *chain;
-	uint32_t *out;		/* per entry: its frame is outside opts'
-				 * dsos */
+	uint32_t *out;		/* per entry: OUT_DSOS, OUT_AGAIN */
 	uint32_t ents[];
 };
+
+/* A summary entry's frame is outside opts' dsos. */
+#define OUT_DSOS 1u
+/* The entry came before in the summary: added again only for a sample
+ * whose time key is not 0. */
+#define OUT_AGAIN 2u
 
 /* A call graph frame's identity, perf's match_chain() by function: a
  * symbol by its DSO and start, an inlined one by its name, an address
@@ -229,6 +236,8 @@ struct pda_report {
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
 			 struct pda_daddr *out);
 	void *data_addr_arg;
+	uint64_t time_quantum;	/* the time key's (ns) */
+	bool time_ns;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
 	const struct pd_file *file;
 	const struct pd_env *env; /* its GROUP_DESC, or NULL */
@@ -300,6 +309,8 @@ static const struct {
 	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
 	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
 	[PDA_REPORT_DCACHELINE] = {"dcacheline", NULL, "Data Cacheline"},
+	[PDA_REPORT_TIME] = {"time", NULL, "Time"},
+	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -426,8 +437,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DCACHELINE;
-	     k++)
+	/* the keys each sample has its own value of: per_sample */
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_TIME; k++)
 		rep->mem_keys |= rep->has[k];
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
@@ -459,6 +470,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type_arg = o.data_type_arg;
 	rep->data_addr = o.data_addr;
 	rep->data_addr_arg = o.data_addr_arg;
+	/* perf's symbol_conf.time_quantum: 100 ms unless --time-quantum */
+	rep->time_quantum = o.time_quantum ? o.time_quantum : 100000000;
+	rep->time_ns = o.time_ns;
 	rep->file = o.file;
 	rep->env = o.env;
 	set_elided(rep);
@@ -732,6 +746,10 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		k.tid = t->tid;
 	if (rep->has[PDA_REPORT_DSO])
 		k.dso = dso;
+	/* perf's map->unmap_ip(he->ip): he->ip is map_ip'd for the
+	 * sample's own entry only, but unmapped for every entry */
+	if (rep->has[PDA_REPORT_ADDR])
+		k.addr = fr ? addr + (fr->ip - fr->map_ip) : addr;
 	if (rep->has[PDA_REPORT_SYM] || rep->has[PDA_REPORT_SYMOFF]) {
 		k.sym = sym;
 		if (sym) {
@@ -807,6 +825,8 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.typeoff = k.typeoff;
 	e->pub.typecln = k.typecln;
 	e->pub.type_off = self ? t->type_off : 0;
+	e->pub.address = k.addr;
+	e->pub.time_ns = rep->time_ns;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
 	pdc_hash_fill(&rep->by_key, slot, h, e);
@@ -832,6 +852,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.dcacheline = mk->dcl;
 	e->pub.dcl_off = show->dcl_off;
 	e->pub.dcl_level = show->dcl_level;
+	e->pub.time = mk->time;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1297,9 +1318,14 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 				 &id);
 		if (rc < 0)
 			return rc;
-		if (!listed(s, id)) {
+		/* perf's he_cache check compares a callchain entry made
+		 * without the sample's time (its he_tmp has none) with the
+		 * cached ones: with the time key an entry comes again for
+		 * each frame unless the time is 0 (OUT_AGAIN, add_summary) */
+		if (!listed(s, id) || rep->has[PDA_REPORT_TIME]) {
 			s->start[s->nr] = (uint32_t)(n - lo);
-			s->out[s->nr] = s->out[0];
+			s->out[s->nr] = (s->out[0] & OUT_DSOS) |
+					(listed(s, id) ? OUT_AGAIN : 0);
 			s->ents[s->nr++] = id;
 		}
 	}
@@ -1590,6 +1616,10 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->lock = DS_LOCK(ds);
 	if (rep->has[PDA_REPORT_BLOCKED])
 		mk->blk = DS_BLK(ds);
+	/* perf's hist_time(): the time less its remainder by the
+	 * quantum */
+	if (rep->has[PDA_REPORT_TIME])
+		mk->time = sample->time - sample->time % rep->time_quantum;
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
@@ -1641,6 +1671,8 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
+		if ((s->out[i] & OUT_AGAIN) && !mk.time)
+			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
 			 * sample it */
@@ -1663,7 +1695,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		/* perf's hist entry keeps the filter state of the sample
 		 * that made it (hists__findnew_entry) */
 		if (!v->acc_samples)
-			v->dso_filtered = s->out[i];
+			v->dso_filtered = s->out[i] & OUT_DSOS;
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
@@ -1906,6 +1938,12 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
 	case PDA_REPORT_DCACHELINE:
 		return dcl_cmp(&a->k.m, &b->k.m);
+	case PDA_REPORT_TIME:
+		/* sort__time_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.m.time - a->k.m.time));
+	case PDA_REPORT_ADDR:
+		/* _sort__addr_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.addr - a->k.addr));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
@@ -1972,7 +2010,7 @@ static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	/* "put caller above callee when they have equal period", by their
 	 * graphs' depths */
 	if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
-	    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+	    ea->pub.tid == eb->pub.tid &&
 	    ea->pub.pid == eb->pub.pid) {
 		const unsigned m = c->t->members[0];
 

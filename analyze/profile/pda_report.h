@@ -47,6 +47,13 @@ extern "C" {
  *            the holding map's DSO id (device, inode, generation) and,
  *            for private anonymous user memory, the process; shown
  *            "[s]" in a shared file map, "[X]" without a map
+ *   time     the sample's time cut down to a multiple of the time
+ *            quantum (opts' time_quantum), every entry of the sample
+ *   addr     the frame's address as perf's sort__addr_cmp() takes it:
+ *            the unmapped he->ip, so the sample's ip for its own entry
+ *            and, for a caller's (whose he->ip is already the ip), the
+ *            ip unmapped once more (ip + map start - pgoff in a file's
+ *            map), as perf 6.1 shows it
  *   parallelism  perf >= 6.15's: how many of the workload's threads ran
  *            when the sample was taken (pda_parallel.h), as given to
  *            pda_report_add_latency(); 0 for samples added without it
@@ -100,6 +107,8 @@ enum pda_report_key {
 	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
 	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
 	PDA_REPORT_DCACHELINE,	/* the data address's cache line */
+	PDA_REPORT_TIME,	/* the sample's time, cut to a quantum */
+	PDA_REPORT_ADDR,	/* the frame's address */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -203,6 +212,11 @@ struct pda_report_opts {
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
 			 struct pda_daddr *out);
 	void *data_addr_arg;
+	/* The time key: the quantum its times are cut to (ns; 0: perf's
+	 * default, 100 ms), shown with 9 digits after the second's point
+	 * with time_ns, else 6 (perf's --ns). */
+	uint64_t time_quantum;
+	bool time_ns;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -316,6 +330,9 @@ struct pda_report_entry {
 	 * level shown ('s' shared file data, 'X' no map) */
 	uint64_t dcacheline, dcl_off;
 	char dcl_level;
+	bool time_ns;		/* time: 9 digits after the point, else 6 */
+	uint64_t time;		/* with the key: cut to the quantum */
+	uint64_t address;	/* with addr: perf's unmapped he->ip */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
