@@ -63,7 +63,8 @@ const char cmd_report_options[] =
 	"                        times the row's samples); time: the\n"
 	"                        sample's time in --time-quantum steps;\n"
 	"                        addr: the sampled (a caller's: the call\n"
-	"                        site's) address, as perf 6.1\n"
+	"                        site's) address, as perf 6.1; socket: the\n"
+	"                        socket of the sample's CPU\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
@@ -349,8 +350,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "a memory key pdtool report does not have yet (the code "
 		 "symbol of a memory sample; -s sym gives the same rows "
 		 "for the captures pdtool reads)"},
-		{" socket ", "not in pdtool report yet (the CPU topology "
-			     "header's socket of each sample's CPU)"},
 		{" transaction ", "not in pdtool report yet (Intel TSX's "
 				  "PERF_SAMPLE_TRANSACTION flags)"},
 		{" trace ", "not in pdtool report yet (pdtool script prints "
@@ -402,7 +401,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "sym, symoff, srcline, srcfile, cpu, parent, "
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
-				    "ins_lat, time, addr; with --mem-mode mem, snoop, tlb, "
+				    "ins_lat, time, socket, addr; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline)",
 				    name);

@@ -162,6 +162,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
 					e->daddr);
 		break;
+	case PDA_REPORT_SOCKET:
+		pdc_strbuf_addf(b, "%d", e->socket);
+		break;
 	case PDA_REPORT_TIME:
 		/* timestamp__scnprintf_usec() (nsec with --ns) */
 		if (e->time_ns)
@@ -278,6 +281,8 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		       4 + 2;
 	case PDA_REPORT_TIME:
 		return e->time_ns ? 16 : 12;
+	case PDA_REPORT_SOCKET:
+		return 0; /* the header's */
 	case PDA_REPORT_ADDR:
 		return ADDR_DIGITS + 2;
 	case PDA_REPORT_DCACHELINE:
@@ -359,8 +364,10 @@ static const char *percent_color(double pct)
 	return NULL;
 }
 
-/* A percentage, "%7.2f%%" (a column) or "%.2f%%", coloured as perf's
- * percent_color_snprintf() colours it: the whole field. */
+/* A percentage, " %6.2f%%" (a column: perf's hpp__fmt(), one wider
+ * from 1000%, which only the time and socket keys' children reach) or
+ * "%.2f%%", coloured as perf's percent_color_snprintf() colours it:
+ * the whole field. */
 static void put_percent(FILE *out, bool column, double pct, bool color)
 {
 	const char *c = color ? percent_color(pct) : NULL;
@@ -368,7 +375,7 @@ static void put_percent(FILE *out, bool column, double pct, bool color)
 	if (c)
 		fputs(c, out);
 	if (column)
-		fprintf(out, "%7.2f%%", pct);
+		fprintf(out, " %6.2f%%", pct);
 	else
 		fprintf(out, "%.2f%%", pct);
 	if (c)
@@ -557,6 +564,12 @@ static void write_key(FILE *out, enum pda_report_key k,
 	if (k == PDA_REPORT_CPU) {
 		/* "%*.*d": at least w digits */
 		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
+		return;
+	}
+	if (k == PDA_REPORT_SOCKET) {
+		/* "%*.*d" with width - 3 digits */
+		fprintf(out, "%*.*d", (int)w, (int)w > 3 ? (int)w - 3 : 0,
+			e->socket);
 		return;
 	}
 	if (k == PDA_REPORT_PARALLELISM) {
@@ -1472,6 +1485,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		json_str_or_null(j, "daddr_sym", e->daddr_sym);
 		pde_json_hex(j, "daddr", e->daddr);
 		pde_json_hex(j, "daddr_off", e->daddr_off);
+		break;
+	case PDA_REPORT_SOCKET:
+		pde_json_i64(j, "socket", e->socket);
 		break;
 	case PDA_REPORT_TIME:
 		pde_json_u64(j, "time", e->time);

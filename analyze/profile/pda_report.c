@@ -48,7 +48,7 @@ struct mkey {
 	uint32_t dcl_pid;
 	uint32_t dcl_mode;	/* cpumode << 1 | no map */
 	uint32_t dcl_maj, dcl_min;
-	uint32_t pad;
+	int32_t socket;		/* SOCKET */
 	uint64_t dcl_ino, dcl_gen;
 	uint64_t dcl;		/* the line of the map_ip'd address */
 	uint64_t time;		/* TIME: cut to the quantum */
@@ -124,7 +124,7 @@ struct summary {
 /* A summary entry's frame is outside opts' dsos. */
 #define OUT_DSOS 1u
 /* The entry came before in the summary: added again only for a sample
- * whose time key is not 0. */
+ * whose time or socket key is not 0. */
 #define OUT_AGAIN 2u
 
 /* A call graph frame's identity, perf's match_chain() by function: a
@@ -310,6 +310,7 @@ static const struct {
 	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
 	[PDA_REPORT_DCACHELINE] = {"dcacheline", NULL, "Data Cacheline"},
 	[PDA_REPORT_TIME] = {"time", NULL, "Time"},
+	[PDA_REPORT_SOCKET] = {"socket", NULL, "Socket"},
 	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
 };
 
@@ -438,7 +439,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	}
 	rep->nr_keys = nr_keys;
 	/* the keys each sample has its own value of: per_sample */
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_TIME; k++)
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_SOCKET; k++)
 		rep->mem_keys |= rep->has[k];
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
@@ -853,6 +854,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.dcl_off = show->dcl_off;
 	e->pub.dcl_level = show->dcl_level;
 	e->pub.time = mk->time;
+	e->pub.socket = mk->socket;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1319,10 +1321,12 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		if (rc < 0)
 			return rc;
 		/* perf's he_cache check compares a callchain entry made
-		 * without the sample's time (its he_tmp has none) with the
-		 * cached ones: with the time key an entry comes again for
-		 * each frame unless the time is 0 (OUT_AGAIN, add_summary) */
-		if (!listed(s, id) || rep->has[PDA_REPORT_TIME]) {
+		 * without the sample's time and socket (its he_tmp has
+		 * neither) with the cached ones: with the time or socket
+		 * key an entry comes again for each frame unless both are
+		 * 0 (OUT_AGAIN, add_summary) */
+		if (!listed(s, id) || rep->has[PDA_REPORT_TIME] ||
+		    rep->has[PDA_REPORT_SOCKET]) {
 			s->start[s->nr] = (uint32_t)(n - lo);
 			s->out[s->nr] = (s->out[0] & OUT_DSOS) |
 					(listed(s, id) ? OUT_AGAIN : 0);
@@ -1542,6 +1546,21 @@ static struct event *event_of(struct pda_report *rep,
 #define DS_TLB(d) (((d) >> 26) & 0x7f)
 #define DS_BLK(d) (((d) >> 40) & 0x7)
 
+/* perf's al->socket: the topology's socket_id of the sample's CPU, -1
+ * without a CPU or per-CPU ids (perf reads the ids without checking
+ * the CPU against them: a CPU past them is -1 here) */
+static int32_t socket_of(const struct pda_report *rep,
+			 const struct pd_sample *sample)
+{
+	const struct pd_env *env = rep->env;
+
+	if (!(sample->mask & PD_SAMPLE_CPU) || !env ||
+	    !env->cpu_topology.has_cpu_ids ||
+	    sample->cpu >= env->cpu_topology.nr_cpus)
+		return -1;
+	return (int32_t)env->cpu_topology.cpus[sample->cpu].socket_id;
+}
+
 #define MAP_SHARED_FLAG 0x01u /* MAP_SHARED, in MMAP2 flags */
 #define PROT_EXEC_FLAG 0x4u   /* PROT_EXEC, in MMAP2 prot */
 #define DCACHE_LINE 64u	      /* perf's cacheline_size() on x86 and arm64 */
@@ -1620,6 +1639,8 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	 * quantum */
 	if (rep->has[PDA_REPORT_TIME])
 		mk->time = sample->time - sample->time % rep->time_quantum;
+	if (rep->has[PDA_REPORT_SOCKET])
+		mk->socket = socket_of(rep, sample);
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
@@ -1671,7 +1692,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if ((s->out[i] & OUT_AGAIN) && !mk.time)
+		if ((s->out[i] & OUT_AGAIN) && !mk.time && !mk.socket)
 			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
@@ -1938,6 +1959,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
 	case PDA_REPORT_DCACHELINE:
 		return dcl_cmp(&a->k.m, &b->k.m);
+	case PDA_REPORT_SOCKET:
+		/* sort__socket_cmp(): right - left */
+		return pda_sgn64((int64_t)b->k.m.socket - a->k.m.socket);
 	case PDA_REPORT_TIME:
 		/* sort__time_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.m.time - a->k.m.time));

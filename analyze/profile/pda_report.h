@@ -49,6 +49,8 @@ extern "C" {
  *            "[s]" in a shared file map, "[X]" without a map
  *   time     the sample's time cut down to a multiple of the time
  *            quantum (opts' time_quantum), every entry of the sample
+ *   socket   the socket of the sample's CPU by the capture's CPU
+ *            topology (opts' env; its per-CPU ids), -1 without either
  *   addr     the frame's address as perf's sort__addr_cmp() takes it:
  *            the unmapped he->ip, so the sample's ip for its own entry
  *            and, for a caller's (whose he->ip is already the ip), the
@@ -108,6 +110,7 @@ enum pda_report_key {
 	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
 	PDA_REPORT_DCACHELINE,	/* the data address's cache line */
 	PDA_REPORT_TIME,	/* the sample's time, cut to a quantum */
+	PDA_REPORT_SOCKET,	/* the sample's CPU's socket */
 	PDA_REPORT_ADDR,	/* the frame's address */
 	PDA_REPORT_NR_KEYS
 };
@@ -332,6 +335,7 @@ struct pda_report_entry {
 	char dcl_level;
 	bool time_ns;		/* time: 9 digits after the point, else 6 */
 	uint64_t time;		/* with the key: cut to the quantum */
+	int32_t socket;		/* with the key: -1 unknown */
 	uint64_t address;	/* with addr: perf's unmapped he->ip */
 };
 
