@@ -71,7 +71,7 @@ const char cmd_report_options[] =
 	"                        snoop, tlb, locked, blocked (data_src),\n"
 	"                        symbol_daddr, dso_daddr, phys_daddr (the\n"
 	"                        data address), dcacheline (its cache\n"
-	"                        line);\n"
+	"                        line), symbol_iaddr (the instruction);\n"
 	"                        default --sort local_weight,mem,sym,dso,\n"
 	"                        symbol_daddr,dso_daddr,snoop,tlb,locked,\n"
 	"                        blocked,local_ins_lat, as perf 6.1\n"
@@ -346,10 +346,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" symbol_iaddr ",
-		 "a memory key pdtool report does not have yet (the code "
-		 "symbol of a memory sample; -s sym gives the same rows "
-		 "for the captures pdtool reads)"},
 		{" transaction ", "not in pdtool report yet (Intel TSX's "
 				  "PERF_SAMPLE_TRANSACTION flags)"},
 		{" trace ", "not in pdtool report yet (pdtool script prints "
@@ -403,10 +399,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat, time, socket, addr; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
-				    "phys_daddr, dcacheline)",
+				    "phys_daddr, dcacheline, symbol_iaddr)",
 				    name);
 		if (((k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR) ||
-		     k == PDA_REPORT_DCACHELINE) &&
+		     k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_IADDR) &&
 		    !o->mem_mode)
 			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);

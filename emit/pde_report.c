@@ -176,6 +176,16 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 					e->time / 1000000000,
 					e->time % 1000000000 / 1000);
 		break;
+	case PDA_REPORT_IADDR:
+		/* hist_entry__iaddr_snprintf(): the function, else the
+		 * address */
+		pdc_strbuf_addf(b, "[%c] ", e->level);
+		if (e->sym)
+			pdc_strbuf_add_text(b, e->sym, strlen(e->sym));
+		else
+			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
+					e->iaddr);
+		break;
 	case PDA_REPORT_ADDR:
 		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
 		pdc_strbuf_addf(b, "%#" PRIx64, e->address);
@@ -285,6 +295,8 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return 0; /* the header's */
 	case PDA_REPORT_ADDR:
 		return ADDR_DIGITS + 2;
+	case PDA_REPORT_IADDR:
+		return (e->sym ? strlen(e->sym) : 0) + ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_DCACHELINE:
 		/* the data symbol's width, one more with a symbol */
 		return e->daddr_sym ? strlen(e->daddr_sym) + ADDR_DIGITS + 7
@@ -1494,6 +1506,10 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_ADDR:
 		pde_json_hex(j, "addr", e->address);
+		break;
+	case PDA_REPORT_IADDR:
+		json_str_or_null(j, "iaddr_sym", e->sym);
+		pde_json_hex(j, "iaddr", e->iaddr);
 		break;
 	case PDA_REPORT_DCACHELINE: {
 		/* the cell as the text prints it, and the line */

@@ -82,6 +82,7 @@ struct ekey {
 	uint64_t ip;		/* SYM without a symbol */
 	uint64_t symoff;	/* SYMOFF with a symbol: the offset */
 	uint64_t addr;		/* ADDR: perf's unmapped he->ip */
+	uint64_t iaddr;		/* IADDR: the sample's ip (own entry) */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
@@ -89,7 +90,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 168,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 176,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -312,6 +313,7 @@ static const struct {
 	[PDA_REPORT_TIME] = {"time", NULL, "Time"},
 	[PDA_REPORT_SOCKET] = {"socket", NULL, "Socket"},
 	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
+	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -751,6 +753,10 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	 * sample's own entry only, but unmapped for every entry */
 	if (rep->has[PDA_REPORT_ADDR])
 		k.addr = fr ? addr + (fr->ip - fr->map_ip) : addr;
+	/* perf's mem_info->iaddr.addr: the sample's ip (memory mode has
+	 * no callers' entries) */
+	if (rep->has[PDA_REPORT_IADDR] && self)
+		k.iaddr = ip;
 	if (rep->has[PDA_REPORT_SYM] || rep->has[PDA_REPORT_SYMOFF]) {
 		k.sym = sym;
 		if (sym) {
@@ -827,6 +833,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.typecln = k.typecln;
 	e->pub.type_off = self ? t->type_off : 0;
 	e->pub.address = k.addr;
+	e->pub.iaddr = k.iaddr;
 	e->pub.time_ns = rep->time_ns;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
@@ -1965,6 +1972,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_TIME:
 		/* sort__time_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.m.time - a->k.m.time));
+	case PDA_REPORT_IADDR:
+		/* sort__iaddr_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.iaddr - a->k.iaddr));
 	case PDA_REPORT_ADDR:
 		/* _sort__addr_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.addr - a->k.addr));

@@ -56,6 +56,9 @@ extern "C" {
  *            and, for a caller's (whose he->ip is already the ip), the
  *            ip unmapped once more (ip + map start - pgoff in a file's
  *            map), as perf 6.1 shows it
+ *   symbol_iaddr  perf's memory key: the sampled instruction's address
+ *            (a row each), shown as its function ("[.] name") or,
+ *            without one, the address
  *   parallelism  perf >= 6.15's: how many of the workload's threads ran
  *            when the sample was taken (pda_parallel.h), as given to
  *            pda_report_add_latency(); 0 for samples added without it
@@ -112,6 +115,7 @@ enum pda_report_key {
 	PDA_REPORT_TIME,	/* the sample's time, cut to a quantum */
 	PDA_REPORT_SOCKET,	/* the sample's CPU's socket */
 	PDA_REPORT_ADDR,	/* the frame's address */
+	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -337,6 +341,7 @@ struct pda_report_entry {
 	uint64_t time;		/* with the key: cut to the quantum */
 	int32_t socket;		/* with the key: -1 unknown */
 	uint64_t address;	/* with addr: perf's unmapped he->ip */
+	uint64_t iaddr;		/* with symbol_iaddr: the sample's ip */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
