@@ -64,14 +64,17 @@ const char cmd_report_options[] =
 	"                        sample's time in --time-quantum steps;\n"
 	"                        addr: the sampled (a caller's: the call\n"
 	"                        site's) address, as perf 6.1; socket: the\n"
-	"                        socket of the sample's CPU\n"
+	"                        socket of the sample's CPU; transaction,\n"
+	"                        code_page_size: the samples' TSX flags\n"
+	"                        and code page sizes\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
 	"                        snoop, tlb, locked, blocked (data_src),\n"
 	"                        symbol_daddr, dso_daddr, phys_daddr (the\n"
 	"                        data address), dcacheline (its cache\n"
-	"                        line), symbol_iaddr (the instruction);\n"
+	"                        line), symbol_iaddr (the instruction),\n"
+	"                        data_page_size;\n"
 	"                        default --sort local_weight,mem,sym,dso,\n"
 	"                        symbol_daddr,dso_daddr,snoop,tlb,locked,\n"
 	"                        blocked,local_ins_lat, as perf 6.1\n"
@@ -346,8 +349,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" transaction ", "not in pdtool report yet (Intel TSX's "
-				  "PERF_SAMPLE_TRANSACTION flags)"},
 		{" trace ", "not in pdtool report yet (pdtool script prints "
 			    "tracepoint fields)"},
 		{" symbol_size dso_size ",
@@ -355,9 +356,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "of the map)"},
 		{" cgroup cgroup_id ", "not in pdtool report yet (the "
 				       "samples' cgroups)"},
-		{" code_page_size data_page_size ",
-		 "not in pdtool report yet (PERF_SAMPLE_*_PAGE_SIZE; pdtool "
-		 "script -F prints them)"},
 		{" ipc_null ", "not in pdtool report yet; its IPC column "
 			       "comes with a 'sym' key (perf's ipc_lbr and "
 			       "report -b's IPC)"},
@@ -397,12 +395,15 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "sym, symoff, srcline, srcfile, cpu, parent, "
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
-				    "ins_lat, time, socket, addr; with --mem-mode mem, snoop, tlb, "
+				    "ins_lat, time, socket, addr, transaction, "
+				    "code_page_size; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
-				    "phys_daddr, dcacheline, symbol_iaddr)",
+				    "phys_daddr, dcacheline, symbol_iaddr, "
+				    "data_page_size)",
 				    name);
 		if (((k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR) ||
-		     k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_IADDR) &&
+		     k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_IADDR ||
+		     k == PDA_REPORT_DATA_PAGE) &&
 		    !o->mem_mode)
 			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);

@@ -62,6 +62,46 @@ static uint64_t lat_value(enum pda_report_key k,
 	return (unsigned)(e->ins_lat * nr);
 }
 
+/* perf's get_page_size_name(): unit_number__scnprintf()'s B, K, M or G
+ * while the number over 1024 is more than 1 ("1024B", "2K"), N/A for
+ * 0. */
+static void page_size_text(struct pdc_strbuf *b, uint64_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	if (!n) {
+		pdc_strbuf_add(b, "N/A", 3);
+		return;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	pdc_strbuf_addf(b, "%" PRIu64 "%c", n, unit[i]);
+}
+
+/* perf 6.1's hist_entry__transaction_snprintf(): the flags' names, the
+ * "skip_for_len" ones included, NEITHER when neither SYNC nor ASYNC,
+ * the abort code in hex. */
+static void transaction_text(struct pdc_strbuf *b, uint64_t t)
+{
+	static const struct {
+		uint64_t flag;
+		const char *name;
+	} bits[] = {{0x1, "EL "},	 {0x2, "TX "},	      {0x4, "SYNC "},
+		    {0x8, "ASYNC "},	 {0x10, "RETRY "},    {0x20, "CON "},
+		    {0x40, "CAP-WRITE "}, {0x80, "CAP-READ "}};
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (t & bits[i].flag)
+			pdc_strbuf_add(b, bits[i].name, strlen(bits[i].name));
+	if (t && !(t & (0x4 | 0x8)))
+		pdc_strbuf_add(b, "NEITHER ", 8);
+	if (t >> 32)
+		pdc_strbuf_addf(b, ":%" PRIx64, t >> 32);
+}
+
 /* Key k's text of entry e; nr: the row's samples (of the table's
  * first member: perf's he->stat.nr_events), which weight and ins_lat
  * multiply. */
@@ -164,6 +204,15 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	case PDA_REPORT_SOCKET:
 		pdc_strbuf_addf(b, "%d", e->socket);
+		break;
+	case PDA_REPORT_TRANSACTION:
+		transaction_text(b, e->transaction);
+		break;
+	case PDA_REPORT_CODE_PAGE:
+		page_size_text(b, e->code_page);
+		break;
+	case PDA_REPORT_DATA_PAGE:
+		page_size_text(b, e->data_page);
 		break;
 	case PDA_REPORT_TIME:
 		/* timestamp__scnprintf_usec() (nsec with --ns) */
@@ -292,7 +341,15 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_TIME:
 		return e->time_ns ? 16 : 12;
 	case PDA_REPORT_SOCKET:
+	case PDA_REPORT_CODE_PAGE:
 		return 0; /* the header's */
+	case PDA_REPORT_TRANSACTION:
+		/* hists__calc_col_len(): for a row with flags,
+		 * hist_entry__transaction_len(), the names but those
+		 * skip_for_len marks and ":XX " */
+		return e->transaction ? 32 : 0;
+	case PDA_REPORT_DATA_PAGE:
+		return ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_ADDR:
 		return ADDR_DIGITS + 2;
 	case PDA_REPORT_IADDR:
@@ -596,9 +653,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fwrite(b->p, 1, b->len, out);
 		return;
 	}
-	/* perf 7.2's type and symoff columns: "%-*s", never cut */
+	/* perf 7.2's type and symoff columns, perf 6.1's transaction:
+	 * "%-*s", never cut */
 	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
-	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF) {
+	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF ||
+	    k == PDA_REPORT_TRANSACTION) {
 		pad(out, b->p, b->len, w, false);
 		return;
 	}
@@ -1500,6 +1559,15 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_SOCKET:
 		pde_json_i64(j, "socket", e->socket);
+		break;
+	case PDA_REPORT_TRANSACTION:
+		pde_json_hex(j, "transaction", e->transaction);
+		break;
+	case PDA_REPORT_CODE_PAGE:
+		pde_json_u64(j, "code_page_size", e->code_page);
+		break;
+	case PDA_REPORT_DATA_PAGE:
+		pde_json_u64(j, "data_page_size", e->data_page);
 		break;
 	case PDA_REPORT_TIME:
 		pde_json_u64(j, "time", e->time);

@@ -52,9 +52,11 @@ struct mkey {
 	uint64_t dcl_ino, dcl_gen;
 	uint64_t dcl;		/* the line of the map_ip'd address */
 	uint64_t time;		/* TIME: cut to the quantum */
+	uint64_t txn;		/* TRANSACTION */
+	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 120,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 144,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -90,7 +92,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 176,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 200,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -125,7 +127,7 @@ struct summary {
 /* A summary entry's frame is outside opts' dsos. */
 #define OUT_DSOS 1u
 /* The entry came before in the summary: added again only for a sample
- * whose time or socket key is not 0. */
+ * whose he_tmp_equal() is false. */
 #define OUT_AGAIN 2u
 
 /* A call graph frame's identity, perf's match_chain() by function: a
@@ -240,6 +242,7 @@ struct pda_report {
 	uint64_t time_quantum;	/* the time key's (ns) */
 	bool time_ns;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
+	bool cum_again;		/* a key perf's cumulative he_tmp lacks */
 	const struct pd_file *file;
 	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
@@ -312,6 +315,10 @@ static const struct {
 	[PDA_REPORT_DCACHELINE] = {"dcacheline", NULL, "Data Cacheline"},
 	[PDA_REPORT_TIME] = {"time", NULL, "Time"},
 	[PDA_REPORT_SOCKET] = {"socket", NULL, "Socket"},
+	[PDA_REPORT_TRANSACTION] = {"transaction", NULL,
+				    "Transaction                "},
+	[PDA_REPORT_CODE_PAGE] = {"code_page_size", NULL, "Code Page Size"},
+	[PDA_REPORT_DATA_PAGE] = {"data_page_size", NULL, "Data Page Size"},
 	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
 	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
 };
@@ -441,7 +448,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	}
 	rep->nr_keys = nr_keys;
 	/* the keys each sample has its own value of: per_sample */
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_SOCKET; k++)
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
+	     k++)
 		rep->mem_keys |= rep->has[k];
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
@@ -449,6 +457,10 @@ int pda_report_new(const struct pda_report_opts *opts,
 		pdc_free(&m, rep);
 		return PD_ERR_API;
 	}
+	rep->cum_again = rep->has[PDA_REPORT_TIME] ||
+			 rep->has[PDA_REPORT_SOCKET] ||
+			 rep->has[PDA_REPORT_TRANSACTION] ||
+			 rep->has[PDA_REPORT_CODE_PAGE];
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
@@ -862,6 +874,9 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.dcl_level = show->dcl_level;
 	e->pub.time = mk->time;
 	e->pub.socket = mk->socket;
+	e->pub.transaction = mk->txn;
+	e->pub.code_page = mk->code_page;
+	e->pub.data_page = mk->data_page;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1328,12 +1343,11 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		if (rc < 0)
 			return rc;
 		/* perf's he_cache check compares a callchain entry made
-		 * without the sample's time and socket (its he_tmp has
-		 * neither) with the cached ones: with the time or socket
-		 * key an entry comes again for each frame unless both are
-		 * 0 (OUT_AGAIN, add_summary) */
-		if (!listed(s, id) || rep->has[PDA_REPORT_TIME] ||
-		    rep->has[PDA_REPORT_SOCKET]) {
+		 * without the sample's time, socket, transaction and code
+		 * page size (its he_tmp has none) with the cached ones:
+		 * with those keys an entry comes again for each frame
+		 * unless they are all 0 (OUT_AGAIN, add_summary) */
+		if (!listed(s, id) || rep->cum_again) {
 			s->start[s->nr] = (uint32_t)(n - lo);
 			s->out[s->nr] = (s->out[0] & OUT_DSOS) |
 					(listed(s, id) ? OUT_AGAIN : 0);
@@ -1648,6 +1662,15 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->time = sample->time - sample->time % rep->time_quantum;
 	if (rep->has[PDA_REPORT_SOCKET])
 		mk->socket = socket_of(rep, sample);
+	if (rep->has[PDA_REPORT_TRANSACTION] &&
+	    (sample->mask & PD_SAMPLE_TRANSACTION))
+		mk->txn = sample->transaction;
+	if (rep->has[PDA_REPORT_CODE_PAGE] &&
+	    (sample->mask & PD_SAMPLE_CODE_PAGE_SIZE))
+		mk->code_page = sample->code_page_size;
+	if (rep->has[PDA_REPORT_DATA_PAGE] &&
+	    (sample->mask & PD_SAMPLE_DATA_PAGE_SIZE))
+		mk->data_page = sample->data_page_size;
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
@@ -1677,6 +1700,14 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	return 0;
 }
 
+/* Whether perf's he_tmp, a callchain entry made without the sample's
+ * time, socket, transaction and code page size, equals the sample's
+ * entry: those keys' values all 0. */
+static bool he_tmp_equal(const struct mkey *mk)
+{
+	return !mk->time && !mk->socket && !mk->txn && !mk->code_page;
+}
+
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		       struct summary *s, uint64_t latency, unsigned level)
 {
@@ -1699,7 +1730,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if ((s->out[i] & OUT_AGAIN) && !mk.time && !mk.socket)
+		if ((s->out[i] & OUT_AGAIN) && he_tmp_equal(&mk))
 			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
@@ -1966,6 +1997,13 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
 	case PDA_REPORT_DCACHELINE:
 		return dcl_cmp(&a->k.m, &b->k.m);
+	case PDA_REPORT_TRANSACTION:
+		/* sort__transaction_cmp(): left - right */
+		return pda_sgn64((int64_t)(a->k.m.txn - b->k.m.txn));
+	case PDA_REPORT_CODE_PAGE:
+		return pda_sgn64((int64_t)(b->k.m.code_page - a->k.m.code_page));
+	case PDA_REPORT_DATA_PAGE:
+		return pda_sgn64((int64_t)(b->k.m.data_page - a->k.m.data_page));
 	case PDA_REPORT_SOCKET:
 		/* sort__socket_cmp(): right - left */
 		return pda_sgn64((int64_t)b->k.m.socket - a->k.m.socket);

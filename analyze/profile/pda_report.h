@@ -51,6 +51,8 @@ extern "C" {
  *            quantum (opts' time_quantum), every entry of the sample
  *   socket   the socket of the sample's CPU by the capture's CPU
  *            topology (opts' env; its per-CPU ids), -1 without either
+ *   transaction, code_page_size, data_page_size  the sample's fields
+ *            (0 without them), each entry of the sample
  *   addr     the frame's address as perf's sort__addr_cmp() takes it:
  *            the unmapped he->ip, so the sample's ip for its own entry
  *            and, for a caller's (whose he->ip is already the ip), the
@@ -114,6 +116,9 @@ enum pda_report_key {
 	PDA_REPORT_DCACHELINE,	/* the data address's cache line */
 	PDA_REPORT_TIME,	/* the sample's time, cut to a quantum */
 	PDA_REPORT_SOCKET,	/* the sample's CPU's socket */
+	PDA_REPORT_TRANSACTION,	/* PERF_SAMPLE_TRANSACTION's flags */
+	PDA_REPORT_CODE_PAGE,	/* PERF_SAMPLE_CODE_PAGE_SIZE */
+	PDA_REPORT_DATA_PAGE,	/* PERF_SAMPLE_DATA_PAGE_SIZE (memory) */
 	PDA_REPORT_ADDR,	/* the frame's address */
 	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
 	PDA_REPORT_NR_KEYS
@@ -340,6 +345,8 @@ struct pda_report_entry {
 	bool time_ns;		/* time: 9 digits after the point, else 6 */
 	uint64_t time;		/* with the key: cut to the quantum */
 	int32_t socket;		/* with the key: -1 unknown */
+	uint64_t transaction;	/* with the key: PERF_TXN_* */
+	uint64_t code_page, data_page; /* with the keys: bytes, 0 none */
 	uint64_t address;	/* with addr: perf's unmapped he->ip */
 	uint64_t iaddr;		/* with symbol_iaddr: the sample's ip */
 };
