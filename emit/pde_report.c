@@ -102,6 +102,21 @@ static void transaction_text(struct pdc_strbuf *b, uint64_t t)
 		pdc_strbuf_addf(b, ":%" PRIx64, t >> 32);
 }
 
+/* perf 6.1's _hist_entry__sym_snprintf() of a memory key: "[level] ",
+ * then a data object's name and off, a function's name, or without a
+ * symbol addr. */
+static void sym_text(struct pdc_strbuf *b, char level, const char *sym,
+		     bool object, uint64_t off, uint64_t addr)
+{
+	pdc_strbuf_addf(b, "[%c] ", level);
+	if (sym && object)
+		pdc_strbuf_addf(b, "%s+0x%" PRIx64, sym, off);
+	else if (sym)
+		pdc_strbuf_add_text(b, sym, strlen(sym));
+	else
+		pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS, addr);
+}
+
 /* Key k's text of entry e; nr: the row's samples (of the table's
  * first member: perf's he->stat.nr_events), which weight and ins_lat
  * multiply. */
@@ -189,18 +204,9 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	}
 	case PDA_REPORT_DADDR_SYM:
-		/* perf 6.1's _hist_entry__sym_snprintf() of the data
-		 * address: a data symbol and the offset in it */
-		pdc_strbuf_addf(b, "[%c] ", e->daddr_level);
-		if (e->daddr_sym && e->daddr_object)
-			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
-					e->daddr_off);
-		else if (e->daddr_sym)
-			pdc_strbuf_add_text(b, e->daddr_sym,
-					    strlen(e->daddr_sym));
-		else
-			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
-					e->daddr);
+		/* the data address: a data symbol and the offset in it */
+		sym_text(b, e->daddr_level, e->daddr_sym, e->daddr_object,
+			 e->daddr_off, e->daddr);
 		break;
 	case PDA_REPORT_SOCKET:
 		pdc_strbuf_addf(b, "%d", e->socket);
@@ -228,12 +234,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_IADDR:
 		/* hist_entry__iaddr_snprintf(): the function, else the
 		 * address */
-		pdc_strbuf_addf(b, "[%c] ", e->level);
-		if (e->sym)
-			pdc_strbuf_add_text(b, e->sym, strlen(e->sym));
-		else
-			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
-					e->iaddr);
+		sym_text(b, e->level, e->sym, false, 0, e->iaddr);
 		break;
 	case PDA_REPORT_ADDR:
 		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
@@ -241,16 +242,8 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
-		pdc_strbuf_addf(b, "[%c] ", e->dcl_level);
-		if (e->daddr_sym && e->daddr_object)
-			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
-					e->dcl_off);
-		else if (e->daddr_sym)
-			pdc_strbuf_add_text(b, e->daddr_sym,
-					    strlen(e->daddr_sym));
-		else
-			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
-					e->dcacheline);
+		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
+			 e->dcl_off, e->dcacheline);
 		break;
 	case PDA_REPORT_DADDR_DSO:
 		if (e->daddr_dso)
