@@ -1133,6 +1133,13 @@ static const char *mem_title(struct report_opts *o)
 	return o->mem_title;
 }
 
+/* report.c: a --sort naming "symbol" gets ",ipc_null" (no branch
+ * stacks here), a column and a sort key. */
+static bool ipc_null(const struct report_opts *o)
+{
+	return o->sort_arg && !o->sort_default && strstr(o->sort_arg, "symbol");
+}
+
 /* The symbol_daddr, dso_daddr and dcacheline keys' resolution:
  * analyze/mem's. */
 static int report_daddr(void *arg, const struct pd_sample *sample,
@@ -1199,6 +1206,7 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.thread_comm_arg = s;
 	ro.time_quantum = o->time_quantum;
 	ro.time_ns = o->time_ns;
+	ro.ipc_null = ipc_null(o);
 	ro.file = f;
 	if (has_type_key(o)) {
 		ro.data_type = data_type;
@@ -1545,8 +1553,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.mem_sort = o->mem_mode ? mem_title(o) : NULL,
 			/* report.c: a --sort naming "symbol" gets
 			 * ",ipc_null" (no branch stacks here) */
-			.ipc_null = o->sort_arg && !o->sort_default &&
-				    strstr(o->sort_arg, "symbol"),
+			.ipc_null = ipc_null(o),
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,

@@ -243,6 +243,7 @@ struct pda_report {
 	bool time_ns;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
 	bool cum_again;		/* a key perf's cumulative he_tmp lacks */
+	unsigned nr_shown;	/* keys but opts' ipc_null's */
 	const struct pd_file *file;
 	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
@@ -447,6 +448,12 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
+	rep->nr_shown = nr_keys;
+	if (o.ipc_null && !rep->has[PDA_REPORT_SYM] &&
+	    nr_keys < PDA_REPORT_MAX_KEYS) {
+		rep->keys[rep->nr_keys++] = PDA_REPORT_SYM;
+		rep->has[PDA_REPORT_SYM] = true;
+	}
 	/* the keys each sample has its own value of: per_sample */
 	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
 	     k++)
@@ -2762,7 +2769,7 @@ const char *pda_report_event_name(const struct pda_report *rep,
 
 unsigned pda_report_nr_keys(const struct pda_report *rep)
 {
-	return rep->nr_keys;
+	return rep->nr_shown;
 }
 
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i)

@@ -229,6 +229,13 @@ struct pda_report_opts {
 	 * with time_ns, else 6 (perf's --ns). */
 	uint64_t time_quantum;
 	bool time_ns;
+	/* perf 6.1's ipc_null key, which its report appends to a --sort
+	 * naming "symbol": no column of its own in pdtool's tables (the
+	 * emitter's ipc_null), but perf's sort_sym_ipc_null compares with
+	 * sort__sym_cmp(): the rows split and tie by the sample's symbol
+	 * too.  A sym key is appended, not counted by
+	 * pda_report_nr_keys(). */
+	bool ipc_null;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -385,7 +392,7 @@ uint64_t pda_report_event_latency(const struct pda_report *rep,
 /* Event member's name ("cycles"; "unknown" for an event not seen). */
 const char *pda_report_event_name(const struct pda_report *rep,
 				  unsigned member);
-/* The keys, as given. */
+/* The keys, as given (opts' ipc_null's sym left out). */
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);
 unsigned pda_report_flags(const struct pda_report *rep);
