@@ -349,16 +349,22 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" trace ", "not in pdtool report yet (pdtool script prints "
-			    "tracepoint fields)"},
+		{" trace ", "not in pdtool report yet (perf's \"Trace "
+			    "output\": a tracepoint sample's fields as its "
+			    "print format gives them, which pdtool script -F "
+			    "trace prints)"},
 		{" symbol_size dso_size ",
-		 "not in pdtool report yet (the sizes of the symbol and "
-		 "of the map)"},
-		{" cgroup cgroup_id ", "not in pdtool report yet (the "
-				       "samples' cgroups)"},
-		{" ipc_null ", "not in pdtool report yet; its IPC column "
-			       "comes with a 'sym' key (perf's ipc_lbr and "
-			       "report -b's IPC)"},
+		 "not in pdtool report yet (the frames pdtool resolves keep "
+		 "neither the symbol's size nor the map's)"},
+		{" cgroup cgroup_id ",
+		 "not in pdtool report yet (cgroup: the path PERF_RECORD_CGROUP "
+		 "gives the sample's PERF_SAMPLE_CGROUP id; cgroup_id: the "
+		 "thread's cgroup namespace from PERF_RECORD_NAMESPACES; the "
+		 "session keeps neither)"},
+		{" ipc_null ", "not a key pdtool report takes: it adds perf's "
+			       "IPC [IPC Coverage] column of \"-\" itself "
+			       "after a --sort naming \"symbol\", with "
+			       "perf's split of the rows by symbol"},
 	};
 	const char *p = arg;
 
