@@ -60,13 +60,21 @@ const char cmd_report_options[] =
 	"                        ppc64, s390x; without children);\n"
 	"                        local_weight, weight, local_ins_lat,\n"
 	"                        ins_lat: the sample's latency (weight:\n"
-	"                        times the row's samples)\n"
+	"                        times the row's samples); time: the\n"
+	"                        sample's time in --time-quantum steps;\n"
+	"                        addr: the sampled (a caller's: the call\n"
+	"                        site's) address, as perf 6.1; socket: the\n"
+	"                        socket of the sample's CPU; transaction,\n"
+	"                        code_page_size: the samples' TSX flags\n"
+	"                        and code page sizes\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
 	"                        snoop, tlb, locked, blocked (data_src),\n"
 	"                        symbol_daddr, dso_daddr, phys_daddr (the\n"
-	"                        data address);\n"
+	"                        data address), dcacheline (its cache\n"
+	"                        line), symbol_iaddr (the instruction),\n"
+	"                        data_page_size;\n"
 	"                        default --sort local_weight,mem,sym,dso,\n"
 	"                        symbol_daddr,dso_daddr,snoop,tlb,locked,\n"
 	"                        blocked,local_ins_lat, as perf 6.1\n"
@@ -81,6 +89,9 @@ const char cmd_report_options[] =
 	"                        leave out rows under PCT percent (of the\n"
 	"                        Children column with it)\n"
 	"      --max-stack N     callchain frames used (default 127, as perf)\n"
+	"      --time-quantum T  the time key's unit: T ns, or with s, ms,\n"
+	"                        us, ns after it (default 100ms, as perf)\n"
+	"      --ns              the time key in nanoseconds\n"
 	"  -g, --call-graph MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
 	"                        the call graph under each row, as perf's -g:\n"
 	"                        MODE graph (shares of the event), fractal\n"
@@ -198,6 +209,8 @@ enum {
 	OPT_NO_CHILDREN,
 	OPT_TOTAL_PERIOD,
 	OPT_PERCENT_LIMIT,
+	OPT_TIME_QUANTUM,
+	OPT_NS,
 	OPT_MAX_STACK,
 	OPT_GROUP,
 	OPT_NO_GROUP,
@@ -285,7 +298,41 @@ struct report_opts {
 	struct cmd_report_doc_arg stack_args[MAX_STACK_ARGS];
 	size_t nr_stack_args;
 	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
+	uint64_t time_quantum;	/* --time-quantum (ns); 0: perf's 100 ms */
+	bool time_ns;		/* --ns: the time key in nanoseconds */
 };
+
+/* perf 6.1's parse_time_quantum(): a number (strtoul's bases) with s,
+ * ms, us or ns after it (blanks between), ns without; not 0. */
+static uint64_t parse_time_quantum(struct pd_ctx *ctx, const char *arg)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"", 1}, {"s", 1000000000}, {"ms", 1000000},
+		     {"us", 1000}, {"ns", 1}};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (end == arg || errno || *arg == '-')
+		usage_error(ctx, "--time-quantum '%s': not a time (N, Ns, "
+				 "Nms, Nus, Nns)", arg);
+	if (!v)
+		usage_error(ctx, "--time-quantum: the quantum cannot be 0");
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			if (v > UINT64_MAX / units[i].ns)
+				break;
+			return v * units[i].ns;
+		}
+	usage_error(ctx, "--time-quantum '%s': not a time (N, Ns, Nms, "
+			 "Nus, Nns)", arg);
+	return 0;
+}
 
 static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		       const char *arg)
@@ -303,27 +350,22 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" dcacheline symbol_iaddr ",
-		 "a memory key pdtool report does not have yet (dcacheline "
-		 "needs each data map's MMAP2 flags and protection, which "
-		 "the session does not keep; pdtool mem --view line gives "
-		 "cache lines)"},
-		{" socket ", "not in pdtool report yet (the CPU topology "
-			     "header's socket of each sample's CPU)"},
-		{" transaction ", "not in pdtool report yet (Intel TSX's "
-				  "PERF_SAMPLE_TRANSACTION flags)"},
-		{" trace ", "not in pdtool report yet (pdtool script prints "
-			    "tracepoint fields)"},
-		{" symbol_size dso_size addr time ",
-		 "not in pdtool report yet"},
-		{" cgroup cgroup_id ", "not in pdtool report yet (the "
-				       "samples' cgroups)"},
-		{" code_page_size data_page_size ",
-		 "not in pdtool report yet (PERF_SAMPLE_*_PAGE_SIZE; pdtool "
-		 "script -F prints them)"},
-		{" ipc_null ", "not in pdtool report yet; its IPC column "
-			       "comes with a 'sym' key (perf's ipc_lbr and "
-			       "report -b's IPC)"},
+		{" trace ", "not in pdtool report yet (perf's \"Trace "
+			    "output\": a tracepoint sample's fields as its "
+			    "print format gives them, which pdtool script -F "
+			    "trace prints)"},
+		{" symbol_size dso_size ",
+		 "not in pdtool report yet (the frames pdtool resolves keep "
+		 "neither the symbol's size nor the map's)"},
+		{" cgroup cgroup_id ",
+		 "not in pdtool report yet (cgroup: the path PERF_RECORD_CGROUP "
+		 "gives the sample's PERF_SAMPLE_CGROUP id; cgroup_id: the "
+		 "thread's cgroup namespace from PERF_RECORD_NAMESPACES; the "
+		 "session keeps neither)"},
+		{" ipc_null ", "not a key pdtool report takes: it adds perf's "
+			       "IPC [IPC Coverage] column of \"-\" itself "
+			       "after a --sort naming \"symbol\", with "
+			       "perf's split of the rows by symbol"},
 	};
 	const char *p = arg;
 
@@ -360,11 +402,15 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "sym, symoff, srcline, srcfile, cpu, parent, "
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
-				    "ins_lat; with --mem-mode mem, snoop, tlb, "
+				    "ins_lat, time, socket, addr, transaction, "
+				    "code_page_size; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
-				    "phys_daddr)",
+				    "phys_daddr, dcacheline, symbol_iaddr, "
+				    "data_page_size)",
 				    name);
-		if (k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR &&
+		if (((k >= PDA_REPORT_MEM && k <= PDA_REPORT_PHYS_DADDR) ||
+		     k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_IADDR ||
+		     k == PDA_REPORT_DATA_PAGE) &&
 		    !o->mem_mode)
 			usage_error(ctx, "--sort: key '%s' needs --mem-mode",
 				    name);
@@ -551,6 +597,12 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 	case OPT_TOTAL_PERIOD:
 		o->total_period = true;
 		break;
+	case OPT_TIME_QUANTUM:
+		o->time_quantum = parse_time_quantum(ctx, arg);
+		break;
+	case OPT_NS:
+		o->time_ns = true;
+		break;
 	case OPT_PERCENT_LIMIT: {
 		char *end;
 
@@ -700,6 +752,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"show-nr-samples", no_argument, NULL, 'n'},
 		{"show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD},
 		{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+		{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
+		{"ns", no_argument, NULL, OPT_NS},
 		{"max-stack", required_argument, NULL, OPT_MAX_STACK},
 		{"parent", required_argument, NULL, 'p'},
 		{"group", no_argument, NULL, OPT_GROUP},
@@ -1086,14 +1140,21 @@ static const char *mem_title(struct report_opts *o)
 	return o->mem_title;
 }
 
-/* The symbol_daddr and dso_daddr keys' resolution: analyze/mem's. */
+/* report.c: a --sort naming "symbol" gets ",ipc_null" (no branch
+ * stacks here), a column and a sort key. */
+static bool ipc_null(const struct report_opts *o)
+{
+	return o->sort_arg && !o->sort_default && strstr(o->sort_arg, "symbol");
+}
+
+/* The symbol_daddr, dso_daddr and dcacheline keys' resolution:
+ * analyze/mem's. */
 static int report_daddr(void *arg, const struct pd_sample *sample,
-			const char **sym, uint64_t *off, bool *object,
-			const char **dso)
+			struct pda_daddr *out)
 {
 	struct report_run *rr = arg;
 
-	return pda_mem_daddr(rr->mem, sample, sym, off, object, dso);
+	return pda_mem_daddr(rr->mem, sample, out);
 }
 
 static struct pda_report *new_report(struct pd_ctx *ctx,
@@ -1150,6 +1211,9 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.nr_tids = o->nr_tids;
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
+	ro.time_quantum = o->time_quantum;
+	ro.time_ns = o->time_ns;
+	ro.ipc_null = ipc_null(o);
 	ro.file = f;
 	if (has_type_key(o)) {
 		ro.data_type = data_type;
@@ -1496,8 +1560,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.mem_sort = o->mem_mode ? mem_title(o) : NULL,
 			/* report.c: a --sort naming "symbol" gets
 			 * ",ipc_null" (no branch stacks here) */
-			.ipc_null = o->sort_arg && !o->sort_default &&
-				    strstr(o->sort_arg, "symbol"),
+			.ipc_null = ipc_null(o),
 			.ratios = nr_ratios ? ratios : NULL,
 			.nr_ratios = nr_ratios,
 			.lost = cs->lost,

@@ -62,6 +62,61 @@ static uint64_t lat_value(enum pda_report_key k,
 	return (unsigned)(e->ins_lat * nr);
 }
 
+/* perf's get_page_size_name(): unit_number__scnprintf()'s B, K, M or G
+ * while the number over 1024 is more than 1 ("1024B", "2K"), N/A for
+ * 0. */
+static void page_size_text(struct pdc_strbuf *b, uint64_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	if (!n) {
+		pdc_strbuf_add(b, "N/A", 3);
+		return;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	pdc_strbuf_addf(b, "%" PRIu64 "%c", n, unit[i]);
+}
+
+/* perf 6.1's hist_entry__transaction_snprintf(): the flags' names, the
+ * "skip_for_len" ones included, NEITHER when neither SYNC nor ASYNC,
+ * the abort code in hex. */
+static void transaction_text(struct pdc_strbuf *b, uint64_t t)
+{
+	static const struct {
+		uint64_t flag;
+		const char *name;
+	} bits[] = {{0x1, "EL "},	 {0x2, "TX "},	      {0x4, "SYNC "},
+		    {0x8, "ASYNC "},	 {0x10, "RETRY "},    {0x20, "CON "},
+		    {0x40, "CAP-WRITE "}, {0x80, "CAP-READ "}};
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (t & bits[i].flag)
+			pdc_strbuf_add(b, bits[i].name, strlen(bits[i].name));
+	if (t && !(t & (0x4 | 0x8)))
+		pdc_strbuf_add(b, "NEITHER ", 8);
+	if (t >> 32)
+		pdc_strbuf_addf(b, ":%" PRIx64, t >> 32);
+}
+
+/* perf 6.1's _hist_entry__sym_snprintf() of a memory key: "[level] ",
+ * then a data object's name and off, a function's name, or without a
+ * symbol addr. */
+static void sym_text(struct pdc_strbuf *b, char level, const char *sym,
+		     bool object, uint64_t off, uint64_t addr)
+{
+	pdc_strbuf_addf(b, "[%c] ", level);
+	if (sym && object)
+		pdc_strbuf_addf(b, "%s+0x%" PRIx64, sym, off);
+	else if (sym)
+		pdc_strbuf_add_text(b, sym, strlen(sym));
+	else
+		pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS, addr);
+}
+
 /* Key k's text of entry e; nr: the row's samples (of the table's
  * first member: perf's he->stat.nr_events), which weight and ins_lat
  * multiply. */
@@ -149,18 +204,46 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	}
 	case PDA_REPORT_DADDR_SYM:
-		/* perf 6.1's _hist_entry__sym_snprintf() of the data
-		 * address: a data symbol and the offset in it */
-		pdc_strbuf_addf(b, "[%c] ", e->daddr_level);
-		if (e->daddr_sym && e->daddr_object)
-			pdc_strbuf_addf(b, "%s+0x%" PRIx64, e->daddr_sym,
-					e->daddr_off);
-		else if (e->daddr_sym)
-			pdc_strbuf_add_text(b, e->daddr_sym,
-					    strlen(e->daddr_sym));
+		/* the data address: a data symbol and the offset in it */
+		sym_text(b, e->daddr_level, e->daddr_sym, e->daddr_object,
+			 e->daddr_off, e->daddr);
+		break;
+	case PDA_REPORT_SOCKET:
+		pdc_strbuf_addf(b, "%d", e->socket);
+		break;
+	case PDA_REPORT_TRANSACTION:
+		transaction_text(b, e->transaction);
+		break;
+	case PDA_REPORT_CODE_PAGE:
+		page_size_text(b, e->code_page);
+		break;
+	case PDA_REPORT_DATA_PAGE:
+		page_size_text(b, e->data_page);
+		break;
+	case PDA_REPORT_TIME:
+		/* timestamp__scnprintf_usec() (nsec with --ns) */
+		if (e->time_ns)
+			pdc_strbuf_addf(b, "%" PRIu64 ".%09" PRIu64,
+					e->time / 1000000000,
+					e->time % 1000000000);
 		else
-			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
-					e->daddr);
+			pdc_strbuf_addf(b, "%" PRIu64 ".%06" PRIu64,
+					e->time / 1000000000,
+					e->time % 1000000000 / 1000);
+		break;
+	case PDA_REPORT_IADDR:
+		/* hist_entry__iaddr_snprintf(): the function, else the
+		 * address */
+		sym_text(b, e->level, e->sym, false, 0, e->iaddr);
+		break;
+	case PDA_REPORT_ADDR:
+		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
+		pdc_strbuf_addf(b, "%#" PRIx64, e->address);
+		break;
+	case PDA_REPORT_DCACHELINE:
+		/* perf 6.1's hist_entry__dcacheline_snprintf() */
+		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
+			 e->dcl_off, e->dcacheline);
 		break;
 	case PDA_REPORT_DADDR_DSO:
 		if (e->daddr_dso)
@@ -248,6 +331,26 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_DADDR_SYM:
 		return (e->daddr_sym ? strlen(e->daddr_sym) : 0) + ADDR_DIGITS +
 		       4 + 2;
+	case PDA_REPORT_TIME:
+		return e->time_ns ? 16 : 12;
+	case PDA_REPORT_SOCKET:
+	case PDA_REPORT_CODE_PAGE:
+		return 0; /* the header's */
+	case PDA_REPORT_TRANSACTION:
+		/* hists__calc_col_len(): for a row with flags,
+		 * hist_entry__transaction_len(), the names but those
+		 * skip_for_len marks and ":XX " */
+		return e->transaction ? 32 : 0;
+	case PDA_REPORT_DATA_PAGE:
+		return ADDR_DIGITS + 4 + 2;
+	case PDA_REPORT_ADDR:
+		return ADDR_DIGITS + 2;
+	case PDA_REPORT_IADDR:
+		return (e->sym ? strlen(e->sym) : 0) + ADDR_DIGITS + 4 + 2;
+	case PDA_REPORT_DCACHELINE:
+		/* the data symbol's width, one more with a symbol */
+		return e->daddr_sym ? strlen(e->daddr_sym) + ADDR_DIGITS + 7
+				    : ADDR_DIGITS + 4 + 2;
 	case PDA_REPORT_DADDR_DSO:
 		return e->daddr_dso ? strlen(e->daddr_dso) : ADDR_DIGITS;
 	case PDA_REPORT_PHYS_DADDR:
@@ -323,8 +426,10 @@ static const char *percent_color(double pct)
 	return NULL;
 }
 
-/* A percentage, "%7.2f%%" (a column) or "%.2f%%", coloured as perf's
- * percent_color_snprintf() colours it: the whole field. */
+/* A percentage, " %6.2f%%" (a column: perf's hpp__fmt(), one wider
+ * from 1000%, which only the time and socket keys' children reach) or
+ * "%.2f%%", coloured as perf's percent_color_snprintf() colours it:
+ * the whole field. */
 static void put_percent(FILE *out, bool column, double pct, bool color)
 {
 	const char *c = color ? percent_color(pct) : NULL;
@@ -332,7 +437,7 @@ static void put_percent(FILE *out, bool column, double pct, bool color)
 	if (c)
 		fputs(c, out);
 	if (column)
-		fprintf(out, "%7.2f%%", pct);
+		fprintf(out, " %6.2f%%", pct);
 	else
 		fprintf(out, "%.2f%%", pct);
 	if (c)
@@ -424,7 +529,8 @@ static bool unpadded_last(enum pda_report_key k)
 	       k == PDA_REPORT_TYPEOFF || k == PDA_REPORT_TYPECLN ||
 	       /* "%.*s": perf pads every column but the last
 		* (hist_entry__snprintf_alignment) */
-	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED;
+	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
+	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -522,6 +628,12 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
 		return;
 	}
+	if (k == PDA_REPORT_SOCKET) {
+		/* "%*.*d" with width - 3 digits */
+		fprintf(out, "%*.*d", (int)w, (int)w > 3 ? (int)w - 3 : 0,
+			e->socket);
+		return;
+	}
 	if (k == PDA_REPORT_PARALLELISM) {
 		/* perf >= 6.15: "%*d" */
 		fprintf(out, "%*u", (int)w, e->parallelism);
@@ -534,9 +646,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fwrite(b->p, 1, b->len, out);
 		return;
 	}
-	/* perf 7.2's type and symoff columns: "%-*s", never cut */
+	/* perf 7.2's type and symoff columns, perf 6.1's transaction:
+	 * "%-*s", never cut */
 	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
-	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF) {
+	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF ||
+	    k == PDA_REPORT_TRANSACTION) {
 		pad(out, b->p, b->len, w, false);
 		return;
 	}
@@ -1436,6 +1550,40 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		pde_json_hex(j, "daddr", e->daddr);
 		pde_json_hex(j, "daddr_off", e->daddr_off);
 		break;
+	case PDA_REPORT_SOCKET:
+		pde_json_i64(j, "socket", e->socket);
+		break;
+	case PDA_REPORT_TRANSACTION:
+		pde_json_hex(j, "transaction", e->transaction);
+		break;
+	case PDA_REPORT_CODE_PAGE:
+		pde_json_u64(j, "code_page_size", e->code_page);
+		break;
+	case PDA_REPORT_DATA_PAGE:
+		pde_json_u64(j, "data_page_size", e->data_page);
+		break;
+	case PDA_REPORT_TIME:
+		pde_json_u64(j, "time", e->time);
+		break;
+	case PDA_REPORT_ADDR:
+		pde_json_hex(j, "addr", e->address);
+		break;
+	case PDA_REPORT_IADDR:
+		json_str_or_null(j, "iaddr_sym", e->sym);
+		pde_json_hex(j, "iaddr", e->iaddr);
+		break;
+	case PDA_REPORT_DCACHELINE: {
+		/* the cell as the text prints it, and the line */
+		struct pdc_strbuf b;
+		char small[128];
+
+		pdc_strbuf_init(&b, NULL, small, sizeof(small));
+		key_text(&b, k, e, nr);
+		pde_json_str(j, "dcacheline", pdc_strbuf_str(&b));
+		pde_json_hex(j, "dcacheline_addr", e->dcacheline);
+		pdc_strbuf_release(&b);
+		break;
+	}
 	case PDA_REPORT_DADDR_DSO:
 		json_str_or_null(j, "daddr_dso", e->daddr_dso);
 		break;

@@ -829,7 +829,8 @@ struct mmap_args {
 	unsigned build_id_size;
 	bool has_ino; /* MMAP2's inode form */
 	uint32_t maj, min;
-	uint64_t ino;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags; /* kept on the map (perf's dcacheline key) */
 };
 
 static uint64_t map_end(uint64_t start, uint64_t len)
@@ -878,6 +879,8 @@ static int user_mmap(struct pda_session *s, const struct mmap_args *a)
 	map.start = a->start;
 	map.end = map_end(a->start, a->len);
 	map.pgoff = a->pgoff;
+	map.prot = a->prot;
+	map.flags = a->flags;
 	map.kind = user_map_kind(a->name, a->name_len, a->exec, a->hugetlb);
 	switch (map.kind) {
 	case PDA_MAP_FILE:
@@ -895,6 +898,7 @@ static int user_mmap(struct pda_session *s, const struct mmap_args *a)
 			map.dso->maj = a->maj;
 			map.dso->min = a->min;
 			map.dso->ino = a->ino;
+			map.dso->ino_generation = a->ino_generation;
 		}
 		if (map.kind == PDA_MAP_VDSO)
 			map.pgoff = 0; /* as perf: the image starts the map */
@@ -956,6 +960,8 @@ static int kernel_mmap(struct pda_session *s, const struct mmap_args *a)
 	map.end = map_end(a->start, a->len);
 	if (a->start == 0 && a->len == 0)
 		map.end = UINT64_MAX; /* perf: the whole address space */
+	map.prot = a->prot;
+	map.flags = a->flags;
 	map.dso = kernel_dso(s, a);
 	if (!map.dso)
 		return PD_ERR_NOMEM;
@@ -1014,6 +1020,7 @@ static int on_mmap(struct pda_session *s, const struct pd_event *ev)
 		a.name_len = ev->mmap.filename.len;
 		/* perf: an MMAP is code unless it says MMAP_DATA */
 		a.exec = !(ev->misc & PD_MISC_MMAP_DATA);
+		a.prot = a.exec ? PROT_EXEC_FLAG : 0;
 	} else {
 		a.pid = ev->mmap2.pid;
 		a.start = ev->mmap2.start;
@@ -1022,6 +1029,8 @@ static int on_mmap(struct pda_session *s, const struct pd_event *ev)
 		a.name = ev->mmap2.filename.ptr;
 		a.name_len = ev->mmap2.filename.len;
 		a.exec = ev->mmap2.prot & PROT_EXEC_FLAG;
+		a.prot = ev->mmap2.prot;
+		a.flags = ev->mmap2.flags;
 		a.hugetlb = ev->mmap2.flags & MAP_HUGETLB_FLAG;
 		/* simpleperf looks such a map's symbols up by address: make
 		 * its offsets the addresses (pgoff + ip - start = ip) */
@@ -1035,6 +1044,7 @@ static int on_mmap(struct pda_session *s, const struct pd_event *ev)
 			a.maj = ev->mmap2.maj;
 			a.min = ev->mmap2.min;
 			a.ino = ev->mmap2.ino;
+			a.ino_generation = ev->mmap2.ino_generation;
 		}
 	}
 	if (cpumode == PD_MISC_KERNEL)

@@ -34,6 +34,9 @@ struct pda_map {
 	enum pda_map_kind kind;
 	uint32_t hidx;	 /* its entry in the maps' history, if kept */
 	const char *sym; /* KSYM: the symbol's name */
+	/* MMAP2's protection and flags (PROT_*, MAP_*); an MMAP's prot is
+	 * PROT_EXEC unless it says MMAP_DATA, as perf takes it */
+	uint32_t prot, flags;
 };
 
 struct pda_maps_snap;
@@ -235,6 +238,7 @@ struct pda_dso_ent {
 	bool has_ino;
 	uint32_t maj, min;
 	uint64_t ino;
+	uint64_t ino_generation;
 	const char *changed; /* the file read is not the one mapped: why */
 	const char *package; /* pda_dso_diagnose's dpkg lookup, once */
 	bool package_looked;

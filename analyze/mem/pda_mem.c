@@ -153,9 +153,9 @@ void pda_mem_free(struct pda_mem *m)
 }
 
 /* The out-of-line function and object at addr in sample's process. */
-static int resolve(struct pda_mem *m, const struct pd_sample *sample,
-		   uint64_t addr, const char **sym, const char **dso,
-		   uint64_t *map_ip)
+static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
+		      uint64_t addr, const char **sym, const char **dso,
+		      uint64_t *map_ip, struct pda_map_id *id)
 {
 	struct pd_sample at = *sample;
 	struct pda_dso *d;
@@ -171,7 +171,7 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 						 : PD_MISC_USER));
 	*sym = *dso = NULL;
 	*map_ip = addr;
-	rc = pda_addr_leaf(m->s, &at, &m->st, &d, &al_addr);
+	rc = pda_addr_leaf_id(m->s, &at, &m->st, &d, &al_addr, id);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0 || !m->st.nr)
@@ -188,18 +188,25 @@ static int resolve(struct pda_mem *m, const struct pd_sample *sample,
 	return 0;
 }
 
-int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
-		  const char **sym, uint64_t *off, bool *object,
-		  const char **dso)
+/* resolve_id() without the map's id. */
+static int resolve(struct pda_mem *m, const struct pd_sample *sample,
+		   uint64_t addr, const char **sym, const char **dso,
+		   uint64_t *map_ip)
 {
-	uint64_t map_ip;
+	struct pda_map_id id;
+
+	return resolve_id(m, sample, addr, sym, dso, map_ip, &id);
+}
+
+int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
+		  struct pda_daddr *out)
+{
 	int rc;
 
-	*sym = *dso = NULL;
-	*off = 0;
-	*object = false;
+	memset(out, 0, sizeof(*out));
 	if (!(sample->mask & PD_SAMPLE_ADDR) || !sample->addr)
 		return 0;
+	out->al_addr = sample->addr;
 	/* perf 6.1's ip__resolve_data(): in the maps of the sample's own
 	 * mode, the kernel's holding no user address */
 	if ((sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL &&
@@ -208,11 +215,12 @@ int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 	m->last_sym_off = 0;
 	m->last_object = false;
 	m->own_mode = true;
-	rc = resolve(m, sample, sample->addr, sym, dso, &map_ip);
+	rc = resolve_id(m, sample, sample->addr, &out->sym, &out->dso,
+			&out->al_addr, &out->map);
 	m->own_mode = false;
-	if (rc == 0 && *sym) {
-		*off = m->last_sym_off;
-		*object = m->last_object;
+	if (rc == 0 && out->sym) {
+		out->off = m->last_sym_off;
+		out->object = m->last_object;
 	}
 	return rc;
 }

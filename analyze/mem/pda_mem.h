@@ -134,17 +134,15 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var,
 		     int64_t offset);
 
-/* The data symbol (*sym, NULL: none) at *off in it (*object: a data
- * object's symbol, STT_OBJECT, not a function's) and the object
- * (*dso, NULL: no map) of sample's data address (addr) in the maps of
- * the sample's cpumode (perf 6.1's ip__resolve_data(): unlike the dsym
- * view, a kernel sample's user address is unknown), for perf's
- * symbol_daddr and dso_daddr keys;
- * no view is summed.  Strings as the session's.  @return 0 or
- * PD_ERR_NOMEM. */
+/* The data address (addr) of sample as perf's memory keys take it
+ * (symbol_daddr, dso_daddr, dcacheline): its symbol and the offset in
+ * it, its object (NULL: no map), perf's map__map_ip() of it and the
+ * holding map's id, in the maps of the sample's cpumode (perf 6.1's
+ * ip__resolve_data(): unlike the dsym view, a kernel sample's user
+ * address is unknown); no view is summed.  All zero without an
+ * address.  Strings as the session's.  @return 0 or PD_ERR_NOMEM. */
 int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
-		  const char **sym, uint64_t *off, bool *object,
-		  const char **dso);
+		  struct pda_daddr *out);
 
 /* Build the views asked for (bit 1 << view each; the others have no
  * rows): rows by weight, then samples, descending, then key (line: by

@@ -42,10 +42,21 @@ struct mkey {
 	uint64_t daddr;		/* DADDR_SYM */
 	uint64_t phys;		/* PHYS_DADDR */
 	uint32_t ins_lat;	/* LOCAL_INS_LAT, INS_LAT */
-	uint32_t pad;
+	/* DCACHELINE: perf's sort__dcacheline_cmp() fields, compared in
+	 * this order: the cpumode (and no map) in dcl_mode, the map's DSO
+	 * id, the process (private anonymous user memory only), the line */
+	uint32_t dcl_pid;
+	uint32_t dcl_mode;	/* cpumode << 1 | no map */
+	uint32_t dcl_maj, dcl_min;
+	int32_t socket;		/* SOCKET */
+	uint64_t dcl_ino, dcl_gen;
+	uint64_t dcl;		/* the line of the map_ip'd address */
+	uint64_t time;		/* TIME: cut to the quantum */
+	uint64_t txn;		/* TRANSACTION */
+	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 72,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 144,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -54,6 +65,8 @@ struct mshow {
 	const char *daddr_sym;
 	bool object;		/* daddr_sym is a data object's */
 	char level;		/* the sample's cpumode's, as perf's al->level */
+	char dcl_level;		/* dcacheline's: level, 's' or 'X' */
+	uint64_t dcl_off;	/* dcacheline's offset in daddr_sym */
 };
 
 struct ekey {
@@ -70,6 +83,8 @@ struct ekey {
 	uint64_t sym_start;	/* SYM with a symbol */
 	uint64_t ip;		/* SYM without a symbol */
 	uint64_t symoff;	/* SYMOFF with a symbol: the offset */
+	uint64_t addr;		/* ADDR: perf's unmapped he->ip */
+	uint64_t iaddr;		/* IADDR: the sample's ip (own entry) */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
@@ -77,7 +92,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 112,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 200,
 	       "an entry key is compared as bytes: no padding");
 
 struct ent {
@@ -105,10 +120,15 @@ struct summary {
 	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
 	uint32_t rec_ev, rec;
 	uint32_t *start, *term, *chain;
-	uint32_t *out;		/* per entry: its frame is outside opts'
-				 * dsos */
+	uint32_t *out;		/* per entry: OUT_DSOS, OUT_AGAIN */
 	uint32_t ents[];
 };
+
+/* A summary entry's frame is outside opts' dsos. */
+#define OUT_DSOS 1u
+/* The entry came before in the summary: added again only for a sample
+ * whose he_tmp_equal() is false. */
+#define OUT_AGAIN 2u
 
 /* A call graph frame's identity, perf's match_chain() by function: a
  * symbol by its DSO and start, an inlined one by its name, an address
@@ -217,10 +237,13 @@ struct pda_report {
 			 const char **member);
 	void *data_type_arg;
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, bool *object,
-			 const char **dso);
+			 struct pda_daddr *out);
 	void *data_addr_arg;
+	uint64_t time_quantum;	/* the time key's (ns) */
+	bool time_ns;
 	bool mem_keys;		/* a memory key: struct mkey per sample */
+	bool cum_again;		/* a key perf's cumulative he_tmp lacks */
+	unsigned nr_shown;	/* keys but opts' ipc_null's */
 	const struct pd_file *file;
 	const struct pd_env *env; /* its GROUP_DESC, or NULL */
 	regex_t parent_re;
@@ -290,6 +313,15 @@ static const struct {
 				      "Local INSTR Latency"},
 	[PDA_REPORT_WEIGHT] = {"weight", NULL, "Weight"},
 	[PDA_REPORT_INS_LAT] = {"ins_lat", NULL, "INSTR Latency"},
+	[PDA_REPORT_DCACHELINE] = {"dcacheline", NULL, "Data Cacheline"},
+	[PDA_REPORT_TIME] = {"time", NULL, "Time"},
+	[PDA_REPORT_SOCKET] = {"socket", NULL, "Socket"},
+	[PDA_REPORT_TRANSACTION] = {"transaction", NULL,
+				    "Transaction                "},
+	[PDA_REPORT_CODE_PAGE] = {"code_page_size", NULL, "Code Page Size"},
+	[PDA_REPORT_DATA_PAGE] = {"data_page_size", NULL, "Data Page Size"},
+	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
+	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -416,13 +448,26 @@ int pda_report_new(const struct pda_report_opts *opts,
 		rep->has[keys[i]] = true;
 	}
 	rep->nr_keys = nr_keys;
-	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_INS_LAT; k++)
+	rep->nr_shown = nr_keys;
+	if (o.ipc_null && !rep->has[PDA_REPORT_SYM] &&
+	    nr_keys < PDA_REPORT_MAX_KEYS) {
+		rep->keys[rep->nr_keys++] = PDA_REPORT_SYM;
+		rep->has[PDA_REPORT_SYM] = true;
+	}
+	/* the keys each sample has its own value of: per_sample */
+	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
+	     k++)
 		rep->mem_keys |= rep->has[k];
-	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) &&
+	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
+	     rep->has[PDA_REPORT_DCACHELINE]) &&
 	    !o.data_addr) {
 		pdc_free(&m, rep);
 		return PD_ERR_API;
 	}
+	rep->cum_again = rep->has[PDA_REPORT_TIME] ||
+			 rep->has[PDA_REPORT_SOCKET] ||
+			 rep->has[PDA_REPORT_TRANSACTION] ||
+			 rep->has[PDA_REPORT_CODE_PAGE];
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
@@ -447,6 +492,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->data_type_arg = o.data_type_arg;
 	rep->data_addr = o.data_addr;
 	rep->data_addr_arg = o.data_addr_arg;
+	/* perf's symbol_conf.time_quantum: 100 ms unless --time-quantum */
+	rep->time_quantum = o.time_quantum ? o.time_quantum : 100000000;
+	rep->time_ns = o.time_ns;
 	rep->file = o.file;
 	rep->env = o.env;
 	set_elided(rep);
@@ -720,6 +768,14 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		k.tid = t->tid;
 	if (rep->has[PDA_REPORT_DSO])
 		k.dso = dso;
+	/* perf's map->unmap_ip(he->ip): he->ip is map_ip'd for the
+	 * sample's own entry only, but unmapped for every entry */
+	if (rep->has[PDA_REPORT_ADDR])
+		k.addr = fr ? addr + (fr->ip - fr->map_ip) : addr;
+	/* perf's mem_info->iaddr.addr: the sample's ip (memory mode has
+	 * no callers' entries) */
+	if (rep->has[PDA_REPORT_IADDR] && self)
+		k.iaddr = ip;
 	if (rep->has[PDA_REPORT_SYM] || rep->has[PDA_REPORT_SYMOFF]) {
 		k.sym = sym;
 		if (sym) {
@@ -795,6 +851,9 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.typeoff = k.typeoff;
 	e->pub.typecln = k.typecln;
 	e->pub.type_off = self ? t->type_off : 0;
+	e->pub.address = k.addr;
+	e->pub.iaddr = k.iaddr;
+	e->pub.time_ns = rep->time_ns;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
 	pdc_hash_fill(&rep->by_key, slot, h, e);
@@ -817,6 +876,14 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.daddr_object = show->object;
 	e->pub.daddr_dso = mk->ddso;
 	e->pub.daddr_level = show->level;
+	e->pub.dcacheline = mk->dcl;
+	e->pub.dcl_off = show->dcl_off;
+	e->pub.dcl_level = show->dcl_level;
+	e->pub.time = mk->time;
+	e->pub.socket = mk->socket;
+	e->pub.transaction = mk->txn;
+	e->pub.code_page = mk->code_page;
+	e->pub.data_page = mk->data_page;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -1282,9 +1349,15 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 				 &id);
 		if (rc < 0)
 			return rc;
-		if (!listed(s, id)) {
+		/* perf's he_cache check compares a callchain entry made
+		 * without the sample's time, socket, transaction and code
+		 * page size (its he_tmp has none) with the cached ones:
+		 * with those keys an entry comes again for each frame
+		 * unless they are all 0 (OUT_AGAIN, add_summary) */
+		if (!listed(s, id) || rep->cum_again) {
 			s->start[s->nr] = (uint32_t)(n - lo);
-			s->out[s->nr] = s->out[0];
+			s->out[s->nr] = (s->out[0] & OUT_DSOS) |
+					(listed(s, id) ? OUT_AGAIN : 0);
 			s->ents[s->nr++] = id;
 		}
 	}
@@ -1501,6 +1574,59 @@ static struct event *event_of(struct pda_report *rep,
 #define DS_TLB(d) (((d) >> 26) & 0x7f)
 #define DS_BLK(d) (((d) >> 40) & 0x7)
 
+/* perf's al->socket: the topology's socket_id of the sample's CPU, -1
+ * without a CPU or per-CPU ids (perf reads the ids without checking
+ * the CPU against them: a CPU past them is -1 here) */
+static int32_t socket_of(const struct pda_report *rep,
+			 const struct pd_sample *sample)
+{
+	const struct pd_env *env = rep->env;
+
+	if (!(sample->mask & PD_SAMPLE_CPU) || !env ||
+	    !env->cpu_topology.has_cpu_ids ||
+	    sample->cpu >= env->cpu_topology.nr_cpus)
+		return -1;
+	return (int32_t)env->cpu_topology.cpus[sample->cpu].socket_id;
+}
+
+#define MAP_SHARED_FLAG 0x01u /* MAP_SHARED, in MMAP2 flags */
+#define PROT_EXEC_FLAG 0x4u   /* PROT_EXEC, in MMAP2 prot */
+#define DCACHE_LINE 64u	      /* perf's cacheline_size() on x86 and arm64 */
+
+/* The dcacheline key of a sample whose data address addr resolved to
+ * d, as perf 6.1's sort__dcacheline_cmp() and
+ * hist_entry__dcacheline_snprintf() take it. */
+static void dcl_key(const struct pd_sample *sample, uint64_t addr,
+		    const struct pda_daddr *d, struct mkey *mk,
+		    struct mshow *show)
+{
+	const unsigned mode = sample->misc & PD_MISC_CPUMODE_MASK;
+	const struct pda_map_id *id = &d->map;
+	const bool no_id = !id->maj && !id->min && !id->ino &&
+			   !id->ino_generation;
+
+	mk->dcl = d->al_addr & ~(uint64_t)(DCACHE_LINE - 1);
+	mk->dcl_mode = mode << 1 | !id->found;
+	mk->dcl_maj = id->maj;
+	mk->dcl_min = id->min;
+	mk->dcl_ino = id->ino;
+	mk->dcl_gen = id->ino_generation;
+	/* "addresses with no major/minor numbers are assumed to be
+	 * anonymous in userspace": their lines are the process's own */
+	if (id->found && mode != PD_MISC_KERNEL &&
+	    !(id->flags & MAP_SHARED_FLAG) && no_id)
+		mk->dcl_pid = sample->pid;
+	show->dcl_level = show->level;
+	if (!id->found)
+		show->dcl_level = 'X';
+	else if (mode != PD_MISC_KERNEL && !(id->prot & PROT_EXEC_FLAG) &&
+		 (id->flags & MAP_SHARED_FLAG) && !no_id)
+		show->dcl_level = 's';
+	/* perf prints the line less the symbol's address: the line is
+	 * map-relative, the symbol's address is not */
+	show->dcl_off = mk->dcl - (addr - d->off);
+}
+
 /* The sample's memory key values, as perf 6.1's hist entry takes them
  * (evsel__parse_sample, mem_info): a WEIGHT_STRUCT's var1 is the
  * weight and var2 ins_lat, except on a trace's synthesized samples
@@ -1537,33 +1663,56 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->lock = DS_LOCK(ds);
 	if (rep->has[PDA_REPORT_BLOCKED])
 		mk->blk = DS_BLK(ds);
+	/* perf's hist_time(): the time less its remainder by the
+	 * quantum */
+	if (rep->has[PDA_REPORT_TIME])
+		mk->time = sample->time - sample->time % rep->time_quantum;
+	if (rep->has[PDA_REPORT_SOCKET])
+		mk->socket = socket_of(rep, sample);
+	if (rep->has[PDA_REPORT_TRANSACTION] &&
+	    (sample->mask & PD_SAMPLE_TRANSACTION))
+		mk->txn = sample->transaction;
+	if (rep->has[PDA_REPORT_CODE_PAGE] &&
+	    (sample->mask & PD_SAMPLE_CODE_PAGE_SIZE))
+		mk->code_page = sample->code_page_size;
+	if (rep->has[PDA_REPORT_DATA_PAGE] &&
+	    (sample->mask & PD_SAMPLE_DATA_PAGE_SIZE))
+		mk->data_page = sample->data_page_size;
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
-	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO]) {
+	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
+	    rep->has[PDA_REPORT_DCACHELINE]) {
 		const uint64_t addr =
 			sample->mask & PD_SAMPLE_ADDR ? sample->addr : 0;
-		const char *sym = NULL, *dso = NULL;
-		uint64_t off = 0;
-		bool object = false;
-		int rc = rep->data_addr(rep->data_addr_arg, sample, &sym, &off,
-					&object, &dso);
+		struct pda_daddr d;
+		int rc = rep->data_addr(rep->data_addr_arg, sample, &d);
 
 		if (rc < 0)
 			return rc;
-		if (dso && dso_short(rep, dso, &dso) < 0)
+		if (d.dso && dso_short(rep, d.dso, &d.dso) < 0)
 			return PD_ERR_NOMEM;
-		if (sym && intern(rep, sym, strlen(sym), &sym) < 0)
+		if (d.sym && intern(rep, d.sym, strlen(d.sym), &d.sym) < 0)
 			return PD_ERR_NOMEM;
 		if (rep->has[PDA_REPORT_DADDR_DSO])
-			mk->ddso = dso;
+			mk->ddso = d.dso;
 		if (rep->has[PDA_REPORT_DADDR_SYM])
 			mk->daddr = addr;
-		show->daddr_sym = sym;
-		show->daddr_off = off;
-		show->object = object;
+		show->daddr_sym = d.sym;
+		show->daddr_off = d.off;
+		show->object = d.object;
+		if (rep->has[PDA_REPORT_DCACHELINE])
+			dcl_key(sample, addr, &d, mk, show);
 	}
 	return 0;
+}
+
+/* Whether perf's he_tmp, a callchain entry made without the sample's
+ * time, socket, transaction and code page size, equals the sample's
+ * entry: those keys' values all 0. */
+static bool he_tmp_equal(const struct mkey *mk)
+{
+	return !mk->time && !mk->socket && !mk->txn && !mk->code_page;
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
@@ -1588,6 +1737,8 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
+		if ((s->out[i] & OUT_AGAIN) && he_tmp_equal(&mk))
+			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
 			 * sample it */
@@ -1610,7 +1761,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		/* perf's hist entry keeps the filter state of the sample
 		 * that made it (hists__findnew_entry) */
 		if (!v->acc_samples)
-			v->dso_filtered = s->out[i];
+			v->dso_filtered = s->out[i] & OUT_DSOS;
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
@@ -1758,6 +1909,20 @@ static int sym_collapse(const struct ent *a, const struct ent *b)
 }
 
 /* Key k's comparison: its output sort (collapse false) or merge order. */
+/* perf 6.1's sort__dcacheline_cmp(): each field, the larger first */
+static int dcl_cmp(const struct mkey *a, const struct mkey *b)
+{
+	const uint64_t l[] = {a->dcl_mode, a->dcl_maj, a->dcl_min, a->dcl_ino,
+			      a->dcl_gen, a->dcl_pid, a->dcl};
+	const uint64_t r[] = {b->dcl_mode, b->dcl_maj, b->dcl_min, b->dcl_ino,
+			      b->dcl_gen, b->dcl_pid, b->dcl};
+
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		if (l[i] != r[i])
+			return l[i] > r[i] ? -1 : 1;
+	return 0;
+}
+
 static int key_cmp(enum pda_report_key k, const struct ent *a,
 		   const struct ent *b, bool collapse)
 {
@@ -1837,10 +2002,31 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_PHYS_DADDR:
 		return pda_sgn64(
 			(int64_t)(b->pub.phys_daddr - a->pub.phys_daddr));
+	case PDA_REPORT_DCACHELINE:
+		return dcl_cmp(&a->k.m, &b->k.m);
+	case PDA_REPORT_TRANSACTION:
+		/* sort__transaction_cmp(): left - right */
+		return pda_sgn64((int64_t)(a->k.m.txn - b->k.m.txn));
+	case PDA_REPORT_CODE_PAGE:
+		return pda_sgn64((int64_t)(b->k.m.code_page - a->k.m.code_page));
+	case PDA_REPORT_DATA_PAGE:
+		return pda_sgn64((int64_t)(b->k.m.data_page - a->k.m.data_page));
+	case PDA_REPORT_SOCKET:
+		/* sort__socket_cmp(): right - left */
+		return pda_sgn64((int64_t)b->k.m.socket - a->k.m.socket);
+	case PDA_REPORT_TIME:
+		/* sort__time_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.m.time - a->k.m.time));
+	case PDA_REPORT_IADDR:
+		/* sort__iaddr_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.iaddr - a->k.iaddr));
+	case PDA_REPORT_ADDR:
+		/* _sort__addr_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.addr - a->k.addr));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
-			return pda_cmp_null(a->pub.daddr_dso, b->pub.daddr_dso);
+			return pda_cmp_null(b->pub.daddr_dso, a->pub.daddr_dso);
 		return pda_str_sort(a->pub.daddr_dso, b->pub.daddr_dso);
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -1903,7 +2089,7 @@ static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	/* "put caller above callee when they have equal period", by their
 	 * graphs' depths */
 	if (!r && (rep->flags & PDA_REPORT_CALLCHAIN) &&
-	    rep->has[PDA_REPORT_SYM] && ea->pub.tid == eb->pub.tid &&
+	    ea->pub.tid == eb->pub.tid &&
 	    ea->pub.pid == eb->pub.pid) {
 		const unsigned m = c->t->members[0];
 
@@ -2583,7 +2769,7 @@ const char *pda_report_event_name(const struct pda_report *rep,
 
 unsigned pda_report_nr_keys(const struct pda_report *rep)
 {
-	return rep->nr_keys;
+	return rep->nr_shown;
 }
 
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i)

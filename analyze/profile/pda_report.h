@@ -41,6 +41,26 @@ extern "C" {
  *            without a member, a pseudo type ("(unknown)") alone
  *   typecln  the type and the 64-byte cache line of the offset, as perf
  *            7.2 writes it: "struct foo: cache-line 1"
+ *   dcacheline  perf's memory key: the 64-byte line of the data
+ *            address as perf's map__map_ip() gives it (the offset in a
+ *            file's map plus its pgoff), keyed by the sample's cpumode,
+ *            the holding map's DSO id (device, inode, generation) and,
+ *            for private anonymous user memory, the process; shown
+ *            "[s]" in a shared file map, "[X]" without a map
+ *   time     the sample's time cut down to a multiple of the time
+ *            quantum (opts' time_quantum), every entry of the sample
+ *   socket   the socket of the sample's CPU by the capture's CPU
+ *            topology (opts' env; its per-CPU ids), -1 without either
+ *   transaction, code_page_size, data_page_size  the sample's fields
+ *            (0 without them), each entry of the sample
+ *   addr     the frame's address as perf's sort__addr_cmp() takes it:
+ *            the unmapped he->ip, so the sample's ip for its own entry
+ *            and, for a caller's (whose he->ip is already the ip), the
+ *            ip unmapped once more (ip + map start - pgoff in a file's
+ *            map), as perf 6.1 shows it
+ *   symbol_iaddr  perf's memory key: the sampled instruction's address
+ *            (a row each), shown as its function ("[.] name") or,
+ *            without one, the address
  *   parallelism  perf >= 6.15's: how many of the workload's threads ran
  *            when the sample was taken (pda_parallel.h), as given to
  *            pda_report_add_latency(); 0 for samples added without it
@@ -93,6 +113,14 @@ enum pda_report_key {
 	PDA_REPORT_LOCAL_INS_LAT, /* x86's instruction latency */
 	PDA_REPORT_WEIGHT,	/* local_weight times the row's samples */
 	PDA_REPORT_INS_LAT,	/* local_ins_lat times the row's samples */
+	PDA_REPORT_DCACHELINE,	/* the data address's cache line */
+	PDA_REPORT_TIME,	/* the sample's time, cut to a quantum */
+	PDA_REPORT_SOCKET,	/* the sample's CPU's socket */
+	PDA_REPORT_TRANSACTION,	/* PERF_SAMPLE_TRANSACTION's flags */
+	PDA_REPORT_CODE_PAGE,	/* PERF_SAMPLE_CODE_PAGE_SIZE */
+	PDA_REPORT_DATA_PAGE,	/* PERF_SAMPLE_DATA_PAGE_SIZE (memory) */
+	PDA_REPORT_ADDR,	/* the frame's address */
+	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -189,15 +217,25 @@ struct pda_report_opts {
 			 const char **type, int64_t *offset,
 			 const char **member);
 	void *data_type_arg;
-	/* The symbol_daddr and dso_daddr keys: the data address (addr) in
-	 * the sample's process, *sym its data symbol (NULL: none) at
-	 * *off in it (*object: a data object's, not a function's), *dso
-	 * its object's name (NULL: no map).  Strings need live only for
-	 * the call.  0 or a negative pd_err. */
+	/* The symbol_daddr, dso_daddr and dcacheline keys: the data
+	 * address (addr) in the sample's process, resolved into *out
+	 * (pda_mem_daddr()).  Strings need live only for the call.  0 or
+	 * a negative pd_err. */
 	int (*data_addr)(void *arg, const struct pd_sample *sample,
-			 const char **sym, uint64_t *off, bool *object,
-			 const char **dso);
+			 struct pda_daddr *out);
 	void *data_addr_arg;
+	/* The time key: the quantum its times are cut to (ns; 0: perf's
+	 * default, 100 ms), shown with 9 digits after the second's point
+	 * with time_ns, else 6 (perf's --ns). */
+	uint64_t time_quantum;
+	bool time_ns;
+	/* perf 6.1's ipc_null key, which its report appends to a --sort
+	 * naming "symbol": no column of its own in pdtool's tables (the
+	 * emitter's ipc_null), but perf's sort_sym_ipc_null compares with
+	 * sort__sym_cmp(): the rows split and tie by the sample's symbol
+	 * too.  A sym key is appended, not counted by
+	 * pda_report_nr_keys(). */
+	bool ipc_null;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -306,6 +344,18 @@ struct pda_report_entry {
 	const char *daddr_dso;	/* short name; NULL: no map ("[unknown]") */
 	uint32_t ins_lat;	/* WEIGHT_STRUCT's var2 (perf's ins_lat) */
 	char daddr_level;	/* symbol_daddr's: the sample's cpumode's */
+	/* dcacheline: the line's address, daddr_sym's offset as perf
+	 * prints it there (the line less the symbol's address) and the
+	 * level shown ('s' shared file data, 'X' no map) */
+	uint64_t dcacheline, dcl_off;
+	char dcl_level;
+	bool time_ns;		/* time: 9 digits after the point, else 6 */
+	uint64_t time;		/* with the key: cut to the quantum */
+	int32_t socket;		/* with the key: -1 unknown */
+	uint64_t transaction;	/* with the key: PERF_TXN_* */
+	uint64_t code_page, data_page; /* with the keys: bytes, 0 none */
+	uint64_t address;	/* with addr: perf's unmapped he->ip */
+	uint64_t iaddr;		/* with symbol_iaddr: the sample's ip */
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
@@ -342,7 +392,7 @@ uint64_t pda_report_event_latency(const struct pda_report *rep,
 /* Event member's name ("cycles"; "unknown" for an event not seen). */
 const char *pda_report_event_name(const struct pda_report *rep,
 				  unsigned member);
-/* The keys, as given. */
+/* The keys, as given (opts' ipc_null's sym left out). */
 unsigned pda_report_nr_keys(const struct pda_report *rep);
 enum pda_report_key pda_report_key(const struct pda_report *rep, unsigned i);
 unsigned pda_report_flags(const struct pda_report *rep);

@@ -1261,9 +1261,10 @@ int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 	return pda_addr_leaf_map(s, sample, st, dso, al_addr, &start);
 }
 
-int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
-		      struct pda_stack *st, struct pda_dso **dso,
-		      uint64_t *al_addr, uint64_t *map_start)
+/* pda_addr_leaf() giving the map that holds the address (NULL: none). */
+static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st, struct pda_dso **dso,
+		     uint64_t *al_addr, const struct pda_map **out)
 {
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
@@ -1271,8 +1272,10 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 	struct pda_dso_ent *d;
 	int rc = sample_leaf(s, sample, st, dso, &map);
 
-	*al_addr = perf_map_ip(rc < 0 ? NULL : map, sample->ip);
-	*map_start = rc < 0 || !map ? 0 : map->start;
+	if (rc < 0)
+		map = NULL;
+	*al_addr = perf_map_ip(map, sample->ip);
+	*out = map;
 
 	s->stats.nr_frames = frames;
 	s->stats.nr_frames_unresolved = unres;
@@ -1284,6 +1287,40 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 		d->d.nr_samples--;
 	if (d && d->unres_seq == s->sample_seq)
 		d->d.nr_unresolved--;
+	return rc;
+}
+
+int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_stack *st, struct pda_dso **dso,
+		      uint64_t *al_addr, uint64_t *map_start)
+{
+	const struct pda_map *map;
+	int rc = addr_leaf(s, sample, st, dso, al_addr, &map);
+
+	*map_start = map ? map->start : 0;
+	return rc;
+}
+
+int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st, struct pda_dso **dso,
+		     uint64_t *al_addr, struct pda_map_id *id)
+{
+	const struct pda_map *map;
+	int rc = addr_leaf(s, sample, st, dso, al_addr, &map);
+
+	memset(id, 0, sizeof(*id));
+	if (!map)
+		return rc;
+	id->found = true;
+	id->prot = map->prot;
+	id->flags = map->flags;
+	/* perf's dso id is its first MMAP2's; anonymous memory has none */
+	if (map->dso && map->dso->has_ino) {
+		id->maj = map->dso->maj;
+		id->min = map->dso->min;
+		id->ino = map->dso->ino;
+		id->ino_generation = map->dso->ino_generation;
+	}
 	return rc;
 }
 

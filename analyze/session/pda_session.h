@@ -224,6 +224,29 @@ struct pda_frame {
 	unsigned flags;		/* pda_frame_flags */
 };
 
+/* What perf's dcacheline key reads of the map holding an address: its
+ * MMAP2 protection and flags (PROT_*, MAP_*) and its DSO's id (the
+ * device, inode and inode generation of the DSO's first MMAP2; zeroes
+ * for anonymous memory, an MMAP or a build-id MMAP2).  found: a map
+ * holds the address (else all zero). */
+struct pda_map_id {
+	bool found;
+	uint32_t prot, flags;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+};
+
+/* A sample's data address resolved as perf's ip__resolve_data() does,
+ * in the maps of the sample's cpumode (pda_mem_daddr). */
+struct pda_daddr {
+	const char *sym;	/* its symbol, NULL: none */
+	uint64_t off;		/* the address's offset in sym */
+	bool object;		/* sym is a data object's (STT_OBJECT) */
+	const char *dso;	/* its object's name, NULL: no map */
+	uint64_t al_addr;	/* perf's map__map_ip() of it */
+	struct pda_map_id map;	/* the map holding it */
+};
+
 /* A stack, leaf first.  Reused across calls: init once, release once. */
 struct pda_stack {
 	struct pda_frame *frames;

@@ -36,6 +36,11 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 		      struct pda_stack *st, struct pda_dso **dso,
 		      uint64_t *al_addr, uint64_t *map_start);
 
+/* pda_addr_leaf() with the holding map's id in *id. */
+int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
+		     struct pda_stack *st, struct pda_dso **dso,
+		     uint64_t *al_addr, struct pda_map_id *id);
+
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 
 struct pda_unwind_job;

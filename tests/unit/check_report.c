@@ -476,14 +476,17 @@ START_TEST(test_sample_read)
 END_TEST
 
 /* The data address callback: "tab" from 0x1000, a data object. */
-static int daddr(void *arg, const struct pd_sample *sample, const char **sym,
-		 uint64_t *off, bool *object, const char **dso)
+static int daddr(void *arg, const struct pd_sample *sample,
+		 struct pda_daddr *out)
 {
 	(void)arg;
-	*sym = "tab";
-	*off = sample->addr - 0x1000;
-	*object = true;
-	*dso = "/bin/x";
+	memset(out, 0, sizeof(*out));
+	out->sym = "tab";
+	out->off = sample->addr - 0x1000;
+	out->object = true;
+	out->dso = "/bin/x";
+	out->al_addr = sample->addr;
+	out->map.found = true;
 	return 0;
 }
 

@@ -5,8 +5,16 @@ echo "exit $?"
 $PDTOOL report --sort comm,comm testdata/demo.perf.data
 echo "exit $?"
 # perf 6.1's keys pdtool report has not: refused with the reason
-for k in overhead dso_from dcacheline socket time; do
+for k in overhead dso_from symbol_size cgroup trace ipc_null; do
 	$PDTOOL report --sort sym,$k testdata/demo.perf.data
+	echo "exit $?"
+done
+# a memory key without --mem-mode
+$PDTOOL report --sort dcacheline testdata/demo.perf.data
+echo "exit $?"
+# perf's parse_time_quantum(): a number and a unit, not 0
+for q in 0 10x ms -5ms; do
+	$PDTOOL report --sort time --time-quantum "$q" testdata/demo.perf.data
 	echo "exit $?"
 done
 $PDTOOL report --children --no-children testdata/demo.perf.data

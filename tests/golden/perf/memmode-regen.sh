@@ -12,7 +12,9 @@
 # The captures: testdata/spe's that perf 6.1 synthesizes from (n1,
 # v1-noctx, n1-nots; --itrace=M, every load and store once), the
 # generated data_src captures testdata/dtypes-mem-aarch64 and
-# dtcall-mem-aarch64, and the corpus's x86 load-latency capture
+# dtcall-mem-aarch64, the capture tests/gen/pd_dcl_gen.py writes
+# (dclgen: data addresses in file, shared, anonymous and no maps of two
+# processes), and the corpus's x86 load-latency capture
 # (quipper/perf.data.weight_struct) when the corpus is there.  SYMFS
 # holds the test binaries at the path they were recorded at
 # (/opt/pdtool/...).  perf's closing tip is cut (cuttip.py).  Needs perf
@@ -48,6 +50,8 @@ done
 for name in dtypes-mem-aarch64 dtcall-mem-aarch64; do
 	table "$name" "testdata/$name.perf.data"
 done
+python3 tests/gen/pd_dcl_gen.py "$PD_TMP/dclgen.perf.data"
+table dclgen "$PD_TMP/dclgen.perf.data"
 if pd_have_corpus; then
 	table weight_struct "$PD_CORPUS/quipper/perf.data.weight_struct"
 fi

@@ -3,7 +3,10 @@
 # capture, the oracle of tests/cli/report/golden.test.
 #
 #	sh tests/golden/report/regen.sh [NAME...]
+#	PD_VARIANTS="time addr" sh tests/golden/report/regen.sh
 #
+# (PD_VARIANTS: only those variants' goldens, the others left as they
+# are.)
 # For each capture NAME and each line "VARIANT<TAB>OPTIONS" of
 # tests/golden/report/variants, writes testdata/NAME.VARIANT.txt:
 #
@@ -34,6 +37,7 @@ for name in ${*:-$(pd_captures)}; do
 	f=$(pd_capture "$name") || { fail=1; continue; }
 	grep -v '^#' tests/golden/report/variants | while IFS='	' read -r v opts; do
 		[ -n "$v" ] || continue
+		case " ${PD_VARIANTS:-$v} " in *" $v "*) ;; *) continue ;; esac
 		g=$OUT/$name.$v.txt
 		nog=-g
 		case " $opts " in *" -g "*) nog= ;; esac
