@@ -571,6 +571,8 @@ struct pda_session {
 	char errmsg[256];
 	struct pdc_arena arena;	  /* on alloc (pda_intern.c) */
 	struct pdc_intern intern; /* on alloc: no header, no ids */
+	/* demangled names by the mangled one (pda_session.c) */
+	struct pdc_intern demangled;
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */
