@@ -808,6 +808,7 @@ void pda_machine_release(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &m->procs);
 	pdc_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
+	pda_kernel_ahead_free(s);
 	m->last_proc = NULL;
 }
 

@@ -1078,6 +1078,8 @@ static bool first_before(const struct first_ent *e, uint64_t time,
 
 int pda_first_ahead_open(struct pda_session *s)
 {
+	/* the kernel's symbols too, which the first kernel frame loads */
+	pda_kernel_ahead_open(s);
 	if (s->dwahead) {
 		pda_dwahead_open(s->dwahead);
 		return 0;
@@ -1087,7 +1089,8 @@ int pda_first_ahead_open(struct pda_session *s)
 
 bool pda_first_ahead(struct pda_session *s)
 {
-	return s->dwahead && pda_dwahead_run(s, s->dwahead);
+	return pda_kernel_ahead_run(s) ||
+	       (s->dwahead && pda_dwahead_run(s, s->dwahead));
 }
 
 /* Queue e's first use's DWARF to be loaded ahead, where its binary is
