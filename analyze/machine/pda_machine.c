@@ -21,6 +21,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,20 +185,32 @@ static void hist_free(struct pda_session *s, struct pda_mhist *h)
 	pda_free(s, h);
 }
 
-/* The changes of h at or before epoch: the version of the maps then. */
-static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
+/* How many of the nr elements at v (size bytes each, in the order of
+ * the uint32_t epoch at offset off) have an epoch at most epoch. */
+static size_t epochs_upto(const void *v, size_t nr, size_t size, size_t off,
+			  uint32_t epoch)
 {
-	size_t lo = 0, hi = h->nr_chg;
+	const unsigned char *b = v;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint32_t e;
 
-		if (h->chg[mid].epoch <= epoch)
+		memcpy(&e, b + mid * size + off, sizeof(e));
+		if (e <= epoch)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* The changes of h at or before epoch: the version of the maps then. */
+static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
+{
+	return epochs_upto(h->chg, h->nr_chg, sizeof(*h->chg),
+			   offsetof(struct pda_hchg, epoch), epoch);
 }
 
 /* By start, then as h keeps them (the order a stable sort leaves). */
@@ -241,17 +254,8 @@ static void views_trim(struct pda_session *s)
  * epochs never go down. */
 static size_t opened_after(const struct pda_mhist *h, uint32_t at)
 {
-	size_t lo = 0, hi = h->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->v[mid].from <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return epochs_upto(h->v, h->nr, sizeof(*h->v),
+			   offsetof(struct pda_hmap, from), at);
 }
 
 /*
