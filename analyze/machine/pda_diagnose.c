@@ -42,20 +42,41 @@ const char *pda_unres_reason_name(enum pda_unres_reason r)
 		       : "?";
 }
 
-/* Whether text (NUL-terminated) has line (n bytes) as a line of its
- * own. */
-static bool has_line(const char *text, const char *line, size_t n)
+/*
+ * Whether text (len bytes) has line (n bytes, no newline) as a line of
+ * its own.  Horspool's search for "\n" + line: a lookup reads hundreds
+ * of dpkg's lists, megabytes in all, and this skips most bytes (a path
+ * is tens of them) where strstr looked at each.
+ */
+static bool has_line(const char *text, size_t len, const char *line, size_t n)
 {
-	for (const char *p = text; n && (p = strstr(p, line)) != NULL; p++)
-		if ((p == text || p[-1] == '\n') &&
-		    (p[n] == '\n' || p[n] == '\0'))
+	size_t skip[256], i;
+	const size_t m = n + 1; /* '\n' + line */
+
+	if (!n || n >= len + 1)
+		return false;
+	if (!memcmp(text, line, n) && (len == n || text[n] == '\n'))
+		return true; /* the first line has no newline before it */
+	for (i = 0; i < 256; i++)
+		skip[i] = m;
+	skip['\n'] = m - 1;
+	for (i = 0; i + 1 < n; i++)
+		skip[(unsigned char)line[i]] = n - 1 - i;
+	for (i = 0; i + m <= len;) {
+		const char *p = text + i;
+
+		if (p[m - 1] == line[n - 1] && p[0] == '\n' &&
+		    !memcmp(p + 1, line, n - 1) &&
+		    (i + m == len || p[m] == '\n'))
 			return true;
+		i += skip[(unsigned char)p[m - 1]];
+	}
 	return false;
 }
 
 /*
  * Whether the .list file at path names file (a line of its own).  Read
- * whole and searched with strstr: a lookup reads hundreds of these
+ * whole and searched at once (has_line): a lookup reads hundreds of these
  * files (a package's list is thousands of lines), and line-by-line
  * reading was most of a DWARF fold's end on a host with many packages.
  */
@@ -79,8 +100,8 @@ static bool list_has(const char *path, const char *file, const char *alt)
 	close(fd);
 	if (got > 0) {
 		text[got] = '\0';
-		found = has_line(text, file, strlen(file)) ||
-			(alt && has_line(text, alt, strlen(alt)));
+		found = has_line(text, (size_t)got, file, strlen(file)) ||
+			(alt && has_line(text, (size_t)got, alt, strlen(alt)));
 	}
 	free(text);
 	return found;

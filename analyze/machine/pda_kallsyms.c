@@ -501,28 +501,195 @@ static int check_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
 	return 0;
 }
 
+/* ---- parsed ahead (pda_machine_int.h) ------------------------------- */
+
+/*
+ * A kallsyms file read and parsed: what pda_kernel_load() spent most of
+ * its time on (a host's /proc/kallsyms is 100k+ lines), on the thread
+ * that replays and resolves, at its first kernel frame.
+ *
+ * Threads: queued and taken on the session's thread; one worker at a
+ * time loads (BUSY), outside mu; what it made (rc, parsed, k, why) is the
+ * session thread's once it saw DONE under mu.
+ */
+enum kahead_state { KA_QUEUED, KA_BUSY, KA_DONE, KA_TAKEN };
+
+/* A kallsyms file read and parsed. */
+struct ksyms_got {
+	int rc;	     /* pda_read_file's, or pda_ksyms_parse's when parsed */
+	bool parsed; /* read: rc is the parse's */
+	struct pda_ksyms *k;
+	const char *why; /* the parse's, when it failed */
+};
+
+struct pda_kahead {
+	pthread_mutex_t mu;
+	pthread_cond_t done;
+	enum kahead_state state;
+	char path[PDA_PATH_MAX];
+	struct ksyms_got got; /* DONE */
+};
+
+static void kallsyms_load(struct pda_session *s, const char *path,
+			  struct ksyms_got *g)
+{
+	char *buf;
+	size_t len;
+
+	g->k = NULL;
+	g->why = NULL;
+	g->parsed = false;
+	g->rc = pda_read_file(s, path, KALLSYMS_MAX, &buf, &len);
+	if (g->rc < 0)
+		return;
+	g->parsed = true;
+	g->rc = pda_ksyms_parse(s, buf, len, &g->k, &g->why);
+}
+
+/* The kallsyms file pda_kernel_load() parses first, when it is one
+ * (false: a vmlinux, or none); its checks, without their notes. */
+static bool kallsyms_first(struct pda_session *s, const struct pda_dso_ent *d,
+			   char *p)
+{
+	const struct pda_opts *o = &s->opts;
+	char id[2 * PDA_BUILD_ID_MAX + 1];
+	unsigned char host[PDA_BUILD_ID_MAX];
+	unsigned host_size;
+	const char *why;
+
+	if (o->kallsyms)
+		return pda_pathf(p, "%s", o->kallsyms);
+	if (o->vmlinux)
+		return false;
+	if (d->d.build_id_size && s->dsos.buildid_dir) {
+		pda_hex(id, d->d.build_id, d->d.build_id_size);
+		if ((pda_pathf(p, "%s/.build-id/%.2s/%s/kallsyms",
+			       s->dsos.buildid_dir, id, id + 2) &&
+		     access(p, R_OK) == 0) ||
+		    (pda_pathf(p, "%s/[kernel.kallsyms]/%s/kallsyms",
+			       s->dsos.buildid_dir, id) &&
+		     access(p, R_OK) == 0))
+			return true;
+	}
+	if (!o->use_host_kernel || !pda_host_kernel_allowed(s, &why))
+		return false;
+	if (!d->d.build_id_size) {
+		if (!pda_same_host_kernel(s))
+			return false;
+	} else if (pda_host_kernel_build_id(s, "/sys/kernel/notes", host,
+					    &host_size) < 0 ||
+		   host_size != d->d.build_id_size ||
+		   memcmp(host, d->d.build_id, host_size) != 0) {
+		return false;
+	}
+	return pda_pathf(p, "%s", "/proc/kallsyms");
+}
+
+void pda_kernel_ahead_open(struct pda_session *s)
+{
+	const struct pda_dso_ent *d = s->machine.kernel;
+	struct pda_kahead *a;
+
+	if (!d || d->d.state != PDA_DSO_UNTRIED || s->machine.kahead)
+		return;
+	/* only for speed: out of memory, pda_kernel_load() does it */
+	a = pda_zalloc(s, sizeof(*a));
+	if (!a)
+		return;
+	if (!kallsyms_first(s, d, a->path) ||
+	    pthread_mutex_init(&a->mu, NULL) != 0) {
+		pda_free(s, a);
+		return;
+	}
+	if (pthread_cond_init(&a->done, NULL) != 0) {
+		pthread_mutex_destroy(&a->mu);
+		pda_free(s, a);
+		return;
+	}
+	a->state = KA_QUEUED;
+	s->machine.kahead = a;
+}
+
+bool pda_kernel_ahead_run(struct pda_session *s)
+{
+	struct pda_kahead *a = s->machine.kahead;
+	bool mine;
+
+	if (!a)
+		return false;
+	pthread_mutex_lock(&a->mu);
+	mine = a->state == KA_QUEUED;
+	if (mine)
+		a->state = KA_BUSY;
+	pthread_mutex_unlock(&a->mu);
+	if (!mine)
+		return false;
+	kallsyms_load(s, a->path, &a->got);
+	pthread_mutex_lock(&a->mu);
+	a->state = KA_DONE;
+	pthread_cond_broadcast(&a->done);
+	pthread_mutex_unlock(&a->mu);
+	return true;
+}
+
+/* path read and parsed into *out: by a worker ahead when it was its
+ * path, else here. */
+static void kallsyms_take(struct pda_session *s, const char *path,
+			  struct ksyms_got *out)
+{
+	struct pda_kahead *a = s->machine.kahead;
+	bool ahead = false;
+
+	if (a && strcmp(a->path, path) == 0) {
+		pthread_mutex_lock(&a->mu);
+		while (a->state == KA_BUSY)
+			pthread_cond_wait(&a->done, &a->mu);
+		ahead = a->state == KA_DONE;
+		/* queued still: no worker came to it, nor will */
+		a->state = KA_TAKEN;
+		pthread_mutex_unlock(&a->mu);
+	}
+	if (!ahead) {
+		kallsyms_load(s, path, out);
+		return;
+	}
+	*out = a->got;
+	a->got.k = NULL;
+}
+
+void pda_kernel_ahead_free(struct pda_session *s)
+{
+	struct pda_kahead *a = s->machine.kahead;
+
+	if (!a)
+		return;
+	if (a->got.k)
+		pda_ksyms_free(s, a->got.k);
+	pthread_cond_destroy(&a->done);
+	pthread_mutex_destroy(&a->mu);
+	pda_free(s, a);
+	s->machine.kahead = NULL;
+}
+
 /* Parse a kallsyms file for d; 0 (found or not, tried noted) or NOMEM. */
 static int try_kallsyms(struct pda_session *s, struct pda_dso_ent *d,
 			const char *path)
 {
+	struct ksyms_got got;
 	struct pda_ksyms *k;
-	const char *why;
-	char *buf;
-	size_t len;
 	int rc;
 
-	rc = pda_read_file(s, path, KALLSYMS_MAX, &buf, &len);
+	kallsyms_take(s, path, &got);
+	rc = got.rc;
 	if (rc == PD_ERR_NOMEM)
 		return rc;
-	if (rc == PD_ERR_UNSUPPORTED)
+	if (!got.parsed && rc == PD_ERR_UNSUPPORTED)
 		return pda_dso_tried(s, d, path, "too big");
-	if (rc < 0)
+	if (!got.parsed && rc < 0)
 		return pda_dso_tried(s, d, path, NULL);
-	rc = pda_ksyms_parse(s, buf, len, &k, &why);
-	if (rc == PD_ERR_NOMEM)
-		return rc;
 	if (rc < 0)
-		return pda_dso_tried(s, d, path, why);
+		return pda_dso_tried(s, d, path, got.why);
+	k = got.k;
 	d->ksyms = k;
 	if (s->machine.ref_name)
 		d->kdelta =

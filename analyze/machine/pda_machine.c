@@ -21,6 +21,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,15 +185,20 @@ static void hist_free(struct pda_session *s, struct pda_mhist *h)
 	pda_free(s, h);
 }
 
-/* The changes of h at or before epoch: the version of the maps then. */
-static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
+/* How many of the nr elements at v (size bytes each, in the order of
+ * the uint32_t epoch at offset off) have an epoch at most epoch. */
+static size_t epochs_upto(const void *v, size_t nr, size_t size, size_t off,
+			  uint32_t epoch)
 {
-	size_t lo = 0, hi = h->nr_chg;
+	const unsigned char *b = v;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint32_t e;
 
-		if (h->chg[mid].epoch <= epoch)
+		memcpy(&e, b + mid * size + off, sizeof(e));
+		if (e <= epoch)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -200,11 +206,21 @@ static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
 	return lo;
 }
 
+/* The changes of h at or before epoch: the version of the maps then. */
+static size_t version_at(const struct pda_mhist *h, uint32_t epoch)
+{
+	return epochs_upto(h->chg, h->nr_chg, sizeof(*h->chg),
+			   offsetof(struct pda_hchg, epoch), epoch);
+}
+
+/* By start, then as h keeps them (the order a stable sort leaves). */
 static int cmp_map_start(const void *a, const void *b)
 {
 	const struct pda_map *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->hidx < y->hidx ? -1 : x->hidx > y->hidx;
 }
 
 static void view_free(struct pda_session *s, struct pda_mview *v)
@@ -233,31 +249,111 @@ static void views_trim(struct pda_session *s)
 	mc->nr_views--;
 }
 
-/* h's maps at version (below h->nr_chg), sorted by start. */
-static struct pda_mview *view_make(struct pda_session *s, struct pda_mhist *h,
-				   size_t version)
+/* The first of h's maps opened after epoch at: h keeps them in the
+ * order opened, and records are applied in time order, so their from
+ * epochs never go down. */
+static size_t opened_after(const struct pda_mhist *h, uint32_t at)
 {
-	const uint32_t at = h->chg[version].epoch - 1;
-	struct pda_mview *v;
+	return epochs_upto(h->v, h->nr, sizeof(*h->v),
+			   offsetof(struct pda_hmap, from), at);
+}
+
+/*
+ * v's maps at epoch at from o, a view of h at an earlier epoch: o's
+ * maps that still live, merged by start with those opened since.  A
+ * view is the few maps a process has at once, h all it ever mapped
+ * (a DWARF capture's process maps and unmaps as it runs, and its
+ * samples, in time order, want one view after the other): this costs
+ * the view, not the history.  0 or NOMEM.
+ */
+static int view_fill_next(struct pda_session *s, const struct pda_mhist *h,
+			  const struct pda_mview *o, uint32_t at,
+			  struct pda_mview *v)
+{
+	const uint32_t o_at = h->chg[o->version].epoch - 1;
+	const size_t first = opened_after(h, o_at);
+	size_t nr = 0, nr_new = 0, i = 0, j = 0;
+	struct pda_map *fresh = NULL;
+
+	for (size_t k = 0; k < o->m.nr; k++)
+		nr += h->v[o->m.v[k].hidx].to > at;
+	for (size_t k = first; k < h->nr && h->v[k].from <= at; k++)
+		nr_new += at < h->v[k].to;
+	if (!nr && !nr_new)
+		return 0;
+	v->m.v = pda_malloc(s, (nr + nr_new) * sizeof(*v->m.v));
+	if (nr_new)
+		fresh = pda_malloc(s, nr_new * sizeof(*fresh));
+	if (!v->m.v || (nr_new && !fresh)) {
+		pda_free(s, fresh);
+		pda_free(s, v->m.v);
+		v->m.v = NULL;
+		return PD_ERR_NOMEM;
+	}
+	nr_new = 0;
+	for (size_t k = first; k < h->nr && h->v[k].from <= at; k++)
+		if (at < h->v[k].to)
+			fresh[nr_new++] = h->v[k].map;
+	qsort(fresh, nr_new, sizeof(*fresh), cmp_map_start);
+	for (;;) {
+		const struct pda_map *m = NULL;
+
+		while (i < o->m.nr && h->v[o->m.v[i].hidx].to <= at)
+			i++;
+		if (i < o->m.nr &&
+		    (j == nr_new || cmp_map_start(&o->m.v[i], &fresh[j]) < 0))
+			m = &h->v[o->m.v[i++].hidx].map;
+		else if (j < nr_new)
+			m = &fresh[j++];
+		if (!m)
+			break;
+		v->m.v[v->m.nr++] = *m;
+	}
+	pda_free(s, fresh);
+	return 0;
+}
+
+/* v's maps at epoch at from the whole of h.  0 or NOMEM. */
+static int view_fill_all(struct pda_session *s, const struct pda_mhist *h,
+			 uint32_t at, struct pda_mview *v)
+{
 	size_t nr = 0;
 
 	for (size_t i = 0; i < h->nr; i++)
 		nr += h->v[i].from <= at && at < h->v[i].to;
+	if (!nr)
+		return 0;
+	v->m.v = pda_malloc(s, nr * sizeof(*v->m.v));
+	if (!v->m.v)
+		return PD_ERR_NOMEM;
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->v[i].from <= at && at < h->v[i].to)
+			v->m.v[v->m.nr++] = h->v[i].map;
+	qsort(v->m.v, nr, sizeof(*v->m.v), cmp_map_start);
+	return 0;
+}
+
+/* h's maps at version (below h->nr_chg), sorted by start; made from o
+ * (NULL: none) when it is a view of h before. */
+static struct pda_mview *view_make(struct pda_session *s, struct pda_mhist *h,
+				   size_t version, const struct pda_mview *o)
+{
+	const uint32_t at = h->chg[version].epoch - 1;
+	struct pda_mview *v;
+	int rc;
+
 	v = pda_zalloc(s, sizeof(*v));
 	if (!v)
 		return NULL;
-	if (nr) {
-		v->m.v = pda_malloc(s, nr * sizeof(*v->m.v));
-		if (!v->m.v) {
-			pda_free(s, v);
-			return NULL;
-		}
-		for (size_t i = 0; i < h->nr; i++)
-			if (h->v[i].from <= at && at < h->v[i].to)
-				v->m.v[v->m.nr++] = h->v[i].map;
-		qsort(v->m.v, nr, sizeof(*v->m.v), cmp_map_start);
+	if (o && o->h == h && o->version < version)
+		rc = view_fill_next(s, h, o, at, v);
+	else
+		rc = view_fill_all(s, h, at, v);
+	if (rc < 0) {
+		pda_free(s, v);
+		return NULL;
 	}
-	v->m.alloc = nr;
+	v->m.alloc = v->m.nr;
 	v->m.gen = version ? h->chg[version - 1].gen : h->base_gen;
 	v->h = h;
 	v->version = version;
@@ -291,7 +387,7 @@ static int view_get(struct pda_session *s, struct pda_maps *live,
 	if (!v) {
 		if (mc->nr_views >= VIEWS_MAX)
 			views_trim(s);
-		v = view_make(s, h, version);
+		v = view_make(s, h, version, h->hint);
 		if (!v)
 			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 		v->next = mc->views;
@@ -716,6 +812,7 @@ void pda_machine_release(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &m->procs);
 	pdc_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
+	pda_kernel_ahead_free(s);
 	m->last_proc = NULL;
 }
 

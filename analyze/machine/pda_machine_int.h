@@ -166,6 +166,7 @@ struct pda_machine {
 	struct pda_proc *last_proc;
 	struct pda_maps kmaps;	    /* kernel, modules, KSYMBOL */
 	struct pda_dso_ent *kernel; /* [kernel.kallsyms], once mapped */
+	struct pda_kahead *kahead;  /* its kallsyms parsed ahead, or NULL */
 	struct pda_map kimage;	    /* the kernel map, kind 0 until mapped */
 	const char *ref_name;	    /* the kernel map's reloc symbol: "_text" */
 	uint64_t ref_addr;	    /* its address at record time, 0 unknown */
@@ -478,6 +479,18 @@ uint64_t pda_ksyms_addr(const struct pda_ksyms *k, const char *name);
 void pda_ksyms_free(struct pda_session *s, struct pda_ksyms *k);
 /* Find the kernel's symbols (the order is in pda_kallsyms.c). */
 int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d);
+/*
+ * The kallsyms file pda_kernel_load() would parse, read and parsed
+ * ahead on another thread (pda_kallsyms.c): _open() queues it (the
+ * session's thread, the sideband applied, before the workers start;
+ * nothing when the kernel is loaded or no kallsyms would be read);
+ * _run() does it on the calling thread when queued (false when not);
+ * pda_kernel_load() takes the result, waiting for it when under way, or
+ * does it itself when still queued.  _free() with no thread running.
+ */
+void pda_kernel_ahead_open(struct pda_session *s);
+bool pda_kernel_ahead_run(struct pda_session *s);
+void pda_kernel_ahead_free(struct pda_session *s);
 /* This host's kernel build-id from notes_path (/sys/kernel/notes). */
 int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
 			     unsigned char *id, unsigned *size);
@@ -575,6 +588,8 @@ struct pda_session {
 	char errmsg[256];
 	struct pdc_arena arena;	  /* on alloc (pda_intern.c) */
 	struct pdc_intern intern; /* on alloc: no header, no ids */
+	/* demangled names by the mangled one (pda_session.c) */
+	struct pdc_intern demangled;
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */

@@ -33,6 +33,7 @@
 #include "pda_stack_int.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,7 @@ void pda_session_free(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &s->first);
 	pda_dwahead_free(s, s->dwahead);
 	pdc_intern_release(&s->intern, &s->alloc);
+	pdc_intern_release(&s->demangled, &s->alloc);
 	pda_free(s, s->missing);
 	pda_free(s, s->unres);
 	pda_free(s, s->inl);
@@ -257,9 +259,35 @@ static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
 	return e;
 }
 
+/* What the session keeps of a name demangled: the answer, by the
+ * name (the entry's string). */
+struct dem_ent {
+	const char *dem;
+	char str[];
+};
+
+/*
+ * The replay names each address's function at its first lookup: the
+ * same few thousand names tens of thousands of times.  Each is
+ * demangled once, its answer kept by the name.  NULL on NOMEM.
+ */
 static const char *demangle(struct pda_session *s, const char *name)
 {
-	return s->opts.no_demangle ? name : pda_demangle(s, name);
+	struct dem_ent *e;
+	void *entry;
+
+	if (s->opts.no_demangle)
+		return name;
+	if (!s->demangled.hdr_size) /* a zeroed table has no header */
+		pdc_intern_init(&s->demangled, offsetof(struct dem_ent, str),
+				0, 0);
+	if (pdc_intern_add(&s->demangled, &s->alloc, name, strlen(name),
+			   &entry) < 0)
+		return NULL;
+	e = entry;
+	if (!e->dem)
+		e->dem = pda_demangle(s, name);
+	return e->dem;
 }
 
 /*
@@ -1061,6 +1089,8 @@ static bool first_before(const struct first_ent *e, uint64_t time,
 
 int pda_first_ahead_open(struct pda_session *s)
 {
+	/* the kernel's symbols too, which the first kernel frame loads */
+	pda_kernel_ahead_open(s);
 	if (s->dwahead) {
 		pda_dwahead_open(s->dwahead);
 		return 0;
@@ -1070,7 +1100,8 @@ int pda_first_ahead_open(struct pda_session *s)
 
 bool pda_first_ahead(struct pda_session *s)
 {
-	return s->dwahead && pda_dwahead_run(s, s->dwahead);
+	return pda_kernel_ahead_run(s) ||
+	       (s->dwahead && pda_dwahead_run(s, s->dwahead));
 }
 
 /* Queue e's first use's DWARF to be loaded ahead, where its binary is

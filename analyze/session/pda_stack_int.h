@@ -82,7 +82,8 @@ int pda_first_replay(struct pda_session *s);
 /*
  * While the unwind pass runs on several threads: the DWARF of each
  * address noted is loaded ahead by a worker (pda_first_ahead, when it has
- * nothing to unwind), so that the replay only looks up (pda_dwahead.c).
+ * nothing to unwind), so that the replay only looks up (pda_dwahead.c),
+ * and first the kernel's kallsyms (pda_kernel_ahead_open, pda_kallsyms.c).
  * pda_first_ahead_open() starts that (session's thread, before the
  * workers; 0 or NOMEM); pda_first_replay() ends it.  pda_first_ahead()
  * is false when there was nothing to load.
