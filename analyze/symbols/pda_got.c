@@ -47,40 +47,32 @@ void pda_got_free(struct pda_session *s, struct pda_got *g)
 /* How a relocation of type on machine fills a slot. */
 enum fill { FILL_NONE, FILL_SYM, FILL_RELATIVE };
 
+/* Each machine's relocation types that fill GOT slots: GLOB_DAT, the
+ * absolute word against a symbol (ld fills ppc64's GOT and TOC words
+ * with ADDR64) and RELATIVE. */
+static const struct {
+	uint16_t machine;
+	unsigned glob_dat, abs, relative;
+} fills[] = {
+	{EM_X86_64, R_X86_64_GLOB_DAT, R_X86_64_64, R_X86_64_RELATIVE},
+	{EM_386, R_386_GLOB_DAT, R_386_32, R_386_RELATIVE},
+	{EM_AARCH64, R_AARCH64_GLOB_DAT, R_AARCH64_ABS64, R_AARCH64_RELATIVE},
+	{EM_ARM, R_ARM_GLOB_DAT, R_ARM_ABS32, R_ARM_RELATIVE},
+	{EM_PPC64, R_PPC64_GLOB_DAT, R_PPC64_ADDR64, R_PPC64_RELATIVE},
+	{EM_S390, R_390_GLOB_DAT, R_390_64, R_390_RELATIVE},
+};
+
 static enum fill fill_of(uint16_t machine, unsigned type)
 {
-	switch (machine) {
-	case EM_X86_64:
-		return type == R_X86_64_GLOB_DAT || type == R_X86_64_64
+	for (size_t i = 0; i < sizeof(fills) / sizeof(*fills); i++) {
+		if (fills[i].machine != machine)
+			continue;
+		return type == fills[i].glob_dat || type == fills[i].abs
 			       ? FILL_SYM
-		       : type == R_X86_64_RELATIVE ? FILL_RELATIVE
+		       : type == fills[i].relative ? FILL_RELATIVE
 						   : FILL_NONE;
-	case EM_386:
-		return type == R_386_GLOB_DAT || type == R_386_32 ? FILL_SYM
-		       : type == R_386_RELATIVE		   ? FILL_RELATIVE
-							   : FILL_NONE;
-	case EM_AARCH64:
-		return type == R_AARCH64_GLOB_DAT || type == R_AARCH64_ABS64
-			       ? FILL_SYM
-		       : type == R_AARCH64_RELATIVE ? FILL_RELATIVE
-						    : FILL_NONE;
-	case EM_ARM:
-		return type == R_ARM_GLOB_DAT || type == R_ARM_ABS32 ? FILL_SYM
-		       : type == R_ARM_RELATIVE ? FILL_RELATIVE
-						: FILL_NONE;
-	case EM_PPC64:
-		/* ld fills ppc64's GOT and TOC words with ADDR64 */
-		return type == R_PPC64_GLOB_DAT || type == R_PPC64_ADDR64
-			       ? FILL_SYM
-		       : type == R_PPC64_RELATIVE ? FILL_RELATIVE
-						  : FILL_NONE;
-	case EM_S390:
-		return type == R_390_GLOB_DAT || type == R_390_64 ? FILL_SYM
-		       : type == R_390_RELATIVE ? FILL_RELATIVE
-						: FILL_NONE;
-	default:
-		return FILL_NONE;
 	}
+	return FILL_NONE;
 }
 
 /* The word of the file at vaddr (e's class and byte order), or false. */
