@@ -28,7 +28,7 @@ struct limits glimits = {1, 100, 3, 0}; /* .data: GLOB_DAT */
 int gcount;
 
 /* The loops' barrier: each iteration loads the globals again. */
-#define BARRIER() __asm__ volatile("" ::: "memory")
+#define BARRIER() asm volatile("" ::: "memory")
 
 __attribute__((noinline)) long got_sum(long n)
 {
