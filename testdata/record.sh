@@ -691,6 +691,51 @@ name_wanted=dtypes-ppc-s390x; if want "$@"; then
 			$(cat dtypes-$arch.samples)
 	done
 fi
+# dtgot: globals reached through the GOT (dtgot.md): bin/libdtgot.so
+# (src/dtgot.c, -fPIC -shared) and the PIE bin/dtgot (src/dtgotmain.c)
+# that runs it, x86_64, recorded; perf 7.2 is the capture's oracle
+# (tests/golden/datatype/regen.sh), check_datatype.c the binaries'
+dtgot_build()	# CC SUFFIX [FLAGS...]: bin/libdtgotSUFFIX.so, bin/dtgotSUFFIX
+{
+	cc=$1 sfx=$2
+	shift 2
+	$cc $DT_CFLAGS "$@" -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-fPIC -shared -Wl,-soname,libdtgot$sfx.so \
+		-o bin/libdtgot$sfx.so src/dtgot.c
+	$cc $DT_CFLAGS "$@" -fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-fPIE -pie -o bin/dtgot$sfx src/dtgotmain.c \
+		-Lbin -ldtgot$sfx -Wl,-rpath,'$ORIGIN'
+}
+name_wanted=dtgot; if want "$@"; then
+	dtgot_build gcc ""
+	rm -f dtgot.perf.data dtgot.perf.data.zst
+	$R -e cpu-clock:u -F 999 -o dtgot.perf.data -- bin/dtgot 100000000 >/dev/null
+	compress dtgot.perf.data
+fi
+# dtgot's aarch64, ppc64le, ppc64 and s390x builds, and ppc64le's for
+# Power10 (-mcpu=power10: PC-relative prefixed pld of the GOT slots;
+# with dtypes.c's bin/dtypes-p10-ppc64le, globals through pla, plwz and
+# pld @pcrel; not unrolled, which power10's tuning would do to points():
+# v[i + 1].y at 12 of an 8-byte struct point); pd_arch_synth.py writes a capture of each library at its
+# loads and stores (dtgot-ARCH.samples)
+name_wanted=dtgot-cross; if want "$@"; then
+	for arch in aarch64 ppc64le ppc64 s390x; do
+		case $arch in
+		ppc*) cc=powerpc${arch#ppc}-linux-gnu-gcc ;;
+		*) cc=$arch-linux-gnu-gcc ;;
+		esac
+		dtgot_build $cc -$arch
+	done
+	dtgot_build powerpc64le-linux-gnu-gcc -p10-ppc64le -mcpu=power10
+	powerpc64le-linux-gnu-gcc -mcpu=power10 -fno-unroll-loops $DT_CFLAGS \
+		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
+		-o bin/dtypes-p10-ppc64le src/dtypes.c
+	for arch in aarch64 ppc64le ppc64 s390x p10-ppc64le; do
+		python3 ../tests/gen/pd_arch_synth.py bin/libdtgot-$arch.so \
+			/opt/pdtool/libdtgot-$arch.so ${arch#p10-} \
+			dtgot-$arch.perf.data $(cat dtgot-$arch.samples)
+	done
+fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the
 # aarch64 cross compilers), checked per instruction; no capture

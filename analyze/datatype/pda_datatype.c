@@ -575,6 +575,36 @@ static void ppc_access(const struct pda_datatype *dt, const cs_insn *in,
 		a->kind = PDA_DATATYPE_STACKOP;
 }
 
+/* Whether the code at c (len bytes) starts with a Power10 prefixed
+ * load, store or paddi, into *x (capstone 4 decodes none). */
+static bool ppc_pfx_at(const struct pda_datatype *dt, const unsigned char *c,
+		       size_t len, struct pda_ppc_pfx *x)
+{
+	return dt->cs.arch == CS_ARCH_PPC && len >= 8 &&
+	       pda_ppc_is_prefix(word_of(dt, c)) &&
+	       pda_ppc_prefixed(word_of(dt, c), word_of(dt, c + 4), x);
+}
+
+/* A prefixed load or store at vaddr as ppc_access() decodes the D-form
+ * ones: RA plus the 34-bit displacement, or PC-relative (R 1): a
+ * global's address; paddi accesses nothing. */
+static void ppc_pfx_access(const struct pda_ppc_pfx *x, uint64_t vaddr,
+			   struct access *a)
+{
+	if (x->addi)
+		return;
+	a->kind = PDA_DATATYPE_TYPE;
+	a->size = x->size;
+	a->store = x->store;
+	if (x->pcrel || !x->ra) {
+		a->has_addr = true;
+		a->addr = (x->pcrel ? vaddr : 0) + (uint64_t)x->disp;
+	} else {
+		a->reg = x->ra;
+		a->disp = x->disp;
+	}
+}
+
 /* The bytes an s390x storage operand of mnemonic m (length: an SS
  * format's) covers: its long-displacement y and PC-relative rl
  * dropped, the last letter says (lg, stg, ag: 8; lgf, l, st: 4; lh,
@@ -706,6 +736,9 @@ struct rval {
 			 * index, not the pointer it is added to */
 	uint8_t nr_loads;
 	uint8_t load_elems; /* bit k: elem, before load k */
+	/* R_ADDR: the address of the variable another binary defines
+	 * under this name (a GOT slot's symbol), val added; or NULL */
+	const char *gname;
 	int64_t loads[MAX_LOADS];
 	/* A register reloaded from a stack slot as spilled: what it
 	 * held is read as a variable at its pc first, else (-O0, where
@@ -758,6 +791,7 @@ static bool rval_eq(const struct rval *a, const struct rval *b)
 	       a->scaled == b->scaled &&
 	       (a->kind == R_ADDR || (a->reg == b->reg && a->pc == b->pc)) &&
 	       a->nr_loads == b->nr_loads && a->load_elems == b->load_elems &&
+	       a->gname == b->gname &&
 	       !memcmp(a->loads, b->loads, a->nr_loads * sizeof(*a->loads)) &&
 	       a->alt == b->alt &&
 	       (!a->alt || (a->alt_reg == b->alt_reg && a->alt_pc == b->alt_pc &&
@@ -991,6 +1025,43 @@ static bool followed(const struct rval *v)
 	return v->kind != R_VAR || v->nr_loads;
 }
 
+/*
+ * What a pointer-sized load at pc from the address slot leaves: when
+ * slot is a GOT slot (or a ppc64 TOC word) the dynamic linker fills, the
+ * variable's address (or, defined by another binary, its name), as if
+ * the code had computed it PC-relative: the position-independent way to
+ * a global that may be interposed.  false: not such a slot.
+ */
+static bool got_load(const struct pda_datatype *dt, uint64_t slot,
+		     uint64_t pc, struct rval *out)
+{
+	uint64_t addr;
+	const char *name;
+
+	if (!dt->walk_elf ||
+	    pda_elf_got_slot(dt->s, dt->walk_elf, slot, &addr, &name))
+		return false;
+	forget(out, -1, pc);
+	out->kind = R_ADDR;
+	out->val = (int64_t)addr;
+	out->gname = name;
+	return true;
+}
+
+/* The pointer a load at pc from the address slot leaves (x86's
+ * RIP-relative mov, s390x's lgrl): a GOT slot's variable, else the
+ * pointer loaded from there. */
+static void addr_load(const struct pda_datatype *dt, uint64_t slot,
+		      uint64_t pc, struct rval *out)
+{
+	if (got_load(dt, slot, pc, out))
+		return;
+	forget(out, -1, pc);
+	out->kind = R_ADDR;
+	out->nr_loads = 1;
+	out->loads[0] = (int64_t)slot;
+}
+
 /* The register a pointer-sized load at pc from base + disp leaves: a
  * slot's spilled value, else the pointer loaded there, one more load in
  * a row (the variable in memory there, the global, or the member of
@@ -1015,6 +1086,10 @@ static struct rval load(const struct pda_datatype *dt, struct regs *st,
 		return v;
 	}
 	if (st->r[base].nr_loads >= MAX_LOADS)
+		return v;
+	if (st->r[base].kind == R_ADDR && !st->r[base].nr_loads &&
+	    !st->r[base].elem && !st->r[base].gname &&
+	    got_load(dt, (uint64_t)(st->r[base].val + disp), pc, &v))
 		return v;
 	v = st->r[base];
 	if (v.elem)
@@ -1112,10 +1187,8 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 	    o1->mem.segment == X86_REG_INVALID) {
 		out->dst = x86_reg_op(dt, o0);
 		if (o1->mem.base == X86_REG_RIP) {
-			forget(&out->v, -1, next);
-			out->v.kind = R_ADDR;
-			out->v.nr_loads = 1;
-			out->v.loads[0] = (int64_t)(next + (uint64_t)o1->mem.disp);
+			addr_load(dt, next + (uint64_t)o1->mem.disp, next,
+				  &out->v);
 		} else {
 			out->v = load(dt, st, dwreg(dt, o1->mem.base),
 				      o1->mem.disp, in->address, out->dst);
@@ -1476,12 +1549,12 @@ static unsigned sysz_step(const struct pda_datatype *dt, const cs_insn *in,
 	if ((!strcmp(m, "larl") || !strcmp(m, "lgrl")) &&
 	    o[1].type == SYSZ_OP_IMM) {
 		out->dst = dst;
-		forget(&out->v, -1, in->address);
-		out->v.kind = R_ADDR;
 		if (m[1] == 'g') {
-			out->v.nr_loads = 1;
-			out->v.loads[0] = o[1].imm;
+			addr_load(dt, (uint64_t)o[1].imm, in->address,
+				  &out->v);
 		} else {
+			forget(&out->v, -1, in->address);
+			out->v.kind = R_ADDR;
 			out->v.val = o[1].imm;
 		}
 		return 1;
@@ -1811,6 +1884,47 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	ret_of_call(dt, in, st);
 }
 
+/* The prefixed instruction x at addr (ppc_step()'s rules for it): pla
+ * and paddi set RT to an address, pld loads (a PC-relative one from a
+ * GOT slot gives the variable's address), pstd to r1 or r31 spills;
+ * any other load writes RT, any other store clobbers its slot. */
+static void ppc_pfx_step(const struct pda_datatype *dt,
+			 const struct pda_ppc_pfx *x, uint64_t addr,
+			 struct regs *st)
+{
+	struct set set;
+	const int base = x->pcrel ? -1 : x->ra;
+
+	if (x->store) {
+		if (x->gpr && x->size == 8 && base > 0 && frame_reg(dt, base))
+			slot_store(st, base, x->disp, 8, &st->r[x->rt]);
+		else if (base > 0)
+			slot_clobber(st, base, x->disp, x->size);
+		return;
+	}
+	if (!x->gpr)
+		return;
+	set.dst = x->rt;
+	if (x->addi && (x->pcrel || !x->ra)) {
+		/* pla, pli: an address (or a constant) */
+		forget(&set.v, -1, addr);
+		set.v.kind = R_ADDR;
+		set.v.val = (int64_t)((x->pcrel ? addr : 0) + (uint64_t)x->disp);
+	} else if (x->addi) {
+		set.v = st->r[x->ra];
+		set.v.val += x->disp;
+	} else if (x->size == 8 && x->pcrel) {
+		addr_load(dt, addr + (uint64_t)x->disp, addr, &set.v);
+	} else if (x->size == 8 && base > 0) {
+		set.v = load(dt, st, base, x->disp, addr, x->rt);
+	} else {
+		forget(&set.v, x->rt, addr + 8);
+	}
+	if (x->size == 16) /* plq: RT and RT + 1 */
+		forget(&st->r[(x->rt + 1) & 31], (x->rt + 1) & 31, addr + 8);
+	st->r[set.dst] = set.v;
+}
+
 /*
  * What the registers hold at pc, in *st, from the function's start: a walk in address order that carries the registers
  * along forward branches (an instruction's registers are what every way
@@ -1869,8 +1983,21 @@ static int walk_addrs(struct pda_datatype *dt, const unsigned char *code,
 	regs_abi(dt, st, start, true);
 	for (int n = 0; n < MAX_WALK && addr < pc; n++) {
 		const cs_insn *in = dt->cs.insn;
+		struct pda_ppc_pfx x;
 		uint64_t t;
 
+		if (ppc_pfx_at(dt, p, len, &x)) {
+			/* Power10's prefixed: 8 bytes, no branch */
+			enter(dt, st, addr, &live);
+			if (!live)
+				regs_abi(dt, st, addr, false);
+			live = true;
+			ppc_pfx_step(dt, &x, addr, st);
+			p += 8;
+			len -= 8;
+			addr += 8;
+			continue;
+		}
 		if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
 			/* an instruction capstone does not know (capstone
 			 * 4 has no ppc64 mfvsrd): past it, any register
@@ -1940,12 +2067,14 @@ static void to_access(const struct rval *v, const struct access *a,
 
 	q->disp = a->disp + v->val;
 	q->elem = v->elem || a->index >= 0;
+	q->gname = NULL;
 	if (v->kind == R_ADDR) {
 		/* an address (plus disp), or a pointer loaded from one */
 		q->reg = -1;
 		q->addr = v->nr_loads ? (uint64_t)v->loads[0]
 				      : (uint64_t)q->disp;
 		q->deref = v->nr_loads > 0;
+		q->gname = v->gname;
 		first = 1;
 	} else if (v->kind == R_RET) {
 		/* a call's result: the loads are in its target */
@@ -1974,6 +2103,35 @@ static void to_access(const struct rval *v, const struct access *a,
 	}
 }
 
+/* The lookup of q; an address no DWARF variable holds, as perf >= 6.8
+ * takes it, by the data object symbol there, whose declaration in the
+ * unit names its type (a PIE's copy of a shared library's variable). */
+static int data_type(struct pda_datatype *dt, struct pda_elf *elf,
+		     struct pda_dt_access *q, struct pda_dt_type *t,
+		     enum pda_dt_why *w)
+{
+	const char *name;
+	uint64_t start, size, addr = q->addr;
+	bool object;
+	int rc = pda_elf_data_type(dt->s, elf, q, t, w);
+
+	if (rc || *w != PDA_DT_NO_GLOBAL || q->reg >= 0 || q->gname ||
+	    q->callee)
+		return rc;
+	rc = pda_elf_symbol_typed(dt->s, elf, addr, &name, &start, &size,
+				  &object);
+	if (rc == PD_ERR_NOTFOUND || (!rc && (!object || addr >= start + size)))
+		return 0;
+	if (rc)
+		return rc;
+	q->gname = name;
+	q->addr = addr - start;
+	rc = pda_elf_data_type(dt->s, elf, q, t, w);
+	q->gname = NULL;
+	q->addr = addr;
+	return rc;
+}
+
 /* The type of access a of the instruction at vaddr, in the function
  * starting at start: the variable in its base register at vaddr, else
  * what the walk from start finds the register holds.  ppc64: elf's TOC
@@ -1992,7 +2150,7 @@ static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 	q.disp = a->disp;
 	q.addr = a->addr;
 	q.elem = a->index >= 0;
-	rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+	rc = data_type(dt, elf, &q, t, w);
 	if (rc)
 		return rc;
 	/* not in a variable: an address the function put in the register */
@@ -2015,7 +2173,7 @@ static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 		to_access(v, a, &q);
 		if (followed(v) || v->pc != vaddr || v->reg != a->reg ||
 		    v->val) {
-			rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+			rc = data_type(dt, elf, &q, t, w);
 			if (rc)
 				return rc;
 		}
@@ -2031,12 +2189,25 @@ static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 			       v->nr_loads * sizeof(*v->loads));
 			q.deref = false;
 			to_access(&alt, a, &q);
-			rc = pda_elf_data_type(dt->s, elf, &q, t, w);
+			rc = data_type(dt, elf, &q, t, w);
 			if (rc)
 				return rc;
 		}
 	}
 	return 0;
+}
+
+/* Whether the word at vaddr of elf is a prefixed instruction's suffix:
+ * the word before it a prefix (no suffix has primary opcode 1), and no
+ * 64-byte boundary between them (none crosses one). */
+static bool ppc_suffix(const struct pda_datatype *dt, struct pda_elf *elf,
+		       uint64_t vaddr)
+{
+	const unsigned char *c;
+	size_t len;
+
+	return vaddr % 64 && pda_elf_code(elf, vaddr - 4, 4, &c, &len) == 0 &&
+	       len >= 4 && pda_ppc_is_prefix(word_of(dt, c));
 }
 
 /* The attribution of the instruction at vaddr of elf, in the function
@@ -2056,6 +2227,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	struct access a = {.kind = PDA_DATATYPE_UNKNOWN, .reg = -1,
 			   .index = -1};
 	struct pda_dt_type t;
+	struct pda_ppc_pfx x;
 	enum pda_dt_why w;
 	int rc;
 
@@ -2082,11 +2254,17 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 		return 0;
 	}
 	p = code;
-	if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
+	if (ppc_pfx_at(dt, code, len, &x)) {
+		ppc_pfx_access(&x, vaddr, &a);
+	} else if (arch == CS_ARCH_PPC && ppc_suffix(dt, elf, vaddr)) {
+		/* the second word of a prefixed instruction, which a
+		 * listing that does not know them shows apart */
 		res->why = PDA_DATATYPE_NO_CODE;
 		return 0;
-	}
-	if (arch == CS_ARCH_X86)
+	} else if (!cs_disasm_iter(dt->cs.h, &p, &len, &addr, dt->cs.insn)) {
+		res->why = PDA_DATATYPE_NO_CODE;
+		return 0;
+	} else if (arch == CS_ARCH_X86)
 		x86_access(dt, dt->cs.insn, &a);
 	else if (arch == CS_ARCH_ARM)
 		arm_access(dt, dt->cs.insn, &a);

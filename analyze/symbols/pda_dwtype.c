@@ -720,6 +720,27 @@ static int build_gvars(struct pda_session *s, struct pda_elf *e,
 	return 0;
 }
 
+/* The access at off in the global var; with acc->deref, the pointer
+ * loaded from there, the access at acc->disp in its target. */
+static int in_global(struct pda_session *s, struct pda_elf *e, Dwarf_Die *var,
+		     int64_t off, const struct pda_dt_access *acc,
+		     struct pda_dt_type *out, enum pda_dt_why *why)
+{
+	Dwarf_Die named, type;
+
+	if (!type_of(var, &named) || !real_type(&named, &type))
+		return 0;
+	if (acc->deref) {
+		/* a pointer loaded from the global */
+		if (!pointer_at(&type, off, &named, &type)) {
+			*why = PDA_DT_NO_POINTER;
+			return 0;
+		}
+		return deref_found(s, e, var, acc, &named, &type, out, why);
+	}
+	return found(s, e, var, &named, &type, off, out, why);
+}
+
 /* The global at addr; with acc->deref, the pointer loaded from there,
  * the access at acc->disp in its target. */
 static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
@@ -728,7 +749,6 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 {
 	struct pda_dwtype *t = state(s, e);
 	size_t lo = 0, hi;
-	Dwarf_Die named, type;
 	int err;
 
 	if (!t)
@@ -753,23 +773,32 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 
 		if (addr - v->addr >= v->size)
 			continue;
-		if (!type_of(&v->die, &named) || !real_type(&named, &type))
-			return 0;
-		if (acc->deref) {
-			/* a pointer loaded from the global */
-			if (!pointer_at(&type, (int64_t)(addr - v->addr), &named,
-					&type)) {
-				*why = PDA_DT_NO_POINTER;
-				return 0;
-			}
-			return deref_found(s, e, &v->die, acc, &named, &type,
-					   out, why);
-		}
-		err = found(s, e, &v->die, &named, &type,
-			    (int64_t)(addr - v->addr), out, why);
-		out->gaddr = *why == PDA_DT_FOUND ? v->addr : 0;
+		err = in_global(s, e, &v->die, (int64_t)(addr - v->addr), acc,
+				out, why);
+		out->gaddr = *why == PDA_DT_FOUND && !acc->deref ? v->addr : 0;
 		return err;
 	}
+	return 0;
+}
+
+/* The variable named acc->gname (another binary's: its declaration in
+ * cudie, pc's unit, says its type), the access at acc->addr in it. */
+static int global_named(struct pda_session *s, struct pda_elf *e,
+			Dwarf_Die *cudie, const struct pda_dt_access *acc,
+			struct pda_dt_type *out, enum pda_dt_why *why)
+{
+	Dwarf_Die child;
+	const char *name;
+
+	*why = PDA_DT_NO_GLOBAL;
+	if (dwarf_child(cudie, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable &&
+		    (name = dwarf_diename(&child)) && !strcmp(name, acc->gname))
+			return in_global(s, e, &child, (int64_t)acc->addr, acc,
+					 out, why);
+	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
 }
 
@@ -821,6 +850,8 @@ int pda_elf_data_type(struct pda_session *s, struct pda_elf *e,
 		return rc;
 	if (acc->callee)
 		return returned(s, e, acc, out, why);
+	if (acc->reg < 0 && acc->gname)
+		return global_named(s, e, &cudie, acc, out, why);
 	if (acc->reg < 0)
 		return global_at(s, e, acc->addr, acc, out, why);
 	*why = PDA_DT_NO_VAR;

@@ -397,6 +397,7 @@ void pda_elf_close(struct pda_session *s, struct pda_elf *e)
 		return;
 	pda_dwarf_free(s, e->dwarf);
 	pda_dwtype_free(s, e->dwtype);
+	pda_got_free(s, e->got);
 	pda_symtab_free(s, e->syms);
 	pda_a2l_free(s, e->a2l);
 	if (e->elf)

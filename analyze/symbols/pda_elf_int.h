@@ -26,6 +26,7 @@ struct pda_symtab; /* pda_symtab.c */
 struct pda_a2l;	   /* pda_a2lsym.c */
 struct pda_dwarf;  /* pda_dwarf.c */
 struct pda_dwtype; /* pda_dwtype.c */
+struct pda_got;    /* pda_got.c */
 
 /*
  * Invariants: elf is a valid ELF_K_ELF handle over the mapped file (fd
@@ -65,6 +66,7 @@ struct pda_elf {
 	struct pda_dwarf *dwarf;
 	struct pda_a2l *a2l; /* pda_a2lsym.c's index, made on first use */
 	struct pda_dwtype *dwtype; /* pda_dwtype.c's globals and CFI */
+	struct pda_got *got;	   /* pda_got.c's slots, made on first use */
 };
 
 /* The section named name (its header in *shdr), or NULL. */
@@ -104,6 +106,7 @@ void pda_symtab_free(struct pda_session *s, struct pda_symtab *t);
 void pda_a2l_free(struct pda_session *s, struct pda_a2l *a);
 void pda_dwarf_free(struct pda_session *s, struct pda_dwarf *d);
 void pda_dwtype_free(struct pda_session *s, struct pda_dwtype *t);
+void pda_got_free(struct pda_session *s, struct pda_got *g);
 
 /*
  * The compilation unit holding vaddr in e's DWARF (its own or its debug

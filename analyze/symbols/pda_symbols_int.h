@@ -245,6 +245,19 @@ int pda_elf_code(struct pda_elf *e, uint64_t vaddr, uint64_t size,
  */
 bool pda_elf_arm_thumb(const struct pda_elf *e, uint64_t vaddr);
 
+/* ---- GOT slots (pda_got.c) ----------------------------------------- */
+
+/*
+ * What the GOT slot (or ppc64 TOC word) at vaddr slot of e holds once
+ * the dynamic linker has filled it: the address of a variable e defines
+ * (*addr; *name NULL), or the name of one another binary defines (*name,
+ * interned; *addr 0), from the dynamic relocation of the slot, else from
+ * the word the static linker left in .got.  Functions' slots are not
+ * variables.  @return 0, PD_ERR_NOTFOUND (no such slot), PD_ERR_NOMEM.
+ */
+int pda_elf_got_slot(struct pda_session *s, struct pda_elf *e, uint64_t slot,
+		     uint64_t *addr, const char **name);
+
 /* ---- data types at memory accesses (pda_dwtype.c) ------------------ */
 
 /* Pointers followed through pointers, beyond the first load. */
@@ -260,7 +273,12 @@ struct pda_dt_access {
 	uint64_t pc;	/* the instruction's vaddr in e */
 	int reg;	/* the base's DWARF register number; -1: addr */
 	int64_t disp;	/* from the base register */
-	uint64_t addr;	/* reg < 0: the vaddr accessed */
+	uint64_t addr;	/* reg < 0: the vaddr accessed (with gname: the
+			 * offset in that variable) */
+	const char *gname; /* reg < 0: the access is in the variable of
+			    * this name, which another binary defines
+			    * (a GOT slot's symbol): its declaration in
+			    * pc's unit says its type; or NULL */
 	bool elem;	/* disp includes pointer arithmetic: a pointer's
 			 * target is an array element, disp taken modulo
 			 * its size */

@@ -19,7 +19,8 @@
 #   BIN.objdump, BIN.objdump-intel
 #	objdump -d --no-show-raw-insn [-M intel] testdata/bin/BIN: every
 #	instruction's address and mnemonic (aarch64-linux-gnu-objdump for
-#	an aarch64 BIN, arm-linux-gnueabihf-objdump for an arm one,
+#	an aarch64 BIN (its name ends in -aarch64, a library's in
+#	-aarch64.so; the same for the others), arm-linux-gnueabihf-objdump for an arm one,
 #	powerpc64le-linux-gnu-objdump for a ppc64 or ppc64le one,
 #	s390x-linux-gnu-objdump for an s390x one, without the Intel form).
 #   BIN.addr2line
@@ -73,16 +74,16 @@ done
 for bin in testdata/bin/*; do
 	b=${bin##*/}
 	case $b in
-	*-aarch64)
+	*-aarch64|*-aarch64.so)
 		aarch64-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
 	*-arm)
 		arm-linux-gnueabihf-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
-	*-ppc64le|*-ppc64)
+	*-ppc64le|*-ppc64|*-ppc64le.so|*-ppc64.so)
 		powerpc64le-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
-	*-s390x)
+	*-s390x|*-s390x.so)
 		s390x-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
 	*)
