@@ -26,6 +26,7 @@
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The default parent pattern, as perf's sort.c. */
@@ -80,12 +81,48 @@ struct ekey {
 _Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 112,
 	       "an entry key is compared as bytes: no padding");
 
+/* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
+ * events' order, then idx, the place in the sample of what it made (an
+ * entry's in its summary, a DSO's in its chain), the order one sample
+ * makes them in. */
+struct okey {
+	uint64_t time, seq;
+	uint32_t idx;
+};
+
+static const struct okey OKEY_LAST = {UINT64_MAX, UINT64_MAX, UINT32_MAX};
+
+/* What a row shows of the sample that made it and no key compares
+ * (PDA_REPORT_ANY_ORDER: kept per summary entry, for the earliest
+ * sample to set).  Compared as bytes. */
+struct look {
+	const char *comm, *dso, *dso_path, *sym;
+	uint64_t addr, sym_start;
+	uint32_t pid;
+	int32_t tid;
+	uint32_t level;		/* a char, widened */
+	uint32_t inlined;
+};
+
+_Static_assert(sizeof(struct look) == 4 * sizeof(void *) + 32,
+	       "a look is compared as bytes: no padding");
+
+struct lookent {
+	struct look l;
+	uint32_t id;
+};
+
 struct ent {
 	struct ekey k;
 	struct pda_report_entry pub;
 	uint64_t sym_start;	/* the symbol's start, whatever the keys */
 	uint32_t id;
+	uint32_t rank;		/* the order of first samples: id, or with
+				 * any order by first */
 	bool shown;		/* its memory values set (mem_show) */
+	/* any order: its earliest sample's place and look */
+	uint32_t look;
+	struct okey first;
 };
 
 /*
@@ -99,6 +136,9 @@ struct ent {
 struct summary {
 	uint32_t nr;
 	bool truncated;
+	bool tid_comm;		/* its comm is ":TID" (none known) */
+	struct okey first;	/* any order: its earliest sample's place */
+	uint32_t *look;		/* any order: per entry, what it shows */
 	uint32_t nr_chain;
 	uint32_t cache_ev;
 	/* deferred graphs: the slot's weight record in its first event's
@@ -150,6 +190,7 @@ struct cchild {
 struct rec {
 	const struct summary *s;
 	uint64_t period, count;
+	struct okey first;	/* any order: its earliest sample's */
 };
 
 /* A summary's record in an event not its first. */
@@ -190,6 +231,10 @@ struct event {
 	unsigned member;		/* its index in rep->events */
 	struct rec *recs;		/* deferred graphs: by first sample */
 	size_t nr_recs, alloc_recs;
+	/* any order with opts' dsos: each value's earliest sample, whose
+	 * dso_filtered it keeps */
+	struct okey *vfirst;
+	size_t nr_vfirst, alloc_vfirst;
 };
 
 struct table {
@@ -259,6 +304,16 @@ struct pda_report {
 	size_t nr_cnodes, alloc_cnodes;
 	const char **dsos;	/* DSOs in the order first seen */
 	size_t nr_dsos, alloc_dsos;
+	/* any order (PDA_REPORT_ANY_ORDER): the next sample's place, each
+	 * DSO's first sight (by dsos' index), the looks (by id) */
+	bool any_order;
+	struct okey at;
+	struct okey *dso_first;
+	size_t alloc_dso_first;
+	struct pdc_hash by_look; /* struct lookent */
+	struct lookent **looks;
+	size_t nr_looks, alloc_looks;
+	uint32_t *by_rank;	/* after finish: entry ids by rank */
 };
 
 static const struct {
@@ -391,7 +446,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
 				   PDA_REPORT_NO_GROUP |
-				   PDA_REPORT_GRAPH_REL)) ||
+				   PDA_REPORT_GRAPH_REL |
+				   PDA_REPORT_ANY_ORDER)) ||
 	    !(o.graph_min_percent >= 0 && o.graph_min_percent <= 100) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
@@ -427,6 +483,12 @@ int pda_report_new(const struct pda_report_opts *opts,
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
 	rep->deferred = (o.flags & PDA_REPORT_CALLCHAIN) && !rep->per_sample;
+	/* a per-sample row (cpu, parallelism, memory keys) is made from
+	 * its summary's row as it is then, a type from the sample */
+	rep->any_order = (o.flags & PDA_REPORT_ANY_ORDER) &&
+			 !rep->per_sample && !rep->has[PDA_REPORT_TYPE] &&
+			 !rep->has[PDA_REPORT_TYPEOFF] &&
+			 !rep->has[PDA_REPORT_TYPECLN];
 	rep->graph_rel = o.flags & PDA_REPORT_GRAPH_REL;
 	rep->graph_min = o.graph_min_percent;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
@@ -484,6 +546,7 @@ void pda_report_free(struct pda_report *rep)
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		pdc_free(&m, rep->events[i].v);
 		pdc_free(&m, rep->events[i].recs);
+		pdc_free(&m, rep->events[i].vfirst);
 	}
 	for (size_t i = 0; i < rep->nr_tables; i++) {
 		pdc_free(&m, rep->tables[i].members);
@@ -500,12 +563,26 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_cframe);
 	pdc_hash_release(&m, &rep->by_child);
 	pdc_hash_release(&m, &rep->by_rec);
+	pdc_hash_release(&m, &rep->by_look);
+	pdc_free(&m, rep->looks);
+	pdc_free(&m, rep->by_rank);
+	pdc_free(&m, rep->dso_first);
 	pdc_free(&m, rep->cframes);
 	pdc_free(&m, rep->cnodes);
 	pdc_free(&m, rep->dsos);
 	pdc_arena_release(&rep->arena, &m);
 	pdc_intern_release(&rep->strs, &m);
 	pdc_free(&m, rep);
+}
+
+bool pda_report_any_order(const struct pda_report *rep)
+{
+	return rep->any_order;
+}
+
+void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq)
+{
+	rep->at = (struct okey){.time = time, .seq = seq};
 }
 
 bool pda_report_needs_tid(const struct pda_report *rep)
@@ -682,12 +759,14 @@ struct thread_key {
  * (a map-relative address without a symbol) or a caller's (the ip, as
  * perf's callchain nodes keep it); src is the frame whose source line
  * it shows (the innermost inlined one of the sample's own entry); base
- * the start of the function an inlined frame is in.
+ * the start of the function an inlined frame is in.  *lk is what the
+ * entry shows of this sample, *made whether the sample made it.
  */
 static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		       const struct pda_frame *fr, const struct pda_frame *src,
 		       uint64_t ip, bool self, uint64_t base,
-		       const char *base_name, char *level, uint32_t *id)
+		       const char *base_name, char *level, uint32_t *id,
+		       struct look *lk, bool *made)
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
@@ -758,6 +837,18 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		    (k.srcfile && intern(rep, "", 0, &k.srcfile) < 0))
 			return PD_ERR_NOMEM;
 	}
+	memset(lk, 0, sizeof(*lk));
+	lk->comm = t->comm;
+	lk->dso = dso;
+	lk->dso_path = dso_path;
+	lk->sym = sym;
+	lk->addr = addr;
+	lk->sym_start = start;
+	lk->pid = t->pid;
+	lk->tid = t->tid;
+	lk->level = (unsigned char)*level;
+	lk->inlined = inlined && sym;
+	*made = false;
 	h = ekey_hash(&k);
 	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
 		return PD_ERR_NOMEM;
@@ -775,6 +866,9 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		return PD_ERR_NOMEM;
 	e->k = k;
 	e->id = (uint32_t)rep->nr_ents;
+	e->rank = e->id;
+	e->first = OKEY_LAST;
+	*made = true;
 	e->sym_start = start;
 	e->pub.comm = t->comm;
 	e->pub.pid = t->pid;
@@ -880,6 +974,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			e->pub.parallelism = par;
 			mem_show(e, mk, show);
 			e->id = (uint32_t)rep->nr_ents;
+			e->rank = e->id;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
 			pdc_hash_fill(&rep->by_key, s2, hk, e);
@@ -1071,8 +1166,13 @@ static int dso_rank(struct pda_report *rep, const char *dso, uint32_t *rank)
 			return 0;
 		}
 	if (PDC_GROW(&rep->mem, rep->dsos, rep->alloc_dsos, rep->nr_dsos + 1,
-		     PDA_PROFILE_MAX_ITEMS) < 0)
+		     PDA_PROFILE_MAX_ITEMS) < 0 ||
+	    (rep->any_order &&
+	     PDC_GROW(&rep->mem, rep->dso_first, rep->alloc_dso_first,
+		      rep->nr_dsos + 1, PDA_PROFILE_MAX_ITEMS) < 0))
 		return PD_ERR_NOMEM;
+	if (rep->any_order)
+		rep->dso_first[rep->nr_dsos] = OKEY_LAST;
 	rep->dsos[rep->nr_dsos++] = dso;
 	*rank = (uint32_t)rep->nr_dsos;
 	return 0;
@@ -1146,12 +1246,127 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 	return 0;
 }
 
+/* ---- any order: each row's earliest sample ---------------------------- */
+
+static int okey_cmp(const struct okey *a, const struct okey *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static bool look_eq(const void *item, const void *key)
+{
+	return memcmp(&((const struct lookent *)item)->l, key,
+		      sizeof(struct look)) == 0;
+}
+
+/* The id of look l, found or made. */
+static int look_id(struct pda_report *rep, const struct look *l, uint32_t *id)
+{
+	const uint64_t h = pdc_hash_bytes(l, sizeof(*l));
+	struct pdc_hash_slot *slot;
+	struct lookent *le;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_look) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_look, h, look_eq, l);
+	if (slot->item) {
+		*id = ((const struct lookent *)slot->item)->id;
+		return 0;
+	}
+	if (PDC_GROW(&rep->mem, rep->looks, rep->alloc_looks,
+		     rep->nr_looks + 1, (size_t)UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	le = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*le));
+	if (!le)
+		return PD_ERR_NOMEM;
+	le->l = *l;
+	le->id = (uint32_t)rep->nr_looks;
+	rep->looks[rep->nr_looks++] = le;
+	pdc_hash_fill(&rep->by_look, slot, h, le);
+	*id = le->id;
+	return 0;
+}
+
+/* Entry id, index i of a summary of the sample at rep->at, shows look
+ * lk there: *look its id; made (the sample made the entry) or earlier
+ * than the entry's first sample, it is the entry's. */
+static int note_look(struct pda_report *rep, uint32_t id, uint32_t i,
+		     const struct look *lk, bool made, uint32_t *look)
+{
+	struct ent *e = rep->ents[id];
+	struct okey k = rep->at;
+	int rc;
+
+	k.idx = i;
+	/* most samples show what the entry does: no hashing */
+	if (!made && !memcmp(lk, &rep->looks[e->look]->l, sizeof(*lk)))
+		*look = e->look;
+	else if ((rc = look_id(rep, lk, look)) < 0)
+		return rc;
+	if (made || okey_cmp(&k, &e->first) < 0) {
+		e->first = k;
+		e->look = *look;
+	}
+	return 0;
+}
+
+/* The DSO of call graph frame cf, at place pos of the chain of the
+ * sample at rep->at: its first sight, if earlier. */
+static void note_dso(struct pda_report *rep, const struct cframe *cf,
+		     uint32_t pos)
+{
+	struct okey k = rep->at;
+
+	k.idx = pos;
+	if (cf->dso_rank &&
+	    okey_cmp(&k, &rep->dso_first[cf->dso_rank - 1]) < 0)
+		rep->dso_first[cf->dso_rank - 1] = k;
+}
+
+/* A sample at rep->at of summary s (a memo slot's, made by another),
+ * earlier than any before: each entry's look as this sample shows it
+ * (the slot's samples differ in their tid alone, and the comm ":TID"
+ * without one known), and the chain's DSOs. */
+static int summary_earlier(struct pda_report *rep, struct summary *s,
+			   const struct pd_sample *sample)
+{
+	const int32_t tid = (int32_t)sample->tid;
+
+	s->first = rep->at;
+	for (uint32_t i = 0; i < s->nr; i++) {
+		struct ent *e = rep->ents[s->ents[i]];
+		struct okey k = rep->at;
+		struct look l = rep->looks[s->look[i]]->l;
+		int rc;
+
+		k.idx = i;
+		if (okey_cmp(&k, &e->first) >= 0)
+			continue;
+		if (l.tid != tid) {
+			l.tid = tid;
+			if (s->tid_comm &&
+			    (rc = internf(rep, &l.comm, ":%d", tid)) < 0)
+				return rc;
+		}
+		if ((rc = look_id(rep, &l, &e->look)) < 0)
+			return rc;
+		e->first = k;
+	}
+	for (uint32_t n = 0; n < s->nr_chain; n++)
+		note_dso(rep, rep->cframes[s->chain[n]], n);
+	return 0;
+}
+
 /* A summary for nr_ents entries and nr_chain chain frames: in the
  * arena (keep) or the scratch buffer. */
 static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 				     size_t nr_chain, bool keep)
 {
-	const size_t nr_u32 = 4 * nr_ents + nr_chain;
+	const size_t nr_u32 = 5 * nr_ents + nr_chain;
 	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
 	struct summary *s;
 
@@ -1172,7 +1387,10 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	s->start = s->ents + nr_ents;
 	s->term = s->start + nr_ents;
 	s->out = s->term + nr_ents;
-	s->chain = s->out + nr_ents;
+	s->look = s->out + nr_ents;
+	s->chain = s->look + nr_ents;
+	s->tid_comm = false;
+	s->first = OKEY_LAST;
 	return s;
 }
 
@@ -1188,6 +1406,9 @@ static struct summary *summary_copy(struct pda_report *rep,
 	c->nr = s->nr;
 	c->truncated = s->truncated;
 	c->nr_chain = s->nr_chain;
+	c->tid_comm = s->tid_comm;
+	c->first = s->first;
+	memcpy(c->look, s->look, s->nr * sizeof(*s->look));
 	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
 	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
 	memset(c->term, 0, s->nr * sizeof(*c->term));
@@ -1216,6 +1437,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	struct summary *s;
 	size_t self = 0;
 	char level;
+	struct look lk;
+	bool made;
 	uint32_t id;
 	int rc;
 
@@ -1227,6 +1450,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
+	s->first = rep->at;
+	s->tid_comm = !(comm && *comm);
 	if (comm && *comm)
 		rc = intern(rep, comm, strlen(comm), &t.comm);
 	else
@@ -1244,9 +1469,13 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 
 		rc = cframe_of(rep, &st->frames[i], inline_base(st, i),
-			       &s->chain[s->nr_chain++]);
+			       &s->chain[s->nr_chain]);
 		if (rc < 0)
 			return rc;
+		if (rep->any_order)
+			note_dso(rep, rep->cframes[s->chain[s->nr_chain]],
+				 s->nr_chain);
+		s->nr_chain++;
 	}
 	/* the sample's own entry: the function the ip is in (not an
 	 * inlined one), with the innermost source line */
@@ -1256,11 +1485,13 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
 	if (nr == 0)
 		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
-				 NULL, &level, &id);
+				 NULL, &level, &id, &lk, &made);
 	else
 		rc = frame_entry(rep, &t, &st->frames[self < nr ? self : 0],
 				 &st->frames[0], sample->ip, true, 0, NULL,
-				 &level, &id);
+				 &level, &id, &lk, &made);
+	if (rc == 0 && rep->any_order)
+		rc = note_look(rep, id, 0, &lk, made, &s->look[0]);
 	if (rc < 0)
 		return rc;
 	s->start[s->nr] = 0;
@@ -1279,10 +1510,14 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
 				 base ? base->dso_addr - base->sym_off : 0,
 				 base && !no_sym(base) ? base->sym : NULL, &level,
-				 &id);
+				 &id, &lk, &made);
 		if (rc < 0)
 			return rc;
 		if (!listed(s, id)) {
+			if (rep->any_order &&
+			    (rc = note_look(rep, id, s->nr, &lk, made,
+					    &s->look[s->nr])) < 0)
+				return rc;
 			s->start[s->nr] = (uint32_t)(n - lo);
 			s->out[s->nr] = s->out[0];
 			s->ents[s->nr++] = id;
@@ -1410,7 +1645,7 @@ static int64_t rec_new(struct pda_report *rep, struct event *ev,
 	if (PDC_GROW(&rep->mem, ev->recs, ev->alloc_recs, ev->nr_recs + 1,
 		     (size_t)UINT32_MAX) < 0)
 		return -1;
-	ev->recs[ev->nr_recs] = (struct rec){.s = s};
+	ev->recs[ev->nr_recs] = (struct rec){.s = s, .first = OKEY_LAST};
 	return (int64_t)ev->nr_recs++;
 }
 
@@ -1454,6 +1689,8 @@ static int rec_add(struct pda_report *rep, struct event *ev,
 	}
 	ev->recs[idx].period += period;
 	ev->recs[idx].count++;
+	if (rep->any_order && okey_cmp(&rep->at, &ev->recs[idx].first) < 0)
+		ev->recs[idx].first = rep->at;
 	return 0;
 }
 
@@ -1474,6 +1711,25 @@ static struct pda_report_val *val_at(struct pda_report *rep, struct event *ev,
 		ev->nr_v = want;
 	}
 	return &ev->v[id];
+}
+
+/* Any order with opts' dsos: the place of event ev's first sample of
+ * entry id, OKEY_LAST before it has one; NULL: out of memory. */
+static struct okey *val_first(struct pda_report *rep, struct event *ev,
+			      uint32_t id)
+{
+	if (id >= ev->nr_vfirst) {
+		const size_t want = ev->nr_v > (size_t)id + 1 ? ev->nr_v
+							      : (size_t)id + 1;
+
+		if (PDC_GROW(&rep->mem, ev->vfirst, ev->alloc_vfirst, want,
+			     PDA_PROFILE_MAX_ITEMS) < 0)
+			return NULL;
+		for (size_t i = ev->nr_vfirst; i < want; i++)
+			ev->vfirst[i] = OKEY_LAST;
+		ev->nr_vfirst = want;
+	}
+	return &ev->vfirst[id];
 }
 
 static struct event *event_of(struct pda_report *rep,
@@ -1609,8 +1865,18 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		/* perf's hist entry keeps the filter state of the sample
 		 * that made it (hists__findnew_entry) */
-		if (!v->acc_samples)
+		if (rep->any_order && rep->dso_list) {
+			struct okey *f = val_first(rep, ev, id);
+
+			if (!f)
+				return PD_ERR_NOMEM;
+			if (okey_cmp(&rep->at, f) < 0) {
+				*f = rep->at;
+				v->dso_filtered = s->out[i];
+			}
+		} else if (!v->acc_samples) {
 			v->dso_filtered = s->out[i];
+		}
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
@@ -1701,10 +1967,17 @@ int pda_report_add_again_latency(struct pda_report *rep,
 				 uint64_t cookie, uint64_t latency,
 				 unsigned level)
 {
+	struct summary *s = (struct summary *)(uintptr_t)cookie;
+
 	if (rep->done || !cookie)
 		return PD_ERR_API;
-	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
-			   latency, level);
+	if (rep->any_order && okey_cmp(&rep->at, &s->first) < 0) {
+		int rc = summary_earlier(rep, s, sample);
+
+		if (rc < 0)
+			return rc;
+	}
+	return add_summary(rep, sample, s, latency, level);
 }
 
 int pda_report_add_again(struct pda_report *rep,
@@ -1948,7 +2221,7 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
 		r = key_cmp(rep->keys[i], ea, eb, true);
 	if (!r)
-		r = field_cmp(b, a);
+		r = field_cmp(eb->rank, ea->rank);
 	return r;
 }
 
@@ -2058,7 +2331,10 @@ static int make_table(struct pda_report *rep, struct table *t,
 		pdc_free(&rep->mem, tmp);
 		return PD_ERR_NOMEM;
 	}
-	for (uint32_t id = 0; id < rep->nr_ents; id++) {
+	/* in the order rows were made (ranks): perf's sort of ties is
+	 * not total (caller above callee within a thread) */
+	for (uint32_t r = 0; r < rep->nr_ents; r++) {
+		const uint32_t id = rep->by_rank ? rep->by_rank[r] : r;
 		bool any = false;
 
 		for (unsigned m = 0; m < nr && !any; m++)
@@ -2453,6 +2729,102 @@ static int recorded_tables(struct pda_report *rep, const unsigned *members,
 	return rc;
 }
 
+/* Something ordered by its first sample: an entry, a record, a DSO. */
+struct by_first {
+	struct okey first;
+	size_t i;
+};
+
+static int cmp_by_first(const void *a, const void *b)
+{
+	const struct by_first *x = a, *y = b;
+	const int r = okey_cmp(&x->first, &y->first);
+
+	return r ? r : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Any order: what followed the order samples came in, as if they had
+ * come in time (each row's look and rank, the records' order, the
+ * DSOs' ranks).  0 or PD_ERR_NOMEM. */
+static int order_by_first(struct pda_report *rep)
+{
+	size_t most = rep->nr_ents > rep->nr_dsos ? rep->nr_ents : rep->nr_dsos;
+	struct by_first *v;
+	uint32_t *rank;
+
+	for (size_t e = 0; e < rep->nr_events; e++)
+		if (rep->events[e].nr_recs > most)
+			most = rep->events[e].nr_recs;
+	v = pdc_malloc(&rep->mem, (most + 1) * sizeof(*v));
+	rank = pdc_malloc(&rep->mem, (rep->nr_dsos + 1) * sizeof(*rank));
+	if (!v || !rank) {
+		pdc_free(&rep->mem, v);
+		pdc_free(&rep->mem, rank);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < rep->nr_ents; i++) {
+		struct ent *e = rep->ents[i];
+		const struct look *l = &rep->looks[e->look]->l;
+
+		e->pub.comm = l->comm;
+		e->pub.pid = l->pid;
+		e->pub.tid = l->tid;
+		e->pub.dso = l->dso;
+		e->pub.dso_path = l->dso_path;
+		e->pub.sym = l->sym;
+		e->pub.addr = l->addr;
+		e->pub.level = (char)l->level;
+		e->pub.inlined = l->inlined;
+		e->sym_start = l->sym_start;
+		v[i] = (struct by_first){.first = e->first, .i = i};
+	}
+	qsort(v, rep->nr_ents, sizeof(*v), cmp_by_first);
+	rep->by_rank = pdc_malloc(&rep->mem,
+				  (rep->nr_ents + 1) * sizeof(*rep->by_rank));
+	if (!rep->by_rank) {
+		pdc_free(&rep->mem, v);
+		pdc_free(&rep->mem, rank);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < rep->nr_ents; i++) {
+		rep->ents[v[i].i]->rank = (uint32_t)i;
+		rep->by_rank[i] = (uint32_t)v[i].i;
+	}
+	for (size_t e = 0; e < rep->nr_events; e++) {
+		struct event *ev = &rep->events[e];
+		struct rec *tmp;
+
+		if (ev->nr_recs < 2)
+			continue;
+		tmp = pdc_malloc(&rep->mem, ev->nr_recs * sizeof(*tmp));
+		if (!tmp) {
+			pdc_free(&rep->mem, v);
+			pdc_free(&rep->mem, rank);
+			return PD_ERR_NOMEM;
+		}
+		for (size_t r = 0; r < ev->nr_recs; r++)
+			v[r] = (struct by_first){.first = ev->recs[r].first,
+						 .i = r};
+		qsort(v, ev->nr_recs, sizeof(*v), cmp_by_first);
+		for (size_t r = 0; r < ev->nr_recs; r++)
+			tmp[r] = ev->recs[v[r].i];
+		memcpy(ev->recs, tmp, ev->nr_recs * sizeof(*tmp));
+		pdc_free(&rep->mem, tmp);
+	}
+	for (size_t d = 0; d < rep->nr_dsos; d++)
+		v[d] = (struct by_first){.first = rep->dso_first[d], .i = d};
+	qsort(v, rep->nr_dsos, sizeof(*v), cmp_by_first);
+	for (size_t d = 0; d < rep->nr_dsos; d++)
+		rank[v[d].i] = (uint32_t)d + 1;
+	for (size_t c = 0; c < rep->nr_cframes; c++)
+		if (rep->cframes[c]->dso_rank)
+			rep->cframes[c]->dso_rank =
+				rank[rep->cframes[c]->dso_rank - 1];
+	pdc_free(&rep->mem, v);
+	pdc_free(&rep->mem, rank);
+	return 0;
+}
+
 int pda_report_finish(struct pda_report *rep)
 {
 	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
@@ -2463,6 +2835,8 @@ int pda_report_finish(struct pda_report *rep)
 	if (rep->done)
 		return PD_ERR_API;
 	rep->done = true;
+	if (rep->any_order && (rc = order_by_first(rep)) < 0)
+		return rc;
 	rc = build_graphs(rep);
 	if (rc < 0)
 		return rc;
