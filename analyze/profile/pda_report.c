@@ -25,6 +25,7 @@
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,16 +138,20 @@ struct summary {
 	uint32_t nr;
 	bool truncated;
 	bool tid_comm;		/* its comm is ":TID" (none known) */
-	struct okey first;	/* any order: its earliest sample's place */
-	uint32_t *look;		/* any order: per entry, what it shows */
+	bool out;		/* the sample's own frame is outside opts'
+				 * dsos (its callers' entries keep that) */
 	uint32_t nr_chain;
 	uint32_t cache_ev;
 	/* deferred graphs: the slot's weight record in its first event's
 	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
 	uint32_t rec_ev, rec;
-	uint32_t *start, *term, *chain;
-	uint32_t *out;		/* per entry: its frame is outside opts'
-				 * dsos */
+	/* any order: its earliest sample's place (time, seq) */
+	uint64_t first_time, first_seq;
+	uint32_t *start, *chain;
+	uint32_t *term;		/* graphs made as samples come (per-sample
+				 * rows), else NULL */
+	uint32_t *look;		/* any order: per entry, what it shows;
+				 * else NULL */
 	uint32_t ents[];
 };
 
@@ -190,7 +195,8 @@ struct cchild {
 struct rec {
 	const struct summary *s;
 	uint64_t period, count;
-	struct okey first;	/* any order: its earliest sample's */
+	uint64_t first_time, first_seq; /* any order: its earliest
+					 * sample's place */
 };
 
 /* A summary's record in an event not its first. */
@@ -374,9 +380,13 @@ static bool ent_eq(const void *item, const void *key)
 		      sizeof(struct ekey)) == 0;
 }
 
-static uint64_t ekey_hash(const struct ekey *k)
+/* Without memory keys the last part (struct mkey, a third of the key) is
+ * zero in every key: not hashed (hashing is most of a report's adding
+ * where few samples repeat a stack). */
+static uint64_t ekey_hash(const struct pda_report *rep, const struct ekey *k)
 {
-	return pdc_hash_bytes(k, sizeof(*k));
+	return pdc_hash_bytes(k, rep->mem_keys ? sizeof(*k)
+					       : offsetof(struct ekey, m));
 }
 
 static bool cpuent_eq(const void *item, const void *key)
@@ -743,6 +753,21 @@ static int frame_names(struct pda_report *rep, const struct pda_frame *fr,
 	return 0;
 }
 
+/* Entry e shows look l. */
+static void look_show(struct ent *e, const struct look *l)
+{
+	e->pub.comm = l->comm;
+	e->pub.pid = l->pid;
+	e->pub.tid = l->tid;
+	e->pub.dso = l->dso;
+	e->pub.dso_path = l->dso_path;
+	e->pub.sym = l->sym;
+	e->pub.addr = l->addr;
+	e->pub.level = (char)l->level;
+	e->pub.inlined = l->inlined;
+	e->sym_start = l->sym_start;
+}
+
 /* What a thread gives every entry of its samples. */
 struct thread_key {
 	const char *comm;	/* as shown */
@@ -849,7 +874,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	lk->level = (unsigned char)*level;
 	lk->inlined = inlined && sym;
 	*made = false;
-	h = ekey_hash(&k);
+	h = ekey_hash(rep, &k);
 	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&rep->by_key, h, ent_eq, &k);
@@ -869,19 +894,10 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->rank = e->id;
 	e->first = OKEY_LAST;
 	*made = true;
-	e->sym_start = start;
-	e->pub.comm = t->comm;
-	e->pub.pid = t->pid;
-	e->pub.tid = t->tid;
-	e->pub.dso_path = dso_path;
+	look_show(e, lk);
 	e->pub.cpu = k.cpu;
 	e->pub.parallelism = k.par;
-	e->pub.dso = dso;
-	e->pub.sym = sym;
-	e->pub.addr = addr;
 	e->pub.sym_off = k.symoff;
-	e->pub.level = *level;
-	e->pub.inlined = inlined && sym;
 	e->pub.srcline = k.srcline;
 	e->pub.srcfile = k.srcfile;
 	e->pub.parent = k.parent;
@@ -947,7 +963,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	k.m = *mk;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
-		const uint64_t hk = ekey_hash(&k);
+		const uint64_t hk = ekey_hash(rep, &k);
 		struct pdc_hash_slot *s2;
 
 		if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
@@ -1336,7 +1352,8 @@ static int summary_earlier(struct pda_report *rep, struct summary *s,
 {
 	const int32_t tid = (int32_t)sample->tid;
 
-	s->first = rep->at;
+	s->first_time = rep->at.time;
+	s->first_seq = rep->at.seq;
 	for (uint32_t i = 0; i < s->nr; i++) {
 		struct ent *e = rep->ents[s->ents[i]];
 		struct okey k = rep->at;
@@ -1366,7 +1383,9 @@ static int summary_earlier(struct pda_report *rep, struct summary *s,
 static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 				     size_t nr_chain, bool keep)
 {
-	const size_t nr_u32 = 5 * nr_ents + nr_chain;
+	const bool term = (rep->flags & PDA_REPORT_CALLCHAIN) && !rep->deferred;
+	const size_t nr_u32 =
+		(2 + term + rep->any_order) * nr_ents + nr_chain;
 	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
 	struct summary *s;
 
@@ -1385,12 +1404,13 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	s->cache_ev = UINT32_MAX;
 	s->rec_ev = UINT32_MAX;
 	s->start = s->ents + nr_ents;
-	s->term = s->start + nr_ents;
-	s->out = s->term + nr_ents;
-	s->look = s->out + nr_ents;
-	s->chain = s->look + nr_ents;
+	s->chain = s->start + nr_ents;
+	s->term = term ? s->chain + nr_chain : NULL;
+	s->look = rep->any_order ? s->chain + nr_chain + (term ? nr_ents : 0)
+				 : NULL;
 	s->tid_comm = false;
-	s->first = OKEY_LAST;
+	s->out = false;
+	s->first_time = s->first_seq = UINT64_MAX;
 	return s;
 }
 
@@ -1407,12 +1427,15 @@ static struct summary *summary_copy(struct pda_report *rep,
 	c->truncated = s->truncated;
 	c->nr_chain = s->nr_chain;
 	c->tid_comm = s->tid_comm;
-	c->first = s->first;
-	memcpy(c->look, s->look, s->nr * sizeof(*s->look));
+	c->out = s->out;
+	c->first_time = s->first_time;
+	c->first_seq = s->first_seq;
+	if (c->look)
+		memcpy(c->look, s->look, s->nr * sizeof(*s->look));
 	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
 	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
-	memset(c->term, 0, s->nr * sizeof(*c->term));
-	memcpy(c->out, s->out, s->nr * sizeof(*s->out));
+	if (c->term)
+		memset(c->term, 0, s->nr * sizeof(*c->term));
 	memcpy(c->chain, s->chain, s->nr_chain * sizeof(*s->chain));
 	return c;
 }
@@ -1450,7 +1473,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
-	s->first = rep->at;
+	s->first_time = rep->at.time;
+	s->first_seq = rep->at.seq;
 	s->tid_comm = !(comm && *comm);
 	if (comm && *comm)
 		rc = intern(rep, comm, strlen(comm), &t.comm);
@@ -1495,7 +1519,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	s->start[s->nr] = 0;
-	s->out[s->nr] = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
+	s->out = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
 	s->ents[s->nr++] = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
@@ -1519,7 +1543,6 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 					    &s->look[s->nr])) < 0)
 				return rc;
 			s->start[s->nr] = (uint32_t)(n - lo);
-			s->out[s->nr] = s->out[0];
 			s->ents[s->nr++] = id;
 		}
 	}
@@ -1645,7 +1668,8 @@ static int64_t rec_new(struct pda_report *rep, struct event *ev,
 	if (PDC_GROW(&rep->mem, ev->recs, ev->alloc_recs, ev->nr_recs + 1,
 		     (size_t)UINT32_MAX) < 0)
 		return -1;
-	ev->recs[ev->nr_recs] = (struct rec){.s = s, .first = OKEY_LAST};
+	ev->recs[ev->nr_recs] = (struct rec){
+		.s = s, .first_time = UINT64_MAX, .first_seq = UINT64_MAX};
 	return (int64_t)ev->nr_recs++;
 }
 
@@ -1689,8 +1713,13 @@ static int rec_add(struct pda_report *rep, struct event *ev,
 	}
 	ev->recs[idx].period += period;
 	ev->recs[idx].count++;
-	if (rep->any_order && okey_cmp(&rep->at, &ev->recs[idx].first) < 0)
-		ev->recs[idx].first = rep->at;
+	if (rep->any_order &&
+	    okey_cmp(&rep->at,
+		     &(struct okey){.time = ev->recs[idx].first_time,
+				    .seq = ev->recs[idx].first_seq}) < 0) {
+		ev->recs[idx].first_time = rep->at.time;
+		ev->recs[idx].first_seq = rep->at.seq;
+	}
 	return 0;
 }
 
@@ -1872,10 +1901,10 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 				return PD_ERR_NOMEM;
 			if (okey_cmp(&rep->at, f) < 0) {
 				*f = rep->at;
-				v->dso_filtered = s->out[i];
+				v->dso_filtered = s->out;
 			}
 		} else if (!v->acc_samples) {
-			v->dso_filtered = s->out[i];
+			v->dso_filtered = s->out;
 		}
 		if (i == 0) {
 			v->samples++;
@@ -1971,7 +2000,9 @@ int pda_report_add_again_latency(struct pda_report *rep,
 
 	if (rep->done || !cookie)
 		return PD_ERR_API;
-	if (rep->any_order && okey_cmp(&rep->at, &s->first) < 0) {
+	if (rep->any_order &&
+	    okey_cmp(&rep->at, &(struct okey){.time = s->first_time,
+					      .seq = s->first_seq}) < 0) {
 		int rc = summary_earlier(rep, s, sample);
 
 		if (rc < 0)
@@ -2764,18 +2795,8 @@ static int order_by_first(struct pda_report *rep)
 	}
 	for (size_t i = 0; i < rep->nr_ents; i++) {
 		struct ent *e = rep->ents[i];
-		const struct look *l = &rep->looks[e->look]->l;
 
-		e->pub.comm = l->comm;
-		e->pub.pid = l->pid;
-		e->pub.tid = l->tid;
-		e->pub.dso = l->dso;
-		e->pub.dso_path = l->dso_path;
-		e->pub.sym = l->sym;
-		e->pub.addr = l->addr;
-		e->pub.level = (char)l->level;
-		e->pub.inlined = l->inlined;
-		e->sym_start = l->sym_start;
+		look_show(e, &rep->looks[e->look]->l);
 		v[i] = (struct by_first){.first = e->first, .i = i};
 	}
 	qsort(v, rep->nr_ents, sizeof(*v), cmp_by_first);
@@ -2803,8 +2824,10 @@ static int order_by_first(struct pda_report *rep)
 			return PD_ERR_NOMEM;
 		}
 		for (size_t r = 0; r < ev->nr_recs; r++)
-			v[r] = (struct by_first){.first = ev->recs[r].first,
-						 .i = r};
+			v[r] = (struct by_first){
+				.first = {.time = ev->recs[r].first_time,
+					  .seq = ev->recs[r].first_seq},
+				.i = r};
 		qsort(v, ev->nr_recs, sizeof(*v), cmp_by_first);
 		for (size_t r = 0; r < ev->nr_recs; r++)
 			tmp[r] = ev->recs[v[r].i];
