@@ -32,6 +32,9 @@
 
 /* The default parent pattern, as perf's sort.c. */
 #define DEFAULT_PARENT "^sys_|^do_page_fault"
+/* The ips make_summary() remembers of one stack (a power of 2). */
+#define SEEN_SLOTS 1024
+#define SEEN_PROBES 4
 /* A cpu not yet given: the entries a summary lists with the cpu key. */
 #define NO_CPU INT32_MIN
 
@@ -320,6 +323,13 @@ struct pda_report {
 	struct lookent **looks;
 	size_t nr_looks, alloc_looks;
 	uint32_t *by_rank;	/* after finish: entry ids by rank */
+	/* the mapped, not inlined frames' ips of the stack make_summary()
+	 * is on (seen_gen's): a recursion's frames repeat them */
+	struct seen {
+		uint64_t ip;
+		uint32_t gen, kernel;
+	} seen[SEEN_SLOTS];
+	uint32_t seen_gen;
 };
 
 static const struct {
@@ -1440,6 +1450,28 @@ static struct summary *summary_copy(struct pda_report *rep,
 	return c;
 }
 
+/* Whether a mapped frame at fr's ip was seen in this stack (its entry
+ * then is one the summary lists: the same ip in one process at one
+ * time resolves the same); else remembered, where a slot is free. */
+static bool seen_ip(struct pda_report *rep, const struct pda_frame *fr)
+{
+	const uint32_t kernel = (fr->flags & PDA_FRAME_KERNEL) != 0;
+	const size_t h = (size_t)pdc_hash_u64(fr->ip ^ kernel);
+
+	for (size_t p = 0; p < SEEN_PROBES; p++) {
+		struct seen *e = &rep->seen[(h + p) & (SEEN_SLOTS - 1)];
+
+		if (e->gen != rep->seen_gen) {
+			*e = (struct seen){.ip = fr->ip, .gen = rep->seen_gen,
+					   .kernel = kernel};
+			return false;
+		}
+		if (e->ip == fr->ip && e->kernel == kernel)
+			return true;
+	}
+	return false;
+}
+
 /* The summary of a sample's stack: its own entry, then (children, with a
  * callchain) each distinct entry of its kept frames, and with call
  * graphs the chain each adds to its graph. */
@@ -1488,6 +1520,11 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
+	/* a new stack: no ip seen (a generation wrapped clears them) */
+	if (++rep->seen_gen == 0) {
+		memset(rep->seen, 0, sizeof(rep->seen));
+		rep->seen_gen = 1;
+	}
 	/* the chain, in the report's order: the frames perf's cursor has */
 	for (size_t n = lo; graph && n < hi; n++) {
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
@@ -1529,8 +1566,15 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 		const struct pda_frame *fr = &st->frames[i];
 
-		const struct pda_frame *base = inline_base(st, i);
+		const struct pda_frame *base;
 
+		/* a repeated ip (recursion): listed, its level the same */
+		if (!(fr->flags & PDA_FRAME_INLINED) && !no_map(fr) &&
+		    seen_ip(rep, fr)) {
+			level = fr->flags & PDA_FRAME_KERNEL ? 'k' : '.';
+			continue;
+		}
+		base = inline_base(st, i);
 		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
 				 base ? base->dso_addr - base->sym_off : 0,
 				 base && !no_sym(base) ? base->sym : NULL, &level,
