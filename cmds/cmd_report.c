@@ -876,6 +876,8 @@ struct report_run {
 	struct pdc_hash dt_memo;	/* struct dt_hit by memo cookie */
 	uint64_t nr_cpu_filtered;
 	uint64_t nr_other_level;	/* --parallelism: in the totals only */
+	uint64_t nr_at;		/* any order, samples read in time order:
+				 * their places */
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -991,6 +993,11 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 			s.period = 1;
 		sample = &s;
 	}
+	/* read in the file's order, each row keeps its earliest sample by
+	 * its place in time (one pass reads in time order) */
+	if (pda_report_any_order(rr->rep))
+		pda_report_at(rr->rep, it->when ? it->when->time : 0,
+			      it->when ? it->when->seq : rr->nr_at++);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
@@ -1188,7 +1195,10 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 		   (o->total_period ? PDA_REPORT_PERIOD : 0) |
 		   (o->latency ? PDA_REPORT_LATENCY : 0) |
 		   (o->graph != PDE_GRAPH_NONE ? PDA_REPORT_CALLCHAIN : 0) |
-		   (o->graph == PDE_GRAPH_REL ? PDA_REPORT_GRAPH_REL : 0);
+		   (o->graph == PDE_GRAPH_REL ? PDA_REPORT_GRAPH_REL : 0) |
+		   /* the waits and latency read switches in the file's
+		    * order, as the samples */
+		   (rr->par || rr->oc ? 0 : PDA_REPORT_ANY_ORDER);
 	/* the graphs are built as far as they are printed */
 	ro.graph_min_percent = o->graph_min;
 	/* perf orders callchains caller first when --children is on as
@@ -1481,15 +1491,6 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		if (rr.par || rr.oc)
 			co.order_fn = report_order;
-		else
-			/* perf merges samples into rows in time order (its
-			 * ordered events), and a row keeps what its first
-			 * sample said: whether it shows under --pid, --tid,
-			 * --comms, --dsos and --symbols (he->thread, he->ms,
-			 * he->filtered), and the level of an address without
-			 * a map.  Where CPUs' samples interleave in the file,
-			 * its order would pick another first sample. */
-			co.time_order = true;
 		cmd_pda_opts(ctx, &o->sym, &po);
 		/* srcline as the keys ask: known before the report is */
 		po.srcline = report_needs_srcline(o);
@@ -1498,6 +1499,15 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			die(ctx, "'%s': %s", o->path,
 			    err[0] ? err : pd_strerror(rc));
 		rr.rep = new_report(ctx, o, f, s, &rr);
+		/* perf merges samples into rows in time order (its ordered
+		 * events), and a row keeps what its first sample said:
+		 * whether it shows under --pid, --tid, --comms, --dsos and
+		 * --symbols (he->thread, he->ms, he->filtered), and the
+		 * level of an address without a map.  A report that keeps
+		 * each row's earliest sample by time reads in the file's
+		 * order (two passes, every job); the others in time order. */
+		co.time_order = !rr.par && !rr.oc &&
+				!pda_report_any_order(rr.rep);
 		if (has_type_key(o) && pda_datatype_new(s, &rr.dt) < 0)
 			die(ctx, "out of memory");
 		co.memo_tid = pda_report_needs_tid(rr.rep);

@@ -25,11 +25,16 @@
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The default parent pattern, as perf's sort.c. */
 #define DEFAULT_PARENT "^sys_|^do_page_fault"
+/* The ips make_summary() remembers of one stack (a power of 2). */
+#define SEEN_SLOTS 1024
+#define SEEN_PROBES 4
 /* A cpu not yet given: the entries a summary lists with the cpu key. */
 #define NO_CPU INT32_MIN
 
@@ -95,12 +100,48 @@ struct ekey {
 _Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 200,
 	       "an entry key is compared as bytes: no padding");
 
+/* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
+ * events' order, then idx, the place in the sample of what it made (an
+ * entry's in its summary, a DSO's in its chain), the order one sample
+ * makes them in. */
+struct okey {
+	uint64_t time, seq;
+	uint32_t idx;
+};
+
+static const struct okey OKEY_LAST = {UINT64_MAX, UINT64_MAX, UINT32_MAX};
+
+/* What a row shows of the sample that made it and no key compares
+ * (PDA_REPORT_ANY_ORDER: kept per summary entry, for the earliest
+ * sample to set).  Compared as bytes. */
+struct look {
+	const char *comm, *dso, *dso_path, *sym;
+	uint64_t addr, sym_start;
+	uint32_t pid;
+	int32_t tid;
+	uint32_t level;		/* a char, widened */
+	uint32_t inlined;
+};
+
+_Static_assert(sizeof(struct look) == 4 * sizeof(void *) + 32,
+	       "a look is compared as bytes: no padding");
+
+struct lookent {
+	struct look l;
+	uint32_t id;
+};
+
 struct ent {
 	struct ekey k;
 	struct pda_report_entry pub;
 	uint64_t sym_start;	/* the symbol's start, whatever the keys */
 	uint32_t id;
+	uint32_t rank;		/* the order of first samples: id, or with
+				 * any order by first */
 	bool shown;		/* its memory values set (mem_show) */
+	/* any order: its earliest sample's place and look */
+	uint32_t look;
+	struct okey first;
 };
 
 /*
@@ -114,21 +155,28 @@ struct ent {
 struct summary {
 	uint32_t nr;
 	bool truncated;
+	bool tid_comm;		/* its comm is ":TID" (none known) */
+	bool out;		/* the sample's own frame is outside opts'
+				 * dsos (its callers' entries keep that) */
 	uint32_t nr_chain;
 	uint32_t cache_ev;
 	/* deferred graphs: the slot's weight record in its first event's
 	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
 	uint32_t rec_ev, rec;
-	uint32_t *start, *term, *chain;
-	uint32_t *out;		/* per entry: OUT_DSOS, OUT_AGAIN */
+	/* any order: its earliest sample's place (time, seq) */
+	uint64_t first_time, first_seq;
+	uint32_t *start, *chain;
+	uint32_t *term;		/* graphs made as samples come (per-sample
+				 * rows), else NULL */
+	uint32_t *look;		/* any order: per entry, what it shows;
+				 * else NULL */
+	uint32_t *again;	/* cum_again: per entry, whether it came
+				 * before in the summary (added again only
+				 * for a sample whose he_tmp_equal() is
+				 * false); else NULL */
 	uint32_t ents[];
 };
 
-/* A summary entry's frame is outside opts' dsos. */
-#define OUT_DSOS 1u
-/* The entry came before in the summary: added again only for a sample
- * whose he_tmp_equal() is false. */
-#define OUT_AGAIN 2u
 
 /* A call graph frame's identity, perf's match_chain() by function: a
  * symbol by its DSO and start, an inlined one by its name, an address
@@ -170,6 +218,8 @@ struct cchild {
 struct rec {
 	const struct summary *s;
 	uint64_t period, count;
+	uint64_t first_time, first_seq; /* any order: its earliest
+					 * sample's place */
 };
 
 /* A summary's record in an event not its first. */
@@ -210,6 +260,10 @@ struct event {
 	unsigned member;		/* its index in rep->events */
 	struct rec *recs;		/* deferred graphs: by first sample */
 	size_t nr_recs, alloc_recs;
+	/* any order with opts' dsos: each value's earliest sample, whose
+	 * dso_filtered it keeps */
+	struct okey *vfirst;
+	size_t nr_vfirst, alloc_vfirst;
 };
 
 struct table {
@@ -282,6 +336,23 @@ struct pda_report {
 	size_t nr_cnodes, alloc_cnodes;
 	const char **dsos;	/* DSOs in the order first seen */
 	size_t nr_dsos, alloc_dsos;
+	/* any order (PDA_REPORT_ANY_ORDER): the next sample's place, each
+	 * DSO's first sight (by dsos' index), the looks (by id) */
+	bool any_order;
+	struct okey at;
+	struct okey *dso_first;
+	size_t alloc_dso_first;
+	struct pdc_hash by_look; /* struct lookent */
+	struct lookent **looks;
+	size_t nr_looks, alloc_looks;
+	uint32_t *by_rank;	/* after finish: entry ids by rank */
+	/* the mapped, not inlined frames' ips of the stack make_summary()
+	 * is on (seen_gen's): a recursion's frames repeat them */
+	struct seen {
+		uint64_t ip;
+		uint32_t gen, kernel;
+	} seen[SEEN_SLOTS];
+	uint32_t seen_gen;
 };
 
 static const struct {
@@ -351,9 +422,13 @@ static bool ent_eq(const void *item, const void *key)
 		      sizeof(struct ekey)) == 0;
 }
 
-static uint64_t ekey_hash(const struct ekey *k)
+/* Without memory keys the last part (struct mkey, a third of the key) is
+ * zero in every key: not hashed (hashing is most of a report's adding
+ * where few samples repeat a stack). */
+static uint64_t ekey_hash(const struct pda_report *rep, const struct ekey *k)
 {
-	return pdc_hash_bytes(k, sizeof(*k));
+	return pdc_hash_bytes(k, rep->mem_keys ? sizeof(*k)
+					       : offsetof(struct ekey, m));
 }
 
 static bool cpuent_eq(const void *item, const void *key)
@@ -423,7 +498,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_LATENCY | PDA_REPORT_CALLCHAIN |
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
 				   PDA_REPORT_NO_GROUP |
-				   PDA_REPORT_GRAPH_REL)) ||
+				   PDA_REPORT_GRAPH_REL |
+				   PDA_REPORT_ANY_ORDER)) ||
 	    !(o.graph_min_percent >= 0 && o.graph_min_percent <= 100) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
@@ -472,6 +548,12 @@ int pda_report_new(const struct pda_report_opts *opts,
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
 	rep->deferred = (o.flags & PDA_REPORT_CALLCHAIN) && !rep->per_sample;
+	/* a per-sample row (cpu, parallelism, memory keys) is made from
+	 * its summary's row as it is then, a type from the sample */
+	rep->any_order = (o.flags & PDA_REPORT_ANY_ORDER) &&
+			 !rep->per_sample && !rep->has[PDA_REPORT_TYPE] &&
+			 !rep->has[PDA_REPORT_TYPEOFF] &&
+			 !rep->has[PDA_REPORT_TYPECLN];
 	rep->graph_rel = o.flags & PDA_REPORT_GRAPH_REL;
 	rep->graph_min = o.graph_min_percent;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
@@ -532,6 +614,7 @@ void pda_report_free(struct pda_report *rep)
 	for (size_t i = 0; i < rep->nr_events; i++) {
 		pdc_free(&m, rep->events[i].v);
 		pdc_free(&m, rep->events[i].recs);
+		pdc_free(&m, rep->events[i].vfirst);
 	}
 	for (size_t i = 0; i < rep->nr_tables; i++) {
 		pdc_free(&m, rep->tables[i].members);
@@ -548,12 +631,26 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_cframe);
 	pdc_hash_release(&m, &rep->by_child);
 	pdc_hash_release(&m, &rep->by_rec);
+	pdc_hash_release(&m, &rep->by_look);
+	pdc_free(&m, rep->looks);
+	pdc_free(&m, rep->by_rank);
+	pdc_free(&m, rep->dso_first);
 	pdc_free(&m, rep->cframes);
 	pdc_free(&m, rep->cnodes);
 	pdc_free(&m, rep->dsos);
 	pdc_arena_release(&rep->arena, &m);
 	pdc_intern_release(&rep->strs, &m);
 	pdc_free(&m, rep);
+}
+
+bool pda_report_any_order(const struct pda_report *rep)
+{
+	return rep->any_order;
+}
+
+void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq)
+{
+	rep->at = (struct okey){.time = time, .seq = seq};
 }
 
 bool pda_report_needs_tid(const struct pda_report *rep)
@@ -714,6 +811,21 @@ static int frame_names(struct pda_report *rep, const struct pda_frame *fr,
 	return 0;
 }
 
+/* Entry e shows look l. */
+static void look_show(struct ent *e, const struct look *l)
+{
+	e->pub.comm = l->comm;
+	e->pub.pid = l->pid;
+	e->pub.tid = l->tid;
+	e->pub.dso = l->dso;
+	e->pub.dso_path = l->dso_path;
+	e->pub.sym = l->sym;
+	e->pub.addr = l->addr;
+	e->pub.level = (char)l->level;
+	e->pub.inlined = l->inlined;
+	e->sym_start = l->sym_start;
+}
+
 /* What a thread gives every entry of its samples. */
 struct thread_key {
 	const char *comm;	/* as shown */
@@ -730,12 +842,14 @@ struct thread_key {
  * (a map-relative address without a symbol) or a caller's (the ip, as
  * perf's callchain nodes keep it); src is the frame whose source line
  * it shows (the innermost inlined one of the sample's own entry); base
- * the start of the function an inlined frame is in.
+ * the start of the function an inlined frame is in.  *lk is what the
+ * entry shows of this sample, *made whether the sample made it.
  */
 static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		       const struct pda_frame *fr, const struct pda_frame *src,
 		       uint64_t ip, bool self, uint64_t base,
-		       const char *base_name, char *level, uint32_t *id)
+		       const char *base_name, char *level, uint32_t *id,
+		       struct look *lk, bool *made)
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
@@ -814,7 +928,19 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		    (k.srcfile && intern(rep, "", 0, &k.srcfile) < 0))
 			return PD_ERR_NOMEM;
 	}
-	h = ekey_hash(&k);
+	memset(lk, 0, sizeof(*lk));
+	lk->comm = t->comm;
+	lk->dso = dso;
+	lk->dso_path = dso_path;
+	lk->sym = sym;
+	lk->addr = addr;
+	lk->sym_start = start;
+	lk->pid = t->pid;
+	lk->tid = t->tid;
+	lk->level = (unsigned char)*level;
+	lk->inlined = inlined && sym;
+	*made = false;
+	h = ekey_hash(rep, &k);
 	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&rep->by_key, h, ent_eq, &k);
@@ -831,19 +957,13 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		return PD_ERR_NOMEM;
 	e->k = k;
 	e->id = (uint32_t)rep->nr_ents;
-	e->sym_start = start;
-	e->pub.comm = t->comm;
-	e->pub.pid = t->pid;
-	e->pub.tid = t->tid;
-	e->pub.dso_path = dso_path;
+	e->rank = e->id;
+	e->first = OKEY_LAST;
+	*made = true;
+	look_show(e, lk);
 	e->pub.cpu = k.cpu;
 	e->pub.parallelism = k.par;
-	e->pub.dso = dso;
-	e->pub.sym = sym;
-	e->pub.addr = addr;
 	e->pub.sym_off = k.symoff;
-	e->pub.level = *level;
-	e->pub.inlined = inlined && sym;
 	e->pub.srcline = k.srcline;
 	e->pub.srcfile = k.srcfile;
 	e->pub.parent = k.parent;
@@ -920,7 +1040,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 	k.m = *mk;
 	{
 		/* made as frame_entry() makes entries, from the proto's */
-		const uint64_t hk = ekey_hash(&k);
+		const uint64_t hk = ekey_hash(rep, &k);
 		struct pdc_hash_slot *s2;
 
 		if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
@@ -947,6 +1067,7 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 			e->pub.parallelism = par;
 			mem_show(e, mk, show);
 			e->id = (uint32_t)rep->nr_ents;
+			e->rank = e->id;
 			rep->ents[rep->nr_ents++] = e;
 			rep->st.nr_entries = rep->nr_ents;
 			pdc_hash_fill(&rep->by_key, s2, hk, e);
@@ -1138,8 +1259,13 @@ static int dso_rank(struct pda_report *rep, const char *dso, uint32_t *rank)
 			return 0;
 		}
 	if (PDC_GROW(&rep->mem, rep->dsos, rep->alloc_dsos, rep->nr_dsos + 1,
-		     PDA_PROFILE_MAX_ITEMS) < 0)
+		     PDA_PROFILE_MAX_ITEMS) < 0 ||
+	    (rep->any_order &&
+	     PDC_GROW(&rep->mem, rep->dso_first, rep->alloc_dso_first,
+		      rep->nr_dsos + 1, PDA_PROFILE_MAX_ITEMS) < 0))
 		return PD_ERR_NOMEM;
+	if (rep->any_order)
+		rep->dso_first[rep->nr_dsos] = OKEY_LAST;
 	rep->dsos[rep->nr_dsos++] = dso;
 	*rank = (uint32_t)rep->nr_dsos;
 	return 0;
@@ -1213,12 +1339,131 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 	return 0;
 }
 
+/* ---- any order: each row's earliest sample ---------------------------- */
+
+static int okey_cmp(const struct okey *a, const struct okey *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static bool look_eq(const void *item, const void *key)
+{
+	return memcmp(&((const struct lookent *)item)->l, key,
+		      sizeof(struct look)) == 0;
+}
+
+/* The id of look l, found or made. */
+static int look_id(struct pda_report *rep, const struct look *l, uint32_t *id)
+{
+	const uint64_t h = pdc_hash_bytes(l, sizeof(*l));
+	struct pdc_hash_slot *slot;
+	struct lookent *le;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_look) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_look, h, look_eq, l);
+	if (slot->item) {
+		*id = ((const struct lookent *)slot->item)->id;
+		return 0;
+	}
+	if (PDC_GROW(&rep->mem, rep->looks, rep->alloc_looks,
+		     rep->nr_looks + 1, (size_t)UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	le = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*le));
+	if (!le)
+		return PD_ERR_NOMEM;
+	le->l = *l;
+	le->id = (uint32_t)rep->nr_looks;
+	rep->looks[rep->nr_looks++] = le;
+	pdc_hash_fill(&rep->by_look, slot, h, le);
+	*id = le->id;
+	return 0;
+}
+
+/* Entry id, index i of a summary of the sample at rep->at, shows look
+ * lk there: *look its id; made (the sample made the entry) or earlier
+ * than the entry's first sample, it is the entry's. */
+static int note_look(struct pda_report *rep, uint32_t id, uint32_t i,
+		     const struct look *lk, bool made, uint32_t *look)
+{
+	struct ent *e = rep->ents[id];
+	struct okey k = rep->at;
+	int rc;
+
+	k.idx = i;
+	/* most samples show what the entry does: no hashing */
+	if (!made && !memcmp(lk, &rep->looks[e->look]->l, sizeof(*lk)))
+		*look = e->look;
+	else if ((rc = look_id(rep, lk, look)) < 0)
+		return rc;
+	if (made || okey_cmp(&k, &e->first) < 0) {
+		e->first = k;
+		e->look = *look;
+	}
+	return 0;
+}
+
+/* The DSO of call graph frame cf, at place pos of the chain of the
+ * sample at rep->at: its first sight, if earlier. */
+static void note_dso(struct pda_report *rep, const struct cframe *cf,
+		     uint32_t pos)
+{
+	struct okey k = rep->at;
+
+	k.idx = pos;
+	if (cf->dso_rank &&
+	    okey_cmp(&k, &rep->dso_first[cf->dso_rank - 1]) < 0)
+		rep->dso_first[cf->dso_rank - 1] = k;
+}
+
+/* A sample at rep->at of summary s (a memo slot's, made by another),
+ * earlier than any before: each entry's look as this sample shows it
+ * (the slot's samples differ in their tid alone, and the comm ":TID"
+ * without one known), and the chain's DSOs. */
+static int summary_earlier(struct pda_report *rep, struct summary *s,
+			   const struct pd_sample *sample)
+{
+	const int32_t tid = (int32_t)sample->tid;
+
+	s->first_time = rep->at.time;
+	s->first_seq = rep->at.seq;
+	for (uint32_t i = 0; i < s->nr; i++) {
+		struct ent *e = rep->ents[s->ents[i]];
+		struct okey k = rep->at;
+		struct look l = rep->looks[s->look[i]]->l;
+		int rc;
+
+		k.idx = i;
+		if (okey_cmp(&k, &e->first) >= 0)
+			continue;
+		if (l.tid != tid) {
+			l.tid = tid;
+			if (s->tid_comm &&
+			    (rc = internf(rep, &l.comm, ":%d", tid)) < 0)
+				return rc;
+		}
+		if ((rc = look_id(rep, &l, &e->look)) < 0)
+			return rc;
+		e->first = k;
+	}
+	for (uint32_t n = 0; n < s->nr_chain; n++)
+		note_dso(rep, rep->cframes[s->chain[n]], n);
+	return 0;
+}
+
 /* A summary for nr_ents entries and nr_chain chain frames: in the
  * arena (keep) or the scratch buffer. */
 static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 				     size_t nr_chain, bool keep)
 {
-	const size_t nr_u32 = 4 * nr_ents + nr_chain;
+	const bool term = (rep->flags & PDA_REPORT_CALLCHAIN) && !rep->deferred;
+	const size_t nr_u32 =
+		(2 + term + rep->any_order + rep->cum_again) * nr_ents +
+		nr_chain;
 	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
 	struct summary *s;
 
@@ -1237,9 +1482,17 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	s->cache_ev = UINT32_MAX;
 	s->rec_ev = UINT32_MAX;
 	s->start = s->ents + nr_ents;
-	s->term = s->start + nr_ents;
-	s->out = s->term + nr_ents;
-	s->chain = s->out + nr_ents;
+	s->chain = s->start + nr_ents;
+	s->term = term ? s->chain + nr_chain : NULL;
+	s->look = rep->any_order ? s->chain + nr_chain + (term ? nr_ents : 0)
+				 : NULL;
+	s->again = rep->cum_again
+			   ? s->chain + nr_chain +
+				     (term + rep->any_order) * nr_ents
+			   : NULL;
+	s->tid_comm = false;
+	s->out = false;
+	s->first_time = s->first_seq = UINT64_MAX;
 	return s;
 }
 
@@ -1255,12 +1508,42 @@ static struct summary *summary_copy(struct pda_report *rep,
 	c->nr = s->nr;
 	c->truncated = s->truncated;
 	c->nr_chain = s->nr_chain;
+	c->tid_comm = s->tid_comm;
+	c->out = s->out;
+	c->first_time = s->first_time;
+	c->first_seq = s->first_seq;
+	if (c->look)
+		memcpy(c->look, s->look, s->nr * sizeof(*s->look));
+	if (c->again)
+		memcpy(c->again, s->again, s->nr * sizeof(*s->again));
 	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
 	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
-	memset(c->term, 0, s->nr * sizeof(*c->term));
-	memcpy(c->out, s->out, s->nr * sizeof(*s->out));
+	if (c->term)
+		memset(c->term, 0, s->nr * sizeof(*c->term));
 	memcpy(c->chain, s->chain, s->nr_chain * sizeof(*s->chain));
 	return c;
+}
+
+/* Whether a mapped frame at fr's ip was seen in this stack (its entry
+ * then is one the summary lists: the same ip in one process at one
+ * time resolves the same); else remembered, where a slot is free. */
+static bool seen_ip(struct pda_report *rep, const struct pda_frame *fr)
+{
+	const uint32_t kernel = (fr->flags & PDA_FRAME_KERNEL) != 0;
+	const size_t h = (size_t)pdc_hash_u64(fr->ip ^ kernel);
+
+	for (size_t p = 0; p < SEEN_PROBES; p++) {
+		struct seen *e = &rep->seen[(h + p) & (SEEN_SLOTS - 1)];
+
+		if (e->gen != rep->seen_gen) {
+			*e = (struct seen){.ip = fr->ip, .gen = rep->seen_gen,
+					   .kernel = kernel};
+			return false;
+		}
+		if (e->ip == fr->ip && e->kernel == kernel)
+			return true;
+	}
+	return false;
 }
 
 /* The summary of a sample's stack: its own entry, then (children, with a
@@ -1283,6 +1566,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	struct summary *s;
 	size_t self = 0;
 	char level;
+	struct look lk;
+	bool made;
 	uint32_t id;
 	int rc;
 
@@ -1294,6 +1579,9 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
+	s->first_time = rep->at.time;
+	s->first_seq = rep->at.seq;
+	s->tid_comm = !(comm && *comm);
 	if (comm && *comm)
 		rc = intern(rep, comm, strlen(comm), &t.comm);
 	else
@@ -1306,14 +1594,23 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		rc = data_type(rep, sample, &t);
 	if (rc < 0)
 		return rc;
+	/* a new stack: no ip seen (a generation wrapped clears them) */
+	if (++rep->seen_gen == 0) {
+		memset(rep->seen, 0, sizeof(rep->seen));
+		rep->seen_gen = 1;
+	}
 	/* the chain, in the report's order: the frames perf's cursor has */
 	for (size_t n = lo; graph && n < hi; n++) {
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 
 		rc = cframe_of(rep, &st->frames[i], inline_base(st, i),
-			       &s->chain[s->nr_chain++]);
+			       &s->chain[s->nr_chain]);
 		if (rc < 0)
 			return rc;
+		if (rep->any_order)
+			note_dso(rep, rep->cframes[s->chain[s->nr_chain]],
+				 s->nr_chain);
+		s->nr_chain++;
 	}
 	/* the sample's own entry: the function the ip is in (not an
 	 * inlined one), with the innermost source line */
@@ -1323,15 +1620,19 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
 	if (nr == 0)
 		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
-				 NULL, &level, &id);
+				 NULL, &level, &id, &lk, &made);
 	else
 		rc = frame_entry(rep, &t, &st->frames[self < nr ? self : 0],
 				 &st->frames[0], sample->ip, true, 0, NULL,
-				 &level, &id);
+				 &level, &id, &lk, &made);
+	if (rc == 0 && rep->any_order)
+		rc = note_look(rep, id, 0, &lk, made, &s->look[0]);
 	if (rc < 0)
 		return rc;
 	s->start[s->nr] = 0;
-	s->out[s->nr] = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
+	if (s->again)
+		s->again[s->nr] = 0;
+	s->out = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
 	s->ents[s->nr++] = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
@@ -1341,23 +1642,34 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 		const struct pda_frame *fr = &st->frames[i];
 
-		const struct pda_frame *base = inline_base(st, i);
+		const struct pda_frame *base;
 
+		/* a repeated ip (recursion): listed, its level the same */
+		if (!rep->cum_again && !(fr->flags & PDA_FRAME_INLINED) &&
+		    !no_map(fr) && seen_ip(rep, fr)) {
+			level = fr->flags & PDA_FRAME_KERNEL ? 'k' : '.';
+			continue;
+		}
+		base = inline_base(st, i);
 		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
 				 base ? base->dso_addr - base->sym_off : 0,
 				 base && !no_sym(base) ? base->sym : NULL, &level,
-				 &id);
+				 &id, &lk, &made);
 		if (rc < 0)
 			return rc;
 		/* perf's he_cache check compares a callchain entry made
 		 * without the sample's time, socket, transaction and code
 		 * page size (its he_tmp has none) with the cached ones:
 		 * with those keys an entry comes again for each frame
-		 * unless they are all 0 (OUT_AGAIN, add_summary) */
+		 * unless they are all 0 (again, add_summary) */
 		if (!listed(s, id) || rep->cum_again) {
+			if (rep->any_order &&
+			    (rc = note_look(rep, id, s->nr, &lk, made,
+					    &s->look[s->nr])) < 0)
+				return rc;
 			s->start[s->nr] = (uint32_t)(n - lo);
-			s->out[s->nr] = (s->out[0] & OUT_DSOS) |
-					(listed(s, id) ? OUT_AGAIN : 0);
+			if (s->again)
+				s->again[s->nr] = listed(s, id);
 			s->ents[s->nr++] = id;
 		}
 	}
@@ -1483,7 +1795,8 @@ static int64_t rec_new(struct pda_report *rep, struct event *ev,
 	if (PDC_GROW(&rep->mem, ev->recs, ev->alloc_recs, ev->nr_recs + 1,
 		     (size_t)UINT32_MAX) < 0)
 		return -1;
-	ev->recs[ev->nr_recs] = (struct rec){.s = s};
+	ev->recs[ev->nr_recs] = (struct rec){
+		.s = s, .first_time = UINT64_MAX, .first_seq = UINT64_MAX};
 	return (int64_t)ev->nr_recs++;
 }
 
@@ -1527,6 +1840,13 @@ static int rec_add(struct pda_report *rep, struct event *ev,
 	}
 	ev->recs[idx].period += period;
 	ev->recs[idx].count++;
+	if (rep->any_order &&
+	    okey_cmp(&rep->at,
+		     &(struct okey){.time = ev->recs[idx].first_time,
+				    .seq = ev->recs[idx].first_seq}) < 0) {
+		ev->recs[idx].first_time = rep->at.time;
+		ev->recs[idx].first_seq = rep->at.seq;
+	}
 	return 0;
 }
 
@@ -1547,6 +1867,25 @@ static struct pda_report_val *val_at(struct pda_report *rep, struct event *ev,
 		ev->nr_v = want;
 	}
 	return &ev->v[id];
+}
+
+/* Any order with opts' dsos: the place of event ev's first sample of
+ * entry id, OKEY_LAST before it has one; NULL: out of memory. */
+static struct okey *val_first(struct pda_report *rep, struct event *ev,
+			      uint32_t id)
+{
+	if (id >= ev->nr_vfirst) {
+		const size_t want = ev->nr_v > (size_t)id + 1 ? ev->nr_v
+							      : (size_t)id + 1;
+
+		if (PDC_GROW(&rep->mem, ev->vfirst, ev->alloc_vfirst, want,
+			     PDA_PROFILE_MAX_ITEMS) < 0)
+			return NULL;
+		for (size_t i = ev->nr_vfirst; i < want; i++)
+			ev->vfirst[i] = OKEY_LAST;
+		ev->nr_vfirst = want;
+	}
+	return &ev->vfirst[id];
 }
 
 static struct event *event_of(struct pda_report *rep,
@@ -1737,7 +2076,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		struct pda_report_val *v;
 		uint32_t id = s->ents[i];
 
-		if ((s->out[i] & OUT_AGAIN) && he_tmp_equal(&mk))
+		if (s->again && s->again[i] && he_tmp_equal(&mk))
 			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
@@ -1760,8 +2099,18 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		/* perf's hist entry keeps the filter state of the sample
 		 * that made it (hists__findnew_entry) */
-		if (!v->acc_samples)
-			v->dso_filtered = s->out[i] & OUT_DSOS;
+		if (rep->any_order && rep->dso_list) {
+			struct okey *f = val_first(rep, ev, id);
+
+			if (!f)
+				return PD_ERR_NOMEM;
+			if (okey_cmp(&rep->at, f) < 0) {
+				*f = rep->at;
+				v->dso_filtered = s->out;
+			}
+		} else if (!v->acc_samples) {
+			v->dso_filtered = s->out;
+		}
 		if (i == 0) {
 			v->samples++;
 			v->period += period;
@@ -1852,10 +2201,19 @@ int pda_report_add_again_latency(struct pda_report *rep,
 				 uint64_t cookie, uint64_t latency,
 				 unsigned level)
 {
+	struct summary *s = (struct summary *)(uintptr_t)cookie;
+
 	if (rep->done || !cookie)
 		return PD_ERR_API;
-	return add_summary(rep, sample, (struct summary *)(uintptr_t)cookie,
-			   latency, level);
+	if (rep->any_order &&
+	    okey_cmp(&rep->at, &(struct okey){.time = s->first_time,
+					      .seq = s->first_seq}) < 0) {
+		int rc = summary_earlier(rep, s, sample);
+
+		if (rc < 0)
+			return rc;
+	}
+	return add_summary(rep, sample, s, latency, level);
 }
 
 int pda_report_add_again(struct pda_report *rep,
@@ -2134,7 +2492,7 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
 		r = key_cmp(rep->keys[i], ea, eb, true);
 	if (!r)
-		r = field_cmp(b, a);
+		r = field_cmp(eb->rank, ea->rank);
 	return r;
 }
 
@@ -2244,7 +2602,10 @@ static int make_table(struct pda_report *rep, struct table *t,
 		pdc_free(&rep->mem, tmp);
 		return PD_ERR_NOMEM;
 	}
-	for (uint32_t id = 0; id < rep->nr_ents; id++) {
+	/* in the order rows were made (ranks): perf's sort of ties is
+	 * not total (caller above callee within a thread) */
+	for (uint32_t r = 0; r < rep->nr_ents; r++) {
+		const uint32_t id = rep->by_rank ? rep->by_rank[r] : r;
 		bool any = false;
 
 		for (unsigned m = 0; m < nr && !any; m++)
@@ -2639,6 +3000,94 @@ static int recorded_tables(struct pda_report *rep, const unsigned *members,
 	return rc;
 }
 
+/* Something ordered by its first sample: an entry, a record, a DSO. */
+struct by_first {
+	struct okey first;
+	size_t i;
+};
+
+static int cmp_by_first(const void *a, const void *b)
+{
+	const struct by_first *x = a, *y = b;
+	const int r = okey_cmp(&x->first, &y->first);
+
+	return r ? r : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Any order: what followed the order samples came in, as if they had
+ * come in time (each row's look and rank, the records' order, the
+ * DSOs' ranks).  0 or PD_ERR_NOMEM. */
+static int order_by_first(struct pda_report *rep)
+{
+	size_t most = rep->nr_ents > rep->nr_dsos ? rep->nr_ents : rep->nr_dsos;
+	struct by_first *v;
+	uint32_t *rank;
+
+	for (size_t e = 0; e < rep->nr_events; e++)
+		if (rep->events[e].nr_recs > most)
+			most = rep->events[e].nr_recs;
+	v = pdc_malloc(&rep->mem, (most + 1) * sizeof(*v));
+	rank = pdc_malloc(&rep->mem, (rep->nr_dsos + 1) * sizeof(*rank));
+	if (!v || !rank) {
+		pdc_free(&rep->mem, v);
+		pdc_free(&rep->mem, rank);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < rep->nr_ents; i++) {
+		struct ent *e = rep->ents[i];
+
+		look_show(e, &rep->looks[e->look]->l);
+		v[i] = (struct by_first){.first = e->first, .i = i};
+	}
+	qsort(v, rep->nr_ents, sizeof(*v), cmp_by_first);
+	rep->by_rank = pdc_malloc(&rep->mem,
+				  (rep->nr_ents + 1) * sizeof(*rep->by_rank));
+	if (!rep->by_rank) {
+		pdc_free(&rep->mem, v);
+		pdc_free(&rep->mem, rank);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < rep->nr_ents; i++) {
+		rep->ents[v[i].i]->rank = (uint32_t)i;
+		rep->by_rank[i] = (uint32_t)v[i].i;
+	}
+	for (size_t e = 0; e < rep->nr_events; e++) {
+		struct event *ev = &rep->events[e];
+		struct rec *tmp;
+
+		if (ev->nr_recs < 2)
+			continue;
+		tmp = pdc_malloc(&rep->mem, ev->nr_recs * sizeof(*tmp));
+		if (!tmp) {
+			pdc_free(&rep->mem, v);
+			pdc_free(&rep->mem, rank);
+			return PD_ERR_NOMEM;
+		}
+		for (size_t r = 0; r < ev->nr_recs; r++)
+			v[r] = (struct by_first){
+				.first = {.time = ev->recs[r].first_time,
+					  .seq = ev->recs[r].first_seq},
+				.i = r};
+		qsort(v, ev->nr_recs, sizeof(*v), cmp_by_first);
+		for (size_t r = 0; r < ev->nr_recs; r++)
+			tmp[r] = ev->recs[v[r].i];
+		memcpy(ev->recs, tmp, ev->nr_recs * sizeof(*tmp));
+		pdc_free(&rep->mem, tmp);
+	}
+	for (size_t d = 0; d < rep->nr_dsos; d++)
+		v[d] = (struct by_first){.first = rep->dso_first[d], .i = d};
+	qsort(v, rep->nr_dsos, sizeof(*v), cmp_by_first);
+	for (size_t d = 0; d < rep->nr_dsos; d++)
+		rank[v[d].i] = (uint32_t)d + 1;
+	for (size_t c = 0; c < rep->nr_cframes; c++)
+		if (rep->cframes[c]->dso_rank)
+			rep->cframes[c]->dso_rank =
+				rank[rep->cframes[c]->dso_rank - 1];
+	pdc_free(&rep->mem, v);
+	pdc_free(&rep->mem, rank);
+	return 0;
+}
+
 int pda_report_finish(struct pda_report *rep)
 {
 	const size_t nr_file = rep->file ? pd_file_nr_evsels(rep->file) : 0;
@@ -2649,6 +3098,8 @@ int pda_report_finish(struct pda_report *rep)
 	if (rep->done)
 		return PD_ERR_API;
 	rep->done = true;
+	if (rep->any_order && (rc = order_by_first(rep)) < 0)
+		return rc;
 	rc = build_graphs(rep);
 	if (rc < 0)
 		return rc;

@@ -161,6 +161,16 @@ enum pda_report_flags {
 					 * a node's parent's children (perf's
 					 * fractal), not of the event's
 					 * period */
+	/* Samples may come out of time order, each placed in time by
+	 * pda_report_at() first: a row keeps what its earliest sample
+	 * says, as perf's hist entries added in time order (its comm and
+	 * thread, map and symbol, level, --dsos state), and whatever
+	 * follows the order samples first came in (DSOs' order in call
+	 * graphs, graphs' siblings, full ties) is as if they came in time.
+	 * Not with the cpu, parallelism, memory or type keys, whose rows
+	 * are made per sample: pda_report_any_order() says whether it
+	 * holds. */
+	PDA_REPORT_ANY_ORDER = 1u << 10,
 };
 
 struct pda_report_opts {
@@ -248,6 +258,16 @@ int pda_report_new(const struct pda_report_opts *opts,
 		   struct pda_report **out);
 /* Accepts NULL. */
 void pda_report_free(struct pda_report *rep);
+
+/* Whether rep takes samples in any order (PDA_REPORT_ANY_ORDER asked
+ * and the keys allow it); else they must come in time order. */
+bool pda_report_any_order(const struct pda_report *rep);
+
+/* With pda_report_any_order(): the place in time of the samples added
+ * next (perf's ordered events: by time, then seq, the order records of
+ * one time come in).  Samples in time order may give time 0 and an
+ * increasing seq. */
+void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq);
 
 /* Whether the keys' values depend on the thread's tid (not only the
  * pid and comm): a capture's memo must then key on it (memo_tid).  The

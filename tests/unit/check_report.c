@@ -556,6 +556,89 @@ START_TEST(test_mem_keys)
 }
 END_TEST
 
+/* Row i of table 0's comm and tid. */
+static void check_look(const struct pda_report *rep, size_t i,
+		       const char *comm, int32_t tid)
+{
+	const struct pda_report_table *t = pda_report_table(rep, 0);
+	const struct pda_report_entry *e;
+
+	ck_assert_uint_gt(t->nr_rows, i);
+	e = pda_report_entry(rep, t->rows[i]);
+	ck_assert_str_eq(e->comm, comm);
+	ck_assert_int_eq(e->tid, tid);
+}
+
+/* Samples added out of time order (PDA_REPORT_ANY_ORDER), each placed
+ * by pda_report_at(): a row shows its earliest sample's thread, as when
+ * added in time order, a memo slot's earlier sample included. */
+START_TEST(test_any_order)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	static const enum pda_report_key cpu[] = {PDA_REPORT_CPU};
+	static const char *const comms[] = {"x", ":4", NULL};
+	struct pda_frame ff[] = {frame("f", "/bin/x", 0x100)};
+	struct pda_frame fg[] = {frame("g", "/bin/x", 0x200)};
+	struct pda_stack sf = {ff, 1, 1}, sg = {fg, 1, 1};
+	struct pd_sample y = sample(1, 0, 1), x = sample(2, 0, 2),
+			 u3 = sample(3, 0, 4), u4 = sample(4, 0, 8);
+	struct pda_report *rep;
+	uint64_t cookie = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		PDA_REPORT_OPTS(o, .keys = keys, .nr_keys = 1, .comms = comms,
+				.flags = pass ? PDA_REPORT_ANY_ORDER : 0);
+
+		ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+		ck_assert(pda_report_any_order(rep) == (pass == 1));
+		if (pass == 0) {
+			/* time order: x (10) before y (20); u4 (5) makes
+			 * g's slot, u3 (30) comes again */
+			ck_assert_int_eq(pda_report_add(rep, &u4, &sg, "",
+							&cookie), 0);
+			ck_assert_int_eq(pda_report_add(rep, &x, &sf, "x",
+							NULL), 0);
+			ck_assert_int_eq(pda_report_add(rep, &y, &sf, "y",
+							NULL), 0);
+			ck_assert_int_eq(pda_report_add_again(rep, &u3,
+							      cookie), 0);
+		} else {
+			/* the file's order: each later sample earlier in
+			 * time than the one before it */
+			pda_report_at(rep, 20, 1);
+			ck_assert_int_eq(pda_report_add(rep, &y, &sf, "y",
+							NULL), 0);
+			pda_report_at(rep, 30, 2);
+			ck_assert_int_eq(pda_report_add(rep, &u3, &sg, "",
+							&cookie), 0);
+			pda_report_at(rep, 10, 3);
+			ck_assert_int_eq(pda_report_add(rep, &x, &sf, "x",
+							NULL), 0);
+			pda_report_at(rep, 5, 4);
+			ck_assert_int_eq(pda_report_add_again(rep, &u4,
+							      cookie), 0);
+		}
+		ck_assert_int_eq(pda_report_finish(rep), 0);
+		/* g (12) then f (3), each shown as its first sample's */
+		ck_assert_uint_eq(pda_report_table(rep, 0)->nr_rows, 2);
+		check_row(rep, 0, "g", 12, 12);
+		check_look(rep, 0, ":4", 4);
+		check_row(rep, 1, "f", 3, 3);
+		check_look(rep, 1, "x", 2);
+		pda_report_free(rep);
+	}
+	/* the cpu key's rows are made per sample: time order only */
+	{
+		PDA_REPORT_OPTS(o, .keys = cpu, .nr_keys = 1,
+				.flags = PDA_REPORT_ANY_ORDER);
+
+		ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+		ck_assert(!pda_report_any_order(rep));
+		pda_report_free(rep);
+	}
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -570,6 +653,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_sample_read);
 	tcase_add_test(tc, test_mem_keys);
+	tcase_add_test(tc, test_any_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
