@@ -1082,26 +1082,6 @@ static bool dso_matches(struct pda_fold *fd, const char *dso)
 	return a && re_match(fd, MATCH_DSO, a);
 }
 
-/* The frames of st perf keeps at fd->max_stack (pda_fold_add_keyed()). */
-static size_t kept_frames(const struct pda_fold *fd, const struct pda_stack *st)
-{
-	size_t cut, counted = 0;
-
-	/* perf keeps max_stack callchain entries from the leaf; the inlined
-	 * frames an entry expands to come with it */
-	for (cut = 0; cut < st->nr; cut++) {
-		if (st->frames[cut].flags & PDA_FRAME_INLINED)
-			continue;
-		if (counted == fd->max_stack)
-			break;
-		counted++;
-	}
-	while (cut > 0 && cut < st->nr &&
-	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
-		cut--;
-	return cut;
-}
-
 /* Whether a frame counts its sample as unresolved. */
 static bool frame_unresolved(const struct pda_frame *fr)
 {
@@ -1119,7 +1099,7 @@ static int hand_frames(struct pda_fold *fd, const struct pd_sample *sample,
 		       uint64_t *cookie)
 {
 	struct adder *ad = &fd->ad;
-	const size_t cut = st ? kept_frames(fd, st) : 0;
+	const size_t cut = st ? pda_stack_kept(st, fd->max_stack) : 0;
 	const size_t len = comm ? strlen(comm) : 0;
 	const uint64_t weight =
 		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
@@ -1244,7 +1224,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	if (fd->flags & PDA_FOLD_NO_COMM)
 		root = NULL;
 	if (st) {
-		cut = kept_frames(fd, st);
+		cut = pda_stack_kept(st, fd->max_stack);
 		if (cut < st->nr) {
 			fd->totals.nr_truncated++;
 			flags |= COOKIE_TRUNCATED;
