@@ -130,14 +130,15 @@ struct comm_ent {
  * naming a new stack's frames (a cache probe per frame) was as much of
  * the caller's thread as the adder's whole tree walk, and nothing the
  * caller does next depends on the names (a filter would: whether the
- * sample is kept).  The caller then hands over what naming reads of each
- * frame (struct pda_frame's interned pointers stay valid while the
- * session lives, which is past pda_fold_finish()), and every atom is
- * made on the adder, in the order the caller's thread would have made
- * them: the same ids, names and first frames' details.  Q_NAMES, nr,
- * hint (the tid), weight (2), period (2), pid, the comm's length, then
- * the comm NUL-terminated in whole words, then nr frames of
- * FRAME_WORDS, leaf first.
+ * sample is kept).  The caller then copies the stack's frames over as
+ * they are (struct pda_frame's interned pointers stay valid while the
+ * session lives, which is past pda_fold_finish(); a copy costs the
+ * caller less than picking fields), and every atom is made on the
+ * adder, in the order the caller's thread would have made them: the
+ * same ids, names and first frames' details.  Q_NAMES, nr, hint (the
+ * tid), weight (2), period (2), pid, the comm's length, then the comm
+ * NUL-terminated in whole words, padded to a 64-bit word of the block
+ * (frames_at()), then nr struct pda_frame, leaf first.
  */
 enum {
 	Q_ADD = 1,
@@ -146,9 +147,10 @@ enum {
 	Q_ADD_WORDS = 7,
 	Q_AGAIN_WORDS = 6,
 	Q_NAMES_WORDS = 9,
-	/* sym, dso, srcfile (2 each), dso_addr or ip (2), line, flags */
-	FRAME_WORDS = 10,
+	FRAME_WORDS = sizeof(struct pda_frame) / 4,
 };
+_Static_assert(sizeof(struct pda_frame) % 8 == 0,
+	       "frames stay 64-bit aligned in a block");
 
 #define QBLOCK_WORDS (16u << 10) /* a block's words (64 KB) */
 #define QBLOCKS 8		 /* blocks of that size at most */
@@ -158,6 +160,8 @@ struct qblock {
 	size_t nr, alloc; /* words used, words */
 	uint32_t w[];
 };
+_Static_assert(offsetof(struct qblock, w) % 8 == 0,
+	       "a block's even words are 64-bit aligned");
 
 struct adder {
 	pthread_t thread;
@@ -524,29 +528,29 @@ static size_t comm_words(size_t len)
 	return len / 4 + 1;
 }
 
-/* A Q_NAMES record's frame i, as naming reads it (the rest zero). */
-static void unpack_frame(const uint32_t *w, struct pda_frame *fr)
+/* Where the frames of a Q_NAMES record at word at of its block start
+ * (its comm of len bytes before them), from the record: 64-bit aligned. */
+static size_t frames_at(size_t at, size_t len)
 {
-	memset(fr, 0, sizeof(*fr));
-	fr->sym = (const char *)(uintptr_t)get64(w);
-	fr->dso = (const char *)(uintptr_t)get64(w + 2);
-	fr->srcfile = (const char *)(uintptr_t)get64(w + 4);
-	fr->dso_addr = fr->ip = get64(w + 6);
-	fr->line = w[8];
-	fr->flags = w[9];
+	const size_t off = Q_NAMES_WORDS + comm_words(len);
+
+	return off + ((at + off) & 1);
 }
 
 /*
- * The atom ids of a Q_NAMES record (at w) into ad->buf, root first, as
- * pda_fold_add_keyed() names them; *nr their number.  @return 0 or
- * PD_ERR_NOMEM.
+ * The atom ids of a Q_NAMES record (at word at of block b) into
+ * ad->buf, root first, as pda_fold_add_keyed() names them; *nr their
+ * number.  @return 0 or PD_ERR_NOMEM.
  */
-static int name_record(struct pda_fold *fd, const uint32_t *w, size_t *nr)
+static int name_record(struct pda_fold *fd, const struct qblock *b,
+		       size_t at, size_t *nr)
 {
 	struct adder *ad = &fd->ad;
+	const uint32_t *w = b->w + at;
 	const size_t cut = w[1];
 	const char *comm = (const char *)(w + Q_NAMES_WORDS);
-	const uint32_t *frames = w + Q_NAMES_WORDS + comm_words(w[8]);
+	const struct pda_frame *frames =
+		(const void *)(w + frames_at(at, w[8]));
 	struct atom *root;
 	bool keep;
 	size_t off;
@@ -564,11 +568,8 @@ static int name_record(struct pda_fold *fd, const uint32_t *w, size_t *nr)
 	if (root)
 		ad->buf[0] = root->id;
 	for (size_t i = 0; i < cut; i++) {
-		struct pda_frame fr;
-		struct atom *a;
+		struct atom *a = frame_atom(fd, &frames[i]);
 
-		unpack_frame(frames + i * FRAME_WORDS, &fr);
-		a = frame_atom(fd, &fr);
 		if (!a)
 			return PD_ERR_NOMEM;
 		ad->buf[off + cut - 1 - i] = a->id;
@@ -594,11 +595,10 @@ static int add_block(struct pda_fold *fd, const struct qblock *b)
 			continue;
 		}
 		if (w[0] == Q_NAMES) {
-			if (name_record(fd, w, &nr) < 0)
+			if (name_record(fd, b, i, &nr) < 0)
 				return PD_ERR_NOMEM;
 			ids = ad->buf;
-			i += Q_NAMES_WORDS + comm_words(w[8]) +
-			     (size_t)w[1] * FRAME_WORDS;
+			i += frames_at(i, w[8]) + (size_t)w[1] * FRAME_WORDS;
 		} else {
 			i += Q_ADD_WORDS + nr;
 		}
@@ -1105,15 +1105,19 @@ static int hand_frames(struct pda_fold *fd, const struct pd_sample *sample,
 		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
 	uint64_t flags = 0;
 	bool unresolved = false;
-	uint32_t *w, *fw;
+	size_t at, words;
+	uint32_t *w;
 
 	if (cut + 1 > MAX_FRAMES || len > UINT32_MAX / 2 ||
 	    ad->nr_serials >= PDA_STACKTREE_MAX)
 		return PD_ERR_NOMEM;
-	w = reserve_words(fd, Q_NAMES_WORDS + comm_words(len) +
-				      cut * FRAME_WORDS);
-	if (!w)
+	/* a word more than an aligned record needs, for the padding */
+	if (!reserve_words(fd, Q_NAMES_WORDS + comm_words(len) + 1 +
+				       cut * FRAME_WORDS))
 		return PD_ERR_NOMEM;
+	at = ad->cur->nr;
+	w = ad->cur->w + at;
+	words = frames_at(at, len);
 	w[0] = Q_NAMES;
 	w[1] = (uint32_t)cut;
 	w[2] = sample->tid;
@@ -1121,21 +1125,14 @@ static int hand_frames(struct pda_fold *fd, const struct pd_sample *sample,
 	put64(w + 5, sample->period);
 	w[7] = sample->pid;
 	w[8] = (uint32_t)len;
-	fw = w + Q_NAMES_WORDS + comm_words(len);
-	fw[-1] = 0; /* the comm's NUL and padding */
+	/* the comm's NUL and the padding */
+	memset(w + Q_NAMES_WORDS, 0, (words - Q_NAMES_WORDS) * 4);
 	memcpy(w + Q_NAMES_WORDS, comm ? comm : "", len);
-	for (size_t i = 0; i < cut; i++, fw += FRAME_WORDS) {
-		const struct pda_frame *fr = &st->frames[i];
-
-		put64(fw, (uintptr_t)fr->sym);
-		put64(fw + 2, (uintptr_t)fr->dso);
-		put64(fw + 4, (uintptr_t)fr->srcfile);
-		put64(fw + 6, fr->dso ? fr->dso_addr : fr->ip);
-		fw[8] = fr->line;
-		fw[9] = fr->flags;
-		unresolved |= frame_unresolved(fr);
-	}
-	ad->cur->nr += (size_t)(fw - w);
+	if (cut)
+		memcpy(w + words, st->frames, cut * sizeof(*st->frames));
+	for (size_t i = 0; i < cut; i++)
+		unresolved |= frame_unresolved(&st->frames[i]);
+	ad->cur->nr += words + cut * FRAME_WORDS;
 	if (st && cut < st->nr) {
 		fd->totals.nr_truncated++;
 		flags |= COOKIE_TRUNCATED;
