@@ -125,32 +125,8 @@ struct comm_ent {
  *
  * A record is 32-bit words: Q_ADD, nr, hint, weight (2), period (2), then
  * nr atom ids root first; Q_AGAIN, serial, weight (2), period (2).
- *
- * Without filters (fd->defer) the frames are named on the adder too:
- * naming a new stack's frames (a cache probe per frame) was as much of
- * the caller's thread as the adder's whole tree walk, and nothing the
- * caller does next depends on the names (a filter would: whether the
- * sample is kept).  The caller then copies the stack's frames over as
- * they are (struct pda_frame's interned pointers stay valid while the
- * session lives, which is past pda_fold_finish(); a copy costs the
- * caller less than picking fields), and every atom is made on the
- * adder, in the order the caller's thread would have made them: the
- * same ids, names and first frames' details.  Q_NAMES, nr, hint (the
- * tid), weight (2), period (2), pid, the comm's length, then the comm
- * NUL-terminated in whole words, padded to a 64-bit word of the block
- * (frames_at()), then nr struct pda_frame, leaf first.
  */
-enum {
-	Q_ADD = 1,
-	Q_AGAIN = 2,
-	Q_NAMES = 3,
-	Q_ADD_WORDS = 7,
-	Q_AGAIN_WORDS = 6,
-	Q_NAMES_WORDS = 9,
-	FRAME_WORDS = sizeof(struct pda_frame) / 4,
-};
-_Static_assert(sizeof(struct pda_frame) % 8 == 0,
-	       "frames stay 64-bit aligned in a block");
+enum { Q_ADD = 1, Q_AGAIN = 2, Q_ADD_WORDS = 7, Q_AGAIN_WORDS = 6 };
 
 #define QBLOCK_WORDS (16u << 10) /* a block's words (64 KB) */
 #define QBLOCKS 8		 /* blocks of that size at most */
@@ -160,8 +136,6 @@ struct qblock {
 	size_t nr, alloc; /* words used, words */
 	uint32_t w[];
 };
-_Static_assert(offsetof(struct qblock, w) % 8 == 0,
-	       "a block's even words are 64-bit aligned");
 
 struct adder {
 	pthread_t thread;
@@ -173,7 +147,6 @@ struct adder {
 	struct qblock *full, **full_tail, *free;
 	unsigned nr_blocks;
 	bool stop;
-	bool busy;	     /* the adder works on a block */
 	int err;
 	atomic_bool failed;  /* err is set: the caller stops adding */
 	struct qblock *cur;  /* the caller's, being filled */
@@ -181,9 +154,6 @@ struct adder {
 	/* the adder's: each serial's end */
 	uint32_t *end_of;
 	size_t nr_end_of, alloc_end_of;
-	/* the adder's: a Q_NAMES stack's atom ids, root first */
-	uint32_t *buf;
-	size_t buf_alloc;
 };
 
 /*
@@ -234,16 +204,9 @@ struct pda_fold {
 	size_t nr_lines;
 	struct pda_fold_line *lines; /* made on the first pda_fold_line() */
 	struct pda_fold_totals totals;
-	/* frames named on the adder (Q_NAMES): the atoms, their caches and
-	 * the details are the adder's until it stops */
-	bool defer;
 };
 
 static int sorter_join(struct pda_fold *fd);
-static struct atom *root_atom(struct pda_fold *fd, const char *comm,
-			      uint32_t pid, uint32_t tid, bool *keep);
-static struct atom *frame_atom(struct pda_fold *fd,
-			       const struct pda_frame *fr);
 
 /* An order entry's mark: its stack renders as the one before it does. */
 #define ORDER_MERGED (1u << 31)
@@ -522,62 +485,6 @@ static void count_at(struct pda_fold *fd, uint32_t end, const uint32_t *wp)
 	c->period += get64(wp + 2);
 }
 
-/* Words of a comm of len bytes in a Q_NAMES record, its NUL included. */
-static size_t comm_words(size_t len)
-{
-	return len / 4 + 1;
-}
-
-/* Where the frames of a Q_NAMES record at word at of its block start
- * (its comm of len bytes before them), from the record: 64-bit aligned. */
-static size_t frames_at(size_t at, size_t len)
-{
-	const size_t off = Q_NAMES_WORDS + comm_words(len);
-
-	return off + ((at + off) & 1);
-}
-
-/*
- * The atom ids of a Q_NAMES record (at word at of block b) into
- * ad->buf, root first, as pda_fold_add_keyed() names them; *nr their
- * number.  @return 0 or PD_ERR_NOMEM.
- */
-static int name_record(struct pda_fold *fd, const struct qblock *b,
-		       size_t at, size_t *nr)
-{
-	struct adder *ad = &fd->ad;
-	const uint32_t *w = b->w + at;
-	const size_t cut = w[1];
-	const char *comm = (const char *)(w + Q_NAMES_WORDS);
-	const struct pda_frame *frames =
-		(const void *)(w + frames_at(at, w[8]));
-	struct atom *root;
-	bool keep;
-	size_t off;
-
-	/* made even without a root, as the caller's thread makes it */
-	root = root_atom(fd, comm, w[7], w[2], &keep);
-	if (!root)
-		return PD_ERR_NOMEM;
-	if (fd->flags & PDA_FOLD_NO_COMM)
-		root = NULL;
-	off = root != NULL;
-	if (PDC_GROW(&fd->mem, ad->buf, ad->buf_alloc, cut + off,
-		     MAX_FRAMES) < 0)
-		return PD_ERR_NOMEM;
-	if (root)
-		ad->buf[0] = root->id;
-	for (size_t i = 0; i < cut; i++) {
-		struct atom *a = frame_atom(fd, &frames[i]);
-
-		if (!a)
-			return PD_ERR_NOMEM;
-		ad->buf[off + cut - 1 - i] = a->id;
-	}
-	*nr = off + cut;
-	return 0;
-}
-
 /* The adder's work on one block.  @return 0 or PD_ERR_NOMEM. */
 static int add_block(struct pda_fold *fd, const struct qblock *b)
 {
@@ -585,8 +492,6 @@ static int add_block(struct pda_fold *fd, const struct qblock *b)
 
 	for (size_t i = 0; i < b->nr;) {
 		const uint32_t *w = b->w + i;
-		const uint32_t *ids = w + Q_ADD_WORDS;
-		size_t nr = w[1];
 		uint32_t end;
 
 		if (w[0] == Q_AGAIN) {
@@ -594,21 +499,14 @@ static int add_block(struct pda_fold *fd, const struct qblock *b)
 			i += Q_AGAIN_WORDS;
 			continue;
 		}
-		if (w[0] == Q_NAMES) {
-			if (name_record(fd, b, i, &nr) < 0)
-				return PD_ERR_NOMEM;
-			ids = ad->buf;
-			i += frames_at(i, w[8]) + (size_t)w[1] * FRAME_WORDS;
-		} else {
-			i += Q_ADD_WORDS + nr;
-		}
-		if (pda_stacktree_add(&fd->tree, &fd->mem, ids, nr, w[2],
-				      &end) < 0 ||
+		if (pda_stacktree_add(&fd->tree, &fd->mem, w + Q_ADD_WORDS,
+				      w[1], w[2], &end) < 0 ||
 		    PDC_GROW(&fd->mem, ad->end_of, ad->alloc_end_of,
 			     ad->nr_end_of + 1, PDA_STACKTREE_MAX) < 0)
 			return PD_ERR_NOMEM;
 		ad->end_of[ad->nr_end_of++] = end;
 		count_at(fd, end, w + 3);
+		i += Q_ADD_WORDS + w[1];
 	}
 	return 0;
 }
@@ -634,14 +532,12 @@ static void *adder_main(void *arg)
 		ad->full = b->next;
 		if (!ad->full)
 			ad->full_tail = &ad->full;
-		ad->busy = true;
 		pthread_mutex_unlock(&ad->mu);
 		if (!err && add_block(fd, b) < 0) {
 			err = PD_ERR_NOMEM;
 			atomic_store(&ad->failed, true);
 		}
 		pthread_mutex_lock(&ad->mu);
-		ad->busy = false;
 		ad->err = err;
 		if (b->alloc > QBLOCK_WORDS) {
 			pdc_free(&fd->mem, b); /* a deep stack's own */
@@ -771,31 +667,8 @@ static int adder_stop(struct pda_fold *fd)
 	pthread_mutex_destroy(&ad->mu);
 	pdc_free(&fd->mem, ad->end_of);
 	ad->end_of = NULL;
-	pdc_free(&fd->mem, ad->buf);
-	ad->buf = NULL;
 	fd->threaded = false;
-	fd->defer = false;
 	return err;
-}
-
-/*
- * The caller's thread names frames itself from here on (a sample named
- * by the caller, pda_fold_add_names(), takes atoms): the adder first
- * names what it was handed, so that the atoms keep the order they were
- * asked for in.
- */
-static void adder_sync(struct pda_fold *fd)
-{
-	struct adder *ad = &fd->ad;
-
-	if (!fd->defer)
-		return;
-	submit(ad);
-	pthread_mutex_lock(&ad->mu);
-	while (ad->full || ad->busy)
-		pthread_cond_wait(&ad->room, &ad->mu);
-	pthread_mutex_unlock(&ad->mu);
-	fd->defer = false;
 }
 
 /* Hand the stack fd->buf[0..nr) to the adder; *serial: its serial.
@@ -898,10 +771,6 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 		pda_fold_free(fd);
 		return PD_ERR_NOMEM;
 	}
-	/* a filter decides on the names whether a sample counts: then the
-	 * caller's thread names */
-	fd->defer = fd->threaded && !fd->has_re[MATCH_SYM] &&
-		    !fd->has_re[MATCH_DSO] && !fd->has_re[MATCH_COMM];
 	*out = fd;
 	return 0;
 }
@@ -1082,74 +951,6 @@ static bool dso_matches(struct pda_fold *fd, const char *dso)
 	return a && re_match(fd, MATCH_DSO, a);
 }
 
-/* Whether a frame counts its sample as unresolved. */
-static bool frame_unresolved(const struct pda_frame *fr)
-{
-	return !fr->sym ||
-	       (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP));
-}
-
-/*
- * pda_fold_add_keyed() with fd->defer: the sample's comm and frames
- * handed over unnamed (Q_NAMES), counted here as the adder will find
- * them.  @return 1 or PD_ERR_NOMEM.
- */
-static int hand_frames(struct pda_fold *fd, const struct pd_sample *sample,
-		       const struct pda_stack *st, const char *comm,
-		       uint64_t *cookie)
-{
-	struct adder *ad = &fd->ad;
-	const size_t cut = st ? pda_stack_kept(st, fd->max_stack) : 0;
-	const size_t len = comm ? strlen(comm) : 0;
-	const uint64_t weight =
-		fd->flags & PDA_FOLD_PERIOD ? sample->period : 1;
-	uint64_t flags = 0;
-	bool unresolved = false;
-	size_t at, words;
-	uint32_t *w;
-
-	if (cut + 1 > MAX_FRAMES || len > UINT32_MAX / 2 ||
-	    ad->nr_serials >= PDA_STACKTREE_MAX)
-		return PD_ERR_NOMEM;
-	/* a word more than an aligned record needs, for the padding */
-	if (!reserve_words(fd, Q_NAMES_WORDS + comm_words(len) + 1 +
-				       cut * FRAME_WORDS))
-		return PD_ERR_NOMEM;
-	at = ad->cur->nr;
-	w = ad->cur->w + at;
-	words = frames_at(at, len);
-	w[0] = Q_NAMES;
-	w[1] = (uint32_t)cut;
-	w[2] = sample->tid;
-	put64(w + 3, weight);
-	put64(w + 5, sample->period);
-	w[7] = sample->pid;
-	w[8] = (uint32_t)len;
-	/* the comm's NUL and the padding */
-	memset(w + Q_NAMES_WORDS, 0, (words - Q_NAMES_WORDS) * 4);
-	memcpy(w + Q_NAMES_WORDS, comm ? comm : "", len);
-	if (cut)
-		memcpy(w + words, st->frames, cut * sizeof(*st->frames));
-	for (size_t i = 0; i < cut; i++)
-		unresolved |= frame_unresolved(&st->frames[i]);
-	ad->cur->nr += words + cut * FRAME_WORDS;
-	if (st && cut < st->nr) {
-		fd->totals.nr_truncated++;
-		flags |= COOKIE_TRUNCATED;
-	}
-	fd->totals.nr_samples++;
-	fd->totals.weight += weight;
-	if (unresolved)
-		fd->totals.weight_unresolved += weight;
-	/* from 1: a cookie is never 0 */
-	if (cookie)
-		*cookie = (uint64_t)++ad->nr_serials << COOKIE_SHIFT | flags |
-			  (unresolved ? COOKIE_UNRESOLVED : 0);
-	else
-		++ad->nr_serials;
-	return 1;
-}
-
 int pda_fold_add(struct pda_fold *fd, const struct pd_sample *sample,
 		 const struct pda_stack *st, const char *comm)
 {
@@ -1207,8 +1008,6 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 
 	if (fd->finished)
 		return PD_ERR_API;
-	if (fd->defer)
-		return hand_frames(fd, sample, st, comm, cookie);
 	root = root_atom(fd, comm, sample->pid, sample->tid, &keep);
 	if (!root)
 		return PD_ERR_NOMEM;
@@ -1240,7 +1039,8 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		/* leaf first in, root first in the stack */
 		fd->buf[off + cut - 1 - i] = a->id;
-		if (frame_unresolved(fr))
+		if (!fr->sym ||
+		    (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)))
 			unresolved = true;
 		if (!dso_hit && dso_matches(fd, fr->dso))
 			dso_hit = true;
@@ -1272,7 +1072,6 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 
 	if (fd->finished)
 		return PD_ERR_API;
-	adder_sync(fd);
 	if (n->root) {
 		root = intern(fd, n->root, strlen(n->root), 0);
 		if (!root)

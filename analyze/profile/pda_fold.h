@@ -84,10 +84,8 @@ struct pda_fold_opts {
 					 * threaded */
 	char *errbuf;		/* why pda_fold_new failed (a bad regex) */
 	/* Stacks go into the table on a thread of their own, while the
-	 * caller's resolves the next ones: the same result, sooner where a
-	 * second CPU is free.  Without filters their frames are named
-	 * there too (the strings a pda_frame points to must then stay
-	 * until pda_fold_finish(), as a session's do). */
+	 * caller's names the next ones: the same result, sooner where a
+	 * second CPU is free. */
 	bool threaded;
 	size_t errbuf_size;
 };

@@ -13,8 +13,8 @@
  *     does, and the lines are the distinct rendered stacks sorted by
  *     strcmp, merged where they render alike (a comm holding ';'); the
  *     same with the tree filled on a thread of its own (threaded), also
- *     for stacks deeper than a block of its queue, its frames named
- *     there, and samples named by the caller among them;
+ *     for stacks deeper than a block of its queue, and with samples
+ *     named by the caller (pda_fold_add_names) among resolved ones;
  *   - allocation failures leave a tree that can be freed, and no leak.
  */
 #include "pd_config.h" /* open_memstream */
@@ -629,9 +629,9 @@ static struct pda_profile *fold_profile(size_t n, bool threaded,
  * than a step of the sorter, the profile is the one made without
  * threads, id for id, and so are the line count and the lines.
  */
-/* _i 1: the frames are named on the adder thread until a sample named
- * by the caller comes (then on the caller's): the same atoms in the
- * same order, the same first frame's details for each location. */
+/* _i 1: samples named by the caller among resolved ones, whose first
+ * frame of each name decides its location: the same atoms in the same
+ * order, the same details for each location, with or without threads. */
 START_TEST(test_fold_sorter_stream)
 {
 	enum { NR = 5 * PDA_STACKTREE_SORT_STEP };
