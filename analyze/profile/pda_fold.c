@@ -129,7 +129,16 @@ struct comm_ent {
 enum { Q_ADD = 1, Q_AGAIN = 2, Q_ADD_WORDS = 7, Q_AGAIN_WORDS = 6 };
 
 #define QBLOCK_WORDS (16u << 10) /* a block's words (64 KB) */
-#define QBLOCKS 8		 /* blocks of that size at most */
+/*
+ * Blocks of that size at most, made only when none is free: new stacks
+ * come in bursts (most of a capture's first samples are new, a stack
+ * the adder walks down the tree and the caller resolves from its
+ * memo's miss), and while the adder is behind the caller waits for
+ * room.  With 8 blocks (512 KB, ~4k stacks of the -g bench capture)
+ * the caller of fold -j2 waited 27-40 ms of a 0.32 s run; with 32 (2
+ * MB), about 2 ms.
+ */
+#define QBLOCKS 32
 
 struct qblock {
 	struct qblock *next;
@@ -1001,7 +1010,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	uint64_t flags = 0;
 	int rc;
 	struct atom *root;
-	size_t cut = 0, counted = 0, off;
+	size_t cut = 0, off;
 	bool keep = true, unresolved = false;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
@@ -1020,18 +1029,7 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	if (fd->flags & PDA_FOLD_NO_COMM)
 		root = NULL;
 	if (st) {
-		/* perf keeps max_stack callchain entries from the leaf; the
-		 * inlined frames an entry expands to come with it */
-		for (cut = 0; cut < st->nr; cut++) {
-			if (st->frames[cut].flags & PDA_FRAME_INLINED)
-				continue;
-			if (counted == fd->max_stack)
-				break;
-			counted++;
-		}
-		while (cut > 0 && cut < st->nr &&
-		       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
-			cut--;
+		cut = pda_stack_kept(st, fd->max_stack);
 		if (cut < st->nr) {
 			fd->totals.nr_truncated++;
 			flags |= COOKIE_TRUNCATED;

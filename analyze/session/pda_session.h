@@ -265,6 +265,9 @@ static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
 {
 	size_t cut, counted = 0;
 
+	/* the usual case, without a walk: all are kept */
+	if (st->nr <= max)
+		return st->nr;
 	for (cut = 0; cut < st->nr; cut++) {
 		if (st->frames[cut].flags & PDA_FRAME_INLINED)
 			continue;

@@ -13,7 +13,8 @@
  *     does, and the lines are the distinct rendered stacks sorted by
  *     strcmp, merged where they render alike (a comm holding ';'); the
  *     same with the tree filled on a thread of its own (threaded), also
- *     for stacks deeper than a block of its queue;
+ *     for stacks deeper than a block of its queue, and with samples
+ *     named by the caller (pda_fold_add_names) among resolved ones;
  *   - allocation failures leave a tree that can be freed, and no leak.
  */
 #include "pd_config.h" /* open_memstream */
@@ -570,9 +571,12 @@ START_TEST(test_fold_threaded_deep)
 END_TEST
 
 /* A fold of n random samples (3 comms, stacks from names[]) made into
- * a profile, with or without its threads. */
+ * a profile, with or without its threads; with names_at, sample
+ * names_at and every 97th after it named by the caller
+ * (pda_fold_add_names), the others resolved frames whose first one of
+ * each name decides the location's address and line. */
 static struct pda_profile *fold_profile(size_t n, bool threaded,
-					struct pda_fold **out)
+					size_t names_at, struct pda_fold **out)
 {
 	PDA_FOLD_OPTS(o, .threaded = threaded);
 	struct pda_fold *fd;
@@ -592,9 +596,23 @@ static struct pda_profile *fold_profile(size_t n, bool threaded,
 		s.period = 1 + rnd(100);
 		memset(f, 0, sizeof(f));
 		for (size_t j = 0; j < nr; j++) {
-			f[j].ip = 0x1000 + j;
+			f[j].ip = names_at ? 0x1000 + rnd(64) : 0x1000 + j;
+			f[j].dso_addr = f[j].ip;
+			f[j].line = names_at ? 1 + rnd(9) : 0;
 			f[j].sym = names[rnd(NR_NAMES)];
 			f[j].dso = "/bin/x";
+		}
+		if (names_at && i >= names_at && (i - names_at) % 97 == 0) {
+			const char *nm[MAX_DEPTH];
+			struct pda_fold_names fn = {.root = fold_comms[rnd(3)],
+						    .names = nm,
+						    .nr = nr,
+						    .weight = s.period};
+
+			for (size_t j = 0; j < nr; j++)
+				nm[j] = f[j].sym;
+			ck_assert_int_ge(pda_fold_add_names(fd, &fn), 0);
+			continue;
 		}
 		ck_assert_int_ge(pda_fold_add(fd, &s, &st, fold_comms[rnd(3)]),
 				 0);
@@ -611,15 +629,20 @@ static struct pda_profile *fold_profile(size_t n, bool threaded,
  * than a step of the sorter, the profile is the one made without
  * threads, id for id, and so are the line count and the lines.
  */
+/* _i 1: samples named by the caller among resolved ones, whose first
+ * frame of each name decides its location: the same atoms in the same
+ * order, the same details for each location, with or without threads. */
 START_TEST(test_fold_sorter_stream)
 {
 	enum { NR = 5 * PDA_STACKTREE_SORT_STEP };
+	const size_t names_at = _i ? NR / 2 : 0;
 	struct pda_fold *fd[2];
 	struct pda_profile *p[2];
 	char *text[2];
 
 	for (int threaded = 0; threaded < 2; threaded++)
-		p[threaded] = fold_profile(NR, threaded, &fd[threaded]);
+		p[threaded] =
+			fold_profile(NR, threaded, names_at, &fd[threaded]);
 	ck_assert_uint_gt(pda_fold_nr_lines(fd[0]),
 			  2 * PDA_STACKTREE_SORT_STEP);
 	ck_assert_uint_eq(pda_fold_nr_lines(fd[0]), pda_fold_nr_lines(fd[1]));
@@ -643,12 +666,16 @@ START_TEST(test_fold_sorter_stream)
 		ck_assert_uint_eq(a->values[0], b->values[0]);
 	}
 	ck_assert_uint_eq(pda_profile_nr_locs(p[0]), pda_profile_nr_locs(p[1]));
-	for (uint32_t i = 1; i < pda_profile_nr_locs(p[0]); i++)
-		ck_assert_str_eq(
-			pda_profile_str(p[0], pda_profile_loc(p[0], i)->label,
-					NULL),
-			pda_profile_str(p[1], pda_profile_loc(p[1], i)->label,
-					NULL));
+	for (uint32_t i = 1; i < pda_profile_nr_locs(p[0]); i++) {
+		const struct pda_profile_loc *a = pda_profile_loc(p[0], i);
+		const struct pda_profile_loc *b = pda_profile_loc(p[1], i);
+
+		ck_assert_str_eq(pda_profile_str(p[0], a->label, NULL),
+				 pda_profile_str(p[1], b->label, NULL));
+		ck_assert_uint_eq(a->address, b->address);
+		ck_assert_uint_eq(a->line, b->line);
+		ck_assert_uint_eq(a->flags, b->flags);
+	}
 	for (int i = 0; i < 2; i++) {
 		text[i] = ft_lines(fd[i]);
 		pda_profile_free(p[i]);
@@ -676,7 +703,7 @@ Suite *stacktree_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_fold_random, 0, 12);
 	tcase_add_test(tc, test_fold_threaded_deep);
-	tcase_add_test(tc, test_fold_sorter_stream);
+	tcase_add_loop_test(tc, test_fold_sorter_stream, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
