@@ -66,7 +66,9 @@ const char cmd_report_options[] =
 	"                        site's) address, as perf 6.1; socket: the\n"
 	"                        socket of the sample's CPU; transaction,\n"
 	"                        code_page_size: the samples' TSX flags\n"
-	"                        and code page sizes\n"
+	"                        and code page sizes; symbol_size,\n"
+	"                        dso_size: the size of the row's symbol\n"
+	"                        and of its map\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
@@ -354,9 +356,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			    "output\": a tracepoint sample's fields as its "
 			    "print format gives them, which pdtool script -F "
 			    "trace prints)"},
-		{" symbol_size dso_size ",
-		 "not in pdtool report yet (the frames pdtool resolves keep "
-		 "neither the symbol's size nor the map's)"},
 		{" cgroup cgroup_id ",
 		 "not in pdtool report yet (cgroup: the path PERF_RECORD_CGROUP "
 		 "gives the sample's PERF_SAMPLE_CGROUP id; cgroup_id: the "
@@ -403,7 +402,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat, time, socket, addr, transaction, "
-				    "code_page_size; with --mem-mode mem, snoop, tlb, "
+				    "code_page_size, symbol_size, dso_size; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline, symbol_iaddr, "
 				    "data_page_size)",

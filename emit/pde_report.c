@@ -81,6 +81,16 @@ static void page_size_text(struct pdc_strbuf *b, uint64_t n)
 	pdc_strbuf_addf(b, "%" PRIu64 "%c", n, unit[i]);
 }
 
+/* perf's symbol_size and dso_size cells: "%d" of the size (an int: its
+ * low 32 bits), "unknown" without a symbol or map (what is NULL). */
+static void size_text(struct pdc_strbuf *b, const char *what, uint64_t n)
+{
+	if (what)
+		pdc_strbuf_addf(b, "%d", (int)(uint32_t)n);
+	else
+		pdc_strbuf_add(b, "unknown", 7);
+}
+
 /* perf 6.1's hist_entry__transaction_snprintf(): the flags' names, the
  * "skip_for_len" ones included, NEITHER when neither SYNC nor ASYNC,
  * the abort code in hex. */
@@ -240,6 +250,12 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
 		pdc_strbuf_addf(b, "%#" PRIx64, e->address);
 		break;
+	case PDA_REPORT_SYM_SIZE:
+		size_text(b, e->sym, e->sym_size);
+		break;
+	case PDA_REPORT_DSO_SIZE:
+		size_text(b, e->dso, e->dso_size);
+		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
 		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
@@ -335,6 +351,8 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return e->time_ns ? 16 : 12;
 	case PDA_REPORT_SOCKET:
 	case PDA_REPORT_CODE_PAGE:
+	case PDA_REPORT_SYM_SIZE:
+	case PDA_REPORT_DSO_SIZE:
 		return 0; /* the header's */
 	case PDA_REPORT_TRANSACTION:
 		/* hists__calc_col_len(): for a row with flags,
@@ -640,6 +658,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		return;
 	}
 	key_text(b, k, e, nr);
+	if (k == PDA_REPORT_SYM_SIZE || k == PDA_REPORT_DSO_SIZE) {
+		/* "%*d", "%*s": right-aligned */
+		pad(out, b->p, b->len, w, true);
+		return;
+	}
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
 	if (last && unpadded_last(k)) {
@@ -1568,6 +1591,20 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_ADDR:
 		pde_json_hex(j, "addr", e->address);
 		break;
+	case PDA_REPORT_SYM_SIZE:
+	case PDA_REPORT_DSO_SIZE: {
+		/* the size, null where the text says "unknown" */
+		const bool known = k == PDA_REPORT_SYM_SIZE ? e->sym != NULL
+							    : e->dso != NULL;
+
+		if (known)
+			pde_json_u64(j, pda_report_key_name(k),
+				     k == PDA_REPORT_SYM_SIZE ? e->sym_size
+							      : e->dso_size);
+		else
+			pde_json_null(j, pda_report_key_name(k));
+		break;
+	}
 	case PDA_REPORT_IADDR:
 		json_str_or_null(j, "iaddr_sym", e->sym);
 		pde_json_hex(j, "iaddr", e->iaddr);

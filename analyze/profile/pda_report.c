@@ -90,6 +90,8 @@ struct ekey {
 	uint64_t symoff;	/* SYMOFF with a symbol: the offset */
 	uint64_t addr;		/* ADDR: perf's unmapped he->ip */
 	uint64_t iaddr;		/* IADDR: the sample's ip (own entry) */
+	uint64_t sym_size;	/* SYM_SIZE: the symbol's, 0 none */
+	uint64_t dso_size;	/* DSO_SIZE: the map's, 0 no map */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
@@ -97,7 +99,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 200,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 216,
 	       "an entry key is compared as bytes: no padding");
 
 /* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
@@ -393,6 +395,8 @@ static const struct {
 	[PDA_REPORT_DATA_PAGE] = {"data_page_size", NULL, "Data Page Size"},
 	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
 	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
+	[PDA_REPORT_SYM_SIZE] = {"symbol_size", NULL, "Symbol size"},
+	[PDA_REPORT_DSO_SIZE] = {"dso_size", NULL, "DSO size"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -890,6 +894,12 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	 * no callers' entries) */
 	if (rep->has[PDA_REPORT_IADDR] && self)
 		k.iaddr = ip;
+	/* perf's symbol__size() of he->ms.sym and map__size() of
+	 * he->ms.map (0 without either) */
+	if (rep->has[PDA_REPORT_SYM_SIZE] && sym)
+		k.sym_size = fr->sym_size;
+	if (rep->has[PDA_REPORT_DSO_SIZE] && dso)
+		k.dso_size = fr->map_size;
 	if (rep->has[PDA_REPORT_SYM] || rep->has[PDA_REPORT_SYMOFF]) {
 		k.sym = sym;
 		if (sym) {
@@ -973,6 +983,8 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.type_off = self ? t->type_off : 0;
 	e->pub.address = k.addr;
 	e->pub.iaddr = k.iaddr;
+	e->pub.sym_size = k.sym_size;
+	e->pub.dso_size = k.dso_size;
 	e->pub.time_ns = rep->time_ns;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
@@ -2381,6 +2393,11 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_ADDR:
 		/* _sort__addr_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.addr - a->k.addr));
+	case PDA_REPORT_SYM_SIZE:
+		/* _sort__sym_size_cmp(right, left) on int64_t sizes */
+		return pda_cmp_i64((int64_t)b->k.sym_size, (int64_t)a->k.sym_size);
+	case PDA_REPORT_DSO_SIZE:
+		return pda_cmp_i64((int64_t)b->k.dso_size, (int64_t)a->k.dso_size);
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)

@@ -58,6 +58,10 @@ extern "C" {
  *            and, for a caller's (whose he->ip is already the ip), the
  *            ip unmapped once more (ip + map start - pgoff in a file's
  *            map), as perf 6.1 shows it
+ *   symbol_size, dso_size  the frame's symbol's size (perf's
+ *            symbol__size(): its end, as perf fixes up a zero-size
+ *            symbol's, less its start) and its map's (map__size(): end
+ *            less start), every entry its frame's
  *   symbol_iaddr  perf's memory key: the sampled instruction's address
  *            (a row each), shown as its function ("[.] name") or,
  *            without one, the address
@@ -121,6 +125,8 @@ enum pda_report_key {
 	PDA_REPORT_DATA_PAGE,	/* PERF_SAMPLE_DATA_PAGE_SIZE (memory) */
 	PDA_REPORT_ADDR,	/* the frame's address */
 	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
+	PDA_REPORT_SYM_SIZE,	/* the frame's symbol's size */
+	PDA_REPORT_DSO_SIZE,	/* the size of the frame's map */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -376,6 +382,10 @@ struct pda_report_entry {
 	uint64_t code_page, data_page; /* with the keys: bytes, 0 none */
 	uint64_t address;	/* with addr: perf's unmapped he->ip */
 	uint64_t iaddr;		/* with symbol_iaddr: the sample's ip */
+	/* with symbol_size: the symbol's size (end - start as perf fixes
+	 * the end up); with dso_size: the map's (end - start); shown
+	 * "unknown" without a symbol (sym) or a map (dso) */
+	uint64_t sym_size, dso_size;
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */

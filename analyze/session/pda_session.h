@@ -222,6 +222,11 @@ struct pda_frame {
 	const char *srcfile;	/* with opts.srcline; NULL unknown */
 	unsigned line;
 	unsigned flags;		/* pda_frame_flags */
+	/* perf's symbol__size() of sym (its end as perf fixes it up, less
+	 * its start; an inlined frame's: its function's) and map__size()
+	 * of the map holding ip (end - start): the symbol_size and
+	 * dso_size keys */
+	uint64_t sym_size, map_size;
 };
 
 /* What perf's dcacheline key reads of the map holding an address: its
