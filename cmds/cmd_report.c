@@ -68,7 +68,8 @@ const char cmd_report_options[] =
 	"                        code_page_size: the samples' TSX flags\n"
 	"                        and code page sizes; symbol_size,\n"
 	"                        dso_size: the size of the row's symbol\n"
-	"                        and of its map\n"
+	"                        and of its map; cgroup: the sample's\n"
+	"                        cgroup (perf record --all-cgroups)\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
@@ -356,11 +357,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 			    "output\": a tracepoint sample's fields as its "
 			    "print format gives them, which pdtool script -F "
 			    "trace prints)"},
-		{" cgroup cgroup_id ",
-		 "not in pdtool report yet (cgroup: the path PERF_RECORD_CGROUP "
-		 "gives the sample's PERF_SAMPLE_CGROUP id; cgroup_id: the "
-		 "thread's cgroup namespace from PERF_RECORD_NAMESPACES; the "
-		 "session keeps neither)"},
+		{" cgroup_id ",
+		 "not in pdtool report yet (the thread's cgroup namespace at "
+		 "the sample from PERF_RECORD_NAMESPACES, which the session "
+		 "does not keep)"},
 		{" ipc_null ", "not a key pdtool report takes: it adds perf's "
 			       "IPC [IPC Coverage] column of \"-\" itself "
 			       "after a --sort naming \"symbol\", with "
@@ -402,7 +402,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat, time, socket, addr, transaction, "
-				    "code_page_size, symbol_size, dso_size; with --mem-mode mem, snoop, tlb, "
+				    "code_page_size, symbol_size, dso_size, cgroup; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline, symbol_iaddr, "
 				    "data_page_size)",
@@ -1120,6 +1120,11 @@ static bool leaf_rows(const struct report_opts *o, const struct pd_file *f)
 }
 
 /* The thread's comm at the end of the capture, from the session. */
+static const char *cgroup_path(void *arg, uint64_t id)
+{
+	return pda_session_cgroup(arg, id);
+}
+
 static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 {
 	return pda_thread_comm(arg, pid, tid);
@@ -1220,6 +1225,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.nr_tids = o->nr_tids;
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
+	ro.cgroup_path = cgroup_path;
+	ro.cgroup_path_arg = s;
 	ro.time_quantum = o->time_quantum;
 	ro.time_ns = o->time_ns;
 	ro.ipc_null = ipc_null(o);

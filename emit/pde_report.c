@@ -256,6 +256,16 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_DSO_SIZE:
 		size_text(b, e->dso, e->dso_size);
 		break;
+	case PDA_REPORT_CGROUP:
+		/* hist_entry__cgroup_snprintf() */
+		if (!e->cgroup)
+			pdc_strbuf_add(b, "N/A", 3);
+		else if (!e->cgroup_path)
+			pdc_strbuf_add(b, "unknown", 7);
+		else
+			pdc_strbuf_add_text(b, e->cgroup_path,
+					    strlen(e->cgroup_path));
+		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
 		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
@@ -354,6 +364,12 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_SYM_SIZE:
 	case PDA_REPORT_DSO_SIZE:
 		return 0; /* the header's */
+	case PDA_REPORT_CGROUP:
+		/* the name's, for a cgroup ("N/A" asks nothing) */
+		if (!e->cgroup)
+			return 0;
+		key_text(b, k, e, nr);
+		return b->len;
 	case PDA_REPORT_TRANSACTION:
 		/* hists__calc_col_len(): for a row with flags,
 		 * hist_entry__transaction_len(), the names but those
@@ -548,7 +564,8 @@ static bool unpadded_last(enum pda_report_key k)
 	       /* "%.*s": perf pads every column but the last
 		* (hist_entry__snprintf_alignment) */
 	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
-	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME;
+	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME ||
+	       k == PDA_REPORT_CGROUP;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -1590,6 +1607,12 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_ADDR:
 		pde_json_hex(j, "addr", e->address);
+		break;
+	case PDA_REPORT_CGROUP:
+		/* the path (null: none, the text's "N/A" or "unknown") and
+		 * the sample's id (0: none) */
+		json_str_or_null(j, "cgroup", e->cgroup_path);
+		pde_json_u64(j, "cgroup_sample_id", e->cgroup);
 		break;
 	case PDA_REPORT_SYM_SIZE:
 	case PDA_REPORT_DSO_SIZE: {

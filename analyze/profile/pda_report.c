@@ -59,9 +59,10 @@ struct mkey {
 	uint64_t time;		/* TIME: cut to the quantum */
 	uint64_t txn;		/* TRANSACTION */
 	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
+	uint64_t cgroup;	/* CGROUP: PERF_SAMPLE_CGROUP's id */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 144,
+_Static_assert(sizeof(struct mkey) == sizeof(void *) + 152,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -99,7 +100,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 216,
+_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 224,
 	       "an entry key is compared as bytes: no padding");
 
 /* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
@@ -288,6 +289,8 @@ struct pda_report {
 	size_t nr_pids, nr_tids;
 	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
 	void *thread_comm_arg;
+	const char *(*cgroup_path)(void *arg, uint64_t id);
+	void *cgroup_path_arg;
 	int (*data_type)(void *arg, const struct pd_sample *sample,
 			 const char **type, int64_t *offset,
 			 const char **member);
@@ -397,6 +400,7 @@ static const struct {
 	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
 	[PDA_REPORT_SYM_SIZE] = {"symbol_size", NULL, "Symbol size"},
 	[PDA_REPORT_DSO_SIZE] = {"dso_size", NULL, "DSO size"},
+	[PDA_REPORT_CGROUP] = {"cgroup", NULL, "Cgroup"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -538,6 +542,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
 	     k++)
 		rep->mem_keys |= rep->has[k];
+	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP];
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
 	    !o.data_addr) {
@@ -547,7 +552,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->cum_again = rep->has[PDA_REPORT_TIME] ||
 			 rep->has[PDA_REPORT_SOCKET] ||
 			 rep->has[PDA_REPORT_TRANSACTION] ||
-			 rep->has[PDA_REPORT_CODE_PAGE];
+			 rep->has[PDA_REPORT_CODE_PAGE] ||
+			 rep->has[PDA_REPORT_CGROUP];
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
@@ -574,6 +580,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->nr_tids = o.tids ? o.nr_tids : 0;
 	rep->thread_comm = o.thread_comm;
 	rep->thread_comm_arg = o.thread_comm_arg;
+	rep->cgroup_path = o.cgroup_path;
+	rep->cgroup_path_arg = o.cgroup_path_arg;
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->data_addr = o.data_addr;
@@ -1016,6 +1024,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.transaction = mk->txn;
 	e->pub.code_page = mk->code_page;
 	e->pub.data_page = mk->data_page;
+	e->pub.cgroup = mk->cgroup;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -2032,6 +2041,8 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
+	if (rep->has[PDA_REPORT_CGROUP] && (sample->mask & PD_SAMPLE_CGROUP))
+		mk->cgroup = sample->cgroup;
 	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	    rep->has[PDA_REPORT_DCACHELINE]) {
 		const uint64_t addr =
@@ -2059,11 +2070,12 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 }
 
 /* Whether perf's he_tmp, a callchain entry made without the sample's
- * time, socket, transaction and code page size, equals the sample's
- * entry: those keys' values all 0. */
+ * time, socket, transaction, code page size and cgroup, equals the
+ * sample's entry: those keys' values all 0. */
 static bool he_tmp_equal(const struct mkey *mk)
 {
-	return !mk->time && !mk->socket && !mk->txn && !mk->code_page;
+	return !mk->time && !mk->socket && !mk->txn && !mk->code_page &&
+	       !mk->cgroup;
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
@@ -2398,6 +2410,9 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		return pda_cmp_i64((int64_t)b->k.sym_size, (int64_t)a->k.sym_size);
 	case PDA_REPORT_DSO_SIZE:
 		return pda_cmp_i64((int64_t)b->k.dso_size, (int64_t)a->k.dso_size);
+	case PDA_REPORT_CGROUP:
+		/* sort__cgroup_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.m.cgroup - a->k.m.cgroup));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
@@ -3132,6 +3147,14 @@ int pda_report_finish(struct pda_report *rep)
 		e->pub.thread_comm = e->pub.comm;
 		if (c && *c && intern(rep, c, strlen(c),
 				      &e->pub.thread_comm) < 0)
+			return PD_ERR_NOMEM;
+		/* perf names a cgroup when it prints it: by every record */
+		c = rep->has[PDA_REPORT_CGROUP] && e->pub.cgroup &&
+				    rep->cgroup_path
+			    ? rep->cgroup_path(rep->cgroup_path_arg,
+					       e->pub.cgroup)
+			    : NULL;
+		if (c && intern(rep, c, strlen(c), &e->pub.cgroup_path) < 0)
 			return PD_ERR_NOMEM;
 	}
 	/* perf's group holds every event, those without samples too */

@@ -62,6 +62,8 @@ extern "C" {
  *            symbol__size(): its end, as perf fixes up a zero-size
  *            symbol's, less its start) and its map's (map__size(): end
  *            less start), every entry its frame's
+ *   cgroup   the sample's cgroup id (PERF_SAMPLE_CGROUP), every entry
+ *            of the sample, shown by the path opts' cgroup_path gives
  *   symbol_iaddr  perf's memory key: the sampled instruction's address
  *            (a row each), shown as its function ("[.] name") or,
  *            without one, the address
@@ -127,6 +129,7 @@ enum pda_report_key {
 	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
 	PDA_REPORT_SYM_SIZE,	/* the frame's symbol's size */
 	PDA_REPORT_DSO_SIZE,	/* the size of the frame's map */
+	PDA_REPORT_CGROUP,	/* the sample's cgroup (PERF_SAMPLE_CGROUP) */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -252,6 +255,11 @@ struct pda_report_opts {
 	 * too.  A sym key is appended, not counted by
 	 * pda_report_nr_keys(). */
 	bool ipc_null;
+	/* The cgroup key: the path of a sample's cgroup id (the capture's
+	 * PERF_RECORD_CGROUP's), asked in pda_report_finish(), NULL when
+	 * none; NULL: no paths ("unknown"). */
+	const char *(*cgroup_path)(void *arg, uint64_t id);
+	void *cgroup_path_arg;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -386,6 +394,10 @@ struct pda_report_entry {
 	 * the end up); with dso_size: the map's (end - start); shown
 	 * "unknown" without a symbol (sym) or a map (dso) */
 	uint64_t sym_size, dso_size;
+	/* with cgroup: the sample's cgroup id (0: none, "N/A") and its
+	 * path (NULL: none recorded, "unknown") */
+	uint64_t cgroup;
+	const char *cgroup_path;
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */

@@ -2,15 +2,17 @@
 # keys-regen.sh - perf 6.1's `perf report --stdio` tables of the sort
 # keys of PERF_SAMPLE_TRANSACTION, CODE_PAGE_SIZE and DATA_PAGE_SIZE
 # (transaction, code_page_size, data_page_size), with time, socket,
-# addr, dcacheline and symbol_iaddr beside them, the oracle of
+# addr, dcacheline and symbol_iaddr beside them, and of the cgroup key
+# (PERF_SAMPLE_CGROUP and PERF_RECORD_CGROUP), the oracle of
 # tests/cli/report/genkeys.test:
 #
 #	sh tests/golden/perf/keys-regen.sh
 #
-# The capture is the one tests/gen/pd_keys_gen.py writes (no testdata
-# capture samples these fields; the test writes it again); for each line
-# "VARIANT<TAB>OPTIONS" of tests/golden/perf/keys/variants, writes
-# keys/keysgen.VARIANT.txt from
+# The captures are the ones tests/gen/pd_keys_gen.py and
+# pd_cgroup_gen.py write (no testdata capture samples these fields; the
+# test writes them again); for each line "VARIANT<TAB>OPTIONS" of
+# tests/golden/perf/keys/variants (cgroup.variants), writes
+# keys/keysgen.VARIANT.txt (cgroupgen.VARIANT.txt) from
 #
 #	perf report --stdio [-g none] OPTIONS -i keysgen.perf.data
 #
@@ -23,14 +25,20 @@ PERF=${PERF:-perf}
 G=tests/golden/perf/keys
 pd_need_perf61
 pd_tmp_init
-python3 tests/gen/pd_keys_gen.py "$PD_TMP/keysgen.perf.data"
-grep -v '^#' "$G/variants" | while IFS='	' read -r v opts; do
-	[ -n "$v" ] || continue
-	nog=-g
-	case " $opts " in *" -g "*) nog= ;; esac
-	# shellcheck disable=SC2086 # the options are words
-	"$PERF" report -i "$PD_TMP/keysgen.perf.data" --stdio $nog ${nog:+none} \
-		$opts >"$PD_TMP/out" 2>/dev/null || true
-	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$G/keysgen.$v.txt"
-done
+# GEN VARIANTS: perf's tables of the capture tests/gen/pd_GEN_gen.py
+# writes, GENgen.VARIANT.txt for each line of VARIANTS
+regen() {
+	python3 "tests/gen/pd_$1_gen.py" "$PD_TMP/$1gen.perf.data"
+	grep -v '^#' "$2" | while IFS='	' read -r v opts; do
+		[ -n "$v" ] || continue
+		nog=-g
+		case " $opts " in *" -g "*) nog= ;; esac
+		# shellcheck disable=SC2086 # the options are words
+		"$PERF" report -i "$PD_TMP/$1gen.perf.data" --stdio $nog \
+			${nog:+none} $opts >"$PD_TMP/out" 2>/dev/null || true
+		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$G/$1gen.$v.txt"
+	done
+}
+regen keys "$G/variants"
+regen cgroup "$G/cgroup.variants"
 "$PERF" version >"$G/PERF_VERSION"
