@@ -256,6 +256,14 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_DSO_SIZE:
 		size_text(b, e->dso, e->dso_size);
 		break;
+	case PDA_REPORT_TRACE:
+		/* hist_entry__trace_snprintf(): "N/A" but for a
+		 * tracepoint's rows */
+		if (e->trace)
+			pdc_strbuf_add_text(b, e->trace, strlen(e->trace));
+		else
+			pdc_strbuf_add(b, "N/A", 3);
+		break;
 	case PDA_REPORT_CGROUP:
 		/* hist_entry__cgroup_snprintf() */
 		if (!e->cgroup)
@@ -364,6 +372,9 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	case PDA_REPORT_SYM_SIZE:
 	case PDA_REPORT_DSO_SIZE:
 		return 0; /* the header's */
+	case PDA_REPORT_TRACE:
+		/* the text's (perf's he->trace_output, a tracepoint's) */
+		return e->trace ? strlen(e->trace) : 0;
 	case PDA_REPORT_CGROUP:
 		/* the name's, for a cgroup ("N/A" asks nothing) */
 		if (!e->cgroup)
@@ -396,6 +407,73 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	return n;
 }
 
+struct prefix {
+	char *keys;	/* the texts of the keys before trace */
+	size_t row;
+};
+
+static int prefix_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct prefix *)a)->keys,
+		      ((const struct prefix *)b)->keys);
+}
+
+/*
+ * Which rows' trace texts perf has when it measures the column (into
+ * measured, one a row): it makes an entry's text when it compares the
+ * entry with another up to the trace key (sort__trace_cmp), every key
+ * before it equal: with a sample of its own (a row of two samples or
+ * more) or with another row of the same earlier keys.  Out of memory:
+ * every row's.
+ */
+static void trace_measured(const struct pda_report *rep,
+			   const struct pda_report_table *t, unsigned trace_i,
+			   bool *measured, struct pdc_strbuf *b)
+{
+	struct prefix *v = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*v));
+	size_t r, nr = 0;
+
+	for (r = 0; v && r < t->nr_rows; r++) {
+		const struct pda_report_entry *e =
+			pda_report_entry(rep, t->rows[r]);
+		uint64_t samples = 0;
+
+		for (unsigned m = 0; m < t->nr_members; m++)
+			samples += pda_report_val(rep, t->members[m],
+						  t->rows[r])->samples;
+		measured[r] = samples >= 2;
+		b->len = 0;
+		for (unsigned i = 0; i < trace_i; i++) {
+			const enum pda_report_key k = pda_report_key(rep, i);
+
+			/* the keys' values as their cells show them */
+			if (k == PDA_REPORT_PID)
+				pdc_strbuf_addf(b, "%d:", e->tid);
+			key_text(b, k, e, samples);
+			pdc_strbuf_add(b, "\x1f", 1);
+		}
+		v[nr].keys = malloc(b->len + 1);
+		v[nr].row = r;
+		if (!v[nr].keys)
+			break;
+		memcpy(v[nr].keys, b->p, b->len);
+		v[nr++].keys[b->len] = '\0';
+	}
+	if (!v || r < t->nr_rows) {
+		for (r = 0; r < t->nr_rows; r++)
+			measured[r] = true;
+	} else {
+		qsort(v, nr, sizeof(*v), prefix_cmp);
+		for (size_t i = 0; i < nr; i++)
+			if ((i > 0 && !strcmp(v[i].keys, v[i - 1].keys)) ||
+			    (i + 1 < nr && !strcmp(v[i].keys, v[i + 1].keys)))
+				measured[v[i].row] = true;
+	}
+	for (size_t i = 0; v && i < nr; i++)
+		free(v[i].keys);
+	free(v);
+}
+
 static void calc_widths(const struct pda_report *rep,
 			const struct pda_report_table *t, struct widths *w,
 			struct pdc_strbuf *b, bool dso_list)
@@ -403,20 +481,31 @@ static void calc_widths(const struct pda_report *rep,
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	bool unresolved = false;
 
-	for (unsigned i = 0; i < nr_keys; i++)
+	bool *measured = NULL;
+
+	for (unsigned i = 0; i < nr_keys; i++) {
 		w->key[i] = strlen(pda_report_key_header(pda_report_key(rep, i)));
+		if (pda_report_key(rep, i) == PDA_REPORT_TRACE && !measured &&
+		    (measured = calloc(t->nr_rows ? t->nr_rows : 1, 1)))
+			trace_measured(rep, t, i, measured, b);
+	}
 	for (size_t r = 0; r < t->nr_rows; r++) {
 		const struct pda_report_entry *e =
 			pda_report_entry(rep, t->rows[r]);
 
 		unresolved |= !e->sym;
 		for (unsigned i = 0; i < nr_keys; i++) {
-			const size_t n = key_need(e, pda_report_key(rep, i), b);
+			const enum pda_report_key k = pda_report_key(rep, i);
+			const size_t n = key_need(e, k, b);
 
+			/* a text perf has not made yet is not measured */
+			if (k == PDA_REPORT_TRACE && measured && !measured[r])
+				continue;
 			if (n > w->key[i])
 				w->key[i] = n;
 		}
 	}
+	free(measured);
 	/* hists__set_unres_dso_col_len(): an entry without a symbol widens
 	 * the DSO column to an address's width (not with --dsos) */
 	for (unsigned i = 0; unresolved && !dso_list && i < nr_keys; i++)
@@ -565,7 +654,7 @@ static bool unpadded_last(enum pda_report_key k)
 		* (hist_entry__snprintf_alignment) */
 	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
 	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME ||
-	       k == PDA_REPORT_CGROUP;
+	       k == PDA_REPORT_CGROUP || k == PDA_REPORT_TRACE;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -682,6 +771,10 @@ static void write_key(FILE *out, enum pda_report_key k,
 	}
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
+	/* "%-.*s": cut to the column, which calc_widths() may have left
+	 * narrower than the text */
+	if (k == PDA_REPORT_TRACE && b->len > w)
+		b->len = w;
 	if (last && unpadded_last(k)) {
 		fwrite(b->p, 1, b->len, out);
 		return;
@@ -1607,6 +1700,9 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		break;
 	case PDA_REPORT_ADDR:
 		pde_json_hex(j, "addr", e->address);
+		break;
+	case PDA_REPORT_TRACE:
+		json_str_or_null(j, "trace", e->trace);
 		break;
 	case PDA_REPORT_CGROUP:
 		/* the path (null: none, the text's "N/A" or "unknown") and

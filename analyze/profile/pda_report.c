@@ -38,6 +38,8 @@
 /* A cpu not yet given: the entries a summary lists with the cpu key. */
 #define NO_CPU INT32_MIN
 
+#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
+
 /* A sample's memory key values: the bits perf's memory keys compare
  * (0 for keys not asked for).  Compared as bytes. */
 struct mkey {
@@ -60,9 +62,10 @@ struct mkey {
 	uint64_t txn;		/* TRANSACTION */
 	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
 	uint64_t cgroup;	/* CGROUP: PERF_SAMPLE_CGROUP's id */
+	const char *trace;	/* TRACE: a tracepoint's text, NULL none */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 152,
+_Static_assert(sizeof(struct mkey) == 2 * sizeof(void *) + 152,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -100,7 +103,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 224,
+_Static_assert(sizeof(struct ekey) == 12 * sizeof(void *) + 224,
 	       "an entry key is compared as bytes: no padding");
 
 /* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
@@ -291,6 +294,9 @@ struct pda_report {
 	void *thread_comm_arg;
 	const char *(*cgroup_path)(void *arg, uint64_t id);
 	void *cgroup_path_arg;
+	int (*trace_text)(void *arg, const struct pd_sample *sample,
+			  const char **text, size_t *len);
+	void *trace_text_arg;
 	int (*data_type)(void *arg, const struct pd_sample *sample,
 			 const char **type, int64_t *offset,
 			 const char **member);
@@ -401,6 +407,7 @@ static const struct {
 	[PDA_REPORT_SYM_SIZE] = {"symbol_size", NULL, "Symbol size"},
 	[PDA_REPORT_DSO_SIZE] = {"dso_size", NULL, "DSO size"},
 	[PDA_REPORT_CGROUP] = {"cgroup", NULL, "Cgroup"},
+	[PDA_REPORT_TRACE] = {"trace", NULL, "Trace output"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -542,7 +549,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
 	     k++)
 		rep->mem_keys |= rep->has[k];
-	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP];
+	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP] || rep->has[PDA_REPORT_TRACE];
+	if (rep->has[PDA_REPORT_TRACE] && !o.trace_text) {
+		pdc_free(&m, rep);
+		return PD_ERR_API;
+	}
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
 	    !o.data_addr) {
@@ -582,6 +593,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->thread_comm_arg = o.thread_comm_arg;
 	rep->cgroup_path = o.cgroup_path;
 	rep->cgroup_path_arg = o.cgroup_path_arg;
+	rep->trace_text = o.trace_text;
+	rep->trace_text_arg = o.trace_text_arg;
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->data_addr = o.data_addr;
@@ -1025,6 +1038,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.code_page = mk->code_page;
 	e->pub.data_page = mk->data_page;
 	e->pub.cgroup = mk->cgroup;
+	e->pub.trace = mk->trace;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -2043,6 +2057,20 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->phys = sample->phys_addr;
 	if (rep->has[PDA_REPORT_CGROUP] && (sample->mask & PD_SAMPLE_CGROUP))
 		mk->cgroup = sample->cgroup;
+	/* perf's get_trace_output(), a tracepoint event's only */
+	if (rep->has[PDA_REPORT_TRACE] &&
+	    sample->evsel->attr.type == PERF_TYPE_TRACEPOINT) {
+		const char *text;
+		size_t len;
+		int rc = rep->trace_text(rep->trace_text_arg, sample, &text,
+					 &len);
+
+		if (rc < 0)
+			return rc;
+		if (intern(rep, text ? text : "", text ? len : 0,
+			   &mk->trace) < 0)
+			return PD_ERR_NOMEM;
+	}
 	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	    rep->has[PDA_REPORT_DCACHELINE]) {
 		const uint64_t addr =
@@ -2410,6 +2438,12 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 		return pda_cmp_i64((int64_t)b->k.sym_size, (int64_t)a->k.sym_size);
 	case PDA_REPORT_DSO_SIZE:
 		return pda_cmp_i64((int64_t)b->k.dso_size, (int64_t)a->k.dso_size);
+	case PDA_REPORT_TRACE:
+		/* sort__trace_cmp(): 0 but for a tracepoint's rows, there
+		 * strcmp(right, left) */
+		if (!a->k.m.trace || !b->k.m.trace)
+			return 0;
+		return pda_str_sort(a->k.m.trace, b->k.m.trace);
 	case PDA_REPORT_CGROUP:
 		/* sort__cgroup_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.m.cgroup - a->k.m.cgroup));

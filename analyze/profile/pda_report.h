@@ -62,6 +62,8 @@ extern "C" {
  *            symbol__size(): its end, as perf fixes up a zero-size
  *            symbol's, less its start) and its map's (map__size(): end
  *            less start), every entry its frame's
+ *   trace    a tracepoint sample's text as perf prints it (opts'
+ *            trace_text), rows of other events all alike ("N/A")
  *   cgroup   the sample's cgroup id (PERF_SAMPLE_CGROUP), every entry
  *            of the sample, shown by the path opts' cgroup_path gives
  *   symbol_iaddr  perf's memory key: the sampled instruction's address
@@ -130,6 +132,7 @@ enum pda_report_key {
 	PDA_REPORT_SYM_SIZE,	/* the frame's symbol's size */
 	PDA_REPORT_DSO_SIZE,	/* the size of the frame's map */
 	PDA_REPORT_CGROUP,	/* the sample's cgroup (PERF_SAMPLE_CGROUP) */
+	PDA_REPORT_TRACE,	/* a tracepoint sample's text */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -260,6 +263,12 @@ struct pda_report_opts {
 	 * none; NULL: no paths ("unknown"). */
 	const char *(*cgroup_path)(void *arg, uint64_t id);
 	void *cgroup_path_arg;
+	/* The trace key (needed with it): a tracepoint sample's text as
+	 * perf prints it into *text (NULL: none, an empty cell) and *len,
+	 * valid until the next call.  0 or a negative pd_err. */
+	int (*trace_text)(void *arg, const struct pd_sample *sample,
+			  const char **text, size_t *len);
+	void *trace_text_arg;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -398,6 +407,9 @@ struct pda_report_entry {
 	 * path (NULL: none recorded, "unknown") */
 	uint64_t cgroup;
 	const char *cgroup_path;
+	/* with trace: a tracepoint sample's text; NULL for other events'
+	 * rows ("N/A") */
+	const char *trace;
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */
