@@ -81,6 +81,15 @@ static void page_size_text(struct pdc_strbuf *b, uint64_t n)
 	pdc_strbuf_addf(b, "%" PRIu64 "%c", n, unit[i]);
 }
 
+/* s as a cell's text (escaped), none's when s is NULL. */
+static void text_or(struct pdc_strbuf *b, const char *s, const char *none)
+{
+	if (s)
+		pdc_strbuf_add_text(b, s, strlen(s));
+	else
+		pdc_strbuf_add(b, none, strlen(none));
+}
+
 /* perf's symbol_size and dso_size cells: "%d" of the size (an int: its
  * low 32 bits), "unknown" without a symbol or map (what is NULL). */
 static void size_text(struct pdc_strbuf *b, const char *what, uint64_t n)
@@ -142,10 +151,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		pdc_strbuf_add_text(b, e->thread_comm, strlen(e->thread_comm));
 		break;
 	case PDA_REPORT_DSO:
-		if (e->dso)
-			pdc_strbuf_add_text(b, e->dso, strlen(e->dso));
-		else
-			pdc_strbuf_add(b, "[unknown]", 9);
+		text_or(b, e->dso, "[unknown]");
 		break;
 	case PDA_REPORT_SYM:
 		pdc_strbuf_addf(b, "[%c] ", e->level);
@@ -180,10 +186,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		pdc_strbuf_addf(b, "%u", e->parallelism);
 		break;
 	case PDA_REPORT_PARENT:
-		if (e->parent)
-			pdc_strbuf_add_text(b, e->parent, strlen(e->parent));
-		else
-			pdc_strbuf_add(b, "[other]", 7);
+		text_or(b, e->parent, "[other]");
 		break;
 	case PDA_REPORT_TYPE:
 		pdc_strbuf_add_text(b, e->type, strlen(e->type));
@@ -259,10 +262,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_TRACE:
 		/* hist_entry__trace_snprintf(): "N/A" but for a
 		 * tracepoint's rows */
-		if (e->trace)
-			pdc_strbuf_add_text(b, e->trace, strlen(e->trace));
-		else
-			pdc_strbuf_add(b, "N/A", 3);
+		text_or(b, e->trace, "N/A");
 		break;
 	case PDA_REPORT_CGROUP:
 		/* hist_entry__cgroup_snprintf() */
@@ -280,11 +280,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			 e->dcl_off, e->dcacheline);
 		break;
 	case PDA_REPORT_DADDR_DSO:
-		if (e->daddr_dso)
-			pdc_strbuf_add_text(b, e->daddr_dso,
-					    strlen(e->daddr_dso));
-		else
-			pdc_strbuf_add(b, "[unknown]", 9);
+		text_or(b, e->daddr_dso, "[unknown]");
 		break;
 	case PDA_REPORT_PHYS_DADDR:
 		/* perf 6.1's "[%c] %-#.*llx": no "0x" for 0 */

@@ -21,22 +21,14 @@ exists.  The bytes depend on nothing but this script.
 import struct
 import sys
 
-from pd_synth import file_bytes, one_event_features, pad8, record
+from pd_synth import cpu_clock_attr, one_event_main, pad8, record
 
 # IP, TID, TIME, CPU, PERIOD, CALLCHAIN, CGROUP
 SAMPLE_TYPE = 1 | 2 | 4 | (1 << 7) | (1 << 8) | (1 << 5) | (1 << 21)
 CONTEXT_USER = (1 << 64) - 512
 MISC_USER = 2
-EVENT_ID = 1
 CGROUP = 19
 IDS = [0x2a, 0x2a, 1, 0x2b, 0x2a, 0x2c, 0x99, 0]
-
-
-def attr_bytes():
-    # type 1 (software), config 0 (cpu-clock)
-    return struct.pack("<IIQQQQQIIQQQQIiQIHHIIQQ", 1, 128, 0, 4000,
-                       SAMPLE_TYPE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                       0, 0, 0, 0)[:128]
 
 
 def cgroup_rec(cid, path):
@@ -69,15 +61,10 @@ def data_records():
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit("usage: pd_cgroup_gen.py OUT")
-    attr = attr_bytes()
-    feats = one_event_features("pd-cgroup-host", "x86_64",
-                               ["perf", "record", "--all-cgroups", "-g"],
-                               attr, "cpu-clock")
-    with open(argv[1], "wb") as f:
-        f.write(file_bytes([(attr, [EVENT_ID])], data_records(), feats))
-    return 0
+    return one_event_main(argv, "pd_cgroup_gen.py", "pd-cgroup-host",
+                          ["perf", "record", "--all-cgroups", "-g"],
+                          cpu_clock_attr([], SAMPLE_TYPE), "cpu-clock",
+                          data_records())
 
 
 if __name__ == "__main__":
