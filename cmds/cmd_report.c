@@ -7,6 +7,7 @@
  */
 #include "pdtool.h"
 #include "pdc_hash.h"
+#include "pda_branch.h"
 #include "pda_capture.h"
 #include "pda_datatype.h"
 #include "pda_mem.h"
@@ -66,7 +67,12 @@ const char cmd_report_options[] =
 	"                        site's) address, as perf 6.1; socket: the\n"
 	"                        socket of the sample's CPU; transaction,\n"
 	"                        code_page_size: the samples' TSX flags\n"
-	"                        and code page sizes\n"
+	"                        and code page sizes; symbol_size,\n"
+	"                        dso_size: the size of the row's symbol\n"
+	"                        and of its map; cgroup: the sample's\n"
+	"                        cgroup (perf record --all-cgroups);\n"
+	"                        trace: a tracepoint sample's fields as\n"
+	"                        its print format gives them\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
 	"                        sources (perf mem record, Arm SPE): shares\n"
 	"                        of the weight (latency), and the keys mem,\n"
@@ -350,18 +356,10 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" trace ", "not in pdtool report yet (perf's \"Trace "
-			    "output\": a tracepoint sample's fields as its "
-			    "print format gives them, which pdtool script -F "
-			    "trace prints)"},
-		{" symbol_size dso_size ",
-		 "not in pdtool report yet (the frames pdtool resolves keep "
-		 "neither the symbol's size nor the map's)"},
-		{" cgroup cgroup_id ",
-		 "not in pdtool report yet (cgroup: the path PERF_RECORD_CGROUP "
-		 "gives the sample's PERF_SAMPLE_CGROUP id; cgroup_id: the "
-		 "thread's cgroup namespace from PERF_RECORD_NAMESPACES; the "
-		 "session keeps neither)"},
+		{" cgroup_id ",
+		 "not in pdtool report yet (the thread's cgroup namespace at "
+		 "the sample from PERF_RECORD_NAMESPACES, which the session "
+		 "does not keep)"},
 		{" ipc_null ", "not a key pdtool report takes: it adds perf's "
 			       "IPC [IPC Coverage] column of \"-\" itself "
 			       "after a --sort naming \"symbol\", with "
@@ -403,7 +401,7 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat, time, socket, addr, transaction, "
-				    "code_page_size; with --mem-mode mem, snoop, tlb, "
+				    "code_page_size, symbol_size, dso_size, cgroup, trace; with --mem-mode mem, snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline, symbol_iaddr, "
 				    "data_page_size)",
@@ -878,6 +876,8 @@ struct report_run {
 	uint64_t nr_other_level;	/* --parallelism: in the totals only */
 	uint64_t nr_at;		/* any order, samples read in time order:
 				 * their places */
+	struct cmd_trace trace;		/* the trace key's texts */
+	struct pda_branch *trace_br;	/* their %ps names' */
 };
 
 /* The data type of a pipeline memo slot's samples (one stack, one ip),
@@ -1121,6 +1121,21 @@ static bool leaf_rows(const struct report_opts *o, const struct pd_file *f)
 }
 
 /* The thread's comm at the end of the capture, from the session. */
+/* The trace key's text: script's trace field. */
+static int report_trace(void *arg, const struct pd_sample *sample,
+			const char **text, size_t *len)
+{
+	struct report_run *rr = arg;
+
+	/* the kernel's symbols (%ps) do not depend on the comm */
+	return cmd_trace_text(&rr->trace, sample, "", text, len);
+}
+
+static const char *cgroup_path(void *arg, uint64_t id)
+{
+	return pda_session_cgroup(arg, id);
+}
+
 static const char *thread_comm(void *arg, uint32_t pid, uint32_t tid)
 {
 	return pda_thread_comm(arg, pid, tid);
@@ -1221,6 +1236,15 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.nr_tids = o->nr_tids;
 	ro.thread_comm = thread_comm;
 	ro.thread_comm_arg = s;
+	ro.cgroup_path = cgroup_path;
+	ro.cgroup_path_arg = s;
+	rr->trace.ctx = ctx;
+	rr->trace.f = f;
+	rr->trace.path = o->path;
+	rr->trace.session = s;
+	rr->trace.br = &rr->trace_br;
+	ro.trace_text = report_trace;
+	ro.trace_text_arg = rr;
 	ro.time_quantum = o->time_quantum;
 	ro.time_ns = o->time_ns;
 	ro.ipc_null = ipc_null(o);
@@ -1626,6 +1650,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 	}
 	pda_datatype_free(rr.dt);
 	pda_mem_free(rr.mem);
+	cmd_trace_release(&rr.trace);
+	pda_branch_free(rr.trace_br);
 	pda_parallel_free(rr.par);
 	pda_offcpu_free(rr.oc);
 	pda_session_free(s);

@@ -508,12 +508,8 @@ struct script_run {
 	const struct pda_branch_loc **br_ends;
 	size_t alloc_br_ends;
 	unsigned char insn[16]; /* insn: the ip's instruction's bytes */
-	/* trace: the capture's tracepoint formats, read at the first
-	 * tracepoint sample; trace_buf holds one sample's text */
-	struct pd_tracing *tracing;
-	bool tracing_read;
-	char *trace_buf;
-	size_t trace_cap;
+	/* trace: the tracepoint samples' text (its br is br) */
+	struct cmd_trace trace;
 	/* srccode: the source files (read as annotate reads them), each
 	 * thread's line last printed (struct src_state by tid), the text
 	 * under each of a sample's brstackinsn lines */
@@ -943,40 +939,6 @@ static int resolve_fields(struct script_run *sr, const struct pda_pipe_item *it,
 	return 0;
 }
 
-/* %ps/%pS's functions: the kernel's (perf's machine__resolve_kernel_addr) */
-struct trace_sym {
-	struct script_run *sr;
-	const struct pda_pipe_item *it;
-	int rc;
-};
-
-static const char *trace_sym(void *arg, uint64_t addr, uint64_t *off)
-{
-	struct trace_sym *ts = arg;
-	const struct pda_branch_loc *loc = NULL;
-	int rc;
-
-	if (!ts->sr->br) {
-		PDA_BRANCH_OPTS(bo, .by = PDA_BRANCH_BY_SYM);
-
-		rc = pda_branch_new(ts->sr->session, &bo, &ts->sr->br);
-		if (rc < 0) {
-			ts->rc = rc;
-			return NULL;
-		}
-	}
-	rc = pda_branch_locate(ts->sr->br, ts->it->sample, ts->it->comm, addr,
-			       &loc);
-	if (rc < 0)
-		ts->rc = rc;
-	/* perf resolves them in the kernel only (a page fault's user ip
-	 * prints as its address) */
-	if (!loc || !loc->sym || !loc->kernel)
-		return NULL;
-	*off = loc->sym_off;
-	return loc->sym;
-}
-
 /*
  * The trace field of a tracepoint sample into l (none without raw bytes
  * or the event's format, as perf prints nothing then).
@@ -984,53 +946,15 @@ static const char *trace_sym(void *arg, uint64_t addr, uint64_t *off)
 static int trace_text(struct script_run *sr, const struct pda_pipe_item *it,
 		      struct pde_script_line *l)
 {
-	const struct pd_sample *s = it->sample;
-	struct trace_sym ts = {.sr = sr, .it = it};
-	const struct pd_tp_syms syms = {.fn = trace_sym, .arg = &ts};
-	const struct pd_tp_format *fmt;
-	char err[256] = "";
-	size_t n;
-
-	if (!sr->tracing_read) {
-		const void *data;
-		size_t size;
-		int rc;
-
-		sr->tracing_read = true;
-		if (pd_file_feature(sr->f, PD_FEAT_TRACING_DATA, &data,
-				    &size)) {
-			rc = pd_tracing_parse(data, size, NULL, &sr->tracing,
-					      err, sizeof(err));
-			if (rc == PD_ERR_NOMEM)
-				return rc;
-			if (rc < 0)
-				warning(sr->ctx, "'%s': %s; what follows is not "
-					       "read (tracepoints whose format "
-					       "is there print no fields, "
-					       "kernel strings print as "
-					       "addresses)",
-				      sr->o->path, err);
-		}
+	if (!sr->trace.br) {
+		sr->trace.ctx = sr->ctx;
+		sr->trace.f = sr->f;
+		sr->trace.path = sr->o->path;
+		sr->trace.session = sr->session;
+		sr->trace.br = &sr->br;
 	}
-	fmt = pd_tracing_format(sr->tracing, s->evsel->attr.config);
-	if (!fmt || !s->raw.data)
-		return 0;
-	for (;;) {
-		n = pd_tp_print(sr->tracing, fmt, s->raw.data, s->raw.size,
-				&syms, sr->trace_buf, sr->trace_cap);
-		if (n < sr->trace_cap)
-			break;
-		free(sr->trace_buf);
-		sr->trace_cap = n + 1;
-		sr->trace_buf = malloc(sr->trace_cap);
-		if (!sr->trace_buf) {
-			sr->trace_cap = 0;
-			return PD_ERR_NOMEM;
-		}
-	}
-	l->trace = sr->trace_buf;
-	l->trace_len = n;
-	return ts.rc;
+	return cmd_trace_text(&sr->trace, it->sample, it->comm, &l->trace,
+			      &l->trace_len);
 }
 
 /* A BTS line's ip srcline, which perf prints after the branch target:
@@ -1165,8 +1089,7 @@ static void free_run(struct script_run *sr)
 	pdc_hash_release(NULL, &sr->leaf_hash);
 	pdc_arena_release(&sr->arena, NULL);
 	pdc_strbuf_release(&sr->scratch);
-	pd_tracing_free(sr->tracing);
-	free(sr->trace_buf);
+	cmd_trace_release(&sr->trace);
 	free(sr->bb_src);
 	pdc_hash_release(NULL, &sr->src_state);
 	pda_annot_free(sr->src);

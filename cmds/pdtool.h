@@ -687,6 +687,34 @@ void cmd_check_kind_synth(struct pd_ctx *ctx, const char *path,
 PD_NORETURN void cmd_capture_die(const struct pd_ctx *ctx, const char *path,
 				 const struct pda_capture *c, int rc);
 
+struct pda_branch;
+struct pda_session;
+
+/* A tracepoint sample's text as perf prints it (cmd_trace.c): its
+ * event's print fmt over the raw bytes, %ps/%pS named by the kernel's
+ * symbols through *br (made from session on first use, shared with
+ * the caller).  Set ctx, f, path (for the warning when the formats do
+ * not parse), session and br; the rest starts zeroed. */
+struct cmd_trace {
+	struct pd_ctx *ctx;
+	struct pd_file *f;
+	const char *path;
+	struct pda_session *session;
+	struct pda_branch **br;
+	struct pd_tracing *tracing;	/* read at the first call */
+	bool read;
+	char *buf;			/* the last text */
+	size_t cap;
+};
+
+/* Sample s's text into *text (valid until the next call) and *len;
+ * *text NULL without raw bytes or the event's format (perf prints
+ * nothing then).  comm: the sample's thread's.  0 or a negative
+ * pd_err. */
+int cmd_trace_text(struct cmd_trace *t, const struct pd_sample *s,
+		   const char *comm, const char **text, size_t *len);
+void cmd_trace_release(struct cmd_trace *t);
+
 struct pda_capture_stats;
 /*
  * A run's exit status: EXIT_UNRESOLVED under --strict when the capture

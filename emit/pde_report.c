@@ -81,6 +81,25 @@ static void page_size_text(struct pdc_strbuf *b, uint64_t n)
 	pdc_strbuf_addf(b, "%" PRIu64 "%c", n, unit[i]);
 }
 
+/* s as a cell's text (escaped), none's when s is NULL. */
+static void text_or(struct pdc_strbuf *b, const char *s, const char *none)
+{
+	if (s)
+		pdc_strbuf_add_text(b, s, strlen(s));
+	else
+		pdc_strbuf_add(b, none, strlen(none));
+}
+
+/* perf's symbol_size and dso_size cells: "%d" of the size (an int: its
+ * low 32 bits), "unknown" without a symbol or map (what is NULL). */
+static void size_text(struct pdc_strbuf *b, const char *what, uint64_t n)
+{
+	if (what)
+		pdc_strbuf_addf(b, "%d", (int)(uint32_t)n);
+	else
+		pdc_strbuf_add(b, "unknown", 7);
+}
+
 /* perf 6.1's hist_entry__transaction_snprintf(): the flags' names, the
  * "skip_for_len" ones included, NEITHER when neither SYNC nor ASYNC,
  * the abort code in hex. */
@@ -132,10 +151,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		pdc_strbuf_add_text(b, e->thread_comm, strlen(e->thread_comm));
 		break;
 	case PDA_REPORT_DSO:
-		if (e->dso)
-			pdc_strbuf_add_text(b, e->dso, strlen(e->dso));
-		else
-			pdc_strbuf_add(b, "[unknown]", 9);
+		text_or(b, e->dso, "[unknown]");
 		break;
 	case PDA_REPORT_SYM:
 		pdc_strbuf_addf(b, "[%c] ", e->level);
@@ -170,10 +186,7 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		pdc_strbuf_addf(b, "%u", e->parallelism);
 		break;
 	case PDA_REPORT_PARENT:
-		if (e->parent)
-			pdc_strbuf_add_text(b, e->parent, strlen(e->parent));
-		else
-			pdc_strbuf_add(b, "[other]", 7);
+		text_or(b, e->parent, "[other]");
 		break;
 	case PDA_REPORT_TYPE:
 		pdc_strbuf_add_text(b, e->type, strlen(e->type));
@@ -240,17 +253,34 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		/* hist_entry__addr_snprintf()'s "%-#*llx": no 0x for 0 */
 		pdc_strbuf_addf(b, "%#" PRIx64, e->address);
 		break;
+	case PDA_REPORT_SYM_SIZE:
+		size_text(b, e->sym, e->sym_size);
+		break;
+	case PDA_REPORT_DSO_SIZE:
+		size_text(b, e->dso, e->dso_size);
+		break;
+	case PDA_REPORT_TRACE:
+		/* hist_entry__trace_snprintf(): "N/A" but for a
+		 * tracepoint's rows */
+		text_or(b, e->trace, "N/A");
+		break;
+	case PDA_REPORT_CGROUP:
+		/* hist_entry__cgroup_snprintf() */
+		if (!e->cgroup)
+			pdc_strbuf_add(b, "N/A", 3);
+		else if (!e->cgroup_path)
+			pdc_strbuf_add(b, "unknown", 7);
+		else
+			pdc_strbuf_add_text(b, e->cgroup_path,
+					    strlen(e->cgroup_path));
+		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
 		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
 			 e->dcl_off, e->dcacheline);
 		break;
 	case PDA_REPORT_DADDR_DSO:
-		if (e->daddr_dso)
-			pdc_strbuf_add_text(b, e->daddr_dso,
-					    strlen(e->daddr_dso));
-		else
-			pdc_strbuf_add(b, "[unknown]", 9);
+		text_or(b, e->daddr_dso, "[unknown]");
 		break;
 	case PDA_REPORT_PHYS_DADDR:
 		/* perf 6.1's "[%c] %-#.*llx": no "0x" for 0 */
@@ -335,7 +365,18 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 		return e->time_ns ? 16 : 12;
 	case PDA_REPORT_SOCKET:
 	case PDA_REPORT_CODE_PAGE:
+	case PDA_REPORT_SYM_SIZE:
+	case PDA_REPORT_DSO_SIZE:
 		return 0; /* the header's */
+	case PDA_REPORT_TRACE:
+		/* the text's (perf's he->trace_output, a tracepoint's) */
+		return e->trace ? strlen(e->trace) : 0;
+	case PDA_REPORT_CGROUP:
+		/* the name's, for a cgroup ("N/A" asks nothing) */
+		if (!e->cgroup)
+			return 0;
+		key_text(b, k, e, nr);
+		return b->len;
 	case PDA_REPORT_TRANSACTION:
 		/* hists__calc_col_len(): for a row with flags,
 		 * hist_entry__transaction_len(), the names but those
@@ -362,6 +403,73 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 	return n;
 }
 
+struct prefix {
+	char *keys;	/* the texts of the keys before trace */
+	size_t row;
+};
+
+static int prefix_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct prefix *)a)->keys,
+		      ((const struct prefix *)b)->keys);
+}
+
+/*
+ * Which rows' trace texts perf has when it measures the column (into
+ * measured, one a row): it makes an entry's text when it compares the
+ * entry with another up to the trace key (sort__trace_cmp), every key
+ * before it equal: with a sample of its own (a row of two samples or
+ * more) or with another row of the same earlier keys.  Out of memory:
+ * every row's.
+ */
+static void trace_measured(const struct pda_report *rep,
+			   const struct pda_report_table *t, unsigned trace_i,
+			   bool *measured, struct pdc_strbuf *b)
+{
+	struct prefix *v = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*v));
+	size_t r, nr = 0;
+
+	for (r = 0; v && r < t->nr_rows; r++) {
+		const struct pda_report_entry *e =
+			pda_report_entry(rep, t->rows[r]);
+		uint64_t samples = 0;
+
+		for (unsigned m = 0; m < t->nr_members; m++)
+			samples += pda_report_val(rep, t->members[m],
+						  t->rows[r])->samples;
+		measured[r] = samples >= 2;
+		b->len = 0;
+		for (unsigned i = 0; i < trace_i; i++) {
+			const enum pda_report_key k = pda_report_key(rep, i);
+
+			/* the keys' values as their cells show them */
+			if (k == PDA_REPORT_PID)
+				pdc_strbuf_addf(b, "%d:", e->tid);
+			key_text(b, k, e, samples);
+			pdc_strbuf_add(b, "\x1f", 1);
+		}
+		v[nr].keys = malloc(b->len + 1);
+		v[nr].row = r;
+		if (!v[nr].keys)
+			break;
+		memcpy(v[nr].keys, b->p, b->len);
+		v[nr++].keys[b->len] = '\0';
+	}
+	if (!v || r < t->nr_rows) {
+		for (r = 0; r < t->nr_rows; r++)
+			measured[r] = true;
+	} else {
+		qsort(v, nr, sizeof(*v), prefix_cmp);
+		for (size_t i = 0; i < nr; i++)
+			if ((i > 0 && !strcmp(v[i].keys, v[i - 1].keys)) ||
+			    (i + 1 < nr && !strcmp(v[i].keys, v[i + 1].keys)))
+				measured[v[i].row] = true;
+	}
+	for (size_t i = 0; v && i < nr; i++)
+		free(v[i].keys);
+	free(v);
+}
+
 static void calc_widths(const struct pda_report *rep,
 			const struct pda_report_table *t, struct widths *w,
 			struct pdc_strbuf *b, bool dso_list)
@@ -369,20 +477,31 @@ static void calc_widths(const struct pda_report *rep,
 	const unsigned nr_keys = pda_report_nr_keys(rep);
 	bool unresolved = false;
 
-	for (unsigned i = 0; i < nr_keys; i++)
+	bool *measured = NULL;
+
+	for (unsigned i = 0; i < nr_keys; i++) {
 		w->key[i] = strlen(pda_report_key_header(pda_report_key(rep, i)));
+		if (pda_report_key(rep, i) == PDA_REPORT_TRACE && !measured &&
+		    (measured = calloc(t->nr_rows ? t->nr_rows : 1, 1)))
+			trace_measured(rep, t, i, measured, b);
+	}
 	for (size_t r = 0; r < t->nr_rows; r++) {
 		const struct pda_report_entry *e =
 			pda_report_entry(rep, t->rows[r]);
 
 		unresolved |= !e->sym;
 		for (unsigned i = 0; i < nr_keys; i++) {
-			const size_t n = key_need(e, pda_report_key(rep, i), b);
+			const enum pda_report_key k = pda_report_key(rep, i);
+			const size_t n = key_need(e, k, b);
 
+			/* a text perf has not made yet is not measured */
+			if (k == PDA_REPORT_TRACE && measured && !measured[r])
+				continue;
 			if (n > w->key[i])
 				w->key[i] = n;
 		}
 	}
+	free(measured);
 	/* hists__set_unres_dso_col_len(): an entry without a symbol widens
 	 * the DSO column to an address's width (not with --dsos) */
 	for (unsigned i = 0; unresolved && !dso_list && i < nr_keys; i++)
@@ -530,7 +649,8 @@ static bool unpadded_last(enum pda_report_key k)
 	       /* "%.*s": perf pads every column but the last
 		* (hist_entry__snprintf_alignment) */
 	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
-	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME;
+	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME ||
+	       k == PDA_REPORT_CGROUP || k == PDA_REPORT_TRACE;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -640,8 +760,17 @@ static void write_key(FILE *out, enum pda_report_key k,
 		return;
 	}
 	key_text(b, k, e, nr);
+	if (k == PDA_REPORT_SYM_SIZE || k == PDA_REPORT_DSO_SIZE) {
+		/* "%*d", "%*s": right-aligned */
+		pad(out, b->p, b->len, w, true);
+		return;
+	}
 	if (k == PDA_REPORT_SYM && e->inlined)
 		pdc_strbuf_add(b, " (inlined)", 10);
+	/* "%-.*s": cut to the column, which calc_widths() may have left
+	 * narrower than the text */
+	if (k == PDA_REPORT_TRACE && b->len > w)
+		b->len = w;
 	if (last && unpadded_last(k)) {
 		fwrite(b->p, 1, b->len, out);
 		return;
@@ -1568,6 +1697,29 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 	case PDA_REPORT_ADDR:
 		pde_json_hex(j, "addr", e->address);
 		break;
+	case PDA_REPORT_TRACE:
+		json_str_or_null(j, "trace", e->trace);
+		break;
+	case PDA_REPORT_CGROUP:
+		/* the path (null: none, the text's "N/A" or "unknown") and
+		 * the sample's id (0: none) */
+		json_str_or_null(j, "cgroup", e->cgroup_path);
+		pde_json_u64(j, "cgroup_sample_id", e->cgroup);
+		break;
+	case PDA_REPORT_SYM_SIZE:
+	case PDA_REPORT_DSO_SIZE: {
+		/* the size, null where the text says "unknown" */
+		const bool known = k == PDA_REPORT_SYM_SIZE ? e->sym != NULL
+							    : e->dso != NULL;
+
+		if (known)
+			pde_json_u64(j, pda_report_key_name(k),
+				     k == PDA_REPORT_SYM_SIZE ? e->sym_size
+							      : e->dso_size);
+		else
+			pde_json_null(j, pda_report_key_name(k));
+		break;
+	}
 	case PDA_REPORT_IADDR:
 		json_str_or_null(j, "iaddr_sym", e->sym);
 		pde_json_hex(j, "iaddr", e->iaddr);

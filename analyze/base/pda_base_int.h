@@ -45,6 +45,13 @@ static inline int pda_sgn64(int64_t v)
 	return (v > 0) - (v < 0);
 }
 
+/* l against r without the overflow a difference can have (perf's
+ * "l < r ? -1 : l == r ? 0 : 1" comparisons). */
+static inline int pda_cmp_i64(int64_t l, int64_t r)
+{
+	return (l > r) - (l < r);
+}
+
 /* perf's cmp_null(): a missing value after a present one. */
 static inline int pda_cmp_null(const void *l, const void *r)
 {

@@ -689,6 +689,37 @@ const char *pda_thread_comm(struct pda_session *s, uint32_t pid, uint32_t tid)
 	return t && t->comm ? t->comm : "";
 }
 
+const char *pda_session_cgroup(struct pda_session *s, uint64_t id)
+{
+	const struct pda_machine *m = &s->machine;
+
+	/* a capture names a handful of cgroups: a scan will do */
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		if (m->cgroups[i].id == id)
+			return m->cgroups[i].path;
+	return NULL;
+}
+
+/* A CGROUP record: its path, unless the id has one already.  0 or
+ * NOMEM. */
+static int on_cgroup(struct pda_session *s, const struct pd_event *ev)
+{
+	struct pda_machine *m = &s->machine;
+	const char *path;
+
+	if (pda_session_cgroup(s, ev->cgroup.id))
+		return 0;
+	path = pda_intern(s, ev->cgroup.path.ptr,
+			  strnlen(ev->cgroup.path.ptr, ev->cgroup.path.len));
+	if (!path ||
+	    PDA_GROW(s, m->cgroups, m->alloc_cgroups, m->nr_cgroups + 1,
+		     SIZE_MAX / sizeof(*m->cgroups)) < 0)
+		return PD_ERR_NOMEM;
+	m->cgroups[m->nr_cgroups].id = ev->cgroup.id;
+	m->cgroups[m->nr_cgroups++].path = path;
+	return 0;
+}
+
 /* t's comm becomes comm (NULL: none known).  0 or NOMEM. */
 static int set_comm(struct pda_session *s, struct pda_thread *t,
 		    const char *comm)
@@ -813,6 +844,9 @@ void pda_machine_release(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &m->threads);
 	pda_maps_release(s, &m->kmaps);
 	pda_kernel_ahead_free(s);
+	pda_free(s, m->cgroups);
+	m->cgroups = NULL;
+	m->nr_cgroups = m->alloc_cgroups = 0;
 	m->last_proc = NULL;
 }
 
@@ -1226,6 +1260,7 @@ bool pda_machine_changes(uint32_t type)
 	case PD_REC_KSYMBOL:
 	case PD_REC_HEADER_BUILD_ID:
 	case PD_REC_HEADER_FEATURE:
+	case PD_REC_CGROUP:
 		return true;
 	default:
 		return false;
@@ -1266,6 +1301,8 @@ int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
 		return on_mmap(s, &ev);
 	case PD_REC_KSYMBOL:
 		return on_ksymbol(s, &ev);
+	case PD_REC_CGROUP:
+		return on_cgroup(s, &ev);
 	case PD_REC_HEADER_BUILD_ID:
 		return on_build_id(s, &ev);
 	case PD_REC_HEADER_FEATURE:

@@ -185,6 +185,13 @@ struct pda_machine {
 	bool last_at_ok;
 	uint32_t last_pid, last_tid, last_epoch;
 	struct pda_at last_at;
+	/* PERF_RECORD_CGROUP's paths by id, the first one given (perf's
+	 * cgroup__findnew), in the order they came */
+	struct pda_cgroup {
+		uint64_t id;
+		const char *path; /* interned */
+	} *cgroups;
+	size_t nr_cgroups, alloc_cgroups;
 };
 
 int pda_machine_init(struct pda_session *s);

@@ -38,6 +38,8 @@
 /* A cpu not yet given: the entries a summary lists with the cpu key. */
 #define NO_CPU INT32_MIN
 
+#define PERF_TYPE_TRACEPOINT 2 /* perf_event.h */
+
 /* A sample's memory key values: the bits perf's memory keys compare
  * (0 for keys not asked for).  Compared as bytes. */
 struct mkey {
@@ -59,9 +61,11 @@ struct mkey {
 	uint64_t time;		/* TIME: cut to the quantum */
 	uint64_t txn;		/* TRANSACTION */
 	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
+	uint64_t cgroup;	/* CGROUP: PERF_SAMPLE_CGROUP's id */
+	const char *trace;	/* TRACE: a tracepoint's text, NULL none */
 };
 
-_Static_assert(sizeof(struct mkey) == sizeof(void *) + 144,
+_Static_assert(sizeof(struct mkey) == 2 * sizeof(void *) + 152,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -90,6 +94,8 @@ struct ekey {
 	uint64_t symoff;	/* SYMOFF with a symbol: the offset */
 	uint64_t addr;		/* ADDR: perf's unmapped he->ip */
 	uint64_t iaddr;		/* IADDR: the sample's ip (own entry) */
+	uint64_t sym_size;	/* SYM_SIZE: the symbol's, 0 none */
+	uint64_t dso_size;	/* DSO_SIZE: the map's, 0 no map */
 	int32_t tid;		/* PID */
 	int32_t cpu;		/* CPU; NO_CPU in a summary's entries */
 	uint32_t inlined;	/* SYM: an inlined function's frame */
@@ -97,7 +103,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 11 * sizeof(void *) + 200,
+_Static_assert(sizeof(struct ekey) == 12 * sizeof(void *) + 224,
 	       "an entry key is compared as bytes: no padding");
 
 /* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
@@ -286,6 +292,11 @@ struct pda_report {
 	size_t nr_pids, nr_tids;
 	const char *(*thread_comm)(void *arg, uint32_t pid, uint32_t tid);
 	void *thread_comm_arg;
+	const char *(*cgroup_path)(void *arg, uint64_t id);
+	void *cgroup_path_arg;
+	int (*trace_text)(void *arg, const struct pd_sample *sample,
+			  const char **text, size_t *len);
+	void *trace_text_arg;
 	int (*data_type)(void *arg, const struct pd_sample *sample,
 			 const char **type, int64_t *offset,
 			 const char **member);
@@ -393,6 +404,10 @@ static const struct {
 	[PDA_REPORT_DATA_PAGE] = {"data_page_size", NULL, "Data Page Size"},
 	[PDA_REPORT_ADDR] = {"addr", NULL, "Address"},
 	[PDA_REPORT_IADDR] = {"symbol_iaddr", NULL, "Code Symbol"},
+	[PDA_REPORT_SYM_SIZE] = {"symbol_size", NULL, "Symbol size"},
+	[PDA_REPORT_DSO_SIZE] = {"dso_size", NULL, "DSO size"},
+	[PDA_REPORT_CGROUP] = {"cgroup", NULL, "Cgroup"},
+	[PDA_REPORT_TRACE] = {"trace", NULL, "Trace output"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -534,6 +549,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
 	     k++)
 		rep->mem_keys |= rep->has[k];
+	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP] || rep->has[PDA_REPORT_TRACE];
+	if (rep->has[PDA_REPORT_TRACE] && !o.trace_text) {
+		pdc_free(&m, rep);
+		return PD_ERR_API;
+	}
 	if ((rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	     rep->has[PDA_REPORT_DCACHELINE]) &&
 	    !o.data_addr) {
@@ -543,7 +563,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->cum_again = rep->has[PDA_REPORT_TIME] ||
 			 rep->has[PDA_REPORT_SOCKET] ||
 			 rep->has[PDA_REPORT_TRANSACTION] ||
-			 rep->has[PDA_REPORT_CODE_PAGE];
+			 rep->has[PDA_REPORT_CODE_PAGE] ||
+			 rep->has[PDA_REPORT_CGROUP];
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
@@ -570,6 +591,10 @@ int pda_report_new(const struct pda_report_opts *opts,
 	rep->nr_tids = o.tids ? o.nr_tids : 0;
 	rep->thread_comm = o.thread_comm;
 	rep->thread_comm_arg = o.thread_comm_arg;
+	rep->cgroup_path = o.cgroup_path;
+	rep->cgroup_path_arg = o.cgroup_path_arg;
+	rep->trace_text = o.trace_text;
+	rep->trace_text_arg = o.trace_text_arg;
 	rep->data_type = o.data_type;
 	rep->data_type_arg = o.data_type_arg;
 	rep->data_addr = o.data_addr;
@@ -890,6 +915,12 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	 * no callers' entries) */
 	if (rep->has[PDA_REPORT_IADDR] && self)
 		k.iaddr = ip;
+	/* perf's symbol__size() of he->ms.sym and map__size() of
+	 * he->ms.map (0 without either) */
+	if (rep->has[PDA_REPORT_SYM_SIZE] && sym)
+		k.sym_size = fr->sym_size;
+	if (rep->has[PDA_REPORT_DSO_SIZE] && dso)
+		k.dso_size = fr->map_size;
 	if (rep->has[PDA_REPORT_SYM] || rep->has[PDA_REPORT_SYMOFF]) {
 		k.sym = sym;
 		if (sym) {
@@ -973,6 +1004,8 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	e->pub.type_off = self ? t->type_off : 0;
 	e->pub.address = k.addr;
 	e->pub.iaddr = k.iaddr;
+	e->pub.sym_size = k.sym_size;
+	e->pub.dso_size = k.dso_size;
 	e->pub.time_ns = rep->time_ns;
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
@@ -1004,6 +1037,8 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.transaction = mk->txn;
 	e->pub.code_page = mk->code_page;
 	e->pub.data_page = mk->data_page;
+	e->pub.cgroup = mk->cgroup;
+	e->pub.trace = mk->trace;
 }
 
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
@@ -2020,6 +2055,22 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 	if (rep->has[PDA_REPORT_PHYS_DADDR] &&
 	    (sample->mask & PD_SAMPLE_PHYS_ADDR))
 		mk->phys = sample->phys_addr;
+	if (rep->has[PDA_REPORT_CGROUP] && (sample->mask & PD_SAMPLE_CGROUP))
+		mk->cgroup = sample->cgroup;
+	/* perf's get_trace_output(), a tracepoint event's only */
+	if (rep->has[PDA_REPORT_TRACE] &&
+	    sample->evsel->attr.type == PERF_TYPE_TRACEPOINT) {
+		const char *text;
+		size_t len;
+		int rc = rep->trace_text(rep->trace_text_arg, sample, &text,
+					 &len);
+
+		if (rc < 0)
+			return rc;
+		if (intern(rep, text ? text : "", text ? len : 0,
+			   &mk->trace) < 0)
+			return PD_ERR_NOMEM;
+	}
 	if (rep->has[PDA_REPORT_DADDR_SYM] || rep->has[PDA_REPORT_DADDR_DSO] ||
 	    rep->has[PDA_REPORT_DCACHELINE]) {
 		const uint64_t addr =
@@ -2047,11 +2098,12 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 }
 
 /* Whether perf's he_tmp, a callchain entry made without the sample's
- * time, socket, transaction and code page size, equals the sample's
- * entry: those keys' values all 0. */
+ * time, socket, transaction, code page size and cgroup, equals the
+ * sample's entry: those keys' values all 0. */
 static bool he_tmp_equal(const struct mkey *mk)
 {
-	return !mk->time && !mk->socket && !mk->txn && !mk->code_page;
+	return !mk->time && !mk->socket && !mk->txn && !mk->code_page &&
+	       !mk->cgroup;
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
@@ -2381,6 +2433,20 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_ADDR:
 		/* _sort__addr_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.addr - a->k.addr));
+	case PDA_REPORT_SYM_SIZE:
+		/* _sort__sym_size_cmp(right, left) on int64_t sizes */
+		return pda_cmp_i64((int64_t)b->k.sym_size, (int64_t)a->k.sym_size);
+	case PDA_REPORT_DSO_SIZE:
+		return pda_cmp_i64((int64_t)b->k.dso_size, (int64_t)a->k.dso_size);
+	case PDA_REPORT_TRACE:
+		/* sort__trace_cmp(): 0 but for a tracepoint's rows, there
+		 * strcmp(right, left) */
+		if (!a->k.m.trace || !b->k.m.trace)
+			return 0;
+		return pda_str_sort(a->k.m.trace, b->k.m.trace);
+	case PDA_REPORT_CGROUP:
+		/* sort__cgroup_cmp(): right - left */
+		return pda_sgn64((int64_t)(b->k.m.cgroup - a->k.m.cgroup));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)
@@ -3115,6 +3181,14 @@ int pda_report_finish(struct pda_report *rep)
 		e->pub.thread_comm = e->pub.comm;
 		if (c && *c && intern(rep, c, strlen(c),
 				      &e->pub.thread_comm) < 0)
+			return PD_ERR_NOMEM;
+		/* perf names a cgroup when it prints it: by every record */
+		c = rep->has[PDA_REPORT_CGROUP] && e->pub.cgroup &&
+				    rep->cgroup_path
+			    ? rep->cgroup_path(rep->cgroup_path_arg,
+					       e->pub.cgroup)
+			    : NULL;
+		if (c && intern(rep, c, strlen(c), &e->pub.cgroup_path) < 0)
 			return PD_ERR_NOMEM;
 	}
 	/* perf's group holds every event, those without samples too */

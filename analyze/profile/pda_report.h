@@ -58,6 +58,14 @@ extern "C" {
  *            and, for a caller's (whose he->ip is already the ip), the
  *            ip unmapped once more (ip + map start - pgoff in a file's
  *            map), as perf 6.1 shows it
+ *   symbol_size, dso_size  the frame's symbol's size (perf's
+ *            symbol__size(): its end, as perf fixes up a zero-size
+ *            symbol's, less its start) and its map's (map__size(): end
+ *            less start), every entry its frame's
+ *   trace    a tracepoint sample's text as perf prints it (opts'
+ *            trace_text), rows of other events all alike ("N/A")
+ *   cgroup   the sample's cgroup id (PERF_SAMPLE_CGROUP), every entry
+ *            of the sample, shown by the path opts' cgroup_path gives
  *   symbol_iaddr  perf's memory key: the sampled instruction's address
  *            (a row each), shown as its function ("[.] name") or,
  *            without one, the address
@@ -121,6 +129,10 @@ enum pda_report_key {
 	PDA_REPORT_DATA_PAGE,	/* PERF_SAMPLE_DATA_PAGE_SIZE (memory) */
 	PDA_REPORT_ADDR,	/* the frame's address */
 	PDA_REPORT_IADDR,	/* the sampled instruction (symbol_iaddr) */
+	PDA_REPORT_SYM_SIZE,	/* the frame's symbol's size */
+	PDA_REPORT_DSO_SIZE,	/* the size of the frame's map */
+	PDA_REPORT_CGROUP,	/* the sample's cgroup (PERF_SAMPLE_CGROUP) */
+	PDA_REPORT_TRACE,	/* a tracepoint sample's text */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -246,6 +258,17 @@ struct pda_report_opts {
 	 * too.  A sym key is appended, not counted by
 	 * pda_report_nr_keys(). */
 	bool ipc_null;
+	/* The cgroup key: the path of a sample's cgroup id (the capture's
+	 * PERF_RECORD_CGROUP's), asked in pda_report_finish(), NULL when
+	 * none; NULL: no paths ("unknown"). */
+	const char *(*cgroup_path)(void *arg, uint64_t id);
+	void *cgroup_path_arg;
+	/* The trace key (needed with it): a tracepoint sample's text as
+	 * perf prints it into *text (NULL: none, an empty cell) and *len,
+	 * valid until the next call.  0 or a negative pd_err. */
+	int (*trace_text)(void *arg, const struct pd_sample *sample,
+			  const char **text, size_t *len);
+	void *trace_text_arg;
 };
 
 #define PDA_REPORT_OPTS(name, ...)                                          \
@@ -376,6 +399,17 @@ struct pda_report_entry {
 	uint64_t code_page, data_page; /* with the keys: bytes, 0 none */
 	uint64_t address;	/* with addr: perf's unmapped he->ip */
 	uint64_t iaddr;		/* with symbol_iaddr: the sample's ip */
+	/* with symbol_size: the symbol's size (end - start as perf fixes
+	 * the end up); with dso_size: the map's (end - start); shown
+	 * "unknown" without a symbol (sym) or a map (dso) */
+	uint64_t sym_size, dso_size;
+	/* with cgroup: the sample's cgroup id (0: none, "N/A") and its
+	 * path (NULL: none recorded, "unknown") */
+	uint64_t cgroup;
+	const char *cgroup_path;
+	/* with trace: a tracepoint sample's text; NULL for other events'
+	 * rows ("N/A") */
+	const char *trace;
 };
 
 /* One table: an event (or, with PDA_REPORT_GROUP, all of them). */

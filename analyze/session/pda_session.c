@@ -321,6 +321,7 @@ static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
 	if (!(*ent)->frames[0].sym)
 		return PD_ERR_NOMEM;
 	(*ent)->frames[0].sym_off = vaddr - sym->start;
+	(*ent)->frames[0].sym_size = sym->end - sym->start;
 	return 0;
 }
 
@@ -427,6 +428,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 			ent->frames[0].flags |= PDA_FRAME_OBJECT;
 		ent->frames[0].dso_addr = vaddr;
 		ent->frames[0].sym_off = vaddr - start;
+		ent->frames[0].sym_size = size;
 		return ent;
 	}
 	/*
@@ -452,6 +454,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 			fr->flags |= PDA_FRAME_DWARF_NAMED;
 		fr->dso_addr = vaddr;
 		fr->sym_off = vaddr - start;
+		fr->sym_size = size;
 		if (s->opts.srcline) {
 			fr->srcfile = s->inl[i].file;
 			fr->line = s->inl[i].file ? s->inl[i].line : 0;
@@ -466,7 +469,7 @@ static struct addr_ent *resolve_kernel(struct pda_session *s,
 {
 	struct addr_ent *ent;
 	const char *name = NULL;
-	uint64_t start = 0;
+	uint64_t start = 0, size = 0;
 	int rc;
 
 	if (pda_dso_load(s, d) < 0)
@@ -485,10 +488,11 @@ static struct addr_ent *resolve_kernel(struct pda_session *s,
 			if (!name)
 				return NULL;
 			start = ks->start;
+			size = ks->end - ks->start;
 			ent->frames[0].dso_addr = a;
 		}
 	} else if (d->d.elf && !module) {
-		uint64_t a = k->addr + (uint64_t)d->kdelta, size;
+		uint64_t a = k->addr + (uint64_t)d->kdelta;
 
 		rc = pda_elf_symbol(s, d->d.elf, a, &name, &start, &size);
 		if (rc == PD_ERR_NOMEM)
@@ -502,6 +506,7 @@ static struct addr_ent *resolve_kernel(struct pda_session *s,
 	}
 	ent->frames[0].sym = name;
 	ent->frames[0].sym_off = ent->frames[0].dso_addr - start;
+	ent->frames[0].sym_size = size;
 	return ent;
 }
 
@@ -529,6 +534,7 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 	if (!ent->frames[0].sym)
 		return NULL;
 	ent->frames[0].sym_off = k->addr - js->start;
+	ent->frames[0].sym_size = js->end - js->start;
 	return ent;
 }
 
@@ -714,6 +720,21 @@ static bool map_inl(const struct pda_map *map, bool inl)
 	return inl && map->name && map->name[0] != '[';
 }
 
+/*
+ * perf's map__size() of map: end - start, but the kernel's map, once
+ * perf has read kallsyms, ends where the last kernel (not module)
+ * symbol does (in the map's addresses: less the KASLR delta).
+ */
+static uint64_t map_size(const struct pda_map *map)
+{
+	const struct pda_dso_ent *d = map->dso;
+
+	if (map->kind == PDA_MAP_KERNEL && d && d->ksyms &&
+	    d->ksyms->kernel_end - (uint64_t)d->kdelta > map->start)
+		return d->ksyms->kernel_end - (uint64_t)d->kdelta - map->start;
+	return map->end - map->start;
+}
+
 /* Push ent's frames for ip in map. */
 static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    const struct pda_map *map, const struct addr_ent *ent,
@@ -733,6 +754,7 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 				    ? map->pgoff + (ip - map->start)
 				    : ip;
 		f->dso = map->name;
+		f->map_size = map_size(map);
 		f->flags |= flags |
 			    (map->kind == PDA_MAP_MODULE ? PDA_FRAME_MODULE : 0);
 		/* the unresolved weight by binary (pda_dso_diagnose) */
@@ -797,6 +819,7 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 		return push(s, w, &fr);
 	}
 	fr.dso = map->name;
+	fr.map_size = map_size(map);
 	w->map = map;
 	switch (map->kind) {
 	case PDA_MAP_ANON:
@@ -808,6 +831,7 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 		fr.map_ip = ip - map->start;
 		fr.dso_addr = ip;
 		fr.sym_off = ip - map->start;
+		fr.sym_size = map->end - map->start;
 		return push(s, w, &fr);
 	case PDA_MAP_JIT:
 	case PDA_MAP_KERNEL:

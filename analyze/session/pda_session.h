@@ -179,6 +179,11 @@ int pda_session_feed(struct pda_session *s, const struct pd_rec *rec);
 const char *pda_thread_comm(struct pda_session *s, uint32_t pid,
 			    uint32_t tid);
 
+/* The path PERF_RECORD_CGROUP gave cgroup id (a sample's
+ * PERF_SAMPLE_CGROUP), the first one given for it, among the records
+ * fed; NULL: none.  Valid until the session is freed. */
+const char *pda_session_cgroup(struct pda_session *s, uint64_t id);
+
 enum pda_frame_flags {
 	PDA_FRAME_KERNEL = 1u << 0,	/* kernel address */
 	PDA_FRAME_INLINED = 1u << 1,	/* an inlined call, from DWARF */
@@ -222,6 +227,11 @@ struct pda_frame {
 	const char *srcfile;	/* with opts.srcline; NULL unknown */
 	unsigned line;
 	unsigned flags;		/* pda_frame_flags */
+	/* perf's symbol__size() of sym (its end as perf fixes it up, less
+	 * its start; an inlined frame's: its function's) and map__size()
+	 * of the map holding ip (end - start): the symbol_size and
+	 * dso_size keys */
+	uint64_t sym_size, map_size;
 };
 
 /* What perf's dcacheline key reads of the map holding an address: its

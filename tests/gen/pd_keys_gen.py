@@ -19,7 +19,7 @@ nothing but this script.
 import struct
 import sys
 
-from pd_synth import file_bytes, one_event_features, pad8, record
+from pd_synth import one_event_main, pad8, record
 
 # IP, TID, TIME, ADDR, CPU, PERIOD, CALLCHAIN, DATA_SRC, TRANSACTION,
 # DATA_PAGE_SIZE, CODE_PAGE_SIZE
@@ -27,7 +27,6 @@ SAMPLE_TYPE = (1 | 2 | 4 | 8 | (1 << 5) | (1 << 7) | (1 << 8) | (1 << 15) |
                (1 << 17) | (1 << 22) | (1 << 23))
 CONTEXT_USER = (1 << 64) - 512
 MISC_USER = 2
-EVENT_ID = 1
 PID = 100
 # a load that hit L1
 DATA_SRC = 0x2 | (0xa << 5)
@@ -76,16 +75,10 @@ def data_records():
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit("usage: pd_keys_gen.py OUT")
-    attr = attr_bytes()
-    feats = one_event_features("pd-keys-host", "x86_64",
-                               ["perf", "record", "-d", "--transaction",
-                                "--code-page-size", "--data-page-size"],
-                               attr, "cycles")
-    with open(argv[1], "wb") as f:
-        f.write(file_bytes([(attr, [EVENT_ID])], data_records(), feats))
-    return 0
+    return one_event_main(argv, "pd_keys_gen.py", "pd-keys-host",
+                          ["perf", "record", "-d", "--transaction",
+                           "--code-page-size", "--data-page-size"],
+                          attr_bytes(), "cycles", data_records())
 
 
 if __name__ == "__main__":

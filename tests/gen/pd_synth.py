@@ -224,6 +224,17 @@ def one_event_features(hostname, arch, cmdline, attr, name="cpu-clock"):
     ]
 
 
+def one_event_main(argv, prog, hostname, cmdline, attr, name, data):
+    """A generator's main: one event (attr, id 1, named name) on one
+    x86_64 CPU, with data's records, written to argv[1]."""
+    if len(argv) != 2:
+        sys.exit("usage: %s OUT" % prog)
+    feats = one_event_features(hostname, "x86_64", cmdline, attr, name)
+    with open(argv[1], "wb") as f:
+        f.write(file_bytes([(attr, [1])], data, feats))
+    return 0
+
+
 def file_layout(ids, attrs, data, feats):
     """A file-mode capture as perf lays it out: the 104-byte header, the
     ids (which attrs points into, from offset 104), the attrs section,
