@@ -199,6 +199,10 @@ struct pda_pipe {
 	unsigned nr_workers;	/* started */
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
+	/* under mu: counts the broadcasts of work, so that a worker that
+	 * dropped mu while it looked for work (loading ahead, unwinding,
+	 * populating) does not sleep through one */
+	uint64_t work_gen;
 	bool quit;
 	bool finished;		/* pda_pipe_finish() ran: no more input */
 	/* under mu: just past the last stable record queued, and how far
@@ -386,9 +390,13 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->quit) {
+		const uint64_t gen = p->work_gen;
+
+		/* each of these may drop mu: wait only if no broadcast
+		 * (new batch, quit) came meanwhile */
 		if (!load_ahead(p) &&
 		    !take_and_run(p, NULL, w->slot, &w->nr_run) &&
-		    !populate_ahead(p)) {
+		    !populate_ahead(p) && gen == p->work_gen) {
 			w->nr_waits++;
 			pthread_cond_wait(&p->work, &p->mu);
 		}
@@ -403,6 +411,7 @@ static void stop_workers(struct pda_pipe *p)
 		return;
 	pthread_mutex_lock(&p->mu);
 	p->quit = true;
+	p->work_gen++;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nr_workers; i++)
@@ -1073,6 +1082,7 @@ static int complete_oldest(struct pda_pipe *p)
 	if (!b->submitted) {
 		pthread_mutex_lock(&p->mu);
 		b->submitted = true;
+		p->work_gen++;
 		pthread_cond_broadcast(&p->work);
 		pthread_mutex_unlock(&p->mu);
 	}
@@ -1139,6 +1149,7 @@ static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
 				pthread_mutex_lock(&p->mu);
 				b->submitted = true;
 				p->ahead_from = p->last_stable;
+				p->work_gen++;
 				pthread_cond_broadcast(&p->work);
 				pthread_mutex_unlock(&p->mu);
 			}
