@@ -383,6 +383,14 @@ static bool load_ahead(struct pda_pipe *p)
 	return did;
 }
 
+/* Wake the workers (mu held): counted, so that one that had dropped mu
+ * while looking for work sees it (worker_main). */
+static void wake_workers(struct pda_pipe *p)
+{
+	p->work_gen++;
+	pthread_cond_broadcast(&p->work);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -411,8 +419,7 @@ static void stop_workers(struct pda_pipe *p)
 		return;
 	pthread_mutex_lock(&p->mu);
 	p->quit = true;
-	p->work_gen++;
-	pthread_cond_broadcast(&p->work);
+	wake_workers(p);
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nr_workers; i++)
 		pthread_join(p->workers[i].thread, NULL);
@@ -1082,8 +1089,7 @@ static int complete_oldest(struct pda_pipe *p)
 	if (!b->submitted) {
 		pthread_mutex_lock(&p->mu);
 		b->submitted = true;
-		p->work_gen++;
-		pthread_cond_broadcast(&p->work);
+		wake_workers(p);
 		pthread_mutex_unlock(&p->mu);
 	}
 	/* binaries load in sample order, when delivering (pda_unwind_int.h) */
@@ -1149,8 +1155,7 @@ static int fill_batch(struct pda_pipe *p, size_t need, size_t held,
 				pthread_mutex_lock(&p->mu);
 				b->submitted = true;
 				p->ahead_from = p->last_stable;
-				p->work_gen++;
-				pthread_cond_broadcast(&p->work);
+				wake_workers(p);
 				pthread_mutex_unlock(&p->mu);
 			}
 			b = NULL;
