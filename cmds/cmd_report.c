@@ -1039,6 +1039,9 @@ static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
 		s.mask = ev->attr.sample_type;
 		if (sp->stack && sp->stack->nr)
 			s.ip = sp->stack->frames[0].ip;
+		/* the thread's namespace at the end, not at the wait */
+		pda_report_cgroup_ns(rr->rep, pda_thread_cgroup_ns(ses, sp->pid,
+								   sp->tid));
 		rc = pda_report_add(rr->rep, &s, sp->stack,
 				    sp->comm ? sp->comm
 					     : pda_thread_comm(ses, sp->pid,
