@@ -71,6 +71,8 @@ const char cmd_report_options[] =
 	"                        dso_size: the size of the row's symbol\n"
 	"                        and of its map; cgroup: the sample's\n"
 	"                        cgroup (perf record --all-cgroups);\n"
+	"                        cgroup_id: the thread's cgroup namespace\n"
+	"                        (perf record --namespaces);\n"
 	"                        trace: a tracepoint sample's fields as\n"
 	"                        its print format gives them\n"
 	"      --mem-mode        perf's memory mode, on samples with data\n"
@@ -356,10 +358,6 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 		 "in_tx cycles srcline_from srcline_to ipc_lbr addr_from "
 		 "addr_to ",
 		 "a branch-mode key: give --branch-stack (perf report -b)"},
-		{" cgroup_id ",
-		 "not in pdtool report yet (the thread's cgroup namespace at "
-		 "the sample from PERF_RECORD_NAMESPACES, which the session "
-		 "does not keep)"},
 		{" ipc_null ", "not a key pdtool report takes: it adds perf's "
 			       "IPC [IPC Coverage] column of \"-\" itself "
 			       "after a --sort naming \"symbol\", with "
@@ -401,7 +399,9 @@ static void parse_sort(struct pd_ctx *ctx, struct report_opts *o,
 				    "type, typeoff, typecln, parallelism, "
 				    "local_weight, weight, local_ins_lat, "
 				    "ins_lat, time, socket, addr, transaction, "
-				    "code_page_size, symbol_size, dso_size, cgroup, trace; with --mem-mode mem, snoop, tlb, "
+				    "code_page_size, symbol_size, dso_size, cgroup, "
+				    "cgroup_id, trace; with --mem-mode mem, "
+				    "snoop, tlb, "
 				    "locked, blocked, symbol_daddr, dso_daddr, "
 				    "phys_daddr, dcacheline, symbol_iaddr, "
 				    "data_page_size)",
@@ -998,6 +998,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 	if (pda_report_any_order(rr->rep))
 		pda_report_at(rr->rep, it->when ? it->when->time : 0,
 			      it->when ? it->when->seq : rr->nr_at++);
+	pda_report_cgroup_ns(rr->rep, it->cgroup_ns);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
@@ -1038,6 +1039,9 @@ static void add_waits(struct pd_ctx *ctx, struct report_run *rr,
 		s.mask = ev->attr.sample_type;
 		if (sp->stack && sp->stack->nr)
 			s.ip = sp->stack->frames[0].ip;
+		/* the thread's namespace at the end, not at the wait */
+		pda_report_cgroup_ns(rr->rep, pda_thread_cgroup_ns(ses, sp->pid,
+								   sp->tid));
 		rc = pda_report_add(rr->rep, &s, sp->stack,
 				    sp->comm ? sp->comm
 					     : pda_thread_comm(ses, sp->pid,

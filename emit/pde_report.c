@@ -274,6 +274,11 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 			pdc_strbuf_add_text(b, e->cgroup_path,
 					    strlen(e->cgroup_path));
 		break;
+	case PDA_REPORT_CGROUP_ID:
+		/* hist_entry__cgroup_id_snprintf(): "%lu/0x%lx" */
+		pdc_strbuf_addf(b, "%" PRIu64 "/0x%" PRIx64, e->cgroup_ns.dev,
+				e->cgroup_ns.ino);
+		break;
 	case PDA_REPORT_DCACHELINE:
 		/* perf 6.1's hist_entry__dcacheline_snprintf() */
 		sym_text(b, e->dcl_level, e->daddr_sym, e->daddr_object,
@@ -377,6 +382,10 @@ static size_t key_need(const struct pda_report_entry *e, enum pda_report_key k,
 			return 0;
 		key_text(b, k, e, nr);
 		return b->len;
+	case PDA_REPORT_CGROUP_ID:
+		/* hists__calc_col_len(): 20, under the header's 21; a
+		 * longer text runs over */
+		return 20;
 	case PDA_REPORT_TRANSACTION:
 		/* hists__calc_col_len(): for a row with flags,
 		 * hist_entry__transaction_len(), the names but those
@@ -650,7 +659,8 @@ static bool unpadded_last(enum pda_report_key k)
 		* (hist_entry__snprintf_alignment) */
 	       k == PDA_REPORT_LOCKED || k == PDA_REPORT_BLOCKED ||
 	       k == PDA_REPORT_DCACHELINE || k == PDA_REPORT_TIME ||
-	       k == PDA_REPORT_CGROUP || k == PDA_REPORT_TRACE;
+	       k == PDA_REPORT_CGROUP || k == PDA_REPORT_TRACE ||
+	       k == PDA_REPORT_CGROUP_ID;
 }
 
 /* perf 6.1's ipc_null column, which its report adds after keys whose
@@ -775,11 +785,11 @@ static void write_key(FILE *out, enum pda_report_key k,
 		fwrite(b->p, 1, b->len, out);
 		return;
 	}
-	/* perf 7.2's type and symoff columns, perf 6.1's transaction:
-	 * "%-*s", never cut */
+	/* perf 7.2's type and symoff columns, perf 6.1's transaction and
+	 * cgroup_id: never cut */
 	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
 	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF ||
-	    k == PDA_REPORT_TRANSACTION) {
+	    k == PDA_REPORT_TRANSACTION || k == PDA_REPORT_CGROUP_ID) {
 		pad(out, b->p, b->len, w, false);
 		return;
 	}
@@ -1705,6 +1715,12 @@ static void json_key(struct pde_json *j, enum pda_report_key k,
 		 * the sample's id (0: none) */
 		json_str_or_null(j, "cgroup", e->cgroup_path);
 		pde_json_u64(j, "cgroup_sample_id", e->cgroup);
+		break;
+	case PDA_REPORT_CGROUP_ID:
+		/* the namespace's nsfs device and inode (0 and 0: none
+		 * known) */
+		pde_json_u64(j, "cgroup_ns_dev", e->cgroup_ns.dev);
+		pde_json_u64(j, "cgroup_ns_ino", e->cgroup_ns.ino);
 		break;
 	case PDA_REPORT_SYM_SIZE:
 	case PDA_REPORT_DSO_SIZE: {

@@ -178,6 +178,17 @@ three threads, FORK/COMM/EXIT/MMAP2, and the build-id table." \
 	"$R -e cpu-clock -F 149 -g -o demo.perf.data -- bin/demo 1000"
 fi
 
+name_wanted=cgns; if want "$@"; then
+record cgns none "Cgroup namespaces for the cgroup_id key: --namespaces \
+(PERF_RECORD_NAMESPACES at every fork, unshare and for the threads \
+running at the start) with frame-pointer callchains of src/cgns.sh, a \
+dash script that spins, forks a subshell that spins, then execs \
+unshare --cgroup to go on in a cgroup namespace of its own (the same \
+thread: its namespace changes mid-run) with a subshell there too; \
+cpu-clock at 999 Hz, about 0.2 s." \
+	"$R --namespaces -g -e cpu-clock -F 999 -o cgns.perf.data -- sh src/cgns.sh"
+fi
+
 name_wanted=fp; if want "$@"; then
 record fp inline "Frame-pointer callchains (-g) of the C++ program, user \
 space only (cpu-clock:u), 499 Hz for 0.3 s.  Exercises: callchains without \

@@ -1,8 +1,9 @@
 /*
  * pda_machine.c - the recording host's processes, threads and memory maps
- * over time, from COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL records fed in
- * time order (perf's synthesized records for what was running at the
- * start come first).
+ * over time, from COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL (and, for the
+ * threads' cgroup namespaces, NAMESPACES) records fed in time order
+ * (perf's synthesized records for what was running at the start come
+ * first).
  *
  * The model is perf's (tools/perf/util/machine.c, thread.c, map.c):
  * - maps belong to a process; its threads share them.  A FORK that makes
@@ -42,16 +43,22 @@ struct pda_proc {
 struct pda_hcomm {
 	uint32_t epoch;
 	const char *comm;
+	struct pda_nsid cgns; /* the cgroup namespace from epoch on */
 };
 
 struct pda_thread {
 	uint32_t tid, pid;
 	const char *comm; /* NULL until a COMM or FORK set it */
 	bool dead;
-	/* with history: the comms set, by epoch, and the one before */
+	/* its cgroup namespace: 0/0 until a NAMESPACES record names it
+	 * (a FORK makes the thread anew, without one, as perf's) */
+	struct pda_nsid cgns;
+	/* with history: the comms and namespaces set, by epoch, and the
+	 * ones before */
 	struct pda_hcomm *ch;
 	size_t nr_ch, ch_alloc;
 	const char *comm0;
+	struct pda_nsid cgns0;
 };
 
 #define VIEWS_MAX 64 /* views kept when none holds them */
@@ -689,6 +696,15 @@ const char *pda_thread_comm(struct pda_session *s, uint32_t pid, uint32_t tid)
 	return t && t->comm ? t->comm : "";
 }
 
+struct pda_nsid pda_thread_cgroup_ns(struct pda_session *s, uint32_t pid,
+				     uint32_t tid)
+{
+	const struct pda_thread *t = find_thread(s, tid);
+
+	(void)pid;
+	return t ? t->cgns : (struct pda_nsid){0, 0};
+}
+
 const char *pda_session_cgroup(struct pda_session *s, uint64_t id)
 {
 	const struct pda_machine *m = &s->machine;
@@ -720,15 +736,18 @@ static int on_cgroup(struct pda_session *s, const struct pd_event *ev)
 	return 0;
 }
 
-/* t's comm becomes comm (NULL: none known).  0 or NOMEM. */
-static int set_comm(struct pda_session *s, struct pda_thread *t,
-		    const char *comm)
+/* t's comm becomes comm (NULL: none known) and its cgroup namespace
+ * cgns.  0 or NOMEM. */
+static int set_state(struct pda_session *s, struct pda_thread *t,
+		     const char *comm, struct pda_nsid cgns)
 {
 	const uint32_t epoch = s->machine.epoch;
 
 	if (s->machine.hist_on) {
-		if (!t->nr_ch)
+		if (!t->nr_ch) {
 			t->comm0 = t->comm;
+			t->cgns0 = t->cgns;
+		}
 		if (!t->nr_ch || t->ch[t->nr_ch - 1].epoch != epoch) {
 			if (PDA_GROW(s, t->ch, t->ch_alloc, t->nr_ch + 1,
 				     HIST_MAX) < 0)
@@ -737,18 +756,29 @@ static int set_comm(struct pda_session *s, struct pda_thread *t,
 		}
 		t->ch[t->nr_ch - 1].epoch = epoch;
 		t->ch[t->nr_ch - 1].comm = comm;
+		t->ch[t->nr_ch - 1].cgns = cgns;
 	}
 	t->comm = comm;
+	t->cgns = cgns;
 	return 0;
 }
 
-/* t's comm at epoch, or NULL. */
-static const char *comm_at(const struct pda_thread *t, uint32_t epoch)
+static int set_comm(struct pda_session *s, struct pda_thread *t,
+		    const char *comm)
+{
+	return set_state(s, t, comm, t->cgns);
+}
+
+/* t's state at epoch: its comm (or NULL) and cgroup namespace. */
+static const char *state_at(const struct pda_thread *t, uint32_t epoch,
+			    struct pda_nsid *cgns)
 {
 	size_t lo = 0, hi = t->nr_ch;
 
-	if (!t->nr_ch || epoch == PDA_EPOCH_LIVE)
+	if (!t->nr_ch || epoch == PDA_EPOCH_LIVE) {
+		*cgns = t->cgns;
 		return t->comm;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -757,6 +787,7 @@ static const char *comm_at(const struct pda_thread *t, uint32_t epoch)
 		else
 			hi = mid;
 	}
+	*cgns = lo ? t->ch[lo - 1].cgns : t->cgns0;
 	return lo ? t->ch[lo - 1].comm : t->comm0;
 }
 
@@ -786,8 +817,8 @@ int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
 	}
 	live = pda_machine_maps(s, pid);
 	t = find_thread(s, tid);
-	comm = t ? comm_at(t, epoch) : NULL;
 	memset(at, 0, sizeof(*at));
+	comm = t ? state_at(t, epoch, &at->cgns) : NULL;
 	at->comm = comm ? comm : "";
 	if (!live)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
@@ -885,7 +916,8 @@ static int on_fork(struct pda_session *s, const struct pd_event *ev)
 	/* a reused thread id: the old thread is gone */
 	child->pid = fk->pid;
 	child->dead = false;
-	if (set_comm(s, child, parent ? parent->comm : NULL) < 0)
+	if (set_state(s, child, parent ? parent->comm : NULL,
+		      (struct pda_nsid){0, 0}) < 0)
 		return PD_ERR_NOMEM;
 	if (fk->pid == fk->ppid)
 		return 0; /* a new thread: it shares its process's maps */
@@ -897,6 +929,29 @@ static int on_fork(struct pda_session *s, const struct pd_event *ev)
 	pp = find_proc(s, fk->ppid);
 	return pp ? maps_copy(s, &cp->maps, &pp->maps)
 		  : maps_clear(s, &cp->maps, 0);
+}
+
+/* perf's CGROUP_NS_INDEX: the cgroup namespace's place in a NAMESPACES
+ * record's link_info */
+#define CGROUP_NS_INDEX 6
+
+/* A NAMESPACES record (the kernel's at fork, unshare and setns, perf's
+ * for the threads running at the start): the thread's cgroup namespace
+ * from now on.  perf 6.1 reads past a record of fewer namespaces; here
+ * the namespace is then unknown (0/0). */
+static int on_namespaces(struct pda_session *s, const struct pd_event *ev)
+{
+	const struct pd_ev_namespaces *ns = &ev->namespaces;
+	struct pda_thread *t = findnew_thread(s, ns->pid, ns->tid);
+	struct pda_nsid id = {0, 0};
+
+	if (!t)
+		return PD_ERR_NOMEM;
+	if (ns->nr_namespaces > CGROUP_NS_INDEX) {
+		id.dev = pd_u64s_get(&ns->link_info, 2 * CGROUP_NS_INDEX);
+		id.ino = pd_u64s_get(&ns->link_info, 2 * CGROUP_NS_INDEX + 1);
+	}
+	return set_state(s, t, t->comm, id);
 }
 
 static int on_exit_rec(struct pda_session *s, const struct pd_event *ev)
@@ -1261,6 +1316,7 @@ bool pda_machine_changes(uint32_t type)
 	case PD_REC_HEADER_BUILD_ID:
 	case PD_REC_HEADER_FEATURE:
 	case PD_REC_CGROUP:
+	case PD_REC_NAMESPACES:
 		return true;
 	default:
 		return false;
@@ -1303,6 +1359,8 @@ int pda_machine_feed(struct pda_session *s, const struct pd_rec *rec)
 		return on_ksymbol(s, &ev);
 	case PD_REC_CGROUP:
 		return on_cgroup(s, &ev);
+	case PD_REC_NAMESPACES:
+		return on_namespaces(s, &ev);
 	case PD_REC_HEADER_BUILD_ID:
 		return on_build_id(s, &ev);
 	case PD_REC_HEADER_FEATURE:

@@ -107,9 +107,9 @@ void pda_maps_release(struct pda_session *s, struct pda_maps *m);
  * time.  While history is on, every change of a process's (or the
  * kernel's) maps is kept: each map with the epochs [from, to) it
  * lived, each change with the generation it gave the maps; and each
- * thread's comms with the epochs they were set.  The live state at the
- * end is the last one; pda_machine_at() gives a sample the state of its
- * epoch: the live maps when they did not change since, else a view of
+ * thread's comms and cgroup namespaces with the epochs they were set.
+ * The live state at the end is the last one; pda_machine_at() gives a
+ * sample the state of its epoch: the live maps when they did not change since, else a view of
  * the maps then, made from the history and shared (a few are cached).
  * With history on, the maps must not change once samples are read.
  */
@@ -137,10 +137,12 @@ struct pda_mhist {
 };
 
 /* A sample's state: its process's maps and the kernel's, its thread's
- * comm ("" unknown), and the views it holds (NULL: the live maps). */
+ * comm ("" unknown) and cgroup namespace (0/0 unknown), and the views it
+ * holds (NULL: the live maps). */
 struct pda_at {
 	struct pda_maps *umaps, *kmaps;
 	const char *comm;
+	struct pda_nsid cgns;
 	struct pda_mview *uv, *kv;
 };
 

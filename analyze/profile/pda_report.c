@@ -63,9 +63,10 @@ struct mkey {
 	uint64_t code_page, data_page; /* CODE_PAGE, DATA_PAGE */
 	uint64_t cgroup;	/* CGROUP: PERF_SAMPLE_CGROUP's id */
 	const char *trace;	/* TRACE: a tracepoint's text, NULL none */
+	struct pda_nsid cgns;	/* CGROUP_ID: the thread's namespace */
 };
 
-_Static_assert(sizeof(struct mkey) == 2 * sizeof(void *) + 152,
+_Static_assert(sizeof(struct mkey) == 2 * sizeof(void *) + 168,
 	       "a memory key is compared as bytes: no padding");
 
 /* What a row made by a sample shows of its memory keys. */
@@ -103,7 +104,7 @@ struct ekey {
 	struct mkey m;		/* the memory keys; 0 in a summary's */
 };
 
-_Static_assert(sizeof(struct ekey) == 12 * sizeof(void *) + 224,
+_Static_assert(sizeof(struct ekey) == 12 * sizeof(void *) + 240,
 	       "an entry key is compared as bytes: no padding");
 
 /* A sample's place in time (PDA_REPORT_ANY_ORDER): perf's ordered
@@ -351,6 +352,7 @@ struct pda_report {
 	 * DSO's first sight (by dsos' index), the looks (by id) */
 	bool any_order;
 	struct okey at;
+	struct pda_nsid cgns; /* pda_report_cgroup_ns()'s */
 	struct okey *dso_first;
 	size_t alloc_dso_first;
 	struct pdc_hash by_look; /* struct lookent */
@@ -408,6 +410,7 @@ static const struct {
 	[PDA_REPORT_DSO_SIZE] = {"dso_size", NULL, "DSO size"},
 	[PDA_REPORT_CGROUP] = {"cgroup", NULL, "Cgroup"},
 	[PDA_REPORT_TRACE] = {"trace", NULL, "Trace output"},
+	[PDA_REPORT_CGROUP_ID] = {"cgroup_id", NULL, "cgroup id (dev/inode)"},
 };
 
 int pda_report_key_by_name(const char *name, enum pda_report_key *key)
@@ -549,7 +552,9 @@ int pda_report_new(const struct pda_report_opts *opts,
 	for (unsigned k = PDA_REPORT_LOCAL_WEIGHT; k <= PDA_REPORT_DATA_PAGE;
 	     k++)
 		rep->mem_keys |= rep->has[k];
-	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP] || rep->has[PDA_REPORT_TRACE];
+	rep->mem_keys |= rep->has[PDA_REPORT_CGROUP] ||
+			 rep->has[PDA_REPORT_CGROUP_ID] ||
+			 rep->has[PDA_REPORT_TRACE];
 	if (rep->has[PDA_REPORT_TRACE] && !o.trace_text) {
 		pdc_free(&m, rep);
 		return PD_ERR_API;
@@ -564,7 +569,8 @@ int pda_report_new(const struct pda_report_opts *opts,
 			 rep->has[PDA_REPORT_SOCKET] ||
 			 rep->has[PDA_REPORT_TRANSACTION] ||
 			 rep->has[PDA_REPORT_CODE_PAGE] ||
-			 rep->has[PDA_REPORT_CGROUP];
+			 rep->has[PDA_REPORT_CGROUP] ||
+			 rep->has[PDA_REPORT_CGROUP_ID];
 	rep->per_sample = rep->has[PDA_REPORT_CPU] ||
 			  rep->has[PDA_REPORT_PARALLELISM] || rep->mem_keys;
 	rep->flags = o.flags;
@@ -676,6 +682,11 @@ bool pda_report_any_order(const struct pda_report *rep)
 void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq)
 {
 	rep->at = (struct okey){.time = time, .seq = seq};
+}
+
+void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns)
+{
+	rep->cgns = ns;
 }
 
 bool pda_report_needs_tid(const struct pda_report *rep)
@@ -1038,6 +1049,7 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 	e->pub.code_page = mk->code_page;
 	e->pub.data_page = mk->data_page;
 	e->pub.cgroup = mk->cgroup;
+	e->pub.cgroup_ns = mk->cgns;
 	e->pub.trace = mk->trace;
 }
 
@@ -2057,6 +2069,10 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 		mk->phys = sample->phys_addr;
 	if (rep->has[PDA_REPORT_CGROUP] && (sample->mask & PD_SAMPLE_CGROUP))
 		mk->cgroup = sample->cgroup;
+	/* perf's hist entry takes its thread's namespaces as they are
+	 * when the sample is processed (thread__namespaces()) */
+	if (rep->has[PDA_REPORT_CGROUP_ID])
+		mk->cgns = rep->cgns;
 	/* perf's get_trace_output(), a tracepoint event's only */
 	if (rep->has[PDA_REPORT_TRACE] &&
 	    sample->evsel->attr.type == PERF_TYPE_TRACEPOINT) {
@@ -2098,12 +2114,12 @@ static int mem_key(struct pda_report *rep, const struct pd_sample *sample,
 }
 
 /* Whether perf's he_tmp, a callchain entry made without the sample's
- * time, socket, transaction, code page size and cgroup, equals the
- * sample's entry: those keys' values all 0. */
+ * time, socket, transaction, code page size, cgroup and cgroup
+ * namespace, equals the sample's entry: those keys' values all 0. */
 static bool he_tmp_equal(const struct mkey *mk)
 {
 	return !mk->time && !mk->socket && !mk->txn && !mk->code_page &&
-	       !mk->cgroup;
+	       !mk->cgroup && !mk->cgns.dev && !mk->cgns.ino;
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
@@ -2447,6 +2463,13 @@ static int key_cmp(enum pda_report_key k, const struct ent *a,
 	case PDA_REPORT_CGROUP:
 		/* sort__cgroup_cmp(): right - left */
 		return pda_sgn64((int64_t)(b->k.m.cgroup - a->k.m.cgroup));
+	case PDA_REPORT_CGROUP_ID:
+		/* sort__cgroup_id_cmp() swaps its arguments and its helpers
+		 * swap them back: left - right, the device, then the inode */
+		if (a->k.m.cgns.dev != b->k.m.cgns.dev)
+			return pda_sgn64(
+				(int64_t)(a->k.m.cgns.dev - b->k.m.cgns.dev));
+		return pda_sgn64((int64_t)(a->k.m.cgns.ino - b->k.m.cgns.ino));
 	case PDA_REPORT_DADDR_DSO:
 		/* _sort__dso_cmp() of the data maps */
 		if (!a->pub.daddr_dso || !b->pub.daddr_dso)

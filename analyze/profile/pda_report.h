@@ -66,6 +66,9 @@ extern "C" {
  *            trace_text), rows of other events all alike ("N/A")
  *   cgroup   the sample's cgroup id (PERF_SAMPLE_CGROUP), every entry
  *            of the sample, shown by the path opts' cgroup_path gives
+ *   cgroup_id  the cgroup namespace (nsfs device and inode) of the
+ *            sample's thread at the sample (PERF_RECORD_NAMESPACES), as
+ *            given to pda_report_cgroup_ns(), every entry of the sample
  *   symbol_iaddr  perf's memory key: the sampled instruction's address
  *            (a row each), shown as its function ("[.] name") or,
  *            without one, the address
@@ -133,6 +136,7 @@ enum pda_report_key {
 	PDA_REPORT_DSO_SIZE,	/* the size of the frame's map */
 	PDA_REPORT_CGROUP,	/* the sample's cgroup (PERF_SAMPLE_CGROUP) */
 	PDA_REPORT_TRACE,	/* a tracepoint sample's text */
+	PDA_REPORT_CGROUP_ID,	/* the thread's cgroup namespace */
 	PDA_REPORT_NR_KEYS
 };
 
@@ -292,6 +296,11 @@ bool pda_report_any_order(const struct pda_report *rep);
  * increasing seq. */
 void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq);
 
+/* With the cgroup_id key: the cgroup namespace of the thread of the
+ * samples added next, at their time (pda_pipe_item's cgroup_ns; 0/0
+ * unknown, as perf's thread without NAMESPACES). */
+void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns);
+
 /* Whether the keys' values depend on the thread's tid (not only the
  * pid and comm): a capture's memo must then key on it (memo_tid).  The
  * srcline and srcfile keys need the session's pda_opts.srcline. */
@@ -407,6 +416,8 @@ struct pda_report_entry {
 	 * path (NULL: none recorded, "unknown") */
 	uint64_t cgroup;
 	const char *cgroup_path;
+	/* with cgroup_id: the thread's cgroup namespace, 0/0 unknown */
+	struct pda_nsid cgroup_ns;
 	/* with trace: a tracepoint sample's text; NULL for other events'
 	 * rows ("N/A") */
 	const char *trace;

@@ -898,7 +898,8 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      const struct pda_at *at, const struct pda_pipe_when *when,
 		      const XXH128_hash_t *key)
 {
-	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL, false, when};
+	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL,
+				   false, when, {0, 0}};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
@@ -907,8 +908,11 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	if (at) {
 		umaps = at->umaps;
 		it.comm = at->comm;
+		it.cgroup_ns = at->cgns;
 	} else {
 		it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+		it.cgroup_ns =
+			pda_thread_cgroup_ns(p->s, sample->pid, sample->tid);
 	}
 	if (p->mode == UNWIND)
 		return unwind_only(p, sample, uj, umaps, when);

@@ -73,6 +73,9 @@ struct pda_pipe_item {
 	 * read at the sample's moment whatever order samples come back in;
 	 * NULL when fed by pda_pipe_feed() (records already in time order). */
 	const struct pda_pipe_when *when;
+	/* pda_thread_cgroup_ns() at the sample: its thread's cgroup
+	 * namespace, 0/0 unknown */
+	struct pda_nsid cgroup_ns;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are

@@ -179,6 +179,17 @@ int pda_session_feed(struct pda_session *s, const struct pd_rec *rec);
 const char *pda_thread_comm(struct pda_session *s, uint32_t pid,
 			    uint32_t tid);
 
+/* A namespace as PERF_RECORD_NAMESPACES names it: its nsfs device and
+ * inode numbers; 0/0 unknown. */
+struct pda_nsid {
+	uint64_t dev, ino;
+};
+
+/* The cgroup namespace of a thread at the time of the last record fed
+ * (its last NAMESPACES record's since its FORK), 0/0 unknown. */
+struct pda_nsid pda_thread_cgroup_ns(struct pda_session *s, uint32_t pid,
+				     uint32_t tid);
+
 /* The path PERF_RECORD_CGROUP gave cgroup id (a sample's
  * PERF_SAMPLE_CGROUP), the first one given for it, among the records
  * fed; NULL: none.  Valid until the session is freed. */

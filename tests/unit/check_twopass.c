@@ -8,8 +8,8 @@
  *   for line, with the same totals and session statistics.
  * - A capture whose file order is not its time order (a sample written
  *   after records newer than itself, as perf's per-CPU buffers leave
- *   them within a round) resolves each sample in the maps and comm of
- *   its own time, whichever way it is read.
+ *   them within a round) resolves each sample in the maps, comm and
+ *   cgroup namespace of its own time, whichever way it is read.
  */
 #include "pd_config.h" /* open_memstream */
 #include "pda_capture.h"
@@ -175,6 +175,23 @@ static void mmap_(struct tf *t, uint32_t pid, uint64_t start, const char *name,
 	tf_end(t);
 }
 
+/* NAMESPACES: seven namespaces, the cgroup one (the last) on device 4,
+ * inode ino */
+static void namespaces(struct tf *t, uint32_t pid, uint64_t ino,
+		       uint64_t time)
+{
+	tf_begin(t, PD_REC_NAMESPACES, 0);
+	tf_u32(t, pid);
+	tf_u32(t, pid);
+	tf_u64(t, 7);
+	for (unsigned i = 0; i < 7; i++) {
+		tf_u64(t, 4);
+		tf_u64(t, i == 6 ? ino : 0xf0000000 + i);
+	}
+	sid(t, pid, time);
+	tf_end(t);
+}
+
 static void sample(struct tf *t, uint32_t pid, uint64_t ip, uint64_t time)
 {
 	tf_begin(t, PD_REC_SAMPLE, U);
@@ -197,6 +214,7 @@ static void round_(struct tf *t)
 struct late {
 	const char *dso[NR_LATE];
 	const char *comm[NR_LATE];
+	struct pda_nsid cgns[NR_LATE];
 	unsigned nr;
 };
 
@@ -210,6 +228,7 @@ static int add_late(void *arg, const struct pda_pipe_item *it)
 	ck_assert_uint_eq(it->stack->nr, 1);
 	l->dso[i] = it->stack->frames[0].dso;
 	l->comm[i] = it->comm;
+	l->cgns[i] = it->cgroup_ns;
 	l->nr++;
 	return 0;
 }
@@ -241,6 +260,10 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	ck_assert_str_eq(l->comm[2], "app");
 	ck_assert_str_eq(l->comm[3], "app2");
 	ck_assert_str_eq(l->comm[5], "app2");
+	for (unsigned i = 0; i < NR_LATE; i++) {
+		ck_assert_uint_eq(l->cgns[i].dev, 4);
+		ck_assert_uint_eq(l->cgns[i].ino, i < 3 ? 0x100 : 0x200);
+	}
 	pda_capture_release(&c);
 	pda_session_free(s);
 	pd_file_close(f);
@@ -251,19 +274,23 @@ START_TEST(test_late_samples)
 	struct tf_attr a = {.type = 1, .sample_period = 1, .sample_type = ST,
 			    .flags = 1ull << PD_ATTR_sample_id_all |
 				     1ull << PD_ATTR_mmap |
-				     1ull << PD_ATTR_comm};
+				     1ull << PD_ATTR_comm |
+				     1ull << PD_ATTR_namespaces};
 	struct tf t;
 	struct late l;
 
 	tf_init(&t, false);
 	tf_add_attr(&t, &a, NULL, 0);
 	comm(&t, 7, "app", false, 1);
+	namespaces(&t, 7, 0x100, 1);
 	/* one CPU's buffer: a.so mapped at 15, b.so over it at 35, exec
-	 * at 36; then another CPU's, older: samples at 10..30 */
+	 * at 36, a cgroup namespace of its own (unshare) at 37; then
+	 * another CPU's, older: samples at 10..30 */
 	mmap_(&t, 7, 0x400000, "/x/a.so", 15);
 	sample(&t, 7, 0x400100, 20);
 	mmap_(&t, 7, 0x400000, "/x/b.so", 35);
 	comm(&t, 7, "app2", true, 36);
+	namespaces(&t, 7, 0x200, 37);
 	sample(&t, 7, 0x400100, 40);
 	sample(&t, 7, 0x400100, 10); /* before a.so: no map */
 	sample(&t, 7, 0x400100, 30); /* a.so, whose b.so came before */

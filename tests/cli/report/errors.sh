@@ -5,7 +5,7 @@ echo "exit $?"
 $PDTOOL report --sort comm,comm testdata/demo.perf.data
 echo "exit $?"
 # perf 6.1's keys pdtool report has not: refused with the reason
-for k in overhead dso_from cgroup_id ipc_null; do
+for k in overhead dso_from ipc_null; do
 	$PDTOOL report --sort sym,$k testdata/demo.perf.data
 	echo "exit $?"
 done

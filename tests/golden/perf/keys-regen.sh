@@ -3,18 +3,21 @@
 # keys of PERF_SAMPLE_TRANSACTION, CODE_PAGE_SIZE and DATA_PAGE_SIZE
 # (transaction, code_page_size, data_page_size), with time, socket,
 # addr, dcacheline and symbol_iaddr beside them, of the cgroup key
-# (PERF_SAMPLE_CGROUP and PERF_RECORD_CGROUP) and of the trace key
-# (testdata/sched/tpmix and tpkmem), the oracle of
+# (PERF_SAMPLE_CGROUP and PERF_RECORD_CGROUP), of the cgroup_id key
+# (PERF_RECORD_NAMESPACES: pd_cgid_gen.py's capture and testdata/cgns)
+# and of the trace key (testdata/sched/tpmix and tpkmem), the oracle of
 # tests/cli/report/genkeys.test:
 #
 #	sh tests/golden/perf/keys-regen.sh
 #
-# The captures are the ones tests/gen/pd_keys_gen.py and
-# pd_cgroup_gen.py write (no testdata capture samples these fields; the
-# test writes them again); for each line "VARIANT<TAB>OPTIONS" of
-# tests/golden/perf/keys/variants (cgroup.variants; trace.variants for
-# each tracepoint capture), writes keys/keysgen.VARIANT.txt
-# (cgroupgen.VARIANT.txt; tpmix.VARIANT.txt, tpkmem.VARIANT.txt) from
+# The captures are the ones tests/gen/pd_keys_gen.py, pd_cgroup_gen.py
+# and pd_cgid_gen.py write (no testdata capture samples these fields;
+# the test writes them again); for each line "VARIANT<TAB>OPTIONS" of
+# tests/golden/perf/keys/variants (cgroup.variants, cgid.variants,
+# cgns.variants for testdata/cgns; trace.variants for each tracepoint
+# capture), writes keys/keysgen.VARIANT.txt (cgroupgen.VARIANT.txt,
+# cgidgen.VARIANT.txt, cgns.VARIANT.txt; tpmix.VARIANT.txt,
+# tpkmem.VARIANT.txt) from
 #
 #	perf report --stdio [-g none] OPTIONS -i keysgen.perf.data
 #
@@ -42,8 +45,11 @@ regen() {
 }
 python3 tests/gen/pd_keys_gen.py "$PD_TMP/keysgen.perf.data"
 python3 tests/gen/pd_cgroup_gen.py "$PD_TMP/cgroupgen.perf.data"
+python3 tests/gen/pd_cgid_gen.py "$PD_TMP/cgidgen.perf.data"
 regen keysgen "$PD_TMP/keysgen.perf.data" "$G/variants"
 regen cgroupgen "$PD_TMP/cgroupgen.perf.data" "$G/cgroup.variants"
+regen cgidgen "$PD_TMP/cgidgen.perf.data" "$G/cgid.variants"
+regen cgns "$(pd_capture cgns)" "$G/cgns.variants"
 for c in tpmix tpkmem; do
 	regen $c "$(pd_capture sched/$c)" "$G/trace.variants"
 done
