@@ -735,6 +735,11 @@ name_wanted=dtgot-cross; if want "$@"; then
 			/opt/pdtool/libdtgot-$arch.so ${arch#p10-} \
 			dtgot-$arch.perf.data $(cat dtgot-$arch.samples)
 	done
+	# dtypes-p10-ppc64le's prefixed loads and stores (annotate's
+	# listing of them, tests/cli/annotate/ppc10.test)
+	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-p10-ppc64le \
+		/opt/pdtool/dtypes-p10-ppc64le ppc64le \
+		dtypes-p10-ppc64le.perf.data $(cat dtypes-p10-ppc64le.samples)
 fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the

@@ -175,7 +175,7 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 			/* Power10's prefixed, which capstone 4 does not
 			 * know: 8 bytes, the module's own decoding */
 			iaddr = addr;
-			mnemonic = "(prefixed)";
+			mnemonic = pfx.name;
 			op_str = "";
 			p += 8;
 			len -= 8;
