@@ -719,6 +719,13 @@ fi
 # pld @pcrel; not unrolled, which power10's tuning would do to points():
 # v[i + 1].y at 12 of an 8-byte struct point); pd_arch_synth.py writes a capture of each library at its
 # loads and stores (dtgot-ARCH.samples)
+# memory samples at bin/dtgot's accesses to glimits and mlimits
+# (dtgot-mem.samples: SYM+OFF=COUNT@DATA), for mem's data object columns
+name_wanted=dtgot-mem; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtgot \
+		/opt/pdtool/dtgot x86_64 dtgot-mem.perf.data \
+		$(cat dtgot-mem.samples)
+fi
 name_wanted=dtgot-cross; if want "$@"; then
 	for arch in aarch64 ppc64le ppc64 s390x; do
 		case $arch in

@@ -2187,10 +2187,6 @@ static int data_type(struct pda_datatype *dt, struct pda_elf *elf,
 	return rc;
 }
 
-/* The type of access a of the instruction at vaddr, in the function
- * starting at start: the variable in its base register at vaddr, else
- * what the walk from start finds the register holds.  ppc64: elf's TOC
- * pointer is known (.got's). */
 /* An address the walk found in the base v, plus one in a's addend
  * register: their sum in v (i386's GOT base plus a foo@GOTOFF, in
  * either). */
@@ -2208,6 +2204,10 @@ static void add_address(const struct regs *st, const struct access *a,
 	v->val += x->val;
 }
 
+/* The type of access a of the instruction at vaddr, in the function
+ * starting at start: the variable in its base register at vaddr, else
+ * what the walk from start finds the register holds.  ppc64: elf's TOC
+ * pointer is known (.got's). */
 static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 		  uint64_t start, uint64_t vaddr, const struct access *a,
 		  struct pda_dt_type *t, enum pda_dt_why *w)
@@ -2387,7 +2387,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	res->type = t.type;
 	res->member = t.member;
 	res->var = t.var;
-	res->global = t.gaddr != 0;
+	res->global = t.global;
 	res->offset = t.offset;
 	res->type_die = t.die;
 	return 0;
