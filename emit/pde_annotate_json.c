@@ -98,7 +98,10 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 		if (in->flags & flag_names[i].flag)
 			pde_json_str(j, NULL, flag_names[i].name);
 	pde_json_end_array(j);
-	if ((in->flags & (PDA_INSN_JUMP | PDA_INSN_CALL)) && in->target) {
+	/* a branch's target, or the named address of a Power10
+	 * PC-relative load or store (the text's "<foo@got>") */
+	if (((in->flags & (PDA_INSN_JUMP | PDA_INSN_CALL)) && in->target) ||
+	    in->target_name) {
 		pde_json_hex(j, "target", in->target);
 		if (in->target_name)
 			pde_json_str(j, "target_name", in->target_name);

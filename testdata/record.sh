@@ -723,12 +723,20 @@ name_wanted=dtgot; if want "$@"; then
 	$R -e cpu-clock:u -F 999 -o dtgot.perf.data -- bin/dtgot 100000000 >/dev/null
 	compress dtgot.perf.data
 fi
-# dtgot's aarch64, ppc64le, ppc64 and s390x builds, and ppc64le's for
+# dtgot's aarch64, ppc64le, ppc64, s390x, i386 (gcc -m32, as
+# dtypes-i386) and arm (Thumb-2) builds, and ppc64le's for
 # Power10 (-mcpu=power10: PC-relative prefixed pld of the GOT slots;
 # with dtypes.c's bin/dtypes-p10-ppc64le, globals through pla, plwz and
 # pld @pcrel; not unrolled, which power10's tuning would do to points():
 # v[i + 1].y at 12 of an 8-byte struct point); pd_arch_synth.py writes a capture of each library at its
 # loads and stores (dtgot-ARCH.samples)
+# memory samples at bin/dtgot's accesses to glimits and mlimits
+# (dtgot-mem.samples: SYM+OFF=COUNT@DATA), for mem's data object columns
+name_wanted=dtgot-mem; if want "$@"; then
+	python3 ../tests/gen/pd_arch_synth.py --mem bin/dtgot \
+		/opt/pdtool/dtgot x86_64 dtgot-mem.perf.data \
+		$(cat dtgot-mem.samples)
+fi
 name_wanted=dtgot-cross; if want "$@"; then
 	for arch in aarch64 ppc64le ppc64 s390x; do
 		case $arch in
@@ -738,6 +746,8 @@ name_wanted=dtgot-cross; if want "$@"; then
 		dtgot_build $cc -$arch
 	done
 	dtgot_build powerpc64le-linux-gnu-gcc -p10-ppc64le -mcpu=power10
+	dtgot_build "gcc -m32" -i386
+	dtgot_build arm-linux-gnueabihf-gcc -arm
 	powerpc64le-linux-gnu-gcc -mcpu=power10 -fno-unroll-loops $DT_CFLAGS \
 		-fdebug-prefix-map="$(pwd)"=/pdtool/testdata \
 		-o bin/dtypes-p10-ppc64le src/dtypes.c
@@ -746,6 +756,17 @@ name_wanted=dtgot-cross; if want "$@"; then
 			/opt/pdtool/libdtgot-$arch.so ${arch#p10-} \
 			dtgot-$arch.perf.data $(cat dtgot-$arch.samples)
 	done
+	python3 ../tests/gen/pd_arch_synth.py bin/libdtgot-i386.so \
+		/opt/pdtool/libdtgot-i386.so i686 \
+		dtgot-i386.perf.data $(cat dtgot-i386.samples)
+	python3 ../tests/gen/pd_arch_synth.py bin/libdtgot-arm.so \
+		/opt/pdtool/libdtgot-arm.so armv7l \
+		dtgot-arm.perf.data $(cat dtgot-arm.samples)
+	# dtypes-p10-ppc64le's prefixed loads and stores (annotate's
+	# listing of them, tests/cli/annotate/ppc10.test)
+	python3 ../tests/gen/pd_arch_synth.py bin/dtypes-p10-ppc64le \
+		/opt/pdtool/dtypes-p10-ppc64le ppc64le \
+		dtypes-p10-ppc64le.perf.data $(cat dtypes-p10-ppc64le.samples)
 fi
 # i386 builds of dtypes and dtcall (dtypes.md; gcc -m32 needs Debian's
 # libc6-dev-i386 and lib32gcc-12-dev: gcc-multilib would remove the

@@ -328,6 +328,79 @@ static int push_insn(struct build *b, uint64_t addr, unsigned size,
 	return 0;
 }
 
+/*
+ * objdump's name of a PC-relative operand's address, into *out: "foo@got"
+ * for the GOT slot the dynamic linker fills with foo's address, else the
+ * symbol starting there (objdump names no address inside one); NULL
+ * none.  @return 0 or PD_ERR_NOMEM.
+ */
+static int pcrel_name(struct pda_annot *a, struct pda_elf *e, uint64_t addr,
+		      const char **out)
+{
+	const char *name;
+	uint64_t var, start, size;
+	bool got = true;
+	char buf[1024];
+	int n, rc;
+
+	*out = NULL;
+	rc = pda_elf_got_slot(a->s, e, addr, &var, &name);
+	if (rc == PD_ERR_NOTFOUND) {
+		var = addr;
+		got = false;
+	}
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (!name) {
+		rc = pda_elf_symbol(a->s, e, var, &name, &start, &size);
+		if (rc < 0 || start != var)
+			return rc == PD_ERR_NOMEM ? rc : 0;
+	}
+	name = demangle(a, name);
+	if (!name)
+		return PD_ERR_NOMEM;
+	n = snprintf(buf, sizeof(buf), "%s%s", name, got ? "@got" : "");
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return 0;
+	*out = pda_intern(a->s, buf, (size_t)n);
+	return *out ? 0 : PD_ERR_NOMEM;
+}
+
+/*
+ * A Power10 prefixed instruction at p (at), which capstone 4 does not
+ * know, pushed as one 8-byte instruction in objdump's text, with its
+ * PC-relative address's name as its target's; false
+ * (nothing pushed) when the 8 bytes are none.  *rc: 0 or PD_ERR_NOMEM.
+ */
+static bool ppc_prefixed(struct build *b, struct pda_elf *e,
+			 const struct pda_elf_arch *ar, const uint8_t *p,
+			 uint64_t at, int *rc)
+{
+	struct pda_ppc_pfx x;
+	uint32_t w[2];
+	char ops[96];
+
+	for (int i = 0; i < 2; i++)
+		w[i] = ar->big_endian
+			       ? (uint32_t)p[4 * i] << 24 |
+					 (uint32_t)p[4 * i + 1] << 16 |
+					 (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3]
+			       : (uint32_t)p[4 * i + 3] << 24 |
+					 (uint32_t)p[4 * i + 2] << 16 |
+					 (uint32_t)p[4 * i + 1] << 8 | p[4 * i];
+	if (!pda_ppc_is_prefix(w[0]) ||
+	    !pda_ppc_prefixed_text(w[0], w[1], at, &x, ops, sizeof(ops)))
+		return false;
+	*rc = push_insn(b, at, 8, x.name, ops, 0);
+	if (*rc == 0 && x.pcrel) {
+		struct pda_annot_insn *pi = &b->insns[b->nr - 1];
+
+		pi->target = at + (uint64_t)x.disp;
+		*rc = pcrel_name(b->a, e, pi->target, &pi->target_name);
+	}
+	return true;
+}
+
 static int disassemble(struct build *b, struct pda_elf *e,
 		       const struct pda_elf_arch *ar, bool thumb,
 		       const unsigned char *code, size_t len, uint64_t start)
@@ -362,7 +435,12 @@ static int disassemble(struct build *b, struct pda_elf *e,
 	while (left && rc == 0) {
 		uint64_t at = addr;
 
-		if (cs_disasm_iter(h, &p, &left, &addr, in)) {
+		if (arch == CS_ARCH_PPC && left >= 8 &&
+		    ppc_prefixed(b, e, ar, p, at, &rc)) {
+			p += 8;
+			left -= 8;
+			addr += 8;
+		} else if (cs_disasm_iter(h, &p, &left, &addr, in)) {
 			unsigned kind = insn_kind(h, arch, in);
 			uint64_t target;
 

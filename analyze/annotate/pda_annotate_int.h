@@ -103,4 +103,37 @@ struct pda_dso *pda_annot_sym_dso(const struct pda_annot_sym *sym);
 void pda_annot_src_init(struct pda_annot *a);
 void pda_annot_src_release(struct pda_annot *a);
 
+/* ---- Power10's prefixed loads and stores (pda_ppcpfx.c) ---------- */
+
+/* A prefixed load, store or paddi, decoded. */
+struct pda_ppc_pfx {
+	int rt;		  /* the suffix's RT (RS of a store) */
+	int ra;		  /* its RA: the base, 0 none */
+	bool pcrel;	  /* R 1: the address is the prefix's plus disp */
+	int64_t disp;	  /* 34 bits, sign-extended */
+	bool addi;	  /* paddi (pla, pli): RT = RA (or the pc) + disp */
+	bool store;
+	bool gpr;	  /* RT a general-purpose register */
+	unsigned size;	  /* bytes moved */
+	unsigned reg;	  /* RT's register file (pda_ppcpfx.c) */
+	const char *name; /* objdump's mnemonic (static) */
+};
+
+/* Whether word (in the host's order) is a prefix: primary opcode 1. */
+bool pda_ppc_is_prefix(uint32_t word);
+
+/* The prefixed instruction prefix, suffix into *out: false when it is
+ * no MLS:D or 8LS:D load or store, nor paddi. */
+bool pda_ppc_prefixed(uint32_t prefix, uint32_t suffix,
+		      struct pda_ppc_pfx *out);
+
+/* pda_ppc_prefixed(), and the operands as objdump prints them (a
+ * PC-relative one's address, the prefix's at addr plus disp, as its
+ * "# 1ff28" comment) into ops, len bytes, with capstone's ", " between
+ * them as the rest of the listing; also true, with out->name and no
+ * memory access (size 0, not addi), for pnop and the 8RR:D immediate
+ * splats (xxspltidp, xxspltiw, xxsplti32dx). */
+bool pda_ppc_prefixed_text(uint32_t prefix, uint32_t suffix, uint64_t addr,
+			   struct pda_ppc_pfx *out, char *ops, size_t len);
+
 #endif /* PDA_ANNOTATE_INT_H */

@@ -79,6 +79,11 @@ struct access {
 				      * an element of what the base points
 				      * to, or the base of what the index
 				      * holds (perf's multi_regs) */
+	int addend;		     /* x86's unscaled index, -1 none: what
+				      * the walk finds there added when both
+				      * it and the base hold addresses
+				      * (i386's foo@GOTOFF in a register
+				      * plus the GOT's base) */
 	int64_t disp;
 	bool has_addr;		     /* addr is the address accessed */
 	uint64_t addr;
@@ -305,6 +310,9 @@ static void x86_access(const struct pda_datatype *dt, const cs_insn *in,
 			}
 		} else {
 			a->reg = dwreg(dt, op->mem.base);
+			if (op->mem.index != X86_REG_INVALID &&
+			    op->mem.scale == 1)
+				a->addend = dwreg(dt, op->mem.index);
 		}
 		a->kind = PDA_DATATYPE_TYPE;
 		return;
@@ -1156,6 +1164,19 @@ static unsigned x86_step(const struct pda_datatype *dt, const cs_insn *in,
 		return 1;
 	}
 	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
+	    o0->size == psize && dt->cs.mode == CS_MODE_32 &&
+	    o1->mem.base == X86_REG_INVALID &&
+	    o1->mem.index == X86_REG_INVALID &&
+	    o1->mem.segment == X86_REG_INVALID) {
+		/* i386's lea foo@GOTOFF, %reg: an offset from the GOT's
+		 * base, which the access adds (add_address()) */
+		out->dst = x86_reg_op(dt, o0);
+		forget(&out->v, -1, next);
+		out->v.kind = R_ADDR;
+		out->v.val = (int64_t)(uint32_t)o1->mem.disp;
+		return 1;
+	}
+	if (in->id == X86_INS_LEA && o1->type == X86_OP_MEM &&
 	    o0->size == psize && o1->mem.segment == X86_REG_INVALID &&
 	    (src = dwreg(dt, o1->mem.base)) >= 0 && src < NR_DWREGS &&
 	    (o1->mem.index == X86_REG_INVALID || followed(&st->r[src]))) {
@@ -1371,6 +1392,36 @@ static unsigned spill_or_load(const struct pda_datatype *dt,
  * offset that `add rN, pc` then makes one: position-independent code's
  * globals); mov, add and sub of an immediate, a pointer plus an index,
  * 4-byte ldr and str at [base, #imm] as aarch64's 8-byte ones. */
+/*
+ * ldr rN, [rB, rI] with both holding addresses (no loads): the GOT's
+ * base and a literal pool's foo(GOT), as arm PIC reaches foo; the load
+ * of the slot at their sum into out->v (addr_load()).  false: another
+ * load.
+ */
+static bool arm_got_load(const struct pda_datatype *dt, const cs_insn *in,
+			 const struct regs *st, struct set *out)
+{
+	const cs_arm *x = &in->detail->arm;
+	const cs_arm_op *m = &x->operands[1];
+	const struct rval *b, *i;
+	int base, index;
+
+	if (in->id != ARM_INS_LDR || x->op_count != 2 ||
+	    m->type != ARM_OP_MEM || x->writeback || m->subtracted ||
+	    m->shift.type != ARM_SFT_INVALID ||
+	    (base = arm_dwreg(m->mem.base)) < 0 || base >= 15 ||
+	    (index = arm_dwreg(m->mem.index)) < 0 || index >= 15)
+		return false;
+	b = &st->r[base];
+	i = &st->r[index];
+	if (b->kind != R_ADDR || i->kind != R_ADDR || b->nr_loads ||
+	    i->nr_loads || b->gname || i->gname)
+		return false;
+	addr_load(dt, (uint32_t)(b->val + i->val + arm_disp(m)), in->address,
+		  &out->v);
+	return true;
+}
+
 static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
 			 struct regs *st, struct set *out)
 {
@@ -1450,6 +1501,10 @@ static unsigned arm_step(const struct pda_datatype *dt, const cs_insn *in,
 		out->dst = dst;
 		out->v = *p;
 		out->v.elem = true;
+		return 1;
+	}
+	if (arm_got_load(dt, in, st, out)) {
+		out->dst = dst;
 		return 1;
 	}
 	if ((in->id != ARM_INS_LDR && in->id != ARM_INS_STR) ||
@@ -1801,7 +1856,7 @@ static void step(const struct pda_datatype *dt, const cs_insn *in,
 	} else if (dt->cs.arch == CS_ARCH_PPC ||
 		   dt->cs.arch == CS_ARCH_SYSZ) {
 		const bool ppc = dt->cs.arch == CS_ARCH_PPC;
-		struct access a = {.reg = -1, .index = -1};
+		struct access a = {.reg = -1, .index = -1, .addend = -1};
 
 		nr_sets = ppc ? ppc_step(dt, in, st, sets)
 			      : sysz_step(dt, in, st, sets);
@@ -2132,6 +2187,23 @@ static int data_type(struct pda_datatype *dt, struct pda_elf *elf,
 	return rc;
 }
 
+/* An address the walk found in the base v, plus one in a's addend
+ * register: their sum in v (i386's GOT base plus a foo@GOTOFF, in
+ * either). */
+static void add_address(const struct regs *st, const struct access *a,
+			struct rval *v)
+{
+	const struct rval *x;
+
+	if (a->addend < 0 || a->addend >= NR_DWREGS || a->addend == a->reg)
+		return;
+	x = &st->r[a->addend];
+	if (v->kind != R_ADDR || x->kind != R_ADDR || v->nr_loads ||
+	    x->nr_loads || v->gname || x->gname || v->elem || x->elem)
+		return;
+	v->val += x->val;
+}
+
 /* The type of access a of the instruction at vaddr, in the function
  * starting at start: the variable in its base register at vaddr, else
  * what the walk from start finds the register holds.  ppc64: elf's TOC
@@ -2158,7 +2230,7 @@ static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 	    a->reg >= 0 && a->reg < NR_DWREGS && start <= vaddr &&
 	    pda_elf_code(elf, start, vaddr - start, &code, &len) == 0) {
 		struct regs st;
-		const struct rval *v = &st.r[a->reg];
+		struct rval *v = &st.r[a->reg];
 		uint64_t got, off, size;
 
 		dt->walk_elf = elf;
@@ -2170,6 +2242,7 @@ static int lookup(struct pda_datatype *dt, struct pda_elf *elf, bool ppc64,
 		dt->walk_elf = NULL;
 		if (rc)
 			return rc;
+		add_address(&st, a, v);
 		to_access(v, a, &q);
 		if (followed(v) || v->pc != vaddr || v->reg != a->reg ||
 		    v->val) {
@@ -2225,7 +2298,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	size_t len;
 	uint64_t addr = vaddr;
 	struct access a = {.kind = PDA_DATATYPE_UNKNOWN, .reg = -1,
-			   .index = -1};
+			   .index = -1, .addend = -1};
 	struct pda_dt_type t;
 	struct pda_ppc_pfx x;
 	enum pda_dt_why w;
@@ -2314,7 +2387,7 @@ static int attribute(struct pda_datatype *dt, struct pda_elf *elf,
 	res->type = t.type;
 	res->member = t.member;
 	res->var = t.var;
-	res->global = t.gaddr != 0;
+	res->global = t.global;
 	res->offset = t.offset;
 	res->type_die = t.die;
 	return 0;

@@ -8,6 +8,7 @@
 
 #include "pda_symbols_int.h"
 #include "pda_datatype.h"
+#include "pda_annotate_int.h"
 
 /*
  * The attribution of the instruction at vaddr of elf, in the function
@@ -29,27 +30,5 @@ int pda_datatype_layout(struct pda_datatype *dt,
 
 /* The session dt was made for. */
 struct pda_session *pda_datatype_session(const struct pda_datatype *dt);
-
-/* ---- Power10's prefixed loads and stores (pda_ppcpfx.c) ---------- */
-
-/* A prefixed load, store or paddi, decoded. */
-struct pda_ppc_pfx {
-	int rt;		/* the suffix's RT (RS of a store) */
-	int ra;		/* its RA: the base, 0 none */
-	bool pcrel;	/* R 1: the address is the prefix's plus disp */
-	int64_t disp;	/* 34 bits, sign-extended */
-	bool addi;	/* paddi (pla, pli): RT = RA (or the pc) + disp */
-	bool store;
-	bool gpr;	/* RT a general-purpose register */
-	unsigned size;	/* bytes moved */
-};
-
-/* Whether word (in the host's order) is a prefix: primary opcode 1. */
-bool pda_ppc_is_prefix(uint32_t word);
-
-/* The prefixed instruction prefix, suffix into *out: false when it is
- * no MLS:D or 8LS:D load or store, nor paddi. */
-bool pda_ppc_prefixed(uint32_t prefix, uint32_t suffix,
-		      struct pda_ppc_pfx *out);
 
 #endif /* PDA_DATATYPE_INT_H */

@@ -775,7 +775,8 @@ static int global_at(struct pda_session *s, struct pda_elf *e, uint64_t addr,
 			continue;
 		err = in_global(s, e, &v->die, (int64_t)(addr - v->addr), acc,
 				out, why);
-		out->gaddr = *why == PDA_DT_FOUND && !acc->deref ? v->addr : 0;
+		out->global = *why == PDA_DT_FOUND && !acc->deref;
+		out->gaddr = out->global ? v->addr : 0;
 		return err;
 	}
 	return 0;
@@ -795,9 +796,16 @@ static int global_named(struct pda_session *s, struct pda_elf *e,
 		return 0;
 	do {
 		if (dwarf_tag(&child) == DW_TAG_variable &&
-		    (name = dwarf_diename(&child)) && !strcmp(name, acc->gname))
-			return in_global(s, e, &child, (int64_t)acc->addr, acc,
-					 out, why);
+		    (name = dwarf_diename(&child)) &&
+		    !strcmp(name, acc->gname)) {
+			const int err = in_global(s, e, &child,
+						  (int64_t)acc->addr, acc, out,
+						  why);
+
+			/* its address is the other binary's: none here */
+			out->global = *why == PDA_DT_FOUND && !acc->deref;
+			return err;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
 }

@@ -104,11 +104,10 @@ static int add_rel(struct pda_session *s, struct pda_elf *e,
 		   struct pda_got *g, const GElf_Rela *r, bool rela,
 		   Elf_Data *syms, size_t strndx)
 {
-	const enum fill f = fill_of(e->machine, e->is64
-						 ? (unsigned)GELF_R_TYPE(r->r_info)
-						 : (unsigned)ELF32_R_TYPE(r->r_info));
-	const uint32_t symidx = e->is64 ? (uint32_t)GELF_R_SYM(r->r_info)
-					: (uint32_t)ELF32_R_SYM(r->r_info);
+	/* gelf_getrel(a) gives a 32-bit file's r_info in GElf's (64-bit)
+	 * layout: ELF32_R_SYM() of it would be the index shifted by 24 */
+	const enum fill f = fill_of(e->machine, (unsigned)GELF_R_TYPE(r->r_info));
+	const uint32_t symidx = (uint32_t)GELF_R_SYM(r->r_info);
 	uint64_t addend = (uint64_t)r->r_addend;
 	struct gotent ent = {.slot = r->r_offset};
 	GElf_Sym sym;

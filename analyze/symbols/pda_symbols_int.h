@@ -323,7 +323,12 @@ struct pda_dt_type {
 				 * dwz alt file's) */
 	uint64_t gaddr;		/* a global's address: the access is inside
 				 * var itself, the global at gaddr (0: a
-				 * local, or a pointer's target) */
+				 * local, or a pointer's target, or one
+				 * known by name) */
+	bool global;		/* the access is inside var itself, a
+				 * global or static: at gaddr, or one
+				 * named (another binary's, or a symbol's
+				 * that DWARF places nowhere) */
 };
 
 /*

@@ -175,7 +175,7 @@ static unsigned check_binary(const char *path, const char *src, bool all)
 			/* Power10's prefixed, which capstone 4 does not
 			 * know: 8 bytes, the module's own decoding */
 			iaddr = addr;
-			mnemonic = "(prefixed)";
+			mnemonic = pfx.name;
 			op_str = "";
 			p += 8;
 			len -= 8;
@@ -516,13 +516,16 @@ END_TEST
  * s390x GLOB_DAT), and its PIE program's extern one, which the library
  * defines (its declaration in the program's DWARF says the type; x86_64
  * copies it into the program: the symbol there names it); ppc64le at
- * -mcpu=power10 too, through prefixed PC-relative pld of the slots.
+ * -mcpu=power10 too, through prefixed PC-relative pld of the slots;
+ * i386 (R_386_GLOB_DAT) through the GOT's base a PC thunk gives (PIC's
+ * foo@GOT(%ecx)), arm (R_ARM_GLOB_DAT) through a literal pool's
+ * GOT-relative word added to the pc.
  */
 START_TEST(test_got)
 {
-	static const char *const archs[] = {"",	       "-aarch64",
-					    "-ppc64le", "-ppc64",
-					    "-s390x",   "-p10-ppc64le"};
+	static const char *const archs[] = {
+		"",	  "-aarch64",	  "-ppc64le", "-ppc64",
+		"-s390x", "-p10-ppc64le", "-i386",    "-arm"};
 	char path[256];
 
 	for (size_t a = 0; a < sizeof(archs) / sizeof(*archs); a++) {

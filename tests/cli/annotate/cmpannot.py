@@ -6,6 +6,7 @@ tests/golden/annotate/ (regen.sh).
     cmpannot.py perf-subset PERF.annotate PDTOOL.json
     cmpannot.py objdump OBJDUMP BIN PDTOOL.json
     cmpannot.py addr2line ADDR2LINE BIN PDTOOL.json
+    cmpannot.py prefixed OBJDUMP BIN PDTOOL.json
 
 perf: every function perf annotated (a section "Source code & Disassembly
 of DSO for EVENT (N samples, ...)") is in pdtool's output with the same
@@ -22,6 +23,13 @@ spell one instruction apart, the difference must be one of the known
 spellings listed in SAME (capstone 4's AT&T syntax writes the operand
 size suffix that objdump leaves out when a register implies it, and a
 few aliases); anything else fails.
+
+prefixed: each Power10 prefixed instruction (8 bytes, capstone 4 knows
+none) of objdump's that pdtool decodes (PREFIXED) is one of pdtool's
+with objdump's text: mnemonic, operands
+(pdtool writes ", " between them as capstone does, objdump ","), the
+"# ADDR" of a PC-relative one and the name objdump gives that address
+("[foo@got]", "<foo>"; pdtool's target name).
 
 addr2line: each of those instructions' file:line is eu-addr2line's
 ("??:0" for none).
@@ -186,6 +194,55 @@ def cmp_objdump(obj_path, binary, json_path):
     return fails
 
 
+OBJ_TEXT = re.compile(r"^\s+([0-9a-f]+):\t(\S+)\s*([^\t#]*?)\s*"
+                      r"(?:#\s*([0-9a-f]+)(?:\s+[<\[](\S+)[>\]])?)?$")
+OUR_PCREL = re.compile(r"^(.*?)\t# ([0-9a-f]+)$")
+
+
+# objdump's mnemonics of the prefixed instructions pdtool decodes
+PREFIXED = re.compile(r"^(p(l|st|addi|la$|li$|nop$)\w*|xxsplti(dp|w|32dx))$")
+
+
+def cmp_prefixed(obj_path, binary, json_path):
+    fails = []
+    theirs = {}
+    for line in open(obj_path, encoding="utf-8", errors="replace"):
+        m = OBJ_TEXT.match(line.rstrip("\n"))
+        if m:
+            theirs[int(m.group(1), 16)] = m.groups()[1:]
+    n = 0
+    for f in our_funcs(load(json_path), binary):
+        ours = {int(i["addr"], 16): i for i in f["instructions"]}
+        start, size = int(f["start"], 16), f["size"]
+        for a, t in theirs.items():
+            if not start <= a < start + size or not PREFIXED.match(t[0]):
+                continue
+            if a not in ours or ours[a]["size"] != 8 or a + 4 in ours:
+                fails.append("%s %#x: objdump's %s is no 8-byte instruction"
+                             " of pdtool's" % (f["name"], a, t[0]))
+        for i in f["instructions"]:
+            a = int(i["addr"], 16)
+            if i["size"] != 8:
+                continue
+            if a not in theirs:
+                fails.append("%s %#x: no instruction of objdump's" %
+                             (f["name"], a))
+                continue
+            n += 1
+            mn, ops, addr, name = theirs[a]
+            m = OUR_PCREL.match(i["operands"])
+            ours = (i["mnemonic"],
+                    (m.group(1) if m else i["operands"]).replace(", ", ","),
+                    m.group(2) if m else None, i.get("target_name"))
+            if ours != (mn, ops, addr, name):
+                fails.append("%s %#x: objdump %s, pdtool %s" %
+                             (f["name"], a, (mn, ops, addr, name), ours))
+    print("prefixed %s: %d instructions" % (binary, n))
+    if not n:
+        fails.append("%s: no prefixed instruction" % binary)
+    return fails
+
+
 def cmp_addr2line(a2l_path, binary, json_path):
     d = load(json_path)
     lines = {}
@@ -212,6 +269,8 @@ def main(argv):
         fails = cmp_perf(argv[2], argv[3], argv[1] == "perf-subset")
     elif len(argv) >= 5 and argv[1] == "objdump":
         fails = cmp_objdump(argv[2], argv[3], argv[4])
+    elif len(argv) >= 5 and argv[1] == "prefixed":
+        fails = cmp_prefixed(argv[2], argv[3], argv[4])
     elif len(argv) >= 5 and argv[1] == "addr2line":
         fails = cmp_addr2line(argv[2], argv[3], argv[4])
     else:

@@ -77,7 +77,7 @@ for bin in testdata/bin/*; do
 	*-aarch64|*-aarch64.so)
 		aarch64-linux-gnu-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
-	*-arm)
+	*-arm|*-arm.so)
 		arm-linux-gnueabihf-objdump -d --no-show-raw-insn "$bin" |
 			sed 1,2d >"$G/$b.objdump" ;;
 	*-ppc64le|*-ppc64|*-ppc64le.so|*-ppc64.so)

@@ -7,7 +7,7 @@
 # For each capture NAME of tests/golden/datatype/captures (or given),
 # writes tests/golden/datatype/NAME.annotate.txt:
 #
-#	perf --buildid-dir BID annotate --objdump=/usr/bin/objdump --stdio
+#	perf --buildid-dir BID annotate --objdump=OBJDUMP --stdio
 #	  --data-type -i FILE
 #
 # NAME.report.txt, the same with `report --stdio -g none -s
@@ -24,6 +24,14 @@
 # finds the test programs (and their DWARF) wherever the repository is;
 # host libraries at their recorded paths.
 #
+# The foreign captures' goldens, held by tests/cli/types/crossperf.sh
+# (not in captures: perf 7.2 types none of their samples):
+#
+#	PERF=... sh tests/golden/datatype/regen.sh dtgot-aarch64 \
+#	  dtgot-ppc64le dtgot-ppc64 dtgot-s390x dtgot-p10-ppc64le \
+#	  dtgot-i386 dtgot-arm dtypes-p10-ppc64le dtypes-aarch64 \
+#	  dtypes-ppc64 dtypes-s390x
+#
 # Debian 12 has perf 6.1, without data types.  A perf 7.x runs from a
 # Debian sid chroot (debootstrap --variant=minbase sid DIR, then in it
 # apt-get install linux-perf binutils; an expired Release needs
@@ -35,8 +43,10 @@
 #	    DIR/usr/bin/perf "$@"
 #
 # --objdump names the host's: perf runs the objdump beside its own binary
-# first, which the host's loader cannot start; for a ppc64le capture the
-# host's powerpc64le-linux-gnu-objdump, whose raw bytes perf decodes
+# first, which the host's loader cannot start; for a foreign capture
+# its architecture's (binutils-ARCH-linux-gnu: the host's objdump
+# disassembles x86 only), for ppc64 and ppc64le
+# powerpc64le-linux-gnu-objdump, whose raw bytes perf decodes
 # (perf on this x86_64 host takes them in its own byte order, so it
 # finds no access in a big-endian ppc64 capture; it has no s390x data
 # types).  Needs python3.
@@ -63,7 +73,10 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 	# architecture's objdump (binutils-powerpc64le-linux-gnu)
 	od=/usr/bin/objdump
 	case $name in
-	*-ppc64le) od=/usr/bin/powerpc64le-linux-gnu-objdump ;;
+	*-ppc64le|*-ppc64) od=/usr/bin/powerpc64le-linux-gnu-objdump ;;
+	*-aarch64) od=/usr/bin/aarch64-linux-gnu-objdump ;;
+	*-s390x) od=/usr/bin/s390x-linux-gnu-objdump ;;
+	*-arm) od=/usr/bin/arm-linux-gnueabihf-objdump ;;
 	esac
 	"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
 		--objdump="$od" --stdio --data-type -i "$f" \
@@ -79,7 +92,7 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		2>/dev/null | python3 "$OUT/cwtnotes.py" >"$OUT/$name.cwt.txt" ||
 		fail=1
 	"$PERF" --buildid-dir "$PD_TMP/bid" report \
-		--objdump=/usr/bin/objdump --stdio -g none -n -s type \
+		--objdump="$od" --stdio -g none -n -s type \
 		--kallsyms tests/golden/fold/kallsyms \
 		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
 	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.types.txt"
@@ -88,7 +101,7 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		[ "$cap" = "$name" ] || continue
 		n=$((n + 1))
 		"$PERF" --buildid-dir "$PD_TMP/bid" annotate \
-			--objdump=/usr/bin/objdump --stdio \
+			--objdump="$od" --stdio \
 			--data-type="$type" -i "$f" \
 			>"$OUT/$name.type-$n.txt" 2>/dev/null || exit 1
 	done || fail=1
