@@ -75,7 +75,8 @@ const char cmd_script_options[] =
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         more library messages (repeatable); brcntr\n"
-	"                        by event name, as perf -v prints it\n"
+	"                        by event name and C++ names with their\n"
+	"                        parameters, as perf -v prints them\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -1139,6 +1140,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 			po.srcline = true;
 	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
+	/* perf -v demangles C++ names with their parameters */
+	po.demangle_params = ctx->verbose > 0;
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
