@@ -95,7 +95,8 @@ const char cmd_annotate_options[] =
 	"                        disassembled, a --symbol had no samples, or\n"
 	"                        samples were lost or unresolved\n"
 	"  -v, --verbose         more library messages (repeatable); the\n"
-	"                        Branch Counter cells by numbers (perf -v)\n"
+	"                        Branch Counter cells by numbers and C++\n"
+	"                        names with their parameters (perf -v)\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -669,6 +670,8 @@ int cmd_annotate(int argc, char **argv, struct pd_ctx *ctx)
 			 .errbuf_size = sizeof(err));
 
 		cmd_pda_opts(ctx, &o.sym, &po);
+		/* perf -v demangles C++ names with their parameters */
+		po.demangle_params = ctx->verbose > 0;
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)
 			die(ctx, "'%s': %s", o.path,

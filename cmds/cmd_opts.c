@@ -105,6 +105,28 @@ static bool known(const struct cmd_opts *p, const char *token)
 }
 
 /*
+ * getopt_long's '?': a long option token ("--name" not in the table, or
+ * "--flag=value", whose optopt is the flag's val), else the short
+ * option character it stopped at: "-j" of "-j1", whose element optind
+ * has not passed yet, so that argv[optind - 1] is the one before.
+ */
+static PD_NORETURN void unknown_option(const struct cmd_opts *p)
+{
+	const char *token = p->argv[optind - 1];
+	bool flag_value = false;
+
+	if (strncmp(token, "--", 2) == 0 && strchr(token, '='))
+		for (size_t i = 0; i < p->nr_longopts; i++)
+			if (exact(token, p->longopts[i].name) &&
+			    p->longopts[i].has_arg == no_argument &&
+			    p->longopts[i].val == optopt)
+				flag_value = true;
+	if (!flag_value && optopt > ' ' && optopt < 127)
+		usage_error(p->ctx, "unknown option '-%c'", optopt);
+	usage_error(p->ctx, "unknown option '%s'", token);
+}
+
+/*
  * "--X" and "--no-X" both given: the last one would win silently, so it
  * is a usage error, whichever came first.
  */
@@ -158,8 +180,7 @@ int cmd_getopt(struct cmd_opts *p)
 			usage_error(p->ctx, "option '%s' needs a value",
 				    p->argv[optind - 1]);
 		case '?':
-			usage_error(p->ctx, "unknown option '%s'",
-				    p->argv[optind - 1]);
+			unknown_option(p);
 		case 'i':
 			if (!(p->flags & CMD_OPT_INPUT))
 				return c;

@@ -201,7 +201,8 @@ const char cmd_report_options[] =
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         more library messages (repeatable); the\n"
-	"                        Branch Counter cell by numbers (perf -v)\n"
+	"                        Branch Counter cell by numbers and C++\n"
+	"                        names with their parameters (perf -v)\n"
 	"  -h, --help            this help\n";
 
 /* perf 6.1's --mem-mode sort order (its title names it whole; the
@@ -1520,6 +1521,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		if (rr.par || rr.oc)
 			co.order_fn = report_order;
 		cmd_pda_opts(ctx, &o->sym, &po);
+		/* perf -v demangles C++ names with their parameters */
+		po.demangle_params = ctx->verbose > 0;
 		/* srcline as the keys ask: known before the report is */
 		po.srcline = report_needs_srcline(o);
 		rc = pda_session_new(f, &po, &s);

@@ -217,6 +217,8 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		}
 		set_groups(f, a, &ro);
 		cmd_pda_opts(ctx, a->sym, &po);
+		/* perf -v demangles C++ names with their parameters */
+		po.demangle_params = ctx->verbose > 0;
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)
 			die(ctx, "'%s': %s", a->path,

@@ -421,6 +421,8 @@ int cmd_report_doc(struct pd_ctx *ctx, const struct cmd_report_doc *a)
 			 .errbuf = err, .errbuf_size = sizeof(err));
 
 		cmd_pda_opts(ctx, a->sym, &po);
+		/* perf -v demangles C++ names with their parameters */
+		po.demangle_params = ctx->verbose > 0;
 		if ((rc = pda_session_new(f, &po, &s)) < 0)
 			die(ctx, "'%s': %s", a->path,
 			    err[0] ? err : pd_strerror(rc));

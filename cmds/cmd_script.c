@@ -75,7 +75,8 @@ const char cmd_script_options[] =
 	"      --strict          exit 1 when anything was unresolved, lost or\n"
 	"                        skipped\n"
 	"  -v, --verbose         more library messages (repeatable); brcntr\n"
-	"                        by event name, as perf -v prints it\n"
+	"                        by event name and C++ names with their\n"
+	"                        parameters, as perf -v prints them\n"
 	"  -h, --help            this help\n";
 
 enum {
@@ -331,7 +332,7 @@ static bool tod_known(struct pd_file *f)
  * its first event in the capture (not the others), as perf does.
  */
 static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
-			 struct pd_file *f, size_t nr_recorded)
+			 struct pd_file *f)
 {
 	const void *data;
 	size_t size;
@@ -348,7 +349,9 @@ static void check_fields(struct pd_ctx *ctx, struct script_opts *o,
 		const enum pde_script_type t = pde_script_type(ev->attr.type);
 		const uint64_t st = ev->attr.sample_type;
 		uint64_t *fl = &o->f.fields[t];
-		const bool synth = i >= nr_recorded;
+		/* by the event's mark, not its index: a pipe's events
+		 * are not known when the run starts */
+		const bool synth = ev->synth != 0;
 
 		if (seen[t])
 			continue;
@@ -485,7 +488,6 @@ struct script_run {
 	struct pd_file *f;
 	struct pde_script w;
 	bool checked;	/* check_fields() and the names' width */
-	size_t nr_recorded; /* events before the synthesized ones */
 	bool forms;	/* events print stacks in more than one way */
 	struct pda_filter flt;
 	struct pda_capture c;
@@ -992,7 +994,7 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 
 	if (!sr->checked) {
 		/* a pipe's events come before its first sample */
-		check_fields(sr->ctx, sr->o, sr->f, sr->nr_recorded);
+		check_fields(sr->ctx, sr->o, sr->f);
 		set_width(sr, sr->f);
 		init_brcntr(sr);
 		sr->checked = true;
@@ -1138,6 +1140,8 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 			po.srcline = true;
 	po.srcline_a2l = po.srcline;
 	cmd_pda_opts(ctx, &o->sym, &po);
+	/* perf -v demangles C++ names with their parameters */
+	po.demangle_params = ctx->verbose > 0;
 	rc = pda_session_new(f, &po, &s);
 	if (rc < 0)
 		die(ctx, "'%s': %s", o->path, err[0] ? err : pd_strerror(rc));
@@ -1183,7 +1187,6 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 		sr.w.clock_ns = env->clock_data.clockid_ns;
 	}
 	cmd_progress_init(&prog, ctx);
-	sr.nr_recorded = pd_file_nr_evsels(f);
 	rc = pda_capture_run(&sr.c);
 	cmd_progress_end(&prog);
 	if (rc < 0) {

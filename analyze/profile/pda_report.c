@@ -22,6 +22,7 @@
 #include "pda_report.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -740,6 +741,17 @@ static int dso_short(struct pda_report *rep, const char *dso,
 	if (!dso) {
 		*out = NULL;
 		return 0;
+	}
+	/* perf's dso__set_basename(): a name sscanf() reads as
+	 * "/tmp/perf-%d.map" (a JIT's map, found or not) is "[JIT] tid %d" */
+	if (!strncmp(dso, "/tmp/perf-", 10)) {
+		char *end, buf[32];
+		long tid = strtol(dso + 10, &end, 10);
+
+		if (end != dso + 10 && tid >= INT_MIN && tid <= INT_MAX) {
+			snprintf(buf, sizeof(buf), "[JIT] tid %d", (int)tid);
+			return intern(rep, buf, strlen(buf), out);
+		}
 	}
 	slash = dso[0] == '[' ? NULL : strrchr(dso, '/');
 	if (slash && slash[1])
@@ -2548,7 +2560,8 @@ static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	return r ? r : hpp_sort(c, a, b, f);
 }
 
-/* > 0: row a comes before row b in perf's output. */
+/* > 0: row a sorts before row b by perf's hist_entry__sort(), which
+ * leaves full ties (0) to the order of insertion (make_order). */
 static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 {
 	const struct pda_report *rep = c->rep;
@@ -2576,16 +2589,25 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 		r = hpp_sort(c, a, b, F_SAMPLES);
 	if (!r && (rep->flags & PDA_REPORT_PERIOD))
 		r = hpp_sort(c, a, b, F_PERIOD);
-	/* full ties: the order of perf's collapsed tree, which its output
-	 * tree keeps for them */
-	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
-		r = key_cmp(rep->keys[i], ea, eb, true);
-	if (!r)
-		r = field_cmp(eb->rank, ea->rank);
 	return r;
 }
 
-/* A merge sort of ids by row_cmp (C11 has no qsort with a context). */
+/* > 0: row a comes before row b in perf's collapsed tree (a total
+ * order: the keys' collapse comparisons, then the order rows were
+ * made in). */
+static int collapsed_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
+{
+	const struct pda_report *rep = c->rep;
+	const struct ent *ea = rep->ents[a], *eb = rep->ents[b];
+	int r = 0;
+
+	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
+		r = key_cmp(rep->keys[i], ea, eb, true);
+	return r ? r : field_cmp(eb->rank, ea->rank);
+}
+
+/* A merge sort of ids by collapsed_cmp (C11 has no qsort with a
+ * context). */
 static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
 		      size_t n)
 {
@@ -2597,13 +2619,133 @@ static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
 	sort_rows(c, rows, tmp, mid);
 	sort_rows(c, rows + mid, tmp, n - mid);
 	for (i = 0, j = mid, k = 0; i < mid && j < n;)
-		tmp[k++] = row_cmp(c, rows[j], rows[i]) > 0 ? rows[j++]
-							     : rows[i++];
+		tmp[k++] = collapsed_cmp(c, rows[j], rows[i]) > 0 ? rows[j++]
+								   : rows[i++];
 	while (i < mid)
 		tmp[k++] = rows[i++];
 	while (j < n)
 		tmp[k++] = rows[j++];
 	memcpy(rows, tmp, n * sizeof(*rows));
+}
+
+/*
+ * perf's output tree (hists__output_resort): the rows, taken in the
+ * collapsed tree's order, each inserted into a red-black tree by
+ * row_cmp(), left of a node it sorts before, else right.  row_cmp() is
+ * not transitive (caller above callee only between rows of one
+ * thread; across threads the keys decide), so the order of its rows is
+ * not a sort's but this tree's, which depends on the order of the
+ * insertions and on how each one rebalances: replayed here, insertion
+ * fixups as in Cormen et al. chapter 13, whose cases make the kernel
+ * lib/rbtree.c's decisions (see pda_symtree.c).  Nodes are positions
+ * in rows.
+ */
+#define ONIL UINT32_MAX
+
+struct otree {
+	uint32_t *kid[2], *up; /* kid[0] left, kid[1] right */
+	unsigned char *red;
+	uint32_t root;
+};
+
+/* Rotate x down to side dir: its child on the other side takes its
+ * place. */
+static void orotate(struct otree *o, uint32_t x, int dir)
+{
+	const uint32_t y = o->kid[!dir][x], p = o->up[x];
+
+	o->kid[!dir][x] = o->kid[dir][y];
+	if (o->kid[dir][y] != ONIL)
+		o->up[o->kid[dir][y]] = x;
+	o->up[y] = p;
+	if (p == ONIL)
+		o->root = y;
+	else
+		o->kid[o->kid[1][p] == x][p] = y;
+	o->kid[dir][y] = x;
+	o->up[x] = y;
+}
+
+static void oinsert(const struct sort_ctx *c, struct otree *o,
+		    const uint32_t *rows, uint32_t z)
+{
+	uint32_t p = ONIL, n = o->root;
+	int dir = 0;
+
+	while (n != ONIL) {
+		p = n;
+		dir = row_cmp(c, rows[z], rows[n]) > 0 ? 0 : 1;
+		n = o->kid[dir][n];
+	}
+	o->up[z] = p;
+	o->kid[0][z] = o->kid[1][z] = ONIL;
+	o->red[z] = 1;
+	if (p == ONIL)
+		o->root = z;
+	else
+		o->kid[dir][p] = z;
+	while (z != o->root && o->red[o->up[z]]) {
+		const uint32_t zp = o->up[z], g = o->up[zp];
+		const int side = o->kid[1][g] == zp; /* zp's side of g */
+		const uint32_t uncle = o->kid[!side][g];
+
+		if (uncle != ONIL && o->red[uncle]) {
+			o->red[zp] = o->red[uncle] = 0;
+			o->red[g] = 1;
+			z = g;
+			continue;
+		}
+		if (o->kid[!side][zp] == z) {
+			z = zp;
+			orotate(o, z, side);
+		}
+		o->red[o->up[z]] = 0;
+		o->red[g] = 1;
+		orotate(o, g, !side);
+	}
+	o->red[o->root] = 0;
+}
+
+/* rows (n, in the collapsed tree's order) into perf's output order;
+ * tmp holds n ids. */
+static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
+		      uint32_t *rows, uint32_t *tmp, size_t n)
+{
+	struct otree o = {.root = ONIL};
+	uint32_t *links;
+	size_t k = 0;
+
+	if (n < 2)
+		return 0;
+	links = pdc_malloc(mem, n * (3 * sizeof(uint32_t) + 1));
+	if (!links)
+		return PD_ERR_NOMEM;
+	o.kid[0] = links;
+	o.kid[1] = links + n;
+	o.up = links + 2 * n;
+	o.red = (unsigned char *)(links + 3 * n);
+	for (uint32_t z = 0; z < n; z++)
+		oinsert(c, &o, rows, z);
+	/* in order: leftmost first */
+	for (uint32_t x = o.root; x != ONIL;) {
+		while (o.kid[0][x] != ONIL)
+			x = o.kid[0][x];
+		for (;;) {
+			tmp[k++] = rows[x];
+			if (o.kid[1][x] != ONIL) {
+				x = o.kid[1][x];
+				break;
+			}
+			while (o.up[x] != ONIL && o.kid[1][o.up[x]] == x)
+				x = o.up[x];
+			x = o.up[x];
+			if (x == ONIL)
+				break;
+		}
+	}
+	memcpy(rows, tmp, n * sizeof(*rows));
+	pdc_free(mem, links);
+	return 0;
 }
 
 static bool touched(const struct event *ev, uint32_t id)
@@ -2659,6 +2801,7 @@ static int make_table(struct pda_report *rep, struct table *t,
 	uint32_t *tmp;
 	size_t nr_rows = 0;
 	struct sort_ctx c = {.rep = rep, .t = t};
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->members = pdc_malloc(&rep->mem, nr * sizeof(*t->members));
@@ -2719,8 +2862,9 @@ static int make_table(struct pda_report *rep, struct table *t,
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
 	sort_rows(&c, t->rows, tmp, nr_rows);
+	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows);
 	pdc_free(&rep->mem, tmp);
-	return 0;
+	return rc;
 }
 
 /* perf's match_chain() of a node (l, there) and a frame (r, new):

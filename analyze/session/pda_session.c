@@ -735,12 +735,27 @@ static uint64_t map_size(const struct pda_map *map)
 	return map->end - map->start;
 }
 
+/*
+ * Whether map's addresses show relative to the file, as perf's map_ip():
+ * a file's and the vdso's, and memfd code's, which pdtool looks up in
+ * perf-PID.map as JIT code but perf 6.1 maps as a file it cannot find.
+ */
+static bool file_relative(const struct pda_map *map)
+{
+	static const char memfd[] = "/memfd:";
+
+	return map->kind == PDA_MAP_FILE || map->kind == PDA_MAP_VDSO ||
+	       (map->kind == PDA_MAP_JIT &&
+		!strncmp(map->name, memfd, sizeof(memfd) - 1));
+}
+
 /* Push ent's frames for ip in map. */
 static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		    const struct pda_map *map, const struct addr_ent *ent,
 		    unsigned flags)
 {
 	struct pda_dso_ent *d = map->dso;
+	const bool rel = file_relative(map);
 
 	if (reserve(s, w, ent->nr) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
@@ -749,10 +764,7 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 
 		*f = ent->frames[i];
 		f->ip = ip;
-		f->map_ip = map->kind == PDA_MAP_FILE ||
-					    map->kind == PDA_MAP_VDSO
-				    ? map->pgoff + (ip - map->start)
-				    : ip;
+		f->map_ip = rel ? map->pgoff + (ip - map->start) : ip;
 		f->dso = map->name;
 		f->map_size = map_size(map);
 		f->flags |= flags |

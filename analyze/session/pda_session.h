@@ -68,6 +68,8 @@ struct pda_opts {
 	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp
 				    * (symfs's /tmp with symfs) */
 	bool no_demangle;	   /* --no-demangle */
+	bool demangle_params;	   /* -v: C++ names with their parameter
+				    * lists, as perf -v demangles */
 	bool no_inline;		   /* --no-inline: no inlined frames at all */
 	bool srcline;		   /* resolve file:line for each frame */
 	bool no_debuginfod;	   /* never ask debuginfod; see debuginfod */

@@ -3,7 +3,8 @@
  *
  * perf 6.1 (util/symbol-elf.c demangle_sym, built against libiberty as
  * Debian builds it) demangles an ELF symbol with cplus_demangle(name,
- * DMGL_NO_OPTS) unless -v is given: libiberty's automatic style tries
+ * DMGL_NO_OPTS), or DMGL_PARAMS | DMGL_ANSI with -v (pda_opts
+ * demangle_params): libiberty's automatic style tries
  * Rust (legacy "_ZN...17h<hash>E", printed without the hash, and v0
  * "_R...") and then the C++ ABI, and without DMGL_PARAMS a C++ function
  * comes out without its parameter list ("ns::f", not "ns::f(int)").
@@ -55,9 +56,10 @@ static bool ocaml_demangle(const char *name, size_t len, char *out)
  * name (len bytes, NUL-terminated there) demangled into a malloc'd
  * string, or NULL when it is not a mangled name (or memory ran out).
  */
-static char *demangle_base(const char *name, size_t len)
+static char *demangle_base(const char *name, size_t len, bool params)
 {
-	char *dem = cplus_demangle(name, DMGL_NO_OPTS);
+	char *dem = cplus_demangle(name, params ? DMGL_PARAMS | DMGL_ANSI
+						: DMGL_NO_OPTS);
 
 	if (dem)
 		return dem;
@@ -90,7 +92,8 @@ const char *pda_demangle(struct pda_session *s, const char *name)
 		copy[base_len] = '\0';
 		in = copy;
 	}
-	dem = demangle_base(in, base_len);
+	dem = demangle_base(in, base_len,
+			    pda_session_opts(s)->demangle_params);
 	pda_free(s, copy);
 	if (!dem)
 		return pda_intern(s, name, len);

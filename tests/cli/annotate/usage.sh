@@ -20,3 +20,9 @@ $PDTOOL annotate testdata/nonexistent.perf.data
 echo "exit $?"
 $PDTOOL annotate --buildid-dir testdata/buildid --strict --symbol nosuch testdata/fp.perf.data
 echo "exit $?"
+# an unknown short option is named, even inside its word ("-j" of
+# "-j2", not the word before)
+$PDTOOL annotate --stdio -j2 testdata/fp.perf.data
+echo "exit $?"
+$PDTOOL annotate -j 2 testdata/fp.perf.data
+echo "exit $?"

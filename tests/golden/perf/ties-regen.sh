@@ -1,0 +1,34 @@
+#!/bin/sh
+# ties-regen.sh - perf 6.1's `perf report --stdio` of the captures of
+# tests/gen/pd_ties_gen.py, whose rows tie across threads, the oracle of
+# tests/cli/report/ties.test:
+#
+#	sh tests/golden/perf/ties-regen.sh
+#
+# For each case CASE and each line "VARIANT<TAB>OPTIONS" of
+# tests/golden/perf/ties/variants, writes ties/CASE.VARIANT.txt from
+#
+#	perf report --stdio --kallsyms CASE.kallsyms OPTIONS -i CASE.perf.data
+#
+# perf's closing tip is cut (cuttip.py).  Needs perf 6.1 and python3;
+# make check does not.
+set -eu
+cd "$(dirname "$0")/../../.."
+. tests/golden/perf/lib.sh
+PERF=${PERF:-perf}
+G=tests/golden/perf/ties
+pd_need_perf61
+pd_tmp_init
+python3 tests/gen/pd_ties_gen.py "$PD_TMP"
+for f in "$PD_TMP"/*.perf.data; do
+	c=${f##*/}
+	c=${c%.perf.data}
+	grep -v '^#' "$G/variants" | while IFS='	' read -r v opts; do
+		[ -n "$v" ] || continue
+		# shellcheck disable=SC2086 # the options are words
+		"$PERF" report -i "$f" --stdio --kallsyms "$PD_TMP/$c.kallsyms" \
+			$opts >"$PD_TMP/out" 2>/dev/null || true
+		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$G/$c.$v.txt"
+	done
+done
+"$PERF" version >"$G/PERF_VERSION"
