@@ -2654,25 +2654,34 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	return r;
 }
 
-/* A merge sort of ids by row_cmp (C11 has no qsort with a context). */
-static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
-		      size_t n)
+/* A stable merge sort of ids[0..n) (tmp as long), before(ctx, a, b)
+ * saying whether id a goes before id b (C11 has no qsort with a
+ * context); halves already in order are left so. */
+static void sort_ids(uint32_t *ids, uint32_t *tmp, size_t n,
+		     bool (*before)(const void *ctx, uint32_t a, uint32_t b),
+		     const void *ctx)
 {
 	size_t mid, i, j, k;
 
 	if (n < 2)
 		return;
 	mid = n / 2;
-	sort_rows(c, rows, tmp, mid);
-	sort_rows(c, rows + mid, tmp, n - mid);
+	sort_ids(ids, tmp, mid, before, ctx);
+	sort_ids(ids + mid, tmp, n - mid, before, ctx);
+	if (!before(ctx, ids[mid], ids[mid - 1]))
+		return;
 	for (i = 0, j = mid, k = 0; i < mid && j < n;)
-		tmp[k++] = row_cmp(c, rows[j], rows[i]) > 0 ? rows[j++]
-							     : rows[i++];
+		tmp[k++] = before(ctx, ids[j], ids[i]) ? ids[j++] : ids[i++];
 	while (i < mid)
-		tmp[k++] = rows[i++];
+		tmp[k++] = ids[i++];
 	while (j < n)
-		tmp[k++] = rows[j++];
-	memcpy(rows, tmp, n * sizeof(*rows));
+		tmp[k++] = ids[j++];
+	memcpy(ids, tmp, n * sizeof(*ids));
+}
+
+static bool row_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	return row_cmp(ctx, a, b) > 0;
 }
 
 static bool touched(const struct event *ev, uint32_t id)
@@ -2787,7 +2796,7 @@ static int make_table(struct pda_report *rep, struct table *t,
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
-	sort_rows(&c, t->rows, tmp, nr_rows);
+	sort_ids(t->rows, tmp, nr_rows, row_before, &c);
 	pdc_free(&rep->mem, tmp);
 	return 0;
 }
@@ -3211,8 +3220,9 @@ static int cmp_by_first(const void *a, const void *b)
 
 /* Whether record a's first sample comes before record b's (their
  * indices, in recs), the earlier index first on a tie. */
-static bool rec_before(const struct rec *recs, uint32_t a, uint32_t b)
+static bool rec_before(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct rec *recs = ctx;
 	const struct okey x = {.time = recs[a].first_time,
 			       .seq = recs[a].first_seq};
 	const struct okey y = {.time = recs[b].first_time,
@@ -3220,30 +3230,6 @@ static bool rec_before(const struct rec *recs, uint32_t a, uint32_t b)
 	const int r = okey_cmp(&x, &y);
 
 	return r ? r < 0 : a < b;
-}
-
-/* Sort idx[0..n), record indices, by their records' first samples: a
- * merge sort (the records come nearly in order, as the file has them). */
-static void sort_recs(const struct rec *recs, uint32_t *idx, uint32_t *tmp,
-		      size_t n)
-{
-	size_t mid, i, j, k;
-
-	if (n < 2)
-		return;
-	mid = n / 2;
-	sort_recs(recs, idx, tmp, mid);
-	sort_recs(recs, idx + mid, tmp, n - mid);
-	if (!rec_before(recs, idx[mid], idx[mid - 1]))
-		return;		/* already in order */
-	for (i = 0, j = mid, k = 0; i < mid && j < n;)
-		tmp[k++] = rec_before(recs, idx[j], idx[i]) ? idx[j++]
-							    : idx[i++];
-	while (i < mid)
-		tmp[k++] = idx[i++];
-	while (j < n)
-		tmp[k++] = idx[j++];
-	memcpy(idx, tmp, n * sizeof(*idx));
 }
 
 /* Event ev's records in the order of their first samples.  Sorted as
@@ -3265,7 +3251,8 @@ static int order_recs(struct pda_report *rep, struct event *ev)
 	}
 	for (size_t r = 0; r < ev->nr_recs; r++)
 		idx[r] = (uint32_t)r;
-	sort_recs(ev->recs, idx, tmp, ev->nr_recs);
+	/* the records come nearly in order, as the file has them */
+	sort_ids(idx, tmp, ev->nr_recs, rec_before, ev->recs);
 	pdc_free(&rep->mem, tmp);
 	/* place i gets record idx[i]; a place filled is marked idx[i] = i */
 	for (size_t i = 0; i < ev->nr_recs; i++) {
