@@ -159,31 +159,64 @@ struct ent {
  * the node that ends it in the graph of event cache_ev (0: not yet
  * walked), so that a later sample of the memo slot adds its period to
  * one node per entry.
+ *
+ * The arrays follow the summary in data, each cap long but the chain,
+ * which comes last (struct sumlay): ents, start, then as the report
+ * needs them look (any order: per entry, what it shows), again
+ * (cum_again: per entry, whether it came before in the summary, added
+ * again only for a sample whose he_tmp_equal() is false) and term
+ * (graphs made as samples come: per-sample rows).  A kept summary
+ * whose values all fit 16 bits (narrow) holds them so: a capture's
+ * summaries are hundreds of thousands, their chains tens of frames.
  */
 struct summary {
-	uint32_t nr;
+	uint32_t nr, cap;
+	uint32_t nr_chain;
+	/* graphs made as samples come: the event of term's nodes;
+	 * deferred graphs: the slot's weight record in its first event's
+	 * recs (UINT32_MAX: none yet), other events' by by_rec */
+	union {
+		uint32_t cache_ev;
+		uint32_t rec_ev;
+	};
+	uint32_t rec;
 	bool truncated;
 	bool tid_comm;		/* its comm is ":TID" (none known) */
 	bool out;		/* the sample's own frame is outside opts'
 				 * dsos (its callers' entries keep that) */
-	uint32_t nr_chain;
-	uint32_t cache_ev;
-	/* deferred graphs: the slot's weight record in its first event's
-	 * recs (rec_ev UINT32_MAX: none yet); other events' by by_rec */
-	uint32_t rec_ev, rec;
+	bool narrow;		/* data is uint16_t */
 	/* any order: its earliest sample's place (time, seq) */
 	uint64_t first_time, first_seq;
-	uint32_t *start, *chain;
-	uint32_t *term;		/* graphs made as samples come (per-sample
-				 * rows), else NULL */
-	uint32_t *look;		/* any order: per entry, what it shows;
-				 * else NULL */
-	uint32_t *again;	/* cum_again: per entry, whether it came
-				 * before in the summary (added again only
-				 * for a sample whose he_tmp_equal() is
-				 * false); else NULL */
-	uint32_t ents[];
+	uint32_t data[];
 };
+
+/* Where a summary's arrays start, in caps: the same for every summary
+ * of a report (ents at 0, start at 1). */
+struct sumlay {
+	uint32_t look, again, term, chain;
+};
+
+/* Element k of summary s's data. */
+static inline uint32_t sum_get(const struct summary *s, size_t k)
+{
+	return s->narrow ? ((const uint16_t *)(const void *)s->data)[k]
+			 : s->data[k];
+}
+
+/* Where element k of summary s's data is. */
+static inline const void *sum_addr(const struct summary *s, size_t k)
+{
+	return s->narrow ? (const void *)((const uint16_t *)(const void *)
+						  s->data +
+					  k)
+			 : (const void *)(s->data + k);
+}
+
+/* Element k of a wide summary's data, to write. */
+static inline uint32_t *sum_at(struct summary *s, size_t k)
+{
+	return &s->data[k];
+}
 
 
 /* A call graph frame's identity, perf's match_chain() by function: a
@@ -237,11 +270,28 @@ struct recref {
 };
 
 /* One chain of a deferred graph while it is built: record rec's
- * summary's chain from a row's frame on, len frames. */
+ * summary's chain from a row's frame on, len frames (ITEM_NARROW set:
+ * uint16_t frames). */
 struct item {
-	const uint32_t *chain;
+	const void *chain;
 	uint32_t len, rec;
 };
+
+#define ITEM_NARROW 0x80000000u
+
+/* Where frame d of item it's chain is. */
+static inline const void *item_addr(const struct item *it, uint32_t d)
+{
+	return it->len & ITEM_NARROW ? (const void *)((const uint16_t *)it->chain + d)
+				     : (const void *)((const uint32_t *)it->chain + d);
+}
+
+/* Frame d of item it's chain. */
+static inline uint32_t item_frame(const struct item *it, uint32_t d)
+{
+	return it->len & ITEM_NARROW ? ((const uint16_t *)it->chain)[d]
+				     : ((const uint32_t *)it->chain)[d];
+}
 
 /* The report's copies of a frame's names, by the session's pointers
  * (interned there: equal strings are one pointer), so that a stack not
@@ -338,6 +388,7 @@ struct pda_report {
 	 * from the records, leaving out the nodes the threshold would not
 	 * print (see build_graphs()). */
 	bool deferred;
+	struct sumlay lay;	/* its summaries' arrays */
 	bool graph_rel;		/* the threshold is a share of the parent */
 	double graph_min;	/* the threshold, percent */
 	struct pdc_hash by_rec;	/* struct recref */
@@ -582,6 +633,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 			 !rep->per_sample && !rep->has[PDA_REPORT_TYPE] &&
 			 !rep->has[PDA_REPORT_TYPEOFF] &&
 			 !rep->has[PDA_REPORT_TYPECLN];
+	rep->lay.look = 2;
+	rep->lay.again = rep->lay.look + rep->any_order;
+	rep->lay.term = rep->lay.again + rep->cum_again;
+	rep->lay.chain = rep->lay.term + ((o.flags & PDA_REPORT_CALLCHAIN) &&
+					  !rep->deferred);
 	rep->graph_rel = o.flags & PDA_REPORT_GRAPH_REL;
 	rep->graph_min = o.graph_min_percent;
 	rep->root_first = (o.flags & PDA_REPORT_CALLER) ||
@@ -1204,7 +1260,7 @@ static bool hidden(const struct pda_report *rep, const struct ent *e)
 static bool listed(const struct summary *s, uint32_t id)
 {
 	for (uint32_t i = 0; i < s->nr; i++)
-		if (s->ents[i] == id)
+		if (sum_get(s, i) == id)
 			return true;
 	return false;
 }
@@ -1491,9 +1547,10 @@ static int summary_earlier(struct pda_report *rep, struct summary *s,
 	s->first_time = rep->at.time;
 	s->first_seq = rep->at.seq;
 	for (uint32_t i = 0; i < s->nr; i++) {
-		struct ent *e = rep->ents[s->ents[i]];
+		struct ent *e = rep->ents[sum_get(s, i)];
 		struct okey k = rep->at;
-		struct look l = rep->looks[s->look[i]]->l;
+		struct look l =
+			rep->looks[sum_get(s, rep->lay.look * s->cap + i)]->l;
 		int rc;
 
 		k.idx = i;
@@ -1510,20 +1567,21 @@ static int summary_earlier(struct pda_report *rep, struct summary *s,
 		e->first = k;
 	}
 	for (uint32_t n = 0; n < s->nr_chain; n++)
-		note_dso(rep, rep->cframes[s->chain[n]], n);
+		note_dso(rep,
+			 rep->cframes[sum_get(s, rep->lay.chain * s->cap + n)],
+			 n);
 	return 0;
 }
 
 /* A summary for nr_ents entries and nr_chain chain frames: in the
- * arena (keep) or the scratch buffer. */
+ * arena (keep; narrow: 16-bit values) or the scratch buffer. */
 static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
-				     size_t nr_chain, bool keep)
+				     size_t nr_chain, bool keep, bool narrow)
 {
-	const bool term = (rep->flags & PDA_REPORT_CALLCHAIN) && !rep->deferred;
-	const size_t nr_u32 =
-		(2 + term + rep->any_order + rep->cum_again) * nr_ents +
-		nr_chain;
-	const size_t want = sizeof(struct summary) + nr_u32 * sizeof(uint32_t);
+	const size_t nr_val = rep->lay.chain * nr_ents + nr_chain;
+	const size_t want =
+		sizeof(struct summary) +
+		nr_val * (narrow ? sizeof(uint16_t) : sizeof(uint32_t));
 	struct summary *s;
 
 	if (keep) {
@@ -1537,33 +1595,41 @@ static struct summary *summary_alloc(struct pda_report *rep, size_t nr_ents,
 	if (!s)
 		return NULL;
 	s->nr = 0;
+	s->cap = (uint32_t)nr_ents;
 	s->nr_chain = 0;
 	s->cache_ev = UINT32_MAX;
-	s->rec_ev = UINT32_MAX;
-	s->start = s->ents + nr_ents;
-	s->chain = s->start + nr_ents;
-	s->term = term ? s->chain + nr_chain : NULL;
-	s->look = rep->any_order ? s->chain + nr_chain + (term ? nr_ents : 0)
-				 : NULL;
-	s->again = rep->cum_again
-			   ? s->chain + nr_chain +
-				     (term + rep->any_order) * nr_ents
-			   : NULL;
+	s->narrow = narrow;
 	s->tid_comm = false;
 	s->out = false;
 	s->first_time = s->first_seq = UINT64_MAX;
 	return s;
 }
 
-/* A copy of summary s in the arena, its arrays to size; NULL: out of
- * memory. */
+/* Whether wide summary s's values all fit 16 bits: its entry ids,
+ * looks, chain places and frames (a node id of term may not). */
+static bool summary_narrow(const struct pda_report *rep,
+			   const struct summary *s)
+{
+	return rep->lay.chain == rep->lay.term && rep->nr_ents <= UINT16_MAX &&
+	       rep->nr_looks <= UINT16_MAX && rep->nr_cframes <= UINT16_MAX &&
+	       s->nr_chain <= UINT16_MAX;
+}
+
+/* A copy of wide summary s in the arena, its arrays to size; NULL: out
+ * of memory. */
 static struct summary *summary_copy(struct pda_report *rep,
 				    const struct summary *s)
 {
-	struct summary *c = summary_alloc(rep, s->nr, s->nr_chain, true);
+	const bool narrow = summary_narrow(rep, s);
+	struct summary *c = summary_alloc(rep, s->nr, s->nr_chain, true,
+					  narrow);
+	const size_t arrays[] = {0, 1, rep->lay.look, rep->lay.again};
+	const bool has[] = {true, true, rep->any_order, rep->cum_again};
+	uint16_t *c16;
 
 	if (!c)
 		return NULL;
+	c16 = (uint16_t *)(void *)c->data;
 	c->nr = s->nr;
 	c->truncated = s->truncated;
 	c->nr_chain = s->nr_chain;
@@ -1571,15 +1637,31 @@ static struct summary *summary_copy(struct pda_report *rep,
 	c->out = s->out;
 	c->first_time = s->first_time;
 	c->first_seq = s->first_seq;
-	if (c->look)
-		memcpy(c->look, s->look, s->nr * sizeof(*s->look));
-	if (c->again)
-		memcpy(c->again, s->again, s->nr * sizeof(*s->again));
-	memcpy(c->ents, s->ents, s->nr * sizeof(*s->ents));
-	memcpy(c->start, s->start, s->nr * sizeof(*s->start));
-	if (c->term)
-		memset(c->term, 0, s->nr * sizeof(*c->term));
-	memcpy(c->chain, s->chain, s->nr_chain * sizeof(*s->chain));
+	for (size_t a = 0; a < sizeof(arrays) / sizeof(*arrays); a++) {
+		const uint32_t *from = s->data + arrays[a] * s->cap;
+
+		if (!has[a])
+			continue;
+		if (!narrow) {
+			memcpy(c->data + arrays[a] * c->cap, from,
+			       s->nr * sizeof(*from));
+			continue;
+		}
+		for (uint32_t i = 0; i < s->nr; i++)
+			c16[arrays[a] * c->cap + i] = (uint16_t)from[i];
+	}
+	if (rep->lay.chain != rep->lay.term)
+		memset(c->data + rep->lay.term * c->cap, 0,
+		       s->nr * sizeof(*c->data));
+	if (narrow) {
+		for (uint32_t n = 0; n < s->nr_chain; n++)
+			c16[rep->lay.chain * c->cap + n] =
+				(uint16_t)s->data[rep->lay.chain * s->cap + n];
+	} else {
+		memcpy(c->data + rep->lay.chain * c->cap,
+		       s->data + rep->lay.chain * s->cap,
+		       s->nr_chain * sizeof(*c->data));
+	}
 	return c;
 }
 
@@ -1634,7 +1716,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	/* made in the scratch buffer, room for every frame's entry: a
 	 * kept one is copied to its size, a few distinct entries */
 	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
-			  false);
+			  false, false);
 	if (!s)
 		return PD_ERR_NOMEM;
 	s->truncated = hi - lo < nr;
@@ -1661,14 +1743,13 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	/* the chain, in the report's order: the frames perf's cursor has */
 	for (size_t n = lo; graph && n < hi; n++) {
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
+		uint32_t *cf = sum_at(s, rep->lay.chain * s->cap + s->nr_chain);
 
-		rc = cframe_of(rep, &st->frames[i], inline_base(st, i),
-			       &s->chain[s->nr_chain]);
+		rc = cframe_of(rep, &st->frames[i], inline_base(st, i), cf);
 		if (rc < 0)
 			return rc;
 		if (rep->any_order)
-			note_dso(rep, rep->cframes[s->chain[s->nr_chain]],
-				 s->nr_chain);
+			note_dso(rep, rep->cframes[*cf], s->nr_chain);
 		s->nr_chain++;
 	}
 	/* the sample's own entry: the function the ip is in (not an
@@ -1685,14 +1766,15 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 				 &st->frames[0], sample->ip, true, 0, NULL,
 				 &level, &id, &lk, &made);
 	if (rc == 0 && rep->any_order)
-		rc = note_look(rep, id, 0, &lk, made, &s->look[0]);
+		rc = note_look(rep, id, 0, &lk, made,
+			       sum_at(s, rep->lay.look * s->cap));
 	if (rc < 0)
 		return rc;
-	s->start[s->nr] = 0;
-	if (s->again)
-		s->again[s->nr] = 0;
+	*sum_at(s, s->cap) = 0;
+	if (rep->cum_again)
+		*sum_at(s, rep->lay.again * s->cap) = 0;
 	s->out = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
-	s->ents[s->nr++] = id;
+	*sum_at(s, s->nr++) = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
 	/* each frame's entry in the order of perf's cursor, the first
@@ -1724,12 +1806,14 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		if (!listed(s, id) || rep->cum_again) {
 			if (rep->any_order &&
 			    (rc = note_look(rep, id, s->nr, &lk, made,
-					    &s->look[s->nr])) < 0)
+					    sum_at(s, rep->lay.look * s->cap +
+							      s->nr))) < 0)
 				return rc;
-			s->start[s->nr] = (uint32_t)(n - lo);
-			if (s->again)
-				s->again[s->nr] = listed(s, id);
-			s->ents[s->nr++] = id;
+			*sum_at(s, s->cap + s->nr) = (uint32_t)(n - lo);
+			if (rep->cum_again)
+				*sum_at(s, rep->lay.again * s->cap + s->nr) =
+					listed(s, id);
+			*sum_at(s, s->nr++) = id;
 		}
 	}
 	*out = keep ? summary_copy(rep, s) : s;
@@ -1805,38 +1889,42 @@ static int graph_add(struct pda_report *rep, struct event *ev,
 		     uint64_t period)
 {
 	const uint32_t member = (uint32_t)(ev - rep->events);
+	/* graphs made as samples come: a wide summary with term */
+	uint32_t *term = sum_at(s, rep->lay.term * s->cap);
+	const uint32_t start = sum_get(s, s->cap + i);
 	struct cnode *n;
 
 	/* perf's callchain_append() adds nothing for an empty cursor */
 	if (!s->nr_chain)
 		return 0;
 	if (s->cache_ev != member) {
-		memset(s->term, 0, s->nr * sizeof(*s->term));
+		memset(term, 0, s->nr * sizeof(*term));
 		s->cache_ev = member;
 	}
 	if (!v->chain) {
 		v->chain = cnode_new(rep, 0, UINT32_MAX);
 		if (!v->chain)
 			return PD_ERR_NOMEM;
-		s->term[i] = 0;
+		term[i] = 0;
 	}
 	/* a cached node is in this entry's graph: the cpu and parallelism
 	 * keys map one summary entry to several, whose graphs are walked
 	 * each time */
-	if (!s->term[i] || rep->per_sample) {
-		const uint32_t t = graph_walk(rep, v->chain,
-					      s->chain + s->start[i],
-					      s->nr_chain - s->start[i]);
+	if (!term[i] || rep->per_sample) {
+		const uint32_t t = graph_walk(
+			rep, v->chain,
+			s->data + rep->lay.chain * s->cap + start,
+			s->nr_chain - start);
 
 		if (!t)
 			return PD_ERR_NOMEM;
-		s->term[i] = t;
+		term[i] = t;
 	}
-	n = &rep->cnodes[s->term[i]];
+	n = &rep->cnodes[term[i]];
 	n->pub.hit += period;
 	n->pub.count++;
-	if (s->nr_chain - s->start[i] > v->max_depth)
-		v->max_depth = s->nr_chain - s->start[i];
+	if (s->nr_chain - start > v->max_depth)
+		v->max_depth = s->nr_chain - start;
 	return 0;
 }
 
@@ -2154,9 +2242,11 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 	}
 	for (uint32_t i = 0; i < s->nr; i++) {
 		struct pda_report_val *v;
-		uint32_t id = s->ents[i];
+		uint32_t id = sum_get(s, i);
 
-		if (s->again && s->again[i] && he_tmp_equal(&mk))
+		if (rep->cum_again &&
+		    sum_get(s, rep->lay.again * s->cap + i) &&
+		    he_tmp_equal(&mk))
 			continue;
 		if (rep->per_sample) {
 			/* perf's al->cpu is -1 when the event does not
@@ -2200,9 +2290,11 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		v->acc_samples++;
 		v->acc_period += period;
 		if (rep->deferred) {
-			if (s->nr_chain &&
-			    s->nr_chain - s->start[i] > v->max_depth)
-				v->max_depth = s->nr_chain - s->start[i];
+			const uint32_t len =
+				s->nr_chain - sum_get(s, s->cap + i);
+
+			if (s->nr_chain && len > v->max_depth)
+				v->max_depth = len;
 		} else if (rep->flags & PDA_REPORT_CALLCHAIN) {
 			int rc = graph_add(rep, ev, s, i, v, period);
 
@@ -2606,26 +2698,34 @@ static int collapsed_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 	return r ? r : field_cmp(eb->rank, ea->rank);
 }
 
-/* A merge sort of ids by collapsed_cmp (C11 has no qsort with a
- * context). */
-static void sort_rows(const struct sort_ctx *c, uint32_t *rows, uint32_t *tmp,
-		      size_t n)
+/* A stable merge sort of ids[0..n) (tmp as long), before(ctx, a, b)
+ * saying whether id a goes before id b (C11 has no qsort with a
+ * context); halves already in order are left so. */
+static void sort_ids(uint32_t *ids, uint32_t *tmp, size_t n,
+		     bool (*before)(const void *ctx, uint32_t a, uint32_t b),
+		     const void *ctx)
 {
 	size_t mid, i, j, k;
 
 	if (n < 2)
 		return;
 	mid = n / 2;
-	sort_rows(c, rows, tmp, mid);
-	sort_rows(c, rows + mid, tmp, n - mid);
+	sort_ids(ids, tmp, mid, before, ctx);
+	sort_ids(ids + mid, tmp, n - mid, before, ctx);
+	if (!before(ctx, ids[mid], ids[mid - 1]))
+		return;
 	for (i = 0, j = mid, k = 0; i < mid && j < n;)
-		tmp[k++] = collapsed_cmp(c, rows[j], rows[i]) > 0 ? rows[j++]
-								   : rows[i++];
+		tmp[k++] = before(ctx, ids[j], ids[i]) ? ids[j++] : ids[i++];
 	while (i < mid)
-		tmp[k++] = rows[i++];
+		tmp[k++] = ids[i++];
 	while (j < n)
-		tmp[k++] = rows[j++];
-	memcpy(rows, tmp, n * sizeof(*rows));
+		tmp[k++] = ids[j++];
+	memcpy(ids, tmp, n * sizeof(*ids));
+}
+
+static bool collapsed_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	return collapsed_cmp(ctx, a, b) > 0;
 }
 
 /*
@@ -2861,7 +2961,7 @@ static int make_table(struct pda_report *rep, struct table *t,
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
-	sort_rows(&c, t->rows, tmp, nr_rows);
+	sort_ids(t->rows, tmp, nr_rows, collapsed_before, &c);
 	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows);
 	pdc_free(&rep->mem, tmp);
 	return rc;
@@ -2987,13 +3087,16 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 		struct grp *g;
 		uint32_t f;
 
-		/* the frames are far apart in the arena: ask ahead */
-		if (k + 16 < t.hi && b->items[k + 16].len > t.depth)
-			__builtin_prefetch(b->items[k + 16].chain + t.depth);
+		/* the frames are far apart in the arena: ask ahead (the
+		 * line of a 16-bit frame or the next) */
+		if (k + 16 < t.hi &&
+		    (b->items[k + 16].len & ~ITEM_NARROW) > t.depth)
+			__builtin_prefetch(item_addr(&b->items[k + 16],
+						     t.depth));
 		b->gi[k - b->base] = UINT32_MAX;
-		if (it->len <= t.depth)
+		if ((it->len & ~ITEM_NARROW) <= t.depth)
 			continue;	/* ends at the node: in its hit */
-		f = it->chain[t.depth];
+		f = item_frame(it, t.depth);
 		if (!b->mark[f]) {
 			if (PDC_GROW(&rep->mem, b->grp, b->alloc_grp,
 				     nr_grp + 1, (size_t)UINT32_MAX) < 0)
@@ -3006,7 +3109,7 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 		g->nr++;
 		g->cum += recs[it->rec].period;
 		g->cum_count += recs[it->rec].count;
-		if (it->len == t.depth + 1) {
+		if ((it->len & ~ITEM_NARROW) == t.depth + 1) {
 			g->hit += recs[it->rec].period;
 			g->count += recs[it->rec].count;
 		} else {
@@ -3055,11 +3158,42 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 	return 0;
 }
 
+/* Room for the chains of a fraction of an event's rows at a time: all
+ * of them would be the largest allocation at the end (a chain per
+ * record and row), each part costs a walk of the records. */
+#define GRAPH_PARTS 4
+
+/* Event ev's records' chains of rows [e0, e1) into b->items, row by
+ * row, each in its records' order; first[e] is where row e's chains
+ * start, then where they end; base is row e0's start. */
+static void graph_items(struct gbuild *b, struct event *ev, size_t *first,
+			size_t e0, size_t e1, size_t base)
+{
+	for (size_t r = 0; r < ev->nr_recs; r++) {
+		const struct summary *s = ev->recs[r].s;
+
+		const size_t chain = b->rep->lay.chain * s->cap;
+
+		for (uint32_t i = 0; i < s->nr; i++) {
+			const uint32_t e = sum_get(s, i);
+			const uint32_t start = sum_get(s, s->cap + i);
+
+			if (e < e0 || e >= e1)
+				continue;
+			b->items[first[e]++ - base] = (struct item){
+				.chain = sum_addr(s, chain + start),
+				.len = (s->nr_chain - start) |
+				       (s->narrow ? ITEM_NARROW : 0),
+				.rec = (uint32_t)r};
+		}
+	}
+}
+
 /* The graphs of event ev's rows from its records. */
 static int build_event_graphs(struct gbuild *b, struct event *ev)
 {
 	struct pda_report *rep = b->rep;
-	size_t *first, nr = 0, most = 0;
+	size_t *first, nr = 0, most = 0, room;
 	int rc = 0;
 
 	if (!ev->nr_recs)
@@ -3073,55 +3207,58 @@ static int build_event_graphs(struct gbuild *b, struct event *ev)
 	/* each row's chains, in its records' order: a counting sort */
 	for (size_t r = 0; r < ev->nr_recs; r++)
 		for (uint32_t i = 0; i < ev->recs[r].s->nr; i++)
-			first[ev->recs[r].s->ents[i] + 1]++;
+			first[sum_get(ev->recs[r].s, i) + 1]++;
 	for (size_t e = 0; e < rep->nr_ents; e++) {
 		if (first[e + 1] > most)
 			most = first[e + 1];
 		first[e + 1] += first[e];
 	}
 	nr = first[rep->nr_ents];
-	b->items = pdc_malloc(&rep->mem, nr * sizeof(*b->items));
+	room = nr / GRAPH_PARTS > most ? nr / GRAPH_PARTS : most;
+	b->items = pdc_malloc(&rep->mem, room * sizeof(*b->items));
 	b->tmp = pdc_malloc(&rep->mem, most * sizeof(*b->tmp));
 	b->gi = pdc_malloc(&rep->mem, most * sizeof(*b->gi));
 	if (!b->items || !b->tmp || !b->gi) {
 		rc = PD_ERR_NOMEM;
 		goto out;
 	}
-	for (size_t r = 0; r < ev->nr_recs; r++) {
-		const struct summary *s = ev->recs[r].s;
+	for (size_t e0 = 0, e1; rc == 0 && e0 < rep->nr_ents; e0 = e1) {
+		const size_t base = first[e0];
 
-		for (uint32_t i = 0; i < s->nr; i++)
-			b->items[first[s->ents[i]]++] = (struct item){
-				.chain = s->chain + s->start[i],
-				.len = s->nr_chain - s->start[i],
-				.rec = (uint32_t)r};
-	}
-	/* first[e] is now where row e's chains end */
-	for (size_t e = 0, lo = 0; rc == 0 && e < rep->nr_ents;
-	     lo = first[e++]) {
-		struct pda_report_val *v;
-		uint64_t cum = 0, cum_count = 0;
+		/* the rows whose chains fit, one at least */
+		for (e1 = e0 + 1;
+		     e1 < rep->nr_ents && first[e1 + 1] - base <= room; e1++)
+			;
+		graph_items(b, ev, first, e0, e1, base);
+		/* first[e] is now where row e's chains end */
+		for (size_t e = e0, lo = base; rc == 0 && e < e1;
+		     lo = first[e++]) {
+			struct pda_report_val *v;
+			uint64_t cum = 0, cum_count = 0;
 
-		if (lo == first[e])
-			continue;
-		v = &ev->v[e];
-		v->chain = cnode_new(rep, 0, UINT32_MAX);
-		if (!v->chain) {
-			rc = PD_ERR_NOMEM;
-			break;
+			if (lo == first[e])
+				continue;
+			v = &ev->v[e];
+			v->chain = cnode_new(rep, 0, UINT32_MAX);
+			if (!v->chain) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			for (size_t k = lo - base; k < first[e] - base; k++) {
+				cum += ev->recs[b->items[k].rec].period;
+				cum_count += ev->recs[b->items[k].rec].count;
+			}
+			rep->cnodes[v->chain].pub.children_hit = cum;
+			rep->cnodes[v->chain].pub.children_count = cum_count;
+			b->base = lo - base;
+			b->nr_task = 0;
+			b->task[b->nr_task++] = (struct gtask){
+				.node = v->chain,
+				.lo = lo - base,
+				.hi = first[e] - base};
+			while (rc == 0 && b->nr_task)
+				rc = graph_expand(b, b->task[--b->nr_task]);
 		}
-		for (size_t k = lo; k < first[e]; k++) {
-			cum += ev->recs[b->items[k].rec].period;
-			cum_count += ev->recs[b->items[k].rec].count;
-		}
-		rep->cnodes[v->chain].pub.children_hit = cum;
-		rep->cnodes[v->chain].pub.children_count = cum_count;
-		b->base = lo;
-		b->nr_task = 0;
-		b->task[b->nr_task++] = (struct gtask){
-			.node = v->chain, .lo = lo, .hi = first[e]};
-		while (rc == 0 && b->nr_task)
-			rc = graph_expand(b, b->task[--b->nr_task]);
 	}
 out:
 	pdc_free(&rep->mem, first);
@@ -3247,18 +3384,75 @@ static int cmp_by_first(const void *a, const void *b)
 	return r ? r : (x->i > y->i) - (x->i < y->i);
 }
 
+/* Whether record a's first sample comes before record b's (their
+ * indices, in recs), the earlier index first on a tie. */
+static bool rec_before(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct rec *recs = ctx;
+	const struct okey x = {.time = recs[a].first_time,
+			       .seq = recs[a].first_seq};
+	const struct okey y = {.time = recs[b].first_time,
+			       .seq = recs[b].first_seq};
+	const int r = okey_cmp(&x, &y);
+
+	return r ? r < 0 : a < b;
+}
+
+/* Event ev's records in the order of their first samples.  Sorted as
+ * indices and moved in place, cycle by cycle: a capture's records are
+ * hundreds of thousands, and copies of them would be the report's
+ * largest allocation at the end.  0 or PD_ERR_NOMEM. */
+static int order_recs(struct pda_report *rep, struct event *ev)
+{
+	uint32_t *idx, *tmp;
+
+	if (ev->nr_recs < 2)
+		return 0;
+	idx = pdc_malloc(&rep->mem, ev->nr_recs * sizeof(*idx));
+	tmp = pdc_malloc(&rep->mem, ev->nr_recs * sizeof(*tmp));
+	if (!idx || !tmp) {
+		pdc_free(&rep->mem, idx);
+		pdc_free(&rep->mem, tmp);
+		return PD_ERR_NOMEM;
+	}
+	for (size_t r = 0; r < ev->nr_recs; r++)
+		idx[r] = (uint32_t)r;
+	/* the records come nearly in order, as the file has them */
+	sort_ids(idx, tmp, ev->nr_recs, rec_before, ev->recs);
+	pdc_free(&rep->mem, tmp);
+	/* place i gets record idx[i]; a place filled is marked idx[i] = i */
+	for (size_t i = 0; i < ev->nr_recs; i++) {
+		const struct rec save = ev->recs[i];
+		size_t j = i;
+
+		if (idx[i] == i)
+			continue;
+		for (;;) {
+			const size_t k = idx[j];
+
+			idx[j] = (uint32_t)j;
+			if (k == i) {
+				ev->recs[j] = save;
+				break;
+			}
+			ev->recs[j] = ev->recs[k];
+			j = k;
+		}
+	}
+	pdc_free(&rep->mem, idx);
+	return 0;
+}
+
 /* Any order: what followed the order samples came in, as if they had
  * come in time (each row's look and rank, the records' order, the
  * DSOs' ranks).  0 or PD_ERR_NOMEM. */
 static int order_by_first(struct pda_report *rep)
 {
-	size_t most = rep->nr_ents > rep->nr_dsos ? rep->nr_ents : rep->nr_dsos;
+	const size_t most =
+		rep->nr_ents > rep->nr_dsos ? rep->nr_ents : rep->nr_dsos;
 	struct by_first *v;
 	uint32_t *rank;
 
-	for (size_t e = 0; e < rep->nr_events; e++)
-		if (rep->events[e].nr_recs > most)
-			most = rep->events[e].nr_recs;
 	v = pdc_malloc(&rep->mem, (most + 1) * sizeof(*v));
 	rank = pdc_malloc(&rep->mem, (rep->nr_dsos + 1) * sizeof(*rank));
 	if (!v || !rank) {
@@ -3285,27 +3479,11 @@ static int order_by_first(struct pda_report *rep)
 		rep->by_rank[i] = (uint32_t)v[i].i;
 	}
 	for (size_t e = 0; e < rep->nr_events; e++) {
-		struct event *ev = &rep->events[e];
-		struct rec *tmp;
-
-		if (ev->nr_recs < 2)
-			continue;
-		tmp = pdc_malloc(&rep->mem, ev->nr_recs * sizeof(*tmp));
-		if (!tmp) {
+		if (order_recs(rep, &rep->events[e]) < 0) {
 			pdc_free(&rep->mem, v);
 			pdc_free(&rep->mem, rank);
 			return PD_ERR_NOMEM;
 		}
-		for (size_t r = 0; r < ev->nr_recs; r++)
-			v[r] = (struct by_first){
-				.first = {.time = ev->recs[r].first_time,
-					  .seq = ev->recs[r].first_seq},
-				.i = r};
-		qsort(v, ev->nr_recs, sizeof(*v), cmp_by_first);
-		for (size_t r = 0; r < ev->nr_recs; r++)
-			tmp[r] = ev->recs[v[r].i];
-		memcpy(ev->recs, tmp, ev->nr_recs * sizeof(*tmp));
-		pdc_free(&rep->mem, tmp);
 	}
 	for (size_t d = 0; d < rep->nr_dsos; d++)
 		v[d] = (struct by_first){.first = rep->dso_first[d], .i = d};
