@@ -232,6 +232,8 @@ struct pda_pipe {
 	FILE *spool;
 	uint64_t *spool_ips;
 	size_t spool_alloc;
+	unsigned char *spool_buf; /* a sample's encoded ips */
+	size_t spool_buf_alloc;
 	uint64_t nr_spooled;
 	bool ahead; /* workers load DWARF ahead (pda_first_ahead) */
 };
@@ -545,6 +547,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	if (p->spool)
 		fclose(p->spool);
 	pda_free(s, p->spool_ips);
+	pda_free(s, p->spool_buf);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
 	pda_free(s, p);
@@ -792,6 +795,48 @@ static int spool_failed(struct pda_pipe *p)
 					    : "out of step");
 }
 
+/*
+ * The spool keeps a sample's unwound ips as the zigzag LEB128 varints of
+ * their differences (each from the ip before it, the first from 0),
+ * behind their length in bytes (uint32): a stack's frames lie in a few
+ * binaries, so that a difference takes 3-4 bytes where an ip took 8, and
+ * writing the spool was a seventh of this thread's unwind pass on the
+ * bench's DWARF capture (the kernel's copy of 8 MB).
+ */
+#define SPOOL_IP_MAX 10 /* bytes of one ip, at most */
+
+/* ip after prev into out; its bytes. */
+static size_t spool_put(unsigned char *out, uint64_t prev, uint64_t ip)
+{
+	const uint64_t d = ip - prev;
+	uint64_t z = (d << 1) ^ (0 - (d >> 63));
+	size_t n = 0;
+
+	while (z >= 0x80) {
+		out[n++] = (unsigned char)(z | 0x80);
+		z >>= 7;
+	}
+	out[n++] = (unsigned char)z;
+	return n;
+}
+
+/* The ip after *prev from in[0..avail), into *prev; its bytes, 0 when
+ * it does not end there. */
+static size_t spool_get(const unsigned char *in, size_t avail,
+			uint64_t *prev)
+{
+	uint64_t z = 0;
+
+	for (size_t n = 0; n < avail && n < SPOOL_IP_MAX; n++) {
+		z |= (uint64_t)(in[n] & 0x7f) << (7 * n);
+		if (!(in[n] & 0x80)) {
+			*prev += (z >> 1) ^ (0 - (z & 1));
+			return n + 1;
+		}
+	}
+	return 0;
+}
+
 /* The unwind pass's work on a sample: its user ips unwound, kept, and
  * their addresses' first uses noted. */
 static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
@@ -800,7 +845,8 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 {
 	struct pda_session *s = p->s;
 	struct pda_unwound u;
-	uint32_t nr;
+	size_t at = sizeof(uint32_t);
+	uint32_t len;
 	int rc;
 
 	if (!has_stack(p, sample) || !pda_unwind_wanted(sample))
@@ -814,9 +860,16 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 			    when ? when->seq : p->nr_spooled);
 	if (rc < 0)
 		return rc;
-	nr = (uint32_t)u.nr;
-	if (fwrite(&nr, sizeof(nr), 1, p->spool) != 1 ||
-	    (nr && fwrite(u.ips, sizeof(*u.ips), nr, p->spool) != nr))
+	if (PDA_GROW(s, p->spool_buf, p->spool_buf_alloc,
+		     sizeof(len) + (u.nr + 1) * SPOOL_IP_MAX,
+		     SIZE_MAX / 16) < 0)
+		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < u.nr; i++)
+		at += spool_put(p->spool_buf + at, i ? u.ips[i - 1] : 0,
+				u.ips[i]);
+	len = (uint32_t)(at - sizeof(len));
+	memcpy(p->spool_buf, &len, sizeof(len));
+	if (fwrite(p->spool_buf, 1, at, p->spool) != at)
 		return spool_failed(p);
 	p->nr_spooled++;
 	return 0;
@@ -825,14 +878,26 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 /* The next sample's unwind, as the unwind pass kept it. */
 static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 {
-	uint32_t nr;
+	uint64_t prev = 0;
+	size_t nr = 0;
+	uint32_t len;
 
-	if (fread(&nr, sizeof(nr), 1, p->spool) != 1 ||
-	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, nr ? nr : 1,
+	/* an ip takes a byte at least: len bounds their number */
+	if (fread(&len, sizeof(len), 1, p->spool) != 1 ||
+	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc, len ? len : 1,
 		     SIZE_MAX / 16) < 0 ||
-	    (nr && fread(p->spool_ips, sizeof(*p->spool_ips), nr, p->spool) !=
-			   nr))
+	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, len ? len : 1,
+		     SIZE_MAX / 16) < 0 ||
+	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
 		return spool_failed(p);
+	for (size_t at = 0; at < len; nr++) {
+		const size_t n = spool_get(p->spool_buf + at, len - at, &prev);
+
+		if (!n)
+			return spool_failed(p);
+		p->spool_ips[nr] = prev;
+		at += n;
+	}
 	u->ips = p->spool_ips;
 	u->nr = nr;
 	return 0;
