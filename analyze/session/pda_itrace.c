@@ -583,20 +583,39 @@ struct qbuf {
 	bool owned;		/* data is a copy of ours */
 };
 
-/* A sample made and not yet handed out, and where it goes in time
- * order: time, then (timeless) the queue, then the file's order of
- * buffers, records and samples (what a global sort of the samples by
- * time and the order they were made in gives). */
 /* The bytes of a synthesized SAMPLE: header, the 12 fields at most
  * encode() writes, a branch stack of 2 entries (nr, hw_idx, 2 * 24),
  * the flags after them. */
 #define SYNTH_MAX (8 + 13 * 8 + 16 + 2 * 24)
 
+/* A branch stack entry as perf's struct branch_entry: from, to, and
+ * the flags word (perf's struct branch_flags, whose bit 33 is the
+ * tool's not_taken), laid out as a SAMPLE record in the host's order
+ * holds it (pd_sample.branch.entries may point at these) */
+struct synth_br {
+	uint64_t from, to, flags;
+};
+
+/* The fields of one sample, before encoding. */
+struct synth {
+	uint64_t ip, time, addr, phys, period, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
+	uint16_t misc;
+	unsigned nr_br;		/* with BRANCH_STACK: br[0..nr_br) */
+	struct synth_br br[2];	/* the branch, the previous target */
+};
+
+/* A sample made and not yet handed out, and where it goes in time
+ * order: time, then (timeless) the queue, then the file's order of
+ * buffers, records and samples (what a global sort of the samples by
+ * time and the order they were made in gives).  Kept as its fields:
+ * the pipeline takes them as a decoded sample (pda_itrace_next_sample),
+ * and only pda_itrace_next() encodes a SAMPLE record of them. */
 struct out {
 	uint64_t time, major, order, rec, nth;
-	uint16_t size;
 	uint8_t kind;		/* enum pda_itrace_kind */
-	unsigned char bytes[SYNTH_MAX];
+	struct synth y;
 };
 
 /*
@@ -675,6 +694,7 @@ struct pda_itrace {
 	uint64_t nr_ids;
 	uint64_t sample_type;
 	bool timeless;
+	bool swap;		/* the file's order is not the host's */
 	bool use_ctx;		/* CONTEXT packets give the tid */
 	uint64_t midr;		/* env's CPUID (perf 6.1 reads that) */
 	/* The per-CPU metadata (version 2+, perf >= 6.13): each CPU's
@@ -715,6 +735,7 @@ struct pda_itrace {
 	bool sync_init;
 	char *err;
 	size_t err_size;
+	unsigned char rec_buf[SYNTH_MAX]; /* pda_itrace_next()'s record */
 };
 
 /* perf's tsc_to_perf_time() */
@@ -826,24 +847,6 @@ static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
 	*p += 8;
 }
 
-/* The fields of one sample, before encoding. */
-/* A branch stack entry as perf's struct branch_entry: from, to, and
- * the flags word (perf's struct branch_flags, whose bit 33 is the
- * tool's not_taken) */
-struct synth_br {
-	uint64_t from, to, flags;
-};
-
-struct synth {
-	uint64_t ip, time, addr, phys, period, weight, data_src;
-	uint32_t pid, tid, cpu;
-	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
-	uint16_t misc;
-	unsigned nr_br;		/* with BRANCH_STACK: br[0..nr_br) */
-	struct synth_br br[2];	/* the branch, the previous target */
-};
-
-
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
  * reader swaps only what came from a file of the other order) into rec,
  * the flags in a u64 after the fields (pd_sample_decode reads them there
@@ -919,7 +922,7 @@ static int emit(const struct pda_itrace *it, struct queue *q,
 	o->rec = q->rec;
 	o->nth = seq;
 	o->kind = (uint8_t)k;
-	o->size = encode(it, k, y, o->bytes);
+	o->y = *y;
 	ch->st.nr_samples++;
 	ch->st.by_kind[k]++;
 	return 0;
@@ -1561,6 +1564,7 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	it->o = *o;
 	it->err = errbuf;
 	it->err_size = errbuf_size;
+	it->swap = pd_file_header(f)->swap != 0;
 	rc = read_trace(it, &has_spe);
 	it->spe = spe_evsel(f);
 	if (rc == 0 && (!has_spe || !it->spe)) {
@@ -1917,14 +1921,15 @@ static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 	return o;
 }
 
-/* o as the SAMPLE record it holds */
-static void out_rec(const struct out *o, struct pd_rec *rec)
+/* o as a SAMPLE record, encoded into buf */
+static void out_rec(const struct pda_itrace *it, const struct out *o,
+		    unsigned char buf[SYNTH_MAX], struct pd_rec *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = o->size;
-	rec->data = o->bytes;
-	memcpy(&rec->misc, rec->data + 4, 2);
+	rec->size = encode(it, (enum pda_itrace_kind)o->kind, &o->y, buf);
+	rec->data = buf;
+	rec->misc = o->y.misc;
 }
 
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
@@ -1934,7 +1939,78 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 
 	if (!o)
 		return 0;
-	out_rec(o, rec);
+	out_rec(it, o, it->rec_buf, rec);
+	*time = o->time;
+	return 1;
+}
+
+/*
+ * o as pd_sample_decode() gives the record encode() makes of it, field
+ * for field (tests/fuzz/fuzz_spe_synth.c holds them equal): the event
+ * is the kind's (check_ids), the fields in the host's order.  Its
+ * branch entries stay in o.
+ */
+static void out_sample(const struct pda_itrace *it, const struct out *o,
+		       struct pd_sample *s)
+{
+	const struct pd_evsel *e = it->ev[o->kind];
+	const uint64_t st = e->attr.sample_type;
+	const struct synth *y = &o->y;
+
+	memset(s, 0, sizeof(*s));
+	s->mask = st;
+	s->evsel = e;
+	s->misc = y->misc;
+	if (st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID))
+		s->id = e->ids[0];
+	if (st & PD_SAMPLE_STREAM_ID)
+		s->stream_id = e->ids[0];
+	s->ip = y->ip;			/* IP, TID, ADDR, PERIOD: always */
+	s->pid = y->pid;
+	s->tid = y->tid;
+	if (st & PD_SAMPLE_TIME)
+		s->time = y->time;
+	s->addr = y->addr;
+	if (st & PD_SAMPLE_CPU)
+		s->cpu = y->cpu;
+	s->period = y->period;
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		s->branch.nr = y->nr_br;
+		if (e->attr.branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
+			s->branch.has_hw_idx = 1;
+			s->branch.hw_idx = UINT64_MAX;
+		}
+		s->branch.entries = (const unsigned char *)y->br;
+	}
+	s->weight = y->weight;		/* WEIGHT_STRUCT */
+	s->weight_var1 = (uint32_t)y->weight;
+	s->weight_var2 = (uint16_t)(y->weight >> 32);
+	s->weight_var3 = (uint16_t)(y->weight >> 48);
+	s->data_src = y->data_src;
+	s->phys_addr = y->phys;
+	s->flags = y->flags;
+}
+
+int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
+			   struct pd_sample *sample, uint64_t *time)
+{
+	const struct out *o = it ? next_out(it, before) : NULL;
+
+	if (!o)
+		return 0;
+	if (it->swap) {
+		/* the reader takes a synthesized record's fields in the
+		 * file's order: what it makes of them, as before */
+		struct pd_rec rec;
+
+		out_rec(it, o, it->rec_buf, &rec);
+		if (pd_sample_decode(it->f, &rec, sample) < 0)
+			return pda_set_err(it->s, PD_ERR_FORMAT,
+					   "a synthesized sample: %s",
+					   pd_file_errmsg(it->f));
+	} else {
+		out_sample(it, o, sample);
+	}
 	*time = o->time;
 	return 1;
 }
@@ -2038,7 +2114,7 @@ int pda_itrace_firsts(struct pda_itrace *it,
 	for (int j = 0; j < nr && rc == 0; j++) {
 		struct pd_rec rec;
 
-		out_rec(&first[order[j]], &rec);
+		out_rec(it, &first[order[j]], it->rec_buf, &rec);
 		rc = fn(arg, &rec, first[order[j]].time);
 	}
 	pda_free(it->s, first);

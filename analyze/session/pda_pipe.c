@@ -1289,11 +1289,42 @@ static bool needs_drain(const struct pd_rec *rec)
 	return pda_machine_changes(rec->type);
 }
 
+/* A sample record's sample (rec NULL: one with no record, handed over
+ * decoded), as pda_pipe_feed() feeds it. */
+static int feed_one(struct pda_pipe *p, const struct pd_rec *rec,
+		    struct pd_sample *sample)
+{
+	struct pda_session *s = p->s;
+	bool unwind, kept;
+	int rc;
+
+	leaf_only(p, sample);
+	if (p->o.want && !p->o.want(p->o.arg, sample))
+		return 0;
+	unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
+		 pda_unwind_wanted(sample);
+	if (!rec && unwind)
+		return pda_set_err(s, PD_ERR_API,
+				   "a decoded sample cannot be unwound");
+	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
+		return pda_set_err(s, rc, "starting threads: %s",
+				   pd_strerror(rc));
+	/* in order: behind the samples under way, if any (one without a
+	 * record to queue: after them) */
+	if (p->threaded && (unwind || p->nr_used)) {
+		if (rec)
+			return enqueue(p, rec, sample, unwind, NULL, NULL,
+				       &kept);
+		if ((rc = drain(p)) < 0)
+			return rc;
+	}
+	return deliver(p, sample, NULL, NULL, NULL, NULL);
+}
+
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 {
 	struct pda_session *s = p->s;
 	struct pd_sample sample;
-	bool unwind, kept;
 	int rc;
 
 	if (p->finished)
@@ -1308,67 +1339,89 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	}
 	if (pd_sample_decode(s->f, rec, &sample) < 0)
 		return 1;
-	leaf_only(p, &sample);
-	if (p->o.want && !p->o.want(p->o.arg, &sample))
-		return 0;
-	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(&sample);
-	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
-		return pda_set_err(s, rc, "starting threads: %s",
-				   pd_strerror(rc));
-	/* in order: behind the samples under way, if any */
-	if (p->threaded && (unwind || p->nr_used))
-		return enqueue(p, rec, &sample, unwind, NULL, NULL, &kept);
-	return deliver(p, &sample, NULL, NULL, NULL, NULL);
+	return feed_one(p, rec, &sample);
 }
 
-int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
-			 const struct pda_pipe_when *when)
+/* A sample of the second pass (rec NULL: one with no record, handed
+ * over decoded), as pda_pipe_feed_sample() feeds it. */
+static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
+		       struct pd_sample *sample,
+		       const struct pda_pipe_when *when)
 {
 	struct pda_session *s = p->s;
-	struct pd_sample sample;
 	struct pda_at at;
 	bool unwind;
 	int rc;
 
-	if (p->finished)
-		return pda_set_err(s, PD_ERR_API,
-				   "pda_pipe_feed() after pda_pipe_finish()");
-	if (rec->type != PD_REC_SAMPLE)
-		return 0;
-	if (pd_sample_decode(s->f, rec, &sample) < 0)
-		return 1;
-	leaf_only(p, &sample);
-	if (p->o.want && !p->o.want(p->o.arg, &sample))
+	leaf_only(p, sample);
+	if (p->o.want && !p->o.want(p->o.arg, sample))
 		return 0;
 	/* unwound before, when the unwind pass ran */
-	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(&sample) && p->mode != SPOOLED;
+	unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
+		 pda_unwind_wanted(sample) && p->mode != SPOOLED;
+	if (!rec && unwind)
+		return pda_set_err(s, PD_ERR_API,
+				   "a decoded sample cannot be unwound");
 	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
 		return pda_set_err(s, rc, "starting threads: %s",
 				   pd_strerror(rc));
-	rc = pda_machine_at(s, when->epoch, sample.pid, sample.tid, &at);
+	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
 	if (rc < 0)
 		return rc;
-	if (!unwind && !(p->threaded && p->nr_used) &&
-	    holdable(p, rec, &sample))
-		return hold(p, &sample, &at, when);
+	if (rec && !unwind && !(p->threaded && p->nr_used) &&
+	    holdable(p, rec, sample))
+		return hold(p, sample, &at, when);
 	if ((rc = held_flush(p)) < 0) {
 		pda_at_put(s, &at);
 		return rc;
 	}
-	if (p->threaded && (unwind || p->nr_used)) {
+	if (p->threaded && (unwind || p->nr_used) && rec) {
 		bool kept = false;
 
-		rc = enqueue(p, rec, &sample, unwind, &at, when, &kept);
+		rc = enqueue(p, rec, sample, unwind, &at, when, &kept);
 		/* queued, the batch holds the views; else they go now */
 		if (!kept)
 			pda_at_put(s, &at);
 		return rc;
 	}
-	rc = deliver(p, &sample, NULL, NULL, &at, when);
+	/* one without a record to queue: after the samples under way */
+	if (p->threaded && p->nr_used && (rc = drain(p)) < 0) {
+		pda_at_put(s, &at);
+		return rc;
+	}
+	rc = deliver(p, sample, NULL, NULL, &at, when);
 	pda_at_put(s, &at);
 	return rc;
+}
+
+int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
+			 const struct pda_pipe_when *when)
+{
+	struct pd_sample sample;
+
+	if (p->finished)
+		return pda_set_err(p->s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (rec->type != PD_REC_SAMPLE)
+		return 0;
+	if (pd_sample_decode(p->s->f, rec, &sample) < 0)
+		return 1;
+	return feed_one_at(p, rec, &sample, when);
+}
+
+int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
+			  const struct pda_pipe_when *when)
+{
+	int rc;
+
+	if (p->finished)
+		return pda_set_err(p->s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (when)
+		return feed_one_at(p, NULL, sample, when);
+	if ((rc = held_flush(p)) < 0)
+		return rc;
+	return feed_one(p, NULL, sample);
 }
 
 int pda_pipe_finish(struct pda_pipe *p)
