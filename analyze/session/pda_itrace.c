@@ -666,6 +666,7 @@ struct queue {
 	struct chunk **ring;
 	uint64_t made, taken;
 	unsigned pos;
+	struct chunk *out_ch;	/* the one at taken - 1; NULL before */
 	bool finished;		/* its last chunk taken and handed out */
 	enum ds_model model;	/* of queue_midr(), set by start() */
 };
@@ -1833,6 +1834,7 @@ static int next_chunk(struct pda_itrace *it, struct queue *q)
 		q->taken++;
 	}
 	ch = q->ring[(q->taken - 1) % it->depth];
+	q->out_ch = ch;
 	q->pos = 0;
 	/* what decoding counted, as the chunk is handed out */
 	it->st.nr_buffers += ch->st.nr_buffers;
@@ -1905,9 +1907,11 @@ static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 		struct queue *q = &it->q[i];
 		const struct out *h;
 
-		if (next_chunk(it, q))
+		/* most samples: the chunk being handed out has more */
+		if ((!q->out_ch || q->pos >= q->out_ch->n) &&
+		    next_chunk(it, q))
 			continue;
-		h = &q->ring[(q->taken - 1) % it->depth]->out[q->pos];
+		h = &q->out_ch->out[q->pos];
 		if (!best || out_before(h, o)) {
 			best = q;
 			o = h;
@@ -2137,6 +2141,7 @@ void pda_itrace_rewind(struct pda_itrace *it)
 		q->rec = 0;
 		q->made = q->taken = 0;
 		q->pos = 0;
+		q->out_ch = NULL;
 		q->finished = false;
 		q->last_tid = q->last_pid = UINT32_MAX;
 	}

@@ -136,6 +136,18 @@ struct memo_head {
 	uint32_t cpumode;
 	uint32_t nr;			/* callchain entries; 0 none */
 };
+/*
+ * The memo keys of the last samples without a callchain, by their head
+ * (direct-mapped by ip): a trace's synthesized samples (pda_itrace.h)
+ * come from a few ips, a loop's, not in a row, and their key's XXH3 was
+ * a third of their memo's cost.  A hit is the key hashing gives.
+ */
+#define NR_KNOWN 64
+struct memo_known {
+	struct memo_head h;
+	XXH128_hash_t key;
+	bool used;
+};
 #define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
 #define BATCH_ITEMS 512		   /* samples in one, at most */
 #define CHUNK 4			   /* samples a thread takes at once */
@@ -225,6 +237,7 @@ struct pda_pipe {
 	unsigned char memo_secret[XXH3_SECRET_DEFAULT_SIZE];
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
+	struct memo_known known[NR_KNOWN];
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
 	unsigned held_first, nr_held;
 	/* the unwind pass (pda_pipe_unwind_pass) */
@@ -617,8 +630,21 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	h.tid = p->o.memo_tid ? sample->tid : 0;
 	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
+	if (!chain) {
+		struct memo_known *k =
+			&p->known[(h.ip >> 2 ^ h.ip >> 9) & (NR_KNOWN - 1)];
+
+		if (!k->used || memcmp(&k->h, &h, sizeof(h)) != 0) {
+			k->h = h;
+			k->key = XXH3_128bits_withSeed(&h, sizeof(h),
+						       p->memo_seed);
+			k->used = true;
+		}
+		*key = k->key;
+		return 0;
+	}
 	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
-	if (chain) {
+	{
 		/* the same hash as XXH3_128bits_withSeed(~memo_seed) */
 		const XXH128_hash_t c = XXH3_128bits_withSecretandSeed(
 			sample->callchain.raw, chain, p->memo_secret,
