@@ -219,11 +219,13 @@ enum {
 	T_LLC_MISS = 1u << 5,
 	T_LLC_ACCESS = 1u << 6,
 	T_REMOTE_ACCESS = 1u << 7,
+	T_MEM_KINDS = T_L1D_MISS | T_L1D_ACCESS | T_TLB_MISS | T_TLB_ACCESS |
+		      T_LLC_MISS | T_LLC_ACCESS,
 };
 
-static unsigned record_type(const struct pd_spe_record *r)
+/* The record types of an EVENTS payload e. */
+static unsigned events_type(uint64_t e)
 {
-	const uint64_t e = r->mask & PD_SPE_HAS_EVENTS ? r->events : 0;
 	unsigned t = 0;
 
 #define EV(bit) (e & (1ull << PD_SPE_EV_##bit))
@@ -237,6 +239,18 @@ static unsigned record_type(const struct pd_spe_record *r)
 	t |= EV(MISPRED) ? T_BRANCH_MISS : 0;
 #undef EV
 	return t;
+}
+
+/* events_type() reads bits 2 to 10 only: by a table of them */
+#define TYPE_SHIFT 2
+#define NR_TYPE_BITS 9
+_Static_assert(PD_SPE_EV_L1D_ACCESS == TYPE_SHIFT &&
+		       PD_SPE_EV_REMOTE_ACCESS == TYPE_SHIFT + NR_TYPE_BITS - 1,
+	       "events_type() reads bits 2 to 10 (L1D-ACCESS to REMOTE)");
+
+static unsigned record_type(const struct pd_spe_record *r)
+{
+	return events_type(r->mask & PD_SPE_HAS_EVENTS ? r->events : 0);
 }
 
 /*
@@ -716,6 +730,9 @@ struct pda_itrace {
 	 * the event-driven kinds: a record of none of them, no memory
 	 * sample and no instructions makes nothing (synth_record) */
 	unsigned want_types;
+	/* events_type() of each value of the payload's bits it reads:
+	 * a record's types by a load, not eight tests */
+	uint8_t types[1u << NR_TYPE_BITS];
 	struct pda_itrace_stats st;
 	/* decoding threads (pda_itrace_set_jobs): nr_threads of them,
 	 * each making the chunks of queues i with i % nr_threads its
@@ -1084,7 +1101,10 @@ static const struct {
 static int synth_record(const struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
-	const unsigned t = record_type(r);
+	const unsigned t =
+		it->types[(r->mask & PD_SPE_HAS_EVENTS ? r->events : 0) >>
+				  TYPE_SHIFT &
+			  ((1u << NR_TYPE_BITS) - 1)];
 	const int op = record_op(r);
 	uint64_t ds;
 	struct synth y;
@@ -1155,8 +1175,12 @@ static int synth_record(const struct pda_itrace *it, struct queue *q,
 
 		y.pid = w ? w->pid : UINT32_MAX;
 	}
-	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
-		if (it->ev[mem[i].k] && (t & mem[i].type)) {
+	/* want_types has the memory kinds made (ev[]): most records of
+	 * --itrace=M are of none of them */
+	for (size_t i = 0; (t & it->want_types & T_MEM_KINDS) &&
+			   i < sizeof(mem) / sizeof(mem[0]);
+	     i++)
+		if (t & it->want_types & mem[i].type) {
 			y.addr = r->mask & PD_SPE_HAS_VA
 					 ? r->addr[PD_SPE_ADDR_VA] : 0;
 			y.phys = r->mask & PD_SPE_HAS_PA
@@ -1291,6 +1315,8 @@ static int add_events(struct pda_itrace *it)
 	}
 	it->sample_type = a.sample_type;
 	it->first_id = id;
+	for (unsigned v = 0; v < 1u << NR_TYPE_BITS; v++)
+		it->types[v] = (uint8_t)events_type((uint64_t)v << TYPE_SHIFT);
 	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
 		if (pda_itrace_wants(&it->o, mem[i].k))
 			it->want_types |= mem[i].type;
