@@ -1315,26 +1315,41 @@ static bool needs_drain(const struct pd_rec *rec)
 	return pda_machine_changes(rec->type);
 }
 
-/* A sample record's sample (rec NULL: one with no record, handed over
- * decoded), as pda_pipe_feed() feeds it. */
-static int feed_one(struct pda_pipe *p, const struct pd_rec *rec,
-		    struct pd_sample *sample)
+/* What feeding a sample begins with (rec NULL: one handed over
+ * decoded): leaf_only, the callback's want, whether it is unwound here
+ * (not when unwound before), the threads started for it.  @return 1 to
+ * feed it on, 0 when it is not wanted, or a negative pd_err. */
+static int feed_begin(struct pda_pipe *p, const struct pd_rec *rec,
+		      struct pd_sample *sample, bool unwound_before,
+		      bool *unwind)
 {
 	struct pda_session *s = p->s;
-	bool unwind, kept;
 	int rc;
 
 	leaf_only(p, sample);
 	if (p->o.want && !p->o.want(p->o.arg, sample))
 		return 0;
-	unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(sample);
-	if (!rec && unwind)
+	*unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
+		  pda_unwind_wanted(sample) && !unwound_before;
+	if (!rec && *unwind)
 		return pda_set_err(s, PD_ERR_API,
 				   "a decoded sample cannot be unwound");
-	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
+	if (p->jobs > 1 && *unwind && !p->threaded && (rc = start(p)) < 0)
 		return pda_set_err(s, rc, "starting threads: %s",
 				   pd_strerror(rc));
+	return 1;
+}
+
+/* A sample record's sample (rec NULL: one with no record, handed over
+ * decoded), as pda_pipe_feed() feeds it. */
+static int feed_one(struct pda_pipe *p, const struct pd_rec *rec,
+		    struct pd_sample *sample)
+{
+	bool unwind, kept;
+	int rc;
+
+	if ((rc = feed_begin(p, rec, sample, false, &unwind)) <= 0)
+		return rc;
 	/* in order: behind the samples under way, if any (one without a
 	 * record to queue: after them) */
 	if (p->threaded && (unwind || p->nr_used)) {
@@ -1379,18 +1394,10 @@ static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
 	bool unwind;
 	int rc;
 
-	leaf_only(p, sample);
-	if (p->o.want && !p->o.want(p->o.arg, sample))
-		return 0;
 	/* unwound before, when the unwind pass ran */
-	unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(sample) && p->mode != SPOOLED;
-	if (!rec && unwind)
-		return pda_set_err(s, PD_ERR_API,
-				   "a decoded sample cannot be unwound");
-	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
-		return pda_set_err(s, rc, "starting threads: %s",
-				   pd_strerror(rc));
+	if ((rc = feed_begin(p, rec, sample, p->mode == SPOOLED, &unwind)) <=
+	    0)
+		return rc;
 	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
 	if (rc < 0)
 		return rc;
