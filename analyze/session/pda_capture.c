@@ -426,24 +426,41 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
  */
 static int feed_synth(struct pda_capture *c, uint64_t before)
 {
-	struct pd_rec rec;
+	/* a synthesized sample is in no record of the file: offset 0 */
+	const struct pd_rec none = {.type = PD_REC_SAMPLE};
+	struct pd_sample sample;
 	uint64_t time;
 	int rc;
 
-	while (pda_itrace_next(c->itrace, before, &rec, &time) > 0) {
+	/* handed over decoded: no record encoded to be decoded again */
+	while ((rc = pda_itrace_next_sample(c->itrace, before, &sample,
+					    &time)) > 0) {
 		struct pda_sb_key key = {.time = time,
 					 .seq = UINT64_MAX / 2 + c->synth_seq++};
+		struct pda_pipe_when w;
 
 		c->st.nr_samples++;
 		c->st.nr_synth++;
 		c->prog.nr_samples++;
-		if ((rc = progress(c, &rec, c->st.nr_samples)) < 0)
+		if ((rc = progress(c, &none, c->st.nr_samples)) < 0)
 			return rc;
-		rc = feed(c, &rec, c->two_pass ? &key : NULL);
-		if (rc < 0)
+		if (c->two_pass) {
+			w.epoch = epoch_of(c, &key);
+			w.time = key.time;
+			w.seq = key.seq;
+		}
+		rc = pda_pipe_feed_decoded(c->pipe, &sample,
+					   c->two_pass ? &w : NULL);
+		if (rc < 0) {
+			if (c->failed_in != PDA_CAPTURE_CALLBACK)
+				set_msg(c, PDA_CAPTURE_SESSION,
+					pda_session_errmsg(c->s));
 			return rc;
+		}
 	}
-	return 0;
+	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
 }
 
 static int first_sample(struct pda_capture *c, const struct pd_rec *rec,

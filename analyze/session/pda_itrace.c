@@ -219,11 +219,13 @@ enum {
 	T_LLC_MISS = 1u << 5,
 	T_LLC_ACCESS = 1u << 6,
 	T_REMOTE_ACCESS = 1u << 7,
+	T_MEM_KINDS = T_L1D_MISS | T_L1D_ACCESS | T_TLB_MISS | T_TLB_ACCESS |
+		      T_LLC_MISS | T_LLC_ACCESS,
 };
 
-static unsigned record_type(const struct pd_spe_record *r)
+/* The record types of an EVENTS payload e. */
+static unsigned events_type(uint64_t e)
 {
-	const uint64_t e = r->mask & PD_SPE_HAS_EVENTS ? r->events : 0;
 	unsigned t = 0;
 
 #define EV(bit) (e & (1ull << PD_SPE_EV_##bit))
@@ -237,6 +239,18 @@ static unsigned record_type(const struct pd_spe_record *r)
 	t |= EV(MISPRED) ? T_BRANCH_MISS : 0;
 #undef EV
 	return t;
+}
+
+/* events_type() reads bits 2 to 10 only: by a table of them */
+#define TYPE_SHIFT 2
+#define NR_TYPE_BITS 9
+_Static_assert(PD_SPE_EV_L1D_ACCESS == TYPE_SHIFT &&
+		       PD_SPE_EV_REMOTE_ACCESS == TYPE_SHIFT + NR_TYPE_BITS - 1,
+	       "events_type() reads bits 2 to 10 (L1D-ACCESS to REMOTE)");
+
+static unsigned record_type(const struct pd_spe_record *r)
+{
+	return events_type(r->mask & PD_SPE_HAS_EVENTS ? r->events : 0);
 }
 
 /*
@@ -583,20 +597,39 @@ struct qbuf {
 	bool owned;		/* data is a copy of ours */
 };
 
-/* A sample made and not yet handed out, and where it goes in time
- * order: time, then (timeless) the queue, then the file's order of
- * buffers, records and samples (what a global sort of the samples by
- * time and the order they were made in gives). */
 /* The bytes of a synthesized SAMPLE: header, the 12 fields at most
  * encode() writes, a branch stack of 2 entries (nr, hw_idx, 2 * 24),
  * the flags after them. */
 #define SYNTH_MAX (8 + 13 * 8 + 16 + 2 * 24)
 
+/* A branch stack entry as perf's struct branch_entry: from, to, and
+ * the flags word (perf's struct branch_flags, whose bit 33 is the
+ * tool's not_taken), laid out as a SAMPLE record in the host's order
+ * holds it (pd_sample.branch.entries may point at these) */
+struct synth_br {
+	uint64_t from, to, flags;
+};
+
+/* The fields of one sample, before encoding. */
+struct synth {
+	uint64_t ip, time, addr, phys, period, weight, data_src;
+	uint32_t pid, tid, cpu;
+	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
+	uint16_t misc;
+	unsigned nr_br;		/* with BRANCH_STACK: br[0..nr_br) */
+	struct synth_br br[2];	/* the branch, the previous target */
+};
+
+/* A sample made and not yet handed out, and where it goes in time
+ * order: time, then (timeless) the queue, then the file's order of
+ * buffers, records and samples (what a global sort of the samples by
+ * time and the order they were made in gives).  Kept as its fields:
+ * the pipeline takes them as a decoded sample (pda_itrace_next_sample),
+ * and only pda_itrace_next() encodes a SAMPLE record of them. */
 struct out {
 	uint64_t time, major, order, rec, nth;
-	uint16_t size;
 	uint8_t kind;		/* enum pda_itrace_kind */
-	unsigned char bytes[SYNTH_MAX];
+	struct synth y;
 };
 
 /*
@@ -647,6 +680,7 @@ struct queue {
 	struct chunk **ring;
 	uint64_t made, taken;
 	unsigned pos;
+	struct chunk *out_ch;	/* the one at taken - 1; NULL before */
 	bool finished;		/* its last chunk taken and handed out */
 	enum ds_model model;	/* of queue_midr(), set by start() */
 };
@@ -675,6 +709,7 @@ struct pda_itrace {
 	uint64_t nr_ids;
 	uint64_t sample_type;
 	bool timeless;
+	bool swap;		/* the file's order is not the host's */
 	bool use_ctx;		/* CONTEXT packets give the tid */
 	uint64_t midr;		/* env's CPUID (perf 6.1 reads that) */
 	/* The per-CPU metadata (version 2+, perf >= 6.13): each CPU's
@@ -695,6 +730,9 @@ struct pda_itrace {
 	 * the event-driven kinds: a record of none of them, no memory
 	 * sample and no instructions makes nothing (synth_record) */
 	unsigned want_types;
+	/* events_type() of each value of the payload's bits it reads:
+	 * a record's types by a load, not eight tests */
+	uint8_t types[1u << NR_TYPE_BITS];
 	struct pda_itrace_stats st;
 	/* decoding threads (pda_itrace_set_jobs): nr_threads of them,
 	 * each making the chunks of queues i with i % nr_threads its
@@ -715,6 +753,7 @@ struct pda_itrace {
 	bool sync_init;
 	char *err;
 	size_t err_size;
+	unsigned char rec_buf[SYNTH_MAX]; /* pda_itrace_next()'s record */
 };
 
 /* perf's tsc_to_perf_time() */
@@ -826,24 +865,6 @@ static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
 	*p += 8;
 }
 
-/* The fields of one sample, before encoding. */
-/* A branch stack entry as perf's struct branch_entry: from, to, and
- * the flags word (perf's struct branch_flags, whose bit 33 is the
- * tool's not_taken) */
-struct synth_br {
-	uint64_t from, to, flags;
-};
-
-struct synth {
-	uint64_t ip, time, addr, phys, period, weight, data_src;
-	uint32_t pid, tid, cpu;
-	uint32_t flags;		/* pd_ip_flags (pd_sample.flags) */
-	uint16_t misc;
-	unsigned nr_br;		/* with BRANCH_STACK: br[0..nr_br) */
-	struct synth_br br[2];	/* the branch, the previous target */
-};
-
-
 /* One sample of kind k as a SAMPLE record in the host's byte order (the
  * reader swaps only what came from a file of the other order) into rec,
  * the flags in a u64 after the fields (pd_sample_decode reads them there
@@ -919,7 +940,7 @@ static int emit(const struct pda_itrace *it, struct queue *q,
 	o->rec = q->rec;
 	o->nth = seq;
 	o->kind = (uint8_t)k;
-	o->size = encode(it, k, y, o->bytes);
+	o->y = *y;
 	ch->st.nr_samples++;
 	ch->st.by_kind[k]++;
 	return 0;
@@ -1080,7 +1101,10 @@ static const struct {
 static int synth_record(const struct pda_itrace *it, struct queue *q,
 			const struct pd_spe_record *r, uint64_t *seq)
 {
-	const unsigned t = record_type(r);
+	const unsigned t =
+		it->types[(r->mask & PD_SPE_HAS_EVENTS ? r->events : 0) >>
+				  TYPE_SHIFT &
+			  ((1u << NR_TYPE_BITS) - 1)];
 	const int op = record_op(r);
 	uint64_t ds;
 	struct synth y;
@@ -1151,8 +1175,12 @@ static int synth_record(const struct pda_itrace *it, struct queue *q,
 
 		y.pid = w ? w->pid : UINT32_MAX;
 	}
-	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
-		if (it->ev[mem[i].k] && (t & mem[i].type)) {
+	/* want_types has the memory kinds made (ev[]): most records of
+	 * --itrace=M are of none of them */
+	for (size_t i = 0; (t & it->want_types & T_MEM_KINDS) &&
+			   i < sizeof(mem) / sizeof(mem[0]);
+	     i++)
+		if (t & it->want_types & mem[i].type) {
 			y.addr = r->mask & PD_SPE_HAS_VA
 					 ? r->addr[PD_SPE_ADDR_VA] : 0;
 			y.phys = r->mask & PD_SPE_HAS_PA
@@ -1287,6 +1315,8 @@ static int add_events(struct pda_itrace *it)
 	}
 	it->sample_type = a.sample_type;
 	it->first_id = id;
+	for (unsigned v = 0; v < 1u << NR_TYPE_BITS; v++)
+		it->types[v] = (uint8_t)events_type((uint64_t)v << TYPE_SHIFT);
 	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
 		if (pda_itrace_wants(&it->o, mem[i].k))
 			it->want_types |= mem[i].type;
@@ -1561,6 +1591,7 @@ int pda_itrace_new(struct pda_session *s, struct pd_file *f,
 	it->o = *o;
 	it->err = errbuf;
 	it->err_size = errbuf_size;
+	it->swap = pd_file_header(f)->swap != 0;
 	rc = read_trace(it, &has_spe);
 	it->spe = spe_evsel(f);
 	if (rc == 0 && (!has_spe || !it->spe)) {
@@ -1829,6 +1860,7 @@ static int next_chunk(struct pda_itrace *it, struct queue *q)
 		q->taken++;
 	}
 	ch = q->ring[(q->taken - 1) % it->depth];
+	q->out_ch = ch;
 	q->pos = 0;
 	/* what decoding counted, as the chunk is handed out */
 	it->st.nr_buffers += ch->st.nr_buffers;
@@ -1901,9 +1933,11 @@ static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 		struct queue *q = &it->q[i];
 		const struct out *h;
 
-		if (next_chunk(it, q))
+		/* most samples: the chunk being handed out has more */
+		if ((!q->out_ch || q->pos >= q->out_ch->n) &&
+		    next_chunk(it, q))
 			continue;
-		h = &q->ring[(q->taken - 1) % it->depth]->out[q->pos];
+		h = &q->out_ch->out[q->pos];
 		if (!best || out_before(h, o)) {
 			best = q;
 			o = h;
@@ -1917,14 +1951,15 @@ static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 	return o;
 }
 
-/* o as the SAMPLE record it holds */
-static void out_rec(const struct out *o, struct pd_rec *rec)
+/* o as a SAMPLE record, encoded into buf */
+static void out_rec(const struct pda_itrace *it, const struct out *o,
+		    unsigned char buf[SYNTH_MAX], struct pd_rec *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = o->size;
-	rec->data = o->bytes;
-	memcpy(&rec->misc, rec->data + 4, 2);
+	rec->size = encode(it, (enum pda_itrace_kind)o->kind, &o->y, buf);
+	rec->data = buf;
+	rec->misc = o->y.misc;
 }
 
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
@@ -1934,7 +1969,78 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 
 	if (!o)
 		return 0;
-	out_rec(o, rec);
+	out_rec(it, o, it->rec_buf, rec);
+	*time = o->time;
+	return 1;
+}
+
+/*
+ * o as pd_sample_decode() gives the record encode() makes of it, field
+ * for field (tests/fuzz/fuzz_spe_synth.c holds them equal): the event
+ * is the kind's (check_ids), the fields in the host's order.  Its
+ * branch entries stay in o.
+ */
+static void out_sample(const struct pda_itrace *it, const struct out *o,
+		       struct pd_sample *s)
+{
+	const struct pd_evsel *e = it->ev[o->kind];
+	const uint64_t st = e->attr.sample_type;
+	const struct synth *y = &o->y;
+
+	memset(s, 0, sizeof(*s));
+	s->mask = st;
+	s->evsel = e;
+	s->misc = y->misc;
+	if (st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID))
+		s->id = e->ids[0];
+	if (st & PD_SAMPLE_STREAM_ID)
+		s->stream_id = e->ids[0];
+	s->ip = y->ip;			/* IP, TID, ADDR, PERIOD: always */
+	s->pid = y->pid;
+	s->tid = y->tid;
+	if (st & PD_SAMPLE_TIME)
+		s->time = y->time;
+	s->addr = y->addr;
+	if (st & PD_SAMPLE_CPU)
+		s->cpu = y->cpu;
+	s->period = y->period;
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		s->branch.nr = y->nr_br;
+		if (e->attr.branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
+			s->branch.has_hw_idx = 1;
+			s->branch.hw_idx = UINT64_MAX;
+		}
+		s->branch.entries = (const unsigned char *)y->br;
+	}
+	s->weight = y->weight;		/* WEIGHT_STRUCT */
+	s->weight_var1 = (uint32_t)y->weight;
+	s->weight_var2 = (uint16_t)(y->weight >> 32);
+	s->weight_var3 = (uint16_t)(y->weight >> 48);
+	s->data_src = y->data_src;
+	s->phys_addr = y->phys;
+	s->flags = y->flags;
+}
+
+int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
+			   struct pd_sample *sample, uint64_t *time)
+{
+	const struct out *o = it ? next_out(it, before) : NULL;
+
+	if (!o)
+		return 0;
+	if (it->swap) {
+		/* the reader takes a synthesized record's fields in the
+		 * file's order: what it makes of them, as before */
+		struct pd_rec rec;
+
+		out_rec(it, o, it->rec_buf, &rec);
+		if (pd_sample_decode(it->f, &rec, sample) < 0)
+			return pda_set_err(it->s, PD_ERR_FORMAT,
+					   "a synthesized sample: %s",
+					   pd_file_errmsg(it->f));
+	} else {
+		out_sample(it, o, sample);
+	}
 	*time = o->time;
 	return 1;
 }
@@ -2038,7 +2144,7 @@ int pda_itrace_firsts(struct pda_itrace *it,
 	for (int j = 0; j < nr && rc == 0; j++) {
 		struct pd_rec rec;
 
-		out_rec(&first[order[j]], &rec);
+		out_rec(it, &first[order[j]], it->rec_buf, &rec);
 		rc = fn(arg, &rec, first[order[j]].time);
 	}
 	pda_free(it->s, first);
@@ -2061,6 +2167,7 @@ void pda_itrace_rewind(struct pda_itrace *it)
 		q->rec = 0;
 		q->made = q->taken = 0;
 		q->pos = 0;
+		q->out_ch = NULL;
 		q->finished = false;
 		q->last_tid = q->last_pid = UINT32_MAX;
 	}

@@ -158,6 +158,16 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 		    struct pd_rec *rec, uint64_t *time);
 
 /*
+ * The same sample as pda_itrace_next() would hand out, already decoded:
+ * *sample as pd_sample_decode() makes it of that record (its branch
+ * entries valid until the next call), without encoding and decoding
+ * the record.  @return 1, 0 when there is none before, or a negative
+ * pd_err with the reason on the session.
+ */
+int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
+			   struct pd_sample *sample, uint64_t *time);
+
+/*
  * Each kind's first sample in pda_itrace_next()'s order, to fn in that
  * order (rec as pda_itrace_next() gives it), without decoding more of
  * each CPU's trace than it takes to meet every kind there while its

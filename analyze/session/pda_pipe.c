@@ -136,6 +136,18 @@ struct memo_head {
 	uint32_t cpumode;
 	uint32_t nr;			/* callchain entries; 0 none */
 };
+/*
+ * The memo keys of the last samples without a callchain, by their head
+ * (direct-mapped by ip): a trace's synthesized samples (pda_itrace.h)
+ * come from a few ips, a loop's, not in a row, and their key's XXH3 was
+ * a third of their memo's cost.  A hit is the key hashing gives.
+ */
+#define NR_KNOWN 64
+struct memo_known {
+	struct memo_head h;
+	XXH128_hash_t key;
+	bool used;
+};
 #define AHEAD ((uintptr_t)2 << 20) /* bytes an idle worker maps ahead */
 #define BATCH_ITEMS 512		   /* samples in one, at most */
 #define CHUNK 4			   /* samples a thread takes at once */
@@ -225,6 +237,7 @@ struct pda_pipe {
 	unsigned char memo_secret[XXH3_SECRET_DEFAULT_SIZE];
 	struct pda_memo_rec rec;
 	uint64_t nr_memo_hits;
+	struct memo_known known[NR_KNOWN];
 	struct held held[NR_HELD]; /* a ring: nr_held from held_first */
 	unsigned held_first, nr_held;
 	/* the unwind pass (pda_pipe_unwind_pass) */
@@ -620,8 +633,21 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	h.tid = p->o.memo_tid ? sample->tid : 0;
 	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
+	if (!chain) {
+		struct memo_known *k =
+			&p->known[(h.ip >> 2 ^ h.ip >> 9) & (NR_KNOWN - 1)];
+
+		if (!k->used || memcmp(&k->h, &h, sizeof(h)) != 0) {
+			k->h = h;
+			k->key = XXH3_128bits_withSeed(&h, sizeof(h),
+						       p->memo_seed);
+			k->used = true;
+		}
+		*key = k->key;
+		return 0;
+	}
 	*key = XXH3_128bits_withSeed(&h, sizeof(h), p->memo_seed);
-	if (chain) {
+	{
 		/* the same hash as XXH3_128bits_withSeed(~memo_seed) */
 		const XXH128_hash_t c = XXH3_128bits_withSecretandSeed(
 			sample->callchain.raw, chain, p->memo_secret,
@@ -1358,11 +1384,59 @@ static bool needs_drain(const struct pd_rec *rec)
 	return pda_machine_changes(rec->type);
 }
 
+/* What feeding a sample begins with (rec NULL: one handed over
+ * decoded): leaf_only, the callback's want, whether it is unwound here
+ * (not when unwound before), the threads started for it.  @return 1 to
+ * feed it on, 0 when it is not wanted, or a negative pd_err.  Inline:
+ * out of line it cost 37 instructions a sample (a synthesized one's
+ * whole feed is ~600). */
+static inline int feed_begin(struct pda_pipe *p, const struct pd_rec *rec,
+			     struct pd_sample *sample, bool unwound_before,
+			     bool *unwind)
+{
+	struct pda_session *s = p->s;
+	int rc;
+
+	leaf_only(p, sample);
+	if (p->o.want && !p->o.want(p->o.arg, sample))
+		return 0;
+	*unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
+		  pda_unwind_wanted(sample) && !unwound_before;
+	if (!rec && *unwind)
+		return pda_set_err(s, PD_ERR_API,
+				   "a decoded sample cannot be unwound");
+	if (p->jobs > 1 && *unwind && !p->threaded && (rc = start(p)) < 0)
+		return pda_set_err(s, rc, "starting threads: %s",
+				   pd_strerror(rc));
+	return 1;
+}
+
+/* A sample record's sample (rec NULL: one with no record, handed over
+ * decoded), as pda_pipe_feed() feeds it. */
+static int feed_one(struct pda_pipe *p, const struct pd_rec *rec,
+		    struct pd_sample *sample)
+{
+	bool unwind, kept;
+	int rc;
+
+	if ((rc = feed_begin(p, rec, sample, false, &unwind)) <= 0)
+		return rc;
+	/* in order: behind the samples under way, if any (one without a
+	 * record to queue: after them) */
+	if (p->threaded && (unwind || p->nr_used)) {
+		if (rec)
+			return enqueue(p, rec, sample, unwind, NULL, NULL,
+				       &kept);
+		if ((rc = drain(p)) < 0)
+			return rc;
+	}
+	return deliver(p, sample, NULL, NULL, NULL, NULL);
+}
+
 int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 {
 	struct pda_session *s = p->s;
 	struct pd_sample sample;
-	bool unwind, kept;
 	int rc;
 
 	if (p->finished)
@@ -1377,67 +1451,81 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec)
 	}
 	if (pd_sample_decode(s->f, rec, &sample) < 0)
 		return 1;
-	leaf_only(p, &sample);
-	if (p->o.want && !p->o.want(p->o.arg, &sample))
-		return 0;
-	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(&sample);
-	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
-		return pda_set_err(s, rc, "starting threads: %s",
-				   pd_strerror(rc));
-	/* in order: behind the samples under way, if any */
-	if (p->threaded && (unwind || p->nr_used))
-		return enqueue(p, rec, &sample, unwind, NULL, NULL, &kept);
-	return deliver(p, &sample, NULL, NULL, NULL, NULL);
+	return feed_one(p, rec, &sample);
 }
 
-int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
-			 const struct pda_pipe_when *when)
+/* A sample of the second pass (rec NULL: one with no record, handed
+ * over decoded), as pda_pipe_feed_sample() feeds it. */
+static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
+		       struct pd_sample *sample,
+		       const struct pda_pipe_when *when)
 {
 	struct pda_session *s = p->s;
-	struct pd_sample sample;
 	struct pda_at at;
 	bool unwind;
 	int rc;
 
-	if (p->finished)
-		return pda_set_err(s, PD_ERR_API,
-				   "pda_pipe_feed() after pda_pipe_finish()");
-	if (rec->type != PD_REC_SAMPLE)
-		return 0;
-	if (pd_sample_decode(s->f, rec, &sample) < 0)
-		return 1;
-	leaf_only(p, &sample);
-	if (p->o.want && !p->o.want(p->o.arg, &sample))
-		return 0;
 	/* unwound before, when the unwind pass ran */
-	unwind = !p->o.no_stack && (sample.mask & PD_SAMPLE_CALLCHAIN) &&
-		 pda_unwind_wanted(&sample) && p->mode != SPOOLED;
-	if (p->jobs > 1 && unwind && !p->threaded && (rc = start(p)) < 0)
-		return pda_set_err(s, rc, "starting threads: %s",
-				   pd_strerror(rc));
-	rc = pda_machine_at(s, when->epoch, sample.pid, sample.tid, &at);
+	if ((rc = feed_begin(p, rec, sample, p->mode == SPOOLED, &unwind)) <=
+	    0)
+		return rc;
+	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
 	if (rc < 0)
 		return rc;
-	if (!unwind && !(p->threaded && p->nr_used) &&
-	    holdable(p, rec, &sample))
-		return hold(p, &sample, &at, when);
+	if (rec && !unwind && !(p->threaded && p->nr_used) &&
+	    holdable(p, rec, sample))
+		return hold(p, sample, &at, when);
 	if ((rc = held_flush(p)) < 0) {
 		pda_at_put(s, &at);
 		return rc;
 	}
-	if (p->threaded && (unwind || p->nr_used)) {
+	if (p->threaded && (unwind || p->nr_used) && rec) {
 		bool kept = false;
 
-		rc = enqueue(p, rec, &sample, unwind, &at, when, &kept);
+		rc = enqueue(p, rec, sample, unwind, &at, when, &kept);
 		/* queued, the batch holds the views; else they go now */
 		if (!kept)
 			pda_at_put(s, &at);
 		return rc;
 	}
-	rc = deliver(p, &sample, NULL, NULL, &at, when);
+	/* one without a record to queue: after the samples under way */
+	if (p->threaded && p->nr_used && (rc = drain(p)) < 0) {
+		pda_at_put(s, &at);
+		return rc;
+	}
+	rc = deliver(p, sample, NULL, NULL, &at, when);
 	pda_at_put(s, &at);
 	return rc;
+}
+
+int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
+			 const struct pda_pipe_when *when)
+{
+	struct pd_sample sample;
+
+	if (p->finished)
+		return pda_set_err(p->s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (rec->type != PD_REC_SAMPLE)
+		return 0;
+	if (pd_sample_decode(p->s->f, rec, &sample) < 0)
+		return 1;
+	return feed_one_at(p, rec, &sample, when);
+}
+
+int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
+			  const struct pda_pipe_when *when)
+{
+	int rc;
+
+	if (p->finished)
+		return pda_set_err(p->s, PD_ERR_API,
+				   "pda_pipe_feed() after pda_pipe_finish()");
+	if (when)
+		return feed_one_at(p, NULL, sample, when);
+	if ((rc = held_flush(p)) < 0)
+		return rc;
+	return feed_one(p, NULL, sample);
 }
 
 int pda_pipe_finish(struct pda_pipe *p)

@@ -141,6 +141,17 @@ int pda_pipe_feed(struct pda_pipe *p, const struct pd_rec *rec);
  */
 int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 			 const struct pda_pipe_when *when);
+/*
+ * A sample that has no record in the file, handed over decoded (a
+ * synthesized one: pda_itrace_next_sample): as pda_pipe_feed() (when
+ * NULL) or pda_pipe_feed_sample() (when given) would feed its record,
+ * without decoding it again.  Not being in the file, it is neither held
+ * back nor queued (the samples under way are delivered first), and it
+ * cannot be unwound (PD_ERR_API).  sample is the pipeline's until this
+ * returns (leaf_only drops its callchain there).  0 or a negative pd_err.
+ */
+int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
+			  const struct pda_pipe_when *when);
 
 /*
  * The unwind pass of a two-pass run whose names depend on the order

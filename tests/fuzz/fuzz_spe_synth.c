@@ -23,6 +23,8 @@
  *    sliced one too: the queues are merged by their next sample's time
  *    whatever the bound), and so does a fourth decoding on 2 to 4
  *    threads (pda_itrace_set_jobs), with the same statistics;
+ *  - a fifth, pda_itrace_next_sample(), hands out samples equal byte
+ *    for byte to what pd_sample_decode() makes of the records;
  *  - pda_itrace_firsts() gives each kind's first sample of the pass, in
  *    the pass's order, whether or not the queues' times go forward.
  * Every allocation goes through failing hooks (fuzz_with_oom): a failure
@@ -40,6 +42,7 @@
 /* What one pass over the samples saw. */
 struct walk {
 	uint64_t n, digest, by_kind[PDA_ITRACE_NR_KINDS];
+	uint64_t sdigest; /* over the decoded samples and their times */
 	/* each kind's first sample: the kinds in the order they came,
 	 * each sample's hash and time */
 	unsigned nr_first, first[PDA_ITRACE_NR_KINDS];
@@ -52,6 +55,21 @@ static uint64_t rec_hash(uint64_t h, const struct pd_rec *rec)
 {
 	for (uint32_t i = 0; i < rec->size; i++)
 		h = (h ^ rec->data[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* FNV-1a over a decoded sample: its bytes (pd_sample_decode zeroes
+ * it whole first), the branch entries' bytes for their pointer */
+static uint64_t sample_hash(uint64_t h, const struct pd_sample *s)
+{
+	struct pd_sample t = *s;
+	const unsigned char *p = (const unsigned char *)&t;
+
+	t.branch.entries = NULL;
+	for (size_t i = 0; i < sizeof(t); i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	for (uint64_t i = 0; i < s->branch.nr * 24; i++)
+		h = (h ^ s->branch.entries[i]) * 0x100000001b3ull;
 	return h;
 }
 
@@ -114,12 +132,13 @@ static void check_sample(struct pd_file *f, const struct pda_itrace *it,
 	/* over the records' bytes, in order */
 	w->digest = rec_hash(w->digest, rec);
 	w->digest = (w->digest ^ time) * 0x100000001b3ull;
+	w->sdigest = (sample_hash(w->sdigest, &s) ^ time) * 0x100000001b3ull;
 }
 
 /* Every sample before each bound of a rising sequence (one bound: all). */
 static void walk(struct pd_file *f, struct pda_itrace *it,
 		 const struct pda_itrace_opts *o, uint64_t h, bool sliced,
-		 struct walk *w)
+		 bool decoded, struct walk *w)
 {
 	uint64_t before = sliced ? 0 : UINT64_MAX, last = 0;
 	unsigned idle = 0; /* bounds raised in a row with nothing before */
@@ -127,9 +146,24 @@ static void walk(struct pd_file *f, struct pda_itrace *it,
 	uint64_t time;
 
 	memset(w, 0, sizeof(*w));
-	w->digest = 0xcbf29ce484222325ull;
+	w->digest = w->sdigest = 0xcbf29ce484222325ull;
 	for (;;) {
-		if (pda_itrace_next(it, before, &rec, &time) > 0) {
+		struct pd_sample s;
+
+		/* pda_itrace_next_sample(): the fields of what decoding
+		 * pda_itrace_next()'s record gives (the sdigest) */
+		if (decoded && pda_itrace_next_sample(it, before, &s, &time) >
+				       0) {
+			CHECK(time < before);
+			if (time > last)
+				last = time;
+			idle = 0;
+			w->n++;
+			w->sdigest = (sample_hash(w->sdigest, &s) ^ time) *
+				     0x100000001b3ull;
+			continue;
+		}
+		if (!decoded && pda_itrace_next(it, before, &rec, &time) > 0) {
 			/* a queue's samples keep its records' order, so a
 			 * timestamp out of order (damaged bytes) comes out
 			 * so, as perf's: no global time order to check */
@@ -179,7 +213,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 	struct pda_itrace *it = NULL;
 	struct pda_session *s = NULL;
 	struct pd_file *f = NULL;
-	struct walk a, b, c, d;
+	struct walk a, b, c, d, e;
 	bool nomem = false;
 	int rc;
 
@@ -211,7 +245,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 	} else if (it) {
 		const struct pda_itrace_stats *st = pda_itrace_stats(it);
 
-		walk(f, it, &o, h, false, &a);
+		walk(f, it, &o, h, false, false, &a);
 		CHECK(st->nr_samples == a.n);
 		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 			CHECK(st->by_kind[k] == a.by_kind[k]);
@@ -219,10 +253,10 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 				CHECK(a.by_kind[k] <= st->nr_records);
 		}
 		pda_itrace_rewind(it);
-		walk(f, it, &o, h, false, &b);
+		walk(f, it, &o, h, false, false, &b);
 		CHECK(a.n == b.n && a.digest == b.digest);
 		pda_itrace_rewind(it);
-		walk(f, it, &o, h, true, &c);
+		walk(f, it, &o, h, true, false, &c);
 		CHECK(a.n == c.n && a.digest == c.digest);
 		{
 			struct firsts x = {&a, 0, true};
@@ -236,11 +270,15 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 		rc = pda_itrace_set_jobs(it, 2 + (unsigned)(h >> 61 & 1) * 2);
 		CHECK(rc == 0 || rc == PD_ERR_NOMEM);
 		nomem |= rc == PD_ERR_NOMEM;
-		walk(f, it, &o, h, h >> 62 & 1, &d);
+		walk(f, it, &o, h, h >> 62 & 1, false, &d);
 		CHECK(a.n == d.n && a.digest == d.digest);
 		CHECK(st->nr_samples == d.n);
 		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++)
 			CHECK(st->by_kind[k] == d.by_kind[k]);
+		pda_itrace_rewind(it);
+		walk(f, it, &o, h, !(h >> 62 & 1), true, &e);
+		CHECK(a.n == e.n && a.sdigest == e.sdigest);
+		CHECK(st->nr_samples == e.n);
 	}
 	pda_itrace_free(it);
 	pda_session_free(s);
