@@ -405,6 +405,7 @@ struct pda_report {
 	bool any_order;
 	struct okey at;
 	struct pda_nsid cgns; /* pda_report_cgroup_ns()'s */
+	const struct pda_stack *ip_leaf; /* pda_report_ip_leaf()'s */
 	struct okey *dso_first;
 	size_t alloc_dso_first;
 	struct pdc_hash by_look; /* struct lookent */
@@ -744,6 +745,11 @@ void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq)
 void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns)
 {
 	rep->cgns = ns;
+}
+
+void pda_report_ip_leaf(struct pda_report *rep, const struct pda_stack *leaf)
+{
+	rep->ip_leaf = leaf;
 }
 
 bool pda_report_needs_tid(const struct pda_report *rep)
@@ -1701,6 +1707,11 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 						    PD_SAMPLE_STACK_USER));
 	const bool chain = (rep->flags & PDA_REPORT_CHILDREN) && has_chain;
 	const bool graph = (rep->flags & PDA_REPORT_CALLCHAIN) && has_chain;
+	/* the frames of the sample's own entry: a callchain that gave
+	 * none has its ip's (perf's entry from the sample's
+	 * addr_location), in no graph */
+	const struct pda_stack *own = nr ? st : rep->ip_leaf;
+	const size_t own_nr = own ? own->nr : 0;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
 			       .tid = (int32_t)sample->tid};
@@ -1754,16 +1765,17 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	}
 	/* the sample's own entry: the function the ip is in (not an
 	 * inlined one), with the innermost source line */
-	while (self < nr && (st->frames[self].flags & PDA_FRAME_INLINED))
+	while (self < own_nr && (own->frames[self].flags & PDA_FRAME_INLINED))
 		self++;
 
 	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
-	if (nr == 0)
+	if (own_nr == 0)
 		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
 				 NULL, &level, &id, &lk, &made);
 	else
-		rc = frame_entry(rep, &t, &st->frames[self < nr ? self : 0],
-				 &st->frames[0], sample->ip, true, 0, NULL,
+		rc = frame_entry(rep, &t,
+				 &own->frames[self < own_nr ? self : 0],
+				 &own->frames[0], sample->ip, true, 0, NULL,
 				 &level, &id, &lk, &made);
 	if (rc == 0 && rep->any_order)
 		rc = note_look(rep, id, 0, &lk, made,
@@ -1773,7 +1785,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	*sum_at(s, s->cap) = 0;
 	if (rep->cum_again)
 		*sum_at(s, rep->lay.again * s->cap) = 0;
-	s->out = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
+	s->out = rep->dso_list && !in_dsos(rep, own_nr ? own->frames : NULL);
 	*sum_at(s, s->nr++) = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
@@ -2329,6 +2341,7 @@ int pda_report_add_latency(struct pda_report *rep,
 		return PD_ERR_API;
 	/* deferred graphs read every summary again at the end */
 	rc = make_summary(rep, sample, st, comm, cookie || rep->deferred, &s);
+	rep->ip_leaf = NULL;
 	if (rc < 0)
 		return rc;
 	if (cookie)
@@ -2341,6 +2354,7 @@ int pda_report_add_total(struct pda_report *rep,
 {
 	struct event *ev;
 
+	rep->ip_leaf = NULL;
 	if (rep->done)
 		return PD_ERR_API;
 	ev = event_of(rep, sample->evsel);
@@ -2375,6 +2389,7 @@ int pda_report_add_again_latency(struct pda_report *rep,
 {
 	struct summary *s = (struct summary *)(uintptr_t)cookie;
 
+	rep->ip_leaf = NULL;
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	if (rep->any_order &&

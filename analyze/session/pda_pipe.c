@@ -202,6 +202,7 @@ struct pda_pipe {
 	size_t batch_items; /* samples in a batch, at most */
 	size_t max_frames;
 	struct pda_stack st;
+	struct pda_stack ip_st; /* an item's ip_leaf (ip_leaf) */
 	/* the ring: batches [first, first + nr_used) mod NR_BATCHES are in
 	 * use, oldest first; the last is being filled unless submitted */
 	struct batch b[NR_BATCHES];
@@ -563,6 +564,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	pda_free(s, p->spool_buf);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
+	pda_stack_release(s, &p->ip_st);
 	pda_free(s, p);
 }
 
@@ -627,11 +629,13 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	memset(&h, 0, sizeof(h));
 	h.ugen = um->gen;
 	h.kgen = km->gen;
-	h.ip = cc ? 0 : sample->ip;
+	/* with ip_leaf the ip matters too (a chain may give no frame) */
+	h.ip = cc && !p->o.ip_leaf ? 0 : sample->ip;
 	h.comm = (uintptr_t)comm;
 	h.pid = sample->pid;
 	h.tid = p->o.memo_tid ? sample->tid : 0;
-	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
+	h.cpumode = cc && !p->o.ip_leaf ? 0
+					: sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
 	if (!chain) {
 		struct memo_known *k =
@@ -990,7 +994,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      const XXH128_hash_t *key)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL,
-				   false, when, {0, 0}};
+				   false, when, {0, 0}, NULL};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
@@ -1033,6 +1037,15 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 			it.err = rc;
 		else
 			it.stack = &p->st;
+	}
+	/* perf's entry of a callchain that gave no frame is the ip's */
+	if (p->o.ip_leaf && it.stack && !it.stack->nr &&
+	    (sample->mask & PD_SAMPLE_CALLCHAIN)) {
+		rc = pda_ip_leaf(p->s, sample, umaps, &p->ip_st);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc == 0)
+			it.ip_leaf = &p->ip_st;
 	}
 	return p->o.fn(p->o.arg, &it);
 }
