@@ -957,14 +957,17 @@ struct thread_key {
  */
 static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		       const struct pda_frame *fr, const struct pda_frame *src,
-		       uint64_t ip, bool self, uint64_t base,
-		       const char *base_name, char *level, uint32_t *id,
-		       struct look *lk, bool *made)
+		       uint64_t ip, bool self, uint64_t base, char *level,
+		       uint32_t *id, struct look *lk, bool *made)
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
 	const char *dso = NULL, *dso_path = NULL, *sym = NULL;
-	bool inlined = fr && (fr->flags & PDA_FRAME_INLINED);
+	/* perf's new_inline_sym(): a callchain frame DWARF names other
+	 * than the symbol table is a symbol of its own, inlined (the
+	 * out-of-line function's too: a clone, an alias); the sample's own
+	 * entry is its addr_location's, never inlined */
+	bool inlined = !self && fr && (fr->flags & PDA_FRAME_DWARF_NAMED);
 	uint64_t start = 0, addr = ip;
 	struct ent *e;
 	uint64_t h;
@@ -979,11 +982,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		rc = frame_names(rep, fr, &sym, &dso, &dso_path);
 		if (rc < 0)
 			return rc;
-		start = inlined ? base : fr->dso_addr - fr->sym_off;
-		/* perf's new_inline_sym() gives an inlined frame named as
-		 * the function it is in that function's symbol */
-		if (inlined && sym && base_name && !strcmp(fr->sym, base_name))
-			inlined = false;
+		start = inlined && base ? base : fr->dso_addr - fr->sym_off;
 		addr = self && dso ? fr->map_ip : fr->ip;
 	}
 	if (rep->has[PDA_REPORT_COMM])
@@ -1412,10 +1411,10 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 	if (!sym) {
 		k.kind = CF_ADDR;
 		k.addr = fr->ip;
-	} else if ((fr->flags & PDA_FRAME_INLINED) &&
-		   !(base && !no_sym(base) && !strcmp(fr->sym, base->sym))) {
-		/* perf's new_inline_sym(): named as the function it is in,
-		 * the frame is that function's */
+	} else if (fr->flags & PDA_FRAME_DWARF_NAMED) {
+		/* perf's new_inline_sym(): DWARF's name, not the symbol
+		 * table's for the address: a symbol of its own, inlined
+		 * (else the frame is the symbol table's function) */
 		k.kind = CF_INLINED;
 		k.dso = NULL;
 		k.name = sym;
@@ -1707,10 +1706,10 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 						    PD_SAMPLE_STACK_USER));
 	const bool chain = (rep->flags & PDA_REPORT_CHILDREN) && has_chain;
 	const bool graph = (rep->flags & PDA_REPORT_CALLCHAIN) && has_chain;
-	/* the frames of the sample's own entry: a callchain that gave
-	 * none has its ip's (perf's entry from the sample's
-	 * addr_location), in no graph */
-	const struct pda_stack *own = nr ? st : rep->ip_leaf;
+	/* the frames of the sample's own entry: the ip's when given
+	 * (perf's entry from the sample's addr_location: a callchain
+	 * that gave none, a leaf DWARF names otherwise), in no graph */
+	const struct pda_stack *own = rep->ip_leaf ? rep->ip_leaf : st;
 	const size_t own_nr = own ? own->nr : 0;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
@@ -1771,12 +1770,12 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
 	if (own_nr == 0)
 		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
-				 NULL, &level, &id, &lk, &made);
+				 &level, &id, &lk, &made);
 	else
 		rc = frame_entry(rep, &t,
 				 &own->frames[self < own_nr ? self : 0],
-				 &own->frames[0], sample->ip, true, 0, NULL,
-				 &level, &id, &lk, &made);
+				 nr ? &st->frames[0] : &own->frames[0],
+				 sample->ip, true, 0, &level, &id, &lk, &made);
 	if (rc == 0 && rep->any_order)
 		rc = note_look(rep, id, 0, &lk, made,
 			       sum_at(s, rep->lay.look * s->cap));
@@ -1806,8 +1805,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		base = inline_base(st, i);
 		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
 				 base ? base->dso_addr - base->sym_off : 0,
-				 base && !no_sym(base) ? base->sym : NULL, &level,
-				 &id, &lk, &made);
+				 &level, &id, &lk, &made);
 		if (rc < 0)
 			return rc;
 		/* perf's he_cache check compares a callchain entry made

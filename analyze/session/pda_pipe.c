@@ -611,6 +611,23 @@ static bool counts_eq(const void *item, const void *key)
 		      (x->c.nr_dsos + x->c.nr_unres) * sizeof(x->dsos[0])) == 0;
 }
 
+/* Whether sample's own entry (perf's, from its addr_location) needs its
+ * ip's frames apart from its stack (ip_leaf): its callchain gave no
+ * frame, or its leaf's function bears DWARF's name for it where the
+ * symbol table has another (a clone, an alias). */
+static bool own_apart(const struct pd_sample *sample,
+		      const struct pda_stack *st)
+{
+	size_t i = 0;
+
+	if (!st->nr)
+		return sample->mask & PD_SAMPLE_CALLCHAIN;
+	while (i + 1 < st->nr && (st->frames[i].flags & PDA_FRAME_INLINED))
+		i++;
+	return (st->frames[i].flags & PDA_FRAME_DWARF_NAMED) &&
+	       st->frames[0].ip == sample->ip;
+}
+
 /* sample's memo key, in the maps umaps (NULL: its process's live ones).
  * @return 0, or NOMEM. */
 static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
@@ -1038,9 +1055,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		else
 			it.stack = &p->st;
 	}
-	/* perf's entry of a callchain that gave no frame is the ip's */
-	if (p->o.ip_leaf && it.stack && !it.stack->nr &&
-	    (sample->mask & PD_SAMPLE_CALLCHAIN)) {
+	if (p->o.ip_leaf && it.stack && own_apart(sample, it.stack)) {
 		rc = pda_ip_leaf(p->s, sample, umaps, &p->ip_st);
 		if (rc == PD_ERR_NOMEM)
 			return rc;

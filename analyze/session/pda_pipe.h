@@ -77,8 +77,10 @@ struct pda_pipe_item {
 	 * namespace, 0/0 unknown */
 	struct pda_nsid cgroup_ns;
 	/* With ip_leaf (pda_pipe_opts): for a sample whose callchain gave
-	 * no frame (none, or an invalid context), the frames of its own ip
-	 * (pda_sample_leaf), apart from its empty stack; else NULL. */
+	 * no frame (none, or an invalid context), or whose leaf function
+	 * bears DWARF's name where the symbol table has another, its ip's
+	 * one frame as the symbol table names it (perf's addr_location),
+	 * apart from its stack; else NULL. */
 	const struct pda_stack *ip_leaf;
 };
 
@@ -108,9 +110,8 @@ struct pda_pipe_opts {
 				 * unwound; the sample's mask has no
 				 * callchain and no user stack */
 	bool ip_leaf;		/* items' ip_leaf (above): perf report
-				 * makes the entry of a sample whose
-				 * callchain gives no frame from its ip,
-				 * in no call graph */
+				 * makes a sample's own entry from its
+				 * ip (in no call graph) */
 	unsigned batch;		/* samples a batch holds at most; 0: 512
 				 * (tests make many small ones) */
 	bool memo;		/* memo slots for the callback (above) */

@@ -42,8 +42,9 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 		     uint64_t *al_addr, struct pda_map_id *id);
 
 /* pda_addr_leaf() of the sample's own ip in the process maps umaps
- * (NULL: the sample's, at its state): the frames perf report makes a
- * sample's entry of when its callchain gives none (pda_pipe.c). */
+ * (NULL: the sample's, at its state), its one frame named by the symbol
+ * table (no inlined frames): perf's addr_location, which perf report
+ * makes a sample's own entry of (pda_pipe.c, ip_leaf). */
 int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
 		struct pda_maps *umaps, struct pda_stack *st);
 
