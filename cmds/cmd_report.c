@@ -1000,6 +1000,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 		pda_report_at(rr->rep, it->when ? it->when->time : 0,
 			      it->when ? it->when->seq : rr->nr_at++);
 	pda_report_cgroup_ns(rr->rep, it->cgroup_ns);
+	pda_report_ip_leaf(rr->rep, it->ip_leaf);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
@@ -1507,7 +1508,7 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 				.nr_time_ranges = o->time.nr);
 		PDA_CAPTURE_OPTS(co, .filter = &rr.flt, .jobs = o->jobs,
 				 .ip_stacks = true, .memo = true,
-				 .leaf_only = leaf_rows(o, f),
+				 .leaf_only = leaf_rows(o, f), .ip_leaf = true,
 				 .itrace = &o->itrace,
 				 .sample_fn = report_one, .skip_fn = report_skip,
 				 .progress = cmd_progress_fn,

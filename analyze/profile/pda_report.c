@@ -405,6 +405,7 @@ struct pda_report {
 	bool any_order;
 	struct okey at;
 	struct pda_nsid cgns; /* pda_report_cgroup_ns()'s */
+	const struct pda_stack *ip_leaf; /* pda_report_ip_leaf()'s */
 	struct okey *dso_first;
 	size_t alloc_dso_first;
 	struct pdc_hash by_look; /* struct lookent */
@@ -746,6 +747,11 @@ void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns)
 	rep->cgns = ns;
 }
 
+void pda_report_ip_leaf(struct pda_report *rep, const struct pda_stack *leaf)
+{
+	rep->ip_leaf = leaf;
+}
+
 bool pda_report_needs_tid(const struct pda_report *rep)
 {
 	return rep->has[PDA_REPORT_PID];
@@ -951,14 +957,17 @@ struct thread_key {
  */
 static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		       const struct pda_frame *fr, const struct pda_frame *src,
-		       uint64_t ip, bool self, uint64_t base,
-		       const char *base_name, char *level, uint32_t *id,
-		       struct look *lk, bool *made)
+		       uint64_t ip, bool self, uint64_t base, char *level,
+		       uint32_t *id, struct look *lk, bool *made)
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
 	const char *dso = NULL, *dso_path = NULL, *sym = NULL;
-	bool inlined = fr && (fr->flags & PDA_FRAME_INLINED);
+	/* perf's new_inline_sym(): a callchain frame DWARF names other
+	 * than the symbol table is a symbol of its own, inlined (the
+	 * out-of-line function's too: a clone, an alias); the sample's own
+	 * entry is its addr_location's, never inlined */
+	bool inlined = !self && fr && (fr->flags & PDA_FRAME_DWARF_NAMED);
 	uint64_t start = 0, addr = ip;
 	struct ent *e;
 	uint64_t h;
@@ -973,11 +982,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 		rc = frame_names(rep, fr, &sym, &dso, &dso_path);
 		if (rc < 0)
 			return rc;
-		start = inlined ? base : fr->dso_addr - fr->sym_off;
-		/* perf's new_inline_sym() gives an inlined frame named as
-		 * the function it is in that function's symbol */
-		if (inlined && sym && base_name && !strcmp(fr->sym, base_name))
-			inlined = false;
+		start = inlined && base ? base : fr->dso_addr - fr->sym_off;
 		addr = self && dso ? fr->map_ip : fr->ip;
 	}
 	if (rep->has[PDA_REPORT_COMM])
@@ -1406,10 +1411,10 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 	if (!sym) {
 		k.kind = CF_ADDR;
 		k.addr = fr->ip;
-	} else if ((fr->flags & PDA_FRAME_INLINED) &&
-		   !(base && !no_sym(base) && !strcmp(fr->sym, base->sym))) {
-		/* perf's new_inline_sym(): named as the function it is in,
-		 * the frame is that function's */
+	} else if (fr->flags & PDA_FRAME_DWARF_NAMED) {
+		/* perf's new_inline_sym(): DWARF's name, not the symbol
+		 * table's for the address: a symbol of its own, inlined
+		 * (else the frame is the symbol table's function) */
 		k.kind = CF_INLINED;
 		k.dso = NULL;
 		k.name = sym;
@@ -1701,6 +1706,11 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 						    PD_SAMPLE_STACK_USER));
 	const bool chain = (rep->flags & PDA_REPORT_CHILDREN) && has_chain;
 	const bool graph = (rep->flags & PDA_REPORT_CALLCHAIN) && has_chain;
+	/* the frames of the sample's own entry: the ip's when given
+	 * (perf's entry from the sample's addr_location: a callchain
+	 * that gave none, a leaf DWARF names otherwise), in no graph */
+	const struct pda_stack *own = rep->ip_leaf ? rep->ip_leaf : st;
+	const size_t own_nr = own ? own->nr : 0;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
 			       .tid = (int32_t)sample->tid};
@@ -1754,17 +1764,18 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	}
 	/* the sample's own entry: the function the ip is in (not an
 	 * inlined one), with the innermost source line */
-	while (self < nr && (st->frames[self].flags & PDA_FRAME_INLINED))
+	while (self < own_nr && (own->frames[self].flags & PDA_FRAME_INLINED))
 		self++;
 
 	level = (sample->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? 'k' : '.';
-	if (nr == 0)
+	if (own_nr == 0)
 		rc = frame_entry(rep, &t, NULL, NULL, sample->ip, true, 0,
-				 NULL, &level, &id, &lk, &made);
-	else
-		rc = frame_entry(rep, &t, &st->frames[self < nr ? self : 0],
-				 &st->frames[0], sample->ip, true, 0, NULL,
 				 &level, &id, &lk, &made);
+	else
+		rc = frame_entry(rep, &t,
+				 &own->frames[self < own_nr ? self : 0],
+				 nr ? &st->frames[0] : &own->frames[0],
+				 sample->ip, true, 0, &level, &id, &lk, &made);
 	if (rc == 0 && rep->any_order)
 		rc = note_look(rep, id, 0, &lk, made,
 			       sum_at(s, rep->lay.look * s->cap));
@@ -1773,7 +1784,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	*sum_at(s, s->cap) = 0;
 	if (rep->cum_again)
 		*sum_at(s, rep->lay.again * s->cap) = 0;
-	s->out = rep->dso_list && !in_dsos(rep, nr ? st->frames : NULL);
+	s->out = rep->dso_list && !in_dsos(rep, own_nr ? own->frames : NULL);
 	*sum_at(s, s->nr++) = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
@@ -1794,8 +1805,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		base = inline_base(st, i);
 		rc = frame_entry(rep, &t, fr, fr, fr->ip, false,
 				 base ? base->dso_addr - base->sym_off : 0,
-				 base && !no_sym(base) ? base->sym : NULL, &level,
-				 &id, &lk, &made);
+				 &level, &id, &lk, &made);
 		if (rc < 0)
 			return rc;
 		/* perf's he_cache check compares a callchain entry made
@@ -2329,6 +2339,7 @@ int pda_report_add_latency(struct pda_report *rep,
 		return PD_ERR_API;
 	/* deferred graphs read every summary again at the end */
 	rc = make_summary(rep, sample, st, comm, cookie || rep->deferred, &s);
+	rep->ip_leaf = NULL;
 	if (rc < 0)
 		return rc;
 	if (cookie)
@@ -2341,6 +2352,7 @@ int pda_report_add_total(struct pda_report *rep,
 {
 	struct event *ev;
 
+	rep->ip_leaf = NULL;
 	if (rep->done)
 		return PD_ERR_API;
 	ev = event_of(rep, sample->evsel);
@@ -2375,6 +2387,7 @@ int pda_report_add_again_latency(struct pda_report *rep,
 {
 	struct summary *s = (struct summary *)(uintptr_t)cookie;
 
+	rep->ip_leaf = NULL;
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	if (rep->any_order &&

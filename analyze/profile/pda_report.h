@@ -301,6 +301,13 @@ void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq);
  * unknown, as perf's thread without NAMESPACES). */
 void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns);
 
+/* The next sample's ip resolved apart from its stack (pda_pipe_item's
+ * ip_leaf: its callchain gave no frame, or DWARF names its leaf other
+ * than the symbol table), valid until that sample is added: its own
+ * entry is made of it, as perf makes it from the sample's
+ * addr_location, in no call graph.  NULL: none.  Any add forgets it. */
+void pda_report_ip_leaf(struct pda_report *rep, const struct pda_stack *leaf);
+
 /* Whether the keys' values depend on the thread's tid (not only the
  * pid and comm): a capture's memo must then key on it (memo_tid).  The
  * srcline and srcfile keys need the session's pda_opts.srcline. */

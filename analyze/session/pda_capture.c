@@ -290,6 +290,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 		PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
 			      .ip_stacks = c->o.ip_stacks,
 			      .leaf_only = c->o.leaf_only,
+			      .ip_leaf = c->o.ip_leaf,
 			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
 			      .batch = c->o.batch, .want = want, .fn = deliver,
 			      .arg = c);

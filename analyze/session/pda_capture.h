@@ -103,6 +103,7 @@ struct pda_capture_opts {
 	bool no_stack;		/* as pda_pipe_opts */
 	bool ip_stacks;		/* as pda_pipe_opts */
 	bool leaf_only;		/* as pda_pipe_opts */
+	bool ip_leaf;		/* as pda_pipe_opts */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
 	unsigned batch;		/* as pda_pipe_opts */
 	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never

@@ -202,6 +202,7 @@ struct pda_pipe {
 	size_t batch_items; /* samples in a batch, at most */
 	size_t max_frames;
 	struct pda_stack st;
+	struct pda_stack ip_st; /* an item's ip_leaf (ip_leaf) */
 	/* the ring: batches [first, first + nr_used) mod NR_BATCHES are in
 	 * use, oldest first; the last is being filled unless submitted */
 	struct batch b[NR_BATCHES];
@@ -563,6 +564,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	pda_free(s, p->spool_buf);
 	pda_free(s, p->workers);
 	pda_stack_release(s, &p->st);
+	pda_stack_release(s, &p->ip_st);
 	pda_free(s, p);
 }
 
@@ -609,6 +611,23 @@ static bool counts_eq(const void *item, const void *key)
 		      (x->c.nr_dsos + x->c.nr_unres) * sizeof(x->dsos[0])) == 0;
 }
 
+/* Whether sample's own entry (perf's, from its addr_location) needs its
+ * ip's frames apart from its stack (ip_leaf): its callchain gave no
+ * frame, or its leaf's function bears DWARF's name for it where the
+ * symbol table has another (a clone, an alias). */
+static bool own_apart(const struct pd_sample *sample,
+		      const struct pda_stack *st)
+{
+	size_t i = 0;
+
+	if (!st->nr)
+		return sample->mask & PD_SAMPLE_CALLCHAIN;
+	while (i + 1 < st->nr && (st->frames[i].flags & PDA_FRAME_INLINED))
+		i++;
+	return (st->frames[i].flags & PDA_FRAME_DWARF_NAMED) &&
+	       st->frames[0].ip == sample->ip;
+}
+
 /* sample's memo key, in the maps umaps (NULL: its process's live ones).
  * @return 0, or NOMEM. */
 static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
@@ -627,11 +646,13 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	memset(&h, 0, sizeof(h));
 	h.ugen = um->gen;
 	h.kgen = km->gen;
-	h.ip = cc ? 0 : sample->ip;
+	/* with ip_leaf the ip matters too (a chain may give no frame) */
+	h.ip = cc && !p->o.ip_leaf ? 0 : sample->ip;
 	h.comm = (uintptr_t)comm;
 	h.pid = sample->pid;
 	h.tid = p->o.memo_tid ? sample->tid : 0;
-	h.cpumode = cc ? 0 : sample->misc & PD_MISC_CPUMODE_MASK;
+	h.cpumode = cc && !p->o.ip_leaf ? 0
+					: sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
 	if (!chain) {
 		struct memo_known *k =
@@ -990,7 +1011,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      const XXH128_hash_t *key)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL,
-				   false, when, {0, 0}};
+				   false, when, {0, 0}, NULL};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
@@ -1033,6 +1054,13 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 			it.err = rc;
 		else
 			it.stack = &p->st;
+	}
+	if (p->o.ip_leaf && it.stack && own_apart(sample, it.stack)) {
+		rc = pda_ip_leaf(p->s, sample, umaps, &p->ip_st);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		if (rc == 0)
+			it.ip_leaf = &p->ip_st;
 	}
 	return p->o.fn(p->o.arg, &it);
 }

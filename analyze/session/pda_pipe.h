@@ -76,6 +76,12 @@ struct pda_pipe_item {
 	/* pda_thread_cgroup_ns() at the sample: its thread's cgroup
 	 * namespace, 0/0 unknown */
 	struct pda_nsid cgroup_ns;
+	/* With ip_leaf (pda_pipe_opts): for a sample whose callchain gave
+	 * no frame (none, or an invalid context), or whose leaf function
+	 * bears DWARF's name where the symbol table has another, its ip's
+	 * one frame as the symbol table names it (perf's addr_location),
+	 * apart from its stack; else NULL. */
+	const struct pda_stack *ip_leaf;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are
@@ -103,6 +109,9 @@ struct pda_pipe_opts {
 				 * children: perf's row is the ip's); never
 				 * unwound; the sample's mask has no
 				 * callchain and no user stack */
+	bool ip_leaf;		/* items' ip_leaf (above): perf report
+				 * makes a sample's own entry from its
+				 * ip (in no call graph) */
 	unsigned batch;		/* samples a batch holds at most; 0: 512
 				 * (tests make many small ones) */
 	bool memo;		/* memo slots for the callback (above) */

@@ -1267,14 +1267,19 @@ void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 	}
 }
 
-/* pda_sample_leaf(), and the map ip is in (NULL: none). */
-static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
-		       struct pda_stack *st, struct pda_dso **dso,
-		       const struct pda_map **map)
+/* Whether callchain addresses get their inlined frames. */
+static bool inl_callchain(const struct pda_session *s)
 {
-	struct walk w = {st,   sample, NULL,	    NULL, NULL,
-			 NULL, false,  !s->opts.no_inline &&
-					       s->opts.inline_callchain};
+	return !s->opts.no_inline && s->opts.inline_callchain;
+}
+
+/* pda_sample_leaf() in the process maps umaps (NULL: the sample's, at
+ * its state), and the map ip is in (NULL: none). */
+static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
+		       struct pda_maps *umaps, bool inl, struct pda_stack *st,
+		       struct pda_dso **dso, const struct pda_map **map)
+{
+	struct walk w = {st, sample, NULL, NULL, umaps, NULL, false, inl};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;
 
@@ -1302,7 +1307,7 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 {
 	const struct pda_map *map;
 
-	return sample_leaf(s, sample, st, dso, &map);
+	return sample_leaf(s, sample, NULL, inl_callchain(s), st, dso, &map);
 }
 
 /* perf's map__map_ip() of ip in map: identity in the kernel's map, a
@@ -1328,16 +1333,18 @@ int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 	return pda_addr_leaf_map(s, sample, st, dso, al_addr, &start);
 }
 
-/* pda_addr_leaf() giving the map that holds the address (NULL: none). */
+/* pda_addr_leaf() in the process maps umaps (as sample_leaf), giving
+ * the map that holds the address (NULL: none). */
 static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		     struct pda_stack *st, struct pda_dso **dso,
-		     uint64_t *al_addr, const struct pda_map **out)
+		     struct pda_maps *umaps, bool inl, struct pda_stack *st,
+		     struct pda_dso **dso, uint64_t *al_addr,
+		     const struct pda_map **out)
 {
 	const uint64_t frames = s->stats.nr_frames;
 	const uint64_t unres = s->stats.nr_frames_unresolved;
 	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
-	int rc = sample_leaf(s, sample, st, dso, &map);
+	int rc = sample_leaf(s, sample, umaps, inl, st, dso, &map);
 
 	if (rc < 0)
 		map = NULL;
@@ -1362,10 +1369,22 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 		      uint64_t *al_addr, uint64_t *map_start)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, st, dso, al_addr, &map);
+	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
+			   al_addr, &map);
 
 	*map_start = map ? map->start : 0;
 	return rc;
+}
+
+int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
+		struct pda_maps *umaps, struct pda_stack *st)
+{
+	const struct pda_map *map;
+	struct pda_dso *dso;
+	uint64_t al_addr;
+
+	/* perf's addr_location: the symbol table's, no inlined frame */
+	return addr_leaf(s, sample, umaps, false, st, &dso, &al_addr, &map);
 }
 
 int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
@@ -1373,7 +1392,8 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 		     uint64_t *al_addr, struct pda_map_id *id)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, st, dso, al_addr, &map);
+	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
+			   al_addr, &map);
 
 	memset(id, 0, sizeof(*id));
 	if (!map)

@@ -41,6 +41,13 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st, struct pda_dso **dso,
 		     uint64_t *al_addr, struct pda_map_id *id);
 
+/* pda_addr_leaf() of the sample's own ip in the process maps umaps
+ * (NULL: the sample's, at its state), its one frame named by the symbol
+ * table (no inlined frames): perf's addr_location, which perf report
+ * makes a sample's own entry of (pda_pipe.c, ip_leaf). */
+int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
+		struct pda_maps *umaps, struct pda_stack *st);
+
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 
 struct pda_unwind_job;

@@ -9,6 +9,7 @@ pdtool reads, asks and sends (issue 11).
                       [--map PID START LEN PGOFF PATH [BUILDID]]...
                       [--anon PID START LEN]...
                       [--sample PID IP [IP...]]...
+                      [--chain PID IP [WORD...]]...
 
 One event (cycles, sample_type IP, TID, TIME, CALLCHAIN, PERIOD), laid
 out as perf 6.1 lays out a file: a COMM per pid, then the maps in the
@@ -26,6 +27,10 @@ order given, then the samples.
   --sample PID IP...     a sample of pid at IP, its callchain IP... (the
                          first is the leaf); kernel addresses (top bit
                          set) get PERF_CONTEXT_KERNEL, the rest USER
+  --chain PID IP WORD... a sample of pid at IP whose callchain is the
+                         words as given, PERF_CONTEXT markers and all
+                         (none: an empty callchain); after the --sample
+                         ones
 """
 
 import argparse
@@ -70,7 +75,7 @@ def data_records(args):
         pids.append(int(m[0], 0))
     for a in args.anon:
         pids.append(int(a[0], 0))
-    for s in args.sample:
+    for s in args.sample + args.chain:
         pids.append(int(s[0], 0))
     for pid in sorted(set(pids)):
         recs.append(record(REC_COMM, 0, struct.pack("<II", pid, pid) +
@@ -115,6 +120,13 @@ def data_records(args):
                            PERIOD)
         body += struct.pack("<Q%dQ" % len(chain), len(chain), *chain)
         recs.append(record(REC_SAMPLE, misc, body))
+    for n, s in enumerate(args.chain, len(args.sample)):
+        pid, ip = int(s[0], 0), int(s[1], 0)
+        chain = [int(v, 0) for v in s[2:]]
+        body = struct.pack("<QIIQQ", ip, pid, pid, TIME0 + 1000 * n, PERIOD)
+        body += struct.pack("<Q%dQ" % len(chain), len(chain), *chain)
+        recs.append(record(REC_SAMPLE,
+                           MISC_KERNEL if ip >> 63 else MISC_USER, body))
     recs.append(record(REC_FINISHED_ROUND, 0, b""))
     return b"".join(recs)
 
@@ -153,6 +165,7 @@ def main(argv):
     p.add_argument("--map", nargs="+", action="append", default=[])
     p.add_argument("--anon", nargs=3, action="append", default=[])
     p.add_argument("--sample", nargs="+", action="append", default=[])
+    p.add_argument("--chain", nargs="+", action="append", default=[])
     args = p.parse_args(argv[1:])
     for m in args.map:
         if len(m) not in (5, 6):
@@ -160,6 +173,9 @@ def main(argv):
     for s in args.sample:
         if len(s) < 2:
             p.error("--sample PID IP [IP...]")
+    for s in args.chain:
+        if len(s) < 2:
+            p.error("--chain PID IP [WORD...]")
     with open(args.out, "wb") as f:
         f.write(capture(args))
     return 0
