@@ -73,6 +73,7 @@ static const struct {
 	{PDA_INSN_INLINE_START, "inline_start"},
 	{PDA_INSN_LINE_START, "line_start"},
 	{PDA_INSN_BAD, "undecodable"},
+	{PDA_INSN_DATA_REF, "data_ref"},
 };
 
 static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
@@ -101,7 +102,7 @@ static void insn(struct pde_annot *w, const struct pda_annot_func *fn,
 	/* a branch's target, or the named address of a Power10
 	 * PC-relative load or store (the text's "<foo@got>") */
 	if (((in->flags & (PDA_INSN_JUMP | PDA_INSN_CALL)) && in->target) ||
-	    in->target_name) {
+	    (in->flags & PDA_INSN_DATA_REF) || in->target_name) {
 		pde_json_hex(j, "target", in->target);
 		if (in->target_name)
 			pde_json_str(j, "target_name", in->target_name);

@@ -154,6 +154,9 @@ enum pda_insn_flags {
 	PDA_INSN_LINE_START = 1u << 6,	/* the source line differs */
 	PDA_INSN_BAD = 1u << 7,		/* bytes capstone cannot decode
 					 * (".byte"), skipped one unit */
+	PDA_INSN_DATA_REF = 1u << 8,	/* a pc-relative data access
+					 * (Power10's pld, pla...): target
+					 * is the address it names */
 };
 
 /* One instruction.  Strings live as long as the function. */
@@ -168,7 +171,8 @@ struct pda_annot_insn {
 	unsigned line;
 	unsigned flags;		/* pda_insn_flags */
 	uint64_t target;	/* with JUMP or CALL: the address, when the
-				 * operand is one */
+				 * operand is one; with DATA_REF: the
+				 * address accessed */
 	const char *target_name;/* "sym+0xOFF" (demangled), NULL unknown */
 	unsigned inline_depth;	/* inlined functions around it, 0 none */
 	const char *inline_func;/* the innermost, NULL with depth 0 */

@@ -395,6 +395,7 @@ static bool ppc_prefixed(struct build *b, struct pda_elf *e,
 	if (*rc == 0 && x.pcrel) {
 		struct pda_annot_insn *pi = &b->insns[b->nr - 1];
 
+		pi->flags |= PDA_INSN_DATA_REF;
 		pi->target = at + (uint64_t)x.disp;
 		*rc = pcrel_name(b->a, e, pi->target, &pi->target_name);
 	}

@@ -238,7 +238,8 @@ static void check_func(const struct pda_annot_func *fn, bool written)
 			      in->target >= sym->start &&
 			      in->target <= in->addr);
 		if (in->target_name)
-			CHECK(in->flags & (PDA_INSN_JUMP | PDA_INSN_CALL));
+			CHECK(in->flags & (PDA_INSN_JUMP | PDA_INSN_CALL |
+					   PDA_INSN_DATA_REF));
 		if (in->inline_depth)
 			CHECK(in->inline_func != NULL);
 		hits += in->counts[0].hits;
