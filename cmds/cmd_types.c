@@ -51,8 +51,9 @@ const char cmd_types_options[] =
 	"      --symbols NAMES   only samples in these functions\n"
 	CMD_ITRACE_HELP
 	CMD_SYMFILES_HELP
-	"      --strict          exit 1 when samples were lost or\n"
-	"                        unresolved, or TYPE had no samples\n"
+	"      --strict          exit 1 when samples were lost or did\n"
+	"                        not decode, the capture was damaged, or\n"
+	"                        TYPE had no samples\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
