@@ -547,9 +547,9 @@ static void init_brcntr(struct script_run *sr)
 	if (!asked)
 		return;
 	if (pda_brcntr_init(sr->f, &sr->cntr) < 0 || !sr->cntr.nr)
-		die(sr->ctx, "-F brcntr: the capture has no branch counters "
-			     "(record with -j any,counter on a CPU that has "
-			     "them)");
+		die(sr->ctx, "'%s': -F brcntr: the capture has no branch "
+			     "counters (record with -j any,counter on a CPU "
+			     "that has them)", sr->o->path);
 	(void)pd_file_env(sr->f, &sr->w.env);
 	/* -v: perf's counts by event name */
 	sr->cntr.exact = sr->ctx->verbose > 0;

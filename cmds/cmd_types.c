@@ -51,8 +51,9 @@ const char cmd_types_options[] =
 	"      --symbols NAMES   only samples in these functions\n"
 	CMD_ITRACE_HELP
 	CMD_SYMFILES_HELP
-	"      --strict          exit 1 when samples were lost or\n"
-	"                        unresolved, or TYPE had no samples\n"
+	"      --strict          exit 1 when samples were lost or did\n"
+	"                        not decode, the capture was damaged, or\n"
+	"                        TYPE had no samples\n"
 	"  -v, --verbose         more library messages (repeatable)\n"
 	"  -h, --help            this help\n";
 
@@ -354,6 +355,7 @@ static int write_types(struct pd_ctx *ctx, struct pd_file *f,
 	const char **events = calloc(tr->nr_events ? tr->nr_events : 1,
 				     sizeof(*events));
 	size_t nr_shown;
+	bool color;
 	int rc = pda_dthist_finish(tr->types);
 
 	if (rc < 0 || !events)
@@ -362,15 +364,16 @@ static int write_types(struct pd_ctx *ctx, struct pd_file *f,
 		events[ev] = pd_file_evsel(f, ev)->name;
 	for (unsigned w = 0; w < PDA_DATATYPE_NR_WHY; w++)
 		why[w] = pda_datatype_why_str((enum pda_datatype_why)w);
+	/* before the pager: its pipe is no terminal (annotate's order) */
+	color = o->format == PDE_ANNOT_TEXT && !o->csv && !o->stdio &&
+		out == ctx->out && ctx_use_color();
 	if (out == ctx->out && !o->no_pager)
 		ctx_start_pager(ctx);
 	{
 		const struct pde_dthist_opts wo = {
 			.format = o->format,
 			.csv = o->csv,
-			.color = o->format == PDE_ANNOT_TEXT && !o->csv &&
-				 !o->stdio && out == ctx->out &&
-				 ctx_use_color(),
+			.color = color,
 			.events = events,
 			.nr_events = tr->nr_events,
 			.only = o->type_name,

@@ -9,6 +9,7 @@
  */
 #include "pd_env_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #define BUILD_ID_BYTES 20
@@ -288,9 +289,19 @@ static int env_event_desc(struct env_dec *d, struct pdc_cur *c)
 /* format.md §4.21 SAMPLE_TIME: u64 first, u64 last */
 static int env_sample_time(struct env_dec *d, struct pdc_cur *c)
 {
-	if (!pdc_cur_u64(c, &d->env->first_sample_time) ||
-	    !pdc_cur_u64(c, &d->env->last_sample_time))
+	uint64_t first, last;
+
+	if (!pdc_cur_u64(c, &first) || !pdc_cur_u64(c, &last))
 		return pd_env_dec_bad(d, c, "need 16 bytes");
+	/* perf writes 0 and 0 without samples; a last before the first
+	 * would make --time's percentages of a wrapped span, silently
+	 * wrong: none kept, as without the section */
+	if (last < first)
+		return pd_env_dec_bad(d, c, "the last sample time %" PRIu64
+				      " is before the first %" PRIu64,
+				      last, first);
+	d->env->first_sample_time = first;
+	d->env->last_sample_time = last;
 	return ENV_OK;
 }
 

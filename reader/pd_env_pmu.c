@@ -29,10 +29,15 @@ int pd_env_dec_pmu_mappings(struct env_dec *d, struct pdc_cur *c)
 
 /*
  * format.md §4.17 GROUP_DESC: u32 nr, then per group: the name, u32
- * leader_idx, u32 nr_members.
+ * leader_idx, u32 nr_members.  As perf's process_group_desc(), groups
+ * come in event order, apart, and end within the events (when they are
+ * known: a pipe's may not be yet): a member count past them would have
+ * the commands size tables by it (4G members: 32 GB asked for).
  */
 int pd_env_dec_group_desc(struct env_dec *d, struct pdc_cur *c)
 {
+	const uint64_t nr_evsels = d->f->nr_evsels;
+	uint64_t next = 0; /* the first event after the previous group */
 	struct pd_env_group *g;
 	uint32_t nr;
 
@@ -48,6 +53,23 @@ int pd_env_dec_group_desc(struct env_dec *d, struct pdc_cur *c)
 		if (!pdc_cur_u32(c, &g[i].leader_idx) ||
 		    !pdc_cur_u32(c, &g[i].nr_members))
 			return pd_env_dec_bad(d, c, "group %u cut short", i);
+		if (!g[i].nr_members)
+			return pd_env_dec_bad(d, c, "group %u: no members", i);
+		if (g[i].leader_idx < next)
+			return pd_env_dec_bad(d, c,
+					      "group %u: %u members from event "
+					      "%u, within the group before",
+					      i, g[i].nr_members,
+					      g[i].leader_idx);
+		if (nr_evsels &&
+		    (uint64_t)g[i].leader_idx + g[i].nr_members > nr_evsels)
+			return pd_env_dec_bad(d, c,
+					      "group %u: %u members from event "
+					      "%u, past the %llu events",
+					      i, g[i].nr_members,
+					      g[i].leader_idx,
+					      (unsigned long long)nr_evsels);
+		next = (uint64_t)g[i].leader_idx + g[i].nr_members;
 		d->env->nr_groups = i + 1;
 	}
 	return ENV_OK;

@@ -220,6 +220,20 @@ def main():
                  "or overlaps the data; skipped"
                  % (FEATURE_NAMES.get(bit, str(bit)), hx(bad_off),
                     cap.feat_sections[bit][1]), nrec))
+    # SAMPLE_TIME whose last sample comes before its first: --time's
+    # percentages would be of a wrapped span; dropped with a warning
+    st_bit = 21
+    if st_bit not in cap.feat_sections:
+        sys.exit("make_corrupt.py: the base has no sample_time section")
+    b = cap.copy()
+    st_off = cap.feat_sections[st_bit][0]
+    first, last = struct.unpack_from("<2Q", cap.data, st_off)
+    struct.pack_into("<2Q", b, st_off, last, first)
+    case("sample_time_reversed", b,
+         damaged("feature section sample_time is damaged (at byte 16 of "
+                 "16: the last sample time %d is before the first %d); "
+                 "what came before the damage is kept" % (first, last),
+                 nrec, "info-warning"))
     # an unknown feature bit, with a well-formed table entry and section
     unknown = 200
     if unknown in cap.feat_bits or max(cap.feat_bits) > unknown:
