@@ -889,6 +889,31 @@ static inline unsigned line_pad(const unsigned char *p)
 #define LINE_PAYLOAD(p) payload8((p) + 1, ((p)[0] >> 4) & 3)
 #define LINE_SIZE(p) (1u + (1u << (((p)[0] >> 4) & 3)))
 
+/* The ADDRESS packet of index at *p (which has LINE_MAX bytes), when it
+ * is one: taken, *p past it, counted in *n */
+static inline void line_addr(struct pd_spe_record *r,
+			     const unsigned char **p, unsigned index,
+			     unsigned need, unsigned *n)
+{
+	if ((*p)[0] != HDR_ADDRESS + index)
+		return;
+	take_addr(r, index, payload8(*p + 1, 3), need);
+	*p += 9;
+	(*n)++;
+}
+
+/* The COUNTER packet of index at *p, as line_addr() */
+static inline void line_counter(struct pd_spe_record *r,
+				const unsigned char **p, unsigned index,
+				unsigned *n)
+{
+	if ((*p)[0] != HDR_COUNTER + index)
+		return;
+	take_counter(r, index, payload8(*p + 1, 1));
+	*p += 3;
+	(*n)++;
+}
+
 /*
  * The common record in a straight line: each packet perf's Neoverse
  * writers put in a record, in their order, tested by its header byte and
@@ -921,21 +946,9 @@ int pd_spe_next_record_lean(struct pd_spe_cursor *c, struct pd_spe_record *r,
 		p += 5;
 		n++;
 	}
-	if (p[0] == HDR_ADDRESS + PD_SPE_ADDR_PC) {
-		take_addr(r, PD_SPE_ADDR_PC, payload8(p + 1, 3), need);
-		p += 9;
-		n++;
-	}
-	if (p[0] == HDR_COUNTER + PD_SPE_LAT_ISSUE) {
-		take_counter(r, PD_SPE_LAT_ISSUE, payload8(p + 1, 1));
-		p += 3;
-		n++;
-	}
-	if (p[0] == HDR_COUNTER + PD_SPE_LAT_TOTAL) {
-		take_counter(r, PD_SPE_LAT_TOTAL, payload8(p + 1, 1));
-		p += 3;
-		n++;
-	}
+	line_addr(r, &p, PD_SPE_ADDR_PC, need, &n);
+	line_counter(r, &p, PD_SPE_LAT_ISSUE, &n);
+	line_counter(r, &p, PD_SPE_LAT_TOTAL, &n);
 	if ((p[0] & HDR_MASK_EV_SRC) == HDR_EVENTS) {
 		take_events(r, LINE_SIZE(p) - 1, LINE_PAYLOAD(p));
 		p += LINE_SIZE(p);
@@ -947,31 +960,15 @@ int pd_spe_next_record_lean(struct pd_spe_cursor *c, struct pd_spe_record *r,
 		p += 2;
 		n++;
 	}
-	if (p[0] == HDR_ADDRESS + PD_SPE_ADDR_VA) {
-		take_addr(r, PD_SPE_ADDR_VA, payload8(p + 1, 3), need);
-		p += 9;
-		n++;
-	}
-	if (p[0] == HDR_COUNTER + PD_SPE_LAT_XLAT) {
-		take_counter(r, PD_SPE_LAT_XLAT, payload8(p + 1, 1));
-		p += 3;
-		n++;
-	}
-	if (p[0] == HDR_ADDRESS + PD_SPE_ADDR_PA) {
-		take_addr(r, PD_SPE_ADDR_PA, payload8(p + 1, 3), need);
-		p += 9;
-		n++;
-	}
+	line_addr(r, &p, PD_SPE_ADDR_VA, need, &n);
+	line_counter(r, &p, PD_SPE_LAT_XLAT, &n);
+	line_addr(r, &p, PD_SPE_ADDR_PA, need, &n);
 	if ((p[0] & HDR_MASK_EV_SRC) == HDR_SOURCE) {
 		take_source(r, LINE_PAYLOAD(p));
 		p += LINE_SIZE(p);
 		n++;
 	}
-	if (p[0] == HDR_ADDRESS + PD_SPE_ADDR_TGT) {
-		take_addr(r, PD_SPE_ADDR_TGT, payload8(p + 1, 3), need);
-		p += 9;
-		n++;
-	}
+	line_addr(r, &p, PD_SPE_ADDR_TGT, need, &n);
 	/* a PAD before the end (perf's writers align records so) */
 	if ((k = line_pad(p))) {
 		p += k;
