@@ -252,6 +252,24 @@ PD_API int pd_spe_next_packet(struct pd_spe_cursor *c,
 PD_API int pd_spe_next_record(struct pd_spe_cursor *c,
 			      struct pd_spe_record *r);
 
+/* The details of a record pd_spe_next_record_lean() decodes on request. */
+enum pd_spe_need {
+	PD_SPE_NEED_OP_FLAGS = 1u << 0,	 /* op, op_vl */
+	PD_SPE_NEED_ADDR_BITS = 1u << 1, /* el, ns, va_tag, pa_ch, pa_pat */
+	PD_SPE_NEED_ALL = (1u << 2) - 1,
+};
+
+/*
+ * pd_spe_next_record() for a consumer that reads the records only: the
+ * common record's packets taken in a straight line (the rest as
+ * pd_spe_next_record() takes them), and of the details only those in
+ * need (PD_SPE_NEED_*), the others left 0.  The records, the cursor and
+ * its counts are otherwise pd_spe_next_record()'s, byte for byte
+ * (tests/fuzz/fuzz_spe.c holds them so on every input).
+ */
+PD_API int pd_spe_next_record_lean(struct pd_spe_cursor *c,
+				   struct pd_spe_record *r, unsigned need);
+
 /* The name of an architected event bit ("L1D-REFILL"), or NULL. */
 PD_API const char *pd_spe_event_name(unsigned bit);
 

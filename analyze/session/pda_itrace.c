@@ -1701,7 +1701,11 @@ static void fill(const struct pda_itrace *it, struct queue *q,
 			q->rec = 0;
 			ch->st.nr_buffers++;
 		}
-		if (pd_spe_next_record(&q->c, &r) > 0) {
+		/* the details synth_record() reads: the op flags for perf
+		 * 7's branch flags, never the addresses' level bits */
+		if (pd_spe_next_record_lean(&q->c, &r,
+					    it->o.perf7 ? PD_SPE_NEED_OP_FLAGS
+							: 0) > 0) {
 			q->rec++;
 			ch->st.nr_records++;
 			if (synth_record(it, q, &r, &nth) < 0)

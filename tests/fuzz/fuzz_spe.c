@@ -20,6 +20,9 @@
  *    previous one, ending in a TIMESTAMP or END (with the timestamp in
  *    the mask exactly when a TIMESTAMP ended it); the records, dropped
  *    records and tail account for the packets that are not PADs or bad;
+ *  - pd_spe_next_record_lean() gives the records and counts
+ *    pd_spe_next_record() gives, byte for byte, but for the details its
+ *    need leaves out (0);
  *  - the metadata decodes to version 1 exactly when it has two words,
  *    and each CPU's parameters lie inside the record.
  * The decoder allocates nothing; the capture's reading goes through the
@@ -69,15 +72,56 @@ static void check_packets(const unsigned char *buf, size_t len,
 	CHECK(c.nr_bad == nr_bad && c.nr_packets == nr);
 }
 
+/* r without the details need leaves out (pd_spe_next_record_lean),
+ * into n: copied byte for byte, padding too */
+static void needed(const struct pd_spe_record *r, unsigned need,
+		   struct pd_spe_record *n)
+{
+	memcpy(n, r, sizeof(*n));
+	if (!(need & PD_SPE_NEED_OP_FLAGS)) {
+		n->op = 0;
+		n->op_vl = 0;
+	}
+	if (!(need & PD_SPE_NEED_ADDR_BITS)) {
+		memset(n->el, 0, sizeof(n->el));
+		memset(n->ns, 0, sizeof(n->ns));
+		n->va_tag = n->pa_ch = n->pa_pat = 0;
+	}
+}
+
+/* The lean decoder's cursor l (need) in step with the general one's c:
+ * the same record and counts */
+static void check_lean(struct pd_spe_cursor *l, unsigned need, int got,
+		       const struct pd_spe_cursor *c,
+		       const struct pd_spe_record *r)
+{
+	struct pd_spe_record lr;
+	struct pd_spe_record want;
+
+	CHECK(pd_spe_next_record_lean(l, &lr, need) == got);
+	CHECK(memcmp(l, c, sizeof(*c)) == 0);
+	if (got <= 0)
+		return;
+	needed(r, need, &want);
+	CHECK(memcmp(&lr, &want, sizeof(lr)) == 0);
+}
+
 static void check_records(const unsigned char *buf, size_t len,
 			  uint64_t base)
 {
-	struct pd_spe_cursor c;
+	struct pd_spe_cursor c, lean[3];
+	static const unsigned needs[3] = {0, PD_SPE_NEED_OP_FLAGS,
+					  PD_SPE_NEED_ALL};
 	struct pd_spe_record r;
 	uint64_t last = 0, nr = 0;
+	int got;
 
 	pd_spe_cursor_init(&c, buf, len, base);
-	while (pd_spe_next_record(&c, &r) > 0) {
+	for (size_t i = 0; i < 3; i++)
+		pd_spe_cursor_init(&lean[i], buf, len, base);
+	while ((got = pd_spe_next_record(&c, &r)) > 0) {
+		for (size_t i = 0; i < 3; i++)
+			check_lean(&lean[i], needs[i], got, &c, &r);
 		CHECK(r.offset < len && r.offset >= last);
 		CHECK(r.ended_by == PD_SPE_TIMESTAMP ||
 		      r.ended_by == PD_SPE_END);
@@ -89,6 +133,8 @@ static void check_records(const unsigned char *buf, size_t len,
 		last = c.pos;
 		nr++;
 	}
+	for (size_t i = 0; i < 3; i++)
+		check_lean(&lean[i], needs[i], got, &c, &r);
 	CHECK(c.pos == len && c.nr_records == nr);
 	CHECK(c.nr_tail <= len);
 }

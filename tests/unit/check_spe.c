@@ -264,6 +264,104 @@ START_TEST(test_op_flags)
 }
 END_TEST
 
+/* One record of spe_gen's shape (bench/spe_gen.c): a load with every
+ * packet the straight-line path knows, in its order */
+static size_t put_load(unsigned char *p, uint64_t ts)
+{
+	static const unsigned char rec[] = {
+		0x65, 0x39, 0x30, 0x00, 0x00,			/* CONTEXT */
+		0xb0, 0x10, 0x32, 0x54, 0x76, 0x98, 0x00, 0x00, 0x80, /* PC */
+		0x99, 0x05, 0x00,				/* LAT ISSUE */
+		0x98, 0x0c, 0x00,				/* LAT TOT */
+		0x52, 0x16, 0x00,				/* EVENTS */
+		0x49, 0x00,					/* LD */
+		0xb2, 0x08, 0x00, 0xc0, 0xff, 0xff, 0x00, 0x00, 0x00, /* VA */
+		0x9a, 0x02, 0x00,				/* LAT XLAT */
+		0xb3, 0x08, 0x00, 0xc0, 0x8f, 0x00, 0x00, 0x00, 0x80, /* PA */
+		0x43, 0x08,					/* SOURCE */
+	};
+
+	memcpy(p, rec, sizeof(rec));
+	p[sizeof(rec)] = 0x71;	/* TIMESTAMP */
+	memcpy(p + sizeof(rec) + 1, &ts, 8);
+	return sizeof(rec) + 9;
+}
+
+/*
+ * pd_spe_next_record_lean() against pd_spe_next_record() on records the
+ * straight line takes whole, and ones it leaves to the general decoder
+ * part way (a PAD run between records and before the end, one longer
+ * than a packet, an END, the reserved op class, a packet out of order):
+ * the same records, cursor and counts; without the op flags asked, op 0.
+ */
+START_TEST(test_lean)
+{
+	unsigned char buf[2048];
+	size_t len = 0;
+	struct pd_spe_cursor c, l;
+	struct pd_spe_record r, lr;
+	const unsigned need = _i ? PD_SPE_NEED_ALL : 0;
+	size_t nr = 0;
+	int got;
+
+	memset(buf, 0, sizeof(buf));
+	for (unsigned i = 0; i < 24; i++) {
+		len += put_load(buf + len, 1000 + i);
+		switch (i % 6) {
+		case 1:
+			len += 3;	/* a PAD run between records */
+			break;
+		case 2:
+			len += 20;	/* longer than a packet */
+			break;
+		case 3:		/* the reserved op class: dropped */
+			buf[len++] = 0xb0;
+			len += 8;
+			buf[len++] = 0x4b;
+			buf[len++] = 0x00;
+			break;
+		case 4:		/* out of order, then END */
+			buf[len++] = 0x98;
+			buf[len++] = 0x07;
+			buf[len++] = 0x00;
+			buf[len++] = 0xb0;
+			len += 8;
+			buf[len++] = 0x01;
+			break;
+		default:
+			break;
+		}
+	}
+	ck_assert_uint_le(len, sizeof(buf));
+	pd_spe_cursor_init(&c, buf, len, 0);
+	pd_spe_cursor_init(&l, buf, len, 0);
+	while ((got = pd_spe_next_record(&c, &r)) > 0) {
+		ck_assert_int_eq(pd_spe_next_record_lean(&l, &lr, need), got);
+		ck_assert_mem_eq(&l, &c, sizeof(c));
+		if (!need) {
+			/* the details left out, 0 */
+			ck_assert_uint_eq(lr.op, 0);
+			ck_assert_uint_eq(lr.el[PD_SPE_ADDR_PC], 0);
+			ck_assert_uint_eq(lr.ns[PD_SPE_ADDR_PC], 0);
+			ck_assert_uint_eq(lr.ns[PD_SPE_ADDR_PA], 0);
+			lr.op = r.op;
+			memcpy(lr.el, r.el, sizeof(lr.el));
+			memcpy(lr.ns, r.ns, sizeof(lr.ns));
+			lr.va_tag = r.va_tag;
+			lr.pa_ch = r.pa_ch;
+			lr.pa_pat = r.pa_pat;
+		}
+		ck_assert_mem_eq(&lr, &r, sizeof(r));
+		nr++;
+	}
+	ck_assert_int_eq(pd_spe_next_record_lean(&l, &lr, need), 0);
+	ck_assert_mem_eq(&l, &c, sizeof(c));
+	ck_assert_uint_eq(c.nr_dropped, 4);
+	/* each load, and the four ENDed records */
+	ck_assert_uint_eq(nr, 24 + 4);
+}
+END_TEST
+
 Suite *spe_suite(void)
 {
 	Suite *s = suite_create("spe");
@@ -274,6 +372,7 @@ Suite *spe_suite(void)
 	tcase_add_loop_test(tc, test_info, 0, 2);
 	tcase_add_test(tc, test_packets);
 	tcase_add_test(tc, test_op_flags);
+	tcase_add_loop_test(tc, test_lean, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
