@@ -656,6 +656,19 @@ static bool ahead_wanted(const struct pd_reader *r)
 	       r->f->fd < 0;
 }
 
+void pd_reader_prime(struct pd_reader *r)
+{
+	const struct pd_file *f = r->f;
+	const void *data;
+	size_t size;
+
+	if (ahead_wanted(r) && !(r->flags & PD_READ_KEEP_COMPRESSED) &&
+	    !r->ahead && !r->done && !r->stats.nr_records &&
+	    f->nr_regions && r->region == 0 && r->pos == f->regions[0].start &&
+	    pd_file_feature(f, PD_FEAT_COMPRESSED, &data, &size) == 1)
+		pd_ahead_start(r, NULL);
+}
+
 /* Records waiting in the decompressed buffer come first. */
 static int next_raw(struct pd_reader *r, struct pd_rec *rec)
 {
@@ -720,13 +733,36 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 	return 1;
 }
 
+/*
+ * The same for a kernel record inflated and waiting in dbuf (what
+ * pd_decomp_next would deliver first): the records of a compressed
+ * capture, without the calls down to pd_decomp_next and pd_rec_extent.
+ */
+static inline int next_decompressed(struct pd_reader *r, struct pd_rec *rec)
+{
+	const size_t left = r->dlen - r->dpos;
+	const unsigned char *p;
+	uint32_t type, size;
+
+	if (left < REC_HDR)
+		return 0;
+	p = r->dbuf + r->dpos;
+	type = pd_load_u32(p, r->f->swap);
+	size = pd_load_u16(p + 6, r->f->swap);
+	if (type >= PD_REC_USER_TYPE_START || size < REC_HDR || size > left)
+		return 0;
+	pd_fill_rec(r, rec, p, size, 0, r->dchunk_off, PD_RECF_DECOMPRESSED);
+	r->dpos += size;
+	return 1;
+}
+
 int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
 {
 	int rc;
 
 	if (r->done)
 		return 0;
-	if (next_mapped(r, rec))
+	if (next_decompressed(r, rec) || next_mapped(r, rec))
 		return 1;
 	rc = next_raw(r, rec);
 	if (rc <= 0) {
@@ -796,7 +832,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 	int rc;
 
 	/* the common case inline, not through pd_reader_next_raw's frame */
-	if (!(r->flags & PD_READ_ORDERED) && !r->done && next_mapped(r, rec)) {
+	if (!(r->flags & PD_READ_ORDERED) && !r->done &&
+	    (next_decompressed(r, rec) || next_mapped(r, rec))) {
 		count(r, rec);
 		return 1;
 	}

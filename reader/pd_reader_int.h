@@ -57,6 +57,8 @@ struct pd_reader {
 	 * chunks ahead (pd_decomp.c), or NULL: while it runs, region and
 	 * pos are its, and dbuf is the buffer of its the caller walks */
 	struct pd_ahead *ahead;
+	/* that thread's own reader: its pd_ahead, else NULL */
+	struct pd_ahead *dthread;
 };
 
 /* pd_reader.c */
@@ -88,13 +90,35 @@ static inline void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
 	rec->payload_size = payload;
 }
 
+/* pd_rec_extent with the common case inline: a kernel record (below
+ * PD_REC_USER_TYPE_START) has no payload and its header's size.  Needs
+ * avail >= 8. */
+static inline int pd_rec_extent_fast(struct pd_reader *r,
+				     const unsigned char *p, size_t avail,
+				     uint64_t off, uint32_t *rec_size,
+				     uint64_t *payload)
+{
+	const uint32_t size = pd_load_u16(p + 6, r->f->swap);
+
+	if (size >= 8 && pd_load_u32(p, r->f->swap) < PD_REC_USER_TYPE_START) {
+		*rec_size = size;
+		*payload = 0;
+		return 0;
+	}
+	return pd_rec_extent(r, p, avail, off, rec_size, payload);
+}
+
 /* pd_decomp.c */
 int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);
 int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec);
 int pd_decomp_region_end(struct pd_reader *r);
-/* 1: a thread inflates from rec (the first chunk met) on, the records
- * come from pd_ahead_next; 0: it did not start, read on as before */
+/* 1: a thread inflates from rec (the first chunk met) on, or from the
+ * start when rec is NULL (pd_reader_prime), the records come from
+ * pd_ahead_next; 0: it did not start, read on as before */
 int pd_ahead_start(struct pd_reader *r, const struct pd_rec *rec);
+/* The thread: whether the chunk it fills may grow past its first buffer
+ * (it waits for that); false when the caller stopped it. */
+bool pd_ahead_may_grow(struct pd_ahead *ah);
 int pd_ahead_next(struct pd_reader *r, struct pd_rec *rec);
 void pd_ahead_stop(struct pd_reader *r);
 
