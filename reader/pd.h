@@ -541,15 +541,6 @@ PD_API void pd_reader_free(struct pd_reader *r);
 PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
 
 /*
- * Where r would inflate a compressed capture's chunks on a thread of its
- * own (PD_READ_PAGER), start that thread now, before the first
- * pd_reader_next(): it inflates the first 16 MiB or so while the caller
- * does other work, such as a first pass over the same file with another
- * reader.  Otherwise (and after the first record) it does nothing.
- */
-PD_API void pd_reader_prime(struct pd_reader *r);
-
-/*
  * A record's timestamp (its sample's TIME, or its sample_id's), the
  * order perf's ordered events deliver in: 0 when it has none.
  */

@@ -35,9 +35,6 @@
  */
 #define ZSTD_WINDOW_LOG_MAX 23
 
-/* A chunk's output buffer, at first: perf's chunks inflate to less */
-#define FIRST_OUT ((size_t)1 << 20)
-
 static void *zstd_alloc(void *opaque, size_t size)
 {
 	return pd_malloc(opaque, size);
@@ -96,16 +93,13 @@ static int grow_out(struct pd_reader *r, unsigned char **buf, size_t *cap,
 {
 	const size_t want = used + extra < DECOMP_LIMIT ? used + extra
 						       : DECOMP_LIMIT;
-	size_t n = *cap ? *cap : FIRST_OUT;
+	size_t n = *cap ? *cap : 1u << 20;
 	void *p;
 
 	if (want <= *cap)
 		return 0;
 	while (n < want)
 		n = n > DECOMP_LIMIT / 2 ? DECOMP_LIMIT : n * 2;
-	/* a primed thread's chunk grows past FIRST_OUT once the caller reads */
-	if (r->dthread && n > FIRST_OUT && !pd_ahead_may_grow(r->dthread))
-		return PD_ERR_NOMEM; /* the caller is gone: nobody reads it */
 	p = pd_realloc(&r->f->mem, *buf, n);
 	if (!p)
 		return PD_ERR_NOMEM;
@@ -299,23 +293,13 @@ int pd_decomp_region_end(struct pd_reader *r)
  * each under today's cap; the caller holds the one it walks (a record is
  * valid until the next call), the thread fills at most two ahead, and
  * the second only while the first holds under AHEAD_BYTES.  A buffer that
- * a large chunk grew, or one past the three that reading cycles through,
- * is freed once the caller is done with it.
- *
- * Primed (pd_reader_prime): a two-pass run's second reader starts its
- * thread while the first pass reads, so that the second pass finds its
- * first PRIME_BYTES inflated: at -j2 the first pass's own inflating
- * thread is its critical path and the caller's thread mostly waits, so
- * a CPU is idle.  Until the caller reads, the thread fills up to
- * NR_SLOTS - 1 chunks of at most FIRST_OUT each (a larger one waits for
- * the caller, pd_ahead_may_grow), then reading goes on as above.
+ * a large chunk grew is freed when it comes round again.
  */
-#define NR_SLOTS 40
+#define NR_SLOTS 3
 #define NR_ITEMS 512
 #define ITEMS_BATCH 64			/* records published at once */
 #define AHEAD_BYTES ((size_t)32 << 20)
 #define SLOT_KEEP ((size_t)4 << 20)	/* a buffer above this is freed */
-#define PRIME_BYTES ((size_t)16 << 20)
 
 enum ahead_kind {
 	AH_REC,		/* a record of the file itself */
@@ -354,7 +338,6 @@ struct pd_ahead {
 	uint64_t taken;			/* chunks the caller took */
 	bool stop;			/* the caller is done: end now */
 	bool thread_waits, caller_waits;
-	bool begun;			/* the caller reads (not primed) */
 
 	/* the thread's own */
 	struct pd_file file;		/* a copy: its own errmsg */
@@ -365,16 +348,11 @@ struct pd_ahead {
 	uint64_t tail_seen;		/* tail, when last published */
 	uint64_t taken_seen;		/* taken, then */
 	struct pd_rec first;		/* the chunk the caller met first */
-	bool has_first;			/* else primed: from the start */
-	uint64_t trimmed;		/* chunks whose buffers were trimmed */
-	unsigned char *spare;		/* a trimmed chunk's buffer, kept */
-	size_t spare_cap;
 
 	/* the caller's own */
 	uint64_t at;			/* next item to read */
 	uint64_t known;			/* items published, last seen */
 	uint64_t nr_taken;		/* chunks taken */
-	bool caller_begun;		/* begun, as the caller set it */
 
 	/* written before the item that refers to it is published */
 	struct ahead_item items[NR_ITEMS];
@@ -423,40 +401,10 @@ static bool slot_room(const struct pd_ahead *ah)
 
 	if (ah->head - ah->tail >= NR_ITEMS)
 		return false;
-	if (!ah->begun) {
-		size_t bytes = 0;
-
-		if (n - ah->taken >= NR_SLOTS - 1)
-			return false;
-		for (uint64_t k = ah->taken; k < n; k++)
-			bytes += ah->slots[k % NR_SLOTS].len;
-		return bytes < PRIME_BYTES;
-	}
 	if (n <= ah->taken)
 		return true;
 	return n == ah->taken + 1 &&
 	       ah->slots[(n - 1) % NR_SLOTS].len <= AHEAD_BYTES;
-}
-
-/* Under mu: the chunk being filled may grow as in reading unprimed. */
-static bool grow_room(const struct pd_ahead *ah)
-{
-	return ah->begun && slot_room(ah);
-}
-
-bool pd_ahead_may_grow(struct pd_ahead *ah)
-{
-	bool go;
-
-	pthread_mutex_lock(&ah->mu);
-	while (!ah->stop && !grow_room(ah)) {
-		ah->thread_waits = true;
-		pthread_cond_wait(&ah->to_thread, &ah->mu);
-		ah->thread_waits = false;
-	}
-	go = !ah->stop;
-	pthread_mutex_unlock(&ah->mu);
-	return go;
 }
 
 /* Write the next item (published later), waiting for room. */
@@ -556,23 +504,15 @@ static bool find_tail(struct pd_reader *pr)
 	return ok;
 }
 
-/*
- * The buffers of the chunks the caller is done with: one is kept for the
- * next chunk, unless a large chunk grew it (two such chunks at most are
- * held at once, as reading on one thread does); the others (a primed
- * start's) go back.
- */
-static void slots_trim(struct pd_ahead *ah)
+/* The buffer of chunk n, once the caller is done with it, goes back if a
+ * large chunk grew it: two such chunks at most are held at once, as
+ * reading on one thread does. */
+static void slot_trim(struct pd_ahead *ah, uint64_t n)
 {
-	for (; ah->trimmed + 1 < ah->taken_seen; ah->trimmed++) {
-		struct ahead_slot *sl = &ah->slots[ah->trimmed % NR_SLOTS];
+	struct ahead_slot *sl = &ah->slots[n % NR_SLOTS];
 
-		if (!ah->spare && sl->cap <= SLOT_KEEP) {
-			ah->spare = sl->buf;
-			ah->spare_cap = sl->cap;
-		} else {
-			pd_free(&ah->file.mem, sl->buf);
-		}
+	if (n + 1 < ah->taken_seen && sl->cap > SLOT_KEEP) {
+		pd_free(&ah->file.mem, sl->buf);
 		sl->buf = NULL;
 		sl->cap = sl->len = 0;
 	}
@@ -590,13 +530,13 @@ static bool ahead_chunk(struct pd_ahead *ah, const struct pd_rec *rec)
 
 	if (!ahead_publish(ah, slot_room))
 		return false;
-	slots_trim(ah);
+	/* chunks n - 3 (this slot's last) and n - 2, where the caller is
+	 * done with them */
+	if (n >= 3)
+		slot_trim(ah, n - 3);
+	if (n >= 2)
+		slot_trim(ah, n - 2);
 	sl = &ah->slots[n % NR_SLOTS];
-	if (!sl->buf && ah->spare) {
-		sl->buf = ah->spare;
-		sl->cap = ah->spare_cap;
-		ah->spare = NULL;
-	}
 	if (!pr->dctx) {
 		pr->dctx = pd_dstream_new(&pr->f->mem);
 		if (!pr->dctx) {
@@ -640,7 +580,7 @@ static void *ahead_main(void *arg)
 	struct ahead_item *it;
 	int rc;
 
-	if (ah->has_first && !ahead_chunk(ah, &rec))
+	if (!ahead_chunk(ah, &rec))
 		return NULL;
 	for (;;) {
 		rc = pd_reader_next_outer(pr, &rec);
@@ -672,7 +612,6 @@ static void ahead_free(struct pd_reader *r, struct pd_ahead *ah)
 {
 	for (size_t i = 0; i < NR_SLOTS; i++)
 		pd_free(&r->f->mem, ah->slots[i].buf);
-	pd_free(&r->f->mem, ah->spare);
 	if (ah->pr.dctx)
 		ZSTD_freeDStream(ah->pr.dctx);
 	pd_free(&r->f->mem, ah);
@@ -692,13 +631,8 @@ int pd_ahead_start(struct pd_reader *r, const struct pd_rec *rec)
 	ah->pr.f = &ah->file;
 	ah->pr.flags |= PD_READ_QUIET;
 	ah->pr.order = NULL;
-	ah->pr.dthread = ah;
 	memset(&ah->pr.stats, 0, sizeof(ah->pr.stats));
-	if (rec) {
-		ah->first = *rec;
-		ah->has_first = true;
-		ah->begun = ah->caller_begun = true;
-	}
+	ah->first = *rec;
 	if (pthread_mutex_init(&ah->mu, NULL) != 0) {
 		pd_free(&r->f->mem, ah);
 		return 0;
@@ -770,14 +704,6 @@ int pd_ahead_next(struct pd_reader *r, struct pd_rec *rec)
 {
 	struct pd_ahead *ah = r->ahead;
 
-	if (!ah->caller_begun) {
-		/* primed: the thread fills and grows its slots as unprimed */
-		pthread_mutex_lock(&ah->mu);
-		ah->begun = ah->caller_begun = true;
-		if (ah->thread_waits)
-			pthread_cond_signal(&ah->to_thread);
-		pthread_mutex_unlock(&ah->mu);
-	}
 	for (;;) {
 		const struct ahead_item *it;
 		const struct ahead_slot *sl;

@@ -656,19 +656,6 @@ static bool ahead_wanted(const struct pd_reader *r)
 	       r->f->fd < 0;
 }
 
-void pd_reader_prime(struct pd_reader *r)
-{
-	const struct pd_file *f = r->f;
-	const void *data;
-	size_t size;
-
-	if (ahead_wanted(r) && !(r->flags & PD_READ_KEEP_COMPRESSED) &&
-	    !r->ahead && !r->done && !r->stats.nr_records &&
-	    f->nr_regions && r->region == 0 && r->pos == f->regions[0].start &&
-	    pd_file_feature(f, PD_FEAT_COMPRESSED, &data, &size) == 1)
-		pd_ahead_start(r, NULL);
-}
-
 /* Records waiting in the decompressed buffer come first. */
 static int next_raw(struct pd_reader *r, struct pd_rec *rec)
 {

@@ -57,8 +57,6 @@ struct pd_reader {
 	 * chunks ahead (pd_decomp.c), or NULL: while it runs, region and
 	 * pos are its, and dbuf is the buffer of its the caller walks */
 	struct pd_ahead *ahead;
-	/* that thread's own reader: its pd_ahead, else NULL */
-	struct pd_ahead *dthread;
 };
 
 /* pd_reader.c */
@@ -112,13 +110,9 @@ static inline int pd_rec_extent_fast(struct pd_reader *r,
 int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);
 int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec);
 int pd_decomp_region_end(struct pd_reader *r);
-/* 1: a thread inflates from rec (the first chunk met) on, or from the
- * start when rec is NULL (pd_reader_prime), the records come from
- * pd_ahead_next; 0: it did not start, read on as before */
+/* 1: a thread inflates from rec (the first chunk met) on, the records
+ * come from pd_ahead_next; 0: it did not start, read on as before */
 int pd_ahead_start(struct pd_reader *r, const struct pd_rec *rec);
-/* The thread: whether the chunk it fills may grow past its first buffer
- * (it waits for that); false when the caller stopped it. */
-bool pd_ahead_may_grow(struct pd_ahead *ah);
 int pd_ahead_next(struct pd_reader *r, struct pd_rec *rec);
 void pd_ahead_stop(struct pd_reader *r);
 

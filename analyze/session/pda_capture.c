@@ -825,11 +825,6 @@ int pda_capture_run(struct pda_capture *c)
 	if (c->two_pass) {
 		/* a pipe-mode capture's events are known after the first */
 		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
-		/* the second pass's reader inflates its first chunks on the
-		 * CPU that the first pass leaves idle (no unwind pass between
-		 * to hold them through) */
-		if (c->prog.nr_passes == 2)
-			pd_reader_prime(c->r);
 		rc = first_pass(c);
 		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
 		if (rc == 0 && c->prog.nr_passes == 3)
