@@ -236,7 +236,7 @@ int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec)
 	if (left < 8)
 		return 0;
 	p = r->dbuf + r->dpos; /* dbuf is NULL before the first chunk */
-	rc = pd_rec_extent(r, p, left, r->dchunk_off, &size, &payload);
+	rc = pd_rec_extent_fast(r, p, left, r->dchunk_off, &size, &payload);
 	if (rc < 0) {
 		pd_reader_damage(r, r->dchunk_off, left,
 				 "in the compressed chunk at offset 0x%llx: %s",
@@ -491,8 +491,8 @@ static bool find_tail(struct pd_reader *pr)
 		const size_t left = pr->dlen - pr->dpos;
 		uint32_t size;
 		uint64_t payload;
-		int rc = pd_rec_extent(pr, pr->dbuf + pr->dpos, left,
-				       pr->dchunk_off, &size, &payload);
+		int rc = pd_rec_extent_fast(pr, pr->dbuf + pr->dpos, left,
+					    pr->dchunk_off, &size, &payload);
 
 		if (rc < 0)
 			ok = false;

@@ -720,13 +720,36 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 	return 1;
 }
 
+/*
+ * The same for a kernel record inflated and waiting in dbuf (what
+ * pd_decomp_next would deliver first): the records of a compressed
+ * capture, without the calls down to pd_decomp_next and pd_rec_extent.
+ */
+static inline int next_decompressed(struct pd_reader *r, struct pd_rec *rec)
+{
+	const size_t left = r->dlen - r->dpos;
+	const unsigned char *p;
+	uint32_t type, size;
+
+	if (left < REC_HDR)
+		return 0;
+	p = r->dbuf + r->dpos;
+	type = pd_load_u32(p, r->f->swap);
+	size = pd_load_u16(p + 6, r->f->swap);
+	if (type >= PD_REC_USER_TYPE_START || size < REC_HDR || size > left)
+		return 0;
+	pd_fill_rec(r, rec, p, size, 0, r->dchunk_off, PD_RECF_DECOMPRESSED);
+	r->dpos += size;
+	return 1;
+}
+
 int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
 {
 	int rc;
 
 	if (r->done)
 		return 0;
-	if (next_mapped(r, rec))
+	if (next_decompressed(r, rec) || next_mapped(r, rec))
 		return 1;
 	rc = next_raw(r, rec);
 	if (rc <= 0) {
@@ -796,7 +819,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 	int rc;
 
 	/* the common case inline, not through pd_reader_next_raw's frame */
-	if (!(r->flags & PD_READ_ORDERED) && !r->done && next_mapped(r, rec)) {
+	if (!(r->flags & PD_READ_ORDERED) && !r->done &&
+	    (next_decompressed(r, rec) || next_mapped(r, rec))) {
 		count(r, rec);
 		return 1;
 	}

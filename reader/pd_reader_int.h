@@ -88,6 +88,24 @@ static inline void pd_fill_rec(struct pd_reader *r, struct pd_rec *rec,
 	rec->payload_size = payload;
 }
 
+/* pd_rec_extent with the common case inline: a kernel record (below
+ * PD_REC_USER_TYPE_START) has no payload and its header's size.  Needs
+ * avail >= 8. */
+static inline int pd_rec_extent_fast(struct pd_reader *r,
+				     const unsigned char *p, size_t avail,
+				     uint64_t off, uint32_t *rec_size,
+				     uint64_t *payload)
+{
+	const uint32_t size = pd_load_u16(p + 6, r->f->swap);
+
+	if (size >= 8 && pd_load_u32(p, r->f->swap) < PD_REC_USER_TYPE_START) {
+		*rec_size = size;
+		*payload = 0;
+		return 0;
+	}
+	return pd_rec_extent(r, p, avail, off, rec_size, payload);
+}
+
 /* pd_decomp.c */
 int pd_decomp_chunk(struct pd_reader *r, const struct pd_rec *rec);
 int pd_decomp_next(struct pd_reader *r, struct pd_rec *rec);
