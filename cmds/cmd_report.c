@@ -48,7 +48,8 @@ const char cmd_report_options[] =
 	"                        (symbol), symoff, srcline, srcfile, cpu,\n"
 	"                        parent, type, typeoff, typecln,\n"
 	"                        parallelism (default comm,dso,sym, as\n"
-	"                        perf); symoff: the symbol and the\n"
+	"                        perf; trace when every event is a\n"
+	"                        tracepoint); symoff: the symbol and the\n"
 	"                        offset of the sampled instruction (a\n"
 	"                        caller's: its call site), as perf >= 6.10;\n"
 	"                        parallelism: how many of the workload's\n"
@@ -1400,6 +1401,21 @@ static bool default_branch_mode(const struct pd_file *f)
 	return true;
 }
 
+/*
+ * perf's get_default_sort_order(): when every event of the header is a
+ * tracepoint, the rows are by "trace" (SORT_MODE__TRACEPOINT); a pipe's
+ * events come in its stream, after perf has decided: never.
+ */
+static bool all_tracepoints(const struct pd_file *f)
+{
+	const size_t n = pd_file_nr_evsels(f);
+
+	for (size_t i = 0; i < n; i++)
+		if (pd_file_evsel(f, i)->attr.type != 2 /* TRACEPOINT */)
+			return false;
+	return n > 0;
+}
+
 int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 {
 	struct report_opts *o = calloc(1, sizeof(*o));
@@ -1471,6 +1487,12 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		eprintf("pdtool %s: --total-cycles is a view of branch mode: "
 			"the samples' rows\n",
 			ctx->cmd);
+	if (!o->sort_arg && !is_doc(o)) {
+		if (!f)
+			f = ctx_open_twice(ctx, o->path);
+		if (all_tracepoints(f))
+			o->sort_arg = "trace";
+	}
 	if (o->mem_mode && !o->sort_arg) {
 		o->sort_arg = MEM_SORT;
 		o->sort_default = true;

@@ -437,6 +437,20 @@ static void trace_measured(const struct pda_report *rep,
 {
 	struct prefix *v = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*v));
 	size_t r, nr = 0;
+	/* with --children perf compares a sample's entry with each of its
+	 * callchain's (he_cache in iter_next_cumulative_entry), the first
+	 * of which is the sample's ip again: the trace key is reached when
+	 * the keys before it are equal there (these are; the time and
+	 * memory keys perf's he_tmp leaves out are not) */
+	bool cum = pda_report_flags(rep) & PDA_REPORT_CHILDREN;
+
+	for (unsigned i = 0; i < trace_i; i++) {
+		const enum pda_report_key k = pda_report_key(rep, i);
+
+		cum &= k == PDA_REPORT_COMM || k == PDA_REPORT_PID ||
+		       k == PDA_REPORT_CPU || k == PDA_REPORT_DSO ||
+		       k == PDA_REPORT_SYM;
+	}
 
 	for (r = 0; v && r < t->nr_rows; r++) {
 		const struct pda_report_entry *e =
@@ -446,7 +460,7 @@ static void trace_measured(const struct pda_report *rep,
 		for (unsigned m = 0; m < t->nr_members; m++)
 			samples += pda_report_val(rep, t->members[m],
 						  t->rows[r])->samples;
-		measured[r] = samples >= 2;
+		measured[r] = samples >= 2 || (cum && samples);
 		b->len = 0;
 		for (unsigned i = 0; i < trace_i; i++) {
 			const enum pda_report_key k = pda_report_key(rep, i);

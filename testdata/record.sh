@@ -286,6 +286,17 @@ callchains (-g) on the cpu-clock samples, 999 Hz." \
 	"$R --switch-events -g -e cpu-clock -F 999 -o offcpu.perf.data -- bin/offcpu 100"
 fi
 
+name_wanted=tpcg; if want "$@"; then
+record tpcg offcpu "The offcpu workload (testdata/offcpu.md) recorded \
+with four tracepoints and callchains (-g), no other event: perf report's \
+default rows are then by the trace key (its tracepoint mode), and with \
+--children each row's text is measured for the column (perf compares a \
+sample's entry with its callchain's).  Rows of equal share from \
+different threads order by the text, not by the call graphs' depths, \
+which perf compares within one thread only." \
+	"$R -e sched:sched_switch -e syscalls:sys_enter_nanosleep -e syscalls:sys_enter_read -e syscalls:sys_enter_write -g -o tpcg.perf.data -- bin/offcpu 100"
+fi
+
 # needs tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing): perf
 # reads the tracepoint's format from it into HEADER_TRACING_DATA
 name_wanted=sched/offcpusw; if want "$@"; then

@@ -1129,7 +1129,8 @@ static void mem_show(struct ent *e, const struct mkey *mk,
 /* The entry of proto (an entry without a cpu and parallelism) with cpu
  * (0 without the key, as frame_entry() leaves it) and parallelism par
  * (0 without the key). */
-static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
+static int sample_entry(struct pda_report *rep, uint32_t proto,
+			const struct pd_sample *sample, int32_t cpu,
 			uint32_t par, const struct mkey *mk,
 			const struct mshow *show, uint32_t *id)
 {
@@ -1183,6 +1184,11 @@ static int sample_entry(struct pda_report *rep, uint32_t proto, int32_t cpu,
 				return PD_ERR_NOMEM;
 			*e = *rep->ents[proto];
 			e->k = k;
+			/* perf's he->thread is the sample's that made it (the
+			 * proto's may be another thread's): the caller above
+			 * callee rule compares it */
+			e->pub.pid = sample->pid;
+			e->pub.tid = (int32_t)sample->tid;
 			e->pub.cpu = cpu;
 			e->pub.parallelism = par;
 			mem_show(e, mk, show);
@@ -2267,7 +2273,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 					? (int32_t)sample->cpu
 					: -1;
 			int rc = sample_entry(
-				rep, id, cpu,
+				rep, id, sample, cpu,
 				rep->has[PDA_REPORT_PARALLELISM] ? level : 0,
 				&mk, &show, &id);
 
@@ -2971,6 +2977,14 @@ static int make_table(struct pda_report *rep, struct table *t,
 			    rep->env->groups[g].nr_members > 1)
 				t->pub.leads_group = true;
 	}
+	/* perf's --no-group where none was recorded still makes the first
+	 * event the leader of all (evlist__set_leader): its title says
+	 * "events"; a pipe's events come after that, none */
+	if (nr == 1 && members[0] == 0 && (rep->flags & PDA_REPORT_NO_GROUP) &&
+	    rep->file && pd_file_header(rep->file)->kind != PD_KIND_PIPE &&
+	    pd_file_nr_evsels(rep->file) > 1 &&
+	    !(rep->env && rep->env->nr_groups))
+		t->pub.leads_group = true;
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
