@@ -576,6 +576,7 @@ struct pda_ip_ent {
  * publishes a DSO's files under it, and a binary is loaded
  * (pda_unwind_dso_elf) only on owner, the session's thread, while
  * may_load: elsewhere the unwind is redone there (PDA_UNWIND_AGAIN).
+ * pda_intern takes intern_lock.
  */
 struct pda_mt {
 	bool on;
@@ -584,6 +585,9 @@ struct pda_mt {
 	struct pd_alloc hooks; /* the caller's, while hooked */
 	pthread_t owner;
 	pthread_mutex_t lock;
+	/* pda_intern's, while on: symbol tables built ahead intern their
+	 * names on a worker (pda_dwahead.c) */
+	pthread_mutex_t intern_lock;
 };
 
 /* Threads are about to unwind for s (on), or no longer do: on the

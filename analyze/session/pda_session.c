@@ -160,6 +160,11 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 		pdc_free(&alloc, s);
 		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
 	}
+	if (pthread_mutex_init(&s->mt.intern_lock, NULL) != 0) {
+		pthread_mutex_destroy(&s->mt.lock);
+		pdc_free(&alloc, s);
+		return fail_new(opts, PD_ERR_NOMEM, "out of memory");
+	}
 	s->f = f;
 	s->opts = in;
 	s->opts.errbuf = NULL;
@@ -198,6 +203,7 @@ void pda_session_free(struct pda_session *s)
 	pda_free(s, s->inl);
 	pdc_arena_release(&s->arena, &s->alloc);
 	pthread_mutex_destroy(&s->mt.lock);
+	pthread_mutex_destroy(&s->mt.intern_lock);
 	pda_free(s, s);
 }
 

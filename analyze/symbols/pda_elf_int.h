@@ -132,5 +132,9 @@ int pda_elf_dwarf_ahead(struct pda_session *s, struct pda_elf *e,
 /* e's table of addr2line's symbols (pda_a2lsym.c), read ahead of its
  * first lookup in the same way.  0 or NOMEM. */
 int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e);
+/* e's symbol table (pda_symtab.c), built ahead of its first lookup in
+ * the same way; the names it interns and demangles take pda_intern's
+ * lock.  0 or NOMEM. */
+int pda_elf_symtab_ahead(struct pda_session *s, struct pda_elf *e);
 
 #endif /* PDA_ELF_INT_H */
