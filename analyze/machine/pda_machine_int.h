@@ -298,6 +298,15 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
  */
 int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
 		     struct pda_missing_dso *out);
+/*
+ * The dpkg lookups pda_dso_diagnose may make, for the binaries loaded so
+ * far, started on a thread of its own (session's thread; nothing when
+ * the capture is not of this host, or on any failure).  _join takes the
+ * answers (and is called by the diagnosis' caller first; session's
+ * thread; nothing when none were started).
+ */
+void pda_dpkg_ahead_start(struct pda_session *s);
+void pda_dpkg_ahead_join(struct pda_session *s);
 /* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
 /* Whether the calling thread may load a binary now: always without
@@ -630,6 +639,7 @@ struct pda_session {
 	struct pdc_hash first;
 	/* their DWARF loaded ahead by the pipeline's workers, or NULL */
 	struct pda_dwahead *dwahead;
+	struct pda_dpkg_ahead *dpkg_ahead; /* pda_dpkg_ahead_start */
 };
 
 /* Whether this host's own files are looked at: always without symfs;

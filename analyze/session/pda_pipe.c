@@ -973,6 +973,10 @@ int pda_pipe_unwind_done(struct pda_pipe *p)
 		return rc;
 	if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
 		return spool_failed(p);
+	/* the binaries it unwound through are loaded: the end's diagnosis
+	 * of the stripped ones reads dpkg's lists meanwhile */
+	if (p->jobs > 1)
+		pda_dpkg_ahead_start(p->s);
 	rc = pda_first_replay(p->s);
 	if (rc < 0)
 		return rc;

@@ -190,6 +190,7 @@ void pda_session_free(struct pda_session *s)
 {
 	if (!s)
 		return;
+	pda_dpkg_ahead_join(s); /* it reads copies: before the DSOs go */
 	pda_unwinder_free(s, s->unwinder);
 	pda_dsos_release(s);
 	pda_machine_release(s);
@@ -1446,6 +1447,7 @@ static void dso_lists(struct pda_session *s)
 	struct pda_dso_ent *d;
 	size_t nr = 0, nr_missing = 0;
 
+	pda_dpkg_ahead_join(s);
 	for (d = s->dsos.all; d; d = d->next_all) {
 		struct pda_missing_dso *m;
 
