@@ -637,6 +637,8 @@ struct pda_session {
 	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
+	struct first_ent **first_v; /* the same, in the order they came */
+	size_t first_nr, first_alloc;
 	/* their DWARF loaded ahead by the pipeline's workers, or NULL */
 	struct pda_dwahead *dwahead;
 	struct pda_dpkg_ahead *dpkg_ahead; /* pda_dpkg_ahead_start */
