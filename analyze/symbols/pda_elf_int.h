@@ -61,6 +61,7 @@ struct pda_elf {
 	struct pda_elf *alt; /* pda_elf_set_alt, not owned */
 
 	int syms_state; /* 0 untried, 1 built, <0 error */
+	bool syms_ahead_failed; /* pda_elf_symtab_ahead gave up: not again */
 	struct pda_symtab *syms;
 	int dwarf_state; /* 0 untried, 1 open, <0 none */
 	struct pda_dwarf *dwarf;

@@ -545,9 +545,16 @@ static int load(struct pda_session *s, struct pda_elf *e, bool ahead)
 
 int pda_elf_symtab_ahead(struct pda_session *s, struct pda_elf *e)
 {
-	int err = e->syms_state ? 0 : load(s, e, true);
+	int err;
 
-	return err == PD_ERR_NOMEM ? err : 0;
+	if (e->syms_state || e->syms_ahead_failed)
+		return 0;
+	err = load(s, e, true);
+	if (err == PD_ERR_NOMEM)
+		return err;
+	/* each of its queued addresses would build it again */
+	e->syms_ahead_failed = err != 0;
+	return 0;
 }
 
 static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
