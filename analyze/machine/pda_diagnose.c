@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,35 +77,32 @@ static bool has_line(const char *text, size_t len, const char *line, size_t n)
 }
 
 /*
- * The .list file at path, read whole (malloc'd, NUL-terminated; *len its
- * bytes), or NULL: searched at once (has_line), as a lookup reads
- * hundreds of these files (a package's list is thousands of lines), and
- * line-by-line reading was most of a DWARF fold's end on a host with
- * many packages.
+ * The .list file at path mapped whole (*len its bytes; munmap it), or
+ * NULL: searched at once (has_line), as a lookup reads hundreds of these
+ * files (a package's list is thousands of lines), and line-by-line
+ * reading was most of a DWARF fold's end on a host with many packages.
+ * Mapped, not read: a list can be megabytes, and read into memory of its
+ * own it would add that much to the run's peak while the lists are read
+ * beside the second pass (pda_dpkg_ahead_start).
  */
-static char *list_read(const char *path, size_t *len)
+static char *list_map(const char *path, size_t *len)
 {
 	struct stat st;
-	char *text;
-	ssize_t got;
+	void *text;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > DPKG_LIST_MAX ||
-	    !(text = malloc((size_t)st.st_size + 1))) {
+	    (uint64_t)st.st_size > DPKG_LIST_MAX) {
 		close(fd);
 		return NULL;
 	}
-	got = read(fd, text, (size_t)st.st_size);
+	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (got <= 0) {
-		free(text);
+	if (text == MAP_FAILED)
 		return NULL;
-	}
-	text[got] = '\0';
-	*len = (size_t)got;
+	*len = (size_t)st.st_size;
 	return text;
 }
 
@@ -135,7 +133,7 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 			continue;
 		nr_lists++;
 		if (!pda_pathf(path, "%s/%s", DPKG_INFO, de->d_name) ||
-		    !(text = list_read(path, &tlen)))
+		    !(text = list_map(path, &tlen)))
 			continue;
 		for (size_t i = 0; i < nr; i++) {
 			const char *f = files[i];
@@ -151,7 +149,7 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 			else
 				left--;
 		}
-		free(text);
+		munmap(text, tlen);
 	}
 	closedir(dir);
 }
