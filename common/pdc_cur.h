@@ -109,4 +109,62 @@ static inline bool pdc_cur_u64(struct pdc_cur *c, uint64_t *v)
 	return true;
 }
 
+/*
+ * LEB128 (DWARF's ULEB128/SLEB128, protobuf's varint, the unwind spool's
+ * deltas): 7 bits a byte, low first, the top bit set on every byte but
+ * the last.  A value takes at most PDC_LEB_MAX bytes; the 10th byte's
+ * bits past bit 63 are dropped, as libdw and protobuf drop them, and an
+ * overlong encoding (0x80 0x00 for 0) is taken as its value: DWARF
+ * producers pad with them.  A take fails, the cursor unmoved, when the
+ * bytes end before the last byte or the value runs past PDC_LEB_MAX.
+ */
+#define PDC_LEB_MAX 10
+
+static inline bool pdc_cur_uleb(struct pdc_cur *c, uint64_t *v)
+{
+	const size_t left = pdc_cur_left(c);
+	uint64_t x = 0;
+
+	for (size_t n = 0; n < left && n < PDC_LEB_MAX; n++) {
+		const unsigned char b = c->p[n];
+
+		x |= (uint64_t)(b & 0x7f) << (7 * n);
+		if (!(b & 0x80)) {
+			c->p += n + 1;
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The signed form: the last byte's 0x40 bit extends the sign. */
+static inline bool pdc_cur_sleb(struct pdc_cur *c, int64_t *v)
+{
+	const unsigned char *const at = c->p;
+	uint64_t x;
+	unsigned shift;
+
+	if (!pdc_cur_uleb(c, &x))
+		return false;
+	shift = 7 * (unsigned)(c->p - at);
+	if (shift < 64 && (c->p[-1] & 0x40))
+		x |= ~(uint64_t)0 << shift;
+	*v = (int64_t)x;
+	return true;
+}
+
+/* v as ULEB128 into out (PDC_LEB_MAX bytes of room); its bytes. */
+static inline size_t pdc_uleb_put(unsigned char *out, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (unsigned char)v;
+	return n;
+}
+
 #endif /* PDC_CUR_H */

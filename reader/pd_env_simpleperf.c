@@ -27,25 +27,16 @@
 static const char *proto_path(struct env_dec *d, const unsigned char *p,
 			      size_t len, int *nomem)
 {
-	uint64_t slen = 0;
-	unsigned shift = 0;
-	size_t i = 1;
+	struct pdc_cur c;
+	uint64_t slen;
 	char *s;
 
 	if (len < 2 || p[0] != 0x0a)
 		return NULL;
-	for (;; i++) {
-		if (i >= len || shift > 63)
-			return NULL;
-		slen |= (uint64_t)(p[i] & 0x7f) << shift;
-		shift += 7;
-		if (!(p[i] & 0x80))
-			break;
-	}
-	i++;
-	if (slen > len - i)
+	pdc_cur_init(&c, p + 1, len - 1, 0);
+	if (!pdc_cur_uleb(&c, &slen) || slen > pdc_cur_left(&c))
 		return NULL;
-	s = pd_env_dec_strndup(d, p + i, (size_t)slen);
+	s = pd_env_dec_strndup(d, c.p, (size_t)slen);
 	if (!s)
 		*nomem = 1;
 	return s;

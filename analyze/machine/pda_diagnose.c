@@ -15,10 +15,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,69 +77,204 @@ static bool has_line(const char *text, size_t len, const char *line, size_t n)
 }
 
 /*
- * Whether the .list file at path names file (a line of its own).  Read
- * whole and searched at once (has_line): a lookup reads hundreds of these
+ * The .list file at path mapped whole (*len its bytes; munmap it), or
+ * NULL: searched at once (has_line), as a lookup reads hundreds of these
  * files (a package's list is thousands of lines), and line-by-line
  * reading was most of a DWARF fold's end on a host with many packages.
+ * Mapped, not read: a list can be megabytes, and read into memory of its
+ * own it would add that much to the run's peak while the lists are read
+ * beside the second pass (pda_dpkg_ahead_start).
  */
-static bool list_has(const char *path, const char *file, const char *alt)
+static char *list_map(const char *path, size_t *len)
 {
 	struct stat st;
-	bool found = false;
-	char *text;
-	ssize_t got;
+	void *text;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return false;
+		return NULL;
 	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > DPKG_LIST_MAX ||
-	    !(text = malloc((size_t)st.st_size + 1))) {
+	    (uint64_t)st.st_size > DPKG_LIST_MAX) {
 		close(fd);
-		return false;
+		return NULL;
 	}
-	got = read(fd, text, (size_t)st.st_size);
+	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (got > 0) {
-		text[got] = '\0';
-		found = has_line(text, (size_t)got, file, strlen(file)) ||
-			(alt && has_line(text, (size_t)got, alt, strlen(alt)));
-	}
-	free(text);
-	return found;
+	if (text == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return text;
 }
 
 /*
- * The dpkg package holding file on this host ("gzip", "libc6:amd64"),
- * or NULL.  With merged /usr a binary mapped from /usr/bin is listed
- * under /bin, so both are looked for.
+ * The dpkg packages holding files[0..nr) on this host ("gzip",
+ * "libc6:amd64"), into pkgs[i] (malloc'd; left NULL: none or no memory),
+ * each the first .list in the directory's order that names it, as if
+ * each were looked up alone (DPKG_LISTS_MAX lists at most); one read of
+ * each list serves them all.  With merged /usr a binary mapped from
+ * /usr/bin is listed under /bin, so both are looked for.  Touches no
+ * session state: runs on a thread of its own (pda_dpkg_ahead_start).
  */
-static const char *dpkg_package(struct pda_session *s, const char *file)
+static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 {
-	char path[PDA_PATH_MAX], alt[PDA_PATH_MAX];
-	const char *pkg = NULL;
-	const char *alt_file = NULL;
+	char path[PDA_PATH_MAX];
 	struct dirent *de;
-	unsigned nr = 0;
-	DIR *dir;
+	size_t left = nr;
+	unsigned nr_lists = 0;
+	DIR *dir = opendir(DPKG_INFO);
 
-	if (strncmp(file, "/usr/", 5) == 0 && pda_pathf(alt, "%s", file + 4))
-		alt_file = alt;
-	dir = opendir(DPKG_INFO);
 	if (!dir)
-		return NULL;
-	while (!pkg && nr < DPKG_LISTS_MAX && (de = readdir(dir))) {
-		size_t len = strlen(de->d_name);
+		return;
+	while (left && nr_lists < DPKG_LISTS_MAX && (de = readdir(dir))) {
+		size_t len = strlen(de->d_name), tlen;
+		char *text;
 
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".list") != 0)
 			continue;
-		nr++;
-		if (pda_pathf(path, "%s/%s", DPKG_INFO, de->d_name) &&
-		    list_has(path, file, alt_file))
-			pkg = pda_intern(s, de->d_name, len - 5);
+		nr_lists++;
+		if (!pda_pathf(path, "%s/%s", DPKG_INFO, de->d_name) ||
+		    !(text = list_map(path, &tlen)))
+			continue;
+		for (size_t i = 0; i < nr; i++) {
+			const char *f = files[i];
+
+			if (pkgs[i] ||
+			    !(has_line(text, tlen, f, strlen(f)) ||
+			      (strncmp(f, "/usr/", 5) == 0 &&
+			       has_line(text, tlen, f + 4, strlen(f + 4)))))
+				continue;
+			pkgs[i] = strndup(de->d_name, len - 5);
+			if (!pkgs[i]) /* not another list's answer */
+				left = 0;
+			else
+				left--;
+		}
+		munmap(text, tlen);
 	}
 	closedir(dir);
-	return pkg;
+}
+
+/* The dpkg package holding file on this host, interned, or NULL. */
+static const char *dpkg_package(struct pda_session *s, const char *file)
+{
+	char *pkg = NULL;
+	const char *in;
+
+	dpkg_scan(&file, 1, &pkg);
+	if (!pkg)
+		return NULL;
+	in = pda_intern(s, pkg, strlen(pkg));
+	free(pkg);
+	return in;
+}
+
+/* ---- dpkg's lists read ahead ----------------------------------------- */
+
+/*
+ * Reading dpkg's lists was half of a DWARF fold's end on this host (the
+ * diagnosis of its stripped binaries).  The binaries it may diagnose are
+ * known once the unwind pass has loaded them: a thread of its own reads
+ * the lists for all of them then (dpkg_scan), while the run goes on, and
+ * the diagnosis takes its answers (pda_dpkg_ahead_join).  The answers
+ * are the same: a binary not looked for ahead is looked up as before.
+ */
+struct pda_dpkg_ahead {
+	pthread_t thread;
+	size_t nr;
+	struct pda_dso_ent **dsos; /* whose package is looked for */
+	char **files;		   /* their names, copied */
+	char **pkgs;		   /* the answers (dpkg_scan) */
+};
+
+static void *dpkg_ahead_main(void *arg)
+{
+	struct pda_dpkg_ahead *a = arg;
+
+	dpkg_scan((const char *const *)a->files, a->nr, a->pkgs);
+	return NULL;
+}
+
+static void dpkg_ahead_free(struct pda_dpkg_ahead *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		free(a->files[i]);
+		free(a->pkgs[i]);
+	}
+	free(a->files);
+	free(a->pkgs);
+	free(a->dsos);
+	free(a);
+}
+
+/* Whether the diagnosis may ask dpkg about d (stripped_action, through
+ * recorded_here: that check stays the diagnosis's). */
+static bool dpkg_candidate(struct pda_session *s, const struct pda_dso_ent *d)
+{
+	return d->kind == PDA_DSO_FILE && d->d.state != PDA_DSO_MISSING &&
+	       !d->package_looked && !d->fetch_err && d->d.elf &&
+	       !s->dsos.symfs && !pda_elf_has_symtab(d->d.elf);
+}
+
+void pda_dpkg_ahead_start(struct pda_session *s)
+{
+	struct pda_dpkg_ahead *a;
+	struct pda_dso_ent *d;
+	size_t nr = 0;
+
+	if (s->dpkg_ahead || !pda_same_host(s))
+		return;
+	for (d = s->dsos.all; d; d = d->next_all)
+		nr += dpkg_candidate(s, d);
+	if (!nr)
+		return;
+	/* any failure: the diagnosis looks up as before */
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	a->dsos = calloc(nr, sizeof(*a->dsos));
+	a->files = calloc(nr, sizeof(*a->files));
+	a->pkgs = calloc(nr, sizeof(*a->pkgs));
+	if (!a->dsos || !a->files || !a->pkgs) {
+		dpkg_ahead_free(a);
+		return;
+	}
+	for (d = s->dsos.all; d && a->nr < nr; d = d->next_all) {
+		if (!dpkg_candidate(s, d))
+			continue;
+		a->files[a->nr] = strdup(d->d.name);
+		if (!a->files[a->nr])
+			break;
+		a->dsos[a->nr++] = d;
+	}
+	if (a->nr < nr ||
+	    pthread_create(&a->thread, NULL, dpkg_ahead_main, a) != 0) {
+		dpkg_ahead_free(a);
+		return;
+	}
+	s->dpkg_ahead = a;
+}
+
+void pda_dpkg_ahead_join(struct pda_session *s)
+{
+	struct pda_dpkg_ahead *a = s->dpkg_ahead;
+
+	if (!a)
+		return;
+	s->dpkg_ahead = NULL;
+	pthread_join(a->thread, NULL);
+	for (size_t i = 0; i < a->nr; i++) {
+		struct pda_dso_ent *d = a->dsos[i];
+
+		/* NOMEM interning: its lookup asks again */
+		if (d->package_looked)
+			continue;
+		d->package = a->pkgs[i]
+				     ? pda_intern(s, a->pkgs[i],
+						  strlen(a->pkgs[i]))
+				     : NULL;
+		d->package_looked = !a->pkgs[i] || d->package;
+	}
+	dpkg_ahead_free(a);
 }
 
 /* How debuginfod could help with a binary that has a build-id: "" when

@@ -23,8 +23,16 @@ void *pda_arena_alloc(struct pda_session *s, size_t size)
 const char *pda_intern(struct pda_session *s, const char *str, size_t len)
 {
 	void *e;
+	int rc;
 
-	if (pdc_intern_add(&s->intern, &s->alloc, str, len, &e) < 0)
-		return NULL;
-	return e;
+	if (!s->mt.on) {
+		rc = pdc_intern_add(&s->intern, &s->alloc, str, len, &e);
+		return rc < 0 ? NULL : e;
+	}
+	/* equal strings give the same entry whatever the order they come
+	 * in from the threads: an entry's address is all a caller keeps */
+	pthread_mutex_lock(&s->mt.intern_lock);
+	rc = pdc_intern_add(&s->intern, &s->alloc, str, len, &e);
+	pthread_mutex_unlock(&s->mt.intern_lock);
+	return rc < 0 ? NULL : e;
 }

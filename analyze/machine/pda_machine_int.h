@@ -298,6 +298,15 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
  */
 int pda_dso_diagnose(struct pda_session *s, struct pda_dso_ent *d,
 		     struct pda_missing_dso *out);
+/*
+ * The dpkg lookups pda_dso_diagnose may make, for the binaries loaded so
+ * far, started on a thread of its own (session's thread; nothing when
+ * the capture is not of this host, or on any failure).  _join takes the
+ * answers (and is called by the diagnosis' caller first; session's
+ * thread; nothing when none were started).
+ */
+void pda_dpkg_ahead_start(struct pda_session *s);
+void pda_dpkg_ahead_join(struct pda_session *s);
 /* Look the DSO's files up (once: state leaves UNTRIED).  0 or NOMEM. */
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
 /* Whether the calling thread may load a binary now: always without
@@ -576,6 +585,7 @@ struct pda_ip_ent {
  * publishes a DSO's files under it, and a binary is loaded
  * (pda_unwind_dso_elf) only on owner, the session's thread, while
  * may_load: elsewhere the unwind is redone there (PDA_UNWIND_AGAIN).
+ * pda_intern takes intern_lock.
  */
 struct pda_mt {
 	bool on;
@@ -584,6 +594,9 @@ struct pda_mt {
 	struct pd_alloc hooks; /* the caller's, while hooked */
 	pthread_t owner;
 	pthread_mutex_t lock;
+	/* pda_intern's, while on: symbol tables built ahead intern their
+	 * names on a worker (pda_dwahead.c) */
+	pthread_mutex_t intern_lock;
 };
 
 /* Threads are about to unwind for s (on), or no longer do: on the
@@ -624,8 +637,11 @@ struct pda_session {
 	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
+	struct first_ent **first_v; /* the same, in the order they came */
+	size_t first_nr, first_alloc;
 	/* their DWARF loaded ahead by the pipeline's workers, or NULL */
 	struct pda_dwahead *dwahead;
+	struct pda_dpkg_ahead *dpkg_ahead; /* pda_dpkg_ahead_start */
 };
 
 /* Whether this host's own files are looked at: always without symfs;

@@ -49,6 +49,7 @@
 #include "pda_stack_int.h"
 #include "pdc_hash.h"
 #include "pdc_arena.h"
+#include "pdc_cur.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -248,6 +249,7 @@ struct pda_pipe {
 	size_t spool_alloc;
 	unsigned char *spool_buf; /* a sample's encoded ips */
 	size_t spool_buf_alloc;
+	char *spool_io; /* stdio's buffer for spool (SPOOL_BUF), or NULL */
 	uint64_t nr_spooled;
 	bool ahead; /* workers load DWARF ahead (pda_first_ahead) */
 };
@@ -560,6 +562,7 @@ void pda_pipe_free(struct pda_pipe *p)
 	pdc_arena_release(&p->memo_arena, &s->alloc);
 	if (p->spool)
 		fclose(p->spool);
+	pda_free(s, p->spool_io);
 	pda_free(s, p->spool_ips);
 	pda_free(s, p->spool_buf);
 	pda_free(s, p->workers);
@@ -848,40 +851,19 @@ static int spool_failed(struct pda_pipe *p)
  * behind their length in bytes (uint32): a stack's frames lie in a few
  * binaries, so that a difference takes 3-4 bytes where an ip took 8, and
  * writing the spool was a seventh of this thread's unwind pass on the
- * bench's DWARF capture (the kernel's copy of 8 MB).
+ * bench's DWARF capture (the kernel's copy of 8 MB).  The varints are
+ * common/pdc_cur.h's.
  */
-#define SPOOL_IP_MAX 10 /* bytes of one ip, at most */
 
-/* ip after prev into out; its bytes. */
+/* stdio's buffer for the spool: a read(2) or write(2) moves as much */
+#define SPOOL_BUF ((size_t)256 << 10)
+
+/* ip after prev into out (PDC_LEB_MAX bytes of room); its bytes. */
 static size_t spool_put(unsigned char *out, uint64_t prev, uint64_t ip)
 {
 	const uint64_t d = ip - prev;
-	uint64_t z = (d << 1) ^ (0 - (d >> 63));
-	size_t n = 0;
 
-	while (z >= 0x80) {
-		out[n++] = (unsigned char)(z | 0x80);
-		z >>= 7;
-	}
-	out[n++] = (unsigned char)z;
-	return n;
-}
-
-/* The ip after *prev from in[0..avail), into *prev; its bytes, 0 when
- * it does not end there. */
-static size_t spool_get(const unsigned char *in, size_t avail,
-			uint64_t *prev)
-{
-	uint64_t z = 0;
-
-	for (size_t n = 0; n < avail && n < SPOOL_IP_MAX; n++) {
-		z |= (uint64_t)(in[n] & 0x7f) << (7 * n);
-		if (!(in[n] & 0x80)) {
-			*prev += (z >> 1) ^ (0 - (z & 1));
-			return n + 1;
-		}
-	}
-	return 0;
+	return pdc_uleb_put(out, (d << 1) ^ (0 - (d >> 63)));
 }
 
 /* The unwind pass's work on a sample: its user ips unwound, kept, and
@@ -908,7 +890,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	if (PDA_GROW(s, p->spool_buf, p->spool_buf_alloc,
-		     sizeof(len) + (u.nr + 1) * SPOOL_IP_MAX,
+		     sizeof(len) + (u.nr + 1) * PDC_LEB_MAX,
 		     SIZE_MAX / 16) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < u.nr; i++)
@@ -925,6 +907,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 /* The next sample's unwind, as the unwind pass kept it. */
 static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 {
+	struct pdc_cur c;
 	uint64_t prev = 0;
 	size_t nr = 0;
 	uint32_t len;
@@ -937,13 +920,14 @@ static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 		     SIZE_MAX / 16) < 0 ||
 	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
 		return spool_failed(p);
-	for (size_t at = 0; at < len; nr++) {
-		const size_t n = spool_get(p->spool_buf + at, len - at, &prev);
+	pdc_cur_init(&c, p->spool_buf, len, 0);
+	while (pdc_cur_left(&c)) {
+		uint64_t z;
 
-		if (!n)
+		if (!pdc_cur_uleb(&c, &z))
 			return spool_failed(p);
-		p->spool_ips[nr] = prev;
-		at += n;
+		prev += (z >> 1) ^ (0 - (z & 1));
+		p->spool_ips[nr++] = prev;
 	}
 	u->ips = p->spool_ips;
 	u->nr = nr;
@@ -976,6 +960,16 @@ int pda_pipe_unwind_pass(struct pda_pipe *p)
 		close(fd);
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	}
+	/* stdio's 4 KB made the 3 MB spool of the bench's capture 760
+	 * write(2)s and as many read(2)s, the reads on the second pass's
+	 * one thread (glibc takes a size only with a buffer); without
+	 * one, stdio's */
+	p->spool_io = pda_malloc(p->s, SPOOL_BUF);
+	if (p->spool_io &&
+	    setvbuf(p->spool, p->spool_io, _IOFBF, SPOOL_BUF) != 0) {
+		pda_free(p->s, p->spool_io);
+		p->spool_io = NULL;
+	}
 	p->mode = UNWIND;
 	/* before the workers start: they read p->ahead and s->dwahead */
 	if (p->jobs > 1 && !p->threaded) {
@@ -994,6 +988,10 @@ int pda_pipe_unwind_done(struct pda_pipe *p)
 		return rc;
 	if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
 		return spool_failed(p);
+	/* the binaries it unwound through are loaded: the end's diagnosis
+	 * of the stripped ones reads dpkg's lists meanwhile */
+	if (p->jobs > 1)
+		pda_dpkg_ahead_start(p->s);
 	rc = pda_first_replay(p->s);
 	if (rc < 0)
 		return rc;

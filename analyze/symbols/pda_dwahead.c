@@ -10,8 +10,13 @@
  * their line tables.  The unwind pass queues each address as it meets it
  * (pda_dwahead_add); an idle worker of the pipeline does that loading
  * (pda_dwahead_run) while the unwinds go on, so that the replay finds it
- * done.  Nothing loaded depends on the order it is loaded in: the names
- * that do (pda_dwarf.c a2l_name) are fixed by the replay's lookups only.
+ * done.  It builds the binary's symbol table there too (a third of the
+ * replay was building them, demangling included), and with it what the
+ * first lookup in it would: the table, its PLT names, the names compared
+ * demangled interned (pda_intern takes a lock while threads run).
+ * Nothing loaded depends on the order it is loaded in: interned strings
+ * are kept by address only, and the names that do depend on it
+ * (pda_dwarf.c a2l_name) are fixed by the replay's lookups only.
  *
  * Threads: items are added on the session's thread; one thread at a time
  * loads (busy), without the queue's lock; pda_dwahead_close() waits for
@@ -120,7 +125,8 @@ bool pda_dwahead_run(struct pda_session *s, struct pda_dwahead *a)
 	for (size_t i = 0; i < nr; i++) {
 		/* NOMEM: the lookup loads it, and says so */
 		if (pda_elf_dwarf_ahead(s, chunk[i].e, chunk[i].vaddr) < 0 ||
-		    pda_elf_a2l_ahead(s, chunk[i].e) < 0)
+		    pda_elf_a2l_ahead(s, chunk[i].e) < 0 ||
+		    pda_elf_symtab_ahead(s, chunk[i].e) < 0)
 			break;
 	}
 	pthread_mutex_lock(&a->mu);

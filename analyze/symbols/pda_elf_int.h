@@ -61,6 +61,7 @@ struct pda_elf {
 	struct pda_elf *alt; /* pda_elf_set_alt, not owned */
 
 	int syms_state; /* 0 untried, 1 built, <0 error */
+	bool syms_ahead_failed; /* pda_elf_symtab_ahead gave up: not again */
 	struct pda_symtab *syms;
 	int dwarf_state; /* 0 untried, 1 open, <0 none */
 	struct pda_dwarf *dwarf;
@@ -132,5 +133,9 @@ int pda_elf_dwarf_ahead(struct pda_session *s, struct pda_elf *e,
 /* e's table of addr2line's symbols (pda_a2lsym.c), read ahead of its
  * first lookup in the same way.  0 or NOMEM. */
 int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e);
+/* e's symbol table (pda_symtab.c), built ahead of its first lookup in
+ * the same way; the names it interns and demangles take pda_intern's
+ * lock.  0 or NOMEM. */
+int pda_elf_symtab_ahead(struct pda_session *s, struct pda_elf *e);
 
 #endif /* PDA_ELF_INT_H */

@@ -387,7 +387,8 @@ const char *pda_demangle(struct pda_session *s, const char *name);
  * A queue of addresses whose DWARF the session's thread will look up
  * later (a two-pass run's replay): another thread loads it meanwhile
  * (inflated sections, aranges, the units' indexes and line tables,
- * addr2line's symbol table), so that the lookups find it loaded.  The
+ * addr2line's symbol table, the binary's own symbol table with its
+ * demangled names), so that the lookups find it loaded.  The
  * answers are the same either way.  Between the first add and the close,
  * the session's thread must use none of a queued binary's symbols or
  * DWARF (pda_dwahead.c says why that holds).

@@ -340,6 +340,8 @@ static int insert_table(struct pda_session *s, struct pda_symtab *t,
 		p.binding = GELF_ST_BIND(sym.st_info);
 		p.type = type;
 		err = pda_symtab_add(s, t, &p, &idx);
+		if (err == PD_ERR_UNSUPPORTED && t->ahead)
+			return err;
 		if (err == PD_ERR_UNSUPPORTED) {
 			pda_logf(s, PD_LOG_WARN,
 				 "%s: over %zu symbols, the rest "
@@ -437,6 +439,10 @@ static int open_minidebug(struct pda_session *s, struct pda_symtab *t,
 		t->minidebug = NULL;
 		return err;
 	}
+	if (t->minidebug != out)
+		pda_free(s, out); /* lzma's error: not kept */
+	if (err && t->ahead)
+		return err;
 	if (err)
 		pda_logf(s, PD_LOG_WARN,
 			 "%s: .gnu_debugdata is not an "
@@ -511,7 +517,8 @@ static int build(struct pda_session *s, struct pda_elf *e, struct pda_symtab *t)
 	return pda_plt_current(s, t, e);
 }
 
-static int load(struct pda_session *s, struct pda_elf *e)
+/* e's table built (ahead: quietly, see struct pda_symtab). */
+static int load(struct pda_session *s, struct pda_elf *e, bool ahead)
 {
 	struct pda_symtab *t;
 	int err;
@@ -519,18 +526,34 @@ static int load(struct pda_session *s, struct pda_elf *e)
 	t = pda_zalloc(s, sizeof(*t));
 	if (!t)
 		return PD_ERR_NOMEM;
+	t->ahead = ahead;
 	err = build(s, e, t);
 	if (err) {
 		pda_symtab_free(s, t);
-		if (err == PD_ERR_NOMEM)
-			return err; /* may work next time */
+		if (err == PD_ERR_NOMEM || ahead)
+			return err; /* may work next time; warns then */
 		pda_logf(s, PD_LOG_WARN, "%s: symbols not read: %s", e->path,
 			 pd_strerror(err));
 		e->syms_state = err;
 		return 0;
 	}
+	t->ahead = false;
 	e->syms = t;
 	e->syms_state = 1;
+	return 0;
+}
+
+int pda_elf_symtab_ahead(struct pda_session *s, struct pda_elf *e)
+{
+	int err;
+
+	if (e->syms_state || e->syms_ahead_failed)
+		return 0;
+	err = load(s, e, true);
+	if (err == PD_ERR_NOMEM)
+		return err;
+	/* each of its queued addresses would build it again */
+	e->syms_ahead_failed = err != 0;
 	return 0;
 }
 
@@ -546,7 +569,7 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	bool in_plt;
 
 	if (!e->syms_state) {
-		int err = load(s, e);
+		int err = load(s, e, false);
 
 		if (err)
 			return err;

@@ -51,6 +51,8 @@ struct pda_symtab {
 	size_t nr, alloc;
 	uint32_t root;
 	bool demangle; /* names compare demangled, as perf's do */
+	bool ahead;    /* built ahead (pda_elf_symtab_ahead): where it would
+			* warn it gives up, for the lookup to warn */
 	struct pda_pltent *plt;
 	size_t nr_plt, plt_alloc;
 	struct {

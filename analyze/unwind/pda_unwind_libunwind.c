@@ -53,6 +53,7 @@
  *     and the stop says why.
  */
 #include "pda_unwind_int.h"
+#include "pdc_cur.h"
 
 #include <elf.h>
 #include <libunwind.h>
@@ -143,21 +144,20 @@ static bool eh_uint(struct eh_cur *c, unsigned size, uint64_t *val)
 
 static bool eh_leb(struct eh_cur *c, bool is_signed, uint64_t *val)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	unsigned char b;
+	struct pdc_cur cur;
+	int64_t sv;
+	bool ok;
 
-	do {
-		if (c->pos >= c->size || shift >= 64)
-			return false;
-		b = c->p[c->pos++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (is_signed && shift < 64 && (b & 0x40))
-		v |= ~0ull << shift;
-	*val = v;
-	return true;
+	pdc_cur_init(&cur, c->p + c->pos, (size_t)(c->size - c->pos), 0);
+	if (is_signed) {
+		ok = pdc_cur_sleb(&cur, &sv);
+		if (ok)
+			*val = (uint64_t)sv;
+	} else {
+		ok = pdc_cur_uleb(&cur, val);
+	}
+	c->pos += pdc_cur_pos(&cur);
+	return ok;
 }
 
 /* An encoded pointer as a link-time address (absolute or pc-relative;

@@ -247,6 +247,94 @@ START_TEST(test_cursor)
 }
 END_TEST
 
+/* ---- LEB128 -------------------------------------------------------- */
+
+START_TEST(test_leb)
+{
+	static const uint64_t vals[] = {0, 1, 0x7f, 0x80, 0x3fff, 0x4000,
+					(uint64_t)1 << 56, UINT64_MAX >> 1,
+					(uint64_t)1 << 63, UINT64_MAX};
+	static const size_t sizes[] = {1, 1, 1, 2, 2, 3, 9, 9, 10, 10};
+	/* 11 bytes: one past the longest */
+	static const unsigned char eleven[] = {0x80, 0x80, 0x80, 0x80,
+					       0x80, 0x80, 0x80, 0x80,
+					       0x80, 0x80, 0x00};
+	/* 0 and 5 padded to the longest: taken, high bits dropped */
+	static const unsigned char over0[] = {0x80, 0x00};
+	static const unsigned char over10[] = {0x85, 0x80, 0x80, 0x80, 0x80,
+					       0x80, 0x80, 0x80, 0x80, 0x7e};
+	unsigned char buf[PDC_LEB_MAX + 1];
+	struct pdc_cur c;
+	uint64_t v;
+	int64_t sv;
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		const size_t n = pdc_uleb_put(buf, vals[i]);
+
+		ck_assert_uint_eq(n, sizes[i]);
+		pdc_cur_init(&c, buf, n, 0);
+		ck_assert(pdc_cur_uleb(&c, &v));
+		ck_assert_uint_eq(v, vals[i]);
+		ck_assert_uint_eq(pdc_cur_left(&c), 0);
+		/* truncated by a byte: nothing taken */
+		pdc_cur_init(&c, buf, n - 1, 0);
+		ck_assert(!pdc_cur_uleb(&c, &v));
+		ck_assert_uint_eq(pdc_cur_pos(&c), 0);
+	}
+	pdc_cur_init(&c, eleven, sizeof(eleven), 0);
+	ck_assert(!pdc_cur_uleb(&c, &v));
+	ck_assert(!pdc_cur_sleb(&c, &sv));
+	ck_assert_uint_eq(pdc_cur_pos(&c), 0);
+	pdc_cur_init(&c, over0, sizeof(over0), 0);
+	ck_assert(pdc_cur_uleb(&c, &v));
+	ck_assert_uint_eq(v, 0);
+	ck_assert_uint_eq(pdc_cur_pos(&c), 2);
+	pdc_cur_init(&c, over10, sizeof(over10), 0);
+	ck_assert(pdc_cur_uleb(&c, &v));
+	ck_assert_uint_eq(v, 5);
+	/* two in a row, the second where the first ends */
+	pdc_cur_init(&c, (const unsigned char[]){0xe5, 0x8e, 0x26, 0x7f}, 4,
+		     0);
+	ck_assert(pdc_cur_uleb(&c, &v));
+	ck_assert_uint_eq(v, 624485);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, -1);
+
+	/* signed: DWARF's examples, and the ends of the range */
+	pdc_cur_init(&c, (const unsigned char[]){0x02, 0x7e, 0xff, 0x00, 0x81,
+						 0x7f, 0x80, 0x7f, 0xc0, 0xbb,
+						 0x78},
+		     11, 0);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, 2);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, -2);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, 127);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, -127);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, -128);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, -123456);
+	/* INT64_MIN and INT64_MAX take 10 bytes: no sign bit past 63 */
+	pdc_cur_init(&c, (const unsigned char[]){0x80, 0x80, 0x80, 0x80, 0x80,
+						 0x80, 0x80, 0x80, 0x80, 0x7f},
+		     10, 0);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, INT64_MIN);
+	pdc_cur_init(&c, (const unsigned char[]){0xff, 0xff, 0xff, 0xff, 0xff,
+						 0xff, 0xff, 0xff, 0xff, 0x00},
+		     10, 0);
+	ck_assert(pdc_cur_sleb(&c, &sv));
+	ck_assert_int_eq(sv, INT64_MAX);
+	/* truncated: the last byte still says more */
+	pdc_cur_init(&c, (const unsigned char[]){0xc0, 0xbb}, 2, 0);
+	ck_assert(!pdc_cur_sleb(&c, &sv));
+	ck_assert_uint_eq(pdc_cur_pos(&c), 0);
+}
+END_TEST
+
 /* ---- the string buffer --------------------------------------------- */
 
 START_TEST(test_strbuf)
@@ -1027,6 +1115,7 @@ Suite *common_suite(void)
 	tcase_add_test(tc, test_alloc);
 	tcase_add_test(tc, test_opts);
 	tcase_add_test(tc, test_cursor);
+	tcase_add_test(tc, test_leb);
 	tcase_add_test(tc, test_strbuf);
 	tcase_add_loop_test(tc, test_utf8, 0, (int)NR(utf8_cases));
 	tcase_add_loop_test(tc, test_text, 0, (int)NR(text_cases));
