@@ -1293,23 +1293,50 @@ static bool listed(const struct summary *s, uint32_t id)
 	return false;
 }
 
+/* The callchain frames perf uses: [lo, hi) of a stack but [gap_lo,
+ * gap_hi). */
+struct kept {
+	size_t lo, hi, gap_lo, gap_hi;
+};
+
+static bool kept_has(const struct kept *k, size_t i)
+{
+	return i < k->gap_lo || i >= k->gap_hi;
+}
+
 /*
- * The callchain frames perf uses, [*lo, *hi) of st: max_stack callchain
- * entries (each with the inlined frames it expands to), from the leaf,
- * or, in caller order (perf report's default with children), from the
- * root.
+ * The callchain frames perf uses of st: max_stack callchain entries
+ * (each with the inlined frames it expands to), from the leaf, or, in
+ * caller order (perf report's default with children), from the root.
+ * A DWARF-unwound stack (dwarf) is two chains for perf, each cut at
+ * max_stack: the kernel's (the sample's callchain: from the leaf, in
+ * caller order from its root end) and the unwinder's user frames
+ * (always from the leaf), so that in callee order the kernel frames
+ * past max_stack are a gap.
  */
 static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
-		       size_t *lo, size_t *hi)
+		       bool dwarf, struct kept *k)
 {
-	size_t counted = 0, i;
+	size_t counted = 0, i, nk = 0;
 
-	*lo = 0;
-	*hi = st ? st->nr : 0;
+	*k = (struct kept){.hi = st ? st->nr : 0};
 	if (!st)
 		return;
+	if (dwarf) {
+		size_t kk;
+
+		while (nk < st->nr && (st->frames[nk].flags & PDA_FRAME_KERNEL))
+			nk++;
+		kk = nk < rep->max_stack ? nk : rep->max_stack;
+		k->hi = nk + pda_stack_kept_in(st, nk, st->nr, rep->max_stack);
+		if (rep->root_first)
+			k->lo = nk - kk;
+		else
+			k->gap_lo = kk, k->gap_hi = nk;
+		return;
+	}
 	if (!rep->root_first) {
-		*hi = pda_stack_kept(st, rep->max_stack);
+		k->hi = pda_stack_kept(st, rep->max_stack);
 		return;
 	}
 	for (i = st->nr; i > 0; i--) {
@@ -1323,23 +1350,23 @@ static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
 	 * first one kept go with it */
 	while (i > 0 && (st->frames[i - 1].flags & PDA_FRAME_INLINED))
 		i--;
-	*lo = i;
+	k->lo = i;
 }
 
 /* The first frame of [lo, hi) whose symbol matches the parent pattern,
  * from the leaf, or the root in caller order (the order perf resolves
  * the callchain in). */
 static int find_parent(struct pda_report *rep, const struct pda_stack *st,
-		       size_t lo, size_t hi, const char **out)
+		       const struct kept *k, const char **out)
 {
 	const bool from_root = rep->root_first;
 
 	*out = NULL;
-	for (size_t n = lo; n < hi; n++) {
-		const size_t i = from_root ? hi - 1 - (n - lo) : n;
+	for (size_t n = k->lo; n < k->hi; n++) {
+		const size_t i = from_root ? k->hi - 1 - (n - k->lo) : n;
 		const struct pda_frame *fr = &st->frames[i];
 
-		if (!no_sym(fr) && regexec(&rep->parent_re, fr->sym, 0, NULL,
+		if (kept_has(k, i) && !no_sym(fr) && regexec(&rep->parent_re, fr->sym, 0, NULL,
 					   0) == 0)
 			return intern(rep, fr->sym, strlen(fr->sym), out);
 	}
@@ -1770,6 +1797,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	 * that gave none, a leaf DWARF names otherwise), in no graph */
 	const struct pda_stack *own = rep->ip_leaf ? rep->ip_leaf : st;
 	const size_t own_nr = own ? own->nr : 0;
+	struct kept k;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
 			       .tid = (int32_t)sample->tid};
@@ -1781,14 +1809,18 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	uint32_t id;
 	int rc;
 
-	kept_range(rep, st, &lo, &hi);
+	kept_range(rep, st,
+		   sample->regs_user.abi != 0 && sample->stack_user.size != 0,
+		   &k);
+	lo = k.lo;
+	hi = k.hi;
 	/* made in the scratch buffer, room for every frame's entry: a
 	 * kept one is copied to its size, a few distinct entries */
 	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
 			  false, false);
 	if (!s)
 		return PD_ERR_NOMEM;
-	s->truncated = hi - lo < nr;
+	s->truncated = hi - lo - (k.gap_hi - k.gap_lo) < nr;
 	s->first_time = rep->at.time;
 	s->first_seq = rep->at.seq;
 	s->tid_comm = !(comm && *comm);
@@ -1797,7 +1829,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	else
 		rc = internf(rep, &t.comm, ":%d", (int32_t)sample->tid);
 	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
-		rc = find_parent(rep, st, lo, hi, &t.parent);
+		rc = find_parent(rep, st, &k, &t.parent);
 	if (rc == 0 &&
 	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF] ||
 	     rep->has[PDA_REPORT_TYPECLN]))
@@ -1814,6 +1846,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 		uint32_t *cf = sum_at(s, rep->lay.chain * s->cap + s->nr_chain);
 
+		if (!kept_has(&k, i))
+			continue;
 		rc = cframe_of(rep, &st->frames[i], inline_base(st, i), cf);
 		if (rc < 0)
 			return rc;
@@ -1854,6 +1888,9 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const struct pda_frame *fr = &st->frames[i];
 
 		const struct pda_frame *base;
+
+		if (!kept_has(&k, i))
+			continue;
 
 		/* a repeated ip (recursion): listed, its level the same */
 		if (!rep->cum_again && !(fr->flags & PDA_FRAME_INLINED) &&
