@@ -58,6 +58,8 @@ need()
 			gcc $CFLAGS -pthread -o "bin/$prog_wanted" \
 				"src/$prog_wanted.c" ;;
 		inline) g++ $CFLAGS -o bin/inline src/inline.cpp ;;
+		# cold: -O2 splits main into main and main.cold (cold.c)
+		cold) gcc $DT_CFLAGS -o bin/cold src/cold.c ;;
 		diffwork_a) gcc $DIFF_CFLAGS -o bin/diffwork_a src/diffwork.c ;;
 		diffwork_b)
 			gcc $DIFF_CFLAGS -DBUILD_B -o bin/diffwork_b \
@@ -107,6 +109,8 @@ recipe()
 		build="gcc $CFLAGS -pthread -o bin/offcpu src/offcpu.c" ;;
 	inline) src=src/inline.cpp compiler="$cxx_version"
 		build="g++ $CFLAGS -o bin/inline src/inline.cpp" ;;
+	cold) src=src/cold.c compiler="$cc_version"
+	      build="gcc $DT_CFLAGS -o bin/cold src/cold.c" ;;
 	*) src='(none: the command is the workload)' compiler=- build=- ;;
 	esac
 	if [ -d "$name.perf.data" ]; then
@@ -213,6 +217,15 @@ libc from the stack copies, and the inlined frames perf 6.1 shows on \
 DWARF-unwound stacks (square_sum inlined into Accumulator::run, named as \
 addr2line names them)." \
 	"$R -e cpu-clock -F 499 --call-graph dwarf,4096 -o dwarfcpp.perf.data -- bin/inline 300"
+fi
+
+name_wanted=dwcold; if want "$@"; then
+record dwcold cold "DWARF callchains (--call-graph dwarf,2048) of a C program \
+GCC -O2 splits into main and main.cold, 499 Hz, 1500 rounds of work.  \
+Exercises: perf 6.1's call graph nodes matched by name when either frame \
+is inlined (match_chain()): main.cold's frame, whose DWARF names main, is \
+\"main (inlined)\" and joins the main node its callers already have." \
+	"$R -e cpu-clock -F 499 --call-graph dwarf,2048 -o dwcold.perf.data -- bin/cold"
 fi
 
 name_wanted=zstd; if want "$@"; then

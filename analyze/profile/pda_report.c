@@ -235,9 +235,20 @@ _Static_assert(sizeof(struct ckey) == 2 * sizeof(void *) + 16,
 
 enum { CF_ADDR, CF_SYM, CF_INLINED };
 
+/* A symbol frame's name, shared by the frames of that name: perf's
+ * match_chain() finds an inlined frame equal to any symbol frame of
+ * its name. */
+struct cname {
+	const char *name;
+	uint32_t id;
+	bool inlined;	/* an inlined frame has the name */
+};
+
 struct cframe {
 	struct ckey k;
 	const char *disp;	/* as perf's callchain_list__sym_name() */
+	struct cname *cname;	/* a symbol's: its name, else NULL */
+	uint64_t ip;		/* the first seen */
 	uint32_t dso_rank;	/* the DSO's order of first sight */
 	uint32_t id;
 };
@@ -395,6 +406,8 @@ struct pda_report {
 	struct pdc_hash by_cframe; /* struct cframe */
 	struct cframe **cframes; /* by id */
 	size_t nr_cframes, alloc_cframes;
+	struct pdc_hash by_cname; /* struct cname */
+	uint32_t nr_cnames;
 	struct pdc_hash by_child; /* struct cchild */
 	struct cnode *cnodes;	/* by id; 0 is no node */
 	size_t nr_cnodes, alloc_cnodes;
@@ -718,6 +731,7 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_cpu);
 	pdc_hash_release(&m, &rep->by_names);
 	pdc_hash_release(&m, &rep->by_cframe);
+	pdc_hash_release(&m, &rep->by_cname);
 	pdc_hash_release(&m, &rep->by_child);
 	pdc_hash_release(&m, &rep->by_rec);
 	pdc_hash_release(&m, &rep->by_look);
@@ -779,18 +793,27 @@ static int internf(struct pda_report *rep, const char **out, const char *fmt,
 static int internf(struct pda_report *rep, const char **out, const char *fmt,
 		   ...)
 {
-	char buf[512];
+	char buf[512], *big;
 	va_list ap;
-	int n;
+	int n, rc;
 
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return PD_ERR_NOMEM;
-	return intern(rep, buf, (size_t)n < sizeof(buf) ? (size_t)n
-							: sizeof(buf) - 1,
-		      out);
+	if ((size_t)n < sizeof(buf))
+		return intern(rep, buf, (size_t)n, out);
+	/* a long C++ name, "(inlined)" after it */
+	big = pdc_malloc(&rep->mem, (size_t)n + 1);
+	if (!big)
+		return PD_ERR_NOMEM;
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	rc = intern(rep, big, (size_t)n, out);
+	pdc_free(&rep->mem, big);
+	return rc;
 }
 
 /* The DSO's short name, as perf's: the path's last part; "[kernel.
@@ -1276,23 +1299,50 @@ static bool listed(const struct summary *s, uint32_t id)
 	return false;
 }
 
+/* The callchain frames perf uses: [lo, hi) of a stack but [gap_lo,
+ * gap_hi). */
+struct kept {
+	size_t lo, hi, gap_lo, gap_hi;
+};
+
+static bool kept_has(const struct kept *k, size_t i)
+{
+	return i < k->gap_lo || i >= k->gap_hi;
+}
+
 /*
- * The callchain frames perf uses, [*lo, *hi) of st: max_stack callchain
- * entries (each with the inlined frames it expands to), from the leaf,
- * or, in caller order (perf report's default with children), from the
- * root.
+ * The callchain frames perf uses of st: max_stack callchain entries
+ * (each with the inlined frames it expands to), from the leaf, or, in
+ * caller order (perf report's default with children), from the root.
+ * A DWARF-unwound stack (dwarf) is two chains for perf, each cut at
+ * max_stack: the kernel's (the sample's callchain: from the leaf, in
+ * caller order from its root end) and the unwinder's user frames
+ * (always from the leaf), so that in callee order the kernel frames
+ * past max_stack are a gap.
  */
 static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
-		       size_t *lo, size_t *hi)
+		       bool dwarf, struct kept *k)
 {
-	size_t counted = 0, i;
+	size_t counted = 0, i, nk = 0;
 
-	*lo = 0;
-	*hi = st ? st->nr : 0;
+	*k = (struct kept){.hi = st ? st->nr : 0};
 	if (!st)
 		return;
+	if (dwarf) {
+		size_t kk;
+
+		while (nk < st->nr && (st->frames[nk].flags & PDA_FRAME_KERNEL))
+			nk++;
+		kk = nk < rep->max_stack ? nk : rep->max_stack;
+		k->hi = nk + pda_stack_kept_in(st, nk, st->nr, rep->max_stack);
+		if (rep->root_first)
+			k->lo = nk - kk;
+		else
+			k->gap_lo = kk, k->gap_hi = nk;
+		return;
+	}
 	if (!rep->root_first) {
-		*hi = pda_stack_kept(st, rep->max_stack);
+		k->hi = pda_stack_kept(st, rep->max_stack);
 		return;
 	}
 	for (i = st->nr; i > 0; i--) {
@@ -1306,23 +1356,23 @@ static void kept_range(const struct pda_report *rep, const struct pda_stack *st,
 	 * first one kept go with it */
 	while (i > 0 && (st->frames[i - 1].flags & PDA_FRAME_INLINED))
 		i--;
-	*lo = i;
+	k->lo = i;
 }
 
 /* The first frame of [lo, hi) whose symbol matches the parent pattern,
  * from the leaf, or the root in caller order (the order perf resolves
  * the callchain in). */
 static int find_parent(struct pda_report *rep, const struct pda_stack *st,
-		       size_t lo, size_t hi, const char **out)
+		       const struct kept *k, const char **out)
 {
 	const bool from_root = rep->root_first;
 
 	*out = NULL;
-	for (size_t n = lo; n < hi; n++) {
-		const size_t i = from_root ? hi - 1 - (n - lo) : n;
+	for (size_t n = k->lo; n < k->hi; n++) {
+		const size_t i = from_root ? k->hi - 1 - (n - k->lo) : n;
 		const struct pda_frame *fr = &st->frames[i];
 
-		if (!no_sym(fr) && regexec(&rep->parent_re, fr->sym, 0, NULL,
+		if (kept_has(k, i) && !no_sym(fr) && regexec(&rep->parent_re, fr->sym, 0, NULL,
 					   0) == 0)
 			return intern(rep, fr->sym, strlen(fr->sym), out);
 	}
@@ -1397,6 +1447,36 @@ static int dso_rank(struct pda_report *rep, const char *dso, uint32_t *rank)
 	return 0;
 }
 
+static bool cname_eq(const void *item, const void *key)
+{
+	return ((const struct cname *)item)->name == key;
+}
+
+/* The name name (the report's string) of a symbol frame, found or made
+ * (NULL: out of memory); inlined: the frame is an inlined one. */
+static struct cname *cname_of(struct pda_report *rep, const char *name,
+			      bool inlined)
+{
+	const uint64_t h = pdc_hash_u64((uintptr_t)name);
+	struct pdc_hash_slot *slot;
+	struct cname *n;
+
+	if (pdc_hash_reserve(&rep->mem, &rep->by_cname) < 0)
+		return NULL;
+	slot = pdc_hash_probe(&rep->by_cname, h, cname_eq, name);
+	n = slot->item;
+	if (!n) {
+		n = pdc_arena_zalloc(&rep->arena, &rep->mem, sizeof(*n));
+		if (!n)
+			return NULL;
+		n->name = name;
+		n->id = rep->nr_cnames++;
+		pdc_hash_fill(&rep->by_cname, slot, h, n);
+	}
+	n->inlined |= inlined;
+	return n;
+}
+
 /* The call graph frame of fr (base: the function an inlined frame is
  * in), found or made. */
 static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
@@ -1447,6 +1527,12 @@ static int cframe_of(struct pda_report *rep, const struct pda_frame *fr,
 	if (!cf)
 		return PD_ERR_NOMEM;
 	cf->k = k;
+	cf->ip = fr->ip;
+	if (k.kind != CF_ADDR) {
+		cf->cname = cname_of(rep, sym, k.kind == CF_INLINED);
+		if (!cf->cname)
+			return PD_ERR_NOMEM;
+	}
 	if (k.kind == CF_ADDR)
 		rc = internf(rep, &cf->disp, "%#" PRIx64, fr->ip);
 	else if (k.kind == CF_INLINED)
@@ -1717,6 +1803,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	 * that gave none, a leaf DWARF names otherwise), in no graph */
 	const struct pda_stack *own = rep->ip_leaf ? rep->ip_leaf : st;
 	const size_t own_nr = own ? own->nr : 0;
+	struct kept k;
 	size_t lo, hi;
 	struct thread_key t = {.pid = sample->pid,
 			       .tid = (int32_t)sample->tid};
@@ -1728,14 +1815,18 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	uint32_t id;
 	int rc;
 
-	kept_range(rep, st, &lo, &hi);
+	kept_range(rep, st,
+		   sample->regs_user.abi != 0 && sample->stack_user.size != 0,
+		   &k);
+	lo = k.lo;
+	hi = k.hi;
 	/* made in the scratch buffer, room for every frame's entry: a
 	 * kept one is copied to its size, a few distinct entries */
 	s = summary_alloc(rep, 1 + (chain ? hi - lo : 0), graph ? hi - lo : 0,
 			  false, false);
 	if (!s)
 		return PD_ERR_NOMEM;
-	s->truncated = hi - lo < nr;
+	s->truncated = hi - lo - (k.gap_hi - k.gap_lo) < nr;
 	s->first_time = rep->at.time;
 	s->first_seq = rep->at.seq;
 	s->tid_comm = !(comm && *comm);
@@ -1744,7 +1835,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	else
 		rc = internf(rep, &t.comm, ":%d", (int32_t)sample->tid);
 	if (rc == 0 && rep->has[PDA_REPORT_PARENT])
-		rc = find_parent(rep, st, lo, hi, &t.parent);
+		rc = find_parent(rep, st, &k, &t.parent);
 	if (rc == 0 &&
 	    (rep->has[PDA_REPORT_TYPE] || rep->has[PDA_REPORT_TYPEOFF] ||
 	     rep->has[PDA_REPORT_TYPECLN]))
@@ -1761,6 +1852,8 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 		const size_t i = rep->root_first ? hi - 1 - (n - lo) : n;
 		uint32_t *cf = sum_at(s, rep->lay.chain * s->cap + s->nr_chain);
 
+		if (!kept_has(&k, i))
+			continue;
 		rc = cframe_of(rep, &st->frames[i], inline_base(st, i), cf);
 		if (rc < 0)
 			return rc;
@@ -1802,6 +1895,9 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 
 		const struct pda_frame *base;
 
+		if (!kept_has(&k, i))
+			continue;
+
 		/* a repeated ip (recursion): listed, its level the same */
 		if (!rep->cum_again && !(fr->flags & PDA_FRAME_INLINED) &&
 		    !no_map(fr) && seen_ip(rep, fr)) {
@@ -1834,6 +1930,34 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	}
 	*out = keep ? summary_copy(rep, s) : s;
 	return *out ? 0 : PD_ERR_NOMEM;
+}
+
+/* perf's match_chain() finds frames l and r equal: by name when either
+ * is an inlined function's, else by DSO and start (or ip). */
+static bool cframe_match(const struct cframe *l, const struct cframe *r)
+{
+	if (l == r)
+		return true;
+	return l->cname && r->cname &&
+	       (l->k.kind == CF_INLINED || r->k.kind == CF_INLINED) &&
+	       l->cname == r->cname;
+}
+
+/* The child of node a frame cf not its own matches by name (the first
+ * made), or 0: only an inlined frame, or a name one has, can match. */
+static uint32_t child_by_name(const struct pda_report *rep, uint32_t node,
+			      const struct cframe *cf)
+{
+	uint32_t found = 0;
+
+	if (!cf->cname || !(cf->k.kind == CF_INLINED || cf->cname->inlined))
+		return 0;
+	/* the list is newest first */
+	for (uint32_t c = rep->cnodes[node].pub.child; c;
+	     c = rep->cnodes[c].pub.next)
+		if (cframe_match(rep->cframes[rep->cnodes[c].frame], cf))
+			found = c;
+	return found;
 }
 
 static bool cchild_eq(const void *item, const void *key)
@@ -1890,7 +2014,9 @@ static uint32_t graph_walk(struct pda_report *rep, uint32_t root,
 		if (!c)
 			return 0;
 		*c = key;
-		c->id = cnode_new(rep, node, chain[i]);
+		c->id = child_by_name(rep, node, rep->cframes[chain[i]]);
+		if (!c->id)
+			c->id = cnode_new(rep, node, chain[i]);
 		if (!c->id)
 			return 0;
 		pdc_hash_fill(&rep->by_child, slot, h, c);
@@ -2785,15 +2911,17 @@ static void orotate(struct otree *o, uint32_t x, int dir)
 	o->up[x] = y;
 }
 
-static void oinsert(const struct sort_ctx *c, struct otree *o,
-		    const uint32_t *rows, uint32_t z)
+/* Insert node z: left of a node n when left(ctx, z, n). */
+static void oinsert(struct otree *o, uint32_t z,
+		    bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+		    const void *ctx)
 {
 	uint32_t p = ONIL, n = o->root;
 	int dir = 0;
 
 	while (n != ONIL) {
 		p = n;
-		dir = row_cmp(c, rows[z], rows[n]) > 0 ? 0 : 1;
+		dir = left(ctx, z, n) ? 0 : 1;
 		n = o->kid[dir][n];
 	}
 	o->up[z] = p;
@@ -2825,32 +2953,26 @@ static void oinsert(const struct sort_ctx *c, struct otree *o,
 	o->red[o->root] = 0;
 }
 
-/* rows (n, in the collapsed tree's order) into perf's output order;
- * tmp holds n ids. */
-static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
-		      uint32_t *rows, uint32_t *tmp, size_t n)
+/* Nodes 0..n inserted in turn (left(ctx, z, n): z goes left of n) into
+ * order, in order: leftmost first.  links holds 3 n ids and n bytes. */
+static void otree_order(uint32_t n,
+			bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+			const void *ctx, uint32_t *links, uint32_t *order)
 {
 	struct otree o = {.root = ONIL};
-	uint32_t *links;
 	size_t k = 0;
 
-	if (n < 2)
-		return 0;
-	links = pdc_malloc(mem, n * (3 * sizeof(uint32_t) + 1));
-	if (!links)
-		return PD_ERR_NOMEM;
 	o.kid[0] = links;
 	o.kid[1] = links + n;
-	o.up = links + 2 * n;
-	o.red = (unsigned char *)(links + 3 * n);
+	o.up = links + 2 * (size_t)n;
+	o.red = (unsigned char *)(links + 3 * (size_t)n);
 	for (uint32_t z = 0; z < n; z++)
-		oinsert(c, &o, rows, z);
-	/* in order: leftmost first */
+		oinsert(&o, z, left, ctx);
 	for (uint32_t x = o.root; x != ONIL;) {
 		while (o.kid[0][x] != ONIL)
 			x = o.kid[0][x];
 		for (;;) {
-			tmp[k++] = rows[x];
+			order[k++] = x;
 			if (o.kid[1][x] != ONIL) {
 				x = o.kid[1][x];
 				break;
@@ -2862,6 +2984,38 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 				break;
 		}
 	}
+}
+
+#define OTREE_LINKS(n) ((size_t)(n) * (3 * sizeof(uint32_t) + 1))
+
+struct rows_ctx {
+	const struct sort_ctx *c;
+	const uint32_t *rows;
+};
+
+static bool row_left(const void *ctx, uint32_t z, uint32_t n)
+{
+	const struct rows_ctx *r = ctx;
+
+	return row_cmp(r->c, r->rows[z], r->rows[n]) > 0;
+}
+
+/* rows (n, in the collapsed tree's order) into perf's output order;
+ * tmp holds n ids. */
+static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
+		      uint32_t *rows, uint32_t *tmp, size_t n)
+{
+	const struct rows_ctx r = {.c = c, .rows = rows};
+	uint32_t *links;
+
+	if (n < 2)
+		return 0;
+	links = pdc_malloc(mem, OTREE_LINKS(n));
+	if (!links)
+		return PD_ERR_NOMEM;
+	otree_order((uint32_t)n, row_left, &r, links, tmp);
+	for (size_t k = 0; k < n; k++)
+		tmp[k] = rows[tmp[k]];
 	memcpy(rows, tmp, n * sizeof(*rows));
 	pdc_free(mem, links);
 	return 0;
@@ -3010,40 +3164,61 @@ static int cframe_cmp(const struct cframe *l, const struct cframe *r)
 	 * stands for the order perf made them in */
 	if (l->dso_rank != r->dso_rank)
 		return l->dso_rank < r->dso_rank ? -1 : 1;
+	if (l->k.kind == CF_ADDR || r->k.kind == CF_ADDR)
+		/* without a symbol on one side perf compares the ips (the
+		 * node's first one for a symbol's frame) */
+		return (l->ip > r->ip) - (l->ip < r->ip);
 	return (l->k.addr > r->k.addr) - (l->k.addr < r->k.addr);
 }
 
-/* Sort the children of node p as perf's rb_root_in has them: a new
- * node goes left of one it is MATCH_LT to, so its in-order walk is
- * from the greatest; a merge sort of the list by next. */
-static uint32_t sort_siblings(struct pda_report *rep, uint32_t head)
+struct sib_ctx {
+	const struct pda_report *rep;
+	const uint32_t *kids;	/* in the order made */
+};
+
+/* perf's append_chain_children(): a new node goes left of one it is
+ * MATCH_LT to. */
+static bool sib_left(const void *ctx, uint32_t z, uint32_t n)
 {
-	uint32_t a, b, *tail, out = 0;
-	uint32_t slow = head, fast;
+	const struct sib_ctx *c = ctx;
+	const struct cnode *cn = c->rep->cnodes;
 
-	if (!head || !rep->cnodes[head].pub.next)
-		return head;
-	fast = rep->cnodes[head].pub.next;
-	while (fast && rep->cnodes[fast].pub.next) {
-		slow = rep->cnodes[slow].pub.next;
-		fast = rep->cnodes[rep->cnodes[fast].pub.next].pub.next;
-	}
-	b = rep->cnodes[slow].pub.next;
-	rep->cnodes[slow].pub.next = 0;
-	a = sort_siblings(rep, head);
-	b = sort_siblings(rep, b);
-	tail = &out;
-	while (a && b) {
-		const struct cframe *fa = rep->cframes[rep->cnodes[a].frame];
-		const struct cframe *fb = rep->cframes[rep->cnodes[b].frame];
-		uint32_t *take = cframe_cmp(fa, fb) >= 0 ? &a : &b;
+	return cframe_cmp(c->rep->cframes[cn[c->kids[n]].frame],
+			  c->rep->cframes[cn[c->kids[z]].frame]) < 0;
+}
 
-		*tail = *take;
-		tail = &rep->cnodes[*take].pub.next;
-		*take = rep->cnodes[*take].pub.next;
-	}
-	*tail = a ? a : b;
-	return out;
+/* Order the children of node p as perf's rb_root_in has them: each
+ * inserted, in the order made, into a red-black tree by cframe_cmp(),
+ * which is not transitive (names for inlined frames, else DSOs and
+ * addresses), so that the order is the tree's; in order, from the
+ * greatest.  sc holds room for *alloc_sc ids. */
+static int sort_siblings(struct pda_report *rep, struct cnode *p,
+			 uint32_t **sc, size_t *alloc_sc)
+{
+	struct sib_ctx c = {.rep = rep};
+	uint32_t n = 0, *kids, *order, *links;
+
+	for (uint32_t k = p->pub.child; k; k = rep->cnodes[k].pub.next)
+		n++;
+	if (n < 2)
+		return 0;
+	/* kids, order and the links: 5 n ids and n bytes */
+	if (PDC_GROW(&rep->mem, *sc, *alloc_sc, 6 * (size_t)n,
+		     (size_t)UINT32_MAX) < 0)
+		return PD_ERR_NOMEM;
+	kids = *sc;
+	order = kids + n;
+	links = order + n;
+	/* the list is newest first */
+	for (uint32_t k = p->pub.child, i = n; k; k = rep->cnodes[k].pub.next)
+		kids[--i] = k;
+	c.kids = kids;
+	otree_order(n, sib_left, &c, links, order);
+	p->pub.child = kids[order[0]];
+	for (uint32_t i = 1; i < n; i++)
+		rep->cnodes[kids[order[i - 1]]].pub.next = kids[order[i]];
+	rep->cnodes[kids[order[n - 1]]].pub.next = 0;
+	return 0;
 }
 
 /*
@@ -3081,6 +3256,10 @@ struct gbuild {
 	struct item *tmp;	/* room for a row's items */
 	uint32_t *gi;		/* by item: its group, UINT32_MAX none */
 	uint32_t *mark;		/* by cframe: its group + 1 */
+	/* by cname: the first group of a symbol frame of the name, of an
+	 * inlined one (+ 1): a frame without a group of its own joins one
+	 * by name as perf's match_chain() (cframe_match()) */
+	uint32_t *by_name, *by_name_inl;
 	struct grp *grp;
 	size_t alloc_grp;
 	struct gtask *task;
@@ -3100,6 +3279,33 @@ static uint64_t graph_min_of(const struct gbuild *b, uint32_t id)
 	return b->abs_min;
 }
 
+/* The group (+ 1) frame f without a group of its own joins, or 0. */
+static uint32_t group_by_name(const struct gbuild *b, uint32_t f)
+{
+	const struct cframe *cf = b->rep->cframes[f];
+
+	if (!cf->cname)
+		return 0;
+	return cf->k.kind == CF_INLINED ? b->by_name[cf->cname->id]
+					: b->by_name_inl[cf->cname->id];
+}
+
+/* Note group gid (+ 1) of frame f by its name, or (gid 0) forget it. */
+static void group_names(struct gbuild *b, uint32_t f, uint32_t gid)
+{
+	const struct cframe *cf = b->rep->cframes[f];
+	uint32_t *any, *inl;
+
+	if (!cf->cname)
+		return;
+	any = &b->by_name[cf->cname->id];
+	inl = &b->by_name_inl[cf->cname->id];
+	if (!gid || !*any)
+		*any = gid;
+	if (cf->k.kind == CF_INLINED && (!gid || !*inl))
+		*inl = gid;
+}
+
 /* Make the children of task t's node from its chains [lo, hi), and the
  * tasks of those to expand. */
 static int graph_expand(struct gbuild *b, struct gtask t)
@@ -3112,7 +3318,7 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 	for (size_t k = t.lo; k < t.hi; k++) {
 		const struct item *it = &b->items[k];
 		struct grp *g;
-		uint32_t f;
+		uint32_t f, gid;
 
 		/* the frames are far apart in the arena: ask ahead (the
 		 * line of a 16-bit frame or the next) */
@@ -3124,15 +3330,17 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 		if ((it->len & ~ITEM_NARROW) <= t.depth)
 			continue;	/* ends at the node: in its hit */
 		f = item_frame(it, t.depth);
-		if (!b->mark[f]) {
+		gid = b->mark[f] ? b->mark[f] : group_by_name(b, f);
+		if (!gid) {
 			if (PDC_GROW(&rep->mem, b->grp, b->alloc_grp,
 				     nr_grp + 1, (size_t)UINT32_MAX) < 0)
 				return PD_ERR_NOMEM;
 			b->grp[nr_grp] = (struct grp){.frame = f};
-			b->mark[f] = (uint32_t)++nr_grp;
+			gid = b->mark[f] = (uint32_t)++nr_grp;
+			group_names(b, f, gid);
 		}
-		b->gi[k - b->base] = b->mark[f] - 1;
-		g = &b->grp[b->mark[f] - 1];
+		b->gi[k - b->base] = gid - 1;
+		g = &b->grp[gid - 1];
 		g->nr++;
 		g->cum += recs[it->rec].period;
 		g->cum_count += recs[it->rec].count;
@@ -3166,6 +3374,7 @@ static int graph_expand(struct gbuild *b, struct gtask t)
 		struct pda_report_cnode *n;
 
 		b->mark[g->frame] = 0;
+		group_names(b, g->frame, 0);
 		if (!id)
 			return PD_ERR_NOMEM;
 		n = &rep->cnodes[id].pub;
@@ -3303,11 +3512,18 @@ static int build_graphs(struct pda_report *rep)
 	if (!rep->deferred)
 		return 0;
 	b.mark = pdc_zalloc(&rep->mem, (rep->nr_cframes + 1) * sizeof(*b.mark));
-	if (!b.mark || PDC_GROW(&rep->mem, b.task, b.alloc_task, 1, 1) < 0)
+	b.by_name = pdc_zalloc(&rep->mem,
+			       (rep->nr_cnames + 1) * sizeof(*b.by_name));
+	b.by_name_inl = pdc_zalloc(&rep->mem, (rep->nr_cnames + 1) *
+						      sizeof(*b.by_name_inl));
+	if (!b.mark || !b.by_name || !b.by_name_inl ||
+	    PDC_GROW(&rep->mem, b.task, b.alloc_task, 1, 1) < 0)
 		rc = PD_ERR_NOMEM;
 	for (size_t e = 0; rc == 0 && e < rep->nr_events; e++)
 		rc = build_event_graphs(&b, &rep->events[e]);
 	pdc_free(&rep->mem, b.mark);
+	pdc_free(&rep->mem, b.by_name);
+	pdc_free(&rep->mem, b.by_name_inl);
 	pdc_free(&rep->mem, b.grp);
 	pdc_free(&rep->mem, b.task);
 	return rc;
@@ -3316,13 +3532,17 @@ static int build_graphs(struct pda_report *rep)
 /* The call graphs' children totals and order.  A child is made after
  * its parent: from the last node back, each is complete when reached
  * (deferred graphs have their totals). */
-static void finish_graphs(struct pda_report *rep)
+static int finish_graphs(struct pda_report *rep)
 {
-	for (size_t i = rep->nr_cnodes; i > 1; i--) {
+	uint32_t *sc = NULL;
+	size_t alloc_sc = 0;
+	int rc = 0;
+
+	for (size_t i = rep->nr_cnodes; rc == 0 && i > 1; i--) {
 		struct cnode *n = &rep->cnodes[i - 1];
 
 		n->pub.name = n->pub.parent ? rep->cframes[n->frame]->disp : NULL;
-		n->pub.child = sort_siblings(rep, n->pub.child);
+		rc = sort_siblings(rep, n, &sc, &alloc_sc);
 		if (n->pub.parent && !rep->deferred) {
 			struct pda_report_cnode *p = &rep->cnodes[n->pub.parent].pub;
 
@@ -3330,6 +3550,8 @@ static void finish_graphs(struct pda_report *rep)
 			p->children_count += n->pub.count + n->pub.children_count;
 		}
 	}
+	pdc_free(&rep->mem, sc);
+	return rc;
 }
 
 /* The group of the capture's GROUP_DESC that event index e leads or is
@@ -3541,7 +3763,9 @@ int pda_report_finish(struct pda_report *rep)
 	rc = build_graphs(rep);
 	if (rc < 0)
 		return rc;
-	finish_graphs(rep);
+	rc = finish_graphs(rep);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < rep->nr_ents; i++) {
 		struct ent *e = rep->ents[i];
 		const char *c = rep->thread_comm

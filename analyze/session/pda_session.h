@@ -280,28 +280,36 @@ struct pda_stack {
 void pda_stack_release(struct pda_session *s, struct pda_stack *st);
 
 /*
- * How many of st's frames, from the leaf, perf keeps at --max-stack max:
+ * How many of st's frames [from, to), from frame from, perf keeps at
+ * --max-stack max (pda_stack_kept_in), and of all of st, from the leaf
+ * (pda_stack_kept):
  * max callchain entries, each with the inlined frames it expands to
  * (inlined frames do not count, and are not cut from their entry).
  */
-static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
+static inline size_t pda_stack_kept_in(const struct pda_stack *st,
+					size_t from, size_t to, size_t max)
 {
 	size_t cut, counted = 0;
 
 	/* the usual case, without a walk: all are kept */
-	if (st->nr <= max)
-		return st->nr;
-	for (cut = 0; cut < st->nr; cut++) {
+	if (to - from <= max)
+		return to - from;
+	for (cut = from; cut < to; cut++) {
 		if (st->frames[cut].flags & PDA_FRAME_INLINED)
 			continue;
 		if (counted == max)
 			break;
 		counted++;
 	}
-	while (cut > 0 && cut < st->nr &&
+	while (cut > from && cut < to &&
 	       (st->frames[cut - 1].flags & PDA_FRAME_INLINED))
 		cut--;
-	return cut;
+	return cut - from;
+}
+
+static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
+{
+	return pda_stack_kept_in(st, 0, st->nr, max);
 }
 
 /* One of perf's --time ranges (struct perf_time_interval): ns,
