@@ -575,6 +575,10 @@ struct pda_ip_ent {
 	const struct pda_map *map;
 	const struct addr_ent *ent;
 	bool inl;
+	/* ent's one frame as pushed for ip, when ent has one: a hit copies
+	 * it whole */
+	bool one;
+	struct pda_frame fr;
 };
 
 /*

@@ -97,6 +97,21 @@ struct dkey {
 };
 
 #define FRONT_SIZE 4096 /* direct-mapped cache in front of dkeys */
+
+/*
+ * A frame named by its symbol alone (D_SYM: no source lines) by the
+ * symbol's interned pointer and its kernel bit: the id lookup() gave.
+ * A stack's frames look here first (direct-mapped), without a key
+ * built or compared: the naming loop's cost per frame was about 75
+ * instructions through lookup()'s front, 20 here.
+ */
+struct symfront {
+	const char *sym; /* NULL: empty */
+	uint32_t kernel;
+	uint32_t id;
+};
+
+#define SYMFRONT_SIZE 4096
 #define COMMS_SIZE 64	/* direct-mapped cache of comm atoms, by tid */
 #define COMM_CACHED 32	/* comms shorter than this are cached */
 
@@ -190,6 +205,7 @@ struct pda_fold {
 	struct adder ad;
 	struct sorter so;
 	struct dkey front[FRONT_SIZE];
+	struct symfront symfront[SYMFRONT_SIZE];
 	struct comm_ent comms[COMMS_SIZE];
 	unsigned flags;
 	unsigned max_stack;
@@ -426,22 +442,15 @@ static struct atom *derive(struct pda_fold *fd, const struct dkey *k,
 	return a;
 }
 
-static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
-			   const struct pda_frame *fr)
+/* lookup() past its front entry front. */
+static struct atom *lookup_slow(struct pda_fold *fd, const struct dkey *k,
+				const struct pda_frame *fr, struct dkey *front)
 {
-	/* most frames repeat the previous samples': a direct-mapped entry
-	 * answers them without hashing the key fully */
-	struct dkey *front = &fd->front[((uintptr_t)k->p1 >> 3 ^ k->n ^
-					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
-					(FRONT_SIZE - 1)];
-	uint64_t h;
+	const uint64_t h = dkey_hash(k);
 	struct pdc_hash_slot *slot;
 	struct dkey *e;
 	struct atom *a;
 
-	if (front->atom && dkey_eq(front, k))
-		return front->atom;
-	h = dkey_hash(k);
 
 	if (pdc_hash_reserve(&fd->mem, &fd->dkeys) < 0)
 		return NULL;
@@ -462,6 +471,21 @@ static struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
 	pdc_hash_fill(&fd->dkeys, slot, h, e);
 	*front = *e;
 	return a;
+}
+
+/* Inline: the front entry's hit is the path of nearly every frame. */
+static inline struct atom *lookup(struct pda_fold *fd, const struct dkey *k,
+				  const struct pda_frame *fr)
+{
+	/* most frames repeat the previous samples': a direct-mapped entry
+	 * answers them without hashing the key fully */
+	struct dkey *front = &fd->front[((uintptr_t)k->p1 >> 3 ^ k->n ^
+					 (uintptr_t)k->p2 >> 3 ^ k->kind) &
+					(FRONT_SIZE - 1)];
+
+	if (front->atom && dkey_eq(front, k))
+		return front->atom;
+	return lookup_slow(fd, k, fr, front);
 }
 
 static bool re_match(struct pda_fold *fd, int which, struct atom *a)
@@ -916,14 +940,17 @@ static struct atom *root_atom(struct pda_fold *fd, const char *comm,
 	return lookup(fd, &k, NULL);
 }
 
-static struct atom *frame_atom(struct pda_fold *fd, const struct pda_frame *fr)
+/* fr's atom; flags: fd->flags, read once a stack (the stores into
+ * fd->buf could otherwise change them for the compiler). */
+static inline struct atom *frame_atom(struct pda_fold *fd, unsigned flags,
+				      const struct pda_frame *fr)
 {
 	const bool kernel =
-		(fd->flags & PDA_FOLD_KERNEL) && (fr->flags & PDA_FRAME_KERNEL);
+		(flags & PDA_FOLD_KERNEL) && (fr->flags & PDA_FRAME_KERNEL);
 	struct dkey k = {0};
 
 	if (fr->sym) {
-		if ((fd->flags & (PDA_FOLD_SRCLINE | PDA_FOLD_SRCLINE_CG)) &&
+		if ((flags & (PDA_FOLD_SRCLINE | PDA_FOLD_SRCLINE_CG)) &&
 		    fr->srcfile) {
 			k.kind = D_SRCLINE;
 			k.p2 = fr->srcfile;
@@ -933,7 +960,7 @@ static struct atom *frame_atom(struct pda_fold *fd, const struct pda_frame *fr)
 			k.n = kernel;
 		}
 		k.p1 = fr->sym;
-	} else if (fd->flags & PDA_FOLD_ADDRS) {
+	} else if (flags & PDA_FOLD_ADDRS) {
 		if (fr->dso) {
 			k.kind = D_ADDR;
 			k.p1 = fr->dso;
@@ -1014,6 +1041,13 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 	bool keep = true, unresolved = false;
 	bool dso_hit = !fd->has_re[MATCH_DSO];
 	bool sym_hit = !fd->has_re[MATCH_SYM];
+	const unsigned fold_flags = fd->flags;
+	/* frames named by their symbol alone, no filter to try */
+	const bool plain =
+		!(fold_flags & (PDA_FOLD_SRCLINE | PDA_FOLD_SRCLINE_CG)) &&
+		dso_hit && sym_hit;
+	const unsigned kmask =
+		fold_flags & PDA_FOLD_KERNEL ? PDA_FRAME_KERNEL : 0;
 
 	if (fd->finished)
 		return PD_ERR_API;
@@ -1042,8 +1076,27 @@ int pda_fold_add_keyed(struct pda_fold *fd, const struct pd_sample *sample,
 		fd->buf[0] = root->id;
 	for (size_t i = 0; i < cut; i++) {
 		const struct pda_frame *fr = &st->frames[i];
-		struct atom *a = frame_atom(fd, fr);
+		struct atom *a;
 
+		if (plain && fr->sym) {
+			const uint32_t kernel = (fr->flags & kmask) != 0;
+			struct symfront *e =
+				&fd->symfront[((uintptr_t)fr->sym >> 3 ^
+					       (uintptr_t)fr->sym >> 15 ^ kernel) &
+					      (SYMFRONT_SIZE - 1)];
+
+			if (e->sym != fr->sym || e->kernel != kernel) {
+				a = frame_atom(fd, fold_flags, fr);
+				if (!a)
+					return PD_ERR_NOMEM;
+				*e = (struct symfront){fr->sym, kernel, a->id};
+			}
+			fd->buf[off + cut - 1 - i] = e->id;
+			if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP))
+				unresolved = true;
+			continue;
+		}
+		a = frame_atom(fd, fold_flags, fr);
 		if (!a)
 			return PD_ERR_NOMEM;
 		/* leaf first in, root first in the stack */
