@@ -230,20 +230,18 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 		o->no_inline = true;
 		break;
 	case OPT_SHOW_TASK:
-		o->show |= SHOW_TASK;
-		break;
 	case OPT_SHOW_MMAP:
-		o->show |= SHOW_MMAP;
-		break;
 	case OPT_SHOW_SWITCH:
-		o->show |= SHOW_SWITCH;
-		break;
 	case OPT_SHOW_NS:
-		o->show |= SHOW_NS;
+	case OPT_SHOW_LOST: {
+		/* in the order of the OPT_SHOW_* values */
+		static const uint32_t bits[] = {SHOW_TASK, SHOW_MMAP,
+						SHOW_SWITCH, SHOW_NS,
+						SHOW_LOST};
+
+		o->show |= bits[c - OPT_SHOW_TASK];
 		break;
-	case OPT_SHOW_LOST:
-		o->show |= SHOW_LOST;
-		break;
+	}
 	case CMD_OPT_ITRACE:
 	case CMD_OPT_SPE_EVENTS:
 		cmd_itrace(ctx, c, arg, &o->itrace);
