@@ -67,13 +67,12 @@ const char cmd_script_options[] =
 	"                        every callchain (by default only on DWARF-\n"
 	"                        unwound user stacks, as perf 6.1)\n"
 	"      --no-inline       no inlined frames on any stack\n"
-	"      --show-task-events    COMM, FORK and EXIT records too, as\n"
-	"                        perf prints them, in time order among the\n"
-	"                        samples\n"
-	"      --show-mmap-events    MMAP and MMAP2 records too\n"
-	"      --show-switch-events  SWITCH and SWITCH_CPU_WIDE records too\n"
-	"      --show-namespace-events  NAMESPACES records too\n"
-	"      --show-lost-events    LOST records too\n"
+	"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
+	"      --show-namespace-events, --show-lost-events\n"
+	"                        side-band records too, as perf prints them,\n"
+	"                        in time order among the samples: COMM, FORK\n"
+	"                        and EXIT; MMAP and MMAP2; SWITCH and\n"
+	"                        SWITCH_CPU_WIDE; NAMESPACES; LOST\n"
 	CMD_ITRACE_HELP
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
