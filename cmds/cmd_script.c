@@ -58,6 +58,7 @@ const char cmd_script_options[] =
 	"      --pid LIST        only samples of these pids\n"
 	"      --tid LIST        only samples of these tids\n"
 	"  -C, --cpu LIST        only samples taken on these CPUs\n"
+	"                        (and side-band records on them)\n"
 	CMD_TIME_HELP
 	"  -S, --symbols LIST    only samples whose ip is in these functions\n"
 	"      --dsos LIST       only samples whose ip is in these binaries\n"
@@ -66,6 +67,12 @@ const char cmd_script_options[] =
 	"                        every callchain (by default only on DWARF-\n"
 	"                        unwound user stacks, as perf 6.1)\n"
 	"      --no-inline       no inlined frames on any stack\n"
+	"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
+	"      --show-namespace-events, --show-lost-events\n"
+	"                        side-band records too, as perf prints them,\n"
+	"                        in time order among the samples: COMM, FORK\n"
+	"                        and EXIT; MMAP and MMAP2; SWITCH and\n"
+	"                        SWITCH_CPU_WIDE; NAMESPACES; LOST\n"
 	CMD_ITRACE_HELP
 	CMD_FIND_HELP
 	CMD_SYMBOL_HELP
@@ -88,7 +95,19 @@ enum {
 	OPT_DSOS,
 	OPT_INLINE,
 	OPT_NO_INLINE,
+	OPT_SHOW_TASK,
+	OPT_SHOW_MMAP,
+	OPT_SHOW_SWITCH,
+	OPT_SHOW_NS,
+	OPT_SHOW_LOST,
 };
+
+/* --show-*-events: the side-band records printed, by type */
+#define SHOW_TASK ((1u << PD_REC_COMM) | (1u << PD_REC_FORK) | (1u << PD_REC_EXIT))
+#define SHOW_MMAP ((1u << PD_REC_MMAP) | (1u << PD_REC_MMAP2))
+#define SHOW_SWITCH ((1u << PD_REC_SWITCH) | (1u << PD_REC_SWITCH_CPU_WIDE))
+#define SHOW_NS (1u << PD_REC_NAMESPACES)
+#define SHOW_LOST (1u << PD_REC_LOST)
 
 #define MAX_IDS 1024	/* pids, tids, CPUs a list holds */
 #define MAX_NAMES 256	/* comms, symbols, DSOs a list holds */
@@ -110,6 +129,7 @@ struct script_opts {
 	struct cmd_time_range time;
 	struct name_list comms, syms, dsos;
 	bool inline_frames, no_inline;
+	uint32_t show;		/* SHOW_*: side-band records printed */
 	struct cmd_symopts sym;
 	const char *unwinder;
 	unsigned jobs;
@@ -208,6 +228,19 @@ static void script_option(struct pd_ctx *ctx, struct script_opts *o, int c,
 	case OPT_NO_INLINE:
 		o->no_inline = true;
 		break;
+	case OPT_SHOW_TASK:
+	case OPT_SHOW_MMAP:
+	case OPT_SHOW_SWITCH:
+	case OPT_SHOW_NS:
+	case OPT_SHOW_LOST: {
+		/* in the order of the OPT_SHOW_* values */
+		static const uint32_t bits[] = {SHOW_TASK, SHOW_MMAP,
+						SHOW_SWITCH, SHOW_NS,
+						SHOW_LOST};
+
+		o->show |= bits[c - OPT_SHOW_TASK];
+		break;
+	}
 	case CMD_OPT_ITRACE:
 	case CMD_OPT_SPE_EVENTS:
 		cmd_itrace(ctx, c, arg, &o->itrace);
@@ -238,6 +271,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"dsos", required_argument, NULL, OPT_DSOS},
 		{"inline", no_argument, NULL, OPT_INLINE},
 		{"no-inline", no_argument, NULL, OPT_NO_INLINE},
+		{"show-task-events", no_argument, NULL, OPT_SHOW_TASK},
+		{"show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP},
+		{"show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH},
+		{"show-namespace-events", no_argument, NULL, OPT_SHOW_NS},
+		{"show-lost-events", no_argument, NULL, OPT_SHOW_LOST},
 		CMD_SYMBOL_LONGOPTS,
 		CMD_UNWINDER_LONGOPT,
 		CMD_JOBS_LONGOPT,
@@ -1069,6 +1107,121 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 	return 0;
 }
 
+/* The thread a side-band record of ev prints the comm of (perf's
+ * process_*_event: the record's own pid/tid where it names one, else
+ * its sample_id's), *ts the time perf prints without sample_id_all. */
+static void side_thread(const struct pd_event *ev, int32_t *pid, int32_t *tid,
+			uint64_t *ts)
+{
+	*ts = 0;
+	switch (ev->type) {
+	case PD_REC_COMM:
+		*pid = (int32_t)ev->comm.pid;
+		*tid = (int32_t)ev->comm.tid;
+		break;
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+		*pid = (int32_t)ev->fork.pid;
+		*tid = (int32_t)ev->fork.tid;
+		*ts = ev->fork.time;
+		break;
+	case PD_REC_MMAP:
+		*pid = (int32_t)ev->mmap.pid;
+		*tid = (int32_t)ev->mmap.tid;
+		break;
+	case PD_REC_MMAP2:
+		*pid = (int32_t)ev->mmap2.pid;
+		*tid = (int32_t)ev->mmap2.tid;
+		break;
+	case PD_REC_NAMESPACES:
+		*pid = (int32_t)ev->namespaces.pid;
+		*tid = (int32_t)ev->namespaces.tid;
+		break;
+	default:
+		*pid = ev->sample_id.mask & PD_SAMPLE_TID
+			       ? (int32_t)ev->sample_id.pid
+			       : -1;
+		*tid = ev->sample_id.mask & PD_SAMPLE_TID
+			       ? (int32_t)ev->sample_id.tid
+			       : -1;
+		break;
+	}
+}
+
+/*
+ * A side-band record (--show-*-events) as perf 6.1's print_event():
+ * the fields of the event its id names up to the time, of the sample
+ * its sample_id makes (perf's defaults -1 where it has none; the
+ * record's own pid/tid and time without sample_id_all), the comm of the
+ * thread it concerns, then the record.
+ */
+static int script_side(void *arg, const struct pd_rec *rec)
+{
+	struct script_run *sr = arg;
+	const struct script_opts *o = sr->o;
+	const struct pd_evsel *ev = NULL;
+	struct pde_script_line l = {0};
+	struct pd_sample smp = {0};
+	struct pd_event e;
+	const struct pd_sample_id *id = &e.sample_id;
+	char unknown[24];
+	int32_t pid, tid;
+	uint64_t ts;
+
+	if (rec->type >= 32 || !(o->show & (1u << rec->type)) ||
+	    pd_event_decode(sr->f, rec, &e) != 0)
+		return 0;
+	if (!sr->checked) {
+		check_fields(sr->ctx, sr->o, sr->f);
+		set_width(sr, sr->f);
+		init_brcntr(sr);
+		sr->checked = true;
+	}
+	/* perf's evlist__id2evsel(): the first event when there is one,
+	 * or the record has no id; none for an id no event has */
+	if (pd_file_nr_evsels(sr->f) == 1 || !(id->mask & PD_SAMPLE_ID) ||
+	    !id->id)
+		ev = pd_file_nr_evsels(sr->f) ? pd_file_evsel(sr->f, 0) : NULL;
+	else
+		ev = id->evsel;
+	side_thread(&e, &pid, &tid, &ts);
+	smp.misc = rec->misc;
+	if (ev && !PD_ATTR_HAS(&ev->attr, sample_id_all)) {
+		smp.cpu = 0;
+		smp.time = ts;
+		smp.pid = (uint32_t)pid;
+		smp.tid = (uint32_t)tid;
+	} else if (ev && !id->evsel) {
+		/* an id no event has: perf's synthesized records' 0, which
+		 * it reads with the first event's trailer, zeros */
+	} else {
+		smp.pid = id->mask & PD_SAMPLE_TID ? id->pid : UINT32_MAX;
+		smp.tid = id->mask & PD_SAMPLE_TID ? id->tid : UINT32_MAX;
+		smp.cpu = id->mask & PD_SAMPLE_CPU ? id->cpu : UINT32_MAX;
+		smp.time = id->mask & PD_SAMPLE_TIME ? id->time : UINT64_MAX;
+	}
+	if (o->nr_cpus && !cmd_in_ids(o->cpus, o->nr_cpus, smp.cpu))
+		return 0;
+	l.sample = &smp;
+	if (ev) {
+		l.fields = o->f.fields[pde_script_type(ev->attr.type)];
+		l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
+			      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+	}
+	/* perf: ":-1" without a thread, ":TID" for one without a comm */
+	if (tid == -1) {
+		l.comm = ":-1";
+	} else {
+		l.comm = pda_thread_comm(sr->session, (uint32_t)pid,
+					 (uint32_t)tid);
+		if (!l.comm[0]) {
+			snprintf(unknown, sizeof(unknown), ":%d", tid);
+			l.comm = unknown;
+		}
+	}
+	return pde_script_side(&sr->w, &l, &e, &sr->scratch);
+}
+
 static int script_skip(void *arg, enum pda_capture_skip what, const char *why)
 {
 	struct script_run *sr = arg;
@@ -1121,7 +1274,9 @@ static int script_capture(struct pd_ctx *ctx, struct script_opts *o,
 	PDA_CAPTURE_OPTS(co, .filter = &sr.flt, .jobs = o->jobs,
 			 .ip_stacks = true, .leaf_only = o->no_callchain,
 			 .memo = true, .time_order = true,
-			 .itrace = &o->itrace, .sample_fn = script_one, .skip_fn = script_skip,
+			 .itrace = &o->itrace, .sample_fn = script_one,
+			 .side_fn = o->show ? script_side : NULL,
+			 .skip_fn = script_skip,
 			 .arg = &sr);
 	struct cmd_progress prog;
 	const struct pda_capture_stats *cs;

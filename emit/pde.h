@@ -760,6 +760,18 @@ int pde_script_sample(struct pde_script *w, const struct pde_script_line *l);
 int pde_script_begin(struct pde_script *w, const struct pde_script_line *l);
 int pde_script_raw(struct pde_script *w, const char *text, size_t len);
 int pde_script_end(struct pde_script *w, const struct pde_script_line *l);
+/*
+ * A side-band record's line as perf 6.1's script prints it with
+ * --show-*-events: l's fields up to the time (none when l->fields is
+ * 0: perf found no event for its id), for l->sample (the record's
+ * pid, tid, cpu, time and misc) and l->comm, then "PERF_RECORD_NAME"
+ * and perf_event__fprintf()'s text of ev.  scratch: a buffer to use.
+ * @return 0, PD_ERR_IO or PD_ERR_NOMEM.
+ */
+struct pd_event;
+struct pdc_strbuf;
+int pde_script_side(struct pde_script *w, const struct pde_script_line *l,
+		    const struct pd_event *ev, struct pdc_strbuf *scratch);
 /* Write what is buffered and free the buffer.  @return 0 or PD_ERR_IO. */
 int pde_script_finish(struct pde_script *w);
 

@@ -585,7 +585,7 @@ static int room(struct pde_script *w, size_t n)
  * a hypervisor sample (3) is "KUH" and a guest user one (5) "KGg" as
  * perf prints them, then "%*s" of " " in 6 less the letters.
  */
-static size_t put_misc(char *p, unsigned misc)
+static size_t put_misc(char *p, unsigned misc, uint32_t type)
 {
 	static const struct {
 		unsigned mode;
@@ -596,6 +596,18 @@ static size_t put_misc(char *p, unsigned misc)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if ((misc & modes[i].mode) == modes[i].mode)
 			p[n++] = modes[i].c;
+	/* a side-band record's flags (--show-*-events) */
+	if ((type == PD_REC_MMAP || type == PD_REC_MMAP2) &&
+	    (misc & PD_MISC_MMAP_DATA))
+		p[n++] = 'M';
+	if (type == PD_REC_COMM && (misc & PD_MISC_COMM_EXEC))
+		p[n++] = 'E';
+	if ((type == PD_REC_SWITCH || type == PD_REC_SWITCH_CPU_WIDE) &&
+	    (misc & PD_MISC_SWITCH_OUT)) {
+		p[n++] = 'S';
+		if (misc & PD_MISC_SWITCH_OUT_PREEMPT)
+			p[n++] = 'p';
+	}
 	do
 		p[n++] = ' ';
 	while (n < 6);
@@ -1040,26 +1052,19 @@ static void add_bpf_output(struct pdc_strbuf *b, const struct pd_sample *s)
 	 PDE_SF(MISC) | PDE_SF(TOD) | PDE_SF(TIME) | PDE_SF(PERIOD) |       \
 	 PDE_SF(EVENT) | PDE_SF(FLAGS) | SYMS | PDE_SF(SRCLINE))
 
-int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
+/*
+ * perf 6.1's perf_sample__fprintf_start(): the fields f asks for up to
+ * the time (comm, pid/tid, cpu, misc, tod, time) of s, whose thread's
+ * comm is comm_in, at p; a record of type's (a sample's or a side-band
+ * record's: its misc flags).  @return the end.
+ */
+static char *put_start(const struct pde_script *w, char *p, uint64_t f,
+		       const struct pd_sample *s, const char *comm_in,
+		       bool callchain, uint32_t type)
 {
-	const struct pd_sample *s = l->sample;
-	const uint64_t f = l->bts ? l->fields & BTS_BEGIN : l->fields;
-	char *p;
-	int rc;
-
-	/* perf 7.2 prints the counters' legend before every sample; with
-	 * -v, which names the events on each branch, none */
-	if ((l->fields & PDE_SF(BRCNTR)) && w->brcntr && !w->brcntr->exact &&
-	    ((rc = flush(w)) < 0 ||
-	     (rc = pda_brcntr_legend(w->brcntr, w->out, "#")) < 0))
-		return rc;
-	rc = room(w, LINE_MAX_HEAD);
-	if (rc < 0)
-		return rc;
-	p = w->buf + w->len;
 	if (f & PDE_SF(COMM)) {
 		char unknown[16];
-		const char *comm = l->comm;
+		const char *comm = comm_in;
 
 		if (!comm || !comm[0]) {
 			/* perf names a thread it saw no COMM of ":TID" */
@@ -1068,7 +1073,7 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 				'\0';
 			comm = unknown;
 		}
-		p += put_name(p, 1024, comm, l->callchain ? 0 : 16);
+		p += put_name(p, 1024, comm, callchain ? 0 : 16);
 		*p++ = ' ';
 	}
 	if ((f & PDE_SF(PID)) && (f & PDE_SF(TID))) {
@@ -1101,7 +1106,7 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		*p++ = ' ';
 	}
 	if (f & PDE_SF(MISC))
-		p += put_misc(p, s->misc);
+		p += put_misc(p, s->misc, type);
 	if (f & PDE_SF(TOD))
 		p += put_tod(w, p, s->time);
 	if (f & PDE_SF(TIME)) {
@@ -1129,6 +1134,27 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 		*p++ = ':';
 		*p++ = ' ';
 	}
+	return p;
+}
+
+int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
+{
+	const struct pd_sample *s = l->sample;
+	const uint64_t f = l->bts ? l->fields & BTS_BEGIN : l->fields;
+	char *p;
+	int rc;
+
+	/* perf 7.2 prints the counters' legend before every sample; with
+	 * -v, which names the events on each branch, none */
+	if ((l->fields & PDE_SF(BRCNTR)) && w->brcntr && !w->brcntr->exact &&
+	    ((rc = flush(w)) < 0 ||
+	     (rc = pda_brcntr_legend(w->brcntr, w->out, "#")) < 0))
+		return rc;
+	rc = room(w, LINE_MAX_HEAD);
+	if (rc < 0)
+		return rc;
+	p = w->buf + w->len;
+	p = put_start(w, p, f, s, l->comm, l->callchain, PD_REC_SAMPLE);
 	if (f & PDE_SF(PERIOD)) {
 		p += put_dec(p, s->period, 10, false);
 		*p++ = ' ';
@@ -1833,4 +1859,140 @@ int pde_script_finish(struct pde_script *w)
 	if (rc == 0)
 		rc = pde_out_rc(w->out);
 	return rc;
+}
+
+/* perf 6.1's perf_ns__name(): a NAMESPACES link's name by its index */
+static const char *ns_name(uint64_t idx)
+{
+	static const char *const names[] = {"net", "uts",  "ipc",   "pid",
+					    "user", "mnt", "cgroup"};
+
+	return idx < sizeof(names) / sizeof(names[0]) ? names[idx]
+						      : "UNKNOWN";
+}
+
+/* perf 6.1's perf_event__fprintf() of ev after "PERF_RECORD_NAME", the
+ * newline included, into b. */
+static void side_text(struct pdc_strbuf *b, const struct pd_event *ev)
+{
+	switch (ev->type) {
+	case PD_REC_COMM:
+		pdc_strbuf_addf(b, "%s: %.*s:%d/%d\n",
+				  ev->misc & PD_MISC_COMM_EXEC ? " exec" : "",
+				  (int)ev->comm.comm.len, ev->comm.comm.ptr,
+				  (int32_t)ev->comm.pid,
+				  (int32_t)ev->comm.tid);
+		break;
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+		pdc_strbuf_addf(b, "(%d:%d):(%d:%d)\n", (int32_t)ev->fork.pid,
+				  (int32_t)ev->fork.tid,
+				  (int32_t)ev->fork.ppid,
+				  (int32_t)ev->fork.ptid);
+		break;
+	case PD_REC_MMAP:
+		pdc_strbuf_addf(
+			b, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+			   "]: %c %.*s\n",
+			(int32_t)ev->mmap.pid, (int32_t)ev->mmap.tid,
+			ev->mmap.start, ev->mmap.len, ev->mmap.pgoff,
+			ev->misc & PD_MISC_MMAP_DATA ? 'r' : 'x',
+			(int)ev->mmap.filename.len, ev->mmap.filename.ptr);
+		break;
+	case PD_REC_MMAP2: {
+		const struct pd_ev_mmap2 *m = &ev->mmap2;
+
+		pdc_strbuf_addf(b, " %d/%d: [%#" PRIx64 "(%#" PRIx64
+				     ") @ %#" PRIx64,
+				  (int32_t)m->pid, (int32_t)m->tid, m->start,
+				  m->len, m->pgoff);
+		if (m->has_build_id) {
+			pdc_strbuf_addf(b, " <");
+			for (unsigned i = 0; i < m->build_id_size; i++)
+				pdc_strbuf_addf(b, "%02x", m->build_id[i]);
+			pdc_strbuf_addf(b, ">");
+		} else {
+			pdc_strbuf_addf(b, " %02x:%02x %" PRIu64 " %" PRIu64,
+					  m->maj, m->min, m->ino,
+					  m->ino_generation);
+		}
+		/* PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4; MAP_SHARED 1 */
+		pdc_strbuf_addf(b, "]: %c%c%c%c %.*s\n",
+				  m->prot & 1 ? 'r' : '-',
+				  m->prot & 2 ? 'w' : '-',
+				  m->prot & 4 ? 'x' : '-',
+				  m->flags & 1 ? 's' : 'p',
+				  (int)m->filename.len, m->filename.ptr);
+		break;
+	}
+	case PD_REC_SWITCH:
+	case PD_REC_SWITCH_CPU_WIDE: {
+		const bool out = ev->misc & PD_MISC_SWITCH_OUT;
+		const char *io = !out ? "IN         "
+				 : ev->misc & PD_MISC_SWITCH_OUT_PREEMPT
+					 ? "OUT preempt"
+					 : "OUT        ";
+
+		if (ev->type == PD_REC_SWITCH)
+			pdc_strbuf_addf(b, " %s\n", io);
+		else
+			pdc_strbuf_addf(
+				b, " %s  %s pid/tid: %5d/%-5d\n", io,
+				out ? "next" : "prev",
+				(int32_t)ev->context_switch.next_prev_pid,
+				(int32_t)ev->context_switch.next_prev_tid);
+		break;
+	}
+	case PD_REC_LOST:
+		pdc_strbuf_addf(b, " lost %" PRIu64 "\n", ev->lost.lost);
+		break;
+	case PD_REC_NAMESPACES: {
+		const struct pd_ev_namespaces *ns = &ev->namespaces;
+
+		pdc_strbuf_addf(b, " %d/%d - nr_namespaces: %" PRIu64
+				     "\n\t\t[",
+				  (int32_t)ns->pid, (int32_t)ns->tid,
+				  ns->nr_namespaces);
+		for (uint64_t i = 0; i < ns->nr_namespaces; i++) {
+			if (i && i % 4 == 0)
+				pdc_strbuf_addf(b, "\n\t\t ");
+			pdc_strbuf_addf(
+				b, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s",
+				(unsigned)i, ns_name(i),
+				pd_u64s_get(&ns->link_info, 2 * i),
+				pd_u64s_get(&ns->link_info, 2 * i + 1),
+				i + 1 != ns->nr_namespaces ? ", " : "]\n");
+		}
+		break;
+	}
+	default:
+		pdc_strbuf_addf(b, "\n");
+		break;
+	}
+}
+
+int pde_script_side(struct pde_script *w, const struct pde_script_line *l,
+		    const struct pd_event *ev, struct pdc_strbuf *scratch)
+{
+	const char *name = pd_rec_type_name(ev->type);
+	int rc;
+
+	scratch->len = 0;
+	pdc_strbuf_addf(scratch, "PERF_RECORD_%s", name ? name : "");
+	side_text(scratch, ev);
+	if (scratch->oom)
+		return PD_ERR_NOMEM;
+	rc = room(w, LINE_MAX_HEAD + scratch->len);
+	if (rc < 0)
+		return rc;
+	if (l->fields) {
+		char *p = w->buf + w->len;
+
+		p = put_start(w, p, l->fields, l->sample, l->comm,
+			      l->callchain, ev->type);
+		w->len = (size_t)(p - w->buf);
+	}
+	memcpy(w->buf + w->len, scratch->p, scratch->len);
+	w->len += scratch->len;
+	return 0;
 }

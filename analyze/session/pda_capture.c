@@ -398,6 +398,28 @@ static int progress(struct pda_capture *c, const struct pd_rec *rec,
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
+/* A record that is no sample, with side_fn: to the callback at its place
+ * in time (the samples before it delivered), and to the pipeline. */
+static int side(struct pda_capture *c, const struct pd_rec *rec)
+{
+	int rc = pda_pipe_flush(c->pipe);
+
+	if (rc < 0) {
+		if (c->failed_in != PDA_CAPTURE_CALLBACK)
+			set_msg(c, PDA_CAPTURE_SESSION,
+				pda_session_errmsg(c->s));
+		return rc;
+	}
+	/* an EXIT as the thread was before it */
+	if (rec->type == PD_REC_EXIT &&
+	    (rc = c->o.side_fn(c->o.arg, rec)) < 0)
+		return callback_failed(c, rc);
+	if ((rc = feed(c, rec, NULL)) < 0 || rec->type == PD_REC_EXIT)
+		return rc;
+	rc = c->o.side_fn(c->o.arg, rec);
+	return rc < 0 ? callback_failed(c, rc) : 0;
+}
+
 static int step(struct pda_capture *c, const struct pd_rec *rec,
 		const struct pda_sb_key *key)
 {
@@ -412,6 +434,8 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
 		if ((rc = progress(c, rec, c->st.nr_samples)) < 0)
 			return rc;
 	}
+	if (c->pipe && !key && c->o.side_fn && rec->type != PD_REC_SAMPLE)
+		return side(c, rec);
 	if (c->pipe && (!key || rec->type == PD_REC_SAMPLE))
 		return feed(c, rec, key);
 	if (c->pipe)

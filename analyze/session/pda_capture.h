@@ -112,6 +112,13 @@ struct pda_capture_opts {
 	 * round (perf's ordered events); else in the file's order, each
 	 * resolved in the state of its own time (two passes, below) */
 	bool time_order;
+	/*
+	 * with time_order: every record that is not a sample, at its place
+	 * in time, the samples before it handed back first: after the
+	 * session applied it, but an EXIT before (perf script prints a
+	 * side-band record so: --show-task-events and the like); NULL: none
+	 */
+	pda_capture_rec_fn side_fn;
 	/* with two passes: every other record, placed in time (above);
 	 * NULL: none.  pda_capture_two_pass() says whether it is called. */
 	pda_capture_order_fn order_fn;

@@ -1554,6 +1554,13 @@ int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
 	return feed_one(p, NULL, sample);
 }
 
+int pda_pipe_flush(struct pda_pipe *p)
+{
+	int rc = held_flush(p);
+
+	return rc < 0 ? rc : drain(p);
+}
+
 int pda_pipe_finish(struct pda_pipe *p)
 {
 	int rc = held_flush(p);

@@ -174,6 +174,11 @@ int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
  */
 int pda_pipe_unwind_pass(struct pda_pipe *p);
 int pda_pipe_unwind_done(struct pda_pipe *p);
+/* Hand back every sample fed so far (held, queued or being unwound),
+ * in order, before what comes next: a record the caller shows between
+ * samples (perf script's --show-*-events).  0 or a negative pd_err as
+ * pda_pipe_feed(). */
+int pda_pipe_flush(struct pda_pipe *p);
 /* End of input: the samples still under way are handed back, and the
  * batches' memory freed; pda_pipe_feed() after it fails (PD_ERR_API).
  * @return 0 or a negative pd_err as pda_pipe_feed(). */
