@@ -26,19 +26,9 @@ python3 tests/gen/pd_comm_gen.py "$PD_TMP"
 for f in "$PD_TMP"/*.perf.data; do
 	c=${f##*/}
 	c=${c%.perf.data}
-	grep -v '^#' "$G/variants" | while IFS='	' read -r v opts; do
-		[ -n "$v" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		"$PERF" report -i "$f" --stdio --kallsyms "$PD_TMP/$c.kallsyms" \
-			$opts >"$PD_TMP/out" 2>/dev/null || true
-		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$G/$c.$v.txt"
-		# shellcheck disable=SC2086 # the options are words
-		"$PERF" report -i - --stdio --kallsyms "$PD_TMP/$c.kallsyms" \
-			$opts <"$PD_TMP/$c.pipe.data" >"$PD_TMP/out" \
-			2>/dev/null || true
-		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" \
-			"$G/$c.$v.pipe.txt"
-	done
+	pd_report_variants "$G" "$c" "$f" "$PD_TMP/$c.kallsyms"
+	pd_report_variants "$G" "$c" "$PD_TMP/$c.pipe.data" \
+		"$PD_TMP/$c.kallsyms" .pipe
 	"$PERF" script -i "$f" -F comm,tid,sym --kallsyms "$PD_TMP/$c.kallsyms" \
 		>"$G/$c.script.txt" 2>/dev/null
 done
