@@ -1002,6 +1002,7 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 			      it->when ? it->when->seq : rr->nr_at++);
 	pda_report_cgroup_ns(rr->rep, it->cgroup_ns);
 	pda_report_ip_leaf(rr->rep, it->ip_leaf);
+	pda_report_comm_later(rr->rep, it->comm_later);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);

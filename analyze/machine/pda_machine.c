@@ -44,6 +44,7 @@ struct pda_hcomm {
 	uint32_t epoch;
 	const char *comm;
 	struct pda_nsid cgns; /* the cgroup namespace from epoch on */
+	bool fork;	      /* a FORK made the thread anew at epoch */
 };
 
 struct pda_thread {
@@ -739,7 +740,7 @@ static int on_cgroup(struct pda_session *s, const struct pd_event *ev)
 /* t's comm becomes comm (NULL: none known) and its cgroup namespace
  * cgns.  0 or NOMEM. */
 static int set_state(struct pda_session *s, struct pda_thread *t,
-		     const char *comm, struct pda_nsid cgns)
+		     const char *comm, struct pda_nsid cgns, bool fork)
 {
 	const uint32_t epoch = s->machine.epoch;
 
@@ -757,6 +758,7 @@ static int set_state(struct pda_session *s, struct pda_thread *t,
 		t->ch[t->nr_ch - 1].epoch = epoch;
 		t->ch[t->nr_ch - 1].comm = comm;
 		t->ch[t->nr_ch - 1].cgns = cgns;
+		t->ch[t->nr_ch - 1].fork = fork;
 	}
 	t->comm = comm;
 	t->cgns = cgns;
@@ -766,15 +768,35 @@ static int set_state(struct pda_session *s, struct pda_thread *t,
 static int set_comm(struct pda_session *s, struct pda_thread *t,
 		    const char *comm)
 {
-	return set_state(s, t, comm, t->cgns);
+	return set_state(s, t, comm, t->cgns, false);
 }
 
-/* t's state at epoch: its comm (or NULL) and cgroup namespace. */
+/*
+ * The name perf's report gives a thread without a comm at history entry
+ * i on: perf's ____thread__set_comm() overrides the thread's default
+ * ":TID" comm in place at its first COMM (comm__override), so the rows
+ * made before take that name; a FORK makes the thread anew (the old
+ * one, with its samples, keeps ":TID").  NULL: none.
+ */
+static const char *later_comm(const struct pda_thread *t, size_t i)
+{
+	for (; i < t->nr_ch; i++) {
+		if (t->ch[i].fork)
+			return NULL;
+		if (t->ch[i].comm)
+			return t->ch[i].comm;
+	}
+	return NULL;
+}
+
+/* t's state at epoch: its comm (or NULL) and cgroup namespace, and
+ * (without a comm) the one report names it by later. */
 static const char *state_at(const struct pda_thread *t, uint32_t epoch,
-			    struct pda_nsid *cgns)
+			    struct pda_nsid *cgns, const char **later)
 {
 	size_t lo = 0, hi = t->nr_ch;
 
+	*later = NULL;
 	if (!t->nr_ch || epoch == PDA_EPOCH_LIVE) {
 		*cgns = t->cgns;
 		return t->comm;
@@ -788,6 +810,8 @@ static const char *state_at(const struct pda_thread *t, uint32_t epoch,
 			hi = mid;
 	}
 	*cgns = lo ? t->ch[lo - 1].cgns : t->cgns0;
+	if (!(lo ? t->ch[lo - 1].comm : t->comm0))
+		*later = later_comm(t, lo);
 	return lo ? t->ch[lo - 1].comm : t->comm0;
 }
 
@@ -818,7 +842,7 @@ int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
 	live = pda_machine_maps(s, pid);
 	t = find_thread(s, tid);
 	memset(at, 0, sizeof(*at));
-	comm = t ? state_at(t, epoch, &at->cgns) : NULL;
+	comm = t ? state_at(t, epoch, &at->cgns, &at->comm_later) : NULL;
 	at->comm = comm ? comm : "";
 	if (!live)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
@@ -917,7 +941,7 @@ static int on_fork(struct pda_session *s, const struct pd_event *ev)
 	child->pid = fk->pid;
 	child->dead = false;
 	if (set_state(s, child, parent ? parent->comm : NULL,
-		      (struct pda_nsid){0, 0}) < 0)
+		      (struct pda_nsid){0, 0}, true) < 0)
 		return PD_ERR_NOMEM;
 	if (fk->pid == fk->ppid)
 		return 0; /* a new thread: it shares its process's maps */
@@ -951,7 +975,7 @@ static int on_namespaces(struct pda_session *s, const struct pd_event *ev)
 		id.dev = pd_u64s_get(&ns->link_info, 2 * CGROUP_NS_INDEX);
 		id.ino = pd_u64s_get(&ns->link_info, 2 * CGROUP_NS_INDEX + 1);
 	}
-	return set_state(s, t, t->comm, id);
+	return set_state(s, t, t->comm, id, false);
 }
 
 static int on_exit_rec(struct pda_session *s, const struct pd_event *ev)

@@ -138,10 +138,12 @@ struct pda_mhist {
 
 /* A sample's state: its process's maps and the kernel's, its thread's
  * comm ("" unknown) and cgroup namespace (0/0 unknown), and the views it
- * holds (NULL: the live maps). */
+ * holds (NULL: the live maps).  comm_later: without a comm, the first
+ * one the thread gets later, unless a FORK makes it anew first (what
+ * perf's report names the sample by; NULL none). */
 struct pda_at {
 	struct pda_maps *umaps, *kmaps;
-	const char *comm;
+	const char *comm, *comm_later;
 	struct pda_nsid cgns;
 	struct pda_mview *uv, *kv;
 };

@@ -1009,7 +1009,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      const XXH128_hash_t *key)
 {
 	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL,
-				   false, when, {0, 0}, NULL};
+				   false, when, {0, 0}, NULL, NULL};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
@@ -1018,6 +1018,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	if (at) {
 		umaps = at->umaps;
 		it.comm = at->comm;
+		it.comm_later = at->comm_later;
 		it.cgroup_ns = at->cgns;
 	} else {
 		it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);

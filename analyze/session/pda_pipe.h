@@ -82,6 +82,10 @@ struct pda_pipe_item {
 	 * one frame as the symbol table names it (perf's addr_location),
 	 * apart from its stack; else NULL. */
 	const struct pda_stack *ip_leaf;
+	/* In a two-pass run, for a sample whose thread has no comm yet:
+	 * the comm perf's report names it by (the thread's first one
+	 * later, see pda_at.comm_later); else NULL. */
+	const char *comm_later;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are

@@ -199,6 +199,29 @@ pd_sysroot()
 
 # Exit 2, saying why, unless $PERF (default perf) is perf 6.1: the oracle
 # every golden file names.
+# perf's report of a generated capture for each line "VARIANT<TAB>OPTIONS"
+# of G/variants: perf report --stdio --kallsyms KALLSYMS OPTIONS of
+# INPUT (a *.pipe.data stream on perf's stdin), its closing tip cut, in
+# G/CASE.VARIANT[SUFFIX].txt.  Usage: pd_report_variants G CASE INPUT
+# KALLSYMS [SUFFIX]; needs $PD_TMP.
+pd_report_variants()
+{
+	grep -v '^#' "$1/variants" | while IFS='	' read -r pd_v pd_opts; do
+		[ -n "$pd_v" ] || continue
+		# shellcheck disable=SC2086 # the options are words
+		case $3 in
+		*.pipe.data)
+			"${PERF:-perf}" report -i - --stdio --kallsyms "$4" \
+				$pd_opts <"$3" ;;
+		*)
+			"${PERF:-perf}" report -i "$3" --stdio --kallsyms "$4" \
+				$pd_opts ;;
+		esac >"$PD_TMP/out" 2>/dev/null || true
+		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" \
+			"$1/$2.$pd_v${5:-}.txt"
+	done
+}
+
 pd_need_perf61()
 {
 	pd_v=$("${PERF:-perf}" version 2>/dev/null) ||

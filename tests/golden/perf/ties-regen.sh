@@ -23,12 +23,6 @@ python3 tests/gen/pd_ties_gen.py "$PD_TMP"
 for f in "$PD_TMP"/*.perf.data; do
 	c=${f##*/}
 	c=${c%.perf.data}
-	grep -v '^#' "$G/variants" | while IFS='	' read -r v opts; do
-		[ -n "$v" ] || continue
-		# shellcheck disable=SC2086 # the options are words
-		"$PERF" report -i "$f" --stdio --kallsyms "$PD_TMP/$c.kallsyms" \
-			$opts >"$PD_TMP/out" 2>/dev/null || true
-		python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$G/$c.$v.txt"
-	done
+	pd_report_variants "$G" "$c" "$f" "$PD_TMP/$c.kallsyms"
 done
 "$PERF" version >"$G/PERF_VERSION"
