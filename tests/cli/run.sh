@@ -13,7 +13,9 @@
 # beside its PASS and counted.
 #
 # Prints one line per test and closes with "N passed, N failed, N skipped"
-# (and ", N partly skipped" when any was).
+# (and ", N partly skipped" when any was).  A failing scripted test shows
+# its lines that say FAIL and its last 30; CLI_LOGS=DIR keeps its whole log
+# there.
 set -u
 LC_ALL=C
 TZ=UTC
@@ -74,7 +76,15 @@ for t in tests/cli/*/*.sh tests/cli/*/*.test; do
 			skip=$((skip + 1)); echo "SKIP $t: $(tail -n 1 "$tmp/log")"
 		else
 			fail=$((fail + 1)); echo "FAIL $t (exit $rc)"
+			# a long log's failing lines can lie before its tail
+			grep -n 'FAIL' "$tmp/log" | head -n 10 |
+				sed 's/^/    failing line /'
 			tail -n 30 "$tmp/log" | sed 's/^/    /'
+			if [ -n "${CLI_LOGS:-}" ]; then
+				mkdir -p "$CLI_LOGS" &&
+					cp "$tmp/log" "$CLI_LOGS/$(echo "$t" |
+						tr / _).log"
+			fi
 		fi
 		;;
 	esac
