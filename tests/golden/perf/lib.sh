@@ -42,6 +42,15 @@ pd_partly_skipped()
 	echo "partly skipped: $*"
 }
 
+# Fail (return 1, saying so) when a case-list test compared nothing: an
+# empty or misread list must not pass as agreement.  pd_compared N WHAT.
+pd_compared()
+{
+	[ "$1" -gt 0 ] && return 0
+	echo "FAIL: no $2 compared (is the case list empty?)"
+	return 1
+}
+
 # Create $PD_TMP and remove it when the calling shell exits.
 pd_tmp_init()
 {
