@@ -3575,7 +3575,9 @@ static const struct pd_env_group *group_of(const struct pda_report *rep,
 	for (uint32_t g = 0; g < rep->env->nr_groups; g++) {
 		const struct pd_env_group *grp = &rep->env->groups[g];
 
-		if (e >= grp->leader_idx && e < grp->leader_idx + grp->nr_members)
+		/* 64-bit: a damaged section's leader + members can wrap */
+		if (e >= grp->leader_idx &&
+		    e < (uint64_t)grp->leader_idx + grp->nr_members)
 			return grp;
 	}
 	return NULL;
@@ -3591,8 +3593,15 @@ static const struct pd_env_group *group_of(const struct pda_report *rep,
 static int recorded_tables(struct pda_report *rep, const unsigned *members,
 			   unsigned nr)
 {
-	unsigned grp_members[64];
+	/* a group's events: at most every event of the capture (an
+	 * index past them has no evsel and is left out below) */
+	const size_t cap = pd_file_nr_evsels(rep->file);
+	unsigned *grp_members =
+		pdc_zalloc(&rep->mem, (cap + 1) * sizeof(unsigned));
 	int rc = 0;
+
+	if (!grp_members)
+		return PD_ERR_NOMEM;
 
 	for (unsigned i = 0; rc == 0 && i < nr; i++) {
 		const struct pd_env_group *grp = group_of(rep, members[i]);
@@ -3615,20 +3624,23 @@ static int recorded_tables(struct pda_report *rep, const unsigned *members,
 			seen = group_of(rep, members[j]) == grp;
 		if (seen)
 			continue;
-		for (uint32_t m = 0; m < grp->nr_members &&
-				     n < sizeof(grp_members) / sizeof(*grp_members);
-		     m++) {
+		for (uint32_t m = 0; m < grp->nr_members && n < cap; m++) {
 			const struct pd_evsel *ev =
 				pd_file_evsel(rep->file, grp->leader_idx + m);
 
+			/* the reader drops a GROUP_DESC naming events the
+			 * capture lacks; a member without one is left out */
 			if (!ev || !event_of(rep, ev))
-				return PD_ERR_NOMEM;
+				continue;
 			grp_members[n++] = grp->leader_idx + m;
 		}
+		if (!n)
+			continue;
 		rc = make_table(rep, &rep->tables[rep->nr_tables], grp_members,
 				n, rep->nr_tables == 0);
 		rep->nr_tables++;
 	}
+	pdc_free(&rep->mem, grp_members);
 	return rc;
 }
 
