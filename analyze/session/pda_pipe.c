@@ -1564,10 +1564,7 @@ int pda_pipe_flush(struct pda_pipe *p)
 
 int pda_pipe_finish(struct pda_pipe *p)
 {
-	int rc = held_flush(p);
-
-	if (rc == 0)
-		rc = drain(p);
+	const int rc = pda_pipe_flush(p);
 
 	if (rc < 0)
 		return rc;
