@@ -121,11 +121,12 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 	struct dirent *de;
 	size_t left = nr;
 	unsigned nr_lists = 0;
+	bool oom = false;
 	DIR *dir = opendir(DPKG_INFO);
 
 	if (!dir)
 		return;
-	while (left && nr_lists < DPKG_LISTS_MAX && (de = readdir(dir))) {
+	while (left && !oom && nr_lists < DPKG_LISTS_MAX && (de = readdir(dir))) {
 		size_t len = strlen(de->d_name), tlen;
 		char *text;
 
@@ -144,10 +145,11 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 			       has_line(text, tlen, f + 4, strlen(f + 4)))))
 				continue;
 			pkgs[i] = strndup(de->d_name, len - 5);
-			if (!pkgs[i]) /* not another list's answer */
-				left = 0;
-			else
-				left--;
+			if (!pkgs[i]) { /* not another list's answer */
+				oom = true;
+				break;
+			}
+			left--;
 		}
 		munmap(text, tlen);
 	}
@@ -393,13 +395,14 @@ static int stripped_action(struct pda_session *s, struct pda_dso_ent *d,
 		pda_elf_build_id(d->d.elf, &id, &size);
 	dinfo = size ? debuginfod_hint(s) : "";
 	here = recorded_here(s, d);
-	/* this host's package says something only of this host's file */
+	/* this host's package says something only of this host's file (the
+	 * lists read ahead answered for every stripped binary) */
 	if (!d->package_looked && here) {
 		d->package_looked = true;
 		d->package = dpkg_package(s, d->d.name);
 	}
-	out->package = d->package;
-	if (d->package) {
+	out->package = here ? d->package : NULL;
+	if (out->package) {
 		char buf[512];
 		const char *colon = strchr(d->package, ':');
 		const int len = (int)(colon ? (size_t)(colon - d->package)
