@@ -1002,14 +1002,16 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 			      it->when ? it->when->seq : rr->nr_at++);
 	pda_report_cgroup_ns(rr->rep, it->cgroup_ns);
 	pda_report_ip_leaf(rr->rep, it->ip_leaf);
-	pda_report_comm_later(rr->rep, it->comm_later);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
 	else
+		/* perf's report renames a thread's ":TID" comm in place at
+		 * its first COMM: the rows made before show that name */
 		rc = pda_report_add_latency(rr->rep, sample, it->stack,
-					    it->comm, it->cookie, latency,
-					    level);
+					    it->comm_later ? it->comm_later
+							   : it->comm,
+					    it->cookie, latency, level);
 	if (rc >= 0 && rr->dt)
 		rc = note_type(rr, it);
 	return rc < 0 ? rc : 0;

@@ -80,7 +80,7 @@ static int brep_one(void *arg, const struct pda_pipe_item *it)
 	if (br->a->nr_cpus &&
 	    !cmd_in_ids(br->a->cpus, br->a->nr_cpus, it->sample->cpu))
 		return 0;
-	/* the rows' comm as report's (pda_report_comm_later): a thread
+	/* the rows' comm as report's (perf's ":TID" renamed): a thread
 	 * named later shows that name; --comms filters by the name at
 	 * the sample's time, as perf's machine__resolve() */
 	return pda_brep_add_filtered(br->r, it->sample,

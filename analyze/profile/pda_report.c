@@ -419,7 +419,6 @@ struct pda_report {
 	struct okey at;
 	struct pda_nsid cgns; /* pda_report_cgroup_ns()'s */
 	const struct pda_stack *ip_leaf; /* pda_report_ip_leaf()'s */
-	const char *comm_later; /* pda_report_comm_later()'s */
 	struct okey *dso_first;
 	size_t alloc_dso_first;
 	struct pdc_hash by_look; /* struct lookent */
@@ -765,11 +764,6 @@ void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns)
 void pda_report_ip_leaf(struct pda_report *rep, const struct pda_stack *leaf)
 {
 	rep->ip_leaf = leaf;
-}
-
-void pda_report_comm_later(struct pda_report *rep, const char *comm)
-{
-	rep->comm_later = comm;
 }
 
 bool pda_report_needs_tid(const struct pda_report *rep)
@@ -1835,10 +1829,6 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	s->truncated = hi - lo - (k.gap_hi - k.gap_lo) < nr;
 	s->first_time = rep->at.time;
 	s->first_seq = rep->at.seq;
-	/* perf's report renames the thread's ":TID" comm in place at its
-	 * first COMM: the rows made before show that name */
-	if (!(comm && *comm) && rep->comm_later)
-		comm = rep->comm_later;
 	s->tid_comm = !(comm && *comm);
 	if (comm && *comm)
 		rc = intern(rep, comm, strlen(comm), &t.comm);
@@ -2482,7 +2472,6 @@ int pda_report_add_latency(struct pda_report *rep,
 	/* deferred graphs read every summary again at the end */
 	rc = make_summary(rep, sample, st, comm, cookie || rep->deferred, &s);
 	rep->ip_leaf = NULL;
-	rep->comm_later = NULL;
 	if (rc < 0)
 		return rc;
 	if (cookie)
@@ -2496,7 +2485,6 @@ int pda_report_add_total(struct pda_report *rep,
 	struct event *ev;
 
 	rep->ip_leaf = NULL;
-	rep->comm_later = NULL;
 	if (rep->done)
 		return PD_ERR_API;
 	ev = event_of(rep, sample->evsel);
@@ -2532,7 +2520,6 @@ int pda_report_add_again_latency(struct pda_report *rep,
 	struct summary *s = (struct summary *)(uintptr_t)cookie;
 
 	rep->ip_leaf = NULL;
-	rep->comm_later = NULL;
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	if (rep->any_order &&

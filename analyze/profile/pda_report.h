@@ -301,12 +301,6 @@ void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq);
  * unknown, as perf's thread without NAMESPACES). */
 void pda_report_cgroup_ns(struct pda_report *rep, struct pda_nsid ns);
 
-/* The next sample's thread has no comm ("" to pda_report_add) but gets
- * comm later (NULL: none): perf's report renames the thread's ":TID"
- * comm in place at its first COMM, so that the rows made before show
- * comm and merge with its rows of that name.  Any add forgets it. */
-void pda_report_comm_later(struct pda_report *rep, const char *comm);
-
 /* The next sample's ip resolved apart from its stack (pda_pipe_item's
  * ip_leaf: its callchain gave no frame, or DWARF names its leaf other
  * than the symbol table), valid until that sample is added: its own
