@@ -754,11 +754,14 @@ static int set_state(struct pda_session *s, struct pda_thread *t,
 				     HIST_MAX) < 0)
 				return PD_ERR_NOMEM;
 			t->nr_ch++;
+			t->ch[t->nr_ch - 1].fork = false;
 		}
 		t->ch[t->nr_ch - 1].epoch = epoch;
 		t->ch[t->nr_ch - 1].comm = comm;
 		t->ch[t->nr_ch - 1].cgns = cgns;
-		t->ch[t->nr_ch - 1].fork = fork;
+		/* a FORK then a COMM in one epoch: still a new thread for
+		 * later_comm (the rows before it keep ":TID") */
+		t->ch[t->nr_ch - 1].fork |= fork;
 	}
 	t->comm = comm;
 	t->cgns = cgns;
