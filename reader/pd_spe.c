@@ -869,8 +869,9 @@ int pd_spe_next_record(struct pd_spe_cursor *c, struct pd_spe_record *r)
 }
 
 /* The bytes the straight-line path may read: two PAD runs and its
- * packets' largest sum (2 * 16 + 5 + 4 * 9 + 4 * 3 + 9 + 2 + 9, 127),
- * then an 8-byte load at the last packet's payload. */
+ * packets' largest sum (PADs 2 * 16, CONTEXT 5, four ADDRESS 4 * 9,
+ * three COUNTER 3 * 3, EVENTS 9, OP_TYPE 2, DATA_SOURCE 9, TIMESTAMP 9:
+ * 111), then an 8-byte load at a packet's payload. */
 #define LINE_MAX 144
 
 /* The PAD run at p (which has LINE_MAX bytes) as one packet: its size,
