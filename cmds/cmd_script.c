@@ -639,6 +639,26 @@ static bool line_eq(const void *item, const void *key)
 		      sizeof(struct line_key)) == 0;
 }
 
+/* The checks and widths that need the capture's events, once, at the
+ * first record printed (a pipe's events come before its first sample). */
+static void script_prepare(struct script_run *sr)
+{
+	if (sr->checked)
+		return;
+	check_fields(sr->ctx, sr->o, sr->f);
+	set_width(sr, sr->f);
+	init_brcntr(sr);
+	sr->checked = true;
+}
+
+/* Whether a line of event ev with fields prints its callchain. */
+static bool line_callchain(const struct script_opts *o,
+			   const struct pd_evsel *ev, uint64_t fields)
+{
+	return !o->no_callchain && (fields & PDE_SF(IP)) &&
+	       (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+}
+
 /* Frame i of fr's line (formatted the first time): its id in *out.  0
  * or PD_ERR_NOMEM. */
 static int line_of(struct script_run *sr, const struct pda_frame *fr,
@@ -1030,17 +1050,10 @@ static int script_one(void *arg, const struct pda_pipe_item *it)
 	size_t nr = 0;
 	int rc;
 
-	if (!sr->checked) {
-		/* a pipe's events come before its first sample */
-		check_fields(sr->ctx, sr->o, sr->f);
-		set_width(sr, sr->f);
-		init_brcntr(sr);
-		sr->checked = true;
-	}
+	script_prepare(sr);
 	l.fields = o->f.fields[t];
 	l.brstack7 = ev->synth && o->itrace.perf7;
-	l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
-		      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+	l.callchain = line_callchain(o, ev, l.fields);
 	if (!l.fields)
 		return 0;
 	/* perf prints a BTS sample's target when addr is asked for, or
@@ -1171,12 +1184,7 @@ static int script_side(void *arg, const struct pd_rec *rec)
 	if (rec->type >= 32 || !(o->show & (1u << rec->type)) ||
 	    pd_event_decode(sr->f, rec, &e) != 0)
 		return 0;
-	if (!sr->checked) {
-		check_fields(sr->ctx, sr->o, sr->f);
-		set_width(sr, sr->f);
-		init_brcntr(sr);
-		sr->checked = true;
-	}
+	script_prepare(sr);
 	/* perf's evlist__id2evsel(): the first event when there is one,
 	 * or the record has no id; none for an id no event has */
 	if (pd_file_nr_evsels(sr->f) == 1 || !(id->mask & PD_SAMPLE_ID) ||
@@ -1205,8 +1213,7 @@ static int script_side(void *arg, const struct pd_rec *rec)
 	l.sample = &smp;
 	if (ev) {
 		l.fields = o->f.fields[pde_script_type(ev->attr.type)];
-		l.callchain = !o->no_callchain && (l.fields & PDE_SF(IP)) &&
-			      (ev->attr.sample_type & PD_SAMPLE_CALLCHAIN);
+		l.callchain = line_callchain(o, ev, l.fields);
 	}
 	/* perf: ":-1" without a thread, ":TID" for one without a comm */
 	if (tid == -1) {
