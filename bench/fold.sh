@@ -5,7 +5,7 @@
 #   PDTOOL=build/default/pdtool sh bench/fold.sh
 #
 # Captures (bench/data/, git-ignored, recorded once): a callchain capture
-# of at least 100 MB and 500k samples of bench/workload.c, `perf record -e
+# of at least 100 MB and 1M samples of bench/workload.c, `perf record -e
 # cpu-clock -g`: run.sh's small.perf.data when it qualifies, else
 # fold.perf.data recorded here; and foldz.perf.data, the same recording
 # length with -z --buildid-mmap (perf 6.1 writes -z captures' build-id
@@ -31,7 +31,7 @@
 #
 # Environment: BENCH_DATA, BENCH_RUNS, BENCH_THREADS, BENCH_PERIOD as
 # bench/lib.sh says; BENCH_FOLD_MIN_MB (default 100) and
-# BENCH_FOLD_MIN_SAMPLES (default 500000), the size the fold capture must
+# BENCH_FOLD_MIN_SAMPLES (default 1000000), the size the fold capture must
 # reach; BENCH_SKIP_PERF=1 times pdtool and cat only (no comparison);
 # PERFPARSER, the perfparser binary.
 set -u
@@ -39,7 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 . bench/lib.sh
 min_mb=${BENCH_FOLD_MIN_MB:-100}
-min_samples=${BENCH_FOLD_MIN_SAMPLES:-500000}
+min_samples=${BENCH_FOLD_MIN_SAMPLES:-1000000}
 PERFPARSER=${PERFPARSER:-}
 
 if [ -z "$PERFPARSER" ]; then
