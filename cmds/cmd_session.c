@@ -395,9 +395,11 @@ void cmd_progress_show(struct cmd_progress *p, uint64_t done, uint64_t total,
 	p->last = t;
 	p->shown = true;
 	if (total)
-		fprintf(stderr, "\rpdtool %s: %3.0f%%, %" PRIu64 " samples",
+		fprintf(stderr,
+			"\rpdtool %s: %3.0f%%, %" PRIu64 " of %" PRIu64
+			" MB, %" PRIu64 " samples",
 			ctx->cmd, 100.0 * (double)done / (double)total,
-			samples);
+			done >> 20, total >> 20, samples);
 	else
 		fprintf(stderr,
 			"\rpdtool %s: %" PRIu64 " MB, %" PRIu64 " samples",
@@ -427,10 +429,13 @@ int cmd_progress_fn(void *arg, const struct pda_capture_progress *prog)
 		(double)prog->done / (double)prog->total) /
 	       (double)prog->nr_passes;
 	spent = t - p->start;
-	fprintf(stderr, "\rpdtool %s: %3.0f%%, pass %u of %u (%s), %" PRIu64
-			" samples",
+	/* the pass's own bytes and samples: a user watching the second
+	 * pass of a 10 GB capture wants to see where it is in the file */
+	fprintf(stderr, "\rpdtool %s: %3.0f%%, pass %u of %u (%s): %" PRIu64
+			" of %" PRIu64 " MB, %" PRIu64 " samples",
 		p->ctx->cmd, 100.0 * part, prog->pass, prog->nr_passes,
-		prog->what, prog->nr_samples);
+		prog->what, prog->done >> 20, prog->total >> 20,
+		prog->nr_samples);
 	if (part > 0.02)
 		fprintf(stderr, ", %.0f s left\033[K",
 			spent / part - spent + 0.5);

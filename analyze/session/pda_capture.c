@@ -660,6 +660,7 @@ static int first_pass(struct pda_capture *c)
 		if (k.seq % 16 == 0 && (rc = progress(c, &rec, k.seq / 16)) < 0)
 			break;
 		if (rec.type == PD_REC_SAMPLE) {
+			c->prog.nr_samples++;	/* headers only: the count */
 			if (pd_file_nr_evsels(c->f) > 1 &&
 			    (rc = first_sample(c, &rec, &key)) < 0)
 				break;
