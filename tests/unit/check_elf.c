@@ -900,21 +900,28 @@ static void check_ahead(const char *path)
 	pda_elf_close(S, e);
 }
 
-START_TEST(test_dwarf_ahead)
+/* zpath: testdata/bin/inline with its DWARF compressed, in dir tmp. */
+static void compressed_inline(char *zpath, const char *tmp)
 {
-	char dir[PMAX], zpath[PMAX], cmd[3 * PMAX];
-	char *tmp = et_tmpdir();
+	char cmd[3 * PMAX];
 
-	check_ahead("../../testdata/bin/inline");
-	check_ahead("../../testdata/bin/demo");
-	/* compressed sections: the inflating libdw does ahead */
-	et_path(dir, "%s", tmp);
-	et_path(zpath, "%s/inline-z", dir);
+	et_path(zpath, "%s/inline-z", tmp);
 	et_path(cmd,
 		"objcopy --compress-debug-sections=zlib "
 		"../../testdata/bin/inline '%s'",
 		zpath);
 	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+START_TEST(test_dwarf_ahead)
+{
+	char zpath[PMAX];
+	char *tmp = et_tmpdir();
+
+	check_ahead("../../testdata/bin/inline");
+	check_ahead("../../testdata/bin/demo");
+	/* compressed sections: the inflating libdw does ahead */
+	compressed_inline(zpath, tmp);
 	check_ahead(zpath);
 	et_rmtree(tmp);
 	free(tmp);
@@ -955,7 +962,7 @@ static void check_begin_copy(const char *path, bool from_image)
 
 START_TEST(test_begin_copy)
 {
-	char zpath[PMAX], cmd[3 * PMAX];
+	char zpath[PMAX];
 	char *tmp = et_tmpdir();
 	struct pda_elf *e;
 
@@ -964,12 +971,7 @@ START_TEST(test_begin_copy)
 	/* compressed DWARF, as Go links it: libdw rewrites the headers of
 	 * the sections it inflates, which the read-only mapping of an
 	 * elf_memory image cannot take */
-	et_path(zpath, "%s/inline-z", tmp);
-	et_path(cmd,
-		"objcopy --compress-debug-sections=zlib "
-		"../../testdata/bin/inline '%s'",
-		zpath);
-	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	compressed_inline(zpath, tmp);
 	ck_assert_int_eq(pda_elf_open(S, zpath, &e), 0);
 	ck_assert(e->compressed);
 	pda_elf_close(S, e);
