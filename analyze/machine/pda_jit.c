@@ -3,7 +3,8 @@
  *
  * A JIT (V8, the JVM with perf-map-agent, .NET, LuaJIT...) writes one
  * line per function it emits: "START SIZE name", START and SIZE in hex
- * without 0x, the name the rest of the line.  perf reads it for a
+ * (with 0x or without, as perf's strtoull takes them), the name the rest
+ * of the line.  perf reads it for a
  * process's executable anonymous maps (pda_machine.c names them
  * /tmp/perf-PID.map as perf does); memfd code is looked up there too.
  *
@@ -19,6 +20,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -39,6 +41,19 @@ static int cmp_jitsym(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	/* equal starts keep line order; name pointers grow with it */
 	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* A number of a map line: hex, with or without 0x, as perf's hex2u64
+ * (strtoull base 16) reads it; the JVM (-XX:+DumpPerfMapAtExit, jcmd
+ * Compiler.perfmap) writes "0x00007f3e2c938080 0x0000000000000040". */
+static bool map_hex(const char **p, const char *end, uint64_t *v)
+{
+	const char *q = *p;
+
+	if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') &&
+	    isxdigit((unsigned char)q[2]))
+		*p = q + 2;
+	return pda_parse_hex(p, end, v);
 }
 
 int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
@@ -66,11 +81,11 @@ int pda_jitmap_parse(struct pda_session *s, char *buf, size_t len,
 			eol[-1] = '\0';
 		if (eol == line || !*line)
 			goto next; /* empty lines are not errors */
-		if (!pda_parse_hex(&p, eol, &start) || *p != ' ')
+		if (!map_hex(&p, eol, &start) || *p != ' ')
 			goto bad;
 		while (*p == ' ')
 			p++;
-		if (!pda_parse_hex(&p, eol, &size) || *p != ' ')
+		if (!map_hex(&p, eol, &size) || *p != ' ')
 			goto bad;
 		while (*p == ' ')
 			p++;

@@ -534,7 +534,7 @@ struct pda_jitmap {
 
 /*
  * Parse a perf-PID.map held in buf (taken over, like pda_ksyms_parse):
- * "START SIZE name" lines, START and SIZE in hex without 0x.  Lines that
+ * "START SIZE name" lines, START and SIZE in hex (0x or not).  Lines that
  * do not parse (bad hex, over 64 bits, START + SIZE past 2^64, no name)
  * are skipped and counted.  @return 0 and *out, or NOMEM.
  */

@@ -2868,11 +2868,6 @@ static void sort_ids(uint32_t *ids, uint32_t *tmp, size_t n,
 	memcpy(ids, tmp, n * sizeof(*ids));
 }
 
-static bool collapsed_before(const void *ctx, uint32_t a, uint32_t b)
-{
-	return collapsed_cmp(ctx, a, b) > 0;
-}
-
 /*
  * perf's output tree (hists__output_resort): the rows, taken in the
  * collapsed tree's order, each inserted into a red-black tree by
@@ -2886,6 +2881,20 @@ static bool collapsed_before(const void *ctx, uint32_t a, uint32_t b)
  * in rows.
  */
 #define ONIL UINT32_MAX
+
+/* Whether perf keeps a collapsed tree apart from hists->entries_in:
+ * a sort key with an se_collapse (comm; the data type keys of newer
+ * perf). */
+static bool need_collapse(const struct pda_report *rep)
+{
+	for (unsigned i = 0; i < rep->nr_keys; i++)
+		if (rep->keys[i] == PDA_REPORT_COMM ||
+		    rep->keys[i] == PDA_REPORT_TYPE ||
+		    rep->keys[i] == PDA_REPORT_TYPEOFF ||
+		    rep->keys[i] == PDA_REPORT_TYPECLN)
+			return true;
+	return false;
+}
 
 struct otree {
 	uint32_t *kid[2], *up; /* kid[0] left, kid[1] right */
@@ -3000,10 +3009,18 @@ static bool row_left(const void *ctx, uint32_t z, uint32_t n)
 	return row_cmp(r->c, r->rows[z], r->rows[n]) > 0;
 }
 
-/* rows (n, in the collapsed tree's order) into perf's output order;
- * tmp holds n ids. */
+static bool collapsed_left(const void *ctx, uint32_t z, uint32_t n)
+{
+	const struct rows_ctx *r = ctx;
+
+	return collapsed_cmp(r->c, r->rows[z], r->rows[n]) > 0;
+}
+
+/* rows (n) into the order of a red-black tree they are inserted into
+ * in turn, left(ctx, z, n) putting z left of n; tmp holds n ids. */
 static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
-		      uint32_t *rows, uint32_t *tmp, size_t n)
+		      uint32_t *rows, uint32_t *tmp, size_t n,
+		      bool (*left)(const void *ctx, uint32_t z, uint32_t n))
 {
 	const struct rows_ctx r = {.c = c, .rows = rows};
 	uint32_t *links;
@@ -3013,7 +3030,7 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 	links = pdc_malloc(mem, OTREE_LINKS(n));
 	if (!links)
 		return PD_ERR_NOMEM;
-	otree_order((uint32_t)n, row_left, &r, links, tmp);
+	otree_order((uint32_t)n, left, &r, links, tmp);
 	for (size_t k = 0; k < n; k++)
 		tmp[k] = rows[tmp[k]];
 	memcpy(rows, tmp, n * sizeof(*rows));
@@ -3142,8 +3159,19 @@ static int make_table(struct pda_report *rep, struct table *t,
 	t->pub.members = t->members;
 	t->pub.rows = t->rows;
 	t->pub.nr_rows = nr_rows;
-	sort_ids(t->rows, tmp, nr_rows, collapsed_before, &c);
-	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows);
+	/* perf's hists->entries_in: each row inserted as its first sample
+	 * came (rank order) by the keys' comparisons; then, where a key
+	 * collapses, the collapsed tree, inserted in that tree's order;
+	 * then the output tree.  The comparisons are not transitive where
+	 * addresses lie more than 2^63 apart (garbage frames of a -g
+	 * stack: perf subtracts them), so that each order is the tree's,
+	 * not a sort's */
+	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, collapsed_left);
+	if (!rc && need_collapse(rep))
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows,
+				collapsed_left);
+	if (!rc)
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left);
 	pdc_free(&rep->mem, tmp);
 	return rc;
 }

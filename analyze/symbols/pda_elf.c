@@ -290,6 +290,10 @@ static int read_elf(struct pda_session *s, struct pda_elf *e)
 		e->has_debug_frame =
 			pda_elf_section(e, ".debug_frame", &sh) ||
 			pda_elf_section(e, ".zdebug_frame", &sh);
+		for (Elf_Scn *scn = NULL;
+		     !e->compressed && (scn = elf_nextscn(e->elf, scn));)
+			e->compressed = gelf_getshdr(scn, &sh) &&
+					(sh.sh_flags & SHF_COMPRESSED);
 	}
 	read_build_id(e);
 	err = read_debuglink(s, e);
@@ -299,6 +303,7 @@ static int read_elf(struct pda_session *s, struct pda_elf *e)
 static int open_elf(struct pda_session *s, struct pda_elf *e, int fd)
 {
 	e->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	e->from_file = true;
 	if (!e->elf)
 		return pda_set_err(s, PD_ERR_FORMAT, "%s: %s", e->path,
 				   elf_errmsg(-1));
@@ -430,6 +435,43 @@ const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size)
 {
 	*size = e->image_size;
 	return e->image;
+}
+
+Elf *pda_elf_begin_copy(const struct pda_elf *e)
+{
+	struct stat st;
+	Elf *elf;
+	int fd;
+
+	if (!e->image)
+		return NULL;
+	/* libelf only reads an ELF_C_READ image; elf_memory's prototype is
+	 * older than const */
+	if (!e->compressed)
+		return elf_memory((char *)(uintptr_t)e->image, e->image_size);
+	/*
+	 * An ELF_C_READ image's section headers are used in place, and
+	 * libdw decompressing a section (elf_compress) rewrites its header:
+	 * in the read-only mapping, a SIGSEGV (Go's binaries compress their
+	 * DWARF).  ELF_C_READ_MMAP copies the headers: the file again, if
+	 * it is the one read (its size).
+	 */
+	if (!e->from_file)
+		return NULL;
+	fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	elf = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size == e->image_size) {
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (elf && elf_cntl(elf, ELF_C_FDREAD) != 0) {
+			elf_end(elf);
+			elf = NULL;
+		}
+	}
+	close(fd);
+	return elf;
 }
 
 int pda_elf_section_at(const struct pda_elf *e, const char *name,

@@ -48,6 +48,8 @@ struct pda_elf {
 	const unsigned char *image;
 	size_t image_size;
 	bool has_debug_frame; /* a .debug_frame (or .zdebug_frame) */
+	bool compressed;      /* a section is SHF_COMPRESSED */
+	bool from_file;	      /* opened from path (pda_elf_open) */
 	bool has_span;
 	uint64_t span_lo, span_hi;
 	unsigned char build_id[PDA_BUILD_ID_MAX];

@@ -69,6 +69,14 @@ void pda_elf_set_debug(struct pda_elf *e, struct pda_elf *debug);
 const unsigned char *pda_elf_image(const struct pda_elf *e, size_t *size);
 
 /*
+ * A new libelf handle on e's bytes, for a library that takes and ends it
+ * (libdwfl's find_elf): over pda_elf_image's, or, where a section is
+ * compressed, over the file opened again (libelf would write into the
+ * read-only image).  NULL when there is none.
+ */
+struct Elf *pda_elf_begin_copy(const struct pda_elf *e);
+
+/*
  * Where the section called name is: its address (sh_addr) and its bytes,
  * [off, off + size) of pda_elf_image's.  @return 0, or PD_ERR_NOTFOUND
  * (no such section, SHT_NOBITS, or its bytes are not all in the file).

@@ -8,7 +8,8 @@
  * Modules are reported lazily, when a frame's pc first falls in a file
  * map: one per (binary, load bias), spanning the binary's loaded
  * segments, its ELF handed to libdwfl through find_elf as an Elf over the
- * bytes pda_elf already mapped (elf_memory: no file is opened again);
+ * bytes pda_elf already mapped (elf_memory: no file is opened again,
+ * but for a binary with compressed sections, pda_elf_begin_copy);
  * libdwfl reads .eh_frame from it and, where that does not cover a pc,
  * .debug_frame from it or from the separate debug file the DSO lookup
  * found (find_debuginfo opens that one, once per module).  The CFI
@@ -74,18 +75,13 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
 	const struct ld_mod *m = *userdata;
-	const unsigned char *image;
-	size_t size;
 
 	(void)mod;
 	(void)modname;
 	(void)base;
-	image = m ? pda_elf_image(m->elf, &size) : NULL;
-	if (!image)
+	if (!m)
 		return -1;
-	/* libelf only reads an ELF_C_READ_MMAP image; elf_memory's
-	 * prototype is older than const */
-	*elfp = elf_memory((char *)(uintptr_t)image, size);
+	*elfp = pda_elf_begin_copy(m->elf);
 	if (*elfp)
 		*file_name = strdup(pda_elf_path(m->elf));
 	return -1;

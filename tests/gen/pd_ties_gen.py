@@ -17,6 +17,7 @@ were drawn at random and kept where that order is not a sort's.
 """
 
 import os
+import random
 import subprocess
 import sys
 
@@ -42,6 +43,28 @@ CASES = {
 }
 
 
+# Rows without a symbol, whose addresses perf compares by subtracting
+# them as int64: garbage frames of a -g stack (doubles on the stack
+# read as return addresses, as a -g capture of libm gives) lie more than
+# 2^63 apart, so that the comparison is not transitive and the order of
+# perf's hists->entries_in and collapsed trees is not a sort's.
+WRAP_SEED, WRAP_SAMPLES = 7, 12
+CONTEXT_USER = (1 << 64) - 512
+
+
+def wrap_chains():
+    """[(pid, ip, [callchain word, ...])] of the case "wrap"."""
+    rnd = random.Random(WRAP_SEED)
+    tops = (0x3fe0, 0x3fef, 0x4100, 0x40d3, 0xbfef, 0xbfc5, 0x7f12)
+    out = []
+    for _ in range(WRAP_SAMPLES):
+        ip = 0x401000 + 0x10 * rnd.randrange(4)
+        frames = [rnd.choice(tops) << 48 | rnd.getrandbits(48)
+                  for _ in range(rnd.randrange(1, 4))]
+        out.append((100, ip, [CONTEXT_USER, ip] + frames))
+    return out
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: pd_ties_gen.py DIR")
@@ -62,6 +85,13 @@ def main(argv):
             args += ["--sample", str(pid)]
             args += [hex(addr[f + "_fn"] + 0x10) for f in chain.split()]
         subprocess.run(args, check=True)
+    with open(os.path.join(out, "wrap.kallsyms"), "w") as f:
+        f.write("%x T _text\n%x T _etext\n" % (BASE, BASE + 0x1000))
+    args = [sys.executable, gen, os.path.join(out, "wrap.perf.data"),
+            "--kernel", hex(BASE), "0x10000"]
+    for pid, ip, words in wrap_chains():
+        args += ["--chain", str(pid), hex(ip)] + [hex(w) for w in words]
+    subprocess.run(args, check=True)
 
 
 if __name__ == "__main__":

@@ -767,7 +767,8 @@ START_TEST(t_perf_map)
 		    "1000 20 first_again\n" /* recompiled: the last wins */
 		    "1020 20 with spaces (and args)\n"
 		    "\n"
-		    "0x1040 20 hex_prefix\n"	     /* bad */
+		    "0x1040 0X20 hex_prefix\n"	     /* the JVM's */
+		    "0x 20 no_digits\n"		     /* bad */
 		    "1040 0 zero_size\n"	     /* bad */
 		    "3000 10\n"			     /* bad: no name */
 		    "10000000000000000 10 too_big\n" /* bad */
@@ -783,7 +784,7 @@ START_TEST(t_perf_map)
 	pt_run(&t, &o, &r);
 	ck_assert_str_eq(r.stacks[0].frames[0].sym, "first_again");
 	ck_assert_str_eq(r.stacks[1].frames[0].sym, "with spaces (and args)");
-	ck_assert_ptr_null(r.stacks[2].frames[0].sym);
+	ck_assert_str_eq(r.stacks[2].frames[0].sym, "hex_prefix");
 	ck_assert_ptr_null(r.stacks[3].frames[0].sym);
 	ck_assert_ptr_null(r.stacks[4].frames[0].sym);
 	ck_assert_str_eq(r.stacks[5].frames[0].sym, "fine");

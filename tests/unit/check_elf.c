@@ -14,6 +14,7 @@
 #include "testcorpus.h"
 
 #include "pda_elf_int.h"
+#include "pda_symbols_int.h" /* pda_elf_begin_copy */
 #include "pda_machine_int.h" /* pda_session_threads */
 
 #include "failalloc.h"
@@ -899,22 +900,83 @@ static void check_ahead(const char *path)
 	pda_elf_close(S, e);
 }
 
-START_TEST(test_dwarf_ahead)
+/* zpath: testdata/bin/inline with its DWARF compressed, in dir tmp. */
+static void compressed_inline(char *zpath, const char *tmp)
 {
-	char dir[PMAX], zpath[PMAX], cmd[3 * PMAX];
-	char *tmp = et_tmpdir();
+	char cmd[3 * PMAX];
 
-	check_ahead("../../testdata/bin/inline");
-	check_ahead("../../testdata/bin/demo");
-	/* compressed sections: the inflating libdw does ahead */
-	et_path(dir, "%s", tmp);
-	et_path(zpath, "%s/inline-z", dir);
+	et_path(zpath, "%s/inline-z", tmp);
 	et_path(cmd,
 		"objcopy --compress-debug-sections=zlib "
 		"../../testdata/bin/inline '%s'",
 		zpath);
 	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+START_TEST(test_dwarf_ahead)
+{
+	char zpath[PMAX];
+	char *tmp = et_tmpdir();
+
+	check_ahead("../../testdata/bin/inline");
+	check_ahead("../../testdata/bin/demo");
+	/* compressed sections: the inflating libdw does ahead */
+	compressed_inline(zpath, tmp);
 	check_ahead(zpath);
+	et_rmtree(tmp);
+	free(tmp);
+}
+END_TEST
+
+/* A handle of pda_elf_begin_copy on path's pda_elf: libdw opens its
+ * DWARF (inflating compressed sections) without writing the image. */
+static void check_begin_copy(const char *path, bool from_image)
+{
+	struct pda_elf *e, *img = NULL;
+	const unsigned char *bytes;
+	size_t size;
+	Dwarf *dw;
+	Elf *elf;
+
+	ck_assert_int_eq(pda_elf_open(S, path, &e), 0);
+	bytes = pda_elf_image(e, &size);
+	ck_assert_ptr_nonnull(bytes);
+	if (from_image)
+		ck_assert_int_eq(
+			pda_elf_open_image(S, "image", bytes, size, &img), 0);
+	elf = pda_elf_begin_copy(img ? img : e);
+	if (img && img->compressed) {
+		/* no file to open again: none rather than a SIGSEGV */
+		ck_assert_ptr_null(elf);
+	} else {
+		ck_assert_ptr_nonnull(elf);
+		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+		ck_assert_ptr_nonnull(dw);
+		dwarf_end(dw);
+		elf_end(elf);
+	}
+	if (img)
+		pda_elf_close(S, img);
+	pda_elf_close(S, e);
+}
+
+START_TEST(test_begin_copy)
+{
+	char zpath[PMAX];
+	char *tmp = et_tmpdir();
+	struct pda_elf *e;
+
+	check_begin_copy("../../testdata/bin/inline", false);
+	check_begin_copy("../../testdata/bin/inline", true);
+	/* compressed DWARF, as Go links it: libdw rewrites the headers of
+	 * the sections it inflates, which the read-only mapping of an
+	 * elf_memory image cannot take */
+	compressed_inline(zpath, tmp);
+	ck_assert_int_eq(pda_elf_open(S, zpath, &e), 0);
+	ck_assert(e->compressed);
+	pda_elf_close(S, e);
+	check_begin_copy(zpath, false);
+	check_begin_copy(zpath, true);
 	et_rmtree(tmp);
 	free(tmp);
 }
@@ -992,6 +1054,7 @@ Suite *elf_suite(void)
 	tcase_add_test(tc, test_inline_elfsyms);
 	tcase_add_test(tc, test_inline_chain);
 	tcase_add_test(tc, test_dwarf_ahead);
+	tcase_add_test(tc, test_begin_copy);
 	tcase_add_test(tc, test_nomem);
 	suite_add_tcase(s, tc);
 	tk = corpus_tcase(s, "elf");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ties-regen.sh - perf 6.1's `perf report --stdio` of the captures of
-# tests/gen/pd_ties_gen.py, whose rows tie across threads, the oracle of
+# tests/gen/pd_ties_gen.py, whose rows tie across threads (or, case
+# wrap, compare by addresses more than 2^63 apart), the oracle of
 # tests/cli/report/ties.test:
 #
 #	sh tests/golden/perf/ties-regen.sh
