@@ -84,7 +84,7 @@
  * callchain (or its ip) and its process's maps alone is keyed by two
  * 128-bit XXH3 hashes XORed, seeded at random for each pipeline (two
  * seeds, so that neither part can stand for the other), one of its pid,
- * comm, tid (memo_tid), cpumode, the generations of its process's maps
+ * comm, tid (memo_tid, or the thread has no comm), cpumode, the generations of its process's maps
  * and of the kernel's (unique in the session: pda_maps_bump) and its ip,
  * one of its callchain, read where the record holds it (copying both
  * into one buffer cost more than the second hash).  A key names its
@@ -133,6 +133,7 @@ struct memo_head {
 	uint64_t ugen, kgen;
 	uint64_t ip;
 	uint64_t comm;			/* its interned pointer */
+	uint64_t later;			/* pda_at.comm_later's */
 	uint32_t pid, tid;
 	uint32_t cpumode;
 	uint32_t nr;			/* callchain entries; 0 none */
@@ -652,8 +653,11 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	/* with ip_leaf the ip matters too (a chain may give no frame) */
 	h.ip = cc && !p->o.ip_leaf ? 0 : sample->ip;
 	h.comm = (uintptr_t)comm;
+	/* a thread without a comm has a name of its own: the one it takes
+	 * later (at's comm_later, per epoch), else ":TID" */
+	h.later = at ? (uintptr_t)at->comm_later : 0;
 	h.pid = sample->pid;
-	h.tid = p->o.memo_tid ? sample->tid : 0;
+	h.tid = p->o.memo_tid || !comm || !*comm ? sample->tid : 0;
 	h.cpumode = cc && !p->o.ip_leaf ? 0
 					: sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
