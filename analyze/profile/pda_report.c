@@ -1815,9 +1815,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	uint32_t id;
 	int rc;
 
-	kept_range(rep, st,
-		   sample->regs_user.abi != 0 && sample->stack_user.size != 0,
-		   &k);
+	kept_range(rep, st, pda_sample_unwinds(sample), &k);
 	lo = k.lo;
 	hi = k.hi;
 	/* made in the scratch buffer, room for every frame's entry: a

@@ -5,7 +5,7 @@
  *
  * With one job, a record is applied (pda_session_feed) and a wanted
  * sample resolved and handed back at once.  With more, a wanted sample
- * whose user stack needs unwinding (pda_unwind_wanted), and every sample
+ * whose user stack needs unwinding (pda_sample_unwinds), and every sample
  * after it while any is under way, goes into a batch: as it is when the
  * record stays in the file's mapping (PD_RECF_STABLE), else copied (the
  * reader delivers such records in place, only until the next one) and
@@ -882,7 +882,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 	uint32_t len;
 	int rc;
 
-	if (!has_stack(p, sample) || !pda_unwind_wanted(sample))
+	if (!has_stack(p, sample) || !pda_sample_unwinds(sample))
 		return 0;
 	if (!umaps)
 		umaps = pda_machine_maps(s, sample->pid);
@@ -1032,7 +1032,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	if (p->mode == UNWIND)
 		return unwind_only(p, sample, uj, umaps, when);
 	if (p->mode == SPOOLED && has_stack(p, sample) &&
-	    pda_unwind_wanted(sample)) {
+	    pda_sample_unwinds(sample)) {
 		struct pda_unwound u;
 
 		rc = unspool(p, &u);
@@ -1432,7 +1432,7 @@ static inline int feed_begin(struct pda_pipe *p, const struct pd_rec *rec,
 	if (p->o.want && !p->o.want(p->o.arg, sample))
 		return 0;
 	*unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
-		  pda_unwind_wanted(sample) && !unwound_before;
+		  pda_sample_unwinds(sample) && !unwound_before;
 	if (!rec && *unwind)
 		return pda_set_err(s, PD_ERR_API,
 				   "a decoded sample cannot be unwound");

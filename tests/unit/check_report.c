@@ -121,6 +121,41 @@ START_TEST(test_order_and_stack)
 }
 END_TEST
 
+/* A sample with user registers and a stack copy is cut as the pipeline
+ * unwinds it (pda_sample_unwinds), two chains each at --max-stack, when
+ * the copy has no bytes too: --max-stack 1 with children keeps the
+ * kernel chain's root (k2) and the user part's leaf (u1), not only the
+ * root (u2) of one chain. */
+START_TEST(test_max_stack_unwound)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	struct pda_frame f[] = {frame("k1", "[kernel]", 0x100),
+				frame("k2", "[kernel]", 0x200),
+				frame("u1", "/bin/x", 0x300),
+				frame("u2", "/bin/x", 0x400)};
+	struct pda_stack st = {f, 4, 4};
+
+	f[0].flags = f[1].flags = PDA_FRAME_KERNEL;
+	for (uint64_t size = 0; size <= 8; size += 8) {
+		struct pda_report *rep =
+			report(keys, 1, PDA_REPORT_CHILDREN, 1);
+		struct pd_sample a = sample(1, 0, 10);
+
+		a.mask |= PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+		a.regs_user.abi = 2;
+		a.stack_user.size = size;
+		ck_assert(pda_sample_unwinds(&a));
+		ck_assert_int_eq(pda_report_add(rep, &a, &st, "x", NULL), 0);
+		ck_assert_int_eq(pda_report_finish(rep), 0);
+		ck_assert_uint_eq(pda_report_table(rep, 0)->nr_rows, 3);
+		check_row(rep, 0, "k1", 10, 10);
+		check_row(rep, 1, "k2", 0, 10);
+		check_row(rep, 2, "u1", 0, 10);
+		pda_report_free(rep);
+	}
+}
+END_TEST
+
 START_TEST(test_cpu_memo_filter)
 {
 	static const enum pda_report_key keys[] = {PDA_REPORT_CPU,
@@ -646,6 +681,7 @@ Suite *report_suite(void)
 
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_order_and_stack);
+	tcase_add_test(tc, test_max_stack_unwound);
 	tcase_add_test(tc, test_cpu_memo_filter);
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_graph_threshold);
