@@ -255,6 +255,64 @@ START_TEST(test_graph)
 }
 END_TEST
 
+/* Per-sample graphs (the cpu key) merge a frame into a sibling by name
+ * as perf's match_chain(): an inlined g into the first child named g, a
+ * symbol g of another DSO only into an inlined one (none here: a new
+ * node).  c's children: g (s1 and s2, 3 + 4), g (s3, 5). */
+START_TEST(test_graph_by_name)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_CPU,
+						   PDA_REPORT_SYM};
+	struct pda_frame f1[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/bin/x", 0x510),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f2[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/bin/x", 0x610),
+				 frame("h", "/bin/x", 0x610),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f3[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/lib/y.so", 0x710),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_stack s1 = {f1, 3, 3}, s2 = {f2, 4, 4}, s3 = {f3, 3, 3};
+	struct pd_sample a = sample(1, 0, 3), b = sample(1, 0, 4),
+			 c = sample(1, 0, 5);
+	const struct pda_report_table *t;
+	const struct pda_report_cnode *n, *g1, *g2;
+	struct pda_report *rep;
+
+	f2[1].flags = PDA_FRAME_INLINED | PDA_FRAME_DWARF_NAMED;
+	rep = report(keys, 2, PDA_REPORT_CALLCHAIN, 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &c, &s3, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_rows, 1);
+	n = pda_report_cnode(
+		rep, pda_report_cnode(rep, pda_report_val(rep, t->members[0],
+							  t->rows[0])
+						   ->chain)
+			     ->child);
+	ck_assert_str_eq(n->name, "c");
+	g1 = pda_report_cnode(rep, n->child);
+	ck_assert_ptr_nonnull(g1);
+	g2 = pda_report_cnode(rep, g1->next);
+	ck_assert_ptr_nonnull(g2);
+	ck_assert_uint_eq(g2->next, 0);
+	if (g1->hit + g1->children_hit == 5) {
+		const struct pda_report_cnode *x = g1;
+
+		g1 = g2;
+		g2 = x;
+	}
+	ck_assert_str_eq(g1->name, "g");
+	ck_assert_str_eq(g2->name, "g");
+	ck_assert_uint_eq(g1->hit + g1->children_hit, 7);
+	ck_assert_uint_eq(g2->hit + g2->children_hit, 5);
+	pda_report_free(rep);
+}
+END_TEST
+
 /* Children of graph node id: how many, and the one named name. */
 static const struct pda_report_cnode *graph_kid(const struct pda_report *rep,
 						uint32_t id, const char *name,
@@ -682,6 +740,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_order_and_stack);
 	tcase_add_test(tc, test_max_stack_unwound);
+	tcase_add_test(tc, test_graph_by_name);
 	tcase_add_test(tc, test_cpu_memo_filter);
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_graph_threshold);
