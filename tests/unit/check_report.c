@@ -313,6 +313,54 @@ START_TEST(test_graph_by_name)
 }
 END_TEST
 
+/* A recorded group (GROUP_DESC) naming more members than the capture
+ * has events, past 64 of them: one table of the members with events,
+ * the rest left out, not PD_ERR_NOMEM. */
+START_TEST(test_group_members_left_out)
+{
+	const uint64_t ids[] = {10, 20};
+	struct tf_attr a = {.type = 1, .config = 0, .sample_period = 100,
+			    .sample_type = PD_SAMPLE_IP | PD_SAMPLE_PERIOD};
+	struct tf_attr b = a;
+	static const struct pd_env_group grp[] = {{"{anon_group}", 0, 100}};
+	struct pd_env env;
+	const struct pda_report_table *t;
+	struct pda_report *rep;
+	struct pd_sample s = sample(1, 0, 10);
+	struct pd_file *f;
+	struct tf tfile;
+
+	b.config = 1;
+	tf_init(&tfile, false);
+	tf_add_attr(&tfile, &a, &ids[0], 1);
+	tf_add_attr(&tfile, &b, &ids[1], 1);
+	f = tf_open(&tfile);
+	memset(&env, 0, sizeof(env));
+	env.nr_groups = 1;
+	env.groups = grp;
+	{
+		PDA_REPORT_OPTS(o, .file = f, .env = &env);
+
+		ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	}
+	for (size_t e = 0; e < 2; e++) {
+		s.evsel = pd_file_evsel(f, e);
+		ck_assert_ptr_nonnull(s.evsel);
+		ck_assert_int_eq(pda_report_add(rep, &s, NULL, "x", NULL), 0);
+	}
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	ck_assert_uint_eq(pda_report_nr_tables(rep), 1);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_members, 2);
+	ck_assert_uint_eq(t->members[0], 0);
+	ck_assert_uint_eq(t->members[1], 1);
+	ck_assert_uint_eq(t->total_period, 20);
+	pda_report_free(rep);
+	pd_file_close(f);
+	tf_release(&tfile);
+}
+END_TEST
+
 /* Children of graph node id: how many, and the one named name. */
 static const struct pda_report_cnode *graph_kid(const struct pda_report *rep,
 						uint32_t id, const char *name,
@@ -741,6 +789,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_order_and_stack);
 	tcase_add_test(tc, test_max_stack_unwound);
 	tcase_add_test(tc, test_graph_by_name);
+	tcase_add_test(tc, test_group_members_left_out);
 	tcase_add_test(tc, test_cpu_memo_filter);
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_graph_threshold);
