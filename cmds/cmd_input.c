@@ -79,6 +79,11 @@ static enum packing packing_of(const unsigned char *p, size_t n)
 	return RAW;
 }
 
+const char *cmd_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 const char *cmd_input_packed(const unsigned char *p, size_t n)
 {
 	const enum packing k = packing_of(p, n);

@@ -278,6 +278,8 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 				 .progress_arg = &prog, .arg = &mr);
 
 		f = ctx_open_twice(ctx, o.path);
+		/* named in messages as the reader names it */
+		o.path = cmd_input_name(o.path);
 		cmd_pda_opts(ctx, &o.sym, &po);
 		rc = pda_session_new(f, &po, &s);
 		if (rc < 0)

@@ -347,6 +347,9 @@ void ctx_check_folded_line(const struct pd_ctx *ctx, const char *path,
  */
 int cmd_input_open(struct pd_ctx *ctx, const char *path, bool twice,
 		   struct pd_open_opts *opts, struct pd_file **out);
+/* The name cmd_input_open() gives path's input in messages, as the
+ * reader's: "<stdin>" for "-", else path. */
+const char *cmd_input_name(const char *path);
 /* "gzip", "xz" or "bzip2" when a file's first n bytes (8 tell) say it is
  * compressed so, else NULL. */
 const char *cmd_input_packed(const unsigned char *p, size_t n);

@@ -44,34 +44,45 @@ const char *pda_unres_reason_name(enum pda_unres_reason r)
 		       : "?";
 }
 
+/* Whether text has, at [at, at + n) of its len bytes, a line of its
+ * own, or one that is "/usr" and it when usr (merged /usr). */
+static bool line_at(const char *text, size_t len, size_t at, size_t n,
+		    bool usr)
+{
+	if (at + n != len && text[at + n] != '\n')
+		return false;
+	if (at == 0 || text[at - 1] == '\n')
+		return true;
+	return usr && at >= 4 && !memcmp(text + at - 4, "/usr", 4) &&
+	       (at == 4 || text[at - 5] == '\n');
+}
+
 /*
  * Whether text (len bytes) has line (n bytes, no newline) as a line of
- * its own.  Horspool's search for "\n" + line: a lookup reads hundreds
- * of dpkg's lists, megabytes in all, and this skips most bytes (a path
- * is tens of them) where strstr looked at each.
+ * its own, or, when usr, "/usr" and line: a binary mapped from /usr/bin
+ * is listed under /bin with merged /usr, and one search finds either.
+ * Horspool's search for line, its line ends checked where it matches: a
+ * lookup reads hundreds of dpkg's lists, megabytes in all, and this
+ * skips most bytes (a path is tens of them) where strstr looked at each.
  */
-static bool has_line(const char *text, size_t len, const char *line, size_t n)
+static bool has_line(const char *text, size_t len, const char *line, size_t n,
+		     bool usr)
 {
 	size_t skip[256], i;
-	const size_t m = n + 1; /* '\n' + line */
 
-	if (!n || n >= len + 1)
+	if (!n || n > len)
 		return false;
-	if (!memcmp(text, line, n) && (len == n || text[n] == '\n'))
-		return true; /* the first line has no newline before it */
 	for (i = 0; i < 256; i++)
-		skip[i] = m;
-	skip['\n'] = m - 1;
+		skip[i] = n;
 	for (i = 0; i + 1 < n; i++)
 		skip[(unsigned char)line[i]] = n - 1 - i;
-	for (i = 0; i + m <= len;) {
+	for (i = 0; i + n <= len;) {
 		const char *p = text + i;
 
-		if (p[m - 1] == line[n - 1] && p[0] == '\n' &&
-		    !memcmp(p + 1, line, n - 1) &&
-		    (i + m == len || p[m] == '\n'))
+		if (p[n - 1] == line[n - 1] && !memcmp(p, line, n - 1) &&
+		    line_at(text, len, i, n, usr))
 			return true;
-		i += skip[(unsigned char)p[m - 1]];
+		i += skip[(unsigned char)p[n - 1]];
 	}
 	return false;
 }
@@ -137,12 +148,12 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 		    !(text = list_map(path, &tlen)))
 			continue;
 		for (size_t i = 0; i < nr; i++) {
-			const char *f = files[i];
+			/* /usr/bin/x: "/bin/x" on a line, "/usr" or not
+			 * before it */
+			const bool usr = strncmp(files[i], "/usr/", 5) == 0;
+			const char *f = usr ? files[i] + 4 : files[i];
 
-			if (pkgs[i] ||
-			    !(has_line(text, tlen, f, strlen(f)) ||
-			      (strncmp(f, "/usr/", 5) == 0 &&
-			       has_line(text, tlen, f + 4, strlen(f + 4)))))
+			if (pkgs[i] || !has_line(text, tlen, f, strlen(f), usr))
 				continue;
 			pkgs[i] = strndup(de->d_name, len - 5);
 			if (!pkgs[i]) { /* not another list's answer */

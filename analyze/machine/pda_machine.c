@@ -45,6 +45,8 @@ struct pda_hcomm {
 	const char *comm;
 	struct pda_nsid cgns; /* the cgroup namespace from epoch on */
 	bool fork;	      /* a FORK made the thread anew at epoch */
+	const char *later;    /* the comm a thread without one at epoch
+			       * takes (later_fill) */
 };
 
 struct pda_thread {
@@ -58,6 +60,8 @@ struct pda_thread {
 	 * ones before */
 	struct pda_hcomm *ch;
 	size_t nr_ch, ch_alloc;
+	/* ch's changes made, and the count ch's later was filled at */
+	uint64_t ch_gen, later_gen;
 	const char *comm0;
 	struct pda_nsid cgns0;
 };
@@ -760,8 +764,9 @@ static int set_state(struct pda_session *s, struct pda_thread *t,
 		t->ch[t->nr_ch - 1].comm = comm;
 		t->ch[t->nr_ch - 1].cgns = cgns;
 		/* a FORK then a COMM in one epoch: still a new thread for
-		 * later_comm (the rows before it keep ":TID") */
+		 * later_fill (the rows before it keep ":TID") */
 		t->ch[t->nr_ch - 1].fork |= fork;
+		t->ch_gen++;
 	}
 	t->comm = comm;
 	t->cgns = cgns;
@@ -776,25 +781,34 @@ static int set_comm(struct pda_session *s, struct pda_thread *t,
 
 /*
  * The name perf's report gives a thread without a comm at history entry
- * i on: perf's ____thread__set_comm() overrides the thread's default
- * ":TID" comm in place at its first COMM (comm__override), so the rows
- * made before take that name; a FORK makes the thread anew (the old
- * one, with its samples, keeps ":TID").  NULL: none.
+ * i on, into each entry's later: perf's ____thread__set_comm() overrides
+ * the thread's default ":TID" comm in place at its first COMM
+ * (comm__override), so the rows made before take that name; a FORK makes
+ * the thread anew (the old one, with its samples, keeps ":TID").  NULL:
+ * none.  Filled once for the history as it is, from its end, not looked
+ * for at each lookup (a thread's samples come at many epochs).
  */
-static const char *later_comm(const struct pda_thread *t, size_t i)
+static void later_fill(struct pda_thread *t)
 {
-	for (; i < t->nr_ch; i++) {
-		if (t->ch[i].fork)
-			return NULL;
-		if (t->ch[i].comm)
-			return t->ch[i].comm;
+	const char *later = NULL;
+
+	if (t->later_gen == t->ch_gen)
+		return;
+	for (size_t i = t->nr_ch; i > 0; i--) {
+		struct pda_hcomm *h = &t->ch[i - 1];
+
+		if (h->fork)
+			later = NULL;
+		else if (h->comm)
+			later = h->comm;
+		h->later = later;
 	}
-	return NULL;
+	t->later_gen = t->ch_gen;
 }
 
 /* t's state at epoch: its comm (or NULL) and cgroup namespace, and
  * (without a comm) the one report names it by later. */
-static const char *state_at(const struct pda_thread *t, uint32_t epoch,
+static const char *state_at(struct pda_thread *t, uint32_t epoch,
 			    struct pda_nsid *cgns, const char **later)
 {
 	size_t lo = 0, hi = t->nr_ch;
@@ -813,8 +827,10 @@ static const char *state_at(const struct pda_thread *t, uint32_t epoch,
 			hi = mid;
 	}
 	*cgns = lo ? t->ch[lo - 1].cgns : t->cgns0;
-	if (!(lo ? t->ch[lo - 1].comm : t->comm0))
-		*later = later_comm(t, lo);
+	if (!(lo ? t->ch[lo - 1].comm : t->comm0) && lo < t->nr_ch) {
+		later_fill(t);
+		*later = t->ch[lo].later;
+	}
 	return lo ? t->ch[lo - 1].comm : t->comm0;
 }
 
@@ -832,7 +848,7 @@ int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
 {
 	struct pda_machine *mc = &s->machine;
 	struct pda_maps *live;
-	const struct pda_thread *t;
+	struct pda_thread *t;
 	const char *comm;
 
 	/* samples come in runs of one thread at one epoch */

@@ -263,6 +263,12 @@ struct cchild {
 	uint32_t parent, frame, id;
 };
 
+/* A node's first children (by id) of a name (struct cname's id): any,
+ * and an inlined frame's (0: none), what child_by_name() answers. */
+struct cbyname {
+	uint32_t parent, name, any, inl;
+};
+
 /* Deferred graphs: what the samples of one summary with a callchain
  * added in one event, in the order each first came (which decides the
  * order nodes are made in, and so the order of siblings perf's
@@ -409,6 +415,7 @@ struct pda_report {
 	struct pdc_hash by_cname; /* struct cname */
 	uint32_t nr_cnames;
 	struct pdc_hash by_child; /* struct cchild */
+	struct pdc_hash by_cbyname; /* struct cbyname */
 	struct cnode *cnodes;	/* by id; 0 is no node */
 	size_t nr_cnodes, alloc_cnodes;
 	const char **dsos;	/* DSOs in the order first seen */
@@ -733,6 +740,7 @@ void pda_report_free(struct pda_report *rep)
 	pdc_hash_release(&m, &rep->by_cframe);
 	pdc_hash_release(&m, &rep->by_cname);
 	pdc_hash_release(&m, &rep->by_child);
+	pdc_hash_release(&m, &rep->by_cbyname);
 	pdc_hash_release(&m, &rep->by_rec);
 	pdc_hash_release(&m, &rep->by_look);
 	pdc_free(&m, rep->looks);
@@ -1815,9 +1823,7 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	uint32_t id;
 	int rc;
 
-	kept_range(rep, st,
-		   sample->regs_user.abi != 0 && sample->stack_user.size != 0,
-		   &k);
+	kept_range(rep, st, pda_sample_unwinds(sample), &k);
 	lo = k.lo;
 	hi = k.hi;
 	/* made in the scratch buffer, room for every frame's entry: a
@@ -1932,32 +1938,76 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	return *out ? 0 : PD_ERR_NOMEM;
 }
 
-/* perf's match_chain() finds frames l and r equal: by name when either
- * is an inlined function's, else by DSO and start (or ip). */
-static bool cframe_match(const struct cframe *l, const struct cframe *r)
+static bool cbyname_eq(const void *item, const void *key)
 {
-	if (l == r)
-		return true;
-	return l->cname && r->cname &&
-	       (l->k.kind == CF_INLINED || r->k.kind == CF_INLINED) &&
-	       l->cname == r->cname;
+	const struct cbyname *a = item, *b = key;
+
+	return a->parent == b->parent && a->name == b->name;
 }
 
-/* The child of node a frame cf not its own matches by name (the first
- * made), or 0: only an inlined frame, or a name one has, can match. */
+static uint64_t cbyname_hash(uint32_t parent, uint32_t name)
+{
+	return pdc_hash_u64((uint64_t)parent << 32 | name);
+}
+
+/*
+ * The child of node a frame cf not its own matches by name (the first
+ * made), or 0 (a child of cf's own frame is by_child's): perf's
+ * match_chain() finds two frames equal by name when either is an
+ * inlined function's, else by DSO and start (or ip).  By the node's
+ * children by name (note_child), not a walk of its children: a node
+ * can have thousands.
+ */
 static uint32_t child_by_name(const struct pda_report *rep, uint32_t node,
 			      const struct cframe *cf)
 {
-	uint32_t found = 0;
+	const struct cbyname key = {.parent = node,
+				    .name = cf->cname ? cf->cname->id : 0};
+	const struct cbyname *b;
 
 	if (!cf->cname || !(cf->k.kind == CF_INLINED || cf->cname->inlined))
 		return 0;
-	/* the list is newest first */
-	for (uint32_t c = rep->cnodes[node].pub.child; c;
-	     c = rep->cnodes[c].pub.next)
-		if (cframe_match(rep->cframes[rep->cnodes[c].frame], cf))
-			found = c;
-	return found;
+	b = pdc_hash_find(&rep->by_cbyname, cbyname_hash(node, key.name),
+			  cbyname_eq, &key);
+	if (!b)
+		return 0;
+	/* an inlined frame matches any of its name, a symbol's only an
+	 * inlined one */
+	return cf->k.kind == CF_INLINED ? b->any : b->inl;
+}
+
+/* Child id of node parent, just made for frame cf, in child_by_name's
+ * index: the first of its name, or of an inlined frame's.  0 or NOMEM. */
+static int note_child(struct pda_report *rep, uint32_t parent, uint32_t id,
+		      const struct cframe *cf)
+{
+	const bool inl = cf->k.kind == CF_INLINED;
+	struct cbyname key = {.parent = parent};
+	struct pdc_hash_slot *slot;
+	struct cbyname *b;
+	uint64_t h;
+
+	if (!cf->cname)
+		return 0;
+	key.name = cf->cname->id;
+	h = cbyname_hash(parent, key.name);
+	if (pdc_hash_reserve(&rep->mem, &rep->by_cbyname) < 0)
+		return PD_ERR_NOMEM;
+	slot = pdc_hash_probe(&rep->by_cbyname, h, cbyname_eq, &key);
+	if (slot->item) {
+		b = slot->item;
+		if (inl && !b->inl)
+			b->inl = id;
+		return 0;
+	}
+	b = pdc_arena_alloc(&rep->arena, &rep->mem, sizeof(*b));
+	if (!b)
+		return PD_ERR_NOMEM;
+	*b = key;
+	b->any = id;
+	b->inl = inl ? id : 0;
+	pdc_hash_fill(&rep->by_cbyname, slot, h, b);
+	return 0;
 }
 
 static bool cchild_eq(const void *item, const void *key)
@@ -2015,9 +2065,9 @@ static uint32_t graph_walk(struct pda_report *rep, uint32_t root,
 			return 0;
 		*c = key;
 		c->id = child_by_name(rep, node, rep->cframes[chain[i]]);
-		if (!c->id)
-			c->id = cnode_new(rep, node, chain[i]);
-		if (!c->id)
+		if (!c->id &&
+		    (!(c->id = cnode_new(rep, node, chain[i])) ||
+		     note_child(rep, node, c->id, rep->cframes[chain[i]]) < 0))
 			return 0;
 		pdc_hash_fill(&rep->by_child, slot, h, c);
 		node = c->id;
@@ -3286,7 +3336,7 @@ struct gbuild {
 	uint32_t *mark;		/* by cframe: its group + 1 */
 	/* by cname: the first group of a symbol frame of the name, of an
 	 * inlined one (+ 1): a frame without a group of its own joins one
-	 * by name as perf's match_chain() (cframe_match()) */
+	 * by name as perf's match_chain() (child_by_name()) */
 	uint32_t *by_name, *by_name_inl;
 	struct grp *grp;
 	size_t alloc_grp;

@@ -5,7 +5,7 @@
  *
  * With one job, a record is applied (pda_session_feed) and a wanted
  * sample resolved and handed back at once.  With more, a wanted sample
- * whose user stack needs unwinding (pda_unwind_wanted), and every sample
+ * whose user stack needs unwinding (pda_sample_unwinds), and every sample
  * after it while any is under way, goes into a batch: as it is when the
  * record stays in the file's mapping (PD_RECF_STABLE), else copied (the
  * reader delivers such records in place, only until the next one) and
@@ -84,7 +84,7 @@
  * callchain (or its ip) and its process's maps alone is keyed by two
  * 128-bit XXH3 hashes XORed, seeded at random for each pipeline (two
  * seeds, so that neither part can stand for the other), one of its pid,
- * comm, tid (memo_tid), cpumode, the generations of its process's maps
+ * comm, tid (memo_tid, or the thread has no comm), cpumode, the generations of its process's maps
  * and of the kernel's (unique in the session: pda_maps_bump) and its ip,
  * one of its callchain, read where the record holds it (copying both
  * into one buffer cost more than the second hash).  A key names its
@@ -133,6 +133,7 @@ struct memo_head {
 	uint64_t ugen, kgen;
 	uint64_t ip;
 	uint64_t comm;			/* its interned pointer */
+	uint64_t later;			/* pda_at.comm_later's */
 	uint32_t pid, tid;
 	uint32_t cpumode;
 	uint32_t nr;			/* callchain entries; 0 none */
@@ -652,8 +653,11 @@ static int memo_key(struct pda_pipe *p, const struct pd_sample *sample,
 	/* with ip_leaf the ip matters too (a chain may give no frame) */
 	h.ip = cc && !p->o.ip_leaf ? 0 : sample->ip;
 	h.comm = (uintptr_t)comm;
+	/* a thread without a comm has a name of its own: the one it takes
+	 * later (at's comm_later, per epoch), else ":TID" */
+	h.later = at ? (uintptr_t)at->comm_later : 0;
 	h.pid = sample->pid;
-	h.tid = p->o.memo_tid ? sample->tid : 0;
+	h.tid = p->o.memo_tid || !comm || !*comm ? sample->tid : 0;
 	h.cpumode = cc && !p->o.ip_leaf ? 0
 					: sample->misc & PD_MISC_CPUMODE_MASK;
 	h.nr = cc ? (uint32_t)sample->callchain.nr : 0;
@@ -878,7 +882,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 	uint32_t len;
 	int rc;
 
-	if (!has_stack(p, sample) || !pda_unwind_wanted(sample))
+	if (!has_stack(p, sample) || !pda_sample_unwinds(sample))
 		return 0;
 	if (!umaps)
 		umaps = pda_machine_maps(s, sample->pid);
@@ -1028,7 +1032,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 	if (p->mode == UNWIND)
 		return unwind_only(p, sample, uj, umaps, when);
 	if (p->mode == SPOOLED && has_stack(p, sample) &&
-	    pda_unwind_wanted(sample)) {
+	    pda_sample_unwinds(sample)) {
 		struct pda_unwound u;
 
 		rc = unspool(p, &u);
@@ -1428,7 +1432,7 @@ static inline int feed_begin(struct pda_pipe *p, const struct pd_rec *rec,
 	if (p->o.want && !p->o.want(p->o.arg, sample))
 		return 0;
 	*unwind = !p->o.no_stack && (sample->mask & PD_SAMPLE_CALLCHAIN) &&
-		  pda_unwind_wanted(sample) && !unwound_before;
+		  pda_sample_unwinds(sample) && !unwound_before;
 	if (!rec && *unwind)
 		return pda_set_err(s, PD_ERR_API,
 				   "a decoded sample cannot be unwound");

@@ -58,9 +58,10 @@ struct pda_pipe_item {
 	 * With memo (pda_pipe_opts): the memo slot of a sample whose stack
 	 * follows from its callchain (or ip) and its process's maps alone
 	 * (no DWARF unwinding, no branch stack, no user registers), shared
-	 * by every sample with the same callchain, pid, comm (and tid with
-	 * memo_tid) in the same state of those maps and the kernel's.  The
-	 * callback may store a non-zero cookie there: what it made of the
+	 * by every sample with the same callchain, pid, comm and comm_later
+	 * (and tid with memo_tid, or when the thread has no comm: it is
+	 * named ":TID") in the same state of those maps and the kernel's.
+	 * The callback may store a non-zero cookie there: what it made of the
 	 * stack.  Each later such sample then comes with hit set, stack
 	 * NULL and *cookie that value, not resolved again; the session's
 	 * statistics count it as its first was counted.  NULL: no slot.

@@ -1091,7 +1091,7 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 	}
 	/* perf's thread__resolve_callchain, callee order: the callchain
 	 * (the kernel part), then the unwound user stack */
-	if (rc == 0 && pda_unwind_wanted(sample))
+	if (rc == 0 && pda_sample_unwinds(sample))
 		rc = unwind_user(s, &w);
 	if (rc < 0) {
 		st->nr = 0;

@@ -312,6 +312,21 @@ static inline size_t pda_stack_kept(const struct pda_stack *st, size_t max)
 	return pda_stack_kept_in(st, 0, st->nr, max);
 }
 
+/*
+ * Whether sample's user stack is DWARF-unwound: it carries what
+ * unwinding needs (REGS_USER with an abi, STACK_USER), as perf checks it
+ * before unwinding.  The one test of the pipeline, which hands such a
+ * sample to the unwinder (a copy of no bytes gives no frames: the stop
+ * "no stack dump"), and of report's --max-stack, which cuts its stack as
+ * perf's two chains (kernel callchain, unwound user frames).
+ */
+static inline bool pda_sample_unwinds(const struct pd_sample *sample)
+{
+	const uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return (sample->mask & need) == need && sample->regs_user.abi;
+}
+
 /* One of perf's --time ranges (struct perf_time_interval): ns,
  * inclusive at both ends, a start or end of 0 open. */
 struct pda_time_range {

@@ -464,13 +464,6 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u)
 	pda_free(s, u);
 }
 
-bool pda_unwind_wanted(const struct pd_sample *sample)
-{
-	const uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
-
-	return (sample->mask & need) == need && sample->regs_user.abi;
-}
-
 static bool proc_eq(const void *item, const void *key)
 {
 	return ((const struct pda_unwind_uproc *)item)->maps == key;

@@ -255,10 +255,6 @@ void pda_unwinder_free(struct pda_session *s, struct pda_unwinder *u);
 int pda_unwinder_use(struct pda_unwinder *u,
 		     const struct pda_unwind_backend *be);
 
-/* Whether sample carries what DWARF unwinding needs (REGS_USER with an
- * abi, STACK_USER), as perf checks it before unwinding. */
-bool pda_unwind_wanted(const struct pd_sample *sample);
-
 /*
  * The user ips of sample of the process whose live maps are key
  * (pda_machine_maps of its pid), unwound in maps (its maps at the

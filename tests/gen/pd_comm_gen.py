@@ -38,8 +38,9 @@ MISC_COMM_EXEC = 1 << 13
 CONTEXT_KERNEL = (1 << 64) - 128
 
 # name: records in time order
-#   ("s", tid, "fn fn ...")       a sample of thread tid (its own pid)
-#   ("c", tid, name[, "exec"])    a COMM
+#   ("s", tid, "fn fn ...")       a sample of thread tid (its own pid,
+#                                 or of pid with tid a (pid, tid) pair)
+#   ("c", tid, name[, "exec"])    a COMM (tid as a sample's)
 #   ("f", tid, parent)            a FORK of process tid from parent
 CASES = {
     # 200 named late, then again by exec; 201 never named; 202 named
@@ -66,7 +67,23 @@ CASES = {
              ("c", 300, "child"), ("c", 301, "other"),
              ("c", 302, "kid"), ("s", 300, "b_fn"), ("s", 301, "c_fn"),
              ("s", 302, "c_fn")],
+    # threads 400, 401 and 402 of process 400 sample the same stack
+    # without a comm, each its own ":TID" row, and 403 is named later;
+    # 404 samples it again with a comm of its own.  (The memo must not
+    # give one thread's row to another.)
+    "threads": [("c", (400, 404), "own"), ("s", (400, 400), "a_fn b_fn"),
+                ("s", (400, 401), "a_fn b_fn"),
+                ("s", (400, 403), "a_fn b_fn"),
+                ("s", (400, 402), "a_fn b_fn"),
+                ("s", (400, 404), "a_fn b_fn"),
+                ("c", (400, 403), "named"), ("s", (400, 401), "a_fn b_fn"),
+                ("s", (400, 400), "a_fn b_fn")],
 }
+
+
+def ids(r):
+    """The (pid, tid) of record r."""
+    return r[1] if isinstance(r[1], tuple) else (r[1], r[1])
 
 
 def attr_bytes(pipe):
@@ -75,32 +92,33 @@ def attr_bytes(pipe):
                        0, 0, 0, 0, 0, 0, 0, 0)[:128]
 
 
-def sid(tid, time):
-    return struct.pack("<IIQ", tid, tid, time)
+def sid(pid, tid, time):
+    return struct.pack("<IIQ", pid, tid, time)
 
 
 def data_records(recs):
     out = [record(REC_MMAP, MISC_KERNEL,
                   struct.pack("<IIQQQ", 0xffffffff, 0, BASE, 0x10000, BASE) +
-                  pad8(b"[kernel.kallsyms]_text\0") + sid(0, TIME0))]
+                  pad8(b"[kernel.kallsyms]_text\0") + sid(0, 0, TIME0))]
     addr = {f: BASE + 0x100 * (i + 1) for i, f in enumerate(FNS)}
     for n, r in enumerate(recs):
         time = TIME0 + 1000 * (n + 1)
         if r[0] == "s":
             ips = [addr[f] + 0x10 for f in r[2].split()]
             chain = [CONTEXT_KERNEL] + ips
-            body = struct.pack("<QIIQQ", ips[0], r[1], r[1], time, 1000)
+            body = struct.pack("<QIIQQ", ips[0], *ids(r), time, 1000)
             body += struct.pack("<Q%dQ" % len(chain), len(chain), *chain)
             out.append(record(REC_SAMPLE, MISC_KERNEL, body))
         elif r[0] == "c":
             misc = MISC_COMM_EXEC if len(r) > 3 else 0
             out.append(record(REC_COMM, misc,
-                              struct.pack("<II", r[1], r[1]) +
-                              pad8(r[2].encode() + b"\0") + sid(r[1], time)))
+                              struct.pack("<II", *ids(r)) +
+                              pad8(r[2].encode() + b"\0") +
+                              sid(*ids(r), time)))
         else:
             out.append(record(REC_FORK, 0,
                               struct.pack("<IIIIQ", r[1], r[2], r[1], r[2],
-                                          time) + sid(r[1], time)))
+                                          time) + sid(r[1], r[1], time)))
     out.append(record(REC_FINISHED_ROUND, 0, b""))
     return b"".join(out)
 

@@ -121,6 +121,41 @@ START_TEST(test_order_and_stack)
 }
 END_TEST
 
+/* A sample with user registers and a stack copy is cut as the pipeline
+ * unwinds it (pda_sample_unwinds), two chains each at --max-stack, when
+ * the copy has no bytes too: --max-stack 1 with children keeps the
+ * kernel chain's root (k2) and the user part's leaf (u1), not only the
+ * root (u2) of one chain. */
+START_TEST(test_max_stack_unwound)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_SYM};
+	struct pda_frame f[] = {frame("k1", "[kernel]", 0x100),
+				frame("k2", "[kernel]", 0x200),
+				frame("u1", "/bin/x", 0x300),
+				frame("u2", "/bin/x", 0x400)};
+	struct pda_stack st = {f, 4, 4};
+
+	f[0].flags = f[1].flags = PDA_FRAME_KERNEL;
+	for (uint64_t size = 0; size <= 8; size += 8) {
+		struct pda_report *rep =
+			report(keys, 1, PDA_REPORT_CHILDREN, 1);
+		struct pd_sample a = sample(1, 0, 10);
+
+		a.mask |= PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+		a.regs_user.abi = 2;
+		a.stack_user.size = size;
+		ck_assert(pda_sample_unwinds(&a));
+		ck_assert_int_eq(pda_report_add(rep, &a, &st, "x", NULL), 0);
+		ck_assert_int_eq(pda_report_finish(rep), 0);
+		ck_assert_uint_eq(pda_report_table(rep, 0)->nr_rows, 3);
+		check_row(rep, 0, "k1", 10, 10);
+		check_row(rep, 1, "k2", 0, 10);
+		check_row(rep, 2, "u1", 0, 10);
+		pda_report_free(rep);
+	}
+}
+END_TEST
+
 START_TEST(test_cpu_memo_filter)
 {
 	static const enum pda_report_key keys[] = {PDA_REPORT_CPU,
@@ -217,6 +252,112 @@ START_TEST(test_graph)
 	n = check_child(rep, v->chain, "b", 0, 15);
 	check_child(rep, n, "c", 15, 15);
 	pda_report_free(rep);
+}
+END_TEST
+
+/* Per-sample graphs (the cpu key) merge a frame into a sibling by name
+ * as perf's match_chain(): an inlined g into the first child named g, a
+ * symbol g of another DSO only into an inlined one (none here: a new
+ * node).  c's children: g (s1 and s2, 3 + 4), g (s3, 5). */
+START_TEST(test_graph_by_name)
+{
+	static const enum pda_report_key keys[] = {PDA_REPORT_CPU,
+						   PDA_REPORT_SYM};
+	struct pda_frame f1[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/bin/x", 0x510),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f2[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/bin/x", 0x610),
+				 frame("h", "/bin/x", 0x610),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_frame f3[] = {frame("c", "/bin/x", 0x300),
+				 frame("g", "/lib/y.so", 0x710),
+				 frame("a", "/bin/x", 0x120)};
+	struct pda_stack s1 = {f1, 3, 3}, s2 = {f2, 4, 4}, s3 = {f3, 3, 3};
+	struct pd_sample a = sample(1, 0, 3), b = sample(1, 0, 4),
+			 c = sample(1, 0, 5);
+	const struct pda_report_table *t;
+	const struct pda_report_cnode *n, *g1, *g2;
+	struct pda_report *rep;
+
+	f2[1].flags = PDA_FRAME_INLINED | PDA_FRAME_DWARF_NAMED;
+	rep = report(keys, 2, PDA_REPORT_CALLCHAIN, 0);
+	ck_assert_int_eq(pda_report_add(rep, &a, &s1, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &b, &s2, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_add(rep, &c, &s3, "x", NULL), 0);
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_rows, 1);
+	n = pda_report_cnode(
+		rep, pda_report_cnode(rep, pda_report_val(rep, t->members[0],
+							  t->rows[0])
+						   ->chain)
+			     ->child);
+	ck_assert_str_eq(n->name, "c");
+	g1 = pda_report_cnode(rep, n->child);
+	ck_assert_ptr_nonnull(g1);
+	g2 = pda_report_cnode(rep, g1->next);
+	ck_assert_ptr_nonnull(g2);
+	ck_assert_uint_eq(g2->next, 0);
+	if (g1->hit + g1->children_hit == 5) {
+		const struct pda_report_cnode *x = g1;
+
+		g1 = g2;
+		g2 = x;
+	}
+	ck_assert_str_eq(g1->name, "g");
+	ck_assert_str_eq(g2->name, "g");
+	ck_assert_uint_eq(g1->hit + g1->children_hit, 7);
+	ck_assert_uint_eq(g2->hit + g2->children_hit, 5);
+	pda_report_free(rep);
+}
+END_TEST
+
+/* A recorded group (GROUP_DESC) naming more members than the capture
+ * has events, past 64 of them: one table of the members with events,
+ * the rest left out, not PD_ERR_NOMEM. */
+START_TEST(test_group_members_left_out)
+{
+	const uint64_t ids[] = {10, 20};
+	struct tf_attr a = {.type = 1, .config = 0, .sample_period = 100,
+			    .sample_type = PD_SAMPLE_IP | PD_SAMPLE_PERIOD};
+	struct tf_attr b = a;
+	static const struct pd_env_group grp[] = {{"{anon_group}", 0, 100}};
+	struct pd_env env;
+	const struct pda_report_table *t;
+	struct pda_report *rep;
+	struct pd_sample s = sample(1, 0, 10);
+	struct pd_file *f;
+	struct tf tfile;
+
+	b.config = 1;
+	tf_init(&tfile, false);
+	tf_add_attr(&tfile, &a, &ids[0], 1);
+	tf_add_attr(&tfile, &b, &ids[1], 1);
+	f = tf_open(&tfile);
+	memset(&env, 0, sizeof(env));
+	env.nr_groups = 1;
+	env.groups = grp;
+	{
+		PDA_REPORT_OPTS(o, .file = f, .env = &env);
+
+		ck_assert_int_eq(pda_report_new(&o, &rep), 0);
+	}
+	for (size_t e = 0; e < 2; e++) {
+		s.evsel = pd_file_evsel(f, e);
+		ck_assert_ptr_nonnull(s.evsel);
+		ck_assert_int_eq(pda_report_add(rep, &s, NULL, "x", NULL), 0);
+	}
+	ck_assert_int_eq(pda_report_finish(rep), 0);
+	ck_assert_uint_eq(pda_report_nr_tables(rep), 1);
+	t = pda_report_table(rep, 0);
+	ck_assert_uint_eq(t->nr_members, 2);
+	ck_assert_uint_eq(t->members[0], 0);
+	ck_assert_uint_eq(t->members[1], 1);
+	ck_assert_uint_eq(t->total_period, 20);
+	pda_report_free(rep);
+	pd_file_close(f);
+	tf_release(&tfile);
 }
 END_TEST
 
@@ -646,6 +787,9 @@ Suite *report_suite(void)
 
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_order_and_stack);
+	tcase_add_test(tc, test_max_stack_unwound);
+	tcase_add_test(tc, test_graph_by_name);
+	tcase_add_test(tc, test_group_members_left_out);
 	tcase_add_test(tc, test_cpu_memo_filter);
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_graph_threshold);

@@ -5,3 +5,5 @@
 "$PDTOOL" branches testdata/demo.perf.data; echo "exit $?"
 "$PDTOOL" branches --event nosuch \
 	testdata/branches/demo-intel.perf.data.zst; echo "exit $?"
+# standard input named as the reader names it
+"$PDTOOL" branches - <testdata/demo.perf.data; echo "exit $?"

@@ -16,3 +16,6 @@ d[d.find(bytes.fromhex("1010101010101010"))] ^= 1
 open(sys.argv[2], "wb").write(d)
 PY
 (cd "$tmp" && "$PDTOOL" mem badmeta.perf.data); echo "exit $?"
+# standard input named as the reader names it
+"$PDTOOL" mem - <testdata/fp.perf.data; echo "exit $?"
+"$PDTOOL" mem --event nosuch - <testdata/spe/n1.perf.data; echo "exit $?"

@@ -37,15 +37,13 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 G=tests/golden/annotate/testdata
 CAPTURES="demo fp multi dwarf pipe loop-aarch64"
 
-pd_need_perf61
+pd_regen61_start
 for t in objdump aarch64-linux-gnu-objdump eu-addr2line; do
 	command -v $t >/dev/null || { echo "regen.sh: no $t" >&2; exit 2; }
 done
-pd_tmp_init
 mkdir -p "$G" "$PD_TMP/home"
 python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* || exit 2
 mkdir -p "$PD_TMP/sysroot/opt/pdtool"

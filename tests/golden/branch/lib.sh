@@ -5,11 +5,9 @@
 # goldens' folder, or its subfolder DIR, made), a $PD_TMP and
 # br_sysroot's tree in it; exits 2 when one is missing.
 br_regen_init() {
-	PERF=${PERF:-perf}
 	GOLD=tests/golden/branch${1:+/$1}
 	mkdir -p "$GOLD" || exit 2
-	pd_need_perf61
-	pd_tmp_init
+	pd_regen61_start
 	br_sysroot || exit 2
 }
 

@@ -26,12 +26,10 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 . tests/golden/branch/lib.sh
-PERF=${PERF:-perf}
 PERF7=${PERF7:-}
 GOLD=tests/golden/branch
-pd_need_perf61
+pd_regen61_start
 pd_have_corpus || { echo "regen.sh: no corpus" >&2; exit 2; }
-pd_tmp_init
 fail=0
 : >"$PD_TMP/empty"
 mkdir -p "$PD_TMP/nobid"

@@ -20,13 +20,10 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 OUT=tests/golden/collect/testdata
 NAMES=${*:-"multi fp demo threads switch pipe zstd"}
 
-pd_need_perf61
-pd_tmp_init
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* || exit 2
+pd_regen61_init
 for name in $NAMES; do
 	in=testdata/$name.perf.data
 	[ -e "$in" ] || { echo "regen.sh: no $in" >&2; exit 2; }

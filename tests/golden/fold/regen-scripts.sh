@@ -27,13 +27,11 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 OUT=tests/golden/fold/scripts
 KALLSYMS=tests/golden/fold/kallsyms
 BIG=32768
 
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 fail=0
 
 # one NAME LAYOUT PERF-SCRIPT-ARGS...

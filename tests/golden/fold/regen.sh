@@ -43,13 +43,12 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 GOLD=tests/golden/fold
 PGOLD=tests/golden/perf
 BIG=32768
 STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
 
-pd_need_perf61
+pd_regen61_start
 script=$("$PERF" script -l >/dev/null 2>&1; \
 	 ls /usr/lib/perf-core/scripts/python/stackcollapse.py \
 	    /usr/libexec/perf-core/scripts/python/stackcollapse.py 2>/dev/null |
@@ -57,7 +56,6 @@ script=$("$PERF" script -l >/dev/null 2>&1; \
 [ -n "$script" ] || { echo "regen.sh: no stackcollapse.py" >&2; exit 2; }
 PERF_EXEC_PATH=$(dirname "$(dirname "$(dirname "$script")")")
 export PERF_EXEC_PATH
-pd_tmp_init
 : >"$PD_TMP/empty"
 mkdir -p "$PD_TMP/nobuildid"
 

@@ -17,10 +17,8 @@
 set -eu
 cd "$(dirname "$0")/../../.."
 . tests/golden/perf/lib.sh
-PERF=${PERF:-perf}
 G=tests/golden/perf/emptycc
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 mkdir -p "$PD_TMP/symfs/opt/pdtool"
 cp testdata/bin/demo "$PD_TMP/symfs/opt/pdtool/"
 python3 tests/gen/pd_emptycc_gen.py testdata/bin/demo /opt/pdtool/demo \

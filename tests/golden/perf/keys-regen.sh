@@ -26,10 +26,8 @@
 set -eu
 cd "$(dirname "$0")/../../.."
 . tests/golden/perf/lib.sh
-PERF=${PERF:-perf}
 G=tests/golden/perf/keys
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 # NAME CAPTURE VARIANTS: perf's tables of CAPTURE, NAME.VARIANT.txt
 # for each line of VARIANTS
 regen() {

@@ -242,15 +242,21 @@ pd_need_perf61()
 	esac
 }
 
-# Start a regen script of perf 6.1 goldens from the repository's top:
-# check that PERF (default perf) is perf 6.1, make $PD_TMP and a
-# build-id cache of testdata/bin in $PD_TMP/bid, as the tests give
-# pdtool (--buildid-dir).
-pd_regen61_init()
+# Start a regen script of perf 6.1 goldens from the repository's top
+# (the prologue each shares after its cd and sourcing this file): PERF
+# set (default perf) and perf 6.1, $PD_TMP made.
+pd_regen61_start()
 {
 	PERF=${PERF:-perf}
 	pd_need_perf61
 	pd_tmp_init
+}
+
+# pd_regen61_start, and a build-id cache of testdata/bin in
+# $PD_TMP/bid, as the tests give pdtool (--buildid-dir).
+pd_regen61_init()
+{
+	pd_regen61_start
 	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
 		>/dev/null || exit 2
 }

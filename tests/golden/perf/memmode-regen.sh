@@ -22,10 +22,8 @@
 set -eu
 cd "$(dirname "$0")/../../.."
 . tests/golden/perf/lib.sh
-PERF=${PERF:-perf}
 G=tests/golden/perf/memmode
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 mkdir -p "$PD_TMP/symfs/opt/pdtool"
 for b in loop-aarch64 dtypes-aarch64 dtcall-aarch64; do
 	cp "testdata/bin/$b" "$PD_TMP/symfs/opt/pdtool/"

@@ -30,7 +30,6 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 GOLD=tests/golden/perf
 BIG=32768
 # no symbol loading: the goldens must not depend on this host's binaries
@@ -38,8 +37,7 @@ BIG=32768
 NOSYM="--symfs /nonexistent"
 STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
 
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 
 wanted()
 {

@@ -20,10 +20,8 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 OUT=tests/golden/perf/stat
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 mkdir -p "$OUT"
 rm -f "$OUT"/*.txt "$OUT/LIST"
 

@@ -16,10 +16,8 @@
 set -eu
 cd "$(dirname "$0")/../../.."
 . tests/golden/perf/lib.sh
-PERF=${PERF:-perf}
 G=tests/golden/perf/ties
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 python3 tests/gen/pd_ties_gen.py "$PD_TMP"
 for f in "$PD_TMP"/*.perf.data; do
 	c=${f##*/}

@@ -24,13 +24,9 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 OUT=tests/golden/report/testdata
 
-pd_need_perf61
-pd_tmp_init
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* >/dev/null ||
-	exit 2
+pd_regen61_init
 mkdir -p "$OUT"
 fail=0
 for name in ${*:-$(pd_captures)}; do

@@ -41,14 +41,12 @@ set -u
 cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 GOLD=tests/golden/script
 KALLSYMS=tests/golden/fold/kallsyms
 BIG=32768
 STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
 
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 # the tod cases print local time: the same zone for perf and pdtool
 TZ=UTC
 export TZ

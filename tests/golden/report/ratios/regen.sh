@@ -22,11 +22,9 @@
 set -u
 . tests/golden/perf/lib.sh
 
-PERF=${PERF:-perf}
 OUT=tests/golden/report/ratios
 
-pd_need_perf61
-pd_tmp_init
+pd_regen61_start
 python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/demo \
 	testdata/bin/loop-aarch64 >/dev/null || exit 2
 fail=0
