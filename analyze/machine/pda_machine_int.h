@@ -568,6 +568,7 @@ struct pda_cfi_store;
 
 #define PDA_ADDR_FRONT 4096 /* direct-mapped entries before addr_cache */
 #define PDA_IP_FRONT 4096   /* direct-mapped entries before both */
+#define PDA_FIRST_FRONT 4096 /* direct-mapped entries before first */
 
 /* An address in maps, resolved while maps->gen was gen. */
 struct pda_ip_ent {
@@ -645,6 +646,9 @@ struct pda_session {
 	struct pdc_hash first;
 	struct first_ent **first_v; /* the same, in the order they came */
 	size_t first_nr, first_alloc;
+	/* direct-mapped in front of first: an ip in maps (while maps->gen
+	 * is gen) to its entry; PDA_FIRST_FRONT of them, or NULL */
+	struct first_front *first_front;
 	/* their DWARF loaded ahead by the pipeline's workers, or NULL */
 	struct pda_dwahead *dwahead;
 	struct pda_dpkg_ahead *dpkg_ahead; /* pda_dpkg_ahead_start */

@@ -200,6 +200,7 @@ void pda_session_free(struct pda_session *s)
 	pdc_hash_release(&s->alloc, &s->addr_cache);
 	pdc_hash_release(&s->alloc, &s->first);
 	pda_free(s, s->first_v);
+	pda_free(s, s->first_front);
 	pda_dwahead_free(s, s->dwahead);
 	pdc_intern_release(&s->intern, &s->alloc);
 	pdc_intern_release(&s->demangled, &s->alloc);
@@ -1192,44 +1193,99 @@ static void note_ahead(struct pda_session *s, const struct first_ent *e)
 		pda_dwahead_add(s, s->dwahead, elf, vaddr);
 }
 
+/*
+ * An ip of an unwound frame in maps, while maps->gen was gen, and the
+ * entry of its address (NULL: no addr2line there).  Successive samples
+ * unwind through the same return addresses of the same process: a hit
+ * takes the map lookup, the key's hash and the table's search away.
+ */
+struct first_front {
+	const struct pda_maps *maps; /* NULL: empty */
+	uint64_t gen, ip;
+	struct first_ent *e;
+};
+
+/* The entry for ip in map (NULL: no addr2line there), added if new. */
+static int first_ent_of(struct pda_session *s, const struct pda_map *map,
+			uint64_t ip, struct first_ent **out)
+{
+	const bool inl = !s->opts.no_inline;
+	struct first_ent *e;
+	struct addr_key k;
+	uint64_t hash;
+
+	*out = NULL;
+	if (!map || map->kind == PDA_MAP_ANON || map->kind == PDA_MAP_KSYM ||
+	    !map_inl(map, inl))
+		return 0; /* no addr2line: the order does not matter */
+	k.dso = map->dso;
+	k.addr = map_addr(map, ip);
+	k.inl = true;
+	hash = addr_hash(&k);
+	e = pdc_hash_find(&s->first, hash, first_eq, &k);
+	if (!e) {
+		e = pda_arena_alloc(s, sizeof(*e));
+		if (!e || pdc_hash_add(&s->alloc, &s->first, hash, e) < 0 ||
+		    PDA_GROW(s, s->first_v, s->first_alloc, s->first_nr + 1,
+			     SIZE_MAX / 16) < 0)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+		s->first_v[s->first_nr++] = e;
+		e->k = k;
+		e->dso = map->dso;
+		e->kind = map->kind;
+		/* not yet used: the caller's use is the first */
+		e->time = UINT64_MAX;
+		e->seq = UINT64_MAX;
+		e->frame = UINT32_MAX;
+		if (s->dwahead)
+			note_ahead(s, e);
+	}
+	*out = e;
+	return 0;
+}
+
 int pda_first_note(struct pda_session *s, struct pda_maps *umaps,
 		   const struct pda_unwound *u, uint64_t time, uint64_t seq)
 {
-	const bool inl = !s->opts.no_inline;
+	/* gen 0 is not unique to one content of the maps: no front */
+	const bool front = umaps && umaps->gen;
+	int rc;
 
 	if (!umaps)
 		return 0;
+	if (front && !s->first_front) {
+		s->first_front = pda_zalloc(
+			s, PDA_FIRST_FRONT * sizeof(*s->first_front));
+		if (!s->first_front)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < u->nr; i++) {
-		const struct pda_map *map = pda_maps_find(umaps, u->ips[i]);
+		const uint64_t ip = u->ips[i];
+		struct first_front *f = NULL;
 		struct first_ent *e;
-		struct addr_key k;
-		uint64_t hash;
 
-		if (!map || map->kind == PDA_MAP_ANON ||
-		    map->kind == PDA_MAP_KSYM || !map_inl(map, inl))
-			continue; /* no addr2line: the order does not matter */
-		k.dso = map->dso;
-		k.addr = map_addr(map, u->ips[i]);
-		k.inl = true;
-		hash = addr_hash(&k);
-		e = pdc_hash_find(&s->first, hash, first_eq, &k);
-		if (e) {
-			if (first_before(e, time, seq, (uint32_t)i))
-				continue;
-		} else {
-			e = pda_arena_alloc(s, sizeof(*e));
-			if (!e || pdc_hash_add(&s->alloc, &s->first, hash, e) < 0 ||
-			    PDA_GROW(s, s->first_v, s->first_alloc,
-				     s->first_nr + 1, SIZE_MAX / 16) < 0)
-				return pda_set_err(s, PD_ERR_NOMEM,
-						   "out of memory");
-			s->first_v[s->first_nr++] = e;
-			e->k = k;
-			e->dso = map->dso;
-			e->kind = map->kind;
-			if (s->dwahead)
-				note_ahead(s, e);
+		if (front) {
+			f = &s->first_front[(ip ^ ip >> 12 ^
+					     (uintptr_t)umaps >> 6) &
+					    (PDA_FIRST_FRONT - 1)];
+			if (f->ip == ip && f->maps == umaps &&
+			    f->gen == umaps->gen) {
+				e = f->e;
+				goto found;
+			}
 		}
+		rc = first_ent_of(s, pda_maps_find(umaps, ip), ip, &e);
+		if (rc < 0)
+			return rc;
+		if (f) {
+			f->maps = umaps;
+			f->gen = umaps->gen;
+			f->ip = ip;
+			f->e = e;
+		}
+found:
+		if (!e || first_before(e, time, seq, (uint32_t)i))
+			continue;
 		e->time = time;
 		e->seq = seq;
 		e->frame = (uint32_t)i;
@@ -1290,6 +1346,8 @@ int pda_first_replay(struct pda_session *s)
 	pda_free(s, v);
 	s->first_v = NULL;
 	s->first_nr = s->first_alloc = 0;
+	pda_free(s, s->first_front);
+	s->first_front = NULL;
 	pdc_hash_release(&s->alloc, &s->first);
 	return rc;
 }

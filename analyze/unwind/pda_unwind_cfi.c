@@ -80,6 +80,8 @@ struct row {
 	uint8_t cfa_reg;
 	int32_t cfa_off;
 	uint32_t live; /* the registers whose rule is not RULE_UNDEF */
+	/* live by kind, for a step that applies each kind at once */
+	uint32_t same, at_cfa, cfa, reg;
 	struct rule r[CFI_REGS];
 	/* libdwfl also reads the registers past those followed (aarch64's
 	 * d8-d15) at CFA + probe[i]: read them too, for what a failed
@@ -438,9 +440,27 @@ static void fill_row(const struct pda_cfi_cache *c, struct row *row,
 			return;
 		row->probe[row->nr_probes++] = (int32_t)v.off;
 	}
-	for (unsigned regno = 0; regno < c->nregs; regno++)
-		if (row->r[regno].kind != RULE_UNDEF)
-			row->live |= 1u << regno;
+	for (unsigned regno = 0; regno < c->nregs; regno++) {
+		const uint32_t bit = 1u << regno;
+
+		switch (row->r[regno].kind) {
+		case RULE_UNDEF:
+			continue;
+		case RULE_SAME:
+			row->same |= bit;
+			break;
+		case RULE_AT_CFA:
+			row->at_cfa |= bit;
+			break;
+		case RULE_CFA:
+			row->cfa |= bit;
+			break;
+		default:
+			row->reg |= bit;
+			break;
+		}
+		row->live |= bit;
+	}
 	row->state = ROW_OK;
 }
 
@@ -539,100 +559,116 @@ found:
 enum pc_state { PC_ERROR, PC_SET, PC_UNDEFINED };
 
 /*
- * A saved register's word, read where pda_unwind_read would read it
- * when that is the stack dump of a 64-bit little-endian target other
- * than arm64 (no pointer authentication to strip), without the call
- * (a sixth of the unwinding worker's instructions on the bench's x86_64
- * DWARF capture: 3.1M reads, nearly all from the dump).  false: ask it.
+ * Where a saved register's word may be read from the stack dump as
+ * pda_unwind_read would read it, without the call (a sixth of the
+ * unwinding worker's instructions on the bench's x86_64 DWARF capture:
+ * 3.1M reads, nearly all from the dump): a 64-bit little-endian target
+ * other than arm64 (no pointer authentication to strip).  Set once a
+ * sample.
  */
-static bool stack_word(const struct pda_unwind_req *req, bool direct,
-		       uint64_t addr, uint64_t *val)
+struct dump {
+	const unsigned char *stack;
+	uint64_t sp;
+	uint64_t span; /* the last word's offset in the dump */
+	bool direct;   /* false: ask pda_unwind_read */
+};
+
+static void dump_init(struct dump *d, const struct pda_unwind_req *req)
 {
 	const uint64_t end = req->sp + req->stack_size;
 
-	if (!direct || addr < req->sp || addr >= end || end - addr < 8)
+	d->stack = req->stack;
+	d->sp = req->sp;
+	/* a dump that wraps around or holds no word has nothing direct */
+	d->direct = req->arch->is64 && !req->arch->big_endian &&
+		    req->arch->e_machine != EM_AARCH64 &&
+		    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+		    end >= req->sp && req->stack_size >= 8;
+	d->span = d->direct ? req->stack_size - 8 : 0;
+}
+
+/* The word at addr from the dump; false: ask pda_unwind_read. */
+static bool stack_word(const struct dump *d, uint64_t addr, uint64_t *val)
+{
+	if (!d->direct || addr - d->sp > d->span)
 		return false;
-	memcpy(val, req->stack + (addr - req->sp), 8);
+	memcpy(val, d->stack + (addr - d->sp), 8);
 	return true;
 }
 
 /*
  * The caller's registers from the callee's by row, as handle_cfi sets
- * them: registers in register order, a rule that cannot be evaluated
- * (an unset register, a read that failed) leaves its register unset, and
- * the return-address column gives the pc.  0 or a read's NOMEM/AGAIN.
+ * them: a rule that cannot be evaluated (an unset register, a read that
+ * failed) leaves its register unset, and the return-address column
+ * gives the pc.  regs and *set are replaced in place, each kind of rule
+ * at once: same-value rules keep their registers, and register rules
+ * (which read the callee's registers) are evaluated before anything is
+ * replaced.  Reads go in register order, so the last failed read gives
+ * *fault as when every rule went in register order.  0 or a read's
+ * NOMEM/AGAIN.
  */
 static int step(struct pda_session *s, const struct pda_unwind_req *req,
-		const struct row *row, const uint64_t *regs, uint64_t set,
-		uint64_t *next, uint64_t *next_set, uint64_t *pc,
-		enum pc_state *state, unsigned *fault)
+		const struct dump *d, const struct row *row, uint64_t *regs,
+		uint64_t *set, uint64_t *pc, enum pc_state *state,
+		unsigned *fault)
 {
 	const unsigned size = req->arch->is64 ? 8 : 4;
-	const bool direct = size == 8 && !req->arch->big_endian &&
-			    req->arch->e_machine != EM_AARCH64 &&
-			    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-	uint64_t cfa = 0, val;
-	bool cfa_ok = row->cfa_ok && (set >> row->cfa_reg & 1);
+	const uint64_t old = *set;
+	const bool cfa_ok = row->cfa_ok && (old >> row->cfa_reg & 1);
+	uint64_t cfa = 0, val, now = old & row->same, by_reg = 0;
+	uint64_t tmp[CFI_REGS];
 	unsigned why;
 	int rc;
 
 	if (cfa_ok)
 		cfa = regs[row->cfa_reg] + (uint64_t)(int64_t)row->cfa_off;
-	*next_set = 0;
 	*state = PC_ERROR;
-	/* an undefined rule leaves its register unset: only the others
-	 * (about half of x86_64's 17), in register order */
-	for (uint32_t m = row->live; m; m &= m - 1) {
+	for (uint32_t m = row->reg; m; m &= m - 1) {
 		const unsigned regno = (unsigned)__builtin_ctz(m);
 		const struct rule *r = &row->r[regno];
-		const uint64_t off = (uint64_t)(int64_t)r->off;
 
-		switch (r->kind) {
-		case RULE_UNDEF:
+		if (!(old >> r->reg & 1))
 			continue;
-		case RULE_SAME:
-			if (!(set >> regno & 1))
-				continue;
-			val = regs[regno];
-			break;
-		case RULE_AT_CFA:
-			if (!cfa_ok)
-				continue;
-			if (stack_word(req, direct, cfa + off, &val))
-				break;
-			rc = pda_unwind_read(s, req, cfa + off, size, &val,
-					     &why);
+		tmp[regno] = regs[r->reg] + (uint64_t)(int64_t)r->off;
+		by_reg |= 1ull << regno;
+	}
+	for (uint32_t m = cfa_ok ? row->at_cfa : 0; m; m &= m - 1) {
+		const unsigned regno = (unsigned)__builtin_ctz(m);
+		const uint64_t addr = cfa + (uint64_t)(int64_t)row->r[regno].off;
+
+		if (!stack_word(d, addr, &val)) {
+			rc = pda_unwind_read(s, req, addr, size, &val, &why);
 			if (rc < 0)
 				return rc;
 			if (rc == 0) {
 				*fault = why;
 				continue;
 			}
-			break;
-		case RULE_CFA:
-			if (!cfa_ok)
-				continue;
-			val = cfa + off;
-			break;
-		case RULE_REG:
-		default:
-			if (!(set >> r->reg & 1))
-				continue;
-			val = regs[r->reg] + off;
-			break;
 		}
-		next[regno] = val;
-		*next_set |= 1ull << regno;
+		regs[regno] = val;
+		now |= 1ull << regno;
 	}
+	for (uint32_t m = cfa_ok ? row->cfa : 0; m; m &= m - 1) {
+		const unsigned regno = (unsigned)__builtin_ctz(m);
+
+		regs[regno] = cfa + (uint64_t)(int64_t)row->r[regno].off;
+		now |= 1ull << regno;
+	}
+	for (uint64_t m = by_reg; m; m &= m - 1) {
+		const unsigned regno = (unsigned)__builtin_ctzll(m);
+
+		regs[regno] = tmp[regno];
+	}
+	now |= by_reg;
+	*set = now;
 	if (row->r[row->ra].kind == RULE_UNDEF)
 		*state = PC_UNDEFINED;
 	for (unsigned i = 0; cfa_ok && i < row->nr_probes; i++) {
-		if (stack_word(req, direct,
-			       cfa + (uint64_t)(int64_t)row->probe[i], &val))
+		const uint64_t addr = cfa + (uint64_t)(int64_t)row->probe[i];
+
+		if (stack_word(d, addr, &val))
 			continue;
-		rc = pda_unwind_read(s, req,
-				     cfa + (uint64_t)(int64_t)row->probe[i],
-				     size, &val, &why);
+		rc = pda_unwind_read(s, req, addr, size, &val, &why);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -641,8 +677,8 @@ static int step(struct pda_session *s, const struct pda_unwind_req *req,
 	if (*state == PC_ERROR) {
 		/* set, or undefined: the end of the stack */
 		*state = PC_UNDEFINED;
-		if (*next_set >> row->ra & 1) {
-			*pc = next[row->ra];
+		if (now >> row->ra & 1) {
+			*pc = regs[row->ra];
 			if (*pc)
 				*state = PC_SET;
 		}
@@ -650,29 +686,55 @@ static int step(struct pda_session *s, const struct pda_unwind_req *req,
 	return 0;
 }
 
+/*
+ * The sample's registers in DWARF numbering, as pda_unwind_reg gives
+ * each: the perf registers' values found in one pass over the mask (not
+ * a count of the bits below each register, register by register).
+ */
+static uint64_t initial_regs(const struct pda_cfi_cache *c,
+			     const struct pda_unwind_req *req, uint64_t *regs)
+{
+	const struct pda_unwind_arch *a = req->arch;
+	const struct pd_regs *pr = req->regs;
+	const bool strip = a->e_machine == EM_AARCH64;
+	uint64_t perf[64], have = 0, set = 0;
+	unsigned idx = 0;
+
+	if (!pr->abi)
+		return 0;
+	for (uint64_t m = pr->mask; m && idx < pr->regs.nr; m &= m - 1) {
+		const unsigned reg = (unsigned)__builtin_ctzll(m);
+
+		perf[reg] = pd_u64s_get(&pr->regs, idx++);
+		have |= 1ull << reg;
+	}
+	for (unsigned i = 0; i < c->nregs && i < a->nr_dwarf; i++) {
+		const int p = a->perf_of_dwarf[i];
+
+		if (p < 0 || p >= 64 || !(have >> p & 1))
+			continue;
+		regs[i] = strip ? pda_unwind_strip(req, perf[p]) : perf[p];
+		set |= 1ull << i;
+	}
+	return set;
+}
+
 int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		   const struct pda_cfi_src *src,
 		   const struct pda_unwind_req *req, struct pda_unwind_res *res,
 		   bool *done)
 {
-	const struct pda_unwind_arch *a = req->arch;
-	uint64_t regs[CFI_REGS], next[CFI_REGS], set = 0, next_set, v;
-	uint64_t pc = req->pc, next_pc = 0;
+	uint64_t regs[CFI_REGS], set, pc = req->pc, next_pc = 0;
 	bool initial = true, signal = false;
+	struct dump d;
 	int rc;
 
 	*done = false;
 	res->nr = 0;
 	if (!c || !pc)
 		return 0;
-	for (unsigned i = 0; i < c->nregs && i < a->nr_dwarf; i++) {
-		if (a->perf_of_dwarf[i] >= 0 &&
-		    pda_unwind_reg(req->regs, (unsigned)a->perf_of_dwarf[i],
-				   &v)) {
-			regs[i] = pda_unwind_strip(req, v);
-			set |= 1ull << i;
-		}
-	}
+	set = initial_regs(c, req, regs);
+	dump_init(&d, req);
 	for (;;) {
 		/* the caller's pc is a return address: its call is before */
 		const uint64_t addr = initial || signal ? pc : pc - 1;
@@ -686,8 +748,8 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 		if (rc < 0)
 			return rc;
 		if (row->state == ROW_OK) {
-			rc = step(s, req, row, regs, set, next, &next_set,
-				  &next_pc, &state, &fault);
+			rc = step(s, req, &d, row, regs, &set, &next_pc,
+				  &state, &fault);
 			if (rc < 0)
 				return rc;
 		}
@@ -720,8 +782,6 @@ int pda_cfi_unwind(struct pda_session *s, struct pda_cfi_cache *c,
 			*done = true;
 			break;
 		}
-		memcpy(regs, next, sizeof(regs[0]) * c->nregs);
-		set = next_set;
 		pc = next_pc;
 		initial = false;
 		signal = row->signal;
