@@ -30,6 +30,11 @@ struct pd_reader {
 				 * flush_upto); release_behind keeps its pages */
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
+	/* a reader of a range (pd_reader_new_range): where it began and
+	 * where it stops; limit is stop_pos in stop_region, else
+	 * UINT64_MAX, so the common path compares once */
+	size_t from_region, stop_region;
+	uint64_t from_pos, stop_pos, limit;
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;
