@@ -122,10 +122,11 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	r->f = f;
 	r->flags = flags;
 	r->soff = f->hdr.data_offset;
-	if (f->nr_regions)
+	if (f->nr_regions) {
 		r->pos = f->regions[0].start;
+		r->end = f->regions[0].end;
+	}
 	r->stop_region = SIZE_MAX;
-	r->limit = UINT64_MAX;
 	count_missing(r);
 	advise_sequential(f);
 	if ((flags & PD_READ_PAGER) && !(flags & PD_READ_ORDERED) &&
@@ -181,11 +182,12 @@ int pd_reader_new_range(struct pd_file *f, unsigned flags,
 		return rc;
 	r->region = r->from_region = from->region;
 	r->pos = r->from_pos = r->released = from->offset;
+	r->end = f->regions[r->region].end;
 	if (to) {
 		r->stop_region = to->region;
 		r->stop_pos = to->offset;
-		if (r->region == r->stop_region)
-			r->limit = r->stop_pos;
+		if (r->region == r->stop_region && r->stop_pos < r->end)
+			r->end = r->stop_pos;
 	}
 	if ((flags & PD_READ_PAGER) && f->nr_regions)
 		pager_start(r);
@@ -654,10 +656,13 @@ int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 			r->region++;
 			r->released = 0;
 			r->prefetched = 0;
-			if (r->region < f->nr_regions)
+			if (r->region < f->nr_regions) {
 				r->pos = f->regions[r->region].start;
-			if (r->region == r->stop_region)
-				r->limit = r->stop_pos;
+				r->end = f->regions[r->region].end;
+				if (r->region == r->stop_region &&
+				    r->stop_pos < r->end)
+					r->end = r->stop_pos;
+			}
 			PD_TRY(pd_decomp_region_end(r));
 			continue;
 		}
@@ -761,13 +766,13 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 	    r->dstop || r->ahead)
 		return 0;
 	reg = &f->regions[r->region];
-	if (reg->end - r->pos < REC_HDR || r->pos >= r->limit)
+	if (r->end - r->pos < REC_HDR)
 		return 0;
 	p = reg->base + r->pos;
 	type = pd_load_u32(p, f->swap);
 	size = pd_load_u16(p + 6, f->swap);
 	if (type >= PD_REC_USER_TYPE_START || size < REC_HDR ||
-	    size > reg->end - r->pos)
+	    size > r->end - r->pos)
 		return 0;
 	prefetch_ahead(r, reg);
 	pd_fill_rec(r, rec, p, size, 0, r->pos, PD_RECF_STABLE);

@@ -31,10 +31,12 @@ struct pd_reader {
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
 	/* a reader of a range (pd_reader_new_range): where it began and
-	 * where it stops; limit is stop_pos in stop_region, else
-	 * UINT64_MAX, so the common path compares once */
+	 * where it stops (stop_region SIZE_MAX: at the end) */
 	size_t from_region, stop_region;
-	uint64_t from_pos, stop_pos, limit;
+	uint64_t from_pos, stop_pos;
+	/* where the common path stops in the region: its end, or stop_pos
+	 * in stop_region (so it compares no more than before ranges) */
+	uint64_t end;
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;

@@ -667,10 +667,11 @@ static unsigned shards_wanted(const struct pda_capture *c)
 }
 
 struct cutter {
-	unsigned left;		/* cuts still to find */
 	unsigned nr_shards;
-	uint64_t done, next;	/* bytes read; where the next cut is due */
-	uint64_t nr_samples;
+	uint64_t start;		/* the data section's first offset */
+	uint64_t next;		/* the offset the next cut is due at, or
+				 * UINT64_MAX: no more */
+	uint64_t nr_samples;	/* read so far */
 };
 
 /* Before the first pass's first record.  0 or NOMEM. */
@@ -680,6 +681,7 @@ static int cutter_begin(struct pda_capture *c, struct cutter *cu,
 	struct pda_capture_cut *cut;
 
 	memset(cu, 0, sizeof(*cu));
+	cu->next = UINT64_MAX;
 	cu->nr_shards = shards_wanted(c);
 	if (cu->nr_shards < 2)
 		return 0;
@@ -691,38 +693,42 @@ static int cutter_begin(struct pda_capture *c, struct cutter *cu,
 		return 0;
 	cut->k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	c->nr_cuts = 1;
-	cu->left = cu->nr_shards - 1;
-	cu->next = c->prog.total / cu->nr_shards;
+	cu->start = cut->pos.offset;
+	cu->next = cu->start + c->prog.total / cu->nr_shards;
 	return 0;
 }
 
-/* After rec (its key made with k): a cut before the next record when
- * the bytes read reach the next 1/N, where the reader can tell it. */
+/* After rec (its key made with k), at or past the offset a cut is due
+ * at (a directory's later files begin lower: cut sooner): a cut before
+ * the next record, where the reader can tell it. */
 static void cutter_step(struct pda_capture *c, struct cutter *cu,
 			const struct pd_reader *r, const struct pd_rec *rec,
 			const struct order_clock *k)
 {
 	struct pda_capture_cut *cut = &c->cuts[c->nr_cuts];
 
-	cu->nr_samples += rec->type == PD_REC_SAMPLE;
-	if (rec->flags & PD_RECF_DECOMPRESSED)
+	if (pd_reader_tell(r, &cut->pos) < 0) {
+		/* a compressed chunk's records: try after the chunk; else
+		 * the reader cannot tell (chunks inflated ahead) */
+		cu->next = rec->flags & PD_RECF_DECOMPRESSED ? rec->offset + 1
+							     : UINT64_MAX;
 		return;
-	cu->done += rec->size + rec->payload_size;
-	if (cu->done < cu->next || pd_reader_tell(r, &cut->pos) < 0)
-		return;
+	}
 	cut->k = *k;
 	cut->nr_records = k->seq;
-	cut->nr_samples = cu->nr_samples;
+	cut->nr_samples = cu->nr_samples + (rec->type == PD_REC_SAMPLE);
 	c->nr_cuts++;
-	cu->left--;
-	cu->next = c->prog.total / cu->nr_shards * c->nr_cuts;
+	cu->next = c->nr_cuts < cu->nr_shards
+			   ? cu->start +
+				     c->prog.total / cu->nr_shards * c->nr_cuts
+			   : UINT64_MAX;
 }
 
-/* After the first pass: cuts it could not find all of (a -z capture's
- * records are in chunks) leave one reading. */
-static void cutter_end(struct pda_capture *c, struct cutter *cu)
+/* After the first pass: fewer shards where it found fewer places (a
+ * small capture; a -z capture's records are all in chunks: one). */
+static void cutter_end(struct pda_capture *c)
 {
-	if (cu->left || c->nr_cuts < 2) {
+	if (c->nr_cuts < 2) {
 		pda_free(c->s, c->cuts);
 		c->cuts = NULL;
 		c->nr_cuts = 0;
@@ -761,11 +767,12 @@ static int first_pass(struct pda_capture *c)
 		struct pda_sb_key key;
 
 		clock_key(&k, c->f, &rec, &key);
-		if (cu.left)
+		if (rec.offset >= cu.next)
 			cutter_step(c, &cu, r, &rec, &k);
 		if (k.seq % 16 == 0 && (rc = progress(c, &rec, k.seq / 16)) < 0)
 			break;
 		if (rec.type == PD_REC_SAMPLE) {
+			cu.nr_samples++;
 			if (pd_file_nr_evsels(c->f) > 1 &&
 			    (rc = first_sample(c, &rec, &key)) < 0)
 				break;
@@ -828,7 +835,7 @@ static int first_pass(struct pda_capture *c)
 			reader_failed(c, rc);
 	}
 	pd_reader_free(r);
-	cutter_end(c, &cu);
+	cutter_end(c);
 	if (rc == 0 && nr) {
 		qsort(sb, nr, sizeof(*sb), cmp_sideband);
 		c->keys = pda_malloc(s, nr * sizeof(*c->keys));
