@@ -896,6 +896,32 @@ START_TEST(test_directory)
 }
 END_TEST
 
+/* Write a capture of nr samples (ip 0x400000 + time, time 1..nr) as
+ * dir/perf.data, its name in path. */
+static void write_timed(const char *dir, uint64_t nr, char *path,
+			size_t path_size)
+{
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_TIME };
+	const uint64_t id = 1;
+	const unsigned char *bytes;
+	size_t len;
+	FILE *out;
+	struct tf t;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, &id, 1);
+	for (uint64_t i = 1; i <= nr; i++)
+		tf_sample_at(&t, i);
+	bytes = tf_build(&t, &len);
+	snprintf(path, path_size, "%s/perf.data", dir);
+	out = fopen(path, "wb");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
+	ck_assert_int_eq(fclose(out), 0);
+	tf_release(&t);
+}
+
 /*
  * PD_READ_PAGER: a mapped capture of 24 MB (several release steps and
  * more than the pager maps ahead) reads the same records in the same
@@ -905,26 +931,11 @@ END_TEST
 START_TEST(test_pager)
 {
 	char dir[] = "/tmp/pd-pager-XXXXXX", path[256];
-	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
-							PD_SAMPLE_TIME };
-	const uint64_t id = 1, nr = 24u << 20 >> 5; /* 32-byte samples */
-	const unsigned char *bytes;
-	size_t len;
+	const uint64_t nr = 24u << 20 >> 5; /* 32-byte samples */
 	uint64_t sums[2] = { 0, 0 }, counts[2] = { 0, 0 };
-	FILE *out;
-	struct tf t;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tf_init(&t, false);
-	tf_add_attr(&t, &a, &id, 1);
-	for (uint64_t i = 1; i <= nr; i++)
-		tf_sample_at(&t, i);
-	bytes = tf_build(&t, &len);
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	out = fopen(path, "wb");
-	ck_assert_ptr_nonnull(out);
-	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
-	ck_assert_int_eq(fclose(out), 0);
+	write_timed(dir, nr, path, sizeof(path));
 	for (int pass = 0; pass < 2; pass++) {
 		char err[256] = "";
 		PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
@@ -960,7 +971,6 @@ START_TEST(test_pager)
 	ck_assert_uint_eq(sums[0], sums[1]);
 	unlink(path);
 	rmdir(dir);
-	tf_release(&t);
 }
 END_TEST
 
@@ -972,33 +982,18 @@ END_TEST
 START_TEST(test_range)
 {
 	char dir[] = "/tmp/pd-range-XXXXXX", path[256], err[256] = "";
-	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
-							PD_SAMPLE_TIME };
-	const uint64_t id = 1, nr = 12u << 20 >> 5, step = nr / 4 + 7;
+	const uint64_t nr = 12u << 20 >> 5, step = nr / 4 + 7;
 	struct pd_reader_pos cut[6];
 	size_t nr_cuts = 0;
-	const unsigned char *bytes;
 	struct pd_file *f;
 	struct pd_reader *r;
 	struct pd_rec rec;
-	size_t len;
 	uint64_t n = 0;
-	FILE *out;
-	struct tf t;
 	int rc;
 	PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tf_init(&t, false);
-	tf_add_attr(&t, &a, &id, 1);
-	for (uint64_t i = 1; i <= nr; i++)
-		tf_sample_at(&t, i);
-	bytes = tf_build(&t, &len);
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	out = fopen(path, "wb");
-	ck_assert_ptr_nonnull(out);
-	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
-	ck_assert_int_eq(fclose(out), 0);
+	write_timed(dir, nr, path, sizeof(path));
 	ck_assert_msg(pd_file_open(path, &opts, &f) == 0, "%s", err);
 	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
 	ck_assert_int_eq(pd_reader_tell(r, &cut[nr_cuts++]), 0);
@@ -1044,7 +1039,6 @@ START_TEST(test_range)
 	pd_file_close(f);
 	unlink(path);
 	rmdir(dir);
-	tf_release(&t);
 }
 END_TEST
 
