@@ -541,6 +541,38 @@ PD_API void pd_reader_free(struct pd_reader *r);
 PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
 
 /*
+ * Where a record begins in a mapped capture's data section, for readers
+ * of parts of it (the shards of a pass, each on a thread of its own).
+ */
+struct pd_reader_pos {
+	size_t region;		/* the data section's piece (a directory
+				 * capture has several) */
+	uint64_t offset;	/* file offset */
+};
+
+/*
+ * The place of the record the next pd_reader_next() delivers.  @return 0
+ * and *pos; PD_ERR_UNSUPPORTED where that record is no record of the
+ * file's own bytes (a stream, a compressed chunk's records waiting, time
+ * order, chunks inflated ahead) or the reading ended.
+ */
+PD_API int pd_reader_tell(const struct pd_reader *r,
+			  struct pd_reader_pos *pos);
+
+/*
+ * A reader of the records from `from` up to `to` (not included; NULL: to
+ * the end), places pd_reader_tell() gave on a reader of the same file.
+ * Flags as pd_reader_new()'s but ORDERED; its pager maps and hands back
+ * its range's pages only.  Several may read one file at once, each on
+ * its thread (the file's allocator hooks must then be thread-safe).
+ * @return 0, or PD_ERR_API for a stream or a bad range.
+ */
+PD_API int pd_reader_new_range(struct pd_file *f, unsigned flags,
+			       const struct pd_reader_pos *from,
+			       const struct pd_reader_pos *to,
+			       struct pd_reader **out);
+
+/*
  * A record's timestamp (its sample's TIME, or its sample_id's), the
  * order perf's ordered events deliver in: 0 when it has none.
  */

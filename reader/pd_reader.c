@@ -122,8 +122,11 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	r->f = f;
 	r->flags = flags;
 	r->soff = f->hdr.data_offset;
-	if (f->nr_regions)
+	if (f->nr_regions) {
 		r->pos = f->regions[0].start;
+		r->end = f->regions[0].end;
+	}
+	r->stop_region = SIZE_MAX;
 	count_missing(r);
 	advise_sequential(f);
 	if ((flags & PD_READ_PAGER) && !(flags & PD_READ_ORDERED) &&
@@ -137,6 +140,57 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 			return pd_set_err(f, rc, "%s", pd_strerror(rc));
 		}
 	}
+	*out = r;
+	return 0;
+}
+
+int pd_reader_tell(const struct pd_reader *r, struct pd_reader_pos *pos)
+{
+	if (r->f->fd >= 0 || (r->flags & PD_READ_ORDERED) || r->ahead ||
+	    r->dpos != r->dlen || r->dstop || r->done)
+		return PD_ERR_UNSUPPORTED;
+	pos->region = r->region;
+	pos->offset = r->pos;
+	return 0;
+}
+
+/* Whether r reached the end of its range. */
+static bool past_range(const struct pd_reader *r)
+{
+	return r->region > r->stop_region ||
+	       (r->region == r->stop_region && r->pos >= r->stop_pos);
+}
+
+int pd_reader_new_range(struct pd_file *f, unsigned flags,
+			const struct pd_reader_pos *from,
+			const struct pd_reader_pos *to, struct pd_reader **out)
+{
+	struct pd_reader *r;
+	int rc;
+
+	*out = NULL;
+	if ((flags & PD_READ_ORDERED) || f->fd >= 0 || !from ||
+	    from->region >= f->nr_regions ||
+	    from->offset < f->regions[from->region].start ||
+	    from->offset > f->regions[from->region].end ||
+	    (to && (to->region < from->region ||
+		    (to->region == from->region && to->offset < from->offset))))
+		return pd_set_err(f, PD_ERR_API, "pd_reader_new_range: bad range");
+	/* its pager, if any, starts where the range does: made after */
+	rc = pd_reader_new(f, flags & ~(unsigned)PD_READ_PAGER, &r);
+	if (rc < 0)
+		return rc;
+	r->region = r->from_region = from->region;
+	r->pos = r->from_pos = r->released = from->offset;
+	r->end = f->regions[r->region].end;
+	if (to) {
+		r->stop_region = to->region;
+		r->stop_pos = to->offset;
+		if (r->region == r->stop_region && r->stop_pos < r->end)
+			r->end = r->stop_pos;
+	}
+	if ((flags & PD_READ_PAGER) && f->nr_regions)
+		pager_start(r);
 	*out = r;
 	return 0;
 }
@@ -408,6 +462,7 @@ static void pager_start(struct pd_reader *r)
 	pg->region = r->region;
 	pg->pos = r->pos;
 	pg->at_region = r->region;
+	pg->released = r->released; /* a range's start: not before */
 	if (pthread_mutex_init(&pg->mu, NULL) != 0) {
 		pd_free(&r->f->mem, pg);
 		return;
@@ -588,6 +643,8 @@ int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 		const unsigned char *p = reg->base + r->pos;
 		uint64_t left = reg->end - r->pos;
 
+		if (past_range(r))
+			return 0;
 		if (left == 0) {
 			if (reg->declared_end > reg->end)
 				pd_reader_damage(
@@ -599,8 +656,13 @@ int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 			r->region++;
 			r->released = 0;
 			r->prefetched = 0;
-			if (r->region < f->nr_regions)
+			if (r->region < f->nr_regions) {
 				r->pos = f->regions[r->region].start;
+				r->end = f->regions[r->region].end;
+				if (r->region == r->stop_region &&
+				    r->stop_pos < r->end)
+					r->end = r->stop_pos;
+			}
 			PD_TRY(pd_decomp_region_end(r));
 			continue;
 		}
@@ -704,13 +766,13 @@ static inline int next_mapped(struct pd_reader *r, struct pd_rec *rec)
 	    r->dstop || r->ahead)
 		return 0;
 	reg = &f->regions[r->region];
-	if (reg->end - r->pos < REC_HDR)
+	if (r->end - r->pos < REC_HDR)
 		return 0;
 	p = reg->base + r->pos;
 	type = pd_load_u32(p, f->swap);
 	size = pd_load_u16(p + 6, f->swap);
 	if (type >= PD_REC_USER_TYPE_START || size < REC_HDR ||
-	    size > reg->end - r->pos)
+	    size > r->end - r->pos)
 		return 0;
 	prefetch_ahead(r, reg);
 	pd_fill_rec(r, rec, p, size, 0, r->pos, PD_RECF_STABLE);
@@ -803,10 +865,19 @@ static void release_all(struct pd_reader *r)
 	r->released_all = true;
 	pd_ahead_stop(r);
 	pager_stop(r);
-	for (size_t i = 0; i < f->nr_regions; i++) {
+	/* a range's reader: its range only, the others read theirs */
+	for (size_t i = r->from_region; i < f->nr_regions && i <= r->stop_region;
+	     i++) {
 		const struct pd_region *reg = &f->regions[i];
-		uint64_t from = (reg->start + 4095) & ~4095ull;
-		uint64_t to = reg->end & ~4095ull;
+		uint64_t from = i == r->from_region && r->from_pos > reg->start
+					? r->from_pos
+					: reg->start;
+		uint64_t to = i == r->stop_region && r->stop_pos < reg->end
+				      ? r->stop_pos
+				      : reg->end;
+
+		from = (from + 4095) & ~4095ull;
+		to &= ~4095ull;
 
 		if (reg->unmap && to > from)
 			madvise((void *)((uintptr_t)reg->unmap + from),

@@ -30,6 +30,13 @@ struct pd_reader {
 				 * flush_upto); release_behind keeps its pages */
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
+	/* a reader of a range (pd_reader_new_range): where it began and
+	 * where it stops (stop_region SIZE_MAX: at the end) */
+	size_t from_region, stop_region;
+	uint64_t from_pos, stop_pos;
+	/* where the common path stops in the region: its end, or stop_pos
+	 * in stop_region (so it compares no more than before ranges) */
+	uint64_t end;
 
 	/* fd-backed: sbuf[spos..slen) holds stream bytes at soff + spos */
 	unsigned char *sbuf;

@@ -68,6 +68,26 @@ static void clock_key(struct order_clock *k, struct pd_file *f,
 		k->max_time = time;
 }
 
+/*
+ * Shards.  The second pass reads the session's state only (each sample
+ * resolved in its epoch's), so its records can be read in byte ranges
+ * apart, one per -j thread, each from a place where a record begins:
+ * the first pass, which reads every record header, notes the record that
+ * follows each 1/N of the data section, with what the second pass needs
+ * to go on from there as if it had read everything before: the order
+ * clock (its FINISHED_ROUNDs, newest timestamp, records counted) and the
+ * records and samples counted before it.  Only where the reader can tell
+ * such places (a mapped capture, no -z chunks) and nothing fed in time
+ * order rides along (a trace's synthesized samples).
+ */
+struct pda_capture_cut {
+	struct pd_reader_pos pos;
+	struct order_clock k;	/* after the record before pos */
+	uint64_t nr_records, nr_samples;
+};
+
+#define SHARDS_MAX 64
+
 static int cmp_key(const struct pda_sb_key *x, const struct pda_sb_key *y)
 {
 	if (x->time != y->time)
@@ -547,12 +567,14 @@ static int synth_begin(struct pda_capture *c)
 	return rc;
 }
 
+static void reader_stats(struct pda_capture *c);
+
 /* The run stops: no thread runs on past the error. */
 static int stop(struct pda_capture *c, int rc)
 {
 	pda_pipe_free(c->pipe);
 	c->pipe = NULL;
-	c->st.reader = *pd_reader_stats(c->r);
+	reader_stats(c);
 	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,
 					    c->st.nr_lost_samples);
 	return rc;
@@ -631,6 +653,88 @@ static int order_events(struct pda_capture *c)
 	return 0;
 }
 
+/* ---- shards (above): their cuts, found in the first pass ---- */
+
+/* How many shards the second pass is read in: -j's threads. */
+static unsigned shards_wanted(const struct pda_capture *c)
+{
+	const long n = c->o.jobs ? (long)c->o.jobs
+				 : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!c->two_pass || c->itrace || n < 2 || !c->prog.total)
+		return 1;
+	return n > SHARDS_MAX ? SHARDS_MAX : (unsigned)n;
+}
+
+struct cutter {
+	unsigned nr_shards;
+	uint64_t start;		/* the data section's first offset */
+	uint64_t next;		/* the offset the next cut is due at, or
+				 * UINT64_MAX: no more */
+	uint64_t nr_samples;	/* read so far */
+};
+
+/* Before the first pass's first record.  0 or NOMEM. */
+static int cutter_begin(struct pda_capture *c, struct cutter *cu,
+			const struct pd_reader *r)
+{
+	struct pda_capture_cut *cut;
+
+	memset(cu, 0, sizeof(*cu));
+	cu->next = UINT64_MAX;
+	cu->nr_shards = shards_wanted(c);
+	if (cu->nr_shards < 2)
+		return 0;
+	c->cuts = pda_zalloc(c->s, cu->nr_shards * sizeof(*c->cuts));
+	if (!c->cuts)
+		return PD_ERR_NOMEM;
+	cut = &c->cuts[0];
+	if (pd_reader_tell(r, &cut->pos) < 0)
+		return 0;
+	cut->k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	c->nr_cuts = 1;
+	cu->start = cut->pos.offset;
+	cu->next = cu->start + c->prog.total / cu->nr_shards;
+	return 0;
+}
+
+/* After rec (its key made with k), at or past the offset a cut is due
+ * at (a directory's later files begin lower: cut sooner): a cut before
+ * the next record, where the reader can tell it. */
+static void cutter_step(struct pda_capture *c, struct cutter *cu,
+			const struct pd_reader *r, const struct pd_rec *rec,
+			const struct order_clock *k)
+{
+	struct pda_capture_cut *cut = &c->cuts[c->nr_cuts];
+
+	if (pd_reader_tell(r, &cut->pos) < 0) {
+		/* a compressed chunk's records: try after the chunk; else
+		 * the reader cannot tell (chunks inflated ahead) */
+		cu->next = rec->flags & PD_RECF_DECOMPRESSED ? rec->offset + 1
+							     : UINT64_MAX;
+		return;
+	}
+	cut->k = *k;
+	cut->nr_records = k->seq;
+	cut->nr_samples = cu->nr_samples + (rec->type == PD_REC_SAMPLE);
+	c->nr_cuts++;
+	cu->next = c->nr_cuts < cu->nr_shards
+			   ? cu->start +
+				     c->prog.total / cu->nr_shards * c->nr_cuts
+			   : UINT64_MAX;
+}
+
+/* After the first pass: fewer shards where it found fewer places (a
+ * small capture; a -z capture's records are all in chunks: one). */
+static void cutter_end(struct pda_capture *c)
+{
+	if (c->nr_cuts < 2) {
+		pda_free(c->s, c->cuts);
+		c->cuts = NULL;
+		c->nr_cuts = 0;
+	}
+}
+
 /*
  * The first pass: the sideband records, kept as they are read, then
  * applied in time order with history; their keys stay for the second
@@ -644,6 +748,7 @@ static int first_pass(struct pda_capture *c)
 	struct sideband *sb = NULL;
 	unsigned char *buf = NULL;
 	size_t nr = 0, alloc = 0, len = 0, cap = 0;
+	struct cutter cu;
 	struct pd_reader *r;
 	struct pd_rec rec;
 	int rc;
@@ -652,15 +757,23 @@ static int first_pass(struct pda_capture *c)
 	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
+	if ((rc = cutter_begin(c, &cu, r)) < 0) {
+		pd_reader_free(r);
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+		return rc;
+	}
 	pass_begin(c, "sideband");
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
 
 		clock_key(&k, c->f, &rec, &key);
+		if (rec.offset >= cu.next)
+			cutter_step(c, &cu, r, &rec, &k);
 		if (k.seq % 16 == 0 && (rc = progress(c, &rec, k.seq / 16)) < 0)
 			break;
 		if (rec.type == PD_REC_SAMPLE) {
 			c->prog.nr_samples++;	/* headers only: the count */
+			cu.nr_samples++;
 			if (pd_file_nr_evsels(c->f) > 1 &&
 			    (rc = first_sample(c, &rec, &key)) < 0)
 				break;
@@ -723,6 +836,7 @@ static int first_pass(struct pda_capture *c)
 			reader_failed(c, rc);
 	}
 	pd_reader_free(r);
+	cutter_end(c);
 	if (rc == 0 && nr) {
 		qsort(sb, nr, sizeof(*sb), cmp_sideband);
 		c->keys = pda_malloc(s, nr * sizeof(*c->keys));
@@ -808,26 +922,93 @@ static int unwind_pass(struct pda_capture *c)
 	return rc;
 }
 
-/* The second pass's records, each with its key. */
-static int second_pass(struct pda_capture *c)
+/* The records of r, each with its key (k: the clock where r begins). */
+static int second_read(struct pda_capture *c, struct pd_reader *r,
+		       struct order_clock *k)
 {
-	struct order_clock k = {0};
 	struct pd_rec rec;
 	int rc;
 
-	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
-	pass_begin(c, "samples");
-	while ((rc = pd_reader_next(c->r, &rec)) > 0) {
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
 
-		clock_key(&k, c->f, &rec, &key);
+		clock_key(k, c->f, &rec, &key);
 		rc = step(c, &rec, &key);
 		if (rc < 0)
 			return rc;
 	}
-	if (rc < 0)
-		return reader_failed(c, rc);
-	return feed_synth(c, UINT64_MAX);
+	return rc < 0 ? reader_failed(c, rc) : 0;
+}
+
+/* What a reader counted, added to sum; damage is the last range's (the
+ * first pass cut only where it read on). */
+static void add_reader_stats(struct pd_reader_stats *sum,
+			     const struct pd_reader_stats *st)
+{
+	sum->nr_records += st->nr_records;
+	for (size_t i = 0; i < PD_REC_TYPE_MAX; i++)
+		sum->by_type[i] += st->by_type[i];
+	sum->nr_other_type += st->nr_other_type;
+	sum->nr_unknown += st->nr_unknown;
+	sum->nr_compressed += st->nr_compressed;
+	sum->nr_compressed2 += st->nr_compressed2;
+	sum->compressed_bytes += st->compressed_bytes;
+	sum->decompressed_bytes += st->decompressed_bytes;
+	sum->nr_size_wrapped += st->nr_size_wrapped;
+	if (st->damaged) {
+		sum->damaged = st->damaged;
+		sum->damage_offset = st->damage_offset;
+		sum->bytes_unread = st->bytes_unread;
+		memcpy(sum->damage, st->damage, sizeof(sum->damage));
+	}
+	sum->data_declared = st->data_declared;
+	sum->bytes_missing = st->bytes_missing;
+}
+
+/* The second pass's shards, one after the other. */
+static int second_shards(struct pda_capture *c)
+{
+	const unsigned flags = pager_flag(c);
+	int rc = 0;
+
+	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
+	/* the whole file's reader stays unused: its pager goes */
+	pd_reader_free(c->r);
+	c->r = NULL;
+	for (size_t i = 0; i < c->nr_cuts && rc == 0; i++) {
+		const struct pda_capture_cut *cut = &c->cuts[i];
+		struct order_clock k = cut->k;
+		struct pd_reader *r;
+
+		rc = pd_reader_new_range(c->f, flags, &cut->pos,
+					 i + 1 < c->nr_cuts ? &c->cuts[i + 1].pos
+							    : NULL,
+					 &r);
+		if (rc < 0)
+			return reader_failed(c, rc);
+		rc = second_read(c, r, &k);
+		add_reader_stats(&c->shard_stats, pd_reader_stats(r));
+		pd_reader_free(r);
+	}
+	return rc;
+}
+
+/* The second pass's records, each with its key. */
+static int second_pass(struct pda_capture *c)
+{
+	struct order_clock k = {0};
+	int rc;
+
+	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	pass_begin(c, "samples");
+	rc = c->nr_cuts ? second_shards(c) : second_read(c, c->r, &k);
+	return rc < 0 ? rc : feed_synth(c, UINT64_MAX);
+}
+
+/* The reader's statistics: the shards' summed, or the one reader's. */
+static void reader_stats(struct pda_capture *c)
+{
+	c->st.reader = c->r ? *pd_reader_stats(c->r) : c->shard_stats;
 }
 
 bool pda_capture_two_pass(const struct pda_capture *c)
@@ -885,7 +1066,7 @@ int pda_capture_run(struct pda_capture *c)
 			return stop(c, rc);
 		}
 	}
-	c->st.reader = *pd_reader_stats(c->r);
+	reader_stats(c);
 	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,
 					    c->st.nr_lost_samples);
 	return 0;
@@ -908,7 +1089,10 @@ void pda_capture_release(struct pda_capture *c)
 		pda_free(c->s, c->keys);
 		pda_free(c->s, c->first);
 		pda_free(c->s, c->order);
+		pda_free(c->s, c->cuts);
 	}
+	c->cuts = NULL;
+	c->nr_cuts = 0;
 	c->keys = NULL;
 	c->first = NULL;
 	c->order = NULL;

@@ -178,6 +178,7 @@ enum pda_capture_stage {
 
 struct pda_sb_key;
 struct pda_readgroup;
+struct pda_capture_cut;
 
 /* Embedded; the fields are private: use the functions below. */
 struct pda_capture {
@@ -198,6 +199,11 @@ struct pda_capture {
 	struct pda_itrace *itrace; /* the synthesized samples, or NULL */
 	struct pda_readgroup *rg; /* leader sampling's counts, or NULL */
 	uint64_t synth_seq;	/* their keys' order after the records' */
+	/* the second pass's shards: where each begins, found by the first
+	 * pass (pda_capture.c "Shards"); none: one reading */
+	struct pda_capture_cut *cuts;
+	size_t nr_cuts;
+	struct pd_reader_stats shard_stats; /* their readers', summed */
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;
 	bool ran;		/* pda_capture_run() was called */

@@ -896,6 +896,32 @@ START_TEST(test_directory)
 }
 END_TEST
 
+/* Write a capture of nr samples (ip 0x400000 + time, time 1..nr) as
+ * dir/perf.data, its name in path. */
+static void write_timed(const char *dir, uint64_t nr, char *path,
+			size_t path_size)
+{
+	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
+							PD_SAMPLE_TIME };
+	const uint64_t id = 1;
+	const unsigned char *bytes;
+	size_t len;
+	FILE *out;
+	struct tf t;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, &id, 1);
+	for (uint64_t i = 1; i <= nr; i++)
+		tf_sample_at(&t, i);
+	bytes = tf_build(&t, &len);
+	snprintf(path, path_size, "%s/perf.data", dir);
+	out = fopen(path, "wb");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
+	ck_assert_int_eq(fclose(out), 0);
+	tf_release(&t);
+}
+
 /*
  * PD_READ_PAGER: a mapped capture of 24 MB (several release steps and
  * more than the pager maps ahead) reads the same records in the same
@@ -905,26 +931,11 @@ END_TEST
 START_TEST(test_pager)
 {
 	char dir[] = "/tmp/pd-pager-XXXXXX", path[256];
-	struct tf_attr a = { .type = 1, .sample_type = PD_SAMPLE_IP |
-							PD_SAMPLE_TIME };
-	const uint64_t id = 1, nr = 24u << 20 >> 5; /* 32-byte samples */
-	const unsigned char *bytes;
-	size_t len;
+	const uint64_t nr = 24u << 20 >> 5; /* 32-byte samples */
 	uint64_t sums[2] = { 0, 0 }, counts[2] = { 0, 0 };
-	FILE *out;
-	struct tf t;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tf_init(&t, false);
-	tf_add_attr(&t, &a, &id, 1);
-	for (uint64_t i = 1; i <= nr; i++)
-		tf_sample_at(&t, i);
-	bytes = tf_build(&t, &len);
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
-	out = fopen(path, "wb");
-	ck_assert_ptr_nonnull(out);
-	ck_assert_uint_eq(fwrite(bytes, 1, len, out), len);
-	ck_assert_int_eq(fclose(out), 0);
+	write_timed(dir, nr, path, sizeof(path));
 	for (int pass = 0; pass < 2; pass++) {
 		char err[256] = "";
 		PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
@@ -960,7 +971,74 @@ START_TEST(test_pager)
 	ck_assert_uint_eq(sums[0], sums[1]);
 	unlink(path);
 	rmdir(dir);
-	tf_release(&t);
+}
+END_TEST
+
+/*
+ * pd_reader_new_range: places told every so many records cut a 12 MB
+ * capture into ranges; read one after the other, with and without the pager, they give every record once, in
+ * order, each range stopping where the next begins.
+ */
+START_TEST(test_range)
+{
+	char dir[] = "/tmp/pd-range-XXXXXX", path[256], err[256] = "";
+	const uint64_t nr = 12u << 20 >> 5, step = nr / 4 + 7;
+	struct pd_reader_pos cut[6];
+	size_t nr_cuts = 0;
+	struct pd_file *f;
+	struct pd_reader *r;
+	struct pd_rec rec;
+	uint64_t n = 0;
+	int rc;
+	PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	write_timed(dir, nr, path, sizeof(path));
+	ck_assert_msg(pd_file_open(path, &opts, &f) == 0, "%s", err);
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	ck_assert_int_eq(pd_reader_tell(r, &cut[nr_cuts++]), 0);
+	while ((rc = pd_reader_next(r, &rec)) > 0)
+		if (++n % step == 0)
+			ck_assert_int_eq(pd_reader_tell(r, &cut[nr_cuts++]), 0);
+	ck_assert_int_eq(rc, 0);
+	/* the reading ended: nothing to tell */
+	ck_assert_int_eq(pd_reader_tell(r, &cut[nr_cuts]), PD_ERR_UNSUPPORTED);
+	pd_reader_free(r);
+	ck_assert_uint_eq(nr_cuts, 4);
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t next = 1;
+
+		for (size_t i = 0; i < nr_cuts; i++) {
+			struct pd_sample s;
+
+			ck_assert_int_eq(
+				pd_reader_new_range(f, pass ? PD_READ_PAGER : 0,
+						    &cut[i],
+						    i + 1 < nr_cuts ? &cut[i + 1]
+								    : NULL,
+						    &r),
+				0);
+			n = 0;
+			while ((rc = pd_reader_next(r, &rec)) > 0) {
+				ck_assert_int_eq(pd_sample_decode(f, &rec, &s),
+						 0);
+				ck_assert_uint_eq(s.time, next);
+				next++;
+				n++;
+			}
+			ck_assert_int_eq(rc, 0);
+			ck_assert_uint_eq(n, i + 1 < nr_cuts ? step
+							      : nr - 3 * step);
+			pd_reader_free(r);
+		}
+		ck_assert_uint_eq(next, nr + 1);
+	}
+	/* backwards, or a stream's: refused */
+	ck_assert_int_eq(pd_reader_new_range(f, 0, &cut[1], &cut[0], &r),
+			 PD_ERR_API);
+	pd_file_close(f);
+	unlink(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -1042,6 +1120,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_damage_zero_size);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_pager);
+	tcase_add_test(tc, test_range);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

@@ -249,6 +249,9 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
 	ck_assert_msg(pda_capture_run(&c) == 0, "%s", pda_capture_errmsg(&c));
 	ck_assert_uint_eq(l->nr, NR_LATE);
+	/* read in shards, cut between rounds and late samples */
+	if (!time_order && jobs > 1)
+		ck_assert_uint_ge(c.nr_cuts, 2);
 	/* the strings are the session's: compare before it goes */
 	ck_assert_ptr_null(l->dso[0]);
 	ck_assert_str_eq(l->dso[1], "/x/a.so");
@@ -298,7 +301,7 @@ START_TEST(test_late_samples)
 	sample(&t, 7, 0x400100, 50);
 	round_(&t);
 	sample(&t, 7, 0x400100, 60);
-	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+	for (unsigned jobs = 1; jobs <= 8; jobs++) {
 		run_late(&t, true, jobs, &l);
 		run_late(&t, false, jobs, &l);
 	}
