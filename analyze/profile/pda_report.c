@@ -822,22 +822,14 @@ static int dso_short(struct pda_report *rep, const char *dso,
 		     const char **out)
 {
 	const char *slash;
+	char buf[32];
 
 	if (!dso) {
 		*out = NULL;
 		return 0;
 	}
-	/* perf's dso__set_basename(): a name sscanf() reads as
-	 * "/tmp/perf-%d.map" (a JIT's map, found or not) is "[JIT] tid %d" */
-	if (!strncmp(dso, "/tmp/perf-", 10)) {
-		char *end, buf[32];
-		long tid = strtol(dso + 10, &end, 10);
-
-		if (end != dso + 10 && tid >= INT_MIN && tid <= INT_MAX) {
-			snprintf(buf, sizeof(buf), "[JIT] tid %d", (int)tid);
-			return intern(rep, buf, strlen(buf), out);
-		}
-	}
+	if (pda_jit_short_name(dso, buf, sizeof(buf)))
+		return intern(rep, buf, strlen(buf), out);
 	slash = dso[0] == '[' ? NULL : strrchr(dso, '/');
 	if (slash && slash[1])
 		dso = slash + 1;
