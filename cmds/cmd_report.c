@@ -1237,6 +1237,8 @@ static struct pda_report *new_report(struct pd_ctx *ctx,
 	ro.comms = o->comms[0] ? o->comms : NULL;
 	ro.dsos = o->dsos[0] ? o->dsos : NULL;
 	ro.symbols = o->symbols[0] ? o->symbols : NULL;
+	if (o->view)
+		ro.flags |= PDA_REPORT_SYM_ROWS;
 	/* perf hides the rows of other threads and counts their samples
 	 * in the totals (thread__is_filtered), unlike --time's and
 	 * --cpu's */

@@ -434,15 +434,19 @@ static void add_dso(struct pdc_strbuf *b, const struct pda_frame *fr)
 static void add_srcline_text(struct pdc_strbuf *b, const char *srcfile,
 			     unsigned line, const char *dso, uint64_t addr)
 {
+	char tmp[32];
+
 	if (srcfile) {
-		char tmp[16];
 
 		add_name(b, base_name(srcfile));
 		tmp[0] = ':';
 		pdc_strbuf_add(b, tmp, 1 + put_dec(tmp + 1, line, 0, false));
 		return;
 	}
-	add_name(b, base_name(dso));
+	if (pda_jit_short_name(dso, tmp, sizeof(tmp)))
+		pdc_strbuf_add_text(b, tmp, strlen(tmp));
+	else
+		add_name(b, base_name(dso));
 	pdc_strbuf_add(b, "[", 1);
 	add_hex(b, addr, 0);
 	pdc_strbuf_add(b, "]", 1);

@@ -355,6 +355,10 @@ struct pda_report {
 	bool has[PDA_REPORT_NR_KEYS];
 	unsigned flags, max_stack;
 	const char *const *comms, *const *symbols;
+	/* symbols as perf's --symbols (the sample's own symbol), or NULL;
+	 * as rows' symbols (PDA_REPORT_SYM_ROWS), or NULL */
+	const char *const *sample_syms;
+	const char *const *row_syms;
 	const char *const *dso_list;	/* opts' dsos */
 	const char *elided[PDA_REPORT_MAX_KEYS]; /* pda_report_key_elided */
 	const uint32_t *pids, *tids;
@@ -590,7 +594,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 				   PDA_REPORT_CALLER | PDA_REPORT_CALLEE |
 				   PDA_REPORT_NO_GROUP |
 				   PDA_REPORT_GRAPH_REL |
-				   PDA_REPORT_ANY_ORDER)) ||
+				   PDA_REPORT_ANY_ORDER | PDA_REPORT_SYM_ROWS)) ||
 	    !(o.graph_min_percent >= 0 && o.graph_min_percent <= 100) ||
 	    ((o.flags & PDA_REPORT_CALLER) && (o.flags & PDA_REPORT_CALLEE)))
 		return PD_ERR_API;
@@ -668,6 +672,10 @@ int pda_report_new(const struct pda_report_opts *opts,
 	/* borrowed: the caller keeps the lists while adding */
 	rep->comms = o.comms;
 	rep->symbols = o.symbols;
+	if (o.flags & PDA_REPORT_SYM_ROWS)
+		rep->row_syms = o.symbols;
+	else
+		rep->sample_syms = o.symbols;
 	rep->dso_list = o.dsos;
 	rep->pids = o.pids;
 	rep->nr_pids = o.pids ? o.nr_pids : 0;
@@ -830,22 +838,14 @@ static int dso_short(struct pda_report *rep, const char *dso,
 		     const char **out)
 {
 	const char *slash;
+	char buf[32];
 
 	if (!dso) {
 		*out = NULL;
 		return 0;
 	}
-	/* perf's dso__set_basename(): a name sscanf() reads as
-	 * "/tmp/perf-%d.map" (a JIT's map, found or not) is "[JIT] tid %d" */
-	if (!strncmp(dso, "/tmp/perf-", 10)) {
-		char *end, buf[32];
-		long tid = strtol(dso + 10, &end, 10);
-
-		if (end != dso + 10 && tid >= INT_MIN && tid <= INT_MAX) {
-			snprintf(buf, sizeof(buf), "[JIT] tid %d", (int)tid);
-			return intern(rep, buf, strlen(buf), out);
-		}
-	}
+	if (pda_jit_short_name(dso, buf, sizeof(buf)))
+		return intern(rep, buf, strlen(buf), out);
 	slash = dso[0] == '[' ? NULL : strrchr(dso, '/');
 	if (slash && slash[1])
 		dso = slash + 1;
@@ -1294,9 +1294,7 @@ static bool hidden(const struct pda_report *rep, const struct ent *e)
 		return true;
 	if (rep->comms && !in_list(rep->comms, p->comm))
 		return true;
-	if (rep->symbols && (!p->sym || !in_list(rep->symbols, p->sym)))
-		return true;
-	return false;
+	return rep->row_syms && (!p->sym || !in_list(rep->row_syms, p->sym));
 }
 
 static bool listed(const struct summary *s, uint32_t id)
@@ -1889,7 +1887,14 @@ static int make_summary(struct pda_report *rep, const struct pd_sample *sample,
 	*sum_at(s, s->cap) = 0;
 	if (rep->cum_again)
 		*sum_at(s, rep->lay.again * s->cap) = 0;
-	s->out = rep->dso_list && !in_dsos(rep, own_nr ? own->frames : NULL);
+	/* perf's --dsos and --symbols test the sample's own map and
+	 * symbol (machine__resolve()), and every entry the sample makes
+	 * keeps that (its callers' too) */
+	s->out = (rep->dso_list &&
+		  !in_dsos(rep, own_nr ? own->frames : NULL)) ||
+		 (rep->sample_syms &&
+		  !(self < own_nr && own->frames[self].sym &&
+		    in_list(rep->sample_syms, own->frames[self].sym)));
 	*sum_at(s, s->nr++) = id;
 	/* the callers' entries keep the sample's filter state: perf fills
 	 * their addr_location from the callchain but not its filtered */
@@ -2461,7 +2466,7 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			return PD_ERR_NOMEM;
 		/* perf's hist entry keeps the filter state of the sample
 		 * that made it (hists__findnew_entry) */
-		if (rep->any_order && rep->dso_list) {
+		if (rep->any_order && (rep->dso_list || rep->sample_syms)) {
 			struct okey *f = val_first(rep, ev, id);
 
 			if (!f)
@@ -3099,12 +3104,19 @@ static bool touched(const struct event *ev, uint32_t id)
 static bool dso_hidden(const struct pda_report *rep, const unsigned *members,
 		       unsigned nr, uint32_t id)
 {
-	if (!rep->dso_list)
+	if (!rep->dso_list && !rep->sample_syms)
 		return false;
 	for (unsigned m = 0; m < nr; m++)
 		if (touched(&rep->events[members[m]], id))
 			return rep->events[members[m]].v[id].dso_filtered;
 	return false;
+}
+
+/* Whether the filters hide row id of the table over members. */
+static bool row_hidden(const struct pda_report *rep, const unsigned *members,
+		       unsigned nr, uint32_t id)
+{
+	return hidden(rep, rep->ents[id]) || dso_hidden(rep, members, nr, id);
 }
 
 /* The name of the group the capture recorded (GROUP_DESC) whose events
@@ -3175,7 +3187,10 @@ static int make_table(struct pda_report *rep, struct table *t,
 		return PD_ERR_NOMEM;
 	}
 	/* in the order rows were made (ranks): perf's sort of ties is
-	 * not total (caller above callee within a thread) */
+	 * not total (caller above callee within a thread).  The rows the
+	 * filters hide are in perf's output tree too (output_resort()
+	 * inserts its filtered entries, only not printed): they shape
+	 * the order of the others, and leave it after. */
 	for (uint32_t r = 0; r < rep->nr_ents; r++) {
 		const uint32_t id = rep->by_rank ? rep->by_rank[r] : r;
 		bool any = false;
@@ -3184,11 +3199,9 @@ static int make_table(struct pda_report *rep, struct table *t,
 			any = touched(&rep->events[members[m]], id);
 		if (!any)
 			continue;
-		if (hidden(rep, rep->ents[id]) ||
-		    dso_hidden(rep, members, nr, id))
+		if (row_hidden(rep, members, nr, id))
 			rep->st.nr_hidden += i_first;
-		else
-			t->rows[nr_rows++] = id;
+		t->rows[nr_rows++] = id;
 	}
 	t->pub.event = t->name;
 	t->pub.nr_members = nr;
@@ -3223,6 +3236,10 @@ static int make_table(struct pda_report *rep, struct table *t,
 	if (!rc)
 		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left);
 	pdc_free(&rep->mem, tmp);
+	t->pub.nr_rows = 0;
+	for (size_t r = 0; r < nr_rows; r++)
+		if (!row_hidden(rep, members, nr, t->rows[r]))
+			t->rows[t->pub.nr_rows++] = t->rows[r];
 	return rc;
 }
 

@@ -187,6 +187,11 @@ enum pda_report_flags {
 	 * are made per sample: pda_report_any_order() says whether it
 	 * holds. */
 	PDA_REPORT_ANY_ORDER = 1u << 10,
+	/* opts' symbols name rows: a row shows when its own symbol is one
+	 * of them (pdtool report --callers and --callees), where perf's
+	 * --symbols tests each sample's own symbol and hides the rows it
+	 * makes, its callers' too */
+	PDA_REPORT_SYM_ROWS = 1u << 11,
 };
 
 struct pda_report_opts {
@@ -206,10 +211,11 @@ struct pda_report_opts {
 	const char *parent;	/* the parent pattern (POSIX extended);
 				 * NULL: perf's default */
 	/* perf's --comms, --symbols, --pid, --tid: only the rows whose
-	 * comm, symbol, process or thread is one of these (NULL-terminated,
-	 * or nr_ of them; NULL: any).  perf hides the other rows and still
-	 * counts their samples in the totals (its default --percentage for
-	 * these). */
+	 * comm, process or thread is one of these (NULL-terminated, or nr_
+	 * of them; NULL: any), and made by samples whose own symbol is one
+	 * of symbols, as dsos (or, with PDA_REPORT_SYM_ROWS, whose symbol
+	 * is).  perf hides the other rows and still counts their samples
+	 * in the totals (its default --percentage for these). */
 	const char *const *comms, *const *symbols;
 	const uint32_t *pids, *tids;
 	/* perf's --dsos: only the rows made by samples whose own map is one
@@ -363,7 +369,8 @@ struct pda_report_val {
 	uint32_t chain;		/* with PDA_REPORT_CALLCHAIN: the root node
 				 * of the row's call graph, 0 none */
 	uint32_t max_depth;	/* its longest chain (perf's max_depth) */
-	bool dso_filtered;	/* made by a sample outside opts' dsos */
+	bool dso_filtered;	/* made by a sample outside opts' dsos or
+				 * symbols (its own map, symbol) */
 };
 
 /* One row: the key values as perf prints them. */

@@ -32,6 +32,7 @@
 #include "pda_unwind_int.h"
 #include "pda_stack_int.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -338,6 +339,34 @@ static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
 }
 
 /*
+ * vaddr's source line in e, as perf 6.1's addr2line answers: the line
+ * table's row (the innermost line, as perf shows), else with
+ * srcline_a2l the STT_FILE of the symbol addr2line picks, line 0, and
+ * *no_src where it picks one without a file ("??:?").  *file NULL: no
+ * line.  0 or PD_ERR_NOMEM.
+ */
+static int elf_srcline(struct pda_session *s, struct pda_elf *e,
+		       uint64_t vaddr, const char **file, unsigned *line,
+		       bool *no_src)
+{
+	int rc = pda_elf_srcline(s, e, vaddr, file, line);
+
+	if (rc == PD_ERR_NOMEM)
+		return rc;
+	if (rc < 0) {
+		*file = NULL;
+		*line = 0;
+	}
+	if (rc < 0 && s->opts.srcline_a2l) {
+		rc = pda_elf_file_a2l(s, e, vaddr, file);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+		*no_src = rc == 0 && !*file;
+	}
+	return 0;
+}
+
+/*
  * The frames of file offset off in d: inlined functions first, then the
  * function holding them.  NULL on NOMEM.
  */
@@ -377,10 +406,22 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		return NULL;
 	if (rc < 0) {
 		ent = new_ent(s, k, 1);
-		if (ent) {
-			ent->frames[0].dso_addr = vaddr;
-			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
-		}
+		if (!ent)
+			return NULL;
+		/* perf 6.1 prints "dso[addr]" for it: the file offset where
+		 * it loaded no symbol table from the file, else vaddr */
+		ent->frames[0].dso_addr =
+			pda_elf_has_symbols(e) ? vaddr : k->addr;
+		ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
+		/* no symbol of perf's covers it, but addr2line still looks
+		 * it up: DWARF's line, or the symbol before it (no file:
+		 * perf prints no source line) */
+		if (s->opts.srcline &&
+		    elf_srcline(s, e, vaddr, &ent->frames[0].srcfile,
+				&ent->frames[0].line, &no_src) < 0)
+			return NULL;
+		if (no_src)
+			ent->frames[0].flags |= PDA_FRAME_NO_SRCLINE;
 		return ent;
 	}
 	if (k->inl) {
@@ -399,20 +440,9 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 					&nr_inl) < 0)
 			return NULL;
 	}
-	if (s->opts.srcline && (!k->inl || nr_inl == 0)) {
-		/* the line table's row: the innermost line, as perf shows */
-		rc = pda_elf_srcline(s, e, vaddr, &file, &line);
-		if (rc == PD_ERR_NOMEM)
-			return NULL;
-		if (rc < 0 && s->opts.srcline_a2l) {
-			/* addr2line's answer from the symbol table */
-			rc = pda_elf_file_a2l(s, e, vaddr, &file);
-			if (rc == PD_ERR_NOMEM)
-				return NULL;
-			line = 0;
-			no_src = rc == 0 && !file;
-		}
-	}
+	if (s->opts.srcline && (!k->inl || nr_inl == 0) &&
+	    elf_srcline(s, e, vaddr, &file, &line, &no_src) < 0)
+		return NULL;
 	if (k->inl && nr_inl == 0) {
 		/* perf still asks addr2line, which names the address after
 		 * bfd's pick of the symbols there */
@@ -763,6 +793,20 @@ static uint64_t map_size(const struct pda_map *map)
 	return map->end - map->start;
 }
 
+bool pda_jit_short_name(const char *dso, char *buf, size_t size)
+{
+	char *end;
+	long tid;
+
+	if (strncmp(dso, "/tmp/perf-", 10) != 0)
+		return false;
+	tid = strtol(dso + 10, &end, 10);
+	if (end == dso + 10 || tid < INT_MIN || tid > INT_MAX)
+		return false;
+	snprintf(buf, size, "[JIT] tid %d", (int)tid);
+	return true;
+}
+
 /*
  * Whether map's addresses show relative to the file, as perf's map_ip():
  * a file's and the vdso's, and memfd code's, which pdtool looks up in
@@ -793,6 +837,11 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		*f = ent->frames[i];
 		f->ip = ip;
 		f->map_ip = rel ? map->pgoff + (ip - map->start) : ip;
+		/* memfd code perf-PID.map names nothing in: perf's "dso[addr]"
+		 * of a file it cannot find, the file offset */
+		if (rel && map->kind == PDA_MAP_JIT &&
+		    (f->flags & PDA_FRAME_NO_SYMBOL))
+			f->dso_addr = f->map_ip;
 		f->dso = map->name;
 		f->map_size = map_size(map);
 		f->flags |= flags |

@@ -197,6 +197,14 @@ struct pda_nsid pda_thread_cgroup_ns(struct pda_session *s, uint32_t pid,
  * fed; NULL: none.  Valid until the session is freed. */
 const char *pda_session_cgroup(struct pda_session *s, uint64_t id);
 
+/*
+ * perf's short name of a DSO (dso__set_basename()) where it is not the
+ * path's last part: a path sscanf() reads as "/tmp/perf-%d.map" (a JIT's
+ * map, found or not) is "[JIT] tid %d", written to buf.  false: dso is
+ * no such path.
+ */
+bool pda_jit_short_name(const char *dso, char *buf, size_t size);
+
 enum pda_frame_flags {
 	PDA_FRAME_KERNEL = 1u << 0,	/* kernel address */
 	PDA_FRAME_INLINED = 1u << 1,	/* an inlined call, from DWARF */

@@ -546,6 +546,16 @@ bool pda_elf_has_symtab(const struct pda_elf *e)
 	       pda_elf_section(e, ".gnu_debugdata", &sh);
 }
 
+bool pda_elf_has_symbols(const struct pda_elf *e)
+{
+	GElf_Shdr sh;
+
+	if (e->debug && pda_elf_has_symbols(e->debug))
+		return true;
+	return pda_elf_find_table(e->elf, SHT_SYMTAB, &sh, NULL) ||
+	       pda_elf_find_table(e->elf, SHT_DYNSYM, &sh, NULL);
+}
+
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc)
 {
 	if (crc)

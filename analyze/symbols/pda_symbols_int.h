@@ -109,6 +109,10 @@ void pda_elf_build_id(const struct pda_elf *e, const unsigned char **id,
 /* Whether e (or its debug file) names functions beyond its dynamic
  * symbols: a .symtab, or MiniDebugInfo (.gnu_debugdata). */
 bool pda_elf_has_symtab(const struct pda_elf *e);
+/* Whether e (or its debug file) has an ELF symbol table, .symtab or
+ * .dynsym: perf 6.1 loads none from a file without, and keeps that DSO's
+ * addresses as file offsets (dso->adjust_symbols stays false). */
+bool pda_elf_has_symbols(const struct pda_elf *e);
 /* Whether e has a .debug_frame: read at open, so any thread may ask. */
 bool pda_elf_has_debug_frame(const struct pda_elf *e);
 
