@@ -586,7 +586,12 @@ static uint64_t canonical(unsigned index, uint64_t v)
 
 static void record_start(struct pd_spe_cursor *c, struct pd_spe_record *r)
 {
-	memset(r, 0, sizeof(*r));
+	/* copied from a zero record: nine 16-byte stores, where memset()
+	 * became a `rep stos` (27 of the lean decoder's ~230 instructions
+	 * a record, and a slow start on most cores) */
+	static const struct pd_spe_record zero;
+
+	*r = zero;
 	r->offset = c->pos;
 }
 

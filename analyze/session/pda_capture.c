@@ -473,13 +473,14 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 {
 	/* a synthesized sample is in no record of the file: offset 0 */
 	const struct pd_rec none = {.type = PD_REC_SAMPLE};
-	struct pd_sample sample;
+	struct pd_sample *sample;
 	uint64_t time;
 	int rc;
 
-	/* handed over decoded: no record encoded to be decoded again */
-	while ((rc = pda_itrace_next_sample(c->itrace, before, &sample,
-					    &time)) > 0) {
+	/* handed over decoded, in place: no record encoded to be decoded
+	 * again, no copy */
+	while ((rc = pda_itrace_next_decoded(c->itrace, before, &sample,
+					     &time)) > 0) {
 		struct pda_sb_key key = {.time = time,
 					 .seq = UINT64_MAX / 2 + c->synth_seq++};
 		struct pda_pipe_when w;
@@ -494,7 +495,7 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 			w.time = key.time;
 			w.seq = key.seq;
 		}
-		rc = pda_pipe_feed_decoded(c->pipe, &sample,
+		rc = pda_pipe_feed_decoded(c->pipe, sample,
 					   c->two_pass ? &w : NULL);
 		if (rc < 0) {
 			if (c->failed_in != PDA_CAPTURE_CALLBACK)

@@ -629,7 +629,13 @@ struct synth {
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint8_t kind;		/* enum pda_itrace_kind */
-	struct synth y;
+	/* the sample as pda_itrace_next_sample() hands it out (its branch
+	 * entries br), made where it is made (on a decoding thread, with
+	 * jobs): the caller's thread takes it in place (out_sample, with
+	 * its memset, was a tenth of that thread under `report
+	 * --itrace=M -j2`); encode() writes its record of it */
+	struct pd_sample s;
+	struct synth_br br[2];
 };
 
 /*
@@ -644,7 +650,7 @@ struct out {
  */
 #define CHUNK_OUTS 256
 /* chunks a queue keeps decoded ahead with decoding threads (memory:
- * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~460 KB a queue); a
+ * CHUNK_DEPTH * CHUNK_OUTS * sizeof(struct out), ~1 MB a queue); a
  * thread that found its queues full sleeps until one is half empty, so
  * that it wakes for several chunks, not for each */
 #define CHUNK_DEPTH 8
@@ -754,6 +760,8 @@ struct pda_itrace {
 	char *err;
 	size_t err_size;
 	unsigned char rec_buf[SYNTH_MAX]; /* pda_itrace_next()'s record */
+	struct pd_sample swapped; /* pda_itrace_next_decoded()'s, decoded
+				   * from rec_buf (swap) */
 };
 
 /* perf's tsc_to_perf_time() */
@@ -869,9 +877,11 @@ static void put32x2(unsigned char **p, uint32_t a, uint32_t b)
  * reader swaps only what came from a file of the other order) into rec,
  * the flags in a u64 after the fields (pd_sample_decode reads them there
  * for a synthesized event); its size. */
-static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
-		       const struct synth *y, unsigned char rec[SYNTH_MAX])
+static uint16_t encode(const struct pda_itrace *it, const struct out *o,
+		       unsigned char rec[SYNTH_MAX])
 {
+	const enum pda_itrace_kind k = (enum pda_itrace_kind)o->kind;
+	const struct pd_sample *y = &o->s;
 	const uint64_t st = it->ev[k]->attr.sample_type;
 	unsigned char *p = rec + 8;
 	const uint64_t id = it->ev[k]->ids[0];
@@ -897,14 +907,14 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 	if (st & PD_SAMPLE_PERIOD)
 		put64(&p, y->period);
 	if (st & PD_SAMPLE_BRANCH_STACK) {
-		put64(&p, y->nr_br);
+		put64(&p, y->branch.nr);
 		if (it->ev[k]->attr.branch_sample_type &
 		    PD_BRANCH_SAMPLE_HW_INDEX)
 			put64(&p, UINT64_MAX); /* perf's -1: no index */
-		for (unsigned i = 0; i < y->nr_br; i++) {
-			put64(&p, y->br[i].from);
-			put64(&p, y->br[i].to);
-			put64(&p, y->br[i].flags);
+		for (unsigned i = 0; i < y->branch.nr; i++) {
+			put64(&p, o->br[i].from);
+			put64(&p, o->br[i].to);
+			put64(&p, o->br[i].flags);
 		}
 	}
 	if (st & PD_SAMPLE_WEIGHT_STRUCT)
@@ -912,7 +922,7 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 	if (st & PD_SAMPLE_DATA_SRC)
 		put64(&p, y->data_src);
 	if (st & PD_SAMPLE_PHYS_ADDR)
-		put64(&p, y->phys);
+		put64(&p, y->phys_addr);
 	put64(&p, y->flags);
 	size = (uint16_t)(p - rec);
 	{
@@ -923,6 +933,54 @@ static uint16_t encode(const struct pda_itrace *it, enum pda_itrace_kind k,
 		memcpy(rec + 6, &size, 2);
 	}
 	return size;
+}
+
+/*
+ * y of kind k as o's sample, as pd_sample_decode() gives the record
+ * encode() makes of it, field for field (tests/fuzz/fuzz_spe_synth.c
+ * holds them equal): the event is the kind's (check_ids), the fields in
+ * the host's order.  Its branch entries go to o.
+ */
+static void out_sample(const struct pda_itrace *it, enum pda_itrace_kind k,
+		       const struct synth *y, struct out *o)
+{
+	const struct pd_evsel *e = it->ev[k];
+	const uint64_t st = e->attr.sample_type;
+	struct pd_sample *s = &o->s;
+
+	memset(s, 0, sizeof(*s));
+	s->mask = st;
+	s->evsel = e;
+	s->misc = y->misc;
+	if (st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID))
+		s->id = e->ids[0];
+	if (st & PD_SAMPLE_STREAM_ID)
+		s->stream_id = e->ids[0];
+	s->ip = y->ip;			/* IP, TID, ADDR, PERIOD: always */
+	s->pid = y->pid;
+	s->tid = y->tid;
+	if (st & PD_SAMPLE_TIME)
+		s->time = y->time;
+	s->addr = y->addr;
+	if (st & PD_SAMPLE_CPU)
+		s->cpu = y->cpu;
+	s->period = y->period;
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		s->branch.nr = y->nr_br;
+		if (e->attr.branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
+			s->branch.has_hw_idx = 1;
+			s->branch.hw_idx = UINT64_MAX;
+		}
+		memcpy(o->br, y->br, y->nr_br * sizeof(o->br[0]));
+		s->branch.entries = (const unsigned char *)o->br;
+	}
+	s->weight = y->weight;		/* WEIGHT_STRUCT */
+	s->weight_var1 = (uint32_t)y->weight;
+	s->weight_var2 = (uint16_t)(y->weight >> 32);
+	s->weight_var3 = (uint16_t)(y->weight >> 48);
+	s->data_src = y->data_src;
+	s->phys_addr = y->phys;
+	s->flags = y->flags;
 }
 
 static int emit(const struct pda_itrace *it, struct queue *q,
@@ -940,7 +998,7 @@ static int emit(const struct pda_itrace *it, struct queue *q,
 	o->rec = q->rec;
 	o->nth = seq;
 	o->kind = (uint8_t)k;
-	o->y = *y;
+	out_sample(it, k, y, o);
 	ch->st.nr_samples++;
 	ch->st.by_kind[k]++;
 	return 0;
@@ -1253,10 +1311,12 @@ static int check_ids(struct pda_itrace *it)
 		const struct synth y = {0};
 		unsigned char bytes[SYNTH_MAX];
 		struct pd_rec rec = {.type = PD_REC_SAMPLE, .data = bytes};
+		struct out o = {.kind = (uint8_t)k};
 
 		if (!it->ev[k])
 			continue;
-		rec.size = encode(it, (enum pda_itrace_kind)k, &y, bytes);
+		out_sample(it, (enum pda_itrace_kind)k, &y, &o);
+		rec.size = encode(it, &o, bytes);
 		if (pd_rec_evsel(it->f, &rec) != it->ev[k])
 			return failed(it, PD_ERR_FORMAT,
 				      "the capture's events do not keep their "
@@ -1924,10 +1984,10 @@ int pda_itrace_set_jobs(struct pda_itrace *it, unsigned jobs)
 
 /* The next sample in the queues' merged order when before it (NULL:
  * none), handed out. */
-static const struct out *next_out(struct pda_itrace *it, uint64_t before)
+static struct out *next_out(struct pda_itrace *it, uint64_t before)
 {
 	struct queue *best = NULL;
-	const struct out *o = NULL;
+	struct out *o = NULL;
 
 	if (!it->depth)
 		start(it);
@@ -1935,7 +1995,7 @@ static const struct out *next_out(struct pda_itrace *it, uint64_t before)
 	 * queues by time (each queue's samples come in time order) */
 	for (size_t i = 0; i < it->nr_q; i++) {
 		struct queue *q = &it->q[i];
-		const struct out *h;
+		struct out *h;
 
 		/* most samples: the chunk being handed out has more */
 		if ((!q->out_ch || q->pos >= q->out_ch->n) &&
@@ -1961,9 +2021,9 @@ static void out_rec(const struct pda_itrace *it, const struct out *o,
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->type = PD_REC_SAMPLE;
-	rec->size = encode(it, (enum pda_itrace_kind)o->kind, &o->y, buf);
+	rec->size = encode(it, o, buf);
 	rec->data = buf;
-	rec->misc = o->y.misc;
+	rec->misc = o->s.misc;
 }
 
 int pda_itrace_next(struct pda_itrace *it, uint64_t before,
@@ -1978,57 +2038,10 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 	return 1;
 }
 
-/*
- * o as pd_sample_decode() gives the record encode() makes of it, field
- * for field (tests/fuzz/fuzz_spe_synth.c holds them equal): the event
- * is the kind's (check_ids), the fields in the host's order.  Its
- * branch entries stay in o.
- */
-static void out_sample(const struct pda_itrace *it, const struct out *o,
-		       struct pd_sample *s)
+int pda_itrace_next_decoded(struct pda_itrace *it, uint64_t before,
+			    struct pd_sample **sample, uint64_t *time)
 {
-	const struct pd_evsel *e = it->ev[o->kind];
-	const uint64_t st = e->attr.sample_type;
-	const struct synth *y = &o->y;
-
-	memset(s, 0, sizeof(*s));
-	s->mask = st;
-	s->evsel = e;
-	s->misc = y->misc;
-	if (st & (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_ID))
-		s->id = e->ids[0];
-	if (st & PD_SAMPLE_STREAM_ID)
-		s->stream_id = e->ids[0];
-	s->ip = y->ip;			/* IP, TID, ADDR, PERIOD: always */
-	s->pid = y->pid;
-	s->tid = y->tid;
-	if (st & PD_SAMPLE_TIME)
-		s->time = y->time;
-	s->addr = y->addr;
-	if (st & PD_SAMPLE_CPU)
-		s->cpu = y->cpu;
-	s->period = y->period;
-	if (st & PD_SAMPLE_BRANCH_STACK) {
-		s->branch.nr = y->nr_br;
-		if (e->attr.branch_sample_type & PD_BRANCH_SAMPLE_HW_INDEX) {
-			s->branch.has_hw_idx = 1;
-			s->branch.hw_idx = UINT64_MAX;
-		}
-		s->branch.entries = (const unsigned char *)y->br;
-	}
-	s->weight = y->weight;		/* WEIGHT_STRUCT */
-	s->weight_var1 = (uint32_t)y->weight;
-	s->weight_var2 = (uint16_t)(y->weight >> 32);
-	s->weight_var3 = (uint16_t)(y->weight >> 48);
-	s->data_src = y->data_src;
-	s->phys_addr = y->phys;
-	s->flags = y->flags;
-}
-
-int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
-			   struct pd_sample *sample, uint64_t *time)
-{
-	const struct out *o = it ? next_out(it, before) : NULL;
+	struct out *o = it ? next_out(it, before) : NULL;
 
 	if (!o)
 		return 0;
@@ -2038,15 +2051,27 @@ int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
 		struct pd_rec rec;
 
 		out_rec(it, o, it->rec_buf, &rec);
-		if (pd_sample_decode(it->f, &rec, sample) < 0)
+		if (pd_sample_decode(it->f, &rec, &it->swapped) < 0)
 			return pda_set_err(it->s, PD_ERR_FORMAT,
 					   "a synthesized sample: %s",
 					   pd_file_errmsg(it->f));
+		*sample = &it->swapped;
 	} else {
-		out_sample(it, o, sample);
+		*sample = &o->s; /* made with it (out_sample) */
 	}
 	*time = o->time;
 	return 1;
+}
+
+int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
+			   struct pd_sample *sample, uint64_t *time)
+{
+	struct pd_sample *s;
+	const int rc = pda_itrace_next_decoded(it, before, &s, time);
+
+	if (rc > 0)
+		*sample = *s;
+	return rc;
 }
 
 /*

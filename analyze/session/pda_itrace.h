@@ -168,6 +168,14 @@ int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
 			   struct pd_sample *sample, uint64_t *time);
 
 /*
+ * pda_itrace_next_sample() without the copy: *sample points at the
+ * sample where it was made (the caller may change it), valid until the
+ * next call.
+ */
+int pda_itrace_next_decoded(struct pda_itrace *it, uint64_t before,
+			    struct pd_sample **sample, uint64_t *time);
+
+/*
  * Each kind's first sample in pda_itrace_next()'s order, to fn in that
  * order (rec as pda_itrace_next() gives it), without decoding more of
  * each CPU's trace than it takes to meet every kind there while its

@@ -811,10 +811,20 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		key = *pre;
 	else
 		rc = memo_key(p, sample, umaps, p->s->at, it->comm, &key);
-	if (rc < 0 || memo_reserve(p) < 0)
+	if (rc < 0)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
-	sl = memo_find(p, key);
-	e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
+	/* a hit (most samples) adds no entry: room is made for a miss
+	 * only (its growth check was ~20 instructions a sample) */
+	sl = p->memo_mask ? memo_find(p, key) : NULL;
+	e = sl && sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
+	if (!e || !e->cookie) {
+		if (memo_reserve(p) < 0)
+			return pda_set_err(p->s, PD_ERR_NOMEM,
+					   "out of memory");
+		/* the index may have grown: key's slot found again */
+		sl = memo_find(p, key);
+		e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
+	}
 	if (e && e->cookie) {
 		pda_memo_replay(p->s, &e->counts->c, e->counts->dsos);
 		p->nr_memo_hits++;
