@@ -32,6 +32,9 @@
  * its mutex, which is only taken when a process meets an address for the
  * first time.  A row is found by a process's own Dwfl (the module at the
  * address, its .eh_frame, else its .debug_frame), as libdwfl finds it.
+ * The store also keeps where each row built holds (struct span): from
+ * the address it was built for to the end of the row, so that the other
+ * addresses there (a function's body is one row) reuse it without libdw.
  *
  * Invariants: rows are never changed or freed once in the store (they
  * live as long as the session); by_key and by_content are the store's,
@@ -50,6 +53,8 @@
 #define ROWS_MAX ((size_t)1 << 20) /* keys (and rows) in a map, at most */
 #define ROW_BLOCK 256
 #define FRONT 2048 /* direct-mapped slots before by_addr */
+#define SPAN_SHIFT 12	   /* a span is filed under each 4 KB it covers */
+#define SPAN_CHUNKS 64	   /* and is not kept past 64 of them */
 
 enum rule_kind {
 	RULE_UNDEF,  /* unset in the caller: "undefined" */
@@ -98,7 +103,7 @@ struct row_key {
 
 struct row_map {
 	struct row_key *keys;
-	const struct row **vals; /* NULL: empty slot */
+	const void **vals; /* NULL: empty slot; a row or a span */
 	size_t cap, nr;		 /* cap a power of two, or 0 */
 };
 
@@ -108,11 +113,32 @@ struct row_block {
 	struct row rows[ROW_BLOCK];
 };
 
+/*
+ * Where one row holds, as dwarf_frame_info gives it ([start, end) of the
+ * CFI's addresses), moved to offsets in the DSO's file: every address of
+ * the DSO whose offset is in it has that row.  Filed under each chunk of
+ * 1 << SPAN_SHIFT offsets it covers, one node per chunk.
+ */
+struct span {
+	uint64_t start, end;
+	const struct row *row;
+	const struct span *next; /* in the same chunk */
+};
+
+struct span_block {
+	struct span_block *next;
+	size_t used;
+	struct span spans[ROW_BLOCK];
+};
+
 struct pda_cfi_store {
 	pthread_mutex_t mu;
 	struct row_map by_key;	   /* (DSO, file offset) -> row */
 	struct row_map by_content; /* (0, hash of the row) -> row */
+	struct row_map by_chunk;   /* (DSO, offset >> SPAN_SHIFT) -> span */
 	struct row_block *blocks;
+	struct span_block *span_blocks;
+	size_t nr_spans;
 	struct row no_cfi;
 };
 
@@ -141,8 +167,8 @@ static size_t slot_of(const struct row_key *k, size_t cap)
 	return (size_t)h & (cap - 1);
 }
 
-static const struct row *map_get(const struct row_map *m,
-				 const struct row_key *k)
+/* k's value slot, or NULL when k is not there. */
+static const void **map_slot(const struct row_map *m, const struct row_key *k)
 {
 	size_t i;
 
@@ -150,14 +176,21 @@ static const struct row *map_get(const struct row_map *m,
 		return NULL;
 	for (i = slot_of(k, m->cap); m->vals[i]; i = (i + 1) & (m->cap - 1))
 		if (m->keys[i].a == k->a && m->keys[i].b == k->b)
-			return m->vals[i];
+			return &m->vals[i];
 	return NULL;
+}
+
+static const void *map_get(const struct row_map *m, const struct row_key *k)
+{
+	const void **v = map_slot(m, k);
+
+	return v ? *v : NULL;
 }
 
 /* Add k (not there), unless the map is full.  0, or NOMEM with the map
  * unchanged. */
 static int map_put(struct pda_session *s, struct row_map *m,
-		   const struct row_key *k, const struct row *val)
+		   const struct row_key *k, const void *val)
 {
 	size_t i;
 
@@ -166,7 +199,7 @@ static int map_put(struct pda_session *s, struct row_map *m,
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		struct row_key *keys = pda_malloc(s, cap * sizeof(*keys));
-		const struct row **vals = pda_zalloc(s, cap * sizeof(*vals));
+		const void **vals = pda_zalloc(s, cap * sizeof(*vals));
 
 		if (!keys || !vals) {
 			pda_free(s, keys);
@@ -206,14 +239,20 @@ static void map_release(struct pda_session *s, struct row_map *m)
 void pda_cfi_store_free(struct pda_session *s, struct pda_cfi_store *st)
 {
 	struct row_block *b, *next;
+	struct span_block *sb, *snext;
 
 	if (!st)
 		return;
 	map_release(s, &st->by_key);
 	map_release(s, &st->by_content);
+	map_release(s, &st->by_chunk);
 	for (b = st->blocks; b; b = next) {
 		next = b->next;
 		pda_free(s, b);
+	}
+	for (sb = st->span_blocks; sb; sb = snext) {
+		snext = sb->next;
+		pda_free(s, sb);
 	}
 	pthread_mutex_destroy(&st->mu);
 	pda_free(s, st);
@@ -302,6 +341,61 @@ static const struct row *share(struct pda_session *s, struct pda_cfi_store *st,
 	if (!old && map_put(s, &st->by_content, &k, copy) < 0)
 		return NULL;
 	return copy;
+}
+
+/* The row of the span that holds k's offset in k's DSO, or NULL.  Under
+ * st->mu. */
+static const struct row *span_get(const struct pda_cfi_store *st,
+				  const struct row_key *k)
+{
+	const struct row_key ck = {k->a, k->b >> SPAN_SHIFT};
+	const struct span *sp;
+
+	for (sp = map_get(&st->by_chunk, &ck); sp; sp = sp->next)
+		if (k->b >= sp->start && k->b < sp->end)
+			return sp->row;
+	return NULL;
+}
+
+/* File [start, end) of dso as row's span, unless it covers more than
+ * SPAN_CHUNKS chunks or the store holds ROWS_MAX spans (its addresses
+ * then build their rows again).  0 or NOMEM.  Under st->mu. */
+static int span_put(struct pda_session *s, struct pda_cfi_store *st,
+		    uintptr_t dso, uint64_t start, uint64_t end,
+		    const struct row *row)
+{
+	const uint64_t first = start >> SPAN_SHIFT;
+	const uint64_t last = (end - 1) >> SPAN_SHIFT;
+
+	if (end <= start || last - first >= SPAN_CHUNKS ||
+	    st->nr_spans >= ROWS_MAX)
+		return 0;
+	for (uint64_t c = first; c <= last; c++) {
+		const struct row_key ck = {dso, c};
+		struct span_block *b = st->span_blocks;
+		const void **head;
+		struct span *sp;
+		int rc;
+
+		if (!b || b->used == ROW_BLOCK) {
+			b = pda_malloc(s, sizeof(*b));
+			if (!b)
+				return PD_ERR_NOMEM;
+			b->next = st->span_blocks;
+			b->used = 0;
+			st->span_blocks = b;
+		}
+		head = map_slot(&st->by_chunk, &ck);
+		sp = &b->spans[b->used++];
+		*sp = (struct span){start, end, row, head ? *head : NULL};
+		/* the chunk's list now begins with sp */
+		if (head)
+			*head = sp;
+		else if ((rc = map_put(s, &st->by_chunk, &ck, sp)) < 0)
+			return rc;
+		st->nr_spans++;
+	}
+	return 0;
 }
 
 /* ---- rows from libdw's CFI ------------------------------------------ */
@@ -467,7 +561,9 @@ static void fill_row(const struct pda_cfi_cache *c, struct row *row,
 /*
  * The row for addr, as __libdwfl_frame_unwind finds its CFI: the module
  * at addr, its .eh_frame, else its .debug_frame; first from the cache,
- * then from the store by the DSO mapped at addr.  0, NOMEM or AGAIN.
+ * then from the store by the DSO mapped at addr (its offset, else a span
+ * holding it: FDEs do not overlap, so the FDE libdw would find is the
+ * span's).  0, NOMEM or AGAIN.
  */
 static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 		    const struct pda_cfi_src *src,
@@ -482,8 +578,9 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	const struct row *row;
 	Dwfl_Module *mod = NULL;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr bias = 0;
-	bool signal;
+	Dwarf_Addr bias = 0, end;
+	uint64_t sp_start = 0, sp_end = 0;
+	bool signal, spanned = false;
 	int rc;
 
 	if (c->front[fi].row && c->front[fi].addr == addr) {
@@ -505,6 +602,8 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 		dk.b = map->pgoff + (addr - map->start);
 		pthread_mutex_lock(&st->mu);
 		row = map_get(&st->by_key, &dk);
+		if (!row)
+			row = span_get(st, &dk);
 		pthread_mutex_unlock(&st->mu);
 		if (row)
 			goto found;
@@ -515,8 +614,12 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	if (mod) {
 		Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
 
+		/* a .debug_frame row's span may hold addresses .eh_frame
+		 * has rows for: a span only when there is no .eh_frame */
+		spanned = true;
 		if (!cfi ||
 		    dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0) {
+			spanned = !cfi;
 			frame = NULL;
 			cfi = dwfl_module_dwarf_cfi(mod, &bias);
 			if (cfi &&
@@ -526,13 +629,27 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	}
 	row = &st->no_cfi;
 	if (frame) {
-		int ra = dwarf_frame_info(frame, NULL, NULL, &signal);
+		/* libdw runs the FDE's program until a row starts past
+		 * addr: end is that row's start (or the FDE's end), and
+		 * every address in [addr, end) of the FDE stops at the
+		 * same instruction with the same rules.  The start libdw
+		 * gives is not the row's after a DW_CFA_restore_state
+		 * (it is the remembered row's): not used */
+		int ra = dwarf_frame_info(frame, NULL, &end, &signal);
 
 		memset(&c->scratch, 0, sizeof(c->scratch));
 		c->scratch.signal = ra >= 0 && signal;
 		fill_row(c, &c->scratch, frame, ra);
 		free(frame); /* libdw's malloc */
 		row = &c->scratch;
+		/* in file offsets, as dk.b is addr's (one segment maps
+		 * both: an FDE is in one) */
+		sp_start = dk.b;
+		sp_end = dk.b + (end - (addr - bias));
+		spanned = spanned && dk.a && end > addr - bias &&
+			  sp_end > sp_start;
+	} else {
+		spanned = false;
 	}
 	pthread_mutex_lock(&st->mu);
 	if (row == &c->scratch)
@@ -540,6 +657,8 @@ static int find_row(struct pda_session *s, struct pda_cfi_cache *c,
 	rc = row ? 0 : PD_ERR_NOMEM;
 	if (row && dk.a && row != &c->scratch)
 		rc = map_put(s, &st->by_key, &dk, row);
+	if (rc == 0 && spanned && row != &c->scratch)
+		rc = span_put(s, st, dk.a, sp_start, sp_end, row);
 	pthread_mutex_unlock(&st->mu);
 	if (rc < 0)
 		return rc;
