@@ -47,7 +47,8 @@ for t in objdump aarch64-linux-gnu-objdump eu-addr2line; do
 done
 pd_tmp_init
 mkdir -p "$G" "$PD_TMP/home"
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* || exit 2
+python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+	testdata/vdso/*/* || exit 2
 mkdir -p "$PD_TMP/sysroot/opt/pdtool"
 cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/"
 

@@ -26,7 +26,8 @@ NAMES=${*:-"multi fp demo threads switch pipe zstd"}
 
 pd_need_perf61
 pd_tmp_init
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* || exit 2
+python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+	testdata/vdso/*/* || exit 2
 for name in $NAMES; do
 	in=testdata/$name.perf.data
 	[ -e "$in" ] || { echo "regen.sh: no $in" >&2; exit 2; }

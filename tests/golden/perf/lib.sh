@@ -252,6 +252,7 @@ pd_regen61_init()
 	pd_need_perf61
 	pd_tmp_init
 	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		testdata/vdso/*/* \
 		>/dev/null || exit 2
 }
 
@@ -265,6 +266,7 @@ pd_regen7_init()
 		{ echo "regen.sh: no perf at $PERF7" >&2; exit 2; }
 	pd_tmp_init
 	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		testdata/vdso/*/* \
 		>/dev/null || exit 2
 	python3 tests/golden/perf/hostvdso.py "$PD_TMP/bid" || exit 2
 }
