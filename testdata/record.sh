@@ -821,4 +821,7 @@ name_wanted=dtypes-mem-aarch64; if want "$@"; then
 		$(cat dtypes-mem-aarch64.samples)
 fi
 
+# this kernel's vdso, which the [vdso] frames of what was recorded name:
+# the tests read it from vdso/ARCH/BUILDID on any kernel (commit it)
+python3 ../tests/golden/perf/hostvdso.py --image vdso
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2
