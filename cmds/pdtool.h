@@ -473,7 +473,8 @@ enum {
 /* --help's lines for the build-id cache, in every command that resolves
  * symbols (cmd_archive.c reads the tarballs) */
 #define CMD_BUILDID_HELP                                                    \
-	"      --buildid-dir DIR the build-id cache (default ~/.debug), or\n" \
+	"      --buildid-dir DIR the build-id cache (default\n"             \
+	"                        $PERF_BUILDID_DIR, else ~/.debug), or\n"  \
 	"                        a perf archive tarball (as --archive)\n"   \
 	"      --archive FILE    the build-id cache a tarball of perf\n"     \
 	"                        archive holds (.tar.bz2, .tar.xz, ...),\n"  \

@@ -14,6 +14,8 @@
 # other binaries, and the build-ids other captures and goldens name, stay
 # as they are (with no name, every recipe runs and every one is built).
 # Afterwards regenerate perf's goldens: sh tests/golden/perf/regen.sh.
+# RECORD_KEEP_BIN=1 records with the binaries in testdata/bin as they are
+# (no rebuild), for a capture re-recorded on a new host.
 #
 # The captures hold this host's name, kernel and CPU description in their
 # header, like any perf.data; nothing else from the host.
@@ -51,6 +53,13 @@ need()
 	for prog_wanted; do
 		[ "$prog_wanted" != none ] || continue
 		case $built in *" $prog_wanted "*) continue ;; esac
+		# RECORD_KEEP_BIN=1: record with the committed binary, whose
+		# build-id other captures and goldens name (a rebuild in
+		# another checkout changes DW_AT_comp_dir and so the build-id)
+		if [ "${RECORD_KEEP_BIN:-}" = 1 ] && [ -x "bin/$prog_wanted" ]; then
+			built="$built$prog_wanted "
+			continue
+		fi
 		built="$built$prog_wanted "
 		echo "== bin/$prog_wanted" >&2
 		case $prog_wanted in
@@ -812,4 +821,7 @@ name_wanted=dtypes-mem-aarch64; if want "$@"; then
 		$(cat dtypes-mem-aarch64.samples)
 fi
 
+# this kernel's vdso, which the [vdso] frames of what was recorded name:
+# the tests read it from vdso/ARCH/BUILDID on any kernel (commit it)
+python3 ../tests/golden/perf/hostvdso.py --image vdso
 echo "record.sh: done; now run sh tests/golden/perf/regen.sh" >&2

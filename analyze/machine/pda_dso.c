@@ -14,7 +14,8 @@
  *   1. --symfs DIR: DIR + the recorded path, resolved as a chroot
  *      would (pda_path_under): ".." stops at DIR, an absolute symlink
  *      is taken inside DIR, and nothing leads outside it;
- *   2. the perf build-id cache (--buildid-dir, else $HOME/.debug):
+ *   2. the perf build-id cache (--buildid-dir, else $PERF_BUILDID_DIR as
+ *      perf reads it, else $HOME/.debug):
  *      .build-id/xx/rest, a directory holding elf and debug (perf >= 4.x)
  *      or the file itself, and the PATH/BUILDID/elf layout;
  *   3. /usr/lib/debug/.build-id/xx/rest.debug (inside DIR, with
@@ -30,8 +31,9 @@
  *   6. the recorded path itself.
  *
  * With --symfs, nothing of this host is read that no option names
- * (issue 11): not $HOME/.debug (an explicit --buildid-dir is read), not
- * /usr/lib/debug, not the recorded path; --host-files (opts.host_files)
+ * (issue 11): not $PERF_BUILDID_DIR or $HOME/.debug (an explicit
+ * --buildid-dir is read), not /usr/lib/debug, not the recorded path;
+ * --host-files (opts.host_files)
  * adds them after DIR's, the recorded path only when a build-id can tell
  * a wrong file (pda_host_files()).
  *

@@ -83,7 +83,7 @@ static int setup_paths(struct pda_session *s, const struct pda_opts *in)
 {
 	struct pda_opts *o = &s->opts;
 	char real[PDA_PATH_MAX];
-	const char *home;
+	const char *env;
 
 	o->symfs = arena_strdup(s, in->symfs);
 	o->buildid_dir = arena_strdup(s, in->buildid_dir);
@@ -124,8 +124,14 @@ static int setup_paths(struct pda_session *s, const struct pda_opts *in)
 	}
 	if (o->buildid_dir) {
 		s->dsos.buildid_dir = o->buildid_dir;
-	} else if (pda_host_files(s) && (home = getenv("HOME")) && *home) {
-		snprintf(real, sizeof(real), "%s/.debug", home);
+	} else if (pda_host_files(s) && (env = getenv("PERF_BUILDID_DIR")) &&
+		   *env) {
+		/* perf's own override of ~/.debug: the same cache for both */
+		s->dsos.buildid_dir = arena_strdup(s, env);
+		if (!s->dsos.buildid_dir)
+			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	} else if (pda_host_files(s) && (env = getenv("HOME")) && *env) {
+		snprintf(real, sizeof(real), "%s/.debug", env);
 		s->dsos.buildid_dir = arena_strdup(s, real);
 		if (!s->dsos.buildid_dir)
 			return pda_set_err(s, PD_ERR_NOMEM, "out of memory");

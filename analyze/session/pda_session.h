@@ -61,8 +61,9 @@ struct pda_opts {
 	size_t sz;		   /* sizeof(struct pda_opts), by PDA_OPTS */
 	const char *symfs;	   /* --symfs: a sysroot of the recording host;
 				    * see host_files */
-	const char *buildid_dir;   /* --buildid-dir; NULL: $HOME/.debug
-				    * (none with symfs, unless host_files) */
+	const char *buildid_dir;   /* --buildid-dir; NULL: $PERF_BUILDID_DIR,
+				    * else $HOME/.debug (none with symfs,
+				    * unless host_files) */
 	const char *kallsyms;	   /* --kallsyms: /proc/kallsyms of the host */
 	const char *vmlinux;	   /* --vmlinux */
 	const char *jit_dir;	   /* where perf-PID.map files are; NULL: /tmp
@@ -103,9 +104,9 @@ struct pda_opts {
 	 * (buildid_dir, kallsyms, vmlinux, jit_dir), nothing else of this
 	 * host: host_files (--host-files) adds what is read without symfs,
 	 * after symfs: the recorded paths (only where the capture gives a
-	 * build-id to check them against), the build-id cache in
-	 * $HOME/.debug (when buildid_dir is NULL), /usr/lib/debug and
-	 * /tmp's perf-PID.map files.  Without symfs it changes nothing.
+	 * build-id to check them against), the build-id cache
+	 * $PERF_BUILDID_DIR or $HOME/.debug (when buildid_dir is NULL),
+	 * /usr/lib/debug and /tmp's perf-PID.map files.  Without symfs it changes nothing.
 	 */
 	bool host_files;
 	/*

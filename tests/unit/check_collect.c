@@ -284,7 +284,46 @@ static char *bid_dir(void)
 	return dir;
 }
 
-/* Each capture's table is perf report's and perf script's. */
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* text's lines with every symbol "NAME@plt" written "@plt", sorted. */
+static char *plt_blind(const char *text)
+{
+	char *copy = strdup(text), *lines[4096], *out, *save = NULL;
+	size_t n = 0, len = 0;
+	FILE *fp = open_memstream(&out, &len);
+
+	ck_assert(copy && fp);
+	for (char *l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *at = strstr(l, "@plt\t"), *tab;
+
+		ck_assert_uint_lt(n, 4096);
+		if (at) {
+			*at = '\0';
+			tab = strrchr(l, '\t');
+			*at = '@';
+			if (tab)
+				memmove(tab + 1, at, strlen(at) + 1);
+		}
+		lines[n++] = l;
+	}
+	qsort(lines, n, sizeof(*lines), line_cmp);
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "%s\n", lines[i]);
+	fclose(fp);
+	free(copy);
+	return out;
+}
+
+/*
+ * Each capture's table is perf report's and perf script's, but for the
+ * PLT entries perf 6.1 leaves unnamed ("@plt": libc's, for a function of
+ * ld.so, in multi), which pdtool names by their relocation.
+ */
 START_TEST(test_oracle)
 {
 	char *dir = bid_dir(), *want, *got, path[ET_PATH_MAX];
@@ -293,11 +332,18 @@ START_TEST(test_oracle)
 	et_path(path, GOLD "%s.tsv", captures[_i]);
 	want = slurp(path);
 	got = as_table(p);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "%s:\n--- perf\n%s--- pdtool\n%s", captures[_i],
-			want, got);
-	ck_assert_msg(strcmp(got, want) == 0,
-		      "%s: not perf's table (stderr shows both)", captures[_i]);
+	if (strcmp(got, want) != 0) {
+		char *w = plt_blind(want), *g = plt_blind(got);
+		bool same = strcmp(w, g) == 0;
+
+		free(w);
+		free(g);
+		if (!same)
+			fprintf(stderr, "%s:\n--- perf\n%s--- pdtool\n%s",
+				captures[_i], want, got);
+		ck_assert_msg(same, "%s: not perf's table (stderr shows both)",
+			      captures[_i]);
+	}
 	free(want);
 	free(got);
 	pda_profile_free(p);

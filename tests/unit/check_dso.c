@@ -115,15 +115,29 @@ START_TEST(t_symfs)
 }
 END_TEST
 
+/* Set or unset (value NULL) environment variable name. */
+static void set_env(const char *name, const char *value)
+{
+	if (value)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+}
+
 /*
- * With --symfs, this host's build-id cache ($HOME/.debug) and perf-PID.map
- * files in /tmp are not read: an explicit buildid_dir is, and the maps
- * are looked for in DIR/tmp (issue 11).  host_files reads the host's.
+ * With --symfs, this host's build-id cache ($PERF_BUILDID_DIR, else
+ * $HOME/.debug) and perf-PID.map files in /tmp are not read: an explicit
+ * buildid_dir is, and the maps are looked for in DIR/tmp (issue 11).
+ * host_files reads the host's, PERF_BUILDID_DIR instead of ~/.debug
+ * when set, as perf does.
  */
 START_TEST(t_symfs_host)
 {
 	char root[PMAX], home[PMAX], cache[PMAX], id[41], p[PMAX];
 	char *saved = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	char *saved_dir = getenv("PERF_BUILDID_DIR")
+				  ? strdup(getenv("PERF_BUILDID_DIR"))
+				  : NULL;
 	const uint64_t jit_ip = 0x1010;
 	const uint64_t cc[] = {PD_CONTEXT_USER, jit_ip};
 	struct tf t;
@@ -139,10 +153,13 @@ START_TEST(t_symfs_host)
 	et_path(p, "%s/.debug/.build-id/%.2s/%s/elf", home, id, id + 2);
 	pt_copy(demo, p);
 	et_path(cache, "%s/.debug", home);
-	setenv("HOME", home, 1);
-	for (int run = 0; run < 3; run++) {
-		/* 0: symfs alone, 1: host_files, 2: an explicit cache */
-		o.host_files = run == 1;
+	for (int run = 0; run < 5; run++) {
+		/* 0: symfs alone, 1: host_files, 2: an explicit cache;
+		 * 3, 4: the cache in PERF_BUILDID_DIR (no ~/.debug), alone
+		 * and with host_files */
+		set_env("HOME", run < 3 ? home : "/nonexistent");
+		set_env("PERF_BUILDID_DIR", run < 3 ? NULL : cache);
+		o.host_files = run == 1 || run == 4;
 		o.buildid_dir = run == 2 ? cache : NULL;
 		pt_begin(&t);
 		map_demo(&t, 100, 0x10000000, "/nonexistent/x/demo",
@@ -151,17 +168,17 @@ START_TEST(t_symfs_host)
 			 MAP_PRIVATE_, "//anon", NULL, 0);
 		pt_sample(&t, U, 77, 77, jit_ip, cc, 2);
 		pt_run(&t, &o, &r);
-		ck_assert_msg(resolved(&r, 0) == (run != 0), "run %d", run);
+		ck_assert_msg(resolved(&r, 0) == (run != 0 && run != 3),
+			      "run %d", run);
 		ck_assert_ptr_nonnull(r.stacks[1].frames[0].sym);
 		ck_assert_str_eq(r.stacks[1].frames[0].sym, "jitted_in_root");
 		pt_run_free(&r);
 		tf_release(&t);
 	}
-	if (saved)
-		setenv("HOME", saved, 1);
-	else
-		unsetenv("HOME");
+	set_env("HOME", saved);
+	set_env("PERF_BUILDID_DIR", saved_dir);
 	free(saved);
+	free(saved_dir);
 }
 END_TEST
 

@@ -291,6 +291,38 @@ void pt_kernel_sample(struct tf *t, const unsigned char *id, unsigned size,
 	pt_sample(t, PD_MISC_KERNEL, 100, 100, cc[1], cc, 2);
 }
 
+/* testdata/vdso/ARCH/BUILDID, the vdso images of the kernels the
+ * captures were recorded on, into the cache dir as perf keeps a vdso
+ * (.build-id/xx/rest/vdso): found there whatever this host's kernel. */
+static void cache_vdsos(const char *dir)
+{
+	DIR *top = opendir("../../testdata/vdso");
+	struct dirent *a, *f;
+
+	ck_assert_ptr_nonnull(top);
+	while ((a = readdir(top))) {
+		char sub[ET_PATH_MAX], img[ET_PATH_MAX], link[ET_PATH_MAX];
+		DIR *d;
+
+		if (a->d_name[0] == '.')
+			continue;
+		et_path(sub, "../../testdata/vdso/%s", a->d_name);
+		d = opendir(sub);
+		ck_assert_ptr_nonnull(d);
+		while ((f = readdir(d))) {
+			if (strlen(f->d_name) < 3 || f->d_name[0] == '.')
+				continue;
+			et_path(img, "%s/%s", sub, f->d_name);
+			et_path(img, "%s", pt_abs(img));
+			et_path(link, "%s/.build-id/%.2s/%s/vdso", dir,
+				f->d_name, f->d_name + 2);
+			pt_symlink(img, link);
+		}
+		closedir(d);
+	}
+	closedir(top);
+}
+
 void pt_cache_testdata(const char *dir)
 {
 	static const char *const bins[] = {"demo", "inline"};
@@ -308,6 +340,7 @@ void pt_cache_testdata(const char *dir)
 		et_path(link, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
 		pt_symlink(bin, link);
 	}
+	cache_vdsos(dir);
 }
 
 const char *pt_recorded_root(const char *dir)

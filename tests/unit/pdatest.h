@@ -149,7 +149,8 @@ void pt_write(const char *path, const char *text);
 /* mkdir -p of path's directories and a symlink path -> target. */
 void pt_symlink(const char *target, const char *path);
 /* A build-id cache in dir holding the binaries of the DWARF testdata
- * captures (testdata/bin/demo and inline). */
+ * captures (testdata/bin/demo and inline) and the vdso images of
+ * testdata/vdso. */
 /* A kernel sample at _text + 0x210 (0xffffffff81000210), the kernel map
  * at _text 0xffffffff81000000, in a capture whose kernel build-id is id
  * (none: NULL) and whose HEADER_HOSTNAME is host (none: NULL). */

@@ -14,6 +14,10 @@ trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 2
 ln -s "$top/testdata" testdata
 export HOME=/nonexistent
+# the captures' vdso (run.sh's cache, but at a path the messages can name)
+python3 "$top/tests/golden/fold/buildid_dir.py" debug testdata/vdso/*/* ||
+	exit 2
+export PERF_BUILDID_DIR=debug
 zstd -q -d -o intel.data testdata/branches/demo-intel.perf.data.zst
 zstd -q -d -o lost.data testdata/lost.perf.data.zst
 python3 "$top/tests/gen/pd_stat_synth.py" v1-cpu v1.data

@@ -6,7 +6,7 @@
 # it finds no access at all) pdtool's type is the source marker's
 # (crossperf.py).  dtypes-ppc64le is where perf types some.
 python3 tests/golden/fold/buildid_dir.py "${TMPDIR:-/tmp}/pdtool-xp-bid.$$" \
-	testdata/bin/* >/dev/null 2>&1
+	testdata/bin/* testdata/vdso/*/* >/dev/null 2>&1
 T=${TMPDIR:-/tmp}/pdtool-xp.$$.json
 fail=0
 for name in dtgot-aarch64 dtgot-ppc64le dtgot-ppc64 dtgot-s390x \

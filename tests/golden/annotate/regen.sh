@@ -45,7 +45,8 @@ for t in objdump aarch64-linux-gnu-objdump eu-addr2line; do
 	command -v $t >/dev/null || { echo "regen.sh: no $t" >&2; exit 2; }
 done
 mkdir -p "$G" "$PD_TMP/home"
-python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* || exit 2
+python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+	testdata/vdso/*/* || exit 2
 mkdir -p "$PD_TMP/sysroot/opt/pdtool"
 cp testdata/bin/loop-aarch64 "$PD_TMP/sysroot/opt/pdtool/"
 

@@ -65,7 +65,7 @@ case $v in
 esac
 pd_tmp_init
 python3 tests/golden/fold/buildid_dir.py --perf-layout "$PD_TMP/bid" \
-	testdata/bin/* >/dev/null 2>&1 || exit 2
+	testdata/bin/* testdata/vdso/*/* >/dev/null 2>&1 || exit 2
 fail=0
 for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 	f=$(pd_capture "$name") || { fail=1; continue; }

@@ -7,7 +7,13 @@ a GNU build-id note are left out (and named on stderr).
 --perf-layout: the layout perf buildid-cache makes and perf archive packs,
 a copy of the file in DIR/PATH/BUILDID/elf (PATH: its absolute path) and
 DIR/.build-id/xx/rest -> ../../PATH/BUILDID, for tarballs made as perf
-archive makes them."""
+archive makes them.
+
+A kernel's vdso image (testdata/vdso/ARCH/BUILDID, told by its soname
+linux-vdso*.so.1 or linux-gate.so.1) is kept as perf keeps one:
+DIR/.build-id/xx/rest/vdso, or DIR/[vdso]/BUILDID/vdso with
+--perf-layout, since pdtool and perf look for a [vdso] under that name
+only."""
 import os
 import shutil
 import struct
@@ -48,11 +54,18 @@ def build_id(path):
     return None
 
 
-def perf_layout(top, path, bid):
-    rel = os.path.abspath(path).lstrip("/")
+def is_vdso(path):
+    """Whether path is a vdso image: its soname says so."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return b"linux-vdso" in data or b"linux-gate.so" in data
+
+
+def perf_layout(top, path, bid, vdso):
+    rel = "[vdso]" if vdso else os.path.abspath(path).lstrip("/")
     d = os.path.join(top, rel, bid)
     os.makedirs(d, exist_ok=True)
-    shutil.copyfile(path, os.path.join(d, "elf"))
+    shutil.copyfile(path, os.path.join(d, "vdso" if vdso else "elf"))
     links = os.path.join(top, ".build-id", bid[:2])
     os.makedirs(links, exist_ok=True)
     link = os.path.join(links, bid[2:])
@@ -72,12 +85,13 @@ def main():
         if not bid:
             print("buildid_dir.py: no build-id in " + path, file=sys.stderr)
             continue
+        vdso = is_vdso(path)
         if layout:
-            perf_layout(top, path, bid)
+            perf_layout(top, path, bid, vdso)
             continue
         d = os.path.join(top, ".build-id", bid[:2], bid[2:])
         os.makedirs(d, exist_ok=True)
-        link = os.path.join(d, "elf")
+        link = os.path.join(d, "vdso" if vdso else "elf")
         if os.path.lexists(link):
             os.unlink(link)
         os.symlink(os.path.abspath(path), link)

@@ -5,6 +5,8 @@ process (read from this process's own mapping):
     hostvdso.py --build-id     its GNU build-id, in hex
     hostvdso.py DIR            it, into the build-id cache DIR as perf
                                keeps a vdso: DIR/.build-id/xx/rest/vdso
+    hostvdso.py --image DIR    it, as DIR/ARCH/BUILDID (testdata/vdso,
+                               which the tests read on any kernel)
 
 A capture recorded on this kernel names the same build-id for [vdso]:
 perf then finds its symbols in the cache (perf7-latency-regen.sh), and a
@@ -43,6 +45,12 @@ def main():
     bid = build_id(data)
     if sys.argv[1:] == ['--build-id']:
         print(bid)
+        return
+    if sys.argv[1:2] == ['--image'] and len(sys.argv) == 3:
+        d = os.path.join(sys.argv[2], os.uname().machine)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, bid), 'wb') as f:
+            f.write(data)
         return
     d = os.path.join(sys.argv[1], '.build-id', bid[:2], bid[2:])
     os.makedirs(d, exist_ok=True)

@@ -258,6 +258,7 @@ pd_regen61_init()
 {
 	pd_regen61_start
 	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		testdata/vdso/*/* \
 		>/dev/null || exit 2
 }
 
@@ -271,6 +272,7 @@ pd_regen7_init()
 		{ echo "regen.sh: no perf at $PERF7" >&2; exit 2; }
 	pd_tmp_init
 	python3 tests/golden/fold/buildid_dir.py "$PD_TMP/bid" testdata/bin/* \
+		testdata/vdso/*/* \
 		>/dev/null || exit 2
 	python3 tests/golden/perf/hostvdso.py "$PD_TMP/bid" || exit 2
 }

@@ -33,6 +33,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 	exit 2
 }
 python3 tests/golden/fold/buildid_dir.py "$tmp/bid" testdata/bin/* \
+	testdata/vdso/*/* \
 	>/dev/null
 # this host's vdso, into the cache as perf keeps one
 python3 tests/golden/perf/hostvdso.py "$tmp/bid"
