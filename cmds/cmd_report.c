@@ -195,6 +195,12 @@ const char cmd_report_options[] =
 	"                        event), json (a row object each, with every\n"
 	"                        key and value) or csv; call graphs are text's\n"
 	"      --stdio           accepted for perf's command lines\n"
+	"  -T, --threads         after the report, each thread's counts of\n"
+	"                        every event, as perf's table: from the\n"
+	"                        counts the kernel wrote as the threads\n"
+	"                        exited (perf record -s), summed over CPUs\n"
+	"      --pretty STYLE    -T's table: normal, or raw (a row per thread\n"
+	"                        and event, as perf 6.1 prints it)\n"
 	CMD_SYMFILES_HELP
 	CMD_ITRACE_HELP
 	CMD_UNWINDER_HELP
@@ -246,6 +252,7 @@ enum {
 	OPT_BRANCH_STACK,
 	OPT_NO_BRANCH_STACK,
 	OPT_TOTAL_CYCLES,
+	OPT_PRETTY,
 };
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_JSON, FMT_CSV };
@@ -310,6 +317,8 @@ struct report_opts {
 	struct pda_itrace_opts itrace; /* --itrace (zeroed: perf's default) */
 	uint64_t time_quantum;	/* --time-quantum (ns); 0: perf's 100 ms */
 	bool time_ns;		/* --ns: the time key in nanoseconds */
+	bool threads;		/* -T: the per-thread counts after */
+	bool threads_raw;	/* --pretty raw: in perf's raw style */
 };
 
 /* perf 6.1's parse_time_quantum(): a number (strtoul's bases) with s,
@@ -666,6 +675,15 @@ static void report_option(struct pd_ctx *ctx, struct report_opts *o, int c,
 		break;
 	case OPT_STDIO:
 		break;
+	case 'T':
+		o->threads = true;
+		break;
+	case OPT_PRETTY:
+		/* perf takes any other key for normal */
+		if (strcmp(arg, "normal") && strcmp(arg, "raw"))
+			usage_error(ctx, "--pretty '%s': normal or raw", arg);
+		o->threads_raw = !strcmp(arg, "raw");
+		break;
 	case OPT_OFF_CPU:
 		o->off_cpu = true;
 		break;
@@ -766,6 +784,8 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{"cpu", required_argument, NULL, OPT_CPU},
 		{"time", required_argument, NULL, OPT_TIME},
 		{"stdio", no_argument, NULL, OPT_STDIO},
+		{"threads", no_argument, NULL, 'T'},
+		{"pretty", required_argument, NULL, OPT_PRETTY},
 		{"latency", no_argument, NULL, OPT_LATENCY},
 		{"parallelism", required_argument, NULL, OPT_PARALLELISM},
 		{"off-cpu", no_argument, NULL, OPT_OFF_CPU},
@@ -791,7 +811,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 		{NULL, 0, NULL, 0},
 	};
 	struct cmd_opts p = {.flags = CMD_OPT_COMMON,
-			     .own_shortopts = "o:s:np:j:g:Gb",
+			     .own_shortopts = "o:s:np:j:g:GbT",
 			     .own_longopts = longopts,
 			     .more_longopts = symopts};
 	int c;
@@ -815,10 +835,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 			continue;
 		}
 		/* branch mode takes --sort, -o, --percent-limit, --stdio,
-		 * --format, --group, --no-group, the sample filters and the
-		 * symbol options (the common ones are getopt's) */
+		 * --format, --group, --no-group, -T, --pretty, the sample
+		 * filters and the symbol options (the common ones are
+		 * getopt's) */
 		if ((c != 's' && c != 'o' && c != OPT_PERCENT_LIMIT &&
 		     c != OPT_STDIO && c != OPT_FORMAT && c != OPT_GROUP &&
+		     c != 'T' && c != OPT_PRETTY &&
 		     c != OPT_NO_GROUP && c != OPT_COMMS &&
 		     c != OPT_DSOS && c != OPT_SYMBOLS && c != OPT_PID &&
 		     c != OPT_TID && c != OPT_CPU && c != OPT_TIME &&
@@ -832,8 +854,12 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 	if (o->branch_stack && o->plain_opts)
 		usage_error(ctx, "--branch-stack takes --sort, -o, "
 				 "--percent-limit, --stdio, --format, "
-				 "--group, --no-group, the sample filters and "
-				 "the symbol options; not the others yet");
+				 "--group, --no-group, -T, --pretty, the "
+				 "sample filters and the symbol options; not "
+				 "the others yet");
+	if (o->threads && o->format != FMT_TEXT)
+		usage_error(ctx, "-T: the per-thread counts are a table of "
+				 "the text report (--format text)");
 	if (o->view)
 		set_view(ctx, o);
 }
@@ -1479,6 +1505,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 			.total_cycles = o->total_cycles,
 			.group = o->group,
 			.no_group = o->no_group,
+			.threads = o->threads,
+			.threads_raw = o->threads_raw,
 		};
 
 		rc = cmd_report_branch(ctx, &a);
@@ -1664,6 +1692,8 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		}
 		ctx_check_write(ctx, rc, o->output);
 	}
+	if (o->threads)
+		cmd_report_threads(ctx, o->path, f, out, o->threads_raw);
 	ctx_close_output(ctx, out, o->output);
 	ps = pda_session_stats(s);
 	coverage(ctx, &rr, ps);

@@ -265,6 +265,8 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 			.one_dso = one_name(a->dsos),
 			.one_sym = one_name(a->symbols),
 			.time_slices = a->time_arg,
+			/* perf prints -T's table before them */
+			.branch_stats_apart = a->threads,
 			.color = a->format == 0 &&
 				 (!a->output || !strcmp(a->output, "-")) &&
 				 ctx_use_color(),
@@ -289,6 +291,12 @@ int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a)
 		else
 			ctx_check_write(ctx,
 					write[a->format](out, br.r, ipc, &eo),
+					a->output);
+	}
+	if (a->threads && !a->format) {
+		cmd_report_threads(ctx, a->path, f, out, a->threads_raw);
+		if (!a->total_cycles)
+			ctx_check_write(ctx, pde_branch_stats_text(out, br.r),
 					a->output);
 	}
 	ctx_close_output(ctx, out, a->output);

@@ -981,8 +981,18 @@ struct cmd_report_branch {
 	 * capture recorded groups), --no-group (a table per event); by
 	 * default the recorded groups side by side */
 	bool group, no_group;
+	/* text: perf's per-thread counts after the report (-T), in its
+	 * raw style (--pretty raw) */
+	bool threads, threads_raw;
 };
 int cmd_report_branch(struct pd_ctx *ctx, const struct cmd_report_branch *a);
+/*
+ * `pdtool report -T` (cmd_report_threads.c): perf report's table of the
+ * per-thread counts of capture f's READ records (perf record -s), in
+ * perf's raw style with raw, written to out.  Dies on failure.
+ */
+void cmd_report_threads(struct pd_ctx *ctx, const char *path,
+			struct pd_file *f, FILE *out, bool raw);
 /*
  * `pdtool diff` of perf stat record captures (cmd_diff_stat.c): whether
  * path is one (its STAT feature), and each side's runs compared, the

@@ -1036,6 +1036,10 @@ struct pde_report_opts {
 	/* text: --time's text, which perf's titles repeat ("(time
 	 * slices: ...)"); NULL: none */
 	const char *time_slices;
+	/* branch text: the Branch Statistics left out, for
+	 * pde_branch_stats_text() after what the caller writes between
+	 * (perf report -T's table) */
+	bool branch_stats_apart;
 };
 
 /* A report's tables (pda_report_finish() done) as `perf report --stdio`
@@ -1072,6 +1076,9 @@ struct pda_brep;
  */
 int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 			   const struct pde_report_opts *o);
+/* perf's Branch Statistics of r (nothing when no entry has a type), as
+ * pde_branch_report_text() closes with them.  @return 0 or PD_ERR_IO. */
+int pde_branch_stats_text(FILE *out, const struct pda_brep *r);
 /*
  * perf's block view of r (report --total-cycles, r made with
  * opts.total_cycles): per table, perf 6.1's title, with counters

@@ -2176,13 +2176,20 @@ int pde_branch_report_text(FILE *out, const struct pda_brep *r, bool ipc,
 		}
 		fputs("\n\n", out);
 	}
-	brep_stats(out, pda_brep_stats(r));
+	if (!o->branch_stats_apart)
+		brep_stats(out, pda_brep_stats(r));
 	if (b.oom)
 		rc = PD_ERR_NOMEM;
 	pdc_strbuf_release(&b);
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;
+}
+
+int pde_branch_stats_text(FILE *out, const struct pda_brep *r)
+{
+	brep_stats(out, pda_brep_stats(r));
+	return ferror(out) ? PD_ERR_IO : 0;
 }
 
 /* ---- perf's block view (report --total-cycles) ---------------------- */

@@ -300,9 +300,10 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 	c->two_pass = s && !c->o.time_order && pd_file_header(f)->file_size &&
 		      !order_matters(s);
 	rc = pd_reader_new(f,
-			   c->two_pass		     ? pager_flag(c)
-			   : s || c->o.ordered ? PD_READ_ORDERED
-					       : pager_flag(c),
+			   (c->two_pass		     ? pager_flag(c)
+			    : s || c->o.ordered ? PD_READ_ORDERED
+						: pager_flag(c)) |
+				   (c->o.quiet ? PD_READ_QUIET : 0u),
 			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);

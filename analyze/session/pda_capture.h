@@ -133,6 +133,8 @@ struct pda_capture_opts {
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */
+	/* a second reading of a capture: its damage logged by the first */
+	bool quiet;
 	/* both */
 	pda_capture_skip_fn skip_fn;	 /* NULL: skipped quietly */
 	pda_capture_progress_fn progress; /* NULL: none */
