@@ -117,6 +117,7 @@ static struct annot_sym *find_sym(struct pda_annot *a, struct pda_dso *dso,
 				? pda_elf_path(dso->elf)
 				: NULL;
 	sym->pub.start = k.vaddr;
+	sym->size = fr->sym_size;
 	sym->pub.kernel = fr->flags & PDA_FRAME_KERNEL;
 	sym->pub.counts = sym->counts;
 	if (pdc_hash_add(pda_session_alloc(a->s), &a->syms, h, sym) < 0) {

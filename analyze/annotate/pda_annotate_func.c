@@ -701,6 +701,9 @@ static int build_func(struct build *b, struct annot_sym *sym)
 	int rc;
 
 	if (!e) {
+		/* its size as the session knows it (perf's objdump range
+		 * of a perf-PID.map symbol is its line's size) */
+		b->fn->size = sym->size;
 		b->fn->error = sym->pub.kernel
 				       ? "no kernel image with code (kernel "
 					 "symbols came from kallsyms; give "

@@ -63,6 +63,9 @@ struct annot_addr {
 struct annot_sym {
 	struct pda_annot_sym pub; /* in pda_annot.syms, by (dso, pub.start) */
 	struct pda_dso *dso;
+	/* the session's size of it (perf's symbol__size()): a function
+	 * without a binary (JIT code of a perf-PID.map) still has one */
+	uint64_t size;
 	struct annot_addr *addrs; /* its addresses, in no order */
 	size_t nr_addrs;
 	struct annot_sym *next_all;
