@@ -21,12 +21,10 @@ cd "$(dirname "$0")/../../.."
 G=tests/golden/perf/latecomm
 pd_regen61_start
 python3 tests/gen/pd_comm_gen.py "$PD_TMP"
+pd_report_cases "$G"
 for f in "$PD_TMP"/*.perf.data; do
 	c=${f##*/}
 	c=${c%.perf.data}
-	pd_report_variants "$G" "$c" "$f" "$PD_TMP/$c.kallsyms"
-	pd_report_variants "$G" "$c" "$PD_TMP/$c.pipe.data" \
-		"$PD_TMP/$c.kallsyms" .pipe
 	"$PERF" script -i "$f" -F comm,tid,sym --kallsyms "$PD_TMP/$c.kallsyms" \
 		>"$G/$c.script.txt" 2>/dev/null
 done

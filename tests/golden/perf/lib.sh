@@ -231,6 +231,21 @@ pd_report_variants()
 	done
 }
 
+# pd_report_variants of every capture a generator wrote in $PD_TMP
+# (CASE.perf.data, the same records as CASE.pipe.data, CASE.kallsyms):
+# G/CASE.VARIANT.txt and G/CASE.VARIANT.pipe.txt.  Usage:
+# pd_report_cases G
+pd_report_cases()
+{
+	for pd_f in "$PD_TMP"/*.perf.data; do
+		pd_c=${pd_f##*/}
+		pd_c=${pd_c%.perf.data}
+		pd_report_variants "$1" "$pd_c" "$pd_f" "$PD_TMP/$pd_c.kallsyms"
+		pd_report_variants "$1" "$pd_c" "$PD_TMP/$pd_c.pipe.data" \
+			"$PD_TMP/$pd_c.kallsyms" .pipe
+	done
+}
+
 pd_need_perf61()
 {
 	pd_v=$("${PERF:-perf}" version 2>/dev/null) ||

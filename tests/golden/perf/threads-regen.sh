@@ -21,11 +21,5 @@ cd "$(dirname "$0")/../../.."
 G=tests/golden/perf/threads
 pd_regen61_start
 python3 tests/gen/pd_threads_gen.py "$PD_TMP"
-for f in "$PD_TMP"/*.perf.data; do
-	c=${f##*/}
-	c=${c%.perf.data}
-	pd_report_variants "$G" "$c" "$f" "$PD_TMP/$c.kallsyms"
-	pd_report_variants "$G" "$c" "$PD_TMP/$c.pipe.data" \
-		"$PD_TMP/$c.kallsyms" .pipe
-done
+pd_report_cases "$G"
 "$PERF" version >"$G/PERF_VERSION"
