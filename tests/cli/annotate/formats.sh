@@ -10,5 +10,5 @@ $PDTOOL annotate --format md $f --symbol checksum testdata/loop-aarch64.perf.dat
 $PDTOOL annotate --format json $f --symbol fill testdata/loop-aarch64.perf.data
 # multi.perf.data has a kernel sample: the recording kernel's kallsyms is
 # given, so the result does not depend on the host's kernel.
-$PDTOOL annotate --stdio $f --kallsyms tests/golden/fold/kallsyms --no-source --event task-clock --top 1 testdata/multi.perf.data
+$PDTOOL annotate --stdio $f --kallsyms tests/golden/fold/kallsyms.6.18.44-fc-v595 --no-source --event task-clock --top 1 testdata/multi.perf.data
 $PDTOOL annotate --stdio --buildid-dir testdata/buildid --source-dir testdata/src --dso loop-aarch64 --percent-limit 10 testdata/loop-aarch64.perf.data

@@ -3,7 +3,7 @@
 # --all-events (and a warning); one of them with --event; two inputs
 # whose first events differ get a warning
 m=testdata/multi.perf.data
-o="--folded --scale none --buildid-dir testdata/buildid --kallsyms tests/golden/fold/kallsyms"
+o="--folded --scale none --buildid-dir testdata/buildid --kallsyms tests/golden/fold/kallsyms.6.18.44-fc-v595"
 "$PDTOOL" diff $o $m $m | tail -n 3
 "$PDTOOL" diff $o --all-events $m $m | tail -n 3
 "$PDTOOL" diff $o --event page-faults $m $m | tail -n 3

@@ -8,7 +8,7 @@
 # Writes tests/golden/collect/testdata/NAME.tsv, one line per (event,
 # leaf DSO, leaf symbol) with its samples and period, as
 #	perf report --stdio --no-children -g none -s dso,sym
-#	  -F sample,period,dso,sym --kallsyms tests/golden/fold/kallsyms
+#	  -F sample,period,dso,sym --kallsyms $(pd_kallsyms NAME)
 # prints them (report.py turns the text into the table; a symbol perf
 # prints as an address is "[unknown]", as pdtool labels it), and one
 # "#ips EVENT N" line per event: the distinct sampled ips of that event,
@@ -29,7 +29,7 @@ for name in $NAMES; do
 	[ -e "$in" ] || { echo "regen.sh: no $in" >&2; exit 2; }
 	"$PERF" --buildid-dir "$PD_TMP/bid" report -i "$in" --stdio \
 		--no-children -g none -s dso,sym -F sample,period,dso,sym \
-		--kallsyms tests/golden/fold/kallsyms >"$PD_TMP/report" \
+		--kallsyms "$(pd_kallsyms "$name")" >"$PD_TMP/report" \
 		2>/dev/null || { echo "regen.sh: perf report $in failed" >&2; exit 1; }
 	"$PERF" --buildid-dir "$PD_TMP/bid" script -i "$in" -F event,ip -G \
 		>"$PD_TMP/script" 2>/dev/null ||

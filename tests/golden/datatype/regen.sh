@@ -83,7 +83,7 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		>"$OUT/$name.annotate.txt" 2>/dev/null || fail=1
 	"$PERF" --buildid-dir "$PD_TMP/bid" report \
 		--objdump="$od" --stdio -g none -s type,typeoff,typecln \
-		--kallsyms tests/golden/fold/kallsyms \
+		--kallsyms "$(pd_kallsyms "$name")" \
 		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
 	# the tip: "#", "# (Tip: ...)", "#" at the end
 	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.report.txt"
@@ -93,7 +93,7 @@ for name in ${*:-$(grep -v "^#" "$OUT/captures" | cut -f1)}; do
 		fail=1
 	"$PERF" --buildid-dir "$PD_TMP/bid" report \
 		--objdump="$od" --stdio -g none -n -s type \
-		--kallsyms tests/golden/fold/kallsyms \
+		--kallsyms "$(pd_kallsyms "$name")" \
 		-i "$f" >"$PD_TMP/out" 2>/dev/null || fail=1
 	python3 tests/golden/perf/cuttip.py "$PD_TMP/out" "$OUT/$name.types.txt"
 	n=0

@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
 OUT=tests/golden/fold/scripts
-KALLSYMS=tests/golden/fold/kallsyms
+
 BIG=32768
 
 pd_regen61_start
@@ -42,7 +42,7 @@ one()
 	f=$(pd_capture "$name") || { fail=1; return; }
 	out=$OUT/$name.$layout.script
 	rm -f "$out" "$out.zst"
-	"$PERF" script --kallsyms $KALLSYMS -i "$f" "$@" >"$out" \
+	"$PERF" script --kallsyms "$(pd_kallsyms "$name")" -i "$f" "$@" >"$out" \
 		2>/dev/null </dev/null || fail=1
 	if [ "$(wc -c <"$out")" -gt $BIG ]; then
 		zstd -q -19 --rm -f "$out" -o "$out.zst"

@@ -11,15 +11,18 @@
 # can be put in front of it.  Writes:
 #
 #   testdata/NAME.folded
-#	perf script -s stackcollapse.py --kallsyms tests/golden/fold/kallsyms
-#	-i FILE, with this host's binaries at their recorded paths.
-#	kallsyms is the host's /proc/kallsyms cut down to the symbols the
-#	testdata captures hit (kallsyms_trim.py), so pdtool can be given the
-#	same kernel symbols on any host; regen.sh checks that perf's output
-#	with it equals its output with the host's own kallsyms, and rewrites
-#	it only on the kernel testdata was recorded on.
+#	perf script -s stackcollapse.py --kallsyms KALLSYMS -i FILE, with
+#	this host's binaries at their recorded paths and a build-id cache
+#	of testdata/vdso (PERF_BUILDID_DIR, as tests/cli/run.sh).  KALLSYMS
+#	(pd_kallsyms) is tests/golden/fold/kallsyms.KERNEL for a capture
+#	recorded on a kernel that has one, else tests/golden/fold/kallsyms:
+#	the recording host's /proc/kallsyms cut down to the symbols its
+#	captures hit (kallsyms_trim.py), so pdtool can be given the same
+#	kernel symbols on any host; regen.sh rewrites the file of the
+#	kernel it runs on and checks that perf's output with it equals its
+#	output with the host's own kallsyms.
 #   testdata/NAME.script[.zst]
-#	perf script --kallsyms tests/golden/fold/kallsyms -i FILE: the text
+#	perf script --kallsyms KALLSYMS -i FILE: the text
 #	stackcollapse-perf.pl reads, for `pdtool fold --from-script`.
 #   corpus/PATH.folded[.zst]
 #	perf --buildid-dir EMPTY script -s stackcollapse.py --kallsyms EMPTY
@@ -117,35 +120,59 @@ kind_notes()
 fail=0
 
 # ---- testdata ------------------------------------------------------
-# the kernel the testdata captures were recorded on
-kernel=$(sed -n 's/^- Recorded with: .*kernel \([^,]*\),.*/\1/p' \
-	testdata/demo.md | head -n 1)
-if [ "$(uname -r)" = "$kernel" ] && [ -r /proc/kallsyms ]; then
-	for cur in $(pd_captures); do
+# The kallsyms of the kernel this host runs (pd_kallsyms), when testdata
+# captures were recorded on it: rewritten from /proc/kallsyms, cut down
+# to the symbols those captures hit.  $PD_KALLSYMS also serves the
+# captures of kernels that have no kallsyms of their own.
+host=$(uname -r)
+hk=$PD_KALLSYMS.$host
+[ "$host" = "$(pd_capture_kernel demo)" ] && hk=$PD_KALLSYMS
+# (with those of testdata's subdirectories: sched/sysw's kernel frames
+# are named through the same file)
+mine=
+for md in testdata/*.md testdata/*/*.md; do
+	cur=${md#testdata/}
+	cur=${cur%.md}
+	[ -e "testdata/$cur.perf.data" ] ||
+		[ -e "testdata/$cur.perf.data.zst" ] || continue
+	if [ "$(pd_capture_kernel "$cur")" = "$host" ] ||
+		[ "$(pd_kallsyms "$cur")" = "$hk" ]; then
+		mine="$mine $cur"
+	fi
+done
+host_ok=0
+if [ -n "$mine" ] && [ -r /proc/kallsyms ]; then
+	for cur in $mine; do
 		f=$(pd_capture "$cur") || exit 2
 		"$PERF" script -F ip -i "$f" 2>/dev/null
 	done | awk '$1 ~ /^ffff/ { print $1 }' | sort -u >"$PD_TMP/kips"
 	python3 $GOLD/kallsyms_trim.py /proc/kallsyms "$PD_TMP/kips" \
-		$GOLD/kallsyms || exit 2
-	echo "$GOLD/kallsyms: $(wc -l <$GOLD/kallsyms) symbols of $kernel"
+		"$hk" || exit 2
+	echo "$hk: $(wc -l <"$hk") symbols of $host"
 	host_ok=1
 else
-	echo "regen.sh: running $(uname -r), not $kernel: kallsyms kept," \
+	echo "regen.sh: no capture recorded on $host: kallsyms kept," \
 		"host-kallsyms check skipped" >&2
-	host_ok=0
 fi
-BUILDID_DIR=${HOME:-/root}/.debug
+# perf's build-id cache: the vdso images of the recording kernels, as
+# tests/cli/run.sh gives pdtool (PERF_BUILDID_DIR), never ~/.debug
+python3 $GOLD/buildid_dir.py "$PD_TMP/debug" testdata/vdso/*/* >/dev/null ||
+	exit 2
+BUILDID_DIR=$PD_TMP/debug
+PERF_BUILDID_DIR=$BUILDID_DIR
+export PERF_BUILDID_DIR
 for cur in $(pd_captures); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
+	ks=$(pd_kallsyms "$cur")
 	note=$(kind_notes "$f")
 	collapse "$f" "$GOLD/testdata/$cur.folded" "$note" \
-		--kallsyms $GOLD/kallsyms || fail=1
+		--kallsyms "$ks" || fail=1
 	rm -f "$GOLD/testdata/$cur.script" "$GOLD/testdata/$cur.script.zst"
-	"$PERF" script --kallsyms $GOLD/kallsyms -i "$f" \
+	"$PERF" script --kallsyms "$ks" -i "$f" \
 		>"$GOLD/testdata/$cur.script" 2>/dev/null || fail=1
 	store "$GOLD/testdata/$cur.script"
-	if [ $host_ok = 1 ]; then
+	if [ $host_ok = 1 ] && [ "$ks" = "$hk" ]; then
 		"$PERF" script -s "$script" -i "$f" >"$PD_TMP/host" 2>/dev/null
 		if ! grep -v '^#' "$GOLD/testdata/$cur.folded" |
 			cmp -s - "$PD_TMP/host"; then

@@ -118,6 +118,36 @@ pd_recorded_opts()
 	echo "--symfs $_root"
 }
 
+# The kernel symbols the goldens name testdata's kernel frames by: the
+# recording host's /proc/kallsyms cut down to the symbols the captures
+# hit (tests/golden/fold/regen.sh writes them).  $PD_KALLSYMS is the
+# kernel most captures were recorded on (demo's); a capture recorded on
+# another kernel K is named through $PD_KALLSYMS.K when there is one.
+PD_KALLSYMS=tests/golden/fold/kallsyms
+
+# The kernel testdata capture NAME (demo, sched/sysw) was recorded on,
+# as its NAME.md says; nothing when it does not say.
+pd_capture_kernel()
+{
+	sed -n 's/^- Recorded with: .*kernel \([^,]*\),.*/\1/p' \
+		"$PD_TESTDATA/$1.md" 2>/dev/null | head -n 1
+}
+
+# The kallsyms file for testdata capture NAME (or its path), relative to
+# the repository's top: its own kernel's, else $PD_KALLSYMS.
+pd_kallsyms()
+{
+	_n=${1#"$PD_TESTDATA"/}
+	_n=${_n#"${PD_TMP:-/nonexistent}"/}
+	_n=${_n%%.perf.data*}
+	_k=$(pd_capture_kernel "$_n")
+	if [ -n "$_k" ] && [ -f "$PD_KALLSYMS.$_k" ]; then
+		echo "$PD_KALLSYMS.$_k"
+	else
+		echo "$PD_KALLSYMS"
+	fi
+}
+
 # The names of the testdata captures (demo, fp, ...), one per line, sorted.
 pd_captures()
 {

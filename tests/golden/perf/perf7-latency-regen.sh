@@ -13,7 +13,8 @@
 # The captures' binaries are found by build-id in a cache made here
 # (buildid_dir.py over testdata/bin, and this host's vdso, which the
 # captures' [vdso] build-id names when they were recorded on this
-# kernel: the vdso goldens need it); -g none --no-inline on the
+# kernel: the vdso goldens need it), the kernel's symbols from the
+# capture's kallsyms (pd_kallsyms); -g none --no-inline on the
 # captures with callchains (perf 7.2 here dies of SIGPIPE running
 # addr2line for their inlined frames, and the call graphs are not what
 # is compared).  Compared by
@@ -22,6 +23,7 @@
 # does not.
 set -eu
 cd "$(dirname "$0")/../../.." || exit 2
+. tests/golden/perf/lib.sh
 PERF7=${PERF7:-/tmp/dt3/perf7}
 OUT=tests/golden/perf/perf7
 CAPTURES="phases switch phasescg offcpu sched/phases7"
@@ -53,6 +55,7 @@ for name in $CAPTURES; do
 		# shellcheck disable=SC2086 # opts, g and nc are word lists
 		"$PERF7" --buildid-dir "$tmp/bid" report --stdio \
 			--objdump=/usr/bin/objdump $g $nc $opts \
+			--kallsyms "$(pd_kallsyms "$name")" \
 			-i "testdata/$name.perf.data" >"$tmp/out" 2>"$tmp/err" || {
 			echo "perf7-latency-regen.sh: $name $view:" >&2
 			cat "$tmp/err" >&2

@@ -11,7 +11,7 @@
 # tests/golden/report/variants, writes testdata/NAME.VARIANT.txt:
 #
 #	perf --buildid-dir BID report --stdio [-g none] OPTIONS
-#	  --kallsyms tests/golden/fold/kallsyms -i FILE
+#	  --kallsyms $(pd_kallsyms NAME) -i FILE
 #
 # (-g none when OPTIONS have no -g of their own: the tables alone).
 # BID is a build-id cache made from testdata/bin (as the fold goldens'),
@@ -39,7 +39,7 @@ for name in ${*:-$(pd_captures)}; do
 		case " $opts " in *" -g "*) nog= ;; esac
 		# shellcheck disable=SC2086 # the options are words
 		"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio $nog ${nog:+none} \
-			$opts --kallsyms tests/golden/fold/kallsyms -i "$f" \
+			$opts --kallsyms "$(pd_kallsyms "$name")" -i "$f" \
 			>"$PD_TMP/out" 2>"$PD_TMP/err"
 		if ! grep -q '^# Samples' "$PD_TMP/out"; then
 			rm -f "$g"

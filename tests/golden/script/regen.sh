@@ -7,7 +7,7 @@
 # Writes:
 #
 #   testdata/NAME.default.script[.zst]
-#	perf --buildid-dir BID script --kallsyms tests/golden/fold/kallsyms
+#	perf --buildid-dir BID script --kallsyms $(pd_kallsyms NAME)
 #	-i FILE, BID a build-id cache of testdata/bin alone
 #	(tests/golden/fold/buildid_dir.py): the testdata binaries are found
 #	by build-id wherever they were recorded, this host's other binaries
@@ -42,7 +42,6 @@ cd "$(dirname "$0")/../../.." || exit 2
 . tests/golden/perf/lib.sh
 
 GOLD=tests/golden/script
-KALLSYMS=tests/golden/fold/kallsyms
 BIG=32768
 STOPPED="unexpected end of event stream|failed to process (type|sample)|bad event header size|Couldn't decompress"
 
@@ -113,7 +112,7 @@ cases()
 		# blanks
 		eval "set -- $args"
 		run "$capf" "$GOLD/testdata/$cur.$case.script" "$PD_TMP/bid" \
-			--kallsyms $KALLSYMS "$@" || exit 1
+			--kallsyms "$(pd_kallsyms "$cur")" "$@" || exit 1
 	done
 }
 
@@ -122,7 +121,7 @@ for cur in $(pd_captures); do
 	wanted "$@" || continue
 	f=$(pd_capture "$cur") || { fail=1; continue; }
 	run "$f" "$GOLD/testdata/$cur.default.script" "$PD_TMP/bid" \
-		--kallsyms $KALLSYMS || fail=1
+		--kallsyms "$(pd_kallsyms "$cur")" || fail=1
 	cases "$f" || fail=1
 done
 # the captures of testdata's subdirectories (branches/NAME): their cases

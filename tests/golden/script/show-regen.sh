@@ -5,7 +5,7 @@
 #	sh tests/golden/script/show-regen.sh [CASE...]
 #
 # Writes show/CAPTURE.CASE.script[.zst] for each line of ./show-cases:
-# perf --buildid-dir BID script --kallsyms tests/golden/fold/kallsyms
+# perf --buildid-dir BID script --kallsyms $(pd_kallsyms NAME)
 # OPTIONS -i CAPTURE, BID the build-id cache of testdata/bin, as regen.sh
 # runs perf for the sample goldens.  A golden over 32 KiB is stored
 # zstd-compressed.  Needs perf 6.1, python3 and zstd.
@@ -28,7 +28,7 @@ while read -r case name args; do
 	rm -f "$out" "$out.zst"
 	# shellcheck disable=SC2086 # the options are words
 	"$PERF" --buildid-dir "$PD_TMP/bid" script \
-		--kallsyms tests/golden/fold/kallsyms $args -i "$f" \
+		--kallsyms "$(pd_kallsyms "$name")" $args -i "$f" \
 		>"$out" 2>"$PD_TMP/err" </dev/null || {
 		echo "show-regen.sh: perf failed on $name.$case:" >&2
 		cat "$PD_TMP/err" >&2

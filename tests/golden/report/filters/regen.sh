@@ -8,7 +8,7 @@
 # Each line "NAME<TAB>CAPTURE<TAB>OPTIONS" of ./cases gives NAME.txt:
 #
 #	perf --buildid-dir BID report --stdio [-g none] OPTIONS
-#	  --kallsyms tests/golden/fold/kallsyms -i CAPTURE
+#	  --kallsyms $(pd_kallsyms NAME) -i CAPTURE
 #
 # as tests/golden/report/regen.sh runs it (-g none when OPTIONS have no
 # -g; perf's closing tip cut).  Needs perf 6.1 and python3.
@@ -27,7 +27,7 @@ while IFS='	' read -r name capture opts; do
 	eval "set -- $opts"
 	# shellcheck disable=SC2086 # -g none: two words
 	"$PERF" --buildid-dir "$PD_TMP/bid" report --stdio $nog ${nog:+none} \
-		"$@" --kallsyms tests/golden/fold/kallsyms -i "$f" \
+		"$@" --kallsyms "$(pd_kallsyms "$capture")" -i "$f" \
 		>"$PD_TMP/out" 2>"$PD_TMP/err" || {
 		echo "$name: perf report failed: $(tail -n 1 "$PD_TMP/err")"
 		fail=1

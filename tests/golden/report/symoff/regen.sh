@@ -9,7 +9,7 @@
 # VARIANT of ./variants ("VARIANT<TAB>OPTIONS"):
 #
 #	perf7 --buildid-dir BID report --stdio -g none --no-inline OPTIONS
-#	  --kallsyms tests/golden/fold/kallsyms -i CAPTURE
+#	  --kallsyms $(pd_kallsyms NAME) -i CAPTURE
 #
 # BID a build-id cache of testdata/bin and this host's vdso (as
 # tests/golden/perf/perf7-latency-regen.sh; --no-inline: perf 7.2 here
@@ -29,7 +29,7 @@ for name in $CAPTURES; do
 		# shellcheck disable=SC2086 # the options are words
 		"$PERF7" --buildid-dir "$PD_TMP/bid" report --stdio \
 			--objdump=/usr/bin/objdump -g none --no-inline $opts \
-			--kallsyms tests/golden/fold/kallsyms -i "$f" \
+			--kallsyms "$(pd_kallsyms "$name")" -i "$f" \
 			>"$PD_TMP/out" 2>"$PD_TMP/err" || {
 			echo "regen.sh: $name $v:" >&2
 			cat "$PD_TMP/err" >&2
