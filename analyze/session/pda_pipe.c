@@ -49,7 +49,6 @@
 #include "pda_stack_int.h"
 #include "pdc_hash.h"
 #include "pdc_arena.h"
-#include "pdc_cur.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -860,24 +859,46 @@ static int spool_failed(struct pda_pipe *p)
 }
 
 /*
- * The spool keeps a sample's unwound ips as the zigzag LEB128 varints of
- * their differences (each from the ip before it, the first from 0),
- * behind their length in bytes (uint32): a stack's frames lie in a few
- * binaries, so that a difference takes 3-4 bytes where an ip took 8, and
- * writing the spool was a seventh of this thread's unwind pass on the
- * bench's DWARF capture (the kernel's copy of 8 MB).  The varints are
- * common/pdc_cur.h's.
+ * The spool keeps a sample's unwound ips as the zigzag differences of
+ * each from the ip before it (the first from 0), each a byte saying how
+ * many bytes of it follow (0-8), then those bytes, low first; behind
+ * their length in bytes (uint32).  A stack's frames lie in a few
+ * binaries, so that a difference takes 3-4 bytes where an ip took 8
+ * (writing the spool was a seventh of this thread's unwind pass on the
+ * bench's DWARF capture: the kernel's copy of 8 MB).  Not LEB128: its
+ * byte-by-byte decoding was 65 instructions an ip on the second pass's
+ * one thread; this one is a load and a mask.
  */
 
 /* stdio's buffer for the spool: a read(2) or write(2) moves as much */
 #define SPOOL_BUF ((size_t)256 << 10)
+/* an ip's bytes at most, and room past the last one: 8 bytes are
+ * stored and loaded whatever the length */
+#define SPOOL_IP_MAX 9
+#define SPOOL_SLACK 8
 
-/* ip after prev into out (PDC_LEB_MAX bytes of room); its bytes. */
+/* z's bytes, little-endian, as a host word */
+static inline uint64_t spool_le(uint64_t z)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(z);
+#else
+	return z;
+#endif
+}
+
+/* ip after prev into out (SPOOL_IP_MAX bytes of room); its bytes. */
 static size_t spool_put(unsigned char *out, uint64_t prev, uint64_t ip)
 {
 	const uint64_t d = ip - prev;
+	const uint64_t z = (d << 1) ^ (0 - (d >> 63));
+	/* its significant bytes: 0 for 0, 8 for a top bit set */
+	const unsigned n = z ? (unsigned)(71 - __builtin_clzll(z)) / 8 : 0;
+	const uint64_t le = spool_le(z);
 
-	return pdc_uleb_put(out, (d << 1) ^ (0 - (d >> 63)));
+	out[0] = (unsigned char)n;
+	memcpy(out + 1, &le, sizeof(le));
+	return 1 + n;
 }
 
 /* The unwind pass's work on a sample: its user ips unwound, kept, and
@@ -904,7 +925,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	if (PDA_GROW(s, p->spool_buf, p->spool_buf_alloc,
-		     sizeof(len) + (u.nr + 1) * PDC_LEB_MAX,
+		     sizeof(len) + u.nr * SPOOL_IP_MAX + SPOOL_SLACK,
 		     SIZE_MAX / 16) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < u.nr; i++)
@@ -921,25 +942,42 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 /* The next sample's unwind, as the unwind pass kept it. */
 static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 {
-	struct pdc_cur c;
+	static const uint64_t mask[9] = {
+		0,
+		0xff,
+		0xffff,
+		0xffffff,
+		0xffffffff,
+		0xffffffffffull,
+		0xffffffffffffull,
+		0xffffffffffffffull,
+		~0ull,
+	};
+	const unsigned char *q, *end;
 	uint64_t prev = 0;
 	size_t nr = 0;
 	uint32_t len;
 
 	/* an ip takes a byte at least: len bounds their number */
 	if (fread(&len, sizeof(len), 1, p->spool) != 1 ||
-	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc, len ? len : 1,
-		     SIZE_MAX / 16) < 0 ||
+	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc,
+		     (size_t)len + SPOOL_SLACK, SIZE_MAX / 16) < 0 ||
 	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, len ? len : 1,
 		     SIZE_MAX / 16) < 0 ||
 	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
 		return spool_failed(p);
-	pdc_cur_init(&c, p->spool_buf, len, 0);
-	while (pdc_cur_left(&c)) {
+	q = p->spool_buf;
+	end = q + len;
+	while (q < end) {
+		const unsigned n = *q++;
 		uint64_t z;
 
-		if (!pdc_cur_uleb(&c, &z))
+		if (n > 8 || (size_t)(end - q) < n)
 			return spool_failed(p);
+		/* the 8 bytes are there: SPOOL_SLACK past the end */
+		memcpy(&z, q, sizeof(z));
+		z = spool_le(z) & mask[n];
+		q += n;
 		prev += (z >> 1) ^ (0 - (z & 1));
 		p->spool_ips[nr++] = prev;
 	}
