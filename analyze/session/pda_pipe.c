@@ -215,6 +215,12 @@ struct res_item {
 	size_t bytes;		/* its record's */
 	/* the resolver's: */
 	struct pda_pipe_item it;
+	/* its unwind read from the spool on the caller's thread (which has
+	 * the time for it); u.ips NULL when that failed */
+	bool spooled;
+	struct pda_unwound u;
+	uint64_t *ips;
+	size_t ips_alloc;
 	struct pda_stack st, ip_st;
 	int rc;			/* < 0: resolving failed (not err) */
 	bool barrier;		/* the resolver waits for its delivery */
@@ -627,6 +633,7 @@ void pda_pipe_free(struct pda_pipe *p)
 			 "pipe: %llu samples resolved by the resolver",
 			 (unsigned long long)p->res_done);
 		for (size_t i = 0; i < RES_RING; i++) {
+			pda_free(s, p->res[i].ips);
 			pda_stack_release(s, &p->res[i].st);
 			pda_stack_release(s, &p->res[i].ip_st);
 		}
@@ -1021,7 +1028,12 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 }
 
 /* The next sample's unwind, as the unwind pass kept it. */
-static int unspool(struct pda_pipe *p, struct pda_unwound *u)
+/* The next sample's unwind, as the unwind pass kept it, into *ips (of
+ * *alloc): 0, or -1 when the spool fails (spool_failed() says why; not
+ * here: the caller's thread reads ahead of the resolver's, which owns
+ * the session's message then). */
+static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
+			struct pda_unwound *u)
 {
 	static const uint64_t mask[9] = {
 		0,
@@ -1043,10 +1055,9 @@ static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 	if (fread(&len, sizeof(len), 1, p->spool) != 1 ||
 	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc,
 		     (size_t)len + SPOOL_SLACK, SIZE_MAX / 16) < 0 ||
-	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, len ? len : 1,
-		     SIZE_MAX / 16) < 0 ||
+	    PDA_GROW(p->s, *ips, *alloc, len ? len : 1, SIZE_MAX / 16) < 0 ||
 	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
-		return spool_failed(p);
+		return -1;
 	q = p->spool_buf;
 	end = q + len;
 	while (q < end) {
@@ -1054,17 +1065,25 @@ static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 		uint64_t z;
 
 		if (n > 8 || (size_t)(end - q) < n)
-			return spool_failed(p);
+			return -1;
 		/* the 8 bytes are there: SPOOL_SLACK past the end */
 		memcpy(&z, q, sizeof(z));
 		z = spool_le(z) & mask[n];
 		q += n;
 		prev += (z >> 1) ^ (0 - (z & 1));
-		p->spool_ips[nr++] = prev;
+		(*ips)[nr++] = prev;
 	}
-	u->ips = p->spool_ips;
+	u->ips = *ips;
 	u->nr = nr;
 	return 0;
+}
+
+/* unspool_into() the pipe's buffer, or the spool's error. */
+static int unspool(struct pda_pipe *p, struct pda_unwound *u)
+{
+	return unspool_into(p, &p->spool_ips, &p->spool_alloc, u) < 0
+		       ? spool_failed(p)
+		       : 0;
 }
 
 int pda_pipe_unwind_pass(struct pda_pipe *p)
@@ -1144,7 +1163,8 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
 		      const struct pda_at *at, const struct pda_pipe_when *when,
 		      const XXH128_hash_t *key, bool memo, struct pda_stack *st,
-		      struct pda_stack *ip_st, struct pda_pipe_item *it)
+		      struct pda_stack *ip_st, struct pda_pipe_item *it,
+		      const struct pda_unwound *pre)
 {
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
@@ -1168,10 +1188,14 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 	    pda_sample_unwinds(sample)) {
 		struct pda_unwound u;
 
-		rc = unspool(p, &u);
+		/* pre: unspooled ahead, or NULL ips when that failed */
+		if (pre)
+			rc = pre->ips ? 0 : spool_failed(p);
+		else
+			rc = unspool(p, &u);
 		if (rc == 0)
 			rc = pda_sample_stack_unwound(p->s, sample, st, umaps,
-						      &u);
+						      pre ? pre : &u);
 		if (rc == PD_ERR_NOMEM || rc == PD_ERR_IO)
 			return rc;
 		if (rc < 0)
@@ -1217,7 +1241,7 @@ static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
 				      : snap && !snap->live ? &snap->m : NULL,
 				   when);
 	rc = resolve_in(p, sample, uj, snap, at, when, key, true, &p->st,
-			&p->ip_st, &it);
+			&p->ip_st, &it, NULL);
 	return rc < 0 ? rc : p->o.fn(p->o.arg, &it);
 }
 
@@ -1377,7 +1401,7 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 	}
 	s->at = &at;
 	rc = resolve_in(p, &r->sample, NULL, NULL, &at, &r->when, NULL, false,
-			&r->st, &r->ip_st, &r->it);
+			&r->st, &r->ip_st, &r->it, r->spooled ? &r->u : NULL);
 	s->at = NULL;
 	pda_at_put(s, &at);
 	r->rc = rc;
@@ -1452,6 +1476,11 @@ static int res_feed(struct pda_pipe *p, const struct pd_rec *rec,
 	r = &p->res[p->res_fed % RES_RING];
 	r->sample = *sample;
 	r->when = *when;
+	r->spooled = p->mode == SPOOLED && has_stack(p, sample) &&
+		     pda_sample_unwinds(sample);
+	if (r->spooled &&
+	    unspool_into(p, &r->ips, &r->ips_alloc, &r->u) < 0)
+		r->u.ips = NULL;
 	r->bytes = rec->size;
 	p->res_held += rec->size;
 	pthread_mutex_lock(&p->mu);
