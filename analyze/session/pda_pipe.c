@@ -203,7 +203,7 @@ struct worker {
  * are queued (RES_HELD bytes of them at most, inside the reader's
  * release step); any other drains the queue and goes the usual way.
  */
-#define RES_RING 256
+#define RES_RING 64
 #define RES_HELD (NR_BATCHES * BATCH_HELD) /* the batches' room */
 /* samples queued before the resolver is woken, resolved before this
  * thread is: a wake-up a sample cost more than resolving it */
