@@ -965,6 +965,10 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 		co.memo = false;
 		co.ip_stacks = true;
 	}
+	/* fold_one and fold_skip touch the session only for branch
+	 * stacks (which the resolver hands back alone), the latency's and
+	 * off-CPU's candidates do */
+	co.resolve_apart = !fr.par && !fr.oc;
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);

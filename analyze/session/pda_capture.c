@@ -313,6 +313,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 			      .leaf_only = c->o.leaf_only,
 			      .ip_leaf = c->o.ip_leaf,
 			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
+			      .resolve_apart = c->o.resolve_apart,
 			      .batch = c->o.batch, .want = want, .fn = deliver,
 			      .arg = c);
 

@@ -106,6 +106,8 @@ struct pda_capture_opts {
 	bool ip_leaf;		/* as pda_pipe_opts */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
 	unsigned batch;		/* as pda_pipe_opts */
+	bool resolve_apart;	/* as pda_pipe_opts: sample_fn and skip_fn
+				 * touch no session state */
 	pda_pipe_fn sample_fn;	/* each kept sample; item->err is never
 				 * set: those go to skip_fn */
 	/* hand samples back in time order, reading once and holding each

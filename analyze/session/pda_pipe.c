@@ -46,10 +46,10 @@
  */
 #include "pda_unwind_int.h"
 #include "pda_pipe.h"
+#include "pda_readgroup.h"
 #include "pda_stack_int.h"
 #include "pdc_hash.h"
 #include "pdc_arena.h"
-#include "pdc_cur.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -188,6 +188,44 @@ struct worker {
 	uint64_t nr_run, nr_waits; /* unwinds run, waits for work */
 };
 
+/*
+ * The resolver (pda_pipe_opts.resolve_apart): in the second pass of a
+ * run that unwound first, the caller's thread reads and decodes the
+ * samples and runs the callback; resolving their stacks (their state at
+ * their epoch, the spooled ips, the names: the second pass's largest
+ * part) runs on worker slot 1, in order, RES_RING samples ahead at most.
+ * The session is the resolver's alone while it runs: the caller's thread
+ * touches it again only once every sample fed is delivered (res_drain),
+ * or while the resolver waits after a sample whose delivery may (a
+ * barrier: a stack that did not resolve, whose message the callback
+ * reads from the session; a read group or a branch stack, which the
+ * callback resolves further).  Only samples whose record stays mapped
+ * are queued (RES_HELD bytes of them at most, inside the reader's
+ * release step); any other drains the queue and goes the usual way.
+ */
+#define RES_RING 64
+#define RES_HELD (NR_BATCHES * BATCH_HELD) /* the batches' room */
+/* samples queued before the resolver is woken, resolved before this
+ * thread is: a wake-up a sample cost more than resolving it */
+#define RES_WAKE 16
+
+struct res_item {
+	struct pd_sample sample;
+	struct pda_pipe_when when;
+	size_t bytes;		/* its record's */
+	/* the resolver's: */
+	struct pda_pipe_item it;
+	/* its unwind read from the spool on the caller's thread (which has
+	 * the time for it); u.ips NULL when that failed */
+	bool spooled;
+	struct pda_unwound u;
+	uint64_t *ips;
+	size_t ips_alloc;
+	struct pda_stack st, ip_st;
+	int rc;			/* < 0: resolving failed (not err) */
+	bool barrier;		/* the resolver waits for its delivery */
+};
+
 /* A sample held back (hold()): its record stays mapped. */
 struct held {
 	struct pd_sample sample;
@@ -253,6 +291,17 @@ struct pda_pipe {
 	char *spool_io; /* stdio's buffer for spool (SPOOL_BUF), or NULL */
 	uint64_t nr_spooled;
 	bool ahead; /* workers load DWARF ahead (pda_first_ahead) */
+	/* the resolver: samples [res_out, res_fed) are queued, of them
+	 * [res_out, res_done) resolved (under mu); res_held is the caller's
+	 * thread's */
+	bool res_on;
+	bool res_busy; /* the resolver is resolving one (under mu) */
+	/* under mu: this thread waits for res_done to reach res_want */
+	bool res_waiting;
+	uint64_t res_want;
+	struct res_item *res;
+	uint64_t res_fed, res_done, res_out;
+	size_t res_held;
 };
 
 int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
@@ -410,6 +459,32 @@ static void wake_workers(struct pda_pipe *p)
 	pthread_cond_broadcast(&p->work);
 }
 
+static void resolve_item(struct pda_pipe *p, struct res_item *r);
+
+/* The resolver's next sample (slot 1), resolved.  Called with mu held,
+ * returns with it held; false when there is none, or the last one
+ * resolved is a barrier not delivered yet. */
+static bool resolve_next(struct pda_pipe *p, unsigned slot)
+{
+	struct res_item *r;
+
+	if (slot != 1 || !p->res_on || p->res_done == p->res_fed)
+		return false;
+	if (p->res_done > p->res_out &&
+	    p->res[(p->res_done - 1) % RES_RING].barrier)
+		return false;
+	r = &p->res[p->res_done % RES_RING];
+	p->res_busy = true;
+	pthread_mutex_unlock(&p->mu);
+	resolve_item(p, r);
+	pthread_mutex_lock(&p->mu);
+	p->res_busy = false;
+	p->res_done++;
+	if (p->res_waiting && (p->res_done >= p->res_want || r->barrier))
+		pthread_cond_broadcast(&p->done);
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -421,7 +496,7 @@ static void *worker_main(void *arg)
 
 		/* each of these may drop mu: wait only if no broadcast
 		 * (new batch, quit) came meanwhile */
-		if (!load_ahead(p) &&
+		if (!resolve_next(p, w->slot) && !load_ahead(p) &&
 		    !take_and_run(p, NULL, w->slot, &w->nr_run) &&
 		    !populate_ahead(p) && gen == p->work_gen) {
 			w->nr_waits++;
@@ -553,6 +628,17 @@ void pda_pipe_free(struct pda_pipe *p)
 		pda_free(s, p->b[i].items);
 	}
 	release_snaps(p, UINT64_MAX);
+	if (p->res) {
+		pda_logf(s, PD_LOG_DEBUG,
+			 "pipe: %llu samples resolved by the resolver",
+			 (unsigned long long)p->res_done);
+		for (size_t i = 0; i < RES_RING; i++) {
+			pda_free(s, p->res[i].ips);
+			pda_stack_release(s, &p->res[i].st);
+			pda_stack_release(s, &p->res[i].ip_st);
+		}
+		pda_free(s, p->res);
+	}
 	if (p->o.memo)
 		pda_logf(s, PD_LOG_DEBUG,
 			 "pipe: memo: %zu stacks, %llu samples counted from it",
@@ -850,6 +936,7 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 /* ---- the unwind pass ------------------------------------------------ */
 
 static int drain(struct pda_pipe *p);
+static int res_start(struct pda_pipe *p);
 
 static int spool_failed(struct pda_pipe *p)
 {
@@ -860,24 +947,46 @@ static int spool_failed(struct pda_pipe *p)
 }
 
 /*
- * The spool keeps a sample's unwound ips as the zigzag LEB128 varints of
- * their differences (each from the ip before it, the first from 0),
- * behind their length in bytes (uint32): a stack's frames lie in a few
- * binaries, so that a difference takes 3-4 bytes where an ip took 8, and
- * writing the spool was a seventh of this thread's unwind pass on the
- * bench's DWARF capture (the kernel's copy of 8 MB).  The varints are
- * common/pdc_cur.h's.
+ * The spool keeps a sample's unwound ips as the zigzag differences of
+ * each from the ip before it (the first from 0), each a byte saying how
+ * many bytes of it follow (0-8), then those bytes, low first; behind
+ * their length in bytes (uint32).  A stack's frames lie in a few
+ * binaries, so that a difference takes 3-4 bytes where an ip took 8
+ * (writing the spool was a seventh of this thread's unwind pass on the
+ * bench's DWARF capture: the kernel's copy of 8 MB).  Not LEB128: its
+ * byte-by-byte decoding was 65 instructions an ip on the second pass's
+ * one thread; this one is a load and a mask.
  */
 
 /* stdio's buffer for the spool: a read(2) or write(2) moves as much */
 #define SPOOL_BUF ((size_t)256 << 10)
+/* an ip's bytes at most, and room past the last one: 8 bytes are
+ * stored and loaded whatever the length */
+#define SPOOL_IP_MAX 9
+#define SPOOL_SLACK 8
 
-/* ip after prev into out (PDC_LEB_MAX bytes of room); its bytes. */
+/* z's bytes, little-endian, as a host word */
+static inline uint64_t spool_le(uint64_t z)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(z);
+#else
+	return z;
+#endif
+}
+
+/* ip after prev into out (SPOOL_IP_MAX bytes of room); its bytes. */
 static size_t spool_put(unsigned char *out, uint64_t prev, uint64_t ip)
 {
 	const uint64_t d = ip - prev;
+	const uint64_t z = (d << 1) ^ (0 - (d >> 63));
+	/* its significant bytes: 0 for 0, 8 for a top bit set */
+	const unsigned n = z ? (unsigned)(71 - __builtin_clzll(z)) / 8 : 0;
+	const uint64_t le = spool_le(z);
 
-	return pdc_uleb_put(out, (d << 1) ^ (0 - (d >> 63)));
+	out[0] = (unsigned char)n;
+	memcpy(out + 1, &le, sizeof(le));
+	return 1 + n;
 }
 
 /* The unwind pass's work on a sample: its user ips unwound, kept, and
@@ -904,7 +1013,7 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 	if (rc < 0)
 		return rc;
 	if (PDA_GROW(s, p->spool_buf, p->spool_buf_alloc,
-		     sizeof(len) + (u.nr + 1) * PDC_LEB_MAX,
+		     sizeof(len) + u.nr * SPOOL_IP_MAX + SPOOL_SLACK,
 		     SIZE_MAX / 16) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < u.nr; i++)
@@ -919,33 +1028,62 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 }
 
 /* The next sample's unwind, as the unwind pass kept it. */
-static int unspool(struct pda_pipe *p, struct pda_unwound *u)
+/* The next sample's unwind, as the unwind pass kept it, into *ips (of
+ * *alloc): 0, or -1 when the spool fails (spool_failed() says why; not
+ * here: the caller's thread reads ahead of the resolver's, which owns
+ * the session's message then). */
+static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
+			struct pda_unwound *u)
 {
-	struct pdc_cur c;
+	static const uint64_t mask[9] = {
+		0,
+		0xff,
+		0xffff,
+		0xffffff,
+		0xffffffff,
+		0xffffffffffull,
+		0xffffffffffffull,
+		0xffffffffffffffull,
+		~0ull,
+	};
+	const unsigned char *q, *end;
 	uint64_t prev = 0;
 	size_t nr = 0;
 	uint32_t len;
 
 	/* an ip takes a byte at least: len bounds their number */
 	if (fread(&len, sizeof(len), 1, p->spool) != 1 ||
-	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc, len ? len : 1,
-		     SIZE_MAX / 16) < 0 ||
-	    PDA_GROW(p->s, p->spool_ips, p->spool_alloc, len ? len : 1,
-		     SIZE_MAX / 16) < 0 ||
+	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc,
+		     (size_t)len + SPOOL_SLACK, SIZE_MAX / 16) < 0 ||
+	    PDA_GROW(p->s, *ips, *alloc, len ? len : 1, SIZE_MAX / 16) < 0 ||
 	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
-		return spool_failed(p);
-	pdc_cur_init(&c, p->spool_buf, len, 0);
-	while (pdc_cur_left(&c)) {
+		return -1;
+	q = p->spool_buf;
+	end = q + len;
+	while (q < end) {
+		const unsigned n = *q++;
 		uint64_t z;
 
-		if (!pdc_cur_uleb(&c, &z))
-			return spool_failed(p);
+		if (n > 8 || (size_t)(end - q) < n)
+			return -1;
+		/* the 8 bytes are there: SPOOL_SLACK past the end */
+		memcpy(&z, q, sizeof(z));
+		z = spool_le(z) & mask[n];
+		q += n;
 		prev += (z >> 1) ^ (0 - (z & 1));
-		p->spool_ips[nr++] = prev;
+		(*ips)[nr++] = prev;
 	}
-	u->ips = p->spool_ips;
+	u->ips = *ips;
 	u->nr = nr;
 	return 0;
+}
+
+/* unspool_into() the pipe's buffer, or the spool's error. */
+static int unspool(struct pda_pipe *p, struct pda_unwound *u)
+{
+	return unspool_into(p, &p->spool_ips, &p->spool_alloc, u) < 0
+		       ? spool_failed(p)
+		       : 0;
 }
 
 int pda_pipe_unwind_pass(struct pda_pipe *p)
@@ -1012,70 +1150,99 @@ int pda_pipe_unwind_done(struct pda_pipe *p)
 	pda_logf(p->s, PD_LOG_DEBUG, "pipe: %llu unwinds kept",
 		 (unsigned long long)p->nr_spooled);
 	p->mode = SPOOLED;
-	return 0;
+	return res_start(p);
 }
 
-/* Resolve one sample's stack (its unwind finished here) and hand it
- * back, in its state at (two passes), else the live one. */
-static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
+/*
+ * Resolve one sample's stack (its unwind finished here) into *it, in
+ * its state at (two passes), else the live one: the stack in st, the
+ * ip's apart in ip_st; through the memo when memo.  0 or a negative
+ * pd_err (it->err: a stack that did not resolve).
+ */
+static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
 		      const struct pda_at *at, const struct pda_pipe_when *when,
-		      const XXH128_hash_t *key)
+		      const XXH128_hash_t *key, bool memo, struct pda_stack *st,
+		      struct pda_stack *ip_st, struct pda_pipe_item *it,
+		      const struct pda_unwound *pre)
 {
-	struct pda_pipe_item it = {sample, NULL, NULL, 0, NULL,
-				   false, when, {0, 0}, NULL, NULL};
 	/* the maps of its time: the live ones while unchanged since (they
 	 * share their copy's v), for their caches */
 	struct pda_maps *umaps = snap && !snap->live ? &snap->m : NULL;
 	int rc;
 
+	memset(it, 0, sizeof(*it));
+	it->sample = sample;
+	it->when = when;
 	if (at) {
 		umaps = at->umaps;
-		it.comm = at->comm;
-		it.comm_later = at->comm_later;
-		it.cgroup_ns = at->cgns;
+		it->comm = at->comm;
+		it->comm_later = at->comm_later;
+		it->cgroup_ns = at->cgns;
 	} else {
-		it.comm = pda_thread_comm(p->s, sample->pid, sample->tid);
-		it.cgroup_ns =
+		it->comm = pda_thread_comm(p->s, sample->pid, sample->tid);
+		it->cgroup_ns =
 			pda_thread_cgroup_ns(p->s, sample->pid, sample->tid);
 	}
-	if (p->mode == UNWIND)
-		return unwind_only(p, sample, uj, umaps, when);
 	if (p->mode == SPOOLED && has_stack(p, sample) &&
 	    pda_sample_unwinds(sample)) {
 		struct pda_unwound u;
 
-		rc = unspool(p, &u);
+		/* pre: unspooled ahead, or NULL ips when that failed */
+		if (pre)
+			rc = pre->ips ? 0 : spool_failed(p);
+		else
+			rc = unspool(p, &u);
 		if (rc == 0)
-			rc = pda_sample_stack_unwound(p->s, sample, &p->st,
-						      umaps, &u);
+			rc = pda_sample_stack_unwound(p->s, sample, st, umaps,
+						      pre ? pre : &u);
 		if (rc == PD_ERR_NOMEM || rc == PD_ERR_IO)
 			return rc;
 		if (rc < 0)
-			it.err = rc;
+			it->err = rc;
 		else
-			it.stack = &p->st;
-	} else if (has_stack(p, sample) && !uj && memo_ok(p, sample)) {
-		rc = deliver_memo(p, sample, umaps, &it, key);
+			it->stack = st;
+	} else if (has_stack(p, sample) && !uj && memo &&
+		   memo_ok(p, sample)) {
+		rc = deliver_memo(p, sample, umaps, it, key);
 		if (rc < 0)
 			return rc;
 	} else if (has_stack(p, sample)) {
-		rc = pda_sample_stack_job(p->s, sample, &p->st, uj, umaps);
+		rc = pda_sample_stack_job(p->s, sample, st, uj, umaps);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc < 0)
-			it.err = rc;
+			it->err = rc;
 		else
-			it.stack = &p->st;
+			it->stack = st;
 	}
-	if (p->o.ip_leaf && it.stack && own_apart(sample, it.stack)) {
-		rc = pda_ip_leaf(p->s, sample, umaps, &p->ip_st);
+	if (p->o.ip_leaf && it->stack && own_apart(sample, it->stack)) {
+		rc = pda_ip_leaf(p->s, sample, umaps, ip_st);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc == 0)
-			it.ip_leaf = &p->ip_st;
+			it->ip_leaf = ip_st;
 	}
-	return p->o.fn(p->o.arg, &it);
+	return 0;
+}
+
+/* Resolve one sample (resolve_in) and hand it back. */
+static int deliver_in(struct pda_pipe *p, const struct pd_sample *sample,
+		      struct pda_unwind_job *uj, struct pda_maps_snap *snap,
+		      const struct pda_at *at, const struct pda_pipe_when *when,
+		      const XXH128_hash_t *key)
+{
+	struct pda_pipe_item it;
+	int rc;
+
+	if (p->mode == UNWIND)
+		return unwind_only(p, sample, uj,
+				   at ? at->umaps
+				      : snap && !snap->live ? &snap->m : NULL,
+				   when);
+	rc = resolve_in(p, sample, uj, snap, at, when, key, true, &p->st,
+			&p->ip_st, &it, NULL);
+	return rc < 0 ? rc : p->o.fn(p->o.arg, &it);
 }
 
 static int deliver_keyed(struct pda_pipe *p, const struct pd_sample *sample,
@@ -1212,6 +1379,130 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 	sl = memo_slot_of(p, &h->key);
 	if (sl)
 		__builtin_prefetch(sl);
+	return 0;
+}
+
+/* ---- the resolver --------------------------------------------------- */
+
+/* On the resolver's thread: r resolved in its state, as deliver_in()
+ * resolves (not through the memo, whose entries the callback writes). */
+static void resolve_item(struct pda_pipe *p, struct res_item *r)
+{
+	struct pda_session *s = p->s;
+	struct pda_at at;
+	int rc;
+
+	rc = pda_machine_at(s, r->when.epoch, r->sample.pid, r->sample.tid,
+			    &at);
+	if (rc < 0) {
+		r->rc = rc;
+		r->barrier = true;
+		return;
+	}
+	s->at = &at;
+	rc = resolve_in(p, &r->sample, NULL, NULL, &at, &r->when, NULL, false,
+			&r->st, &r->ip_st, &r->it, r->spooled ? &r->u : NULL);
+	s->at = NULL;
+	pda_at_put(s, &at);
+	r->rc = rc;
+	r->barrier = rc < 0 || r->it.err || pda_readgroup_is(&r->sample) ||
+		     (r->sample.mask & PD_SAMPLE_BRANCH_STACK);
+}
+
+/* Hand the oldest queued sample back, once resolved. */
+static int res_deliver_one(struct pda_pipe *p)
+{
+	struct res_item *r = &p->res[p->res_out % RES_RING];
+	int rc;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->res_done == p->res_out) {
+		/* a few at once (or up to a barrier, where it stops) */
+		p->res_want = p->res_fed - p->res_out < RES_WAKE
+				      ? p->res_fed
+				      : p->res_out + RES_WAKE;
+		p->res_waiting = true;
+		wake_workers(p);
+		while (p->res_done == p->res_out)
+			pthread_cond_wait(&p->done, &p->mu);
+		p->res_waiting = false;
+	}
+	pthread_mutex_unlock(&p->mu);
+	rc = r->rc < 0 ? r->rc : p->o.fn(p->o.arg, &r->it);
+	p->res_held -= r->bytes;
+	pthread_mutex_lock(&p->mu);
+	p->res_out++;
+	if (rc < 0) {
+		/* the run stops: the resolver takes no more, the session is
+		 * this thread's once it is done with the one it has */
+		p->res_on = false;
+		p->res_want = 0;
+		p->res_waiting = true;
+		while (p->res_busy)
+			pthread_cond_wait(&p->done, &p->mu);
+		p->res_waiting = false;
+		p->res_fed = p->res_done = p->res_out;
+		p->res_held = 0;
+	} else if (r->barrier) {
+		wake_workers(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+/* Hand back every queued sample: the session is this thread's again. */
+static int res_drain(struct pda_pipe *p)
+{
+	int rc = 0;
+
+	while (p->res_out < p->res_fed && rc == 0)
+		rc = res_deliver_one(p);
+	return rc;
+}
+
+/* Queue sample (decoded from rec, which stays mapped) for the resolver,
+ * handing back the oldest while the queue is full. */
+static int res_feed(struct pda_pipe *p, const struct pd_rec *rec,
+		    const struct pd_sample *sample,
+		    const struct pda_pipe_when *when)
+{
+	struct res_item *r;
+	int rc;
+
+	while (p->res_fed - p->res_out == RES_RING ||
+	       (p->res_fed > p->res_out && p->res_held + rec->size > RES_HELD))
+		if ((rc = res_deliver_one(p)) < 0)
+			return rc;
+	r = &p->res[p->res_fed % RES_RING];
+	r->sample = *sample;
+	r->when = *when;
+	r->spooled = p->mode == SPOOLED && has_stack(p, sample) &&
+		     pda_sample_unwinds(sample);
+	if (r->spooled &&
+	    unspool_into(p, &r->ips, &r->ips_alloc, &r->u) < 0)
+		r->u.ips = NULL;
+	r->bytes = rec->size;
+	p->res_held += rec->size;
+	pthread_mutex_lock(&p->mu);
+	p->res_fed++;
+	if (p->res_fed - p->res_done >= RES_WAKE)
+		wake_workers(p);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* Start the resolver for the second pass, when it may run: 0 or
+ * NOMEM. */
+static int res_start(struct pda_pipe *p)
+{
+	if (!p->o.resolve_apart || !p->threaded || !p->nr_workers)
+		return 0;
+	p->res = pda_zalloc(p->s, RES_RING * sizeof(*p->res));
+	if (!p->res)
+		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
+	pthread_mutex_lock(&p->mu);
+	p->res_on = true;
+	pthread_mutex_unlock(&p->mu);
 	return 0;
 }
 
@@ -1510,6 +1801,13 @@ static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
 	if ((rc = feed_begin(p, rec, sample, p->mode == SPOOLED, &unwind)) <=
 	    0)
 		return rc;
+	if (p->res_on) {
+		if (rec && (rec->flags & PD_RECF_STABLE) &&
+		    rec->size <= RES_HELD)
+			return res_feed(p, rec, sample, when);
+		if ((rc = res_drain(p)) < 0)
+			return rc;
+	}
 	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
 	if (rc < 0)
 		return rc;
@@ -1549,8 +1847,12 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
 				   "pda_pipe_feed() after pda_pipe_finish()");
 	if (rec->type != PD_REC_SAMPLE)
 		return 0;
-	if (pd_sample_decode(p->s->f, rec, &sample) < 0)
-		return 1;
+	if (pd_sample_decode(p->s->f, rec, &sample) < 0) {
+		/* said after the samples before it */
+		const int rc = p->res_on ? res_drain(p) : 0;
+
+		return rc < 0 ? rc : 1;
+	}
 	return feed_one_at(p, rec, &sample, when);
 }
 
@@ -1564,6 +1866,8 @@ int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
 				   "pda_pipe_feed() after pda_pipe_finish()");
 	if (when)
 		return feed_one_at(p, NULL, sample, when);
+	if (p->res_on && (rc = res_drain(p)) < 0)
+		return rc;
 	if ((rc = held_flush(p)) < 0)
 		return rc;
 	return feed_one(p, NULL, sample);
@@ -1571,8 +1875,10 @@ int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
 
 int pda_pipe_flush(struct pda_pipe *p)
 {
-	int rc = held_flush(p);
+	int rc = p->res_on ? res_drain(p) : 0;
 
+	if (rc == 0)
+		rc = held_flush(p);
 	return rc < 0 ? rc : drain(p);
 }
 

@@ -122,6 +122,12 @@ struct pda_pipe_opts {
 	bool memo;		/* memo slots for the callback (above) */
 	bool memo_tid;		/* the callback's result depends on the tid
 				 * too, not only the pid */
+	/* the callback touches no session state and may run while another
+	 * thread resolves the samples after its own: with jobs > 1, the
+	 * second pass of a run that unwound first (pda_pipe_unwind_pass)
+	 * resolves its samples on a worker, in order, and hands them back
+	 * on the caller's thread (pda_pipe.c, "The resolver") */
+	bool resolve_apart;
 	pda_pipe_want_fn want;	/* NULL: every sample */
 	pda_pipe_fn fn;
 	void *arg;

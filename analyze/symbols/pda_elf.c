@@ -290,6 +290,9 @@ static int read_elf(struct pda_session *s, struct pda_elf *e)
 		e->has_debug_frame =
 			pda_elf_section(e, ".debug_frame", &sh) ||
 			pda_elf_section(e, ".zdebug_frame", &sh);
+		e->has_tables =
+			pda_elf_find_table(e->elf, SHT_SYMTAB, &sh, NULL) ||
+			pda_elf_find_table(e->elf, SHT_DYNSYM, &sh, NULL);
 		for (Elf_Scn *scn = NULL;
 		     !e->compressed && (scn = elf_nextscn(e->elf, scn));)
 			e->compressed = gelf_getshdr(scn, &sh) &&
@@ -548,12 +551,7 @@ bool pda_elf_has_symtab(const struct pda_elf *e)
 
 bool pda_elf_has_symbols(const struct pda_elf *e)
 {
-	GElf_Shdr sh;
-
-	if (e->debug && pda_elf_has_symbols(e->debug))
-		return true;
-	return pda_elf_find_table(e->elf, SHT_SYMTAB, &sh, NULL) ||
-	       pda_elf_find_table(e->elf, SHT_DYNSYM, &sh, NULL);
+	return e->has_tables || (e->debug && pda_elf_has_symbols(e->debug));
 }
 
 const char *pda_elf_debuglink(const struct pda_elf *e, uint32_t *crc)

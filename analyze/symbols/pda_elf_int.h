@@ -48,6 +48,10 @@ struct pda_elf {
 	const unsigned char *image;
 	size_t image_size;
 	bool has_debug_frame; /* a .debug_frame (or .zdebug_frame) */
+	/* a .symtab or .dynsym: pda_elf_has_symbols() is asked for each
+	 * address without a symbol (a stripped binary's, most of them),
+	 * and walking the section headers took ~2k instructions each */
+	bool has_tables;
 	bool compressed;      /* a section is SHF_COMPRESSED */
 	bool from_file;	      /* opened from path (pda_elf_open) */
 	bool has_span;

@@ -41,6 +41,7 @@
  * under mu; by_addr is a cache's own.
  */
 #include "pda_unwind_int.h"
+#include "pdc_arena.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -51,7 +52,6 @@
 #define CFI_REGS 32		   /* DWARF registers followed at most */
 #define CFI_PROBES 8		   /* reads of registers not followed */
 #define ROWS_MAX ((size_t)1 << 20) /* keys (and rows) in a map, at most */
-#define ROW_BLOCK 256
 #define FRONT 2048 /* direct-mapped slots before by_addr */
 #define SPAN_SHIFT 12	   /* a span is filed under each 4 KB it covers */
 #define SPAN_CHUNKS 64	   /* and is not kept past 64 of them */
@@ -107,12 +107,6 @@ struct row_map {
 	size_t cap, nr;		 /* cap a power of two, or 0 */
 };
 
-struct row_block {
-	struct row_block *next;
-	size_t used;
-	struct row rows[ROW_BLOCK];
-};
-
 /*
  * Where one row holds, as dwarf_frame_info gives it ([start, end) of the
  * CFI's addresses), moved to offsets in the DSO's file: every address of
@@ -125,19 +119,13 @@ struct span {
 	const struct span *next; /* in the same chunk */
 };
 
-struct span_block {
-	struct span_block *next;
-	size_t used;
-	struct span spans[ROW_BLOCK];
-};
-
 struct pda_cfi_store {
 	pthread_mutex_t mu;
 	struct row_map by_key;	   /* (DSO, file offset) -> row */
 	struct row_map by_content; /* (0, hash of the row) -> row */
 	struct row_map by_chunk;   /* (DSO, offset >> SPAN_SHIFT) -> span */
-	struct row_block *blocks;
-	struct span_block *span_blocks;
+	/* the rows and spans: they live as long as the store */
+	struct pdc_arena arena;
 	size_t nr_spans;
 	struct row no_cfi;
 };
@@ -238,22 +226,12 @@ static void map_release(struct pda_session *s, struct row_map *m)
 
 void pda_cfi_store_free(struct pda_session *s, struct pda_cfi_store *st)
 {
-	struct row_block *b, *next;
-	struct span_block *sb, *snext;
-
 	if (!st)
 		return;
 	map_release(s, &st->by_key);
 	map_release(s, &st->by_content);
 	map_release(s, &st->by_chunk);
-	for (b = st->blocks; b; b = next) {
-		next = b->next;
-		pda_free(s, b);
-	}
-	for (sb = st->span_blocks; sb; sb = snext) {
-		snext = sb->next;
-		pda_free(s, sb);
-	}
+	pdc_arena_release(&st->arena, &s->alloc);
 	pthread_mutex_destroy(&st->mu);
 	pda_free(s, st);
 }
@@ -320,22 +298,15 @@ static const struct row *share(struct pda_session *s, struct pda_cfi_store *st,
 {
 	const struct row_key k = {0, pdc_hash_bytes(row, sizeof(*row))};
 	const struct row *old = map_get(&st->by_content, &k);
-	struct row_block *b = st->blocks;
 	struct row *copy;
 
 	if (old && !memcmp(old, row, sizeof(*row)))
 		return old;
 	if (st->by_content.nr >= ROWS_MAX)
 		return row;
-	if (!b || b->used == ROW_BLOCK) {
-		b = pda_malloc(s, sizeof(*b));
-		if (!b)
-			return NULL;
-		b->next = st->blocks;
-		b->used = 0;
-		st->blocks = b;
-	}
-	copy = &b->rows[b->used++];
+	copy = pdc_arena_alloc(&st->arena, &s->alloc, sizeof(*copy));
+	if (!copy)
+		return NULL;
 	*copy = *row;
 	/* a colliding hash keeps its first row */
 	if (!old && map_put(s, &st->by_content, &k, copy) < 0)
@@ -372,21 +343,14 @@ static int span_put(struct pda_session *s, struct pda_cfi_store *st,
 		return 0;
 	for (uint64_t c = first; c <= last; c++) {
 		const struct row_key ck = {dso, c};
-		struct span_block *b = st->span_blocks;
+		struct span *sp =
+			pdc_arena_alloc(&st->arena, &s->alloc, sizeof(*sp));
 		const void **head;
-		struct span *sp;
 		int rc;
 
-		if (!b || b->used == ROW_BLOCK) {
-			b = pda_malloc(s, sizeof(*b));
-			if (!b)
-				return PD_ERR_NOMEM;
-			b->next = st->span_blocks;
-			b->used = 0;
-			st->span_blocks = b;
-		}
+		if (!sp)
+			return PD_ERR_NOMEM;
 		head = map_slot(&st->by_chunk, &ck);
-		sp = &b->spans[b->used++];
 		*sp = (struct span){start, end, row, head ? *head : NULL};
 		/* the chunk's list now begins with sp */
 		if (head)

@@ -47,9 +47,10 @@ static int add(void *arg, const struct pda_pipe_item *it)
 	return rc < 0 ? rc : 0;
 }
 
-/* Fold capture name with the first event only, in time order or not. */
-static void fold(const char *name, bool time_order, unsigned jobs,
-		 struct result *res)
+/* Fold capture name with the first event only, in time order or not;
+ * with apart, resolved on a worker where it may (resolve_apart). */
+static void fold_apart(const char *name, bool time_order, unsigned jobs,
+		       bool apart, struct result *res)
 {
 	char path[ET_PATH_MAX];
 	struct pda_fold *fd;
@@ -65,7 +66,7 @@ static void fold(const char *name, bool time_order, unsigned jobs,
 	PDA_FILTER_OPTS(flo, .flags = PDA_FILTER_FIRST_EVENT);
 	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true, .memo = true,
 			 .filter = &flt, .time_order = time_order,
-			 .sample_fn = add);
+			 .resolve_apart = apart, .sample_fn = add);
 	const struct pda_stats *st;
 
 	et_path(path, "../../testdata/%s", name);
@@ -103,6 +104,12 @@ static void fold(const char *name, bool time_order, unsigned jobs,
 	pd_file_close(f);
 }
 
+static void fold(const char *name, bool time_order, unsigned jobs,
+		 struct result *res)
+{
+	fold_apart(name, time_order, jobs, false, res);
+}
+
 static void result_free(struct result *r)
 {
 	free(r->text);
@@ -115,11 +122,12 @@ START_TEST(test_same_as_time_order)
 {
 	const char *name = captures[_i];
 
-	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+	/* jobs 3: two, resolved apart (the resolver of an unwound run) */
+	for (unsigned jobs = 1; jobs <= 3; jobs++) {
 		struct result a, b;
 
-		fold(name, true, jobs, &a);
-		fold(name, false, jobs, &b);
+		fold(name, true, jobs > 2 ? 2 : jobs, &a);
+		fold_apart(name, false, jobs > 2 ? 2 : jobs, jobs > 2, &b);
 		ck_assert_str_eq(a.text, b.text);
 		ck_assert_mem_eq(&a.t, &b.t, sizeof(a.t));
 		ck_assert_uint_eq(a.st.nr_samples, b.st.nr_samples);
