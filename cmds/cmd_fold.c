@@ -831,6 +831,14 @@ static int fold_one(void *arg, const struct pda_pipe_item *it)
 	else /* stack NULL: no callchain and --no-ip-frame: the comm */
 		rc = pda_fold_add_keyed(fr->fd, sample, it->stack, it->comm,
 					it->cookie);
+	/* the rest of a group of samples alike (pda_capture_opts.counted)
+	 * as they would have come: hits of the memo entry the first made,
+	 * or each folded where the memo kept none */
+	for (uint64_t i = 1; rc >= 0 && i < it->count; i++)
+		rc = it->cookie && *it->cookie
+			     ? pda_fold_add_again(fr->fd, sample, *it->cookie)
+			     : pda_fold_add_keyed(fr->fd, sample, it->stack,
+						  it->comm, it->cookie);
 	return rc < 0 ? rc : 0;
 }
 
@@ -969,6 +977,9 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	 * stacks (which the resolver hands back alone), the latency's and
 	 * off-CPU's candidates do */
 	co.resolve_apart = !fr.par && !fr.oc;
+	/* a trace's samples alike come as one, with their count, where
+	 * fold_one reads nothing else of each: resolved once */
+	co.counted = !fr.bh && !fr.par && !fr.oc;
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);

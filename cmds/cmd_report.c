@@ -1028,6 +1028,8 @@ static int report_one(void *arg, const struct pda_pipe_item *it)
 			      it->when ? it->when->seq : rr->nr_at++);
 	pda_report_cgroup_ns(rr->rep, it->cgroup_ns);
 	pda_report_ip_leaf(rr->rep, it->ip_leaf);
+	if (it->count > 1)
+		pda_report_count(rr->rep, it->count);
 	if (it->hit)
 		rc = pda_report_add_again_latency(rr->rep, sample,
 						  *it->cookie, latency, level);
@@ -1598,6 +1600,10 @@ int cmd_report(int argc, char **argv, struct pd_ctx *ctx)
 		if (has_type_key(o) && pda_datatype_new(s, &rr.dt) < 0)
 			die(ctx, "out of memory");
 		co.memo_tid = pda_report_needs_tid(rr.rep);
+		/* a trace's samples alike come as one, counted, where
+		 * report_one reads nothing else of each */
+		co.counted = pda_report_takes_counts(rr.rep) && !rr.par &&
+			     !rr.oc && !rr.dt && !o->mem_mode && !o->nr_cpus;
 		if (pda_filter_init(&rr.flt, &fo) < 0)
 			die(ctx, "%s", pd_strerror(PD_ERR_API));
 		rc = pda_capture_init(&rr.c, f, s, &co);

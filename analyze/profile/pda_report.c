@@ -428,6 +428,7 @@ struct pda_report {
 	 * DSO's first sight (by dsos' index), the looks (by id) */
 	bool any_order;
 	struct okey at;
+	uint64_t count;		/* pda_report_count()'s, for the next add */
 	struct pda_nsid cgns; /* pda_report_cgroup_ns()'s */
 	const struct pda_stack *ip_leaf; /* pda_report_ip_leaf()'s */
 	struct okey *dso_first;
@@ -620,6 +621,7 @@ int pda_report_new(const struct pda_report_opts *opts,
 	}
 	rep->nr_keys = nr_keys;
 	rep->nr_shown = nr_keys;
+	rep->count = 1;
 	if (o.ipc_null && !rep->has[PDA_REPORT_SYM] &&
 	    nr_keys < PDA_REPORT_MAX_KEYS) {
 		rep->keys[rep->nr_keys++] = PDA_REPORT_SYM;
@@ -765,6 +767,23 @@ void pda_report_free(struct pda_report *rep)
 bool pda_report_any_order(const struct pda_report *rep)
 {
 	return rep->any_order;
+}
+
+bool pda_report_takes_counts(const struct pda_report *rep)
+{
+	/* rows by what the summary holds (its stack, comm, pid), each
+	 * keeping its earliest sample by place, not by arrival; no key
+	 * reads a sample's own fields; graphs deferred (a callchain's
+	 * record is counted n times) */
+	return rep->any_order && !rep->per_sample && !rep->mem_keys &&
+	       !rep->cum_again &&
+	       (rep->deferred || !(rep->flags & PDA_REPORT_CALLCHAIN)) &&
+	       !(rep->flags & PDA_REPORT_LATENCY);
+}
+
+void pda_report_count(struct pda_report *rep, uint64_t n)
+{
+	rep->count = n ? n : 1;
 }
 
 void pda_report_at(struct pda_report *rep, uint64_t time, uint64_t seq)
@@ -2420,7 +2439,8 @@ static bool he_tmp_equal(const struct mkey *mk)
 }
 
 static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
-		       struct summary *s, uint64_t latency, unsigned level)
+		       struct summary *s, uint64_t latency, unsigned level,
+		       uint64_t n)
 {
 	struct event *ev = event_of(rep, sample->evsel);
 	const uint64_t period = sample->period;
@@ -2479,13 +2499,13 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 			v->dso_filtered = s->out;
 		}
 		if (i == 0) {
-			v->samples++;
-			v->period += period;
-			v->latency += latency;
+			v->samples += n;
+			v->period += period * n;
+			v->latency += latency * n;
 		}
-		v->acc_latency += latency;
-		v->acc_samples++;
-		v->acc_period += period;
+		v->acc_latency += latency * n;
+		v->acc_samples += n;
+		v->acc_period += period * n;
 		if (rep->deferred) {
 			const uint32_t len =
 				s->nr_chain - sum_get(s, s->cap + i);
@@ -2500,17 +2520,17 @@ static int add_summary(struct pda_report *rep, const struct pd_sample *sample,
 		}
 	}
 	/* perf's callchain_append() adds nothing for an empty cursor */
-	if (rep->deferred && s->nr_chain) {
+	for (uint64_t k = 0; rep->deferred && s->nr_chain && k < n; k++) {
 		int rc = rec_add(rep, ev, s, period);
 
 		if (rc < 0)
 			return rc;
 	}
-	ev->nr_samples++;
-	ev->total_period += period;
-	ev->total_latency += latency;
-	rep->st.nr_samples++;
-	rep->st.nr_truncated += s->truncated;
+	ev->nr_samples += n;
+	ev->total_period += period * n;
+	ev->total_latency += latency * n;
+	rep->st.nr_samples += n;
+	rep->st.nr_truncated += s->truncated * n;
 	return 0;
 }
 
@@ -2520,8 +2540,10 @@ int pda_report_add_latency(struct pda_report *rep,
 			   uint64_t *cookie, uint64_t latency, unsigned level)
 {
 	struct summary *s = NULL;
+	const uint64_t n = rep->count;
 	int rc;
 
+	rep->count = 1;
 	if (rep->done)
 		return PD_ERR_API;
 	/* deferred graphs read every summary again at the end */
@@ -2531,7 +2553,7 @@ int pda_report_add_latency(struct pda_report *rep,
 		return rc;
 	if (cookie)
 		*cookie = (uint64_t)(uintptr_t)s;
-	return add_summary(rep, sample, s, latency, level);
+	return add_summary(rep, sample, s, latency, level, n);
 }
 
 int pda_report_add_total(struct pda_report *rep,
@@ -2573,8 +2595,10 @@ int pda_report_add_again_latency(struct pda_report *rep,
 				 unsigned level)
 {
 	struct summary *s = (struct summary *)(uintptr_t)cookie;
+	const uint64_t n = rep->count;
 
 	rep->ip_leaf = NULL;
+	rep->count = 1;
 	if (rep->done || !cookie)
 		return PD_ERR_API;
 	if (rep->any_order &&
@@ -2585,7 +2609,7 @@ int pda_report_add_again_latency(struct pda_report *rep,
 		if (rc < 0)
 			return rc;
 	}
-	return add_summary(rep, sample, s, latency, level);
+	return add_summary(rep, sample, s, latency, level, n);
 }
 
 int pda_report_add_again(struct pda_report *rep,

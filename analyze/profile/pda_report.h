@@ -295,6 +295,13 @@ void pda_report_free(struct pda_report *rep);
 /* Whether rep takes samples in any order (PDA_REPORT_ANY_ORDER asked
  * and the keys allow it); else they must come in time order. */
 bool pda_report_any_order(const struct pda_report *rep);
+/* Whether rep's rows and totals follow from a sample's summary (stack,
+ * comm, pid), its event and period alone, any order: then n samples
+ * alike in those may be added as one (pda_report_count). */
+bool pda_report_takes_counts(const struct pda_report *rep);
+/* The next add (pda_report_add*, pda_report_add_again*) stands for n
+ * samples alike (pda_report_takes_counts; 0 is 1): counted n times. */
+void pda_report_count(struct pda_report *rep, uint64_t n);
 
 /* With pda_report_any_order(): the place in time of the samples added
  * next (perf's ordered events: by time, then seq, the order records of

@@ -173,7 +173,9 @@ static bool want(void *arg, const struct pd_sample *sample)
 		return want_group(c, sample);
 	if (c->o.filter && c->unwinding)
 		return pda_filter_peek(c->o.filter, sample);
-	return !c->o.filter || pda_filter_sample(c->o.filter, sample);
+	return !c->o.filter ||
+	       pda_filter_sample_n(c->o.filter, sample,
+				   pda_pipe_count(c->pipe));
 }
 
 /* A read value whose id names no event: left out, counted, said. */
@@ -230,9 +232,13 @@ static int deliver(void *arg, const struct pda_pipe_item *it)
 	struct pda_capture *c = arg;
 	int rc;
 
+	/* each sample of a group (counted) is skipped */
+	for (uint64_t i = 0; it->err && i < it->count; i++)
+		if ((rc = skip(c, PDA_CAPTURE_STACK_ERROR,
+			       pda_session_errmsg(c->s))) < 0)
+			return rc;
 	if (it->err)
-		return skip(c, PDA_CAPTURE_STACK_ERROR,
-			    pda_session_errmsg(c->s));
+		return 0;
 	if (pda_readgroup_is(it->sample))
 		return deliver_group(c, it);
 	rc = c->o.sample_fn(c->o.arg, it);
@@ -467,6 +473,121 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
 }
 
 /*
+ * Groups (pda_capture_opts.counted): a trace's samples come from a few
+ * instructions of a few threads, a loop's, and a report's rows and
+ * totals take nothing else from them; the samples alike in what the
+ * pipeline and sample_fn read (event, pid, tid, cpu, ip, mode, period,
+ * flags, the sideband's epoch) go to the pipeline as one of their first
+ * one's time (place), with their count: filtered, keyed, resolved and
+ * added once.  A group holds the samples handed out by one feed_synth()
+ * (between two records), NR_GROUPS groups at most (then they go, and
+ * new ones open): the groups go in the order of their first samples,
+ * and a report that keeps each row's earliest sample by place (any
+ * order) makes the same rows.  Statistics count each sample.
+ */
+#define NR_GROUPS 256
+#define GROUP_SLOTS 1024	/* the index: at most a quarter full */
+
+struct pda_synth_group {
+	struct pd_sample sample;	/* the first's (scalar fields only) */
+	struct pda_pipe_when w;
+	uint64_t n;
+};
+
+struct pda_synth_groups {
+	unsigned nr;
+	uint16_t slot[GROUP_SLOTS];	/* group + 1; 0 empty */
+	struct pda_synth_group g[NR_GROUPS];
+};
+
+/* What the pipeline and a counted sample_fn read of a sample, but for
+ * its time: a group's. */
+static bool alike(const struct pd_sample *a, const struct pd_sample *b)
+{
+	return a->evsel == b->evsel && a->ip == b->ip && a->pid == b->pid &&
+	       a->tid == b->tid && a->cpu == b->cpu && a->misc == b->misc &&
+	       a->mask == b->mask && a->period == b->period &&
+	       a->flags == b->flags;
+}
+
+/* Whether sample may join a group: no field the copy would point into
+ * the trace's chunk for. */
+static bool groupable(const struct pd_sample *sample)
+{
+	const uint64_t ptrs = PD_SAMPLE_READ | PD_SAMPLE_CALLCHAIN |
+			      PD_SAMPLE_RAW | PD_SAMPLE_BRANCH_STACK |
+			      PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER |
+			      PD_SAMPLE_REGS_INTR | PD_SAMPLE_AUX;
+
+	return !(sample->mask & ptrs);
+}
+
+/* The open groups to the pipeline, in the order they opened. */
+static int groups_flush(struct pda_capture *c)
+{
+	struct pda_synth_groups *gs = c->groups;
+	int rc = 0;
+
+	for (unsigned i = 0; i < gs->nr && rc >= 0; i++)
+		rc = pda_pipe_feed_decoded_n(c->pipe, &gs->g[i].sample,
+					     &gs->g[i].w, gs->g[i].n);
+	gs->nr = 0;
+	memset(gs->slot, 0, sizeof(gs->slot));
+	return rc;
+}
+
+/* sample (at w) into its group: 0, or a negative pd_err. */
+static int group_add(struct pda_capture *c, const struct pd_sample *sample,
+		     const struct pda_pipe_when *w)
+{
+	struct pda_synth_groups *gs = c->groups;
+	const uint64_t h = (sample->ip >> 2) ^ (sample->ip >> 11) ^
+			   (uint64_t)sample->tid * 0x9e3779b97f4a7c15ull ^
+			   w->epoch * 0x85ebca6bull;
+	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
+	int rc;
+
+	for (; gs->slot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
+		struct pda_synth_group *g = &gs->g[gs->slot[i] - 1];
+
+		if (g->w.epoch == w->epoch && alike(&g->sample, sample)) {
+			g->n++;
+			return 0;
+		}
+	}
+	if (gs->nr == NR_GROUPS) {
+		if ((rc = groups_flush(c)) < 0)
+			return rc;
+		return group_add(c, sample, w);
+	}
+	gs->g[gs->nr].sample = *sample;
+	gs->g[gs->nr].w = *w;
+	gs->g[gs->nr].n = 1;
+	gs->slot[i] = (uint16_t)++gs->nr;
+	return 0;
+}
+
+/* A sample fed on its own, after the open groups (when groups). */
+static int feed_alone(struct pda_capture *c, struct pd_sample *sample,
+		      const struct pda_pipe_when *w, bool groups)
+{
+	int rc = groups ? groups_flush(c) : 0;
+
+	return rc < 0 ? rc : pda_pipe_feed_decoded(c->pipe, sample, w);
+}
+
+/* Whether the synthesized samples go in groups: see Groups. */
+static bool grouped(struct pda_capture *c)
+{
+	if (!c->o.counted || !c->two_pass ||
+	    (c->o.filter && pda_filter_timed(c->o.filter)))
+		return false;
+	if (!c->groups)
+		c->groups = pda_zalloc(c->s, sizeof(*c->groups));
+	return c->groups != NULL;
+}
+
+/*
  * The synthesized samples before time `before` (UINT64_MAX: all left),
  * each fed as a sample of its own time: after the records of that time
  * (two passes), or where it falls in the ordered reading.
@@ -475,6 +596,7 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 {
 	/* a synthesized sample is in no record of the file: offset 0 */
 	const struct pd_rec none = {.type = PD_REC_SAMPLE};
+	const bool groups = grouped(c);
 	struct pd_sample *sample;
 	uint64_t time;
 	int rc;
@@ -497,8 +619,11 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 			w.time = key.time;
 			w.seq = key.seq;
 		}
-		rc = pda_pipe_feed_decoded(c->pipe, sample,
-					   c->two_pass ? &w : NULL);
+		if (groups && groupable(sample))
+			rc = group_add(c, sample, &w);
+		else
+			rc = feed_alone(c, sample, c->two_pass ? &w : NULL,
+					groups);
 		if (rc < 0) {
 			if (c->failed_in != PDA_CAPTURE_CALLBACK)
 				set_msg(c, PDA_CAPTURE_SESSION,
@@ -507,6 +632,9 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 		}
 	}
 	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	if (rc >= 0 && groups && (rc = groups_flush(c)) < 0 &&
+	    c->failed_in != PDA_CAPTURE_CALLBACK)
 		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
 	return rc;
 }
@@ -1083,6 +1211,9 @@ void pda_capture_release(struct pda_capture *c)
 	pd_reader_free(c->r);
 	pda_itrace_free(c->itrace);
 	c->itrace = NULL;
+	if (c->s)
+		pda_free(c->s, c->groups);
+	c->groups = NULL;
 	if (c->s && c->rg) {
 		pda_readgroup_release(c->rg, c->s);
 		pda_free(c->s, c->rg);

@@ -132,6 +132,16 @@ struct pda_capture_opts {
 	 * after the recorded ones.
 	 */
 	const struct pda_itrace_opts *itrace;
+	/*
+	 * sample_fn counts item->count samples as one (its rows and totals
+	 * follow from a sample's event, period, pid, tid, ip and state
+	 * alone, whatever their order: pda_report_takes_counts): with two
+	 * passes and no time rules in filter, the synthesized samples
+	 * alike in those (and cpu, mode, flags) between two records come
+	 * as one item of their first's time and count (pda_capture.c
+	 * "Groups"), resolved and filtered once.
+	 */
+	bool counted;
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */
@@ -203,6 +213,7 @@ struct pda_capture {
 	struct pda_itrace *itrace; /* the synthesized samples, or NULL */
 	struct pda_readgroup *rg; /* leader sampling's counts, or NULL */
 	uint64_t synth_seq;	/* their keys' order after the records' */
+	struct pda_synth_groups *groups; /* counted: the open groups */
 	/* the second pass's shards: where each begins, found by the first
 	 * pass (pda_capture.c "Shards"); none: one reading */
 	struct pda_capture_cut *cuts;

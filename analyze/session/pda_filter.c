@@ -141,8 +141,8 @@ static bool time_out(const struct pda_filter_opts *o, uint64_t t)
 }
 
 /* The first rule sample fails, or PDA_FILTER_NR_REASONS for none. */
-static enum pda_filter_reason check(struct pda_filter *flt,
-				    const struct pd_sample *sample)
+static enum pda_filter_reason check_n(struct pda_filter *flt,
+				      const struct pd_sample *sample, uint64_t n)
 {
 	const struct pda_filter_opts *o = &flt->o;
 
@@ -150,7 +150,7 @@ static enum pda_filter_reason check(struct pda_filter *flt,
 		return PDA_FILTER_OUT_NO_EVENT;
 	if (!flt->last_ok)
 		return PDA_FILTER_OUT_EVENT;
-	flt->st.nr_event_ok++;
+	flt->st.nr_event_ok += n;
 	if (time_out(o, sample->time))
 		return PDA_FILTER_OUT_TIME;
 	if (!in_list(o->pids, o->nr_pids, sample->pid))
@@ -162,6 +162,12 @@ static enum pda_filter_reason check(struct pda_filter *flt,
 
 bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 {
+	return pda_filter_sample_n(flt, sample, 1);
+}
+
+bool pda_filter_sample_n(struct pda_filter *flt, const struct pd_sample *sample,
+			 uint64_t n)
+{
 	struct pda_filter_stats *st = &flt->st;
 	enum pda_filter_reason why;
 
@@ -171,19 +177,26 @@ bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample)
 		flt->last_ok = event_ok(flt, sample->evsel);
 		flt->last_ev = event_entry(flt, sample->evsel);
 	}
-	st->nr_samples++;
+	st->nr_samples += n;
 	if (flt->last_ev)
-		flt->last_ev->nr_samples++;
-	why = check(flt, sample);
+		flt->last_ev->nr_samples += n;
+	why = check_n(flt, sample, n);
 	if (why != PDA_FILTER_NR_REASONS) {
-		st->by_reason[why]++;
-		st->nr_left_out++;
+		st->by_reason[why] += n;
+		st->nr_left_out += n;
 		return false;
 	}
-	st->nr_kept++;
+	st->nr_kept += n;
 	if (flt->last_ev)
-		flt->last_ev->nr_kept++;
+		flt->last_ev->nr_kept += n;
 	return true;
+}
+
+bool pda_filter_timed(const struct pda_filter *flt)
+{
+	const struct pda_filter_opts *o = &flt->o;
+
+	return o->nr_time_ranges || o->has_time_start || o->has_time_end;
 }
 
 bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample)

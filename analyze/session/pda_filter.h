@@ -148,6 +148,12 @@ void pda_filter_order(struct pda_filter *flt,
 bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample);
 
 bool pda_filter_sample(struct pda_filter *flt, const struct pd_sample *sample);
+/* pda_filter_sample() for n samples alike in all it reads but their time
+ * (a group, pda_capture_opts.counted): only without time rules. */
+bool pda_filter_sample_n(struct pda_filter *flt, const struct pd_sample *sample,
+			 uint64_t n);
+/* Whether flt has time rules (--time): a sample's time decides then. */
+bool pda_filter_timed(const struct pda_filter *flt);
 
 /* FIRST_EVENT's event, once a sample chose it; else NULL. */
 const struct pd_evsel *pda_filter_first(const struct pda_filter *flt);

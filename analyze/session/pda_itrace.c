@@ -748,14 +748,19 @@ struct pda_itrace {
 	struct thread_arg {
 		struct pda_itrace *it;
 		unsigned self;
+		/* it sleeps on its own cv (waits): a chunk taken wakes
+		 * the one thread that decodes its queue, not all of
+		 * them, which found nothing to do and slept again */
+		bool waits;
+		pthread_cond_t taken_cv;
 	} *thread_args;
 	bool running, stop;
-	/* who sleeps: the caller on made_cv, decoding threads on
-	 * taken_cv (woken only then: a wake is a system call) */
-	bool consumer_waits;
-	unsigned producers_wait;
+	/* who sleeps: the caller on made_cv for the queue it waits on
+	 * (NULL: none), decoding threads on their taken_cv (woken only
+	 * then, and only for their queue: a wake is a system call) */
+	const struct queue *consumer_waits;
 	pthread_mutex_t mu;
-	pthread_cond_t made_cv, taken_cv;
+	pthread_cond_t made_cv;
 	bool sync_init;
 	char *err;
 	size_t err_size;
@@ -1696,7 +1701,8 @@ void pda_itrace_free(struct pda_itrace *it)
 	if (it->sync_init) {
 		pthread_mutex_destroy(&it->mu);
 		pthread_cond_destroy(&it->made_cv);
-		pthread_cond_destroy(&it->taken_cv);
+		for (unsigned i = 0; i < it->jobs; i++)
+			pthread_cond_destroy(&it->thread_args[i].taken_cv);
 	}
 	pda_free(it->s, it->threads);
 	pda_free(it->s, it->thread_args);
@@ -1784,8 +1790,9 @@ static void fill(const struct pda_itrace *it, struct queue *q,
  * queue's ring has room, until every queue is done or stop. */
 static void *decode_thread(void *arg)
 {
-	struct pda_itrace *it = ((struct thread_arg *)arg)->it;
-	const unsigned self = ((struct thread_arg *)arg)->self;
+	struct thread_arg *me = arg;
+	struct pda_itrace *it = me->it;
+	const unsigned self = me->self;
 
 	pthread_mutex_lock(&it->mu);
 	for (;;) {
@@ -1807,15 +1814,15 @@ static void *decode_thread(void *arg)
 			pthread_mutex_lock(&it->mu);
 			q->made++;
 			did = true;
-			if (it->consumer_waits)
+			if (it->consumer_waits == q)
 				pthread_cond_signal(&it->made_cv);
 		}
 		if (it->stop || !left)
 			break;
 		if (!did) {
-			it->producers_wait++;
-			pthread_cond_wait(&it->taken_cv, &it->mu);
-			it->producers_wait--;
+			me->waits = true;
+			pthread_cond_wait(&me->taken_cv, &it->mu);
+			me->waits = false;
 		}
 	}
 	pthread_mutex_unlock(&it->mu);
@@ -1829,7 +1836,8 @@ static void stop_threads(struct pda_itrace *it)
 		return;
 	pthread_mutex_lock(&it->mu);
 	it->stop = true;
-	pthread_cond_broadcast(&it->taken_cv);
+	for (unsigned i = 0; i < it->nr_threads; i++)
+		pthread_cond_signal(&it->thread_args[i].taken_cv);
 	pthread_mutex_unlock(&it->mu);
 	for (unsigned i = 0; i < it->nr_threads; i++)
 		pthread_join(it->threads[i], NULL);
@@ -1870,7 +1878,8 @@ static void start(struct pda_itrace *it)
 	if (!it->sync_init) {
 		pthread_mutex_init(&it->mu, NULL);
 		pthread_cond_init(&it->made_cv, NULL);
-		pthread_cond_init(&it->taken_cv, NULL);
+		for (unsigned i = 0; i < it->jobs; i++)
+			pthread_cond_init(&it->thread_args[i].taken_cv, NULL);
 		it->sync_init = true;
 	}
 	it->depth = CHUNK_DEPTH;
@@ -1879,6 +1888,7 @@ static void start(struct pda_itrace *it)
 	for (unsigned i = 0; i < want; i++) {
 		it->thread_args[i].it = it;
 		it->thread_args[i].self = i;
+		it->thread_args[i].waits = false;
 		if (pthread_create(&it->threads[i], NULL, decode_thread,
 				   &it->thread_args[i]) == 0)
 			continue;
@@ -1908,15 +1918,18 @@ static int next_chunk(struct pda_itrace *it, struct queue *q)
 		}
 	}
 	if (it->running) {
+		struct thread_arg *owner =
+			&it->thread_args[(size_t)(q - it->q) % it->nr_threads];
+
 		pthread_mutex_lock(&it->mu);
 		while (q->made == q->taken) {
-			it->consumer_waits = true;
+			it->consumer_waits = q;
 			pthread_cond_wait(&it->made_cv, &it->mu);
-			it->consumer_waits = false;
+			it->consumer_waits = NULL;
 		}
 		q->taken++;
-		if (it->producers_wait && q->made - q->taken <= CHUNK_DEPTH / 2)
-			pthread_cond_broadcast(&it->taken_cv);
+		if (owner->waits && q->made - q->taken <= CHUNK_DEPTH / 2)
+			pthread_cond_signal(&owner->taken_cv);
 		pthread_mutex_unlock(&it->mu);
 	} else {
 		fill(it, q, q->ring[q->made % it->depth]);

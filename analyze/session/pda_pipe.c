@@ -283,6 +283,9 @@ struct pda_pipe {
 	unsigned held_first, nr_held;
 	/* the unwind pass (pda_pipe_unwind_pass) */
 	enum { RESOLVE, UNWIND, SPOOLED } mode;
+	/* the samples the one being fed stands for
+	 * (pda_pipe_feed_decoded_n): 1 but there */
+	uint64_t count;
 	FILE *spool;
 	uint64_t *spool_ips;
 	size_t spool_alloc;
@@ -339,6 +342,7 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
 	XXH3_generateSecret_fromSeed(p->memo_secret, ~p->memo_seed);
 	p->max_frames = pda_unwind_max_frames(s);
+	p->count = 1;
 	*out = p;
 	return 0;
 }
@@ -912,8 +916,9 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
 	}
 	if (e && e->cookie) {
-		pda_memo_replay(p->s, &e->counts->c, e->counts->dsos);
-		p->nr_memo_hits++;
+		pda_memo_replay_n(p->s, &e->counts->c, e->counts->dsos,
+				  p->count);
+		p->nr_memo_hits += p->count;
 		it->cookie = &e->cookie;
 		it->hit = true;
 		return 0;
@@ -923,6 +928,11 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		return rc;
 	if (rc < 0) {
 		it->err = rc;
+		/* each of a group fails as the first did */
+		for (uint64_t i = 1; i < p->count; i++)
+			if (pda_sample_stack_rec(p->s, sample, &p->st, umaps,
+						 &p->rec) == PD_ERR_NOMEM)
+				return PD_ERR_NOMEM;
 		return 0;
 	}
 	it->stack = &p->st;
@@ -930,6 +940,19 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	if (!e)
 		e = memo_add(p, key, sl);
 	it->cookie = e ? &e->cookie : NULL;
+	/* the rest of a group count as the first did (as its hits would
+	 * have been, or resolved again where the memo kept nothing) */
+	if (p->count > 1 && e) {
+		pda_memo_replay_n(p->s, &e->counts->c, e->counts->dsos,
+				  p->count - 1);
+		p->nr_memo_hits += p->count - 1;
+	}
+	for (uint64_t i = 1; i < p->count && !e; i++) {
+		rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps,
+					  &p->rec);
+		if (rc == PD_ERR_NOMEM)
+			return rc;
+	}
 	return 0;
 }
 
@@ -1174,6 +1197,7 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 	memset(it, 0, sizeof(*it));
 	it->sample = sample;
 	it->when = when;
+	it->count = p->count;
 	if (at) {
 		umaps = at->umaps;
 		it->comm = at->comm;
@@ -1871,6 +1895,35 @@ int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
 	if ((rc = held_flush(p)) < 0)
 		return rc;
 	return feed_one(p, NULL, sample);
+}
+
+uint64_t pda_pipe_count(const struct pda_pipe *p)
+{
+	return p->count;
+}
+
+int pda_pipe_feed_decoded_n(struct pda_pipe *p, struct pd_sample *sample,
+			    const struct pda_pipe_when *when, uint64_t n)
+{
+	int rc = 0;
+
+	if (p->finished || !when || !n)
+		return pda_set_err(p->s, PD_ERR_API,
+				   "pda_pipe_feed_decoded_n(): bad arguments");
+	leaf_only(p, sample);
+	/* counted at once where its stack is resolved by the memo or not
+	 * at all; else (unwinding, spooled stacks) one at a time */
+	if (n == 1 || p->mode != RESOLVE ||
+	    (has_stack(p, sample) && !memo_ok(p, sample)) ||
+	    (sample->mask & PD_SAMPLE_CALLCHAIN)) {
+		for (uint64_t i = 0; i < n && rc >= 0; i++)
+			rc = feed_one_at(p, NULL, sample, when);
+		return rc;
+	}
+	p->count = n;
+	rc = feed_one_at(p, NULL, sample, when);
+	p->count = 1;
+	return rc;
 }
 
 int pda_pipe_flush(struct pda_pipe *p)

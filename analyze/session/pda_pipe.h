@@ -87,6 +87,9 @@ struct pda_pipe_item {
 	 * the comm perf's report names it by (the thread's first one
 	 * later, see pda_at.comm_later); else NULL. */
 	const char *comm_later;
+	/* The samples this item stands for: 1, or with
+	 * pda_pipe_feed_decoded_n() that many alike (see there). */
+	uint64_t count;
 };
 
 /* Whether the caller wants sample (its event, time, pid): only those are
@@ -172,6 +175,19 @@ int pda_pipe_feed_sample(struct pda_pipe *p, const struct pd_rec *rec,
  */
 int pda_pipe_feed_decoded(struct pda_pipe *p, struct pd_sample *sample,
 			  const struct pda_pipe_when *when);
+/*
+ * n samples alike in all the pipeline and its callback read but their
+ * time (a group of synthesized samples: pda_capture_opts.counted), fed as
+ * pda_pipe_feed_decoded() feeds sample at when (the first one's), handed
+ * back once with item->count n where the memo resolves them (or no stack
+ * is resolved), each counted in the statistics; else n times, count 1.
+ * 0 or a negative pd_err.
+ */
+int pda_pipe_feed_decoded_n(struct pda_pipe *p, struct pd_sample *sample,
+			    const struct pda_pipe_when *when, uint64_t n);
+/* The samples the one being fed stands for (1 but in a group fed at once
+ * by pda_pipe_feed_decoded_n): for the want callback's counts. */
+uint64_t pda_pipe_count(const struct pda_pipe *p);
 
 /*
  * The unwind pass of a two-pass run whose names depend on the order

@@ -1430,20 +1430,27 @@ int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos)
 {
-	/* as pda_sample_stack_job() counts a sample it resolves */
-	s->sample_seq++;
-	s->stats.nr_frames += c->nr_frames;
-	s->stats.nr_frames_unresolved += c->nr_frames_unresolved;
-	s->stats.nr_samples++;
+	pda_memo_replay_n(s, c, dsos, 1);
+}
+
+void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
+		       struct pda_dso_ent *const *dsos, uint64_t n)
+{
+	/* as pda_sample_stack_job() counts a sample it resolves, n times
+	 * (each sample's seq: the last one's is what stays) */
+	s->sample_seq += n;
+	s->stats.nr_frames += c->nr_frames * n;
+	s->stats.nr_frames_unresolved += c->nr_frames_unresolved * n;
+	s->stats.nr_samples += n;
 	if (c->unresolved)
-		s->stats.nr_samples_unresolved++;
+		s->stats.nr_samples_unresolved += n;
 	for (unsigned i = 0; i < c->nr_dsos; i++) {
 		dsos[i]->sample_seq = s->sample_seq;
-		dsos[i]->d.nr_samples++;
+		dsos[i]->d.nr_samples += n;
 	}
 	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
 		dsos[i]->unres_seq = s->sample_seq;
-		dsos[i]->d.nr_unresolved++;
+		dsos[i]->d.nr_unresolved += n;
 	}
 }
 

@@ -136,6 +136,9 @@ struct pda_memo_counts {
 /* Count again, for one more sample, what a recorded sample counted. */
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos);
+/* The same for n more samples. */
+void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
+		       struct pda_dso_ent *const *dsos, uint64_t n);
 
 /* ---- stacks from LBR call stacks (pda_lbr.c) ------------------------ */
 

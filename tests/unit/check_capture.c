@@ -6,6 +6,7 @@
  */
 #include "pdatest.h"
 #include "pda_capture.h"
+#include "pda_itrace.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -94,6 +95,13 @@ START_TEST(test_filter_default_events)
 	ck_assert_uint_eq(st->events[1].nr_samples, 2);
 	ck_assert_uint_eq(st->events[1].nr_kept, 0);
 	ck_assert_ptr_eq(st->events[2].evsel, &ev_faults);
+
+	/* n samples alike count as n */
+	ck_assert(pda_filter_sample_n(&flt, &s, 5));
+	ck_assert_uint_eq(st->nr_samples, 11);
+	ck_assert_uint_eq(st->nr_kept, 9);
+	ck_assert_uint_eq(st->events[0].nr_samples, 7);
+	ck_assert(!pda_filter_timed(&flt));
 
 	/* PDA_FILTER_TRACEPOINTS keeps them */
 	fo.flags = PDA_FILTER_TRACEPOINTS;
@@ -675,6 +683,86 @@ START_TEST(test_capture_threads_stop)
 }
 END_TEST
 
+/* What a run handed back: items, the samples they stand for, and sums
+ * of fields by those counts. */
+struct counted {
+	uint64_t items, samples, ips, tids, periods;
+};
+
+static int on_counted(void *arg, const struct pda_pipe_item *it)
+{
+	struct counted *k = arg;
+
+	ck_assert_uint_ge(it->count, 1);
+	k->items++;
+	k->samples += it->count;
+	k->ips += it->sample->ip * it->count;
+	k->tids += it->sample->tid * it->count;
+	k->periods += it->sample->period * it->count;
+	return 0;
+}
+
+/*
+ * pda_capture_opts.counted: an SPE capture's memory samples alike come
+ * as fewer items whose counts sum to the same samples, ips, tids and
+ * periods, with the same statistics (the filter's, the session's);
+ * without it, and under a time rule, one item a sample.
+ */
+START_TEST(test_capture_counted)
+{
+	struct counted k[3];
+	uint64_t nr_kept[3], nr_resolved[3];
+	struct pda_itrace_opts io;
+	char err[128];
+
+	ck_assert_int_eq(pda_itrace_parse("M", &io, err, sizeof(err)), 0);
+	for (int pass = 0; pass < 3; pass++) {
+		struct pd_file *f;
+		struct pda_session *s;
+		struct pda_capture c;
+		struct pda_filter flt;
+		PDA_FILTER_OPTS(fo, .flags = 0);
+		PDA_OPTS(o, .no_debuginfod = true,
+			 .buildid_dir = "/nonexistent");
+		PDA_CAPTURE_OPTS(co, .jobs = 1, .memo = true,
+				 .ip_stacks = true, .itrace = &io,
+				 .filter = &flt, .counted = pass > 0,
+				 .sample_fn = on_counted, .arg = &k[pass]);
+
+		if (pass == 2) {
+			/* a time rule that keeps every sample */
+			fo.has_time_end = true;
+			fo.time_end = UINT64_MAX;
+		}
+		memset(&k[pass], 0, sizeof(k[pass]));
+		ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
+		ck_assert_int_eq(pd_file_open("../../testdata/spe/n1-meta2.perf.data",
+					      NULL, &f),
+				 0);
+		ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+		ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+		ck_assert_int_eq(pda_capture_run(&c), 0);
+		nr_kept[pass] = pda_filter_stats(&flt)->nr_kept;
+		nr_resolved[pass] = pda_session_stats(s)->nr_samples;
+		pda_capture_release(&c);
+		pda_session_free(s);
+		pd_file_close(f);
+	}
+	ck_assert_uint_gt(k[0].samples, 20);
+	ck_assert_uint_eq(k[0].items, k[0].samples);
+	ck_assert_uint_lt(k[1].items, k[1].samples);
+	ck_assert_uint_eq(k[2].items, k[2].samples);
+	for (int pass = 1; pass < 3; pass++) {
+		ck_assert_uint_eq(k[pass].samples, k[0].samples);
+		ck_assert_uint_eq(k[pass].ips, k[0].ips);
+		ck_assert_uint_eq(k[pass].tids, k[0].tids);
+		ck_assert_uint_eq(k[pass].periods, k[0].periods);
+		ck_assert_uint_eq(nr_kept[pass], nr_kept[0]);
+		ck_assert_uint_eq(nr_resolved[pass], nr_resolved[0]);
+	}
+}
+END_TEST
+
 START_TEST(test_capture_api)
 {
 	struct tf t;
@@ -723,6 +811,7 @@ Suite *capture_suite(void)
 	tcase_add_test(tc, test_capture_records);
 	tcase_add_test(tc, test_capture_api);
 	tcase_add_test(tc, test_capture_threads_stop);
+	tcase_add_test(tc, test_capture_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }
