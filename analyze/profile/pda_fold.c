@@ -202,6 +202,9 @@ struct sorter {
 struct pda_fold {
 	struct pd_alloc mem;
 	bool threaded;
+	/* threaded asked: the sort on a thread too (a merged table's
+	 * adder stopped early) */
+	bool sort_thread;
 	struct adder ad;
 	struct sorter so;
 	struct dkey front[FRONT_SIZE];
@@ -772,6 +775,7 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 			return PD_ERR_NOMEM;
 		}
 		fd->threaded = true;
+		fd->sort_thread = true;
 	}
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
@@ -1182,6 +1186,105 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 			   n->unresolved, &end);
 }
 
+/* ---- merging ---------------------------------------------------------- */
+
+/* from's atom a in fd: interned there, with a's details unless it had
+ * some (fd's first frame came first).  NULL when out of memory. */
+static struct atom *merge_atom(struct pda_fold *fd, const struct atom *a)
+{
+	struct atom *b = intern_raw(fd, a->str, a->pub.len, a->pub.flags);
+	const struct detail *f = a->detail;
+	struct detail *d;
+	bool oom = false;
+
+	if (!b || b->detail || !f)
+		return b;
+	d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	if (!d)
+		return NULL;
+	*d = *f;
+	/* from's strings go with it */
+	d->func = detail_str(fd, f->func, &oom);
+	d->dso = detail_str(fd, f->dso, &oom);
+	d->file = detail_str(fd, f->file, &oom);
+	if (oom)
+		return NULL;
+	b->detail = d;
+	return b;
+}
+
+/* from's end node's stack into fd's tree, its frames mapped by to, its
+ * counts added.  @return 0 or PD_ERR_NOMEM. */
+static int merge_stack(struct pda_fold *fd, const struct pda_fold *from,
+		       uint32_t node, const uint32_t *to)
+{
+	const struct pda_stacktree_count *c =
+		pda_stacktree_count(&from->tree, from->tree.nodes[node].end);
+	const size_t nr = pda_stacktree_path(&from->tree, node, NULL);
+	struct pda_stacktree_count *d;
+	uint32_t end;
+
+	if (grow_buf(fd, nr) < 0)
+		return PD_ERR_NOMEM;
+	pda_stacktree_path(&from->tree, node, fd->buf);
+	for (size_t i = 0; i < nr; i++)
+		fd->buf[i] = to[fd->buf[i]];
+	if (pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, 0, &end) < 0)
+		return PD_ERR_NOMEM;
+	d = pda_stacktree_count(&fd->tree, end);
+	d->weight += c->weight;
+	d->samples += c->samples;
+	d->period += c->period;
+	return 0;
+}
+
+int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
+{
+	const size_t nr_atoms = pdc_intern_nr(&from->atoms);
+	const struct pda_stacktree *t = &from->tree;
+	uint32_t *to, *node_of;
+	int rc;
+
+	if (fd->finished || from->finished)
+		return PD_ERR_API;
+	rc = adder_stop(fd);
+	if (rc == 0)
+		rc = adder_stop(from);
+	if (rc < 0)
+		return rc;
+	to = pdc_malloc(&fd->mem, (nr_atoms + 1) * sizeof(*to));
+	node_of = pdc_zalloc(&fd->mem, (t->nr_ends + 1) * sizeof(*node_of));
+	if (!to || !node_of)
+		rc = PD_ERR_NOMEM;
+	/* in from's order of first use: where both lack a detail, the
+	 * first frame of from is the file's first after fd's */
+	for (size_t id = 0; rc == 0 && id < nr_atoms; id++) {
+		struct atom *b = merge_atom(fd, pdc_intern_at(&from->atoms, id));
+
+		if (!b)
+			rc = PD_ERR_NOMEM;
+		else
+			to[id] = b->id;
+	}
+	/* the stacks in the order from made them */
+	for (size_t n = 0; rc == 0 && n < t->nr_nodes; n++)
+		if (t->nodes[n].end)
+			node_of[t->nodes[n].end] = (uint32_t)n;
+	for (size_t e = 1; rc == 0 && e <= t->nr_ends; e++)
+		rc = merge_stack(fd, from, node_of[e], to);
+	pdc_free(&fd->mem, to);
+	pdc_free(&fd->mem, node_of);
+	if (rc < 0)
+		return rc;
+	fd->totals.nr_samples += from->totals.nr_samples;
+	fd->totals.nr_filtered += from->totals.nr_filtered;
+	fd->totals.weight += from->totals.weight;
+	fd->totals.weight_unresolved += from->totals.weight_unresolved;
+	fd->totals.nr_truncated += from->totals.nr_truncated;
+	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+	return 0;
+}
+
 /* ---- sorting ---------------------------------------------------------- */
 
 struct token {
@@ -1466,7 +1569,7 @@ static int sorter_join(struct pda_fold *fd)
 int pda_fold_finish(struct pda_fold *fd)
 {
 	uint32_t *ranks, *order = NULL;
-	const bool threaded = fd->threaded; /* adder_stop() clears it */
+	const bool threaded = fd->sort_thread;
 	size_t nr;
 	int rc;
 
