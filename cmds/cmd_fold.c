@@ -746,6 +746,9 @@ struct fold_run {
 	struct pda_parallel *par;	/* --weight latency */
 	struct pda_offcpu *oc;		/* --off-cpu, --wall-clock */
 	struct pd_file *f;
+	/* the second pass's shards' tables before fd's (fold_shard) */
+	struct pda_fold **shards;
+	size_t nr_shards;
 };
 
 /* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
@@ -842,6 +845,48 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 	cmd_capture_skip_warn(fr->ctx, &fr->c, fr->o->path, what, why);
 	return 0;
+}
+
+/* A shard of the second pass begins (pda_capture_opts.shard_fn): its
+ * samples fold into a table of their own, the memo's cookies being the
+ * table's; fold_merge() adds the tables up in the file's order. */
+static int fold_shard(void *arg, unsigned shard)
+{
+	struct fold_run *fr = arg;
+	struct pda_fold **v;
+
+	(void)shard;
+	v = realloc(fr->shards, (fr->nr_shards + 1) * sizeof(*v));
+	if (!v)
+		return PD_ERR_NOMEM;
+	fr->shards = v;
+	v[fr->nr_shards++] = fr->fd;
+	fr->fd = new_fold(fr->ctx, fr->o);
+	return 0;
+}
+
+/* The shards' tables merged into the first, in order: each name keeps
+ * the file's first frame. */
+static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
+{
+	struct pda_fold *last = fr->fd;
+	int rc = 0;
+
+	if (!fr->nr_shards)
+		return;
+	fr->fd = fr->shards[0];
+	for (size_t i = 1; i <= fr->nr_shards; i++) {
+		struct pda_fold *t = i < fr->nr_shards ? fr->shards[i] : last;
+
+		if (rc == 0)
+			rc = pda_fold_merge(fr->fd, t);
+		pda_fold_free(t);
+	}
+	free(fr->shards);
+	fr->shards = NULL;
+	fr->nr_shards = 0;
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 }
 
 /* Whether every event of f counts time in nanoseconds (cpu-clock,
@@ -965,6 +1010,10 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 		co.memo = false;
 		co.ip_stacks = true;
 	}
+	/* a table per shard, but where samples share state across the
+	 * file (--branch-history's, --weight latency's, the waits') */
+	if (!fr.bh && !fr.par && !fr.oc)
+		co.shard_fn = fold_shard;
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
@@ -976,6 +1025,7 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	fold_merge(ctx, &fr);
 	cmd_check_kind_synth(ctx, o->path, f,
 			     &pda_capture_stats(&fr.c)->reader,
 			     pda_capture_stats(&fr.c)->nr_samples,

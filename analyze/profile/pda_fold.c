@@ -1213,36 +1213,11 @@ static struct atom *merge_atom(struct pda_fold *fd, const struct atom *a)
 	return b;
 }
 
-/* from's end node's stack into fd's tree, its frames mapped by to, its
- * counts added.  @return 0 or PD_ERR_NOMEM. */
-static int merge_stack(struct pda_fold *fd, const struct pda_fold *from,
-		       uint32_t node, const uint32_t *to)
-{
-	const struct pda_stacktree_count *c =
-		pda_stacktree_count(&from->tree, from->tree.nodes[node].end);
-	const size_t nr = pda_stacktree_path(&from->tree, node, NULL);
-	struct pda_stacktree_count *d;
-	uint32_t end;
-
-	if (grow_buf(fd, nr) < 0)
-		return PD_ERR_NOMEM;
-	pda_stacktree_path(&from->tree, node, fd->buf);
-	for (size_t i = 0; i < nr; i++)
-		fd->buf[i] = to[fd->buf[i]];
-	if (pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, 0, &end) < 0)
-		return PD_ERR_NOMEM;
-	d = pda_stacktree_count(&fd->tree, end);
-	d->weight += c->weight;
-	d->samples += c->samples;
-	d->period += c->period;
-	return 0;
-}
-
 int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 {
 	const size_t nr_atoms = pdc_intern_nr(&from->atoms);
 	const struct pda_stacktree *t = &from->tree;
-	uint32_t *to, *node_of;
+	uint32_t *to, *node_of, *end_of;
 	int rc;
 
 	if (fd->finished || from->finished)
@@ -1253,8 +1228,9 @@ int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 	if (rc < 0)
 		return rc;
 	to = pdc_malloc(&fd->mem, (nr_atoms + 1) * sizeof(*to));
-	node_of = pdc_zalloc(&fd->mem, (t->nr_ends + 1) * sizeof(*node_of));
-	if (!to || !node_of)
+	node_of = pdc_zalloc(&fd->mem, (t->nr_nodes + 1) * sizeof(*node_of));
+	end_of = pdc_zalloc(&fd->mem, (t->nr_ends + 1) * sizeof(*end_of));
+	if (!to || !node_of || !end_of)
 		rc = PD_ERR_NOMEM;
 	/* in from's order of first use: where both lack a detail, the
 	 * first frame of from is the file's first after fd's */
@@ -1266,14 +1242,33 @@ int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 		else
 			to[id] = b->id;
 	}
-	/* the stacks in the order from made them */
+	/* from's nodes in fd, each a lookup (a parent comes before its
+	 * children), then its stacks' ends in the order from made them */
+	for (size_t n = 1; rc == 0 && n < t->nr_nodes; n++)
+		rc = pda_stacktree_child(&fd->tree, &fd->mem,
+					 node_of[t->nodes[n].parent],
+					 to[t->nodes[n].frame], &node_of[n]);
 	for (size_t n = 0; rc == 0 && n < t->nr_nodes; n++)
 		if (t->nodes[n].end)
-			node_of[t->nodes[n].end] = (uint32_t)n;
-	for (size_t e = 1; rc == 0 && e <= t->nr_ends; e++)
-		rc = merge_stack(fd, from, node_of[e], to);
+			end_of[t->nodes[n].end] = (uint32_t)n;
+	for (size_t e = 1; rc >= 0 && e <= t->nr_ends; e++) {
+		const struct pda_stacktree_count *c =
+			pda_stacktree_count(t, (uint32_t)e);
+		struct pda_stacktree_count *d;
+		uint32_t end;
+
+		rc = pda_stacktree_end(&fd->tree, &fd->mem,
+				       node_of[end_of[e]], &end);
+		if (rc < 0)
+			break;
+		d = pda_stacktree_count(&fd->tree, end);
+		d->weight += c->weight;
+		d->samples += c->samples;
+		d->period += c->period;
+	}
 	pdc_free(&fd->mem, to);
 	pdc_free(&fd->mem, node_of);
+	pdc_free(&fd->mem, end_of);
 	if (rc < 0)
 		return rc;
 	fd->totals.nr_samples += from->totals.nr_samples;

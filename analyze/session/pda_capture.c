@@ -283,6 +283,22 @@ static unsigned pager_flag(const struct pda_capture *c)
 	return PD_READ_PAGER;
 }
 
+/* The run's sample pipeline (a shard's).  @return 0 or a negative
+ * pd_err, said. */
+static int new_pipe(struct pda_capture *c)
+{
+	PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
+		      .ip_stacks = c->o.ip_stacks, .leaf_only = c->o.leaf_only,
+		      .ip_leaf = c->o.ip_leaf, .memo = c->o.memo,
+		      .memo_tid = c->o.memo_tid, .batch = c->o.batch,
+		      .want = want, .fn = deliver, .arg = c);
+	const int rc = pda_pipe_new(c->s, &po, &c->pipe);
+
+	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+	return rc;
+}
+
 int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 		     struct pda_session *s, const struct pda_capture_opts *opts)
 {
@@ -306,22 +322,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);
-	if (s) {
-		PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
-			      .ip_stacks = c->o.ip_stacks,
-			      .leaf_only = c->o.leaf_only,
-			      .ip_leaf = c->o.ip_leaf,
-			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
-			      .batch = c->o.batch, .want = want, .fn = deliver,
-			      .arg = c);
-
-		rc = pda_pipe_new(s, &po, &c->pipe);
-		if (rc < 0) {
-			set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
-			return rc;
-		}
-	}
-	return 0;
+	return s ? new_pipe(c) : 0;
 }
 
 /* LOST and LOST_SAMPLES: what the kernel could not write. */
@@ -966,6 +967,26 @@ static void add_reader_stats(struct pd_reader_stats *sum,
 	sum->bytes_missing = st->bytes_missing;
 }
 
+/* Shard i (>= 1) of a caller with shard_fn: the samples before handed
+ * back, a pipeline of its own.  @return 0 or a negative pd_err. */
+static int next_shard(struct pda_capture *c, size_t i)
+{
+	int rc = pda_pipe_finish(c->pipe);
+
+	if (rc < 0) {
+		if (c->failed_in != PDA_CAPTURE_CALLBACK)
+			set_msg(c, PDA_CAPTURE_SESSION,
+				pda_session_errmsg(c->s));
+		return rc;
+	}
+	pda_pipe_free(c->pipe);
+	c->pipe = NULL;
+	rc = c->o.shard_fn(c->o.arg, (unsigned)i);
+	if (rc < 0)
+		return callback_failed(c, rc);
+	return new_pipe(c);
+}
+
 /* The second pass's shards, one after the other. */
 static int second_shards(struct pda_capture *c)
 {
@@ -987,6 +1008,10 @@ static int second_shards(struct pda_capture *c)
 					 &r);
 		if (rc < 0)
 			return reader_failed(c, rc);
+		if (i > 0 && c->o.shard_fn && (rc = next_shard(c, i)) < 0) {
+			pd_reader_free(r);
+			return rc;
+		}
 		rc = second_read(c, r, &k);
 		add_reader_stats(&c->shard_stats, pd_reader_stats(r));
 		pd_reader_free(r);
