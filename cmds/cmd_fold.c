@@ -746,9 +746,9 @@ struct fold_run {
 	struct pda_parallel *par;	/* --weight latency */
 	struct pda_offcpu *oc;		/* --off-cpu, --wall-clock */
 	struct pd_file *f;
-	/* the second pass's shards' tables before fd's (fold_shard) */
-	struct pda_fold **shards;
-	size_t nr_shards;
+	/* the first shard's table, the ones before fd's added to it
+	 * (fold_shard); NULL: one table */
+	struct pda_fold *first;
 };
 
 /* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
@@ -849,42 +849,36 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 /* A shard of the second pass begins (pda_capture_opts.shard_fn): its
  * samples fold into a table of their own, the memo's cookies being the
- * table's; fold_merge() adds the tables up in the file's order. */
+ * table's; the shard before's is added to the first shard's now (in the
+ * file's order: each name keeps the file's first frame), so that two
+ * tables are held at most.  @return 0 or a negative pd_err. */
 static int fold_shard(void *arg, unsigned shard)
 {
 	struct fold_run *fr = arg;
-	struct pda_fold **v;
-
-	(void)shard;
-	v = realloc(fr->shards, (fr->nr_shards + 1) * sizeof(*v));
-	if (!v)
-		return PD_ERR_NOMEM;
-	fr->shards = v;
-	v[fr->nr_shards++] = fr->fd;
-	fr->fd = new_fold(fr->ctx, fr->o);
-	return 0;
-}
-
-/* The shards' tables merged into the first, in order: each name keeps
- * the file's first frame. */
-static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
-{
-	struct pda_fold *last = fr->fd;
 	int rc = 0;
 
-	if (!fr->nr_shards)
-		return;
-	fr->fd = fr->shards[0];
-	for (size_t i = 1; i <= fr->nr_shards; i++) {
-		struct pda_fold *t = i < fr->nr_shards ? fr->shards[i] : last;
-
-		if (rc == 0)
-			rc = pda_fold_merge(fr->fd, t);
-		pda_fold_free(t);
+	(void)shard;
+	if (!fr->first) {
+		fr->first = fr->fd;
+	} else {
+		rc = pda_fold_merge(fr->first, fr->fd);
+		pda_fold_free(fr->fd);
 	}
-	free(fr->shards);
-	fr->shards = NULL;
-	fr->nr_shards = 0;
+	fr->fd = rc < 0 ? NULL : new_fold(fr->ctx, fr->o);
+	return rc;
+}
+
+/* After the run: the last shard's table added to the first's. */
+static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
+{
+	int rc;
+
+	if (!fr->first)
+		return;
+	rc = pda_fold_merge(fr->first, fr->fd);
+	pda_fold_free(fr->fd);
+	fr->fd = fr->first;
+	fr->first = NULL;
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 }
