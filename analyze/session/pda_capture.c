@@ -253,19 +253,25 @@ static bool order_matters(const struct pda_session *s)
 	return !s->opts.no_inline && s->opts.inline_callchain;
 }
 
-/* Whether samples of f are unwound into frames whose names depend on
- * that order (once its events are known: after the first pass). */
-static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
-			  const struct pda_capture_opts *o)
+/* Whether samples of f may be unwound from DWARF (regs and stack). */
+static bool unwinds(struct pd_file *f, const struct pda_capture_opts *o)
 {
 	const uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 
-	if (s->opts.no_inline || o->no_stack || o->leaf_only)
+	if (o->no_stack || o->leaf_only)
 		return false;
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
 		if ((pd_file_evsel(f, i)->attr.sample_type & dwarf) == dwarf)
 			return true;
 	return false;
+}
+
+/* Whether samples of f are unwound into frames whose names depend on
+ * that order (once its events are known: after the first pass). */
+static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
+			  const struct pda_capture_opts *o)
+{
+	return !s->opts.no_inline && unwinds(f, o);
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -991,6 +997,9 @@ static int next_shard(struct pda_capture *c, size_t i)
 static int second_shards(struct pda_capture *c)
 {
 	const unsigned flags = pager_flag(c);
+	/* a pipeline per shard, but where it unwinds from DWARF: what the
+	 * unwind pass left it and its unwinding state span the file */
+	const bool own = c->o.shard_fn && !unwinds(c->f, &c->o);
 	int rc = 0;
 
 	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
@@ -1008,7 +1017,7 @@ static int second_shards(struct pda_capture *c)
 					 &r);
 		if (rc < 0)
 			return reader_failed(c, rc);
-		if (i > 0 && c->o.shard_fn && (rc = next_shard(c, i)) < 0) {
+		if (i > 0 && own && (rc = next_shard(c, i)) < 0) {
 			pd_reader_free(r);
 			return rc;
 		}

@@ -146,7 +146,8 @@ struct pda_capture_opts {
 	 * before shard n (from 1) is read, on the caller's thread, every
 	 * sample of the shards before it handed back: a caller that keeps
 	 * per-memo state (fold's table) starts anew and merges at the end.
-	 * NULL: one pipeline for every shard.  @return 0 or a negative
+	 * NULL, or where samples are unwound from DWARF (user registers
+	 * and stack): one pipeline for every shard.  @return 0 or a negative
 	 * pd_err (stops the run).
 	 */
 	int (*shard_fn)(void *arg, unsigned shard);
