@@ -303,6 +303,23 @@ static const char *detail_str(struct pda_fold *fd, const char *s, bool *oom)
 	return e;
 }
 
+/* A detail with its strings interned in fd's details table (the rest
+ * zero), or NULL when out of memory. */
+static struct detail *detail_new(struct pda_fold *fd, const char *func,
+				 const char *dso, const char *file)
+{
+	struct detail *d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	bool oom = false;
+
+	if (!d)
+		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->func = detail_str(fd, func, &oom);
+	d->dso = detail_str(fd, dso, &oom);
+	d->file = detail_str(fd, file, &oom);
+	return oom ? NULL : d;
+}
+
 /*
  * Keep what a location needs of fr, the first frame named a (atoms are
  * by name: frames that fold alike share the first one's details).
@@ -312,17 +329,11 @@ static int add_detail(struct pda_fold *fd, struct atom *a,
 		      const struct pda_frame *fr)
 {
 	struct detail *d;
-	bool oom = false;
 
 	if (a->detail)
 		return 0;
-	d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	d = detail_new(fd, fr->sym, fr->dso, fr->srcfile);
 	if (!d)
-		return PD_ERR_NOMEM;
-	d->func = detail_str(fd, fr->sym, &oom);
-	d->dso = detail_str(fd, fr->dso, &oom);
-	d->file = detail_str(fd, fr->srcfile, &oom);
-	if (oom)
 		return PD_ERR_NOMEM;
 	d->line = fr->line;
 	d->addr = fr->dso ? fr->dso_addr : fr->ip;
@@ -1195,20 +1206,16 @@ static struct atom *merge_atom(struct pda_fold *fd, const struct atom *a)
 	struct atom *b = intern_raw(fd, a->str, a->pub.len, a->pub.flags);
 	const struct detail *f = a->detail;
 	struct detail *d;
-	bool oom = false;
 
 	if (!b || b->detail || !f)
 		return b;
-	d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	/* its strings interned anew: from's go with it */
+	d = detail_new(fd, f->func, f->dso, f->file);
 	if (!d)
 		return NULL;
-	*d = *f;
-	/* from's strings go with it */
-	d->func = detail_str(fd, f->func, &oom);
-	d->dso = detail_str(fd, f->dso, &oom);
-	d->file = detail_str(fd, f->file, &oom);
-	if (oom)
-		return NULL;
+	d->addr = f->addr;
+	d->line = f->line;
+	d->flags = f->flags;
 	b->detail = d;
 	return b;
 }

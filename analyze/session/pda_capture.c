@@ -425,18 +425,23 @@ static int progress(struct pda_capture *c, const struct pd_rec *rec,
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
+/* The pipeline failed with rc: the session's message, unless a callback
+ * said why.  @return rc. */
+static int pipe_failed(struct pda_capture *c, int rc)
+{
+	if (c->failed_in != PDA_CAPTURE_CALLBACK)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
+}
+
 /* A record that is no sample, with side_fn: to the callback at its place
  * in time (the samples before it delivered), and to the pipeline. */
 static int side(struct pda_capture *c, const struct pd_rec *rec)
 {
 	int rc = pda_pipe_flush(c->pipe);
 
-	if (rc < 0) {
-		if (c->failed_in != PDA_CAPTURE_CALLBACK)
-			set_msg(c, PDA_CAPTURE_SESSION,
-				pda_session_errmsg(c->s));
-		return rc;
-	}
+	if (rc < 0)
+		return pipe_failed(c, rc);
 	/* an EXIT as the thread was before it */
 	if (rec->type == PD_REC_EXIT &&
 	    (rc = c->o.side_fn(c->o.arg, rec)) < 0)
@@ -979,12 +984,8 @@ static int next_shard(struct pda_capture *c, size_t i)
 {
 	int rc = pda_pipe_finish(c->pipe);
 
-	if (rc < 0) {
-		if (c->failed_in != PDA_CAPTURE_CALLBACK)
-			set_msg(c, PDA_CAPTURE_SESSION,
-				pda_session_errmsg(c->s));
-		return rc;
-	}
+	if (rc < 0)
+		return pipe_failed(c, rc);
 	pda_pipe_free(c->pipe);
 	c->pipe = NULL;
 	rc = c->o.shard_fn(c->o.arg, (unsigned)i);
@@ -1094,12 +1095,8 @@ int pda_capture_run(struct pda_capture *c)
 		return stop(c, rc);
 	if (c->pipe) {
 		rc = pda_pipe_finish(c->pipe);
-		if (rc < 0) {
-			if (c->failed_in != PDA_CAPTURE_CALLBACK)
-				set_msg(c, PDA_CAPTURE_SESSION,
-					pda_session_errmsg(c->s));
-			return stop(c, rc);
-		}
+		if (rc < 0)
+			return stop(c, pipe_failed(c, rc));
 	}
 	reader_stats(c);
 	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,
