@@ -202,6 +202,9 @@ struct sorter {
 struct pda_fold {
 	struct pd_alloc mem;
 	bool threaded;
+	/* threaded asked: the sort on a thread too (a merged table's
+	 * adder stopped early) */
+	bool sort_thread;
 	struct adder ad;
 	struct sorter so;
 	struct dkey front[FRONT_SIZE];
@@ -300,6 +303,23 @@ static const char *detail_str(struct pda_fold *fd, const char *s, bool *oom)
 	return e;
 }
 
+/* A detail with its strings interned in fd's details table (the rest
+ * zero), or NULL when out of memory. */
+static struct detail *detail_new(struct pda_fold *fd, const char *func,
+				 const char *dso, const char *file)
+{
+	struct detail *d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	bool oom = false;
+
+	if (!d)
+		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->func = detail_str(fd, func, &oom);
+	d->dso = detail_str(fd, dso, &oom);
+	d->file = detail_str(fd, file, &oom);
+	return oom ? NULL : d;
+}
+
 /*
  * Keep what a location needs of fr, the first frame named a (atoms are
  * by name: frames that fold alike share the first one's details).
@@ -309,17 +329,11 @@ static int add_detail(struct pda_fold *fd, struct atom *a,
 		      const struct pda_frame *fr)
 {
 	struct detail *d;
-	bool oom = false;
 
 	if (a->detail)
 		return 0;
-	d = pdc_arena_alloc(&fd->arena, &fd->mem, sizeof(*d));
+	d = detail_new(fd, fr->sym, fr->dso, fr->srcfile);
 	if (!d)
-		return PD_ERR_NOMEM;
-	d->func = detail_str(fd, fr->sym, &oom);
-	d->dso = detail_str(fd, fr->dso, &oom);
-	d->file = detail_str(fd, fr->srcfile, &oom);
-	if (oom)
 		return PD_ERR_NOMEM;
 	d->line = fr->line;
 	d->addr = fr->dso ? fr->dso_addr : fr->ip;
@@ -772,6 +786,7 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 			return PD_ERR_NOMEM;
 		}
 		fd->threaded = true;
+		fd->sort_thread = true;
 	}
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
@@ -1182,6 +1197,96 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n)
 			   n->unresolved, &end);
 }
 
+/* ---- merging ---------------------------------------------------------- */
+
+/* from's atom a in fd: interned there, with a's details unless it had
+ * some (fd's first frame came first).  NULL when out of memory. */
+static struct atom *merge_atom(struct pda_fold *fd, const struct atom *a)
+{
+	struct atom *b = intern_raw(fd, a->str, a->pub.len, a->pub.flags);
+	const struct detail *f = a->detail;
+	struct detail *d;
+
+	if (!b || b->detail || !f)
+		return b;
+	/* its strings interned anew: from's go with it */
+	d = detail_new(fd, f->func, f->dso, f->file);
+	if (!d)
+		return NULL;
+	d->addr = f->addr;
+	d->line = f->line;
+	d->flags = f->flags;
+	b->detail = d;
+	return b;
+}
+
+int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
+{
+	const size_t nr_atoms = pdc_intern_nr(&from->atoms);
+	const struct pda_stacktree *t = &from->tree;
+	uint32_t *to, *node_of, *end_of;
+	int rc;
+
+	if (fd->finished || from->finished)
+		return PD_ERR_API;
+	rc = adder_stop(fd);
+	if (rc == 0)
+		rc = adder_stop(from);
+	if (rc < 0)
+		return rc;
+	to = pdc_malloc(&fd->mem, (nr_atoms + 1) * sizeof(*to));
+	node_of = pdc_zalloc(&fd->mem, (t->nr_nodes + 1) * sizeof(*node_of));
+	end_of = pdc_zalloc(&fd->mem, (t->nr_ends + 1) * sizeof(*end_of));
+	if (!to || !node_of || !end_of)
+		rc = PD_ERR_NOMEM;
+	/* in from's order of first use: where both lack a detail, the
+	 * first frame of from is the file's first after fd's */
+	for (size_t id = 0; rc == 0 && id < nr_atoms; id++) {
+		struct atom *b = merge_atom(fd, pdc_intern_at(&from->atoms, id));
+
+		if (!b)
+			rc = PD_ERR_NOMEM;
+		else
+			to[id] = b->id;
+	}
+	/* from's nodes in fd, each a lookup (a parent comes before its
+	 * children), then its stacks' ends in the order from made them */
+	for (size_t n = 1; rc == 0 && n < t->nr_nodes; n++)
+		rc = pda_stacktree_child(&fd->tree, &fd->mem,
+					 node_of[t->nodes[n].parent],
+					 to[t->nodes[n].frame], &node_of[n]);
+	for (size_t n = 0; rc == 0 && n < t->nr_nodes; n++)
+		if (t->nodes[n].end)
+			end_of[t->nodes[n].end] = (uint32_t)n;
+	for (size_t e = 1; rc >= 0 && e <= t->nr_ends; e++) {
+		const struct pda_stacktree_count *c =
+			pda_stacktree_count(t, (uint32_t)e);
+		struct pda_stacktree_count *d;
+		uint32_t end;
+
+		rc = pda_stacktree_end(&fd->tree, &fd->mem,
+				       node_of[end_of[e]], &end);
+		if (rc < 0)
+			break;
+		d = pda_stacktree_count(&fd->tree, end);
+		d->weight += c->weight;
+		d->samples += c->samples;
+		d->period += c->period;
+	}
+	pdc_free(&fd->mem, to);
+	pdc_free(&fd->mem, node_of);
+	pdc_free(&fd->mem, end_of);
+	if (rc < 0)
+		return rc;
+	fd->totals.nr_samples += from->totals.nr_samples;
+	fd->totals.nr_filtered += from->totals.nr_filtered;
+	fd->totals.weight += from->totals.weight;
+	fd->totals.weight_unresolved += from->totals.weight_unresolved;
+	fd->totals.nr_truncated += from->totals.nr_truncated;
+	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+	return 0;
+}
+
 /* ---- sorting ---------------------------------------------------------- */
 
 struct token {
@@ -1466,7 +1571,7 @@ static int sorter_join(struct pda_fold *fd)
 int pda_fold_finish(struct pda_fold *fd)
 {
 	uint32_t *ranks, *order = NULL;
-	const bool threaded = fd->threaded; /* adder_stop() clears it */
+	const bool threaded = fd->sort_thread;
 	size_t nr;
 	int rc;
 

@@ -152,6 +152,19 @@ struct pda_fold_names {
 int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n);
 
 /*
+ * Add what from counted into fd, as if from's samples had been added to
+ * fd after fd's own (a capture read in shards, each folded into a table
+ * of its own, merged in the file's order): each name keeps the first
+ * frame that had it, fd's where fd had one (the locations of
+ * pda_fold_profile()), and the totals add up.  Both must have the same
+ * options and be unfinished; from's stacks stay in it, to be freed.
+ * Either's adder thread (threaded) is stopped first.
+ * @return 0, PD_ERR_API (finished) or PD_ERR_NOMEM (then fd can only be
+ * freed).
+ */
+int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from);
+
+/*
  * Sort the stacks (by byte value, as Python's sorted() sorts perf's
  * lines) and merge any that render alike.  Adding is over after it.
  * @return 0 or PD_ERR_NOMEM (then the aggregator can only be freed).

@@ -221,6 +221,32 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 		p->steps[i].node = node;
 	}
 	p->nr = nr;
+	return pda_stacktree_end(t, a, node, end);
+}
+
+int pda_stacktree_child(struct pda_stacktree *t, const struct pd_alloc *a,
+			uint32_t parent, uint32_t frame, uint32_t *node)
+{
+	uint64_t hash;
+
+	if (t->sealed)
+		return PD_ERR_API;
+	if (!t->nr_nodes && start(t, a) < 0)
+		return PD_ERR_NOMEM;
+	hash = path_hash(t->hashes[parent], frame);
+	*node = find(t, hash, frame);
+	if (!*node)
+		*node = add_node(t, a, parent, frame, hash);
+	return *node ? 0 : PD_ERR_NOMEM;
+}
+
+int pda_stacktree_end(struct pda_stacktree *t, const struct pd_alloc *a,
+		      uint32_t node, uint32_t *end)
+{
+	if (t->sealed)
+		return PD_ERR_API;
+	if (!t->nr_nodes && start(t, a) < 0)
+		return PD_ERR_NOMEM;
 	if (t->nodes[node].end) {
 		*end = t->nodes[node].end;
 		return 0;

@@ -121,6 +121,18 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 		      const uint32_t *frames, size_t nr, unsigned hint,
 		      uint32_t *end);
 
+/*
+ * For merging trees: the node of frame called from parent (a node id;
+ * 0: a root frame), found or added, in *node; and node's end, made if
+ * new, in *end (1 when new, its counts zero; 0 when it was there).
+ * @return as pda_stacktree_add().  A node's parent comes before it, so
+ * another tree's nodes taken in id order find their parents mapped.
+ */
+int pda_stacktree_child(struct pda_stacktree *t, const struct pd_alloc *a,
+			uint32_t parent, uint32_t frame, uint32_t *node);
+int pda_stacktree_end(struct pda_stacktree *t, const struct pd_alloc *a,
+		      uint32_t node, uint32_t *end);
+
 /* End end's counts (1 <= end <= nr_ends).  Valid until the next
  * pda_stacktree_add() or pda_stacktree_release(). */
 static inline struct pda_stacktree_count *

@@ -259,19 +259,25 @@ static bool order_matters(const struct pda_session *s)
 	return !s->opts.no_inline && s->opts.inline_callchain;
 }
 
-/* Whether samples of f are unwound into frames whose names depend on
- * that order (once its events are known: after the first pass). */
-static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
-			  const struct pda_capture_opts *o)
+/* Whether samples of f may be unwound from DWARF (regs and stack). */
+static bool unwinds(struct pd_file *f, const struct pda_capture_opts *o)
 {
 	const uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 
-	if (s->opts.no_inline || o->no_stack || o->leaf_only)
+	if (o->no_stack || o->leaf_only)
 		return false;
 	for (size_t i = 0; i < pd_file_nr_evsels(f); i++)
 		if ((pd_file_evsel(f, i)->attr.sample_type & dwarf) == dwarf)
 			return true;
 	return false;
+}
+
+/* Whether samples of f are unwound into frames whose names depend on
+ * that order (once its events are known: after the first pass). */
+static bool unwinds_named(struct pd_file *f, const struct pda_session *s,
+			  const struct pda_capture_opts *o)
+{
+	return !s->opts.no_inline && unwinds(f, o);
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -287,6 +293,23 @@ static unsigned pager_flag(const struct pda_capture *c)
 	    (c->o.jobs == 0 && sysconf(_SC_NPROCESSORS_ONLN) < 2))
 		return 0;
 	return PD_READ_PAGER;
+}
+
+/* The run's sample pipeline (a shard's).  @return 0 or a negative
+ * pd_err, said. */
+static int new_pipe(struct pda_capture *c)
+{
+	PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
+		      .ip_stacks = c->o.ip_stacks, .leaf_only = c->o.leaf_only,
+		      .ip_leaf = c->o.ip_leaf, .memo = c->o.memo,
+		      .memo_tid = c->o.memo_tid,
+		      .resolve_apart = c->o.resolve_apart, .batch = c->o.batch,
+		      .want = want, .fn = deliver, .arg = c);
+	const int rc = pda_pipe_new(c->s, &po, &c->pipe);
+
+	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+	return rc;
 }
 
 int pda_capture_init(struct pda_capture *c, struct pd_file *f,
@@ -313,23 +336,7 @@ int pda_capture_init(struct pda_capture *c, struct pd_file *f,
 			   &c->r);
 	if (rc < 0)
 		return reader_failed(c, rc);
-	if (s) {
-		PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
-			      .ip_stacks = c->o.ip_stacks,
-			      .leaf_only = c->o.leaf_only,
-			      .ip_leaf = c->o.ip_leaf,
-			      .memo = c->o.memo, .memo_tid = c->o.memo_tid,
-			      .resolve_apart = c->o.resolve_apart,
-			      .batch = c->o.batch, .want = want, .fn = deliver,
-			      .arg = c);
-
-		rc = pda_pipe_new(s, &po, &c->pipe);
-		if (rc < 0) {
-			set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
-			return rc;
-		}
-	}
-	return 0;
+	return s ? new_pipe(c) : 0;
 }
 
 /* LOST and LOST_SAMPLES: what the kernel could not write. */
@@ -426,18 +433,23 @@ static int progress(struct pda_capture *c, const struct pd_rec *rec,
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
+/* The pipeline failed with rc: the session's message, unless a callback
+ * said why.  @return rc. */
+static int pipe_failed(struct pda_capture *c, int rc)
+{
+	if (c->failed_in != PDA_CAPTURE_CALLBACK)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
+}
+
 /* A record that is no sample, with side_fn: to the callback at its place
  * in time (the samples before it delivered), and to the pipeline. */
 static int side(struct pda_capture *c, const struct pd_rec *rec)
 {
 	int rc = pda_pipe_flush(c->pipe);
 
-	if (rc < 0) {
-		if (c->failed_in != PDA_CAPTURE_CALLBACK)
-			set_msg(c, PDA_CAPTURE_SESSION,
-				pda_session_errmsg(c->s));
-		return rc;
-	}
+	if (rc < 0)
+		return pipe_failed(c, rc);
 	/* an EXIT as the thread was before it */
 	if (rec->type == PD_REC_EXIT &&
 	    (rc = c->o.side_fn(c->o.arg, rec)) < 0)
@@ -1096,10 +1108,29 @@ static void add_reader_stats(struct pd_reader_stats *sum,
 	sum->bytes_missing = st->bytes_missing;
 }
 
+/* Shard i (>= 1) of a caller with shard_fn: the samples before handed
+ * back, a pipeline of its own.  @return 0 or a negative pd_err. */
+static int next_shard(struct pda_capture *c, size_t i)
+{
+	int rc = pda_pipe_finish(c->pipe);
+
+	if (rc < 0)
+		return pipe_failed(c, rc);
+	pda_pipe_free(c->pipe);
+	c->pipe = NULL;
+	rc = c->o.shard_fn(c->o.arg, (unsigned)i);
+	if (rc < 0)
+		return callback_failed(c, rc);
+	return new_pipe(c);
+}
+
 /* The second pass's shards, one after the other. */
 static int second_shards(struct pda_capture *c)
 {
 	const unsigned flags = pager_flag(c);
+	/* a pipeline per shard, but where it unwinds from DWARF: what the
+	 * unwind pass left it and its unwinding state span the file */
+	const bool own = c->o.shard_fn && !unwinds(c->f, &c->o);
 	int rc = 0;
 
 	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
@@ -1117,6 +1148,10 @@ static int second_shards(struct pda_capture *c)
 					 &r);
 		if (rc < 0)
 			return reader_failed(c, rc);
+		if (i > 0 && own && (rc = next_shard(c, i)) < 0) {
+			pd_reader_free(r);
+			return rc;
+		}
 		rc = second_read(c, r, &k);
 		add_reader_stats(&c->shard_stats, pd_reader_stats(r));
 		pd_reader_free(r);
@@ -1190,12 +1225,8 @@ int pda_capture_run(struct pda_capture *c)
 		return stop(c, rc);
 	if (c->pipe) {
 		rc = pda_pipe_finish(c->pipe);
-		if (rc < 0) {
-			if (c->failed_in != PDA_CAPTURE_CALLBACK)
-				set_msg(c, PDA_CAPTURE_SESSION,
-					pda_session_errmsg(c->s));
-			return stop(c, rc);
-		}
+		if (rc < 0)
+			return stop(c, pipe_failed(c, rc));
 	}
 	reader_stats(c);
 	c->st.lost = pda_capture_lost_count(c->f, c->st.nr_lost,

@@ -152,6 +152,19 @@ struct pda_capture_opts {
 	pda_capture_progress_fn progress; /* NULL: none */
 	void *progress_arg;	/* progress's (a command's progress line) */
 	void *arg;		/* the other callbacks' */
+	/*
+	 * Where the second pass is read in shards (byte ranges of the data
+	 * section, pda_capture.c "Shards"; at -j >= 2): each shard's samples
+	 * go through a pipeline of their own (its memo: a cookie stored in
+	 * one shard never comes back in another), and shard_fn is called
+	 * before shard n (from 1) is read, on the caller's thread, every
+	 * sample of the shards before it handed back: a caller that keeps
+	 * per-memo state (fold's table) starts anew and merges at the end.
+	 * NULL, or where samples are unwound from DWARF (user registers
+	 * and stack): one pipeline for every shard.  @return 0 or a negative
+	 * pd_err (stops the run).
+	 */
+	int (*shard_fn)(void *arg, unsigned shard);
 };
 
 #define PDA_CAPTURE_OPTS(name, ...)                                         \

@@ -434,6 +434,141 @@ START_TEST(test_growth)
 }
 END_TEST
 
+/* ---- merging tables (a capture folded in shards) -------------------- */
+
+/* The finished fold's lines, totals and profile locations as text. */
+static char *render_all(struct pda_fold *fd)
+{
+	char *lines = render(fd), *buf = NULL;
+	const struct pda_fold_totals *t = pda_fold_totals(fd);
+	struct pda_profile *p;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "%s%llu %llu %llu %llu %llu %zu\n", lines,
+		(unsigned long long)t->nr_samples,
+		(unsigned long long)t->nr_filtered,
+		(unsigned long long)t->weight,
+		(unsigned long long)t->weight_unresolved,
+		(unsigned long long)t->nr_truncated, t->nr_stacks);
+	free(lines);
+	ck_assert_int_eq(pda_fold_profile(fd, &p), 0);
+	for (uint32_t id = 1; id < pda_profile_nr_locs(p); id++) {
+		const struct pda_profile_loc *l = pda_profile_loc(p, id);
+		const struct pda_profile_func *f = pda_profile_func(p, l->func);
+		const struct pda_profile_mapping *m =
+			pda_profile_mapping(p, l->mapping);
+
+		fprintf(fp, "%s|%s|%s|%s|%llx|%u|%x\n",
+			pda_profile_str(p, l->label, NULL),
+			f ? pda_profile_str(p, f->name, NULL) : "-",
+			f && f->file ? pda_profile_str(p, f->file, NULL) : "-",
+			m ? pda_profile_str(p, m->name, NULL) : "-",
+			(unsigned long long)l->address, l->line, l->flags);
+	}
+	pda_profile_free(p);
+	fclose(fp);
+	return buf;
+}
+
+/* Sample i of merge's: names that repeat at addresses that do not, so
+ * that a name's location is its first frame's. */
+static void merge_sample(unsigned i, struct pd_sample *s,
+			 struct pda_frame *f, size_t *nr, const char **comm)
+{
+	static const char *const syms[] = {"main", "a", "b", "c;d", NULL};
+	static const char *const dsos[] = {"/bin/p", "/usr/lib/libc.so.6",
+					   "[kernel.kallsyms]", NULL};
+	static const char *const files[] = {"/src/p.c", "/src/q.c", NULL};
+	static const char *const comms[] = {"p", "q r", NULL};
+	uint32_t x = i * 2654435761u;
+
+	*s = sample(10 + i % 3, 20 + i % 5, 1 + i % 4);
+	*comm = comms[i % 3];
+	*nr = 1 + x % 5;
+	for (size_t k = 0; k < *nr; k++, x = x * 1103515245u + 12345) {
+		struct pda_frame *fr = &f[k];
+
+		memset(fr, 0, sizeof(*fr));
+		fr->ip = 0x1000 + i * 16 + k;
+		fr->sym = syms[(x >> 8) % 5];
+		fr->dso = dsos[(x >> 12) % 4];
+		fr->dso_addr = 0x100 + i * 16 + k;
+		fr->srcfile = files[(x >> 16) % 3];
+		fr->line = (x >> 20) % 3;
+		if (fr->dso == dsos[2])
+			fr->flags |= PDA_FRAME_KERNEL;
+		if (!fr->sym)
+			fr->flags |= PDA_FRAME_NO_SYMBOL;
+		if (!fr->dso)
+			fr->flags |= PDA_FRAME_NO_MAP;
+	}
+}
+
+/*
+ * pda_fold_merge: samples folded in 1 to 4 tables by ranges, merged in
+ * order, give what one table gives, locations (first frames) included.
+ * Loop i: the fold's flags, and whether the tables are threaded.
+ */
+START_TEST(test_merge)
+{
+	static const unsigned flags[] = {
+		0, PDA_FOLD_ADDRS | PDA_FOLD_KERNEL,
+		PDA_FOLD_SRCLINE | PDA_FOLD_PID | PDA_FOLD_TID,
+		PDA_FOLD_PERIOD | PDA_FOLD_NO_COMM | PDA_FOLD_ADDRS};
+	enum { NR = 600 };
+	const unsigned fl = flags[_i % 4];
+	const bool threaded = _i >= 4;
+	char *want = NULL;
+
+	for (unsigned nr_tables = 1; nr_tables <= 4; nr_tables++) {
+		struct pda_fold *fd[4];
+		char *got;
+
+		for (unsigned t = 0; t < nr_tables; t++) {
+			PDA_FOLD_OPTS(o, .flags = fl, .max_stack = 4,
+				      .threaded = threaded);
+
+			ck_assert_int_eq(pda_fold_new(&o, &fd[t]), 0);
+		}
+		for (unsigned i = 0; i < NR; i++) {
+			/* uneven ranges: the first table's is the smallest */
+			const unsigned t = (unsigned)((uint64_t)i * i *
+						      nr_tables / NR / NR);
+			struct pda_frame f[5];
+			struct pd_sample s;
+			struct pda_stack st = {f, 0, 5};
+			const char *comm;
+
+			merge_sample(i, &s, f, &st.nr, &comm);
+			ck_assert_int_eq(pda_fold_add(fd[t], &s, &st, comm), 1);
+		}
+		for (unsigned t = 1; t < nr_tables; t++) {
+			ck_assert_int_eq(pda_fold_merge(fd[0], fd[t]), 0);
+			pda_fold_free(fd[t]);
+		}
+		got = render_all(fd[0]);
+		if (want)
+			ck_assert_str_eq(got, want);
+		else
+			want = got;
+		if (got != want)
+			free(got);
+		/* a finished table takes no more */
+		if (nr_tables == 1) {
+			struct pda_fold *other = new_fold(fl);
+
+			ck_assert_int_eq(pda_fold_merge(fd[0], other),
+					 PD_ERR_API);
+			pda_fold_free(other);
+		}
+		pda_fold_free(fd[0]);
+	}
+	free(want);
+}
+END_TEST
+
 /* ---- perf script text (pda_script) ---------------------------------- */
 
 static const char script1[] =
@@ -774,6 +909,7 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_control_names);
 	tcase_add_test(tc, test_merge_alike);
 	tcase_add_test(tc, test_growth);
+	tcase_add_loop_test(tc, test_merge, 0, 8);
 	tcase_add_test(tc, test_opts_sizes);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_add_test(tc, test_script_alloc_failures);

@@ -224,7 +224,18 @@ struct late {
 	const char *comm[NR_LATE];
 	struct pda_nsid cgns[NR_LATE];
 	unsigned nr;
+	unsigned shard, nr_shard_calls; /* late_shard's */
 };
+
+/* A shard begins: with a pipeline of its own (its memo's cookies). */
+static int late_shard(void *arg, unsigned shard)
+{
+	struct late *l = arg;
+
+	ck_assert_uint_eq(shard, ++l->nr_shard_calls);
+	l->shard = shard;
+	return 0;
+}
 
 static int add_late(void *arg, const struct pda_pipe_item *it)
 {
@@ -232,12 +243,21 @@ static int add_late(void *arg, const struct pda_pipe_item *it)
 	const unsigned i = (unsigned)(it->sample->time / 10 - 1);
 
 	ck_assert_uint_lt(i, NR_LATE);
-	ck_assert_ptr_nonnull(it->stack);
-	ck_assert_uint_eq(it->stack->nr, 1);
-	l->dso[i] = it->stack->frames[0].dso;
 	l->comm[i] = it->comm;
 	l->cgns[i] = it->cgroup_ns;
 	l->nr++;
+	/* a memo hit: the stack of the sample that stored the cookie (its
+	 * shard's: a cookie never comes back in another) */
+	if (it->hit) {
+		ck_assert_uint_eq(*it->cookie & 0xff, l->shard + 1);
+		l->dso[i] = l->dso[(*it->cookie >> 8) - 1];
+		return 0;
+	}
+	ck_assert_ptr_nonnull(it->stack);
+	ck_assert_uint_eq(it->stack->nr, 1);
+	l->dso[i] = it->stack->frames[0].dso;
+	if (it->cookie)
+		*it->cookie = (uint64_t)(i + 1) << 8 | (l->shard + 1);
 	return 0;
 }
 
@@ -250,7 +270,7 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	PDA_OPTS(o, .no_debuginfod = true);
 	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true, .memo = true,
 			 .time_order = time_order, .sample_fn = add_late,
-			 .arg = l);
+			 .shard_fn = late_shard, .arg = l);
 
 	memset(l, 0, sizeof(*l));
 	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
@@ -260,6 +280,7 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	/* read in shards, cut between rounds and late samples */
 	if (!time_order && jobs > 1)
 		ck_assert_uint_ge(c.nr_cuts, 2);
+	ck_assert_uint_eq(l->nr_shard_calls, c.nr_cuts ? c.nr_cuts - 1 : 0);
 	/* the strings are the session's: compare before it goes */
 	ck_assert_ptr_null(l->dso[0]);
 	ck_assert_str_eq(l->dso[1], "/x/a.so");
