@@ -1920,6 +1920,12 @@ int pda_pipe_feed_decoded_n(struct pda_pipe *p, struct pd_sample *sample,
 			rc = feed_one_at(p, NULL, sample, when);
 		return rc;
 	}
+	/* the samples before it handed back first: p->count is what
+	 * every item resolved meanwhile stands for (a held one, a batch's
+	 * would take the group's count) */
+	if ((rc = held_flush(p)) < 0 ||
+	    (p->threaded && p->nr_used && (rc = drain(p)) < 0))
+		return rc;
 	p->count = n;
 	rc = feed_one_at(p, NULL, sample, when);
 	p->count = 1;

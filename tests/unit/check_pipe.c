@@ -563,6 +563,69 @@ static int never(void *arg, const struct pda_pipe_item *it)
 	return PD_ERR_API;
 }
 
+/* Counts an item's samples. */
+static int count_items(void *arg, const struct pda_pipe_item *it)
+{
+	uint64_t *n = arg;
+
+	ck_assert_uint_ge(it->count, 1);
+	*n += it->count;
+	return 0;
+}
+
+/*
+ * pda_pipe_feed_decoded_n(): the count is the group's alone.  A sample
+ * of the second pass held back for the memo (a stable record) before a
+ * group fed at once is handed back as one sample, not as the group.
+ */
+START_TEST(test_counted_alone)
+{
+	char path[ET_PATH_MAX];
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pd_reader *r;
+	struct pda_pipe *p;
+	struct pd_rec rec;
+	uint64_t got = 0, fed = 0, seq = 0;
+	PDA_OPTS(o, .buildid_dir = tmp, .no_debuginfod = true);
+	PDA_PIPE_OPTS(po, .jobs = 1, .ip_stacks = true, .memo = true,
+		      .fn = count_items, .arg = &got);
+	int rc;
+
+	et_path(path, "../../testdata/fp.perf.data");
+	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pd_reader_new(f, 0, &r), 0);
+	ck_assert_int_eq(pda_pipe_new(s, &po, &p), 0);
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		struct pda_pipe_when w = {0, 0, seq++};
+		struct pd_sample sample;
+
+		if (rec.type != PD_REC_SAMPLE) {
+			ck_assert_int_eq(pda_session_feed(s, &rec), 0);
+			continue;
+		}
+		ck_assert(rec.flags & PD_RECF_STABLE);
+		ck_assert_int_eq(pda_pipe_feed_sample(p, &rec, &w), 0);
+		ck_assert_int_eq(pd_sample_decode(f, &rec, &sample), 0);
+		/* a group of three, without its callchain */
+		sample.mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
+		w.seq = seq++;
+		ck_assert_int_eq(pda_pipe_feed_decoded_n(p, &sample, &w, 3),
+				 0);
+		fed += 4;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(pda_pipe_finish(p), 0);
+	ck_assert_uint_gt(fed, 0);
+	ck_assert_uint_eq(got, fed);
+	pda_pipe_free(p);
+	pd_reader_free(r);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+END_TEST
+
 START_TEST(test_api)
 {
 	struct et_session es;
@@ -600,6 +663,7 @@ Suite *pipe_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_api);
+	tcase_add_test(tc, test_counted_alone);
 	tcase_add_loop_test(tc, test_same_output, 0, FIRST_CORPUS_CAPTURE);
 	tcase_add_test(tc, test_nomem);
 	tcase_add_test(tc, test_mmap_under_way);
