@@ -39,6 +39,12 @@ Options:
                         packet of FEAT_SPE_PBT, SPEv1p2): the target of
                         the last taken branch record on that CPU before
                         it (TRUTH's lines end with pbt=ADDR then)
+    --samples           after each buffer's AUX record, a sample of the
+                        dummy event (a recorded PERF_RECORD_SAMPLE, its
+                        ip the buffer's middle record's pc) at that
+                        record's time: recorded samples among the
+                        synthesized ones, each after some of them and
+                        before the others
     --zoo               one more buffer, on CPU 0, with every kind of
                         packet at every size and class and bad bytes (its
                         records are not in TRUTH: it is for comparing
@@ -515,6 +521,18 @@ def capture(args, elf, recorded):
                 "<QQQ", aux_offset[cpu], len(trace), 0) +
                 sid(st, PID, tid, aux_time, cpu, SPE_ID + cpu)))
             aux_offset[cpu] += len(trace)
+            if args.get("samples") and lines and \
+                    lines[len(lines) // 2][0]["ts"] is not None:
+                mid = lines[len(lines) // 2][0]
+                ts = tick_to_time(mid["ts"])
+                # IDENTIFIER, IP, TID, TIME, CPU: the dummy's sample_type
+                body = struct.pack("<QQII", DUMMY_ID + cpu % ncpu,
+                                   mid["pc"], PID, tid)
+                if st & TIME:
+                    body += struct.pack("<Q", ts)
+                if st & CPU:
+                    body += struct.pack("<II", cpu, 0)
+                recs.append(pd_synth.record(9, 2, body))
             if args.get("task_switch"):
                 # ... and out a little after its last record (some
                 # ticks: perf compares times in ticks)
@@ -597,6 +615,9 @@ def main(argv):
         elif a == "--pbt":
             # only when given: the other captures' truth headers stay
             args["pbt"] = True
+        elif a == "--samples":
+            # only when given: the other captures' truth headers stay
+            args["samples"] = True
         elif a == "--zoo":
             args["zoo"] = True
         elif a == "--records":
