@@ -216,8 +216,9 @@ struct res_item {
 	/* the resolver's: */
 	struct pda_pipe_item it;
 	/* its unwind read from the spool on the caller's thread (which has
-	 * the time for it); u.ips NULL when that failed */
+	 * the time for it); unspool_rc < 0 when that failed */
 	bool spooled;
+	int unspool_rc;
 	struct pda_unwound u;
 	uint64_t *ips;
 	size_t ips_alloc;
@@ -1052,9 +1053,9 @@ static int unwind_only(struct pda_pipe *p, const struct pd_sample *sample,
 
 /* The next sample's unwind, as the unwind pass kept it. */
 /* The next sample's unwind, as the unwind pass kept it, into *ips (of
- * *alloc): 0, or -1 when the spool fails (spool_failed() says why; not
- * here: the caller's thread reads ahead of the resolver's, which owns
- * the session's message then). */
+ * *alloc): 0, PD_ERR_NOMEM, or PD_ERR_IO when the spool fails, not said
+ * (unspool_said() says it; not here: the caller's thread reads ahead of
+ * the resolver's, which owns the session's message then). */
 static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
 			struct pda_unwound *u)
 {
@@ -1075,12 +1076,14 @@ static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
 	uint32_t len;
 
 	/* an ip takes a byte at least: len bounds their number */
-	if (fread(&len, sizeof(len), 1, p->spool) != 1 ||
-	    PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc,
+	if (fread(&len, sizeof(len), 1, p->spool) != 1)
+		return PD_ERR_IO;
+	if (PDA_GROW(p->s, p->spool_buf, p->spool_buf_alloc,
 		     (size_t)len + SPOOL_SLACK, SIZE_MAX / 16) < 0 ||
-	    PDA_GROW(p->s, *ips, *alloc, len ? len : 1, SIZE_MAX / 16) < 0 ||
-	    (len && fread(p->spool_buf, 1, len, p->spool) != len))
-		return -1;
+	    PDA_GROW(p->s, *ips, *alloc, len ? len : 1, SIZE_MAX / 16) < 0)
+		return PD_ERR_NOMEM;
+	if (len && fread(p->spool_buf, 1, len, p->spool) != len)
+		return PD_ERR_IO;
 	q = p->spool_buf;
 	end = q + len;
 	while (q < end) {
@@ -1088,7 +1091,7 @@ static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
 		uint64_t z;
 
 		if (n > 8 || (size_t)(end - q) < n)
-			return -1;
+			return PD_ERR_IO;
 		/* the 8 bytes are there: SPOOL_SLACK past the end */
 		memcpy(&z, q, sizeof(z));
 		z = spool_le(z) & mask[n];
@@ -1101,12 +1104,20 @@ static int unspool_into(struct pda_pipe *p, uint64_t **ips, size_t *alloc,
 	return 0;
 }
 
-/* unspool_into() the pipe's buffer, or the spool's error. */
+/* unspool_into()'s error rc said. */
+static int unspool_said(struct pda_pipe *p, int rc)
+{
+	return rc == PD_ERR_NOMEM
+		       ? pda_set_err(p->s, PD_ERR_NOMEM, "out of memory")
+		       : spool_failed(p);
+}
+
+/* unspool_into() the pipe's buffer: 0 or a negative pd_err, said. */
 static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 {
-	return unspool_into(p, &p->spool_ips, &p->spool_alloc, u) < 0
-		       ? spool_failed(p)
-		       : 0;
+	const int rc = unspool_into(p, &p->spool_ips, &p->spool_alloc, u);
+
+	return rc < 0 ? unspool_said(p, rc) : 0;
 }
 
 int pda_pipe_unwind_pass(struct pda_pipe *p)
@@ -1212,11 +1223,8 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 	    pda_sample_unwinds(sample)) {
 		struct pda_unwound u;
 
-		/* pre: unspooled ahead, or NULL ips when that failed */
-		if (pre)
-			rc = pre->ips ? 0 : spool_failed(p);
-		else
-			rc = unspool(p, &u);
+		/* pre: unspooled ahead (resolve_item() says a failure) */
+		rc = pre ? 0 : unspool(p, &u);
 		if (rc == 0)
 			rc = pda_sample_stack_unwound(p->s, sample, st, umaps,
 						      pre ? pre : &u);
@@ -1416,8 +1424,9 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 	struct pda_at at;
 	int rc;
 
-	rc = pda_machine_at(s, r->when.epoch, r->sample.pid, r->sample.tid,
-			    &at);
+	rc = r->unspool_rc < 0 ? unspool_said(p, r->unspool_rc)
+			       : pda_machine_at(s, r->when.epoch, r->sample.pid,
+						r->sample.tid, &at);
 	if (rc < 0) {
 		r->rc = rc;
 		r->barrier = true;
@@ -1502,9 +1511,9 @@ static int res_feed(struct pda_pipe *p, const struct pd_rec *rec,
 	r->when = *when;
 	r->spooled = p->mode == SPOOLED && has_stack(p, sample) &&
 		     pda_sample_unwinds(sample);
-	if (r->spooled &&
-	    unspool_into(p, &r->ips, &r->ips_alloc, &r->u) < 0)
-		r->u.ips = NULL;
+	r->unspool_rc = r->spooled ? unspool_into(p, &r->ips, &r->ips_alloc,
+						  &r->u)
+				   : 0;
 	r->bytes = rec->size;
 	p->res_held += rec->size;
 	pthread_mutex_lock(&p->mu);

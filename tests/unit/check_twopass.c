@@ -15,6 +15,7 @@
 #include "pda_capture.h"
 #include "pda_fold.h"
 #include "elftest.h"
+#include "failalloc.h"
 #include "foldtext.h"
 #include "testfile.h"
 
@@ -408,6 +409,79 @@ START_TEST(test_first_event)
 }
 END_TEST
 
+static int count_one(void *arg, const struct pda_pipe_item *it)
+{
+	(void)it;
+	++*(uint64_t *)arg;
+	return 0;
+}
+
+/* The unwound run of a DWARF capture on two threads, resolved apart,
+ * its session's allocations through fa: pda_capture_run()'s return. */
+static int run_apart(struct failalloc *fa, uint64_t *nr)
+{
+	char path[ET_PATH_MAX];
+	const struct pd_alloc al = failalloc_hooks(fa);
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_capture c;
+	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
+	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
+			 .resolve_apart = true, .sample_fn = count_one,
+			 .arg = nr);
+	int rc;
+
+	*nr = 0;
+	et_path(path, "../../testdata/dwarf.perf.data.zst");
+	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
+	rc = pda_session_new(f, &o, &s);
+	if (rc == 0) {
+		rc = pda_capture_init(&c, f, s, &co);
+		if (rc == 0)
+			rc = pda_capture_run(&c);
+		pda_capture_release(&c);
+		pda_session_free(s);
+	}
+	pd_file_close(f);
+	return rc;
+}
+
+/*
+ * The resolver (resolve_apart) out of memory at each allocation in
+ * turn: the run ends with PD_ERR_NOMEM, no thread left waiting and
+ * nothing leaked; with none failing, every sample comes back.
+ */
+START_TEST(test_apart_nomem)
+{
+	struct failalloc fa = {.persistent = false};
+	unsigned long step = 1, nr_fail = 0;
+	uint64_t ref, nr;
+
+	ck_assert_int_eq(run_apart(&fa, &ref), 0);
+	ck_assert_uint_gt(ref, 0);
+	for (fa.fail_at = 1;; fa.fail_at += step) {
+		int rc;
+
+		fa.nr_calls = 0;
+		fa.nr_failed = 0;
+		rc = run_apart(&fa, &nr);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed) {
+			ck_assert_int_eq(rc, 0);
+			ck_assert_uint_eq(nr, ref);
+			break;
+		}
+		ck_assert_msg(rc == 0 || rc == PD_ERR_NOMEM,
+			      "allocation %lu: %s", fa.fail_at,
+			      pd_strerror(rc));
+		nr_fail++;
+		if (fa.fail_at > 200)
+			step = fa.fail_at / 40;
+	}
+	ck_assert_uint_gt(nr_fail, 20);
+}
+END_TEST
+
 Suite *twopass_suite(void)
 {
 	Suite *s = suite_create("twopass");
@@ -418,6 +492,7 @@ Suite *twopass_suite(void)
 			    (int)(sizeof(captures) / sizeof(captures[0])));
 	tcase_add_test(tc, test_late_samples);
 	tcase_add_test(tc, test_first_event);
+	tcase_add_test(tc, test_apart_nomem);
 	suite_add_tcase(s, tc);
 	return s;
 }
