@@ -141,13 +141,14 @@ static void print_raw(FILE *out, const struct threads *ts, int pidw,
 				ts->thr[i]->value[j]);
 }
 
-static void print_table(FILE *out, const struct threads *ts, bool raw)
+/* -1: out of memory (nothing printed) */
+static int print_table(FILE *out, const struct threads *ts, bool raw)
 {
 	int pidw = 3, tidw = 3;
 	int *colw = calloc(ts->nr_cols + 1, sizeof(*colw));
 
 	if (!colw)
-		return;
+		return -1;
 	for (size_t j = 0; j < ts->nr_cols; j++)
 		colw[j] = (int)strlen(ts->col[j]->name);
 	for (size_t i = 0; i < ts->nr_thr; i++) {
@@ -160,7 +161,7 @@ static void print_table(FILE *out, const struct threads *ts, bool raw)
 	if (raw) {
 		print_raw(out, ts, pidw, tidw);
 		free(colw);
-		return;
+		return 0;
 	}
 	fprintf(out, "# %*s  %*s", pidw, "PID", tidw, "TID");
 	for (size_t j = 0; j < ts->nr_cols; j++)
@@ -175,6 +176,7 @@ static void print_table(FILE *out, const struct threads *ts, bool raw)
 		fputc('\n', out);
 	}
 	free(colw);
+	return 0;
 }
 
 void cmd_report_threads(struct pd_ctx *ctx, const char *path,
@@ -203,7 +205,8 @@ void cmd_report_threads(struct pd_ctx *ctx, const char *path,
 		pda_capture_release(&c);
 	}
 	/* a write error is ctx_close_output()'s to tell */
-	print_table(out, &ts, raw);
+	if (print_table(out, &ts, raw) < 0)
+		die(ctx, "out of memory");
 	for (size_t i = 0; i < ts.nr_thr; i++)
 		free(ts.thr[i]);
 	free(ts.thr);
