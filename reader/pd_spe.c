@@ -5,6 +5,7 @@
  */
 #include "pd_reader_int.h"
 #include "pdc_cur.h"
+#include "pdc_zero.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -589,12 +590,11 @@ static uint64_t canonical(unsigned index, uint64_t v)
 
 static void record_zero(struct pd_spe_record *r)
 {
-	/* copied from a zero record: nine 16-byte stores, where memset()
-	 * became a `rep stos` (27 of the lean decoder's ~230 instructions
-	 * a record, and a slow start on most cores) */
-	static const struct pd_spe_record zero;
-
-	*r = zero;
+	/* nine 16-byte stores of a zeroed register: memset() became a
+	 * `rep stos` (27 of the lean decoder's ~230 instructions a record,
+	 * and a slow start on most cores); a copy of a zero record loaded
+	 * each 16 bytes too */
+	pdc_zero(r, sizeof(*r));
 }
 
 static void record_start(struct pd_spe_cursor *c, struct pd_spe_record *r)
@@ -955,52 +955,43 @@ static inline void line_counter(struct pd_spe_record *r,
 #define FIX_LE(p, nr_bytes) payload8((p), (nr_bytes) == 8 ? 3 : (nr_bytes) / 2)
 
 /* The record of a fixed layout at p (fixed_record) into r: its OP_TYPE
- * header op, size bytes, a DATA_SOURCE or not */
-static inline void fixed_take(struct pd_spe_record *r,
-			      const unsigned char *p, unsigned op,
+ * header op, size bytes, a DATA_SOURCE or not.  restrict: r's stores
+ * are not to p's bytes (the compiler loaded them again after each, or
+ * held them all in registers it saved and restored), and the mask is
+ * stored once. */
+static inline void fixed_take(struct pd_spe_record *restrict r,
+			      const unsigned char *restrict p, unsigned op,
 			      unsigned size, bool has_source, unsigned need)
 {
-	/* every payload loaded before r is written (a store to r may be
-	 * to the buffer, for all the compiler knows: it loaded p's bytes
-	 * again after each), the mask written once */
-	const uint64_t ctx = FIX_LE(p + 1, 4);
-	const uint64_t pc = FIX_LE(p + FIX_PC + 1, 8);
-	const uint64_t issue = FIX_LE(p + FIX_ISSUE + 1, 2);
-	const uint64_t total = FIX_LE(p + FIX_TOTAL + 1, 2);
-	const uint64_t events = FIX_LE(p + FIX_EVENTS + 1, 2);
-	const uint64_t tail = FIX_LE(p + FIX_TAIL + 1, 8);
-	const uint64_t xlat = FIX_LE(p + FIX_XLAT + 1, 2);
-	const uint64_t pa = FIX_LE(p + FIX_PA + 1, 8);
-	const uint64_t source = FIX_LE(p + FIX_SOURCE + 1, 1);
-	const uint64_t ts = FIX_LE(p + size - 8, 8);
-	const unsigned ctx_index = p[0] & 3, op_raw = p[FIX_OP + 1];
 	unsigned mask = PD_SPE_HAS_CONTEXT | PD_SPE_HAS_PC |
 			PD_SPE_HAS_LAT_ISSUE | PD_SPE_HAS_LAT_TOTAL |
 			PD_SPE_HAS_EVENTS | PD_SPE_HAS_OP |
 			PD_SPE_HAS_TIMESTAMP;
 
 	record_zero(r);
-	take_context(r, ctx_index, ctx);
-	take_addr(r, PD_SPE_ADDR_PC, pc, need);
-	r->lat_issue = (uint16_t)issue;
-	r->lat_total = (uint16_t)total;
-	r->events = events;
+	take_context(r, p[0] & 3, FIX_LE(p + 1, 4));
+	take_addr(r, PD_SPE_ADDR_PC, FIX_LE(p + FIX_PC + 1, 8), need);
+	r->lat_issue = (uint16_t)FIX_LE(p + FIX_ISSUE + 1, 2);
+	r->lat_total = (uint16_t)FIX_LE(p + FIX_TOTAL + 1, 2);
+	r->events = FIX_LE(p + FIX_EVENTS + 1, 2);
 	r->events_size = 2;
-	take_op(r, op & 3, op_raw, need);
+	take_op(r, op & 3, p[FIX_OP + 1], need);
 	if (op == HDR_OP_TYPE + PD_SPE_OP_BRANCH) {
-		take_addr(r, PD_SPE_ADDR_TGT, tail, need);
+		take_addr(r, PD_SPE_ADDR_TGT, FIX_LE(p + FIX_TAIL + 1, 8),
+			  need);
 		mask |= PD_SPE_HAS_TGT;
 	} else if (op == HDR_OP_TYPE + PD_SPE_OP_LDST) {
-		take_addr(r, PD_SPE_ADDR_VA, tail, need);
-		r->lat_xlat = (uint16_t)xlat;
-		take_addr(r, PD_SPE_ADDR_PA, pa, need);
+		take_addr(r, PD_SPE_ADDR_VA, FIX_LE(p + FIX_TAIL + 1, 8),
+			  need);
+		r->lat_xlat = (uint16_t)FIX_LE(p + FIX_XLAT + 1, 2);
+		take_addr(r, PD_SPE_ADDR_PA, FIX_LE(p + FIX_PA + 1, 8), need);
 		mask |= PD_SPE_HAS_VA | PD_SPE_HAS_PA | PD_SPE_HAS_LAT_XLAT;
 		if (has_source) {
-			r->source = source;
+			r->source = FIX_LE(p + FIX_SOURCE + 1, 1);
 			mask |= PD_SPE_HAS_SOURCE;
 		}
 	}
-	r->timestamp = ts;
+	r->timestamp = FIX_LE(p + size - 8, 8);
 	r->mask = mask;
 }
 

@@ -12,6 +12,7 @@
 #include "pda_itrace.h"
 #include "pda_base_int.h"
 #include "pda_pipe.h"
+#include "pdc_zero.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -953,7 +954,9 @@ static void out_sample(const struct pda_itrace *it, enum pda_itrace_kind k,
 	const uint64_t st = e->attr.sample_type;
 	struct pd_sample *s = &o->s;
 
-	memset(s, 0, sizeof(*s));
+	/* 16-byte stores (a memset() of it, a `rep stos`, was ~52
+	 * instructions of each sample's ~1,000 under --itrace=M) */
+	pdc_zero(s, sizeof(*s));
 	s->mask = st;
 	s->evsel = e;
 	s->misc = y->misc;
