@@ -975,7 +975,11 @@ static inline void fixed_take(struct pd_spe_record *restrict r,
 	r->lat_total = (uint16_t)FIX_LE(p + FIX_TOTAL + 1, 2);
 	r->events = FIX_LE(p + FIX_EVENTS + 1, 2);
 	r->events_size = 2;
-	take_op(r, op & 3, p[FIX_OP + 1], need);
+	/* take_op() of a class not the reserved one */
+	r->op_class = (uint8_t)(op & 3);
+	r->op_raw = p[FIX_OP + 1];
+	if (need & PD_SPE_NEED_OP_FLAGS)
+		r->op = op_flags(op & 3, p[FIX_OP + 1], &r->op_vl);
 	if (op == HDR_OP_TYPE + PD_SPE_OP_BRANCH) {
 		take_addr(r, PD_SPE_ADDR_TGT, FIX_LE(p + FIX_TAIL + 1, 8),
 			  need);

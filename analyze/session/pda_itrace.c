@@ -15,6 +15,7 @@
 #include "pdc_zero.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1189,7 +1190,8 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 					      queue_snoops(it, q));
 	else
 		ds = op ? data_src_of(r, q->model, op, t) : 0;
-	memset(&y, 0, sizeof(y));
+	/* br: written where nr_br says (branch_stack()), read up to it */
+	memset(&y, 0, offsetof(struct synth, br));
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
 	y.misc = (y.ip >> 56) == 0xff ? PD_MISC_KERNEL : PD_MISC_USER;
 	y.time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
