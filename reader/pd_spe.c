@@ -5,6 +5,7 @@
  */
 #include "pd_reader_int.h"
 #include "pdc_cur.h"
+#include "pdc_zero.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -29,6 +30,9 @@
 #define HDR1_ALIGNMENT 0x00	/* byte 1 of an alignment packet */
 
 #define PAD_RUN_MAX 16		/* perf prints at most 16 bytes a line */
+
+/* kept out of line: a cold path out of a hot caller */
+#define PD_SPE_NOINLINE __attribute__((noinline))
 
 static unsigned payload_size(unsigned char hdr)
 {
@@ -584,14 +588,18 @@ static uint64_t canonical(unsigned index, uint64_t v)
 	}
 }
 
+static void record_zero(struct pd_spe_record *r)
+{
+	/* nine 16-byte stores of a zeroed register: memset() became a
+	 * `rep stos` (27 of the lean decoder's ~230 instructions a record,
+	 * and a slow start on most cores); a copy of a zero record loaded
+	 * each 16 bytes too */
+	pdc_zero(r, sizeof(*r));
+}
+
 static void record_start(struct pd_spe_cursor *c, struct pd_spe_record *r)
 {
-	/* copied from a zero record: nine 16-byte stores, where memset()
-	 * became a `rep stos` (27 of the lean decoder's ~230 instructions
-	 * a record, and a slow start on most cores) */
-	static const struct pd_spe_record zero;
-
-	*r = zero;
+	record_zero(r);
 	r->offset = c->pos;
 }
 
@@ -920,6 +928,139 @@ static inline void line_counter(struct pd_spe_record *r,
 	(*n)++;
 }
 
+/* The common records' fixed layouts: byte offsets of their packets
+ * (perf's Neoverse writers: CONTEXT, PC, the issue and total latencies,
+ * a two-byte EVENTS, OP_TYPE; then by the operation's class nothing, a
+ * branch's TGT, or a load or store's VA, translation latency, PA and a
+ * one-byte DATA_SOURCE or none; then the TIMESTAMP) */
+#define FIX_PC 5
+#define FIX_ISSUE 14
+#define FIX_TOTAL 17
+#define FIX_EVENTS 20
+#define FIX_OP 23
+#define FIX_TAIL 25		/* TGT, VA or the TIMESTAMP */
+#define FIX_XLAT 34
+#define FIX_PA 37
+#define FIX_SOURCE 46
+/* the headers at 0 (CONTEXT, any index) and FIX_PC, as the little-endian
+ * word at 0 has them; those at FIX_ISSUE, FIX_TOTAL and FIX_EVENTS, as
+ * the word at FIX_ISSUE has them */
+#define FIX_W0_MASK UINT64_C(0x0000ff00000000fc)
+#define FIX_W0 ((uint64_t)HDR_ADDRESS << 40 | HDR_CONTEXT)
+#define FIX_W1_MASK UINT64_C(0x00ff0000ff0000ff)
+#define FIX_W1 ((uint64_t)(HDR_EVENTS + 0x10) << 48 | \
+		(uint64_t)HDR_COUNTER << 24 | (HDR_COUNTER + 1))
+
+/* The payload of nr_bytes (1, 2, 4 or 8) at p, which has 8 to read */
+#define FIX_LE(p, nr_bytes) payload8((p), (nr_bytes) == 8 ? 3 : (nr_bytes) / 2)
+
+/* The record of a fixed layout at p (fixed_record) into r: its OP_TYPE
+ * header op, size bytes, a DATA_SOURCE or not.  restrict: r's stores
+ * are not to p's bytes (the compiler loaded them again after each, or
+ * held them all in registers it saved and restored), and the mask is
+ * stored once. */
+static inline void fixed_take(struct pd_spe_record *restrict r,
+			      const unsigned char *restrict p, unsigned op,
+			      unsigned size, bool has_source, unsigned need)
+{
+	unsigned mask = PD_SPE_HAS_CONTEXT | PD_SPE_HAS_PC |
+			PD_SPE_HAS_LAT_ISSUE | PD_SPE_HAS_LAT_TOTAL |
+			PD_SPE_HAS_EVENTS | PD_SPE_HAS_OP |
+			PD_SPE_HAS_TIMESTAMP;
+
+	record_zero(r);
+	take_context(r, p[0] & 3, FIX_LE(p + 1, 4));
+	take_addr(r, PD_SPE_ADDR_PC, FIX_LE(p + FIX_PC + 1, 8), need);
+	r->lat_issue = (uint16_t)FIX_LE(p + FIX_ISSUE + 1, 2);
+	r->lat_total = (uint16_t)FIX_LE(p + FIX_TOTAL + 1, 2);
+	r->events = FIX_LE(p + FIX_EVENTS + 1, 2);
+	r->events_size = 2;
+	/* take_op() of a class not the reserved one */
+	r->op_class = (uint8_t)(op & 3);
+	r->op_raw = p[FIX_OP + 1];
+	if (need & PD_SPE_NEED_OP_FLAGS)
+		r->op = op_flags(op & 3, p[FIX_OP + 1], &r->op_vl);
+	if (op == HDR_OP_TYPE + PD_SPE_OP_BRANCH) {
+		take_addr(r, PD_SPE_ADDR_TGT, FIX_LE(p + FIX_TAIL + 1, 8),
+			  need);
+		mask |= PD_SPE_HAS_TGT;
+	} else if (op == HDR_OP_TYPE + PD_SPE_OP_LDST) {
+		take_addr(r, PD_SPE_ADDR_VA, FIX_LE(p + FIX_TAIL + 1, 8),
+			  need);
+		r->lat_xlat = (uint16_t)FIX_LE(p + FIX_XLAT + 1, 2);
+		take_addr(r, PD_SPE_ADDR_PA, FIX_LE(p + FIX_PA + 1, 8), need);
+		mask |= PD_SPE_HAS_VA | PD_SPE_HAS_PA | PD_SPE_HAS_LAT_XLAT;
+		if (has_source) {
+			r->source = FIX_LE(p + FIX_SOURCE + 1, 1);
+			mask |= PD_SPE_HAS_SOURCE;
+		}
+	}
+	r->timestamp = FIX_LE(p + size - 8, 8);
+	r->mask = mask;
+}
+
+/*
+ * A record of one of the fixed layouts at p (which has LINE_MAX bytes),
+ * told by its header bytes at their places, two of the words compared
+ * at once: taken into r (started by record_start()), the cursor past
+ * it.  false: none of them (nothing taken).  Each packet's test and
+ * the pointer it moves (pd_spe_next_record_lean's line) were ~225
+ * instructions a record of spe-big.
+ */
+static inline bool fixed_record(struct pd_spe_cursor *c,
+				struct pd_spe_record *r,
+				const unsigned char *p, unsigned skip,
+				unsigned need)
+{
+	const unsigned op = p[FIX_OP];
+	unsigned size, nr;
+
+	if ((payload8(p, 3) & FIX_W0_MASK) != FIX_W0 ||
+	    (payload8(p + FIX_ISSUE, 3) & FIX_W1_MASK) != FIX_W1)
+		return false;
+	/* the layout, by the operation's class: its size and packets */
+	switch (op) {
+	case HDR_OP_TYPE + PD_SPE_OP_OTHER:
+		if (p[FIX_TAIL] != HDR_TIMESTAMP)
+			return false;
+		size = FIX_TAIL + 9;
+		nr = 7;
+		break;
+	case HDR_OP_TYPE + PD_SPE_OP_BRANCH:
+		if (p[FIX_TAIL] != HDR_ADDRESS + PD_SPE_ADDR_TGT ||
+		    p[FIX_TAIL + 9] != HDR_TIMESTAMP)
+			return false;
+		size = FIX_TAIL + 18;
+		nr = 8;
+		break;
+	case HDR_OP_TYPE + PD_SPE_OP_LDST:
+		if (p[FIX_TAIL] != HDR_ADDRESS + PD_SPE_ADDR_VA ||
+		    p[FIX_XLAT] != HDR_COUNTER + PD_SPE_LAT_XLAT ||
+		    p[FIX_PA] != HDR_ADDRESS + PD_SPE_ADDR_PA)
+			return false;
+		if (p[FIX_SOURCE] == HDR_SOURCE &&
+		    p[FIX_SOURCE + 2] == HDR_TIMESTAMP) {
+			size = FIX_SOURCE + 11;
+			nr = 11;
+		} else if (p[FIX_SOURCE] == HDR_TIMESTAMP) {
+			size = FIX_SOURCE + 9;
+			nr = 10;
+		} else {
+			return false;
+		}
+		break;
+	default:
+		return false;
+	}
+	fixed_take(r, p, op, size, nr == 11, need);
+	r->offset = c->pos + skip;
+	r->ended_by = PD_SPE_TIMESTAMP;
+	c->pos += skip + size;
+	c->nr_packets += nr + (skip != 0);
+	c->nr_records++;
+	return true;
+}
+
 /*
  * The common record in a straight line: each packet perf's Neoverse
  * writers put in a record, in their order, tested by its header byte and
@@ -931,8 +1072,8 @@ static inline void line_counter(struct pd_spe_record *r,
  * (next_record's fast_take) was ~20 instructions a packet, ~190 a
  * record; the tests here cost ~3 for a packet absent.
  */
-int pd_spe_next_record_lean(struct pd_spe_cursor *c, struct pd_spe_record *r,
-			    unsigned need)
+static PD_SPE_NOINLINE int lean_line(struct pd_spe_cursor *c,
+				     struct pd_spe_record *r, unsigned need)
 {
 	const unsigned char *const p0 = c->buf + c->pos;
 	const unsigned char *p = p0;
@@ -994,6 +1135,24 @@ int pd_spe_next_record_lean(struct pd_spe_cursor *c, struct pd_spe_record *r,
 	c->nr_packets += n + pads;
 	c->pos += (size_t)(p - p0);
 	return next_record(c, r, n > 0, need);
+}
+
+/* A fixed layout (fixed_record) after a PAD or none; else the line, and
+ * the general decoder after it.  Apart, the fixed layouts' path keeps
+ * its few registers: with the line inlined it saved and restored a
+ * dozen a record. */
+int pd_spe_next_record_lean(struct pd_spe_cursor *c, struct pd_spe_record *r,
+			    unsigned need)
+{
+	const unsigned char *const p = c->buf + c->pos;
+
+	if (c->len - c->pos >= LINE_MAX) {
+		const unsigned k = p[0] ? 0 : line_pad(p);
+
+		if (fixed_record(c, r, p + k, k, need))
+			return 1;
+	}
+	return lean_line(c, r, need);
 }
 
 /* ---- AUXTRACE_INFO --------------------------------------------------- */

@@ -260,12 +260,14 @@ enum pd_spe_need {
 };
 
 /*
- * pd_spe_next_record() for a consumer that reads the records only: the
- * common record's packets taken in a straight line (the rest as
- * pd_spe_next_record() takes them), and of the details only those in
- * need (PD_SPE_NEED_*), the others left 0.  The records, the cursor and
- * its counts are otherwise pd_spe_next_record()'s, byte for byte
- * (tests/fuzz/fuzz_spe.c holds them so on every input).
+ * pd_spe_next_record() for a consumer that reads the records only: a
+ * record of perf's usual fixed layouts told by its header bytes and
+ * taken at once, else the common record's packets taken in a straight
+ * line (the rest as pd_spe_next_record() takes them), and of the
+ * details only those in need (PD_SPE_NEED_*), the others left 0.  The
+ * records, the cursor and its counts are otherwise
+ * pd_spe_next_record()'s, byte for byte (tests/fuzz/fuzz_spe.c holds
+ * them so on every input).
  */
 PD_API int pd_spe_next_record_lean(struct pd_spe_cursor *c,
 				   struct pd_spe_record *r, unsigned need);
