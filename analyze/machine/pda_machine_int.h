@@ -610,6 +610,30 @@ struct pda_mt {
  * session's thread, with no other running. */
 void pda_session_threads(struct pda_session *s, bool on);
 
+/*
+ * What resolving a sample changes, sample by sample: the state one
+ * thread's resolution owns (issue 14: a shard of the second pass is to
+ * get its own; today the session's own, s->view, serves every sample).
+ * Its counters are pda_stats' (summed in by pda_session_stats); the
+ * caches in front of s->addr_cache and the maps point into what the
+ * session holds.
+ */
+struct pda_view {
+	uint64_t sample_seq;
+	uint64_t nr_samples;
+	uint64_t nr_frames;
+	uint64_t nr_frames_unresolved;
+	uint64_t nr_samples_unresolved;
+	/* while set, the binaries a sample's resolution counts are noted
+	 * there too (pda_stack_int.h, the pipeline's memo) */
+	struct pda_memo_rec *memo_rec;
+	/* the state of the sample being resolved, when a two-pass run
+	 * gives it one (pda_machine_at): its maps then, not now */
+	const struct pda_at *at;
+	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
+	struct pda_ip_ent ip_front[PDA_IP_FRONT];
+};
+
 struct pda_session {
 	struct pd_file *f;
 	struct pda_opts opts; /* strings copied into the arena */
@@ -622,11 +646,8 @@ struct pda_session {
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */
-	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
-	struct pda_ip_ent ip_front[PDA_IP_FRONT];
-	uint64_t nr_cached;
-	uint64_t sample_seq;
-	struct pda_stats stats;
+	struct pda_view view; /* the resolution's state (above) */
+	struct pda_stats stats; /* its counters: view's, when asked */
 	struct pda_missing_dso *missing;
 	size_t missing_alloc;
 	struct pda_missing_dso *unres; /* pda_stats.unresolved_dsos */
@@ -636,12 +657,6 @@ struct pda_session {
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
 	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
-	/* while set, the binaries a sample's resolution counts are noted
-	 * there too (pda_stack_int.h, the pipeline's memo) */
-	struct pda_memo_rec *memo_rec;
-	/* the state of the sample being resolved, when a two-pass run
-	 * gives it one (pda_machine_at): its maps then, not now */
-	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
 	struct first_ent **first_v; /* the same, in the order they came */

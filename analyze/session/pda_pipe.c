@@ -900,7 +900,7 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	if (pre)
 		key = *pre;
 	else
-		rc = memo_key(p, sample, umaps, p->s->at, it->comm, &key);
+		rc = memo_key(p, sample, umaps, p->s->view.at, it->comm, &key);
 	if (rc < 0)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	/* a hit (most samples) adds no entry: room is made for a miss
@@ -1279,9 +1279,9 @@ static int deliver_keyed(struct pda_pipe *p, const struct pd_sample *sample,
 
 	/* what resolves it (and the callback: pda_sample_leaf) sees its
 	 * state */
-	p->s->at = at;
+	p->s->view.at = at;
 	rc = deliver_in(p, sample, uj, snap, at, when, key);
-	p->s->at = NULL;
+	p->s->view.at = NULL;
 	return rc;
 }
 
@@ -1423,10 +1423,10 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 		r->barrier = true;
 		return;
 	}
-	s->at = &at;
+	s->view.at = &at;
 	rc = resolve_in(p, &r->sample, NULL, NULL, &at, &r->when, NULL, false,
 			&r->st, &r->ip_st, &r->it, r->spooled ? &r->u : NULL);
-	s->at = NULL;
+	s->view.at = NULL;
 	pda_at_put(s, &at);
 	r->rc = rc;
 	r->barrier = rc < 0 || r->it.err || pda_readgroup_is(&r->sample) ||

@@ -588,12 +588,13 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 
 /* The cached frames of (d, addr), resolving them the first time. */
 static const struct addr_ent *lookup(struct pda_session *s,
+				     struct pda_view *v,
 				     struct pda_dso_ent *d, uint64_t addr,
 				     enum pda_map_kind kind, bool inl)
 {
 	struct addr_key k = {d, addr, inl};
 	const struct addr_ent **front =
-		&s->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
+		&v->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
 			       (PDA_ADDR_FRONT - 1)];
 	uint64_t hash;
 	struct addr_ent *ent;
@@ -624,12 +625,12 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	}
 	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
-	s->nr_cached++;
 	*front = ent;
 	return ent;
 }
 
 struct walk {
+	struct pda_view *v; /* the resolving thread's state */
 	struct pda_stack *st;
 	const struct pd_sample *sample;
 	struct pda_unwind_job *job; /* the unwind begun elsewhere, or NULL */
@@ -651,15 +652,15 @@ static inline int reserve(struct pda_session *s, struct walk *w, size_t nr)
 }
 
 /* Count the frame just written at the top of w's stack. */
-static inline void pushed(struct pda_session *s, struct walk *w)
+static inline void pushed(struct walk *w)
 {
 	const struct pda_frame *fr = &w->st->frames[w->st->nr++];
 
 	if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)) {
 		w->unresolved = true;
-		s->stats.nr_frames_unresolved++;
+		w->v->nr_frames_unresolved++;
 	}
-	s->stats.nr_frames++;
+	w->v->nr_frames++;
 }
 
 static int push(struct pda_session *s, struct walk *w,
@@ -668,15 +669,15 @@ static int push(struct pda_session *s, struct walk *w,
 	if (reserve(s, w, 1) < 0)
 		return PD_ERR_NOMEM;
 	w->st->frames[w->st->nr] = *fr;
-	pushed(s, w);
+	pushed(w);
 	return 0;
 }
 
 /* Note d in the memo's record, once per list (the callers count each
  * binary once a sample). */
-static void memo_note(struct pda_session *s, struct pda_dso_ent *d, bool unres)
+static void memo_note(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 {
-	struct pda_memo_rec *r = s->memo_rec;
+	struct pda_memo_rec *r = v->memo_rec;
 	unsigned *nr = unres ? &r->nr_unres : &r->nr_dsos;
 
 	if (*nr == PDA_MEMO_MAX_DSOS) {
@@ -686,30 +687,29 @@ static void memo_note(struct pda_session *s, struct pda_dso_ent *d, bool unres)
 	(unres ? r->unres : r->dsos)[(*nr)++] = d;
 }
 
-static void count_dso(struct pda_session *s, struct pda_dso_ent *d)
+static void count_dso(struct pda_view *v, struct pda_dso_ent *d)
 {
-	if (d && d->sample_seq != s->sample_seq) {
-		d->sample_seq = s->sample_seq;
+	if (d && d->sample_seq != v->sample_seq) {
+		d->sample_seq = v->sample_seq;
 		d->d.nr_samples++;
-		if (s->memo_rec)
-			memo_note(s, d, false);
+		if (v->memo_rec)
+			memo_note(v, d, false);
 	}
 }
 
 /* Count the frame just written at the top of w's stack, pushed for
  * binary d (NULL: none): the unresolved weight by binary too
  * (pda_dso_diagnose). */
-static inline void pushed_in(struct pda_session *s, struct walk *w,
-			     struct pda_dso_ent *d)
+static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
 {
 	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d &&
-	    d->unres_seq != s->sample_seq) {
-		d->unres_seq = s->sample_seq;
+	    d->unres_seq != w->v->sample_seq) {
+		d->unres_seq = w->v->sample_seq;
 		d->d.nr_unresolved++;
-		if (s->memo_rec)
-			memo_note(s, d, true);
+		if (w->v->memo_rec)
+			memo_note(w->v, d, true);
 	}
-	pushed(s, w);
+	pushed(w);
 }
 
 /*
@@ -736,9 +736,9 @@ static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
 				   unsigned cpumode)
 {
 	if (cpumode == PD_MISC_KERNEL)
-		return s->at ? s->at->kmaps : &s->machine.kmaps;
+		return w->v->at ? w->v->at->kmaps : &s->machine.kmaps;
 	if (!w->umaps)
-		w->umaps = s->at ? s->at->umaps
+		w->umaps = w->v->at ? w->v->at->umaps
 				 : pda_machine_maps(s, w->sample->pid);
 	return w->umaps;
 }
@@ -852,7 +852,7 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		f->map_size = map_size(map);
 		f->flags |= flags |
 			    (map->kind == PDA_MAP_MODULE ? PDA_FRAME_MODULE : 0);
-		pushed_in(s, w, d);
+		pushed_in(w, d);
 	}
 	return 0;
 }
@@ -864,7 +864,7 @@ static inline int push_one(struct pda_session *s, struct walk *w,
 	if (reserve(s, w, 1) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	w->st->frames[w->st->nr] = ic->fr;
-	pushed_in(s, w, ic->map->dso);
+	pushed_in(w, ic->map->dso);
 	return 0;
 }
 
@@ -941,8 +941,8 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 		addr = map_addr(map, ip);
 		break;
 	}
-	count_dso(s, map->dso);
-	ent = lookup(s, map->dso, addr, map->kind, map_inl(map, inl));
+	count_dso(w->v, map->dso);
+	ent = lookup(s, w->v, map->dso, addr, map->kind, map_inl(map, inl));
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {
@@ -979,12 +979,12 @@ static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 		maps = space_maps(s, w, cpumode);
 		if (!maps)
 			return PD_ERR_NOMEM;
-		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
+		ic = &w->v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
 				  (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
 		    ic->inl == inl) {
 			w->map = ic->map;
-			count_dso(s, ic->map->dso);
+			count_dso(w->v, ic->map->dso);
 			if (ic->one)
 				return push_one(s, w, ic);
 			return push_ent(s, w, ip, ic->map, ic->ent,
@@ -1070,15 +1070,15 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 		      struct pda_stack *st, struct pda_unwind_job *job,
 		      const struct pda_unwound *pre, struct pda_maps *umaps)
 {
-	struct walk w = {st,   sample, job,	    pre, umaps,
-			 NULL, false,  !s->opts.no_inline &&
-					       s->opts.inline_callchain};
+	struct walk w = {&s->view, st,	 sample, job,
+			 pre,	   umaps, NULL,	  false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	struct pda_lbr_walk lw;
 	int rc = 0;
 
 	st->nr = 0;
-	s->sample_seq++;
+	w.v->sample_seq++;
 	if (!(sample->mask & PD_SAMPLE_CALLCHAIN)) {
 		unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 
@@ -1153,9 +1153,9 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 		st->nr = 0;
 		return rc;
 	}
-	s->stats.nr_samples++;
+	w.v->nr_samples++;
 	if (w.unresolved)
-		s->stats.nr_samples_unresolved++;
+		w.v->nr_samples_unresolved++;
 	return 0;
 }
 
@@ -1396,7 +1396,7 @@ int pda_first_replay(struct pda_session *s)
 		pda_dwahead_close(s, s->dwahead);
 	sort_first(v, nr);
 	for (size_t i = 0; i < nr && rc == 0; i++)
-		if (!lookup(s, v[i]->dso, v[i]->k.addr, v[i]->kind, true))
+		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind, true))
 			rc = pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	pda_free(s, v);
 	s->first_v = NULL;
@@ -1411,19 +1411,20 @@ int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 			 struct pda_stack *st, struct pda_maps *umaps,
 			 struct pda_memo_rec *rec)
 {
-	const uint64_t frames = s->stats.nr_frames;
-	const uint64_t unres = s->stats.nr_frames_unresolved;
-	const uint64_t samples_unres = s->stats.nr_samples_unresolved;
+	struct pda_view *v = &s->view;
+	const uint64_t frames = v->nr_frames;
+	const uint64_t unres = v->nr_frames_unresolved;
+	const uint64_t samples_unres = v->nr_samples_unresolved;
 	int rc;
 
 	rec->nr_dsos = rec->nr_unres = 0;
 	rec->overflow = false;
-	s->memo_rec = rec;
+	v->memo_rec = rec;
 	rc = pda_sample_stack_job(s, sample, st, NULL, umaps);
-	s->memo_rec = NULL;
-	rec->nr_frames = s->stats.nr_frames - frames;
-	rec->nr_frames_unresolved = s->stats.nr_frames_unresolved - unres;
-	rec->unresolved = s->stats.nr_samples_unresolved != samples_unres;
+	v->memo_rec = NULL;
+	rec->nr_frames = v->nr_frames - frames;
+	rec->nr_frames_unresolved = v->nr_frames_unresolved - unres;
+	rec->unresolved = v->nr_samples_unresolved != samples_unres;
 	return rc;
 }
 
@@ -1438,18 +1439,20 @@ void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
 {
 	/* as pda_sample_stack_job() counts a sample it resolves, n times
 	 * (each sample's seq: the last one's is what stays) */
-	s->sample_seq += n;
-	s->stats.nr_frames += c->nr_frames * n;
-	s->stats.nr_frames_unresolved += c->nr_frames_unresolved * n;
-	s->stats.nr_samples += n;
+	struct pda_view *v = &s->view;
+
+	v->sample_seq += n;
+	v->nr_frames += c->nr_frames * n;
+	v->nr_frames_unresolved += c->nr_frames_unresolved * n;
+	v->nr_samples += n;
 	if (c->unresolved)
-		s->stats.nr_samples_unresolved += n;
+		v->nr_samples_unresolved += n;
 	for (unsigned i = 0; i < c->nr_dsos; i++) {
-		dsos[i]->sample_seq = s->sample_seq;
+		dsos[i]->sample_seq = v->sample_seq;
 		dsos[i]->d.nr_samples += n;
 	}
 	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
-		dsos[i]->unres_seq = s->sample_seq;
+		dsos[i]->unres_seq = v->sample_seq;
 		dsos[i]->d.nr_unresolved += n;
 	}
 }
@@ -1466,14 +1469,15 @@ static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		       struct pda_maps *umaps, bool inl, struct pda_stack *st,
 		       struct pda_dso **dso, const struct pda_map **map)
 {
-	struct walk w = {st, sample, NULL, NULL, umaps, NULL, false, inl};
+	struct walk w = {&s->view, st, sample, NULL, NULL, umaps, NULL, false,
+			 inl};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;
 
 	st->nr = 0;
 	*dso = NULL;
 	*map = NULL;
-	s->sample_seq++;
+	w.v->sample_seq++;
 	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
 		cpumode = PD_MISC_USER;
 	if (sample->mask & PD_SAMPLE_IP)
@@ -1527,8 +1531,9 @@ static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_dso **dso, uint64_t *al_addr,
 		     const struct pda_map **out)
 {
-	const uint64_t frames = s->stats.nr_frames;
-	const uint64_t unres = s->stats.nr_frames_unresolved;
+	struct pda_view *v = &s->view;
+	const uint64_t frames = v->nr_frames;
+	const uint64_t unres = v->nr_frames_unresolved;
 	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
 	int rc = sample_leaf(s, sample, umaps, inl, st, dso, &map);
@@ -1538,15 +1543,15 @@ static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 	*al_addr = perf_map_ip(map, sample->ip);
 	*out = map;
 
-	s->stats.nr_frames = frames;
-	s->stats.nr_frames_unresolved = unres;
+	v->nr_frames = frames;
+	v->nr_frames_unresolved = unres;
 	/* the one binary it counted, its map's (its inlined frames are
 	 * the same map's), once for the new sample_seq; d is its first
 	 * member */
 	d = *dso ? (struct pda_dso_ent *)(void *)*dso : NULL;
-	if (d && d->sample_seq == s->sample_seq)
+	if (d && d->sample_seq == v->sample_seq)
 		d->d.nr_samples--;
-	if (d && d->unres_seq == s->sample_seq)
+	if (d && d->unres_seq == v->sample_seq)
 		d->d.nr_unresolved--;
 	return rc;
 }
@@ -1667,6 +1672,10 @@ static void dso_lists(struct pda_session *s)
 const struct pda_stats *pda_session_stats(struct pda_session *s)
 {
 	dso_lists(s);
+	s->stats.nr_samples = s->view.nr_samples;
+	s->stats.nr_frames = s->view.nr_frames;
+	s->stats.nr_frames_unresolved = s->view.nr_frames_unresolved;
+	s->stats.nr_samples_unresolved = s->view.nr_samples_unresolved;
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
 	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;
