@@ -979,8 +979,9 @@ static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 		maps = space_maps(s, w, cpumode);
 		if (!maps)
 			return PD_ERR_NOMEM;
-		ic = &w->v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
-				  (PDA_IP_FRONT - 1)];
+		ic = &w->v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^
+				      inl) &
+				     (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
 		    ic->inl == inl) {
 			w->map = ic->map;
@@ -1063,15 +1064,16 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	return pda_sample_stack_job(s, sample, st, NULL, NULL);
+	return pda_sample_stack_job(s, &s->view, sample, st, NULL, NULL);
 }
 
-static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
-		      struct pda_stack *st, struct pda_unwind_job *job,
+static int stack_walk(struct pda_session *s, struct pda_view *v,
+		      const struct pd_sample *sample, struct pda_stack *st,
+		      struct pda_unwind_job *job,
 		      const struct pda_unwound *pre, struct pda_maps *umaps)
 {
-	struct walk w = {&s->view, st,	 sample, job,
-			 pre,	   umaps, NULL,	  false,
+	struct walk w = {v,     st,    sample, job,
+			 pre,   umaps, NULL,   false,
 			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	struct pda_lbr_walk lw;
@@ -1159,19 +1161,19 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 	return 0;
 }
 
-int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job,
-			 struct pda_maps *umaps)
+int pda_sample_stack_job(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_unwind_job *job, struct pda_maps *umaps)
 {
-	return stack_walk(s, sample, st, job, NULL, umaps);
+	return stack_walk(s, v, sample, st, job, NULL, umaps);
 }
 
-int pda_sample_stack_unwound(struct pda_session *s,
+int pda_sample_stack_unwound(struct pda_session *s, struct pda_view *v,
 			     const struct pd_sample *sample,
 			     struct pda_stack *st, struct pda_maps *umaps,
 			     const struct pda_unwound *pre)
 {
-	return stack_walk(s, sample, st, NULL, pre, umaps);
+	return stack_walk(s, v, sample, st, NULL, pre, umaps);
 }
 
 int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
@@ -1396,7 +1398,8 @@ int pda_first_replay(struct pda_session *s)
 		pda_dwahead_close(s, s->dwahead);
 	sort_first(v, nr);
 	for (size_t i = 0; i < nr && rc == 0; i++)
-		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind, true))
+		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind,
+			    true))
 			rc = pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	pda_free(s, v);
 	s->first_v = NULL;
@@ -1407,11 +1410,10 @@ int pda_first_replay(struct pda_session *s)
 	return rc;
 }
 
-int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_maps *umaps,
-			 struct pda_memo_rec *rec)
+int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_maps *umaps, struct pda_memo_rec *rec)
 {
-	struct pda_view *v = &s->view;
 	const uint64_t frames = v->nr_frames;
 	const uint64_t unres = v->nr_frames_unresolved;
 	const uint64_t samples_unres = v->nr_samples_unresolved;
@@ -1420,7 +1422,7 @@ int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 	rec->nr_dsos = rec->nr_unres = 0;
 	rec->overflow = false;
 	v->memo_rec = rec;
-	rc = pda_sample_stack_job(s, sample, st, NULL, umaps);
+	rc = pda_sample_stack_job(s, v, sample, st, NULL, umaps);
 	v->memo_rec = NULL;
 	rec->nr_frames = v->nr_frames - frames;
 	rec->nr_frames_unresolved = v->nr_frames_unresolved - unres;
@@ -1431,16 +1433,14 @@ int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos)
 {
-	pda_memo_replay_n(s, c, dsos, 1);
+	pda_memo_replay_n(&s->view, c, dsos, 1);
 }
 
-void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
+void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 		       struct pda_dso_ent *const *dsos, uint64_t n)
 {
 	/* as pda_sample_stack_job() counts a sample it resolves, n times
 	 * (each sample's seq: the last one's is what stays) */
-	struct pda_view *v = &s->view;
-
 	v->sample_seq += n;
 	v->nr_frames += c->nr_frames * n;
 	v->nr_frames_unresolved += c->nr_frames_unresolved * n;
@@ -1465,12 +1465,12 @@ static bool inl_callchain(const struct pda_session *s)
 
 /* pda_sample_leaf() in the process maps umaps (NULL: the sample's, at
  * its state), and the map ip is in (NULL: none). */
-static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
-		       struct pda_maps *umaps, bool inl, struct pda_stack *st,
-		       struct pda_dso **dso, const struct pda_map **map)
+static int sample_leaf(struct pda_session *s, struct pda_view *v,
+		       const struct pd_sample *sample, struct pda_maps *umaps,
+		       bool inl, struct pda_stack *st, struct pda_dso **dso,
+		       const struct pda_map **map)
 {
-	struct walk w = {&s->view, st, sample, NULL, NULL, umaps, NULL, false,
-			 inl};
+	struct walk w = {v, st, sample, NULL, NULL, umaps, NULL, false, inl};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;
 
@@ -1498,7 +1498,8 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 {
 	const struct pda_map *map;
 
-	return sample_leaf(s, sample, NULL, inl_callchain(s), st, dso, &map);
+	return sample_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, &map);
 }
 
 /* perf's map__map_ip() of ip in map: identity in the kernel's map, a
@@ -1526,17 +1527,16 @@ int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 
 /* pda_addr_leaf() in the process maps umaps (as sample_leaf), giving
  * the map that holds the address (NULL: none). */
-static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		     struct pda_maps *umaps, bool inl, struct pda_stack *st,
-		     struct pda_dso **dso, uint64_t *al_addr,
-		     const struct pda_map **out)
+static int addr_leaf(struct pda_session *s, struct pda_view *v,
+		     const struct pd_sample *sample, struct pda_maps *umaps,
+		     bool inl, struct pda_stack *st, struct pda_dso **dso,
+		     uint64_t *al_addr, const struct pda_map **out)
 {
-	struct pda_view *v = &s->view;
 	const uint64_t frames = v->nr_frames;
 	const uint64_t unres = v->nr_frames_unresolved;
 	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
-	int rc = sample_leaf(s, sample, umaps, inl, st, dso, &map);
+	int rc = sample_leaf(s, v, sample, umaps, inl, st, dso, &map);
 
 	if (rc < 0)
 		map = NULL;
@@ -1561,22 +1561,24 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 		      uint64_t *al_addr, uint64_t *map_start)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
-			   al_addr, &map);
+	int rc = addr_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, al_addr, &map);
 
 	*map_start = map ? map->start : 0;
 	return rc;
 }
 
-int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
-		struct pda_maps *umaps, struct pda_stack *st)
+int pda_ip_leaf(struct pda_session *s, struct pda_view *v,
+		const struct pd_sample *sample, struct pda_maps *umaps,
+		struct pda_stack *st)
 {
 	const struct pda_map *map;
 	struct pda_dso *dso;
 	uint64_t al_addr;
 
 	/* perf's addr_location: the symbol table's, no inlined frame */
-	return addr_leaf(s, sample, umaps, false, st, &dso, &al_addr, &map);
+	return addr_leaf(s, v, sample, umaps, false, st, &dso, &al_addr,
+			 &map);
 }
 
 int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
@@ -1584,8 +1586,8 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 		     uint64_t *al_addr, struct pda_map_id *id)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
-			   al_addr, &map);
+	int rc = addr_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, al_addr, &map);
 
 	memset(id, 0, sizeof(*id));
 	if (!map)
