@@ -237,8 +237,8 @@ struct held {
 
 struct pda_pipe {
 	struct pda_session *s;
-	/* what resolving its samples changes (the session's own: one
-	 * pipeline resolves at a time) */
+	/* what resolving its samples changes: opts.view, or the
+	 * session's */
 	struct pda_view *v;
 	struct pda_pipe_opts o;
 	unsigned jobs;
@@ -324,7 +324,7 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	if (!p)
 		return PD_ERR_NOMEM;
 	p->s = s;
-	p->v = &s->view;
+	p->v = o.view ? o.view : &s->view;
 	p->o = o;
 	/* a leaf-only stack is the ip's, whatever the sample carries */
 	if (p->o.leaf_only)
@@ -1421,7 +1421,7 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 	struct pda_at at;
 	int rc;
 
-	rc = pda_machine_at(s, r->when.epoch, r->sample.pid, r->sample.tid,
+	rc = pda_machine_at(s, p->v, r->when.epoch, r->sample.pid, r->sample.tid,
 			    &at);
 	if (rc < 0) {
 		r->rc = rc;
@@ -1837,7 +1837,7 @@ static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
 		if ((rc = res_drain(p)) < 0)
 			return rc;
 	}
-	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
+	rc = pda_machine_at(s, p->v, when->epoch, sample->pid, sample->tid, &at);
 	if (rc < 0)
 		return rc;
 	if (rec && !unwind && !(p->threaded && p->nr_used) &&

@@ -586,28 +586,19 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 	return ent;
 }
 
-/* The cached frames of (d, addr), resolving them the first time. */
-static const struct addr_ent *lookup(struct pda_session *s,
-				     struct pda_view *v,
-				     struct pda_dso_ent *d, uint64_t addr,
-				     enum pda_map_kind kind, bool inl)
+/* lookup() past its front: the cache, else resolved and added (a shard
+ * thread's under the session's shard lock). */
+static struct addr_ent *lookup_miss(struct pda_session *s,
+				    struct pda_dso_ent *d, uint64_t addr,
+				    enum pda_map_kind kind, bool inl)
 {
 	struct addr_key k = {d, addr, inl};
-	const struct addr_ent **front =
-		&v->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
-			       (PDA_ADDR_FRONT - 1)];
-	uint64_t hash;
+	const uint64_t hash = addr_hash(&k);
 	struct addr_ent *ent;
 
-	if (*front && (*front)->addr == addr && (*front)->dso == d &&
-	    (*front)->inl == inl)
-		return *front;
-	hash = addr_hash(&k);
 	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
-	if (ent) {
-		*front = ent;
+	if (ent)
 		return ent;
-	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
 	case PDA_DSO_VDSO:
@@ -625,7 +616,32 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	}
 	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
-	*front = ent;
+	return ent;
+}
+
+/* The cached frames of (d, addr), resolving them the first time. */
+static const struct addr_ent *lookup(struct pda_session *s,
+				     struct pda_view *v,
+				     struct pda_dso_ent *d, uint64_t addr,
+				     enum pda_map_kind kind, bool inl)
+{
+	const struct addr_ent **front =
+		&v->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
+			       (PDA_ADDR_FRONT - 1)];
+	struct addr_ent *ent;
+
+	if (*front && (*front)->addr == addr && (*front)->dso == d &&
+	    (*front)->inl == inl)
+		return *front;
+	if (s->shards_on) {
+		pthread_mutex_lock(&s->shard_lock);
+		ent = lookup_miss(s, d, addr, kind, inl);
+		pthread_mutex_unlock(&s->shard_lock);
+	} else {
+		ent = lookup_miss(s, d, addr, kind, inl);
+	}
+	if (ent)
+		*front = ent;
 	return ent;
 }
 
@@ -687,13 +703,73 @@ static void memo_note(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 	(unres ? r->unres : r->dsos)[(*nr)++] = d;
 }
 
+/* A shard view's counts for d (NULL: no memory for them, uncounted). */
+static struct pda_dso_count *view_count(struct pda_view *v,
+					const struct pda_dso_ent *d)
+{
+	size_t n;
+	struct pda_dso_count *dc;
+
+	if (d->idx < v->nr_dc)
+		return &v->dc[d->idx];
+	/* a binary made after the view: rare (the first pass made the
+	 * sampled ones), so grown by one step */
+	n = (size_t)d->idx + 64;
+	dc = pda_realloc(v->s, v->dc, n * sizeof(*dc));
+	if (!dc)
+		return NULL;
+	for (size_t i = v->nr_dc; i < n; i++)
+		dc[i] = (struct pda_dso_count){UINT64_MAX, UINT64_MAX, 0, 0};
+	v->dc = dc;
+	v->nr_dc = n;
+	return &dc[d->idx];
+}
+
 static void count_dso(struct pda_view *v, struct pda_dso_ent *d)
 {
-	if (d && d->sample_seq != v->sample_seq) {
-		d->sample_seq = v->sample_seq;
-		d->d.nr_samples++;
+	struct pda_dso_count *c;
+
+	if (!d)
+		return;
+	if (!v->dc) {
+		if (d->sample_seq != v->sample_seq) {
+			d->sample_seq = v->sample_seq;
+			d->d.nr_samples++;
+			if (v->memo_rec)
+				memo_note(v, d, false);
+		}
+		return;
+	}
+	c = view_count(v, d);
+	if (c && c->sample_seq != v->sample_seq) {
+		c->sample_seq = v->sample_seq;
+		c->nr_samples++;
 		if (v->memo_rec)
 			memo_note(v, d, false);
+	}
+}
+
+/* count_dso()'s twin for the unresolved weight: d pushed an unresolved
+ * frame. */
+static void count_unres(struct pda_view *v, struct pda_dso_ent *d)
+{
+	struct pda_dso_count *c;
+
+	if (!v->dc) {
+		if (d->unres_seq != v->sample_seq) {
+			d->unres_seq = v->sample_seq;
+			d->d.nr_unresolved++;
+			if (v->memo_rec)
+				memo_note(v, d, true);
+		}
+		return;
+	}
+	c = view_count(v, d);
+	if (c && c->unres_seq != v->sample_seq) {
+		c->unres_seq = v->sample_seq;
+		c->nr_unresolved++;
+		if (v->memo_rec)
+			memo_note(v, d, true);
 	}
 }
 
@@ -702,13 +778,8 @@ static void count_dso(struct pda_view *v, struct pda_dso_ent *d)
  * (pda_dso_diagnose). */
 static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
 {
-	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d &&
-	    d->unres_seq != w->v->sample_seq) {
-		d->unres_seq = w->v->sample_seq;
-		d->d.nr_unresolved++;
-		if (w->v->memo_rec)
-			memo_note(w->v, d, true);
-	}
+	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d)
+		count_unres(w->v, d);
 	pushed(w);
 }
 
@@ -724,8 +795,18 @@ static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
 	struct pda_machine *m = &s->machine;
 	const struct pda_dso_ent *d = m->kimage.dso;
 
-	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start ||
-	    pda_dso_load(s, m->kimage.dso) < 0 || !d->ksyms ||
+	int rc;
+
+	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start)
+		return NULL;
+	if (s->shards_on) {
+		pthread_mutex_lock(&s->shard_lock);
+		rc = pda_dso_load(s, m->kimage.dso);
+		pthread_mutex_unlock(&s->shard_lock);
+	} else {
+		rc = pda_dso_load(s, m->kimage.dso);
+	}
+	if (rc < 0 || !d->ksyms ||
 	    ip + (uint64_t)d->kdelta >= d->ksyms->kernel_end)
 		return NULL;
 	return &m->kimage;
@@ -1041,9 +1122,14 @@ static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
 	if ((w->sample->mask & not_fp) ||
 	    !(w->sample->mask & PD_SAMPLE_REGS_USER))
 		return 0;
+	/* the unwinder's state is the session's: one shard at a time */
+	if (s->shards_on)
+		pthread_mutex_lock(&s->shard_lock);
 	rc = pda_unwind_leaf_caller(s, s->unwinder, w->sample,
 				    pda_machine_maps(s, w->sample->pid),
 				    space_maps(s, w, PD_MISC_USER), pc, &caller);
+	if (s->shards_on)
+		pthread_mutex_unlock(&s->shard_lock);
 	if (rc < 0)
 		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
 	if (!caller || caller == next)
@@ -1447,13 +1533,25 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 	v->nr_samples += n;
 	if (c->unresolved)
 		v->nr_samples_unresolved += n;
-	for (unsigned i = 0; i < c->nr_dsos; i++) {
+	for (unsigned i = 0; i < c->nr_dsos && !v->dc; i++) {
 		dsos[i]->sample_seq = v->sample_seq;
 		dsos[i]->d.nr_samples += n;
 	}
-	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
+	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres && !v->dc;
+	     i++) {
 		dsos[i]->unres_seq = v->sample_seq;
 		dsos[i]->d.nr_unresolved += n;
+	}
+	for (unsigned i = 0; i < c->nr_dsos + c->nr_unres && v->dc; i++) {
+		struct pda_dso_count *dc = view_count(v, dsos[i]);
+
+		if (dc && i < c->nr_dsos) {
+			dc->sample_seq = v->sample_seq;
+			dc->nr_samples += n;
+		} else if (dc) {
+			dc->unres_seq = v->sample_seq;
+			dc->nr_unresolved += n;
+		}
 	}
 }
 
@@ -1549,10 +1647,19 @@ static int addr_leaf(struct pda_session *s, struct pda_view *v,
 	 * the same map's), once for the new sample_seq; d is its first
 	 * member */
 	d = *dso ? (struct pda_dso_ent *)(void *)*dso : NULL;
-	if (d && d->sample_seq == v->sample_seq)
-		d->d.nr_samples--;
-	if (d && d->unres_seq == v->sample_seq)
-		d->d.nr_unresolved--;
+	if (d && !v->dc) {
+		if (d->sample_seq == v->sample_seq)
+			d->d.nr_samples--;
+		if (d->unres_seq == v->sample_seq)
+			d->d.nr_unresolved--;
+	} else if (d) {
+		struct pda_dso_count *c = view_count(v, d);
+
+		if (c && c->sample_seq == v->sample_seq)
+			c->nr_samples--;
+		if (c && c->unres_seq == v->sample_seq)
+			c->nr_unresolved--;
+	}
 	return rc;
 }
 
@@ -1669,6 +1776,61 @@ static void dso_lists(struct pda_session *s)
 	s->stats.missing = s->missing;
 	s->stats.nr_unresolved_dsos = nr;
 	s->stats.unresolved_dsos = s->unres;
+}
+
+struct pda_view *pda_view_new(struct pda_session *s)
+{
+	struct pda_view *v = pda_zalloc(s, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->s = s;
+	/* every binary the first pass made, and room: not NULL */
+	v->nr_dc = s->dsos.nr_all + 1;
+	v->dc = pda_malloc(s, v->nr_dc * sizeof(*v->dc));
+	if (!v->dc) {
+		pda_free(s, v);
+		return NULL;
+	}
+	for (size_t i = 0; i < v->nr_dc; i++)
+		v->dc[i] = (struct pda_dso_count){UINT64_MAX, UINT64_MAX, 0, 0};
+	return v;
+}
+
+void pda_view_free(struct pda_session *s, struct pda_view *v)
+{
+	struct pda_view *to = &s->view;
+
+	if (!v)
+		return;
+	to->nr_samples += v->nr_samples;
+	to->nr_frames += v->nr_frames;
+	to->nr_frames_unresolved += v->nr_frames_unresolved;
+	to->nr_samples_unresolved += v->nr_samples_unresolved;
+	for (struct pda_dso_ent *d = s->dsos.all; d; d = d->next_all) {
+		if (d->idx >= v->nr_dc)
+			continue;
+		d->d.nr_samples += v->dc[d->idx].nr_samples;
+		d->d.nr_unresolved += v->dc[d->idx].nr_unresolved;
+	}
+	if (v->atc.ok)
+		pda_at_put(s, &v->atc.at);
+	pda_free(s, v->dc);
+	pda_free(s, v);
+}
+
+int pda_session_shards(struct pda_session *s, bool on)
+{
+	if (on == s->shards_on)
+		return 0;
+	if (on && pthread_mutex_init(&s->shard_lock, NULL) != 0)
+		return PD_ERR_NOMEM;
+	s->shards_on = on;
+	s->machine.shared = on;
+	s->machine.lock = on ? &s->shard_lock : NULL;
+	if (!on)
+		pthread_mutex_destroy(&s->shard_lock);
+	return 0;
 }
 
 const struct pda_stats *pda_session_stats(struct pda_session *s)
