@@ -809,11 +809,17 @@ static int order_events(struct pda_capture *c)
 /* How many shards the second pass is read in: -j's threads. */
 static unsigned shards_wanted(const struct pda_capture *c)
 {
-	const long n = c->o.jobs ? (long)c->o.jobs
-				 : sysconf(_SC_NPROCESSORS_ONLN);
+	const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = c->o.jobs ? (long)c->o.jobs : cpus;
 
 	if (!c->two_pass || c->itrace || n < 2 || !c->prog.total)
 		return 1;
+	/* shards on threads (shard_begin): no more than run at once, each
+	 * holding a table of its own until the end (bench/RESULTS.md,
+	 * "Session 17: fold's shards on threads": -j4 of a capture of many
+	 * stacks on 2 CPUs held twice the memory for no time) */
+	if (c->o.shard_begin && cpus >= 2 && n > cpus)
+		n = cpus;
 	return n > SHARDS_MAX ? SHARDS_MAX : (unsigned)n;
 }
 
