@@ -22,6 +22,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,8 @@ const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr)
 {
 	/* relaxed: shard threads may look up in one maps at once (a plain
 	 * load and store here; the hint is only a guess) */
-	const size_t h = __atomic_load_n(&m->hint, __ATOMIC_RELAXED);
+	const size_t h = atomic_load_explicit((_Atomic size_t *)&m->hint,
+					      memory_order_relaxed);
 	size_t i;
 
 	if (h < m->nr && m->v[h].start <= addr && addr < m->v[h].end)
@@ -109,7 +111,8 @@ const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr)
 	i = first_above(m, addr);
 	if (i == m->nr || m->v[i].start > addr)
 		return NULL;
-	__atomic_store_n(&m->hint, i, __ATOMIC_RELAXED);
+	atomic_store_explicit((_Atomic size_t *)&m->hint, i,
+			      memory_order_relaxed);
 	return &m->v[i];
 }
 
@@ -250,7 +253,8 @@ static void views_trim(struct pda_session *s)
 	struct pda_mview **pp, **old = NULL, *v;
 
 	for (pp = &mc->views; *pp; pp = &(*pp)->next)
-		if (!__atomic_load_n(&(*pp)->refs, __ATOMIC_RELAXED) &&
+		if (!atomic_load_explicit((_Atomic unsigned *)&(*pp)->refs,
+					  memory_order_relaxed) &&
 		    (!old || (*pp)->last_use < (*old)->last_use))
 			old = pp;
 	if (!old)
@@ -380,7 +384,8 @@ static inline void view_ref(const struct pda_machine *mc,
 			    struct pda_mview *v, int n)
 {
 	if (mc->shared)
-		__atomic_add_fetch(&v->refs, (unsigned)n, __ATOMIC_RELAXED);
+		atomic_fetch_add_explicit((_Atomic unsigned *)&v->refs,
+					  (unsigned)n, memory_order_relaxed);
 	else
 		v->refs += (unsigned)n;
 }

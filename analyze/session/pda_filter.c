@@ -234,7 +234,8 @@ void pda_filter_add(struct pda_filter *to, const struct pda_filter *from)
 	/* each event where its first sample would have put it */
 	for (size_t i = 0; i < f->nr_events && i < PDA_FILTER_MAX_EVENTS;
 	     i++) {
-		struct pda_filter_event *e = event_entry(to, f->events[i].evsel);
+		struct pda_filter_event *e =
+			event_entry(to, f->events[i].evsel);
 
 		if (e) {
 			e->nr_samples += f->events[i].nr_samples;

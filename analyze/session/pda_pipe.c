@@ -1421,8 +1421,8 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 	struct pda_at at;
 	int rc;
 
-	rc = pda_machine_at(s, p->v, r->when.epoch, r->sample.pid, r->sample.tid,
-			    &at);
+	rc = pda_machine_at(s, p->v, r->when.epoch, r->sample.pid,
+			    r->sample.tid, &at);
 	if (rc < 0) {
 		r->rc = rc;
 		r->barrier = true;
@@ -1837,7 +1837,8 @@ static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
 		if ((rc = res_drain(p)) < 0)
 			return rc;
 	}
-	rc = pda_machine_at(s, p->v, when->epoch, sample->pid, sample->tid, &at);
+	rc = pda_machine_at(s, p->v, when->epoch, sample->pid, sample->tid,
+			    &at);
 	if (rc < 0)
 		return rc;
 	if (rec && !unwind && !(p->threaded && p->nr_used) &&

@@ -725,52 +725,48 @@ static struct pda_dso_count *view_count(struct pda_view *v,
 	return &dc[d->idx];
 }
 
-static void count_dso(struct pda_view *v, struct pda_dso_ent *d)
+/* count_in() for a shard view: its own counts of d.  Apart (cold): the
+ * session's view, every sample of a run in one, stays inline. */
+static __attribute__((noinline, cold)) void
+count_in_view(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 {
-	struct pda_dso_count *c;
+	struct pda_dso_count *c = view_count(v, d);
+	uint64_t *seq, *nr;
 
-	if (!d)
+	if (!c)
 		return;
-	if (!v->dc) {
-		if (d->sample_seq != v->sample_seq) {
-			d->sample_seq = v->sample_seq;
-			d->d.nr_samples++;
-			if (v->memo_rec)
-				memo_note(v, d, false);
-		}
-		return;
-	}
-	c = view_count(v, d);
-	if (c && c->sample_seq != v->sample_seq) {
-		c->sample_seq = v->sample_seq;
-		c->nr_samples++;
+	seq = unres ? &c->unres_seq : &c->sample_seq;
+	nr = unres ? &c->nr_unresolved : &c->nr_samples;
+	if (*seq != v->sample_seq) {
+		*seq = v->sample_seq;
+		(*nr)++;
 		if (v->memo_rec)
-			memo_note(v, d, false);
+			memo_note(v, d, unres);
 	}
 }
 
-/* count_dso()'s twin for the unresolved weight: d pushed an unresolved
- * frame. */
-static void count_unres(struct pda_view *v, struct pda_dso_ent *d)
+/* Count d once for v's sample: in its samples, or (unres) in those with
+ * an unresolved frame of its (pda_dso_diagnose's weight). */
+static HOT_INLINE void count_in(struct pda_view *v, struct pda_dso_ent *d,
+				bool unres)
 {
-	struct pda_dso_count *c;
+	uint64_t *seq = unres ? &d->unres_seq : &d->sample_seq;
+	uint64_t *nr = unres ? &d->d.nr_unresolved : &d->d.nr_samples;
 
-	if (!v->dc) {
-		if (d->unres_seq != v->sample_seq) {
-			d->unres_seq = v->sample_seq;
-			d->d.nr_unresolved++;
-			if (v->memo_rec)
-				memo_note(v, d, true);
-		}
-		return;
-	}
-	c = view_count(v, d);
-	if (c && c->unres_seq != v->sample_seq) {
-		c->unres_seq = v->sample_seq;
-		c->nr_unresolved++;
+	if (v->dc) {
+		count_in_view(v, d, unres);
+	} else if (*seq != v->sample_seq) {
+		*seq = v->sample_seq;
+		(*nr)++;
 		if (v->memo_rec)
-			memo_note(v, d, true);
+			memo_note(v, d, unres);
 	}
+}
+
+static HOT_INLINE void count_dso(struct pda_view *v, struct pda_dso_ent *d)
+{
+	if (d)
+		count_in(v, d, false);
 }
 
 /* Count the frame just written at the top of w's stack, pushed for
@@ -779,7 +775,7 @@ static void count_unres(struct pda_view *v, struct pda_dso_ent *d)
 static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
 {
 	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d)
-		count_unres(w->v, d);
+		count_in(w->v, d, true);
 	pushed(w);
 }
 
@@ -1516,6 +1512,9 @@ int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
 	return rc;
 }
 
+static void replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+			struct pda_dso_ent *const *dsos, uint64_t n);
+
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos)
 {
@@ -1533,16 +1532,25 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 	v->nr_samples += n;
 	if (c->unresolved)
 		v->nr_samples_unresolved += n;
-	for (unsigned i = 0; i < c->nr_dsos && !v->dc; i++) {
+	if (v->dc) {
+		replay_view(v, c, dsos, n);
+		return;
+	}
+	for (unsigned i = 0; i < c->nr_dsos; i++) {
 		dsos[i]->sample_seq = v->sample_seq;
 		dsos[i]->d.nr_samples += n;
 	}
-	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres && !v->dc;
-	     i++) {
+	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
 		dsos[i]->unres_seq = v->sample_seq;
 		dsos[i]->d.nr_unresolved += n;
 	}
-	for (unsigned i = 0; i < c->nr_dsos + c->nr_unres && v->dc; i++) {
+}
+
+/* pda_memo_replay_n()'s binaries for a shard view: its own counts. */
+static void replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+			struct pda_dso_ent *const *dsos, uint64_t n)
+{
+	for (unsigned i = 0; i < c->nr_dsos + c->nr_unres; i++) {
 		struct pda_dso_count *dc = view_count(v, dsos[i]);
 
 		if (dc && i < c->nr_dsos) {
