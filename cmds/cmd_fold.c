@@ -390,10 +390,7 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 }
 
 
-/* A table, its tree on a thread of its own where threaded (and -j
- * lets it). */
-static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
-				    const struct fold_opts *o, bool threaded)
+static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 {
 	char err[256] = "";
 	/* a branch path adds two frames an entry, at most max_stack
@@ -413,18 +410,13 @@ static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
 		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
 		   (o->period || o->off_cpu || o->wall_clock ? PDA_FOLD_PERIOD : 0) |
 		   (o->branch_history ? PDA_FOLD_SRCLINE_CG : 0);
-	fo.threaded = threaded && cmd_jobs_fold_thread(o->jobs);
+	fo.threaded = cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad filter");
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return fd;
-}
-
-static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
-{
-	return new_fold_on(ctx, o, true);
 }
 
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
@@ -884,46 +876,6 @@ static int fold_shard(void *arg, unsigned shard)
 	return rc;
 }
 
-/*
- * Shard n of the second pass begins on a thread of its own
- * (pda_capture_opts.shard_begin): its samples fold into a table of its
- * own, through a copy of fr (*shard_arg).  Each shard's thread adds to
- * its table itself: the first shard's table, made for a run in one,
- * is made again without its adder's thread (it holds nothing yet).
- * @return 0 or a negative pd_err.
- */
-static int fold_shard_begin(void *arg, unsigned shard, void **shard_arg)
-{
-	struct fold_run *fr = arg;
-	struct fold_run *x = malloc(sizeof(*x));
-
-	*shard_arg = NULL;
-	if (!x)
-		return PD_ERR_NOMEM;
-	if (shard == 1) {
-		pda_fold_free(fr->fd);
-		fr->fd = new_fold_on(fr->ctx, fr->o, false);
-	}
-	*x = *fr;
-	x->fd = new_fold_on(fr->ctx, fr->o, false);
-	*shard_arg = x;
-	return 0;
-}
-
-/* After the shards' threads, in order: shard n's table added to the
- * first's (each name keeps the file's first frame), then freed. */
-static int fold_shard_end(void *arg, unsigned shard, void *shard_arg)
-{
-	struct fold_run *fr = arg;
-	struct fold_run *x = shard_arg;
-	int rc = pda_fold_merge(fr->fd, x->fd);
-
-	(void)shard;
-	pda_fold_free(x->fd);
-	free(x);
-	return rc;
-}
-
 /* After the run: the last shard's table added to the first's. */
 static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
 {
@@ -1069,11 +1021,8 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	co.counted = !fr.bh && !fr.par && !fr.oc;
 	/* a table per shard, but where samples share state across the
 	 * file (--branch-history's, --weight latency's, the waits') */
-	if (!fr.bh && !fr.par && !fr.oc) {
+	if (!fr.bh && !fr.par && !fr.oc)
 		co.shard_fn = fold_shard;
-		co.shard_begin = fold_shard_begin;
-		co.shard_end = fold_shard_end;
-	}
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
