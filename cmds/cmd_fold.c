@@ -746,9 +746,6 @@ struct fold_run {
 	struct pda_parallel *par;	/* --weight latency */
 	struct pda_offcpu *oc;		/* --off-cpu, --wall-clock */
 	struct pd_file *f;
-	/* the first shard's table, the ones before fd's added to it
-	 * (fold_shard); NULL: one table */
-	struct pda_fold *first;
 };
 
 /* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
@@ -853,42 +850,6 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 	cmd_capture_skip_warn(fr->ctx, &fr->c, fr->o->path, what, why);
 	return 0;
-}
-
-/* A shard of the second pass begins (pda_capture_opts.shard_fn): its
- * samples fold into a table of their own, the memo's cookies being the
- * table's; the shard before's is added to the first shard's now (in the
- * file's order: each name keeps the file's first frame), so that two
- * tables are held at most.  @return 0 or a negative pd_err. */
-static int fold_shard(void *arg, unsigned shard)
-{
-	struct fold_run *fr = arg;
-	int rc = 0;
-
-	(void)shard;
-	if (!fr->first) {
-		fr->first = fr->fd;
-	} else {
-		rc = pda_fold_merge(fr->first, fr->fd);
-		pda_fold_free(fr->fd);
-	}
-	fr->fd = rc < 0 ? NULL : new_fold(fr->ctx, fr->o);
-	return rc;
-}
-
-/* After the run: the last shard's table added to the first's. */
-static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
-{
-	int rc;
-
-	if (!fr->first)
-		return;
-	rc = pda_fold_merge(fr->first, fr->fd);
-	pda_fold_free(fr->fd);
-	fr->fd = fr->first;
-	fr->first = NULL;
-	if (rc < 0)
-		die(ctx, "%s", pd_strerror(rc));
 }
 
 /* Whether every event of f counts time in nanoseconds (cpu-clock,
@@ -1019,10 +980,6 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	/* a trace's samples alike come as one, with their count, where
 	 * fold_one reads nothing else of each: resolved once */
 	co.counted = !fr.bh && !fr.par && !fr.oc;
-	/* a table per shard, but where samples share state across the
-	 * file (--branch-history's, --weight latency's, the waits') */
-	if (!fr.bh && !fr.par && !fr.oc)
-		co.shard_fn = fold_shard;
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
@@ -1034,7 +991,6 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
-	fold_merge(ctx, &fr);
 	cmd_check_kind_synth(ctx, o->path, f,
 			     &pda_capture_stats(&fr.c)->reader,
 			     pda_capture_stats(&fr.c)->nr_samples,
