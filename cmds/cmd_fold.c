@@ -929,8 +929,8 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	PDA_OPTS(po, .no_inline = o->no_inline,
 		 .inline_callchain = o->inline_frames,
 		 .srcline = o->srcline || o->branch_history,
-		 .unwinder = o->unwinder, .errbuf = err,
-		 .errbuf_size = sizeof(err));
+		 .unwinder = o->unwinder, .names_only = true,
+		 .errbuf = err, .errbuf_size = sizeof(err));
 	struct cmd_progress prog;
 	/* a sample without a callchain has its ip as its stack, as perf
 	 * report and perf script show it; perf's stackcollapse.py folds it

@@ -121,12 +121,53 @@ static bool keep_type(char type)
 #define HEX_ENTRY(c, v) [(unsigned char)(c)] = (v) + 1,
 static const unsigned char hex_value[256] = {HEX_DIGITS(HEX_ENTRY)};
 
+#define BYTES(b) ((uint64_t)(b) * 0x0101010101010101ull)
+
+/*
+ * Eight lower-case hex digits at q (q[0] the most significant) into *v,
+ * a word at a time; false when any byte is not one.  Every byte below
+ * 0x80 adds its bound without carrying into the next one.
+ */
+static bool hex8(const char *q, uint32_t *v)
+{
+	const uint64_t hi = BYTES(0x80);
+	uint64_t c, digit, letter, nib;
+
+	memcpy(&c, q, sizeof(c));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	c = __builtin_bswap64(c);
+#endif
+	if (c & hi)
+		return false;
+	/* '0'-'9': >= 0x30 and <= 0x39; 'a'-'f': >= 0x61 and <= 0x66 */
+	digit = (c + BYTES(0x50)) & ~(c + BYTES(0x46)) & hi;
+	letter = (c + BYTES(0x1f)) & ~(c + BYTES(0x19)) & hi;
+	if ((digit | letter) != hi)
+		return false;
+	nib = (c & BYTES(0x0f)) + (letter >> 7) * 9;
+	/* byte pairs, then pairs of those: the lower address the higher */
+	nib = (nib & 0x000f000f000f000full) << 4 |
+	      (nib >> 8 & 0x000f000f000f000full);
+	nib = (nib & 0x000000ff000000ffull) << 8 |
+	      (nib >> 16 & 0x000000ff000000ffull);
+	*v = (uint32_t)((nib & 0xffff) << 16 | (nib >> 32 & 0xffff));
+	return true;
+}
+
 bool pda_parse_hex(const char **p, const char *end, uint64_t *v)
 {
 	const char *q = *p;
 	uint64_t x = 0;
+	uint32_t a, b;
 	unsigned d;
 
+	/* a 64-bit kernel's address: 16 digits and what ends them */
+	if (end - q > 16 && !hex_value[(unsigned char)q[16]] && hex8(q, &a) &&
+	    hex8(q + 8, &b)) {
+		*p = q + 16;
+		*v = (uint64_t)a << 32 | b;
+		return true;
+	}
 	if (q == end || !hex_value[(unsigned char)*q])
 		return false;
 	for (; q < end && (d = hex_value[(unsigned char)*q]) != 0; q++) {

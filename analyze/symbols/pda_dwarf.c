@@ -123,6 +123,66 @@ static bool has_debug_info(const struct pda_elf *e)
 	       sh.sh_type != SHT_NOBITS && sh.sh_size;
 }
 
+/* Sections libdw inflates when it opens a binary's DWARF that a
+ * session with names_only never reads (variable locations, macros). */
+static const char *const unread_sections[] = {
+	".debug_loc", ".debug_loclists", ".debug_macinfo", ".debug_macro",
+};
+#define MAX_HIDDEN 8
+
+/*
+ * dwarf_begin_elf() of e's image, with names_only the compressed sections
+ * it never reads hidden from libdw (SHT_NOBITS in libelf's copy of their
+ * headers, the type put back after): libdw inflates every compressed
+ * section it knows as it opens them, and libc's debug file's location
+ * lists were a seventh of that work.  Only where e was opened from a file
+ * (ELF_C_READ_MMAP: libelf's headers are a copy of the file's).
+ */
+static Dwarf *begin_dwarf(const struct pda_session *s, const struct pda_elf *e)
+{
+	const size_t nr_unread =
+		sizeof(unread_sections) / sizeof(unread_sections[0]);
+	Elf_Scn *hidden[MAX_HIDDEN];
+	Elf64_Word types[MAX_HIDDEN];
+	size_t nr = 0, shstrndx;
+	Dwarf *dw;
+
+	if (pda_session_opts(s)->names_only && e->from_file &&
+	    e->compressed &&
+	    elf_getshdrstrndx(e->elf, &shstrndx) == 0) {
+		for (Elf_Scn *scn = NULL;
+		     nr < MAX_HIDDEN && (scn = elf_nextscn(e->elf, scn));) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(sh.sh_flags & SHF_COMPRESSED) ||
+			    sh.sh_type == SHT_NOBITS ||
+			    !(name = elf_strptr(e->elf, shstrndx, sh.sh_name)))
+				continue;
+			for (size_t i = 0; i < nr_unread; i++) {
+				if (strcmp(name, unread_sections[i]) != 0)
+					continue;
+				types[nr] = sh.sh_type;
+				sh.sh_type = SHT_NOBITS;
+				if (gelf_update_shdr(scn, &sh))
+					hidden[nr++] = scn;
+				break;
+			}
+		}
+	}
+	dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(hidden[i], &sh)) {
+			sh.sh_type = types[i];
+			gelf_update_shdr(hidden[i], &sh);
+		}
+	}
+	return dw;
+}
+
 /*
  * An ELF image with one section of DWARF (.debug_line, 4 bytes nothing
  * reads) and no units: what libdw accepts as a Dwarf and where every alt
@@ -199,7 +259,7 @@ static int set_alt(struct pda_session *s, struct pda_dwarf *d,
 	if (!none)
 		return PD_ERR_NOMEM;
 	if (src->alt) {
-		d->alt_dw = dwarf_begin_elf(src->alt->elf, DWARF_C_READ, NULL);
+		d->alt_dw = begin_dwarf(s, src->alt);
 		if (!d->alt_dw && quiet)
 			return PD_ERR_FORMAT;
 		if (!d->alt_dw)
@@ -238,7 +298,7 @@ static int load(struct pda_session *s, struct pda_elf *e, bool quiet)
 	d = pda_zalloc(s, sizeof(*d));
 	if (!d)
 		return PD_ERR_NOMEM;
-	d->dw = dwarf_begin_elf(src->elf, DWARF_C_READ, NULL);
+	d->dw = begin_dwarf(s, src);
 	if (!d->dw && quiet) {
 		pda_free(s, d);
 		return PD_ERR_FORMAT;
