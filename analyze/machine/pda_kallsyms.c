@@ -128,7 +128,7 @@ static const unsigned char hex_value[256] = {HEX_DIGITS(HEX_ENTRY)};
  * a word at a time; false when any byte is not one.  Every byte below
  * 0x80 adds its bound without carrying into the next one.
  */
-static bool hex8(const char *q, uint32_t *v)
+static inline bool hex8(const char *q, uint32_t *v)
 {
 	const uint64_t hi = BYTES(0x80);
 	uint64_t c, digit, letter, nib;

@@ -9,6 +9,7 @@
  * analyze/machine/pda_machine.c.
  */
 #include "pdatest.h"
+#include "pda_machine_int.h" /* pda_parse_hex */
 
 #include "failalloc.h"
 
@@ -395,6 +396,49 @@ START_TEST(t_kernel_kallsyms)
 }
 END_TEST
 
+/* pda_parse_hex: a kallsyms address's 16 digits, read a word at a
+ * time, as the digit-by-digit rule reads them: where it ends, the value,
+ * and no more than 16 digits */
+START_TEST(t_parse_hex)
+{
+	static const struct {
+		const char *in;
+		size_t len; /* 0: strlen */
+		bool ok;
+		uint64_t v;
+		size_t used;
+	} c[] = {
+		{"ffffffff81000000 T _text", 0, true, 0xffffffff81000000ull, 16},
+		{"0123456789abcdef ", 0, true, 0x0123456789abcdefull, 16},
+		{"FFFFFFFF8100000a t x", 0, true, 0xffffffff8100000aull, 16},
+		{"ffffffff8100000G t", 0, true, 0xffffffff8100000ull, 15},
+		{"ffffffff:1000000 t", 0, true, 0xffffffffull, 8},
+		{"0123456789abcdef0 t", 0, true, 0x123456789abcdef0ull, 17},
+		{"1123456789abcdef0 t", 0, false, 0, 0},
+		{"ffffffff81000000", 0, true, 0xffffffff81000000ull, 16},
+		{"ffffffff81000000 T", 16, true, 0xffffffff81000000ull, 16},
+		{"ffffffff81000000a", 16, true, 0xffffffff81000000ull, 16},
+		{"ffff" "\xe6" "fff81000000 t", 0, true, 0xffffull, 4},
+		{" ffffffff81000000", 0, false, 0, 0},
+		{"", 0, false, 0, 0},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const size_t len = c[i].len ? c[i].len : strlen(c[i].in);
+		const char *p = c[i].in;
+		uint64_t v = 0;
+		const bool ok = pda_parse_hex(&p, c[i].in + len, &v);
+
+		ck_assert_msg(ok == c[i].ok, "case %zu", i);
+		if (!ok)
+			continue;
+		ck_assert_msg(v == c[i].v, "case %zu: %llx", i,
+			      (unsigned long long)v);
+		ck_assert_uint_eq((size_t)(p - c[i].in), c[i].used);
+	}
+}
+END_TEST
+
 /* KASLR: booted elsewhere than the kallsyms copy says; modules are
  * where they are */
 START_TEST(t_kernel_kaslr)
@@ -749,6 +793,7 @@ Suite *machine_suite(void)
 	tcase_add_test(tc, t_anon_jit_vdso);
 	tcase_add_test(tc, t_jit_map_missing);
 	tcase_add_test(tc, t_kernel_kallsyms);
+	tcase_add_test(tc, t_parse_hex);
 	tcase_add_test(tc, t_kernel_kaslr);
 	tcase_add_test(tc, t_kernel_unresolved);
 	tcase_add_test(tc, t_markers);
