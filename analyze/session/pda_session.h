@@ -155,9 +155,9 @@ struct pda_opts {
 	const char *const *search_paths;
 	size_t nr_search_paths;
 	/*
-	 * The session reads no variable locations, macros or CFI from
-	 * DWARF (no data types: fold, flame): those sections of a binary's
-	 * DWARF are not inflated when it is opened (libdw inflates every
+	 * The session reads no variable locations or macros from DWARF
+	 * (no data types: fold, flame): those sections of a binary's DWARF
+	 * are not inflated when it is opened (libdw inflates every
 	 * compressed section it knows first: libc's debug file's location
 	 * lists are a seventh of its DWARF).
 	 */
