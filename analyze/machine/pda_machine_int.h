@@ -154,10 +154,12 @@ void pda_machine_history(struct pda_session *s);
 void pda_machine_set_epoch(struct pda_session *s, uint32_t epoch);
 /*
  * The state of thread tid of process pid at epoch (PDA_EPOCH_LIVE: now)
- * into *at, holding its views until pda_at_put().  0 or NOMEM.
+ * into *at, holding its views until pda_at_put(); v's cache of the last
+ * answer tried first.  0 or NOMEM.
  */
-int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
-		   uint32_t tid, struct pda_at *at);
+struct pda_view;
+int pda_machine_at(struct pda_session *s, struct pda_view *v, uint32_t epoch,
+		   uint32_t pid, uint32_t tid, struct pda_at *at);
 /* Accepts an at with no views, or zeroed. */
 void pda_at_put(struct pda_session *s, struct pda_at *at);
 
@@ -185,10 +187,11 @@ struct pda_machine {
 	size_t nr_views;
 	uint64_t view_clock;
 	size_t nr_views_made;
-	/* pda_machine_at()'s last answer, holding its views */
-	bool last_at_ok;
-	uint32_t last_pid, last_tid, last_epoch;
-	struct pda_at last_at;
+	/* while shard views resolve on several threads (pda_session_
+	 * shards): pda_machine_at's misses take lock, views' references
+	 * are counted atomically */
+	bool shared;
+	pthread_mutex_t *lock;
 	/* PERF_RECORD_CGROUP's paths by id, the first one given (perf's
 	 * cgroup__findnew), in the order they came */
 	struct pda_cgroup {
@@ -243,6 +246,8 @@ struct pda_dso_ent {
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	uint64_t unres_seq;  /* the last one counted in nr_unresolved */
+	uint32_t idx;	     /* its place in dsos.all's making: a shard
+			      * view's counts by binary (pda_view.dc) */
 	const char *fetch_err; /* debuginfod failed (not "no such file") */
 	const char *kcheck;  /* KERNEL: why its symbols are not the
 			      * capture's kernel's, or NULL */
@@ -610,6 +615,63 @@ struct pda_mt {
  * session's thread, with no other running. */
 void pda_session_threads(struct pda_session *s, bool on);
 
+/* pda_machine_at()'s last answer, holding its views. */
+struct pda_at_cache {
+	bool ok;
+	uint32_t pid, tid, epoch;
+	struct pda_at at;
+};
+
+/* What a shard view counted for one binary (pda_dso_ent's fields). */
+struct pda_dso_count {
+	uint64_t sample_seq, unres_seq;
+	uint64_t nr_samples, nr_unresolved;
+};
+
+/*
+ * What resolving a sample changes, sample by sample: the state one
+ * thread's resolution owns.  The session's own, s->view, serves every
+ * sample but a threaded second pass's shards' (pda_view_new).  Its
+ * counters are pda_stats' (summed in by pda_session_stats); the caches
+ * in front of s->addr_cache and the maps point into what the session
+ * holds.
+ */
+struct pda_view {
+	uint64_t sample_seq;
+	uint64_t nr_samples;
+	uint64_t nr_frames;
+	uint64_t nr_frames_unresolved;
+	uint64_t nr_samples_unresolved;
+	/* while set, the binaries a sample's resolution counts are noted
+	 * there too (pda_stack_int.h, the pipeline's memo) */
+	struct pda_memo_rec *memo_rec;
+	/* the state of the sample being resolved, when a two-pass run
+	 * gives it one (pda_machine_at): its maps then, not now */
+	const struct pda_at *at;
+	struct pda_at_cache atc; /* pda_machine_at's, for this view */
+	/* a shard view's counts by binary (pda_dso_ent.idx), added to the
+	 * binaries' at pda_view_free; NULL: s->view, which counts in the
+	 * binaries themselves */
+	struct pda_dso_count *dc;
+	size_t nr_dc;
+	struct pda_session *s; /* a shard view's: dc's allocator */
+	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
+	struct pda_ip_ent ip_front[PDA_IP_FRONT];
+};
+
+/*
+ * A view for a shard of the second pass, resolving on a thread of its
+ * own beside the others (between pda_session_shards(s, true) and
+ * false), or NULL (NOMEM).  pda_view_free adds what it counted to the
+ * session's (on the session's thread, the shards done).
+ */
+struct pda_view *pda_view_new(struct pda_session *s);
+void pda_view_free(struct pda_session *s, struct pda_view *v);
+/* Shard views resolve on several threads from now on (on), or no longer
+ * do: resolving past the views' caches (symbol lookups, loads, the
+ * machine's states) then takes s->shard_lock.  0 or NOMEM (off). */
+int pda_session_shards(struct pda_session *s, bool on);
+
 struct pda_session {
 	struct pd_file *f;
 	struct pda_opts opts; /* strings copied into the arena */
@@ -622,11 +684,10 @@ struct pda_session {
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */
-	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
-	struct pda_ip_ent ip_front[PDA_IP_FRONT];
-	uint64_t nr_cached;
-	uint64_t sample_seq;
-	struct pda_stats stats;
+	struct pda_view view; /* the resolution's state (above) */
+	bool shards_on;	      /* pda_session_shards */
+	pthread_mutex_t shard_lock;
+	struct pda_stats stats; /* its counters: view's, when asked */
 	struct pda_missing_dso *missing;
 	size_t missing_alloc;
 	struct pda_missing_dso *unres; /* pda_stats.unresolved_dsos */
@@ -636,12 +697,6 @@ struct pda_session {
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
 	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
-	/* while set, the binaries a sample's resolution counts are noted
-	 * there too (pda_stack_int.h, the pipeline's memo) */
-	struct pda_memo_rec *memo_rec;
-	/* the state of the sample being resolved, when a two-pass run
-	 * gives it one (pda_machine_at): its maps then, not now */
-	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
 	struct first_ent **first_v; /* the same, in the order they came */
