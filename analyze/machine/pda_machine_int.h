@@ -243,6 +243,10 @@ struct pda_dso_ent {
 	struct pda_elf *alts[2]; /* the .gnu_debugaltlink files of
 				  * d.elf and d.debug (pda_dso_find_alt) */
 	bool mismatch;	     /* some candidate had another build-id */
+	/* an address of it was resolved: its load (files, debuginfod,
+	 * their warnings) is done; a later shard's first use of a binary
+	 * waits its turn (pda_session.c, shard_turn) */
+	bool used;
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	uint64_t unres_seq;  /* the last one counted in nr_unresolved */
@@ -655,6 +659,7 @@ struct pda_view {
 	struct pda_dso_count *dc;
 	size_t nr_dc;
 	struct pda_session *s; /* a shard view's: dc's allocator */
+	unsigned rank; /* its shard's place in the file (s->view: 0) */
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
 	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 };
@@ -671,6 +676,16 @@ void pda_view_free(struct pda_session *s, struct pda_view *v);
  * do: resolving past the views' caches (symbol lookups, loads, the
  * machine's states) then takes s->shard_lock.  0 or NOMEM (off). */
 int pda_session_shards(struct pda_session *s, bool on);
+/*
+ * A binary's first use (its load: files searched, debuginfod asked under
+ * --debuginfod-max, warnings said; its symbols read) happens in the
+ * file's order, as a run in one would have it: a shard view meeting an
+ * unused binary waits until every shard before it is done
+ * (pda_session_shard_done, called once its samples are all resolved).
+ * Rank: the shard's place (0, s->view, never waits).
+ */
+void pda_view_rank(struct pda_view *v, unsigned rank);
+void pda_session_shard_done(struct pda_session *s, unsigned rank);
 
 struct pda_session {
 	struct pd_file *f;
@@ -687,6 +702,11 @@ struct pda_session {
 	struct pda_view view; /* the resolution's state (above) */
 	bool shards_on;	      /* pda_session_shards */
 	pthread_mutex_t shard_lock;
+	/* shards done (bit n: shard n, pda_session_shard_done) and the
+	 * first not done, signalled on shard_turn */
+	uint64_t shards_done;
+	unsigned shard_low;
+	pthread_cond_t shard_turn;
 	struct pda_stats stats; /* its counters: view's, when asked */
 	struct pda_missing_dso *missing;
 	size_t missing_alloc;

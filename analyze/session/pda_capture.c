@@ -1165,6 +1165,7 @@ struct pda_capture_shard {
 	struct order_clock k;
 	struct pd_reader_stats rst;
 	pthread_t thread;
+	unsigned idx;		/* its place: the session view's rank */
 	bool started;
 	int rc;
 };
@@ -1193,6 +1194,9 @@ static void *shard_main(void *arg)
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
 	sh->rc = rc;
+	/* its samples resolved: later shards may load binaries it did not
+	 * use (pda_session_shard_done) */
+	pda_session_shard_done(c->s, sh->idx);
 	return NULL;
 }
 
@@ -1232,6 +1236,8 @@ static int shard_new(struct pda_capture *c, size_t i,
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(PD_ERR_NOMEM));
 		return PD_ERR_NOMEM;
 	}
+	sh->idx = (unsigned)i;
+	pda_view_rank(x->view, (unsigned)i);
 	rc = c->o.shard_begin(c->o.arg, (unsigned)i, &sh->arg);
 	if (rc < 0)
 		return callback_failed(c, rc);
@@ -1343,6 +1349,8 @@ static int second_threads(struct pda_capture *c)
 		rc = second_read(c, r, &k);
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
+	/* done or failed: the shards waiting for its loads go on */
+	pda_session_shard_done(c->s, 0);
 	for (size_t i = 1; i < n; i++)
 		if (sh[i].started)
 			pthread_join(sh[i].thread, NULL);

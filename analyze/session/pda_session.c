@@ -586,9 +586,35 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 	return ent;
 }
 
+/*
+ * Shards on threads (pda_session_shards): a binary's first use, its load
+ * (files searched, debuginfod asked, under --debuginfod-max too, and the
+ * warnings of both) and its symbols read, happens in the order a run in
+ * one would have it.  A shard meeting a binary no shard has used waits,
+ * under s->shard_lock, until every shard before it is done or one of them
+ * uses the binary: the shard using a binary first is then always the
+ * first one not done, reading in the file's order, as the run in one.
+ */
+static void shard_turn(struct pda_session *s, const struct pda_view *v,
+		       const struct pda_dso_ent *d)
+{
+	while (!d->used && v->rank > s->shard_low)
+		pthread_cond_wait(&s->shard_turn, &s->shard_lock);
+}
+
+/* d's first use done (s->shard_lock held where shards are on): those
+ * waiting for it go on. */
+static void dso_used(struct pda_session *s, struct pda_dso_ent *d)
+{
+	d->used = true;
+	if (s->shards_on)
+		pthread_cond_broadcast(&s->shard_turn);
+}
+
 /* lookup() past its front: the cache, else resolved and added (a shard
  * thread's under the session's shard lock). */
 static struct addr_ent *lookup_miss(struct pda_session *s,
+				    const struct pda_view *v,
 				    struct pda_dso_ent *d, uint64_t addr,
 				    enum pda_map_kind kind, bool inl)
 {
@@ -599,6 +625,13 @@ static struct addr_ent *lookup_miss(struct pda_session *s,
 	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
 	if (ent)
 		return ent;
+	if (!d->used && s->shards_on && v->rank > s->shard_low) {
+		shard_turn(s, v, d);
+		/* another shard may have resolved it meanwhile */
+		ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
+		if (ent)
+			return ent;
+	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
 	case PDA_DSO_VDSO:
@@ -616,6 +649,8 @@ static struct addr_ent *lookup_miss(struct pda_session *s,
 	}
 	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
+	if (!d->used)
+		dso_used(s, d);
 	return ent;
 }
 
@@ -635,10 +670,10 @@ static const struct addr_ent *lookup(struct pda_session *s,
 		return *front;
 	if (s->shards_on) {
 		pthread_mutex_lock(&s->shard_lock);
-		ent = lookup_miss(s, d, addr, kind, inl);
+		ent = lookup_miss(s, v, d, addr, kind, inl);
 		pthread_mutex_unlock(&s->shard_lock);
 	} else {
-		ent = lookup_miss(s, d, addr, kind, inl);
+		ent = lookup_miss(s, v, d, addr, kind, inl);
 	}
 	if (ent)
 		*front = ent;
@@ -786,18 +821,22 @@ static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
  * still places in the kernel (below its last non-module symbol) is the
  * kernel's.
  */
-static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
+static const struct pda_map *kernel_image(struct pda_session *s,
+					  const struct pda_view *v, uint64_t ip)
 {
 	struct pda_machine *m = &s->machine;
 	const struct pda_dso_ent *d = m->kimage.dso;
-
 	int rc;
 
 	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start)
 		return NULL;
 	if (s->shards_on) {
 		pthread_mutex_lock(&s->shard_lock);
+		if (!m->kimage.dso->used)
+			shard_turn(s, v, m->kimage.dso);
 		rc = pda_dso_load(s, m->kimage.dso);
+		if (!m->kimage.dso->used)
+			dso_used(s, m->kimage.dso);
 		pthread_mutex_unlock(&s->shard_lock);
 	} else {
 		rc = pda_dso_load(s, m->kimage.dso);
@@ -828,7 +867,7 @@ static const struct pda_map *find_map(struct pda_session *s, struct walk *w,
 
 	if (cpumode == PD_MISC_KERNEL) {
 		map = pda_maps_find(maps, ip);
-		return map ? map : kernel_image(s, ip);
+		return map ? map : kernel_image(s, w->v, ip);
 	}
 	return maps ? pda_maps_find(maps, ip) : NULL;
 }
@@ -1827,17 +1866,42 @@ void pda_view_free(struct pda_session *s, struct pda_view *v)
 	pda_free(s, v);
 }
 
+void pda_view_rank(struct pda_view *v, unsigned rank)
+{
+	v->rank = rank;
+}
+
+void pda_session_shard_done(struct pda_session *s, unsigned rank)
+{
+	if (!s->shards_on)
+		return;
+	pthread_mutex_lock(&s->shard_lock);
+	s->shards_done |= UINT64_C(1) << rank;
+	while (s->shard_low < 64 && (s->shards_done >> s->shard_low & 1))
+		s->shard_low++;
+	pthread_cond_broadcast(&s->shard_turn);
+	pthread_mutex_unlock(&s->shard_lock);
+}
+
 int pda_session_shards(struct pda_session *s, bool on)
 {
 	if (on == s->shards_on)
 		return 0;
 	if (on && pthread_mutex_init(&s->shard_lock, NULL) != 0)
 		return PD_ERR_NOMEM;
+	if (on && pthread_cond_init(&s->shard_turn, NULL) != 0) {
+		pthread_mutex_destroy(&s->shard_lock);
+		return PD_ERR_NOMEM;
+	}
+	s->shards_done = 0;
+	s->shard_low = 0;
 	s->shards_on = on;
 	s->machine.shared = on;
 	s->machine.lock = on ? &s->shard_lock : NULL;
-	if (!on)
+	if (!on) {
+		pthread_cond_destroy(&s->shard_turn);
 		pthread_mutex_destroy(&s->shard_lock);
+	}
 	return 0;
 }
 
