@@ -660,6 +660,8 @@ struct pda_view {
 	size_t nr_dc;
 	struct pda_session *s; /* a shard view's: dc's allocator */
 	unsigned rank; /* its shard's place in the file (s->view: 0) */
+	/* its waits for a shard before it (shard_turn), for -vv */
+	uint64_t nr_waits, wait_ms;
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
 	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 };

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define STACK_MAX ((size_t)1 << 20) /* frames in one resolved stack */
 /* the callchain walk's cache hit, inlined even where GCC would call it:
@@ -595,11 +596,20 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
  * uses the binary: the shard using a binary first is then always the
  * first one not done, reading in the file's order, as the run in one.
  */
-static void shard_turn(struct pda_session *s, const struct pda_view *v,
+static void shard_turn(struct pda_session *s, struct pda_view *v,
 		       const struct pda_dso_ent *d)
 {
+	struct timespec t0, t1;
+
+	if (d->used || v->rank <= s->shard_low)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!d->used && v->rank > s->shard_low)
 		pthread_cond_wait(&s->shard_turn, &s->shard_lock);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	v->nr_waits++;
+	v->wait_ms += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 +
+				 (t1.tv_nsec - t0.tv_nsec) / 1000000);
 }
 
 /* d's first use done (s->shard_lock held where shards are on): those
@@ -614,7 +624,7 @@ static void dso_used(struct pda_session *s, struct pda_dso_ent *d)
 /* lookup() past its front: the cache, else resolved and added (a shard
  * thread's under the session's shard lock). */
 static struct addr_ent *lookup_miss(struct pda_session *s,
-				    const struct pda_view *v,
+				    struct pda_view *v,
 				    struct pda_dso_ent *d, uint64_t addr,
 				    enum pda_map_kind kind, bool inl)
 {
@@ -782,13 +792,13 @@ count_in_view(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 
 /* Count d once for v's sample: in its samples, or (unres) in those with
  * an unresolved frame of its (pda_dso_diagnose's weight). */
-static HOT_INLINE void count_in(struct pda_view *v, struct pda_dso_ent *d,
-				bool unres)
+static HOT_INLINE void count_in_k(struct pda_view *v, struct pda_dso_ent *d,
+				  bool unres, bool shard)
 {
 	uint64_t *seq = unres ? &d->unres_seq : &d->sample_seq;
 	uint64_t *nr = unres ? &d->d.nr_unresolved : &d->d.nr_samples;
 
-	if (v->dc) {
+	if (shard) {
 		count_in_view(v, d, unres);
 	} else if (*seq != v->sample_seq) {
 		*seq = v->sample_seq;
@@ -796,6 +806,13 @@ static HOT_INLINE void count_in(struct pda_view *v, struct pda_dso_ent *d,
 		if (v->memo_rec)
 			memo_note(v, d, unres);
 	}
+}
+
+/* count_in_k() where v may be a shard view or the session's. */
+static HOT_INLINE void count_in(struct pda_view *v, struct pda_dso_ent *d,
+				bool unres)
+{
+	count_in_k(v, d, unres, v->dc != NULL);
 }
 
 static HOT_INLINE void count_dso(struct pda_view *v, struct pda_dso_ent *d)
@@ -822,7 +839,7 @@ static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
  * kernel's.
  */
 static const struct pda_map *kernel_image(struct pda_session *s,
-					  const struct pda_view *v, uint64_t ip)
+					  struct pda_view *v, uint64_t ip)
 {
 	struct pda_machine *m = &s->machine;
 	const struct pda_dso_ent *d = m->kimage.dso;
@@ -848,8 +865,8 @@ static const struct pda_map *kernel_image(struct pda_session *s,
 }
 
 /* The maps an address in cpumode (user or kernel) is looked up in. */
-static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
-				   unsigned cpumode)
+static HOT_INLINE struct pda_maps *space_maps(struct pda_session *s,
+					      struct walk *w, unsigned cpumode)
 {
 	if (cpumode == PD_MISC_KERNEL)
 		return w->v->at ? w->v->at->kmaps : &s->machine.kmaps;
@@ -1084,8 +1101,12 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
  * Inline: the cache hit is the path of nearly every callchain entry. */
 static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 			     uint64_t ip, unsigned cpumode, bool fallback,
-			     bool inl)
+			     bool inl, bool shard)
 {
+	/* not w->v in a run in one (stack_walk's shard false): the
+	 * session's own, at a fixed offset, and no shard's counts to test
+	 * for in the hit path of every callchain entry */
+	struct pda_view *const v = shard ? w->v : &s->view;
 	struct pda_ip_ent *ic = NULL;
 	struct pda_maps *maps;
 
@@ -1095,13 +1116,13 @@ static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 		maps = space_maps(s, w, cpumode);
 		if (!maps)
 			return PD_ERR_NOMEM;
-		ic = &w->v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^
-				      inl) &
-				     (PDA_IP_FRONT - 1)];
+		ic = &v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
+				  (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
 		    ic->inl == inl) {
 			w->map = ic->map;
-			count_dso(w->v, ic->map->dso);
+			if (ic->map->dso)
+				count_in_k(v, ic->map->dso, false, shard);
 			if (ic->one)
 				return push_one(s, w, ic);
 			return push_ent(s, w, ip, ic->map, ic->ent,
@@ -1136,7 +1157,7 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	/* perf expands inlined frames on these (machine.c unwind_entry) */
 	for (size_t i = 0; i < nr && rc == 0; i++)
 		rc = resolve_ip(s, w, ips[i], PD_MISC_USER, false,
-				!s->opts.no_inline);
+				!s->opts.no_inline, w->v->dc != NULL);
 	return rc;
 }
 
@@ -1169,7 +1190,8 @@ static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
 		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
 	if (!caller || caller == next)
 		return 0;
-	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain);
+	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain,
+			  w->v->dc != NULL);
 }
 
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)
@@ -1188,10 +1210,14 @@ int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 	return pda_sample_stack_job(s, &s->view, sample, st, NULL, NULL);
 }
 
-static int stack_walk(struct pda_session *s, struct pda_view *v,
-		      const struct pd_sample *sample, struct pda_stack *st,
-		      struct pda_unwind_job *job,
-		      const struct pda_unwound *pre, struct pda_maps *umaps)
+/* stack_walk() for a shard view (shard) or the session's: made twice,
+ * inline, each without the other's tests. */
+static HOT_INLINE int stack_walk_k(struct pda_session *s, struct pda_view *v,
+				   const struct pd_sample *sample,
+				   struct pda_stack *st,
+				   struct pda_unwind_job *job,
+				   const struct pda_unwound *pre,
+				   struct pda_maps *umaps, bool shard)
 {
 	struct walk w = {v,     st,    sample, job,
 			 pre,   umaps, NULL,   false,
@@ -1209,14 +1235,14 @@ static int stack_walk(struct pda_session *s, struct pda_view *v,
 			cpumode = PD_MISC_USER;
 		if (sample->mask & PD_SAMPLE_IP)
 			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
-					w.inl_callchain);
+					w.inl_callchain, shard);
 	} else if (pda_lbr_begin(sample, &lw)) {
 		uint64_t ip;
 		unsigned cpumode;
 
 		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
 			rc = resolve_ip(s, &w, ip, cpumode, false,
-					w.inl_callchain);
+					w.inl_callchain, shard);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
 
@@ -1230,7 +1256,7 @@ static int stack_walk(struct pda_session *s, struct pda_view *v,
 							 ip);
 				if (rc == 0)
 					rc = resolve_ip(s, &w, ip, cpumode, false,
-							w.inl_callchain);
+							w.inl_callchain, shard);
 				continue;
 			}
 			switch (ip) {
@@ -1280,6 +1306,17 @@ static int stack_walk(struct pda_session *s, struct pda_view *v,
 	if (w.unresolved)
 		w.v->nr_samples_unresolved++;
 	return 0;
+}
+
+static int stack_walk(struct pda_session *s, struct pda_view *v,
+		      const struct pd_sample *sample, struct pda_stack *st,
+		      struct pda_unwind_job *job,
+		      const struct pda_unwound *pre, struct pda_maps *umaps)
+{
+	/* s->view alone has no counts of its own (dc) */
+	if (v->dc)
+		return stack_walk_k(s, v, sample, st, job, pre, umaps, true);
+	return stack_walk_k(s, &s->view, sample, st, job, pre, umaps, false);
 }
 
 int pda_sample_stack_job(struct pda_session *s, struct pda_view *v,
@@ -1551,8 +1588,9 @@ int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
 	return rc;
 }
 
-static void replay_view(struct pda_view *v, const struct pda_memo_counts *c,
-			struct pda_dso_ent *const *dsos, uint64_t n);
+static __attribute__((noinline, cold)) void
+replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+	    struct pda_dso_ent *const *dsos, uint64_t n);
 
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos)
@@ -1565,7 +1603,11 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 {
 	/* as pda_sample_stack_job() counts a sample it resolves, n times
 	 * (each sample's seq: the last one's is what stays) */
-	v->sample_seq += n;
+	/* in locals: the stores to the binaries may alias v's fields */
+	const uint64_t seq = v->sample_seq + n;
+	const unsigned nr_dsos = c->nr_dsos, nr = nr_dsos + c->nr_unres;
+
+	v->sample_seq = seq;
 	v->nr_frames += c->nr_frames * n;
 	v->nr_frames_unresolved += c->nr_frames_unresolved * n;
 	v->nr_samples += n;
@@ -1575,19 +1617,21 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 		replay_view(v, c, dsos, n);
 		return;
 	}
-	for (unsigned i = 0; i < c->nr_dsos; i++) {
-		dsos[i]->sample_seq = v->sample_seq;
+	for (unsigned i = 0; i < nr_dsos; i++) {
+		dsos[i]->sample_seq = seq;
 		dsos[i]->d.nr_samples += n;
 	}
-	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
-		dsos[i]->unres_seq = v->sample_seq;
+	for (unsigned i = nr_dsos; i < nr; i++) {
+		dsos[i]->unres_seq = seq;
 		dsos[i]->d.nr_unresolved += n;
 	}
 }
 
-/* pda_memo_replay_n()'s binaries for a shard view: its own counts. */
-static void replay_view(struct pda_view *v, const struct pda_memo_counts *c,
-			struct pda_dso_ent *const *dsos, uint64_t n)
+/* pda_memo_replay_n()'s binaries for a shard view: its own counts.
+ * Apart (cold): inline, its registers cost every replay of a run in one. */
+static __attribute__((noinline, cold)) void
+replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+	    struct pda_dso_ent *const *dsos, uint64_t n)
 {
 	for (unsigned i = 0; i < c->nr_dsos + c->nr_unres; i++) {
 		struct pda_dso_count *dc = view_count(v, dsos[i]);
@@ -1627,7 +1671,7 @@ static int sample_leaf(struct pda_session *s, struct pda_view *v,
 		cpumode = PD_MISC_USER;
 	if (sample->mask & PD_SAMPLE_IP)
 		rc = resolve_ip(s, &w, sample->ip, cpumode, true,
-				w.inl_callchain);
+				w.inl_callchain, v->dc != NULL);
 	if (rc < 0) {
 		st->nr = 0;
 		return rc;
@@ -1850,6 +1894,12 @@ void pda_view_free(struct pda_session *s, struct pda_view *v)
 
 	if (!v)
 		return;
+	if (v->nr_waits)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "shard %u: %llu waits (%llu ms) for the shards before "
+			 "it to use a binary first",
+			 v->rank, (unsigned long long)v->nr_waits,
+			 (unsigned long long)v->wait_ms);
 	to->nr_samples += v->nr_samples;
 	to->nr_frames += v->nr_frames;
 	to->nr_frames_unresolved += v->nr_frames_unresolved;
