@@ -390,7 +390,10 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 }
 
 
-static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
+/* A table, its tree on a thread of its own where threaded (and -j
+ * lets it). */
+static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
+				    const struct fold_opts *o, bool threaded)
 {
 	char err[256] = "";
 	/* a branch path adds two frames an entry, at most max_stack
@@ -410,13 +413,18 @@ static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
 		   (o->srcline ? PDA_FOLD_SRCLINE : 0) |
 		   (o->period || o->off_cpu || o->wall_clock ? PDA_FOLD_PERIOD : 0) |
 		   (o->branch_history ? PDA_FOLD_SRCLINE_CG : 0);
-	fo.threaded = cmd_jobs_fold_thread(o->jobs);
+	fo.threaded = threaded && cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad filter");
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return fd;
+}
+
+static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
+{
+	return new_fold_on(ctx, o, true);
 }
 
 static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
@@ -746,6 +754,9 @@ struct fold_run {
 	struct pda_parallel *par;	/* --weight latency */
 	struct pda_offcpu *oc;		/* --off-cpu, --wall-clock */
 	struct pd_file *f;
+	/* the first shard's table, the ones before fd's added to it
+	 * (fold_shard); NULL: one table */
+	struct pda_fold *first;
 };
 
 /* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
@@ -850,6 +861,82 @@ static int fold_skip(void *arg, enum pda_capture_skip what, const char *why)
 
 	cmd_capture_skip_warn(fr->ctx, &fr->c, fr->o->path, what, why);
 	return 0;
+}
+
+/* A shard of the second pass begins (pda_capture_opts.shard_fn): its
+ * samples fold into a table of their own, the memo's cookies being the
+ * table's; the shard before's is added to the first shard's now (in the
+ * file's order: each name keeps the file's first frame), so that two
+ * tables are held at most.  @return 0 or a negative pd_err. */
+static int fold_shard(void *arg, unsigned shard)
+{
+	struct fold_run *fr = arg;
+	int rc = 0;
+
+	(void)shard;
+	if (!fr->first) {
+		fr->first = fr->fd;
+	} else {
+		rc = pda_fold_merge(fr->first, fr->fd);
+		pda_fold_free(fr->fd);
+	}
+	fr->fd = rc < 0 ? NULL : new_fold(fr->ctx, fr->o);
+	return rc;
+}
+
+/*
+ * Shard n of the second pass begins on a thread of its own
+ * (pda_capture_opts.shard_begin): its samples fold into a table of its
+ * own, through a copy of fr (*shard_arg).  Each shard's thread adds to
+ * its table itself: the first shard's table, made for a run in one,
+ * is made again without its adder's thread (it holds nothing yet).
+ * @return 0 or a negative pd_err.
+ */
+static int fold_shard_begin(void *arg, unsigned shard, void **shard_arg)
+{
+	struct fold_run *fr = arg;
+	struct fold_run *x = malloc(sizeof(*x));
+
+	*shard_arg = NULL;
+	if (!x)
+		return PD_ERR_NOMEM;
+	if (shard == 1) {
+		pda_fold_free(fr->fd);
+		fr->fd = new_fold_on(fr->ctx, fr->o, false);
+	}
+	*x = *fr;
+	x->fd = new_fold_on(fr->ctx, fr->o, false);
+	*shard_arg = x;
+	return 0;
+}
+
+/* After the shards' threads, in order: shard n's table added to the
+ * first's (each name keeps the file's first frame), then freed. */
+static int fold_shard_end(void *arg, unsigned shard, void *shard_arg)
+{
+	struct fold_run *fr = arg;
+	struct fold_run *x = shard_arg;
+	int rc = pda_fold_merge(fr->fd, x->fd);
+
+	(void)shard;
+	pda_fold_free(x->fd);
+	free(x);
+	return rc;
+}
+
+/* After the run: the last shard's table added to the first's. */
+static void fold_merge(struct pd_ctx *ctx, struct fold_run *fr)
+{
+	int rc;
+
+	if (!fr->first)
+		return;
+	rc = pda_fold_merge(fr->first, fr->fd);
+	pda_fold_free(fr->fd);
+	fr->fd = fr->first;
+	fr->first = NULL;
+	if (rc < 0)
+		die(ctx, "%s", pd_strerror(rc));
 }
 
 /* Whether every event of f counts time in nanoseconds (cpu-clock,
@@ -980,6 +1067,13 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	/* a trace's samples alike come as one, with their count, where
 	 * fold_one reads nothing else of each: resolved once */
 	co.counted = !fr.bh && !fr.par && !fr.oc;
+	/* a table per shard, but where samples share state across the
+	 * file (--branch-history's, --weight latency's, the waits') */
+	if (!fr.bh && !fr.par && !fr.oc) {
+		co.shard_fn = fold_shard;
+		co.shard_begin = fold_shard_begin;
+		co.shard_end = fold_shard_end;
+	}
 	rc = pda_capture_init(&fr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
@@ -991,6 +1085,7 @@ static int fold_capture(struct pd_ctx *ctx, struct fold_opts *o)
 	cmd_progress_end(&prog);
 	if (rc < 0)
 		cmd_capture_die(ctx, o->path, &fr.c, rc);
+	fold_merge(ctx, &fr);
 	cmd_check_kind_synth(ctx, o->path, f,
 			     &pda_capture_stats(&fr.c)->reader,
 			     pda_capture_stats(&fr.c)->nr_samples,

@@ -571,6 +571,12 @@ PD_API int pd_reader_new_range(struct pd_file *f, unsigned flags,
 			       const struct pd_reader_pos *from,
 			       const struct pd_reader_pos *to,
 			       struct pd_reader **out);
+/*
+ * Records of f are decoded on several threads from now on (on), or no
+ * longer are: the file's cache of the last sample's event is then left
+ * alone.  Called while no other thread reads f.
+ */
+PD_API void pd_file_threads(struct pd_file *f, int on);
 
 /*
  * A record's timestamp (its sample's TIME, or its sample_id's), the

@@ -155,6 +155,7 @@ struct pd_file {
 	uint64_t last_id;
 	const struct pd_evsel *last_evsel;
 	size_t last_evsel_gen;
+	bool threads;		/* pd_file_threads(): no such cache */
 
 	/* sample layout shared by every event (perf requires it) */
 	int sample_id_pos;	/* -1 when the events disagree */

@@ -161,6 +161,11 @@ static bool past_range(const struct pd_reader *r)
 	       (r->region == r->stop_region && r->pos >= r->stop_pos);
 }
 
+void pd_file_threads(struct pd_file *f, int on)
+{
+	f->threads = on != 0;
+}
+
 int pd_reader_new_range(struct pd_file *f, unsigned flags,
 			const struct pd_reader_pos *from,
 			const struct pd_reader_pos *to, struct pd_reader **out)

@@ -46,6 +46,8 @@ static inline const struct pd_evsel *sample_evsel(struct pd_file *f,
 	if (rec->size < 8 + 8 * (uint32_t)pos + 8)
 		return NULL;
 	id = pd_load_u64(rec->data + 8 + 8 * pos, f->swap);
+	if (f->threads)
+		return pd_file_evsel_by_id(f, id);
 	/* runs of samples from one event are the rule */
 	if (f->last_evsel && id == f->last_id &&
 	    f->last_evsel_gen == f->nr_evsels)

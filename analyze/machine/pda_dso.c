@@ -188,6 +188,7 @@ struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 	if (k.build_id_size)
 		memcpy(d->d.build_id, k.build_id, k.build_id_size);
 	d->sample_seq = d->unres_seq = UINT64_MAX;
+	d->idx = (uint32_t)s->dsos.nr_all;
 	if (pdc_hash_add(&s->alloc, &s->dsos.by_key, hash, d) < 0)
 		return NULL;
 	d->next_all = s->dsos.all;

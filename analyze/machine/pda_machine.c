@@ -22,6 +22,7 @@
  */
 #include "pda_machine_int.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,15 +100,19 @@ static size_t first_above(const struct pda_maps *m, uint64_t addr)
 
 const struct pda_map *pda_maps_find(struct pda_maps *m, uint64_t addr)
 {
+	/* relaxed: shard threads may look up in one maps at once (a plain
+	 * load and store here; the hint is only a guess) */
+	const size_t h = atomic_load_explicit((_Atomic size_t *)&m->hint,
+					      memory_order_relaxed);
 	size_t i;
 
-	if (m->hint < m->nr && m->v[m->hint].start <= addr &&
-	    addr < m->v[m->hint].end)
-		return &m->v[m->hint];
+	if (h < m->nr && m->v[h].start <= addr && addr < m->v[h].end)
+		return &m->v[h];
 	i = first_above(m, addr);
 	if (i == m->nr || m->v[i].start > addr)
 		return NULL;
-	m->hint = i;
+	atomic_store_explicit((_Atomic size_t *)&m->hint, i,
+			      memory_order_relaxed);
 	return &m->v[i];
 }
 
@@ -248,7 +253,8 @@ static void views_trim(struct pda_session *s)
 	struct pda_mview **pp, **old = NULL, *v;
 
 	for (pp = &mc->views; *pp; pp = &(*pp)->next)
-		if (!(*pp)->refs &&
+		if (!atomic_load_explicit((_Atomic unsigned *)&(*pp)->refs,
+					  memory_order_relaxed) &&
 		    (!old || (*pp)->last_use < (*old)->last_use))
 			old = pp;
 	if (!old)
@@ -372,6 +378,18 @@ static struct pda_mview *view_make(struct pda_session *s, struct pda_mhist *h,
 	return v;
 }
 
+/* A reference to v more (n 1) or less (n -1): atomic while shard
+ * threads share the views. */
+static inline void view_ref(const struct pda_machine *mc,
+			    struct pda_mview *v, int n)
+{
+	if (mc->shared)
+		atomic_fetch_add_explicit((_Atomic unsigned *)&v->refs,
+					  (unsigned)n, memory_order_relaxed);
+	else
+		v->refs += (unsigned)n;
+}
+
 /* live's maps at epoch into *out: live itself, or a view held in *held. */
 static int view_get(struct pda_session *s, struct pda_maps *live,
 		    uint32_t epoch, struct pda_maps **out,
@@ -408,7 +426,7 @@ static int view_get(struct pda_session *s, struct pda_maps *live,
 		mc->nr_views_made++;
 	}
 	h->hint = v;
-	v->refs++;
+	view_ref(mc, v, 1);
 	v->last_use = ++mc->view_clock;
 	*out = &v->m;
 	*held = v;
@@ -417,11 +435,10 @@ static int view_get(struct pda_session *s, struct pda_maps *live,
 
 void pda_at_put(struct pda_session *s, struct pda_at *at)
 {
-	(void)s;
 	if (at->uv)
-		at->uv->refs--;
+		view_ref(&s->machine, at->uv, -1);
 	if (at->kv)
-		at->kv->refs--;
+		view_ref(&s->machine, at->kv, -1);
 	at->uv = at->kv = NULL;
 }
 
@@ -834,30 +851,50 @@ static const char *state_at(struct pda_thread *t, uint32_t epoch,
 	return lo ? t->ch[lo - 1].comm : t->comm0;
 }
 
-/* Another hold on at's views. */
-static void at_hold(struct pda_at *at)
+/* Another hold on at's views (inline: every sample of a run in one). */
+static inline __attribute__((always_inline)) void at_hold(const struct pda_machine *mc, struct pda_at *at)
 {
 	if (at->uv)
-		at->uv->refs++;
+		view_ref(mc, at->uv, 1);
 	if (at->kv)
-		at->kv->refs++;
+		view_ref(mc, at->kv, 1);
 }
 
-int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
-		   uint32_t tid, struct pda_at *at)
+static int machine_at_miss(struct pda_session *s, struct pda_at_cache *ac,
+			   uint32_t epoch, uint32_t pid, uint32_t tid,
+			   struct pda_at *at);
+
+int pda_machine_at(struct pda_session *s, struct pda_view *v, uint32_t epoch,
+		   uint32_t pid, uint32_t tid, struct pda_at *at)
+{
+	struct pda_machine *mc = &s->machine;
+	struct pda_at_cache *ac = &v->atc;
+	int rc;
+
+	/* samples come in runs of one thread at one epoch */
+	if (ac->ok && ac->pid == pid && ac->tid == tid && ac->epoch == epoch) {
+		*at = ac->at;
+		at_hold(mc, at);
+		return 0;
+	}
+	if (!mc->lock)
+		return machine_at_miss(s, ac, epoch, pid, tid, at);
+	pthread_mutex_lock(mc->lock);
+	rc = machine_at_miss(s, ac, epoch, pid, tid, at);
+	pthread_mutex_unlock(mc->lock);
+	return rc;
+}
+
+/* pda_machine_at() past ac. */
+static int machine_at_miss(struct pda_session *s, struct pda_at_cache *ac,
+			   uint32_t epoch, uint32_t pid, uint32_t tid,
+			   struct pda_at *at)
 {
 	struct pda_machine *mc = &s->machine;
 	struct pda_maps *live;
 	struct pda_thread *t;
 	const char *comm;
 
-	/* samples come in runs of one thread at one epoch */
-	if (mc->last_at_ok && mc->last_pid == pid && mc->last_tid == tid &&
-	    mc->last_epoch == epoch) {
-		*at = mc->last_at;
-		at_hold(at);
-		return 0;
-	}
 	live = pda_machine_maps(s, pid);
 	t = find_thread(s, tid);
 	memset(at, 0, sizeof(*at));
@@ -871,14 +908,14 @@ int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
 		return PD_ERR_NOMEM;
 	}
 	/* the cache holds its views too */
-	if (mc->last_at_ok)
-		pda_at_put(s, &mc->last_at);
-	mc->last_at = *at;
-	at_hold(&mc->last_at);
-	mc->last_at_ok = true;
-	mc->last_pid = pid;
-	mc->last_tid = tid;
-	mc->last_epoch = epoch;
+	if (ac->ok)
+		pda_at_put(s, &ac->at);
+	ac->at = *at;
+	at_hold(mc, &ac->at);
+	ac->ok = true;
+	ac->pid = pid;
+	ac->tid = tid;
+	ac->epoch = epoch;
 	return 0;
 }
 

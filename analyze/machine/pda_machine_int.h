@@ -154,10 +154,12 @@ void pda_machine_history(struct pda_session *s);
 void pda_machine_set_epoch(struct pda_session *s, uint32_t epoch);
 /*
  * The state of thread tid of process pid at epoch (PDA_EPOCH_LIVE: now)
- * into *at, holding its views until pda_at_put().  0 or NOMEM.
+ * into *at, holding its views until pda_at_put(); v's cache of the last
+ * answer tried first.  0 or NOMEM.
  */
-int pda_machine_at(struct pda_session *s, uint32_t epoch, uint32_t pid,
-		   uint32_t tid, struct pda_at *at);
+struct pda_view;
+int pda_machine_at(struct pda_session *s, struct pda_view *v, uint32_t epoch,
+		   uint32_t pid, uint32_t tid, struct pda_at *at);
 /* Accepts an at with no views, or zeroed. */
 void pda_at_put(struct pda_session *s, struct pda_at *at);
 
@@ -185,10 +187,11 @@ struct pda_machine {
 	size_t nr_views;
 	uint64_t view_clock;
 	size_t nr_views_made;
-	/* pda_machine_at()'s last answer, holding its views */
-	bool last_at_ok;
-	uint32_t last_pid, last_tid, last_epoch;
-	struct pda_at last_at;
+	/* while shard views resolve on several threads (pda_session_
+	 * shards): pda_machine_at's misses take lock, views' references
+	 * are counted atomically */
+	bool shared;
+	pthread_mutex_t *lock;
 	/* PERF_RECORD_CGROUP's paths by id, the first one given (perf's
 	 * cgroup__findnew), in the order they came */
 	struct pda_cgroup {
@@ -240,9 +243,15 @@ struct pda_dso_ent {
 	struct pda_elf *alts[2]; /* the .gnu_debugaltlink files of
 				  * d.elf and d.debug (pda_dso_find_alt) */
 	bool mismatch;	     /* some candidate had another build-id */
+	/* an address of it was resolved: its load (files, debuginfod,
+	 * their warnings) is done; a later shard's first use of a binary
+	 * waits its turn (pda_session.c, shard_turn) */
+	bool used;
 	bool escaped;	     /* a --symfs path led outside it */
 	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	uint64_t unres_seq;  /* the last one counted in nr_unresolved */
+	uint32_t idx;	     /* its place in dsos.all's making: a shard
+			      * view's counts by binary (pda_view.dc) */
 	const char *fetch_err; /* debuginfod failed (not "no such file") */
 	const char *kcheck;  /* KERNEL: why its symbols are not the
 			      * capture's kernel's, or NULL */
@@ -610,6 +619,76 @@ struct pda_mt {
  * session's thread, with no other running. */
 void pda_session_threads(struct pda_session *s, bool on);
 
+/* pda_machine_at()'s last answer, holding its views. */
+struct pda_at_cache {
+	bool ok;
+	uint32_t pid, tid, epoch;
+	struct pda_at at;
+};
+
+/* What a shard view counted for one binary (pda_dso_ent's fields). */
+struct pda_dso_count {
+	uint64_t sample_seq, unres_seq;
+	uint64_t nr_samples, nr_unresolved;
+};
+
+/*
+ * What resolving a sample changes, sample by sample: the state one
+ * thread's resolution owns.  The session's own, s->view, serves every
+ * sample but a threaded second pass's shards' (pda_view_new).  Its
+ * counters are pda_stats' (summed in by pda_session_stats); the caches
+ * in front of s->addr_cache and the maps point into what the session
+ * holds.
+ */
+struct pda_view {
+	uint64_t sample_seq;
+	uint64_t nr_samples;
+	uint64_t nr_frames;
+	uint64_t nr_frames_unresolved;
+	uint64_t nr_samples_unresolved;
+	/* while set, the binaries a sample's resolution counts are noted
+	 * there too (pda_stack_int.h, the pipeline's memo) */
+	struct pda_memo_rec *memo_rec;
+	/* the state of the sample being resolved, when a two-pass run
+	 * gives it one (pda_machine_at): its maps then, not now */
+	const struct pda_at *at;
+	struct pda_at_cache atc; /* pda_machine_at's, for this view */
+	/* a shard view's counts by binary (pda_dso_ent.idx), added to the
+	 * binaries' at pda_view_free; NULL: s->view, which counts in the
+	 * binaries themselves */
+	struct pda_dso_count *dc;
+	size_t nr_dc;
+	struct pda_session *s; /* a shard view's: dc's allocator */
+	unsigned rank; /* its shard's place in the file (s->view: 0) */
+	/* its waits for a shard before it (shard_turn), for -vv */
+	uint64_t nr_waits, wait_ms;
+	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
+	struct pda_ip_ent ip_front[PDA_IP_FRONT];
+};
+
+/*
+ * A view for a shard of the second pass, resolving on a thread of its
+ * own beside the others (between pda_session_shards(s, true) and
+ * false), or NULL (NOMEM).  pda_view_free adds what it counted to the
+ * session's (on the session's thread, the shards done).
+ */
+struct pda_view *pda_view_new(struct pda_session *s);
+void pda_view_free(struct pda_session *s, struct pda_view *v);
+/* Shard views resolve on several threads from now on (on), or no longer
+ * do: resolving past the views' caches (symbol lookups, loads, the
+ * machine's states) then takes s->shard_lock.  0 or NOMEM (off). */
+int pda_session_shards(struct pda_session *s, bool on);
+/*
+ * A binary's first use (its load: files searched, debuginfod asked under
+ * --debuginfod-max, warnings said; its symbols read) happens in the
+ * file's order, as a run in one would have it: a shard view meeting an
+ * unused binary waits until every shard before it is done
+ * (pda_session_shard_done, called once its samples are all resolved).
+ * Rank: the shard's place (0, s->view, never waits).
+ */
+void pda_view_rank(struct pda_view *v, unsigned rank);
+void pda_session_shard_done(struct pda_session *s, unsigned rank);
+
 struct pda_session {
 	struct pd_file *f;
 	struct pda_opts opts; /* strings copied into the arena */
@@ -622,11 +701,15 @@ struct pda_session {
 	struct pda_machine machine;
 	struct pda_dsos dsos;
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */
-	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* its cache */
-	struct pda_ip_ent ip_front[PDA_IP_FRONT];
-	uint64_t nr_cached;
-	uint64_t sample_seq;
-	struct pda_stats stats;
+	struct pda_view view; /* the resolution's state (above) */
+	bool shards_on;	      /* pda_session_shards */
+	pthread_mutex_t shard_lock;
+	/* shards done (bit n: shard n, pda_session_shard_done) and the
+	 * first not done, signalled on shard_turn */
+	uint64_t shards_done;
+	unsigned shard_low;
+	pthread_cond_t shard_turn;
+	struct pda_stats stats; /* its counters: view's, when asked */
 	struct pda_missing_dso *missing;
 	size_t missing_alloc;
 	struct pda_missing_dso *unres; /* pda_stats.unresolved_dsos */
@@ -636,12 +719,6 @@ struct pda_session {
 	struct pda_unwinder *unwinder; /* pda_unwind.c */
 	struct pda_cfi_store *cfi_store; /* pda_unwind_cfi.c */
 	struct pda_mt mt;
-	/* while set, the binaries a sample's resolution counts are noted
-	 * there too (pda_stack_int.h, the pipeline's memo) */
-	struct pda_memo_rec *memo_rec;
-	/* the state of the sample being resolved, when a two-pass run
-	 * gives it one (pda_machine_at): its maps then, not now */
-	const struct pda_at *at;
 	/* struct first_ent by (dso, address): pda_first_note()'s */
 	struct pdc_hash first;
 	struct first_ent **first_v; /* the same, in the order they came */

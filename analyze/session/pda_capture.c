@@ -132,10 +132,18 @@ static int reader_failed(struct pda_capture *c, int rc)
 	return rc;
 }
 
+static void shard_skip(struct pda_capture_shard *sh,
+		       enum pda_capture_skip what, const char *why);
+
 static int skip(struct pda_capture *c, enum pda_capture_skip what,
 		const char *why)
 {
-	int rc = c->o.skip_fn ? c->o.skip_fn(c->o.arg, what, why) : 0;
+	int rc = 0;
+
+	if (c->shard)
+		shard_skip(c->shard, what, why);
+	else if (c->o.skip_fn)
+		rc = c->o.skip_fn(c->o.arg, what, why);
 
 	if (what == PDA_CAPTURE_BAD_SAMPLE)
 		c->st.nr_bad_samples++;
@@ -304,7 +312,7 @@ static int new_pipe(struct pda_capture *c)
 		      .ip_leaf = c->o.ip_leaf, .memo = c->o.memo,
 		      .memo_tid = c->o.memo_tid,
 		      .resolve_apart = c->o.resolve_apart, .batch = c->o.batch,
-		      .want = want, .fn = deliver, .arg = c);
+		      .want = want, .fn = deliver, .arg = c, .view = c->view);
 	const int rc = pda_pipe_new(c->s, &po, &c->pipe);
 
 	if (rc < 0)
@@ -801,11 +809,17 @@ static int order_events(struct pda_capture *c)
 /* How many shards the second pass is read in: -j's threads. */
 static unsigned shards_wanted(const struct pda_capture *c)
 {
-	const long n = c->o.jobs ? (long)c->o.jobs
-				 : sysconf(_SC_NPROCESSORS_ONLN);
+	const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = c->o.jobs ? (long)c->o.jobs : cpus;
 
 	if (!c->two_pass || c->itrace || n < 2 || !c->prog.total)
 		return 1;
+	/* shards on threads (shard_begin): no more than run at once, each
+	 * holding a table of its own until the end (bench/RESULTS.md,
+	 * "Session 17: fold's shards on threads": -j4 of a capture of many
+	 * stacks on 2 CPUs held twice the memory for no time) */
+	if (c->o.shard_begin && cpus >= 2 && n > cpus)
+		n = cpus;
 	return n > SHARDS_MAX ? SHARDS_MAX : (unsigned)n;
 }
 
@@ -1124,6 +1138,240 @@ static int next_shard(struct pda_capture *c, size_t i)
 	return new_pipe(c);
 }
 
+/*
+ * ---- shards on threads (pda_capture_opts.shard_begin) ----
+ *
+ * Shard 0 is read on the caller's thread by c itself; each later one on
+ * a thread of its own by a copy of c (its pipeline, session view,
+ * filter, counts and epoch cache; the keys, cuts and file shared, read
+ * only), its samples to the caller's shard_arg.  After they all end,
+ * the copies are added to c in the file's order: counts, filter, reader
+ * statistics, skips (the first of each kind said then, as the reading
+ * in one would have said it), the first failure.
+ */
+#define SKIP_KINDS 3
+#define SKIP_WHY 512
+
+struct pda_capture_shard {
+	struct pda_capture c;	/* the copy */
+	struct pda_filter flt;	/* its filter's copy, if any */
+	void *arg;		/* shard_begin's */
+	unsigned nr_skips;	/* the first of each kind, in order */
+	struct {
+		enum pda_capture_skip what;
+		char why[SKIP_WHY];
+	} skips[SKIP_KINDS];
+	struct pd_reader *r;
+	struct order_clock k;
+	struct pd_reader_stats rst;
+	pthread_t thread;
+	unsigned idx;		/* its place: the session view's rank */
+	bool started;
+	int rc;
+};
+
+static void shard_skip(struct pda_capture_shard *sh,
+		       enum pda_capture_skip what, const char *why)
+{
+	for (unsigned i = 0; i < sh->nr_skips; i++)
+		if (sh->skips[i].what == what)
+			return;
+	if (sh->nr_skips == SKIP_KINDS)
+		return;
+	sh->skips[sh->nr_skips].what = what;
+	snprintf(sh->skips[sh->nr_skips].why, SKIP_WHY, "%s", why);
+	sh->nr_skips++;
+}
+
+/* A shard's thread: its range read into its pipeline, which hands its
+ * last samples back. */
+static void *shard_main(void *arg)
+{
+	struct pda_capture_shard *sh = arg;
+	struct pda_capture *c = &sh->c;
+	int rc = second_read(c, sh->r, &sh->k);
+
+	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
+		rc = pipe_failed(c, rc);
+	sh->rc = rc;
+	/* its samples resolved: later shards may load binaries it did not
+	 * use (pda_session_shard_done) */
+	pda_session_shard_done(c->s, sh->idx);
+	return NULL;
+}
+
+/* Shard i's copy of c, its reader made (sh zeroed).  0 or a negative
+ * pd_err, said in c. */
+static int shard_new(struct pda_capture *c, size_t i,
+		     struct pda_capture_shard *sh, unsigned flags)
+{
+	struct pda_capture *x = &sh->c;
+	int rc;
+
+	*x = *c;
+	memset(&x->st, 0, sizeof(x->st));
+	x->r = NULL;
+	x->pipe = NULL;
+	x->rg = NULL;
+	x->groups = NULL;
+	x->itrace = NULL;
+	x->shard = sh;
+	x->o.progress = NULL;
+	x->o.shard_fn = NULL;
+	x->o.shard_begin = NULL;
+	x->o.shard_end = NULL;
+	if (c->o.filter) {
+		pda_filter_fork(c->o.filter, &sh->flt);
+		x->o.filter = &sh->flt;
+	}
+	sh->k = c->cuts[i].k;
+	rc = pd_reader_new_range(c->f, flags, &c->cuts[i].pos,
+				 i + 1 < c->nr_cuts ? &c->cuts[i + 1].pos
+						    : NULL,
+				 &sh->r);
+	if (rc < 0)
+		return reader_failed(c, rc);
+	x->view = pda_view_new(c->s);
+	if (!x->view) {
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(PD_ERR_NOMEM));
+		return PD_ERR_NOMEM;
+	}
+	sh->idx = (unsigned)i;
+	pda_view_rank(x->view, (unsigned)i);
+	rc = c->o.shard_begin(c->o.arg, (unsigned)i, &sh->arg);
+	if (rc < 0)
+		return callback_failed(c, rc);
+	x->o.arg = sh->arg;
+	rc = new_pipe(x);
+	if (rc < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+	return rc;
+}
+
+/* Statistics of a shard's copy added to c's. */
+static void add_stats(struct pda_capture_stats *to,
+		      const struct pda_capture_stats *st)
+{
+	to->nr_records += st->nr_records;
+	to->nr_samples += st->nr_samples;
+	to->nr_bad_samples += st->nr_bad_samples;
+	to->nr_stack_errors += st->nr_stack_errors;
+	to->nr_lost += st->nr_lost;
+	to->nr_lost_samples += st->nr_lost_samples;
+	to->nr_dropped_samples += st->nr_dropped_samples;
+	to->nr_bad_lost += st->nr_bad_lost;
+	to->nr_synth += st->nr_synth;
+	to->nr_unknown_id += st->nr_unknown_id;
+}
+
+/* After the threads: shard sh (i) added to c, in order.  rc: the run's
+ * so far (a failure stops the adding but not the freeing). */
+static int shard_end(struct pda_capture *c, size_t i,
+		     struct pda_capture_shard *sh, int rc)
+{
+	struct pda_capture *x = &sh->c;
+
+	if (rc == 0 && sh->started && sh->rc < 0) {
+		c->failed_in = x->failed_in;
+		c->msg_set = x->msg_set;
+		memcpy(c->errmsg, x->errmsg, sizeof(c->errmsg));
+		rc = sh->rc;
+	}
+	for (unsigned j = 0; rc == 0 && j < sh->nr_skips; j++)
+		if (c->o.skip_fn &&
+		    (rc = c->o.skip_fn(c->o.arg, sh->skips[j].what,
+				       sh->skips[j].why)) < 0)
+			rc = callback_failed(c, rc);
+	if (rc == 0) {
+		add_stats(&c->st, &x->st);
+		c->prog.nr_samples += x->prog.nr_samples;
+		if (c->o.filter)
+			pda_filter_add(c->o.filter, &sh->flt);
+	}
+	if (sh->r) {
+		add_reader_stats(&c->shard_stats, pd_reader_stats(sh->r));
+		pd_reader_free(sh->r);
+	}
+	if (rc == 0 && sh->arg &&
+	    (rc = c->o.shard_end(c->o.arg, (unsigned)i, sh->arg)) < 0)
+		rc = callback_failed(c, rc);
+	else if (rc < 0 && sh->arg)
+		c->o.shard_end(c->o.arg, (unsigned)i, sh->arg);
+	if (x->rg) {
+		pda_readgroup_release(x->rg, c->s);
+		pda_free(c->s, x->rg);
+	}
+	/* the last one's pipeline stays for the end of the run, as the
+	 * last of the shards read in turn does */
+	if (i + 1 == c->nr_cuts && x->pipe) {
+		pda_pipe_free(c->pipe);
+		c->pipe = x->pipe;
+	} else {
+		pda_pipe_free(x->pipe);
+	}
+	pda_view_free(c->s, x->view);
+	return rc;
+}
+
+/* The second pass's shards at once, each on its thread. */
+static int second_threads(struct pda_capture *c)
+{
+	const unsigned flags = pager_flag(c);
+	const size_t n = c->nr_cuts;
+	struct pda_capture_shard *sh = pda_zalloc(c->s, n * sizeof(*sh));
+	struct order_clock k = c->cuts[0].k;
+	struct pd_reader *r = NULL;
+	int rc = 0;
+
+	if (!sh) {
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(PD_ERR_NOMEM));
+		return PD_ERR_NOMEM;
+	}
+	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
+	pd_reader_free(c->r);
+	c->r = NULL;
+	rc = pd_reader_new_range(c->f, flags, &c->cuts[0].pos, &c->cuts[1].pos,
+				 &r);
+	if (rc < 0)
+		rc = reader_failed(c, rc);
+	for (size_t i = 1; i < n && rc == 0; i++)
+		rc = shard_new(c, i, &sh[i], flags);
+	if (rc == 0 && (rc = pda_session_shards(c->s, true)) < 0)
+		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
+	if (rc == 0)
+		pd_file_threads(c->f, true);
+	for (size_t i = 1; i < n && rc == 0; i++) {
+		if (pthread_create(&sh[i].thread, NULL, shard_main, &sh[i]))
+			break; /* read here after the first */
+		sh[i].started = true;
+	}
+	if (rc == 0)
+		rc = second_read(c, r, &k);
+	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
+		rc = pipe_failed(c, rc);
+	/* done or failed: the shards waiting for its loads go on */
+	pda_session_shard_done(c->s, 0);
+	for (size_t i = 1; i < n; i++)
+		if (sh[i].started)
+			pthread_join(sh[i].thread, NULL);
+	pd_file_threads(c->f, false);
+	pda_session_shards(c->s, false);
+	/* those that did not start, here in turn */
+	for (size_t i = 1; i < n && rc == 0; i++)
+		if (!sh[i].started && sh[i].r) {
+			shard_main(&sh[i]);
+			sh[i].started = true;
+		}
+	if (r) {
+		add_reader_stats(&c->shard_stats, pd_reader_stats(r));
+		pd_reader_free(r);
+	}
+	for (size_t i = 1; i < n; i++)
+		rc = shard_end(c, i, &sh[i], rc);
+	pda_free(c->s, sh);
+	return rc;
+}
+
 /* The second pass's shards, one after the other. */
 static int second_shards(struct pda_capture *c)
 {
@@ -1133,6 +1381,8 @@ static int second_shards(struct pda_capture *c)
 	const bool own = c->o.shard_fn && !unwinds(c->f, &c->o);
 	int rc = 0;
 
+	if (own && c->o.shard_begin && c->o.shard_end && c->nr_cuts > 1)
+		return second_threads(c);
 	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
 	/* the whole file's reader stays unused: its pager goes */
 	pd_reader_free(c->r);

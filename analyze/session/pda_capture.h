@@ -165,6 +165,22 @@ struct pda_capture_opts {
 	 * pd_err (stops the run).
 	 */
 	int (*shard_fn)(void *arg, unsigned shard);
+	/*
+	 * With shard_fn's conditions, shard_begin and shard_end: the shards
+	 * are read at once, each on a thread of its own (the first on the
+	 * caller's).  shard_begin is called for each shard n from 1 on the
+	 * caller's thread before they start, *shard_arg then being the arg
+	 * sample_fn gets for that shard's samples (on its thread, beside
+	 * the other shards': what it touches must be that shard's), and
+	 * shard_end in order once they all ended (the shards before handed
+	 * back) to merge.  skip_fn runs on the caller's thread with arg:
+	 * a later shard's skips after the run, the first of each kind (with
+	 * the statistics as they would have been then).  progress counts
+	 * the first shard.  shard_fn is then not called.  @return 0 or a
+	 * negative pd_err (stops the run).
+	 */
+	int (*shard_begin)(void *arg, unsigned shard, void **shard_arg);
+	int (*shard_end)(void *arg, unsigned shard, void *shard_arg);
 };
 
 #define PDA_CAPTURE_OPTS(name, ...)                                         \
@@ -206,6 +222,8 @@ enum pda_capture_stage {
 struct pda_sb_key;
 struct pda_readgroup;
 struct pda_capture_cut;
+struct pda_capture_shard;
+struct pda_view;
 
 /* Embedded; the fields are private: use the functions below. */
 struct pda_capture {
@@ -232,6 +250,10 @@ struct pda_capture {
 	struct pda_capture_cut *cuts;
 	size_t nr_cuts;
 	struct pd_reader_stats shard_stats; /* their readers', summed */
+	/* a shard on a thread of its own: its pipeline's view, and its
+	 * own state (this is its copy of the capture); NULL: none */
+	struct pda_view *view;
+	struct pda_capture_shard *shard;
 	struct pda_capture_stats st;
 	enum pda_capture_stage failed_in;
 	bool ran;		/* pda_capture_run() was called */

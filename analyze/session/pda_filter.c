@@ -211,6 +211,46 @@ bool pda_filter_peek(struct pda_filter *flt, const struct pd_sample *sample)
 	       in_list(o->tids, o->nr_tids, sample->tid);
 }
 
+void pda_filter_fork(const struct pda_filter *flt, struct pda_filter *out)
+{
+	*out = *flt;
+	memset(&out->st, 0, sizeof(out->st));
+	out->last = NULL;
+	out->last_ok = false;
+	out->last_ev = NULL;
+}
+
+void pda_filter_add(struct pda_filter *to, const struct pda_filter *from)
+{
+	const struct pda_filter_stats *f = &from->st;
+	struct pda_filter_stats *t = &to->st;
+
+	t->nr_samples += f->nr_samples;
+	t->nr_kept += f->nr_kept;
+	t->nr_left_out += f->nr_left_out;
+	t->nr_event_ok += f->nr_event_ok;
+	for (size_t i = 0; i < PDA_FILTER_NR_REASONS; i++)
+		t->by_reason[i] += f->by_reason[i];
+	/* each event where its first sample would have put it */
+	for (size_t i = 0; i < f->nr_events && i < PDA_FILTER_MAX_EVENTS;
+	     i++) {
+		struct pda_filter_event *e =
+			event_entry(to, f->events[i].evsel);
+
+		if (e) {
+			e->nr_samples += f->events[i].nr_samples;
+			e->nr_kept += f->events[i].nr_kept;
+		}
+	}
+	if (f->nr_events > PDA_FILTER_MAX_EVENTS)
+		t->nr_events = PDA_FILTER_MAX_EVENTS + 1;
+	if (!to->first)
+		to->first = from->first;
+	/* the cached run's entry may have moved */
+	to->last = NULL;
+	to->last_ev = NULL;
+}
+
 const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt)
 {
 	return &flt->st;

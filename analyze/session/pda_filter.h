@@ -158,6 +158,15 @@ bool pda_filter_timed(const struct pda_filter *flt);
 /* FIRST_EVENT's event, once a sample chose it; else NULL. */
 const struct pd_evsel *pda_filter_first(const struct pda_filter *flt);
 
+/*
+ * A copy of flt for a shard of the run read on another thread: its rules
+ * (and FIRST_EVENT's choice, if made), no counts.  pda_filter_add()
+ * adds what a copy counted to flt, the shards in the file's order: the
+ * counts and events' order then are one reading's.
+ */
+void pda_filter_fork(const struct pda_filter *flt, struct pda_filter *out);
+void pda_filter_add(struct pda_filter *to, const struct pda_filter *from);
+
 /* The counts so far.  Valid while flt is. */
 const struct pda_filter_stats *pda_filter_stats(const struct pda_filter *flt);
 

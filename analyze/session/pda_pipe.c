@@ -238,6 +238,9 @@ struct held {
 
 struct pda_pipe {
 	struct pda_session *s;
+	/* what resolving its samples changes: opts.view, or the
+	 * session's */
+	struct pda_view *v;
 	struct pda_pipe_opts o;
 	unsigned jobs;
 	size_t batch_items; /* samples in a batch, at most */
@@ -322,6 +325,7 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	if (!p)
 		return PD_ERR_NOMEM;
 	p->s = s;
+	p->v = o.view ? o.view : &s->view;
 	p->o = o;
 	/* a leaf-only stack is the ip's, whatever the sample carries */
 	if (p->o.leaf_only)
@@ -901,7 +905,7 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	if (pre)
 		key = *pre;
 	else
-		rc = memo_key(p, sample, umaps, p->s->at, it->comm, &key);
+		rc = memo_key(p, sample, umaps, p->v->at, it->comm, &key);
 	if (rc < 0)
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	/* a hit (most samples) adds no entry: room is made for a miss
@@ -917,22 +921,23 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
 	}
 	if (e && e->cookie) {
-		pda_memo_replay_n(p->s, &e->counts->c, e->counts->dsos,
+		pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
 				  p->count);
 		p->nr_memo_hits += p->count;
 		it->cookie = &e->cookie;
 		it->hit = true;
 		return 0;
 	}
-	rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps, &p->rec);
+	rc = pda_sample_stack_rec(p->s, p->v, sample, &p->st, umaps, &p->rec);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0) {
 		it->err = rc;
 		/* each of a group fails as the first did */
 		for (uint64_t i = 1; i < p->count; i++)
-			if (pda_sample_stack_rec(p->s, sample, &p->st, umaps,
-						 &p->rec) == PD_ERR_NOMEM)
+			if (pda_sample_stack_rec(p->s, p->v, sample, &p->st,
+						 umaps, &p->rec) ==
+			    PD_ERR_NOMEM)
 				return PD_ERR_NOMEM;
 		return 0;
 	}
@@ -944,12 +949,12 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	/* the rest of a group count as the first did (as its hits would
 	 * have been, or resolved again where the memo kept nothing) */
 	if (p->count > 1 && e) {
-		pda_memo_replay_n(p->s, &e->counts->c, e->counts->dsos,
+		pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
 				  p->count - 1);
 		p->nr_memo_hits += p->count - 1;
 	}
 	for (uint64_t i = 1; i < p->count && !e; i++) {
-		rc = pda_sample_stack_rec(p->s, sample, &p->st, umaps,
+		rc = pda_sample_stack_rec(p->s, p->v, sample, &p->st, umaps,
 					  &p->rec);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
@@ -1226,8 +1231,8 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 		/* pre: unspooled ahead (resolve_item() says a failure) */
 		rc = pre ? 0 : unspool(p, &u);
 		if (rc == 0)
-			rc = pda_sample_stack_unwound(p->s, sample, st, umaps,
-						      pre ? pre : &u);
+			rc = pda_sample_stack_unwound(p->s, p->v, sample, st,
+						      umaps, pre ? pre : &u);
 		if (rc == PD_ERR_NOMEM || rc == PD_ERR_IO)
 			return rc;
 		if (rc < 0)
@@ -1240,7 +1245,7 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 		if (rc < 0)
 			return rc;
 	} else if (has_stack(p, sample)) {
-		rc = pda_sample_stack_job(p->s, sample, st, uj, umaps);
+		rc = pda_sample_stack_job(p->s, p->v, sample, st, uj, umaps);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc < 0)
@@ -1249,7 +1254,7 @@ static int resolve_in(struct pda_pipe *p, const struct pd_sample *sample,
 			it->stack = st;
 	}
 	if (p->o.ip_leaf && it->stack && own_apart(sample, it->stack)) {
-		rc = pda_ip_leaf(p->s, sample, umaps, ip_st);
+		rc = pda_ip_leaf(p->s, p->v, sample, umaps, ip_st);
 		if (rc == PD_ERR_NOMEM)
 			return rc;
 		if (rc == 0)
@@ -1287,9 +1292,9 @@ static int deliver_keyed(struct pda_pipe *p, const struct pd_sample *sample,
 
 	/* what resolves it (and the callback: pda_sample_leaf) sees its
 	 * state */
-	p->s->at = at;
+	p->v->at = at;
 	rc = deliver_in(p, sample, uj, snap, at, when, key);
-	p->s->at = NULL;
+	p->v->at = NULL;
 	return rc;
 }
 
@@ -1425,17 +1430,18 @@ static void resolve_item(struct pda_pipe *p, struct res_item *r)
 	int rc;
 
 	rc = r->unspool_rc < 0 ? unspool_said(p, r->unspool_rc)
-			       : pda_machine_at(s, r->when.epoch, r->sample.pid,
-						r->sample.tid, &at);
+			       : pda_machine_at(s, p->v, r->when.epoch,
+						r->sample.pid, r->sample.tid,
+						&at);
 	if (rc < 0) {
 		r->rc = rc;
 		r->barrier = true;
 		return;
 	}
-	s->at = &at;
+	p->v->at = &at;
 	rc = resolve_in(p, &r->sample, NULL, NULL, &at, &r->when, NULL, false,
 			&r->st, &r->ip_st, &r->it, r->spooled ? &r->u : NULL);
-	s->at = NULL;
+	p->v->at = NULL;
 	pda_at_put(s, &at);
 	r->rc = rc;
 	r->barrier = rc < 0 || r->it.err || pda_readgroup_is(&r->sample) ||
@@ -1841,7 +1847,8 @@ static int feed_one_at(struct pda_pipe *p, const struct pd_rec *rec,
 		if ((rc = res_drain(p)) < 0)
 			return rc;
 	}
-	rc = pda_machine_at(s, when->epoch, sample->pid, sample->tid, &at);
+	rc = pda_machine_at(s, p->v, when->epoch, sample->pid, sample->tid,
+			    &at);
 	if (rc < 0)
 		return rc;
 	if (rec && !unwind && !(p->threaded && p->nr_used) &&

@@ -37,6 +37,7 @@ extern "C" {
  * While a pipeline runs, the session must not be used otherwise.
  */
 struct pda_pipe;
+struct pda_view;
 
 /* Where a sample of a two-pass run comes in time (pda_capture.c). */
 struct pda_pipe_when {
@@ -134,6 +135,9 @@ struct pda_pipe_opts {
 	pda_pipe_want_fn want;	/* NULL: every sample */
 	pda_pipe_fn fn;
 	void *arg;
+	/* what its resolving changes (pda_view_new: a shard's, on a thread
+	 * of its own); NULL: the session's */
+	struct pda_view *view;
 };
 
 #define PDA_PIPE_OPTS(name, ...)                                            \

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define STACK_MAX ((size_t)1 << 20) /* frames in one resolved stack */
 /* the callchain walk's cache hit, inlined even where GCC would call it:
@@ -586,26 +587,60 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 	return ent;
 }
 
-/* The cached frames of (d, addr), resolving them the first time. */
-static const struct addr_ent *lookup(struct pda_session *s,
-				     struct pda_dso_ent *d, uint64_t addr,
-				     enum pda_map_kind kind, bool inl)
+/*
+ * Shards on threads (pda_session_shards): a binary's first use, its load
+ * (files searched, debuginfod asked, under --debuginfod-max too, and the
+ * warnings of both) and its symbols read, happens in the order a run in
+ * one would have it.  A shard meeting a binary no shard has used waits,
+ * under s->shard_lock, until every shard before it is done or one of them
+ * uses the binary: the shard using a binary first is then always the
+ * first one not done, reading in the file's order, as the run in one.
+ */
+static void shard_turn(struct pda_session *s, struct pda_view *v,
+		       const struct pda_dso_ent *d)
+{
+	struct timespec t0, t1;
+
+	if (d->used || v->rank <= s->shard_low)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!d->used && v->rank > s->shard_low)
+		pthread_cond_wait(&s->shard_turn, &s->shard_lock);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	v->nr_waits++;
+	v->wait_ms += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 +
+				 (t1.tv_nsec - t0.tv_nsec) / 1000000);
+}
+
+/* d's first use done (s->shard_lock held where shards are on): those
+ * waiting for it go on. */
+static void dso_used(struct pda_session *s, struct pda_dso_ent *d)
+{
+	d->used = true;
+	if (s->shards_on)
+		pthread_cond_broadcast(&s->shard_turn);
+}
+
+/* lookup() past its front: the cache, else resolved and added (a shard
+ * thread's under the session's shard lock). */
+static struct addr_ent *lookup_miss(struct pda_session *s,
+				    struct pda_view *v,
+				    struct pda_dso_ent *d, uint64_t addr,
+				    enum pda_map_kind kind, bool inl)
 {
 	struct addr_key k = {d, addr, inl};
-	const struct addr_ent **front =
-		&s->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
-			       (PDA_ADDR_FRONT - 1)];
-	uint64_t hash;
+	const uint64_t hash = addr_hash(&k);
 	struct addr_ent *ent;
 
-	if (*front && (*front)->addr == addr && (*front)->dso == d &&
-	    (*front)->inl == inl)
-		return *front;
-	hash = addr_hash(&k);
 	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
-	if (ent) {
-		*front = ent;
+	if (ent)
 		return ent;
+	if (!d->used && s->shards_on && v->rank > s->shard_low) {
+		shard_turn(s, v, d);
+		/* another shard may have resolved it meanwhile */
+		ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
+		if (ent)
+			return ent;
 	}
 	switch (d->kind) {
 	case PDA_DSO_FILE:
@@ -624,12 +659,39 @@ static const struct addr_ent *lookup(struct pda_session *s,
 	}
 	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
-	s->nr_cached++;
-	*front = ent;
+	if (!d->used)
+		dso_used(s, d);
+	return ent;
+}
+
+/* The cached frames of (d, addr), resolving them the first time. */
+static const struct addr_ent *lookup(struct pda_session *s,
+				     struct pda_view *v,
+				     struct pda_dso_ent *d, uint64_t addr,
+				     enum pda_map_kind kind, bool inl)
+{
+	const struct addr_ent **front =
+		&v->addr_front[(addr ^ (uintptr_t)d >> 4 ^ inl) &
+			       (PDA_ADDR_FRONT - 1)];
+	struct addr_ent *ent;
+
+	if (*front && (*front)->addr == addr && (*front)->dso == d &&
+	    (*front)->inl == inl)
+		return *front;
+	if (s->shards_on) {
+		pthread_mutex_lock(&s->shard_lock);
+		ent = lookup_miss(s, v, d, addr, kind, inl);
+		pthread_mutex_unlock(&s->shard_lock);
+	} else {
+		ent = lookup_miss(s, v, d, addr, kind, inl);
+	}
+	if (ent)
+		*front = ent;
 	return ent;
 }
 
 struct walk {
+	struct pda_view *v; /* the resolving thread's state */
 	struct pda_stack *st;
 	const struct pd_sample *sample;
 	struct pda_unwind_job *job; /* the unwind begun elsewhere, or NULL */
@@ -651,15 +713,15 @@ static inline int reserve(struct pda_session *s, struct walk *w, size_t nr)
 }
 
 /* Count the frame just written at the top of w's stack. */
-static inline void pushed(struct pda_session *s, struct walk *w)
+static inline void pushed(struct walk *w)
 {
 	const struct pda_frame *fr = &w->st->frames[w->st->nr++];
 
 	if (fr->flags & (PDA_FRAME_NO_SYMBOL | PDA_FRAME_NO_MAP)) {
 		w->unresolved = true;
-		s->stats.nr_frames_unresolved++;
+		w->v->nr_frames_unresolved++;
 	}
-	s->stats.nr_frames++;
+	w->v->nr_frames++;
 }
 
 static int push(struct pda_session *s, struct walk *w,
@@ -668,15 +730,15 @@ static int push(struct pda_session *s, struct walk *w,
 	if (reserve(s, w, 1) < 0)
 		return PD_ERR_NOMEM;
 	w->st->frames[w->st->nr] = *fr;
-	pushed(s, w);
+	pushed(w);
 	return 0;
 }
 
 /* Note d in the memo's record, once per list (the callers count each
  * binary once a sample). */
-static void memo_note(struct pda_session *s, struct pda_dso_ent *d, bool unres)
+static void memo_note(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 {
-	struct pda_memo_rec *r = s->memo_rec;
+	struct pda_memo_rec *r = v->memo_rec;
 	unsigned *nr = unres ? &r->nr_unres : &r->nr_dsos;
 
 	if (*nr == PDA_MEMO_MAX_DSOS) {
@@ -686,30 +748,87 @@ static void memo_note(struct pda_session *s, struct pda_dso_ent *d, bool unres)
 	(unres ? r->unres : r->dsos)[(*nr)++] = d;
 }
 
-static void count_dso(struct pda_session *s, struct pda_dso_ent *d)
+/* A shard view's counts for d (NULL: no memory for them, uncounted). */
+static struct pda_dso_count *view_count(struct pda_view *v,
+					const struct pda_dso_ent *d)
 {
-	if (d && d->sample_seq != s->sample_seq) {
-		d->sample_seq = s->sample_seq;
-		d->d.nr_samples++;
-		if (s->memo_rec)
-			memo_note(s, d, false);
+	size_t n;
+	struct pda_dso_count *dc;
+
+	if (d->idx < v->nr_dc)
+		return &v->dc[d->idx];
+	/* a binary made after the view: rare (the first pass made the
+	 * sampled ones), so grown by one step */
+	n = (size_t)d->idx + 64;
+	dc = pda_realloc(v->s, v->dc, n * sizeof(*dc));
+	if (!dc)
+		return NULL;
+	for (size_t i = v->nr_dc; i < n; i++)
+		dc[i] = (struct pda_dso_count){UINT64_MAX, UINT64_MAX, 0, 0};
+	v->dc = dc;
+	v->nr_dc = n;
+	return &dc[d->idx];
+}
+
+/* count_in() for a shard view: its own counts of d.  Apart (cold): the
+ * session's view, every sample of a run in one, stays inline. */
+static __attribute__((noinline, cold)) void
+count_in_view(struct pda_view *v, struct pda_dso_ent *d, bool unres)
+{
+	struct pda_dso_count *c = view_count(v, d);
+	uint64_t *seq, *nr;
+
+	if (!c)
+		return;
+	seq = unres ? &c->unres_seq : &c->sample_seq;
+	nr = unres ? &c->nr_unresolved : &c->nr_samples;
+	if (*seq != v->sample_seq) {
+		*seq = v->sample_seq;
+		(*nr)++;
+		if (v->memo_rec)
+			memo_note(v, d, unres);
 	}
+}
+
+/* Count d once for v's sample: in its samples, or (unres) in those with
+ * an unresolved frame of its (pda_dso_diagnose's weight). */
+static HOT_INLINE void count_in_k(struct pda_view *v, struct pda_dso_ent *d,
+				  bool unres, bool shard)
+{
+	uint64_t *seq = unres ? &d->unres_seq : &d->sample_seq;
+	uint64_t *nr = unres ? &d->d.nr_unresolved : &d->d.nr_samples;
+
+	if (shard) {
+		count_in_view(v, d, unres);
+	} else if (*seq != v->sample_seq) {
+		*seq = v->sample_seq;
+		(*nr)++;
+		if (v->memo_rec)
+			memo_note(v, d, unres);
+	}
+}
+
+/* count_in_k() where v may be a shard view or the session's. */
+static HOT_INLINE void count_in(struct pda_view *v, struct pda_dso_ent *d,
+				bool unres)
+{
+	count_in_k(v, d, unres, v->dc != NULL);
+}
+
+static HOT_INLINE void count_dso(struct pda_view *v, struct pda_dso_ent *d)
+{
+	if (d)
+		count_in(v, d, false);
 }
 
 /* Count the frame just written at the top of w's stack, pushed for
  * binary d (NULL: none): the unresolved weight by binary too
  * (pda_dso_diagnose). */
-static inline void pushed_in(struct pda_session *s, struct walk *w,
-			     struct pda_dso_ent *d)
+static inline void pushed_in(struct walk *w, struct pda_dso_ent *d)
 {
-	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d &&
-	    d->unres_seq != s->sample_seq) {
-		d->unres_seq = s->sample_seq;
-		d->d.nr_unresolved++;
-		if (s->memo_rec)
-			memo_note(s, d, true);
-	}
-	pushed(s, w);
+	if ((w->st->frames[w->st->nr].flags & PDA_FRAME_NO_SYMBOL) && d)
+		count_in(w->v, d, true);
+	pushed(w);
 }
 
 /*
@@ -719,26 +838,40 @@ static inline void pushed_in(struct pda_session *s, struct walk *w,
  * still places in the kernel (below its last non-module symbol) is the
  * kernel's.
  */
-static const struct pda_map *kernel_image(struct pda_session *s, uint64_t ip)
+static const struct pda_map *kernel_image(struct pda_session *s,
+					  struct pda_view *v, uint64_t ip)
 {
 	struct pda_machine *m = &s->machine;
 	const struct pda_dso_ent *d = m->kimage.dso;
+	int rc;
 
-	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start ||
-	    pda_dso_load(s, m->kimage.dso) < 0 || !d->ksyms ||
+	if (m->kimage.kind != PDA_MAP_KERNEL || !d || ip < m->kimage.start)
+		return NULL;
+	if (s->shards_on) {
+		pthread_mutex_lock(&s->shard_lock);
+		if (!m->kimage.dso->used)
+			shard_turn(s, v, m->kimage.dso);
+		rc = pda_dso_load(s, m->kimage.dso);
+		if (!m->kimage.dso->used)
+			dso_used(s, m->kimage.dso);
+		pthread_mutex_unlock(&s->shard_lock);
+	} else {
+		rc = pda_dso_load(s, m->kimage.dso);
+	}
+	if (rc < 0 || !d->ksyms ||
 	    ip + (uint64_t)d->kdelta >= d->ksyms->kernel_end)
 		return NULL;
 	return &m->kimage;
 }
 
 /* The maps an address in cpumode (user or kernel) is looked up in. */
-static struct pda_maps *space_maps(struct pda_session *s, struct walk *w,
-				   unsigned cpumode)
+static HOT_INLINE struct pda_maps *space_maps(struct pda_session *s,
+					      struct walk *w, unsigned cpumode)
 {
 	if (cpumode == PD_MISC_KERNEL)
-		return s->at ? s->at->kmaps : &s->machine.kmaps;
+		return w->v->at ? w->v->at->kmaps : &s->machine.kmaps;
 	if (!w->umaps)
-		w->umaps = s->at ? s->at->umaps
+		w->umaps = w->v->at ? w->v->at->umaps
 				 : pda_machine_maps(s, w->sample->pid);
 	return w->umaps;
 }
@@ -751,7 +884,7 @@ static const struct pda_map *find_map(struct pda_session *s, struct walk *w,
 
 	if (cpumode == PD_MISC_KERNEL) {
 		map = pda_maps_find(maps, ip);
-		return map ? map : kernel_image(s, ip);
+		return map ? map : kernel_image(s, w->v, ip);
 	}
 	return maps ? pda_maps_find(maps, ip) : NULL;
 }
@@ -852,7 +985,7 @@ static int push_ent(struct pda_session *s, struct walk *w, uint64_t ip,
 		f->map_size = map_size(map);
 		f->flags |= flags |
 			    (map->kind == PDA_MAP_MODULE ? PDA_FRAME_MODULE : 0);
-		pushed_in(s, w, d);
+		pushed_in(w, d);
 	}
 	return 0;
 }
@@ -864,7 +997,7 @@ static inline int push_one(struct pda_session *s, struct walk *w,
 	if (reserve(s, w, 1) < 0)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	w->st->frames[w->st->nr] = ic->fr;
-	pushed_in(s, w, ic->map->dso);
+	pushed_in(w, ic->map->dso);
 	return 0;
 }
 
@@ -941,8 +1074,8 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 		addr = map_addr(map, ip);
 		break;
 	}
-	count_dso(s, map->dso);
-	ent = lookup(s, map->dso, addr, map->kind, map_inl(map, inl));
+	count_dso(w->v, map->dso);
+	ent = lookup(s, w->v, map->dso, addr, map->kind, map_inl(map, inl));
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {
@@ -968,8 +1101,12 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
  * Inline: the cache hit is the path of nearly every callchain entry. */
 static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 			     uint64_t ip, unsigned cpumode, bool fallback,
-			     bool inl)
+			     bool inl, bool shard)
 {
+	/* not w->v in a run in one (stack_walk's shard false): the
+	 * session's own, at a fixed offset, and no shard's counts to test
+	 * for in the hit path of every callchain entry */
+	struct pda_view *const v = shard ? w->v : &s->view;
 	struct pda_ip_ent *ic = NULL;
 	struct pda_maps *maps;
 
@@ -979,12 +1116,13 @@ static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 		maps = space_maps(s, w, cpumode);
 		if (!maps)
 			return PD_ERR_NOMEM;
-		ic = &s->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
+		ic = &v->ip_front[(ip ^ ip >> 12 ^ (uintptr_t)maps >> 6 ^ inl) &
 				  (PDA_IP_FRONT - 1)];
 		if (ic->ip == ip && ic->maps == maps && ic->gen == maps->gen &&
 		    ic->inl == inl) {
 			w->map = ic->map;
-			count_dso(s, ic->map->dso);
+			if (ic->map->dso)
+				count_in_k(v, ic->map->dso, false, shard);
 			if (ic->one)
 				return push_one(s, w, ic);
 			return push_ent(s, w, ip, ic->map, ic->ent,
@@ -1019,7 +1157,7 @@ static int unwind_user(struct pda_session *s, struct walk *w)
 	/* perf expands inlined frames on these (machine.c unwind_entry) */
 	for (size_t i = 0; i < nr && rc == 0; i++)
 		rc = resolve_ip(s, w, ips[i], PD_MISC_USER, false,
-				!s->opts.no_inline);
+				!s->opts.no_inline, w->v->dc != NULL);
 	return rc;
 }
 
@@ -1040,14 +1178,20 @@ static int leaf_caller(struct pda_session *s, struct walk *w, uint64_t pc,
 	if ((w->sample->mask & not_fp) ||
 	    !(w->sample->mask & PD_SAMPLE_REGS_USER))
 		return 0;
+	/* the unwinder's state is the session's: one shard at a time */
+	if (s->shards_on)
+		pthread_mutex_lock(&s->shard_lock);
 	rc = pda_unwind_leaf_caller(s, s->unwinder, w->sample,
 				    pda_machine_maps(s, w->sample->pid),
 				    space_maps(s, w, PD_MISC_USER), pc, &caller);
+	if (s->shards_on)
+		pthread_mutex_unlock(&s->shard_lock);
 	if (rc < 0)
 		return pda_set_err(s, rc, "unwinding: %s", pd_strerror(rc));
 	if (!caller || caller == next)
 		return 0;
-	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain);
+	return resolve_ip(s, w, caller, PD_MISC_USER, false, w->inl_callchain,
+			  w->v->dc != NULL);
 }
 
 void pda_stack_release(struct pda_session *s, struct pda_stack *st)
@@ -1063,22 +1207,27 @@ void pda_stack_release(struct pda_session *s, struct pda_stack *st)
 int pda_sample_stack(struct pda_session *s, const struct pd_sample *sample,
 		     struct pda_stack *st)
 {
-	return pda_sample_stack_job(s, sample, st, NULL, NULL);
+	return pda_sample_stack_job(s, &s->view, sample, st, NULL, NULL);
 }
 
-static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
-		      struct pda_stack *st, struct pda_unwind_job *job,
-		      const struct pda_unwound *pre, struct pda_maps *umaps)
+/* stack_walk() for a shard view (shard) or the session's: made twice,
+ * inline, each without the other's tests. */
+static HOT_INLINE int stack_walk_k(struct pda_session *s, struct pda_view *v,
+				   const struct pd_sample *sample,
+				   struct pda_stack *st,
+				   struct pda_unwind_job *job,
+				   const struct pda_unwound *pre,
+				   struct pda_maps *umaps, bool shard)
 {
-	struct walk w = {st,   sample, job,	    pre, umaps,
-			 NULL, false,  !s->opts.no_inline &&
-					       s->opts.inline_callchain};
+	struct walk w = {v,     st,    sample, job,
+			 pre,   umaps, NULL,   false,
+			 !s->opts.no_inline && s->opts.inline_callchain};
 	const struct pd_u64s *cc = &sample->callchain;
 	struct pda_lbr_walk lw;
 	int rc = 0;
 
 	st->nr = 0;
-	s->sample_seq++;
+	w.v->sample_seq++;
 	if (!(sample->mask & PD_SAMPLE_CALLCHAIN)) {
 		unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 
@@ -1086,14 +1235,14 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 			cpumode = PD_MISC_USER;
 		if (sample->mask & PD_SAMPLE_IP)
 			rc = resolve_ip(s, &w, sample->ip, cpumode, true,
-					w.inl_callchain);
+					w.inl_callchain, shard);
 	} else if (pda_lbr_begin(sample, &lw)) {
 		uint64_t ip;
 		unsigned cpumode;
 
 		while (rc == 0 && pda_lbr_next(&lw, &ip, &cpumode))
 			rc = resolve_ip(s, &w, ip, cpumode, false,
-					w.inl_callchain);
+					w.inl_callchain, shard);
 	} else {
 		unsigned cpumode = PD_MISC_USER;
 
@@ -1107,7 +1256,7 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 							 ip);
 				if (rc == 0)
 					rc = resolve_ip(s, &w, ip, cpumode, false,
-							w.inl_callchain);
+							w.inl_callchain, shard);
 				continue;
 			}
 			switch (ip) {
@@ -1153,25 +1302,36 @@ static int stack_walk(struct pda_session *s, const struct pd_sample *sample,
 		st->nr = 0;
 		return rc;
 	}
-	s->stats.nr_samples++;
+	w.v->nr_samples++;
 	if (w.unresolved)
-		s->stats.nr_samples_unresolved++;
+		w.v->nr_samples_unresolved++;
 	return 0;
 }
 
-int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job,
-			 struct pda_maps *umaps)
+static int stack_walk(struct pda_session *s, struct pda_view *v,
+		      const struct pd_sample *sample, struct pda_stack *st,
+		      struct pda_unwind_job *job,
+		      const struct pda_unwound *pre, struct pda_maps *umaps)
 {
-	return stack_walk(s, sample, st, job, NULL, umaps);
+	/* s->view alone has no counts of its own (dc) */
+	if (v->dc)
+		return stack_walk_k(s, v, sample, st, job, pre, umaps, true);
+	return stack_walk_k(s, &s->view, sample, st, job, pre, umaps, false);
 }
 
-int pda_sample_stack_unwound(struct pda_session *s,
+int pda_sample_stack_job(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_unwind_job *job, struct pda_maps *umaps)
+{
+	return stack_walk(s, v, sample, st, job, NULL, umaps);
+}
+
+int pda_sample_stack_unwound(struct pda_session *s, struct pda_view *v,
 			     const struct pd_sample *sample,
 			     struct pda_stack *st, struct pda_maps *umaps,
 			     const struct pda_unwound *pre)
 {
-	return stack_walk(s, sample, st, NULL, pre, umaps);
+	return stack_walk(s, v, sample, st, NULL, pre, umaps);
 }
 
 int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
@@ -1396,7 +1556,8 @@ int pda_first_replay(struct pda_session *s)
 		pda_dwahead_close(s, s->dwahead);
 	sort_first(v, nr);
 	for (size_t i = 0; i < nr && rc == 0; i++)
-		if (!lookup(s, v[i]->dso, v[i]->k.addr, v[i]->kind, true))
+		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind,
+			    true))
 			rc = pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	pda_free(s, v);
 	s->first_v = NULL;
@@ -1407,50 +1568,81 @@ int pda_first_replay(struct pda_session *s)
 	return rc;
 }
 
-int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_maps *umaps,
-			 struct pda_memo_rec *rec)
+int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_maps *umaps, struct pda_memo_rec *rec)
 {
-	const uint64_t frames = s->stats.nr_frames;
-	const uint64_t unres = s->stats.nr_frames_unresolved;
-	const uint64_t samples_unres = s->stats.nr_samples_unresolved;
+	const uint64_t frames = v->nr_frames;
+	const uint64_t unres = v->nr_frames_unresolved;
+	const uint64_t samples_unres = v->nr_samples_unresolved;
 	int rc;
 
 	rec->nr_dsos = rec->nr_unres = 0;
 	rec->overflow = false;
-	s->memo_rec = rec;
-	rc = pda_sample_stack_job(s, sample, st, NULL, umaps);
-	s->memo_rec = NULL;
-	rec->nr_frames = s->stats.nr_frames - frames;
-	rec->nr_frames_unresolved = s->stats.nr_frames_unresolved - unres;
-	rec->unresolved = s->stats.nr_samples_unresolved != samples_unres;
+	v->memo_rec = rec;
+	rc = pda_sample_stack_job(s, v, sample, st, NULL, umaps);
+	v->memo_rec = NULL;
+	rec->nr_frames = v->nr_frames - frames;
+	rec->nr_frames_unresolved = v->nr_frames_unresolved - unres;
+	rec->unresolved = v->nr_samples_unresolved != samples_unres;
 	return rc;
 }
+
+static __attribute__((noinline, cold)) void
+replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+	    struct pda_dso_ent *const *dsos, uint64_t n);
 
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos)
 {
-	pda_memo_replay_n(s, c, dsos, 1);
+	pda_memo_replay_n(&s->view, c, dsos, 1);
 }
 
-void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
+void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 		       struct pda_dso_ent *const *dsos, uint64_t n)
 {
 	/* as pda_sample_stack_job() counts a sample it resolves, n times
 	 * (each sample's seq: the last one's is what stays) */
-	s->sample_seq += n;
-	s->stats.nr_frames += c->nr_frames * n;
-	s->stats.nr_frames_unresolved += c->nr_frames_unresolved * n;
-	s->stats.nr_samples += n;
+	/* in locals: the stores to the binaries may alias v's fields */
+	const uint64_t seq = v->sample_seq + n;
+	const unsigned nr_dsos = c->nr_dsos, nr = nr_dsos + c->nr_unres;
+
+	v->sample_seq = seq;
+	v->nr_frames += c->nr_frames * n;
+	v->nr_frames_unresolved += c->nr_frames_unresolved * n;
+	v->nr_samples += n;
 	if (c->unresolved)
-		s->stats.nr_samples_unresolved += n;
-	for (unsigned i = 0; i < c->nr_dsos; i++) {
-		dsos[i]->sample_seq = s->sample_seq;
+		v->nr_samples_unresolved += n;
+	if (v->dc) {
+		replay_view(v, c, dsos, n);
+		return;
+	}
+	for (unsigned i = 0; i < nr_dsos; i++) {
+		dsos[i]->sample_seq = seq;
 		dsos[i]->d.nr_samples += n;
 	}
-	for (unsigned i = c->nr_dsos; i < c->nr_dsos + c->nr_unres; i++) {
-		dsos[i]->unres_seq = s->sample_seq;
+	for (unsigned i = nr_dsos; i < nr; i++) {
+		dsos[i]->unres_seq = seq;
 		dsos[i]->d.nr_unresolved += n;
+	}
+}
+
+/* pda_memo_replay_n()'s binaries for a shard view: its own counts.
+ * Apart (cold): inline, its registers cost every replay of a run in one. */
+static __attribute__((noinline, cold)) void
+replay_view(struct pda_view *v, const struct pda_memo_counts *c,
+	    struct pda_dso_ent *const *dsos, uint64_t n)
+{
+	for (unsigned i = 0; i < c->nr_dsos + c->nr_unres; i++) {
+		struct pda_dso_count *dc = view_count(v, dsos[i]);
+
+		if (dc && i < c->nr_dsos) {
+			dc->sample_seq = v->sample_seq;
+			dc->nr_samples += n;
+		} else if (dc) {
+			dc->unres_seq = v->sample_seq;
+			dc->nr_unresolved += n;
+		}
 	}
 }
 
@@ -1462,23 +1654,24 @@ static bool inl_callchain(const struct pda_session *s)
 
 /* pda_sample_leaf() in the process maps umaps (NULL: the sample's, at
  * its state), and the map ip is in (NULL: none). */
-static int sample_leaf(struct pda_session *s, const struct pd_sample *sample,
-		       struct pda_maps *umaps, bool inl, struct pda_stack *st,
-		       struct pda_dso **dso, const struct pda_map **map)
+static int sample_leaf(struct pda_session *s, struct pda_view *v,
+		       const struct pd_sample *sample, struct pda_maps *umaps,
+		       bool inl, struct pda_stack *st, struct pda_dso **dso,
+		       const struct pda_map **map)
 {
-	struct walk w = {st, sample, NULL, NULL, umaps, NULL, false, inl};
+	struct walk w = {v, st, sample, NULL, NULL, umaps, NULL, false, inl};
 	unsigned cpumode = sample->misc & PD_MISC_CPUMODE_MASK;
 	int rc = 0;
 
 	st->nr = 0;
 	*dso = NULL;
 	*map = NULL;
-	s->sample_seq++;
+	w.v->sample_seq++;
 	if (cpumode == PD_MISC_CPUMODE_UNKNOWN)
 		cpumode = PD_MISC_USER;
 	if (sample->mask & PD_SAMPLE_IP)
 		rc = resolve_ip(s, &w, sample->ip, cpumode, true,
-				w.inl_callchain);
+				w.inl_callchain, v->dc != NULL);
 	if (rc < 0) {
 		st->nr = 0;
 		return rc;
@@ -1494,7 +1687,8 @@ int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 {
 	const struct pda_map *map;
 
-	return sample_leaf(s, sample, NULL, inl_callchain(s), st, dso, &map);
+	return sample_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, &map);
 }
 
 /* perf's map__map_ip() of ip in map: identity in the kernel's map, a
@@ -1522,32 +1716,41 @@ int pda_addr_leaf(struct pda_session *s, const struct pd_sample *sample,
 
 /* pda_addr_leaf() in the process maps umaps (as sample_leaf), giving
  * the map that holds the address (NULL: none). */
-static int addr_leaf(struct pda_session *s, const struct pd_sample *sample,
-		     struct pda_maps *umaps, bool inl, struct pda_stack *st,
-		     struct pda_dso **dso, uint64_t *al_addr,
-		     const struct pda_map **out)
+static int addr_leaf(struct pda_session *s, struct pda_view *v,
+		     const struct pd_sample *sample, struct pda_maps *umaps,
+		     bool inl, struct pda_stack *st, struct pda_dso **dso,
+		     uint64_t *al_addr, const struct pda_map **out)
 {
-	const uint64_t frames = s->stats.nr_frames;
-	const uint64_t unres = s->stats.nr_frames_unresolved;
+	const uint64_t frames = v->nr_frames;
+	const uint64_t unres = v->nr_frames_unresolved;
 	const struct pda_map *map = NULL;
 	struct pda_dso_ent *d;
-	int rc = sample_leaf(s, sample, umaps, inl, st, dso, &map);
+	int rc = sample_leaf(s, v, sample, umaps, inl, st, dso, &map);
 
 	if (rc < 0)
 		map = NULL;
 	*al_addr = perf_map_ip(map, sample->ip);
 	*out = map;
 
-	s->stats.nr_frames = frames;
-	s->stats.nr_frames_unresolved = unres;
+	v->nr_frames = frames;
+	v->nr_frames_unresolved = unres;
 	/* the one binary it counted, its map's (its inlined frames are
 	 * the same map's), once for the new sample_seq; d is its first
 	 * member */
 	d = *dso ? (struct pda_dso_ent *)(void *)*dso : NULL;
-	if (d && d->sample_seq == s->sample_seq)
-		d->d.nr_samples--;
-	if (d && d->unres_seq == s->sample_seq)
-		d->d.nr_unresolved--;
+	if (d && !v->dc) {
+		if (d->sample_seq == v->sample_seq)
+			d->d.nr_samples--;
+		if (d->unres_seq == v->sample_seq)
+			d->d.nr_unresolved--;
+	} else if (d) {
+		struct pda_dso_count *c = view_count(v, d);
+
+		if (c && c->sample_seq == v->sample_seq)
+			c->nr_samples--;
+		if (c && c->unres_seq == v->sample_seq)
+			c->nr_unresolved--;
+	}
 	return rc;
 }
 
@@ -1556,22 +1759,24 @@ int pda_addr_leaf_map(struct pda_session *s, const struct pd_sample *sample,
 		      uint64_t *al_addr, uint64_t *map_start)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
-			   al_addr, &map);
+	int rc = addr_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, al_addr, &map);
 
 	*map_start = map ? map->start : 0;
 	return rc;
 }
 
-int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
-		struct pda_maps *umaps, struct pda_stack *st)
+int pda_ip_leaf(struct pda_session *s, struct pda_view *v,
+		const struct pd_sample *sample, struct pda_maps *umaps,
+		struct pda_stack *st)
 {
 	const struct pda_map *map;
 	struct pda_dso *dso;
 	uint64_t al_addr;
 
 	/* perf's addr_location: the symbol table's, no inlined frame */
-	return addr_leaf(s, sample, umaps, false, st, &dso, &al_addr, &map);
+	return addr_leaf(s, v, sample, umaps, false, st, &dso, &al_addr,
+			 &map);
 }
 
 int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
@@ -1579,8 +1784,8 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 		     uint64_t *al_addr, struct pda_map_id *id)
 {
 	const struct pda_map *map;
-	int rc = addr_leaf(s, sample, NULL, inl_callchain(s), st, dso,
-			   al_addr, &map);
+	int rc = addr_leaf(s, &s->view, sample, NULL, inl_callchain(s), st,
+			   dso, al_addr, &map);
 
 	memset(id, 0, sizeof(*id));
 	if (!map)
@@ -1664,9 +1869,99 @@ static void dso_lists(struct pda_session *s)
 	s->stats.unresolved_dsos = s->unres;
 }
 
+struct pda_view *pda_view_new(struct pda_session *s)
+{
+	struct pda_view *v = pda_zalloc(s, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->s = s;
+	/* every binary the first pass made, and room: not NULL */
+	v->nr_dc = s->dsos.nr_all + 1;
+	v->dc = pda_malloc(s, v->nr_dc * sizeof(*v->dc));
+	if (!v->dc) {
+		pda_free(s, v);
+		return NULL;
+	}
+	for (size_t i = 0; i < v->nr_dc; i++)
+		v->dc[i] = (struct pda_dso_count){UINT64_MAX, UINT64_MAX, 0, 0};
+	return v;
+}
+
+void pda_view_free(struct pda_session *s, struct pda_view *v)
+{
+	struct pda_view *to = &s->view;
+
+	if (!v)
+		return;
+	if (v->nr_waits)
+		pda_logf(s, PD_LOG_DEBUG,
+			 "shard %u: %llu waits (%llu ms) for the shards before "
+			 "it to use a binary first",
+			 v->rank, (unsigned long long)v->nr_waits,
+			 (unsigned long long)v->wait_ms);
+	to->nr_samples += v->nr_samples;
+	to->nr_frames += v->nr_frames;
+	to->nr_frames_unresolved += v->nr_frames_unresolved;
+	to->nr_samples_unresolved += v->nr_samples_unresolved;
+	for (struct pda_dso_ent *d = s->dsos.all; d; d = d->next_all) {
+		if (d->idx >= v->nr_dc)
+			continue;
+		d->d.nr_samples += v->dc[d->idx].nr_samples;
+		d->d.nr_unresolved += v->dc[d->idx].nr_unresolved;
+	}
+	if (v->atc.ok)
+		pda_at_put(s, &v->atc.at);
+	pda_free(s, v->dc);
+	pda_free(s, v);
+}
+
+void pda_view_rank(struct pda_view *v, unsigned rank)
+{
+	v->rank = rank;
+}
+
+void pda_session_shard_done(struct pda_session *s, unsigned rank)
+{
+	if (!s->shards_on)
+		return;
+	pthread_mutex_lock(&s->shard_lock);
+	s->shards_done |= UINT64_C(1) << rank;
+	while (s->shard_low < 64 && (s->shards_done >> s->shard_low & 1))
+		s->shard_low++;
+	pthread_cond_broadcast(&s->shard_turn);
+	pthread_mutex_unlock(&s->shard_lock);
+}
+
+int pda_session_shards(struct pda_session *s, bool on)
+{
+	if (on == s->shards_on)
+		return 0;
+	if (on && pthread_mutex_init(&s->shard_lock, NULL) != 0)
+		return PD_ERR_NOMEM;
+	if (on && pthread_cond_init(&s->shard_turn, NULL) != 0) {
+		pthread_mutex_destroy(&s->shard_lock);
+		return PD_ERR_NOMEM;
+	}
+	s->shards_done = 0;
+	s->shard_low = 0;
+	s->shards_on = on;
+	s->machine.shared = on;
+	s->machine.lock = on ? &s->shard_lock : NULL;
+	if (!on) {
+		pthread_cond_destroy(&s->shard_turn);
+		pthread_mutex_destroy(&s->shard_lock);
+	}
+	return 0;
+}
+
 const struct pda_stats *pda_session_stats(struct pda_session *s)
 {
 	dso_lists(s);
+	s->stats.nr_samples = s->view.nr_samples;
+	s->stats.nr_frames = s->view.nr_frames;
+	s->stats.nr_frames_unresolved = s->view.nr_frames_unresolved;
+	s->stats.nr_samples_unresolved = s->view.nr_samples_unresolved;
 	pda_unwind_stats(s, s->unwinder, &s->stats.unwind);
 	pda_debuginfod_stats(s, &s->stats.debuginfod);
 	return &s->stats;

@@ -44,9 +44,11 @@ int pda_addr_leaf_id(struct pda_session *s, const struct pd_sample *sample,
 /* pda_addr_leaf() of the sample's own ip in the process maps umaps
  * (NULL: the sample's, at its state), its one frame named by the symbol
  * table (no inlined frames): perf's addr_location, which perf report
- * makes a sample's own entry of (pda_pipe.c, ip_leaf). */
-int pda_ip_leaf(struct pda_session *s, const struct pd_sample *sample,
-		struct pda_maps *umaps, struct pda_stack *st);
+ * makes a sample's own entry of (pda_pipe.c, ip_leaf).  Counted in v
+ * (the pipeline's view; the functions here without one use s->view). */
+int pda_ip_leaf(struct pda_session *s, struct pda_view *v,
+		const struct pd_sample *sample, struct pda_maps *umaps,
+		struct pda_stack *st);
 
 /* ---- the unwind pass of a two-pass run (pda_pipe.c) ----------------- */
 
@@ -68,7 +70,7 @@ int pda_sample_unwind(struct pda_session *s, const struct pd_sample *sample,
 		      struct pda_unwind_job *job, struct pda_maps *umaps,
 		      struct pda_unwound *out);
 /* pda_sample_stack_job() with the user ips unwound before (pre). */
-int pda_sample_stack_unwound(struct pda_session *s,
+int pda_sample_stack_unwound(struct pda_session *s, struct pda_view *v,
 			     const struct pd_sample *sample,
 			     struct pda_stack *st, struct pda_maps *umaps,
 			     const struct pda_unwound *pre);
@@ -122,9 +124,9 @@ struct pda_memo_rec {
 
 /* pda_sample_stack_job() (no unwind job) noting what it counts in
  * *rec. */
-int pda_sample_stack_rec(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_maps *umaps,
-			 struct pda_memo_rec *rec);
+int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_maps *umaps, struct pda_memo_rec *rec);
 
 /* What a memo keeps of a record: the counts, then nr_dsos + nr_unres
  * binaries (dsos[] of the record, then unres[]). */
@@ -136,8 +138,8 @@ struct pda_memo_counts {
 /* Count again, for one more sample, what a recorded sample counted. */
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos);
-/* The same for n more samples. */
-void pda_memo_replay_n(struct pda_session *s, const struct pda_memo_counts *c,
+/* The same for n more samples, counted in v. */
+void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 		       struct pda_dso_ent *const *dsos, uint64_t n);
 
 /* ---- stacks from LBR call stacks (pda_lbr.c) ------------------------ */

@@ -293,9 +293,9 @@ struct pda_unwind_job;
  * they were at the sample), or NULL: in the process's maps now
  * (pda_session.c).
  */
-int pda_sample_stack_job(struct pda_session *s, const struct pd_sample *sample,
-			 struct pda_stack *st, struct pda_unwind_job *job,
-			 struct pda_maps *umaps);
+int pda_sample_stack_job(struct pda_session *s, struct pda_view *v,
+			 const struct pd_sample *sample, struct pda_stack *st,
+			 struct pda_unwind_job *job, struct pda_maps *umaps);
 
 struct pda_unwind_uproc; /* a process: its backend state per slot */
 

@@ -262,8 +262,49 @@ static int add_late(void *arg, const struct pda_pipe_item *it)
 	return 0;
 }
 
+/* A shard read on a thread of its own (pda_capture_opts.shard_begin):
+ * its samples' results apart, added to the run's at its end. */
+struct late_part {
+	struct late l; /* first: the arg add_late gets */
+	struct late *to;
+};
+
+static int late_begin(void *arg, unsigned shard, void **shard_arg)
+{
+	struct late *l = arg;
+	struct late_part *p = calloc(1, sizeof(*p));
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(shard, ++l->nr_shard_calls);
+	p->l.shard = shard;
+	p->to = l;
+	*shard_arg = p;
+	return 0;
+}
+
+static int late_end(void *arg, unsigned shard, void *shard_arg)
+{
+	struct late *l = arg;
+	struct late_part *p = shard_arg;
+
+	ck_assert_ptr_eq(p->to, l);
+	ck_assert_uint_eq(shard, p->l.shard);
+	for (unsigned i = 0; i < NR_LATE; i++) {
+		if (!p->l.comm[i])
+			continue;
+		/* each sample in one shard only */
+		ck_assert_ptr_null(l->comm[i]);
+		l->dso[i] = p->l.dso[i];
+		l->comm[i] = p->l.comm[i];
+		l->cgns[i] = p->l.cgns[i];
+	}
+	l->nr += p->l.nr;
+	free(p);
+	return 0;
+}
+
 static void run_late(struct tf *t, bool time_order, unsigned jobs,
-		     struct late *l)
+		     bool threads, struct late *l)
 {
 	struct pd_file *f = tf_open(t);
 	struct pda_session *s;
@@ -273,6 +314,10 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 			 .time_order = time_order, .sample_fn = add_late,
 			 .shard_fn = late_shard, .arg = l);
 
+	if (threads) {
+		co.shard_begin = late_begin;
+		co.shard_end = late_end;
+	}
 	memset(l, 0, sizeof(*l));
 	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
 	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
@@ -332,8 +377,9 @@ START_TEST(test_late_samples)
 	round_(&t);
 	sample(&t, 7, 0x400100, 60);
 	for (unsigned jobs = 1; jobs <= 8; jobs++) {
-		run_late(&t, true, jobs, &l);
-		run_late(&t, false, jobs, &l);
+		run_late(&t, true, jobs, false, &l);
+		run_late(&t, false, jobs, false, &l);
+		run_late(&t, false, jobs, true, &l);
 	}
 	tf_release(&t);
 }
