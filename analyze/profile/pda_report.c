@@ -112,12 +112,13 @@ _Static_assert(sizeof(struct ekey) == 12 * sizeof(void *) + 240,
  * events' order, then idx, the place in the sample of what it made (an
  * entry's in its summary, a DSO's in its chain), the order one sample
  * makes them in. */
-#define PEND_SLOTS 1024
-
 struct okey {
 	uint64_t time, seq;
 	uint32_t idx;
 };
+
+#define PEND_SLOTS 1024 /* struct pda_report's pend */
+#define ENT_FRONT 4096 /* struct pda_report's ent_front */
 
 static const struct okey OKEY_LAST = {UINT64_MAX, UINT64_MAX, UINT32_MAX};
 
@@ -449,6 +450,9 @@ struct pda_report {
 	/* Hits counted later (batch: any order, the values' sums only):
 	 * by summary and event, direct-mapped, the occupant added when
 	 * another comes (add_pending) and all by pda_report_finish(). */
+	/* the entries frame_entry() found last, by a few of their key's
+	 * fields: a stack's frames find the same few hundred */
+	struct ent *ent_front[ENT_FRONT];
 	bool batch;
 	struct pending {
 		struct summary *s;	/* NULL: free */
@@ -1029,6 +1033,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
+	struct ent **front;
 	const char *dso = NULL, *dso_path = NULL, *sym = NULL;
 	/* perf's new_inline_sym(): a callchain frame DWARF names other
 	 * than the symbol table is a symbol of its own, inlined (the
@@ -1122,12 +1127,22 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	lk->level = (unsigned char)*level;
 	lk->inlined = inlined && sym;
 	*made = false;
+	front = &rep->ent_front[pdc_hash_u64((uintptr_t)k.sym ^ k.sym_start ^
+					     k.ip ^ (uintptr_t)k.comm * 31 ^
+					     (uintptr_t)k.dso * 7 ^
+					     (uint64_t)(uint32_t)k.tid << 40) &
+				(ENT_FRONT - 1)];
+	if (*front && ent_eq(*front, &k)) {
+		*id = (*front)->id;
+		return 0;
+	}
 	h = ekey_hash(rep, &k);
 	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&rep->by_key, h, ent_eq, &k);
 	if (slot->item) {
-		*id = ((const struct ent *)slot->item)->id;
+		*front = slot->item;
+		*id = (*front)->id;
 		return 0;
 	}
 	if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
@@ -1161,6 +1176,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
 	pdc_hash_fill(&rep->by_key, slot, h, e);
+	*front = e;
 	*id = e->id;
 	return 0;
 }
