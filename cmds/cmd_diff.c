@@ -11,6 +11,7 @@
  * tests; emit/pde_diff.c and emit/pde_flame.c write the results.
  */
 #include "pdtool.h"
+#include "pdc_alloc.h"
 #include "pda_capture.h"
 #include "pda_diff.h"
 #include "pda_flame.h"
@@ -499,6 +500,14 @@ struct diff_run {
 	bool by_period;		/* --weight period or latency */
 	struct pda_parallel *par; /* --weight latency */
 	struct pda_capture c;
+	/* the pipeline's memo: a slot's cookie is 1 + an index here, of
+	 * the fold's cookie and (dsos) the stack's DSOs, pool[at[i],
+	 * at[i + 1]) */
+	uint64_t *fc;
+	size_t *at;
+	size_t nr_fc, alloc_fc, alloc_at;
+	const char **pool;
+	size_t nr_pool, alloc_pool;
 };
 
 /* --weight latency: a record of the first pass, the switches and exits
@@ -511,11 +520,54 @@ static int diff_order(void *arg, const struct pd_rec *rec,
 	return pda_parallel_note(dr->par, rec, when);
 }
 
+/* A memo slot the fold just filled with fold cookie fc: what a hit of
+ * it counts (the fold's cookie, the stack's DSOs) kept, the slot's
+ * cookie its index.  @return 0 or PD_ERR_NOMEM. */
+static int memo_note(struct diff_run *dr, const struct pda_pipe_item *it,
+		     uint64_t fc)
+{
+	const size_t nr = dr->dsos && it->stack ? it->stack->nr : 0;
+
+	if (PDC_GROW(NULL, dr->fc, dr->alloc_fc, dr->nr_fc + 1, SIZE_MAX / 16) <
+		    0 ||
+	    PDC_GROW(NULL, dr->at, dr->alloc_at, dr->nr_fc + 2,
+		     SIZE_MAX / 16) < 0 ||
+	    PDC_GROW(NULL, dr->pool, dr->alloc_pool, dr->nr_pool + nr,
+		     SIZE_MAX / 16) < 0)
+		return PD_ERR_NOMEM;
+	if (!dr->nr_fc)
+		dr->at[0] = 0;
+	dr->fc[dr->nr_fc] = fc;
+	dr->nr_pool +=
+		nr ? pda_diff_stack_dsos(it->stack, dr->pool + dr->nr_pool) : 0;
+	dr->at[++dr->nr_fc] = dr->nr_pool;
+	*it->cookie = dr->nr_fc;
+	return 0;
+}
+
+/* A sample of memo slot i's stack: counted as its first was. */
+static int diff_again(struct diff_run *dr, const struct pd_sample *sample,
+		      size_t i)
+{
+	int rc = pda_fold_add_again(dr->fd, sample, dr->fc[i]);
+
+	if (rc == 1 && dr->dsos &&
+	    (rc = pda_diff_add_dso_list(dr->d, dr->side, dr->run,
+					dr->pool + dr->at[i],
+					dr->at[i + 1] - dr->at[i],
+					dr->by_period ? sample->period : 1)) <
+		    0)
+		return pda_capture_set_err(&dr->c, rc, "%s",
+					   pda_diff_errmsg(dr->d));
+	return rc < 0 ? rc : 0;
+}
+
 static int diff_one(void *arg, const struct pda_pipe_item *it)
 {
 	struct diff_run *dr = arg;
 	const struct pd_sample *sample = it->sample;
 	struct pd_sample lat;
+	uint64_t fc = 0;
 	int rc;
 
 	if (dr->par) {
@@ -525,9 +577,14 @@ static int diff_one(void *arg, const struct pda_pipe_item *it)
 			return rc;
 		sample = &lat;
 	}
-	rc = pda_fold_add(dr->fd, sample, it->stack, it->comm);
+	if (it->hit) /* a stack folded before, in the same maps */
+		return diff_again(dr, sample, (size_t)(*it->cookie - 1));
+	rc = pda_fold_add_keyed(dr->fd, sample, it->stack, it->comm,
+				it->cookie ? &fc : NULL);
 	if (rc < 0)
 		return rc;
+	if (it->cookie && fc && memo_note(dr, it, fc) < 0)
+		return PD_ERR_NOMEM;
 	if (rc == 1 && it->stack && dr->dsos &&
 	    (rc = pda_diff_add_dsos(dr->d, dr->side, dr->run, it->stack,
 				    dr->by_period ? sample->period : 1)) < 0)
@@ -651,6 +708,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		dr.par = cmd_parallel_new(ctx, path, f, pids, nr_pids);
 		co.order_fn = diff_order;
 	}
+	/* each distinct stack resolved and folded once, as fold does (a
+	 * hit's DSOs kept with it: memo_note) */
+	co.memo = true;
 	rc = pda_capture_init(&dr.c, f, s, &co);
 	if (rc < 0)
 		cmd_capture_die(ctx, path, &dr.c, rc);
@@ -710,6 +770,9 @@ static void read_capture(struct pd_ctx *ctx, const struct diff_opts *o,
 		cmd_fetch_add(ctx, &ps->debuginfod);
 	}
 	pda_fold_free(dr.fd);
+	free(dr.fc);
+	free(dr.at);
+	free(dr.pool);
 	pda_parallel_free(dr.par);
 	pda_session_free(s);
 	pd_file_close(f);

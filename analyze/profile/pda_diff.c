@@ -614,58 +614,91 @@ static struct dname *dso_entry(struct pda_diff *d, const char *path)
 	return e;
 }
 
-int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
-		      unsigned run, const struct pda_stack *st,
-		      uint64_t weight)
+/* The run g's counting begins a sample: its cache kept to the run, a
+ * new stamp.  @return 0, or a negative pd_err. */
+static int dsos_begin(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, int *g)
 {
-	const int g = run_index(d, side, run);
-	uint32_t stamp;
-
-	if (g < 0)
+	*g = run_index(d, side, run);
+	if (*g < 0)
 		return PD_ERR_API;
 	if (!d->o.dsos)
 		return set_err(d, PD_ERR_API, "DSOs counted without opts.dsos");
-	if (!st || !st->nr || !weight)
-		return 0;
-	if ((unsigned)g != d->dso_run) {
+	if ((unsigned)*g != d->dso_run) {
 		/* another run: another session, whose pointers may reuse
 		 * the last one's addresses */
 		memset(d->dso_cache, 0, sizeof(d->dso_cache));
-		d->dso_run = (unsigned)g;
+		d->dso_run = (unsigned)*g;
 	}
 	if (d->dso_stamp == UINT32_MAX) {
 		for (size_t i = 0; i < pdc_intern_nr(&d->dsos); i++)
 			name_at(&d->dsos, i)->stamp = 0;
 		d->dso_stamp = 0;
 	}
-	stamp = ++d->dso_stamp;
-	for (size_t i = 0; i < st->nr; i++) {
-		const char *p = st->frames[i].dso;
-		struct dso_slot *slot;
-		struct dname *e;
+	d->dso_stamp++;
+	return 0;
+}
 
-		/* runs of frames in one DSO are the rule */
-		if (i > 0 && p == st->frames[i - 1].dso)
-			continue;
-		slot = &d->dso_cache[(pdc_hash_u64((uintptr_t)p)) &
-				     (DSO_CACHE - 1)];
-		e = slot->ent;
-		if (!e || slot->ptr != p) {
-			e = dso_entry(d, p);
-			if (!e || !e->self)
-				return set_err(d, PD_ERR_NOMEM,
-					       "out of memory");
-			slot->ptr = p;
-			slot->ent = e;
-		}
-		if (i == 0)
-			e->self[g] += weight;
-		if (e->stamp != stamp) {
-			e->stamp = stamp;
-			e->incl[g] += weight;
-		}
+/* One DSO of a sample's stack (self: its leaf's) counted in run g. */
+static int dso_count(struct pda_diff *d, int g, const char *p, bool self,
+		     uint64_t weight)
+{
+	struct dso_slot *slot =
+		&d->dso_cache[(pdc_hash_u64((uintptr_t)p)) & (DSO_CACHE - 1)];
+	struct dname *e = slot->ent;
+
+	if (!e || slot->ptr != p) {
+		e = dso_entry(d, p);
+		if (!e || !e->self)
+			return set_err(d, PD_ERR_NOMEM, "out of memory");
+		slot->ptr = p;
+		slot->ent = e;
+	}
+	if (self)
+		e->self[g] += weight;
+	if (e->stamp != d->dso_stamp) {
+		e->stamp = d->dso_stamp;
+		e->incl[g] += weight;
 	}
 	return 0;
+}
+
+int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
+		      unsigned run, const struct pda_stack *st,
+		      uint64_t weight)
+{
+	int g, rc = dsos_begin(d, side, run, &g);
+
+	if (rc < 0 || !st || !st->nr || !weight)
+		return rc;
+	for (size_t i = 0; i < st->nr && rc == 0; i++) {
+		/* runs of frames in one DSO are the rule */
+		if (i > 0 && st->frames[i].dso == st->frames[i - 1].dso)
+			continue;
+		rc = dso_count(d, g, st->frames[i].dso, i == 0, weight);
+	}
+	return rc;
+}
+
+size_t pda_diff_stack_dsos(const struct pda_stack *st, const char **dsos)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; st && i < st->nr; i++)
+		if (i == 0 || st->frames[i].dso != st->frames[i - 1].dso)
+			dsos[nr++] = st->frames[i].dso;
+	return nr;
+}
+
+int pda_diff_add_dso_list(struct pda_diff *d, enum pda_diff_side side,
+			  unsigned run, const char *const *dsos, size_t nr,
+			  uint64_t weight)
+{
+	int g, rc = dsos_begin(d, side, run, &g);
+
+	for (size_t i = 0; rc == 0 && weight && i < nr; i++)
+		rc = dso_count(d, g, dsos[i], i == 0, weight);
+	return rc;
 }
 
 /* ---- comparing ----------------------------------------------------- */

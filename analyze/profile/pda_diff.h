@@ -139,6 +139,17 @@ int pda_diff_add_dsos(struct pda_diff *d, enum pda_diff_side side,
 		      unsigned run, const struct pda_stack *st,
 		      uint64_t weight);
 
+/* st's DSOs, leaf first, each run of frames in one DSO once, into dsos
+ * (room for st->nr): what pda_diff_add_dsos() counts of it.  @return
+ * how many. */
+size_t pda_diff_stack_dsos(const struct pda_stack *st, const char **dsos);
+
+/* pda_diff_add_dsos() of a stack whose pda_diff_stack_dsos() gave the
+ * nr dsos: a sample of a stack seen before, counted without it. */
+int pda_diff_add_dso_list(struct pda_diff *d, enum pda_diff_side side,
+			  unsigned run, const char *const *dsos, size_t nr,
+			  uint64_t weight);
+
 /*
  * Compare: tables, tests, the stacks' order.  Adding is over after it.
  * @return 0, PD_ERR_NOMEM, or PD_ERR_NOTFOUND: a run has no samples, or

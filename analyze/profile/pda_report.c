@@ -117,6 +117,9 @@ struct okey {
 	uint32_t idx;
 };
 
+#define PEND_SLOTS 1024 /* struct pda_report's pend */
+#define ENT_FRONT 4096 /* struct pda_report's ent_front */
+
 static const struct okey OKEY_LAST = {UINT64_MAX, UINT64_MAX, UINT32_MAX};
 
 /* What a row shows of the sample that made it and no key compares
@@ -444,6 +447,19 @@ struct pda_report {
 		uint32_t gen, kernel;
 	} seen[SEEN_SLOTS];
 	uint32_t seen_gen;
+	/* Hits counted later (batch: any order, the values' sums only):
+	 * by summary and event, direct-mapped, the occupant added when
+	 * another comes (add_pending) and all by pda_report_finish(). */
+	/* the entries frame_entry() found last, by a few of their key's
+	 * fields: a stack's frames find the same few hundred */
+	struct ent *ent_front[ENT_FRONT];
+	bool batch;
+	struct pending {
+		struct summary *s;	/* NULL: free */
+		size_t ev;		/* its index (events may move) */
+		uint64_t n, period;
+		struct okey at;		/* the earliest's place */
+	} pend[PEND_SLOTS];
 };
 
 static const struct {
@@ -717,6 +733,11 @@ int pda_report_new(const struct pda_report_opts *opts,
 		}
 		rep->parent_set = true;
 	}
+	/* a hit adds to its summary's entries, its record and the totals
+	 * only: sums, in any order (no key of its own fields, no filter
+	 * state of the first sample, graphs deferred) */
+	rep->batch = pda_report_takes_counts(rep) && !rep->dso_list &&
+		     !rep->sample_syms;
 	*out = rep;
 	return 0;
 }
@@ -1012,6 +1033,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 {
 	struct ekey k;
 	struct pdc_hash_slot *slot;
+	struct ent **front;
 	const char *dso = NULL, *dso_path = NULL, *sym = NULL;
 	/* perf's new_inline_sym(): a callchain frame DWARF names other
 	 * than the symbol table is a symbol of its own, inlined (the
@@ -1105,12 +1127,22 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	lk->level = (unsigned char)*level;
 	lk->inlined = inlined && sym;
 	*made = false;
+	front = &rep->ent_front[pdc_hash_u64((uintptr_t)k.sym ^ k.sym_start ^
+					     k.ip ^ (uintptr_t)k.comm * 31 ^
+					     (uintptr_t)k.dso * 7 ^
+					     (uint64_t)(uint32_t)k.tid << 40) &
+				(ENT_FRONT - 1)];
+	if (*front && ent_eq(*front, &k)) {
+		*id = (*front)->id;
+		return 0;
+	}
 	h = ekey_hash(rep, &k);
 	if (pdc_hash_reserve(&rep->mem, &rep->by_key) < 0)
 		return PD_ERR_NOMEM;
 	slot = pdc_hash_probe(&rep->by_key, h, ent_eq, &k);
 	if (slot->item) {
-		*id = ((const struct ent *)slot->item)->id;
+		*front = slot->item;
+		*id = (*front)->id;
 		return 0;
 	}
 	if (rep->nr_ents >= PDA_PROFILE_MAX_ITEMS ||
@@ -1144,6 +1176,7 @@ static int frame_entry(struct pda_report *rep, const struct thread_key *t,
 	rep->ents[rep->nr_ents++] = e;
 	rep->st.nr_entries = rep->nr_ents;
 	pdc_hash_fill(&rep->by_key, slot, h, e);
+	*front = e;
 	*id = e->id;
 	return 0;
 }
@@ -2589,6 +2622,89 @@ int pda_report_add(struct pda_report *rep, const struct pd_sample *sample,
 	return pda_report_add_latency(rep, sample, st, comm, cookie, 0, 0);
 }
 
+/* What add_summary() adds for pending p's samples (rep->batch). */
+static void add_pending(struct pda_report *rep, struct pending *p)
+{
+	struct summary *s = p->s;
+	struct event *ev = &rep->events[p->ev];
+
+	for (uint32_t i = 0; i < s->nr; i++) {
+		/* made by the summary's first sample */
+		struct pda_report_val *v = &ev->v[sum_get(s, i)];
+
+		if (i == 0) {
+			v->samples += p->n;
+			v->period += p->period;
+		}
+		v->acc_samples += p->n;
+		v->acc_period += p->period;
+	}
+	if (rep->deferred && s->nr_chain) {
+		struct rec *r = &ev->recs[s->rec];
+
+		r->period += p->period;
+		r->count += p->n;
+		if (okey_cmp(&p->at, &(struct okey){.time = r->first_time,
+						    .seq = r->first_seq}) < 0) {
+			r->first_time = p->at.time;
+			r->first_seq = p->at.seq;
+		}
+	}
+	ev->nr_samples += p->n;
+	ev->total_period += p->period;
+	rep->st.nr_samples += p->n;
+	rep->st.nr_truncated += s->truncated * p->n;
+	p->s = NULL;
+}
+
+/* Every pending hit added. */
+static void add_all_pending(struct pda_report *rep)
+{
+	for (size_t i = 0; rep->batch && i < PEND_SLOTS; i++)
+		if (rep->pend[i].s)
+			add_pending(rep, &rep->pend[i]);
+}
+
+/*
+ * A hit of summary s counted later, where that adds as add_summary()
+ * would: its event's values and its record made already (by the
+ * summary's first sample of that event), no latency.  @return whether
+ * it was.
+ */
+static bool batched(struct pda_report *rep, const struct pd_sample *sample,
+		    struct summary *s, uint64_t latency, uint64_t n)
+{
+	const size_t idx = sample->evsel ? sample->evsel->idx : 0;
+	struct event *ev;
+	struct pending *p;
+
+	if (!rep->batch || latency || idx >= rep->nr_events)
+		return false;
+	ev = &rep->events[idx];
+	if (!ev->evsel ||
+	    (rep->deferred && s->nr_chain && s->rec_ev != (uint32_t)idx))
+		return false;
+	p = &rep->pend[pdc_hash_u64((uintptr_t)s ^ idx) & (PEND_SLOTS - 1)];
+	if (p->s != s || p->ev != idx) {
+		/* each entry counted in this event before: the first add
+		 * set what it keeps of its first sample */
+		for (uint32_t i = 0; i < s->nr; i++) {
+			const uint32_t id = sum_get(s, i);
+
+			if (id >= ev->nr_v || !ev->v[id].acc_samples)
+				return false;
+		}
+		if (p->s)
+			add_pending(rep, p);
+		*p = (struct pending){.s = s, .ev = idx, .at = rep->at};
+	} else if (okey_cmp(&rep->at, &p->at) < 0) {
+		p->at = rep->at;
+	}
+	p->n += n;
+	p->period += sample->period * n;
+	return true;
+}
+
 int pda_report_add_again_latency(struct pda_report *rep,
 				 const struct pd_sample *sample,
 				 uint64_t cookie, uint64_t latency,
@@ -2609,6 +2725,8 @@ int pda_report_add_again_latency(struct pda_report *rep,
 		if (rc < 0)
 			return rc;
 	}
+	if (batched(rep, sample, s, latency, n))
+		return 0;
 	return add_summary(rep, sample, s, latency, level, n);
 }
 
@@ -3888,6 +4006,7 @@ int pda_report_finish(struct pda_report *rep)
 
 	if (rep->done)
 		return PD_ERR_API;
+	add_all_pending(rep);
 	rep->done = true;
 	if (rep->any_order && (rc = order_by_first(rep)) < 0)
 		return rc;
