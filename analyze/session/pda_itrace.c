@@ -1404,6 +1404,29 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 	return 0;
 }
 
+/* Grouping, a record whose one sample is its memory sample (most that
+ * make one under --itrace=M): joining its group, the sample is counted,
+ * not made; else synth_samples().  Out of line, as that. */
+static __attribute__((noinline)) int
+mem_join(const struct pda_itrace *it, struct queue *q,
+	 const struct pd_spe_record *r, unsigned t, int op, uint64_t *seq)
+{
+	const uint64_t ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC]
+						    : 0;
+	const uint64_t time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
+	uint32_t tid, pid;
+	size_t slot;
+
+	thread_of(it, q, r, time, &tid, &pid);
+	if (group_join(q, PDA_ITRACE_MEMORY, ip, tid, pid, 1, 0,
+		       epoch_at(it, q, time), &slot)) {
+		q->wr->st.nr_samples++;
+		q->wr->st.by_kind[PDA_ITRACE_MEMORY]++;
+		return 0;
+	}
+	return synth_samples(it, q, r, t, op, seq);
+}
+
 /* The samples of one record: none (most records under --itrace=M), and
  * only the thread carries on; else synth_samples().  A record has a
  * data_src (a memory sample) when it is a load or a store. */
@@ -1423,24 +1446,8 @@ static inline int synth_record(const struct pda_itrace *it, struct queue *q,
 			q->cur_tid = (int32_t)(uint32_t)r->context;
 		return 0;
 	}
-	/* grouping, a memory sample alone (most records that make one
-	 * under --itrace=M): joining its group, it is counted, not made */
-	if (it->mem_groups && op && !(t & it->want_types)) {
-		const uint64_t ip =
-			r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
-		const uint64_t time =
-			it->timeless ? 0 : to_perf_time(it, r->timestamp);
-		uint32_t tid, pid;
-		size_t slot;
-
-		thread_of(it, q, r, time, &tid, &pid);
-		if (group_join(q, PDA_ITRACE_MEMORY, ip, tid, pid, 1, 0,
-			       epoch_at(it, q, time), &slot)) {
-			q->wr->st.nr_samples++;
-			q->wr->st.by_kind[PDA_ITRACE_MEMORY]++;
-			return 0;
-		}
-	}
+	if (it->mem_groups && op && !(t & it->want_types))
+		return mem_join(it, q, r, t, op, seq);
 	return synth_samples(it, q, r, t, op, seq);
 }
 
