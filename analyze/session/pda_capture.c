@@ -503,7 +503,10 @@ static int step(struct pda_capture *c, const struct pd_rec *rec,
  * (between two records), NR_GROUPS groups at most (then they go, and
  * new ones open): the groups go in the order of their first samples,
  * and a report that keeps each row's earliest sample by place (any
- * order) makes the same rows.  Statistics count each sample.
+ * order) makes the same rows.  Statistics count each sample.  The trace
+ * groups a CPU's samples as it makes them (pda_itrace_set_groups: the
+ * rest of a group are never made, nor handed out one by one), by the
+ * same key with the epoch its bounds tell; its groups join these.
  */
 #define NR_GROUPS 256
 #define GROUP_SLOTS 1024	/* the index: at most a quarter full */
@@ -515,6 +518,7 @@ struct pda_synth_group {
 };
 
 struct pda_synth_groups {
+	uint64_t *bounds;	/* the sideband keys' times: the trace's */
 	unsigned nr;
 	uint16_t slot[GROUP_SLOTS];	/* group + 1; 0 empty */
 	struct pda_synth_group g[NR_GROUPS];
@@ -532,14 +536,14 @@ static bool alike(const struct pd_sample *a, const struct pd_sample *b)
 
 /* Whether sample may join a group: no field the copy would point into
  * the trace's chunk for. */
+#define GROUP_PTRS                                                       \
+	(PD_SAMPLE_READ | PD_SAMPLE_CALLCHAIN | PD_SAMPLE_RAW |          \
+	 PD_SAMPLE_BRANCH_STACK | PD_SAMPLE_REGS_USER |                  \
+	 PD_SAMPLE_STACK_USER | PD_SAMPLE_REGS_INTR | PD_SAMPLE_AUX)
+
 static bool groupable(const struct pd_sample *sample)
 {
-	const uint64_t ptrs = PD_SAMPLE_READ | PD_SAMPLE_CALLCHAIN |
-			      PD_SAMPLE_RAW | PD_SAMPLE_BRANCH_STACK |
-			      PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER |
-			      PD_SAMPLE_REGS_INTR | PD_SAMPLE_AUX;
-
-	return !(sample->mask & ptrs);
+	return !(sample->mask & GROUP_PTRS);
 }
 
 /* The open groups to the pipeline, in the order they opened. */
@@ -556,9 +560,10 @@ static int groups_flush(struct pda_capture *c)
 	return rc;
 }
 
-/* sample (at w) into its group: 0, or a negative pd_err. */
+/* sample (at w), the first of n, into its group: 0, or a negative
+ * pd_err. */
 static int group_add(struct pda_capture *c, const struct pd_sample *sample,
-		     const struct pda_pipe_when *w)
+		     const struct pda_pipe_when *w, uint32_t n)
 {
 	struct pda_synth_groups *gs = c->groups;
 	const uint64_t h = (sample->ip >> 2) ^ (sample->ip >> 11) ^
@@ -571,18 +576,18 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 		struct pda_synth_group *g = &gs->g[gs->slot[i] - 1];
 
 		if (g->w.epoch == w->epoch && alike(&g->sample, sample)) {
-			g->n++;
+			g->n += n;
 			return 0;
 		}
 	}
 	if (gs->nr == NR_GROUPS) {
 		if ((rc = groups_flush(c)) < 0)
 			return rc;
-		return group_add(c, sample, w);
+		return group_add(c, sample, w, n);
 	}
 	gs->g[gs->nr].sample = *sample;
 	gs->g[gs->nr].w = *w;
-	gs->g[gs->nr].n = 1;
+	gs->g[gs->nr].n = n;
 	gs->slot[i] = (uint16_t)++gs->nr;
 	return 0;
 }
@@ -596,15 +601,54 @@ static int feed_alone(struct pda_capture *c, struct pd_sample *sample,
 	return rc < 0 ? rc : pda_pipe_feed_decoded(c->pipe, sample, w);
 }
 
-/* Whether the synthesized samples go in groups: see Groups. */
+/* Whether the synthesized samples go in groups: see Groups.  The
+ * trace is told as they first do (before it is decoded). */
 static bool grouped(struct pda_capture *c)
 {
+	struct pda_synth_groups *gs;
+
 	if (!c->o.counted || !c->two_pass ||
 	    (c->o.filter && pda_filter_timed(c->o.filter)))
 		return false;
-	if (!c->groups)
-		c->groups = pda_zalloc(c->s, sizeof(*c->groups));
-	return c->groups != NULL;
+	if (c->groups)
+		return true;
+	if (!(gs = pda_zalloc(c->s, sizeof(*gs))))
+		return false;
+	if (c->nr_keys &&
+	    !(gs->bounds = pda_malloc(c->s, c->nr_keys * sizeof(uint64_t)))) {
+		pda_free(c->s, gs);
+		return false;
+	}
+	for (size_t i = 0; i < c->nr_keys; i++)
+		gs->bounds[i] = c->keys[i].time;
+	/* decoding began (it cannot have): its samples one by one */
+	(void)pda_itrace_set_groups(c->itrace, gs->bounds, c->nr_keys,
+				    GROUP_PTRS);
+	c->groups = gs;
+	return true;
+}
+
+/* n synthesized samples counted, progress said where perf's count
+ * would have passed its mark. */
+static int count_synth(struct pda_capture *c, uint32_t n)
+{
+	const struct pd_rec none = {.type = PD_REC_SAMPLE};
+	int rc;
+
+	while (n) {
+		const uint64_t left = PDA_CAPTURE_PROGRESS_EVERY -
+				      c->st.nr_samples %
+					      PDA_CAPTURE_PROGRESS_EVERY;
+		const uint32_t step = left < n ? (uint32_t)left : n;
+
+		c->st.nr_samples += step;
+		c->st.nr_synth += step;
+		c->prog.nr_samples += step;
+		n -= step;
+		if ((rc = progress(c, &none, c->st.nr_samples)) < 0)
+			return rc;
+	}
+	return 0;
 }
 
 /*
@@ -614,25 +658,24 @@ static bool grouped(struct pda_capture *c)
  */
 static int feed_synth(struct pda_capture *c, uint64_t before)
 {
-	/* a synthesized sample is in no record of the file: offset 0 */
-	const struct pd_rec none = {.type = PD_REC_SAMPLE};
 	const bool groups = grouped(c);
 	struct pd_sample *sample;
 	uint64_t time;
+	uint32_t n;
 	int rc;
 
 	/* handed over decoded, in place: no record encoded to be decoded
 	 * again, no copy */
 	while ((rc = pda_itrace_next_decoded(c->itrace, before, &sample,
-					     &time)) > 0) {
+					     &time, &n)) > 0) {
 		struct pda_sb_key key = {.time = time,
-					 .seq = UINT64_MAX / 2 + c->synth_seq++};
+					 .seq = UINT64_MAX / 2 + c->synth_seq};
 		struct pda_pipe_when w;
 
-		c->st.nr_samples++;
-		c->st.nr_synth++;
-		c->prog.nr_samples++;
-		if ((rc = progress(c, &none, c->st.nr_samples)) < 0)
+		c->synth_seq += n;
+		/* a synthesized sample is in no record of the file:
+		 * offset 0 */
+		if ((rc = count_synth(c, n)) < 0)
 			return rc;
 		if (c->two_pass) {
 			w.epoch = epoch_of(c, &key);
@@ -640,7 +683,7 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 			w.seq = key.seq;
 		}
 		if (groups && groupable(sample))
-			rc = group_add(c, sample, &w);
+			rc = group_add(c, sample, &w, n);
 		else
 			rc = feed_alone(c, sample, c->two_pass ? &w : NULL,
 					groups);
@@ -1492,8 +1535,10 @@ void pda_capture_release(struct pda_capture *c)
 	pd_reader_free(c->r);
 	pda_itrace_free(c->itrace);
 	c->itrace = NULL;
-	if (c->s)
+	if (c->s && c->groups) {
+		pda_free(c->s, c->groups->bounds);
 		pda_free(c->s, c->groups);
+	}
 	c->groups = NULL;
 	if (c->s && c->rg) {
 		pda_readgroup_release(c->rg, c->s);

@@ -631,6 +631,9 @@ struct synth {
 struct out {
 	uint64_t time, major, order, rec, nth;
 	uint8_t kind;		/* enum pda_itrace_kind */
+	/* grouping (pda_itrace_set_groups): the samples it stands for
+	 * (else 1), and their epoch (the sideband bounds before them) */
+	uint32_t n, epoch;
 	/* the sample as pda_itrace_next_sample() hands it out (its branch
 	 * entries br), made where it is made (on a decoding thread, with
 	 * jobs): the caller's thread takes it in place (out_sample, with
@@ -656,6 +659,12 @@ struct out {
  * thread that found its queues full sleeps until one is half empty, so
  * that it wakes for several chunks, not for each */
 #define CHUNK_DEPTH 8
+/* grouping: the records a chunk decodes at most (its samples joining a
+ * few groups, a queue's trace could be one chunk: no decoding ahead of
+ * the caller's thread) and its index of groups, at most a quarter
+ * full */
+#define CHUNK_RECORDS 8192
+#define GROUP_SLOTS 1024
 
 struct chunk {
 	struct pda_itrace_stats st;	/* what making it decoded */
@@ -692,6 +701,11 @@ struct queue {
 	struct chunk *out_ch;	/* the one at taken - 1; NULL before */
 	bool finished;		/* its last chunk taken and handed out */
 	enum ds_model model;	/* of queue_midr(), set by start() */
+	/* grouping: the chunk under way's groups by key (out + 1; 0
+	 * empty), and the last epoch found, [ep_lo, ep_hi) its times */
+	uint64_t ep_lo, ep_hi;
+	uint32_t ep;
+	uint16_t gslot[GROUP_SLOTS];
 };
 struct sw {			/* a context switch out: who runs next */
 	uint64_t time;
@@ -774,6 +788,14 @@ struct pda_itrace {
 	 * order differs) */
 	struct queue *last;
 	const struct out *rival;
+	/* pda_itrace_set_groups(): grouping on, bounds[0..nr_bounds) the
+	 * sideband's times, which kinds group (no pointer in their
+	 * samples) */
+	bool grouping;
+	bool mem_groups;	/* and the memory kind's alone joins (fill) */
+	const uint64_t *bounds;
+	size_t nr_bounds;
+	bool group_kind[PDA_ITRACE_NR_KINDS];
 	unsigned char rec_buf[SYNTH_MAX]; /* pda_itrace_next()'s record */
 	struct pd_sample swapped; /* pda_itrace_next_decoded()'s, decoded
 				   * from rec_buf (swap) */
@@ -820,7 +842,8 @@ static struct queue *queue_of(struct pda_itrace *it,
 	it->q[it->nr_q] = (struct queue){.idx = a->idx, .cpu = a->cpu,
 					 .tid = a->tid, .cur_tid = -1,
 					 .last_tid = UINT32_MAX,
-					 .last_pid = UINT32_MAX};
+					 .last_pid = UINT32_MAX,
+					 .ep_lo = 1};
 	return &it->q[it->nr_q++];
 }
 
@@ -1001,15 +1024,82 @@ static inline void out_sample(const struct pda_itrace *it,
 	s->flags = y->flags;
 }
 
+/* The epoch of a sample of q at time t: the sideband bounds at or
+ * before t (pda_capture's epoch_of(): a synthesized sample comes after
+ * the records of its time); most samples fall in q's last one. */
+static uint32_t epoch_at(const struct pda_itrace *it, struct queue *q,
+			 uint64_t t)
+{
+	size_t lo = 0, hi = it->nr_bounds;
+
+	if (q->ep_lo <= t && t < q->ep_hi)
+		return q->ep;
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+
+		if (it->bounds[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	q->ep = (uint32_t)lo;
+	q->ep_lo = lo ? it->bounds[lo - 1] : 0;
+	q->ep_hi = lo < it->nr_bounds ? it->bounds[lo] : UINT64_MAX;
+	return q->ep;
+}
+
+/* Grouping: y (of kind k, epoch ep) counted into its group in q's chunk
+ * under way, true; false when it has none (then *slot is where its
+ * group goes).  The key is what pda_capture's groups compare: the cpu
+ * is q's, misc follows ip, the event and its mask k. */
+static inline bool group_join(const struct queue *q, enum pda_itrace_kind k,
+			      uint64_t ip, uint32_t tid, uint32_t pid,
+			      uint64_t period, uint32_t flags, uint32_t ep,
+			      size_t *slot)
+{
+	const uint64_t h = (ip >> 2) ^ (ip >> 11) ^
+			   (uint64_t)tid * 0x9e3779b97f4a7c15ull ^
+			   (uint64_t)(k + 1) * 0x85ebca6bull;
+	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
+
+	for (; q->gslot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
+		struct out *o = &q->wr->out[q->gslot[i] - 1];
+
+		if (o->s.ip == ip && o->kind == k && o->epoch == ep &&
+		    o->s.tid == tid && o->s.pid == pid &&
+		    o->s.period == period && o->s.flags == flags) {
+			o->n++;
+			return true;
+		}
+	}
+	*slot = i;
+	return false;
+}
+
 static int emit(const struct pda_itrace *it, struct queue *q,
 		enum pda_itrace_kind k, const struct synth *y, uint64_t seq)
 {
 	struct chunk *ch = q->wr;
 	struct out *o;
+	uint32_t ep = 0;
+	size_t slot = 0;
 
+	if (it->grouping && it->group_kind[k]) {
+		ep = epoch_at(it, q, y->time);
+		if (group_join(q, k, y->ip, y->tid, y->pid, y->period,
+			       y->flags, ep, &slot)) {
+			ch->st.nr_samples++;
+			ch->st.by_kind[k]++;
+			return 0;
+		}
+	}
 	if (ch->n == CHUNK_OUTS)
 		return PD_ERR_API; /* more samples than kinds: cannot be */
+	if (it->grouping && it->group_kind[k])
+		q->gslot[slot] = (uint16_t)(ch->n + 1);
 	o = &ch->out[ch->n++];
+	o->n = 1;
+	o->epoch = ep;
 	o->time = y->time;
 	o->major = it->timeless ? (uint64_t)(q - it->q) : 0;
 	o->order = q->order;
@@ -1160,6 +1250,39 @@ static unsigned branch_stack(const struct pda_itrace *it,
 	return n;
 }
 
+/* The thread of q's record r at time t into *tid and *pid: CONTEXT
+ * (carried to the records after it), else the CPU's switches, else the
+ * buffer's; none without a time. */
+static inline void thread_of(const struct pda_itrace *it, struct queue *q,
+			     const struct pd_spe_record *r, uint64_t t,
+			     uint32_t *tid, uint32_t *pid)
+{
+	*tid = UINT32_MAX;
+	if (!it->timeless && it->use_ctx) {
+		if (r->mask & PD_SPE_HAS_CONTEXT)
+			q->cur_tid = (int32_t)(uint32_t)r->context;
+		*tid = (uint32_t)q->cur_tid;
+	} else if (!it->timeless && it->nr_sw) {
+		const struct sw *w = switched_to(it, q->cpu, t);
+
+		*tid = w ? w->tid : UINT32_MAX;
+	}
+	if (*tid == UINT32_MAX && q->tid != UINT32_MAX)
+		*tid = q->tid;
+	/* a queue's records come from one thread for long runs */
+	if (*tid != q->last_tid) {
+		q->last_tid = *tid;
+		q->last_pid = pid_of(it, *tid);
+	}
+	*pid = q->last_pid;
+	if (*pid == UINT32_MAX && !it->use_ctx && !it->timeless &&
+	    it->nr_sw) {
+		const struct sw *w = switched_to(it, q->cpu, t);
+
+		*pid = w ? w->pid : UINT32_MAX;
+	}
+}
+
 /* The cache and TLB kinds, in perf's order, and their record types */
 static const struct {
 	enum pda_itrace_kind k;
@@ -1185,11 +1308,6 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 	struct synth y;
 	int rc;
 
-	if (it->o.perf7)
-		ds = pda_itrace_spe_data_src7(r, queue_midr(it, q),
-					      queue_snoops(it, q));
-	else
-		ds = op ? data_src_of(r, q->model, op, t) : 0;
 	/* br: written where nr_br says (branch_stack()), read up to it */
 	memset(&y, 0, offsetof(struct synth, br));
 	y.ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC] : 0;
@@ -1207,6 +1325,12 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 			return 0;
 		q->insns = 0;
 	}
+	thread_of(it, q, r, y.time, &y.tid, &y.pid);
+	if (it->o.perf7)
+		ds = pda_itrace_spe_data_src7(r, queue_midr(it, q),
+					      queue_snoops(it, q));
+	else
+		ds = op ? data_src_of(r, q->model, op, t) : 0;
 	/* WEIGHT_STRUCT: the total latency (perf's weight), the issue
 	 * latency where perf puts an instruction latency, the translation
 	 * latency in the third: perf keeps the first only */
@@ -1215,32 +1339,6 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 		y.weight |= (uint64_t)r->lat_issue << 32;
 	if (r->mask & PD_SPE_HAS_LAT_XLAT)
 		y.weight |= (uint64_t)r->lat_xlat << 48;
-	/* the thread: CONTEXT (carried to the records after it), else the
-	 * CPU's switches, else the buffer's; none without a time */
-	y.tid = UINT32_MAX;
-	if (!it->timeless && it->use_ctx) {
-		if (r->mask & PD_SPE_HAS_CONTEXT)
-			q->cur_tid = (int32_t)(uint32_t)r->context;
-		y.tid = (uint32_t)q->cur_tid;
-	} else if (!it->timeless && it->nr_sw) {
-		const struct sw *w = switched_to(it, q->cpu, y.time);
-
-		y.tid = w ? w->tid : UINT32_MAX;
-	}
-	if (y.tid == UINT32_MAX && q->tid != UINT32_MAX)
-		y.tid = q->tid;
-	/* a queue's records come from one thread for long runs */
-	if (y.tid != q->last_tid) {
-		q->last_tid = y.tid;
-		q->last_pid = pid_of(it, y.tid);
-	}
-	y.pid = q->last_pid;
-	if (y.pid == UINT32_MAX && !it->use_ctx && !it->timeless &&
-	    it->nr_sw) {
-		const struct sw *w = switched_to(it, q->cpu, y.time);
-
-		y.pid = w ? w->pid : UINT32_MAX;
-	}
 	/* want_types has the memory kinds made (ev[]): most records of
 	 * --itrace=M are of none of them */
 	for (size_t i = 0; (t & it->want_types & T_MEM_KINDS) &&
@@ -1306,6 +1404,29 @@ synth_samples(const struct pda_itrace *it, struct queue *q,
 	return 0;
 }
 
+/* Grouping, a record whose one sample is its memory sample (most that
+ * make one under --itrace=M): joining its group, the sample is counted,
+ * not made; else synth_samples().  Out of line, as that. */
+static __attribute__((noinline)) int
+mem_join(const struct pda_itrace *it, struct queue *q,
+	 const struct pd_spe_record *r, unsigned t, int op, uint64_t *seq)
+{
+	const uint64_t ip = r->mask & PD_SPE_HAS_PC ? r->addr[PD_SPE_ADDR_PC]
+						    : 0;
+	const uint64_t time = it->timeless ? 0 : to_perf_time(it, r->timestamp);
+	uint32_t tid, pid;
+	size_t slot;
+
+	thread_of(it, q, r, time, &tid, &pid);
+	if (group_join(q, PDA_ITRACE_MEMORY, ip, tid, pid, 1, 0,
+		       epoch_at(it, q, time), &slot)) {
+		q->wr->st.nr_samples++;
+		q->wr->st.by_kind[PDA_ITRACE_MEMORY]++;
+		return 0;
+	}
+	return synth_samples(it, q, r, t, op, seq);
+}
+
 /* The samples of one record: none (most records under --itrace=M), and
  * only the thread carries on; else synth_samples().  A record has a
  * data_src (a memory sample) when it is a load or a store. */
@@ -1325,6 +1446,8 @@ static inline int synth_record(const struct pda_itrace *it, struct queue *q,
 			q->cur_tid = (int32_t)(uint32_t)r->context;
 		return 0;
 	}
+	if (it->mem_groups && op && !(t & it->want_types))
+		return mem_join(it, q, r, t, op, seq);
 	return synth_samples(it, q, r, t, op, seq);
 }
 
@@ -1762,10 +1885,13 @@ static void fill(const struct pda_itrace *it, struct queue *q,
 	ch->n = 0;
 	ch->end = false;
 	q->wr = ch;
+	if (it->grouping)
+		memset(q->gslot, 0, sizeof(q->gslot));
 	/* the buffer whose records make the samples (a timeless queue's
 	 * empty first record: the first) */
 	q->order = q->bufs[q->cur < q->nr_bufs ? q->cur : q->nr_bufs - 1].order;
-	while (ch->n + PDA_ITRACE_NR_KINDS <= CHUNK_OUTS && !q->done) {
+	while (ch->n + PDA_ITRACE_NR_KINDS <= CHUNK_OUTS && !q->done &&
+	       (!it->grouping || ch->st.nr_records < CHUNK_RECORDS)) {
 		nth = 0;
 		if (it->timeless && !q->started) {
 			/* perf synthesizes each record when it decodes the
@@ -2093,13 +2219,36 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 	return 1;
 }
 
+int pda_itrace_set_groups(struct pda_itrace *it, const uint64_t *bounds,
+			  size_t nr_bounds, uint64_t ungroupable)
+{
+	if (!it)
+		return 0;
+	if (it->depth)
+		return PD_ERR_API;
+	it->grouping = true;
+	it->bounds = bounds;
+	it->nr_bounds = nr_bounds;
+	for (int k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+		it->group_kind[k] =
+			it->ev[k] && !(it->ev[k]->attr.sample_type & ungroupable);
+	/* a record whose one sample is its memory sample: no instructions
+	 * sample, perf 7's per record */
+	it->mem_groups = it->group_kind[PDA_ITRACE_MEMORY] && !it->o.perf7 &&
+			 !it->ev[PDA_ITRACE_INSTRUCTIONS];
+	return 0;
+}
+
 int pda_itrace_next_decoded(struct pda_itrace *it, uint64_t before,
-			    struct pd_sample **sample, uint64_t *time)
+			    struct pd_sample **sample, uint64_t *time,
+			    uint32_t *n)
 {
 	struct out *o = it ? next_out(it, before) : NULL;
 
 	if (!o)
 		return 0;
+	if (n)
+		*n = o->n;
 	if (it->swap) {
 		/* the reader takes a synthesized record's fields in the
 		 * file's order: what it makes of them, as before */
@@ -2122,7 +2271,7 @@ int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
 			   struct pd_sample *sample, uint64_t *time)
 {
 	struct pd_sample *s;
-	const int rc = pda_itrace_next_decoded(it, before, &s, time);
+	const int rc = pda_itrace_next_decoded(it, before, &s, time, NULL);
 
 	if (rc > 0)
 		*sample = *s;

@@ -170,10 +170,26 @@ int pda_itrace_next_sample(struct pda_itrace *it, uint64_t before,
 /*
  * pda_itrace_next_sample() without the copy: *sample points at the
  * sample where it was made (the caller may change it), valid until the
- * next call.
+ * next call.  With groups (pda_itrace_set_groups), the first of a group
+ * of *n samples (n may be NULL without).
  */
 int pda_itrace_next_decoded(struct pda_itrace *it, uint64_t before,
-			    struct pd_sample **sample, uint64_t *time);
+			    struct pd_sample **sample, uint64_t *time,
+			    uint32_t *n);
+
+/*
+ * Groups, for a caller that takes samples alike with a count (pda_capture
+ * "Groups"): a CPU's samples alike in event, pid, tid, ip, period and
+ * flags, and in their epoch (the number of bounds[0..nr_bounds), sorted
+ * times, at or before theirs), made close together (a chunk: a few
+ * thousand records), are handed out by pda_itrace_next_decoded() as their
+ * first with their count, the rest of them never made; the events whose
+ * sample_type has a bit of ungroupable are not grouped.  bounds stays
+ * the caller's, valid while it is used.  Before the first
+ * pda_itrace_next(); @return 0 or PD_ERR_API once decoding began.
+ */
+int pda_itrace_set_groups(struct pda_itrace *it, const uint64_t *bounds,
+			  size_t nr_bounds, uint64_t ungroupable);
 
 /*
  * Each kind's first sample in pda_itrace_next()'s order, to fn in that

@@ -26,7 +26,11 @@
  *  - a fifth, pda_itrace_next_sample(), hands out samples equal byte
  *    for byte to what pd_sample_decode() makes of the records;
  *  - pda_itrace_firsts() gives each kind's first sample of the pass, in
- *    the pass's order, whether or not the queues' times go forward.
+ *    the pass's order, whether or not the queues' times go forward;
+ *  - a sixth with groups (pda_itrace_set_groups, bounds at some of the
+ *    samples' times) hands out the same samples as the fifth, counted:
+ *    the same multiset of keys (what pda_capture's groups compare, and
+ *    the epoch) and the same statistics.
  * Every allocation goes through failing hooks (fuzz_with_oom): a failure
  * is a clean PD_ERR_NOMEM, and nothing leaks.
  */
@@ -34,6 +38,7 @@
 
 #include "pda_itrace.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DS_OP_LOAD 2u
@@ -48,6 +53,13 @@ struct walk {
 	unsigned nr_first, first[PDA_ITRACE_NR_KINDS];
 	uint64_t first_hash[PDA_ITRACE_NR_KINDS];
 	uint64_t first_time[PDA_ITRACE_NR_KINDS];
+	/* groups: the sum of the samples' key hashes (with their epoch of
+	 * bounds[0..nr_bounds)), in any order; some times as bounds */
+	uint64_t keysum;
+	const uint64_t *bounds;
+	size_t nr_bounds;
+	uint64_t pick[8];
+	unsigned nr_pick;
 };
 
 /* FNV-1a over a record's bytes */
@@ -71,6 +83,31 @@ static uint64_t sample_hash(uint64_t h, const struct pd_sample *s)
 	for (uint64_t i = 0; i < s->branch.nr * 24; i++)
 		h = (h ^ s->branch.entries[i]) * 0x100000001b3ull;
 	return h;
+}
+
+/* A sample's key as pda_capture's groups compare it, and its epoch (the
+ * bounds at or before its time) */
+static uint64_t key_hash(const struct pd_sample *s, uint64_t time,
+			 const struct walk *w)
+{
+	const uint64_t v[] = {(uint64_t)(uintptr_t)s->evsel, s->ip, s->pid,
+			      s->tid, s->cpu, s->misc, s->mask, s->period,
+			      s->flags};
+	uint64_t h = 0xcbf29ce484222325ull, ep = 0;
+
+	while (ep < w->nr_bounds && w->bounds[ep] <= time)
+		ep++;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ v[i]) * 0x100000001b3ull;
+	h = (h ^ ep) * 0x100000001b3ull;
+	return h ^ h >> 31;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /* The options of this input: bits of its hash. */
@@ -128,6 +165,9 @@ static void check_sample(struct pd_file *f, const struct pda_itrace *it,
 		w->first_time[w->nr_first] = time;
 		w->first[w->nr_first++] = k;
 	}
+	/* a few times, bounds of the groups' epochs */
+	if (w->nr_pick < 8 && (w->n % 5 == 0 || time == 0))
+		w->pick[w->nr_pick++] = time;
 	w->n++;
 	/* over the records' bytes, in order */
 	w->digest = rec_hash(w->digest, rec);
@@ -135,20 +175,37 @@ static void check_sample(struct pd_file *f, const struct pda_itrace *it,
 	w->sdigest = (sample_hash(w->sdigest, &s) ^ time) * 0x100000001b3ull;
 }
 
-/* Every sample before each bound of a rising sequence (one bound: all). */
+/* Every sample before each bound of a rising sequence (one bound: all);
+ * grouped: all, as groups (pda_itrace_set_groups). */
 static void walk(struct pd_file *f, struct pda_itrace *it,
 		 const struct pda_itrace_opts *o, uint64_t h, bool sliced,
-		 bool decoded, struct walk *w)
+		 bool decoded, bool grouped, struct walk *w)
 {
 	uint64_t before = sliced ? 0 : UINT64_MAX, last = 0;
 	unsigned idle = 0; /* bounds raised in a row with nothing before */
+	const uint64_t *bounds = w->bounds;
+	const size_t nr_bounds = w->nr_bounds;
 	struct pd_rec rec;
 	uint64_t time;
 
 	memset(w, 0, sizeof(*w));
+	w->bounds = bounds;
+	w->nr_bounds = nr_bounds;
 	w->digest = w->sdigest = 0xcbf29ce484222325ull;
 	for (;;) {
-		struct pd_sample s;
+		struct pd_sample s, *sp;
+		uint32_t n;
+
+		/* with groups: each the first of n */
+		if (grouped && pda_itrace_next_decoded(it, UINT64_MAX, &sp,
+						       &time, &n) > 0) {
+			CHECK(n >= 1);
+			w->n += n;
+			w->keysum += n * key_hash(sp, time, w);
+			continue;
+		}
+		if (grouped)
+			break;
 
 		/* pda_itrace_next_sample(): the fields of what decoding
 		 * pda_itrace_next()'s record gives (the sdigest) */
@@ -161,6 +218,7 @@ static void walk(struct pd_file *f, struct pda_itrace *it,
 			w->n++;
 			w->sdigest = (sample_hash(w->sdigest, &s) ^ time) *
 				     0x100000001b3ull;
+			w->keysum += key_hash(&s, time, w);
 			continue;
 		}
 		if (!decoded && pda_itrace_next(it, before, &rec, &time) > 0) {
@@ -213,7 +271,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 	struct pda_itrace *it = NULL;
 	struct pda_session *s = NULL;
 	struct pd_file *f = NULL;
-	struct walk a, b, c, d, e;
+	struct walk a = {0}, b = {0}, c = {0}, d = {0}, e, g;
 	bool nomem = false;
 	int rc;
 
@@ -245,7 +303,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 	} else if (it) {
 		const struct pda_itrace_stats *st = pda_itrace_stats(it);
 
-		walk(f, it, &o, h, false, false, &a);
+		walk(f, it, &o, h, false, false, false, &a);
 		CHECK(st->nr_samples == a.n);
 		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++) {
 			CHECK(st->by_kind[k] == a.by_kind[k]);
@@ -253,10 +311,10 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 				CHECK(a.by_kind[k] <= st->nr_records);
 		}
 		pda_itrace_rewind(it);
-		walk(f, it, &o, h, false, false, &b);
+		walk(f, it, &o, h, false, false, false, &b);
 		CHECK(a.n == b.n && a.digest == b.digest);
 		pda_itrace_rewind(it);
-		walk(f, it, &o, h, true, false, &c);
+		walk(f, it, &o, h, true, false, false, &c);
 		CHECK(a.n == c.n && a.digest == c.digest);
 		{
 			struct firsts x = {&a, 0, true};
@@ -270,15 +328,27 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 		rc = pda_itrace_set_jobs(it, 2 + (unsigned)(h >> 61 & 1) * 2);
 		CHECK(rc == 0 || rc == PD_ERR_NOMEM);
 		nomem |= rc == PD_ERR_NOMEM;
-		walk(f, it, &o, h, h >> 62 & 1, false, &d);
+		walk(f, it, &o, h, h >> 62 & 1, false, false, &d);
 		CHECK(a.n == d.n && a.digest == d.digest);
 		CHECK(st->nr_samples == d.n);
 		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++)
 			CHECK(st->by_kind[k] == d.by_kind[k]);
+		qsort(a.pick, a.nr_pick, sizeof(a.pick[0]), cmp_u64);
+		e.bounds = g.bounds = a.pick;
+		e.nr_bounds = g.nr_bounds = h >> 58 & 1 ? a.nr_pick : 0;
 		pda_itrace_rewind(it);
-		walk(f, it, &o, h, !(h >> 62 & 1), true, &e);
+		walk(f, it, &o, h, !(h >> 62 & 1), true, false, &e);
 		CHECK(a.n == e.n && a.sdigest == e.sdigest);
 		CHECK(st->nr_samples == e.n);
+		/* groups: the same samples, counted */
+		pda_itrace_rewind(it);
+		CHECK(pda_itrace_set_groups(it, g.bounds, g.nr_bounds,
+					    PD_SAMPLE_BRANCH_STACK) == 0);
+		walk(f, it, &o, h, false, true, true, &g);
+		CHECK(a.n == g.n && e.keysum == g.keysum);
+		CHECK(st->nr_samples == g.n);
+		for (unsigned k = 0; k < PDA_ITRACE_NR_KINDS; k++)
+			CHECK(st->by_kind[k] == a.by_kind[k]);
 	}
 	pda_itrace_free(it);
 	pda_session_free(s);
