@@ -757,6 +757,9 @@ struct fold_run {
 	/* the first shard's table, the ones before fd's added to it
 	 * (fold_shard); NULL: one table */
 	struct pda_fold *first;
+	/* shards on threads: the table holding the stacks every shard's
+	 * table adds to (pda_fold_share), until the shards are merged */
+	struct pda_fold *owner;
 };
 
 /* --weight latency, --off-cpu, --wall-clock: a record of the first pass,
@@ -890,35 +893,57 @@ static int fold_shard(void *arg, unsigned shard)
  * own, through a copy of fr (*shard_arg).  Each shard's thread adds to
  * its table itself: the first shard's table, made for a run in one,
  * is made again without its adder's thread (it holds nothing yet).
- * @return 0 or a negative pd_err.
+ * The shards' tables share one tree of stacks (fr->owner's): each
+ * holding every stack its range meets, two shards of a capture whose
+ * halves meet the same stacks held them twice (fold10.perf.data -j2:
+ * 59 MB peak, 34 MB at -j1).  @return 0 or a negative pd_err.
  */
 static int fold_shard_begin(void *arg, unsigned shard, void **shard_arg)
 {
 	struct fold_run *fr = arg;
 	struct fold_run *x = malloc(sizeof(*x));
+	int rc = 0;
 
 	*shard_arg = NULL;
 	if (!x)
 		return PD_ERR_NOMEM;
 	if (shard == 1) {
 		pda_fold_free(fr->fd);
+		fr->owner = new_fold_on(fr->ctx, fr->o, false);
 		fr->fd = new_fold_on(fr->ctx, fr->o, false);
+		rc = pda_fold_share(fr->fd, fr->owner);
 	}
 	*x = *fr;
 	x->fd = new_fold_on(fr->ctx, fr->o, false);
+	if (rc == 0)
+		rc = pda_fold_share(x->fd, fr->owner);
+	if (rc < 0) {
+		pda_fold_free(x->fd);
+		free(x);
+		return rc;
+	}
 	*shard_arg = x;
 	return 0;
 }
 
 /* After the shards' threads, in order: shard n's table added to the
- * first's (each name keeps the file's first frame), then freed. */
+ * tree's owner (each name keeps the file's first frame), the first
+ * shard's before the second's, then freed. */
 static int fold_shard_end(void *arg, unsigned shard, void *shard_arg)
 {
 	struct fold_run *fr = arg;
 	struct fold_run *x = shard_arg;
-	int rc = pda_fold_merge(fr->fd, x->fd);
+	int rc = 0;
 
 	(void)shard;
+	if (fr->owner) {
+		rc = pda_fold_merge(fr->owner, fr->fd);
+		pda_fold_free(fr->fd);
+		fr->fd = fr->owner;
+		fr->owner = NULL;
+	}
+	if (rc == 0)
+		rc = pda_fold_merge(fr->fd, x->fd);
 	pda_fold_free(x->fd);
 	free(x);
 	return rc;

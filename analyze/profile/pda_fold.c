@@ -232,6 +232,20 @@ struct pda_fold {
 	size_t nr_lines;
 	struct pda_fold_line *lines; /* made on the first pda_fold_line() */
 	struct pda_fold_totals totals;
+	/*
+	 * pda_fold_share(): owner is the table whose tree (and atoms, by
+	 * name) this one's stacks go into, under owner->share_mu; gid[id]
+	 * is this table's atom id + 1 there (0: not there yet), and cnt
+	 * the counts by the owner's end ids, this table's own.  NULL: the
+	 * table's own tree.
+	 */
+	struct pda_fold *owner;
+	uint32_t *gid;
+	size_t alloc_gid;
+	struct pda_stacktree_count *cnt;
+	size_t alloc_cnt;
+	pthread_mutex_t share_mu; /* an owner's, once share_init */
+	bool share_init;
 };
 
 static int sorter_join(struct pda_fold *fd);
@@ -521,6 +535,13 @@ static void put64(uint32_t *w, uint64_t v)
 static uint64_t get64(const uint32_t *w)
 {
 	return (uint64_t)w[1] << 32 | w[0];
+}
+
+/* The counts of end: the tree's, or a sharing table's own. */
+static inline struct pda_stacktree_count *end_count(struct pda_fold *fd,
+						    uint32_t end)
+{
+	return fd->owner ? &fd->cnt[end] : pda_stacktree_count(&fd->tree, end);
 }
 
 static void count_at(struct pda_fold *fd, uint32_t end, const uint32_t *wp)
@@ -844,7 +865,80 @@ void pda_fold_free(struct pda_fold *fd)
 	pdc_free(&m, fd->buf);
 	pdc_free(&m, fd->order);
 	pdc_free(&m, fd->lines);
+	pdc_free(&m, fd->gid);
+	pdc_free(&m, fd->cnt);
+	if (fd->share_init)
+		pthread_mutex_destroy(&fd->share_mu);
 	pdc_free(&m, fd);
+}
+
+int pda_fold_share(struct pda_fold *fd, struct pda_fold *owner)
+{
+	if (fd == owner || fd->owner || owner->owner || fd->threaded ||
+	    owner->threaded || fd->finished || owner->finished ||
+	    fd->totals.nr_samples || fd->totals.nr_filtered ||
+	    fd->flags != owner->flags)
+		return PD_ERR_API;
+	if (!owner->share_init) {
+		if (pthread_mutex_init(&owner->share_mu, NULL) != 0)
+			return PD_ERR_NOMEM;
+		owner->share_init = true;
+	}
+	fd->owner = owner;
+	return 0;
+}
+
+/*
+ * A sharing table's stack fd->buf[0..nr): its atoms named in the
+ * owner's table (by name: each table keeps its own first frames, merged
+ * in the file's order), its end found or made in the owner's tree,
+ * under the owner's lock, which only new stacks (memo misses) take.
+ * The end's counts are fd's own (the owner's tree grows under other
+ * threads).  @return as pda_stacktree_add().
+ */
+static int shared_add(struct pda_fold *fd, size_t nr, unsigned hint,
+		      uint32_t *end)
+{
+	struct pda_fold *o = fd->owner;
+	const size_t nr_atoms = pdc_intern_nr(&fd->atoms);
+	const size_t had = fd->alloc_gid;
+	int rc = 0;
+
+	if (PDC_GROW(&fd->mem, fd->gid, fd->alloc_gid, nr_atoms,
+		     PDA_STACKTREE_MAX) < 0)
+		return PD_ERR_NOMEM;
+	memset(fd->gid + had, 0, (fd->alloc_gid - had) * sizeof(*fd->gid));
+	pthread_mutex_lock(&o->share_mu);
+	for (size_t i = 0; i < nr; i++) {
+		const uint32_t id = fd->buf[i];
+
+		if (!fd->gid[id]) {
+			const struct atom *a = pdc_intern_at(&fd->atoms, id);
+			const struct atom *b =
+				intern_raw(o, a->str, a->pub.len, a->pub.flags);
+
+			if (!b) {
+				rc = PD_ERR_NOMEM;
+				break;
+			}
+			fd->gid[id] = b->id + 1;
+		}
+		fd->buf[i] = fd->gid[id] - 1;
+	}
+	if (rc == 0)
+		rc = pda_stacktree_add(&o->tree, &o->mem, fd->buf, nr, hint,
+				       end);
+	pthread_mutex_unlock(&o->share_mu);
+	if (rc >= 0 && *end >= fd->alloc_cnt) {
+		const size_t was = fd->alloc_cnt;
+
+		if (PDC_GROW(&fd->mem, fd->cnt, fd->alloc_cnt, (size_t)*end + 1,
+			     PDA_STACKTREE_MAX) < 0)
+			return PD_ERR_NOMEM;
+		memset(fd->cnt + was, 0,
+		       (fd->alloc_cnt - was) * sizeof(*fd->cnt));
+	}
+	return rc;
 }
 
 static int grow_buf(struct pda_fold *fd, size_t want)
@@ -871,12 +965,13 @@ static int count_stack(struct pda_fold *fd, size_t nr, unsigned hint,
 		if (rc < 0)
 			return rc;
 	} else {
-		rc = pda_stacktree_add(&fd->tree, &fd->mem, fd->buf, nr, hint,
-				       end);
+		rc = fd->owner ? shared_add(fd, nr, hint, end)
+			       : pda_stacktree_add(&fd->tree, &fd->mem, fd->buf,
+						   nr, hint, end);
 		if (rc < 0)
 			return rc;
 		fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
-		c = pda_stacktree_count(&fd->tree, *end);
+		c = end_count(fd, *end);
 		c->weight += weight;
 		c->samples++;
 		c->period += period;
@@ -1031,8 +1126,7 @@ int pda_fold_add_again(struct pda_fold *fd, const struct pd_sample *sample,
 		if (rc < 0)
 			return rc;
 	} else {
-		st = pda_stacktree_count(&fd->tree,
-					 (uint32_t)(cookie >> COOKIE_SHIFT));
+		st = end_count(fd, (uint32_t)(cookie >> COOKIE_SHIFT));
 		st->weight += weight;
 		st->samples++;
 		st->period += sample->period;
@@ -1220,6 +1314,41 @@ static struct atom *merge_atom(struct pda_fold *fd, const struct atom *a)
 	return b;
 }
 
+/* The totals of from added to fd's. */
+static void merge_totals(struct pda_fold *fd, const struct pda_fold *from)
+{
+	fd->totals.nr_samples += from->totals.nr_samples;
+	fd->totals.nr_filtered += from->totals.nr_filtered;
+	fd->totals.weight += from->totals.weight;
+	fd->totals.weight_unresolved += from->totals.weight_unresolved;
+	fd->totals.nr_truncated += from->totals.nr_truncated;
+	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+}
+
+/* pda_fold_merge() of a table sharing fd's tree: its atoms' first frames
+ * and its counts, by fd's end ids.  @return 0 or PD_ERR_NOMEM. */
+static int merge_shared(struct pda_fold *fd, struct pda_fold *from)
+{
+	const size_t nr_atoms = pdc_intern_nr(&from->atoms);
+	const size_t nr_ends = pda_stacktree_nr_ends(&fd->tree);
+
+	/* in from's order of first use, as merging a tree of its own */
+	for (size_t id = 0; id < nr_atoms; id++)
+		if (!merge_atom(fd, pdc_intern_at(&from->atoms, id)))
+			return PD_ERR_NOMEM;
+	for (size_t e = 1; e < from->alloc_cnt && e <= nr_ends; e++) {
+		const struct pda_stacktree_count *c = &from->cnt[e];
+		struct pda_stacktree_count *d =
+			pda_stacktree_count(&fd->tree, (uint32_t)e);
+
+		d->weight += c->weight;
+		d->samples += c->samples;
+		d->period += c->period;
+	}
+	merge_totals(fd, from);
+	return 0;
+}
+
 int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 {
 	const size_t nr_atoms = pdc_intern_nr(&from->atoms);
@@ -1227,8 +1356,11 @@ int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 	uint32_t *to, *node_of, *end_of;
 	int rc;
 
-	if (fd->finished || from->finished)
+	if (fd->finished || from->finished || fd->owner ||
+	    (from->owner && from->owner != fd))
 		return PD_ERR_API;
+	if (from->owner)
+		return merge_shared(fd, from);
 	rc = adder_stop(fd);
 	if (rc == 0)
 		rc = adder_stop(from);
@@ -1278,12 +1410,7 @@ int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from)
 	pdc_free(&fd->mem, end_of);
 	if (rc < 0)
 		return rc;
-	fd->totals.nr_samples += from->totals.nr_samples;
-	fd->totals.nr_filtered += from->totals.nr_filtered;
-	fd->totals.weight += from->totals.weight;
-	fd->totals.weight_unresolved += from->totals.weight_unresolved;
-	fd->totals.nr_truncated += from->totals.nr_truncated;
-	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+	merge_totals(fd, from);
 	return 0;
 }
 
@@ -1577,6 +1704,8 @@ int pda_fold_finish(struct pda_fold *fd)
 
 	if (fd->finished)
 		return 0;
+	if (fd->owner) /* its stacks are the owner's */
+		return PD_ERR_API;
 	rc = adder_stop(fd);
 	if (rc < 0)
 		return rc;

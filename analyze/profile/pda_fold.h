@@ -165,6 +165,22 @@ int pda_fold_add_names(struct pda_fold *fd, const struct pda_fold_names *n);
 int pda_fold_merge(struct pda_fold *fd, struct pda_fold *from);
 
 /*
+ * Let fd (new, nothing added, not threaded) add its stacks to owner's
+ * tree, so that tables filled at once on threads of their own (a
+ * capture's shards) hold each distinct stack once, not once a table.
+ * fd keeps its own names, first frames and counts; a new stack takes
+ * owner's lock (memo hits touch fd alone).  owner (same options, not
+ * threaded) adds nothing itself while shared: each sharing table is
+ * pda_fold_merge()d into it once all are done, in the file's order,
+ * and then freed; fd cannot be finished.  Stack and name ids in owner
+ * come in the order the threads met them, which no output shows (the
+ * lines are sorted by name), except that lines rendering alike (a
+ * name holding ';') keep that order.  @return 0 or PD_ERR_API (fd or
+ * owner unfit), PD_ERR_NOMEM.
+ */
+int pda_fold_share(struct pda_fold *fd, struct pda_fold *owner);
+
+/*
  * Sort the stacks (by byte value, as Python's sorted() sorts perf's
  * lines) and merge any that render alike.  Adding is over after it.
  * @return 0 or PD_ERR_NOMEM (then the aggregator can only be freed).

@@ -569,6 +569,111 @@ START_TEST(test_merge)
 }
 END_TEST
 
+/*
+ * pda_fold_share: samples folded in 1 to 4 tables sharing one owner's
+ * tree, added to the tables in the reverse of their order (the owner's
+ * ids then come in another order than one table's), memo hits counted
+ * by cookie, then merged into the owner in order: what one table gives,
+ * locations (first frames) included.  Loop i: the fold's flags.
+ */
+START_TEST(test_share)
+{
+	static const unsigned flags[] = {
+		0, PDA_FOLD_ADDRS | PDA_FOLD_KERNEL,
+		PDA_FOLD_SRCLINE | PDA_FOLD_PID | PDA_FOLD_TID,
+		PDA_FOLD_PERIOD | PDA_FOLD_NO_COMM | PDA_FOLD_ADDRS};
+	enum { NR = 600 };
+	const unsigned fl = flags[_i % 4];
+	char *want = NULL;
+
+	for (unsigned nr_tables = 0; nr_tables <= 4; nr_tables++) {
+		struct pda_fold *fd[4], *owner = new_fold(fl);
+		uint64_t cookie[NR];
+		char *got;
+
+		for (unsigned t = 0; t < nr_tables; t++) {
+			fd[t] = new_fold(fl);
+			ck_assert_int_eq(pda_fold_share(fd[t], owner), 0);
+		}
+		/* the last table's range first, each range in order; each
+		 * sample twice, the second time by its cookie (a memo hit) */
+		for (unsigned k = 0; k < 2 * NR * (nr_tables ? nr_tables : 1);
+		     k++) {
+			const unsigned i = k % NR;
+			const unsigned last = nr_tables ? nr_tables - 1 : 0;
+			const unsigned want_t = last - k / NR % (last + 1);
+			const unsigned t = (unsigned)((uint64_t)i * i *
+						      nr_tables / NR / NR);
+			struct pda_fold *to = nr_tables ? fd[t] : owner;
+			const bool again =
+				k >= NR * (nr_tables ? nr_tables : 1);
+			struct pda_frame f[5];
+			struct pd_sample s;
+			struct pda_stack st = {f, 0, 5};
+			const char *comm;
+
+			if (nr_tables && t != want_t)
+				continue;
+			merge_sample(i, &s, f, &st.nr, &comm);
+			if (!again)
+				ck_assert_int_eq(pda_fold_add_keyed(to, &s, &st,
+								    comm,
+								    &cookie[i]),
+						 1);
+			else
+				ck_assert_int_eq(
+					pda_fold_add_again(to, &s, cookie[i]),
+					1);
+		}
+		for (unsigned t = 0; t < nr_tables; t++) {
+			ck_assert_int_eq(pda_fold_finish(fd[t]), PD_ERR_API);
+			ck_assert_int_eq(pda_fold_merge(owner, fd[t]), 0);
+			pda_fold_free(fd[t]);
+		}
+		got = render_all(owner);
+		if (want)
+			ck_assert_str_eq(got, want);
+		else
+			want = got;
+		if (got != want)
+			free(got);
+		pda_fold_free(owner);
+	}
+	free(want);
+}
+END_TEST
+
+/* What pda_fold_share takes: an empty table, not threaded, of the same
+ * options, and an owner that shares nothing itself. */
+START_TEST(test_share_api)
+{
+	PDA_FOLD_OPTS(o, .threaded = true);
+	struct pda_fold *owner = new_fold(0), *fd = new_fold(0);
+	struct pda_fold *other = new_fold(PDA_FOLD_PID), *th, *x;
+	struct pda_frame f[] = {F("a", libc, 0)};
+
+	ck_assert_int_eq(pda_fold_new(&o, &th), 0);
+	ck_assert_int_eq(pda_fold_share(owner, owner), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_share(th, owner), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_share(fd, th), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_share(other, owner), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_share(fd, owner), 0);
+	ck_assert_int_eq(pda_fold_share(fd, owner), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_share(owner, fd), PD_ERR_API);
+	x = new_fold(0);
+	add(x, "p", 1, 1, f, 1);
+	ck_assert_int_eq(pda_fold_share(x, owner), PD_ERR_API);
+	/* fd's stacks are owner's: merged into owner only */
+	ck_assert_int_eq(pda_fold_merge(x, fd), PD_ERR_API);
+	ck_assert_int_eq(pda_fold_merge(fd, x), PD_ERR_API);
+	pda_fold_free(x);
+	pda_fold_free(th);
+	pda_fold_free(other);
+	pda_fold_free(fd);
+	pda_fold_free(owner);
+}
+END_TEST
+
 /* ---- perf script text (pda_script) ---------------------------------- */
 
 static const char script1[] =
@@ -910,6 +1015,8 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_merge_alike);
 	tcase_add_test(tc, test_growth);
 	tcase_add_loop_test(tc, test_merge, 0, 8);
+	tcase_add_loop_test(tc, test_share, 0, 4);
+	tcase_add_test(tc, test_share_api);
 	tcase_add_test(tc, test_opts_sizes);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_add_test(tc, test_script_alloc_failures);
