@@ -506,6 +506,26 @@ static void merge_sample(unsigned i, struct pd_sample *s,
 	}
 }
 
+/* fd rendered (render_all) is *want; the first sets *want. */
+static void render_same(struct pda_fold *fd, char **want)
+{
+	char *got = render_all(fd);
+
+	if (!*want) {
+		*want = got;
+		return;
+	}
+	ck_assert_str_eq(got, *want);
+	free(got);
+}
+
+/* The fold flags the merge tests loop over, MERGE_NR samples each. */
+static const unsigned merge_flags[] = {
+	0, PDA_FOLD_ADDRS | PDA_FOLD_KERNEL,
+	PDA_FOLD_SRCLINE | PDA_FOLD_PID | PDA_FOLD_TID,
+	PDA_FOLD_PERIOD | PDA_FOLD_NO_COMM | PDA_FOLD_ADDRS};
+enum { MERGE_NR = 600 };
+
 /*
  * pda_fold_merge: samples folded in 1 to 4 tables by ranges, merged in
  * order, give what one table gives, locations (first frames) included.
@@ -513,18 +533,12 @@ static void merge_sample(unsigned i, struct pd_sample *s,
  */
 START_TEST(test_merge)
 {
-	static const unsigned flags[] = {
-		0, PDA_FOLD_ADDRS | PDA_FOLD_KERNEL,
-		PDA_FOLD_SRCLINE | PDA_FOLD_PID | PDA_FOLD_TID,
-		PDA_FOLD_PERIOD | PDA_FOLD_NO_COMM | PDA_FOLD_ADDRS};
-	enum { NR = 600 };
-	const unsigned fl = flags[_i % 4];
+	const unsigned fl = merge_flags[_i % 4];
 	const bool threaded = _i >= 4;
 	char *want = NULL;
 
 	for (unsigned nr_tables = 1; nr_tables <= 4; nr_tables++) {
 		struct pda_fold *fd[4];
-		char *got;
 
 		for (unsigned t = 0; t < nr_tables; t++) {
 			PDA_FOLD_OPTS(o, .flags = fl, .max_stack = 4,
@@ -532,10 +546,11 @@ START_TEST(test_merge)
 
 			ck_assert_int_eq(pda_fold_new(&o, &fd[t]), 0);
 		}
-		for (unsigned i = 0; i < NR; i++) {
+		for (unsigned i = 0; i < MERGE_NR; i++) {
 			/* uneven ranges: the first table's is the smallest */
-			const unsigned t = (unsigned)((uint64_t)i * i *
-						      nr_tables / NR / NR);
+			const unsigned t =
+				(unsigned)((uint64_t)i * i * nr_tables /
+					   MERGE_NR / MERGE_NR);
 			struct pda_frame f[5];
 			struct pd_sample s;
 			struct pda_stack st = {f, 0, 5};
@@ -548,13 +563,7 @@ START_TEST(test_merge)
 			ck_assert_int_eq(pda_fold_merge(fd[0], fd[t]), 0);
 			pda_fold_free(fd[t]);
 		}
-		got = render_all(fd[0]);
-		if (want)
-			ck_assert_str_eq(got, want);
-		else
-			want = got;
-		if (got != want)
-			free(got);
+		render_same(fd[0], &want);
 		/* a finished table takes no more */
 		if (nr_tables == 1) {
 			struct pda_fold *other = new_fold(fl);
@@ -578,18 +587,12 @@ END_TEST
  */
 START_TEST(test_share)
 {
-	static const unsigned flags[] = {
-		0, PDA_FOLD_ADDRS | PDA_FOLD_KERNEL,
-		PDA_FOLD_SRCLINE | PDA_FOLD_PID | PDA_FOLD_TID,
-		PDA_FOLD_PERIOD | PDA_FOLD_NO_COMM | PDA_FOLD_ADDRS};
-	enum { NR = 600 };
-	const unsigned fl = flags[_i % 4];
+	const unsigned fl = merge_flags[_i % 4];
 	char *want = NULL;
 
 	for (unsigned nr_tables = 0; nr_tables <= 4; nr_tables++) {
 		struct pda_fold *fd[4], *owner = new_fold(fl);
-		uint64_t cookie[NR];
-		char *got;
+		uint64_t cookie[MERGE_NR];
 
 		for (unsigned t = 0; t < nr_tables; t++) {
 			fd[t] = new_fold(fl);
@@ -597,16 +600,18 @@ START_TEST(test_share)
 		}
 		/* the last table's range first, each range in order; each
 		 * sample twice, the second time by its cookie (a memo hit) */
-		for (unsigned k = 0; k < 2 * NR * (nr_tables ? nr_tables : 1);
-		     k++) {
-			const unsigned i = k % NR;
+		for (unsigned k = 0;
+		     k < 2 * MERGE_NR * (nr_tables ? nr_tables : 1); k++) {
+			const unsigned i = k % MERGE_NR;
 			const unsigned last = nr_tables ? nr_tables - 1 : 0;
-			const unsigned want_t = last - k / NR % (last + 1);
-			const unsigned t = (unsigned)((uint64_t)i * i *
-						      nr_tables / NR / NR);
+			const unsigned want_t =
+				last - k / MERGE_NR % (last + 1);
+			const unsigned t =
+				(unsigned)((uint64_t)i * i * nr_tables /
+					   MERGE_NR / MERGE_NR);
 			struct pda_fold *to = nr_tables ? fd[t] : owner;
 			const bool again =
-				k >= NR * (nr_tables ? nr_tables : 1);
+				k >= MERGE_NR * (nr_tables ? nr_tables : 1);
 			struct pda_frame f[5];
 			struct pd_sample s;
 			struct pda_stack st = {f, 0, 5};
@@ -630,13 +635,7 @@ START_TEST(test_share)
 			ck_assert_int_eq(pda_fold_merge(owner, fd[t]), 0);
 			pda_fold_free(fd[t]);
 		}
-		got = render_all(owner);
-		if (want)
-			ck_assert_str_eq(got, want);
-		else
-			want = got;
-		if (got != want)
-			free(got);
+		render_same(owner, &want);
 		pda_fold_free(owner);
 	}
 	free(want);
