@@ -688,6 +688,9 @@ int pda_session_shards(struct pda_session *s, bool on);
  */
 void pda_view_rank(struct pda_view *v, unsigned rank);
 void pda_session_shard_done(struct pda_session *s, unsigned rank);
+/* Wait until every shard before rank is done (at once where shards are
+ * not on threads): what a shard says in the file's order. */
+void pda_session_shard_wait(struct pda_session *s, unsigned rank);
 
 struct pda_session {
 	struct pd_file *f;

@@ -1933,6 +1933,16 @@ void pda_session_shard_done(struct pda_session *s, unsigned rank)
 	pthread_mutex_unlock(&s->shard_lock);
 }
 
+void pda_session_shard_wait(struct pda_session *s, unsigned rank)
+{
+	if (!s->shards_on)
+		return;
+	pthread_mutex_lock(&s->shard_lock);
+	while (rank > s->shard_low)
+		pthread_cond_wait(&s->shard_turn, &s->shard_lock);
+	pthread_mutex_unlock(&s->shard_lock);
+}
+
 int pda_session_shards(struct pda_session *s, bool on)
 {
 	if (on == s->shards_on)
