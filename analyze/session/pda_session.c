@@ -1958,6 +1958,19 @@ int pda_session_shards(struct pda_session *s, bool on)
 	s->shards_on = on;
 	s->machine.shared = on;
 	s->machine.lock = on ? &s->shard_lock : NULL;
+	/* what the shards do outside shard_lock (their pipelines' and
+	 * stacks' allocations, debug lines, interned names) is the
+	 * session's too: the caller's hooks and log, which need not be
+	 * thread-safe, called one at a time, as while the pipeline's
+	 * threads unwind (no pipeline unwinds beside shards: pda_capture's
+	 * second_shards) */
+	if (on && !s->mt.on) {
+		pda_session_threads(s, true);
+		s->shards_mt = true;
+	} else if (!on && s->shards_mt) {
+		pda_session_threads(s, false);
+		s->shards_mt = false;
+	}
 	if (!on) {
 		pthread_cond_destroy(&s->shard_turn);
 		pthread_mutex_destroy(&s->shard_lock);
