@@ -377,25 +377,17 @@ static void late_capture(struct tf *t)
 	sample(t, 7, 0x400100, 60);
 }
 
-/* The late samples' run in shards on threads, the session's allocations
- * through fa: pda_capture_run()'s return. */
-static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
+/* pda_capture_run()'s return for a run of f with o and co, its session
+ * and capture made and freed around it, f closed. */
+static int run_closing(struct pd_file *f, const struct pda_opts *o,
+		       const struct pda_capture_opts *co)
 {
-	const struct pd_alloc al = failalloc_hooks(fa);
-	struct pd_file *f = tf_open(t);
 	struct pda_session *s;
 	struct pda_capture c;
-	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
-	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
-			 .sample_fn = add_late, .shard_fn = late_shard,
-			 .shard_begin = late_begin, .shard_end = late_end,
-			 .arg = l);
-	int rc;
+	int rc = pda_session_new(f, o, &s);
 
-	memset(l, 0, sizeof(*l));
-	rc = pda_session_new(f, &o, &s);
 	if (rc == 0) {
-		rc = pda_capture_init(&c, f, s, &co);
+		rc = pda_capture_init(&c, f, s, co);
 		if (rc == 0)
 			rc = pda_capture_run(&c);
 		pda_capture_release(&c);
@@ -403,6 +395,21 @@ static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
 	}
 	pd_file_close(f);
 	return rc;
+}
+
+/* The late samples' run in shards on threads, the session's allocations
+ * through fa: pda_capture_run()'s return. */
+static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
+{
+	const struct pd_alloc al = failalloc_hooks(fa);
+	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
+	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
+			 .sample_fn = add_late, .shard_fn = late_shard,
+			 .shard_begin = late_begin, .shard_end = late_end,
+			 .arg = l);
+
+	memset(l, 0, sizeof(*l));
+	return run_closing(tf_open(t), &o, &co);
 }
 
 /*
@@ -538,27 +545,15 @@ static int run_apart(struct failalloc *fa, uint64_t *nr)
 	char path[ET_PATH_MAX];
 	const struct pd_alloc al = failalloc_hooks(fa);
 	struct pd_file *f;
-	struct pda_session *s;
-	struct pda_capture c;
 	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
 	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
 			 .resolve_apart = true, .sample_fn = count_one,
 			 .arg = nr);
-	int rc;
 
 	*nr = 0;
 	et_path(path, "../../testdata/dwarf.perf.data.zst");
 	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
-	rc = pda_session_new(f, &o, &s);
-	if (rc == 0) {
-		rc = pda_capture_init(&c, f, s, &co);
-		if (rc == 0)
-			rc = pda_capture_run(&c);
-		pda_capture_release(&c);
-		pda_session_free(s);
-	}
-	pd_file_close(f);
-	return rc;
+	return run_closing(f, &o, &co);
 }
 
 /*
