@@ -630,7 +630,8 @@ static void publish(struct pda_session *s, struct pda_dso_ent *d,
 
 bool pda_dso_may_load(const struct pda_session *s)
 {
-	return !s->mt.on ||
+	/* shards on threads load under s->shard_lock, in their turn */
+	return !s->mt.on || s->shards_on ||
 	       (pthread_equal(pthread_self(), s->mt.owner) && s->mt.may_load);
 }
 

@@ -322,7 +322,8 @@ void pda_dpkg_ahead_join(struct pda_session *s);
 int pda_dso_load(struct pda_session *s, struct pda_dso_ent *d);
 /* Whether the calling thread may load a binary now: always without
  * unwinding threads; while they run, only the session's own thread, and
- * only while the pipeline lets it (struct pda_mt). */
+ * only while the pipeline lets it (struct pda_mt); any shard's thread
+ * (pda_session_shards: they load under its lock). */
 bool pda_dso_may_load(const struct pda_session *s);
 /* d's state and ELF as pda_dso_load last published them, read under the
  * threads' lock while they run: what another thread may use of d. */
@@ -688,6 +689,9 @@ int pda_session_shards(struct pda_session *s, bool on);
  */
 void pda_view_rank(struct pda_view *v, unsigned rank);
 void pda_session_shard_done(struct pda_session *s, unsigned rank);
+/* Wait until every shard before rank is done (at once where shards are
+ * not on threads): what a shard says in the file's order. */
+void pda_session_shard_wait(struct pda_session *s, unsigned rank);
 
 struct pda_session {
 	struct pd_file *f;
@@ -703,6 +707,7 @@ struct pda_session {
 	struct pdc_hash addr_cache; /* (dso, address) -> frames */
 	struct pda_view view; /* the resolution's state (above) */
 	bool shards_on;	      /* pda_session_shards */
+	bool shards_mt;	      /* which turned mt on */
 	pthread_mutex_t shard_lock;
 	/* shards done (bit n: shard n, pda_session_shard_done) and the
 	 * first not done, signalled on shard_turn */

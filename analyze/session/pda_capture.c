@@ -132,8 +132,8 @@ static int reader_failed(struct pda_capture *c, int rc)
 	return rc;
 }
 
-static void shard_skip(struct pda_capture_shard *sh,
-		       enum pda_capture_skip what, const char *why);
+static int shard_skip(struct pda_capture_shard *sh,
+		      enum pda_capture_skip what, const char *why);
 
 static int skip(struct pda_capture *c, enum pda_capture_skip what,
 		const char *why)
@@ -141,7 +141,7 @@ static int skip(struct pda_capture *c, enum pda_capture_skip what,
 	int rc = 0;
 
 	if (c->shard)
-		shard_skip(c->shard, what, why);
+		rc = shard_skip(c->shard, what, why);
 	else if (c->o.skip_fn)
 		rc = c->o.skip_fn(c->o.arg, what, why);
 
@@ -1187,23 +1187,16 @@ static int next_shard(struct pda_capture *c, size_t i)
  * Shard 0 is read on the caller's thread by c itself; each later one on
  * a thread of its own by a copy of c (its pipeline, session view,
  * filter, counts and epoch cache; the keys, cuts and file shared, read
- * only), its samples to the caller's shard_arg.  After they all end,
+ * only), its samples to the caller's shard_arg.  A later shard's skip
+ * is said on its thread in its turn (shard_skip).  After they all end,
  * the copies are added to c in the file's order: counts, filter, reader
- * statistics, skips (the first of each kind said then, as the reading
- * in one would have said it), the first failure.
+ * statistics, the first failure.
  */
-#define SKIP_KINDS 3
-#define SKIP_WHY 512
-
 struct pda_capture_shard {
 	struct pda_capture c;	/* the copy */
+	struct pda_capture *owner; /* the c it copies */
 	struct pda_filter flt;	/* its filter's copy, if any */
 	void *arg;		/* shard_begin's */
-	unsigned nr_skips;	/* the first of each kind, in order */
-	struct {
-		enum pda_capture_skip what;
-		char why[SKIP_WHY];
-	} skips[SKIP_KINDS];
 	struct pd_reader *r;
 	struct order_clock k;
 	struct pd_reader_stats rst;
@@ -1213,17 +1206,42 @@ struct pda_capture_shard {
 	int rc;
 };
 
-static void shard_skip(struct pda_capture_shard *sh,
-		       enum pda_capture_skip what, const char *why)
+/* The skips of kind what st counted. */
+static uint64_t nr_skipped(const struct pda_capture_stats *st,
+			   enum pda_capture_skip what)
 {
-	for (unsigned i = 0; i < sh->nr_skips; i++)
-		if (sh->skips[i].what == what)
-			return;
-	if (sh->nr_skips == SKIP_KINDS)
-		return;
-	sh->skips[sh->nr_skips].what = what;
-	snprintf(sh->skips[sh->nr_skips].why, SKIP_WHY, "%s", why);
-	sh->nr_skips++;
+	if (what == PDA_CAPTURE_BAD_SAMPLE)
+		return st->nr_bad_samples;
+	if (what == PDA_CAPTURE_UNKNOWN_ID)
+		return st->nr_unknown_id;
+	return st->nr_stack_errors;
+}
+
+/*
+ * A skip of shard sh, on its thread (its copy not counting it yet).  The
+ * first of its kind anywhere is said where a run in one says it: before
+ * the warnings of the binaries first used after it, which wait for every
+ * shard before sh to be done (pda_session.c, shard_turn), so this waits
+ * for the same (said after the run, it came after them).  The rest are
+ * counted only, as skip_fn says the first of each kind (c's statistics
+ * then count none of it).  sh is the shards' array's idx'th.  @return 0
+ * or skip_fn's negative pd_err.
+ */
+static int shard_skip(struct pda_capture_shard *sh,
+		      enum pda_capture_skip what, const char *why)
+{
+	const struct pda_capture_shard *all = sh - sh->idx;
+	struct pda_capture *c = sh->owner;
+
+	if (!c->o.skip_fn || nr_skipped(&sh->c.st, what))
+		return 0;
+	pda_session_shard_wait(c->s, sh->idx);
+	if (nr_skipped(&c->st, what))
+		return 0;
+	for (unsigned i = 1; i < sh->idx; i++)
+		if (nr_skipped(&all[i].c.st, what))
+			return 0;
+	return c->o.skip_fn(c->o.arg, what, why);
 }
 
 /* A shard's thread: its range read into its pipeline, which hands its
@@ -1259,6 +1277,7 @@ static int shard_new(struct pda_capture *c, size_t i,
 	x->groups = NULL;
 	x->itrace = NULL;
 	x->shard = sh;
+	sh->owner = c;
 	x->o.progress = NULL;
 	x->o.shard_fn = NULL;
 	x->o.shard_begin = NULL;
@@ -1320,11 +1339,6 @@ static int shard_end(struct pda_capture *c, size_t i,
 		memcpy(c->errmsg, x->errmsg, sizeof(c->errmsg));
 		rc = sh->rc;
 	}
-	for (unsigned j = 0; rc == 0 && j < sh->nr_skips; j++)
-		if (c->o.skip_fn &&
-		    (rc = c->o.skip_fn(c->o.arg, sh->skips[j].what,
-				       sh->skips[j].why)) < 0)
-			rc = callback_failed(c, rc);
 	if (rc == 0) {
 		add_stats(&c->st, &x->st);
 		c->prog.nr_samples += x->prog.nr_samples;

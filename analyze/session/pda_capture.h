@@ -173,10 +173,11 @@ struct pda_capture_opts {
 	 * sample_fn gets for that shard's samples (on its thread, beside
 	 * the other shards': what it touches must be that shard's), and
 	 * shard_end in order once they all ended (the shards before handed
-	 * back) to merge.  skip_fn runs on the caller's thread with arg:
-	 * a later shard's skips after the run, the first of each kind (with
-	 * the statistics as they would have been then).  progress counts
-	 * the first shard.  shard_fn is then not called.  @return 0 or a
+	 * back) to merge.  skip_fn is called with arg: for a later
+	 * shard's skips on its thread, once the shards before it are done
+	 * (where a run in one says them), the first of each kind only (the
+	 * statistics then the first shard's, counting none of that kind).
+	 * progress counts the first shard.  shard_fn is then not called.  @return 0 or a
 	 * negative pd_err (stops the run).
 	 */
 	int (*shard_begin)(void *arg, unsigned shard, void **shard_arg);

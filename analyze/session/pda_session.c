@@ -1933,6 +1933,16 @@ void pda_session_shard_done(struct pda_session *s, unsigned rank)
 	pthread_mutex_unlock(&s->shard_lock);
 }
 
+void pda_session_shard_wait(struct pda_session *s, unsigned rank)
+{
+	if (!s->shards_on)
+		return;
+	pthread_mutex_lock(&s->shard_lock);
+	while (rank > s->shard_low)
+		pthread_cond_wait(&s->shard_turn, &s->shard_lock);
+	pthread_mutex_unlock(&s->shard_lock);
+}
+
 int pda_session_shards(struct pda_session *s, bool on)
 {
 	if (on == s->shards_on)
@@ -1948,6 +1958,19 @@ int pda_session_shards(struct pda_session *s, bool on)
 	s->shards_on = on;
 	s->machine.shared = on;
 	s->machine.lock = on ? &s->shard_lock : NULL;
+	/* what the shards do outside shard_lock (their pipelines' and
+	 * stacks' allocations, debug lines, interned names) is the
+	 * session's too: the caller's hooks and log, which need not be
+	 * thread-safe, called one at a time, as while the pipeline's
+	 * threads unwind (no pipeline unwinds beside shards: pda_capture's
+	 * second_shards) */
+	if (on && !s->mt.on) {
+		pda_session_threads(s, true);
+		s->shards_mt = true;
+	} else if (!on && s->shards_mt) {
+		pda_session_threads(s, false);
+		s->shards_mt = false;
+	}
 	if (!on) {
 		pthread_cond_destroy(&s->shard_turn);
 		pthread_mutex_destroy(&s->shard_lock);

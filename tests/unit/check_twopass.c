@@ -347,35 +347,111 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	pd_file_close(f);
 }
 
-START_TEST(test_late_samples)
+/* test_late_samples's capture into t. */
+static void late_capture(struct tf *t)
 {
 	struct tf_attr a = {.type = 1, .sample_period = 1, .sample_type = ST,
 			    .flags = 1ull << PD_ATTR_sample_id_all |
 				     1ull << PD_ATTR_mmap |
 				     1ull << PD_ATTR_comm |
 				     1ull << PD_ATTR_namespaces};
-	struct tf t;
-	struct late l;
 
-	tf_init(&t, false);
-	tf_add_attr(&t, &a, NULL, 0);
-	comm(&t, 7, "app", false, 1);
-	namespaces(&t, 7, 0x100, 1);
+	tf_init(t, false);
+	tf_add_attr(t, &a, NULL, 0);
+	comm(t, 7, "app", false, 1);
+	namespaces(t, 7, 0x100, 1);
 	/* one CPU's buffer: a.so mapped at 15, b.so over it at 35, exec
 	 * at 36, a cgroup namespace of its own (unshare) at 37; then
 	 * another CPU's, older: samples at 10..30 */
-	mmap_(&t, 7, 0x400000, "/x/a.so", 15);
-	sample(&t, 7, 0x400100, 20);
-	mmap_(&t, 7, 0x400000, "/x/b.so", 35);
-	comm(&t, 7, "app2", true, 36);
-	namespaces(&t, 7, 0x200, 37);
-	sample(&t, 7, 0x400100, 40);
-	sample(&t, 7, 0x400100, 10); /* before a.so: no map */
-	sample(&t, 7, 0x400100, 30); /* a.so, whose b.so came before */
-	round_(&t);
-	sample(&t, 7, 0x400100, 50);
-	round_(&t);
-	sample(&t, 7, 0x400100, 60);
+	mmap_(t, 7, 0x400000, "/x/a.so", 15);
+	sample(t, 7, 0x400100, 20);
+	mmap_(t, 7, 0x400000, "/x/b.so", 35);
+	comm(t, 7, "app2", true, 36);
+	namespaces(t, 7, 0x200, 37);
+	sample(t, 7, 0x400100, 40);
+	sample(t, 7, 0x400100, 10); /* before a.so: no map */
+	sample(t, 7, 0x400100, 30); /* a.so, whose b.so came before */
+	round_(t);
+	sample(t, 7, 0x400100, 50);
+	round_(t);
+	sample(t, 7, 0x400100, 60);
+}
+
+/* pda_capture_run()'s return for a run of f with o and co, its session
+ * and capture made and freed around it, f closed. */
+static int run_closing(struct pd_file *f, const struct pda_opts *o,
+		       const struct pda_capture_opts *co)
+{
+	struct pda_session *s;
+	struct pda_capture c;
+	int rc = pda_session_new(f, o, &s);
+
+	if (rc == 0) {
+		rc = pda_capture_init(&c, f, s, co);
+		if (rc == 0)
+			rc = pda_capture_run(&c);
+		pda_capture_release(&c);
+		pda_session_free(s);
+	}
+	pd_file_close(f);
+	return rc;
+}
+
+/* The late samples' run in shards on threads, the session's allocations
+ * through fa: pda_capture_run()'s return. */
+static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
+{
+	const struct pd_alloc al = failalloc_hooks(fa);
+	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
+	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
+			 .sample_fn = add_late, .shard_fn = late_shard,
+			 .shard_begin = late_begin, .shard_end = late_end,
+			 .arg = l);
+
+	memset(l, 0, sizeof(*l));
+	return run_closing(tf_open(t), &o, &co);
+}
+
+/*
+ * Shards on threads out of memory at each allocation in turn: the run
+ * ends with PD_ERR_NOMEM, no thread left waiting, nothing leaked, and
+ * the caller's hooks (not thread-safe: failalloc's counts) are called
+ * by one thread at a time, as while the pipeline's threads run.
+ */
+START_TEST(test_shards_nomem)
+{
+	struct failalloc fa = {.persistent = false};
+	struct late l;
+	struct tf t;
+
+	late_capture(&t);
+	ck_assert_int_eq(run_late_alloc(&t, &fa, &l), 0);
+	ck_assert_uint_eq(l.nr, NR_LATE);
+	ck_assert_int_eq(fa.live, 0);
+	for (fa.fail_at = 1;; fa.fail_at++) {
+		int rc;
+
+		fa.nr_calls = 0;
+		fa.nr_failed = 0;
+		rc = run_late_alloc(&t, &fa, &l);
+		ck_assert_int_eq(fa.live, 0);
+		if (!fa.nr_failed) {
+			ck_assert_int_eq(rc, 0);
+			break;
+		}
+		ck_assert_msg(rc == 0 || rc == PD_ERR_NOMEM,
+			      "fail_at %lu: %s", fa.fail_at, pd_strerror(rc));
+	}
+	tf_release(&t);
+}
+END_TEST
+
+START_TEST(test_late_samples)
+{
+	struct tf t;
+	struct late l;
+
+	late_capture(&t);
 	for (unsigned jobs = 1; jobs <= 8; jobs++) {
 		run_late(&t, true, jobs, false, &l);
 		run_late(&t, false, jobs, false, &l);
@@ -469,27 +545,15 @@ static int run_apart(struct failalloc *fa, uint64_t *nr)
 	char path[ET_PATH_MAX];
 	const struct pd_alloc al = failalloc_hooks(fa);
 	struct pd_file *f;
-	struct pda_session *s;
-	struct pda_capture c;
 	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
 	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true, .memo = true,
 			 .resolve_apart = true, .sample_fn = count_one,
 			 .arg = nr);
-	int rc;
 
 	*nr = 0;
 	et_path(path, "../../testdata/dwarf.perf.data.zst");
 	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
-	rc = pda_session_new(f, &o, &s);
-	if (rc == 0) {
-		rc = pda_capture_init(&c, f, s, &co);
-		if (rc == 0)
-			rc = pda_capture_run(&c);
-		pda_capture_release(&c);
-		pda_session_free(s);
-	}
-	pd_file_close(f);
-	return rc;
+	return run_closing(f, &o, &co);
 }
 
 /*
@@ -539,6 +603,7 @@ Suite *twopass_suite(void)
 	tcase_add_test(tc, test_late_samples);
 	tcase_add_test(tc, test_first_event);
 	tcase_add_test(tc, test_apart_nomem);
+	tcase_add_test(tc, test_shards_nomem);
 	suite_add_tcase(s, tc);
 	return s;
 }
