@@ -3,7 +3,7 @@
  * perf 6.1 synthesizes them, for the capture pipeline to hand out with
  * the recorded ones.
  *
- *	struct pda_itrace_opts io;
+ *	struct pda_itrace_opts io = {0};  // parse keeps io.perf7
  *	pda_itrace_parse("bfmtaM", &io, err, sizeof(err));  // --itrace
  *	PDA_CAPTURE_OPTS(co, ..., .itrace = &io);            // pda_capture.h
  *

@@ -712,7 +712,7 @@ START_TEST(test_capture_counted)
 {
 	struct counted k[3];
 	uint64_t nr_kept[3], nr_resolved[3];
-	struct pda_itrace_opts io;
+	struct pda_itrace_opts io = {0};
 	char err[128];
 
 	ck_assert_int_eq(pda_itrace_parse("M", &io, err, sizeof(err)), 0);
