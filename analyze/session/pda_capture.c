@@ -1146,39 +1146,29 @@ static void rspool_begin(struct pda_capture *c)
 	unlink(path); /* nobody else opens it */
 }
 
-static void rspool_write(struct pda_rspool *rs, const void *p, size_t n)
+/* Room for n more bytes in rs's buffer (n <= RSPOOL_BUF): what it holds
+ * written out first where they do not fit.  false when a write failed. */
+static bool rspool_room(struct pda_rspool *rs, size_t n)
 {
-	const unsigned char *b = p;
-
-	while (n && !rs->failed) {
-		size_t take = RSPOOL_BUF - rs->len;
-
-		if (take > n)
-			take = n;
-		memcpy(rs->buf + rs->len, b, take);
-		rs->len += take;
-		b += take;
-		n -= take;
-		rs->bytes += take;
-		if (rs->len == RSPOOL_BUF) {
-			rs->failed = write(rs->fd, rs->buf, rs->len) !=
-				     (ssize_t)rs->len;
-			rs->len = 0;
-		}
+	if (!rs->failed && rs->len + n > RSPOOL_BUF) {
+		rs->failed = write(rs->fd, rs->buf, rs->len) != (ssize_t)rs->len;
+		rs->len = 0;
 	}
+	return !rs->failed;
 }
 
-/* rec (at key) to the spool, a sample without its stack copy. */
+/* rec (at key) to the spool, a sample without its stack copy: built in
+ * the buffer in place (a record is at most 64 KB). */
 static void rspool_put(struct pda_capture *c, const struct pd_rec *rec,
 		       const struct pda_sb_key *key)
 {
 	struct pda_rspool *rs = c->rspool;
-	static const unsigned char zero[8];
 	struct rspool_ent e = {0};
-	size_t cut = rec->size, gone = 0;
+	size_t cut = rec->size, gone = 0, padded;
 	struct pd_sample sample;
+	unsigned char *out;
 
-	if (rs->failed)
+	if (!rspool_room(rs, sizeof(e) + rec->size + 8))
 		return;
 	/* a sample that does not decode goes whole: it fails the same */
 	if (rec->type == PD_REC_SAMPLE &&
@@ -1195,24 +1185,26 @@ static void rspool_put(struct pda_capture *c, const struct pd_rec *rec,
 	e.size = (uint32_t)(rec->size - gone);
 	e.flags = rec->flags | PD_RECF_STABLE;
 	e.misc = rec->misc;
-	rspool_write(rs, &e, sizeof(e));
-	if (!gone) {
-		rspool_write(rs, rec->data, rec->size);
-	} else {
+	out = rs->buf + rs->len;
+	memcpy(out, &e, sizeof(e));
+	out += sizeof(e);
+	memcpy(out, rec->data, cut);
+	if (gone) {
 		uint16_t was, size = (uint16_t)e.size;
 
 		/* the header's size in the file's byte order */
 		memcpy(&was, rec->data + 6, sizeof(was));
 		if (was != rec->size)
 			size = (uint16_t)(size >> 8 | size << 8);
-		rspool_write(rs, rec->data, 6);
-		rspool_write(rs, &size, sizeof(size));
-		rspool_write(rs, rec->data + 8, cut - 8 - 8);
-		rspool_write(rs, zero, 8);
-		rspool_write(rs, rec->data + cut + gone,
-			     rec->size - cut - gone);
+		memcpy(out + 6, &size, sizeof(size));
+		memset(out + cut - 8, 0, 8);
+		memcpy(out + cut, rec->data + cut + gone,
+		       rec->size - cut - gone);
 	}
-	rspool_write(rs, zero, (8 - e.size % 8) % 8);
+	padded = (e.size + 7u) & ~(size_t)7;
+	memset(out + e.size, 0, padded - e.size);
+	rs->len += sizeof(e) + padded;
+	rs->bytes += sizeof(e) + padded;
 }
 
 /* After the unwind pass (rc, its reader r): the spool mapped for the
@@ -1226,10 +1218,7 @@ static void rspool_end(struct pda_capture *c, const struct pd_reader *r,
 
 	if (!rs)
 		return;
-	if (rs->len && !rs->failed)
-		rs->failed = write(rs->fd, rs->buf, rs->len) !=
-			     (ssize_t)rs->len;
-	rs->len = 0;
+	rspool_room(rs, RSPOOL_BUF); /* all written out */
 	if (rc < 0 || rs->failed || st->damaged || st->nr_compressed ||
 	    st->bytes_missing || !rs->bytes || rs->bytes > SIZE_MAX) {
 		rspool_free(c);
