@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /*
@@ -1067,6 +1069,208 @@ static int first_pass(struct pda_capture *c)
 	return rc;
 }
 
+
+/*
+ * Record spool.  A run that unwinds from DWARF reads the data section
+ * three times (sideband, unwinds, samples), and a sample of such a
+ * capture is mostly its copy of the user stack (8 KB a sample on
+ * bench/'s), which the second pass does not read: its unwind comes from
+ * the pipeline's spool.  Mapping the capture a third time was about a
+ * sixth of the run's CPU, all of it the kernel's (bench/RESULTS.md,
+ * session 18).  So the unwind pass, which reads every record, writes
+ * each to a temporary file as the second pass takes it: a sample without
+ * its stack copy's bytes (STACK_USER of size 0: the mask still says it
+ * unwinds, and what resolves it reads only the spooled ips), with its
+ * place in the order (time, seq) and its file offset; the second pass
+ * maps that file instead (its records stay mapped, PD_RECF_STABLE, until
+ * the capture is released).  Only where the unwind pass's reading was
+ * clean (no damage, no -z chunks, one file) and every write succeeded:
+ * else the second pass reads the capture as before, with its messages.
+ */
+struct rspool_ent {
+	uint64_t time, seq, offset;
+	uint32_t type, size;
+	uint32_t flags;
+	uint16_t misc;
+	uint16_t pad;
+};
+
+#define RSPOOL_BUF ((size_t)256 << 10)
+
+struct pda_rspool {
+	int fd;
+	bool failed;
+	unsigned char *buf;
+	size_t len;
+	uint64_t bytes;
+	unsigned char *map; /* the second pass's, bytes long */
+};
+
+static void rspool_free(struct pda_capture *c)
+{
+	struct pda_rspool *rs = c->rspool;
+
+	if (!rs)
+		return;
+	if (rs->map)
+		munmap(rs->map, (size_t)rs->bytes);
+	if (rs->fd >= 0)
+		close(rs->fd);
+	pda_free(c->s, rs->buf);
+	pda_free(c->s, rs);
+	c->rspool = NULL;
+}
+
+/* Before the unwind pass: a spool where it may serve, else none. */
+static void rspool_begin(struct pda_capture *c)
+{
+	const char *env = getenv("TMPDIR");
+	const char *dir = env && *env ? env : "/tmp";
+	struct pda_rspool *rs;
+	char path[4096];
+
+	if (c->itrace || pd_file_header(c->f)->kind == PD_KIND_DIR ||
+	    snprintf(path, sizeof(path), "%s/pdtool-records.XXXXXX", dir) >=
+		    (int)sizeof(path))
+		return;
+	rs = pda_zalloc(c->s, sizeof(*rs));
+	if (!rs)
+		return;
+	rs->buf = pda_malloc(c->s, RSPOOL_BUF);
+	rs->fd = rs->buf ? mkstemp(path) : -1;
+	c->rspool = rs;
+	if (rs->fd < 0) {
+		rspool_free(c);
+		return;
+	}
+	unlink(path); /* nobody else opens it */
+}
+
+/* Room for n more bytes in rs's buffer (n <= RSPOOL_BUF): what it holds
+ * written out first where they do not fit.  false when a write failed. */
+static bool rspool_room(struct pda_rspool *rs, size_t n)
+{
+	if (!rs->failed && rs->len + n > RSPOOL_BUF) {
+		rs->failed = write(rs->fd, rs->buf, rs->len) != (ssize_t)rs->len;
+		rs->len = 0;
+	}
+	return !rs->failed;
+}
+
+/* rec (at key) to the spool, a sample without its stack copy: built in
+ * the buffer in place (a record is at most 64 KB). */
+static void rspool_put(struct pda_capture *c, const struct pd_rec *rec,
+		       const struct pda_sb_key *key)
+{
+	struct pda_rspool *rs = c->rspool;
+	struct rspool_ent e = {0};
+	size_t cut = rec->size, gone = 0, padded;
+	struct pd_sample sample;
+	unsigned char *out;
+
+	if (!rspool_room(rs, sizeof(e) + rec->size + 8))
+		return;
+	/* a sample that does not decode goes whole: it fails the same */
+	if (rec->type == PD_REC_SAMPLE &&
+	    pd_sample_decode(c->f, rec, &sample) == 0 &&
+	    (sample.mask & PD_SAMPLE_STACK_USER) && sample.stack_user.size) {
+		/* its size word stays (as 0); its bytes and dyn_size go */
+		cut = (size_t)(sample.stack_user.data - rec->data);
+		gone = (size_t)sample.stack_user.size + 8;
+	}
+	e.time = key->time;
+	e.seq = key->seq;
+	e.offset = rec->offset;
+	e.type = rec->type;
+	e.size = (uint32_t)(rec->size - gone);
+	e.flags = rec->flags | PD_RECF_STABLE;
+	e.misc = rec->misc;
+	out = rs->buf + rs->len;
+	memcpy(out, &e, sizeof(e));
+	out += sizeof(e);
+	memcpy(out, rec->data, cut);
+	if (gone) {
+		uint16_t was, size = (uint16_t)e.size;
+
+		/* the header's size in the file's byte order */
+		memcpy(&was, rec->data + 6, sizeof(was));
+		if (was != rec->size)
+			size = (uint16_t)(size >> 8 | size << 8);
+		memcpy(out + 6, &size, sizeof(size));
+		memset(out + cut - 8, 0, 8);
+		memcpy(out + cut, rec->data + cut + gone,
+		       rec->size - cut - gone);
+	}
+	padded = (e.size + 7u) & ~(size_t)7;
+	memset(out + e.size, 0, padded - e.size);
+	rs->len += sizeof(e) + padded;
+	rs->bytes += sizeof(e) + padded;
+}
+
+/* After the unwind pass (rc, its reader r): the spool mapped for the
+ * second pass, or dropped where it cannot stand for the capture. */
+static void rspool_end(struct pda_capture *c, const struct pd_reader *r,
+		       int rc)
+{
+	struct pda_rspool *rs = c->rspool;
+	const struct pd_reader_stats *st = pd_reader_stats(r);
+	void *map;
+
+	if (!rs)
+		return;
+	rspool_room(rs, RSPOOL_BUF); /* all written out */
+	if (rc < 0 || rs->failed || st->damaged || st->nr_compressed ||
+	    st->bytes_missing || !rs->bytes || rs->bytes > SIZE_MAX) {
+		rspool_free(c);
+		return;
+	}
+	map = mmap(NULL, (size_t)rs->bytes, PROT_READ, MAP_PRIVATE, rs->fd, 0);
+	if (map == MAP_FAILED) {
+		rspool_free(c);
+		return;
+	}
+	madvise(map, (size_t)rs->bytes, MADV_SEQUENTIAL);
+	rs->map = map;
+	pda_logf(c->s, PD_LOG_DEBUG,
+		 "unwind pass: %llu bytes of records kept for the second",
+		 (unsigned long long)rs->bytes);
+	/* the second pass's reader would count the same */
+	c->shard_stats = *st;
+	pda_free(c->s, rs->buf);
+	rs->buf = NULL;
+}
+
+/* The second pass from the spool: its records, each with its key. */
+static int rspool_read(struct pda_capture *c)
+{
+	const struct pda_rspool *rs = c->rspool;
+	uint64_t at = 0;
+	int rc = 0;
+
+	/* the capture's reader stays unused: its pager goes */
+	pd_reader_free(c->r);
+	c->r = NULL;
+	while (at < rs->bytes && rc == 0) {
+		struct rspool_ent e;
+		struct pda_sb_key key;
+		struct pd_rec rec = {0};
+
+		memcpy(&e, rs->map + at, sizeof(e));
+		at += sizeof(e);
+		rec.type = e.type;
+		rec.misc = e.misc;
+		rec.size = e.size;
+		rec.offset = e.offset;
+		rec.flags = e.flags;
+		rec.data = rs->map + at;
+		at += (e.size + 7u) & ~(uint64_t)7;
+		key.time = e.time;
+		key.seq = e.seq;
+		rc = step(c, &rec, &key);
+	}
+	return rc;
+}
+
 /*
  * Between the two passes of a run whose DWARF-unwound frames are named
  * as addr2line names them: every kept sample unwound, in the file's
@@ -1093,11 +1297,14 @@ static int unwind_pass(struct pda_capture *c)
 		return reader_failed(c, rc);
 	c->unwinding = true;
 	pass_begin(c, "unwinding");
+	rspool_begin(c);
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_pipe_when w;
 		struct pda_sb_key key;
 
 		clock_key(&k, c->f, &rec, &key);
+		if (c->rspool)
+			rspool_put(c, &rec, &key);
 		if (rec.type != PD_REC_SAMPLE)
 			continue;
 		c->prog.nr_samples++;
@@ -1116,6 +1323,7 @@ static int unwind_pass(struct pda_capture *c)
 	c->unwinding = false;
 	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK)
 		reader_failed(c, rc);
+	rspool_end(c, r, rc);
 	pd_reader_free(r);
 	if (rc == 0 && (rc = pda_pipe_unwind_done(c->pipe)) < 0)
 		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
@@ -1474,7 +1682,9 @@ static int second_pass(struct pda_capture *c)
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	pass_begin(c, "samples");
-	rc = c->nr_cuts ? second_shards(c) : second_read(c, c->r, &k);
+	rc = c->rspool	  ? rspool_read(c)
+	     : c->nr_cuts ? second_shards(c)
+			  : second_read(c, c->r, &k);
 	return rc < 0 ? rc : feed_synth(c, UINT64_MAX);
 }
 
@@ -1546,6 +1756,7 @@ void pda_capture_release(struct pda_capture *c)
 	if (!c)
 		return;
 	pda_pipe_free(c->pipe);
+	rspool_free(c);
 	pd_reader_free(c->r);
 	pda_itrace_free(c->itrace);
 	c->itrace = NULL;

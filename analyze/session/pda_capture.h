@@ -251,6 +251,9 @@ struct pda_capture {
 	struct pda_capture_cut *cuts;
 	size_t nr_cuts;
 	struct pd_reader_stats shard_stats; /* their readers', summed */
+	/* the records the unwind pass kept for the second pass
+	 * (pda_capture.c "Record spool"), NULL when none */
+	struct pda_rspool *rspool;
 	/* a shard on a thread of its own: its pipeline's view, and its
 	 * own state (this is its copy of the capture); NULL: none */
 	struct pda_view *view;
