@@ -1124,26 +1124,19 @@ static void rspool_free(struct pda_capture *c)
 /* Before the unwind pass: a spool where it may serve, else none. */
 static void rspool_begin(struct pda_capture *c)
 {
-	const char *env = getenv("TMPDIR");
-	const char *dir = env && *env ? env : "/tmp";
+	const char *dir;
 	struct pda_rspool *rs;
-	char path[4096];
 
-	if (c->itrace || pd_file_header(c->f)->kind == PD_KIND_DIR ||
-	    snprintf(path, sizeof(path), "%s/pdtool-records.XXXXXX", dir) >=
-		    (int)sizeof(path))
+	if (c->itrace || pd_file_header(c->f)->kind == PD_KIND_DIR)
 		return;
 	rs = pda_zalloc(c->s, sizeof(*rs));
 	if (!rs)
 		return;
 	rs->buf = pda_malloc(c->s, RSPOOL_BUF);
-	rs->fd = rs->buf ? mkstemp(path) : -1;
+	rs->fd = rs->buf ? pda_pipe_tmp_fd("pdtool-records", &dir) : -1;
 	c->rspool = rs;
-	if (rs->fd < 0) {
+	if (rs->fd < 0)
 		rspool_free(c);
-		return;
-	}
-	unlink(path); /* nobody else opens it */
 }
 
 /* Room for n more bytes in rs's buffer (n <= RSPOOL_BUF): what it holds

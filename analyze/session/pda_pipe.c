@@ -1125,27 +1125,40 @@ static int unspool(struct pda_pipe *p, struct pda_unwound *u)
 	return rc < 0 ? unspool_said(p, rc) : 0;
 }
 
-int pda_pipe_unwind_pass(struct pda_pipe *p)
+int pda_pipe_tmp_fd(const char *stem, const char **dir)
 {
 	/* where the user keeps temporary files, as cmds/ spools stdin:
 	 * tmpfile() would take /tmp whatever TMPDIR says */
 	const char *env = getenv("TMPDIR");
-	const char *dir = env && *env ? env : "/tmp";
 	char path[4096];
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/pdtool-unwinds.XXXXXX", dir) >=
-	    (int)sizeof(path))
+	*dir = env && *env ? env : "/tmp";
+	if (snprintf(path, sizeof(path), "%s/%s.XXXXXX", *dir, stem) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path); /* nobody else opens it */
+	return fd;
+}
+
+int pda_pipe_unwind_pass(struct pda_pipe *p)
+{
+	const char *dir;
+	int fd = pda_pipe_tmp_fd("pdtool-unwinds", &dir);
+
+	if (fd < 0 && errno == ENAMETOOLONG)
 		return pda_set_err(p->s, PD_ERR_IO,
 				   "TMPDIR '%s': too long a path", dir);
-	fd = mkstemp(path);
 	if (fd < 0)
 		return pda_set_err(p->s, PD_ERR_IO,
 				   "cannot make a temporary file for the "
 				   "unwinds in '%s': %s (TMPDIR says where "
 				   "it goes)",
 				   dir, strerror(errno));
-	unlink(path); /* nobody else opens it */
 	p->spool = fdopen(fd, "w+");
 	if (!p->spool) {
 		close(fd);

@@ -204,6 +204,13 @@ uint64_t pda_pipe_count(const struct pda_pipe *p);
  * same order.  0 or a negative pd_err.
  */
 int pda_pipe_unwind_pass(struct pda_pipe *p);
+
+/*
+ * An unlinked temporary file named STEM.XXXXXX in TMPDIR (else /tmp) for a
+ * spool; *dir says where.  @return its descriptor, or -1 with errno
+ * (ENAMETOOLONG: TMPDIR too long a path).
+ */
+int pda_pipe_tmp_fd(const char *stem, const char **dir);
 int pda_pipe_unwind_done(struct pda_pipe *p);
 /* Hand back every sample fed so far (held, queued or being unwound),
  * in order, before what comes next: a record the caller shows between
