@@ -159,7 +159,9 @@ struct pda_opts {
 	 * (no data types: fold, flame): those sections of a binary's DWARF
 	 * are not inflated when it is opened (libdw inflates every
 	 * compressed section it knows first: libc's debug file's location
-	 * lists are a seventh of its DWARF).
+	 * lists are a seventh of its DWARF).  Without srcline it reads no
+	 * line tables either (.debug_line is not inflated, and inlined
+	 * frames come without their call sites' lines).
 	 */
 	bool names_only;
 };

@@ -124,11 +124,27 @@ static bool has_debug_info(const struct pda_elf *e)
 }
 
 /* Sections libdw inflates when it opens a binary's DWARF that a
- * session with names_only never reads (variable locations, macros). */
+ * session with names_only never reads (variable locations, macros), and
+ * the line tables last, which it reads only with srcline. */
 static const char *const unread_sections[] = {
-	".debug_loc", ".debug_loclists", ".debug_macinfo", ".debug_macro",
+	".debug_loc",	".debug_loclists", ".debug_macinfo",
+	".debug_macro", ".debug_line",
 };
 #define MAX_HIDDEN 8
+
+/*
+ * Whether s reads line tables: not with names_only without srcline,
+ * whose frames keep no file:line (pda_session.c resolve_file).  Its
+ * .debug_line is then neither inflated (libc's debug file's is a sixth
+ * of what libdw inflates) nor read: line_of and call_site are skipped,
+ * and loading ahead reads no unit's line table.
+ */
+static bool reads_lines(const struct pda_session *s)
+{
+	const struct pda_opts *o = pda_session_opts(s);
+
+	return !o->names_only || o->srcline || o->srcline_a2l;
+}
 
 /*
  * dwarf_begin_elf() of e's image, with names_only the compressed sections
@@ -140,8 +156,10 @@ static const char *const unread_sections[] = {
  */
 static Dwarf *begin_dwarf(const struct pda_session *s, const struct pda_elf *e)
 {
+	/* .debug_line, the last, is read with lines only */
 	const size_t nr_unread =
-		sizeof(unread_sections) / sizeof(unread_sections[0]);
+		sizeof(unread_sections) / sizeof(unread_sections[0]) -
+		reads_lines(s);
 	Elf_Scn *hidden[MAX_HIDDEN];
 	Elf64_Word types[MAX_HIDDEN];
 	size_t nr = 0, shstrndx;
@@ -860,6 +878,7 @@ static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	uint32_t sc;
 	int err, found;
 	size_t n = 0;
+	bool lines;
 
 	*nr = 0;
 	err = get(s, e, &d);
@@ -871,6 +890,7 @@ static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	err = get_index(s, d, &cudie, &ci, false);
 	if (err)
 		return err;
+	lines = reads_lines(s);
 	/*
 	 * Up from the innermost scope: each inlined call's name with the
 	 * line in it, up to the function holding them.  Of scopes with the
@@ -891,8 +911,11 @@ static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		if (!out[n].func)
 			return PD_ERR_NOMEM;
 		if (!n) {
-			err = line_of(s, &cudie, vaddr, &out[n].file,
-				      &out[n].line);
+			out[n].file = NULL;
+			out[n].line = 0;
+			err = lines ? line_of(s, &cudie, vaddr, &out[n].file,
+					      &out[n].line)
+				    : 0;
 			if (err && err != PD_ERR_NOTFOUND)
 				return err;
 		}
@@ -900,8 +923,11 @@ static int inlines(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 		if (sp->sub)
 			break;
 		if (n < max) {
-			err = call_site(s, &cudie, &sp->die, &out[n].file,
-					&out[n].line);
+			out[n].file = NULL;
+			out[n].line = 0;
+			err = lines ? call_site(s, &cudie, &sp->die,
+						&out[n].file, &out[n].line)
+				    : 0;
 			if (err)
 				return err;
 		}
@@ -943,6 +969,7 @@ int pda_elf_dwarf_ahead(struct pda_session *s, struct pda_elf *e,
 	if (err)
 		return err == PD_ERR_NOMEM ? err : 0;
 	/* the unit's line table, read once and kept by libdw (line_of) */
-	dwarf_getsrclines(&cudie, &lines, &nr_lines);
+	if (reads_lines(s))
+		dwarf_getsrclines(&cudie, &lines, &nr_lines);
 	return 0;
 }

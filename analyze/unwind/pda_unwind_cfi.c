@@ -670,13 +670,22 @@ static void dump_init(struct dump *d, const struct pda_unwind_req *req)
 	d->span = d->direct ? req->stack_size - 8 : 0;
 }
 
-/* The word at addr from the dump; false: ask pda_unwind_read. */
-static bool stack_word(const struct dump *d, uint64_t addr, uint64_t *val)
+/*
+ * The word at addr the dump does not hold, from pda_unwind_read (apart,
+ * so that the step's words, whose address it would take, stay in
+ * registers): 1 read, 0 not (*fault says why), or NOMEM/AGAIN.
+ */
+static __attribute__((noinline)) int
+read_word(struct pda_session *s, const struct pda_unwind_req *req,
+	  uint64_t addr, uint64_t *val, unsigned *fault)
 {
-	if (!d->direct || addr - d->sp > d->span)
-		return false;
-	memcpy(val, d->stack + (addr - d->sp), 8);
-	return true;
+	unsigned why;
+	int rc = pda_unwind_read(s, req, addr, req->arch->is64 ? 8 : 4, val,
+				 &why);
+
+	if (rc == 0)
+		*fault = why;
+	return rc;
 }
 
 /*
@@ -695,12 +704,14 @@ static int step(struct pda_session *s, const struct pda_unwind_req *req,
 		uint64_t *set, uint64_t *pc, enum pc_state *state,
 		unsigned *fault)
 {
-	const unsigned size = req->arch->is64 ? 8 : 4;
 	const uint64_t old = *set;
 	const bool cfa_ok = row->cfa_ok && (old >> row->cfa_reg & 1);
-	uint64_t cfa = 0, val, now = old & row->same, by_reg = 0;
+	/* the dump in locals: stores to regs could alias d's fields */
+	const bool direct = d->direct;
+	const unsigned char *const stack = d->stack;
+	const uint64_t sp = d->sp, span = d->span;
+	uint64_t cfa = 0, now = old & row->same, by_reg = 0;
 	uint64_t tmp[CFI_REGS];
-	unsigned why;
 	int rc;
 
 	if (cfa_ok)
@@ -718,15 +729,17 @@ static int step(struct pda_session *s, const struct pda_unwind_req *req,
 	for (uint32_t m = cfa_ok ? row->at_cfa : 0; m; m &= m - 1) {
 		const unsigned regno = (unsigned)__builtin_ctz(m);
 		const uint64_t addr = cfa + (uint64_t)(int64_t)row->r[regno].off;
+		uint64_t val, got;
 
-		if (!stack_word(d, addr, &val)) {
-			rc = pda_unwind_read(s, req, addr, size, &val, &why);
+		if (!PD_UNLIKELY(!direct || addr - sp > span)) {
+			memcpy(&val, stack + (addr - sp), 8);
+		} else {
+			rc = read_word(s, req, addr, &got, fault);
 			if (rc < 0)
 				return rc;
-			if (rc == 0) {
-				*fault = why;
+			if (rc == 0)
 				continue;
-			}
+			val = got;
 		}
 		regs[regno] = val;
 		now |= 1ull << regno;
@@ -748,14 +761,13 @@ static int step(struct pda_session *s, const struct pda_unwind_req *req,
 		*state = PC_UNDEFINED;
 	for (unsigned i = 0; cfa_ok && i < row->nr_probes; i++) {
 		const uint64_t addr = cfa + (uint64_t)(int64_t)row->probe[i];
+		uint64_t got;
 
-		if (stack_word(d, addr, &val))
+		if (direct && addr - sp <= span)
 			continue;
-		rc = pda_unwind_read(s, req, addr, size, &val, &why);
+		rc = read_word(s, req, addr, &got, fault);
 		if (rc < 0)
 			return rc;
-		if (rc == 0)
-			*fault = why;
 	}
 	if (*state == PC_ERROR) {
 		/* set, or undefined: the end of the stack */
