@@ -1451,8 +1451,11 @@ static void *shard_main(void *arg)
 {
 	struct pda_capture_shard *sh = arg;
 	struct pda_capture *c = &sh->c;
-	int rc = second_read(c, sh->r, &sh->k);
+	int rc;
 
+	/* its failures said in its view, apart from the other shards' */
+	pda_view_enter(c->s, c->view);
+	rc = second_read(c, sh->r, &sh->k);
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
 	sh->rc = rc;
@@ -1559,15 +1562,13 @@ static int shard_end(struct pda_capture *c, size_t i,
 		pda_readgroup_release(x->rg, c->s);
 		pda_free(c->s, x->rg);
 	}
-	/* the last one's pipeline stays for the end of the run, as the
-	 * last of the shards read in turn does */
-	if (i + 1 == c->nr_cuts && x->pipe) {
-		pda_pipe_free(c->pipe);
-		c->pipe = x->pipe;
-	} else {
-		pda_pipe_free(x->pipe);
-	}
+	/* c keeps its own pipeline (shard 0's, finished) for the end of
+	 * the run: a shard's goes with its view and sh, which its
+	 * callbacks point into */
+	pda_pipe_free(x->pipe);
+	x->pipe = NULL;
 	pda_view_free(c->s, x->view);
+	x->view = NULL;
 	return rc;
 }
 
