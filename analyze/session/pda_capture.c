@@ -1570,13 +1570,25 @@ static int shard_end(struct pda_capture *c, size_t i,
 		pda_readgroup_release(x->rg, c->s);
 		pda_free(c->s, x->rg);
 	}
-	/* c keeps its own pipeline (shard 0's, finished) for the end of
-	 * the run: a shard's goes with its view and sh, which its
-	 * callbacks point into */
-	pda_pipe_free(x->pipe);
-	x->pipe = NULL;
+	/*
+	 * A shard's pipeline goes with its view and sh, which its callback
+	 * points into: none stays as c->pipe (every pipeline finished; the
+	 * end of the run does without one, as after stop()).  After the
+	 * last shard, c's own goes too, first: -vv's lines of the
+	 * pipelines and views in the order they always came (pda_pipe_free
+	 * reads no view).
+	 */
+	if (i + 1 == c->nr_cuts) {
+		pda_pipe_free(c->pipe);
+		c->pipe = NULL;
+	} else {
+		pda_pipe_free(x->pipe);
+		x->pipe = NULL;
+	}
 	pda_view_free(c->s, x->view);
 	x->view = NULL;
+	pda_pipe_free(x->pipe);
+	x->pipe = NULL;
 	return rc;
 }
 
