@@ -663,6 +663,13 @@ struct pda_view {
 	unsigned rank; /* its shard's place in the file (s->view: 0) */
 	/* its waits for a shard before it (shard_turn), for -vv */
 	uint64_t nr_waits, wait_ms;
+	/* a count of dc could not be kept (no memory to grow it): the
+	 * resolution that met it fails (view_count) */
+	bool nomem;
+	/* a shard view's error message: pda_set_err() on its thread
+	 * (pda_view_enter) writes here, not in s->errmsg, which the other
+	 * shards' threads write meanwhile */
+	char errmsg[256];
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
 	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 };
@@ -688,6 +695,19 @@ int pda_session_shards(struct pda_session *s, bool on);
  * Rank: the shard's place (0, s->view, never waits).
  */
 void pda_view_rank(struct pda_view *v, unsigned rank);
+/*
+ * The calling thread resolves for shard view v from now on (a shard's
+ * thread, between pda_session_shards(s, true) and false; elsewhere
+ * nothing): pda_set_err() and pda_session_errmsg() on it use v's
+ * message, so that shards failing at once keep each its own (the
+ * failure may be set deep down where only s is known: a load, a state
+ * of the machine).  The session's thread keeps s->errmsg.
+ */
+void pda_view_enter(struct pda_session *s, struct pda_view *v);
+/* The message pda_set_err() left for v's thread (v NULL: the session's
+ * thread). */
+const char *pda_view_errmsg(const struct pda_session *s,
+			    const struct pda_view *v);
 void pda_session_shard_done(struct pda_session *s, unsigned rank);
 /* Wait until every shard before rank is done (at once where shards are
  * not on threads): what a shard says in the file's order. */
@@ -708,6 +728,9 @@ struct pda_session {
 	struct pda_view view; /* the resolution's state (above) */
 	bool shards_on;	      /* pda_session_shards */
 	bool shards_mt;	      /* which turned mt on */
+	/* the shard view of the calling thread (pda_view_enter), while
+	 * shards_on: where its pda_set_err() writes */
+	pthread_key_t view_key;
 	pthread_mutex_t shard_lock;
 	/* shards done (bit n: shard n, pda_session_shard_done) and the
 	 * first not done, signalled on shard_turn */

@@ -131,19 +131,36 @@ void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
 	pthread_mutex_unlock(&s->mt.lock);
 }
 
+/* The calling thread's shard view while shards run on threads
+ * (pda_view_enter), else NULL: the session's thread. */
+static struct pda_view *thread_view(const struct pda_session *s)
+{
+	return s->shards_on ? pthread_getspecific(s->view_key) : NULL;
+}
+
 int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
 {
+	struct pda_view *v = thread_view(s);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	if (v)
+		vsnprintf(v->errmsg, sizeof(v->errmsg), fmt, ap);
+	else
+		vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
 	va_end(ap);
 	return err;
 }
 
 const char *pda_session_errmsg(const struct pda_session *s)
 {
-	return s ? s->errmsg : "";
+	return s ? pda_view_errmsg(s, thread_view(s)) : "";
+}
+
+const char *pda_view_errmsg(const struct pda_session *s,
+			    const struct pda_view *v)
+{
+	return v && v != &s->view ? v->errmsg : s->errmsg;
 }
 
 const struct pda_opts *pda_session_opts(const struct pda_session *s)

@@ -104,6 +104,17 @@ static void set_msg(struct pda_capture *c, enum pda_capture_stage where,
 	snprintf(c->errmsg, sizeof(c->errmsg), "%s", msg);
 }
 
+/* The session failed with rc: its message says why, or rc's name where
+ * it said nothing (a bare PD_ERR_NOMEM deep down: a shard's view has no
+ * message before its first failure).  @return rc. */
+static int session_failed(struct pda_capture *c, int rc)
+{
+	const char *msg = pda_session_errmsg(c->s);
+
+	set_msg(c, PDA_CAPTURE_SESSION, msg[0] ? msg : pd_strerror(rc));
+	return rc;
+}
+
 int pda_capture_set_err(struct pda_capture *c, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -416,7 +427,7 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec,
 	if (rc == 1)
 		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
 	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
@@ -448,7 +459,7 @@ static int progress(struct pda_capture *c, const struct pd_rec *rec,
 static int pipe_failed(struct pda_capture *c, int rc)
 {
 	if (c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
@@ -691,16 +702,15 @@ static int feed_synth(struct pda_capture *c, uint64_t before)
 					groups);
 		if (rc < 0) {
 			if (c->failed_in != PDA_CAPTURE_CALLBACK)
-				set_msg(c, PDA_CAPTURE_SESSION,
-					pda_session_errmsg(c->s));
+				session_failed(c, rc);
 			return rc;
 		}
 	}
 	if (rc < 0)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	if (rc >= 0 && groups && (rc = groups_flush(c)) < 0 &&
 	    c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
@@ -1055,7 +1065,7 @@ static int first_pass(struct pda_capture *c)
 		pda_machine_set_epoch(s, (uint32_t)(i + 1));
 		rc = pda_session_feed(s, &sb[i].rec);
 		if (rc < 0)
-			set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(s));
+			session_failed(c, rc);
 	}
 	c->nr_keys = nr;
 	pda_free(s, sb);
@@ -1183,11 +1193,12 @@ static void rspool_put(struct pda_capture *c, const struct pd_rec *rec,
 	out += sizeof(e);
 	memcpy(out, rec->data, cut);
 	if (gone) {
-		uint16_t was, size = (uint16_t)e.size;
+		uint16_t size = (uint16_t)e.size;
 
-		/* the header's size in the file's byte order */
-		memcpy(&was, rec->data + 6, sizeof(was));
-		if (was != rec->size)
+		/* the header's size in the file's byte order (guessed from
+		 * the old size's bytes, a size whose two bytes are equal
+		 * read as the host's) */
+		if (pd_file_header(c->f)->swap)
 			size = (uint16_t)(size >> 8 | size << 8);
 		memcpy(out + 6, &size, sizeof(size));
 		memset(out + cut - 8, 0, 8);
@@ -1281,10 +1292,8 @@ static int unwind_pass(struct pda_capture *c)
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	rc = pda_pipe_unwind_pass(c->pipe);
-	if (rc < 0) {
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
-		return rc;
-	}
+	if (rc < 0)
+		return session_failed(c, rc);
 	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
@@ -1308,8 +1317,7 @@ static int unwind_pass(struct pda_capture *c)
 		w.seq = key.seq;
 		rc = pda_pipe_feed_sample(c->pipe, &rec, &w);
 		if (rc < 0) {
-			set_msg(c, PDA_CAPTURE_SESSION,
-				pda_session_errmsg(c->s));
+			session_failed(c, rc);
 			break;
 		}
 	}
@@ -1319,7 +1327,7 @@ static int unwind_pass(struct pda_capture *c)
 	rspool_end(c, r, rc);
 	pd_reader_free(r);
 	if (rc == 0 && (rc = pda_pipe_unwind_done(c->pipe)) < 0)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
@@ -1451,8 +1459,11 @@ static void *shard_main(void *arg)
 {
 	struct pda_capture_shard *sh = arg;
 	struct pda_capture *c = &sh->c;
-	int rc = second_read(c, sh->r, &sh->k);
+	int rc;
 
+	/* its failures said in its view, apart from the other shards' */
+	pda_view_enter(c->s, c->view);
+	rc = second_read(c, sh->r, &sh->k);
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
 	sh->rc = rc;
@@ -1559,15 +1570,25 @@ static int shard_end(struct pda_capture *c, size_t i,
 		pda_readgroup_release(x->rg, c->s);
 		pda_free(c->s, x->rg);
 	}
-	/* the last one's pipeline stays for the end of the run, as the
-	 * last of the shards read in turn does */
-	if (i + 1 == c->nr_cuts && x->pipe) {
+	/*
+	 * A shard's pipeline goes with its view and sh, which its callback
+	 * points into: none stays as c->pipe (every pipeline finished; the
+	 * end of the run does without one, as after stop()).  After the
+	 * last shard, c's own goes too, first: -vv's lines of the
+	 * pipelines and views in the order they always came (pda_pipe_free
+	 * reads no view).
+	 */
+	if (i + 1 == c->nr_cuts) {
 		pda_pipe_free(c->pipe);
-		c->pipe = x->pipe;
+		c->pipe = NULL;
 	} else {
 		pda_pipe_free(x->pipe);
+		x->pipe = NULL;
 	}
 	pda_view_free(c->s, x->view);
+	x->view = NULL;
+	pda_pipe_free(x->pipe);
+	x->pipe = NULL;
 	return rc;
 }
 

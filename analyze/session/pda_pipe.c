@@ -921,8 +921,10 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
 	}
 	if (e && e->cookie) {
-		pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
-				  p->count);
+		rc = pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
+				       p->count);
+		if (rc < 0)
+			return rc;
 		p->nr_memo_hits += p->count;
 		it->cookie = &e->cookie;
 		it->hit = true;
@@ -949,8 +951,10 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 	/* the rest of a group count as the first did (as its hits would
 	 * have been, or resolved again where the memo kept nothing) */
 	if (p->count > 1 && e) {
-		pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
-				  p->count - 1);
+		rc = pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
+				       p->count - 1);
+		if (rc < 0)
+			return rc;
 		p->nr_memo_hits += p->count - 1;
 	}
 	for (uint64_t i = 1; i < p->count && !e; i++) {

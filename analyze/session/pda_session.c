@@ -748,7 +748,8 @@ static void memo_note(struct pda_view *v, struct pda_dso_ent *d, bool unres)
 	(unres ? r->unres : r->dsos)[(*nr)++] = d;
 }
 
-/* A shard view's counts for d (NULL: no memory for them, uncounted). */
+/* A shard view's counts for d (NULL: no memory for them, uncounted;
+ * v->nomem then fails the resolution: view_failed). */
 static struct pda_dso_count *view_count(struct pda_view *v,
 					const struct pda_dso_ent *d)
 {
@@ -761,13 +762,26 @@ static struct pda_dso_count *view_count(struct pda_view *v,
 	 * sampled ones), so grown by one step */
 	n = (size_t)d->idx + 64;
 	dc = pda_realloc(v->s, v->dc, n * sizeof(*dc));
-	if (!dc)
+	if (!dc) {
+		v->nomem = true;
 		return NULL;
+	}
 	for (size_t i = v->nr_dc; i < n; i++)
 		dc[i] = (struct pda_dso_count){UINT64_MAX, UINT64_MAX, 0, 0};
 	v->dc = dc;
 	v->nr_dc = n;
 	return &dc[d->idx];
+}
+
+/* rc of a shard view's resolution, or PD_ERR_NOMEM (said) where a count
+ * of a binary was lost on the way (view_count): the binaries' counts
+ * are reported (unresolved ones, diagnose), and a silent loss would
+ * report them wrong. */
+static int view_failed(struct pda_session *s, struct pda_view *v, int rc)
+{
+	if (!v->nomem)
+		return rc;
+	return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 }
 
 /* count_in() for a shard view: its own counts of d.  Apart (cold): the
@@ -1315,7 +1329,9 @@ static int stack_walk(struct pda_session *s, struct pda_view *v,
 {
 	/* s->view alone has no counts of its own (dc) */
 	if (v->dc)
-		return stack_walk_k(s, v, sample, st, job, pre, umaps, true);
+		return view_failed(s, v,
+				   stack_walk_k(s, v, sample, st, job, pre,
+						umaps, true));
 	return stack_walk_k(s, &s->view, sample, st, job, pre, umaps, false);
 }
 
@@ -1588,7 +1604,7 @@ int pda_sample_stack_rec(struct pda_session *s, struct pda_view *v,
 	return rc;
 }
 
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline, cold)) int
 replay_view(struct pda_view *v, const struct pda_memo_counts *c,
 	    struct pda_dso_ent *const *dsos, uint64_t n);
 
@@ -1598,8 +1614,8 @@ void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 	pda_memo_replay_n(&s->view, c, dsos, 1);
 }
 
-void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
-		       struct pda_dso_ent *const *dsos, uint64_t n)
+int pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
+		      struct pda_dso_ent *const *dsos, uint64_t n)
 {
 	/* as pda_sample_stack_job() counts a sample it resolves, n times
 	 * (each sample's seq: the last one's is what stays) */
@@ -1613,10 +1629,8 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 	v->nr_samples += n;
 	if (c->unresolved)
 		v->nr_samples_unresolved += n;
-	if (v->dc) {
-		replay_view(v, c, dsos, n);
-		return;
-	}
+	if (v->dc)
+		return replay_view(v, c, dsos, n);
 	for (unsigned i = 0; i < nr_dsos; i++) {
 		dsos[i]->sample_seq = seq;
 		dsos[i]->d.nr_samples += n;
@@ -1625,11 +1639,12 @@ void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
 		dsos[i]->unres_seq = seq;
 		dsos[i]->d.nr_unresolved += n;
 	}
+	return 0;
 }
 
 /* pda_memo_replay_n()'s binaries for a shard view: its own counts.
  * Apart (cold): inline, its registers cost every replay of a run in one. */
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline, cold)) int
 replay_view(struct pda_view *v, const struct pda_memo_counts *c,
 	    struct pda_dso_ent *const *dsos, uint64_t n)
 {
@@ -1644,6 +1659,7 @@ replay_view(struct pda_view *v, const struct pda_memo_counts *c,
 			dc->nr_unresolved += n;
 		}
 	}
+	return view_failed(v->s, v, 0);
 }
 
 /* Whether callchain addresses get their inlined frames. */
@@ -1750,6 +1766,7 @@ static int addr_leaf(struct pda_session *s, struct pda_view *v,
 			c->nr_samples--;
 		if (c && c->unres_seq == v->sample_seq)
 			c->nr_unresolved--;
+		rc = view_failed(s, v, rc);
 	}
 	return rc;
 }
@@ -1921,6 +1938,12 @@ void pda_view_rank(struct pda_view *v, unsigned rank)
 	v->rank = rank;
 }
 
+void pda_view_enter(struct pda_session *s, struct pda_view *v)
+{
+	if (s->shards_on)
+		pthread_setspecific(s->view_key, v);
+}
+
 void pda_session_shard_done(struct pda_session *s, unsigned rank)
 {
 	if (!s->shards_on)
@@ -1953,6 +1976,11 @@ int pda_session_shards(struct pda_session *s, bool on)
 		pthread_mutex_destroy(&s->shard_lock);
 		return PD_ERR_NOMEM;
 	}
+	if (on && pthread_key_create(&s->view_key, NULL) != 0) {
+		pthread_cond_destroy(&s->shard_turn);
+		pthread_mutex_destroy(&s->shard_lock);
+		return PD_ERR_NOMEM;
+	}
 	s->shards_done = 0;
 	s->shard_low = 0;
 	s->shards_on = on;
@@ -1972,6 +2000,7 @@ int pda_session_shards(struct pda_session *s, bool on)
 		s->shards_mt = false;
 	}
 	if (!on) {
+		pthread_key_delete(s->view_key);
 		pthread_cond_destroy(&s->shard_turn);
 		pthread_mutex_destroy(&s->shard_lock);
 	}

@@ -138,9 +138,10 @@ struct pda_memo_counts {
 /* Count again, for one more sample, what a recorded sample counted. */
 void pda_memo_replay(struct pda_session *s, const struct pda_memo_counts *c,
 		     struct pda_dso_ent *const *dsos);
-/* The same for n more samples, counted in v. */
-void pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
-		       struct pda_dso_ent *const *dsos, uint64_t n);
+/* The same for n more samples, counted in v.  0, or PD_ERR_NOMEM (said)
+ * where a shard view had no memory for a binary's counts. */
+int pda_memo_replay_n(struct pda_view *v, const struct pda_memo_counts *c,
+		      struct pda_dso_ent *const *dsos, uint64_t n);
 
 /* ---- stacks from LBR call stacks (pda_lbr.c) ------------------------ */
 

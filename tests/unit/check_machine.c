@@ -9,11 +9,14 @@
  * analyze/machine/pda_machine.c.
  */
 #include "pdatest.h"
-#include "pda_machine_int.h" /* pda_parse_hex */
+#include "pda_machine_int.h" /* pda_parse_hex, pda_view */
+#include "pda_stack_int.h"   /* pda_sample_stack_rec, pda_memo_replay_n */
 
 #include "failalloc.h"
 
 #include <check.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -780,6 +783,162 @@ START_TEST(t_alloc_failures)
 }
 END_TEST
 
+/* ---- shard views (pda_view_new): their own errors and counts ---- */
+
+/* A shard thread of t_view_errmsg: says its error in its turn (first or
+ * second), then reads the message its thread sees. */
+struct err_shard {
+	struct pda_session *s;
+	struct pda_view *v;
+	pthread_barrier_t *turn;
+	const char *say;
+	bool first;
+	char seen[256];
+};
+
+static void *err_shard_main(void *arg)
+{
+	struct err_shard *e = arg;
+
+	pda_view_enter(e->s, e->v);
+	if (e->first)
+		pda_set_err(e->s, PD_ERR_NOMEM, "%s", e->say);
+	pthread_barrier_wait(e->turn);
+	if (!e->first)
+		pda_set_err(e->s, PD_ERR_FORMAT, "%s", e->say);
+	pthread_barrier_wait(e->turn);
+	snprintf(e->seen, sizeof(e->seen), "%s", pda_session_errmsg(e->s));
+	return NULL;
+}
+
+/*
+ * Two shards failing at once each keep their own message (the capture
+ * says the first failing one's in file order): the later failure does
+ * not overwrite the earlier one's, nor the session thread's.
+ */
+START_TEST(t_view_errmsg)
+{
+	pthread_barrier_t turn;
+	struct err_shard e[2];
+	pthread_t th[2];
+	struct pda_session *s;
+	struct pd_file *f;
+	struct tf t;
+	OPTS(o);
+
+	pt_begin(&t);
+	pt_comm(&t, 100, 100, "app", false);
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pthread_barrier_init(&turn, NULL, 2), 0);
+	pda_set_err(s, PD_ERR_IO, "the session's");
+	ck_assert_int_eq(pda_session_shards(s, true), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		e[i] = (struct err_shard){.s = s, .v = pda_view_new(s),
+					  .turn = &turn,
+					  .say = i ? "shard 2's" : "shard 1's",
+					  .first = i == 0};
+		ck_assert_ptr_nonnull(e[i].v);
+		pda_view_rank(e[i].v, i + 1);
+		ck_assert_int_eq(
+			pthread_create(&th[i], NULL, err_shard_main, &e[i]), 0);
+	}
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+	ck_assert_str_eq(e[0].seen, "shard 1's");
+	ck_assert_str_eq(e[1].seen, "shard 2's");
+	ck_assert_str_eq(pda_view_errmsg(s, e[0].v), "shard 1's");
+	ck_assert_str_eq(pda_session_errmsg(s), "the session's");
+	ck_assert_int_eq(pda_session_shards(s, false), 0);
+	for (unsigned i = 0; i < 2; i++)
+		pda_view_free(s, e[i].v);
+	pthread_barrier_destroy(&turn);
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
+/*
+ * A shard view meeting a binary made after it grows its counts (by
+ * binary): out of memory there, the sample's resolution and a memo's
+ * replay fail with PD_ERR_NOMEM, said, not count nothing silently.
+ */
+START_TEST(t_view_count_nomem)
+{
+	struct failalloc fa;
+	const struct pd_alloc al = failalloc_hooks(&fa);
+	struct pda_stack st = PDA_STACK_INIT;
+	struct pda_memo_counts mc = {.nr_dsos = 1};
+	struct pda_memo_rec rec;
+	struct pda_dso_ent *d;
+	struct pda_view *v = NULL;
+	struct pda_session *s;
+	struct pd_sample smp;
+	struct pd_reader *rd;
+	struct pd_file *f;
+	struct pd_rec r;
+	struct tf t;
+	OPTS(o, .alloc = &al);
+
+	failalloc_init(&fa, 0, false);
+	pt_begin(&t);
+	pt_comm(&t, 100, 100, "app", false);
+	pt_mmap(&t, U, 100, 100, 0x500000, 0x1000, 0, "/nonexistent/a.so");
+	usample(&t, 100, 100, 0x500010);
+	/* made after the view: past its counts' room */
+	pt_mmap(&t, U, 100, 100, 0x600000, 0x1000, 0, "/nonexistent/b.so");
+	pt_mmap(&t, U, 100, 100, 0x700000, 0x1000, 0, "/nonexistent/c.so");
+	pt_mmap(&t, U, 100, 100, 0x800000, 0x1000, 0, "/nonexistent/d.so");
+	usample(&t, 100, 100, 0x800010);
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pd_reader_new(f, 0, &rd), 0);
+	/* the view made at the first sample; the last one kept */
+	while (pd_reader_next(rd, &r) > 0) {
+		ck_assert_int_eq(pda_session_feed(s, &r), 0);
+		if (r.type == PD_REC_SAMPLE && !v)
+			ck_assert_ptr_nonnull(v = pda_view_new(s));
+		else if (r.type == PD_REC_SAMPLE)
+			break;
+	}
+	ck_assert_int_eq(pd_sample_decode(f, &r, &smp), 0);
+	/* resolved once by the session: cached, d.so's entry in rec */
+	ck_assert_int_eq(pda_sample_stack_rec(s, &s->view, &smp, &st, NULL,
+					      &rec),
+			 0);
+	ck_assert_uint_eq(rec.nr_dsos, 1);
+	d = rec.dsos[0];
+	ck_assert_uint_ge(d->idx, v->nr_dc);
+
+	/* every allocation fails from now on */
+	fa.fail_at = fa.nr_calls + 1;
+	fa.persistent = true;
+	pda_set_err(s, 0, "%s", "");
+	ck_assert_int_eq(pda_sample_stack_rec(s, v, &smp, &st, NULL, &rec),
+			 PD_ERR_NOMEM);
+	ck_assert_str_eq(pda_session_errmsg(s), "out of memory");
+	v->nomem = false;
+	pda_set_err(s, 0, "%s", "");
+	ck_assert_int_eq(pda_memo_replay_n(v, &mc, &d, 1), PD_ERR_NOMEM);
+	ck_assert_str_eq(pda_session_errmsg(s), "out of memory");
+
+	/* memory again: counted */
+	fa.fail_at = 0;
+	v->nomem = false;
+	ck_assert_int_eq(pda_memo_replay_n(v, &mc, &d, 1), 0);
+	ck_assert_uint_lt(d->idx, v->nr_dc);
+	ck_assert_uint_eq(v->dc[d->idx].nr_samples, 1);
+	pda_view_free(s, v);
+	pda_stack_release(s, &st);
+	pd_reader_free(rd);
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+	ck_assert_int_eq(fa.live, 0);
+}
+END_TEST
+
 Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -802,6 +961,8 @@ Suite *machine_suite(void)
 	tcase_add_test(tc, t_symbols_over_time);
 	tcase_add_test(tc, t_stats_missing);
 	tcase_add_test(tc, t_alloc_failures);
+	tcase_add_test(tc, t_view_errmsg);
+	tcase_add_test(tc, t_view_count_nomem);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -327,6 +327,10 @@ static void run_late(struct tf *t, bool time_order, unsigned jobs,
 	if (!time_order && jobs > 1)
 		ck_assert_uint_ge(c.nr_cuts, 2);
 	ck_assert_uint_eq(l->nr_shard_calls, c.nr_cuts ? c.nr_cuts - 1 : 0);
+	/* no shard's pipeline left behind: its view and callback's
+	 * argument are gone with the shard */
+	if (threads && c.nr_cuts > 1)
+		ck_assert_ptr_null(c.pipe);
 	/* the strings are the session's: compare before it goes */
 	ck_assert_ptr_null(l->dso[0]);
 	ck_assert_str_eq(l->dso[1], "/x/a.so");
@@ -378,18 +382,24 @@ static void late_capture(struct tf *t)
 }
 
 /* pda_capture_run()'s return for a run of f with o and co, its session
- * and capture made and freed around it, f closed. */
+ * and capture made and freed around it, f closed; its message in msg
+ * (NULL: none wanted). */
 static int run_closing(struct pd_file *f, const struct pda_opts *o,
-		       const struct pda_capture_opts *co)
+		       const struct pda_capture_opts *co, char *msg,
+		       size_t msg_size)
 {
 	struct pda_session *s;
 	struct pda_capture c;
 	int rc = pda_session_new(f, o, &s);
 
+	if (msg) /* the session's failure: o->errbuf's, if any */
+		snprintf(msg, msg_size, "%s", pd_strerror(rc));
 	if (rc == 0) {
 		rc = pda_capture_init(&c, f, s, co);
 		if (rc == 0)
 			rc = pda_capture_run(&c);
+		if (msg)
+			snprintf(msg, msg_size, "%s", pda_capture_errmsg(&c));
 		pda_capture_release(&c);
 		pda_session_free(s);
 	}
@@ -398,8 +408,9 @@ static int run_closing(struct pd_file *f, const struct pda_opts *o,
 }
 
 /* The late samples' run in shards on threads, the session's allocations
- * through fa: pda_capture_run()'s return. */
-static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
+ * through fa: pda_capture_run()'s return, its message in msg. */
+static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l,
+			  char msg[static 256])
 {
 	const struct pd_alloc al = failalloc_hooks(fa);
 	PDA_OPTS(o, .no_debuginfod = true, .alloc = &al);
@@ -409,7 +420,7 @@ static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
 			 .arg = l);
 
 	memset(l, 0, sizeof(*l));
-	return run_closing(tf_open(t), &o, &co);
+	return run_closing(tf_open(t), &o, &co, msg, 256);
 }
 
 /*
@@ -421,11 +432,12 @@ static int run_late_alloc(struct tf *t, struct failalloc *fa, struct late *l)
 START_TEST(test_shards_nomem)
 {
 	struct failalloc fa = {.persistent = false};
+	char msg[256];
 	struct late l;
 	struct tf t;
 
 	late_capture(&t);
-	ck_assert_int_eq(run_late_alloc(&t, &fa, &l), 0);
+	ck_assert_int_eq(run_late_alloc(&t, &fa, &l, msg), 0);
 	ck_assert_uint_eq(l.nr, NR_LATE);
 	ck_assert_int_eq(fa.live, 0);
 	for (fa.fail_at = 1;; fa.fail_at++) {
@@ -433,7 +445,7 @@ START_TEST(test_shards_nomem)
 
 		fa.nr_calls = 0;
 		fa.nr_failed = 0;
-		rc = run_late_alloc(&t, &fa, &l);
+		rc = run_late_alloc(&t, &fa, &l, msg);
 		ck_assert_int_eq(fa.live, 0);
 		if (!fa.nr_failed) {
 			ck_assert_int_eq(rc, 0);
@@ -441,6 +453,9 @@ START_TEST(test_shards_nomem)
 		}
 		ck_assert_msg(rc == 0 || rc == PD_ERR_NOMEM,
 			      "fail_at %lu: %s", fa.fail_at, pd_strerror(rc));
+		/* said, whichever thread failed: never blank */
+		ck_assert_msg(rc == 0 || strstr(msg, "out of memory"),
+			      "fail_at %lu: '%s'", fa.fail_at, msg);
 	}
 	tf_release(&t);
 }
@@ -553,7 +568,7 @@ static int run_apart(struct failalloc *fa, uint64_t *nr)
 	*nr = 0;
 	et_path(path, "../../testdata/dwarf.perf.data.zst");
 	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
-	return run_closing(f, &o, &co);
+	return run_closing(f, &o, &co, NULL, 0);
 }
 
 /*
