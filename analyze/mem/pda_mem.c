@@ -329,7 +329,8 @@ static struct acc *acc_of(struct pda_mem *m, struct view *w,
 	return w->last = a;
 }
 
-static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat)
+static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat,
+		   uint64_t n)
 {
 	uint64_t key = (uint64_t)lat + 1;
 	size_t i;
@@ -366,24 +367,22 @@ static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat)
 		ls->lat[i] = key;
 		ls->nr++;
 	}
-	ls->n[i]++;
+	ls->n[i] += n;
 	return 0;
 }
 
+/* The histogram's bucket of lat: its bit length, the last bucket
+ * holding the rest. */
 static unsigned bucket(uint64_t lat)
 {
-	unsigned b = 0;
+	const unsigned b = lat ? 64u - (unsigned)__builtin_clzll(lat) : 0;
 
-	while (lat && b < PDA_MEM_HIST - 1) {
-		lat >>= 1;
-		b++;
-	}
-	return b;
+	return b < PDA_MEM_HIST - 1 ? b : PDA_MEM_HIST - 1;
 }
 
 /* The line's CPUs and functions: what line_finish() reduces. */
 static int line_add(struct pda_mem *m, struct acc *a,
-		    const struct mem_ent *e)
+		    const struct mem_ent *e, uint64_t n)
 {
 	size_t i;
 
@@ -409,14 +408,15 @@ static int line_add(struct pda_mem *m, struct acc *a,
 			return PD_ERR_NOMEM;
 		a->fns[a->nr_fns++] = (struct line_fn){ e->sym, e->dso, 0 };
 	}
-	a->fns[i].n++;
+	a->fns[i].n += n;
 	return 0;
 }
 
 /* The object's line the type view's sample hit (pda_mem_tline); a line's
  * size divides the address space, so the subtraction's wrap is
  * harmless. */
-static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e)
+static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e,
+		     uint64_t n)
 {
 	const uint64_t align = (e->addr - (uint64_t)e->toff) % LINE_SIZE;
 	const uint64_t line = (align + (uint64_t)e->toff) / LINE_SIZE;
@@ -435,51 +435,69 @@ static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e)
 		a->row.tlines = a->tl;
 		a->row.nr_tlines++;
 	}
-	a->tl[i].samples++;
+	a->tl[i].samples += n;
 	return 0;
 }
 
 static int acc_add(struct pda_mem *m, enum pda_mem_view v, struct acc *a,
-		   const struct mem_ent *e)
+		   const struct mem_ent *e, uint64_t n)
 {
 	struct pda_mem_row *r = &a->row;
 
-	r->samples++;
-	r->loads += (e->data_src & DS_OP_LOAD) != 0;
-	r->stores += (e->data_src & DS_OP_STORE) != 0;
-	r->hitm += (e->data_src & DS_SNOOP_HITM) != 0;
-	r->peer += (e->data_src & DS_SNOOPX_PEER) != 0;
-	r->issue += e->issue;
-	r->xlat += e->xlat;
-	r->var_agree += e->var_match > 0;
-	r->var_differ += e->var_match < 0;
+	r->samples += n;
+	r->loads += (e->data_src & DS_OP_LOAD) ? n : 0;
+	r->stores += (e->data_src & DS_OP_STORE) ? n : 0;
+	r->hitm += (e->data_src & DS_SNOOP_HITM) ? n : 0;
+	r->peer += (e->data_src & DS_SNOOPX_PEER) ? n : 0;
+	r->issue += e->issue * n;
+	r->xlat += e->xlat * n;
+	r->var_agree += e->var_match > 0 ? n : 0;
+	r->var_differ += e->var_match < 0 ? n : 0;
 	if (e->has_weight) {
-		r->with_weight++;
-		r->weight += e->weight;
-		r->hist[bucket(e->weight)]++;
-		if (lat_add(m, &a->lats, e->weight) < 0)
+		r->with_weight += n;
+		r->weight += e->weight * n;
+		r->hist[bucket(e->weight)] += n;
+		if (lat_add(m, &a->lats, e->weight, n) < 0)
 			return PD_ERR_NOMEM;
 	}
 	if (v == PDA_MEM_TYPE && e->has_addr && e->toff >= 0)
-		return tline_add(m, a, e);
-	return v == PDA_MEM_LINE ? line_add(m, a, e) : 0;
+		return tline_add(m, a, e, n);
+	return v == PDA_MEM_LINE ? line_add(m, a, e, n) : 0;
 }
+
+/* n samples alike (pda_mem_add_n), with the type view's key. */
+static int add_n(struct pda_mem *m, const struct pd_sample *sample,
+		 const char *typeoff, const char *dso, const char *var,
+		 int64_t offset, uint64_t n);
 
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
 {
-	return pda_mem_add_type(m, sample, NULL, NULL, NULL, -1);
+	return add_n(m, sample, NULL, NULL, NULL, -1, 1);
+}
+
+int pda_mem_add_n(struct pda_mem *m, const struct pd_sample *sample,
+		  uint64_t n)
+{
+	return add_n(m, sample, NULL, NULL, NULL, -1, n);
 }
 
 int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var,
 		     int64_t offset)
 {
+	return add_n(m, sample, typeoff, dso, var, offset, 1);
+}
+
+static int add_n(struct pda_mem *m, const struct pd_sample *sample,
+		 const char *typeoff, const char *dso, const char *var,
+		 int64_t offset, uint64_t n)
+{
 	struct mem_ent e;
 	uint64_t map_ip;
 	int rc;
 
 	if (!(sample->mask & PD_SAMPLE_DATA_SRC)) {
-		m->t.nr_no_data_src++;
+		m->t.nr_no_data_src += n;
 		return 0;
 	}
 	memset(&e, 0, sizeof(e));
@@ -505,7 +523,7 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 	if ((sample->mask & PD_SAMPLE_ADDR) && sample->addr) {
 		e.has_addr = true;
 		e.addr = sample->addr;
-		m->t.with_addr++;
+		m->t.with_addr += n;
 		rc = resolve(m, sample, sample->addr, &e.dsym, &e.ddso,
 			     &map_ip);
 		if (rc < 0)
@@ -527,13 +545,13 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		    !key_of(&e, (enum pda_mem_view)v, &k))
 			continue;
 		a = acc_of(m, &m->v[v], &k);
-		if (!a || acc_add(m, (enum pda_mem_view)v, a, &e) < 0)
+		if (!a || acc_add(m, (enum pda_mem_view)v, a, &e, n) < 0)
 			return PD_ERR_NOMEM;
 	}
-	m->t.nr_samples++;
-	m->t.loads += (e.data_src & DS_OP_LOAD) != 0;
-	m->t.stores += (e.data_src & DS_OP_STORE) != 0;
-	m->t.weight += e.weight;
+	m->t.nr_samples += n;
+	m->t.loads += (e.data_src & DS_OP_LOAD) ? n : 0;
+	m->t.stores += (e.data_src & DS_OP_STORE) ? n : 0;
+	m->t.weight += e.weight * n;
 	return 0;
 }
 
