@@ -217,7 +217,7 @@ static int mem_one(void *arg, const struct pda_pipe_item *it)
 
 	if (mr->o->op && (s->mask & PD_SAMPLE_DATA_SRC) &&
 	    !(s->data_src & mr->o->op)) {
-		mr->nr_other_op += it->count;
+		mr->nr_other_op++;
 		return 0;
 	}
 	if (mr->dt && (s->mask & PD_SAMPLE_DATA_SRC)) {
@@ -238,7 +238,7 @@ static int mem_one(void *arg, const struct pda_pipe_item *it)
 						? res->offset
 						: -1);
 	}
-	return pda_mem_add_n(mr->m, s, it->count);
+	return pda_mem_add(mr->m, s);
 }
 
 static int mem_skip(void *arg, enum pda_capture_skip what, const char *why)
@@ -297,9 +297,6 @@ int cmd_mem(int argc, char **argv, struct pd_ctx *ctx)
 		if ((o.emit.views & (1u << PDA_MEM_TYPE)) &&
 		    pda_datatype_new(s, &mr.dt) < 0)
 			die(ctx, "out of memory");
-		/* a trace's samples alike in all the views read come as
-		 * one, counted (the type view's statistics count each) */
-		co.counted = co.counted_mem = !mr.dt;
 		rc = pda_capture_init(&mr.c, f, s, &co);
 		if (rc < 0)
 			cmd_capture_die(ctx, o.path, &mr.c, rc);

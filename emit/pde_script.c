@@ -513,23 +513,36 @@ void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 	add_srcline(b, leaf_frame(fr, nr), nr ? &fr[0] : NULL);
 }
 
+void pde_script_ip_head(struct pdc_strbuf *b, uint64_t ip, uint64_t fields)
+{
+	char tmp[24];
+
+	tmp[0] = ' ';
+	pdc_strbuf_add(b, tmp,
+		       1 + (fields & PDE_SF(IP) ? put_hex(tmp + 1, ip, 16) : 0));
+}
+
+void pde_script_leaf_text(struct pdc_strbuf *b, const struct pda_frame *fr,
+			  size_t nr, uint64_t fields)
+{
+	/* the function holding the sample's ip */
+	const struct pda_frame *leaf = leaf_frame(fr, nr);
+
+	if (fields & PDE_SF(SYM))
+		add_sym(b, leaf, fields);
+	if (fields & PDE_SF(DSO))
+		add_dso(b, leaf);
+	if (fields & PDE_SF(SRCLINE))
+		add_srcline(b, leaf, nr ? &fr[0] : NULL);
+}
+
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
-		/* the sample's own ip, and the function holding it */
-		const struct pda_frame *leaf = leaf_frame(fr, nr);
-
-		pdc_strbuf_add(b, " ", 1);
-		if (fields & PDE_SF(IP))
-			add_hex(b, ip, 16);
-		if (fields & PDE_SF(SYM))
-			add_sym(b, leaf, fields);
-		if (fields & PDE_SF(DSO))
-			add_dso(b, leaf);
-		if (fields & PDE_SF(SRCLINE))
-			add_srcline(b, leaf, nr ? &fr[0] : NULL);
+		pde_script_ip_head(b, ip, fields);
+		pde_script_leaf_text(b, fr, nr, fields);
 		return;
 	}
 	pdc_strbuf_add(b, "\n", 1);

@@ -152,26 +152,35 @@ void pda_mem_free(struct pda_mem *m)
 	pda_free(m->s, m);
 }
 
-/* The out-of-line function and object at addr in sample's process. */
-static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
-		      uint64_t addr, const char **sym, const char **dso,
-		      uint64_t *map_ip, struct pda_map_id *id)
+/* A copy of sample for resolve_id(): no callchain. */
+static void sample_at(struct pd_sample *at, const struct pd_sample *sample)
 {
-	struct pd_sample at = *sample;
+	*at = *sample;
+	at->mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
+	at->callchain.nr = 0;
+}
+
+/* The out-of-line function and object at addr in sample's process; at
+ * is sample_at()'s copy of it (its ip and misc changed here: one copy
+ * for a sample's addresses). */
+static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
+		      struct pd_sample *at, uint64_t addr, const char **sym,
+		      const char **dso, uint64_t *map_ip,
+		      struct pda_map_id *id)
+{
 	struct pda_dso *d;
 	uint64_t al_addr; /* the frame's map_ip below says the same */
 	int rc;
 
-	at.ip = addr;
-	at.mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
-	at.callchain.nr = 0;
-	if (!m->own_mode)
-		at.misc = (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
-				     (addr >> 63 ? PD_MISC_KERNEL
-						 : PD_MISC_USER));
+	at->ip = addr;
+	at->misc = m->own_mode
+			   ? sample->misc
+			   : (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
+					(addr >> 63 ? PD_MISC_KERNEL
+						    : PD_MISC_USER));
 	*sym = *dso = NULL;
 	*map_ip = addr;
-	rc = pda_addr_leaf_id(m->s, &at, &m->st, &d, &al_addr, id);
+	rc = pda_addr_leaf_id(m->s, at, &m->st, &d, &al_addr, id);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0 || !m->st.nr)
@@ -190,17 +199,18 @@ static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
 
 /* resolve_id() without the map's id. */
 static int resolve(struct pda_mem *m, const struct pd_sample *sample,
-		   uint64_t addr, const char **sym, const char **dso,
-		   uint64_t *map_ip)
+		   struct pd_sample *at, uint64_t addr, const char **sym,
+		   const char **dso, uint64_t *map_ip)
 {
 	struct pda_map_id id;
 
-	return resolve_id(m, sample, addr, sym, dso, map_ip, &id);
+	return resolve_id(m, sample, at, addr, sym, dso, map_ip, &id);
 }
 
 int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 		  struct pda_daddr *out)
 {
+	struct pd_sample at;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -215,7 +225,8 @@ int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 	m->last_sym_off = 0;
 	m->last_object = false;
 	m->own_mode = true;
-	rc = resolve_id(m, sample, sample->addr, &out->sym, &out->dso,
+	sample_at(&at, sample);
+	rc = resolve_id(m, sample, &at, sample->addr, &out->sym, &out->dso,
 			&out->al_addr, &out->map);
 	m->own_mode = false;
 	if (rc == 0 && out->sym) {
@@ -329,8 +340,7 @@ static struct acc *acc_of(struct pda_mem *m, struct view *w,
 	return w->last = a;
 }
 
-static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat,
-		   uint64_t n)
+static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat)
 {
 	uint64_t key = (uint64_t)lat + 1;
 	size_t i;
@@ -367,7 +377,7 @@ static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat,
 		ls->lat[i] = key;
 		ls->nr++;
 	}
-	ls->n[i] += n;
+	ls->n[i]++;
 	return 0;
 }
 
@@ -382,7 +392,7 @@ static unsigned bucket(uint64_t lat)
 
 /* The line's CPUs and functions: what line_finish() reduces. */
 static int line_add(struct pda_mem *m, struct acc *a,
-		    const struct mem_ent *e, uint64_t n)
+		    const struct mem_ent *e)
 {
 	size_t i;
 
@@ -408,15 +418,14 @@ static int line_add(struct pda_mem *m, struct acc *a,
 			return PD_ERR_NOMEM;
 		a->fns[a->nr_fns++] = (struct line_fn){ e->sym, e->dso, 0 };
 	}
-	a->fns[i].n += n;
+	a->fns[i].n++;
 	return 0;
 }
 
 /* The object's line the type view's sample hit (pda_mem_tline); a line's
  * size divides the address space, so the subtraction's wrap is
  * harmless. */
-static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e,
-		     uint64_t n)
+static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e)
 {
 	const uint64_t align = (e->addr - (uint64_t)e->toff) % LINE_SIZE;
 	const uint64_t line = (align + (uint64_t)e->toff) / LINE_SIZE;
@@ -435,69 +444,52 @@ static int tline_add(struct pda_mem *m, struct acc *a, const struct mem_ent *e,
 		a->row.tlines = a->tl;
 		a->row.nr_tlines++;
 	}
-	a->tl[i].samples += n;
+	a->tl[i].samples++;
 	return 0;
 }
 
 static int acc_add(struct pda_mem *m, enum pda_mem_view v, struct acc *a,
-		   const struct mem_ent *e, uint64_t n)
+		   const struct mem_ent *e)
 {
 	struct pda_mem_row *r = &a->row;
 
-	r->samples += n;
-	r->loads += (e->data_src & DS_OP_LOAD) ? n : 0;
-	r->stores += (e->data_src & DS_OP_STORE) ? n : 0;
-	r->hitm += (e->data_src & DS_SNOOP_HITM) ? n : 0;
-	r->peer += (e->data_src & DS_SNOOPX_PEER) ? n : 0;
-	r->issue += e->issue * n;
-	r->xlat += e->xlat * n;
-	r->var_agree += e->var_match > 0 ? n : 0;
-	r->var_differ += e->var_match < 0 ? n : 0;
+	r->samples++;
+	r->loads += (e->data_src & DS_OP_LOAD) != 0;
+	r->stores += (e->data_src & DS_OP_STORE) != 0;
+	r->hitm += (e->data_src & DS_SNOOP_HITM) != 0;
+	r->peer += (e->data_src & DS_SNOOPX_PEER) != 0;
+	r->issue += e->issue;
+	r->xlat += e->xlat;
+	r->var_agree += e->var_match > 0;
+	r->var_differ += e->var_match < 0;
 	if (e->has_weight) {
-		r->with_weight += n;
-		r->weight += e->weight * n;
-		r->hist[bucket(e->weight)] += n;
-		if (lat_add(m, &a->lats, e->weight, n) < 0)
+		r->with_weight++;
+		r->weight += e->weight;
+		r->hist[bucket(e->weight)]++;
+		if (lat_add(m, &a->lats, e->weight) < 0)
 			return PD_ERR_NOMEM;
 	}
 	if (v == PDA_MEM_TYPE && e->has_addr && e->toff >= 0)
-		return tline_add(m, a, e, n);
-	return v == PDA_MEM_LINE ? line_add(m, a, e, n) : 0;
+		return tline_add(m, a, e);
+	return v == PDA_MEM_LINE ? line_add(m, a, e) : 0;
 }
-
-/* n samples alike (pda_mem_add_n), with the type view's key. */
-static int add_n(struct pda_mem *m, const struct pd_sample *sample,
-		 const char *typeoff, const char *dso, const char *var,
-		 int64_t offset, uint64_t n);
 
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample)
 {
-	return add_n(m, sample, NULL, NULL, NULL, -1, 1);
-}
-
-int pda_mem_add_n(struct pda_mem *m, const struct pd_sample *sample,
-		  uint64_t n)
-{
-	return add_n(m, sample, NULL, NULL, NULL, -1, n);
+	return pda_mem_add_type(m, sample, NULL, NULL, NULL, -1);
 }
 
 int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var,
 		     int64_t offset)
 {
-	return add_n(m, sample, typeoff, dso, var, offset, 1);
-}
-
-static int add_n(struct pda_mem *m, const struct pd_sample *sample,
-		 const char *typeoff, const char *dso, const char *var,
-		 int64_t offset, uint64_t n)
-{
+	struct pd_sample at;
 	struct mem_ent e;
 	uint64_t map_ip;
 	int rc;
 
 	if (!(sample->mask & PD_SAMPLE_DATA_SRC)) {
-		m->t.nr_no_data_src += n;
+		m->t.nr_no_data_src++;
 		return 0;
 	}
 	memset(&e, 0, sizeof(e));
@@ -517,14 +509,15 @@ static int add_n(struct pda_mem *m, const struct pd_sample *sample,
 				   ? UINT32_MAX
 				   : (uint32_t)sample->weight;
 	}
-	rc = resolve(m, sample, sample->ip, &e.sym, &e.dso, &e.map_ip);
+	sample_at(&at, sample);
+	rc = resolve(m, sample, &at, sample->ip, &e.sym, &e.dso, &e.map_ip);
 	if (rc < 0)
 		return rc;
 	if ((sample->mask & PD_SAMPLE_ADDR) && sample->addr) {
 		e.has_addr = true;
 		e.addr = sample->addr;
-		m->t.with_addr += n;
-		rc = resolve(m, sample, sample->addr, &e.dsym, &e.ddso,
+		m->t.with_addr++;
+		rc = resolve(m, sample, &at, sample->addr, &e.dsym, &e.ddso,
 			     &map_ip);
 		if (rc < 0)
 			return rc;
@@ -545,13 +538,13 @@ static int add_n(struct pda_mem *m, const struct pd_sample *sample,
 		    !key_of(&e, (enum pda_mem_view)v, &k))
 			continue;
 		a = acc_of(m, &m->v[v], &k);
-		if (!a || acc_add(m, (enum pda_mem_view)v, a, &e, n) < 0)
+		if (!a || acc_add(m, (enum pda_mem_view)v, a, &e) < 0)
 			return PD_ERR_NOMEM;
 	}
-	m->t.nr_samples += n;
-	m->t.loads += (e.data_src & DS_OP_LOAD) ? n : 0;
-	m->t.stores += (e.data_src & DS_OP_STORE) ? n : 0;
-	m->t.weight += e.weight * n;
+	m->t.nr_samples++;
+	m->t.loads += (e.data_src & DS_OP_LOAD) != 0;
+	m->t.stores += (e.data_src & DS_OP_STORE) != 0;
+	m->t.weight += e.weight;
 	return 0;
 }
 

@@ -122,13 +122,6 @@ void pda_mem_views(struct pda_mem *m, unsigned views);
  * process.  @return 0 or PD_ERR_NOMEM. */
 int pda_mem_add(struct pda_mem *m, const struct pd_sample *sample);
 
-/* n samples alike in all the views read of them (ip, data_src, cpu,
- * weights, addr, pid, tid, cpumode: a group of a trace's samples,
- * pda_capture_opts.counted_mem) added as pda_mem_add() adds sample n
- * times.  @return 0 or PD_ERR_NOMEM. */
-int pda_mem_add_n(struct pda_mem *m, const struct pd_sample *sample,
-		  uint64_t n);
-
 /* The same, with the data type the instruction accesses, for the type
  * view: typeoff as perf's typeoff key writes it ("struct foo +0x8
  * (bar)", "(unknown)"), dso the binary it is from (or NULL), var the

@@ -528,18 +528,12 @@ struct pda_synth_groups {
 
 /* What the pipeline and a counted sample_fn read of a sample, but for
  * its time: a group's. */
-static bool alike(const struct pd_sample *a, const struct pd_sample *b,
-		  bool mem)
+static bool alike(const struct pd_sample *a, const struct pd_sample *b)
 {
 	return a->evsel == b->evsel && a->ip == b->ip && a->pid == b->pid &&
 	       a->tid == b->tid && a->cpu == b->cpu && a->misc == b->misc &&
 	       a->mask == b->mask && a->period == b->period &&
-	       a->flags == b->flags &&
-	       (!mem || (a->addr == b->addr && a->data_src == b->data_src &&
-			 a->weight == b->weight &&
-			 a->weight_var1 == b->weight_var1 &&
-			 a->weight_var2 == b->weight_var2 &&
-			 a->weight_var3 == b->weight_var3));
+	       a->flags == b->flags;
 }
 
 /* Whether sample may join a group: no field the copy would point into
@@ -576,16 +570,14 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 	struct pda_synth_groups *gs = c->groups;
 	const uint64_t h = (sample->ip >> 2) ^ (sample->ip >> 11) ^
 			   (uint64_t)sample->tid * 0x9e3779b97f4a7c15ull ^
-			   w->epoch * 0x85ebca6bull ^
-			   (c->o.counted_mem ? sample->addr >> 3 : 0);
+			   w->epoch * 0x85ebca6bull;
 	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
 	int rc;
 
 	for (; gs->slot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
 		struct pda_synth_group *g = &gs->g[gs->slot[i] - 1];
 
-		if (g->w.epoch == w->epoch &&
-		    alike(&g->sample, sample, c->o.counted_mem)) {
+		if (g->w.epoch == w->epoch && alike(&g->sample, sample)) {
 			g->n += n;
 			return 0;
 		}
@@ -633,7 +625,7 @@ static bool grouped(struct pda_capture *c)
 		gs->bounds[i] = c->keys[i].time;
 	/* decoding began (it cannot have): its samples one by one */
 	(void)pda_itrace_set_groups(c->itrace, gs->bounds, c->nr_keys,
-				    GROUP_PTRS, c->o.counted_mem);
+				    GROUP_PTRS);
 	c->groups = gs;
 	return true;
 }

@@ -142,9 +142,6 @@ struct pda_capture_opts {
 	 * "Groups"), resolved and filtered once.
 	 */
 	bool counted;
-	/* with counted: the samples alike also in addr, data_src and
-	 * weight come as one (pda_mem's views read those besides) */
-	bool counted_mem;
 	/* per-record mode (no session) */
 	pda_capture_rec_fn rec_fn;
 	bool ordered;		/* time order (always with a session) */

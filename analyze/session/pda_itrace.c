@@ -793,7 +793,6 @@ struct pda_itrace {
 	 * samples) */
 	bool grouping;
 	bool mem_groups;	/* and the memory kind's alone joins (fill) */
-	bool group_mem;		/* alike in addr, data_src, weight too */
 	const uint64_t *bounds;
 	size_t nr_bounds;
 	bool group_kind[PDA_ITRACE_NR_KINDS];
@@ -1056,12 +1055,11 @@ static uint32_t epoch_at(const struct pda_itrace *it, struct queue *q,
 static inline bool group_join(const struct queue *q, enum pda_itrace_kind k,
 			      uint64_t ip, uint32_t tid, uint32_t pid,
 			      uint64_t period, uint32_t flags, uint32_t ep,
-			      const struct synth *mem, size_t *slot)
+			      size_t *slot)
 {
 	const uint64_t h = (ip >> 2) ^ (ip >> 11) ^
 			   (uint64_t)tid * 0x9e3779b97f4a7c15ull ^
-			   (uint64_t)(k + 1) * 0x85ebca6bull ^
-			   (mem ? mem->addr >> 3 : 0);
+			   (uint64_t)(k + 1) * 0x85ebca6bull;
 	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
 
 	for (; q->gslot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
@@ -1069,10 +1067,7 @@ static inline bool group_join(const struct queue *q, enum pda_itrace_kind k,
 
 		if (o->s.ip == ip && o->kind == k && o->epoch == ep &&
 		    o->s.tid == tid && o->s.pid == pid &&
-		    o->s.period == period && o->s.flags == flags &&
-		    (!mem || (o->s.addr == mem->addr &&
-			      o->s.data_src == mem->data_src &&
-			      o->s.weight == mem->weight))) {
+		    o->s.period == period && o->s.flags == flags) {
 			o->n++;
 			return true;
 		}
@@ -1092,8 +1087,7 @@ static int emit(const struct pda_itrace *it, struct queue *q,
 	if (it->grouping && it->group_kind[k]) {
 		ep = epoch_at(it, q, y->time);
 		if (group_join(q, k, y->ip, y->tid, y->pid, y->period,
-			       y->flags, ep, it->group_mem ? y : NULL,
-			       &slot)) {
+			       y->flags, ep, &slot)) {
 			ch->st.nr_samples++;
 			ch->st.by_kind[k]++;
 			return 0;
@@ -1425,7 +1419,7 @@ mem_join(const struct pda_itrace *it, struct queue *q,
 
 	thread_of(it, q, r, time, &tid, &pid);
 	if (group_join(q, PDA_ITRACE_MEMORY, ip, tid, pid, 1, 0,
-		       epoch_at(it, q, time), NULL, &slot)) {
+		       epoch_at(it, q, time), &slot)) {
 		q->wr->st.nr_samples++;
 		q->wr->st.by_kind[PDA_ITRACE_MEMORY]++;
 		return 0;
@@ -2226,7 +2220,7 @@ int pda_itrace_next(struct pda_itrace *it, uint64_t before,
 }
 
 int pda_itrace_set_groups(struct pda_itrace *it, const uint64_t *bounds,
-			  size_t nr_bounds, uint64_t ungroupable, bool mem_key)
+			  size_t nr_bounds, uint64_t ungroupable)
 {
 	if (!it)
 		return 0;
@@ -2240,9 +2234,8 @@ int pda_itrace_set_groups(struct pda_itrace *it, const uint64_t *bounds,
 			it->ev[k] && !(it->ev[k]->attr.sample_type & ungroupable);
 	/* a record whose one sample is its memory sample: no instructions
 	 * sample, perf 7's per record */
-	it->group_mem = mem_key;
 	it->mem_groups = it->group_kind[PDA_ITRACE_MEMORY] && !it->o.perf7 &&
-			 !it->ev[PDA_ITRACE_INSTRUCTIONS] && !mem_key;
+			 !it->ev[PDA_ITRACE_INSTRUCTIONS];
 	return 0;
 }
 

@@ -184,14 +184,12 @@ int pda_itrace_next_decoded(struct pda_itrace *it, uint64_t before,
  * times, at or before theirs), made close together (a chunk: a few
  * thousand records), are handed out by pda_itrace_next_decoded() as their
  * first with their count, the rest of them never made; the events whose
- * sample_type has a bit of ungroupable are not grouped; with mem_key, the
- * samples of a group are alike in addr, data_src and weight too
- * (pda_capture_opts.counted_mem).  bounds stays
+ * sample_type has a bit of ungroupable are not grouped.  bounds stays
  * the caller's, valid while it is used.  Before the first
  * pda_itrace_next(); @return 0 or PD_ERR_API once decoding began.
  */
 int pda_itrace_set_groups(struct pda_itrace *it, const uint64_t *bounds,
-			  size_t nr_bounds, uint64_t ungroupable, bool mem_key);
+			  size_t nr_bounds, uint64_t ungroupable);
 
 /*
  * Each kind's first sample in pda_itrace_next()'s order, to fn in that

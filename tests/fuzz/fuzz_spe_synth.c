@@ -29,8 +29,8 @@
  *    the pass's order, whether or not the queues' times go forward;
  *  - a sixth with groups (pda_itrace_set_groups, bounds at some of the
  *    samples' times) hands out the same samples as the fifth, counted:
- *    the same multiset of keys (what pda_capture's groups compare, with
- *    or without the memory fields, and the epoch) and the same statistics.
+ *    the same multiset of keys (what pda_capture's groups compare, and
+ *    the epoch) and the same statistics.
  * Every allocation goes through failing hooks (fuzz_with_oom): a failure
  * is a clean PD_ERR_NOMEM, and nothing leaks.
  */
@@ -58,7 +58,6 @@ struct walk {
 	uint64_t keysum;
 	const uint64_t *bounds;
 	size_t nr_bounds;
-	bool mem;	/* the key has addr, data_src, weight too */
 	uint64_t pick[8];
 	unsigned nr_pick;
 };
@@ -100,11 +99,6 @@ static uint64_t key_hash(const struct pd_sample *s, uint64_t time,
 		ep++;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		h = (h ^ v[i]) * 0x100000001b3ull;
-	if (w->mem) {
-		h = (h ^ s->addr) * 0x100000001b3ull;
-		h = (h ^ s->data_src) * 0x100000001b3ull;
-		h = (h ^ s->weight) * 0x100000001b3ull;
-	}
 	h = (h ^ ep) * 0x100000001b3ull;
 	return h ^ h >> 31;
 }
@@ -191,14 +185,12 @@ static void walk(struct pd_file *f, struct pda_itrace *it,
 	unsigned idle = 0; /* bounds raised in a row with nothing before */
 	const uint64_t *bounds = w->bounds;
 	const size_t nr_bounds = w->nr_bounds;
-	const bool mem = w->mem;
 	struct pd_rec rec;
 	uint64_t time;
 
 	memset(w, 0, sizeof(*w));
 	w->bounds = bounds;
 	w->nr_bounds = nr_bounds;
-	w->mem = mem;
 	w->digest = w->sdigest = 0xcbf29ce484222325ull;
 	for (;;) {
 		struct pd_sample s, *sp;
@@ -344,7 +336,6 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 		qsort(a.pick, a.nr_pick, sizeof(a.pick[0]), cmp_u64);
 		e.bounds = g.bounds = a.pick;
 		e.nr_bounds = g.nr_bounds = h >> 58 & 1 ? a.nr_pick : 0;
-		e.mem = g.mem = h >> 57 & 1;
 		pda_itrace_rewind(it);
 		walk(f, it, &o, h, !(h >> 62 & 1), true, false, &e);
 		CHECK(a.n == e.n && a.sdigest == e.sdigest);
@@ -352,8 +343,7 @@ static bool pass(const uint8_t *data, size_t size, struct failalloc *fa)
 		/* groups: the same samples, counted */
 		pda_itrace_rewind(it);
 		CHECK(pda_itrace_set_groups(it, g.bounds, g.nr_bounds,
-					    PD_SAMPLE_BRANCH_STACK,
-					    g.mem) == 0);
+					    PD_SAMPLE_BRANCH_STACK) == 0);
 		walk(f, it, &o, h, false, true, true, &g);
 		CHECK(a.n == g.n && e.keysum == g.keysum);
 		CHECK(st->nr_samples == g.n);
