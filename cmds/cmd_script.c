@@ -518,6 +518,12 @@ struct stack_ent {
 	const struct pda_frame *src;
 	struct pda_frame *frames; /* with several forms, else NULL */
 	size_t nr_frames;
+	/* the one-line ip field after the ip (pde_script_leaf_text) in
+	 * lines[tail_off..+tail_len), for tail_fields; made at its first
+	 * use (a trace's lines are samples of a few instructions) */
+	bool has_tail;
+	uint64_t tail_fields;
+	uint32_t tail_off, tail_len;
 };
 
 struct script_run {
@@ -806,6 +812,39 @@ static bool dso_matches(const struct name_list *l, const char *dso)
 	return in_names(l, dso) || (slash && in_names(l, slash + 1));
 }
 
+/* The one-line ip field of a sample of ip whose stack is entry e: the
+ * text after the ip made once per entry and fields. */
+static int write_leaf(struct script_run *sr, uint64_t ip, struct stack_ent *e,
+		      uint64_t fields)
+{
+	int rc;
+
+	sr->scratch.len = 0;
+	pde_script_ip_head(&sr->scratch, ip, fields);
+	if (sr->scratch.oom)
+		return PD_ERR_NOMEM;
+	if ((rc = pde_script_raw(&sr->w, sr->scratch.p, sr->scratch.len)) < 0)
+		return rc;
+	if (!e->has_tail || e->tail_fields != fields) {
+		sr->scratch.len = 0;
+		pde_script_leaf_text(&sr->scratch, e->leaf, e->leaf != NULL,
+				     fields);
+		if (sr->scratch.oom ||
+		    sr->lines_len + sr->scratch.len > UINT32_MAX ||
+		    PDC_GROW(NULL, sr->lines, sr->lines_cap,
+			     sr->lines_len + sr->scratch.len, UINT32_MAX) < 0)
+			return PD_ERR_NOMEM;
+		memcpy(sr->lines + sr->lines_len, sr->scratch.p,
+		       sr->scratch.len);
+		e->has_tail = true;
+		e->tail_fields = fields;
+		e->tail_off = (uint32_t)sr->lines_len;
+		e->tail_len = (uint32_t)sr->scratch.len;
+		sr->lines_len += sr->scratch.len;
+	}
+	return pde_script_raw(&sr->w, sr->lines + e->tail_off, e->tail_len);
+}
+
 /* The ip field of a sample whose stack is fr[0..nr) (or, hit, the stack
  * entry e), as fields and callchain want it. */
 static int write_ip(struct script_run *sr, const struct pd_sample *s,
@@ -826,10 +865,10 @@ static int write_ip(struct script_run *sr, const struct pd_sample *s,
 		}
 		return rc;
 	}
-	if (e && !callchain) {
-		fr = e->leaf;
-		nr = e->leaf != NULL;
-	} else if (e) {
+	if (e && !callchain)
+		return write_leaf(sr, s->ip, &sr->stacks[e - sr->stacks],
+				  fields);
+	if (e) {
 		/* another form than the entry's: its frames were kept */
 		fr = e->frames;
 		nr = e->nr_frames;

@@ -637,6 +637,12 @@ const char *pde_script_field_name(uint64_t bit);
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip);
+/* pde_script_stack_text() without callchain in two parts: " %16x" of
+ * the ip (a space alone without the ip field), then the rest (the
+ * leaf's symbol, DSO, srcline), which depends on the frames alone. */
+void pde_script_ip_head(struct pdc_strbuf *b, uint64_t ip, uint64_t fields);
+void pde_script_leaf_text(struct pdc_strbuf *b, const struct pda_frame *fr,
+			  size_t nr, uint64_t fields);
 /* The "\n  file:line" pde_script_stack_text() prints for a sample
  * without callchain and with srcline, alone, appended to b. */
 void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,

@@ -45,10 +45,17 @@ size_t pde_data_src_field(uint64_t ds, const char *name, char *out,
 {
 	char all[256], pat[8];
 	const char *p, *e;
-	size_t n;
+	size_t n = 0;
 
 	pde_data_src_str(ds, all, sizeof(all));
-	snprintf(pat, sizeof(pat), "|%s ", name);
+	/* "|NAME " (cut to pat's size), without snprintf: a report
+	 * --mem-mode row has several of these cells, each made twice */
+	pat[n++] = '|';
+	for (const char *c = name; *c && n < sizeof(pat) - 1; c++)
+		pat[n++] = *c;
+	if (n < sizeof(pat) - 1)
+		pat[n++] = ' ';
+	pat[n] = '\0';
 	p = strstr(all, pat);
 	if (!p) {
 		if (size)

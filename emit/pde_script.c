@@ -287,37 +287,53 @@ static size_t flags_str(uint32_t flags, char out[FLAGS_MAX])
 }
 
 /* v in hex, right-aligned in width (0: as long as it is); @return the
- * bytes written at p. */
+ * bytes written at p.  Written from its last digit back (a script line
+ * has several: no digit string reversed). */
 static size_t put_hex(char *p, uint64_t v, unsigned width)
 {
-	char tmp[16];
-	size_t n = 0, pad;
+	const size_t n = v ? (67u - (unsigned)__builtin_clzll(v)) / 4 : 1;
+	const size_t pad = width > n ? width - n : 0;
+	char *q = p + pad + n;
 
+	memset(p, ' ', pad);
 	do {
-		tmp[n++] = hexdig[v & 15];
+		*--q = hexdig[v & 15];
 		v >>= 4;
 	} while (v);
-	pad = width > n ? width - n : 0;
-	memset(p, ' ', pad);
-	for (size_t i = 0; i < n; i++)
-		p[pad + i] = tmp[n - 1 - i];
 	return pad + n;
 }
+
+/* "00".."99": two decimal digits at a time */
+static const char dec2[] = "00010203040506070809101112131415161718192021222324"
+			   "25262728293031323334353637383940414243444546474849"
+			   "50515253545556575859606162636465666768697071727374"
+			   "75767778798081828384858687888990919293949596979899";
 
 /* v in decimal, right-aligned in width, zero-padded when zero is set. */
 static size_t put_dec(char *p, uint64_t v, unsigned width, bool zero)
 {
-	char tmp[20];
-	size_t n = 0, pad;
+	size_t n = 1, pad;
+	char *q;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
 	pad = width > n ? width - n : 0;
 	memset(p, zero ? '0' : ' ', pad);
-	for (size_t i = 0; i < n; i++)
-		p[pad + i] = tmp[n - 1 - i];
+	q = p + pad + n;
+	while (v >= 100) {
+		const size_t i = (size_t)(v % 100) * 2;
+
+		v /= 100;
+		q -= 2;
+		q[0] = dec2[i];
+		q[1] = dec2[i + 1];
+	}
+	if (v >= 10) {
+		q[-2] = dec2[v * 2];
+		q[-1] = dec2[v * 2 + 1];
+	} else {
+		q[-1] = (char)('0' + v);
+	}
 	return pad + n;
 }
 
@@ -513,23 +529,36 @@ void pde_script_leaf_srcline(struct pdc_strbuf *b, const struct pda_frame *fr,
 	add_srcline(b, leaf_frame(fr, nr), nr ? &fr[0] : NULL);
 }
 
+void pde_script_ip_head(struct pdc_strbuf *b, uint64_t ip, uint64_t fields)
+{
+	char tmp[24];
+
+	tmp[0] = ' ';
+	pdc_strbuf_add(b, tmp,
+		       1 + (fields & PDE_SF(IP) ? put_hex(tmp + 1, ip, 16) : 0));
+}
+
+void pde_script_leaf_text(struct pdc_strbuf *b, const struct pda_frame *fr,
+			  size_t nr, uint64_t fields)
+{
+	/* the function holding the sample's ip */
+	const struct pda_frame *leaf = leaf_frame(fr, nr);
+
+	if (fields & PDE_SF(SYM))
+		add_sym(b, leaf, fields);
+	if (fields & PDE_SF(DSO))
+		add_dso(b, leaf);
+	if (fields & PDE_SF(SRCLINE))
+		add_srcline(b, leaf, nr ? &fr[0] : NULL);
+}
+
 void pde_script_stack_text(struct pdc_strbuf *b, const struct pda_frame *fr,
 			   size_t nr, uint64_t fields, bool callchain,
 			   uint64_t ip)
 {
 	if (!callchain) {
-		/* the sample's own ip, and the function holding it */
-		const struct pda_frame *leaf = leaf_frame(fr, nr);
-
-		pdc_strbuf_add(b, " ", 1);
-		if (fields & PDE_SF(IP))
-			add_hex(b, ip, 16);
-		if (fields & PDE_SF(SYM))
-			add_sym(b, leaf, fields);
-		if (fields & PDE_SF(DSO))
-			add_dso(b, leaf);
-		if (fields & PDE_SF(SRCLINE))
-			add_srcline(b, leaf, nr ? &fr[0] : NULL);
+		pde_script_ip_head(b, ip, fields);
+		pde_script_leaf_text(b, fr, nr, fields);
 		return;
 	}
 	pdc_strbuf_add(b, "\n", 1);

@@ -152,26 +152,35 @@ void pda_mem_free(struct pda_mem *m)
 	pda_free(m->s, m);
 }
 
-/* The out-of-line function and object at addr in sample's process. */
-static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
-		      uint64_t addr, const char **sym, const char **dso,
-		      uint64_t *map_ip, struct pda_map_id *id)
+/* A copy of sample for resolve_id(): no callchain. */
+static void sample_at(struct pd_sample *at, const struct pd_sample *sample)
 {
-	struct pd_sample at = *sample;
+	*at = *sample;
+	at->mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
+	at->callchain.nr = 0;
+}
+
+/* The out-of-line function and object at addr in sample's process; at
+ * is sample_at()'s copy of it (its ip and misc changed here: one copy
+ * for a sample's addresses). */
+static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
+		      struct pd_sample *at, uint64_t addr, const char **sym,
+		      const char **dso, uint64_t *map_ip,
+		      struct pda_map_id *id)
+{
 	struct pda_dso *d;
 	uint64_t al_addr; /* the frame's map_ip below says the same */
 	int rc;
 
-	at.ip = addr;
-	at.mask &= ~(uint64_t)PD_SAMPLE_CALLCHAIN;
-	at.callchain.nr = 0;
-	if (!m->own_mode)
-		at.misc = (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
-				     (addr >> 63 ? PD_MISC_KERNEL
-						 : PD_MISC_USER));
+	at->ip = addr;
+	at->misc = m->own_mode
+			   ? sample->misc
+			   : (uint16_t)((sample->misc & ~PD_MISC_CPUMODE_MASK) |
+					(addr >> 63 ? PD_MISC_KERNEL
+						    : PD_MISC_USER));
 	*sym = *dso = NULL;
 	*map_ip = addr;
-	rc = pda_addr_leaf_id(m->s, &at, &m->st, &d, &al_addr, id);
+	rc = pda_addr_leaf_id(m->s, at, &m->st, &d, &al_addr, id);
 	if (rc == PD_ERR_NOMEM)
 		return rc;
 	if (rc < 0 || !m->st.nr)
@@ -190,17 +199,18 @@ static int resolve_id(struct pda_mem *m, const struct pd_sample *sample,
 
 /* resolve_id() without the map's id. */
 static int resolve(struct pda_mem *m, const struct pd_sample *sample,
-		   uint64_t addr, const char **sym, const char **dso,
-		   uint64_t *map_ip)
+		   struct pd_sample *at, uint64_t addr, const char **sym,
+		   const char **dso, uint64_t *map_ip)
 {
 	struct pda_map_id id;
 
-	return resolve_id(m, sample, addr, sym, dso, map_ip, &id);
+	return resolve_id(m, sample, at, addr, sym, dso, map_ip, &id);
 }
 
 int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 		  struct pda_daddr *out)
 {
+	struct pd_sample at;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -215,7 +225,8 @@ int pda_mem_daddr(struct pda_mem *m, const struct pd_sample *sample,
 	m->last_sym_off = 0;
 	m->last_object = false;
 	m->own_mode = true;
-	rc = resolve_id(m, sample, sample->addr, &out->sym, &out->dso,
+	sample_at(&at, sample);
+	rc = resolve_id(m, sample, &at, sample->addr, &out->sym, &out->dso,
 			&out->al_addr, &out->map);
 	m->own_mode = false;
 	if (rc == 0 && out->sym) {
@@ -370,15 +381,13 @@ static int lat_add(struct pda_mem *m, struct lat_set *ls, uint32_t lat)
 	return 0;
 }
 
+/* The histogram's bucket of lat: its bit length, the last bucket
+ * holding the rest. */
 static unsigned bucket(uint64_t lat)
 {
-	unsigned b = 0;
+	const unsigned b = lat ? 64u - (unsigned)__builtin_clzll(lat) : 0;
 
-	while (lat && b < PDA_MEM_HIST - 1) {
-		lat >>= 1;
-		b++;
-	}
-	return b;
+	return b < PDA_MEM_HIST - 1 ? b : PDA_MEM_HIST - 1;
 }
 
 /* The line's CPUs and functions: what line_finish() reduces. */
@@ -474,6 +483,7 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 		     const char *typeoff, const char *dso, const char *var,
 		     int64_t offset)
 {
+	struct pd_sample at;
 	struct mem_ent e;
 	uint64_t map_ip;
 	int rc;
@@ -499,14 +509,15 @@ int pda_mem_add_type(struct pda_mem *m, const struct pd_sample *sample,
 				   ? UINT32_MAX
 				   : (uint32_t)sample->weight;
 	}
-	rc = resolve(m, sample, sample->ip, &e.sym, &e.dso, &e.map_ip);
+	sample_at(&at, sample);
+	rc = resolve(m, sample, &at, sample->ip, &e.sym, &e.dso, &e.map_ip);
 	if (rc < 0)
 		return rc;
 	if ((sample->mask & PD_SAMPLE_ADDR) && sample->addr) {
 		e.has_addr = true;
 		e.addr = sample->addr;
 		m->t.with_addr++;
-		rc = resolve(m, sample, sample->addr, &e.dsym, &e.ddso,
+		rc = resolve(m, sample, &at, sample->addr, &e.dsym, &e.ddso,
 			     &map_ip);
 		if (rc < 0)
 			return rc;

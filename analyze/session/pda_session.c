@@ -1045,8 +1045,12 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 		 */
 		if (!map && fallback && addr_cpumode(s, ip) != cpumode) {
 			map = find_map(s, w, addr_cpumode(s, ip), ip);
-			if (map)
+			if (map) {
 				cpumode = addr_cpumode(s, ip);
+				/* ic is the first space's: kept for what
+				 * its maps hold */
+				ic = NULL;
+			}
 		}
 		/* nor is it "no map" here */
 		if (!map && !w->umaps &&
@@ -1093,8 +1097,8 @@ static int resolve_ip_miss(struct pda_session *s, struct walk *w,
 	if (!ent)
 		return pda_set_err(s, PD_ERR_NOMEM, "out of memory");
 	if (ic) {
-		/* the maps searched are the ones ic was picked for: fallback
-		 * is off, so cpumode did not change */
+		/* the maps searched are the ones ic was picked for: no
+		 * fallback was taken, so cpumode did not change */
 		ic->ip = ip;
 		ic->inl = inl;
 		ic->maps = space_maps(s, w, cpumode);
@@ -1124,8 +1128,10 @@ static HOT_INLINE int resolve_ip(struct pda_session *s, struct walk *w,
 	struct pda_ip_ent *ic = NULL;
 	struct pda_maps *maps;
 
-	if (!fallback &&
-	    (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL)) {
+	/* with fallback too: an entry is only ever filled from the maps
+	 * of its own cpumode (a fallback's finds are not kept), which is
+	 * what a fallback resolution finds first */
+	if (cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) {
 		/* NULL: no memory for the process's maps (E5) */
 		maps = space_maps(s, w, cpumode);
 		if (!maps)
