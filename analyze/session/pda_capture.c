@@ -398,6 +398,9 @@ static uint32_t epoch_of(struct pda_capture *c, const struct pda_sb_key *key)
 	return (uint32_t)lo;
 }
 
+static int feed_grouped(struct pda_capture *c, const struct pd_rec *rec,
+			const struct pda_pipe_when *w);
+
 /* One record to the pipeline.  @return 0 or a negative pd_err. */
 static int feed(struct pda_capture *c, const struct pd_rec *rec,
 		const struct pda_sb_key *key)
@@ -409,6 +412,8 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec,
 		w.epoch = epoch_of(c, key);
 		w.time = key->time;
 		w.seq = key->seq;
+		if (c->rec_groups && rec->type == PD_REC_SAMPLE)
+			return feed_grouped(c, rec, &w);
 	}
 	rc = key ? pda_pipe_feed_sample(c->pipe, rec, &w)
 		 : pda_pipe_feed(c->pipe, rec);
@@ -533,7 +538,8 @@ static bool alike(const struct pd_sample *a, const struct pd_sample *b)
 	return a->evsel == b->evsel && a->ip == b->ip && a->pid == b->pid &&
 	       a->tid == b->tid && a->cpu == b->cpu && a->misc == b->misc &&
 	       a->mask == b->mask && a->period == b->period &&
-	       a->flags == b->flags;
+	       a->flags == b->flags && a->id == b->id &&
+	       a->stream_id == b->stream_id;
 }
 
 /* Whether sample may join a group: no field the copy would point into
@@ -568,10 +574,13 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 		     const struct pda_pipe_when *w, uint32_t n)
 {
 	struct pda_synth_groups *gs = c->groups;
-	const uint64_t h = (sample->ip >> 2) ^ (sample->ip >> 11) ^
-			   (uint64_t)sample->tid * 0x9e3779b97f4a7c15ull ^
-			   w->epoch * 0x85ebca6bull;
-	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
+	/* multiplied, the high bits: a loop's ips differ in their low
+	 * bits, which the low bits of a shifted XOR folded into few slots
+	 * (2.6 probes a recorded sample) */
+	const uint64_t h = (sample->ip ^ (uint64_t)sample->tid << 40 ^
+			    (uint64_t)w->epoch << 24) *
+			   0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 54) & (GROUP_SLOTS - 1);
 	int rc;
 
 	for (; gs->slot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
@@ -628,6 +637,53 @@ static bool grouped(struct pda_capture *c)
 				    GROUP_PTRS);
 	c->groups = gs;
 	return true;
+}
+
+/*
+ * Recorded samples join the groups too (c->rec_groups: counted, two
+ * passes, no trace, shards read in turn into one pipeline): a report's leaf view (leaf_only) reads
+ * of a cpu-clock or cycles sample its event, ip, pid, tid, cpu, period
+ * and state, and a capture holds a few hundred such keys for a million
+ * samples; each was filtered, keyed, held, resolved and added one by
+ * one (~1,100 of the ~1,840 instructions it cost); annotate (no_stack)
+ * reads the same.  Only a sample whose fields are those alone (with
+ * leaf_only or no_stack, less its callchain and user stack, which
+ * neither the pipeline nor the callback reads then) joins: any other
+ * field might be read (a key, a filter).  Any other sample goes after the open groups, as
+ * it would have come: the groups go in the order of their first
+ * samples, so every address is first resolved in the same order.
+ */
+#define REC_GROUP_FIELDS                                                  \
+	(PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |   \
+	 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |         \
+	 PD_SAMPLE_IDENTIFIER)
+
+/* A sample record of the second pass at w, grouped (above).  0 or a
+ * negative pd_err, said. */
+static int feed_grouped(struct pda_capture *c, const struct pd_rec *rec,
+			const struct pda_pipe_when *w)
+{
+	struct pd_sample sample;
+	int rc;
+
+	if (pd_sample_decode(c->f, rec, &sample) == 0) {
+		if (c->o.leaf_only || c->o.no_stack)
+			sample.mask &= ~(uint64_t)(PD_SAMPLE_CALLCHAIN |
+						   PD_SAMPLE_STACK_USER);
+		if (!(sample.mask & ~(uint64_t)REC_GROUP_FIELDS)) {
+			rc = group_add(c, &sample, w, 1);
+			goto out;
+		}
+	}
+	/* the usual way, after the open groups (one that does not decode
+	 * is said there, after the samples before it) */
+	if ((rc = groups_flush(c)) == 0 &&
+	    (rc = pda_pipe_feed_sample(c->pipe, rec, w)) == 1)
+		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
+out:
+	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
 }
 
 /* n synthesized samples counted, progress said where perf's count
@@ -1675,10 +1731,14 @@ static int second_pass(struct pda_capture *c)
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	pass_begin(c, "samples");
+	/* the last groups go in feed_synth(), with the trace's */
+	c->rec_groups = !c->itrace && !c->o.shard_fn && grouped(c);
 	rc = c->rspool	  ? rspool_read(c)
 	     : c->nr_cuts ? second_shards(c)
 			  : second_read(c, c->r, &k);
-	return rc < 0 ? rc : feed_synth(c, UINT64_MAX);
+	rc = rc < 0 ? rc : feed_synth(c, UINT64_MAX);
+	c->rec_groups = false;
+	return rc;
 }
 
 /* The reader's statistics: the shards' summed, or the one reader's. */
