@@ -763,6 +763,61 @@ START_TEST(test_capture_counted)
 }
 END_TEST
 
+/*
+ * pda_capture_opts.counted with recorded samples: with leaf_only (a
+ * report's flat view) the samples alike but for their callchain come
+ * as fewer items, with the same sums and statistics; with their
+ * callchains (read then), one item a sample.
+ */
+START_TEST(test_capture_counted_recorded)
+{
+	struct counted k[3];
+	uint64_t nr_kept[3], nr_resolved[3], nr_frames[3];
+
+	for (int pass = 0; pass < 3; pass++) {
+		struct pd_file *f;
+		struct pda_session *s;
+		struct pda_capture c;
+		struct pda_filter flt;
+		PDA_FILTER_OPTS(fo, .flags = 0);
+		PDA_OPTS(o, .no_debuginfod = true,
+			 .buildid_dir = "/nonexistent");
+		PDA_CAPTURE_OPTS(co, .jobs = 1, .memo = true,
+				 .ip_stacks = true, .leaf_only = pass < 2,
+				 .filter = &flt, .counted = pass > 0,
+				 .sample_fn = on_counted, .arg = &k[pass]);
+
+		memset(&k[pass], 0, sizeof(k[pass]));
+		ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
+		ck_assert_int_eq(pd_file_open("../../testdata/demo.perf.data",
+					      NULL, &f),
+				 0);
+		ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+		ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+		ck_assert_int_eq(pda_capture_run(&c), 0);
+		nr_kept[pass] = pda_filter_stats(&flt)->nr_kept;
+		nr_resolved[pass] = pda_session_stats(s)->nr_samples;
+		nr_frames[pass] = pda_session_stats(s)->nr_frames;
+		pda_capture_release(&c);
+		pda_session_free(s);
+		pd_file_close(f);
+	}
+	ck_assert_uint_gt(k[0].samples, 200);
+	ck_assert_uint_eq(k[0].items, k[0].samples);
+	ck_assert_uint_lt(k[1].items, k[1].samples / 2);
+	ck_assert_uint_eq(k[2].items, k[2].samples);
+	for (int pass = 1; pass < 3; pass++) {
+		ck_assert_uint_eq(k[pass].samples, k[0].samples);
+		ck_assert_uint_eq(k[pass].ips, k[0].ips);
+		ck_assert_uint_eq(k[pass].tids, k[0].tids);
+		ck_assert_uint_eq(k[pass].periods, k[0].periods);
+		ck_assert_uint_eq(nr_kept[pass], nr_kept[0]);
+	}
+	ck_assert_uint_eq(nr_resolved[1], nr_resolved[0]);
+	ck_assert_uint_eq(nr_frames[1], nr_frames[0]);
+}
+END_TEST
+
 START_TEST(test_capture_api)
 {
 	struct tf t;
@@ -812,6 +867,7 @@ Suite *capture_suite(void)
 	tcase_add_test(tc, test_capture_api);
 	tcase_add_test(tc, test_capture_threads_stop);
 	tcase_add_test(tc, test_capture_counted);
+	tcase_add_test(tc, test_capture_counted_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }
