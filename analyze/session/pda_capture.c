@@ -46,21 +46,12 @@ struct order_clock {
 	bool end_only;		/* a directory's files: flushed at the end */
 };
 
-static void clock_key(struct order_clock *k, struct pd_file *f,
-		      const struct pd_rec *rec, struct pda_sb_key *key)
+/* The key of a record other than a FINISHED_ROUND whose time
+ * (pd_rec_time's) is time. */
+static void clock_key_at(struct order_clock *k, uint64_t time,
+			 struct pda_sb_key *key)
 {
-	uint64_t time;
-
 	key->seq = k->seq++;
-	if (rec->type == PD_REC_FINISHED_ROUND) {
-		if (!k->end_only) {
-			k->flushed = k->next_flush;
-			k->next_flush = k->max_time;
-		}
-		key->time = k->flushed;
-		return;
-	}
-	pd_rec_time(f, rec, &time);
 	if (time == 0 || time == UINT64_MAX) {
 		key->time = k->flushed;
 		return;
@@ -68,6 +59,24 @@ static void clock_key(struct order_clock *k, struct pd_file *f,
 	key->time = time;
 	if (time > k->max_time)
 		k->max_time = time;
+}
+
+static void clock_key(struct order_clock *k, struct pd_file *f,
+		      const struct pd_rec *rec, struct pda_sb_key *key)
+{
+	uint64_t time;
+
+	if (rec->type != PD_REC_FINISHED_ROUND) {
+		pd_rec_time(f, rec, &time);
+		clock_key_at(k, time, key);
+		return;
+	}
+	key->seq = k->seq++;
+	if (!k->end_only) {
+		k->flushed = k->next_flush;
+		k->next_flush = k->max_time;
+	}
+	key->time = k->flushed;
 }
 
 /*
@@ -475,20 +484,28 @@ static int side(struct pda_capture *c, const struct pd_rec *rec)
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
-static int step(struct pda_capture *c, const struct pd_rec *rec,
-		const struct pda_sb_key *key)
+/* What a record counts, and the progress said.  0 or a negative
+ * pd_err (the progress callback stopped the run). */
+static int step_count(struct pda_capture *c, const struct pd_rec *rec)
 {
-	int rc;
-
 	c->st.nr_records++;
 	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES)
 		count_lost(c, rec);
 	if (rec->type == PD_REC_SAMPLE) {
 		c->st.nr_samples++;
 		c->prog.nr_samples++;
-		if ((rc = progress(c, rec, c->st.nr_samples)) < 0)
-			return rc;
+		return progress(c, rec, c->st.nr_samples);
 	}
+	return 0;
+}
+
+static int step(struct pda_capture *c, const struct pd_rec *rec,
+		const struct pda_sb_key *key)
+{
+	int rc;
+
+	if ((rc = step_count(c, rec)) < 0)
+		return rc;
 	if (c->pipe && !key && c->o.side_fn && rec->type != PD_REC_SAMPLE)
 		return side(c, rec);
 	if (c->pipe && (!key || rec->type == PD_REC_SAMPLE))
@@ -660,30 +677,42 @@ static bool grouped(struct pda_capture *c)
 
 /* A sample record of the second pass at w, grouped (above).  0 or a
  * negative pd_err, said. */
+/* Whether rec decodes into *sample that may join a group (above). */
+static bool rec_groupable(struct pda_capture *c, const struct pd_rec *rec,
+			  struct pd_sample *sample)
+{
+	if (pd_sample_decode(c->f, rec, sample) < 0)
+		return false;
+	if (c->o.leaf_only || c->o.no_stack)
+		sample->mask &= ~(uint64_t)(PD_SAMPLE_CALLCHAIN |
+					    PD_SAMPLE_STACK_USER);
+	return !(sample->mask & ~(uint64_t)REC_GROUP_FIELDS);
+}
+
+/* rc of a sample fed: said unless the callback said it. */
+static int fed(struct pda_capture *c, int rc)
+{
+	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
+}
+
+/* A sample record of the second pass at w, grouped (above).  0 or a
+ * negative pd_err, said. */
 static int feed_grouped(struct pda_capture *c, const struct pd_rec *rec,
 			const struct pda_pipe_when *w)
 {
 	struct pd_sample sample;
 	int rc;
 
-	if (pd_sample_decode(c->f, rec, &sample) == 0) {
-		if (c->o.leaf_only || c->o.no_stack)
-			sample.mask &= ~(uint64_t)(PD_SAMPLE_CALLCHAIN |
-						   PD_SAMPLE_STACK_USER);
-		if (!(sample.mask & ~(uint64_t)REC_GROUP_FIELDS)) {
-			rc = group_add(c, &sample, w, 1);
-			goto out;
-		}
-	}
+	if (rec_groupable(c, rec, &sample))
+		return fed(c, group_add(c, &sample, w, 1));
 	/* the usual way, after the open groups (one that does not decode
 	 * is said there, after the samples before it) */
 	if ((rc = groups_flush(c)) == 0 &&
 	    (rc = pda_pipe_feed_sample(c->pipe, rec, w)) == 1)
 		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
-out:
-	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
-	return rc;
+	return fed(c, rc);
 }
 
 /* n synthesized samples counted, progress said where perf's count
@@ -1388,9 +1417,26 @@ static int second_read(struct pda_capture *c, struct pd_reader *r,
 
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
+		struct pd_sample sample;
 
-		clock_key(k, c->f, &rec, &key);
-		rc = step(c, &rec, &key);
+		/* a sample for a group: decoded once, its time the key's
+		 * (pd_rec_time found its event and time again: ~5% of a
+		 * leaf view) */
+		if (c->rec_groups && rec.type == PD_REC_SAMPLE &&
+		    rec_groupable(c, &rec, &sample)) {
+			struct pda_pipe_when w;
+
+			clock_key_at(k, sample.time, &key);
+			if ((rc = step_count(c, &rec)) < 0)
+				return rc;
+			w.epoch = epoch_of(c, &key);
+			w.time = key.time;
+			w.seq = key.seq;
+			rc = fed(c, group_add(c, &sample, &w, 1));
+		} else {
+			clock_key(k, c->f, &rec, &key);
+			rc = step(c, &rec, &key);
+		}
 		if (rc < 0)
 			return rc;
 	}
