@@ -48,7 +48,7 @@ struct order_clock {
 
 /* The key of a record other than a FINISHED_ROUND whose time
  * (pd_rec_time's) is time. */
-static void clock_key_at(struct order_clock *k, uint64_t time,
+static inline void clock_key_at(struct order_clock *k, uint64_t time,
 			 struct pda_sb_key *key)
 {
 	key->seq = k->seq++;
@@ -61,7 +61,7 @@ static void clock_key_at(struct order_clock *k, uint64_t time,
 		k->max_time = time;
 }
 
-static void clock_key(struct order_clock *k, struct pd_file *f,
+static inline void clock_key(struct order_clock *k, struct pd_file *f,
 		      const struct pd_rec *rec, struct pda_sb_key *key)
 {
 	uint64_t time;
@@ -407,9 +407,6 @@ static uint32_t epoch_of(struct pda_capture *c, const struct pda_sb_key *key)
 	return (uint32_t)lo;
 }
 
-static int feed_grouped(struct pda_capture *c, const struct pd_rec *rec,
-			const struct pda_pipe_when *w);
-
 /* One record to the pipeline.  @return 0 or a negative pd_err. */
 static int feed(struct pda_capture *c, const struct pd_rec *rec,
 		const struct pda_sb_key *key)
@@ -421,8 +418,6 @@ static int feed(struct pda_capture *c, const struct pd_rec *rec,
 		w.epoch = epoch_of(c, key);
 		w.time = key->time;
 		w.seq = key->seq;
-		if (c->rec_groups && rec->type == PD_REC_SAMPLE)
-			return feed_grouped(c, rec, &w);
 	}
 	rc = key ? pda_pipe_feed_sample(c->pipe, rec, &w)
 		 : pda_pipe_feed(c->pipe, rec);
@@ -486,7 +481,7 @@ static int side(struct pda_capture *c, const struct pd_rec *rec)
 
 /* What a record counts, and the progress said.  0 or a negative
  * pd_err (the progress callback stopped the run). */
-static int step_count(struct pda_capture *c, const struct pd_rec *rec)
+static inline int step_count(struct pda_capture *c, const struct pd_rec *rec)
 {
 	c->st.nr_records++;
 	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES)
@@ -577,6 +572,9 @@ static int groups_flush(struct pda_capture *c)
 	struct pda_synth_groups *gs = c->groups;
 	int rc = 0;
 
+	/* none open: every sample that joins none comes here */
+	if (!gs->nr)
+		return 0;
 	for (unsigned i = 0; i < gs->nr && rc >= 0; i++)
 		rc = pda_pipe_feed_decoded_n(c->pipe, &gs->g[i].sample,
 					     &gs->g[i].w, gs->g[i].n);
@@ -658,35 +656,65 @@ static bool grouped(struct pda_capture *c)
 
 /*
  * Recorded samples join the groups too (c->rec_groups: counted, two
- * passes, no trace, shards read in turn into one pipeline): a report's leaf view (leaf_only) reads
- * of a cpu-clock or cycles sample its event, ip, pid, tid, cpu, period
- * and state, and a capture holds a few hundred such keys for a million
+ * passes, no trace, the second pass read by second_read() into one
+ * pipeline, shards in turn): a report's leaf view (leaf_only) reads of a
+ * cpu-clock or cycles sample its event, ip, pid, tid, cpu, period and
+ * state, and a capture holds a few hundred such keys for a million
  * samples; each was filtered, keyed, held, resolved and added one by
  * one (~1,100 of the ~1,840 instructions it cost); annotate (no_stack)
  * reads the same.  Only a sample whose fields are those alone (with
  * leaf_only or no_stack, less its callchain and user stack, which
  * neither the pipeline nor the callback reads then) joins: any other
- * field might be read (a key, a filter).  Any other sample goes after the open groups, as
- * it would have come: the groups go in the order of their first
- * samples, so every address is first resolved in the same order.
+ * field might be read (a key, a filter).  Such a sample is decoded once
+ * and its key made from its time there.  Any other sample goes after
+ * the open groups, as it would have come: the groups go in the order of
+ * their first samples, so every address is first resolved in the same
+ * order.
  */
 #define REC_GROUP_FIELDS                                                  \
 	(PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |   \
 	 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |         \
 	 PD_SAMPLE_IDENTIFIER)
 
-/* A sample record of the second pass at w, grouped (above).  0 or a
- * negative pd_err, said. */
 /* Whether rec decodes into *sample that may join a group (above). */
 static bool rec_groupable(struct pda_capture *c, const struct pd_rec *rec,
 			  struct pd_sample *sample)
 {
+	const uint64_t unread = c->o.leaf_only || c->o.no_stack
+					? PD_SAMPLE_CALLCHAIN |
+						  PD_SAMPLE_STACK_USER
+					: 0;
+	const struct pd_evsel *e = c->rec_groups > 1 ? pd_rec_evsel(c->f, rec)
+						      : NULL;
+
+	/* with events of both kinds, by its event first: a sample that
+	 * cannot join is not decoded twice (the pipeline decodes it) */
+	if (e && (e->attr.sample_type & ~unread & ~(uint64_t)REC_GROUP_FIELDS))
+		return false;
 	if (pd_sample_decode(c->f, rec, sample) < 0)
 		return false;
-	if (c->o.leaf_only || c->o.no_stack)
-		sample->mask &= ~(uint64_t)(PD_SAMPLE_CALLCHAIN |
-					    PD_SAMPLE_STACK_USER);
+	sample->mask &= ~unread;
 	return !(sample->mask & ~(uint64_t)REC_GROUP_FIELDS);
+}
+
+/* c->rec_groups for the second pass: 0 when no event's samples may join
+ * a group (none is decoded ahead then), 1 when every event's may, 2 when
+ * some may. */
+static unsigned rec_groups(struct pda_capture *c)
+{
+	const uint64_t unread = c->o.leaf_only || c->o.no_stack
+					? PD_SAMPLE_CALLCHAIN |
+						  PD_SAMPLE_STACK_USER
+					: 0;
+	const size_t nr = pd_file_nr_evsels(c->f);
+	size_t yes = 0;
+
+	if (c->itrace || c->o.shard_fn || !grouped(c))
+		return 0;
+	for (size_t i = 0; i < nr; i++)
+		yes += !(pd_file_evsel(c->f, i)->attr.sample_type & ~unread &
+			 ~(uint64_t)REC_GROUP_FIELDS);
+	return !yes ? 0 : yes == nr ? 1 : 2;
 }
 
 /* rc of a sample fed: said unless the callback said it. */
@@ -695,24 +723,6 @@ static int fed(struct pda_capture *c, int rc)
 	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
 		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
 	return rc;
-}
-
-/* A sample record of the second pass at w, grouped (above).  0 or a
- * negative pd_err, said. */
-static int feed_grouped(struct pda_capture *c, const struct pd_rec *rec,
-			const struct pda_pipe_when *w)
-{
-	struct pd_sample sample;
-	int rc;
-
-	if (rec_groupable(c, rec, &sample))
-		return fed(c, group_add(c, &sample, w, 1));
-	/* the usual way, after the open groups (one that does not decode
-	 * is said there, after the samples before it) */
-	if ((rc = groups_flush(c)) == 0 &&
-	    (rc = pda_pipe_feed_sample(c->pipe, rec, w)) == 1)
-		return skip(c, PDA_CAPTURE_BAD_SAMPLE, pd_file_errmsg(c->f));
-	return fed(c, rc);
 }
 
 /* n synthesized samples counted, progress said where perf's count
@@ -1432,11 +1442,17 @@ static int second_read(struct pda_capture *c, struct pd_reader *r,
 			w.epoch = epoch_of(c, &key);
 			w.time = key.time;
 			w.seq = key.seq;
-			rc = fed(c, group_add(c, &sample, &w, 1));
-		} else {
-			clock_key(k, c->f, &rec, &key);
-			rc = step(c, &rec, &key);
+			if ((rc = fed(c, group_add(c, &sample, &w, 1))) < 0)
+				return rc;
+			continue;
 		}
+		/* any other sample after the open groups (one that does
+		 * not decode is said in step(), after those before it) */
+		if (c->rec_groups && rec.type == PD_REC_SAMPLE &&
+		    (rc = fed(c, groups_flush(c))) < 0)
+			return rc;
+		clock_key(k, c->f, &rec, &key);
+		rc = step(c, &rec, &key);
 		if (rc < 0)
 			return rc;
 	}
@@ -1778,12 +1794,12 @@ static int second_pass(struct pda_capture *c)
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	pass_begin(c, "samples");
 	/* the last groups go in feed_synth(), with the trace's */
-	c->rec_groups = !c->itrace && !c->o.shard_fn && grouped(c);
+	c->rec_groups = rec_groups(c);
 	rc = c->rspool	  ? rspool_read(c)
 	     : c->nr_cuts ? second_shards(c)
 			  : second_read(c, c->r, &k);
 	rc = rc < 0 ? rc : feed_synth(c, UINT64_MAX);
-	c->rec_groups = false;
+	c->rec_groups = 0;
 	return rc;
 }
 

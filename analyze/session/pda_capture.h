@@ -248,8 +248,9 @@ struct pda_capture {
 	struct pda_readgroup *rg; /* leader sampling's counts, or NULL */
 	uint64_t synth_seq;	/* their keys' order after the records' */
 	struct pda_synth_groups *groups; /* counted: the open groups */
-	bool rec_groups;	/* the second pass's recorded samples join
-				 * them (pda_capture.c feed_grouped) */
+	/* the second pass's recorded samples join them: 0 none, 1 all
+	 * events', 2 some (pda_capture.c rec_groups) */
+	unsigned rec_groups;
 	/* the second pass's shards: where each begins, found by the first
 	 * pass (pda_capture.c "Shards"); none: one reading */
 	struct pda_capture_cut *cuts;
