@@ -603,6 +603,15 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 
 		if (g->w.epoch == w->epoch && alike(&g->sample, sample)) {
 			g->n += n;
+			/* its place the earliest sample's: a recorded
+			 * thread's samples come out of time order where
+			 * it moved between CPUs (their buffers) */
+			if (w->time < g->w.time ||
+			    (w->time == g->w.time && w->seq < g->w.seq)) {
+				g->w.time = w->time;
+				g->w.seq = w->seq;
+				g->sample.time = sample->time;
+			}
 			return 0;
 		}
 	}
