@@ -423,10 +423,10 @@ static int annotate_one(void *arg, const struct pda_pipe_item *it)
 	}
 	if (sample->evsel->idx >= ar->nr_events) {
 		/* an event announced after the first sample */
-		ar->no_event++;
+		ar->no_event += it->count;
 		return 0;
 	}
-	rc = pda_annot_add(ar->a, sample, sample->evsel->idx);
+	rc = pda_annot_add_n(ar->a, sample, sample->evsel->idx, it->count);
 	if (rc >= 0 && ar->br)
 		rc = pda_branch_annot_add(ar->br, sample, it->comm);
 	return rc < 0 ? sample_err(ar, rc) : 0;
@@ -456,7 +456,11 @@ static void read_samples(struct pd_ctx *ctx, struct annot_run *ar)
 	struct pda_filter flt;
 	PDA_FILTER_OPTS(fo, .event = o->event,
 			.flags = PDA_FILTER_TRACEPOINTS | PDA_FILTER_NEED_EVENT);
+	/* counted: samples alike (an address's, a thread's) come as one
+	 * item with their count, resolved once (a branch stack's never
+	 * do: its cycles are counted sample by sample) */
 	PDA_CAPTURE_OPTS(co, .filter = &flt, .no_stack = true,
+			 .counted = true,
 			 .itrace = &o->itrace, .sample_fn = annotate_one,
 			 .skip_fn = annotate_skip, .progress = cmd_progress_fn, .progress_arg = &prog,
 			 .arg = ar);

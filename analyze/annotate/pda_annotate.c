@@ -165,31 +165,40 @@ static struct annot_addr *find_addr(struct pda_annot *a, struct pda_dso *dso,
 int pda_annot_add(struct pda_annot *a, const struct pd_sample *sample,
 		  size_t event)
 {
+	return pda_annot_add_n(a, sample, event, 1);
+}
+
+int pda_annot_add_n(struct pda_annot *a, const struct pd_sample *sample,
+		    size_t event, uint64_t n)
+{
 	const struct pda_frame *fr;
 	struct annot_addr *e;
 	struct pda_dso *dso;
+	uint64_t period;
 	int rc;
 
 	if (a->finished || event >= a->opts.nr_events)
 		return PD_ERR_API;
-	a->totals[event].hits++;
-	a->totals[event].period += sample->period;
-	rc = pda_sample_leaf(a->s, sample, &a->st, &dso);
+	n = n ? n : 1;
+	period = sample->period * n;
+	a->totals[event].hits += n;
+	a->totals[event].period += period;
+	rc = pda_sample_leaf_n(a->s, sample, &a->st, &dso, n);
 	if (rc < 0)
 		return rc;
 	/* the out-of-line function is the last frame of the address */
 	fr = a->st.nr ? &a->st.frames[a->st.nr - 1] : NULL;
 	if (!fr || !dso || !fr->sym || (fr->flags & PDA_FRAME_NO_SYMBOL)) {
-		a->nr_unresolved++;
+		a->nr_unresolved += n;
 		return 0;
 	}
 	e = find_addr(a, dso, fr);
 	if (!e)
 		return PD_ERR_NOMEM;
-	e->counts[event].hits++;
-	e->counts[event].period += sample->period;
-	e->sym->counts[event].hits++;
-	e->sym->counts[event].period += sample->period;
+	e->counts[event].hits += n;
+	e->counts[event].period += period;
+	e->sym->counts[event].hits += n;
+	e->sym->counts[event].period += period;
 	return 1;
 }
 

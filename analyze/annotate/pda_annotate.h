@@ -105,6 +105,10 @@ void pda_annot_free(struct pda_annot *a);
  */
 int pda_annot_add(struct pda_annot *a, const struct pd_sample *sample,
 		  size_t event);
+/* The same for n samples alike (a group: pda_capture_opts.counted),
+ * resolved once; n 0 counts as 1. */
+int pda_annot_add_n(struct pda_annot *a, const struct pd_sample *sample,
+		    size_t event, uint64_t n);
 
 /*
  * Annotate the function at start (ELF vaddr) of dso (recorded as

@@ -46,21 +46,12 @@ struct order_clock {
 	bool end_only;		/* a directory's files: flushed at the end */
 };
 
-static void clock_key(struct order_clock *k, struct pd_file *f,
-		      const struct pd_rec *rec, struct pda_sb_key *key)
+/* The key of a record other than a FINISHED_ROUND whose time
+ * (pd_rec_time's) is time. */
+static inline void clock_key_at(struct order_clock *k, uint64_t time,
+			 struct pda_sb_key *key)
 {
-	uint64_t time;
-
 	key->seq = k->seq++;
-	if (rec->type == PD_REC_FINISHED_ROUND) {
-		if (!k->end_only) {
-			k->flushed = k->next_flush;
-			k->next_flush = k->max_time;
-		}
-		key->time = k->flushed;
-		return;
-	}
-	pd_rec_time(f, rec, &time);
 	if (time == 0 || time == UINT64_MAX) {
 		key->time = k->flushed;
 		return;
@@ -68,6 +59,24 @@ static void clock_key(struct order_clock *k, struct pd_file *f,
 	key->time = time;
 	if (time > k->max_time)
 		k->max_time = time;
+}
+
+static inline void clock_key(struct order_clock *k, struct pd_file *f,
+		      const struct pd_rec *rec, struct pda_sb_key *key)
+{
+	uint64_t time;
+
+	if (rec->type != PD_REC_FINISHED_ROUND) {
+		pd_rec_time(f, rec, &time);
+		clock_key_at(k, time, key);
+		return;
+	}
+	key->seq = k->seq++;
+	if (!k->end_only) {
+		k->flushed = k->next_flush;
+		k->next_flush = k->max_time;
+	}
+	key->time = k->flushed;
 }
 
 /*
@@ -481,20 +490,28 @@ static int side(struct pda_capture *c, const struct pd_rec *rec)
 	return rc < 0 ? callback_failed(c, rc) : 0;
 }
 
-static int step(struct pda_capture *c, const struct pd_rec *rec,
-		const struct pda_sb_key *key)
+/* What a record counts, and the progress said.  0 or a negative
+ * pd_err (the progress callback stopped the run). */
+static inline int step_count(struct pda_capture *c, const struct pd_rec *rec)
 {
-	int rc;
-
 	c->st.nr_records++;
 	if (rec->type == PD_REC_LOST || rec->type == PD_REC_LOST_SAMPLES)
 		count_lost(c, rec);
 	if (rec->type == PD_REC_SAMPLE) {
 		c->st.nr_samples++;
 		c->prog.nr_samples++;
-		if ((rc = progress(c, rec, c->st.nr_samples)) < 0)
-			return rc;
+		return progress(c, rec, c->st.nr_samples);
 	}
+	return 0;
+}
+
+static int step(struct pda_capture *c, const struct pd_rec *rec,
+		const struct pda_sb_key *key)
+{
+	int rc;
+
+	if ((rc = step_count(c, rec)) < 0)
+		return rc;
 	if (c->pipe && !key && c->o.side_fn && rec->type != PD_REC_SAMPLE)
 		return side(c, rec);
 	if (c->pipe && (!key || rec->type == PD_REC_SAMPLE))
@@ -544,7 +561,8 @@ static bool alike(const struct pd_sample *a, const struct pd_sample *b)
 	return a->evsel == b->evsel && a->ip == b->ip && a->pid == b->pid &&
 	       a->tid == b->tid && a->cpu == b->cpu && a->misc == b->misc &&
 	       a->mask == b->mask && a->period == b->period &&
-	       a->flags == b->flags;
+	       a->flags == b->flags && a->id == b->id &&
+	       a->stream_id == b->stream_id;
 }
 
 /* Whether sample may join a group: no field the copy would point into
@@ -565,6 +583,9 @@ static int groups_flush(struct pda_capture *c)
 	struct pda_synth_groups *gs = c->groups;
 	int rc = 0;
 
+	/* none open: every sample that joins none comes here */
+	if (!gs->nr)
+		return 0;
 	for (unsigned i = 0; i < gs->nr && rc >= 0; i++)
 		rc = pda_pipe_feed_decoded_n(c->pipe, &gs->g[i].sample,
 					     &gs->g[i].w, gs->g[i].n);
@@ -579,10 +600,13 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 		     const struct pda_pipe_when *w, uint32_t n)
 {
 	struct pda_synth_groups *gs = c->groups;
-	const uint64_t h = (sample->ip >> 2) ^ (sample->ip >> 11) ^
-			   (uint64_t)sample->tid * 0x9e3779b97f4a7c15ull ^
-			   w->epoch * 0x85ebca6bull;
-	size_t i = (size_t)(h ^ h >> 29) & (GROUP_SLOTS - 1);
+	/* multiplied, the high bits: a loop's ips differ in their low
+	 * bits, which the low bits of a shifted XOR folded into few slots
+	 * (2.6 probes a recorded sample) */
+	const uint64_t h = (sample->ip ^ (uint64_t)sample->tid << 40 ^
+			    (uint64_t)w->epoch << 24) *
+			   0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 54) & (GROUP_SLOTS - 1);
 	int rc;
 
 	for (; gs->slot[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
@@ -590,6 +614,15 @@ static int group_add(struct pda_capture *c, const struct pd_sample *sample,
 
 		if (g->w.epoch == w->epoch && alike(&g->sample, sample)) {
 			g->n += n;
+			/* its place the earliest sample's: a recorded
+			 * thread's samples come out of time order where
+			 * it moved between CPUs (their buffers) */
+			if (w->time < g->w.time ||
+			    (w->time == g->w.time && w->seq < g->w.seq)) {
+				g->w.time = w->time;
+				g->w.seq = w->seq;
+				g->sample.time = sample->time;
+			}
 			return 0;
 		}
 	}
@@ -639,6 +672,77 @@ static bool grouped(struct pda_capture *c)
 				    GROUP_PTRS);
 	c->groups = gs;
 	return true;
+}
+
+/*
+ * Recorded samples join the groups too (c->rec_groups: counted, two
+ * passes, no trace, the second pass read by second_read() into one
+ * pipeline, shards in turn): a report's leaf view (leaf_only) reads of a
+ * cpu-clock or cycles sample its event, ip, pid, tid, cpu, period and
+ * state, and a capture holds a few hundred such keys for a million
+ * samples; each was filtered, keyed, held, resolved and added one by
+ * one (~1,100 of the ~1,840 instructions it cost); annotate (no_stack)
+ * reads the same.  Only a sample whose fields are those alone (with
+ * leaf_only or no_stack, less its callchain and user stack, which
+ * neither the pipeline nor the callback reads then) joins: any other
+ * field might be read (a key, a filter).  Such a sample is decoded once
+ * and its key made from its time there.  Any other sample goes after
+ * the open groups, as it would have come: the groups go in the order of
+ * their first samples, so every address is first resolved in the same
+ * order.
+ */
+#define REC_GROUP_FIELDS                                                  \
+	(PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |   \
+	 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |         \
+	 PD_SAMPLE_IDENTIFIER)
+
+/* Whether rec decodes into *sample that may join a group (above). */
+static bool rec_groupable(struct pda_capture *c, const struct pd_rec *rec,
+			  struct pd_sample *sample)
+{
+	const uint64_t unread = c->o.leaf_only || c->o.no_stack
+					? PD_SAMPLE_CALLCHAIN |
+						  PD_SAMPLE_STACK_USER
+					: 0;
+	const struct pd_evsel *e = c->rec_groups > 1 ? pd_rec_evsel(c->f, rec)
+						      : NULL;
+
+	/* with events of both kinds, by its event first: a sample that
+	 * cannot join is not decoded twice (the pipeline decodes it) */
+	if (e && (e->attr.sample_type & ~unread & ~(uint64_t)REC_GROUP_FIELDS))
+		return false;
+	if (pd_sample_decode(c->f, rec, sample) < 0)
+		return false;
+	sample->mask &= ~unread;
+	return !(sample->mask & ~(uint64_t)REC_GROUP_FIELDS);
+}
+
+/* c->rec_groups for the second pass: 0 when no event's samples may join
+ * a group (none is decoded ahead then), 1 when every event's may, 2 when
+ * some may. */
+static unsigned rec_groups(struct pda_capture *c)
+{
+	const uint64_t unread = c->o.leaf_only || c->o.no_stack
+					? PD_SAMPLE_CALLCHAIN |
+						  PD_SAMPLE_STACK_USER
+					: 0;
+	const size_t nr = pd_file_nr_evsels(c->f);
+	size_t yes = 0;
+
+	if (c->itrace || c->o.shard_fn || !grouped(c))
+		return 0;
+	for (size_t i = 0; i < nr; i++)
+		yes += !(pd_file_evsel(c->f, i)->attr.sample_type & ~unread &
+			 ~(uint64_t)REC_GROUP_FIELDS);
+	return !yes ? 0 : yes == nr ? 1 : 2;
+}
+
+/* rc of a sample fed: said unless the callback said it. */
+static int fed(struct pda_capture *c, int rc)
+{
+	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
+		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+	return rc;
 }
 
 /* n synthesized samples counted, progress said where perf's count
@@ -1340,7 +1444,30 @@ static int second_read(struct pda_capture *c, struct pd_reader *r,
 
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
+		struct pd_sample sample;
 
+		/* a sample for a group: decoded once, its time the key's
+		 * (pd_rec_time found its event and time again: ~5% of a
+		 * leaf view) */
+		if (c->rec_groups && rec.type == PD_REC_SAMPLE &&
+		    rec_groupable(c, &rec, &sample)) {
+			struct pda_pipe_when w;
+
+			clock_key_at(k, sample.time, &key);
+			if ((rc = step_count(c, &rec)) < 0)
+				return rc;
+			w.epoch = epoch_of(c, &key);
+			w.time = key.time;
+			w.seq = key.seq;
+			if ((rc = fed(c, group_add(c, &sample, &w, 1))) < 0)
+				return rc;
+			continue;
+		}
+		/* any other sample after the open groups (one that does
+		 * not decode is said in step(), after those before it) */
+		if (c->rec_groups && rec.type == PD_REC_SAMPLE &&
+		    (rc = fed(c, groups_flush(c))) < 0)
+			return rc;
 		clock_key(k, c->f, &rec, &key);
 		rc = step(c, &rec, &key);
 		if (rc < 0)
@@ -1696,10 +1823,14 @@ static int second_pass(struct pda_capture *c)
 
 	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
 	pass_begin(c, "samples");
+	/* the last groups go in feed_synth(), with the trace's */
+	c->rec_groups = rec_groups(c);
 	rc = c->rspool	  ? rspool_read(c)
 	     : c->nr_cuts ? second_shards(c)
 			  : second_read(c, c->r, &k);
-	return rc < 0 ? rc : feed_synth(c, UINT64_MAX);
+	rc = rc < 0 ? rc : feed_synth(c, UINT64_MAX);
+	c->rec_groups = 0;
+	return rc;
 }
 
 /* The reader's statistics: the shards' summed, or the one reader's. */

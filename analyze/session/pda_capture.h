@@ -139,7 +139,9 @@ struct pda_capture_opts {
 	 * passes and no time rules in filter, the synthesized samples
 	 * alike in those (and cpu, mode, flags) between two records come
 	 * as one item of their first's time and count (pda_capture.c
-	 * "Groups"), resolved and filtered once.
+	 * "Groups"), resolved and filtered once; so do the recorded
+	 * samples alike of a run without a trace (with no_stack, such a
+	 * sample comes without its callchain and user stack).
 	 */
 	bool counted;
 	/* per-record mode (no session) */
@@ -246,6 +248,9 @@ struct pda_capture {
 	struct pda_readgroup *rg; /* leader sampling's counts, or NULL */
 	uint64_t synth_seq;	/* their keys' order after the records' */
 	struct pda_synth_groups *groups; /* counted: the open groups */
+	/* the second pass's recorded samples join them: 0 none, 1 all
+	 * events', 2 some (pda_capture.c rec_groups) */
+	unsigned rec_groups;
 	/* the second pass's shards: where each begins, found by the first
 	 * pass (pda_capture.c "Shards"); none: one reading */
 	struct pda_capture_cut *cuts;

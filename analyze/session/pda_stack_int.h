@@ -16,6 +16,10 @@
  */
 int pda_sample_leaf(struct pda_session *s, const struct pd_sample *sample,
 		    struct pda_stack *st, struct pda_dso **dso);
+/* The same for n samples alike (a group: pda_capture_opts.counted),
+ * resolved once, each counted in the statistics as if resolved. */
+int pda_sample_leaf_n(struct pda_session *s, const struct pd_sample *sample,
+		      struct pda_stack *st, struct pda_dso **dso, uint64_t n);
 
 /*
  * pda_sample_leaf() for an address that is no sample (a branch's end):

@@ -26,9 +26,10 @@ struct run {
 	struct pda_annot *a;
 };
 
-/* Open the capture, count every sample.  0 or the first error. */
-static int run(struct run *r, const struct pd_alloc *alloc,
-	       const struct pda_annot_opts *ao)
+/* Open the capture, count every sample times over (as_n: by one
+ * pda_annot_add_n()).  0 or the first error. */
+static int run_n(struct run *r, const struct pd_alloc *alloc,
+		 const struct pda_annot_opts *ao, uint64_t times, bool as_n)
 {
 	char bid[4096];
 	PDA_OPTS(po, .buildid_dir = bid, .no_inline = true,
@@ -53,7 +54,11 @@ static int run(struct run *r, const struct pd_alloc *alloc,
 		if (rc < 0 || rec.type != PD_REC_SAMPLE)
 			continue;
 		ck_assert_int_eq(pd_sample_decode(r->f, &rec, &sample), 0);
-		rc = pda_annot_add(r->a, &sample, sample.evsel->idx);
+		if (as_n)
+			rc = pda_annot_add_n(r->a, &sample, sample.evsel->idx,
+					     times);
+		for (uint64_t i = 0; !as_n && i < times && rc >= 0; i++)
+			rc = pda_annot_add(r->a, &sample, sample.evsel->idx);
 		if (rc < 0)
 			break;
 	}
@@ -61,6 +66,13 @@ static int run(struct run *r, const struct pd_alloc *alloc,
 	if (rc == 0)
 		rc = pda_annot_finish(r->a);
 	return rc;
+}
+
+/* Open the capture, count every sample.  0 or the first error. */
+static int run(struct run *r, const struct pd_alloc *alloc,
+	       const struct pda_annot_opts *ao)
+{
+	return run_n(r, alloc, ao, 1, false);
 }
 
 static void run_free(struct run *r)
@@ -149,6 +161,35 @@ START_TEST(test_model)
 found:
 	pda_annot_func_free(r.a, fn);
 	run_free(&r);
+}
+END_TEST
+
+/* pda_annot_add_n(): n samples alike count as n added one by one, in
+ * the annotation and the session's statistics. */
+START_TEST(test_add_n)
+{
+	PDA_ANNOT_OPTS(ao, .nr_events = 1);
+	struct run r[2];
+
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(run_n(&r[i], NULL, &ao, 3, i == 1), 0);
+	ck_assert_uint_eq(pda_annot_totals(r[0].a)[0].hits, 3 * 88);
+	ck_assert_uint_eq(pda_annot_totals(r[1].a)[0].hits, 3 * 88);
+	ck_assert_uint_eq(pda_annot_totals(r[1].a)[0].period,
+			  pda_annot_totals(r[0].a)[0].period);
+	ck_assert_uint_eq(pda_annot_nr_syms(r[1].a), pda_annot_nr_syms(r[0].a));
+	for (size_t i = 0; i < pda_annot_nr_syms(r[0].a); i++) {
+		const struct pda_annot_sym *x = pda_annot_sym(r[0].a, i);
+		const struct pda_annot_sym *y = pda_annot_sym(r[1].a, i);
+
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_uint_eq(x->counts[0].hits, y->counts[0].hits);
+		ck_assert_uint_eq(x->counts[0].period, y->counts[0].period);
+	}
+	ck_assert_mem_eq(pda_session_stats(r[0].s), pda_session_stats(r[1].s),
+			 sizeof(*pda_session_stats(r[0].s)));
+	run_free(&r[0]);
+	run_free(&r[1]);
 }
 END_TEST
 
@@ -377,6 +418,7 @@ Suite *annotate_suite(void)
 	TCase *tc = tcase_create("annotate");
 
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_add_n);
 	tcase_add_test(tc, test_misuse);
 	tcase_add_test(tc, test_sources);
 	tcase_add_test(tc, test_too_big);

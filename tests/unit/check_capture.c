@@ -702,6 +702,44 @@ static int on_counted(void *arg, const struct pda_pipe_item *it)
 	return 0;
 }
 
+/* Two runs' items stand for the same samples. */
+static void counted_same(const struct counted *x, const struct counted *y)
+{
+	ck_assert_uint_eq(x->samples, y->samples);
+	ck_assert_uint_eq(x->ips, y->ips);
+	ck_assert_uint_eq(x->tids, y->tids);
+	ck_assert_uint_eq(x->periods, y->periods);
+}
+
+/* What a counted run of capture path gave: its items in *k, its filter's
+ * kept samples and the session's statistics.  co's filter and arg are
+ * set here. */
+static void counted_run(const char *path, struct pda_capture_opts *co,
+			const struct pda_filter_opts *fo, struct counted *k,
+			uint64_t *nr_kept, struct pda_stats *stats)
+{
+	struct pd_file *f;
+	struct pda_session *s;
+	struct pda_capture c;
+	struct pda_filter flt;
+	PDA_OPTS(o, .no_debuginfod = true, .buildid_dir = "/nonexistent");
+
+	memset(k, 0, sizeof(*k));
+	co->filter = &flt;
+	co->sample_fn = on_counted;
+	co->arg = k;
+	ck_assert_int_eq(pda_filter_init(&flt, fo), 0);
+	ck_assert_int_eq(pd_file_open(path, NULL, &f), 0);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_capture_init(&c, f, s, co), 0);
+	ck_assert_int_eq(pda_capture_run(&c), 0);
+	*nr_kept = pda_filter_stats(&flt)->nr_kept;
+	*stats = *pda_session_stats(s);
+	pda_capture_release(&c);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+
 /*
  * pda_capture_opts.counted: an SPE capture's memory samples alike come
  * as fewer items whose counts sum to the same samples, ips, tids and
@@ -711,55 +749,68 @@ static int on_counted(void *arg, const struct pda_pipe_item *it)
 START_TEST(test_capture_counted)
 {
 	struct counted k[3];
-	uint64_t nr_kept[3], nr_resolved[3];
+	uint64_t nr_kept[3];
+	struct pda_stats st[3];
 	struct pda_itrace_opts io = {0};
 	char err[128];
 
 	ck_assert_int_eq(pda_itrace_parse("M", &io, err, sizeof(err)), 0);
 	for (int pass = 0; pass < 3; pass++) {
-		struct pd_file *f;
-		struct pda_session *s;
-		struct pda_capture c;
-		struct pda_filter flt;
 		PDA_FILTER_OPTS(fo, .flags = 0);
-		PDA_OPTS(o, .no_debuginfod = true,
-			 .buildid_dir = "/nonexistent");
 		PDA_CAPTURE_OPTS(co, .jobs = 1, .memo = true,
 				 .ip_stacks = true, .itrace = &io,
-				 .filter = &flt, .counted = pass > 0,
-				 .sample_fn = on_counted, .arg = &k[pass]);
+				 .counted = pass > 0);
 
 		if (pass == 2) {
 			/* a time rule that keeps every sample */
 			fo.has_time_end = true;
 			fo.time_end = UINT64_MAX;
 		}
-		memset(&k[pass], 0, sizeof(k[pass]));
-		ck_assert_int_eq(pda_filter_init(&flt, &fo), 0);
-		ck_assert_int_eq(pd_file_open("../../testdata/spe/n1-meta2.perf.data",
-					      NULL, &f),
-				 0);
-		ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
-		ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
-		ck_assert_int_eq(pda_capture_run(&c), 0);
-		nr_kept[pass] = pda_filter_stats(&flt)->nr_kept;
-		nr_resolved[pass] = pda_session_stats(s)->nr_samples;
-		pda_capture_release(&c);
-		pda_session_free(s);
-		pd_file_close(f);
+		counted_run("../../testdata/spe/n1-meta2.perf.data", &co, &fo,
+			    &k[pass], &nr_kept[pass], &st[pass]);
 	}
 	ck_assert_uint_gt(k[0].samples, 20);
 	ck_assert_uint_eq(k[0].items, k[0].samples);
 	ck_assert_uint_lt(k[1].items, k[1].samples);
 	ck_assert_uint_eq(k[2].items, k[2].samples);
 	for (int pass = 1; pass < 3; pass++) {
-		ck_assert_uint_eq(k[pass].samples, k[0].samples);
-		ck_assert_uint_eq(k[pass].ips, k[0].ips);
-		ck_assert_uint_eq(k[pass].tids, k[0].tids);
-		ck_assert_uint_eq(k[pass].periods, k[0].periods);
+		counted_same(&k[pass], &k[0]);
 		ck_assert_uint_eq(nr_kept[pass], nr_kept[0]);
-		ck_assert_uint_eq(nr_resolved[pass], nr_resolved[0]);
+		ck_assert_uint_eq(st[pass].nr_samples, st[0].nr_samples);
 	}
+}
+END_TEST
+
+/*
+ * pda_capture_opts.counted with recorded samples: with leaf_only (a
+ * report's flat view) the samples alike but for their callchain come
+ * as fewer items, with the same sums and statistics; with their
+ * callchains (read then), one item a sample.
+ */
+START_TEST(test_capture_counted_recorded)
+{
+	struct counted k[3];
+	uint64_t nr_kept[3];
+	struct pda_stats st[3];
+
+	for (int pass = 0; pass < 3; pass++) {
+		PDA_FILTER_OPTS(fo, .flags = 0);
+		PDA_CAPTURE_OPTS(co, .jobs = 1, .memo = true,
+				 .ip_stacks = true, .leaf_only = pass < 2,
+				 .counted = pass > 0);
+
+		counted_run("../../testdata/demo.perf.data", &co, &fo, &k[pass],
+			    &nr_kept[pass], &st[pass]);
+	}
+	ck_assert_uint_gt(k[0].samples, 200);
+	ck_assert_uint_eq(k[0].items, k[0].samples);
+	ck_assert_uint_lt(k[1].items, k[1].samples / 2);
+	ck_assert_uint_eq(k[2].items, k[2].samples);
+	for (int pass = 1; pass < 3; pass++) {
+		counted_same(&k[pass], &k[0]);
+		ck_assert_uint_eq(nr_kept[pass], nr_kept[0]);
+	}
+	ck_assert_mem_eq(&st[1], &st[0], sizeof(st[0]));
 }
 END_TEST
 
@@ -812,6 +863,7 @@ Suite *capture_suite(void)
 	tcase_add_test(tc, test_capture_api);
 	tcase_add_test(tc, test_capture_threads_stop);
 	tcase_add_test(tc, test_capture_counted);
+	tcase_add_test(tc, test_capture_counted_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }
