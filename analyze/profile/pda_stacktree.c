@@ -305,8 +305,19 @@ static uint32_t add_node(struct pda_stacktree *t, const struct pd_alloc *a,
 	return id;
 }
 
+static uint32_t find_shared(struct pda_stacktree_shared *sh, uint64_t hash,
+			    uint32_t frame);
+
+/* The node of hash and frame: in t's own arrays (the writer), or in the
+ * published ones (a reader of a shared tree); 0: none. */
+static uint32_t lookup(const struct pda_stacktree *t, bool reader,
+		       uint64_t hash, uint32_t frame)
+{
+	return reader ? find_shared(t->sh, hash, frame) : find(t, hash, frame);
+}
+
 /* The node of p's first depth steps (there), looked up if not known. */
-static uint32_t step_node(const struct pda_stacktree *t,
+static uint32_t step_node(const struct pda_stacktree *t, bool reader,
 			  struct pda_stacktree_path *p, size_t depth)
 {
 	struct pda_stacktree_step *st;
@@ -315,8 +326,45 @@ static uint32_t step_node(const struct pda_stacktree *t,
 		return 0;
 	st = &p->steps[depth - 1];
 	if (st->node == PDA_STACKTREE_NO_NODE)
-		st->node = find(t, st->hash, st->frame);
+		st->node = lookup(t, reader, st->hash, st->frame);
 	return st->node;
+}
+
+/*
+ * frames[0 .. nr) into p (room made; paths hashed from seed, the part
+ * shared with p's last stack kept), and the deepest prefix the tree
+ * holds: @return its depth, its node in *node.  For a reader, a node
+ * published meanwhile only makes it shallower.
+ */
+static size_t deepest(const struct pda_stacktree *t, bool reader,
+		      struct pda_stacktree_path *p, const uint32_t *frames,
+		      size_t nr, uint64_t seed, uint32_t *node)
+{
+	size_t same = 0, lo, hi;
+
+	while (same < nr && same < p->nr &&
+	       p->steps[same].frame == frames[same])
+		same++;
+	for (size_t i = same; i < nr; i++)
+		p->steps[i] = (struct pda_stacktree_step){
+			frames[i], PDA_STACKTREE_NO_NODE,
+			path_hash(i ? p->steps[i - 1].hash : seed, frames[i])};
+	p->nr = nr;
+	/* lo frames are there (same are) */
+	for (lo = same, hi = nr; lo < hi;) {
+		const size_t mid = lo + (hi - lo + 1) / 2;
+		struct pda_stacktree_step *st = &p->steps[mid - 1];
+		const uint32_t id = lookup(t, reader, st->hash, st->frame);
+
+		if (id) {
+			st->node = id;
+			lo = mid;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	*node = step_node(t, reader, p, lo);
+	return lo;
 }
 
 int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
@@ -324,7 +372,7 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 		      uint32_t *end)
 {
 	struct pda_stacktree_path *p = &t->paths[hint % PDA_STACKTREE_PATHS];
-	size_t same = 0, lo, hi;
+	size_t lo;
 	uint32_t node;
 
 	if (t->sealed)
@@ -335,28 +383,7 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 		reclaim(t->sh, a);
 	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
 		return PD_ERR_NOMEM;
-	while (same < nr && same < p->nr &&
-	       p->steps[same].frame == frames[same])
-		same++;
-	for (size_t i = same; i < nr; i++)
-		p->steps[i] = (struct pda_stacktree_step){
-			frames[i], PDA_STACKTREE_NO_NODE,
-			path_hash(i ? p->steps[i - 1].hash : t->hashes[0],
-				  frames[i])};
-	/* the deepest prefix the tree holds: lo frames (same are there) */
-	for (lo = same, hi = nr; lo < hi;) {
-		const size_t mid = lo + (hi - lo + 1) / 2;
-		struct pda_stacktree_step *st = &p->steps[mid - 1];
-		const uint32_t id = find(t, st->hash, st->frame);
-
-		if (id) {
-			st->node = id;
-			lo = mid;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	node = step_node(t, p, lo);
+	lo = deepest(t, false, p, frames, nr, t->hashes[0], &node);
 	for (size_t i = lo; i < nr; i++) {
 		node = add_node(t, a, node, frames[i], p->steps[i].hash);
 		if (!node) {
@@ -552,20 +579,6 @@ static uint32_t find_shared(struct pda_stacktree_shared *sh, uint64_t hash,
 	return 0;
 }
 
-/* step_node() for a reader. */
-static uint32_t step_node_shared(struct pda_stacktree_shared *sh,
-				 struct pda_stacktree_path *p, size_t depth)
-{
-	struct pda_stacktree_step *st;
-
-	if (!depth)
-		return 0;
-	st = &p->steps[depth - 1];
-	if (st->node == PDA_STACKTREE_NO_NODE)
-		st->node = find_shared(sh, st->hash, st->frame);
-	return st->node;
-}
-
 int pda_stacktree_find_shared(const struct pda_stacktree *t,
 			      struct pda_stacktree_reader *r,
 			      const struct pd_alloc *a, const uint32_t *frames,
@@ -573,36 +586,14 @@ int pda_stacktree_find_shared(const struct pda_stacktree *t,
 {
 	struct pda_stacktree_shared *sh = t->sh;
 	struct pda_stacktree_path *p = &r->paths[hint % PDA_STACKTREE_PATHS];
-	size_t same = 0, lo, hi;
+	size_t lo;
 	uint32_t node, e = 0;
 
 	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
 		return PD_ERR_NOMEM;
-	/* as pda_stacktree_add(), on the reader's own paths; a node not
-	 * seen (published since) only makes lo lower */
-	while (same < nr && same < p->nr &&
-	       p->steps[same].frame == frames[same])
-		same++;
-	for (size_t i = same; i < nr; i++)
-		p->steps[i] = (struct pda_stacktree_step){
-			frames[i], PDA_STACKTREE_NO_NODE,
-			path_hash(i ? p->steps[i - 1].hash : sh->seed,
-				  frames[i])};
-	p->nr = nr;
+	/* as pda_stacktree_add(), on the reader's own paths */
 	read_begin(r);
-	for (lo = same, hi = nr; lo < hi;) {
-		const size_t mid = lo + (hi - lo + 1) / 2;
-		struct pda_stacktree_step *st = &p->steps[mid - 1];
-		const uint32_t id = find_shared(sh, st->hash, st->frame);
-
-		if (id) {
-			st->node = id;
-			lo = mid;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	node = step_node_shared(sh, p, lo);
+	lo = deepest(t, true, p, frames, nr, sh->seed, &node);
 	if (lo == nr)
 		e = atomic_load_explicit(
 			(_Atomic uint32_t *)&atomic_load_explicit(
