@@ -248,10 +248,16 @@ struct pda_dso_ent {
 	 * waits its turn (pda_session.c, shard_turn) */
 	bool used;
 	bool escaped;	     /* a --symfs path led outside it */
-	uint64_t sample_seq; /* the last sample counted in nr_samples */
-	uint64_t unres_seq;  /* the last one counted in nr_unresolved */
-	uint32_t idx;	     /* its place in dsos.all's making: a shard
-			      * view's counts by binary (pda_view.dc) */
+	/* written each sample by the session's view (the first shard's),
+	 * so on a cache line of their own: idx, which the other shards
+	 * read each sample, beside them made -j2 wait on the line (fold10
+	 * -j2: view_count 11% of the CPU, its load of idx) */
+	_Alignas(64) uint64_t sample_seq; /* the last sample counted in
+					   * nr_samples */
+	uint64_t unres_seq; /* the last one counted in nr_unresolved */
+	_Alignas(64) uint32_t idx; /* its place in dsos.all's making: a
+				    * shard view's counts by binary
+				    * (pda_view.dc) */
 	const char *fetch_err; /* debuginfod failed (not "no such file") */
 	const char *kcheck;  /* KERNEL: why its symbols are not the
 			      * capture's kernel's, or NULL */

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
+#define SHARE_SPINS 64 /* share_lock()'s tries before it sleeps */
 
 /*
  * ---- memory: common/'s allocation and arena (pdc_arena.c) on the
@@ -240,6 +241,7 @@ struct pda_fold {
 	 * table's own tree.
 	 */
 	struct pda_fold *owner;
+	struct pda_stacktree_reader *reader; /* fd's, in owner's tree */
 	uint32_t *gid;
 	size_t alloc_gid;
 	struct pda_stacktree_count *cnt;
@@ -874,16 +876,26 @@ void pda_fold_free(struct pda_fold *fd)
 
 int pda_fold_share(struct pda_fold *fd, struct pda_fold *owner)
 {
+	int rc;
+
 	if (fd == owner || fd->owner || owner->owner || fd->threaded ||
 	    owner->threaded || fd->finished || owner->finished ||
 	    fd->totals.nr_samples || fd->totals.nr_filtered ||
 	    fd->flags != owner->flags)
 		return PD_ERR_API;
 	if (!owner->share_init) {
+		rc = pda_stacktree_share(&owner->tree, &owner->mem);
+		if (rc < 0)
+			return rc;
 		if (pthread_mutex_init(&owner->share_mu, NULL) != 0)
 			return PD_ERR_NOMEM;
 		owner->share_init = true;
 	}
+	pthread_mutex_lock(&owner->share_mu);
+	rc = pda_stacktree_reader_new(&owner->tree, &owner->mem, &fd->reader);
+	pthread_mutex_unlock(&owner->share_mu);
+	if (rc < 0)
+		return rc;
 	fd->owner = owner;
 	return 0;
 }
@@ -891,32 +903,56 @@ int pda_fold_share(struct pda_fold *fd, struct pda_fold *owner)
 /*
  * A sharing table's stack fd->buf[0..nr): its atoms named in the
  * owner's table (by name: each table keeps its own first frames, merged
- * in the file's order), its end found or made in the owner's tree,
- * under the owner's lock, which only new stacks (memo misses) take.
- * The end's counts are fd's own (the owner's tree grows under other
- * threads).  @return as pda_stacktree_add().
+ * in the file's order), its end found or made in the owner's tree.  The
+ * owner's lock is taken only for what is new there: a name this table
+ * has not mapped, and the nodes and end of a stack no thread added
+ * (pda_stacktree_find_shared() looks without it: held for every new
+ * stack of a shard, across the tree's lookups, the lock had -j2's two
+ * shards wait on each other, 10k context switches a run).  The end's
+ * counts are fd's own (the owner's tree grows under other threads).
+ * @return as pda_stacktree_add().
  */
+/*
+ * The owner's lock, held for a few nodes' adding at most: a thread
+ * that finds it taken tries again for about as long before it sleeps
+ * (sleeping and waking cost more than the wait).
+ */
+static void share_lock(struct pda_fold *o)
+{
+	for (int i = 0; i < SHARE_SPINS; i++) {
+		if (pthread_mutex_trylock(&o->share_mu) == 0)
+			return;
+		for (volatile int j = 0; j < 16; j++)
+			;
+	}
+	pthread_mutex_lock(&o->share_mu);
+}
+
 static int shared_add(struct pda_fold *fd, size_t nr, unsigned hint,
 		      uint32_t *end)
 {
 	struct pda_fold *o = fd->owner;
 	const size_t nr_atoms = pdc_intern_nr(&fd->atoms);
 	const size_t had = fd->alloc_gid;
+	bool locked = false;
 	int rc = 0;
 
 	if (PDC_GROW(&fd->mem, fd->gid, fd->alloc_gid, nr_atoms,
 		     PDA_STACKTREE_MAX) < 0)
 		return PD_ERR_NOMEM;
 	memset(fd->gid + had, 0, (fd->alloc_gid - had) * sizeof(*fd->gid));
-	pthread_mutex_lock(&o->share_mu);
 	for (size_t i = 0; i < nr; i++) {
 		const uint32_t id = fd->buf[i];
 
 		if (!fd->gid[id]) {
 			const struct atom *a = pdc_intern_at(&fd->atoms, id);
-			const struct atom *b =
-				intern_raw(o, a->str, a->pub.len, a->pub.flags);
+			const struct atom *b;
 
+			if (!locked) {
+				share_lock(o);
+				locked = true;
+			}
+			b = intern_raw(o, a->str, a->pub.len, a->pub.flags);
 			if (!b) {
 				rc = PD_ERR_NOMEM;
 				break;
@@ -925,10 +961,16 @@ static int shared_add(struct pda_fold *fd, size_t nr, unsigned hint,
 		}
 		fd->buf[i] = fd->gid[id] - 1;
 	}
+	if (locked)
+		pthread_mutex_unlock(&o->share_mu);
 	if (rc == 0)
-		rc = pda_stacktree_add(&o->tree, &o->mem, fd->buf, nr, hint,
-				       end);
-	pthread_mutex_unlock(&o->share_mu);
+		rc = pda_stacktree_find_shared(&o->tree, fd->reader, &o->mem,
+					       fd->buf, nr, hint, end);
+	if (rc == 1) {
+		share_lock(o);
+		rc = pda_stacktree_add_rest(&o->tree, &o->mem, fd->reader, end);
+		pthread_mutex_unlock(&o->share_mu);
+	}
 	if (rc >= 0 && *end >= fd->alloc_cnt) {
 		const size_t was = fd->alloc_cnt;
 

@@ -29,6 +29,7 @@
 #include "pda_base_int.h"
 #include "pda_stacktree_int.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -38,10 +39,50 @@
 #define MIN_SLOTS ((size_t)1 << MIN_SLOTS_LOG2)
 #define SMALL_SORT 16 /* insertion sort up to this many tokens */
 
+/* A shared tree's slots as readers see them: one allocation's worth,
+ * its size with it. */
+struct slot_tab {
+	_Atomic uint32_t *slots;
+	size_t mask;
+	unsigned shift;
+};
+
+/* Arrays replaced while readers may read them: nodes, hashes and slots
+ * each grow at most ~30 times, and their slot tables with them. */
+#define MAX_RETIRED 128
+
+struct pda_stacktree_reader {
+	/* odd while the reader reads the tree; its own copy in n */
+	atomic_uint seq;
+	unsigned n;
+	unsigned snap; /* the writer's: seq when retired arrays waited */
+	struct pda_stacktree_path paths[PDA_STACKTREE_PATHS];
+	/* what pda_stacktree_find_shared() left to add: its path and the
+	 * depth of the deepest node it found */
+	struct pda_stacktree_path *cur;
+	size_t lo;
+	struct pda_stacktree_reader *next;
+};
+
+/* pda_stacktree_share(): what readers load (acquire) and what waits to
+ * be freed. */
+struct pda_stacktree_shared {
+	_Atomic(struct slot_tab *) tab;
+	_Atomic(struct pda_stacktree_node *) nodes;
+	_Atomic(uint64_t *) hashes;
+	uint64_t seed; /* hashes[0], which no reader reads there */
+	struct pda_stacktree_reader *readers;
+	void *retired[MAX_RETIRED];
+	size_t nr_retired;
+};
+
+static void free_shared(struct pda_stacktree *t, const struct pd_alloc *a);
+
 void pda_stacktree_release(struct pda_stacktree *t, const struct pd_alloc *a)
 {
 	const struct pda_stacktree empty = PDA_STACKTREE_INIT;
 
+	free_shared(t, a);
 	pdc_free(a, t->nodes);
 	pdc_free(a, t->hashes);
 	pdc_free(a, t->slots);
@@ -96,25 +137,67 @@ static size_t free_slot(const struct pda_stacktree *t, uint64_t hash)
 	return i;
 }
 
+/* Readers' arrays replaced, after their replacements were published:
+ * each reader reading now is noted (a seq_cst fence against theirs in
+ * read_begin(): a reader either sees the new arrays or is seen). */
+static void retire(struct pda_stacktree_shared *sh, void *p)
+{
+	sh->retired[sh->nr_retired++] = p;
+	atomic_thread_fence(memory_order_seq_cst);
+	for (struct pda_stacktree_reader *r = sh->readers; r; r = r->next)
+		r->snap = atomic_load_explicit(&r->seq, memory_order_acquire);
+}
+
+/* The retired arrays freed once no reader that was reading when they
+ * were retired still is. */
+static void reclaim(struct pda_stacktree_shared *sh, const struct pd_alloc *a)
+{
+	if (!sh->nr_retired)
+		return;
+	for (const struct pda_stacktree_reader *r = sh->readers; r;
+	     r = r->next)
+		if ((r->snap & 1) &&
+		    atomic_load_explicit(&r->seq, memory_order_acquire) ==
+			    r->snap)
+			return;
+	for (size_t i = 0; i < sh->nr_retired; i++)
+		pdc_free(a, sh->retired[i]);
+	sh->nr_retired = 0;
+}
+
 /* Twice the slots, every node put back.  @return 0 or PD_ERR_NOMEM (t
  * unchanged). */
 static int grow_slots(struct pda_stacktree *t, const struct pd_alloc *a)
 {
 	const size_t nr = (t->mask + 1) * 2;
 	uint32_t *old = t->slots;
+	struct slot_tab *tab = NULL;
 
 	if (nr > SIZE_MAX / sizeof(*old) / 2)
+		return PD_ERR_NOMEM;
+	if (t->sh && (t->sh->nr_retired + 2 > MAX_RETIRED ||
+		      !(tab = pdc_malloc(a, sizeof(*tab)))))
 		return PD_ERR_NOMEM;
 	t->slots = pdc_zalloc(a, nr * sizeof(*old));
 	if (!t->slots) {
 		t->slots = old;
+		pdc_free(a, tab);
 		return PD_ERR_NOMEM;
 	}
 	t->mask = nr - 1;
 	t->shift--;
 	for (uint32_t id = 1; id < t->nr_nodes; id++)
 		t->slots[free_slot(t, t->hashes[id])] = id;
-	pdc_free(a, old);
+	if (!t->sh) {
+		pdc_free(a, old);
+		return 0;
+	}
+	/* readers may be probing the old slots: they stay until none is */
+	*tab = (struct slot_tab){(_Atomic uint32_t *)t->slots, t->mask,
+				 t->shift};
+	retire(t->sh, atomic_exchange_explicit(&t->sh->tab, tab,
+					       memory_order_acq_rel));
+	retire(t->sh, old);
 	return 0;
 }
 
@@ -140,6 +223,60 @@ static int start(struct pda_stacktree *t, const struct pd_alloc *a)
 	return 0;
 }
 
+/* A copy of arr's nr elements of elem bytes, with room for want (its
+ * room in *alloc, doubled), or NULL. */
+static void *copy_grown(const struct pd_alloc *a, const void *arr, size_t elem,
+			size_t nr, size_t *alloc, size_t want)
+{
+	size_t n = *alloc ? *alloc : 16;
+	void *p;
+
+	while (n < want && n < PDA_STACKTREE_MAX)
+		n = n > PDA_STACKTREE_MAX / 2 ? PDA_STACKTREE_MAX : n * 2;
+	if (n < want || n > SIZE_MAX / elem)
+		return NULL;
+	p = pdc_malloc(a, n * elem);
+	if (!p)
+		return NULL;
+	memcpy(p, arr, nr * elem);
+	*alloc = n;
+	return p;
+}
+
+/* A shared tree's room for one more node: its arrays copied, not moved
+ * in place (readers may read the old ones).  @return 0 or
+ * PD_ERR_NOMEM. */
+static int shared_room(struct pda_stacktree *t, const struct pd_alloc *a)
+{
+	struct pda_stacktree_shared *sh = t->sh;
+	const size_t want = t->nr_nodes + 1;
+
+	if (want > PDA_STACKTREE_MAX || sh->nr_retired + 2 > MAX_RETIRED)
+		return PD_ERR_NOMEM;
+	if (want > t->alloc_nodes) {
+		struct pda_stacktree_node *p =
+			copy_grown(a, t->nodes, sizeof(*p), t->nr_nodes,
+				   &t->alloc_nodes, want);
+
+		if (!p)
+			return PD_ERR_NOMEM;
+		atomic_store_explicit(&sh->nodes, p, memory_order_release);
+		retire(sh, t->nodes);
+		t->nodes = p;
+	}
+	if (want > t->alloc_hashes) {
+		uint64_t *p = copy_grown(a, t->hashes, sizeof(*p), t->nr_nodes,
+					 &t->alloc_hashes, want);
+
+		if (!p)
+			return PD_ERR_NOMEM;
+		atomic_store_explicit(&sh->hashes, p, memory_order_release);
+		retire(sh, t->hashes);
+		t->hashes = p;
+	}
+	return 0;
+}
+
 /* A new node, of frame called from parent, its path hashing to hash;
  * 0 (the root, no one's child) when out of memory. */
 static uint32_t add_node(struct pda_stacktree *t, const struct pd_alloc *a,
@@ -150,20 +287,37 @@ static uint32_t add_node(struct pda_stacktree *t, const struct pd_alloc *a,
 	/* the root is in no slot: nr_nodes - 1 are, one more goes in */
 	if (t->nr_nodes * 4 > (t->mask + 1) * 3 && grow_slots(t, a) < 0)
 		return 0;
-	if (PDC_GROW(a, t->nodes, t->alloc_nodes, t->nr_nodes + 1,
-		     PDA_STACKTREE_MAX) < 0 ||
-	    PDC_GROW(a, t->hashes, t->alloc_hashes, t->nr_nodes + 1,
-		     PDA_STACKTREE_MAX) < 0)
+	if (t->sh ? shared_room(t, a) < 0
+		  : PDC_GROW(a, t->nodes, t->alloc_nodes, t->nr_nodes + 1,
+			     PDA_STACKTREE_MAX) < 0 ||
+			    PDC_GROW(a, t->hashes, t->alloc_hashes,
+				     t->nr_nodes + 1, PDA_STACKTREE_MAX) < 0)
 		return 0;
 	id = (uint32_t)t->nr_nodes++;
 	t->nodes[id] = (struct pda_stacktree_node){parent, frame, 0};
 	t->hashes[id] = hash;
-	t->slots[free_slot(t, hash)] = id;
+	if (t->sh) /* the node is whole before a reader can find it */
+		atomic_store_explicit(
+			(_Atomic uint32_t *)&t->slots[free_slot(t, hash)], id,
+			memory_order_release);
+	else
+		t->slots[free_slot(t, hash)] = id;
 	return id;
 }
 
+static uint32_t find_shared(struct pda_stacktree_shared *sh, uint64_t hash,
+			    uint32_t frame);
+
+/* The node of hash and frame: in t's own arrays (the writer), or in the
+ * published ones (a reader of a shared tree); 0: none. */
+static uint32_t lookup(const struct pda_stacktree *t, bool reader,
+		       uint64_t hash, uint32_t frame)
+{
+	return reader ? find_shared(t->sh, hash, frame) : find(t, hash, frame);
+}
+
 /* The node of p's first depth steps (there), looked up if not known. */
-static uint32_t step_node(const struct pda_stacktree *t,
+static uint32_t step_node(const struct pda_stacktree *t, bool reader,
 			  struct pda_stacktree_path *p, size_t depth)
 {
 	struct pda_stacktree_step *st;
@@ -172,37 +326,35 @@ static uint32_t step_node(const struct pda_stacktree *t,
 		return 0;
 	st = &p->steps[depth - 1];
 	if (st->node == PDA_STACKTREE_NO_NODE)
-		st->node = find(t, st->hash, st->frame);
+		st->node = lookup(t, reader, st->hash, st->frame);
 	return st->node;
 }
 
-int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
-		      const uint32_t *frames, size_t nr, unsigned hint,
-		      uint32_t *end)
+/*
+ * frames[0 .. nr) into p (room made; paths hashed from seed, the part
+ * shared with p's last stack kept), and the deepest prefix the tree
+ * holds: @return its depth, its node in *node.  For a reader, a node
+ * published meanwhile only makes it shallower.
+ */
+static size_t deepest(const struct pda_stacktree *t, bool reader,
+		      struct pda_stacktree_path *p, const uint32_t *frames,
+		      size_t nr, uint64_t seed, uint32_t *node)
 {
-	struct pda_stacktree_path *p = &t->paths[hint % PDA_STACKTREE_PATHS];
 	size_t same = 0, lo, hi;
-	uint32_t node;
 
-	if (t->sealed)
-		return PD_ERR_API;
-	if (!t->nr_nodes && start(t, a) < 0)
-		return PD_ERR_NOMEM;
-	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
-		return PD_ERR_NOMEM;
 	while (same < nr && same < p->nr &&
 	       p->steps[same].frame == frames[same])
 		same++;
 	for (size_t i = same; i < nr; i++)
 		p->steps[i] = (struct pda_stacktree_step){
 			frames[i], PDA_STACKTREE_NO_NODE,
-			path_hash(i ? p->steps[i - 1].hash : t->hashes[0],
-				  frames[i])};
-	/* the deepest prefix the tree holds: lo frames (same are there) */
+			path_hash(i ? p->steps[i - 1].hash : seed, frames[i])};
+	p->nr = nr;
+	/* lo frames are there (same are) */
 	for (lo = same, hi = nr; lo < hi;) {
 		const size_t mid = lo + (hi - lo + 1) / 2;
 		struct pda_stacktree_step *st = &p->steps[mid - 1];
-		const uint32_t id = find(t, st->hash, st->frame);
+		const uint32_t id = lookup(t, reader, st->hash, st->frame);
 
 		if (id) {
 			st->node = id;
@@ -211,7 +363,27 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 			hi = mid - 1;
 		}
 	}
-	node = step_node(t, p, lo);
+	*node = step_node(t, reader, p, lo);
+	return lo;
+}
+
+int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
+		      const uint32_t *frames, size_t nr, unsigned hint,
+		      uint32_t *end)
+{
+	struct pda_stacktree_path *p = &t->paths[hint % PDA_STACKTREE_PATHS];
+	size_t lo;
+	uint32_t node;
+
+	if (t->sealed)
+		return PD_ERR_API;
+	if (!t->nr_nodes && start(t, a) < 0)
+		return PD_ERR_NOMEM;
+	if (t->sh)
+		reclaim(t->sh, a);
+	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
+		return PD_ERR_NOMEM;
+	lo = deepest(t, false, p, frames, nr, t->hashes[0], &node);
 	for (size_t i = lo; i < nr; i++) {
 		node = add_node(t, a, node, frames[i], p->steps[i].hash);
 		if (!node) {
@@ -233,6 +405,8 @@ int pda_stacktree_child(struct pda_stacktree *t, const struct pd_alloc *a,
 		return PD_ERR_API;
 	if (!t->nr_nodes && start(t, a) < 0)
 		return PD_ERR_NOMEM;
+	if (t->sh)
+		reclaim(t->sh, a);
 	hash = path_hash(t->hashes[parent], frame);
 	*node = find(t, hash, frame);
 	if (!*node)
@@ -257,7 +431,12 @@ int pda_stacktree_end(struct pda_stacktree *t, const struct pd_alloc *a,
 		return PD_ERR_NOMEM;
 	t->nr_ends++;
 	memset(&t->counts[t->nr_ends], 0, sizeof(t->counts[0]));
-	t->nodes[node].end = (uint32_t)t->nr_ends;
+	if (t->sh)
+		atomic_store_explicit((_Atomic uint32_t *)&t->nodes[node].end,
+				      (uint32_t)t->nr_ends,
+				      memory_order_release);
+	else
+		t->nodes[node].end = (uint32_t)t->nr_ends;
 	*end = (uint32_t)t->nr_ends;
 	return 1;
 }
@@ -266,6 +445,7 @@ int pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a)
 {
 	int rc;
 
+	free_shared(t, a);
 	pdc_free(a, t->slots);
 	t->slots = NULL;
 	pdc_free(a, t->hashes);
@@ -297,6 +477,168 @@ size_t pda_stacktree_path(const struct pda_stacktree *t, uint32_t node,
 		for (size_t i = depth; i > 0; node = t->nodes[node].parent)
 			frames[--i] = t->nodes[node].frame;
 	return depth;
+}
+
+/* ---- a tree shared by threads ---------------------------------------- */
+
+/* The shared state, the readers and what waits to be freed: no reader
+ * reads any more. */
+static void free_shared(struct pda_stacktree *t, const struct pd_alloc *a)
+{
+	struct pda_stacktree_shared *sh = t->sh;
+	struct pda_stacktree_reader *r, *next;
+
+	if (!sh)
+		return;
+	for (size_t i = 0; i < sh->nr_retired; i++)
+		pdc_free(a, sh->retired[i]);
+	pdc_free(a, atomic_load_explicit(&sh->tab, memory_order_relaxed));
+	for (r = sh->readers; r; r = next) {
+		next = r->next;
+		for (size_t i = 0; i < PDA_STACKTREE_PATHS; i++)
+			pdc_free(a, r->paths[i].steps);
+		pdc_free(a, r);
+	}
+	pdc_free(a, sh);
+	t->sh = NULL;
+}
+
+int pda_stacktree_share(struct pda_stacktree *t, const struct pd_alloc *a)
+{
+	struct pda_stacktree_shared *sh;
+	struct slot_tab *tab;
+
+	if (t->sealed || t->sh)
+		return PD_ERR_API;
+	if (!t->nr_nodes && start(t, a) < 0)
+		return PD_ERR_NOMEM;
+	sh = pdc_zalloc(a, sizeof(*sh));
+	tab = pdc_malloc(a, sizeof(*tab));
+	if (!sh || !tab) {
+		pdc_free(a, sh);
+		pdc_free(a, tab);
+		return PD_ERR_NOMEM;
+	}
+	*tab = (struct slot_tab){(_Atomic uint32_t *)t->slots, t->mask,
+				 t->shift};
+	atomic_init(&sh->tab, tab);
+	atomic_init(&sh->nodes, t->nodes);
+	atomic_init(&sh->hashes, t->hashes);
+	sh->seed = t->hashes[0];
+	t->sh = sh;
+	return 0;
+}
+
+int pda_stacktree_reader_new(struct pda_stacktree *t, const struct pd_alloc *a,
+			     struct pda_stacktree_reader **r)
+{
+	*r = NULL;
+	if (!t->sh)
+		return PD_ERR_API;
+	*r = pdc_zalloc(a, sizeof(**r));
+	if (!*r)
+		return PD_ERR_NOMEM;
+	atomic_init(&(*r)->seq, 0);
+	(*r)->next = t->sh->readers;
+	t->sh->readers = *r;
+	return 0;
+}
+
+/* r reads from here: its seq odd, then the arrays loaded (the fence
+ * pairs with retire()'s). */
+static void read_begin(struct pda_stacktree_reader *r)
+{
+	atomic_store_explicit(&r->seq, ++r->n, memory_order_relaxed);
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* r reads nothing more: what it read may be freed. */
+static void read_end(struct pda_stacktree_reader *r)
+{
+	atomic_store_explicit(&r->seq, ++r->n, memory_order_release);
+}
+
+/* find() for a reader: a node published (its slot's release store) is
+ * in the arrays loaded after the slot. */
+static uint32_t find_shared(struct pda_stacktree_shared *sh, uint64_t hash,
+			    uint32_t frame)
+{
+	const struct slot_tab *tab =
+		atomic_load_explicit(&sh->tab, memory_order_acquire);
+	uint32_t id;
+
+	for (size_t i = (size_t)(hash >> tab->shift);
+	     (id = atomic_load_explicit(&tab->slots[i],
+					memory_order_acquire)) != 0;
+	     i = (i + 1) & tab->mask)
+		if (atomic_load_explicit(&sh->hashes,
+					 memory_order_acquire)[id] == hash &&
+		    atomic_load_explicit(&sh->nodes, memory_order_acquire)[id]
+				    .frame == frame)
+			return id;
+	return 0;
+}
+
+int pda_stacktree_find_shared(const struct pda_stacktree *t,
+			      struct pda_stacktree_reader *r,
+			      const struct pd_alloc *a, const uint32_t *frames,
+			      size_t nr, unsigned hint, uint32_t *end)
+{
+	struct pda_stacktree_shared *sh = t->sh;
+	struct pda_stacktree_path *p = &r->paths[hint % PDA_STACKTREE_PATHS];
+	size_t lo;
+	uint32_t node, e = 0;
+
+	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
+		return PD_ERR_NOMEM;
+	/* as pda_stacktree_add(), on the reader's own paths */
+	read_begin(r);
+	lo = deepest(t, true, p, frames, nr, sh->seed, &node);
+	if (lo == nr)
+		e = atomic_load_explicit(
+			(_Atomic uint32_t *)&atomic_load_explicit(
+				 &sh->nodes, memory_order_acquire)[node]
+				 .end,
+			memory_order_acquire);
+	read_end(r);
+	if (e) {
+		*end = e;
+		return 0;
+	}
+	r->cur = p;
+	r->lo = lo;
+	return 1;
+}
+
+int pda_stacktree_add_rest(struct pda_stacktree *t, const struct pd_alloc *a,
+			   struct pda_stacktree_reader *r, uint32_t *end)
+{
+	struct pda_stacktree_path *p = r->cur;
+	size_t i = r->lo;
+	uint32_t node = i ? p->steps[i - 1].node : 0;
+
+	if (t->sealed || !t->sh || !p)
+		return PD_ERR_API;
+	reclaim(t->sh, a);
+	r->cur = NULL;
+	if (i && !node) /* not found where it was (cannot be): the root */
+		i = 0;
+	/* what other threads added since the reader looked, then the
+	 * rest (a tree that holds a path holds its prefixes) */
+	for (uint32_t id; i < p->nr &&
+			  (id = find(t, p->steps[i].hash, p->steps[i].frame));
+	     i++)
+		node = p->steps[i].node = id;
+	for (; i < p->nr; i++) {
+		node = add_node(t, a, node, p->steps[i].frame,
+				p->steps[i].hash);
+		if (!node) {
+			p->nr = i;
+			return PD_ERR_NOMEM;
+		}
+		p->steps[i].node = node;
+	}
+	return pda_stacktree_end(t, a, node, end);
 }
 
 /* ---- the sorted walk ------------------------------------------------- */

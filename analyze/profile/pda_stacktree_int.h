@@ -23,7 +23,7 @@
  * back from hashes[], which halves the table where a capture has
  * millions of nodes.  A failed call leaves the tree as it was but
  * for nodes no end is under, which nothing counts or walks into a line
- * (O6).  Not thread-safe.
+ * (O6).  Not thread-safe, but for a shared tree's readers (below).
  *
  *	struct pda_stacktree t = PDA_STACKTREE_INIT;
  *	uint32_t end;
@@ -93,6 +93,7 @@ struct pda_stacktree {
 	size_t nr_ends, alloc_counts;
 	bool sealed;
 	struct pda_stacktree_path paths[PDA_STACKTREE_PATHS];
+	struct pda_stacktree_shared *sh; /* pda_stacktree_share()d */
 };
 
 #define PDA_STACKTREE_INIT                                                     \
@@ -102,7 +103,8 @@ struct pda_stacktree {
 			{                                                      \
 				NULL, 0, 0                                     \
 			}                                                      \
-		}                                                              \
+		},                                                             \
+		NULL                                                           \
 	}
 
 /* Free the tree's memory; it is then empty, as PDA_STACKTREE_INIT. */
@@ -151,6 +153,49 @@ static inline size_t pda_stacktree_nr_ends(const struct pda_stacktree *t)
  * when shrinking them failed (E5: reported; the tree is sealed and
  * whole, only bigger than it needs). */
 int pda_stacktree_seal(struct pda_stacktree *t, const struct pd_alloc *a);
+
+/*
+ * A tree that threads add to at once, each through a reader of its own:
+ * a stack whose nodes and end are there is found without a lock (most of
+ * a shard's new stacks: another shard made them, or they differ from one
+ * it made in their ips only), and only what is missing is added under
+ * the caller's lock, which every other call on the tree must hold too.
+ * Slots are published with release stores and nodes' ends likewise; an
+ * array that grows is copied, not moved in place, and the old one freed
+ * once no reader can be reading it (each reader's sequence number, odd
+ * while it reads, is checked under the lock), so a reader never sees
+ * freed memory and the tree's memory stays that of one tree.
+ *
+ *	pda_stacktree_share(&t, a);			(before the threads)
+ *	pda_stacktree_reader_new(&t, a, &r);		(one a thread)
+ *	rc = pda_stacktree_find_shared(&t, r, a, frames, nr, hint, &end);
+ *	if (rc == 1) {					(not all there)
+ *		lock; rc = pda_stacktree_add_rest(&t, a, r, &end); unlock;
+ *	}
+ *
+ * The readers are the tree's, freed with it; after the threads (or at
+ * its seal) the tree is a tree like any other.
+ */
+struct pda_stacktree_reader;
+/* @return 0, PD_ERR_NOMEM or PD_ERR_API (sealed or already shared) */
+int pda_stacktree_share(struct pda_stacktree *t, const struct pd_alloc *a);
+/* @return 0, PD_ERR_NOMEM or PD_ERR_API (t not shared) */
+int pda_stacktree_reader_new(struct pda_stacktree *t, const struct pd_alloc *a,
+			     struct pda_stacktree_reader **r);
+/*
+ * Without the lock: the end of frames[0 .. nr) (as pda_stacktree_add())
+ * in *end when its nodes and end are there.  @return 0 (found), 1 (not
+ * all there: pda_stacktree_add_rest() under the lock, with nothing else
+ * of r's between) or PD_ERR_NOMEM.
+ */
+int pda_stacktree_find_shared(const struct pda_stacktree *t,
+			      struct pda_stacktree_reader *r,
+			      const struct pd_alloc *a, const uint32_t *frames,
+			      size_t nr, unsigned hint, uint32_t *end);
+/* Under the lock: the rest of r's stack added.  @return as
+ * pda_stacktree_add(). */
+int pda_stacktree_add_rest(struct pda_stacktree *t, const struct pd_alloc *a,
+			   struct pda_stacktree_reader *r, uint32_t *end);
 
 /*
  * After pda_stacktree_seal(): the nr_ends ends' nodes in *order (freed by

@@ -26,6 +26,7 @@
 #include "testrng.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,114 @@ START_TEST(test_prefixes)
 	free(v);
 	free(ends);
 	free(weights);
+}
+END_TEST
+
+/* ---- a tree shared by threads ----------------------------------------- */
+
+enum { NR_SHARERS = 3, NR_SHARED = 20000 };
+
+struct sharer {
+	struct pda_stacktree *t;
+	pthread_mutex_t *mu;
+	struct pda_stacktree_reader *r;
+	const struct rstack *v;
+	uint32_t *ends;
+	size_t from, nr;
+};
+
+/* A thread's stacks into the shared tree: found without the lock, the
+ * rest added under it. */
+static void *sharer_run(void *arg)
+{
+	struct sharer *sh = arg;
+
+	for (size_t i = sh->from; i < sh->from + sh->nr; i++) {
+		const struct rstack *s = &sh->v[i];
+		int rc = pda_stacktree_find_shared(sh->t, sh->r, NULL, s->frames,
+						   s->nr, (unsigned)i % 5,
+						   &sh->ends[i]);
+
+		if (rc == 1) {
+			pthread_mutex_lock(sh->mu);
+			rc = pda_stacktree_add_rest(sh->t, NULL, sh->r,
+						    &sh->ends[i]);
+			pthread_mutex_unlock(sh->mu);
+		}
+		if (rc < 0)
+			return sh;
+	}
+	return NULL;
+}
+
+START_TEST(test_shared)
+{
+	struct pda_stacktree t = PDA_STACKTREE_INIT;
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct rstack *v = malloc(NR_SHARED * sizeof(*v));
+	uint32_t *ends = malloc(NR_SHARED * sizeof(*ends));
+	struct sharer sh[NR_SHARERS];
+	pthread_t th[NR_SHARERS];
+	uint32_t *node_of;
+
+	ck_assert(v && ends);
+	rng_state = 0x2545f4914f6cdd1dull + (uint64_t)_i;
+	/* wide and deep enough that every array grows while the threads
+	 * read it; each thread's stacks partly another's */
+	for (size_t i = 0; i < NR_SHARED; i++) {
+		if (i > 0 && rnd(3) == 0)
+			v[i] = v[rnd((unsigned)i)];
+		else
+			random_stack(&v[i], 400);
+	}
+	ck_assert_int_eq(pda_stacktree_share(&t, NULL), 0);
+	ck_assert_int_eq(pda_stacktree_share(&t, NULL), PD_ERR_API);
+	for (size_t k = 0; k < NR_SHARERS; k++) {
+		sh[k] = (struct sharer){&t, &mu, NULL, v, ends,
+					k * (NR_SHARED / NR_SHARERS),
+					NR_SHARED / NR_SHARERS};
+		ck_assert_int_eq(pda_stacktree_reader_new(&t, NULL, &sh[k].r),
+				 0);
+	}
+	sh[NR_SHARERS - 1].nr = NR_SHARED - sh[NR_SHARERS - 1].from;
+	for (size_t k = 0; k < NR_SHARERS; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, sharer_run, &sh[k]),
+				 0);
+	for (size_t k = 0; k < NR_SHARERS; k++) {
+		void *ret;
+
+		ck_assert_int_eq(pthread_join(th[k], &ret), 0);
+		ck_assert_ptr_null(ret);
+	}
+	/* one tree, as one thread would have made it but for the ids */
+	ck_assert_uint_eq(t.nr_nodes, count_prefixes(v, NR_SHARED));
+	node_of = calloc(pda_stacktree_nr_ends(&t) + 1, sizeof(*node_of));
+	ck_assert_ptr_nonnull(node_of);
+	for (uint32_t n = 0; n < t.nr_nodes; n++) {
+		if (n)
+			ck_assert_uint_lt(t.nodes[n].parent, n);
+		node_of[t.nodes[n].end] = n;
+	}
+	for (size_t i = 0; i < NR_SHARED; i++) {
+		uint32_t frames[MAX_DEPTH];
+		const size_t j = rnd(NR_SHARED);
+
+		ck_assert_int_eq(ends[i] == ends[j],
+				 rstack_cmp_frames(&v[i], &v[j]) == 0);
+		ck_assert_uint_eq(pda_stacktree_path(&t, node_of[ends[i]], frames),
+				  v[i].nr);
+		ck_assert(memcmp(frames, v[i].frames,
+				 v[i].nr * sizeof(frames[0])) == 0);
+	}
+	/* after the threads, a tree like any other */
+	ck_assert_int_ge(
+		pda_stacktree_add(&t, NULL, v[0].frames, v[0].nr, 0, &ends[0]),
+		0);
+	ck_assert_int_eq(pda_stacktree_seal(&t, NULL), 0);
+	pda_stacktree_release(&t, NULL);
+	free(node_of);
+	free(v);
+	free(ends);
 }
 END_TEST
 
@@ -704,6 +813,7 @@ Suite *stacktree_suite(void)
 	tcase_add_loop_test(tc, test_fold_random, 0, 12);
 	tcase_add_test(tc, test_fold_threaded_deep);
 	tcase_add_loop_test(tc, test_fold_sorter_stream, 0, 2);
+	tcase_add_loop_test(tc, test_shared, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
