@@ -138,14 +138,18 @@ static size_t free_slot(const struct pda_stacktree *t, uint64_t hash)
 }
 
 /* Readers' arrays replaced, after their replacements were published:
- * each reader reading now is noted (a seq_cst fence against theirs in
- * read_begin(): a reader either sees the new arrays or is seen). */
+ * each reader reading now is noted.  Both sides take seq by a
+ * read-modify-write, not a store and a fence (which ThreadSanitizer does
+ * not model, and gcc -fsanitize=thread rejects): whichever comes second
+ * in seq's order sees the other, so a reader either loads the new
+ * arrays (its exchange read the value this release wrote) or is seen
+ * reading. */
 static void retire(struct pda_stacktree_shared *sh, void *p)
 {
 	sh->retired[sh->nr_retired++] = p;
-	atomic_thread_fence(memory_order_seq_cst);
 	for (struct pda_stacktree_reader *r = sh->readers; r; r = r->next)
-		r->snap = atomic_load_explicit(&r->seq, memory_order_acquire);
+		r->snap = atomic_fetch_add_explicit(&r->seq, 0,
+						    memory_order_acq_rel);
 }
 
 /* The retired arrays freed once no reader that was reading when they
@@ -544,12 +548,11 @@ int pda_stacktree_reader_new(struct pda_stacktree *t, const struct pd_alloc *a,
 	return 0;
 }
 
-/* r reads from here: its seq odd, then the arrays loaded (the fence
- * pairs with retire()'s). */
+/* r reads from here: its seq odd, then the arrays loaded (the exchange
+ * pairs with retire()'s read-modify-write). */
 static void read_begin(struct pda_stacktree_reader *r)
 {
-	atomic_store_explicit(&r->seq, ++r->n, memory_order_relaxed);
-	atomic_thread_fence(memory_order_seq_cst);
+	atomic_exchange_explicit(&r->seq, ++r->n, memory_order_acq_rel);
 }
 
 /* r reads nothing more: what it read may be freed. */
