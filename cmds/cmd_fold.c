@@ -390,10 +390,11 @@ static void parse_args(int argc, char **argv, struct pd_ctx *ctx,
 }
 
 
-/* A table, its tree on a thread of its own where threaded (and -j
- * lets it). */
-static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
-				    const struct fold_opts *o, bool threaded)
+/* A table, its tree on a thread of its own where threaded, its sort
+ * where sort_thread (and -j lets them). */
+static struct pda_fold *new_fold_sorted(struct pd_ctx *ctx,
+					const struct fold_opts *o,
+					bool threaded, bool sort_thread)
 {
 	char err[256] = "";
 	/* a branch path adds two frames an entry, at most max_stack
@@ -414,12 +415,21 @@ static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
 		   (o->period || o->off_cpu || o->wall_clock ? PDA_FOLD_PERIOD : 0) |
 		   (o->branch_history ? PDA_FOLD_SRCLINE_CG : 0);
 	fo.threaded = threaded && cmd_jobs_fold_thread(o->jobs);
+	fo.sort_thread = sort_thread && cmd_jobs_fold_thread(o->jobs);
 	rc = pda_fold_new(&fo, &fd);
 	if (rc == PD_ERR_API)
 		usage_error(ctx, "%s", err[0] ? err : "bad filter");
 	if (rc < 0)
 		die(ctx, "%s", pd_strerror(rc));
 	return fd;
+}
+
+/* A table, its tree on a thread of its own where threaded (and -j
+ * lets it). */
+static struct pda_fold *new_fold_on(struct pd_ctx *ctx,
+				    const struct fold_opts *o, bool threaded)
+{
+	return new_fold_sorted(ctx, o, threaded, false);
 }
 
 static struct pda_fold *new_fold(struct pd_ctx *ctx, const struct fold_opts *o)
@@ -909,7 +919,9 @@ static int fold_shard_begin(void *arg, unsigned shard, void **shard_arg)
 		return PD_ERR_NOMEM;
 	if (shard == 1) {
 		pda_fold_free(fr->fd);
-		fr->owner = new_fold_on(fr->ctx, fr->o, false);
+		/* the table they all end in: sorted on a thread of its
+		 * own while the output takes its first lines */
+		fr->owner = new_fold_sorted(fr->ctx, fr->o, false, true);
 		fr->fd = new_fold_on(fr->ctx, fr->o, false);
 		rc = pda_fold_share(fr->fd, fr->owner);
 	}

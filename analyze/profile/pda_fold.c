@@ -40,7 +40,12 @@
 #include <string.h>
 
 #define MAX_FRAMES (1u << 20) /* cap on one stack's frames (O5) */
-#define SHARE_SPINS 64 /* share_lock()'s tries before it sleeps */
+/* share_lock()'s tries before it sleeps: a shard adding a new stack
+ * holds the lock for a few microseconds (a lookup, ~4.6 nodes added),
+ * which 64 tries did not outlast: fold.perf.data -j2 slept ~1,000 times
+ * on it (~30 ms of the second shard's wall); 256 ~90 times
+ * (bench/RESULTS.md, "Session 19: fold -j2's serial phases") */
+#define SHARE_SPINS 256
 
 /*
  * ---- memory: common/'s allocation and arena (pdc_arena.c) on the
@@ -811,6 +816,8 @@ int pda_fold_new(const struct pda_fold_opts *opts, struct pda_fold **out)
 		fd->threaded = true;
 		fd->sort_thread = true;
 	}
+	if (o.sort_thread)
+		fd->sort_thread = true;
 	fd->max_stack = o.max_stack ? o.max_stack : PDA_FOLD_MAX_STACK;
 	res[MATCH_SYM] = o.sym_re;
 	res[MATCH_DSO] = o.dso_re;

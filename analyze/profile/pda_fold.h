@@ -88,6 +88,11 @@ struct pda_fold_opts {
 	 * second CPU is free. */
 	bool threaded;
 	size_t errbuf_size;
+	/* The sort of pda_fold_finish() on a thread of its own, while
+	 * pda_fold_profile() takes its first lines (implied by threaded):
+	 * for a table made without an adder (one that shared tables are
+	 * merged into), the same result, sooner where a CPU is free. */
+	bool sort_thread;
 };
 
 #define PDA_FOLD_OPTS(name, ...)                                            \

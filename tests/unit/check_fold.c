@@ -583,7 +583,9 @@ END_TEST
  * tree, added to the tables in the reverse of their order (the owner's
  * ids then come in another order than one table's), memo hits counted
  * by cookie, then merged into the owner in order: what one table gives,
- * locations (first frames) included.  Loop i: the fold's flags.
+ * locations (first frames) included.  Loop i: the fold's flags, and
+ * from 4 on, the owner sorting on a thread (sort_thread) where it has
+ * an odd number of tables (the one table's, without, is the reference).
  */
 START_TEST(test_share)
 {
@@ -591,8 +593,12 @@ START_TEST(test_share)
 	char *want = NULL;
 
 	for (unsigned nr_tables = 0; nr_tables <= 4; nr_tables++) {
-		struct pda_fold *fd[4], *owner = new_fold(fl);
+		PDA_FOLD_OPTS(oo, .flags = fl,
+			      .sort_thread = _i >= 4 && nr_tables % 2);
+		struct pda_fold *fd[4], *owner;
 		uint64_t cookie[MERGE_NR];
+
+		ck_assert_int_eq(pda_fold_new(&oo, &owner), 0);
 
 		for (unsigned t = 0; t < nr_tables; t++) {
 			fd[t] = new_fold(fl);
@@ -1014,7 +1020,7 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_merge_alike);
 	tcase_add_test(tc, test_growth);
 	tcase_add_loop_test(tc, test_merge, 0, 8);
-	tcase_add_loop_test(tc, test_share, 0, 4);
+	tcase_add_loop_test(tc, test_share, 0, 8);
 	tcase_add_test(tc, test_share_api);
 	tcase_add_test(tc, test_opts_sizes);
 	tcase_add_test(tc, test_alloc_failures);
