@@ -240,16 +240,12 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_SNOOP:
 	case PDA_REPORT_TLB:
 	case PDA_REPORT_LOCKED:
-	case PDA_REPORT_BLOCKED: {
-		/* the keys' fields of perf's data_src string, in the
-		 * keys' order */
-		static const char *const field[] = {"LVL", "SNP", "TLB",
-						    "LCK", "BLK"};
-
-		/* the field's text as analyze/mem's: one decoder */
-		pde_data_src_put(b, e->data_src, field[k - PDA_REPORT_MEM]);
+	case PDA_REPORT_BLOCKED:
+		/* the keys' fields of perf's data_src string (LVL, SNP,
+		 * TLB, LCK, BLK: its fields after OP), in the keys' order;
+		 * analyze/mem's decoder */
+		pde_data_src_put(b, e->data_src, 1 + (k - PDA_REPORT_MEM));
 		break;
-	}
 	case PDA_REPORT_DADDR_SYM:
 		/* the data address: a data symbol and the offset in it */
 		sym_text(b, e->daddr_level, e->daddr_sym, e->daddr_object,

@@ -877,12 +877,8 @@ size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
 	return ds_out(&b, out, size);
 }
 
-void pde_data_src_put(struct pdc_strbuf *b, uint64_t ds, const char *name)
+void pde_data_src_put(struct pdc_strbuf *b, uint64_t ds, unsigned f)
 {
-	size_t f = 0;
-
-	while (f < DS_NR_NAMES && strcmp(ds_names[f], name))
-		f++;
 	if (f < DS_NR_NAMES)
 		ds_field_put(b, ds, f);
 }
@@ -892,9 +888,12 @@ size_t pde_data_src_field(uint64_t ds, const char *name, char *out,
 {
 	struct pdc_strbuf b;
 	char stack[128];
+	unsigned f = 0;
 
+	while (f < DS_NR_NAMES && strcmp(ds_names[f], name))
+		f++;
 	pdc_strbuf_init(&b, NULL, stack, sizeof(stack));
-	pde_data_src_put(&b, ds, name);
+	pde_data_src_put(&b, ds, f);
 	return ds_out(&b, out, size);
 }
 
