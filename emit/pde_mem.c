@@ -38,42 +38,6 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* The part of perf's data_src string after "|NAME " ("LVL", "SNP",
- * "TLB", "LCK"), up to the next '|'. */
-size_t pde_data_src_field(uint64_t ds, const char *name, char *out,
-			  size_t size)
-{
-	char all[256], pat[8];
-	const char *p, *e;
-	size_t n = 0;
-
-	pde_data_src_str(ds, all, sizeof(all));
-	/* "|NAME " (cut to pat's size), without snprintf: a report
-	 * --mem-mode row has several of these cells, each made twice */
-	pat[n++] = '|';
-	for (const char *c = name; *c && n < sizeof(pat) - 1; c++)
-		pat[n++] = *c;
-	if (n < sizeof(pat) - 1)
-		pat[n++] = ' ';
-	pat[n] = '\0';
-	p = strstr(all, pat);
-	if (!p) {
-		if (size)
-			out[0] = '\0';
-		return 0;
-	}
-	p += strlen(pat);
-	e = strchr(p, '|');
-	n = e ? (size_t)(e - p) : strlen(p);
-	if (size) {
-		const size_t k = n < size ? n : size - 1;
-
-		memcpy(out, p, k);
-		out[k] = '\0';
-	}
-	return n;
-}
-
 static const char *const ds_field[4] = {"LVL", "SNP", "TLB", "LCK"};
 static const char *const view_title[PDA_MEM_NR_VIEWS] = {
 	"Data source", "Snoop", "TLB", "Lock", "Functions", "Data symbols",

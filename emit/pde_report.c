@@ -37,16 +37,6 @@ struct widths {
 
 /* The cell of key k for entry e, as perf's se_snprintf() writes it
  * before padding: into b (escaped). */
-/* data_src's field name ("LVL", ...) as perf's perf_mem__*_scnprintf()
- * print it: analyze/mem's strings, one decoder */
-static void mem_field(struct pdc_strbuf *b, uint64_t ds, const char *name)
-{
-	char f[128];
-	const size_t n = pde_data_src_field(ds, name, f, sizeof(f));
-
-	pdc_strbuf_add(b, f, n < sizeof(f) ? n : sizeof(f) - 1);
-}
-
 /* The latency keys' values: the sample's (local_*), or that times the
  * row's samples nr (perf 6.1's weight and ins_lat; ins_lat a u16 times
  * a u32, an unsigned). */
@@ -121,19 +111,54 @@ static void transaction_text(struct pdc_strbuf *b, uint64_t t)
 		pdc_strbuf_addf(b, ":%" PRIx64, t >> 32);
 }
 
+/* "[c] ", perf's level before a symbol, without a format (a
+ * --mem-mode row has several) */
+static void level_text(struct pdc_strbuf *b, char c)
+{
+	const char t[4] = {'[', c, ']', ' '};
+
+	pdc_strbuf_add(b, t, sizeof(t));
+}
+
+/* "%" PRIx64 of n, with at least digits digits. */
+static void hex_text(struct pdc_strbuf *b, uint64_t n, int digits)
+{
+	char t[16];
+	int i = (int)sizeof(t);
+
+	do {
+		t[--i] = "0123456789abcdef"[n & 15];
+		n >>= 4;
+	} while (n);
+	while (i > (int)sizeof(t) - digits && i > 0)
+		t[--i] = '0';
+	pdc_strbuf_add(b, t + i, sizeof(t) - (size_t)i);
+}
+
+/* perf's "%#.*llx" of an address (ADDR_DIGITS): no "0x" for 0 */
+static void addr_text(struct pdc_strbuf *b, uint64_t addr)
+{
+	if (addr)
+		pdc_strbuf_add(b, "0x", 2);
+	hex_text(b, addr, ADDR_DIGITS);
+}
+
 /* perf 6.1's _hist_entry__sym_snprintf() of a memory key: "[level] ",
  * then a data object's name and off, a function's name, or without a
  * symbol addr. */
 static void sym_text(struct pdc_strbuf *b, char level, const char *sym,
 		     bool object, uint64_t off, uint64_t addr)
 {
-	pdc_strbuf_addf(b, "[%c] ", level);
-	if (sym && object)
-		pdc_strbuf_addf(b, "%s+0x%" PRIx64, sym, off);
-	else if (sym)
+	level_text(b, level);
+	if (sym && object) {
+		pdc_strbuf_add(b, sym, strlen(sym));
+		pdc_strbuf_add(b, "+0x", 3);
+		hex_text(b, off, 1);
+	} else if (sym) {
 		pdc_strbuf_add_text(b, sym, strlen(sym));
-	else
-		pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS, addr);
+	} else {
+		addr_text(b, addr);
+	}
 }
 
 /* Key k's text of entry e; nr: the row's samples (of the table's
@@ -154,13 +179,12 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		text_or(b, e->dso, "[unknown]");
 		break;
 	case PDA_REPORT_SYM:
-		pdc_strbuf_addf(b, "[%c] ", e->level);
+		level_text(b, e->level);
 		if (e->sym)
 			pdc_strbuf_add_text(b, e->sym, strlen(e->sym));
 		else
 			/* perf's "%-#.*llx": no "0x" for 0 */
-			pdc_strbuf_addf(b, "%#.*" PRIx64, ADDR_DIGITS,
-					e->addr);
+			addr_text(b, e->addr);
 		break;
 	case PDA_REPORT_SYMOFF:
 		/* perf >= 6.10's hist_entry__symoff_snprintf() */
@@ -200,22 +224,28 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 	case PDA_REPORT_LOCAL_WEIGHT:
 	case PDA_REPORT_LOCAL_INS_LAT:
 	case PDA_REPORT_WEIGHT:
-	case PDA_REPORT_INS_LAT:
-		pdc_strbuf_addf(b, "%" PRIu64, lat_value(k, e, nr));
+	case PDA_REPORT_INS_LAT: {
+		char t[20];
+		uint64_t v = lat_value(k, e, nr);
+		size_t i = sizeof(t);
+
+		do {
+			t[--i] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		pdc_strbuf_add(b, t + i, sizeof(t) - i);
 		break;
+	}
 	case PDA_REPORT_MEM:
 	case PDA_REPORT_SNOOP:
 	case PDA_REPORT_TLB:
 	case PDA_REPORT_LOCKED:
-	case PDA_REPORT_BLOCKED: {
-		/* the keys' fields of perf's data_src string, in the
-		 * keys' order */
-		static const char *const field[] = {"LVL", "SNP", "TLB",
-						    "LCK", "BLK"};
-
-		mem_field(b, e->data_src, field[k - PDA_REPORT_MEM]);
+	case PDA_REPORT_BLOCKED:
+		/* the keys' fields of perf's data_src string (LVL, SNP,
+		 * TLB, LCK, BLK: its fields after OP), in the keys' order;
+		 * analyze/mem's decoder */
+		pde_data_src_put(b, e->data_src, 1 + (k - PDA_REPORT_MEM));
 		break;
-	}
 	case PDA_REPORT_DADDR_SYM:
 		/* the data address: a data symbol and the offset in it */
 		sym_text(b, e->daddr_level, e->daddr_sym, e->daddr_object,
@@ -289,8 +319,8 @@ static void key_text(struct pdc_strbuf *b, enum pda_report_key k,
 		break;
 	case PDA_REPORT_PHYS_DADDR:
 		/* perf 6.1's "[%c] %-#.*llx": no "0x" for 0 */
-		pdc_strbuf_addf(b, "[%c] %#.*" PRIx64, e->daddr_level,
-				ADDR_DIGITS, e->phys_daddr);
+		level_text(b, e->daddr_level);
+		addr_text(b, e->phys_daddr);
 		break;
 	case PDA_REPORT_NR_KEYS:
 		break;
@@ -650,16 +680,50 @@ static bool hidden(const struct pda_report *rep,
 	return pct < o->percent_limit;
 }
 
+/* w - len spaces (none when len >= w): a block at a time, not a
+ * character (a --mem-mode row pads ~90) */
+static void spaces(FILE *out, size_t len, size_t w)
+{
+	static const char blank[] = "                                "
+				    "                                ";
+
+	while (len < w) {
+		const size_t n = w - len < sizeof(blank) - 1 ? w - len
+							    : sizeof(blank) - 1;
+
+		fwrite(blank, 1, n, out);
+		len += n;
+	}
+}
+
 /* "%*s" of s in w, right-aligned (alignment true) or left. */
 static void pad(FILE *out, const char *s, size_t len, size_t w, bool right)
 {
 	if (right)
-		for (size_t i = len; i < w; i++)
-			fputc(' ', out);
+		spaces(out, len, w);
 	fwrite(s, 1, len, out);
 	if (!right)
-		for (size_t i = len; i < w; i++)
-			fputc(' ', out);
+		spaces(out, len, w);
+}
+
+/* pad() into a row's line l. */
+static void lpad(struct pdc_strbuf *l, const char *s, size_t len, size_t w,
+		 bool right)
+{
+	static const char blank[] = "                                "
+				    "                                ";
+	size_t n = len < w ? w - len : 0;
+
+	if (!right)
+		pdc_strbuf_add(l, s, len);
+	while (n) {
+		const size_t k = n < sizeof(blank) - 1 ? n : sizeof(blank) - 1;
+
+		pdc_strbuf_add(l, blank, k);
+		n -= k;
+	}
+	if (right)
+		pdc_strbuf_add(l, s, len);
 }
 
 /* A key whose cell perf does not pad when it ends the line. */
@@ -753,7 +817,8 @@ static void write_headers(FILE *out, const struct pda_report *rep,
 	fputs("\n#\n", out);
 }
 
-static void write_key(FILE *out, enum pda_report_key k,
+/* Key k's cell of entry e into the row's line l (b: scratch). */
+static void write_key(struct pdc_strbuf *l, enum pda_report_key k,
 		      const struct pda_report_entry *e, uint64_t nr, size_t w,
 		      bool last, struct pdc_strbuf *b)
 {
@@ -762,31 +827,31 @@ static void write_key(FILE *out, enum pda_report_key k,
 		const size_t cw = (w > 7 ? w : 7) - 8;
 
 		/* "%7d:%-*.*s" */
-		fprintf(out, "%7d:", e->tid);
+		pdc_strbuf_addf(l, "%7d:", e->tid);
 		key_text(b, k, e, nr);
-		pad(out, b->p, b->len < cw ? b->len : cw, cw, false);
+		lpad(l, b->p, b->len < cw ? b->len : cw, cw, false);
 		return;
 	}
 	if (k == PDA_REPORT_CPU) {
 		/* "%*.*d": at least w digits */
-		fprintf(out, "%*.*d", (int)w, (int)w, e->cpu);
+		pdc_strbuf_addf(l, "%*.*d", (int)w, (int)w, e->cpu);
 		return;
 	}
 	if (k == PDA_REPORT_SOCKET) {
 		/* "%*.*d" with width - 3 digits */
-		fprintf(out, "%*.*d", (int)w, (int)w > 3 ? (int)w - 3 : 0,
+		pdc_strbuf_addf(l, "%*.*d", (int)w, (int)w > 3 ? (int)w - 3 : 0,
 			e->socket);
 		return;
 	}
 	if (k == PDA_REPORT_PARALLELISM) {
 		/* perf >= 6.15: "%*d" */
-		fprintf(out, "%*u", (int)w, e->parallelism);
+		pdc_strbuf_addf(l, "%*u", (int)w, e->parallelism);
 		return;
 	}
 	key_text(b, k, e, nr);
 	if (k == PDA_REPORT_SYM_SIZE || k == PDA_REPORT_DSO_SIZE) {
 		/* "%*d", "%*s": right-aligned */
-		pad(out, b->p, b->len, w, true);
+		lpad(l, b->p, b->len, w, true);
 		return;
 	}
 	if (k == PDA_REPORT_SYM && e->inlined)
@@ -796,7 +861,7 @@ static void write_key(FILE *out, enum pda_report_key k,
 	if (k == PDA_REPORT_TRACE && b->len > w)
 		b->len = w;
 	if (last && unpadded_last(k)) {
-		fwrite(b->p, 1, b->len, out);
+		pdc_strbuf_add(l, b->p, b->len);
 		return;
 	}
 	/* perf 7.2's type and symoff columns, perf 6.1's transaction and
@@ -804,12 +869,12 @@ static void write_key(FILE *out, enum pda_report_key k,
 	if (k == PDA_REPORT_TYPE || k == PDA_REPORT_TYPEOFF ||
 	    k == PDA_REPORT_TYPECLN || k == PDA_REPORT_SYMOFF ||
 	    k == PDA_REPORT_TRANSACTION || k == PDA_REPORT_CGROUP_ID) {
-		pad(out, b->p, b->len, w, false);
+		lpad(l, b->p, b->len, w, false);
 		return;
 	}
 	/* "%-*.*s": cut to the column (a comm longer than the thread's
 	 * last one, which the column is measured by) */
-	pad(out, b->p, b->len < w ? b->len : w, w, false);
+	lpad(l, b->p, b->len < w ? b->len : w, w, false);
 }
 
 /* Row id's latency column: its children's (acc) or its own share of
@@ -834,7 +899,7 @@ static void write_latency(FILE *out, const struct pda_report *rep,
 static void write_row(FILE *out, const struct pda_report *rep,
 		      const struct pda_report_table *t, uint32_t id,
 		      const struct widths *w, struct pdc_strbuf *b,
-		      const struct pde_report_opts *o)
+		      struct pdc_strbuf *line, const struct pde_report_opts *o)
 {
 	const bool color = o->color;
 	const unsigned nr = t->nr_members, flags = pda_report_flags(rep);
@@ -880,17 +945,21 @@ static void write_row(FILE *out, const struct pda_report *rep,
 		fputs("  ", out);
 		pad(out, cell, strlen(cell), ratio_width(&o->ratios[r]), true);
 	}
+	/* the keys' cells as one line: a --mem-mode row has ten */
+	line->len = 0;
 	for (unsigned i = 0; i < nr_keys; i++) {
 		if (w->elided[i])
 			continue;
-		fputs("  ", out);
-		write_key(out, pda_report_key(rep, i), e,
+		pdc_strbuf_add(line, "  ", 2);
+		write_key(line, pda_report_key(rep, i), e,
 			  pda_report_val(rep, t->members[0], id)->samples,
 			  w->key[i], i == w->last && !o->ipc_null, b);
 	}
 	if (o->ipc_null)
-		fputs("  " IPC_NULL_CELL, out);
-	fputc('\n', out);
+		pdc_strbuf_add(line, "  " IPC_NULL_CELL,
+			       strlen("  " IPC_NULL_CELL));
+	pdc_strbuf_add(line, "\n", 1);
+	fwrite(line->p, 1, line->len, out);
 }
 
 /* ---- call graphs (ui/stdio/hist.c's callchain__fprintf_*) ------------ */
@@ -1331,12 +1400,13 @@ static void write_title_slices(FILE *out, uint64_t nr_samples, bool plural,
 int pde_report_text(FILE *out, const struct pda_report *rep,
 		    const struct pde_report_opts *o)
 {
-	struct pdc_strbuf b;
-	char small[512];
+	struct pdc_strbuf b, line;
+	char small[512], lsmall[1024];
 	int rc = 0, oom = 0;
 	struct widths keep;
 
 	pdc_strbuf_init(&b, NULL, small, sizeof(small));
+	pdc_strbuf_init(&line, NULL, lsmall, sizeof(lsmall));
 	write_preamble(out, o->lost, rep, &keep);
 	for (size_t i = 0; i < pda_report_nr_tables(rep); i++) {
 		const struct pda_report_table *t = pda_report_table(rep, i);
@@ -1353,15 +1423,16 @@ int pde_report_text(FILE *out, const struct pda_report *rep,
 		for (size_t r = 0; r < t->nr_rows; r++) {
 			if (hidden(rep, t, t->rows[r], o))
 				continue;
-			write_row(out, rep, t, t->rows[r], &w, &b, o);
+			write_row(out, rep, t, t->rows[r], &w, &b, &line, o);
 			if (o->graph != PDE_GRAPH_NONE)
 				write_graph(out, rep, t, t->rows[r], o, &oom);
 		}
 		fputs("\n\n", out);
 	}
-	if (b.oom || oom)
+	if (b.oom || line.oom || oom)
 		rc = PD_ERR_NOMEM;
 	pdc_strbuf_release(&b);
+	pdc_strbuf_release(&line);
 	if (rc == 0 && ferror(out))
 		rc = PD_ERR_IO;
 	return rc;

@@ -762,7 +762,15 @@ static size_t ds_bits(struct pdc_strbuf *b, uint64_t m,
 	return n;
 }
 
-size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
+/* The fields of perf's data_src string, in its order */
+static const char *const ds_names[] = {"OP", "LVL", "SNP", "TLB", "LCK",
+				       "BLK"};
+#define DS_NR_NAMES (sizeof(ds_names) / sizeof(ds_names[0]))
+
+/* The text of field f (ds_names[f]) of perf's data_src string: each
+ * field from its own bits, so that report --mem-mode's cells do not
+ * build the whole string for each (a row has several). */
+static void ds_field_put(struct pdc_strbuf *b, uint64_t ds, size_t f)
 {
 	const unsigned op = DS_FIELD(ds, 0, 5), lvl = DS_FIELD(ds, 5, 14);
 	const unsigned snoop = DS_FIELD(ds, 19, 5), lock = DS_FIELD(ds, 24, 2);
@@ -770,79 +778,123 @@ size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
 	const unsigned remote = DS_FIELD(ds, 37, 1);
 	const unsigned snoopx = DS_FIELD(ds, 38, 2), blk = DS_FIELD(ds, 40, 3);
 	const unsigned hops = DS_FIELD(ds, 43, 3);
-	struct pdc_strbuf b;
-	char stack[256];
-	size_t len, n, at;
+	const size_t at = b->len;
+	size_t n = 0;
 
-	pdc_strbuf_init(&b, NULL, stack, sizeof(stack));
-	ds_put(&b, "|OP ");
-	ds_put(&b, op & 1	? "N/A"
-			    : op & 2	? "LOAD"
-			    : op & 4	? "STORE"
-			    : op & 8	? "PFETCH"
-			    : op & 16	? "EXEC"
-					: "No");
-	ds_put(&b, "|LVL ");
-	at = b.len;
-	if (remote)
-		ds_put(&b, "Remote ");
-	n = 0;
-	if (hops) {
-		ds_put(&b, mem_hops[hops] ? mem_hops[hops] : "");
-		ds_put(&b, " ");
-	} else {
-		n = ds_bits(&b, lvl & ~6u, mem_lvl,
-			    sizeof(mem_lvl) / sizeof(mem_lvl[0]), false);
-	}
-	if (lvlnum) {
-		char l[8];
+	switch (f) {
+	case 0:
+		ds_put(b, op & 1    ? "N/A"
+			  : op & 2  ? "LOAD"
+			  : op & 4  ? "STORE"
+			  : op & 8  ? "PFETCH"
+			  : op & 16 ? "EXEC"
+				    : "No");
+		break;
+	case 1:
+		if (remote)
+			ds_put(b, "Remote ");
+		if (hops) {
+			ds_put(b, mem_hops[hops] ? mem_hops[hops] : "");
+			ds_put(b, " ");
+		} else {
+			n = ds_bits(b, lvl & ~6u, mem_lvl,
+				    sizeof(mem_lvl) / sizeof(mem_lvl[0]),
+				    false);
+		}
+		if (lvlnum) {
+			char l[8];
 
-		if (n++)
-			ds_put(&b, " or ");
-		snprintf(l, sizeof(l), "L%u", lvlnum);
-		ds_put(&b, mem_lvlnum[lvlnum] ? mem_lvlnum[lvlnum] : l);
+			if (n++)
+				ds_put(b, " or ");
+			snprintf(l, sizeof(l), "L%u", lvlnum);
+			ds_put(b, mem_lvlnum[lvlnum] ? mem_lvlnum[lvlnum] : l);
+		}
+		if (b->len == at)
+			ds_put(b, "N/A");
+		if (lvl & 2)
+			ds_put(b, " hit");
+		if (lvl & 4)
+			ds_put(b, " miss");
+		break;
+	case 2:
+		n = ds_bits(b, snoop, snoop_access, 5, false);
+		ds_bits(b, snoopx, snoopx_access, 2, n > 0);
+		if (b->len == at)
+			ds_put(b, "N/A");
+		break;
+	case 3:
+		ds_bits(b, tlb & ~6u, tlb_access, 7, false);
+		if (b->len == at)
+			ds_put(b, "N/A");
+		if (tlb & 2)
+			ds_put(b, " hit");
+		if (tlb & 4)
+			ds_put(b, " miss");
+		break;
+	case 4:
+		ds_put(b, lock & 1 ? "N/A" : lock & 2 ? "Yes" : "No");
+		break;
+	default:
+		if (!blk || (blk & 1)) {
+			ds_put(b, " N/A");
+		} else {
+			if (blk & 2)
+				ds_put(b, " Data");
+			if (blk & 4)
+				ds_put(b, " Addr");
+		}
+		break;
 	}
-	if (b.len == at)
-		ds_put(&b, "N/A");
-	if (lvl & 2)
-		ds_put(&b, " hit");
-	if (lvl & 4)
-		ds_put(&b, " miss");
-	ds_put(&b, "|SNP ");
-	at = b.len;
-	n = ds_bits(&b, snoop, snoop_access, 5, false);
-	ds_bits(&b, snoopx, snoopx_access, 2, n > 0);
-	if (b.len == at)
-		ds_put(&b, "N/A");
-	ds_put(&b, "|TLB ");
-	at = b.len;
-	ds_bits(&b, tlb & ~6u, tlb_access, 7, false);
-	if (b.len == at)
-		ds_put(&b, "N/A");
-	if (tlb & 2)
-		ds_put(&b, " hit");
-	if (tlb & 4)
-		ds_put(&b, " miss");
-	ds_put(&b, "|LCK ");
-	ds_put(&b, lock & 1 ? "N/A" : lock & 2 ? "Yes" : "No");
-	ds_put(&b, "|BLK ");
-	if (!blk || (blk & 1)) {
-		ds_put(&b, " N/A");
-	} else {
-		if (blk & 2)
-			ds_put(&b, " Data");
-		if (blk & 4)
-			ds_put(&b, " Addr");
-	}
-	len = b.len;
+}
+
+/* b's text into out as snprintf; b's length. */
+static size_t ds_out(struct pdc_strbuf *b, char *out, size_t size)
+{
+	const size_t len = b->len;
+
 	if (size) {
 		const size_t k = len < size ? len : size - 1;
 
-		memcpy(out, pdc_strbuf_str(&b), k);
+		memcpy(out, pdc_strbuf_str(b), k);
 		out[k] = '\0';
 	}
-	pdc_strbuf_release(&b);
+	pdc_strbuf_release(b);
 	return len;
+}
+
+size_t pde_data_src_str(uint64_t ds, char *out, size_t size)
+{
+	struct pdc_strbuf b;
+	char stack[256];
+
+	pdc_strbuf_init(&b, NULL, stack, sizeof(stack));
+	for (size_t f = 0; f < DS_NR_NAMES; f++) {
+		ds_put(&b, "|");
+		ds_put(&b, ds_names[f]);
+		ds_put(&b, " ");
+		ds_field_put(&b, ds, f);
+	}
+	return ds_out(&b, out, size);
+}
+
+void pde_data_src_put(struct pdc_strbuf *b, uint64_t ds, unsigned f)
+{
+	if (f < DS_NR_NAMES)
+		ds_field_put(b, ds, f);
+}
+
+size_t pde_data_src_field(uint64_t ds, const char *name, char *out,
+			  size_t size)
+{
+	struct pdc_strbuf b;
+	char stack[128];
+	unsigned f = 0;
+
+	while (f < DS_NR_NAMES && strcmp(ds_names[f], name))
+		f++;
+	pdc_strbuf_init(&b, NULL, stack, sizeof(stack));
+	pde_data_src_put(&b, ds, f);
+	return ds_out(&b, out, size);
 }
 
 static void add_symoff(struct pdc_strbuf *b,

@@ -26,6 +26,13 @@ void pde_csv_str(FILE *out, const char *s);
 void pde_json_brcntr(struct pde_json *j, const struct pda_brcntr *c,
 		     const uint64_t *sums, uint64_t n);
 
+struct pdc_strbuf;
+
+/* pde_data_src_field()'s text of field f appended to b (pde_script.c):
+ * f the field's place in perf's string (0 OP, 1 LVL, 2 SNP, 3 TLB, 4
+ * LCK, 5 BLK), the field built from its own bits alone. */
+void pde_data_src_put(struct pdc_strbuf *b, uint64_t data_src, unsigned f);
+
 /* What a writer returns (pde.h): PD_ERR_IO when out's error indicator is
  * set, else 0. */
 int pde_out_rc(FILE *out);

@@ -64,7 +64,9 @@ static inline int pda_cmp_null(const void *l, const void *r)
  * smaller string first). */
 static inline int pda_str_sort(const char *a, const char *b)
 {
-	const int c = strcmp(b, a);
+	/* interned names: one pointer, one name (a report's sort
+	 * compares mostly rows alike) */
+	const int c = a == b ? 0 : strcmp(b, a);
 
 	return (c > 0) - (c < 0);
 }

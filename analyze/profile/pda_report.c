@@ -2935,11 +2935,23 @@ enum val_field {
 	F_ACC_LATENCY
 };
 
+/* pda_report_val(), inlined where the sort compares rows. */
+static const struct pda_report_val *val_of(const struct pda_report *rep,
+					   unsigned member, uint32_t id)
+{
+	static const struct pda_report_val zero;
+	const struct event *ev;
+
+	if (member >= rep->nr_events)
+		return &zero;
+	ev = &rep->events[member];
+	return id < ev->nr_v ? &ev->v[id] : &zero;
+}
+
 static uint64_t val_field(const struct sort_ctx *c, unsigned m, uint32_t id,
 			  enum val_field f)
 {
-	const struct pda_report_val *v =
-		pda_report_val(c->rep, c->t->members[m], id);
+	const struct pda_report_val *v = val_of(c->rep, c->t->members[m], id);
 
 	switch (f) {
 	case F_ACC_PERIOD:
@@ -2994,6 +3006,25 @@ static int acc_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b,
 	return r ? r : hpp_sort(c, a, b, f);
 }
 
+/* row_cmp() past the overhead columns: the keys, then the samples and
+ * period columns. */
+static int row_keys_cmp(const struct sort_ctx *c, const struct ent *ea,
+			const struct ent *eb, uint32_t a, uint32_t b)
+{
+	const struct pda_report *rep = c->rep;
+	int r = 0;
+
+	/* an elided key does not sort (perf_hpp__should_skip) */
+	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
+		if (!rep->elided[i])
+			r = key_cmp(rep->keys[i], ea, eb, false);
+	if (!r && (rep->flags & PDA_REPORT_NR_SAMPLES))
+		r = hpp_sort(c, a, b, F_SAMPLES);
+	if (!r && (rep->flags & PDA_REPORT_PERIOD))
+		r = hpp_sort(c, a, b, F_PERIOD);
+	return r;
+}
+
 /* > 0: row a sorts before row b by perf's hist_entry__sort(), which
  * leaves full ties (0) to the order of insertion (make_order). */
 static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
@@ -3015,15 +3046,7 @@ static int row_cmp(const struct sort_ctx *c, uint32_t a, uint32_t b)
 		r = hpp_sort(c, a, b, F_LATENCY);
 	if (!r)
 		r = hpp_sort(c, a, b, F_PERIOD);
-	/* an elided key does not sort (perf_hpp__should_skip) */
-	for (unsigned i = 0; !r && i < rep->nr_keys; i++)
-		if (!rep->elided[i])
-			r = key_cmp(rep->keys[i], ea, eb, false);
-	if (!r && (rep->flags & PDA_REPORT_NR_SAMPLES))
-		r = hpp_sort(c, a, b, F_SAMPLES);
-	if (!r && (rep->flags & PDA_REPORT_PERIOD))
-		r = hpp_sort(c, a, b, F_PERIOD);
-	return r;
+	return r ? r : row_keys_cmp(c, ea, eb, a, b);
 }
 
 /* > 0: row a comes before row b in perf's collapsed tree (a total
@@ -3194,22 +3217,86 @@ static void otree_order(uint32_t n,
 
 #define OTREE_LINKS(n) ((size_t)(n) * (3 * sizeof(uint32_t) + 1))
 
+/* Key k's value by which key_cmp() orders it as the sign of a 64-bit
+ * difference (*dir 1: a's less b's, -1: b's less a's), for the keys
+ * that are one number; false for the others. */
+static bool key_number(enum pda_report_key k, const struct ent *e,
+		       uint64_t *v, int *dir)
+{
+	*dir = -1;
+	if (k == PDA_REPORT_LOCAL_WEIGHT || k == PDA_REPORT_WEIGHT) {
+		*v = e->pub.weight;
+		*dir = 1;
+	} else if (k == PDA_REPORT_MEM) {
+		/* fields of a few bits: right - left never wraps */
+		*v = e->k.m.lvl;
+	} else if (k == PDA_REPORT_SNOOP) {
+		*v = e->k.m.snoop;
+	} else if (k == PDA_REPORT_TLB) {
+		*v = e->k.m.tlb;
+	} else if (k == PDA_REPORT_LOCKED) {
+		*v = e->k.m.lock;
+	} else if (k == PDA_REPORT_BLOCKED) {
+		*v = e->k.m.blk;
+	} else if (k == PDA_REPORT_DADDR_SYM) {
+		*v = e->pub.daddr;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 struct rows_ctx {
 	const struct sort_ctx *c;
 	const uint32_t *rows;
+	/* the first key's values by position when key_number() has them
+	 * (the trees' comparisons mostly end there, without reaching the
+	 * rows' entries scattered in memory); else NULL */
+	const uint64_t *first;
+	int first_dir;
+	/* a table of one event without children or latency columns:
+	 * each row's period by position, its only overhead column (the
+	 * output tree's every comparison starts there); else NULL */
+	const uint64_t *period;
 };
+
+/* key_cmp() of the first key of the rows at positions z and n, from
+ * r->first. */
+static int first_cmp(const struct rows_ctx *r, uint32_t z, uint32_t n)
+{
+	const uint64_t d = r->first_dir > 0 ? r->first[z] - r->first[n]
+					    : r->first[n] - r->first[z];
+
+	return pda_sgn64((int64_t)d);
+}
 
 static bool row_left(const void *ctx, uint32_t z, uint32_t n)
 {
 	const struct rows_ctx *r = ctx;
+	const uint32_t a = r->rows[z], b = r->rows[n];
+	int c;
 
-	return row_cmp(r->c, r->rows[z], r->rows[n]) > 0;
+	if (r->period) {
+		const uint64_t pa = r->period[z], pb = r->period[n];
+
+		if (pa != pb)
+			return pa > pb;
+		c = r->first ? first_cmp(r, z, n) : 0;
+		if (c)
+			return c > 0;
+		return row_keys_cmp(r->c, r->c->rep->ents[a],
+				    r->c->rep->ents[b], a, b) > 0;
+	}
+	return row_cmp(r->c, a, b) > 0;
 }
 
 static bool collapsed_left(const void *ctx, uint32_t z, uint32_t n)
 {
 	const struct rows_ctx *r = ctx;
+	const int c = r->first ? first_cmp(r, z, n) : 0;
 
+	if (c)
+		return c > 0;
 	return collapsed_cmp(r->c, r->rows[z], r->rows[n]) > 0;
 }
 
@@ -3219,7 +3306,9 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 		      uint32_t *rows, uint32_t *tmp, size_t n,
 		      bool (*left)(const void *ctx, uint32_t z, uint32_t n))
 {
-	const struct rows_ctx r = {.c = c, .rows = rows};
+	const struct pda_report *rep = c->rep;
+	struct rows_ctx r = {.c = c, .rows = rows};
+	uint64_t *period = NULL, *first = NULL, v;
 	uint32_t *links;
 
 	if (n < 2)
@@ -3227,10 +3316,29 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 	links = pdc_malloc(mem, OTREE_LINKS(n));
 	if (!links)
 		return PD_ERR_NOMEM;
+	/* the first key sorts first in both trees (not an elided one in
+	 * the output tree's) */
+	if (rep->nr_keys && (left == collapsed_left || !rep->elided[0]) &&
+	    key_number(rep->keys[0], rep->ents[rows[0]], &v, &r.first_dir) &&
+	    (first = pdc_malloc(mem, n * sizeof(*first)))) {
+		for (size_t k = 0; k < n; k++)
+			key_number(rep->keys[0], rep->ents[rows[k]], &first[k],
+				   &r.first_dir);
+		r.first = first;
+	}
+	if (left == row_left && c->t->pub.nr_members == 1 &&
+	    !(c->rep->flags & (PDA_REPORT_CHILDREN | PDA_REPORT_LATENCY)) &&
+	    (period = pdc_malloc(mem, n * sizeof(*period)))) {
+		for (size_t k = 0; k < n; k++)
+			period[k] = val_field(c, 0, rows[k], F_PERIOD);
+		r.period = period;
+	}
 	otree_order((uint32_t)n, left, &r, links, tmp);
 	for (size_t k = 0; k < n; k++)
 		tmp[k] = rows[tmp[k]];
 	memcpy(rows, tmp, n * sizeof(*rows));
+	pdc_free(mem, period);
+	pdc_free(mem, first);
 	pdc_free(mem, links);
 	return 0;
 }
@@ -4098,13 +4206,7 @@ const struct pda_report_entry *pda_report_entry(const struct pda_report *rep,
 const struct pda_report_val *pda_report_val(const struct pda_report *rep,
 					    unsigned member, uint32_t id)
 {
-	static const struct pda_report_val zero;
-	const struct event *ev;
-
-	if (member >= rep->nr_events)
-		return &zero;
-	ev = &rep->events[member];
-	return id < ev->nr_v ? &ev->v[id] : &zero;
+	return val_of(rep, member, id);
 }
 
 void pda_report_event_totals(const struct pda_report *rep, unsigned member,
