@@ -224,6 +224,9 @@ enum pda_dso_kind {
 struct pda_ksyms;
 struct pda_jitmap;
 
+/* bytes between fields that threads write and read apart (x86, arm64) */
+#define PDA_CACHE_LINE 64
+
 struct pda_dso_ent {
 	struct pda_dso d;
 	enum pda_dso_kind kind;
@@ -251,11 +254,14 @@ struct pda_dso_ent {
 	/* written each sample by the session's view (the first shard's),
 	 * so on a cache line of their own: idx, which the other shards
 	 * read each sample, beside them made -j2 wait on the line (fold10
-	 * -j2: view_count 11% of the CPU, its load of idx) */
-	_Alignas(64) uint64_t sample_seq; /* the last sample counted in
-					   * nr_samples */
+	 * -j2: view_count 11% of the CPU, its load of idx).  Padded, not
+	 * _Alignas(64): the allocators give 16-byte alignment, and an
+	 * over-aligned member in such memory is undefined (UBSan) */
+	char line_pad0[PDA_CACHE_LINE - 8];
+	uint64_t sample_seq; /* the last sample counted in nr_samples */
 	uint64_t unres_seq; /* the last one counted in nr_unresolved */
-	_Alignas(64) uint32_t idx; /* its place in dsos.all's making: a
+	char line_pad1[PDA_CACHE_LINE - 8];
+	uint32_t idx; /* its place in dsos.all's making: a
 				    * shard view's counts by binary
 				    * (pda_view.dc) */
 	const char *fetch_err; /* debuginfod failed (not "no such file") */
