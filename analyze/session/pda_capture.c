@@ -115,12 +115,11 @@ static void set_msg(struct pda_capture *c, enum pda_capture_stage where,
 
 /* The session failed with rc: its message says why, or rc's name where
  * it said nothing (a bare PD_ERR_NOMEM deep down: a shard's view has no
- * message before its first failure).  @return rc. */
+ * message before its first failure, the session's may be a warning's;
+ * pda_session_failure).  @return rc. */
 static int session_failed(struct pda_capture *c, int rc)
 {
-	const char *msg = pda_session_errmsg(c->s);
-
-	set_msg(c, PDA_CAPTURE_SESSION, msg[0] ? msg : pd_strerror(rc));
+	set_msg(c, PDA_CAPTURE_SESSION, pda_session_failure(c->s, rc));
 	return rc;
 }
 
@@ -741,7 +740,7 @@ static unsigned rec_groups(struct pda_capture *c)
 static int fed(struct pda_capture *c, int rc)
 {
 	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
