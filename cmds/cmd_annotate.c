@@ -403,9 +403,7 @@ struct annot_run {
 static int sample_err(struct annot_run *ar, int rc)
 {
 	return pda_capture_set_err(&ar->c, rc, "%s",
-				   rc == PD_ERR_NOMEM
-					   ? pd_strerror(rc)
-					   : pda_session_errmsg(ar->s));
+				   pda_session_failure(ar->s, rc));
 }
 
 static int annotate_one(void *arg, const struct pda_pipe_item *it)

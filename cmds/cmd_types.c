@@ -284,9 +284,7 @@ static int type_one(void *arg, const struct pda_pipe_item *it)
 		rc = pda_dthist_add(tr->types, sample, res);
 	if (rc < 0)
 		return pda_capture_set_err(&tr->c, rc, "%s",
-					   rc == PD_ERR_NOMEM
-						   ? pd_strerror(rc)
-						   : pda_session_errmsg(tr->s));
+					   pda_session_failure(tr->s, rc));
 	if (ev < tr->nr_events) {
 		tr->samples[ev]++;
 		tr->periods[ev] += sample->period;

@@ -682,6 +682,7 @@ struct pda_view {
 	 * (pda_view_enter) writes here, not in s->errmsg, which the other
 	 * shards' threads write meanwhile */
 	char errmsg[256];
+	int errcode; /* the err errmsg was set with (pda_session_failure) */
 	const struct addr_ent *addr_front[PDA_ADDR_FRONT]; /* addr_cache's */
 	struct pda_ip_ent ip_front[PDA_IP_FRONT];
 };
@@ -730,6 +731,7 @@ struct pda_session {
 	struct pda_opts opts; /* strings copied into the arena */
 	struct pd_alloc alloc;
 	char errmsg[256];
+	int errcode; /* the err errmsg was set with (pda_session_failure) */
 	struct pdc_arena arena;	  /* on alloc (pda_intern.c) */
 	struct pdc_intern intern; /* on alloc: no header, no ids */
 	/* demangled names by the mangled one (pda_session.c) */

@@ -144,12 +144,29 @@ int pda_set_err(struct pda_session *s, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (v)
+	if (v) {
 		vsnprintf(v->errmsg, sizeof(v->errmsg), fmt, ap);
-	else
+		v->errcode = err;
+	} else {
 		vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+		s->errcode = err;
+	}
 	va_end(ap);
 	return err;
+}
+
+const char *pda_session_failure(const struct pda_session *s, int rc)
+{
+	const struct pda_view *v = s ? thread_view(s) : NULL;
+	const char *msg = s ? pda_view_errmsg(s, v) : "";
+	const int code = !s ? 0 : v && v != &s->view ? v->errcode : s->errcode;
+
+	/* a bare PD_ERR_NOMEM (an allocation deep down, unsaid) after a
+	 * warning's message (a binary that is no ELF file, consumed as
+	 * such): the warning is not why the run failed */
+	if (!msg[0] || (rc == PD_ERR_NOMEM && code != PD_ERR_NOMEM))
+		return pd_strerror(rc);
+	return msg;
 }
 
 const char *pda_session_errmsg(const struct pda_session *s)

@@ -1019,7 +1019,8 @@ static int count_stack(struct pda_fold *fd, size_t nr, unsigned hint,
 						   nr, hint, end);
 		if (rc < 0)
 			return rc;
-		fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
+		/* totals.nr_stacks: the lines, counted when sorted
+		 * (count_lines); a sharer's own tree is empty */
 		c = end_count(fd, *end);
 		c->weight += weight;
 		c->samples++;
@@ -1371,7 +1372,6 @@ static void merge_totals(struct pda_fold *fd, const struct pda_fold *from)
 	fd->totals.weight += from->totals.weight;
 	fd->totals.weight_unresolved += from->totals.weight_unresolved;
 	fd->totals.nr_truncated += from->totals.nr_truncated;
-	fd->totals.nr_stacks = pda_stacktree_nr_ends(&fd->tree);
 }
 
 /* pda_fold_merge() of a table sharing fd's tree: its atoms' first frames

@@ -229,7 +229,7 @@ struct pda_fold_totals {
 	uint64_t weight_unresolved;	/* of samples with a frame without a
 					 * symbol or a map */
 	uint64_t nr_truncated;		/* stacks cut at max_stack */
-	size_t nr_stacks;		/* distinct lines */
+	size_t nr_stacks;		/* distinct lines, once finished */
 };
 
 /* Valid until the next call on fd. */

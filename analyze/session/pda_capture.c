@@ -9,6 +9,8 @@
 #include "pda_readgroup.h"
 
 #include <inttypes.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,8 @@ struct pda_capture_cut {
 };
 
 #define SHARDS_MAX 64
+/* records a shard reads between looks at whether to stop */
+#define SHARD_CHECK 256u
 
 static int cmp_key(const struct pda_sb_key *x, const struct pda_sb_key *y)
 {
@@ -115,12 +119,11 @@ static void set_msg(struct pda_capture *c, enum pda_capture_stage where,
 
 /* The session failed with rc: its message says why, or rc's name where
  * it said nothing (a bare PD_ERR_NOMEM deep down: a shard's view has no
- * message before its first failure).  @return rc. */
+ * message before its first failure, the session's may be a warning's;
+ * pda_session_failure).  @return rc. */
 static int session_failed(struct pda_capture *c, int rc)
 {
-	const char *msg = pda_session_errmsg(c->s);
-
-	set_msg(c, PDA_CAPTURE_SESSION, msg[0] ? msg : pd_strerror(rc));
+	set_msg(c, PDA_CAPTURE_SESSION, pda_session_failure(c->s, rc));
 	return rc;
 }
 
@@ -741,7 +744,7 @@ static unsigned rec_groups(struct pda_capture *c)
 static int fed(struct pda_capture *c, int rc)
 {
 	if (rc < 0 && c->failed_in != PDA_CAPTURE_CALLBACK)
-		set_msg(c, PDA_CAPTURE_SESSION, pda_session_errmsg(c->s));
+		session_failed(c, rc);
 	return rc;
 }
 
@@ -1436,15 +1439,23 @@ static int unwind_pass(struct pda_capture *c)
 }
 
 /* The records of r, each with its key (k: the clock where r begins). */
+static bool shard_stopped(const struct pda_capture_shard *sh);
+
 static int second_read(struct pda_capture *c, struct pd_reader *r,
 		       struct order_clock *k)
 {
 	struct pd_rec rec;
+	unsigned batch = 0;
 	int rc;
 
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
 		struct pd_sample sample;
+
+		/* a shard after one that failed stops: its work is lost */
+		if (c->shard && ++batch % SHARD_CHECK == 0 &&
+		    shard_stopped(c->shard))
+			return 0;
 
 		/* a sample for a group: decoded once, its time the key's
 		 * (pd_rec_time found its event and time again: ~5% of a
@@ -1540,7 +1551,30 @@ struct pda_capture_shard {
 	unsigned idx;		/* its place: the session view's rank */
 	bool started;
 	int rc;
+	/* the first failed shard's idx (UINT_MAX: none yet), shared by
+	 * the run's shards (second_threads) */
+	atomic_uint *failed;
 };
+
+/* A shard stops reading once a shard before it in the file failed: the
+ * run says that one's message, as it would one after the other. */
+static bool shard_stopped(const struct pda_capture_shard *sh)
+{
+	return atomic_load_explicit(sh->failed, memory_order_relaxed) <
+	       sh->idx;
+}
+
+/* Shard idx failed: the shards after it stop (shard_stopped). */
+static void shard_failed(atomic_uint *failed, unsigned idx)
+{
+	unsigned was = atomic_load_explicit(failed, memory_order_relaxed);
+
+	while (idx < was &&
+	       !atomic_compare_exchange_weak_explicit(failed, &was, idx,
+						      memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+}
 
 /* The skips of kind what st counted. */
 static uint64_t nr_skipped(const struct pda_capture_stats *st,
@@ -1594,6 +1628,8 @@ static void *shard_main(void *arg)
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
 	sh->rc = rc;
+	if (rc < 0)
+		shard_failed(sh->failed, sh->idx);
 	/* its samples resolved: later shards may load binaries it did not
 	 * use (pda_session_shard_done) */
 	pda_session_shard_done(c->s, sh->idx);
@@ -1727,6 +1763,7 @@ static int second_threads(struct pda_capture *c)
 	struct pda_capture_shard *sh = pda_zalloc(c->s, n * sizeof(*sh));
 	struct order_clock k = c->cuts[0].k;
 	struct pd_reader *r = NULL;
+	atomic_uint failed = UINT_MAX;
 	int rc = 0;
 
 	if (!sh) {
@@ -1740,8 +1777,10 @@ static int second_threads(struct pda_capture *c)
 				 &r);
 	if (rc < 0)
 		rc = reader_failed(c, rc);
-	for (size_t i = 1; i < n && rc == 0; i++)
+	for (size_t i = 1; i < n && rc == 0; i++) {
+		sh[i].failed = &failed;
 		rc = shard_new(c, i, &sh[i], flags);
+	}
 	if (rc == 0 && (rc = pda_session_shards(c->s, true)) < 0)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 	if (rc == 0)
@@ -1755,6 +1794,8 @@ static int second_threads(struct pda_capture *c)
 		rc = second_read(c, r, &k);
 	if (rc == 0 && (rc = pda_pipe_finish(c->pipe)) < 0)
 		rc = pipe_failed(c, rc);
+	if (rc < 0)
+		shard_failed(&failed, 0);
 	/* done or failed: the shards waiting for its loads go on */
 	pda_session_shard_done(c->s, 0);
 	for (size_t i = 1; i < n; i++)

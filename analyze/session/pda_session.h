@@ -179,6 +179,13 @@ int pda_session_new(struct pd_file *f, const struct pda_opts *opts,
 void pda_session_free(struct pda_session *s);
 /* The last error's detail.  Never NULL. */
 const char *pda_session_errmsg(const struct pda_session *s);
+/*
+ * What a failure rc of s says: the last error's detail, or rc's name
+ * (pd_strerror) where none was set, or rc is PD_ERR_NOMEM and the detail
+ * was set with another error (an earlier warning's, left on s: most
+ * allocations fail unsaid).  Never NULL.
+ */
+const char *pda_session_failure(const struct pda_session *s, int rc);
 
 /*
  * Apply a record to the machine state: threads, comms and maps.  Feed

@@ -860,6 +860,38 @@ START_TEST(t_view_errmsg)
 END_TEST
 
 /*
+ * A failure's message (pda_session_failure): a bare PD_ERR_NOMEM after a
+ * warning's message (a binary that is no ELF file) says "out of memory",
+ * not the stale warning; a message set with the failure is kept.
+ */
+START_TEST(t_failure_not_stale)
+{
+	struct pda_session *s;
+	struct pd_file *f;
+	struct tf t;
+	OPTS(o);
+
+	pt_begin(&t);
+	pt_comm(&t, 100, 100, "app", false);
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_str_eq(pda_session_failure(s, PD_ERR_NOMEM),
+			 "out of memory");
+	pda_set_err(s, PD_ERR_FORMAT, "/x/a.so: not an ELF file");
+	ck_assert_str_eq(pda_session_failure(s, PD_ERR_NOMEM),
+			 "out of memory");
+	ck_assert_str_eq(pda_session_failure(s, PD_ERR_FORMAT),
+			 "/x/a.so: not an ELF file");
+	pda_set_err(s, PD_ERR_NOMEM, "out of memory for the maps' history");
+	ck_assert_str_eq(pda_session_failure(s, PD_ERR_NOMEM),
+			 "out of memory for the maps' history");
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
+/*
  * A shard view meeting a binary made after it grows its counts (by
  * binary): out of memory there, the sample's resolution and a memo's
  * replay fail with PD_ERR_NOMEM, said, not count nothing silently.
@@ -963,6 +995,7 @@ Suite *machine_suite(void)
 	tcase_add_test(tc, t_alloc_failures);
 	tcase_add_test(tc, t_view_errmsg);
 	tcase_add_test(tc, t_view_count_nomem);
+	tcase_add_test(tc, t_failure_not_stale);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <time.h>
 
 static const char *const captures[] = {
 	"demo.perf.data",	  "fp.perf.data",	   "multi.perf.data",
@@ -607,6 +609,103 @@ START_TEST(test_apart_nomem)
 }
 END_TEST
 
+/* test_stop_early's: shard 0 (arg: the first) fails at its first
+ * sample; the later shards count theirs once it did (and a while). */
+struct stop {
+	atomic_bool failed;
+	atomic_uint later; /* samples the later shards were given */
+	bool first;
+};
+
+static int stop_sample(void *arg, const struct pda_pipe_item *it)
+{
+	struct stop *x = arg;
+	const struct timespec ms = {0, 1000000};
+
+	(void)it;
+	if (x->first) {
+		atomic_store(&x[1].failed, true);
+		return PD_ERR_FORMAT;
+	}
+	/* shard 0's failure first: a shard that reads on reads all */
+	while (!atomic_load(&x->failed))
+		nanosleep(&ms, NULL);
+	if (!atomic_fetch_add(&x->later, 1))
+		for (int i = 0; i < 20; i++)
+			nanosleep(&ms, NULL);
+	return 0;
+}
+
+static int stop_begin(void *arg, unsigned shard, void **shard_arg)
+{
+	struct stop *x = arg;
+
+	(void)shard;
+	*shard_arg = &x[1];
+	return 0;
+}
+
+static int stop_end(void *arg, unsigned shard, void *shard_arg)
+{
+	(void)arg;
+	(void)shard;
+	(void)shard_arg;
+	return 0;
+}
+
+static int stop_shard(void *arg, unsigned shard)
+{
+	(void)arg;
+	(void)shard;
+	return 0;
+}
+
+/*
+ * A shard failing: the shards after it stop reading their ranges (a
+ * failing run does not do the whole work), and the run says the first
+ * failing shard's message.
+ */
+START_TEST(test_stop_early)
+{
+	enum { NR = 20000 };
+	struct tf_attr a = {.type = 1, .sample_period = 1, .sample_type = ST,
+			    .flags = 1ull << PD_ATTR_sample_id_all |
+				     1ull << PD_ATTR_comm};
+	struct stop x[2] = {{.first = true}, {.first = false}};
+	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_CAPTURE_OPTS(co, .jobs = 2, .ip_stacks = true,
+			 .sample_fn = stop_sample, .shard_fn = stop_shard,
+			 .shard_begin = stop_begin, .shard_end = stop_end,
+			 .arg = x);
+	struct pda_session *s;
+	struct pda_capture c;
+	struct pd_file *f;
+	struct tf t;
+
+	tf_init(&t, false);
+	tf_add_attr(&t, &a, NULL, 0);
+	comm(&t, 7, "app", false, 1);
+	for (unsigned i = 0; i < NR; i++) {
+		sample(&t, 7, 0x400100, 10 + i);
+		if (i % 100 == 99)
+			round_(&t);
+	}
+	f = tf_open(&t);
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+	ck_assert_int_eq(pda_capture_run(&c), PD_ERR_FORMAT);
+	ck_assert_uint_ge(c.nr_cuts, 2);
+	ck_assert_uint_gt(atomic_load(&x[1].later), 0);
+	ck_assert_msg(atomic_load(&x[1].later) < NR / 4,
+		      "%u samples after the failure",
+		      atomic_load(&x[1].later));
+	pda_capture_release(&c);
+	pda_session_free(s);
+	pd_file_close(f);
+	tf_release(&t);
+}
+END_TEST
+
 Suite *twopass_suite(void)
 {
 	Suite *s = suite_create("twopass");
@@ -619,6 +718,7 @@ Suite *twopass_suite(void)
 	tcase_add_test(tc, test_first_event);
 	tcase_add_test(tc, test_apart_nomem);
 	tcase_add_test(tc, test_shards_nomem);
+	tcase_add_test(tc, test_stop_early);
 	suite_add_tcase(s, tc);
 	return s;
 }
