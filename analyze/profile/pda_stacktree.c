@@ -371,6 +371,19 @@ static size_t deepest(const struct pda_stacktree *t, bool reader,
 	return lo;
 }
 
+/* Before a node is added: t open, its arrays made, what readers no
+ * longer read freed.  @return 0, PD_ERR_API (sealed) or PD_ERR_NOMEM. */
+static int begin_add(struct pda_stacktree *t, const struct pd_alloc *a)
+{
+	if (t->sealed)
+		return PD_ERR_API;
+	if (!t->nr_nodes && start(t, a) < 0)
+		return PD_ERR_NOMEM;
+	if (t->sh)
+		reclaim(t->sh, a);
+	return 0;
+}
+
 int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 		      const uint32_t *frames, size_t nr, unsigned hint,
 		      uint32_t *end)
@@ -378,13 +391,11 @@ int pda_stacktree_add(struct pda_stacktree *t, const struct pd_alloc *a,
 	struct pda_stacktree_path *p = &t->paths[hint % PDA_STACKTREE_PATHS];
 	size_t lo;
 	uint32_t node;
+	int rc;
 
-	if (t->sealed)
-		return PD_ERR_API;
-	if (!t->nr_nodes && start(t, a) < 0)
-		return PD_ERR_NOMEM;
-	if (t->sh)
-		reclaim(t->sh, a);
+	rc = begin_add(t, a);
+	if (rc < 0)
+		return rc;
 	if (PDC_GROW(a, p->steps, p->alloc, nr, PDA_STACKTREE_MAX) < 0)
 		return PD_ERR_NOMEM;
 	lo = deepest(t, false, p, frames, nr, t->hashes[0], &node);
@@ -404,13 +415,11 @@ int pda_stacktree_child(struct pda_stacktree *t, const struct pd_alloc *a,
 			uint32_t parent, uint32_t frame, uint32_t *node)
 {
 	uint64_t hash;
+	int rc;
 
-	if (t->sealed)
-		return PD_ERR_API;
-	if (!t->nr_nodes && start(t, a) < 0)
-		return PD_ERR_NOMEM;
-	if (t->sh)
-		reclaim(t->sh, a);
+	rc = begin_add(t, a);
+	if (rc < 0)
+		return rc;
 	hash = path_hash(t->hashes[parent], frame);
 	*node = find(t, hash, frame);
 	if (!*node)
