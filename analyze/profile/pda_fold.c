@@ -891,11 +891,15 @@ int pda_fold_share(struct pda_fold *fd, struct pda_fold *owner)
 	    fd->flags != owner->flags)
 		return PD_ERR_API;
 	if (!owner->share_init) {
-		rc = pda_stacktree_share(&owner->tree, &owner->mem);
-		if (rc < 0)
-			return rc;
+		/* the lock first: a tree shared without it could not be
+		 * shared again (share_init false, the tree's sh set) */
 		if (pthread_mutex_init(&owner->share_mu, NULL) != 0)
 			return PD_ERR_NOMEM;
+		rc = pda_stacktree_share(&owner->tree, &owner->mem);
+		if (rc < 0) {
+			pthread_mutex_destroy(&owner->share_mu);
+			return rc;
+		}
 		owner->share_init = true;
 	}
 	pthread_mutex_lock(&owner->share_mu);

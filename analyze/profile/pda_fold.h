@@ -81,7 +81,9 @@ struct pda_fold_opts {
 	const char *dso_re;
 	const char *sym_re;
 	const struct pd_alloc *alloc;	/* called from two threads with
-					 * threaded */
+					 * threaded, and from every shard's
+					 * thread on an owner's (pda_fold_share)
+					 * without a lock: must be thread-safe */
 	char *errbuf;		/* why pda_fold_new failed (a bad regex) */
 	/* Stacks go into the table on a thread of their own, while the
 	 * caller's names the next ones: the same result, sooner where a

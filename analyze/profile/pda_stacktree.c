@@ -627,12 +627,14 @@ int pda_stacktree_add_rest(struct pda_stacktree *t, const struct pd_alloc *a,
 {
 	struct pda_stacktree_path *p = r->cur;
 	size_t i = r->lo;
-	uint32_t node = i ? p->steps[i - 1].node : 0;
+	uint32_t node;
 
 	if (t->sealed || !t->sh || !p)
 		return PD_ERR_API;
+	node = i ? p->steps[i - 1].node : 0;
 	reclaim(t->sh, a);
 	r->cur = NULL;
+	r->lo = 0;
 	if (i && !node) /* not found where it was (cannot be): the root */
 		i = 0;
 	/* what other threads added since the reader looked, then the

@@ -1302,9 +1302,7 @@ static void rspool_put(struct pda_capture *c, const struct pd_rec *rec,
 	if (gone) {
 		uint16_t size = (uint16_t)e.size;
 
-		/* the header's size in the file's byte order (guessed from
-		 * the old size's bytes, a size whose two bytes are equal
-		 * read as the host's) */
+		/* the header's size in the file's byte order */
 		if (pd_file_header(c->f)->swap)
 			size = (uint16_t)(size >> 8 | size << 8);
 		memcpy(out + 6, &size, sizeof(size));
