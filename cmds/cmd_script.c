@@ -834,15 +834,20 @@ static int write_leaf(struct script_run *sr, uint64_t ip, struct stack_ent *e,
 		    PDC_GROW(NULL, sr->lines, sr->lines_cap,
 			     sr->lines_len + sr->scratch.len, UINT32_MAX) < 0)
 			return PD_ERR_NOMEM;
-		memcpy(sr->lines + sr->lines_len, sr->scratch.p,
-		       sr->scratch.len);
+		/* an empty tail (no field after the ip) may have no buffer
+		 * yet: memcpy's pointers must not be NULL */
+		if (sr->scratch.len)
+			memcpy(sr->lines + sr->lines_len, sr->scratch.p,
+			       sr->scratch.len);
 		e->has_tail = true;
 		e->tail_fields = fields;
 		e->tail_off = (uint32_t)sr->lines_len;
 		e->tail_len = (uint32_t)sr->scratch.len;
 		sr->lines_len += sr->scratch.len;
 	}
-	return pde_script_raw(&sr->w, sr->lines + e->tail_off, e->tail_len);
+	return e->tail_len ? pde_script_raw(&sr->w, sr->lines + e->tail_off,
+					    e->tail_len)
+			   : 0;
 }
 
 /* The ip field of a sample whose stack is fr[0..nr) (or, hit, the stack

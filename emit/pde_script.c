@@ -1333,8 +1333,11 @@ int pde_script_begin(struct pde_script *w, const struct pde_script_line *l)
 
 int pde_script_raw(struct pde_script *w, const char *text, size_t len)
 {
-	int rc = room(w, len);
+	int rc;
 
+	if (!len) /* text may be NULL then (an empty buffer never grown) */
+		return 0;
+	rc = room(w, len);
 	if (rc < 0)
 		return rc;
 	memcpy(w->buf + w->len, text, len);
