@@ -161,10 +161,11 @@ const char *pda_session_failure(const struct pda_session *s, int rc)
 	const char *msg = s ? pda_view_errmsg(s, v) : "";
 	const int code = !s ? 0 : v && v != &s->view ? v->errcode : s->errcode;
 
-	/* a bare PD_ERR_NOMEM (an allocation deep down, unsaid) after a
+	/* a bare code (an allocation or a read deep down, unsaid) after a
 	 * warning's message (a binary that is no ELF file, consumed as
-	 * such): the warning is not why the run failed */
-	if (!msg[0] || (rc == PD_ERR_NOMEM && code != PD_ERR_NOMEM))
+	 * such): the warning is not why the run failed; a message set
+	 * with the failure carries its code */
+	if (!msg[0] || code != rc)
 		return pd_strerror(rc);
 	return msg;
 }

@@ -181,9 +181,9 @@ void pda_session_free(struct pda_session *s);
 const char *pda_session_errmsg(const struct pda_session *s);
 /*
  * What a failure rc of s says: the last error's detail, or rc's name
- * (pd_strerror) where none was set, or rc is PD_ERR_NOMEM and the detail
- * was set with another error (an earlier warning's, left on s: most
- * allocations fail unsaid).  Never NULL.
+ * (pd_strerror) where none was set or the detail was set with another
+ * error (an earlier warning's, left on s: most allocations and some reads
+ * fail unsaid).  Never NULL.
  */
 const char *pda_session_failure(const struct pda_session *s, int rc);
 

@@ -860,9 +860,10 @@ START_TEST(t_view_errmsg)
 END_TEST
 
 /*
- * A failure's message (pda_session_failure): a bare PD_ERR_NOMEM after a
- * warning's message (a binary that is no ELF file) says "out of memory",
- * not the stale warning; a message set with the failure is kept.
+ * A failure's message (pda_session_failure): a bare PD_ERR_NOMEM (or any
+ * other code) after a warning's message (a binary that is no ELF file)
+ * says what the code says, not the stale warning; a message set with the
+ * failure is kept.
  */
 START_TEST(t_failure_not_stale)
 {
@@ -882,6 +883,8 @@ START_TEST(t_failure_not_stale)
 			 "out of memory");
 	ck_assert_str_eq(pda_session_failure(s, PD_ERR_FORMAT),
 			 "/x/a.so: not an ELF file");
+	ck_assert_str_eq(pda_session_failure(s, PD_ERR_IO),
+			 pd_strerror(PD_ERR_IO));
 	pda_set_err(s, PD_ERR_NOMEM, "out of memory for the maps' history");
 	ck_assert_str_eq(pda_session_failure(s, PD_ERR_NOMEM),
 			 "out of memory for the maps' history");
