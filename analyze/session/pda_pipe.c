@@ -373,6 +373,9 @@ void pda_pipe_memo_max(struct pda_pipe *p, size_t max)
 {
 	size_t sets = 1;
 
+	/* its sets are made once, for the bound then */
+	if (p->memo_mem)
+		return;
 	if (!max)
 		max = PDA_PIPE_MEMO_MAX;
 	while (sets * MEMO_WAYS < max && sets < SIZE_MAX / 4)

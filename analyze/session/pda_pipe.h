@@ -170,7 +170,7 @@ void pda_pipe_free(struct pda_pipe *p);
 
 /* The memo's bound from now on, as opts.memo_max (0: PDA_PIPE_MEMO_MAX),
  * for a pipeline made before its caller knew it (a capture's first
- * shard): set before the first sample it resolves. */
+ * shard): none once it resolved a sample through its memo. */
 void pda_pipe_memo_max(struct pda_pipe *p, size_t max);
 
 /*
