@@ -335,7 +335,7 @@ static int new_pipe(struct pda_capture *c)
 	PDA_PIPE_OPTS(po, .jobs = c->o.jobs, .no_stack = c->o.no_stack,
 		      .ip_stacks = c->o.ip_stacks, .leaf_only = c->o.leaf_only,
 		      .ip_leaf = c->o.ip_leaf, .memo = c->o.memo,
-		      .memo_tid = c->o.memo_tid,
+		      .memo_tid = c->o.memo_tid, .memo_max = c->o.memo_max,
 		      .resolve_apart = c->o.resolve_apart, .batch = c->o.batch,
 		      .want = want, .fn = deliver, .arg = c, .view = c->view);
 	const int rc = pda_pipe_new(c->s, &po, &c->pipe);
@@ -1771,6 +1771,13 @@ static int second_threads(struct pda_capture *c)
 	memset(&c->shard_stats, 0, sizeof(c->shard_stats));
 	pd_reader_free(c->r);
 	c->r = NULL;
+	/* the memos at work at once share one bound: the memory of -j N
+	 * is -j 1's (each shard of a long capture meets most of its keys) */
+	c->o.memo_max = (c->o.memo_max ? c->o.memo_max : PDA_PIPE_MEMO_MAX) / n;
+	if (!c->o.memo_max)
+		c->o.memo_max = 1;
+	if (c->pipe)
+		pda_pipe_memo_max(c->pipe, c->o.memo_max);
 	rc = pd_reader_new_range(c->f, flags, &c->cuts[0].pos, &c->cuts[1].pos,
 				 &r);
 	if (rc < 0)

@@ -105,6 +105,8 @@ struct pda_capture_opts {
 	bool leaf_only;		/* as pda_pipe_opts */
 	bool ip_leaf;		/* as pda_pipe_opts */
 	bool memo, memo_tid;	/* as pda_pipe_opts */
+	size_t memo_max;	/* as pda_pipe_opts, shared out among the
+				 * shards at work at once */
 	unsigned batch;		/* as pda_pipe_opts */
 	bool resolve_apart;	/* as pda_pipe_opts: sample_fn and skip_fn
 				 * touch no session state */

@@ -94,10 +94,19 @@
  * collide.  The first sample of a key is
  * resolved, recording what it counted (pda_sample_stack_rec); the entry
  * keeps that and the callback's cookie, and the samples after it cost a
- * hash and a probe.  At most MEMO_MAX entries: past that, samples are
- * resolved each time.
+ * hash and a probe.
+ *
+ * The memo is a cache of at most memo_max entries (pda_pipe_opts), not a
+ * table of every key, so that its memory does not grow with the capture
+ * (issue 14): a shard of a longer capture meets more of its keys (each
+ * of fold -j2's two on the bench's fold10 capture met all 137,702 keys,
+ * on fold, ten times smaller, 76,277 and 78,609).  A key replaced is
+ * resolved again when it comes back, as the first sample of a key is
+ * (about 4,000 instructions), and the callback finds what it made of the
+ * stack then (fold: its shared tree, looked up without a lock).
  */
-#define MEMO_MAX ((size_t)1 << 22)
+/* the index starts at this many sets and doubles up to the bound */
+#define MEMO_SETS_MIN ((size_t)512)
 
 /*
  * What samples of an entry count again (pda_memo_replay), interned: a
@@ -109,23 +118,28 @@ struct memo_counts {
 	struct pda_dso_ent *dsos[];	/* c.nr_dsos + c.nr_unres */
 };
 
-/* 32 bytes: the memo of a capture of millions of distinct stacks stays
- * a fraction of what the stacks folded from it take. */
+/* 32 bytes: two make a set, one cache line. */
 struct memo_ent {
 	XXH128_hash_t key;
 	uint64_t cookie;		/* the callback's; 0 none yet */
-	const struct memo_counts *counts;
+	const struct memo_counts *counts; /* NULL: the way is empty */
 };
 
 /*
- * The memo's index: open addressing, linear probing, at most 3/4 full;
- * a slot is an entry's index + 1 (0: empty) and 32 bits of its key, so
- * that probing past other keys does not touch their entries.  Half what
- * pdc_hash's slot (a hash and a pointer) takes, and no entry moves when
- * it grows: the entries stay in one array in the order they came.
+ * The memo's index: sets of two ways, a set one 64-byte line, and two
+ * sets for a key (by the low and by the high half of its hash), so that
+ * a probe is one or two cache misses fetched at once (a slot table and
+ * entries apart were two, one after the other).  A key goes where a set
+ * has room; with two choices of two ways few keys find none before 3/4
+ * of the entries are used: fold -j1 on the bench's fold10 capture (its
+ * 137,702 keys in 262,144 entries) resolved 155,455 keys, with one set
+ * of four ways 314,653, of two 472,855 (keys that share a full set
+ * replace each other over and over).  Way 0 holds a set's key used
+ * last: a hit in way 1 swaps the two.
  */
-struct memo_slot {
-	uint32_t ent, tag;
+#define MEMO_WAYS 2
+struct memo_set {
+	struct memo_ent way[MEMO_WAYS];
 };
 
 /* What a memo key is hashed from, before the callchain's bytes. */
@@ -270,10 +284,12 @@ struct pda_pipe {
 	uint64_t seq;		     /* items queued so far */
 	struct pda_maps_snap *snaps; /* frozen maps items use */
 	/* the memo: entries by key, and their interned counts */
-	struct memo_ent *memo_ents;
-	size_t nr_memo, memo_alloc;
-	struct memo_slot *memo_slots;
-	size_t memo_mask;		/* slots - 1; 0 before the first */
+	struct memo_set *memo_sets;	/* 64-byte aligned in memo_mem */
+	void *memo_mem;
+	size_t memo_mask;		/* sets in use - 1 (a power of two) */
+	size_t nr_memo;			/* entries held */
+	size_t memo_max_sets;		/* the bound (opts.memo_max) */
+	uint64_t nr_memo_added, nr_memo_dropped;
 	struct pdc_hash memo_counts;	/* struct memo_counts */
 	struct pdc_arena memo_arena;	/* what memo_counts holds */
 	uint64_t memo_seed;
@@ -346,10 +362,25 @@ int pda_pipe_new(struct pda_session *s, const struct pda_pipe_opts *opts,
 	    sizeof(p->memo_seed))
 		p->memo_seed = (uint64_t)time(NULL) ^ (uintptr_t)p;
 	XXH3_generateSecret_fromSeed(p->memo_secret, ~p->memo_seed);
+	pda_pipe_memo_max(p, p->o.memo_max);
 	p->max_frames = pda_unwind_max_frames(s);
 	p->count = 1;
 	*out = p;
 	return 0;
+}
+
+void pda_pipe_memo_max(struct pda_pipe *p, size_t max)
+{
+	size_t sets = 1;
+
+	/* its sets are made once, for the bound then */
+	if (p->memo_mem)
+		return;
+	if (!max)
+		max = PDA_PIPE_MEMO_MAX;
+	while (sets * MEMO_WAYS < max && sets < SIZE_MAX / 4)
+		sets *= 2;
+	p->memo_max_sets = sets;
 }
 
 unsigned pda_pipe_jobs(const struct pda_pipe *p)
@@ -650,10 +681,13 @@ void pda_pipe_free(struct pda_pipe *p)
 	}
 	if (p->o.memo)
 		pda_logf(s, PD_LOG_DEBUG,
-			 "pipe: memo: %zu stacks, %llu samples counted from it",
-			 p->nr_memo, (unsigned long long)p->nr_memo_hits);
-	pda_free(s, p->memo_ents);
-	pda_free(s, p->memo_slots);
+			 "pipe: memo: %llu stacks (%zu kept at most, %llu "
+			 "replaced), %llu samples counted from it",
+			 (unsigned long long)p->nr_memo_added,
+			 p->memo_max_sets * MEMO_WAYS,
+			 (unsigned long long)p->nr_memo_dropped,
+			 (unsigned long long)p->nr_memo_hits);
+	pda_free(s, p->memo_mem);
 	pdc_hash_release(&s->alloc, &p->memo_counts);
 	pdc_arena_release(&p->memo_arena, &s->alloc);
 	if (p->spool)
@@ -820,71 +854,130 @@ static const struct memo_counts *memo_counts(struct pda_pipe *p)
 	return c;
 }
 
-/* The slot of key: its entry's, or the empty one where it goes. */
-static struct memo_slot *memo_find(struct pda_pipe *p, XXH128_hash_t key)
+/* Key's sets (the memo has them): its first, or its second. */
+static struct memo_set *memo_set_of(const struct pda_pipe *p,
+				    const XXH128_hash_t *key, bool second)
 {
-	const uint32_t tag = (uint32_t)(key.high64 >> 32);
-
-	for (size_t i = key.low64 & p->memo_mask;;
-	     i = (i + 1) & p->memo_mask) {
-		struct memo_slot *sl = &p->memo_slots[i];
-
-		if (!sl->ent ||
-		    (sl->tag == tag &&
-		     XXH128_isEqual(p->memo_ents[sl->ent - 1].key, key)))
-			return sl;
-	}
+	return &p->memo_sets[(second ? key->high64 : key->low64) &
+			     p->memo_mask];
 }
 
-/* Room for one more entry (slots doubled: old ones freed first, so the
- * index never exists twice).  0 or NOMEM, the memo as it was. */
-static int memo_reserve(struct pda_pipe *p)
+/* Where key's entry goes in set: its first empty way, else the last. */
+static size_t memo_free_way(const struct memo_set *set)
 {
-	const size_t slots = p->memo_mask ? (p->memo_mask + 1) * 2 : 1024;
+	size_t w = 0;
 
-	if (PDA_GROW(p->s, p->memo_ents, p->memo_alloc, p->nr_memo + 1,
-		     MEMO_MAX) < 0)
-		return PD_ERR_NOMEM;
-	if (p->memo_mask && (p->nr_memo + 1) * 4 <= (p->memo_mask + 1) * 3)
+	while (w < MEMO_WAYS - 1 && set->way[w].counts)
+		w++;
+	return w;
+}
+
+/* Key's entry, moved to its set's way 0 (used last); NULL: not held. */
+static struct memo_ent *memo_find(struct pda_pipe *p, XXH128_hash_t key)
+{
+	for (int i = 0; i < 2; i++) {
+		struct memo_set *set = memo_set_of(p, &key, i);
+
+		for (size_t w = 0; w < MEMO_WAYS && set->way[w].counts; w++)
+			if (XXH128_isEqual(set->way[w].key, key)) {
+				const struct memo_ent t = set->way[w];
+
+				memmove(&set->way[1], &set->way[0],
+					w * sizeof(set->way[0]));
+				set->way[0] = t;
+				return &set->way[0];
+			}
+	}
+	return NULL;
+}
+
+/*
+ * Room for key: the sets of the bound made at once (zeroed: the pages of
+ * those never used are never touched), of which the first 512 are used
+ * at first, and twice as many when both of key's are full, until all
+ * are: no key is replaced before the memo reaches its bound, and none is
+ * copied to a new index (old and new at once were 1.5 times the bound).
+ * Set i's entries stay or go to set i + n (an entry keeps to its first or
+ * second set).  With two sets of two to choose from a key finds room up
+ * to about 3/4 of the entries: the memory is then the bound's for any
+ * capture of more than a fraction of it in stacks.  0 or NOMEM, the memo
+ * as it was.
+ */
+static int memo_reserve(struct pda_pipe *p, const XXH128_hash_t *key)
+{
+	const size_t n = p->memo_mask + 1;
+
+	if (!p->memo_mem) {
+		p->memo_mem = pda_zalloc(p->s, (p->memo_max_sets + 1) *
+						       sizeof(struct memo_set));
+		if (!p->memo_mem)
+			return PD_ERR_NOMEM;
+		p->memo_sets = (struct memo_set *)(((uintptr_t)p->memo_mem +
+						    sizeof(struct memo_set) - 1) &
+						   ~(uintptr_t)(sizeof(
+							   struct memo_set) -
+						   1));
+		p->memo_mask = (p->memo_max_sets < MEMO_SETS_MIN
+					? p->memo_max_sets
+					: MEMO_SETS_MIN) -
+			       1;
 		return 0;
-	pda_free(p->s, p->memo_slots);
-	p->memo_slots = pda_zalloc(p->s, slots * sizeof(*p->memo_slots));
-	if (!p->memo_slots) {
-		/* an empty memo, consistent: its entries are dropped */
-		p->memo_mask = 0;
-		p->nr_memo = 0;
-		return PD_ERR_NOMEM;
 	}
-	p->memo_mask = slots - 1;
-	for (size_t i = 0; i < p->nr_memo; i++) {
-		struct memo_slot *sl = memo_find(p, p->memo_ents[i].key);
+	if (n >= p->memo_max_sets ||
+	    !memo_set_of(p, key, false)->way[MEMO_WAYS - 1].counts ||
+	    !memo_set_of(p, key, true)->way[MEMO_WAYS - 1].counts)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct memo_set *set = &p->memo_sets[i];
+		const struct memo_set was = *set;
 
-		sl->ent = (uint32_t)(i + 1);
-		sl->tag = (uint32_t)(p->memo_ents[i].key.high64 >> 32);
+		memset(set, 0, sizeof(*set));
+		for (size_t w = 0; w < MEMO_WAYS && was.way[w].counts; w++) {
+			const struct memo_ent *e = &was.way[w];
+			const bool second = (e->key.low64 & (n - 1)) != i;
+			const uint64_t h = second ? e->key.high64 : e->key.low64;
+			/* in order: each keeps its place */
+			struct memo_set *to = set + (h & n);
+
+			to->way[memo_free_way(to)] = *e;
+		}
 	}
+	p->memo_mask = 2 * n - 1;
 	return 0;
 }
 
-/* Keep what the sample just resolved counted, under key, in slot (from
- * memo_find).  NULL when the memo is full or out of memory: the sample
- * goes without a slot. */
-static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key,
-				 struct memo_slot *sl)
+/*
+ * Keep what the sample just resolved counted, under key: in an empty
+ * way of its first set, else of its second, else in place of its first
+ * set's last (used least recently of the two).  Not in way 0: a key met
+ * once in a long while (most keys of a long capture) then replaces one
+ * such key, not a key the set's samples use over and over.  NULL when
+ * out of memory or the stack cannot be kept: the sample goes without a
+ * slot.
+ */
+static struct memo_ent *memo_add(struct pda_pipe *p, XXH128_hash_t key)
 {
 	const struct pda_memo_rec *r = &p->rec;
+	struct memo_set *set = memo_set_of(p, &key, false);
 	struct memo_ent *e;
 
-	if (r->overflow || p->nr_memo >= MEMO_MAX ||
-	    r->nr_frames > UINT32_MAX)
+	if (r->overflow || r->nr_frames > UINT32_MAX)
 		return NULL;
-	e = &p->memo_ents[p->nr_memo];
+	if (set->way[MEMO_WAYS - 1].counts &&
+	    !memo_set_of(p, &key, true)->way[MEMO_WAYS - 1].counts)
+		set = memo_set_of(p, &key, true);
+	e = &set->way[memo_free_way(set)];
+	if (e->counts) {
+		p->nr_memo_dropped++;
+		p->nr_memo--;
+	}
 	e->counts = memo_counts(p);
 	if (!e->counts)
 		return NULL;
+	p->nr_memo++;
+	p->nr_memo_added++;
 	e->key = key;
 	e->cookie = 0;
-	sl->ent = (uint32_t)++p->nr_memo;
-	sl->tag = (uint32_t)(key.high64 >> 32);
 	return e;
 }
 
@@ -897,7 +990,6 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 			struct pda_maps *umaps, struct pda_pipe_item *it,
 			const XXH128_hash_t *pre)
 {
-	struct memo_slot *sl;
 	struct memo_ent *e;
 	XXH128_hash_t key;
 	int rc = 0;
@@ -910,16 +1002,9 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	/* a hit (most samples) adds no entry: room is made for a miss
 	 * only (its growth check was ~20 instructions a sample) */
-	sl = p->memo_mask ? memo_find(p, key) : NULL;
-	e = sl && sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
-	if (!e || !e->cookie) {
-		if (memo_reserve(p) < 0)
-			return pda_set_err(p->s, PD_ERR_NOMEM,
-					   "out of memory");
-		/* the index may have grown: key's slot found again */
-		sl = memo_find(p, key);
-		e = sl->ent ? &p->memo_ents[sl->ent - 1] : NULL;
-	}
+	e = p->memo_sets ? memo_find(p, key) : NULL;
+	if (!e && memo_reserve(p, &key) < 0)
+		return pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	if (e && e->cookie) {
 		rc = pda_memo_replay_n(p->v, &e->counts->c, e->counts->dsos,
 				       p->count);
@@ -944,9 +1029,9 @@ static int deliver_memo(struct pda_pipe *p, const struct pd_sample *sample,
 		return 0;
 	}
 	it->stack = &p->st;
-	/* resolving did not touch the memo: sl is still where key goes */
+	/* resolving did not touch the memo: e is still key's */
 	if (!e)
-		e = memo_add(p, key, sl);
+		e = memo_add(p, key);
 	it->cookie = e ? &e->cookie : NULL;
 	/* the rest of a group count as the first did (as its hits would
 	 * have been, or resolved again where the memo kept nothing) */
@@ -1325,36 +1410,17 @@ static int deliver(struct pda_pipe *p, const struct pd_sample *sample,
 /*
  * ---- samples held back (two passes, memoizable stacks) ----
  *
- * On a capture of many distinct stacks, a memo probe is two cache misses
- * (the slot, then the entry it names), about a tenth of the caller's
- * thread.  A sample is therefore held back two samples: on arrival its
- * key is hashed (its state is its epoch's, known then) and its slot
- * fetched; one sample later the slot is read and its entry fetched; one
- * more and it is delivered, the lines in cache.  Delivering probes again:
- * what was read ahead is a hint only (the samples before it may have
- * added entries or grown the index), so the order and the result are the
- * same as delivering at once.  Only samples whose record stays mapped
- * (PD_RECF_STABLE) are held; any other sample, the end of input and a
- * change of pass deliver the held ones first.
+ * On a capture of many distinct stacks, a memo probe is a cache miss
+ * (its set's line), once about a tenth of the caller's thread.  A sample
+ * is therefore held back two samples: on arrival its key is hashed (its
+ * state is its epoch's, known then) and its set fetched; two samples
+ * later it is delivered, the line in cache.  Delivering probes again:
+ * what was fetched ahead is a hint only (the samples before it may have
+ * replaced entries or grown the index), so the order and the result are
+ * the same as delivering at once.  Only samples whose record stays
+ * mapped (PD_RECF_STABLE) are held; any other sample, the end of input
+ * and a change of pass deliver the held ones first.
  */
-/* The index slot of key, for a prefetch; NULL before the first. */
-static const struct memo_slot *memo_slot_of(const struct pda_pipe *p,
-					    const XXH128_hash_t *key)
-{
-	return p->memo_mask ? &p->memo_slots[key->low64 & p->memo_mask] : NULL;
-}
-
-/* The entry the slot of key names, if its tag matches, for a prefetch;
- * NULL none. */
-static const struct memo_ent *memo_ent_of(const struct pda_pipe *p,
-					  const XXH128_hash_t *key)
-{
-	const struct memo_slot *sl = memo_slot_of(p, key);
-
-	return sl && sl->ent && sl->tag == (uint32_t)(key->high64 >> 32)
-		       ? &p->memo_ents[sl->ent - 1]
-		       : NULL;
-}
 
 /* Deliver the oldest held sample. */
 static int held_deliver(struct pda_pipe *p)
@@ -1404,21 +1470,11 @@ static bool holdable(const struct pda_pipe *p, const struct pd_rec *rec,
 static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		struct pda_at *at, const struct pda_pipe_when *when)
 {
-	const struct memo_slot *sl;
 	struct held *h;
 	int rc = 0;
 
 	if (p->nr_held == NR_HELD)
 		rc = held_deliver(p);
-	/* the prefetches here, not in a helper: gcc 12 removed a call of
-	 * one that did nothing else (its entry was never fetched ahead) */
-	if (p->nr_held) {
-		const struct memo_ent *e =
-			memo_ent_of(p, &p->held[p->held_first].key);
-
-		if (e)
-			__builtin_prefetch(e);
-	}
 	h = &p->held[(p->held_first + p->nr_held) % NR_HELD];
 	h->sample = *sample;
 	h->at = *at;
@@ -1430,9 +1486,12 @@ static int hold(struct pda_pipe *p, const struct pd_sample *sample,
 		rc = pda_set_err(p->s, PD_ERR_NOMEM, "out of memory");
 	if (rc < 0)
 		return rc;
-	sl = memo_slot_of(p, &h->key);
-	if (sl)
-		__builtin_prefetch(sl);
+	/* the prefetch here, not in a helper: gcc 12 removed a call of one
+	 * that did nothing else */
+	if (p->memo_sets) {
+		__builtin_prefetch(memo_set_of(p, &h->key, false));
+		__builtin_prefetch(memo_set_of(p, &h->key, true));
+	}
 	return 0;
 }
 

@@ -5,7 +5,9 @@
  * statistics (samples, frames, unresolved ones, and per binary its
  * samples and samples with unresolved frames, which the diagnostics
  * print), whatever the fold's options make of a stack: roots by tid,
- * stacks cut at --max-stack, samples a filter leaves out.
+ * stacks cut at --max-stack, samples a filter leaves out; and so does a
+ * memo too small for a capture's stacks, whose keys are replaced and
+ * resolved again.
  */
 #include "pd_config.h"
 #include "pda_capture.h"
@@ -63,8 +65,8 @@ static int add(void *arg, const struct pda_pipe_item *it)
 
 /* Fold capture name with fold flags and options, the memo on or off. */
 static void fold(const char *name, unsigned flags, unsigned max_stack,
-		 const char *sym_re, bool memo, struct result *res,
-		 uint64_t *nr_hits)
+		 const char *sym_re, bool memo, size_t memo_max,
+		 struct result *res, uint64_t *nr_hits)
 {
 	char path[ET_PATH_MAX];
 	struct run r = {0};
@@ -75,8 +77,8 @@ static void fold(const char *name, unsigned flags, unsigned max_stack,
 	PDA_FOLD_OPTS(fo, .flags = flags, .max_stack = max_stack,
 		      .sym_re = sym_re);
 	PDA_CAPTURE_OPTS(co, .jobs = 1, .ip_stacks = true, .memo = memo,
-			 .memo_tid = flags & PDA_FOLD_TID, .sample_fn = add,
-			 .arg = &r);
+			 .memo_tid = flags & PDA_FOLD_TID, .memo_max = memo_max,
+			 .sample_fn = add, .arg = &r);
 	const struct pda_stats *st;
 
 	et_path(path, "../../testdata/%s", name);
@@ -106,15 +108,17 @@ static void result_free(struct result *r)
 	free(r->dsos);
 }
 
-/* The memo changes nothing the fold and the session count. */
-static uint64_t same(const char *name, unsigned flags, unsigned max_stack,
-		     const char *sym_re)
+/* The memo (of at most memo_max entries, 0: the default) changes
+ * nothing the fold and the session count. */
+static uint64_t same_max(const char *name, unsigned flags,
+			 unsigned max_stack, const char *sym_re,
+			 size_t memo_max)
 {
 	struct result a, b;
 	uint64_t hits_a, hits_b;
 
-	fold(name, flags, max_stack, sym_re, false, &a, &hits_a);
-	fold(name, flags, max_stack, sym_re, true, &b, &hits_b);
+	fold(name, flags, max_stack, sym_re, false, 0, &a, &hits_a);
+	fold(name, flags, max_stack, sym_re, true, memo_max, &b, &hits_b);
 	ck_assert_uint_eq(hits_a, 0);
 	ck_assert_str_eq(a.text, b.text);
 	ck_assert_mem_eq(&a.t, &b.t, sizeof(a.t));
@@ -128,6 +132,12 @@ static uint64_t same(const char *name, unsigned flags, unsigned max_stack,
 	result_free(&a);
 	result_free(&b);
 	return hits_b;
+}
+
+static uint64_t same(const char *name, unsigned flags, unsigned max_stack,
+		     const char *sym_re)
+{
+	return same_max(name, flags, max_stack, sym_re, 0);
 }
 
 START_TEST(test_same_folds)
@@ -146,6 +156,18 @@ START_TEST(test_same_folds)
 }
 END_TEST
 
+/* A memo of one set of two (every key's two sets the same) and of four
+ * sets: keys replaced all the time, met again and resolved again. */
+START_TEST(test_small_memo)
+{
+	const char *name = captures[_i].name;
+
+	same_max(name, 0, 0, NULL, 2);
+	same_max(name, PDA_FOLD_PID | PDA_FOLD_TID, 0, NULL, 8);
+	same_max(name, PDA_FOLD_NO_COMM, 0, "^(hash_block|main)$", 2);
+}
+END_TEST
+
 Suite *memo_suite(void)
 {
 	Suite *s = suite_create("memo");
@@ -153,6 +175,8 @@ Suite *memo_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_same_folds, 0,
+			    (int)(sizeof(captures) / sizeof(captures[0])));
+	tcase_add_loop_test(tc, test_small_memo, 0,
 			    (int)(sizeof(captures) / sizeof(captures[0])));
 	suite_add_tcase(s, tc);
 	return s;
