@@ -675,8 +675,12 @@ void pda_kernel_early_start(struct pda_session *s)
 	if (s->machine.kernel || s->machine.kahead)
 		return;
 	/* the kernel's DSO as kernel_dso() will make it from the header's
-	 * build-id (a kernel map's own, in MMAP2's build-id form, may
-	 * differ: then its path does, and the guess is dropped) */
+	 * build-id.  Without one, none is guessed: the kernel's map may
+	 * bring its own (perf record --buildid-mmap), which a guess
+	 * without would miss (its path /proc/kallsyms, the DSO's the
+	 * build-id cache's), parsing for nothing; a map's own that
+	 * differs from the header's gives another path too, and the parse
+	 * is dropped */
 	d = pda_zalloc(s, sizeof(*d));
 	if (!d)
 		return;
@@ -685,7 +689,7 @@ void pda_kernel_early_start(struct pda_session *s)
 	d->d.build_id_size = pda_dso_noted_build_id(
 		s, "[kernel.kallsyms]", sizeof("[kernel.kallsyms]") - 1, true,
 		d->d.build_id);
-	a = kahead_queue(s, d);
+	a = d->d.build_id_size ? kahead_queue(s, d) : NULL;
 	pda_free(s, d);
 	if (!a)
 		return;

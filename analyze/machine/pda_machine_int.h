@@ -543,9 +543,10 @@ void pda_kernel_ahead_free(struct pda_session *s);
  * sideband that makes it is applied at the first pass's end, where
  * every shard of the second would wait at its first kernel frame for
  * one of them to parse kallsyms); what pda_kernel_load() would not
- * parse is dropped.  Nothing when the kernel is known or a parse is
- * queued already, or no thread could be had (pda_kernel_load() parses
- * it then).  _free() joins the thread.
+ * parse is dropped.  Nothing without the header's build-id, when the
+ * kernel is known or a parse is queued already, or when no thread
+ * could be had (pda_kernel_load() parses it then).  _free() joins the
+ * thread.
  */
 void pda_kernel_early_start(struct pda_session *s);
 /* This host's kernel build-id from notes_path (/sys/kernel/notes). */
