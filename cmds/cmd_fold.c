@@ -451,7 +451,11 @@ static void write_output(struct pd_ctx *ctx, const struct fold_opts *o,
 		*o->profile = p;
 		return;
 	}
-	ctx_check_write(ctx, pde_folded_write(out, p, PDA_FOLD_COL_WEIGHT),
+	ctx_check_write(ctx,
+			pde_folded_write_jobs(out, p, PDA_FOLD_COL_WEIGHT,
+					      cmd_jobs_fold_thread(o->jobs)
+						      ? 2
+						      : 1),
 			o->output);
 	pda_profile_free(p);
 	ctx_close_output(ctx, out, o->output);

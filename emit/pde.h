@@ -554,6 +554,11 @@ struct pda_profile; /* pda_profile.h */
  * or PD_ERR_API when col is out of range.
  */
 int pde_folded_write(FILE *out, const struct pda_profile *p, unsigned col);
+/* The same, with a helper thread formatting half the lines where jobs is
+ * 2 or more and the profile is large (the caller's thread writes every
+ * byte, in order); out is the caller's thread's alone meanwhile. */
+int pde_folded_write_jobs(FILE *out, const struct pda_profile *p,
+			  unsigned col, unsigned jobs);
 
 /* ---- perf script's sample lines (pde_script.c; `pdtool script`) --- */
 

@@ -149,6 +149,18 @@ int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
 			    bid_hash(iname, kernel), e);
 }
 
+unsigned pda_dso_noted_build_id(struct pda_session *s, const char *name,
+				size_t len, bool kernel, unsigned char *id)
+{
+	const char *iname = pda_intern(s, name, len);
+	const struct bid_ent *b = iname ? find_bid(s, iname, kernel) : NULL;
+
+	if (!b)
+		return 0;
+	memcpy(id, b->id, b->size);
+	return b->size;
+}
+
 struct pda_dso_ent *pda_dso_get(struct pda_session *s, enum pda_dso_kind kind,
 				const char *name, size_t len,
 				const unsigned char *build_id,

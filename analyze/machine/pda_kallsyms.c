@@ -569,6 +569,8 @@ struct pda_kahead {
 	enum kahead_state state;
 	char path[PDA_PATH_MAX];
 	struct ksyms_got got; /* DONE */
+	pthread_t thread;     /* pda_kernel_early_start()'s, when started */
+	bool started;
 };
 
 static void kallsyms_load(struct pda_session *s, const char *path,
@@ -626,29 +628,73 @@ static bool kallsyms_first(struct pda_session *s, const struct pda_dso_ent *d,
 	return pda_pathf(p, "%s", "/proc/kallsyms");
 }
 
-void pda_kernel_ahead_open(struct pda_session *s)
+/* d's kallsyms queued as s->machine.kahead, when d would parse one
+ * first.  @return it, or NULL (none queued). */
+static struct pda_kahead *kahead_queue(struct pda_session *s,
+				       const struct pda_dso_ent *d)
 {
-	const struct pda_dso_ent *d = s->machine.kernel;
 	struct pda_kahead *a;
 
 	if (!d || d->d.state != PDA_DSO_UNTRIED || s->machine.kahead)
-		return;
+		return NULL;
 	/* only for speed: out of memory, pda_kernel_load() does it */
 	a = pda_zalloc(s, sizeof(*a));
 	if (!a)
-		return;
+		return NULL;
 	if (!kallsyms_first(s, d, a->path) ||
 	    pthread_mutex_init(&a->mu, NULL) != 0) {
 		pda_free(s, a);
-		return;
+		return NULL;
 	}
 	if (pthread_cond_init(&a->done, NULL) != 0) {
 		pthread_mutex_destroy(&a->mu);
 		pda_free(s, a);
-		return;
+		return NULL;
 	}
 	a->state = KA_QUEUED;
 	s->machine.kahead = a;
+	return a;
+}
+
+void pda_kernel_ahead_open(struct pda_session *s)
+{
+	kahead_queue(s, s->machine.kernel);
+}
+
+static void *early_main(void *arg)
+{
+	pda_kernel_ahead_run(arg);
+	return NULL;
+}
+
+void pda_kernel_early_start(struct pda_session *s)
+{
+	struct pda_dso_ent *d;
+	struct pda_kahead *a;
+
+	if (s->machine.kernel || s->machine.kahead)
+		return;
+	/* the kernel's DSO as kernel_dso() will make it from the header's
+	 * build-id.  Without one, none is guessed: the kernel's map may
+	 * bring its own (perf record --buildid-mmap), which a guess
+	 * without would miss (its path /proc/kallsyms, the DSO's the
+	 * build-id cache's), parsing for nothing; a map's own that
+	 * differs from the header's gives another path too, and the parse
+	 * is dropped */
+	d = pda_zalloc(s, sizeof(*d));
+	if (!d)
+		return;
+	d->kind = PDA_DSO_KERNEL;
+	d->d.kernel = true;
+	d->d.build_id_size = pda_dso_noted_build_id(
+		s, "[kernel.kallsyms]", sizeof("[kernel.kallsyms]") - 1, true,
+		d->d.build_id);
+	a = d->d.build_id_size ? kahead_queue(s, d) : NULL;
+	pda_free(s, d);
+	if (!a)
+		return;
+	/* no thread: pda_kernel_load() parses it in its turn */
+	a->started = pthread_create(&a->thread, NULL, early_main, s) == 0;
 }
 
 bool pda_kernel_ahead_run(struct pda_session *s)
@@ -704,6 +750,8 @@ void pda_kernel_ahead_free(struct pda_session *s)
 
 	if (!a)
 		return;
+	if (a->started)
+		pthread_join(a->thread, NULL);
 	if (a->got.k)
 		pda_ksyms_free(s, a->got.k);
 	pthread_cond_destroy(&a->done);

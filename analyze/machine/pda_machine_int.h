@@ -349,6 +349,10 @@ struct pd_file *pda_session_file(const struct pda_session *s);
 /* Remember a build-id by recorded name (HEADER_BUILD_ID). */
 int pda_dso_note_build_id(struct pda_session *s, const char *name, size_t len,
 			  bool kernel, const unsigned char *id, unsigned size);
+/* The build-id noted for name (kernel: the kernel's or a module's) into
+ * id (PDA_BUILD_ID_MAX bytes).  @return its size, 0 when none. */
+unsigned pda_dso_noted_build_id(struct pda_session *s, const char *name,
+				size_t len, bool kernel, unsigned char *id);
 /* Add "path" or "path (why)" to d's tried list.  0 or NOMEM. */
 int pda_dso_tried(struct pda_session *s, struct pda_dso_ent *d,
 		  const char *path, const char *why);
@@ -533,6 +537,18 @@ int pda_kernel_load(struct pda_session *s, struct pda_dso_ent *d);
 void pda_kernel_ahead_open(struct pda_session *s);
 bool pda_kernel_ahead_run(struct pda_session *s);
 void pda_kernel_ahead_free(struct pda_session *s);
+/*
+ * The same queued before the first pass and run at once on a thread of
+ * its own, the kernel's DSO guessed from the header's build-id (the
+ * sideband that makes it is applied at the first pass's end, where
+ * every shard of the second would wait at its first kernel frame for
+ * one of them to parse kallsyms); what pda_kernel_load() would not
+ * parse is dropped.  Nothing without the header's build-id, when the
+ * kernel is known or a parse is queued already, or when no thread
+ * could be had (pda_kernel_load() parses it then).  _free() joins the
+ * thread.
+ */
+void pda_kernel_early_start(struct pda_session *s);
 /* This host's kernel build-id from notes_path (/sys/kernel/notes). */
 int pda_host_kernel_build_id(struct pda_session *s, const char *notes_path,
 			     unsigned char *id, unsigned *size);

@@ -1905,6 +1905,10 @@ int pda_capture_run(struct pda_capture *c)
 	if (c->two_pass) {
 		/* a pipe-mode capture's events are known after the first */
 		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
+		/* kallsyms parsed on another thread meanwhile: the
+		 * second pass's shards would each wait for it */
+		if (shards_wanted(c) > 1)
+			pda_kernel_early_start(c->s);
 		rc = first_pass(c);
 		c->prog.nr_passes = 2 + unwinds_named(c->f, c->s, &c->o);
 		if (rc == 0 && c->prog.nr_passes == 3)

@@ -782,6 +782,57 @@ START_TEST(test_nomem_round_trip)
 }
 END_TEST
 
+/* The folded text pde_folded_write_jobs() makes with jobs, as
+ * folded() for one. */
+static char *folded_jobs(const struct pda_profile *p, unsigned col,
+			 unsigned jobs)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(pde_folded_write_jobs(fp, p, col, jobs), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* Written with a helper thread formatting every other block of lines:
+ * the same bytes as on one thread, over several blocks and a part one,
+ * lines sharing callers across the blocks' edges. */
+START_TEST(test_folded_jobs)
+{
+	struct pda_profile *p = new_profile(1);
+	char line[128], *one, *two;
+
+	for (unsigned i = 0; i < 3 * 4096 + 17; i++) {
+		snprintf(line, sizeof(line), "comm;f%u;g%u;h%u %u\n", i / 1000,
+			 i / 10, i, i % 97 + 1);
+		add_text(p, line);
+	}
+	one = folded(p, 0);
+	two = folded_jobs(p, 0, 2);
+	ck_assert_str_eq(two, one);
+	free(two);
+	/* one job: the one-thread writer */
+	two = folded_jobs(p, 0, 1);
+	ck_assert_str_eq(two, one);
+	free(two);
+	pda_profile_free(p);
+	/* fewer lines than a block: no helper */
+	p = new_profile(1);
+	add_text(p, "comm;f;g 2\ncomm;f;h 3\n");
+	free(one);
+	one = folded(p, 0);
+	two = folded_jobs(p, 0, 2);
+	ck_assert_str_eq(two, one);
+	free(two);
+	ck_assert_int_eq(pde_folded_write_jobs(stdout, p, 1, 2), PD_ERR_API);
+	free(one);
+	pda_profile_free(p);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -796,6 +847,7 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_folded_decimals);
 	tcase_add_test(tc, test_folded_round_trip);
 	tcase_add_test(tc, test_folded_control_labels);
+	tcase_add_test(tc, test_folded_jobs);
 	tcase_add_test(tc, test_fold_profile);
 	/* _i: 0 gives up at the failure, 1 retries the failed call */
 	tcase_add_loop_test(tc, test_nomem, 0, 2);
