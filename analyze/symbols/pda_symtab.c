@@ -592,15 +592,21 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	if (n == PDA_SYM_NIL)
 		return PD_ERR_NOTFOUND;
 	p = &e->syms->v[n];
-	if (!(p->flags & PDA_SYM_INTERNED)) {
-		const char *in = pda_intern(s, p->name, strlen(p->name));
+	/* two threads may look one binary's symbols up at once (a split
+	 * replay, pda_session.c): both intern the same name, stored
+	 * atomically; the flag is set after it */
+	if (!(__atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) &
+	      PDA_SYM_INTERNED)) {
+		const char *was = __atomic_load_n(&p->name, __ATOMIC_RELAXED);
+		const char *in = pda_intern(s, was, strlen(was));
 
 		if (!in)
 			return PD_ERR_NOMEM;
-		p->name = in;
-		p->flags |= PDA_SYM_INTERNED;
+		__atomic_store_n(&p->name, in, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&p->flags, PDA_SYM_INTERNED,
+				  __ATOMIC_RELEASE);
 	}
-	*name = p->name;
+	*name = __atomic_load_n(&p->name, __ATOMIC_RELAXED);
 	*start = p->vaddr;
 	*size = p->end - p->start;
 	if (object)
