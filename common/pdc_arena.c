@@ -59,6 +59,26 @@ void *pdc_arena_alloc(struct pdc_arena *ar, const struct pd_alloc *a,
 	return p;
 }
 
+void pdc_arena_adopt(struct pdc_arena *ar, struct pdc_arena *from)
+{
+	struct pdc_arena_block *tail = from->head;
+
+	if (!tail)
+		return;
+	if (!ar->head) {
+		*ar = *from;
+		*from = (struct pdc_arena)PDC_ARENA_INIT;
+		return;
+	}
+	while (tail->next)
+		tail = tail->next;
+	/* behind head: ar's current block stays current */
+	tail->next = ar->head->next;
+	ar->head->next = from->head;
+	ar->total += from->total;
+	*from = (struct pdc_arena)PDC_ARENA_INIT;
+}
+
 void *pdc_arena_zalloc(struct pdc_arena *ar, const struct pd_alloc *a,
 		       size_t size)
 {

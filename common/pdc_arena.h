@@ -51,6 +51,9 @@ void *pdc_arena_zalloc(struct pdc_arena *ar, const struct pd_alloc *a,
 /* A NUL-terminated copy of len bytes of s in the arena, or NULL. */
 char *pdc_arena_strndup(struct pdc_arena *ar, const struct pd_alloc *a,
 			const char *s, size_t len);
+/* Move from's blocks into ar (from is then empty): what was allocated
+ * in from lives as long as ar.  Both on the same hooks. */
+void pdc_arena_adopt(struct pdc_arena *ar, struct pdc_arena *from);
 /* Free every block; ar is then empty and reusable.  Accepts an empty
  * arena. */
 void pdc_arena_release(struct pdc_arena *ar, const struct pd_alloc *a);

@@ -642,7 +642,38 @@ struct pda_mt {
 	/* pda_intern's, while on: symbol tables built ahead intern their
 	 * names on a worker (pda_dwahead.c) */
 	pthread_mutex_t intern_lock;
+	/* while on (made with it; log_key_ok): the calling thread's
+	 * struct pda_log_hold, or NULL */
+	pthread_key_t log_key;
+	bool log_key_ok;
 };
+
+/* A message pda_logf() held back (struct pda_log_hold). */
+struct pda_held_log {
+	uint64_t at;
+	enum pd_log_level level;
+	char *msg;
+};
+
+/*
+ * The messages of a thread that resolves some binaries' first uses while
+ * another resolves the others' (pda_session.c pda_first_replay): each
+ * with at, the place of the first use it came at, so that both threads'
+ * are said in the order one thread would have said them.
+ */
+struct pda_log_hold {
+	uint64_t at; /* set by its thread before each first use */
+	struct pda_held_log *v;
+	size_t nr, alloc;
+};
+
+/* Hold the calling thread's messages in h (NULL: say them again); only
+ * while threads are on.  false where it cannot (said at once then). */
+bool pda_log_hold(struct pda_session *s, struct pda_log_hold *h);
+/* Say the messages held in a and b, merged by at (a's first where
+ * equal), and free them: on the session's thread, the holds ended. */
+void pda_log_release(struct pda_session *s, struct pda_log_hold *a,
+		     struct pda_log_hold *b);
 
 /* Threads are about to unwind for s (on), or no longer do: on the
  * session's thread, with no other running. */

@@ -90,6 +90,9 @@ void pda_session_threads(struct pda_session *s, bool on)
 	if (on == s->mt.on)
 		return;
 	if (on) {
+		/* before any thread: they read it in pda_logf */
+		s->mt.log_key_ok =
+			pthread_key_create(&s->mt.log_key, NULL) == 0;
 		s->mt.owner = pthread_self();
 		s->mt.may_load = true;
 		s->mt.hooked = hooked;
@@ -99,8 +102,12 @@ void pda_session_threads(struct pda_session *s, bool on)
 						     locked_realloc,
 						     locked_free, s};
 		}
-	} else if (hooked) {
-		s->alloc = s->mt.hooks;
+	} else {
+		if (s->mt.log_key_ok)
+			pthread_key_delete(s->mt.log_key);
+		s->mt.log_key_ok = false;
+		if (hooked)
+			s->alloc = s->mt.hooks;
 	}
 	s->mt.on = on;
 }
@@ -109,6 +116,72 @@ int pda_grow(struct pda_session *s, void **arr, size_t elem, size_t *alloc,
 	     size_t want, size_t max)
 {
 	return pdc_grow(&s->alloc, arr, elem, alloc, want, max);
+}
+
+/* msg kept in the calling thread's hold, if it has one. */
+static bool held(struct pda_session *s, enum pd_log_level level,
+		 const char *msg)
+{
+	struct pda_log_hold *h = pthread_getspecific(s->mt.log_key);
+	const size_t len = strlen(msg);
+	char *copy;
+
+	if (!h || PDA_GROW(s, h->v, h->alloc, h->nr + 1, SIZE_MAX / 64) < 0)
+		return false;
+	copy = pda_malloc(s, len + 1);
+	if (!copy)
+		return false; /* said now, out of its order */
+	memcpy(copy, msg, len + 1);
+	h->v[h->nr].at = h->at;
+	h->v[h->nr].level = level;
+	h->v[h->nr].msg = copy;
+	h->nr++;
+	return true;
+}
+
+bool pda_log_hold(struct pda_session *s, struct pda_log_hold *h)
+{
+	return s->mt.on && s->mt.log_key_ok &&
+	       pthread_setspecific(s->mt.log_key, h) == 0;
+}
+
+/* h's messages in the order of their at, stable (a thread may say some
+ * ahead of their place: pda_session.c split_plan).  A few at most. */
+static void sort_held(struct pda_log_hold *h)
+{
+	for (size_t i = 1; i < h->nr; i++) {
+		const struct pda_held_log m = h->v[i];
+		size_t j = i;
+
+		for (; j && h->v[j - 1].at > m.at; j--)
+			h->v[j] = h->v[j - 1];
+		h->v[j] = m;
+	}
+}
+
+void pda_log_release(struct pda_session *s, struct pda_log_hold *a,
+		     struct pda_log_hold *b)
+{
+	size_t i = 0, j = 0;
+
+	sort_held(a);
+	sort_held(b);
+
+	while (i < a->nr || j < b->nr) {
+		const bool from_a =
+			j == b->nr || (i < a->nr && a->v[i].at <= b->v[j].at);
+		struct pda_held_log *m = from_a ? &a->v[i++] : &b->v[j++];
+
+		/* past pda_logf's level check already */
+		pthread_mutex_lock(&s->mt.lock);
+		s->opts.log(s->opts.log_arg, m->level, m->msg);
+		pthread_mutex_unlock(&s->mt.lock);
+		pda_free(s, m->msg);
+	}
+	pda_free(s, a->v);
+	pda_free(s, b->v);
+	a->v = b->v = NULL;
+	a->nr = a->alloc = b->nr = b->alloc = 0;
 }
 
 void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
@@ -126,6 +199,8 @@ void pda_logf(struct pda_session *s, enum pd_log_level level, const char *fmt,
 		s->opts.log(s->opts.log_arg, level, buf);
 		return;
 	}
+	if (s->mt.log_key_ok && held(s, level, buf))
+		return;
 	pthread_mutex_lock(&s->mt.lock);
 	s->opts.log(s->opts.log_arg, level, buf);
 	pthread_mutex_unlock(&s->mt.lock);

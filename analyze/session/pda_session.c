@@ -263,12 +263,33 @@ static uint64_t addr_hash(const struct addr_key *k)
 			    pdc_hash_u64((uintptr_t)k->dso + k->inl));
 }
 
-static struct addr_ent *new_ent(struct pda_session *s, const struct addr_key *k,
-				size_t nr)
+/*
+ * Where resolving an address keeps what it makes, beside its binary's
+ * own state: the session's arena, demangling table and inline scratch,
+ * or those of a thread resolving some binaries' first uses while the
+ * session's thread resolves the others' (pda_first_replay).
+ */
+struct res_own {
+	struct pdc_arena *arena;
+	struct pdc_intern *demangled;
+	struct pda_inline **inl;
+	size_t *inl_alloc;
+};
+
+static struct res_own session_own(struct pda_session *s)
+{
+	return (struct res_own){&s->arena, &s->demangled, &s->inl,
+				&s->inl_alloc};
+}
+
+static struct addr_ent *new_ent(struct pda_session *s,
+				const struct res_own *o,
+				const struct addr_key *k, size_t nr)
 {
 	struct addr_ent *e;
 
-	e = pda_arena_alloc(s, sizeof(*e) + nr * sizeof(e->frames[0]));
+	e = pdc_arena_alloc(o->arena, &s->alloc,
+			    sizeof(*e) + nr * sizeof(e->frames[0]));
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e) + nr * sizeof(e->frames[0]));
@@ -291,17 +312,18 @@ struct dem_ent {
  * same few thousand names tens of thousands of times.  Each is
  * demangled once, its answer kept by the name.  NULL on NOMEM.
  */
-static const char *demangle(struct pda_session *s, const char *name)
+static const char *demangle(struct pda_session *s, const struct res_own *o,
+			    const char *name)
 {
 	struct dem_ent *e;
 	void *entry;
 
 	if (s->opts.no_demangle)
 		return name;
-	if (!s->demangled.hdr_size) /* a zeroed table has no header */
-		pdc_intern_init(&s->demangled, offsetof(struct dem_ent, str),
+	if (!o->demangled->hdr_size) /* a zeroed table has no header */
+		pdc_intern_init(o->demangled, offsetof(struct dem_ent, str),
 				0, 0);
-	if (pdc_intern_add(&s->demangled, &s->alloc, name, strlen(name),
+	if (pdc_intern_add(o->demangled, &s->alloc, name, strlen(name),
 			   &entry) < 0)
 		return NULL;
 	e = entry;
@@ -315,8 +337,9 @@ static const char *demangle(struct pda_session *s, const char *name)
  * the symbols a simpleperf capture recorded for it (pda_spsym.c); *ent
  * NULL when it recorded none for d.  0 or PD_ERR_NOMEM.
  */
-static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
-			    const struct addr_key *k, struct addr_ent **ent)
+static int resolve_recorded(struct pda_session *s, const struct res_own *o,
+			    struct pda_dso_ent *d, const struct addr_key *k,
+			    struct addr_ent **ent)
 {
 	const struct pda_spsyms *t;
 	const struct pda_spsym *sym;
@@ -329,7 +352,7 @@ static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
 		return 0;
 	vaddr = pda_spsyms_vaddr(t, k->addr);
 	sym = pda_spsyms_find(t, vaddr);
-	*ent = new_ent(s, k, 1);
+	*ent = new_ent(s, o, k, 1);
 	if (!*ent)
 		return PD_ERR_NOMEM;
 	(*ent)->frames[0].dso_addr = vaddr;
@@ -337,7 +360,7 @@ static int resolve_recorded(struct pda_session *s, struct pda_dso_ent *d,
 		(*ent)->frames[0].flags = PDA_FRAME_NO_SYMBOL;
 		return 0;
 	}
-	(*ent)->frames[0].sym = demangle(s, sym->name);
+	(*ent)->frames[0].sym = demangle(s, o, sym->name);
 	if (!(*ent)->frames[0].sym)
 		return PD_ERR_NOMEM;
 	(*ent)->frames[0].sym_off = vaddr - sym->start;
@@ -378,12 +401,14 @@ static int elf_srcline(struct pda_session *s, struct pda_elf *e,
  * function holding them.  NULL on NOMEM.
  */
 static struct addr_ent *resolve_file(struct pda_session *s,
+				     const struct res_own *o,
 				     struct pda_dso_ent *d,
 				     const struct addr_key *k)
 {
 	struct pda_elf *e;
 	const char *name, *file = NULL, *own;
 	uint64_t vaddr, start, size;
+	struct pda_inline *inl = NULL;
 	size_t nr_inl = 0;
 	unsigned line = 0;
 	bool no_src = false, object = false;
@@ -394,14 +419,14 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		return NULL;
 	e = d->d.elf;
 	if (d->d.state != PDA_DSO_FOUND) {
-		if (resolve_recorded(s, d, k, &ent) < 0)
+		if (resolve_recorded(s, o, d, k, &ent) < 0)
 			return NULL;
 		if (ent)
 			return ent;
 	}
 	if (d->d.state != PDA_DSO_FOUND || !e ||
 	    pda_elf_offset_to_vaddr(e, k->addr, &vaddr) < 0) {
-		ent = new_ent(s, k, 1);
+		ent = new_ent(s, o, k, 1);
 		if (ent) {
 			ent->frames[0].dso_addr = k->addr;
 			ent->frames[0].flags = PDA_FRAME_NO_SYMBOL;
@@ -412,7 +437,7 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	if (rc == PD_ERR_NOMEM)
 		return NULL;
 	if (rc < 0) {
-		ent = new_ent(s, k, 1);
+		ent = new_ent(s, o, k, 1);
 		if (!ent)
 			return NULL;
 		/* perf 6.1 prints "dso[addr]" for it: the file offset where
@@ -432,18 +457,19 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		return ent;
 	}
 	if (k->inl) {
-		if (PDA_GROW(s, s->inl, s->inl_alloc, INLINE_MAX, INLINE_MAX) <
-		    0)
+		if (PDA_GROW(s, *o->inl, *o->inl_alloc, INLINE_MAX,
+			     INLINE_MAX) < 0)
 			return NULL;
+		inl = *o->inl;
 		/* with --srcline perf's addr2line has been asked for the
 		 * address's line before its inlines (tests/golden/fold's
 		 * --inline --srcline stacks show it): that first answer is
 		 * the one whose names differ (pda_elf_inlines_a2l) */
 		if (s->opts.srcline &&
-		    pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+		    pda_elf_inlines_a2l(s, e, vaddr, inl, INLINE_MAX,
 					&nr_inl) < 0)
 			return NULL;
-		if (pda_elf_inlines_a2l(s, e, vaddr, s->inl, INLINE_MAX,
+		if (pda_elf_inlines_a2l(s, e, vaddr, inl, INLINE_MAX,
 					&nr_inl) < 0)
 			return NULL;
 	}
@@ -463,10 +489,10 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 			name = a2l;
 	}
 	if (!k->inl || nr_inl == 0) {
-		ent = new_ent(s, k, 1);
+		ent = new_ent(s, o, k, 1);
 		if (!ent)
 			return NULL;
-		ent->frames[0].sym = demangle(s, name);
+		ent->frames[0].sym = demangle(s, o, name);
 		if (!ent->frames[0].sym)
 			return NULL;
 		ent->frames[0].srcfile = file;
@@ -486,16 +512,16 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 	 * gives it (DWARF's), demangled: "__libc_start_main_impl" where
 	 * .symtab prefers its alias "__libc_start_main@@GLIBC_2.34".
 	 */
-	ent = new_ent(s, k, nr_inl);
+	ent = new_ent(s, o, k, nr_inl);
 	if (!ent)
 		return NULL;
-	own = demangle(s, name);
+	own = demangle(s, o, name);
 	if (!own)
 		return NULL;
 	for (size_t i = 0; i < nr_inl; i++) {
 		struct pda_frame *fr = &ent->frames[i];
 
-		fr->sym = demangle(s, s->inl[i].func);
+		fr->sym = demangle(s, o, inl[i].func);
 		if (!fr->sym)
 			return NULL;
 		fr->flags = i + 1 < nr_inl ? PDA_FRAME_INLINED : 0;
@@ -505,14 +531,15 @@ static struct addr_ent *resolve_file(struct pda_session *s,
 		fr->sym_off = vaddr - start;
 		fr->sym_size = size;
 		if (s->opts.srcline) {
-			fr->srcfile = s->inl[i].file;
-			fr->line = s->inl[i].file ? s->inl[i].line : 0;
+			fr->srcfile = inl[i].file;
+			fr->line = inl[i].file ? inl[i].line : 0;
 		}
 	}
 	return ent;
 }
 
 static struct addr_ent *resolve_kernel(struct pda_session *s,
+				       const struct res_own *o,
 				       struct pda_dso_ent *d,
 				       const struct addr_key *k, bool module)
 {
@@ -523,7 +550,7 @@ static struct addr_ent *resolve_kernel(struct pda_session *s,
 
 	if (pda_dso_load(s, d) < 0)
 		return NULL;
-	ent = new_ent(s, k, 1);
+	ent = new_ent(s, o, k, 1);
 	if (!ent)
 		return NULL;
 	ent->frames[0].dso_addr = k->addr;
@@ -560,6 +587,7 @@ static struct addr_ent *resolve_kernel(struct pda_session *s,
 }
 
 static struct addr_ent *resolve_jit(struct pda_session *s,
+				    const struct res_own *o,
 				    struct pda_dso_ent *d,
 				    const struct addr_key *k)
 {
@@ -568,7 +596,7 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 
 	if (pda_dso_load(s, d) < 0)
 		return NULL;
-	ent = new_ent(s, k, 1);
+	ent = new_ent(s, o, k, 1);
 	if (!ent)
 		return NULL;
 	ent->frames[0].dso_addr = k->addr;
@@ -579,7 +607,7 @@ static struct addr_ent *resolve_jit(struct pda_session *s,
 		ent->frames[0].flags |= PDA_FRAME_NO_SYMBOL;
 		return ent;
 	}
-	ent->frames[0].sym = demangle(s, js->name);
+	ent->frames[0].sym = demangle(s, o, js->name);
 	if (!ent->frames[0].sym)
 		return NULL;
 	ent->frames[0].sym_off = k->addr - js->start;
@@ -621,6 +649,27 @@ static void dso_used(struct pda_session *s, struct pda_dso_ent *d)
 		pthread_cond_broadcast(&s->shard_turn);
 }
 
+/* The frames of k in d, resolved (not cached), what it makes in o's.
+ * NULL on NOMEM. */
+static struct addr_ent *resolve_new(struct pda_session *s,
+				    const struct res_own *o,
+				    struct pda_dso_ent *d,
+				    const struct addr_key *k,
+				    enum pda_map_kind kind)
+{
+	switch (d->kind) {
+	case PDA_DSO_FILE:
+	case PDA_DSO_VDSO:
+		return resolve_file(s, o, d, k);
+	case PDA_DSO_KERNEL:
+		return resolve_kernel(s, o, d, k, kind == PDA_MAP_MODULE);
+	case PDA_DSO_JIT:
+		return resolve_jit(s, o, d, k);
+	default:
+		return NULL;
+	}
+}
+
 /* lookup() past its front: the cache, else resolved and added (a shard
  * thread's under the session's shard lock). */
 static struct addr_ent *lookup_miss(struct pda_session *s,
@@ -630,6 +679,7 @@ static struct addr_ent *lookup_miss(struct pda_session *s,
 {
 	struct addr_key k = {d, addr, inl};
 	const uint64_t hash = addr_hash(&k);
+	const struct res_own own = session_own(s);
 	struct addr_ent *ent;
 
 	ent = pdc_hash_find(&s->addr_cache, hash, addr_eq, &k);
@@ -642,21 +692,7 @@ static struct addr_ent *lookup_miss(struct pda_session *s,
 		if (ent)
 			return ent;
 	}
-	switch (d->kind) {
-	case PDA_DSO_FILE:
-	case PDA_DSO_VDSO:
-		ent = resolve_file(s, d, &k);
-		break;
-	case PDA_DSO_KERNEL:
-		ent = resolve_kernel(s, d, &k, kind == PDA_MAP_MODULE);
-		break;
-	case PDA_DSO_JIT:
-		ent = resolve_jit(s, d, &k);
-		break;
-	default:
-		ent = NULL;
-		break;
-	}
+	ent = resolve_new(s, &own, d, &k, kind);
 	if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache, hash, ent) < 0)
 		return NULL;
 	if (!d->used)
@@ -1570,19 +1606,275 @@ static void sort_first(struct first_ent **v, size_t nr)
 	}
 }
 
+/* Fewer first uses than this replay on the session's thread alone: the
+ * thread's start and the split cost more than they save. */
+#define SPLIT_MIN 1024
+
+/* What a first use costs the split (split_plan), in quarters of one in
+ * a binary without DWARF (cc1plus's at the bench's, 1.7k instructions):
+ * one in a DWARF binary walks its inline chain (libc's, 12.9k); each
+ * the other thread resolves the session's thread adds to the cache
+ * after (about 0.4k). */
+#define COST_PLAIN 4
+#define COST_DWARF 32
+#define COST_ADD 1
+
+/* Who replays a first use (struct replay_plan). */
+enum { SIDE_MINE, SIDE_OTHER, SIDE_DONE };
+
+/* A binary's first uses (split_plan): how many, the first's place. */
+struct side_count {
+	struct pda_dso_ent *d;
+	size_t nr, first;
+	bool pure;  /* pda_elf_lookups_pure: its first uses go either way */
+	bool other; /* all of them on the other thread */
+};
+
+static int cmp_side_count(const void *a, const void *b)
+{
+	const struct side_count *x = *(const struct side_count *const *)a;
+	const struct side_count *y = *(const struct side_count *const *)b;
+
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return x->d->idx < y->d->idx ? -1 : x->d->idx > y->d->idx;
+}
+
+/* Whether d's lookups may run on another thread: files found and
+ * loaded, whose lookups read their own files' state (pda_dso_load then
+ * loads nothing), and the session's shared parts under their locks
+ * (pda_intern, the allocator, the log). */
+static bool side_may(const struct pda_dso_ent *d)
+{
+	return d->kind == PDA_DSO_FILE && d->d.state == PDA_DSO_FOUND &&
+	       d->d.elf;
+}
+
+/* A first use's place in [0, nr), by its 4 KB page: the addresses of a
+ * function fall on one side, its name demangled there only (each side
+ * keeps its own table). */
+static size_t page_share(const struct first_ent *e, size_t nr)
+{
+	const uint64_t h = pdc_hash_u64(e->k.addr >> 12 ^
+					(uint64_t)e->dso->idx << 44);
+
+	return (size_t)(((h & UINT32_MAX) * nr) >> 32);
+}
+
+/*
+ * Who replays each of v[0..nr) (who[i], SIDE_*): a binary's names depend
+ * on the order of its own first uses only (pda_dwarf.c a2l_name), so a
+ * binary may go to the other thread whole, and one without DWARF
+ * (pda_elf_lookups_pure) in part, its first uses dealt by page.  A binary
+ * not pure yet has its first first use looked up here (what it loads,
+ * and says, in its place; SIDE_DONE).  The whole ones go biggest first
+ * to the lighter side, then the pure ones' first uses even the sides.
+ * *split false where nothing goes to the other thread.  0 or NOMEM.
+ */
+static int split_plan(struct pda_session *s, struct first_ent *const *v,
+		      size_t nr, unsigned char *who, struct pda_log_hold *h,
+		      bool *split)
+{
+	const size_t nd = s->dsos.nr_all;
+	struct side_count *c = pda_zalloc(s, nd * sizeof(*c));
+	struct side_count **by = pda_malloc(s, nd * sizeof(*by));
+	size_t mine = 0, other = 0, pure = 0, n = 0, take;
+	int rc = 0;
+
+	*split = false;
+	if (!c || !by)
+		goto out; /* no split: no harm */
+	for (size_t i = 0; i < nr; i++) {
+		struct pda_dso_ent *d = v[i]->dso;
+
+		who[i] = SIDE_MINE;
+		if (!side_may(d)) {
+			mine += COST_PLAIN;
+		} else if (!c[d->idx].nr++) {
+			c[d->idx].d = d;
+			c[d->idx].first = i;
+			by[n++] = &c[d->idx];
+		}
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct side_count *b = by[i];
+
+		if (!pda_elf_lookups_pure(b->d->d.elf)) {
+			const struct first_ent *f = v[b->first];
+
+			h->at = b->first;
+			who[b->first] = SIDE_DONE;
+			if (!lookup(s, &s->view, f->dso, f->k.addr, f->kind,
+				    true))
+				rc = PD_ERR_NOMEM;
+			b->nr--;
+			mine += COST_PLAIN;
+		}
+		b->pure = pda_elf_lookups_pure(b->d->d.elf);
+	}
+	qsort(by, n, sizeof(*by), cmp_side_count);
+	for (size_t i = 0; i < n; i++) {
+		if (by[i]->pure) {
+			pure += by[i]->nr;
+		} else if (other < mine) {
+			by[i]->other = true;
+			other += by[i]->nr * COST_DWARF;
+			mine += by[i]->nr * COST_ADD;
+		} else {
+			mine += by[i]->nr * COST_DWARF;
+		}
+	}
+	/* the pure ones' share that evens the sides: other + take * PLAIN
+	 * = mine + (pure - take) * PLAIN + take * ADD */
+	take = mine + pure * COST_PLAIN > other
+		       ? (mine + pure * COST_PLAIN - other) /
+				 (2 * COST_PLAIN - COST_ADD)
+		       : 0;
+	if (take > pure)
+		take = pure;
+	for (size_t i = 0; i < nr; i++) {
+		const struct side_count *b = &c[v[i]->dso->idx];
+
+		if (who[i] != SIDE_MINE || !b->nr)
+			continue;
+		if (b->other || (b->pure && page_share(v[i], pure) < take))
+			who[i] = SIDE_OTHER;
+	}
+	*split = rc == 0 && (other || take);
+out:
+	pda_free(s, by);
+	pda_free(s, c);
+	return rc;
+}
+
+/* The other thread's part of a split replay: first uses of its binaries
+ * (their places in s->first_v, in order), their frames, and what
+ * resolving them makes beside their binaries' state. */
+struct replay_side {
+	struct pda_session *s;
+	struct first_ent *const *v;
+	size_t *at;
+	struct addr_ent **ents;
+	size_t nr;
+	struct pdc_arena arena;
+	struct pdc_intern demangled;
+	struct pda_inline *inl;
+	size_t inl_alloc;
+	struct pda_log_hold hold;
+};
+
+static void *replay_side_main(void *arg)
+{
+	struct replay_side *b = arg;
+	const struct res_own own = {&b->arena, &b->demangled, &b->inl,
+				    &b->inl_alloc};
+
+	/* failing, its messages are said at once (out of order) */
+	pda_log_hold(b->s, &b->hold);
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct first_ent *e = b->v[b->at[i]];
+
+		b->hold.at = b->at[i];
+		b->ents[i] = resolve_new(b->s, &own, e->dso, &e->k, e->kind);
+		if (!b->ents[i])
+			break; /* NOMEM: the rest NULL (zeroed) */
+	}
+	pda_log_hold(b->s, NULL);
+	return NULL;
+}
+
+/*
+ * pda_first_replay() on two threads, v sorted: the other thread resolves
+ * the first uses split_plan() gives it while this one looks up the rest;
+ * the messages of both are said in v's order, the other's frames added
+ * to the cache after.  1 where it does not split (one thread replays it
+ * all then), else 0 or NOMEM (said).
+ */
+static int replay_split(struct pda_session *s, struct first_ent *const *v,
+			size_t nr)
+{
+	struct replay_side b = {.s = s, .v = v};
+	struct pda_log_hold hold = {0};
+	unsigned char *who;
+	bool split = false;
+	pthread_t t;
+	int rc = 1;
+
+	if (!s->mt.on || nr < SPLIT_MIN)
+		return 1;
+	who = pda_malloc(s, nr);
+	b.at = pda_malloc(s, nr * sizeof(*b.at));
+	b.ents = pda_zalloc(s, nr * sizeof(*b.ents));
+	if (!who || !b.at || !b.ents || !pda_log_hold(s, &hold))
+		goto out;
+	/* what split_plan() looked up is held: the rest here too, even
+	 * where it did not split, so that all is said in order */
+	rc = split_plan(s, v, nr, who, &hold, &split);
+	/* those resolved before (none at the bench's) stay as they are: a
+	 * lookup would find them and name nothing */
+	for (size_t i = 0; i < nr && split; i++)
+		if (who[i] == SIDE_OTHER &&
+		    !pdc_hash_find(&s->addr_cache, addr_hash(&v[i]->k),
+				   addr_eq, &v[i]->k))
+			b.at[b.nr++] = i;
+	if (b.nr && pthread_create(&t, NULL, replay_side_main, &b) != 0) {
+		/* this thread looks them up */
+		b.nr = 0;
+		for (size_t i = 0; i < nr; i++)
+			if (who[i] == SIDE_OTHER)
+				who[i] = SIDE_MINE;
+	}
+	/* the cache's finds here meet no entry of the other's first uses */
+	for (size_t i = 0; i < nr && rc == 0; i++) {
+		if (who[i] != SIDE_MINE)
+			continue;
+		hold.at = i;
+		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind,
+			    true))
+			rc = PD_ERR_NOMEM;
+	}
+	if (b.nr)
+		pthread_join(t, NULL);
+	for (size_t i = 0; i < b.nr && rc == 0; i++) {
+		struct addr_ent *ent = b.ents[i];
+		struct pda_dso_ent *d = v[b.at[i]]->dso;
+
+		if (!ent || pdc_hash_add(&s->alloc, &s->addr_cache,
+					 addr_hash(&v[b.at[i]]->k), ent) < 0)
+			rc = PD_ERR_NOMEM;
+		else if (!d->used)
+			dso_used(s, d);
+	}
+	pda_log_hold(s, NULL);
+	pda_log_release(s, &hold, &b.hold);
+	if (rc < 0)
+		pda_set_err(s, rc, "out of memory");
+out:
+	pdc_arena_adopt(&s->arena, &b.arena);
+	pdc_intern_release(&b.demangled, &s->alloc);
+	pda_free(s, b.inl);
+	pda_free(s, b.at);
+	pda_free(s, b.ents);
+	pda_free(s, who);
+	return rc;
+}
+
 int pda_first_replay(struct pda_session *s)
 {
 	struct first_ent **v = s->first_v;
 	const size_t nr = s->first_nr;
-	int rc = 0;
+	int rc;
 
 	if (s->dwahead)
 		pda_dwahead_close(s, s->dwahead);
 	sort_first(v, nr);
-	for (size_t i = 0; i < nr && rc == 0; i++)
+	rc = replay_split(s, v, nr);
+	for (size_t i = 0; i < nr && rc > 0; i++)
 		if (!lookup(s, &s->view, v[i]->dso, v[i]->k.addr, v[i]->kind,
 			    true))
 			rc = pda_set_err(s, PD_ERR_NOMEM, "out of memory");
+	if (rc > 0)
+		rc = 0;
 	pda_free(s, v);
 	s->first_v = NULL;
 	s->first_nr = s->first_alloc = 0;

@@ -302,6 +302,14 @@ int pda_elf_a2l_ahead(struct pda_session *s, struct pda_elf *e)
 	return rc < 0 ? rc : table(s, e);
 }
 
+bool pda_elf_lookups_pure(const struct pda_elf *e)
+{
+	/* the symbol table's names are interned on first use, atomically
+	 * (pda_symtab.c lookup): the same pointer from either thread */
+	return e->syms_state != 0 && e->dwarf_state < 0 && e->a2l &&
+	       e->a2l->secs_built && e->a2l->built;
+}
+
 int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 		       uint64_t vaddr, const char **name, uint64_t *start)
 {

@@ -198,6 +198,17 @@ int pda_elf_symbol_a2l(struct pda_session *s, struct pda_elf *e,
 		       uint64_t vaddr, const char **name, uint64_t *start);
 
 /*
+ * Whether e's lookups (pda_elf_symbol_typed, pda_elf_inlines_a2l,
+ * pda_elf_symbol_a2l, pda_elf_srcline, pda_elf_file_a2l) give the same
+ * answers in any order and on two threads at once: what they load on
+ * first need is loaded (its warnings said), and e has no DWARF, whose
+ * function records addr2line names after the first address asked
+ * (pda_dwarf.c a2l_name) and whose units are indexed as met.  On the
+ * thread that loads e.
+ */
+bool pda_elf_lookups_pure(const struct pda_elf *e);
+
+/*
  * The source file binutils' addr2line gives vaddr where DWARF has no
  * line for it (bfd's elf_find_function): the STT_FILE symbol before the
  * symbol pda_elf_symbol_a2l() picks, interned in *file, with line 0;

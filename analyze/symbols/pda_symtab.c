@@ -59,6 +59,7 @@
 #include "pda_symtab_int.h"
 
 #include <lzma.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,6 +564,8 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 {
 	const struct pda_symtab *t;
 	const struct pda_pltent *pe;
+	_Atomic(const char *) *namep;
+	_Atomic uint8_t *flags;
 	struct pda_sym *p;
 	uint64_t key;
 	uint32_t n;
@@ -592,15 +595,24 @@ static int lookup(struct pda_session *s, struct pda_elf *e, uint64_t vaddr,
 	if (n == PDA_SYM_NIL)
 		return PD_ERR_NOTFOUND;
 	p = &e->syms->v[n];
-	if (!(p->flags & PDA_SYM_INTERNED)) {
-		const char *in = pda_intern(s, p->name, strlen(p->name));
+	/* two threads may look one binary's symbols up at once (a split
+	 * replay, pda_session.c): both intern the same name, stored
+	 * atomically; the flag is set after it */
+	flags = (void *)&p->flags;
+	namep = (void *)&p->name;
+	if (!(atomic_load_explicit(flags, memory_order_acquire) &
+	      PDA_SYM_INTERNED)) {
+		const char *was =
+			atomic_load_explicit(namep, memory_order_relaxed);
+		const char *in = pda_intern(s, was, strlen(was));
 
 		if (!in)
 			return PD_ERR_NOMEM;
-		p->name = in;
-		p->flags |= PDA_SYM_INTERNED;
+		atomic_store_explicit(namep, in, memory_order_relaxed);
+		atomic_fetch_or_explicit(flags, PDA_SYM_INTERNED,
+					 memory_order_release);
 	}
-	*name = p->name;
+	*name = atomic_load_explicit(namep, memory_order_relaxed);
 	*start = p->vaddr;
 	*size = p->end - p->start;
 	if (object)
