@@ -1800,7 +1800,9 @@ static int replay_split(struct pda_session *s, struct first_ent *const *v,
 	pthread_t t;
 	int rc = 1;
 
-	if (!s->mt.on || nr < SPLIT_MIN)
+	if (!s->mt.on ||
+	    nr < (s->opts.replay_split_min ? s->opts.replay_split_min
+					   : SPLIT_MIN))
 		return 1;
 	who = pda_malloc(s, nr);
 	b.at = pda_malloc(s, nr * sizeof(*b.at));

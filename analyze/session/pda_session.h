@@ -164,6 +164,14 @@ struct pda_opts {
 	 * frames come without their call sites' lines).
 	 */
 	bool names_only;
+	/*
+	 * From how many first uses a DWARF capture's replay (its samples'
+	 * first uses of each address, in file order, on the session's
+	 * thread) is split over two threads where threads run; 0: 1024
+	 * (fewer cost more to split than they save).  Tests lower it: no
+	 * testdata capture has as many.
+	 */
+	unsigned replay_split_min;
 };
 
 #define PDA_OPTS(name, ...)                                                 \

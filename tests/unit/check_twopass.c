@@ -51,9 +51,10 @@ static int add(void *arg, const struct pda_pipe_item *it)
 }
 
 /* Fold capture name with the first event only, in time order or not;
- * with apart, resolved on a worker where it may (resolve_apart). */
-static void fold_apart(const char *name, bool time_order, unsigned jobs,
-		       bool apart, struct result *res)
+ * with apart, resolved on a worker where it may (resolve_apart); a DWARF
+ * replay split from split_min first uses (0: the default). */
+static void fold_split(const char *name, bool time_order, unsigned jobs,
+		       bool apart, unsigned split_min, struct result *res)
 {
 	char path[ET_PATH_MAX];
 	struct pda_fold *fd;
@@ -64,7 +65,7 @@ static void fold_apart(const char *name, bool time_order, unsigned jobs,
 	const struct pda_filter_stats *fs;
 	size_t size;
 	FILE *out;
-	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_OPTS(o, .no_debuginfod = true, .replay_split_min = split_min);
 	PDA_FOLD_OPTS(fo, .flags = PDA_FOLD_PID);
 	PDA_FILTER_OPTS(flo, .flags = PDA_FILTER_FIRST_EVENT);
 	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true, .memo = true,
@@ -107,6 +108,12 @@ static void fold_apart(const char *name, bool time_order, unsigned jobs,
 	pd_file_close(f);
 }
 
+static void fold_apart(const char *name, bool time_order, unsigned jobs,
+		       bool apart, struct result *res)
+{
+	fold_split(name, time_order, jobs, apart, 0, res);
+}
+
 static void fold(const char *name, bool time_order, unsigned jobs,
 		 struct result *res)
 {
@@ -121,6 +128,24 @@ static void result_free(struct result *r)
 	free(r->first);
 }
 
+/* a and b alike, then freed */
+static void same_result(struct result *a, struct result *b)
+{
+	ck_assert_str_eq(a->text, b->text);
+	ck_assert_mem_eq(&a->t, &b->t, sizeof(a->t));
+	ck_assert_uint_eq(a->st.nr_samples, b->st.nr_samples);
+	ck_assert_uint_eq(a->st.nr_frames, b->st.nr_frames);
+	ck_assert_uint_eq(a->st.nr_frames_unresolved,
+			  b->st.nr_frames_unresolved);
+	ck_assert_uint_eq(a->st.nr_samples_unresolved,
+			  b->st.nr_samples_unresolved);
+	ck_assert_str_eq(a->dsos, b->dsos);
+	ck_assert_str_eq(a->events, b->events);
+	ck_assert_str_eq(a->first, b->first);
+	result_free(a);
+	result_free(b);
+}
+
 START_TEST(test_same_as_time_order)
 {
 	const char *name = captures[_i];
@@ -131,19 +156,27 @@ START_TEST(test_same_as_time_order)
 
 		fold(name, true, jobs > 2 ? 2 : jobs, &a);
 		fold_apart(name, false, jobs > 2 ? 2 : jobs, jobs > 2, &b);
-		ck_assert_str_eq(a.text, b.text);
-		ck_assert_mem_eq(&a.t, &b.t, sizeof(a.t));
-		ck_assert_uint_eq(a.st.nr_samples, b.st.nr_samples);
-		ck_assert_uint_eq(a.st.nr_frames, b.st.nr_frames);
-		ck_assert_uint_eq(a.st.nr_frames_unresolved,
-				  b.st.nr_frames_unresolved);
-		ck_assert_uint_eq(a.st.nr_samples_unresolved,
-				  b.st.nr_samples_unresolved);
-		ck_assert_str_eq(a.dsos, b.dsos);
-		ck_assert_str_eq(a.events, b.events);
-		ck_assert_str_eq(a.first, b.first);
-		result_free(&a);
-		result_free(&b);
+		same_result(&a, &b);
+	}
+}
+END_TEST
+
+/* A DWARF capture's replay split over two threads from its first first
+ * use (testdata's have fewer than the default's 1024): the same names,
+ * stacks and counts as one thread's, in time order or not. */
+START_TEST(test_replay_split)
+{
+	static const char *const dwarf[] = {"dwarf.perf.data.zst",
+					    "exec.perf.data.zst"};
+	struct result a, b;
+
+	for (size_t i = 0; i < sizeof(dwarf) / sizeof(dwarf[0]); i++) {
+		fold(dwarf[i], false, 1, &a);
+		fold_split(dwarf[i], false, 2, false, 1, &b);
+		same_result(&a, &b);
+		fold(dwarf[i], false, 1, &a);
+		fold_split(dwarf[i], false, 2, true, 2, &b);
+		same_result(&a, &b);
 	}
 }
 END_TEST
@@ -714,6 +747,7 @@ Suite *twopass_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_same_as_time_order, 0,
 			    (int)(sizeof(captures) / sizeof(captures[0])));
+	tcase_add_test(tc, test_replay_split);
 	tcase_add_test(tc, test_late_samples);
 	tcase_add_test(tc, test_first_event);
 	tcase_add_test(tc, test_apart_nomem);
