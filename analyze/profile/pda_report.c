@@ -3344,7 +3344,7 @@ enum cf_src {
 	CS_DCL_PID, CS_DCL, CS_TXN, CS_CODE_PAGE, CS_DATA_PAGE, CS_SOCKET,
 	CS_TIME, CS_IADDR, CS_ADDR, CS_SYM_SIZE, CS_DSO_SIZE, CS_CGROUP,
 	CS_CG_DEV, CS_CG_INO, CS_RANK, CS_SAMPLES, CS_PERIOD, CS_SYM_START,
-	CS_PUB_ADDR, CS_SYM_INL
+	CS_PUB_ADDR, CS_HAS_SYM, CS_SYM_AT
 };
 
 #define CS_NR_STR (CS_DADDR_DSO + 1)
@@ -3452,7 +3452,8 @@ static uint64_t csrc_val(const struct sort_ctx *c, enum cf_src src,
 	case CS_PERIOD: return val_field(c, 0, id, F_PERIOD);
 	case CS_SYM_START: return e->sym_start;
 	case CS_PUB_ADDR: return u->addr;
-	case CS_SYM_INL: return u->inlined;
+	case CS_HAS_SYM: return u->sym != NULL;
+	case CS_SYM_AT: return u->sym ? e->sym_start : u->addr;
 	}
 	return 0;
 }
@@ -3475,9 +3476,9 @@ static bool cprog_key(struct cprog *p, enum pda_report_key k, bool collapse,
 		if (!collapse)
 			return !cprog_add(p, CF_STR, CS_SYM, STR_ASC);
 		if (plain_syms) {
-			/* every row has a symbol, none inlined */
 			r |= cprog_add(p, CF_STR, CS_DSO, STR_ASC);
-			r |= cprog_add(p, CF_NUM, CS_SYM_START, -1);
+			r |= cprog_add(p, CF_ORD, CS_HAS_SYM, 0);
+			r |= cprog_add(p, CF_NUM, CS_SYM_AT, -1);
 			r |= cprog_add(p, CF_STR, CS_SYM, STR_ASC);
 			return !r;
 		}
@@ -3697,16 +3698,28 @@ static unsigned bit_len(uint64_t v)
 	return n;
 }
 
-/* Whether sym_collapse() of every two rows is the sequence dso, start,
- * name: every row has a symbol, none inlined. */
+/* Whether sym_collapse() of every two rows is the sequence dso, has a
+ * symbol, the symbol's start (the address without one), the name: no
+ * row inlined, and the rows without a symbol of one DSO (two of them
+ * compare by address alone, before the DSOs). */
 static bool plain_syms(const struct pda_report *rep, const uint32_t *rows,
 		       size_t n)
 {
+	const char *dso = NULL;
+	bool none = false;
+
 	for (size_t k = 0; k < n; k++) {
 		const struct ent *e = rep->ents[rows[k]];
 
-		if (!e->pub.sym || e->pub.inlined)
+		if (e->pub.inlined)
 			return false;
+		if (e->pub.sym)
+			continue;
+		if (none && e->pub.dso != dso &&
+		    (!dso || !e->pub.dso || strcmp(dso, e->pub.dso)))
+			return false;
+		none = true;
+		dso = e->pub.dso;
 	}
 	return true;
 }
