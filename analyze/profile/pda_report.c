@@ -3776,69 +3776,67 @@ static void cprog_layout(struct cprog *p)
 		p->stride++;
 }
 
-/* Records of rows (n) for tree left: the comparison of each key in
- * turn, then the tree's tie breaks.  1: built; 0: a key the records do
- * not hold (the comparisons read the entries); < 0 error. */
-static int cprog_make(const struct sort_ctx *c, struct pd_alloc *mem,
-		      const uint32_t *rows, size_t n, bool collapsed,
-		      struct cprog *p)
+/* Tree's fields (collapsed: the collapsed tree's, else the output
+ * tree's): each key's in turn, then the tree's tie breaks; false: a
+ * key the records do not hold (the comparisons read the entries). */
+static bool cprog_fields(const struct sort_ctx *c, const uint32_t *rows,
+			 size_t n, bool collapsed, struct cprog *p)
 {
 	const struct pda_report *rep = c->rep;
-	bool plain = false, need_plain = collapsed;
-	uint64_t *rec;
+	bool plain = false;
 
-	memset(p, 0, sizeof(*p));
 	if (collapsed) {
-		need_plain = false;
 		for (unsigned i = 0; i < rep->nr_keys; i++)
-			need_plain |= rep->keys[i] == PDA_REPORT_SYM;
-		plain = need_plain && plain_syms(rep, rows, n);
+			plain |= rep->keys[i] == PDA_REPORT_SYM;
+		plain = plain && plain_syms(rep, rows, n);
 	} else {
 		if (c->t->pub.nr_members != 1 ||
 		    (rep->flags & (PDA_REPORT_CHILDREN | PDA_REPORT_LATENCY)))
-			return 0;
+			return false;
 		cprog_add(p, CF_ORD, CS_PERIOD, 0);
 	}
 	for (unsigned i = 0; i < rep->nr_keys; i++)
 		if ((collapsed || !rep->elided[i]) &&
 		    !cprog_key(p, rep->keys[i], collapsed, plain))
-			return 0;
-	if (collapsed) {
-		if (cprog_add(p, CF_ORD, CS_RANK, 0))
-			return 0;
-	} else {
-		if ((rep->flags & PDA_REPORT_NR_SAMPLES) &&
-		    cprog_add(p, CF_ORD, CS_SAMPLES, 0))
-			return 0;
-		if ((rep->flags & PDA_REPORT_PERIOD) &&
-		    cprog_add(p, CF_ORD, CS_PERIOD, 0))
-			return 0;
-	}
+			return false;
+	if (collapsed)
+		return !cprog_add(p, CF_ORD, CS_RANK, 0);
+	if ((rep->flags & PDA_REPORT_NR_SAMPLES) &&
+	    cprog_add(p, CF_ORD, CS_SAMPLES, 0))
+		return false;
+	return !(rep->flags & PDA_REPORT_PERIOD) ||
+	       !cprog_add(p, CF_ORD, CS_PERIOD, 0);
+}
+
+/* Row id's (entry e) strings into the ranks, its numbers into the
+ * ranges. */
+static int cprog_scan(struct cprog *p, struct pd_alloc *mem,
+		      const struct sort_ctx *c, const struct ent *e,
+		      uint32_t id)
+{
 	for (unsigned i = 0; i < p->nr_f; i++) {
-		p->f[i].min = UINT64_MAX;
-		p->f[i].max = 0;
-	}
-	/* the strings' ranks and the numbers' ranges */
-	for (size_t k = 0; k < n; k++) {
-		const struct ent *e = rep->ents[rows[k]];
+		struct cfield *f = &p->f[i];
+		uint64_t v;
 
-		for (unsigned i = 0; i < p->nr_f; i++) {
-			struct cfield *f = &p->f[i];
-			uint64_t v;
-
-			if (f->kind == CF_SYMC)
-				continue;
-			v = csrc_val(c, (enum cf_src)f->src, e, rows[k]);
-			if (f->src < CS_NR_STR) {
-				if (crank_add(mem, &p->rk[f->src],
-					      (const char *)(uintptr_t)v))
-					return PD_ERR_NOMEM;
-				continue;
-			}
-			f->min = v < f->min ? v : f->min;
-			f->max = v > f->max ? v : f->max;
+		if (f->kind == CF_SYMC)
+			continue;
+		v = csrc_val(c, (enum cf_src)f->src, e, id);
+		if (f->src < CS_NR_STR) {
+			if (crank_add(mem, &p->rk[f->src],
+				      (const char *)(uintptr_t)v))
+				return PD_ERR_NOMEM;
+			continue;
 		}
+		f->min = v < f->min ? v : f->min;
+		f->max = v > f->max ? v : f->max;
 	}
+	return 0;
+}
+
+/* After the scan: the ranks, the fields' widths and places, the
+ * records (n). */
+static int cprog_place(struct cprog *p, struct pd_alloc *mem, size_t n)
+{
 	for (unsigned s = 0; s < CS_NR_STR; s++)
 		if (crank_rank(mem, &p->rk[s]))
 			return PD_ERR_NOMEM;
@@ -3859,27 +3857,84 @@ static int cprog_make(const struct sort_ctx *c, struct pd_alloc *mem,
 		f->width = (uint8_t)bit_len(span);
 	}
 	cprog_layout(p);
-	rec = pdc_zalloc(mem, (n * p->stride + 1) * sizeof(*rec));
+	p->rec = pdc_zalloc(mem, (n * p->stride + 1) * sizeof(*p->rec));
+	return p->rec ? 0 : PD_ERR_NOMEM;
+}
+
+/* Row id's (entry e) record at position k. */
+static void cprog_fill(struct cprog *p, const struct sort_ctx *c,
+		       const struct ent *e, uint32_t id, size_t k)
+{
+	uint64_t *w = p->rec + k * p->stride;
+
+	for (unsigned i = 0; i < p->nr_f; i++) {
+		const struct cfield *f = &p->f[i];
+		uint64_t v;
+
+		if (f->kind == CF_SYMC || !f->width)
+			continue;
+		v = cfield_val(p, c, f, e, id);
+		if (f->kind == CF_ORD)
+			v -= f->min;
+		w[f->word] |= f->width == 64 ? v : v << f->shift;
+	}
+}
+
+/* The records of rows (n) for the collapsed tree (pc) and the output
+ * tree (po), in one walk of the entries; a tree whose keys they do not
+ * hold gets none (rec NULL: its comparisons read the entries).  Freed
+ * by cprog_free() whatever the result. */
+static int cprogs_make(const struct sort_ctx *c, struct pd_alloc *mem,
+		       const uint32_t *rows, size_t n, struct cprog *pc,
+		       struct cprog *po)
+{
+	struct cprog *ps[2] = {pc, po};
+	unsigned nr = 0;
+	int rc = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	memset(po, 0, sizeof(*po));
+	for (unsigned t = 0; t < 2; t++) {
+		if (!cprog_fields(c, rows, n, t == 0, ps[t]))
+			continue;
+		for (unsigned i = 0; i < ps[t]->nr_f; i++) {
+			ps[t]->f[i].min = UINT64_MAX;
+			ps[t]->f[i].max = 0;
+		}
+		ps[nr++] = ps[t];
+	}
+	for (size_t k = 0; k < n && !rc; k++)
+		for (unsigned t = 0; t < nr && !rc; t++)
+			rc = cprog_scan(ps[t], mem, c, c->rep->ents[rows[k]],
+					rows[k]);
+	for (unsigned t = 0; t < nr && !rc; t++)
+		rc = cprog_place(ps[t], mem, n);
+	for (size_t k = 0; k < n && !rc; k++)
+		for (unsigned t = 0; t < nr; t++)
+			cprog_fill(ps[t], c, c->rep->ents[rows[k]], rows[k],
+				   k);
+	return rc;
+}
+
+/* p's records into the order of positions order (n): the record at k
+ * the one at order[k]. */
+static int cprog_permute(struct cprog *p, struct pd_alloc *mem,
+			 const uint32_t *order, size_t n)
+{
+	uint64_t *rec;
+
+	if (!p->rec)
+		return 0;
+	rec = pdc_malloc(mem, (n * p->stride + 1) * sizeof(*rec));
 	if (!rec)
 		return PD_ERR_NOMEM;
+	for (size_t k = 0; k < n; k++)
+		memcpy(rec + k * p->stride,
+		       p->rec + (size_t)order[k] * p->stride,
+		       p->stride * sizeof(*rec));
+	pdc_free(mem, p->rec);
 	p->rec = rec;
-	for (size_t k = 0; k < n; k++) {
-		const struct ent *e = rep->ents[rows[k]];
-		uint64_t *w = rec + k * p->stride;
-
-		for (unsigned i = 0; i < p->nr_f; i++) {
-			const struct cfield *f = &p->f[i];
-			uint64_t v;
-
-			if (f->kind == CF_SYMC || !f->width)
-				continue;
-			v = cfield_val(p, c, f, e, rows[k]);
-			if (f->kind == CF_ORD)
-				v -= f->min;
-			w[f->word] |= f->width == 64 ? v : v << f->shift;
-		}
-	}
-	return 1;
+	return 0;
 }
 
 /* sym_collapse() from a record's words: the symbol's rank (0 none)
@@ -3932,16 +3987,19 @@ static bool crec_left(const void *ctx, uint32_t z, uint32_t n)
 }
 
 /* rows (n) into the order of a red-black tree they are inserted into
- * in turn, left(ctx, z, n) putting z left of n; tmp holds n ids. */
+ * in turn, left(ctx, z, n) putting z left of n, or the comparison of
+ * records p where p has them; tmp holds n ids.  The records of p (when
+ * again: compared again) and of other (unless NULL) follow the rows
+ * into their new order. */
 static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 		      uint32_t *rows, uint32_t *tmp, size_t n,
-		      bool (*left)(const void *ctx, uint32_t z, uint32_t n))
+		      bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+		      struct cprog *p, bool again, struct cprog *other)
 {
 	const struct pda_report *rep = c->rep;
 	struct rows_ctx r = {.c = c, .rows = rows};
 	uint64_t *period = NULL, *first = NULL, v;
 	uint32_t *links;
-	struct cprog p;
 	int rc;
 
 	if (n < 2)
@@ -3949,13 +4007,10 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 	links = pdc_malloc(mem, OTREE_LINKS(n));
 	if (!links)
 		return PD_ERR_NOMEM;
-	/* the comparisons from records where they hold every key */
-	rc = cprog_make(c, mem, rows, n, left == collapsed_left, &p);
-	if (rc > 0)
-		otree_order((uint32_t)n, crec_left, &p, links, tmp);
-	cprog_free(mem, &p);
-	if (rc)
+	if (p->rec) {
+		otree_order((uint32_t)n, crec_left, p, links, tmp);
 		goto done;
+	}
 	/* the first key sorts first in both trees (not an elided one in
 	 * the output tree's) */
 	if (rep->nr_keys && (left == collapsed_left || !rep->elided[0]) &&
@@ -3977,13 +4032,14 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 	pdc_free(mem, period);
 	pdc_free(mem, first);
 done:
-	if (rc >= 0) {
-		for (size_t k = 0; k < n; k++)
-			tmp[k] = rows[tmp[k]];
-		memcpy(rows, tmp, n * sizeof(*rows));
-	}
 	pdc_free(mem, links);
-	return rc < 0 ? rc : 0;
+	rc = again ? cprog_permute(p, mem, tmp, n) : 0;
+	if (!rc && other)
+		rc = cprog_permute(other, mem, tmp, n);
+	for (size_t k = 0; k < n; k++)
+		tmp[k] = rows[tmp[k]];
+	memcpy(rows, tmp, n * sizeof(*rows));
+	return rc;
 }
 
 static bool touched(const struct event *ev, uint32_t id)
@@ -4046,6 +4102,7 @@ static int make_table(struct pda_report *rep, struct table *t,
 	uint32_t *tmp;
 	size_t nr_rows = 0;
 	struct sort_ctx c = {.rep = rep, .t = t};
+	struct cprog pc, po;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -4122,12 +4179,18 @@ static int make_table(struct pda_report *rep, struct table *t,
 	 * addresses lie more than 2^63 apart (garbage frames of a -g
 	 * stack: perf subtracts them), so that each order is the tree's,
 	 * not a sort's */
-	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, collapsed_left);
+	rc = cprogs_make(&c, &rep->mem, t->rows, nr_rows, &pc, &po);
+	if (!rc)
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows,
+				collapsed_left, &pc, need_collapse(rep), &po);
 	if (!rc && need_collapse(rep))
 		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows,
-				collapsed_left);
+				collapsed_left, &pc, false, &po);
+	cprog_free(&rep->mem, &pc);
 	if (!rc)
-		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left);
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left,
+				&po, false, NULL);
+	cprog_free(&rep->mem, &po);
 	pdc_free(&rep->mem, tmp);
 	t->pub.nr_rows = 0;
 	for (size_t r = 0; r < nr_rows; r++)
