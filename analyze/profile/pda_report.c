@@ -3116,28 +3116,42 @@ static bool need_collapse(const struct pda_report *rep)
 	return false;
 }
 
+/* A node's links; in a tree of records, the record follows them (the
+ * descent's comparison reads the line its links are in). */
+struct onode {
+	uint32_t kid[2], up; /* kid[0] left, kid[1] right */
+	uint32_t red;
+};
+
 struct otree {
-	uint32_t *kid[2], *up; /* kid[0] left, kid[1] right */
-	unsigned char *red;
+	unsigned char *base;
+	size_t stride; /* bytes from a node to the next */
 	uint32_t root;
 };
+
+static inline struct onode *onode(const struct otree *o, uint32_t x)
+{
+	return (struct onode *)(void *)(o->base + (size_t)x * o->stride);
+}
 
 /* Rotate x down to side dir: its child on the other side takes its
  * place. */
 static void orotate(struct otree *o, uint32_t x, int dir)
 {
-	const uint32_t y = o->kid[!dir][x], p = o->up[x];
+	struct onode *nx = onode(o, x);
+	const uint32_t y = nx->kid[!dir], p = nx->up;
+	struct onode *ny = onode(o, y);
 
-	o->kid[!dir][x] = o->kid[dir][y];
-	if (o->kid[dir][y] != ONIL)
-		o->up[o->kid[dir][y]] = x;
-	o->up[y] = p;
+	nx->kid[!dir] = ny->kid[dir];
+	if (ny->kid[dir] != ONIL)
+		onode(o, ny->kid[dir])->up = x;
+	ny->up = p;
 	if (p == ONIL)
 		o->root = y;
 	else
-		o->kid[o->kid[1][p] == x][p] = y;
-	o->kid[dir][y] = x;
-	o->up[x] = y;
+		onode(o, p)->kid[onode(o, p)->kid[1] == x] = y;
+	ny->kid[dir] = x;
+	nx->up = y;
 }
 
 /* Insert node z: left of a node n when left(ctx, z, n). */
@@ -3151,71 +3165,77 @@ static void oinsert(struct otree *o, uint32_t z,
 	while (n != ONIL) {
 		p = n;
 		dir = left(ctx, z, n) ? 0 : 1;
-		n = o->kid[dir][n];
+		n = onode(o, n)->kid[dir];
 	}
-	o->up[z] = p;
-	o->kid[0][z] = o->kid[1][z] = ONIL;
-	o->red[z] = 1;
+	onode(o, z)->up = p;
+	onode(o, z)->kid[0] = onode(o, z)->kid[1] = ONIL;
+	onode(o, z)->red = 1;
 	if (p == ONIL)
 		o->root = z;
 	else
-		o->kid[dir][p] = z;
-	while (z != o->root && o->red[o->up[z]]) {
-		const uint32_t zp = o->up[z], g = o->up[zp];
-		const int side = o->kid[1][g] == zp; /* zp's side of g */
-		const uint32_t uncle = o->kid[!side][g];
+		onode(o, p)->kid[dir] = z;
+	while (z != o->root && onode(o, onode(o, z)->up)->red) {
+		const uint32_t zp = onode(o, z)->up, g = onode(o, zp)->up;
+		const int side = onode(o, g)->kid[1] == zp; /* zp's side */
+		const uint32_t uncle = onode(o, g)->kid[!side];
 
-		if (uncle != ONIL && o->red[uncle]) {
-			o->red[zp] = o->red[uncle] = 0;
-			o->red[g] = 1;
+		if (uncle != ONIL && onode(o, uncle)->red) {
+			onode(o, zp)->red = onode(o, uncle)->red = 0;
+			onode(o, g)->red = 1;
 			z = g;
 			continue;
 		}
-		if (o->kid[!side][zp] == z) {
+		if (onode(o, zp)->kid[!side] == z) {
 			z = zp;
 			orotate(o, z, side);
 		}
-		o->red[o->up[z]] = 0;
-		o->red[g] = 1;
+		onode(o, onode(o, z)->up)->red = 0;
+		onode(o, g)->red = 1;
 		orotate(o, g, !side);
 	}
-	o->red[o->root] = 0;
+	onode(o, o->root)->red = 0;
 }
 
-/* Nodes 0..n inserted in turn (left(ctx, z, n): z goes left of n) into
- * order, in order: leftmost first.  links holds 3 n ids and n bytes. */
-static void otree_order(uint32_t n,
-			bool (*left)(const void *ctx, uint32_t z, uint32_t n),
-			const void *ctx, uint32_t *links, uint32_t *order)
+/* Nodes 0..n at base, stride bytes apart, inserted in turn (left(ctx,
+ * z, n): z goes left of n) into order, in order: leftmost first. */
+static void otree_order_in(uint32_t n,
+			   bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+			   const void *ctx, void *base, size_t stride,
+			   uint32_t *order)
 {
-	struct otree o = {.root = ONIL};
+	struct otree o = {.base = base, .stride = stride, .root = ONIL};
 	size_t k = 0;
 
-	o.kid[0] = links;
-	o.kid[1] = links + n;
-	o.up = links + 2 * (size_t)n;
-	o.red = (unsigned char *)(links + 3 * (size_t)n);
 	for (uint32_t z = 0; z < n; z++)
 		oinsert(&o, z, left, ctx);
 	for (uint32_t x = o.root; x != ONIL;) {
-		while (o.kid[0][x] != ONIL)
-			x = o.kid[0][x];
+		while (onode(&o, x)->kid[0] != ONIL)
+			x = onode(&o, x)->kid[0];
 		for (;;) {
 			order[k++] = x;
-			if (o.kid[1][x] != ONIL) {
-				x = o.kid[1][x];
+			if (onode(&o, x)->kid[1] != ONIL) {
+				x = onode(&o, x)->kid[1];
 				break;
 			}
-			while (o.up[x] != ONIL && o.kid[1][o.up[x]] == x)
-				x = o.up[x];
-			x = o.up[x];
+			while (onode(&o, x)->up != ONIL &&
+			       onode(&o, onode(&o, x)->up)->kid[1] == x)
+				x = onode(&o, x)->up;
+			x = onode(&o, x)->up;
 			if (x == ONIL)
 				break;
 		}
 	}
 }
 
-#define OTREE_LINKS(n) ((size_t)(n) * (3 * sizeof(uint32_t) + 1))
+/* otree_order_in() with links of OTREE_LINKS(n) bytes (4 n ids). */
+static void otree_order(uint32_t n,
+			bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+			const void *ctx, uint32_t *links, uint32_t *order)
+{
+	otree_order_in(n, left, ctx, links, sizeof(struct onode), order);
+}
+
+#define OTREE_LINKS(n) ((size_t)(n) * sizeof(struct onode))
 
 /* Key k's value by which key_cmp() orders it as the sign of a 64-bit
  * difference (*dir 1: a's less b's, -1: b's less a's), for the keys
@@ -3378,8 +3398,13 @@ struct cprog {
 	struct cstep st[CF_MAX];
 	unsigned nr_f, nr_st, words, stride;
 	struct crank rk[CS_NR_STR];
+	/* by position, stride words apart: the node's links (CREC_HEAD
+	 * words), then the record; in rec_mem, aligned to a cache line */
 	uint64_t *rec;
+	void *rec_mem;
 };
+
+#define CREC_HEAD (sizeof(struct onode) / sizeof(uint64_t))
 
 static int cprog_add(struct cprog *p, enum cf_kind kind, enum cf_src src,
 		     int dir_or_str)
@@ -3730,7 +3755,7 @@ static void cprog_free(struct pd_alloc *mem, struct cprog *p)
 		pdc_free(mem, p->rk[s].p);
 		pdc_free(mem, p->rk[s].rank);
 	}
-	pdc_free(mem, p->rec);
+	pdc_free(mem, p->rec_mem);
 }
 
 /* The fields' places in a record and the steps that compare them. */
@@ -3770,8 +3795,8 @@ static void cprog_layout(struct cprog *p)
 		used += f->width;
 		f->shift = (uint8_t)(64 - used);
 	}
-	/* a record within one cache line where it fits in one */
-	p->stride = p->words;
+	/* a node within one cache line where it fits in one */
+	p->stride = CREC_HEAD + p->words;
 	while (p->stride < 8 && (p->stride & (p->stride - 1)))
 		p->stride++;
 }
@@ -3833,6 +3858,19 @@ static int cprog_scan(struct cprog *p, struct pd_alloc *mem,
 	return 0;
 }
 
+/* Zeroed records for n positions. */
+static int crec_alloc(struct cprog *p, struct pd_alloc *mem, size_t n)
+{
+	const size_t size = n * p->stride * sizeof(uint64_t) + 64;
+
+	p->rec_mem = pdc_zalloc(mem, size);
+	if (!p->rec_mem)
+		return PD_ERR_NOMEM;
+	p->rec = (uint64_t *)(void *)((unsigned char *)p->rec_mem +
+				       (64 - (uintptr_t)p->rec_mem % 64) % 64);
+	return 0;
+}
+
 /* After the scan: the ranks, the fields' widths and places, the
  * records (n). */
 static int cprog_place(struct cprog *p, struct pd_alloc *mem, size_t n)
@@ -3857,15 +3895,14 @@ static int cprog_place(struct cprog *p, struct pd_alloc *mem, size_t n)
 		f->width = (uint8_t)bit_len(span);
 	}
 	cprog_layout(p);
-	p->rec = pdc_zalloc(mem, (n * p->stride + 1) * sizeof(*p->rec));
-	return p->rec ? 0 : PD_ERR_NOMEM;
+	return crec_alloc(p, mem, n);
 }
 
 /* Row id's (entry e) record at position k. */
 static void cprog_fill(struct cprog *p, const struct sort_ctx *c,
 		       const struct ent *e, uint32_t id, size_t k)
 {
-	uint64_t *w = p->rec + k * p->stride;
+	uint64_t *w = p->rec + k * p->stride + CREC_HEAD;
 
 	for (unsigned i = 0; i < p->nr_f; i++) {
 		const struct cfield *f = &p->f[i];
@@ -3921,19 +3958,20 @@ static int cprogs_make(const struct sort_ctx *c, struct pd_alloc *mem,
 static int cprog_permute(struct cprog *p, struct pd_alloc *mem,
 			 const uint32_t *order, size_t n)
 {
-	uint64_t *rec;
+	struct cprog old = *p;
 
 	if (!p->rec)
 		return 0;
-	rec = pdc_malloc(mem, (n * p->stride + 1) * sizeof(*rec));
-	if (!rec)
+	if (crec_alloc(p, mem, n)) {
+		p->rec_mem = old.rec_mem;
+		p->rec = old.rec;
 		return PD_ERR_NOMEM;
+	}
 	for (size_t k = 0; k < n; k++)
-		memcpy(rec + k * p->stride,
-		       p->rec + (size_t)order[k] * p->stride,
-		       p->stride * sizeof(*rec));
-	pdc_free(mem, p->rec);
-	p->rec = rec;
+		memcpy(p->rec + k * p->stride,
+		       old.rec + (size_t)order[k] * p->stride,
+		       p->stride * sizeof(*p->rec));
+	pdc_free(mem, old.rec_mem);
 	return 0;
 }
 
@@ -3982,8 +4020,8 @@ static bool crec_left(const void *ctx, uint32_t z, uint32_t n)
 {
 	const struct cprog *p = ctx;
 
-	return crec_cmp(p, p->rec + (size_t)z * p->stride,
-			p->rec + (size_t)n * p->stride) > 0;
+	return crec_cmp(p, p->rec + (size_t)z * p->stride + CREC_HEAD,
+			p->rec + (size_t)n * p->stride + CREC_HEAD) > 0;
 }
 
 /* rows (n) into the order of a red-black tree they are inserted into
@@ -4004,13 +4042,14 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 
 	if (n < 2)
 		return 0;
+	if (p->rec) {
+		otree_order_in((uint32_t)n, crec_left, p, p->rec,
+			       p->stride * sizeof(*p->rec), tmp);
+		goto done;
+	}
 	links = pdc_malloc(mem, OTREE_LINKS(n));
 	if (!links)
 		return PD_ERR_NOMEM;
-	if (p->rec) {
-		otree_order((uint32_t)n, crec_left, p, links, tmp);
-		goto done;
-	}
 	/* the first key sorts first in both trees (not an elided one in
 	 * the output tree's) */
 	if (rep->nr_keys && (left == collapsed_left || !rep->elided[0]) &&
@@ -4031,8 +4070,8 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 	otree_order((uint32_t)n, left, &r, links, tmp);
 	pdc_free(mem, period);
 	pdc_free(mem, first);
-done:
 	pdc_free(mem, links);
+done:
 	rc = again ? cprog_permute(p, mem, tmp, n) : 0;
 	if (!rc && other)
 		rc = cprog_permute(other, mem, tmp, n);
