@@ -19,6 +19,7 @@
 #include "pdc_strbuf.h"
 #include "pdc_text.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -602,16 +603,63 @@ static const char *percent_color(double pct)
  * from 1000%, which only the time and socket keys' children reach) or
  * "%.2f%%", coloured as perf's percent_color_snprintf() colours it:
  * the whole field. */
+/* printf's "%.2f" of pct into buf (its length), without printf (a
+ * report's million rows): pct * 100 is exact in a long double of 64
+ * bits (53 + 7), rounded to an integer as printf rounds, in the
+ * rounding mode, ties to even.  0: printf's to do it (no such long
+ * double, a negative zero, a value out of range). */
+static size_t percent_text(char *buf, double pct)
+{
+#if LDBL_MANT_DIG >= 64
+	char tmp[24];
+	size_t n = 0, len = 0;
+	uint64_t k;
+
+	if (!(pct >= 0 && pct < 1e15) || signbit(pct))
+		return 0;
+	k = (uint64_t)nearbyintl((long double)pct * 100.0L);
+	tmp[n++] = (char)('0' + k % 10);
+	tmp[n++] = (char)('0' + k / 10 % 10);
+	tmp[n++] = '.';
+	k /= 100;
+	do {
+		tmp[n++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
+	while (n)
+		buf[len++] = tmp[--n];
+	return len;
+#else
+	(void)buf;
+	(void)pct;
+	return 0;
+#endif
+}
+
 static void put_percent(FILE *out, bool column, double pct, bool color)
 {
 	const char *c = color ? percent_color(pct) : NULL;
+	char buf[32];
+	size_t len = 0, n;
 
 	if (c)
 		fputs(c, out);
 	if (column)
+		buf[len++] = ' ';
+	n = percent_text(buf + 8, pct);
+	if (!n && column) {
 		fprintf(out, " %6.2f%%", pct);
-	else
+	} else if (!n) {
 		fprintf(out, "%.2f%%", pct);
+	} else {
+		/* " %6.2f": right-aligned in 6 */
+		for (size_t w = n; column && w < 6; w++)
+			buf[len++] = ' ';
+		memmove(buf + len, buf + 8, n);
+		len += n;
+		buf[len++] = '%';
+		fwrite(buf, 1, len, out);
+	}
 	if (c)
 		fputs("\033[m", out);
 }

@@ -3116,28 +3116,42 @@ static bool need_collapse(const struct pda_report *rep)
 	return false;
 }
 
+/* A node's links; in a tree of records, the record follows them (the
+ * descent's comparison reads the line its links are in). */
+struct onode {
+	uint32_t kid[2], up; /* kid[0] left, kid[1] right */
+	uint32_t red;
+};
+
 struct otree {
-	uint32_t *kid[2], *up; /* kid[0] left, kid[1] right */
-	unsigned char *red;
+	unsigned char *base;
+	size_t stride; /* bytes from a node to the next */
 	uint32_t root;
 };
+
+static inline struct onode *onode(const struct otree *o, uint32_t x)
+{
+	return (struct onode *)(void *)(o->base + (size_t)x * o->stride);
+}
 
 /* Rotate x down to side dir: its child on the other side takes its
  * place. */
 static void orotate(struct otree *o, uint32_t x, int dir)
 {
-	const uint32_t y = o->kid[!dir][x], p = o->up[x];
+	struct onode *nx = onode(o, x);
+	const uint32_t y = nx->kid[!dir], p = nx->up;
+	struct onode *ny = onode(o, y);
 
-	o->kid[!dir][x] = o->kid[dir][y];
-	if (o->kid[dir][y] != ONIL)
-		o->up[o->kid[dir][y]] = x;
-	o->up[y] = p;
+	nx->kid[!dir] = ny->kid[dir];
+	if (ny->kid[dir] != ONIL)
+		onode(o, ny->kid[dir])->up = x;
+	ny->up = p;
 	if (p == ONIL)
 		o->root = y;
 	else
-		o->kid[o->kid[1][p] == x][p] = y;
-	o->kid[dir][y] = x;
-	o->up[x] = y;
+		onode(o, p)->kid[onode(o, p)->kid[1] == x] = y;
+	ny->kid[dir] = x;
+	nx->up = y;
 }
 
 /* Insert node z: left of a node n when left(ctx, z, n). */
@@ -3151,71 +3165,77 @@ static void oinsert(struct otree *o, uint32_t z,
 	while (n != ONIL) {
 		p = n;
 		dir = left(ctx, z, n) ? 0 : 1;
-		n = o->kid[dir][n];
+		n = onode(o, n)->kid[dir];
 	}
-	o->up[z] = p;
-	o->kid[0][z] = o->kid[1][z] = ONIL;
-	o->red[z] = 1;
+	onode(o, z)->up = p;
+	onode(o, z)->kid[0] = onode(o, z)->kid[1] = ONIL;
+	onode(o, z)->red = 1;
 	if (p == ONIL)
 		o->root = z;
 	else
-		o->kid[dir][p] = z;
-	while (z != o->root && o->red[o->up[z]]) {
-		const uint32_t zp = o->up[z], g = o->up[zp];
-		const int side = o->kid[1][g] == zp; /* zp's side of g */
-		const uint32_t uncle = o->kid[!side][g];
+		onode(o, p)->kid[dir] = z;
+	while (z != o->root && onode(o, onode(o, z)->up)->red) {
+		const uint32_t zp = onode(o, z)->up, g = onode(o, zp)->up;
+		const int side = onode(o, g)->kid[1] == zp; /* zp's side */
+		const uint32_t uncle = onode(o, g)->kid[!side];
 
-		if (uncle != ONIL && o->red[uncle]) {
-			o->red[zp] = o->red[uncle] = 0;
-			o->red[g] = 1;
+		if (uncle != ONIL && onode(o, uncle)->red) {
+			onode(o, zp)->red = onode(o, uncle)->red = 0;
+			onode(o, g)->red = 1;
 			z = g;
 			continue;
 		}
-		if (o->kid[!side][zp] == z) {
+		if (onode(o, zp)->kid[!side] == z) {
 			z = zp;
 			orotate(o, z, side);
 		}
-		o->red[o->up[z]] = 0;
-		o->red[g] = 1;
+		onode(o, onode(o, z)->up)->red = 0;
+		onode(o, g)->red = 1;
 		orotate(o, g, !side);
 	}
-	o->red[o->root] = 0;
+	onode(o, o->root)->red = 0;
 }
 
-/* Nodes 0..n inserted in turn (left(ctx, z, n): z goes left of n) into
- * order, in order: leftmost first.  links holds 3 n ids and n bytes. */
-static void otree_order(uint32_t n,
-			bool (*left)(const void *ctx, uint32_t z, uint32_t n),
-			const void *ctx, uint32_t *links, uint32_t *order)
+/* Nodes 0..n at base, stride bytes apart, inserted in turn (left(ctx,
+ * z, n): z goes left of n) into order, in order: leftmost first. */
+static void otree_order_in(uint32_t n,
+			   bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+			   const void *ctx, void *base, size_t stride,
+			   uint32_t *order)
 {
-	struct otree o = {.root = ONIL};
+	struct otree o = {.base = base, .stride = stride, .root = ONIL};
 	size_t k = 0;
 
-	o.kid[0] = links;
-	o.kid[1] = links + n;
-	o.up = links + 2 * (size_t)n;
-	o.red = (unsigned char *)(links + 3 * (size_t)n);
 	for (uint32_t z = 0; z < n; z++)
 		oinsert(&o, z, left, ctx);
 	for (uint32_t x = o.root; x != ONIL;) {
-		while (o.kid[0][x] != ONIL)
-			x = o.kid[0][x];
+		while (onode(&o, x)->kid[0] != ONIL)
+			x = onode(&o, x)->kid[0];
 		for (;;) {
 			order[k++] = x;
-			if (o.kid[1][x] != ONIL) {
-				x = o.kid[1][x];
+			if (onode(&o, x)->kid[1] != ONIL) {
+				x = onode(&o, x)->kid[1];
 				break;
 			}
-			while (o.up[x] != ONIL && o.kid[1][o.up[x]] == x)
-				x = o.up[x];
-			x = o.up[x];
+			while (onode(&o, x)->up != ONIL &&
+			       onode(&o, onode(&o, x)->up)->kid[1] == x)
+				x = onode(&o, x)->up;
+			x = onode(&o, x)->up;
 			if (x == ONIL)
 				break;
 		}
 	}
 }
 
-#define OTREE_LINKS(n) ((size_t)(n) * (3 * sizeof(uint32_t) + 1))
+/* otree_order_in() with links of OTREE_LINKS(n) bytes (4 n ids). */
+static void otree_order(uint32_t n,
+			bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+			const void *ctx, uint32_t *links, uint32_t *order)
+{
+	otree_order_in(n, left, ctx, links, sizeof(struct onode), order);
+}
+
+#define OTREE_LINKS(n) ((size_t)(n) * sizeof(struct onode))
 
 /* Key k's value by which key_cmp() orders it as the sign of a 64-bit
  * difference (*dir 1: a's less b's, -1: b's less a's), for the keys
@@ -3300,19 +3320,733 @@ static bool collapsed_left(const void *ctx, uint32_t z, uint32_t n)
 	return collapsed_cmp(r->c, r->rows[z], r->rows[n]) > 0;
 }
 
+/*
+ * The trees' comparisons from a compact record per position: at 1.1M
+ * rows the replay is bound by cache misses when each comparison reaches
+ * two entries scattered in memory (and their strings), which a
+ * comparison of equal weights mostly does.  Each key becomes fields of
+ * the record, compared in the key's order with the key's result:
+ *
+ * - an ORD field is a number compared as an unsigned one: strings as
+ *   the rank of their sort order, small and signed numbers mapped so
+ *   that the order is kept, and the keys perf compares by a 64-bit
+ *   difference whose values lie less than 2^63 apart over the table
+ *   (there the difference's sign is the order).  ORD fields in a row
+ *   are packed into one word, the first in the highest bits, each less
+ *   its least value (a field that never changes takes no bits);
+ * - a DIFF field keeps perf's sign of a 64-bit difference (addresses
+ *   2^63 apart: not transitive, so never ranked);
+ * - SYMC is sym_collapse() where it is not a plain sequence of fields
+ *   (rows without a symbol, inlined frames).
+ *
+ * The result of every comparison is the one key_cmp() and the trees'
+ * tie breaks give, so that the replayed trees are the same.
+ */
+enum cf_kind {
+	CF_ORD,		/* val_of() is the ordered value */
+	CF_NUM,		/* ORD or DIFF: sgn((int64_t)(a - b)) * dir */
+	CF_STR,		/* a string: ranked, then ORD */
+	CF_RAW,		/* a word of its own for SYMC */
+	CF_SYMC		/* the step over the next four CF_RAW words */
+};
+
+/* A string field's order: perf's pda_str_sort() with a missing one
+ * after (cmp_null), strcmp() itself (the type keys) or pda_str_sort()
+ * with a missing one first (the data object's). */
+enum cf_str { STR_ASC, STR_DESC, STR_NULL_FIRST };
+
+enum cf_src {
+	CS_COMM, CS_DSO, CS_SYM, CS_SRCLINE, CS_SRCFILE, CS_PARENT, CS_TYPE,
+	CS_DADDR_DSO, /* the strings, then the numbers */
+	CS_TID, CS_CPU, CS_PAR, CS_TYPE_OFF, CS_TYPE_CLN, CS_WEIGHT,
+	CS_INS_LAT, CS_LVL, CS_SNOOP, CS_TLB, CS_LOCK, CS_BLK, CS_DADDR,
+	CS_PHYS, CS_DCL_MODE, CS_DCL_MAJ, CS_DCL_MIN, CS_DCL_INO, CS_DCL_GEN,
+	CS_DCL_PID, CS_DCL, CS_TXN, CS_CODE_PAGE, CS_DATA_PAGE, CS_SOCKET,
+	CS_TIME, CS_IADDR, CS_ADDR, CS_SYM_SIZE, CS_DSO_SIZE, CS_CGROUP,
+	CS_CG_DEV, CS_CG_INO, CS_RANK, CS_SAMPLES, CS_PERIOD, CS_SYM_START,
+	CS_PUB_ADDR, CS_HAS_SYM, CS_SYM_AT
+};
+
+#define CS_NR_STR (CS_DADDR_DSO + 1)
+#define CF_MAX 48
+
+/* A string's rank: the strings of a source by pointer (open
+ * addressing), each with its rank in strcmp() order, 1 the least. */
+struct crank {
+	const char **p;
+	uint32_t *rank;
+	uint32_t cap, nr;
+};
+
+struct cfield {
+	uint8_t kind, src, str;
+	int8_t dir;		/* CF_NUM */
+	uint8_t word, shift, width;
+	bool diff;		/* CF_NUM kept as a DIFF word */
+	uint64_t min, max;
+};
+
+enum cstep_kind { CST_ORD, CST_DIFF, CST_SYMC };
+
+struct cstep {
+	uint8_t kind, word;
+};
+
+/* A tree's comparison from records of stride words. */
+struct cprog {
+	struct cfield f[CF_MAX];
+	struct cstep st[CF_MAX];
+	unsigned nr_f, nr_st, words, stride;
+	struct crank rk[CS_NR_STR];
+	/* by position, stride words apart: the node's links (CREC_HEAD
+	 * words), then the record; in rec_mem, aligned to a cache line */
+	uint64_t *rec;
+	void *rec_mem;
+};
+
+#define CREC_HEAD (sizeof(struct onode) / sizeof(uint64_t))
+
+static int cprog_add(struct cprog *p, enum cf_kind kind, enum cf_src src,
+		     int dir_or_str)
+{
+	if (p->nr_f == CF_MAX)
+		return -1;
+	p->f[p->nr_f++] = (struct cfield){
+		.kind = (uint8_t)kind,
+		.src = (uint8_t)src,
+		.str = kind == CF_STR ? (uint8_t)dir_or_str : 0,
+		.dir = kind == CF_NUM ? (int8_t)dir_or_str : 0,
+	};
+	return 0;
+}
+
+/* Field src of row id (entry e): a string's pointer, a CF_NUM's
+ * number, a CF_ORD's ordered value. */
+static uint64_t csrc_val(const struct sort_ctx *c, enum cf_src src,
+			 const struct ent *e, uint32_t id)
+{
+	const struct pda_report_entry *u = &e->pub;
+
+	switch (src) {
+	case CS_COMM: return (uintptr_t)u->comm;
+	case CS_DSO: return (uintptr_t)u->dso;
+	case CS_SYM: return (uintptr_t)u->sym;
+	case CS_SRCLINE: return (uintptr_t)u->srcline;
+	case CS_SRCFILE: return (uintptr_t)u->srcfile;
+	case CS_PARENT: return (uintptr_t)u->parent;
+	case CS_TYPE: return (uintptr_t)u->type;
+	case CS_DADDR_DSO: return (uintptr_t)u->daddr_dso;
+	/* int32 right - left: the smaller first */
+	case CS_TID: return (uint64_t)((int64_t)INT32_MAX - u->tid);
+	case CS_CPU: return (uint64_t)((int64_t)INT32_MAX - u->cpu);
+	case CS_SOCKET: return (uint64_t)((int64_t)INT32_MAX - e->k.m.socket);
+	case CS_PAR: return UINT32_MAX - (uint64_t)u->parallelism;
+	case CS_TYPE_OFF: return (uint64_t)u->type_off;
+	case CS_TYPE_CLN: return (uint64_t)(u->type_off / CACHE_LINE);
+	case CS_WEIGHT: return u->weight;
+	case CS_INS_LAT: return u->ins_lat;
+	case CS_LVL: return e->k.m.lvl;
+	case CS_SNOOP: return e->k.m.snoop;
+	case CS_TLB: return e->k.m.tlb;
+	case CS_LOCK: return e->k.m.lock;
+	case CS_BLK: return e->k.m.blk;
+	case CS_DADDR: return u->daddr;
+	case CS_PHYS: return u->phys_daddr;
+	/* dcl_cmp(): the smaller first */
+	case CS_DCL_MODE: return ~(uint64_t)e->k.m.dcl_mode;
+	case CS_DCL_MAJ: return ~(uint64_t)e->k.m.dcl_maj;
+	case CS_DCL_MIN: return ~(uint64_t)e->k.m.dcl_min;
+	case CS_DCL_INO: return ~e->k.m.dcl_ino;
+	case CS_DCL_GEN: return ~e->k.m.dcl_gen;
+	case CS_DCL_PID: return ~(uint64_t)e->k.m.dcl_pid;
+	case CS_DCL: return ~e->k.m.dcl;
+	case CS_TXN: return e->k.m.txn;
+	case CS_CODE_PAGE: return e->k.m.code_page;
+	case CS_DATA_PAGE: return e->k.m.data_page;
+	case CS_TIME: return e->k.m.time;
+	case CS_IADDR: return e->k.iaddr;
+	case CS_ADDR: return e->k.addr;
+	/* pda_cmp_i64(right, left): the smaller signed first */
+	case CS_SYM_SIZE: return ~(e->k.sym_size ^ (UINT64_C(1) << 63));
+	case CS_DSO_SIZE: return ~(e->k.dso_size ^ (UINT64_C(1) << 63));
+	case CS_CGROUP: return e->k.m.cgroup;
+	case CS_CG_DEV: return e->k.m.cgns.dev;
+	case CS_CG_INO: return e->k.m.cgns.ino;
+	case CS_RANK: return UINT32_MAX - (uint64_t)e->rank;
+	case CS_SAMPLES: return val_field(c, 0, id, F_SAMPLES);
+	case CS_PERIOD: return val_field(c, 0, id, F_PERIOD);
+	case CS_SYM_START: return e->sym_start;
+	case CS_PUB_ADDR: return u->addr;
+	case CS_HAS_SYM: return u->sym != NULL;
+	case CS_SYM_AT: return u->sym ? e->sym_start : u->addr;
+	}
+	return 0;
+}
+
+/* Key k's fields (collapse: its merge order); false: no record for
+ * it (the comparison reads the entries). */
+static bool cprog_key(struct cprog *p, enum pda_report_key k, bool collapse,
+		      bool plain_syms)
+{
+	int r = 0;
+
+	switch (k) {
+	case PDA_REPORT_COMM:
+		return !cprog_add(p, CF_STR, CS_COMM, STR_ASC);
+	case PDA_REPORT_PID:
+		return !cprog_add(p, CF_ORD, CS_TID, 0);
+	case PDA_REPORT_DSO:
+		return !cprog_add(p, CF_STR, CS_DSO, STR_ASC);
+	case PDA_REPORT_SYM:
+		if (!collapse)
+			return !cprog_add(p, CF_STR, CS_SYM, STR_ASC);
+		if (plain_syms) {
+			r |= cprog_add(p, CF_STR, CS_DSO, STR_ASC);
+			r |= cprog_add(p, CF_ORD, CS_HAS_SYM, 0);
+			r |= cprog_add(p, CF_NUM, CS_SYM_AT, -1);
+			r |= cprog_add(p, CF_STR, CS_SYM, STR_ASC);
+			return !r;
+		}
+		r |= cprog_add(p, CF_SYMC, CS_SYM, 0);
+		r |= cprog_add(p, CF_RAW, CS_SYM, 0);
+		r |= cprog_add(p, CF_RAW, CS_DSO, 0);
+		r |= cprog_add(p, CF_RAW, CS_PUB_ADDR, 0);
+		r |= cprog_add(p, CF_RAW, CS_SYM_START, 0);
+		return !r;
+	case PDA_REPORT_SRCLINE:
+		return !cprog_add(p, CF_STR, CS_SRCLINE, STR_ASC);
+	case PDA_REPORT_SRCFILE:
+		return !cprog_add(p, CF_STR, CS_SRCFILE, STR_ASC);
+	case PDA_REPORT_CPU:
+		return !cprog_add(p, CF_ORD, CS_CPU, 0);
+	case PDA_REPORT_PARALLELISM:
+		return !cprog_add(p, CF_ORD, CS_PAR, 0);
+	case PDA_REPORT_PARENT:
+		return !cprog_add(p, CF_STR, CS_PARENT, STR_ASC);
+	case PDA_REPORT_TYPE:
+		return !cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
+	case PDA_REPORT_TYPEOFF:
+		r |= cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
+		r |= cprog_add(p, CF_NUM, CS_TYPE_OFF, 1);
+		return !r;
+	case PDA_REPORT_TYPECLN:
+		r |= cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
+		r |= cprog_add(p, CF_NUM, CS_TYPE_CLN, 1);
+		return !r;
+	case PDA_REPORT_LOCAL_WEIGHT:
+	case PDA_REPORT_WEIGHT:
+		return !cprog_add(p, CF_NUM, CS_WEIGHT, 1);
+	case PDA_REPORT_LOCAL_INS_LAT:
+	case PDA_REPORT_INS_LAT:
+		return !cprog_add(p, CF_ORD, CS_INS_LAT, 0);
+	case PDA_REPORT_MEM:
+		return !cprog_add(p, CF_NUM, CS_LVL, -1);
+	case PDA_REPORT_SNOOP:
+		return !cprog_add(p, CF_NUM, CS_SNOOP, -1);
+	case PDA_REPORT_TLB:
+		return !cprog_add(p, CF_NUM, CS_TLB, -1);
+	case PDA_REPORT_LOCKED:
+		return !cprog_add(p, CF_NUM, CS_LOCK, -1);
+	case PDA_REPORT_BLOCKED:
+		return !cprog_add(p, CF_NUM, CS_BLK, -1);
+	case PDA_REPORT_DADDR_SYM:
+		return !cprog_add(p, CF_NUM, CS_DADDR, -1);
+	case PDA_REPORT_PHYS_DADDR:
+		return !cprog_add(p, CF_NUM, CS_PHYS, -1);
+	case PDA_REPORT_DCACHELINE:
+		for (int s = CS_DCL_MODE; s <= CS_DCL; s++)
+			r |= cprog_add(p, CF_ORD, (enum cf_src)s, 0);
+		return !r;
+	case PDA_REPORT_TRANSACTION:
+		return !cprog_add(p, CF_NUM, CS_TXN, 1);
+	case PDA_REPORT_CODE_PAGE:
+		return !cprog_add(p, CF_NUM, CS_CODE_PAGE, -1);
+	case PDA_REPORT_DATA_PAGE:
+		return !cprog_add(p, CF_NUM, CS_DATA_PAGE, -1);
+	case PDA_REPORT_SOCKET:
+		return !cprog_add(p, CF_ORD, CS_SOCKET, 0);
+	case PDA_REPORT_TIME:
+		return !cprog_add(p, CF_NUM, CS_TIME, -1);
+	case PDA_REPORT_IADDR:
+		return !cprog_add(p, CF_NUM, CS_IADDR, -1);
+	case PDA_REPORT_ADDR:
+		return !cprog_add(p, CF_NUM, CS_ADDR, -1);
+	case PDA_REPORT_SYM_SIZE:
+		return !cprog_add(p, CF_ORD, CS_SYM_SIZE, 0);
+	case PDA_REPORT_DSO_SIZE:
+		return !cprog_add(p, CF_ORD, CS_DSO_SIZE, 0);
+	case PDA_REPORT_CGROUP:
+		return !cprog_add(p, CF_NUM, CS_CGROUP, -1);
+	case PDA_REPORT_CGROUP_ID:
+		r |= cprog_add(p, CF_NUM, CS_CG_DEV, 1);
+		r |= cprog_add(p, CF_NUM, CS_CG_INO, 1);
+		return !r;
+	case PDA_REPORT_DADDR_DSO:
+		return !cprog_add(p, CF_STR, CS_DADDR_DSO, STR_NULL_FIRST);
+	case PDA_REPORT_SYMOFF:
+	case PDA_REPORT_TRACE:
+	case PDA_REPORT_NR_KEYS:
+		break;
+	}
+	return false;
+}
+
+static uint32_t crank_slot(const struct crank *rk, const char *s)
+{
+	uint32_t i = (uint32_t)pdc_hash_u64((uintptr_t)s) & (rk->cap - 1);
+
+	while (rk->p[i] && rk->p[i] != s)
+		i = (i + 1) & (rk->cap - 1);
+	return i;
+}
+
+static int crank_grow(struct pd_alloc *mem, struct crank *rk)
+{
+	struct crank n = {.cap = rk->cap ? rk->cap * 2 : 64, .nr = rk->nr};
+
+	n.p = pdc_zalloc(mem, n.cap * sizeof(*n.p));
+	n.rank = pdc_zalloc(mem, n.cap * sizeof(*n.rank));
+	if (!n.p || !n.rank) {
+		pdc_free(mem, n.p);
+		pdc_free(mem, n.rank);
+		return PD_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < rk->cap; i++)
+		if (rk->p[i])
+			n.p[crank_slot(&n, rk->p[i])] = rk->p[i];
+	pdc_free(mem, rk->p);
+	pdc_free(mem, rk->rank);
+	*rk = n;
+	return 0;
+}
+
+static int crank_add(struct pd_alloc *mem, struct crank *rk, const char *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return 0;
+	if ((rk->nr + 1) * 2 > rk->cap && crank_grow(mem, rk))
+		return PD_ERR_NOMEM;
+	i = crank_slot(rk, s);
+	if (!rk->p[i]) {
+		rk->p[i] = s;
+		rk->nr++;
+	}
+	return 0;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each string's rank in strcmp() order: equal strings one rank. */
+static int crank_rank(struct pd_alloc *mem, struct crank *rk)
+{
+	const char **s;
+	uint32_t k = 0, r = 0;
+
+	if (!rk->nr)
+		return 0;
+	s = pdc_malloc(mem, rk->nr * sizeof(*s));
+	if (!s)
+		return PD_ERR_NOMEM;
+	for (uint32_t i = 0; i < rk->cap; i++)
+		if (rk->p[i])
+			s[k++] = rk->p[i];
+	qsort(s, k, sizeof(*s), cmp_strp);
+	for (uint32_t i = 0; i < k; i++) {
+		if (!i || strcmp(s[i - 1], s[i]))
+			r++;
+		rk->rank[crank_slot(rk, s[i])] = r;
+	}
+	pdc_free(mem, s);
+	return 0;
+}
+
+static uint32_t crank_of(const struct crank *rk, const char *s)
+{
+	return s ? rk->rank[crank_slot(rk, s)] : 0;
+}
+
+/* Field f's value of row id as its record holds it (a DIFF's and a
+ * RAW's whole; an ORD's less its least). */
+static uint64_t cfield_val(const struct cprog *p, const struct sort_ctx *c,
+			   const struct cfield *f, const struct ent *e,
+			   uint32_t id)
+{
+	const uint64_t v = csrc_val(c, (enum cf_src)f->src, e, id);
+	const struct crank *rk = f->src < CS_NR_STR ? &p->rk[f->src] : NULL;
+	uint32_t r, nr;
+
+	switch ((enum cf_kind)f->kind) {
+	case CF_ORD:
+		return v;
+	case CF_NUM:
+		if (f->diff)
+			return f->dir > 0 ? v : -v;
+		return f->dir > 0 ? v - f->min : f->max - v;
+	case CF_STR:
+		r = crank_of(rk, (const char *)(uintptr_t)v);
+		nr = rk->nr + 1;
+		switch ((enum cf_str)f->str) {
+		case STR_ASC:
+			return r ? (uint64_t)nr - r : 0;
+		case STR_DESC:
+			return r;
+		case STR_NULL_FIRST:
+			return r ? (uint64_t)nr - r : nr;
+		}
+		return 0;
+	case CF_RAW:
+		if (f->src == CS_SYM)
+			return crank_of(rk, (const char *)(uintptr_t)v) |
+			       (uint64_t)e->pub.inlined << 32;
+		if (f->src == CS_DSO) /* dso_cmp() as STR_ASC */
+			return v ? (uint64_t)rk->nr + 1 -
+					   crank_of(rk, (const char *)(uintptr_t)v)
+				 : 0;
+		return v;
+	case CF_SYMC:
+		break;
+	}
+	return 0;
+}
+
+static unsigned bit_len(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v >>= 1)
+		n++;
+	return n;
+}
+
+/* Whether sym_collapse() of every two rows is the sequence dso, has a
+ * symbol, the symbol's start (the address without one), the name: no
+ * row inlined, and the rows without a symbol of one DSO (two of them
+ * compare by address alone, before the DSOs). */
+static bool plain_syms(const struct pda_report *rep, const uint32_t *rows,
+		       size_t n)
+{
+	const char *dso = NULL;
+	bool none = false;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct ent *e = rep->ents[rows[k]];
+
+		if (e->pub.inlined)
+			return false;
+		if (e->pub.sym)
+			continue;
+		if (none && e->pub.dso != dso &&
+		    (!dso || !e->pub.dso || strcmp(dso, e->pub.dso)))
+			return false;
+		none = true;
+		dso = e->pub.dso;
+	}
+	return true;
+}
+
+static void cprog_free(struct pd_alloc *mem, struct cprog *p)
+{
+	for (unsigned s = 0; s < CS_NR_STR; s++) {
+		pdc_free(mem, p->rk[s].p);
+		pdc_free(mem, p->rk[s].rank);
+	}
+	pdc_free(mem, p->rec_mem);
+}
+
+/* The fields' places in a record and the steps that compare them. */
+static void cprog_layout(struct cprog *p)
+{
+	unsigned used = 64; /* bits of word p->words - 1 taken */
+
+	p->words = 0;
+	p->nr_st = 0;
+	for (unsigned i = 0; i < p->nr_f; i++) {
+		struct cfield *f = &p->f[i];
+
+		if (f->kind == CF_SYMC) {
+			p->st[p->nr_st++] = (struct cstep){CST_SYMC,
+							   (uint8_t)p->words};
+			used = 64;
+			continue;
+		}
+		if (f->kind == CF_RAW || (f->kind == CF_NUM && f->diff)) {
+			f->word = (uint8_t)p->words++;
+			f->shift = 0;
+			f->width = 64;
+			if (f->kind == CF_NUM)
+				p->st[p->nr_st++] =
+					(struct cstep){CST_DIFF, f->word};
+			used = 64;
+			continue;
+		}
+		if (!f->width)
+			continue;
+		if (used + f->width > 64) {
+			p->st[p->nr_st++] =
+				(struct cstep){CST_ORD, (uint8_t)p->words++};
+			used = 0;
+		}
+		f->word = (uint8_t)(p->words - 1);
+		used += f->width;
+		f->shift = (uint8_t)(64 - used);
+	}
+	/* a node within one cache line where it fits in one */
+	p->stride = CREC_HEAD + p->words;
+	while (p->stride < 8 && (p->stride & (p->stride - 1)))
+		p->stride++;
+}
+
+/* Tree's fields (collapsed: the collapsed tree's, else the output
+ * tree's): each key's in turn, then the tree's tie breaks; false: a
+ * key the records do not hold (the comparisons read the entries). */
+static bool cprog_fields(const struct sort_ctx *c, const uint32_t *rows,
+			 size_t n, bool collapsed, struct cprog *p)
+{
+	const struct pda_report *rep = c->rep;
+	bool plain = false;
+
+	if (collapsed) {
+		for (unsigned i = 0; i < rep->nr_keys; i++)
+			plain |= rep->keys[i] == PDA_REPORT_SYM;
+		plain = plain && plain_syms(rep, rows, n);
+	} else {
+		if (c->t->pub.nr_members != 1 ||
+		    (rep->flags & (PDA_REPORT_CHILDREN | PDA_REPORT_LATENCY)))
+			return false;
+		cprog_add(p, CF_ORD, CS_PERIOD, 0);
+	}
+	for (unsigned i = 0; i < rep->nr_keys; i++)
+		if ((collapsed || !rep->elided[i]) &&
+		    !cprog_key(p, rep->keys[i], collapsed, plain))
+			return false;
+	if (collapsed)
+		return !cprog_add(p, CF_ORD, CS_RANK, 0);
+	if ((rep->flags & PDA_REPORT_NR_SAMPLES) &&
+	    cprog_add(p, CF_ORD, CS_SAMPLES, 0))
+		return false;
+	return !(rep->flags & PDA_REPORT_PERIOD) ||
+	       !cprog_add(p, CF_ORD, CS_PERIOD, 0);
+}
+
+/* Row id's (entry e) strings into the ranks, its numbers into the
+ * ranges. */
+static int cprog_scan(struct cprog *p, struct pd_alloc *mem,
+		      const struct sort_ctx *c, const struct ent *e,
+		      uint32_t id)
+{
+	for (unsigned i = 0; i < p->nr_f; i++) {
+		struct cfield *f = &p->f[i];
+		uint64_t v;
+
+		if (f->kind == CF_SYMC)
+			continue;
+		v = csrc_val(c, (enum cf_src)f->src, e, id);
+		if (f->src < CS_NR_STR) {
+			if (crank_add(mem, &p->rk[f->src],
+				      (const char *)(uintptr_t)v))
+				return PD_ERR_NOMEM;
+			continue;
+		}
+		f->min = v < f->min ? v : f->min;
+		f->max = v > f->max ? v : f->max;
+	}
+	return 0;
+}
+
+/* Zeroed records for n positions. */
+static int crec_alloc(struct cprog *p, struct pd_alloc *mem, size_t n)
+{
+	const size_t size = n * p->stride * sizeof(uint64_t) + 64;
+
+	p->rec_mem = pdc_zalloc(mem, size);
+	if (!p->rec_mem)
+		return PD_ERR_NOMEM;
+	p->rec = (uint64_t *)(void *)((unsigned char *)p->rec_mem +
+				       (64 - (uintptr_t)p->rec_mem % 64) % 64);
+	return 0;
+}
+
+/* After the scan: the ranks, the fields' widths and places, the
+ * records (n). */
+static int cprog_place(struct cprog *p, struct pd_alloc *mem, size_t n)
+{
+	for (unsigned s = 0; s < CS_NR_STR; s++)
+		if (crank_rank(mem, &p->rk[s]))
+			return PD_ERR_NOMEM;
+	for (unsigned i = 0; i < p->nr_f; i++) {
+		struct cfield *f = &p->f[i];
+		uint64_t span = 0;
+
+		if (f->kind == CF_STR) {
+			/* values 0 (a missing one) to nr + 1 */
+			span = p->rk[f->src].nr + 1;
+			f->min = 0;
+		} else if (f->kind == CF_NUM) {
+			span = f->max - f->min;
+			f->diff = span >= UINT64_C(1) << 63;
+		} else if (f->kind == CF_ORD) {
+			span = f->max - f->min;
+		}
+		f->width = (uint8_t)bit_len(span);
+	}
+	cprog_layout(p);
+	return crec_alloc(p, mem, n);
+}
+
+/* Row id's (entry e) record at position k. */
+static void cprog_fill(struct cprog *p, const struct sort_ctx *c,
+		       const struct ent *e, uint32_t id, size_t k)
+{
+	uint64_t *w = p->rec + k * p->stride + CREC_HEAD;
+
+	for (unsigned i = 0; i < p->nr_f; i++) {
+		const struct cfield *f = &p->f[i];
+		uint64_t v;
+
+		if (f->kind == CF_SYMC || !f->width)
+			continue;
+		v = cfield_val(p, c, f, e, id);
+		if (f->kind == CF_ORD)
+			v -= f->min;
+		w[f->word] |= f->width == 64 ? v : v << f->shift;
+	}
+}
+
+/* The records of rows (n) for the collapsed tree (pc) and the output
+ * tree (po), in one walk of the entries; a tree whose keys they do not
+ * hold gets none (rec NULL: its comparisons read the entries).  Freed
+ * by cprog_free() whatever the result. */
+static int cprogs_make(const struct sort_ctx *c, struct pd_alloc *mem,
+		       const uint32_t *rows, size_t n, struct cprog *pc,
+		       struct cprog *po)
+{
+	struct cprog *ps[2] = {pc, po};
+	unsigned nr = 0;
+	int rc = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	memset(po, 0, sizeof(*po));
+	for (unsigned t = 0; t < 2; t++) {
+		if (!cprog_fields(c, rows, n, t == 0, ps[t]))
+			continue;
+		for (unsigned i = 0; i < ps[t]->nr_f; i++) {
+			ps[t]->f[i].min = UINT64_MAX;
+			ps[t]->f[i].max = 0;
+		}
+		ps[nr++] = ps[t];
+	}
+	for (size_t k = 0; k < n && !rc; k++)
+		for (unsigned t = 0; t < nr && !rc; t++)
+			rc = cprog_scan(ps[t], mem, c, c->rep->ents[rows[k]],
+					rows[k]);
+	for (unsigned t = 0; t < nr && !rc; t++)
+		rc = cprog_place(ps[t], mem, n);
+	for (size_t k = 0; k < n && !rc; k++)
+		for (unsigned t = 0; t < nr; t++)
+			cprog_fill(ps[t], c, c->rep->ents[rows[k]], rows[k],
+				   k);
+	return rc;
+}
+
+/* p's records into the order of positions order (n): the record at k
+ * the one at order[k]. */
+static int cprog_permute(struct cprog *p, struct pd_alloc *mem,
+			 const uint32_t *order, size_t n)
+{
+	struct cprog old = *p;
+
+	if (!p->rec)
+		return 0;
+	if (crec_alloc(p, mem, n)) {
+		p->rec_mem = old.rec_mem;
+		p->rec = old.rec;
+		return PD_ERR_NOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		memcpy(p->rec + k * p->stride,
+		       old.rec + (size_t)order[k] * p->stride,
+		       p->stride * sizeof(*p->rec));
+	pdc_free(mem, old.rec_mem);
+	return 0;
+}
+
+/* sym_collapse() from a record's words: the symbol's rank (0 none)
+ * and inlined bit, the DSO's ordered value, the address, the start. */
+static int symc_cmp(const uint64_t *a, const uint64_t *b)
+{
+	const uint64_t sa = a[0] & UINT32_MAX, sb = b[0] & UINT32_MAX;
+
+	if (!sa && !sb)
+		return pda_sgn64((int64_t)(b[2] - a[2]));
+	if (a[1] != b[1])
+		return a[1] > b[1] ? 1 : -1;
+	if (!sa || !sb)
+		return sa ? 1 : -1;
+	if (((a[0] | b[0]) >> 32) && sa != sb)
+		return sa > sb ? 1 : -1;
+	if (a[3] != b[3])
+		return pda_sgn64((int64_t)(b[3] - a[3]));
+	return (sb > sa) - (sb < sa);
+}
+
+/* > 0: the row at a goes left of the row at b. */
+static int crec_cmp(const struct cprog *p, const uint64_t *a,
+		    const uint64_t *b)
+{
+	for (unsigned i = 0; i < p->nr_st; i++) {
+		const struct cstep s = p->st[i];
+		const uint64_t x = a[s.word], y = b[s.word];
+		int r;
+
+		if (s.kind == CST_ORD) {
+			if (x != y)
+				return x > y ? 1 : -1;
+			continue;
+		}
+		r = s.kind == CST_DIFF ? pda_sgn64((int64_t)(x - y))
+				       : symc_cmp(a + s.word, b + s.word);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static bool crec_left(const void *ctx, uint32_t z, uint32_t n)
+{
+	const struct cprog *p = ctx;
+
+	return crec_cmp(p, p->rec + (size_t)z * p->stride + CREC_HEAD,
+			p->rec + (size_t)n * p->stride + CREC_HEAD) > 0;
+}
+
 /* rows (n) into the order of a red-black tree they are inserted into
- * in turn, left(ctx, z, n) putting z left of n; tmp holds n ids. */
+ * in turn, left(ctx, z, n) putting z left of n, or the comparison of
+ * records p where p has them; tmp holds n ids.  The records of p (when
+ * again: compared again) and of other (unless NULL) follow the rows
+ * into their new order. */
 static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 		      uint32_t *rows, uint32_t *tmp, size_t n,
-		      bool (*left)(const void *ctx, uint32_t z, uint32_t n))
+		      bool (*left)(const void *ctx, uint32_t z, uint32_t n),
+		      struct cprog *p, bool again, struct cprog *other)
 {
 	const struct pda_report *rep = c->rep;
 	struct rows_ctx r = {.c = c, .rows = rows};
 	uint64_t *period = NULL, *first = NULL, v;
 	uint32_t *links;
+	int rc;
 
 	if (n < 2)
 		return 0;
+	if (p->rec) {
+		otree_order_in((uint32_t)n, crec_left, p, p->rec,
+			       p->stride * sizeof(*p->rec), tmp);
+		goto done;
+	}
 	links = pdc_malloc(mem, OTREE_LINKS(n));
 	if (!links)
 		return PD_ERR_NOMEM;
@@ -3334,13 +4068,17 @@ static int make_order(const struct sort_ctx *c, struct pd_alloc *mem,
 		r.period = period;
 	}
 	otree_order((uint32_t)n, left, &r, links, tmp);
-	for (size_t k = 0; k < n; k++)
-		tmp[k] = rows[tmp[k]];
-	memcpy(rows, tmp, n * sizeof(*rows));
 	pdc_free(mem, period);
 	pdc_free(mem, first);
 	pdc_free(mem, links);
-	return 0;
+done:
+	rc = again ? cprog_permute(p, mem, tmp, n) : 0;
+	if (!rc && other)
+		rc = cprog_permute(other, mem, tmp, n);
+	for (size_t k = 0; k < n; k++)
+		tmp[k] = rows[tmp[k]];
+	memcpy(rows, tmp, n * sizeof(*rows));
+	return rc;
 }
 
 static bool touched(const struct event *ev, uint32_t id)
@@ -3403,6 +4141,7 @@ static int make_table(struct pda_report *rep, struct table *t,
 	uint32_t *tmp;
 	size_t nr_rows = 0;
 	struct sort_ctx c = {.rep = rep, .t = t};
+	struct cprog pc, po;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -3479,12 +4218,18 @@ static int make_table(struct pda_report *rep, struct table *t,
 	 * addresses lie more than 2^63 apart (garbage frames of a -g
 	 * stack: perf subtracts them), so that each order is the tree's,
 	 * not a sort's */
-	rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, collapsed_left);
+	rc = cprogs_make(&c, &rep->mem, t->rows, nr_rows, &pc, &po);
+	if (!rc)
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows,
+				collapsed_left, &pc, need_collapse(rep), &po);
 	if (!rc && need_collapse(rep))
 		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows,
-				collapsed_left);
+				collapsed_left, &pc, false, &po);
+	cprog_free(&rep->mem, &pc);
 	if (!rc)
-		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left);
+		rc = make_order(&c, &rep->mem, t->rows, tmp, nr_rows, row_left,
+				&po, false, NULL);
+	cprog_free(&rep->mem, &po);
 	pdc_free(&rep->mem, tmp);
 	t->pub.nr_rows = 0;
 	for (size_t r = 0; r < nr_rows; r++)
