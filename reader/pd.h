@@ -497,6 +497,14 @@ enum pd_reader_flags {
 	 * allocates through the open's hooks too: they must be
 	 * thread-safe).  Ignored for a stream, and with ORDERED */
 	PD_READ_PAGER = 1u << 3,
+	/* a reader that may start where no record begins (at a guess,
+	 * pd_reader_guess()), on a thread of its own beside the file's
+	 * other readers: it changes nothing they see (absorbs no record,
+	 * sets no file error; ignores PAGER) and ends with PD_ERR_FORMAT,
+	 * saying nothing, at a record it does not take as it is: perf's
+	 * own (type >= 64) but FINISHED_ROUND, a header that does not fit,
+	 * the end of a data section that should run on */
+	PD_READ_GUESS = 1u << 4,
 };
 
 /* One record, a raw view.  Decode it with pd_sample_decode() & co. */
@@ -571,6 +579,21 @@ PD_API int pd_reader_new_range(struct pd_file *f, unsigned flags,
 			       const struct pd_reader_pos *from,
 			       const struct pd_reader_pos *to,
 			       struct pd_reader **out);
+/*
+ * A guess at where a record begins in a mapped capture's (one piece)
+ * data section: the first offset at or past `near` (8-aligned from the
+ * section's start, below near + within) from which `chain` headers in a
+ * row look like the kernel's records (a known type, a size that is a
+ * multiple of 8 and stays inside, sane misc bits) or FINISHED_ROUNDs, or
+ * end the section.  Only a guess: a sample's bytes may look alike; a
+ * reader from the section's start tells (it passes there or not).
+ * @return 0 and *pos, or PD_ERR_UNSUPPORTED (none found, a stream, a
+ * directory's pieces).
+ */
+PD_API int pd_reader_guess(const struct pd_file *f, uint64_t near,
+			   uint64_t within, unsigned chain,
+			   struct pd_reader_pos *pos);
+
 /*
  * Records of f are decoded on several threads from now on (on), or no
  * longer are: the file's cache of the last sample's event is then left
