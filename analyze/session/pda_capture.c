@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <time.h> /* SPLITDBG */
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -1333,7 +1332,7 @@ static void *half_main(void *arg)
 	struct half *h = arg;
 	struct pd_reader_pos pos = {0};
 	struct pd_reader *r = NULL;
-	int rc = pd_reader_guess(h->c->f, h->near, SPLIT_WITHIN, getenv("PD_SPLIT_CHAIN") ? (unsigned)atoi(getenv("PD_SPLIT_CHAIN")) : SPLIT_CHAIN /* SPLITDBG */,
+	int rc = pd_reader_guess(h->c->f, h->near, SPLIT_WITHIN, SPLIT_CHAIN,
 				 &pos);
 
 	pthread_mutex_lock(&h->lock);
@@ -1385,9 +1384,8 @@ static void half_start(struct pda_capture *c, struct walk *w,
 	struct half *h;
 
 	w->limit = UINT64_MAX;
-	if (getenv("PD_SPLIT_OFF")) return; /* SPLITDBG */
 	if (!pager_flag(c) || c->o.order_fn || hi->kind != PD_KIND_FILE ||
-	    !hi->file_size || c->prog.total < (getenv("PD_SPLIT_MINB") ? strtoull(getenv("PD_SPLIT_MINB"), NULL, 0) : SPLIT_MIN) /* SPLITDBG */ ||
+	    !hi->file_size || c->prog.total < SPLIT_MIN ||
 	    pd_reader_tell(r, &start) < 0 || !(h = pda_zalloc(c->s, sizeof(*h))))
 		return;
 	h->c = c;
@@ -1396,7 +1394,6 @@ static void half_start(struct pda_capture *c, struct walk *w,
 	/* the middle; where two shards are cut, that cut (which then falls
 	 * on the second half's first record) */
 	h->near = start.offset + c->prog.total / 2;
-	if (getenv("PD_SPLIT_NEAR")) h->near = start.offset + c->prog.total * strtoull(getenv("PD_SPLIT_NEAR"), NULL, 0) / 1000; /* SPLITDBG */
 	if (w->cu.next != UINT64_MAX) {
 		h->nr_shards = w->cu.nr_shards;
 		h->start = w->cu.start;
@@ -1578,7 +1575,6 @@ static int first_pass(struct pda_capture *c)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 		return rc;
 	}
-	if (getenv("PD_SPLIT_DEBUG")) { struct timespec ts_; clock_gettime(CLOCK_MONOTONIC, &ts_); fprintf(stderr, "SPLITDBG begin t=%.6f\n", ts_.tv_sec + ts_.tv_nsec / 1e9); }
 	half_start(c, &w, r);
 	pass_begin(c, "sideband");
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
@@ -1633,7 +1629,8 @@ static int first_pass(struct pda_capture *c)
 		if ((rc = sb_keep(s, &w.l, &rec, &key, T_ABS)) < 0)
 			break;
 	}
-	if (getenv("PD_SPLIT_DEBUG")) { struct timespec ts_; clock_gettime(CLOCK_MONOTONIC, &ts_); fprintf(stderr, "SPLITDBG started=%d joined=%d guessed=%d pos=%llu hrc=%d nr=%zu cuts=%zu t=%.6f\n", w.h != NULL, w.joined, w.h ? w.h->guessed : 0, w.h ? (unsigned long long)w.h->pos.offset : 0ull, w.h ? w.h->rc : 0, w.l.nr, c->nr_cuts, ts_.tv_sec + ts_.tv_nsec / 1e9); }
+	if (w.h)
+		c->split_walk = w.joined ? 1 : -1;
 	half_end(c, &w);
 	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK && !c->msg_set) {
 		if (rc == PD_ERR_NOMEM)
@@ -1672,7 +1669,6 @@ static int first_pass(struct pda_capture *c)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 	if (rc == 0 && (rc = order_events(c)) < 0)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
-	if (getenv("PD_SPLIT_DUMP")) { FILE *df = fopen(getenv("PD_SPLIT_DUMP"), "w"); fprintf(df, "rc=%d failed_in=%d msg=%s nr=%zu samples=%llu\n", rc, (int)c->failed_in, c->errmsg, nr, (unsigned long long)c->prog.nr_samples); for (size_t i = 0; i < c->nr_keys; i++) fprintf(df, "key %llu %llu\n", (unsigned long long)c->keys[i].time, (unsigned long long)c->keys[i].seq); for (size_t i = 0; i < c->nr_cuts; i++) fprintf(df, "cut %zu %llu %llu %llu %llu %llu %d %llu %llu\n", c->cuts[i].pos.region, (unsigned long long)c->cuts[i].pos.offset, (unsigned long long)c->cuts[i].k.seq, (unsigned long long)c->cuts[i].k.max_time, (unsigned long long)c->cuts[i].k.next_flush, (unsigned long long)c->cuts[i].k.flushed, c->cuts[i].k.end_only, (unsigned long long)c->cuts[i].nr_records, (unsigned long long)c->cuts[i].nr_samples); for (size_t i = 0; i < c->nr_first; i++) fprintf(df, "first %zu %llu %llu\n", i, (unsigned long long)c->first[i].time, (unsigned long long)c->first[i].seq); fclose(df); }
 	pda_logf(s, PD_LOG_DEBUG, "first pass: %zu sideband records", nr);
 	return rc;
 }
