@@ -501,10 +501,10 @@ enum pd_reader_flags {
 	 * pd_reader_guess()), on a thread of its own beside the file's
 	 * other readers: it changes nothing they see (absorbs no record,
 	 * sets no file error; ignores PAGER, maps its pages ahead itself)
-	 * and ends with PD_ERR_FORMAT,
-	 * saying nothing, at a record it does not take as it is: perf's
-	 * own (type >= 64) but FINISHED_ROUND, a header that does not fit,
-	 * the end of a data section that should run on */
+	 * and ends with PD_ERR_FORMAT, saying nothing, at a record it does
+	 * not take as it is: perf's own (type >= 64) but FINISHED_ROUND, a
+	 * header that does not fit, the end of a data section that should
+	 * run on */
 	PD_READ_GUESS = 1u << 4,
 };
 
