@@ -506,6 +506,11 @@ enum pd_reader_flags {
 	 * header that does not fit, the end of a data section that should
 	 * run on */
 	PD_READ_GUESS = 1u << 4,
+	/* perf's own records that change the file's events (HEADER_ATTR,
+	 * EVENT_UPDATE ...) handed over unabsorbed: the caller absorbs
+	 * each with pd_reader_absorb() once no other thread reads the
+	 * file's events (a GUESS reader's thread, say) */
+	PD_READ_DEFER_ABSORB = 1u << 5,
 };
 
 /* One record, a raw view.  Decode it with pd_sample_decode() & co. */
@@ -548,6 +553,13 @@ PD_API void pd_reader_free(struct pd_reader *r);
  * with 0 and is described by pd_reader_stats() and a warning.
  */
 PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
+/*
+ * What pd_reader_next() does with rec, one of perf's own records, unless
+ * r was made with PD_READ_DEFER_ABSORB: the file's events and names as
+ * rec changes them (a bad one said as a warning).  Any other record:
+ * nothing.  @return 0 or a negative pd_err (PD_ERR_NOMEM).
+ */
+PD_API int pd_reader_absorb(struct pd_reader *r, const struct pd_rec *rec);
 
 /*
  * Where a record begins in a mapped capture's data section, for readers
@@ -608,6 +620,11 @@ PD_API void pd_file_threads(struct pd_file *f, int on);
  */
 PD_API int pd_rec_time(struct pd_file *f, const struct pd_rec *rec,
 		       uint64_t *time);
+/* pd_rec_time() that sets no error on f where a record is too short for
+ * its sample_id (*time 0, as there): for a thread beside another that
+ * may set one. */
+PD_API void pd_rec_time_quiet(struct pd_file *f, const struct pd_rec *rec,
+			      uint64_t *time);
 
 /* A SAMPLE record's event, by its id, without decoding it; NULL when it
  * cannot be told (or rec is no sample). */

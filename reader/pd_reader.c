@@ -108,9 +108,10 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	struct pd_reader *r;
 
 	*out = NULL;
-	if (flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED |
-				 PD_READ_QUIET | PD_READ_PAGER |
-				 PD_READ_GUESS))
+	if ((flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED |
+				  PD_READ_QUIET | PD_READ_PAGER |
+				  PD_READ_GUESS | PD_READ_DEFER_ABSORB)) ||
+	    ((flags & PD_READ_DEFER_ABSORB) && (flags & PD_READ_ORDERED)))
 		return PD_ERR_API;
 	if (flags & PD_READ_GUESS)
 		flags &= ~(unsigned)PD_READ_PAGER;
@@ -855,15 +856,26 @@ int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
 		r->done = true;
 		return rc;
 	}
-	if (rec->type >= PD_REC_USER_TYPE_START) {
-		rc = pd_file_absorb_rec(r->f, rec);
-		if (rc < 0 && rc != PD_ERR_FORMAT)
-			return rc;
-		if (rc == PD_ERR_FORMAT)
-			pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
-				r->f->errmsg);
-	}
+	if (rec->type >= PD_REC_USER_TYPE_START &&
+	    !(r->flags & PD_READ_DEFER_ABSORB) &&
+	    (rc = pd_reader_absorb(r, rec)) < 0)
+		return rc;
 	return 1;
+}
+
+int pd_reader_absorb(struct pd_reader *r, const struct pd_rec *rec)
+{
+	int rc;
+
+	if (rec->type < PD_REC_USER_TYPE_START)
+		return 0;
+	rc = pd_file_absorb_rec(r->f, rec);
+	if (rc < 0 && rc != PD_ERR_FORMAT)
+		return rc;
+	if (rc == PD_ERR_FORMAT)
+		pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
+			r->f->errmsg);
+	return 0;
 }
 
 /* The types pd_rec_type_name() knows, for count()'s every record. */

@@ -1196,7 +1196,9 @@ static unsigned char half_key(struct half_clock *k, struct pd_file *f,
 		k->next_flush = (struct half_time){k->max_time, T_MAX};
 		t = k->flushed;
 	} else {
-		pd_rec_time(f, rec, &time);
+		/* a record too short for its sample_id: the run's walk
+		 * sets the file's error, not two threads at once */
+		pd_rec_time_quiet(f, rec, &time);
 		if (time == 0 || time == UINT64_MAX) {
 			t = k->flushed;
 		} else {
@@ -1357,12 +1359,15 @@ static void *half_main(void *arg)
 	return NULL;
 }
 
-/* The record types that change how the file's samples read as they are
- * read (pd_file_absorb_rec: events, their ids; the others name them): a
- * second half read beside them read without. */
+/* The record types pd_file_absorb_rec changes the file's events with
+ * (their ids, names, features): a second half read beside them read
+ * without, and its thread would read the tables they change. */
 static bool absorbed(uint32_t type)
 {
-	return type == PD_REC_HEADER_ATTR || type == PD_REC_HEADER_FEATURE;
+	return type == PD_REC_HEADER_ATTR || type == PD_REC_HEADER_FEATURE ||
+	       type == PD_REC_EVENT_UPDATE ||
+	       type == PD_REC_HEADER_EVENT_TYPE ||
+	       type == PD_REC_HEADER_TRACING_DATA;
 }
 
 /* The first pass's walk: the run's, or its first half's. */
@@ -1416,6 +1421,19 @@ static void half_start(struct pda_capture *c, struct walk *w,
 	w->limit = h->near;
 }
 
+/* The second half's thread stopped and gone, its findings unused: the
+ * run's walk reads on over the second half itself. */
+static void half_stop(struct pda_capture *c, struct walk *w)
+{
+	if (!w->started)
+		return;
+	atomic_store(&w->h->stop, true);
+	pthread_join(w->h->thread, NULL);
+	w->started = false;
+	w->limit = UINT64_MAX;
+	pd_file_threads(c->f, false);
+}
+
 /* The second half's thread ended, and its findings freed with h. */
 static void half_end(struct pda_capture *c, struct walk *w)
 {
@@ -1423,12 +1441,7 @@ static void half_end(struct pda_capture *c, struct walk *w)
 
 	if (!h)
 		return;
-	if (w->started) {
-		atomic_store(&h->stop, true);
-		pthread_join(h->thread, NULL);
-		w->started = false;
-		pd_file_threads(c->f, false);
-	}
+	half_stop(c, w);
 	pthread_mutex_destroy(&h->lock);
 	pthread_cond_destroy(&h->cond);
 	pda_free(c->s, h->l.sb);
@@ -1567,7 +1580,11 @@ static int first_pass(struct pda_capture *c)
 	int rc;
 
 	w.k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
-	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
+	/* perf's own records absorbed here, none while the second half's
+	 * thread reads the file's events */
+	rc = pd_reader_new(c->f,
+			   PD_READ_QUIET | PD_READ_DEFER_ABSORB | pager_flag(c),
+			   &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
 	if ((rc = cutter_begin(c, &w.cu, r)) < 0) {
@@ -1583,6 +1600,12 @@ static int first_pass(struct pda_capture *c)
 		if (rec.offset >= w.limit && half_meet(c, &w, &rec)) {
 			rc = 0;
 			break;
+		}
+		if (rec.type >= PD_REC_USER_TYPE_START) {
+			if (absorbed(rec.type))
+				half_stop(c, &w);
+			if ((rc = pd_reader_absorb(r, &rec)) < 0)
+				break;
 		}
 		clock_key(&w.k, c->f, &rec, &key);
 		if (rec.offset >= w.cu.next)

@@ -754,7 +754,10 @@ static void split_half(struct tf *t, unsigned half)
 
 /* The middle sample in the middle of the data section: before and after
  * it, records of the same sizes. */
-static void split_capture(struct tf *t, bool trap)
+/* split_capture(), and with rename an EVENT_UPDATE naming its event in
+ * the first half (perf's own record: the file's events change as the
+ * run's walk reads it) */
+static void split_capture_as(struct tf *t, bool trap, bool rename)
 {
 	const uint64_t ids[1] = {1};
 	struct tf_attr a = {.type = 1, .sample_period = 1,
@@ -765,11 +768,23 @@ static void split_capture(struct tf *t, bool trap)
 	tf_add_attr(t, &a, ids, 1);
 	comm(t, 7, "start", true, 50);
 	mmap_(t, 7, 0x400000, "/bin/a", 50);
+	if (rename) {
+		tf_begin(t, PD_REC_EVENT_UPDATE, 0);
+		tf_u64(t, 2); /* PERF_EVENT_UPDATE__NAME */
+		tf_u64(t, 1);
+		tf_str(t, "renamed", 8);
+		tf_end(t);
+	}
 	split_half(t, 0);
 	raw_sample(t, 100 + SPLIT_N - 1, SPLIT_RAW, trap);
 	split_half(t, 1);
 	comm(t, 7, "end", false, 100 + 2 * SPLIT_N);
 	mmap_(t, 7, 0x500000, "/bin/b", 100 + 2 * SPLIT_N);
+}
+
+static void split_capture(struct tf *t, bool trap)
+{
+	split_capture_as(t, trap, false);
 }
 
 struct split_sum {
@@ -858,6 +873,33 @@ START_TEST(test_split_walk)
 }
 END_TEST
 
+/*
+ * An EVENT_UPDATE in the first half changes the file's events while the
+ * second half's thread reads them (each sample's event by its id): the
+ * run's walk absorbs it only once that thread has stopped, and then
+ * reads the second half itself (TSan: no race on the event tables).
+ */
+START_TEST(test_split_absorb)
+{
+	struct pda_capture_stats st1, st2;
+	struct split_sum one, two;
+	int split;
+	struct tf t;
+
+	split_capture_as(&t, false, true);
+	split_run(&t, 1, false, &one, &split, &st1);
+	ck_assert_int_eq(split, 0);
+	split_run(&t, 2, false, &two, &split, &st2);
+	ck_assert_int_eq(split, -1);
+	ck_assert_uint_eq(one.nr, 2 * SPLIT_N + 1);
+	ck_assert_uint_eq(two.nr, one.nr);
+	ck_assert_uint_eq(two.sum, one.sum);
+	ck_assert_uint_eq(st2.nr_records, st1.nr_records);
+	ck_assert_uint_eq(st2.nr_samples, st1.nr_samples);
+	tf_release(&t);
+}
+END_TEST
+
 Suite *twopass_suite(void)
 {
 	Suite *s = suite_create("twopass");
@@ -872,6 +914,7 @@ Suite *twopass_suite(void)
 	tcase_add_test(tc, test_shards_nomem);
 	tcase_add_test(tc, test_stop_early);
 	tcase_add_test(tc, test_split_walk);
+	tcase_add_test(tc, test_split_absorb);
 	suite_add_tcase(s, tc);
 	return s;
 }
