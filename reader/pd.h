@@ -497,6 +497,20 @@ enum pd_reader_flags {
 	 * allocates through the open's hooks too: they must be
 	 * thread-safe).  Ignored for a stream, and with ORDERED */
 	PD_READ_PAGER = 1u << 3,
+	/* a reader that may start where no record begins (at a guess,
+	 * pd_reader_guess()), on a thread of its own beside the file's
+	 * other readers: it changes nothing they see (absorbs no record,
+	 * sets no file error; ignores PAGER, maps its pages ahead itself)
+	 * and ends with PD_ERR_FORMAT, saying nothing, at a record it does
+	 * not take as it is: perf's own (type >= 64) but FINISHED_ROUND, a
+	 * header that does not fit, the end of a data section that should
+	 * run on */
+	PD_READ_GUESS = 1u << 4,
+	/* perf's own records that change the file's events (HEADER_ATTR,
+	 * EVENT_UPDATE ...) handed over unabsorbed: the caller absorbs
+	 * each with pd_reader_absorb() once no other thread reads the
+	 * file's events (a GUESS reader's thread, say) */
+	PD_READ_DEFER_ABSORB = 1u << 5,
 };
 
 /* One record, a raw view.  Decode it with pd_sample_decode() & co. */
@@ -539,6 +553,13 @@ PD_API void pd_reader_free(struct pd_reader *r);
  * with 0 and is described by pd_reader_stats() and a warning.
  */
 PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
+/*
+ * What pd_reader_next() does with rec, one of perf's own records, unless
+ * r was made with PD_READ_DEFER_ABSORB: the file's events and names as
+ * rec changes them (a bad one said as a warning).  Any other record:
+ * nothing.  @return 0 or a negative pd_err (PD_ERR_NOMEM).
+ */
+PD_API int pd_reader_absorb(struct pd_reader *r, const struct pd_rec *rec);
 
 /*
  * Where a record begins in a mapped capture's data section, for readers
@@ -572,6 +593,21 @@ PD_API int pd_reader_new_range(struct pd_file *f, unsigned flags,
 			       const struct pd_reader_pos *to,
 			       struct pd_reader **out);
 /*
+ * A guess at where a record begins in a mapped capture's (one piece)
+ * data section: the first offset at or past `near` (8-aligned from the
+ * section's start, below near + within) from which `chain` headers in a
+ * row look like the kernel's records (a known type, a size that is a
+ * multiple of 8 and stays inside, sane misc bits) or FINISHED_ROUNDs, or
+ * end the section.  Only a guess: a sample's bytes may look alike; a
+ * reader from the section's start tells (it passes there or not).
+ * @return 0 and *pos, or PD_ERR_UNSUPPORTED (none found, a stream, a
+ * directory's pieces).
+ */
+PD_API int pd_reader_guess(const struct pd_file *f, uint64_t near,
+			   uint64_t within, unsigned chain,
+			   struct pd_reader_pos *pos);
+
+/*
  * Records of f are decoded on several threads from now on (on), or no
  * longer are: the file's cache of the last sample's event is then left
  * alone.  Called while no other thread reads f.
@@ -584,6 +620,11 @@ PD_API void pd_file_threads(struct pd_file *f, int on);
  */
 PD_API int pd_rec_time(struct pd_file *f, const struct pd_rec *rec,
 		       uint64_t *time);
+/* pd_rec_time() that sets no error on f where a record is too short for
+ * its sample_id (*time 0, as there): for a thread beside another that
+ * may set one. */
+PD_API void pd_rec_time_quiet(struct pd_file *f, const struct pd_rec *rec,
+			      uint64_t *time);
 
 /* A SAMPLE record's event, by its id, without decoding it; NULL when it
  * cannot be told (or rec is no sample). */

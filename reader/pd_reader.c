@@ -20,6 +20,8 @@
 #define STREAM_CHUNK (1u << 20)
 
 static void pager_start(struct pd_reader *r);
+static void populate(struct pd_reader *r, const struct pd_region *reg,
+		     uint64_t rec_off);
 static void pager_stop(struct pd_reader *r);
 
 static uint64_t align8(uint64_t v)
@@ -106,9 +108,13 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 	struct pd_reader *r;
 
 	*out = NULL;
-	if (flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED |
-				 PD_READ_QUIET | PD_READ_PAGER))
+	if ((flags & ~(unsigned)(PD_READ_ORDERED | PD_READ_KEEP_COMPRESSED |
+				  PD_READ_QUIET | PD_READ_PAGER |
+				  PD_READ_GUESS | PD_READ_DEFER_ABSORB)) ||
+	    ((flags & PD_READ_DEFER_ABSORB) && (flags & PD_READ_ORDERED)))
 		return PD_ERR_API;
+	if (flags & PD_READ_GUESS)
+		flags &= ~(unsigned)PD_READ_PAGER;
 	if (f->fd >= 0) {
 		if (f->fd_reader_used)
 			return pd_set_err(f, PD_ERR_API,
@@ -194,8 +200,11 @@ int pd_reader_new_range(struct pd_file *f, unsigned flags,
 		if (r->region == r->stop_region && r->stop_pos < r->end)
 			r->end = r->stop_pos;
 	}
-	if ((flags & PD_READ_PAGER) && f->nr_regions)
+	if ((flags & PD_READ_PAGER) && !(flags & PD_READ_GUESS) &&
+	    f->nr_regions)
 		pager_start(r);
+	if ((flags & PD_READ_GUESS) && f->regions[r->region].unmap)
+		populate(r, &f->regions[r->region], r->pos);
 	*out = r;
 	return 0;
 }
@@ -521,11 +530,35 @@ static void pager_stop(struct pd_reader *r)
 	r->pager = NULL;
 }
 
+/*
+ * A guessing reader has no pager (it walks beside a reader that has one:
+ * a third thread on two CPUs): it maps its pages itself, up to two
+ * PAGER_STEPs ahead, one call where faults would map sixteen pages at a
+ * time (bench/RESULTS.md, "Session 20: the first pass on two threads").
+ */
+static void populate(struct pd_reader *r, const struct pd_region *reg,
+		     uint64_t rec_off)
+{
+	uint64_t from = r->populated > rec_off ? r->populated : rec_off;
+	uint64_t to = from + 2 * PAGER_STEP;
+
+	from &= ~4095ull;
+	if (to > reg->end)
+		to = reg->end;
+	if (to > from)
+		(void)madvise((void *)((uintptr_t)reg->unmap + from),
+			      (size_t)(to - from), MADV_POPULATE_READ);
+	r->populated = to;
+}
+
 static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 			   uint64_t rec_off)
 {
 	uint64_t from, to;
 
+	if ((r->flags & PD_READ_GUESS) && reg->unmap &&
+	    rec_off + PAGER_STEP > r->populated)
+		populate(r, reg, rec_off);
 	if (r->pager) {
 		/* r->released: where the reader last published */
 		if (rec_off >= r->released + PAGER_STEP)
@@ -823,15 +856,26 @@ int pd_reader_next_raw(struct pd_reader *r, struct pd_rec *rec)
 		r->done = true;
 		return rc;
 	}
-	if (rec->type >= PD_REC_USER_TYPE_START) {
-		rc = pd_file_absorb_rec(r->f, rec);
-		if (rc < 0 && rc != PD_ERR_FORMAT)
-			return rc;
-		if (rc == PD_ERR_FORMAT)
-			pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
-				r->f->errmsg);
-	}
+	if (rec->type >= PD_REC_USER_TYPE_START &&
+	    !(r->flags & PD_READ_DEFER_ABSORB) &&
+	    (rc = pd_reader_absorb(r, rec)) < 0)
+		return rc;
 	return 1;
+}
+
+int pd_reader_absorb(struct pd_reader *r, const struct pd_rec *rec)
+{
+	int rc;
+
+	if (rec->type < PD_REC_USER_TYPE_START)
+		return 0;
+	rc = pd_file_absorb_rec(r->f, rec);
+	if (rc < 0 && rc != PD_ERR_FORMAT)
+		return rc;
+	if (rc == PD_ERR_FORMAT)
+		pd_logf(&r->f->log, PD_LOG_WARN, "%s: %s", r->f->name,
+			r->f->errmsg);
+	return 0;
 }
 
 /* The types pd_rec_type_name() knows, for count()'s every record. */
@@ -840,6 +884,92 @@ static const bool known_type[PD_REC_TYPE_MAX] = {
 	PD_RECORD_TYPES(PD_REC_KNOWN)
 #undef PD_REC_KNOWN
 };
+
+/*
+ * A guessing reader's next record where next_mapped() took none: only a
+ * FINISHED_ROUND, or the end of its range; anything else ends it with
+ * PD_ERR_FORMAT and no word, before anything of the file is touched
+ * (PD_READ_GUESS).
+ */
+static int next_guess(struct pd_reader *r, struct pd_rec *rec)
+{
+	const struct pd_file *f = r->f;
+	const struct pd_region *reg;
+	const unsigned char *p;
+	uint32_t size;
+
+	if (f->fd >= 0 || r->region >= f->nr_regions || r->dpos != r->dlen)
+		return PD_ERR_FORMAT;
+	reg = &f->regions[r->region];
+	if (r->pos >= r->end) {
+		/* the range's end; a section's end where more is due, or
+		 * another piece, is for a reader that says so */
+		if (r->end == reg->end && (r->region + 1 < f->nr_regions ||
+					   reg->declared_end > reg->end))
+			return PD_ERR_FORMAT;
+		r->done = true;
+		return 0;
+	}
+	if (r->end - r->pos < REC_HDR)
+		return PD_ERR_FORMAT;
+	p = reg->base + r->pos;
+	size = pd_load_u16(p + 6, f->swap);
+	if (pd_load_u32(p, f->swap) != PD_REC_FINISHED_ROUND ||
+	    size < REC_HDR || size > r->end - r->pos)
+		return PD_ERR_FORMAT;
+	pd_fill_rec(r, rec, p, size, 0, r->pos, PD_RECF_STABLE);
+	r->pos += size;
+	return 1;
+}
+
+/* Whether a header at p (left bytes on) looks like one the kernel or
+ * perf writes, as pd_reader_guess() asks; its size in *size. */
+static bool plausible(const struct pd_file *f, const unsigned char *p,
+		      uint64_t left, uint32_t *size)
+{
+	const uint32_t type = pd_load_u32(p, f->swap);
+	const uint16_t misc = pd_load_u16(p + 4, f->swap);
+
+	*size = pd_load_u16(p + 6, f->swap);
+	if (type != PD_REC_FINISHED_ROUND &&
+	    (type == 0 || type >= PD_REC_USER_TYPE_START || !known_type[type]))
+		return false;
+	/* cpumode 0-5; bits 3-11 unused by the kernel */
+	return (misc & 7) <= 5 && !(misc & 0x0ff8) && *size >= REC_HDR &&
+	       *size % 8 == 0 && *size <= left;
+}
+
+int pd_reader_guess(const struct pd_file *f, uint64_t near, uint64_t within,
+		    unsigned chain, struct pd_reader_pos *pos)
+{
+	const struct pd_region *reg;
+	uint64_t at, stop;
+
+	if (f->fd >= 0 || f->nr_regions != 1)
+		return PD_ERR_UNSUPPORTED;
+	reg = &f->regions[0];
+	if (near < reg->start)
+		near = reg->start;
+	at = reg->start + ((near - reg->start + 7) & ~7ull);
+	stop = reg->end - at > within ? at + within : reg->end;
+	for (; at < stop; at += 8) {
+		uint64_t o = at;
+		unsigned n = 0;
+		uint32_t size;
+
+		while (n < chain && o + REC_HDR <= reg->end &&
+		       plausible(f, reg->base + o, reg->end - o, &size)) {
+			o += size;
+			n++;
+		}
+		if (n == chain || (n && o == reg->end)) {
+			pos->region = 0;
+			pos->offset = at;
+			return 0;
+		}
+	}
+	return PD_ERR_UNSUPPORTED;
+}
 
 static void count(struct pd_reader *r, const struct pd_rec *rec)
 {
@@ -902,6 +1032,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_rec *rec)
 	}
 	if (r->flags & PD_READ_ORDERED)
 		rc = pd_order_next(r, rec);
+	else if (r->flags & PD_READ_GUESS)
+		rc = r->done ? 0 : next_guess(r, rec);
 	else
 		rc = pd_reader_next_raw(r, rec);
 	if (rc > 0)

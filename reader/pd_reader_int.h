@@ -28,6 +28,8 @@ struct pd_reader {
 	uint64_t order_keep;	/* time order: the oldest mapped record
 				 * still queued at the last round (pd_order.c
 				 * flush_upto); release_behind keeps its pages */
+	uint64_t populated;	/* PD_READ_GUESS: pages before this were
+				 * mapped ahead (release_behind) */
 	uint64_t prefetched;	/* lines before this offset were prefetched
 				 * (pd_reader.c prefetch_ahead) */
 	/* a reader of a range (pd_reader_new_range): where it began and

@@ -449,8 +449,9 @@ static const struct pd_evsel *trailer_evsel(struct pd_file *f,
 		f, pd_load_u64(rec->data + rec->size - 8 * pos, f->swap));
 }
 
-int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
-		     struct pd_sample_id *s)
+/* pd_rec_sample_id(); f set no error (*s zero) where !f_err */
+static int sample_id(struct pd_file *f, struct pd_file *f_err,
+		     const struct pd_rec *rec, struct pd_sample_id *s)
 {
 	const struct pd_evsel *e;
 	uint64_t st;
@@ -458,16 +459,19 @@ int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 
 	memset(s, 0, sizeof(*s));
 	if (rec->type == PD_REC_SAMPLE || rec->type >= PD_REC_USER_TYPE_START)
-		return pd_set_err(f, PD_ERR_API,
-				  "record at offset 0x%llx has no "
-				  "sample_id_all trailer",
-				  (unsigned long long)rec->offset);
+		return !f_err ? PD_ERR_API
+			      : pd_set_err(f_err, PD_ERR_API,
+					   "record at offset 0x%llx has no "
+					   "sample_id_all trailer",
+					   (unsigned long long)rec->offset);
 	e = trailer_evsel(f, rec);
 	s->evsel = e;
 	if (!e || !e->id_hdr_size)
 		return 0;
+	if (rec->size < 8 + e->id_hdr_size && !f_err)
+		return PD_ERR_FORMAT;
 	if (rec->size < 8 + e->id_hdr_size)
-		return PD_CORRUPT(f,
+		return PD_CORRUPT(f_err,
 				  "%s record at offset 0x%llx: %u bytes, too "
 				  "short for its %zu-byte sample_id trailer",
 				  pd_rec_type_name(rec->type)
@@ -497,13 +501,21 @@ int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
 	return 0;
 }
 
+int pd_rec_sample_id(struct pd_file *f, const struct pd_rec *rec,
+		     struct pd_sample_id *s)
+{
+	return sample_id(f, f, rec, s);
+}
+
 const struct pd_evsel *pd_rec_evsel(struct pd_file *f,
 				    const struct pd_rec *rec)
 {
 	return rec->type == PD_REC_SAMPLE ? sample_evsel(f, rec) : NULL;
 }
 
-int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time)
+/* pd_rec_time(); f set no error where !f_err */
+static void rec_time(struct pd_file *f, struct pd_file *f_err,
+		     const struct pd_rec *rec, uint64_t *time)
 {
 	const struct pd_evsel *e;
 	uint64_t st;
@@ -511,28 +523,39 @@ int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time)
 
 	*time = 0;
 	if (rec->type >= PD_REC_USER_TYPE_START)
-		return 0;
+		return;
 	if (rec->type != PD_REC_SAMPLE) {
 		struct pd_sample_id sid;
 
-		if (pd_rec_sample_id(f, rec, &sid) < 0)
-			return 0;
+		if (sample_id(f, f_err, rec, &sid) < 0)
+			return;
 		if (sid.mask & PD_SAMPLE_TIME)
 			*time = sid.time;
-		return 0;
+		return;
 	}
 	e = sample_evsel(f, rec);
 	if (!e)
-		return 0;
+		return;
 	st = e->attr.sample_type;
 	if (!(st & PD_SAMPLE_TIME))
-		return 0;
+		return;
 	idx = (st & PD_SAMPLE_IDENTIFIER ? 1 : 0) + (st & PD_SAMPLE_IP ? 1 : 0) +
 	      (st & PD_SAMPLE_TID ? 1 : 0);
 	if (rec->size < 8 + 8 * idx + 8)
-		return 0;
+		return;
 	*time = pd_load_u64(rec->data + 8 + 8 * idx, f->swap);
+}
+
+int pd_rec_time(struct pd_file *f, const struct pd_rec *rec, uint64_t *time)
+{
+	rec_time(f, f, rec, time);
 	return 0;
+}
+
+void pd_rec_time_quiet(struct pd_file *f, const struct pd_rec *rec,
+		       uint64_t *time)
+{
+	rec_time(f, NULL, rec, time);
 }
 
 void pd_data_src_decode(uint64_t v, struct pd_data_src *o)

@@ -894,9 +894,10 @@ static int stop(struct pda_capture *c, int rc)
 }
 
 struct sideband {
-	struct pda_sb_key key;
+	struct pda_sb_key key;	/* key.time: see base */
 	struct pd_rec rec; /* data: at in buf */
 	size_t at;
+	unsigned char base;	/* a split walk's second half (below) */
 };
 
 static int cmp_sideband(const void *a, const void *b)
@@ -905,16 +906,13 @@ static int cmp_sideband(const void *a, const void *b)
 		       &((const struct sideband *)b)->key);
 }
 
-/* The key of each event's first sample in time, where there are several
- * events (the filter's first event and statistics follow them). */
-static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
-			const struct pda_sb_key *key)
+/* A sample of event idx with key: the event's first if earlier.  0 or
+ * NOMEM. */
+static int first_key(struct pda_capture *c, size_t idx,
+		     const struct pda_sb_key *key)
 {
-	const struct pd_evsel *e = pd_rec_evsel(c->f, rec);
 	const size_t nr = pd_file_nr_evsels(c->f);
 
-	if (!e)
-		return 0;
 	if (c->nr_first < nr) {
 		if (PDA_GROW(c->s, c->first, c->first_alloc, nr,
 			     SIZE_MAX / sizeof(*c->first)) < 0)
@@ -923,9 +921,19 @@ static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
 			c->first[i].time = c->first[i].seq = UINT64_MAX;
 		c->nr_first = nr;
 	}
-	if (e->idx < nr && cmp_key(key, &c->first[e->idx]) < 0)
-		c->first[e->idx] = *key;
+	if (idx < nr && cmp_key(key, &c->first[idx]) < 0)
+		c->first[idx] = *key;
 	return 0;
+}
+
+/* The key of each event's first sample in time, where there are several
+ * events (the filter's first event and statistics follow them). */
+static int first_sample(struct pda_capture *c, const struct pd_rec *rec,
+			const struct pda_sb_key *key)
+{
+	const struct pd_evsel *e = pd_rec_evsel(c->f, rec);
+
+	return e ? first_key(c, e->idx, key) : 0;
 }
 
 struct ev_first {
@@ -1054,6 +1062,507 @@ static void cutter_end(struct pda_capture *c)
 	}
 }
 
+/* What the first pass keeps of the sideband records: the records and
+ * their entries. */
+struct sb_list {
+	struct sideband *sb;
+	unsigned char *buf;
+	size_t nr, alloc, len, cap;
+};
+
+/* Whether l takes rec too within the limits (SIDEBAND_MAX above). */
+static bool sb_room(const struct sb_list *l, size_t rec_size)
+{
+	return l->nr < SIDEBAND_MAX &&
+	       l->len + rec_size + (l->nr + 1) * sizeof(*l->sb) <=
+		       SIDEBAND_BYTES_MAX;
+}
+
+/*
+ * rec kept, with its key, in l: copied, even out of the file's mapping:
+ * the reader hands its pages back behind it, and reading a record there
+ * again maps the 64 KB around it back (fault-around), for each MMAP of a
+ * DWARF capture.  0 or NOMEM.
+ */
+static int sb_keep(struct pda_session *s, struct sb_list *l,
+		   const struct pd_rec *rec, const struct pda_sb_key *key,
+		   unsigned char base)
+{
+	struct sideband *e;
+
+	if (PDA_GROW(s, l->sb, l->alloc, l->nr + 1, SIDEBAND_MAX) < 0 ||
+	    PDA_GROW(s, l->buf, l->cap, l->len + rec->size, SIZE_MAX / 2) < 0)
+		return PD_ERR_NOMEM;
+	e = &l->sb[l->nr++];
+	e->key = *key;
+	e->rec = *rec;
+	e->rec.payload = NULL;
+	e->rec.payload_size = 0;
+	e->at = l->len;
+	e->base = base;
+	memcpy(l->buf + l->len, rec->data, rec->size);
+	l->len += rec->size;
+	return 0;
+}
+
+/*
+ * ---- the first pass's walk on two threads ----
+ *
+ * Where -j allows a second thread, a mapped capture's (one file, no pipe
+ * format) first pass walks its data section in two halves at once: a
+ * second thread from a guess at a record near the middle
+ * (pd_reader_guess) to the end, the run's own from the start.  The run's
+ * walk tells whether the guess was right: a record of its begins there,
+ * or none does.  Right, the second half's findings (sideband records,
+ * cuts, counts, first samples) join the first's as one walk would have
+ * made them; wrong, or the second walk stopped at anything it does not
+ * take as it is (a reader's PD_READ_GUESS: perf's own records, damage;
+ * the sideband's limits) or the first half held records that change the
+ * file's events, the run's walk reads on over the second half itself:
+ * the result is the one walk's, always.  The second half cannot know the
+ * order clock the first leaves it: a time that comes from that clock (a
+ * record's without one: the last flush's limit) is kept as "the first
+ * half's flushed, next_flush or max_time, or local, whichever is
+ * larger", made exact at the join.  The progress callback hears of the
+ * first half's records only.
+ */
+#define SPLIT_MIN ((uint64_t)8 << 20)	/* below: one walk is as quick */
+#define SPLIT_CHAIN 64			/* headers a guess must pass */
+#define SPLIT_WITHIN ((uint64_t)1 << 20) /* of the middle, at most */
+
+enum { T_ABS, T_FLUSHED, T_NEXT, T_MAX };
+
+struct half_time {
+	uint64_t local;
+	unsigned char base;	/* T_*: which of the first half's times */
+};
+
+struct half_clock {
+	uint64_t seq, max_time;	/* the second half's own */
+	struct half_time flushed, next_flush;
+};
+
+struct half_cut {
+	struct pd_reader_pos pos;
+	struct half_clock k;
+	uint64_t nr_samples;
+};
+
+struct half {
+	struct pda_capture *c;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int guessed;		/* under lock: 0 not yet, 1 pos, -1 none */
+	struct pd_reader_pos pos;
+	atomic_bool stop;	/* the guess was wrong: no use going on */
+	uint64_t near;
+	/* the cutter's: shards (0: no cuts), start, the first cut due
+	 * after pos (m0) */
+	unsigned nr_shards, m0;
+	uint64_t start;
+	/* what it found, read after the join */
+	int rc;			/* 0: it walked to the end */
+	struct half_clock k;
+	struct sb_list l;
+	struct half_cut cut0;	/* after its first record */
+	struct half_cut cuts[SHARDS_MAX];
+	unsigned nr_cuts;
+	uint64_t nr_samples;
+	/* by event: its first sample of each base (T_ABS: the least) */
+	struct pda_sb_key (*first)[4];
+	size_t nr_first, first_alloc;
+};
+
+/* Where the cutter wants cut j (< nr_shards). */
+static uint64_t cut_due(const struct pda_capture *c, uint64_t start,
+			unsigned nr_shards, size_t j)
+{
+	return j < nr_shards ? start + c->prog.total / nr_shards * j
+			     : UINT64_MAX;
+}
+
+/* clock_key() in the second half: key->time is t.local, and t.base
+ * says what it is (returned). */
+static unsigned char half_key(struct half_clock *k, struct pd_file *f,
+			      const struct pd_rec *rec, struct pda_sb_key *key)
+{
+	struct half_time t;
+	uint64_t time;
+
+	key->seq = k->seq++;
+	if (rec->type == PD_REC_FINISHED_ROUND) {
+		k->flushed = k->next_flush;
+		k->next_flush = (struct half_time){k->max_time, T_MAX};
+		t = k->flushed;
+	} else {
+		/* a record too short for its sample_id: the run's walk
+		 * sets the file's error, not two threads at once */
+		pd_rec_time_quiet(f, rec, &time);
+		if (time == 0 || time == UINT64_MAX) {
+			t = k->flushed;
+		} else {
+			t = (struct half_time){time, T_ABS};
+			if (time > k->max_time)
+				k->max_time = time;
+		}
+	}
+	key->time = t.local;
+	return t.base;
+}
+
+/* A second half's time made exact with the first half's clock a. */
+static uint64_t half_time_at(const struct order_clock *a, uint64_t local,
+			     unsigned char base)
+{
+	const uint64_t v = base == T_FLUSHED ? a->flushed
+			   : base == T_NEXT  ? a->next_flush
+			   : base == T_MAX   ? a->max_time
+					     : 0;
+
+	return v > local ? v : local;
+}
+
+static void half_clock_at(const struct order_clock *a_,
+			  const struct half_clock *h, struct order_clock *k)
+{
+	const struct order_clock a_copy = *a_, *a = &a_copy;
+
+	k->seq = a->seq + h->seq;
+	k->max_time = a->max_time > h->max_time ? a->max_time : h->max_time;
+	k->flushed = half_time_at(a, h->flushed.local, h->flushed.base);
+	k->next_flush = half_time_at(a, h->next_flush.local,
+				     h->next_flush.base);
+	k->end_only = false;
+}
+
+static void half_key_at(const struct order_clock *a, struct pda_sb_key *key,
+			unsigned char base)
+{
+	key->time = half_time_at(a, key->time, base);
+	key->seq += a->seq;
+}
+
+/* first_sample() in the second half: of its keys of one base, the first
+ * is the least once exact (times from the clock never go down).  0 or
+ * NOMEM. */
+static int half_first(struct half *h, const struct pd_rec *rec,
+		      const struct pda_sb_key *key, unsigned char base)
+{
+	struct pd_file *f = h->c->f;
+	const struct pd_evsel *e = pd_rec_evsel(f, rec);
+	const size_t nr = pd_file_nr_evsels(f);
+	struct pda_sb_key *k;
+
+	if (!e)
+		return 0;
+	if (h->nr_first < nr) {
+		if (PDA_GROW(h->c->s, h->first, h->first_alloc, nr,
+			     SIZE_MAX / sizeof(*h->first)) < 0)
+			return PD_ERR_NOMEM;
+		for (size_t i = h->nr_first; i < nr; i++)
+			for (size_t b = 0; b < 4; b++)
+				h->first[i][b].time = h->first[i][b].seq =
+					UINT64_MAX;
+		h->nr_first = nr;
+	}
+	if (e->idx >= nr)
+		return 0;
+	k = &h->first[e->idx][base];
+	if (base == T_ABS ? cmp_key(key, k) < 0 : k->seq == UINT64_MAX)
+		*k = *key;
+	return 0;
+}
+
+/* A cut after rec, where the reader r is: 0, or UNSUPPORTED. */
+static int half_cut(struct half *h, const struct pd_reader *r,
+		    struct half_cut *cut, bool sample)
+{
+	if (pd_reader_tell(r, &cut->pos) < 0)
+		return PD_ERR_UNSUPPORTED;
+	cut->k = h->k;
+	cut->nr_samples = h->nr_samples + sample;
+	return 0;
+}
+
+/* The second half's walk, first_pass()'s loop.  0 at its end. */
+static int half_walk(struct half *h, struct pd_reader *r)
+{
+	struct pda_capture *c = h->c;
+	uint64_t next = cut_due(c, h->start, h->nr_shards, h->m0);
+	unsigned m = h->m0;
+	struct pd_rec rec;
+	int rc;
+
+	while ((rc = pd_reader_next(r, &rec)) > 0) {
+		const bool sample = rec.type == PD_REC_SAMPLE;
+		struct pda_sb_key key;
+		unsigned char base;
+
+		if (h->k.seq % SHARD_CHECK == 0 &&
+		    atomic_load_explicit(&h->stop, memory_order_relaxed))
+			return PD_ERR_UNSUPPORTED;
+		base = half_key(&h->k, c->f, &rec, &key);
+		if (h->k.seq == 1 && h->nr_shards &&
+		    (rc = half_cut(h, r, &h->cut0, sample)) < 0)
+			return rc;
+		if (rec.offset >= next) {
+			if ((rc = half_cut(h, r, &h->cuts[h->nr_cuts++],
+					   sample)) < 0)
+				return rc;
+			next = cut_due(c, h->start, h->nr_shards, ++m);
+		}
+		if (sample) {
+			h->nr_samples++;
+			if (pd_file_nr_evsels(c->f) > 1 &&
+			    (rc = half_first(h, &rec, &key, base)) < 0)
+				return rc;
+			continue;
+		}
+		if (!pda_machine_changes(rec.type))
+			continue;
+		if (!sb_room(&h->l, rec.size))
+			return PD_ERR_UNSUPPORTED; /* the run's walk says */
+		if ((rc = sb_keep(c->s, &h->l, &rec, &key, base)) < 0)
+			return rc;
+	}
+	return rc;
+}
+
+static void *half_main(void *arg)
+{
+	struct half *h = arg;
+	struct pd_reader_pos pos = {0};
+	struct pd_reader *r = NULL;
+	int rc = pd_reader_guess(h->c->f, h->near, SPLIT_WITHIN, SPLIT_CHAIN,
+				 &pos);
+
+	pthread_mutex_lock(&h->lock);
+	h->guessed = rc == 0 ? 1 : -1;
+	h->pos = pos;
+	pthread_cond_signal(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	if (rc == 0)
+		rc = pd_reader_new_range(h->c->f, PD_READ_QUIET | PD_READ_GUESS,
+					 &pos, NULL, &r);
+	if (rc == 0) {
+		/* the first cut due past the guess (the run's walk made
+		 * those before, or one at the guess: half_join) */
+		while (h->m0 < h->nr_shards &&
+		       cut_due(h->c, h->start, h->nr_shards, h->m0) <=
+			       pos.offset)
+			h->m0++;
+		rc = half_walk(h, r);
+	}
+	pd_reader_free(r);
+	h->rc = rc;
+	return NULL;
+}
+
+/* The record types pd_file_absorb_rec changes the file's events with
+ * (their ids, names, features): a second half read beside them read
+ * without, and its thread would read the tables they change. */
+static bool absorbed(uint32_t type)
+{
+	return type == PD_REC_HEADER_ATTR || type == PD_REC_HEADER_FEATURE ||
+	       type == PD_REC_EVENT_UPDATE ||
+	       type == PD_REC_HEADER_EVENT_TYPE ||
+	       type == PD_REC_HEADER_TRACING_DATA;
+}
+
+/* The first pass's walk: the run's, or its first half's. */
+struct walk {
+	struct order_clock k;
+	struct sb_list l;
+	struct cutter cu;
+	struct half *h;		/* the second half, or NULL */
+	bool started, joined, unsure;
+	uint64_t limit;		/* the offset the walk looks at h again */
+};
+
+/* A second half of the walk, where it may run; else w->h stays NULL. */
+static void half_start(struct pda_capture *c, struct walk *w,
+		       const struct pd_reader *r)
+{
+	const struct pd_header_info *hi = pd_file_header(c->f);
+	struct pd_reader_pos start;
+	struct half *h;
+
+	w->limit = UINT64_MAX;
+	if (!pager_flag(c) || c->o.order_fn || hi->kind != PD_KIND_FILE ||
+	    !hi->file_size || c->prog.total < SPLIT_MIN ||
+	    pd_reader_tell(r, &start) < 0 || !(h = pda_zalloc(c->s, sizeof(*h))))
+		return;
+	h->c = c;
+	h->k.flushed.base = T_FLUSHED;
+	h->k.next_flush.base = T_NEXT;
+	/* the middle; where two shards are cut, that cut (which then falls
+	 * on the second half's first record) */
+	h->near = start.offset + c->prog.total / 2;
+	if (w->cu.next != UINT64_MAX) {
+		h->nr_shards = w->cu.nr_shards;
+		h->start = w->cu.start;
+		h->m0 = 1;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->cond, NULL);
+	atomic_init(&h->stop, false);
+	/* samples' events by id, not by the file's cache of the last */
+	pd_file_threads(c->f, true);
+	if (pthread_create(&h->thread, NULL, half_main, h)) {
+		pd_file_threads(c->f, false);
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->cond);
+		pda_free(c->s, h);
+		return;
+	}
+	w->h = h;
+	w->started = true;
+	w->limit = h->near;
+}
+
+/* The second half's thread stopped and gone, its findings unused: the
+ * run's walk reads on over the second half itself. */
+static void half_stop(struct pda_capture *c, struct walk *w)
+{
+	if (!w->started)
+		return;
+	atomic_store(&w->h->stop, true);
+	pthread_join(w->h->thread, NULL);
+	w->started = false;
+	w->limit = UINT64_MAX;
+	pd_file_threads(c->f, false);
+}
+
+/* The second half's thread ended, and its findings freed with h. */
+static void half_end(struct pda_capture *c, struct walk *w)
+{
+	struct half *h = w->h;
+
+	if (!h)
+		return;
+	half_stop(c, w);
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->cond);
+	pda_free(c->s, h->l.sb);
+	pda_free(c->s, h->l.buf);
+	pda_free(c->s, h->first);
+	pda_free(c->s, h);
+	w->h = NULL;
+}
+
+static void cut_at(struct pda_capture *c, const struct walk *w,
+		   const struct half_cut *hc)
+{
+	struct pda_capture_cut *cut = &c->cuts[c->nr_cuts++];
+
+	cut->pos = hc->pos;
+	half_clock_at(&w->k, &hc->k, &cut->k);
+	cut->nr_records = cut->k.seq;
+	cut->nr_samples = w->cu.nr_samples + hc->nr_samples;
+}
+
+/* The second half's findings after the first's, where one walk would
+ * have made the same.  0, or 1: the run's walk goes on itself. */
+static int half_join(struct pda_capture *c, struct walk *w)
+{
+	const struct half *h = w->h;
+	const size_t nr = w->l.nr + h->l.nr;
+	size_t m = c->nr_cuts;
+
+	/* one walk's cutter: the first half's leaves cut m due, made at
+	 * the second's first record or the next one due past it */
+	if (h->nr_shards &&
+	    (w->cu.next != cut_due(c, h->start, h->nr_shards, m) ||
+	     (m != h->m0 && m + 1 != h->m0) ||
+	     m + (m != h->m0) + h->nr_cuts > h->nr_shards))
+		return 1;
+	if (!h->nr_shards && w->cu.next != UINT64_MAX)
+		return 1;
+	/* over the sideband's limits: the one walk says where */
+	if (nr > SIDEBAND_MAX ||
+	    w->l.len + h->l.len + nr * sizeof(*w->l.sb) > SIDEBAND_BYTES_MAX)
+		return 1;
+	if (PDA_GROW(c->s, w->l.sb, w->l.alloc, nr, SIDEBAND_MAX) < 0 ||
+	    PDA_GROW(c->s, w->l.buf, w->l.cap, w->l.len + h->l.len,
+		     SIZE_MAX / 2) < 0)
+		return 1;
+	if (h->nr_first && pd_file_nr_evsels(c->f) > 1) {
+		for (size_t i = 0; i < h->nr_first; i++)
+			for (unsigned char b = 0; b < 4; b++) {
+				struct pda_sb_key key = h->first[i][b];
+
+				if (key.seq == UINT64_MAX)
+					continue;
+				half_key_at(&w->k, &key, b);
+				if (first_key(c, i, &key) < 0)
+					return 1;
+			}
+		/* an event whose sample was its first: the table's
+		 * size as one walk grows it */
+		if (first_key(c, SIZE_MAX,
+			      &(struct pda_sb_key){UINT64_MAX, UINT64_MAX}) < 0)
+			return 1;
+	}
+	/* from here on nothing fails */
+	for (size_t i = 0; i < h->l.nr; i++) {
+		struct sideband *e = &w->l.sb[w->l.nr + i];
+
+		*e = h->l.sb[i];
+		half_key_at(&w->k, &e->key, e->base);
+		e->base = T_ABS;
+		e->at += w->l.len;
+	}
+	if (h->l.len)
+		memcpy(w->l.buf + w->l.len, h->l.buf, h->l.len);
+	w->l.nr = nr;
+	w->l.len += h->l.len;
+	if (h->nr_shards) {
+		if (m + 1 == h->m0)
+			cut_at(c, w, &h->cut0);
+		for (unsigned i = 0; i < h->nr_cuts; i++)
+			cut_at(c, w, &h->cuts[i]);
+	}
+	c->prog.nr_samples += h->nr_samples;
+	w->cu.nr_samples += h->nr_samples;
+	half_clock_at(&w->k, &h->k, &w->k);
+	w->joined = true;
+	return 0;
+}
+
+/*
+ * The run's walk at rec, at or past w->limit (the middle, then the
+ * guess): whether the second half joins there (rec is its first
+ * record; the walk ends), else w->limit is where to look again.
+ */
+static bool half_meet(struct pda_capture *c, struct walk *w,
+		      const struct pd_rec *rec)
+{
+	struct half *h = w->h;
+
+	w->limit = UINT64_MAX;
+	pthread_mutex_lock(&h->lock);
+	while (!h->guessed)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	if (h->guessed < 0)
+		return false;
+	if (rec->offset < h->pos.offset &&
+	    !(rec->flags & PD_RECF_DECOMPRESSED)) {
+		w->limit = h->pos.offset;
+		return false;
+	}
+	if (rec->offset != h->pos.offset || (rec->flags & PD_RECF_DECOMPRESSED) ||
+	    w->unsure) {
+		atomic_store(&h->stop, true);
+		return false;
+	}
+	pthread_join(h->thread, NULL);
+	w->started = false;
+	pd_file_threads(c->f, false);
+	return h->rc == 0 && half_join(c, w) == 0;
+}
+
 /*
  * The first pass: the sideband records, kept as they are read, then
  * applied in time order with history; their keys stay for the second
@@ -1063,46 +1572,62 @@ static void cutter_end(struct pda_capture *c)
 static int first_pass(struct pda_capture *c)
 {
 	struct pda_session *s = c->s;
-	struct order_clock k = {0};
-	struct sideband *sb = NULL;
-	unsigned char *buf = NULL;
-	size_t nr = 0, alloc = 0, len = 0, cap = 0;
-	struct cutter cu;
+	struct walk w = {0};
+	struct sideband *sb;
 	struct pd_reader *r;
 	struct pd_rec rec;
+	size_t nr;
 	int rc;
 
-	k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
-	rc = pd_reader_new(c->f, PD_READ_QUIET | pager_flag(c), &r);
+	w.k.end_only = pd_file_header(c->f)->kind == PD_KIND_DIR;
+	/* perf's own records absorbed here, none while the second half's
+	 * thread reads the file's events */
+	rc = pd_reader_new(c->f,
+			   PD_READ_QUIET | PD_READ_DEFER_ABSORB | pager_flag(c),
+			   &r);
 	if (rc < 0)
 		return reader_failed(c, rc);
-	if ((rc = cutter_begin(c, &cu, r)) < 0) {
+	if ((rc = cutter_begin(c, &w.cu, r)) < 0) {
 		pd_reader_free(r);
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 		return rc;
 	}
+	half_start(c, &w, r);
 	pass_begin(c, "sideband");
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
 
-		clock_key(&k, c->f, &rec, &key);
-		if (rec.offset >= cu.next)
-			cutter_step(c, &cu, r, &rec, &k);
-		if (k.seq % 16 == 0 && (rc = progress(c, &rec, k.seq / 16)) < 0)
+		if (rec.offset >= w.limit && half_meet(c, &w, &rec)) {
+			rc = 0;
+			break;
+		}
+		if (rec.type >= PD_REC_USER_TYPE_START) {
+			if (absorbed(rec.type))
+				half_stop(c, &w);
+			if ((rc = pd_reader_absorb(r, &rec)) < 0)
+				break;
+		}
+		clock_key(&w.k, c->f, &rec, &key);
+		if (rec.offset >= w.cu.next)
+			cutter_step(c, &w.cu, r, &rec, &w.k);
+		if (w.k.seq % 16 == 0 &&
+		    (rc = progress(c, &rec, w.k.seq / 16)) < 0)
 			break;
 		if (rec.type == PD_REC_SAMPLE) {
 			c->prog.nr_samples++;	/* headers only: the count */
-			cu.nr_samples++;
+			w.cu.nr_samples++;
 			if (pd_file_nr_evsels(c->f) > 1 &&
 			    (rc = first_sample(c, &rec, &key)) < 0)
 				break;
 			continue;
 		}
+		if (rec.type >= PD_REC_USER_TYPE_START && absorbed(rec.type))
+			w.unsure = true;
 		if (c->o.order_fn) {
-			const struct pda_pipe_when w = {.time = key.time,
-							.seq = key.seq};
+			const struct pda_pipe_when pw = {.time = key.time,
+							 .seq = key.seq};
 
-			rc = c->o.order_fn(c->o.arg, &rec, &w);
+			rc = c->o.order_fn(c->o.arg, &rec, &pw);
 			if (rc < 0) {
 				callback_failed(c, rc);
 				break;
@@ -1110,10 +1635,7 @@ static int first_pass(struct pda_capture *c)
 		}
 		if (!pda_machine_changes(rec.type))
 			continue;
-		/* what it keeps: the records and their entries */
-		if (nr == SIDEBAND_MAX ||
-		    len + rec.size + (nr + 1) * sizeof(*sb) >
-			    SIDEBAND_BYTES_MAX) {
+		if (!sb_room(&w.l, rec.size)) {
 			rc = PD_ERR_UNSUPPORTED;
 			pda_capture_set_err(
 				c, rc,
@@ -1127,26 +1649,12 @@ static int first_pass(struct pda_capture *c)
 			c->failed_in = PDA_CAPTURE_SESSION;
 			break;
 		}
-		/*
-		 * copied, even out of the file's mapping: the reader hands
-		 * its pages back behind it, and reading a record there
-		 * again maps the 64 KB around it back (fault-around), for
-		 * each MMAP of a DWARF capture
-		 */
-		if (PDA_GROW(s, sb, alloc, nr + 1, SIDEBAND_MAX) < 0 ||
-		    PDA_GROW(s, buf, cap, len + rec.size, SIZE_MAX / 2) < 0) {
-			rc = PD_ERR_NOMEM;
+		if ((rc = sb_keep(s, &w.l, &rec, &key, T_ABS)) < 0)
 			break;
-		}
-		sb[nr].key = key;
-		sb[nr].rec = rec;
-		sb[nr].rec.payload = NULL;
-		sb[nr].rec.payload_size = 0;
-		sb[nr].at = len;
-		memcpy(buf + len, rec.data, rec.size);
-		len += rec.size;
-		nr++;
 	}
+	if (w.h)
+		c->split_walk = w.joined ? 1 : -1;
+	half_end(c, &w);
 	if (rc < 0 && c->failed_in == PDA_CAPTURE_OK && !c->msg_set) {
 		if (rc == PD_ERR_NOMEM)
 			set_msg(c, PDA_CAPTURE_SESSION,
@@ -1156,6 +1664,8 @@ static int first_pass(struct pda_capture *c)
 	}
 	pd_reader_free(r);
 	cutter_end(c);
+	sb = w.l.sb;
+	nr = w.l.nr;
 	if (rc == 0 && nr) {
 		qsort(sb, nr, sizeof(*sb), cmp_sideband);
 		c->keys = pda_malloc(s, nr * sizeof(*c->keys));
@@ -1168,7 +1678,7 @@ static int first_pass(struct pda_capture *c)
 		pda_machine_history(s);
 	for (size_t i = 0; i < nr && rc == 0; i++) {
 		c->keys[i] = sb[i].key;
-		sb[i].rec.data = buf + sb[i].at;
+		sb[i].rec.data = w.l.buf + sb[i].at;
 		pda_machine_set_epoch(s, (uint32_t)(i + 1));
 		rc = pda_session_feed(s, &sb[i].rec);
 		if (rc < 0)
@@ -1176,7 +1686,7 @@ static int first_pass(struct pda_capture *c)
 	}
 	c->nr_keys = nr;
 	pda_free(s, sb);
-	pda_free(s, buf);
+	pda_free(s, w.l.buf);
 	if (rc == 0 && c->itrace && pd_file_nr_evsels(c->f) > 1 &&
 	    (rc = synth_first(c)) < 0)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
@@ -1185,7 +1695,6 @@ static int first_pass(struct pda_capture *c)
 	pda_logf(s, PD_LOG_DEBUG, "first pass: %zu sideband records", nr);
 	return rc;
 }
-
 
 /*
  * Record spool.  A run that unwinds from DWARF reads the data section

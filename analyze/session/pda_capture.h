@@ -258,6 +258,11 @@ struct pda_capture {
 	struct pda_capture_cut *cuts;
 	size_t nr_cuts;
 	struct pd_reader_stats shard_stats; /* their readers', summed */
+	/* the first pass's walk on two threads (pda_capture.c "the first
+	 * pass's walk on two threads"): 0 not tried, 1 the halves joined,
+	 * -1 the run's walk read on alone (a wrong guess, a second walk
+	 * that stopped) */
+	int split_walk;
 	/* the records the unwind pass kept for the second pass
 	 * (pda_capture.c "Record spool"), NULL when none */
 	struct pda_rspool *rspool;

@@ -739,6 +739,200 @@ START_TEST(test_stop_early)
 }
 END_TEST
 
+/* ---- the first pass's walk on two threads ---------------------------- */
+
+/* samples a half: with the rest, a data section over pda_capture.c's
+ * SPLIT_MIN (8 MiB), so that -j 2 walks it in two halves */
+#define SPLIT_N 110000u
+#define SPLIT_RAW 516u	/* the middle sample's raw bytes: 552 in all */
+
+/* A sample with RAW bytes: 4 (40 bytes in all) or SPLIT_RAW, which, with
+ * trap, hold FINISHED_ROUND headers from the 8-aligned place on (a chain
+ * a guess takes for records, and one that ends where the sample does). */
+static void raw_sample(struct tf *t, uint64_t time, uint32_t raw, bool trap)
+{
+	unsigned char b[SPLIT_RAW] = {0};
+
+	tf_begin(t, PD_REC_SAMPLE, U);
+	tf_u64(t, 0x400100);
+	tf_u32(t, 7);
+	tf_u32(t, 7);
+	tf_u64(t, time);
+	tf_u32(t, raw);
+	for (uint32_t at = 4; trap && at + 8 <= raw; at += 8) {
+		b[at] = PD_REC_FINISHED_ROUND; /* little-endian u32 type */
+		b[at + 6] = 8;		       /* u16 size */
+	}
+	tf_bytes(t, b, raw);
+	tf_end(t);
+}
+
+/* A half's records: samples, rounds, new comms, some with no time in
+ * their trailer (their place: the last round's limit). */
+static void split_half(struct tf *t, unsigned half)
+{
+	for (unsigned i = 0; i < SPLIT_N; i++) {
+		const uint64_t time = 100 + (uint64_t)half * SPLIT_N + i;
+		char name[16];
+
+		if (i % 9000 == 4500) {
+			snprintf(name, sizeof(name), "h%u-%u", half, i);
+			comm(t, 7, name, false, i % 18000 ? time : 0);
+		}
+		if (i % 1000 == 999)
+			round_(t);
+		raw_sample(t, time, 4, false);
+	}
+}
+
+/* The middle sample in the middle of the data section: before and after
+ * it, records of the same sizes. */
+/* split_capture(), and with rename an EVENT_UPDATE naming its event in
+ * the first half (perf's own record: the file's events change as the
+ * run's walk reads it) */
+static void split_capture_as(struct tf *t, bool trap, bool rename)
+{
+	const uint64_t ids[1] = {1};
+	struct tf_attr a = {.type = 1, .sample_period = 1,
+			    .sample_type = ST | PD_SAMPLE_RAW,
+			    .flags = 1ull << PD_ATTR_sample_id_all};
+
+	tf_init(t, false);
+	tf_add_attr(t, &a, ids, 1);
+	comm(t, 7, "start", true, 50);
+	mmap_(t, 7, 0x400000, "/bin/a", 50);
+	if (rename) {
+		tf_begin(t, PD_REC_EVENT_UPDATE, 0);
+		tf_u64(t, 2); /* PERF_EVENT_UPDATE__NAME */
+		tf_u64(t, 1);
+		tf_str(t, "renamed", 8);
+		tf_end(t);
+	}
+	split_half(t, 0);
+	raw_sample(t, 100 + SPLIT_N - 1, SPLIT_RAW, trap);
+	split_half(t, 1);
+	comm(t, 7, "end", false, 100 + 2 * SPLIT_N);
+	mmap_(t, 7, 0x500000, "/bin/b", 100 + 2 * SPLIT_N);
+}
+
+static void split_capture(struct tf *t, bool trap)
+{
+	split_capture_as(t, trap, false);
+}
+
+struct split_sum {
+	uint64_t nr, sum;
+};
+
+/* Each sample's time and comm, summed in any order. */
+static int split_add(void *arg, const struct pda_pipe_item *it)
+{
+	struct split_sum *x = arg;
+	uint64_t h = it->sample->time * 0x9e3779b97f4a7c15ull;
+
+	for (const char *p = it->comm; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	x->nr++;
+	x->sum += h;
+	return 0;
+}
+
+static int split_order(void *arg, const struct pd_rec *rec,
+		       const struct pda_pipe_when *w)
+{
+	(void)arg, (void)rec, (void)w;
+	return 0;
+}
+
+/* The capture of t run with jobs (order: with an order_fn, which walks
+ * the first pass on one thread): its sum, and the split it made. */
+static void split_run(struct tf *t, unsigned jobs, bool order,
+		      struct split_sum *x, int *split,
+		      struct pda_capture_stats *st)
+{
+	struct pd_file *f = tf_open(t);
+	struct pda_session *s;
+	struct pda_capture c;
+	PDA_OPTS(o, .no_debuginfod = true);
+	PDA_CAPTURE_OPTS(co, .jobs = jobs, .ip_stacks = true,
+			 .sample_fn = split_add, .arg = x,
+			 .order_fn = order ? split_order : NULL);
+
+	memset(x, 0, sizeof(*x));
+	ck_assert_int_eq(pda_session_new(f, &o, &s), 0);
+	ck_assert_int_eq(pda_capture_init(&c, f, s, &co), 0);
+	ck_assert_msg(pda_capture_run(&c) == 0, "%s", pda_capture_errmsg(&c));
+	ck_assert(pda_capture_two_pass(&c));
+	*split = c.split_walk;
+	*st = c.st;
+	pda_capture_release(&c);
+	pda_session_free(s);
+	pd_file_close(f);
+}
+
+/*
+ * -j 2's first pass walks the data section in two halves: where the
+ * second half's guess lands on a record (no trap), they join; where it
+ * lands in a sample's bytes that look like records for a chain longer
+ * than the guess asks (trap), the first half's walk passes by it and
+ * reads on alone.  Either way the run's result is one walk's: each
+ * sample in the comm of its time (whose places hang on the order
+ * clock, rounds and untimed COMMs in both halves), the counts.
+ */
+START_TEST(test_split_walk)
+{
+	for (int trap = 0; trap <= 1; trap++) {
+		struct pda_capture_stats st1, st2, st3;
+		struct split_sum one, two, ordered;
+		int split;
+		struct tf t;
+
+		split_capture(&t, trap);
+		split_run(&t, 1, false, &one, &split, &st1);
+		ck_assert_int_eq(split, 0);
+		split_run(&t, 2, true, &ordered, &split, &st3);
+		ck_assert_int_eq(split, 0);
+		split_run(&t, 2, false, &two, &split, &st2);
+		ck_assert_int_eq(split, trap ? -1 : 1);
+		ck_assert_uint_eq(one.nr, 2 * SPLIT_N + 1);
+		ck_assert_uint_eq(two.nr, one.nr);
+		ck_assert_uint_eq(two.sum, one.sum);
+		ck_assert_uint_eq(ordered.sum, one.sum);
+		ck_assert_uint_eq(st2.nr_records, st1.nr_records);
+		ck_assert_uint_eq(st2.nr_samples, st1.nr_samples);
+		ck_assert_mem_eq(&st2, &st3, sizeof(st2));
+		tf_release(&t);
+	}
+}
+END_TEST
+
+/*
+ * An EVENT_UPDATE in the first half changes the file's events while the
+ * second half's thread reads them (each sample's event by its id): the
+ * run's walk absorbs it only once that thread has stopped, and then
+ * reads the second half itself (TSan: no race on the event tables).
+ */
+START_TEST(test_split_absorb)
+{
+	struct pda_capture_stats st1, st2;
+	struct split_sum one, two;
+	int split;
+	struct tf t;
+
+	split_capture_as(&t, false, true);
+	split_run(&t, 1, false, &one, &split, &st1);
+	ck_assert_int_eq(split, 0);
+	split_run(&t, 2, false, &two, &split, &st2);
+	ck_assert_int_eq(split, -1);
+	ck_assert_uint_eq(one.nr, 2 * SPLIT_N + 1);
+	ck_assert_uint_eq(two.nr, one.nr);
+	ck_assert_uint_eq(two.sum, one.sum);
+	ck_assert_uint_eq(st2.nr_records, st1.nr_records);
+	ck_assert_uint_eq(st2.nr_samples, st1.nr_samples);
+	tf_release(&t);
+}
+END_TEST
+
 Suite *twopass_suite(void)
 {
 	Suite *s = suite_create("twopass");
@@ -753,6 +947,8 @@ Suite *twopass_suite(void)
 	tcase_add_test(tc, test_apart_nomem);
 	tcase_add_test(tc, test_shards_nomem);
 	tcase_add_test(tc, test_stop_early);
+	tcase_add_test(tc, test_split_walk);
+	tcase_add_test(tc, test_split_absorb);
 	suite_add_tcase(s, tc);
 	return s;
 }
