@@ -122,6 +122,8 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 		f->fd_reader_used = true;
 	}
 	r = pd_zalloc(&f->mem, sizeof(*r));
+	if (!r && (flags & PD_READ_GUESS))
+		return PD_ERR_NOMEM; /* it sets no file error */
 	if (!r)
 		return pd_set_err(f, PD_ERR_NOMEM, "%s",
 				  pd_strerror(PD_ERR_NOMEM));
@@ -186,7 +188,10 @@ int pd_reader_new_range(struct pd_file *f, unsigned flags,
 	    from->offset > f->regions[from->region].end ||
 	    (to && (to->region < from->region ||
 		    (to->region == from->region && to->offset < from->offset))))
-		return pd_set_err(f, PD_ERR_API, "pd_reader_new_range: bad range");
+		return flags & PD_READ_GUESS
+			       ? PD_ERR_API
+			       : pd_set_err(f, PD_ERR_API,
+					    "pd_reader_new_range: bad range");
 	/* its pager, if any, starts where the range does: made after */
 	rc = pd_reader_new(f, flags & ~(unsigned)PD_READ_PAGER, &r);
 	if (rc < 0)

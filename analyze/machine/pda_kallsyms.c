@@ -672,7 +672,7 @@ void pda_kernel_early_start(struct pda_session *s)
 	struct pda_dso_ent *d;
 	struct pda_kahead *a;
 
-	if (s->machine.kernel || s->machine.kahead)
+	if (s->machine.kernel || s->machine.kahead || pda_session_hooked(s))
 		return;
 	/* the kernel's DSO as kernel_dso() will make it from the header's
 	 * build-id.  Without one, none is guessed: the kernel's map may

@@ -678,6 +678,11 @@ void pda_log_release(struct pda_session *s, struct pda_log_hold *a,
 /* Threads are about to unwind for s (on), or no longer do: on the
  * session's thread, with no other running. */
 void pda_session_threads(struct pda_session *s, bool on);
+/* Whether s allocates through the caller's hooks (pda_opts.alloc), which
+ * only pda_session_threads() makes safe to call from several threads: a
+ * thread started before it (the first pass's second half, kallsyms
+ * parsed early) is not started then. */
+bool pda_session_hooked(const struct pda_session *s);
 
 /* pda_machine_at()'s last answer, holding its views. */
 struct pda_at_cache {

@@ -80,12 +80,16 @@ static void locked_free(void *arg, void *p)
 	pthread_mutex_unlock(&s->mt.lock);
 }
 
+bool pda_session_hooked(const struct pda_session *s)
+{
+	return s->mt.on ? s->mt.hooked
+			: s->alloc.malloc_fn || s->alloc.realloc_fn ||
+				  s->alloc.free_fn;
+}
+
 void pda_session_threads(struct pda_session *s, bool on)
 {
-	const bool hooked = s->mt.on ? s->mt.hooked
-				     : s->alloc.malloc_fn ||
-						   s->alloc.realloc_fn ||
-						   s->alloc.free_fn;
+	const bool hooked = pda_session_hooked(s);
 
 	if (on == s->mt.on)
 		return;

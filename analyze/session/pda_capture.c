@@ -1389,7 +1389,10 @@ static void half_start(struct pda_capture *c, struct walk *w,
 	struct half *h;
 
 	w->limit = UINT64_MAX;
+	/* (its thread allocates through the session: not with the
+	 * caller's hooks, which may not be called from two threads) */
 	if (!pager_flag(c) || c->o.order_fn || hi->kind != PD_KIND_FILE ||
+	    pda_session_hooked(c->s) ||
 	    !hi->file_size || c->prog.total < SPLIT_MIN ||
 	    pd_reader_tell(r, &start) < 0 || !(h = pda_zalloc(c->s, sizeof(*h))))
 		return;

@@ -378,7 +378,8 @@ void pda_pipe_memo_max(struct pda_pipe *p, size_t max)
 		return;
 	if (!max)
 		max = PDA_PIPE_MEMO_MAX;
-	while (sets * MEMO_WAYS < max && sets < SIZE_MAX / 4)
+	/* sets + 1 of 64 bytes are allocated: no further than that fits */
+	while (sets * MEMO_WAYS < max && sets < SIZE_MAX / 256)
 		sets *= 2;
 	p->memo_max_sets = sets;
 }

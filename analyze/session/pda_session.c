@@ -1804,7 +1804,8 @@ static int replay_split(struct pda_session *s, struct first_ent *const *v,
 	    nr < (s->opts.replay_split_min ? s->opts.replay_split_min
 					   : SPLIT_MIN))
 		return 1;
-	who = pda_malloc(s, nr);
+	/* SIDE_MINE (0) where split_plan() gives up before it says */
+	who = pda_zalloc(s, nr);
 	b.at = pda_malloc(s, nr * sizeof(*b.at));
 	b.ents = pda_zalloc(s, nr * sizeof(*b.ents));
 	if (!who || !b.at || !b.ents || !pda_log_hold(s, &hold))
