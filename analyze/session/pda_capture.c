@@ -1376,7 +1376,7 @@ struct walk {
 	struct sb_list l;
 	struct cutter cu;
 	struct half *h;		/* the second half, or NULL */
-	bool started, joined, unsure;
+	bool started, joined;
 	uint64_t limit;		/* the offset the walk looks at h again */
 };
 
@@ -1555,8 +1555,8 @@ static bool half_meet(struct pda_capture *c, struct walk *w,
 		w->limit = h->pos.offset;
 		return false;
 	}
-	if (rec->offset != h->pos.offset || (rec->flags & PD_RECF_DECOMPRESSED) ||
-	    w->unsure) {
+	if (rec->offset != h->pos.offset ||
+	    (rec->flags & PD_RECF_DECOMPRESSED)) {
 		atomic_store(&h->stop, true);
 		return false;
 	}
@@ -1624,8 +1624,6 @@ static int first_pass(struct pda_capture *c)
 				break;
 			continue;
 		}
-		if (rec.type >= PD_REC_USER_TYPE_START && absorbed(rec.type))
-			w.unsure = true;
 		if (c->o.order_fn) {
 			const struct pda_pipe_when pw = {.time = key.time,
 							 .seq = key.seq};
