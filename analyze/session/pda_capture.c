@@ -1376,16 +1376,15 @@ struct walk {
 	struct sb_list l;
 	struct cutter cu;
 	struct half *h;		/* the second half, or NULL */
-	bool started, joined;
+	bool tried, started, joined;
 	uint64_t limit;		/* the offset the walk looks at h again */
+	uint64_t first;		/* the data section's first offset */
 };
 
 /* A second half of the walk, where it may run; else w->h stays NULL. */
-static void half_start(struct pda_capture *c, struct walk *w,
-		       const struct pd_reader *r)
+static void half_start(struct pda_capture *c, struct walk *w)
 {
 	const struct pd_header_info *hi = pd_file_header(c->f);
-	struct pd_reader_pos start;
 	struct half *h;
 
 	w->limit = UINT64_MAX;
@@ -1394,14 +1393,14 @@ static void half_start(struct pda_capture *c, struct walk *w,
 	if (!pager_flag(c) || c->o.order_fn || hi->kind != PD_KIND_FILE ||
 	    pda_session_hooked(c->s) ||
 	    !hi->file_size || c->prog.total < SPLIT_MIN ||
-	    pd_reader_tell(r, &start) < 0 || !(h = pda_zalloc(c->s, sizeof(*h))))
+	    !(h = pda_zalloc(c->s, sizeof(*h))))
 		return;
 	h->c = c;
 	h->k.flushed.base = T_FLUSHED;
 	h->k.next_flush.base = T_NEXT;
 	/* the middle; where two shards are cut, that cut (which then falls
 	 * on the second half's first record) */
-	h->near = start.offset + c->prog.total / 2;
+	h->near = w->first + c->prog.total / 2;
 	if (w->cu.next != UINT64_MAX) {
 		h->nr_shards = w->cu.nr_shards;
 		h->start = w->cu.start;
@@ -1576,6 +1575,7 @@ static int first_pass(struct pda_capture *c)
 {
 	struct pda_session *s = c->s;
 	struct walk w = {0};
+	struct pd_reader_pos pos;
 	struct sideband *sb;
 	struct pd_reader *r;
 	struct pd_rec rec;
@@ -1595,7 +1595,8 @@ static int first_pass(struct pda_capture *c)
 		set_msg(c, PDA_CAPTURE_SESSION, pd_strerror(rc));
 		return rc;
 	}
-	half_start(c, &w, r);
+	w.limit = UINT64_MAX;
+	w.first = pd_reader_tell(r, &pos) == 0 ? pos.offset : UINT64_MAX;
 	pass_begin(c, "sideband");
 	while ((rc = pd_reader_next(r, &rec)) > 0) {
 		struct pda_sb_key key;
@@ -1603,6 +1604,14 @@ static int first_pass(struct pda_capture *c)
 		if (rec.offset >= w.limit && half_meet(c, &w, &rec)) {
 			rc = 0;
 			break;
+		}
+		/* the second half starts at the first sample, past the
+		 * records perf writes first, among them those that change
+		 * the events (6.1: EVENT_UPDATEs), one of which stops it */
+		if (!w.tried && rec.type == PD_REC_SAMPLE &&
+		    w.first != UINT64_MAX) {
+			w.tried = true;
+			half_start(c, &w);
 		}
 		if (rec.type >= PD_REC_USER_TYPE_START) {
 			if (absorbed(rec.type))
