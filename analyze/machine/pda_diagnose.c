@@ -14,6 +14,7 @@
 #include "pda_machine_int.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -87,19 +88,29 @@ static bool has_line(const char *text, size_t len, const char *line, size_t n,
 	return false;
 }
 
+/* A list up to this size is read into dpkg_scan's buffer, not mapped:
+ * nearly all are (1,016 of 1,030 lists on this host), and each munmap
+ * of a mapping flushes the TLBs of every CPU the process runs on (an
+ * IPI to each; in a VM, an exit): the lists' munmaps were ~1,000 of a
+ * DWARF fold's ~3,500 IPIs, taken from the thread unwinding beside. */
+#define DPKG_LIST_READ ((size_t)64 << 10)
+
 /*
- * The .list file at path mapped whole (*len its bytes; munmap it), or
- * NULL: searched at once (has_line), as a lookup reads hundreds of these
- * files (a package's list is thousands of lines), and line-by-line
- * reading was most of a DWARF fold's end on a host with many packages.
- * Mapped, not read: a list can be megabytes, and read into memory of its
- * own it would add that much to the run's peak while the lists are read
- * beside the second pass (pda_dpkg_ahead_start).
+ * The .list file at path, whole (*len its bytes), or NULL: searched at
+ * once (has_line), as a lookup reads hundreds of these files (a
+ * package's list is thousands of lines), and line-by-line reading was
+ * most of a DWARF fold's end on a host with many packages.  Up to
+ * DPKG_LIST_READ bytes, read into buf (*mapped false); larger, mapped
+ * (*mapped true: munmap it): a list can be megabytes, and read into
+ * memory of its own it would add that much to the run's peak while the
+ * lists are read beside the second pass (pda_dpkg_ahead_start).
  */
-static char *list_map(const char *path, size_t *len)
+static char *list_open(const char *path, char *buf, size_t *len,
+		       bool *mapped)
 {
 	struct stat st;
 	void *text;
+	size_t got = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -109,12 +120,26 @@ static char *list_map(const char *path, size_t *len)
 		close(fd);
 		return NULL;
 	}
-	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (text == MAP_FAILED)
-		return NULL;
 	*len = (size_t)st.st_size;
-	return text;
+	*mapped = *len > DPKG_LIST_READ;
+	if (*mapped) {
+		text = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		return text == MAP_FAILED ? NULL : text;
+	}
+	while (got < *len) {
+		const ssize_t n = read(fd, buf + got, *len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	/* a list that shrank under us: what was read */
+	*len = got;
+	return got ? buf : NULL;
 }
 
 /*
@@ -133,19 +158,26 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 	size_t left = nr;
 	unsigned nr_lists = 0;
 	bool oom = false;
+	char *buf;
 	DIR *dir = opendir(DPKG_INFO);
 
 	if (!dir)
 		return;
+	buf = malloc(DPKG_LIST_READ);
+	if (!buf) {
+		closedir(dir);
+		return;
+	}
 	while (left && !oom && nr_lists < DPKG_LISTS_MAX && (de = readdir(dir))) {
 		size_t len = strlen(de->d_name), tlen;
+		bool mapped;
 		char *text;
 
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".list") != 0)
 			continue;
 		nr_lists++;
 		if (!pda_pathf(path, "%s/%s", DPKG_INFO, de->d_name) ||
-		    !(text = list_map(path, &tlen)))
+		    !(text = list_open(path, buf, &tlen, &mapped)))
 			continue;
 		for (size_t i = 0; i < nr; i++) {
 			/* /usr/bin/x: "/bin/x" on a line, "/usr" or not
@@ -162,8 +194,10 @@ static void dpkg_scan(const char *const *files, size_t nr, char **pkgs)
 			}
 			left--;
 		}
-		munmap(text, tlen);
+		if (mapped)
+			munmap(text, tlen);
 	}
+	free(buf);
 	closedir(dir);
 }
 
