@@ -439,9 +439,12 @@ static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 	rel = pg->released > reg->start ? pg->released : reg->start;
 	rel = (rel + 4095) & ~4095ull;
 	to = (pos - RELEASE_STEP) & ~4095ull;
-	if (to > rel)
-		madvise((void *)((uintptr_t)reg->unmap + rel), to - rel,
-			MADV_DONTNEED);
+	/* a RELEASE_STEP at a time: each call flushes the TLBs of every
+	 * CPU the process runs on (an IPI to each; in a VM, an exit) */
+	if (to < rel + RELEASE_STEP)
+		return;
+	madvise((void *)((uintptr_t)reg->unmap + rel), to - rel,
+		MADV_DONTNEED);
 	if (to > pg->released)
 		pg->released = to;
 }
