@@ -3483,112 +3483,103 @@ static uint64_t csrc_val(const struct sort_ctx *c, enum cf_src src,
 	return 0;
 }
 
+/* A key's comparison field: kind, source, and a CF_NUM's direction or a
+ * CF_STR's order (cprog_add's dir_or_str). */
+struct cprog_kfield {
+	uint8_t kind, src;
+	int8_t arg;
+};
+
+#define CPROG_KEY_FIELDS 7 /* PDA_REPORT_DCACHELINE's */
+
+/* The fields of each key that compares the same way in every view (the
+ * symbol's, collapsed, is cprog_key's own); nr 0: no record (the
+ * comparison reads the entries). */
+static const struct cprog_kfields {
+	uint8_t nr;
+	struct cprog_kfield f[CPROG_KEY_FIELDS];
+} cprog_keys[PDA_REPORT_NR_KEYS] = {
+#define K1(key, kind, src, arg) [key] = {1, {{kind, src, arg}}}
+#define K2(key, k1, s1, a1, k2, s2, a2) \
+	[key] = {2, {{k1, s1, a1}, {k2, s2, a2}}}
+	K1(PDA_REPORT_COMM, CF_STR, CS_COMM, STR_ASC),
+	K1(PDA_REPORT_PID, CF_ORD, CS_TID, 0),
+	K1(PDA_REPORT_DSO, CF_STR, CS_DSO, STR_ASC),
+	K1(PDA_REPORT_SYM, CF_STR, CS_SYM, STR_ASC),
+	K1(PDA_REPORT_SRCLINE, CF_STR, CS_SRCLINE, STR_ASC),
+	K1(PDA_REPORT_SRCFILE, CF_STR, CS_SRCFILE, STR_ASC),
+	K1(PDA_REPORT_CPU, CF_ORD, CS_CPU, 0),
+	K1(PDA_REPORT_PARALLELISM, CF_ORD, CS_PAR, 0),
+	K1(PDA_REPORT_PARENT, CF_STR, CS_PARENT, STR_ASC),
+	K1(PDA_REPORT_TYPE, CF_STR, CS_TYPE, STR_DESC),
+	K2(PDA_REPORT_TYPEOFF, CF_STR, CS_TYPE, STR_DESC, CF_NUM, CS_TYPE_OFF,
+	   1),
+	K2(PDA_REPORT_TYPECLN, CF_STR, CS_TYPE, STR_DESC, CF_NUM, CS_TYPE_CLN,
+	   1),
+	K1(PDA_REPORT_LOCAL_WEIGHT, CF_NUM, CS_WEIGHT, 1),
+	K1(PDA_REPORT_WEIGHT, CF_NUM, CS_WEIGHT, 1),
+	K1(PDA_REPORT_LOCAL_INS_LAT, CF_ORD, CS_INS_LAT, 0),
+	K1(PDA_REPORT_INS_LAT, CF_ORD, CS_INS_LAT, 0),
+	K1(PDA_REPORT_MEM, CF_NUM, CS_LVL, -1),
+	K1(PDA_REPORT_SNOOP, CF_NUM, CS_SNOOP, -1),
+	K1(PDA_REPORT_TLB, CF_NUM, CS_TLB, -1),
+	K1(PDA_REPORT_LOCKED, CF_NUM, CS_LOCK, -1),
+	K1(PDA_REPORT_BLOCKED, CF_NUM, CS_BLK, -1),
+	K1(PDA_REPORT_DADDR_SYM, CF_NUM, CS_DADDR, -1),
+	K1(PDA_REPORT_PHYS_DADDR, CF_NUM, CS_PHYS, -1),
+	[PDA_REPORT_DCACHELINE] = {7, {{CF_ORD, CS_DCL_MODE, 0},
+				      {CF_ORD, CS_DCL_MAJ, 0},
+				      {CF_ORD, CS_DCL_MIN, 0},
+				      {CF_ORD, CS_DCL_INO, 0},
+				      {CF_ORD, CS_DCL_GEN, 0},
+				      {CF_ORD, CS_DCL_PID, 0},
+				      {CF_ORD, CS_DCL, 0}}},
+	K1(PDA_REPORT_TRANSACTION, CF_NUM, CS_TXN, 1),
+	K1(PDA_REPORT_CODE_PAGE, CF_NUM, CS_CODE_PAGE, -1),
+	K1(PDA_REPORT_DATA_PAGE, CF_NUM, CS_DATA_PAGE, -1),
+	K1(PDA_REPORT_SOCKET, CF_ORD, CS_SOCKET, 0),
+	K1(PDA_REPORT_TIME, CF_NUM, CS_TIME, -1),
+	K1(PDA_REPORT_IADDR, CF_NUM, CS_IADDR, -1),
+	K1(PDA_REPORT_ADDR, CF_NUM, CS_ADDR, -1),
+	K1(PDA_REPORT_SYM_SIZE, CF_ORD, CS_SYM_SIZE, 0),
+	K1(PDA_REPORT_DSO_SIZE, CF_ORD, CS_DSO_SIZE, 0),
+	K1(PDA_REPORT_CGROUP, CF_NUM, CS_CGROUP, -1),
+	K2(PDA_REPORT_CGROUP_ID, CF_NUM, CS_CG_DEV, 1, CF_NUM, CS_CG_INO, 1),
+	K1(PDA_REPORT_DADDR_DSO, CF_STR, CS_DADDR_DSO, STR_NULL_FIRST),
+#undef K1
+#undef K2
+};
+
 /* Key k's fields (collapse: its merge order); false: no record for
  * it (the comparison reads the entries). */
 static bool cprog_key(struct cprog *p, enum pda_report_key k, bool collapse,
 		      bool plain_syms)
 {
+	const struct cprog_kfields *ck;
 	int r = 0;
 
-	switch (k) {
-	case PDA_REPORT_COMM:
-		return !cprog_add(p, CF_STR, CS_COMM, STR_ASC);
-	case PDA_REPORT_PID:
-		return !cprog_add(p, CF_ORD, CS_TID, 0);
-	case PDA_REPORT_DSO:
-		return !cprog_add(p, CF_STR, CS_DSO, STR_ASC);
-	case PDA_REPORT_SYM:
-		if (!collapse)
-			return !cprog_add(p, CF_STR, CS_SYM, STR_ASC);
-		if (plain_syms) {
-			r |= cprog_add(p, CF_STR, CS_DSO, STR_ASC);
-			r |= cprog_add(p, CF_ORD, CS_HAS_SYM, 0);
-			r |= cprog_add(p, CF_NUM, CS_SYM_AT, -1);
-			r |= cprog_add(p, CF_STR, CS_SYM, STR_ASC);
-			return !r;
-		}
+	if (k == PDA_REPORT_SYM && collapse && plain_syms) {
+		r |= cprog_add(p, CF_STR, CS_DSO, STR_ASC);
+		r |= cprog_add(p, CF_ORD, CS_HAS_SYM, 0);
+		r |= cprog_add(p, CF_NUM, CS_SYM_AT, -1);
+		r |= cprog_add(p, CF_STR, CS_SYM, STR_ASC);
+		return !r;
+	}
+	if (k == PDA_REPORT_SYM && collapse) {
 		r |= cprog_add(p, CF_SYMC, CS_SYM, 0);
 		r |= cprog_add(p, CF_RAW, CS_SYM, 0);
 		r |= cprog_add(p, CF_RAW, CS_DSO, 0);
 		r |= cprog_add(p, CF_RAW, CS_PUB_ADDR, 0);
 		r |= cprog_add(p, CF_RAW, CS_SYM_START, 0);
 		return !r;
-	case PDA_REPORT_SRCLINE:
-		return !cprog_add(p, CF_STR, CS_SRCLINE, STR_ASC);
-	case PDA_REPORT_SRCFILE:
-		return !cprog_add(p, CF_STR, CS_SRCFILE, STR_ASC);
-	case PDA_REPORT_CPU:
-		return !cprog_add(p, CF_ORD, CS_CPU, 0);
-	case PDA_REPORT_PARALLELISM:
-		return !cprog_add(p, CF_ORD, CS_PAR, 0);
-	case PDA_REPORT_PARENT:
-		return !cprog_add(p, CF_STR, CS_PARENT, STR_ASC);
-	case PDA_REPORT_TYPE:
-		return !cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
-	case PDA_REPORT_TYPEOFF:
-		r |= cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
-		r |= cprog_add(p, CF_NUM, CS_TYPE_OFF, 1);
-		return !r;
-	case PDA_REPORT_TYPECLN:
-		r |= cprog_add(p, CF_STR, CS_TYPE, STR_DESC);
-		r |= cprog_add(p, CF_NUM, CS_TYPE_CLN, 1);
-		return !r;
-	case PDA_REPORT_LOCAL_WEIGHT:
-	case PDA_REPORT_WEIGHT:
-		return !cprog_add(p, CF_NUM, CS_WEIGHT, 1);
-	case PDA_REPORT_LOCAL_INS_LAT:
-	case PDA_REPORT_INS_LAT:
-		return !cprog_add(p, CF_ORD, CS_INS_LAT, 0);
-	case PDA_REPORT_MEM:
-		return !cprog_add(p, CF_NUM, CS_LVL, -1);
-	case PDA_REPORT_SNOOP:
-		return !cprog_add(p, CF_NUM, CS_SNOOP, -1);
-	case PDA_REPORT_TLB:
-		return !cprog_add(p, CF_NUM, CS_TLB, -1);
-	case PDA_REPORT_LOCKED:
-		return !cprog_add(p, CF_NUM, CS_LOCK, -1);
-	case PDA_REPORT_BLOCKED:
-		return !cprog_add(p, CF_NUM, CS_BLK, -1);
-	case PDA_REPORT_DADDR_SYM:
-		return !cprog_add(p, CF_NUM, CS_DADDR, -1);
-	case PDA_REPORT_PHYS_DADDR:
-		return !cprog_add(p, CF_NUM, CS_PHYS, -1);
-	case PDA_REPORT_DCACHELINE:
-		for (int s = CS_DCL_MODE; s <= CS_DCL; s++)
-			r |= cprog_add(p, CF_ORD, (enum cf_src)s, 0);
-		return !r;
-	case PDA_REPORT_TRANSACTION:
-		return !cprog_add(p, CF_NUM, CS_TXN, 1);
-	case PDA_REPORT_CODE_PAGE:
-		return !cprog_add(p, CF_NUM, CS_CODE_PAGE, -1);
-	case PDA_REPORT_DATA_PAGE:
-		return !cprog_add(p, CF_NUM, CS_DATA_PAGE, -1);
-	case PDA_REPORT_SOCKET:
-		return !cprog_add(p, CF_ORD, CS_SOCKET, 0);
-	case PDA_REPORT_TIME:
-		return !cprog_add(p, CF_NUM, CS_TIME, -1);
-	case PDA_REPORT_IADDR:
-		return !cprog_add(p, CF_NUM, CS_IADDR, -1);
-	case PDA_REPORT_ADDR:
-		return !cprog_add(p, CF_NUM, CS_ADDR, -1);
-	case PDA_REPORT_SYM_SIZE:
-		return !cprog_add(p, CF_ORD, CS_SYM_SIZE, 0);
-	case PDA_REPORT_DSO_SIZE:
-		return !cprog_add(p, CF_ORD, CS_DSO_SIZE, 0);
-	case PDA_REPORT_CGROUP:
-		return !cprog_add(p, CF_NUM, CS_CGROUP, -1);
-	case PDA_REPORT_CGROUP_ID:
-		r |= cprog_add(p, CF_NUM, CS_CG_DEV, 1);
-		r |= cprog_add(p, CF_NUM, CS_CG_INO, 1);
-		return !r;
-	case PDA_REPORT_DADDR_DSO:
-		return !cprog_add(p, CF_STR, CS_DADDR_DSO, STR_NULL_FIRST);
-	case PDA_REPORT_SYMOFF:
-	case PDA_REPORT_TRACE:
-	case PDA_REPORT_NR_KEYS:
-		break;
 	}
-	return false;
+	if ((unsigned)k >= PDA_REPORT_NR_KEYS)
+		return false;
+	ck = &cprog_keys[k];
+	for (unsigned i = 0; i < ck->nr; i++)
+		r |= cprog_add(p, (enum cf_kind)ck->f[i].kind,
+			       (enum cf_src)ck->f[i].src, ck->f[i].arg);
+	return ck->nr && !r;
 }
 
 static uint32_t crank_slot(const struct crank *rk, const char *s)
