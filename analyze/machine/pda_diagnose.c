@@ -12,9 +12,9 @@
  * ask its host (`dpkg -S`, `rpm -qf`), never a guessed package name.
  */
 #include "pda_machine_int.h"
+#include "pdc_io.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -110,7 +110,7 @@ static char *list_open(const char *path, char *buf, size_t *len,
 {
 	struct stat st;
 	void *text;
-	size_t got = 0;
+	size_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -127,15 +127,7 @@ static char *list_open(const char *path, char *buf, size_t *len,
 		close(fd);
 		return text == MAP_FAILED ? NULL : text;
 	}
-	while (got < *len) {
-		const ssize_t n = read(fd, buf + got, *len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = pdc_read_up_to(fd, buf, *len);
 	close(fd);
 	/* a list that shrank under us: what was read */
 	*len = got;

@@ -9,9 +9,9 @@
 #include "pd_write.h"
 #include "pdc_alloc.h"
 #include "pdc_hash.h"
+#include "pdc_io.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
@@ -280,19 +280,11 @@ static size_t note_build_id(const unsigned char *p, size_t len,
 static size_t read_file(const char *path, unsigned char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
+	size_t got;
 
 	if (fd < 0)
 		return 0;
-	while (got < size) {
-		ssize_t n = read(fd, buf + got, size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = pdc_read_up_to(fd, buf, size);
 	close(fd);
 	return got;
 }
