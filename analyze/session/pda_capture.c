@@ -1382,17 +1382,20 @@ struct walk {
 };
 
 /* A second half of the walk, where it may run; else w->h stays NULL. */
-static void half_start(struct pda_capture *c, struct walk *w)
+static void half_start(struct pda_capture *c, struct walk *w, uint64_t at)
 {
 	const struct pd_header_info *hi = pd_file_header(c->f);
 	struct half *h;
 
 	w->limit = UINT64_MAX;
 	/* (its thread allocates through the session: not with the
-	 * caller's hooks, which may not be called from two threads) */
+	 * caller's hooks, which may not be called from two threads); not
+	 * where the walk is already near the middle (at: the first
+	 * sample's place): the guess would only stop it */
 	if (!pager_flag(c) || c->o.order_fn || hi->kind != PD_KIND_FILE ||
 	    pda_session_hooked(c->s) ||
 	    !hi->file_size || c->prog.total < SPLIT_MIN ||
+	    at + SPLIT_WITHIN >= w->first + c->prog.total / 2 ||
 	    !(h = pda_zalloc(c->s, sizeof(*h))))
 		return;
 	h->c = c;
@@ -1611,7 +1614,7 @@ static int first_pass(struct pda_capture *c)
 		if (!w.tried && rec.type == PD_REC_SAMPLE &&
 		    w.first != UINT64_MAX) {
 			w.tried = true;
-			half_start(c, &w);
+			half_start(c, &w, rec.offset);
 		}
 		if (rec.type >= PD_REC_USER_TYPE_START) {
 			if (absorbed(rec.type))
