@@ -560,6 +560,12 @@ PD_API int pd_reader_next(struct pd_reader *r, struct pd_rec *rec);
  * nothing.  @return 0 or a negative pd_err (PD_ERR_NOMEM).
  */
 PD_API int pd_reader_absorb(struct pd_reader *r, const struct pd_rec *rec);
+/* Whether records of type change the file's events, names or features
+ * when absorbed (HEADER_ATTR, HEADER_FEATURE, EVENT_UPDATE,
+ * HEADER_EVENT_TYPE, HEADER_TRACING_DATA): those a PD_READ_DEFER_ABSORB
+ * caller must not absorb while another thread reads the events.
+ * Nonzero: it does. */
+PD_API int pd_rec_changes_events(uint32_t type);
 
 /*
  * Where a record begins in a mapped capture's data section, for readers

@@ -178,20 +178,20 @@ static int absorb_event_type(struct pd_file *f, const struct pd_rec *rec)
 	return 0;
 }
 
+int pd_rec_changes_events(uint32_t type)
+{
+	return type == PD_REC_HEADER_ATTR || type == PD_REC_HEADER_FEATURE ||
+	       type == PD_REC_EVENT_UPDATE ||
+	       type == PD_REC_HEADER_EVENT_TYPE ||
+	       type == PD_REC_HEADER_TRACING_DATA;
+}
+
 int pd_file_absorb_rec(struct pd_file *f, const struct pd_rec *rec)
 {
 	/* the others change nothing: not even absorb_upto, which readers
 	 * of parts of the file on threads of their own would race on */
-	switch (rec->type) {
-	case PD_REC_HEADER_ATTR:
-	case PD_REC_HEADER_FEATURE:
-	case PD_REC_EVENT_UPDATE:
-	case PD_REC_HEADER_EVENT_TYPE:
-	case PD_REC_HEADER_TRACING_DATA:
-		break;
-	default:
+	if (!pd_rec_changes_events(rec->type))
 		return 0;
-	}
 	/*
 	 * A second reader over a memory-backed pipe capture passes the same
 	 * records again; HEADER_ATTR must not add its events twice.  perf

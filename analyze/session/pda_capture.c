@@ -1359,17 +1359,6 @@ static void *half_main(void *arg)
 	return NULL;
 }
 
-/* The record types pd_file_absorb_rec changes the file's events with
- * (their ids, names, features): a second half read beside them read
- * without, and its thread would read the tables they change. */
-static bool absorbed(uint32_t type)
-{
-	return type == PD_REC_HEADER_ATTR || type == PD_REC_HEADER_FEATURE ||
-	       type == PD_REC_EVENT_UPDATE ||
-	       type == PD_REC_HEADER_EVENT_TYPE ||
-	       type == PD_REC_HEADER_TRACING_DATA;
-}
-
 /* The first pass's walk: the run's, or its first half's. */
 struct walk {
 	struct order_clock k;
@@ -1617,7 +1606,9 @@ static int first_pass(struct pda_capture *c)
 			half_start(c, &w, rec.offset);
 		}
 		if (rec.type >= PD_REC_USER_TYPE_START) {
-			if (absorbed(rec.type))
+			/* a second half read beside it read without, and
+			 * its thread reads the tables it changes */
+			if (pd_rec_changes_events(rec.type))
 				half_stop(c, &w);
 			if ((rc = pd_reader_absorb(r, &rec)) < 0)
 				break;
