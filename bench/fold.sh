@@ -114,7 +114,27 @@ for f in "$plain" "$zfile"; do
 	cat "$f" >/dev/null
 	cat "$f" >/dev/null
 	measure "cat" "$f" /dev/null cat "$f"
-	measure "pdtool fold" "$f" "$tmp/$name.pd" "$PDTOOL" fold "$f"
+	# the default (every CPU) and -j 1, run by turns so that both meet
+	# the same moments of a shared host (run apart, minutes between
+	# them, the bench read their ratio as 1.15x and as 1.88x on two
+	# days, by hand by turns 1.41-1.45x both days); each one's first
+	# lines go to a file (the same work: writing 30 MB of lines to a file
+	# costs 10-17 ms more than to /dev/null here), compared: the same
+	# bytes
+	: >"$tmp/pair.runs"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		o=/dev/null o1=/dev/null
+		[ $i = 0 ] && o=$tmp/$name.pd o1=$tmp/$name.pdj1
+		run_once "$tmp/pair.runs" "pdtool fold" "$f" "$o" \
+			"$PDTOOL" fold "$f"
+		run_once "$tmp/pair.runs" "pdtool fold -j1" "$f" "$o1" \
+			"$PDTOOL" fold -j1 "$f"
+		i=$((i + 1))
+	done
+	medians "$tmp/pair.runs"
+	cmp -s "$tmp/$name.pd" "$tmp/$name.pdj1" ||
+		echo "$name.perf.data: pdtool fold -j1 wrote other lines than pdtool fold" >>"$tmp/notes"
 	if [ "${BENCH_SKIP_PERF:-}" != 1 ]; then
 		measure "perf script report stackcollapse" "$f" "$tmp/$name.perf" \
 			perf script report stackcollapse -i "$f"
@@ -136,11 +156,6 @@ for f in "$plain" "$zfile"; do
 			>>"$tmp/cmp"
 	fi
 	echo "$f $(filesize "$f") $("$data/bench_reader" frame "$f")" >>"$tmp/files"
-done
-
-# -j 1 against the default (every CPU), on the same captures
-for f in "$plain" "$zfile"; do
-	measure "pdtool fold -j1" "$f" /dev/null "$PDTOOL" fold -j1 "$f"
 done
 
 # Memory flat in the capture (issue 14): each capture ten times over
@@ -194,8 +209,10 @@ done
 	echo "Captures: \`perf record -e cpu-clock -c $period -g\` of" \
 		"bench/workload.c with $threads threads for $secs s; the" \
 		"zstd one is the same recording length with $zflags.  Times: median" \
-		"of $runs runs from the page cache, output to /dev/null; RSS:" \
-		"the largest of the runs."
+		"of $runs runs from the page cache (\`pdtool fold\` and -j1 by" \
+		"turns), the first run's output to a file for \`pdtool fold\`" \
+		"(-j1 too) and stackcollapse (compared), to /dev/null for the" \
+		"rest; RSS: the largest of the runs."
 	echo
 	python3 bench/fold_report.py "$tmp/files" "$tmp/rows" "$tmp/cmp" \
 		"$tmp/tenx"

@@ -82,8 +82,19 @@ echo "bench: timing on $f" >&2
 cat "$f" >/dev/null
 cat "$f" >/dev/null
 measure "cat" "$f" /dev/null cat "$f"
-measure "pdtool fold -j 1" "$f" "$tmp/pd1" "$PDTOOL" fold -j 1 "$f"
-measure "pdtool fold" "$f" "$tmp/pd" "$PDTOOL" fold "$f"
+# -j 1 and the default by turns, so that both meet the same moments of
+# a shared host (bench/fold.sh says why)
+: >"$tmp/pair.runs"
+i=0
+while [ $i -lt "$runs" ]; do
+	o=/dev/null o1=/dev/null
+	[ $i = 0 ] && o=$tmp/pd o1=$tmp/pd1
+	run_once "$tmp/pair.runs" "pdtool fold -j 1" "$f" "$o1" \
+		"$PDTOOL" fold -j 1 "$f"
+	run_once "$tmp/pair.runs" "pdtool fold" "$f" "$o" "$PDTOOL" fold "$f"
+	i=$((i + 1))
+done
+medians "$tmp/pair.runs"
 measure "pdtool fold --unwinder libunwind" "$f" "$tmp/pdlu" \
 	"$PDTOOL" fold --unwinder libunwind "$f"
 : >"$tmp/cmp"
@@ -120,8 +131,10 @@ echo "$f $(filesize "$f") $("$data/bench_reader" frame "$f")" >"$tmp/files"
 	echo "Capture: \`perf record -e cpu-clock --call-graph dwarf\` of g++" \
 		"-O2 compiling $(cat "$data/unwind.funcs" 2>/dev/null || echo '?')" \
 		"functions of bench/unwind_gen.py.  Times: median of $runs runs" \
-		"($slow_runs for perf's) from the page cache, output to" \
-		"/dev/null; RSS: the largest of the runs."
+		"($slow_runs for perf's) from the page cache (pdtool's -j 1 and" \
+		"default by turns), the first run's output to a file for" \
+		"pdtool and stackcollapse, to /dev/null for the rest; RSS: the" \
+		"largest of the runs."
 	echo
 	python3 bench/unwind_report.py "$tmp/files" "$tmp/rows" "$tmp/cmp" \
 		"$tmp/stats" "$data/unwind.perf.folded" \
