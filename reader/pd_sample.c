@@ -468,17 +468,17 @@ static int sample_id(struct pd_file *f, struct pd_file *f_err,
 	s->evsel = e;
 	if (!e || !e->id_hdr_size)
 		return 0;
-	if (rec->size < 8 + e->id_hdr_size && !f_err)
-		return PD_ERR_FORMAT;
 	if (rec->size < 8 + e->id_hdr_size)
-		return PD_CORRUPT(f_err,
-				  "%s record at offset 0x%llx: %u bytes, too "
-				  "short for its %zu-byte sample_id trailer",
-				  pd_rec_type_name(rec->type)
-					  ? pd_rec_type_name(rec->type)
-					  : "unknown",
-				  (unsigned long long)rec->offset, rec->size,
-				  e->id_hdr_size);
+		return !f_err ? PD_ERR_FORMAT
+			      : PD_CORRUPT(f_err,
+					   "%s record at offset 0x%llx: %u "
+					   "bytes, too short for its %zu-byte "
+					   "sample_id trailer",
+					   pd_rec_type_name(rec->type)
+						   ? pd_rec_type_name(rec->type)
+						   : "unknown",
+					   (unsigned long long)rec->offset,
+					   rec->size, e->id_hdr_size);
 	st = e->attr.sample_type;
 	s->mask = st & (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
 			PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
