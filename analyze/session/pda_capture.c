@@ -906,6 +906,29 @@ static int cmp_sideband(const void *a, const void *b)
 		       &((const struct sideband *)b)->key);
 }
 
+/*
+ * A table of each event's first sample keys, width keys an event (*keys,
+ * *alloc and *have events, pda_grow's), grown to nr events (the file's:
+ * an EVENT_UPDATE or ATTR can add one mid-capture), each new key none
+ * yet (UINT64_MAX: later than any).  0 or NOMEM.
+ */
+static int first_keys_grow(struct pda_session *s, void **keys, size_t *alloc,
+			   size_t *have, size_t nr, size_t width)
+{
+	const size_t elem = width * sizeof(struct pda_sb_key);
+	struct pda_sb_key *k;
+
+	if (*have >= nr)
+		return 0;
+	if (pda_grow(s, keys, elem, alloc, nr, SIZE_MAX / elem) < 0)
+		return PD_ERR_NOMEM;
+	k = *keys;
+	for (size_t i = *have * width; i < nr * width; i++)
+		k[i].time = k[i].seq = UINT64_MAX;
+	*have = nr;
+	return 0;
+}
+
 /* A sample of event idx with key: the event's first if earlier.  0 or
  * NOMEM. */
 static int first_key(struct pda_capture *c, size_t idx,
@@ -913,14 +936,9 @@ static int first_key(struct pda_capture *c, size_t idx,
 {
 	const size_t nr = pd_file_nr_evsels(c->f);
 
-	if (c->nr_first < nr) {
-		if (PDA_GROW(c->s, c->first, c->first_alloc, nr,
-			     SIZE_MAX / sizeof(*c->first)) < 0)
-			return PD_ERR_NOMEM;
-		for (size_t i = c->nr_first; i < nr; i++)
-			c->first[i].time = c->first[i].seq = UINT64_MAX;
-		c->nr_first = nr;
-	}
+	if (first_keys_grow(c->s, (void **)&c->first, &c->first_alloc,
+			    &c->nr_first, nr, 1) < 0)
+		return PD_ERR_NOMEM;
 	if (idx < nr && cmp_key(key, &c->first[idx]) < 0)
 		c->first[idx] = *key;
 	return 0;
@@ -1130,7 +1148,7 @@ static int sb_keep(struct pda_session *s, struct sb_list *l,
 #define SPLIT_CHAIN 64			/* headers a guess must pass */
 #define SPLIT_WITHIN ((uint64_t)1 << 20) /* of the middle, at most */
 
-enum { T_ABS, T_FLUSHED, T_NEXT, T_MAX };
+enum { T_ABS, T_FLUSHED, T_NEXT, T_MAX, NR_BASES };
 
 struct half_time {
 	uint64_t local;
@@ -1170,7 +1188,7 @@ struct half {
 	unsigned nr_cuts;
 	uint64_t nr_samples;
 	/* by event: its first sample of each base (T_ABS: the least) */
-	struct pda_sb_key (*first)[4];
+	struct pda_sb_key (*first)[NR_BASES];
 	size_t nr_first, first_alloc;
 };
 
@@ -1256,16 +1274,9 @@ static int half_first(struct half *h, const struct pd_rec *rec,
 
 	if (!e)
 		return 0;
-	if (h->nr_first < nr) {
-		if (PDA_GROW(h->c->s, h->first, h->first_alloc, nr,
-			     SIZE_MAX / sizeof(*h->first)) < 0)
-			return PD_ERR_NOMEM;
-		for (size_t i = h->nr_first; i < nr; i++)
-			for (size_t b = 0; b < 4; b++)
-				h->first[i][b].time = h->first[i][b].seq =
-					UINT64_MAX;
-		h->nr_first = nr;
-	}
+	if (first_keys_grow(h->c->s, (void **)&h->first, &h->first_alloc,
+			    &h->nr_first, nr, NR_BASES) < 0)
+		return PD_ERR_NOMEM;
 	if (e->idx >= nr)
 		return 0;
 	k = &h->first[e->idx][base];
@@ -1483,7 +1494,7 @@ static int half_join(struct pda_capture *c, struct walk *w)
 		return 1;
 	if (h->nr_first && pd_file_nr_evsels(c->f) > 1) {
 		for (size_t i = 0; i < h->nr_first; i++)
-			for (unsigned char b = 0; b < 4; b++) {
+			for (unsigned char b = 0; b < NR_BASES; b++) {
 				struct pda_sb_key key = h->first[i][b];
 
 				if (key.seq == UINT64_MAX)
