@@ -135,6 +135,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 		r->end = f->regions[0].end;
 	}
 	r->stop_region = SIZE_MAX;
+	r->tail_region = SIZE_MAX;
 	count_missing(r);
 	advise_sequential(f);
 	if ((flags & PD_READ_PAGER) && !(flags & PD_READ_ORDERED) &&
@@ -390,9 +391,13 @@ struct pd_pager {
 	size_t region;
 	uint64_t pos;
 	bool stop;
-	/* the pager's own: how far it mapped and released in region */
+	/* the pager's own: how far it mapped and released in region, and
+	 * the region before it, still mapped from tail_from (SIZE_MAX:
+	 * none; release_tail) */
 	size_t at_region;
 	uint64_t mapped, released;
+	size_t tail_region;
+	uint64_t tail_from;
 	bool no_populate; /* the kernel refused MADV_POPULATE_READ */
 	const struct pd_file *f;
 };
@@ -415,6 +420,28 @@ static void pager_map(struct pd_pager *pg, const struct pd_region *reg,
 		(void)*(volatile const unsigned char *)(reg->base + o);
 }
 
+/*
+ * A region the reader left: its pages from from on go back.  Not at once
+ * (the records of its last RELEASE_STEP may still be held, as
+ * release_behind keeps them) but once the reader is RELEASE_STEP into
+ * the next region, or leaves that one too.  Until then, and before this
+ * was done, each region left up to two RELEASE_STEPs mapped until the
+ * reader ended: a directory capture's many files as many times that.
+ */
+static void release_tail(const struct pd_file *f, size_t region,
+			 uint64_t from)
+{
+	const struct pd_region *reg = &f->regions[region];
+	const uint64_t to = reg->end & ~4095ull;
+
+	if (from < reg->start)
+		from = reg->start;
+	from = (from + 4095) & ~4095ull;
+	if (reg->unmap && to > from)
+		madvise((void *)((uintptr_t)reg->unmap + from), to - from,
+			MADV_DONTNEED);
+}
+
 static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 {
 	const struct pd_region *reg = &pg->f->regions[region];
@@ -423,8 +450,20 @@ static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 	if (!reg->unmap)
 		return;
 	if (region != pg->at_region) {
+		if (pg->tail_region != SIZE_MAX)
+			release_tail(pg->f, pg->tail_region, pg->tail_from);
+		/* regions passed between two of the reader's publishes
+		 * were the reader's whole */
+		for (size_t i = pg->at_region + 1; i < region; i++)
+			release_tail(pg->f, i, 0);
+		pg->tail_region = pg->at_region;
+		pg->tail_from = pg->released;
 		pg->at_region = region;
 		pg->mapped = pg->released = 0;
+	}
+	if (pg->tail_region != SIZE_MAX && pos >= reg->start + RELEASE_STEP) {
+		release_tail(pg->f, pg->tail_region, pg->tail_from);
+		pg->tail_region = SIZE_MAX;
 	}
 	if (to > reg->end)
 		to = reg->end;
@@ -485,6 +524,7 @@ static void pager_start(struct pd_reader *r)
 	pg->pos = r->pos;
 	pg->at_region = r->region;
 	pg->released = r->released; /* a range's start: not before */
+	pg->tail_region = SIZE_MAX;
 	if (pthread_mutex_init(&pg->mu, NULL) != 0) {
 		pd_free(&r->f->mem, pg);
 		return;
@@ -567,6 +607,11 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 	if ((r->flags & PD_READ_GUESS) && reg->unmap &&
 	    rec_off + PAGER_STEP > r->populated)
 		populate(r, reg, rec_off);
+	if (PD_UNLIKELY(r->tail_region != SIZE_MAX) &&
+	    rec_off >= reg->start + RELEASE_STEP) {
+		release_tail(r->f, r->tail_region, r->tail_from);
+		r->tail_region = SIZE_MAX;
+	}
 	if (r->pager) {
 		/* r->released: where the reader last published */
 		if (rec_off >= r->released + PAGER_STEP)
@@ -699,6 +744,16 @@ int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 					"but the file ends at 0x%llx",
 					(unsigned long long)reg->declared_end,
 					(unsigned long long)reg->end);
+			/* its pages go back as release_tail says: here
+			 * where no pager does (time order: pd_order.c may
+			 * hold any of them) */
+			if (r->tail_region != SIZE_MAX)
+				release_tail(f, r->tail_region, r->tail_from);
+			r->tail_region = SIZE_MAX;
+			if (!r->pager && !r->order && reg->unmap) {
+				r->tail_region = r->region;
+				r->tail_from = r->released;
+			}
 			r->region++;
 			r->released = 0;
 			r->prefetched = 0;

@@ -25,6 +25,10 @@ struct pd_reader {
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
 	bool released_all;	/* at the end, all of them (release_all) */
+	/* a region the reader left (SIZE_MAX: none) whose pages from
+	 * tail_from on are still mapped (pd_reader.c release_tail) */
+	size_t tail_region;
+	uint64_t tail_from;
 	uint64_t order_keep;	/* time order: the oldest mapped record
 				 * still queued at the last round (pd_order.c
 				 * flush_upto); release_behind keeps its pages */

@@ -11,6 +11,7 @@
 #include "failalloc.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -896,6 +897,124 @@ START_TEST(test_directory)
 }
 END_TEST
 
+/* The resident KB of this process's mappings of the file at path
+ * (/proc/self/smaps), or -1 when it cannot be read. */
+static long mapped_kb(const char *path)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	const size_t plen = strlen(path);
+	char line[1024];
+	bool in = false;
+	long kb = 0, v;
+
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long lo, hi;
+		size_t n = strlen(line);
+		char c;
+
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		/* a mapping's line: "lo-hi perms offset dev inode path" */
+		if (sscanf(line, "%lx-%lx%c", &lo, &hi, &c) == 3 && c == ' ')
+			in = n >= plen && strcmp(line + n - plen, path) == 0;
+		else if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(fp);
+	return kb;
+}
+
+/*
+ * A directory capture's files are handed back as the reader leaves them:
+ * 12 MB files of 4 KB COMM records (pid 100000 * (file + 1) + record),
+ * and once
+ * the reader is 6 MB into data.1, no more than a few pages of data.0 stay
+ * mapped (it kept the last one or two release steps, 4-8 MB, until the
+ * reader ended), with the pager (which releases on its thread: waited
+ * for) and without.  Every record is read once, in order.
+ */
+START_TEST(test_directory_release)
+{
+	char dir[] = "/tmp/pd-tail-XXXXXX", path[256], first[256];
+	const unsigned nr_files = 3, per_file = (12u << 20) / 4096;
+	struct raw main_file, data = { 0 };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	raw_comm(&data, 1, 24);
+	wrap_file(&main_file, &data);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	write_file(path, &main_file);
+	for (unsigned i = 0; i < nr_files; i++) {
+		struct raw d = { 0 };
+
+		for (unsigned k = 0; k < per_file; k++) {
+			raw_u32(&d, 3); /* COMM */
+			raw_u16(&d, 0);
+			raw_u16(&d, 4096);
+			raw_u32(&d, 100000 * (i + 1) + k);
+			raw_u32(&d, 100000 * (i + 1) + k);
+			for (unsigned z = 16; z < 4096; z += 8)
+				raw_u64(&d, 0);
+		}
+		snprintf(path, sizeof(path), "%s/data.%u", dir, i);
+		write_file(path, &d);
+		free(d.p);
+	}
+	snprintf(first, sizeof(first), "%s/data.0", dir);
+	for (int pass = 0; pass < 2; pass++) {
+		char err[256] = "";
+		PD_OPTS(opts, .errbuf = err, .errbuf_size = sizeof(err));
+		struct pd_file *f;
+		struct pd_reader *r;
+		struct pd_rec rec;
+		uint64_t nr = 0;
+		long kb = -1;
+		int rc;
+
+		ck_assert_msg(pd_file_open(dir, &opts, &f) == 0, "%s", err);
+		ck_assert_int_eq(pd_file_header(f)->kind, PD_KIND_DIR);
+		ck_assert_int_eq(pd_reader_new(f, pass ? PD_READ_PAGER : 0, &r),
+				 0);
+		while ((rc = pd_reader_next(r, &rec)) > 0) {
+			uint32_t pid;
+
+			nr++;
+			if (rec.size != 4096)
+				continue;
+			memcpy(&pid, rec.data + 8, 4);
+			/* the records in order, files by number */
+			ck_assert_uint_eq(pid,
+					  100000 * ((nr - 2) / per_file + 1) +
+						  (nr - 2) % per_file);
+			if (pid != 200000 + (6u << 20) / 4096)
+				continue;
+			/* the pager hands pages back on its thread */
+			for (int t = 0; t < 500; t++) {
+				kb = mapped_kb(first);
+				if (kb >= 0 && kb < 1024)
+					break;
+				usleep(10000);
+			}
+			ck_assert_msg(kb >= 0 && kb < 1024,
+				      "pass %d: %ld KB of data.0 still mapped "
+				      "6 MB into data.1",
+				      pass, kb);
+		}
+		ck_assert_int_eq(rc, 0);
+		ck_assert_int_ge(kb, 0);
+		ck_assert_uint_eq(nr, 1 + (uint64_t)nr_files * per_file);
+		pd_reader_free(r);
+		pd_file_close(f);
+	}
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(path), 0);
+	free(main_file.p);
+	free(data.p);
+}
+END_TEST
+
 /* Write a capture of nr samples (ip 0x400000 + time, time 1..nr) as
  * dir/perf.data, its name in path. */
 static void write_timed(const char *dir, uint64_t nr, char *path,
@@ -1119,6 +1238,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_name_cap);
 	tcase_add_test(tc, test_damage_zero_size);
 	tcase_add_test(tc, test_directory);
+	tcase_add_test(tc, test_directory_release);
 	tcase_add_test(tc, test_pager);
 	tcase_add_test(tc, test_range);
 	tcase_add_test(tc, test_alloc_failures);
