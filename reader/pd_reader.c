@@ -89,6 +89,14 @@ static void count_missing(struct pd_reader *r)
  * ahead of the reader (pd_file.c mapped them MADV_RANDOM, so that opening
  * the capture reads none of them).
  */
+/* The page size less one: madvise wants page-aligned ranges, and a
+ * page is 64 KB on many arm64 kernels (4 KB assumed, every release
+ * failed there with EINVAL and nothing went back). */
+static uint64_t page_mask(void)
+{
+	return (uint64_t)sysconf(_SC_PAGESIZE) - 1;
+}
+
 static void advise_sequential(const struct pd_file *f)
 {
 	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -405,7 +413,7 @@ struct pd_pager {
 static void pager_map(struct pd_pager *pg, const struct pd_region *reg,
 		      uint64_t from, uint64_t to)
 {
-	const uint64_t page = 4096;
+	const uint64_t page = page_mask() + 1;
 
 	from &= ~(page - 1);
 	if (to <= from)
@@ -424,19 +432,21 @@ static void pager_map(struct pd_pager *pg, const struct pd_region *reg,
  * A region the reader left: its pages from from on go back.  Not at once
  * (the records of its last RELEASE_STEP may still be held, as
  * release_behind keeps them) but once the reader is RELEASE_STEP into
- * the next region, or leaves that one too.  Until then, and before this
- * was done, each region left up to two RELEASE_STEPs mapped until the
+ * the next region, or leaves that one too (a region shorter than that:
+ * a record still held in the one before is read back from the file, as
+ * MADV_DONTNEED of a private read-only mapping leaves it valid).  Before
+ * this, each region left up to two RELEASE_STEPs mapped until the
  * reader ended: a directory capture's many files as many times that.
  */
 static void release_tail(const struct pd_file *f, size_t region,
 			 uint64_t from)
 {
 	const struct pd_region *reg = &f->regions[region];
-	const uint64_t to = reg->end & ~4095ull;
+	const uint64_t pm = page_mask(), to = reg->end & ~pm;
 
 	if (from < reg->start)
 		from = reg->start;
-	from = (from + 4095) & ~4095ull;
+	from = (from + pm) & ~pm;
 	if (reg->unmap && to > from)
 		madvise((void *)((uintptr_t)reg->unmap + from), to - from,
 			MADV_DONTNEED);
@@ -476,8 +486,8 @@ static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 	if (pos < 2 * RELEASE_STEP)
 		return;
 	rel = pg->released > reg->start ? pg->released : reg->start;
-	rel = (rel + 4095) & ~4095ull;
-	to = (pos - RELEASE_STEP) & ~4095ull;
+	rel = (rel + page_mask()) & ~page_mask();
+	to = (pos - RELEASE_STEP) & ~page_mask();
 	/* a RELEASE_STEP at a time: each call flushes the TLBs of every
 	 * CPU the process runs on (an IPI to each; in a VM, an exit) */
 	if (to < rel + RELEASE_STEP)
@@ -590,7 +600,7 @@ static void populate(struct pd_reader *r, const struct pd_region *reg,
 	uint64_t from = r->populated > rec_off ? r->populated : rec_off;
 	uint64_t to = from + 2 * PAGER_STEP;
 
-	from &= ~4095ull;
+	from &= ~page_mask();
 	if (to > reg->end)
 		to = reg->end;
 	if (to > from)
@@ -623,8 +633,8 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 	if (!reg->unmap || rec_off < r->released + 2 * RELEASE_STEP)
 		return;
 	from = r->released > reg->start ? r->released : reg->start;
-	from = (from + 4095) & ~4095ull;
-	to = (rec_off - RELEASE_STEP) & ~4095ull;
+	from = (from + page_mask()) & ~page_mask();
+	to = (rec_off - RELEASE_STEP) & ~page_mask();
 	if (to > from)
 		madvise((void *)((uintptr_t)reg->unmap + from), to - from,
 			MADV_DONTNEED);
@@ -1074,8 +1084,8 @@ static void release_all(struct pd_reader *r)
 				      ? r->stop_pos
 				      : reg->end;
 
-		from = (from + 4095) & ~4095ull;
-		to &= ~4095ull;
+		from = (from + page_mask()) & ~page_mask();
+		to &= ~page_mask();
 
 		if (reg->unmap && to > from)
 			madvise((void *)((uintptr_t)reg->unmap + from),

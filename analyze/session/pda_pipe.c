@@ -458,11 +458,13 @@ static bool take_and_run(struct pda_pipe *p, struct batch *b, unsigned slot,
  */
 static bool populate_ahead(struct pda_pipe *p)
 {
+	/* madvise wants whole pages: 64 KB on many arm64 kernels */
+	const uintptr_t pm = (uintptr_t)sysconf(_SC_PAGESIZE) - 1;
 	uintptr_t from =
 		p->populated > p->ahead_from ? p->populated : p->ahead_from;
-	uintptr_t to = (p->ahead_from + AHEAD) & ~(uintptr_t)4095;
+	uintptr_t to = (p->ahead_from + AHEAD) & ~pm;
 
-	from &= ~(uintptr_t)4095;
+	from &= ~pm;
 	if (!p->ahead_from || to <= from)
 		return false;
 	p->populated = to;
