@@ -84,11 +84,6 @@ static void count_missing(struct pd_reader *r)
 	}
 }
 
-/*
- * The data sections are read front to back, once: let the kernel read
- * ahead of the reader (pd_file.c mapped them MADV_RANDOM, so that opening
- * the capture reads none of them).
- */
 /* The page size less one: madvise wants page-aligned ranges, and a
  * page is 64 KB on many arm64 kernels (4 KB assumed, every release
  * failed there with EINVAL and nothing went back). */
@@ -97,9 +92,14 @@ static uint64_t page_mask(void)
 	return (uint64_t)sysconf(_SC_PAGESIZE) - 1;
 }
 
+/*
+ * The data sections are read front to back, once: let the kernel read
+ * ahead of the reader (pd_file.c mapped them MADV_RANDOM, so that opening
+ * the capture reads none of them).
+ */
 static void advise_sequential(const struct pd_file *f)
 {
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const uint64_t page = page_mask() + 1;
 
 	for (size_t i = 0; i < f->nr_regions; i++) {
 		const struct pd_region *reg = &f->regions[i];
@@ -143,7 +143,7 @@ int pd_reader_new(struct pd_file *f, unsigned flags, struct pd_reader **out)
 		r->end = f->regions[0].end;
 	}
 	r->stop_region = SIZE_MAX;
-	r->tail_region = SIZE_MAX;
+	r->tail.region = SIZE_MAX;
 	count_missing(r);
 	advise_sequential(f);
 	if ((flags & PD_READ_PAGER) && !(flags & PD_READ_ORDERED) &&
@@ -400,12 +400,10 @@ struct pd_pager {
 	uint64_t pos;
 	bool stop;
 	/* the pager's own: how far it mapped and released in region, and
-	 * the region before it, still mapped from tail_from (SIZE_MAX:
-	 * none; release_tail) */
+	 * the region before it (release_tail) */
 	size_t at_region;
 	uint64_t mapped, released;
-	size_t tail_region;
-	uint64_t tail_from;
+	struct pd_tail tail;
 	bool no_populate; /* the kernel refused MADV_POPULATE_READ */
 	const struct pd_file *f;
 };
@@ -452,6 +450,29 @@ static void release_tail(const struct pd_file *f, size_t region,
 			MADV_DONTNEED);
 }
 
+/* Region left (SIZE_MAX: none to keep, as where the pages are not the
+ * caller's to release), released its frontier: the tail before it goes
+ * back now, this one when due (tail_due). */
+static void tail_leave(const struct pd_file *f, struct pd_tail *t,
+		       size_t region, uint64_t released)
+{
+	if (t->region != SIZE_MAX)
+		release_tail(f, t->region, t->from);
+	t->region = region;
+	t->from = released;
+}
+
+/* The tail back once pos is RELEASE_STEP into reg. */
+static void tail_due(const struct pd_file *f, struct pd_tail *t,
+		     const struct pd_region *reg, uint64_t pos)
+{
+	if (PD_UNLIKELY(t->region != SIZE_MAX) &&
+	    pos >= reg->start + RELEASE_STEP) {
+		release_tail(f, t->region, t->from);
+		t->region = SIZE_MAX;
+	}
+}
+
 static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 {
 	const struct pd_region *reg = &pg->f->regions[region];
@@ -460,21 +481,15 @@ static void pager_step(struct pd_pager *pg, size_t region, uint64_t pos)
 	if (!reg->unmap)
 		return;
 	if (region != pg->at_region) {
-		if (pg->tail_region != SIZE_MAX)
-			release_tail(pg->f, pg->tail_region, pg->tail_from);
+		tail_leave(pg->f, &pg->tail, pg->at_region, pg->released);
 		/* regions passed between two of the reader's publishes
 		 * were the reader's whole */
 		for (size_t i = pg->at_region + 1; i < region; i++)
 			release_tail(pg->f, i, 0);
-		pg->tail_region = pg->at_region;
-		pg->tail_from = pg->released;
 		pg->at_region = region;
 		pg->mapped = pg->released = 0;
 	}
-	if (pg->tail_region != SIZE_MAX && pos >= reg->start + RELEASE_STEP) {
-		release_tail(pg->f, pg->tail_region, pg->tail_from);
-		pg->tail_region = SIZE_MAX;
-	}
+	tail_due(pg->f, &pg->tail, reg, pos);
 	if (to > reg->end)
 		to = reg->end;
 	if (pg->mapped < pos)
@@ -534,7 +549,7 @@ static void pager_start(struct pd_reader *r)
 	pg->pos = r->pos;
 	pg->at_region = r->region;
 	pg->released = r->released; /* a range's start: not before */
-	pg->tail_region = SIZE_MAX;
+	pg->tail.region = SIZE_MAX;
 	if (pthread_mutex_init(&pg->mu, NULL) != 0) {
 		pd_free(&r->f->mem, pg);
 		return;
@@ -617,11 +632,7 @@ static void release_behind(struct pd_reader *r, const struct pd_region *reg,
 	if ((r->flags & PD_READ_GUESS) && reg->unmap &&
 	    rec_off + PAGER_STEP > r->populated)
 		populate(r, reg, rec_off);
-	if (PD_UNLIKELY(r->tail_region != SIZE_MAX) &&
-	    rec_off >= reg->start + RELEASE_STEP) {
-		release_tail(r->f, r->tail_region, r->tail_from);
-		r->tail_region = SIZE_MAX;
-	}
+	tail_due(r->f, &r->tail, reg, rec_off);
 	if (r->pager) {
 		/* r->released: where the reader last published */
 		if (rec_off >= r->released + PAGER_STEP)
@@ -757,13 +768,11 @@ int pd_reader_next_outer(struct pd_reader *r, struct pd_rec *rec)
 			/* its pages go back as release_tail says: here
 			 * where no pager does (time order: pd_order.c may
 			 * hold any of them) */
-			if (r->tail_region != SIZE_MAX)
-				release_tail(f, r->tail_region, r->tail_from);
-			r->tail_region = SIZE_MAX;
-			if (!r->pager && !r->order && reg->unmap) {
-				r->tail_region = r->region;
-				r->tail_from = r->released;
-			}
+			tail_leave(f, &r->tail,
+				   !r->pager && !r->order && reg->unmap
+					   ? r->region
+					   : SIZE_MAX,
+				   r->released);
 			r->region++;
 			r->released = 0;
 			r->prefetched = 0;

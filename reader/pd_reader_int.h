@@ -14,6 +14,13 @@ struct pd_order;
 struct pd_pager;
 struct pd_ahead;
 
+/* A region the reader left whose pages from `from` on are still mapped
+ * (region SIZE_MAX: none; pd_reader.c release_tail). */
+struct pd_tail {
+	size_t region;
+	uint64_t from;
+};
+
 struct pd_reader {
 	struct pd_file *f;
 	unsigned flags;
@@ -25,10 +32,7 @@ struct pd_reader {
 	uint64_t released;	/* pages of the mapping before this were
 				 * handed back (pd_reader.c release_behind) */
 	bool released_all;	/* at the end, all of them (release_all) */
-	/* a region the reader left (SIZE_MAX: none) whose pages from
-	 * tail_from on are still mapped (pd_reader.c release_tail) */
-	size_t tail_region;
-	uint64_t tail_from;
+	struct pd_tail tail;	/* where no pager keeps its own */
 	uint64_t order_keep;	/* time order: the oldest mapped record
 				 * still queued at the last round (pd_order.c
 				 * flush_upto); release_behind keeps its pages */
