@@ -114,25 +114,10 @@ for f in "$plain" "$zfile"; do
 	cat "$f" >/dev/null
 	cat "$f" >/dev/null
 	measure "cat" "$f" /dev/null cat "$f"
-	# the default (every CPU) and -j 1, run by turns so that both meet
-	# the same moments of a shared host (run apart, minutes between
-	# them, the bench read their ratio as 1.15x and as 1.88x on two
-	# days, by hand by turns 1.41-1.45x both days); each one's first
-	# lines go to a file (the same work: writing 30 MB of lines to a file
-	# costs 10-17 ms more than to /dev/null here), compared: the same
-	# bytes
-	: >"$tmp/pair.runs"
-	i=0
-	while [ $i -lt "$runs" ]; do
-		o=/dev/null o1=/dev/null
-		[ $i = 0 ] && o=$tmp/$name.pd o1=$tmp/$name.pdj1
-		run_once "$tmp/pair.runs" "pdtool fold" "$f" "$o" \
-			"$PDTOOL" fold "$f"
-		run_once "$tmp/pair.runs" "pdtool fold -j1" "$f" "$o1" \
-			"$PDTOOL" fold -j1 "$f"
-		i=$((i + 1))
-	done
-	medians "$tmp/pair.runs"
+	# the default (every CPU) and -j 1 by turns (lib.sh says why), their
+	# lines the same bytes
+	fold_by_turns "$f" "$tmp/$name.pd" "$tmp/$name.pdj1" \
+		"pdtool fold -j1" -j1
 	cmp -s "$tmp/$name.pd" "$tmp/$name.pdj1" ||
 		echo "$name.perf.data: pdtool fold -j1 wrote other lines than pdtool fold" >>"$tmp/notes"
 	if [ "${BENCH_SKIP_PERF:-}" != 1 ]; then

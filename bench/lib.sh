@@ -165,6 +165,31 @@ measure() {
 	medians "$tmp/measure.runs"
 }
 
+# fold_by_turns FILE OUT OUT1 LABEL1 ARGS1...: `pdtool fold FILE` and
+# `pdtool fold ARGS1... FILE` (LABEL1, -j 1 say), $runs runs each by
+# turns, so that both meet the same moments of a shared host (run apart,
+# minutes between them, fold.sh read their ratio as 1.15x and as 1.88x
+# on two days, by hand by turns 1.41-1.45x both days); each one's first
+# run's stdout to OUT and OUT1 (files: writing 30 MB of folded lines to a
+# file costs 10-17 ms more than to /dev/null here), the others' to
+# /dev/null; reduced by medians as measure's rows
+fold_by_turns() {
+	ft_file=$1 ft_out=$2 ft_out1=$3 ft_label1=$4
+	shift 4
+	: >"$tmp/pair.runs"
+	ft_i=0
+	while [ $ft_i -lt "$runs" ]; do
+		ft_o=/dev/null ft_o1=/dev/null
+		[ $ft_i = 0 ] && ft_o=$ft_out ft_o1=$ft_out1
+		run_once "$tmp/pair.runs" "pdtool fold" "$ft_file" "$ft_o" \
+			"$PDTOOL" fold "$ft_file"
+		run_once "$tmp/pair.runs" "$ft_label1" "$ft_file" "$ft_o1" \
+			"$PDTOOL" fold "$@" "$ft_file"
+		ft_i=$((ft_i + 1))
+	done
+	medians "$tmp/pair.runs"
+}
+
 # results_head SCRIPT FILE: the results' opening lines, what made them
 # (SCRIPT at this commit, perf's version), the machine and the capture
 # FILE, then measure's rows ($tmp/rows) as a Markdown table

@@ -82,19 +82,8 @@ echo "bench: timing on $f" >&2
 cat "$f" >/dev/null
 cat "$f" >/dev/null
 measure "cat" "$f" /dev/null cat "$f"
-# -j 1 and the default by turns, so that both meet the same moments of
-# a shared host (bench/fold.sh says why)
-: >"$tmp/pair.runs"
-i=0
-while [ $i -lt "$runs" ]; do
-	o=/dev/null o1=/dev/null
-	[ $i = 0 ] && o=$tmp/pd o1=$tmp/pd1
-	run_once "$tmp/pair.runs" "pdtool fold -j 1" "$f" "$o1" \
-		"$PDTOOL" fold -j 1 "$f"
-	run_once "$tmp/pair.runs" "pdtool fold" "$f" "$o" "$PDTOOL" fold "$f"
-	i=$((i + 1))
-done
-medians "$tmp/pair.runs"
+# the default and -j 1 by turns (bench/lib.sh says why)
+fold_by_turns "$f" "$tmp/pd" "$tmp/pd1" "pdtool fold -j 1" -j 1
 measure "pdtool fold --unwinder libunwind" "$f" "$tmp/pdlu" \
 	"$PDTOOL" fold --unwinder libunwind "$f"
 : >"$tmp/cmp"
